@@ -1,0 +1,334 @@
+// The web AppDriver: one page in its own browser context, driven over CDP. Every method is one
+// attempt (the engine polls); probes are one round trip through the injected page API; input is
+// trusted (Input.dispatchMouseEvent / dispatchKeyEvent).
+import type { AppDriver, Attempt, Capability, Expectation, KeyModifier, PointerOptions, Reading, Selector } from "../../src/plugins/api.ts";
+import type { Connection, Session } from "./cdp/connection.ts";
+import { installPageApi, type PageApi, type ProbeAnswer, type ProbeFailure, type Rung, type ValueAnswer, type CheckAnswer } from "./injected/page-api.ts";
+import { keyDefinition, modifierMask, MODIFIER_KEYS } from "./keys.ts";
+
+const INSTALLER = `(${installPageApi.toString()})()`;
+const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs"]);
+/** How long an action waits for a navigation it started to reach DOMContentLoaded. */
+const NAVIGATION_SETTLE_MS = 30_000;
+const VIEWPORT = { width: 1280, height: 800 } as const;
+
+const TRANSIENT = /Execution context was destroyed|Cannot find default execution context|Cannot find context with specified id|Inspected target navigated or closed|uniqueContextId not found/;
+
+type ApiMethod = keyof PageApi;
+
+const ok = <T>(value: T, tier?: string): Attempt<T> => (tier ? { ok: true, value, tier } : { ok: true, value });
+type Failed = Extract<Attempt, { ok: false }>["failed"];
+const fail = (failed: Failed | ProbeFailure, detail: string, retryable = true): Attempt<never> => ({ ok: false, failed, detail, retryable });
+
+export class WebDriver implements AppDriver {
+  readonly capabilities = CAPABILITIES;
+  readonly #connection: Connection;
+  readonly #session: Session;
+  readonly #contextId: string;
+  #mainFrameId = "";
+  #loading = false;
+  #loadWaiters: Array<() => void> = [];
+  #unexpectedDialog: string | undefined;
+  readonly #offs: Array<() => void> = [];
+
+  private constructor(connection: Connection, session: Session, contextId: string) {
+    this.#connection = connection;
+    this.#session = session;
+    this.#contextId = contextId;
+  }
+
+  /** Opens a fresh isolated browser context with one page. */
+  static async open(connection: Connection): Promise<WebDriver> {
+    const { browserContextId } = await connection.send("Target.createBrowserContext", { disposeOnDetach: true });
+    const { targetId } = await connection.send("Target.createTarget", { url: "about:blank", browserContextId, ...VIEWPORT });
+    const { sessionId } = await connection.send("Target.attachToTarget", { targetId, flatten: true });
+    const driver = new WebDriver(connection, connection.session(sessionId), browserContextId);
+    await driver.#init();
+    return driver;
+  }
+
+  async #init(): Promise<void> {
+    const s = this.#session;
+    this.#offs.push(
+      s.on("Page.frameStartedLoading", (p) => {
+        if (p.frameId === this.#mainFrameId) this.#loading = true;
+      }),
+      s.on("Page.domContentEventFired", () => this.#loaded()),
+      s.on("Page.frameStoppedLoading", (p) => {
+        if (p.frameId === this.#mainFrameId) this.#loaded();
+      }),
+      s.on("Page.javascriptDialogOpening", (p) => {
+        // An undeclared dialog would block the page forever: dismiss it and fail the step.
+        this.#unexpectedDialog = `${p.type}: ${p.message}`;
+        void s.send("Page.handleJavaScriptDialog", { accept: false }).catch(() => undefined);
+      }),
+    );
+    await Promise.all([
+      s.send("Page.enable"),
+      s.send("Runtime.enable"),
+      s.send("Page.addScriptToEvaluateOnNewDocument", { source: INSTALLER }),
+      s.send("Emulation.setDeviceMetricsOverride", { ...VIEWPORT, deviceScaleFactor: 1, mobile: false }),
+      s.send("Page.setLifecycleEventsEnabled", { enabled: false }),
+    ]);
+    const tree = await s.send("Page.getFrameTree");
+    this.#mainFrameId = tree.frameTree.frame.id;
+  }
+
+  #loaded(): void {
+    this.#loading = false;
+    const waiters = this.#loadWaiters;
+    this.#loadWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Waits for a navigation in flight to reach DOMContentLoaded. */
+  async #settle(timeoutMs = NAVIGATION_SETTLE_MS): Promise<void> {
+    if (!this.#loading) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.#loadWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** After input: one round trip lets a navigation the input started announce itself, then wait for it. */
+  async #afterInput(): Promise<void> {
+    await this.#session.send("Runtime.evaluate", { expression: "0", returnByValue: true }).catch(() => undefined);
+    await this.#settle();
+  }
+
+  #takeDialog(): Attempt<never> | undefined {
+    const message = this.#unexpectedDialog;
+    if (message === undefined) return undefined;
+    this.#unexpectedDialog = undefined;
+    return fail("dialog", `an unexpected dialog opened: ${message}`, false);
+  }
+
+  /** Calls the injected page API; installs it first when the document does not have it yet. */
+  async #call<T>(method: ApiMethod, arg: unknown): Promise<T | { transient: string }> {
+    await this.#settle();
+    const expression = `globalThis.__flowproof ? globalThis.__flowproof.${method}(${JSON.stringify(arg)}) : ({ __flowproofMissing: true })`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      let res;
+      try {
+        res = await this.#session.send("Runtime.evaluate", { expression, returnByValue: true });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (TRANSIENT.test(message)) return { transient: "the page was navigating" };
+        throw error;
+      }
+      if (res.exceptionDetails) {
+        const text = res.exceptionDetails.exception?.description ?? res.exceptionDetails.text;
+        if (TRANSIENT.test(text)) return { transient: "the page was navigating" };
+        throw new Error(`page script failed: ${text.split("\n")[0]}`);
+      }
+      const value = res.result.value as T | { __flowproofMissing: true };
+      if (value && typeof value === "object" && "__flowproofMissing" in value) {
+        await this.#session.send("Runtime.evaluate", { expression: INSTALLER, returnByValue: false });
+        continue;
+      }
+      return value as T;
+    }
+    return { transient: "the page script could not be installed" };
+  }
+
+  async #probe(ladder: readonly Selector[], purpose: "pointer" | "type", at?: PointerOptions["at"]): Promise<Attempt<ProbeAnswer & { ok: true }>> {
+    const dialog = this.#takeDialog();
+    if (dialog) return dialog;
+    const answer = await this.#call<ProbeAnswer>(purpose === "type" ? "focusForTyping" : "probe", { ladder: toRungs(ladder), purpose, at });
+    if ("transient" in answer) return fail("attached", answer.transient);
+    if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "unsupported" && answer.failed !== "editable");
+    return ok(answer, answer.tier);
+  }
+
+  async navigate(url: string, timeoutMs: number): Promise<Attempt> {
+    const loaded = this.#session.waitFor("Page.loadEventFired", timeoutMs);
+    loaded.catch(() => undefined);
+    const res = await this.#session.send("Page.navigate", { url });
+    if (res.errorText) return fail("not-found", `could not open ${url}: ${res.errorText}`, false);
+    if (res.loaderId) {
+      try {
+        await loaded;
+      } catch {
+        return fail("attached", `${url} did not finish loading within ${timeoutMs} ms`, false);
+      }
+    }
+    this.#loaded();
+    return ok(undefined);
+  }
+
+  async reload(timeoutMs: number): Promise<Attempt> {
+    const loaded = this.#session.waitFor("Page.loadEventFired", timeoutMs);
+    loaded.catch(() => undefined);
+    await this.#session.send("Page.reload", {});
+    try {
+      await loaded;
+    } catch {
+      return fail("attached", `the page did not finish reloading within ${timeoutMs} ms`, false);
+    }
+    this.#loaded();
+    return ok(undefined);
+  }
+
+  async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
+    const probe = await this.#probe(ladder, "pointer", options.at);
+    if (!probe.ok) return probe;
+    const { x, y } = probe.value;
+    const s = this.#session;
+    const sends: Array<Promise<unknown>> = [s.send("Input.dispatchMouseEvent", { type: "mouseMoved", x, y })];
+    for (let n = 1; n <= options.clickCount; n++) {
+      sends.push(
+        s.send("Input.dispatchMouseEvent", { type: "mousePressed", x, y, button: options.button, buttons: options.button === "left" ? 1 : 2, clickCount: n }),
+        s.send("Input.dispatchMouseEvent", { type: "mouseReleased", x, y, button: options.button, buttons: 0, clickCount: n }),
+      );
+    }
+    await Promise.all(sends);
+    await this.#afterInput();
+    return this.#takeDialog() ?? ok(undefined, probe.tier);
+  }
+
+  async hover(ladder: readonly Selector[]): Promise<Attempt> {
+    const probe = await this.#probe(ladder, "pointer");
+    if (!probe.ok) return probe;
+    await this.#session.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: probe.value.x, y: probe.value.y });
+    return this.#takeDialog() ?? ok(undefined, probe.tier);
+  }
+
+  async fill(ladder: readonly Selector[], text: string): Promise<Attempt> {
+    const probe = await this.#probe(ladder, "type");
+    if (!probe.ok) return probe;
+    if (text === "") await this.#keystrokes([{ key: "Backspace", modifiers: 0 }]);
+    else await this.#typeText(text);
+    return this.#takeDialog() ?? ok(undefined, probe.tier);
+  }
+
+  async typeFocused(text: string): Promise<Attempt> {
+    const dialog = this.#takeDialog();
+    if (dialog) return dialog;
+    const res = await this.#session.send("Runtime.evaluate", {
+      expression: "(() => { const a = document.activeElement; return !!a && a !== document.body && a !== document.documentElement; })()",
+      returnByValue: true,
+    });
+    if (res.result.value !== true) {
+      return fail("attached", "no element has keyboard focus to type into; name the field (`Type … into the \"…\" field`) or click it first");
+    }
+    await this.#typeText(text);
+    return this.#takeDialog() ?? ok(undefined);
+  }
+
+  async #typeText(text: string): Promise<void> {
+    const strokes: Array<{ key: string; modifiers: number }> = [];
+    for (const ch of text) strokes.push({ key: ch === "\n" ? "Enter" : ch, modifiers: 0 });
+    await this.#keystrokes(strokes);
+  }
+
+  /** Pipelines keyDown/keyUp pairs; CDP applies them in order. */
+  async #keystrokes(strokes: ReadonlyArray<{ key: string; modifiers: number }>): Promise<void> {
+    const s = this.#session;
+    const sends: Array<Promise<unknown>> = [];
+    for (const stroke of strokes) {
+      const def = keyDefinition(stroke.key);
+      if (!def) throw new Error(`no key definition for ${JSON.stringify(stroke.key)}`);
+      const modifiers = stroke.modifiers | (def.shift ? 8 : 0);
+      // Ctrl/Alt/Meta chords produce no text (they are shortcuts, not characters).
+      const producesText = def.text !== undefined && (stroke.modifiers & 7) === 0;
+      const base = { key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode, nativeVirtualKeyCode: def.keyCode, modifiers };
+      sends.push(
+        s.send("Input.dispatchKeyEvent", producesText
+          ? { type: "keyDown", ...base, text: def.text, unmodifiedText: def.text }
+          : { type: "rawKeyDown", ...base }),
+        s.send("Input.dispatchKeyEvent", { type: "keyUp", ...base }),
+      );
+    }
+    await Promise.all(sends);
+  }
+
+  async pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt> {
+    const dialog = this.#takeDialog();
+    if (dialog) return dialog;
+    if (!keyDefinition(key)) return fail("unsupported", `flowproof has no key named ${JSON.stringify(key)}`, false);
+    const mask = modifierMask(modifiers);
+    const held = (["ctrl", "alt", "meta", "shift"] as const).filter((m) => mask & (m === "alt" ? 1 : m === "ctrl" ? 2 : m === "meta" ? 4 : 8));
+    const s = this.#session;
+    const sends: Array<Promise<unknown>> = [];
+    let down = 0;
+    for (const m of held) {
+      const def = MODIFIER_KEYS[m];
+      down |= m === "alt" ? 1 : m === "ctrl" ? 2 : m === "meta" ? 4 : 8;
+      sends.push(s.send("Input.dispatchKeyEvent", { type: "rawKeyDown", key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode, modifiers: down }));
+    }
+    await Promise.all(sends);
+    await this.#keystrokes([{ key, modifiers: mask }]);
+    const ups: Array<Promise<unknown>> = [];
+    for (const m of [...held].reverse()) {
+      const def = MODIFIER_KEYS[m];
+      down &= ~(m === "alt" ? 1 : m === "ctrl" ? 2 : m === "meta" ? 4 : 8);
+      ups.push(s.send("Input.dispatchKeyEvent", { type: "keyUp", key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode, modifiers: down }));
+    }
+    await Promise.all(ups);
+    await this.#afterInput();
+    return this.#takeDialog() ?? ok(undefined);
+  }
+
+  async select(ladder: readonly Selector[], values: readonly string[]): Promise<Attempt> {
+    const dialog = this.#takeDialog();
+    if (dialog) return dialog;
+    const answer = await this.#call<ValueAnswer>("select", { ladder: toRungs(ladder), values });
+    if ("transient" in answer) return fail("attached", answer.transient);
+    if (!answer.ok) return fail(answer.failed, answer.detail, true);
+    return ok(undefined, answer.tier);
+  }
+
+  async setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt> {
+    const probe = await this.#probe(ladder, "pointer");
+    if (!probe.ok) return probe;
+    if (probe.value.checked === undefined) return fail("unsupported", "the target is not a checkbox, radio or switch", false);
+    if (probe.value.checked === checked) return ok(undefined, probe.tier);
+    const clicked = await this.click(ladder, { button: "left", clickCount: 1 });
+    if (!clicked.ok) return clicked;
+    const state = await this.#call<ValueAnswer>("checkedState", { ladder: toRungs(ladder) });
+    if ("transient" in state || !state.ok) return ok(undefined, probe.tier);
+    if (state.value !== String(checked)) {
+      return fail("unsupported", `clicking did not ${checked ? "check" : "uncheck"} it; it is still ${checked ? "unchecked" : "checked"}`, true);
+    }
+    return ok(undefined, probe.tier);
+  }
+
+  async readText(ladder: readonly Selector[]): Promise<Attempt<string>> {
+    const answer = await this.#call<ValueAnswer>("read", { ladder: toRungs(ladder) });
+    if ("transient" in answer) return fail("attached", answer.transient);
+    if (!answer.ok) return fail(answer.failed, answer.detail);
+    return ok(answer.value, answer.tier);
+  }
+
+  async count(ladder: readonly Selector[]): Promise<number> {
+    const answer = await this.#call<number>("count", { ladder: toRungs(ladder) });
+    return typeof answer === "number" ? answer : 0;
+  }
+
+  async check(ladder: readonly Selector[], expect: Expectation): Promise<Reading> {
+    const dialog = this.#takeDialog();
+    if (dialog && !dialog.ok) return { pass: false, actual: dialog.detail };
+    const answer = await this.#call<CheckAnswer>("check", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, expect });
+    if ("transient" in answer) return { pass: false, actual: answer.transient };
+    return answer;
+  }
+
+  async environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }> {
+    const res = await this.#session.send("Runtime.evaluate", { expression: "[innerWidth, innerHeight, navigator.language]", returnByValue: true });
+    const [w, h, locale] = (res.result.value as [number, number, string] | undefined) ?? [VIEWPORT.width, VIEWPORT.height, ""];
+    return { os: process.platform, resolution: [w, h], ...(locale ? { locale } : {}) };
+  }
+
+  async close(): Promise<void> {
+    for (const off of this.#offs) off();
+    if (this.#connection.closed) return;
+    await this.#connection.send("Target.disposeBrowserContext", { browserContextId: this.#contextId }).catch(() => undefined);
+  }
+}
+
+function toRungs(ladder: readonly Selector[]): Rung[] {
+  return ladder.map((s) => ({ tier: s.tier, payload: s.payload }));
+}

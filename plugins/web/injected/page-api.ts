@@ -1,0 +1,524 @@
+// Page-side script: resolves selector ladders, answers actionability probes and assertion
+// readings, each in one round trip. Injected by source text (`installPageApi.toString()`), so it
+// must be self-contained: no runtime imports, no references to anything outside the function body.
+import type { Expectation } from "../../../src/plugins/api.ts";
+
+/** Wire shapes shared with the driver (types only; erased at runtime). */
+export interface Rung {
+  readonly tier: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+}
+export type Purpose = "pointer" | "type" | "read" | "check" | "select";
+export interface ProbeRequest {
+  readonly ladder: readonly Rung[];
+  readonly purpose: Purpose;
+  /** Click-at point in percent of the box. */
+  readonly at?: { readonly xPct: number; readonly yPct: number } | undefined;
+}
+export type ProbeFailure = "not-found" | "visible" | "stable" | "enabled" | "editable" | "receives-pointer" | "unsupported";
+export type ProbeAnswer =
+  | { readonly ok: true; readonly tier: string; readonly x: number; readonly y: number; readonly tag: string; readonly kind: string; readonly checked?: boolean }
+  | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string };
+export interface CheckRequest {
+  /** Absent = the whole page surface. */
+  readonly ladder?: readonly Rung[] | undefined;
+  readonly expect: Expectation;
+}
+export interface CheckAnswer {
+  readonly pass: boolean;
+  /** What was seen, for the failure message (already shortened). */
+  readonly actual: string;
+  readonly tier?: string;
+}
+export type ValueAnswer = { readonly ok: true; readonly value: string; readonly tier: string } | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string };
+
+export interface PageApi {
+  probe(req: ProbeRequest): ProbeAnswer;
+  focusForTyping(req: ProbeRequest): ProbeAnswer;
+  check(req: CheckRequest): CheckAnswer;
+  read(req: { ladder: readonly Rung[] }): ValueAnswer;
+  count(req: { ladder: readonly Rung[] }): number;
+  select(req: { ladder: readonly Rung[]; values: readonly string[] }): ValueAnswer;
+  checkedState(req: { ladder: readonly Rung[] }): ValueAnswer;
+}
+
+export function installPageApi(): PageApi {
+  const MAX_TEXT = 120;
+  const norm = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
+  const short = (s: string) => (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}…` : s);
+  const lower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+  const isVisible = (el: Element): boolean => {
+    const rect = el.getBoundingClientRect();
+    if (rect.width <= 0 && rect.height <= 0) {
+      // display:contents wrappers have no box; judge by their children.
+      if (getComputedStyle(el).display !== "contents") return false;
+      return Array.from(el.children).some(isVisible);
+    }
+    const check = (el as Element & { checkVisibility?: (o: object) => boolean }).checkVisibility;
+    if (check) return check.call(el, { visibilityProperty: true, contentVisibilityAuto: true });
+    const style = getComputedStyle(el);
+    return style.visibility !== "hidden" && style.display !== "none";
+  };
+
+  const BUTTON_INPUTS = ["submit", "button", "reset", "image"];
+  const NON_TEXT_INPUTS = [...BUTTON_INPUTS, "checkbox", "radio", "file", "hidden", "range", "color"];
+  const roleOf = (el: Element) => el.getAttribute("role") ?? "";
+  const isField = (el: Element) => {
+    if (el instanceof HTMLInputElement) return !NON_TEXT_INPUTS.includes(el.type);
+    if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
+    if ((el as HTMLElement).isContentEditable) return true;
+    return ["textbox", "searchbox", "combobox", "spinbutton"].includes(roleOf(el));
+  };
+  const isButton = (el: Element) =>
+    el instanceof HTMLButtonElement ||
+    (el instanceof HTMLInputElement && BUTTON_INPUTS.includes(el.type)) ||
+    ["button", "menuitem", "tab", "link"].includes(roleOf(el)) ||
+    el instanceof HTMLAnchorElement;
+  const isCheckbox = (el: Element) =>
+    (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) ||
+    ["checkbox", "switch", "radio", "menuitemcheckbox"].includes(roleOf(el));
+  const isDropdown = (el: Element) => el instanceof HTMLSelectElement || ["combobox", "listbox"].includes(roleOf(el));
+  const isLink = (el: Element) => (el instanceof HTMLAnchorElement && el.hasAttribute("href")) || roleOf(el) === "link";
+  const ROLE_TESTS: Record<string, (el: Element) => boolean> = {
+    field: (el) => isField(el) || isDropdown(el),
+    button: isButton,
+    checkbox: isCheckbox,
+    dropdown: isDropdown,
+    link: isLink,
+  };
+
+  const labelledControl = (el: Element): Element | null => {
+    if (el instanceof HTMLLabelElement) return el.control;
+    return null;
+  };
+
+  /** Maps a matched element to the element of the requested role, or null. */
+  const toRole = (el: Element, role: string | undefined): Element | null => {
+    if (!role) return el;
+    const test = ROLE_TESTS[role];
+    if (!test) return el;
+    if (test(el)) return el;
+    const control = labelledControl(el);
+    if (control && test(control)) return control;
+    const inner = Array.from(el.querySelectorAll("*")).filter(test);
+    if (inner.length === 1) return inner[0]!;
+    const up = el.closest("button, a, [role=button], [role=link], [role=tab], [role=menuitem]");
+    if (up && test(up)) return up;
+    return null;
+  };
+
+  const ownText = (el: Element) => {
+    let s = "";
+    for (const n of Array.from(el.childNodes)) if (n.nodeType === Node.TEXT_NODE) s += n.textContent ?? "";
+    return norm(s);
+  };
+
+  /** Names an element answers to, besides its subtree text. */
+  const namesOf = (el: Element): string[] => {
+    const names = [ownText(el)];
+    const aria = el.getAttribute("aria-label");
+    if (aria) names.push(norm(aria));
+    const ph = el.getAttribute("placeholder");
+    if (ph) names.push(norm(ph));
+    if (el instanceof HTMLInputElement && BUTTON_INPUTS.includes(el.type)) names.push(norm(el.value || (el.type === "submit" ? "Submit" : "")));
+    const title = el.getAttribute("title");
+    if (title) names.push(norm(title));
+    if (el instanceof HTMLImageElement && el.alt) names.push(norm(el.alt));
+    return names.filter((n) => n !== "");
+  };
+
+  /** 0 exact, 1 prefix, 2 case-insensitive exact, 3 case-insensitive prefix, -1 none. */
+  const matchTier = (name: string, want: string, wantLower: string): number => {
+    if (name === want) return 0;
+    if (name.startsWith(want)) return 1;
+    const nl = lower(name);
+    if (nl === wantLower) return 2;
+    if (nl.startsWith(wantLower)) return 3;
+    return -1;
+  };
+
+  const allElements = (root: Document | Element): Element[] => Array.from(root.querySelectorAll("*"));
+
+  const byText = (text: string, role: string | undefined, root: Document | Element): Element[] => {
+    const want = norm(text);
+    const wantLower = lower(want);
+    const buckets: Element[][] = [[], [], [], []];
+    const add = (tier: number, el: Element | null) => {
+      if (el && tier >= 0 && !buckets[tier]!.includes(el)) buckets[tier]!.push(el);
+    };
+    const els = allElements(root);
+    for (const el of els) {
+      if (el instanceof HTMLScriptElement || el instanceof HTMLStyleElement || el.tagName === "TITLE" || el.tagName === "HEAD") continue;
+      let best = -1;
+      for (const n of namesOf(el)) {
+        const t = matchTier(n, want, wantLower);
+        if (t !== -1 && (best === -1 || t < best)) best = t;
+      }
+      if (best !== -1) add(best, toRole(el, role));
+      if (el instanceof HTMLLabelElement && el.control) {
+        const t = matchTier(norm(el.textContent), want, wantLower);
+        if (t !== -1) add(t, role ? toRole(el.control, role) : el.control);
+      }
+    }
+    for (const bucket of buckets) {
+      const visible = bucket.filter(isVisible);
+      if (visible.length > 0) return visible;
+    }
+    // Subtree text: innermost elements whose whole text matches (e.g. <button><b>Save</b> all</button>).
+    const sub: Element[][] = [[], [], [], []];
+    for (const el of els) {
+      if (el instanceof HTMLScriptElement || el instanceof HTMLStyleElement || el.tagName === "HEAD" || el === document.body || el === document.documentElement) continue;
+      const t = matchTier(norm((el as HTMLElement).innerText ?? el.textContent), want, wantLower);
+      if (t === -1) continue;
+      const mapped = toRole(el, role);
+      if (!mapped) continue;
+      const bucket = sub[t]!;
+      for (let i = bucket.length - 1; i >= 0; i--) if (bucket[i]!.contains(mapped)) bucket.splice(i, 1);
+      if (!bucket.some((b) => mapped.contains(b))) bucket.push(mapped);
+    }
+    for (const bucket of sub) {
+      const visible = bucket.filter(isVisible);
+      if (visible.length > 0) return visible;
+    }
+    for (const bucket of buckets) if (bucket.length > 0) return bucket;
+    for (const bucket of sub) if (bucket.length > 0) return bucket;
+    return [];
+  };
+
+  const cssEscapeId = (id: string) => (typeof CSS !== "undefined" && CSS.escape ? CSS.escape(id) : id);
+
+  /** All elements a rung names, in document order, visible ones first; throws on a bad selector. */
+  const resolveRung = (rung: Rung): Element[] => {
+    const p = rung.payload;
+    const role = typeof p["role"] === "string" ? (p["role"] as string) : undefined;
+    let found: Element[];
+    if (typeof p["css"] === "string") found = Array.from(document.querySelectorAll(p["css"] as string));
+    else if (typeof p["id"] === "string") {
+      const byId = document.getElementById(p["id"] as string);
+      const byName = byId ? [] : Array.from(document.querySelectorAll(`[name="${cssEscapeId(p["id"] as string)}"]`));
+      found = byId ? [byId] : byName;
+    } else if (typeof p["text"] === "string") return byText(p["text"] as string, role, document);
+    else throw new Error(`unsupported selector payload ${JSON.stringify(p)}`);
+    if (role) found = found.map((el) => toRole(el, role) ?? el);
+    const visible = found.filter(isVisible);
+    return visible.length > 0 ? visible.concat(found.filter((e) => !visible.includes(e))) : found;
+  };
+
+  /** First rung that names anything wins; `nth` (1-based) picks among its matches. */
+  const resolve = (ladder: readonly Rung[]): { el: Element; tier: string } | { el: null; detail: string } => {
+    const tried: string[] = [];
+    for (const rung of ladder) {
+      const all = resolveRung(rung);
+      const nth = typeof rung.payload["nth"] === "number" ? (rung.payload["nth"] as number) : 1;
+      const el = all[nth - 1];
+      if (el) return { el, tier: rung.tier };
+      tried.push(all.length > 0 ? `${describeRung(rung)} matched only ${all.length}` : `${describeRung(rung)} matched nothing`);
+    }
+    return { el: null, detail: tried.join("; ") || "empty selector ladder" };
+  };
+
+  const describeRung = (rung: Rung) => {
+    const p = rung.payload;
+    const nth = typeof p["nth"] === "number" ? ` #${p["nth"]}` : "";
+    if (typeof p["css"] === "string") return `css ${JSON.stringify(p["css"])}${nth}`;
+    if (typeof p["id"] === "string") return `id ${JSON.stringify(p["id"])}${nth}`;
+    return `text ${JSON.stringify(p["text"])}${typeof p["role"] === "string" ? ` (${p["role"]})` : ""}${nth}`;
+  };
+
+  const describe = (el: Element) => {
+    const id = el.id ? `#${el.id}` : "";
+    const text = short(norm((el as HTMLElement).innerText ?? el.textContent ?? ""));
+    return `<${el.tagName.toLowerCase()}${id}>${text ? ` "${short(text)}"` : ""}`;
+  };
+
+  const isDisabled = (el: Element) => {
+    if ((el as HTMLButtonElement).disabled === true) return true;
+    if (el.closest("[aria-disabled=true]")) return true;
+    const fieldset = el.closest("fieldset");
+    return !!fieldset && fieldset.disabled && !fieldset.querySelector("legend")?.contains(el);
+  };
+
+  const GEOMETRY = /^(transform|translate|rotate|scale|top|left|right|bottom|width|height|margin.*|inset.*|offset.*)$/;
+  const isMoving = (el: Element) => {
+    const anims = document.getAnimations ? document.getAnimations() : [];
+    for (const a of anims) {
+      if (a.playState !== "running") continue;
+      const effect = a.effect as KeyframeEffect | null;
+      const target = effect?.target;
+      if (!target || !(target === el || target.contains(el))) continue;
+      if (a instanceof CSSTransition) {
+        if (GEOMETRY.test(a.transitionProperty)) return true;
+        continue;
+      }
+      const frames = effect.getKeyframes();
+      if (frames.some((f) => Object.keys(f).some((k) => GEOMETRY.test(k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`))))) return true;
+    }
+    return false;
+  };
+
+  const deepHit = (x: number, y: number): Element | null => {
+    let hit = document.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  };
+
+  const receives = (el: Element, hit: Element | null) => {
+    if (!hit) return false;
+    if (hit === el || el.contains(hit)) return true;
+    const label = hit.closest("label");
+    return !!label && label.control === el;
+  };
+
+  const kindOf = (el: Element) =>
+    el instanceof HTMLInputElement ? `input:${el.type}` : el instanceof HTMLSelectElement ? "select" : el.tagName.toLowerCase();
+
+  const checkedOf = (el: Element): boolean | undefined => {
+    if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) return el.checked;
+    const aria = el.getAttribute("aria-checked");
+    if (aria === "true") return true;
+    if (aria === "false") return false;
+    return undefined;
+  };
+
+  const inViewport = (r: DOMRect) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+
+  const probe = (req: ProbeRequest): ProbeAnswer => {
+    const found = resolve(req.ladder);
+    if (!found.el) return { ok: false, failed: "not-found", detail: found.detail };
+    let el = found.el;
+    // A visually hidden styled checkbox is operated through its visible label, as a user would.
+    if (!isVisible(el) && el instanceof HTMLInputElement && el.labels) {
+      const label = Array.from(el.labels).find(isVisible);
+      if (label) el = label;
+    }
+    if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
+    if (isMoving(el)) return { ok: false, failed: "stable", detail: `${describe(el)} is still moving (a CSS animation or transition is running)` };
+    if (req.purpose !== "read" && isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
+    let rect = el.getBoundingClientRect();
+    if (!inViewport(rect)) {
+      el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" as ScrollBehavior });
+      rect = el.getBoundingClientRect();
+    }
+    const xPct = req.at ? req.at.xPct : 50;
+    const yPct = req.at ? req.at.yPct : 50;
+    const x = rect.left + (rect.width * xPct) / 100;
+    const y = rect.top + (rect.height * yPct) / 100;
+    // Clamp click-at points on the far edges into the box.
+    const cx = Math.min(Math.max(x, rect.left + 0.5), rect.right - 0.5);
+    const cy = Math.min(Math.max(y, rect.top + 0.5), rect.bottom - 0.5);
+    if (req.purpose === "pointer") {
+      const hit = deepHit(cx, cy);
+      if (!receives(el, hit)) {
+        return { ok: false, failed: "receives-pointer", detail: `${describe(el)} would not receive the click: ${hit ? describe(hit) : "nothing"} is on top at (${Math.round(cx)}, ${Math.round(cy)})` };
+      }
+    }
+    const checked = checkedOf(found.el);
+    return { ok: true, tier: found.tier, x: cx, y: cy, tag: el.tagName.toLowerCase(), kind: kindOf(found.el), ...(checked === undefined ? {} : { checked }) };
+  };
+
+  const focusForTyping = (req: ProbeRequest): ProbeAnswer => {
+    const answer = probe({ ...req, purpose: "type" });
+    if (!answer.ok) return answer;
+    const found = resolve(req.ladder);
+    const el = found.el as HTMLElement;
+    if ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.readOnly) {
+      return { ok: false, failed: "editable", detail: `${describe(el)} is read-only` };
+    }
+    if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el.isContentEditable)) {
+      return { ok: false, failed: "editable", detail: `${describe(el)} is not a text field` };
+    }
+    el.focus();
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+      try {
+        el.setSelectionRange(0, el.value.length);
+      } catch {
+        el.select(); // number/email inputs do not support setSelectionRange
+      }
+    } else {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const sel = getSelection();
+      sel?.removeAllRanges();
+      sel?.addRange(range);
+    }
+    return answer;
+  };
+
+  const valueOf = (el: Element): string => {
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
+    if (el instanceof HTMLSelectElement) return Array.from(el.selectedOptions).map((o) => norm(o.text)).join(", ");
+    return norm((el as HTMLElement).innerText ?? el.textContent ?? "");
+  };
+
+  const surfaceText = (): string => {
+    const parts = [document.body ? document.body.innerText : ""];
+    for (const el of Array.from(document.querySelectorAll("[aria-label]"))) {
+      if (isVisible(el)) parts.push(el.getAttribute("aria-label") ?? "");
+    }
+    return parts.join("\n");
+  };
+
+  const occurrences = (hay: string, needle: string) => {
+    if (!needle) return 0;
+    let n = 0;
+    for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + needle.length)) n++;
+    return n;
+  };
+
+  const containsLadder = (hay: string, needle: string) => {
+    const h = norm(hay);
+    const w = norm(needle);
+    return h.includes(w) || lower(h).includes(lower(w));
+  };
+
+  const parseNumber = (s: string): number | undefined => {
+    const cleaned = s.replace(/[^0-9.\-]/g, "");
+    if (cleaned === "" || cleaned === "-" || cleaned === ".") return undefined;
+    const n = Number(cleaned);
+    return Number.isFinite(n) ? n : undefined;
+  };
+
+  const urlMatches = (expected: string): { pass: boolean; actual: string } => {
+    const here = new URL(location.href);
+    if (expected.includes("://")) return { pass: location.href === expected, actual: location.href };
+    let actual = here.pathname;
+    if (expected.includes("?")) actual += here.search;
+    if (expected.includes("#")) actual += here.hash;
+    return { pass: actual === expected, actual };
+  };
+
+  const check = (req: CheckRequest): CheckAnswer => {
+    const e = req.expect;
+    if (e.kind === "url") {
+      if (e.op === "contains") return { pass: location.href.includes(e.value), actual: location.href };
+      return urlMatches(e.value);
+    }
+    if (e.kind === "title") {
+      const t = norm(document.title);
+      return { pass: e.op === "equals" ? t === norm(e.value) : t.includes(e.value), actual: t };
+    }
+    if (!req.ladder || req.ladder.length === 0) {
+      const text = surfaceText();
+      if (e.kind === "text_contains") {
+        if (e.count === undefined) return { pass: containsLadder(text, e.text), actual: short(norm(text)) };
+        const exact = occurrences(norm(text), norm(e.text));
+        const ci = occurrences(lower(norm(text)), lower(norm(e.text)));
+        return { pass: exact === e.count || ci === e.count, actual: `${exact === 0 ? ci : exact} times` };
+      }
+      if (e.kind === "text_absent") return { pass: !containsLadder(text, e.text), actual: short(norm(text)) };
+      return { pass: false, actual: `the ${e.kind} check needs a target` };
+    }
+    if (e.kind === "count") {
+      let n = 0;
+      for (const rung of req.ladder) {
+        n = resolveRung(rung).filter(isVisible).length;
+        if (n > 0) break;
+      }
+      return { pass: n === e.count, actual: `found ${n}` };
+    }
+    const found = resolve(req.ladder);
+    if (!found.el) {
+      if (e.kind === "visible" && !e.visible) return { pass: true, actual: "absent" };
+      return { pass: false, actual: `never appeared (${found.detail})` };
+    }
+    const el = found.el;
+    const tier = found.tier;
+    switch (e.kind) {
+      case "visible": {
+        const v = isVisible(el);
+        return { pass: v === e.visible, actual: v ? "visible" : "present but not rendered", tier };
+      }
+      case "text_contains": {
+        const value = valueOf(el);
+        return { pass: containsLadder(value, e.text), actual: JSON.stringify(short(value)), tier };
+      }
+      case "text_absent": {
+        const value = valueOf(el);
+        return { pass: !containsLadder(value, e.text), actual: JSON.stringify(short(value)), tier };
+      }
+      case "numeric_equals": {
+        const value = valueOf(el);
+        const n = parseNumber(value);
+        return { pass: n !== undefined && Math.abs(n - e.value) < 1e-9, actual: JSON.stringify(short(value)), tier };
+      }
+      case "empty": {
+        const value = norm(valueOf(el));
+        return { pass: (value === "") === e.empty, actual: value === "" ? "empty" : JSON.stringify(short(value)), tier };
+      }
+      case "checked": {
+        const c = checkedOf(el);
+        if (c === undefined) return { pass: false, actual: `${describe(el)} is not a checkbox, radio or switch`, tier };
+        return { pass: c === e.checked, actual: c ? "checked" : "not checked", tier };
+      }
+      case "enabled": {
+        const d = isDisabled(el);
+        return { pass: d !== e.enabled, actual: d ? "disabled" : "enabled", tier };
+      }
+      default:
+        return { pass: false, actual: `unsupported check ${(e as { kind: string }).kind}` };
+    }
+  };
+
+  const read = (req: { ladder: readonly Rung[] }): ValueAnswer => {
+    const found = resolve(req.ladder);
+    if (!found.el) return { ok: false, failed: "not-found", detail: found.detail };
+    return { ok: true, value: valueOf(found.el), tier: found.tier };
+  };
+
+  const count = (req: { ladder: readonly Rung[] }): number => {
+    for (const rung of req.ladder) {
+      const n = resolveRung(rung).filter(isVisible).length;
+      if (n > 0) return n;
+    }
+    return 0;
+  };
+
+  const select = (req: { ladder: readonly Rung[]; values: readonly string[] }): ValueAnswer => {
+    const found = resolve(req.ladder);
+    if (!found.el) return { ok: false, failed: "not-found", detail: found.detail };
+    const el = found.el;
+    if (!(el instanceof HTMLSelectElement)) return { ok: false, failed: "unsupported", detail: `${describe(el)} is not a <select>; Select works on dropdowns only` };
+    if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
+    if (isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
+    const options = Array.from(el.options);
+    const picked: HTMLOptionElement[] = [];
+    for (const want of req.values) {
+      const w = norm(want);
+      const match =
+        options.find((o) => o.value === want) ??
+        options.find((o) => norm(o.text) === w) ??
+        options.find((o) => norm(o.text).startsWith(w)) ??
+        options.find((o) => lower(norm(o.text)) === lower(w));
+      if (!match) {
+        return { ok: false, failed: "unsupported", detail: `${describe(el)} has no option ${JSON.stringify(want)} (options: ${options.map((o) => JSON.stringify(norm(o.text))).join(", ")})` };
+      }
+      picked.push(match);
+    }
+    if (picked.length > 1 && !el.multiple) return { ok: false, failed: "unsupported", detail: `${describe(el)} is not a multi-select` };
+    for (const o of options) o.selected = picked.includes(o);
+    el.dispatchEvent(new Event("input", { bubbles: true }));
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+    const now = Array.from(el.selectedOptions);
+    if (now.length !== picked.length || !picked.every((p) => now.includes(p))) {
+      return { ok: false, failed: "unsupported", detail: `${describe(el)} did not keep the selection (it reads ${JSON.stringify(valueOf(el))})` };
+    }
+    return { ok: true, value: valueOf(el), tier: found.tier };
+  };
+
+  const checkedState = (req: { ladder: readonly Rung[] }): ValueAnswer => {
+    const found = resolve(req.ladder);
+    if (!found.el) return { ok: false, failed: "not-found", detail: found.detail };
+    const c = checkedOf(found.el);
+    if (c === undefined) return { ok: false, failed: "unsupported", detail: `${describe(found.el)} is not a checkbox, radio or switch` };
+    return { ok: true, value: String(c), tier: found.tier };
+  };
+
+  const api: PageApi = { probe, focusForTyping, check, read, count, select, checkedState };
+  Object.defineProperty(globalThis, "__flowproof", { value: api, configurable: true, enumerable: false, writable: true });
+  return api;
+}

@@ -1,0 +1,99 @@
+// The one error shape shared by spec loading, the grammar, the engine and the CLI.
+// Leaf module: imports nothing else from src/.
+
+/** A place in a flow file. `line` and `column` are 1-based; `column` counts UTF-16 units. */
+export interface SourceSpan {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  /** Length of the highlighted region in UTF-16 units (at least 1 when rendered). */
+  readonly length: number;
+  /** The authored source line (holds `${VAR}` references, never resolved values). */
+  readonly lineText: string;
+}
+
+/** Stable, documented diagnostic codes (see docs/errors.md). */
+export const DIAGNOSTIC_CODES = {
+  "yaml-syntax": "The file is not valid YAML.",
+  "unknown-key": "A mapping has a key flowproof does not know.",
+  "missing-key": "A required key is absent.",
+  "bad-value": "A key has a value of the wrong type or shape.",
+  "unknown-step": "A step's text matches no form of the rules grammar.",
+  "refused-step": "A step's text is a form the grammar refuses on purpose.",
+  "unsupported-step": "A step parses but cannot run on this app kind or in this version.",
+  "unsupported-feature": "A key or form of the flow format that this version of flowproof does not run yet.",
+  "bad-reference": "A ${...} reference is malformed or used where it is not allowed.",
+  "unresolved-reference": "A ${VAR} or ${captured.name} reference has no value at execution.",
+  "missing-trace": "The flow has no recorded trace to replay.",
+  "bad-trace": "A trace file is malformed or does not match the trace format.",
+  "trace-version": "A trace was written by a newer flowproof than this one.",
+  "no-browser": "No Chromium-family browser could be found or started.",
+  "browser-error": "The browser or the DevTools connection failed.",
+  "step-failed": "A step did not complete or an assertion did not hold.",
+  "usage": "The command line is malformed.",
+  "io-error": "A file could not be read or written.",
+  "plugin-error": "A plugin could not be loaded or returned a malformed answer.",
+} as const;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+export interface DiagnosticNote {
+  readonly message: string;
+  readonly span?: SourceSpan;
+}
+
+export interface Diagnostic {
+  readonly code: DiagnosticCode;
+  /** One sentence: what is wrong. */
+  readonly message: string;
+  readonly span?: SourceSpan;
+  /** What to write or do instead. */
+  readonly hint?: string;
+  readonly notes?: readonly DiagnosticNote[];
+}
+
+/** Base of every error flowproof throws on purpose; carries one or more diagnostics. */
+export class FlowproofError extends Error {
+  readonly code: DiagnosticCode;
+  readonly diagnostics: readonly Diagnostic[];
+  constructor(diagnostics: Diagnostic | readonly Diagnostic[], options?: { cause?: unknown }) {
+    const list: readonly Diagnostic[] = Array.isArray(diagnostics) ? diagnostics : [diagnostics as Diagnostic];
+    const first = list[0];
+    super(first ? first.message : "unknown error", options);
+    this.name = new.target.name;
+    this.code = first ? first.code : "io-error";
+    this.diagnostics = list;
+  }
+}
+
+/** A flow or suite file failed to load or validate. */
+export class SpecError extends FlowproofError {}
+/** A trace is malformed, missing or of an unsupported version. */
+export class TraceError extends FlowproofError {}
+/** The browser could not be found, started, or talked to. */
+export class BrowserLaunchError extends FlowproofError {}
+/** A CDP call failed; `method` names the protocol method. */
+export class ProtocolError extends FlowproofError {
+  readonly method: string;
+  constructor(method: string, message: string, options?: { cause?: unknown }) {
+    super({ code: "browser-error", message: `${method}: ${message}` }, options);
+    this.method = method;
+  }
+}
+/** A plugin could not be loaded or answered out of contract. */
+export class PluginError extends FlowproofError {}
+
+/** Convenience constructor that omits undefined optional fields (exactOptionalPropertyTypes). */
+export function diagnostic(
+  code: DiagnosticCode,
+  message: string,
+  extra: { span?: SourceSpan | undefined; hint?: string | undefined; notes?: readonly DiagnosticNote[] | undefined } = {},
+): Diagnostic {
+  return {
+    code,
+    message,
+    ...(extra.span ? { span: extra.span } : {}),
+    ...(extra.hint ? { hint: extra.hint } : {}),
+    ...(extra.notes && extra.notes.length > 0 ? { notes: extra.notes } : {}),
+  };
+}

@@ -1,0 +1,194 @@
+// Typed AST of the rules grammar: what a step's text means, before any app is touched.
+// Pure types plus tiny constructors; no I/O. Offsets are 0-based UTF-16 offsets into the step text.
+
+/** The app kind a step is parsed for; some forms are refused on some kinds (F-keys on web, css: on windows). */
+export type AppKind = "web" | "windows" | "calc" | "notepad" | "sap" | "vision" | "api";
+
+/** A `${…}` template, parsed once. `raw` is exactly what was written (what traces store). */
+export interface Template {
+  readonly raw: string;
+  readonly parts: readonly TemplatePart[];
+}
+export type TemplatePart =
+  | { readonly kind: "literal"; readonly text: string }
+  | { readonly kind: "env"; readonly name: string }
+  | { readonly kind: "captured"; readonly name: string };
+
+/** What a quoted label or bare id names. */
+export type Anchor =
+  /** `"Save"`: visible text, aria-label, placeholder, <label>, submit/button/reset value. */
+  | { readonly kind: "text"; readonly text: string }
+  /** `"css:#id .x"` (web only). */
+  | { readonly kind: "css"; readonly selector: string }
+  /** `"id:foo"` or the bare form `the foo field`: DOM id / AutomationId / SAP scripting id. */
+  | { readonly kind: "id"; readonly id: string; readonly bare?: boolean };
+
+/** Role nouns accepted after a target; `checkbox` is required by `checkbox is [not] checked`. */
+export type RoleNoun = "field" | "button" | "link" | "dropdown" | "checkbox";
+
+/** A plain target, optionally with a 1-based ordinal (`the 2nd "Save"`). */
+export interface ElementTarget {
+  readonly kind: "element";
+  readonly anchor: Anchor;
+  /** 1-based ordinal; absent = first/only match. */
+  readonly nth?: number;
+  readonly role?: RoleNoun;
+}
+
+/** `the "<column>" column of|in the row containing "<a>" [and "<b>"…]` */
+export interface CellTarget {
+  readonly kind: "cell";
+  readonly column: string;
+  /** At least one; all must be in the same row. */
+  readonly rowAnchors: readonly string[];
+  readonly role?: RoleNoun;
+}
+
+export type Container =
+  | { readonly kind: "item" }
+  | { readonly kind: "css"; readonly selector: string }
+  | { readonly kind: "id"; readonly id: string };
+
+/** `the "<inner>" [role] in|inside the item|"css:…"|"id:…" containing "<a>" [and "<b>"…]` */
+export interface ScopedTarget {
+  readonly kind: "scoped";
+  readonly container: Container;
+  readonly anchors: readonly string[];
+  readonly inner: Anchor;
+  readonly role?: RoleNoun;
+}
+
+/** `the "<inner>" [role] in|inside the iframe "<title|name|id|aria-label>"|"css:…"` */
+export interface FramedTarget {
+  readonly kind: "framed";
+  readonly frame: { readonly kind: "text"; readonly text: string } | { readonly kind: "css"; readonly selector: string };
+  readonly inner: Anchor;
+  readonly role?: RoleNoun;
+}
+
+export type Target = ElementTarget | CellTarget | ScopedTarget | FramedTarget;
+
+/** `, accepting the "<msg>" dialog` / `, dismissing the dialog` / `, answering the prompt with "<text>"` */
+export interface DialogSuffix {
+  readonly disposition: "accept" | "dismiss";
+  /** Substring the dialog message must contain; absent = any message. */
+  readonly message?: string;
+  /** Prompt reply (accept only); may carry `${VAR}`. */
+  readonly reply?: Template;
+}
+
+export type Modifier = "ctrl" | "alt" | "shift" | "meta" | "mod";
+
+// ---------------------------------------------------------------- actions
+
+export interface NavigateStep { readonly kind: "navigate"; readonly url: Template }
+export interface ReloadStep { readonly kind: "reload" }
+/** Click, Press the "…" button (role "button"), Right-click, Double-click, Click … at x%,y%. */
+export interface ClickStep {
+  readonly kind: "click";
+  readonly target: Target;
+  readonly button: "left" | "right";
+  readonly clickCount: 1 | 2;
+  /** Click-at point as percentages of the element box, 0–100 inclusive. */
+  readonly at?: { readonly xPct: number; readonly yPct: number };
+  readonly dialog?: DialogSuffix;
+}
+export interface HoverStep { readonly kind: "hover"; readonly target: Target; readonly dialog?: DialogSuffix }
+export interface DragStep { readonly kind: "drag"; readonly source: Target; readonly onto: Target }
+/** `Type <text> into <target>` (fill) or `Type <text>` (focused element, append). */
+export interface TypeStep { readonly kind: "type"; readonly text: Template; readonly target?: Target }
+export interface ClearStep { readonly kind: "clear"; readonly target: Target }
+export interface ReplaceStep { readonly kind: "replace"; readonly target: Target; readonly text: Template }
+/** `Press Enter`, `Press Control+V`. `key` is canonical (`Enter`, `ArrowUp`, `v`, `F4`). */
+export interface PressKeyStep { readonly kind: "press_key"; readonly key: string; readonly modifiers: readonly Modifier[] }
+/** `Select A from the "Role" field`; `multi` for the quoted-list form (`options.length >= 2`). */
+export interface SelectStep {
+  readonly kind: "select";
+  readonly target: Target;
+  readonly options: readonly string[];
+  readonly multi: boolean;
+}
+export interface SetCheckedStep { readonly kind: "set_checked"; readonly target: Target; readonly checked: boolean }
+export interface UploadStep { readonly kind: "upload"; readonly target: Target; readonly path: string }
+export interface ScrollStep {
+  readonly kind: "scroll";
+  /** Absent = the page. */
+  readonly target?: Target;
+  readonly to: { readonly kind: "top" } | { readonly kind: "bottom" } | { readonly kind: "into_view" } | { readonly kind: "px"; readonly px: number };
+}
+/** `Wait until page shows <text> [within Ns]` (default bound 60 s). */
+export interface WaitTextStep { readonly kind: "wait_text"; readonly text: Template; readonly timeoutMs?: number }
+/** `Wait until the download completes as <name> [within Ns]`. */
+export interface WaitDownloadStep { readonly kind: "wait_download"; readonly name: string; readonly timeoutMs?: number }
+/** `Remember the "…" as <name>` / `Remember how many "…" appear as <name>` (count). */
+export interface RememberStep { readonly kind: "remember"; readonly target: Target; readonly name: string; readonly count: boolean }
+/** An `assert:` step. */
+export interface AssertStep { readonly kind: "assert"; readonly assertion: Assertion }
+
+export type ActionStep =
+  | NavigateStep | ReloadStep | ClickStep | HoverStep | DragStep | TypeStep | ClearStep | ReplaceStep
+  | PressKeyStep | SelectStep | SetCheckedStep | UploadStep | ScrollStep | WaitTextStep | WaitDownloadStep
+  | RememberStep;
+
+export type StepAst = ActionStep | AssertStep;
+
+// ---------------------------------------------------------------- assertions
+
+interface Bound { readonly timeoutMs?: number }
+
+export type Assertion = Bound & (
+  /** `page shows X` / `page does not show X` / `page shows X N times`. */
+  | { readonly kind: "page_shows"; readonly text: Template; readonly negate: boolean; readonly times?: number }
+  | { readonly kind: "page_url"; readonly op: "is" | "contains"; readonly value: Template }
+  | { readonly kind: "page_title"; readonly op: "is" | "contains"; readonly value: Template }
+  | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent" }
+  /** `the "…" shows <text>` (substring; text may be `${captured.x}`). */
+  | { readonly kind: "shows"; readonly target: Target; readonly text: Template }
+  /** `the "…" shows ${captured.x} + 1`. */
+  | { readonly kind: "shows_computed"; readonly target: Target; readonly capture: string; readonly op: "+" | "-"; readonly amount: number }
+  /** `the "…" field contains <text>` (input value). */
+  | { readonly kind: "field_contains"; readonly target: Target; readonly text: Template }
+  | { readonly kind: "visible"; readonly target: Target; readonly negate: boolean }
+  | { readonly kind: "enabled"; readonly target: Target; readonly enabled: boolean }
+  | { readonly kind: "checked"; readonly target: Target; readonly negate: boolean }
+  | { readonly kind: "empty"; readonly target: Target; readonly negate: boolean }
+  /** `the "…" appears N times` (element count; 0 allowed). */
+  | { readonly kind: "count"; readonly target: Target; readonly count: number }
+  | { readonly kind: "attribute"; readonly target: Target; readonly name: string; readonly value: Template; readonly negate: boolean }
+  | { readonly kind: "has_attribute"; readonly target: Target; readonly name: string; readonly negate: boolean }
+  | { readonly kind: "style"; readonly target: Target; readonly prop: "color" | "background-color" | "text-transform"; readonly value: string; readonly negate: boolean }
+  /** App sugar: calc `display shows <number>`, notepad `document contains <text>`. */
+  | { readonly kind: "app_sugar"; readonly sugar: "display_shows" | "document_contains"; readonly text: string }
+);
+
+// ---------------------------------------------------------------- conditions (repeat: until / when:)
+
+export type Condition =
+  | { readonly kind: "page_shows"; readonly text: Template; readonly negate: boolean }
+  | { readonly kind: "shows"; readonly target: Target; readonly text: Template }
+  | { readonly kind: "visible"; readonly target: Target; readonly negate: boolean }
+  | { readonly kind: "compare"; readonly left: Target; readonly op: "gt" | "lt"; readonly right: Target };
+
+// ---------------------------------------------------------------- results
+
+/**
+ * Why a text did not parse.
+ * - `refused-step`: recognised in order to be refused (loops, branches, regex, Blur…); `hint` says what to write.
+ * - `unknown-step`: matches no form; `hint` points at the nearest form.
+ * - `unsupported-step`: a real form that this app kind does not have (F-keys on web, css: on windows…).
+ * - `bad-reference`: a `${…}` that is malformed or not allowed where it stands.
+ */
+export interface GrammarError {
+  readonly code: "refused-step" | "unknown-step" | "unsupported-step" | "bad-reference";
+  readonly message: string;
+  readonly hint: string;
+  /** 0-based offset into the step text of the offending part, and its length (whole text when unknown). */
+  readonly offset: number;
+  readonly length: number;
+}
+
+export type ParseResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: GrammarError };
+
+export interface ParseContext {
+  readonly app: AppKind;
+}

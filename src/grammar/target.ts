@@ -1,0 +1,313 @@
+// Targets: quoted anchors ("Save", "css:…", "id:…"), bare ids (`the name field`), ordinals,
+// role nouns, and the scope tails (table cell, item/css/id container, iframe, `and` anchors).
+// Pure: no I/O; app-kind restrictions (css: is web-only) come from ParseContext.
+
+import type { Anchor, Container, ParseContext, ParseResult, RoleNoun, Target } from "./ast.ts";
+import { fail, matchAt, ok, sub, type Failure, type Slice } from "./result.ts";
+
+/** A target read from the start of a slice; `end` is the index in the slice where it stopped. */
+export interface TargetParse {
+  readonly target: Target;
+  readonly end: number;
+}
+
+const ROLE_NOUNS = "field|button|link|dropdown|checkbox";
+const ROLE = new RegExp(`\\s+(${ROLE_NOUNS})\\b`);
+const BARE = new RegExp(`([^\\s"]+)\\s+(${ROLE_NOUNS})\\b`);
+const ORDINAL = /(\d+)(?:st|nd|rd|th)\s+/;
+const SCOPE = /\s+(?:in|inside)\s+(?:the\s+)?/;
+const CAPTURE = /\$\{\s*captured\./;
+const ROLE_BY_WORD: Readonly<Record<string, RoleNoun>> = {
+  field: "field",
+  button: "button",
+  link: "link",
+  dropdown: "dropdown",
+  checkbox: "checkbox",
+};
+const roleOf = (word: string | undefined): RoleNoun | undefined =>
+  word === undefined ? undefined : ROLE_BY_WORD[word.toLowerCase()];
+const CAPTURE_HINT =
+  'a capture may only be typed or compared: write `Type ${captured.name} into the "Name" field` or `assert: the "Total" shows ${captured.name}`';
+const UIA_APPS: ReadonlySet<ParseContext["app"]> = new Set<ParseContext["app"]>(["windows", "calc", "notepad"]);
+
+interface Quoted {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Reads `"…"` starting at `i` (which must be a quote). */
+function readQuoted(s: Slice, i: number): Quoted | Failure {
+  const close = s.text.indexOf('"', i + 1);
+  if (close < 0) {
+    return fail("unknown-step", "The quote opened here is never closed.", 'close the label with `"`, e.g. `Click "Save"`', s.offset + i, s.text.length - i);
+  }
+  return { text: s.text.slice(i + 1, close), start: i, end: close + 1 };
+}
+
+/** Turns the text of a quoted label into an anchor, refusing captures and web-only css on desktop kinds. */
+function toAnchor(s: Slice, q: Quoted, ctx: ParseContext): Anchor | Failure {
+  const at = s.offset + q.start;
+  const length = q.end - q.start;
+  if (CAPTURE.test(q.text)) {
+    return fail("bad-reference", "A capture cannot name a target: a capture may only be typed or compared.", CAPTURE_HINT, at, length);
+  }
+  if (q.text.trim() === "") {
+    return fail("unknown-step", "The quoted label is empty.", 'put the visible text between the quotes, e.g. `Click "Save"`', at, length);
+  }
+  if (q.text.startsWith("css:")) {
+    const selector = q.text.slice(4).trim();
+    if (ctx.app !== "web") return cssRefused(ctx, at, length);
+    if (selector === "") return fail("unknown-step", "The `css:` label has no selector.", 'write a selector after `css:`, e.g. `"css:#save"`', at, length);
+    return { kind: "css", selector };
+  }
+  if (q.text.startsWith("id:")) {
+    const id = q.text.slice(3).trim();
+    if (id === "") return fail("unknown-step", "The `id:` label has no id.", 'write the native id after `id:`, e.g. `"id:save"`', at, length);
+    return { kind: "id", id };
+  }
+  return { kind: "text", text: q.text };
+}
+
+function cssRefused(ctx: ParseContext, offset: number, length: number): Failure {
+  const hint = UIA_APPS.has(ctx.app)
+    ? 'css is web-only; use the control\'s AutomationId, e.g. `Click "id:<AutomationId>"` such as `Click "id:saveButton"`'
+    : ctx.app === "sap"
+      ? 'css is web-only; use the SAP scripting id, e.g. `"id:wnd[0]/usr/txtVBAK-KUNNR"`'
+      : 'css is web-only; use the visible text, e.g. `Click "Save"`';
+  return fail("unsupported-step", `A \`css:\` selector only works on web apps, not on ${ctx.app}.`, hint, offset, length);
+}
+
+/** `"A" [and|, "B"]…` starting at `i`. */
+function readAnchors(s: Slice, i: number): { anchors: string[]; end: number } | Failure {
+  const anchors: string[] = [];
+  let at = i;
+  for (;;) {
+    if (s.text[at] !== '"') {
+      return fail("unknown-step", "`containing` must be followed by a quoted anchor.", 'quote the anchor, e.g. `in the item containing "Invoice 4711"`', s.offset + at, Math.max(s.text.length - at, 1));
+    }
+    const q = readQuoted(s, at);
+    if ("ok" in q) return q;
+    if (CAPTURE.test(q.text)) return fail("bad-reference", "A capture cannot name a target: a capture may only be typed or compared.", CAPTURE_HINT, s.offset + q.start, q.end - q.start);
+    if (q.text.trim() === "") return fail("unknown-step", "The quoted anchor is empty.", 'quote text the row or item contains, e.g. `containing "Invoice 4711"`', s.offset + q.start, 2);
+    anchors.push(q.text);
+    at = q.end;
+    const more = matchAt(/(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?=")/, s.text, at);
+    if (more === null) return { anchors, end: at };
+    at += more[0].length;
+  }
+}
+
+const SCOPE_ORDINAL_HINT =
+  'name the row or item by its content instead, e.g. `Click the "Pay" in the item containing "Invoice 4711"`, adding `and "…"` anchors to narrow it';
+
+function refuseNesting(s: Slice, i: number): Failure | undefined {
+  const m = matchAt(/\s+(?:in|inside)\s+(?:the\s+)?(?:item|iframe|row|"|\d)/, s.text, i);
+  if (m === null) return undefined;
+  return fail(
+    "refused-step",
+    "Scopes cannot be nested: a target has one container, cell or iframe.",
+    'keep one scope, e.g. `the "Amount" in the item containing "Invoice 4711"` or `the "css:#total" in the iframe "checkout"`',
+    s.offset + i,
+    s.text.length - i,
+  );
+}
+
+/**
+ * Reads a target from the start of `s`. Returns `undefined` when the text does not look like a
+ * target at all (no quoted label, no bare `the <id> <role>`), so callers can try another reading;
+ * a text that is a target but a malformed one is an error.
+ */
+export function parseTargetPrefix(s: Slice, ctx: ParseContext): ParseResult<TargetParse> | undefined {
+  const t = s.text;
+  let i = 0;
+  const the = matchAt(/the\s+/, t, i);
+  if (the !== null) i += the[0].length;
+  const ord = matchAt(ORDINAL, t, i);
+  const ordAt = i;
+  let nth: number | undefined;
+  if (ord !== null) {
+    nth = Number(ord[1]);
+    i += ord[0].length;
+  }
+  let anchor: Anchor;
+  let role: RoleNoun | undefined;
+  let label = "";
+  if (t[i] === '"') {
+    const q = readQuoted(s, i);
+    if ("ok" in q) return q;
+    const a = toAnchor(s, q, ctx);
+    if ("ok" in a) return a;
+    anchor = a;
+    label = q.text;
+    i = q.end;
+  } else {
+    const bare = the === null ? null : matchAt(BARE, t, i);
+    if (bare === null || bare[1] === undefined || bare[2] === undefined) return undefined;
+    if (bare[1].includes("${")) {
+      return fail("bad-reference", "A capture or variable cannot name a target: a capture may only be typed or compared.", CAPTURE_HINT, s.offset + i, bare[1].length);
+    }
+    const id = bare[1].startsWith("id:") ? bare[1].slice(3) : bare[1];
+    anchor = { kind: "id", id, bare: true };
+    role = roleOf(bare[2]);
+    i += bare[0].length;
+  }
+  if (nth === 0) return fail("unknown-step", "Ordinals start at 1.", 'write `the 1st "Save"` or leave the ordinal out', s.offset + ordAt, 3);
+
+  const column = role === undefined ? matchAt(/\s+column\s+(?:of|in)\s+(?:the\s+)?/, t, i) : null;
+  if (column !== null) return parseCell(s, { label, anchor, nth, ordAt, i: i + column[0].length });
+
+  if (role === undefined) {
+    const r = matchAt(ROLE, t, i);
+    if (r !== null) {
+      role = roleOf(r[1]);
+      i += r[0].length;
+    }
+  }
+  const withRole = role === undefined ? {} : { role };
+
+  const scope = matchAt(SCOPE, t, i);
+  if (scope === null) {
+    const nthPart = nth === undefined ? {} : { nth };
+    return ok({ target: { kind: "element", anchor, ...nthPart, ...withRole }, end: i });
+  }
+  const scopeAt = i;
+  i += scope[0].length;
+  const scopeOrd = matchAt(/\d+(?:st|nd|rd|th)\b/, t, i);
+  if (scopeOrd !== null) {
+    return fail("refused-step", "An ordinal cannot address a scoped container: position breaks when rows move.", SCOPE_ORDINAL_HINT, s.offset + i, scopeOrd[0].length);
+  }
+
+  if (matchAt(/iframe\b/, t, i) !== null) {
+    const frameAt = i;
+    i += "iframe".length;
+    const gap = matchAt(/\s+(?=")/, t, i);
+    if (gap === null) {
+      return fail("unknown-step", "The iframe must be named.", 'name the frame by its title, name, id or aria-label, e.g. `the "Total" in the iframe "checkout" shows 42.00`', s.offset + frameAt, i - frameAt);
+    }
+    if (nth !== undefined) {
+      return fail("refused-step", "An ordinal cannot address an element inside an iframe.", 'name the element uniquely instead, e.g. `the "css:#total" in the iframe "checkout" shows 42.00`', s.offset + ordAt, (ord?.[0] ?? "").trim().length);
+    }
+    if (ctx.app !== "web") return fail("unsupported-step", `iframes exist only on web apps, not on ${ctx.app}.`, 'address the element directly, e.g. `the "Total" shows 42.00`', s.offset + scopeAt, t.length - scopeAt);
+    const q = readQuoted(s, i + gap[0].length);
+    if ("ok" in q) return q;
+    const frameAnchor = toAnchor(s, q, ctx);
+    if ("ok" in frameAnchor) return frameAnchor;
+    const frame = frameAnchor.kind === "css"
+      ? { kind: "css" as const, selector: frameAnchor.selector }
+      : frameAnchor.kind === "id"
+        ? { kind: "text" as const, text: frameAnchor.id }
+        : { kind: "text" as const, text: frameAnchor.text };
+    return refuseNesting(s, q.end) ?? ok({ target: { kind: "framed", frame, inner: anchor, ...withRole }, end: q.end });
+  }
+
+  let container: Container;
+  if (matchAt(/item\b/, t, i) !== null) {
+    container = { kind: "item" };
+    i += "item".length;
+  } else if (t[i] === '"') {
+    const q = readQuoted(s, i);
+    if ("ok" in q) return q;
+    const c = toAnchor(s, q, ctx);
+    if ("ok" in c) return c;
+    if (c.kind === "text") {
+      return fail(
+        "unknown-step",
+        `"${c.text}" is not a container: a container is \`item\` or a quoted \`css:\`/\`id:\` selector.`,
+        'write `in the item containing "…"` or name the container, e.g. `in the "css:[data-test=transaction]" containing "Invoice 4711"`',
+        s.offset + q.start,
+        q.end - q.start,
+      );
+    }
+    container = c.kind === "css" ? { kind: "css", selector: c.selector } : { kind: "id", id: c.id };
+    i = q.end;
+  } else {
+    const word = /^\S*/.exec(t.slice(i))?.[0] ?? "";
+    const isRow = /^row$/i.test(word);
+    return fail(
+      "unknown-step",
+      isRow ? "A row scope needs a column: `the \"<column>\" column of the row containing \"…\"`." : `\`${word}\` is not a scope: write \`in the item containing "…"\`, \`in the "css:…" containing "…"\` or \`in the iframe "…"\`.`,
+      isRow ? 'write `the "Status" column of the row containing "Grace Hopper"`' : 'write e.g. `Click the "Pay" in the item containing "Invoice 4711"`',
+      s.offset + i,
+      Math.max(word.length, 1),
+    );
+  }
+  const containing = matchAt(/\s+containing\s+/, t, i);
+  if (containing === null) {
+    return fail("unknown-step", "A container scope needs `containing \"<anchor>\"`.", 'write e.g. `in the item containing "Invoice 4711"`', s.offset + scopeAt, t.length - scopeAt);
+  }
+  if (nth !== undefined) {
+    return fail("refused-step", "An ordinal cannot address a scoped target: position breaks when rows move.", SCOPE_ORDINAL_HINT, s.offset + ordAt, (ord?.[0] ?? "").trim().length);
+  }
+  const anchors = readAnchors(s, i + containing[0].length);
+  if ("ok" in anchors) return anchors;
+  const inner = anchor;
+  return refuseNesting(s, anchors.end) ?? ok({ target: { kind: "scoped", container, anchors: anchors.anchors, inner, ...withRole }, end: anchors.end });
+}
+
+interface CellStart {
+  readonly label: string;
+  readonly anchor: Anchor;
+  readonly nth: number | undefined;
+  readonly ordAt: number;
+  /** Index just after `column of the `. */
+  readonly i: number;
+}
+
+function parseCell(s: Slice, c: CellStart): ParseResult<TargetParse> {
+  const t = s.text;
+  if (c.nth !== undefined) {
+    return fail("refused-step", "An ordinal cannot address a scoped target: position breaks when rows move.", 'name the row by its content, e.g. `the "Status" column of the row containing "Grace Hopper"`', s.offset + c.ordAt, String(c.nth).length + 2);
+  }
+  if (c.anchor.kind !== "text") {
+    return fail("unknown-step", "A column is named by its header text, not a selector.", 'write the header text, e.g. `the "Status" column of the row containing "Grace Hopper"`', s.offset, c.i);
+  }
+  const rowOrd = matchAt(/\d+(?:st|nd|rd|th)\b/, t, c.i);
+  if (rowOrd !== null) {
+    return fail("refused-step", "An ordinal cannot address a scoped row: position breaks when rows move.", 'name the row by its content, e.g. `the "Status" column of the row containing "Grace Hopper"`', s.offset + c.i, rowOrd[0].length);
+  }
+  const row = matchAt(/row\s+containing\s+/, t, c.i);
+  if (row === null) {
+    return fail("unknown-step", "A column must be followed by `of the row containing \"…\"`.", 'write e.g. `the "Status" column of the row containing "Grace Hopper"`', s.offset + c.i, Math.max(t.length - c.i, 1));
+  }
+  const anchors = readAnchors(s, c.i + row[0].length);
+  if ("ok" in anchors) return anchors;
+  let end = anchors.end;
+  let role: RoleNoun | undefined;
+  const r = matchAt(ROLE, t, end);
+  if (r !== null) {
+    role = roleOf(r[1]);
+    end += r[0].length;
+  }
+  const withRole = role === undefined ? {} : { role };
+  return refuseNesting(s, end) ?? ok({ target: { kind: "cell", column: c.label, rowAnchors: anchors.anchors, ...withRole }, end });
+}
+
+/**
+ * A target that must fill the whole slice. `undefined` when the slice is not a target form;
+ * an error when it is one with text left over.
+ */
+export function parseWholeTarget(s: Slice, ctx: ParseContext): ParseResult<Target> | undefined {
+  const r = parseTargetPrefix(s, ctx);
+  if (r === undefined || !r.ok) return r;
+  const rest = sub(s, r.value.end);
+  if (rest.text.trim() !== "") {
+    return fail("unknown-step", `Unexpected text after the target: \`${rest.text.trim()}\`.`, 'end the target after its label, role noun or scope, e.g. `the "Amount" field in the item containing "Invoice 4711"`', rest.offset, rest.text.length);
+  }
+  return ok(r.value.target);
+}
+
+/** A framed target cannot take pointer actions: they would arrive as untrusted events. */
+export function refuseFramedPointer(target: Target, verb: string, s: Slice): Failure | undefined {
+  if (target.kind !== "framed") return undefined;
+  return fail(
+    "refused-step",
+    `\`${verb}\` inside an iframe could only dispatch an untrusted event (isTrusted is false), which the app may ignore while the step passes.`,
+    'inside a frame, drive values instead, e.g. `Type SAVE20 into the "Coupon" field in the iframe "checkout"`',
+    s.offset,
+    s.text.length,
+  );
+}
+
+/** True when the target is a plain (unscoped, unframed) element. */
+export const isPlain = (t: Target): boolean => t.kind === "element";

@@ -1,0 +1,97 @@
+// THE plugin contract: the only src/ module a plugin (built-in or a user's) may import.
+// Adapters drive one kind of app; the engine owns time (polling, auto-wait), so every driver
+// method is ONE attempt that answers at once. See docs/plugins.md.
+import type { Selector } from "../trace/schema.ts";
+
+export type { Selector };
+
+/** What a live surface can do; the engine checks these before running a step. */
+export type Capability = "pointer" | "keyboard" | "navigation" | "select" | "dialogs" | "frames" | "screenshot" | "cookies";
+
+/** A wait condition an action checks before it acts; named in failures. */
+export type WaitCondition = "attached" | "visible" | "stable" | "enabled" | "editable" | "receives-pointer";
+
+/** One attempt's answer. `failed` names the condition that did not hold; `retryable` false stops polling. */
+export type Attempt<T = undefined> =
+  | { readonly ok: true; readonly value: T; readonly tier?: string }
+  | { readonly ok: false; readonly failed: WaitCondition | "not-found" | "unsupported" | "dialog"; readonly detail: string; readonly retryable: boolean };
+
+/** A reading of an expectation: did it hold, and what was seen (never a secret's value). */
+export interface Reading {
+  readonly pass: boolean;
+  readonly actual: string;
+  readonly tier?: string;
+}
+
+/** Expectations, with every `${…}` already resolved by the engine. */
+export type Expectation =
+  | { readonly kind: "text_contains"; readonly text: string; readonly count?: number }
+  | { readonly kind: "text_absent"; readonly text: string }
+  | { readonly kind: "url"; readonly op: "equals" | "contains"; readonly value: string }
+  | { readonly kind: "title"; readonly op: "equals" | "contains"; readonly value: string }
+  | { readonly kind: "numeric_equals"; readonly value: number }
+  | { readonly kind: "empty"; readonly empty: boolean }
+  | { readonly kind: "visible"; readonly visible: boolean }
+  | { readonly kind: "count"; readonly count: number }
+  | { readonly kind: "checked"; readonly checked: boolean }
+  | { readonly kind: "enabled"; readonly enabled: boolean };
+
+export type KeyModifier = "ctrl" | "alt" | "shift" | "meta" | "mod";
+
+export interface PointerOptions {
+  readonly button: "left" | "right";
+  readonly clickCount: 1 | 2;
+  /** Point inside the element box, percent (0–100). Default: the centre. */
+  readonly at?: { readonly xPct: number; readonly yPct: number };
+}
+
+/** One live surface (a browser page, a desktop window…). Every method is one attempt. */
+export interface AppDriver {
+  readonly capabilities: ReadonlySet<Capability>;
+  /** Navigate and wait for the document to load (bounded by `timeoutMs`). */
+  navigate(url: string, timeoutMs: number): Promise<Attempt>;
+  reload(timeoutMs: number): Promise<Attempt>;
+  click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt>;
+  hover(ladder: readonly Selector[]): Promise<Attempt>;
+  /** Fill semantics: select everything in the field, then type `text` as real keystrokes. */
+  fill(ladder: readonly Selector[], text: string): Promise<Attempt>;
+  /** Real keystrokes into whatever has focus (appends). */
+  typeFocused(text: string): Promise<Attempt>;
+  pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt>;
+  select(ladder: readonly Selector[], values: readonly string[]): Promise<Attempt>;
+  /** Set a checkbox/radio/switch; a no-op when already in that state. Verifies the state took. */
+  setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt>;
+  /** The element's text (or a field's value). */
+  readText(ladder: readonly Selector[]): Promise<Attempt<string>>;
+  /** How many visible elements the ladder names (first rung that names any). */
+  count(ladder: readonly Selector[]): Promise<number>;
+  /** One reading of an expectation; `ladder` empty = the whole surface. */
+  check(ladder: readonly Selector[], expect: Expectation): Promise<Reading>;
+  /** Facts recorded into the trace header (`env`). */
+  environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }>;
+  close(): Promise<void>;
+}
+
+export interface LaunchContext {
+  /** Directory of the flow file: relative URLs resolve against it. */
+  readonly baseDir: string;
+  /** Where to report progress and warnings (stderr by default); never a secret. */
+  readonly log: (line: string) => void;
+}
+
+/** A shared per-run resource an adapter may keep (one browser per run, a context per flow). */
+export interface AdapterSession {
+  launch(config: Readonly<Record<string, unknown>>, ctx: LaunchContext): Promise<AppDriver>;
+  close(): Promise<void>;
+}
+
+export interface AdapterPlugin {
+  /** Unique app kind used in `app:` and `apps:` entries, e.g. "web". */
+  readonly kind: string;
+  readonly capabilities: readonly Capability[];
+  /** Called once per run; the session launches one driver per flow. */
+  open(): Promise<AdapterSession>;
+}
+
+/** Identity helper that gives plugin authors type checking. */
+export const defineAdapter = (plugin: AdapterPlugin): AdapterPlugin => plugin;

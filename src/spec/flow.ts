@@ -1,0 +1,232 @@
+// Loads a `*.flow.yaml` into a typed Flow with spans on every step, collecting every problem of
+// the file (never stopping at the first). Calls the grammar once per step. Pure apart from the
+// caller-supplied text: no fs, no env, no clock.
+import { createHash } from "node:crypto";
+import { parseAssertion, parseStep, parseTemplate } from "../grammar/index.ts";
+import type { AppKind, GrammarError, ParseResult, StepAst, Template } from "../grammar/ast.ts";
+import { diagnostic, type Diagnostic, type SourceSpan } from "../diagnostics/diagnostic.ts";
+import { isMap, isScalar, isSeq, keyName, parseYaml, spanInScalar, spanOf, type Node, type Scalar, type YamlSource } from "./yaml.ts";
+import { nearest } from "./suggest.ts";
+
+/** How a step was written: a plain scalar, `rules: …`, or `assert: …`. */
+export type StepForm = "plain" | "rules" | "assert";
+
+export interface FlowStep {
+  /** 0-based position among the flow's executable steps. */
+  readonly index: number;
+  readonly form: StepForm;
+  /** The step text as authored (becomes the trace `intent`; references stay raw). */
+  readonly text: string;
+  readonly span: SourceSpan;
+  readonly ast: StepAst;
+}
+
+export interface Flow {
+  readonly file: string;
+  readonly name: string;
+  readonly app: AppKind;
+  readonly url?: Template;
+  readonly steps: readonly FlowStep[];
+  /** `sha256:<hex>` of the file text, recorded in the trace header. */
+  readonly hash: string;
+}
+
+export type LoadResult = { readonly ok: true; readonly flow: Flow } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
+/** Top-level keys of the flow format that this version runs. */
+const SUPPORTED_KEYS = ["name", "app", "url", "steps"] as const;
+/** Keys of the flow format that later versions run; refused by name rather than ignored. */
+const LATER_KEYS = [
+  "apps", "connection", "login", "window", "redact", "session", "skip_unless_env", "mock", "browser",
+  "agent", "tools", "mcp", "strict", "control", "exports", "explore",
+] as const;
+const STEP_KEYS_LATER = [
+  "assert_api", "assert_sql", "assert_spreadsheet", "assert_screenshot", "assert_no_secret_leak",
+  "repeat", "when", "in", "foreach", "prompt", "assert_tool_call", "assert_no_tool_call",
+] as const;
+const APP_KINDS: readonly AppKind[] = ["web", "api"];
+const LATER_APPS = ["calc", "notepad", "sap", "vision", "agent", "windows"];
+
+export interface LoadOptions {
+  /** Whether plain steps must parse under the rules grammar now (rules mode, or auto with no model). */
+  readonly plainStepsAreRules: boolean;
+}
+
+export function loadFlowText(file: string, text: string, options: LoadOptions = { plainStepsAreRules: true }): LoadResult {
+  const { source, diagnostics } = parseYaml(file, text);
+  if (diagnostics.length > 0) return { ok: false, diagnostics };
+  const problems: Diagnostic[] = [];
+  const root = source.doc.contents;
+  if (!isMap(root)) {
+    return { ok: false, diagnostics: [diagnostic("bad-value", "a flow file must be a mapping with `name`, `app`, `url` and `steps`", {
+      span: spanOf(source, root),
+      hint: "start the file with `name: My flow`, `app: web`, `url: http://…` and a `steps:` list",
+    })] };
+  }
+  const values = new Map<string, Node | null>();
+  for (const pair of root.items) {
+    const key = keyName(pair);
+    const keyNode = pair.key as Node;
+    if ((SUPPORTED_KEYS as readonly string[]).includes(key)) values.set(key, pair.value as Node | null);
+    else if ((LATER_KEYS as readonly string[]).includes(key)) {
+      problems.push(diagnostic("unsupported-feature", `\`${key}:\` is part of the flow format but this version of flowproof does not run it yet`, {
+        span: spanOf(source, keyNode),
+        hint: `remove \`${key}:\` for now; see docs/flow-format.md for what this version supports`,
+      }));
+    } else {
+      const guess = nearest(key, [...SUPPORTED_KEYS, ...LATER_KEYS]);
+      problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in a flow`, {
+        span: spanOf(source, keyNode),
+        hint: guess ? `did you mean \`${guess}\`? A flow's keys are: ${SUPPORTED_KEYS.join(", ")}` : `a flow's keys are: ${SUPPORTED_KEYS.join(", ")}`,
+      }));
+    }
+  }
+
+  const name = requireString(source, root, values, "name", problems, "name: Checkout with a saved card");
+  const appText = requireString(source, root, values, "app", problems, "app: web");
+  let app: AppKind = "web";
+  if (appText !== undefined) {
+    if ((APP_KINDS as readonly string[]).includes(appText)) app = appText as AppKind;
+    else {
+      const later = LATER_APPS.includes(appText);
+      problems.push(diagnostic(later ? "unsupported-feature" : "bad-value", later
+        ? `app \`${appText}\` is not available in this version of flowproof`
+        : `unknown app \`${appText}\``, {
+        span: spanOf(source, values.get("app")),
+        hint: "use `app: web` (a page in Chromium) or `app: api` (out-of-band assertions only)",
+      }));
+    }
+  }
+
+  let url: Template | undefined;
+  const urlNode = values.get("url");
+  if (urlNode !== undefined) {
+    if (!isScalar(urlNode) || typeof urlNode.value !== "string") {
+      problems.push(diagnostic("bad-value", "`url` must be a string", { span: spanOf(source, urlNode), hint: "url: http://127.0.0.1:3000/" }));
+    } else {
+      const parsed = parseTemplate(urlNode.value);
+      if (parsed.ok) url = parsed.value;
+      else problems.push(grammarDiagnostic(source, urlNode, parsed.error));
+    }
+  } else if (app === "web") {
+    problems.push(diagnostic("missing-key", "a web flow needs a `url` to start from", {
+      span: spanOf(source, root.items[0]?.key as Node | undefined),
+      hint: "add `url: http://127.0.0.1:3000/` (a relative path is resolved against the flow file)",
+    }));
+  }
+
+  const steps: FlowStep[] = [];
+  const stepsNode = values.get("steps");
+  if (stepsNode === undefined) {
+    problems.push(diagnostic("missing-key", "a flow needs a `steps:` list", {
+      span: spanOf(source, root.items[0]?.key as Node | undefined),
+      hint: "add `steps:` with one step per line, e.g. `- rules: Click \"Save\"`",
+    }));
+  } else if (!isSeq(stepsNode) || stepsNode.items.length === 0) {
+    problems.push(diagnostic("bad-value", "`steps` must be a non-empty list", {
+      span: spanOf(source, stepsNode),
+      hint: "write one step per line: `- rules: Type Ada into the \"Name\" field`",
+    }));
+  } else {
+    for (const item of stepsNode.items) {
+      const step = loadStep(source, item as Node, app, steps.length, options, problems);
+      if (step) steps.push(step);
+    }
+  }
+
+  if (problems.length > 0) return { ok: false, diagnostics: problems };
+  const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
+  return { ok: true, flow: { file, name: name ?? "", app, ...(url ? { url } : {}), steps, hash } };
+}
+
+function requireString(source: YamlSource, root: Node, values: Map<string, Node | null>, key: string, problems: Diagnostic[], example: string): string | undefined {
+  const node = values.get(key);
+  if (node === undefined) {
+    problems.push(diagnostic("missing-key", `a flow needs \`${key}\``, { span: spanOf(source, root), hint: `add \`${example}\`` }));
+    return undefined;
+  }
+  if (!isScalar(node) || typeof node.value !== "string" || node.value.trim() === "") {
+    problems.push(diagnostic("bad-value", `\`${key}\` must be a non-empty string`, { span: spanOf(source, node), hint: `write \`${example}\`` }));
+    return undefined;
+  }
+  return node.value.trim();
+}
+
+function loadStep(source: YamlSource, item: Node, app: AppKind, index: number, options: LoadOptions, problems: Diagnostic[]): FlowStep | undefined {
+  if (isScalar(item)) {
+    if (typeof item.value !== "string") {
+      problems.push(diagnostic("bad-value", "a step must be text or a one-key mapping", { span: spanOf(source, item), hint: "quote it: `- \"Type 42 into the \\\"Age\\\" field\"`" }));
+      return undefined;
+    }
+    if (!options.plainStepsAreRules) {
+      problems.push(diagnostic("unsupported-feature", "plain steps need an authoring model, which this version does not have yet", {
+        span: spanOf(source, item), hint: "record with `--author rules`, or write the step as `rules: …`",
+      }));
+      return undefined;
+    }
+    return fromText(source, item, "plain", app, index, problems);
+  }
+  if (isMap(item)) {
+    if (item.items.length !== 1) {
+      problems.push(diagnostic("bad-value", "a step mapping must have exactly one key", {
+        span: spanOf(source, item),
+        hint: "write one step per list item: `- rules: …` or `- assert: …`",
+      }));
+      return undefined;
+    }
+    const pair = item.items[0]!;
+    const key = keyName(pair);
+    const value = pair.value as Node | null;
+    if (key === "rules" || key === "assert") {
+      if (!isScalar(value) || typeof value.value !== "string" || value.value.trim() === "") {
+        problems.push(diagnostic("bad-value", `\`${key}:\` takes the step's text`, {
+          span: spanOf(source, (value ?? pair.key) as Node),
+          hint: key === "rules" ? "- rules: Press the \"Save\" button" : "- assert: page shows Saved",
+        }));
+        return undefined;
+      }
+      return fromText(source, value, key, app, index, problems);
+    }
+    if ((STEP_KEYS_LATER as readonly string[]).includes(key)) {
+      problems.push(diagnostic("unsupported-feature", `\`${key}:\` steps are part of the flow format but this version of flowproof does not run them yet`, {
+        span: spanOf(source, pair.key as Node),
+        hint: "use `rules:` and `assert:` steps for now",
+      }));
+      return undefined;
+    }
+    const guess = nearest(key, ["rules", "assert", ...STEP_KEYS_LATER]);
+    problems.push(diagnostic("unknown-key", `unknown step key \`${key}\``, {
+      span: spanOf(source, pair.key as Node),
+      hint: `${guess ? `did you mean \`${guess}\`? ` : ""}a step is plain text, \`rules: <step>\` or \`assert: <assertion>\``,
+    }));
+    return undefined;
+  }
+  problems.push(diagnostic("bad-value", "a step must be text or a one-key mapping", { span: spanOf(source, item), hint: "- rules: Click \"Save\"" }));
+  return undefined;
+}
+
+function fromText(source: YamlSource, node: Scalar, form: StepForm, app: AppKind, index: number, problems: Diagnostic[]): FlowStep | undefined {
+  const text = String(node.value);
+  const trimmed = text.trim();
+  const lead = text.indexOf(trimmed);
+  const ctx = { app };
+  const parsed: ParseResult<StepAst> = form === "assert"
+    ? mapOk(parseAssertion(trimmed, ctx), (assertion) => ({ kind: "assert", assertion }) as StepAst)
+    : parseStep(trimmed, ctx);
+  if (!parsed.ok) {
+    problems.push(grammarDiagnostic(source, node, { ...parsed.error, offset: parsed.error.offset + lead }));
+    return undefined;
+  }
+  return { index, form, text: trimmed, span: spanInScalar(source, node, lead, trimmed.length), ast: parsed.value };
+}
+
+function mapOk<T, U>(r: ParseResult<T>, f: (t: T) => U): ParseResult<U> {
+  return r.ok ? { ok: true, value: f(r.value) } : r;
+}
+
+function grammarDiagnostic(source: YamlSource, node: Scalar, error: GrammarError): Diagnostic {
+  return diagnostic(error.code, error.message, {
+    span: spanInScalar(source, node, error.offset, error.length),
+    hint: error.hint,
+  });
+}

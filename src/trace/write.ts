@@ -1,0 +1,45 @@
+// Serialises a trace to JSON lines with a stable key order, and writes it atomically
+// (temp file + rename) so a failed recording never leaves a half-written trace.
+import { renameSync, writeFileSync, mkdirSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { TraceHeader, TraceStep, type TraceHeader as Header, type TraceStep as Step } from "./schema.ts";
+
+const HEADER_ORDER = Object.keys(TraceHeader.properties);
+const STEP_ORDER = Object.keys(TraceStep.properties);
+
+/** JSON with object keys in `order` first (schema order), the rest sorted; nested objects sorted. */
+export function stableJson(value: unknown, order: readonly string[] = []): string {
+  return JSON.stringify(sortKeys(value, order));
+}
+
+function sortKeys(value: unknown, order: readonly string[]): unknown {
+  if (Array.isArray(value)) return value.map((v) => sortKeys(v, []));
+  if (value === null || typeof value !== "object") return value;
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  const rank = (k: string) => {
+    const i = order.indexOf(k);
+    return i === -1 ? order.length : i;
+  };
+  entries.sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of entries) out[k] = sortKeys(v, []);
+  return out;
+}
+
+export function serializeTrace(header: Header, steps: readonly Step[]): string {
+  const lines = [stableJson(header, HEADER_ORDER), ...steps.map((s) => stableJson(s, STEP_ORDER))];
+  return lines.join("\n") + "\n";
+}
+
+/** Writes the whole trace or nothing. */
+export function writeTraceFile(path: string, header: Header, steps: readonly Step[]): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, serializeTrace(header, steps));
+    renameSync(tmp, path);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}
