@@ -1,16 +1,9 @@
 // The built-in web adapter: Chromium over the DevTools Protocol. One browser per run, one
 // isolated browser context (a WebDriver) per flow.
-import { defineAdapter, type AdapterSession, type AppDriver } from "../../src/plugins/api.ts";
+import { AdapterUnavailableError, defineAdapter, type AdapterSession, type AppDriver } from "../../src/plugins/api.ts";
 import { Connection } from "./cdp/connection.ts";
 import { WebDriver } from "./driver.ts";
 import { findBrowser, launchBrowser, INSTALL_HINT, type LaunchedBrowser } from "./launch.ts";
-
-export class NoBrowserError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "NoBrowserError";
-  }
-}
 
 class WebSession implements AdapterSession {
   #browser: LaunchedBrowser | undefined;
@@ -21,11 +14,11 @@ class WebSession implements AdapterSession {
     if (this.#connection && !this.#connection.closed) return this.#connection;
     this.#starting ??= (async () => {
       const found = findBrowser();
-      if (!found.path) throw new NoBrowserError(`no Chromium-family browser found (looked at ${found.tried.join("; ")}); ${INSTALL_HINT}`);
+      if (!found.path) throw new AdapterUnavailableError(`no Chromium-family browser found (looked at ${found.tried.join("; ")})`, INSTALL_HINT);
       try {
         this.#browser = await launchBrowser(found.path, { headed: process.env["FLOWPROOF_HEADED"] !== undefined });
       } catch (error) {
-        throw new NoBrowserError(`could not start ${found.path}: ${(error as Error).message}; ${INSTALL_HINT}`);
+        throw new AdapterUnavailableError(`could not start ${found.path}: ${(error as Error).message}`, INSTALL_HINT, { cause: error });
       }
       this.#connection = await Connection.connect(this.#browser.wsUrl);
       return this.#connection;

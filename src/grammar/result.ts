@@ -80,12 +80,6 @@ export function findOutsideQuotes(text: string, re: RegExp): number[] {
   return found;
 }
 
-/** An ordinal word like `2nd` → 2; undefined when `word` is not an ordinal. */
-export function ordinalValue(word: string): number | undefined {
-  const m = /^(\d+)(?:st|nd|rd|th)$/i.exec(word);
-  return m?.[1] === undefined ? undefined : Number(m[1]);
-}
-
 /** A text with its optional `within <N>s` bound split off. */
 export interface Bounded {
   readonly body: Slice;

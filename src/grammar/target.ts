@@ -308,6 +308,3 @@ export function refuseFramedPointer(target: Target, verb: string, s: Slice): Fai
     s.text.length,
   );
 }
-
-/** True when the target is a plain (unscoped, unframed) element. */
-export const isPlain = (t: Target): boolean => t.kind === "element";

@@ -84,6 +84,3 @@ function parseReference(inner: string, offset: number, length: number): Template
 
 /** True when the template reads a capture (`${captured.x}`) anywhere. */
 export const hasCapture = (t: Template): boolean => t.parts.some((p) => p.kind === "captured");
-
-/** True when the template has any reference at all. */
-export const hasReference = (t: Template): boolean => t.parts.some((p) => p.kind !== "literal");

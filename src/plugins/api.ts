@@ -95,3 +95,16 @@ export interface AdapterPlugin {
 
 /** Identity helper that gives plugin authors type checking. */
 export const defineAdapter = (plugin: AdapterPlugin): AdapterPlugin => plugin;
+
+/**
+ * Thrown by an adapter when the machine cannot run it (no browser installed, app not reachable
+ * at launch). The run stops with exit code 2 and `hint` is shown to the user.
+ */
+export class AdapterUnavailableError extends Error {
+  readonly hint: string;
+  constructor(message: string, hint: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "AdapterUnavailableError";
+    this.hint = hint;
+  }
+}

@@ -6,6 +6,8 @@ import { TraceHeader, TraceStep, type TraceHeader as Header, type TraceStep as S
 
 const HEADER_ORDER = Object.keys(TraceHeader.properties);
 const STEP_ORDER = Object.keys(TraceStep.properties);
+/** Order of well-known nested keys (the rest sorted): the reading order of the format's docs. */
+const NESTED_ORDER = ["type", "params", "tier", "provenance", "confidence", "payload", "pre", "post", "kind", "name", "adapter", "url", "os", "resolution", "path", "hash"];
 
 /** JSON with object keys in `order` first (schema order), the rest sorted; nested objects sorted. */
 export function stableJson(value: unknown, order: readonly string[] = []): string {
@@ -13,7 +15,7 @@ export function stableJson(value: unknown, order: readonly string[] = []): strin
 }
 
 function sortKeys(value: unknown, order: readonly string[]): unknown {
-  if (Array.isArray(value)) return value.map((v) => sortKeys(v, []));
+  if (Array.isArray(value)) return value.map((v) => sortKeys(v, NESTED_ORDER));
   if (value === null || typeof value !== "object") return value;
   const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
   const rank = (k: string) => {
@@ -22,7 +24,7 @@ function sortKeys(value: unknown, order: readonly string[]): unknown {
   };
   entries.sort(([a], [b]) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of entries) out[k] = sortKeys(v, []);
+  for (const [k, v] of entries) out[k] = sortKeys(v, NESTED_ORDER);
   return out;
 }
 

@@ -1,0 +1,140 @@
+// The typed flag table and the only command-line parser. Every command declares its flags here;
+// docs/cli.md is generated from this table.
+import { nearest } from "../spec/suggest.ts";
+
+export interface FlagSpec {
+  readonly name: string;
+  readonly short?: string;
+  readonly kind: "boolean" | "string";
+  /** Allowed values of a string flag. */
+  readonly values?: readonly string[];
+  readonly placeholder?: string;
+  readonly description: string;
+}
+
+export interface CommandSpec {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  /** Name of the positional argument, when the command takes one. */
+  readonly positional?: string;
+  readonly flags: readonly FlagSpec[];
+}
+
+const JSON_FLAG: FlagSpec = { name: "json", kind: "boolean", description: "Print one JSON document on stdout instead of human text (for tools and agents)." };
+const AUTHOR_FLAG: FlagSpec = { name: "author", kind: "string", values: ["auto", "rules", "llm"], placeholder: "auto|rules|llm", description: "Authoring backend for plain steps (default auto: the model when configured, else the rules grammar with a warning)." };
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: "record",
+    summary: "Perform a flow once in the live app and write its trace",
+    usage: "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--json]",
+    positional: "flow.yaml",
+    flags: [
+      { name: "out", short: "o", kind: "string", placeholder: "path", description: "Where to write the trace (default: <stem>.trace.jsonl next to the flow)." },
+      AUTHOR_FLAG,
+      JSON_FLAG,
+    ],
+  },
+  {
+    name: "run",
+    summary: "Replay a flow's trace with zero model calls and write a run report",
+    usage: "flowproof run <flow.yaml> [-t <trace>] [--json]",
+    positional: "flow.yaml",
+    flags: [
+      { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to replay (default: <stem>.trace.jsonl next to the flow)." },
+      JSON_FLAG,
+    ],
+  },
+  {
+    name: "validate",
+    summary: "Parse and check a flow without a browser",
+    usage: "flowproof validate <flow.yaml> [--json]",
+    positional: "flow.yaml",
+    flags: [JSON_FLAG],
+  },
+];
+
+export interface ParsedArgs {
+  readonly positional: readonly string[];
+  readonly flags: Readonly<Record<string, string | boolean>>;
+}
+
+export class UsageError extends Error {
+  readonly hint: string;
+  constructor(message: string, hint: string) {
+    super(message);
+    this.name = "UsageError";
+    this.hint = hint;
+  }
+}
+
+/** Parses `argv` against a command's flag table; `--help`/`-h` is always accepted. */
+export function parseArgs(command: CommandSpec, argv: readonly string[]): ParsedArgs {
+  const positional: string[] = [];
+  const flags: Record<string, string | boolean> = {};
+  const all = [...command.flags, { name: "help", short: "h", kind: "boolean", description: "" } as FlagSpec];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      positional.push(arg);
+      continue;
+    }
+    const [rawName, inline] = arg.startsWith("--") ? splitOnce(arg.slice(2), "=") : [arg.slice(1), undefined];
+    const spec = arg.startsWith("--") ? all.find((f) => f.name === rawName) : all.find((f) => f.short === rawName);
+    if (!spec) {
+      const guess = nearest(rawName, all.map((f) => f.name));
+      throw new UsageError(`unknown flag ${arg} for \`flowproof ${command.name}\``, guess ? `did you mean --${guess}? Usage: ${command.usage}` : `usage: ${command.usage}`);
+    }
+    if (spec.kind === "boolean") {
+      if (inline !== undefined) throw new UsageError(`--${spec.name} takes no value`, `usage: ${command.usage}`);
+      flags[spec.name] = true;
+      continue;
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined || (inline === undefined && value.startsWith("-") && value !== "-")) {
+      throw new UsageError(`--${spec.name} needs a value`, `usage: ${command.usage}`);
+    }
+    if (spec.values && !spec.values.includes(value)) {
+      throw new UsageError(`--${spec.name} must be one of ${spec.values.join(", ")}, not ${JSON.stringify(value)}`, `usage: ${command.usage}`);
+    }
+    flags[spec.name] = value;
+  }
+  return { positional, flags };
+}
+
+function splitOnce(s: string, sep: string): [string, string | undefined] {
+  const i = s.indexOf(sep);
+  return i === -1 ? [s, undefined] : [s.slice(0, i), s.slice(i + 1)];
+}
+
+export function commandHelp(command: CommandSpec): string {
+  const lines = [`${command.summary}.`, "", `Usage: ${command.usage}`, "", "Options:"];
+  for (const f of command.flags) {
+    const left = `${f.short ? `-${f.short}, ` : "    "}--${f.name}${f.kind === "string" ? ` <${f.placeholder ?? "value"}>` : ""}`;
+    lines.push(`  ${left.padEnd(34)}${f.description}`);
+  }
+  lines.push(`  ${"-h, --help".padEnd(34)}Show this help.`);
+  return lines.join("\n");
+}
+
+export function mainHelp(version: string): string {
+  return [
+    `flowproof ${version} — readable end-to-end tests, recorded once and replayed deterministically.`,
+    "",
+    "Usage: flowproof <command> [options]",
+    "",
+    "Commands:",
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`),
+    "",
+    "Options:",
+    "  --version  Print the version.",
+    "  -h, --help Show help (also `flowproof <command> --help`).",
+    "",
+    "Exit codes: 0 pass, 1 a step failed, 2 could not run (bad usage, bad flow, missing trace, no browser).",
+  ].join("\n");
+}

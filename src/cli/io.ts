@@ -1,0 +1,34 @@
+// Output and error rendering shared by the command files: human text or one JSON document.
+import { FlowproofError, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { diagnosticToJson, renderDiagnostics } from "../diagnostics/render.ts";
+import { EXIT, type ExitCode } from "./exit-codes.ts";
+import { UsageError } from "./flags.ts";
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const processIo: Io = {
+  out: (text) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`),
+  err: (text) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`),
+};
+
+/** Renders an error for people (stderr) or as `{"error": …}` JSON (stdout); returns exit code 2. */
+export function reportError(io: Io, error: unknown, json: boolean): ExitCode {
+  let diagnostics: readonly Diagnostic[];
+  if (error instanceof FlowproofError) diagnostics = error.diagnostics;
+  else if (error instanceof UsageError) diagnostics = [{ code: "usage", message: error.message, hint: error.hint }];
+  else {
+    const message = error instanceof Error ? error.message : String(error);
+    diagnostics = [{ code: "io-error", message }];
+  }
+  if (json) {
+    const first = diagnostics[0];
+    io.out(JSON.stringify({ error: { code: first?.code ?? "io-error", message: first?.message ?? "", diagnostics: diagnostics.map(diagnosticToJson) } }, null, 2));
+  } else {
+    const plural = diagnostics.length > 1 ? `${diagnostics.length} problems:\n` : "";
+    io.err(`error: ${plural}${renderDiagnostics(diagnostics)}`);
+  }
+  return EXIT.error;
+}

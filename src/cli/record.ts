@@ -1,0 +1,36 @@
+// `flowproof record`: parse flags → commands/record → render.
+import { record } from "../commands/record.ts";
+import type { AuthorMode } from "../commands/common.ts";
+import { displayPath } from "../commands/common.ts";
+import { EXIT, type ExitCode } from "./exit-codes.ts";
+import type { ParsedArgs } from "./flags.ts";
+import { UsageError } from "./flags.ts";
+import type { Io } from "./io.ts";
+
+export async function recordCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
+  const spec = args.positional[0];
+  if (!spec || args.positional.length > 1) throw new UsageError("record takes exactly one flow file", "usage: flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--json]");
+  const json = args.flags["json"] === true;
+  const result = await record({
+    spec,
+    ...(typeof args.flags["out"] === "string" ? { out: args.flags["out"] } : {}),
+    ...(typeof args.flags["author"] === "string" ? { author: args.flags["author"] as AuthorMode } : {}),
+    log: (line) => io.err(line),
+  });
+  if (json) {
+    io.out(JSON.stringify({
+      trace_path: result.trace_path,
+      steps: result.steps,
+      reused_steps: result.reused_steps,
+      routing: result.routing,
+      ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
+      ...(result.error ? { error: result.error, step_results: result.step_results } : {}),
+    }, null, 2));
+  } else if (result.ok && result.trace_path) {
+    io.out(`Recorded '${displayPath(result.trace_path).replace(/\.trace\.jsonl$/, "")}': ${result.steps} steps -> ${displayPath(result.trace_path)}`);
+  } else {
+    io.err(`RECORD FAILED: ${result.error ?? "unknown error"}`);
+  }
+  if (result.ok) return EXIT.pass;
+  return result.step_results.some((r) => r.status === "failed") ? EXIT.failed : EXIT.error;
+}

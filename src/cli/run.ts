@@ -1,0 +1,31 @@
+// `flowproof run`: parse flags → commands/run → render `[PASS|FAIL] sNNNN intent` lines and a verdict.
+import { run } from "../commands/run.ts";
+import { displayPath } from "../commands/common.ts";
+import { EXIT, type ExitCode } from "./exit-codes.ts";
+import type { ParsedArgs } from "./flags.ts";
+import { UsageError } from "./flags.ts";
+import type { Io } from "./io.ts";
+
+const LABEL = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" } as const;
+
+export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
+  const spec = args.positional[0];
+  if (!spec || args.positional.length > 1) throw new UsageError("run takes exactly one flow file", "usage: flowproof run <flow.yaml> [-t <trace>] [--json]");
+  const json = args.flags["json"] === true;
+  const result = await run({ spec, ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}), log: (line) => io.err(line) });
+  const { report } = result;
+  const code: ExitCode = report.passed ? EXIT.pass : report.error !== undefined || report.steps.some((s) => s.status === "errored") ? EXIT.error : EXIT.failed;
+  if (json) {
+    io.out(JSON.stringify({ report, report_path: result.report_path, run_dir: result.run_dir, junit_path: result.junit_path, html_path: result.html_path, ...(result.error_hint ? { hint: result.error_hint } : {}) }, null, 2));
+    return code;
+  }
+  const lines = report.steps
+    .filter((s) => s.status !== "skipped" || report.error === undefined)
+    .map((s) => `  [${LABEL[s.status]}] ${s.id} ${s.intent}${s.detail && s.status !== "skipped" ? ` — ${s.detail}` : ""}`);
+  if (lines.length > 0) io.out(lines.join("\n"));
+  if (report.error) io.err(`error: ${report.error}${result.error_hint ? `\n  hint: ${result.error_hint}` : ""}`);
+  const verdict = report.passed ? "PASS" : code === EXIT.error ? "ERROR" : "FAIL";
+  io.out(`${verdict}: ${report.name} (${report.duration_ms} ms) -> ${displayPath(result.html_path)}`);
+  io.out(`result: ${displayPath(result.report_path)}`);
+  return code;
+}

@@ -1,0 +1,88 @@
+// What record, run and validate share: reading a flow file, resolving its start URL, opening a
+// driver for its app kind, and the default trace path. No printing: warnings go to `log`.
+import { readFileSync, existsSync } from "node:fs";
+import { dirname, basename, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { loadFlowText, type Flow } from "../spec/flow.ts";
+import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
+import { BUILTIN_ADAPTERS } from "../plugins/builtin.ts";
+import { AdapterRegistry } from "../plugins/registry.ts";
+import type { AdapterSession, AppDriver } from "../plugins/api.ts";
+import { resolveText } from "../engine/templates.ts";
+import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
+
+export type AuthorMode = "auto" | "rules" | "llm";
+
+export interface CommonOptions {
+  /** Environment for `${VAR}` references (default: process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Progress and warnings, one line each (default: nothing). */
+  readonly log?: (line: string) => void;
+}
+
+export function readFlowFile(spec: string): { path: string; text: string } {
+  const path = resolve(spec);
+  if (!existsSync(path)) {
+    throw new SpecError(diagnostic("io-error", `no flow file at ${spec}`, { hint: "pass the path of a `*.flow.yaml` file" }));
+  }
+  return { path, text: readFileSync(path, "utf8") };
+}
+
+/** Loads and validates a flow; every problem of the file is reported together. */
+export function loadFlowFile(spec: string): Flow {
+  const { path, text } = readFlowFile(spec);
+  const result = loadFlowText(displayPath(path), text, { plainStepsAreRules: true });
+  if (!result.ok) throw new SpecError(result.diagnostics);
+  return { ...result.flow, file: path };
+}
+
+/** A path as people should see it: relative to the working directory when inside it. */
+export function displayPath(path: string): string {
+  const cwd = process.cwd();
+  return path.startsWith(cwd + "/") ? path.slice(cwd.length + 1) : path;
+}
+
+/** `calc.flow.yaml` → `calc.trace.jsonl` next to it (`.yaml`/`.yml` and `.flow` stripped). */
+export function defaultTracePath(specPath: string): string {
+  const stem = basename(specPath).replace(/\.ya?ml$/i, "").replace(/\.flow$/i, "");
+  return join(dirname(specPath), `${stem}.trace.jsonl`);
+}
+
+export function stepTimeoutFromEnv(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env["FLOWPROOF_STEP_TIMEOUT_MS"];
+  if (raw === undefined || raw === "") return DEFAULT_STEP_TIMEOUT_MS;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new SpecError(diagnostic("bad-value", `FLOWPROOF_STEP_TIMEOUT_MS must be a whole number of milliseconds, not ${JSON.stringify(raw)}`, { hint: "FLOWPROOF_STEP_TIMEOUT_MS=5000" }));
+  }
+  return n;
+}
+
+/** Resolves the flow's start URL: `${VAR}`s now; a path without a scheme is relative to the flow file. */
+export function resolveStartUrl(raw: string, flowPath: string, env: Readonly<Record<string, string | undefined>>, secrets: Map<string, string>): string {
+  const value = resolveText(raw, { env, captures: new Map(), secrets }).value;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return value;
+  return pathToFileURL(resolve(dirname(flowPath), value)).href;
+}
+
+export interface OpenedSurface {
+  readonly session: AdapterSession;
+  readonly driver: AppDriver;
+}
+
+/** Opens the adapter for the flow's app kind and launches one driver (an isolated context). */
+export async function openSurface(kind: string, flowPath: string, log: (line: string) => void): Promise<OpenedSurface> {
+  const registry = new AdapterRegistry(BUILTIN_ADAPTERS);
+  const adapter = registry.get(kind);
+  if (!adapter) {
+    throw new SpecError(diagnostic("unsupported-feature", `no adapter for app kind "${kind}" (available: ${registry.kinds().join(", ")})`, { hint: "use `app: web`" }));
+  }
+  const session = await adapter.open();
+  try {
+    const driver = await session.launch({}, { baseDir: dirname(flowPath), log });
+    return { session, driver };
+  } catch (error) {
+    await session.close().catch(() => undefined);
+    throw error;
+  }
+}

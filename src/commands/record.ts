@@ -1,0 +1,120 @@
+// `flowproof record`: performs a flow once in the live app and writes its trace — whole, or not
+// at all when a step fails. Typed options in, typed result out; never prints.
+import { randomUUID } from "node:crypto";
+import { relative, dirname, resolve } from "node:path";
+import { writeTraceFile } from "../trace/write.ts";
+import type { TraceHeader } from "../trace/schema.ts";
+import { TRACE_FORMAT, TRACE_VERSION } from "../trace/schema.ts";
+import { planFlow } from "../engine/plan.ts";
+import { executeSteps, type StepResult } from "../engine/loop.ts";
+import { systemClock, redact } from "../engine/context.ts";
+import { SpecError } from "../diagnostics/diagnostic.ts";
+import { FLOWPROOF_VERSION } from "../version.ts";
+import { defaultTracePath, loadFlowFile, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
+
+export type Route = "rules" | "llm" | "reused" | "fallback";
+
+export interface RoutingEntry {
+  /** 1-based executable step number. */
+  readonly step: number;
+  readonly intent: string;
+  readonly route: Route;
+  readonly warning?: string;
+}
+
+export interface RecordOptions extends CommonOptions {
+  readonly spec: string;
+  /** Trace path; default `<stem>.trace.jsonl` next to the spec. */
+  readonly out?: string;
+  readonly author?: AuthorMode;
+}
+
+export interface RecordResult {
+  /** True when every step passed and the trace was written. */
+  readonly ok: boolean;
+  readonly trace_path: string | null;
+  readonly steps: number;
+  readonly reused_steps: number;
+  readonly routing: readonly RoutingEntry[];
+  readonly warnings: readonly string[];
+  readonly step_results: readonly StepResult[];
+  /** Why no trace was written (the failing step's detail). */
+  readonly error?: string;
+}
+
+const NO_MODEL_WARNING =
+  "WARNING: no authoring model is available, so plain steps are recorded with the deterministic rules grammar (route: fallback). Mark steps `rules:` or pass --author rules to make that explicit.";
+
+export function modelConfigured(env: Readonly<Record<string, string | undefined>>): boolean {
+  return Boolean(env["FLOWPROOF_AI_MODEL"] || env["FLOWPROOF_AI_BASE_URL"] || env["OPENAI_API_KEY"] || env["ANTHROPIC_API_KEY"]);
+}
+
+export async function record(options: RecordOptions): Promise<RecordResult> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? (() => undefined);
+  const author = options.author ?? "auto";
+  if (author === "llm") {
+    throw new SpecError({
+      code: "unsupported-feature",
+      message: "model authoring (--author llm) is not available in this version of flowproof",
+      hint: "record with --author rules (or the default --author auto, which falls back to the rules grammar)",
+    });
+  }
+  const flow = loadFlowFile(options.spec);
+  const stepTimeoutMs = stepTimeoutFromEnv(env);
+  const plan = planFlow(flow, stepTimeoutMs);
+  if (!plan.ok) throw new SpecError(plan.diagnostics);
+
+  const warnings: string[] = [];
+  const hasPlain = flow.steps.some((s) => s.form === "plain");
+  if (author === "auto" && hasPlain) {
+    const warning = modelConfigured(env)
+      ? "WARNING: model authoring is not available in this version, so plain steps are recorded with the deterministic rules grammar (route: fallback)."
+      : NO_MODEL_WARNING;
+    warnings.push(warning);
+    log(warning);
+  }
+  const routing: RoutingEntry[] = plan.steps.map((s, i) => {
+    const source = flow.steps[plan.sources[i] ?? -1];
+    const route: Route = source?.form === "plain" && author === "auto" ? "fallback" : "rules";
+    return { step: i + 1, intent: s.intent, route };
+  });
+
+  const tracePath = resolve(options.out ?? defaultTracePath(flow.file));
+  const secrets = new Map<string, string>();
+  const startUrl = flow.url ? resolveStartUrl(flow.url.raw, flow.file, env, secrets) : "about:blank";
+  const surface = await openSurface(flow.app, flow.file, log);
+  try {
+    const opened = await surface.driver.navigate(startUrl, 30_000);
+    if (!opened.ok) {
+      return { ok: false, trace_path: null, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: [], error: redact(`could not open the flow's url: ${opened.detail}`, secrets) };
+    }
+    const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: systemClock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000 };
+    const results = await executeSteps(plan.steps, ctx, {
+      stepFinished: (step, r) => log(`[AUTHOR ${routing[plan.steps.indexOf(step)]?.route ?? "rules"}] ${Number(r.id.slice(1))}: ${r.intent}${r.status === "passed" ? "" : r.status === "skipped" ? " (not reached)" : ` — ${r.status.toUpperCase()}: ${r.detail ?? ""}`}`),
+    });
+    const failedStep = results.find((r) => r.status !== "passed");
+    if (failedStep) {
+      return {
+        ok: false, trace_path: null, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: results,
+        error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}; no trace was written`,
+      };
+    }
+    const environment = await surface.driver.environment();
+    const header: TraceHeader = {
+      format: TRACE_FORMAT,
+      version: TRACE_VERSION,
+      trace_id: randomUUID(),
+      recorded_at: new Date().toISOString(),
+      app: { name: flow.app, adapter: flow.app, ...(flow.url ? { url: flow.url.raw } : {}) },
+      env: environment,
+      flowproof_version: FLOWPROOF_VERSION,
+      spec: { name: flow.name, path: relative(dirname(tracePath), flow.file) || flow.file, hash: flow.hash },
+    };
+    writeTraceFile(tracePath, header, plan.steps);
+    return { ok: true, trace_path: tracePath, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: results };
+  } finally {
+    await surface.driver.close().catch(() => undefined);
+    await surface.session.close().catch(() => undefined);
+  }
+}

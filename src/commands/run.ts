@@ -1,0 +1,97 @@
+// `flowproof run <flow.yaml>`: replays the flow's trace with zero model calls and writes the run
+// bundle (result.json, junit.xml, report.html). Never prints; a failing flow is a result.
+import { resolve, dirname } from "node:path";
+import { readTraceFile, type Trace } from "../trace/read.ts";
+import { executeSteps, type StepResult } from "../engine/loop.ts";
+import { systemClock, redact } from "../engine/context.ts";
+import { UnresolvedReferenceError } from "../engine/templates.ts";
+import { AdapterUnavailableError } from "../plugins/api.ts";
+import type { RunReport } from "../report/schema.ts";
+import { createRunDir, writeRunBundle } from "../report/bundle.ts";
+import { FLOWPROOF_VERSION } from "../version.ts";
+import { defaultTracePath, displayPath, loadFlowFile, openSurface, resolveStartUrl, type CommonOptions } from "./common.ts";
+
+export interface RunOptions extends CommonOptions {
+  readonly spec: string;
+  /** Trace to replay; default `<stem>.trace.jsonl` next to the spec. */
+  readonly trace?: string;
+}
+
+export interface RunResult {
+  readonly report: RunReport;
+  /** Path of result.json. */
+  readonly report_path: string;
+  readonly run_dir: string;
+  readonly junit_path: string;
+  readonly html_path: string;
+  readonly warnings: readonly string[];
+  /** Set when the flow could not run at all (exit code 2): the hint that fixes it. */
+  readonly error_hint?: string;
+}
+
+export async function run(options: RunOptions): Promise<RunResult> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? (() => undefined);
+  const flow = loadFlowFile(options.spec);
+  const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
+  const trace: Trace = readTraceFile(tracePath, displayPath(flow.file));
+  const warnings: string[] = [];
+  if (trace.header.spec?.hash && trace.header.spec.hash !== flow.hash) {
+    const w = `WARNING: ${displayPath(flow.file)} changed since ${displayPath(tracePath)} was recorded; replaying the trace as recorded (re-record or heal to pick up the change)`;
+    warnings.push(w);
+    log(w);
+  }
+
+  const startedAt = new Date();
+  const t0 = systemClock.now();
+  const secrets = new Map<string, string>();
+  let results: StepResult[] = [];
+  let error: string | undefined;
+  let errorHint: string | undefined;
+  try {
+    const rawUrl = trace.header.app.url;
+    const startUrl = rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank";
+    const surface = await openSurface(trace.header.app.adapter, flow.file, log);
+    try {
+      const opened = await surface.driver.navigate(startUrl, 30_000);
+      if (!opened.ok) {
+        error = `could not open the flow's url: ${opened.detail}`;
+        errorHint = "start the app under test first, or fix `url:` in the flow";
+      } else {
+        const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: systemClock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000 };
+        results = await executeSteps(trace.steps, ctx);
+      }
+    } finally {
+      await surface.driver.close().catch(() => undefined);
+      await surface.session.close().catch(() => undefined);
+    }
+  } catch (e) {
+    if (e instanceof AdapterUnavailableError) {
+      error = e.message;
+      errorHint = e.hint;
+    } else if (e instanceof UnresolvedReferenceError) {
+      error = e.message;
+    } else {
+      error = `driver fault: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+  if (error !== undefined && results.length === 0) {
+    results = trace.steps.map((s) => ({ id: s.id, intent: s.intent, status: "skipped" as const, detail: "not run: the flow could not start", started_ms: 0, duration_ms: 0 }));
+  }
+
+  const report: RunReport = {
+    name: flow.name,
+    trace_id: trace.header.trace_id,
+    passed: error === undefined && results.length > 0 && results.every((r) => r.status === "passed"),
+    steps: results,
+    duration_ms: Math.round(systemClock.now() - t0),
+    started_at: startedAt.toISOString(),
+    flowproof_version: FLOWPROOF_VERSION,
+    spec_path: displayPath(flow.file),
+    trace_path: displayPath(tracePath),
+    ...(error !== undefined ? { error: redact(error, secrets) } : {}),
+  };
+  const dir = createRunDir(dirname(flow.file), startedAt);
+  const paths = writeRunBundle(dir, report);
+  return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings, ...(errorHint ? { error_hint: errorHint } : {}) };
+}

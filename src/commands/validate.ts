@@ -1,0 +1,23 @@
+// `flowproof validate <flow.yaml>`: parses and checks a flow without a browser — YAML, keys,
+// every step's grammar, and whether this version can run each form.
+import { planFlow } from "../engine/plan.ts";
+import { SpecError } from "../diagnostics/diagnostic.ts";
+import { loadFlowFile, stepTimeoutFromEnv, type CommonOptions } from "./common.ts";
+
+export interface ValidateOptions extends CommonOptions {
+  readonly spec: string;
+}
+
+export interface ValidateResult {
+  readonly name: string;
+  readonly app: string;
+  readonly steps: number;
+}
+
+/** Throws SpecError carrying every problem of the file. */
+export function validate(options: ValidateOptions): ValidateResult {
+  const flow = loadFlowFile(options.spec);
+  const plan = planFlow(flow, stepTimeoutFromEnv(options.env ?? process.env));
+  if (!plan.ok) throw new SpecError(plan.diagnostics);
+  return { name: flow.name, app: flow.app, steps: plan.steps.length };
+}

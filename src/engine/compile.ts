@@ -1,0 +1,143 @@
+// Turns a parsed step (grammar AST) into the trace step that record writes and replay executes.
+// Pure: the same AST always compiles to the same action, selectors and sync conditions.
+// Forms this version cannot execute yet are reported here, before any browser starts.
+import type { Anchor, Assertion, StepAst, Target } from "../grammar/ast.ts";
+import type { Selector, TraceStep } from "../trace/schema.ts";
+
+export const DEFAULT_STEP_TIMEOUT_MS = 5_000;
+export const DEFAULT_ASSERT_TIMEOUT_MS = 10_000;
+export const DEFAULT_WAIT_TIMEOUT_MS = 60_000;
+
+export interface CompileOptions {
+  /** Element-exists precondition budget for actions (FLOWPROOF_STEP_TIMEOUT_MS), baked into the trace. */
+  readonly stepTimeoutMs: number;
+}
+
+export type Compiled = { readonly ok: true; readonly steps: readonly Omit<TraceStep, "id">[] } | { readonly ok: false; readonly reason: string; readonly hint: string };
+
+const unsupported = (what: string, hint = "see docs/authoring.md for the forms this version runs"): Compiled => ({
+  ok: false,
+  reason: `${what} is part of the grammar but this version of flowproof cannot run it yet`,
+  hint,
+});
+
+/** Selector ladder for a target; undefined when the target kind is not supported yet. */
+export function selectorsFor(target: Target): Selector[] | undefined {
+  if (target.kind !== "element") return undefined;
+  const payload: Record<string, unknown> = anchorPayload(target.anchor);
+  if (target.nth !== undefined && target.nth !== 1) payload["nth"] = target.nth;
+  if (target.role !== undefined) payload["role"] = target.role;
+  return [{ tier: target.anchor.kind === "text" ? "text_anchor" : "native_id", provenance: "rules", payload }];
+}
+
+function anchorPayload(anchor: Anchor): Record<string, unknown> {
+  switch (anchor.kind) {
+    case "text":
+      return { text: anchor.text };
+    case "css":
+      return { css: anchor.selector };
+    case "id":
+      return { id: anchor.id };
+  }
+}
+
+export function compileStep(intent: string, ast: StepAst, options: CompileOptions): Compiled {
+  const step = (type: TraceStep["action"]["type"], params: Record<string, unknown>, target?: Target): Compiled => {
+    if (!target) return { ok: true, steps: [{ intent, action: { type, params }, selectors: [], sync: { pre: [], post: [] }, artifacts: {} }] };
+    const selectors = selectorsFor(target);
+    if (!selectors) return unsupported(target.kind === "cell" ? "a table-cell target" : target.kind === "scoped" ? "a scoped (item/container) target" : "an iframe target", "address the element with `\"css:…\"` for now");
+    return {
+      ok: true,
+      steps: [{
+        intent,
+        action: { type, params },
+        selectors,
+        sync: { pre: [{ kind: "element_exists", selector_ref: 0, timeout_ms: options.stepTimeoutMs }], post: [] },
+        artifacts: {},
+      }],
+    };
+  };
+  switch (ast.kind) {
+    case "navigate":
+      return step("launch", { url: ast.url.raw });
+    case "reload":
+      return step("launch", { reload: true });
+    case "click": {
+      if (ast.dialog) return unsupported("a dialog suffix (`, accepting the dialog`)");
+      const type = ast.button === "right" ? "right_click" : ast.clickCount === 2 ? "double_click" : "click";
+      return step(type, ast.at ? { x_pct: ast.at.xPct, y_pct: ast.at.yPct } : {}, ast.target);
+    }
+    case "hover":
+      if (ast.dialog) return unsupported("a dialog suffix (`, accepting the dialog`)");
+      return step("hover", {}, ast.target);
+    case "type":
+      return ast.target ? step("type_text", { text: ast.text.raw }, ast.target) : step("type_text", { text: ast.text.raw });
+    case "clear":
+      return step("type_text", { text: "", replace: true }, ast.target);
+    case "replace":
+      return step("type_text", { text: ast.text.raw, replace: true }, ast.target);
+    case "press_key":
+      return step("press_key", { key: ast.key, modifiers: [...ast.modifiers] });
+    case "select":
+      return step("type_text", { text: ast.options[0] ?? "", select: true, ...(ast.multi ? { values: [...ast.options] } : {}) }, ast.target);
+    case "set_checked":
+      return step("set_checked", { checked: ast.checked }, ast.target);
+    case "wait_text":
+      return step("wait", { kind: "element_state", expect: { scope: "surface", value_contains: ast.text.raw, timeout_ms: ast.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS }, selector_ref: null });
+    case "remember":
+      return step("capture", ast.count ? { name: ast.name, count: true } : { name: ast.name }, ast.target);
+    case "assert":
+      return compileAssertion(intent, ast.assertion, step);
+    case "drag":
+      return unsupported("Drag");
+    case "upload":
+      return unsupported("Upload");
+    case "scroll":
+      return unsupported("Scroll");
+    case "wait_download":
+      return unsupported("Wait until the download completes");
+  }
+}
+
+function compileAssertion(
+  _intent: string,
+  a: Assertion,
+  step: (type: TraceStep["action"]["type"], params: Record<string, unknown>, target?: Target) => Compiled,
+): Compiled {
+  const timeout_ms = a.timeoutMs ?? DEFAULT_ASSERT_TIMEOUT_MS;
+  const surface = (expect: Record<string, unknown>) => step("assert", { kind: "element_state", expect: { scope: "surface", ...expect, timeout_ms }, selector_ref: null });
+  const element = (target: Target, expect: Record<string, unknown>) => step("assert", { kind: "element_state", expect: { ...expect, timeout_ms }, selector_ref: 0 }, target);
+  switch (a.kind) {
+    case "page_shows":
+      if (a.negate) return surface({ value_not_contains: a.text.raw });
+      return surface(a.times === undefined ? { value_contains: a.text.raw } : { value_contains: a.text.raw, count: a.times });
+    case "page_url":
+      return surface(a.op === "is" ? { url_equals: a.value.raw } : { url_contains: a.value.raw });
+    case "page_title":
+      return surface(a.op === "is" ? { title_equals: a.value.raw } : { title_contains: a.value.raw });
+    case "shows":
+    case "field_contains":
+      return element(a.target, { value_contains: a.text.raw });
+    case "shows_computed":
+      return element(a.target, { capture: a.capture, offset: a.op === "+" ? a.amount : -a.amount });
+    case "visible":
+      return element(a.target, { element_present: !a.negate });
+    case "enabled":
+      return element(a.target, { enabled: a.enabled });
+    case "checked":
+      return element(a.target, { checked: !a.negate });
+    case "empty":
+      return element(a.target, { value_empty: !a.negate });
+    case "count":
+      return element(a.target, { element_count: a.count });
+    case "cookie":
+      return unsupported("A cookie assertion");
+    case "attribute":
+    case "has_attribute":
+      return unsupported("An attribute assertion");
+    case "style":
+      return unsupported("A style assertion");
+    case "app_sugar":
+      return unsupported(`\`${a.sugar === "display_shows" ? "display shows" : "document contains"}\` (a Windows app assertion)`);
+  }
+}

@@ -1,0 +1,28 @@
+// `capture`: Remember an element's text (or how many elements match) as ${captured.<name>}.
+// The value lives only in this execution's memory.
+import type { Handler } from "./shared.ts";
+import { describeLadder, failed, passed, runAction, stepTimeoutMs } from "./shared.ts";
+import { poll } from "../poll.ts";
+
+export const capture: Handler = async (step, ctx) => {
+  const name = step.action.params["name"];
+  if (typeof name !== "string") return failed("the capture step has no name");
+  if (step.action.params["count"] === true) {
+    const timeoutMs = stepTimeoutMs(step);
+    const r = await poll(ctx.clock, timeoutMs, async () => {
+      const n = await ctx.driver.count(step.selectors);
+      return n > 0 ? { done: true, value: n } : { done: false, retryable: true, last: n };
+    });
+    if (!r.ok) return failed(`${describeLadder(step.selectors)} appeared 0 times within ${timeoutMs} ms; a count of zero is not remembered`);
+    ctx.captures.set(name, String(r.value));
+    return passed();
+  }
+  let text = "";
+  const outcome = await runAction(step, ctx, async () => {
+    const r = await ctx.driver.readText(step.selectors);
+    if (r.ok) text = r.value;
+    return r.ok ? { ok: true, value: undefined, ...(r.tier ? { tier: r.tier } : {}) } : r;
+  });
+  if (outcome.status === "passed") ctx.captures.set(name, text);
+  return outcome;
+};

@@ -1,0 +1,36 @@
+// The typed handler registry: one handler per trace action type. The step loop dispatches here
+// and knows no individual action.
+import type { ActionType } from "../../trace/schema.ts";
+import type { Handler } from "./shared.ts";
+import { errored } from "./shared.ts";
+import { launch } from "./launch.ts";
+import { click } from "./click.ts";
+import { hover } from "./hover.ts";
+import { typeText } from "./type-text.ts";
+import { pressKey } from "./press-key.ts";
+import { setChecked } from "./set-checked.ts";
+import { capture } from "./capture.ts";
+import { assertStep } from "./assert.ts";
+
+const notYet = (what: string): Handler => async () => errored(`${what} steps are not supported by this version of flowproof; re-record with the version that wrote this trace`);
+
+export const HANDLERS: Readonly<Record<ActionType, Handler>> = {
+  launch,
+  focus_window: notYet("focus_window (desktop)"),
+  click,
+  double_click: click,
+  right_click: click,
+  hover,
+  drag: notYet("drag"),
+  scroll: notYet("scroll"),
+  type_text: typeText,
+  press_key: pressKey,
+  upload: notYet("upload"),
+  capture,
+  capture_download: notYet("capture_download"),
+  set_checked: setChecked,
+  wait: assertStep,
+  assert: assertStep,
+};
+
+export type { Handler, StepOutcome } from "./shared.ts";

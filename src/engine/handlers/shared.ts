@@ -1,0 +1,72 @@
+// Helpers shared by the step handlers: the outcome shape, the action auto-wait, and how a
+// selector ladder is named in messages.
+import type { Attempt, Selector } from "../../plugins/api.ts";
+import type { TraceStep } from "../../trace/schema.ts";
+import type { ExecutionContext } from "../context.ts";
+import { poll } from "../poll.ts";
+import { DEFAULT_STEP_TIMEOUT_MS } from "../compile.ts";
+
+export interface StepOutcome {
+  readonly status: "passed" | "failed" | "errored";
+  readonly detail?: string;
+  /** The ladder rung that matched (native_id, text_anchor, …). */
+  readonly tier?: string;
+}
+
+export type Handler = (step: TraceStep, ctx: ExecutionContext) => Promise<StepOutcome>;
+
+export const passed = (tier?: string): StepOutcome => (tier ? { status: "passed", tier } : { status: "passed" });
+export const failed = (detail: string): StepOutcome => ({ status: "failed", detail });
+export const errored = (detail: string): StepOutcome => ({ status: "errored", detail });
+
+/** `the "Save" button`, `"css:#total"`, `the 2nd "Row value" field`. */
+export function describeLadder(selectors: readonly Selector[]): string {
+  const s = selectors[0];
+  if (!s) return "the page";
+  const p = s.payload;
+  const nth = typeof p["nth"] === "number" ? `${ordinal(p["nth"])} ` : "";
+  const role = typeof p["role"] === "string" ? ` ${p["role"]}` : "";
+  if (typeof p["css"] === "string") return `the ${nth}"css:${p["css"]}"${role}`;
+  if (typeof p["id"] === "string") return `the ${nth}"id:${p["id"]}"${role}`;
+  return `the ${nth}${JSON.stringify(p["text"])}${role}`;
+}
+
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th";
+  return `${n}${suffix}`;
+}
+
+/** The element-exists budget recorded in the step's sync conditions. */
+export function stepTimeoutMs(step: TraceStep): number {
+  const pre = step.sync.pre[0];
+  return pre && typeof pre.timeout_ms === "number" ? pre.timeout_ms : DEFAULT_STEP_TIMEOUT_MS;
+}
+
+const CONDITION_WORDS: Record<string, string> = {
+  "not-found": "attached (it never appeared)",
+  attached: "attached",
+  visible: "visible",
+  stable: "stable",
+  enabled: "enabled",
+  editable: "editable",
+  "receives-pointer": "receives the pointer",
+  unsupported: "supported",
+  dialog: "no unexpected dialog",
+};
+
+/** Auto-waits an action until its target is actionable and the action landed. */
+export async function runAction(step: TraceStep, ctx: ExecutionContext, attempt: () => Promise<Attempt>): Promise<StepOutcome> {
+  const timeoutMs = stepTimeoutMs(step);
+  const result = await poll<Attempt>(ctx.clock, timeoutMs, async () => {
+    const r = await attempt();
+    return r.ok ? { done: true, value: r } : { done: false, retryable: r.retryable, last: r };
+  });
+  const r = result.value;
+  if (r.ok) return passed(r.tier);
+  const what = describeLadder(step.selectors);
+  const condition = CONDITION_WORDS[r.failed] ?? r.failed;
+  if (r.failed === "dialog") return failed(r.detail);
+  return failed(result.timedOut
+    ? `timed out after ${timeoutMs} ms waiting for ${what} to be ${condition}: ${r.detail}`
+    : `${what}: ${r.detail}`);
+}

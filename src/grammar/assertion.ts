@@ -1,0 +1,203 @@
+// The text of an `assert:` step → Assertion: surface forms (page shows/url/title, cookies, app
+// sugar) and element predicates over any target. Pure: no I/O; the engine does the auto-waiting.
+
+import type { Assertion, ParseContext, ParseResult, Target } from "./ast.ts";
+import { refuseCountedTarget } from "./input-action.ts";
+import { findTextRefusal } from "./refusal.ts";
+import { fail, failAt, matchAt, ok, splitWithin, sub, trimSlice, type Slice } from "./result.ts";
+import { parseTargetPrefix } from "./target.ts";
+import { hasCapture, parseTemplateAt } from "./template.ts";
+
+/** An assertion without its `within` bound (added by the caller). */
+type WithoutBound<A> = A extends unknown ? Omit<A, "timeoutMs"> : never;
+type Claim = WithoutBound<Assertion>;
+
+const STYLE_PROPS = ["color", "background-color", "text-transform"] as const;
+type StyleProp = (typeof STYLE_PROPS)[number];
+const isStyleProp = (p: string): p is StyleProp => (STYLE_PROPS as readonly string[]).includes(p);
+
+const COMPUTED = /^\$\{captured\.([a-z][a-z0-9_]*)\}\s*([+-])\s*(\d+(?:\.\d+)?)$/;
+const ARITHMETIC = /\$\{captured\.[^}]*\}\s*(?:[-+*/]\s*\$\{|[*/])/;
+const PREDICATES =
+  "`shows <text>`, `field contains <text>`, `is [not] visible`, `is enabled|disabled`, `checkbox is [not] checked`, `is [not] empty`, `appears <N> times`, `attribute <name> is [not] <value>`, `has attribute <name>` or `style color is <value>`";
+
+/** Parses the text of an `assert:` step (trimmed, non-empty) for the given app kind. */
+export function parseAssertionText(s: Slice, ctx: ParseContext): ParseResult<Assertion> {
+  const refused = findTextRefusal(s);
+  if (refused !== undefined) return refused;
+  const bounded = splitWithin(s);
+  if (!bounded.ok) return bounded;
+  const claim = parseClaim(bounded.value.body, ctx);
+  if (!claim.ok) return claim;
+  const timeoutMs = bounded.value.timeoutMs;
+  // Claim is Assertion minus the bound, so adding the bound back yields an Assertion.
+  const value: Assertion = timeoutMs === undefined ? claim.value : { ...claim.value, timeoutMs };
+  return ok(value);
+}
+
+function webOnly(s: Slice, ctx: ParseContext, what: string): ParseResult<never> | undefined {
+  if (ctx.app === "web") return undefined;
+  return failAt("unsupported-step", `\`${what}\` is web-only and cannot be checked on ${ctx.app} apps.`, "assert what the app shows instead, e.g. `page shows Saved`", s);
+}
+
+function parseClaim(s: Slice, ctx: ParseContext): ParseResult<Claim> {
+  const t = s.text;
+  const notShow = matchAt(/(?:the\s+)?page\s+does\s+not\s+show(?:\s+|$)/, t, 0);
+  if (notShow !== null) {
+    const text = requireText(trimSlice(sub(s, notShow[0].length)), "page does not show Error");
+    return text.ok ? ok({ kind: "page_shows", text: text.value, negate: true }) : text;
+  }
+  const shows = matchAt(/(?:the\s+)?page\s+shows(?:\s+|$)/, t, 0);
+  if (shows !== null) return parsePageShows(trimSlice(sub(s, shows[0].length)));
+  const meta = /^(?:the\s+)?page\s+(url|title)\s+(is|contains)\s+(.+)$/i.exec(t);
+  if (meta?.[1] !== undefined && meta[2] !== undefined && meta[3] !== undefined) {
+    const refusal = webOnly(s, ctx, `page ${meta[1].toLowerCase()}`);
+    if (refusal !== undefined) return refusal;
+    const value = parseTemplateAt(meta[3], s.offset + t.length - meta[3].length);
+    if (!value.ok) return value;
+    const op = meta[2].toLowerCase() === "is" ? "is" : "contains";
+    return ok(meta[1].toLowerCase() === "url" ? { kind: "page_url", op, value: value.value } : { kind: "page_title", op, value: value.value });
+  }
+  if (/^(?:the\s+)?page\b/i.test(t)) {
+    return failAt("unknown-step", `\`${t}\` is not a page assertion.`, "write `page shows Welcome`, `page does not show Error`, `page url is /signin` or `page title contains Acme`", s);
+  }
+  if (/^cookie\b/i.test(t)) return parseCookie(s, ctx);
+  const sugar = /^(display\s+shows|document\s+contains)\s+(.+)$/i.exec(t);
+  if (sugar?.[1] !== undefined && sugar[2] !== undefined) return parseSugar(s, ctx, sugar[1], sugar[2]);
+  const target = parseTargetPrefix(s, ctx);
+  if (target === undefined) {
+    return failAt("unknown-step", `\`${t}\` matches no assertion.`, 'write `page shows Welcome` or `the "Save" is enabled`; an element is named with `the "<label>"`', s);
+  }
+  if (!target.ok) return target;
+  return parsePredicate(trimSlice(sub(s, target.value.end)), target.value.target, ctx);
+}
+
+function requireText(s: Slice, example: string) {
+  if (s.text === "") return failAt("unknown-step", "The assertion has no text to look for.", `write \`${example}\``, s);
+  return parseTemplateAt(s.text, s.offset);
+}
+
+function parsePageShows(s: Slice): ParseResult<Claim> {
+  const times = /^(.*\S)\s+(\d+)\s+times?$/i.exec(s.text);
+  const body = times?.[1] === undefined ? s : sub(s, 0, times[1].length);
+  const text = requireText(body, "page shows Welcome");
+  if (!text.ok) return text;
+  return ok(times?.[2] === undefined ? { kind: "page_shows", text: text.value, negate: false } : { kind: "page_shows", text: text.value, negate: false, times: Number(times[2]) });
+}
+
+function parseCookie(s: Slice, ctx: ParseContext): ParseResult<Claim> {
+  const m = /^cookie\s+(?:"([^"]+)"|(\S+))\s*(.*)$/i.exec(s.text);
+  const fact = (m?.[3] ?? "").trim();
+  const facts: Readonly<Record<string, "exists" | "http_only" | "secure" | "persistent">> = {
+    exists: "exists",
+    "is httponly": "http_only",
+    "is secure": "secure",
+    "is persistent": "persistent",
+  };
+  if (m?.[1] === undefined) {
+    const bare = m?.[2] ?? "session_token";
+    return failAt("unknown-step", "The cookie name must be quoted.", `write \`cookie "${bare}" ${fact === "" ? "exists" : fact}\``, s);
+  }
+  const known = facts[fact.toLowerCase().replace(/\s+/g, " ")];
+  if (known === undefined) {
+    const isValue = fact !== "";
+    return failAt(
+      isValue ? "refused-step" : "unknown-step",
+      isValue
+        ? `A cookie's value cannot be asserted (\`${fact}\`): it is a credential, and comparing it would put it in the trace.`
+        : "The cookie assertion needs a fact.",
+      `assert a fact instead: \`cookie "${m[1]}" exists\`, \`is httpOnly\`, \`is secure\` or \`is persistent\``,
+      s,
+    );
+  }
+  const refusal = webOnly(s, ctx, "cookie");
+  if (refusal !== undefined) return refusal;
+  return ok({ kind: "cookie", name: m[1], fact: known });
+}
+
+function parseSugar(s: Slice, ctx: ParseContext, form: string, text: string): ParseResult<Claim> {
+  const display = /^display/i.test(form);
+  if (display && ctx.app !== "calc") return failAt("unsupported-step", "`display shows` is calculator sugar (app: calc).", "write `page shows 8`", s);
+  if (!display && ctx.app !== "notepad") return failAt("unsupported-step", "`document contains` is Notepad sugar (app: notepad).", "write `page shows hello`", s);
+  if (display && !/^-?\d+(?:\.\d+)?$/.test(text)) {
+    return failAt("unknown-step", `\`${text}\` is not a number for the calculator display.`, "write `display shows 8`", s);
+  }
+  return ok({ kind: "app_sugar", sugar: display ? "display_shows" : "document_contains", text });
+}
+
+function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseResult<Claim> {
+  const t = tail.text;
+  let m: RegExpExecArray | null;
+  if ((m = /^shows\s+(.+)$/i.exec(t)) && m[1] !== undefined) return parseShows(sub(tail, t.length - m[1].length), target);
+  if ((m = /^contains\s+(.+)$/i.exec(t)) && m[1] !== undefined) {
+    if (target.role !== "field" && target.role !== "dropdown") {
+      return failAt("unknown-step", "`contains` reads a field's value and needs the `field` noun.", 'write `the "Search" field contains Berlin`, or `the "Search" shows Berlin` for visible text', tail);
+    }
+    const text = parseTemplateAt(m[1], tail.offset + t.length - m[1].length);
+    return text.ok ? ok({ kind: "field_contains", target, text: text.value }) : text;
+  }
+  if ((m = /^is\s+(not\s+)?visible$/i.exec(t))) return ok({ kind: "visible", target, negate: m[1] !== undefined });
+  if ((m = /^is\s+(enabled|disabled)$/i.exec(t)) && m[1] !== undefined) return ok({ kind: "enabled", target, enabled: m[1].toLowerCase() === "enabled" });
+  if ((m = /^is\s+(not\s+)?checked$/i.exec(t))) {
+    if (target.role !== "checkbox") {
+      return failAt("unknown-step", "`is checked` needs the `checkbox` noun after the label.", 'write `the "Terms" checkbox is checked`', tail);
+    }
+    return ok({ kind: "checked", target, negate: m[1] !== undefined });
+  }
+  if ((m = /^is\s+(not\s+)?empty$/i.exec(t))) return ok({ kind: "empty", target, negate: m[1] !== undefined });
+  if (/^appears?\b/i.test(t)) return parseCount(tail, target);
+  if ((m = /^attribute\s+(\S+)\s+is\s+(not\s+)?(.+)$/i.exec(t)) && m[1] !== undefined && m[3] !== undefined) {
+    const refusal = webOnly(tail, ctx, "attribute");
+    if (refusal !== undefined) return refusal;
+    const value = parseTemplateAt(m[3], tail.offset + t.length - m[3].length);
+    if (!value.ok) return value;
+    if (hasCapture(value.value)) {
+      return failAt("bad-reference", "An attribute cannot be compared with a capture: captures compare with `shows`.", 'write `the "Link" shows ${captured.x}`, or compare the attribute with a literal like `attribute href is /orders`', tail);
+    }
+    return ok({ kind: "attribute", target, name: m[1], value: value.value, negate: m[2] !== undefined });
+  }
+  if ((m = /^(has|does\s+not\s+have)\s+attribute\s+(\S+)$/i.exec(t)) && m[1] !== undefined && m[2] !== undefined) {
+    const refusal = webOnly(tail, ctx, "attribute");
+    if (refusal !== undefined) return refusal;
+    return ok({ kind: "has_attribute", target, name: m[2], negate: m[1].toLowerCase() !== "has" });
+  }
+  if ((m = /^style\s+(\S+)\s+is\s+(not\s+)?(.+)$/i.exec(t)) && m[1] !== undefined && m[3] !== undefined) {
+    const prop = m[1].toLowerCase();
+    if (!isStyleProp(prop)) {
+      return fail("refused-step", `\`${m[1]}\` is not an allowed style property (allowed: ${STYLE_PROPS.join(", ")}).`, 'assert what the user sees instead, e.g. `the "X" is visible`, or one of the allowed properties like `the "X" style color is red`', tail.offset + t.indexOf(m[1], 5), m[1].length);
+    }
+    const refusal = webOnly(tail, ctx, "style");
+    if (refusal !== undefined) return refusal;
+    return ok({ kind: "style", target, prop, value: m[3].trim(), negate: m[2] !== undefined });
+  }
+  if (/^has\s+css\b/i.test(t)) {
+    return failAt("refused-step", "`has css` asserts implementation, not what the user sees.", 'write `the "X" style color is red` (color, background-color, text-transform) or `the "X" is visible`', tail);
+  }
+  if (/^is\s+(?:greater|less)\s+than\b/i.test(t)) {
+    return failAt("unknown-step", "A comparison between two elements is a condition, not an assertion.", 'use it in `when:` or `repeat: until:`, e.g. `when: the "id:a" is greater than the "id:b"`', tail);
+  }
+  const shown = t === "" ? "(nothing)" : t;
+  return failAt("unknown-step", `\`${shown}\` is not something an element can be asserted to be.`, `end with a predicate: ${PREDICATES}`, t === "" ? { text: "", offset: tail.offset } : tail);
+}
+
+function parseShows(s: Slice, target: Target): ParseResult<Claim> {
+  const computed = COMPUTED.exec(s.text);
+  if (computed?.[1] !== undefined && computed[2] !== undefined && computed[3] !== undefined) {
+    return ok({ kind: "shows_computed", target, capture: computed[1], op: computed[2] === "+" ? "+" : "-", amount: Number(computed[3]) });
+  }
+  if (ARITHMETIC.test(s.text)) {
+    return failAt("refused-step", "Arithmetic on captures is refused: a trace records what happened, not a computation.", 'compare one capture plus or minus one number, e.g. `the "Total" shows ${captured.rows} + 1`', s);
+  }
+  const text = parseTemplateAt(s.text, s.offset);
+  return text.ok ? ok({ kind: "shows", target, text: text.value }) : text;
+}
+
+function parseCount(tail: Slice, target: Target): ParseResult<Claim> {
+  const m = /^appears?\s+(\d+)\s+times?$/i.exec(tail.text);
+  if (m?.[1] === undefined) {
+    return failAt("unknown-step", "An element count is `appears <N> times` with a whole number.", 'write `the "Row" appears 3 times`', tail);
+  }
+  const refused = refuseCountedTarget(target, tail);
+  if (refused !== undefined) return refused;
+  return ok({ kind: "count", target, count: Number(m[1]) });
+}

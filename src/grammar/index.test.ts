@@ -1,0 +1,325 @@
+// The grammar conformance corpus (shared/spec/grammar-corpus.md), every line, through the public API.
+
+import { describe, expect, test } from "bun:test";
+import { parseAssertion, parseCondition, parseStep, parseTemplate, type AppKind, type GrammarError, type ParseResult } from "./index.ts";
+
+const errorOf = <T>(r: ParseResult<T>): GrammarError => {
+  if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.value)}`);
+  return r.error;
+};
+
+const say = (e: GrammarError): string => `${e.message} ${e.hint}`.toLowerCase();
+
+// A. plain steps that MUST resolve
+const A: readonly (readonly [AppKind, string])[] = [
+  ["web", 'Type Ada into the "Full name" field'],
+  ["web", 'Type email into the 2nd "Field Name" field'],
+  ["web", "Type Ada into the name field"],
+  ["web", "Type Berlin"],
+  ["web", 'Replace the "Search" field with Berlin'],
+  ["web", "Replace the taskName field with Weekly report"],
+  ["web", 'Clear the "Search" field'],
+  ["web", "Clear the taskName field"],
+  ["web", 'Select Admin from the "Role" field'],
+  ["web", 'Select Admin in the "Role" dropdown'],
+  ["web", 'Click "Save" at 75%,50%'],
+  ["web", 'Scroll "css:.list" to 147px'],
+  ["web", 'Type Ada into the "Coupon" in the iframe "checkout"'],
+  ["web", 'Scroll the "css:body" in the iframe "checkout" to 147px'],
+  ["web", 'Select "Functional testing", "GUI testing" and "End2End testing" from the "Methods" field'],
+  ["web", 'Press the "Save" button'],
+  ["web", "Press the submitButton button"],
+  ["web", 'Click "Templates"'],
+  ["web", 'Click the 2nd "Templates"'],
+  ["web", 'Right-click "Accounts"'],
+  ["web", 'Right click the 2nd "Row actions"'],
+  ["web", 'Double-click "Accounts"'],
+  ["web", 'Double click the 2nd "Row actions"'],
+  ["web", 'Hover over "Accounts"'],
+  ["web", 'Hover over the 2nd "Row actions"'],
+  ["web", 'Upload logo.png into the "Avatar" field'],
+  ["web", "Upload data/import.qif into the importFile field"],
+  ["web", "Press Enter"],
+  ["web", "Press Control+V"],
+  ["web", "Press Alt+Shift+Backspace"],
+  ["web", "Press Mod+K"],
+  ["web", "Press CtrlOrMeta+Shift+P"],
+  ["web", "Go to /settings"],
+  ["web", "Navigate to /settings"],
+  ["web", "Reload the page"],
+  ["web", "Wait until page shows templates found within 30s"],
+  ["web", 'Scroll the "Transactions" to the bottom'],
+  ["web", 'Scroll the "css:.transactions-list" to the top'],
+  ["web", 'Scroll "Grace Hopper" into view'],
+  ["web", "Scroll to the bottom"],
+  ["web", 'Click the "Actions" column of the row containing "Grace Hopper"'],
+  ["web", 'Type Paid into the "Status" column of the row containing "Grace Hopper"'],
+  ["web", 'Clear the "Balance" column of the row containing "Grace Hopper"'],
+  ["web", 'Check the "Select" column of the row containing "Grace Hopper"'],
+  ["web", 'Click the "Pay" in the item containing "Invoice 4711"'],
+  ["web", 'Click the "Pay" inside the item containing "Invoice 4711"'],
+  ["web", 'Type 50 into the "Amount" field in the item containing "Invoice 4711"'],
+  ["web", 'Clear the "Amount" field in the item containing "Invoice 4711"'],
+  ["web", 'Check the "Select" checkbox in the item containing "Invoice 4711"'],
+  ["web", 'Press the "Pay" button in the item containing "Invoice 4711"'],
+  ["web", 'Remember the "Amount" in the item containing "Invoice 4711" as amount'],
+  ["web", 'Press the "Edit" button in the item containing "John" and "Doe"'],
+  ["web", 'Remember how many "css:.order-row" appear as rows'],
+  ["web", 'Type order-${captured.oid} into the "Ref" field'],
+  ["web", 'Type ${captured.first} ${captured.last} into the "Name" field'],
+  ["web", 'Type ${captured.a} + ${captured.b} into the "Sum" field'],
+  ["web", 'Right-click the "Pay" in the item containing "Invoice 4711"'],
+  ["web", 'Double-click the "Pay" in the item containing "Invoice 4711"'],
+  ["web", 'Hover over the "Pay" in the item containing "Invoice 4711"'],
+  ["web", 'Click the "Pay" in the "css:[data-test=transaction]" containing "Invoice 4711"'],
+  ["sap", "Go to /nVA01"],
+  ["sap", 'Type ZOR into the "Order Type" field'],
+  ["sap", 'Remember the "id:wnd[0]/usr/ctxtVBAK-VBELN" as order'],
+  ["vision", 'Press the "Submit" button'],
+  ["calc", "Type 53"],
+  ["calc", "Press plus"],
+  ["notepad", "Type hello"],
+];
+
+// B. assertions that MUST resolve
+const B: readonly (readonly [AppKind, string])[] = [
+  ["web", "page shows Welcome"],
+  ["web", "the page shows Welcome"],
+  ["web", "page shows templates found 2 times"],
+  ["web", "page does not show Error"],
+  ["web", "the page does not show Error"],
+  ["web", 'the "Field Name" field contains Street'],
+  ["web", "the templateName field contains Draft"],
+  ["web", 'the 2nd "Amount" field contains 10'],
+  ["web", 'the "css:#live_preview" shows Street'],
+  ["web", 'the "css:#modal" is visible'],
+  ["web", 'the "css:#modal" is not visible within 15s'],
+  ["web", 'the "Save" is enabled'],
+  ["web", 'the "Save" is disabled'],
+  ["web", 'the "New Transaction" attribute href is /transaction/new'],
+  ["web", 'the "Docs" attribute target is not _self'],
+  ["web", 'the "Export" has attribute download'],
+  ["web", 'the "Banner" does not have attribute hidden'],
+  ["web", 'the "css:.charge .amount" style color is rgb(255, 0, 0)'],
+  ["web", 'the "Amount" style color is not green'],
+  ["web", 'the "Amount" column of the row containing "Deposit" style color is green'],
+  ["web", 'the "Row" appears 3 times'],
+  ["web", 'the "Remember me" checkbox is checked'],
+  ["web", 'the "Balance" is empty'],
+  ["web", 'the "Status" column of the row containing "Grace Hopper" shows Suspended'],
+  ["web", 'the "Balance" column of the row containing "Grace Hopper" is empty'],
+  ["web", 'the "Status" column in the row containing "Grace Hopper" shows Suspended'],
+  ["web", 'the "Amount" in the item containing "Invoice 4711" shows 50'],
+  ["web", 'the "Amount" inside the item containing "Invoice 4711" shows 50'],
+  ["web", 'the "Amount" field in the item containing "Invoice 4711" contains 50'],
+  ["web", 'the "Amount" in the item containing "Invoice 4711" is not empty'],
+  ["web", 'the "Pay" in the item containing "Invoice 4711" is visible'],
+  ["web", 'the "Pay" in the item containing "Invoice 4711" is enabled'],
+  ["web", 'the "Select" checkbox in the item containing "Invoice 4711" is checked'],
+  ["web", 'the "Amount" in the "css:[data-test=transaction]" containing "Invoice 4711" shows 50'],
+  ["web", 'the "Total" shows ${captured.rows} + 1'],
+  ["web", 'the "Email" column of the row containing "John" and "Doe" shows john@example.com'],
+  ["calc", "display shows 8"],
+  ["notepad", "document contains hello"],
+];
+
+// C. MUST be refused, with the reason and the alternative
+const C: readonly (readonly [string, string, string])[] = [
+  ['Click "Next" until the "Status" shows Done', "repetition is a block", "`repeat:`"],
+  ['While the "Spinner" is visible, press the "Retry" button', "repetition is a block", "`repeat:`"],
+  ['If the "Banner" is visible, click "Dismiss"', "a branch is a block", "`when: <condition>`"],
+  ['Remember the "Total" matching /[0-9.]+/ as amount', "pattern extraction", "whole text"],
+  ['Remember the text between "total of" and "to your" as amount', "pattern matching", "whole element"],
+  ['Type ${date:tomorrow} into the "Due" field', "date expression", "pin the clock"],
+  ['Click the "Move" without hovering', "no user could produce", "Click"],
+];
+
+// D. additional positive examples: action steps
+const D_STEPS: readonly (readonly [AppKind, string])[] = [
+  ...(["windows", "sap", "vision", "calc", "notepad"] as const).map((app): readonly [AppKind, string] => [app, "Press F8"]),
+  ["windows", "Press Alt+F4"],
+  ["windows", "Press f12"],
+  ["web", "Wait until page shows Saved"],
+  ["web", "Wait until page shows Saved within 30s"],
+  ["web", 'Type Ada into the "Elsewhere" field'],
+  ["web", 'Press the "Verify" button'],
+  ["web", 'Click "Update between runs"'],
+  ["web", 'Click "Look at this"'],
+  ["web", 'Click the 2nd "Save" at 10%,90%'],
+  ["web", 'Click "Save" at 50.5%,50%'],
+  ["web", 'Select "Rock, Paper and Scissors", "Chess" from the "Game" field'],
+  ["web", 'Select "A", "B" from the "L" field'],
+  ["web", 'Select Approved from the "Value" column of the row containing "Invoice 4711"'],
+  ["web", 'Select Approved from the "Status" field in the item containing "Invoice 4711"'],
+  ["web", 'Select "A", "B" from the "Tags" field in the item containing "Invoice 4711"'],
+  ["web", 'Select Edit from the "Value" column of the row containing "John" and "Doe"'],
+  ["web", "Select Admin from the roleSelect field"],
+  ["web", 'Click the "Pay" in the item containing "John" and "Doe" and "Overdue"'],
+  ["web", 'Clear the "Coupon" field in the iframe "checkout"'],
+  ["web", 'Remember the "Total" in the iframe "checkout" as total'],
+  ["web", 'Click "Delete", accepting the "Are you sure?" dialog'],
+  ["web", 'Click "Cancel", dismissing the dialog'],
+  ["web", 'Press the "Rename" button, answering the prompt with "New name"'],
+  ["web", 'Drag the "css:#src" onto the "css:#dst"'],
+  ["web", "Wait until the download completes as pir_export"],
+  ["web", 'Remember the "id:oid" as oid'],
+  ["web", 'Type ${captured.oid} into the "Order id" field'],
+  ["web", 'Scroll "css:.list" to the bottom'],
+  ["windows", "Type 5 into the id:15 field"],
+  ["windows", "Type flowproof drove this"],
+  ["calc", "Type 12.5"],
+  ["calc", "Press equals"],
+  ["calc", 'Press the "Square root" button'],
+  ["calc", 'Click "History"'],
+  ["calc", "Press Ctrl+H"],
+  ["calc", 'Press the "id:percentButton" button'],
+  ["calc", 'Click the 2nd "Memory"'],
+  ["notepad", "Type see you into the future"],
+  ["notepad", 'Type flowproof into the "Find what" field'],
+  ["sap", "Go to VA01"],
+  ["sap", 'Type 4711 into the "id:wnd[0]/usr/txtVBAK-KUNNR" field'],
+];
+
+// D. additional positive examples: assertions
+const D_ASSERTS: readonly (readonly [AppKind, string])[] = [
+  ["web", "page url is /signin"],
+  ["web", "page url contains checkout"],
+  ["web", "page title is Orders - Acme Admin"],
+  ["web", "page title contains Acme"],
+  ["web", "page url is /orders?page=2 within 15s"],
+  ["web", 'cookie "session_token" exists'],
+  ["web", 'cookie "session_token" is httpOnly'],
+  ["web", 'cookie "remember_me" is persistent'],
+  ["web", 'cookie "sid" is secure'],
+  ["web", 'the "Row" appears 1 time'],
+  ["web", 'the "Row" appears 0 times'],
+  ["web", 'the "css:.row" appears 2 times'],
+  ["web", "page shows Row 3 times"],
+  ["web", 'the "Username" field is visible'],
+  ["web", 'the "Save" button is disabled'],
+  ["web", 'the "Country" dropdown is not empty'],
+  ["web", 'the "Docs" link is visible'],
+  ["web", 'the "Account Balance" shows ${captured.balance} - 100'],
+  ["web", 'the "css:#total" in the iframe "checkout" shows Total 42.00'],
+  ["web", 'the "Status" inside the iframe "checkout" is visible'],
+  ["web", 'the "css:#total" in the iframe "css:iframe[title=checkout]" shows Total 42.00'],
+  ["web", 'the "Coupon" field in the iframe "checkout" contains SAVE20'],
+  ["windows", "page shows Untitled"],
+  ["windows", 'the "Save" is disabled'],
+  ["windows", 'the "Wrap" checkbox is checked'],
+];
+
+// D. additional positive examples: conditions
+const D_CONDITIONS: readonly string[] = ['the "id:a" is greater than the "id:b"', 'the "id:go" is not visible', "page shows FINISHED"];
+
+// E. negative corpus: [app, parser, text, words the message or hint must contain]
+type Kind = "step" | "assert";
+const E: readonly (readonly [AppKind, Kind, string, string])[] = [
+  ["web", "step", "Press F5", 'press the "refresh" button'],
+  ["web", "step", "Press Alt+F4", 'press the "close" button'],
+  ["windows", "step", "Press F13", "not a key"],
+  ["windows", "step", "Press F0", "not a key"],
+  ["web", "step", "Press 7", "`type 7`"],
+  ["web", "step", "Press hard on the app", "not a key"],
+  ["windows", "step", 'Click "css:#save"', "id:<automationid>"],
+  ["windows", "step", 'Right-click "File"', "not implemented for windows apps yet"],
+  ["windows", "step", 'Double-click "File"', "not implemented for windows apps yet"],
+  ["windows", "step", 'Hover over "File"', "not implemented for windows apps yet"],
+  ["windows", "step", "Go to /settings", "not implemented for windows apps yet"],
+  ["windows", "step", "Reload the page", "not implemented for windows apps yet"],
+  ["windows", "step", 'Upload /tmp/a.txt into the "File" field', "not implemented for windows apps yet"],
+  ["calc", "step", "Press bogus", "not a calculator key"],
+  ["web", "step", 'Select "A", B and "C" from the "L" field', "every option of a multi-select must be quoted"],
+  ["web", "step", 'Select "A" from the "L" field', "at least two options"],
+  ["web", "step", 'Select Admin from the "Role"', "`field` or `dropdown`"],
+  ["web", "step", 'Click "Save" at 120%,50%', "between 0% and 100%"],
+  ["web", "step", 'Click "Save" at 50%,-10%', "between 0% and 100%"],
+  ["web", "step", 'Click "Save" at 101%,101%', "between 0% and 100%"],
+  ["web", "step", 'Scroll "css:.list" to 147', "`to 147px`"],
+  ["web", "step", 'Scroll "css:.list" to 12.5px', "whole"],
+  ["web", "step", 'Scroll "css:.list" to -3px', "whole"],
+  ["web", "step", 'Click the "Pay" in the iframe "checkout"', "istrusted"],
+  ["web", "step", 'Hover over the "Pay" in the iframe "checkout"', "istrusted"],
+  ["web", "step", 'Double-click the "Pay" in the iframe "checkout"', "istrusted"],
+  ["web", "step", 'Right-click the "Pay" in the iframe "checkout"', "istrusted"],
+  ["web", "step", 'Press the "Pay" button in the iframe "checkout"', "istrusted"],
+  ["web", "step", 'Click the "Pay" in the iframe "checkout" at 5%,5%', "istrusted"],
+  ["web", "step", 'Upload a.txt into the "File" field in the iframe "checkout"', "istrusted"],
+  ["web", "step", 'Drag the "A" in the iframe "checkout" onto the "B"', "istrusted"],
+  ["web", "step", 'Click the 2nd "Amount" in the item containing "Invoice 4711"', "ordinal cannot address a scoped target"],
+  ["web", "assert", 'the 2nd "Total" in the iframe "checkout" shows 42.00', "ordinal cannot address an element inside an iframe"],
+  ["web", "assert", 'the "Total" in the iframe shows 42.00', "iframe must be named"],
+  ["web", "assert", 'the "Amount" in the item containing "Invoice 4711" in the iframe "checkout" shows 50', "cannot be nested"],
+  ["web", "assert", 'the 2nd "Row" appears 3 times', "ordinal cannot be counted"],
+  ["web", "assert", 'the "Row" appears 3', "`appears <n> times`"],
+  ["web", "assert", 'the "Row" appears many times', "`appears <n> times`"],
+  ["web", "assert", 'the "Row" appears times', "`appears <n> times`"],
+  ["web", "assert", 'the "Terms" is checked', "`checkbox` noun"],
+  ["web", "assert", 'the "Username" field is huge', "end with a predicate"],
+  ["web", "assert", 'the "Link" attribute href is ${captured.x}', "captures compare with `shows`"],
+  ["web", "assert", 'the "X" style width is 10px', "not an allowed style property"],
+  ["web", "assert", 'cookie "sid" is abc123', "value cannot be asserted"],
+  ["web", "assert", "cookie sid exists", "must be quoted"],
+  ["web", "step", "Double-click Accounts", '`double-click "accounts"`'],
+  ["web", "step", 'Hover "Accounts"', '`hover over "accounts"`'],
+  ["web", "step", "Hover over Accounts", '`hover over "accounts"`'],
+  ["web", "step", "Hover Accounts", '`hover over "accounts"`'],
+  ["web", "step", 'Click "Delete", accepting the box', '`, dismissing the dialog`'],
+  ["web", "step", "Wait until the download completes as", "`as <name>`"],
+  ["web", "step", 'Click "${captured.x}"', "a capture may only be typed or compared"],
+  ["web", "step", "Go to ${captured.x}", "a capture may only be typed or compared"],
+];
+
+describe("parseStep", () => {
+  test.each(A)("resolves corpus A on %s: %s", (app, text) => {
+    expect(parseStep(text, { app }).ok).toBe(true);
+  });
+  test.each(D_STEPS)("resolves corpus D on %s: %s", (app, text) => {
+    expect(parseStep(text, { app }).ok).toBe(true);
+  });
+  test.each(C)("refuses %s with its reason and alternative", (text, reason, alternative) => {
+    const e = errorOf(parseStep(text, { app: "web" }));
+    expect(e.code).toBe("refused-step");
+    expect(`${e.message} ${e.hint}`).toContain(reason);
+    expect(`${e.message} ${e.hint}`).toContain(alternative);
+  });
+  test("returns unknown-step naming nothing when the text is blank", () => {
+    expect(errorOf(parseStep("   ", { app: "web" })).code).toBe("unknown-step");
+  });
+  test("never throws on hostile input", () => {
+    for (const text of ['"', '""', "${", "Click", 'Click "', "Press +", "Press ++", "the", "\u0000", "Type ${captured.}", "Select , from"]) {
+      expect(() => parseStep(text, { app: "web" })).not.toThrow();
+    }
+  });
+});
+
+describe("parseAssertion", () => {
+  test.each(B)("resolves corpus B on %s: %s", (app, text) => {
+    expect(parseAssertion(text, { app }).ok).toBe(true);
+  });
+  test.each(D_ASSERTS)("resolves corpus D on %s: %s", (app, text) => {
+    expect(parseAssertion(text, { app }).ok).toBe(true);
+  });
+});
+
+describe("parseCondition", () => {
+  test.each(D_CONDITIONS)("resolves corpus D condition %s", (text) => {
+    expect(parseCondition(text, { app: "web" }).ok).toBe(true);
+  });
+});
+
+describe("negative corpus E", () => {
+  test.each(E)("rejects on %s (%s) %s with a hint naming %s", (app, kind, text, words) => {
+    const r = kind === "step" ? parseStep(text, { app }) : parseAssertion(text, { app });
+    expect(say(errorOf(r))).toContain(words);
+  });
+});
+
+describe("parseTemplate", () => {
+  test("parses env and capture references into parts", () => {
+    expect(parseTemplate("a${B}c${captured.d}")).toEqual({
+      ok: true,
+      value: { raw: "a${B}c${captured.d}", parts: [{ kind: "literal", text: "a" }, { kind: "env", name: "B" }, { kind: "literal", text: "c" }, { kind: "captured", name: "d" }] },
+    });
+  });
+});

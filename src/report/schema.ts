@@ -1,0 +1,43 @@
+// result.json (the run report) declared once: TypeBox gives the static type and the JSON Schema
+// written to schema/result.schema.json. No I/O.
+import { Type, type Static } from "@sinclair/typebox";
+
+export const StepStatus = Type.Union([Type.Literal("passed"), Type.Literal("failed"), Type.Literal("skipped"), Type.Literal("errored")]);
+
+export const StepReport = Type.Object(
+  {
+    id: Type.String({ pattern: "^s[0-9]{4,}$" }),
+    intent: Type.String(),
+    status: StepStatus,
+    detail: Type.Optional(Type.String({ description: "Why the step failed, errored or was skipped (never a secret's value)." })),
+    started_ms: Type.Integer({ minimum: 0, description: "Offset from the start of the run, ms." }),
+    duration_ms: Type.Integer({ minimum: 0 }),
+    selector_tier: Type.Optional(Type.String({ description: "The selector-ladder rung that matched." })),
+    degraded: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const RunReport = Type.Object(
+  {
+    name: Type.String(),
+    trace_id: Type.String(),
+    passed: Type.Boolean(),
+    degraded: Type.Optional(Type.Boolean()),
+    steps: Type.Array(StepReport),
+    duration_ms: Type.Integer({ minimum: 0 }),
+    started_at: Type.String({ format: "date-time" }),
+    flowproof_version: Type.String(),
+    spec_path: Type.String(),
+    trace_path: Type.String(),
+    error: Type.Optional(Type.String({ description: "Why the flow could not run at all (browser missing, app unreachable…)." })),
+  },
+  { additionalProperties: false },
+);
+
+export type StepReport = Static<typeof StepReport>;
+export type RunReport = Static<typeof RunReport>;
+
+export function resultSchemaDocument(): Record<string, unknown> {
+  return { $schema: "http://json-schema.org/draft-07/schema#", $id: "https://flowproof.dev/schema/result.schema.json", title: "flowproof result.json (run report)", ...RunReport };
+}
