@@ -68,7 +68,9 @@ export class WebDriver implements AppDriver {
       s.send("Runtime.enable"),
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: INSTALLER }),
       s.send("Emulation.setDeviceMetricsOverride", { ...VIEWPORT, deviceScaleFactor: 1, mobile: false }),
-      s.send("Page.setLifecycleEventsEnabled", { enabled: false }),
+      // Several pages share one headless browser; each must behave as the focused window, or
+      // keyboard input and :focus styles depend on which flow ran last.
+      s.send("Emulation.setFocusEmulationEnabled", { enabled: true }),
     ]);
     const tree = await s.send("Page.getFrameTree");
     this.#mainFrameId = tree.frameTree.frame.id;

@@ -28,8 +28,10 @@ export function findBrowser(env: Record<string, string | undefined> = process.en
   for (const v of ["FLOWPROOF_CHROME", "CHROME"]) {
     const p = env[v];
     if (p) {
-      tried.push(`${v}=${p}`);
-      if (existsSync(p)) return { path: p, tried };
+      tried.push(`${v}=${p} (does not exist)`);
+      // An explicit choice that is wrong is an error, never a silent switch to another browser.
+      if (existsSync(p)) return { path: p, tried: [] };
+      return { tried };
     }
   }
   const dirs = (env["PATH"] ?? "").split(delimiter).filter(Boolean);

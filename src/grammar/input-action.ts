@@ -28,14 +28,14 @@ function splitOnTarget(s: Slice, ctx: ParseContext, keyword: RegExp): { before: 
   for (const at of hits) {
     const kw = matchAt(keyword, s.text, at);
     if (kw === null) continue;
-    const target = parseWholeTarget(sub(s, at + kw[0].length), ctx);
+    const target = parseWholeTarget(trimSlice(sub(s, at + kw[0].length)), ctx);
     if (target !== undefined) return { before: trimSlice(sub(s, 0, at)), target };
   }
   return undefined;
 }
 
 export function parseType(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
-  const split = splitOnTarget(rest, ctx, /(?:^|\s)into\s+/);
+  const split = splitOnTarget(rest, ctx, /(?:^|\s)into(?=\s)/);
   if (split === undefined) {
     const text = textTemplate(rest, "Type", "Type Berlin");
     return text.ok ? ok({ kind: "type", text: text.value }) : text;
@@ -70,10 +70,11 @@ export function parseCheck(rest: Slice, ctx: ParseContext, checked: boolean): Pa
 export function parseSelect(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
   const example = 'Select Admin from the "Role" dropdown';
   let found: { options: Slice; target: ParseResult<Target> } | undefined;
-  for (const at of findOutsideQuotes(rest.text, /\s(?:from|in)\s+/)) {
-    const kw = matchAt(/\s(?:from|in)\s+/, rest.text, at);
+  // Keywords are found with a lookahead so `Sign in from …` yields both ` in` and ` from`.
+  for (const at of findOutsideQuotes(rest.text, /\s(?:from|in)(?=\s)/)) {
+    const kw = matchAt(/\s(?:from|in)(?=\s)/, rest.text, at);
     if (kw === null) continue;
-    const target = parseWholeTarget(sub(rest, at + kw[0].length), ctx);
+    const target = parseWholeTarget(trimSlice(sub(rest, at + kw[0].length)), ctx);
     if (target !== undefined) {
       found = { options: trimSlice(sub(rest, 0, at)), target };
       break;
@@ -120,7 +121,7 @@ function parseOptions(s: Slice): ParseResult<readonly string[]> {
 
 export function parseUpload(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
   const example = 'Upload logo.png into the "Avatar" field';
-  const split = splitOnTarget(rest, ctx, /\sinto\s+/);
+  const split = splitOnTarget(rest, ctx, /\sinto(?=\s)/);
   if (split === undefined) return failAt("unknown-step", "`Upload` needs `into` and a file field.", `write \`${example}\``, rest);
   if (!split.target.ok) return split.target;
   const framed = refuseFramedPointer(split.target.value, "Upload", rest);

@@ -13,7 +13,7 @@ describe("maskQuoted", () => {
 
 describe("findOutsideQuotes", () => {
   test("finds keywords only outside quoted labels", () => {
-    expect(findOutsideQuotes('Type a into "b into c" into the x', /\sinto\s/)).toEqual([6, 21]);
+    expect(findOutsideQuotes('Type a into "b into c" into the x', /\sinto\s/)).toEqual([6, 22]);
   });
 });
 
