@@ -27,8 +27,8 @@ export function reportError(io: Io, error: unknown, json: boolean): ExitCode {
     const first = diagnostics[0];
     io.out(JSON.stringify({ error: { code: first?.code ?? "io-error", message: first?.message ?? "", diagnostics: diagnostics.map(diagnosticToJson) } }, null, 2));
   } else {
-    const plural = diagnostics.length > 1 ? `${diagnostics.length} problems:\n` : "";
-    io.err(`error: ${plural}${renderDiagnostics(diagnostics)}`);
+    const plural = diagnostics.length > 1 ? `error: ${diagnostics.length} problems:\n\n` : "";
+    io.err(`${plural}${renderDiagnostics(diagnostics)}`);
   }
   return EXIT.error;
 }

@@ -6,8 +6,7 @@ const MAX_SHOWN = 10;
 /** `file:line:col: error[code] message`, the source line with a caret, then the hint. */
 export function renderDiagnostic(d: Diagnostic): string {
   const out: string[] = [];
-  const where = d.span ? `${d.span.file}:${d.span.line}:${d.span.column}: ` : "";
-  out.push(`${where}error[${d.code}] ${d.message}`);
+  out.push(d.span ? `${d.span.file}:${d.span.line}:${d.span.column}: error[${d.code}] ${d.message}` : `error: ${d.message} [${d.code}]`);
   if (d.span && d.span.lineText) {
     const gutter = String(d.span.line);
     const pad = " ".repeat(gutter.length);

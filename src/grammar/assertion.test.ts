@@ -107,7 +107,7 @@ describe("parseAssertionText", () => {
   ])("rejects on %s: %s", (app, input, code, words) => {
     const r = parseAssertionText(slice(input), { app });
     if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.value)}`);
-    expect(r.error.code).toBe(code);
+    expect<string>(r.error.code).toBe(code);
     expect(`${r.error.message} ${r.error.hint}`).toContain(words);
   });
 

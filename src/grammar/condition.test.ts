@@ -38,7 +38,7 @@ describe("parseConditionText", () => {
   ])("rejects %s", (input, code, words) => {
     const r = parseConditionText(slice(input), { app: "web" });
     if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.value)}`);
-    expect(r.error.code).toBe(code);
+    expect<string>(r.error.code).toBe(code);
     expect(`${r.error.message} ${r.error.hint}`).toContain(words);
   });
 

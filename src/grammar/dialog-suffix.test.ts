@@ -38,7 +38,7 @@ describe("splitDialogSuffix", () => {
   ])("rejects the malformed suffix in %s listing the three shapes", (text, code, offset, length) => {
     const r = splitDialogSuffix(slice(text), { app: "web" });
     if (r.ok) throw new Error("expected an error");
-    expect(r.error.code).toBe(code);
+    expect<string>(r.error.code).toBe(code);
     expect(r.error.hint).toContain("accepting the");
     expect(r.error.hint).toContain("dismissing the dialog");
     expect(r.error.hint).toContain("answering the prompt with");

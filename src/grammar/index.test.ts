@@ -286,6 +286,13 @@ describe("parseStep", () => {
   test("returns unknown-step naming nothing when the text is blank", () => {
     expect(errorOf(parseStep("   ", { app: "web" })).code).toBe("unknown-step");
   });
+  test("points errors into the untrimmed text", () => {
+    const e = errorOf(parseStep("   Press F5", { app: "web" }));
+    expect([e.offset, e.length]).toEqual([9, 2]);
+  });
+  test("treats keywords case-insensitively", () => {
+    expect(parseStep('TYPE Ada INTO THE "Name" FIELD', { app: "web" })).toEqual(parseStep('Type Ada into the "Name" field', { app: "web" }));
+  });
   test("never throws on hostile input", () => {
     for (const text of ['"', '""', "${", "Click", 'Click "', "Press +", "Press ++", "the", "\u0000", "Type ${captured.}", "Select , from"]) {
       expect(() => parseStep(text, { app: "web" })).not.toThrow();
@@ -310,12 +317,23 @@ describe("parseCondition", () => {
 
 describe("negative corpus E", () => {
   test.each(E)("rejects on %s (%s) %s with a hint naming %s", (app, kind, text, words) => {
-    const r = kind === "step" ? parseStep(text, { app }) : parseAssertion(text, { app });
+    const r: ParseResult<unknown> = kind === "step" ? parseStep(text, { app }) : parseAssertion(text, { app });
     expect(say(errorOf(r))).toContain(words);
   });
 });
 
+describe("parseCondition refusals", () => {
+  test("refuses a form that is not a condition by name", () => {
+    const e = errorOf(parseCondition('the "Save" is enabled', { app: "web" }));
+    expect(e.code).toBe("refused-step");
+    expect(e.message).toContain("`is enabled`");
+  });
+});
+
 describe("parseTemplate", () => {
+  test("rejects an each reference outside foreach as a bad reference", () => {
+    expect(errorOf(parseTemplate("${each.name}")).code).toBe("bad-reference");
+  });
   test("parses env and capture references into parts", () => {
     expect(parseTemplate("a${B}c${captured.d}")).toEqual({
       ok: true,

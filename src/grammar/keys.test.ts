@@ -68,7 +68,7 @@ describe("parseKeys", () => {
   ])("rejects %s on %s", (text, app, code, words, offset, length) => {
     const r = parseKeys(slice(text), app);
     if (r.ok) throw new Error("expected an error");
-    expect(r.error.code).toBe(code);
+    expect<string>(r.error.code).toBe(code);
     expect(`${r.error.message} ${r.error.hint}`).toContain(words);
     expect([r.error.offset, r.error.length]).toEqual([offset, length]);
   });

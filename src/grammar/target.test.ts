@@ -103,7 +103,7 @@ describe("parseWholeTarget", () => {
   ])("rejects %s on %s", (input, app, code, words, offset, length) => {
     const r = parseWholeTarget(slice(input), { app });
     if (r === undefined || r.ok) throw new Error("expected an error");
-    expect(r.error.code).toBe(code);
+    expect<string>(r.error.code).toBe(code);
     expect(`${r.error.message} ${r.error.hint}`).toContain(words);
     expect([r.error.offset, r.error.length]).toEqual([offset, length]);
   });

@@ -32,7 +32,7 @@ describe("parseTemplate", () => {
   ])("rejects %s as %s", (raw, code, words, offset, length) => {
     const r = parseTemplate(raw);
     if (r.ok) throw new Error("expected an error");
-    expect(r.error.code).toBe(code);
+    expect<string>(r.error.code).toBe(code);
     expect(`${r.error.message} ${r.error.hint}`).toContain(words);
     expect([r.error.offset, r.error.length]).toEqual([offset, length]);
   });

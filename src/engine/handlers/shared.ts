@@ -42,16 +42,17 @@ export function stepTimeoutMs(step: TraceStep): number {
   return pre && typeof pre.timeout_ms === "number" ? pre.timeout_ms : DEFAULT_STEP_TIMEOUT_MS;
 }
 
-const CONDITION_WORDS: Record<string, string> = {
-  "not-found": "attached (it never appeared)",
-  attached: "attached",
-  visible: "visible",
-  stable: "stable",
-  enabled: "enabled",
-  editable: "editable",
-  "receives-pointer": "receives the pointer",
-  unsupported: "supported",
-  dialog: "no unexpected dialog",
+/** What the action was waiting for, as the end of "waiting for <target> to …". */
+const WAITING_FOR: Record<string, string> = {
+  "not-found": "appear",
+  attached: "be attached to a loaded page",
+  visible: "be visible",
+  stable: "stop moving",
+  enabled: "be enabled",
+  editable: "be editable",
+  "receives-pointer": "receive the pointer",
+  unsupported: "be usable",
+  dialog: "answer without a dialog",
 };
 
 /** Auto-waits an action until its target is actionable and the action landed. */
@@ -64,9 +65,8 @@ export async function runAction(step: TraceStep, ctx: ExecutionContext, attempt:
   const r = result.value;
   if (r.ok) return passed(r.tier);
   const what = describeLadder(step.selectors);
-  const condition = CONDITION_WORDS[r.failed] ?? r.failed;
   if (r.failed === "dialog") return failed(r.detail);
   return failed(result.timedOut
-    ? `timed out after ${timeoutMs} ms waiting for ${what} to be ${condition}: ${r.detail}`
+    ? `timed out after ${timeoutMs} ms waiting for ${what} to ${WAITING_FOR[r.failed] ?? r.failed}: ${r.detail}`
     : `${what}: ${r.detail}`);
 }

@@ -1,0 +1,417 @@
+// Performance benchmark: flowproof replay vs an equivalent playwright-core script.
+//
+//   node_modules/.bin/bun bench/replay-vs-playwright.ts [--runs N] [--warmup W] [--json]
+//
+// Serves bench/pages/ on 127.0.0.1 (port 0), records bench/flows/bench.flow.yaml once (untimed),
+// then alternates N timed replays of: flowproof (`run` library function), Playwright using `fill`,
+// and Playwright using `pressSequentially` (real keystrokes, the like-for-like typing comparison).
+// Every timed run includes its own browser launch and close. Prints a table and exits 0; exits 1
+// when a replay fails (the figures would be meaningless) and 2 when Chromium is missing.
+// See bench/README.md for what each figure means.
+import { existsSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { extname, join, resolve, sep } from "node:path";
+import { chromium, type Locator, type Page } from "playwright-core";
+import { record } from "../src/commands/record.ts";
+import { run } from "../src/commands/run.ts";
+import { loadFlowFile } from "../src/commands/common.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Options and environment
+
+const BENCH_DIR = import.meta.dir;
+const PAGES_DIR = resolve(BENCH_DIR, "pages");
+const FLOW_FILE = resolve(BENCH_DIR, "flows", "bench.flow.yaml");
+
+const CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+/** flowproof's page viewport; the Playwright context uses the same so layout is identical. */
+const VIEWPORT = { width: 1280, height: 800 } as const;
+/** Same bound as flowproof's default assertion timeout. */
+const ASSERT_TIMEOUT_MS = 10_000;
+/** flowproof's poll backoff (src/engine/poll.ts), reused for the Playwright retrying assertions. */
+const BACKOFF_MS = [0, 10, 20, 50, 100, 100, 250];
+
+const TARGETS = { clickMs: 15, typingMsPerChar: 4, wallRatio: 0.6 } as const;
+
+function parseArgs(argv: readonly string[]): { runs: number; warmup: number; json: boolean } {
+  let runs = 5;
+  let warmup = 1;
+  let json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = (name: string): number => {
+      const raw = a.includes("=") ? a.slice(a.indexOf("=") + 1) : argv[++i];
+      const n = Number(raw);
+      if (!Number.isInteger(n) || n < 0 || (name === "--runs" && n < 1)) usage(`${name} needs a whole number${name === "--runs" ? " ≥ 1" : ""}, not ${JSON.stringify(raw)}`);
+      return n;
+    };
+    if (a === "--runs" || a.startsWith("--runs=")) runs = value("--runs");
+    else if (a === "--warmup" || a.startsWith("--warmup=")) warmup = value("--warmup");
+    else if (a === "--json") json = true;
+    else if (a === "--help" || a === "-h") usage();
+    else usage(`unknown argument ${JSON.stringify(a)}`);
+  }
+  return { runs, warmup, json };
+}
+
+function usage(problem?: string): never {
+  const text = "usage: bun bench/replay-vs-playwright.ts [--runs N] [--warmup W] [--json]\n  --runs N    timed replays of each contender (default 5)\n  --warmup W  untimed rounds first (default 1)\n  --json      also print the raw samples as JSON at the end";
+  if (problem) {
+    console.error(`bench: ${problem}\n${text}`);
+    process.exit(2);
+  }
+  console.log(text);
+  process.exit(0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The app under test: bench/pages/ plus one JSON endpoint the sign-up form posts to.
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+};
+
+function startServer(): { url: string; stop(): void } {
+  let nextId = 1001;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const { pathname } = new URL(req.url);
+      if (pathname === "/api/signup" && req.method === "POST") {
+        const body = (await req.json()) as Record<string, unknown>;
+        const plan = String(body["plan"] ?? "");
+        return Response.json({ id: `A-${nextId++}`, name: `${String(body["first"] ?? "")} ${String(body["last"] ?? "")}`.trim(), plan: plan.charAt(0).toUpperCase() + plan.slice(1) });
+      }
+      const rel = pathname.endsWith("/") ? `${pathname}index.html` : pathname;
+      let file: string;
+      try {
+        file = resolve(join(PAGES_DIR, decodeURIComponent(rel)));
+      } catch {
+        return new Response("bad path", { status: 400 });
+      }
+      if (!file.startsWith(PAGES_DIR + sep) || !(await Bun.file(file).exists())) return new Response(`not found: ${pathname}`, { status: 404 });
+      return new Response(Bun.file(file), { headers: { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" } });
+    },
+  });
+  return { url: `http://127.0.0.1:${String(server.port)}`, stop: () => server.stop(true) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The 30 steps, once per contender. `text` must equal the flow file's step (checked at start).
+
+type Kind = "assert" | "wait" | "type" | "replace" | "select" | "check" | "click" | "press";
+type Mode = "fill" | "keys";
+
+interface BenchStep {
+  readonly text: string;
+  readonly kind: Kind;
+  /** Characters typed (type/replace steps). */
+  readonly chars?: number;
+  readonly pw: (page: Page, mode: Mode) => Promise<void>;
+}
+
+async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
+  const deadline = performance.now() + ASSERT_TIMEOUT_MS;
+  for (let i = 0; ; i++) {
+    if (await probe().catch(() => false)) return;
+    const wait = BACKOFF_MS[Math.min(i, BACKOFF_MS.length - 1)]!;
+    if (performance.now() + wait >= deadline) throw new Error(`timed out after ${ASSERT_TIMEOUT_MS} ms waiting for ${what}`);
+    await Bun.sleep(wait);
+  }
+}
+
+const shows = (loc: Locator, text: string) => until(`${String(loc)} to show ${JSON.stringify(text)}`, async () => ((await loc.textContent()) ?? "").includes(text));
+const rowCount = (page: Page, n: number) => until(`${n} visible order rows`, async () => (await page.locator("#orders tbody tr:visible").count()) === n);
+/** Type into an (empty) field: `fill` sets the value in one go; `pressSequentially` sends a keystroke per character. */
+const typeInto = (loc: Locator, text: string, mode: Mode) => (mode === "fill" ? loc.fill(text) : loc.pressSequentially(text));
+
+function typeStep(label: string, text: string): BenchStep {
+  return { text: `Type ${text} into the "${label}" field`, kind: "type", chars: text.length, pw: (page, mode) => typeInto(page.getByLabel(label), text, mode) };
+}
+
+const STEPS: readonly BenchStep[] = [
+  { text: "assert: page title is Create your account - Acme", kind: "assert", pw: (page) => until("the page title", async () => (await page.title()) === "Create your account - Acme") },
+  typeStep("First name", "Ada"),
+  typeStep("Last name", "Lovelace"),
+  typeStep("Email", "ada.lovelace@example.com"),
+  typeStep("Phone", "+44 20 7946 0958"),
+  typeStep("Company", "Analytical Engines Ltd"),
+  typeStep("Street address", "12 Marylebone Road"),
+  typeStep("City", "London"),
+  { text: 'Select United Kingdom from the "Country" dropdown', kind: "select", pw: async (page) => void (await page.getByLabel("Country").selectOption({ label: "United Kingdom" })) },
+  { text: 'Select Team from the "Plan" dropdown', kind: "select", pw: async (page) => void (await page.getByLabel("Plan").selectOption({ label: "Team" })) },
+  { text: 'Click "Annual billing"', kind: "click", pw: (page) => page.getByRole("button", { name: "Annual billing" }).click() },
+  { text: 'assert: the "css:#price" shows $480 / year', kind: "assert", pw: (page) => shows(page.locator("#price"), "$480 / year") },
+  { text: 'Check the "Subscribe to the newsletter" checkbox', kind: "check", pw: (page) => page.getByLabel("Subscribe to the newsletter").check() },
+  { text: 'Check the "I accept the terms of service" checkbox', kind: "check", pw: (page) => page.getByLabel("I accept the terms of service").check() },
+  typeStep("Notes", "Please call after 5pm on weekdays"),
+  {
+    text: 'Replace the "City" field with Cambridge',
+    kind: "replace",
+    chars: "Cambridge".length,
+    // flowproof selects the field's text and types over it; `selectText` + keystrokes is the same thing.
+    pw: async (page, mode) => {
+      const city = page.getByLabel("City");
+      if (mode === "fill") return city.fill("Cambridge");
+      await city.selectText();
+      await city.pressSequentially("Cambridge");
+    },
+  },
+  { text: 'assert: the "City" field contains Cambridge', kind: "assert", pw: (page) => until("the City field to contain Cambridge", async () => (await page.getByLabel("City").inputValue()).includes("Cambridge")) },
+  { text: 'assert: the "Create account" is enabled', kind: "assert", pw: (page) => until("Create account to be enabled", () => page.getByRole("button", { name: "Create account" }).isEnabled()) },
+  { text: 'Press the "Create account" button', kind: "click", pw: (page) => page.getByRole("button", { name: "Create account" }).click() },
+  { text: "Wait until page shows Account created", kind: "wait", pw: (page) => page.getByText("Account created").waitFor({ timeout: 60_000 }) },
+  { text: 'assert: the "css:#result" shows Ada Lovelace', kind: "assert", pw: (page) => shows(page.locator("#result"), "Ada Lovelace") },
+  { text: 'Click "View your orders"', kind: "click", pw: (page) => page.getByRole("link", { name: "View your orders" }).click() },
+  { text: "assert: page url contains /orders.html", kind: "assert", pw: (page) => until("the url to contain /orders.html", async () => page.url().includes("/orders.html")) },
+  { text: 'assert: the "css:#orders tbody tr" appears 5 times', kind: "assert", pw: (page) => rowCount(page, 5) },
+  { text: 'assert: the "css:#orders tbody tr:nth-child(3) td.status" shows Shipped', kind: "assert", pw: (page) => shows(page.locator("#orders tbody tr:nth-child(3) td.status"), "Shipped") },
+  typeStep("Search orders", "1004"),
+  { text: "Press Enter", kind: "press", pw: (page) => page.keyboard.press("Enter") },
+  { text: 'assert: the "css:#orders tbody tr" appears 1 times', kind: "assert", pw: (page) => rowCount(page, 1) },
+  { text: 'Click "Show details"', kind: "click", pw: (page) => page.getByRole("button", { name: "Show details" }).click() },
+  { text: 'assert: the "css:#detail" shows Total: $1,250.00', kind: "assert", pw: (page) => shows(page.locator("#detail"), "Total: $1,250.00") },
+];
+
+/** Refuses to run when the flow file and the Playwright steps above have drifted apart. */
+function checkFlowMatchesSteps(): void {
+  const flow = loadFlowFile(FLOW_FILE);
+  const texts = flow.steps.map((s) => (s.form === "assert" ? `assert: ${s.text}` : s.text));
+  const problems: string[] = [];
+  if (STEPS.length !== 30) problems.push(`the Playwright script has ${STEPS.length} steps, not 30`);
+  if (texts.length !== STEPS.length) problems.push(`${FLOW_FILE} has ${texts.length} steps, the Playwright script ${STEPS.length}`);
+  texts.forEach((t, i) => {
+    if (STEPS[i] && STEPS[i].text !== t) problems.push(`step ${i + 1}: flow says ${JSON.stringify(t)}, Playwright script says ${JSON.stringify(STEPS[i].text)}`);
+  });
+  if (problems.length > 0) {
+    console.error(`bench: the flow and the Playwright script differ:\n  ${problems.join("\n  ")}`);
+    process.exit(1);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One timed run of each contender
+
+interface Sample {
+  /** Wall time including browser launch and close. */
+  readonly wallMs: number;
+  /** Per-step durations, ms, in flow order. */
+  readonly stepMs: readonly number[];
+}
+
+class BenchFailure extends Error {}
+
+async function runFlowproof(spec: string, env: Record<string, string | undefined>): Promise<Sample> {
+  const t0 = performance.now();
+  const result = await run({ spec, env });
+  const wallMs = performance.now() - t0;
+  const r = result.report;
+  if (!r.passed) {
+    const bad = r.steps.find((s) => s.status !== "passed");
+    throw new BenchFailure(`flowproof replay failed: ${r.error ?? (bad ? `step ${bad.id} (${bad.intent}) ${bad.status}: ${bad.detail ?? ""}` : "unknown")} (bundle: ${result.run_dir})`);
+  }
+  return { wallMs, stepMs: r.steps.map((s) => s.duration_ms) };
+}
+
+async function runPlaywright(executablePath: string, url: string, mode: Mode): Promise<Sample> {
+  const t0 = performance.now();
+  const browser = await chromium.launch({ executablePath, args: CHROME_ARGS });
+  const stepMs: number[] = [];
+  try {
+    const context = await browser.newContext({ viewport: VIEWPORT });
+    const page = await context.newPage();
+    await page.goto(url);
+    for (const [i, step] of STEPS.entries()) {
+      const s = performance.now();
+      try {
+        await step.pw(page, mode);
+      } catch (error) {
+        throw new BenchFailure(`Playwright (${mode}) failed at step ${i + 1} (${step.text}): ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+      }
+      stepMs.push(performance.now() - s);
+    }
+  } finally {
+    await browser.close();
+  }
+  return { wallMs: performance.now() - t0, stepMs };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics and printing
+
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+function median(xs: readonly number[]): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+/** Least-squares fit duration = fixed + perChar × chars over pooled (chars, ms) samples. */
+function fit(points: ReadonlyArray<readonly [number, number]>): { fixed: number; perChar: number } {
+  const n = points.length;
+  const mx = sum(points.map((p) => p[0])) / n;
+  const my = sum(points.map((p) => p[1])) / n;
+  const sxx = sum(points.map((p) => (p[0] - mx) ** 2));
+  const sxy = sum(points.map((p) => (p[0] - mx) * (p[1] - my)));
+  const perChar = sxx === 0 ? Number.NaN : sxy / sxx;
+  return { fixed: my - perChar * mx, perChar };
+}
+
+const ms = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "n/a");
+const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : "n/a");
+
+function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, rightAlignFrom = 1): string {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? "").length)));
+  const line = (cells: readonly string[]) =>
+    cells.map((cell, c) => (c >= rightAlignFrom ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join("  ").trimEnd();
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+function indicesOf(kinds: readonly Kind[]): number[] {
+  return STEPS.flatMap((s, i) => (kinds.includes(s.kind) ? [i] : []));
+}
+
+/** Per run: total ms of the chosen steps; then the median over runs. */
+const medianOfRunTotals = (samples: readonly Sample[], idx: readonly number[]) => median(samples.map((s) => sum(idx.map((i) => s.stepMs[i]!))));
+/** Pooled median over every (run, step) sample of the chosen steps. */
+const pooledStepMedian = (samples: readonly Sample[], idx: readonly number[]) => median(samples.flatMap((s) => idx.map((i) => s.stepMs[i]!)));
+
+function report(fp: readonly Sample[], pwFill: readonly Sample[], pwKeys: readonly Sample[], runs: number, chrome: string, version: string): void {
+  const out: string[] = [];
+  const allIdx = STEPS.map((_, i) => i);
+  const clickIdx = indicesOf(["click"]);
+  const typeIdx = indicesOf(["type", "replace"]);
+  const chars = sum(typeIdx.map((i) => STEPS[i]!.chars ?? 0));
+
+  const fpWall = median(fp.map((s) => s.wallMs));
+  const fillWall = median(pwFill.map((s) => s.wallMs));
+  const keysWall = median(pwKeys.map((s) => s.wallMs));
+  const fpSteps = medianOfRunTotals(fp, allIdx);
+  const fillSteps = medianOfRunTotals(pwFill, allIdx);
+  const keysSteps = medianOfRunTotals(pwKeys, allIdx);
+
+  out.push("");
+  out.push(`flowproof replay vs playwright-core ${version} — 30-step flow, ${runs} timed run(s) each, medians (ms)`);
+  out.push(`browser: ${chrome}; machine: ${navigator.hardwareConcurrency} logical CPU(s), ${process.platform}/${process.arch}, Bun ${Bun.version}`);
+  out.push("");
+  out.push(table(["measure", "flowproof", "PW fill", "PW keys", "fp / PW fill", "fp / PW keys"], [
+    ["wall time (launch + flow + close)", ms(fpWall), ms(fillWall), ms(keysWall), ratio(fpWall, fillWall), ratio(fpWall, keysWall)],
+    ["replay excl. launch (sum of 30 steps)", ms(fpSteps), ms(fillSteps), ms(keysSteps), ratio(fpSteps, fillSteps), ratio(fpSteps, keysSteps)],
+    ["launch + open + close + report (wall − steps)", ms(median(fp.map((s) => s.wallMs - sum(s.stepMs)))), ms(median(pwFill.map((s) => s.wallMs - sum(s.stepMs)))), ms(median(pwKeys.map((s) => s.wallMs - sum(s.stepMs)))), "", ""],
+  ]));
+  out.push("  PW fill = idiomatic Playwright (locator.fill sets the value, no keystrokes); PW keys = same script typing with");
+  out.push("  locator.pressSequentially (one keystroke per character, like flowproof). Both replays exclude the initial page load.");
+
+  // Per-click and per-character figures.
+  const fpClick = pooledStepMedian(fp, clickIdx);
+  const pwClick = pooledStepMedian(pwFill, clickIdx);
+  const perChar = (samples: readonly Sample[]) => median(samples.map((s) => sum(typeIdx.map((i) => s.stepMs[i]!)) / chars));
+  const points = (samples: readonly Sample[]) => samples.flatMap((s) => typeIdx.map((i) => [STEPS[i]!.chars ?? 0, s.stepMs[i]!] as const));
+  const fpFit = fit(points(fp));
+  const keysFit = fit(points(pwKeys));
+  const fillFit = fit(points(pwFill));
+  out.push("");
+  out.push(table(["per-action figure", "flowproof", "PW keys", "PW fill", "fp / PW (comparable)"], [
+    [`click step, median of ${clickIdx.length} steps × runs`, ms(fpClick), ms(pooledStepMedian(pwKeys, clickIdx)), ms(pwClick), ratio(fpClick, pwClick)],
+    [`typing, ms/char (${typeIdx.length} steps, ${chars} chars, incl. step overhead)`, ms(perChar(fp), 2), ms(perChar(pwKeys), 2), ms(perChar(pwFill), 2), ratio(perChar(fp), perChar(pwKeys))],
+    ["typing, marginal ms/char (least-squares slope)", ms(fpFit.perChar, 2), ms(keysFit.perChar, 2), ms(fillFit.perChar, 2), ratio(fpFit.perChar, keysFit.perChar)],
+    ["typing, fixed cost per type step (intercept)", ms(fpFit.fixed), ms(keysFit.fixed), ms(fillFit.fixed), ratio(fpFit.fixed, keysFit.fixed)],
+  ]));
+  out.push("  Click figures compare against PW fill's click steps (clicks are identical in both PW variants).");
+  out.push("  Typing compares against PW keys (pressSequentially): flowproof types real keystrokes; fill is not keystrokes.");
+
+  // Targets.
+  const targetRows: string[][] = [
+    ["click step median", `≤ ${TARGETS.clickMs} ms`, `${ms(fpClick)} ms`, fpClick <= TARGETS.clickMs ? "met" : "MISSED"],
+    ["typing", `≤ ${TARGETS.typingMsPerChar} ms/char`, `${ms(perChar(fp), 2)} ms/char`, perChar(fp) <= TARGETS.typingMsPerChar ? "met" : "MISSED"],
+    ["30-step flow wall time", `≤ ${TARGETS.wallRatio}× Playwright (fill)`, ratio(fpWall, fillWall), fpWall / fillWall <= TARGETS.wallRatio ? "met" : "MISSED"],
+  ];
+  out.push("");
+  out.push(table(["target", "goal", "flowproof", "status"], targetRows, 99));
+
+  // Per kind.
+  const kinds: Kind[] = ["type", "replace", "select", "check", "click", "press", "assert", "wait"];
+  out.push("");
+  out.push("time by step kind (median over runs of the per-run total, ms)");
+  out.push(table(["kind", "steps", "flowproof", "PW fill", "PW keys", "fp share", "fp / PW fill"], kinds.map((k) => {
+    const idx = indicesOf([k]);
+    const f = medianOfRunTotals(fp, idx);
+    return [k, String(idx.length), ms(f), ms(medianOfRunTotals(pwFill, idx)), ms(medianOfRunTotals(pwKeys, idx)), `${((100 * f) / fpSteps).toFixed(0)}%`, ratio(f, medianOfRunTotals(pwFill, idx))];
+  })));
+
+  // Per step.
+  out.push("");
+  out.push("per step (median ms; flowproof step times are whole milliseconds as reported by `run`)");
+  out.push(table(["#", "kind", "step", "flowproof", "PW fill", "PW keys"], STEPS.map((s, i) => [
+    String(i + 1), s.kind, s.text.length > 62 ? `${s.text.slice(0, 61)}…` : s.text,
+    ms(median(fp.map((x) => x.stepMs[i]!))), ms(median(pwFill.map((x) => x.stepMs[i]!))), ms(median(pwKeys.map((x) => x.stepMs[i]!))),
+  ]), 3));
+  out.push("");
+  console.log(out.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+async function main(): Promise<number> {
+  const { runs, warmup, json } = parseArgs(process.argv.slice(2));
+  const chrome = process.env["FLOWPROOF_CHROME"] ?? "/usr/bin/chromium";
+  if (!existsSync(chrome)) {
+    console.error(`bench: Chromium not found at ${chrome}.\n  Install it (Debian/Ubuntu: apt-get install chromium) or set FLOWPROOF_CHROME to a Chrome/Chromium executable.\n  The benchmark never downloads a browser.`);
+    return 2;
+  }
+  // flowproof's launcher reads FLOWPROOF_CHROME from the process environment: both contenders use this binary.
+  process.env["FLOWPROOF_CHROME"] = chrome;
+  checkFlowMatchesSteps();
+
+  const server = startServer();
+  const work = mkdtempSync(join(tmpdir(), "flowproof-bench-"));
+  try {
+    const spec = join(work, "bench.flow.yaml");
+    copyFileSync(FLOW_FILE, spec);
+    const env = { ...process.env, BENCH_URL: server.url };
+    const startUrl = `${server.url}/index.html`;
+    const { version } = (await import("playwright-core/package.json", { with: { type: "json" } })).default as { version: string };
+
+    console.error(`bench: serving ${PAGES_DIR} at ${server.url}; recording the flowproof trace (untimed)…`);
+    const recorded = await record({ spec, env, author: "rules" });
+    if (!recorded.ok) {
+      console.error(`bench: recording failed: ${recorded.error ?? "unknown"}`);
+      return 1;
+    }
+
+    const fp: Sample[] = [];
+    const pwFill: Sample[] = [];
+    const pwKeys: Sample[] = [];
+    for (let round = -warmup; round < runs; round++) {
+      const timed = round >= 0;
+      const a = await runFlowproof(spec, env);
+      const b = await runPlaywright(chrome, startUrl, "fill");
+      const c = await runPlaywright(chrome, startUrl, "keys");
+      if (timed) {
+        fp.push(a);
+        pwFill.push(b);
+        pwKeys.push(c);
+      }
+      console.error(`bench: ${timed ? `run ${round + 1}/${runs}` : "warm-up"}: flowproof ${ms(a.wallMs, 0)} ms (steps ${ms(sum(a.stepMs), 0)}), PW fill ${ms(b.wallMs, 0)} ms (steps ${ms(sum(b.stepMs), 0)}), PW keys ${ms(c.wallMs, 0)} ms (steps ${ms(sum(c.stepMs), 0)})`);
+    }
+    report(fp, pwFill, pwKeys, runs, chrome, version);
+    if (json) console.log(JSON.stringify({ steps: STEPS.map((s) => ({ text: s.text, kind: s.kind, chars: s.chars })), flowproof: fp, playwright_fill: pwFill, playwright_keys: pwKeys }));
+    return 0;
+  } catch (error) {
+    if (error instanceof BenchFailure) {
+      console.error(`bench: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  } finally {
+    server.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+process.exit(await main());

@@ -1,0 +1,151 @@
+// `bun run check`: type-check, generated artefacts current, folder import rule, one test per
+// module. Runs every check (in order) even after a failure, prints one line per check, and exits
+// non-zero when any failed.
+import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { globToRegExp, scannedFiles } from "./check-deps.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+
+/** A module that need not have a sibling `<name>.test.ts`, and why. */
+export interface TestExemption {
+  /** Repo-relative path or glob (`*` = one segment). */
+  readonly path: string;
+  readonly reason: string;
+  /** The test that covers it instead; it must exist, or the module is reported. */
+  readonly coveredBy?: string;
+}
+
+export const TEST_EXEMPTIONS: readonly TestExemption[] = [
+  // Type-only files and deliberate re-export faces.
+  { path: "src/grammar/ast.ts", reason: "type-only: the AST types, exercised by every grammar test" },
+  { path: "src/plugins/api.ts", reason: "the plugin contract: types, an identity helper and one error class, exercised by every plugin's tests" },
+  { path: "src/cli/exit-codes.ts", reason: "a constant table, asserted by the CLI tests through real exit codes" },
+  { path: "src/version.ts", reason: "re-exports package.json's version; nothing to test" },
+  { path: "src/index.ts", reason: "the library face: re-exports commands/ and plugins/api types" },
+  { path: "src/grammar/index.ts", reason: "the grammar's public face" },
+  { path: "src/engine/handlers/index.ts", reason: "the handler registry: a typed object literal, exercised through the step loop's tests" },
+  { path: "plugins/*/index.ts", reason: "a plugin's face (`export const plugin = define…`), exercised by its conformance test" },
+  // Plugin internals tested from elsewhere, each named explicitly.
+  {
+    path: "plugins/web/injected/page-api.ts",
+    reason: "page-side code that only runs inside Chromium; the driver conformance suite drives every probe through a real page",
+    coveredBy: "plugins/web/web.conformance.test.ts",
+  },
+  {
+    path: "plugins/web/cdp/connection.ts",
+    reason: "needs a live DevTools endpoint (no CDP mocks); exercised by the web driver's conformance run against real Chromium",
+    coveredBy: "plugins/web/web.conformance.test.ts",
+  },
+];
+
+export interface ModuleTestReport {
+  /** Modules with no sibling test and no exemption. */
+  readonly missing: readonly string[];
+  /** Exempted modules whose `coveredBy` test does not exist. */
+  readonly uncovered: readonly { readonly path: string; readonly coveredBy: string }[];
+}
+
+/** Pure: which of `files` (repo-relative `src/**` and `plugins/**` .ts files) lack the test they need. */
+export function checkModuleTests(files: readonly string[], exemptions: readonly TestExemption[] = TEST_EXEMPTIONS): ModuleTestReport {
+  const present = new Set(files);
+  const missing: string[] = [];
+  const uncovered: { path: string; coveredBy: string }[] = [];
+  for (const f of files) {
+    if (f.endsWith(".test.ts") || f.endsWith(".d.ts")) continue;
+    if (present.has(f.replace(/\.ts$/, ".test.ts"))) continue;
+    const exemption = exemptions.find((e) => globToRegExp(e.path).test(f));
+    if (!exemption) missing.push(f);
+    else if (exemption.coveredBy !== undefined && !present.has(exemption.coveredBy)) uncovered.push({ path: f, coveredBy: exemption.coveredBy });
+  }
+  return { missing, uncovered };
+}
+
+interface CheckOutcome {
+  readonly ok: boolean;
+  /** One line. */
+  readonly summary: string;
+  readonly details: readonly string[];
+}
+
+interface Check {
+  readonly name: string;
+  run(): Promise<CheckOutcome>;
+}
+
+/** Runs a command in the repo root; its first non-empty output line is the summary. */
+function command(name: string, argv: readonly string[], okSummary: string): Check {
+  return {
+    name,
+    async run() {
+      const proc = Bun.spawn([...argv], { cwd: ROOT, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      const lines = `${stdout}${stderr}`.split("\n").filter((l) => l.trim() !== "");
+      if (code === 0) return { ok: true, summary: lines[0] ?? okSummary, details: [] };
+      return { ok: false, summary: `${lines[0] ?? "failed"}${lines.length > 1 ? ` (+${lines.length - 1} lines)` : ""} [exit ${code}]`, details: lines };
+    },
+  };
+}
+
+const bun = process.execPath;
+const tsc = `${ROOT}/node_modules/.bin/tsc`;
+
+const CHECKS: readonly Check[] = [
+  {
+    name: "tsc --noEmit -p .",
+    async run() {
+      if (!existsSync(tsc)) return { ok: false, summary: "node_modules/.bin/tsc not found; run `bun install`", details: [] };
+      const r = await command("tsc", [tsc, "--noEmit", "-p", "."], "").run();
+      if (r.ok) return { ok: true, summary: "no type errors", details: [] };
+      const errors = r.details.filter((l) => /error TS\d+/.test(l));
+      const files = new Set(errors.map((l) => l.replace(/\(\d+,\d+\).*$/, "")));
+      return { ok: false, summary: `${errors.length} type error(s) in ${files.size} file(s)`, details: r.details };
+    },
+  },
+  command("gen-schemas --check", [bun, "scripts/gen-schemas.ts", "--check"], "schemas current"),
+  command("gen-docs --check", [bun, "scripts/gen-docs.ts", "--check"], "docs current"),
+  command("check-deps", [bun, "scripts/check-deps.ts"], "no forbidden imports"),
+  {
+    name: "one test per module",
+    async run() {
+      const files = scannedFiles(ROOT);
+      const { missing, uncovered } = checkModuleTests(files);
+      const modules = files.filter((f) => !f.endsWith(".test.ts")).length;
+      if (missing.length === 0 && uncovered.length === 0) return { ok: true, summary: `${modules} modules, each with a sibling test or a listed exemption`, details: [] };
+      return {
+        ok: false,
+        summary: `${missing.length + uncovered.length} of ${modules} modules lack a test`,
+        details: [
+          ...missing.map((m) => `${m}: no sibling ${m.replace(/^.*\//, "").replace(/\.ts$/, ".test.ts")}`),
+          ...uncovered.map((u) => `${u.path}: exempt as covered by ${u.coveredBy}, which does not exist`),
+          "add the sibling test, or (type-only files and re-export faces only) an entry with a reason in TEST_EXEMPTIONS in scripts/check.ts",
+        ],
+      };
+    },
+  },
+];
+
+const MAX_DETAIL_LINES = 60;
+
+if (import.meta.main) {
+  let failed = 0;
+  for (const check of CHECKS) {
+    const t0 = performance.now();
+    let outcome: CheckOutcome;
+    try {
+      outcome = await check.run();
+    } catch (error) {
+      // A check that crashes is a failed check, reported like the others; the rest still run.
+      outcome = { ok: false, summary: `crashed: ${error instanceof Error ? error.message : String(error)}`, details: [] };
+    }
+    const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+    console.log(`${outcome.ok ? "PASS" : "FAIL"}  ${check.name.padEnd(22)} ${outcome.summary} (${seconds} s)`);
+    if (!outcome.ok) {
+      failed++;
+      for (const line of outcome.details.slice(0, MAX_DETAIL_LINES)) console.log(`      ${line}`);
+      if (outcome.details.length > MAX_DETAIL_LINES) console.log(`      … and ${outcome.details.length - MAX_DETAIL_LINES} more lines`);
+    }
+  }
+  console.log(failed === 0 ? `check: all ${CHECKS.length} checks passed` : `check: ${failed} of ${CHECKS.length} checks failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
