@@ -1,0 +1,41 @@
+// The whole test suite in order: checks, unit tests, then end-to-end tests in real Chromium.
+// Streams everything and ends with one summary line `N passed, N failed`.
+const bun = process.execPath;
+const stages: Array<{ name: string; cmd: string[] }> = [
+  { name: "check", cmd: [bun, "scripts/check.ts"] },
+  { name: "unit", cmd: [bun, "test", "--timeout", "30000", "src", "plugins", "scripts", "examples", "test/support"] },
+  { name: "e2e", cmd: [bun, "test", "--timeout", "120000", "test/e2e"] },
+];
+
+let passed = 0;
+let failed = 0;
+let broken: string[] = [];
+
+async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream, collect: (text: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) {
+    const text = decoder.decode(chunk, { stream: true });
+    sink.write(text);
+    collect(text);
+  }
+}
+
+for (const stage of stages) {
+  console.log(`\n=== ${stage.name}: ${stage.cmd.slice(1).join(" ")}`);
+  let output = "";
+  const proc = Bun.spawn(stage.cmd, { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+  await Promise.all([pump(proc.stdout, process.stdout, (t) => (output += t)), pump(proc.stderr, process.stderr, (t) => (output += t))]);
+  const code = await proc.exited;
+  if (stage.name !== "check") {
+    const p = /^\s*(\d+) pass\s*$/m.exec(output);
+    const f = /^\s*(\d+) fail\s*$/m.exec(output);
+    passed += p ? Number(p[1]) : 0;
+    failed += f ? Number(f[1]) : 0;
+    if (!p) broken.push(`${stage.name}: no test summary`);
+  }
+  if (code !== 0) broken.push(`${stage.name}: exit ${code}`);
+}
+
+if (broken.length > 0) console.log(`\nproblems: ${broken.join("; ")}`);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(broken.length > 0 || failed > 0 ? 1 : 0);
