@@ -111,6 +111,21 @@ const CASES: readonly Case[] = [
     ],
   },
   {
+    name: "double-clicks, right-clicks, clicks at a point and hovers to reveal a menu",
+    page: "pointer.html",
+    steps: [
+      'rules: Double-click "Open twice"',
+      'assert: the "id:log" shows double clicked',
+      'rules: Right-click "Row actions"',
+      'assert: the "id:log" shows context menu',
+      'rules: Click "Pad" at 75%,25%',
+      'assert: the "id:log" shows pad at 75%,25%',
+      'rules: Hover over "Menu"',
+      'rules: Click "Reports"',
+      'assert: the "id:log" shows opened Reports',
+    ],
+  },
+  {
     name: "navigates, follows links and reloads",
     page: "nav.html",
     steps: [

@@ -329,6 +329,9 @@ export function installPageApi(): PageApi {
     if ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.readOnly) {
       return { ok: false, failed: "editable", detail: `${describe(el)} is read-only` };
     }
+    if (el instanceof HTMLSelectElement) {
+      return { ok: false, failed: "editable", detail: `${describe(el)} is a dropdown, not a text field; write \`Select <option> from the "…" dropdown\`` };
+    }
     if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el.isContentEditable)) {
       return { ok: false, failed: "editable", detail: `${describe(el)} is not a text field` };
     }

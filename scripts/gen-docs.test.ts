@@ -1,0 +1,53 @@
+import { describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { cell, docFiles, renderCliTables, renderErrorTable, replaceBlock } from "./gen-docs.ts";
+import { staleFiles } from "./generated-file.ts";
+import { COMMANDS } from "../src/cli/flags.ts";
+import { DIAGNOSTIC_CODES } from "../src/diagnostics/diagnostic.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+
+describe("gen-docs", () => {
+  test("the generated blocks of docs/cli.md and docs/errors.md are current", () => {
+    expect(staleFiles(ROOT, docFiles(ROOT))).toEqual([]);
+  });
+
+  test("the errors table lists every diagnostic code", () => {
+    const table = renderErrorTable(DIAGNOSTIC_CODES);
+    for (const code of Object.keys(DIAGNOSTIC_CODES)) expect(table).toContain(`| \`${code}\` |`);
+  });
+
+  test("the CLI tables list every flag of every command", () => {
+    const text = renderCliTables(COMMANDS);
+    for (const c of COMMANDS) {
+      expect(text).toContain(`### \`flowproof ${c.name}\``);
+      for (const f of c.flags) expect(text).toContain(`| \`--${f.name}\` |`);
+    }
+  });
+});
+
+describe("replaceBlock", () => {
+  const doc = "# Title\n\nProse before.\n\n<!-- generated:x:start -->\nold\n<!-- generated:x:end -->\n\nProse after.\n";
+
+  test("replaces only what lies between the markers", () => {
+    const out = replaceBlock(doc, "x", "| a |", "somewhere");
+    expect(out).toStartWith("# Title\n\nProse before.\n\n<!-- generated:x:start -->\n");
+    expect(out).toEndWith("| a |\n\n<!-- generated:x:end -->\n\nProse after.\n");
+    expect(out).not.toContain("old");
+    expect(replaceBlock(out, "x", "| a |", "somewhere")).toBe(out);
+  });
+
+  test.each([
+    ["a missing end marker", "<!-- generated:x:start -->\n", "missing <!-- generated:x:end -->"],
+    ["markers out of order", "<!-- generated:x:end -->\n<!-- generated:x:start -->\n", "comes before"],
+    ["duplicated markers", `${doc}${doc}`, "more than once"],
+  ])("refuses %s", (_, text, message) => {
+    expect(() => replaceBlock(text, "x", "", "")).toThrow(message);
+  });
+});
+
+describe("cell", () => {
+  test("escapes pipes and folds newlines so a cell cannot break its row", () => {
+    expect(cell("a|b\nc")).toBe("a\\|b c");
+  });
+});
