@@ -60,7 +60,7 @@ describe("docs/trace-format.md", () => {
     expect(lines[0]).toBe(written[0]);
     for (const line of lines.slice(1)) {
       const id = (JSON.parse(line) as { id: string }).id;
-      expect(line).toBe(written.find((w) => w.includes(`"id":"${id}"`)));
+      expect(written.find((w) => w.includes(`"id":"${id}"`)) ?? `no step ${id} written`).toBe(line);
     }
   });
 

@@ -50,4 +50,8 @@ describe("cell", () => {
   test("escapes pipes and folds newlines so a cell cannot break its row", () => {
     expect(cell("a|b\nc")).toBe("a\\|b c");
   });
+
+  test("escapes angle brackets outside code spans only", () => {
+    expect(cell("default: <stem>.trace.jsonl, `<path>`")).toBe("default: &lt;stem&gt;.trace.jsonl, `<path>`");
+  });
 });

@@ -15,9 +15,17 @@ const BLOCKS: readonly { readonly doc: string; readonly name: string; readonly s
   { doc: "docs/errors.md", name: "errors", source: "src/diagnostics/diagnostic.ts (DIAGNOSTIC_CODES)", render: () => renderErrorTable(DIAGNOSTIC_CODES) },
 ];
 
-/** Escapes a table cell: pipes would split the cell, newlines would end the row. */
+/**
+ * Escapes a table cell: pipes would split the cell, newlines would end the row, and outside
+ * code spans `<stem>` would be swallowed as an HTML tag.
+ */
 export function cell(text: string): string {
-  return text.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+  return text
+    .replace(/\r?\n/g, " ")
+    .split(/(`[^`]*`)/)
+    .map((part) => (part.startsWith("`") ? part : part.replace(/</g, "&lt;").replace(/>/g, "&gt;")))
+    .join("")
+    .replace(/\|/g, "\\|");
 }
 
 function flagValue(flag: FlagSpec): string {

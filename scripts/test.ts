@@ -9,12 +9,15 @@ const stages: Array<{ name: string; cmd: string[] }> = [
 
 let passed = 0;
 let failed = 0;
-let broken: string[] = [];
+const broken: string[] = [];
 
 async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream, collect: (text: string) => void): Promise<void> {
   const decoder = new TextDecoder();
-  for await (const chunk of stream) {
-    const text = decoder.decode(chunk, { stream: true });
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const text = decoder.decode(value, { stream: true });
     sink.write(text);
     collect(text);
   }
@@ -39,3 +42,5 @@ for (const stage of stages) {
 if (broken.length > 0) console.log(`\nproblems: ${broken.join("; ")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(broken.length > 0 || failed > 0 ? 1 : 0);
+
+export {};

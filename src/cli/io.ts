@@ -3,6 +3,8 @@ import { FlowproofError, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { diagnosticToJson, renderDiagnostics } from "../diagnostics/render.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import { UsageError } from "./flags.ts";
+import { AdapterUnavailableError } from "../plugins/api.ts";
+import { UnresolvedReferenceError } from "../engine/templates.ts";
 
 export interface Io {
   out(text: string): void;
@@ -19,6 +21,8 @@ export function reportError(io: Io, error: unknown, json: boolean): ExitCode {
   let diagnostics: readonly Diagnostic[];
   if (error instanceof FlowproofError) diagnostics = error.diagnostics;
   else if (error instanceof UsageError) diagnostics = [{ code: "usage", message: error.message, hint: error.hint }];
+  else if (error instanceof AdapterUnavailableError) diagnostics = [{ code: "no-browser", message: error.message, hint: error.hint }];
+  else if (error instanceof UnresolvedReferenceError) diagnostics = [{ code: "unresolved-reference", message: error.message }];
   else {
     const message = error instanceof Error ? error.message : String(error);
     diagnostics = [{ code: "io-error", message }];

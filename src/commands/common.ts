@@ -9,6 +9,7 @@ import { BUILTIN_ADAPTERS } from "../plugins/builtin.ts";
 import { AdapterRegistry } from "../plugins/registry.ts";
 import type { AdapterSession, AppDriver } from "../plugins/api.ts";
 import { resolveText } from "../engine/templates.ts";
+import { planSteps } from "../engine/plan.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
 
 export type AuthorMode = "auto" | "rules" | "llm";
@@ -32,7 +33,13 @@ export function readFlowFile(spec: string): { path: string; text: string } {
 export function loadFlowFile(spec: string): Flow {
   const { path, text } = readFlowFile(spec);
   const result = loadFlowText(displayPath(path), text, { plainStepsAreRules: true });
-  if (!result.ok) throw new SpecError(result.diagnostics);
+  if (!result.ok) {
+    // Report the forms this version cannot run together with the parse problems, in file order.
+    const plan = planSteps(result.steps, DEFAULT_STEP_TIMEOUT_MS);
+    const all = [...result.diagnostics, ...(plan.ok ? [] : plan.diagnostics)];
+    all.sort((a, b) => (a.span?.line ?? 0) - (b.span?.line ?? 0) || (a.span?.column ?? 0) - (b.span?.column ?? 0));
+    throw new SpecError(all);
+  }
   return { ...result.flow, file: path };
 }
 

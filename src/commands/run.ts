@@ -34,7 +34,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const log = options.log ?? (() => undefined);
   const flow = loadFlowFile(options.spec);
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
-  const trace: Trace = readTraceFile(tracePath, displayPath(flow.file));
+  const trace: Trace = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath));
   const warnings: string[] = [];
   if (trace.header.spec?.hash && trace.header.spec.hash !== flow.hash) {
     const w = `WARNING: ${displayPath(flow.file)} changed since ${displayPath(tracePath)} was recorded; replaying the trace as recorded (re-record or heal to pick up the change)`;

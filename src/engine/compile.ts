@@ -52,7 +52,9 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
         intent,
         action: { type, params },
         selectors,
-        sync: { pre: [{ kind: "element_exists", selector_ref: 0, timeout_ms: options.stepTimeoutMs }], post: [] },
+        // Assertions and waits carry their own bound in `expect`; an element-exists precondition
+        // would contradict `is not visible` / `appears 0 times`.
+        sync: { pre: type === "assert" || type === "wait" ? [] : [{ kind: "element_exists", selector_ref: 0, timeout_ms: options.stepTimeoutMs }], post: [] },
         artifacts: {},
       }],
     };

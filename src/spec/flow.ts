@@ -31,7 +31,10 @@ export interface Flow {
   readonly hash: string;
 }
 
-export type LoadResult = { readonly ok: true; readonly flow: Flow } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+export type LoadResult =
+  | { readonly ok: true; readonly flow: Flow }
+  /** `steps` holds the steps that did parse, so callers can check them further and report everything together. */
+  | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly steps: readonly FlowStep[] };
 
 /** Top-level keys of the flow format that this version runs. */
 const SUPPORTED_KEYS = ["name", "app", "url", "steps"] as const;
@@ -44,8 +47,8 @@ const STEP_KEYS_LATER = [
   "assert_api", "assert_sql", "assert_spreadsheet", "assert_screenshot", "assert_no_secret_leak",
   "repeat", "when", "in", "foreach", "prompt", "assert_tool_call", "assert_no_tool_call",
 ] as const;
-const APP_KINDS: readonly AppKind[] = ["web", "api"];
-const LATER_APPS = ["calc", "notepad", "sap", "vision", "agent", "windows"];
+const APP_KINDS: readonly AppKind[] = ["web"];
+const LATER_APPS = ["api", "calc", "notepad", "sap", "vision", "agent", "windows"];
 
 export interface LoadOptions {
   /** Whether plain steps must parse under the rules grammar now (rules mode, or auto with no model). */
@@ -54,11 +57,11 @@ export interface LoadOptions {
 
 export function loadFlowText(file: string, text: string, options: LoadOptions = { plainStepsAreRules: true }): LoadResult {
   const { source, diagnostics } = parseYaml(file, text);
-  if (diagnostics.length > 0) return { ok: false, diagnostics };
+  if (diagnostics.length > 0) return { ok: false, diagnostics, steps: [] };
   const problems: Diagnostic[] = [];
   const root = source.doc.contents;
   if (!isMap(root)) {
-    return { ok: false, diagnostics: [diagnostic("bad-value", "a flow file must be a mapping with `name`, `app`, `url` and `steps`", {
+    return { ok: false, steps: [], diagnostics: [diagnostic("bad-value", "a flow file must be a mapping with `name`, `app`, `url` and `steps`", {
       span: spanOf(source, root),
       hint: "start the file with `name: My flow`, `app: web`, `url: http://…` and a `steps:` list",
     })] };
@@ -93,7 +96,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
         ? `app \`${appText}\` is not available in this version of flowproof`
         : `unknown app \`${appText}\``, {
         span: spanOf(source, values.get("app")),
-        hint: "use `app: web` (a page in Chromium) or `app: api` (out-of-band assertions only)",
+        hint: "use `app: web` (a page in Chromium)",
       }));
     }
   }
@@ -134,7 +137,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
     }
   }
 
-  if (problems.length > 0) return { ok: false, diagnostics: problems };
+  if (problems.length > 0) return { ok: false, diagnostics: problems, steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
   return { ok: true, flow: { file, name: name ?? "", app, ...(url ? { url } : {}), steps, hash } };
 }

@@ -79,11 +79,12 @@ export function parseTrace(text: string, file: string): Trace {
   return { path: file, header: header as Header, steps };
 }
 
-export function readTraceFile(path: string, specHint?: string): Trace {
+/** Reads and validates a trace file; `label` is how the path appears in messages (default: `path`). */
+export function readTraceFile(path: string, specHint?: string, label: string = path): Trace {
   if (!existsSync(path)) {
-    throw new TraceError(diagnostic("missing-trace", `no trace at ${path}`, {
+    throw new TraceError(diagnostic("missing-trace", `no trace at ${label}`, {
       hint: specHint ? `record it first: flowproof record ${specHint}` : "record the flow first with `flowproof record <flow.yaml>`",
     }));
   }
-  return parseTrace(readFileSync(path, "utf8"), path);
+  return { ...parseTrace(readFileSync(path, "utf8"), label), path };
 }

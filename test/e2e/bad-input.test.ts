@@ -26,13 +26,14 @@ describe("bad input (CLI)", () => {
       '  - rules: Click "Next" until the "Status" shows Done',
       "  - assert: the \"Terms\" is checked",
       "  - colour: red",
+      '  - rules: Drag the "css:#a" onto the "css:#b"',
       "",
     ].join("\n"));
     const res = await runCli(["validate", "many.flow.yaml"], { cwd: project.dir, env: NO_BROWSER });
     expect(res.code).toBe(2);
     expect(res.stdout).toBe("");
     const err = res.stderr;
-    expect(err).toContain("error: 6 problems:");
+    expect(err).toContain("error: 7 problems:");
     expect(err).toContain("many.flow.yaml:4:1: error[unknown-key] unknown key `stpes` in a flow");
     expect(err).toContain("did you mean `steps`?");
     expect(err).toMatch(/many\.flow\.yaml:6:\d+: error\[(refused|unknown)-step\]/);
@@ -41,6 +42,8 @@ describe("bad input (CLI)", () => {
     expect(err).toMatch(/many\.flow\.yaml:9:\d+: error\[unknown-step\]/);
     expect(err).toContain("many.flow.yaml:10:5: error[unknown-key] unknown step key `colour`");
     expect(err).toContain('  8 |   - rules: Click "Next" until the "Status" shows Done');
+    expect(err).toMatch(/many\.flow\.yaml:11:\d+: error\[unsupported-step\] Drag is part of the grammar but this version of flowproof cannot run it yet/);
+    expect(err.indexOf("many.flow.yaml:10:")).toBeLessThan(err.indexOf("many.flow.yaml:11:"));
     expect(err).not.toContain("chromium");
   });
 
@@ -76,7 +79,7 @@ describe("bad input (CLI)", () => {
     project.write("newer.trace.jsonl", '{"format":"flowproof-trace","version":2}\n');
     const res = await runCli(["run", "newer.flow.yaml"], { cwd: project.dir, env: NO_BROWSER });
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain("error: trace version 2 is newer than this flowproof supports");
+    expect(res.stderr).toContain("newer.trace.jsonl:1:1: error[trace-version] trace version 2 is newer than this flowproof supports");
   });
 
   test("usage errors exit 2 with a suggestion; --help and --version exit 0", async () => {

@@ -1,0 +1,99 @@
+import { describe, expect, test } from "bun:test";
+import { diagnostic, type Diagnostic, type SourceSpan } from "./diagnostic.ts";
+import { diagnosticToJson, renderDiagnostic, renderDiagnostics } from "./render.ts";
+
+const span: SourceSpan = { file: "checkout.flow.yaml", line: 14, column: 12, length: 4, lineText: '  - rules: Blur the "Email" field' };
+const blur = diagnostic("refused-step", "Blur is not something a user does", { span, hint: "write `Press Tab`" });
+
+describe("renderDiagnostic", () => {
+  test("prints location, code frame with a caret under the span, and the hint", () => {
+    expect(renderDiagnostic(blur)).toBe(
+      [
+        "checkout.flow.yaml:14:12: error[refused-step] Blur is not something a user does",
+        '  14 |   - rules: Blur the "Email" field',
+        "     |            ^^^^",
+        "  hint: write `Press Tab`",
+      ].join("\n"),
+    );
+  });
+
+  test("puts the first caret exactly under the span's column", () => {
+    const lines = renderDiagnostic(blur).split("\n");
+    const source = lines[1]!;
+    const caret = lines[2]!;
+    const bar = source.indexOf("| ") + 2;
+    expect(caret.indexOf("^") - bar).toBe(span.column - 1);
+    expect(source.slice(caret.indexOf("^"), caret.lastIndexOf("^") + 1)).toBe("Blur");
+  });
+
+  test("draws at least one caret for a zero-length span", () => {
+    const d = diagnostic("bad-value", "empty", { span: { ...span, column: 1, length: 0 } });
+    expect(renderDiagnostic(d).split("\n")[2]).toBe("     | ^");
+  });
+
+  test("widens the gutter padding to the line number's width", () => {
+    const d = diagnostic("bad-value", "x", { span: { ...span, line: 1234, column: 3, length: 2, lineText: "abcdef" } });
+    expect(renderDiagnostic(d).split("\n").slice(1)).toEqual(["  1234 | abcdef", "       |   ^^"]);
+  });
+
+  test("prints `error: … [code]` and the hint when there is no span", () => {
+    const d = diagnostic("missing-trace", "no trace at a.trace.jsonl", { hint: "record it first: flowproof record a.flow.yaml" });
+    expect(renderDiagnostic(d)).toBe("error: no trace at a.trace.jsonl [missing-trace]\n  hint: record it first: flowproof record a.flow.yaml");
+  });
+
+  test("prints only the head line when there is neither span nor hint", () => {
+    expect(renderDiagnostic(diagnostic("io-error", "disk full"))).toBe("error: disk full [io-error]");
+  });
+
+  test("prints notes with their location", () => {
+    const d = diagnostic("unknown-key", "duplicate", { notes: [{ message: "first here", span: { ...span, line: 2, column: 1 } }, { message: "no place" }] });
+    expect(renderDiagnostic(d).split("\n").slice(1)).toEqual(["  note: checkout.flow.yaml:2:1: first here", "  note: no place"]);
+  });
+});
+
+describe("renderDiagnostics", () => {
+  const many = (n: number): Diagnostic[] => Array.from({ length: n }, (_, i) => diagnostic("unknown-key", `problem ${i + 1}`));
+
+  test("separates diagnostics with a blank line", () => {
+    expect(renderDiagnostics(many(2))).toBe("error: problem 1 [unknown-key]\n\nerror: problem 2 [unknown-key]");
+  });
+
+  test("prints all of exactly ten without a summary line", () => {
+    const out = renderDiagnostics(many(10));
+    expect(out).toContain("problem 10");
+    expect(out).not.toContain("more");
+  });
+
+  test("prints the first ten then `… and N more`", () => {
+    const out = renderDiagnostics(many(13));
+    expect(out).toContain("problem 10 [");
+    expect(out).not.toContain("problem 11");
+    expect(out.endsWith("\n\n… and 3 more")).toBe(true);
+  });
+});
+
+describe("diagnosticToJson", () => {
+  test("flattens the span into file, line and column and keeps the hint", () => {
+    expect(diagnosticToJson(blur)).toEqual({
+      code: "refused-step",
+      message: "Blur is not something a user does",
+      file: "checkout.flow.yaml",
+      line: 14,
+      column: 12,
+      hint: "write `Press Tab`",
+    });
+  });
+
+  test("never includes lineText, so the authored line is not echoed", () => {
+    expect(JSON.stringify(diagnosticToJson(blur))).not.toContain("lineText");
+  });
+
+  test("gives only code and message for a bare diagnostic", () => {
+    expect(diagnosticToJson(diagnostic("usage", "bad flag"))).toEqual({ code: "usage", message: "bad flag" });
+  });
+
+  test("maps notes with and without a span", () => {
+    const d = diagnostic("unknown-key", "dup", { notes: [{ message: "here", span }, { message: "elsewhere" }] });
+    expect(diagnosticToJson(d)["notes"]).toEqual([{ message: "here", file: "checkout.flow.yaml", line: 14, column: 12 }, { message: "elsewhere" }]);
+  });
+});

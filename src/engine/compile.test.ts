@@ -1,0 +1,200 @@
+import { describe, expect, test } from "bun:test";
+import { parseAssertion, parseStep, type StepAst } from "../grammar/index.ts";
+import { DEFAULT_ASSERT_TIMEOUT_MS, DEFAULT_WAIT_TIMEOUT_MS, compileStep, selectorsFor } from "./compile.ts";
+
+const OPTIONS = { stepTimeoutMs: 4_321 };
+
+function step(text: string): StepAst {
+  const r = parseStep(text, { app: "web" });
+  if (!r.ok) throw new Error(`${text}: ${r.error.message}`);
+  return r.value;
+}
+
+function assertion(text: string): StepAst {
+  const r = parseAssertion(text, { app: "web" });
+  if (!r.ok) throw new Error(`${text}: ${r.error.message}`);
+  return { kind: "assert", assertion: r.value };
+}
+
+function compiled(ast: StepAst, intent = "intent") {
+  const r = compileStep(intent, ast, OPTIONS);
+  if (!r.ok) throw new Error(`expected it to compile: ${r.reason}`);
+  expect(r.steps).toHaveLength(1);
+  return r.steps[0]!;
+}
+
+const text = (t: string, extra: Record<string, unknown> = {}) => [{ tier: "text_anchor", provenance: "rules", payload: { text: t, ...extra } }];
+const native = (payload: Record<string, unknown>) => [{ tier: "native_id", provenance: "rules", payload }];
+
+describe("compileStep", () => {
+  test.each<[string, string, Record<string, unknown>, unknown[]]>([
+    ['Click "Save"', "click", {}, text("Save")],
+    ['Right-click "X"', "right_click", {}, text("X")],
+    ['Double-click "X"', "double_click", {}, text("X")],
+    ['Click "Save" at 75%,50%', "click", { x_pct: 75, y_pct: 50 }, text("Save")],
+    ['Press the "Save" button', "click", {}, text("Save", { role: "button" })],
+    ['Hover over "Menu"', "hover", {}, text("Menu")],
+    ['Type Ada into the "Name" field', "type_text", { text: "Ada" }, text("Name", { role: "field" })],
+    ["Type ${USER_NAME} into the \"Name\" field", "type_text", { text: "${USER_NAME}" }, text("Name", { role: "field" })],
+    ['Clear the "Search" field', "type_text", { text: "", replace: true }, text("Search", { role: "field" })],
+    ['Replace the "Search" field with Berlin', "type_text", { text: "Berlin", replace: true }, text("Search", { role: "field" })],
+    ['Select A from the "R" dropdown', "type_text", { text: "A", select: true }, text("R", { role: "dropdown" })],
+    [
+      'Select "Functional testing", "GUI testing" and "End2End testing" from the "Methods" field',
+      "type_text",
+      { text: "Functional testing", select: true, values: ["Functional testing", "GUI testing", "End2End testing"] },
+      text("Methods", { role: "field" }),
+    ],
+    ['Check the "Remember me" checkbox', "set_checked", { checked: true }, text("Remember me", { role: "checkbox" })],
+    ['Uncheck the "Remember me" checkbox', "set_checked", { checked: false }, text("Remember me", { role: "checkbox" })],
+    ['Remember the "Total" as total', "capture", { name: "total" }, text("Total")],
+    ['Remember how many "css:.row" appear as n', "capture", { name: "n", count: true }, native({ css: ".row" })],
+    ['Click "id:save-btn"', "click", {}, native({ id: "save-btn" })],
+    ["Type Ada into the name field", "type_text", { text: "Ada" }, native({ id: "name", role: "field" })],
+    ['Click the 2nd "Save"', "click", {}, text("Save", { nth: 2 })],
+    ['Click the 1st "Save"', "click", {}, text("Save")],
+    ['Click the 3rd "css:.btn"', "click", {}, native({ css: ".btn", nth: 3 })],
+  ])("compiles %s to a %s with its selector ladder", (input, type, params, selectors) => {
+    const s = compiled(step(input), input);
+    expect(s).toEqual({
+      intent: input,
+      action: { type: type as never, params },
+      selectors: selectors as never,
+      sync: { pre: [{ kind: "element_exists", selector_ref: 0, timeout_ms: OPTIONS.stepTimeoutMs }], post: [] },
+      artifacts: {},
+    });
+  });
+
+  test.each<[string, string, Record<string, unknown>]>([
+    ["Type Berlin", "type_text", { text: "Berlin" }],
+    ["Press Control+V", "press_key", { key: "v", modifiers: ["ctrl"] }],
+    ["Press Enter", "press_key", { key: "Enter", modifiers: [] }],
+    ["Press Mod+K", "press_key", { key: "k", modifiers: ["mod"] }],
+    ["Go to /settings", "launch", { url: "/settings" }],
+    ["Reload the page", "launch", { reload: true }],
+    [
+      "Wait until page shows Saved within 30s",
+      "wait",
+      { kind: "element_state", expect: { scope: "surface", value_contains: "Saved", timeout_ms: 30_000 }, selector_ref: null },
+    ],
+    [
+      "Wait until page shows Saved",
+      "wait",
+      { kind: "element_state", expect: { scope: "surface", value_contains: "Saved", timeout_ms: DEFAULT_WAIT_TIMEOUT_MS }, selector_ref: null },
+    ],
+  ])("compiles the page-level step %s with no selectors and no sync", (input, type, params) => {
+    expect(compiled(step(input))).toEqual({ intent: "intent", action: { type: type as never, params }, selectors: [], sync: { pre: [], post: [] }, artifacts: {} });
+  });
+
+  test("waits 60 s by default for Wait until page shows", () => {
+    expect(DEFAULT_WAIT_TIMEOUT_MS).toBe(60_000);
+  });
+
+  test.each<[string, Record<string, unknown>]>([
+    ["page shows Welcome", { scope: "surface", value_contains: "Welcome" }],
+    ["page shows Row 3 times", { scope: "surface", value_contains: "Row", count: 3 }],
+    ["page does not show Error", { scope: "surface", value_not_contains: "Error" }],
+    ["page url is /signin", { scope: "surface", url_equals: "/signin" }],
+    ["page url contains /orders", { scope: "surface", url_contains: "/orders" }],
+    ["page title is Acme", { scope: "surface", title_equals: "Acme" }],
+    ["page title contains Acme", { scope: "surface", title_contains: "Acme" }],
+  ])("compiles the page assertion %s to its expect keys", (input, expectKeys) => {
+    expect(compiled(assertion(input))).toEqual({
+      intent: "intent",
+      action: { type: "assert", params: { kind: "element_state", expect: { ...expectKeys, timeout_ms: DEFAULT_ASSERT_TIMEOUT_MS }, selector_ref: null } },
+      selectors: [],
+      sync: { pre: [], post: [] },
+      artifacts: {},
+    });
+  });
+
+  test.each<[string, Record<string, unknown>, unknown[]]>([
+    ['the "Total" shows 42', { value_contains: "42" }, text("Total")],
+    ['the "Total" shows ${captured.total}', { value_contains: "${captured.total}" }, text("Total")],
+    ['the "Name" field contains Ada', { value_contains: "Ada" }, text("Name", { role: "field" })],
+    ['the "Total" shows ${captured.rows} + 1', { capture: "rows", offset: 1 }, text("Total")],
+    ['the "Total" shows ${captured.balance} - 100.5', { capture: "balance", offset: -100.5 }, text("Total")],
+    ['the "css:#modal" is visible', { element_present: true }, native({ css: "#modal" })],
+    ['the "css:#modal" is not visible', { element_present: false }, native({ css: "#modal" })],
+    ['the "Save" is enabled', { enabled: true }, text("Save")],
+    ['the "Save" button is disabled', { enabled: false }, text("Save", { role: "button" })],
+    ['the "Agree" checkbox is checked', { checked: true }, text("Agree", { role: "checkbox" })],
+    ['the "Agree" checkbox is not checked', { checked: false }, text("Agree", { role: "checkbox" })],
+    ['the "Balance" is empty', { value_empty: true }, text("Balance")],
+    ['the "Balance" is not empty', { value_empty: false }, text("Balance")],
+    ['the "Row" appears 0 times', { element_count: 0 }, text("Row")],
+  ])("compiles the element assertion %s to its expect keys", (input, expectKeys, selectors) => {
+    expect(compiled(assertion(input))).toEqual({
+      intent: "intent",
+      action: { type: "assert", params: { kind: "element_state", expect: { ...expectKeys, timeout_ms: DEFAULT_ASSERT_TIMEOUT_MS }, selector_ref: 0 } },
+      selectors: selectors as never,
+      // No element-exists precondition: it would contradict `is not visible` / `appears 0 times`.
+      sync: { pre: [], post: [] },
+      artifacts: {},
+    });
+  });
+
+  test("defaults an assertion's bound to 10 s", () => {
+    expect(DEFAULT_ASSERT_TIMEOUT_MS).toBe(10_000);
+  });
+
+  test.each([
+    ["page shows Welcome within 2s", 2_000],
+    ['the "Row" appears 1 time within 2s', 2_000],
+    ["page url is /x within 1.5s", 1_500],
+  ])("takes the bound of %s from its within clause", (input, timeoutMs) => {
+    const params = compiled(assertion(input)).action.params as { expect: { timeout_ms: number } };
+    expect(params.expect.timeout_ms).toBe(timeoutMs);
+  });
+
+  test.each<[string, StepAst, string]>([
+    ["Drag", step('Drag the "css:#src" onto the "css:#dst"'), "Drag"],
+    ["Upload", step('Upload logo.png into the "Avatar" field'), "Upload"],
+    ["Scroll", step("Scroll to the bottom"), "Scroll"],
+    ["a download wait", step("Wait until the download completes as report"), "download"],
+    ["a cell target", step('Click the "Actions" column of the row containing "Grace Hopper"'), "table-cell"],
+    ["a scoped target", step('Click the "Pay" in the item containing "Invoice 4711"'), "scoped"],
+    ["an iframe target", step('Type Ada into the "Coupon" in the iframe "checkout"'), "iframe"],
+    ["a dialog suffix on a click", step('Click "Delete", accepting the "Are you sure?" dialog'), "dialog suffix"],
+    ["a dialog suffix on a hover", step('Hover over "Menu", dismissing the dialog'), "dialog suffix"],
+    ["a cookie assertion", assertion('cookie "sid" exists'), "cookie"],
+    ["an attribute assertion", assertion('the "Docs" attribute href is /docs'), "attribute"],
+    ["a has-attribute assertion", assertion('the "Export" has attribute download'), "attribute"],
+    ["a style assertion", assertion('the "Amount" style color is green'), "style"],
+    ["a cell-targeted assertion", assertion('the "Email" column of the row containing "John" shows j@x'), "table-cell"],
+    ["an iframe-targeted assertion", assertion('the "css:#total" in the iframe "checkout" shows 42'), "iframe"],
+  ])("refuses %s as not runnable in this version", (_what, ast, word) => {
+    const r = compileStep("intent", ast, OPTIONS);
+    if (r.ok) throw new Error("expected a refusal");
+    expect(r.reason).toContain(word);
+    expect(r.reason).toEndWith("this version of flowproof cannot run it yet");
+    expect(r.hint.length).toBeGreaterThan(0);
+  });
+
+  test("suggests a css: target for unsupported target kinds", () => {
+    const r = compileStep("i", step('Click the "Pay" in the item containing "Invoice 4711"'), OPTIONS);
+    expect(r.ok ? "" : r.hint).toContain("css:");
+  });
+
+  test("refuses a Windows app assertion on any app kind", () => {
+    const r = parseAssertion("display shows 8", { app: "calc" });
+    if (!r.ok) throw new Error(r.error.message);
+    const c = compileStep("i", { kind: "assert", assertion: r.value }, OPTIONS);
+    expect(c.ok ? "" : c.reason).toContain("display shows");
+  });
+
+  test("compiles the same AST to the same step every time", () => {
+    const ast = step('Click the 2nd "Save" at 10%, 90%');
+    expect(compileStep("i", ast, OPTIONS)).toEqual(compileStep("i", ast, OPTIONS));
+  });
+});
+
+describe("selectorsFor", () => {
+  test("returns undefined for targets other than plain elements", () => {
+    expect(selectorsFor({ kind: "cell", column: "A", rowAnchors: ["x"] })).toBeUndefined();
+  });
+
+  test("does not add nth for the first match", () => {
+    expect(selectorsFor({ kind: "element", anchor: { kind: "text", text: "A" }, nth: 1 })).toEqual(text("A") as never);
+  });
+});

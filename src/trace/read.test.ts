@@ -1,0 +1,163 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TraceError } from "../diagnostics/diagnostic.ts";
+import { parseTrace, readTraceFile } from "./read.ts";
+import type { TraceHeader, TraceStep } from "./schema.ts";
+import { serializeTrace } from "./write.ts";
+
+const HEADER: TraceHeader = {
+  format: "flowproof-trace",
+  version: 1,
+  trace_id: "0b7f3c52-5f0e-4c1e-9a55-7d4b1c2e9f10",
+  recorded_at: "2025-01-02T03:04:05.678Z",
+  app: { name: "Demo", adapter: "web", url: "http://127.0.0.1:3000/" },
+  env: { os: "linux", resolution: [1280, 800] },
+};
+
+const step = (n: number, extra: Partial<TraceStep> = {}): TraceStep => ({
+  id: `s${String(n).padStart(4, "0")}`,
+  intent: `Click "B${n}"`,
+  action: { type: "click", params: {} },
+  selectors: [{ tier: "text_anchor", provenance: "rules", payload: { text: `B${n}` } }],
+  sync: { pre: [{ kind: "element_exists", selector_ref: 0, timeout_ms: 5000 }], post: [] },
+  artifacts: {},
+  ...extra,
+});
+
+const headerLine = JSON.stringify(HEADER);
+const stepLine = (n: number) => JSON.stringify(step(n));
+
+/** The TraceError a call throws; fails the test when it does not throw one. */
+function traceError(run: () => unknown): TraceError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof TraceError) return error;
+    throw error;
+  }
+  throw new Error("expected a TraceError");
+}
+
+describe("parseTrace", () => {
+  test("reads back what serializeTrace wrote", () => {
+    const steps = [step(1), step(2, { action: { type: "type_text", params: { text: "Ada", replace: true } } })];
+    const trace = parseTrace(serializeTrace(HEADER, steps), "a.trace.jsonl");
+    expect(trace).toEqual({ path: "a.trace.jsonl", header: HEADER, steps });
+  });
+
+  test("skips blank lines, including a missing final newline", () => {
+    const trace = parseTrace(`${headerLine}\n\n${stepLine(1)}\n   \n${stepLine(2)}`, "a.trace.jsonl");
+    expect(trace.steps.map((s) => s.id)).toEqual(["s0001", "s0002"]);
+  });
+
+  test("reports a line that is not JSON as bad-trace with its line number", () => {
+    const e = traceError(() => parseTrace(`${headerLine}\n${stepLine(1)}\n{not json\n`, "a.trace.jsonl"));
+    expect(e.code).toBe("bad-trace");
+    expect(e.diagnostics).toHaveLength(1);
+    expect(e.diagnostics[0]!.message).toStartWith("line 3 is not valid JSON");
+    expect(e.diagnostics[0]!.span).toMatchObject({ file: "a.trace.jsonl", line: 3, column: 1, lineText: "{not json" });
+    expect(e.diagnostics[0]!.hint).toContain("flowproof record");
+  });
+
+  test("counts blank lines when numbering a bad line", () => {
+    const e = traceError(() => parseTrace(`${headerLine}\n\n\nnope\n`, "t.jsonl"));
+    expect(e.diagnostics[0]!.span?.line).toBe(4);
+  });
+
+  test("refuses a first line of another format", () => {
+    const e = traceError(() => parseTrace(`${JSON.stringify({ format: "har", version: 1 })}\n`, "x.jsonl"));
+    expect(e.code).toBe("bad-trace");
+    expect(e.diagnostics[0]!.message).toContain('format is "har", expected "flowproof-trace"');
+    expect(e.diagnostics[0]!.span?.line).toBe(1);
+  });
+
+  test("refuses a newer version with trace-version naming both versions", () => {
+    const e = traceError(() => parseTrace(`${JSON.stringify({ ...HEADER, version: 2 })}\n${stepLine(1)}\n`, "a.trace.jsonl"));
+    expect(e.code).toBe("trace-version");
+    expect(e.diagnostics).toHaveLength(1);
+    expect(e.diagnostics[0]!.message).toBe("trace version 2 is newer than this flowproof supports (version 1)");
+    expect(e.diagnostics[0]!.hint).toContain("upgrade flowproof");
+  });
+
+  test("refuses a header that does not match the schema", () => {
+    const { env: _env, ...noEnv } = HEADER;
+    const e = traceError(() => parseTrace(`${JSON.stringify(noEnv)}\n`, "a.trace.jsonl"));
+    expect(e.code).toBe("bad-trace");
+    expect(e.diagnostics[0]!.message).toContain("env");
+  });
+
+  test("refuses a step without selectors, naming its line", () => {
+    const { selectors: _s, ...noSelectors } = step(1);
+    const e = traceError(() => parseTrace(`${headerLine}\n${JSON.stringify(noSelectors)}\n`, "a.trace.jsonl"));
+    expect(e.code).toBe("bad-trace");
+    expect(e.diagnostics[0]!.message).toStartWith("step line 2 does not match trace format v1");
+    expect(e.diagnostics[0]!.message).toContain("selectors");
+    expect(e.diagnostics[0]!.span?.line).toBe(2);
+  });
+
+  test("refuses an unknown action type", () => {
+    const bad = { ...step(1), action: { type: "teleport", params: {} } };
+    const e = traceError(() => parseTrace(`${headerLine}\n${JSON.stringify(bad)}\n`, "a.trace.jsonl"));
+    expect(e.code).toBe("bad-trace");
+  });
+
+  test("collects every problem of the file", () => {
+    const { selectors: _s, ...noSelectors } = step(2);
+    const text = [headerLine, "{oops", JSON.stringify(noSelectors), stepLine(3), JSON.stringify({ ...step(4), id: "step4" }), ""].join("\n");
+    const e = traceError(() => parseTrace(text, "a.trace.jsonl"));
+    expect(e.diagnostics.map((d) => [d.code, d.span?.line])).toEqual([
+      ["bad-trace", 2],
+      ["bad-trace", 3],
+      ["bad-trace", 5],
+    ]);
+  });
+
+  test.each(["", "\n\n", "   \n"])("refuses an empty trace %p", (text) => {
+    const e = traceError(() => parseTrace(text, "a.trace.jsonl"));
+    expect(e.code).toBe("bad-trace");
+    expect(e.diagnostics[0]!.message).toBe("the trace is empty");
+  });
+
+  test("keeps a very long bad line out of the span's text", () => {
+    const long = `{${"x".repeat(500)}`;
+    const e = traceError(() => parseTrace(`${headerLine}\n${long}\n`, "a.trace.jsonl"));
+    expect(e.diagnostics[0]!.span!.lineText.length).toBeLessThanOrEqual(200);
+  });
+});
+
+describe("readTraceFile", () => {
+  let dir = "";
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("reads a trace file from disk", () => {
+    dir = mkdtempSync(join(tmpdir(), "flowproof-read-"));
+    const path = join(dir, "a.trace.jsonl");
+    writeFileSync(path, serializeTrace(HEADER, [step(1)]));
+    const trace = readTraceFile(path);
+    expect(trace.path).toBe(path);
+    expect(trace.steps).toEqual([step(1)]);
+  });
+
+  test("names the file in a bad trace's span", () => {
+    dir = mkdtempSync(join(tmpdir(), "flowproof-read-"));
+    const path = join(dir, "a.trace.jsonl");
+    writeFileSync(path, `${headerLine}\nnope\n`);
+    expect(traceError(() => readTraceFile(path)).diagnostics[0]!.span?.file).toBe(path);
+  });
+
+  test("reports a missing file as missing-trace with a flowproof record hint", () => {
+    const e = traceError(() => readTraceFile("/nonexistent/flowproof/a.trace.jsonl", "a.flow.yaml"));
+    expect(e.code).toBe("missing-trace");
+    expect(e.message).toBe("no trace at /nonexistent/flowproof/a.trace.jsonl");
+    expect(e.diagnostics[0]!.hint).toBe("record it first: flowproof record a.flow.yaml");
+  });
+
+  test("gives a generic record hint when it does not know the flow", () => {
+    const e = traceError(() => readTraceFile("/nonexistent/flowproof/a.trace.jsonl"));
+    expect(e.diagnostics[0]!.hint).toContain("flowproof record <flow.yaml>");
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, test } from "bun:test";
+import Ajv from "ajv";
+import { TRACE_FORMAT, TRACE_VERSION, TraceHeader, TraceStep, traceSchemaDocument } from "./schema.ts";
+
+const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+
+const STEP = {
+  id: "s0001",
+  intent: 'Click "Save"',
+  action: { type: "click", params: {} },
+  selectors: [{ tier: "text_anchor", provenance: "rules", payload: { text: "Save" } }],
+  sync: { pre: [{ kind: "element_exists", selector_ref: 0, timeout_ms: 5000 }], post: [] },
+  artifacts: {},
+};
+
+const HEADER = {
+  format: TRACE_FORMAT,
+  version: TRACE_VERSION,
+  trace_id: "0b7f3c52-5f0e-4c1e-9a55-7d4b1c2e9f10",
+  recorded_at: "2025-01-02T03:04:05.678Z",
+  app: { name: "Demo", adapter: "web" },
+  env: { os: "linux", resolution: [1280, 800] },
+};
+
+describe("traceSchemaDocument", () => {
+  const doc = traceSchemaDocument();
+
+  test("declares draft-07 with header and step definitions", () => {
+    expect(doc["$schema"]).toBe("http://json-schema.org/draft-07/schema#");
+    expect(Object.keys(doc["definitions"] as object)).toEqual(["header", "step"]);
+    expect(doc["anyOf"]).toEqual([{ $ref: "#/definitions/header" }, { $ref: "#/definitions/step" }]);
+  });
+
+  test("accepts a header line and a step line and refuses anything else", () => {
+    const validate = ajv.compile(doc);
+    expect(validate(HEADER)).toBe(true);
+    expect(validate(STEP)).toBe(true);
+    expect(validate({ hello: "world" })).toBe(false);
+  });
+
+  test("survives a JSON round trip as a plain schema", () => {
+    const validate = new Ajv({ strict: false, validateFormats: false }).compile(JSON.parse(JSON.stringify(doc)));
+    expect(validate(STEP)).toBe(true);
+  });
+});
+
+describe("TraceStep", () => {
+  const validate = ajv.compile(TraceStep);
+
+  test.each(["s0001", "s0042", "s12345"])("accepts the id %s", (id) => {
+    expect(validate({ ...STEP, id })).toBe(true);
+  });
+
+  test.each(["step1", "s1", "s001", "S0001", "s0001a", ""])("rejects the id %p", (id) => {
+    expect(validate({ ...STEP, id })).toBe(false);
+    expect(validate.errors?.[0]?.instancePath).toBe("/id");
+  });
+
+  test.each([
+    ["an unknown action type", { ...STEP, action: { type: "teleport", params: {} } }],
+    ["an unknown selector tier", { ...STEP, selectors: [{ tier: "xpath", provenance: "rules", payload: {} }] }],
+    ["a confidence above 1", { ...STEP, selectors: [{ tier: "text_anchor", provenance: "rules", confidence: 1.5, payload: {} }] }],
+    ["an extra top-level key", { ...STEP, extra: true }],
+    ["a screenshot that is not a sha256", { ...STEP, artifacts: { pre_screenshot: "abc" } }],
+  ])("rejects %s", (_what, step) => {
+    expect(validate(step)).toBe(false);
+  });
+
+  test("rejects a step without selectors", () => {
+    const { selectors: _drop, ...rest } = STEP;
+    expect(validate(rest)).toBe(false);
+  });
+});
+
+describe("TraceHeader", () => {
+  const validate = ajv.compile(TraceHeader);
+
+  test("accepts a minimal header", () => {
+    expect(validate(HEADER)).toBe(true);
+  });
+
+  test.each([
+    ["version 2", { ...HEADER, version: 2 }],
+    ["another format", { ...HEADER, format: "other" }],
+    ["a resolution with one number", { ...HEADER, env: { os: "linux", resolution: [1280] } }],
+    ["an unknown key", { ...HEADER, colour: "blue" }],
+  ])("rejects %s", (_what, header) => {
+    expect(validate(header)).toBe(false);
+  });
+});
