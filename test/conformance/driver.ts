@@ -1,0 +1,179 @@
+// The AppDriver conformance suite: every driver plugin's *.conformance.test.ts calls
+// runDriverConformance against real fixture pages. Expected gaps are data, each with a reason,
+// and must agree with the driver's declared capabilities.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { AdapterSession, AppDriver, Capability, Selector } from "../../src/plugins/api.ts";
+import { startServer, type TestServer } from "../support/server.ts";
+
+export interface ConformanceOptions {
+  readonly name: string;
+  /** Opens the adapter once for the suite. */
+  readonly open: () => Promise<AdapterSession>;
+  /** Behaviours this driver does not have, each with the reason (must match missing capabilities). */
+  readonly expectations?: Readonly<Partial<Record<ConformanceArea, string>>>;
+}
+
+export type ConformanceArea = "pointer" | "keyboard" | "navigation" | "select";
+
+const text = (t: string, extra: Record<string, unknown> = {}): Selector[] => [{ tier: "text_anchor", provenance: "rules", payload: { text: t, ...extra } }];
+const css = (c: string, extra: Record<string, unknown> = {}): Selector[] => [{ tier: "native_id", provenance: "rules", payload: { css: c, ...extra } }];
+const id = (i: string): Selector[] => [{ tier: "native_id", provenance: "rules", payload: { id: i } }];
+
+export function runDriverConformance(options: ConformanceOptions): void {
+  let server: TestServer;
+  let session: AdapterSession;
+  let driver: AppDriver;
+  const open = async (page: string) => {
+    const r = await driver.navigate(`${server.url}/${page}`, 10_000);
+    expect(r.ok).toBe(true);
+  };
+  const skipFor = (area: ConformanceArea) => options.expectations?.[area] !== undefined;
+
+  describe(`${options.name} driver conformance`, () => {
+    beforeAll(async () => {
+      server = await startServer();
+      session = await options.open();
+      driver = await session.launch({}, { baseDir: process.cwd(), log: () => undefined });
+    });
+    afterAll(async () => {
+      await driver?.close();
+      await session?.close();
+      server?.stop();
+    });
+
+    test("declared gaps agree with the declared capabilities", () => {
+      for (const area of Object.keys(options.expectations ?? {}) as ConformanceArea[]) {
+        expect(driver.capabilities.has(area as Capability)).toBe(false);
+      }
+    });
+
+    test.skipIf(skipFor("navigation"))("navigates, and reports an unreachable URL as a final failure", async () => {
+      await open("greeter.html");
+      expect((await driver.check([], { kind: "title", op: "contains", value: "" })).pass).toBe(true);
+      const bad = await driver.navigate("http://127.0.0.1:9/unreachable", 5_000);
+      expect(bad.ok).toBe(false);
+      if (!bad.ok) expect(bad.retryable).toBe(false);
+    });
+
+    test.skipIf(skipFor("pointer"))("clicks a target found by text and reports the rung that matched", async () => {
+      await open("anchors.html");
+      const r = await driver.click(text("Database"), { button: "left", clickCount: 1 });
+      expect(r).toEqual({ ok: true, value: undefined, tier: "text_anchor" });
+      expect((await driver.check(id("out"), { kind: "text_contains", text: "clicked Database" })).pass).toBe(true);
+    });
+
+    test.skipIf(skipFor("pointer"))("names the wait condition that fails: absent, disabled, covered", async () => {
+      await open("form.html");
+      const missing = await driver.click(text("No such button"), { button: "left", clickCount: 1 });
+      expect(missing.ok ? "" : missing.failed).toBe("not-found");
+      const disabled = await driver.click(text("Archive"), { button: "left", clickCount: 1 });
+      expect(disabled.ok ? "" : disabled.failed).toBe("enabled");
+      await open("overlay.html");
+      const covered = await driver.click(text("Hidden buy"), { button: "left", clickCount: 1 });
+      expect(covered.ok ? "" : covered.failed).toBe("receives-pointer");
+      if (!covered.ok) {
+        expect(covered.retryable).toBe(true);
+        expect(covered.detail).toContain("#");
+      }
+    });
+
+    test.skipIf(skipFor("pointer"))("scrolls a target below the fold into view before clicking", async () => {
+      await open("below-fold.html");
+      expect((await driver.click(text("Far away"), { button: "left", clickCount: 1 })).ok).toBe(true);
+      expect((await driver.check([], { kind: "text_contains", text: "Far clicked" })).pass).toBe(true);
+    });
+
+    test.skipIf(skipFor("keyboard"))("fills (replacing), appends to the focused element, and clears", async () => {
+      await open("greeter.html");
+      expect((await driver.fill(text("Your name", { role: "field" }), "Ada")).ok).toBe(true);
+      expect((await driver.fill(text("Your name", { role: "field" }), "Grace")).ok).toBe(true);
+      expect((await driver.typeFocused(" H."))).toEqual({ ok: true, value: undefined });
+      expect(await driver.readText(id("name"))).toEqual({ ok: true, value: "Grace H.", tier: "native_id" });
+      expect((await driver.fill(id("name"), "")).ok).toBe(true);
+      expect((await driver.check(id("name"), { kind: "empty", empty: true })).pass).toBe(true);
+    });
+
+    test.skipIf(skipFor("keyboard"))("refuses to type into a dropdown and says to use Select", async () => {
+      await open("form.html");
+      const r = await driver.fill(text("Role", { role: "field" }), "admin");
+      expect(r.ok).toBe(false);
+      if (!r.ok) {
+        expect(r.failed).toBe("editable");
+        expect(r.detail).toContain("Select");
+      }
+    });
+
+    test.skipIf(skipFor("keyboard"))("presses keys and chords as trusted input", async () => {
+      await open("keys.html");
+      expect((await driver.pressKey("v", ["ctrl"])).ok).toBe(true);
+      expect((await driver.pressKey("Enter", [])).ok).toBe(true);
+      expect((await driver.check(id("log"), { kind: "text_contains", text: "Control+v" })).pass).toBe(true);
+      const unknown = await driver.pressKey("NoSuchKey", []);
+      expect(unknown.ok).toBe(false);
+    });
+
+    test.skipIf(skipFor("select"))("selects by visible text or value and names the options when none matches", async () => {
+      await open("form.html");
+      expect((await driver.select(id("role"), ["Administrator"])).ok).toBe(true);
+      expect((await driver.readText(id("role"))).ok && (await driver.readText(id("role")))).toMatchObject({ value: "Administrator" });
+      expect((await driver.select(id("role"), ["editor"])).ok).toBe(true);
+      const missing = await driver.select(id("role"), ["Owner"]);
+      expect(missing.ok).toBe(false);
+      if (!missing.ok) expect(missing.detail).toContain('"Viewer", "Editor", "Administrator"');
+    });
+
+    test.skipIf(skipFor("pointer"))("sets a checkbox, and leaves it alone when it is already in that state", async () => {
+      await open("form.html");
+      expect((await driver.setChecked(text("Remember me", { role: "checkbox" }), true)).ok).toBe(true);
+      expect((await driver.check(id("remember"), { kind: "checked", checked: true })).pass).toBe(true);
+      expect((await driver.setChecked(text("Remember me", { role: "checkbox" }), true)).ok).toBe(true);
+      expect((await driver.check(id("remember"), { kind: "checked", checked: true })).pass).toBe(true);
+      expect((await driver.setChecked(id("remember"), false)).ok).toBe(true);
+      expect((await driver.check(id("remember"), { kind: "checked", checked: false })).pass).toBe(true);
+      const notBox = await driver.setChecked(id("full-name"), true);
+      expect(notBox.ok).toBe(false);
+    });
+
+    test("reads every expectation kind, passing and failing", async () => {
+      await open("assertions.html");
+      const cases: Array<[Selector[], Parameters<AppDriver["check"]>[1], boolean]> = [
+        [[], { kind: "text_contains", text: "row", count: 3 }, true],
+        [[], { kind: "text_contains", text: "row", count: 2 }, false],
+        [[], { kind: "text_absent", text: "Disconnected" }, true],
+        [[], { kind: "title", op: "equals", value: "Orders - Acme Admin" }, true],
+        [[], { kind: "url", op: "equals", value: "/assertions.html" }, true],
+        [[], { kind: "url", op: "contains", value: "assertions" }, true],
+        [id("searchBox"), { kind: "text_contains", text: "prefilled" }, true],
+        [id("balance"), { kind: "empty", empty: true }, true],
+        [id("inner"), { kind: "visible", visible: false }, true],
+        [id("inner"), { kind: "visible", visible: true }, false],
+        [id("nothing-here"), { kind: "visible", visible: false }, true],
+        [css("li.row"), { kind: "count", count: 3 }, true],
+        [css(".gone"), { kind: "count", count: 0 }, true],
+        [id("searchBox"), { kind: "enabled", enabled: true }, true],
+      ];
+      for (const [ladder, expectation, pass] of cases) {
+        const reading = await driver.check(ladder, expectation);
+        expect({ expectation, pass: reading.pass }).toEqual({ expectation, pass });
+      }
+      expect(await driver.count(css("li.row"))).toBe(3);
+    });
+
+    test("matches anchors by ordinal, placeholder, aria-label and case-insensitively", async () => {
+      await open("anchors.html");
+      expect((await driver.fill(text("Row value", { nth: 2, role: "field" }), "two")).ok).toBe(true);
+      expect(await driver.readText(id("row-value-2"))).toMatchObject({ ok: true, value: "two" });
+      expect((await driver.fill(text("Template name", { role: "field" }), "t")).ok).toBe(true);
+      expect((await driver.click(text("Close Account"), { button: "left", clickCount: 1 })).ok).toBe(true);
+      expect((await driver.check(id("out"), { kind: "text_contains", text: "clicked Close account" })).pass).toBe(true);
+      expect((await driver.click(text("Search"), { button: "left", clickCount: 1 })).ok).toBe(true);
+      expect((await driver.check(id("out"), { kind: "text_contains", text: "clicked Search" })).pass).toBe(true);
+    });
+
+    test("reports the environment recorded into trace headers", async () => {
+      const env = await driver.environment();
+      expect(env.os).toBe(process.platform);
+      expect(env.resolution[0]).toBeGreaterThan(0);
+    });
+  });
+}
