@@ -9,7 +9,7 @@
 // when a replay fails (the figures would be meaningless) and 2 when Chromium is missing.
 // See bench/README.md for what each figure means.
 import { existsSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { extname, join, resolve, sep } from "node:path";
 import { chromium, type Locator, type Page } from "playwright-core";
 import { record } from "../src/commands/record.ts";
@@ -262,6 +262,7 @@ function fit(points: ReadonlyArray<readonly [number, number]>): { fixed: number;
 }
 
 const ms = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "n/a");
+const span = (samples: readonly Sample[]) => `${ms(Math.min(...samples.map((s) => s.wallMs)), 0)}–${ms(Math.max(...samples.map((s) => s.wallMs)), 0)}`;
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : "n/a");
 
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, rightAlignFrom = 1): string {
@@ -280,7 +281,7 @@ const medianOfRunTotals = (samples: readonly Sample[], idx: readonly number[]) =
 /** Pooled median over every (run, step) sample of the chosen steps. */
 const pooledStepMedian = (samples: readonly Sample[], idx: readonly number[]) => median(samples.flatMap((s) => idx.map((i) => s.stepMs[i]!)));
 
-function report(fp: readonly Sample[], pwFill: readonly Sample[], pwKeys: readonly Sample[], runs: number, chrome: string, version: string): void {
+function report(fp: readonly Sample[], pwFill: readonly Sample[], pwKeys: readonly Sample[], runs: number, chrome: string, version: string, load: readonly [number, number]): void {
   const out: string[] = [];
   const allIdx = STEPS.map((_, i) => i);
   const clickIdx = indicesOf(["click"]);
@@ -296,11 +297,14 @@ function report(fp: readonly Sample[], pwFill: readonly Sample[], pwKeys: readon
 
   out.push("");
   out.push(`flowproof replay vs playwright-core ${version} — 30-step flow, ${runs} timed run(s) each, medians (ms)`);
-  out.push(`browser: ${chrome}; machine: ${navigator.hardwareConcurrency} logical CPU(s), ${process.platform}/${process.arch}, Bun ${Bun.version}`);
+  const cpus = navigator.hardwareConcurrency;
+  out.push(`browser: ${chrome}; machine: ${cpus} logical CPU(s), ${process.platform}/${process.arch}, Bun ${Bun.version}; 1-min load average ${load[0].toFixed(1)} before, ${load[1].toFixed(1)} after`);
+  if (Math.max(...load) > cpus) out.push(`WARNING: the machine was busy (load average above ${cpus}); the figures are noisy — rerun on an idle machine before drawing conclusions.`);
   out.push("");
   out.push(table(["measure", "flowproof", "PW fill", "PW keys", "fp / PW fill", "fp / PW keys"], [
     ["wall time (launch + flow + close)", ms(fpWall), ms(fillWall), ms(keysWall), ratio(fpWall, fillWall), ratio(fpWall, keysWall)],
     ["replay excl. launch (sum of 30 steps)", ms(fpSteps), ms(fillSteps), ms(keysSteps), ratio(fpSteps, fillSteps), ratio(fpSteps, keysSteps)],
+    ["  wall time min–max", span(fp), span(pwFill), span(pwKeys), "", ""],
     ["launch + open + close + report (wall − steps)", ms(median(fp.map((s) => s.wallMs - sum(s.stepMs)))), ms(median(pwFill.map((s) => s.wallMs - sum(s.stepMs)))), ms(median(pwKeys.map((s) => s.wallMs - sum(s.stepMs)))), "", ""],
   ]));
   out.push("  PW fill = idiomatic Playwright (locator.fill sets the value, no keystrokes); PW keys = same script typing with");
@@ -377,6 +381,7 @@ async function main(): Promise<number> {
     const startUrl = `${server.url}/index.html`;
     const { version } = (await import("playwright-core/package.json", { with: { type: "json" } })).default as { version: string };
 
+    const loadBefore = loadavg()[0]!;
     console.error(`bench: serving ${PAGES_DIR} at ${server.url}; recording the flowproof trace (untimed)…`);
     const recorded = await record({ spec, env, author: "rules" });
     if (!recorded.ok) {
@@ -399,7 +404,7 @@ async function main(): Promise<number> {
       }
       console.error(`bench: ${timed ? `run ${round + 1}/${runs}` : "warm-up"}: flowproof ${ms(a.wallMs, 0)} ms (steps ${ms(sum(a.stepMs), 0)}), PW fill ${ms(b.wallMs, 0)} ms (steps ${ms(sum(b.stepMs), 0)}), PW keys ${ms(c.wallMs, 0)} ms (steps ${ms(sum(c.stepMs), 0)})`);
     }
-    report(fp, pwFill, pwKeys, runs, chrome, version);
+    report(fp, pwFill, pwKeys, runs, chrome, version, [loadBefore, loadavg()[0]!]);
     if (json) console.log(JSON.stringify({ steps: STEPS.map((s) => ({ text: s.text, kind: s.kind, chars: s.chars })), flowproof: fp, playwright_fill: pwFill, playwright_keys: pwKeys }));
     return 0;
   } catch (error) {

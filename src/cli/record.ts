@@ -27,7 +27,7 @@ export async function recordCommand(args: ParsedArgs, io: Io): Promise<ExitCode>
       ...(result.error ? { error: result.error, step_results: result.step_results } : {}),
     }, null, 2));
   } else if (result.ok && result.trace_path) {
-    io.out(`Recorded '${displayPath(result.trace_path).replace(/\.trace\.jsonl$/, "")}': ${result.steps} steps -> ${displayPath(result.trace_path)}`);
+    io.out(`Recorded '${result.name}': ${result.steps} ${result.steps === 1 ? "step" : "steps"} -> ${displayPath(result.trace_path)}`);
   } else {
     io.err(`RECORD FAILED: ${result.error ?? "unknown error"}`);
   }

@@ -10,6 +10,6 @@ export async function validateCommand(args: ParsedArgs, io: Io): Promise<ExitCod
   if (!spec || args.positional.length > 1) throw new UsageError("validate takes exactly one flow file", "usage: flowproof validate <flow.yaml> [--json]");
   const result = validate({ spec });
   if (args.flags["json"] === true) io.out(JSON.stringify({ valid: true, ...result }, null, 2));
-  else io.out(`OK: ${spec} (${result.name}: ${result.steps} steps)`);
+  else io.out(`OK: ${spec} (${result.name}: ${result.steps} ${result.steps === 1 ? "step" : "steps"})`);
   return EXIT.pass;
 }

@@ -32,6 +32,8 @@ export interface RecordOptions extends CommonOptions {
 export interface RecordResult {
   /** True when every step passed and the trace was written. */
   readonly ok: boolean;
+  /** The flow's name. */
+  readonly name: string;
   readonly trace_path: string | null;
   readonly steps: number;
   readonly reused_steps: number;
@@ -87,7 +89,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   try {
     const opened = await surface.driver.navigate(startUrl, 30_000);
     if (!opened.ok) {
-      return { ok: false, trace_path: null, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: [], error: redact(`could not open the flow's url: ${opened.detail}`, secrets) };
+      return { ok: false, name: flow.name, trace_path: null, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: [], error: redact(`could not open the flow's url: ${opened.detail}`, secrets) };
     }
     const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: systemClock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000 };
     const results = await executeSteps(plan.steps, ctx, {
@@ -96,7 +98,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     const failedStep = results.find((r) => r.status !== "passed");
     if (failedStep) {
       return {
-        ok: false, trace_path: null, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: results,
+        ok: false, name: flow.name, trace_path: null, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: results,
         error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}; no trace was written`,
       };
     }
@@ -112,7 +114,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       spec: { name: flow.name, path: relative(dirname(tracePath), flow.file) || flow.file, hash: flow.hash },
     };
     writeTraceFile(tracePath, header, plan.steps);
-    return { ok: true, trace_path: tracePath, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: results };
+    return { ok: true, name: flow.name, trace_path: tracePath, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: results };
   } finally {
     await surface.driver.close().catch(() => undefined);
     await surface.session.close().catch(() => undefined);

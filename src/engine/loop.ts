@@ -73,8 +73,9 @@ export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionCo
       intent: step.intent,
       status: outcome.status,
       ...(outcome.detail ? { detail: redact(outcome.detail, ctx.secrets) } : {}),
+      // Both from offsets rounded once, so ranges never overlap by a rounding step.
       started_ms: Math.round(started - origin),
-      duration_ms: Math.round(ended - started),
+      duration_ms: Math.round(ended - origin) - Math.round(started - origin),
       ...(outcome.tier ? { selector_tier: outcome.tier } : {}),
     };
     results.push(r);

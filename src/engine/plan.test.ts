@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { loadFlowText, type Flow } from "../spec/flow.ts";
-import { planFlow, stepId } from "./plan.ts";
+import { planFlow, planSteps, stepId } from "./plan.ts";
 
 function flow(steps: readonly string[]): Flow {
   const text = `name: Plan\napp: web\nurl: http://x/\nsteps:\n${steps.map((s) => `  - ${s}`).join("\n")}\n`;
@@ -56,5 +56,16 @@ describe("planFlow", () => {
     if (plan.ok) throw new Error("expected a refusal");
     expect(plan.diagnostics.map((d) => d.span?.line)).toEqual([5, 7, 8]);
     expect(plan.diagnostics.every((d) => d.code === "unsupported-step")).toBe(true);
+  });
+});
+
+describe("planSteps", () => {
+  test("plans the steps that did parse, as planFlow does for a whole flow", () => {
+    const f = flow(['Click "A"', "Scroll to the bottom"]);
+    expect(planSteps(f.steps, 5_000)).toEqual(planFlow(f, 5_000));
+  });
+
+  test("plans no steps to an empty plan", () => {
+    expect(planSteps([], 5_000)).toEqual({ ok: true, steps: [], sources: [] });
   });
 });

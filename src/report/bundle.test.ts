@@ -32,8 +32,8 @@ describe("runId", () => {
   });
 
   test("sorts in time order as text", () => {
-    const ids = ["2025-01-02T03:04:05.678Z", "2024-12-31T23:59:59.999Z", "2025-01-02T03:04:05.679Z"].map((s) => runId(new Date(s)));
-    expect([...ids].sort()).toEqual([ids[1], ids[0], ids[2]]);
+    const [a, b, c] = ["2025-01-02T03:04:05.678Z", "2024-12-31T23:59:59.999Z", "2025-01-02T03:04:05.679Z"].map((s) => runId(new Date(s)));
+    expect([a, b, c].sort()).toEqual([b, a, c]);
   });
 });
 

@@ -82,7 +82,7 @@ describe("loadFlowText", () => {
     const list = problems(text);
     expect(list).toHaveLength(1);
     const d = list[0]!;
-    expect(d.code).toBe(code);
+    expect<string>(d.code).toBe(code);
     expect(d.hint).toContain(hint);
     expect(d.span).toMatchObject({ file: "a.flow.yaml", line, column });
   });

@@ -149,6 +149,16 @@ describe("readTraceFile", () => {
     expect(traceError(() => readTraceFile(path)).diagnostics[0]!.span?.file).toBe(path);
   });
 
+  test("shows the label instead of the path in messages but keeps the real path", () => {
+    dir = mkdtempSync(join(tmpdir(), "flowproof-read-"));
+    const path = join(dir, "a.trace.jsonl");
+    writeFileSync(path, serializeTrace(HEADER, [step(1)]));
+    expect(readTraceFile(path, "a.flow.yaml", "a.trace.jsonl").path).toBe(path);
+    writeFileSync(path, `${headerLine}\nnope\n`);
+    expect(traceError(() => readTraceFile(path, "a.flow.yaml", "a.trace.jsonl")).diagnostics[0]!.span?.file).toBe("a.trace.jsonl");
+    expect(traceError(() => readTraceFile(join(dir, "gone.jsonl"), "a.flow.yaml", "gone.jsonl")).message).toBe("no trace at gone.jsonl");
+  });
+
   test("reports a missing file as missing-trace with a flowproof record hint", () => {
     const e = traceError(() => readTraceFile("/nonexistent/flowproof/a.trace.jsonl", "a.flow.yaml"));
     expect(e.code).toBe("missing-trace");

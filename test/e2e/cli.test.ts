@@ -38,7 +38,7 @@ describe("flowproof record and run (CLI)", () => {
     const rec = await runCli(["record", spec, "--author", "rules"], { cwd: project.dir });
     expect(rec.stderr).toBe(rec.stderr); // stderr carries [AUTHOR …] progress lines
     expect(rec.code).toBe(0);
-    expect(rec.stdout).toContain("Recorded 'greet': 3 steps -> ");
+    expect(rec.stdout).toContain("Recorded 'Greet': 3 steps -> ");
     expect(rec.stderr).toContain("[AUTHOR rules] 1: Type Ada into the \"Your name\" field");
     const tracePath = join(project.dir, "greet.trace.jsonl");
     expectValidTrace(tracePath);

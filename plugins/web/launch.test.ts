@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { CHROME_ARGS, INSTALL_HINT, findBrowser } from "./launch.ts";
+
+let dir = "";
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = "";
+});
+
+/** A fresh temp dir holding empty executable files with the given names. */
+function binDir(...names: string[]): string {
+  const d = mkdtempSync(join(dir || (dir = mkdtempSync(join(tmpdir(), "flowproof-launch-"))), "bin-"));
+  for (const name of names) {
+    writeFileSync(join(d, name), "#!/bin/sh\nexit 0\n");
+    chmodSync(join(d, name), 0o755);
+  }
+  return d;
+}
+
+describe("findBrowser", () => {
+  test("takes FLOWPROOF_CHROME when it points at an existing file", () => {
+    const path = join(binDir("my-chrome"), "my-chrome");
+    expect(findBrowser({ FLOWPROOF_CHROME: path, PATH: binDir("chromium") })).toEqual({ path, tried: [] });
+  });
+
+  test("never falls back to another browser when FLOWPROOF_CHROME points at a missing file", () => {
+    const missing = join(binDir(), "no-such-chrome");
+    const r = findBrowser({ FLOWPROOF_CHROME: missing, PATH: binDir("chromium") });
+    expect(r.path).toBeUndefined();
+    expect(r.tried).toEqual([`FLOWPROOF_CHROME=${missing} (does not exist)`]);
+  });
+
+  test("prefers FLOWPROOF_CHROME over CHROME", () => {
+    const a = join(binDir("a"), "a");
+    const b = join(binDir("b"), "b");
+    expect(findBrowser({ FLOWPROOF_CHROME: a, CHROME: b }).path).toBe(a);
+  });
+
+  test("takes CHROME when FLOWPROOF_CHROME is unset or empty", () => {
+    const b = join(binDir("b"), "b");
+    expect(findBrowser({ FLOWPROOF_CHROME: "", CHROME: b }).path).toBe(b);
+    expect(findBrowser({ CHROME: b }).path).toBe(b);
+  });
+
+  test("finds an executable named chromium in a PATH directory", () => {
+    const d = binDir("chromium");
+    expect(findBrowser({ PATH: d })).toEqual({ path: join(d, "chromium"), tried: [] });
+  });
+
+  test("searches PATH directories in order for each name", () => {
+    const first = binDir("google-chrome");
+    const second = binDir("google-chrome");
+    expect(findBrowser({ PATH: [first, second].join(delimiter) }).path).toBe(join(first, "google-chrome"));
+  });
+
+  test("prefers chromium over google-chrome whatever the directory order", () => {
+    const chrome = binDir("google-chrome");
+    const chromium = binDir("chromium");
+    expect(findBrowser({ PATH: [chrome, chromium].join(delimiter) }).path).toBe(join(chromium, "chromium"));
+  });
+
+  test("says it looked on PATH when no name is found there", () => {
+    const r = findBrowser({ PATH: binDir("firefox") });
+    expect(r.tried[0]).toBe("chromium, chromium-browser, google-chrome, google-chrome-stable, chrome, msedge, microsoft-edge on PATH");
+  });
+
+  test("ignores empty PATH entries", () => {
+    const d = binDir("chromium");
+    expect(findBrowser({ PATH: `${delimiter}${d}${delimiter}` }).path).toBe(join(d, "chromium"));
+  });
+});
+
+describe("CHROME_ARGS", () => {
+  test("runs headless on a free DevTools port without first-run prompts", () => {
+    expect(CHROME_ARGS).toContain("--headless=new");
+    expect(CHROME_ARGS).toContain("--remote-debugging-port=0");
+    expect(CHROME_ARGS).toContain("--no-first-run");
+  });
+});
+
+describe("INSTALL_HINT", () => {
+  test("names both ways to get a browser", () => {
+    expect(INSTALL_HINT).toContain("FLOWPROOF_CHROME");
+    expect(INSTALL_HINT).toContain("apt-get install chromium");
+  });
+});

@@ -1,0 +1,132 @@
+import { describe, expect, test } from "bun:test";
+import { COMMANDS, UsageError, commandHelp, mainHelp, parseArgs, type CommandSpec } from "./flags.ts";
+
+const command = (name: string): CommandSpec => {
+  const c = COMMANDS.find((x) => x.name === name);
+  if (!c) throw new Error(`no command ${name}`);
+  return c;
+};
+const record = command("record");
+const run = command("run");
+
+/** The UsageError that parsing throws. */
+function usageError(spec: CommandSpec, argv: string[]): UsageError {
+  try {
+    parseArgs(spec, argv);
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error(`expected ${argv.join(" ")} to be refused`);
+}
+
+describe("parseArgs", () => {
+  test.each<[string[], string[], Record<string, string | boolean>]>([
+    [["a.flow.yaml"], ["a.flow.yaml"], {}],
+    [["a.flow.yaml", "b.flow.yaml"], ["a.flow.yaml", "b.flow.yaml"], {}],
+    [["a.flow.yaml", "--out", "t.jsonl"], ["a.flow.yaml"], { out: "t.jsonl" }],
+    [["--out=t.jsonl", "a.flow.yaml"], ["a.flow.yaml"], { out: "t.jsonl" }],
+    [["--out=a=b.jsonl"], [], { out: "a=b.jsonl" }],
+    [["--out="], [], { out: "" }],
+    [["-o", "t.jsonl", "a.flow.yaml"], ["a.flow.yaml"], { out: "t.jsonl" }],
+    [["--out", "-"], [], { out: "-" }],
+    [["a.flow.yaml", "--json"], ["a.flow.yaml"], { json: true }],
+    [["--author", "rules", "a.flow.yaml"], ["a.flow.yaml"], { author: "rules" }],
+    [["--author=llm"], [], { author: "llm" }],
+    [["--help"], [], { help: true }],
+    [["-h"], [], { help: true }],
+    [["-"], ["-"], {}],
+    [["--json", "--", "--weird.flow.yaml", "-o"], ["--weird.flow.yaml", "-o"], { json: true }],
+    [["--out", "x", "--out", "y"], [], { out: "y" }],
+  ])("parses record %j", (argv, positional, flags) => {
+    expect(parseArgs(record, argv)).toEqual({ positional, flags });
+  });
+
+  test("takes -t as the run command's trace", () => {
+    expect(parseArgs(run, ["a.flow.yaml", "-t", "x.jsonl"])).toEqual({ positional: ["a.flow.yaml"], flags: { trace: "x.jsonl" } });
+  });
+
+  test("refuses an unknown long flag and suggests the nearest one", () => {
+    const e = usageError(record, ["--ouput", "t.jsonl"]);
+    expect(e.message).toBe("unknown flag --ouput for `flowproof record`");
+    expect(e.hint).toStartWith("did you mean --out?");
+    expect(e.hint).toContain(record.usage);
+    expect(e.name).toBe("UsageError");
+  });
+
+  test("refuses an unknown flag without a close match, giving the usage", () => {
+    const e = usageError(record, ["--zzzzzzzzzz"]);
+    expect(e.hint).toBe(`usage: ${record.usage}`);
+  });
+
+  test("refuses a flag that belongs to another command", () => {
+    const e = usageError(run, ["--out", "x"]);
+    expect(e.message).toContain("unknown flag --out for `flowproof run`");
+  });
+
+  test("refuses an unknown short flag", () => {
+    expect(usageError(record, ["-x"]).message).toBe("unknown flag -x for `flowproof record`");
+  });
+
+  test("refuses a value outside a flag's allowed values, listing them", () => {
+    const e = usageError(record, ["--author", "magic"]);
+    expect(e.message).toBe('--author must be one of auto, rules, llm, not "magic"');
+  });
+
+  test("refuses an enum value given inline too", () => {
+    expect(usageError(record, ["--author=Rules"]).message).toContain("must be one of");
+  });
+
+  test.each([
+    [["--out"]],
+    [["-o"]],
+    [["--out", "--json"]],
+    [["-o", "-x"]],
+  ])("refuses a missing value in %j", (argv) => {
+    expect(usageError(record, argv).message).toBe("--out needs a value");
+  });
+
+  test("refuses a value given to a boolean flag", () => {
+    expect(usageError(record, ["--json=yes"]).message).toBe("--json takes no value");
+  });
+});
+
+describe("commandHelp", () => {
+  test.each(COMMANDS.map((c) => [c.name, c] as const))("lists every flag of %s with its description", (_name, c) => {
+    const help = commandHelp(c);
+    expect(help).toContain(`Usage: ${c.usage}`);
+    for (const f of c.flags) {
+      expect(help).toContain(`--${f.name}`);
+      expect(help).toContain(f.description);
+      if (f.short) expect(help).toContain(`-${f.short}, --${f.name}`);
+    }
+    expect(help).toContain("-h, --help");
+  });
+
+  test("shows a string flag's placeholder", () => {
+    expect(commandHelp(record)).toContain("-o, --out <path>");
+    expect(commandHelp(record)).toContain("--author <auto|rules|llm>");
+  });
+});
+
+describe("mainHelp", () => {
+  test("names the version, every command and the exit codes", () => {
+    const help = mainHelp("9.9.9");
+    expect(help).toStartWith("flowproof 9.9.9 ");
+    for (const c of COMMANDS) expect(help).toMatch(new RegExp(`^  ${c.name}\\s+${c.summary}$`, "m"));
+    expect(help).toContain("Exit codes: 0 pass, 1 a step failed, 2 could not run");
+  });
+});
+
+describe("COMMANDS", () => {
+  test("gives every command a json flag and unique flag names and short forms", () => {
+    for (const c of COMMANDS) {
+      expect(c.flags.some((f) => f.name === "json")).toBe(true);
+      const names = c.flags.map((f) => f.name);
+      expect(new Set(names).size).toBe(names.length);
+      const shorts = c.flags.flatMap((f) => (f.short ? [f.short] : []));
+      expect(new Set(shorts).size).toBe(shorts.length);
+      expect(shorts).not.toContain("h");
+    }
+  });
+});

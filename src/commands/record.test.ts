@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startServer, type TestServer } from "../../test/support/server.ts";
+import { requireChromium } from "../../test/support/chromium.ts";
+import { flowYaml, tmpProject, type TmpProject } from "../../test/support/tmp-project.ts";
+import { modelConfigured, record } from "./record.ts";
+import { SpecError } from "../diagnostics/diagnostic.ts";
+
+let server: TestServer;
+let project: TmpProject;
+beforeAll(async () => { requireChromium(); server = await startServer(); project = tmpProject(); });
+afterAll(() => { server.stop(); project.remove(); });
+
+describe("record", () => {
+  test("writes the trace next to the flow and reports routing per step", async () => {
+    const spec = project.write("a.flow.yaml", flowYaml("A", `${server.url}/greeter.html`, ['Type Ada into the "Your name" field', 'rules: Press the "Greet" button']));
+    const lines: string[] = [];
+    const r = await record({ spec, env: {}, log: (l) => lines.push(l) });
+    expect(r.ok).toBe(true);
+    expect(r.trace_path).toBe(join(project.dir, "a.trace.jsonl"));
+    expect(r.routing).toEqual([
+      { step: 1, intent: 'Type Ada into the "Your name" field', route: "fallback" },
+      { step: 2, intent: 'Press the "Greet" button', route: "rules" },
+    ]);
+    expect(lines[0]).toContain("WARNING: no authoring model is available");
+    const header = JSON.parse(readFileSync(r.trace_path!, "utf8").split("\n")[0]!) as { spec: { path: string; name: string } };
+    expect(header.spec).toMatchObject({ path: "a.flow.yaml", name: "A" });
+  });
+  test("writes no trace when a step fails, and says which", async () => {
+    const spec = project.write("b.flow.yaml", flowYaml("B", `${server.url}/greeter.html`, ['rules: Click "Not there"']));
+    const r = await record({ spec, env: { FLOWPROOF_STEP_TIMEOUT_MS: "300" }, author: "rules" });
+    expect(r.ok).toBe(false);
+    expect(r.error).toContain("step s0001 (Click \"Not there\") failed");
+    expect(existsSync(join(project.dir, "b.trace.jsonl"))).toBe(false);
+  });
+  test("refuses --author llm in this version with a hint", async () => {
+    const spec = project.write("c.flow.yaml", flowYaml("C", `${server.url}/greeter.html`, ['rules: Click "Greet"']));
+    await expect(record({ spec, author: "llm", env: {} })).rejects.toBeInstanceOf(SpecError);
+  });
+  test("knows when a model is configured", () => {
+    expect(modelConfigured({})).toBe(false);
+    expect(modelConfigured({ FLOWPROOF_AI_MODEL: "m" })).toBe(true);
+  });
+});

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { startServer, type TestServer } from "../../test/support/server.ts";
+import { requireChromium } from "../../test/support/chromium.ts";
+import { flowYaml, tmpProject, type TmpProject } from "../../test/support/tmp-project.ts";
+import { record } from "./record.ts";
+import { run } from "./run.ts";
+import { TraceError } from "../diagnostics/diagnostic.ts";
+
+let server: TestServer;
+let project: TmpProject;
+beforeAll(async () => { requireChromium(); server = await startServer(); project = tmpProject(); });
+afterAll(() => { server.stop(); project.remove(); });
+
+describe("run", () => {
+  test("replays the trace and writes a bundle under .flowproof/runs next to the flow", async () => {
+    const spec = project.write("r.flow.yaml", flowYaml("R", `${server.url}/greeter.html`, ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"]));
+    expect((await record({ spec, env: {} })).ok).toBe(true);
+    const r = await run({ spec, env: {} });
+    expect(r.report.passed).toBe(true);
+    expect(r.run_dir.startsWith(`${project.dir}/.flowproof/runs/`)).toBe(true);
+    for (const p of [r.report_path, r.junit_path, r.html_path]) expect(existsSync(p)).toBe(true);
+    expect(JSON.parse(readFileSync(r.report_path, "utf8"))).toEqual(r.report);
+  });
+  test("warns when the flow changed since the trace was recorded", async () => {
+    const spec = project.write("r.flow.yaml", flowYaml("R changed", `${server.url}/greeter.html`, ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"]));
+    const warnings: string[] = [];
+    const r = await run({ spec, env: {}, log: (l) => warnings.push(l) });
+    expect(r.report.passed).toBe(true);
+    expect(warnings.join("\n")).toContain("changed since");
+  });
+  test("a flow that cannot start is a report with an error, not an exception", async () => {
+    const spec = project.write("down.flow.yaml", flowYaml("Down", "http://127.0.0.1:9/", ['rules: Click "Greet"']));
+    project.write("down.trace.jsonl", readFileSync(`${project.dir}/r.trace.jsonl`, "utf8").replace(/"url":"[^"]*"/, '"url":"http://127.0.0.1:9/"'));
+    const r = await run({ spec, env: {} });
+    expect(r.report.passed).toBe(false);
+    expect(r.report.error).toContain("could not open the flow's url");
+    expect(r.report.steps.every((s) => s.status === "skipped")).toBe(true);
+  });
+  test("a missing trace throws a TraceError", async () => {
+    const spec = project.write("none.flow.yaml", flowYaml("None", `${server.url}/greeter.html`, ['rules: Click "Greet"']));
+    await expect(run({ spec, env: {} })).rejects.toBeInstanceOf(TraceError);
+  });
+});

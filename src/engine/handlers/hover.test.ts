@@ -1,0 +1,23 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { engineHarness, traceStep, byId, type EngineHarness } from "../../../test/support/engine.ts";
+import { hover } from "./hover.ts";
+
+let h: EngineHarness;
+beforeAll(async () => { h = await engineHarness(); });
+afterAll(async () => { await h.close(); });
+
+describe("hover", () => {
+  test("moves the pointer onto the target so :hover styles apply", async () => {
+    const ctx = await h.context("pointer.html");
+    const item = byId("menu-item");
+    expect((await h.driver.check(item, { kind: "visible", visible: false })).pass).toBe(true);
+    expect((await hover(traceStep('Hover over "Menu"'), ctx)).status).toBe("passed");
+    expect((await h.driver.check(item, { kind: "visible", visible: true })).pass).toBe(true);
+  });
+  test("fails when the target never appears", async () => {
+    const ctx = await h.context("pointer.html");
+    const r = await hover(traceStep('Hover over "Nowhere"', { stepTimeoutMs: 300 }), ctx);
+    expect(r.status).toBe("failed");
+    expect(r.detail).toContain("to appear");
+  });
+});

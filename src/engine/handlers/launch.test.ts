@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { engineHarness, traceStep, byId, type EngineHarness } from "../../../test/support/engine.ts";
+import { launch } from "./launch.ts";
+
+let h: EngineHarness;
+beforeAll(async () => { h = await engineHarness(); });
+afterAll(async () => { await h.close(); });
+
+describe("launch", () => {
+  test("goes to a path relative to the flow's start URL", async () => {
+    const ctx = await h.context("nav.html");
+    expect(await launch(traceStep("Go to /page2.html"), ctx)).toEqual({ status: "passed" });
+    expect((await h.driver.check([], { kind: "text_contains", text: "Second page" })).pass).toBe(true);
+  });
+  test("reloads the page", async () => {
+    const ctx = await h.context("nav.html");
+    const before = await h.driver.readText(byId("loads"));
+    expect(await launch(traceStep("Reload the page"), ctx)).toEqual({ status: "passed" });
+    const after = await h.driver.readText(byId("loads"));
+    expect(Number(after.ok && after.value)).toBe(Number(before.ok && before.value) + 1);
+  });
+  test("fails naming the URL when the page cannot be opened", async () => {
+    const ctx = await h.context("nav.html");
+    const r = await launch(traceStep("Go to http://127.0.0.1:9/nowhere"), ctx);
+    expect(r.status).toBe("failed");
+    expect(r.detail).toContain("http://127.0.0.1:9/nowhere");
+  });
+  test("resolves ${VAR} in the destination at execution", async () => {
+    const ctx = await h.context("nav.html", { PAGE: "page2.html" });
+    expect(await launch(traceStep("Go to /${PAGE}"), ctx)).toEqual({ status: "passed" });
+    expect((await h.driver.check([], { kind: "url", op: "contains", value: "page2" })).pass).toBe(true);
+  });
+});

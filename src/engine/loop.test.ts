@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { engineHarness, traceStep, type EngineHarness } from "../../test/support/engine.ts";
+import { executeSteps } from "./loop.ts";
+import { stepId } from "./plan.ts";
+
+let h: EngineHarness;
+beforeAll(async () => { h = await engineHarness(); });
+afterAll(async () => { await h.close(); });
+
+const steps = (...texts: Array<[string, boolean?]>) => texts.map(([t, assert], i) => ({ ...traceStep(t, { assert: assert ?? false, stepTimeoutMs: 400 }), id: stepId(i + 1) }));
+
+describe("executeSteps", () => {
+  test("runs steps in order and reports each with its timing and rung", async () => {
+    const ctx = await h.context("greeter.html");
+    const events: string[] = [];
+    const results = await executeSteps(steps(['Type Ada into the "Your name" field'], ['Press the "Greet" button'], ["page shows Hello, Ada!", true]), ctx, {
+      stepStarted: (s) => events.push(`start ${s.id}`),
+      stepFinished: (s, r) => events.push(`end ${s.id} ${r.status}`),
+    });
+    expect(results.map((r) => [r.id, r.status])).toEqual([["s0001", "passed"], ["s0002", "passed"], ["s0003", "passed"]]);
+    expect(results[0]!.selector_tier).toBe("text_anchor");
+    expect(events).toEqual(["start s0001", "end s0001 passed", "start s0002", "end s0002 passed", "start s0003", "end s0003 passed"]);
+    for (let i = 1; i < results.length; i++) expect(results[i]!.started_ms).toBeGreaterThanOrEqual(results[i - 1]!.started_ms + results[i - 1]!.duration_ms);
+  });
+  test("stops at the first failure and reports the rest as skipped", async () => {
+    const ctx = await h.context("greeter.html");
+    const results = await executeSteps(steps(['Click "Nope"'], ['Press the "Greet" button']), ctx);
+    expect(results.map((r) => r.status)).toEqual(["failed", "skipped"]);
+    expect(results[1]!.detail).toBe("not run: an earlier step failed");
+  });
+  test("fails closed on an unresolved reference and redacts resolved secrets from details", async () => {
+    const ctx = await h.context("greeter.html", { TOKEN: "tok-123456" });
+    const results = await executeSteps(steps(['Type ${TOKEN} into the "Your name" field'], ["page shows tok-123456 within 0.2s", true], ['Type ${MISSING_VAR_X} into the "Your name" field']), ctx);
+    expect(results[0]!.status).toBe("passed");
+    expect(results[1]!.status).toBe("failed");
+    expect(results[1]!.detail).not.toContain("tok-123456");
+    expect(results[1]!.detail).toContain("${TOKEN}");
+  });
+});
