@@ -87,3 +87,19 @@ describe("INSTALL_HINT", () => {
     expect(INSTALL_HINT).toContain("apt-get install chromium");
   });
 });
+
+describe("findBrowser skips what cannot run", () => {
+  test("ignores a non-executable file and a directory named chromium on PATH", () => {
+    const dir = mkdtempSync(join(tmpdir(), "fp-path-"));
+    const sub = mkdtempSync(join(tmpdir(), "fp-path2-"));
+    try {
+      writeFileSync(join(dir, "chromium"), "not a browser");
+      chmodSync(join(dir, "chromium"), 0o644);
+      const found = findBrowser({ PATH: [dir, sub].join(delimiter) });
+      expect(found.path === join(dir, "chromium")).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(sub, { recursive: true, force: true });
+    }
+  });
+});

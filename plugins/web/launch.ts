@@ -1,7 +1,7 @@
 // Finds a Chromium-family browser and starts it headless with a DevTools pipe on a free port.
 // The only code that spawns the browser process.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, delimiter } from "node:path";
 
@@ -34,17 +34,26 @@ export function findBrowser(env: Record<string, string | undefined> = process.en
       return { tried };
     }
   }
+  const isExecutable = (p: string) => {
+    try {
+      if (!statSync(p).isFile()) return false;
+      accessSync(p, constants.X_OK);
+      return true;
+    } catch {
+      return false; // missing or not executable: keep looking
+    }
+  };
   const dirs = (env["PATH"] ?? "").split(delimiter).filter(Boolean);
   for (const name of NAMES) {
     for (const dir of dirs) {
       for (const ext of process.platform === "win32" ? [".exe", ""] : [""]) {
         const p = join(dir, name + ext);
-        if (existsSync(p)) return { path: p, tried };
+        if (isExecutable(p)) return { path: p, tried };
       }
     }
   }
   tried.push(`${NAMES.join(", ")} on PATH`);
-  for (const p of USUAL_PATHS) if (existsSync(p)) return { path: p, tried };
+  for (const p of USUAL_PATHS) if (isExecutable(p)) return { path: p, tried };
   tried.push("the usual install paths");
   return { tried };
 }

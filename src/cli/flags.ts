@@ -96,7 +96,7 @@ export function parseArgs(command: CommandSpec, argv: readonly string[]): Parsed
       continue;
     }
     const value = inline ?? argv[++i];
-    if (value === undefined || (inline === undefined && value.startsWith("-") && value !== "-")) {
+    if (value === undefined || value === "" || (inline === undefined && value.startsWith("-") && value !== "-")) {
       throw new UsageError(`--${spec.name} needs a value`, `usage: ${command.usage}`);
     }
     if (spec.values && !spec.values.includes(value)) {

@@ -156,3 +156,12 @@ describe("readFlowFile", () => {
     }
   });
 });
+
+describe("resolveStartUrl without a scheme", () => {
+  test.each(["localhost:3000/login", "127.0.0.1:3000/login"])("refuses %s and suggests http://", (raw) => {
+    expect(() => resolveStartUrl(raw, "/tmp/a.flow.yaml", {}, new Map())).toThrow(SpecError);
+  });
+  test.each(["1e3", " 250 ", "0x10"])("refuses FLOWPROOF_STEP_TIMEOUT_MS=%p", (raw) => {
+    expect(() => stepTimeoutFromEnv({ FLOWPROOF_STEP_TIMEOUT_MS: raw })).toThrow(SpecError);
+  });
+});

@@ -58,7 +58,7 @@ export function defaultTracePath(specPath: string): string {
 export function stepTimeoutFromEnv(env: Readonly<Record<string, string | undefined>>): number {
   const raw = env["FLOWPROOF_STEP_TIMEOUT_MS"];
   if (raw === undefined || raw === "") return DEFAULT_STEP_TIMEOUT_MS;
-  const n = Number(raw);
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n <= 0) {
     throw new SpecError(diagnostic("bad-value", `FLOWPROOF_STEP_TIMEOUT_MS must be a whole number of milliseconds, not ${JSON.stringify(raw)}`, { hint: "FLOWPROOF_STEP_TIMEOUT_MS=5000" }));
   }
@@ -68,6 +68,9 @@ export function stepTimeoutFromEnv(env: Readonly<Record<string, string | undefin
 /** Resolves the flow's start URL: `${VAR}`s now; a path without a scheme is relative to the flow file. */
 export function resolveStartUrl(raw: string, flowPath: string, env: Readonly<Record<string, string | undefined>>, secrets: Map<string, string>): string {
   const value = resolveText(raw, { env, captures: new Map(), secrets }).value;
+  if (/^[a-z0-9.-]+:\d+(\/|$)/i.test(value)) {
+    throw new SpecError(diagnostic("bad-value", `the flow's url ${JSON.stringify(raw)} has a host and port but no scheme`, { hint: `write \`url: http://${raw}\`` }));
+  }
   if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return value;
   return pathToFileURL(resolve(dirname(flowPath), value)).href;
 }

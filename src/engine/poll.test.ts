@@ -84,3 +84,12 @@ describe("poll", () => {
     expect(clock.sleeps.slice(0, 7)).toEqual([0, 10, 20, 50, 100, 100, 250]);
   });
 });
+
+describe("poll at the deadline", () => {
+  test("takes one last attempt at the deadline instead of giving up early", async () => {
+    const clock = manualClock(0);
+    const r = await poll<number>(clock, 1_000, async () => (clock.now() >= 900 ? { done: true, value: 1 } : { done: false, retryable: true, last: 0 }));
+    expect(r.ok).toBe(true);
+    expect(clock.now()).toBeLessThanOrEqual(1_000);
+  });
+});

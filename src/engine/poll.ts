@@ -13,8 +13,9 @@ export async function poll<T>(clock: Clock, timeoutMs: number, attempt: () => Pr
     const r = await attempt();
     if (r.done) return { value: r.value, ok: true, timedOut: false };
     if (!r.retryable) return { value: r.last, ok: false, timedOut: false };
-    const wait = BACKOFF_MS[Math.min(i, BACKOFF_MS.length - 1)]!;
-    if (clock.now() + wait >= deadline) return { value: r.last, ok: false, timedOut: true };
-    await clock.sleep(wait);
+    const remaining = deadline - clock.now();
+    if (remaining <= 0) return { value: r.last, ok: false, timedOut: true };
+    // Never sleep past the deadline, and always take one last attempt at it.
+    await clock.sleep(Math.min(BACKOFF_MS[Math.min(i, BACKOFF_MS.length - 1)]!, remaining));
   }
 }

@@ -69,3 +69,10 @@ describe("reportHtml", () => {
     expect(reportHtml(base)).not.toContain('<div class="error">');
   });
 });
+
+describe("reportHtml verdict", () => {
+  test("shows ERROR when a step errored even without a run-level error", () => {
+    const html = reportHtml({ ...base, passed: false, steps: [{ id: "s0001", intent: "Click \"A\"", status: "errored", detail: "driver fault", started_ms: 0, duration_ms: 1 }] });
+    expect(html).toMatch(/<span class="verdict ERROR">ERROR<\/span>/);
+  });
+});

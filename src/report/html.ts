@@ -6,7 +6,7 @@ import { escapeXml as esc } from "./junit.ts";
 const BADGE: Record<string, string> = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" };
 
 export function reportHtml(report: RunReport): string {
-  const verdict = report.passed ? "PASS" : report.error ? "ERROR" : "FAIL";
+  const verdict = report.passed ? "PASS" : report.error !== undefined || report.steps.some((s) => s.status === "errored") ? "ERROR" : "FAIL";
   const rows = report.steps.map((s) => `<tr class="${s.status}"><td><span class="badge ${s.status}">${BADGE[s.status]}</span></td><td class="id">${esc(s.id)}</td><td>${esc(s.intent)}${s.detail ? `<div class="detail">${esc(s.detail)}</div>` : ""}</td><td class="num">${s.duration_ms} ms</td></tr>`).join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${verdict}: ${esc(report.name)} — flowproof</title>

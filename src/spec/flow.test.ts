@@ -75,7 +75,7 @@ describe("loadFlowText", () => {
     ["a step mapping with two keys", flowWith(HEAD, ['  - rules: Click "A"', '    assert: page shows B']), "bad-value", "one step per list item", 5, 5],
     ["an unknown step key with did-you-mean", flowWith(HEAD, ['  - rule: Click "A"']), "unknown-key", "did you mean `rules`?", 5, 5],
     ["an assert_api step", flowWith(HEAD, ["  - assert_api: {get: /x}"]), "unsupported-feature", "use `rules:` and `assert:` steps", 5, 5],
-    ["a rules key without text", flowWith(HEAD, ["  - rules:"]), "bad-value", "- rules: Press", 5, 11],
+    ["a rules key without text", flowWith(HEAD, ["  - rules:"]), "bad-value", "- rules: Press", 5, 5],
     ["a numeric plain step", flowWith(HEAD, ["  - 42"]), "bad-value", "quote it", 5, 5],
     ["a list as a step", flowWith(HEAD, ["  - [a, b]"]), "bad-value", "- rules: Click", 5, 5],
   ])("refuses %s", (_what, text, code, hint, line, column) => {
@@ -193,5 +193,13 @@ describe("loadFlowText", () => {
       const r = loadFlowText("a.flow.yaml", flowWith(HEAD, ['  - rules: Click "Save"', "  - assert: page shows Saved"]), { plainStepsAreRules: false });
       expect(r.ok).toBe(true);
     });
+  });
+});
+
+describe("loadFlowText with an app of a later version", () => {
+  test("reports only that the app is not available, not a missing url", () => {
+    const r = loadFlowText("a.flow.yaml", "name: A\napp: api\nsteps:\n  - assert: page shows x\n");
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.diagnostics.map((d) => d.code)).toEqual(["unsupported-feature"]);
   });
 });

@@ -88,10 +88,12 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   const name = requireString(source, root, values, "name", problems, "name: Checkout with a saved card");
   const appText = requireString(source, root, values, "app", problems, "app: web");
   let app: AppKind = "web";
+  let appKnown = appText !== undefined;
   if (appText !== undefined) {
     if ((APP_KINDS as readonly string[]).includes(appText)) app = appText as AppKind;
     else {
       const later = LATER_APPS.includes(appText);
+      appKnown = false;
       problems.push(diagnostic(later ? "unsupported-feature" : "bad-value", later
         ? `app \`${appText}\` is not available in this version of flowproof`
         : `unknown app \`${appText}\``, {
@@ -111,7 +113,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
       if (parsed.ok) url = parsed.value;
       else problems.push(grammarDiagnostic(source, urlNode, parsed.error));
     }
-  } else if (app === "web") {
+  } else if (app === "web" && appKnown) {
     problems.push(diagnostic("missing-key", "a web flow needs a `url` to start from", {
       span: spanOf(source, root.items[0]?.key as Node | undefined),
       hint: "add `url: http://127.0.0.1:3000/` (a relative path is resolved against the flow file)",
@@ -182,8 +184,9 @@ function loadStep(source: YamlSource, item: Node, app: AppKind, index: number, o
     const value = pair.value as Node | null;
     if (key === "rules" || key === "assert") {
       if (!isScalar(value) || typeof value.value !== "string" || value.value.trim() === "") {
+        const empty = !value || (isScalar(value) && (value.value === null || value.value === ""));
         problems.push(diagnostic("bad-value", `\`${key}:\` takes the step's text`, {
-          span: spanOf(source, (value ?? pair.key) as Node),
+          span: spanOf(source, (empty ? pair.key : value) as Node),
           hint: key === "rules" ? "- rules: Press the \"Save\" button" : "- assert: page shows Saved",
         }));
         return undefined;

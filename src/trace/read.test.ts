@@ -171,3 +171,17 @@ describe("readTraceFile", () => {
     expect(e.diagnostics[0]!.hint).toContain("flowproof record <flow.yaml>");
   });
 });
+
+describe("parseTrace with a broken first line", () => {
+  test("blames line 1 only and does not take the next line for the header", () => {
+    try {
+      parseTrace('{oops\n{"id":"s0001"}\n', "t.jsonl");
+      throw new Error("expected a TraceError");
+    } catch (error) {
+      const d = (error as TraceError).diagnostics;
+      expect(d.map((x) => x.span?.line)).toEqual([1, 2]);
+      expect(d[0]!.message).toContain("line 1 is not valid JSON");
+      expect(d.some((x) => x.message.includes("first line is not a flowproof trace header"))).toBe(false);
+    }
+  });
+});

@@ -36,6 +36,8 @@ export function parseTrace(text: string, file: string): Trace {
         span: spanAt(file, line, lineText),
         hint: "re-record the flow with `flowproof record <flow.yaml>`; traces are written by flowproof, not by hand",
       }));
+      // The first non-empty line is the header slot even when it is broken.
+      header ??= {} as Header;
       return;
     }
     if (header === undefined) {
