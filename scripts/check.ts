@@ -33,6 +33,11 @@ export const TEST_EXEMPTIONS: readonly TestExemption[] = [
     coveredBy: "plugins/web/web.conformance.test.ts",
   },
   {
+    path: "plugins/web/driver.ts",
+    reason: "the AppDriver implementation; its contract is the shared conformance suite (test/conformance/driver.ts) run against real Chromium",
+    coveredBy: "plugins/web/web.conformance.test.ts",
+  },
+  {
     path: "plugins/web/cdp/connection.ts",
     reason: "needs a live DevTools endpoint (no CDP mocks); exercised by the web driver's conformance run against real Chromium",
     coveredBy: "plugins/web/web.conformance.test.ts",
