@@ -40,7 +40,7 @@ export const RULES: readonly DepsRule[] = [
   { files: "src/commands/**", may: CORE, why: "commands are the one core over everything below; they never reach the CLI or MCP" },
   { files: "src/cli/**", may: [...CORE, "src/commands"], why: "the CLI parses, calls commands/ and renders" },
   { files: "src/mcp/**", may: [...CORE, "src/commands"], why: "MCP tools call commands/, never the CLI" },
-  { files: "src/index.ts", may: ["src/commands", "src/plugins/api.ts"], why: "the library API re-exports commands/ and the plugin contract" },
+  { files: "src/index.ts", may: ["src/commands", "src/plugins/api.ts", "src/diagnostics", "src/report/schema.ts", "src/trace/schema.ts"], why: "the library API re-exports commands/, the plugin contract, and the wire types and errors its results carry" },
   { files: "plugins/*/**", may: ["src/plugins/api.ts"], why: "a plugin sees flowproof only through src/plugins/api.ts, besides its own folder and npm packages" },
 ];
 

@@ -83,7 +83,7 @@ export class WebDriver implements AppDriver {
     for (const w of waiters) w();
   }
 
-  /** Waits for a navigation in flight to reach DOMContentLoaded. */
+  /** Waits for a navigation in flight to reach DOMContentLoaded, then for its first frame. */
   async #settle(timeoutMs = NAVIGATION_SETTLE_MS): Promise<void> {
     if (!this.#loading) return;
     await new Promise<void>((resolve) => {
@@ -93,6 +93,17 @@ export class WebDriver implements AppDriver {
         resolve();
       });
     });
+    await this.#firstFrame();
+  }
+
+  /**
+   * Waits for one rendering update of a freshly loaded document: autofocus and other work the
+   * browser defers to the first frame has happened, so the next keystroke lands where a user's would.
+   */
+  async #firstFrame(): Promise<void> {
+    await this.#session
+      .send("Runtime.evaluate", { expression: "new Promise((r) => requestAnimationFrame(() => r(0)))", awaitPromise: true, returnByValue: true })
+      .catch(() => undefined); // the document may already be navigating away; the next probe waits for it
   }
 
   /** After input: one round trip lets a navigation the input started announce itself, then wait for it. */
@@ -158,6 +169,7 @@ export class WebDriver implements AppDriver {
       }
     }
     this.#loaded();
+    await this.#firstFrame();
     return ok(undefined);
   }
 
@@ -171,6 +183,7 @@ export class WebDriver implements AppDriver {
       return fail("attached", `the page did not finish reloading within ${timeoutMs} ms`, false);
     }
     this.#loaded();
+    await this.#firstFrame();
     return ok(undefined);
   }
 
