@@ -8,13 +8,12 @@
 // Every timed run includes its own browser launch and close. Prints a table and exits 0; exits 1
 // when a replay fails (the figures would be meaningless) and 2 when Chromium is missing.
 // See bench/README.md for what each figure means.
-import { existsSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { existsSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { extname, join, resolve, sep } from "node:path";
 import { chromium, type Locator, type Page } from "playwright-core";
-import { record } from "../src/commands/record.ts";
-import { run } from "../src/commands/run.ts";
-import { loadFlowFile } from "../src/commands/common.ts";
+import { parse as parseYaml } from "yaml";
+import { record, run } from "../src/index.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options and environment
@@ -30,6 +29,9 @@ const VIEWPORT = { width: 1280, height: 800 } as const;
 const ASSERT_TIMEOUT_MS = 10_000;
 /** flowproof's poll backoff (src/engine/poll.ts), reused for the Playwright retrying assertions. */
 const BACKOFF_MS = [0, 10, 20, 50, 100, 100, 250];
+
+/** Machine CPU share (outside the bench's own runs) above which the figures are flagged as noisy. */
+const BUSY_WARN = 0.1;
 
 const TARGETS = { clickMs: 15, typingMsPerChar: 4, wallRatio: 0.6 } as const;
 
@@ -179,8 +181,14 @@ const STEPS: readonly BenchStep[] = [
 
 /** Refuses to run when the flow file and the Playwright steps above have drifted apart. */
 function checkFlowMatchesSteps(): void {
-  const flow = loadFlowFile(FLOW_FILE);
-  const texts = flow.steps.map((s) => (s.form === "assert" ? `assert: ${s.text}` : s.text));
+  const doc = parseYaml(readFileSync(FLOW_FILE, "utf8")) as { steps?: unknown };
+  const steps: unknown[] = Array.isArray(doc.steps) ? doc.steps : [];
+  // A step is a plain string, `rules: …` or `assert: …`.
+  const texts = steps.map((s) => {
+    if (typeof s === "string") return s;
+    const [key, value] = Object.entries((s ?? {}) as Record<string, unknown>)[0] ?? ["", ""];
+    return key === "assert" ? `assert: ${String(value)}` : String(value);
+  });
   const problems: string[] = [];
   if (STEPS.length !== 30) problems.push(`the Playwright script has ${STEPS.length} steps, not 30`);
   if (texts.length !== STEPS.length) problems.push(`${FLOW_FILE} has ${texts.length} steps, the Playwright script ${STEPS.length}`);
@@ -241,6 +249,33 @@ async function runPlaywright(executablePath: string, url: string, mode: Mode): P
 }
 
 // ---------------------------------------------------------------------------------------------
+// Machine noise: the browser shares the cores with everything else, so a parallel test run or
+// type-check skews every figure. The bench samples how busy the machine is for a second before the
+// timed runs and a second after them (its own browsers are closed both times). On Linux it reads
+// /proc/stat. Per-process accounting during the runs does not work: Chromium's helper processes
+// are not reaped into this process's counters.
+
+function cpuTimes(): { busy: number; total: number } | undefined {
+  try {
+    const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = f;
+    const busy = user + nice + system + irq + softirq + steal;
+    return { busy, total: busy + idle + iowait };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Share of the machine's CPU in use over the next `ms` while this process sleeps; undefined without /proc. */
+async function machineBusy(ms = 1000): Promise<number | undefined> {
+  const a = cpuTimes();
+  await Bun.sleep(ms);
+  const b = cpuTimes();
+  if (!a || !b || b.total <= a.total) return undefined;
+  return (b.busy - a.busy) / (b.total - a.total);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Statistics and printing
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
@@ -281,7 +316,7 @@ const medianOfRunTotals = (samples: readonly Sample[], idx: readonly number[]) =
 /** Pooled median over every (run, step) sample of the chosen steps. */
 const pooledStepMedian = (samples: readonly Sample[], idx: readonly number[]) => median(samples.flatMap((s) => idx.map((i) => s.stepMs[i]!)));
 
-function report(fp: readonly Sample[], pwFill: readonly Sample[], pwKeys: readonly Sample[], runs: number, chrome: string, version: string, load: readonly [number, number]): void {
+function report(fp: readonly Sample[], pwFill: readonly Sample[], pwKeys: readonly Sample[], runs: number, chrome: string, version: string, busy: readonly [number | undefined, number | undefined]): void {
   const out: string[] = [];
   const allIdx = STEPS.map((_, i) => i);
   const clickIdx = indicesOf(["click"]);
@@ -298,8 +333,10 @@ function report(fp: readonly Sample[], pwFill: readonly Sample[], pwKeys: readon
   out.push("");
   out.push(`flowproof replay vs playwright-core ${version} — 30-step flow, ${runs} timed run(s) each, medians (ms)`);
   const cpus = navigator.hardwareConcurrency;
-  out.push(`browser: ${chrome}; machine: ${cpus} logical CPU(s), ${process.platform}/${process.arch}, Bun ${Bun.version}; 1-min load average ${load[0].toFixed(1)} before, ${load[1].toFixed(1)} after`);
-  if (Math.max(...load) > cpus) out.push(`WARNING: the machine was busy (load average above ${cpus}); the figures are noisy — rerun on an idle machine before drawing conclusions.`);
+  const pct = (x: number | undefined) => (x === undefined ? "unknown" : `${(100 * x).toFixed(0)}%`);
+  out.push(`browser: ${chrome}; machine: ${cpus} logical CPU(s), ${process.platform}/${process.arch}, Bun ${Bun.version}`);
+  out.push(`machine busy (other processes) in the second before the timed runs: ${pct(busy[0])}, in the second after: ${pct(busy[1])}`);
+  if (busy.some((b) => b !== undefined && b > BUSY_WARN)) out.push(`WARNING: the machine was busy with other work; the figures are noisy — rerun on an idle machine before drawing conclusions.`);
   out.push("");
   out.push(table(["measure", "flowproof", "PW fill", "PW keys", "fp / PW fill", "fp / PW keys"], [
     ["wall time (launch + flow + close)", ms(fpWall), ms(fillWall), ms(keysWall), ratio(fpWall, fillWall), ratio(fpWall, keysWall)],
@@ -381,7 +418,6 @@ async function main(): Promise<number> {
     const startUrl = `${server.url}/index.html`;
     const { version } = (await import("playwright-core/package.json", { with: { type: "json" } })).default as { version: string };
 
-    const loadBefore = loadavg()[0]!;
     console.error(`bench: serving ${PAGES_DIR} at ${server.url}; recording the flowproof trace (untimed)…`);
     const recorded = await record({ spec, env, author: "rules" });
     if (!recorded.ok) {
@@ -392,8 +428,10 @@ async function main(): Promise<number> {
     const fp: Sample[] = [];
     const pwFill: Sample[] = [];
     const pwKeys: Sample[] = [];
+    let busyBefore: number | undefined;
     for (let round = -warmup; round < runs; round++) {
       const timed = round >= 0;
+      if (round === 0) busyBefore = await machineBusy();
       const a = await runFlowproof(spec, env);
       const b = await runPlaywright(chrome, startUrl, "fill");
       const c = await runPlaywright(chrome, startUrl, "keys");
@@ -404,7 +442,7 @@ async function main(): Promise<number> {
       }
       console.error(`bench: ${timed ? `run ${round + 1}/${runs}` : "warm-up"}: flowproof ${ms(a.wallMs, 0)} ms (steps ${ms(sum(a.stepMs), 0)}), PW fill ${ms(b.wallMs, 0)} ms (steps ${ms(sum(b.stepMs), 0)}), PW keys ${ms(c.wallMs, 0)} ms (steps ${ms(sum(c.stepMs), 0)})`);
     }
-    report(fp, pwFill, pwKeys, runs, chrome, version, [loadBefore, loadavg()[0]!]);
+    report(fp, pwFill, pwKeys, runs, chrome, version, [busyBefore, await machineBusy()]);
     if (json) console.log(JSON.stringify({ steps: STEPS.map((s) => ({ text: s.text, kind: s.kind, chars: s.chars })), flowproof: fp, playwright_fill: pwFill, playwright_keys: pwKeys }));
     return 0;
   } catch (error) {
