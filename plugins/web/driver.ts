@@ -190,7 +190,15 @@ export class WebDriver implements AppDriver {
   async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
     const probe = await this.#probe(ladder, "pointer", options.at);
     if (!probe.ok) return probe;
-    const { x, y } = probe.value;
+    await this.#pointerClick(probe.value.x, probe.value.y, options);
+    return this.#takeDialog() ?? ok(undefined, probe.tier);
+  }
+
+  /**
+   * Move, press and release sent together: a lone mouse move waits for the next animation frame,
+   * while the press that follows it flushes the move at once.
+   */
+  async #pointerClick(x: number, y: number, options: Pick<PointerOptions, "button" | "clickCount">): Promise<void> {
     const s = this.#session;
     const sends: Array<Promise<unknown>> = [s.send("Input.dispatchMouseEvent", { type: "mouseMoved", x, y })];
     for (let n = 1; n <= options.clickCount; n++) {
@@ -201,7 +209,6 @@ export class WebDriver implements AppDriver {
     }
     await Promise.all(sends);
     await this.#afterInput();
-    return this.#takeDialog() ?? ok(undefined, probe.tier);
   }
 
   async hover(ladder: readonly Selector[]): Promise<Attempt> {
@@ -301,8 +308,9 @@ export class WebDriver implements AppDriver {
     if (!probe.ok) return probe;
     if (probe.value.checked === undefined) return fail("unsupported", "the target is not a checkbox, radio or switch", false);
     if (probe.value.checked === checked) return ok(undefined, probe.tier);
-    const clicked = await this.click(ladder, { button: "left", clickCount: 1 });
-    if (!clicked.ok) return clicked;
+    await this.#pointerClick(probe.value.x, probe.value.y, { button: "left", clickCount: 1 });
+    const dialog = this.#takeDialog();
+    if (dialog) return dialog;
     const state = await this.#call<ValueAnswer>("checkedState", { ladder: toRungs(ladder) });
     if ("transient" in state || !state.ok) return ok(undefined, probe.tier);
     if (state.value !== String(checked)) {

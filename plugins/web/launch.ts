@@ -92,7 +92,8 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
     ...CHROME_ARGS.filter((a) => !(options.headed && a.startsWith("--headless"))),
     `--user-data-dir=${userDataDir}`,
     `--window-size=${size[0]},${size[1]}`,
-    "about:blank",
+    // Pages are created per flow in their own contexts; a startup tab only slows the first connect.
+    ...(options.headed ? ["about:blank"] : ["--no-startup-window"]),
   ];
   const child: ChildProcess = spawn(executable, args, { stdio: ["ignore", "ignore", "pipe"] });
   const cleanup = () => rmSync(userDataDir, { recursive: true, force: true, maxRetries: 3 });

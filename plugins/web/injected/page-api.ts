@@ -140,6 +140,26 @@ export function installPageApi(): PageApi {
 
   const allElements = (root: Document | Element): Element[] => Array.from(root.querySelectorAll("*"));
 
+  /**
+   * Elements that could answer to `wantLower` by a name of their own: owners of a text node that
+   * starts like it (own text must equal or start with the anchor), elements with naming
+   * attributes, and labels. Native queries and a text-node walk instead of a pass over every element.
+   */
+  const nameCandidates = (root: Document | Element, wantLower: string): Set<Element> => {
+    // A superset test: toLowerCase on both sides also folds what the ASCII-only ladder would not.
+    const head = wantLower.slice(0, 4).toLowerCase();
+    const out = new Set<Element>();
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent instanceof HTMLScriptElement || parent instanceof HTMLStyleElement) continue;
+      const value = node.nodeValue;
+      if (value && value.toLowerCase().includes(head)) out.add(parent);
+    }
+    for (const el of Array.from(root.querySelectorAll("[aria-label], [placeholder], [title], img[alt], input, label"))) out.add(el);
+    return out;
+  };
+
   const byText = (text: string, role: string | undefined, root: Document | Element): Element[] => {
     const want = norm(text);
     const wantLower = lower(want);
@@ -147,8 +167,7 @@ export function installPageApi(): PageApi {
     const add = (tier: number, el: Element | null) => {
       if (el && tier >= 0 && !buckets[tier]!.includes(el)) buckets[tier]!.push(el);
     };
-    const els = allElements(root);
-    for (const el of els) {
+    for (const el of nameCandidates(root, wantLower)) {
       if (el instanceof HTMLScriptElement || el instanceof HTMLStyleElement || el.tagName === "TITLE" || el.tagName === "HEAD") continue;
       let best = -1;
       for (const n of namesOf(el)) {
@@ -167,9 +186,10 @@ export function installPageApi(): PageApi {
     }
     // Subtree text: innermost elements whose whole text matches (e.g. <button><b>Save</b> all</button>).
     const sub: Element[][] = [[], [], [], []];
-    for (const el of els) {
+    for (const el of allElements(root)) {
       if (el instanceof HTMLScriptElement || el instanceof HTMLStyleElement || el.tagName === "HEAD" || el === document.body || el === document.documentElement) continue;
-      const t = matchTier(norm((el as HTMLElement).innerText ?? el.textContent), want, wantLower);
+      // textContent needs no layout; hidden matches are filtered by visibility below.
+      const t = matchTier(norm(el.textContent), want, wantLower);
       if (t === -1) continue;
       const mapped = toRole(el, role);
       if (!mapped) continue;
@@ -287,8 +307,9 @@ export function installPageApi(): PageApi {
 
   const inViewport = (r: DOMRect) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
 
-  const probe = (req: ProbeRequest): ProbeAnswer => {
-    const found = resolve(req.ladder);
+  const probe = (req: ProbeRequest): ProbeAnswer => probeFound(req, resolve(req.ladder));
+
+  const probeFound = (req: ProbeRequest, found: ReturnType<typeof resolve>): ProbeAnswer => {
     if (!found.el) return { ok: false, failed: "not-found", detail: found.detail };
     let el = found.el;
     // A visually hidden styled checkbox is operated through its visible label, as a user would.
@@ -322,9 +343,9 @@ export function installPageApi(): PageApi {
   };
 
   const focusForTyping = (req: ProbeRequest): ProbeAnswer => {
-    const answer = probe({ ...req, purpose: "type" });
-    if (!answer.ok) return answer;
     const found = resolve(req.ladder);
+    const answer = probeFound({ ...req, purpose: "type" }, found);
+    if (!answer.ok) return answer;
     const el = found.el as HTMLElement;
     if ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.readOnly) {
       return { ok: false, failed: "editable", detail: `${describe(el)} is read-only` };
