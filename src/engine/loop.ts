@@ -20,10 +20,10 @@ export interface StepResult {
 }
 
 export interface LoopObserver {
-  /** Awaited: the run recorder captures its before-frame here, before the action. */
-  stepStarted?(step: TraceStep, index: number): void | Promise<void>;
-  /** Awaited: the run recorder captures its after-frame here. */
-  stepFinished?(step: TraceStep, result: StepResult): void | Promise<void>;
+  /** A returned promise is awaited before the action (the run recorder captures its before-frame). */
+  stepStarted?(step: TraceStep, index: number): unknown;
+  /** A returned promise is awaited before the next step (the run recorder captures its after-frame). */
+  stepFinished?(step: TraceStep, result: StepResult): unknown;
 }
 
 /** Extra time a step may take beyond its own bounds before the page is declared unresponsive. */
