@@ -8,10 +8,12 @@ import type { TraceStep } from "../trace/schema.ts";
 import { FrameBundle, FRAMES_DIR } from "../recording/bundle.ts";
 import { resolveControls, type RecordingControls } from "../recording/controls.ts";
 import { driverFrameSource } from "../recording/frame-source.ts";
+import { workerProcessor } from "../recording/frame-worker.ts";
 import { RunRecorder, type RecorderClock, type RecordingSummary, type StepRange } from "../recording/recorder.ts";
 
 export function createRecorder(driver: AppDriver, bundleRoot: string, controls: RecordingControls, rules: readonly unknown[], clock: RecorderClock): RunRecorder {
-  return new RunRecorder({ source: driverFrameSource(driver), bundle: new FrameBundle(bundleRoot), clock, controls, rules });
+  const source = resolveControls(controls).recordingDetail === "off" ? undefined : driverFrameSource(driver);
+  return new RunRecorder({ source, bundle: new FrameBundle(bundleRoot), clock, controls, rules, ...(source ? { processor: workerProcessor() } : {}) });
 }
 
 /** Feeds the recorder from the step loop; `after` runs once the step's frames are taken. */

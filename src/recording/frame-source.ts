@@ -1,14 +1,13 @@
 // Where a recording's pixels come from. v1 is a keyframe source: a full frame on demand through
 // the driver (web: CDP Page.captureScreenshot). Continuous sources (screencast, DXGI) would
 // implement the same interface and feed the same redact → persist path.
-import type { AppDriver, RectTarget, RectsAnswer } from "../plugins/api.ts";
+import type { AppDriver, RawFrame, RectTarget, RectsAnswer } from "../plugins/api.ts";
 import type { TraceStep } from "../trace/schema.ts";
-import { decodePng, type Image } from "./image.ts";
 import type { Point } from "./cursor.ts";
 
 export interface FrameSource {
-  /** One unredacted frame, decoded in memory. Never persisted as is. */
-  capture(): Promise<Image>;
+  /** One unredacted frame as PNG bytes; decoded and masked in memory, never persisted as is. */
+  capture(): Promise<RawFrame>;
   /** Each target's rectangles now, in frame pixels; one answer per target. */
   resolve(targets: readonly RectTarget[]): Promise<RectsAnswer[]>;
   /** Where a pointer step's events will land (both ends for a drag); empty when unknown. */
@@ -23,7 +22,7 @@ export function driverFrameSource(driver: AppDriver): FrameSource | undefined {
   const { captureFrame, rectsFor, pointFor } = driver;
   if (!driver.capabilities.has("screenshot") || !captureFrame || !rectsFor) return undefined;
   return {
-    capture: async () => decodePng((await captureFrame.call(driver)).png),
+    capture: () => captureFrame.call(driver),
     async resolve(targets) {
       try {
         return await rectsFor.call(driver, targets);

@@ -7,7 +7,8 @@ import type { TraceStep } from "../trace/schema.ts";
 import { FrameBundle } from "./bundle.ts";
 import type { RecordingControls } from "./controls.ts";
 import type { FrameSource } from "./frame-source.ts";
-import { decodePng, isUniform, solidImage, type Image } from "./image.ts";
+import { decodePng, encodePng, isUniform, solidImage } from "./image.ts";
+import type { RawFrame } from "../plugins/api.ts";
 import { RunRecorder, type RecorderClock, type RecordingSummary } from "./recorder.ts";
 import { HALO_RGB } from "./cursor.ts";
 
@@ -21,9 +22,9 @@ function tickingClock(stepMs = 7): RecorderClock {
 function fakeSource(options: { rects?: Record<string, RectsAnswer>; points?: { x: number; y: number }[] } = {}): FrameSource & { captures: number } {
   const src = {
     captures: 0,
-    async capture(): Promise<Image> {
+    async capture(): Promise<RawFrame> {
       src.captures++;
-      return solidImage(64, 40, [src.captures, 200, 100]);
+      return { png: encodePng(solidImage(64, 40, [src.captures, 200, 100])) };
     },
     async resolve(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
       return targets.map((t) => options.rects?.[t.css] ?? { ok: true, rects: [] });

@@ -6,11 +6,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TraceStep } from "../trace/schema.ts";
 import { FrameBundle, type PersistedFrame } from "./bundle.ts";
+import { inlineProcessor, type FrameProcessor } from "./frame-job.ts";
 import { LOW_DETAIL_INTERVAL, RECORDING_FORMAT, resolveControls, type RecordingControls } from "./controls.ts";
-import { drawMarks, type CursorMarks, type Point } from "./cursor.ts";
+import type { CursorMarks, Point } from "./cursor.ts";
 import { POINTER_ACTIONS, type FrameSource } from "./frame-source.ts";
 import { assembleGif } from "./gif.ts";
-import { decodePng, type Image } from "./image.ts";
+import { decodePng } from "./image.ts";
+import type { RawFrame } from "../plugins/api.ts";
 import { parseRedactionRules, Redactor } from "./redactor.ts";
 
 /** A monotonic millisecond clock (structurally the engine's Clock). */
@@ -44,6 +46,8 @@ export interface RecorderOptions {
   readonly controls: RecordingControls;
   /** Redaction rules as written (flow `redact:` or trace header `redaction`). */
   readonly rules: readonly unknown[];
+  /** Where frames are decoded, masked and written (default: this thread). */
+  readonly processor?: FrameProcessor;
 }
 
 /** The status a finished step reports to the recorder. */
@@ -67,7 +71,9 @@ export class RunRecorder {
   /** The step whose finishing frame is the newest frame, if the newest frame is one. */
   #afterFrameOf: string | undefined;
   #lastExecuted: string | undefined;
-  readonly #frames: PersistedFrame[] = [];
+  readonly #processor: FrameProcessor;
+  /** One entry per capture, in capture order; resolved once its frames are on disk. */
+  readonly #pending: Array<Promise<PersistedFrame[]>> = [];
   readonly #steps: StepRange[] = [];
 
   constructor(options: RecorderOptions) {
@@ -75,6 +81,7 @@ export class RunRecorder {
     this.#source = options.source;
     this.#bundle = options.bundle;
     this.#controls = resolveControls(options.controls);
+    this.#processor = options.processor ?? inlineProcessor;
     const parsed = parseRedactionRules(options.rules);
     this.#redactor = parsed.ok ? new Redactor(parsed.rules) : undefined;
     this.disabledReason = parsed.ok ? undefined : parsed.detail;
@@ -129,13 +136,18 @@ export class RunRecorder {
   async finish(): Promise<RecordingSummary> {
     const finalShown = this.#lastExecuted !== undefined && this.#afterFrameOf === this.#lastExecuted;
     if (this.#controls.recordingDetail === "low" && !finalShown) await this.#capture([this.#plain()]);
+    let frames: PersistedFrame[];
+    try {
+      frames = (await Promise.all(this.#pending)).flat();
+    } finally {
+      this.#processor.close();
+    }
     let gif: string | undefined;
-    if (this.#controls.video && this.#frames.length > 0) {
-      const frames = this.#frames;
+    if (this.#controls.video && frames.length > 0) {
       const bytes = await assembleGif(frames.map((f) => f.offset_ms), (i) => decodePng(readFileSync(join(this.#bundle.root, frames[i]!.file))));
       gif = this.#bundle.writeGif(bytes);
     }
-    return { format: RECORDING_FORMAT, frames: [...this.#frames], steps: [...this.#steps], ...(gif ? { gif } : {}) };
+    return { format: RECORDING_FORMAT, frames, steps: [...this.#steps], ...(gif ? { gif } : {}) };
   }
 
   /** The timeline so far (for traces and reports). */
@@ -163,23 +175,22 @@ export class RunRecorder {
     const source = this.#source;
     const before = await source.resolve(redactor.targets);
     const offset = this.#now();
-    let image: Image;
+    let raw: RawFrame;
     try {
-      image = await source.capture();
+      raw = await source.capture();
     } catch {
       // No pixels came back (the surface was closing or navigating): nothing to persist or mask.
       return false;
     }
     const after = await source.resolve(redactor.targets);
-    if (!redactor.mask(image, [before, after]).ok) {
+    const plan = redactor.masksFor([before, after]);
+    if (!plan.ok) {
       this.#drop();
       return false;
     }
-    for (const [i, marks] of variants.entries()) {
-      const frame = i === variants.length - 1 ? image : { ...image, data: image.data.slice() };
-      if (this.#controls.highlightCursor) drawMarks(frame, marks);
-      this.#frames.push(this.#bundle.writeFrame(offset, frame));
-    }
+    // Masks and overlay are applied to the decoded frame off the step path, before it is encoded.
+    const overlay = this.#controls.highlightCursor;
+    this.#pending.push(this.#processor.submit({ root: this.#bundle.root, offsetMs: offset, png: raw.png, masks: plan.rects, variants: variants.map((m) => (overlay ? m : undefined)) }));
     return true;
   }
 }

@@ -54,6 +54,13 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+export type MaskPlan = { readonly ok: true; readonly rects: readonly Rect[] } | { readonly ok: false; readonly detail: string };
+
+/** Solid-fills every rect in the decoded frame, in place, before it is encoded. */
+export function applyMasks(image: Image, rects: readonly Rect[]): void {
+  for (const rect of rects) fillRect(image, rect, MASK_RGB);
+}
+
 export type MaskOutcome = { readonly ok: true; readonly masked: number } | { readonly ok: false; readonly detail: string };
 
 export class Redactor {
@@ -76,31 +83,27 @@ export class Redactor {
   }
 
   /**
-   * Masks `image` in place with the fixed rects and every rect of every resolution batch (rects
-   * are resolved around the capture, so an element that moved is masked at both places). Any
-   * unresolved target fails the frame: the caller must drop it, never persist it.
+   * Every rectangle a frame must mask: the fixed rects and every rect of every resolution batch
+   * (rects are resolved around the capture, so an element that moved is masked at both places).
+   * Any unresolved target fails the frame: the caller must drop it, never persist it.
    */
-  mask(image: Image, batches: ReadonlyArray<readonly RectsAnswer[]>): MaskOutcome {
+  masksFor(batches: ReadonlyArray<readonly RectsAnswer[]>): MaskPlan {
+    const rects: Rect[] = [...this.#fixed];
     for (const batch of batches) {
       if (batch.length !== this.targets.length) return { ok: false, detail: `expected ${this.targets.length} answers, got ${batch.length}` };
       for (const [i, answer] of batch.entries()) {
         if (!answer.ok) return { ok: false, detail: `${this.targets[i]!.css}: ${answer.detail}` };
+        rects.push(...answer.rects);
       }
     }
-    let masked = 0;
-    for (const rect of this.#fixed) {
-      fillRect(image, rect, MASK_RGB);
-      masked++;
-    }
-    for (const batch of batches) {
-      for (const answer of batch) {
-        if (!answer.ok) continue;
-        for (const rect of answer.rects) {
-          fillRect(image, rect, MASK_RGB);
-          masked++;
-        }
-      }
-    }
-    return { ok: true, masked };
+    return { ok: true, rects };
+  }
+
+  /** `masksFor` then `applyMasks`, in place. */
+  mask(image: Image, batches: ReadonlyArray<readonly RectsAnswer[]>): MaskOutcome {
+    const plan = this.masksFor(batches);
+    if (!plan.ok) return plan;
+    applyMasks(image, plan.rects);
+    return { ok: true, masked: plan.rects.length };
   }
 }
