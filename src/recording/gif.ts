@@ -24,11 +24,18 @@ export async function assembleGif(offsetsMs: readonly number[], load: (index: nu
   const gif = GIFEncoder();
   for (let i = 0; i < offsetsMs.length; i++) {
     const small = scaleToWidth(await load(i), GIF_WIDTH_PX);
-    // rgb444 buckets: 4096 colour cells are plenty for UI screenshots and keep quantising fast.
-    const palette = quantize(small.data, 256, { format: "rgb444" });
+    // rgb444 buckets over every 4th pixel: plenty for UI screenshots, and quantising stays fast.
+    const palette = quantize(everyNthPixel(small.data, 4), 256, { format: "rgb444" });
     const index = applyPalette(small.data, palette, "rgb444");
     gif.writeFrame(index, small.width, small.height, { palette, delay: delays[i]!, ...(i === 0 ? { repeat: 0 } : {}) });
   }
   gif.finish();
   return gif.bytes();
+}
+
+function everyNthPixel(rgba: Uint8Array, n: number): Uint8Array {
+  const pixels = Math.floor(rgba.length / 4 / n);
+  const out = new Uint8Array(pixels * 4);
+  for (let i = 0; i < pixels; i++) out.set(rgba.subarray(i * n * 4, i * n * 4 + 4), i * 4);
+  return out;
 }
