@@ -15,6 +15,17 @@ import { decodePng } from "./image.ts";
 import type { RawFrame } from "../plugins/api.ts";
 import { parseRedactionRules, Redactor } from "./redactor.ts";
 
+/** A capture or a rect query that takes longer than this is given up (the frame is not kept). */
+const CAPTURE_TIMEOUT_MS = 15_000;
+
+function bounded<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${CAPTURE_TIMEOUT_MS} ms`)), CAPTURE_TIMEOUT_MS);
+  });
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}
+
 /** A monotonic millisecond clock (structurally the engine's Clock). */
 export interface RecorderClock {
   now(): number;
@@ -173,16 +184,17 @@ export class RunRecorder {
       return false;
     }
     const source = this.#source;
-    const before = await source.resolve(redactor.targets);
+    const unresolved = (e: unknown) => redactor.targets.map(() => ({ ok: false as const, detail: e instanceof Error ? e.message : String(e) }));
+    const before = await bounded(source.resolve(redactor.targets), "the redaction query").catch(unresolved);
     const offset = this.#now();
     let raw: RawFrame;
     try {
-      raw = await source.capture();
+      raw = await bounded(source.capture(), "the frame capture");
     } catch {
-      // No pixels came back (the surface was closing or navigating): nothing to persist or mask.
+      // No pixels came back (the surface was closing, navigating or stuck): nothing to persist or mask.
       return false;
     }
-    const after = await source.resolve(redactor.targets);
+    const after = await bounded(source.resolve(redactor.targets), "the redaction query").catch(unresolved);
     const plan = redactor.masksFor([before, after]);
     if (!plan.ok) {
       this.#drop();
