@@ -28,6 +28,19 @@ describe("workerProcessor", () => {
     }
   });
 
+  test("falls back to this thread when the worker cannot start", async () => {
+    const root = mkdtempSync(join(tmpdir(), "flowproof-w-"));
+    roots.push(root);
+    const processor = workerProcessor(new URL("./no-such-worker.ts", import.meta.url).href);
+    try {
+      const frames = await processor.submit({ root, offsetMs: 7, png: encodePng(solidImage(8, 8, [1, 2, 3])), masks: [], variants: [undefined] });
+      expect(frames.map((f) => f.offset_ms)).toEqual([7]);
+      expect(readFileSync(join(root, frames[0]!.file)).length).toBeGreaterThan(0);
+    } finally {
+      processor.close();
+    }
+  });
+
   test("reports a job that cannot be written as a rejected promise", async () => {
     const processor = workerProcessor();
     try {

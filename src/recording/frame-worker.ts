@@ -21,16 +21,18 @@ if (IS_WORKER && self) {
 }
 
 /** A processor backed by one worker thread; falls back to inline processing when no worker can start. */
-export function workerProcessor(): FrameProcessor {
+export function workerProcessor(workerUrl: string = new URL("./frame-worker.ts", import.meta.url).href): FrameProcessor {
   let worker: Worker;
   try {
-    worker = new Worker(new URL("./frame-worker.ts", import.meta.url).href);
+    worker = new Worker(workerUrl);
   } catch {
     // Workers are unavailable in this runtime (e.g. some compiled builds): same work, on this thread.
     return inlineProcessor;
   }
   let next = 0;
-  const waiting = new Map<number, { resolve(f: PersistedFrame[]): void; reject(e: Error): void }>();
+  let dead = false;
+  const waiting = new Map<number, { job: FrameJob; resolve(f: PersistedFrame[]): void; reject(e: Error): void }>();
+  const inline = (w: { job: FrameJob; resolve(f: PersistedFrame[]): void; reject(e: Error): void }) => inlineProcessor.submit(w.job).then(w.resolve, w.reject);
   worker.onmessage = (e: MessageEvent<Reply>) => {
     const w = waiting.get(e.data.id);
     if (!w) return;
@@ -38,18 +40,20 @@ export function workerProcessor(): FrameProcessor {
     if ("error" in e.data) w.reject(new Error(`could not write a recording frame: ${e.data.error}`));
     else w.resolve(e.data.frames);
   };
-  worker.onerror = (e) => {
-    for (const w of waiting.values()) w.reject(new Error(`the frame worker stopped: ${e.message}`));
+  worker.onerror = () => {
+    // The worker could not run (e.g. its module is missing from a compiled build): every job,
+    // queued or later, runs on this thread instead. Jobs are copied, not transferred, for this.
+    dead = true;
+    for (const w of waiting.values()) void inline(w);
     waiting.clear();
   };
   return {
     submit(job) {
-      const id = next++;
       return new Promise((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        // Transfer a buffer that holds exactly the PNG (a pooled Buffer may share its ArrayBuffer).
-        const png = job.png.byteOffset === 0 && job.png.byteLength === job.png.buffer.byteLength ? job.png : job.png.slice();
-        worker.postMessage({ id, job: { ...job, png } }, [png.buffer as ArrayBuffer]);
+        if (dead) return void inline({ job, resolve, reject });
+        const id = next++;
+        waiting.set(id, { job, resolve, reject });
+        worker.postMessage({ id, job });
       });
     },
     close: () => worker.terminate(),
