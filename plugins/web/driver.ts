@@ -1,13 +1,14 @@
 // The web AppDriver: one page in its own browser context, driven over CDP. Every method is one
 // attempt (the engine polls); probes are one round trip through the injected page API; input is
 // trusted (Input.dispatchMouseEvent / dispatchKeyEvent).
-import type { AppDriver, Attempt, Capability, Expectation, KeyModifier, PointerOptions, Reading, Selector } from "../../src/plugins/api.ts";
+import type { AppDriver, Attempt, Capability, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, Selector } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import { installPageApi, type PageApi, type ProbeAnswer, type ProbeFailure, type Rung, type ValueAnswer, type CheckAnswer } from "./injected/page-api.ts";
 import { keyDefinition, modifierMask, MODIFIER_KEYS } from "./keys.ts";
+import { rectsExpression } from "./frames.ts";
 
 const INSTALLER = `(${installPageApi.toString()})()`;
-const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs"]);
+const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "screenshot"]);
 /** How long an action waits for a navigation it started to reach DOMContentLoaded. */
 const NAVIGATION_SETTLE_MS = 30_000;
 const VIEWPORT = { width: 1280, height: 800 } as const;
@@ -337,6 +338,22 @@ export class WebDriver implements AppDriver {
     const answer = await this.#call<CheckAnswer>("check", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, expect });
     if ("transient" in answer) return { pass: false, actual: answer.transient };
     return answer;
+  }
+
+  async captureFrame(): Promise<RawFrame> {
+    const { data } = await this.#session.send("Page.captureScreenshot", { format: "png", optimizeForSpeed: true });
+    return { png: Buffer.from(data, "base64") };
+  }
+
+  async rectsFor(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
+    const res = await this.#session.send("Runtime.evaluate", { expression: rectsExpression(targets), returnByValue: true });
+    if (res.exceptionDetails) throw new Error(`could not locate redaction targets: ${res.exceptionDetails.text}`);
+    return res.result.value as RectsAnswer[];
+  }
+
+  async pointFor(ladder: readonly Selector[], at?: PointerOptions["at"]): Promise<{ x: number; y: number } | undefined> {
+    const answer = await this.#call<ProbeAnswer>("probe", { ladder: toRungs(ladder), purpose: "pointer", at });
+    return "transient" in answer || !answer.ok ? undefined : { x: answer.x, y: answer.y };
   }
 
   async environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }> {

@@ -44,6 +44,6 @@ class WebSession implements AdapterSession {
 
 export const plugin = defineAdapter({
   kind: "web",
-  capabilities: ["pointer", "keyboard", "navigation", "select", "dialogs"],
+  capabilities: ["pointer", "keyboard", "navigation", "select", "dialogs", "screenshot"],
   open: async () => new WebSession(),
 });

@@ -24,25 +24,34 @@ export interface CommandSpec {
 const JSON_FLAG: FlagSpec = { name: "json", kind: "boolean", description: "Print one JSON document on stdout instead of human text (for tools and agents)." };
 const AUTHOR_FLAG: FlagSpec = { name: "author", kind: "string", values: ["auto", "rules", "llm"], placeholder: "auto|rules|llm", description: "Authoring backend for plain steps (default auto: the model when configured, else the rules grammar with a warning)." };
 
+/** The recording controls, identical on `record` and `run` (docs: run-recording). */
+const RECORDING_FLAGS: readonly FlagSpec[] = [
+  { name: "recording-detail", kind: "string", values: ["full", "low", "off"], placeholder: "full|low|off", description: "Screenshot density: full (default) frames before and after every step and on failure; low the initial state, every 5th completed step and the final state; off none (the verdict is unchanged)." },
+  { name: "video", kind: "boolean", description: "Also assemble the captured frames into recording.gif (880 px wide), whatever the detail." },
+  { name: "highlight-cursor", kind: "boolean", description: "Add a pre-action frame for clicks and hovers with a visible cursor and a bright halo (drawn after redaction)." },
+];
+
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "record",
     summary: "Perform a flow once in the live app and write its trace",
-    usage: "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--json]",
+    usage: "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "out", short: "o", kind: "string", placeholder: "path", description: "Where to write the trace (default: <stem>.trace.jsonl next to the flow)." },
       AUTHOR_FLAG,
+      ...RECORDING_FLAGS,
       JSON_FLAG,
     ],
   },
   {
     name: "run",
     summary: "Replay a flow's trace with zero model calls and write a run report",
-    usage: "flowproof run <flow.yaml> [-t <trace>] [--json]",
+    usage: "flowproof run <flow.yaml> [-t <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to replay (default: <stem>.trace.jsonl next to the flow)." },
+      ...RECORDING_FLAGS,
       JSON_FLAG,
     ],
   },
@@ -54,6 +63,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: [JSON_FLAG],
   },
 ];
+
+/** The recording controls from parsed flags (only those given; the commands apply defaults). */
+export function recordingControls(flags: ParsedArgs["flags"]): { recordingDetail?: "full" | "low" | "off"; video?: boolean; highlightCursor?: boolean } {
+  const detail = flags["recording-detail"];
+  return {
+    ...(detail === "full" || detail === "low" || detail === "off" ? { recordingDetail: detail } : {}),
+    ...(flags["video"] === true ? { video: true } : {}),
+    ...(flags["highlight-cursor"] === true ? { highlightCursor: true } : {}),
+  };
+}
 
 export interface ParsedArgs {
   readonly positional: readonly string[];

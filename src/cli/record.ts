@@ -4,7 +4,7 @@ import type { AuthorMode } from "../commands/common.ts";
 import { displayPath } from "../commands/common.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
-import { UsageError } from "./flags.ts";
+import { UsageError, recordingControls } from "./flags.ts";
 import type { Io } from "./io.ts";
 
 export async function recordCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
@@ -15,6 +15,7 @@ export async function recordCommand(args: ParsedArgs, io: Io): Promise<ExitCode>
     spec,
     ...(typeof args.flags["out"] === "string" ? { out: args.flags["out"] } : {}),
     ...(typeof args.flags["author"] === "string" ? { author: args.flags["author"] as AuthorMode } : {}),
+    ...recordingControls(args.flags),
     log: (line) => io.err(line),
   });
   if (json) {
@@ -23,6 +24,7 @@ export async function recordCommand(args: ParsedArgs, io: Io): Promise<ExitCode>
       steps: result.steps,
       reused_steps: result.reused_steps,
       routing: result.routing,
+      ...(result.recording_dir ? { recording_dir: result.recording_dir } : {}),
       ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
       ...(result.error ? { error: result.error, step_results: result.step_results } : {}),
     }, null, 2));

@@ -3,16 +3,16 @@ import { run } from "../commands/run.ts";
 import { displayPath } from "../commands/common.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
-import { UsageError } from "./flags.ts";
+import { UsageError, recordingControls } from "./flags.ts";
 import type { Io } from "./io.ts";
 
 const LABEL = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" } as const;
 
 export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
-  if (!spec || args.positional.length > 1) throw new UsageError("run takes exactly one flow file", "usage: flowproof run <flow.yaml> [-t <trace>] [--json]");
+  if (!spec || args.positional.length > 1) throw new UsageError("run takes exactly one flow file", "usage: flowproof run <flow.yaml> [-t <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]");
   const json = args.flags["json"] === true;
-  const result = await run({ spec, ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}), log: (line) => io.err(line) });
+  const result = await run({ spec, ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}), ...recordingControls(args.flags), log: (line) => io.err(line) });
   const { report } = result;
   const code: ExitCode = report.passed ? EXIT.pass : report.error !== undefined || report.steps.some((s) => s.status === "errored") ? EXIT.error : EXIT.failed;
   if (json) {

@@ -1,7 +1,8 @@
 // `flowproof record`: performs a flow once in the live app and writes its trace — whole, or not
 // at all when a step fails. Typed options in, typed result out; never prints.
 import { randomUUID } from "node:crypto";
-import { relative, dirname, resolve } from "node:path";
+import { rmSync } from "node:fs";
+import { relative, dirname, join, resolve } from "node:path";
 import { writeTraceFile } from "../trace/write.ts";
 import type { TraceHeader } from "../trace/schema.ts";
 import { TRACE_FORMAT, TRACE_VERSION } from "../trace/schema.ts";
@@ -11,6 +12,8 @@ import { systemClock, redact } from "../engine/context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { defaultTracePath, loadFlowFile, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
+import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
+import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
 
 export type Route = "rules" | "llm" | "reused" | "fallback";
 
@@ -22,7 +25,7 @@ export interface RoutingEntry {
   readonly warning?: string;
 }
 
-export interface RecordOptions extends CommonOptions {
+export interface RecordOptions extends CommonOptions, RecordingControls {
   readonly spec: string;
   /** Trace path; default `<stem>.trace.jsonl` next to the spec. */
   readonly out?: string;
@@ -42,6 +45,8 @@ export interface RecordResult {
   readonly step_results: readonly StepResult[];
   /** Why no trace was written (the failing step's detail). */
   readonly error?: string;
+  /** The authoring bundle (`.flowproof/recordings/<trace_id>`), when a trace was written with frames. */
+  readonly recording_dir?: string;
 }
 
 const NO_MODEL_WARNING =
@@ -91,30 +96,39 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     if (!opened.ok) {
       return { ok: false, name: flow.name, trace_path: null, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: [], error: redact(`could not open the flow's url: ${opened.detail}`, secrets) };
     }
-    const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: systemClock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000 };
-    const results = await executeSteps(plan.steps, ctx, {
-      stepFinished: (step, r) => log(`[AUTHOR ${routing[plan.steps.indexOf(step)]?.route ?? "rules"}] ${Number(r.id.slice(1))}: ${r.intent}${r.status === "passed" ? "" : r.status === "skipped" ? " (not reached)" : ` — ${r.status.toUpperCase()}: ${r.detail ?? ""}`}`),
-    });
+    const traceId = randomUUID();
+    const bundleRoot = join(dirname(flow.file), ".flowproof", "recordings", traceId);
+    const recordingStartedAt = new Date();
+    const recorder = createRecorder(surface.driver, bundleRoot, options, flow.redact ?? [], systemClock);
+    const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000 };
+    await recorder.start();
+    const results = await executeSteps(plan.steps, ctx, recorderObserver(recorder, (step, r) => log(`[AUTHOR ${routing[plan.steps.indexOf(step)]?.route ?? "rules"}] ${Number(r.id.slice(1))}: ${r.intent}${r.status === "passed" ? "" : r.status === "skipped" ? " (not reached)" : ` — ${r.status.toUpperCase()}: ${r.detail ?? ""}`}`)));
+    const summary = await recorder.finish();
     const failedStep = results.find((r) => r.status !== "passed");
     if (failedStep) {
+      // No trace is minted, so nothing would ever reference this authoring bundle.
+      rmSync(bundleRoot, { recursive: true, force: true });
       return {
         ok: false, name: flow.name, trace_path: null, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: results,
         error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}; no trace was written`,
       };
     }
     const environment = await surface.driver.environment();
+    const recorded = resolveControls(options).recordingDetail !== "off";
     const header: TraceHeader = {
       format: TRACE_FORMAT,
       version: TRACE_VERSION,
-      trace_id: randomUUID(),
+      trace_id: traceId,
       recorded_at: new Date().toISOString(),
       app: { name: flow.app, adapter: flow.app, ...(flow.url ? { url: flow.url.raw } : {}) },
       env: environment,
       flowproof_version: FLOWPROOF_VERSION,
       spec: { name: flow.name, path: relative(dirname(tracePath), flow.file) || flow.file, hash: flow.hash },
+      ...(recorded ? { recording: { format: RECORDING_FORMAT, dir: relative(dirname(tracePath), bundleRoot), started_at: recordingStartedAt.toISOString() } } : {}),
+      ...(flow.redact ? { redaction: [...flow.redact] } : {}),
     };
-    writeTraceFile(tracePath, header, plan.steps);
-    return { ok: true, name: flow.name, trace_path: tracePath, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: results };
+    writeTraceFile(tracePath, header, recorded ? stepsWithRanges(plan.steps, summary.steps) : plan.steps);
+    return { ok: true, name: flow.name, trace_path: tracePath, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: results, ...(recorded ? { recording_dir: bundleRoot } : {}) };
   } finally {
     await surface.driver.close().catch(() => undefined);
     await surface.session.close().catch(() => undefined);

@@ -10,8 +10,11 @@ import type { RunReport } from "../report/schema.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { defaultTracePath, displayPath, loadFlowFile, openSurface, resolveStartUrl, type CommonOptions } from "./common.ts";
+import type { RecordingControls } from "../recording/controls.ts";
+import type { RecordingReport } from "../report/schema.ts";
+import { createRecorder, recorderObserver, recordingReport, withTimeline } from "./recording.ts";
 
-export interface RunOptions extends CommonOptions {
+export interface RunOptions extends CommonOptions, RecordingControls {
   readonly spec: string;
   /** Trace to replay; default `<stem>.trace.jsonl` next to the spec. */
   readonly trace?: string;
@@ -44,6 +47,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
 
   const startedAt = new Date();
   const t0 = systemClock.now();
+  const dir = createRunDir(dirname(flow.file), startedAt);
+  let recording: RecordingReport | undefined;
   const secrets = new Map<string, string>();
   let results: StepResult[] = [];
   let error: string | undefined;
@@ -58,8 +63,14 @@ export async function run(options: RunOptions): Promise<RunResult> {
         error = `could not open the flow's url: ${opened.detail}`;
         errorHint = "start the app under test first, or fix `url:` in the flow";
       } else {
-        const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: systemClock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000 };
-        results = await executeSteps(trace.steps, ctx);
+        // Replays mask with the rules recorded into the trace, never the (possibly edited) spec's.
+        const recorder = createRecorder(surface.driver, dir, options, trace.header.redaction ?? [], systemClock);
+        const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000 };
+        await recorder.start();
+        results = await executeSteps(trace.steps, ctx, recorderObserver(recorder));
+        const summary = await recorder.finish();
+        results = withTimeline(results, summary.steps);
+        recording = recordingReport(summary, options);
       }
     } finally {
       await surface.driver.close().catch(() => undefined);
@@ -90,8 +101,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
     spec_path: displayPath(flow.file),
     trace_path: displayPath(tracePath),
     ...(error !== undefined ? { error: redact(error, secrets) } : {}),
+    ...(recording ? { recording } : {}),
   };
-  const dir = createRunDir(dirname(flow.file), startedAt);
   const paths = writeRunBundle(dir, report);
   return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings, ...(errorHint ? { error_hint: errorHint } : {}) };
 }

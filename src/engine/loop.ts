@@ -20,8 +20,10 @@ export interface StepResult {
 }
 
 export interface LoopObserver {
-  stepStarted?(step: TraceStep, index: number): void;
-  stepFinished?(step: TraceStep, result: StepResult): void;
+  /** A returned promise is awaited before the action (the run recorder captures its before-frame). */
+  stepStarted?(step: TraceStep, index: number): unknown;
+  /** A returned promise is awaited before the next step (the run recorder captures its after-frame). */
+  stepFinished?(step: TraceStep, result: StepResult): unknown;
 }
 
 /** Extra time a step may take beyond its own bounds before the page is declared unresponsive. */
@@ -62,10 +64,10 @@ export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionCo
     if (stopped) {
       const r: StepResult = { id: step.id, intent: step.intent, status: "skipped", detail: "not run: an earlier step failed", started_ms: Math.round(started - origin), duration_ms: 0 };
       results.push(r);
-      observer.stepFinished?.(step, r);
+      await observer.stepFinished?.(step, r);
       continue;
     }
-    observer.stepStarted?.(step, index);
+    await observer.stepStarted?.(step, index);
     const outcome = await executeOne(step, ctx);
     const ended = ctx.clock.now();
     const r: StepResult = {
@@ -79,7 +81,7 @@ export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionCo
       ...(outcome.tier ? { selector_tier: outcome.tier } : {}),
     };
     results.push(r);
-    observer.stepFinished?.(step, r);
+    await observer.stepFinished?.(step, r);
     if (outcome.status !== "passed") stopped = true;
   }
   return results;

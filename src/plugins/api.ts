@@ -38,6 +38,25 @@ export type Expectation =
 
 export type KeyModifier = "ctrl" | "alt" | "shift" | "meta" | "mod";
 
+/** A rectangle in frame pixels (CSS pixels × device scale), origin at the frame's top-left. */
+export interface Rect {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** What `rectsFor` locates: every element matching a CSS selector (same-origin frames included). */
+export type RectTarget = { readonly css: string };
+
+/** One target's on-screen rectangles, or why it could not be resolved (the recorder then drops the frame). */
+export type RectsAnswer = { readonly ok: true; readonly rects: readonly Rect[] } | { readonly ok: false; readonly detail: string };
+
+/** One unredacted frame of the surface. Only the run recorder sees it; it masks before anything is persisted. */
+export interface RawFrame {
+  readonly png: Uint8Array;
+}
+
 export interface PointerOptions {
   readonly button: "left" | "right";
   readonly clickCount: 1 | 2;
@@ -67,6 +86,12 @@ export interface AppDriver {
   count(ladder: readonly Selector[]): Promise<number>;
   /** One reading of an expectation; `ladder` empty = the whole surface. */
   check(ladder: readonly Selector[], expect: Expectation): Promise<Reading>;
+  /** Capability "screenshot": one frame of what the surface shows now (see docs/trace-format.md, Recording). */
+  captureFrame?(): Promise<RawFrame>;
+  /** Capability "screenshot": each target's on-screen rectangles, one answer per target, in order. */
+  rectsFor?(targets: readonly RectTarget[]): Promise<RectsAnswer[]>;
+  /** Capability "screenshot": the frame-pixel point a pointer action on `ladder` would hit, without acting; undefined when it would not. */
+  pointFor?(ladder: readonly Selector[], at?: PointerOptions["at"]): Promise<{ readonly x: number; readonly y: number } | undefined>;
   /** Facts recorded into the trace header (`env`). */
   environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }>;
   close(): Promise<void>;

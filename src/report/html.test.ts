@@ -20,13 +20,14 @@ const base: RunReport = {
   trace_path: "checkout.trace.jsonl",
 };
 
-const rows = (html: string) => [...html.matchAll(/<tr class="(\w+)"><td><span class="badge \w+">(\w+)<\/span><\/td><td class="id">([^<]*)<\/td><td>(.*?)<\/td><td class="num">(\d+) ms<\/td><\/tr>/g)];
+const rows = (html: string) => [...html.matchAll(/<tr class="(\w+)(?: selected)?" data-step="\w+" tabindex="0"><td><span class="badge \w+">(\w+)<\/span><\/td><td class="id">([^<]*)<\/td><td>(.*?)<\/td><td class="num">\d+<\/td><td class="num">(\d+) ms<\/td><\/tr>/g)];
 
 describe("reportHtml", () => {
   test("is self-contained: no external scripts, styles, images or links", () => {
     const html = reportHtml(base);
     expect(html).not.toMatch(/\b(src|href)\s*=\s*["']?(https?:)?\/\//i);
-    expect(html).not.toMatch(/<script\b/i);
+    expect(html).not.toMatch(/<script\b[^>]*\bsrc=/i);
+    expect(html.match(/<script>/g)).toHaveLength(1);
     expect(html).not.toMatch(/<link\b/i);
     expect(html).toMatch(/<style>[\s\S]+<\/style>/);
   });
@@ -54,6 +55,7 @@ describe("reportHtml", () => {
     const html = reportHtml(base);
     expect(html).not.toContain("<script>alert(1)</script>");
     expect(html.match(/Checkout &lt;script&gt;alert\(1\)&lt;\/script&gt;/g)).toHaveLength(2);
+    expect(html).not.toContain("<b>Ada</b>");
   });
 
   test("shows how many steps passed", () => {
@@ -74,5 +76,46 @@ describe("reportHtml verdict", () => {
   test("shows ERROR when a step errored even without a run-level error", () => {
     const html = reportHtml({ ...base, passed: false, steps: [{ id: "s0001", intent: "Click \"A\"", status: "errored", detail: "driver fault", started_ms: 0, duration_ms: 1 }] });
     expect(html).toMatch(/<span class="verdict ERROR">ERROR<\/span>/);
+  });
+});
+
+describe("reportHtml frame viewer", () => {
+  const recorded: RunReport = {
+    ...base,
+    recording: {
+      format: "filmstrip/1",
+      dir: "recording",
+      frames: [{ offset_ms: 1, file: "recording/frame-1-aaaaaaaa.png" }, { offset_ms: 110, file: "recording/frame-110-bbbbbbbb.png" }, { offset_ms: 121, file: "recording/frame-121-cccccccc.png" }, { offset_ms: 5100, file: "recording/frame-5100-dddddddd.png" }],
+      steps: [{ id: "s0001", start_ms: 0, end_ms: 119 }, { id: "s0002", start_ms: 120, end_ms: 5119 }, { id: "s0003", start_ms: 5120, end_ms: 5120 }],
+      gif: "recording.gif",
+    },
+  };
+  const panelOf = (html: string, id: string) => new RegExp(`<section class="step-frames" id="frames-${id}" data-step="${id}"( hidden)?>(.*?)</section>`).exec(html);
+
+  test("has one panel per step; only the first failing step's panel is visible at first", () => {
+    const html = reportHtml(recorded);
+    expect(panelOf(html, "s0001")![1]).toBe(" hidden");
+    expect(panelOf(html, "s0002")![1]).toBeUndefined();
+    expect(panelOf(html, "s0003")![1]).toBe(" hidden");
+    expect(html).toContain('<tr class="failed selected" data-step="s0002"');
+  });
+
+  test("references each step's frames relatively, labelled, with the failure frame highlighted", () => {
+    const html = reportHtml(recorded);
+    const s1 = panelOf(html, "s0001")![2]!;
+    expect([...s1.matchAll(/<figure class="frame (\w+)"><img src="([^"]+)"/g)].map((m) => [m[1], m[2]])).toEqual([["before", "recording/frame-1-aaaaaaaa.png"], ["after", "recording/frame-110-bbbbbbbb.png"]]);
+    const s2 = panelOf(html, "s0002")![2]!;
+    expect([...s2.matchAll(/<figure class="frame (\w+)"/g)].map((m) => m[1])).toEqual(["before", "failure"]);
+    expect(panelOf(html, "s0003")![2]).toContain("Not run, so nothing was captured.");
+  });
+
+  test("embeds the GIF when the run has one", () => {
+    expect(reportHtml(recorded)).toContain('<img src="recording.gif" alt="Recording of the whole run">');
+    expect(reportHtml(base)).not.toContain("recording.gif");
+  });
+
+  test("says when frames were dropped for redaction", () => {
+    const html = reportHtml({ ...recorded, recording: { ...recorded.recording!, frames: [], steps: recorded.recording!.steps.map((s) => ({ ...s, frames_dropped: "redaction" as const })) } });
+    expect(panelOf(html, "s0001")![2]).toContain("their redaction could not be guaranteed");
   });
 });

@@ -1,37 +1,93 @@
-// report.html: a self-contained page (inline CSS, no external resources) showing the verdict
-// and the step table of one run. Built from the run report only. Pure.
+// report.html: a self-contained page (inline CSS and JS, no external resources; frames referenced
+// relatively from the bundle) with the verdict, a clickable step table and the step-synchronised
+// frame viewer. Built from the run report only. Pure.
 import type { RunReport } from "./schema.ts";
 import { escapeXml as esc } from "./junit.ts";
+import { ROLE_LABEL, stepViews, type StepView } from "./viewer.ts";
 
 const BADGE: Record<string, string> = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" };
 
+function panel(view: StepView, selected: boolean): string {
+  const { step } = view;
+  const figures = view.frames.map((f) => `<figure class="frame ${f.role}"><img src="${esc(f.file)}" alt="${esc(`${ROLE_LABEL[f.role]} ${step.id}`)}" loading="lazy"><figcaption>${ROLE_LABEL[f.role]} · ${f.offset_ms} ms</figcaption></figure>`).join("");
+  const notes = [
+    view.dropped ? `<p class="note dropped">Some frames of this step were not kept: their redaction could not be guaranteed.</p>` : "",
+    view.frames.length === 0 && !view.dropped ? `<p class="note">${step.status === "skipped" ? "Not run, so nothing was captured." : "No frames were captured for this step."}</p>` : "",
+  ].join("");
+  return `<section class="step-frames" id="frames-${esc(step.id)}" data-step="${esc(step.id)}"${selected ? "" : " hidden"}><h2><span class="badge ${step.status}">${BADGE[step.status]}</span> ${esc(step.id)} ${esc(step.intent)}</h2>${step.detail ? `<div class="detail">${esc(step.detail)}</div>` : ""}${notes}<div class="strip">${figures}</div></section>`;
+}
+
+/** Row clicks and arrow keys switch the visible step panel; nothing is fetched. */
+const SCRIPT = `(() => {
+  const rows = Array.from(document.querySelectorAll("tr[data-step]"));
+  const show = (row) => {
+    for (const r of rows) r.classList.toggle("selected", r === row);
+    for (const p of document.querySelectorAll("section.step-frames")) p.hidden = p.dataset.step !== row.dataset.step;
+  };
+  for (const row of rows) {
+    row.addEventListener("click", () => show(row));
+    row.addEventListener("keydown", (e) => {
+      const i = rows.indexOf(row);
+      const next = e.key === "ArrowDown" ? rows[i + 1] : e.key === "ArrowUp" ? rows[i - 1] : e.key === "Enter" ? row : undefined;
+      if (next) { e.preventDefault(); show(next); next.focus(); }
+    });
+  }
+})();`;
+
 export function reportHtml(report: RunReport): string {
   const verdict = report.passed ? "PASS" : report.error !== undefined || report.steps.some((s) => s.status === "errored") ? "ERROR" : "FAIL";
-  const rows = report.steps.map((s) => `<tr class="${s.status}"><td><span class="badge ${s.status}">${BADGE[s.status]}</span></td><td class="id">${esc(s.id)}</td><td>${esc(s.intent)}${s.detail ? `<div class="detail">${esc(s.detail)}</div>` : ""}</td><td class="num">${s.duration_ms} ms</td></tr>`).join("\n");
+  const views = stepViews(report);
+  const initial = report.steps.find((s) => s.status === "failed" || s.status === "errored") ?? report.steps[0];
+  const rows = report.steps.map((s, i) => {
+    const frames = views[i]!.frames.filter((f) => f.role !== "earlier").length;
+    return `<tr class="${s.status}${s === initial ? " selected" : ""}" data-step="${esc(s.id)}" tabindex="0"><td><span class="badge ${s.status}">${BADGE[s.status]}</span></td><td class="id">${esc(s.id)}</td><td>${esc(s.intent)}${s.detail ? `<div class="detail">${esc(s.detail)}</div>` : ""}</td><td class="num">${frames}</td><td class="num">${s.duration_ms} ms</td></tr>`;
+  }).join("\n");
+  const rec = report.recording;
+  const panels = views.map((v) => panel(v, v.step === initial)).join("\n");
+  const gif = rec?.gif ? `<details class="gif"><summary>Whole run as an animation</summary><img src="${esc(rec.gif)}" alt="Recording of the whole run"></details>` : "";
+  const recordingMeta = rec ? ` · ${rec.frames.length} frames (${esc(rec.format)})` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${verdict}: ${esc(report.name)} — flowproof</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem;color:#1d2330;background:#fafbfc}
-h1{font-size:1.4rem;margin:0 0 .25rem} .meta{color:#5b6575;margin-bottom:1.25rem}
+h1{font-size:1.4rem;margin:0 0 .25rem} h2{font-size:1.05rem;margin:0 0 .5rem} .meta{color:#5b6575;margin-bottom:1.25rem}
 .verdict{display:inline-block;padding:.2rem .6rem;border-radius:4px;color:#fff;font-weight:700;margin-right:.5rem}
 .verdict.PASS{background:#1a7f37}.verdict.FAIL{background:#cf222e}.verdict.ERROR{background:#bf8700}
+.layout{display:grid;grid-template-columns:minmax(320px,5fr) 7fr;gap:1.25rem;align-items:start}
+@media (max-width:1000px){.layout{grid-template-columns:1fr}}
 table{border-collapse:collapse;width:100%;background:#fff;box-shadow:0 1px 2px #0001}
 td,th{padding:.45rem .6rem;border-bottom:1px solid #e6e8eb;text-align:left;vertical-align:top}
 th{background:#f3f4f6;font-weight:600} .num{text-align:right;white-space:nowrap;color:#5b6575} .id{font-family:ui-monospace,monospace;color:#5b6575}
+tr[data-step]{cursor:pointer} tr[data-step]:hover td{background:#f0f6ff} tr.selected td{background:#ddf4ff!important;box-shadow:inset 0 0 0 0 #0969da} tr.selected td:first-child{border-left:3px solid #0969da}
 .badge{font:600 11px ui-monospace,monospace;padding:.1rem .4rem;border-radius:3px;color:#fff}
 .badge.passed{background:#1a7f37}.badge.failed{background:#cf222e}.badge.skipped{background:#8c959f}.badge.errored{background:#bf8700}
-tr.failed td{background:#fff5f5} .detail{margin-top:.25rem;color:#cf222e;font-family:ui-monospace,monospace;font-size:12px;white-space:pre-wrap}
+tr.failed td{background:#fff5f5} tr.errored td{background:#fff8e1} .detail{margin-top:.25rem;color:#cf222e;font-family:ui-monospace,monospace;font-size:12px;white-space:pre-wrap}
 .error{padding:.75rem;background:#fff8c5;border:1px solid #d4a72c;border-radius:4px;margin-bottom:1rem}
+.viewer{position:sticky;top:1rem;background:#fff;box-shadow:0 1px 2px #0001;padding:1rem;border-radius:4px}
+.strip{display:grid;grid-template-columns:repeat(auto-fit,minmax(260px,1fr));gap:.75rem;margin-top:.75rem}
+.frame{margin:0;border:2px solid #d0d7de;border-radius:4px;overflow:hidden;background:#f6f8fa}
+.frame img{display:block;width:100%;height:auto} .frame figcaption{padding:.25rem .5rem;font-size:12px;color:#5b6575}
+.frame.failure{border-color:#cf222e;box-shadow:0 0 0 3px #cf222e55} .frame.failure figcaption{color:#cf222e;font-weight:700}
+.frame.pointer{border-color:#bf3989} .frame.earlier{opacity:.75;border-style:dashed}
+.note{color:#5b6575;margin:.5rem 0} .note.dropped{color:#9a6700;background:#fff8c5;padding:.4rem .6rem;border-radius:4px}
+.gif{margin-top:1.25rem} .gif img{max-width:100%;border:1px solid #d0d7de;margin-top:.5rem}
 </style></head>
 <body>
 <h1><span class="verdict ${verdict}">${verdict}</span>${esc(report.name)}</h1>
-<div class="meta">${report.steps.filter((s) => s.status === "passed").length}/${report.steps.length} steps passed · ${report.duration_ms} ms · ${esc(report.started_at)} · trace ${esc(report.trace_id)} · flowproof ${esc(report.flowproof_version)}</div>
+<div class="meta">${report.steps.filter((s) => s.status === "passed").length}/${report.steps.length} steps passed · ${report.duration_ms} ms · ${esc(report.started_at)} · trace ${esc(report.trace_id)} · flowproof ${esc(report.flowproof_version)}${recordingMeta}</div>
 ${report.error ? `<div class="error">${esc(report.error)}</div>` : ""}
-<table><thead><tr><th>Status</th><th>Step</th><th>Intent</th><th class="num">Duration</th></tr></thead>
+<div class="layout">
+<table><thead><tr><th>Status</th><th>Step</th><th>Intent</th><th class="num">Frames</th><th class="num">Duration</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>
+<div class="viewer">
+${panels}
+</div>
+</div>
+${gif}
+<script>${SCRIPT}</script>
 </body></html>
 `;
 }

@@ -18,6 +18,35 @@ export const StepReport = Type.Object(
   { additionalProperties: false },
 );
 
+export const RecordingFrame = Type.Object(
+  {
+    offset_ms: Type.Integer({ minimum: 0, description: "When the frame was captured: offset from the run start, ms." }),
+    file: Type.String({ description: "The frame's path relative to result.json: recording/frame-<offset_ms>-<sha256-8>.png." }),
+  },
+  { additionalProperties: false },
+);
+
+export const RecordingStep = Type.Object(
+  {
+    id: Type.String({ pattern: "^s[0-9]{4,}$" }),
+    start_ms: Type.Integer({ minimum: 0 }),
+    end_ms: Type.Integer({ minimum: 0, description: "Ranges are monotonic and non-overlapping; a step's frames are exactly those whose offset_ms lies in [start_ms, end_ms]." }),
+    frames_dropped: Type.Optional(Type.Literal("redaction", { description: "A frame of this step was not persisted because its redaction could not be guaranteed." })),
+  },
+  { additionalProperties: false },
+);
+
+export const RecordingReport = Type.Object(
+  {
+    format: Type.Literal("filmstrip/1", { description: "Keyframes (before/after each step, on failure); a continuous format would say webm/1." }),
+    dir: Type.String({ description: "Directory of the frames, relative to result.json." }),
+    frames: Type.Array(RecordingFrame, { description: "In capture order." }),
+    steps: Type.Array(RecordingStep),
+    gif: Type.Optional(Type.String({ description: "recording.gif relative to result.json (with --video)." })),
+  },
+  { additionalProperties: false },
+);
+
 export const RunReport = Type.Object(
   {
     name: Type.String(),
@@ -31,12 +60,14 @@ export const RunReport = Type.Object(
     spec_path: Type.String(),
     trace_path: Type.String(),
     error: Type.Optional(Type.String({ description: "Why the flow could not run at all (browser missing, app unreachable…)." })),
+    recording: Type.Optional(RecordingReport),
   },
   { additionalProperties: false },
 );
 
 export type StepReport = Static<typeof StepReport>;
 export type RunReport = Static<typeof RunReport>;
+export type RecordingReport = Static<typeof RecordingReport>;
 
 export function resultSchemaDocument(): Record<string, unknown> {
   return { $schema: "http://json-schema.org/draft-07/schema#", $id: "https://flowproof.dev/schema/result.schema.json", title: "flowproof result.json (run report)", ...RunReport };

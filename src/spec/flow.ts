@@ -7,6 +7,7 @@ import type { AppKind, GrammarError, ParseResult, StepAst, Template } from "../g
 import { diagnostic, type Diagnostic, type SourceSpan } from "../diagnostics/diagnostic.ts";
 import { isMap, isScalar, isSeq, keyName, parseYaml, spanInScalar, spanOf, type Node, type Scalar, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
+import { loadRedact, type FlowRedactionRule } from "./redact.ts";
 
 /** How a step was written: a plain scalar, `rules: …`, or `assert: …`. */
 export type StepForm = "plain" | "rules" | "assert";
@@ -27,6 +28,8 @@ export interface Flow {
   readonly app: AppKind;
   readonly url?: Template;
   readonly steps: readonly FlowStep[];
+  /** `redact:` rules (copied into the trace header at record). */
+  readonly redact?: readonly FlowRedactionRule[];
   /** `sha256:<hex>` of the file text, recorded in the trace header. */
   readonly hash: string;
 }
@@ -37,10 +40,10 @@ export type LoadResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly steps: readonly FlowStep[] };
 
 /** Top-level keys of the flow format that this version runs. */
-const SUPPORTED_KEYS = ["name", "app", "url", "steps"] as const;
+const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact"] as const;
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
 const LATER_KEYS = [
-  "apps", "connection", "login", "window", "redact", "session", "skip_unless_env", "mock", "browser",
+  "apps", "connection", "login", "window", "session", "skip_unless_env", "mock", "browser",
   "agent", "tools", "mcp", "strict", "control", "exports", "explore",
 ] as const;
 const STEP_KEYS_LATER = [
@@ -139,9 +142,12 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
     }
   }
 
+  const redactNode = values.get("redact");
+  const redact = redactNode === undefined ? [] : loadRedact(source, redactNode, problems);
+
   if (problems.length > 0) return { ok: false, diagnostics: problems, steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-  return { ok: true, flow: { file, name: name ?? "", app, ...(url ? { url } : {}), steps, hash } };
+  return { ok: true, flow: { file, name: name ?? "", app, ...(url ? { url } : {}), steps, ...(redact.length > 0 ? { redact } : {}), hash } };
 }
 
 function requireString(source: YamlSource, root: Node, values: Map<string, Node | null>, key: string, problems: Diagnostic[], example: string): string | undefined {

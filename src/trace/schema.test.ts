@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import Ajv from "ajv";
 import { TRACE_FORMAT, TRACE_VERSION, TraceHeader, TraceStep, traceSchemaDocument } from "./schema.ts";
+import { serializeTrace } from "./write.ts";
+import { parseTrace } from "./read.ts";
 
 const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
 
@@ -86,5 +88,35 @@ describe("TraceHeader", () => {
     ["an unknown key", { ...HEADER, colour: "blue" }],
   ])("rejects %s", (_what, header) => {
     expect(validate(header)).toBe(false);
+  });
+});
+
+describe("recording and redaction blocks", () => {
+  const header = {
+    ...HEADER,
+    recording: { format: "filmstrip/1", dir: ".flowproof/recordings/0b7f3c52-5f0e-4c1e-9a55-7d4b1c2e9f10", started_at: "2025-01-02T03:04:00.000Z" },
+    redaction: [{ target: { css: "#ssn" }, mode: "mask" }, { target: { rect: [0, 0, 1280, 64] }, mode: "mask" }],
+  };
+  const steps = [
+    { ...STEP, artifacts: { recording: { start_ms: 0, end_ms: 530 } } },
+    { ...STEP, id: "s0002", artifacts: { recording: { start_ms: 531, end_ms: 900, frames_dropped: "redaction" } } },
+  ];
+
+  test("an extended trace validates against the schema", () => {
+    expect(ajv.validate(TraceHeader, header)).toBe(true);
+    for (const s of steps) expect(ajv.validate(TraceStep, s)).toBe(true);
+  });
+
+  test("refuses a range with unknown keys or another drop reason", () => {
+    expect(ajv.validate(TraceStep, { ...STEP, artifacts: { recording: { start_ms: 0, end_ms: 1, frames: [] } } })).toBe(false);
+    expect(ajv.validate(TraceStep, { ...STEP, artifacts: { recording: { start_ms: 0, end_ms: 1, frames_dropped: "error" } } })).toBe(false);
+    expect(ajv.validate(TraceHeader, { ...header, recording: { format: "webm/1", dir: "x" } })).toBe(false);
+  });
+
+  test("round-trips through write and read unchanged", () => {
+    const text = serializeTrace(header as never, steps as never);
+    const back = parseTrace(text, "t.trace.jsonl");
+    expect(serializeTrace(back.header, back.steps)).toBe(text);
+    expect(back.header.redaction).toEqual(header.redaction);
   });
 });

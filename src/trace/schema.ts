@@ -68,7 +68,14 @@ export const SyncCondition = Type.Object(
   { additionalProperties: true },
 );
 
-export const RecordingRange = Type.Object({ start_ms: Int(), end_ms: Int() }, { additionalProperties: false });
+export const RecordingRange = Type.Object(
+  {
+    start_ms: Int({ description: "Offset from the recording's start, ms." }),
+    end_ms: Int(),
+    frames_dropped: Opt(Type.Literal("redaction", { description: "A frame of this step was dropped because its redaction could not be guaranteed." })),
+  },
+  { additionalProperties: false },
+);
 
 export const TraceStep = Type.Object(
   {
@@ -133,7 +140,9 @@ export const TraceHeader = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    redaction: Opt(Type.Array(Type.Unknown())),
+    redaction: Opt(Type.Array(Type.Unknown(), {
+      description: "The flow's redact: rules, copied at record so every replay masks identically: {target: {css} | {rect: [x, y, w, h]}, mode: \"mask\"}. A rule this version cannot parse disables frame capture (fail closed).",
+    })),
     session: Opt(Type.Unknown()),
     mock: Opt(Type.Array(Type.Unknown())),
     browser: Opt(Type.Unknown()),

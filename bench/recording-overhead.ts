@@ -1,0 +1,129 @@
+// Recording benchmark: what run recording costs.
+//
+//   node_modules/.bin/bun bench/recording-overhead.ts [--runs N]
+//
+// 1. Replays bench/flows/bench.flow.yaml (30 steps) alternately with --recording-detail off and
+//    full, N timed runs each after one untimed warm-up, and prints the median overhead of full over
+//    off: wall time (browser launch included) and the sum of step times. Target: ≤ 35 %.
+// 2. Assembles recording.gif from 100 frames at 1280×800 (the full run's own frames, cycled) and
+//    prints the time, PNG decoding included. Target: ≤ 3 s.
+// A measurement, not a test: exits 0 whatever the figures; 1 when a replay fails; 2 without Chromium.
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { extname, join, resolve, sep } from "node:path";
+import { record, run } from "../src/index.ts";
+import { findBrowser } from "../plugins/web/launch.ts";
+import { assembleGif } from "../src/recording/gif.ts";
+import { decodePng } from "../src/recording/image.ts";
+
+const BENCH_DIR = import.meta.dir;
+const PAGES_DIR = resolve(BENCH_DIR, "pages");
+const FLOW_FILE = resolve(BENCH_DIR, "flows", "bench.flow.yaml");
+const GIF_FRAMES = 100;
+const TARGETS = { overhead: 0.35, gifMs: 3000 } as const;
+
+function parseRuns(argv: readonly string[]): number {
+  const i = argv.findIndex((a) => a === "--runs" || a.startsWith("--runs="));
+  if (i === -1) return 5;
+  const raw = argv[i]!.includes("=") ? argv[i]!.split("=")[1] : argv[i + 1];
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`bench: --runs needs a whole number ≥ 1, not ${JSON.stringify(raw)}`);
+    process.exit(2);
+  }
+  return n;
+}
+
+/** bench/pages plus the sign-up endpoint (as in replay-vs-playwright.ts). */
+function startServer(): { url: string; stop(): void } {
+  let nextId = 1001;
+  const types: Record<string, string> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" };
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const { pathname } = new URL(req.url);
+      if (pathname === "/api/signup" && req.method === "POST") {
+        const body = (await req.json()) as Record<string, unknown>;
+        const plan = String(body["plan"] ?? "");
+        return Response.json({ id: `A-${nextId++}`, name: `${String(body["first"] ?? "")} ${String(body["last"] ?? "")}`.trim(), plan: plan.charAt(0).toUpperCase() + plan.slice(1) });
+      }
+      const file = resolve(join(PAGES_DIR, decodeURIComponent(pathname.endsWith("/") ? `${pathname}index.html` : pathname)));
+      if (!file.startsWith(PAGES_DIR + sep) || !(await Bun.file(file).exists())) return new Response("not found", { status: 404 });
+      return new Response(Bun.file(file), { headers: { "content-type": types[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" } });
+    },
+  });
+  return { url: `http://127.0.0.1:${String(server.port)}`, stop: () => server.stop(true) };
+}
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+interface Sample { wallMs: number; stepsMs: number; frames: string[]; runDir: string }
+
+async function main(): Promise<number> {
+  const runs = parseRuns(process.argv.slice(2));
+  const chrome = findBrowser().path;
+  if (!chrome) {
+    console.error("bench: no Chromium found; set FLOWPROOF_CHROME or install chromium");
+    return 2;
+  }
+  const server = startServer();
+  const work = mkdtempSync(join(tmpdir(), "flowproof-recbench-"));
+  try {
+    const spec = join(work, "bench.flow.yaml");
+    copyFileSync(FLOW_FILE, spec);
+    const env = { ...process.env, BENCH_URL: server.url };
+    const recorded = await record({ spec, env, author: "rules", recordingDetail: "off" });
+    if (!recorded.ok) {
+      console.error(`bench: recording failed: ${recorded.error ?? "unknown"}`);
+      return 1;
+    }
+    const once = async (detail: "off" | "full"): Promise<Sample> => {
+      const t0 = performance.now();
+      const result = await run({ spec, env, recordingDetail: detail });
+      const wallMs = performance.now() - t0;
+      if (!result.report.passed) throw new Error(`replay failed (${detail}): ${result.run_dir}`);
+      const stepsMs = result.report.steps.reduce((a, s) => a + s.duration_ms, 0);
+      return { wallMs, stepsMs, frames: (result.report.recording?.frames ?? []).map((f) => join(result.run_dir, f.file)), runDir: result.run_dir };
+    };
+    const off: Sample[] = [];
+    const full: Sample[] = [];
+    for (let round = -1; round < runs; round++) {
+      const a = await once("off");
+      const b = await once("full");
+      if (round >= 0) {
+        off.push(a);
+        full.push(b);
+      }
+      console.error(`bench: ${round < 0 ? "warm-up" : `run ${round + 1}/${runs}`}: off ${a.wallMs.toFixed(0)} ms (steps ${a.stepsMs}), full ${b.wallMs.toFixed(0)} ms (steps ${b.stepsMs}, ${b.frames.length} frames)`);
+    }
+    const wallOff = median(off.map((s) => s.wallMs));
+    const wallFull = median(full.map((s) => s.wallMs));
+    const stepsOff = median(off.map((s) => s.stepsMs));
+    const stepsFull = median(full.map((s) => s.stepsMs));
+    const wallOverhead = wallFull / wallOff - 1;
+
+    const frames = full.at(-1)!.frames;
+    const t0 = performance.now();
+    const gif = await assembleGif(Array.from({ length: GIF_FRAMES }, (_, i) => i * 500), (i) => decodePng(readFileSync(frames[i % frames.length]!)));
+    const gifMs = performance.now() - t0;
+    const size = decodePng(readFileSync(frames[0]!));
+
+    console.log(`flowproof recording — 30-step flow, ${runs} timed run(s) each, medians`);
+    console.log(`  wall time (launch included): off ${wallOff.toFixed(0)} ms, full ${wallFull.toFixed(0)} ms → overhead ${pct(wallOverhead)} (target ≤ ${pct(TARGETS.overhead)})`);
+    console.log(`  sum of step times:           off ${stepsOff.toFixed(0)} ms, full ${stepsFull.toFixed(0)} ms → overhead ${pct(stepsFull / stepsOff - 1)}`);
+    console.log(`  frames per full run: ${frames.length}`);
+    console.log(`  GIF: ${GIF_FRAMES} frames at ${size.width}×${size.height} → ${(gif.length / 1024).toFixed(0)} KiB in ${gifMs.toFixed(0)} ms, PNG decoding included (target ≤ ${TARGETS.gifMs} ms)`);
+    return 0;
+  } finally {
+    server.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+process.exit(await main());

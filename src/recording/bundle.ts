@@ -1,0 +1,57 @@
+// A recording bundle on disk: content-addressed frames under `<root>/recording/` and the optional
+// `recording.gif`. Only already-redacted images reach `writeFrame`; each file is written whole.
+import { createHash } from "node:crypto";
+import { mkdirSync, renameSync, writeFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { encodePng, type Image } from "./image.ts";
+
+export const FRAMES_DIR = "recording";
+export const GIF_FILE = "recording.gif";
+
+/** `frame-<offset_ms>-<first 8 hex of sha256(png)>.png`: derivable from the timeline, tamper-evident. */
+export function frameFileName(offsetMs: number, png: Uint8Array): string {
+  const hash = createHash("sha256").update(png).digest("hex").slice(0, 8);
+  return `frame-${offsetMs}-${hash}.png`;
+}
+
+export interface PersistedFrame {
+  readonly offset_ms: number;
+  /** Relative to the bundle root, e.g. `recording/frame-120-1a2b3c4d.png`. */
+  readonly file: string;
+}
+
+export class FrameBundle {
+  /** The bundle root (a run directory, or `.flowproof/recordings/<trace_id>`). */
+  readonly root: string;
+  #made = false;
+
+  constructor(root: string) {
+    this.root = root;
+  }
+
+  /** Encodes a redacted image and writes it under its content name. */
+  writeFrame(offsetMs: number, redacted: Image): PersistedFrame {
+    const png = encodePng(redacted);
+    const name = frameFileName(offsetMs, png);
+    const dir = join(this.root, FRAMES_DIR);
+    if (!this.#made) {
+      mkdirSync(dir, { recursive: true });
+      this.#made = true;
+    }
+    const path = join(dir, name);
+    if (!existsSync(path)) writeWhole(path, png);
+    return { offset_ms: offsetMs, file: `${FRAMES_DIR}/${name}` };
+  }
+
+  writeGif(bytes: Uint8Array): string {
+    mkdirSync(this.root, { recursive: true });
+    writeWhole(join(this.root, GIF_FILE), bytes);
+    return GIF_FILE;
+  }
+}
+
+function writeWhole(path: string, bytes: Uint8Array): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, bytes);
+  renameSync(tmp, path);
+}

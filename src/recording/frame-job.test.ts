@@ -1,0 +1,30 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { inlineProcessor, processFrame } from "./frame-job.ts";
+import { decodePng, encodePng, isUniform, solidImage } from "./image.ts";
+import { HALO_RGB } from "./cursor.ts";
+
+let root = "";
+afterEach(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe("processFrame", () => {
+  test("masks the decoded frame, then draws each overlay variant, and writes one file per variant", async () => {
+    root = mkdtempSync(join(tmpdir(), "flowproof-job-"));
+    const png = encodePng(solidImage(80, 60, [255, 255, 255]));
+    const frames = await inlineProcessor.submit({ root, offsetMs: 42, png, masks: [{ x: 0, y: 0, width: 80, height: 20 }], variants: [undefined, { halos: [{ x: 40, y: 50 }], cursor: { x: 40, y: 50 } }] });
+    expect(frames.map((f) => f.offset_ms)).toEqual([42, 42]);
+    const [plain, marked] = frames.map((f) => decodePng(readFileSync(join(root, f.file))));
+    for (const img of [plain!, marked!]) expect(isUniform(img, { x: 0, y: 0, width: 80, height: 20 }, [0, 0, 0])).toBe(true);
+    expect(isUniform(plain!, { x: 0, y: 20, width: 80, height: 40 }, [255, 255, 255])).toBe(true);
+    expect(isUniform(marked!, { x: 40 + 25, y: 50, width: 1, height: 1 }, HALO_RGB)).toBe(true);
+  });
+
+  test("writes nothing for a job without variants", () => {
+    root = mkdtempSync(join(tmpdir(), "flowproof-job-"));
+    expect(processFrame({ root, offsetMs: 0, png: encodePng(solidImage(2, 2, [0, 0, 0])), masks: [], variants: [] })).toEqual([]);
+  });
+});

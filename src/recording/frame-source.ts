@@ -1,0 +1,44 @@
+// Where a recording's pixels come from. v1 is a keyframe source: a full frame on demand through
+// the driver (web: CDP Page.captureScreenshot). Continuous sources (screencast, DXGI) would
+// implement the same interface and feed the same redact → persist path.
+import type { AppDriver, RawFrame, RectTarget, RectsAnswer } from "../plugins/api.ts";
+import type { TraceStep } from "../trace/schema.ts";
+import type { Point } from "./cursor.ts";
+
+export interface FrameSource {
+  /** One unredacted frame as PNG bytes; decoded and masked in memory, never persisted as is. */
+  capture(): Promise<RawFrame>;
+  /** Each target's rectangles now, in frame pixels; one answer per target. */
+  resolve(targets: readonly RectTarget[]): Promise<RectsAnswer[]>;
+  /** Where a pointer step's events will land (both ends for a drag); empty when unknown. */
+  pointerPoints(step: TraceStep): Promise<Point[]>;
+}
+
+/** Action types that move the pointer, and so get a cursor checkpoint under --highlight-cursor. */
+export const POINTER_ACTIONS: ReadonlySet<TraceStep["action"]["type"]> = new Set(["click", "double_click", "right_click", "hover", "drag"]);
+
+/** The driver as a frame source, or undefined when the surface cannot give frames. */
+export function driverFrameSource(driver: AppDriver): FrameSource | undefined {
+  const { captureFrame, rectsFor, pointFor } = driver;
+  if (!driver.capabilities.has("screenshot") || !captureFrame || !rectsFor) return undefined;
+  return {
+    capture: () => captureFrame.call(driver),
+    async resolve(targets) {
+      try {
+        return await rectsFor.call(driver, targets);
+      } catch (error) {
+        // An unanswerable query fails closed: every target unresolved, so the frame is dropped.
+        const detail = error instanceof Error ? error.message : String(error);
+        return targets.map(() => ({ ok: false as const, detail }));
+      }
+    },
+    async pointerPoints(step) {
+      if (!pointFor || step.selectors.length === 0) return [];
+      const x = step.action.params["x_pct"];
+      const y = step.action.params["y_pct"];
+      const at = typeof x === "number" && typeof y === "number" ? { xPct: x, yPct: y } : undefined;
+      const point = await pointFor.call(driver, step.selectors, at).catch(() => undefined);
+      return point ? [point] : [];
+    },
+  };
+}

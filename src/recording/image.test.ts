@@ -1,0 +1,30 @@
+import { describe, expect, test } from "bun:test";
+import { clipRect, decodePng, encodePng, fillRect, isUniform, scaleToWidth, solidImage } from "./image.ts";
+
+describe("image", () => {
+  test("round-trips pixels through PNG encode and decode", () => {
+    const image = solidImage(20, 10, [10, 20, 30]);
+    fillRect(image, { x: 2, y: 3, width: 4, height: 2 }, [250, 0, 0]);
+    const back = decodePng(encodePng(image));
+    expect(back.width).toBe(20);
+    expect(back.height).toBe(10);
+    expect(Buffer.from(back.data).equals(Buffer.from(image.data))).toBe(true);
+  });
+
+  test("fills a rectangle clipped to the image and grown to whole pixels", () => {
+    const image = solidImage(10, 10, [255, 255, 255]);
+    fillRect(image, { x: 7.5, y: -3, width: 10, height: 4.2 }, [0, 0, 0]);
+    expect(clipRect(image, { x: 7.5, y: -3, width: 10, height: 4.2 })).toEqual({ x: 7, y: 0, width: 3, height: 2 });
+    expect(isUniform(image, { x: 7, y: 0, width: 3, height: 2 }, [0, 0, 0])).toBe(true);
+    expect(isUniform(image, { x: 6, y: 0, width: 1, height: 2 }, [255, 255, 255])).toBe(true);
+    expect(isUniform(image, { x: 6, y: 0, width: 2, height: 2 }, [0, 0, 0])).toBe(false);
+  });
+
+  test("scales to a width keeping the aspect ratio and averaging colours", () => {
+    const image = solidImage(1280, 800, [100, 150, 200]);
+    const small = scaleToWidth(image, 880);
+    expect([small.width, small.height]).toEqual([880, 550]);
+    expect([...small.data.slice(0, 4)]).toEqual([100, 150, 200, 255]);
+    expect(scaleToWidth(small, 880)).toBe(small);
+  });
+});

@@ -1,0 +1,181 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { RectTarget, RectsAnswer } from "../plugins/api.ts";
+import type { TraceStep } from "../trace/schema.ts";
+import { FrameBundle } from "./bundle.ts";
+import type { RecordingControls } from "./controls.ts";
+import type { FrameSource } from "./frame-source.ts";
+import { decodePng, encodePng, isUniform, solidImage } from "./image.ts";
+import type { RawFrame } from "../plugins/api.ts";
+import { RunRecorder, type RecorderClock, type RecordingSummary } from "./recorder.ts";
+import { HALO_RGB } from "./cursor.ts";
+
+/** A deterministic clock: every reading advances it by a fixed step. */
+function tickingClock(stepMs = 7): RecorderClock {
+  let t = 1000;
+  return { now: () => (t += stepMs), sleep: async (ms) => { t += ms; } };
+}
+
+/** Deterministic frames: frame n is a solid colour n; rects answered from a table per css. */
+function fakeSource(options: { rects?: Record<string, RectsAnswer>; points?: { x: number; y: number }[] } = {}): FrameSource & { captures: number } {
+  const src = {
+    captures: 0,
+    async capture(): Promise<RawFrame> {
+      src.captures++;
+      return { png: encodePng(solidImage(64, 40, [src.captures, 200, 100])) };
+    },
+    async resolve(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
+      return targets.map((t) => options.rects?.[t.css] ?? { ok: true, rects: [] });
+    },
+    async pointerPoints(): Promise<{ x: number; y: number }[]> {
+      return options.points ?? [];
+    },
+  };
+  return src;
+}
+
+const step = (n: number, type: TraceStep["action"]["type"] = "type_text"): TraceStep => ({
+  id: `s${String(n).padStart(4, "0")}`, intent: `step ${n}`, action: { type, params: {} }, selectors: [], sync: { pre: [], post: [] }, artifacts: {},
+});
+
+let root = "";
+afterEach(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+async function record(statuses: Array<"passed" | "failed" | "skipped" | "errored">, controls: RecordingControls, source: FrameSource | null = fakeSource(), rules: unknown[] = [], types?: Array<TraceStep["action"]["type"]>): Promise<RecordingSummary> {
+  root = mkdtempSync(join(tmpdir(), "flowproof-recorder-"));
+  const recorder = new RunRecorder({ source: source ?? undefined, bundle: new FrameBundle(root), clock: tickingClock(), controls, rules });
+  await recorder.start();
+  for (const [i, status] of statuses.entries()) {
+    const s = step(i + 1, types?.[i]);
+    if (status !== "skipped") await recorder.stepStarted(s);
+    await recorder.stepFinished(s, { status });
+  }
+  return recorder.finish();
+}
+
+function framesIn(summary: RecordingSummary, range: { start_ms: number; end_ms: number }) {
+  return summary.frames.filter((f) => f.offset_ms >= range.start_ms && f.offset_ms <= range.end_ms);
+}
+
+describe("RunRecorder timeline", () => {
+  test("full: every step's range brackets exactly its before and after frames; ranges are monotonic and non-overlapping", async () => {
+    const summary = await record(["passed", "passed", "passed", "failed", "skipped"], { recordingDetail: "full" });
+    expect(summary.format).toBe("filmstrip/1");
+    expect(summary.steps.map((s) => s.id)).toEqual(["s0001", "s0002", "s0003", "s0004", "s0005"]);
+    for (const [i, s] of summary.steps.entries()) {
+      expect(s.end_ms).toBeGreaterThanOrEqual(s.start_ms);
+      const prev = summary.steps[i - 1];
+      if (prev) expect(s.start_ms).toBeGreaterThan(prev.end_ms);
+    }
+    expect(summary.steps.slice(0, 4).map((s) => framesIn(summary, s).length)).toEqual([2, 2, 2, 2]);
+    expect(framesIn(summary, summary.steps[4]!)).toEqual([]);
+    // Every frame lies in exactly one step's range.
+    for (const f of summary.frames) expect(summary.steps.filter((s) => f.offset_ms >= s.start_ms && f.offset_ms <= s.end_ms).length).toBe(1);
+    const offsets = summary.frames.map((f) => f.offset_ms);
+    expect([...offsets].sort((a, b) => a - b)).toEqual(offsets);
+  });
+
+  test("low: the initial state, every 5th completed step, the failure and the final state", async () => {
+    const summary = await record(Array(12).fill("passed"), { recordingDetail: "low" });
+    const s = summary.steps;
+    expect(summary.frames.length).toBe(4);
+    expect(summary.frames[0]!.offset_ms).toBeLessThan(s[0]!.start_ms);
+    expect(framesIn(summary, s[4]!).length).toBe(1);
+    expect(framesIn(summary, s[9]!).length).toBe(1);
+    expect(summary.frames[3]!.offset_ms).toBeGreaterThan(s[11]!.end_ms);
+    const failing = await record(["passed", "passed", "failed", "skipped"], { recordingDetail: "low" });
+    // Initial + the failure frame, which is also the final state.
+    expect(failing.frames.length).toBe(2);
+    expect(framesIn(failing, failing.steps[2]!).length).toBe(1);
+  });
+
+  test("low: a 5th step that ends the flow is not captured twice", async () => {
+    const summary = await record(Array(5).fill("passed"), { recordingDetail: "low" });
+    expect(summary.frames.length).toBe(2);
+  });
+
+  test("off: no frames and no captures, but the same timeline", async () => {
+    const source = fakeSource();
+    const summary = await record(["passed", "failed"], { recordingDetail: "off", video: true, highlightCursor: true }, source);
+    expect(summary.frames).toEqual([]);
+    expect(summary.gif).toBeUndefined();
+    expect(source.captures).toBe(0);
+    expect(summary.steps.map((s) => s.id)).toEqual(["s0001", "s0002"]);
+  });
+
+  test("a surface without frames still gets a timeline", async () => {
+    const summary = await record(["passed"], { recordingDetail: "full" }, null);
+    expect(summary.frames).toEqual([]);
+    expect(summary.steps.length).toBe(1);
+  });
+});
+
+describe("RunRecorder redaction", () => {
+  test("masks password fields and css rules in every persisted frame", async () => {
+    const source = fakeSource({ rects: { "input[type=password i]": { ok: true, rects: [{ x: 2, y: 2, width: 10, height: 5 }] }, "#ssn": { ok: true, rects: [{ x: 30, y: 10, width: 20, height: 8 }] } } });
+    const summary = await record(["passed", "passed"], { recordingDetail: "full" }, source, [{ target: { css: "#ssn" }, mode: "mask" }, { target: { rect: [0, 30, 64, 10] }, mode: "mask" }]);
+    expect(summary.frames.length).toBe(4);
+    for (const f of summary.frames) {
+      const img = decodePng(readFileSync(join(root, f.file)));
+      expect(isUniform(img, { x: 2, y: 2, width: 10, height: 5 }, [0, 0, 0])).toBe(true);
+      expect(isUniform(img, { x: 30, y: 10, width: 20, height: 8 }, [0, 0, 0])).toBe(true);
+      expect(isUniform(img, { x: 0, y: 30, width: 64, height: 10 }, [0, 0, 0])).toBe(true);
+      expect(isUniform(img, { x: 14, y: 2, width: 10, height: 5 }, [0, 0, 0])).toBe(false);
+    }
+  });
+
+  test("fails closed: a rule that cannot resolve drops the frames and marks the step", async () => {
+    const source = fakeSource({ rects: { "#ssn[": { ok: false, detail: "not a valid selector" } } });
+    const summary = await record(["passed", "passed"], { recordingDetail: "full" }, source, [{ target: { css: "#ssn[" }, mode: "mask" }]);
+    expect(summary.frames).toEqual([]);
+    expect(summary.steps.map((s) => s.frames_dropped)).toEqual(["redaction", "redaction"]);
+    expect(readdirSync(root)).toEqual([]);
+  });
+
+  test("an unparseable recorded rule captures no frames at all", async () => {
+    const source = fakeSource();
+    const summary = await record(["passed"], { recordingDetail: "full", video: true }, source, [{ target: { automation_id: "Pin" }, mode: "mask" }]);
+    expect(source.captures).toBe(0);
+    expect(summary.frames).toEqual([]);
+    expect(summary.steps[0]!.frames_dropped).toBe("redaction");
+  });
+});
+
+describe("RunRecorder cursor and video", () => {
+  test("--highlight-cursor adds a pre-action checkpoint with a halo, and later frames keep the cursor", async () => {
+    const source = fakeSource({ points: [{ x: 32, y: 20 }] });
+    const summary = await record(["passed", "passed"], { recordingDetail: "full", highlightCursor: true }, source, [], ["click", "type_text"]);
+    // s0001: before, checkpoint, after; s0002: before, after.
+    expect(framesIn(summary, summary.steps[0]!).length).toBe(3);
+    expect(source.captures).toBe(4);
+    const checkpoint = decodePng(readFileSync(join(root, summary.frames[1]!.file)));
+    expect(isUniform(checkpoint, { x: 32 + 25, y: 20, width: 1, height: 1 }, HALO_RGB)).toBe(true);
+    const later = decodePng(readFileSync(join(root, summary.frames[3]!.file)));
+    expect(isUniform(later, { x: 34, y: 30, width: 1, height: 1 }, [255, 255, 255])).toBe(true);
+    expect(isUniform(later, { x: 32 + 25, y: 20, width: 1, height: 1 }, HALO_RGB)).toBe(false);
+  });
+
+  test("low keeps pointer checkpoints", async () => {
+    const source = fakeSource({ points: [{ x: 10, y: 10 }] });
+    const summary = await record(["passed", "passed"], { recordingDetail: "low", highlightCursor: true }, source, [], ["hover", "type_text"]);
+    expect(framesIn(summary, summary.steps[0]!).length).toBe(1);
+  });
+
+  test("the cursor is drawn after redaction, over the mask", async () => {
+    const source = fakeSource({ rects: { "input[type=password i]": { ok: true, rects: [{ x: 0, y: 0, width: 64, height: 40 }] } }, points: [{ x: 20, y: 10 }] });
+    const summary = await record(["passed"], { recordingDetail: "low", highlightCursor: true }, source, [], ["click"]);
+    const checkpoint = decodePng(readFileSync(join(root, summary.frames[1]!.file)));
+    expect(isUniform(checkpoint, { x: 22, y: 20, width: 1, height: 1 }, [255, 255, 255])).toBe(true);
+    expect(isUniform(checkpoint, { x: 60, y: 38, width: 2, height: 2 }, [0, 0, 0])).toBe(true);
+  });
+
+  test("--video assembles recording.gif from the persisted frames, also in low detail", async () => {
+    const summary = await record(["passed", "passed"], { recordingDetail: "low", video: true });
+    expect(summary.gif).toBe("recording.gif");
+    expect(new TextDecoder().decode(readFileSync(join(root, "recording.gif")).subarray(0, 6))).toBe("GIF89a");
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, test } from "bun:test";
+import { parseRedactionRules, Redactor, PASSWORD_TARGET, MASK_RGB } from "./redactor.ts";
+import { isUniform, solidImage } from "./image.ts";
+
+describe("parseRedactionRules", () => {
+  test("accepts css and rect rules", () => {
+    expect(parseRedactionRules([{ target: { css: "#ssn" }, mode: "mask" }, { target: { rect: [1, 2, 3, 4] }, mode: "mask" }])).toEqual({
+      ok: true,
+      rules: [{ target: { css: "#ssn" }, mode: "mask" }, { target: { rect: [1, 2, 3, 4] }, mode: "mask" }],
+    });
+  });
+
+  test.each([
+    [[{ target: { automation_id: "Pin" }, mode: "mask" }], 'redaction rule 1: target "automation_id" is not one this version can resolve (css, rect)'],
+    [[{ target: { css: "#a" }, mode: "blur" }], 'redaction rule 1: mode must be "mask", not "blur"'],
+    [[{ target: { css: "#a" }, mode: "mask" }, { target: { rect: [0, 0, 0, 5] }, mode: "mask" }], "redaction rule 2: target.rect must be [x, y, width, height] with a positive width and height"],
+    [["#ssn"], "redaction rule 1: must be a mapping with `target` and `mode`"],
+    [[{ target: { css: "#a" }, mode: "mask", colour: "red" }], 'redaction rule 1: unknown key "colour"'],
+  ])("refuses the whole set when one rule cannot be applied (%j)", (raw, detail) => {
+    expect(parseRedactionRules(raw)).toEqual({ ok: false, detail });
+  });
+});
+
+describe("Redactor", () => {
+  test("always resolves the password rule first", () => {
+    expect(new Redactor([]).targets).toEqual([PASSWORD_TARGET]);
+    expect(new Redactor([{ target: { css: "#ssn" }, mode: "mask" }]).targets).toEqual([PASSWORD_TARGET, { css: "#ssn" }]);
+  });
+
+  test("fills fixed rects and every resolved rect of every batch with solid black", () => {
+    const image = solidImage(100, 100, [255, 255, 255]);
+    const redactor = new Redactor([{ target: { rect: [0, 0, 10, 10] }, mode: "mask" }, { target: { css: "#ssn" }, mode: "mask" }]);
+    const outcome = redactor.mask(image, [
+      [{ ok: true, rects: [{ x: 20, y: 20, width: 5, height: 5 }] }, { ok: true, rects: [] }],
+      [{ ok: true, rects: [] }, { ok: true, rects: [{ x: 50, y: 60, width: 30, height: 8 }] }],
+    ]);
+    expect(outcome).toEqual({ ok: true, masked: 3 });
+    expect(isUniform(image, { x: 0, y: 0, width: 10, height: 10 }, MASK_RGB)).toBe(true);
+    expect(isUniform(image, { x: 20, y: 20, width: 5, height: 5 }, MASK_RGB)).toBe(true);
+    expect(isUniform(image, { x: 50, y: 60, width: 30, height: 8 }, MASK_RGB)).toBe(true);
+    expect(isUniform(image, { x: 30, y: 30, width: 10, height: 10 }, [255, 255, 255])).toBe(true);
+  });
+
+  test("fails the frame when any target could not be resolved, masking nothing", () => {
+    const image = solidImage(10, 10, [255, 255, 255]);
+    const redactor = new Redactor([{ target: { css: "#ssn[" }, mode: "mask" }]);
+    const outcome = redactor.mask(image, [[{ ok: true, rects: [] }, { ok: false, detail: "not a valid selector" }]]);
+    expect(outcome).toEqual({ ok: false, detail: "#ssn[: not a valid selector" });
+  });
+
+  test("fails the frame when a batch does not answer every target", () => {
+    expect(new Redactor([]).mask(solidImage(2, 2, [0, 0, 0]), [[]]).ok).toBe(false);
+  });
+});

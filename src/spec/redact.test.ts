@@ -1,0 +1,36 @@
+import { describe, expect, test } from "bun:test";
+import { loadFlowText } from "./flow.ts";
+
+const flow = (redact: string) => `name: R\napp: web\nurl: http://127.0.0.1/\nredact:\n${redact}\nsteps:\n  - rules: Press Enter\n`;
+
+describe("loadRedact", () => {
+  test("loads css and rect rules, mode defaulting to mask", () => {
+    const r = loadFlowText("r.flow.yaml", flow('  - target: { css: "#ssn" }\n    mode: mask\n  - target: { rect: [0, 10, 200, 40] }'));
+    expect(r.ok && r.flow.redact).toEqual([{ target: { css: "#ssn" }, mode: "mask" }, { target: { rect: [0, 10, 200, 40] }, mode: "mask" }]);
+  });
+
+  test("a flow without redact: has no rules", () => {
+    const r = loadFlowText("r.flow.yaml", "name: R\napp: web\nurl: http://127.0.0.1/\nsteps:\n  - rules: Press Enter\n");
+    expect(r.ok && r.flow.redact).toBeUndefined();
+  });
+
+  test.each([
+    ['  - target: { css: "" }', "bad-value", "`css` must be a non-empty selector", 5],
+    ["  - target: { rect: [0, 0, 0, 10] }", "bad-value", "`rect` must be [x, y, width, height] with a positive width and height", 5],
+    ['  - target: { css: "#a" }\n    mode: blur', "bad-value", "`mode` must be `mask` (a solid fill)", 6],
+    ["  - target: { automation_id: Pin }", "unsupported-feature", "`automation_id` targets are for desktop apps, which this version does not run", 5],
+    ['  - target: { xpath: "//a" }', "bad-value", "unknown redaction target `xpath`", 5],
+    ['  - target: { css: "#a" }\n    colour: red', "unknown-key", "unknown key `colour` in a redaction rule", 6],
+    ["  - '#ssn'", "bad-value", "a redaction rule is a mapping with `target` and `mode`", 5],
+  ])("refuses %j with %s at its line", (text, code, message, line) => {
+    const r = loadFlowText("r.flow.yaml", flow(text));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.diagnostics.map((d) => [d.code, d.message, d.span?.line])).toEqual([[code, message, line]]);
+  });
+
+  test("refuses a redact: that is not a list", () => {
+    const r = loadFlowText("r.flow.yaml", "name: R\napp: web\nurl: http://127.0.0.1/\nredact: '#ssn'\nsteps:\n  - rules: Press Enter\n");
+    expect(!r.ok && r.diagnostics[0]!.message).toBe("`redact` must be a list of rules");
+  });
+});

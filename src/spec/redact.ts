@@ -1,0 +1,64 @@
+// The flow's `redact:` list: what every persisted frame must mask. Validated here with spans;
+// the rules are copied verbatim into the trace header at record. Pure: no I/O.
+import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { isMap, isScalar, isSeq, keyName, spanOf, type Node, type YamlSource } from "./yaml.ts";
+
+/** `{target: {css: "#ssn"}, mode: mask}` or `{target: {rect: [x, y, w, h]}, mode: mask}` (CSS pixels of the frame). */
+export type FlowRedactionRule =
+  | { readonly target: { readonly css: string }; readonly mode: "mask" }
+  | { readonly target: { readonly rect: readonly [number, number, number, number] }; readonly mode: "mask" };
+
+const EXAMPLE = "redact:\n  - target: { css: \"#ssn\" }\n    mode: mask";
+
+export function loadRedact(source: YamlSource, node: Node | null, problems: Diagnostic[]): FlowRedactionRule[] {
+  if (!isSeq(node)) {
+    problems.push(diagnostic("bad-value", "`redact` must be a list of rules", { span: spanOf(source, node), hint: EXAMPLE }));
+    return [];
+  }
+  const rules: FlowRedactionRule[] = [];
+  for (const item of node.items as Node[]) {
+    const rule = loadRule(source, item, problems);
+    if (rule) rules.push(rule);
+  }
+  return rules;
+}
+
+function loadRule(source: YamlSource, item: Node, problems: Diagnostic[]): FlowRedactionRule | undefined {
+  const bad = (message: string, at: Node | null | undefined = item, hint = EXAMPLE) => {
+    problems.push(diagnostic("bad-value", message, { span: spanOf(source, at), hint }));
+    return undefined;
+  };
+  if (!isMap(item)) return bad("a redaction rule is a mapping with `target` and `mode`");
+  let target: Node | null | undefined;
+  let mode: Node | null | undefined;
+  for (const pair of item.items) {
+    const key = keyName(pair);
+    if (key === "target") target = pair.value as Node | null;
+    else if (key === "mode") mode = pair.value as Node | null;
+    else {
+      problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in a redaction rule`, { span: spanOf(source, pair.key as Node), hint: "a rule has `target` and `mode`" }));
+      return undefined;
+    }
+  }
+  if (mode !== undefined && !(isScalar(mode) && mode.value === "mask")) return bad("`mode` must be `mask` (a solid fill)", mode, "mode: mask");
+  if (!isMap(target) || target.items.length !== 1) return bad("`target` must be exactly one of `{ css: … }` or `{ rect: [x, y, width, height] }`", target ?? item);
+  const pair = target.items[0]!;
+  const kind = keyName(pair);
+  const value = pair.value as Node | null;
+  if (kind === "css") {
+    if (!isScalar(value) || typeof value.value !== "string" || value.value.trim() === "") return bad("`css` must be a non-empty selector", value ?? target, "target: { css: \"#ssn\" }");
+    return { target: { css: value.value }, mode: "mask" };
+  }
+  if (kind === "rect") {
+    const nums = isSeq(value) ? (value.items as Node[]).map((n) => (isScalar(n) && typeof n.value === "number" ? n.value : NaN)) : [];
+    if (nums.length !== 4 || nums.some((n) => !Number.isFinite(n)) || nums[2]! <= 0 || nums[3]! <= 0) {
+      return bad("`rect` must be [x, y, width, height] with a positive width and height", value ?? target, "target: { rect: [0, 0, 320, 40] }");
+    }
+    return { target: { rect: [nums[0]!, nums[1]!, nums[2]!, nums[3]!] }, mode: "mask" };
+  }
+  if (kind === "automation_id") {
+    problems.push(diagnostic("unsupported-feature", "`automation_id` targets are for desktop apps, which this version does not run", { span: spanOf(source, pair.key as Node), hint: "use `css:` or `rect:` on a web flow" }));
+    return undefined;
+  }
+  return bad(`unknown redaction target \`${kind}\``, pair.key as Node, "target: { css: \"#ssn\" } or target: { rect: [x, y, w, h] }");
+}

@@ -1,0 +1,233 @@
+// Run recording through the real CLI and real Chromium: redacted keyframes (decoded and checked
+// pixel by pixel), the canary that must never reach disk, the fail-closed path, detail levels,
+// the GIF, schema conformance of the extended trace and result.json, and report.html opened in
+// headless Chromium with no network access.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { startServer, type TestServer } from "../support/server.ts";
+import { requireChromium } from "../support/chromium.ts";
+import { runCli } from "../support/cli.ts";
+import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+import { decodePng, isUniform, type PixelRect } from "../../src/recording/image.ts";
+import type { RunReport } from "../../src/report/schema.ts";
+import { launchBrowser } from "../../plugins/web/launch.ts";
+import { Connection } from "../../plugins/web/cdp/connection.ts";
+
+const CANARY = "CANARY-7f3a9-SSN-0042";
+const PASSWORD = "pw-Zq81-secret";
+const ENV = { CANARY, SECRET_PW: PASSWORD };
+/** Where redaction.html puts its fields (frame pixels at device scale 1). */
+const PASSWORD_RECT: PixelRect = { x: 200, y: 100, width: 400, height: 40 };
+const SSN_RECT: PixelRect = { x: 200, y: 160, width: 400, height: 40 };
+const BLACK = [0, 0, 0] as const;
+const WHITE = [255, 255, 255] as const;
+/** Inside the SSN field's border and padding: where typed text is drawn. */
+const SSN_INSIDE: PixelRect = { x: 206, y: 166, width: 388, height: 28 };
+
+let server: TestServer;
+const projects: TmpProject[] = [];
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+});
+afterAll(() => {
+  server.stop();
+  for (const p of projects) p.remove();
+});
+
+function flow(redact: string): string {
+  return [
+    "name: Redaction",
+    "app: web",
+    `url: ${server.url}/redaction.html`,
+    ...(redact ? ["redact:", redact] : []),
+    "steps:",
+    '  - rules: Type Ada into the "Your name" field',
+    '  - rules: Type ${SECRET_PW} into the "Password" field',
+    '  - rules: Type ${CANARY} into the "SSN" field',
+    '  - rules: Press the "Save" button',
+    "  - assert: page shows Saved for Ada",
+    "",
+  ].join("\n");
+}
+const SSN_RULE = '  - target: { css: "#ssn" }\n    mode: mask';
+
+function walk(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((e) => {
+    const p = join(dir, e);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+const pngsUnder = (dir: string) => walk(dir).filter((f) => f.endsWith(".png"));
+const json = <T>(path: string) => JSON.parse(readFileSync(path, "utf8")) as T;
+const runDirOf = (stdout: string, cwd: string) => join(cwd, /^result: (.*)$/m.exec(stdout)![1]!).replace(/\/result\.json$/, "");
+
+describe("recording redaction (real browser)", () => {
+  let project: TmpProject;
+  let runDir = "";
+
+  test("masks the password field and the css region in every frame of record and run; the canary never reaches disk", async () => {
+    project = tmpProject();
+    projects.push(project);
+    const spec = project.write("redaction.flow.yaml", flow(SSN_RULE));
+    const rec = await runCli(["record", spec, "--video", "--highlight-cursor"], { cwd: project.dir, env: ENV });
+    expect(rec.stderr).not.toContain("FAILED");
+    expect(rec.code).toBe(0);
+    const tracePath = join(project.dir, "redaction.trace.jsonl");
+    expectValidTrace(tracePath);
+    const [header, ...steps] = readFileSync(tracePath, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
+    expect(header!["redaction"]).toEqual([{ mode: "mask", target: { css: "#ssn" } }]);
+    expect(header!["recording"]).toMatchObject({ format: "filmstrip/1", dir: `.flowproof/recordings/${header!["trace_id"]}` });
+    const ranges = steps.map((s) => s["artifacts"]["recording"] as { start_ms: number; end_ms: number });
+    for (const [i, r] of ranges.entries()) {
+      expect(r.end_ms).toBeGreaterThanOrEqual(r.start_ms);
+      if (i > 0) expect(r.start_ms).toBeGreaterThanOrEqual(ranges[i - 1]!.end_ms);
+    }
+    const authoring = join(project.dir, header!["recording"].dir);
+    expect(existsSync(join(authoring, "recording.gif"))).toBe(true);
+
+    // Replays mask with the rules recorded into the trace, even once the spec no longer has them.
+    project.write("redaction.flow.yaml", flow(""));
+    const res = await runCli(["run", spec, "--video", "--highlight-cursor"], { cwd: project.dir, env: ENV });
+    expect(res.code).toBe(0);
+    runDir = runDirOf(res.stdout, project.dir);
+    expectValidResult(join(runDir, "result.json"));
+    const report = json<RunReport>(join(runDir, "result.json"));
+    const rec2 = report.recording!;
+    expect(rec2.format).toBe("filmstrip/1");
+    expect(rec2.gif).toBe("recording.gif");
+    // full: before and after each step; the click also has its pointer checkpoint.
+    const inRange = (r: { start_ms: number; end_ms: number }) => rec2.frames.filter((f) => f.offset_ms >= r.start_ms && f.offset_ms <= r.end_ms);
+    expect(rec2.steps.map((s) => inRange(s).length)).toEqual([2, 2, 2, 3, 2]);
+    expect(rec2.frames.length).toBe(11);
+    for (const f of rec2.frames) expect(existsSync(join(runDir, f.file))).toBe(true);
+    expect(report.steps.map((s) => s.started_ms)).toEqual(rec2.steps.map((s) => s.start_ms));
+
+    const pngs = pngsUnder(join(project.dir, ".flowproof"));
+    expect(pngs.length).toBeGreaterThanOrEqual(22);
+    for (const file of pngs) {
+      const image = decodePng(readFileSync(file));
+      expect([file, isUniform(image, PASSWORD_RECT, BLACK)]).toEqual([file, true]);
+      expect([file, isUniform(image, SSN_RECT, BLACK)]).toEqual([file, true]);
+    }
+    for (const file of walk(project.dir)) {
+      const bytes = readFileSync(file, "latin1");
+      expect([file, bytes.includes(CANARY), bytes.includes(PASSWORD)]).toEqual([file, false, false]);
+    }
+  });
+
+  test("the same check catches an unmasked field: without the rule the typed canary shows in the pixels", async () => {
+    const bare = tmpProject();
+    projects.push(bare);
+    const spec = bare.write("redaction.flow.yaml", flow(""));
+    const rec = await runCli(["record", spec], { cwd: bare.dir, env: ENV });
+    expect(rec.code).toBe(0);
+    const pngs = pngsUnder(join(bare.dir, ".flowproof"));
+    expect(pngs.length).toBe(10);
+    const images = pngs.map((f) => decodePng(readFileSync(f)));
+    // Password fields stay masked without any rule.
+    expect(images.every((img) => isUniform(img, PASSWORD_RECT, BLACK))).toBe(true);
+    // The SSN field's inside is blank before the canary is typed and carries its pixels after.
+    const steps = readFileSync(join(bare.dir, "redaction.trace.jsonl"), "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, any>);
+    const typing = steps[2]!["artifacts"]["recording"] as { start_ms: number; end_ms: number };
+    const offsetOf = (f: string) => Number(/frame-(\d+)-/.exec(f)![1]);
+    const own = pngs.filter((f) => offsetOf(f) >= typing.start_ms && offsetOf(f) <= typing.end_ms).sort((a, b) => offsetOf(a) - offsetOf(b));
+    expect(own.length).toBe(2);
+    const [before, after] = own.map((f) => decodePng(readFileSync(f)));
+    expect(isUniform(before!, SSN_INSIDE, WHITE)).toBe(true);
+    expect(isUniform(after!, SSN_INSIDE, WHITE)).toBe(false);
+    // …which is exactly what the redaction check looks at: it would have failed here.
+    expect(isUniform(after!, SSN_RECT, BLACK)).toBe(false);
+  });
+
+  test("fails closed: a rule the page cannot resolve drops every frame and marks the steps, verdict unchanged", async () => {
+    const broken = tmpProject();
+    projects.push(broken);
+    const spec = broken.write("redaction.flow.yaml", flow('  - target: { css: "#ssn[" }\n    mode: mask'));
+    const rec = await runCli(["record", spec], { cwd: broken.dir, env: ENV });
+    expect(rec.code).toBe(0);
+    const res = await runCli(["run", spec, "--video"], { cwd: broken.dir, env: ENV });
+    expect(res.code).toBe(0);
+    const dir = runDirOf(res.stdout, broken.dir);
+    expectValidResult(join(dir, "result.json"));
+    const report = json<RunReport>(join(dir, "result.json"));
+    expect(report.passed).toBe(true);
+    expect(report.recording!.frames).toEqual([]);
+    expect(report.recording!.gif).toBeUndefined();
+    expect(report.recording!.steps.map((s) => s.frames_dropped)).toEqual(Array(5).fill("redaction"));
+    expect(pngsUnder(join(broken.dir, ".flowproof"))).toEqual([]);
+    const steps = readFileSync(join(broken.dir, "redaction.trace.jsonl"), "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, any>);
+    expect(steps.map((s) => s["artifacts"]["recording"]["frames_dropped"])).toEqual(Array(5).fill("redaction"));
+  });
+
+  test("low detail keeps the initial, every 5th and final frames; off keeps none; the verdict is the same", async () => {
+    const spec = join(project.dir, "redaction.flow.yaml");
+    const low = await runCli(["run", spec, "--recording-detail", "low", "--video"], { cwd: project.dir, env: ENV });
+    expect(low.code).toBe(0);
+    const lowReport = json<RunReport>(join(runDirOf(low.stdout, project.dir), "result.json"));
+    // initial + after the 5th step (which is also the final state)
+    expect(lowReport.recording!.frames.length).toBe(2);
+    expect(lowReport.recording!.gif).toBe("recording.gif");
+    const off = await runCli(["run", spec, "--recording-detail", "off", "--video"], { cwd: project.dir, env: ENV });
+    expect(off.code).toBe(0);
+    const offDir = runDirOf(off.stdout, project.dir);
+    const offReport = json<RunReport>(join(offDir, "result.json"));
+    expect(offReport.passed).toBe(true);
+    expect(offReport.recording).toBeUndefined();
+    expect(existsSync(join(offDir, "recording"))).toBe(false);
+    expect(existsSync(join(offDir, "recording.gif"))).toBe(false);
+  });
+
+  test("report.html opened in headless Chromium loads nothing from the network, and clicking a step shows its frames", async () => {
+    expect(runDir).not.toBe("");
+    const report = json<RunReport>(join(runDir, "result.json"));
+    const browser = await launchBrowser(requireChromium());
+    const connection = await Connection.connect(browser.wsUrl);
+    try {
+      const { targetId } = await connection.send("Target.createTarget", { url: "about:blank" });
+      const { sessionId } = await connection.send("Target.attachToTarget", { targetId, flatten: true });
+      const s = connection.session(sessionId);
+      const requested: string[] = [];
+      s.on("Network.requestWillBeSent", (p) => requested.push(p.request.url));
+      // Every request is intercepted: file: URLs continue, anything else is refused and recorded.
+      s.on("Fetch.requestPaused", (p) => {
+        const local = p.request.url.startsWith("file:");
+        void (local ? s.send("Fetch.continueRequest", { requestId: p.requestId }) : s.send("Fetch.failRequest", { requestId: p.requestId, errorReason: "BlockedByClient" })).catch(() => undefined);
+      });
+      await Promise.all([s.send("Network.enable"), s.send("Page.enable"), s.send("Runtime.enable"), s.send("Fetch.enable", { patterns: [{ urlPattern: "*" }] })]);
+      await s.send("Emulation.setDeviceMetricsOverride", { width: 1400, height: 900, deviceScaleFactor: 1, mobile: false });
+      const loaded = s.waitFor("Page.loadEventFired", 20_000);
+      await s.send("Page.navigate", { url: `file://${join(runDir, "report.html")}` });
+      await loaded;
+      const evaluate = async <T>(expression: string): Promise<T> => (await s.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true })).result.value as T;
+
+      expect(await evaluate<string>("document.querySelector('h1').textContent")).toBe("PASSRedaction");
+      // Click the 4th step's row with a real mouse event.
+      const box = await evaluate<{ x: number; y: number }>("(() => { const r = document.querySelector('tr[data-step=s0004]'); r.scrollIntoView(); const b = r.getBoundingClientRect(); return { x: b.left + b.width / 2, y: b.top + b.height / 2 }; })()");
+      await s.send("Input.dispatchMouseEvent", { type: "mousePressed", x: box.x, y: box.y, button: "left", clickCount: 1 });
+      await s.send("Input.dispatchMouseEvent", { type: "mouseReleased", x: box.x, y: box.y, button: "left", clickCount: 1 });
+      const shown = await evaluate<{ visible: string[]; images: Array<{ src: string; w: number; cls: string }> }>(`(async () => {
+        const visible = Array.from(document.querySelectorAll("section.step-frames")).filter((p) => !p.hidden).map((p) => p.dataset.step);
+        const imgs = Array.from(document.querySelectorAll("section.step-frames:not([hidden]) img"));
+        await Promise.all(imgs.map((i) => i.decode().catch(() => undefined)));
+        return { visible, images: imgs.map((i) => ({ src: i.getAttribute("src"), w: i.naturalWidth, cls: i.parentElement.className })) };
+      })()`);
+      const range = report.recording!.steps[3]!;
+      const expected = report.recording!.frames.filter((f) => f.offset_ms >= range.start_ms && f.offset_ms <= range.end_ms).map((f) => f.file);
+      expect(shown.visible).toEqual(["s0004"]);
+      expect(shown.images.map((i) => i.src)).toEqual(expected);
+      expect(shown.images.map((i) => i.cls)).toEqual(["frame before", "frame pointer", "frame after"]);
+      expect(shown.images.every((i) => i.w === 1280)).toBe(true);
+      const gifWidth = await evaluate<number>("(async () => { const g = document.querySelector('details.gif img'); document.querySelector('details.gif').open = true; await g.decode(); return g.naturalWidth; })()");
+      expect(gifWidth).toBe(880);
+      expect(requested.length).toBeGreaterThan(0);
+      expect(requested.filter((u) => !u.startsWith("file:"))).toEqual([]);
+    } finally {
+      await connection.close().catch(() => undefined);
+      await browser.close();
+    }
+  });
+});
