@@ -53,6 +53,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     positional: "flow.yaml",
     flags: [JSON_FLAG],
   },
+  {
+    name: "mcp",
+    summary: "Serve the flowproof tools to an MCP client over stdio",
+    usage: "flowproof mcp",
+    flags: [],
+  },
 ];
 
 export interface ParsedArgs {
