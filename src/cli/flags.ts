@@ -54,6 +54,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: [JSON_FLAG],
   },
   {
+    name: "trace",
+    summary: "Print a flow's recorded trace",
+    usage: "flowproof trace <flow.yaml> [-t <trace>] [--json]",
+    positional: "flow.yaml",
+    flags: [
+      { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to read (default: <stem>.trace.jsonl next to the flow)." },
+      JSON_FLAG,
+    ],
+  },
+  {
     name: "mcp",
     summary: "Serve the flowproof tools to an MCP client over stdio",
     usage: "flowproof mcp",

@@ -8,12 +8,14 @@ import { recordCommand } from "./record.ts";
 import { runCommand } from "./run.ts";
 import { validateCommand } from "./validate.ts";
 import { mcpCommand } from "./mcp.ts";
+import { traceCommand } from "./trace.ts";
 import { nearest } from "../spec/suggest.ts";
 
 const HANDLERS: Record<string, (args: ParsedArgs, io: Io) => Promise<ExitCode>> = {
   record: recordCommand,
   run: runCommand,
   validate: validateCommand,
+  trace: traceCommand,
   mcp: mcpCommand,
 };
 
