@@ -38,7 +38,7 @@ export type LoadResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly steps: readonly FlowStep[] };
 
 /** Top-level keys of the flow format that this version runs. */
-const SUPPORTED_KEYS = ["name", "app", "url", "steps"] as const;
+export const SUPPORTED_KEYS = ["name", "app", "url", "steps"] as const;
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
 const LATER_KEYS = [
   "apps", "connection", "login", "window", "redact", "session", "skip_unless_env", "mock", "browser",
