@@ -54,6 +54,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: [JSON_FLAG],
   },
   {
+    name: "init",
+    summary: "Scaffold a project: an example flow and page, and a .gitignore entry for .flowproof/",
+    usage: "flowproof init [dir] [--json]",
+    positional: "dir",
+    flags: [JSON_FLAG],
+  },
+  {
     name: "trace",
     summary: "Print a flow's recorded trace",
     usage: "flowproof trace <flow.yaml> [-t <trace>] [--json]",
