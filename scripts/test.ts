@@ -34,13 +34,14 @@ for (const stage of stages) {
   const code = await proc.exited;
   if (stage.name === "python") {
     // unittest's summary: "Ran N tests" then "OK" or "FAILED (failures=F, errors=E, …)".
-    const ran = /^Ran (\d+) tests? in /m.exec(output);
+    const ran = /^Ran (\d+) tests? in \S+/m.exec(output);
+    const verdict = /^(OK|FAILED)\b.*$/m.exec(output)?.[0] ?? "";
     const failures = Number(/failures=(\d+)/.exec(output)?.[1] ?? 0) + Number(/errors=(\d+)/.exec(output)?.[1] ?? 0);
     const skipped = Number(/skipped=(\d+)/.exec(output)?.[1] ?? 0);
     if (ran) {
       passed += Number(ran[1]) - failures - skipped;
       failed += failures;
-      console.log(`python: ${ran[0].trim()} — ${Number(ran[1]) - failures - skipped} passed, ${failures} failed${skipped ? `, ${skipped} skipped` : ""}`);
+      console.log(`python: ${ran[0].trim()} ${verdict} — ${Number(ran[1]) - failures - skipped} passed, ${failures} failed${skipped ? `, ${skipped} skipped` : ""}`);
     } else broken.push("python: no unittest summary");
   } else if (stage.name !== "check") {
     const p = /^\s*(\d+) pass\s*$/m.exec(output);
