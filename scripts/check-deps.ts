@@ -38,9 +38,10 @@ export const RULES: readonly DepsRule[] = [
   { files: "src/authoring/**", may: [...ENGINE_DEPS, "src/engine"], why: "authoring grounds steps for the engine's record mode" },
   { files: "src/report/**", may: ["src/diagnostics", "src/trace"], why: "reports are views of result.json and the trace" },
   { files: "src/commands/**", may: CORE, why: "commands are the one core over everything below; they never reach the CLI or MCP" },
-  { files: "src/cli/**", may: [...CORE, "src/commands"], why: "the CLI parses, calls commands/ and renders" },
+  { files: "src/cli/**", may: [...CORE, "src/commands", "src/mcp/server.ts"], why: "the CLI parses, calls commands/ and renders; `flowproof mcp` hands stdio to the MCP server's entry point" },
   { files: "src/mcp/**", may: [...CORE, "src/commands"], why: "MCP tools call commands/, never the CLI" },
   { files: "src/index.ts", may: ["src/commands", "src/plugins/api.ts", "src/diagnostics", "src/report/schema.ts", "src/trace/schema.ts"], why: "the library API re-exports commands/, the plugin contract, and the wire types and errors its results carry" },
+  { files: "src/index.test.ts", may: ["src/index.ts"], why: "the library face's test imports it by package name, as users do" },
   { files: "plugins/*/**", may: ["src/plugins/api.ts"], why: "a plugin sees flowproof only through src/plugins/api.ts, besides its own folder and npm packages" },
 ];
 

@@ -1,11 +1,70 @@
-// The library API: the same commands the CLI runs, as typed functions. A failing flow is a
-// result (`report.passed === false`), not an exception; problems that stop a command from
-// running at all (a bad flow file, a missing trace) throw a FlowproofError with diagnostics.
+// The library API: `new Flow(spec)` with the same commands the CLI runs, as typed methods. A
+// failing flow is a result (`RunResult.report.passed === false`, `RecordResult.ok === false`), not
+// an exception; problems that stop a command from running at all (a bad flow file, a missing
+// trace, a broken plugin) throw a FlowproofError subclass carrying diagnostics.
+import { record, type RecordOptions, type RecordResult } from "./commands/record.ts";
+import { run, type RunOptions, type RunResult } from "./commands/run.ts";
+import { validate, type ValidateResult } from "./commands/validate.ts";
+import { getTrace, type GetTraceOptions, type GetTraceResult } from "./commands/get-trace.ts";
+import { loadPluginsFor, type CommonOptions } from "./commands/common.ts";
+
 export { record, type RecordOptions, type RecordResult, type RoutingEntry, type Route } from "./commands/record.ts";
 export { run, type RunOptions, type RunResult } from "./commands/run.ts";
 export { validate, type ValidateOptions, type ValidateResult } from "./commands/validate.ts";
+export { getTrace, type GetTraceOptions, type GetTraceResult } from "./commands/get-trace.ts";
 export type { AuthorMode } from "./commands/common.ts";
 export type { RunReport, StepReport } from "./report/schema.ts";
 export type { TraceHeader, TraceStep } from "./trace/schema.ts";
-export { FlowproofError, SpecError, TraceError, type Diagnostic, type SourceSpan } from "./diagnostics/diagnostic.ts";
+export { FlowproofError, SpecError, TraceError, PluginError, type Diagnostic, type SourceSpan } from "./diagnostics/diagnostic.ts";
 export * from "./plugins/api.ts";
+
+/** Options of `Flow.record`: those of `flowproof record` (the flow file is the Flow's). */
+export type FlowRecordOptions = Omit<RecordOptions, "spec">;
+/** Options of `Flow.run`: those of `flowproof run`. */
+export type FlowRunOptions = Omit<RunOptions, "spec">;
+/** Options of `Flow.getTrace`. */
+export type FlowTraceOptions = Omit<GetTraceOptions, "spec">;
+
+/**
+ * One flow file, driven the way the CLI drives it.
+ *
+ * @example
+ * ```ts
+ * import { Flow } from "flowproof";
+ * const flow = new Flow("checkout.flow.yaml");
+ * await flow.record({ author: "rules" });
+ * const { report } = await flow.run();
+ * if (!report.passed) console.log(report.steps.filter((s) => s.status !== "passed"));
+ * ```
+ *
+ * Healing (re-recording a drifted flow into a reviewable diff) is not part of this version.
+ */
+export class Flow {
+  /** The flow file, as given. */
+  readonly specPath: string;
+
+  constructor(specPath: string) {
+    this.specPath = specPath;
+  }
+
+  /** Performs the flow once in the live app and writes its trace. A failing step gives `ok: false`. */
+  record(options: FlowRecordOptions = {}): Promise<RecordResult> {
+    return record({ ...options, spec: this.specPath });
+  }
+
+  /** Replays the trace with zero model calls and writes the run bundle. A failing flow gives `report.passed === false`. */
+  run(options: FlowRunOptions = {}): Promise<RunResult> {
+    return run({ ...options, spec: this.specPath });
+  }
+
+  /** The recorded trace: header and steps. Throws TraceError when there is none. */
+  getTrace(options: FlowTraceOptions = {}): Promise<GetTraceResult> {
+    return Promise.resolve().then(() => getTrace({ ...options, spec: this.specPath }));
+  }
+
+  /** Parses and checks the flow (and the project's plugins) without starting the app. Throws SpecError listing every problem. */
+  async validate(options: CommonOptions = {}): Promise<ValidateResult> {
+    const plugins = await loadPluginsFor(this.specPath, options.env ?? process.env);
+    return validate({ ...options, spec: this.specPath, plugins });
+  }
+}

@@ -119,9 +119,9 @@ describe("mainHelp", () => {
 });
 
 describe("COMMANDS", () => {
-  test("gives every command a json flag and unique flag names and short forms", () => {
+  test("gives every command a json flag (mcp speaks JSON-RPC already) and unique flag names and short forms", () => {
     for (const c of COMMANDS) {
-      expect(c.flags.some((f) => f.name === "json")).toBe(true);
+      expect(c.flags.some((f) => f.name === "json")).toBe(c.name !== "mcp");
       const names = c.flags.map((f) => f.name);
       expect(new Set(names).size).toBe(names.length);
       const shorts = c.flags.flatMap((f) => (f.short ? [f.short] : []));

@@ -62,6 +62,29 @@ export const COMMANDS: readonly CommandSpec[] = [
     positional: "flow.yaml",
     flags: [JSON_FLAG],
   },
+  {
+    name: "init",
+    summary: "Scaffold a project: an example flow and page, and a .gitignore entry for .flowproof/",
+    usage: "flowproof init [dir] [--json]",
+    positional: "dir",
+    flags: [JSON_FLAG],
+  },
+  {
+    name: "trace",
+    summary: "Print a flow's recorded trace",
+    usage: "flowproof trace <flow.yaml> [-t <trace>] [--json]",
+    positional: "flow.yaml",
+    flags: [
+      { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to read (default: <stem>.trace.jsonl next to the flow)." },
+      JSON_FLAG,
+    ],
+  },
+  {
+    name: "mcp",
+    summary: "Serve the flowproof tools to an MCP client over stdio",
+    usage: "flowproof mcp",
+    flags: [],
+  },
 ];
 
 /** The recording controls from parsed flags (only those given; the commands apply defaults). */

@@ -7,12 +7,18 @@ import { EXIT, type ExitCode } from "./exit-codes.ts";
 import { recordCommand } from "./record.ts";
 import { runCommand } from "./run.ts";
 import { validateCommand } from "./validate.ts";
+import { mcpCommand } from "./mcp.ts";
+import { traceCommand } from "./trace.ts";
+import { initCommand } from "./init.ts";
 import { nearest } from "../spec/suggest.ts";
 
 const HANDLERS: Record<string, (args: ParsedArgs, io: Io) => Promise<ExitCode>> = {
   record: recordCommand,
   run: runCommand,
   validate: validateCommand,
+  init: initCommand,
+  trace: traceCommand,
+  mcp: mcpCommand,
 };
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<ExitCode> {

@@ -1,5 +1,6 @@
 // `flowproof validate`: parse flags → commands/validate → render.
 import { validate } from "../commands/validate.ts";
+import { loadPluginsFor } from "../commands/common.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
 import { UsageError } from "./flags.ts";
@@ -8,7 +9,7 @@ import type { Io } from "./io.ts";
 export async function validateCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
   if (!spec || args.positional.length > 1) throw new UsageError("validate takes exactly one flow file", "usage: flowproof validate <flow.yaml> [--json]");
-  const result = validate({ spec });
+  const result = validate({ spec, plugins: await loadPluginsFor(spec, process.env) });
   if (args.flags["json"] === true) io.out(JSON.stringify({ valid: true, ...result }, null, 2));
   else io.out(`OK: ${spec} (${result.name}: ${result.steps} ${result.steps === 1 ? "step" : "steps"})`);
   return EXIT.pass;

@@ -7,7 +7,8 @@ import { loadFlowText, type Flow } from "../spec/flow.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { BUILTIN_ADAPTERS } from "../plugins/builtin.ts";
 import { AdapterRegistry } from "../plugins/registry.ts";
-import type { AdapterSession, AppDriver } from "../plugins/api.ts";
+import type { AdapterPlugin, AdapterSession, AppDriver } from "../plugins/api.ts";
+import { loadPlugins, type LoadedPlugins } from "../plugins/loader.ts";
 import { resolveText } from "../engine/templates.ts";
 import { planSteps } from "../engine/plan.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
@@ -29,10 +30,10 @@ export function readFlowFile(spec: string): { path: string; text: string } {
   return { path, text: readFileSync(path, "utf8") };
 }
 
-/** Loads and validates a flow; every problem of the file is reported together. */
-export function loadFlowFile(spec: string): Flow {
+/** Loads and validates a flow; every problem of the file is reported together. `pluginAppKinds`: app kinds of the project's adapter plugins. */
+export function loadFlowFile(spec: string, pluginAppKinds: readonly string[] = []): Flow {
   const { path, text } = readFlowFile(spec);
-  const result = loadFlowText(displayPath(path), text, { plainStepsAreRules: true });
+  const result = loadFlowText(displayPath(path), text, { plainStepsAreRules: true, pluginAppKinds });
   if (!result.ok) {
     // Report the forms this version cannot run together with the parse problems, in file order.
     const plan = planSteps(result.steps, DEFAULT_STEP_TIMEOUT_MS);
@@ -80,9 +81,14 @@ export interface OpenedSurface {
   readonly driver: AppDriver;
 }
 
-/** Opens the adapter for the flow's app kind and launches one driver (an isolated context). */
-export async function openSurface(kind: string, flowPath: string, log: (line: string) => void): Promise<OpenedSurface> {
-  const registry = new AdapterRegistry(BUILTIN_ADAPTERS);
+/** The project's plugins for a flow file (docs/plugins.md); throws PluginError naming the plugin file. */
+export function loadPluginsFor(spec: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedPlugins> {
+  return loadPlugins({ flowPath: resolve(spec), env, builtinKinds: BUILTIN_ADAPTERS.map((a) => a.kind) });
+}
+
+/** Opens the adapter for the flow's app kind and launches one driver (an isolated context). `adapters`: the project's adapter plugins. */
+export async function openSurface(kind: string, flowPath: string, log: (line: string) => void, adapters: readonly AdapterPlugin[] = []): Promise<OpenedSurface> {
+  const registry = new AdapterRegistry([...BUILTIN_ADAPTERS, ...adapters]);
   const adapter = registry.get(kind);
   if (!adapter) {
     throw new SpecError(diagnostic("unsupported-feature", `no adapter for app kind "${kind}" (available: ${registry.kinds().join(", ")})`, { hint: "use `app: web`" }));

@@ -11,7 +11,7 @@ import { executeSteps, type StepResult } from "../engine/loop.ts";
 import { systemClock, redact } from "../engine/context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { defaultTracePath, loadFlowFile, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
+import { defaultTracePath, loadFlowFile, loadPluginsFor, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
 
@@ -67,7 +67,8 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       hint: "record with --author rules (or the default --author auto, which falls back to the rules grammar)",
     });
   }
-  const flow = loadFlowFile(options.spec);
+  const plugins = await loadPluginsFor(options.spec, env);
+  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind));
   const stepTimeoutMs = stepTimeoutFromEnv(env);
   const plan = planFlow(flow, stepTimeoutMs);
   if (!plan.ok) throw new SpecError(plan.diagnostics);
@@ -90,7 +91,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   const tracePath = resolve(options.out ?? defaultTracePath(flow.file));
   const secrets = new Map<string, string>();
   const startUrl = flow.url ? resolveStartUrl(flow.url.raw, flow.file, env, secrets) : "about:blank";
-  const surface = await openSurface(flow.app, flow.file, log);
+  const surface = await openSurface(flow.app, flow.file, log, plugins.adapters);
   try {
     const opened = await surface.driver.navigate(startUrl, 30_000);
     if (!opened.ok) {

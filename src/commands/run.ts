@@ -9,7 +9,7 @@ import { AdapterUnavailableError } from "../plugins/api.ts";
 import type { RunReport } from "../report/schema.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { defaultTracePath, displayPath, loadFlowFile, openSurface, resolveStartUrl, type CommonOptions } from "./common.ts";
+import { defaultTracePath, displayPath, loadFlowFile, loadPluginsFor, openSurface, resolveStartUrl, type CommonOptions } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
 import { createRecorder, recorderObserver, recordingReport, withTimeline } from "./recording.ts";
@@ -35,7 +35,8 @@ export interface RunResult {
 export async function run(options: RunOptions): Promise<RunResult> {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => undefined);
-  const flow = loadFlowFile(options.spec);
+  const plugins = await loadPluginsFor(options.spec, env);
+  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind));
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
   const trace: Trace = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath));
   const warnings: string[] = [];
@@ -56,7 +57,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
   try {
     const rawUrl = trace.header.app.url;
     const startUrl = rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank";
-    const surface = await openSurface(trace.header.app.adapter, flow.file, log);
+    const surface = await openSurface(trace.header.app.adapter, flow.file, log, plugins.adapters);
     try {
       const opened = await surface.driver.navigate(startUrl, 30_000);
       if (!opened.ok) {

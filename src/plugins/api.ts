@@ -133,3 +133,34 @@ export class AdapterUnavailableError extends Error {
     this.hint = hint;
   }
 }
+
+/** A JSON Schema object (TypeBox schemas are JSON Schema objects too). */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/** What an assertion kind's `run` may use; `${VAR}`s in its arguments are already resolved. */
+export interface AssertionContext {
+  /** Directory of the flow file: relative paths in arguments resolve against it. */
+  readonly baseDir: string;
+  readonly log: (line: string) => void;
+}
+
+/** One attempt's verdict; `expected`/`actual` are shown in the report (never a secret's value). */
+export type Verdict =
+  | { readonly pass: true }
+  | { readonly pass: false; readonly expected: string; readonly actual: string; readonly hint?: string };
+
+/**
+ * A structured assertion step kind (`- assert_sql: {…}`). The engine re-runs `run` until it passes
+ * or the step's bound expires, so `run` is one attempt that answers at once.
+ * The loader validates this shape; the engine does not run plugin assertion steps yet.
+ */
+export interface AssertionPlugin<Args = unknown> {
+  /** The structured step key this plugin owns, e.g. "assert_sql". */
+  readonly key: `assert_${string}`;
+  /** JSON Schema of the step's arguments, checked when the flow loads. */
+  readonly schema: JsonSchema;
+  run(args: Args, ctx: AssertionContext): Promise<Verdict>;
+}
+
+/** Identity helper that gives assertion plugin authors type checking. */
+export const defineAssertion = <A>(plugin: AssertionPlugin<A>): AssertionPlugin<A> => plugin;

@@ -25,7 +25,8 @@ export interface FlowStep {
 export interface Flow {
   readonly file: string;
   readonly name: string;
-  readonly app: AppKind;
+  /** A built-in app kind, or the kind of an adapter plugin (`LoadOptions.pluginAppKinds`). */
+  readonly app: string;
   readonly url?: Template;
   readonly steps: readonly FlowStep[];
   /** `redact:` rules (copied into the trace header at record). */
@@ -40,7 +41,7 @@ export type LoadResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly steps: readonly FlowStep[] };
 
 /** Top-level keys of the flow format that this version runs. */
-const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact"] as const;
+export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact"] as const;
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
 const LATER_KEYS = [
   "apps", "connection", "login", "window", "session", "skip_unless_env", "mock", "browser",
@@ -56,6 +57,8 @@ const LATER_APPS = ["api", "calc", "notepad", "sap", "vision", "agent", "windows
 export interface LoadOptions {
   /** Whether plain steps must parse under the rules grammar now (rules mode, or auto with no model). */
   readonly plainStepsAreRules: boolean;
+  /** App kinds provided by the project's adapter plugins, accepted as `app:` besides the built-in ones. */
+  readonly pluginAppKinds?: readonly string[];
 }
 
 export function loadFlowText(file: string, text: string, options: LoadOptions = { plainStepsAreRules: true }): LoadResult {
@@ -92,8 +95,12 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   const appText = requireString(source, root, values, "app", problems, "app: web");
   let app: AppKind = "web";
   let appKnown = appText !== undefined;
+  // A plugin's app is parsed with the general (web) step forms; its driver answers `unsupported`
+  // for the forms it cannot drive.
+  let pluginApp: string | undefined;
   if (appText !== undefined) {
     if ((APP_KINDS as readonly string[]).includes(appText)) app = appText as AppKind;
+    else if (options.pluginAppKinds?.includes(appText)) pluginApp = appText;
     else {
       const later = LATER_APPS.includes(appText);
       appKnown = false;
@@ -101,7 +108,9 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
         ? `app \`${appText}\` is not available in this version of flowproof`
         : `unknown app \`${appText}\``, {
         span: spanOf(source, values.get("app")),
-        hint: "use `app: web` (a page in Chromium)",
+        hint: options.pluginAppKinds && options.pluginAppKinds.length > 0
+          ? `use \`app: web\` (a page in Chromium) or an app kind from the project's plugins: ${options.pluginAppKinds.join(", ")}`
+          : "use `app: web` (a page in Chromium), or add an adapter plugin for it (docs/plugins.md)",
       }));
     }
   }
@@ -116,7 +125,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
       if (parsed.ok) url = parsed.value;
       else problems.push(grammarDiagnostic(source, urlNode, parsed.error));
     }
-  } else if (app === "web" && appKnown) {
+  } else if (app === "web" && appKnown && pluginApp === undefined) {
     problems.push(diagnostic("missing-key", "a web flow needs a `url` to start from", {
       span: spanOf(source, root.items[0]?.key as Node | undefined),
       hint: "add `url: http://127.0.0.1:3000/` (a relative path is resolved against the flow file)",
@@ -147,7 +156,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
 
   if (problems.length > 0) return { ok: false, diagnostics: problems, steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-  return { ok: true, flow: { file, name: name ?? "", app, ...(url ? { url } : {}), steps, ...(redact.length > 0 ? { redact } : {}), hash } };
+  return { ok: true, flow: { file, name: name ?? "", app: pluginApp ?? app, ...(url ? { url } : {}), steps, ...(redact.length > 0 ? { redact } : {}), hash } };
 }
 
 function requireString(source: YamlSource, root: Node, values: Map<string, Node | null>, key: string, problems: Diagnostic[], example: string): string | undefined {

@@ -1,0 +1,50 @@
+// The library face through the package name, as a user imports it, in real Chromium.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Flow, SpecError, TraceError } from "flowproof";
+import { startServer, type TestServer } from "../test/support/server.ts";
+import { requireChromium } from "../test/support/chromium.ts";
+import { flowYaml, tmpProject, type TmpProject } from "../test/support/tmp-project.ts";
+
+let server: TestServer;
+let project: TmpProject;
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  project = tmpProject();
+});
+afterAll(() => {
+  server.stop();
+  project.remove();
+});
+
+describe("Flow", () => {
+  test("records, replays to a passing result and reads its trace", async () => {
+    const flow = new Flow(project.write("greet.flow.yaml", flowYaml("Greet", `${server.url}/greeter.html`, ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"])));
+    const recorded = await flow.record({ author: "rules" });
+    expect(recorded.ok).toBe(true);
+    expect(recorded.steps).toBe(3);
+    const trace = await flow.getTrace();
+    expect(trace.trace_path).toBe(recorded.trace_path!);
+    expect(trace.steps.map((s) => s.action.type)).toEqual(["type_text", "click", "assert"]);
+    const result = await flow.run();
+    expect(result.report.passed).toBe(true);
+    expect(result.report.steps.map((s) => s.status)).toEqual(["passed", "passed", "passed"]);
+  }, 60_000);
+
+  test("a failing flow is a result, not an exception", async () => {
+    const flow = new Flow(project.write("fails.flow.yaml", flowYaml("Fails", `${server.url}/greeter.html`, ["assert: page shows Goodbye within 1s"])));
+    const recorded = await flow.record({ author: "rules" });
+    expect(recorded.ok).toBe(false);
+    expect(recorded.trace_path).toBeNull();
+    expect(recorded.error).toContain("no trace was written");
+  }, 30_000);
+
+  test("a bad flow throws a SpecError; a missing trace a TraceError", async () => {
+    const bad = new Flow(project.write("bad.flow.yaml", "name: Bad\napp: web\nurl: http://x/\nsteps:\n  - rules: Blur the \"Email\" field\n"));
+    await expect(bad.validate()).rejects.toBeInstanceOf(SpecError);
+    await expect(bad.record()).rejects.toBeInstanceOf(SpecError);
+    const unrecorded = new Flow(project.write("never.flow.yaml", flowYaml("Never", `${server.url}/greeter.html`, ["assert: page shows Greeter"])));
+    await expect(unrecorded.getTrace()).rejects.toBeInstanceOf(TraceError);
+    expect((await unrecorded.validate()).steps).toBe(1);
+  });
+});

@@ -1,0 +1,97 @@
+// `flowproof mcp` through the MCP SDK's own client over stdio, in real Chromium: list the tools,
+// record, run (passing and failing), read the trace, validate a bad flow.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { startServer, type TestServer } from "../../test/support/server.ts";
+import { requireChromium } from "../../test/support/chromium.ts";
+import { flowYaml, tmpProject, type TmpProject } from "../../test/support/tmp-project.ts";
+import { REPO_ROOT } from "../../test/support/cli.ts";
+import { callTool } from "./server.ts";
+import { TOOLS } from "./tools.ts";
+
+let server: TestServer;
+let project: TmpProject;
+let client: Client;
+
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  project = tmpProject();
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: "1" })) if (v !== undefined) env[k] = v;
+  client = new Client({ name: "flowproof-test", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"], cwd: project.dir, env, stderr: "ignore" }));
+});
+afterAll(async () => {
+  await client?.close();
+  server?.stop();
+  project?.remove();
+});
+
+type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }> };
+async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; value: Record<string, unknown> }> {
+  const r = (await client.callTool({ name, arguments: args })) as ToolResult;
+  return { isError: r.isError === true, value: JSON.parse(r.content[0]!.text) as Record<string, unknown> };
+}
+
+describe("flowproof mcp", () => {
+  test("lists the record, run, get_trace and validate tools with their input schemas", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate"]);
+    const rec = tools.find((t) => t.name === "flowproof_record")!;
+    expect(rec.inputSchema.required).toEqual(["spec"]);
+    expect(Object.keys(rec.inputSchema.properties ?? {})).toEqual(["spec", "out", "author"]);
+  });
+
+  test("records, runs and reads the trace of a flow; a failing run is a normal result", async () => {
+    const spec = project.write("greet.flow.yaml", flowYaml("Greet", `${server.url}/greeter.html`, ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"]));
+    const rec = await call("flowproof_record", { spec, author: "rules" });
+    expect(rec.isError).toBe(false);
+    expect(rec.value["ok"]).toBe(true);
+    expect(rec.value["trace_path"]).toBe(join(project.dir, "greet.trace.jsonl"));
+
+    const ran = await call("flowproof_run", { spec: "greet.flow.yaml" });
+    expect(ran.isError).toBe(false);
+    expect((ran.value["report"] as { passed: boolean }).passed).toBe(true);
+
+    const trace = await call("flowproof_get_trace", { spec });
+    expect((trace.value["steps"] as Array<{ intent: string }>).map((s) => s.intent)).toEqual(['Type Ada into the "Your name" field', 'Press the "Greet" button', "page shows Hello, Ada!"]);
+    expect((trace.value["header"] as { app: { adapter: string } }).app.adapter).toBe("web");
+
+    // The app drifts: the recorded assertion no longer holds. Still a result, not an error.
+    server.setRoute("/greeter.html", () => new Response("<!doctype html><title>Greeter</title><input placeholder='Your name'><button>Greet</button><p>Goodbye</p>", { headers: { "content-type": "text/html" } }));
+    const drifted = await call("flowproof_run", { spec });
+    expect(drifted.isError).toBe(false);
+    const report = drifted.value["report"] as { passed: boolean; steps: Array<{ status: string }> };
+    expect(report.passed).toBe(false);
+    expect(report.steps.map((s) => s.status)).toContain("failed");
+  }, 90_000);
+
+  test("validating a bad flow is an error result with every diagnostic and its span", async () => {
+    const spec = project.write("bad.flow.yaml", 'name: Bad\napp: web\nurl: http://127.0.0.1:1/\nsteps:\n  - rules: Blur the "Email" field\n  - colour: red\n');
+    const r = await call("flowproof_validate", { spec });
+    expect(r.isError).toBe(true);
+    const error = r.value["error"] as { code: string; diagnostics: Array<{ code: string; line?: number; column?: number }> };
+    expect(error.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([["refused-step", 5, 12], ["unknown-key", 6, 5]]);
+    const ok = await call("flowproof_validate", { spec: project.write("ok.flow.yaml", flowYaml("Ok", "http://127.0.0.1:1/", ["assert: page shows x"])) });
+    expect(ok).toEqual({ isError: false, value: { valid: true, name: "Ok", app: "web", steps: 1 } });
+  });
+
+  test("reading a trace that was never recorded is an error result saying how to record it", async () => {
+    const r = await call("flowproof_get_trace", { spec: project.write("new.flow.yaml", flowYaml("New", "http://127.0.0.1:1/", ["assert: page shows x"])) });
+    expect(r.isError).toBe(true);
+    expect((r.value["error"] as { code: string }).code).toBe("missing-trace");
+  });
+});
+
+describe("callTool", () => {
+  test("refuses unknown tools and arguments outside the input schema", async () => {
+    const unknown = await callTool(TOOLS, "flowproof_heal", {});
+    expect(unknown.isError).toBe(true);
+    const bad = await callTool(TOOLS, "flowproof_run", { spec: 3, colour: "red" });
+    expect(bad.isError).toBe(true);
+    expect((bad.content[0] as { text: string }).text).toContain("bad arguments for flowproof_run");
+  });
+});

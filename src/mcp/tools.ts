@@ -1,0 +1,73 @@
+// The MCP tools: one object per tool (name, description, JSON input schema, handler), each calling
+// the same commands/ core as the CLI. A failing flow is a normal result; only a command that could
+// not run at all (bad flow, missing trace, broken plugin) is an error result carrying diagnostics.
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { record } from "../commands/record.ts";
+import { run } from "../commands/run.ts";
+import { validate } from "../commands/validate.ts";
+import { getTrace } from "../commands/get-trace.ts";
+import { loadPluginsFor } from "../commands/common.ts";
+
+export interface McpTool<S extends TSchema = TSchema> {
+  /** `flowproof_<command>`. */
+  readonly name: `flowproof_${string}`;
+  readonly description: string;
+  /** Arguments as MCP sends them (snake_case, the CLI's flags); validated before `handle` runs. */
+  readonly inputSchema: S;
+  /** The JSON value returned to the client; throws only when the command could not run. */
+  handle(args: Static<S>): Promise<unknown>;
+}
+
+const spec = Type.String({ description: "Path of the flow file (`*.flow.yaml`), absolute or relative to the server's working directory." });
+const tracePath = Type.Optional(Type.String({ description: "Trace file; default `<stem>.trace.jsonl` next to the flow." }));
+
+const defineTool = <S extends TSchema>(tool: McpTool<S>): McpTool<S> => tool;
+
+export const recordTool = defineTool({
+  name: "flowproof_record",
+  description: "Perform a flow once in the live app and write its trace (whole, or not at all when a step fails). A failing step is a normal result with ok: false and the failing step's detail.",
+  inputSchema: Type.Object({
+    spec,
+    out: Type.Optional(Type.String({ description: "Where to write the trace; default `<stem>.trace.jsonl` next to the flow." })),
+    author: Type.Optional(Type.Union([Type.Literal("auto"), Type.Literal("rules"), Type.Literal("llm")], { description: "Authoring backend for plain steps (default auto)." })),
+  }, { additionalProperties: false }),
+  async handle(args) {
+    const r = await record({ spec: args.spec, ...(args.out !== undefined ? { out: args.out } : {}), ...(args.author !== undefined ? { author: args.author } : {}) });
+    return {
+      ok: r.ok, name: r.name, trace_path: r.trace_path, steps: r.steps, reused_steps: r.reused_steps, routing: r.routing,
+      warnings: r.warnings, ...(r.error !== undefined ? { error: r.error, step_results: r.step_results } : {}),
+    };
+  },
+});
+
+export const runTool = defineTool({
+  name: "flowproof_run",
+  description: "Replay a flow's trace with zero model calls and write the run bundle (result.json, junit.xml, report.html). A failing flow is a normal result: report.passed is false and the failing step says what was expected and seen.",
+  inputSchema: Type.Object({ spec, trace: tracePath }, { additionalProperties: false }),
+  async handle(args) {
+    const r = await run({ spec: args.spec, ...(args.trace !== undefined ? { trace: args.trace } : {}) });
+    return { report: r.report, report_path: r.report_path, run_dir: r.run_dir, junit_path: r.junit_path, html_path: r.html_path, warnings: r.warnings, ...(r.error_hint !== undefined ? { hint: r.error_hint } : {}) };
+  },
+});
+
+export const getTraceTool = defineTool({
+  name: "flowproof_get_trace",
+  description: "Read a flow's recorded trace: the header (app, environment, flowproof version) and every step's action, selectors and sync conditions.",
+  inputSchema: Type.Object({ spec, trace: tracePath }, { additionalProperties: false }),
+  async handle(args) {
+    return getTrace({ spec: args.spec, ...(args.trace !== undefined ? { trace: args.trace } : {}) });
+  },
+});
+
+export const validateTool = defineTool({
+  name: "flowproof_validate",
+  description: "Parse and check a flow without starting the app: YAML, keys, every step's grammar and whether this version runs each form. Problems come back together, each with file:line:col and a hint.",
+  inputSchema: Type.Object({ spec }, { additionalProperties: false }),
+  async handle(args) {
+    const plugins = await loadPluginsFor(args.spec, process.env);
+    return { valid: true, ...validate({ spec: args.spec, plugins }) };
+  },
+});
+
+/** Every tool the server offers, in listing order. */
+export const TOOLS: readonly McpTool[] = [recordTool, runTool, getTraceTool, validateTool] as readonly McpTool[];

@@ -1,0 +1,38 @@
+// The flow file format as a JSON Schema for editors (schema/flow.schema.json): declared once here
+// with TypeBox; the loader's key lists (flow.ts) are held to it by this module's test. No I/O.
+// The schema checks structure only; step text is checked by the grammar (`flowproof validate`).
+import { Type } from "@sinclair/typebox";
+
+const stepText = (description: string) => Type.String({ minLength: 1, description });
+
+export const FlowStepSchema = Type.Union([
+  stepText("A plain step, recorded by the authoring model, or by the rules grammar when none is configured (docs/authoring.md)."),
+  Type.Object({ rules: stepText("A step in the deterministic rules grammar, e.g. `Click \"Save\"` (docs/authoring.md).") }, { additionalProperties: false }),
+  Type.Object({ assert: stepText("An assertion, e.g. `page shows Saved` (docs/authoring.md).") }, { additionalProperties: false }),
+]);
+
+export const FlowFileSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, description: "The flow's name, shown in reports." }),
+    app: Type.Union([
+      Type.Literal("web", { description: "A page in Chromium." }),
+      Type.String({ pattern: "^[a-z][a-z0-9_-]*$", description: "The app kind of one of the project's adapter plugins (docs/plugins.md)." }),
+    ], { description: "Which adapter drives the app." }),
+    url: Type.Optional(Type.String({ minLength: 1, description: "Where the flow starts: a URL, or a path relative to the flow file; may hold ${VAR} references. Required for `app: web`." })),
+    steps: Type.Array(FlowStepSchema, { minItems: 1, description: "One step per item, run in order." }),
+  },
+  { additionalProperties: false },
+);
+
+/** The whole document written to schema/flow.schema.json. */
+export function flowSchemaDocument(): Record<string, unknown> {
+  return {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    $id: "https://flowproof.dev/schema/flow.schema.json",
+    title: "flowproof flow file (*.flow.yaml)",
+    ...FlowFileSchema,
+    // A web flow starts somewhere.
+    if: { properties: { app: { const: "web" } }, required: ["app"] },
+    then: { required: ["url"] },
+  };
+}
