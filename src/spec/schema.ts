@@ -20,6 +20,21 @@ export const FlowFileSchema = Type.Object(
     ], { description: "Which adapter drives the app." }),
     url: Type.Optional(Type.String({ minLength: 1, description: "Where the flow starts: a URL, or a path relative to the flow file; may hold ${VAR} references. Required for `app: web`." })),
     steps: Type.Array(FlowStepSchema, { minItems: 1, description: "One step per item, run in order." }),
+    redact: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            target: Type.Union([
+              Type.Object({ css: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+              Type.Object({ rect: Type.Tuple([Type.Number(), Type.Number(), Type.Number(), Type.Number()]) }, { additionalProperties: false }),
+            ]),
+            mode: Type.Literal("mask"),
+          },
+          { additionalProperties: false },
+        ),
+        { description: "Regions masked in every recorded frame, before any PNG is written (docs/flow-format.md). Password fields are always masked." },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
