@@ -42,7 +42,7 @@ describe("flowproof mcp", () => {
     expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate"]);
     const rec = tools.find((t) => t.name === "flowproof_record")!;
     expect(rec.inputSchema.required).toEqual(["spec"]);
-    expect(Object.keys(rec.inputSchema.properties ?? {})).toEqual(["spec", "out", "author"]);
+    expect(Object.keys(rec.inputSchema.properties ?? {})).toEqual(["spec", "out", "author", "recording_detail", "video", "highlight_cursor"]);
   });
 
   test("records, runs and reads the trace of a flow; a failing run is a normal result", async () => {
@@ -55,6 +55,11 @@ describe("flowproof mcp", () => {
     const ran = await call("flowproof_run", { spec: "greet.flow.yaml" });
     expect(ran.isError).toBe(false);
     expect((ran.value["report"] as { passed: boolean }).passed).toBe(true);
+
+    const off = await call("flowproof_run", { spec: "greet.flow.yaml", recording_detail: "off" });
+    expect((off.value["report"] as { recording?: unknown }).recording).toBeUndefined();
+    const filmed = await call("flowproof_run", { spec: "greet.flow.yaml", recording_detail: "low", video: true, highlight_cursor: true });
+    expect((filmed.value["report"] as { recording?: { gif?: string } }).recording?.gif).toBeTruthy();
 
     const trace = await call("flowproof_get_trace", { spec });
     expect((trace.value["steps"] as Array<{ intent: string }>).map((s) => s.intent)).toEqual(['Type Ada into the "Your name" field', 'Press the "Greet" button', "page shows Hello, Ada!"]);

@@ -21,6 +21,16 @@ export interface McpTool<S extends TSchema = TSchema> {
 const spec = Type.String({ description: "Path of the flow file (`*.flow.yaml`), absolute or relative to the server's working directory." });
 const tracePath = Type.Optional(Type.String({ description: "Trace file; default `<stem>.trace.jsonl` next to the flow." }));
 
+/** The three recording controls, with the CLI's names and defaults (docs/cli.md). */
+const recordingDetail = Type.Optional(Type.Union([Type.Literal("full"), Type.Literal("low"), Type.Literal("off")], { description: "Frames kept: full (before and after every step, default), low (initial, every 5th step, final), off." }));
+const video = Type.Optional(Type.Boolean({ description: "Also assemble recording.gif from the frames (default false)." }));
+const highlightCursor = Type.Optional(Type.Boolean({ description: "Draw the pointer with a halo on a frame taken before each click and hover (default false)." }));
+const controls = (args: { recording_detail?: "full" | "low" | "off" | undefined; video?: boolean | undefined; highlight_cursor?: boolean | undefined }) => ({
+  ...(args.recording_detail !== undefined ? { recordingDetail: args.recording_detail } : {}),
+  ...(args.video !== undefined ? { video: args.video } : {}),
+  ...(args.highlight_cursor !== undefined ? { highlightCursor: args.highlight_cursor } : {}),
+});
+
 const defineTool = <S extends TSchema>(tool: McpTool<S>): McpTool<S> => tool;
 
 export const recordTool = defineTool({
@@ -30,9 +40,12 @@ export const recordTool = defineTool({
     spec,
     out: Type.Optional(Type.String({ description: "Where to write the trace; default `<stem>.trace.jsonl` next to the flow." })),
     author: Type.Optional(Type.Union([Type.Literal("auto"), Type.Literal("rules"), Type.Literal("llm")], { description: "Authoring backend for plain steps (default auto)." })),
+    recording_detail: recordingDetail,
+    video,
+    highlight_cursor: highlightCursor,
   }, { additionalProperties: false }),
   async handle(args) {
-    const r = await record({ spec: args.spec, ...(args.out !== undefined ? { out: args.out } : {}), ...(args.author !== undefined ? { author: args.author } : {}) });
+    const r = await record({ spec: args.spec, ...(args.out !== undefined ? { out: args.out } : {}), ...(args.author !== undefined ? { author: args.author } : {}), ...controls(args) });
     return {
       ok: r.ok, name: r.name, trace_path: r.trace_path, steps: r.steps, reused_steps: r.reused_steps, routing: r.routing,
       warnings: r.warnings, ...(r.error !== undefined ? { error: r.error, step_results: r.step_results } : {}),
@@ -43,9 +56,9 @@ export const recordTool = defineTool({
 export const runTool = defineTool({
   name: "flowproof_run",
   description: "Replay a flow's trace with zero model calls and write the run bundle (result.json, junit.xml, report.html). A failing flow is a normal result: report.passed is false and the failing step says what was expected and seen.",
-  inputSchema: Type.Object({ spec, trace: tracePath }, { additionalProperties: false }),
+  inputSchema: Type.Object({ spec, trace: tracePath, recording_detail: recordingDetail, video, highlight_cursor: highlightCursor }, { additionalProperties: false }),
   async handle(args) {
-    const r = await run({ spec: args.spec, ...(args.trace !== undefined ? { trace: args.trace } : {}) });
+    const r = await run({ spec: args.spec, ...(args.trace !== undefined ? { trace: args.trace } : {}), ...controls(args) });
     return { report: r.report, report_path: r.report_path, run_dir: r.run_dir, junit_path: r.junit_path, html_path: r.html_path, warnings: r.warnings, ...(r.error_hint !== undefined ? { hint: r.error_hint } : {}) };
   },
 });

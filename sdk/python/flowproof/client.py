@@ -78,6 +78,8 @@ class RunResult:
     degraded: Optional[bool] = None
     hint: Optional[str] = None
     exit_code: int = EXIT_PASS
+    #: result.json's ``recording`` (frames, step ranges, gif), or None with ``recording_detail="off"``.
+    recording: Optional[Dict[str, Any]] = None
 
     @property
     def failed_steps(self) -> List[StepResult]:
@@ -91,7 +93,7 @@ class RunResult:
             duration_ms=r["duration_ms"], started_at=r["started_at"], flowproof_version=r["flowproof_version"],
             spec_path=r["spec_path"], trace_path=r["trace_path"], report_path=d["report_path"], run_dir=d["run_dir"],
             junit_path=d["junit_path"], html_path=d["html_path"], error=r.get("error"), degraded=r.get("degraded"),
-            hint=d.get("hint"), exit_code=exit_code,
+            hint=d.get("hint"), exit_code=exit_code, recording=r.get("recording"),
         )
 
 
@@ -191,9 +193,18 @@ class Flow:
             raise FlowproofError(e["code"], e.get("message", ""), e.get("diagnostics", []), exit_code=proc.returncode)
         return out, proc.returncode
 
-    def record(self, *, author: Optional[str] = None, out: Optional[str] = None) -> RecordResult:
+    @staticmethod
+    def _controls(recording_detail: str, video: bool, highlight_cursor: bool) -> List[str]:
+        args = ["--recording-detail", recording_detail]
+        if video:
+            args.append("--video")
+        if highlight_cursor:
+            args.append("--highlight-cursor")
+        return args
+
+    def record(self, *, author: Optional[str] = None, out: Optional[str] = None, recording_detail: str = "full", video: bool = False, highlight_cursor: bool = False) -> RecordResult:
         """Performs the flow once and writes its trace. A failing step gives ``ok=False``, not an exception."""
-        args = ["record", self.spec]
+        args = ["record", self.spec] + self._controls(recording_detail, video, highlight_cursor)
         if author:
             args += ["--author", author]
         if out:
@@ -201,9 +212,9 @@ class Flow:
         data, code = self._call(args)
         return RecordResult.from_json(data, code)
 
-    def run(self, *, trace: Optional[str] = None) -> RunResult:
+    def run(self, *, trace: Optional[str] = None, recording_detail: str = "full", video: bool = False, highlight_cursor: bool = False) -> RunResult:
         """Replays the trace with zero model calls. A failing flow gives ``passed=False``, not an exception."""
-        args = ["run", self.spec]
+        args = ["run", self.spec] + self._controls(recording_detail, video, highlight_cursor)
         if trace:
             args += ["--trace", trace]
         data, code = self._call(args)

@@ -69,6 +69,18 @@ class FlowTest(unittest.TestCase):
         with open(result.report_path) as f:
             self.assertEqual(json.load(f)["trace_id"], result.trace_id)
 
+    def test_passes_the_recording_controls_through(self):
+        flow = Flow(self.write("controls.flow.yaml", flow_yaml("Controls", f"{self.url}/greeter.html", [
+            'rules: Press the "Greet" button'])))
+        self.assertTrue(flow.record(author="rules", recording_detail="off").ok)
+        off = flow.run(recording_detail="off")
+        self.assertTrue(off.passed)
+        self.assertIsNone(off.recording)
+        filmed = flow.run(recording_detail="low", video=True, highlight_cursor=True)
+        self.assertTrue(filmed.passed)
+        self.assertEqual(filmed.recording["format"], "filmstrip/1")
+        self.assertTrue(filmed.recording.get("gif"))
+
     def test_a_failing_record_is_a_result_not_an_exception(self):
         flow = Flow(self.write("fails.flow.yaml", flow_yaml("Fails", f"{self.url}/greeter.html", ["assert: page shows Goodbye within 1s"])))
         recorded = flow.record(author="rules")
