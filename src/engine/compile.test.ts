@@ -150,19 +150,13 @@ describe("compileStep", () => {
   test.each<[string, StepAst, string]>([
     ["Drag", step('Drag the "css:#src" onto the "css:#dst"'), "Drag"],
     ["Upload", step('Upload logo.png into the "Avatar" field'), "Upload"],
-    ["Scroll", step("Scroll to the bottom"), "Scroll"],
     ["a download wait", step("Wait until the download completes as report"), "download"],
-    ["a cell target", step('Click the "Actions" column of the row containing "Grace Hopper"'), "table-cell"],
-    ["a scoped target", step('Click the "Pay" in the item containing "Invoice 4711"'), "scoped"],
-    ["an iframe target", step('Type Ada into the "Coupon" in the iframe "checkout"'), "iframe"],
     ["a dialog suffix on a click", step('Click "Delete", accepting the "Are you sure?" dialog'), "dialog suffix"],
     ["a dialog suffix on a hover", step('Hover over "Menu", dismissing the dialog'), "dialog suffix"],
     ["a cookie assertion", assertion('cookie "sid" exists'), "cookie"],
     ["an attribute assertion", assertion('the "Docs" attribute href is /docs'), "attribute"],
     ["a has-attribute assertion", assertion('the "Export" has attribute download'), "attribute"],
     ["a style assertion", assertion('the "Amount" style color is green'), "style"],
-    ["a cell-targeted assertion", assertion('the "Email" column of the row containing "John" shows j@x'), "table-cell"],
-    ["an iframe-targeted assertion", assertion('the "css:#total" in the iframe "checkout" shows 42'), "iframe"],
   ])("refuses %s as not runnable in this version", (_what, ast, word) => {
     const r = compileStep("intent", ast, OPTIONS);
     if (r.ok) throw new Error("expected a refusal");
@@ -171,9 +165,24 @@ describe("compileStep", () => {
     expect(r.hint.length).toBeGreaterThan(0);
   });
 
-  test("suggests a css: target for unsupported target kinds", () => {
-    const r = compileStep("i", step('Click the "Pay" in the item containing "Invoice 4711"'), OPTIONS);
-    expect(r.ok ? "" : r.hint).toContain("css:");
+  test.each<[string, StepAst, Record<string, unknown>]>([
+    ["the page to the bottom", step("Scroll to the bottom"), { to: "bottom" }],
+    ["a container to the top", step('Scroll the "css:#list" to the top'), { to: "top" }],
+    ["an element into view", step('Scroll "css:#last" into view'), { into_view: true }],
+    ["a container to an offset", step('Scroll the "css:#list" to 120px'), { to_px: 120 }],
+  ])("compiles Scroll of %s", (_what, ast, params) => {
+    const c = compiled(ast);
+    expect(c.action).toEqual({ type: "scroll", params });
+    expect(c.selectors.length).toBe(ast.kind === "scroll" && ast.target ? 1 : 0);
+  });
+
+  test("compiles cell, container and iframe targets to one structural rung", () => {
+    const cell = compiled(assertion('the "Email" column of the row containing "John" and "Doe" shows j@x'));
+    expect(cell.selectors).toEqual([{ tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: "Email", row_anchor: "John", row_anchor_also: ["Doe"] } }]);
+    const item = compiled(step('Check the "Select" checkbox in the item containing "Invoice 4711"'));
+    expect(item.selectors[0]?.payload).toEqual({ kind: "scoped", container: "item", container_anchor: "Invoice 4711", inner_text: "Select", role: "checkbox" });
+    const framed = compiled(step('Type Ada into the "css:input" in the iframe "checkout"'));
+    expect(framed.selectors[0]?.payload).toEqual({ kind: "framed", frame_text: "checkout", inner_css: "input" });
   });
 
   test("refuses a Windows app assertion on any app kind", () => {
@@ -190,8 +199,8 @@ describe("compileStep", () => {
 });
 
 describe("selectorsFor", () => {
-  test("returns undefined for targets other than plain elements", () => {
-    expect(selectorsFor({ kind: "cell", column: "A", rowAnchors: ["x"] })).toBeUndefined();
+  test("returns one structural rung for a cell target", () => {
+    expect(selectorsFor({ kind: "cell", column: "A", rowAnchors: ["x"] })?.[0]?.tier).toBe("structural");
   });
 
   test("does not add nth for the first match", () => {

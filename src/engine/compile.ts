@@ -3,6 +3,7 @@
 // Forms this version cannot execute yet are reported here, before any browser starts.
 import type { Anchor, Assertion, StepAst, Target } from "../grammar/ast.ts";
 import type { Selector, TraceStep } from "../trace/schema.ts";
+import { scopedSelector } from "./scoped.ts";
 
 export const DEFAULT_STEP_TIMEOUT_MS = 5_000;
 export const DEFAULT_ASSERT_TIMEOUT_MS = 10_000;
@@ -23,7 +24,7 @@ const unsupported = (what: string, hint = "see docs/authoring.md for the forms t
 
 /** Selector ladder for a target; undefined when the target kind is not supported yet. */
 export function selectorsFor(target: Target): Selector[] | undefined {
-  if (target.kind !== "element") return undefined;
+  if (target.kind !== "element") return [scopedSelector(target)];
   const payload: Record<string, unknown> = anchorPayload(target.anchor);
   if (target.nth !== undefined && target.nth !== 1) payload["nth"] = target.nth;
   if (target.role !== undefined) payload["role"] = target.role;
@@ -94,8 +95,10 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
       return unsupported("Drag");
     case "upload":
       return unsupported("Upload");
-    case "scroll":
-      return unsupported("Scroll");
+    case "scroll": {
+      const to = ast.to.kind === "into_view" ? { into_view: true } : ast.to.kind === "px" ? { to_px: ast.to.px } : { to: ast.to.kind };
+      return ast.target ? step("scroll", to, ast.target) : step("scroll", to);
+    }
     case "wait_download":
       return unsupported("Wait until the download completes");
   }
