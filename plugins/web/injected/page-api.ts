@@ -40,6 +40,10 @@ export interface PageApi {
   count(req: { ladder: readonly Rung[] }): number;
   select(req: { ladder: readonly Rung[]; values: readonly string[] }): ValueAnswer;
   checkedState(req: { ladder: readonly Rung[] }): ValueAnswer;
+  /** Whether the target is under the pointer (`:hover`) right now. */
+  hovered(req: { ladder: readonly Rung[] }): ValueAnswer;
+  /** The `<input type=file>` the ladder names (directly, through its label, or inside it); hidden inputs count. */
+  fileInput(req: { ladder: readonly Rung[] }): HTMLInputElement | string;
 }
 
 export function installPageApi(): PageApi {
@@ -483,6 +487,20 @@ export function installPageApi(): PageApi {
         const d = isDisabled(el);
         return { pass: d !== e.enabled, actual: d ? "disabled" : "enabled", tier };
       }
+      case "attribute": {
+        const v = attributeOf(el, e.name);
+        const same = v === e.value;
+        return { pass: e.negate ? !same : same, actual: v === null ? `it has no attribute ${e.name}` : `${e.name} is ${JSON.stringify(short(v))}`, tier };
+      }
+      case "attribute_present": {
+        const v = attributeOf(el, e.name);
+        return { pass: (v !== null) === e.present, actual: v === null ? `it has no attribute ${e.name}` : `it has ${e.name}=${JSON.stringify(short(v))}`, tier };
+      }
+      case "style": {
+        const v = getComputedStyle(el).getPropertyValue(e.prop).trim();
+        const same = styleEquals(e.prop, v, e.value);
+        return { pass: e.negate ? !same : same, actual: `${e.prop} is ${v}`, tier };
+      }
       default:
         return { pass: false, actual: `unsupported check ${(e as { kind: string }).kind}` };
     }
@@ -542,7 +560,57 @@ export function installPageApi(): PageApi {
     return { ok: true, value: String(c), tier: found.tier };
   };
 
-  const api: PageApi = { probe, focusForTyping, check, read, count, select, checkedState };
+  /** Attribute names are case-insensitive in HTML; values compare exactly. */
+  const attributeOf = (el: Element, name: string): string | null => {
+    const want = lower(name);
+    for (const a of Array.from(el.attributes)) if (lower(a.name) === want) return a.value;
+    return null;
+  };
+
+  /** A colour as the browser computes it (`rgb(…)`/`rgba(…)`), so `red`, `#f00` and `rgb(255, 0, 0)` agree. */
+  const canonicalColor = (value: string): string | null => {
+    const probeEl = document.createElement("span");
+    probeEl.style.color = "";
+    probeEl.style.color = value;
+    if (probeEl.style.color === "") return null;
+    probeEl.style.display = "none";
+    (document.body ?? document.documentElement).appendChild(probeEl);
+    const c = getComputedStyle(probeEl).color;
+    probeEl.remove();
+    return c.replace(/\s+/g, "").replace(/^rgba\((\d+),(\d+),(\d+),1\)$/, "rgb($1,$2,$3)");
+  };
+
+  const styleEquals = (prop: string, actual: string, expected: string): boolean => {
+    if (prop === "color" || prop === "background-color") {
+      const a = canonicalColor(actual);
+      const b = canonicalColor(expected);
+      return a !== null && a === b;
+    }
+    return lower(actual.trim()) === lower(expected.trim());
+  };
+
+  const hovered = (req: { ladder: readonly Rung[] }): ValueAnswer => {
+    const found = resolve(req.ladder);
+    if (!found.el) return { ok: false, failed: "not-found", detail: found.detail };
+    return { ok: true, value: String(found.el.matches(":hover")), tier: found.tier };
+  };
+
+  const fileInput = (req: { ladder: readonly Rung[] }): HTMLInputElement | string => {
+    // A file input is not a text `field`, so the role noun is read here rather than by the resolver.
+    const found = resolve(req.ladder.map((r) => ({ tier: r.tier, payload: Object.fromEntries(Object.entries(r.payload).filter(([k]) => k !== "role")) })));
+    if (!found.el) return found.detail;
+    const isFile = (el: Element | null): el is HTMLInputElement => el instanceof HTMLInputElement && el.type === "file";
+    const el = found.el;
+    if (isFile(el)) return el;
+    if (el instanceof HTMLLabelElement && isFile(el.control)) return el.control;
+    const inside = Array.from(el.querySelectorAll("input[type=file]")).filter(isFile);
+    if (inside.length === 1) return inside[0]!;
+    const near = el.closest("label");
+    if (near && isFile(near.control)) return near.control;
+    return `${describe(el)} is not a file input (Upload needs an <input type="file">)`;
+  };
+
+  const api: PageApi = { probe, focusForTyping, check, read, count, select, checkedState, hovered, fileInput };
   Object.defineProperty(globalThis, "__flowproof", { value: api, configurable: true, enumerable: false, writable: true });
   return api;
 }

@@ -11,6 +11,9 @@ import { pressKey } from "./press-key.ts";
 import { setChecked } from "./set-checked.ts";
 import { capture } from "./capture.ts";
 import { assertStep } from "./assert.ts";
+import { drag } from "./drag.ts";
+import { upload } from "./upload.ts";
+import { captureDownload } from "./capture-download.ts";
 
 const notYet = (what: string): Handler => async () => errored(`${what} steps are not supported by this version of flowproof; re-record with the version that wrote this trace`);
 
@@ -21,13 +24,13 @@ export const HANDLERS: Readonly<Record<ActionType, Handler>> = {
   double_click: click,
   right_click: click,
   hover,
-  drag: notYet("drag"),
+  drag,
   scroll: notYet("scroll"),
   type_text: typeText,
   press_key: pressKey,
-  upload: notYet("upload"),
+  upload,
   capture,
-  capture_download: notYet("capture_download"),
+  capture_download: captureDownload,
   set_checked: setChecked,
   wait: assertStep,
   assert: assertStep,
