@@ -6,7 +6,8 @@ import { writeTraceFile } from "../trace/write.ts";
 import type { TraceHeader } from "../trace/schema.ts";
 import { TRACE_FORMAT, TRACE_VERSION } from "../trace/schema.ts";
 import { planFlow } from "../engine/plan.ts";
-import { executeSteps, type StepResult } from "../engine/loop.ts";
+import type { StepResult } from "../engine/loop.ts";
+import { expandAndRun } from "../engine/blocks.ts";
 import { systemClock, redact } from "../engine/context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
@@ -76,11 +77,9 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     warnings.push(warning);
     log(warning);
   }
-  const routing: RoutingEntry[] = plan.steps.map((s, i) => {
-    const source = flow.steps[plan.sources[i] ?? -1];
-    const route: Route = source?.form === "plain" && author === "auto" ? "fallback" : "rules";
-    return { step: i + 1, intent: s.intent, route };
-  });
+  const routeOf = (form: string): Route => (form === "plain" && author === "auto" ? "fallback" : "rules");
+  // Known up front for a flow without repeat/when; a flow with blocks learns its steps as it records.
+  const routing: RoutingEntry[] = plan.hasBlocks ? [] : plan.steps.map((s, i) => ({ step: i + 1, intent: s.intent, route: routeOf(flow.steps[plan.sources[i] ?? -1]?.form ?? "rules") }));
 
   const tracePath = resolve(options.out ?? defaultTracePath(flow.file));
   const secrets = new Map<string, string>();
@@ -92,15 +91,26 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       return { ok: false, name: flow.name, trace_path: null, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: [], error: redact(`could not open the flow's url: ${opened.detail}`, secrets) };
     }
     const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: systemClock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000 };
-    const results = await executeSteps(plan.steps, ctx, {
-      stepFinished: (step, r) => log(`[AUTHOR ${routing[plan.steps.indexOf(step)]?.route ?? "rules"}] ${Number(r.id.slice(1))}: ${r.intent}${r.status === "passed" ? "" : r.status === "skipped" ? " (not reached)" : ` — ${r.status.toUpperCase()}: ${r.detail ?? ""}`}`),
+    const expansion = await expandAndRun(plan.nodes, ctx, {
+      stepFinished: (step, r, source) => {
+        const n = Number(r.id.slice(1));
+        const route = routeOf(source.form);
+        if (plan.hasBlocks && r.status !== "skipped") routing.push({ step: n, intent: r.intent, route });
+        log(`[AUTHOR ${route}] ${n}: ${r.intent}${r.status === "passed" ? "" : r.status === "skipped" ? " (not reached)" : ` — ${r.status.toUpperCase()}: ${r.detail ?? ""}`}`);
+      },
+      blockDecided: (line) => log(line),
     });
-    const failedStep = results.find((r) => r.status !== "passed");
+    const results = expansion.results;
+    const steps = expansion.steps;
+    const failedStep = results.find((r) => r.status !== "passed" && r.status !== "skipped");
     if (failedStep) {
       return {
-        ok: false, name: flow.name, trace_path: null, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: results,
+        ok: false, name: flow.name, trace_path: null, steps: steps.length, reused_steps: 0, routing, warnings, step_results: results,
         error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}; no trace was written`,
       };
+    }
+    if (!expansion.ok) {
+      return { ok: false, name: flow.name, trace_path: null, steps: steps.length, reused_steps: 0, routing, warnings, step_results: results, error: `${expansion.error ?? "a block failed"}; no trace was written` };
     }
     const environment = await surface.driver.environment();
     const header: TraceHeader = {
@@ -113,8 +123,8 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       flowproof_version: FLOWPROOF_VERSION,
       spec: { name: flow.name, path: relative(dirname(tracePath), flow.file) || flow.file, hash: flow.hash },
     };
-    writeTraceFile(tracePath, header, plan.steps);
-    return { ok: true, name: flow.name, trace_path: tracePath, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: results };
+    writeTraceFile(tracePath, header, steps);
+    return { ok: true, name: flow.name, trace_path: tracePath, steps: steps.length, reused_steps: 0, routing, warnings, step_results: results };
   } finally {
     await surface.driver.close().catch(() => undefined);
     await surface.session.close().catch(() => undefined);
