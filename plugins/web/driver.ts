@@ -1,15 +1,17 @@
 // The web AppDriver: one page in its own browser context, driven over CDP. Every method is one
 // attempt (the engine polls); probes are one round trip through the injected page API; input is
 // trusted (Input.dispatchMouseEvent / dispatchKeyEvent).
+import type { ScrollTo } from "../../src/plugins/api.ts";
 import type { AppDriver, Attempt, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, Reading, Selector } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { Protocol } from "devtools-protocol/types/protocol";
 import { installPageApi, type PageApi, type ProbeAnswer, type ProbeFailure, type Rung, type ValueAnswer, type CheckAnswer } from "./injected/page-api.ts";
 import { keyDefinition, modifierMask, MODIFIER_KEYS } from "./keys.ts";
+import { installScopes, type ScopeAnswer, type ScopeMethods } from "./injected/scopes.ts";
 import { checkCookie, type CookieFacts } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
 
-const INSTALLER = `(${installPageApi.toString()})()`;
+const INSTALLER = `(${installPageApi.toString()})(${installScopes.toString()})`;
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies"]);
 /** How long an action waits for a navigation it started to reach DOMContentLoaded. */
 const NAVIGATION_SETTLE_MS = 30_000;
@@ -19,7 +21,7 @@ const DRAG_STEPS = 10;
 
 const TRANSIENT = /Execution context was destroyed|Cannot find default execution context|Cannot find context with specified id|Inspected target navigated or closed|uniqueContextId not found/;
 
-type ApiMethod = keyof PageApi;
+type ApiMethod = keyof PageApi | keyof ScopeMethods;
 
 const ok = <T>(value: T, tier?: string): Attempt<T> => (tier ? { ok: true, value, tier } : { ok: true, value });
 type Failed = Extract<Attempt, { ok: false }>["failed"];
@@ -173,7 +175,7 @@ export class WebDriver implements AppDriver {
     if (dialog) return dialog;
     const answer = await this.#call<ProbeAnswer>(purpose === "type" ? "focusForTyping" : "probe", { ladder: toRungs(ladder), purpose, at });
     if ("transient" in answer) return fail("attached", answer.transient);
-    if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "unsupported" && answer.failed !== "editable");
+    if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "unsupported" && answer.failed !== "editable" && answer.failed !== "ambiguous");
     return ok(answer, answer.tier);
   }
 
@@ -236,10 +238,12 @@ export class WebDriver implements AppDriver {
     const probe = await this.#probe(ladder, "pointer");
     if (!probe.ok) return probe;
     await this.#session.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: probe.value.x, y: probe.value.y });
+    // A lone move is dispatched with the next frame; let it (and the page's hover handlers) run first.
+    await this.#firstFrame();
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
     // The post-condition: the pointer really rests on the target (a page may move it away on hover).
-    const state = await this.#call<ValueAnswer>("hovered", { ladder: toRungs(ladder) });
+    const state = await this.#call<ValueAnswer>("hovered", { ladder: toRungs(ladder), x: probe.value.x, y: probe.value.y });
     if ("transient" in state) return fail("attached", state.transient);
     if (!state.ok) return fail(state.failed, state.detail);
     if (state.value !== "true") return fail("receives-pointer", `the pointer moved onto it at (${Math.round(probe.value.x)}, ${Math.round(probe.value.y)}) but it is not hovered (it moved away or something covers it)`);
@@ -338,6 +342,8 @@ export class WebDriver implements AppDriver {
   }
 
   async fill(ladder: readonly Selector[], text: string): Promise<Attempt> {
+    // Inside a frame a value is assigned and read back, not typed (see docs/authoring.md, iframes).
+    if (ladder[0]?.payload["kind"] === "framed") return this.#scoped("assignValue", { ladder: toRungs(ladder), value: text });
     const probe = await this.#probe(ladder, "type");
     if (!probe.ok) return probe;
     if (text === "") await this.#keystrokes([{ key: "Backspace", modifiers: 0 }]);
@@ -418,7 +424,7 @@ export class WebDriver implements AppDriver {
     if (dialog) return dialog;
     const answer = await this.#call<ValueAnswer>("select", { ladder: toRungs(ladder), values });
     if ("transient" in answer) return fail("attached", answer.transient);
-    if (!answer.ok) return fail(answer.failed, answer.detail, true);
+    if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "ambiguous");
     return ok(undefined, answer.tier);
   }
 
@@ -441,8 +447,25 @@ export class WebDriver implements AppDriver {
   async readText(ladder: readonly Selector[]): Promise<Attempt<string>> {
     const answer = await this.#call<ValueAnswer>("read", { ladder: toRungs(ladder) });
     if ("transient" in answer) return fail("attached", answer.transient);
-    if (!answer.ok) return fail(answer.failed, answer.detail);
+    if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "ambiguous" && answer.failed !== "unsupported");
     return ok(answer.value, answer.tier);
+  }
+
+  async scroll(ladder: readonly Selector[], to: ScrollTo): Promise<Attempt> {
+    return this.#scoped("scroll", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, to });
+  }
+
+  /** A page-side scope method (value assignment, scroll) as one attempt. */
+  async #scoped(method: keyof ScopeMethods, arg: unknown): Promise<Attempt> {
+    const dialog = this.#takeDialog();
+    if (dialog) return dialog;
+    const answer = await this.#call<ScopeAnswer>(method, arg);
+    if ("transient" in answer) return fail("attached", answer.transient);
+    if (!answer.ok) {
+      const failed = answer.failed as ProbeFailure;
+      return fail(failed, answer.detail, failed === "not-found" || failed === "visible" || failed === "enabled");
+    }
+    return this.#takeDialog() ?? ok(undefined, answer.tier);
   }
 
   async count(ladder: readonly Selector[]): Promise<number> {

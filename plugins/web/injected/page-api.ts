@@ -2,6 +2,7 @@
 // readings, each in one round trip. Injected by source text (`installPageApi.toString()`), so it
 // must be self-contained: no runtime imports, no references to anything outside the function body.
 import type { Expectation } from "../../../src/plugins/api.ts";
+import type { ScopeKit, Scopes } from "./scopes.ts";
 
 /** Wire shapes shared with the driver (types only; erased at runtime). */
 export interface Rung {
@@ -15,7 +16,7 @@ export interface ProbeRequest {
   /** Click-at point in percent of the box. */
   readonly at?: { readonly xPct: number; readonly yPct: number } | undefined;
 }
-export type ProbeFailure = "not-found" | "visible" | "stable" | "enabled" | "editable" | "receives-pointer" | "unsupported";
+export type ProbeFailure = "not-found" | "visible" | "stable" | "enabled" | "editable" | "receives-pointer" | "unsupported" | "ambiguous";
 export type ProbeAnswer =
   | { readonly ok: true; readonly tier: string; readonly x: number; readonly y: number; readonly tag: string; readonly kind: string; readonly checked?: boolean }
   | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string };
@@ -41,12 +42,13 @@ export interface PageApi {
   select(req: { ladder: readonly Rung[]; values: readonly string[] }): ValueAnswer;
   checkedState(req: { ladder: readonly Rung[] }): ValueAnswer;
   /** Whether the target is under the pointer (`:hover`) right now. */
-  hovered(req: { ladder: readonly Rung[] }): ValueAnswer;
+  hovered(req: { ladder: readonly Rung[]; x: number; y: number }): ValueAnswer;
   /** The `<input type=file>` the ladder names (directly, through its label, or inside it); hidden inputs count. */
   fileInput(req: { ladder: readonly Rung[] }): HTMLInputElement | string;
 }
 
-export function installPageApi(): PageApi {
+/** `makeScopes` (plugins/web/injected/scopes.ts) adds cell, container and iframe targets. */
+export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes): PageApi {
   const MAX_TEXT = 120;
   const norm = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
   const short = (s: string) => (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}…` : s);
@@ -223,6 +225,7 @@ export function installPageApi(): PageApi {
       const byName = byId ? [] : Array.from(document.querySelectorAll(`[name="${cssEscapeId(p["id"] as string)}"]`));
       found = byId ? [byId] : byName;
     } else if (typeof p["text"] === "string") return byText(p["text"] as string, role, document);
+    else if (typeof p["kind"] === "string" && scopes) return scopes.resolveStructural(rung);
     else throw new Error(`unsupported selector payload ${JSON.stringify(p)}`);
     if (role) found = found.map((el) => toRole(el, role) ?? el);
     const visible = found.filter(isVisible);
@@ -589,10 +592,12 @@ export function installPageApi(): PageApi {
     return lower(actual.trim()) === lower(expected.trim());
   };
 
-  const hovered = (req: { ladder: readonly Rung[] }): ValueAnswer => {
+  const hovered = (req: { ladder: readonly Rung[]; x: number; y: number }): ValueAnswer => {
     const found = resolve(req.ladder);
     if (!found.el) return { ok: false, failed: "not-found", detail: found.detail };
-    return { ok: true, value: String(found.el.matches(":hover")), tier: found.tier };
+    // Chromium recomputes :hover lazily after layout moves, so the point must still hit the target too.
+    const landed = found.el.matches(":hover") && receives(found.el, deepHit(req.x, req.y));
+    return { ok: true, value: String(landed), tier: found.tier };
   };
 
   const fileInput = (req: { ladder: readonly Rung[] }): HTMLInputElement | string => {
@@ -611,6 +616,7 @@ export function installPageApi(): PageApi {
   };
 
   const api: PageApi = { probe, focusForTyping, check, read, count, select, checkedState, hovered, fileInput };
-  Object.defineProperty(globalThis, "__flowproof", { value: api, configurable: true, enumerable: false, writable: true });
+  const scopes = makeScopes ? makeScopes({ byText, toRole, isVisible, isDisabled, resolve, describe, installer: installPageApi }) : undefined;
+  Object.defineProperty(globalThis, "__flowproof", { value: scopes ? scopes.fence(api) : api, configurable: true, enumerable: false, writable: true });
   return api;
 }
