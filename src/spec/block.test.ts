@@ -66,7 +66,7 @@ describe("repeat: blocks", () => {
     ["a bad step in the body", "  - repeat:\n      until: page shows X\n      max: 2\n      steps:\n        - rules: Frobnicate\n", "unknown-step", undefined, 9],
   ])("refuses %s, at its line", (_name, steps, code, message, line) => {
     const d = refused(steps);
-    expect(d.map((x) => [x.code, x.span?.line])).toEqual([[code, line]]);
+    expect(d.map((x): [string, number | undefined] => [x.code, x.span?.line])).toEqual([[code, line]]);
     if (message !== undefined) expect(d[0]!.message).toBe(message);
     expect(d[0]!.hint).toBeTruthy();
   });
@@ -107,7 +107,7 @@ describe("when: blocks", () => {
     ["an unknown condition", "  - when: the dialog is open\n    steps:\n      - rules: Click \"A\"\n", "refused-step", undefined, 5],
   ])("refuses %s", (_name, steps, code, message, line) => {
     const d = refused(steps);
-    expect(d.map((x) => [x.code, x.span?.line])).toEqual([[code, line]]);
+    expect(d.map((x): [string, number | undefined] => [x.code, x.span?.line])).toEqual([[code, line]]);
     if (message !== undefined) expect(d[0]!.message).toBe(message);
   });
 });
