@@ -14,13 +14,15 @@ export type WaitCondition = "attached" | "visible" | "stable" | "enabled" | "edi
 /** One attempt's answer. `failed` names the condition that did not hold; `retryable` false stops polling. */
 export type Attempt<T = undefined> =
   | { readonly ok: true; readonly value: T; readonly tier?: string }
-  | { readonly ok: false; readonly failed: WaitCondition | "not-found" | "unsupported" | "dialog"; readonly detail: string; readonly retryable: boolean };
+  | { readonly ok: false; readonly failed: WaitCondition | "not-found" | "unsupported" | "dialog" | "ambiguous"; readonly detail: string; readonly retryable: boolean };
 
 /** A reading of an expectation: did it hold, and what was seen (never a secret's value). */
 export interface Reading {
   readonly pass: boolean;
   readonly actual: string;
   readonly tier?: string;
+  /** False when waiting cannot change the answer (an ambiguous scope, a cross-origin frame): the engine stops polling. */
+  readonly retryable?: boolean;
 }
 
 /** Expectations, with every `${…}` already resolved by the engine. */
@@ -42,6 +44,9 @@ export type Expectation =
   | { readonly kind: "style"; readonly prop: string; readonly value: string; readonly negate: boolean }
   /** A cookie fact for the page's URL; never the cookie's value. Needs the `cookies` capability. */
   | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent" };
+
+/** Where `Scroll` goes: a container edge, the element into view, or an exact scrollTop in px (verified ±1 px). */
+export type ScrollTo = { readonly to: "top" | "bottom" } | { readonly into_view: true } | { readonly to_px: number };
 
 export type KeyModifier = "ctrl" | "alt" | "shift" | "meta" | "mod";
 
@@ -105,6 +110,8 @@ export interface AppDriver {
   dialogOutcome?(): DialogOutcome;
   /** Downloads so far; completed ones are handed over (removed from the state) when `take` is true. */
   downloads?(take: boolean): DownloadState;
+  /** Scroll the page (empty ladder) or the element the ladder names; verifies the position took. */
+  scroll?(ladder: readonly Selector[], to: ScrollTo): Promise<Attempt>;
   /** Facts recorded into the trace header (`env`). */
   environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }>;
   close(): Promise<void>;

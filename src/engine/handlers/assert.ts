@@ -82,9 +82,10 @@ export const assertStep: Handler = async (step, ctx): Promise<StepOutcome> => {
   const ladder = surface ? [] : step.selectors;
   const r = await poll(ctx.clock, timeoutMs, async () => {
     const reading = await ctx.driver.check(ladder, planned.expect);
-    return reading.pass ? { done: true, value: reading } : { done: false, retryable: true, last: reading };
+    return reading.pass ? { done: true, value: reading } : { done: false, retryable: reading.retryable !== false, last: reading };
   });
   if (r.ok) return passed(r.value.tier);
+  if (r.value.retryable === false) return failed(`${subject}: ${r.value.actual}`);
   const k = planned.expect.kind;
   const seen = planned.quiet ? "" : k === "cookie" || k === "attribute" || k === "attribute_present" || k === "style" ? `; ${r.value.actual}` : `; ${surface && k !== "url" && k !== "title" ? "the page shows" : "it is"} ${r.value.actual}`;
   return failed(`expected ${planned.wording} within ${timeoutMs} ms${seen}`);

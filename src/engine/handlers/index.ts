@@ -10,6 +10,7 @@ import { typeText } from "./type-text.ts";
 import { pressKey } from "./press-key.ts";
 import { setChecked } from "./set-checked.ts";
 import { capture } from "./capture.ts";
+import { scroll } from "./scroll.ts";
 import { assertStep } from "./assert.ts";
 import { drag } from "./drag.ts";
 import { upload } from "./upload.ts";
@@ -25,7 +26,7 @@ export const HANDLERS: Readonly<Record<ActionType, Handler>> = {
   right_click: click,
   hover,
   drag,
-  scroll: notYet("scroll"),
+  scroll,
   type_text: typeText,
   press_key: pressKey,
   upload,
