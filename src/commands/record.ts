@@ -112,6 +112,10 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     if (!expansion.ok) {
       return { ok: false, name: flow.name, trace_path: null, steps: steps.length, reused_steps: 0, routing, warnings, step_results: results, error: `${expansion.error ?? "a block failed"}; no trace was written` };
     }
+    if (steps.length === 0) {
+      // Every block decided to run nothing: an empty trace would replay as a flow that checks nothing.
+      return { ok: false, name: flow.name, trace_path: null, steps: 0, reused_steps: 0, routing, warnings, step_results: results, error: "no step ran: every repeat/when block ran zero passes, so there is nothing to replay; add an `assert:` step after the blocks; no trace was written" };
+    }
     const environment = await surface.driver.environment();
     const header: TraceHeader = {
       format: TRACE_FORMAT,

@@ -81,6 +81,14 @@ describe("repeat: in real Chromium", () => {
     await recordAndReplay("settled.flow.yaml", flowText("Already enough", "press-until.html?enough=0", `${PRESS_UNTIL_ENOUGH(15)}  - assert: the "id:presses" shows 0\n`), ['the "id:presses" shows 0']);
   });
 
+  test("a flow whose blocks all ran nothing records no empty trace", async () => {
+    const spec = project.write("nothing.flow.yaml", flowText("Nothing", "press-until.html?enough=0", PRESS_UNTIL_ENOUGH(3)));
+    const r = await record({ spec, author: "rules", env: {} });
+    expect(r.ok).toBe(false);
+    expect(r.error).toStartWith("no step ran");
+    expect(existsSync(join(project.dir, "nothing.trace.jsonl"))).toBe(false);
+  });
+
   test("a repeat that never settles fails the recording naming the bound, and writes no trace", async () => {
     const spec = project.write("never.flow.yaml", flowText("Never enough", "press-until.html?enough=100", `${PRESS_UNTIL_ENOUGH(4)}  - assert: the "id:label" shows Enough\n`));
     const r = await record({ spec, author: "rules", env: {} });
