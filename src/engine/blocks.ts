@@ -123,6 +123,21 @@ export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionCon
  * a side that does not read as a number is an error that quotes it.
  */
 export async function readCondition(check: ConditionCheck, ctx: ExecutionContext): Promise<ConditionReading> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const guard = new Promise<ConditionReading>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, error: `the app stopped responding: the condition could not be read within ${CONDITION_GUARD_MS} ms` }), CONDITION_GUARD_MS);
+  });
+  try {
+    return await Promise.race([readOnce(check, ctx), guard]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A reading is one driver call; past this the page is declared unresponsive rather than waited on. */
+const CONDITION_GUARD_MS = 30_000;
+
+async function readOnce(check: ConditionCheck, ctx: ExecutionContext): Promise<ConditionReading> {
   try {
     switch (check.kind) {
       case "page_shows": {

@@ -118,6 +118,10 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   if (urlNode !== undefined) {
     if (!isScalar(urlNode) || typeof urlNode.value !== "string") {
       problems.push(diagnostic("bad-value", "`url` must be a string", { span: spanOf(source, urlNode), hint: "url: http://127.0.0.1:3000/" }));
+    } else if (/\$\{\s*each\b/.test(urlNode.value)) {
+      problems.push(diagnostic("bad-reference", "`${each}` is only defined inside a `foreach:` block, not in `url:`", {
+        span: spanOf(source, urlNode), hint: "write the start URL itself, or a `${VAR}` environment reference",
+      }));
     } else {
       const parsed = parseTemplate(urlNode.value);
       if (parsed.ok) url = parsed.value;

@@ -150,6 +150,12 @@ describe("foreach expansion in loadFlowText", () => {
     ]);
   });
 
+  test("refuses ${each} in url:, which no foreach reaches", () => {
+    const r = loadFlowText("f.flow.yaml", "name: F\napp: web\nurl: http://x/${each}\nsteps:\n  - rules: Click \"A\"\n");
+    if (r.ok) throw new Error("expected a refusal");
+    expect(r.diagnostics.map((d) => [d.code, d.span?.line])).toEqual([["bad-reference", 3]]);
+  });
+
   test("reports a structural problem in the body once, not once per value", () => {
     const r = loadFlowText("f.flow.yaml", flow("  - foreach:\n      values: [a, b, c]\n      steps:\n        - rules:\n"));
     if (r.ok) throw new Error("expected a refusal");
