@@ -173,9 +173,14 @@ describe("action red paths", () => {
     expect(f?.detail).toContain("does not exist");
   });
 
-  test("fails when two downloads complete where one was expected", async () => {
-    const f = await firstFailure("download.html", ['rules: Click "Export both"', "rules: Wait until the download completes as both within 10s"], "two-downloads");
-    expect(f?.detail).toMatch(/exactly one download, but 2 completed|download/);
+  test("fails a Select naming an option the list does not have, changing nothing", async () => {
+    const spec = project.write(
+      "multi-missing.flow.yaml",
+      flowYaml("multi missing", `${server.url}/multi-select.html`, ['rules: Select "Olives" and "Anchovies" from the "Toppings" field', 'assert: the "id:picked" shows picked = Ham']),
+    );
+    const recorded = await record({ spec, author: "rules" });
+    expect(recorded.step_results[0]?.status).toBe("failed");
+    expect(recorded.step_results[0]?.detail).toContain('has no option "Anchovies"');
   });
 
   test("fails a declared dialog that never opens, without hanging", async () => {

@@ -32,4 +32,10 @@ describe("withDialog (through click)", () => {
     expect(r.detail).toContain("it was dismissed");
     expect(await logShows("kept")).toBe(true);
   });
+  test("fails a prompt answer when a different kind of dialog opens", async () => {
+    const ctx = await h.context("dialogs.html");
+    const r = await click(traceStep('Click "Notify", answering the prompt with "x"'), ctx);
+    expect(r.status).toBe("failed");
+    expect(r.detail).toContain("expected a prompt to answer, but an alert dialog opened");
+  });
 });
