@@ -90,7 +90,7 @@ const CASES: readonly Case[] = [
     ],
   },
   {
-    name: "answers alert, confirm, prompt, a late alert, a hover alert and beforeunload as declared",
+    name: "answers alert, confirm, prompt, a late alert, right-click, double-click and hover dialogs and beforeunload as declared",
     page: "dialogs.html",
     env: { NEW_NAME: "Quarterly" },
     steps: [
@@ -106,6 +106,10 @@ const CASES: readonly Case[] = [
       'assert: the "id:log" shows rename cancelled',
       'rules: Click "Later", accepting the "Done later" dialog',
       'assert: the "id:log" shows late alert answered',
+      'rules: Right-click "Row menu", accepting the "Archive row" dialog',
+      'assert: the "id:log" shows archived',
+      'rules: Double-click "Twice alert", accepting the "Double clicked" dialog',
+      'assert: the "id:log" shows double alert answered',
       'rules: Hover over "Hover alert", accepting the "Hovered" dialog',
       'assert: the "id:log" shows hover alert answered',
       'rules: Check the "Unsaved changes" checkbox',
