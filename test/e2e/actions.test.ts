@@ -198,6 +198,12 @@ describe("action red paths", () => {
     expect(f?.detail).toContain('said "Are you sure you want to delete?"');
   });
 
+  test("dismisses and fails an undeclared beforeunload, staying on the page", async () => {
+    const f = await firstFailure("dialogs.html", ['rules: Check the "Unsaved changes" checkbox', 'rules: Click "Leave"', "assert: page shows Second page within 1s"], "beforeunload-undeclared");
+    expect(f?.id).toBe("s0002");
+    expect(f?.detail).toContain("unexpected dialog opened: beforeunload");
+  });
+
   test("dismisses and fails an undeclared dialog", async () => {
     const f = await firstFailure("dialogs.html", ['rules: Click "Notify"', 'assert: the "id:log" shows alerted'], "dialog-undeclared");
     expect(f?.detail).toContain("unexpected dialog opened: alert: Saved successfully");
