@@ -133,6 +133,11 @@ describe("checkDragsAsserted", () => {
     expect(d[0]!.span?.lineText).toContain("Drag");
   });
 
+  test("does not blame a Drag whose next step failed to load: that step's own error is reported", () => {
+    const d = refused(`  - ${DRAG}\n  - assert: page showz Moved\n`);
+    expect(d.map((x) => [x.code, x.span?.line])).toEqual([["unknown-step", 6]]);
+  });
+
   test("renders as a code frame under the Drag", () => {
     const [d] = refused(`  - ${DRAG}\n  - rules: Click "Save"\n`);
     expect(renderDiagnostic(d!).split("\n").slice(0, 3).join("\n")).toBe(

@@ -221,14 +221,17 @@ export function loadForeach(loader: BlockLoader, pair: Pair, scope: Scope): Flow
   return nodes;
 }
 
-/** A Drag must be immediately followed by an assertion step, in every step list (block bodies too). */
-export function checkDragsAsserted(nodes: readonly FlowNode[], problems: Diagnostic[]): void {
+/**
+ * A Drag must be immediately followed by an assertion step, in every step list (block bodies
+ * too). `beforeGap` holds nodes whose next item did not load: that item may be the assertion.
+ */
+export function checkDragsAsserted(nodes: readonly FlowNode[], problems: Diagnostic[], beforeGap: ReadonlySet<FlowNode> = new Set()): void {
   nodes.forEach((node, i) => {
     if (node.kind !== "step") {
-      checkDragsAsserted(node.body, problems);
+      checkDragsAsserted(node.body, problems, beforeGap);
       return;
     }
-    if (node.step.ast.kind !== "drag") return;
+    if (node.step.ast.kind !== "drag" || beforeGap.has(node)) return;
     const next = nodes[i + 1];
     if (next?.kind === "step" && next.step.ast.kind === "assert") return;
     problems.push(diagnostic("unverified-drag", "a Drag step must be immediately followed by an assertion step", {

@@ -148,12 +148,24 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
       hint: "write one step per line: `- rules: Type Ada into the \"Name\" field`",
     }));
   } else {
+    // A step that did not load leaves a gap; a Drag just before it is not reported as unverified.
+    const beforeGap = new Set<FlowNode>();
     const loader: StepLoader = {
       source, app, options, problems, steps,
-      loadList: (items, scope) => items.flatMap((item) => loadItem(loader, item, scope)),
+      loadList: (items, scope) => {
+        const out: FlowNode[] = [];
+        for (const item of items) {
+          const reported = problems.length;
+          const nodes = loadItem(loader, item, scope);
+          const last = out[out.length - 1];
+          if (nodes.length === 0 && problems.length > reported && last) beforeGap.add(last);
+          out.push(...nodes);
+        }
+        return out;
+      },
     };
     body = loader.loadList(stepsNode.items as Node[], { top: true });
-    checkDragsAsserted(body, problems);
+    checkDragsAsserted(body, problems, beforeGap);
   }
 
   if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
