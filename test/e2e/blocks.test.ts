@@ -131,6 +131,20 @@ describe("when: in real Chromium", () => {
     await recordAndReplay("no-fault.flow.yaml", flowText("No fault", "fault-banner.html", FLOW), ['Press the "Continue" button', 'the "id:status" shows Continued']);
   });
 
+  test("replay decides nothing: a trace recorded with the banner fails where the banner no longer shows", async () => {
+    const page = readFileSync(join(import.meta.dir, "../fixtures/pages/fault-banner.html"), "utf8");
+    let faulty = true;
+    server.setRoute("/toggled-fault.html", () => new Response(faulty ? page.replace('role="alert" hidden>', 'role="alert">') : page, { headers: { "content-type": "text/html; charset=utf-8" } }));
+    const spec = project.write("toggled.flow.yaml", flowText("Toggled fault", "toggled-fault.html", FLOW));
+    const recorded = await record({ spec, author: "rules", env: { FLOWPROOF_STEP_TIMEOUT_MS: "1000" } });
+    expect(recorded.ok).toBe(true);
+    expect(traceSteps(recorded.trace_path!).map((s) => s.intent)[0]).toBe('Press the "Dismiss" button');
+    faulty = false;
+    const replay = await run({ spec, env: {} });
+    expect(replay.report.passed).toBe(false);
+    expect(replay.report.steps.map((s) => s.status)).toEqual(["failed", "skipped", "skipped"]);
+  });
+
   test("compares two numbers as numbers: 10 is greater than 9", async () => {
     await recordAndReplay("compare.flow.yaml", flowText("Compare", "compare.html", `  - when: the "id:on-hand" is greater than the "id:reorder"
     steps:
