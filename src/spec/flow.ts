@@ -192,11 +192,11 @@ interface StepLoader extends BlockLoader {
   readonly steps: FlowStep[];
 }
 
-/** A foreach body repeats its steps' problems once per value: report each problem once. */
+/** A foreach body repeats its steps' problems once per value: report each problem once (naming the first pass). */
 function unique(problems: readonly Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   return problems.filter((d) => {
-    const key = JSON.stringify([d.code, d.message, d.span?.line, d.span?.column, d.notes]);
+    const key = JSON.stringify([d.code, d.message, d.span?.line, d.span?.column]);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -140,10 +140,9 @@ describe("foreach expansion in loadFlowText", () => {
     ]);
   });
 
-  test("reports a template step's grammar error once, at the template, naming the pass", () => {
+  test("reports a template step's grammar error per distinct pass, at the template, naming the pass", () => {
     const r = loadFlowText("f.flow.yaml", flow("  - foreach:\n      values: [a, b]\n      steps:\n        - rules: Frobnicate ${each}\n"));
     if (r.ok) throw new Error("expected a refusal");
-    expect(r.diagnostics).toHaveLength(2);
     expect(r.diagnostics.map((d) => [d.code, d.span?.line, d.span?.column, d.notes?.[0]?.message])).toEqual([
       ["unknown-step", 8, 18, "in foreach pass 1 of 2, where each = a"],
       ["unknown-step", 8, 18, "in foreach pass 2 of 2, where each = b"],
@@ -154,6 +153,13 @@ describe("foreach expansion in loadFlowText", () => {
     const r = loadFlowText("f.flow.yaml", "name: F\napp: web\nurl: http://x/${each}\nsteps:\n  - rules: Click \"A\"\n");
     if (r.ok) throw new Error("expected a refusal");
     expect(r.diagnostics.map((d) => [d.code, d.span?.line])).toEqual([["bad-reference", 3]]);
+  });
+
+  test("reports the same problem once, however many passes hit it", () => {
+    const r = loadFlowText("f.flow.yaml", flow("  - foreach:\n      values: [a, b, c]\n      steps:\n        - rules: Click \"X\" at 200%,5%\n"));
+    if (r.ok) throw new Error("expected a refusal");
+    expect(r.diagnostics).toHaveLength(1);
+    expect(r.diagnostics[0]!.notes).toBeUndefined();
   });
 
   test("reports a structural problem in the body once, not once per value", () => {
