@@ -33,11 +33,6 @@ export const TEST_EXEMPTIONS: readonly TestExemption[] = [
     coveredBy: "plugins/web/web.conformance.test.ts",
   },
   {
-    path: "plugins/web/injected/scopes.ts",
-    reason: "page-side scope resolution (cells, containers, iframes, scroll) that only runs inside Chromium; every rule is driven end to end against fixture pages",
-    coveredBy: "test/e2e/scoped-targets.test.ts",
-  },
-  {
     path: "plugins/web/driver.ts",
     reason: "the AppDriver implementation; its contract is the shared conformance suite (test/conformance/driver.ts) run against real Chromium",
     coveredBy: "plugins/web/web.conformance.test.ts",
