@@ -17,6 +17,9 @@ beforeAll(async () => {
   requireChromium();
   server = await startServer();
   project = tmpProject();
+  // The same server under another host name is another origin.
+  const other = server.url.replace("127.0.0.1", "localhost");
+  server.setRoute("/cross-origin.html", () => new Response(`<!doctype html><title>Cross</title><iframe title="elsewhere" src="${other}/frames.html"></iframe>`, { headers: { "content-type": "text/html; charset=utf-8" } }));
 });
 afterAll(() => {
   server.stop();
@@ -61,6 +64,12 @@ const GREEN: readonly Case[] = [
       'assert: page shows editing Alan Turing',
       'rules: Remember the "Balance" column of the row containing "Alan Turing" as balance',
       'assert: the "Balance" column of the row containing "Alan Turing" shows ${captured.balance}',
+      'rules: Double-click the "Name" column of the row containing "Ada Lovelace"',
+      'assert: page shows opened Ada Lovelace',
+      'rules: Right-click the "Status" column of the row containing "Alan Turing"',
+      'assert: page shows menu for Alan Turing',
+      'rules: Hover over the "Edit" in the item containing "Grace Hopper"',
+      'rules: Scroll the "Status" column of the row containing "Alan Turing" into view',
       'assert: the "Thursday" column of the row containing "11:00 - 13:00" shows THU-B',
       'assert: the "Monday" column of the row containing "09:00 - 11:00" shows MON-A',
     ],
@@ -183,6 +192,29 @@ describe("scoped targets and Scroll in real Chromium", () => {
     expectValidResult(replay.report_path);
   });
 
+  test("replays a row by identity after a row is inserted before it in the served page", async () => {
+    const original = readFileSync(new URL("../fixtures/pages/grid.html", import.meta.url), "utf8");
+    let html = original;
+    server.setRoute("/grid-live.html", () => new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } }));
+    const c: Case = {
+      name: "identity survives an inserted row",
+      page: "grid-live.html",
+      steps: [
+        'assert: the "Status" column of the row containing "Grace Hopper" shows Suspended',
+        'assert: the "Balance" column of the row containing "Alan Turing" shows 310.50',
+        'rules: Click the "Edit" in the item containing "Grace Hopper"',
+        "assert: page shows editing Grace Hopper",
+      ],
+    };
+    const spec = flowFor(c, "live");
+    const recorded = await record({ spec, author: "rules" });
+    expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
+    html = original.replace('<tbody id="rows">', '<tbody id="rows">\n<tr id="row-099"><td></td><td class="column-name">Edsger Dijkstra</td><td>edsger@example.com</td><td class="column-status">Active</td><td>1.00</td><td></td><td></td><td><button class="edit">Edit</button></td></tr>');
+    const replay = await run({ spec });
+    expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
+    expect(replay.report.passed).toBe(true);
+  });
+
   test("records one structural rung per scoped target and the scroll action's params", async () => {
     const c: Case = {
       name: "trace shapes",
@@ -236,6 +268,7 @@ const RED: readonly Red[] = [
   { name: "an anchor in every item is ambiguous", page: "list.html", steps: ['rules: Click the "Pay" in the item containing "Invoice"'], detail: ['"Invoice" is in', "items", "css:"], hard: true },
   { name: "an anchor outside every item points at a css: container", page: "list.html", steps: ['assert: the "css:.amount" in the item containing "Invoice 9000" shows 1 within 20s'], detail: ["in no list item", '"css:'], hard: true },
   { name: "a container stops short of the offset", page: "scroll.html", steps: ['rules: Scroll the "css:#list" to 5000px'], detail: ["short of 5000 px", "at most 480 px"], hard: true },
+  { name: "a cross-origin frame is an error", page: "cross-origin.html", steps: ['assert: the "css:#total" in the iframe "elsewhere" shows 42 within 20s'], detail: ["cross-origin", "same-origin frames only"], hard: true },
   { name: "a container whose content fits cannot scroll to an offset", page: "scroll.html", steps: ['rules: Scroll the "css:#short" to 10px'], detail: ["does not scroll: its content fits"], hard: true },
 ];
 
