@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { engineHarness, traceStep, type EngineHarness } from "../../../test/support/engine.ts";
 import { scroll, scrollRequest } from "./scroll.ts";
+import { poll } from "../poll.ts";
+import { systemClock } from "../context.ts";
+
+/** The page logs scroll positions from its scroll events, which arrive with the next frame. */
+const pageShows = async (text: string) =>
+  (await poll(systemClock, 2_000, async () => {
+    const r = await h.driver.check([], { kind: "text_contains", text });
+    return r.pass ? { done: true, value: r } : { done: false, retryable: true, last: r };
+  })).ok;
 
 let h: EngineHarness;
 beforeAll(async () => { h = await engineHarness(); });
@@ -26,12 +35,12 @@ describe("scroll", () => {
   test("scrolls a container to an exact offset and to its edges, and the page", async () => {
     const ctx = await h.context("scroll.html");
     expect((await scroll(traceStep('Scroll the "css:#list" to 147px'), ctx)).status).toBe("passed");
-    expect((await h.driver.check([], { kind: "text_contains", text: "list at 147" })).pass).toBe(true);
+    expect(await pageShows("list at 147")).toBe(true);
     expect((await scroll(traceStep('Scroll the "css:#list" to the bottom'), ctx)).status).toBe("passed");
-    expect((await h.driver.check([], { kind: "text_contains", text: "list at 480" })).pass).toBe(true);
+    expect(await pageShows("list at 480")).toBe(true);
     expect((await scroll(traceStep("Scroll to the bottom"), ctx)).status).toBe("passed");
     expect((await scroll(traceStep("Scroll to the top"), ctx)).status).toBe("passed");
-    expect((await h.driver.check([], { kind: "text_contains", text: "page at 0" })).pass).toBe(true);
+    expect(await pageShows("page at 0")).toBe(true);
   });
 
   test("fails at once when the container stops short of the offset", async () => {
