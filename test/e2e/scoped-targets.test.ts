@@ -154,6 +154,29 @@ const GREEN: readonly Case[] = [
     ],
   },
   {
+    name: "composes attribute, style, computed and visibility predicates with cells, items, containers and frames",
+    page: "grid.html",
+    steps: [
+      'assert: the "Status" column of the row containing "Grace Hopper" attribute data-state is suspended',
+      'assert: the "Status" column of the row containing "Grace Hopper" has attribute data-state',
+      'assert: the "Status" column of the row containing "Ada Lovelace" does not have attribute data-state',
+      'assert: the "Status" column of the row containing "Grace Hopper" style color is crimson',
+      'assert: the "Status" column of the row containing "Ada Lovelace" style color is not crimson',
+      'rules: Remember the "Balance" column of the row containing "John Doe" as doe',
+      'assert: the "Balance" column of the row containing "John Smith" shows ${captured.doe} + 2',
+      'assert: the "Suspend" in the item containing "Grace Hopper" is disabled',
+      'assert: the "Suspend" in the item containing "Ada Lovelace" is enabled',
+      'assert: the "css:.status-suspended" in the item containing "Grace Hopper" is visible',
+      'assert: the "css:.status-suspended" in the item containing "Ada Lovelace" is not visible',
+      'assert: the "css:.column-email" in the "id:accounts" containing "Alan Turing" is not empty',
+      "rules: Go to /frames.html",
+      'assert: the "css:.status" in the iframe "checkout" is visible',
+      'assert: the "Coupon" field in the iframe "checkout" is enabled',
+      'assert: the "css:#holder" in the iframe "checkout" is empty',
+      'assert: the "css:input[name=coupon]" in the iframe "checkout" attribute name is coupon',
+    ],
+  },
+  {
     name: "scrolls the page, a container to its edges and to an exact offset, and an element into view",
     page: "scroll.html",
     steps: [
@@ -245,6 +268,8 @@ interface Red {
 
 const RED: readonly Red[] = [
   { name: "a cell shows the wrong text", page: "grid.html", steps: ['assert: the "Status" column of the row containing "Grace Hopper" shows Active within 1s'], detail: ['expected the "Status" column of the row containing "Grace Hopper" to show "Active"', '"Suspended"'] },
+  { name: "a cell's attribute differs", page: "grid.html", steps: ['assert: the "Status" column of the row containing "Grace Hopper" attribute data-state is active within 1s'], detail: ["suspended"] },
+  { name: "a cell's colour differs", page: "grid.html", steps: ['assert: the "Status" column of the row containing "Ada Lovelace" style color is crimson within 1s'], detail: ["color is"] },
   { name: "a non-empty cell is not empty", page: "grid.html", steps: ['assert: the "Balance" column of the row containing "Ada Lovelace" is empty within 1s'], detail: ["to be empty", "1,200.00"] },
   { name: "an empty cell is not non-empty", page: "grid.html", steps: ['assert: the "Balance" column of the row containing "Grace Hopper" is not empty within 1s'], detail: ["to be not empty"] },
   { name: "a missing row never appears", page: "grid.html", steps: ['assert: the "Status" column of the row containing "Nobody Here" is visible within 1s'], detail: ['no row contains "Nobody Here"'] },
