@@ -92,10 +92,11 @@ export function installScopes(kit: ScopeKit): Scopes {
    * 4–5 by their own name containing it, 6–9 by their whole text (innermost only), computed only
    * when no own name matched.
    */
-  const anchorHits = (root: Document | Element, text: string, accept: (el: Element) => boolean): Array<{ el: Element; rank: number }> => {
+  const anchorHits = (root: Document | Element, text: string): Array<{ el: Element; rank: number }> => {
     const want = norm(text);
+    // A text owner whose name matches on any rung has the anchor's first characters in one of its
+    // text nodes (unless split mid-word); naming attributes are queried separately below.
     const head = want.slice(0, 4).toLowerCase();
-    const wantLower = want.toLowerCase();
     const hits: Array<{ el: Element; rank: number }> = [];
     const seen = new Set<Element>();
     const consider = (el: Element) => {
@@ -107,15 +108,14 @@ export function installScopes(kit: ScopeKit): Scopes {
         const t = tierOf(n, want) !== -1 ? tierOf(n, want) : n.includes(want) ? 4 : lower(n).includes(lower(want)) ? 5 : -1;
         if (t !== -1 && (best === -1 || t < best)) best = t;
       }
-      if (best !== -1 && kit.isVisible(el) && accept(el)) hits.push({ el, rank: best });
+      if (best !== -1 && kit.isVisible(el)) hits.push({ el, rank: best });
     };
     const doc = root.ownerDocument ?? (root as Document);
     const walker = doc.createTreeWalker(root, 4);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
       if (!parent || parent.tagName === "SCRIPT" || parent.tagName === "STYLE") continue;
-      const value = (node.nodeValue ?? "").toLowerCase();
-      if (value.includes(head) || value.includes(wantLower.slice(-4))) consider(parent);
+      if ((node.nodeValue ?? "").toLowerCase().includes(head)) consider(parent);
     }
     for (const el of Array.from(root.querySelectorAll(NAMED))) consider(el);
     if (hits.length > 0) return hits;
@@ -128,7 +128,7 @@ export function installScopes(kit: ScopeKit): Scopes {
       for (let i = sub.length - 1; i >= 0; i--) if (sub[i]!.el.contains(el)) sub.splice(i, 1);
       sub.push({ el, rank: 6 + t });
     }
-    return sub.filter((s) => kit.isVisible(s.el) && accept(s.el));
+    return sub.filter((s) => kit.isVisible(s.el));
   };
 
   /**
@@ -145,7 +145,7 @@ export function installScopes(kit: ScopeKit): Scopes {
     let outside = false;
     for (const anchor of anchors) {
       const mine = new Map<Element, number>();
-      for (const hit of anchorHits(root, anchor, () => true)) {
+      for (const hit of anchorHits(root, anchor)) {
         const c = containerOf(hit.el);
         if (!c) {
           outside = true;
