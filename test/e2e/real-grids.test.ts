@@ -20,17 +20,23 @@ beforeAll(async () => {
   requireChromium();
   project = tmpProject();
   server = await startServer(GRIDS);
-  const agGrid = join(dirname(Bun.resolveSync("ag-grid-community/package.json", ROOT)), "dist/ag-grid-community.min.js");
+  let agPackage: string;
+  try {
+    agPackage = Bun.resolveSync("ag-grid-community/package.json", ROOT);
+  } catch (error) {
+    throw new Error("the real-grid pages need the devDependencies ag-grid-community, @mui/x-data-grid, @mui/material, react and react-dom: run `npm install`", { cause: error });
+  }
+  const agGrid = join(dirname(agPackage), "dist/ag-grid-community.min.js");
   server.setRoute("/vendor/ag-grid-community.min.js", () => new Response(Bun.file(agGrid), { headers: { "content-type": "text/javascript" } }));
   const built = await Bun.build({
-    entrypoints: [join(GRIDS, "mui-grid.ts")],
+    entrypoints: [join(GRIDS, "mui-grid.entry.js")],
     outdir: join(project.dir, "mui"),
     target: "browser",
     minify: true,
     define: { "process.env.NODE_ENV": '"production"' },
   });
   if (!built.success) throw new AggregateError(built.logs, "bundling the MUI X DataGrid page failed");
-  const bundle = join(project.dir, "mui", "mui-grid.js");
+  const bundle = join(project.dir, "mui", "mui-grid.entry.js");
   server.setRoute("/mui-grid.js", () => new Response(Bun.file(bundle), { headers: { "content-type": "text/javascript" } }));
 }, 120_000);
 afterAll(() => {
