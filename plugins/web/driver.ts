@@ -1,21 +1,27 @@
 // The web AppDriver: one page in its own browser context, driven over CDP. Every method is one
 // attempt (the engine polls); probes are one round trip through the injected page API; input is
 // trusted (Input.dispatchMouseEvent / dispatchKeyEvent).
-import type { AppDriver, Attempt, Capability, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, Selector } from "../../src/plugins/api.ts";
+import type { AppDriver, Attempt, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
+import type { Protocol } from "devtools-protocol/types/protocol";
 import { installPageApi, type PageApi, type ProbeAnswer, type ProbeFailure, type Rung, type ValueAnswer, type CheckAnswer } from "./injected/page-api.ts";
 import { keyDefinition, modifierMask, MODIFIER_KEYS } from "./keys.ts";
 import { rectsExpression } from "./frames.ts";
+import { installScopes, type ScopeAnswer, type ScopeMethods } from "./injected/scopes.ts";
+import { checkCookie, type CookieFacts } from "./cookies.ts";
+import { createDownloads, type Downloads } from "./downloads.ts";
 
-const INSTALLER = `(${installPageApi.toString()})()`;
-const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "screenshot"]);
+const INSTALLER = `(${installPageApi.toString()})(${installScopes.toString()})`;
+const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot"]);
 /** How long an action waits for a navigation it started to reach DOMContentLoaded. */
 const NAVIGATION_SETTLE_MS = 30_000;
 const VIEWPORT = { width: 1280, height: 800 } as const;
+/** Intermediate pointer moves of a drag: sortable libraries react to motion, not to a jump. */
+const DRAG_STEPS = 10;
 
 const TRANSIENT = /Execution context was destroyed|Cannot find default execution context|Cannot find context with specified id|Inspected target navigated or closed|uniqueContextId not found/;
 
-type ApiMethod = keyof PageApi;
+type ApiMethod = keyof PageApi | keyof ScopeMethods;
 
 const ok = <T>(value: T, tier?: string): Attempt<T> => (tier ? { ok: true, value, tier } : { ok: true, value });
 type Failed = Extract<Attempt, { ok: false }>["failed"];
@@ -30,20 +36,25 @@ export class WebDriver implements AppDriver {
   #loading = false;
   #loadWaiters: Array<() => void> = [];
   #unexpectedDialog: string | undefined;
+  #dialogPlan: DialogPlan | undefined;
+  #dialogSeen: { type: string; message: string } | undefined;
   readonly #offs: Array<() => void> = [];
+  readonly #log: (line: string) => void;
+  #downloads: Downloads | undefined;
 
-  private constructor(connection: Connection, session: Session, contextId: string) {
+  private constructor(connection: Connection, session: Session, contextId: string, log: (line: string) => void) {
     this.#connection = connection;
     this.#session = session;
     this.#contextId = contextId;
+    this.#log = log;
   }
 
   /** Opens a fresh isolated browser context with one page. */
-  static async open(connection: Connection): Promise<WebDriver> {
+  static async open(connection: Connection, log: (line: string) => void = () => undefined): Promise<WebDriver> {
     const { browserContextId } = await connection.send("Target.createBrowserContext", { disposeOnDetach: true });
     const { targetId } = await connection.send("Target.createTarget", { url: "about:blank", browserContextId, ...VIEWPORT });
     const { sessionId } = await connection.send("Target.attachToTarget", { targetId, flatten: true });
-    const driver = new WebDriver(connection, connection.session(sessionId), browserContextId);
+    const driver = new WebDriver(connection, connection.session(sessionId), browserContextId, log);
     await driver.#init();
     return driver;
   }
@@ -59,6 +70,16 @@ export class WebDriver implements AppDriver {
         if (p.frameId === this.#mainFrameId) this.#loaded();
       }),
       s.on("Page.javascriptDialogOpening", (p) => {
+        const plan = this.#dialogPlan;
+        if (plan && !this.#dialogSeen) {
+          // The declared dialog: answered as declared; a message that does not match is dismissed
+          // (the step fails on it), never accepted on the author's behalf.
+          this.#dialogSeen = { type: p.type, message: p.message };
+          const accept = plan.disposition === "accept" && (plan.message === undefined || p.message.includes(plan.message));
+          const promptText = accept && p.type === "prompt" && plan.reply !== undefined ? { promptText: plan.reply } : {};
+          void s.send("Page.handleJavaScriptDialog", { accept, ...promptText }).catch(() => undefined);
+          return;
+        }
         // An undeclared dialog would block the page forever: dismiss it and fail the step.
         this.#unexpectedDialog = `${p.type}: ${p.message}`;
         void s.send("Page.handleJavaScriptDialog", { accept: false }).catch(() => undefined);
@@ -75,6 +96,7 @@ export class WebDriver implements AppDriver {
     ]);
     const tree = await s.send("Page.getFrameTree");
     this.#mainFrameId = tree.frameTree.frame.id;
+    this.#downloads = await createDownloads(this.#connection, this.#contextId, () => this.#mainFrameId);
   }
 
   #loaded(): void {
@@ -153,7 +175,7 @@ export class WebDriver implements AppDriver {
     if (dialog) return dialog;
     const answer = await this.#call<ProbeAnswer>(purpose === "type" ? "focusForTyping" : "probe", { ladder: toRungs(ladder), purpose, at });
     if ("transient" in answer) return fail("attached", answer.transient);
-    if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "unsupported" && answer.failed !== "editable");
+    if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "unsupported" && answer.failed !== "editable" && answer.failed !== "ambiguous");
     return ok(answer, answer.tier);
   }
 
@@ -216,10 +238,112 @@ export class WebDriver implements AppDriver {
     const probe = await this.#probe(ladder, "pointer");
     if (!probe.ok) return probe;
     await this.#session.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: probe.value.x, y: probe.value.y });
-    return this.#takeDialog() ?? ok(undefined, probe.tier);
+    // A lone move is dispatched with the next frame; let it (and the page's hover handlers) run first.
+    await this.#firstFrame();
+    const dialog = this.#takeDialog();
+    if (dialog) return dialog;
+    // The post-condition: the pointer really rests on the target (a page may move it away on hover).
+    const state = await this.#call<ValueAnswer>("hovered", { ladder: toRungs(ladder), x: probe.value.x, y: probe.value.y });
+    if ("transient" in state) return fail("attached", state.transient);
+    if (!state.ok) return fail(state.failed, state.detail);
+    if (state.value !== "true") return fail("receives-pointer", `the pointer moved onto it at (${Math.round(probe.value.x)}, ${Math.round(probe.value.y)}) but it is not hovered (it moved away or something covers it)`);
+    return ok(undefined, probe.tier);
+  }
+
+  async drag(source: readonly Selector[], onto: readonly Selector[]): Promise<Attempt> {
+    let from = await this.#probe(source, "pointer");
+    if (!from.ok) return from;
+    const to = await this.#probe(onto, "pointer");
+    if (!to.ok) return { ...to, detail: `the drop target: ${to.detail}` };
+    // Bringing the drop target into view may have scrolled the source: read it again.
+    from = await this.#probe(source, "pointer");
+    if (!from.ok) return from;
+    const s = this.#session;
+    const a = { x: from.value.x, y: from.value.y };
+    const b = { x: to.value.x, y: to.value.y };
+    // Native HTML5 drag-and-drop runs a browser drag loop that synthetic mouse events cannot
+    // reach; intercepting it hands the drag data back so the drop is dispatched over CDP.
+    let data: Protocol.Input.DragData | undefined;
+    const off = s.on("Input.dragIntercepted", (p) => {
+      data = p.data;
+    });
+    try {
+      await s.send("Input.setInterceptDrags", { enabled: true });
+      await s.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: a.x, y: a.y });
+      await s.send("Input.dispatchMouseEvent", { type: "mousePressed", x: a.x, y: a.y, button: "left", buttons: 1, clickCount: 1 });
+      let entered = false;
+      for (let i = 1; i <= DRAG_STEPS; i++) {
+        const x = a.x + ((b.x - a.x) * i) / DRAG_STEPS;
+        const y = a.y + ((b.y - a.y) * i) / DRAG_STEPS;
+        if (data) {
+          await s.send("Input.dispatchDragEvent", { type: entered ? "dragOver" : "dragEnter", x, y, data });
+          entered = true;
+          continue;
+        }
+        await s.send("Input.dispatchMouseEvent", { type: "mouseMoved", x, y, button: "left", buttons: 1 });
+        // One round trip lets a drag the move started announce itself before the next move.
+        await s.send("Runtime.evaluate", { expression: "0", returnByValue: true });
+      }
+      if (data) {
+        if (!entered) await s.send("Input.dispatchDragEvent", { type: "dragEnter", x: b.x, y: b.y, data });
+        await s.send("Input.dispatchDragEvent", { type: "dragOver", x: b.x, y: b.y, data });
+        await s.send("Input.dispatchDragEvent", { type: "drop", x: b.x, y: b.y, data });
+      } else {
+        await s.send("Input.dispatchMouseEvent", { type: "mouseReleased", x: b.x, y: b.y, button: "left", buttons: 0, clickCount: 1 });
+      }
+    } finally {
+      off();
+      await s.send("Input.setInterceptDrags", { enabled: false }).catch(() => undefined);
+    }
+    await this.#afterInput();
+    return this.#takeDialog() ?? ok(undefined, from.tier);
+  }
+
+  async upload(ladder: readonly Selector[], path: string): Promise<Attempt> {
+    const dialog = this.#takeDialog();
+    if (dialog) return dialog;
+    // `count` installs the page API when the document does not have it yet.
+    const installed = await this.#call<number>("count", { ladder: toRungs(ladder) });
+    if (typeof installed !== "number") return fail("attached", installed.transient);
+    let res;
+    try {
+      res = await this.#session.send("Runtime.evaluate", { expression: `globalThis.__flowproof.fileInput(${JSON.stringify({ ladder: toRungs(ladder) })})`, returnByValue: false });
+    } catch (error) {
+      if (TRANSIENT.test(error instanceof Error ? error.message : String(error))) return fail("attached", "the page was navigating");
+      throw error;
+    }
+    if (res.exceptionDetails) return fail("attached", res.exceptionDetails.text);
+    if (res.result.type === "string") {
+      const detail = String(res.result.value);
+      return fail(detail.includes("is not a file input") ? "unsupported" : "not-found", detail, !detail.includes("is not a file input"));
+    }
+    const objectId = res.result.objectId;
+    if (!objectId) return fail("not-found", "the file input could not be addressed");
+    try {
+      await this.#session.send("DOM.setFileInputFiles", { files: [path], objectId });
+    } finally {
+      await this.#session.send("Runtime.releaseObject", { objectId }).catch(() => undefined);
+    }
+    return ok(undefined, ladder[0]?.tier);
+  }
+
+  armDialog(plan: DialogPlan | undefined): void {
+    this.#dialogPlan = plan;
+    this.#dialogSeen = undefined;
+  }
+
+  dialogOutcome(): DialogOutcome {
+    const seen = this.#dialogSeen;
+    return seen ? { opened: true, type: seen.type, message: seen.message } : { opened: false };
+  }
+
+  downloads(take: boolean): DownloadState {
+    return this.#downloads ? this.#downloads.state(take) : { completed: [], inProgress: 0, canceled: [] };
   }
 
   async fill(ladder: readonly Selector[], text: string): Promise<Attempt> {
+    // Inside a frame a value is assigned and read back, not typed (see docs/authoring.md, iframes).
+    if (ladder[0]?.payload["kind"] === "framed") return this.#scoped("assignValue", { ladder: toRungs(ladder), value: text });
     const probe = await this.#probe(ladder, "type");
     if (!probe.ok) return probe;
     if (text === "") await this.#keystrokes([{ key: "Backspace", modifiers: 0 }]);
@@ -300,7 +424,7 @@ export class WebDriver implements AppDriver {
     if (dialog) return dialog;
     const answer = await this.#call<ValueAnswer>("select", { ladder: toRungs(ladder), values });
     if ("transient" in answer) return fail("attached", answer.transient);
-    if (!answer.ok) return fail(answer.failed, answer.detail, true);
+    if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "ambiguous");
     return ok(undefined, answer.tier);
   }
 
@@ -323,8 +447,25 @@ export class WebDriver implements AppDriver {
   async readText(ladder: readonly Selector[]): Promise<Attempt<string>> {
     const answer = await this.#call<ValueAnswer>("read", { ladder: toRungs(ladder) });
     if ("transient" in answer) return fail("attached", answer.transient);
-    if (!answer.ok) return fail(answer.failed, answer.detail);
+    if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "ambiguous" && answer.failed !== "unsupported");
     return ok(answer.value, answer.tier);
+  }
+
+  async scroll(ladder: readonly Selector[], to: ScrollTo): Promise<Attempt> {
+    return this.#scoped("scroll", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, to });
+  }
+
+  /** A page-side scope method (value assignment, scroll) as one attempt. */
+  async #scoped(method: keyof ScopeMethods, arg: unknown): Promise<Attempt> {
+    const dialog = this.#takeDialog();
+    if (dialog) return dialog;
+    const answer = await this.#call<ScopeAnswer>(method, arg);
+    if ("transient" in answer) return fail("attached", answer.transient);
+    if (!answer.ok) {
+      const failed = answer.failed as ProbeFailure;
+      return fail(failed, answer.detail, failed === "not-found" || failed === "visible" || failed === "enabled");
+    }
+    return this.#takeDialog() ?? ok(undefined, answer.tier);
   }
 
   async count(ladder: readonly Selector[]): Promise<number> {
@@ -335,6 +476,7 @@ export class WebDriver implements AppDriver {
   async check(ladder: readonly Selector[], expect: Expectation): Promise<Reading> {
     const dialog = this.#takeDialog();
     if (dialog && !dialog.ok) return { pass: false, actual: dialog.detail };
+    if (expect.kind === "cookie") return this.#checkCookie(expect);
     const answer = await this.#call<CheckAnswer>("check", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, expect });
     if ("transient" in answer) return { pass: false, actual: answer.transient };
     return answer;
@@ -356,6 +498,17 @@ export class WebDriver implements AppDriver {
     return "transient" in answer || !answer.ok ? undefined : { x: answer.x, y: answer.y };
   }
 
+  async #checkCookie(expect: Extract<Expectation, { kind: "cookie" }>): Promise<Reading> {
+    const here = await this.#session.send("Runtime.evaluate", { expression: "location.href", returnByValue: true }).catch(() => undefined);
+    const url = typeof here?.result.value === "string" ? here.result.value : "";
+    if (!url.startsWith("http")) return { pass: false, actual: `the page (${url || "unknown"}) has no cookies to check` };
+    const { cookies } = await this.#session.send("Network.getCookies", { urls: [url] });
+    const facts: CookieFacts[] = cookies.map((c) => ({ name: c.name, httpOnly: c.httpOnly, secure: c.secure, session: c.session }));
+    const { reading, warning } = checkCookie(facts, expect.name, expect.fact, url);
+    if (reading.pass && warning) this.#log(warning);
+    return reading;
+  }
+
   async environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }> {
     const res = await this.#session.send("Runtime.evaluate", { expression: "[innerWidth, innerHeight, navigator.language]", returnByValue: true });
     const [w, h, locale] = (res.result.value as [number, number, string] | undefined) ?? [VIEWPORT.width, VIEWPORT.height, ""];
@@ -364,6 +517,7 @@ export class WebDriver implements AppDriver {
 
   async close(): Promise<void> {
     for (const off of this.#offs) off();
+    this.#downloads?.close();
     if (this.#connection.closed) return;
     await this.#connection.send("Target.disposeBrowserContext", { browserContextId: this.#contextId }).catch(() => undefined);
   }

@@ -1,6 +1,6 @@
 // The built-in web adapter: Chromium over the DevTools Protocol. One browser per run, one
 // isolated browser context (a WebDriver) per flow.
-import { AdapterUnavailableError, defineAdapter, type AdapterSession, type AppDriver } from "../../src/plugins/api.ts";
+import { AdapterUnavailableError, defineAdapter, type AdapterSession, type AppDriver, type LaunchContext } from "../../src/plugins/api.ts";
 import { Connection } from "./cdp/connection.ts";
 import { WebDriver } from "./driver.ts";
 import { findBrowser, launchBrowser, INSTALL_HINT, type LaunchedBrowser } from "./launch.ts";
@@ -30,8 +30,8 @@ class WebSession implements AdapterSession {
     }
   }
 
-  async launch(): Promise<AppDriver> {
-    return WebDriver.open(await this.#connect());
+  async launch(_config: Readonly<Record<string, unknown>>, ctx: LaunchContext): Promise<AppDriver> {
+    return WebDriver.open(await this.#connect(), ctx.log);
   }
 
   async close(): Promise<void> {
@@ -44,6 +44,6 @@ class WebSession implements AdapterSession {
 
 export const plugin = defineAdapter({
   kind: "web",
-  capabilities: ["pointer", "keyboard", "navigation", "select", "dialogs", "screenshot"],
+  capabilities: ["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot"],
   open: async () => new WebSession(),
 });

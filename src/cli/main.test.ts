@@ -88,11 +88,11 @@ describe("main", () => {
 
   test("lists a refused step and an unsupported step of the same flow together", async () => {
     project = tmpProject();
-    const path = project.write("bad.flow.yaml", flowYaml("Bad", "http://127.0.0.1:9/", ['rules: Blur the "Email" field', "Scroll to the bottom"]));
+    const path = project.write("bad.flow.yaml", flowYaml("Bad", "http://127.0.0.1:9/", ['rules: Blur the "Email" field', "assert: display shows 8"]));
     const r = await cli(["validate", path]);
     expect(r.code).toBe(2);
     expect(r.err).toStartWith("error: 2 problems:");
-    expect(r.err).toMatch(/:5:12: error\[refused-step\][\s\S]*:6:5: error\[unsupported-step\] Scroll/);
+    expect(r.err).toMatch(/:5:12: error\[refused-step\][\s\S]*:6:13: error\[unsupported-step\] `display shows`/);
   });
 
   test("reports a missing flow file as io-error", async () => {

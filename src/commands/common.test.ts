@@ -127,12 +127,12 @@ describe("loadFlowFile", () => {
 
   test("reports refused and unsupported steps together, in file order", () => {
     project = tmpProject();
-    const path = project.write("mix.flow.yaml", flowYaml("Mix", "x.html", ["Scroll to the bottom", 'rules: Blur the "Email" field', 'Click "Save"', 'Drag "css:#a" onto "css:#b"']));
+    const path = project.write("mix.flow.yaml", flowYaml("Mix", "x.html", ["assert: display shows 8", "assert: page shows Moved", 'rules: Blur the "Email" field', 'Drag "css:#a" onto "css:#b"']));
     const e = specError(() => loadFlowFile(path));
     expect(e.diagnostics.map((d) => [d.code, d.span?.line])).toEqual([
       ["unsupported-step", 5],
-      ["refused-step", 6],
-      ["unsupported-step", 8],
+      ["refused-step", 7],
+      ["unverified-drag", 8],
     ]);
   });
 

@@ -7,7 +7,8 @@ import { writeTraceFile } from "../trace/write.ts";
 import type { TraceHeader } from "../trace/schema.ts";
 import { TRACE_FORMAT, TRACE_VERSION } from "../trace/schema.ts";
 import { planFlow } from "../engine/plan.ts";
-import { executeSteps, type StepResult } from "../engine/loop.ts";
+import type { StepResult } from "../engine/loop.ts";
+import { expandAndRun } from "../engine/blocks.ts";
 import { systemClock, redact } from "../engine/context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
@@ -82,11 +83,9 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     warnings.push(warning);
     log(warning);
   }
-  const routing: RoutingEntry[] = plan.steps.map((s, i) => {
-    const source = flow.steps[plan.sources[i] ?? -1];
-    const route: Route = source?.form === "plain" && author === "auto" ? "fallback" : "rules";
-    return { step: i + 1, intent: s.intent, route };
-  });
+  const routeOf = (form: string): Route => (form === "plain" && author === "auto" ? "fallback" : "rules");
+  // Known up front for a flow without repeat/when; a flow with blocks learns its steps as it records.
+  const routing: RoutingEntry[] = plan.hasBlocks ? [] : plan.steps.map((s, i) => ({ step: i + 1, intent: s.intent, route: routeOf(flow.steps[plan.sources[i] ?? -1]?.form ?? "rules") }));
 
   const tracePath = resolve(options.out ?? defaultTracePath(flow.file));
   const secrets = new Map<string, string>();
@@ -103,16 +102,38 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     const recorder = createRecorder(surface.driver, bundleRoot, options, flow.redact ?? [], systemClock);
     const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000 };
     await recorder.start();
-    const results = await executeSteps(plan.steps, ctx, recorderObserver(recorder, (step, r) => log(`[AUTHOR ${routing[plan.steps.indexOf(step)]?.route ?? "rules"}] ${Number(r.id.slice(1))}: ${r.intent}${r.status === "passed" ? "" : r.status === "skipped" ? " (not reached)" : ` — ${r.status.toUpperCase()}: ${r.detail ?? ""}`}`)));
+    const loopObserver = recorderObserver(recorder);
+    const expansion = await expandAndRun(plan.nodes, ctx, {
+      stepStarted: (step) => loopObserver.stepStarted?.(step, 0),
+      stepFinished: async (step, r, source) => {
+        await loopObserver.stepFinished?.(step, r);
+        const n = Number(r.id.slice(1));
+        const route = routeOf(source.form);
+        if (plan.hasBlocks && r.status !== "skipped") routing.push({ step: n, intent: r.intent, route });
+        log(`[AUTHOR ${route}] ${n}: ${r.intent}${r.status === "passed" ? "" : r.status === "skipped" ? " (not reached)" : ` — ${r.status.toUpperCase()}: ${r.detail ?? ""}`}`);
+      },
+      blockDecided: (line) => log(line),
+    });
     const summary = await recorder.finish();
-    const failedStep = results.find((r) => r.status !== "passed");
+    const results = expansion.results;
+    const steps = expansion.steps;
+    const failedStep = results.find((r) => r.status !== "passed" && r.status !== "skipped");
     if (failedStep) {
       // No trace is minted, so nothing would ever reference this authoring bundle.
       rmSync(bundleRoot, { recursive: true, force: true });
       return {
-        ok: false, name: flow.name, trace_path: null, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: results,
+        ok: false, name: flow.name, trace_path: null, steps: steps.length, reused_steps: 0, routing, warnings, step_results: results,
         error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}; no trace was written`,
       };
+    }
+    if (!expansion.ok) {
+      rmSync(bundleRoot, { recursive: true, force: true });
+      return { ok: false, name: flow.name, trace_path: null, steps: steps.length, reused_steps: 0, routing, warnings, step_results: results, error: `${expansion.error ?? "a block failed"}; no trace was written` };
+    }
+    if (steps.length === 0) {
+      // Every block decided to run nothing: an empty trace would replay as a flow that checks nothing.
+      rmSync(bundleRoot, { recursive: true, force: true });
+      return { ok: false, name: flow.name, trace_path: null, steps: 0, reused_steps: 0, routing, warnings, step_results: results, error: "no step ran: every repeat/when block ran zero passes, so there is nothing to replay; add an `assert:` step after the blocks; no trace was written" };
     }
     const environment = await surface.driver.environment();
     const recorded = resolveControls(options).recordingDetail !== "off";
@@ -128,8 +149,8 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       ...(recorded ? { recording: { format: RECORDING_FORMAT, dir: relative(dirname(tracePath), bundleRoot), started_at: recordingStartedAt.toISOString() } } : {}),
       ...(flow.redact ? { redaction: [...flow.redact] } : {}),
     };
-    writeTraceFile(tracePath, header, recorded ? stepsWithRanges(plan.steps, summary.steps) : plan.steps);
-    return { ok: true, name: flow.name, trace_path: tracePath, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: results, ...(recorded ? { recording_dir: bundleRoot } : {}) };
+    writeTraceFile(tracePath, header, recorded ? stepsWithRanges(steps, summary.steps) : steps);
+    return { ok: true, name: flow.name, trace_path: tracePath, steps: steps.length, reused_steps: 0, routing, warnings, step_results: results, ...(recorded ? { recording_dir: bundleRoot } : {}) };
   } finally {
     await surface.driver.close().catch(() => undefined);
     await surface.session.close().catch(() => undefined);

@@ -23,6 +23,7 @@ export const DIAGNOSTIC_CODES = {
   "unsupported-step": "A step parses but cannot run on this app kind or in this version.",
   "unsupported-feature": "A key or form of the flow format that this version of flowproof does not run yet.",
   "bad-reference": "A ${...} reference is malformed or used where it is not allowed.",
+  "unverified-drag": "A Drag step is not immediately followed by an assertion step.",
   "unresolved-reference": "A ${VAR} or ${captured.name} reference has no value at execution.",
   "missing-trace": "The flow has no recorded trace to replay.",
   "bad-trace": "A trace file is malformed or does not match the trace format.",

@@ -147,33 +147,57 @@ describe("compileStep", () => {
     expect(params.expect.timeout_ms).toBe(timeoutMs);
   });
 
-  test.each<[string, StepAst, string]>([
-    ["Drag", step('Drag the "css:#src" onto the "css:#dst"'), "Drag"],
-    ["Upload", step('Upload logo.png into the "Avatar" field'), "Upload"],
-    ["Scroll", step("Scroll to the bottom"), "Scroll"],
-    ["a download wait", step("Wait until the download completes as report"), "download"],
-    ["a cell target", step('Click the "Actions" column of the row containing "Grace Hopper"'), "table-cell"],
-    ["a scoped target", step('Click the "Pay" in the item containing "Invoice 4711"'), "scoped"],
-    ["an iframe target", step('Type Ada into the "Coupon" in the iframe "checkout"'), "iframe"],
-    ["a dialog suffix on a click", step('Click "Delete", accepting the "Are you sure?" dialog'), "dialog suffix"],
-    ["a dialog suffix on a hover", step('Hover over "Menu", dismissing the dialog'), "dialog suffix"],
-    ["a cookie assertion", assertion('cookie "sid" exists'), "cookie"],
-    ["an attribute assertion", assertion('the "Docs" attribute href is /docs'), "attribute"],
-    ["a has-attribute assertion", assertion('the "Export" has attribute download'), "attribute"],
-    ["a style assertion", assertion('the "Amount" style color is green'), "style"],
-    ["a cell-targeted assertion", assertion('the "Email" column of the row containing "John" shows j@x'), "table-cell"],
-    ["an iframe-targeted assertion", assertion('the "css:#total" in the iframe "checkout" shows 42'), "iframe"],
-  ])("refuses %s as not runnable in this version", (_what, ast, word) => {
-    const r = compileStep("intent", ast, OPTIONS);
-    if (r.ok) throw new Error("expected a refusal");
-    expect(r.reason).toContain(word);
-    expect(r.reason).toEndWith("this version of flowproof cannot run it yet");
-    expect(r.hint.length).toBeGreaterThan(0);
+  test("compiles Drag to drag {onto: <the drop target's full ladder>} with the source as the step's ladder", () => {
+    const c = compiled(step('Drag the "css:#src" onto the 2nd "Bin"'));
+    expect(c.action).toEqual({ type: "drag", params: { onto: [{ tier: "text_anchor", provenance: "rules", payload: { text: "Bin", nth: 2 } }] } });
+    expect(c.selectors).toEqual([{ tier: "native_id", provenance: "rules", payload: { css: "#src" } }]);
   });
 
-  test("suggests a css: target for unsupported target kinds", () => {
-    const r = compileStep("i", step('Click the "Pay" in the item containing "Invoice 4711"'), OPTIONS);
-    expect(r.ok ? "" : r.hint).toContain("css:");
+  test.each<[string, StepAst, Record<string, unknown>]>([
+    ["Upload", step('Upload "data/logo.png" into the "Avatar" field'), { path: "data/logo.png" }],
+    ["a download wait", step("Wait until the download completes as report"), { name: "report", timeout_ms: 60_000 }],
+    ["a bounded download wait", step("Wait until the download completes as report within 5s"), { name: "report", timeout_ms: 5_000 }],
+  ])("compiles %s", (_what, ast, params) => {
+    expect(compiled(ast).action.params).toEqual(params);
+  });
+
+  test.each<[string, StepAst, Record<string, unknown>]>([
+    ["an accepting click", step('Click "Delete", accepting the "Are you sure?" dialog'), { disposition: "accept", message: "Are you sure?", match: "contains" }],
+    ["a dismissing hover", step('Hover over "Menu", dismissing the dialog'), { disposition: "dismiss", match: "contains" }],
+    ["a prompt answer (reference kept raw)", step('Press the "Rename" button, answering the prompt with "${NAME}"'), { disposition: "accept", match: "contains", reply: "${NAME}" }],
+  ])("writes the dialog param of %s", (_what, ast, dialog) => {
+    expect(compiled(ast).action.params["dialog"]).toEqual(dialog);
+  });
+
+  test.each<[string, Record<string, unknown>]>([
+    ['cookie "sid" is httpOnly', { scope: "surface", cookie: "sid", cookie_fact: "http_only", timeout_ms: 10_000 }],
+    ['the "Docs" attribute href is /docs', { attribute: "href", value_equals: "/docs", timeout_ms: 10_000 }],
+    ['the "Docs" attribute href is not /x', { attribute: "href", value_equals: "/x", negate: true, timeout_ms: 10_000 }],
+    ['the "Export" has attribute download', { attribute: "download", present: true, timeout_ms: 10_000 }],
+    ['the "Export" does not have attribute download', { attribute: "download", present: false, timeout_ms: 10_000 }],
+    ['the "Amount" style color is not green', { style: "color", value_equals: "green", negate: true, timeout_ms: 10_000 }],
+  ])("compiles the assertion %s", (text, expectKeys) => {
+    expect((compiled(assertion(text)).action.params as { expect: unknown }).expect).toEqual(expectKeys);
+  });
+
+  test.each<[string, StepAst, Record<string, unknown>]>([
+    ["the page to the bottom", step("Scroll to the bottom"), { to: "bottom" }],
+    ["a container to the top", step('Scroll the "css:#list" to the top'), { to: "top" }],
+    ["an element into view", step('Scroll "css:#last" into view'), { into_view: true }],
+    ["a container to an offset", step('Scroll the "css:#list" to 120px'), { to_px: 120 }],
+  ])("compiles Scroll of %s", (_what, ast, params) => {
+    const c = compiled(ast);
+    expect(c.action).toEqual({ type: "scroll", params });
+    expect(c.selectors.length).toBe(ast.kind === "scroll" && ast.target ? 1 : 0);
+  });
+
+  test("compiles cell, container and iframe targets to one structural rung", () => {
+    const cell = compiled(assertion('the "Email" column of the row containing "John" and "Doe" shows j@x'));
+    expect(cell.selectors).toEqual([{ tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: "Email", row_anchor: "John", row_anchor_also: ["Doe"] } }]);
+    const item = compiled(step('Check the "Select" checkbox in the item containing "Invoice 4711"'));
+    expect(item.selectors[0]?.payload).toEqual({ kind: "scoped", container: "item", container_anchor: "Invoice 4711", inner_text: "Select", role: "checkbox" });
+    const framed = compiled(step('Type Ada into the "css:input" in the iframe "checkout"'));
+    expect(framed.selectors[0]?.payload).toEqual({ kind: "framed", frame_text: "checkout", inner_css: "input" });
   });
 
   test("refuses a Windows app assertion on any app kind", () => {
@@ -190,8 +214,8 @@ describe("compileStep", () => {
 });
 
 describe("selectorsFor", () => {
-  test("returns undefined for targets other than plain elements", () => {
-    expect(selectorsFor({ kind: "cell", column: "A", rowAnchors: ["x"] })).toBeUndefined();
+  test("returns one structural rung for a cell target", () => {
+    expect(selectorsFor({ kind: "cell", column: "A", rowAnchors: ["x"] })?.[0]?.tier).toBe("structural");
   });
 
   test("does not add nth for the first match", () => {

@@ -1,8 +1,9 @@
 // Turns a parsed step (grammar AST) into the trace step that record writes and replay executes.
 // Pure: the same AST always compiles to the same action, selectors and sync conditions.
 // Forms this version cannot execute yet are reported here, before any browser starts.
-import type { Anchor, Assertion, StepAst, Target } from "../grammar/ast.ts";
+import type { Anchor, Assertion, DialogSuffix, StepAst, Target } from "../grammar/ast.ts";
 import type { Selector, TraceStep } from "../trace/schema.ts";
+import { scopedSelector } from "./scoped.ts";
 
 export const DEFAULT_STEP_TIMEOUT_MS = 5_000;
 export const DEFAULT_ASSERT_TIMEOUT_MS = 10_000;
@@ -23,7 +24,7 @@ const unsupported = (what: string, hint = "see docs/authoring.md for the forms t
 
 /** Selector ladder for a target; undefined when the target kind is not supported yet. */
 export function selectorsFor(target: Target): Selector[] | undefined {
-  if (target.kind !== "element") return undefined;
+  if (target.kind !== "element") return [scopedSelector(target)];
   const payload: Record<string, unknown> = anchorPayload(target.anchor);
   if (target.nth !== undefined && target.nth !== 1) payload["nth"] = target.nth;
   if (target.role !== undefined) payload["role"] = target.role;
@@ -65,13 +66,11 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
     case "reload":
       return step("launch", { reload: true });
     case "click": {
-      if (ast.dialog) return unsupported("a dialog suffix (`, accepting the dialog`)");
       const type = ast.button === "right" ? "right_click" : ast.clickCount === 2 ? "double_click" : "click";
-      return step(type, ast.at ? { x_pct: ast.at.xPct, y_pct: ast.at.yPct } : {}, ast.target);
+      return step(type, { ...(ast.at ? { x_pct: ast.at.xPct, y_pct: ast.at.yPct } : {}), ...dialogParam(ast.dialog) }, ast.target);
     }
     case "hover":
-      if (ast.dialog) return unsupported("a dialog suffix (`, accepting the dialog`)");
-      return step("hover", {}, ast.target);
+      return step("hover", dialogParam(ast.dialog), ast.target);
     case "type":
       return ast.target ? step("type_text", { text: ast.text.raw }, ast.target) : step("type_text", { text: ast.text.raw });
     case "clear":
@@ -90,14 +89,19 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
       return step("capture", ast.count ? { name: ast.name, count: true } : { name: ast.name }, ast.target);
     case "assert":
       return compileAssertion(intent, ast.assertion, step);
-    case "drag":
-      return unsupported("Drag");
+    case "drag": {
+      const onto = selectorsFor(ast.onto);
+      if (!onto) return unsupported("a drop target other than a plain element", "address the drop target with `\"css:…\"` for now");
+      return step("drag", { onto }, ast.source);
+    }
     case "upload":
-      return unsupported("Upload");
-    case "scroll":
-      return unsupported("Scroll");
+      return step("upload", { path: ast.path }, ast.target);
+    case "scroll": {
+      const to = ast.to.kind === "into_view" ? { into_view: true } : ast.to.kind === "px" ? { to_px: ast.to.px } : { to: ast.to.kind };
+      return ast.target ? step("scroll", to, ast.target) : step("scroll", to);
+    }
     case "wait_download":
-      return unsupported("Wait until the download completes");
+      return step("capture_download", { name: ast.name, timeout_ms: ast.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS });
   }
 }
 
@@ -133,13 +137,27 @@ function compileAssertion(
     case "count":
       return element(a.target, { element_count: a.count });
     case "cookie":
-      return unsupported("A cookie assertion");
+      return surface({ cookie: a.name, cookie_fact: a.fact });
     case "attribute":
+      return element(a.target, { attribute: a.name, value_equals: a.value.raw, ...(a.negate ? { negate: true } : {}) });
     case "has_attribute":
-      return unsupported("An attribute assertion");
+      return element(a.target, { attribute: a.name, present: !a.negate });
     case "style":
-      return unsupported("A style assertion");
+      return element(a.target, { style: a.prop, value_equals: a.value, ...(a.negate ? { negate: true } : {}) });
     case "app_sugar":
       return unsupported(`\`${a.sugar === "display_shows" ? "display shows" : "document contains"}\` (a Windows app assertion)`);
   }
+}
+
+/** Trace `dialog {disposition, message?, match:"contains", reply?}` of a trigger action (reply as authored). */
+function dialogParam(dialog: DialogSuffix | undefined): Record<string, unknown> {
+  if (!dialog) return {};
+  return {
+    dialog: {
+      disposition: dialog.disposition,
+      ...(dialog.message !== undefined ? { message: dialog.message } : {}),
+      match: "contains",
+      ...(dialog.reply ? { reply: dialog.reply.raw } : {}),
+    },
+  };
 }

@@ -33,7 +33,9 @@ function boundOf(step: TraceStep): number {
   const expect = step.action.params["expect"] as Record<string, unknown> | undefined;
   const fromExpect = expect && typeof expect["timeout_ms"] === "number" ? expect["timeout_ms"] : 0;
   const fromSync = step.sync.pre.reduce((m, c) => Math.max(m, c.timeout_ms), 0);
-  return Math.max(fromExpect, fromSync, 0);
+  // Steps with their own bound and no expectation (capture_download).
+  const fromParams = typeof step.action.params["timeout_ms"] === "number" ? step.action.params["timeout_ms"] : 0;
+  return Math.max(fromExpect, fromSync, fromParams, 0);
 }
 
 async function executeOne(step: TraceStep, ctx: ExecutionContext): Promise<StepOutcome> {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { loadFlowText, type Flow } from "../spec/flow.ts";
+import { loadFlowText, type Flow, type FlowNode, type FlowStep } from "../spec/flow.ts";
 import { planFlow, planSteps, stepId } from "./plan.ts";
 
 function flow(steps: readonly string[]): Flow {
@@ -7,6 +7,14 @@ function flow(steps: readonly string[]): Flow {
   const r = loadFlowText("plan.flow.yaml", text);
   if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
   return r.flow;
+}
+
+/** Turns step `i` into an assertion no web flow can run (calculator sugar), wherever it sits. */
+function withSugar(f: Flow, i: number): Flow {
+  const target = f.steps[i]!;
+  const sugar: FlowStep = { ...target, ast: { kind: "assert", assertion: { kind: "app_sugar", sugar: "display_shows", text: "8" } } };
+  const swap = (nodes: readonly FlowNode[]): FlowNode[] => nodes.map((n) => (n.kind === "step" ? (n.step === target ? { kind: "step", step: sugar } : n) : { ...n, body: swap(n.body) }));
+  return { ...f, steps: f.steps.map((s) => (s === target ? sugar : s)), body: swap(f.body) };
 }
 
 describe("stepId", () => {
@@ -38,24 +46,58 @@ describe("planFlow", () => {
   });
 
   test("reports an unsupported form as unsupported-step at the step's span", () => {
-    const f = flow(['Click "A"', "Scroll to the bottom"]);
+    const f = withSugar(flow(['Click "A"', "assert: page shows B"]), 1);
     const plan = planFlow(f, 5_000);
     if (plan.ok) throw new Error("expected a refusal");
     expect(plan.diagnostics).toHaveLength(1);
     const d = plan.diagnostics[0]!;
     expect(d.code).toBe("unsupported-step");
-    expect(d.message).toContain("Scroll");
+    expect(d.message).toContain("display shows");
     expect(d.hint).toBeDefined();
     expect(d.span).toEqual(f.steps[1]!.span);
-    expect(d.span).toMatchObject({ file: "plan.flow.yaml", line: 6, column: 5 });
+    expect(d.span).toMatchObject({ file: "plan.flow.yaml", line: 6, column: 13 });
   });
 
   test("reports every unsupported step of the flow", () => {
-    const f = flow(["Scroll to the bottom", 'Click "A"', 'assert: cookie "sid" exists', 'Drag "css:#a" onto "css:#b"']);
+    const f = withSugar(withSugar(flow(["assert: page shows A", 'Click "A"', "assert: page shows B"]), 0), 2);
     const plan = planFlow(f, 5_000);
     if (plan.ok) throw new Error("expected a refusal");
-    expect(plan.diagnostics.map((d) => d.span?.line)).toEqual([5, 7, 8]);
+    expect(plan.diagnostics.map((d) => d.span?.line)).toEqual([5, 7]);
     expect(plan.diagnostics.every((d) => d.code === "unsupported-step")).toBe(true);
+  });
+
+  test("plans repeat and when blocks with their conditions as ladders, each body step compiled once", () => {
+    const plan = planFlow(flow([
+      'rules: Click "Start"',
+      'repeat:\n      until: the "id:label" shows Enough\n      max: 5\n      steps:\n        - rules: Press the "id:more" button',
+      'when: the "css:.banner" is visible\n    steps:\n      - rules: Click "Dismiss"',
+      'when: the "id:a" is greater than the "id:b"\n    steps:\n      - assert: page does not show Error',
+    ]), 5_000);
+    if (!plan.ok) throw new Error(JSON.stringify(plan.diagnostics));
+    expect(plan.hasBlocks).toBe(true);
+    expect(plan.steps.map((s) => [s.id, s.intent])).toEqual([["s0001", 'Click "Start"'], ["s0002", 'Press the "id:more" button'], ["s0003", 'Click "Dismiss"'], ["s0004", "page does not show Error"]]);
+    expect(plan.nodes.map((n) => n.kind)).toEqual(["step", "repeat", "when", "when"]);
+    const [, repeat, when, compare] = plan.nodes;
+    if (repeat?.kind !== "repeat" || when?.kind !== "when" || compare?.kind !== "when") throw new Error("expected blocks");
+    expect(repeat.max).toBe(5);
+    expect(repeat.until).toMatchObject({ text: 'the "id:label" shows Enough', span: { line: 7 }, check: { kind: "shows", text: "Enough", ladder: [{ tier: "native_id", payload: { id: "label" } }] } });
+    expect(repeat.body.map((n) => n.kind === "step" && n.steps[0]!.action.type)).toEqual(["click"]);
+    expect(when.condition.check).toEqual({ kind: "visible", negate: false, ladder: [{ tier: "native_id", provenance: "rules", payload: { css: ".banner" } }] });
+    expect(compare.condition.check).toMatchObject({ kind: "compare", op: "gt", left: [{ payload: { id: "a" } }], right: [{ payload: { id: "b" } }] });
+  });
+
+  test("a flow without blocks plans its nodes as its steps, in order", () => {
+    const plan = planFlow(flow(['Click "A"', "assert: page shows B"]), 5_000);
+    if (!plan.ok) throw new Error(JSON.stringify(plan.diagnostics));
+    expect(plan.hasBlocks).toBe(false);
+    expect(plan.nodes.flatMap((n) => (n.kind === "step" ? n.steps.map((s) => s.intent) : []))).toEqual(plan.steps.map((s) => s.intent));
+  });
+
+  test("reports an unsupported step inside a block body", () => {
+    const f = withSugar(flow(['when: page shows A\n    steps:\n      - assert: page shows B']), 0);
+    const plan = planFlow(f, 5_000);
+    if (plan.ok) throw new Error("expected a refusal");
+    expect(plan.diagnostics.map((d) => [d.code, d.span?.line])).toEqual([["unsupported-step", 7]]);
   });
 });
 
@@ -66,6 +108,6 @@ describe("planSteps", () => {
   });
 
   test("plans no steps to an empty plan", () => {
-    expect(planSteps([], 5_000)).toEqual({ ok: true, steps: [], sources: [] });
+    expect(planSteps([], 5_000)).toEqual({ ok: true, steps: [], sources: [], nodes: [], hasBlocks: false });
   });
 });

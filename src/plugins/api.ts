@@ -14,13 +14,15 @@ export type WaitCondition = "attached" | "visible" | "stable" | "enabled" | "edi
 /** One attempt's answer. `failed` names the condition that did not hold; `retryable` false stops polling. */
 export type Attempt<T = undefined> =
   | { readonly ok: true; readonly value: T; readonly tier?: string }
-  | { readonly ok: false; readonly failed: WaitCondition | "not-found" | "unsupported" | "dialog"; readonly detail: string; readonly retryable: boolean };
+  | { readonly ok: false; readonly failed: WaitCondition | "not-found" | "unsupported" | "dialog" | "ambiguous"; readonly detail: string; readonly retryable: boolean };
 
 /** A reading of an expectation: did it hold, and what was seen (never a secret's value). */
 export interface Reading {
   readonly pass: boolean;
   readonly actual: string;
   readonly tier?: string;
+  /** False when waiting cannot change the answer (an ambiguous scope, a cross-origin frame): the engine stops polling. */
+  readonly retryable?: boolean;
 }
 
 /** Expectations, with every `${…}` already resolved by the engine. */
@@ -34,7 +36,17 @@ export type Expectation =
   | { readonly kind: "visible"; readonly visible: boolean }
   | { readonly kind: "count"; readonly count: number }
   | { readonly kind: "checked"; readonly checked: boolean }
-  | { readonly kind: "enabled"; readonly enabled: boolean };
+  | { readonly kind: "enabled"; readonly enabled: boolean }
+  /** Exact, case-sensitive attribute value (name case-insensitive); `negate` passes when absent. */
+  | { readonly kind: "attribute"; readonly name: string; readonly value: string; readonly negate: boolean }
+  | { readonly kind: "attribute_present"; readonly name: string; readonly present: boolean }
+  /** Computed style; colours compare canonically (named, #rgb, #rrggbb, rgb(), rgba()). */
+  | { readonly kind: "style"; readonly prop: string; readonly value: string; readonly negate: boolean }
+  /** A cookie fact for the page's URL; never the cookie's value. Needs the `cookies` capability. */
+  | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent" };
+
+/** Where `Scroll` goes: a container edge, the element into view, or an exact scrollTop in px (verified ±1 px). */
+export type ScrollTo = { readonly to: "top" | "bottom" } | { readonly into_view: true } | { readonly to_px: number };
 
 export type KeyModifier = "ctrl" | "alt" | "shift" | "meta" | "mod";
 
@@ -62,6 +74,27 @@ export interface PointerOptions {
   readonly clickCount: 1 | 2;
   /** Point inside the element box, percent (0–100). Default: the centre. */
   readonly at?: { readonly xPct: number; readonly yPct: number };
+}
+
+/** How a declared native dialog is answered (`, accepting the "…" dialog`); `${…}` already resolved. */
+export interface DialogPlan {
+  readonly disposition: "accept" | "dismiss";
+  /** The dialog's message must contain this. */
+  readonly message?: string;
+  /** Prompt reply (accept only). */
+  readonly reply?: string;
+}
+
+/** What became of an armed dialog: not (yet) opened, or opened with this type and message. */
+export type DialogOutcome = { readonly opened: false } | { readonly opened: true; readonly type: string; readonly message: string };
+
+/** Downloads of the surface since it opened or since the last `takeDownloads`. */
+export interface DownloadState {
+  /** Absolute paths of completed downloads not yet taken. */
+  readonly completed: readonly string[];
+  readonly inProgress: number;
+  /** Suggested file names of downloads the browser cancelled. */
+  readonly canceled: readonly string[];
 }
 
 /** One live surface (a browser page, a desktop window…). Every method is one attempt. */
@@ -92,6 +125,18 @@ export interface AppDriver {
   rectsFor?(targets: readonly RectTarget[]): Promise<RectsAnswer[]>;
   /** Capability "screenshot": the frame-pixel point a pointer action on `ladder` would hit, without acting; undefined when it would not. */
   pointFor?(ladder: readonly Selector[], at?: PointerOptions["at"]): Promise<{ readonly x: number; readonly y: number } | undefined>;
+  /** Press on `source`, move with the button held, release on `onto` (pointer capability). */
+  drag?(source: readonly Selector[], onto: readonly Selector[]): Promise<Attempt>;
+  /** Set the file (absolute path) on the file input the ladder names, hidden or not. */
+  upload?(ladder: readonly Selector[], path: string): Promise<Attempt>;
+  /** Answer the next native dialog as planned instead of failing on it; `undefined` disarms. */
+  armDialog?(plan: DialogPlan | undefined): void;
+  /** The armed dialog's fate so far. */
+  dialogOutcome?(): DialogOutcome;
+  /** Downloads so far; completed ones are handed over (removed from the state) when `take` is true. */
+  downloads?(take: boolean): DownloadState;
+  /** Scroll the page (empty ladder) or the element the ladder names; verifies the position took. */
+  scroll?(ladder: readonly Selector[], to: ScrollTo): Promise<Attempt>;
   /** Facts recorded into the trace header (`env`). */
   environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }>;
   close(): Promise<void>;

@@ -1,6 +1,6 @@
 // Loads a `*.flow.yaml` into a typed Flow with spans on every step, collecting every problem of
-// the file (never stopping at the first). Calls the grammar once per step. Pure apart from the
-// caller-supplied text: no fs, no env, no clock.
+// the file (never stopping at the first). Calls the grammar once per step; foreach is expanded
+// here, repeat/when are kept as blocks (see block.ts). Pure: no fs, no env, no clock.
 import { createHash } from "node:crypto";
 import { parseAssertion, parseStep, parseTemplate } from "../grammar/index.ts";
 import type { AppKind, GrammarError, ParseResult, StepAst, Template } from "../grammar/ast.ts";
@@ -8,12 +8,15 @@ import { diagnostic, type Diagnostic, type SourceSpan } from "../diagnostics/dia
 import { isMap, isScalar, isSeq, keyName, parseYaml, spanInScalar, spanOf, type Node, type Scalar, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
 import { loadRedact, type FlowRedactionRule } from "./redact.ts";
+import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type Scope } from "./block.ts";
+
+export type { FlowCondition, FlowNode, RepeatBlock, WhenBlock } from "./block.ts";
 
 /** How a step was written: a plain scalar, `rules: …`, or `assert: …`. */
 export type StepForm = "plain" | "rules" | "assert";
 
 export interface FlowStep {
-  /** 0-based position among the flow's executable steps. */
+  /** 0-based position among the flow's authored steps (`Flow.steps`). */
   readonly index: number;
   readonly form: StepForm;
   /** The step text as authored (becomes the trace `intent`; references stay raw). */
@@ -28,9 +31,15 @@ export interface Flow {
   /** A built-in app kind, or the kind of an adapter plugin (`LoadOptions.pluginAppKinds`). */
   readonly app: string;
   readonly url?: Template;
+  /**
+   * Every concrete step in file order: foreach passes expanded, and each step of a repeat/when
+   * body once. For a flow without repeat/when this is also the order steps run in.
+   */
   readonly steps: readonly FlowStep[];
   /** `redact:` rules (copied into the trace header at record). */
   readonly redact?: readonly FlowRedactionRule[];
+  /** The step list as it runs: concrete steps and the repeat/when blocks the recorder expands. */
+  readonly body: readonly FlowNode[];
   /** `sha256:<hex>` of the file text, recorded in the trace header. */
   readonly hash: string;
 }
@@ -49,8 +58,9 @@ const LATER_KEYS = [
 ] as const;
 const STEP_KEYS_LATER = [
   "assert_api", "assert_sql", "assert_spreadsheet", "assert_screenshot", "assert_no_secret_leak",
-  "repeat", "when", "in", "foreach", "prompt", "assert_tool_call", "assert_no_tool_call",
+  "in", "prompt", "assert_tool_call", "assert_no_tool_call",
 ] as const;
+const STEP_KEYS = ["rules", "assert", "repeat", "when", "foreach"] as const;
 const APP_KINDS: readonly AppKind[] = ["web"];
 const LATER_APPS = ["api", "calc", "notepad", "sap", "vision", "agent", "windows"];
 
@@ -120,6 +130,10 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   if (urlNode !== undefined) {
     if (!isScalar(urlNode) || typeof urlNode.value !== "string") {
       problems.push(diagnostic("bad-value", "`url` must be a string", { span: spanOf(source, urlNode), hint: "url: http://127.0.0.1:3000/" }));
+    } else if (/\$\{\s*each\b/.test(urlNode.value)) {
+      problems.push(diagnostic("bad-reference", "`${each}` is only defined inside a `foreach:` block, not in `url:`", {
+        span: spanOf(source, urlNode), hint: "write the start URL itself, or a `${VAR}` environment reference",
+      }));
     } else {
       const parsed = parseTemplate(urlNode.value);
       if (parsed.ok) url = parsed.value;
@@ -133,6 +147,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   }
 
   const steps: FlowStep[] = [];
+  let body: FlowNode[] = [];
   const stepsNode = values.get("steps");
   if (stepsNode === undefined) {
     problems.push(diagnostic("missing-key", "a flow needs a `steps:` list", {
@@ -145,18 +160,32 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
       hint: "write one step per line: `- rules: Type Ada into the \"Name\" field`",
     }));
   } else {
-    for (const item of stepsNode.items) {
-      const step = loadStep(source, item as Node, app, steps.length, options, problems);
-      if (step) steps.push(step);
-    }
+    // A step that did not load leaves a gap; a Drag just before it is not reported as unverified.
+    const beforeGap = new Set<FlowNode>();
+    const loader: StepLoader = {
+      source, app, options, problems, steps,
+      loadList: (items, scope) => {
+        const out: FlowNode[] = [];
+        for (const item of items) {
+          const reported = problems.length;
+          const nodes = loadItem(loader, item, scope);
+          const last = out[out.length - 1];
+          if (nodes.length === 0 && problems.length > reported && last) beforeGap.add(last);
+          out.push(...nodes);
+        }
+        return out;
+      },
+    };
+    body = loader.loadList(stepsNode.items as Node[], { top: true });
+    checkDragsAsserted(body, problems, beforeGap);
   }
 
   const redactNode = values.get("redact");
   const redact = redactNode === undefined ? [] : loadRedact(source, redactNode, problems);
 
-  if (problems.length > 0) return { ok: false, diagnostics: problems, steps };
+  if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-  return { ok: true, flow: { file, name: name ?? "", app: pluginApp ?? app, ...(url ? { url } : {}), steps, ...(redact.length > 0 ? { redact } : {}), hash } };
+  return { ok: true, flow: { file, name: name ?? "", app: pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), hash } };
 }
 
 function requireString(source: YamlSource, root: Node, values: Map<string, Node | null>, key: string, problems: Diagnostic[], example: string): string | undefined {
@@ -172,27 +201,58 @@ function requireString(source: YamlSource, root: Node, values: Map<string, Node 
   return node.value.trim();
 }
 
-function loadStep(source: YamlSource, item: Node, app: AppKind, index: number, options: LoadOptions, problems: Diagnostic[]): FlowStep | undefined {
+interface StepLoader extends BlockLoader {
+  readonly options: LoadOptions;
+  /** Every concrete step loaded so far, in file order; a new step's index is its position here. */
+  readonly steps: FlowStep[];
+}
+
+/** A foreach body repeats its steps' problems once per value: report each problem once (naming the first pass). */
+function unique(problems: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return problems.filter((d) => {
+    const key = JSON.stringify([d.code, d.message, d.span?.line, d.span?.column]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
+  const { source, problems, options } = loader;
+  const asNodes = (step: FlowStep | undefined): FlowNode[] => (step ? [{ kind: "step", step }] : []);
   if (isScalar(item)) {
     if (typeof item.value !== "string") {
       problems.push(diagnostic("bad-value", "a step must be text or a one-key mapping", { span: spanOf(source, item), hint: "quote it: `- \"Type 42 into the \\\"Age\\\" field\"`" }));
-      return undefined;
+      return [];
     }
     if (!options.plainStepsAreRules) {
       problems.push(diagnostic("unsupported-feature", "plain steps need an authoring model, which this version does not have yet", {
         span: spanOf(source, item), hint: "record with `--author rules`, or write the step as `rules: …`",
       }));
-      return undefined;
+      return [];
     }
-    return fromText(source, item, "plain", app, index, problems);
+    return asNodes(fromText(loader, item, "plain", scope));
   }
   if (isMap(item)) {
+    const keys = item.items.map(keyName);
+    if (keys.includes("when")) return loadWhen(loader, item, scope);
+    if (keys.includes("in")) {
+      const inKey = item.items.find((p) => keyName(p) === "in")!;
+      problems.push(diagnostic("unsupported-feature", "`in:` blocks (multi-surface flows) are part of the flow format but this version of flowproof does not run them yet", {
+        span: spanOf(source, inKey.key as Node),
+        hint: "use a single-surface flow (`app:` and `url:`) for now",
+      }));
+      return [];
+    }
     if (item.items.length !== 1) {
       problems.push(diagnostic("bad-value", "a step mapping must have exactly one key", {
         span: spanOf(source, item),
-        hint: "write one step per list item: `- rules: …` or `- assert: …`",
+        hint: keys.includes("steps")
+          ? "`steps:` goes with `when: <condition>` in a two-key mapping; `repeat:` and `foreach:` hold their `steps:` inside them"
+          : "write one step per list item: `- rules: …` or `- assert: …`",
       }));
-      return undefined;
+      return [];
     }
     const pair = item.items[0]!;
     const key = keyName(pair);
@@ -204,41 +264,39 @@ function loadStep(source: YamlSource, item: Node, app: AppKind, index: number, o
           span: spanOf(source, (empty ? pair.key : value) as Node),
           hint: key === "rules" ? "- rules: Press the \"Save\" button" : "- assert: page shows Saved",
         }));
-        return undefined;
+        return [];
       }
-      return fromText(source, value, key, app, index, problems);
+      return asNodes(fromText(loader, value, key, scope));
     }
+    if (key === "repeat") return loadRepeat(loader, pair, scope);
+    if (key === "foreach") return loadForeach(loader, pair, scope);
     if ((STEP_KEYS_LATER as readonly string[]).includes(key)) {
       problems.push(diagnostic("unsupported-feature", `\`${key}:\` steps are part of the flow format but this version of flowproof does not run them yet`, {
         span: spanOf(source, pair.key as Node),
         hint: "use `rules:` and `assert:` steps for now",
       }));
-      return undefined;
+      return [];
     }
-    const guess = nearest(key, ["rules", "assert", ...STEP_KEYS_LATER]);
+    const guess = nearest(key, [...STEP_KEYS, ...STEP_KEYS_LATER]);
     problems.push(diagnostic("unknown-key", `unknown step key \`${key}\``, {
       span: spanOf(source, pair.key as Node),
-      hint: `${guess ? `did you mean \`${guess}\`? ` : ""}a step is plain text, \`rules: <step>\` or \`assert: <assertion>\``,
+      hint: `${guess ? `did you mean \`${guess}\`? ` : ""}a step is plain text, \`rules: <step>\`, \`assert: <assertion>\`, or a \`repeat:\`, \`when:\` or \`foreach:\` block`,
     }));
-    return undefined;
+    return [];
   }
   problems.push(diagnostic("bad-value", "a step must be text or a one-key mapping", { span: spanOf(source, item), hint: "- rules: Click \"Save\"" }));
-  return undefined;
+  return [];
 }
 
-function fromText(source: YamlSource, node: Scalar, form: StepForm, app: AppKind, index: number, problems: Diagnostic[]): FlowStep | undefined {
-  const text = String(node.value);
-  const trimmed = text.trim();
-  const lead = text.indexOf(trimmed);
-  const ctx = { app };
-  const parsed: ParseResult<StepAst> = form === "assert"
-    ? mapOk(parseAssertion(trimmed, ctx), (assertion) => ({ kind: "assert", assertion }) as StepAst)
-    : parseStep(trimmed, ctx);
-  if (!parsed.ok) {
-    problems.push(grammarDiagnostic(source, node, { ...parsed.error, offset: parsed.error.offset + lead }));
-    return undefined;
-  }
-  return { index, form, text: trimmed, span: spanInScalar(source, node, lead, trimmed.length), ast: parsed.value };
+function fromText(loader: StepLoader, node: Scalar, form: StepForm, scope: Scope): FlowStep | undefined {
+  const ctx = { app: loader.app };
+  const parsed = parseInScalar(loader, node, scope, (text): ParseResult<StepAst> => form === "assert"
+    ? mapOk(parseAssertion(text, ctx), (assertion) => ({ kind: "assert", assertion }) as StepAst)
+    : parseStep(text, ctx));
+  if (!parsed) return undefined;
+  const step: FlowStep = { index: loader.steps.length, form, text: parsed.text, span: parsed.span, ast: parsed.value };
+  loader.steps.push(step);
+  return step;
 }
 
 function mapOk<T, U>(r: ParseResult<T>, f: (t: T) => U): ParseResult<U> {

@@ -26,7 +26,8 @@ export const Selector = Type.Object(
     provenance: Type.String({ description: "Who minted this rung: rules, llm, recorder." }),
     confidence: Opt(Type.Number({ minimum: 0, maximum: 1 })),
     payload: Type.Record(Type.String(), Type.Unknown(), {
-      description: "web native_id: {css} or {id}; text_anchor: {text, nth?, role?}; any payload may carry nth (1-based).",
+      description:
+        "web native_id: {css} or {id}; text_anchor: {text, nth?, role?}; structural: {kind: cell, column_text, row_anchor, row_anchor_also?} | {kind: scoped, container (item|css:…|id:…), container_anchor, anchor_also?, inner_text|inner_css|inner_id} | {kind: framed, frame_text|frame_css, inner_text|inner_css|inner_id}, each with role?; any payload may carry nth (1-based).",
     }),
   },
   { additionalProperties: false },

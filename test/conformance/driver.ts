@@ -13,7 +13,7 @@ export interface ConformanceOptions {
   readonly expectations?: Readonly<Partial<Record<ConformanceArea, string>>>;
 }
 
-export type ConformanceArea = "pointer" | "keyboard" | "navigation" | "select";
+export type ConformanceArea = "pointer" | "keyboard" | "navigation" | "select" | "dialogs" | "cookies";
 
 const text = (t: string, extra: Record<string, unknown> = {}): Selector[] => [{ tier: "text_anchor", provenance: "rules", payload: { text: t, ...extra } }];
 const css = (c: string, extra: Record<string, unknown> = {}): Selector[] => [{ tier: "native_id", provenance: "rules", payload: { css: c, ...extra } }];
@@ -168,6 +168,66 @@ export function runDriverConformance(options: ConformanceOptions): void {
       expect((await driver.check(id("out"), { kind: "text_contains", text: "clicked Close account" })).pass).toBe(true);
       expect((await driver.click(text("Search"), { button: "left", clickCount: 1 })).ok).toBe(true);
       expect((await driver.check(id("out"), { kind: "text_contains", text: "clicked Search" })).pass).toBe(true);
+    });
+
+    test.skipIf(skipFor("pointer"))("drags with the button held, onto a drop target that must be actionable", async () => {
+      await open("drag.html");
+      expect(driver.drag).toBeDefined();
+      expect((await driver.drag!(text("Alpha"), text("Gamma"))).ok).toBe(true);
+      expect((await driver.check(id("order"), { kind: "text_contains", text: "Beta, Gamma, Alpha" })).pass).toBe(true);
+      const missing = await driver.drag!(text("Card"), text("Nowhere at all"));
+      expect(missing).toMatchObject({ ok: false, failed: "not-found" });
+    });
+
+    test.skipIf(skipFor("pointer"))("hover fails while the target moves away from the pointer", async () => {
+      await open("hover-moves.html");
+      expect((await driver.hover(text("Settings"))).ok).toBe(true);
+      expect(await driver.hover(text("Shy button"))).toMatchObject({ ok: false, failed: "receives-pointer" });
+    });
+
+    test.skipIf(skipFor("dialogs"))("answers an armed dialog as planned and reports it; fails an undeclared one", async () => {
+      await open("dialogs.html");
+      driver.armDialog!({ disposition: "accept", reply: "Zed" });
+      expect((await driver.click(text("Rename"), { button: "left", clickCount: 1 })).ok).toBe(true);
+      expect(driver.dialogOutcome!()).toEqual({ opened: true, type: "prompt", message: "New name?" });
+      driver.armDialog!(undefined);
+      expect((await driver.check(id("log"), { kind: "text_contains", text: "renamed to Zed" })).pass).toBe(true);
+      expect(driver.dialogOutcome!()).toEqual({ opened: false });
+      const undeclared = await driver.click(text("Notify"), { button: "left", clickCount: 1 });
+      expect(undeclared).toMatchObject({ ok: false, failed: "dialog", retryable: false });
+    });
+
+    test("reads attributes exactly and styles canonically", async () => {
+      await open("styled.html");
+      const cases: Array<[Selector[], Parameters<AppDriver["check"]>[1], boolean]> = [
+        [id("save"), { kind: "attribute", name: "DATA-STATE", value: "Ready", negate: false }, true],
+        [id("save"), { kind: "attribute", name: "data-state", value: "ready", negate: false }, false],
+        [id("save"), { kind: "attribute", name: "data-missing", value: "x", negate: true }, true],
+        [id("send"), { kind: "attribute_present", name: "disabled", present: true }, true],
+        [id("warn"), { kind: "style", prop: "color", value: "#f00", negate: false }, true],
+        [id("warn"), { kind: "style", prop: "background-color", value: "lightyellow", negate: false }, true],
+        [id("shout"), { kind: "style", prop: "text-transform", value: "uppercase", negate: false }, true],
+        [id("shout"), { kind: "style", prop: "color", value: "green", negate: false }, false],
+      ];
+      for (const [ladder, expectation, pass] of cases) {
+        const reading = await driver.check(ladder, expectation);
+        expect({ expectation, pass: reading.pass }).toEqual({ expectation, pass });
+      }
+    });
+
+    test.skipIf(skipFor("cookies"))("states cookie facts and names the cookies set when one is missing", async () => {
+      server.setRoute("/cookie-jar.html", () => {
+        const headers = new Headers({ "content-type": "text/html" });
+        headers.append("set-cookie", "sid=v; Path=/; HttpOnly");
+        headers.append("set-cookie", "keep=1; Path=/; Max-Age=600");
+        return new Response("<p>jar</p>", { headers });
+      });
+      await open("cookie-jar.html");
+      expect((await driver.check([], { kind: "cookie", name: "sid", fact: "http_only" })).pass).toBe(true);
+      expect((await driver.check([], { kind: "cookie", name: "keep", fact: "persistent" })).pass).toBe(true);
+      expect((await driver.check([], { kind: "cookie", name: "sid", fact: "persistent" })).pass).toBe(false);
+      const missing = await driver.check([], { kind: "cookie", name: "sidd", fact: "exists" });
+      expect(missing.actual).toContain("cookies set: keep, sid");
     });
 
     test("reports the environment recorded into trace headers", async () => {

@@ -26,7 +26,7 @@ describe("bad input (CLI)", () => {
       '  - rules: Click "Next" until the "Status" shows Done',
       "  - assert: the \"Terms\" is checked",
       "  - colour: red",
-      '  - rules: Drag the "css:#a" onto the "css:#b"',
+      "  - assert: display shows 8",
       "",
     ].join("\n"));
     const res = await runCli(["validate", "many.flow.yaml"], { cwd: project.dir, env: NO_BROWSER });
@@ -42,7 +42,7 @@ describe("bad input (CLI)", () => {
     expect(err).toMatch(/many\.flow\.yaml:9:\d+: error\[unknown-step\]/);
     expect(err).toContain("many.flow.yaml:10:5: error[unknown-key] unknown step key `colour`");
     expect(err).toContain('  8 |   - rules: Click "Next" until the "Status" shows Done');
-    expect(err).toMatch(/many\.flow\.yaml:11:\d+: error\[unsupported-step\] Drag is part of the grammar but this version of flowproof cannot run it yet/);
+    expect(err).toMatch(/many\.flow\.yaml:11:\d+: error\[unsupported-step\] `display shows` is calculator sugar \(app: calc\)/);
     expect(err.indexOf("many.flow.yaml:10:")).toBeLessThan(err.indexOf("many.flow.yaml:11:"));
     expect(err).not.toContain("chromium");
   });

@@ -2,6 +2,7 @@
 // readings, each in one round trip. Injected by source text (`installPageApi.toString()`), so it
 // must be self-contained: no runtime imports, no references to anything outside the function body.
 import type { Expectation } from "../../../src/plugins/api.ts";
+import type { ScopeKit, Scopes } from "./scopes.ts";
 
 /** Wire shapes shared with the driver (types only; erased at runtime). */
 export interface Rung {
@@ -15,7 +16,7 @@ export interface ProbeRequest {
   /** Click-at point in percent of the box. */
   readonly at?: { readonly xPct: number; readonly yPct: number } | undefined;
 }
-export type ProbeFailure = "not-found" | "visible" | "stable" | "enabled" | "editable" | "receives-pointer" | "unsupported";
+export type ProbeFailure = "not-found" | "visible" | "stable" | "enabled" | "editable" | "receives-pointer" | "unsupported" | "ambiguous";
 export type ProbeAnswer =
   | { readonly ok: true; readonly tier: string; readonly x: number; readonly y: number; readonly tag: string; readonly kind: string; readonly checked?: boolean }
   | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string };
@@ -40,9 +41,14 @@ export interface PageApi {
   count(req: { ladder: readonly Rung[] }): number;
   select(req: { ladder: readonly Rung[]; values: readonly string[] }): ValueAnswer;
   checkedState(req: { ladder: readonly Rung[] }): ValueAnswer;
+  /** Whether the target is under the pointer (`:hover`) right now. */
+  hovered(req: { ladder: readonly Rung[]; x: number; y: number }): ValueAnswer;
+  /** The `<input type=file>` the ladder names (directly, through its label, or inside it); hidden inputs count. */
+  fileInput(req: { ladder: readonly Rung[] }): HTMLInputElement | string;
 }
 
-export function installPageApi(): PageApi {
+/** `makeScopes` (plugins/web/injected/scopes.ts) adds cell, container and iframe targets. */
+export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes): PageApi {
   const MAX_TEXT = 120;
   const norm = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
   const short = (s: string) => (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}…` : s);
@@ -219,6 +225,7 @@ export function installPageApi(): PageApi {
       const byName = byId ? [] : Array.from(document.querySelectorAll(`[name="${cssEscapeId(p["id"] as string)}"]`));
       found = byId ? [byId] : byName;
     } else if (typeof p["text"] === "string") return byText(p["text"] as string, role, document);
+    else if (typeof p["kind"] === "string" && scopes) return scopes.resolveStructural(rung);
     else throw new Error(`unsupported selector payload ${JSON.stringify(p)}`);
     if (role) found = found.map((el) => toRole(el, role) ?? el);
     const visible = found.filter(isVisible);
@@ -483,6 +490,20 @@ export function installPageApi(): PageApi {
         const d = isDisabled(el);
         return { pass: d !== e.enabled, actual: d ? "disabled" : "enabled", tier };
       }
+      case "attribute": {
+        const v = attributeOf(el, e.name);
+        const same = v === e.value;
+        return { pass: e.negate ? !same : same, actual: v === null ? `it has no attribute ${e.name}` : `${e.name} is ${JSON.stringify(short(v))}`, tier };
+      }
+      case "attribute_present": {
+        const v = attributeOf(el, e.name);
+        return { pass: (v !== null) === e.present, actual: v === null ? `it has no attribute ${e.name}` : `it has ${e.name}=${JSON.stringify(short(v))}`, tier };
+      }
+      case "style": {
+        const v = getComputedStyle(el).getPropertyValue(e.prop).trim();
+        const same = styleEquals(e.prop, v, e.value);
+        return { pass: e.negate ? !same : same, actual: `${e.prop} is ${v}`, tier };
+      }
       default:
         return { pass: false, actual: `unsupported check ${(e as { kind: string }).kind}` };
     }
@@ -542,7 +563,60 @@ export function installPageApi(): PageApi {
     return { ok: true, value: String(c), tier: found.tier };
   };
 
-  const api: PageApi = { probe, focusForTyping, check, read, count, select, checkedState };
-  Object.defineProperty(globalThis, "__flowproof", { value: api, configurable: true, enumerable: false, writable: true });
+  /** Attribute names are case-insensitive in HTML; values compare exactly. */
+  const attributeOf = (el: Element, name: string): string | null => {
+    const want = lower(name);
+    for (const a of Array.from(el.attributes)) if (lower(a.name) === want) return a.value;
+    return null;
+  };
+
+  /** A colour as the browser computes it (`rgb(…)`/`rgba(…)`), so `red`, `#f00` and `rgb(255, 0, 0)` agree. */
+  const canonicalColor = (value: string): string | null => {
+    const probeEl = document.createElement("span");
+    probeEl.style.color = "";
+    probeEl.style.color = value;
+    if (probeEl.style.color === "") return null;
+    probeEl.style.display = "none";
+    (document.body ?? document.documentElement).appendChild(probeEl);
+    const c = getComputedStyle(probeEl).color;
+    probeEl.remove();
+    return c.replace(/\s+/g, "").replace(/^rgba\((\d+),(\d+),(\d+),1\)$/, "rgb($1,$2,$3)");
+  };
+
+  const styleEquals = (prop: string, actual: string, expected: string): boolean => {
+    if (prop === "color" || prop === "background-color") {
+      const a = canonicalColor(actual);
+      const b = canonicalColor(expected);
+      return a !== null && a === b;
+    }
+    return lower(actual.trim()) === lower(expected.trim());
+  };
+
+  const hovered = (req: { ladder: readonly Rung[]; x: number; y: number }): ValueAnswer => {
+    const found = resolve(req.ladder);
+    if (!found.el) return { ok: false, failed: "not-found", detail: found.detail };
+    // Chromium recomputes :hover lazily after layout moves, so the point must still hit the target too.
+    const landed = found.el.matches(":hover") && receives(found.el, deepHit(req.x, req.y));
+    return { ok: true, value: String(landed), tier: found.tier };
+  };
+
+  const fileInput = (req: { ladder: readonly Rung[] }): HTMLInputElement | string => {
+    // A file input is not a text `field`, so the role noun is read here rather than by the resolver.
+    const found = resolve(req.ladder.map((r) => ({ tier: r.tier, payload: Object.fromEntries(Object.entries(r.payload).filter(([k]) => k !== "role")) })));
+    if (!found.el) return found.detail;
+    const isFile = (el: Element | null): el is HTMLInputElement => el instanceof HTMLInputElement && el.type === "file";
+    const el = found.el;
+    if (isFile(el)) return el;
+    if (el instanceof HTMLLabelElement && isFile(el.control)) return el.control;
+    const inside = Array.from(el.querySelectorAll("input[type=file]")).filter(isFile);
+    if (inside.length === 1) return inside[0]!;
+    const near = el.closest("label");
+    if (near && isFile(near.control)) return near.control;
+    return `${describe(el)} is not a file input (Upload needs an <input type="file">)`;
+  };
+
+  const api: PageApi = { probe, focusForTyping, check, read, count, select, checkedState, hovered, fileInput };
+  const scopes = makeScopes ? makeScopes({ byText, toRole, isVisible, isDisabled, resolve, describe, installer: installPageApi }) : undefined;
+  Object.defineProperty(globalThis, "__flowproof", { value: scopes ? scopes.fence(api) : api, configurable: true, enumerable: false, writable: true });
   return api;
 }

@@ -51,6 +51,22 @@ function plan(e: Record<string, unknown>, ctx: ExecutionContext, subject: string
   if (typeof e["checked"] === "boolean") return { expect: { kind: "checked", checked: e["checked"] }, wording: `${subject} to be ${e["checked"] ? "checked" : "not checked"}`, quiet: false };
   if (typeof e["value_empty"] === "boolean") return { expect: { kind: "empty", empty: e["value_empty"] }, wording: `${subject} to be ${e["value_empty"] ? "empty" : "not empty"}`, quiet: false };
   if (typeof e["element_count"] === "number") return { expect: { kind: "count", count: e["element_count"] }, wording: `${subject} to appear ${e["element_count"]} times`, quiet: false };
+  const negate = e["negate"] === true;
+  if (typeof e["attribute"] === "string" && typeof e["value_equals"] === "string") {
+    const t = text("value_equals");
+    return { expect: { kind: "attribute", name: e["attribute"], value: t.value, negate }, wording: `${subject} to have ${e["attribute"]} ${negate ? "other than" : "equal to"} ${JSON.stringify(e["value_equals"])}`, quiet: t.hasEnv };
+  }
+  if (typeof e["attribute"] === "string" && typeof e["present"] === "boolean") {
+    return { expect: { kind: "attribute_present", name: e["attribute"], present: e["present"] }, wording: `${subject} ${e["present"] ? "to have" : "not to have"} attribute ${e["attribute"]}`, quiet: false };
+  }
+  if (typeof e["style"] === "string" && typeof e["value_equals"] === "string") {
+    return { expect: { kind: "style", prop: e["style"], value: e["value_equals"], negate }, wording: `${subject} to have ${e["style"]} ${negate ? "other than" : "equal to"} ${e["value_equals"]}`, quiet: false };
+  }
+  const fact = e["cookie_fact"];
+  if (typeof e["cookie"] === "string" && (fact === "exists" || fact === "http_only" || fact === "secure" || fact === "persistent")) {
+    const words = { exists: "to exist", http_only: "to be httpOnly", secure: "to be secure", persistent: "to be persistent" } as const;
+    return { expect: { kind: "cookie", name: e["cookie"], fact }, wording: `cookie ${JSON.stringify(e["cookie"])} ${words[fact]}`, quiet: false };
+  }
   return `this version of flowproof cannot check ${JSON.stringify(Object.keys(e).filter((k) => k !== "timeout_ms"))}`;
 }
 
@@ -66,9 +82,11 @@ export const assertStep: Handler = async (step, ctx): Promise<StepOutcome> => {
   const ladder = surface ? [] : step.selectors;
   const r = await poll(ctx.clock, timeoutMs, async () => {
     const reading = await ctx.driver.check(ladder, planned.expect);
-    return reading.pass ? { done: true, value: reading } : { done: false, retryable: true, last: reading };
+    return reading.pass ? { done: true, value: reading } : { done: false, retryable: reading.retryable !== false, last: reading };
   });
   if (r.ok) return passed(r.value.tier);
-  const seen = planned.quiet ? "" : `; ${surface && planned.expect.kind !== "url" && planned.expect.kind !== "title" ? "the page shows" : "it is"} ${r.value.actual}`;
+  if (r.value.retryable === false) return failed(`${subject}: ${r.value.actual}`);
+  const k = planned.expect.kind;
+  const seen = planned.quiet ? "" : k === "cookie" || k === "attribute" || k === "attribute_present" || k === "style" ? `; ${r.value.actual}` : `; ${surface && k !== "url" && k !== "title" ? "the page shows" : "it is"} ${r.value.actual}`;
   return failed(`expected ${planned.wording} within ${timeoutMs} ms${seen}`);
 };

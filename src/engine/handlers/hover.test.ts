@@ -20,4 +20,10 @@ describe("hover", () => {
     expect(r.status).toBe("failed");
     expect(r.detail).toContain("to appear");
   });
+  test("fails when the target moves away from the pointer (:hover never lands)", async () => {
+    const ctx = await h.context("hover-moves.html");
+    const r = await hover(traceStep('Hover over "Shy button"', { stepTimeoutMs: 500 }), ctx);
+    expect(r.status).toBe("failed");
+    expect(r.detail).toContain("not hovered");
+  });
 });

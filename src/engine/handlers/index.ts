@@ -10,7 +10,11 @@ import { typeText } from "./type-text.ts";
 import { pressKey } from "./press-key.ts";
 import { setChecked } from "./set-checked.ts";
 import { capture } from "./capture.ts";
+import { scroll } from "./scroll.ts";
 import { assertStep } from "./assert.ts";
+import { drag } from "./drag.ts";
+import { upload } from "./upload.ts";
+import { captureDownload } from "./capture-download.ts";
 
 const notYet = (what: string): Handler => async () => errored(`${what} steps are not supported by this version of flowproof; re-record with the version that wrote this trace`);
 
@@ -21,13 +25,13 @@ export const HANDLERS: Readonly<Record<ActionType, Handler>> = {
   double_click: click,
   right_click: click,
   hover,
-  drag: notYet("drag"),
-  scroll: notYet("scroll"),
+  drag,
+  scroll,
   type_text: typeText,
   press_key: pressKey,
-  upload: notYet("upload"),
+  upload,
   capture,
-  capture_download: notYet("capture_download"),
+  capture_download: captureDownload,
   set_checked: setChecked,
   wait: assertStep,
   assert: assertStep,

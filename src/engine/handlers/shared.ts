@@ -5,6 +5,7 @@ import type { TraceStep } from "../../trace/schema.ts";
 import type { ExecutionContext } from "../context.ts";
 import { poll } from "../poll.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../compile.ts";
+import { describeScopedPayload } from "../scoped.ts";
 
 export interface StepOutcome {
   readonly status: "passed" | "failed" | "errored";
@@ -24,6 +25,8 @@ export function describeLadder(selectors: readonly Selector[]): string {
   const s = selectors[0];
   if (!s) return "the page";
   const p = s.payload;
+  const scoped = describeScopedPayload(p);
+  if (scoped !== undefined) return scoped;
   const nth = typeof p["nth"] === "number" ? `${ordinal(p["nth"])} ` : "";
   const role = typeof p["role"] === "string" ? ` ${p["role"]}` : "";
   if (typeof p["css"] === "string") return `the ${nth}"css:${p["css"]}"${role}`;
@@ -53,6 +56,7 @@ const WAITING_FOR: Record<string, string> = {
   "receives-pointer": "receive the pointer",
   unsupported: "be usable",
   dialog: "answer without a dialog",
+  ambiguous: "name exactly one element",
 };
 
 /** Auto-waits an action until its target is actionable and the action landed. */

@@ -1,0 +1,34 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DownloadTracker } from "./downloads.ts";
+
+let dir = "";
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("DownloadTracker", () => {
+  test("moves a completed download to its suggested name and hands it over once", () => {
+    dir = mkdtempSync(join(tmpdir(), "fp-dl-test-"));
+    const t = new DownloadTracker(dir);
+    t.begin("g1", "report.csv");
+    expect(t.state(false)).toEqual({ completed: [], inProgress: 1, canceled: [] });
+    writeFileSync(join(dir, "g1"), "a,b\n");
+    t.progress("g1", "completed");
+    const s = t.state(true);
+    expect(s.completed).toHaveLength(1);
+    expect(s.completed[0]!.endsWith("report.csv")).toBe(true);
+    expect(readFileSync(s.completed[0]!, "utf8")).toBe("a,b\n");
+    expect(existsSync(join(dir, "g1"))).toBe(false);
+    expect(t.state(true).completed).toEqual([]);
+  });
+
+  test("reports cancelled downloads by name and ignores events for unknown guids", () => {
+    dir = mkdtempSync(join(tmpdir(), "fp-dl-test-"));
+    const t = new DownloadTracker(dir);
+    t.progress("nope", "completed");
+    t.begin("g2", "big.zip");
+    t.progress("g2", "canceled");
+    expect(t.state(false)).toEqual({ completed: [], inProgress: 0, canceled: ["big.zip"] });
+  });
+});

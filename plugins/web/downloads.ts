@@ -1,0 +1,86 @@
+// Downloads of one browser context: a private download directory, the browser's download events
+// folded into a state the engine polls. Keeps no module state; one tracker per driver.
+import { mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import type { DownloadState } from "../../src/plugins/api.ts";
+import type { Connection } from "./cdp/connection.ts";
+
+interface Entry {
+  readonly name: string;
+  state: "inProgress" | "completed" | "canceled";
+  path?: string;
+  taken: boolean;
+}
+
+/** Folds download events into a state. Files are saved under their guid and moved to `<dir>/<n>/<suggested name>` on completion. */
+export class DownloadTracker {
+  readonly dir: string;
+  readonly #entries = new Map<string, Entry>();
+  #completedCount = 0;
+
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  begin(guid: string, suggestedFilename: string): void {
+    this.#entries.set(guid, { name: basename(suggestedFilename) || "download", state: "inProgress", taken: false });
+  }
+
+  progress(guid: string, state: "inProgress" | "completed" | "canceled"): void {
+    const entry = this.#entries.get(guid);
+    if (!entry || entry.state !== "inProgress" || state === "inProgress") return;
+    entry.state = state;
+    if (state !== "completed") return;
+    // Its own folder per download keeps the server's file name without collisions.
+    const folder = join(this.dir, String(++this.#completedCount));
+    mkdirSync(folder, { recursive: true });
+    const path = join(folder, entry.name);
+    renameSync(join(this.dir, guid), path);
+    entry.path = path;
+  }
+
+  /** Completed downloads not taken yet; `take` hands them over. */
+  state(take: boolean): DownloadState {
+    const completed: string[] = [];
+    const canceled: string[] = [];
+    let inProgress = 0;
+    for (const e of this.#entries.values()) {
+      if (e.state === "inProgress") inProgress++;
+      else if (e.state === "canceled" && !e.taken) canceled.push(e.name);
+      else if (e.state === "completed" && !e.taken && e.path) completed.push(e.path);
+      if (take && e.state !== "inProgress") e.taken = true;
+    }
+    return { completed, inProgress, canceled };
+  }
+}
+
+export interface Downloads {
+  state(take: boolean): DownloadState;
+  close(): void;
+}
+
+/** Sends this context's downloads to a fresh temporary directory and tracks those its page starts. */
+export async function createDownloads(connection: Connection, browserContextId: string, mainFrameId: () => string): Promise<Downloads> {
+  const tracker = new DownloadTracker(mkdtempSync(join(tmpdir(), "flowproof-downloads-")));
+  const ours = new Set<string>();
+  const offs = [
+    connection.on("Browser.downloadWillBegin", (p) => {
+      // Browser events are global; the frame tells which context's page started it.
+      if (p.frameId !== mainFrameId()) return;
+      ours.add(p.guid);
+      tracker.begin(p.guid, p.suggestedFilename);
+    }),
+    connection.on("Browser.downloadProgress", (p) => {
+      if (ours.has(p.guid)) tracker.progress(p.guid, p.state);
+    }),
+  ];
+  await connection.send("Browser.setDownloadBehavior", { behavior: "allowAndName", browserContextId, downloadPath: tracker.dir, eventsEnabled: true });
+  return {
+    state: (take) => tracker.state(take),
+    close() {
+      for (const off of offs) off();
+      rmSync(tracker.dir, { recursive: true, force: true });
+    },
+  };
+}
