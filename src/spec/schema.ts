@@ -5,10 +5,43 @@ import { Type } from "@sinclair/typebox";
 
 const stepText = (description: string) => Type.String({ minLength: 1, description });
 
-export const FlowStepSchema = Type.Union([
+const SimpleStepSchema = Type.Union([
   stepText("A plain step, recorded by the authoring model, or by the rules grammar when none is configured (docs/authoring.md)."),
   Type.Object({ rules: stepText("A step in the deterministic rules grammar, e.g. `Click \"Save\"` (docs/authoring.md).") }, { additionalProperties: false }),
   Type.Object({ assert: stepText("An assertion, e.g. `page shows Saved` (docs/authoring.md).") }, { additionalProperties: false }),
+]);
+
+/** Blocks nest one level of simple steps here; the loader checks deeper nesting and the conditions' grammar. */
+const BlockBody = Type.Array(Type.Unknown(), { minItems: 1, description: "The block's steps." });
+
+export const FlowStepSchema = Type.Union([
+  SimpleStepSchema,
+  Type.Object(
+    {
+      repeat: Type.Object(
+        {
+          until: stepText("A condition read before each pass, e.g. `the \"id:status\" shows Done` (docs/authoring.md, Conditions)."),
+          max: Type.Integer({ minimum: 1, description: "The most passes; exceeding it fails the recording." }),
+          steps: BlockBody,
+        },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false, description: "Repeat steps until a condition holds; expanded at record time (docs/flow-format.md, Blocks)." },
+  ),
+  Type.Object(
+    { when: stepText("A condition read once at record time."), steps: BlockBody },
+    { additionalProperties: false, description: "Run steps only when a condition holds at record time." },
+  ),
+  Type.Object(
+    {
+      foreach: Type.Object(
+        { values: Type.Array(Type.Unknown(), { minItems: 1 }), steps: BlockBody },
+        { additionalProperties: false, description: "Repeat steps once per value; `${each}` / `${each.key}` in them. Expanded when the flow loads." },
+      ),
+    },
+    { additionalProperties: false },
+  ),
 ]);
 
 export const FlowFileSchema = Type.Object(
