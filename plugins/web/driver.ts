@@ -8,10 +8,11 @@ import { installPageApi, type PageApi, type ProbeAnswer, type ProbeFailure, type
 import { keyDefinition, modifierMask, MODIFIER_KEYS } from "./keys.ts";
 import { rectsExpression } from "./frames.ts";
 import { installScopes, type ScopeAnswer, type ScopeMethods } from "./injected/scopes.ts";
+import { installReadings } from "./injected/readings.ts";
 import { checkCookie, type CookieFacts } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
 
-const INSTALLER = `(${installPageApi.toString()})(${installScopes.toString()})`;
+const INSTALLER = `(${installPageApi.toString()})(${installScopes.toString()}, ${installReadings.toString()})`;
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot"]);
 /** How long an action waits for a navigation it started to reach DOMContentLoaded. */
 const NAVIGATION_SETTLE_MS = 30_000;

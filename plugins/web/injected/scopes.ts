@@ -14,6 +14,8 @@ export interface ScopeKit {
   describe(el: Element): string;
   /** The page API installer itself, to install it into a frame that does not have it yet. */
   installer: (...args: never[]) => unknown;
+  /** The assertion readings installer passed to the page API (installed into frames with it). */
+  readings?: ((...args: never[]) => unknown) | undefined;
 }
 
 /** `{to:"top"|"bottom"} | {into_view:true} | {to_px:n}`, as in the trace's `scroll` params. */
@@ -399,7 +401,7 @@ export function installScopes(kit: ScopeKit): Scopes {
     if (!doc) throw new ScopeError("unsupported", `the iframe ${name} is cross-origin (${frameLabel(frame)}); flowproof reaches into same-origin frames only`);
     const win = frame.contentWindow as (Window & { __flowproof?: FrameApi; eval(s: string): unknown }) | null;
     if (!win) throw new ScopeError("not-found", `the iframe ${name} has no document yet`);
-    if (!win.__flowproof) win.eval(`(${String(kit.installer)})(${String(installScopes)})`);
+    if (!win.__flowproof) win.eval(`(${String(kit.installer)})(${String(installScopes)}${kit.readings ? `, ${String(kit.readings)}` : ""})`);
     if (!win.__flowproof) throw new ScopeError("not-found", `the iframe ${name} is still loading`);
     return { frame, api: win.__flowproof };
   };
