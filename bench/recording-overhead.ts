@@ -5,15 +5,18 @@
 // 1. Replays bench/flows/bench.flow.yaml (30 steps) alternately with --recording-detail off and
 //    full, N timed runs each after one untimed warm-up, and prints the median overhead of full over
 //    off: wall time (browser launch included) and the sum of step times. Target: ≤ 35 %.
-// 2. Assembles recording.gif from 100 frames at 1280×800 (the full run's own frames, cycled) and
-//    prints the time, PNG decoding included. Target: ≤ 3 s.
+// 2. recording.gif for 100 frames at 1280×800 (the full run's own frames, cycled): the frame
+//    images are made by the frame worker as each frame is written, off the step path, and the
+//    file is concatenated when the run ends. Prints both costs, and the old from-PNG-files path
+//    (decoding included) for comparison. Target: ≤ 3 s for the GIF's cost.
+// 3. One more full run with --video per round: what --video adds to a run's wall time.
 // A measurement, not a test: exits 0 whatever the figures; 1 when a replay fails; 2 without Chromium.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join, resolve, sep } from "node:path";
 import { record, run } from "../src/index.ts";
 import { findBrowser } from "../plugins/web/launch.ts";
-import { assembleGif } from "../src/recording/gif.ts";
+import { assembleGif, assembleGifChunks, gifFrameChunk } from "../src/recording/gif.ts";
 import { decodePng } from "../src/recording/image.ts";
 
 const BENCH_DIR = import.meta.dir;
@@ -83,9 +86,9 @@ async function main(): Promise<number> {
       console.error(`bench: recording failed: ${recorded.error ?? "unknown"}`);
       return 1;
     }
-    const once = async (detail: "off" | "full"): Promise<Sample> => {
+    const once = async (detail: "off" | "full", video = false): Promise<Sample> => {
       const t0 = performance.now();
-      const result = await run({ spec, env, recordingDetail: detail });
+      const result = await run({ spec, env, recordingDetail: detail, video });
       const wallMs = performance.now() - t0;
       if (!result.report.passed) throw new Error(`replay failed (${detail}): ${result.run_dir}`);
       const stepsMs = result.report.steps.reduce((a, s) => a + s.duration_ms, 0);
@@ -93,15 +96,19 @@ async function main(): Promise<number> {
     };
     const off: Sample[] = [];
     const full: Sample[] = [];
+    const video: Sample[] = [];
     for (let round = -1; round < runs; round++) {
       const a = await once("off");
       const b = await once("full");
+      const c = await once("full", true);
       if (round >= 0) {
         off.push(a);
         full.push(b);
+        video.push(c);
       }
-      console.error(`bench: ${round < 0 ? "warm-up" : `run ${round + 1}/${runs}`}: off ${a.wallMs.toFixed(0)} ms (steps ${a.stepsMs}), full ${b.wallMs.toFixed(0)} ms (steps ${b.stepsMs}, ${b.frames.length} frames)`);
+      console.error(`bench: ${round < 0 ? "warm-up" : `run ${round + 1}/${runs}`}: off ${a.wallMs.toFixed(0)} ms (steps ${a.stepsMs}), full ${b.wallMs.toFixed(0)} ms (steps ${b.stepsMs}, ${b.frames.length} frames), full+video ${c.wallMs.toFixed(0)} ms`);
     }
+    const wallVideo = median(video.map((s) => s.wallMs));
     const wallOff = median(off.map((s) => s.wallMs));
     const wallFull = median(full.map((s) => s.wallMs));
     const stepsOff = median(off.map((s) => s.stepsMs));
@@ -109,16 +116,27 @@ async function main(): Promise<number> {
     const wallOverhead = wallFull / wallOff - 1;
 
     const frames = full.at(-1)!.frames;
-    const t0 = performance.now();
-    const gif = await assembleGif(Array.from({ length: GIF_FRAMES }, (_, i) => i * 500), (i) => decodePng(readFileSync(frames[i % frames.length]!)));
-    const gifMs = performance.now() - t0;
-    const size = decodePng(readFileSync(frames[0]!));
+    const offsets = Array.from({ length: GIF_FRAMES }, (_, i) => i * 500);
+    const decoded = frames.map((f) => decodePng(readFileSync(f)));
+    const size = decoded[0]!;
+    // What the frame worker adds per frame with --video (the frame is already decoded there).
+    const t1 = performance.now();
+    const chunks = offsets.map((_, i) => gifFrameChunk(decoded[i % decoded.length]!));
+    const chunkMs = performance.now() - t1;
+    // What the end of the run waits for.
+    const t2 = performance.now();
+    const gif = assembleGifChunks(offsets, chunks);
+    const assembleMs = performance.now() - t2;
+    const t3 = performance.now();
+    await assembleGif(offsets, (i) => decodePng(readFileSync(frames[i % frames.length]!)));
+    const fromFilesMs = performance.now() - t3;
 
     console.log(`flowproof recording — 30-step flow, ${runs} timed run(s) each, medians`);
     console.log(`  wall time (launch included): off ${wallOff.toFixed(0)} ms, full ${wallFull.toFixed(0)} ms → overhead ${pct(wallOverhead)} (target ≤ ${pct(TARGETS.overhead)})`);
     console.log(`  sum of step times:           off ${stepsOff.toFixed(0)} ms, full ${stepsFull.toFixed(0)} ms → overhead ${pct(stepsFull / stepsOff - 1)}`);
     console.log(`  frames per full run: ${frames.length}`);
-    console.log(`  GIF: ${GIF_FRAMES} frames at ${size.width}×${size.height} → ${(gif.length / 1024).toFixed(0)} KiB in ${gifMs.toFixed(0)} ms, PNG decoding included (target ≤ ${TARGETS.gifMs} ms)`);
+    console.log(`  GIF: ${GIF_FRAMES} frames at ${size.width}×${size.height} → ${(gif.length / 1024).toFixed(0)} KiB: frame images ${chunkMs.toFixed(0)} ms (${(chunkMs / GIF_FRAMES).toFixed(1)} ms each, in the frame worker) + assembly ${assembleMs.toFixed(0)} ms = ${(chunkMs + assembleMs).toFixed(0)} ms (target ≤ ${TARGETS.gifMs} ms); from PNG files, decoding included: ${fromFilesMs.toFixed(0)} ms`);
+    console.log(`  --video on a full run: ${wallVideo.toFixed(0)} ms vs ${wallFull.toFixed(0)} ms → adds ${pct(wallVideo / wallFull - 1)}`);
     return 0;
   } finally {
     server.stop();

@@ -31,7 +31,11 @@ export class FrameBundle {
 
   /** Encodes a redacted image and writes it under its content name. */
   writeFrame(offsetMs: number, redacted: Image): PersistedFrame {
-    const png = encodePng(redacted);
+    return this.writeEncoded(offsetMs, encodePng(redacted));
+  }
+
+  /** Writes an already encoded, already redacted frame under its content name. */
+  writeEncoded(offsetMs: number, png: Uint8Array): PersistedFrame {
     const name = frameFileName(offsetMs, png);
     const dir = join(this.root, FRAMES_DIR);
     if (!this.#made) {

@@ -1,36 +1,64 @@
 // One captured frame's trip to disk: decode, mask, draw the cursor overlay (after the masks),
-// encode, write. Runs in the frame worker (or inline); the caller has already decided the frame
-// may be kept (every redaction target resolved).
+// encode, write — and with --video, the frame's GIF image too, so the GIF is only concatenated
+// at the end of the run. Runs in the frame worker (or inline); the caller has already decided
+// the frame may be kept (every redaction target resolved).
 import type { Rect } from "../plugins/api.ts";
 import { FrameBundle, type PersistedFrame } from "./bundle.ts";
 import { drawMarks, type CursorMarks } from "./cursor.ts";
-import { decodePng } from "./image.ts";
+import { gifFrameChunk } from "./gif.ts";
+import { decodePng, encodePng, type Image } from "./image.ts";
 import { applyMasks } from "./redactor.ts";
+
+/** One persisted frame made from the capture: where it sits on the timeline and its overlay. */
+export interface FrameVariant {
+  readonly offsetMs: number;
+  /** Undefined = no overlay. */
+  readonly marks: CursorMarks | undefined;
+}
 
 export interface FrameJob {
   readonly root: string;
-  readonly offsetMs: number;
   /** The unredacted frame as the source encoded it. Never written as is. */
   readonly png: Uint8Array;
   readonly masks: readonly Rect[];
-  /** One persisted frame per entry; undefined marks = no overlay. */
-  readonly variants: ReadonlyArray<CursorMarks | undefined>;
+  /** One persisted frame per entry, in timeline order. */
+  readonly frames: readonly FrameVariant[];
+  /** Also encode each frame as a GIF image (--video). */
+  readonly gif?: boolean;
 }
 
-export function processFrame(job: FrameJob): PersistedFrame[] {
+export interface FrameOutput {
+  readonly frames: PersistedFrame[];
+  /** With `gif`: one GIF image block per frame, in the same order (see gif.ts). */
+  readonly gif?: Uint8Array[];
+}
+
+export function processFrame(job: FrameJob): FrameOutput {
   const image = decodePng(job.png);
   applyMasks(image, job.masks);
   const bundle = new FrameBundle(job.root);
-  return job.variants.map((marks, i) => {
-    const frame = i === job.variants.length - 1 ? image : { ...image, data: image.data.slice() };
-    if (marks) drawMarks(frame, marks);
-    return bundle.writeFrame(job.offsetMs, frame);
-  });
+  // Variants with the same overlay are the same picture: encode it once.
+  const made = new Map<string, { png: Uint8Array; gif?: Uint8Array }>();
+  const frames: PersistedFrame[] = [];
+  const gif: Uint8Array[] = [];
+  for (const variant of job.frames) {
+    const key = JSON.stringify(variant.marks ?? null);
+    let picture = made.get(key);
+    if (!picture) {
+      const drawn: Image = variant.marks ? { ...image, data: image.data.slice() } : image;
+      if (variant.marks) drawMarks(drawn, variant.marks);
+      picture = { png: encodePng(drawn), ...(job.gif ? { gif: gifFrameChunk(drawn) } : {}) };
+      made.set(key, picture);
+    }
+    frames.push(bundle.writeEncoded(variant.offsetMs, picture.png));
+    if (picture.gif) gif.push(picture.gif);
+  }
+  return job.gif ? { frames, gif } : { frames };
 }
 
 /** Where frame jobs run: on this thread, or on a worker so the step path only waits for the capture. */
 export interface FrameProcessor {
-  submit(job: FrameJob): Promise<PersistedFrame[]>;
+  submit(job: FrameJob): Promise<FrameOutput>;
   close(): void;
 }
 

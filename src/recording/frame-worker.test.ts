@@ -16,13 +16,13 @@ describe("workerProcessor", () => {
   test("writes the same redacted frames on a worker thread as inline, in submission order", async () => {
     const [a, b] = [mkdtempSync(join(tmpdir(), "flowproof-w-")), mkdtempSync(join(tmpdir(), "flowproof-w-"))];
     roots.push(a!, b!);
-    const job = (root: string, n: number) => ({ root, offsetMs: n * 10, png: encodePng(solidImage(40, 30, [n, 100, 200])), masks: [{ x: 5, y: 5, width: 10, height: 10 }], variants: [undefined] });
+    const job = (root: string, n: number) => ({ root, png: encodePng(solidImage(40, 30, [n, 100, 200])), masks: [{ x: 5, y: 5, width: 10, height: 10 }], frames: [{ offsetMs: n * 10, marks: undefined }] });
     const processor = workerProcessor();
     try {
       const viaWorker = await Promise.all([1, 2, 3].map((n) => processor.submit(job(a!, n))));
       const inline = [1, 2, 3].map((n) => processFrame(job(b!, n)));
-      expect(viaWorker.map((f) => f.map((x) => x.file))).toEqual(inline.map((f) => f.map((x) => x.file)));
-      expect(readFileSync(join(a!, viaWorker[0]![0]!.file)).equals(readFileSync(join(b!, inline[0]![0]!.file)))).toBe(true);
+      expect(viaWorker.map((o) => o.frames.map((x) => x.file))).toEqual(inline.map((o) => o.frames.map((x) => x.file)));
+      expect(readFileSync(join(a!, viaWorker[0]!.frames[0]!.file)).equals(readFileSync(join(b!, inline[0]!.frames[0]!.file)))).toBe(true);
     } finally {
       processor.close();
     }
@@ -33,7 +33,7 @@ describe("workerProcessor", () => {
     roots.push(root);
     const processor = workerProcessor(new URL("./no-such-worker.ts", import.meta.url).href);
     try {
-      const frames = await processor.submit({ root, offsetMs: 7, png: encodePng(solidImage(8, 8, [1, 2, 3])), masks: [], variants: [undefined] });
+      const { frames } = await processor.submit({ root, png: encodePng(solidImage(8, 8, [1, 2, 3])), masks: [], frames: [{ offsetMs: 7, marks: undefined }] });
       expect(frames.map((f) => f.offset_ms)).toEqual([7]);
       expect(readFileSync(join(root, frames[0]!.file)).length).toBeGreaterThan(0);
     } finally {
@@ -44,7 +44,7 @@ describe("workerProcessor", () => {
   test("reports a job that cannot be written as a rejected promise", async () => {
     const processor = workerProcessor();
     try {
-      await expect(processor.submit({ root: "/", offsetMs: 0, png: new Uint8Array([1, 2, 3]), masks: [], variants: [undefined] })).rejects.toThrow("could not write a recording frame");
+      await expect(processor.submit({ root: "/", png: new Uint8Array([1, 2, 3]), masks: [], frames: [{ offsetMs: 0, marks: undefined }] })).rejects.toThrow("could not write a recording frame");
     } finally {
       processor.close();
     }

@@ -1,9 +1,8 @@
 // The frame worker: runs frame jobs (decode → mask → overlay → encode → write) off the step path.
 // `workerProcessor()` is the parent side; the `self.onmessage` block is the worker side.
-import { inlineProcessor, processFrame, type FrameJob, type FrameProcessor } from "./frame-job.ts";
-import type { PersistedFrame } from "./bundle.ts";
+import { inlineProcessor, processFrame, type FrameJob, type FrameOutput, type FrameProcessor } from "./frame-job.ts";
 
-type Reply = { readonly id: number; readonly frames: PersistedFrame[] } | { readonly id: number; readonly error: string };
+type Reply = { readonly id: number; readonly output: FrameOutput } | { readonly id: number; readonly error: string };
 
 declare const self: { onmessage: ((e: MessageEvent<{ id: number; job: FrameJob }>) => void) | null; postMessage(m: Reply): void } | undefined;
 
@@ -13,7 +12,7 @@ if (IS_WORKER && self) {
   self.onmessage = (e) => {
     const { id, job } = e.data;
     try {
-      self.postMessage({ id, frames: processFrame(job) });
+      self.postMessage({ id, output: processFrame(job) });
     } catch (error) {
       self.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
     }
@@ -31,14 +30,14 @@ export function workerProcessor(workerUrl: string = new URL("./frame-worker.ts",
   }
   let next = 0;
   let dead = false;
-  const waiting = new Map<number, { job: FrameJob; resolve(f: PersistedFrame[]): void; reject(e: Error): void }>();
-  const inline = (w: { job: FrameJob; resolve(f: PersistedFrame[]): void; reject(e: Error): void }) => inlineProcessor.submit(w.job).then(w.resolve, w.reject);
+  const waiting = new Map<number, { job: FrameJob; resolve(f: FrameOutput): void; reject(e: Error): void }>();
+  const inline = (w: { job: FrameJob; resolve(f: FrameOutput): void; reject(e: Error): void }) => inlineProcessor.submit(w.job).then(w.resolve, w.reject);
   worker.onmessage = (e: MessageEvent<Reply>) => {
     const w = waiting.get(e.data.id);
     if (!w) return;
     waiting.delete(e.data.id);
     if ("error" in e.data) w.reject(new Error(`could not write a recording frame: ${e.data.error}`));
-    else w.resolve(e.data.frames);
+    else w.resolve(e.data.output);
   };
   worker.onerror = () => {
     // The worker could not run (e.g. its module is missing from a compiled build): every job,

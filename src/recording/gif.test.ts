@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { assembleGif, gifDelays } from "./gif.ts";
+import { assembleGif, assembleGifChunks, gifDelays, gifFrameChunk } from "./gif.ts";
 import { solidImage, fillRect } from "./image.ts";
 
 /** Frame delays (centiseconds) and the logical screen size, read back from GIF bytes. */
@@ -33,5 +33,53 @@ describe("assembleGif", () => {
     expect([info.width, info.height]).toEqual([880, 550]);
     expect(info.delaysCs).toEqual([70, 200]);
     expect(bytes[bytes.length - 1]).toBe(0x3b);
+  });
+});
+
+/** Walks every block of a GIF; throws on a malformed one. Returns the image count. */
+function walkGif(b: Uint8Array): number {
+  let at = 13;
+  if (b[10]! & 0x80) at += 3 * (1 << ((b[10]! & 7) + 1));
+  let images = 0;
+  const subBlocks = () => {
+    while (b[at] !== 0) {
+      if (at >= b.length) throw new Error("ran off the end");
+      at += b[at]! + 1;
+    }
+    at++;
+  };
+  for (;;) {
+    const tag = b[at];
+    if (tag === 0x3b) return at === b.length - 1 ? images : -1;
+    if (tag === 0x21) {
+      at += 2;
+      subBlocks();
+    } else if (tag === 0x2c) {
+      const packed = b[at + 9]!;
+      at += 10;
+      if (packed & 0x80) at += 3 * (1 << ((packed & 7) + 1));
+      at++; // LZW minimum code size
+      subBlocks();
+      images++;
+    } else throw new Error(`unexpected block 0x${String(tag?.toString(16))} at ${at}`);
+  }
+}
+
+describe("assembleGifChunks", () => {
+  test("concatenates per-frame images made separately into one well-formed looping GIF", () => {
+    const a = solidImage(1280, 800, [255, 255, 255]);
+    const b = solidImage(1280, 800, [0, 128, 0]);
+    fillRect(b, { x: 0, y: 0, width: 640, height: 400 }, [200, 0, 0]);
+    const chunkA = gifFrameChunk(a);
+    const bytes = assembleGifChunks([0, 500, 3000], [chunkA, gifFrameChunk(b), chunkA]);
+    expect(walkGif(bytes)).toBe(3);
+    const info = readGif(bytes);
+    expect([info.width, info.height]).toEqual([880, 550]);
+    expect(info.delaysCs).toEqual([50, 140, 200]);
+    expect(new TextDecoder().decode(bytes.slice(16, 27))).toBe("NETSCAPE2.0");
+  });
+
+  test("refuses a frame list and an image list of different lengths", () => {
+    expect(() => assembleGifChunks([0, 1], [gifFrameChunk(solidImage(4, 4, [0, 0, 0]))])).toThrow("1 frame images for 2 frames");
   });
 });

@@ -1,6 +1,7 @@
 // recording.gif (--video): the persisted, already-redacted keyframes as one animation, 880 px
-// wide, each frame shown for the real gap to the next (clamped to stay watchable). Pure apart
-// from the frame loader the caller passes.
+// wide, each frame shown for the real gap to the next (clamped to stay watchable). Each frame's
+// GIF image block is made on its own (in the frame worker, as the frame is written) and the file
+// is only concatenated at the end, with the delays filled in once the gaps are known. Pure.
 import { GIFEncoder, applyPalette, quantize } from "gifenc";
 import { scaleToWidth, type Image } from "./image.ts";
 
@@ -18,19 +19,62 @@ export function gifDelays(offsetsMs: readonly number[]): number[] {
   });
 }
 
+/**
+ * One frame as a GIF image block: graphic control extension (delay left 0, filled in by
+ * `assembleGifChunks`), image descriptor, local palette, LZW pixels. 880 px wide.
+ */
+export function gifFrameChunk(frame: Image): Uint8Array {
+  const small = scaleToWidth(frame, GIF_WIDTH_PX);
+  // rgb444 buckets over every 8th pixel: plenty for UI screenshots, and quantising stays fast.
+  const palette = quantize(everyNthPixel(small.data, 8), 256, { format: "rgb444" });
+  const index = applyPalette(small.data, palette, "rgb444");
+  const block = GIFEncoder({ auto: false });
+  block.writeFrame(index, small.width, small.height, { palette, delay: 0, first: false });
+  return block.bytes();
+}
+
+// A chunk starts with the graphic control extension: 21 F9 04 <packed> <delay lo> <delay hi> …,
+// then the image descriptor 2C <left:2> <top:2> <width:2> <height:2>.
+const DELAY_AT = 4;
+const WIDTH_AT = 13;
+
+/** The whole GIF (looping forever) from per-frame chunks in timeline order. */
+export function assembleGifChunks(offsetsMs: readonly number[], chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length !== offsetsMs.length) throw new Error(`recording.gif: ${chunks.length} frame images for ${offsetsMs.length} frames`);
+  const delays = gifDelays(offsetsMs);
+  let width = 1;
+  let height = 1;
+  for (const c of chunks) {
+    width = Math.max(width, c[WIDTH_AT]! | (c[WIDTH_AT + 1]! << 8));
+    height = Math.max(height, c[WIDTH_AT + 2]! | (c[WIDTH_AT + 3]! << 8));
+  }
+  const head = [
+    ...Array.from("GIF89a", (ch) => ch.charCodeAt(0)),
+    // Logical screen descriptor: size, no global palette (every frame has its own).
+    width & 0xff, width >> 8, height & 0xff, height >> 8, 0x00, 0x00, 0x00,
+    // NETSCAPE2.0 application extension: loop forever.
+    0x21, 0xff, 0x0b, ...Array.from("NETSCAPE2.0", (ch) => ch.charCodeAt(0)), 0x03, 0x01, 0x00, 0x00, 0x00,
+  ];
+  const total = head.length + chunks.reduce((n, c) => n + c.length, 0) + 1;
+  const out = new Uint8Array(total);
+  out.set(head, 0);
+  let at = head.length;
+  for (const [i, chunk] of chunks.entries()) {
+    out.set(chunk, at);
+    const centis = Math.round(delays[i]! / 10);
+    out[at + DELAY_AT] = centis & 0xff;
+    out[at + DELAY_AT + 1] = centis >> 8;
+    at += chunk.length;
+  }
+  out[at] = 0x3b; // trailer
+  return out;
+}
+
 /** Encodes frames in the given (timeline) order; `load(i)` yields frame i, decoded. */
 export async function assembleGif(offsetsMs: readonly number[], load: (index: number) => Image | Promise<Image>): Promise<Uint8Array> {
-  const delays = gifDelays(offsetsMs);
-  const gif = GIFEncoder();
-  for (let i = 0; i < offsetsMs.length; i++) {
-    const small = scaleToWidth(await load(i), GIF_WIDTH_PX);
-    // rgb444 buckets over every 4th pixel: plenty for UI screenshots, and quantising stays fast.
-    const palette = quantize(everyNthPixel(small.data, 4), 256, { format: "rgb444" });
-    const index = applyPalette(small.data, palette, "rgb444");
-    gif.writeFrame(index, small.width, small.height, { palette, delay: delays[i]!, ...(i === 0 ? { repeat: 0 } : {}) });
-  }
-  gif.finish();
-  return gif.bytes();
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < offsetsMs.length; i++) chunks.push(gifFrameChunk(await load(i)));
+  return assembleGifChunks(offsetsMs, chunks);
 }
 
 function everyNthPixel(rgba: Uint8Array, n: number): Uint8Array {

@@ -2,7 +2,7 @@
 declare module "gifenc" {
   export type Palette = number[][];
   export interface GifEncoder {
-    writeFrame(index: Uint8Array, width: number, height: number, options?: { palette?: Palette; delay?: number; repeat?: number }): void;
+    writeFrame(index: Uint8Array, width: number, height: number, options?: { palette?: Palette; delay?: number; repeat?: number; first?: boolean }): void;
     finish(): void;
     bytes(): Uint8Array;
   }

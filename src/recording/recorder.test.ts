@@ -63,7 +63,8 @@ function framesIn(summary: RecordingSummary, range: { start_ms: number; end_ms: 
 
 describe("RunRecorder timeline", () => {
   test("full: every step's range brackets exactly its before and after frames; ranges are monotonic and non-overlapping", async () => {
-    const summary = await record(["passed", "passed", "passed", "failed", "skipped"], { recordingDetail: "full" });
+    const source = fakeSource();
+    const summary = await record(["passed", "passed", "passed", "failed", "skipped"], { recordingDetail: "full" }, source);
     expect(summary.format).toBe("filmstrip/1");
     expect(summary.steps.map((s) => s.id)).toEqual(["s0001", "s0002", "s0003", "s0004", "s0005"]);
     for (const [i, s] of summary.steps.entries()) {
@@ -72,6 +73,11 @@ describe("RunRecorder timeline", () => {
       if (prev) expect(s.start_ms).toBeGreaterThan(prev.end_ms);
     }
     expect(summary.steps.slice(0, 4).map((s) => framesIn(summary, s).length)).toEqual([2, 2, 2, 2]);
+    // One capture between two steps serves as the after-frame of one and the before-frame of the next.
+    expect(source.captures).toBe(5);
+    const [after1, before2] = [framesIn(summary, summary.steps[0]!)[1]!, framesIn(summary, summary.steps[1]!)[0]!];
+    expect(after1.file.slice(-12)).toBe(before2.file.slice(-12));
+    expect(after1.offset_ms).toBeLessThan(before2.offset_ms);
     expect(framesIn(summary, summary.steps[4]!)).toEqual([]);
     // Every frame lies in exactly one step's range.
     for (const f of summary.frames) expect(summary.steps.filter((s) => f.offset_ms >= s.start_ms && f.offset_ms <= s.end_ms).length).toBe(1);
@@ -149,9 +155,10 @@ describe("RunRecorder cursor and video", () => {
   test("--highlight-cursor adds a pre-action checkpoint with a halo, and later frames keep the cursor", async () => {
     const source = fakeSource({ points: [{ x: 32, y: 20 }] });
     const summary = await record(["passed", "passed"], { recordingDetail: "full", highlightCursor: true }, source, [], ["click", "type_text"]);
-    // s0001: before, checkpoint, after; s0002: before, after.
+    // s0001: before, checkpoint, after; s0002: before (the same capture as s0001's after), after.
     expect(framesIn(summary, summary.steps[0]!).length).toBe(3);
-    expect(source.captures).toBe(4);
+    expect(framesIn(summary, summary.steps[1]!).length).toBe(2);
+    expect(source.captures).toBe(3);
     const checkpoint = decodePng(readFileSync(join(root, summary.frames[1]!.file)));
     expect(isUniform(checkpoint, { x: 32 + 25, y: 20, width: 1, height: 1 }, HALO_RGB)).toBe(true);
     const later = decodePng(readFileSync(join(root, summary.frames[3]!.file)));

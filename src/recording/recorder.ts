@@ -2,17 +2,19 @@
 // loop only signals step started / finished; the recorder timestamps, captures keyframes per the
 // detail level, redacts them in memory, draws the cursor overlay after redaction, persists them
 // content-addressed and, with --video, assembles the GIF from the persisted (redacted) frames.
+// In full detail one capture between two steps is both the after-frame of the one and the
+// before-frame of the next (nothing runs in between), persisted at each step's own offset.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TraceStep } from "../trace/schema.ts";
 import { FrameBundle, type PersistedFrame } from "./bundle.ts";
-import { inlineProcessor, type FrameProcessor } from "./frame-job.ts";
+import { inlineProcessor, type FrameOutput, type FrameProcessor, type FrameVariant } from "./frame-job.ts";
 import { LOW_DETAIL_INTERVAL, RECORDING_FORMAT, resolveControls, type RecordingControls } from "./controls.ts";
 import type { CursorMarks, Point } from "./cursor.ts";
 import { POINTER_ACTIONS, type FrameSource } from "./frame-source.ts";
-import { assembleGif } from "./gif.ts";
+import { assembleGif, assembleGifChunks } from "./gif.ts";
 import { decodePng } from "./image.ts";
-import type { RawFrame } from "../plugins/api.ts";
+import type { RawFrame, Rect } from "../plugins/api.ts";
 import { parseRedactionRules, Redactor } from "./redactor.ts";
 
 /** A capture or a rect query that takes longer than this is given up (the frame is not kept). */
@@ -61,6 +63,13 @@ export interface RecorderOptions {
   readonly processor?: FrameProcessor;
 }
 
+/** A capture that may be kept: its offset, the unredacted pixels and the masks they need. */
+interface Shot {
+  readonly offset: number;
+  readonly png: Uint8Array;
+  readonly masks: readonly Rect[];
+}
+
 /** The status a finished step reports to the recorder. */
 export interface FinishedStep {
   readonly status: "passed" | "failed" | "skipped" | "errored";
@@ -84,7 +93,10 @@ export class RunRecorder {
   #lastExecuted: string | undefined;
   readonly #processor: FrameProcessor;
   /** One entry per capture, in capture order; resolved once its frames are on disk. */
-  readonly #pending: Array<Promise<PersistedFrame[]>> = [];
+  readonly #pending: Array<Promise<FrameOutput>> = [];
+  /** The last step's after-frame, held until the next step starts (and reuses it) or the run ends. */
+  #boundary: { shot: Shot; frames: FrameVariant[] } | undefined;
+  #lastEnd = -1;
   readonly #steps: StepRange[] = [];
 
   constructor(options: RecorderOptions) {
@@ -109,24 +121,43 @@ export class RunRecorder {
   /** Marks the execution start (offset 0); in low detail, captures the initial state. */
   async start(): Promise<void> {
     this.#origin = this.clock.now();
-    if (this.#controls.recordingDetail === "low") await this.#capture([this.#plain()]);
+    if (this.#controls.recordingDetail !== "low") return;
+    const shot = await this.#capture();
+    if (shot) this.#persist(shot, [this.#variant(shot.offset, this.#plain())]);
   }
 
   async stepStarted(step: TraceStep): Promise<void> {
-    this.#open = { id: step.id, start: this.#now(), dropped: false };
+    const now = this.#now();
     const { recordingDetail, highlightCursor } = this.#controls;
     const pointer = highlightCursor && POINTER_ACTIONS.has(step.action.type);
     const points = pointer && this.#source && this.#redactor ? await this.#source.pointerPoints(step) : [];
-    const variants: CursorMarks[] = [];
-    if (recordingDetail === "full") variants.push(this.#plain());
-    // The pre-action checkpoint: halos where the events land, the cursor at the last of them.
-    if (points.length > 0) variants.push({ halos: points, cursor: points[points.length - 1]! });
-    if (variants.length > 0) await this.#capture(variants);
-    if (points.length > 0) this.#cursor = points[points.length - 1];
+    const halo: CursorMarks | undefined = points.length > 0 ? { halos: points, cursor: points[points.length - 1]! } : undefined;
+    const boundary = this.#boundary;
+    if (recordingDetail === "full" && boundary) {
+      // Nothing ran since the previous step's after-frame was taken: that capture is this step's
+      // before-frame (and pre-action checkpoint) too, placed at this step's start.
+      const start = Math.max(now, this.#lastEnd + 1);
+      this.#open = { id: step.id, start, dropped: false };
+      boundary.frames.push(this.#variant(start, this.#plain()));
+      if (halo) boundary.frames.push(this.#variant(start, halo));
+      this.#flush();
+    } else {
+      this.#flush();
+      this.#open = { id: step.id, start: now, dropped: false };
+      const variants: CursorMarks[] = [];
+      if (recordingDetail === "full") variants.push(this.#plain());
+      // The pre-action checkpoint: halos where the events land, the cursor at the last of them.
+      if (halo) variants.push(halo);
+      if (variants.length > 0) {
+        const shot = await this.#capture();
+        if (shot) this.#persist(shot, variants.map((m) => this.#variant(shot.offset, m)));
+      }
+    }
+    if (halo) this.#cursor = halo.cursor;
   }
 
   async stepFinished(step: TraceStep, result: FinishedStep): Promise<void> {
-    const open = this.#open?.id === step.id ? this.#open : { id: step.id, start: this.#now(), dropped: false };
+    const open = this.#open?.id === step.id ? this.#open : { id: step.id, start: Math.max(this.#now(), this.#lastEnd + 1), dropped: false };
     this.#open = open;
     if (result.status !== "skipped") {
       this.#completed++;
@@ -134,28 +165,47 @@ export class RunRecorder {
       const detail = this.#controls.recordingDetail;
       // full: after every step (the failure frame when it failed); low: every 5th completed step and the failure.
       if (detail === "full" || (detail === "low" && (failedNow || this.#completed % LOW_DETAIL_INTERVAL === 0))) {
-        if (await this.#capture([this.#plain()])) this.#afterFrameOf = step.id;
+        this.#flush();
+        const shot = await this.#capture();
+        if (shot) {
+          const frames = [this.#variant(shot.offset, this.#plain())];
+          // In full detail the next step may reuse this capture as its before-frame.
+          if (detail === "full") this.#boundary = { shot, frames };
+          else this.#persist(shot, frames);
+          this.#afterFrameOf = step.id;
+        }
       }
       this.#lastExecuted = step.id;
     }
     const end = Math.max(this.#now(), open.start);
+    this.#lastEnd = end;
     this.#steps.push({ id: open.id, start_ms: open.start, end_ms: end, ...(open.dropped ? { frames_dropped: "redaction" as const } : {}) });
     this.#open = undefined;
   }
 
   /** In low detail, captures the final state (unless the last step's frame already shows it); assembles the GIF. */
   async finish(): Promise<RecordingSummary> {
+    this.#flush();
     const finalShown = this.#lastExecuted !== undefined && this.#afterFrameOf === this.#lastExecuted;
-    if (this.#controls.recordingDetail === "low" && !finalShown) await this.#capture([this.#plain()]);
-    let frames: PersistedFrame[];
+    if (this.#controls.recordingDetail === "low" && !finalShown) {
+      const shot = await this.#capture();
+      if (shot) this.#persist(shot, [this.#variant(shot.offset, this.#plain())]);
+    }
+    let outputs: FrameOutput[];
     try {
-      frames = (await Promise.all(this.#pending)).flat();
+      outputs = await Promise.all(this.#pending);
     } finally {
       this.#processor.close();
     }
+    const made = outputs.flatMap((o) => o.frames.map((frame, i) => ({ frame, gif: o.gif?.[i] })));
+    made.sort((a, b) => a.frame.offset_ms - b.frame.offset_ms);
+    const frames = made.map((m) => m.frame);
     let gif: string | undefined;
     if (this.#controls.video && frames.length > 0) {
-      const bytes = await assembleGif(frames.map((f) => f.offset_ms), (i) => decodePng(readFileSync(join(this.#bundle.root, frames[i]!.file))));
+      const chunks = made.map((m) => m.gif);
+      const bytes = chunks.every((c): c is Uint8Array => c !== undefined)
+        ? assembleGifChunks(frames.map((f) => f.offset_ms), chunks)
+        : await assembleGif(frames.map((f) => f.offset_ms), (i) => decodePng(readFileSync(join(this.#bundle.root, frames[i]!.file))));
       gif = this.#bundle.writeGif(bytes);
     }
     return { format: RECORDING_FORMAT, frames, steps: [...this.#steps], ...(gif ? { gif } : {}) };
@@ -174,14 +224,31 @@ export class RunRecorder {
     if (this.#open) this.#open.dropped = true;
   }
 
-  /** One raw capture, redacted in memory, then one persisted frame per overlay variant; true when persisted. */
-  async #capture(variants: readonly CursorMarks[]): Promise<boolean> {
-    if (!this.#capturing || !this.#source) return false;
+  /** A timeline frame of a capture; the overlay only with --highlight-cursor. */
+  #variant(offsetMs: number, marks: CursorMarks): FrameVariant {
+    return { offsetMs, marks: this.#controls.highlightCursor ? marks : undefined };
+  }
+
+  /** Hands a capture to the frame processor: masked, overlaid, encoded and written off the step path. */
+  #persist(shot: Shot, frames: readonly FrameVariant[]): void {
+    this.#pending.push(this.#processor.submit({ root: this.#bundle.root, png: shot.png, masks: shot.masks, frames, gif: this.#controls.video }));
+  }
+
+  /** Persists the held after-frame when no next step took it as its before-frame. */
+  #flush(): void {
+    const boundary = this.#boundary;
+    this.#boundary = undefined;
+    if (boundary) this.#persist(boundary.shot, boundary.frames);
+  }
+
+  /** One raw capture with the masks it needs; undefined when it may not be kept (or none came back). */
+  async #capture(): Promise<Shot | undefined> {
+    if (!this.#capturing || !this.#source) return undefined;
     this.#afterFrameOf = undefined;
     const redactor = this.#redactor;
     if (!redactor) {
       this.#drop();
-      return false;
+      return undefined;
     }
     const source = this.#source;
     const unresolved = (e: unknown) => redactor.targets.map(() => ({ ok: false as const, detail: e instanceof Error ? e.message : String(e) }));
@@ -192,17 +259,14 @@ export class RunRecorder {
       raw = await bounded(source.capture(), "the frame capture");
     } catch {
       // No pixels came back (the surface was closing, navigating or stuck): nothing to persist or mask.
-      return false;
+      return undefined;
     }
     const after = await bounded(source.resolve(redactor.targets), "the redaction query").catch(unresolved);
     const plan = redactor.masksFor([before, after]);
     if (!plan.ok) {
       this.#drop();
-      return false;
+      return undefined;
     }
-    // Masks and overlay are applied to the decoded frame off the step path, before it is encoded.
-    const overlay = this.#controls.highlightCursor;
-    this.#pending.push(this.#processor.submit({ root: this.#bundle.root, offsetMs: offset, png: raw.png, masks: plan.rects, variants: variants.map((m) => (overlay ? m : undefined)) }));
-    return true;
+    return { offset, png: raw.png, masks: plan.rects };
   }
 }
