@@ -71,6 +71,47 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     return style.visibility !== "hidden" && style.display !== "none";
   };
 
+  // Open shadow roots (web components) are searched like the light DOM; closed ones stay
+  // unreachable by design. A page without shadow roots pays one pass over its elements.
+  const shadowRootsIn = (root: Document | Element | ShadowRoot): ShadowRoot[] => {
+    const out: ShadowRoot[] = [];
+    const visit = (r: Document | Element | ShadowRoot) => {
+      for (const el of Array.from(r.querySelectorAll("*"))) {
+        if (el.shadowRoot) {
+          out.push(el.shadowRoot);
+          visit(el.shadowRoot);
+        }
+      }
+    };
+    if (root instanceof Element && root.shadowRoot) {
+      out.push(root.shadowRoot);
+      visit(root.shadowRoot);
+    }
+    visit(root);
+    return out;
+  };
+  /** `querySelectorAll` that also looks inside open shadow roots below `root`. */
+  const deepQueryAll = (root: Document | Element, css: string): Element[] => {
+    const found = Array.from(root.querySelectorAll(css));
+    for (const shadow of shadowRootsIn(root)) found.push(...Array.from(shadow.querySelectorAll(css)));
+    return found;
+  };
+  /** `a.contains(b)` across shadow boundaries (b inside a's shadow tree counts). */
+  const containsDeep = (a: Element, b: Node): boolean => {
+    for (let n: Node | null = b; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)) if (n === a) return true;
+    return false;
+  };
+  /** Rendered text of `el` including what its open shadow roots render (innerText leaves those out). */
+  const deepText = (el: HTMLElement): string => {
+    const parts = [el.innerText ?? el.textContent ?? ""];
+    for (const shadow of shadowRootsIn(el)) {
+      for (const child of Array.from(shadow.children)) {
+        if (child instanceof HTMLElement && !(child instanceof HTMLStyleElement) && !(child instanceof HTMLScriptElement)) parts.push(child.innerText);
+      }
+    }
+    return parts.join("\n");
+  };
+
   const BUTTON_INPUTS = ["submit", "button", "reset", "image"];
   const NON_TEXT_INPUTS = [...BUTTON_INPUTS, "checkbox", "radio", "file", "hidden", "range", "color"];
   const roleOf = (el: Element) => el.getAttribute("role") ?? "";
@@ -111,7 +152,7 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     if (test(el)) return el;
     const control = labelledControl(el);
     if (control && test(control)) return control;
-    const inner = Array.from(el.querySelectorAll("*")).filter(test);
+    const inner = deepQueryAll(el, "*").filter(test);
     if (inner.length === 1) return inner[0]!;
     const up = el.closest("button, a, [role=button], [role=link], [role=tab], [role=menuitem]");
     if (up && test(up)) return up;
@@ -148,7 +189,7 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     return -1;
   };
 
-  const allElements = (root: Document | Element): Element[] => Array.from(root.querySelectorAll("*"));
+  const allElements = (root: Document | Element): Element[] => deepQueryAll(root, "*");
 
   /**
    * Elements that could answer to `wantLower` by a name of their own: owners of a text node that
@@ -159,14 +200,16 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     // A superset test: toLowerCase on both sides also folds what the ASCII-only ladder would not.
     const head = wantLower.slice(0, 4).toLowerCase();
     const out = new Set<Element>();
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const parent = node.parentElement;
-      if (!parent || parent instanceof HTMLScriptElement || parent instanceof HTMLStyleElement) continue;
-      const value = node.nodeValue;
-      if (value && value.toLowerCase().includes(head)) out.add(parent);
+    for (const r of [root, ...shadowRootsIn(root)]) {
+      const walker = document.createTreeWalker(r, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const parent = node.parentElement;
+        if (!parent || parent instanceof HTMLScriptElement || parent instanceof HTMLStyleElement) continue;
+        const value = node.nodeValue;
+        if (value && value.toLowerCase().includes(head)) out.add(parent);
+      }
     }
-    for (const el of Array.from(root.querySelectorAll("[aria-label], [placeholder], [title], img[alt], input, label"))) out.add(el);
+    for (const el of deepQueryAll(root, "[aria-label], [placeholder], [title], img[alt], input, label")) out.add(el);
     return out;
   };
 
@@ -204,8 +247,8 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
       const mapped = toRole(el, role);
       if (!mapped) continue;
       const bucket = sub[t]!;
-      for (let i = bucket.length - 1; i >= 0; i--) if (bucket[i]!.contains(mapped)) bucket.splice(i, 1);
-      if (!bucket.some((b) => mapped.contains(b))) bucket.push(mapped);
+      for (let i = bucket.length - 1; i >= 0; i--) if (containsDeep(bucket[i]!, mapped)) bucket.splice(i, 1);
+      if (!bucket.some((b) => containsDeep(mapped, b))) bucket.push(mapped);
     }
     for (const bucket of sub) {
       const visible = bucket.filter(isVisible);
@@ -223,10 +266,11 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     const p = rung.payload;
     const role = typeof p["role"] === "string" ? (p["role"] as string) : undefined;
     let found: Element[];
-    if (typeof p["css"] === "string") found = Array.from(document.querySelectorAll(p["css"] as string));
+    if (typeof p["css"] === "string") found = deepQueryAll(document, p["css"] as string);
     else if (typeof p["id"] === "string") {
-      const byId = document.getElementById(p["id"] as string);
-      const byName = byId ? [] : Array.from(document.querySelectorAll(`[name="${cssEscapeId(p["id"] as string)}"]`));
+      const id = cssEscapeId(p["id"] as string);
+      const byId = document.getElementById(p["id"] as string) ?? deepQueryAll(document, `[id="${id}"]`)[0] ?? null;
+      const byName = byId ? [] : deepQueryAll(document, `[name="${id}"]`);
       found = byId ? [byId] : byName;
     } else if (typeof p["text"] === "string") return byText(p["text"] as string, role, document);
     else if (typeof p["kind"] === "string" && scopes) return scopes.resolveStructural(rung);
@@ -300,7 +344,7 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
 
   const receives = (el: Element, hit: Element | null) => {
     if (!hit) return false;
-    if (hit === el || el.contains(hit)) return true;
+    if (hit === el || containsDeep(el, hit)) return true;
     const label = hit.closest("label");
     return !!label && label.control === el;
   };
@@ -387,7 +431,7 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
   const valueOf = (el: Element): string => {
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
     if (el instanceof HTMLSelectElement) return Array.from(el.selectedOptions).map((o) => norm(o.text)).join(", ");
-    return norm((el as HTMLElement).innerText ?? el.textContent ?? "");
+    return norm(deepText(el as HTMLElement));
   };
 
   const read = (req: { ladder: readonly Rung[] }): ValueAnswer => {
@@ -468,7 +512,7 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
   };
 
   const check: (req: CheckRequest) => CheckAnswer = makeReadings
-    ? makeReadings({ norm, lower, short, isVisible, isDisabled, describe, resolve, resolveRung, valueOf, checkedOf })
+    ? makeReadings({ norm, lower, short, isVisible, isDisabled, describe, resolve, resolveRung, valueOf, checkedOf, deepQueryAll, deepText })
     : () => ({ pass: false, actual: "the page's assertion readings are not installed" });
   const api: PageApi = { probe, focusForTyping, check, read, count, select, checkedState, hovered, fileInput };
   const scopes = makeScopes ? makeScopes({ byText, toRole, isVisible, isDisabled, resolve, describe, installer: installPageApi, readings: makeReadings }) : undefined;

@@ -16,14 +16,18 @@ export interface ReadingKit {
   resolveRung(rung: Rung): Element[];
   valueOf(el: Element): string;
   checkedOf(el: Element): boolean | undefined;
+  /** `querySelectorAll` that also looks inside open shadow roots. */
+  deepQueryAll(root: Document | Element, css: string): Element[];
+  /** Rendered text including what open shadow roots render. */
+  deepText(el: HTMLElement): string;
 }
 
 export function installReadings(kit: ReadingKit): (req: CheckRequest) => CheckAnswer {
-  const { norm, lower, short, isVisible, isDisabled, describe, resolve, resolveRung, valueOf, checkedOf } = kit;
+  const { norm, lower, short, isVisible, isDisabled, describe, resolve, resolveRung, valueOf, checkedOf, deepQueryAll, deepText } = kit;
 
   const surfaceText = (): string => {
-    const parts = [document.body ? document.body.innerText : ""];
-    for (const el of Array.from(document.querySelectorAll("[aria-label]"))) {
+    const parts = [document.body ? deepText(document.body) : ""];
+    for (const el of deepQueryAll(document, "[aria-label]")) {
       if (isVisible(el)) parts.push(el.getAttribute("aria-label") ?? "");
     }
     return parts.join("\n");

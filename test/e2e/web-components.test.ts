@@ -1,0 +1,72 @@
+// Web components: targets and text inside open shadow roots (nested ones included) are found,
+// driven and asserted like the light DOM, recorded and then replayed in real Chromium; a closed
+// shadow root stays unreachable, and the error says what was looked for.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServer, type TestServer } from "../support/server.ts";
+import { requireChromium } from "../support/chromium.ts";
+import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { record } from "../../src/commands/record.ts";
+import { run } from "../../src/commands/run.ts";
+import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+
+let server: TestServer;
+let project: TmpProject;
+
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  project = tmpProject();
+});
+afterAll(() => {
+  server.stop();
+  project.remove();
+});
+
+describe("open shadow roots in real Chromium", () => {
+  test("types, checks, clicks and asserts inside components, nested ones too, and replays", async () => {
+    const spec = project.write("components.flow.yaml", flowYaml("Web components", `${server.url}/web-components.html`, [
+      "assert: page shows Join the list",
+      "assert: page shows Slotted light note",
+      'rules: Type ada@example.com into the "Email address" field',
+      'rules: Check the "Weekly digest" checkbox',
+      'rules: Click "Subscribe"',
+      "assert: page shows Subscribed ada@example.com (weekly)",
+      'assert: the "css:#status" shows Subscribed ada@example.com',
+      'assert: the "Email address" field shows ada@example.com',
+      "assert: page shows Nested panel",
+      'rules: Click "Add one"',
+      'rules: Click "Add one"',
+      "assert: page shows Clicks 2",
+      "assert: page does not show Closed root text",
+    ]));
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
+    expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
+    expect(recorded.ok).toBe(true);
+    expectValidTrace(recorded.trace_path!);
+    const replay = await run({ spec, recordingDetail: "off" });
+    expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
+    expect(replay.report.passed).toBe(true);
+    expectValidResult(replay.report_path);
+  });
+
+  test("an assertion on text inside a component fails with what the page shows", async () => {
+    const spec = project.write("components-red.flow.yaml", flowYaml("Web components red", `${server.url}/web-components.html`, [
+      'rules: Click "Subscribe"',
+      "assert: page shows Subscribed ada@example.com within 1s",
+    ]));
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
+    expect(recorded.ok).toBe(false);
+    const failed = recorded.step_results.find((r) => r.status === "failed");
+    // What the page shows includes the components' own text.
+    expect(failed?.detail).toContain("Join the list Email address");
+  });
+
+  test("text inside a closed shadow root cannot be targeted", async () => {
+    const spec = project.write("components-closed.flow.yaml", flowYaml("Closed root", `${server.url}/web-components.html`, [
+      'rules: Click "Closed root text"',
+    ]));
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: { ...process.env, FLOWPROOF_STEP_TIMEOUT_MS: "1500" } });
+    expect(recorded.ok).toBe(false);
+    expect(recorded.step_results.at(-1)?.detail).toContain("Closed root text");
+  });
+});
