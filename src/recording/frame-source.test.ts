@@ -39,6 +39,17 @@ describe("driverFrameSource", () => {
     expect(seen).toEqual([1, { xPct: 10, yPct: 90 }]);
   });
 
+  test("a drag lands at both ends: its source and its drop target (params.onto)", async () => {
+    const onto = [{ tier: "text_anchor", provenance: "rules", payload: { text: "Bin" } }];
+    const source = driverFrameSource(fakeDriver(["screenshot"], {
+      captureFrame: async () => ({ png: new Uint8Array() }),
+      rectsFor: async () => [],
+      pointFor: async (ladder) => (ladder === onto ? { x: 50, y: 60 } : { x: 5, y: 6 }),
+    }))!;
+    const drag: TraceStep = { ...step(), action: { type: "drag", params: { onto } } };
+    expect(await source.pointerPoints(drag)).toEqual([{ x: 5, y: 6 }, { x: 50, y: 60 }]);
+  });
+
   test("counts click, double, right, hover and drag as pointer actions, typing not", () => {
     expect(["click", "double_click", "right_click", "hover", "drag"].every((t) => POINTER_ACTIONS.has(t as never))).toBe(true);
     expect(POINTER_ACTIONS.has("type_text")).toBe(false);

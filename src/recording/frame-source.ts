@@ -38,7 +38,14 @@ export function driverFrameSource(driver: AppDriver): FrameSource | undefined {
       const y = step.action.params["y_pct"];
       const at = typeof x === "number" && typeof y === "number" ? { xPct: x, yPct: y } : undefined;
       const point = await pointFor.call(driver, step.selectors, at).catch(() => undefined);
-      return point ? [point] : [];
+      const points = point ? [point] : [];
+      // A drag presses on its target and releases on the drop target (`params.onto`): mark both.
+      const onto = step.action.params["onto"];
+      if (step.action.type === "drag" && Array.isArray(onto) && onto.length > 0) {
+        const end = await pointFor.call(driver, onto as TraceStep["selectors"]).catch(() => undefined);
+        if (end) points.push(end);
+      }
+      return points;
     },
   };
 }

@@ -181,6 +181,53 @@ describe("recording redaction (real browser)", () => {
     expect(existsSync(join(offDir, "recording.gif"))).toBe(false);
   });
 
+  test("--highlight-cursor on a drag marks both ends on the pre-action checkpoint, and shares boundary captures", async () => {
+    const drag = tmpProject();
+    projects.push(drag);
+    const spec = drag.write("drag.flow.yaml", [
+      "name: Drag marked",
+      "app: web",
+      `url: ${server.url}/drag.html`,
+      "steps:",
+      '  - rules: Drag "Card" onto "Bin"',
+      "  - assert: page shows dropped card-1",
+      "",
+    ].join("\n"));
+    const rec = await runCli(["record", spec], { cwd: drag.dir, env: {} });
+    expect(rec.code).toBe(0);
+    const run = await runCli(["run", spec, "--highlight-cursor"], { cwd: drag.dir, env: {} });
+    expect(run.code).toBe(0);
+    const dir = runDirOf(run.stdout, drag.dir);
+    const report = json<RunReport>(join(dir, "result.json"));
+    const [dragRange, assertRange] = report.recording!.steps;
+    const own = (r: { start_ms: number; end_ms: number }) => report.recording!.frames.filter((f) => f.offset_ms >= r.start_ms && f.offset_ms <= r.end_ms);
+    // before, pointer checkpoint, after
+    const frames = own(dragRange!);
+    expect(frames.length).toBe(3);
+    const haloRows = (file: string) => {
+      const img = decodePng(readFileSync(join(dir, file)));
+      const rows = new Set<number>();
+      for (let y = 0; y < img.height; y++) {
+        for (let x = 0; x < img.width; x++) {
+          const i = (y * img.width + x) * 4;
+          if (img.data[i] === 255 && img.data[i + 1] === 0 && img.data[i + 2] === 200) rows.add(y);
+        }
+      }
+      return [...rows].sort((a, b) => a - b);
+    };
+    expect(haloRows(frames[0]!.file)).toEqual([]);
+    const rows = haloRows(frames[1]!.file);
+    // Two rings, one on the card and one on the bin: their rows form two separate bands.
+    const gaps = rows.slice(1).filter((y, i) => y - rows[i]! > 1);
+    expect(rows.length).toBeGreaterThan(80);
+    expect(gaps.length).toBe(1);
+    // The drag's after-frame is the assertion's before-frame: one capture, the same picture.
+    const afterDrag = frames[2]!;
+    const beforeAssert = own(assertRange!)[0]!;
+    expect(afterDrag.offset_ms).toBeLessThan(beforeAssert.offset_ms);
+    expect(readFileSync(join(dir, afterDrag.file)).equals(readFileSync(join(dir, beforeAssert.file)))).toBe(true);
+  });
+
   test("report.html opened in headless Chromium loads nothing from the network, and clicking a step shows its frames", async () => {
     expect(runDir).not.toBe("");
     const report = json<RunReport>(join(runDir, "result.json"));
