@@ -107,6 +107,14 @@ describe("commandHelp", () => {
     expect(commandHelp(record)).toContain("-o, --out <path>");
     expect(commandHelp(record)).toContain("--author <auto|rules|llm>");
   });
+
+  test.each(COMMANDS.map((c) => [c.name, c] as const))("keeps at least two spaces between each flag of %s and its description", (_name, c) => {
+    for (const f of c.flags) {
+      const line = commandHelp(c).split("\n").find((l) => l.includes(`--${f.name}`) && l.includes(f.description))!;
+      const gap = line.slice(0, line.indexOf(f.description));
+      expect(gap.endsWith("  ")).toBe(true);
+    }
+  });
 });
 
 describe("mainHelp", () => {

@@ -156,11 +156,11 @@ function splitOnce(s: string, sep: string): [string, string | undefined] {
 
 export function commandHelp(command: CommandSpec): string {
   const lines = [`${command.summary}.`, "", `Usage: ${command.usage}`, "", "Options:"];
-  for (const f of command.flags) {
-    const left = `${f.short ? `-${f.short}, ` : "    "}--${f.name}${f.kind === "string" ? ` <${f.placeholder ?? "value"}>` : ""}`;
-    lines.push(`  ${left.padEnd(34)}${f.description}`);
-  }
-  lines.push(`  ${"-h, --help".padEnd(34)}Show this help.`);
+  const rows = command.flags.map((f) => [`${f.short ? `-${f.short}, ` : "    "}--${f.name}${f.kind === "string" ? ` <${f.placeholder ?? "value"}>` : ""}`, f.description] as const);
+  rows.push(["-h, --help", "Show this help."]);
+  // The description column starts two spaces after the longest flag.
+  const width = Math.max(...rows.map(([left]) => left.length)) + 2;
+  for (const [left, description] of rows) lines.push(`  ${left.padEnd(width)}${description}`);
   return lines.join("\n");
 }
 
