@@ -5,22 +5,28 @@ dataclasses that mirror ``result.json``. A failing flow is a result (``RunResult
 False``), never an exception; a flow that cannot run at all raises :class:`FlowproofError`.
 """
 from .client import (
+    ClarificationNeeded,
     Flow,
     FlowproofError,
+    HealResult,
     RecordResult,
     RoutingEntry,
     RunResult,
+    StepChange,
     StepResult,
     Trace,
     find_executable,
 )
 
 __all__ = [
+    "ClarificationNeeded",
     "Flow",
     "FlowproofError",
+    "HealResult",
     "RecordResult",
     "RoutingEntry",
     "RunResult",
+    "StepChange",
     "StepResult",
     "Trace",
     "find_executable",

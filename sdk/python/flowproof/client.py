@@ -32,6 +32,37 @@ class FlowproofError(Exception):
         self.exit_code = exit_code
 
 
+class ClarificationNeeded(FlowproofError):
+    """A step was too ambiguous to author (``record``/``heal`` with a model): nothing was written.
+
+    ``payload`` is the CLI's ``needs_clarification`` object: ``step`` (the step's text),
+    ``step_index``, ``stage``, ``reason``, ``completed_steps``, ``scene``, ``hint`` and, for an
+    ambiguous reference, the ``candidates``. Rewrite the step (or answer the question in it) and
+    record again.
+    """
+
+    def __init__(self, payload: Mapping[str, Any], exit_code: int = EXIT_ERROR):
+        self.payload = dict(payload)
+        reason = str(self.payload.get("reason", "a step needs clarification"))
+        super().__init__("needs-clarification", reason, [], exit_code=exit_code)
+
+    @property
+    def step(self) -> Optional[str]:
+        return self.payload.get("step")
+
+    @property
+    def reason(self) -> str:
+        return self.message
+
+    @property
+    def step_index(self) -> Optional[int]:
+        return self.payload.get("step_index")
+
+    @property
+    def hint(self) -> Optional[str]:
+        return self.payload.get("hint")
+
+
 @dataclass(frozen=True)
 class StepResult:
     """One step of a run, as in result.json ``steps[]``."""
@@ -133,6 +164,48 @@ class RecordResult:
 
 
 @dataclass(frozen=True)
+class StepChange:
+    """One step heal would change: which fields differ (``intent``, ``action``, ``surface``, ``selectors``), old and new."""
+
+    id: str
+    intent: str
+    fields: List[str]
+    old: Any = None
+    new: Any = None
+
+
+@dataclass(frozen=True)
+class HealResult:
+    """A heal: ``changed`` is False when the trace still matches the live app.
+
+    With changes, ``proposed_path`` is the proposed trace and ``diff_html`` the review page (old
+    frames beside new ones per changed step); ``applied`` is True only with ``apply=True``.
+    """
+
+    changed: bool
+    applied: bool
+    steps_changed: List[StepChange]
+    steps_added: int
+    steps_removed: int
+    proposed_path: Optional[str] = None
+    diff_html: Optional[str] = None
+    routing: List[RoutingEntry] = field(default_factory=list)
+    exit_code: int = EXIT_PASS
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any], exit_code: int) -> "HealResult":
+        r = d.get("report", d)
+        return cls(
+            changed=bool(r.get("changed")), applied=bool(d.get("applied", False)),
+            steps_changed=[StepChange(id=c["id"], intent=c.get("intent", ""), fields=list(c.get("fields", [])), old=c.get("old"), new=c.get("new")) for c in r.get("steps_changed", [])],
+            steps_added=int(r.get("steps_added", 0)), steps_removed=int(r.get("steps_removed", 0)),
+            proposed_path=r.get("proposed_path"), diff_html=r.get("diff_html"),
+            routing=[RoutingEntry(step=x["step"], intent=x["intent"], route=x["route"], warning=x.get("warning")) for x in r.get("routing", [])],
+            exit_code=exit_code,
+        )
+
+
+@dataclass(frozen=True)
 class Trace:
     """A recorded trace: the header line and the step lines, as JSON objects (docs/trace-format.md)."""
 
@@ -188,6 +261,8 @@ class Flow:
             out = json.loads(proc.stdout)
         except json.JSONDecodeError:
             raise FlowproofError("io-error", f"flowproof printed no JSON (exit {proc.returncode}): {(proc.stderr or proc.stdout).strip()[:500]}", exit_code=proc.returncode) from None
+        if isinstance(out, dict) and isinstance(out.get("needs_clarification"), dict):
+            raise ClarificationNeeded(out["needs_clarification"], exit_code=proc.returncode)
         if isinstance(out, dict) and isinstance(out.get("error"), dict) and "code" in out["error"]:
             e = out["error"]
             raise FlowproofError(e["code"], e.get("message", ""), e.get("diagnostics", []), exit_code=proc.returncode)
@@ -202,13 +277,21 @@ class Flow:
             args.append("--highlight-cursor")
         return args
 
-    def record(self, *, author: Optional[str] = None, out: Optional[str] = None, recording_detail: str = "full", video: bool = False, highlight_cursor: bool = False) -> RecordResult:
-        """Performs the flow once and writes its trace. A failing step gives ``ok=False``, not an exception."""
+    def record(self, *, author: Optional[str] = None, out: Optional[str] = None, reuse: bool = False, verify: bool = False, recording_detail: str = "full", video: bool = False, highlight_cursor: bool = False) -> RecordResult:
+        """Performs the flow once and writes its trace. A failing step gives ``ok=False``, not an exception.
+
+        ``reuse`` re-authors only drifted or new steps of an existing trace; ``verify`` replays the
+        fresh trace once. Raises :class:`ClarificationNeeded` when a step is too ambiguous to author.
+        """
         args = ["record", self.spec] + self._controls(recording_detail, video, highlight_cursor)
         if author:
             args += ["--author", author]
         if out:
             args += ["--out", out]
+        if reuse:
+            args.append("--reuse")
+        if verify:
+            args.append("--verify")
         data, code = self._call(args)
         return RecordResult.from_json(data, code)
 
@@ -219,6 +302,22 @@ class Flow:
             args += ["--trace", trace]
         data, code = self._call(args)
         return RunResult.from_json(data, code)
+
+    def heal(self, *, apply: bool = False, trace: Optional[str] = None, author: Optional[str] = None) -> HealResult:
+        """Re-records against the live app and proposes a diff; touches the trace only with ``apply=True``.
+
+        Changes proposed are a result (``changed=True``, exit code 1), not an exception. Raises
+        :class:`ClarificationNeeded` when a step is too ambiguous to author.
+        """
+        args = ["heal", self.spec]
+        if apply:
+            args.append("--apply")
+        if trace:
+            args += ["--trace", trace]
+        if author:
+            args += ["--author", author]
+        data, code = self._call(args)
+        return HealResult.from_json(data, code)
 
     def get_trace(self, *, trace: Optional[str] = None) -> Trace:
         """The recorded trace. Raises FlowproofError (code ``missing-trace``) when there is none."""
