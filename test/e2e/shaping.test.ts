@@ -1,0 +1,144 @@
+// Browser shaping end to end through the real CLI in real Chromium: mock rules answered in the
+// browser, the session seed seen by the page's first script, device emulation, a pinned clock and
+// time zone, seeded Math.random, downloads_dir — identical at record and replay, applied from the
+// trace header — and a secret session value that never reaches any file.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startServer, type TestServer } from "../support/server.ts";
+import { requireChromium } from "../support/chromium.ts";
+import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { runCli } from "../support/cli.ts";
+import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+import { installRandom } from "../../plugins/web/injected/shaping.ts";
+
+const SECRET = "s3cr3t-SESSION-4f9a2c71e8";
+const TOKEN = "tok-7d1e99b2a6c4";
+
+let server: TestServer;
+let project: TmpProject;
+let rateHits = 0;
+
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  // The app does not serve the mocked endpoint: only the mock can answer it.
+  server.setRoute("/api/rates", () => {
+    rateHits++;
+    return new Response("the app has no rates", { status: 503 });
+  });
+  server.setRoute("/report.csv", () => new Response("a,b\n1,2\n", { headers: { "content-type": "text/csv", "content-disposition": "attachment; filename=report.csv" } }));
+  project = tmpProject();
+});
+afterAll(() => {
+  server.stop();
+  project.remove();
+});
+
+/** The first `n` draws a page sees for `seed`, as the fixture page prints them. */
+function drawsFor(seed: number): string {
+  const real = Math.random;
+  try {
+    installRandom(seed);
+    return [Math.random(), Math.random(), Math.random()].map((r) => Math.floor(r * 1000)).join(",");
+  } finally {
+    Object.defineProperty(Math, "random", { value: real, writable: true, configurable: true });
+  }
+}
+
+const env = { SESSION_SECRET: SECRET, CART_TOKEN: TOKEN };
+
+function shapedFlow(url: string, draws: string): string {
+  return `name: Shaped browser
+app: web
+url: ${url}/shaping.html
+mock:
+  - url_contains: /api/rates
+    method: GET
+    body:
+      rate: 1.23
+      source: mocked
+session:
+  cookies:
+    - { name: theme, value: dark }
+    - { name: sid, value: "\${SESSION_SECRET}" }
+  local_storage:
+    cart: sku-1
+    token: "\${CART_TOKEN}"
+browser:
+  viewport: { width: 390, height: 844, device_scale_factor: 3, mobile: true, touch: true }
+  user_agent: flowproof-agent/1.0
+  clock: { at: "2019-03-14T12:00:00Z", timezone: Europe/Berlin }
+  random: { seed: 1234 }
+  downloads_dir: downloads
+steps:
+  - assert: page shows rate 1.23 via mocked (200 application/json)
+  - assert: page shows theme = dark
+  - assert: page shows sid = sid has ${SECRET.length} chars
+  - assert: page shows cart = sku-1
+  - assert: page shows token = token has ${TOKEN.length} chars
+  - assert: page shows width = 390
+  - assert: page shows dpr = 3
+  - assert: page shows ua = flowproof-agent/1.0
+  - assert: page shows touch = 5
+  - assert: page shows mobile = true
+  - assert: page shows now = 2019-03-14T12:00:00.000Z
+  - assert: page shows local = 14/03/2019, 13:00:00
+  - assert: page shows tz = Europe/Berlin
+  - assert: page shows draws = ${draws}
+  - rules: Click "Add to cart"
+  - assert: page shows cart now sku-1+added
+  - rules: Go to ${url}/shaping.html
+  - assert: page shows loads = 2
+  - assert: page shows cart = sku-1+added
+  - rules: Click "Download report"
+  - rules: Wait until the download completes as report
+`;
+}
+
+describe("mock:, session: and browser: in real Chromium", () => {
+  test("shape the page identically at record and replay, from the trace header, without writing the secret anywhere", async () => {
+    const draws = drawsFor(1234);
+    expect(draws).not.toBe(drawsFor(1235));
+    const spec = project.write("shaped.flow.yaml", shapedFlow(server.url, draws));
+
+    const recorded = await runCli(["record", spec, "--author", "rules"], { cwd: project.dir, env });
+    if (recorded.code !== 0) throw new Error(`record failed:\n${recorded.stdout}\n${recorded.stderr}`);
+    const tracePath = join(project.dir, "shaped.trace.jsonl");
+    expectValidTrace(tracePath);
+    const header = JSON.parse(readFileSync(tracePath, "utf8").split("\n")[0]!) as Record<string, unknown>;
+    expect(header["mock"]).toEqual([{ url_contains: "/api/rates", method: "GET", body: { rate: 1.23, source: "mocked" } }]);
+    expect(header["session"]).toEqual({
+      cookies: [{ name: "theme", value: "dark" }, { name: "sid", value: "${SESSION_SECRET}" }],
+      local_storage: { cart: "sku-1", token: "${CART_TOKEN}" },
+    });
+    expect(header["browser"]).toEqual({
+      viewport: { width: 390, height: 844, device_scale_factor: 3, mobile: true, touch: true },
+      user_agent: "flowproof-agent/1.0",
+      clock: { at: "2019-03-14T12:00:00Z", timezone: "Europe/Berlin" },
+      random: { seed: 1234 },
+      downloads_dir: "downloads",
+    });
+    expect(readFileSync(join(project.dir, "downloads", "report.csv"), "utf8")).toBe("a,b\n1,2\n");
+    rmSync(join(project.dir, "downloads"), { recursive: true, force: true });
+
+    // Replay shapes the browser from the header alone: a spec stripped of its blocks changes nothing.
+    writeFileSync(spec, `name: Shaped browser\napp: web\nurl: ${server.url}/shaping.html\nsteps:\n  - assert: page shows Shaping\n`);
+    const replayed = await runCli(["run", spec, "--trace", tracePath], { cwd: project.dir, env });
+    if (replayed.code !== 0) throw new Error(`run failed:\n${replayed.stdout}\n${replayed.stderr}`);
+    const resultPath = project.files().find((f) => f.endsWith("result.json"));
+    if (process.env["SHAPING_DEBUG"]) console.log(recorded.stderr, readFileSync(join(project.dir, resultPath!), "utf8"));
+    expect(resultPath).toBeDefined();
+    expectValidResult(join(project.dir, resultPath!));
+    expect(existsSync(join(project.dir, "downloads", "report.csv"))).toBe(true);
+    expect(rateHits).toBe(0);
+
+    for (const file of project.files()) {
+      const bytes = readFileSync(join(project.dir, file));
+      expect({ file, secret: bytes.includes(SECRET), token: bytes.includes(TOKEN) }).toEqual({ file, secret: false, token: false });
+    }
+    for (const out of [recorded.stdout, recorded.stderr, replayed.stdout, replayed.stderr]) {
+      expect(out.includes(SECRET) || out.includes(TOKEN)).toBe(false);
+    }
+  });
+});
