@@ -3,7 +3,8 @@
 // time zone, seeded Math.random, downloads_dir — identical at record and replay, applied from the
 // trace header — and a secret session value that never reaches any file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
@@ -127,7 +128,6 @@ describe("mock:, session: and browser: in real Chromium", () => {
     const replayed = await runCli(["run", spec, "--trace", tracePath], { cwd: project.dir, env });
     if (replayed.code !== 0) throw new Error(`run failed:\n${replayed.stdout}\n${replayed.stderr}`);
     const resultPath = project.files().find((f) => f.endsWith("result.json"));
-    if (process.env["SHAPING_DEBUG"]) console.log(recorded.stderr, readFileSync(join(project.dir, resultPath!), "utf8"));
     expect(resultPath).toBeDefined();
     expectValidResult(join(project.dir, resultPath!));
     expect(existsSync(join(project.dir, "downloads", "report.csv"))).toBe(true);
@@ -140,5 +140,78 @@ describe("mock:, session: and browser: in real Chromium", () => {
     for (const out of [recorded.stdout, recorded.stderr, replayed.stdout, replayed.stderr]) {
       expect(out.includes(SECRET) || out.includes(TOKEN)).toBe(false);
     }
+  });
+});
+
+/** A Chromium someone else started, with a DevTools port: what `browser.endpoint` connects to. */
+async function startForeignChromium(): Promise<{ wsUrl: string; httpUrl: string; proc: ReturnType<typeof Bun.spawn>; stop(): Promise<void> }> {
+  const userDataDir = mkdtempSync(join(tmpdir(), "flowproof-foreign-chrome-"));
+  const proc = Bun.spawn([requireChromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--remote-debugging-port=0", `--user-data-dir=${userDataDir}`, "--user-agent=foreign-browser/1.0", "about:blank"], { stdout: "ignore", stderr: "pipe" });
+  const reader = proc.stderr.getReader();
+  let text = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the foreign Chromium exited before announcing its DevTools port:\n${text}`);
+    text += new TextDecoder().decode(value);
+    const m = /DevTools listening on (ws:\/\/127\.0\.0\.1:(\d+)\/\S+)/.exec(text);
+    if (m) {
+      reader.releaseLock();
+      void proc.stderr.pipeTo(new WritableStream()).catch(() => undefined);
+      return {
+        wsUrl: m[1]!, httpUrl: `http://127.0.0.1:${m[2]!}`, proc,
+        async stop() {
+          proc.kill();
+          await proc.exited;
+          rmSync(userDataDir, { recursive: true, force: true });
+        },
+      };
+    }
+  }
+}
+
+describe("browser.endpoint and browser.args", () => {
+  test("connects to a running Chromium over http:// and ws:// endpoints, one context per flow, and leaves that browser running", async () => {
+    const foreign = await startForeignChromium();
+    try {
+      const spec = project.write("endpoint.flow.yaml", `name: Remote browser
+app: web
+url: ${server.url}/shaping.html
+browser:
+  endpoint: \${BROWSER_ENDPOINT}
+  clock: { at: "2019-03-14T12:00:00Z" }
+steps:
+  - assert: page shows ua = foreign-browser/1.0
+  - assert: page shows now = 2019-03-14T12:00:00.000Z
+`);
+      const recorded = await runCli(["record", spec, "--author", "rules"], { cwd: project.dir, env: { BROWSER_ENDPOINT: foreign.httpUrl } });
+      if (recorded.code !== 0) throw new Error(`record failed:\n${recorded.stdout}\n${recorded.stderr}`);
+      const header = JSON.parse(readFileSync(join(project.dir, "endpoint.trace.jsonl"), "utf8").split("\n")[0]!) as { browser: unknown };
+      expect(header.browser).toEqual({ endpoint: "${BROWSER_ENDPOINT}", clock: { at: "2019-03-14T12:00:00Z" } });
+      const replayed = await runCli(["run", spec], { cwd: project.dir, env: { BROWSER_ENDPOINT: foreign.wsUrl } });
+      if (replayed.code !== 0) throw new Error(`run failed:\n${replayed.stdout}\n${replayed.stderr}`);
+
+      // Still running, and the flows' contexts are gone: only the browser's own start page is left.
+      expect(foreign.proc.exitCode).toBeNull();
+      const pages = (await (await fetch(`${foreign.httpUrl}/json/list`)).json()) as Array<{ type: string; url: string }>;
+      expect(pages.filter((p) => p.type === "page").map((p) => p.url)).toEqual(["about:blank"]);
+    } finally {
+      await foreign.stop();
+    }
+  });
+
+  test("gives a flow with args a private browser started with those flags", async () => {
+    const spec = project.write("args.flow.yaml", `name: Private browser
+app: web
+url: ${server.url}/shaping.html
+browser:
+  args: ["--user-agent=private-args/2.0"]
+steps:
+  - assert: page shows ua = private-args/2.0
+`);
+    const recorded = await runCli(["record", spec, "--author", "rules"], { cwd: project.dir });
+    if (recorded.code !== 0) throw new Error(`record failed:\n${recorded.stdout}\n${recorded.stderr}`);
+    const replayed = await runCli(["run", spec], { cwd: project.dir });
+    if (replayed.code !== 0) throw new Error(`run failed:\n${replayed.stdout}\n${replayed.stderr}`);
   });
 });
