@@ -198,9 +198,9 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
 /** `mock:`, `session:` and `browser:` shape a browser: web flows only. */
 function loadShaping(source: YamlSource, values: Map<string, Node | null>, app: string | undefined, problems: Diagnostic[]): Pick<Flow, "mock" | "session" | "browser"> {
   const out: { mock?: readonly FlowMockRule[]; session?: FlowSession; browser?: FlowBrowser } = {};
-  for (const key of ["mock", "session", "browser"] as const) {
-    const node = values.get(key);
-    if (node === undefined) continue;
+  // In file order, so the problems of the blocks are reported as they appear.
+  for (const [key, node] of values) {
+    if (key !== "mock" && key !== "session" && key !== "browser") continue;
     if (app !== undefined && app !== "web") {
       problems.push(diagnostic("unsupported-feature", `\`${key}:\` shapes the browser of a web flow; app \`${app}\` has no browser`, {
         span: spanOf(source, node), hint: `remove \`${key}:\`, or use \`app: web\``,
