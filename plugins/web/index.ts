@@ -66,7 +66,12 @@ class WebSession implements AdapterSession {
           throw new AdapterUnavailableError(`could not connect to the browser at ${source.url}: ${(error as Error).message}`, ENDPOINT_HINT, { cause: error });
         }
         // Someone else's browser: closing the flow disposes its context and our socket, never the process.
-        return WebDriver.open(connection, ctx.log, config, () => connection.close().catch(() => undefined));
+        try {
+          return await WebDriver.open(connection, ctx.log, config, () => connection.close().catch(() => undefined));
+        } catch (error) {
+          await connection.close().catch(() => undefined);
+          throw error;
+        }
       }
     }
   }

@@ -215,3 +215,61 @@ steps:
     if (replayed.code !== 0) throw new Error(`run failed:\n${replayed.stdout}\n${replayed.stderr}`);
   });
 });
+
+describe("mock: across origins, and bad shaping input", () => {
+  test("answers a cross-origin JSON POST and its CORS preflight in the browser", async () => {
+    let crossHits = 0;
+    server.setRoute("/api/cross", () => {
+      crossHits++;
+      return new Response("the app has no cross endpoint", { status: 500 });
+    });
+    const spec = project.write("cors.flow.yaml", `name: Cross-origin mock
+app: web
+url: ${server.url}/mock-cors.html
+mock:
+  - { url_contains: /api/cross, method: POST, status: 201, body: created }
+steps:
+  - assert: page shows answer 201 created
+`);
+    const recorded = await runCli(["record", spec, "--author", "rules", "--recording-detail", "off"], { cwd: project.dir });
+    if (recorded.code !== 0) throw new Error(`record failed:\n${recorded.stdout}\n${recorded.stderr}`);
+    const replayed = await runCli(["run", spec, "--recording-detail", "off"], { cwd: project.dir });
+    if (replayed.code !== 0) throw new Error(`run failed:\n${replayed.stdout}\n${replayed.stderr}`);
+    expect(crossHits).toBe(0);
+  });
+
+  test("reports every bad key of the blocks with its position before any browser starts", async () => {
+    const spec = project.write("bad.flow.yaml", `name: Bad shaping
+app: web
+url: ${server.url}/shaping.html
+browser:
+  viewport: { width: 390, hieght: 844 }
+  random: { seed: -3 }
+mock:
+  - { url_contain: /api }
+steps:
+  - assert: page shows Shaping
+`);
+    const r = await runCli(["validate", spec], { cwd: project.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("bad.flow.yaml:5:27: error[unknown-key] unknown key `hieght` in `viewport`");
+    expect(r.stderr).toContain("did you mean `height`?");
+    expect(r.stderr).toContain("bad.flow.yaml:6:19: error[bad-value] `seed` must be a whole number from 0 to 4294967295");
+    expect(r.stderr).toContain("bad.flow.yaml:8:7: error[unknown-key] unknown key `url_contain` in a mock rule");
+  });
+
+  test("fails closed, naming the variable, when a session reference is unset", async () => {
+    const spec = project.write("unset.flow.yaml", `name: Unset secret
+app: web
+url: ${server.url}/shaping.html
+session:
+  cookies:
+    - { name: sid, value: "\${UNSET_SESSION_SECRET}" }
+steps:
+  - assert: page shows Shaping
+`);
+    const r = await runCli(["record", spec, "--author", "rules"], { cwd: project.dir, env: { UNSET_SESSION_SECRET: undefined } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("${UNSET_SESSION_SECRET} is not set");
+  });
+});
