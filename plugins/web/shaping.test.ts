@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_VIEWPORT, initScripts, seedCookies, viewportOf } from "./shaping.ts";
+import { DEFAULT_VIEWPORT, initScripts, pageOrigin, seedCookies, viewportOf } from "./shaping.ts";
 
 describe("viewportOf", () => {
   test("is the flow's viewport, else the default page size", () => {
@@ -25,5 +25,12 @@ describe("seedCookies", () => {
       { name: "b", value: "2", domain: "example.test", path: "/" },
     ]);
     expect(seedCookies({}, "http://x/")).toEqual([]);
+  });
+});
+
+describe("pageOrigin", () => {
+  test("is the URL's origin, and file:// for a local file as Chromium reports it", () => {
+    expect(pageOrigin("http://127.0.0.1:3000/a?b")).toBe("http://127.0.0.1:3000");
+    expect(pageOrigin("file:///tmp/page.html")).toBe("file://");
   });
 });

@@ -55,9 +55,15 @@ export async function seedSession(connection: Connection, session: Session, brow
   if (cookies.length > 0) await connection.send("Storage.setCookies", { cookies, browserContextId });
   const items = config.session?.local_storage;
   if (!items || Object.keys(items).length === 0) return undefined;
-  const origin = new URL(startUrl).origin;
+  const origin = pageOrigin(startUrl);
   const { identifier } = await session.send("Page.addScriptToEvaluateOnNewDocument", {
     source: `(${seedLocalStorage.toString()})(${JSON.stringify(origin)}, ${JSON.stringify(items)})`,
   });
   return identifier;
+}
+
+/** `location.origin` as a page at `url` reports it (Chromium says `file://` for local files, where URL says `null`). */
+export function pageOrigin(url: string): string {
+  const parsed = new URL(url);
+  return parsed.protocol === "file:" ? "file://" : parsed.origin;
 }

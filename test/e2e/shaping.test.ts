@@ -273,3 +273,12 @@ steps:
     expect(r.stderr).toContain("${UNSET_SESSION_SECRET} is not set");
   });
 });
+
+describe("session: on a local file", () => {
+  test("seeds localStorage for a flow whose url is a file next to it", async () => {
+    project.write("local/page.html", "<!doctype html><title>Local</title><p id=v></p><script>document.getElementById('v').textContent = 'seeded ' + localStorage.getItem('greeting');</script>");
+    const spec = project.write("local/local.flow.yaml", "name: Local file\napp: web\nurl: page.html\nsession:\n  local_storage: { greeting: hello }\nsteps:\n  - assert: page shows seeded hello\n");
+    const recorded = await runCli(["record", spec, "--author", "rules", "--recording-detail", "off"], { cwd: project.dir });
+    if (recorded.code !== 0) throw new Error(`record failed:\n${recorded.stdout}\n${recorded.stderr}`);
+  });
+});
