@@ -103,7 +103,8 @@ describe("mock:, session: and browser: in real Chromium", () => {
     expect(draws).not.toBe(drawsFor(1235));
     const spec = project.write("shaped.flow.yaml", shapedFlow(server.url, draws));
 
-    const recorded = await runCli(["record", spec, "--author", "rules"], { cwd: project.dir, env });
+    // `low` keeps the evidence (frames, report) while sparing the machine full-size frames at 3x.
+    const recorded = await runCli(["record", spec, "--author", "rules", "--recording-detail", "low"], { cwd: project.dir, env });
     if (recorded.code !== 0) throw new Error(`record failed:\n${recorded.stdout}\n${recorded.stderr}`);
     const tracePath = join(project.dir, "shaped.trace.jsonl");
     expectValidTrace(tracePath);
@@ -125,7 +126,7 @@ describe("mock:, session: and browser: in real Chromium", () => {
 
     // Replay shapes the browser from the header alone: a spec stripped of its blocks changes nothing.
     writeFileSync(spec, `name: Shaped browser\napp: web\nurl: ${server.url}/shaping.html\nsteps:\n  - assert: page shows Shaping\n`);
-    const replayed = await runCli(["run", spec, "--trace", tracePath], { cwd: project.dir, env });
+    const replayed = await runCli(["run", spec, "--trace", tracePath, "--recording-detail", "low"], { cwd: project.dir, env });
     if (replayed.code !== 0) throw new Error(`run failed:\n${replayed.stdout}\n${replayed.stderr}`);
     const resultPath = project.files().find((f) => f.endsWith("result.json"));
     expect(resultPath).toBeDefined();
