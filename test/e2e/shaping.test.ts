@@ -1,7 +1,8 @@
 // Browser shaping end to end through the real CLI in real Chromium: mock rules answered in the
 // browser, the session seed seen by the page's first script, device emulation, a pinned clock and
 // time zone, seeded Math.random, downloads_dir — identical at record and replay, applied from the
-// trace header — and a secret session value that never reaches any file.
+// trace header — and a secret session value that never reaches any file. The seed is not applied
+// to another origin.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -94,6 +95,9 @@ steps:
   - assert: page shows cart = sku-1+added
   - rules: Click "Download report"
   - rules: Wait until the download completes as report
+  - rules: Go to ${url.replace("127.0.0.1", "localhost")}/shaping.html
+  - assert: page shows cart = no cart
+  - assert: page shows theme = none
 `;
 }
 
