@@ -31,4 +31,18 @@ describe("DownloadTracker", () => {
     t.progress("g2", "canceled");
     expect(t.state(false)).toEqual({ completed: [], inProgress: 0, canceled: ["big.zip"] });
   });
+
+  test("in a flow's downloads_dir, lands files directly under their names and a repeated name in a numbered folder", () => {
+    dir = mkdtempSync(join(tmpdir(), "fp-dl-test-"));
+    const t = new DownloadTracker(dir, true);
+    t.begin("g1", "report.csv");
+    writeFileSync(join(dir, "g1"), "first");
+    t.progress("g1", "completed");
+    t.begin("g2", "report.csv");
+    writeFileSync(join(dir, "g2"), "second");
+    t.progress("g2", "completed");
+    const s = t.state(true);
+    expect(s.completed).toEqual([join(dir, "report.csv"), join(dir, "2", "report.csv")]);
+    expect(readFileSync(join(dir, "report.csv"), "utf8")).toBe("first");
+  });
 });

@@ -18,9 +18,13 @@ export class DownloadTracker {
   readonly dir: string;
   readonly #entries = new Map<string, Entry>();
   #completedCount = 0;
+  /** Files land directly in `dir` (a user's `downloads_dir`), a repeated name in a numbered folder. */
+  readonly #flat: boolean;
+  readonly #flatNames = new Set<string>();
 
-  constructor(dir: string) {
+  constructor(dir: string, flat = false) {
     this.dir = dir;
+    this.#flat = flat;
   }
 
   begin(guid: string, suggestedFilename: string): void {
@@ -32,8 +36,15 @@ export class DownloadTracker {
     if (!entry || entry.state !== "inProgress" || state === "inProgress") return;
     entry.state = state;
     if (state !== "completed") return;
+    ++this.#completedCount;
+    if (this.#flat && !this.#flatNames.has(entry.name)) {
+      this.#flatNames.add(entry.name);
+      entry.path = join(this.dir, entry.name);
+      renameSync(join(this.dir, guid), entry.path);
+      return;
+    }
     // Its own folder per download keeps the server's file name without collisions.
-    const folder = join(this.dir, String(++this.#completedCount));
+    const folder = join(this.dir, String(this.#completedCount));
     mkdirSync(folder, { recursive: true });
     const path = join(folder, entry.name);
     renameSync(join(this.dir, guid), path);
@@ -60,9 +71,13 @@ export interface Downloads {
   close(): void;
 }
 
-/** Sends this context's downloads to a fresh temporary directory and tracks those its page starts. */
-export async function createDownloads(connection: Connection, browserContextId: string, mainFrameId: () => string): Promise<Downloads> {
-  const tracker = new DownloadTracker(mkdtempSync(join(tmpdir(), "flowproof-downloads-")));
+/**
+ * Sends this context's downloads to `dir` (the flow's `browser.downloads_dir`, created when
+ * missing and kept) or else to a fresh temporary directory (removed at close), and tracks those its page starts.
+ */
+export async function createDownloads(connection: Connection, browserContextId: string, mainFrameId: () => string, dir?: string): Promise<Downloads> {
+  if (dir !== undefined) mkdirSync(dir, { recursive: true });
+  const tracker = new DownloadTracker(dir ?? mkdtempSync(join(tmpdir(), "flowproof-downloads-")), dir !== undefined);
   const ours = new Set<string>();
   const offs = [
     connection.on("Browser.downloadWillBegin", (p) => {
@@ -80,7 +95,8 @@ export async function createDownloads(connection: Connection, browserContextId: 
     state: (take) => tracker.state(take),
     close() {
       for (const off of offs) off();
-      rmSync(tracker.dir, { recursive: true, force: true });
+      // A directory the flow named is the user's: its files are the point of it.
+      if (dir === undefined) rmSync(tracker.dir, { recursive: true, force: true });
     },
   };
 }

@@ -11,12 +11,13 @@ import { installScopes, type ScopeAnswer, type ScopeMethods } from "./injected/s
 import { installReadings } from "./injected/readings.ts";
 import { checkCookie, type CookieFacts } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
+import type { WebConfig } from "./config.ts";
+import { applyShaping, seedSession, viewportOf } from "./shaping.ts";
 
 const INSTALLER = `(${installPageApi.toString()})(${installScopes.toString()}, ${installReadings.toString()})`;
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot"]);
 /** How long an action waits for a navigation it started to reach DOMContentLoaded. */
 const NAVIGATION_SETTLE_MS = 30_000;
-const VIEWPORT = { width: 1280, height: 800 } as const;
 /** Intermediate pointer moves of a drag: sortable libraries react to motion, not to a jump. */
 const DRAG_STEPS = 10;
 
@@ -42,20 +43,30 @@ export class WebDriver implements AppDriver {
   readonly #offs: Array<() => void> = [];
   readonly #log: (line: string) => void;
   #downloads: Downloads | undefined;
+  readonly #config: WebConfig;
+  /** Session seeding waits for the first navigation (it needs the start URL); done once. */
+  #seeded = false;
+  readonly #onClose: () => Promise<void>;
 
-  private constructor(connection: Connection, session: Session, contextId: string, log: (line: string) => void) {
+  private constructor(connection: Connection, session: Session, contextId: string, log: (line: string) => void, config: WebConfig, onClose: () => Promise<void>) {
     this.#connection = connection;
     this.#session = session;
     this.#contextId = contextId;
     this.#log = log;
+    this.#config = config;
+    this.#onClose = onClose;
   }
 
-  /** Opens a fresh isolated browser context with one page. */
-  static async open(connection: Connection, log: (line: string) => void = () => undefined): Promise<WebDriver> {
+  /**
+   * Opens a fresh isolated browser context with one page, shaped by `config` (browser:, mock:,
+   * session:). `onClose` runs after the context is disposed (a private browser is stopped there).
+   */
+  static async open(connection: Connection, log: (line: string) => void = () => undefined, config: WebConfig = {}, onClose: () => Promise<void> = async () => undefined): Promise<WebDriver> {
     const { browserContextId } = await connection.send("Target.createBrowserContext", { disposeOnDetach: true });
-    const { targetId } = await connection.send("Target.createTarget", { url: "about:blank", browserContextId, ...VIEWPORT });
+    const { width, height } = viewportOf(config);
+    const { targetId } = await connection.send("Target.createTarget", { url: "about:blank", browserContextId, width, height });
     const { sessionId } = await connection.send("Target.attachToTarget", { targetId, flatten: true });
-    const driver = new WebDriver(connection, connection.session(sessionId), browserContextId, log);
+    const driver = new WebDriver(connection, connection.session(sessionId), browserContextId, log, config, onClose);
     await driver.#init();
     return driver;
   }
@@ -90,14 +101,16 @@ export class WebDriver implements AppDriver {
       s.send("Page.enable"),
       s.send("Runtime.enable"),
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: INSTALLER }),
-      s.send("Emulation.setDeviceMetricsOverride", { ...VIEWPORT, deviceScaleFactor: 1, mobile: false }),
+      applyShaping(s, this.#config).then((off) => {
+        this.#offs.push(off);
+      }),
       // Several pages share one headless browser; each must behave as the focused window, or
       // keyboard input and :focus styles depend on which flow ran last.
       s.send("Emulation.setFocusEmulationEnabled", { enabled: true }),
     ]);
     const tree = await s.send("Page.getFrameTree");
     this.#mainFrameId = tree.frameTree.frame.id;
-    this.#downloads = await createDownloads(this.#connection, this.#contextId, () => this.#mainFrameId);
+    this.#downloads = await createDownloads(this.#connection, this.#contextId, () => this.#mainFrameId, this.#config.downloads_dir);
   }
 
   #loaded(): void {
@@ -181,20 +194,35 @@ export class WebDriver implements AppDriver {
   }
 
   async navigate(url: string, timeoutMs: number): Promise<Attempt> {
-    const loaded = this.#session.waitFor("Page.loadEventFired", timeoutMs);
-    loaded.catch(() => undefined);
-    const res = await this.#session.send("Page.navigate", { url });
-    if (res.errorText) return fail("not-found", `could not open ${url}: ${res.errorText}`, false);
-    if (res.loaderId) {
+    let seedScript: string | undefined;
+    if (!this.#seeded) {
+      this.#seeded = true;
       try {
-        await loaded;
-      } catch {
-        return fail("attached", `${url} did not finish loading within ${timeoutMs} ms`, false);
+        seedScript = await seedSession(this.#connection, this.#session, this.#contextId, this.#config, url);
+      } catch (error) {
+        // The CDP message names the field, never a cookie's value.
+        return fail("not-found", `could not seed the flow's session for ${url}: ${error instanceof Error ? error.message : String(error)}`, false);
       }
     }
-    this.#loaded();
-    await this.#firstFrame();
-    return ok(undefined);
+    try {
+      const loaded = this.#session.waitFor("Page.loadEventFired", timeoutMs);
+      loaded.catch(() => undefined);
+      const res = await this.#session.send("Page.navigate", { url });
+      if (res.errorText) return fail("not-found", `could not open ${url}: ${res.errorText}`, false);
+      if (res.loaderId) {
+        try {
+          await loaded;
+        } catch {
+          return fail("attached", `${url} did not finish loading within ${timeoutMs} ms`, false);
+        }
+      }
+      this.#loaded();
+      await this.#firstFrame();
+      return ok(undefined);
+    } finally {
+      // The localStorage seed belongs to the first document only.
+      if (seedScript !== undefined) await this.#session.send("Page.removeScriptToEvaluateOnNewDocument", { identifier: seedScript }).catch(() => undefined);
+    }
   }
 
   async reload(timeoutMs: number): Promise<Attempt> {
@@ -512,15 +540,17 @@ export class WebDriver implements AppDriver {
 
   async environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }> {
     const res = await this.#session.send("Runtime.evaluate", { expression: "[innerWidth, innerHeight, navigator.language]", returnByValue: true });
-    const [w, h, locale] = (res.result.value as [number, number, string] | undefined) ?? [VIEWPORT.width, VIEWPORT.height, ""];
+    const [w, h, locale] = (res.result.value as [number, number, string] | undefined) ?? [viewportOf(this.#config).width, viewportOf(this.#config).height, ""];
     return { os: process.platform, resolution: [w, h], ...(locale ? { locale } : {}) };
   }
 
   async close(): Promise<void> {
     for (const off of this.#offs) off();
     this.#downloads?.close();
-    if (this.#connection.closed) return;
-    await this.#connection.send("Target.disposeBrowserContext", { browserContextId: this.#contextId }).catch(() => undefined);
+    if (!this.#connection.closed) {
+      await this.#connection.send("Target.disposeBrowserContext", { browserContextId: this.#contextId }).catch(() => undefined);
+    }
+    await this.#onClose();
   }
 }
 

@@ -1,9 +1,23 @@
 // The built-in web adapter: Chromium over the DevTools Protocol. One browser per run, one
-// isolated browser context (a WebDriver) per flow.
+// isolated browser context (a WebDriver) per flow; a flow with `browser.args` gets a private
+// browser, and one with `browser.endpoint` a context in a running browser we never stop.
 import { AdapterUnavailableError, defineAdapter, type AdapterSession, type AppDriver, type LaunchContext } from "../../src/plugins/api.ts";
 import { Connection } from "./cdp/connection.ts";
 import { WebDriver } from "./driver.ts";
-import { findBrowser, launchBrowser, INSTALL_HINT, type LaunchedBrowser } from "./launch.ts";
+import { endpointWebSocketUrl, findBrowser, launchBrowser, INSTALL_HINT, type LaunchedBrowser } from "./launch.ts";
+import { browserSource, parseWebConfig } from "./config.ts";
+
+const ENDPOINT_HINT = "start that browser with --remote-debugging-port=<port> (and --remote-allow-origins=* for older versions), or fix `browser.endpoint:` in the flow";
+
+async function startBrowser(extraArgs: readonly string[] = []): Promise<LaunchedBrowser> {
+  const found = findBrowser();
+  if (!found.path) throw new AdapterUnavailableError(`no Chromium-family browser found (looked at ${found.tried.join("; ")})`, INSTALL_HINT);
+  try {
+    return await launchBrowser(found.path, { headed: process.env["FLOWPROOF_HEADED"] !== undefined, extraArgs });
+  } catch (error) {
+    throw new AdapterUnavailableError(`could not start ${found.path}: ${(error as Error).message}`, INSTALL_HINT, { cause: error });
+  }
+}
 
 class WebSession implements AdapterSession {
   #browser: LaunchedBrowser | undefined;
@@ -13,13 +27,7 @@ class WebSession implements AdapterSession {
   async #connect(): Promise<Connection> {
     if (this.#connection && !this.#connection.closed) return this.#connection;
     this.#starting ??= (async () => {
-      const found = findBrowser();
-      if (!found.path) throw new AdapterUnavailableError(`no Chromium-family browser found (looked at ${found.tried.join("; ")})`, INSTALL_HINT);
-      try {
-        this.#browser = await launchBrowser(found.path, { headed: process.env["FLOWPROOF_HEADED"] !== undefined });
-      } catch (error) {
-        throw new AdapterUnavailableError(`could not start ${found.path}: ${(error as Error).message}`, INSTALL_HINT, { cause: error });
-      }
+      this.#browser = await startBrowser();
       this.#connection = await Connection.connect(this.#browser.wsUrl);
       return this.#connection;
     })();
@@ -30,8 +38,42 @@ class WebSession implements AdapterSession {
     }
   }
 
-  async launch(_config: Readonly<Record<string, unknown>>, ctx: LaunchContext): Promise<AppDriver> {
-    return WebDriver.open(await this.#connect(), ctx.log);
+  async launch(rawConfig: Readonly<Record<string, unknown>>, ctx: LaunchContext): Promise<AppDriver> {
+    const config = parseWebConfig(rawConfig);
+    const source = browserSource(config);
+    switch (source.kind) {
+      case "shared":
+        return WebDriver.open(await this.#connect(), ctx.log, config);
+      case "private": {
+        // Chromium flags apply to a whole browser process: this flow gets its own.
+        const browser = await startBrowser(source.args);
+        try {
+          const connection = await Connection.connect(browser.wsUrl);
+          return await WebDriver.open(connection, ctx.log, config, async () => {
+            await connection.close().catch(() => undefined);
+            await browser.close();
+          });
+        } catch (error) {
+          await browser.close();
+          throw error;
+        }
+      }
+      case "endpoint": {
+        let connection: Connection;
+        try {
+          connection = await Connection.connect(await endpointWebSocketUrl(source.url));
+        } catch (error) {
+          throw new AdapterUnavailableError(`could not connect to the browser at ${source.url}: ${(error as Error).message}`, ENDPOINT_HINT, { cause: error });
+        }
+        // Someone else's browser: closing the flow disposes its context and our socket, never the process.
+        try {
+          return await WebDriver.open(connection, ctx.log, config, () => connection.close().catch(() => undefined));
+        } catch (error) {
+          await connection.close().catch(() => undefined);
+          throw error;
+        }
+      }
+    }
   }
 
   async close(): Promise<void> {

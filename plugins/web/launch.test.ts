@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { CHROME_ARGS, INSTALL_HINT, findBrowser } from "./launch.ts";
+import { CHROME_ARGS, INSTALL_HINT, endpointWebSocketUrl, findBrowser } from "./launch.ts";
 
 let dir = "";
 afterEach(() => {
@@ -103,3 +103,33 @@ describe("findBrowser skips what cannot run", () => {
     }
   });
 });
+
+describe("endpointWebSocketUrl", () => {
+  test("takes a ws:// URL as given and asks an http:// endpoint's /json/version for its WebSocket", async () => {
+    expect(await endpointWebSocketUrl("ws://127.0.0.1:1/devtools/browser/x")).toBe("ws://127.0.0.1:1/devtools/browser/x");
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: (req) => new URL(req.url).pathname === "/json/version"
+        ? Response.json({ Browser: "Chrome/1", webSocketDebuggerUrl: "ws://127.0.0.1:9/devtools/browser/abc" })
+        : new Response("no", { status: 404 }),
+    });
+    try {
+      const base = `http://127.0.0.1:${server.port}`;
+      expect(await endpointWebSocketUrl(base)).toBe("ws://127.0.0.1:9/devtools/browser/abc");
+      expect(await endpointWebSocketUrl(`${base}/`)).toBe("ws://127.0.0.1:9/devtools/browser/abc");
+      expect(await endpointWebSocketUrl(`${base}/json/version`)).toBe("ws://127.0.0.1:9/devtools/browser/abc");
+      await expect(endpointWebSocketUrl(`${base}/nope`)).rejects.toThrow("answered HTTP 404");
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("names the URL when nothing answers", async () => {
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+    const url = `http://127.0.0.1:${server.port}`;
+    server.stop(true);
+    await expect(endpointWebSocketUrl(url)).rejects.toThrow(`no browser answered at ${url}/json/version`);
+  });
+});
+

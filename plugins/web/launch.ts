@@ -85,13 +85,15 @@ export const CHROME_ARGS = [
 ];
 
 /** Starts the browser and resolves once its DevTools endpoint is announced. */
-export function launchBrowser(executable: string, options: { headed?: boolean; timeoutMs?: number; windowSize?: [number, number] } = {}): Promise<LaunchedBrowser> {
+export function launchBrowser(executable: string, options: { headed?: boolean; timeoutMs?: number; windowSize?: [number, number]; extraArgs?: readonly string[] } = {}): Promise<LaunchedBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), "flowproof-chrome-"));
   const size = options.windowSize ?? [1280, 800];
   const args = [
     ...CHROME_ARGS.filter((a) => !(options.headed && a.startsWith("--headless"))),
     `--user-data-dir=${userDataDir}`,
     `--window-size=${size[0]},${size[1]}`,
+    // A flow's `browser.args` come after ours, so a flag given twice takes the flow's value.
+    ...(options.extraArgs ?? []),
     // Pages are created per flow in their own contexts; a startup tab only slows the first connect.
     ...(options.headed ? ["about:blank"] : ["--no-startup-window"]),
   ];
@@ -137,4 +139,25 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
       });
     });
   });
+}
+
+/**
+ * The browser-level DevTools WebSocket URL of a running browser: a ws(s):// URL as given, or for
+ * an http(s):// URL the `webSocketDebuggerUrl` its `/json/version` announces.
+ */
+export async function endpointWebSocketUrl(endpoint: string, timeoutMs = 10_000): Promise<string> {
+  if (/^wss?:\/\//i.test(endpoint)) return endpoint;
+  if (!/^https?:\/\//i.test(endpoint)) throw new Error(`browser endpoint ${JSON.stringify(endpoint)} is not a ws://, wss://, http:// or https:// URL`);
+  const versionUrl = /\/json\/version\/?$/.test(endpoint) ? endpoint : `${endpoint.replace(/\/+$/, "")}/json/version`;
+  let response: Response;
+  try {
+    response = await fetch(versionUrl, { signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    throw new Error(`no browser answered at ${versionUrl}: ${(error as Error).message}`, { cause: error });
+  }
+  if (!response.ok) throw new Error(`${versionUrl} answered HTTP ${response.status}; is this a Chromium DevTools endpoint (--remote-debugging-port)?`);
+  const info = (await response.json().catch(() => undefined)) as { webSocketDebuggerUrl?: unknown } | undefined;
+  const ws = info?.webSocketDebuggerUrl;
+  if (typeof ws !== "string" || !/^wss?:\/\//.test(ws)) throw new Error(`${versionUrl} did not announce a webSocketDebuggerUrl`);
+  return ws;
 }

@@ -138,7 +138,7 @@ describe("loadFlowFile", () => {
 
   test("throws every problem of a bad flow as one SpecError", () => {
     project = tmpProject();
-    const path = project.write("bad.flow.yaml", "name: Bad\napp: web\nurl: x\nmock: []\nsteps:\n  - Fill in the form\n");
+    const path = project.write("bad.flow.yaml", "name: Bad\napp: web\nurl: x\nconnection: x\nsteps:\n  - Fill in the form\n");
     const e = specError(() => loadFlowFile(path));
     expect(e.diagnostics.map((d) => d.code)).toEqual(["unsupported-feature", "unknown-step"]);
     expect(e.diagnostics[1]!.span).toMatchObject({ line: 6, column: 5 });

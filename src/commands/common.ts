@@ -86,8 +86,11 @@ export function loadPluginsFor(spec: string, env: Readonly<Record<string, string
   return loadPlugins({ flowPath: resolve(spec), env, builtinKinds: BUILTIN_ADAPTERS.map((a) => a.kind) });
 }
 
-/** Opens the adapter for the flow's app kind and launches one driver (an isolated context). `adapters`: the project's adapter plugins. */
-export async function openSurface(kind: string, flowPath: string, log: (line: string) => void, adapters: readonly AdapterPlugin[] = []): Promise<OpenedSurface> {
+/**
+ * Opens the adapter for the flow's app kind and launches one driver (an isolated context).
+ * `adapters`: the project's adapter plugins; `config`: the launch config (see shaping.ts).
+ */
+export async function openSurface(kind: string, flowPath: string, log: (line: string) => void, adapters: readonly AdapterPlugin[] = [], config: Readonly<Record<string, unknown>> = {}): Promise<OpenedSurface> {
   const registry = new AdapterRegistry([...BUILTIN_ADAPTERS, ...adapters]);
   const adapter = registry.get(kind);
   if (!adapter) {
@@ -95,7 +98,7 @@ export async function openSurface(kind: string, flowPath: string, log: (line: st
   }
   const session = await adapter.open();
   try {
-    const driver = await session.launch({}, { baseDir: dirname(flowPath), log });
+    const driver = await session.launch(config, { baseDir: dirname(flowPath), log });
     return { session, driver };
   } catch (error) {
     await session.close().catch(() => undefined);

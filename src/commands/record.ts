@@ -15,6 +15,7 @@ import { FLOWPROOF_VERSION } from "../version.ts";
 import { defaultTracePath, loadFlowFile, loadPluginsFor, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
+import { launchConfig, shapingOf } from "./shaping.ts";
 
 export type Route = "rules" | "llm" | "reused" | "fallback";
 
@@ -90,7 +91,9 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   const tracePath = resolve(options.out ?? defaultTracePath(flow.file));
   const secrets = new Map<string, string>();
   const startUrl = flow.url ? resolveStartUrl(flow.url.raw, flow.file, env, secrets) : "about:blank";
-  const surface = await openSurface(flow.app, flow.file, log, plugins.adapters);
+  // Built from the header fields, exactly as a replay will, so record and replay shape alike.
+  const shaping = shapingOf(flow);
+  const surface = await openSurface(flow.app, flow.file, log, plugins.adapters, launchConfig(shaping, flow.file, env, secrets));
   try {
     const opened = await surface.driver.navigate(startUrl, 30_000);
     if (!opened.ok) {
@@ -148,6 +151,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       spec: { name: flow.name, path: relative(dirname(tracePath), flow.file) || flow.file, hash: flow.hash },
       ...(recorded ? { recording: { format: RECORDING_FORMAT, dir: relative(dirname(tracePath), bundleRoot), started_at: recordingStartedAt.toISOString() } } : {}),
       ...(flow.redact ? { redaction: [...flow.redact] } : {}),
+      ...shaping,
     };
     writeTraceFile(tracePath, header, recorded ? stepsWithRanges(steps, summary.steps) : steps);
     return { ok: true, name: flow.name, trace_path: tracePath, steps: steps.length, reused_steps: 0, routing, warnings, step_results: results, ...(recorded ? { recording_dir: bundleRoot } : {}) };

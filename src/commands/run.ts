@@ -13,6 +13,7 @@ import { defaultTracePath, displayPath, loadFlowFile, loadPluginsFor, openSurfac
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
 import { createRecorder, recorderObserver, recordingReport, withTimeline } from "./recording.ts";
+import { launchConfig } from "./shaping.ts";
 
 export interface RunOptions extends CommonOptions, RecordingControls {
   readonly spec: string;
@@ -57,7 +58,9 @@ export async function run(options: RunOptions): Promise<RunResult> {
   try {
     const rawUrl = trace.header.app.url;
     const startUrl = rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank";
-    const surface = await openSurface(trace.header.app.adapter, flow.file, log, plugins.adapters);
+    // The browser is shaped from the trace header alone, never from the (possibly edited) spec.
+    const config = launchConfig(trace.header, flow.file, env, secrets);
+    const surface = await openSurface(trace.header.app.adapter, flow.file, log, plugins.adapters, config);
     try {
       const opened = await surface.driver.navigate(startUrl, 30_000);
       if (!opened.ok) {

@@ -65,7 +65,7 @@ describe("loadFlowText", () => {
 
   test.each<[string, string, string, string, number, number]>([
     ["an unknown key with did-you-mean", flowWith(`${HEAD}\nnmae: X`), "unknown-key", "did you mean `name`?", 4, 1],
-    ["a later-version key", flowWith(`${HEAD}\nmock: []`), "unsupported-feature", "remove `mock:` for now", 4, 1],
+    ["a later-version key", flowWith(`${HEAD}\nconnection: x`), "unsupported-feature", "remove `connection:` for now", 4, 1],
     ["a later-version app", flowWith("name: Demo\napp: calc\nurl: http://x/"), "unsupported-feature", "use `app: web`", 2, 6],
     ["an unknown app", flowWith("name: Demo\napp: webb\nurl: http://x/"), "bad-value", "use `app: web`", 2, 6],
     ["a non-string url", flowWith("name: Demo\napp: web\nurl: 42"), "bad-value", "url: http://", 3, 6],
@@ -157,7 +157,7 @@ describe("loadFlowText", () => {
       "app: web",
       "url: http://x/",
       "stpes: []",
-      "mock: []",
+      "connection: x",
       "steps:",
       '  - rules: Blur the "Email" field',
       '  - Click "Save"',

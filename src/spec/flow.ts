@@ -8,9 +8,11 @@ import { diagnostic, type Diagnostic, type SourceSpan } from "../diagnostics/dia
 import { isMap, isScalar, isSeq, keyName, parseYaml, spanInScalar, spanOf, type Node, type Scalar, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
 import { loadRedact, type FlowRedactionRule } from "./redact.ts";
+import { loadBrowser, loadMock, loadSession, type FlowBrowser, type FlowMockRule, type FlowSession } from "./shaping.ts";
 import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type Scope } from "./block.ts";
 
 export type { FlowCondition, FlowNode, RepeatBlock, WhenBlock } from "./block.ts";
+export type { FlowBrowser, FlowCookie, FlowMockRule, FlowSession } from "./shaping.ts";
 
 /** How a step was written: a plain scalar, `rules: …`, or `assert: …`. */
 export type StepForm = "plain" | "rules" | "assert";
@@ -38,6 +40,10 @@ export interface Flow {
   readonly steps: readonly FlowStep[];
   /** `redact:` rules (copied into the trace header at record). */
   readonly redact?: readonly FlowRedactionRule[];
+  /** `mock:` rules, `session:` seed and `browser:` shape (web), as written; copied into the trace header at record. */
+  readonly mock?: readonly FlowMockRule[];
+  readonly session?: FlowSession;
+  readonly browser?: FlowBrowser;
   /** The step list as it runs: concrete steps and the repeat/when blocks the recorder expands. */
   readonly body: readonly FlowNode[];
   /** `sha256:<hex>` of the file text, recorded in the trace header. */
@@ -50,10 +56,10 @@ export type LoadResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly steps: readonly FlowStep[] };
 
 /** Top-level keys of the flow format that this version runs. */
-export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact"] as const;
+export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact", "mock", "session", "browser"] as const;
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
 const LATER_KEYS = [
-  "apps", "connection", "login", "window", "session", "skip_unless_env", "mock", "browser",
+  "apps", "connection", "login", "window", "skip_unless_env",
   "agent", "tools", "mcp", "strict", "control", "exports", "explore",
 ] as const;
 const STEP_KEYS_LATER = [
@@ -182,10 +188,35 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
 
   const redactNode = values.get("redact");
   const redact = redactNode === undefined ? [] : loadRedact(source, redactNode, problems);
+  const shaping = loadShaping(source, values, pluginApp ?? (appKnown ? app : undefined), problems);
 
   if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-  return { ok: true, flow: { file, name: name ?? "", app: pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), hash } };
+  return { ok: true, flow: { file, name: name ?? "", app: pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...shaping, hash } };
+}
+
+/** `mock:`, `session:` and `browser:` shape a browser: web flows only. */
+function loadShaping(source: YamlSource, values: Map<string, Node | null>, app: string | undefined, problems: Diagnostic[]): Pick<Flow, "mock" | "session" | "browser"> {
+  const out: { mock?: readonly FlowMockRule[]; session?: FlowSession; browser?: FlowBrowser } = {};
+  // In file order, so the problems of the blocks are reported as they appear.
+  for (const [key, node] of values) {
+    if (key !== "mock" && key !== "session" && key !== "browser") continue;
+    if (app !== undefined && app !== "web") {
+      problems.push(diagnostic("unsupported-feature", `\`${key}:\` shapes the browser of a web flow; app \`${app}\` has no browser`, {
+        span: spanOf(source, node), hint: `remove \`${key}:\`, or use \`app: web\``,
+      }));
+      continue;
+    }
+    if (key === "mock") out.mock = loadMock(source, node, problems);
+    else if (key === "session") {
+      const session = loadSession(source, node, problems);
+      if (session) out.session = session;
+    } else {
+      const browser = loadBrowser(source, node, problems);
+      if (browser) out.browser = browser;
+    }
+  }
+  return out;
 }
 
 function requireString(source: YamlSource, root: Node, values: Map<string, Node | null>, key: string, problems: Diagnostic[], example: string): string | undefined {

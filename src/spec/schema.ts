@@ -68,6 +68,56 @@ export const FlowFileSchema = Type.Object(
         { description: "Regions masked in every recorded frame, before any PNG is written (docs/flow-format.md). Password fields are always masked." },
       ),
     ),
+    mock: Type.Optional(Type.Array(
+      Type.Object(
+        {
+          url_contains: Type.String({ minLength: 1, description: "Substring of the request URL." }),
+          method: Type.Optional(Type.String({ description: "Any method when absent." })),
+          status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: "Default 200." })),
+          content_type: Type.Optional(Type.String()),
+          body: Type.Optional(Type.Unknown({ description: "A string is served verbatim (text/plain), anything else as JSON." })),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "Requests answered inside the browser, identically at record and replay (docs/flow-format.md, Shaping the browser)." },
+    )),
+    session: Type.Optional(Type.Union([
+      Type.String({ description: "The name of an identity declared in the governing suite's `identities:`." }),
+      Type.Object(
+        {
+          cookies: Type.Optional(Type.Array(Type.Object(
+            { name: Type.String({ minLength: 1 }), value: Type.Union([Type.String(), Type.Number()]), domain: Type.Optional(Type.String()) },
+            { additionalProperties: false },
+          ))),
+          local_storage: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]))),
+        },
+        { additionalProperties: false, description: "Cookies and localStorage seeded before the first page script runs; values may be ${VAR}, resolved on every run and never stored." },
+      ),
+    ])),
+    browser: Type.Optional(Type.Object(
+      {
+        viewport: Type.Optional(Type.Object(
+          {
+            width: Type.Integer({ minimum: 1, maximum: 10000 }),
+            height: Type.Integer({ minimum: 1, maximum: 10000 }),
+            device_scale_factor: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10 })),
+            mobile: Type.Optional(Type.Boolean()),
+            touch: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        )),
+        user_agent: Type.Optional(Type.String({ minLength: 1 })),
+        args: Type.Optional(Type.Array(Type.String({ pattern: "^--" }), { description: "Extra Chromium flags; the flow gets a private browser." })),
+        clock: Type.Optional(Type.Object(
+          { at: Type.String({ description: "RFC 3339, e.g. 2026-01-15T12:00:00Z (a mid-day time)." }), timezone: Type.Optional(Type.String({ minLength: 1, description: "IANA id, e.g. Europe/Berlin." })) },
+          { additionalProperties: false },
+        )),
+        random: Type.Optional(Type.Object({ seed: Type.Integer({ minimum: 0, maximum: 4294967295 }) }, { additionalProperties: false })),
+        downloads_dir: Type.Optional(Type.String({ minLength: 1, description: "Where downloads land, relative to the flow file." })),
+        endpoint: Type.Optional(Type.String({ minLength: 1, description: "ws:// or http:// DevTools URL of a running Chromium to use instead of launching one." })),
+      },
+      { additionalProperties: false, description: "The browser the flow runs in; copied into the trace header (docs/flow-format.md, Shaping the browser)." },
+    )),
   },
   { additionalProperties: false },
 );

@@ -120,3 +120,26 @@ describe("recording and redaction blocks", () => {
     expect(back.header.redaction).toEqual(header.redaction);
   });
 });
+
+describe("TraceHeader shaping fields", () => {
+  const validate = ajv.compile(TraceHeader);
+  const shaped = {
+    ...HEADER,
+    mock: [{ url_contains: "/api/rates", method: "GET", body: { rate: 1.23 } }],
+    session: { cookies: [{ name: "sid", value: "${SID}" }], local_storage: { cart: "x" } },
+    browser: { viewport: { width: 390, height: 844, device_scale_factor: 3 }, clock: { at: "2019-03-14T12:00:00Z", timezone: "UTC" }, random: { seed: 1 }, endpoint: "${GRID}" },
+  };
+
+  test("accepts mock, session and browser as a flow writes them", () => {
+    expect(validate(shaped)).toBe(true);
+  });
+
+  test.each([
+    ["an unknown browser key", { ...shaped, browser: { colour: "red" } }],
+    ["a mock rule without url_contains", { ...shaped, mock: [{ status: 200 }] }],
+    ["a seed beyond u32", { ...shaped, browser: { random: { seed: 4294967296 } } }],
+    ["a cookie without a value", { ...shaped, session: { cookies: [{ name: "sid" }] } }],
+  ])("refuses %s", (_, header) => {
+    expect(validate(header)).toBe(false);
+  });
+});

@@ -110,6 +110,53 @@ export const AppInfo = Type.Object(
   { additionalProperties: true },
 );
 
+/** A `mock:` rule as written in the flow (see docs/flow-format.md); applied identically at record and every replay. */
+export const MockRule = Type.Object(
+  {
+    url_contains: Type.String({ minLength: 1, description: "Substring of the request URL." }),
+    method: Opt(Type.String({ description: "Upper-case HTTP method; any when absent." })),
+    status: Opt(Type.Integer({ minimum: 100, maximum: 599, description: "Default 200." })),
+    content_type: Opt(Type.String()),
+    body: Opt(Type.Unknown({ description: "A string is served verbatim (text/plain), anything else as JSON." })),
+  },
+  { additionalProperties: false },
+);
+
+/** The `session:` seed with values as written (`${VAR}` raw, resolved at apply time on every run). */
+export const SessionSeed = Type.Object(
+  {
+    cookies: Opt(Type.Array(Type.Object(
+      { name: Type.String({ minLength: 1 }), value: Type.String(), domain: Opt(Type.String()) },
+      { additionalProperties: false },
+    ))),
+    local_storage: Opt(Type.Record(Type.String(), Type.String())),
+  },
+  { additionalProperties: false },
+);
+
+/** The `browser:` shape as written; replay applies it from here, never from the spec. */
+export const BrowserShape = Type.Object(
+  {
+    viewport: Opt(Type.Object(
+      {
+        width: Type.Integer({ minimum: 1 }),
+        height: Type.Integer({ minimum: 1 }),
+        device_scale_factor: Opt(Type.Number({ exclusiveMinimum: 0 })),
+        mobile: Opt(Type.Boolean()),
+        touch: Opt(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    )),
+    user_agent: Opt(Type.String()),
+    args: Opt(Type.Array(Type.String())),
+    clock: Opt(Type.Object({ at: Type.String({ format: "date-time" }), timezone: Opt(Type.String()) }, { additionalProperties: false })),
+    random: Opt(Type.Object({ seed: Type.Integer({ minimum: 0, maximum: 4294967295 }) }, { additionalProperties: false })),
+    downloads_dir: Opt(Type.String({ description: "Relative to the flow file." })),
+    endpoint: Opt(Type.String({ description: "DevTools URL of a running browser (raw ${VAR} references)." })),
+  },
+  { additionalProperties: false },
+);
+
 export const TraceHeader = Type.Object(
   {
     format: Type.Literal(TRACE_FORMAT),
@@ -144,9 +191,9 @@ export const TraceHeader = Type.Object(
     redaction: Opt(Type.Array(Type.Unknown(), {
       description: "The flow's redact: rules, copied at record so every replay masks identically: {target: {css} | {rect: [x, y, w, h]}, mode: \"mask\"}. A rule this version cannot parse disables frame capture (fail closed).",
     })),
-    session: Opt(Type.Unknown()),
-    mock: Opt(Type.Array(Type.Unknown())),
-    browser: Opt(Type.Unknown()),
+    session: Opt(SessionSeed),
+    mock: Opt(Type.Array(MockRule)),
+    browser: Opt(BrowserShape),
     control: Opt(
       Type.Object(
         { id: Type.String(), title: Opt(Type.String()), description: Opt(Type.String()) },
@@ -164,6 +211,9 @@ export type SyncCondition = Static<typeof SyncCondition>;
 export type TraceStep = Static<typeof TraceStep>;
 export type TraceHeader = Static<typeof TraceHeader>;
 export type AppInfo = Static<typeof AppInfo>;
+export type MockRule = Static<typeof MockRule>;
+export type SessionSeed = Static<typeof SessionSeed>;
+export type BrowserShape = Static<typeof BrowserShape>;
 
 /** The whole-file schema: `$defs` for the header line and a step line. */
 export function traceSchemaDocument(): Record<string, unknown> {

@@ -1,0 +1,39 @@
+import { describe, expect, test } from "bun:test";
+import { browserSource, parseWebConfig } from "./config.ts";
+
+describe("parseWebConfig", () => {
+  test("accepts the full shape", () => {
+    const config = {
+      viewport: { width: 390, height: 844, device_scale_factor: 3, mobile: true, touch: true },
+      user_agent: "ua", args: ["--lang=de"], clock: { at: "2019-03-14T12:00:00Z", timezone: "UTC" }, random: { seed: 7 },
+      downloads_dir: "/tmp/d", mock: [{ url_contains: "/api", status: 404 }],
+      session: { cookies: [{ name: "sid", value: "v" }], local_storage: { k: "v" } },
+    };
+    expect(parseWebConfig(config)).toEqual(config);
+    expect(parseWebConfig({})).toEqual({});
+  });
+
+  test.each([
+    [{ colour: 1 }, "unknown key \"colour\""],
+    [{ viewport: { width: 0, height: 1 } }, "viewport needs whole width and height"],
+    [{ random: { seed: -1 } }, "random.seed must be a u32"],
+    [{ clock: { at: "soon" } }, "clock.at must be a date-time"],
+    [{ mock: [{ url_contains: "" }] }, "mock[0].url_contains"],
+    [{ session: { cookies: [{ name: "a", value: 1 }] } }, "session.cookies[0] needs string name and value"],
+  ])("refuses %j", (config, message) => {
+    expect(() => parseWebConfig(config)).toThrow(message);
+  });
+
+  test("never echoes a cookie value in its message", () => {
+    expect(() => parseWebConfig({ session: { cookies: [{ name: 1, value: "hunter2-secret" }] } })).not.toThrow(/hunter2/);
+  });
+});
+
+describe("browserSource", () => {
+  test("an endpoint wins, then args make a private browser, else the shared one", () => {
+    expect(browserSource({ endpoint: "ws://h/x", args: ["--a"] })).toEqual({ kind: "endpoint", url: "ws://h/x" });
+    expect(browserSource({ args: ["--a"] })).toEqual({ kind: "private", args: ["--a"] });
+    expect(browserSource({ args: [] })).toEqual({ kind: "shared" });
+    expect(browserSource({})).toEqual({ kind: "shared" });
+  });
+});

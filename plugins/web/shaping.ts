@@ -1,0 +1,69 @@
+// Applies a flow's browser shape to its page before anything loads: device metrics, touch, user
+// agent, time zone, pinned clock, seeded random, mocks; and seeds the session (cookies, then
+// localStorage through a one-document init script) right before the first navigation.
+import type { Protocol } from "devtools-protocol/types/protocol";
+import type { Connection, Session } from "./cdp/connection.ts";
+import type { WebConfig, WebViewport } from "./config.ts";
+import { installClock, installRandom, seedLocalStorage } from "./injected/shaping.ts";
+import { interceptMocks } from "./mocks.ts";
+
+/** The page size when a flow does not set `browser.viewport`. */
+export const DEFAULT_VIEWPORT: WebViewport = { width: 1280, height: 800 };
+
+/** Max touch points reported with `touch: true` (what a phone reports). */
+const TOUCH_POINTS = 5;
+
+export const viewportOf = (config: WebConfig): WebViewport => config.viewport ?? DEFAULT_VIEWPORT;
+
+/** Init scripts (page-side source) for the clock and random of this config, in install order. */
+export function initScripts(config: WebConfig): string[] {
+  const scripts: string[] = [];
+  if (config.clock) scripts.push(`(${installClock.toString()})(${Date.parse(config.clock.at)})`);
+  if (config.random) scripts.push(`(${installRandom.toString()})(${config.random.seed})`);
+  return scripts;
+}
+
+/** Everything that must hold before the first document: returns what undoes the page-level listeners. */
+export async function applyShaping(session: Session, config: WebConfig): Promise<() => void> {
+  const vp = viewportOf(config);
+  const sends: Array<Promise<unknown>> = [
+    session.send("Emulation.setDeviceMetricsOverride", { width: vp.width, height: vp.height, deviceScaleFactor: vp.device_scale_factor ?? 1, mobile: vp.mobile ?? false }),
+  ];
+  if (vp.touch) sends.push(session.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: TOUCH_POINTS }));
+  if (config.user_agent !== undefined) sends.push(session.send("Emulation.setUserAgentOverride", { userAgent: config.user_agent }));
+  if (config.clock?.timezone !== undefined) sends.push(session.send("Emulation.setTimezoneOverride", { timezoneId: config.clock.timezone }));
+  for (const source of initScripts(config)) sends.push(session.send("Page.addScriptToEvaluateOnNewDocument", { source }));
+  await Promise.all(sends);
+  return config.mock && config.mock.length > 0 ? await interceptMocks(session, config.mock) : () => undefined;
+}
+
+/** The cookies to set for a flow starting at `startUrl`: a cookie without `domain` belongs to the start URL's host. */
+export function seedCookies(config: WebConfig, startUrl: string): Protocol.Network.CookieParam[] {
+  return (config.session?.cookies ?? []).map((c) => (c.domain !== undefined
+    ? { name: c.name, value: c.value, domain: c.domain, path: "/" }
+    : { name: c.name, value: c.value, url: startUrl, path: "/" }));
+}
+
+/**
+ * Seeds the session for the first document at `startUrl`: cookies in the flow's browser context,
+ * and localStorage by an init script limited to the start URL's origin. Returns the init
+ * script's id: the caller removes it once that document has loaded, so the seed is applied once
+ * and a later navigation (the app mutating the seed, another origin) never sees it re-applied.
+ */
+export async function seedSession(connection: Connection, session: Session, browserContextId: string, config: WebConfig, startUrl: string): Promise<string | undefined> {
+  const cookies = seedCookies(config, startUrl);
+  if (cookies.length > 0) await connection.send("Storage.setCookies", { cookies, browserContextId });
+  const items = config.session?.local_storage;
+  if (!items || Object.keys(items).length === 0) return undefined;
+  const origin = pageOrigin(startUrl);
+  const { identifier } = await session.send("Page.addScriptToEvaluateOnNewDocument", {
+    source: `(${seedLocalStorage.toString()})(${JSON.stringify(origin)}, ${JSON.stringify(items)})`,
+  });
+  return identifier;
+}
+
+/** `location.origin` as a page at `url` reports it (Chromium says `file://` for local files, where URL says `null`). */
+export function pageOrigin(url: string): string {
+  const parsed = new URL(url);
+  return parsed.protocol === "file:" ? "file://" : parsed.origin;
+}
