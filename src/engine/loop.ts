@@ -71,6 +71,8 @@ export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionCo
     }
     await observer.stepStarted?.(step, index);
     const outcome = await executeOne(step, ctx);
+    // assert_no_secret_leak's corpus: the surface text at every step boundary.
+    if (ctx.structured?.leaks.active) await ctx.structured.leaks.scanSurface(ctx.driver, `surface text after step ${step.id}`);
     const ended = ctx.clock.now();
     const r: StepResult = {
       id: step.id,
