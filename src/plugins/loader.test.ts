@@ -100,7 +100,7 @@ describe("loadPlugins", () => {
     const loaded = await loadPlugins({ flowPath: join(tmp(), "f.flow.yaml"), env: { FLOWPROOF_PLUGINS: join(FIXTURES, "good") }, builtinKinds: ["web"] });
     expect(loaded.adapters.map((a) => a.kind)).toEqual(["echo"]);
     expect(loaded.assertions.map((a) => a.key)).toEqual(["assert_stock"]);
-    expect(await loaded.assertions[0]!.run({ sku: "B2", at_least: 1 }, { baseDir: ".", log: () => undefined })).toEqual({ pass: false, expected: "at least 1 of B2", actual: "0 in stock" });
+    expect(await loaded.assertions[0]!.run({ sku: "B2", at_least: 1 }, { baseDir: ".", log: () => undefined, mode: "replay", flowStem: "f", artifactDir: ".", env: {}, observe: () => undefined })).toEqual({ pass: false, expected: "at least 1 of B2", actual: "0 in stock" });
   });
 
   test("refuses two plugins claiming one app kind, naming both files", async () => {
