@@ -120,8 +120,9 @@ export function loadStructuredArgs(
       if (seen.has(sig)) continue;
       seen.add(sig);
       const found = nodeAt(value, d.path);
-      const spanNode = d.onKey ? found.keyNode ?? found.node ?? keyNode : (d.path.length === 0 ? (value ?? keyNode) : found.node ?? keyNode);
-      problems.push(diagnostic("bad-value", d.message, { span: spanOf(source, spanNode), hint: d.hint }));
+      const whole = e.keyword === "required" && d.path.length === 0 ? keyNode : value ?? keyNode;
+      const spanNode = d.onKey ? found.keyNode ?? found.node ?? keyNode : (d.path.length === 0 ? whole : found.node ?? keyNode);
+      problems.push(diagnostic(e.keyword === "additionalProperties" ? "unknown-key" : e.keyword === "required" ? "missing-key" : "bad-value", d.message, { span: spanOf(source, spanNode), hint: d.hint }));
     }
     return undefined;
   }
