@@ -3,7 +3,7 @@ import type { AssertionPlugin, Verdict } from "../../plugins/api.ts";
 import type { ExecutionContext } from "../context.ts";
 import { systemClock } from "../context.ts";
 import { LeakWatch } from "../secret-scan.ts";
-import { createApiDriver } from "../../../plugins/api/index.ts";
+import type { AppDriver } from "../../plugins/api.ts";
 import type { TraceStep } from "../../trace/schema.ts";
 import { resolveArgs, secretLeakAssert, structuredAssert } from "./structured.ts";
 
@@ -28,7 +28,7 @@ function probe(answers: Verdict[], policy?: "poll" | "once"): AssertionPlugin & 
 function ctx(plugin: AssertionPlugin, env: Record<string, string> = {}): ExecutionContext {
   const secrets = new Map<string, string>();
   return {
-    driver: createApiDriver(), env, captures: new Map([["x", "42"]]), clock: systemClock, baseUrl: "", secrets, navigationTimeoutMs: 1_000,
+    driver: { capabilities: new Set(), check: async () => ({ pass: false, actual: "" }) } as unknown as AppDriver, env, captures: new Map([["x", "42"]]), clock: systemClock, baseUrl: "", secrets, navigationTimeoutMs: 1_000,
     structured: { assertions: new Map([[plugin.key, plugin]]), mode: "replay", baseDir: ".", flowStem: "f", artifactDir: ".", log: () => undefined, leaks: new LeakWatch(["PW"], env, secrets) },
   };
 }
