@@ -14,6 +14,7 @@ import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
+import { buildSandbox } from "../support/executable.ts";
 
 const projects: TmpProject[] = [];
 let api: ReturnType<typeof Bun.serve>;
@@ -509,4 +510,40 @@ export const plugin = defineAssertion({
     expect(r.stderr).toContain("t.flow.yaml:5:12: error[bad-value] `sku` must be a string");
     expect(r.stderr).toContain("t.flow.yaml:4:5: error[missing-key] `assert_stock` needs `at_least`");
   });
+});
+
+describe("through the compiled executable", () => {
+  test("an api flow with assert_api, assert_sql (SQLite) and assert_spreadsheet records and replays with no bun or node on PATH", async () => {
+    const sandbox = await buildSandbox();
+    try {
+      const p = project();
+      const db = new Database(join(p.dir, "app.db"));
+      db.run("CREATE TABLE t (v TEXT)");
+      db.run("INSERT INTO t VALUES ('ok')");
+      db.close();
+      await writeWorkbook(join(p.dir, "prices.xlsx"));
+      p.write("t.flow.yaml", apiFlow(`  - assert_api:
+      request: GET \${API}/users
+      body_json: results.0.name
+      equals: Ada
+  - assert_sql:
+      connection: app
+      query: SELECT v FROM t
+      equals: ok
+  - assert_spreadsheet:
+      path: prices.xlsx
+      at: B2
+      equals: 12.5
+`));
+      const env = { API, FLOWPROOF_SQL_APP: "sqlite:app.db", PATH: sandbox.path };
+      const rec = await sandbox.run(["record", "t.flow.yaml", "--author", "rules"], { cwd: p.dir, env });
+      expect(rec.stderr).not.toContain("error");
+      expect(rec.code).toBe(0);
+      const run = await sandbox.run(["run", "t.flow.yaml", "--json"], { cwd: p.dir, env });
+      expect(run.code).toBe(0);
+      expect((JSON.parse(run.stdout) as RunJson).report.passed).toBe(true);
+    } finally {
+      sandbox.remove();
+    }
+  }, 180_000);
 });
