@@ -73,6 +73,8 @@ describe("validatePlugin", () => {
     [{ kind: "k", capabilities: [], open: 1 }, "`open` must be a function returning a session"],
     [{ key: "assert_x", schema: [], run: (): number => 0 }, "`schema` must be a JSON Schema object"],
     [{ key: "assert_x", schema: {}, run: 1, extra: 2 }, "unknown key `extra` in an assertion plugin"],
+    [{ key: "assert_x", schema: { type: "nope" }, run: (): number => 0 }, "`schema` is not a valid JSON Schema"],
+    [{ key: "assert_x", schema: {}, run: (): number => 0, policy: "once" }, "`policy` must be a function"],
   ])("refuses %j", (value, message) => {
     expect(() => validatePlugin(value, "p.ts")).toThrow(`p.ts: ${message}`);
   });

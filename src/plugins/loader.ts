@@ -7,6 +7,7 @@ import { pathToFileURL } from "node:url";
 import * as api from "./api.ts";
 import type { AdapterPlugin, AssertionPlugin, Capability } from "./api.ts";
 import { PluginError, diagnostic } from "../diagnostics/diagnostic.ts";
+import Ajv from "ajv";
 
 /** Module file extensions a plugin may be written in (TypeScript or JavaScript; no build step). */
 const PLUGIN_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"] as const;
@@ -206,6 +207,11 @@ export function validatePlugin(value: unknown, display: string): { kind: "adapte
     throw fail(display, `\`key\` must be a step key starting with assert_, such as "assert_stock", not ${JSON.stringify(v["key"])}`, "the key is what flows write as `- assert_stock: {…}`");
   }
   if (v["schema"] === null || typeof v["schema"] !== "object" || Array.isArray(v["schema"])) throw fail(display, "`schema` must be a JSON Schema object", 'schema: { type: "object", properties: { … } }');
+  try {
+    new Ajv({ strict: false }).compile(v["schema"] as object);
+  } catch (error) {
+    throw fail(display, `\`schema\` is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`, 'schema: { type: "object", properties: { … } }', error);
+  }
   if (typeof v["run"] !== "function") throw fail(display, "`run` must be a function returning a verdict", "run: async (args, ctx) => ({ pass: true })");
   for (const k of ["check", "policy"] as const) {
     if (k in v && typeof v[k] !== "function") throw fail(display, `\`${k}\` must be a function`, k === "check" ? "check: (args) => [] (problems with a path, message and hint)" : 'policy: (args) => "poll" or "once"');
