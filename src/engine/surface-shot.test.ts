@@ -16,10 +16,10 @@ const driver = (rects: { ok: boolean; rects?: { x: number; y: number; width: num
 }) as unknown as AppDriver;
 
 describe("surfaceShooter", () => {
-  test("maps css: and id: masks to CSS, refuses text masks", () => {
+  test("maps css: and id: masks to CSS, anything else to text", () => {
     expect(maskTarget("css:.clock")).toEqual({ css: ".clock" });
     expect(maskTarget('id:a"b')).toEqual({ css: '[id="a\\"b"]' });
-    expect(typeof maskTarget("Sync")).toBe("string");
+    expect(maskTarget("Sync")).toEqual({ text: "Sync" });
   });
 
   test("paints every mask rectangle black", async () => {

@@ -4,10 +4,10 @@
 import type { AppDriver, RectTarget, SurfaceShot } from "../plugins/api.ts";
 import { decodePng, encodePng, fillRect } from "../recording/image.ts";
 
-/** `css:.clock` → `.clock`; `id:total` → `[id="total"]`; a text target is not locatable as a rectangle yet. */
-export function maskTarget(mask: string): RectTarget | string {
+/** `css:.clock` → `.clock`; `id:total` → `[id="total"]`; anything else is text on the page. */
+export function maskTarget(mask: string): RectTarget {
   const m = /^(css|id):(.+)$/s.exec(mask.trim());
-  if (!m) return `mask ${JSON.stringify(mask)} is a text target; this version locates masks by \`css:…\` or \`id:…\` only`;
+  if (!m) return { text: mask };
   return m[1] === "css" ? { css: m[2]! } : { css: `[id="${m[2]!.replace(/["\\]/g, "\\$&")}"]` };
 }
 
@@ -17,12 +17,7 @@ export function surfaceShooter(driver: AppDriver): ((mask: readonly string[]) =>
   const rectsFor = driver.rectsFor?.bind(driver);
   if (!driver.capabilities.has("screenshot") || !capture || !rectsFor) return undefined;
   return async (mask) => {
-    const targets: RectTarget[] = [];
-    for (const m of mask) {
-      const t = maskTarget(m);
-      if (typeof t === "string") return { ok: false, detail: t };
-      targets.push(t);
-    }
+    const targets = mask.map(maskTarget);
     const frame = await capture();
     if (targets.length === 0) return { ok: true, png: frame.png };
     const answers = await rectsFor(targets);

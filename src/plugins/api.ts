@@ -58,8 +58,11 @@ export interface Rect {
   readonly height: number;
 }
 
-/** What `rectsFor` locates: every element matching a CSS selector (same-origin frames included). */
-export type RectTarget = { readonly css: string };
+/**
+ * What `rectsFor` locates (same-origin frames included): every element matching a CSS selector,
+ * or the innermost elements whose text contains `text`.
+ */
+export type RectTarget = { readonly css: string } | { readonly text: string };
 
 /** One target's on-screen rectangles, or why it could not be resolved (the recorder then drops the frame). */
 export type RectsAnswer = { readonly ok: true; readonly rects: readonly Rect[] } | { readonly ok: false; readonly detail: string };

@@ -411,7 +411,7 @@ describe("web flows: a downloaded xlsx, screenshots and the secret-leak scan", (
 
   /** A page of its own per test, rewritten between record and replay to change what it shows. */
   const dashPage = (name: string, clock: string) => site.write(`${name}.html`, `<!doctype html><html><head><style>body{margin:0;font:16px sans-serif} .clock{position:absolute;left:10px;top:60px;width:200px;height:30px;background:${clock}}</style></head>
-<body><h1 id="title">Dashboard</h1><div class="clock" id="clock"></div></body></html>`);
+<body><h1 id="title">Dashboard</h1><div class="clock" id="clock"></div><p style="position:absolute;top:120px;left:10px;margin:0;color:${clock}">Synced</p></body></html>`);
 
   test("mints a baseline at record, matches it, and reports a mismatch with actual and diff images", async () => {
     const p = project();
@@ -445,11 +445,17 @@ describe("web flows: a downloaded xlsx, screenshots and the secret-leak scan", (
     const p = project();
     dashPage("shot2", "#0a0");
     const flow = (mask: string) => webFlow(`${server.url}/shot2.html`, `  - assert: page shows Dashboard\n  - assert_screenshot:\n      name: masked\n      mask: [${mask}]\n      timeout_seconds: 1\n`);
-    expect((await record(p, flow('"css:.clock"'))).json.error).toBeUndefined();
+    expect((await record(p, flow('"css:.clock", Synced'))).json.error).toBeUndefined();
     const png = PNG.sync.read(readFileSync(join(p.dir, "t.baselines", "masked.png")));
     expect([...png.data.subarray((70 * png.width + 50) * 4, (70 * png.width + 50) * 4 + 3)]).toEqual([0, 0, 0]);
     dashPage("shot2", "red");
     expect((await replay(p)).report.passed).toBe(true);
+
+    // Without the text mask, the recoloured "Synced" differs.
+    dashPage("shot2", "#0a0");
+    expect((await record(p, flow('"css:.clock"'))).json.error).toBeUndefined();
+    dashPage("shot2", "red");
+    expect((await replay(p)).report.passed).toBe(false);
 
     // A baseline of another size: the failure names both sizes and the likely cause.
     writeFileSync(join(p.dir, "t.baselines", "masked.png"), PNG.sync.write(new PNG({ width: 10, height: 10 })));
