@@ -25,7 +25,7 @@ export const schema = {
   },
 } as const;
 
-const fail = (expected: string, actual: string, extra: { hint?: string; retryable?: boolean } = {}): Verdict => ({ pass: false, expected, actual, ...extra });
+const fail = (expected: string, actual: string, extra: { hint?: string; retryable?: boolean; evidence?: string[] } = {}): Verdict => ({ pass: false, expected, actual, ...extra });
 const pct = (f: number) => `${(f * 100).toFixed(f < 0.001 && f > 0 ? 4 : 2)}%`;
 
 export const plugin = defineAssertion<ScreenshotArgs>({
@@ -59,6 +59,7 @@ export const plugin = defineAssertion<ScreenshotArgs>({
     writeFileSync(join(visual, `${a.name}.actual.png`), shot.png);
     writeFileSync(join(visual, `${a.name}.diff.png`), result.diff);
     return fail(`at most ${pct(threshold)} of pixels to differ`,
-      `screenshot '${a.name}' differs from its baseline in ${pct(result.fraction)} of pixels (${result.differing} of ${result.total}), threshold ${pct(threshold)}; see visual/${a.name}.diff.png`);
+      `screenshot '${a.name}' differs from its baseline in ${pct(result.fraction)} of pixels (${result.differing} of ${result.total}), threshold ${pct(threshold)}; see visual/${a.name}.diff.png`,
+      { evidence: [`visual/${a.name}.actual.png`, `visual/${a.name}.diff.png`] });
   },
 });

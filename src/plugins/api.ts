@@ -241,6 +241,8 @@ export type Verdict =
     readonly hint?: string;
     /** False when waiting cannot change the answer (e.g. an unconfigured connection): the engine stops at once. */
     readonly retryable?: boolean;
+    /** Files this attempt wrote as evidence, relative to `AssertionContext.artifactDir` (shown in the report). */
+    readonly evidence?: readonly string[];
   };
 
 /**

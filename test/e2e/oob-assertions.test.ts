@@ -431,6 +431,8 @@ describe("web flows: a downloaded xlsx, screenshots and the secret-leak scan", (
     const detail = bad.report.steps[1]!.detail!;
     expect(detail).toMatch(/screenshot 'dashboard' differs from its baseline in \d+\.\d+% of pixels \(\d+ of \d+\), threshold 0\.00%; see visual\/dashboard\.diff\.png/);
     expect(readdirSync(join(bad.run_dir, "visual")).sort()).toEqual(["dashboard.actual.png", "dashboard.diff.png"]);
+    expect((bad.report.steps[1] as { evidence?: string[] }).evidence).toEqual(["visual/dashboard.actual.png", "visual/dashboard.diff.png"]);
+    expect(readFileSync(join(bad.run_dir, "report.html"), "utf8")).toContain('<img src="visual/dashboard.diff.png"');
     const diff = PNG.sync.read(readFileSync(join(bad.run_dir, "visual", "dashboard.diff.png")));
     expect([diff.data[(70 * diff.width + 50) * 4], diff.data[(70 * diff.width + 50) * 4 + 1]]).toEqual([255, 0]); // a red diff pixel inside the clock box
 

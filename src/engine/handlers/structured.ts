@@ -80,8 +80,11 @@ export const structuredAssert: Handler = async (step, ctx): Promise<StepOutcome>
   }
   if (verdict === undefined) return errored(fault ?? `${key} gave no verdict`);
   if (verdict.pass) return passed();
-  const why = `${verdict.actual} (expected ${verdict.expected})${verdict.hint ? `; ${verdict.hint}` : ""}`;
-  return failed(timedOut ? `${key}: timed out after ${timeoutMs} ms: ${why}` : `${key}: ${why}`);
+  // A plugin's `actual` may already say what was expected (the documented failure messages do).
+  const expected = verdict.expected && !verdict.actual.includes(verdict.expected) ? ` (expected ${verdict.expected})` : "";
+  const why = `${verdict.actual}${expected}${verdict.hint ? `; ${verdict.hint}` : ""}`;
+  const outcome = failed(timedOut ? `${key}: timed out after ${timeoutMs} ms: ${why}` : `${key}: ${why}`);
+  return verdict.evidence && verdict.evidence.length > 0 ? { ...outcome, evidence: [...verdict.evidence] } : outcome;
 };
 
 export const secretLeakAssert: Handler = async (step, ctx): Promise<StepOutcome> => {
