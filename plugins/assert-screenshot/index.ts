@@ -31,6 +31,7 @@ const pct = (f: number) => `${(f * 100).toFixed(f < 0.001 && f > 0 ? 4 : 2)}%`;
 export const plugin = defineAssertion<ScreenshotArgs>({
   key: "assert_screenshot",
   schema,
+  needs: ["screenshot"],
   async run(a, ctx) {
     if (!ctx.screenshot) return fail("a surface to photograph", "this flow's surface cannot take screenshots", { retryable: false, hint: "assert_screenshot needs a UI surface (app: web)" });
     const shot = await ctx.screenshot(a.mask ?? []);

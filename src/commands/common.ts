@@ -46,7 +46,8 @@ export function assertionKinds(assertions: readonly AssertionPlugin[] = []): Map
 export function loadFlowFile(spec: string, pluginAppKinds: readonly string[] = [], assertions: readonly AssertionPlugin[] = []): Flow {
   const { path, text } = readFlowFile(spec);
   const structuredKinds = new Map<string, StructuredKind>([...assertionKinds(assertions)].map(([k, a]) => [k, a as StructuredKind]));
-  const result = loadFlowText(displayPath(path), text, { plainStepsAreRules: true, pluginAppKinds, structuredKinds });
+  const appCapabilities = new Map(BUILTIN_ADAPTERS.map((a): [string, readonly string[]] => [a.kind, a.capabilities]));
+  const result = loadFlowText(displayPath(path), text, { plainStepsAreRules: true, pluginAppKinds, structuredKinds, appCapabilities });
   if (!result.ok) {
     // Report the forms this version cannot run together with the parse problems, in file order.
     const plan = planSteps(result.steps, DEFAULT_STEP_TIMEOUT_MS);

@@ -257,6 +257,8 @@ export interface AssertionPlugin<Args = unknown> {
   readonly schema: JsonSchema;
   /** Checks beyond the schema (mutually exclusive keys, a body on GET), at load time. Args are as written. */
   readonly check?: (args: Args) => readonly ArgumentProblem[];
+  /** Surface capabilities the kind needs (`assert_screenshot`: "screenshot"); a flow whose app lacks one is refused at load. */
+  readonly needs?: readonly Capability[];
   /** Whether the step may be polled; default `poll`. A write that must be sent exactly once answers `once`. */
   readonly policy?: (args: Args) => AttemptPolicy;
   run(args: Args, ctx: AssertionContext): Promise<Verdict>;

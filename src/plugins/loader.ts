@@ -12,7 +12,7 @@ import Ajv from "ajv";
 /** Module file extensions a plugin may be written in (TypeScript or JavaScript; no build step). */
 const PLUGIN_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"] as const;
 const ADAPTER_KEYS = ["kind", "capabilities", "open"] as const;
-const ASSERTION_KEYS = ["key", "schema", "check", "policy", "run"] as const;
+const ASSERTION_KEYS = ["key", "schema", "check", "policy", "needs", "run"] as const;
 const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "navigation", "select", "dialogs", "frames", "screenshot", "cookies"];
 /** The one module of flowproof's `src/` a plugin may import. */
 const API_MODULE = "src/plugins/api.ts";
@@ -213,6 +213,10 @@ export function validatePlugin(value: unknown, display: string): { kind: "adapte
     throw fail(display, `\`schema\` is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`, 'schema: { type: "object", properties: { … } }', error);
   }
   if (typeof v["run"] !== "function") throw fail(display, "`run` must be a function returning a verdict", "run: async (args, ctx) => ({ pass: true })");
+  const needs = v["needs"];
+  if (needs !== undefined && (!Array.isArray(needs) || needs.some((c) => !(CAPABILITIES as readonly unknown[]).includes(c)))) {
+    throw fail(display, "`needs` must be a list of capabilities", `capabilities are: ${CAPABILITIES.join(", ")}`);
+  }
   for (const k of ["check", "policy"] as const) {
     if (k in v && typeof v[k] !== "function") throw fail(display, `\`${k}\` must be a function`, k === "check" ? "check: (args) => [] (problems with a path, message and hint)" : 'policy: (args) => "poll" or "once"');
   }

@@ -74,6 +74,8 @@ export interface LoadOptions {
   readonly pluginAppKinds?: readonly string[];
   /** Structured step kinds (`assert_xxx`) of the loaded assertion plugins, by step key. */
   readonly structuredKinds?: ReadonlyMap<string, StructuredKind>;
+  /** What each app kind's surface can do (adapter capabilities), for the kinds that know: checked against `StructuredKind.needs`. */
+  readonly appCapabilities?: ReadonlyMap<string, readonly string[]>;
 }
 
 export function loadFlowText(file: string, text: string, options: LoadOptions = { plainStepsAreRules: true }): LoadResult {
@@ -170,7 +172,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
     // A step that did not load leaves a gap; a Drag just before it is not reported as unverified.
     const beforeGap = new Set<FlowNode>();
     const loader: StepLoader = {
-      source, app, options, problems, steps, isApi,
+      source, app, options, problems, steps, isApi, appName: pluginApp ?? app,
       loadList: (items, scope) => {
         const out: FlowNode[] = [];
         for (const item of items) {
@@ -214,6 +216,8 @@ interface StepLoader extends BlockLoader {
   readonly steps: FlowStep[];
   /** An `app: api` flow: no UI, so text steps are refused. */
   readonly isApi: boolean;
+  /** The flow's app kind as written (`web`, `api`, a plugin's kind). */
+  readonly appName: string;
 }
 
 /** A foreach body repeats its steps' problems once per value: report each problem once (naming the first pass). */
@@ -280,6 +284,22 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
     if (key === "repeat") return loadRepeat(loader, pair, scope);
     if (key === "foreach") return loadForeach(loader, pair, scope);
     const kind = options.structuredKinds?.get(key);
+    if (key === SECRET_LEAK_KEY && loader.appName !== "web" && !loader.isApi) {
+      problems.push(diagnostic("unsupported-step", `\`${key}\` scans what web and api flows observe; an \`app: ${loader.appName}\` flow has no corpus it can search`, {
+        span: spanOf(source, pair.key as Node),
+        hint: "move the check into a web or api flow of the suite",
+      }));
+      return [];
+    }
+    const caps = options.appCapabilities?.get(loader.appName);
+    const missing = kind?.needs?.filter((c) => caps !== undefined && !caps.includes(c)) ?? [];
+    if (missing.length > 0) {
+      problems.push(diagnostic("unsupported-step", `\`${key}\` needs a surface with the ${missing.join(", ")} capability, which an \`app: ${loader.appName}\` flow does not have`, {
+        span: spanOf(source, pair.key as Node),
+        hint: loader.isApi ? "an api flow has no UI to photograph; put this step in a web flow" : "use this step in a flow whose app can do it",
+      }));
+      return [];
+    }
     if (key === SECRET_LEAK_KEY || kind) {
       const args = key === SECRET_LEAK_KEY
         ? loadSecretLeakVars(source, pair.key as Node, value, problems)

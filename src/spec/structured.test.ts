@@ -59,4 +59,16 @@ describe("structured steps", () => {
   test("a key no loaded plugin owns stays refused", () => {
     expect(problems("  - assert_sql: {query: x}\n")[0]).toContain("unsupported-feature `assert_sql:` steps are part of the flow format");
   });
+
+  test("refuses a kind whose needed capability the app lacks, and the leak scan outside web and api flows", () => {
+    const shot: StructuredKind = { schema: { type: "object" }, needs: ["screenshot"] };
+    const opts = { plainStepsAreRules: true, structuredKinds: new Map([["assert_shot", shot]]), appCapabilities: new Map([["api", []], ["web", ["screenshot"]]]), pluginAppKinds: ["notes"] };
+    const api = loadFlowText("f.flow.yaml", "name: F\napp: api\nsteps:\n  - assert_shot: {}\n", opts);
+    expect(api.ok ? [] : api.diagnostics.map((d) => `${d.span?.line}:${d.span?.column} ${d.code} ${d.message}`)).toEqual([
+      "4:5 unsupported-step `assert_shot` needs a surface with the screenshot capability, which an `app: api` flow does not have",
+    ]);
+    expect(loadFlowText("f.flow.yaml", "name: F\napp: web\nurl: http://x/\nsteps:\n  - assert_shot: {}\n", opts).ok).toBe(true);
+    const notes = loadFlowText("f.flow.yaml", "name: F\napp: notes\nsteps:\n  - assert_no_secret_leak: ${A}\n", opts);
+    expect(notes.ok ? [] : notes.diagnostics.map((d) => d.code)).toEqual(["unsupported-step"]);
+  });
 });

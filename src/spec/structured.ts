@@ -19,6 +19,8 @@ export interface StructuredProblem {
 export interface StructuredKind {
   readonly schema: Readonly<Record<string, unknown>>;
   readonly check?: (args: never) => readonly StructuredProblem[];
+  /** Surface capabilities the kind needs (e.g. "screenshot"); a flow whose app lacks one is refused at load. */
+  readonly needs?: readonly string[];
 }
 
 export const SECRET_LEAK_KEY = "assert_no_secret_leak";

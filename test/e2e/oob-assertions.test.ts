@@ -229,6 +229,8 @@ describe("app: api flows with assert_api", () => {
   - rules: Click "Save"
   - assert_sql:
       connection: main
+  - assert_screenshot:
+      name: home
 `));
     const r = await cli(p, ["validate", "t.flow.yaml"]);
     expect(r.code).toBe(2);
@@ -242,6 +244,7 @@ describe("app: api flows with assert_api", () => {
     expect(err).toContain("t.flow.yaml:15:7: error[bad-value] `count` and `count_at_least` are mutually exclusive");
     expect(err).toContain("t.flow.yaml:17:12: error[unsupported-step] an `app: api` flow has no UI");
     expect(err).toContain("t.flow.yaml:18:5: error[missing-key] `assert_sql` needs `query`");
+    expect(err).toContain("t.flow.yaml:20:5: error[unsupported-step] `assert_screenshot` needs a surface with the screenshot capability, which an `app: api` flow does not have");
   });
 });
 
