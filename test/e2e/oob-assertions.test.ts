@@ -465,7 +465,7 @@ describe("web flows: a downloaded xlsx, screenshots and the secret-leak scan", (
     // A baseline of another size: the failure names both sizes and the likely cause.
     writeFileSync(join(p.dir, "t.baselines", "masked.png"), PNG.sync.write(new PNG({ width: 10, height: 10 })));
     const sized = await replay(p);
-    expect(sized.report.steps[1]!.detail).toMatch(/screenshot 'masked' is \d+x\d+ but its baseline is 10x10 \(expected 10x10\); the viewport \(or device scale\) changed/);
+    expect(sized.report.steps[1]!.detail).toMatch(/screenshot 'masked' is \d+x\d+ but its baseline is 10x10; the viewport \(or device scale\) changed/);
 
     const unresolved = await record(p, flow('"id:nowhere"'));
     expect(unresolved.json.error).toContain('mask "id:nowhere" does not resolve to any element');
