@@ -9,6 +9,10 @@ import { serializeTrace } from "../src/trace/write.ts";
 import { parseTrace } from "../src/trace/read.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../src/engine/compile.ts";
 import type { TraceHeader } from "../src/trace/schema.ts";
+import { BUILTIN_ASSERTIONS } from "../src/plugins/builtin.ts";
+import type { StructuredKind } from "../src/spec/structured.ts";
+
+const STRUCTURED = new Map<string, StructuredKind>(BUILTIN_ASSERTIONS.map((a) => [a.key, a as StructuredKind]));
 
 const DOCS = resolve(import.meta.dir, "..", "docs");
 
@@ -29,7 +33,7 @@ function fenced(file: string, lang: string): string[] {
 }
 
 function plan(text: string) {
-  const loaded = loadFlowText("checkout.flow.yaml", text);
+  const loaded = loadFlowText("checkout.flow.yaml", text, { plainStepsAreRules: true, structuredKinds: STRUCTURED });
   if (!loaded.ok) throw new Error(JSON.stringify(loaded.diagnostics, null, 2));
   const planned = planFlow(loaded.flow, DEFAULT_STEP_TIMEOUT_MS);
   if (!planned.ok) throw new Error(JSON.stringify(planned.diagnostics, null, 2));

@@ -18,4 +18,12 @@ describe("rectsExpression", () => {
       { ok: false, detail: "not a valid selector" },
     ]);
   });
+
+  test("locates a text target at the innermost elements holding the text", () => {
+    const leaf = { tagName: "SPAN", textContent: "Last  synced", children: [], getClientRects: () => [{ left: 5, top: 6, width: 7, height: 8 }] };
+    const parent = { tagName: "DIV", textContent: "Last  synced now", children: [leaf], getClientRects: () => [{ left: 0, top: 0, width: 100, height: 100 }] };
+    const doc = { body: { querySelectorAll: () => [parent, leaf] }, querySelectorAll: () => [] };
+    const run = new Function("window", "document", "getComputedStyle", `return ${rectsExpression([{ text: "Last synced" }])};`);
+    expect(run({ devicePixelRatio: 1 }, doc, () => ({}))).toEqual([{ ok: true, rects: [{ x: 5, y: 6, width: 7, height: 8 }] }]);
+  });
 });

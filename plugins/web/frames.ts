@@ -3,8 +3,17 @@
 // the page rejects answers ok:false (the recorder then drops the frame, never persists it).
 import type { RectTarget, RectsAnswer } from "../../src/plugins/api.ts";
 
-/** Runs in the page. Self-contained: no references outside the function body. */
-function locate(selectors: readonly string[]): RectsAnswer[] {
+/**
+ * Runs in the page. Self-contained: no references outside the function body. A string is a CSS
+ * selector; `{text}` names the innermost elements whose text contains it (whitespace collapsed).
+ */
+function locate(selectors: ReadonlyArray<string | { readonly text: string }>): RectsAnswer[] {
+  const norm = (s: string | null) => (s ?? "").replace(/\s+/g, " ").trim();
+  const byText = (doc: Document, text: string): Element[] => {
+    const want = norm(text);
+    const holds = (el: Element) => !/^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE)$/.test(el.tagName) && norm(el.textContent).includes(want);
+    return Array.from(doc.body ? doc.body.querySelectorAll("*") : []).filter((el) => holds(el) && !Array.from(el.children).some(holds));
+  };
   const dpr = window.devicePixelRatio || 1;
   const docs: Array<{ doc: Document; dx: number; dy: number }> = [];
   const walk = (doc: Document, dx: number, dy: number): void => {
@@ -23,11 +32,11 @@ function locate(selectors: readonly string[]): RectsAnswer[] {
     }
   };
   walk(document, 0, 0);
-  return selectors.map((css) => {
+  return selectors.map((sel) => {
     try {
       const rects: Array<{ x: number; y: number; width: number; height: number }> = [];
       for (const { doc, dx, dy } of docs) {
-        for (const el of Array.from(doc.querySelectorAll(css))) {
+        for (const el of typeof sel === "string" ? Array.from(doc.querySelectorAll(sel)) : byText(doc, sel.text)) {
           for (const r of Array.from(el.getClientRects())) {
             if (r.width <= 0 || r.height <= 0) continue;
             rects.push({ x: (r.left + dx) * dpr, y: (r.top + dy) * dpr, width: r.width * dpr, height: r.height * dpr });
@@ -42,5 +51,5 @@ function locate(selectors: readonly string[]): RectsAnswer[] {
 }
 
 export function rectsExpression(targets: readonly RectTarget[]): string {
-  return `(${locate.toString()})(${JSON.stringify(targets.map((t) => t.css))})`;
+  return `(${locate.toString()})(${JSON.stringify(targets.map((t) => ("css" in t ? t.css : { text: t.text })))})`;
 }

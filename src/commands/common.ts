@@ -5,9 +5,13 @@ import { dirname, basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadFlowText, type Flow } from "../spec/flow.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
-import { BUILTIN_ADAPTERS } from "../plugins/builtin.ts";
+import { BUILTIN_ADAPTERS, BUILTIN_ASSERTIONS } from "../plugins/builtin.ts";
 import { AdapterRegistry } from "../plugins/registry.ts";
-import type { AdapterPlugin, AdapterSession, AppDriver } from "../plugins/api.ts";
+import type { AdapterPlugin, AdapterSession, AppDriver, AssertionPlugin, RunMode } from "../plugins/api.ts";
+import type { StructuredKind } from "../spec/structured.ts";
+import type { StructuredContext } from "../engine/context.ts";
+import { LeakWatch, leakVariables } from "../engine/secret-scan.ts";
+import type { TraceStep } from "../trace/schema.ts";
 import { loadPlugins, type LoadedPlugins } from "../plugins/loader.ts";
 import { resolveText } from "../engine/templates.ts";
 import { planSteps } from "../engine/plan.ts";
@@ -30,10 +34,20 @@ export function readFlowFile(spec: string): { path: string; text: string } {
   return { path, text: readFileSync(path, "utf8") };
 }
 
-/** Loads and validates a flow; every problem of the file is reported together. `pluginAppKinds`: app kinds of the project's adapter plugins. */
-export function loadFlowFile(spec: string, pluginAppKinds: readonly string[] = []): Flow {
+/** Every assertion kind of a run by step key: the built-ins, then the project's (`assertions`). */
+export function assertionKinds(assertions: readonly AssertionPlugin[] = []): Map<string, AssertionPlugin> {
+  return new Map([...BUILTIN_ASSERTIONS, ...assertions].map((a) => [a.key, a]));
+}
+
+/**
+ * Loads and validates a flow; every problem of the file is reported together. `pluginAppKinds`:
+ * app kinds of the project's adapter plugins; `assertions`: the project's assertion plugins.
+ */
+export function loadFlowFile(spec: string, pluginAppKinds: readonly string[] = [], assertions: readonly AssertionPlugin[] = []): Flow {
   const { path, text } = readFlowFile(spec);
-  const result = loadFlowText(displayPath(path), text, { plainStepsAreRules: true, pluginAppKinds });
+  const structuredKinds = new Map<string, StructuredKind>([...assertionKinds(assertions)].map(([k, a]) => [k, a as StructuredKind]));
+  const appCapabilities = new Map(BUILTIN_ADAPTERS.map((a): [string, readonly string[]] => [a.kind, a.capabilities]));
+  const result = loadFlowText(displayPath(path), text, { plainStepsAreRules: true, pluginAppKinds, structuredKinds, appCapabilities });
   if (!result.ok) {
     // Report the forms this version cannot run together with the parse problems, in file order.
     const plan = planSteps(result.steps, DEFAULT_STEP_TIMEOUT_MS);
@@ -42,6 +56,27 @@ export function loadFlowFile(spec: string, pluginAppKinds: readonly string[] = [
     throw new SpecError(all);
   }
   return { ...result.flow, file: path };
+}
+
+/** `checkout.flow.yaml` → `checkout`. */
+export function flowStem(specPath: string): string {
+  return basename(specPath).replace(/\.ya?ml$/i, "").replace(/\.flow$/i, "");
+}
+
+/** What structured steps need for one execution; `secrets` gains the watched values. */
+export function structuredContext(options: {
+  readonly flowPath: string; readonly mode: RunMode; readonly artifactDir: string; readonly assertions: readonly AssertionPlugin[];
+  readonly steps: readonly TraceStep[]; readonly env: Readonly<Record<string, string | undefined>>; readonly secrets: Map<string, string>; readonly log: (line: string) => void;
+}): StructuredContext {
+  return {
+    assertions: assertionKinds(options.assertions),
+    mode: options.mode,
+    baseDir: dirname(options.flowPath),
+    flowStem: flowStem(options.flowPath),
+    artifactDir: options.artifactDir,
+    log: options.log,
+    leaks: new LeakWatch(leakVariables(options.steps), options.env, options.secrets),
+  };
 }
 
 /** A path as people should see it: relative to the working directory when inside it. */
@@ -83,7 +118,7 @@ export interface OpenedSurface {
 
 /** The project's plugins for a flow file (docs/plugins.md); throws PluginError naming the plugin file. */
 export function loadPluginsFor(spec: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedPlugins> {
-  return loadPlugins({ flowPath: resolve(spec), env, builtinKinds: BUILTIN_ADAPTERS.map((a) => a.kind) });
+  return loadPlugins({ flowPath: resolve(spec), env, builtinKinds: BUILTIN_ADAPTERS.map((a) => a.kind), builtinKeys: BUILTIN_ASSERTIONS.map((a) => a.key) });
 }
 
 /**

@@ -12,7 +12,7 @@ import { expandAndRun } from "../engine/blocks.ts";
 import { systemClock, redact } from "../engine/context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { defaultTracePath, loadFlowFile, loadPluginsFor, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
+import { defaultTracePath, structuredContext, loadFlowFile, loadPluginsFor, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
 import { launchConfig, shapingOf } from "./shaping.ts";
@@ -70,7 +70,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     });
   }
   const plugins = await loadPluginsFor(options.spec, env);
-  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind));
+  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions);
   const stepTimeoutMs = stepTimeoutFromEnv(env);
   const plan = planFlow(flow, stepTimeoutMs);
   if (!plan.ok) throw new SpecError(plan.diagnostics);
@@ -103,7 +103,8 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     const bundleRoot = join(dirname(flow.file), ".flowproof", "recordings", traceId);
     const recordingStartedAt = new Date();
     const recorder = createRecorder(surface.driver, bundleRoot, options, flow.redact ?? [], systemClock);
-    const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000 };
+    const structured = structuredContext({ flowPath: flow.file, mode: "record", artifactDir: bundleRoot, assertions: plugins.assertions, steps: plan.steps, env, secrets, log });
+    const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000, structured };
     await recorder.start();
     const loopObserver = recorderObserver(recorder);
     const expansion = await expandAndRun(plan.nodes, ctx, {
@@ -128,6 +129,12 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
         ok: false, name: flow.name, trace_path: null, steps: steps.length, reused_steps: 0, routing, warnings, step_results: results,
         error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}; no trace was written`,
       };
+    }
+    // assert_no_secret_leak is whole-run: a leak after its step passed still fails the recording.
+    const lateLeak = structured.leaks.lateLeak();
+    if (lateLeak) {
+      rmSync(bundleRoot, { recursive: true, force: true });
+      return { ok: false, name: flow.name, trace_path: null, steps: steps.length, reused_steps: 0, routing, warnings, step_results: results, error: `${redact(lateLeak, secrets)}; no trace was written` };
     }
     if (!expansion.ok) {
       rmSync(bundleRoot, { recursive: true, force: true });

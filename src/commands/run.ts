@@ -9,7 +9,7 @@ import { AdapterUnavailableError } from "../plugins/api.ts";
 import type { RunReport } from "../report/schema.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { defaultTracePath, displayPath, loadFlowFile, loadPluginsFor, openSurface, resolveStartUrl, type CommonOptions } from "./common.ts";
+import { defaultTracePath, structuredContext, displayPath, loadFlowFile, loadPluginsFor, openSurface, resolveStartUrl, type CommonOptions } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
 import { createRecorder, recorderObserver, recordingReport, withTimeline } from "./recording.ts";
@@ -37,7 +37,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => undefined);
   const plugins = await loadPluginsFor(options.spec, env);
-  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind));
+  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions);
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
   const trace: Trace = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath));
   const warnings: string[] = [];
@@ -69,9 +69,12 @@ export async function run(options: RunOptions): Promise<RunResult> {
       } else {
         // Replays mask with the rules recorded into the trace, never the (possibly edited) spec's.
         const recorder = createRecorder(surface.driver, dir, options, trace.header.redaction ?? [], systemClock);
-        const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000 };
+        const structured = structuredContext({ flowPath: flow.file, mode: "replay", artifactDir: dir, assertions: plugins.assertions, steps: trace.steps, env, secrets, log });
+        const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000, structured };
         await recorder.start();
         results = await executeSteps(trace.steps, ctx, recorderObserver(recorder));
+        // assert_no_secret_leak is whole-run: a leak after its step passed still fails the run.
+        error = structured.leaks.lateLeak();
         const summary = await recorder.finish();
         results = withTimeline(results, summary.steps);
         recording = recordingReport(summary, options);

@@ -19,7 +19,7 @@ export interface ValidateResult {
 
 /** Throws SpecError carrying every problem of the file. */
 export function validate(options: ValidateOptions): ValidateResult {
-  const flow = loadFlowFile(options.spec, options.plugins?.adapters.map((a) => a.kind) ?? []);
+  const flow = loadFlowFile(options.spec, options.plugins?.adapters.map((a) => a.kind) ?? [], options.plugins?.assertions ?? []);
   const plan = planFlow(flow, stepTimeoutFromEnv(options.env ?? process.env));
   if (!plan.ok) throw new SpecError(plan.diagnostics);
   return { name: flow.name, app: flow.app, steps: plan.steps.length };

@@ -102,6 +102,10 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
     }
     case "wait_download":
       return step("capture_download", { name: ast.name, timeout_ms: ast.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS });
+    case "structured":
+      return step("assert", { kind: "structured", key: ast.key, args: ast.args, timeout_ms: structuredTimeoutMs(ast.args) });
+    case "no_secret_leak":
+      return step("assert", { kind: "no_secret_leak", vars: [...ast.vars] });
   }
 }
 
@@ -147,6 +151,12 @@ function compileAssertion(
     case "app_sugar":
       return unsupported(`\`${a.sugar === "display_shows" ? "display shows" : "document contains"}\` (a Windows app assertion)`);
   }
+}
+
+/** A structured step's bound: its `timeout_seconds` argument (0 = one attempt), default 10 s. */
+function structuredTimeoutMs(args: unknown): number {
+  const t = typeof args === "object" && args !== null ? (args as Record<string, unknown>)["timeout_seconds"] : undefined;
+  return typeof t === "number" && t >= 0 ? Math.round(t * 1000) : DEFAULT_ASSERT_TIMEOUT_MS;
 }
 
 /** Trace `dialog {disposition, message?, match:"contains", reply?}` of a trigger action (reply as authored). */

@@ -1,6 +1,7 @@
 // The per-flow execution context passed to every handler: the driver, the values in scope, the
 // clock and the secret redactor. No module-level state: one context per flow execution.
-import type { AppDriver } from "../plugins/api.ts";
+import type { AppDriver, AssertionPlugin, RunMode } from "../plugins/api.ts";
+import type { LeakWatch } from "./secret-scan.ts";
 
 /** A monotonic clock in milliseconds; injected so tests and the recorder own time. */
 export interface Clock {
@@ -25,6 +26,24 @@ export interface ExecutionContext {
   readonly secrets: Map<string, string>;
   /** Bound for a page navigation (Go to, Reload). */
   readonly navigationTimeoutMs: number;
+  /** What structured steps (`assert_xxx`, `assert_no_secret_leak`) need; absent = none can run. */
+  readonly structured?: StructuredContext;
+}
+
+/** The run-wide facts structured steps use: the assertion kinds, the mode, where files go, the leak scan. */
+export interface StructuredContext {
+  /** Assertion plugins (built-in and the project's) by step key. */
+  readonly assertions: ReadonlyMap<string, AssertionPlugin>;
+  readonly mode: RunMode;
+  /** Directory of the flow file. */
+  readonly baseDir: string;
+  /** The flow file's stem (`checkout` for `checkout.flow.yaml`). */
+  readonly flowStem: string;
+  /** Where this execution's evidence files go. */
+  readonly artifactDir: string;
+  readonly log: (line: string) => void;
+  /** The secrets `assert_no_secret_leak` steps of this run watch for. */
+  readonly leaks: LeakWatch;
 }
 
 /** Replaces every resolved `${VAR}` value in `text` by its reference. */

@@ -17,6 +17,8 @@ export interface StepResult {
   readonly started_ms: number;
   readonly duration_ms: number;
   readonly selector_tier?: string;
+  /** Evidence files of a failed assertion, relative to the run bundle. */
+  readonly evidence?: string[];
 }
 
 export interface LoopObserver {
@@ -71,6 +73,8 @@ export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionCo
     }
     await observer.stepStarted?.(step, index);
     const outcome = await executeOne(step, ctx);
+    // assert_no_secret_leak's corpus: the surface text at every step boundary.
+    if (ctx.structured?.leaks.active) await ctx.structured.leaks.scanSurface(ctx.driver, `surface text after step ${step.id}`);
     const ended = ctx.clock.now();
     const r: StepResult = {
       id: step.id,
@@ -81,6 +85,7 @@ export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionCo
       started_ms: Math.round(started - origin),
       duration_ms: Math.round(ended - origin) - Math.round(started - origin),
       ...(outcome.tier ? { selector_tier: outcome.tier } : {}),
+      ...(outcome.evidence ? { evidence: [...outcome.evidence] } : {}),
     };
     results.push(r);
     await observer.stepFinished?.(step, r);

@@ -130,7 +130,15 @@ export type ActionStep =
   | PressKeyStep | SelectStep | SetCheckedStep | UploadStep | ScrollStep | WaitTextStep | WaitDownloadStep
   | RememberStep;
 
-export type StepAst = ActionStep | AssertStep;
+/**
+ * A structured step (`- assert_api: {…}`), loaded by spec/ (not parsed from text): the step key
+ * and its arguments exactly as written (plain JSON, `${…}` references unresolved).
+ */
+export interface StructuredStep { readonly kind: "structured"; readonly key: string; readonly args: unknown }
+/** `- assert_no_secret_leak: ${VAR}` (or a list): the variable names whose values must not surface. */
+export interface SecretLeakStep { readonly kind: "no_secret_leak"; readonly vars: readonly string[] }
+
+export type StepAst = ActionStep | AssertStep | StructuredStep | SecretLeakStep;
 
 // ---------------------------------------------------------------- assertions
 

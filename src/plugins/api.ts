@@ -58,8 +58,11 @@ export interface Rect {
   readonly height: number;
 }
 
-/** What `rectsFor` locates: every element matching a CSS selector (same-origin frames included). */
-export type RectTarget = { readonly css: string };
+/**
+ * What `rectsFor` locates (same-origin frames included): every element matching a CSS selector,
+ * or the innermost elements whose text contains `text`.
+ */
+export type RectTarget = { readonly css: string } | { readonly text: string };
 
 /** One target's on-screen rectangles, or why it could not be resolved (the recorder then drops the frame). */
 export type RectsAnswer = { readonly ok: true; readonly rects: readonly Rect[] } | { readonly ok: false; readonly detail: string };
@@ -182,30 +185,83 @@ export class AdapterUnavailableError extends Error {
 /** A JSON Schema object (TypeBox schemas are JSON Schema objects too). */
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
-/** What an assertion kind's `run` may use; `${VAR}`s in its arguments are already resolved. */
+/** A problem a plugin finds in a step's arguments at load time, pointed at the YAML node under `path`. */
+export interface ArgumentProblem {
+  /** Keys / list indices from the step's argument mapping to the offending node; empty = the whole step. */
+  readonly path: readonly (string | number)[];
+  /** One sentence: what is wrong. */
+  readonly message: string;
+  /** What to write instead. */
+  readonly hint: string;
+}
+
+/** Whether the engine may repeat an attempt: `poll` re-runs `run` until it passes (reads); `once` runs it exactly once (writes). */
+export type AttemptPolicy = "poll" | "once";
+
+/** How the engine opened the run: recording (mints baselines) or replaying a trace. */
+export type RunMode = "record" | "replay";
+
+/** A screenshot of the active surface, with the `mask` targets already painted over (opaque black). */
+export type SurfaceShot =
+  | { readonly ok: true; readonly png: Uint8Array }
+  /** `detail` says why: no surface can be photographed, or a mask target did not resolve. */
+  | { readonly ok: false; readonly detail: string };
+
+/** What an assertion kind's `run` may use; `${VAR}` and `${captured.x}` in its arguments are already resolved. */
 export interface AssertionContext {
   /** Directory of the flow file: relative paths in arguments resolve against it. */
   readonly baseDir: string;
   readonly log: (line: string) => void;
+  /** Record (`flowproof record`) or replay (`flowproof run`). */
+  readonly mode: RunMode;
+  /** The flow file's stem (`checkout` for `checkout.flow.yaml`): baselines live in `<baseDir>/<stem>.baselines/`. */
+  readonly flowStem: string;
+  /** Directory for this execution's evidence files (the run bundle on replay, the authoring bundle on record). */
+  readonly artifactDir: string;
+  /** Environment variables, for plugin configuration (e.g. `FLOWPROOF_SQL_<NAME>`); never echo their values. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Hands text the assertion observed (a response body) to the engine's secret-leak scan
+   * (`assert_no_secret_leak`). `label` names where it came from, e.g. "assert_api response body".
+   * The engine keeps only whether a watched secret occurred, never the text.
+   */
+  readonly observe: (label: string, text: string) => void;
+  /** Present when the flow's surface can be photographed (capability "screenshot"). `mask`: targets as authored (`css:…`, `id:…`, text). */
+  readonly screenshot?: (mask: readonly string[]) => Promise<SurfaceShot>;
 }
 
 /** One attempt's verdict; `expected`/`actual` are shown in the report (never a secret's value). */
 export type Verdict =
   | { readonly pass: true }
-  | { readonly pass: false; readonly expected: string; readonly actual: string; readonly hint?: string };
+  | {
+    readonly pass: false;
+    readonly expected: string;
+    /** What was seen, one sentence (e.g. "response body is not valid JSON"). */
+    readonly actual: string;
+    readonly hint?: string;
+    /** False when waiting cannot change the answer (e.g. an unconfigured connection): the engine stops at once. */
+    readonly retryable?: boolean;
+    /** Files this attempt wrote as evidence, relative to `AssertionContext.artifactDir` (shown in the report). */
+    readonly evidence?: readonly string[];
+  };
 
 /**
  * A structured assertion step kind (`- assert_sql: {…}`). The engine re-runs `run` until it passes
- * or the step's bound expires, so `run` is one attempt that answers at once.
- * The loader validates this shape; the engine does not run plugin assertion steps yet.
+ * or the step's bound expires (`timeout_seconds` in the arguments, default 10 s), so `run` is one
+ * attempt that answers at once.
  */
 export interface AssertionPlugin<Args = unknown> {
   /** The structured step key this plugin owns, e.g. "assert_sql". */
   readonly key: `assert_${string}`;
-  /** JSON Schema of the step's arguments, checked when the flow loads. */
+  /** JSON Schema of the step's arguments, checked when the flow loads; errors point at the YAML node. */
   readonly schema: JsonSchema;
+  /** Checks beyond the schema (mutually exclusive keys, a body on GET), at load time. Args are as written. */
+  readonly check?: (args: Args) => readonly ArgumentProblem[];
+  /** Surface capabilities the kind needs (`assert_screenshot`: "screenshot"); a flow whose app lacks one is refused at load. */
+  readonly needs?: readonly Capability[];
+  /** Whether the step may be polled; default `poll`. A write that must be sent exactly once answers `once`. */
+  readonly policy?: (args: Args) => AttemptPolicy;
   run(args: Args, ctx: AssertionContext): Promise<Verdict>;
 }
-
 /** Identity helper that gives assertion plugin authors type checking. */
 export const defineAssertion = <A>(plugin: AssertionPlugin<A>): AssertionPlugin<A> => plugin;

@@ -73,6 +73,8 @@ describe("validatePlugin", () => {
     [{ kind: "k", capabilities: [], open: 1 }, "`open` must be a function returning a session"],
     [{ key: "assert_x", schema: [], run: (): number => 0 }, "`schema` must be a JSON Schema object"],
     [{ key: "assert_x", schema: {}, run: 1, extra: 2 }, "unknown key `extra` in an assertion plugin"],
+    [{ key: "assert_x", schema: { type: "nope" }, run: (): number => 0 }, "`schema` is not a valid JSON Schema"],
+    [{ key: "assert_x", schema: {}, run: (): number => 0, policy: "once" }, "`policy` must be a function"],
   ])("refuses %j", (value, message) => {
     expect(() => validatePlugin(value, "p.ts")).toThrow(`p.ts: ${message}`);
   });
@@ -100,7 +102,7 @@ describe("loadPlugins", () => {
     const loaded = await loadPlugins({ flowPath: join(tmp(), "f.flow.yaml"), env: { FLOWPROOF_PLUGINS: join(FIXTURES, "good") }, builtinKinds: ["web"] });
     expect(loaded.adapters.map((a) => a.kind)).toEqual(["echo"]);
     expect(loaded.assertions.map((a) => a.key)).toEqual(["assert_stock"]);
-    expect(await loaded.assertions[0]!.run({ sku: "B2", at_least: 1 }, { baseDir: ".", log: () => undefined })).toEqual({ pass: false, expected: "at least 1 of B2", actual: "0 in stock" });
+    expect(await loaded.assertions[0]!.run({ sku: "B2", at_least: 1 }, { baseDir: ".", log: () => undefined, mode: "replay", flowStem: "f", artifactDir: ".", env: {}, observe: () => undefined })).toEqual({ pass: false, expected: "at least 1 of B2", actual: "0 in stock" });
   });
 
   test("refuses two plugins claiming one app kind, naming both files", async () => {

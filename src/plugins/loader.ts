@@ -7,11 +7,12 @@ import { pathToFileURL } from "node:url";
 import * as api from "./api.ts";
 import type { AdapterPlugin, AssertionPlugin, Capability } from "./api.ts";
 import { PluginError, diagnostic } from "../diagnostics/diagnostic.ts";
+import Ajv from "ajv";
 
 /** Module file extensions a plugin may be written in (TypeScript or JavaScript; no build step). */
 const PLUGIN_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"] as const;
 const ADAPTER_KEYS = ["kind", "capabilities", "open"] as const;
-const ASSERTION_KEYS = ["key", "schema", "run"] as const;
+const ASSERTION_KEYS = ["key", "schema", "check", "policy", "needs", "run"] as const;
 const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "navigation", "select", "dialogs", "frames", "screenshot", "cookies"];
 /** The one module of flowproof's `src/` a plugin may import. */
 const API_MODULE = "src/plugins/api.ts";
@@ -206,7 +207,19 @@ export function validatePlugin(value: unknown, display: string): { kind: "adapte
     throw fail(display, `\`key\` must be a step key starting with assert_, such as "assert_stock", not ${JSON.stringify(v["key"])}`, "the key is what flows write as `- assert_stock: {…}`");
   }
   if (v["schema"] === null || typeof v["schema"] !== "object" || Array.isArray(v["schema"])) throw fail(display, "`schema` must be a JSON Schema object", 'schema: { type: "object", properties: { … } }');
+  try {
+    new Ajv({ strict: false }).compile(v["schema"] as object);
+  } catch (error) {
+    throw fail(display, `\`schema\` is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`, 'schema: { type: "object", properties: { … } }', error);
+  }
   if (typeof v["run"] !== "function") throw fail(display, "`run` must be a function returning a verdict", "run: async (args, ctx) => ({ pass: true })");
+  const needs = v["needs"];
+  if (needs !== undefined && (!Array.isArray(needs) || needs.some((c) => !(CAPABILITIES as readonly unknown[]).includes(c)))) {
+    throw fail(display, "`needs` must be a list of capabilities", `capabilities are: ${CAPABILITIES.join(", ")}`);
+  }
+  for (const k of ["check", "policy"] as const) {
+    if (k in v && typeof v[k] !== "function") throw fail(display, `\`${k}\` must be a function`, k === "check" ? "check: (args) => [] (problems with a path, message and hint)" : 'policy: (args) => "poll" or "once"');
+  }
   return { kind: "assertion", plugin: value as AssertionPlugin };
 }
 
@@ -216,6 +229,8 @@ export interface LoadPluginsOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Kinds already taken by the built-in adapters. */
   readonly builtinKinds: readonly string[];
+  /** Step keys already taken by the built-in assertion kinds. */
+  readonly builtinKeys?: readonly string[];
   readonly cwd?: string;
 }
 
@@ -227,7 +242,10 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
   registerContractModule();
   const adapters: AdapterPlugin[] = [];
   const assertions: AssertionPlugin[] = [];
-  const owners = new Map<string, string>(options.builtinKinds.map((k) => [`kind:${k}`, "the built-in adapter"]));
+  const owners = new Map<string, string>([
+    ...options.builtinKinds.map((k): [string, string] => [`kind:${k}`, "the built-in adapter"]),
+    ...(options.builtinKeys ?? []).map((k): [string, string] => [`key:${k}`, "the built-in assertion kind"]),
+  ]);
   for (const file of files) {
     const display = relative(cwd, file.path).startsWith("..") ? file.path : relative(cwd, file.path);
     checkPluginImports(file.path, display);

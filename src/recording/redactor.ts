@@ -92,7 +92,10 @@ export class Redactor {
     for (const batch of batches) {
       if (batch.length !== this.targets.length) return { ok: false, detail: `expected ${this.targets.length} answers, got ${batch.length}` };
       for (const [i, answer] of batch.entries()) {
-        if (!answer.ok) return { ok: false, detail: `${this.targets[i]!.css}: ${answer.detail}` };
+        if (!answer.ok) {
+          const t = this.targets[i]!;
+          return { ok: false, detail: `${"css" in t ? t.css : JSON.stringify(t.text)}: ${answer.detail}` };
+        }
         rects.push(...answer.rects);
       }
     }

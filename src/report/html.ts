@@ -10,11 +10,13 @@ const BADGE: Record<string, string> = { passed: "PASS", failed: "FAIL", skipped:
 function panel(view: StepView, selected: boolean): string {
   const { step } = view;
   const figures = view.frames.map((f) => `<figure class="frame ${f.role}"><img src="${esc(f.file)}" alt="${esc(`${ROLE_LABEL[f.role]} ${step.id}`)}" loading="lazy"><figcaption>${ROLE_LABEL[f.role]} · ${f.offset_ms} ms</figcaption></figure>`).join("");
+  // Evidence a failed assertion wrote (a screenshot's actual and diff images).
+  const evidence = (step.evidence ?? []).map((file) => `<figure class="frame evidence"><img src="${esc(file)}" alt="${esc(file)}" loading="lazy"><figcaption>${esc(file)}</figcaption></figure>`).join("");
   const notes = [
     view.dropped ? `<p class="note dropped">Some frames of this step were not kept: their redaction could not be guaranteed.</p>` : "",
     view.frames.length === 0 && !view.dropped ? `<p class="note">${step.status === "skipped" ? "Not run, so nothing was captured." : "No frames were captured for this step."}</p>` : "",
   ].join("");
-  return `<section class="step-frames" id="frames-${esc(step.id)}" data-step="${esc(step.id)}"${selected ? "" : " hidden"}><h2><span class="badge ${step.status}">${BADGE[step.status]}</span> ${esc(step.id)} ${esc(step.intent)}</h2>${step.detail ? `<div class="detail">${esc(step.detail)}</div>` : ""}${notes}<div class="strip">${figures}</div></section>`;
+  return `<section class="step-frames" id="frames-${esc(step.id)}" data-step="${esc(step.id)}"${selected ? "" : " hidden"}><h2><span class="badge ${step.status}">${BADGE[step.status]}</span> ${esc(step.id)} ${esc(step.intent)}</h2>${step.detail ? `<div class="detail">${esc(step.detail)}</div>` : ""}${notes}<div class="strip">${figures}${evidence}</div></section>`;
 }
 
 /** Row clicks and arrow keys switch the visible step panel; nothing is fetched. */

@@ -14,6 +14,7 @@ export const StepReport = Type.Object(
     duration_ms: Type.Integer({ minimum: 0 }),
     selector_tier: Type.Optional(Type.String({ description: "The selector-ladder rung that matched." })),
     degraded: Type.Optional(Type.Boolean()),
+    evidence: Type.Optional(Type.Array(Type.String(), { description: "Evidence files a failed assertion wrote, relative to result.json (e.g. visual/<name>.diff.png)." })),
   },
   { additionalProperties: false },
 );

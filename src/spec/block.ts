@@ -233,7 +233,7 @@ export function checkDragsAsserted(nodes: readonly FlowNode[], problems: Diagnos
     }
     if (node.step.ast.kind !== "drag" || beforeGap.has(node)) return;
     const next = nodes[i + 1];
-    if (next?.kind === "step" && next.step.ast.kind === "assert") return;
+    if (next?.kind === "step" && (next.step.ast.kind === "assert" || next.step.ast.kind === "structured")) return;
     problems.push(diagnostic("unverified-drag", "a Drag step must be immediately followed by an assertion step", {
       span: node.step.span,
       hint: "add an `assert:` step right after it that checks where the item landed, e.g. `- assert: the \"id:done\" shows Write docs`",

@@ -58,9 +58,9 @@ describe("loadFlowText", () => {
     expect(expected).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
-  test("refuses `app: api` as not available in this version", () => {
+  test("refuses a UI step in an `app: api` flow", () => {
     const d = problems("name: Api\napp: api\nurl: http://x/\nsteps:\n  - assert: page shows X\n");
-    expect(d.map((x) => [x.code, x.message])).toEqual([["unsupported-feature", "app `api` is not available in this version of flowproof"]]);
+    expect(d.map((x) => [x.code, x.message])).toEqual([["unsupported-step", "an `app: api` flow has no UI, so it runs only structured steps"]]);
   });
 
   test.each<[string, string, string, string, number, number]>([
@@ -198,7 +198,7 @@ describe("loadFlowText", () => {
 
 describe("loadFlowText with an app of a later version", () => {
   test("reports only that the app is not available, not a missing url", () => {
-    const r = loadFlowText("a.flow.yaml", "name: A\napp: api\nsteps:\n  - assert: page shows x\n");
+    const r = loadFlowText("a.flow.yaml", "name: A\napp: sap\nsteps:\n  - assert: page shows x\n");
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.diagnostics.map((d) => d.code)).toEqual(["unsupported-feature"]);
   });

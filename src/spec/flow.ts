@@ -9,13 +9,14 @@ import { isMap, isScalar, isSeq, keyName, parseYaml, spanInScalar, spanOf, type 
 import { nearest } from "./suggest.ts";
 import { loadRedact, type FlowRedactionRule } from "./redact.ts";
 import { loadBrowser, loadMock, loadSession, type FlowBrowser, type FlowMockRule, type FlowSession } from "./shaping.ts";
+import { loadSecretLeakVars, loadStructuredArgs, SECRET_LEAK_KEY, type StructuredKind } from "./structured.ts";
 import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type Scope } from "./block.ts";
 
 export type { FlowCondition, FlowNode, RepeatBlock, WhenBlock } from "./block.ts";
 export type { FlowBrowser, FlowCookie, FlowMockRule, FlowSession } from "./shaping.ts";
 
-/** How a step was written: a plain scalar, `rules: …`, or `assert: …`. */
-export type StepForm = "plain" | "rules" | "assert";
+/** How a step was written: a plain scalar, `rules: …`, `assert: …`, or a structured `assert_xxx: {…}`. */
+export type StepForm = "plain" | "rules" | "assert" | "structured";
 
 export interface FlowStep {
   /** 0-based position among the flow's authored steps (`Flow.steps`). */
@@ -68,13 +69,19 @@ const STEP_KEYS_LATER = [
 ] as const;
 const STEP_KEYS = ["rules", "assert", "repeat", "when", "foreach"] as const;
 const APP_KINDS: readonly AppKind[] = ["web"];
-const LATER_APPS = ["api", "calc", "notepad", "sap", "vision", "agent", "windows"];
+/** The app kind with no UI: only structured steps run (no browser). */
+export const API_APP = "api";
+const LATER_APPS = ["calc", "notepad", "sap", "vision", "agent", "windows"];
 
 export interface LoadOptions {
   /** Whether plain steps must parse under the rules grammar now (rules mode, or auto with no model). */
   readonly plainStepsAreRules: boolean;
   /** App kinds provided by the project's adapter plugins, accepted as `app:` besides the built-in ones. */
   readonly pluginAppKinds?: readonly string[];
+  /** Structured step kinds (`assert_xxx`) of the loaded assertion plugins, by step key. */
+  readonly structuredKinds?: ReadonlyMap<string, StructuredKind>;
+  /** What each app kind's surface can do (adapter capabilities), for the kinds that know: checked against `StructuredKind.needs`. */
+  readonly appCapabilities?: ReadonlyMap<string, readonly string[]>;
 }
 
 export function loadFlowText(file: string, text: string, options: LoadOptions = { plainStepsAreRules: true }): LoadResult {
@@ -116,6 +123,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   let pluginApp: string | undefined;
   if (appText !== undefined) {
     if ((APP_KINDS as readonly string[]).includes(appText)) app = appText as AppKind;
+    else if (appText === API_APP) pluginApp = API_APP;
     else if (options.pluginAppKinds?.includes(appText)) pluginApp = appText;
     else {
       const later = LATER_APPS.includes(appText);
@@ -154,6 +162,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
 
   const steps: FlowStep[] = [];
   let body: FlowNode[] = [];
+  const isApi = pluginApp === API_APP;
   const stepsNode = values.get("steps");
   if (stepsNode === undefined) {
     problems.push(diagnostic("missing-key", "a flow needs a `steps:` list", {
@@ -169,7 +178,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
     // A step that did not load leaves a gap; a Drag just before it is not reported as unverified.
     const beforeGap = new Set<FlowNode>();
     const loader: StepLoader = {
-      source, app, options, problems, steps,
+      source, app, options, problems, steps, isApi, appName: pluginApp ?? app,
       loadList: (items, scope) => {
         const out: FlowNode[] = [];
         for (const item of items) {
@@ -236,6 +245,10 @@ interface StepLoader extends BlockLoader {
   readonly options: LoadOptions;
   /** Every concrete step loaded so far, in file order; a new step's index is its position here. */
   readonly steps: FlowStep[];
+  /** An `app: api` flow: no UI, so text steps are refused. */
+  readonly isApi: boolean;
+  /** The flow's app kind as written (`web`, `api`, a plugin's kind). */
+  readonly appName: string;
 }
 
 /** A foreach body repeats its steps' problems once per value: report each problem once (naming the first pass). */
@@ -301,6 +314,34 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
     }
     if (key === "repeat") return loadRepeat(loader, pair, scope);
     if (key === "foreach") return loadForeach(loader, pair, scope);
+    const kind = options.structuredKinds?.get(key);
+    if (key === SECRET_LEAK_KEY && loader.appName !== "web" && !loader.isApi) {
+      problems.push(diagnostic("unsupported-step", `\`${key}\` scans what web and api flows observe; an \`app: ${loader.appName}\` flow has no corpus it can search`, {
+        span: spanOf(source, pair.key as Node),
+        hint: "move the check into a web or api flow of the suite",
+      }));
+      return [];
+    }
+    const caps = options.appCapabilities?.get(loader.appName);
+    const missing = kind?.needs?.filter((c) => caps !== undefined && !caps.includes(c)) ?? [];
+    if (missing.length > 0) {
+      problems.push(diagnostic("unsupported-step", `\`${key}\` needs a surface with the ${missing.join(", ")} capability, which an \`app: ${loader.appName}\` flow does not have`, {
+        span: spanOf(source, pair.key as Node),
+        hint: loader.isApi ? "an api flow has no UI to photograph; put this step in a web flow" : "use this step in a flow whose app can do it",
+      }));
+      return [];
+    }
+    if (key === SECRET_LEAK_KEY || kind) {
+      const args = key === SECRET_LEAK_KEY
+        ? loadSecretLeakVars(source, pair.key as Node, value, problems)
+        : loadStructuredArgs(source, key, pair.key as Node, value, kind!, scope.each, problems);
+      if (args === undefined) return [];
+      const ast: StepAst = key === SECRET_LEAK_KEY ? { kind: "no_secret_leak", vars: args as string[] } : { kind: "structured", key, args };
+      const text = key === SECRET_LEAK_KEY ? `${key}: ${(args as string[]).map((v) => `\${${v}}`).join(", ")}` : `${key}: ${JSON.stringify(args)}`;
+      const step: FlowStep = { index: loader.steps.length, form: "structured", text, span: spanOf(source, pair.key as Node), ast };
+      loader.steps.push(step);
+      return asNodes(step);
+    }
     if ((STEP_KEYS_LATER as readonly string[]).includes(key)) {
       problems.push(diagnostic("unsupported-feature", `\`${key}:\` steps are part of the flow format but this version of flowproof does not run them yet`, {
         span: spanOf(source, pair.key as Node),
@@ -320,6 +361,13 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
 }
 
 function fromText(loader: StepLoader, node: Scalar, form: StepForm, scope: Scope): FlowStep | undefined {
+  if (loader.isApi) {
+    loader.problems.push(diagnostic("unsupported-step", "an `app: api` flow has no UI, so it runs only structured steps", {
+      span: spanOf(loader.source, node),
+      hint: "use `assert_api:`, `assert_sql:`, `assert_spreadsheet:` or `assert_no_secret_leak:` steps, or make this a web flow (`app: web`)",
+    }));
+    return undefined;
+  }
   const ctx = { app: loader.app };
   const parsed = parseInScalar(loader, node, scope, (text): ParseResult<StepAst> => form === "assert"
     ? mapOk(parseAssertion(text, ctx), (assertion) => ({ kind: "assert", assertion }) as StepAst)

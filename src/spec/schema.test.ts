@@ -20,6 +20,7 @@ describe("flowSchemaDocument", () => {
     "examples/demo/flows/orders.flow.yaml",
     "examples/demo/flows/navigation.flow.yaml",
     "examples/plugins/notes/add-note.flow.yaml",
+    "examples/plugins/stock/check-stock.flow.yaml",
   ])("accepts %s", (file) => {
     const ok = validate(parse(readFileSync(resolve(ROOT, file), "utf8")));
     expect(validate.errors ?? []).toEqual([]);
@@ -31,6 +32,7 @@ describe("flowSchemaDocument", () => {
     ["a web flow without url", { name: "x", app: "web", steps: ["a"] }],
     ["an empty step list", { name: "x", app: "web", url: "u", steps: [] }],
     ["a step mapping with two keys", { name: "x", app: "web", url: "u", steps: [{ rules: "a", assert: "b" }] }],
+    ["two structured keys in one step", { name: "x", app: "api", steps: [{ assert_api: {}, assert_sql: {} }] }],
     ["an app kind that is not a name", { name: "x", app: "Web App", url: "u", steps: ["a"] }],
   ])("refuses %s", (_, value) => {
     expect(validate(value)).toBe(false);

@@ -9,6 +9,11 @@ const SimpleStepSchema = Type.Union([
   stepText("A plain step, recorded by the authoring model, or by the rules grammar when none is configured (docs/authoring.md)."),
   Type.Object({ rules: stepText("A step in the deterministic rules grammar, e.g. `Click \"Save\"` (docs/authoring.md).") }, { additionalProperties: false }),
   Type.Object({ assert: stepText("An assertion, e.g. `page shows Saved` (docs/authoring.md).") }, { additionalProperties: false }),
+  Type.Record(Type.String({ pattern: "^assert_[a-z][a-z0-9_]*$" }), Type.Unknown(), {
+    minProperties: 1,
+    maxProperties: 1,
+    description: "A structured assertion (assert_api, assert_sql, assert_spreadsheet, assert_screenshot, assert_no_secret_leak, or a plugin's kind); its arguments are checked against the kind's schema when the flow loads (docs/flow-format.md, Out-of-band assertions).",
+  }),
 ]);
 
 /** Blocks nest one level of simple steps here; the loader checks deeper nesting and the conditions' grammar. */
@@ -49,6 +54,7 @@ export const FlowFileSchema = Type.Object(
     name: Type.String({ minLength: 1, description: "The flow's name, shown in reports." }),
     app: Type.Union([
       Type.Literal("web", { description: "A page in Chromium." }),
+      Type.Literal("api", { description: "No UI: only structured steps (assert_api, assert_sql, …) run." }),
       Type.String({ pattern: "^[a-z][a-z0-9_-]*$", description: "The app kind of one of the project's adapter plugins (docs/plugins.md)." }),
     ], { description: "Which adapter drives the app." }),
     url: Type.Optional(Type.String({ minLength: 1, description: "Where the flow starts: a URL, or a path relative to the flow file; may hold ${VAR} references. Required for `app: web`." })),

@@ -15,8 +15,17 @@ import { assertStep } from "./assert.ts";
 import { drag } from "./drag.ts";
 import { upload } from "./upload.ts";
 import { captureDownload } from "./capture-download.ts";
+import { secretLeakAssert, structuredAssert } from "./structured.ts";
 
 const notYet = (what: string): Handler => async () => errored(`${what} steps are not supported by this version of flowproof; re-record with the version that wrote this trace`);
+
+/** `assert` steps: element/page expectations, structured (plugin) assertions, the secret-leak scan. */
+const assertAny: Handler = (step, ctx) => {
+  const kind = step.action.params["kind"];
+  if (kind === "structured") return structuredAssert(step, ctx);
+  if (kind === "no_secret_leak") return secretLeakAssert(step, ctx);
+  return assertStep(step, ctx);
+};
 
 export const HANDLERS: Readonly<Record<ActionType, Handler>> = {
   launch,
@@ -34,7 +43,7 @@ export const HANDLERS: Readonly<Record<ActionType, Handler>> = {
   capture_download: captureDownload,
   set_checked: setChecked,
   wait: assertStep,
-  assert: assertStep,
+  assert: assertAny,
 };
 
 export type { Handler, StepOutcome } from "./shared.ts";

@@ -12,6 +12,8 @@ export interface StepOutcome {
   readonly detail?: string;
   /** The ladder rung that matched (native_id, text_anchor, …). */
   readonly tier?: string;
+  /** Evidence files the step wrote, relative to the run bundle (e.g. `visual/x.diff.png`). */
+  readonly evidence?: readonly string[];
 }
 
 export type Handler = (step: TraceStep, ctx: ExecutionContext) => Promise<StepOutcome>;

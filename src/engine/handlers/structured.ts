@@ -1,0 +1,98 @@
+// Structured steps (`- assert_xxx: {…}` owned by an assertion plugin, and `assert_no_secret_leak`):
+// resolves `${…}` in the arguments at execution, then auto-waits the plugin's one-attempt `run`
+// (reads) or runs it exactly once (writes, or a bound of 0). The plugin never loops.
+import type { AssertionContext, AssertionPlugin, Verdict } from "../../plugins/api.ts";
+import type { Handler, StepOutcome } from "./shared.ts";
+import { errored, failed, passed } from "./shared.ts";
+import { poll } from "../poll.ts";
+import { resolveText } from "../templates.ts";
+import type { ExecutionContext, StructuredContext } from "../context.ts";
+import { surfaceShooter } from "../surface-shot.ts";
+import { DEFAULT_ASSERT_TIMEOUT_MS } from "../compile.ts";
+
+/** Every string in `value` with its `${VAR}` / `${captured.x}` references resolved (throws when one is unset). */
+export function resolveArgs(value: unknown, ctx: Pick<ExecutionContext, "env" | "captures" | "secrets">): unknown {
+  if (typeof value === "string") return resolveText(value, ctx).value;
+  if (Array.isArray(value)) return value.map((v) => resolveArgs(v, ctx));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveArgs(v, ctx)]));
+  }
+  return value;
+}
+
+/** A plugin's answer, checked at the boundary. */
+function checkVerdict(v: unknown, key: string): Verdict | string {
+  if (v === null || typeof v !== "object") return `${key} returned ${JSON.stringify(v)} instead of a verdict`;
+  const o = v as Record<string, unknown>;
+  if (o["pass"] === true) return { pass: true };
+  if (o["pass"] === false && typeof o["actual"] === "string" && typeof o["expected"] === "string") return v as Verdict;
+  return `${key} returned a malformed verdict (it needs \`pass\`, and \`expected\` and \`actual\` strings when it fails)`;
+}
+
+function assertionContext(step: { id: string }, ctx: ExecutionContext, s: StructuredContext): AssertionContext {
+  const shoot = surfaceShooter(ctx.driver);
+  return {
+    baseDir: s.baseDir,
+    log: s.log,
+    mode: s.mode,
+    flowStem: s.flowStem,
+    artifactDir: s.artifactDir,
+    env: ctx.env,
+    observe: (label, text) => s.leaks.observe(`${label} of step ${step.id}`, text),
+    ...(shoot ? { screenshot: shoot } : {}),
+  };
+}
+
+export const structuredAssert: Handler = async (step, ctx): Promise<StepOutcome> => {
+  const p = step.action.params;
+  const key = String(p["key"]);
+  const s = ctx.structured;
+  const plugin: AssertionPlugin | undefined = s?.assertions.get(key);
+  if (!s || !plugin) {
+    return errored(`no assertion plugin provides \`${key}\`; add the plugin that defines it to the project's plugins/ (docs/plugins.md)`);
+  }
+  const timeoutMs = typeof p["timeout_ms"] === "number" ? p["timeout_ms"] : DEFAULT_ASSERT_TIMEOUT_MS;
+  const policy = timeoutMs === 0 ? "once" : plugin.policy?.(p["args"] as never) ?? "poll";
+  const args = resolveArgs(p["args"], ctx);
+  const actx = assertionContext(step, ctx, s);
+  let fault: string | undefined;
+  const attempt = async (): Promise<Verdict | undefined> => {
+    try {
+      const v = checkVerdict(await plugin.run(args as never, actx), key);
+      if (typeof v === "string") fault = v;
+      else return v;
+    } catch (error) {
+      fault = `${key} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    return undefined;
+  };
+  let verdict: Verdict | undefined;
+  let timedOut = false;
+  if (policy === "once") verdict = await attempt();
+  else {
+    const r = await poll<Verdict | undefined>(ctx.clock, timeoutMs, async () => {
+      const v = await attempt();
+      if (v === undefined) return { done: false, retryable: false, last: v };
+      return v.pass ? { done: true, value: v } : { done: false, retryable: v.retryable !== false, last: v };
+    });
+    verdict = r.value;
+    timedOut = r.timedOut;
+  }
+  if (verdict === undefined) return errored(fault ?? `${key} gave no verdict`);
+  if (verdict.pass) return passed();
+  // A plugin's `actual` may already say what was expected (the documented failure messages do).
+  const expected = verdict.expected && !verdict.actual.includes(verdict.expected) ? ` (expected ${verdict.expected})` : "";
+  const why = `${verdict.actual}${expected}${verdict.hint ? `; ${verdict.hint}` : ""}`;
+  const outcome = failed(timedOut ? `${key}: timed out after ${timeoutMs} ms: ${why}` : `${key}: ${why}`);
+  return verdict.evidence && verdict.evidence.length > 0 ? { ...outcome, evidence: [...verdict.evidence] } : outcome;
+};
+
+export const secretLeakAssert: Handler = async (step, ctx): Promise<StepOutcome> => {
+  const s = ctx.structured;
+  const vars = (step.action.params["vars"] as unknown[]).map(String);
+  if (!s) return errored("assert_no_secret_leak cannot run here: no secret watch was set up for this run");
+  // The boundary at this step counts too (what the surface shows right now).
+  await s.leaks.scanSurface(ctx.driver, `surface text at step ${step.id}`);
+  const problem = s.leaks.check(vars, ctx.env);
+  return problem ? failed(problem) : passed();
+};

@@ -1,0 +1,40 @@
+import { describe, expect, test } from "bun:test";
+import { PNG } from "pngjs";
+import { maskTarget, surfaceShooter } from "./surface-shot.ts";
+import type { AppDriver } from "../plugins/api.ts";
+
+function white(w: number, h: number): Uint8Array {
+  const p = new PNG({ width: w, height: h });
+  p.data.fill(255);
+  return PNG.sync.write(p);
+}
+
+const driver = (rects: { ok: boolean; rects?: { x: number; y: number; width: number; height: number }[] }[]) => ({
+  capabilities: new Set(["screenshot"]),
+  captureFrame: async () => ({ png: white(4, 4) }),
+  rectsFor: async () => rects.map((r) => (r.ok ? { ok: true, rects: r.rects ?? [] } : { ok: false, detail: "bad selector" })),
+}) as unknown as AppDriver;
+
+describe("surfaceShooter", () => {
+  test("maps css: and id: masks to CSS, anything else to text", () => {
+    expect(maskTarget("css:.clock")).toEqual({ css: ".clock" });
+    expect(maskTarget('id:a"b')).toEqual({ css: '[id="a\\"b"]' });
+    expect(maskTarget("Sync")).toEqual({ text: "Sync" });
+  });
+
+  test("paints every mask rectangle black", async () => {
+    const shot = await surfaceShooter(driver([{ ok: true, rects: [{ x: 0, y: 0, width: 2, height: 1 }] }]))!(["css:.a"]);
+    if (!shot.ok) throw new Error(shot.detail);
+    const p = PNG.sync.read(Buffer.from(shot.png));
+    expect([...p.data.subarray(0, 4)]).toEqual([0, 0, 0, 255]);
+    expect([...p.data.subarray(8, 12)]).toEqual([255, 255, 255, 255]);
+  });
+
+  test("fails when a mask resolves to nothing", async () => {
+    expect(await surfaceShooter(driver([{ ok: true }]))!(["css:.none"])).toEqual({ ok: false, detail: 'mask "css:.none" does not resolve to any element' });
+  });
+
+  test("is absent for a surface that cannot take screenshots", () => {
+    expect(surfaceShooter({ capabilities: new Set() } as unknown as AppDriver)).toBeUndefined();
+  });
+});
