@@ -31,9 +31,9 @@ export function readFlowFile(spec: string): { path: string; text: string } {
 }
 
 /** Loads and validates a flow; every problem of the file is reported together. `pluginAppKinds`: app kinds of the project's adapter plugins. */
-export function loadFlowFile(spec: string, pluginAppKinds: readonly string[] = []): Flow {
+export function loadFlowFile(spec: string, pluginAppKinds: readonly string[] = [], plainStepsAreRules = true): Flow {
   const { path, text } = readFlowFile(spec);
-  const result = loadFlowText(displayPath(path), text, { plainStepsAreRules: true, pluginAppKinds });
+  const result = loadFlowText(displayPath(path), text, { plainStepsAreRules, pluginAppKinds });
   if (!result.ok) {
     // Report the forms this version cannot run together with the parse problems, in file order.
     const plan = planSteps(result.steps, DEFAULT_STEP_TIMEOUT_MS);

@@ -102,6 +102,9 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
     }
     case "wait_download":
       return step("capture_download", { name: ast.name, timeout_ms: ast.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS });
+    case "intent":
+      // Grounded at record time by the authoring loop; never compiled from text.
+      return { ok: true, steps: [] };
   }
 }
 

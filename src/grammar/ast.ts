@@ -124,13 +124,18 @@ export interface WaitDownloadStep { readonly kind: "wait_download"; readonly nam
 export interface RememberStep { readonly kind: "remember"; readonly target: Target; readonly name: string; readonly count: boolean }
 /** An `assert:` step. */
 export interface AssertStep { readonly kind: "assert"; readonly assertion: Assertion }
+/**
+ * A plain step under model authoring: natural-language intent that the rules grammar does not
+ * read. It has no meaning until record grounds it against the live scene (src/authoring/).
+ */
+export interface IntentStep { readonly kind: "intent"; readonly text: string }
 
 export type ActionStep =
   | NavigateStep | ReloadStep | ClickStep | HoverStep | DragStep | TypeStep | ClearStep | ReplaceStep
   | PressKeyStep | SelectStep | SetCheckedStep | UploadStep | ScrollStep | WaitTextStep | WaitDownloadStep
   | RememberStep;
 
-export type StepAst = ActionStep | AssertStep;
+export type StepAst = ActionStep | AssertStep | IntentStep;
 
 // ---------------------------------------------------------------- assertions
 
