@@ -14,7 +14,7 @@ export function ambiguousPronoun(step: string, captures: readonly string[]): str
   if (captures.length < 2) return undefined;
   const m = PRONOUNS.exec(step);
   if (!m) return undefined;
-  const text = step.toLowerCase().replace(/[_-]+/g, " ");
-  if (captures.some((c) => text.includes(spoken(c)))) return undefined;
+  const text = ` ${spoken(step).replace(/[^a-z0-9]+/g, " ")} `;
+  if (captures.some((c) => text.includes(` ${spoken(c).replace(/[^a-z0-9]+/g, " ")} `))) return undefined;
   return m[1]!.toLowerCase();
 }

@@ -73,7 +73,7 @@ export interface RecordResult {
 }
 
 const NO_MODEL_WARNING =
-  "WARNING: no authoring model is configured (FLOWPROOF_AI_BASE_URL / FLOWPROOF_AI_MODEL / OPENAI_API_KEY / ANTHROPIC_API_KEY), so plain steps are recorded with the deterministic rules grammar (route: fallback). Mark steps `rules:` or pass --author rules to make that explicit.";
+  "WARNING: no authoring model is available (set FLOWPROOF_AI_BASE_URL and FLOWPROOF_AI_MODEL, OPENAI_API_KEY, or ANTHROPIC_API_KEY), so plain steps are recorded with the deterministic rules grammar (route: fallback). Mark steps `rules:` or pass --author rules to make that explicit.";
 
 /** Whether the environment configures an authoring model (throws SpecError when it is misconfigured). */
 export function modelConfigured(env: Readonly<Record<string, string | undefined>>): boolean {

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServer, type TestServer } from "../../test/support/server.ts";
+import { requireChromium } from "../../test/support/chromium.ts";
+import { plugin as web } from "../../plugins/web/index.ts";
+import type { AdapterSession, AppDriver } from "../plugins/api.ts";
+import type { ExecutionContext } from "../engine/context.ts";
+import { systemClock } from "../engine/context.ts";
+import type { FlowStep } from "../spec/flow.ts";
+import { createAuthoring, stableScene } from "./author.ts";
+import type { ChatMessage, ModelClient } from "./provider.ts";
+
+let server: TestServer;
+let session: AdapterSession;
+let driver: AppDriver;
+let ctx: ExecutionContext;
+
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  session = await web.open();
+  driver = await session.launch({}, { baseDir: ".", log: () => undefined });
+});
+afterAll(async () => {
+  await driver.close();
+  await session.close();
+  server.stop();
+});
+
+/** A recorded model client: canned replies in order, every conversation kept. */
+function recordedClient(replies: string[]): ModelClient & { calls: ChatMessage[][] } {
+  const calls: ChatMessage[][] = [];
+  return {
+    backend: "openai-compatible", model: "recorded", calls,
+    complete: async (_system, messages) => {
+      calls.push([...messages]);
+      return replies.shift() ?? "[]";
+    },
+  };
+}
+
+const step = (text: string): FlowStep => ({ index: 0, form: "plain", text, span: { file: "f", line: 1, column: 1, length: 1, lineText: text }, ast: { kind: "intent", text } });
+
+async function fresh(secrets = new Map<string, string>()): Promise<void> {
+  expect((await driver.navigate(`${server.url}/vehicle.html`, 10_000)).ok).toBe(true);
+  ctx = { driver, env: {}, captures: new Map(), clock: systemClock, baseUrl: server.url, secrets, navigationTimeoutMs: 10_000 };
+}
+
+describe("stableScene (web scene inventory)", () => {
+  test("lists interactive elements first with labels, required state and a dropdown's exact options", async () => {
+    await fresh();
+    const scene = await stableScene(ctx);
+    expect(scene.loaded).toBe(true);
+    expect(scene.entries.slice(0, 5).map((e) => e.target)).toEqual(["css:#make", "css:#model", "css:#year", "css:#pin", "css:#next"]);
+    expect(scene.entries[0]).toMatchObject({ tag: "input", actionable: true, label: "Make", required: true });
+    expect(scene.entries[1]!.options).toEqual(["Choose…", "Sedan", "Coupe", "Van"]);
+    expect(scene.entries.find((e) => e.target === "css:body > h1")).toMatchObject({ actionable: false, text: "Vehicle data" });
+  });
+  test("never reports a password field's value", async () => {
+    await fresh();
+    expect((await driver.fill([{ tier: "native_id", provenance: "test", payload: { css: "#pin" } }], "hunter22")).ok).toBe(true);
+    const scene = await stableScene(ctx);
+    expect(JSON.stringify(scene)).not.toContain("hunter22");
+    expect(scene.entries.find((e) => e.target === "css:#pin")!.value).toBeUndefined();
+  });
+});
+
+describe("createAuthoring", () => {
+  test("asks once, grounds the whole sequence and keeps secrets out of the prompt", async () => {
+    await fresh(new Map([["OWNER", "Volvo-Owner-Secret"]]));
+    const client = recordedClient([JSON.stringify([{ action: "type_text", target: "css:#year", text: "2020" }, { action: "click", target: "css:#next" }])]);
+    await driver.fill([{ tier: "native_id", provenance: "test", payload: { css: "#make" } }], "Volvo-Owner-Secret");
+    const authoring = createAuthoring({ client, ctx, flowName: "F", app: "web", stepTimeoutMs: 1000, completed: () => [], nextStepNumber: () => 1, today: "2026-01-01" });
+    const r = await authoring.author(step("Fill in the make and go on"), 0);
+    expect(r.ok && r.steps.map((s) => s.action.type)).toEqual(["type_text", "click"]);
+    expect(authoring.requests()).toBe(1);
+    expect(JSON.stringify(client.calls)).not.toContain("Volvo-Owner-Secret");
+    expect(JSON.stringify(client.calls)).toContain("${OWNER}");
+  });
+  test("an ambiguous pronoun stops before any request, with the candidates", async () => {
+    await fresh();
+    ctx.captures.set("order_id", "1");
+    ctx.captures.set("customer_id", "2");
+    const client = recordedClient([]);
+    const authoring = createAuthoring({ client, ctx, flowName: "F", app: "web", stepTimeoutMs: 1000, completed: () => ["a", "b"], nextStepNumber: () => 3 });
+    const r = await authoring.author(step('Enter it in the "Confirmation" field'), 0);
+    expect(r.ok).toBe(false);
+    expect(authoring.requests()).toBe(0);
+    expect(authoring.clarification()).toMatchObject({ step_index: 3, capture_reference: "it", capture_candidates: ["order_id", "customer_id"], completed_steps: ["a", "b"] });
+  });
+  test("a continuing step is asked again with what was performed", async () => {
+    await fresh();
+    const client = recordedClient([JSON.stringify([{ action: "click", target: "css:#next" }, { action: "step_continues" }]), '[{"action":"step_complete"}]']);
+    const authoring = createAuthoring({ client, ctx, flowName: "F", app: "web", stepTimeoutMs: 1000, completed: () => [], nextStepNumber: () => 1 });
+    const first = await authoring.author(step("Submit and confirm"), 0);
+    expect(first.ok && first.continues).toBe(true);
+    const second = await authoring.author(step("Submit and confirm"), 1);
+    expect(second).toEqual({ ok: true, steps: [], continues: false });
+    expect(client.calls[1]![0]!.content).toContain("Already performed for this step: click css:#next");
+  });
+});
