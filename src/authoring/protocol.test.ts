@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { MAX_ACTIONS, correctionPrompt, parseReply, userPrompt } from "./protocol.ts";
+import { MAX_ACTIONS, correctionPrompt, parseReply, userPrompt, type ModelAction } from "./protocol.ts";
 
 describe("parseReply", () => {
-  test.each([
+  test.each<[string, ModelAction[]]>([
     ['{"action":"click","target":"css:#a"}', [{ action: "click", target: "css:#a" }]],
     ['[{"action":"press_key","key":"Enter"}]', [{ action: "press_key", key: "Enter" }]],
     ['{"actions":[{"action":"step_continues"}]}', [{ action: "step_continues" }]],

@@ -24,6 +24,8 @@ import { ReusePool, groupTrace, stillResolves } from "../authoring/reuse.ts";
 import type { StepAuthor } from "../engine/blocks.ts";
 import { run } from "./run.ts";
 
+export type { Clarification } from "../authoring/clarification.ts";
+
 export type Route = "rules" | "llm" | "reused" | "fallback";
 
 export interface RoutingEntry {

@@ -39,10 +39,10 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ isEr
 describe("flowproof mcp", () => {
   test("lists the record, run, get_trace and validate tools with their input schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate"]);
+    expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate", "flowproof_heal"]);
     const rec = tools.find((t) => t.name === "flowproof_record")!;
     expect(rec.inputSchema.required).toEqual(["spec"]);
-    expect(Object.keys(rec.inputSchema.properties ?? {})).toEqual(["spec", "out", "author", "recording_detail", "video", "highlight_cursor"]);
+    expect(Object.keys(rec.inputSchema.properties ?? {})).toEqual(["spec", "out", "author", "recording_detail", "video", "highlight_cursor", "reuse", "verify"]);
   });
 
   test("records, runs and reads the trace of a flow; a failing run is a normal result", async () => {
