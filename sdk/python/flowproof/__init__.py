@@ -5,8 +5,10 @@ dataclasses that mirror ``result.json``. A failing flow is a result (``RunResult
 False``), never an exception; a flow that cannot run at all raises :class:`FlowproofError`.
 """
 from .client import (
+    ClarificationNeeded,
     Flow,
     FlowproofError,
+    HealResult,
     RecordResult,
     RoutingEntry,
     RunResult,
@@ -16,8 +18,10 @@ from .client import (
 )
 
 __all__ = [
+    "ClarificationNeeded",
     "Flow",
     "FlowproofError",
+    "HealResult",
     "RecordResult",
     "RoutingEntry",
     "RunResult",

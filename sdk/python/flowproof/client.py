@@ -132,6 +132,44 @@ class RecordResult:
         )
 
 
+class ClarificationNeeded(FlowproofError):
+    """A plain step was too ambiguous to author; ``.clarification`` is the payload (docs/cli.md).
+
+    It carries ``step``, ``step_index``, ``stage``, ``reason``, ``completed_steps``, ``scene`` and
+    ``hint`` (and ``capture_reference`` / ``capture_candidates`` for an ambiguous pronoun). Rewrite
+    the step and record again.
+    """
+
+    def __init__(self, clarification: Mapping[str, Any], exit_code: int = EXIT_ERROR):
+        super().__init__("needs-clarification", str(clarification.get("reason", "the step needs clarification")), (), exit_code=exit_code)
+        self.clarification: Dict[str, Any] = dict(clarification)
+
+
+@dataclass(frozen=True)
+class HealResult:
+    """A heal proposal: ``changed`` is False when the live app still matches the trace."""
+
+    changed: bool
+    steps_changed: List[Dict[str, Any]]
+    steps_added: int
+    steps_removed: int
+    proposed_path: Optional[str]
+    applied: bool
+    routing: List[RoutingEntry]
+    diff_html: Optional[str]
+    exit_code: int = EXIT_PASS
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any], exit_code: int) -> "HealResult":
+        r = d["report"]
+        return cls(
+            changed=r["changed"], steps_changed=list(r["steps_changed"]), steps_added=r["steps_added"], steps_removed=r["steps_removed"],
+            proposed_path=r.get("proposed_path"), applied=bool(d.get("applied")), diff_html=r.get("diff_html"),
+            routing=[RoutingEntry(step=e["step"], intent=e["intent"], route=e["route"], warning=e.get("warning")) for e in r.get("routing", [])],
+            exit_code=exit_code,
+        )
+
+
 @dataclass(frozen=True)
 class Trace:
     """A recorded trace: the header line and the step lines, as JSON objects (docs/trace-format.md)."""
@@ -188,6 +226,8 @@ class Flow:
             out = json.loads(proc.stdout)
         except json.JSONDecodeError:
             raise FlowproofError("io-error", f"flowproof printed no JSON (exit {proc.returncode}): {(proc.stderr or proc.stdout).strip()[:500]}", exit_code=proc.returncode) from None
+        if isinstance(out, dict) and isinstance(out.get("needs_clarification"), dict):
+            raise ClarificationNeeded(out["needs_clarification"], exit_code=proc.returncode)
         if isinstance(out, dict) and isinstance(out.get("error"), dict) and "code" in out["error"]:
             e = out["error"]
             raise FlowproofError(e["code"], e.get("message", ""), e.get("diagnostics", []), exit_code=proc.returncode)
@@ -202,13 +242,18 @@ class Flow:
             args.append("--highlight-cursor")
         return args
 
-    def record(self, *, author: Optional[str] = None, out: Optional[str] = None, recording_detail: str = "full", video: bool = False, highlight_cursor: bool = False) -> RecordResult:
-        """Performs the flow once and writes its trace. A failing step gives ``ok=False``, not an exception."""
+    def record(self, *, author: Optional[str] = None, out: Optional[str] = None, recording_detail: str = "full", video: bool = False, highlight_cursor: bool = False, reuse: bool = False, verify: bool = False) -> RecordResult:
+        """Performs the flow once and writes its trace. A failing step gives ``ok=False``, not an exception;
+        a plain step too ambiguous to author raises :class:`ClarificationNeeded`."""
         args = ["record", self.spec] + self._controls(recording_detail, video, highlight_cursor)
         if author:
             args += ["--author", author]
         if out:
             args += ["--out", out]
+        if reuse:
+            args.append("--reuse")
+        if verify:
+            args.append("--verify")
         data, code = self._call(args)
         return RecordResult.from_json(data, code)
 
@@ -219,6 +264,19 @@ class Flow:
             args += ["--trace", trace]
         data, code = self._call(args)
         return RunResult.from_json(data, code)
+
+    def heal(self, *, trace: Optional[str] = None, apply: bool = False, author: Optional[str] = None) -> HealResult:
+        """Re-records against the live app and proposes a diff of the trace (never applied unless ``apply=True``).
+        Raises :class:`ClarificationNeeded` when a step is too ambiguous to author."""
+        args = ["heal", self.spec]
+        if trace:
+            args += ["--trace", trace]
+        if apply:
+            args.append("--apply")
+        if author:
+            args += ["--author", author]
+        data, code = self._call(args)
+        return HealResult.from_json(data, code)
 
     def get_trace(self, *, trace: Optional[str] = None) -> Trace:
         """The recorded trace. Raises FlowproofError (code ``missing-trace``) when there is none."""
