@@ -1,29 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startServer, type TestServer } from "../../test/support/server.ts";
-import { requireChromium } from "../../test/support/chromium.ts";
-import { plugin as web } from "../../plugins/web/index.ts";
-import type { AdapterSession, AppDriver } from "../plugins/api.ts";
+import { engineHarness, type EngineHarness } from "../../test/support/engine.ts";
+import type { AppDriver } from "../plugins/api.ts";
 import type { ExecutionContext } from "../engine/context.ts";
-import { systemClock } from "../engine/context.ts";
 import type { FlowStep } from "../spec/flow.ts";
 import { createAuthoring, stableScene } from "./author.ts";
 import type { ChatMessage, ModelClient } from "./provider.ts";
 
-let server: TestServer;
-let session: AdapterSession;
+let harness: EngineHarness;
 let driver: AppDriver;
 let ctx: ExecutionContext;
 
 beforeAll(async () => {
-  requireChromium();
-  server = await startServer();
-  session = await web.open();
-  driver = await session.launch({}, { baseDir: ".", log: () => undefined });
+  harness = await engineHarness();
+  driver = harness.driver;
 });
 afterAll(async () => {
-  await driver.close();
-  await session.close();
-  server.stop();
+  await harness.close();
 });
 
 /** A recorded model client: canned replies in order, every conversation kept. */
@@ -41,8 +33,7 @@ function recordedClient(replies: string[]): ModelClient & { calls: ChatMessage[]
 const step = (text: string): FlowStep => ({ index: 0, form: "plain", text, span: { file: "f", line: 1, column: 1, length: 1, lineText: text }, ast: { kind: "intent", text } });
 
 async function fresh(secrets = new Map<string, string>()): Promise<void> {
-  expect((await driver.navigate(`${server.url}/vehicle.html`, 10_000)).ok).toBe(true);
-  ctx = { driver, env: {}, captures: new Map(), clock: systemClock, baseUrl: server.url, secrets, navigationTimeoutMs: 10_000 };
+  ctx = { ...(await harness.context("vehicle.html")), secrets };
 }
 
 describe("stableScene (web scene inventory)", () => {
