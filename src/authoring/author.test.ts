@@ -4,6 +4,8 @@ import type { AppDriver } from "../plugins/api.ts";
 import type { ExecutionContext } from "../engine/context.ts";
 import type { FlowStep } from "../spec/flow.ts";
 import { createAuthoring, stableScene } from "./author.ts";
+import { executeSteps } from "../engine/loop.ts";
+import { stepId } from "../engine/plan.ts";
 import type { ChatMessage, ModelClient } from "./provider.ts";
 
 let harness: EngineHarness;
@@ -52,6 +54,28 @@ describe("stableScene (web scene inventory)", () => {
     const scene = await stableScene(ctx);
     expect(JSON.stringify(scene)).not.toContain("hunter22");
     expect(scene.entries.find((e) => e.target === "css:#pin")!.value).toBeUndefined();
+  });
+});
+
+describe("scene tokens of frames and tables", () => {
+  test("same-origin frame elements are framed: tokens that ground to working framed targets", async () => {
+    ctx = await harness.context("frames.html");
+    const scene = await stableScene(ctx);
+    expect(scene.entries.find((e) => e.target === 'framed:"checkout" > css:#holder')).toMatchObject({ actionable: true, label: "Card holder" });
+    const client = recordedClient([JSON.stringify([{ action: "type_text", target: 'framed:"checkout" > css:#holder', text: "Ada" }])]);
+    const authoring = createAuthoring({ client, ctx, flowName: "F", app: "web", stepTimeoutMs: 2000, completed: () => [], nextStepNumber: () => 1 });
+    const r = await authoring.author(step("Enter Ada as the card holder"), 0);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.steps[0]!.selectors[0]!.payload).toEqual({ kind: "framed", frame_text: "checkout", inner_css: "#holder" });
+    const ran = await executeSteps(r.steps.map((s, i) => ({ id: stepId(i + 1), ...s })), ctx);
+    expect(ran.map((x) => x.status)).toEqual(["passed"]);
+  });
+  test("a table is offered as a row collection with its count", async () => {
+    ctx = await harness.context("grid.html");
+    const scene = await stableScene(ctx);
+    const rows = scene.entries.find((e) => e.tag === "tr" && e.count !== undefined);
+    expect(rows?.target).toMatch(/^css:.* tr$/);
+    expect(rows!.count).toBeGreaterThan(1);
   });
 });
 

@@ -188,6 +188,11 @@ describe("loadFlowText", () => {
       if (r.ok) expect(r.flow.steps[0]).toMatchObject({ form: "plain", ast: { kind: "intent", text: "Fill out all the vehicle data and click next" }, span: { line: 5, column: 5 } });
     });
 
+    test("a plain step the grammar refuses on purpose stays refused: it is never handed to the model", () => {
+      const d = problems(flowWith(HEAD, ['  - Blur the "Email" field']), { plainStepsAreRules: false });
+      expect(d.map((x) => x.code)).toEqual(["refused-step"]);
+    });
+
     test("still loads rules: and assert: steps", () => {
       const r = loadFlowText("a.flow.yaml", flowWith(HEAD, ['  - rules: Click "Save"', "  - assert: page shows Saved"]), { plainStepsAreRules: false });
       expect(r.ok).toBe(true);

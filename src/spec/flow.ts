@@ -286,13 +286,18 @@ function fromText(loader: StepLoader, node: Scalar, form: StepForm, scope: Scope
   const ctx = { app: loader.app };
   const parsed = parseInScalar(loader, node, scope, (text): ParseResult<StepAst> => form === "assert"
     ? mapOk(parseAssertion(text, ctx), (assertion) => ({ kind: "assert", assertion }) as StepAst)
-    // Under model authoring a plain step is intent, grounded at record time (src/authoring/).
-    : form === "plain" && !loader.options.plainStepsAreRules ? { ok: true, value: { kind: "intent", text } }
+    // Under model authoring a plain step is intent, grounded at record time (src/authoring/) —
+    // except a shape the grammar refuses on purpose, which is never handed to the model.
+    : form === "plain" && !loader.options.plainStepsAreRules ? intentUnlessRefused(text, parseStep(text, ctx))
     : parseStep(text, ctx));
   if (!parsed) return undefined;
   const step: FlowStep = { index: loader.steps.length, form, text: parsed.text, span: parsed.span, ast: parsed.value };
   loader.steps.push(step);
   return step;
+}
+
+function intentUnlessRefused(text: string, rules: ParseResult<StepAst>): ParseResult<StepAst> {
+  return !rules.ok && rules.error.code === "refused-step" ? rules : { ok: true, value: { kind: "intent", text } };
 }
 
 function mapOk<T, U>(r: ParseResult<T>, f: (t: T) => U): ParseResult<U> {

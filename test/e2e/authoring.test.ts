@@ -185,6 +185,22 @@ describe("model authoring (record --author auto with a configured model)", () =>
     expect(model.requests.slice(before).map((r) => r.step)).toEqual([REMEMBER]);
   });
 
+  test("record --verify exits 2 when the fresh trace does not replay, and keeps it as evidence", async () => {
+    let served = 0;
+    server.setRoute("/once.html", () => {
+      served++;
+      const button = served === 1 ? '<button id="claim" onclick="document.body.append(\'Claimed\')">Claim</button>' : "<p>Already claimed</p>";
+      return new Response(`<!doctype html><html><head><title>Once</title></head><body>${button}</body></html>`, { headers: { "content-type": "text/html" } });
+    });
+    const spec = project.write("once.flow.yaml", flowYaml("Once", `${server.url}/once.html`, ['rules: Press the "Claim" button']));
+    const rec = await runCli(["record", spec, "--verify", "--json"], { cwd: project.dir, env: { FLOWPROOF_STEP_TIMEOUT_MS: "500" } });
+    expect(rec.code).toBe(2);
+    const out = JSON.parse(rec.stdout) as { trace_path: string; verified: boolean; error: string };
+    expect(out.verified).toBe(false);
+    expect(out.error).toContain("recording not reproducible");
+    expect(existsSync(join(project.dir, "once.trace.jsonl"))).toBe(true);
+  });
+
   test("--author llm without a model is an error; a misconfigured provider is an error, not a fallback", async () => {
     const spec = project.write("nomodel.flow.yaml", flowYaml("NoModel", `${server.url}/vehicle.html`, ['Press the "Next" button']));
     const clean = { FLOWPROOF_AI_BASE_URL: "", FLOWPROOF_AI_MODEL: "", FLOWPROOF_AI_API_KEY: "", OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ANTHROPIC_API_KEY: "", FLOWPROOF_AI_PROVIDER: "" };

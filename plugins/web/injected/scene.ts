@@ -37,7 +37,7 @@ export interface SceneReading {
 }
 
 export interface SceneOptions {
-  /** Most entries listed (interactive first); default 100. */
+  /** Most entries listed (interactive first, then collections, then readable leaves); default 100. */
   max?: number;
 }
 
@@ -224,7 +224,8 @@ export function readScene(options: SceneOptions): SceneReading {
 
   const seen = new Set<string>();
   const all: SceneEntry[] = [];
-  for (const e of [...interactive, ...readable, ...collections]) {
+  // Collections before readable leaves, so a long page's text does not push its tables past the cap.
+  for (const e of [...interactive, ...collections, ...readable]) {
     if (seen.has(e.target)) continue;
     seen.add(e.target);
     all.push(e);
