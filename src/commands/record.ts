@@ -13,13 +13,14 @@ import { expandAndRun } from "../engine/blocks.ts";
 import { systemClock, redact } from "../engine/context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { defaultTracePath, displayPath, loadFlowFile, loadPluginsFor, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
+import { defaultTracePath, displayPath, loadFlowFile, readFlowFile, loadPluginsFor, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
 import { readTraceFile } from "../trace/read.ts";
 import { createModelClient, resolveProvider, type ModelClient } from "../authoring/provider.ts";
 import { createAuthoring, type AuthoringSession } from "../authoring/author.ts";
-import type { Clarification } from "../authoring/clarification.ts";
+import { clarification, type Clarification } from "../authoring/clarification.ts";
+import { loadFlowText, type Flow } from "../spec/flow.ts";
 import { ReusePool, groupTrace, stillResolves } from "../authoring/reuse.ts";
 import type { StepAuthor } from "../engine/blocks.ts";
 import { run } from "./run.ts";
@@ -101,7 +102,16 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   }
   const useModel = author !== "rules" && client !== undefined;
   const plugins = await loadPluginsFor(options.spec, env);
-  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), !useModel);
+  let flow: Flow;
+  try {
+    flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), !useModel);
+  } catch (error) {
+    // Auto mode without a model: a plain step the rules grammar cannot read is a question for the
+    // author (stage no_model), not a broken file — unless something else in the file is wrong too.
+    const c = author === "auto" && !useModel && error instanceof SpecError ? noModelClarification(options.spec, plugins.adapters.map((a) => a.kind), error) : undefined;
+    if (!c) throw error;
+    return { ok: false, name: "", trace_path: null, steps: 0, reused_steps: 0, routing: [], warnings: [NO_MODEL_WARNING], step_results: [], clarification: c, error: `step ${c.step_index} (${c.step}) needs clarification: ${c.reason}; no trace was written` };
+  }
   const stepTimeoutMs = stepTimeoutFromEnv(env);
   const plan = planFlow(flow, stepTimeoutMs);
   if (!plan.ok) throw new SpecError(plan.diagnostics);
@@ -246,4 +256,21 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     await surface.driver.close().catch(() => undefined);
     await surface.session.close().catch(() => undefined);
   }
+}
+
+/** The clarification for plain steps the rules grammar cannot read when no model is configured; undefined when other problems exist. */
+function noModelClarification(spec: string, pluginKinds: readonly string[], error: SpecError): Clarification | undefined {
+  const { path, text } = readFlowFile(spec);
+  const loaded = loadFlowText(displayPath(path), text, { plainStepsAreRules: false, pluginAppKinds: pluginKinds });
+  if (!loaded.ok) return undefined;
+  const plainAt = (line: number | undefined) => loaded.flow.steps.find((s) => s.form === "plain" && s.span.line === line);
+  const first = error.diagnostics[0];
+  if (!first || !error.diagnostics.every((d) => (d.code === "unknown-step" || d.code === "unsupported-step") && plainAt(d.span?.line))) return undefined;
+  const step = plainAt(first.span?.line)!;
+  const completed = loaded.flow.steps.slice(0, step.index).map((s) => s.text);
+  return clarification({
+    step: step.text, stepIndex: step.index + 1, stage: "no_model", reason: "no authoring model is configured and the rules grammar cannot read this step",
+    rules_error: `${first.message}${first.hint ? ` (${first.hint})` : ""}`, completed, scene: undefined,
+    hint: "configure an authoring model (FLOWPROOF_AI_BASE_URL and FLOWPROOF_AI_MODEL), or rewrite the step in the rules grammar (docs/authoring.md)",
+  });
 }
