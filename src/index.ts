@@ -14,7 +14,7 @@ export { run, type RunOptions, type RunResult } from "./commands/run.ts";
 export { validate, type ValidateOptions, type ValidateResult } from "./commands/validate.ts";
 export { getTrace, type GetTraceOptions, type GetTraceResult } from "./commands/get-trace.ts";
 export { heal, type HealOptions, type HealResult, type HealReport } from "./commands/heal.ts";
-export type { Clarification } from "./commands/record.ts";
+export type { Clarification, ModelClient, ChatMessage, Backend } from "./commands/record.ts";
 export type { AuthorMode } from "./commands/common.ts";
 export type { RunReport, StepReport } from "./report/schema.ts";
 export type { TraceHeader, TraceStep } from "./trace/schema.ts";

@@ -26,6 +26,7 @@ import type { StepAuthor } from "../engine/blocks.ts";
 import { run } from "./run.ts";
 
 export type { Clarification } from "../authoring/clarification.ts";
+export type { ModelClient, ChatMessage, Backend } from "../authoring/provider.ts";
 
 export type Route = "rules" | "llm" | "reused" | "fallback";
 
