@@ -174,6 +174,8 @@ describe("expandAndRun with a step author", () => {
     const refused = await expandAndRun(intentNodes("  - Press it twice\n"), ctx, {}, async () => ({ ok: false, error: "nothing fits" }));
     expect(refused.ok).toBe(false);
     expect(refused.results[0]).toMatchObject({ status: "failed", detail: "nothing fits", intent: "Press it twice" });
+    const runaway = await expandAndRun(intentNodes("  - Press it twice\n"), await h.context("press-until.html"), {}, async () => ({ ok: true, steps: [], continues: true }));
+    expect(runaway.results.at(-1)!.detail).toContain("kept continuing this step after 10 rounds");
     const none = await expandAndRun(intentNodes("  - Press it twice\n"), ctx);
     expect(none.results[0]!.detail).toContain("needs an authoring model");
   });

@@ -52,6 +52,9 @@ export interface Expansion {
 /** A condition's answer, or why it could not be read (which fails the recording). */
 export type ConditionReading = { readonly ok: true; readonly holds: boolean } | { readonly ok: false; readonly error: string };
 
+/** Rounds one plain step may take (`step_continues`) before it is declared runaway. */
+const MAX_AUTHOR_ROUNDS = 10;
+
 const where = (span: SourceSpan) => `${span.file}:${span.line}:${span.column}`;
 
 /** Runs `nodes` once against the live app, expanding every block; stops at the first failure. */
@@ -68,7 +71,9 @@ export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionCon
       // A plain step under model authoring: ground it against the scene as it is now, perform
       // what was grounded, and ask again while the model says the step continues.
       for (let round = 0; !stopped; round++) {
-        const answer: AuthoredBatch = author
+        const answer: AuthoredBatch = round >= MAX_AUTHOR_ROUNDS
+          ? { ok: false, error: `the model kept continuing this step after ${MAX_AUTHOR_ROUNDS} rounds; split it into smaller steps` }
+          : author
           ? await author(node.source, round)
           : { ok: false, error: "this plain step needs an authoring model; record with --author rules or write it as `rules: …`" };
         if (!answer.ok) {
