@@ -70,6 +70,12 @@ describe("scene tokens of frames and tables", () => {
     const ran = await executeSteps(r.steps.map((s, i) => ({ id: stepId(i + 1), ...s })), ctx);
     expect(ran.map((x) => x.status)).toEqual(["passed"]);
   });
+  test("a control lists the page's own rule for it and whether the page marks it invalid", async () => {
+    ctx = await harness.context("constraints.html");
+    const scene = await stableScene(ctx);
+    expect(scene.entries.find((e) => e.target === "css:#age")).toMatchObject({ rule: "Enter an age between 18 and 99", invalid: true, value: "12" });
+    expect(scene.entries.find((e) => e.target === "css:#mail")).toMatchObject({ invalid: true });
+  });
   test("a table is offered as a row collection with its count", async () => {
     ctx = await harness.context("grid.html");
     const scene = await stableScene(ctx);

@@ -10,6 +10,8 @@ export interface ClarificationSceneEntry {
   readonly label?: string;
   readonly text?: string;
   readonly type?: string;
+  readonly rule?: string;
+  readonly invalid?: boolean;
 }
 
 /** `{needs_clarification: …}` on `record --json` (exit 2), a normal result over MCP. */
@@ -62,6 +64,8 @@ export function clarification(input: ClarificationInput): Clarification {
       ...(e.label !== undefined ? { label: e.label } : {}),
       ...(e.text !== undefined ? { text: e.text } : {}),
       ...(e.type !== undefined ? { type: e.type } : {}),
+      ...(e.rule !== undefined ? { rule: e.rule } : {}),
+      ...(e.invalid !== undefined ? { invalid: e.invalid } : {}),
     })),
     hint: input.hint,
   };

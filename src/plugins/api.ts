@@ -122,6 +122,10 @@ export interface SceneEntry {
   readonly multiple?: boolean;
   /** A collection token (table rows): how many elements it names. */
   readonly count?: number;
+  /** A control the page marks invalid (aria-invalid, or failing its own validation after input). */
+  readonly invalid?: boolean;
+  /** The page's own constraint text for a control (e.g. its aria-describedby text), ≤100 characters. */
+  readonly rule?: string;
 }
 
 /** One reading of what the surface shows, for the authoring model. */
@@ -130,7 +134,7 @@ export interface SceneInventory {
   readonly title: string;
   /** Whitespace-collapsed visible text (bounded); never a password value. */
   readonly text: string;
-  /** Interactive elements first, then readable leaves, then collections; capped (default 100). */
+  /** Interactive elements first, then collections, then readable leaves; capped (default 100). */
   readonly entries: readonly SceneEntry[];
   /** Entries left out by the cap. */
   readonly omitted: number;

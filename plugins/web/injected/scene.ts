@@ -22,6 +22,10 @@ export interface SceneEntry {
   multiple?: boolean;
   /** Collections (table rows): how many elements the token names. */
   count?: number;
+  /** A control the page marks invalid (aria-invalid, or a field that failed its own validation after input). */
+  invalid?: boolean;
+  /** The page's own constraint text for a control (its aria-describedby text), ≤100 chars. */
+  rule?: string;
 }
 
 export interface SceneReading {
@@ -125,6 +129,12 @@ export function readScene(options: SceneOptions): SceneReading {
     return undefined;
   };
 
+  const describedBy = (el: Element): string | undefined => {
+    const ids = (el.getAttribute("aria-describedby") ?? "").split(/\s+/).filter(Boolean);
+    const text = ids.map((id) => el.ownerDocument.getElementById(id)?.textContent ?? "").join(" ").trim();
+    return text ? clip(text, 100) : undefined;
+  };
+
   const entryFor = (el: Element, prefix: (sel: string) => string, actionable: boolean): SceneEntry => {
     const tag = el.tagName.toLowerCase();
     const e: SceneEntry = { target: prefix(uniqueSelector(el)), tag, actionable };
@@ -139,6 +149,9 @@ export function readScene(options: SceneOptions): SceneReading {
       else if (t === "submit" || t === "button" || t === "reset") e.text = clip(el.value);
       if (el.required) e.required = true;
       if (el.disabled) e.disabled = true;
+      const described = describedBy(el);
+      if (described) e.rule = described;
+      if (el.getAttribute("aria-invalid") === "true" || (el.value !== "" && !el.checkValidity())) e.invalid = true;
     } else if (el instanceof HTMLSelectElement) {
       e.options = Array.from(el.options).slice(0, 60).map((o) => clip(o.label || o.text));
       const chosen = Array.from(el.selectedOptions).map((o) => o.label || o.text);
