@@ -76,6 +76,16 @@ describe("scene tokens of frames and tables", () => {
     expect(scene.entries.find((e) => e.target === "css:#age")).toMatchObject({ rule: "Enter an age between 18 and 99", invalid: true, value: "12" });
     expect(scene.entries.find((e) => e.target === "css:#mail")).toMatchObject({ invalid: true });
   });
+  test("a number outside the page's stated range is challenged once; repeating it is accepted", async () => {
+    ctx = await harness.context("constraints.html");
+    const typeTwelve = JSON.stringify([{ action: "type_text", target: "css:#age", text: "12" }]);
+    const client = recordedClient([typeTwelve, typeTwelve]);
+    const authoring = createAuthoring({ client, ctx, flowName: "F", app: "web", stepTimeoutMs: 2000, completed: () => [], nextStepNumber: () => 1 });
+    const r = await authoring.author(step("Enter 12 as the age"), 0);
+    expect(r.ok).toBe(true);
+    expect(authoring.requests()).toBe(2);
+    expect(client.calls[1]!.at(-1)!.content).toContain('Action 1 types "12" into "css:#age", but the page says: "Enter an age between 18 and 99"');
+  });
   test("a table is offered as a row collection with its count", async () => {
     ctx = await harness.context("grid.html");
     const scene = await stableScene(ctx);

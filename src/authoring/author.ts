@@ -7,8 +7,8 @@ import type { ExecutionContext } from "../engine/context.ts";
 import { redact } from "../engine/context.ts";
 import type { AuthoredBatch, StepAuthor } from "../engine/blocks.ts";
 import type { ChatMessage, ModelClient } from "./provider.ts";
-import { INVALID_JSON_PROMPT, SYSTEM_PROMPT, correctionPrompt, parseReply, userPrompt } from "./protocol.ts";
-import { groundActions, type Grounded } from "./ground.ts";
+import { INVALID_JSON_PROMPT, SYSTEM_PROMPT, correctionPrompt, parseReply, rangePrompt, userPrompt } from "./protocol.ts";
+import { groundActions, rangeChallenge, type Grounded } from "./ground.ts";
 import { clarification, type Clarification } from "./clarification.ts";
 import { ambiguousPronoun } from "./captures.ts";
 
@@ -93,6 +93,8 @@ export function createAuthoring(options: AuthoringOptions): AuthoringSession {
     }];
     let jsonRetried = false;
     let corrected = false;
+    /** The one range challenge of this step (`target=value`); the answer to it is accepted as intended. */
+    const challenged = new Set<string>();
     for (;;) {
       const reply = await ask(messages);
       messages.push({ role: "assistant", content: reply });
@@ -107,6 +109,15 @@ export function createAuthoring(options: AuthoringOptions): AuthoringSession {
       }
       if (!parsed.ok) grounded = { ok: false, kind: "rejected", index: parsed.index ?? 0, total: parsed.index !== undefined ? parsed.index + 1 : 1, reason: parsed.reason };
       else grounded = groundActions(parsed.actions, { intent: source.text, scene, captures, stepTimeoutMs: options.stepTimeoutMs, round });
+      if (grounded.ok && parsed.ok) {
+        const range = rangeChallenge(parsed.actions, scene);
+        if (range && challenged.size === 0) {
+          challenged.add(`${range.target}=${range.value}`);
+          options.log?.(`  model types ${JSON.stringify(range.value)} into ${range.target}, outside the page's rule; asking once whether that is intended`);
+          messages.push({ role: "user", content: rangePrompt(range.index, range.value, range.target, range.rule) });
+          continue;
+        }
+      }
       if (grounded.ok) {
         performed.push(...grounded.summary);
         return { ok: true, steps: grounded.steps, continues: grounded.continues };

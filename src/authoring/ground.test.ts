@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { groundActions, tokenTarget, type GroundContext } from "./ground.ts";
+import { groundActions, rangeChallenge, tokenTarget, type GroundContext } from "./ground.ts";
 import type { ModelAction } from "./protocol.ts";
 
 const ctx: GroundContext = {
@@ -81,5 +81,17 @@ describe("groundActions", () => {
   test("a rule_step uses the exact rules grammar", () => {
     const g = groundActions([{ action: "rule_step", step: 'Check the "css:#name" checkbox' }], ctx);
     expect(g.ok && g.steps[0]!.action).toEqual({ type: "set_checked", params: { checked: true } });
+  });
+});
+
+describe("rangeChallenge", () => {
+  const scene = { ...ctx.scene, entries: [...ctx.scene.entries, { target: "css:#age", tag: "input", actionable: true, rule: "Enter an age between 18 and 99" }] };
+  test("finds a typed number outside the field's stated range", () => {
+    expect(rangeChallenge([{ action: "click", target: "css:#go" }, { action: "type_text", target: "css:#age", text: "12" }], scene)).toEqual({ index: 1, target: "css:#age", value: "12", rule: "Enter an age between 18 and 99" });
+  });
+  test("accepts values inside the range, non-numbers and fields without a rule", () => {
+    expect(rangeChallenge([{ action: "type_text", target: "css:#age", text: "42" }], scene)).toBeUndefined();
+    expect(rangeChallenge([{ action: "type_text", target: "css:#age", text: "${AGE}" }], scene)).toBeUndefined();
+    expect(rangeChallenge([{ action: "type_text", target: "css:#name", text: "5" }], scene)).toBeUndefined();
   });
 });

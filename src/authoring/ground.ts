@@ -206,3 +206,29 @@ export function groundActions(actions: readonly ModelAction[], ctx: GroundContex
   }
   return { ok: true, steps, continues, captured, summary };
 }
+
+/** A typed number outside the range the page itself states for the field ("between 18 and 99"). */
+export interface RangeChallenge {
+  /** 0-based index of the action. */
+  readonly index: number;
+  readonly target: string;
+  readonly value: string;
+  readonly rule: string;
+}
+
+const RANGE = /between\s+(-?\d+(?:\.\d+)?)\s+and\s+(-?\d+(?:\.\d+)?)/i;
+
+/** The first typed value that contradicts its field's stated range, if any (the model is challenged once). */
+export function rangeChallenge(actions: readonly ModelAction[], scene: SceneInventory): RangeChallenge | undefined {
+  const entries = new Map(scene.entries.map((e) => [e.target, e]));
+  for (const [index, a] of actions.entries()) {
+    if (a.action !== "type_text") continue;
+    const rule = entries.get(a.target)?.rule;
+    const m = rule ? RANGE.exec(rule) : null;
+    const n = Number(a.text.trim());
+    if (!m || a.text.trim() === "" || !Number.isFinite(n)) continue;
+    const [lo, hi] = [Number(m[1]), Number(m[2])].sort((x, y) => x - y) as [number, number];
+    if (n < lo || n > hi) return { index, target: a.target, value: a.text, rule: rule! };
+  }
+  return undefined;
+}

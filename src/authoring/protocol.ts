@@ -184,3 +184,7 @@ export function correctionPrompt(failedIndex: number, total: number, reason: str
 }
 
 export const INVALID_JSON_PROMPT = (reason: string) => `Your reply could not be read: ${reason}. Answer again with JSON only: an array of action objects.`;
+
+/** The one challenge of a typed number outside the range the page states for its field. */
+export const rangePrompt = (index: number, value: string, target: string, rule: string) =>
+  `Action ${index + 1} types ${JSON.stringify(value)} into ${JSON.stringify(target)}, but the page says: ${JSON.stringify(rule)}. If that value is intended (for example, the step tests the validation), answer with the same actions again; otherwise answer with the corrected full array (JSON only).`;
