@@ -120,6 +120,10 @@ class RecordResult:
     error: Optional[str] = None
     step_results: List[StepResult] = field(default_factory=list)
     exit_code: int = EXIT_PASS
+    #: ``{"backend", "model"}`` when an authoring model grounded a step.
+    agent: Optional[Dict[str, str]] = None
+    #: With ``verify=True``: whether the fresh trace replayed to PASS.
+    verified: Optional[bool] = None
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any], exit_code: int) -> "RecordResult":
@@ -129,6 +133,7 @@ class RecordResult:
             routing=[RoutingEntry(step=r["step"], intent=r["intent"], route=r["route"], warning=r.get("warning")) for r in d["routing"]],
             warnings=list(d.get("warnings", [])), error=d.get("error"),
             step_results=[StepResult.from_json(s) for s in d.get("step_results", [])], exit_code=exit_code,
+            agent=d.get("agent"), verified=d.get("verified"),
         )
 
 
