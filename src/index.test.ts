@@ -1,6 +1,6 @@
 // The library face through the package name, as a user imports it, in real Chromium.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Flow, SpecError, TraceError } from "flowproof";
+import { Flow, SpecError, TraceError, type ModelClient } from "flowproof";
 import { startServer, type TestServer } from "../test/support/server.ts";
 import { requireChromium } from "../test/support/chromium.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../test/support/tmp-project.ts";
@@ -38,6 +38,27 @@ describe("Flow", () => {
     expect(recorded.trace_path).toBeNull();
     expect(recorded.error).toContain("no trace was written");
   }, 30_000);
+
+  test("records plain steps with a model client and heals, with the route of every step", async () => {
+    const prompts: string[] = [];
+    const model: ModelClient = {
+      backend: "openai-compatible",
+      model: "in-process",
+      complete: async (_system, messages) => {
+        prompts.push(messages[0]!.content);
+        return JSON.stringify([{ action: "type_text", target: "css:#name", text: "Ada" }, { action: "click", target: "css:#greet" }]);
+      },
+    };
+    const flow = new Flow(project.write("model.flow.yaml", flowYaml("Model", `${server.url}/greeter.html`, ["Greet Ada", "assert: page shows Hello, Ada!"])));
+    const recorded = await flow.record({ model, env: {} });
+    expect(recorded.ok).toBe(true);
+    expect(recorded.routing.map((r) => r.route)).toEqual(["llm", "llm", "rules"]);
+    expect(recorded.agent).toEqual({ backend: "openai-compatible", model: "in-process" });
+    expect(prompts[0]).toContain("STEP: Greet Ada");
+    const healed = await flow.heal({ model, env: {} });
+    expect(healed.ok && healed.report.changed).toBe(false);
+    expect(healed.ok && healed.applied).toBe(false);
+  }, 60_000);
 
   test("a bad flow throws a SpecError; a missing trace a TraceError", async () => {
     const bad = new Flow(project.write("bad.flow.yaml", "name: Bad\napp: web\nurl: http://x/\nsteps:\n  - rules: Blur the \"Email\" field\n"));

@@ -7,11 +7,14 @@ import { run, type RunOptions, type RunResult } from "./commands/run.ts";
 import { validate, type ValidateResult } from "./commands/validate.ts";
 import { getTrace, type GetTraceOptions, type GetTraceResult } from "./commands/get-trace.ts";
 import { loadPluginsFor, type CommonOptions } from "./commands/common.ts";
+import { heal, type HealOptions, type HealResult } from "./commands/heal.ts";
 
 export { record, type RecordOptions, type RecordResult, type RoutingEntry, type Route } from "./commands/record.ts";
 export { run, type RunOptions, type RunResult } from "./commands/run.ts";
 export { validate, type ValidateOptions, type ValidateResult } from "./commands/validate.ts";
 export { getTrace, type GetTraceOptions, type GetTraceResult } from "./commands/get-trace.ts";
+export { heal, type HealOptions, type HealResult, type HealReport } from "./commands/heal.ts";
+export type { Clarification, ModelClient, ChatMessage, Backend } from "./commands/record.ts";
 export type { AuthorMode } from "./commands/common.ts";
 export type { RunReport, StepReport } from "./report/schema.ts";
 export type { TraceHeader, TraceStep } from "./trace/schema.ts";
@@ -22,6 +25,8 @@ export * from "./plugins/api.ts";
 export type FlowRecordOptions = Omit<RecordOptions, "spec">;
 /** Options of `Flow.run`: those of `flowproof run`. */
 export type FlowRunOptions = Omit<RunOptions, "spec">;
+/** Options of `Flow.heal`: those of `flowproof heal`. */
+export type FlowHealOptions = Omit<HealOptions, "spec">;
 /** Options of `Flow.getTrace`. */
 export type FlowTraceOptions = Omit<GetTraceOptions, "spec">;
 
@@ -37,7 +42,7 @@ export type FlowTraceOptions = Omit<GetTraceOptions, "spec">;
  * if (!report.passed) console.log(report.steps.filter((s) => s.status !== "passed"));
  * ```
  *
- * Healing (re-recording a drifted flow into a reviewable diff) is not part of this version.
+ * A plain step too ambiguous to author gives `RecordResult.clarification` (no trace is written).
  */
 export class Flow {
   /** The flow file, as given. */
@@ -55,6 +60,15 @@ export class Flow {
   /** Replays the trace with zero model calls and writes the run bundle. A failing flow gives `report.passed === false`. */
   run(options: FlowRunOptions = {}): Promise<RunResult> {
     return run({ ...options, spec: this.specPath });
+  }
+
+  /**
+   * Re-records against the live app and proposes a diff of the trace (`<stem>.proposed.jsonl` and
+   * `<stem>.heal.html`); the trace is only replaced with `apply: true`. `ok: false` when the flow
+   * could not be re-recorded (with `clarification` when a step was too ambiguous).
+   */
+  heal(options: FlowHealOptions = {}): Promise<HealResult> {
+    return heal({ ...options, spec: this.specPath });
   }
 
   /** The recorded trace: header and steps. Throws TraceError when there is none. */

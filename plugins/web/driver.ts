@@ -1,6 +1,7 @@
 // The web AppDriver: one page in its own browser context, driven over CDP. Every method is one
 // attempt (the engine polls); probes are one round trip through the injected page API; input is
 // trusted (Input.dispatchMouseEvent / dispatchKeyEvent).
+import type { SceneInventory } from "../../src/plugins/api.ts";
 import type { AppDriver, Attempt, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { Protocol } from "devtools-protocol/types/protocol";
@@ -9,6 +10,7 @@ import { keyDefinition, modifierMask, MODIFIER_KEYS } from "./keys.ts";
 import { rectsExpression } from "./frames.ts";
 import { installScopes, type ScopeAnswer, type ScopeMethods } from "./injected/scopes.ts";
 import { installReadings } from "./injected/readings.ts";
+import { readScene } from "./injected/scene.ts";
 import { checkCookie, type CookieFacts } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
 import type { WebConfig } from "./config.ts";
@@ -536,6 +538,24 @@ export class WebDriver implements AppDriver {
     const { reading, warning } = checkCookie(facts, expect.name, expect.fact, url);
     if (reading.pass && warning) this.#log(warning);
     return reading;
+  }
+
+  async scene(): Promise<SceneInventory> {
+    await this.#settle();
+    const expression = `(${readScene.toString()})(${JSON.stringify({ max: 100 })})`;
+    try {
+      const res = await this.#session.send("Runtime.evaluate", { expression, returnByValue: true });
+      if (res.exceptionDetails) {
+        const text = res.exceptionDetails.exception?.description ?? res.exceptionDetails.text;
+        if (TRANSIENT.test(text)) return { url: "", title: "", text: "", entries: [], omitted: 0, loaded: false };
+        throw new Error(`the scene could not be read: ${text.split("\n")[0]}`);
+      }
+      return res.result.value as SceneInventory;
+    } catch (error) {
+      // A navigation in flight: an empty, unloaded reading, which the engine reads again.
+      if (TRANSIENT.test(error instanceof Error ? error.message : String(error))) return { url: "", title: "", text: "", entries: [], omitted: 0, loaded: false };
+      throw error;
+    }
   }
 
   async environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }> {

@@ -35,11 +35,13 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "record",
     summary: "Perform a flow once in the live app and write its trace",
-    usage: "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]",
+    usage: "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--reuse] [--verify] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "out", short: "o", kind: "string", placeholder: "path", description: "Where to write the trace (default: <stem>.trace.jsonl next to the flow)." },
       AUTHOR_FLAG,
+      { name: "reuse", kind: "boolean", description: "Incremental re-record: reuse the existing trace's steps verbatim where the step's intent still matches and its target still resolves; only drifted or new plain steps go to the model. Needs an existing trace." },
+      { name: "verify", kind: "boolean", description: "Replay the fresh trace once; if it cannot reproduce itself, exit 2 (\"recording not reproducible\") and keep the trace as heal evidence." },
       ...RECORDING_FLAGS,
       JSON_FLAG,
     ],
@@ -52,6 +54,18 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to replay (default: <stem>.trace.jsonl next to the flow)." },
       ...RECORDING_FLAGS,
+      JSON_FLAG,
+    ],
+  },
+  {
+    name: "heal",
+    summary: "Re-record a flow against the live app and propose a reviewable diff of its trace",
+    usage: "flowproof heal <flow.yaml> [-t <trace>] [--author auto|rules|llm] [--apply] [--json]",
+    positional: "flow.yaml",
+    flags: [
+      { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to heal (default: <stem>.trace.jsonl next to the flow)." },
+      AUTHOR_FLAG,
+      { name: "apply", kind: "boolean", description: "Copy the proposal over the trace (and delete the proposal); without it the trace is never touched." },
       JSON_FLAG,
     ],
   },

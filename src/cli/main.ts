@@ -10,11 +10,13 @@ import { validateCommand } from "./validate.ts";
 import { mcpCommand } from "./mcp.ts";
 import { traceCommand } from "./trace.ts";
 import { initCommand } from "./init.ts";
+import { healCommand } from "./heal.ts";
 import { nearest } from "../spec/suggest.ts";
 
 const HANDLERS: Record<string, (args: ParsedArgs, io: Io) => Promise<ExitCode>> = {
   record: recordCommand,
   run: runCommand,
+  heal: healCommand,
   validate: validateCommand,
   init: initCommand,
   trace: traceCommand,

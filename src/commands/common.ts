@@ -3,7 +3,7 @@
 import { readFileSync, existsSync } from "node:fs";
 import { dirname, basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadFlowText, type Flow } from "../spec/flow.ts";
+import { loadFlowText, type Flow, type LoadOptions } from "../spec/flow.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { BUILTIN_ADAPTERS, BUILTIN_ASSERTIONS } from "../plugins/builtin.ts";
 import { AdapterRegistry } from "../plugins/registry.ts";
@@ -39,15 +39,21 @@ export function assertionKinds(assertions: readonly AssertionPlugin[] = []): Map
   return new Map([...BUILTIN_ASSERTIONS, ...assertions].map((a) => [a.key, a]));
 }
 
-/**
- * Loads and validates a flow; every problem of the file is reported together. `pluginAppKinds`:
- * app kinds of the project's adapter plugins; `assertions`: the project's assertion plugins.
- */
-export function loadFlowFile(spec: string, pluginAppKinds: readonly string[] = [], assertions: readonly AssertionPlugin[] = []): Flow {
-  const { path, text } = readFlowFile(spec);
+/** How a flow file loads: the project's adapter app kinds and assertion kinds, and whether plain steps must parse as rules. */
+export function flowLoadOptions(pluginAppKinds: readonly string[], assertions: readonly AssertionPlugin[], plainStepsAreRules: boolean): LoadOptions {
   const structuredKinds = new Map<string, StructuredKind>([...assertionKinds(assertions)].map(([k, a]) => [k, a as StructuredKind]));
   const appCapabilities = new Map(BUILTIN_ADAPTERS.map((a): [string, readonly string[]] => [a.kind, a.capabilities]));
-  const result = loadFlowText(displayPath(path), text, { plainStepsAreRules: true, pluginAppKinds, structuredKinds, appCapabilities });
+  return { plainStepsAreRules, pluginAppKinds, structuredKinds, appCapabilities };
+}
+
+/**
+ * Loads and validates a flow; every problem of the file is reported together. `pluginAppKinds`:
+ * app kinds of the project's adapter plugins; `assertions`: the project's assertion plugins;
+ * `plainStepsAreRules`: false when a model authors plain steps (or a replay reads the trace).
+ */
+export function loadFlowFile(spec: string, pluginAppKinds: readonly string[] = [], assertions: readonly AssertionPlugin[] = [], plainStepsAreRules = true): Flow {
+  const { path, text } = readFlowFile(spec);
+  const result = loadFlowText(displayPath(path), text, flowLoadOptions(pluginAppKinds, assertions, plainStepsAreRules));
   if (!result.ok) {
     // Report the forms this version cannot run together with the parse problems, in file order.
     const plan = planSteps(result.steps, DEFAULT_STEP_TIMEOUT_MS);

@@ -34,12 +34,22 @@ describe("record", () => {
     expect(r.error).toContain("step s0001 (Click \"Not there\") failed");
     expect(existsSync(join(project.dir, "b.trace.jsonl"))).toBe(false);
   });
-  test("refuses --author llm in this version with a hint", async () => {
+  test("refuses --author llm without a configured model, with a hint", async () => {
     const spec = project.write("c.flow.yaml", flowYaml("C", `${server.url}/greeter.html`, ['rules: Click "Greet"']));
     await expect(record({ spec, author: "llm", env: {} })).rejects.toBeInstanceOf(SpecError);
   });
-  test("knows when a model is configured", () => {
+  test("auto with no model: a plain step the rules grammar cannot read is a no_model clarification", async () => {
+    const spec = project.write("d.flow.yaml", flowYaml("D", `${server.url}/greeter.html`, ['rules: Press the "Greet" button', "Fill out the whole form"]));
+    const r = await record({ spec, env: {} });
+    expect(r.ok).toBe(false);
+    expect(r.clarification).toMatchObject({ step: "Fill out the whole form", step_index: 2, stage: "no_model", completed_steps: ['Press the "Greet" button'], scene: [] });
+    expect(r.clarification?.rules_error).toContain("matches no rules step");
+    // Under --author rules the same step is a plain rules error.
+    await expect(record({ spec, env: {}, author: "rules" })).rejects.toBeInstanceOf(SpecError);
+  });
+  test("knows when a model is configured, and refuses a half-configured one", () => {
     expect(modelConfigured({})).toBe(false);
-    expect(modelConfigured({ FLOWPROOF_AI_MODEL: "m" })).toBe(true);
+    expect(modelConfigured({ FLOWPROOF_AI_MODEL: "m", FLOWPROOF_AI_BASE_URL: "http://127.0.0.1:1/v1" })).toBe(true);
+    expect(() => modelConfigured({ FLOWPROOF_AI_MODEL: "m" })).toThrow(SpecError);
   });
 });

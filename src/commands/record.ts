@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { relative, dirname, join, resolve } from "node:path";
+import { existsSync } from "node:fs";
 import { writeTraceFile } from "../trace/write.ts";
 import type { TraceHeader } from "../trace/schema.ts";
 import { TRACE_FORMAT, TRACE_VERSION } from "../trace/schema.ts";
@@ -12,10 +13,22 @@ import { expandAndRun } from "../engine/blocks.ts";
 import { systemClock, redact } from "../engine/context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { defaultTracePath, structuredContext, loadFlowFile, loadPluginsFor, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
+import type { AssertionPlugin } from "../plugins/api.ts";
+import { defaultTracePath, displayPath, flowLoadOptions, structuredContext, loadFlowFile, readFlowFile, loadPluginsFor, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
 import { launchConfig, shapingOf } from "./shaping.ts";
+import { readTraceFile } from "../trace/read.ts";
+import { createModelClient, resolveProvider, type ModelClient } from "../authoring/provider.ts";
+import { createAuthoring, type AuthoringSession } from "../authoring/author.ts";
+import { clarification, type Clarification } from "../authoring/clarification.ts";
+import { loadFlowText, type Flow } from "../spec/flow.ts";
+import { ReusePool, groupTrace, stillResolves } from "../authoring/reuse.ts";
+import type { StepAuthor } from "../engine/blocks.ts";
+import { run } from "./run.ts";
+
+export type { Clarification } from "../authoring/clarification.ts";
+export type { ModelClient, ChatMessage, Backend } from "../authoring/provider.ts";
 
 export type Route = "rules" | "llm" | "reused" | "fallback";
 
@@ -32,6 +45,12 @@ export interface RecordOptions extends CommonOptions, RecordingControls {
   /** Trace path; default `<stem>.trace.jsonl` next to the spec. */
   readonly out?: string;
   readonly author?: AuthorMode;
+  /** Re-author only drifted or new plain steps, reusing the existing trace's steps verbatim (needs an existing trace). */
+  readonly reuse?: boolean;
+  /** Replay the fresh trace once; a trace that cannot reproduce itself fails the record (and is kept). */
+  readonly verify?: boolean;
+  /** The authoring model (default: from FLOWPROOF_AI_* / OPENAI_* / ANTHROPIC_* in `env`). */
+  readonly model?: ModelClient;
 }
 
 export interface RecordResult {
@@ -49,62 +68,122 @@ export interface RecordResult {
   readonly error?: string;
   /** The authoring bundle (`.flowproof/recordings/<trace_id>`), when a trace was written with frames. */
   readonly recording_dir?: string;
+  /** Set when a plain step was too ambiguous to author (`record --json` prints it and exits 2). */
+  readonly clarification?: Clarification;
+  /** `--verify`: whether the fresh trace replayed to PASS. */
+  readonly verified?: boolean;
+  /** Which backend and model authored plain steps, when one did. */
+  readonly agent?: { readonly backend: string; readonly model: string };
+  /** Requests sent to the authoring model. */
+  readonly model_requests?: number;
 }
 
 const NO_MODEL_WARNING =
-  "WARNING: no authoring model is available, so plain steps are recorded with the deterministic rules grammar (route: fallback). Mark steps `rules:` or pass --author rules to make that explicit.";
+  "WARNING: no authoring model is available (set FLOWPROOF_AI_BASE_URL and FLOWPROOF_AI_MODEL, OPENAI_API_KEY, or ANTHROPIC_API_KEY), so plain steps are recorded with the deterministic rules grammar (route: fallback). Mark steps `rules:` or pass --author rules to make that explicit.";
 
+/** Whether the environment configures an authoring model (throws SpecError when it is misconfigured). */
 export function modelConfigured(env: Readonly<Record<string, string | undefined>>): boolean {
-  return Boolean(env["FLOWPROOF_AI_MODEL"] || env["FLOWPROOF_AI_BASE_URL"] || env["OPENAI_API_KEY"] || env["ANTHROPIC_API_KEY"]);
+  return resolveProvider(env).configured;
 }
 
 export async function record(options: RecordOptions): Promise<RecordResult> {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => undefined);
   const author = options.author ?? "auto";
-  if (author === "llm") {
+  // A misconfigured provider is an error in auto and llm mode alike, never a silent fallback.
+  let client: ModelClient | undefined = options.model;
+  if (!client && author !== "rules") {
+    const provider = resolveProvider(env);
+    if (provider.configured) client = createModelClient(provider.config);
+  }
+  if (author === "llm" && !client) {
     throw new SpecError({
-      code: "unsupported-feature",
-      message: "model authoring (--author llm) is not available in this version of flowproof",
-      hint: "record with --author rules (or the default --author auto, which falls back to the rules grammar)",
+      code: "model-config",
+      message: "--author llm needs an authoring model, and none is configured",
+      hint: "set FLOWPROOF_AI_BASE_URL and FLOWPROOF_AI_MODEL (any OpenAI-compatible endpoint), OPENAI_API_KEY, or FLOWPROOF_AI_PROVIDER=anthropic with ANTHROPIC_API_KEY",
     });
   }
+  const useModel = author !== "rules" && client !== undefined;
   const plugins = await loadPluginsFor(options.spec, env);
-  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions);
+  let flow: Flow;
+  try {
+    flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, !useModel);
+  } catch (error) {
+    // Auto mode without a model: a plain step the rules grammar cannot read is a question for the
+    // author (stage no_model), not a broken file — unless something else in the file is wrong too.
+    const c = author === "auto" && !useModel && error instanceof SpecError ? noModelClarification(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, error) : undefined;
+    if (!c) throw error;
+    return { ok: false, name: "", trace_path: null, steps: 0, reused_steps: 0, routing: [], warnings: [NO_MODEL_WARNING], step_results: [], clarification: c, error: `step ${c.step_index} (${c.step}) needs clarification: ${c.reason}; no trace was written` };
+  }
   const stepTimeoutMs = stepTimeoutFromEnv(env);
   const plan = planFlow(flow, stepTimeoutMs);
   if (!plan.ok) throw new SpecError(plan.diagnostics);
+  const tracePath = resolve(options.out ?? defaultTracePath(flow.file));
+
+  let pool: ReusePool | undefined;
+  let oldAgent: { backend: string; model?: string } | undefined;
+  if (options.reuse) {
+    const reusedFrom = resolve(defaultTracePath(flow.file));
+    const from = existsSync(tracePath) ? tracePath : reusedFrom;
+    const old = readTraceFile(from, displayPath(flow.file), displayPath(from));
+    pool = new ReusePool(groupTrace(old.steps));
+    oldAgent = old.header.agent;
+  }
 
   const warnings: string[] = [];
   const hasPlain = flow.steps.some((s) => s.form === "plain");
-  if (author === "auto" && hasPlain) {
-    const warning = modelConfigured(env)
-      ? "WARNING: model authoring is not available in this version, so plain steps are recorded with the deterministic rules grammar (route: fallback)."
-      : NO_MODEL_WARNING;
-    warnings.push(warning);
-    log(warning);
+  if (author === "auto" && hasPlain && !useModel) {
+    warnings.push(NO_MODEL_WARNING);
+    log(NO_MODEL_WARNING);
   }
-  const routeOf = (form: string): Route => (form === "plain" && author === "auto" ? "fallback" : "rules");
-  // Known up front for a flow without repeat/when; a flow with blocks learns its steps as it records.
-  const routing: RoutingEntry[] = plan.hasBlocks ? [] : plan.steps.map((s, i) => ({ step: i + 1, intent: s.intent, route: routeOf(flow.steps[plan.sources[i] ?? -1]?.form ?? "rules") }));
+  let currentRoute: Route = "llm";
+  const routeOf = (form: string): Route => (form !== "plain" ? "rules" : useModel ? currentRoute : author === "auto" ? "fallback" : "rules");
+  const routing: RoutingEntry[] = [];
+  let reusedSteps = 0;
+  let authoredByModel = 0;
 
-  const tracePath = resolve(options.out ?? defaultTracePath(flow.file));
   const secrets = new Map<string, string>();
   const startUrl = flow.url ? resolveStartUrl(flow.url.raw, flow.file, env, secrets) : "about:blank";
   // Built from the header fields, exactly as a replay will, so record and replay shape alike.
   const shaping = shapingOf(flow);
   const surface = await openSurface(flow.app, flow.file, log, plugins.adapters, launchConfig(shaping, flow.file, env, secrets));
+  let authoring: AuthoringSession | undefined;
+  const fail = (partial: Partial<RecordResult> & { error: string }): RecordResult => ({
+    ok: false, name: flow.name, trace_path: null, steps: 0, reused_steps: reusedSteps, routing, warnings, step_results: [],
+    ...(authoring ? { model_requests: authoring.requests() } : {}), ...partial,
+  });
   try {
     const opened = await surface.driver.navigate(startUrl, 30_000);
-    if (!opened.ok) {
-      return { ok: false, name: flow.name, trace_path: null, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: [], error: redact(`could not open the flow's url: ${opened.detail}`, secrets) };
-    }
+    if (!opened.ok) return fail({ error: redact(`could not open the flow's url: ${opened.detail}`, secrets) });
     const traceId = randomUUID();
     const bundleRoot = join(dirname(flow.file), ".flowproof", "recordings", traceId);
     const recordingStartedAt = new Date();
     const recorder = createRecorder(surface.driver, bundleRoot, options, flow.redact ?? [], systemClock);
     const structured = structuredContext({ flowPath: flow.file, mode: "record", artifactDir: bundleRoot, assertions: plugins.assertions, steps: plan.steps, env, secrets, log });
     const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000, structured };
+    const completed: string[] = [];
+    let recordedCount = 0;
+    if (useModel && client) {
+      authoring = createAuthoring({
+        client, ctx, flowName: flow.name, app: flow.app, stepTimeoutMs, log,
+        completed: () => completed, nextStepNumber: () => recordedCount + 1,
+      });
+    }
+    const authorHook: StepAuthor | undefined = authoring && (async (source, round) => {
+      if (round === 0 && pool) {
+        const c = pool.candidate(source.text);
+        if (c && await stillResolves(c.group, ctx, Math.min(stepTimeoutMs, 2_000))) {
+          pool.take(c.index);
+          currentRoute = "reused";
+          reusedSteps += c.group.steps.length;
+          return { ok: true, steps: c.group.steps, continues: false };
+        }
+      }
+      currentRoute = "llm";
+      const answer = await authoring!.author(source, round);
+      if (answer.ok) authoredByModel += answer.steps.length;
+      return answer;
+    });
     await recorder.start();
     const loopObserver = recorderObserver(recorder);
     const expansion = await expandAndRun(plan.nodes, ctx, {
@@ -113,40 +192,47 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
         await loopObserver.stepFinished?.(step, r);
         const n = Number(r.id.slice(1));
         const route = routeOf(source.form);
-        if (plan.hasBlocks && r.status !== "skipped") routing.push({ step: n, intent: r.intent, route });
+        if (r.status !== "skipped") {
+          routing.push({ step: n, intent: r.intent, route });
+          recordedCount = Math.max(recordedCount, n);
+          if (r.status === "passed" && completed.at(-1) !== r.intent) completed.push(r.intent);
+        }
         log(`[AUTHOR ${route}] ${n}: ${r.intent}${r.status === "passed" ? "" : r.status === "skipped" ? " (not reached)" : ` — ${r.status.toUpperCase()}: ${r.detail ?? ""}`}`);
       },
       blockDecided: (line) => log(line),
-    });
+    }, authorHook);
     const summary = await recorder.finish();
     const results = expansion.results;
     const steps = expansion.steps;
+    const clarification = authoring?.clarification();
+    if (clarification) {
+      rmSync(bundleRoot, { recursive: true, force: true });
+      return fail({ steps: steps.length, step_results: results, clarification, error: `step ${clarification.step_index} (${clarification.step}) needs clarification: ${clarification.reason}; no trace was written` });
+    }
     const failedStep = results.find((r) => r.status !== "passed" && r.status !== "skipped");
     if (failedStep) {
       // No trace is minted, so nothing would ever reference this authoring bundle.
       rmSync(bundleRoot, { recursive: true, force: true });
-      return {
-        ok: false, name: flow.name, trace_path: null, steps: steps.length, reused_steps: 0, routing, warnings, step_results: results,
-        error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}; no trace was written`,
-      };
+      return fail({ steps: steps.length, step_results: results, error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}; no trace was written` });
     }
     // assert_no_secret_leak is whole-run: a leak after its step passed still fails the recording.
     const lateLeak = structured.leaks.lateLeak();
     if (lateLeak) {
       rmSync(bundleRoot, { recursive: true, force: true });
-      return { ok: false, name: flow.name, trace_path: null, steps: steps.length, reused_steps: 0, routing, warnings, step_results: results, error: `${redact(lateLeak, secrets)}; no trace was written` };
+      return fail({ steps: steps.length, step_results: results, error: `${redact(lateLeak, secrets)}; no trace was written` });
     }
     if (!expansion.ok) {
       rmSync(bundleRoot, { recursive: true, force: true });
-      return { ok: false, name: flow.name, trace_path: null, steps: steps.length, reused_steps: 0, routing, warnings, step_results: results, error: `${expansion.error ?? "a block failed"}; no trace was written` };
+      return fail({ steps: steps.length, step_results: results, error: `${expansion.error ?? "a block failed"}; no trace was written` });
     }
     if (steps.length === 0) {
       // Every block decided to run nothing: an empty trace would replay as a flow that checks nothing.
       rmSync(bundleRoot, { recursive: true, force: true });
-      return { ok: false, name: flow.name, trace_path: null, steps: 0, reused_steps: 0, routing, warnings, step_results: results, error: "no step ran: every repeat/when block ran zero passes, so there is nothing to replay; add an `assert:` step after the blocks; no trace was written" };
+      return fail({ step_results: results, error: "no step ran: every repeat/when block ran zero passes, so there is nothing to replay; add an `assert:` step after the blocks; no trace was written" });
     }
     const environment = await surface.driver.environment();
     const recorded = resolveControls(options).recordingDetail !== "off";
+    const agent = authoredByModel > 0 && client ? { backend: client.backend, model: client.model } : reusedSteps > 0 && oldAgent ? oldAgent : undefined;
     const header: TraceHeader = {
       format: TRACE_FORMAT,
       version: TRACE_VERSION,
@@ -156,14 +242,48 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       env: environment,
       flowproof_version: FLOWPROOF_VERSION,
       spec: { name: flow.name, path: relative(dirname(tracePath), flow.file) || flow.file, hash: flow.hash },
+      ...(agent ? { agent } : {}),
       ...(recorded ? { recording: { format: RECORDING_FORMAT, dir: relative(dirname(tracePath), bundleRoot), started_at: recordingStartedAt.toISOString() } } : {}),
       ...(flow.redact ? { redaction: [...flow.redact] } : {}),
       ...shaping,
     };
     writeTraceFile(tracePath, header, recorded ? stepsWithRanges(steps, summary.steps) : steps);
-    return { ok: true, name: flow.name, trace_path: tracePath, steps: steps.length, reused_steps: 0, routing, warnings, step_results: results, ...(recorded ? { recording_dir: bundleRoot } : {}) };
+    const result: RecordResult = {
+      ok: true, name: flow.name, trace_path: tracePath, steps: steps.length, reused_steps: reusedSteps, routing, warnings, step_results: results,
+      ...(recorded ? { recording_dir: bundleRoot } : {}),
+      ...(agent && agent.model !== undefined ? { agent: { backend: agent.backend, model: agent.model } } : {}),
+      ...(authoring ? { model_requests: authoring.requests() } : {}),
+    };
+    if (!options.verify) return result;
+    await surface.driver.close().catch(() => undefined);
+    await surface.session.close().catch(() => undefined);
+    log("verify: replaying the fresh trace once");
+    const replay = await run({ spec: options.spec, trace: tracePath, env, log, recordingDetail: "off" });
+    if (replay.report.passed) return { ...result, verified: true };
+    const bad = replay.report.steps.find((s) => s.status !== "passed");
+    return {
+      ...result, ok: false, verified: false,
+      error: `recording not reproducible: replaying the fresh trace failed${bad ? ` at ${bad.id} (${bad.intent}): ${bad.detail ?? bad.status}` : replay.report.error ? `: ${replay.report.error}` : ""}; the trace was kept at ${displayPath(tracePath)} as evidence for heal`,
+    };
   } finally {
     await surface.driver.close().catch(() => undefined);
     await surface.session.close().catch(() => undefined);
   }
+}
+
+/** The clarification for plain steps the rules grammar cannot read when no model is configured; undefined when other problems exist. */
+function noModelClarification(spec: string, pluginKinds: readonly string[], assertions: readonly AssertionPlugin[], error: SpecError): Clarification | undefined {
+  const { path, text } = readFlowFile(spec);
+  const loaded = loadFlowText(displayPath(path), text, flowLoadOptions(pluginKinds, assertions, false));
+  if (!loaded.ok) return undefined;
+  const plainAt = (line: number | undefined) => loaded.flow.steps.find((s) => s.form === "plain" && s.span.line === line);
+  const first = error.diagnostics[0];
+  if (!first || !error.diagnostics.every((d) => (d.code === "unknown-step" || d.code === "unsupported-step") && plainAt(d.span?.line))) return undefined;
+  const step = plainAt(first.span?.line)!;
+  const completed = loaded.flow.steps.slice(0, step.index).map((s) => s.text);
+  return clarification({
+    step: step.text, stepIndex: step.index + 1, stage: "no_model", reason: "no authoring model is configured and the rules grammar cannot read this step",
+    rules_error: `${first.message}${first.hint ? ` (${first.hint})` : ""}`, completed, scene: undefined,
+    hint: "configure an authoring model (FLOWPROOF_AI_BASE_URL and FLOWPROOF_AI_MODEL), or rewrite the step in the rules grammar (docs/authoring.md)",
+  });
 }

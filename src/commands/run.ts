@@ -37,7 +37,9 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => undefined);
   const plugins = await loadPluginsFor(options.spec, env);
-  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions);
+  // Replay reads the trace, not the step text: plain steps need not parse under the rules grammar
+  // (a model-authored flow's steps are intent).
+  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, false);
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
   const trace: Trace = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath));
   const warnings: string[] = [];

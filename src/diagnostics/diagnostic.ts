@@ -34,6 +34,9 @@ export const DIAGNOSTIC_CODES = {
   "usage": "The command line is malformed.",
   "io-error": "A file could not be read or written.",
   "plugin-error": "A plugin could not be loaded or returned a malformed answer.",
+  "model-config": "The authoring model's provider is configured incompletely or contradictorily (FLOWPROOF_AI_*).",
+  "model-error": "The authoring model's provider failed: unreachable, timed out, or answered with an error.",
+  "needs-clarification": "A plain step is too ambiguous to author; the clarification lists what is needed.",
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

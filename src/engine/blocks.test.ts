@@ -146,3 +146,37 @@ describe("expandAndRun", () => {
     expect(x.results.map((r) => r.status)).toEqual(["failed", "skipped"]);
   });
 });
+
+describe("expandAndRun with a step author", () => {
+  function intentNodes(steps: string): readonly PlanNode[] {
+    const r = loadFlowText("b.flow.yaml", `name: B\napp: web\nurl: http://x/\nsteps:\n${steps}`, { plainStepsAreRules: false });
+    if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
+    const plan = planFlow(r.flow, 1_000);
+    if (!plan.ok) throw new Error(JSON.stringify(plan.diagnostics));
+    return plan.nodes;
+  }
+  const click = { intent: "Press it twice", action: { type: "click" as const, params: {} }, selectors: byId("button"), sync: { pre: [], post: [] }, artifacts: {} };
+
+  test("performs each round the author grounds, asking again while the step continues", async () => {
+    const ctx = await h.context("press-until.html");
+    const rounds: number[] = [];
+    const r = await expandAndRun(intentNodes("  - Press it twice\n"), ctx, {}, async (_source, round) => {
+      rounds.push(round);
+      return { ok: true, steps: [click], continues: round === 0 };
+    });
+    expect(r.ok).toBe(true);
+    expect(rounds).toEqual([0, 1]);
+    expect(r.steps.map((s) => s.id)).toEqual(["s0001", "s0002"]);
+  });
+
+  test("a step the author cannot ground fails the expansion with its reason; without an author it needs a model", async () => {
+    const ctx = await h.context("press-until.html");
+    const refused = await expandAndRun(intentNodes("  - Press it twice\n"), ctx, {}, async () => ({ ok: false, error: "nothing fits" }));
+    expect(refused.ok).toBe(false);
+    expect(refused.results[0]).toMatchObject({ status: "failed", detail: "nothing fits", intent: "Press it twice" });
+    const runaway = await expandAndRun(intentNodes("  - Press it twice\n"), await h.context("press-until.html"), {}, async () => ({ ok: true, steps: [], continues: true }));
+    expect(runaway.results.at(-1)!.detail).toContain("kept continuing this step after 10 rounds");
+    const none = await expandAndRun(intentNodes("  - Press it twice\n"), ctx);
+    expect(none.results[0]!.detail).toContain("needs an authoring model");
+  });
+});

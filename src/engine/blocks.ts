@@ -21,6 +21,21 @@ export interface ExpansionObserver {
   blockDecided?(line: string): void;
 }
 
+/** What the authoring loop answers for one round of a plain (intent) step. */
+export type AuthoredBatch =
+  | {
+    readonly ok: true;
+    /** Grounded trace steps to perform now (the same step types the rules grammar compiles to). */
+    readonly steps: readonly Omit<TraceStep, "id">[];
+    /** The step is not finished: perform these, then ask again (`step_continues`). */
+    readonly continues: boolean;
+  }
+  /** The step could not be authored; `error` says why (redacted by the caller). */
+  | { readonly ok: false; readonly error: string };
+
+/** Grounds plain intent steps against the live app at record time (src/authoring/). */
+export type StepAuthor = (source: FlowStep, round: number) => Promise<AuthoredBatch>;
+
 export interface Expansion {
   /** True when every step passed and every block settled. */
   readonly ok: boolean;
@@ -37,10 +52,13 @@ export interface Expansion {
 /** A condition's answer, or why it could not be read (which fails the recording). */
 export type ConditionReading = { readonly ok: true; readonly holds: boolean } | { readonly ok: false; readonly error: string };
 
+/** Rounds one plain step may take (`step_continues`) before it is declared runaway. */
+const MAX_AUTHOR_ROUNDS = 10;
+
 const where = (span: SourceSpan) => `${span.file}:${span.line}:${span.column}`;
 
 /** Runs `nodes` once against the live app, expanding every block; stops at the first failure. */
-export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionContext, observer: ExpansionObserver = {}): Promise<Expansion> {
+export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionContext, observer: ExpansionObserver = {}, author?: StepAuthor): Promise<Expansion> {
   const origin = ctx.clock.now();
   const steps: TraceStep[] = [];
   const sources: FlowStep[] = [];
@@ -49,6 +67,30 @@ export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionCon
   let error: string | undefined;
 
   const runStep = async (node: Extract<PlanNode, { kind: "step" }>): Promise<void> => {
+    if (node.source.ast.kind === "intent" && !stopped) {
+      // A plain step under model authoring: ground it against the scene as it is now, perform
+      // what was grounded, and ask again while the model says the step continues.
+      for (let round = 0; !stopped; round++) {
+        const answer: AuthoredBatch = round >= MAX_AUTHOR_ROUNDS
+          ? { ok: false, error: `the model kept continuing this step after ${MAX_AUTHOR_ROUNDS} rounds; split it into smaller steps` }
+          : author
+          ? await author(node.source, round)
+          : { ok: false, error: "this plain step needs an authoring model; record with --author rules or write it as `rules: …`" };
+        if (!answer.ok) {
+          const at = Math.round(ctx.clock.now() - origin);
+          results.push({ id: stepId(steps.length + 1), intent: node.source.text, status: "failed", detail: redact(answer.error, ctx.secrets), started_ms: at, duration_ms: 0 });
+          fail(answer.error);
+          return;
+        }
+        await runBatch({ ...node, steps: answer.steps });
+        if (!answer.continues) return;
+      }
+      return;
+    }
+    await runBatch(node);
+  };
+
+  const runBatch = async (node: Extract<PlanNode, { kind: "step" }>): Promise<void> => {
     const batch = node.steps.map((s, i) => ({ id: stepId(steps.length + i + 1), ...s }) as TraceStep);
     if (stopped) {
       const at = Math.round(ctx.clock.now() - origin);

@@ -124,6 +124,11 @@ export interface WaitDownloadStep { readonly kind: "wait_download"; readonly nam
 export interface RememberStep { readonly kind: "remember"; readonly target: Target; readonly name: string; readonly count: boolean }
 /** An `assert:` step. */
 export interface AssertStep { readonly kind: "assert"; readonly assertion: Assertion }
+/**
+ * A plain step under model authoring: natural-language intent that the rules grammar does not
+ * read. It has no meaning until record grounds it against the live scene (src/authoring/).
+ */
+export interface IntentStep { readonly kind: "intent"; readonly text: string }
 
 export type ActionStep =
   | NavigateStep | ReloadStep | ClickStep | HoverStep | DragStep | TypeStep | ClearStep | ReplaceStep
@@ -138,7 +143,7 @@ export interface StructuredStep { readonly kind: "structured"; readonly key: str
 /** `- assert_no_secret_leak: ${VAR}` (or a list): the variable names whose values must not surface. */
 export interface SecretLeakStep { readonly kind: "no_secret_leak"; readonly vars: readonly string[] }
 
-export type StepAst = ActionStep | AssertStep | StructuredStep | SecretLeakStep;
+export type StepAst = ActionStep | AssertStep | StructuredStep | SecretLeakStep | IntentStep;
 
 // ---------------------------------------------------------------- assertions
 

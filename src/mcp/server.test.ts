@@ -39,10 +39,10 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ isEr
 describe("flowproof mcp", () => {
   test("lists the record, run, get_trace and validate tools with their input schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate"]);
+    expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate", "flowproof_heal"]);
     const rec = tools.find((t) => t.name === "flowproof_record")!;
     expect(rec.inputSchema.required).toEqual(["spec"]);
-    expect(Object.keys(rec.inputSchema.properties ?? {})).toEqual(["spec", "out", "author", "recording_detail", "video", "highlight_cursor"]);
+    expect(Object.keys(rec.inputSchema.properties ?? {})).toEqual(["spec", "out", "author", "recording_detail", "video", "highlight_cursor", "reuse", "verify"]);
   });
 
   test("records, runs and reads the trace of a flow; a failing run is a normal result", async () => {
@@ -84,6 +84,15 @@ describe("flowproof mcp", () => {
     expect(ok).toEqual({ isError: false, value: { valid: true, name: "Ok", app: "web", steps: 1 } });
   });
 
+  test("heal reports a healthy flow as data, and leaves no proposal behind", async () => {
+    const spec = project.write("counter.flow.yaml", flowYaml("Counter", `${server.url}/counter.html`, ['rules: Press the "Add" button', "assert: page shows 42"]));
+    expect((await call("flowproof_record", { spec, author: "rules" })).value["ok"]).toBe(true);
+    const healed = await call("flowproof_heal", { spec, author: "rules" });
+    expect(healed.isError).toBe(false);
+    expect(healed.value).toMatchObject({ applied: false, report: { changed: false, steps_changed: [], steps_added: 0, steps_removed: 0 } });
+    expect((healed.value["report"] as { routing: Array<{ route: string }> }).routing.map((r) => r.route)).toEqual(["rules", "rules"]);
+  }, 60_000);
+
   test("reading a trace that was never recorded is an error result saying how to record it", async () => {
     const r = await call("flowproof_get_trace", { spec: project.write("new.flow.yaml", flowYaml("New", "http://127.0.0.1:1/", ["assert: page shows x"])) });
     expect(r.isError).toBe(true);
@@ -93,7 +102,7 @@ describe("flowproof mcp", () => {
 
 describe("callTool", () => {
   test("refuses unknown tools and arguments outside the input schema", async () => {
-    const unknown = await callTool(TOOLS, "flowproof_heal", {});
+    const unknown = await callTool(TOOLS, "flowproof_audit", {});
     expect(unknown.isError).toBe(true);
     const bad = await callTool(TOOLS, "flowproof_run", { spec: 3, colour: "red" });
     expect(bad.isError).toBe(true);

@@ -7,6 +7,7 @@ import { run } from "../commands/run.ts";
 import { validate } from "../commands/validate.ts";
 import { getTrace } from "../commands/get-trace.ts";
 import { loadPluginsFor } from "../commands/common.ts";
+import { heal } from "../commands/heal.ts";
 
 export interface McpTool<S extends TSchema = TSchema> {
   /** `flowproof_<command>`. */
@@ -31,6 +32,8 @@ const controls = (args: { recording_detail?: "full" | "low" | "off" | undefined;
   ...(args.highlight_cursor !== undefined ? { highlightCursor: args.highlight_cursor } : {}),
 });
 
+const author = Type.Optional(Type.Union([Type.Literal("auto"), Type.Literal("rules"), Type.Literal("llm")], { description: "Authoring backend for plain steps (default auto: the model when configured, else the rules grammar with a warning)." }));
+
 const defineTool = <S extends TSchema>(tool: McpTool<S>): McpTool<S> => tool;
 
 export const recordTool = defineTool({
@@ -39,17 +42,41 @@ export const recordTool = defineTool({
   inputSchema: Type.Object({
     spec,
     out: Type.Optional(Type.String({ description: "Where to write the trace; default `<stem>.trace.jsonl` next to the flow." })),
-    author: Type.Optional(Type.Union([Type.Literal("auto"), Type.Literal("rules"), Type.Literal("llm")], { description: "Authoring backend for plain steps (default auto)." })),
+    author,
     recording_detail: recordingDetail,
     video,
     highlight_cursor: highlightCursor,
+    reuse: Type.Optional(Type.Boolean({ description: "Reuse the existing trace's steps where intent and target still match; only drifted or new plain steps go to the model (default false)." })),
+    verify: Type.Optional(Type.Boolean({ description: "Replay the fresh trace once; a trace that cannot reproduce itself is reported (and kept) (default false)." })),
   }, { additionalProperties: false }),
   async handle(args) {
-    const r = await record({ spec: args.spec, ...(args.out !== undefined ? { out: args.out } : {}), ...(args.author !== undefined ? { author: args.author } : {}), ...controls(args) });
+    const r = await record({
+      spec: args.spec, ...(args.out !== undefined ? { out: args.out } : {}), ...(args.author !== undefined ? { author: args.author } : {}), ...controls(args),
+      ...(args.reuse === true ? { reuse: true } : {}), ...(args.verify === true ? { verify: true } : {}),
+    });
+    // A step too ambiguous to author is data for the calling agent, not an error.
+    if (r.clarification) return { needs_clarification: r.clarification };
     return {
       ok: r.ok, name: r.name, trace_path: r.trace_path, steps: r.steps, reused_steps: r.reused_steps, routing: r.routing,
-      warnings: r.warnings, ...(r.error !== undefined ? { error: r.error, step_results: r.step_results } : {}),
+      warnings: r.warnings, ...(r.agent ? { agent: r.agent } : {}), ...(r.verified !== undefined ? { verified: r.verified } : {}),
+      ...(r.error !== undefined ? { error: r.error, step_results: r.step_results } : {}),
     };
+  },
+});
+
+export const healTool = defineTool({
+  name: "flowproof_heal",
+  description: "Re-record a flow against the live app and propose a diff of its trace (steps compared by position on intent, action, surface and selectors), with <stem>.proposed.jsonl and a review page <stem>.heal.html showing old and new frames per changed step. The trace is only replaced with apply: true. A step too ambiguous to author returns {needs_clarification}.",
+  inputSchema: Type.Object({
+    spec,
+    trace: tracePath,
+    apply: Type.Optional(Type.Boolean({ description: "Copy the proposal over the trace and delete the proposal (default false)." })),
+    author,
+  }, { additionalProperties: false }),
+  async handle(args) {
+    const r = await heal({ spec: args.spec, ...(args.trace !== undefined ? { trace: args.trace } : {}), ...(args.apply === true ? { apply: true } : {}), ...(args.author !== undefined ? { author: args.author } : {}) });
+    if (!r.ok) return r.clarification ? { needs_clarification: r.clarification } : { error: r.error };
+    return { report: r.report, applied: r.applied };
   },
 });
 
@@ -83,4 +110,4 @@ export const validateTool = defineTool({
 });
 
 /** Every tool the server offers, in listing order. */
-export const TOOLS: readonly McpTool[] = [recordTool, runTool, getTraceTool, validateTool] as readonly McpTool[];
+export const TOOLS: readonly McpTool[] = [recordTool, runTool, getTraceTool, validateTool, healTool] as readonly McpTool[];

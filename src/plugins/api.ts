@@ -100,6 +100,51 @@ export interface DownloadState {
   readonly canceled: readonly string[];
 }
 
+/**
+ * One entry of a scene inventory (model authoring). `target` is an opaque, provenance-neutral
+ * token the model must copy exactly: `css:<selector>`, `id:<native id>`, `text:<name>`,
+ * `scoped:css:<container> containing "<anchor>" > css:<inner>` or `framed:"<frame>" > css:<inner>`.
+ * See docs/plugins.md, "Scene inventory".
+ */
+export interface SceneEntry {
+  readonly target: string;
+  readonly tag?: string;
+  /** Clickable/typeable. Readable-only entries may only be remembered or asserted. */
+  readonly actionable: boolean;
+  readonly type?: string;
+  /** Visible text, ≤80 characters. */
+  readonly text?: string;
+  readonly label?: string;
+  /** A field's current value, ≤80 characters; NEVER reported for password fields. */
+  readonly value?: string;
+  readonly checked?: boolean;
+  readonly required?: boolean;
+  readonly disabled?: boolean;
+  /** A dropdown's exact option labels (≤60). */
+  readonly options?: readonly string[];
+  readonly multiple?: boolean;
+  /** A collection token (table rows): how many elements it names. */
+  readonly count?: number;
+  /** A control the page marks invalid (aria-invalid, or failing its own validation after input). */
+  readonly invalid?: boolean;
+  /** The page's own constraint text for a control (e.g. its aria-describedby text), ≤100 characters. */
+  readonly rule?: string;
+}
+
+/** One reading of what the surface shows, for the authoring model. */
+export interface SceneInventory {
+  readonly url: string;
+  readonly title: string;
+  /** Whitespace-collapsed visible text (bounded); never a password value. */
+  readonly text: string;
+  /** Interactive elements first, then collections, then readable leaves; capped (default 100). */
+  readonly entries: readonly SceneEntry[];
+  /** Entries left out by the cap. */
+  readonly omitted: number;
+  /** The document finished loading. */
+  readonly loaded: boolean;
+}
+
 /** One live surface (a browser page, a desktop window…). Every method is one attempt. */
 export interface AppDriver {
   readonly capabilities: ReadonlySet<Capability>;
@@ -140,6 +185,8 @@ export interface AppDriver {
   downloads?(take: boolean): DownloadState;
   /** Scroll the page (empty ladder) or the element the ladder names; verifies the position took. */
   scroll?(ladder: readonly Selector[], to: ScrollTo): Promise<Attempt>;
+  /** Model authoring: one reading of the whole rendered surface as scene tokens (the engine re-reads until two readings agree). */
+  scene?(): Promise<SceneInventory>;
   /** Facts recorded into the trace header (`env`). */
   environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }>;
   close(): Promise<void>;

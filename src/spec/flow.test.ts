@@ -182,11 +182,15 @@ describe("loadFlowText", () => {
   });
 
   describe("with plainStepsAreRules: false", () => {
-    test("refuses a plain step as needing an authoring model", () => {
-      const d = problems(flowWith(HEAD, ['  - Click "Save"']), { plainStepsAreRules: false });
-      expect(d.map((x) => x.code)).toEqual(["unsupported-feature"]);
-      expect(d[0]!.hint).toContain("rules:");
-      expect(d[0]!.span).toMatchObject({ line: 5, column: 5 });
+    test("loads a plain step as intent for the authoring model, even when the rules grammar cannot read it", () => {
+      const r = loadFlowText("a.flow.yaml", flowWith(HEAD, ["  - Fill out all the vehicle data and click next"]), { plainStepsAreRules: false });
+      expect(r.ok).toBe(true);
+      if (r.ok) expect(r.flow.steps[0]).toMatchObject({ form: "plain", ast: { kind: "intent", text: "Fill out all the vehicle data and click next" }, span: { line: 5, column: 5 } });
+    });
+
+    test("a plain step the grammar refuses on purpose stays refused: it is never handed to the model", () => {
+      const d = problems(flowWith(HEAD, ['  - Blur the "Email" field']), { plainStepsAreRules: false });
+      expect(d.map((x) => x.code)).toEqual(["refused-step"]);
     });
 
     test("still loads rules: and assert: steps", () => {

@@ -270,12 +270,6 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
       problems.push(diagnostic("bad-value", "a step must be text or a one-key mapping", { span: spanOf(source, item), hint: "quote it: `- \"Type 42 into the \\\"Age\\\" field\"`" }));
       return [];
     }
-    if (!options.plainStepsAreRules) {
-      problems.push(diagnostic("unsupported-feature", "plain steps need an authoring model, which this version does not have yet", {
-        span: spanOf(source, item), hint: "record with `--author rules`, or write the step as `rules: …`",
-      }));
-      return [];
-    }
     return asNodes(fromText(loader, item, "plain", scope));
   }
   if (isMap(item)) {
@@ -371,11 +365,18 @@ function fromText(loader: StepLoader, node: Scalar, form: StepForm, scope: Scope
   const ctx = { app: loader.app };
   const parsed = parseInScalar(loader, node, scope, (text): ParseResult<StepAst> => form === "assert"
     ? mapOk(parseAssertion(text, ctx), (assertion) => ({ kind: "assert", assertion }) as StepAst)
+    // Under model authoring a plain step is intent, grounded at record time (src/authoring/) —
+    // except a shape the grammar refuses on purpose, which is never handed to the model.
+    : form === "plain" && !loader.options.plainStepsAreRules ? intentUnlessRefused(text, parseStep(text, ctx))
     : parseStep(text, ctx));
   if (!parsed) return undefined;
   const step: FlowStep = { index: loader.steps.length, form, text: parsed.text, span: parsed.span, ast: parsed.value };
   loader.steps.push(step);
   return step;
+}
+
+function intentUnlessRefused(text: string, rules: ParseResult<StepAst>): ParseResult<StepAst> {
+  return !rules.ok && rules.error.code === "refused-step" ? rules : { ok: true, value: { kind: "intent", text } };
 }
 
 function mapOk<T, U>(r: ParseResult<T>, f: (t: T) => U): ParseResult<U> {

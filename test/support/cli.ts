@@ -5,6 +5,8 @@ import { join } from "node:path";
 export const REPO_ROOT = join(import.meta.dir, "..", "..");
 const MAIN = join(REPO_ROOT, "src", "cli", "main.ts");
 
+const MODEL_VARIABLES = /^(FLOWPROOF_AI_|OPENAI_|ANTHROPIC_)/;
+
 export interface CliResult {
   readonly code: number;
   readonly stdout: string;
@@ -13,7 +15,10 @@ export interface CliResult {
 
 export async function runCli(args: readonly string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliResult> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: "1", ...options.env })) if (v !== undefined) env[k] = v;
+  // An authoring model configured on the developer's machine must not leak into tests: a test
+  // that wants one passes its variables (e.g. the scripted model's) explicitly.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !MODEL_VARIABLES.test(k)));
+  for (const [k, v] of Object.entries({ ...inherited, NO_COLOR: "1", ...options.env })) if (v !== undefined) env[k] = v;
   const proc = Bun.spawn([process.execPath, MAIN, ...args], { cwd: options.cwd, env, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };

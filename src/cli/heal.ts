@@ -1,0 +1,48 @@
+// `flowproof heal`: parse flags → commands/heal → render. Exit 0 healthy or applied, 1 changes
+// proposed, 2 error (a clarification with --json prints its payload).
+import { heal } from "../commands/heal.ts";
+import type { AuthorMode } from "../commands/common.ts";
+import { displayPath } from "../commands/common.ts";
+import { EXIT, type ExitCode } from "./exit-codes.ts";
+import type { ParsedArgs } from "./flags.ts";
+import { UsageError } from "./flags.ts";
+import type { Io } from "./io.ts";
+import { renderClarification } from "./record.ts";
+
+export async function healCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
+  const spec = args.positional[0];
+  if (!spec || args.positional.length > 1) throw new UsageError("heal takes exactly one flow file", "usage: flowproof heal <flow.yaml> [--apply] [--json]");
+  const json = args.flags["json"] === true;
+  const result = await heal({
+    spec,
+    ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}),
+    ...(typeof args.flags["author"] === "string" ? { author: args.flags["author"] as AuthorMode } : {}),
+    ...(args.flags["apply"] === true ? { apply: true } : {}),
+    log: (line) => io.err(line),
+  });
+  if (!result.ok) {
+    if (result.clarification) {
+      if (json) io.out(JSON.stringify({ needs_clarification: result.clarification }, null, 2));
+      else io.err(renderClarification(result.clarification));
+    } else if (json) {
+      io.out(JSON.stringify({ error: { code: "step-failed", message: result.error } }, null, 2));
+    } else {
+      io.err(`HEAL FAILED: ${result.error}`);
+    }
+    return EXIT.error;
+  }
+  const r = result.report;
+  if (json) {
+    io.out(JSON.stringify({ report: r, applied: result.applied }, null, 2));
+  } else if (!r.changed) {
+    io.out(`HEALTHY: ${result.name} — the live app still matches ${displayPath(result.trace_path)}`);
+  } else {
+    for (const c of r.steps_changed) io.out(`  [CHANGED] ${c.id} ${c.intent} (${c.fields.join(", ")})`);
+    if (r.steps_added > 0 || r.steps_removed > 0) io.out(`  steps added: ${r.steps_added}, removed: ${r.steps_removed}`);
+    if (r.diff_html) io.out(`REVIEW: ${displayPath(r.diff_html)}`);
+    if (result.applied) io.out(`APPLIED: ${displayPath(result.trace_path)} updated in place`);
+    else if (r.proposed_path) io.out(`PROPOSED: review ${displayPath(r.proposed_path)} then re-run with --apply`);
+  }
+  if (!r.changed || result.applied) return EXIT.pass;
+  return EXIT.failed;
+}
