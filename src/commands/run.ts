@@ -13,11 +13,21 @@ import { defaultTracePath, displayPath, loadFlowFile, loadPluginsFor, openSurfac
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
 import { createRecorder, recorderObserver, recordingReport, withTimeline } from "./recording.ts";
+import type { SessionPool } from "./session-pool.ts";
+import type { SuiteDefaults } from "./suite-context.ts";
+import { unmetGate } from "../spec/suite-keys.ts";
+import { resolveExports, skippedReport } from "./flow-outcome.ts";
 
 export interface RunOptions extends CommonOptions, RecordingControls {
   readonly spec: string;
   /** Trace to replay; default `<stem>.trace.jsonl` next to the spec. */
   readonly trace?: string;
+  /** A suite run's shared adapter sessions (one browser per run); default: a session of this run's own. */
+  readonly pool?: SessionPool;
+  /** Where to write the run bundle; default a new `.flowproof/runs/<id>/` next to the flow. */
+  readonly runDir?: string;
+  /** The governing suite's `browser` defaults and `identities`, passed through for the flow's own keys. */
+  readonly suiteDefaults?: SuiteDefaults;
 }
 
 export interface RunResult {
@@ -30,6 +40,10 @@ export interface RunResult {
   readonly warnings: readonly string[];
   /** Set when the flow could not run at all (exit code 2): the hint that fixes it. */
   readonly error_hint?: string;
+  /** Why the flow was skipped (`skip_unless_env` unmet); the report then holds one skipped step. */
+  readonly skipped?: string;
+  /** The flow's `exports:` resolved after its last step passed: in memory only, never written anywhere. */
+  readonly exported?: Readonly<Record<string, string>>;
 }
 
 export async function run(options: RunOptions): Promise<RunResult> {
@@ -37,6 +51,14 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const log = options.log ?? (() => undefined);
   const plugins = await loadPluginsFor(options.spec, env);
   const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind));
+  const unmet = unmetGate(flow.skip_unless_env, env);
+  if (unmet.length > 0) {
+    const reason = `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set`;
+    const report = skippedReport(flow.name, displayPath(flow.file), displayPath(resolve(options.trace ?? defaultTracePath(flow.file))), reason);
+    const dir = options.runDir ?? createRunDir(dirname(flow.file), new Date());
+    const paths = writeRunBundle(dir, report);
+    return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings: [], skipped: reason };
+  }
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
   const trace: Trace = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath));
   const warnings: string[] = [];
@@ -48,16 +70,19 @@ export async function run(options: RunOptions): Promise<RunResult> {
 
   const startedAt = new Date();
   const t0 = systemClock.now();
-  const dir = createRunDir(dirname(flow.file), startedAt);
+  const dir = options.runDir ?? createRunDir(dirname(flow.file), startedAt);
   let recording: RecordingReport | undefined;
   const secrets = new Map<string, string>();
   let results: StepResult[] = [];
   let error: string | undefined;
   let errorHint: string | undefined;
+  let exported: Record<string, string> | undefined;
   try {
     const rawUrl = trace.header.app.url;
     const startUrl = rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank";
-    const surface = await openSurface(trace.header.app.adapter, flow.file, log, plugins.adapters);
+    const surface = options.pool
+      ? await options.pool.open(trace.header.app.adapter, flow.file, log, plugins.adapters)
+      : await openSurface(trace.header.app.adapter, flow.file, log, plugins.adapters);
     try {
       const opened = await surface.driver.navigate(startUrl, 30_000);
       if (!opened.ok) {
@@ -72,6 +97,11 @@ export async function run(options: RunOptions): Promise<RunResult> {
         const summary = await recorder.finish();
         results = withTimeline(results, summary.steps);
         recording = recordingReport(summary, options);
+        if (flow.exports && results.length > 0 && results.every((r) => r.status === "passed")) {
+          const resolved = resolveExports(flow.exports, ctx, results);
+          results = resolved.results;
+          exported = resolved.values;
+        }
       }
     } finally {
       await surface.driver.close().catch(() => undefined);
@@ -105,5 +135,5 @@ export async function run(options: RunOptions): Promise<RunResult> {
     ...(recording ? { recording } : {}),
   };
   const paths = writeRunBundle(dir, report);
-  return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings, ...(errorHint ? { error_hint: errorHint } : {}) };
+  return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings, ...(errorHint ? { error_hint: errorHint } : {}), ...(exported ? { exported } : {}) };
 }

@@ -8,6 +8,7 @@ import { diagnostic, type Diagnostic, type SourceSpan } from "../diagnostics/dia
 import { isMap, isScalar, isSeq, keyName, parseYaml, spanInScalar, spanOf, type Node, type Scalar, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
 import { loadRedact, type FlowRedactionRule } from "./redact.ts";
+import { loadSuiteKeys, type SuiteKeys } from "./suite-keys.ts";
 import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type Scope } from "./block.ts";
 
 export type { FlowCondition, FlowNode, RepeatBlock, WhenBlock } from "./block.ts";
@@ -25,7 +26,7 @@ export interface FlowStep {
   readonly ast: StepAst;
 }
 
-export interface Flow {
+export interface Flow extends SuiteKeys {
   readonly file: string;
   readonly name: string;
   /** A built-in app kind, or the kind of an adapter plugin (`LoadOptions.pluginAppKinds`). */
@@ -50,11 +51,11 @@ export type LoadResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly steps: readonly FlowStep[] };
 
 /** Top-level keys of the flow format that this version runs. */
-export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact"] as const;
+export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact", "control", "exports", "skip_unless_env"] as const;
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
 const LATER_KEYS = [
-  "apps", "connection", "login", "window", "session", "skip_unless_env", "mock", "browser",
-  "agent", "tools", "mcp", "strict", "control", "exports", "explore",
+  "apps", "connection", "login", "window", "session", "mock", "browser",
+  "agent", "tools", "mcp", "strict", "explore",
 ] as const;
 const STEP_KEYS_LATER = [
   "assert_api", "assert_sql", "assert_spreadsheet", "assert_screenshot", "assert_no_secret_leak",
@@ -182,10 +183,11 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
 
   const redactNode = values.get("redact");
   const redact = redactNode === undefined ? [] : loadRedact(source, redactNode, problems);
+  const suiteKeys = loadSuiteKeys(source, values, problems);
 
   if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-  return { ok: true, flow: { file, name: name ?? "", app: pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), hash } };
+  return { ok: true, flow: { file, name: name ?? "", app: pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...suiteKeys, hash } };
 }
 
 function requireString(source: YamlSource, root: Node, values: Map<string, Node | null>, key: string, problems: Diagnostic[], example: string): string | undefined {

@@ -68,6 +68,25 @@ export const FlowFileSchema = Type.Object(
         { description: "Regions masked in every recorded frame, before any PNG is written (docs/flow-format.md). Password fields are always masked." },
       ),
     ),
+    control: Type.Optional(
+      Type.Object(
+        {
+          id: Type.String({ pattern: "^[a-z0-9._-]+$", description: "Unique within the suite; the key of `flowproof audit`." }),
+          title: Type.Optional(Type.String({ minLength: 1 })),
+          description: Type.Optional(Type.String({ minLength: 1 })),
+        },
+        { additionalProperties: false, description: "The security control this flow proves (docs/suites.md, Controls and audit)." },
+      ),
+    ),
+    exports: Type.Optional(
+      Type.Record(Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }), Type.Union([Type.String({ minLength: 1 }), Type.Number()]), {
+        minProperties: 1,
+        description: "ENV_NAME: template pairs resolved from this flow's captures when its last step passes; later flows of the suite read them as ${ENV_NAME} (docs/suites.md, Exports).",
+      }),
+    ),
+    skip_unless_env: Type.Optional(
+      Type.Array(Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }), { minItems: 1, description: "The flow is skipped (exit 0, a visible skip) unless every one of these variables is set and non-empty." }),
+    ),
   },
   { additionalProperties: false },
 );
