@@ -9,6 +9,7 @@ import { serializeTrace } from "../src/trace/write.ts";
 import { parseTrace } from "../src/trace/read.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../src/engine/compile.ts";
 import type { TraceHeader } from "../src/trace/schema.ts";
+import { loadSuiteText } from "../src/spec/suite.ts";
 
 const DOCS = resolve(import.meta.dir, "..", "docs");
 
@@ -66,5 +67,18 @@ describe("docs/trace-format.md", () => {
 
   test("the annotated example reads as a valid trace", () => {
     expect(parseTrace(`${lines.join("\n")}\n`, "example.trace.jsonl").steps).toHaveLength(2);
+  });
+});
+
+describe("docs/suites.md", () => {
+  test.each(fenced("suites.md", "yaml").map((f, i) => [i + 1, f]))("yaml example %d loads as a suite.yaml or a flow", (_, text) => {
+    if (text.startsWith("# suite.yaml")) {
+      expect(loadSuiteText("suite.yaml", text)).toMatchObject({ ok: true });
+    } else if (text.includes("steps:")) {
+      expect(plan(text).steps.length).toBeGreaterThan(0);
+    } else {
+      // A fragment (a flow's `control:` block): it must load as part of a flow.
+      expect(plan(`name: x\napp: web\nurl: http://127.0.0.1/\nsteps:\n  - rules: Click "Go"\n${text}`).steps.length).toBe(1);
+    }
   });
 });
