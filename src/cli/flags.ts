@@ -69,7 +69,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: "audit",
-    summary: "Print the control map of a suite's latest run record (never re-runs)",
+    summary: "Print the control map of a suite's latest run record; never re-runs",
     usage: "flowproof audit <dir> [--run <run-id> | --since <run-id>] [--json]",
     positional: "dir",
     flags: [

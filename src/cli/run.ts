@@ -15,7 +15,7 @@ const LABEL = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR
 
 export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
-  if (!spec || args.positional.length > 1) throw new UsageError("run takes exactly one flow file or directory", "usage: flowproof run <flow.yaml|dir> [-t <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]");
+  if (!spec || args.positional.length > 1) throw new UsageError("run takes exactly one flow file", "usage: flowproof run <flow.yaml> or flowproof run <dir> [-t <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]");
   if (existsSync(spec) && statSync(spec).isDirectory()) return suiteCommand(spec, args, io);
   const suiteOnly = SUITE_ONLY.find((f) => args.flags[f] !== undefined);
   if (suiteOnly) throw new UsageError(`--${suiteOnly} applies to a suite run (a directory), not to one flow file`, "run the flow's directory: flowproof run <dir> --" + suiteOnly);
