@@ -1,5 +1,5 @@
 // `flowproof run`: parse flags → commands/run → render `[PASS|FAIL] sNNNN intent` lines and a verdict.
-import { run } from "../commands/run.ts";
+import { runInSuiteContext } from "../commands/run-single.ts";
 import { displayPath } from "../commands/common.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
@@ -20,7 +20,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   const suiteOnly = SUITE_ONLY.find((f) => args.flags[f] !== undefined);
   if (suiteOnly) throw new UsageError(`--${suiteOnly} applies to a suite run (a directory), not to one flow file`, "run the flow's directory: flowproof run <dir> --" + suiteOnly);
   const json = args.flags["json"] === true;
-  const result = await run({ spec, ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}), ...recordingControls(args.flags), log: (line) => io.err(line) });
+  const result = await runInSuiteContext({ spec, ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}), ...recordingControls(args.flags), log: (line) => io.err(line) });
   const { report } = result;
   if (result.skipped !== undefined) {
     if (json) io.out(JSON.stringify({ report, report_path: null, skipped: result.skipped }, null, 2));
