@@ -18,6 +18,10 @@ export async function recordCommand(args: ParsedArgs, io: Io): Promise<ExitCode>
     ...recordingControls(args.flags),
     log: (line) => io.err(line),
   });
+  if (result.skipped !== undefined) {
+    io.out(json ? JSON.stringify({ skipped: result.skipped }, null, 2) : `[SKIP] ${result.name} (${result.skipped})`);
+    return EXIT.pass;
+  }
   if (json) {
     io.out(JSON.stringify({
       trace_path: result.trace_path,

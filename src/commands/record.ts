@@ -15,6 +15,7 @@ import { FLOWPROOF_VERSION } from "../version.ts";
 import { defaultTracePath, loadFlowFile, loadPluginsFor, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
+import { unmetGate } from "../spec/suite-keys.ts";
 
 export type Route = "rules" | "llm" | "reused" | "fallback";
 
@@ -48,6 +49,8 @@ export interface RecordResult {
   readonly error?: string;
   /** The authoring bundle (`.flowproof/recordings/<trace_id>`), when a trace was written with frames. */
   readonly recording_dir?: string;
+  /** Why nothing was recorded on purpose (`skip_unless_env` unmet); `ok` is true. */
+  readonly skipped?: string;
 }
 
 const NO_MODEL_WARNING =
@@ -70,6 +73,10 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   }
   const plugins = await loadPluginsFor(options.spec, env);
   const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind));
+  const unmet = unmetGate(flow.skip_unless_env, env);
+  if (unmet.length > 0) {
+    return { ok: true, name: flow.name, trace_path: null, steps: 0, reused_steps: 0, routing: [], warnings: [], step_results: [], skipped: `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set` };
+  }
   const stepTimeoutMs = stepTimeoutFromEnv(env);
   const plan = planFlow(flow, stepTimeoutMs);
   if (!plan.ok) throw new SpecError(plan.diagnostics);
