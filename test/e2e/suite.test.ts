@@ -174,6 +174,20 @@ describe("suite.yaml", () => {
     expect(bad.stderr).not.toContain("s3cret");
   });
 
+  test("record and a single-flow run apply the nearest suite.yaml and write a run record", async () => {
+    const p = project();
+    p.write("suite.yaml", "env_from: echo WHO=Ada\n");
+    p.write("flows/g.flow.yaml", greet("Single", "${WHO}"));
+    const rec = await runCli(["record", "flows/g.flow.yaml", "--author", "rules"], { cwd: p.dir });
+    expect(rec.code).toBe(0);
+    expect(rec.stderr).toContain("suite: suite.yaml");
+    const res = await runCli(["run", "flows/g.flow.yaml"], { cwd: p.dir });
+    expect(res.code).toBe(0);
+    const audit = await runCli(["audit", ".", "--json"], { cwd: p.dir });
+    expect(audit.code).toBe(0);
+    expect((JSON.parse(audit.stdout) as { controls: unknown[] }).controls).toEqual([]);
+  });
+
   test("unknown keys, a bad server block and a newer min_version are refused with places and hints", async () => {
     const p = project();
     await recorded(p, "a.flow.yaml", greet("A", "Ada"));
