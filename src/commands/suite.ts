@@ -3,7 +3,7 @@
 // junit and a run record. A broken flow is recorded as errored and the others still run.
 // Typed options in, typed result out; progress goes to callbacks, never to stdout.
 import { existsSync, mkdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import type { RunReport } from "../report/schema.ts";
@@ -18,7 +18,7 @@ import type { RecordingControls } from "../recording/controls.ts";
 import { run } from "./run.ts";
 import { record } from "./record.ts";
 import { SessionPool } from "./session-pool.ts";
-import { prepareSuite, runHook, startAppServer, type Env, type SuiteContext } from "./suite-context.ts";
+import { findSuiteFile, prepareSuite, runHook, startAppServer, type Env, type SuiteContext } from "./suite-context.ts";
 import { discoverFlows, orderFlows, selectShard, type PlannedFlow, type Shard } from "./suite-plan.ts";
 import { createRecordDir, pruneRecords, writeRecord, writeWhole } from "./run-records.ts";
 import { erroredReport, skippedReport } from "./flow-outcome.ts";
@@ -93,12 +93,15 @@ export function errorLine(error: unknown): string {
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const log = options.log ?? (() => undefined);
   const dir = resolve(options.dir);
-  const suiteFile = existsSync(join(dir, "suite.yaml")) ? join(dir, "suite.yaml") : undefined;
+  // The nearest suite.yaml at or above the directory governs the run (as for a single flow).
+  const suiteFile = findSuiteFile(dir);
   const ctx: SuiteContext = suiteFile
     ? prepareSuite(suiteFile, options.env ?? process.env, log)
     : { dir, config: { file: "", env: [], order: [] }, env: { ...(options.env ?? process.env) }, defaults: {} };
   if (suiteFile) log(`suite: ${displayPath(suiteFile)}`);
-  const planned = selectShard(orderFlows(dir, discoverFlows(dir), ctx.config.order, suiteFile && displayPath(suiteFile)), options.shard);
+  // `order:` is relative to the suite.yaml; entries outside the directory being run are not part of this run.
+  const order = ctx.config.order.map((e) => relative(dir, resolve(ctx.dir, e))).filter((e) => !e.startsWith(".."));
+  const planned = selectShard(orderFlows(dir, discoverFlows(dir), order, suiteFile && displayPath(suiteFile)), options.shard);
   if (planned.length === 0 && !options.shard) {
     throw new SpecError(diagnostic("io-error", `no *.flow.yaml files below ${displayPath(dir) || "."}`, { hint: "a suite is a directory of flow files; `flowproof init` writes an example" }));
   }
