@@ -16,6 +16,8 @@ import { defaultTracePath, loadFlowFile, loadPluginsFor, openSurface, resolveSta
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
 import { unmetGate } from "../spec/suite-keys.ts";
+import { openMultiSurface } from "./surface-set.ts";
+import { SessionPool } from "./session-pool.ts";
 
 export type Route = "rules" | "llm" | "reused" | "fallback";
 
@@ -97,9 +99,14 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   const tracePath = resolve(options.out ?? defaultTracePath(flow.file));
   const secrets = new Map<string, string>();
   const startUrl = flow.url ? resolveStartUrl(flow.url.raw, flow.file, env, secrets) : "about:blank";
-  const surface = await openSurface(flow.app, flow.file, log, plugins.adapters);
+  // A multi-surface flow: one driver per `apps:` surface from one browser, launched at its first block.
+  const pool = flow.apps ? new SessionPool() : undefined;
+  const multi = flow.apps && pool
+    ? openMultiSurface(Object.fromEntries(Object.entries(flow.apps).map(([n, a]) => [n, { kind: a.app, url: resolveStartUrl(a.url.raw, flow.file, env, secrets) }])), (kind) => pool.open(kind, flow.file, log, plugins.adapters), () => pool.close())
+    : undefined;
+  const surface = multi ? multi.surface : await openSurface(flow.app, flow.file, log, plugins.adapters);
   try {
-    const opened = await surface.driver.navigate(startUrl, 30_000);
+    const opened = multi ? await multi.start(plan.steps[0]?.surface) : await surface.driver.navigate(startUrl, 30_000);
     if (!opened.ok) {
       return { ok: false, name: flow.name, trace_path: null, steps: plan.steps.length, reused_steps: 0, routing, warnings, step_results: [], error: redact(`could not open the flow's url: ${opened.detail}`, secrets) };
     }
@@ -107,11 +114,14 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     const bundleRoot = join(dirname(flow.file), ".flowproof", "recordings", traceId);
     const recordingStartedAt = new Date();
     const recorder = createRecorder(surface.driver, bundleRoot, options, flow.redact ?? [], systemClock);
-    const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000 };
+    const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, get baseUrl() { return multi ? multi.set.baseUrl : startUrl; }, secrets, navigationTimeoutMs: 30_000 };
     await recorder.start();
     const loopObserver = recorderObserver(recorder);
     const expansion = await expandAndRun(plan.nodes, ctx, {
-      stepStarted: (step) => loopObserver.stepStarted?.(step, 0),
+      stepStarted: async (step) => {
+        if (multi && step.surface) await multi.set.activate(step.surface);
+        return loopObserver.stepStarted?.(step, 0);
+      },
       stepFinished: async (step, r, source) => {
         await loopObserver.stepFinished?.(step, r);
         const n = Number(r.id.slice(1));
@@ -150,6 +160,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       trace_id: traceId,
       recorded_at: new Date().toISOString(),
       app: { name: flow.app, adapter: flow.app, ...(flow.url ? { url: flow.url.raw } : {}) },
+      ...(flow.apps ? { apps: Object.fromEntries(Object.entries(flow.apps).map(([n, a]) => [n, { name: n, adapter: a.app, url: a.url.raw }])) } : {}),
       env: environment,
       flowproof_version: FLOWPROOF_VERSION,
       spec: { name: flow.name, path: relative(dirname(tracePath), flow.file) || flow.file, hash: flow.hash },

@@ -13,10 +13,11 @@ import { defaultTracePath, displayPath, loadFlowFile, loadPluginsFor, openSurfac
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
 import { createRecorder, recorderObserver, recordingReport, withTimeline } from "./recording.ts";
-import type { SessionPool } from "./session-pool.ts";
 import type { SuiteDefaults } from "./suite-context.ts";
 import { unmetGate } from "../spec/suite-keys.ts";
 import { resolveExports, skippedReport } from "./flow-outcome.ts";
+import { openMultiSurface } from "./surface-set.ts";
+import { SessionPool } from "./session-pool.ts";
 
 export interface RunOptions extends CommonOptions, RecordingControls {
   readonly spec: string;
@@ -80,20 +81,36 @@ export async function run(options: RunOptions): Promise<RunResult> {
   try {
     const rawUrl = trace.header.app.url;
     const startUrl = rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank";
-    const surface = options.pool
-      ? await options.pool.open(trace.header.app.adapter, flow.file, log, plugins.adapters)
-      : await openSurface(trace.header.app.adapter, flow.file, log, plugins.adapters);
+    // A multi-surface trace: the surface registry is built from the header alone.
+    const apps = trace.header.app.adapter === "multi" ? trace.header.apps : undefined;
+    const pool = apps ? options.pool ?? new SessionPool() : undefined;
+    const multi = apps && pool
+      ? openMultiSurface(Object.fromEntries(Object.entries(apps).map(([n, a]) => [n, { kind: a.adapter, url: resolveStartUrl(a.url ?? "about:blank", flow.file, env, secrets) }])), (kind) => pool.open(kind, flow.file, log, plugins.adapters), () => (pool === options.pool ? Promise.resolve() : pool.close()))
+      : undefined;
+    const surface = multi
+      ? multi.surface
+      : options.pool
+        ? await options.pool.open(trace.header.app.adapter, flow.file, log, plugins.adapters)
+        : await openSurface(trace.header.app.adapter, flow.file, log, plugins.adapters);
     try {
-      const opened = await surface.driver.navigate(startUrl, 30_000);
+      const opened = multi ? await multi.start(trace.steps[0]?.surface) : await surface.driver.navigate(startUrl, 30_000);
       if (!opened.ok) {
         error = `could not open the flow's url: ${opened.detail}`;
         errorHint = "start the app under test first, or fix `url:` in the flow";
       } else {
         // Replays mask with the rules recorded into the trace, never the (possibly edited) spec's.
         const recorder = createRecorder(surface.driver, dir, options, trace.header.redaction ?? [], systemClock);
-        const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000 };
+        const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, get baseUrl() { return multi ? multi.set.baseUrl : startUrl; }, secrets, navigationTimeoutMs: 30_000 };
         await recorder.start();
-        results = await executeSteps(trace.steps, ctx, recorderObserver(recorder));
+        const observer = recorderObserver(recorder);
+        results = await executeSteps(trace.steps, ctx, {
+          ...observer,
+          // Each recorded step runs on its recorded surface.
+          stepStarted: async (step, index) => {
+            if (multi && step.surface) await multi.set.activate(step.surface);
+            return observer.stepStarted?.(step, index);
+          },
+        });
         const summary = await recorder.finish();
         results = withTimeline(results, summary.steps);
         recording = recordingReport(summary, options);
