@@ -58,7 +58,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "run",
     summary: "Replay a flow's trace with zero model calls and write a run report",
-    usage: "flowproof run <flow.yaml|dir> [-t <trace>] [--retries N] [--strict | --record-missing] [--workers N] [--shard i/n] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]",
+    usage: "flowproof run <flow.yaml> [-t <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json], or flowproof run <dir> [--retries N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]",
     positional: "flow.yaml|dir",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to replay (default: <stem>.trace.jsonl next to the flow). Not used for a directory." },
