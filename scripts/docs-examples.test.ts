@@ -13,6 +13,7 @@ import { BUILTIN_ASSERTIONS } from "../src/plugins/builtin.ts";
 import type { StructuredKind } from "../src/spec/structured.ts";
 
 const STRUCTURED = new Map<string, StructuredKind>(BUILTIN_ASSERTIONS.map((a) => [a.key, a as StructuredKind]));
+import { loadSuiteText } from "../src/spec/suite.ts";
 
 const DOCS = resolve(import.meta.dir, "..", "docs");
 
@@ -70,5 +71,18 @@ describe("docs/trace-format.md", () => {
 
   test("the annotated example reads as a valid trace", () => {
     expect(parseTrace(`${lines.join("\n")}\n`, "example.trace.jsonl").steps).toHaveLength(2);
+  });
+});
+
+describe("docs/suites.md", () => {
+  test.each(fenced("suites.md", "yaml").map((f, i) => [i + 1, f]))("yaml example %d loads as a suite.yaml or a flow", (_, text) => {
+    if (text.startsWith("# suite.yaml")) {
+      expect(loadSuiteText("suite.yaml", text)).toMatchObject({ ok: true });
+    } else if (text.includes("steps:")) {
+      expect(plan(text).steps.length).toBeGreaterThan(0);
+    } else {
+      // A fragment (a flow's `control:` block): it must load as part of a flow.
+      expect(plan(`name: x\napp: web\nurl: http://127.0.0.1/\nsteps:\n  - rules: Click "Go"\n${text}`).steps.length).toBe(1);
+    }
   });
 });

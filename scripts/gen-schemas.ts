@@ -5,6 +5,8 @@ import { resolve } from "node:path";
 import { traceSchemaDocument } from "../src/trace/schema.ts";
 import { resultSchemaDocument } from "../src/report/schema.ts";
 import { flowSchemaDocument } from "../src/spec/schema.ts";
+import { suiteSchemaDocument } from "../src/spec/suite-schema.ts";
+import { runRecordSchemaDocument } from "../src/report/run-record.ts";
 import { parseMode, syncGenerated, type GeneratedFile } from "./generated-file.ts";
 
 export const REPO_ROOT = resolve(import.meta.dir, "..");
@@ -15,6 +17,8 @@ const SCHEMAS: readonly { readonly path: string; readonly document: () => Record
   { path: "schema/trace-v1.schema.json", document: traceSchemaDocument },
   { path: "schema/result.schema.json", document: resultSchemaDocument },
   { path: "schema/flow.schema.json", document: flowSchemaDocument },
+  { path: "schema/suite.schema.json", document: suiteSchemaDocument },
+  { path: "schema/run-record.schema.json", document: runRecordSchemaDocument },
 ];
 
 /** Pretty JSON with `$comment` first. TypeBox's symbol-keyed metadata is dropped by JSON.stringify. */

@@ -22,13 +22,24 @@ export interface CommandSpec {
 }
 
 const JSON_FLAG: FlagSpec = { name: "json", kind: "boolean", description: "Print one JSON document on stdout instead of human text (for tools and agents)." };
-const AUTHOR_FLAG: FlagSpec = { name: "author", kind: "string", values: ["auto", "rules", "llm"], placeholder: "auto|rules|llm", description: "Authoring backend for plain steps (default auto: the model when configured, else the rules grammar with a warning)." };
+const AUTHOR_FLAG_BASE = { name: "author", kind: "string", values: ["auto", "rules", "llm"], placeholder: "auto|rules|llm" } as const;
+const AUTHOR_FLAG: FlagSpec = { ...AUTHOR_FLAG_BASE, description: "Authoring backend for plain steps (default auto: the model when configured, else the rules grammar with a warning)." };
 
 /** The recording controls, identical on `record` and `run` (docs: run-recording). */
 const RECORDING_FLAGS: readonly FlagSpec[] = [
   { name: "recording-detail", kind: "string", values: ["full", "low", "off"], placeholder: "full|low|off", description: "Screenshot density: full (default) frames before and after every step and on failure; low the initial state, every 5th completed step and the final state; off none (the verdict is unchanged)." },
   { name: "video", kind: "boolean", description: "Also assemble the captured frames into recording.gif (880 px wide), whatever the detail." },
   { name: "highlight-cursor", kind: "boolean", description: "Add a pre-action frame for clicks and hovers with a visible cursor and a bright halo (drawn after redaction)." },
+];
+
+/** Flags of `run` that apply to a directory (a suite run). */
+const SUITE_RUN_FLAGS: readonly FlagSpec[] = [
+  { name: "retries", kind: "string", placeholder: "N", description: "Suite: re-run a failed flow up to N more times with a fresh browser context (default 0)." },
+  { name: "strict", kind: "boolean", description: "Suite: a flow without a trace is an error instead of a visible skip." },
+  { name: "record-missing", kind: "boolean", description: "Suite: record flows that have no trace in place (with --author), then replay them." },
+  { ...AUTHOR_FLAG_BASE, description: "Authoring backend for --record-missing (default auto)." },
+  { name: "workers", kind: "string", placeholder: "N", description: "Suite: run up to N flows at once, each in its own browser context (default 1); `order:` flows run first, one at a time." },
+  { name: "shard", kind: "string", placeholder: "i/n", description: "Suite: run only shard i of n (a deterministic split for CI matrix jobs); join shards with `flowproof merge`." },
 ];
 
 export const COMMANDS: readonly CommandSpec[] = [
@@ -49,10 +60,11 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "run",
     summary: "Replay a flow's trace with zero model calls and write a run report",
-    usage: "flowproof run <flow.yaml> [-t <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]",
-    positional: "flow.yaml",
+    usage: "flowproof run <flow.yaml> [-t <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json], or flowproof run <dir> [--retries N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]",
+    positional: "flow.yaml|dir",
     flags: [
-      { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to replay (default: <stem>.trace.jsonl next to the flow)." },
+      { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to replay (default: <stem>.trace.jsonl next to the flow). Not used for a directory." },
+      ...SUITE_RUN_FLAGS,
       ...RECORDING_FLAGS,
       JSON_FLAG,
     ],
@@ -66,6 +78,27 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to heal (default: <stem>.trace.jsonl next to the flow)." },
       AUTHOR_FLAG,
       { name: "apply", kind: "boolean", description: "Copy the proposal over the trace (and delete the proposal); without it the trace is never touched." },
+      JSON_FLAG,
+    ],
+  },
+  {
+    name: "audit",
+    summary: "Print the control map of a suite's latest run record; never re-runs",
+    usage: "flowproof audit <dir> [--run <run-id> | --since <run-id>] [--json]",
+    positional: "dir",
+    flags: [
+      { name: "run", kind: "string", placeholder: "run-id", description: "Audit this run record instead of the latest." },
+      { name: "since", kind: "string", placeholder: "run-id", description: "Compare the latest run record with this one: added, removed and changed controls; exit 1 on a regression." },
+      JSON_FLAG,
+    ],
+  },
+  {
+    name: "merge",
+    summary: "Join the run records of shards into one run record, junit.xml and report",
+    usage: "flowproof merge <run-dir>... [-o <suite dir>] [--json]",
+    positional: "run-dir",
+    flags: [
+      { name: "out", short: "o", kind: "string", placeholder: "dir", description: "Suite directory to write the merged run record under (default: the suite of the first run directory)." },
       JSON_FLAG,
     ],
   },

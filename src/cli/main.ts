@@ -11,6 +11,8 @@ import { mcpCommand } from "./mcp.ts";
 import { traceCommand } from "./trace.ts";
 import { initCommand } from "./init.ts";
 import { healCommand } from "./heal.ts";
+import { auditCommand } from "./audit.ts";
+import { mergeCommand } from "./merge.ts";
 import { nearest } from "../spec/suggest.ts";
 
 const HANDLERS: Record<string, (args: ParsedArgs, io: Io) => Promise<ExitCode>> = {
@@ -21,6 +23,8 @@ const HANDLERS: Record<string, (args: ParsedArgs, io: Io) => Promise<ExitCode>> 
   init: initCommand,
   trace: traceCommand,
   mcp: mcpCommand,
+  audit: auditCommand,
+  merge: mergeCommand,
 };
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<ExitCode> {

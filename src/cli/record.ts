@@ -6,6 +6,8 @@ import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
 import { UsageError, recordingControls } from "./flags.ts";
 import type { Io } from "./io.ts";
+import { dirname, resolve } from "node:path";
+import { findSuiteFile, prepareSuite } from "../commands/suite-context.ts";
 import type { Clarification } from "../authoring/clarification.ts";
 
 /** A clarification for people: the reason, the candidates, and what to do. */
@@ -22,8 +24,16 @@ export async function recordCommand(args: ParsedArgs, io: Io): Promise<ExitCode>
   const spec = args.positional[0];
   if (!spec || args.positional.length > 1) throw new UsageError("record takes exactly one flow file", "usage: flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--json]");
   const json = args.flags["json"] === true;
+  // The nearest suite.yaml gives the flow its env (env_from, env) and min_version, as on replay.
+  const suiteFile = findSuiteFile(dirname(resolve(spec)));
+  let env: Record<string, string | undefined> | undefined;
+  if (suiteFile) {
+    io.err(`suite: ${displayPath(suiteFile)}`);
+    env = prepareSuite(suiteFile, process.env, (line) => io.err(line)).env;
+  }
   const result = await record({
     spec,
+    ...(env ? { env } : {}),
     ...(typeof args.flags["out"] === "string" ? { out: args.flags["out"] } : {}),
     ...(typeof args.flags["author"] === "string" ? { author: args.flags["author"] as AuthorMode } : {}),
     ...(args.flags["reuse"] === true ? { reuse: true } : {}),
@@ -35,6 +45,10 @@ export async function recordCommand(args: ParsedArgs, io: Io): Promise<ExitCode>
     if (json) io.out(JSON.stringify({ needs_clarification: result.clarification }, null, 2));
     else io.err(renderClarification(result.clarification));
     return EXIT.error;
+  }
+  if (result.skipped !== undefined) {
+    io.out(json ? JSON.stringify({ skipped: result.skipped }, null, 2) : `[SKIP] ${result.name} (${result.skipped})`);
+    return EXIT.pass;
   }
   if (json) {
     io.out(JSON.stringify({

@@ -1,19 +1,32 @@
 // `flowproof run`: parse flags → commands/run → render `[PASS|FAIL] sNNNN intent` lines and a verdict.
-import { run } from "../commands/run.ts";
+import { runInSuiteContext } from "../commands/run-single.ts";
 import { displayPath } from "../commands/common.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
 import { UsageError, recordingControls } from "./flags.ts";
 import type { Io } from "./io.ts";
+import { suiteCommand } from "./suite.ts";
+import { existsSync, statSync } from "node:fs";
+
+/** Flags that only make sense for a directory. */
+const SUITE_ONLY = ["retries", "strict", "record-missing", "author", "workers", "shard"] as const;
 
 const LABEL = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" } as const;
 
 export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
-  if (!spec || args.positional.length > 1) throw new UsageError("run takes exactly one flow file", "usage: flowproof run <flow.yaml> [-t <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]");
+  if (!spec || args.positional.length > 1) throw new UsageError("run takes exactly one flow file", "usage: flowproof run <flow.yaml> or flowproof run <dir> [-t <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]");
+  if (existsSync(spec) && statSync(spec).isDirectory()) return suiteCommand(spec, args, io);
+  const suiteOnly = SUITE_ONLY.find((f) => args.flags[f] !== undefined);
+  if (suiteOnly) throw new UsageError(`--${suiteOnly} applies to a suite run (a directory), not to one flow file`, "run the flow's directory: flowproof run <dir> --" + suiteOnly);
   const json = args.flags["json"] === true;
-  const result = await run({ spec, ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}), ...recordingControls(args.flags), log: (line) => io.err(line) });
+  const result = await runInSuiteContext({ spec, ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}), ...recordingControls(args.flags), log: (line) => io.err(line) });
   const { report } = result;
+  if (result.skipped !== undefined) {
+    if (json) io.out(JSON.stringify({ report, report_path: null, skipped: result.skipped }, null, 2));
+    else io.out(`[SKIP] ${report.name} (${result.skipped})`);
+    return EXIT.pass;
+  }
   const code: ExitCode = report.passed ? EXIT.pass : report.error !== undefined || report.steps.some((s) => s.status === "errored") ? EXIT.error : EXIT.failed;
   if (json) {
     io.out(JSON.stringify({ report, report_path: result.report_path, run_dir: result.run_dir, junit_path: result.junit_path, html_path: result.html_path, ...(result.error_hint ? { hint: result.error_hint } : {}) }, null, 2));

@@ -53,3 +53,16 @@ describe("record", () => {
     expect(() => modelConfigured({ FLOWPROOF_AI_MODEL: "m" })).toThrow(SpecError);
   });
 });
+
+describe("record and skip_unless_env", () => {
+  test("an unmet gate records nothing and says why", async () => {
+    const p = tmpProject();
+    try {
+      const spec = p.write("g.flow.yaml", 'name: G\napp: web\nurl: http://127.0.0.1:9/\nskip_unless_env: [NOT_SET_HERE]\nsteps:\n  - rules: Click "Go"\n');
+      const r = await record({ spec, env: {} });
+      expect(r).toMatchObject({ ok: true, trace_path: null, skipped: "skip_unless_env: NOT_SET_HERE is not set" });
+    } finally {
+      p.remove();
+    }
+  });
+});

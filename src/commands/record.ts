@@ -29,6 +29,9 @@ import { run } from "./run.ts";
 
 export type { Clarification } from "../authoring/clarification.ts";
 export type { ModelClient, ChatMessage, Backend } from "../authoring/provider.ts";
+import { unmetGate } from "../spec/suite-keys.ts";
+import { openMultiSurface } from "./surface-set.ts";
+import { SessionPool } from "./session-pool.ts";
 
 export type Route = "rules" | "llm" | "reused" | "fallback";
 
@@ -76,6 +79,8 @@ export interface RecordResult {
   readonly agent?: { readonly backend: string; readonly model: string };
   /** Requests sent to the authoring model. */
   readonly model_requests?: number;
+  /** Why nothing was recorded on purpose (`skip_unless_env` unmet); `ok` is true. */
+  readonly skipped?: string;
 }
 
 const NO_MODEL_WARNING =
@@ -115,6 +120,10 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     if (!c) throw error;
     return { ok: false, name: "", trace_path: null, steps: 0, reused_steps: 0, routing: [], warnings: [NO_MODEL_WARNING], step_results: [], clarification: c, error: `step ${c.step_index} (${c.step}) needs clarification: ${c.reason}; no trace was written` };
   }
+  const unmet = unmetGate(flow.skip_unless_env, env);
+  if (unmet.length > 0) {
+    return { ok: true, name: flow.name, trace_path: null, steps: 0, reused_steps: 0, routing: [], warnings: [], step_results: [], skipped: `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set` };
+  }
   const stepTimeoutMs = stepTimeoutFromEnv(env);
   const plan = planFlow(flow, stepTimeoutMs);
   if (!plan.ok) throw new SpecError(plan.diagnostics);
@@ -146,21 +155,27 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   const startUrl = flow.url ? resolveStartUrl(flow.url.raw, flow.file, env, secrets) : "about:blank";
   // Built from the header fields, exactly as a replay will, so record and replay shape alike.
   const shaping = shapingOf(flow);
-  const surface = await openSurface(flow.app, flow.file, log, plugins.adapters, launchConfig(shaping, flow.file, env, secrets));
+  const config = launchConfig(shaping, flow.file, env, secrets);
+  // A multi-surface flow: one driver per `apps:` surface from one browser, launched at its first block.
+  const sessions = flow.apps ? new SessionPool() : undefined;
+  const multi = flow.apps && sessions
+    ? openMultiSurface(Object.fromEntries(Object.entries(flow.apps).map(([n, a]) => [n, { kind: a.app, url: resolveStartUrl(a.url.raw, flow.file, env, secrets) }])), (kind) => sessions.open(kind, flow.file, log, plugins.adapters, config), () => sessions.close())
+    : undefined;
+  const surface = multi ? multi.surface : await openSurface(flow.app, flow.file, log, plugins.adapters, config);
   let authoring: AuthoringSession | undefined;
   const fail = (partial: Partial<RecordResult> & { error: string }): RecordResult => ({
     ok: false, name: flow.name, trace_path: null, steps: 0, reused_steps: reusedSteps, routing, warnings, step_results: [],
     ...(authoring ? { model_requests: authoring.requests() } : {}), ...partial,
   });
   try {
-    const opened = await surface.driver.navigate(startUrl, 30_000);
+    const opened = multi ? await multi.start(plan.steps[0]?.surface) : await surface.driver.navigate(startUrl, 30_000);
     if (!opened.ok) return fail({ error: redact(`could not open the flow's url: ${opened.detail}`, secrets) });
     const traceId = randomUUID();
     const bundleRoot = join(dirname(flow.file), ".flowproof", "recordings", traceId);
     const recordingStartedAt = new Date();
     const recorder = createRecorder(surface.driver, bundleRoot, options, flow.redact ?? [], systemClock);
     const structured = structuredContext({ flowPath: flow.file, mode: "record", artifactDir: bundleRoot, assertions: plugins.assertions, steps: plan.steps, env, secrets, log });
-    const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000, structured };
+    const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, get baseUrl() { return multi ? multi.set.baseUrl : startUrl; }, secrets, navigationTimeoutMs: 30_000, structured };
     const completed: string[] = [];
     let recordedCount = 0;
     if (useModel && client) {
@@ -187,7 +202,10 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     await recorder.start();
     const loopObserver = recorderObserver(recorder);
     const expansion = await expandAndRun(plan.nodes, ctx, {
-      stepStarted: (step) => loopObserver.stepStarted?.(step, 0),
+      stepStarted: async (step) => {
+        if (multi && step.surface) await multi.set.activate(step.surface);
+        return loopObserver.stepStarted?.(step, 0);
+      },
       stepFinished: async (step, r, source) => {
         await loopObserver.stepFinished?.(step, r);
         const n = Number(r.id.slice(1));
@@ -239,6 +257,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       trace_id: traceId,
       recorded_at: new Date().toISOString(),
       app: { name: flow.app, adapter: flow.app, ...(flow.url ? { url: flow.url.raw } : {}) },
+      ...(flow.apps ? { apps: Object.fromEntries(Object.entries(flow.apps).map(([n, a]) => [n, { name: n, adapter: a.app, url: a.url.raw }])) } : {}),
       env: environment,
       flowproof_version: FLOWPROOF_VERSION,
       spec: { name: flow.name, path: relative(dirname(tracePath), flow.file) || flow.file, hash: flow.hash },

@@ -14,11 +14,22 @@ import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
 import { createRecorder, recorderObserver, recordingReport, withTimeline } from "./recording.ts";
 import { launchConfig } from "./shaping.ts";
+import type { SuiteDefaults } from "./suite-context.ts";
+import { unmetGate } from "../spec/suite-keys.ts";
+import { resolveExports, skippedReport } from "./flow-outcome.ts";
+import { openMultiSurface } from "./surface-set.ts";
+import { SessionPool } from "./session-pool.ts";
 
 export interface RunOptions extends CommonOptions, RecordingControls {
   readonly spec: string;
   /** Trace to replay; default `<stem>.trace.jsonl` next to the spec. */
   readonly trace?: string;
+  /** A suite run's shared adapter sessions (one browser per run); default: a session of this run's own. */
+  readonly pool?: SessionPool;
+  /** Where to write the run bundle; default a new `.flowproof/runs/<id>/` next to the flow. */
+  readonly runDir?: string;
+  /** The governing suite's `browser` defaults and `identities`, passed through for the flow's own keys. */
+  readonly suiteDefaults?: SuiteDefaults;
 }
 
 export interface RunResult {
@@ -31,6 +42,10 @@ export interface RunResult {
   readonly warnings: readonly string[];
   /** Set when the flow could not run at all (exit code 2): the hint that fixes it. */
   readonly error_hint?: string;
+  /** Why the flow was skipped (`skip_unless_env` unmet); the report then holds one skipped step. */
+  readonly skipped?: string;
+  /** The flow's `exports:` resolved after its last step passed: in memory only, never written anywhere. */
+  readonly exported?: Readonly<Record<string, string>>;
 }
 
 export async function run(options: RunOptions): Promise<RunResult> {
@@ -40,6 +55,14 @@ export async function run(options: RunOptions): Promise<RunResult> {
   // Replay reads the trace, not the step text: plain steps need not parse under the rules grammar
   // (a model-authored flow's steps are intent).
   const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, false);
+  const unmet = unmetGate(flow.skip_unless_env, env);
+  if (unmet.length > 0) {
+    const reason = `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set`;
+    const report = skippedReport(flow.name, displayPath(flow.file), displayPath(resolve(options.trace ?? defaultTracePath(flow.file))), reason);
+    const dir = options.runDir ?? createRunDir(dirname(flow.file), new Date());
+    const paths = writeRunBundle(dir, report);
+    return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings: [], skipped: reason };
+  }
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
   const trace: Trace = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath));
   const warnings: string[] = [];
@@ -51,20 +74,31 @@ export async function run(options: RunOptions): Promise<RunResult> {
 
   const startedAt = new Date();
   const t0 = systemClock.now();
-  const dir = createRunDir(dirname(flow.file), startedAt);
+  const dir = options.runDir ?? createRunDir(dirname(flow.file), startedAt);
   let recording: RecordingReport | undefined;
   const secrets = new Map<string, string>();
   let results: StepResult[] = [];
   let error: string | undefined;
   let errorHint: string | undefined;
+  let exported: Record<string, string> | undefined;
   try {
     const rawUrl = trace.header.app.url;
     const startUrl = rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank";
     // The browser is shaped from the trace header alone, never from the (possibly edited) spec.
     const config = launchConfig(trace.header, flow.file, env, secrets);
-    const surface = await openSurface(trace.header.app.adapter, flow.file, log, plugins.adapters, config);
+    // A multi-surface trace: the surface registry is built from the header alone.
+    const apps = trace.header.app.adapter === "multi" ? trace.header.apps : undefined;
+    const pool = apps ? options.pool ?? new SessionPool() : undefined;
+    const multi = apps && pool
+      ? openMultiSurface(Object.fromEntries(Object.entries(apps).map(([n, a]) => [n, { kind: a.adapter, url: resolveStartUrl(a.url ?? "about:blank", flow.file, env, secrets) }])), (kind) => pool.open(kind, flow.file, log, plugins.adapters), () => (pool === options.pool ? Promise.resolve() : pool.close()))
+      : undefined;
+    const surface = multi
+      ? multi.surface
+      : options.pool
+        ? await options.pool.open(trace.header.app.adapter, flow.file, log, plugins.adapters, config)
+        : await openSurface(trace.header.app.adapter, flow.file, log, plugins.adapters, config);
     try {
-      const opened = await surface.driver.navigate(startUrl, 30_000);
+      const opened = multi ? await multi.start(trace.steps[0]?.surface) : await surface.driver.navigate(startUrl, 30_000);
       if (!opened.ok) {
         error = `could not open the flow's url: ${opened.detail}`;
         errorHint = "start the app under test first, or fix `url:` in the flow";
@@ -72,14 +106,27 @@ export async function run(options: RunOptions): Promise<RunResult> {
         // Replays mask with the rules recorded into the trace, never the (possibly edited) spec's.
         const recorder = createRecorder(surface.driver, dir, options, trace.header.redaction ?? [], systemClock);
         const structured = structuredContext({ flowPath: flow.file, mode: "replay", artifactDir: dir, assertions: plugins.assertions, steps: trace.steps, env, secrets, log });
-        const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, baseUrl: startUrl, secrets, navigationTimeoutMs: 30_000, structured };
+        const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, get baseUrl() { return multi ? multi.set.baseUrl : startUrl; }, secrets, navigationTimeoutMs: 30_000, structured };
         await recorder.start();
-        results = await executeSteps(trace.steps, ctx, recorderObserver(recorder));
+        const observer = recorderObserver(recorder);
+        results = await executeSteps(trace.steps, ctx, {
+          ...observer,
+          // Each recorded step runs on its recorded surface.
+          stepStarted: async (step, index) => {
+            if (multi && step.surface) await multi.set.activate(step.surface);
+            return observer.stepStarted?.(step, index);
+          },
+        });
         // assert_no_secret_leak is whole-run: a leak after its step passed still fails the run.
         error = structured.leaks.lateLeak();
         const summary = await recorder.finish();
         results = withTimeline(results, summary.steps);
         recording = recordingReport(summary, options);
+        if (flow.exports && results.length > 0 && results.every((r) => r.status === "passed")) {
+          const resolved = resolveExports(flow.exports, ctx, results);
+          results = resolved.results;
+          exported = resolved.values;
+        }
       }
     } finally {
       await surface.driver.close().catch(() => undefined);
@@ -113,5 +160,5 @@ export async function run(options: RunOptions): Promise<RunResult> {
     ...(recording ? { recording } : {}),
   };
   const paths = writeRunBundle(dir, report);
-  return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings, ...(errorHint ? { error_hint: errorHint } : {}) };
+  return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings, ...(errorHint ? { error_hint: errorHint } : {}), ...(exported ? { exported } : {}) };
 }

@@ -63,8 +63,11 @@ function planBody(flowSteps: readonly FlowStep[], body: readonly FlowNode[], ste
       problems.push(diagnostic("unsupported-step", c.reason, { span: fs.span, hint: c.hint }));
       continue;
     }
-    compiled.set(fs, c.steps);
-    for (const s of c.steps) {
+    // A multi-surface flow's steps carry the surface that runs them (the trace's `surface`).
+    const surface = fs.surface;
+    const surfaced = surface !== undefined ? c.steps.map((s) => ({ ...s, surface })) : c.steps;
+    compiled.set(fs, surfaced);
+    for (const s of surfaced) {
       steps.push({ id: stepId(steps.length + 1), ...s });
       sources.push(fs.index);
     }

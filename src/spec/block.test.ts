@@ -103,7 +103,7 @@ describe("when: blocks", () => {
     ["no steps", "  - when: page shows X\n", "missing-key", "a `when:` block needs a `steps:` list", 5],
     ["a third key", "  - when: page shows X\n    steps:\n      - rules: Click \"A\"\n    else:\n      - rules: Click \"B\"\n", "unknown-key", "unknown key `else` in a `when:` block", 8],
     ["a bare steps", "  - steps:\n      - rules: Click \"A\"\n    rules: Click \"B\"\n", "bad-value", "a step mapping must have exactly one key", 5],
-    ["an in: block", "  - in: admin\n    steps:\n      - rules: Click \"A\"\n", "unsupported-feature", "`in:` blocks (multi-surface flows) are part of the flow format but this version of flowproof does not run them yet", 5],
+    ["an in: block without apps:", "  - in: admin\n    steps:\n      - rules: Click \"A\"\n", "bad-value", "`in:` blocks need the flow's surfaces declared under `apps:`", 5],
     ["an unknown condition", "  - when: the dialog is open\n    steps:\n      - rules: Click \"A\"\n", "refused-step", undefined, 5],
   ])("refuses %s", (_name, steps, code, message, line) => {
     const d = refused(steps);

@@ -44,6 +44,8 @@ export type FlowNode = { readonly kind: "step"; readonly step: FlowStep } | Repe
 export interface Scope {
   readonly top: boolean;
   readonly each?: EachBinding;
+  /** The surface of the enclosing `in:` block (multi-surface flows). */
+  readonly surface?: string;
 }
 
 export interface BlockLoader {

@@ -10,6 +10,8 @@ import { nearest } from "./suggest.ts";
 import { loadRedact, type FlowRedactionRule } from "./redact.ts";
 import { loadBrowser, loadMock, loadSession, type FlowBrowser, type FlowMockRule, type FlowSession } from "./shaping.ts";
 import { loadSecretLeakVars, loadStructuredArgs, SECRET_LEAK_KEY, type StructuredKind } from "./structured.ts";
+import { loadSuiteKeys, type SuiteKeys } from "./suite-keys.ts";
+import { loadApps, loadIn, type SurfaceSpec } from "./surfaces.ts";
 import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type Scope } from "./block.ts";
 
 export type { FlowCondition, FlowNode, RepeatBlock, WhenBlock } from "./block.ts";
@@ -26,9 +28,11 @@ export interface FlowStep {
   readonly text: string;
   readonly span: SourceSpan;
   readonly ast: StepAst;
+  /** The surface of its `in:` block (multi-surface flows only). */
+  readonly surface?: string;
 }
 
-export interface Flow {
+export interface Flow extends SuiteKeys {
   readonly file: string;
   readonly name: string;
   /** A built-in app kind, or the kind of an adapter plugin (`LoadOptions.pluginAppKinds`). */
@@ -49,6 +53,8 @@ export interface Flow {
   readonly body: readonly FlowNode[];
   /** `sha256:<hex>` of the file text, recorded in the trace header. */
   readonly hash: string;
+  /** Named surfaces of a multi-surface flow (`apps:`); then `app` is "multi" and every step has a `surface`. */
+  readonly apps?: Readonly<Record<string, SurfaceSpec>>;
 }
 
 export type LoadResult =
@@ -57,15 +63,15 @@ export type LoadResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly steps: readonly FlowStep[] };
 
 /** Top-level keys of the flow format that this version runs. */
-export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact", "mock", "session", "browser"] as const;
+export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps"] as const;
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
 const LATER_KEYS = [
-  "apps", "connection", "login", "window", "skip_unless_env",
-  "agent", "tools", "mcp", "strict", "control", "exports", "explore",
+  "connection", "login", "window",
+  "agent", "tools", "mcp", "strict", "explore",
 ] as const;
 const STEP_KEYS_LATER = [
   "assert_api", "assert_sql", "assert_spreadsheet", "assert_screenshot", "assert_no_secret_leak",
-  "in", "prompt", "assert_tool_call", "assert_no_tool_call",
+  "prompt", "assert_tool_call", "assert_no_tool_call",
 ] as const;
 const STEP_KEYS = ["rules", "assert", "repeat", "when", "foreach"] as const;
 const APP_KINDS: readonly AppKind[] = ["web"];
@@ -115,7 +121,15 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   }
 
   const name = requireString(source, root, values, "name", problems, "name: Checkout with a saved card");
-  const appText = requireString(source, root, values, "app", problems, "app: web");
+  const appsNode = values.get("apps");
+  const apps = appsNode === undefined ? undefined : loadApps(source, appsNode, problems);
+  if (appsNode !== undefined && (values.has("app") || values.has("url"))) {
+    problems.push(diagnostic("bad-value", "a flow has either `app:` (one surface) or `apps:` (named surfaces), not both; with `apps:` each surface carries its own `url`", {
+      span: spanOf(source, root.items.find((p) => keyName(p) === (values.has("app") ? "app" : "url"))?.key as Node | undefined),
+      hint: "remove `app:`/`url:` and give each surface under `apps:` its `url`",
+    }));
+  }
+  const appText = appsNode !== undefined ? "web" : requireString(source, root, values, "app", problems, "app: web");
   let app: AppKind = "web";
   let appKnown = appText !== undefined;
   // A plugin's app is parsed with the general (web) step forms; its driver answers `unsupported`
@@ -153,7 +167,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
       if (parsed.ok) url = parsed.value;
       else problems.push(grammarDiagnostic(source, urlNode, parsed.error));
     }
-  } else if (app === "web" && appKnown && pluginApp === undefined) {
+  } else if (app === "web" && appKnown && pluginApp === undefined && appsNode === undefined) {
     problems.push(diagnostic("missing-key", "a web flow needs a `url` to start from", {
       span: spanOf(source, root.items[0]?.key as Node | undefined),
       hint: "add `url: http://127.0.0.1:3000/` (a relative path is resolved against the flow file)",
@@ -178,7 +192,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
     // A step that did not load leaves a gap; a Drag just before it is not reported as unverified.
     const beforeGap = new Set<FlowNode>();
     const loader: StepLoader = {
-      source, app, options, problems, steps, isApi, appName: pluginApp ?? app,
+      source, app, options, problems, steps, isApi, appName: pluginApp ?? app, apps,
       loadList: (items, scope) => {
         const out: FlowNode[] = [];
         for (const item of items) {
@@ -192,16 +206,24 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
       },
     };
     body = loader.loadList(stepsNode.items as Node[], { top: true });
+    if (appsNode !== undefined) {
+      for (const item of stepsNode.items as Node[]) {
+        if (!(isMap(item) && item.items.some((p) => keyName(p) === "in"))) {
+          problems.push(diagnostic("bad-value", "in a flow with `apps:`, every step sits in an `in: <surface>` block, so it is clear which surface runs it", { span: spanOf(source, item), hint: "- in: shop\n  steps:\n    - rules: Click \"Buy\"" }));
+        }
+      }
+    }
     checkDragsAsserted(body, problems, beforeGap);
   }
 
   const redactNode = values.get("redact");
   const redact = redactNode === undefined ? [] : loadRedact(source, redactNode, problems);
   const shaping = loadShaping(source, values, pluginApp ?? (appKnown ? app : undefined), problems);
+  const suiteKeys = loadSuiteKeys(source, values, problems);
 
   if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-  return { ok: true, flow: { file, name: name ?? "", app: pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...shaping, hash } };
+  return { ok: true, flow: { file, name: name ?? "", app: apps ? "multi" : pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...shaping, ...suiteKeys, hash, ...(apps ? { apps } : {}) } };
 }
 
 /** `mock:`, `session:` and `browser:` shape a browser: web flows only. */
@@ -249,6 +271,7 @@ interface StepLoader extends BlockLoader {
   readonly isApi: boolean;
   /** The flow's app kind as written (`web`, `api`, a plugin's kind). */
   readonly appName: string;
+  readonly apps: Readonly<Record<string, SurfaceSpec>> | undefined;
 }
 
 /** A foreach body repeats its steps' problems once per value: report each problem once (naming the first pass). */
@@ -275,14 +298,7 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
   if (isMap(item)) {
     const keys = item.items.map(keyName);
     if (keys.includes("when")) return loadWhen(loader, item, scope);
-    if (keys.includes("in")) {
-      const inKey = item.items.find((p) => keyName(p) === "in")!;
-      problems.push(diagnostic("unsupported-feature", "`in:` blocks (multi-surface flows) are part of the flow format but this version of flowproof does not run them yet", {
-        span: spanOf(source, inKey.key as Node),
-        hint: "use a single-surface flow (`app:` and `url:`) for now",
-      }));
-      return [];
-    }
+    if (keys.includes("in")) return loadIn(loader, item, scope, loader.apps);
     if (item.items.length !== 1) {
       problems.push(diagnostic("bad-value", "a step mapping must have exactly one key", {
         span: spanOf(source, item),
@@ -370,7 +386,7 @@ function fromText(loader: StepLoader, node: Scalar, form: StepForm, scope: Scope
     : form === "plain" && !loader.options.plainStepsAreRules ? intentUnlessRefused(text, parseStep(text, ctx))
     : parseStep(text, ctx));
   if (!parsed) return undefined;
-  const step: FlowStep = { index: loader.steps.length, form, text: parsed.text, span: parsed.span, ast: parsed.value };
+  const step: FlowStep = { index: loader.steps.length, form, text: parsed.text, span: parsed.span, ast: parsed.value, ...(scope.surface ? { surface: scope.surface } : {}) };
   loader.steps.push(step);
   return step;
 }

@@ -42,3 +42,11 @@ describe("flowSchemaDocument", () => {
     expect(validate({ name: "x", app: "notes", steps: [{ assert: "page shows Notes" }] })).toBe(true);
   });
 });
+
+describe("flowSchemaDocument and multi-surface flows", () => {
+  test("accepts apps: with in: blocks and refuses app: together with apps:", () => {
+    const multi = { name: "m", apps: { shop: { app: "web", url: "http://x/" } }, steps: [{ in: "shop", steps: [{ rules: "Click \"Buy\"" }] }] };
+    expect(validate(multi)).toBe(true);
+    expect(validate({ ...multi, app: "web", url: "http://x/" })).toBe(false);
+  });
+});

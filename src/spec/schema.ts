@@ -35,6 +35,10 @@ export const FlowStepSchema = Type.Union([
     { additionalProperties: false, description: "Repeat steps until a condition holds; expanded at record time (docs/flow-format.md, Blocks)." },
   ),
   Type.Object(
+    { in: Type.String({ pattern: "^[a-z][a-z0-9_-]*$", description: "A surface named under `apps:`." }), steps: BlockBody },
+    { additionalProperties: false, description: "Run the steps on one surface of a multi-surface flow." },
+  ),
+  Type.Object(
     { when: stepText("A condition read once at record time."), steps: BlockBody },
     { additionalProperties: false, description: "Run steps only when a condition holds at record time." },
   ),
@@ -52,11 +56,11 @@ export const FlowStepSchema = Type.Union([
 export const FlowFileSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, description: "The flow's name, shown in reports." }),
-    app: Type.Union([
+    app: Type.Optional(Type.Union([
       Type.Literal("web", { description: "A page in Chromium." }),
       Type.Literal("api", { description: "No UI: only structured steps (assert_api, assert_sql, …) run." }),
       Type.String({ pattern: "^[a-z][a-z0-9_-]*$", description: "The app kind of one of the project's adapter plugins (docs/plugins.md)." }),
-    ], { description: "Which adapter drives the app." }),
+    ], { description: "Which adapter drives the app (a flow has `app:` or `apps:`)." })),
     url: Type.Optional(Type.String({ minLength: 1, description: "Where the flow starts: a URL, or a path relative to the flow file; may hold ${VAR} references. Required for `app: web`." })),
     steps: Type.Array(FlowStepSchema, { minItems: 1, description: "One step per item, run in order." }),
     redact: Type.Optional(
@@ -124,6 +128,35 @@ export const FlowFileSchema = Type.Object(
       },
       { additionalProperties: false, description: "The browser the flow runs in; copied into the trace header (docs/flow-format.md, Shaping the browser)." },
     )),
+    control: Type.Optional(
+      Type.Object(
+        {
+          id: Type.String({ pattern: "^[a-z0-9._-]+$", description: "Unique within the suite; the key of `flowproof audit`." }),
+          title: Type.Optional(Type.String({ minLength: 1 })),
+          description: Type.Optional(Type.String({ minLength: 1 })),
+        },
+        { additionalProperties: false, description: "The security control this flow proves (docs/suites.md, Controls and audit)." },
+      ),
+    ),
+    exports: Type.Optional(
+      Type.Record(Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }), Type.Union([Type.String({ minLength: 1 }), Type.Number()]), {
+        minProperties: 1,
+        description: "ENV_NAME: template pairs resolved from this flow's captures when its last step passes; later flows of the suite read them as ${ENV_NAME} (docs/suites.md, Exports).",
+      }),
+    ),
+    skip_unless_env: Type.Optional(
+      Type.Array(Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }), { minItems: 1, description: "The flow is skipped (exit 0, a visible skip) unless every one of these variables is set and non-empty." }),
+    ),
+    apps: Type.Optional(
+      Type.Record(
+        Type.String({ pattern: "^[a-z][a-z0-9_-]*$" }),
+        Type.Object(
+          { app: Type.Literal("web"), url: Type.String({ minLength: 1, description: "Where the surface starts when its first `in:` block runs; may hold ${VAR} references." }) },
+          { additionalProperties: false },
+        ),
+        { minProperties: 1, description: "Named surfaces of a multi-surface flow (instead of `app:`/`url:`); each step then sits in an `in: <surface>` block (docs/flow-format.md, Multi-surface flows)." },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -138,5 +171,7 @@ export function flowSchemaDocument(): Record<string, unknown> {
     // A web flow starts somewhere.
     if: { properties: { app: { const: "web" } }, required: ["app"] },
     then: { required: ["url"] },
+    // Exactly one of `app` (one surface) and `apps` (named surfaces).
+    oneOf: [{ required: ["app"] }, { required: ["apps"] }],
   };
 }

@@ -1,0 +1,80 @@
+// `flowproof run <dir>`: parse the suite flags → commands/suite → one line per flow as it
+// finishes, then the summary; or one JSON document with --json.
+import { runSuite, type SuiteFlowResult } from "../commands/suite.ts";
+import { displayPath } from "../commands/common.ts";
+import { parseShard } from "../commands/suite-plan.ts";
+import type { AuthorMode } from "../commands/common.ts";
+import { EXIT, type ExitCode } from "./exit-codes.ts";
+import { UsageError, recordingControls, type ParsedArgs } from "./flags.ts";
+import type { Io } from "./io.ts";
+
+const USAGE = "usage: flowproof run <dir> [--retries N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]";
+
+function count(flags: ParsedArgs["flags"], name: string, min: number, max: number): number | undefined {
+  const v = flags[name];
+  if (v === undefined) return undefined;
+  const n = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(v)}`, USAGE);
+  return n;
+}
+
+/** The suite verdict line of one flow, and its detail lines. */
+export function flowLines(f: SuiteFlowResult): string[] {
+  const ms = `(${f.report.duration_ms} ms)`;
+  const lines: string[] = [];
+  switch (f.outcome) {
+    case "skipped":
+      lines.push(`[SKIP] ${f.name} (${f.reason ?? "skipped"})`);
+      break;
+    case "errored":
+      lines.push(`[ERROR] ${f.name}: ${f.reason ?? "could not run"}`);
+      break;
+    default: {
+      lines.push(`[${f.outcome === "passed" ? "PASS" : "FAIL"}] ${f.name} ${ms}${f.report.degraded ? " DEGRADED" : ""}${f.attempts > 1 ? ` (after ${f.attempts} attempts)` : ""}`);
+      if (f.outcome === "failed") for (const s of f.report.steps.filter((s) => s.status === "failed" || s.status === "errored")) lines.push(`  [${s.status === "failed" ? "FAIL" : "ERROR"}] ${s.id} ${s.intent}${s.detail ? ` — ${s.detail}` : ""}`);
+    }
+  }
+  if (f.exports.length > 0) lines.push(`  [EXPORT] ${f.exports.join(", ")}`);
+  return lines;
+}
+
+export async function suiteCommand(dir: string, args: ParsedArgs, io: Io): Promise<ExitCode> {
+  const { flags } = args;
+  const json = flags["json"] === true;
+  if (flags["trace"] !== undefined) throw new UsageError("-t/--trace names one flow's trace; a directory run uses each flow's own <stem>.trace.jsonl", USAGE);
+  if (flags["strict"] === true && flags["record-missing"] === true) throw new UsageError("--strict and --record-missing contradict each other: one errors on a missing trace, the other records it", USAGE);
+  const shardText = flags["shard"];
+  const shard = typeof shardText === "string" ? parseShard(shardText) : undefined;
+  if (typeof shardText === "string" && !shard) throw new UsageError(`--shard must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`, "e.g. --shard 2/3");
+  const retries = count(flags, "retries", 0, 255);
+  const workers = count(flags, "workers", 1, 64);
+  const result = await runSuite({
+    dir,
+    ...(retries !== undefined ? { retries } : {}),
+    ...(workers !== undefined ? { workers } : {}),
+    ...(shard ? { shard } : {}),
+    ...(flags["strict"] === true ? { strict: true } : {}),
+    ...(flags["record-missing"] === true ? { recordMissing: true } : {}),
+    ...(typeof flags["author"] === "string" ? { author: flags["author"] as AuthorMode } : {}),
+    ...recordingControls(flags),
+    log: (line) => io.err(line),
+    onFlow: (f) => {
+      if (!json) io.out(flowLines(f).join("\n"));
+    },
+  });
+  const code: ExitCode = result.errored > 0 ? EXIT.error : result.failed > 0 ? EXIT.failed : EXIT.pass;
+  if (json) {
+    io.out(JSON.stringify({
+      flows: result.flows.map((f) => ({ spec: f.spec, outcome: f.outcome, report: f.report, report_path: f.report_path, attempts: f.attempts, exports: f.exports, ...(f.recorded ? { authoring: "recorded" } : {}), ...(f.reason ? { reason: f.reason } : {}) })),
+      passed: result.passed, failed: result.failed, skipped: result.skipped, errored: result.errored,
+      junit_path: result.junit_path, run_id: result.run_id, run_dir: result.run_dir, record_path: result.record_path, html_path: result.html_path,
+    }, null, 2));
+    return code;
+  }
+  const total = result.flows.length;
+  const ok = result.passed + result.skipped;
+  const extra = `${result.skipped > 0 ? `, ${result.skipped} skipped` : ""}${result.errored > 0 ? `, ${result.errored} errored` : ""}`;
+  io.out(`${code === EXIT.pass ? "PASS" : "FAIL"}: ${ok}/${total} flows passed${extra} -> ${displayPath(result.junit_path)}`);
+  io.out(`run record: ${displayPath(result.record_path)}`);
+  return code;
+}

@@ -1,0 +1,59 @@
+// Run records on disk: `<suite>/.flowproof/runs/<run-id>/report.json`, written whole, listed in
+// run-id order and pruned to the latest RUN_RECORD_RETENTION. The only code that reads them.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { RUN_ID_PATTERN, RUN_RECORD_RETENTION, runRecordId, type RunRecord } from "../report/run-record.ts";
+import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
+
+export function runsRoot(suiteDir: string): string {
+  return join(suiteDir, ".flowproof", "runs");
+}
+
+/** A new, unused run directory for a record started at `at`. */
+export function createRecordDir(suiteDir: string, at: Date): { runId: string; dir: string } {
+  for (;;) {
+    const runId = runRecordId(at, randomBytes(2).toString("hex"));
+    const dir = join(runsRoot(suiteDir), runId);
+    if (!existsSync(dir)) {
+      mkdirSync(dir, { recursive: true });
+      return { runId, dir };
+    }
+  }
+}
+
+export function writeWhole(path: string, text: string): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+export function writeRecord(dir: string, record: RunRecord): string {
+  const path = join(dir, "report.json");
+  writeWhole(path, JSON.stringify(record, null, 2) + "\n");
+  return path;
+}
+
+/** Run ids with a record, oldest first. */
+export function listRecords(suiteDir: string): string[] {
+  const root = runsRoot(suiteDir);
+  if (!existsSync(root)) return [];
+  return readdirSync(root).filter((n) => RUN_ID_PATTERN.test(n) && existsSync(join(root, n, "report.json"))).sort();
+}
+
+export function readRecord(suiteDir: string, runId: string): RunRecord {
+  const path = join(runsRoot(suiteDir), runId, "report.json");
+  if (!existsSync(path)) {
+    const known = listRecords(suiteDir);
+    throw new SpecError(diagnostic("io-error", `no run record ${runId} in ${runsRoot(suiteDir)}`, { hint: known.length > 0 ? `known runs: ${known.slice(-5).join(", ")}` : "run `flowproof run <dir>` first" }));
+  }
+  return JSON.parse(readFileSync(path, "utf8")) as RunRecord;
+}
+
+/** Keeps the latest `keep` records; returns the run ids removed (the caller logs them). */
+export function pruneRecords(suiteDir: string, keep = RUN_RECORD_RETENTION): string[] {
+  const all = listRecords(suiteDir);
+  const old = all.slice(0, Math.max(0, all.length - keep));
+  for (const id of old) rmSync(join(runsRoot(suiteDir), id), { recursive: true, force: true });
+  return old;
+}

@@ -1,0 +1,101 @@
+// `flowproof run <flow.yaml>` inside a suite: the nearest suite.yaml (walking up) applies as it
+// would in the suite run — min_version, env_from, env, server, before_each/after_each hooks,
+// browser defaults and identities — so a flow behaves the same alone as in its suite; and every
+// run leaves a run record for `flowproof audit`. Never prints: progress goes to `log`.
+import { dirname, relative, resolve, sep } from "node:path";
+import { run, type RunOptions, type RunResult } from "./run.ts";
+import { displayPath, defaultTracePath, loadFlowFile } from "./common.ts";
+import { findSuiteFile, prepareSuite, runHook, startAppServer, type SuiteContext } from "./suite-context.ts";
+import { createRecordDir, pruneRecords, writeRecord } from "./run-records.ts";
+import { controlVerdict, flowStatus, type RunRecord } from "../report/run-record.ts";
+import { createRunDir, writeRunBundle } from "../report/bundle.ts";
+import { erroredReport } from "./flow-outcome.ts";
+import { FLOWPROOF_VERSION } from "../version.ts";
+
+export interface SingleRunResult extends RunResult {
+  /** The governing suite.yaml, when one was found. */
+  readonly suite_file?: string;
+  /** The run record written for this run (undefined when it could not be written: a warning). */
+  readonly record_path?: string;
+}
+
+export async function runInSuiteContext(options: RunOptions): Promise<SingleRunResult> {
+  const log = options.log ?? (() => undefined);
+  const specPath = resolve(options.spec);
+  const suiteFile = findSuiteFile(dirname(specPath));
+  let ctx: SuiteContext | undefined;
+  if (suiteFile) {
+    log(`suite: ${displayPath(suiteFile)}`);
+    ctx = prepareSuite(suiteFile, options.env ?? process.env, log);
+  }
+  const env = ctx?.env ?? options.env ?? process.env;
+  const server = ctx?.config.server ? await startAppServer(ctx.config.server, ctx.dir, env, log) : undefined;
+  let result: RunResult;
+  try {
+    const before = ctx?.config.before_each ? await runHook("before_each", ctx.config.before_each, ctx.dir, env, specPath, log) : undefined;
+    let hookError = before;
+    let ran: RunResult | undefined;
+    let thrown: unknown;
+    if (before === undefined) {
+      try {
+        ran = await run({ ...options, env, ...(ctx ? { suiteDefaults: ctx.defaults } : {}) });
+      } catch (error) {
+        thrown = error;
+      }
+    }
+    // after_each always runs, also when the flow could not start (a missing trace, a bad spec).
+    const after = ctx?.config.after_each ? await runHook("after_each", ctx.config.after_each, ctx.dir, env, specPath, log) : undefined;
+    if (thrown !== undefined) throw thrown;
+    hookError ??= after;
+    if (hookError !== undefined) {
+      const flow = loadFlowFile(specPath);
+      const report = erroredReport(flow.name, displayPath(specPath), displayPath(options.trace ?? defaultTracePath(specPath)), hookError);
+      const dir = ran?.run_dir ?? createRunDir(dirname(specPath), new Date());
+      const paths = writeRunBundle(dir, report);
+      result = { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings: ran?.warnings ?? [] };
+    } else {
+      result = ran!;
+    }
+  } finally {
+    await server?.stop();
+  }
+  const record_path = writeSingleRecord(ctx?.dir ?? dirname(specPath), specPath, result, log);
+  return { ...result, ...(suiteFile ? { suite_file: suiteFile } : {}), ...(record_path ? { record_path } : {}) };
+}
+
+function writeSingleRecord(suiteDir: string, specPath: string, result: RunResult, log: (line: string) => void): string | undefined {
+  try {
+    const { report } = result;
+    const outcome = result.skipped !== undefined ? "skipped" : report.passed ? "passed" : report.error !== undefined || report.steps.some((s) => s.status === "errored") ? "errored" : "failed";
+    const status = flowStatus(report, outcome);
+    const reason = report.error ?? (() => {
+      const s = report.steps.find((x) => x.status !== "passed");
+      return s && outcome !== "passed" ? (outcome === "skipped" ? s.detail : `${s.id} ${s.intent}: ${s.detail ?? s.status}`) : undefined;
+    })();
+    const flow = loadFlowFile(specPath);
+    const { runId, dir } = createRecordDir(suiteDir, new Date(report.started_at));
+    const rel = (p: string) => relative(suiteDir, p).split(sep).join("/");
+    const record: RunRecord = {
+      run_id: runId,
+      started_at: report.started_at,
+      flowproof_version: FLOWPROOF_VERSION,
+      env: { os: process.platform },
+      suite: displayPath(suiteDir) || ".",
+      flows: [{
+        flow: rel(specPath), name: report.name, status, position: 0, duration_ms: report.duration_ms,
+        ...(report.degraded ? { degraded: true } : {}),
+        ...(reason ? { reason } : {}),
+        result: relative(dir, result.report_path).split(sep).join("/"),
+        ...(result.exported ? { exports: Object.keys(result.exported) } : {}),
+        ...(flow.control ? { control: { ...flow.control, ...controlVerdict(status, reason), evidence: { trace: rel(defaultTracePath(specPath)) } } } : {}),
+      }],
+    };
+    const path = writeRecord(dir, record);
+    for (const id of pruneRecords(suiteDir)) log(`pruned run record ${id} (keeping the latest 10)`);
+    return path;
+  } catch (error) {
+    // A run record that cannot be written never changes the verdict.
+    log(`WARNING: could not write the run record: ${(error as Error).message}`);
+    return undefined;
+  }
+}

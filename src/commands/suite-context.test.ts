@@ -1,0 +1,52 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { tmpProject } from "../../test/support/tmp-project.ts";
+import { compareVersions, findSuiteFile, prepareSuite, runEnvFrom, runHook, startAppServer } from "./suite-context.ts";
+import { SpecError } from "../diagnostics/diagnostic.ts";
+
+const p = tmpProject();
+afterAll(() => p.remove());
+
+describe("suite context", () => {
+  test("finds the nearest suite.yaml walking up", () => {
+    p.write("suite.yaml", "env: { A: '1' }\n");
+    p.write("deep/er/x.txt", "");
+    expect(findSuiteFile(join(p.dir, "deep", "er"))).toBe(join(p.dir, "suite.yaml"));
+  });
+  test("env precedence is process < env_from < env, and env entries compose", () => {
+    p.write("suite.yaml", "env:\n  B: from-env\n  C: ${B}-${A}\n  D: ${UNSET_THING}\nenv_from: echo A=minted; echo B=minted\n");
+    const lines: string[] = [];
+    const ctx = prepareSuite(join(p.dir, "suite.yaml"), { A: "process", Z: "z" }, (l) => lines.push(l));
+    expect([ctx.env["A"], ctx.env["B"], ctx.env["C"], ctx.env["Z"], ctx.env["D"]]).toEqual(["minted", "from-env", "from-env-minted", "z", undefined]);
+    expect(lines.join("\n")).toContain("WARNING: suite env D is not set");
+  });
+  test("env_from fails closed on a non-zero exit", () => {
+    expect(() => runEnvFrom("exit 4", p.dir, {}, () => undefined)).toThrow(/exit code 4/);
+    expect(runEnvFrom("printf 'X=a=b\\n\\n# c\\n'", p.dir, {}, () => undefined)).toEqual({ X: "a=b" });
+  });
+  test("hooks see FLOWPROOF_SPEC and report a failure", async () => {
+    expect(await runHook("before_each", 'test "$FLOWPROOF_SPEC" = f.flow.yaml', p.dir, {}, "f.flow.yaml", () => undefined)).toBeUndefined();
+    expect(await runHook("after_each", "exit 2", p.dir, {}, "f.flow.yaml", () => undefined)).toContain("after_each hook `exit 2` failed (exit code 2)");
+  });
+  test("compares versions", () => {
+    expect(compareVersions("0.1.0", "0.2.0")).toBe(-1);
+    expect(compareVersions("1.10.0", "1.9.9")).toBe(1);
+    expect(compareVersions("1.0.0", "1.0.0")).toBe(0);
+  });
+  test("a server command that exits before its url answers is an error with its output", async () => {
+    const start = startAppServer({ command: "echo listening failed >&2; exit 1", url: "http://127.0.0.1:9/", timeout_seconds: 5, reuse_existing: false }, p.dir, process.env, () => undefined);
+    await expect(start).rejects.toBeInstanceOf(SpecError);
+    await expect(start).rejects.toThrow(/exited \(exit code 1\) before .* answered: listening failed/);
+  });
+  test("a url that already answers is reused only when allowed", async () => {
+    const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("up") });
+    try {
+      const url = `http://127.0.0.1:${s.port}/`;
+      const reused = await startAppServer({ command: "exit 1", url, timeout_seconds: 5, reuse_existing: true }, p.dir, process.env, () => undefined);
+      expect(reused.started).toBe(false);
+      await expect(startAppServer({ command: "exit 1", url, timeout_seconds: 5, reuse_existing: false }, p.dir, process.env, () => undefined)).rejects.toThrow(/already answers/);
+    } finally {
+      s.stop(true);
+    }
+  });
+});

@@ -1,0 +1,198 @@
+// What a suite gives every flow in it: suite.yaml found and loaded, `min_version` checked, the
+// environment built (process env < env_from < env), hooks and the app server. The only code
+// that runs the suite's shell commands. Never prints: output goes to `log`.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { spawn, spawnSync } from "node:child_process";
+import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
+import { loadSuiteText, type SuiteConfig, type SuiteServer } from "../spec/suite.ts";
+import { resolveText } from "../engine/templates.ts";
+import { FLOWPROOF_VERSION } from "../version.ts";
+import { displayPath } from "./common.ts";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Suite settings each flow receives as written: `browser` defaults and `identities` (used by the flow's own `browser:`/`session:` keys). */
+export interface SuiteDefaults {
+  readonly browser?: Readonly<Record<string, unknown>>;
+  readonly identities?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+}
+
+export interface SuiteContext {
+  readonly dir: string;
+  readonly config: SuiteConfig;
+  readonly env: Record<string, string | undefined>;
+  readonly defaults: SuiteDefaults;
+}
+
+/** The nearest `suite.yaml` at or above `start` (a directory), or undefined. */
+export function findSuiteFile(start: string): string | undefined {
+  let dir = resolve(start);
+  for (;;) {
+    const candidate = join(dir, "suite.yaml");
+    if (existsSync(candidate)) return candidate;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+export function loadSuiteFile(path: string): SuiteConfig {
+  const loaded = loadSuiteText(displayPath(path), readFileSync(path, "utf8"));
+  if (!loaded.ok) throw new SpecError(loaded.diagnostics);
+  return loaded.suite;
+}
+
+/** -1, 0, 1 comparing X.Y.Z versions (pre-release suffixes ignored). */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.-]/).slice(0, 3).map(Number), pb = b.split(/[.-]/).slice(0, 3).map(Number);
+  for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) < (pb[i] ?? 0) ? -1 : 1;
+  return 0;
+}
+
+/** Loads the suite at `suiteFile`, checks `min_version` and builds its environment (runs env_from). */
+export function prepareSuite(suiteFile: string, processEnv: Env, log: (line: string) => void): SuiteContext {
+  const config = loadSuiteFile(suiteFile);
+  const dir = dirname(suiteFile);
+  if (config.min_version && compareVersions(FLOWPROOF_VERSION, config.min_version) < 0) {
+    throw new SpecError(diagnostic("bad-value", `${displayPath(suiteFile)} needs flowproof ${config.min_version} or newer; this is flowproof ${FLOWPROOF_VERSION}`, { hint: `upgrade flowproof to ${config.min_version} or newer` }));
+  }
+  const base: Record<string, string | undefined> = { ...processEnv };
+  // env_from sees the env: entries that already resolve against the process environment.
+  const early = resolveEnvEntries(config, base, () => undefined);
+  const minted = config.env_from ? runEnvFrom(config.env_from, dir, { ...base, ...early }, log) : {};
+  const env = { ...base, ...minted };
+  Object.assign(env, resolveEnvEntries(config, env, log));
+  const defaults: SuiteDefaults = { ...(config.browser ? { browser: config.browser } : {}), ...(config.identities ? { identities: config.identities } : {}) };
+  return { dir, config, env, defaults };
+}
+
+/** Resolves `env:` entries in order (each may use the ones before it); unresolvable ones are skipped with a warning. */
+function resolveEnvEntries(config: SuiteConfig, env: Env, log: (line: string) => void): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { name, raw } of config.env) {
+    try {
+      out[name] = resolveText(raw, { env: { ...env, ...out }, captures: new Map(), secrets: new Map() }).value;
+    } catch (error) {
+      log(`WARNING: suite env ${name} is not set: ${(error as Error).message}; a flow that uses \${${name}} will fail`);
+    }
+  }
+  return out;
+}
+
+const ENV_LINE = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/;
+
+/** Runs env_from once; stdout must be NAME=VALUE lines. Fails closed on a non-zero exit or a malformed line. */
+export function runEnvFrom(command: string, cwd: string, env: Env, log: (line: string) => void): Record<string, string> {
+  const r = spawnSync("sh", ["-c", command], { cwd, env: definedOnly(env), encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
+  if (r.stderr) for (const line of r.stderr.trimEnd().split("\n")) log(`[env_from] ${line}`);
+  if (r.error || r.status !== 0) {
+    throw new SpecError(diagnostic("bad-value", `env_from \`${command}\` failed (${r.error ? r.error.message : `exit code ${r.status ?? `signal ${r.signal}`}`}); the run is aborted`, { hint: "fix the command so it exits 0 and prints NAME=VALUE lines" }));
+  }
+  const out: Record<string, string> = {};
+  for (const [i, line] of r.stdout.split(/\r?\n/).entries()) {
+    if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
+    const m = ENV_LINE.exec(line);
+    if (!m) {
+      // The line may hold a secret: name its number, never its text.
+      throw new SpecError(diagnostic("bad-value", `env_from \`${command}\` printed a line that is not NAME=VALUE (stdout line ${i + 1}); the run is aborted`, { hint: "print one NAME=VALUE per line; blank lines and # comments are allowed" }));
+    }
+    out[m[1]!] = m[2]!;
+  }
+  return out;
+}
+
+/** Runs a before_each/after_each hook; resolves to undefined on success, else why it failed. */
+export function runHook(kind: "before_each" | "after_each", command: string, cwd: string, env: Env, spec: string, log: (line: string) => void): Promise<string | undefined> {
+  return new Promise((done) => {
+    const child = spawn("sh", ["-c", command], { cwd, env: { ...definedOnly(env), FLOWPROOF_SPEC: spec }, stdio: ["ignore", "pipe", "pipe"] });
+    let tail = "";
+    const collect = (chunk: Buffer) => {
+      tail = (tail + chunk.toString("utf8")).slice(-2000);
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    child.once("error", (e) => done(`${kind} hook could not start: ${e.message}`));
+    child.once("exit", (code, signal) => {
+      if (code === 0) return done(undefined);
+      const last = tail.trim().split("\n").slice(-3).join(" | ");
+      if (last) log(`[${kind}] ${last}`);
+      done(`${kind} hook \`${command}\` failed (${code !== null ? `exit code ${code}` : `signal ${signal}`})`);
+    });
+  });
+}
+
+export interface RunningServer {
+  /** Whether flowproof started it (false: an already running server was reused). */
+  readonly started: boolean;
+  stop(): Promise<void>;
+}
+
+/** Starts the suite's `server:` and waits until its url answers; reuses a running one when allowed. */
+export async function startAppServer(server: SuiteServer, cwd: string, env: Env, log: (line: string) => void): Promise<RunningServer> {
+  const url = resolveText(server.url, { env, captures: new Map(), secrets: new Map() }).value;
+  if (await answers(url)) {
+    if (server.reuse_existing) {
+      log(`[SERVER] reusing the server already answering at ${url}`);
+      return { started: false, stop: async () => undefined };
+    }
+    throw new SpecError(diagnostic("bad-value", `something already answers at ${url}, so \`server.command\` would not be the app under test`, { hint: "stop that server, or set `reuse_existing: true` under `server:` in suite.yaml" }));
+  }
+  // Its own process group, so stopping it also stops what the command spawned (npm → node …).
+  const child = spawn("sh", ["-c", server.command], { cwd, env: definedOnly(env), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let tail = "";
+  const collect = (chunk: Buffer) => {
+    tail = (tail + chunk.toString("utf8")).slice(-2000);
+  };
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  let exited: string | undefined;
+  const exit = new Promise<void>((done) => child.once("exit", (code, signal) => {
+    exited = code !== null ? `exit code ${code}` : `signal ${signal}`;
+    done();
+  }));
+  const stop = async () => {
+    if (exited !== undefined || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      return; // the group is already gone
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // already exited between the check and the kill
+      }
+    }, 5000);
+    await exit;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + server.timeout_seconds * 1000;
+  log(`[SERVER] started \`${server.command}\`; waiting for ${url}`);
+  while (Date.now() < deadline) {
+    if (exited !== undefined) {
+      throw new SpecError(diagnostic("bad-value", `the server command \`${server.command}\` exited (${exited}) before ${url} answered${tail.trim() ? `: ${tail.trim().split("\n").slice(-3).join(" | ")}` : ""}`, { hint: "run the command by hand to see why it stops" }));
+    }
+    if (await answers(url)) return { started: true, stop };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await stop();
+  throw new SpecError(diagnostic("bad-value", `${url} did not answer within ${server.timeout_seconds} s of starting \`${server.command}\``, { hint: "raise `server.timeout_seconds`, or check that `server.url` is where the app listens" }));
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const r = await fetch(url, { signal: AbortSignal.timeout(2000), redirect: "manual" });
+    await r.body?.cancel();
+    return true;
+  } catch {
+    return false; // not listening yet
+  }
+}
+
+function definedOnly(env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}

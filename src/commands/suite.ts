@@ -1,0 +1,296 @@
+// `flowproof run <dir>`: every flow of a suite in one run — one browser (a context per flow),
+// suite env and hooks, exports handed to later flows, retries, `--workers`, `--shard`, a merged
+// junit and a run record. A broken flow is recorded as errored and the others still run.
+// Typed options in, typed result out; progress goes to callbacks, never to stdout.
+import { existsSync, mkdirSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { FlowproofError } from "../diagnostics/diagnostic.ts";
+import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
+import type { RunReport } from "../report/schema.ts";
+import type { Flow } from "../spec/flow.ts";
+import { controlVerdict, flowStatus, type FlowRecord, type RunRecord } from "../report/run-record.ts";
+import { junitXml } from "../report/junit.ts";
+import { suiteHtml } from "../report/suite-html.ts";
+import { writeRunBundle } from "../report/bundle.ts";
+import { FLOWPROOF_VERSION } from "../version.ts";
+import { defaultTracePath, displayPath, loadFlowFile, type AuthorMode, type CommonOptions } from "./common.ts";
+import type { RecordingControls } from "../recording/controls.ts";
+import { run } from "./run.ts";
+import { record } from "./record.ts";
+import { SessionPool } from "./session-pool.ts";
+import { findSuiteFile, prepareSuite, runHook, startAppServer, type Env, type SuiteContext } from "./suite-context.ts";
+import { discoverFlows, orderFlows, selectShard, type PlannedFlow, type Shard } from "./suite-plan.ts";
+import { createRecordDir, pruneRecords, writeRecord, writeWhole } from "./run-records.ts";
+import { erroredReport, skippedReport } from "./flow-outcome.ts";
+import { runWithWorkers } from "./workers.ts";
+
+export interface SuiteOptions extends CommonOptions, RecordingControls {
+  readonly dir: string;
+  /** Re-run a failed flow up to this many more times, with a fresh driver. */
+  readonly retries?: number;
+  /** A missing trace is an error instead of a visible skip. */
+  readonly strict?: boolean;
+  /** Record traceless flows in place, then replay them. */
+  readonly recordMissing?: boolean;
+  readonly author?: AuthorMode;
+  /** Flows run at once (default 1). `order:` flows always run one after another, first. */
+  readonly workers?: number;
+  readonly shard?: Shard;
+  /** Called once per flow as it finishes (in completion order). */
+  readonly onFlow?: (flow: SuiteFlowResult) => void;
+}
+
+export type FlowOutcome = "passed" | "failed" | "skipped" | "errored";
+
+export interface SuiteFlowResult {
+  /** Flow file relative to the suite directory. */
+  readonly spec: string;
+  readonly name: string;
+  readonly outcome: FlowOutcome;
+  readonly report: RunReport;
+  readonly report_path: string | null;
+  readonly attempts: number;
+  /** Recorded by --record-missing before it replayed. */
+  readonly recorded?: boolean;
+  /** Names of the variables the flow exported (never values). */
+  readonly exports: readonly string[];
+  /** Why it did not pass (skip reason, error, first failing step). */
+  readonly reason?: string;
+  readonly position: number;
+}
+
+export interface SuiteResult {
+  readonly dir: string;
+  readonly flows: readonly SuiteFlowResult[];
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  readonly errored: number;
+  readonly junit_path: string;
+  readonly run_id: string;
+  readonly run_dir: string;
+  readonly record_path: string;
+  readonly html_path: string;
+  readonly warnings: readonly string[];
+}
+
+interface Loaded {
+  readonly plan: PlannedFlow;
+  readonly path: string;
+  readonly flow?: Flow;
+  readonly loadError?: string;
+}
+
+/** One line for a flow-file problem: the first diagnostic with its place and hint. */
+export function errorLine(error: unknown): string {
+  if (error instanceof FlowproofError) {
+    const d = error.diagnostics[0];
+    if (d) return `${d.span ? `${d.span.file}:${d.span.line}:${d.span.column}: ` : ""}${d.message}${d.hint ? ` (hint: ${d.hint.split("\n")[0]})` : ""}${error.diagnostics.length > 1 ? ` (+${error.diagnostics.length - 1} more)` : ""}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
+  const log = options.log ?? (() => undefined);
+  const dir = resolve(options.dir);
+  // The nearest suite.yaml at or above the directory governs the run (as for a single flow).
+  const suiteFile = findSuiteFile(dir);
+  const ctx: SuiteContext = suiteFile
+    ? prepareSuite(suiteFile, options.env ?? process.env, log)
+    : { dir, config: { file: "", env: [], order: [] }, env: { ...(options.env ?? process.env) }, defaults: {} };
+  if (suiteFile) log(`suite: ${displayPath(suiteFile)}`);
+  // `order:` is relative to the suite.yaml; entries outside the directory being run are not part of this run.
+  const order = ctx.config.order.map((e) => relative(dir, resolve(ctx.dir, e))).filter((e) => !e.startsWith(".."));
+  const planned = selectShard(orderFlows(dir, discoverFlows(dir), order, suiteFile && displayPath(suiteFile)), options.shard);
+  if (planned.length === 0 && !options.shard) {
+    throw new SpecError(diagnostic("io-error", `no *.flow.yaml files below ${displayPath(dir) || "."}`, { hint: "a suite is a directory of flow files; `flowproof init` writes an example" }));
+  }
+  const loaded: Loaded[] = planned.map((plan) => {
+    const path = join(dir, plan.rel);
+    try {
+      return { plan, path, flow: loadFlowFile(path) };
+    } catch (error) {
+      return { plan, path, loadError: errorLine(error) };
+    }
+  });
+  checkControlsUnique(loaded);
+
+  const startedAt = new Date();
+  const { runId, dir: runDir } = createRecordDir(dir, startedAt);
+  const pool = new SessionPool();
+  const exportedEnv: Record<string, string> = {};
+  const results: SuiteFlowResult[] = [];
+  const warnings: string[] = [];
+  const server = ctx.config.server ? await startAppServer(ctx.config.server, dir, ctx.env, log) : undefined;
+  try {
+    const runOne = async (item: Loaded): Promise<void> => {
+      const r = await runFlow(item, ctx, { ...options, log }, pool, runDir, { ...ctx.env, ...exportedEnv });
+      if (r.exported) Object.assign(exportedEnv, r.exported);
+      results.push(r.result);
+      options.onFlow?.(r.result);
+    };
+    // The `order:` group is a sequence (exports flow along it); everything else may run in parallel.
+    for (const item of loaded.filter((l) => l.plan.pinned)) await runOne(item);
+    await runWithWorkers(loaded.filter((l) => !l.plan.pinned), Math.max(1, options.workers ?? 1), runOne);
+  } finally {
+    await pool.close();
+    await server?.stop();
+  }
+
+  results.sort((a, b) => a.position - b.position);
+  const reports = results.map((r) => r.report);
+  const junit = junitXml(reports);
+  writeWhole(join(runDir, "junit.xml"), junit);
+  const junitPath = join(dir, ".flowproof", "suite-junit.xml");
+  writeWhole(junitPath, junit);
+  const htmlPath = join(runDir, "report.html");
+  writeWhole(htmlPath, suiteHtml(displayPath(dir) || ".", runId, results.map((r) => ({ spec: r.spec, name: r.name, outcome: r.outcome, duration_ms: r.report.duration_ms, ...(r.reason ? { reason: r.reason } : {}), ...(r.report_path ? { report: relativeTo(runDir, r.report_path.replace(/result\.json$/, "report.html")) } : {}) }))));
+  const record: RunRecord = {
+    run_id: runId,
+    started_at: startedAt.toISOString(),
+    flowproof_version: FLOWPROOF_VERSION,
+    env: { os: process.platform },
+    suite: displayPath(dir) || ".",
+    ...(options.shard ? { shard: { index: options.shard.index, total: options.shard.total } } : {}),
+    flows: results.map((r) => flowRecord(r, loaded.find((l) => l.plan.rel === r.spec)?.flow, runDir, dir)),
+  };
+  let recordPath = join(runDir, "report.json");
+  try {
+    recordPath = writeRecord(runDir, record);
+    for (const id of pruneRecords(dir)) log(`pruned run record ${id} (keeping the latest 10)`);
+  } catch (error) {
+    // A run record that cannot be written never changes the verdict.
+    const w = `WARNING: could not write the run record: ${(error as Error).message}`;
+    warnings.push(w);
+    log(w);
+  }
+  const count = (o: FlowOutcome) => results.filter((r) => r.outcome === o).length;
+  return { dir, flows: results, passed: count("passed"), failed: count("failed"), skipped: count("skipped"), errored: count("errored"), junit_path: junitPath, run_id: runId, run_dir: runDir, record_path: recordPath, html_path: htmlPath, warnings };
+}
+
+function relativeTo(from: string, path: string): string {
+  const abs = resolve(path);
+  return abs.startsWith(from + "/") ? abs.slice(from.length + 1) : abs;
+}
+
+function checkControlsUnique(loaded: readonly Loaded[]): void {
+  const seen = new Map<string, string>();
+  const problems = [];
+  for (const l of loaded) {
+    const id = l.flow?.control?.id;
+    if (!id) continue;
+    const first = seen.get(id);
+    if (first) problems.push(diagnostic("bad-value", `control id ${JSON.stringify(id)} is claimed by both ${first} and ${l.plan.rel}`, { hint: "control ids are unique within a suite: rename one of them" }));
+    else seen.set(id, l.plan.rel);
+  }
+  if (problems.length > 0) throw new SpecError(problems);
+}
+
+function flowRecord(r: SuiteFlowResult, flow: Flow | undefined, runDir: string, suiteDir: string): FlowRecord {
+  const status = flowStatus(r.report, r.outcome);
+  const control = flow?.control;
+  return {
+    flow: r.spec,
+    name: r.name,
+    status,
+    ...(r.report.degraded ? { degraded: true } : {}),
+    position: r.position,
+    duration_ms: r.report.duration_ms,
+    ...(r.attempts > 1 ? { attempts: r.attempts } : {}),
+    ...(r.reason ? { reason: r.reason } : {}),
+    ...(r.report_path ? { result: relativeTo(runDir, r.report_path) } : {}),
+    ...(r.exports.length > 0 ? { exports: [...r.exports] } : {}),
+    ...(control ? { control: { ...control, ...controlVerdict(status, r.reason), evidence: { trace: relativeTo(suiteDir, defaultTracePath(join(suiteDir, r.spec))) } } } : {}),
+  };
+}
+
+/** The bundle directory of one flow inside the run directory: `flows/<path without .flow.yaml>[-attempt-k]`. */
+function flowBundleDir(runDir: string, rel: string, attempt: number): string {
+  return join(runDir, "flows", `${rel.replace(/\.flow\.ya?ml$/i, "")}${attempt > 1 ? `-attempt-${attempt}` : ""}`);
+}
+
+function outcomeOf(report: RunReport): FlowOutcome {
+  if (report.passed) return report.trace_id === "skipped" ? "skipped" : "passed";
+  return report.error !== undefined || report.steps.some((s) => s.status === "errored") ? "errored" : "failed";
+}
+
+function reasonOf(report: RunReport): string | undefined {
+  if (report.passed && report.trace_id !== "skipped") return undefined;
+  if (report.error) return report.error;
+  const step = report.steps.find((s) => s.status !== "passed");
+  return step ? (report.trace_id === "skipped" || report.trace_id === "errored" ? step.detail : `${step.id} ${step.intent}: ${step.detail ?? step.status}`) : undefined;
+}
+
+async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & { log: (line: string) => void }, pool: SessionPool, runDir: string, env: Env): Promise<{ result: SuiteFlowResult; exported?: Readonly<Record<string, string>> }> {
+  const { plan, path } = item;
+  const spec = displayPath(path);
+  const tracePath = defaultTracePath(path);
+  const name = item.flow?.name ?? plan.rel;
+  const synthetic = (report: RunReport, extra: Partial<SuiteFlowResult> = {}) => {
+    const dir = flowBundleDir(runDir, plan.rel, 1);
+    const paths = writeRunBundle(mkdirp(dir), report);
+    return { result: { spec: plan.rel, name, outcome: outcomeOf(report), report, report_path: paths.result, attempts: 1, exports: [], position: plan.position, ...(reasonOf(report) ? { reason: reasonOf(report)! } : {}), ...extra } };
+  };
+  if (item.loadError !== undefined) return synthetic(erroredReport(name, spec, displayPath(tracePath), item.loadError));
+  let recorded = false;
+  if (!existsSync(tracePath) && !item.flow?.skip_unless_env?.some((n) => !env[n])) {
+    if (options.recordMissing) {
+      options.log(`[RECORD] ${name}`);
+      try {
+        const r = await record({ spec: path, env, ...(options.author ? { author: options.author } : {}), log: options.log });
+        if (!r.ok) return synthetic(erroredReport(name, spec, displayPath(tracePath), `could not record the missing trace: ${r.error ?? "unknown error"}`));
+        recorded = true;
+      } catch (error) {
+        return synthetic(erroredReport(name, spec, displayPath(tracePath), `could not record the missing trace: ${errorLine(error)}`));
+      }
+    } else if (options.strict) {
+      return synthetic(erroredReport(name, spec, displayPath(tracePath), `no trace recorded at ${displayPath(tracePath)} (--strict); record it with \`flowproof record ${spec}\``));
+    } else {
+      return synthetic(skippedReport(name, spec, displayPath(tracePath), `no trace recorded at ${displayPath(tracePath)}; record it with \`flowproof record ${spec}\` (or run with --record-missing)`));
+    }
+  }
+  const hookEnv = env;
+  const { before_each, after_each } = ctx.config;
+  const retries = options.retries ?? 0;
+  let attempt = 0;
+  let last: Awaited<ReturnType<typeof run>> | undefined;
+  let hookError: string | undefined;
+  for (;;) {
+    attempt++;
+    hookError = before_each ? await runHook("before_each", before_each, ctx.dir, hookEnv, path, options.log) : undefined;
+    if (hookError === undefined) {
+      try {
+        last = await run({
+          spec: path, env, pool, runDir: mkdirp(flowBundleDir(runDir, plan.rel, attempt)), suiteDefaults: ctx.defaults, log: options.log,
+          ...(options.recordingDetail ? { recordingDetail: options.recordingDetail } : {}),
+          ...(options.video ? { video: true } : {}),
+          ...(options.highlightCursor ? { highlightCursor: true } : {}),
+        });
+      } catch (error) {
+        hookError = errorLine(error);
+      }
+    }
+    // after_each runs whatever happened, and its failure errors the flow too.
+    const after = after_each ? await runHook("after_each", after_each, ctx.dir, hookEnv, path, options.log) : undefined;
+    if (hookError === undefined && after !== undefined) hookError = after;
+    if (hookError !== undefined) {
+      const res = synthetic(erroredReport(name, spec, displayPath(tracePath), hookError), { attempts: attempt });
+      return res;
+    }
+    const outcome = outcomeOf(last!.report);
+    if (outcome !== "failed" || attempt > retries) break;
+    options.log(`  retry ${attempt}/${retries} ${name}`);
+  }
+  const report = last!.report;
+  const exported = last!.exported;
+  const reason = reasonOf(report);
+  return {
+    result: { spec: plan.rel, name, outcome: outcomeOf(report), report, report_path: last!.report_path, attempts: attempt, exports: exported ? Object.keys(exported) : [], position: plan.position, ...(recorded ? { recorded } : {}), ...(reason ? { reason } : {}) },
+    ...(exported ? { exported } : {}),
+  };
+}
+
+function mkdirp(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}

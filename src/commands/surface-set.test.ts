@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServer, type TestServer } from "../../test/support/server.ts";
+import { requireChromium } from "../../test/support/chromium.ts";
+import { SessionPool } from "./session-pool.ts";
+import { openMultiSurface, SurfaceActivationError } from "./surface-set.ts";
+
+let a: TestServer;
+let b: TestServer;
+beforeAll(async () => { requireChromium(); a = await startServer(); b = await startServer(); });
+afterAll(() => { a.stop(); b.stop(); });
+
+describe("SurfaceSet", () => {
+  test("launches surfaces lazily, forwards to the active one and keeps each session alive", async () => {
+    const pool = new SessionPool();
+    let launched = 0;
+    const multi = openMultiSurface({ one: { kind: "web", url: `${a.url}/greeter.html` }, two: { kind: "web", url: `${b.url}/counter.html` } }, (kind) => { launched++; return pool.open(kind, "/tmp/x.flow.yaml", () => undefined); }, () => pool.close());
+    try {
+      expect(await multi.start("one")).toEqual({ ok: true });
+      expect(launched).toBe(1);
+      expect(multi.set.baseUrl).toBe(`${a.url}/greeter.html`);
+      expect((await multi.set.fill([{ tier: "native_id", provenance: "recorded", payload: { css: "#name" } }], "Ada")).ok).toBe(true);
+      await multi.set.activate("two");
+      expect(launched).toBe(2);
+      expect((await multi.set.check([], { kind: "title", op: "equals", value: "Counter" })).pass).toBe(true);
+      await multi.set.activate("one");
+      expect(launched).toBe(2);
+      // The first surface kept its page: the typed name is still there.
+      expect((await multi.set.check([{ tier: "native_id", provenance: "recorded", payload: { css: "#name" } }], { kind: "text_contains", text: "Ada" })).pass).toBe(true);
+      await expect(multi.set.activate("three")).rejects.toBeInstanceOf(SurfaceActivationError);
+    } finally {
+      await multi.surface.driver.close();
+      await multi.surface.session.close();
+    }
+  });
+  test("a surface whose page does not open fails its start with the reason", async () => {
+    const pool = new SessionPool();
+    const multi = openMultiSurface({ down: { kind: "web", url: "http://127.0.0.1:9/" } }, (kind) => pool.open(kind, "/tmp/x.flow.yaml", () => undefined), () => pool.close());
+    try {
+      const r = await multi.start("down");
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.detail).toContain("surface `down` could not open http://127.0.0.1:9/");
+    } finally {
+      await multi.surface.driver.close();
+      await multi.surface.session.close();
+    }
+  });
+});

@@ -1,0 +1,135 @@
+// The driver registry of a multi-surface flow: one driver per named surface, launched lazily at
+// its first `in:` block, kept alive, exactly one active at a time. It is itself an AppDriver
+// that forwards to the active surface, so the step loop and the run recorder stay unaware of
+// surfaces; activation happens between steps (the loop observer's stepStarted).
+import type { AppDriver, Capability } from "../plugins/api.ts";
+import type { OpenedSurface } from "./common.ts";
+
+export interface SurfaceEntry {
+  readonly kind: string;
+  /** The surface's start URL, resolved. */
+  readonly url: string;
+}
+
+export class SurfaceActivationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SurfaceActivationError";
+  }
+}
+
+/** How long a surface's start page may take to load at its first activation. */
+const ACTIVATION_TIMEOUT_MS = 30_000;
+
+export class SurfaceSet implements AppDriver {
+  readonly #entries: ReadonlyMap<string, SurfaceEntry>;
+  readonly #open: (kind: string) => Promise<OpenedSurface>;
+  readonly #opened = new Map<string, OpenedSurface>();
+  #active: { name: string; driver: AppDriver; url: string } | undefined;
+
+  constructor(entries: Readonly<Record<string, SurfaceEntry>>, open: (kind: string) => Promise<OpenedSurface>) {
+    this.#entries = new Map(Object.entries(entries));
+    this.#open = open;
+  }
+
+  /** The active surface's name. */
+  get active(): string | undefined {
+    return this.#active?.name;
+  }
+
+  /** The active surface's start URL: what `Go to /path` is relative to. */
+  get baseUrl(): string {
+    return this.#active?.url ?? "about:blank";
+  }
+
+  /** Foregrounds `name`, launching it and opening its URL the first time. */
+  async activate(name: string): Promise<void> {
+    if (this.#active?.name === name) return;
+    const entry = this.#entries.get(name);
+    if (!entry) throw new SurfaceActivationError(`the trace names surface \`${name}\`, which is not declared (declared: ${[...this.#entries.keys()].join(", ")})`);
+    let opened = this.#opened.get(name);
+    if (!opened) {
+      opened = await this.#open(entry.kind);
+      this.#opened.set(name, opened);
+      const nav = await opened.driver.navigate(entry.url, ACTIVATION_TIMEOUT_MS);
+      if (!nav.ok) throw new SurfaceActivationError(`surface \`${name}\` could not open ${entry.url}: ${nav.detail}`);
+    }
+    this.#active = { name, driver: opened.driver, url: entry.url };
+  }
+
+  get #d(): AppDriver {
+    if (!this.#active) throw new SurfaceActivationError("no surface is active yet");
+    return this.#active.driver;
+  }
+
+  get capabilities(): ReadonlySet<Capability> {
+    return this.#active?.driver.capabilities ?? new Set<Capability>();
+  }
+
+  navigate: AppDriver["navigate"] = (url, timeoutMs) => this.#d.navigate(url, timeoutMs);
+  reload: AppDriver["reload"] = (timeoutMs) => this.#d.reload(timeoutMs);
+  click: AppDriver["click"] = (ladder, options) => this.#d.click(ladder, options);
+  hover: AppDriver["hover"] = (ladder) => this.#d.hover(ladder);
+  fill: AppDriver["fill"] = (ladder, text) => this.#d.fill(ladder, text);
+  typeFocused: AppDriver["typeFocused"] = (text) => this.#d.typeFocused(text);
+  pressKey: AppDriver["pressKey"] = (key, modifiers) => this.#d.pressKey(key, modifiers);
+  select: AppDriver["select"] = (ladder, values) => this.#d.select(ladder, values);
+  setChecked: AppDriver["setChecked"] = (ladder, checked) => this.#d.setChecked(ladder, checked);
+  readText: AppDriver["readText"] = (ladder) => this.#d.readText(ladder);
+  count: AppDriver["count"] = (ladder) => this.#d.count(ladder);
+  check: AppDriver["check"] = (ladder, expect) => this.#d.check(ladder, expect);
+  environment: AppDriver["environment"] = () => this.#d.environment();
+
+  // Optional members forward when the active driver has them; a missing one is a clear fault.
+  captureFrame: NonNullable<AppDriver["captureFrame"]> = () => this.#need("captureFrame").call(this.#d);
+  rectsFor: NonNullable<AppDriver["rectsFor"]> = (targets) => this.#need("rectsFor").call(this.#d, targets);
+  pointFor: NonNullable<AppDriver["pointFor"]> = (ladder, at) => this.#need("pointFor").call(this.#d, ladder, at);
+  drag: NonNullable<AppDriver["drag"]> = (source, onto) => this.#need("drag").call(this.#d, source, onto);
+  upload: NonNullable<AppDriver["upload"]> = (ladder, path) => this.#need("upload").call(this.#d, ladder, path);
+  armDialog: NonNullable<AppDriver["armDialog"]> = (plan) => this.#need("armDialog").call(this.#d, plan);
+  dialogOutcome: NonNullable<AppDriver["dialogOutcome"]> = () => this.#need("dialogOutcome").call(this.#d);
+  downloads: NonNullable<AppDriver["downloads"]> = (take) => this.#need("downloads").call(this.#d, take);
+  scroll: NonNullable<AppDriver["scroll"]> = (ladder, to) => this.#need("scroll").call(this.#d, ladder, to);
+
+  #need<K extends "captureFrame" | "rectsFor" | "pointFor" | "drag" | "upload" | "armDialog" | "dialogOutcome" | "downloads" | "scroll">(member: K): NonNullable<AppDriver[K]> {
+    const fn = this.#d[member];
+    if (!fn) throw new SurfaceActivationError(`surface \`${this.#active?.name}\` cannot ${member}`);
+    return fn as NonNullable<AppDriver[K]>;
+  }
+
+  /** Closes every launched surface (their drivers and sessions). */
+  async close(): Promise<void> {
+    for (const o of this.#opened.values()) {
+      await o.driver.close().catch(() => undefined);
+      await o.session.close().catch(() => undefined);
+    }
+    this.#opened.clear();
+    this.#active = undefined;
+  }
+}
+
+/** A multi-surface flow's surfaces opened from one shared session pool (one browser for all of them). */
+export interface MultiSurface {
+  readonly set: SurfaceSet;
+  /** The set as a surface the commands close like any other. */
+  readonly surface: OpenedSurface;
+  /** Activates the first surface; a failure reads like a failed navigation. */
+  start(first: string | undefined): Promise<{ ok: true } | { ok: false; detail: string }>;
+}
+
+export function openMultiSurface(entries: Readonly<Record<string, SurfaceEntry>>, open: (kind: string) => Promise<OpenedSurface>, closePool: () => Promise<void>): MultiSurface {
+  const set = new SurfaceSet(entries, open);
+  return {
+    set,
+    surface: { driver: set, session: { launch: () => Promise.reject(new Error("a multi-surface flow launches its surfaces itself")), close: closePool } },
+    async start(first) {
+      if (first === undefined) return { ok: false, detail: "the flow has no step" };
+      try {
+        await set.activate(first);
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+      }
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { describe, expect, test } from "bun:test";
+import { controlVerdict, flowStatus, runRecordId, RUN_ID_PATTERN } from "./run-record.ts";
+import type { RunReport } from "./schema.ts";
+
+const report = (extra: Partial<RunReport> = {}): RunReport => ({ name: "F", trace_id: "t", passed: true, steps: [], duration_ms: 1, started_at: "2026-01-01T00:00:00Z", flowproof_version: "0", spec_path: "f", trace_path: "t", ...extra });
+
+describe("run record rules", () => {
+  test("run ids are sortable and match the pattern", () => {
+    const id = runRecordId(new Date("2026-03-04T05:06:07.890Z"), "ab12");
+    expect(id).toBe("2026-03-04T05-06-07Z-ab12");
+    expect(RUN_ID_PATTERN.test(id)).toBe(true);
+    expect(runRecordId(new Date("2026-03-04T05:06:08Z"), "0000") > id).toBe(true);
+  });
+  test.each([
+    ["pass", undefined, "pass"],
+    ["degraded", undefined, "pass"],
+    ["fail", "s0002 x: expected y", "fail"],
+    ["fail", "egress not contained on this platform", "capability-error"],
+    ["skipped", "no trace recorded at a.trace.jsonl", "capability-error"],
+    ["errored", "before_each hook failed", "capability-error"],
+  ] as const)("status %s (%s) → %s", (status, reason, verdict) => {
+    expect(controlVerdict(status, reason).verdict).toBe(verdict);
+  });
+  test("flow status follows the outcome and degradation", () => {
+    expect(flowStatus(report({ degraded: true }), "passed")).toBe("degraded");
+    expect(flowStatus(report(), "failed")).toBe("fail");
+    expect(flowStatus(report(), "skipped")).toBe("skipped");
+  });
+});

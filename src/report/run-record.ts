@@ -1,0 +1,88 @@
+// The run record (`.flowproof/runs/<run-id>/report.json`): what a suite run proved, the source of
+// `flowproof audit` and `flowproof merge`. Declared once with TypeBox (schema/run-record.schema.json),
+// plus the pure rules that derive it: run ids, flow status and control verdicts. No I/O.
+import { Type, type Static } from "@sinclair/typebox";
+import type { RunReport } from "./schema.ts";
+
+export const FlowStatus = Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("degraded"), Type.Literal("skipped"), Type.Literal("errored")]);
+export const ControlVerdict = Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("capability-error")]);
+
+export const ControlRecord = Type.Object(
+  {
+    id: Type.String({ pattern: "^[a-z0-9._-]+$" }),
+    title: Type.Optional(Type.String()),
+    description: Type.Optional(Type.String()),
+    verdict: ControlVerdict,
+    reason: Type.Optional(Type.String({ description: "Why the verdict is not pass (never a secret's value)." })),
+    evidence: Type.Object({ trace: Type.String({ description: "The trace replayed, relative to the suite directory." }) }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+
+export const FlowRecord = Type.Object(
+  {
+    flow: Type.String({ description: "The flow file, relative to the suite directory." }),
+    name: Type.String(),
+    status: FlowStatus,
+    degraded: Type.Optional(Type.Boolean()),
+    position: Type.Integer({ minimum: 0, description: "The flow's place in the unsharded suite order (merge sorts by it)." }),
+    duration_ms: Type.Integer({ minimum: 0 }),
+    attempts: Type.Optional(Type.Integer({ minimum: 1 })),
+    reason: Type.Optional(Type.String({ description: "Why the flow was skipped, errored or failed." })),
+    result: Type.Optional(Type.String({ description: "The flow's result.json, relative to this record." })),
+    exports: Type.Optional(Type.Array(Type.String(), { description: "Names of the variables the flow exported (never their values)." })),
+    control: Type.Optional(ControlRecord),
+  },
+  { additionalProperties: false },
+);
+
+export const RunRecord = Type.Object(
+  {
+    run_id: Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}Z-[0-9a-f]{4}$", description: "Sortable: YYYY-MM-DDTHH-MM-SSZ-<4 hex>." }),
+    started_at: Type.String({ format: "date-time" }),
+    flowproof_version: Type.String(),
+    env: Type.Object({ os: Type.String() }, { additionalProperties: false }),
+    suite: Type.String({ description: "The suite directory (or the single flow's directory)." }),
+    shard: Type.Optional(Type.Object({ index: Type.Integer({ minimum: 1 }), total: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })),
+    merged_from: Type.Optional(Type.Array(Type.String(), { description: "Run ids this record was merged from (`flowproof merge`)." })),
+    flows: Type.Array(FlowRecord),
+  },
+  { additionalProperties: false },
+);
+
+export type FlowStatus = Static<typeof FlowStatus>;
+export type ControlVerdict = Static<typeof ControlVerdict>;
+export type ControlRecord = Static<typeof ControlRecord>;
+export type FlowRecord = Static<typeof FlowRecord>;
+export type RunRecord = Static<typeof RunRecord>;
+
+export const RUN_RECORD_RETENTION = 10;
+export const RUN_ID_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z-[0-9a-f]{4}$/;
+
+/** `YYYY-MM-DDTHH-MM-SSZ-<4 hex>`; `hex4` supplies the random suffix. */
+export function runRecordId(at: Date, hex4: string): string {
+  return `${at.toISOString().slice(0, 19).replace(/:/g, "-")}Z-${hex4}`;
+}
+
+/** Failure texts that mean "this run cannot certify the control", not "the control does not hold". */
+const CAPABILITY = /not contained|cannot certify|not enforced|no trace recorded/i;
+
+/** A control's verdict from its flow's status and reason (feature inventory §5.3). */
+export function controlVerdict(status: FlowStatus, reason: string | undefined): { verdict: ControlVerdict; reason?: string } {
+  if (status === "skipped" || status === "errored") return { verdict: "capability-error", ...(reason ? { reason } : {}) };
+  if (reason && CAPABILITY.test(reason)) return { verdict: "capability-error", reason };
+  if (status === "fail") return { verdict: "fail", ...(reason ? { reason } : {}) };
+  return { verdict: "pass" };
+}
+
+/** A flow's status in the record from its run report. */
+export function flowStatus(report: RunReport, outcome: "passed" | "failed" | "skipped" | "errored"): FlowStatus {
+  if (outcome === "skipped") return "skipped";
+  if (outcome === "errored") return "errored";
+  if (outcome === "failed") return "fail";
+  return report.degraded ? "degraded" : "pass";
+}
+
+export function runRecordSchemaDocument(): Record<string, unknown> {
+  return { $schema: "http://json-schema.org/draft-07/schema#", $id: "https://flowproof.dev/schema/run-record.schema.json", title: "flowproof run record (.flowproof/runs/<run-id>/report.json)", ...RunRecord };
+}

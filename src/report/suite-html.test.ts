@@ -1,0 +1,16 @@
+import { describe, expect, test } from "bun:test";
+import { suiteHtml } from "./suite-html.ts";
+
+describe("suiteHtml", () => {
+  test("one row per flow with its badge, link and escaped detail; FAIL when any flow failed", () => {
+    const html = suiteHtml("s", "r1", [
+      { spec: "a.flow.yaml", name: "A", outcome: "passed", duration_ms: 5, report: "flows/a/report.html" },
+      { spec: "b.flow.yaml", name: "B <x>", outcome: "errored", duration_ms: 0, reason: "bad & broken" },
+    ]);
+    expect(html).toContain("<title>flowproof suite s — FAIL</title>");
+    expect(html).toContain('<a href="flows/a/report.html">A</a>');
+    expect(html).toContain("B &lt;x&gt;");
+    expect(html).toContain("bad &amp; broken");
+    expect(html.match(/<tr><td>/g)?.length).toBe(2);
+  });
+});

@@ -1,0 +1,31 @@
+// The suite run's report.html: one row per flow with its verdict, linking each flow's own
+// report.html. Self-contained (inline CSS), built from structured results only. Pure.
+import { escapeXml as esc } from "./junit.ts";
+
+export interface SuiteHtmlRow {
+  readonly spec: string;
+  readonly name: string;
+  readonly outcome: "passed" | "failed" | "skipped" | "errored";
+  readonly duration_ms: number;
+  readonly reason?: string;
+  /** The flow's report.html relative to this page. */
+  readonly report?: string;
+}
+
+const BADGE = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" } as const;
+
+export function suiteHtml(suite: string, runId: string, rows: readonly SuiteHtmlRow[]): string {
+  const bad = rows.some((r) => r.outcome === "failed" || r.outcome === "errored");
+  const body = rows.map((r) => `<tr><td><span class="badge ${r.outcome}">${BADGE[r.outcome]}</span></td><td>${r.report ? `<a href="${esc(r.report)}">${esc(r.name)}</a>` : esc(r.name)}</td><td><code>${esc(r.spec)}</code></td><td>${r.duration_ms} ms</td><td>${esc(r.reason ?? "")}</td></tr>`).join("\n");
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>flowproof suite ${esc(suite)} — ${bad ? "FAIL" : "PASS"}</title>
+<style>body{font:14px system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}.badge{font-weight:600;padding:.1rem .4rem;border-radius:3px;color:#fff}.passed{background:#2a7d2a}.failed{background:#b22}.skipped{background:#777}.errored{background:#c80}</style>
+</head><body>
+<h1>${bad ? "FAIL" : "PASS"}: suite ${esc(suite)}</h1>
+<p>Run <code>${esc(runId)}</code> · ${rows.length} flows</p>
+<table><thead><tr><th>Verdict</th><th>Flow</th><th>File</th><th>Time</th><th>Detail</th></tr></thead><tbody>
+${body}
+</tbody></table>
+</body></html>
+`;
+}

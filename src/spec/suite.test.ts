@@ -1,0 +1,39 @@
+import { describe, expect, test } from "bun:test";
+import { loadSuiteText, SUITE_KEYS } from "./suite.ts";
+import { SuiteFileSchema } from "./suite-schema.ts";
+
+describe("loadSuiteText", () => {
+  test("reads every key", () => {
+    const r = loadSuiteText("suite.yaml", [
+      'min_version: "0.1.0"',
+      "env: { BASE: http://x, PORT: 3000, FULL: '${BASE}:${PORT}' }",
+      "env_from: ./mint.sh",
+      "before_each: ./reset.sh",
+      "after_each: ./clean.sh",
+      "order: [b.flow.yaml, a.flow.yaml]",
+      "browser: { viewport: { width: 390, height: 844 } }",
+      "identities: { admin: { cookies: [{ name: sid, value: x }] } }",
+      "server: { command: npm start, url: 'http://127.0.0.1:3000/', reuse_existing: true }",
+    ].join("\n"));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.suite.env).toEqual([{ name: "BASE", raw: "http://x" }, { name: "PORT", raw: "3000" }, { name: "FULL", raw: "${BASE}:${PORT}" }]);
+    expect(r.suite.order).toEqual(["b.flow.yaml", "a.flow.yaml"]);
+    expect(r.suite.server).toEqual({ command: "npm start", url: "http://127.0.0.1:3000/", timeout_seconds: 60, reuse_existing: true });
+    expect(r.suite.browser).toEqual({ viewport: { width: 390, height: 844 } });
+    expect(Object.keys(r.suite.identities ?? {})).toEqual(["admin"]);
+  });
+  test("an empty file is an empty suite", () => {
+    expect(loadSuiteText("suite.yaml", "")).toMatchObject({ ok: true, suite: { env: [], order: [] } });
+  });
+  test("reports every problem together, with places and hints", () => {
+    const r = loadSuiteText("suite.yaml", "ordr: []\nmin_version: 1\nenv: { X: '${captured.a}' }\nserver: { command: x, url: ftp://x, colour: red }\nidentities: { admin: { user: x } }\n");
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.diagnostics.map((d) => `${d.span?.line}:${d.code}`)).toEqual(["1:unknown-key", "2:bad-value", "3:bad-reference", "4:bad-value", "4:unknown-key", "5:bad-value"]);
+    expect(r.diagnostics[0]!.hint).toContain("did you mean `order`?");
+  });
+  test("the schema names exactly the loader's keys", () => {
+    expect(Object.keys(SuiteFileSchema.properties)).toEqual([...SUITE_KEYS]);
+  });
+});

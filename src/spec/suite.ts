@@ -1,0 +1,181 @@
+// Loads `suite.yaml` into a typed SuiteConfig, collecting every problem of the file with spans.
+// Pure: no fs, no env, no processes (commands/ runs env_from, hooks and the server).
+import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { parseTemplate } from "../grammar/index.ts";
+import { isMap, isScalar, isSeq, keyName, parseYaml, spanOf, type Node, type YamlSource } from "./yaml.ts";
+import { nearest } from "./suggest.ts";
+import { ENV_NAME } from "./suite-keys.ts";
+
+export const SUITE_KEYS = ["min_version", "env", "env_from", "before_each", "after_each", "order", "browser", "identities", "server"] as const;
+const SERVER_KEYS = ["command", "url", "timeout_seconds", "reuse_existing"] as const;
+export const DEFAULT_SERVER_TIMEOUT_S = 60;
+
+export interface SuiteServer {
+  readonly command: string;
+  readonly url: string;
+  readonly timeout_seconds: number;
+  readonly reuse_existing: boolean;
+}
+
+export interface SuiteConfig {
+  readonly file: string;
+  readonly min_version?: string;
+  /** `env:` entries in file order; values are raw templates (`${VAR}` resolved when the run starts). */
+  readonly env: readonly { readonly name: string; readonly raw: string }[];
+  readonly env_from?: string;
+  readonly before_each?: string;
+  readonly after_each?: string;
+  readonly order: readonly string[];
+  /** Passed through to each flow's settings (`SuiteDefaults.browser`); its keys are checked by the flow's own loader. */
+  readonly browser?: Readonly<Record<string, unknown>>;
+  /** Named session shapes for `session: <name>` (`SuiteDefaults.identities`). */
+  readonly identities?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly server?: SuiteServer;
+}
+
+export type SuiteLoadResult = { readonly ok: true; readonly suite: SuiteConfig } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
+
+export function loadSuiteText(file: string, text: string): SuiteLoadResult {
+  const { source, diagnostics } = parseYaml(file, text);
+  if (diagnostics.length > 0) return { ok: false, diagnostics };
+  const root = source.doc.contents;
+  if (root === null || (isScalar(root) && (root.value === null || root.value === ""))) return { ok: true, suite: { file, env: [], order: [] } };
+  if (!isMap(root)) {
+    return { ok: false, diagnostics: [diagnostic("bad-value", "suite.yaml must be a mapping", { span: spanOf(source, root), hint: `its keys are: ${SUITE_KEYS.join(", ")}` })] };
+  }
+  const problems: Diagnostic[] = [];
+  const out: {
+    -readonly [K in keyof SuiteConfig]: SuiteConfig[K];
+  } = { file, env: [], order: [] };
+  for (const pair of root.items) {
+    const key = keyName(pair);
+    const value = pair.value as Node | null;
+    const keyNode = pair.key as Node;
+    switch (key) {
+      case "min_version": {
+        const v = scalarText(value);
+        if (v === undefined || !/^\d+\.\d+\.\d+$/.test(v)) problems.push(diagnostic("bad-value", "`min_version` must be a version X.Y.Z", { span: spanOf(source, value ?? keyNode), hint: 'min_version: "0.3.0"' }));
+        else out.min_version = v;
+        break;
+      }
+      case "env": {
+        if (!isMap(value)) {
+          problems.push(diagnostic("bad-value", "`env` must be a mapping of NAME: value", { span: spanOf(source, value ?? keyNode), hint: "env:\n  BASE_URL: http://127.0.0.1:3000" }));
+          break;
+        }
+        const env: { name: string; raw: string }[] = [];
+        for (const p of value.items) {
+          const name = keyName(p);
+          const v = scalarText(p.value as Node | null);
+          if (!ENV_NAME.test(name)) problems.push(diagnostic("bad-value", `${JSON.stringify(name)} is not an environment variable name`, { span: spanOf(source, p.key as Node), hint: "use letters, digits and `_`: BASE_URL" }));
+          else if (v === undefined) problems.push(diagnostic("bad-value", `\`env.${name}\` must be a string, number or boolean`, { span: spanOf(source, (p.value ?? p.key) as Node), hint: `${name}: some-value` }));
+          else {
+            const parsed = parseTemplate(v);
+            if (!parsed.ok) problems.push(diagnostic(parsed.error.code, parsed.error.message, { span: spanOf(source, p.value as Node), hint: parsed.error.hint }));
+            else if (parsed.value.parts.some((part) => part.kind === "captured")) problems.push(diagnostic("bad-reference", `\`env.${name}\` uses \${captured.…}, which exists only inside a flow`, { span: spanOf(source, p.value as Node), hint: "use `exports:` in the flow that remembers the value" }));
+            else env.push({ name, raw: v });
+          }
+        }
+        out.env = env;
+        break;
+      }
+      case "env_from":
+      case "before_each":
+      case "after_each": {
+        const v = scalarText(value);
+        if (v === undefined || v.trim() === "") problems.push(diagnostic("bad-value", `\`${key}\` must be a shell command`, { span: spanOf(source, value ?? keyNode), hint: `${key}: ./scripts/${key === "env_from" ? "mint-test-data.sh" : "reset-db.sh"}` }));
+        else out[key] = v;
+        break;
+      }
+      case "order": {
+        if (!isSeq(value)) {
+          problems.push(diagnostic("bad-value", "`order` must be a list of flow files", { span: spanOf(source, value ?? keyNode), hint: "order:\n  - login.flow.yaml\n  - checkout.flow.yaml" }));
+          break;
+        }
+        const order: string[] = [];
+        for (const item of value.items as Node[]) {
+          const v = scalarText(item);
+          if (v === undefined || v.trim() === "") problems.push(diagnostic("bad-value", "each `order` entry must be a flow file path", { span: spanOf(source, item), hint: "- login.flow.yaml" }));
+          else if (order.includes(v)) problems.push(diagnostic("bad-value", `${v} is listed twice in \`order\``, { span: spanOf(source, item), hint: "list each flow once" }));
+          else order.push(v);
+        }
+        out.order = order;
+        break;
+      }
+      case "browser": {
+        if (!isMap(value)) problems.push(diagnostic("bad-value", "`browser` must be a mapping (the flow-level `browser:` shape)", { span: spanOf(source, value ?? keyNode), hint: "browser:\n  viewport: { width: 390, height: 844 }" }));
+        else out.browser = value.toJSON() as Record<string, unknown>;
+        break;
+      }
+      case "identities": {
+        if (!isMap(value)) {
+          problems.push(diagnostic("bad-value", "`identities` must map names to session shapes", { span: spanOf(source, value ?? keyNode), hint: "identities:\n  admin:\n    cookies: [{ name: sid, value: ${ADMIN_SID} }]" }));
+          break;
+        }
+        const ids: Record<string, Record<string, unknown>> = {};
+        for (const p of value.items) {
+          const name = keyName(p);
+          const shape = p.value as Node | null;
+          const bad = !isMap(shape) || shape.items.some((q) => !["cookies", "local_storage"].includes(keyName(q)));
+          if (!/^[A-Za-z0-9_.-]+$/.test(name)) problems.push(diagnostic("bad-value", `identity name ${JSON.stringify(name)} may use letters, digits, '.', '_' and '-'`, { span: spanOf(source, p.key as Node), hint: "admin:" }));
+          else if (bad) problems.push(diagnostic("bad-value", `identity \`${name}\` must be a session shape with \`cookies\` and/or \`local_storage\``, { span: spanOf(source, (shape ?? p.key) as Node), hint: `${name}:\n  cookies: [{ name: sid, value: \${SID} }]` }));
+          else ids[name] = (shape as Node & { toJSON(): unknown }).toJSON() as Record<string, unknown>;
+        }
+        out.identities = ids;
+        break;
+      }
+      case "server": {
+        const server = loadServer(source, value, keyNode, problems);
+        if (server) out.server = server;
+        break;
+      }
+      default: {
+        const guess = nearest(key, SUITE_KEYS);
+        problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in suite.yaml`, { span: spanOf(source, keyNode), hint: `${guess ? `did you mean \`${guess}\`? ` : ""}suite.yaml keys are: ${SUITE_KEYS.join(", ")}` }));
+      }
+    }
+  }
+  return problems.length > 0 ? { ok: false, diagnostics: problems } : { ok: true, suite: out };
+}
+
+function loadServer(source: YamlSource, value: Node | null, keyNode: Node, problems: Diagnostic[]): SuiteServer | undefined {
+  const hint = "server:\n  command: npm start\n  url: http://127.0.0.1:3000/\n  timeout_seconds: 60";
+  if (!isMap(value)) {
+    problems.push(diagnostic("bad-value", "`server` must be a mapping with `command` and `url`", { span: spanOf(source, value ?? keyNode), hint }));
+    return undefined;
+  }
+  const before = problems.length;
+  let command: string | undefined, url: string | undefined, timeout = DEFAULT_SERVER_TIMEOUT_S, reuse = false;
+  for (const p of value.items) {
+    const key = keyName(p);
+    const v = p.value as Node | null;
+    const at = spanOf(source, (v ?? p.key) as Node);
+    if (key === "command" || key === "url") {
+      const t = scalarText(v);
+      if (t === undefined || t.trim() === "") problems.push(diagnostic("bad-value", `\`server.${key}\` must be a non-empty string`, { span: at, hint }));
+      else if (key === "command") command = t;
+      else if (!/^https?:\/\//.test(t) && !t.includes("${")) problems.push(diagnostic("bad-value", `\`server.url\` must be an http(s) URL, not ${JSON.stringify(t)}`, { span: at, hint: "url: http://127.0.0.1:3000/" }));
+      else url = t;
+    } else if (key === "timeout_seconds") {
+      if (!isScalar(v) || typeof v.value !== "number" || !(v.value > 0)) problems.push(diagnostic("bad-value", "`server.timeout_seconds` must be a positive number", { span: at, hint: "timeout_seconds: 60" }));
+      else timeout = v.value;
+    } else if (key === "reuse_existing") {
+      if (!isScalar(v) || typeof v.value !== "boolean") problems.push(diagnostic("bad-value", "`server.reuse_existing` must be true or false", { span: at, hint: "reuse_existing: true" }));
+      else reuse = v.value;
+    } else {
+      problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in \`server\``, { span: spanOf(source, p.key as Node), hint: `\`server\` keys are: ${SERVER_KEYS.join(", ")}` }));
+    }
+  }
+  if (command === undefined && problems.length === before) problems.push(diagnostic("missing-key", "`server` needs a `command`", { span: spanOf(source, value), hint }));
+  if (url === undefined && problems.length === before) problems.push(diagnostic("missing-key", "`server` needs the `url` to wait for", { span: spanOf(source, value), hint }));
+  if (problems.length > before || command === undefined || url === undefined) return undefined;
+  return { command, url, timeout_seconds: timeout, reuse_existing: reuse };
+}
+
+function scalarText(node: Node | null | undefined): string | undefined {
+  if (!isScalar(node)) return undefined;
+  const v = node.value;
+  if (typeof v === "string") return v;
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  return undefined;
+}

@@ -1,0 +1,132 @@
+// Multi-surface flows: the `apps:` map of named surfaces and the `in: <surface>` blocks that run
+// steps on one of them. Surfaces of kind `web` run in this version; other kinds are refused by
+// name. Pure: YAML nodes in, typed surfaces and diagnostics out.
+import { parseTemplate } from "../grammar/index.ts";
+import type { Template } from "../grammar/ast.ts";
+import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { isMap, isScalar, isSeq, keyName, spanOf, type Node, type YAMLMap, type YamlSource } from "./yaml.ts";
+import type { BlockLoader, FlowNode, Scope } from "./block.ts";
+
+/** One named surface of a multi-surface flow. */
+export interface SurfaceSpec {
+  readonly app: "web";
+  /** Start URL template (`${VAR}` resolved at the surface's first activation). */
+  readonly url: Template;
+}
+
+export const SURFACE_NAME = /^[a-z][a-z0-9_-]*$/;
+const LATER_SURFACE_KINDS = ["api", "sap", "calc", "notepad", "vision", "agent", "windows"];
+const EXAMPLE = "apps:\n  shop:  { app: web, url: http://127.0.0.1:3000/ }\n  admin: { app: web, url: http://127.0.0.1:4000/ }";
+
+export function loadApps(source: YamlSource, node: Node | null, problems: Diagnostic[]): Record<string, SurfaceSpec> | undefined {
+  if (!isMap(node) || node.items.length === 0) {
+    problems.push(diagnostic("bad-value", "`apps` must map surface names to `{ app, url }`", { span: spanOf(source, node), hint: EXAMPLE }));
+    return undefined;
+  }
+  const out: Record<string, SurfaceSpec> = {};
+  let ok = true;
+  for (const pair of node.items) {
+    const name = keyName(pair);
+    const value = pair.value as Node | null;
+    if (!SURFACE_NAME.test(name)) {
+      problems.push(diagnostic("bad-value", `surface name ${JSON.stringify(name)} must match [a-z][a-z0-9_-]*`, { span: spanOf(source, pair.key as Node), hint: "shop:" }));
+      ok = false;
+      continue;
+    }
+    const surface = loadSurface(source, name, value, problems);
+    if (surface) out[name] = surface;
+    else ok = false;
+  }
+  return ok ? out : undefined;
+}
+
+function loadSurface(source: YamlSource, name: string, node: Node | null, problems: Diagnostic[]): SurfaceSpec | undefined {
+  if (!isMap(node)) {
+    problems.push(diagnostic("bad-value", `surface \`${name}\` must be a mapping \`{ app, url }\``, { span: spanOf(source, node), hint: EXAMPLE }));
+    return undefined;
+  }
+  let app: string | undefined;
+  let url: Template | undefined;
+  let ok = true;
+  for (const pair of node.items) {
+    const key = keyName(pair);
+    const value = pair.value as Node | null;
+    if (key === "app") {
+      if (!isScalar(value) || typeof value.value !== "string") {
+        problems.push(diagnostic("bad-value", `\`apps.${name}.app\` must be an app kind`, { span: spanOf(source, value ?? (pair.key as Node)), hint: "app: web" }));
+        ok = false;
+      } else if (value.value === "web") app = "web";
+      else {
+        const later = LATER_SURFACE_KINDS.includes(value.value);
+        problems.push(diagnostic(later ? "unsupported-feature" : "bad-value", later
+          ? `surface \`${name}\`: app \`${value.value}\` is not available as a surface in this version of flowproof`
+          : `surface \`${name}\`: unknown app \`${value.value}\``, { span: spanOf(source, value), hint: "surfaces of kind `web` run in this version" }));
+        ok = false;
+      }
+    } else if (key === "url") {
+      if (!isScalar(value) || typeof value.value !== "string" || value.value.trim() === "") {
+        problems.push(diagnostic("bad-value", `\`apps.${name}.url\` must be a URL string`, { span: spanOf(source, value ?? (pair.key as Node)), hint: "url: http://127.0.0.1:3000/" }));
+        ok = false;
+      } else {
+        const parsed = parseTemplate(value.value);
+        if (parsed.ok && parsed.value.parts.some((p) => p.kind === "captured")) {
+          problems.push(diagnostic("bad-reference", `a web surface's url cannot use \${captured.…}: it opens at its first block`, { span: spanOf(source, value), hint: "use a `${VAR}` reference, or `Go to ${captured.x}` as a step inside the block" }));
+          ok = false;
+        } else if (parsed.ok) url = parsed.value;
+        else {
+          problems.push(diagnostic(parsed.error.code, parsed.error.message, { span: spanOf(source, value), hint: parsed.error.hint }));
+          ok = false;
+        }
+      }
+    } else if (["browser", "window", "connection", "login", "session", "mock", "redact"].includes(key)) {
+      problems.push(diagnostic("unsupported-feature", `\`apps.${name}.${key}\` is part of the flow format but this version of flowproof does not run it on a surface yet`, { span: spanOf(source, pair.key as Node), hint: `remove \`${key}:\` from the surface for now` }));
+      ok = false;
+    } else {
+      problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in surface \`${name}\``, { span: spanOf(source, pair.key as Node), hint: "a surface has `app` and `url`" }));
+      ok = false;
+    }
+  }
+  if (ok && app === undefined) problems.push(diagnostic("missing-key", `surface \`${name}\` needs \`app\``, { span: spanOf(source, node), hint: "app: web" }));
+  if (ok && app !== undefined && url === undefined) problems.push(diagnostic("missing-key", `web surface \`${name}\` needs a \`url\``, { span: spanOf(source, node), hint: "url: http://127.0.0.1:3000/" }));
+  return ok && app === "web" && url ? { app: "web", url } : undefined;
+}
+
+/**
+ * `- in: <surface>` + `steps: [...]`: the steps run on that surface. Blocks sit at the top level
+ * of `steps:` only and hold plain, `rules:` and `assert:` steps.
+ */
+export function loadIn(loader: BlockLoader, item: YAMLMap, scope: Scope, surfaces: Readonly<Record<string, SurfaceSpec>> | undefined): FlowNode[] {
+  const { source, problems } = loader;
+  const inPair = item.items.find((p) => keyName(p) === "in")!;
+  const inNode = inPair.value as Node | null;
+  const at = spanOf(source, inPair.key as Node);
+  if (!surfaces) {
+    problems.push(diagnostic("bad-value", "`in:` blocks need the flow's surfaces declared under `apps:`", { span: at, hint: EXAMPLE }));
+    return [];
+  }
+  if (!scope.top || scope.surface !== undefined) {
+    problems.push(diagnostic("bad-value", "`in:` blocks sit at the top level of `steps:`, one after another; they do not nest", { span: at, hint: "end the block, then start the next `- in: <surface>` block" }));
+    return [];
+  }
+  const extra = item.items.map(keyName).filter((k) => k !== "in" && k !== "steps");
+  if (extra.length > 0 || item.items.length !== 2) {
+    problems.push(diagnostic("bad-value", "an `in:` block is a two-key mapping: `in: <surface>` and `steps:`", { span: spanOf(source, item), hint: "- in: shop\n  steps:\n    - rules: Click \"Buy\"" }));
+    return [];
+  }
+  const name = isScalar(inNode) && typeof inNode.value === "string" ? inNode.value : undefined;
+  if (name === undefined || !(name in surfaces)) {
+    problems.push(diagnostic("bad-value", name === undefined ? "`in:` names a surface of `apps:`" : `no surface \`${name}\` in \`apps:\``, { span: spanOf(source, inNode ?? (inPair.key as Node)), hint: `declared surfaces: ${Object.keys(surfaces).join(", ")}` }));
+    return [];
+  }
+  const stepsNode = item.items.find((p) => keyName(p) === "steps")!.value as Node | null;
+  if (!isSeq(stepsNode) || stepsNode.items.length === 0) {
+    problems.push(diagnostic("bad-value", "an `in:` block's `steps` must be a non-empty list", { span: spanOf(source, stepsNode), hint: "steps:\n  - rules: Click \"Buy\"" }));
+    return [];
+  }
+  const nodes = loader.loadList(stepsNode.items as Node[], { top: false, surface: name });
+  if (nodes.some((n) => n.kind !== "step")) {
+    problems.push(diagnostic("unsupported-feature", "`repeat:`/`when:` inside an `in:` block are not run by this version of flowproof", { span: at, hint: "keep the block's steps plain, `rules:` or `assert:`" }));
+    return [];
+  }
+  return nodes;
+}

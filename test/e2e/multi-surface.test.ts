@@ -1,0 +1,89 @@
+// Multi-surface flows with two web surfaces on two different local apps, in real Chromium:
+// lazy launch at the first block, one capture namespace across blocks, returning to a surface
+// resumes its session, the trace header carries the surface map as written and each step its
+// surface, and replay routes every step to its surface from the header alone.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startServer, type TestServer } from "../support/server.ts";
+import { requireChromium } from "../support/chromium.ts";
+import { runCli } from "../support/cli.ts";
+import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+
+let shop: TestServer;
+let admin: TestServer;
+let p: TmpProject;
+
+beforeAll(async () => {
+  requireChromium();
+  shop = await startServer();
+  admin = await startServer();
+  p = tmpProject("flowproof-multi-");
+});
+afterAll(() => {
+  shop.stop();
+  admin.stop();
+  p.remove();
+});
+
+const FLOW = `name: Cart across shop and admin
+apps:
+  shop:  { app: web, url: "\${SHOP_URL}/counter.html" }
+  admin: { app: web, url: "\${ADMIN_URL}/greeter.html" }
+steps:
+  - in: shop
+    steps:
+      - rules: Press the "Add" button
+      - assert: the "id:count" shows 42
+      - rules: Remember the "id:count" as items
+  - in: admin
+    steps:
+      - rules: Type \${captured.items} into the "Your name" field
+      - rules: Press the "Greet" button
+      - assert: page shows Hello, 42!
+  - in: shop
+    steps:
+      - rules: Press the "Add" button
+      - assert: the "id:count" shows 43
+`;
+
+describe("apps: + in: blocks", () => {
+  test("records and replays a flow across two web apps with one capture namespace", async () => {
+    p.write("cart.flow.yaml", FLOW);
+    const env = { SHOP_URL: shop.url, ADMIN_URL: admin.url };
+    const rec = await runCli(["record", "cart.flow.yaml", "--author", "rules"], { cwd: p.dir, env });
+    expect(rec.stderr).not.toContain("FAILED");
+    expect(rec.code).toBe(0);
+    const tracePath = join(p.dir, "cart.trace.jsonl");
+    expectValidTrace(tracePath);
+    const [header, ...steps] = readFileSync(tracePath, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(header!["app"]).toEqual({ name: "multi", adapter: "multi" });
+    expect(header!["apps"]).toEqual({
+      admin: { name: "admin", adapter: "web", url: "${ADMIN_URL}/greeter.html" },
+      shop: { name: "shop", adapter: "web", url: "${SHOP_URL}/counter.html" },
+    });
+    expect(steps.map((s) => s["surface"])).toEqual(["shop", "shop", "shop", "admin", "admin", "admin", "shop", "shop"]);
+    expect(readFileSync(tracePath, "utf8")).not.toContain(shop.url);
+
+    const res = await runCli(["run", "cart.flow.yaml", "--json"], { cwd: p.dir, env });
+    expect(res.code).toBe(0);
+    const out = JSON.parse(res.stdout) as { report: { passed: boolean; steps: Array<{ status: string }> }; report_path: string };
+    expect(out.report.passed).toBe(true);
+    expect(out.report.steps.length).toBe(8);
+    expectValidResult(out.report_path);
+  });
+
+  test.each([
+    ["a step outside any in: block", "apps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - rules: Click \"Go\"\n", "every step sits in an `in: <surface>` block"],
+    ["an undeclared surface", "apps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - in: b\n    steps: [ 'rules: Click \"Go\"' ]\n", "no surface `b` in `apps:`"],
+    ["an api surface", "apps:\n  a: { app: api, url: http://127.0.0.1/ }\nsteps:\n  - in: a\n    steps: [ 'rules: Click \"Go\"' ]\n", "app `api` is not available as a surface in this version"],
+    ["both app: and apps:", "app: web\napps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - in: a\n    steps: [ 'rules: Click \"Go\"' ]\n", "either `app:` (one surface) or `apps:`"],
+    ["nested in: blocks", "apps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - in: a\n    steps:\n      - in: a\n        steps: [ 'rules: Click \"Go\"' ]\n", "they do not nest"],
+  ])("refuses %s at parse time", async (_, body, message) => {
+    p.write("bad.flow.yaml", `name: Bad\n${body}`);
+    const res = await runCli(["validate", "bad.flow.yaml"], { cwd: p.dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(message);
+  });
+});
