@@ -34,7 +34,7 @@ const RECORDING_FLAGS: readonly FlagSpec[] = [
 
 /** Flags of `run` that apply to a directory (a suite run). */
 const SUITE_RUN_FLAGS: readonly FlagSpec[] = [
-  { name: "retries", kind: "string", placeholder: "N", description: "Suite: re-run a failed flow up to N more times with a fresh browser context (default 0)." },
+  { name: "retries", kind: "string", placeholder: "N", description: "Re-run a failed flow up to N more times, each in a fresh browser context (default 0); also for a single flow." },
   { name: "strict", kind: "boolean", description: "Suite: a flow without a trace is an error instead of a visible skip." },
   { name: "record-missing", kind: "boolean", description: "Suite: record flows that have no trace in place (with --author), then replay them." },
   { ...AUTHOR_FLAG_BASE, description: "Authoring backend for --record-missing (default auto)." },
@@ -60,7 +60,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "run",
     summary: "Replay a flow's trace with zero model calls and write a run report",
-    usage: "flowproof run <flow.yaml> [-t <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json], or flowproof run <dir> [--retries N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]",
+    usage: "flowproof run <flow.yaml> [-t <trace>] [--retries N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json], or flowproof run <dir> [--retries N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]",
     positional: "flow.yaml|dir",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to replay (default: <stem>.trace.jsonl next to the flow). Not used for a directory." },

@@ -9,7 +9,7 @@ import { suiteCommand } from "./suite.ts";
 import { existsSync, statSync } from "node:fs";
 
 /** Flags that only make sense for a directory. */
-const SUITE_ONLY = ["retries", "strict", "record-missing", "author", "workers", "shard"] as const;
+const SUITE_ONLY = ["strict", "record-missing", "author", "workers", "shard"] as const;
 
 const LABEL = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" } as const;
 
@@ -20,7 +20,10 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   const suiteOnly = SUITE_ONLY.find((f) => args.flags[f] !== undefined);
   if (suiteOnly) throw new UsageError(`--${suiteOnly} applies to a suite run (a directory), not to one flow file`, "run the flow's directory: flowproof run <dir> --" + suiteOnly);
   const json = args.flags["json"] === true;
-  const result = await runInSuiteContext({ spec, ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}), ...recordingControls(args.flags), log: (line) => io.err(line) });
+  const retriesText = args.flags["retries"];
+  const retries = typeof retriesText === "string" && /^\d+$/.test(retriesText) && Number(retriesText) <= 255 ? Number(retriesText) : undefined;
+  if (retriesText !== undefined && retries === undefined) throw new UsageError(`--retries must be a whole number from 0 to 255, not ${JSON.stringify(retriesText)}`, "e.g. --retries 2");
+  const result = await runInSuiteContext({ spec, ...(retries !== undefined ? { retries } : {}), ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}), ...recordingControls(args.flags), log: (line) => io.err(line) });
   const { report } = result;
   if (result.skipped !== undefined) {
     if (json) io.out(JSON.stringify({ report, report_path: null, skipped: result.skipped }, null, 2));

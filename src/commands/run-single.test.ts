@@ -34,4 +34,22 @@ describe("runInSuiteContext", () => {
     await expect(runInSuiteContext({ spec, env: {} })).rejects.toBeInstanceOf(TraceError);
     expect(readFileSync(join(p.dir, "hooks.log"), "utf8").endsWith("before\nafter\nbefore\nafter\n")).toBe(true);
   });
+  test("--retries re-runs a failed flow in a fresh context", async () => {
+    const q = tmpProject();
+    try {
+      let served = 0;
+      server.setRoute("/flaky-single.html", () => {
+        served++;
+        return new Response(`<!doctype html><title>F</title><p id="s">${served === 2 ? "not yet" : "ready"}</p>`, { headers: { "content-type": "text/html" } });
+      });
+      const spec = q.write("f.flow.yaml", flowYaml("Flaky", `${server.url}/flaky-single.html`, ['assert: the "id:s" shows ready within 1s']));
+      expect((await record({ spec, env: {}, recordingDetail: "off" })).ok).toBe(true);
+      const lines: string[] = [];
+      const r = await runInSuiteContext({ spec, env: {}, retries: 1, recordingDetail: "off", log: (l) => lines.push(l) });
+      expect(r.report.passed).toBe(true);
+      expect(lines.join("\n")).toContain("retry 1/1 Flaky");
+    } finally {
+      q.remove();
+    }
+  });
 });

@@ -12,6 +12,11 @@ import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { erroredReport } from "./flow-outcome.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 
+export interface SingleRunOptions extends RunOptions {
+  /** Re-run a failed flow up to this many more times, each in a fresh context. */
+  readonly retries?: number;
+}
+
 export interface SingleRunResult extends RunResult {
   /** The governing suite.yaml, when one was found. */
   readonly suite_file?: string;
@@ -19,7 +24,7 @@ export interface SingleRunResult extends RunResult {
   readonly record_path?: string;
 }
 
-export async function runInSuiteContext(options: RunOptions): Promise<SingleRunResult> {
+export async function runInSuiteContext(options: SingleRunOptions): Promise<SingleRunResult> {
   const log = options.log ?? (() => undefined);
   const specPath = resolve(options.spec);
   const suiteFile = findSuiteFile(dirname(specPath));
@@ -38,7 +43,14 @@ export async function runInSuiteContext(options: RunOptions): Promise<SingleRunR
     let thrown: unknown;
     if (before === undefined) {
       try {
-        ran = await run({ ...options, env, ...(ctx ? { suiteDefaults: ctx.defaults } : {}) });
+        // --retries: a failed flow (a verdict, not an error) runs again in a fresh context.
+        const retries = options.retries ?? 0;
+        for (let attempt = 1; ; attempt++) {
+          ran = await run({ ...options, env, ...(ctx ? { suiteDefaults: ctx.defaults } : {}) });
+          const failed = !ran.report.passed && ran.report.error === undefined && !ran.report.steps.some((st) => st.status === "errored");
+          if (!failed || attempt > retries) break;
+          log(`  retry ${attempt}/${retries} ${ran.report.name}`);
+        }
       } catch (error) {
         thrown = error;
       }

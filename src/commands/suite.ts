@@ -115,16 +115,23 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   });
   checkControlsUnique(loaded);
 
+  const server = ctx.config.server ? await startAppServer(ctx.config.server, ctx.dir, ctx.env, log) : undefined;
   const startedAt = new Date();
   const { runId, dir: runDir } = createRecordDir(dir, startedAt);
   const pool = new SessionPool();
   const exportedEnv: Record<string, string> = {};
   const results: SuiteFlowResult[] = [];
   const warnings: string[] = [];
-  const server = ctx.config.server ? await startAppServer(ctx.config.server, dir, ctx.env, log) : undefined;
   try {
     const runOne = async (item: Loaded): Promise<void> => {
-      const r = await runFlow(item, ctx, { ...options, log }, pool, runDir, { ...ctx.env, ...exportedEnv });
+      let r: Awaited<ReturnType<typeof runFlow>>;
+      try {
+        r = await runFlow(item, ctx, { ...options, log }, pool, runDir, { ...ctx.env, ...exportedEnv });
+      } catch (error) {
+        // Whatever breaks one flow (even writing its bundle) errors that flow only.
+        const report = erroredReport(item.flow?.name ?? item.plan.rel, displayPath(item.path), displayPath(defaultTracePath(item.path)), `harness fault: ${errorLine(error)}`);
+        r = { result: { spec: item.plan.rel, name: report.name, outcome: "errored", report, report_path: null, attempts: 1, exports: [], position: item.plan.position, reason: report.error! } };
+      }
       if (r.exported) Object.assign(exportedEnv, r.exported);
       results.push(r.result);
       options.onFlow?.(r.result);
