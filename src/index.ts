@@ -3,7 +3,8 @@
 // an exception; problems that stop a command from running at all (a bad flow file, a missing
 // trace, a broken plugin) throw a FlowproofError subclass carrying diagnostics.
 import { record, type RecordOptions, type RecordResult } from "./commands/record.ts";
-import { run, type RunOptions, type RunResult } from "./commands/run.ts";
+import type { RunOptions, RunResult } from "./commands/run.ts";
+import { runInSuiteContext } from "./commands/run-single.ts";
 import { validate, type ValidateResult } from "./commands/validate.ts";
 import { getTrace, type GetTraceOptions, type GetTraceResult } from "./commands/get-trace.ts";
 import { loadPluginsFor, type CommonOptions } from "./commands/common.ts";
@@ -59,7 +60,8 @@ export class Flow {
 
   /** Replays the trace with zero model calls and writes the run bundle. A failing flow gives `report.passed === false`. */
   run(options: FlowRunOptions = {}): Promise<RunResult> {
-    return run({ ...options, spec: this.specPath });
+    // As on the command line: the nearest suite.yaml (env, hooks, server, browser defaults) applies.
+    return runInSuiteContext({ ...options, spec: this.specPath });
   }
 
   /**

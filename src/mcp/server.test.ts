@@ -7,7 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../../test/support/tmp-project.ts";
-import { REPO_ROOT } from "../../test/support/cli.ts";
+import { REPO_ROOT, runCli } from "../../test/support/cli.ts";
 import { callTool } from "./server.ts";
 import { TOOLS } from "./tools.ts";
 
@@ -37,9 +37,10 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ isEr
 }
 
 describe("flowproof mcp", () => {
-  test("lists the record, run, get_trace and validate tools with their input schemas", async () => {
+  test("lists the record, run, get_trace, validate, heal and audit tools with their input schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate", "flowproof_heal"]);
+    expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate", "flowproof_heal", "flowproof_audit"]);
+    expect(tools.find((t) => t.name === "flowproof_audit")!.inputSchema.required).toEqual(["dir"]);
     const rec = tools.find((t) => t.name === "flowproof_record")!;
     expect(rec.inputSchema.required).toEqual(["spec"]);
     expect(Object.keys(rec.inputSchema.properties ?? {})).toEqual(["spec", "out", "author", "recording_detail", "video", "highlight_cursor", "reuse", "verify"]);
@@ -93,6 +94,26 @@ describe("flowproof mcp", () => {
     expect((healed.value["report"] as { routing: Array<{ route: string }> }).routing.map((r) => r.route)).toEqual(["rules", "rules"]);
   }, 60_000);
 
+  test("audit reads the control map of a suite's run record, never re-running it", async () => {
+    const dir = join(project.dir, "audited");
+    const spec = project.write("audited/login.flow.yaml", [
+      "name: Login is guarded", "app: web", `url: ${server.url}/counter.html`,
+      "control: { id: auth.login-guard, title: Login is guarded }", "steps:", '  - rules: Press the "Add" button', "  - assert: page shows 42", "",
+    ].join("\n"));
+    expect((await call("flowproof_record", { spec, author: "rules" })).value["ok"]).toBe(true);
+    const none = await call("flowproof_audit", { dir });
+    expect(none.isError).toBe(true);
+    expect(JSON.stringify(none.value)).toContain("flowproof run");
+    const suite = await runCli(["run", dir], { cwd: project.dir });
+    expect(suite.code).toBe(0);
+    const map = await call("flowproof_audit", { dir });
+    expect(map.isError).toBe(false);
+    expect(map.value["failed"]).toBe(false);
+    expect((map.value["controls"] as Array<{ id: string; verdict: string }>).map((c) => [c.id, c.verdict])).toEqual([["auth.login-guard", "pass"]]);
+    const both = await call("flowproof_audit", { dir, run: "x", since: "y" });
+    expect(both.isError).toBe(true);
+  }, 90_000);
+
   test("reading a trace that was never recorded is an error result saying how to record it", async () => {
     const r = await call("flowproof_get_trace", { spec: project.write("new.flow.yaml", flowYaml("New", "http://127.0.0.1:1/", ["assert: page shows x"])) });
     expect(r.isError).toBe(true);
@@ -102,7 +123,7 @@ describe("flowproof mcp", () => {
 
 describe("callTool", () => {
   test("refuses unknown tools and arguments outside the input schema", async () => {
-    const unknown = await callTool(TOOLS, "flowproof_audit", {});
+    const unknown = await callTool(TOOLS, "flowproof_explode", {});
     expect(unknown.isError).toBe(true);
     const bad = await callTool(TOOLS, "flowproof_run", { spec: 3, colour: "red" });
     expect(bad.isError).toBe(true);

@@ -1,9 +1,11 @@
 // The MCP tools: one object per tool (name, description, JSON input schema, handler), each calling
 // the same commands/ core as the CLI. A failing flow is a normal result; only a command that could
 // not run at all (bad flow, missing trace, broken plugin) is an error result carrying diagnostics.
+import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { record } from "../commands/record.ts";
-import { run } from "../commands/run.ts";
+import { runInSuiteContext } from "../commands/run-single.ts";
+import { audit } from "../commands/audit.ts";
 import { validate } from "../commands/validate.ts";
 import { getTrace } from "../commands/get-trace.ts";
 import { loadPluginsFor } from "../commands/common.ts";
@@ -85,7 +87,7 @@ export const runTool = defineTool({
   description: "Replay a flow's trace with zero model calls and write the run bundle (result.json, junit.xml, report.html). A failing flow is a normal result: report.passed is false and the failing step says what was expected and seen.",
   inputSchema: Type.Object({ spec, trace: tracePath, recording_detail: recordingDetail, video, highlight_cursor: highlightCursor }, { additionalProperties: false }),
   async handle(args) {
-    const r = await run({ spec: args.spec, ...(args.trace !== undefined ? { trace: args.trace } : {}), ...controls(args) });
+    const r = await runInSuiteContext({ spec: args.spec, ...(args.trace !== undefined ? { trace: args.trace } : {}), ...controls(args) });
     return { report: r.report, report_path: r.report_path, run_dir: r.run_dir, junit_path: r.junit_path, html_path: r.html_path, warnings: r.warnings, ...(r.error_hint !== undefined ? { hint: r.error_hint } : {}) };
   },
 });
@@ -109,5 +111,22 @@ export const validateTool = defineTool({
   },
 });
 
+export const auditTool = defineTool({
+  name: "flowproof_audit",
+  description: "The control map of a suite from its persisted run record (never re-runs): each flow's `control` with its verdict (pass, fail or capability-error) and evidence. With `since`, the difference to an earlier run: added, removed and changed controls, and whether that is a regression.",
+  inputSchema: Type.Object({
+    dir: Type.String({ description: "The suite directory (the one `flowproof run <dir>` ran)." }),
+    run: Type.Optional(Type.String({ description: "Audit this run record (a run id) instead of the latest." })),
+    since: Type.Optional(Type.String({ description: "Compare the latest run record with this one (a run id); cannot be combined with `run`." })),
+  }, { additionalProperties: false }),
+  async handle(args) {
+    if (args.run !== undefined && args.since !== undefined) {
+      throw new SpecError(diagnostic("bad-value", "`run` and `since` cannot be combined: `since` always compares against the latest run", { hint: "pass one of them" }));
+    }
+    const r = audit({ dir: args.dir, ...(args.run !== undefined ? { run: args.run } : {}), ...(args.since !== undefined ? { since: args.since } : {}) });
+    return r.kind === "map" ? { ...r.map, failed: r.failed } : { ...r.diff, regression: r.regression };
+  },
+});
+
 /** Every tool the server offers, in listing order. */
-export const TOOLS: readonly McpTool[] = [recordTool, runTool, getTraceTool, validateTool, healTool] as readonly McpTool[];
+export const TOOLS: readonly McpTool[] = [recordTool, runTool, getTraceTool, validateTool, healTool, auditTool] as readonly McpTool[];
