@@ -10,6 +10,16 @@ const stages: Array<{ name: string; cmd: string[] }> = [
   { name: "python", cmd: ["python3", "-m", "unittest", "discover", "-s", "sdk/python/tests", "-t", "sdk/python"] },
 ];
 
+// The assert_sql tests need a PostgreSQL server: provision the local one when none is named.
+if (!process.env["FLOWPROOF_TEST_PG_URL"]) {
+  const pg = Bun.spawnSync(["bash", "scripts/test-postgres.sh"], { stdout: "pipe", stderr: "inherit" });
+  const url = pg.stdout.toString().trim();
+  if (pg.exitCode === 0 && url) {
+    process.env["FLOWPROOF_TEST_PG_URL"] = url;
+    console.log(`PostgreSQL for the assert_sql tests: ${url}`);
+  } else console.log("no PostgreSQL for the assert_sql tests (they will fail with instructions): run scripts/test-postgres.sh as root, or set FLOWPROOF_TEST_PG_URL");
+}
+
 let passed = 0;
 let failed = 0;
 const broken: string[] = [];
