@@ -125,6 +125,22 @@ describe("the compiled executable", () => {
     expect(statuses(bin)).toEqual(statuses(src));
   }, 60_000);
 
+  test("runs a suite directory with the same verdicts, merged junit and run record as the source CLI", async () => {
+    // Both projects now hold the passing greet flow and the drifted (failing) drift flow.
+    const src = await runCli(["run", fromSource.dir, "--json"], { cwd: fromSource.dir });
+    const bin = await sandbox.run(["run", fromBinary.dir, "--json"], { cwd: fromBinary.dir });
+    expect(bin.code).toBe(1);
+    expect(bin.code).toBe(src.code);
+    type Suite = { flows: Array<{ spec: string; report: { passed: boolean; steps: Array<{ status: string }> } }>; junit_path: string };
+    const verdicts = (out: string) => (JSON.parse(out) as Suite).flows.map((f) => [f.spec.replace(/^.*\//, ""), f.report.passed, f.report.steps.map((s) => s.status)]);
+    expect(verdicts(bin.stdout)).toEqual([["drift.flow.yaml", false, ["passed", "passed", "failed"]], ["greet.flow.yaml", true, ["passed", "passed", "passed"]]]);
+    expect(verdicts(bin.stdout)).toEqual(verdicts(src.stdout));
+    const junit = readFileSync((JSON.parse(bin.stdout) as Suite).junit_path, "utf8");
+    expect((junit.match(/<testsuite /g) ?? []).length).toBe(2);
+    const records = readdirSync(join(fromBinary.dir, ".flowproof", "runs")).filter((d) => existsSync(join(fromBinary.dir, ".flowproof", "runs", d, "report.json")));
+    expect(records.length).toBeGreaterThan(0);
+  }, 120_000);
+
   test("starts and sends its first DevTools command quickly (start-up figure printed)", async () => {
     const figure = async (cli: (args: readonly string[], o: { cwd: string; env?: Record<string, string | undefined> }) => Promise<CliResult>, project: TmpProject) => {
       let firstMessageAt = 0;
