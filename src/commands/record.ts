@@ -30,7 +30,7 @@ import { run } from "./run.ts";
 export type { Clarification } from "../authoring/clarification.ts";
 export type { ModelClient, ChatMessage, Backend } from "../authoring/provider.ts";
 import { unmetGate } from "../spec/suite-keys.ts";
-import { openMultiSurface } from "./surface-set.ts";
+import { openMultiSurface, surfaceEntries, surfacesHeader } from "./surface-set.ts";
 import { SessionPool } from "./session-pool.ts";
 
 export type Route = "rules" | "llm" | "reused" | "fallback";
@@ -158,8 +158,9 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   const config = launchConfig(shaping, flow.file, env, secrets);
   // A multi-surface flow: one driver per `apps:` surface from one browser, launched at its first block.
   const sessions = flow.apps ? new SessionPool() : undefined;
-  const multi = flow.apps && sessions
-    ? openMultiSurface(Object.fromEntries(Object.entries(flow.apps).map(([n, a]) => [n, { kind: a.app, url: resolveStartUrl(a.url.raw, flow.file, env, secrets) }])), (kind) => sessions.open(kind, flow.file, log, plugins.adapters, config), () => sessions.close())
+  const appsHeader = flow.apps ? surfacesHeader(flow.apps) : undefined;
+  const multi = appsHeader && sessions
+    ? openMultiSurface(surfaceEntries(appsHeader, shaping, flow.file, env, secrets), (e) => sessions.open(e.kind, flow.file, log, plugins.adapters, e.config), () => sessions.close())
     : undefined;
   const surface = multi ? multi.surface : await openSurface(flow.app, flow.file, log, plugins.adapters, config);
   let authoring: AuthoringSession | undefined;
@@ -257,7 +258,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       trace_id: traceId,
       recorded_at: new Date().toISOString(),
       app: { name: flow.app, adapter: flow.app, ...(flow.url ? { url: flow.url.raw } : {}) },
-      ...(flow.apps ? { apps: Object.fromEntries(Object.entries(flow.apps).map(([n, a]) => [n, { name: n, adapter: a.app, url: a.url.raw }])) } : {}),
+      ...(appsHeader ? { apps: appsHeader } : {}),
       env: environment,
       flowproof_version: FLOWPROOF_VERSION,
       spec: { name: flow.name, path: relative(dirname(tracePath), flow.file) || flow.file, hash: flow.hash },

@@ -13,7 +13,7 @@ describe("SurfaceSet", () => {
   test("launches surfaces lazily, forwards to the active one and keeps each session alive", async () => {
     const pool = new SessionPool();
     let launched = 0;
-    const multi = openMultiSurface({ one: { kind: "web", url: `${a.url}/greeter.html` }, two: { kind: "web", url: `${b.url}/counter.html` } }, (kind) => { launched++; return pool.open(kind, "/tmp/x.flow.yaml", () => undefined); }, () => pool.close());
+    const multi = openMultiSurface({ one: { kind: "web", url: `${a.url}/greeter.html` }, two: { kind: "web", url: `${b.url}/counter.html` } }, (e) => { launched++; return pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined); }, () => pool.close());
     try {
       expect(await multi.start("one")).toEqual({ ok: true });
       expect(launched).toBe(1);
@@ -34,7 +34,7 @@ describe("SurfaceSet", () => {
   });
   test("a surface whose page does not open fails its start with the reason", async () => {
     const pool = new SessionPool();
-    const multi = openMultiSurface({ down: { kind: "web", url: "http://127.0.0.1:9/" } }, (kind) => pool.open(kind, "/tmp/x.flow.yaml", () => undefined), () => pool.close());
+    const multi = openMultiSurface({ down: { kind: "web", url: "http://127.0.0.1:9/" } }, (e) => pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined), () => pool.close());
     try {
       const r = await multi.start("down");
       expect(r.ok).toBe(false);

@@ -1,0 +1,123 @@
+// Multi-surface flows beyond two plain web surfaces, through the real CLI in real Chromium: an
+// `api` surface checked by assert_api against a real local HTTP server with a value captured on
+// the web surface, surface-qualified screenshot baselines, and per-surface `browser:` applied from
+// the trace header at replay.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startServer, type TestServer } from "../support/server.ts";
+import { requireChromium } from "../support/chromium.ts";
+import { runCli } from "../support/cli.ts";
+import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+
+let shop: TestServer;
+let api: ReturnType<typeof Bun.serve>;
+let API = "";
+const seen: string[] = [];
+const projects: TmpProject[] = [];
+
+beforeAll(async () => {
+  requireChromium();
+  shop = await startServer();
+  api = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req) {
+      const url = new URL(req.url);
+      seen.push(`${req.method} ${url.pathname}`);
+      const order = /^\/orders\/(\d+)$/.exec(url.pathname);
+      if (order) return Response.json({ id: order[1], state: "paid" });
+      if (url.pathname === "/echo") return Response.json({ got: await req.text() });
+      return new Response("not found", { status: 404 });
+    },
+  });
+  API = api.url.href.replace(/\/$/, "");
+});
+afterAll(() => {
+  shop.stop();
+  api.stop(true);
+  for (const p of projects) p.remove();
+});
+
+function project(): TmpProject {
+  const p = tmpProject("flowproof-multi-kinds-");
+  projects.push(p);
+  return p;
+}
+
+const header = (path: string) => JSON.parse(readFileSync(path, "utf8").split("\n")[0]!) as Record<string, unknown>;
+const stepLines = (path: string) => readFileSync(path, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+const WEB_API = `name: Order on the page, checked on the API
+apps:
+  shop:    { app: web, url: "\${SHOP_URL}/counter.html" }
+  backend: { app: api }
+steps:
+  - in: shop
+    steps:
+      - rules: Press the "Add" button
+      - assert: the "id:count" shows 42
+      - rules: Remember the "id:count" as items
+  - in: backend
+    steps:
+      - assert_api:
+          request: GET \${API}/orders/\${captured.items}
+          status: 200
+          body_json: id
+          equals: "42"
+      - assert_api:
+          request: POST \${API}/echo
+          body: { items: "\${captured.items}" }
+          body_contains: 'items'
+  - in: shop
+    steps:
+      - rules: Press the "Add" button
+      - assert: the "id:count" shows 43
+`;
+
+describe("an api surface in apps:", () => {
+  test("records and replays web + api blocks with one capture namespace", async () => {
+    const p = project();
+    p.write("order.flow.yaml", WEB_API);
+    const env = { SHOP_URL: shop.url, API };
+    seen.length = 0;
+    const rec = await runCli(["record", "order.flow.yaml", "--author", "rules"], { cwd: p.dir, env });
+    expect(rec.stderr).not.toContain("FAILED");
+    expect(rec.code).toBe(0);
+    expect(seen).toEqual(["GET /orders/42", "POST /echo"]);
+    const tracePath = join(p.dir, "order.trace.jsonl");
+    expectValidTrace(tracePath);
+    expect(header(tracePath)["apps"]).toEqual({
+      shop: { name: "shop", adapter: "web", url: "${SHOP_URL}/counter.html" },
+      backend: { name: "backend", adapter: "api" },
+    });
+    const steps = stepLines(tracePath);
+    expect(steps.map((s) => s["surface"])).toEqual(["shop", "shop", "shop", "backend", "backend", "shop", "shop"]);
+    const text = readFileSync(tracePath, "utf8");
+    expect(text).toContain("${captured.items}");
+    expect(text).not.toContain(API);
+
+    seen.length = 0;
+    const res = await runCli(["run", "order.flow.yaml", "--json"], { cwd: p.dir, env });
+    expect(res.code).toBe(0);
+    const out = JSON.parse(res.stdout) as { report: { passed: boolean; steps: Array<{ status: string }> }; report_path: string };
+    expect(out.report.passed).toBe(true);
+    expect(out.report.steps.length).toBe(7);
+    expect(seen).toEqual(["GET /orders/42", "POST /echo"]);
+    expectValidResult(out.report_path);
+  });
+
+  test.each([
+    ["a text step in an api block", "      - rules: Press the \"Add\" button\n", "order.flow.yaml:8:16: error[unsupported-step] surface `backend` is `app: api`: it has no UI"],
+    ["assert_screenshot in an api block", "      - assert_screenshot: { name: x }\n", "order.flow.yaml:8:9: error[unsupported-step] `assert_screenshot` needs a surface with the screenshot capability, which the `app: api` surface `backend` does not have"],
+    ["a url on an api surface", null, "api surface `backend` has no start page"],
+  ])("refuses %s at load", async (_, step, message) => {
+    const p = project();
+    const apps = step === null ? "  backend: { app: api, url: http://127.0.0.1:1/ }\n" : "  backend: { app: api }\n";
+    p.write("order.flow.yaml", `name: Bad\napps:\n  shop: { app: web, url: http://127.0.0.1:1/ }\n${apps}steps:\n  - in: backend\n    steps:\n${step ?? "      - assert_api: { request: GET http://127.0.0.1:1/ }\n"}`);
+    const res = await runCli(["validate", "order.flow.yaml"], { cwd: p.dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(message);
+  });
+});
