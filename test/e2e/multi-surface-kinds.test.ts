@@ -3,7 +3,7 @@
 // the web surface, surface-qualified screenshot baselines, and per-surface `browser:` applied from
 // the trace header at replay.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
@@ -119,5 +119,84 @@ describe("an api surface in apps:", () => {
     const res = await runCli(["validate", "order.flow.yaml"], { cwd: p.dir });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(message);
+  });
+});
+
+describe("assert_screenshot in a multi-surface flow", () => {
+  test("names each baseline <name>@<surface>.png and compares each surface with its own", async () => {
+    const p = project();
+    p.write("shots.flow.yaml", `name: Two surfaces, one screenshot name
+apps:
+  shop:  { app: web, url: "\${SHOP_URL}/counter.html" }
+  admin: { app: web, url: "\${SHOP_URL}/greeter.html" }
+steps:
+  - in: shop
+    steps:
+      - assert: page shows Counter
+      - assert_screenshot: { name: home }
+  - in: admin
+    steps:
+      - assert_screenshot: { name: home }
+`);
+    const env = { SHOP_URL: shop.url };
+    const rec = await runCli(["record", "shots.flow.yaml", "--author", "rules"], { cwd: p.dir, env });
+    expect(rec.code).toBe(0);
+    const dir = join(p.dir, "shots.baselines");
+    expect(existsSync(join(dir, "home@shop.png"))).toBe(true);
+    expect(existsSync(join(dir, "home@admin.png"))).toBe(true);
+    expect(existsSync(join(dir, "home.png"))).toBe(false);
+    expect(readFileSync(join(dir, "home@shop.png")).equals(readFileSync(join(dir, "home@admin.png")))).toBe(false);
+
+    const res = await runCli(["run", "shots.flow.yaml", "--json"], { cwd: p.dir, env });
+    expect(res.code).toBe(0);
+    expect((JSON.parse(res.stdout) as { report: { passed: boolean } }).report.passed).toBe(true);
+
+    // The admin frame is judged against the admin baseline only: give it the shop's, and it fails.
+    writeFileSync(join(dir, "home@admin.png"), readFileSync(join(dir, "home@shop.png")));
+    const bad = await runCli(["run", "shots.flow.yaml", "--json"], { cwd: p.dir, env });
+    expect(bad.code).toBe(1);
+    const report = (JSON.parse(bad.stdout) as { report: { steps: Array<{ status: string; detail?: string }> } }).report;
+    expect(report.steps.map((s) => s.status)).toEqual(["passed", "passed", "failed"]);
+    expect(report.steps[2]!.detail).toContain("screenshot 'home@admin' differs from its baseline");
+  });
+});
+
+describe("per-surface browser:", () => {
+  test("each web surface gets its own viewport, carried in the header and applied at replay", async () => {
+    const p = project();
+    p.write("sizes.flow.yaml", `name: Phone and desktop
+apps:
+  phone:   { app: web, url: "\${SHOP_URL}/shaping.html", browser: { viewport: { width: 390, height: 700 }, user_agent: phone-agent } }
+  desktop: { app: web, url: "\${SHOP_URL}/shaping.html", browser: { viewport: { width: 1100, height: 700 } } }
+steps:
+  - in: phone
+    steps:
+      - assert: the "id:fact-width" shows width = 390
+      - assert: the "id:fact-ua" shows ua = phone-agent
+  - in: desktop
+    steps:
+      - assert: the "id:fact-width" shows width = 1100
+  - in: phone
+    steps:
+      - assert: the "id:fact-width" shows width = 390
+`);
+    const env = { SHOP_URL: shop.url };
+    const rec = await runCli(["record", "sizes.flow.yaml", "--author", "rules"], { cwd: p.dir, env });
+    expect(rec.stderr).not.toContain("FAILED");
+    expect(rec.code).toBe(0);
+    const tracePath = join(p.dir, "sizes.trace.jsonl");
+    expectValidTrace(tracePath);
+    expect(header(tracePath)["apps"]).toEqual({
+      phone: { name: "phone", adapter: "web", url: "${SHOP_URL}/shaping.html", browser: { viewport: { width: 390, height: 700 }, user_agent: "phone-agent" } },
+      desktop: { name: "desktop", adapter: "web", url: "${SHOP_URL}/shaping.html", browser: { viewport: { width: 1100, height: 700 } } },
+    });
+
+    // Replay shapes each surface from the header alone: an edited spec does not change it.
+    p.write("sizes.flow.yaml", readFileSync(join(p.dir, "sizes.flow.yaml"), "utf8").replace("width: 390, height", "width: 500, height"));
+    const res = await runCli(["run", "sizes.flow.yaml", "--json"], { cwd: p.dir, env });
+    expect(res.code).toBe(0);
+    const out = JSON.parse(res.stdout) as { report: { passed: boolean }; report_path: string };
+    expect(out.report.passed).toBe(true);
+    expectValidResult(out.report_path);
   });
 });
