@@ -14,7 +14,7 @@ import { systemClock, redact } from "../engine/context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import type { AssertionPlugin } from "../plugins/api.ts";
-import { defaultTracePath, displayPath, flowLoadOptions, structuredContext, loadFlowFile, readFlowFile, loadPluginsFor, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
+import { defaultTracePath, displayPath, flowLoadOptions, governingSuiteDefaults, structuredContext, loadFlowFile, readFlowFile, loadPluginsFor, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
 import { launchConfig, shapingOf } from "./shaping.ts";
@@ -294,7 +294,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
 /** The clarification for plain steps the rules grammar cannot read when no model is configured; undefined when other problems exist. */
 function noModelClarification(spec: string, pluginKinds: readonly string[], assertions: readonly AssertionPlugin[], error: SpecError): Clarification | undefined {
   const { path, text } = readFlowFile(spec);
-  const loaded = loadFlowText(displayPath(path), text, flowLoadOptions(pluginKinds, assertions, false));
+  const loaded = loadFlowText(displayPath(path), text, flowLoadOptions(pluginKinds, assertions, false, governingSuiteDefaults(path)));
   if (!loaded.ok) return undefined;
   const plainAt = (line: number | undefined) => loaded.flow.steps.find((s) => s.form === "plain" && s.span.line === line);
   const first = error.diagnostics[0];

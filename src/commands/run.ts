@@ -54,7 +54,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const plugins = await loadPluginsFor(options.spec, env);
   // Replay reads the trace, not the step text: plain steps need not parse under the rules grammar
   // (a model-authored flow's steps are intent).
-  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, false);
+  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, false, options.suiteDefaults);
   const unmet = unmetGate(flow.skip_unless_env, env);
   if (unmet.length > 0) {
     const reason = `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set`;

@@ -88,6 +88,16 @@ export interface LoadOptions {
   readonly structuredKinds?: ReadonlyMap<string, StructuredKind>;
   /** What each app kind's surface can do (adapter capabilities), for the kinds that know: checked against `StructuredKind.needs`. */
   readonly appCapabilities?: ReadonlyMap<string, readonly string[]>;
+  /** The governing suite.yaml's defaults; absent when no suite governs the flow. */
+  readonly suite?: FlowSuiteDefaults;
+}
+
+/** What a governing suite gives its flows' own keys: `browser:` for a flow without one, and the `identities` `session: <name>` reads. */
+export interface FlowSuiteDefaults {
+  /** The suite file, as shown in messages. */
+  readonly file: string;
+  readonly browser?: FlowBrowser;
+  readonly identities?: Readonly<Record<string, FlowSession>>;
 }
 
 export function loadFlowText(file: string, text: string, options: LoadOptions = { plainStepsAreRules: true }): LoadResult {
@@ -218,7 +228,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
 
   const redactNode = values.get("redact");
   const redact = redactNode === undefined ? [] : loadRedact(source, redactNode, problems);
-  const shaping = loadShaping(source, values, pluginApp ?? (appKnown ? app : undefined), problems);
+  const shaping = loadShaping(source, values, pluginApp ?? (appKnown ? app : undefined), problems, options.suite);
   const suiteKeys = loadSuiteKeys(source, values, problems);
 
   if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
@@ -227,7 +237,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
 }
 
 /** `mock:`, `session:` and `browser:` shape a browser: web flows only. */
-function loadShaping(source: YamlSource, values: Map<string, Node | null>, app: string | undefined, problems: Diagnostic[]): Pick<Flow, "mock" | "session" | "browser"> {
+function loadShaping(source: YamlSource, values: Map<string, Node | null>, app: string | undefined, problems: Diagnostic[], suite: FlowSuiteDefaults | undefined): Pick<Flow, "mock" | "session" | "browser"> {
   const out: { mock?: readonly FlowMockRule[]; session?: FlowSession; browser?: FlowBrowser } = {};
   // In file order, so the problems of the blocks are reported as they appear.
   for (const [key, node] of values) {
@@ -240,13 +250,15 @@ function loadShaping(source: YamlSource, values: Map<string, Node | null>, app: 
     }
     if (key === "mock") out.mock = loadMock(source, node, problems);
     else if (key === "session") {
-      const session = loadSession(source, node, problems);
+      const session = loadSession(source, node, problems, suite ? { file: suite.file, identities: suite.identities ?? {} } : undefined);
       if (session) out.session = session;
     } else {
       const browser = loadBrowser(source, node, problems);
       if (browser) out.browser = browser;
     }
   }
+  // The suite's `browser:` shapes a web flow without its own block; a flow's block wins outright (no merge).
+  if (!values.has("browser") && suite?.browser && app === "web") out.browser = structuredClone(suite.browser) as FlowBrowser;
   return out;
 }
 
