@@ -109,7 +109,11 @@ export class SurfaceSet implements AppDriver {
   readText: AppDriver["readText"] = (ladder) => this.#d.readText(ladder);
   count: AppDriver["count"] = (ladder) => this.#d.count(ladder);
   check: AppDriver["check"] = (ladder, expect) => this.#d.check(ladder, expect);
-  environment: AppDriver["environment"] = () => this.#d.environment();
+  // The trace header's `env` describes a UI surface when one was opened (an api surface has no screen).
+  environment: AppDriver["environment"] = () => {
+    const ui = [...this.#opened].find(([name]) => this.#entries.get(name)?.kind !== "api");
+    return (ui?.[1].driver ?? this.#d).environment();
+  };
 
   // Optional members forward when the active driver has them; a missing one is a clear fault.
   captureFrame: NonNullable<AppDriver["captureFrame"]> = () => this.#need("captureFrame").call(this.#d);

@@ -74,6 +74,11 @@ steps:
     steps:
       - rules: Press the "Add" button
       - assert: the "id:count" shows 43
+  - in: backend
+    steps:
+      - assert_api:
+          request: GET \${API}/orders/\${captured.items}
+          body_contains: paid
 `;
 
 describe("an api surface in apps:", () => {
@@ -85,7 +90,7 @@ describe("an api surface in apps:", () => {
     const rec = await runCli(["record", "order.flow.yaml", "--author", "rules"], { cwd: p.dir, env });
     expect(rec.stderr).not.toContain("FAILED");
     expect(rec.code).toBe(0);
-    expect(seen).toEqual(["GET /orders/42", "POST /echo"]);
+    expect(seen).toEqual(["GET /orders/42", "POST /echo", "GET /orders/42"]);
     const tracePath = join(p.dir, "order.trace.jsonl");
     expectValidTrace(tracePath);
     expect(header(tracePath)["apps"]).toEqual({
@@ -93,7 +98,9 @@ describe("an api surface in apps:", () => {
       backend: { name: "backend", adapter: "api" },
     });
     const steps = stepLines(tracePath);
-    expect(steps.map((s) => s["surface"])).toEqual(["shop", "shop", "shop", "backend", "backend", "shop", "shop"]);
+    expect(steps.map((s) => s["surface"])).toEqual(["shop", "shop", "shop", "backend", "backend", "shop", "shop", "backend"]);
+    // The header's env describes the browser surface even though the flow ends on the api surface.
+    expect((header(tracePath)["env"] as { resolution: number[] }).resolution[0]).toBeGreaterThan(0);
     const text = readFileSync(tracePath, "utf8");
     expect(text).toContain("${captured.items}");
     expect(text).not.toContain(API);
@@ -103,8 +110,8 @@ describe("an api surface in apps:", () => {
     expect(res.code).toBe(0);
     const out = JSON.parse(res.stdout) as { report: { passed: boolean; steps: Array<{ status: string }> }; report_path: string };
     expect(out.report.passed).toBe(true);
-    expect(out.report.steps.length).toBe(7);
-    expect(seen).toEqual(["GET /orders/42", "POST /echo"]);
+    expect(out.report.steps.length).toBe(8);
+    expect(seen).toEqual(["GET /orders/42", "POST /echo", "GET /orders/42"]);
     expectValidResult(out.report_path);
   });
 
