@@ -1,4 +1,5 @@
-// `assert_screenshot`: record mints `<stem>.baselines/<name>.png`; replay compares the surface
+// `assert_screenshot`: record mints `<stem>.baselines/<name>.png` (`<name>@<surface>.png` in a
+// multi-surface flow, so surfaces never share a baseline); replay compares the surface
 // (masks blanked) with it pixel-exactly, allowing `threshold` (a fraction of pixels). A mismatch
 // leaves `visual/<name>.actual.png` and `visual/<name>.diff.png` in the run bundle.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -37,15 +38,17 @@ export const plugin = defineAssertion<ScreenshotArgs>({
     const shot = await ctx.screenshot(a.mask ?? []);
     if (!shot.ok) return fail("a screenshot with every mask resolved", shot.detail);
     const dir = join(ctx.baseDir, `${ctx.flowStem}.baselines`);
-    const baseline = join(dir, `${a.name}.png`);
+    // `@` is refused in names by the schema, so `<name>@<surface>` never collides with a plain name.
+    const file = ctx.surface !== undefined ? `${a.name}@${ctx.surface}` : a.name;
+    const baseline = join(dir, `${file}.png`);
     if (ctx.mode === "record") {
       mkdirSync(dir, { recursive: true });
       writeFileSync(baseline, shot.png);
-      ctx.log(`baseline ${ctx.flowStem}.baselines/${a.name}.png written`);
+      ctx.log(`baseline ${ctx.flowStem}.baselines/${file}.png written`);
       return { pass: true };
     }
     if (!existsSync(baseline)) {
-      return fail(`baseline ${ctx.flowStem}.baselines/${a.name}.png`, `no baseline ${ctx.flowStem}.baselines/${a.name}.png`, { retryable: false, hint: "record the flow to mint it" });
+      return fail(`baseline ${ctx.flowStem}.baselines/${file}.png`, `no baseline ${ctx.flowStem}.baselines/${file}.png`, { retryable: false, hint: "record the flow to mint it" });
     }
     const result = compareImages(readFileSync(baseline), shot.png);
     if (result.kind === "size") {
@@ -57,10 +60,10 @@ export const plugin = defineAssertion<ScreenshotArgs>({
     if (result.fraction <= threshold) return { pass: true };
     const visual = join(ctx.artifactDir, "visual");
     mkdirSync(visual, { recursive: true });
-    writeFileSync(join(visual, `${a.name}.actual.png`), shot.png);
-    writeFileSync(join(visual, `${a.name}.diff.png`), result.diff);
+    writeFileSync(join(visual, `${file}.actual.png`), shot.png);
+    writeFileSync(join(visual, `${file}.diff.png`), result.diff);
     return fail(`at most ${pct(threshold)} of pixels to differ`,
-      `screenshot '${a.name}' differs from its baseline in ${pct(result.fraction)} of pixels (${result.differing} of ${result.total}), threshold ${pct(threshold)}; see visual/${a.name}.diff.png`,
-      { evidence: [`visual/${a.name}.actual.png`, `visual/${a.name}.diff.png`] });
+      `screenshot '${file}' differs from its baseline in ${pct(result.fraction)} of pixels (${result.differing} of ${result.total}), threshold ${pct(threshold)}; see visual/${file}.diff.png`,
+      { evidence: [`visual/${file}.actual.png`, `visual/${file}.diff.png`] });
   },
 });

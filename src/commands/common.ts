@@ -3,7 +3,8 @@
 import { readFileSync, existsSync } from "node:fs";
 import { dirname, basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadFlowText, type Flow, type LoadOptions } from "../spec/flow.ts";
+import { loadFlowText, type Flow, type FlowSuiteDefaults, type LoadOptions } from "../spec/flow.ts";
+import { loadSuiteText } from "../spec/suite.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { BUILTIN_ADAPTERS, BUILTIN_ASSERTIONS } from "../plugins/builtin.ts";
 import { AdapterRegistry } from "../plugins/registry.ts";
@@ -40,10 +41,32 @@ export function assertionKinds(assertions: readonly AssertionPlugin[] = []): Map
 }
 
 /** How a flow file loads: the project's adapter app kinds and assertion kinds, and whether plain steps must parse as rules. */
-export function flowLoadOptions(pluginAppKinds: readonly string[], assertions: readonly AssertionPlugin[], plainStepsAreRules: boolean): LoadOptions {
+export function flowLoadOptions(pluginAppKinds: readonly string[], assertions: readonly AssertionPlugin[], plainStepsAreRules: boolean, suite?: FlowSuiteDefaults): LoadOptions {
   const structuredKinds = new Map<string, StructuredKind>([...assertionKinds(assertions)].map(([k, a]) => [k, a as StructuredKind]));
   const appCapabilities = new Map(BUILTIN_ADAPTERS.map((a): [string, readonly string[]] => [a.kind, a.capabilities]));
-  return { plainStepsAreRules, pluginAppKinds, structuredKinds, appCapabilities };
+  return { plainStepsAreRules, pluginAppKinds, structuredKinds, appCapabilities, ...(suite ? { suite } : {}) };
+}
+
+/** The nearest `suite.yaml` at or above `start` (a directory), or undefined. */
+export function findSuiteFile(start: string): string | undefined {
+  let dir = resolve(start);
+  for (;;) {
+    const candidate = join(dir, "suite.yaml");
+    if (existsSync(candidate)) return candidate;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/** The `browser` defaults and `identities` of the suite.yaml governing `flowPath`, or undefined when none does. */
+export function governingSuiteDefaults(flowPath: string): FlowSuiteDefaults | undefined {
+  const file = findSuiteFile(dirname(resolve(flowPath)));
+  if (!file) return undefined;
+  const loaded = loadSuiteText(displayPath(file), readFileSync(file, "utf8"));
+  if (!loaded.ok) throw new SpecError(loaded.diagnostics);
+  const { browser, identities } = loaded.suite;
+  return { file: displayPath(file), ...(browser ? { browser } : {}), ...(identities ? { identities } : {}) };
 }
 
 /**
@@ -51,9 +74,11 @@ export function flowLoadOptions(pluginAppKinds: readonly string[], assertions: r
  * app kinds of the project's adapter plugins; `assertions`: the project's assertion plugins;
  * `plainStepsAreRules`: false when a model authors plain steps (or a replay reads the trace).
  */
-export function loadFlowFile(spec: string, pluginAppKinds: readonly string[] = [], assertions: readonly AssertionPlugin[] = [], plainStepsAreRules = true): Flow {
+export function loadFlowFile(spec: string, pluginAppKinds: readonly string[] = [], assertions: readonly AssertionPlugin[] = [], plainStepsAreRules = true, suite?: FlowSuiteDefaults): Flow {
   const { path, text } = readFlowFile(spec);
-  const result = loadFlowText(displayPath(path), text, flowLoadOptions(pluginAppKinds, assertions, plainStepsAreRules));
+  // The governing suite's defaults, when the caller did not pass the ones it already loaded.
+  const defaults = suite ?? governingSuiteDefaults(path);
+  const result = loadFlowText(displayPath(path), text, flowLoadOptions(pluginAppKinds, assertions, plainStepsAreRules, defaults));
   if (!result.ok) {
     // Report the forms this version cannot run together with the parse problems, in file order.
     const plan = planSteps(result.steps, DEFAULT_STEP_TIMEOUT_MS);

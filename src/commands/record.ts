@@ -14,7 +14,7 @@ import { systemClock, redact } from "../engine/context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import type { AssertionPlugin } from "../plugins/api.ts";
-import { defaultTracePath, displayPath, flowLoadOptions, structuredContext, loadFlowFile, readFlowFile, loadPluginsFor, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
+import { defaultTracePath, displayPath, flowLoadOptions, governingSuiteDefaults, structuredContext, loadFlowFile, readFlowFile, loadPluginsFor, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
 import { launchConfig, shapingOf } from "./shaping.ts";
@@ -30,7 +30,7 @@ import { run } from "./run.ts";
 export type { Clarification } from "../authoring/clarification.ts";
 export type { ModelClient, ChatMessage, Backend } from "../authoring/provider.ts";
 import { unmetGate } from "../spec/suite-keys.ts";
-import { openMultiSurface } from "./surface-set.ts";
+import { openMultiSurface, surfaceEntries, surfacesHeader } from "./surface-set.ts";
 import { SessionPool } from "./session-pool.ts";
 
 export type Route = "rules" | "llm" | "reused" | "fallback";
@@ -158,8 +158,9 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   const config = launchConfig(shaping, flow.file, env, secrets);
   // A multi-surface flow: one driver per `apps:` surface from one browser, launched at its first block.
   const sessions = flow.apps ? new SessionPool() : undefined;
-  const multi = flow.apps && sessions
-    ? openMultiSurface(Object.fromEntries(Object.entries(flow.apps).map(([n, a]) => [n, { kind: a.app, url: resolveStartUrl(a.url.raw, flow.file, env, secrets) }])), (kind) => sessions.open(kind, flow.file, log, plugins.adapters, config), () => sessions.close())
+  const appsHeader = flow.apps ? surfacesHeader(flow.apps) : undefined;
+  const multi = appsHeader && sessions
+    ? openMultiSurface(surfaceEntries(appsHeader, shaping, flow.file, env, secrets), (e) => sessions.open(e.kind, flow.file, log, plugins.adapters, e.config), () => sessions.close())
     : undefined;
   const surface = multi ? multi.surface : await openSurface(flow.app, flow.file, log, plugins.adapters, config);
   let authoring: AuthoringSession | undefined;
@@ -257,7 +258,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       trace_id: traceId,
       recorded_at: new Date().toISOString(),
       app: { name: flow.app, adapter: flow.app, ...(flow.url ? { url: flow.url.raw } : {}) },
-      ...(flow.apps ? { apps: Object.fromEntries(Object.entries(flow.apps).map(([n, a]) => [n, { name: n, adapter: a.app, url: a.url.raw }])) } : {}),
+      ...(appsHeader ? { apps: appsHeader } : {}),
       env: environment,
       flowproof_version: FLOWPROOF_VERSION,
       spec: { name: flow.name, path: relative(dirname(tracePath), flow.file) || flow.file, hash: flow.hash },
@@ -293,7 +294,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
 /** The clarification for plain steps the rules grammar cannot read when no model is configured; undefined when other problems exist. */
 function noModelClarification(spec: string, pluginKinds: readonly string[], assertions: readonly AssertionPlugin[], error: SpecError): Clarification | undefined {
   const { path, text } = readFlowFile(spec);
-  const loaded = loadFlowText(displayPath(path), text, flowLoadOptions(pluginKinds, assertions, false));
+  const loaded = loadFlowText(displayPath(path), text, flowLoadOptions(pluginKinds, assertions, false, governingSuiteDefaults(path)));
   if (!loaded.ok) return undefined;
   const plainAt = (line: number | undefined) => loaded.flow.steps.find((s) => s.form === "plain" && s.span.line === line);
   const first = error.diagnostics[0];

@@ -46,7 +46,7 @@ export async function runInSuiteContext(options: SingleRunOptions): Promise<Sing
         // --retries: a failed flow (a verdict, not an error) runs again in a fresh context.
         const retries = options.retries ?? 0;
         for (let attempt = 1; ; attempt++) {
-          ran = await run({ ...options, env, ...(ctx ? { suiteDefaults: ctx.defaults } : {}) });
+          ran = await run({ ...options, env, ...(ctx?.defaults ? { suiteDefaults: ctx.defaults } : {}) });
           const failed = !ran.report.passed && ran.report.error === undefined && !ran.report.steps.some((st) => st.status === "errored");
           if (!failed || attempt > retries) break;
           log(`  retry ${attempt}/${retries} ${ran.report.name}`);

@@ -17,7 +17,7 @@ import { launchConfig } from "./shaping.ts";
 import type { SuiteDefaults } from "./suite-context.ts";
 import { unmetGate } from "../spec/suite-keys.ts";
 import { resolveExports, skippedReport } from "./flow-outcome.ts";
-import { openMultiSurface } from "./surface-set.ts";
+import { openMultiSurface, surfaceEntries } from "./surface-set.ts";
 import { SessionPool } from "./session-pool.ts";
 
 export interface RunOptions extends CommonOptions, RecordingControls {
@@ -54,7 +54,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const plugins = await loadPluginsFor(options.spec, env);
   // Replay reads the trace, not the step text: plain steps need not parse under the rules grammar
   // (a model-authored flow's steps are intent).
-  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, false);
+  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, false, options.suiteDefaults);
   const unmet = unmetGate(flow.skip_unless_env, env);
   if (unmet.length > 0) {
     const reason = `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set`;
@@ -90,7 +90,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
     const apps = trace.header.app.adapter === "multi" ? trace.header.apps : undefined;
     const pool = apps ? options.pool ?? new SessionPool() : undefined;
     const multi = apps && pool
-      ? openMultiSurface(Object.fromEntries(Object.entries(apps).map(([n, a]) => [n, { kind: a.adapter, url: resolveStartUrl(a.url ?? "about:blank", flow.file, env, secrets) }])), (kind) => pool.open(kind, flow.file, log, plugins.adapters), () => (pool === options.pool ? Promise.resolve() : pool.close()))
+      ? openMultiSurface(surfaceEntries(apps, trace.header, flow.file, env, secrets), (e) => pool.open(e.kind, flow.file, log, plugins.adapters, e.config), () => (pool === options.pool ? Promise.resolve() : pool.close()))
       : undefined;
     const surface = multi
       ? multi.surface

@@ -6,6 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { loadSuiteText, type SuiteConfig, type SuiteServer } from "../spec/suite.ts";
+import type { FlowSuiteDefaults } from "../spec/flow.ts";
 import { resolveText } from "../engine/templates.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { displayPath } from "./common.ts";
@@ -13,29 +14,17 @@ import { displayPath } from "./common.ts";
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Suite settings each flow receives as written: `browser` defaults and `identities` (used by the flow's own `browser:`/`session:` keys). */
-export interface SuiteDefaults {
-  readonly browser?: Readonly<Record<string, unknown>>;
-  readonly identities?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-}
+export type SuiteDefaults = FlowSuiteDefaults;
 
 export interface SuiteContext {
   readonly dir: string;
   readonly config: SuiteConfig;
   readonly env: Record<string, string | undefined>;
-  readonly defaults: SuiteDefaults;
+  /** Absent when no suite.yaml governs the run. */
+  readonly defaults?: SuiteDefaults;
 }
 
-/** The nearest `suite.yaml` at or above `start` (a directory), or undefined. */
-export function findSuiteFile(start: string): string | undefined {
-  let dir = resolve(start);
-  for (;;) {
-    const candidate = join(dir, "suite.yaml");
-    if (existsSync(candidate)) return candidate;
-    const up = dirname(dir);
-    if (up === dir) return undefined;
-    dir = up;
-  }
-}
+export { findSuiteFile } from "./common.ts";
 
 export function loadSuiteFile(path: string): SuiteConfig {
   const loaded = loadSuiteText(displayPath(path), readFileSync(path, "utf8"));
@@ -63,7 +52,7 @@ export function prepareSuite(suiteFile: string, processEnv: Env, log: (line: str
   const minted = config.env_from ? runEnvFrom(config.env_from, dir, { ...base, ...early }, log) : {};
   const env = { ...base, ...minted };
   Object.assign(env, resolveEnvEntries(config, env, log));
-  const defaults: SuiteDefaults = { ...(config.browser ? { browser: config.browser } : {}), ...(config.identities ? { identities: config.identities } : {}) };
+  const defaults: SuiteDefaults = { file: displayPath(suiteFile), ...(config.browser ? { browser: config.browser } : {}), ...(config.identities ? { identities: config.identities } : {}) };
   return { dir, config, env, defaults };
 }
 

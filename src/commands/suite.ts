@@ -97,7 +97,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const suiteFile = findSuiteFile(dir);
   const ctx: SuiteContext = suiteFile
     ? prepareSuite(suiteFile, options.env ?? process.env, log)
-    : { dir, config: { file: "", env: [], order: [] }, env: { ...(options.env ?? process.env) }, defaults: {} };
+    : { dir, config: { file: "", env: [], order: [] }, env: { ...(options.env ?? process.env) } };
   if (suiteFile) log(`suite: ${displayPath(suiteFile)}`);
   // `order:` is relative to the suite.yaml; entries outside the directory being run are not part of this run.
   const order = ctx.config.order.map((e) => relative(dir, resolve(ctx.dir, e))).filter((e) => !e.startsWith(".."));
@@ -108,7 +108,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const loaded: Loaded[] = planned.map((plan) => {
     const path = join(dir, plan.rel);
     try {
-      return { plan, path, flow: loadFlowFile(path) };
+      return { plan, path, flow: loadFlowFile(path, [], [], true, ctx.defaults) };
     } catch (error) {
       return { plan, path, loadError: errorLine(error) };
     }
@@ -268,7 +268,7 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
     if (hookError === undefined) {
       try {
         last = await run({
-          spec: path, env, pool, runDir: mkdirp(flowBundleDir(runDir, plan.rel, attempt)), suiteDefaults: ctx.defaults, log: options.log,
+          spec: path, env, pool, runDir: mkdirp(flowBundleDir(runDir, plan.rel, attempt)), ...(ctx.defaults ? { suiteDefaults: ctx.defaults } : {}), log: options.log,
           ...(options.recordingDetail ? { recordingDetail: options.recordingDetail } : {}),
           ...(options.video ? { video: true } : {}),
           ...(options.highlightCursor ? { highlightCursor: true } : {}),

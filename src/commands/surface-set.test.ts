@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 import { SessionPool } from "./session-pool.ts";
-import { openMultiSurface, SurfaceActivationError } from "./surface-set.ts";
+import { openMultiSurface, SurfaceActivationError, surfaceEntries, surfacesHeader } from "./surface-set.ts";
+import { parseTemplate } from "../grammar/index.ts";
 
 let a: TestServer;
 let b: TestServer;
@@ -13,7 +14,7 @@ describe("SurfaceSet", () => {
   test("launches surfaces lazily, forwards to the active one and keeps each session alive", async () => {
     const pool = new SessionPool();
     let launched = 0;
-    const multi = openMultiSurface({ one: { kind: "web", url: `${a.url}/greeter.html` }, two: { kind: "web", url: `${b.url}/counter.html` } }, (kind) => { launched++; return pool.open(kind, "/tmp/x.flow.yaml", () => undefined); }, () => pool.close());
+    const multi = openMultiSurface({ one: { kind: "web", url: `${a.url}/greeter.html` }, two: { kind: "web", url: `${b.url}/counter.html` } }, (e) => { launched++; return pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined); }, () => pool.close());
     try {
       expect(await multi.start("one")).toEqual({ ok: true });
       expect(launched).toBe(1);
@@ -34,7 +35,7 @@ describe("SurfaceSet", () => {
   });
   test("a surface whose page does not open fails its start with the reason", async () => {
     const pool = new SessionPool();
-    const multi = openMultiSurface({ down: { kind: "web", url: "http://127.0.0.1:9/" } }, (kind) => pool.open(kind, "/tmp/x.flow.yaml", () => undefined), () => pool.close());
+    const multi = openMultiSurface({ down: { kind: "web", url: "http://127.0.0.1:9/" } }, (e) => pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined), () => pool.close());
     try {
       const r = await multi.start("down");
       expect(r.ok).toBe(false);
@@ -43,5 +44,23 @@ describe("SurfaceSet", () => {
       await multi.surface.driver.close();
       await multi.surface.session.close();
     }
+  });
+});
+
+describe("surfacesHeader / surfaceEntries", () => {
+  const url = (raw: string) => { const t = parseTemplate(raw); if (!t.ok) throw new Error(raw); return t.value; };
+  test("the header keeps url and browser as written; entries resolve them, an api surface gets neither", () => {
+    const header = surfacesHeader({
+      shop: { app: "web", url: url("${SHOP}/cart"), browser: { viewport: { width: 390, height: 700 } } },
+      backend: { app: "api" },
+    });
+    expect(header).toEqual({
+      shop: { name: "shop", adapter: "web", url: "${SHOP}/cart", browser: { viewport: { width: 390, height: 700 } } },
+      backend: { name: "backend", adapter: "api" },
+    });
+    const secrets = new Map<string, string>();
+    const entries = surfaceEntries(header, { browser: { user_agent: "flow-level" }, mock: [{ url_contains: "/x" }] }, "/tmp/x.flow.yaml", { SHOP: "http://127.0.0.1:9" }, secrets);
+    expect(entries["shop"]).toEqual({ kind: "web", url: "http://127.0.0.1:9/cart", config: { viewport: { width: 390, height: 700 }, mock: [{ url_contains: "/x" }] } });
+    expect(entries["backend"]).toEqual({ kind: "api" });
   });
 });

@@ -3,12 +3,41 @@
 // that forwards to the active surface, so the step loop and the run recorder stay unaware of
 // surfaces; activation happens between steps (the loop observer's stepStarted).
 import type { AppDriver, Capability } from "../plugins/api.ts";
-import type { OpenedSurface } from "./common.ts";
+import type { SurfaceSpec } from "../spec/surfaces.ts";
+import type { TraceHeader } from "../trace/schema.ts";
+import { resolveStartUrl, type OpenedSurface } from "./common.ts";
+import { launchConfig, type Shaping } from "./shaping.ts";
+
+/** The trace header's `apps` map. */
+export type SurfacesHeader = NonNullable<TraceHeader["apps"]>;
+
+/** What record writes into the header's `apps` map: each surface as written (url and `browser:` raw). */
+export function surfacesHeader(apps: Readonly<Record<string, SurfaceSpec>>): SurfacesHeader {
+  return Object.fromEntries(Object.entries(apps).map(([name, a]) => [name, a.app === "api"
+    ? { name, adapter: "api" }
+    : { name, adapter: "web", url: a.url.raw, ...(a.browser ? { browser: structuredClone(a.browser) as NonNullable<SurfacesHeader[string]["browser"]> } : {}) }]));
+}
+
+/**
+ * The surface registry's entries from the header's `apps` map alone (record builds the same map
+ * first, so both shape alike): start URLs and each surface's `browser:` resolved now, every
+ * resolved value joining `secrets`.
+ */
+export function surfaceEntries(apps: SurfacesHeader, shaping: Shaping, flowPath: string, env: Readonly<Record<string, string | undefined>>, secrets: Map<string, string>): Record<string, SurfaceEntry> {
+  return Object.fromEntries(Object.entries(apps).map(([name, a]) => [name, {
+    kind: a.adapter,
+    ...(a.url !== undefined ? { url: resolveStartUrl(a.url, flowPath, env, secrets) } : {}),
+    // The flow-level mock/session/browser apply to every web surface; a surface's own `browser:` wins outright.
+    ...(a.adapter === "api" ? {} : { config: launchConfig({ ...shaping, ...(a.browser ? { browser: a.browser } : {}) }, flowPath, env, secrets) }),
+  }]));
+}
 
 export interface SurfaceEntry {
   readonly kind: string;
-  /** The surface's start URL, resolved. */
-  readonly url: string;
+  /** The surface's start URL, resolved; absent for a surface with no start page (`api`). */
+  readonly url?: string;
+  /** The adapter's launch config for this surface (its own `browser:` shape), resolved. */
+  readonly config?: Readonly<Record<string, unknown>>;
 }
 
 export class SurfaceActivationError extends Error {
@@ -23,11 +52,11 @@ const ACTIVATION_TIMEOUT_MS = 30_000;
 
 export class SurfaceSet implements AppDriver {
   readonly #entries: ReadonlyMap<string, SurfaceEntry>;
-  readonly #open: (kind: string) => Promise<OpenedSurface>;
+  readonly #open: (entry: SurfaceEntry) => Promise<OpenedSurface>;
   readonly #opened = new Map<string, OpenedSurface>();
   #active: { name: string; driver: AppDriver; url: string } | undefined;
 
-  constructor(entries: Readonly<Record<string, SurfaceEntry>>, open: (kind: string) => Promise<OpenedSurface>) {
+  constructor(entries: Readonly<Record<string, SurfaceEntry>>, open: (entry: SurfaceEntry) => Promise<OpenedSurface>) {
     this.#entries = new Map(Object.entries(entries));
     this.#open = open;
   }
@@ -49,12 +78,14 @@ export class SurfaceSet implements AppDriver {
     if (!entry) throw new SurfaceActivationError(`the trace names surface \`${name}\`, which is not declared (declared: ${[...this.#entries.keys()].join(", ")})`);
     let opened = this.#opened.get(name);
     if (!opened) {
-      opened = await this.#open(entry.kind);
+      opened = await this.#open(entry);
       this.#opened.set(name, opened);
-      const nav = await opened.driver.navigate(entry.url, ACTIVATION_TIMEOUT_MS);
-      if (!nav.ok) throw new SurfaceActivationError(`surface \`${name}\` could not open ${entry.url}: ${nav.detail}`);
+      if (entry.url !== undefined) {
+        const nav = await opened.driver.navigate(entry.url, ACTIVATION_TIMEOUT_MS);
+        if (!nav.ok) throw new SurfaceActivationError(`surface \`${name}\` could not open ${entry.url}: ${nav.detail}`);
+      }
     }
-    this.#active = { name, driver: opened.driver, url: entry.url };
+    this.#active = { name, driver: opened.driver, url: entry.url ?? "about:blank" };
   }
 
   get #d(): AppDriver {
@@ -78,7 +109,11 @@ export class SurfaceSet implements AppDriver {
   readText: AppDriver["readText"] = (ladder) => this.#d.readText(ladder);
   count: AppDriver["count"] = (ladder) => this.#d.count(ladder);
   check: AppDriver["check"] = (ladder, expect) => this.#d.check(ladder, expect);
-  environment: AppDriver["environment"] = () => this.#d.environment();
+  // The trace header's `env` describes a UI surface when one was opened (an api surface has no screen).
+  environment: AppDriver["environment"] = () => {
+    const ui = [...this.#opened].find(([name]) => this.#entries.get(name)?.kind !== "api");
+    return (ui?.[1].driver ?? this.#d).environment();
+  };
 
   // Optional members forward when the active driver has them; a missing one is a clear fault.
   captureFrame: NonNullable<AppDriver["captureFrame"]> = () => this.#need("captureFrame").call(this.#d);
@@ -117,7 +152,7 @@ export interface MultiSurface {
   start(first: string | undefined): Promise<{ ok: true } | { ok: false; detail: string }>;
 }
 
-export function openMultiSurface(entries: Readonly<Record<string, SurfaceEntry>>, open: (kind: string) => Promise<OpenedSurface>, closePool: () => Promise<void>): MultiSurface {
+export function openMultiSurface(entries: Readonly<Record<string, SurfaceEntry>>, open: (entry: SurfaceEntry) => Promise<OpenedSurface>, closePool: () => Promise<void>): MultiSurface {
   const set = new SurfaceSet(entries, open);
   return {
     set,

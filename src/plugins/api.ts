@@ -275,6 +275,12 @@ export interface AssertionContext {
   readonly observe: (label: string, text: string) => void;
   /** Present when the flow's surface can be photographed (capability "screenshot"). `mask`: targets as authored (`css:…`, `id:…`, text). */
   readonly screenshot?: (mask: readonly string[]) => Promise<SurfaceShot>;
+  /**
+   * The named surface the step runs on, in a multi-surface flow (`in: <surface>`); absent in a
+   * single-surface flow. Anything the plugin keys per surface (screenshot baselines,
+   * `<name>@<surface>.png`) carries it, so one surface's evidence is never compared with another's.
+   */
+  readonly surface?: string;
 }
 
 /** One attempt's verdict; `expected`/`actual` are shown in the report (never a secret's value). */

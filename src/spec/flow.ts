@@ -88,6 +88,16 @@ export interface LoadOptions {
   readonly structuredKinds?: ReadonlyMap<string, StructuredKind>;
   /** What each app kind's surface can do (adapter capabilities), for the kinds that know: checked against `StructuredKind.needs`. */
   readonly appCapabilities?: ReadonlyMap<string, readonly string[]>;
+  /** The governing suite.yaml's defaults; absent when no suite governs the flow. */
+  readonly suite?: FlowSuiteDefaults;
+}
+
+/** What a governing suite gives its flows' own keys: `browser:` for a flow without one, and the `identities` `session: <name>` reads. */
+export interface FlowSuiteDefaults {
+  /** The suite file, as shown in messages. */
+  readonly file: string;
+  readonly browser?: FlowBrowser;
+  readonly identities?: Readonly<Record<string, FlowSession>>;
 }
 
 export function loadFlowText(file: string, text: string, options: LoadOptions = { plainStepsAreRules: true }): LoadResult {
@@ -218,7 +228,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
 
   const redactNode = values.get("redact");
   const redact = redactNode === undefined ? [] : loadRedact(source, redactNode, problems);
-  const shaping = loadShaping(source, values, pluginApp ?? (appKnown ? app : undefined), problems);
+  const shaping = loadShaping(source, values, pluginApp ?? (appKnown ? app : undefined), problems, options.suite);
   const suiteKeys = loadSuiteKeys(source, values, problems);
 
   if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
@@ -227,7 +237,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
 }
 
 /** `mock:`, `session:` and `browser:` shape a browser: web flows only. */
-function loadShaping(source: YamlSource, values: Map<string, Node | null>, app: string | undefined, problems: Diagnostic[]): Pick<Flow, "mock" | "session" | "browser"> {
+function loadShaping(source: YamlSource, values: Map<string, Node | null>, app: string | undefined, problems: Diagnostic[], suite: FlowSuiteDefaults | undefined): Pick<Flow, "mock" | "session" | "browser"> {
   const out: { mock?: readonly FlowMockRule[]; session?: FlowSession; browser?: FlowBrowser } = {};
   // In file order, so the problems of the blocks are reported as they appear.
   for (const [key, node] of values) {
@@ -240,13 +250,15 @@ function loadShaping(source: YamlSource, values: Map<string, Node | null>, app: 
     }
     if (key === "mock") out.mock = loadMock(source, node, problems);
     else if (key === "session") {
-      const session = loadSession(source, node, problems);
+      const session = loadSession(source, node, problems, suite ? { file: suite.file, identities: suite.identities ?? {} } : undefined);
       if (session) out.session = session;
     } else {
       const browser = loadBrowser(source, node, problems);
       if (browser) out.browser = browser;
     }
   }
+  // The suite's `browser:` shapes a web flow without its own block; a flow's block wins outright (no merge).
+  if (!values.has("browser") && suite?.browser && app === "web") out.browser = structuredClone(suite.browser) as FlowBrowser;
   return out;
 }
 
@@ -325,6 +337,10 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
     if (key === "repeat") return loadRepeat(loader, pair, scope);
     if (key === "foreach") return loadForeach(loader, pair, scope);
     const kind = options.structuredKinds?.get(key);
+    // Inside an `in:` block the surface's app decides what the step may need (an api block has no UI).
+    const surfaceApp = scope.surface !== undefined ? loader.apps?.[scope.surface]?.app : undefined;
+    const appName = surfaceApp ?? loader.appName;
+    const isApi = loader.isApi || surfaceApp === API_APP;
     if (key === SECRET_LEAK_KEY && loader.appName !== "web" && !loader.isApi) {
       problems.push(diagnostic("unsupported-step", `\`${key}\` scans what web and api flows observe; an \`app: ${loader.appName}\` flow has no corpus it can search`, {
         span: spanOf(source, pair.key as Node),
@@ -332,12 +348,14 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
       }));
       return [];
     }
-    const caps = options.appCapabilities?.get(loader.appName);
+    const caps = options.appCapabilities?.get(appName);
     const missing = kind?.needs?.filter((c) => caps !== undefined && !caps.includes(c)) ?? [];
     if (missing.length > 0) {
-      problems.push(diagnostic("unsupported-step", `\`${key}\` needs a surface with the ${missing.join(", ")} capability, which an \`app: ${loader.appName}\` flow does not have`, {
+      problems.push(diagnostic("unsupported-step", surfaceApp !== undefined
+        ? `\`${key}\` needs a surface with the ${missing.join(", ")} capability, which the \`app: ${surfaceApp}\` surface \`${scope.surface}\` does not have`
+        : `\`${key}\` needs a surface with the ${missing.join(", ")} capability, which an \`app: ${loader.appName}\` flow does not have`, {
         span: spanOf(source, pair.key as Node),
-        hint: loader.isApi ? "an api flow has no UI to photograph; put this step in a web flow" : "use this step in a flow whose app can do it",
+        hint: isApi ? (surfaceApp !== undefined ? "an api surface has no UI to photograph; put this step in a web surface's block" : "an api flow has no UI to photograph; put this step in a web flow") : "use this step in a flow whose app can do it",
       }));
       return [];
     }
@@ -348,7 +366,7 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
       if (args === undefined) return [];
       const ast: StepAst = key === SECRET_LEAK_KEY ? { kind: "no_secret_leak", vars: args as string[] } : { kind: "structured", key, args };
       const text = key === SECRET_LEAK_KEY ? `${key}: ${(args as string[]).map((v) => `\${${v}}`).join(", ")}` : `${key}: ${JSON.stringify(args)}`;
-      const step: FlowStep = { index: loader.steps.length, form: "structured", text, span: spanOf(source, pair.key as Node), ast };
+      const step: FlowStep = { index: loader.steps.length, form: "structured", text, span: spanOf(source, pair.key as Node), ast, ...(scope.surface ? { surface: scope.surface } : {}) };
       loader.steps.push(step);
       return asNodes(step);
     }
@@ -375,6 +393,13 @@ function fromText(loader: StepLoader, node: Scalar, form: StepForm, scope: Scope
     loader.problems.push(diagnostic("unsupported-step", "an `app: api` flow has no UI, so it runs only structured steps", {
       span: spanOf(loader.source, node),
       hint: "use `assert_api:`, `assert_sql:`, `assert_spreadsheet:` or `assert_no_secret_leak:` steps, or make this a web flow (`app: web`)",
+    }));
+    return undefined;
+  }
+  if (scope.surface !== undefined && loader.apps?.[scope.surface]?.app === API_APP) {
+    loader.problems.push(diagnostic("unsupported-step", `surface \`${scope.surface}\` is \`app: api\`: it has no UI, so its blocks run only structured steps`, {
+      span: spanOf(loader.source, node),
+      hint: "use `assert_api:`, `assert_sql:`, `assert_spreadsheet:` or `assert_no_secret_leak:` steps here, or move this step into a web surface's `in:` block",
     }));
     return undefined;
   }

@@ -53,6 +53,32 @@ export const FlowStepSchema = Type.Union([
   ),
 ]);
 
+/** `browser:` of a flow, or of one web surface under `apps:`. */
+const BrowserSchema = Type.Object(
+  {
+    viewport: Type.Optional(Type.Object(
+      {
+        width: Type.Integer({ minimum: 1, maximum: 10000 }),
+        height: Type.Integer({ minimum: 1, maximum: 10000 }),
+        device_scale_factor: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10 })),
+        mobile: Type.Optional(Type.Boolean()),
+        touch: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    )),
+    user_agent: Type.Optional(Type.String({ minLength: 1 })),
+    args: Type.Optional(Type.Array(Type.String({ pattern: "^--" }), { description: "Extra Chromium flags; the flow gets a private browser." })),
+    clock: Type.Optional(Type.Object(
+      { at: Type.String({ description: "RFC 3339, e.g. 2026-01-15T12:00:00Z (a mid-day time)." }), timezone: Type.Optional(Type.String({ minLength: 1, description: "IANA id, e.g. Europe/Berlin." })) },
+      { additionalProperties: false },
+    )),
+    random: Type.Optional(Type.Object({ seed: Type.Integer({ minimum: 0, maximum: 4294967295 }) }, { additionalProperties: false })),
+    downloads_dir: Type.Optional(Type.String({ minLength: 1, description: "Where downloads land, relative to the flow file." })),
+    endpoint: Type.Optional(Type.String({ minLength: 1, description: "ws:// or http:// DevTools URL of a running Chromium to use instead of launching one." })),
+  },
+  { additionalProperties: false, description: "The browser the flow runs in; copied into the trace header (docs/flow-format.md, Shaping the browser)." },
+);
+
 export const FlowFileSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, description: "The flow's name, shown in reports." }),
@@ -104,30 +130,7 @@ export const FlowFileSchema = Type.Object(
         { additionalProperties: false, description: "Cookies and localStorage seeded before the first page script runs; values may be ${VAR}, resolved on every run and never stored." },
       ),
     ])),
-    browser: Type.Optional(Type.Object(
-      {
-        viewport: Type.Optional(Type.Object(
-          {
-            width: Type.Integer({ minimum: 1, maximum: 10000 }),
-            height: Type.Integer({ minimum: 1, maximum: 10000 }),
-            device_scale_factor: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10 })),
-            mobile: Type.Optional(Type.Boolean()),
-            touch: Type.Optional(Type.Boolean()),
-          },
-          { additionalProperties: false },
-        )),
-        user_agent: Type.Optional(Type.String({ minLength: 1 })),
-        args: Type.Optional(Type.Array(Type.String({ pattern: "^--" }), { description: "Extra Chromium flags; the flow gets a private browser." })),
-        clock: Type.Optional(Type.Object(
-          { at: Type.String({ description: "RFC 3339, e.g. 2026-01-15T12:00:00Z (a mid-day time)." }), timezone: Type.Optional(Type.String({ minLength: 1, description: "IANA id, e.g. Europe/Berlin." })) },
-          { additionalProperties: false },
-        )),
-        random: Type.Optional(Type.Object({ seed: Type.Integer({ minimum: 0, maximum: 4294967295 }) }, { additionalProperties: false })),
-        downloads_dir: Type.Optional(Type.String({ minLength: 1, description: "Where downloads land, relative to the flow file." })),
-        endpoint: Type.Optional(Type.String({ minLength: 1, description: "ws:// or http:// DevTools URL of a running Chromium to use instead of launching one." })),
-      },
-      { additionalProperties: false, description: "The browser the flow runs in; copied into the trace header (docs/flow-format.md, Shaping the browser)." },
-    )),
+    browser: Type.Optional(BrowserSchema),
     control: Type.Optional(
       Type.Object(
         {
@@ -150,10 +153,20 @@ export const FlowFileSchema = Type.Object(
     apps: Type.Optional(
       Type.Record(
         Type.String({ pattern: "^[a-z][a-z0-9_-]*$" }),
-        Type.Object(
-          { app: Type.Literal("web"), url: Type.String({ minLength: 1, description: "Where the surface starts when its first `in:` block runs; may hold ${VAR} references." }) },
-          { additionalProperties: false },
-        ),
+        Type.Union([
+          Type.Object(
+            {
+              app: Type.Literal("web"),
+              url: Type.String({ minLength: 1, description: "Where the surface starts when its first `in:` block runs; may hold ${VAR} references." }),
+              browser: Type.Optional(BrowserSchema),
+            },
+            { additionalProperties: false },
+          ),
+          Type.Object(
+            { app: Type.Literal("api") },
+            { additionalProperties: false, description: "No UI: the surface's `in:` blocks hold structured steps only (`assert_api:`, `assert_sql:`, …)." },
+          ),
+        ]),
         { minProperties: 1, description: "Named surfaces of a multi-surface flow (instead of `app:`/`url:`); each step then sits in an `in: <surface>` block (docs/flow-format.md, Multi-surface flows)." },
       ),
     ),

@@ -136,3 +136,32 @@ describe("shaping on a non-web app", () => {
     expect(r.diagnostics[0]!.message).toContain("app `desk` has no browser");
   });
 });
+
+describe("suite defaults", () => {
+  const SUITE = {
+    file: "suite.yaml",
+    browser: { viewport: { width: 390, height: 844 } },
+    identities: { admin: { cookies: [{ name: "sid", value: "${ADMIN_SID}" }] } },
+  };
+  const load = (block: string, app = "web") => loadFlowText("a.flow.yaml", `name: Demo\napp: ${app}\n${app === "web" ? "url: http://127.0.0.1:3000/\n" : ""}${block}\n${app === "web" ? STEPS : "steps:\n  - assert_api: { request: GET http://x/ }\n"}`, { plainStepsAreRules: true, suite: SUITE, structuredKinds: new Map([["assert_api", { schema: { type: "object" } }]]) });
+
+  test("session: <name> becomes the identity's shape, values raw", () => {
+    const r = load("session: admin");
+    expect(r.ok && r.flow.session).toEqual({ cookies: [{ name: "sid", value: "${ADMIN_SID}" }] });
+  });
+  test("an unknown name lists the declared identities", () => {
+    const r = load("session: admn");
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.diagnostics[0]).toMatchObject({ message: "no identity `admn` in the `identities:` of suite.yaml", hint: "did you mean `admin`? declared identities: admin", span: { line: 4, column: 10 } });
+  });
+  test("a web flow without browser: gets the suite's; its own block wins outright", () => {
+    const r = load("session: admin");
+    expect(r.ok && r.flow.browser).toEqual({ viewport: { width: 390, height: 844 } });
+    const own = load("browser:\n  user_agent: mine");
+    expect(own.ok && own.flow.browser).toEqual({ user_agent: "mine" });
+  });
+  test("an api flow gets no browser from the suite", () => {
+    const r = load("", "api");
+    expect(r.ok && r.flow.browser).toBeUndefined();
+  });
+});

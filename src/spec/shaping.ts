@@ -3,6 +3,7 @@
 // and every replay applies the same shape. Pure: no fs, no env, no clock.
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import { isMap, isScalar, type Node, type YamlSource } from "./yaml.ts";
+import { nearest } from "./suggest.ts";
 import { bad, boolean, entries, integer, list, literal, missing, positive, template, text, type Fields } from "./fields.ts";
 
 /** One `mock:` rule: requests whose URL contains `url_contains` (and of `method`, when given) are answered in the browser. */
@@ -85,10 +86,28 @@ export function loadMock(source: YamlSource, node: Node | null, problems: Diagno
   return rules;
 }
 
-export function loadSession(source: YamlSource, node: Node | null, problems: Diagnostic[]): FlowSession | undefined {
+/** The governing suite's identities, for `session: <name>`. */
+export interface SuiteIdentities {
+  /** The suite file, as shown in messages. */
+  readonly file: string;
+  readonly identities: Readonly<Record<string, FlowSession>>;
+}
+
+/**
+ * `session:` inline, or `session: <name>` dereferenced from the governing suite's `identities`
+ * (the identity's shape is returned as written, so the trace header gets the resolved shape).
+ */
+export function loadSession(source: YamlSource, node: Node | null, problems: Diagnostic[], suite?: SuiteIdentities): FlowSession | undefined {
   const f: Fields = { source, problems };
   if (isScalar(node) && typeof node.value === "string") {
-    return bad(f, node, `\`session: ${node.value}\` names an identity of a suite's \`identities:\`, and this flow has no governing suite.yaml that declares it`, `write the session inline:\n${SESSION_EXAMPLE}`);
+    if (!suite) return bad(f, node, `\`session: ${node.value}\` names an identity of a suite's \`identities:\`, and this flow has no governing suite.yaml that declares it`, `write the session inline:\n${SESSION_EXAMPLE}`);
+    const found = Object.hasOwn(suite.identities, node.value) ? suite.identities[node.value] : undefined;
+    if (found) return structuredClone(found) as FlowSession;
+    const names = Object.keys(suite.identities);
+    const guess = nearest(node.value, names);
+    return bad(f, node, `no identity \`${node.value}\` in the \`identities:\` of ${suite.file}`, names.length > 0
+      ? `${guess ? `did you mean \`${guess}\`? ` : ""}declared identities: ${names.join(", ")}`
+      : `${suite.file} declares no identities; add one under \`identities:\`, or write the session inline`);
   }
   const e = entries(f, node, "`session`", ["cookies", "local_storage"], SESSION_EXAMPLE);
   if (!e) return undefined;

@@ -33,6 +33,13 @@ describe("loadSuiteText", () => {
     expect(r.diagnostics.map((d) => `${d.span?.line}:${d.code}`)).toEqual(["1:unknown-key", "2:bad-value", "3:bad-reference", "4:bad-value", "4:unknown-key", "5:bad-value"]);
     expect(r.diagnostics[0]!.hint).toContain("did you mean `order`?");
   });
+  test("checks browser: and identities: like a flow's blocks, keeping values as written", () => {
+    const bad = loadSuiteText("suite.yaml", "browser:\n  viewport: { width: 0, height: 1 }\nidentities:\n  admin:\n    cookies: [{ value: x }]\n");
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.diagnostics.map((d) => d.span?.line)).toEqual([2, 5]);
+    const good = loadSuiteText("suite.yaml", "identities:\n  admin:\n    cookies: [{ name: sid, value: \"${SID}\" }]\n");
+    expect(good.ok && good.suite.identities).toEqual({ admin: { cookies: [{ name: "sid", value: "${SID}" }] } });
+  });
   test("the schema names exactly the loader's keys", () => {
     expect(Object.keys(SuiteFileSchema.properties)).toEqual([...SUITE_KEYS]);
   });

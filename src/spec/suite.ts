@@ -5,6 +5,7 @@ import { parseTemplate } from "../grammar/index.ts";
 import { isMap, isScalar, isSeq, keyName, parseYaml, spanOf, type Node, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
 import { ENV_NAME } from "./suite-keys.ts";
+import { loadBrowser, loadSession, type FlowBrowser, type FlowSession } from "./shaping.ts";
 
 export const SUITE_KEYS = ["min_version", "env", "env_from", "before_each", "after_each", "order", "browser", "identities", "server"] as const;
 const SERVER_KEYS = ["command", "url", "timeout_seconds", "reuse_existing"] as const;
@@ -26,10 +27,10 @@ export interface SuiteConfig {
   readonly before_each?: string;
   readonly after_each?: string;
   readonly order: readonly string[];
-  /** Passed through to each flow's settings (`SuiteDefaults.browser`); its keys are checked by the flow's own loader. */
-  readonly browser?: Readonly<Record<string, unknown>>;
-  /** Named session shapes for `session: <name>` (`SuiteDefaults.identities`). */
-  readonly identities?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The `browser:` of every flow that has none of its own; checked here like a flow's, values as written. */
+  readonly browser?: FlowBrowser;
+  /** Named session shapes for a flow's `session: <name>`, values as written (`${VAR}` raw). */
+  readonly identities?: Readonly<Record<string, FlowSession>>;
   readonly server?: SuiteServer;
 }
 
@@ -104,7 +105,10 @@ export function loadSuiteText(file: string, text: string): SuiteLoadResult {
       }
       case "browser": {
         if (!isMap(value)) problems.push(diagnostic("bad-value", "`browser` must be a mapping (the flow-level `browser:` shape)", { span: spanOf(source, value ?? keyNode), hint: "browser:\n  viewport: { width: 390, height: 844 }" }));
-        else out.browser = value.toJSON() as Record<string, unknown>;
+        else {
+          const browser = loadBrowser(source, value, problems);
+          if (browser && Object.keys(browser).length > 0) out.browser = browser;
+        }
         break;
       }
       case "identities": {
@@ -112,14 +116,17 @@ export function loadSuiteText(file: string, text: string): SuiteLoadResult {
           problems.push(diagnostic("bad-value", "`identities` must map names to session shapes", { span: spanOf(source, value ?? keyNode), hint: "identities:\n  admin:\n    cookies: [{ name: sid, value: ${ADMIN_SID} }]" }));
           break;
         }
-        const ids: Record<string, Record<string, unknown>> = {};
+        const ids: Record<string, FlowSession> = {};
         for (const p of value.items) {
           const name = keyName(p);
           const shape = p.value as Node | null;
           const bad = !isMap(shape) || shape.items.some((q) => !["cookies", "local_storage"].includes(keyName(q)));
           if (!/^[A-Za-z0-9_.-]+$/.test(name)) problems.push(diagnostic("bad-value", `identity name ${JSON.stringify(name)} may use letters, digits, '.', '_' and '-'`, { span: spanOf(source, p.key as Node), hint: "admin:" }));
           else if (bad) problems.push(diagnostic("bad-value", `identity \`${name}\` must be a session shape with \`cookies\` and/or \`local_storage\``, { span: spanOf(source, (shape ?? p.key) as Node), hint: `${name}:\n  cookies: [{ name: sid, value: \${SID} }]` }));
-          else ids[name] = (shape as Node & { toJSON(): unknown }).toJSON() as Record<string, unknown>;
+          else {
+            const session = loadSession(source, shape, problems);
+            if (session) ids[name] = session;
+          }
         }
         out.identities = ids;
         break;

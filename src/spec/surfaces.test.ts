@@ -11,13 +11,18 @@ describe("apps: and in: blocks", () => {
     if (!r.ok) return;
     expect(r.flow.app).toBe("multi");
     expect(Object.keys(r.flow.apps ?? {})).toEqual(["shop", "admin"]);
-    expect(r.flow.apps?.["admin"]?.url.raw).toBe("${ADMIN_URL}/");
+    const admin = r.flow.apps?.["admin"];
+    expect(admin?.app === "web" ? admin.url.raw : undefined).toBe("${ADMIN_URL}/");
     expect(r.flow.steps.map((s) => s.surface)).toEqual(["shop", "admin", "admin"]);
   });
   test.each([
     ["a bad surface name", "  Shop: { app: web, url: http://x/ }\n", "must match [a-z][a-z0-9_-]*"],
     ["a surface without url", "  shop: { app: web }\n", "web surface `shop` needs a `url`"],
-    ["a per-surface browser", "  shop: { app: web, url: http://x/, browser: {} }\n", "does not run it on a surface yet"],
+    ["a per-surface window", "  shop: { app: web, url: http://x/, window: {} }\n", "does not run it on a surface yet"],
+    ["a bad per-surface browser", "  shop: { app: web, url: http://x/, browser: { viewport: { width: 0 } } }\n", "viewport"],
+    ["an api surface with a url", "  shop: { app: api, url: http://x/ }\n", "api surface `shop` has no start page"],
+    ["an api surface with a browser", "  shop: { app: api, browser: { user_agent: x } }\n", "api surface `shop` has no browser"],
+    ["a later surface kind", "  shop: { app: sap }\n", "app `sap` is not available as a surface"],
     ["a captured url", "  shop: { app: web, url: \"${captured.x}\" }\n", "cannot use ${captured.…}"],
   ])("refuses %s", (_, apps, message) => {
     const r = loadFlowText("m.flow.yaml", flow(apps, "  - in: shop\n    steps:\n      - rules: Click \"Buy\"\n"));
@@ -29,5 +34,31 @@ describe("apps: and in: blocks", () => {
     const r = loadFlowText("m.flow.yaml", flow(TWO, "  - in: shop\n    steps:\n      - when: page shows X\n        steps:\n          - rules: Click \"A\"\n"));
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.diagnostics[0]!.message).toContain("inside an `in:` block are not run");
+  });
+});
+
+const KINDS = new Map([
+  ["assert_api", { schema: { type: "object" } }],
+  ["assert_screenshot", { schema: { type: "object" }, needs: ["screenshot"] }],
+]);
+const OPTIONS = { plainStepsAreRules: true, structuredKinds: KINDS, appCapabilities: new Map([["web", ["screenshot"]], ["api", []]]) };
+const WEB_API = "  shop: { app: web, url: http://127.0.0.1:1/, browser: { viewport: { width: 400, height: 300 } } }\n  backend: { app: api }\n";
+
+describe("api surfaces and per-surface browser", () => {
+  test("an api surface needs no url; its structured steps carry the surface", () => {
+    const r = loadFlowText("m.flow.yaml", flow(WEB_API, "  - in: shop\n    steps:\n      - rules: Click \"Buy\"\n      - assert_screenshot: { name: cart }\n  - in: backend\n    steps:\n      - assert_api: { url: \"http://x/${captured.id}\" }\n"), OPTIONS);
+    if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join("\n"));
+    expect(r.flow.apps?.["backend"]).toEqual({ app: "api" });
+    expect(r.flow.apps?.["shop"]).toMatchObject({ app: "web", browser: { viewport: { width: 400, height: 300 } } });
+    expect(r.flow.steps.map((s) => [s.form, s.surface])).toEqual([["rules", "shop"], ["structured", "shop"], ["structured", "backend"]]);
+  });
+  test.each([
+    ["a text step in an api block", "      - rules: Click \"Buy\"\n", "surface `backend` is `app: api`: it has no UI"],
+    ["an assert step in an api block", "      - assert: page shows Paid\n", "surface `backend` is `app: api`: it has no UI"],
+    ["assert_screenshot in an api block", "      - assert_screenshot: { name: x }\n", "which the `app: api` surface `backend` does not have"],
+  ])("refuses %s at load", (_, step, message) => {
+    const r = loadFlowText("m.flow.yaml", flow(WEB_API, `  - in: backend\n    steps:\n${step}`), OPTIONS);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.diagnostics.map((d) => d.message).join("\n")).toContain(message);
   });
 });

@@ -1,22 +1,34 @@
 // Multi-surface flows: the `apps:` map of named surfaces and the `in: <surface>` blocks that run
-// steps on one of them. Surfaces of kind `web` run in this version; other kinds are refused by
-// name. Pure: YAML nodes in, typed surfaces and diagnostics out.
+// steps on one of them. Surfaces of kind `web` (with an optional `browser:`) and `api` (no UI:
+// structured steps only) run in this version; other kinds are refused by name. Pure: YAML nodes
+// in, typed surfaces and diagnostics out.
 import { parseTemplate } from "../grammar/index.ts";
 import type { Template } from "../grammar/ast.ts";
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { isMap, isScalar, isSeq, keyName, spanOf, type Node, type YAMLMap, type YamlSource } from "./yaml.ts";
 import type { BlockLoader, FlowNode, Scope } from "./block.ts";
+import { loadBrowser, type FlowBrowser } from "./shaping.ts";
 
-/** One named surface of a multi-surface flow. */
-export interface SurfaceSpec {
+/** A web surface of a multi-surface flow: a page in its own browser context. */
+export interface WebSurfaceSpec {
   readonly app: "web";
   /** Start URL template (`${VAR}` resolved at the surface's first activation). */
   readonly url: Template;
+  /** The surface's own `browser:` shape, as written (copied into the trace header's `apps` entry). */
+  readonly browser?: FlowBrowser;
 }
 
+/** An api surface: no UI, no start page; its blocks hold structured steps only. */
+export interface ApiSurfaceSpec {
+  readonly app: "api";
+}
+
+/** One named surface of a multi-surface flow. */
+export type SurfaceSpec = WebSurfaceSpec | ApiSurfaceSpec;
+
 export const SURFACE_NAME = /^[a-z][a-z0-9_-]*$/;
-const LATER_SURFACE_KINDS = ["api", "sap", "calc", "notepad", "vision", "agent", "windows"];
-const EXAMPLE = "apps:\n  shop:  { app: web, url: http://127.0.0.1:3000/ }\n  admin: { app: web, url: http://127.0.0.1:4000/ }";
+const LATER_SURFACE_KINDS = ["sap", "calc", "notepad", "vision", "agent", "windows"];
+const EXAMPLE = "apps:\n  shop:  { app: web, url: http://127.0.0.1:3000/ }\n  admin: { app: web, url: http://127.0.0.1:4000/ }\n  backend: { app: api }";
 
 export function loadApps(source: YamlSource, node: Node | null, problems: Diagnostic[]): Record<string, SurfaceSpec> | undefined {
   if (!isMap(node) || node.items.length === 0) {
@@ -45,8 +57,11 @@ function loadSurface(source: YamlSource, name: string, node: Node | null, proble
     problems.push(diagnostic("bad-value", `surface \`${name}\` must be a mapping \`{ app, url }\``, { span: spanOf(source, node), hint: EXAMPLE }));
     return undefined;
   }
-  let app: string | undefined;
+  let app: "web" | "api" | undefined;
   let url: Template | undefined;
+  let urlKey: Node | undefined;
+  let browser: FlowBrowser | undefined;
+  let browserKey: Node | undefined;
   let ok = true;
   for (const pair of node.items) {
     const key = keyName(pair);
@@ -55,15 +70,16 @@ function loadSurface(source: YamlSource, name: string, node: Node | null, proble
       if (!isScalar(value) || typeof value.value !== "string") {
         problems.push(diagnostic("bad-value", `\`apps.${name}.app\` must be an app kind`, { span: spanOf(source, value ?? (pair.key as Node)), hint: "app: web" }));
         ok = false;
-      } else if (value.value === "web") app = "web";
+      } else if (value.value === "web" || value.value === "api") app = value.value;
       else {
         const later = LATER_SURFACE_KINDS.includes(value.value);
         problems.push(diagnostic(later ? "unsupported-feature" : "bad-value", later
           ? `surface \`${name}\`: app \`${value.value}\` is not available as a surface in this version of flowproof`
-          : `surface \`${name}\`: unknown app \`${value.value}\``, { span: spanOf(source, value), hint: "surfaces of kind `web` run in this version" }));
+          : `surface \`${name}\`: unknown app \`${value.value}\``, { span: spanOf(source, value), hint: "surfaces of kind `web` and `api` run in this version" }));
         ok = false;
       }
     } else if (key === "url") {
+      urlKey = pair.key as Node;
       if (!isScalar(value) || typeof value.value !== "string" || value.value.trim() === "") {
         problems.push(diagnostic("bad-value", `\`apps.${name}.url\` must be a URL string`, { span: spanOf(source, value ?? (pair.key as Node)), hint: "url: http://127.0.0.1:3000/" }));
         ok = false;
@@ -78,22 +94,34 @@ function loadSurface(source: YamlSource, name: string, node: Node | null, proble
           ok = false;
         }
       }
-    } else if (["browser", "window", "connection", "login", "session", "mock", "redact"].includes(key)) {
+    } else if (key === "browser") {
+      browserKey = pair.key as Node;
+      const before = problems.length;
+      browser = loadBrowser(source, value, problems);
+      if (problems.length > before) ok = false;
+    } else if (["window", "connection", "login", "session", "mock", "redact"].includes(key)) {
       problems.push(diagnostic("unsupported-feature", `\`apps.${name}.${key}\` is part of the flow format but this version of flowproof does not run it on a surface yet`, { span: spanOf(source, pair.key as Node), hint: `remove \`${key}:\` from the surface for now` }));
       ok = false;
     } else {
-      problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in surface \`${name}\``, { span: spanOf(source, pair.key as Node), hint: "a surface has `app` and `url`" }));
+      problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in surface \`${name}\``, { span: spanOf(source, pair.key as Node), hint: "a web surface has `app`, `url` and `browser`; an api surface has only `app`" }));
       ok = false;
     }
   }
   if (ok && app === undefined) problems.push(diagnostic("missing-key", `surface \`${name}\` needs \`app\``, { span: spanOf(source, node), hint: "app: web" }));
-  if (ok && app !== undefined && url === undefined) problems.push(diagnostic("missing-key", `web surface \`${name}\` needs a \`url\``, { span: spanOf(source, node), hint: "url: http://127.0.0.1:3000/" }));
-  return ok && app === "web" && url ? { app: "web", url } : undefined;
+  if (app === "api") {
+    // No UI and no start page: an api block's steps carry their own full URLs.
+    if (urlKey) problems.push(diagnostic("bad-value", `api surface \`${name}\` has no start page, so it takes no \`url\``, { span: spanOf(source, urlKey), hint: "remove `url:`; write the full URL in each `assert_api:` step" }));
+    if (browserKey) problems.push(diagnostic("unsupported-feature", `api surface \`${name}\` has no browser to shape`, { span: spanOf(source, browserKey), hint: "remove `browser:` from the api surface" }));
+    return ok && !urlKey && !browserKey ? { app: "api" } : undefined;
+  }
+  if (ok && app === "web" && url === undefined) problems.push(diagnostic("missing-key", `web surface \`${name}\` needs a \`url\``, { span: spanOf(source, node), hint: "url: http://127.0.0.1:3000/" }));
+  return ok && app === "web" && url ? { app: "web", url, ...(browser && Object.keys(browser).length > 0 ? { browser } : {}) } : undefined;
 }
 
 /**
  * `- in: <surface>` + `steps: [...]`: the steps run on that surface. Blocks sit at the top level
- * of `steps:` only and hold plain, `rules:` and `assert:` steps.
+ * of `steps:` only and hold plain, `rules:`, `assert:` and structured steps; an api surface's
+ * blocks hold structured steps only (refused by the step loader, which knows the surface).
  */
 export function loadIn(loader: BlockLoader, item: YAMLMap, scope: Scope, surfaces: Readonly<Record<string, SurfaceSpec>> | undefined): FlowNode[] {
   const { source, problems } = loader;
@@ -125,7 +153,7 @@ export function loadIn(loader: BlockLoader, item: YAMLMap, scope: Scope, surface
   }
   const nodes = loader.loadList(stepsNode.items as Node[], { top: false, surface: name });
   if (nodes.some((n) => n.kind !== "step")) {
-    problems.push(diagnostic("unsupported-feature", "`repeat:`/`when:` inside an `in:` block are not run by this version of flowproof", { span: at, hint: "keep the block's steps plain, `rules:` or `assert:`" }));
+    problems.push(diagnostic("unsupported-feature", "`repeat:`/`when:` inside an `in:` block are not run by this version of flowproof", { span: at, hint: "keep the block's steps plain, `rules:`, `assert:` or structured (`assert_api:` …)" }));
     return [];
   }
   return nodes;

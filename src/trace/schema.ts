@@ -98,18 +98,6 @@ export const TraceStep = Type.Object(
   { additionalProperties: false },
 );
 
-export const AppInfo = Type.Object(
-  {
-    name: Type.String(),
-    adapter: Type.String({ description: "web, api, uia, sap-com, vision, multi" }),
-    url: Opt(Type.String({ description: "Start URL as written (raw ${VAR} references)." })),
-    window_title: Opt(Type.String()),
-    command: Opt(Type.String()),
-    version: Opt(Type.String()),
-  },
-  { additionalProperties: true },
-);
-
 /** A `mock:` rule as written in the flow (see docs/flow-format.md); applied identically at record and every replay. */
 export const MockRule = Type.Object(
   {
@@ -155,6 +143,20 @@ export const BrowserShape = Type.Object(
     endpoint: Opt(Type.String({ description: "DevTools URL of a running browser (raw ${VAR} references)." })),
   },
   { additionalProperties: false },
+);
+
+export const AppInfo = Type.Object(
+  {
+    name: Type.String(),
+    adapter: Type.String({ description: "web, api, uia, sap-com, vision, multi" }),
+    url: Opt(Type.String({ description: "Start URL as written (raw ${VAR} references)." })),
+    window_title: Opt(Type.String()),
+    command: Opt(Type.String()),
+    version: Opt(Type.String()),
+    /** A multi-surface flow's web surface: its own `browser:` shape as written, applied from here at replay. */
+    browser: Opt(BrowserShape),
+  },
+  { additionalProperties: true },
 );
 
 export const TraceHeader = Type.Object(

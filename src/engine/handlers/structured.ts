@@ -29,7 +29,7 @@ function checkVerdict(v: unknown, key: string): Verdict | string {
   return `${key} returned a malformed verdict (it needs \`pass\`, and \`expected\` and \`actual\` strings when it fails)`;
 }
 
-function assertionContext(step: { id: string }, ctx: ExecutionContext, s: StructuredContext): AssertionContext {
+function assertionContext(step: { id: string; surface?: string }, ctx: ExecutionContext, s: StructuredContext): AssertionContext {
   const shoot = surfaceShooter(ctx.driver);
   return {
     baseDir: s.baseDir,
@@ -40,6 +40,7 @@ function assertionContext(step: { id: string }, ctx: ExecutionContext, s: Struct
     env: ctx.env,
     observe: (label, text) => s.leaks.observe(`${label} of step ${step.id}`, text),
     ...(shoot ? { screenshot: shoot } : {}),
+    ...(step.surface !== undefined ? { surface: step.surface } : {}),
   };
 }
 
