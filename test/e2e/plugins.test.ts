@@ -1,4 +1,5 @@
-// User plugins end to end: the worked example in examples/plugins/notes (an adapter for an
+// User plugins end to end: the worked examples in examples/plugins/ (assert_stock, an assertion
+// kind, and notes, an adapter for an
 // in-house HTTP-driven app) records and replays from source and through the compiled executable;
 // broken plugins stop the run with exit 2 naming the plugin file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -9,6 +10,7 @@ import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 import { buildSandbox, type Sandbox } from "../support/executable.ts";
 import { startNotesApp, type NotesApp } from "../../examples/plugins/notes/app.ts";
+import { startStockApi, type StockApi } from "../../examples/plugins/stock/stock-api.ts";
 
 const EXAMPLE = join(REPO_ROOT, "examples", "plugins", "notes");
 const BROKEN = join(REPO_ROOT, "test", "fixtures", "plugins", "broken");
@@ -38,6 +40,36 @@ function exampleProject(): TmpProject {
 type Cli = (args: readonly string[], o: { cwd: string; env?: Record<string, string | undefined> }) => Promise<CliResult>;
 const source: Cli = (args, o) => runCli(args, o);
 const binary: Cli = (args, o) => sandbox.run(args, o);
+
+describe("the assert_stock assertion plugin (examples/plugins/stock)", () => {
+  test.each([["from source", source], ["through the compiled executable", binary]] as const)("records and replays assert_stock %s, and fails when the stock runs low", async (_, cli) => {
+    const api: StockApi = startStockApi();
+    try {
+      const project = tmpProject();
+      projects.push(project);
+      const example = join(REPO_ROOT, "examples", "plugins", "stock");
+      for (const f of ["package.json", "plugins", "check-stock.flow.yaml"]) cpSync(join(example, f), join(project.dir, f), { recursive: true });
+      const env = { STOCK_API: api.url };
+      const rec = await cli(["record", "check-stock.flow.yaml", "--author", "rules"], { cwd: project.dir, env });
+      expect(rec.code).toBe(0);
+      expectValidTrace(join(project.dir, "check-stock.trace.jsonl"));
+      const ok = await cli(["run", "check-stock.flow.yaml", "--json"], { cwd: project.dir, env });
+      expect(ok.code).toBe(0);
+      const out = JSON.parse(ok.stdout) as { report: { passed: boolean; steps: Array<{ status: string }> }; report_path: string };
+      expect(out.report.steps.map((s) => s.status)).toEqual(["passed", "passed"]);
+      expectValidResult(out.report_path);
+      // The stock runs low after recording: the replay fails on the plugin's step, with its message.
+      api.set("B2", 1);
+      const low = await cli(["run", "check-stock.flow.yaml", "--json"], { cwd: project.dir, env: { ...env, FLOWPROOF_STEP_TIMEOUT_MS: "1000" } });
+      expect(low.code).toBe(1);
+      const failed = (JSON.parse(low.stdout) as { report: { steps: Array<{ status: string; detail?: string }> } }).report.steps[0]!;
+      expect(failed.status).toBe("failed");
+      expect(failed.detail).toContain("1 of B2 in stock");
+    } finally {
+      api.stop();
+    }
+  }, 120_000);
+});
 
 describe("the notes adapter plugin (examples/plugins/notes)", () => {
   test.each([["from source", source], ["through the compiled executable", binary]] as const)("records and replays `app: notes` %s", async (_, cli) => {
