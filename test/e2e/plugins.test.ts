@@ -1,7 +1,6 @@
 // User plugins end to end: the worked examples in examples/plugins/ (assert_stock, an assertion
-// kind, and notes, an adapter for an
-// in-house HTTP-driven app) records and replays from source and through the compiled executable;
-// broken plugins stop the run with exit 2 naming the plugin file.
+// kind, and notes, an adapter for an in-house HTTP-driven app) record and replay from source and
+// through the compiled executable; broken plugins stop the run with exit 2 naming the plugin file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
