@@ -341,6 +341,13 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
     const surfaceApp = scope.surface !== undefined ? loader.apps?.[scope.surface]?.app : undefined;
     const appName = surfaceApp ?? loader.appName;
     const isApi = loader.isApi || surfaceApp === API_APP;
+    if (key === SECRET_LEAK_KEY && loader.apps !== undefined) {
+      problems.push(diagnostic("unsupported-step", `\`${key}\` is refused in multi-surface flows: which surfaces' text and responses form its corpus is not defined yet for mixed surfaces`, {
+        span: spanOf(source, pair.key as Node),
+        hint: "check for the leak in a single-surface web or api flow of the suite",
+      }));
+      return [];
+    }
     if (key === SECRET_LEAK_KEY && loader.appName !== "web" && !loader.isApi) {
       problems.push(diagnostic("unsupported-step", `\`${key}\` scans what web and api flows observe; an \`app: ${loader.appName}\` flow has no corpus it can search`, {
         span: spanOf(source, pair.key as Node),

@@ -56,6 +56,7 @@ describe("api surfaces and per-surface browser", () => {
     ["a text step in an api block", "      - rules: Click \"Buy\"\n", "surface `backend` is `app: api`: it has no UI"],
     ["an assert step in an api block", "      - assert: page shows Paid\n", "surface `backend` is `app: api`: it has no UI"],
     ["assert_screenshot in an api block", "      - assert_screenshot: { name: x }\n", "which the `app: api` surface `backend` does not have"],
+    ["assert_no_secret_leak in a multi-surface flow", "      - assert_no_secret_leak: ${TOKEN}\n", "refused in multi-surface flows"],
   ])("refuses %s at load", (_, step, message) => {
     const r = loadFlowText("m.flow.yaml", flow(WEB_API, `  - in: backend\n    steps:\n${step}`), OPTIONS);
     expect(r.ok).toBe(false);
