@@ -4,16 +4,13 @@
 // content-addressed and, with --video, assembles the GIF from the persisted (redacted) frames.
 // In full detail one capture between two steps is both the after-frame of the one and the
 // before-frame of the next (nothing runs in between), persisted at each step's own offset.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { TraceStep } from "../trace/schema.ts";
 import { FrameBundle, type PersistedFrame } from "./bundle.ts";
 import { inlineProcessor, type FrameOutput, type FrameProcessor, type FrameVariant } from "./frame-job.ts";
 import { LOW_DETAIL_INTERVAL, RECORDING_FORMAT, resolveControls, type RecordingControls } from "./controls.ts";
 import type { CursorMarks, Point } from "./cursor.ts";
 import { POINTER_ACTIONS, type FrameSource } from "./frame-source.ts";
-import { assembleGif, assembleGifChunks } from "./gif.ts";
-import { decodePng } from "./image.ts";
+import { assembleGifChunks } from "./gif.ts";
 import type { RawFrame, Rect } from "../plugins/api.ts";
 import { parseRedactionRules, Redactor } from "./redactor.ts";
 
@@ -202,11 +199,9 @@ export class RunRecorder {
     const frames = made.map((m) => m.frame);
     let gif: string | undefined;
     if (this.#controls.video && frames.length > 0) {
-      const chunks = made.map((m) => m.gif);
-      const bytes = chunks.every((c): c is Uint8Array => c !== undefined)
-        ? assembleGifChunks(frames.map((f) => f.offset_ms), chunks)
-        : await assembleGif(frames.map((f) => f.offset_ms), (i) => decodePng(readFileSync(join(this.#bundle.root, frames[i]!.file))));
-      gif = this.#bundle.writeGif(bytes);
+      // Every job of a --video run carries `gif: true`, so each frame came back with its GIF image.
+      const chunks = made.map((m) => m.gif!);
+      gif = this.#bundle.writeGif(assembleGifChunks(frames.map((f) => f.offset_ms), chunks));
     }
     return { format: RECORDING_FORMAT, frames, steps: [...this.#steps], ...(gif ? { gif } : {}) };
   }

@@ -90,10 +90,10 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     visit(root);
     return out;
   };
-  /** `querySelectorAll` that also looks inside open shadow roots below `root`. */
-  const deepQueryAll = (root: Document | Element, css: string): Element[] => {
+  /** `querySelectorAll` that also looks inside open shadow roots below `root` (`roots`, when already found). */
+  const deepQueryAll = (root: Document | Element, css: string, roots: readonly ShadowRoot[] = shadowRootsIn(root)): Element[] => {
     const found = Array.from(root.querySelectorAll(css));
-    for (const shadow of shadowRootsIn(root)) found.push(...Array.from(shadow.querySelectorAll(css)));
+    for (const shadow of roots) found.push(...Array.from(shadow.querySelectorAll(css)));
     return found;
   };
   /** `a.contains(b)` across shadow boundaries (b inside a's shadow tree counts). */
@@ -189,18 +189,18 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     return -1;
   };
 
-  const allElements = (root: Document | Element): Element[] => deepQueryAll(root, "*");
+  const allElements = (root: Document | Element, roots?: readonly ShadowRoot[]): Element[] => deepQueryAll(root, "*", roots);
 
   /**
    * Elements that could answer to `wantLower` by a name of their own: owners of a text node that
    * starts like it (own text must equal or start with the anchor), elements with naming
    * attributes, and labels. Native queries and a text-node walk instead of a pass over every element.
    */
-  const nameCandidates = (root: Document | Element, wantLower: string): Set<Element> => {
+  const nameCandidates = (root: Document | Element, wantLower: string, roots: readonly ShadowRoot[]): Set<Element> => {
     // A superset test: toLowerCase on both sides also folds what the ASCII-only ladder would not.
     const head = wantLower.slice(0, 4).toLowerCase();
     const out = new Set<Element>();
-    for (const r of [root, ...shadowRootsIn(root)]) {
+    for (const r of [root, ...roots]) {
       const walker = document.createTreeWalker(r, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const parent = node.parentElement;
@@ -209,7 +209,7 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
         if (value && value.toLowerCase().includes(head)) out.add(parent);
       }
     }
-    for (const el of deepQueryAll(root, "[aria-label], [placeholder], [title], img[alt], input, label")) out.add(el);
+    for (const el of deepQueryAll(root, "[aria-label], [placeholder], [title], img[alt], input, label", roots)) out.add(el);
     return out;
   };
 
@@ -220,7 +220,9 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     const add = (tier: number, el: Element | null) => {
       if (el && tier >= 0 && !buckets[tier]!.includes(el)) buckets[tier]!.push(el);
     };
-    for (const el of nameCandidates(root, wantLower)) {
+    // The open shadow roots are found once per resolution and shared by both passes.
+    const roots = shadowRootsIn(root);
+    for (const el of nameCandidates(root, wantLower, roots)) {
       if (el instanceof HTMLScriptElement || el instanceof HTMLStyleElement || el.tagName === "TITLE" || el.tagName === "HEAD") continue;
       let best = -1;
       for (const n of namesOf(el)) {
@@ -239,7 +241,7 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     }
     // Subtree text: innermost elements whose whole text matches (e.g. <button><b>Save</b> all</button>).
     const sub: Element[][] = [[], [], [], []];
-    for (const el of allElements(root)) {
+    for (const el of allElements(root, roots)) {
       if (el instanceof HTMLScriptElement || el instanceof HTMLStyleElement || el.tagName === "HEAD" || el === document.body || el === document.documentElement) continue;
       // textContent needs no layout; hidden matches are filtered by visibility below.
       const t = matchTier(norm(el.textContent), want, wantLower);
