@@ -13,14 +13,14 @@
 // A measurement, not a test: exits 0 whatever the figures; 1 when a replay fails; 2 without Chromium.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { extname, join, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
 import { record, run } from "../src/index.ts";
+import { startServer } from "./app-server.ts";
 import { findBrowser } from "../plugins/web/launch.ts";
 import { assembleGif, assembleGifChunks, gifFrameChunk } from "../src/recording/gif.ts";
 import { decodePng } from "../src/recording/image.ts";
 
 const BENCH_DIR = import.meta.dir;
-const PAGES_DIR = resolve(BENCH_DIR, "pages");
 const FLOW_FILE = resolve(BENCH_DIR, "flows", "bench.flow.yaml");
 const GIF_FRAMES = 100;
 const TARGETS = { overhead: 0.35, gifMs: 3000 } as const;
@@ -37,27 +37,6 @@ function parseRuns(argv: readonly string[]): number {
   return n;
 }
 
-/** bench/pages plus the sign-up endpoint (as in replay-vs-playwright.ts). */
-function startServer(): { url: string; stop(): void } {
-  let nextId = 1001;
-  const types: Record<string, string> = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" };
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const { pathname } = new URL(req.url);
-      if (pathname === "/api/signup" && req.method === "POST") {
-        const body = (await req.json()) as Record<string, unknown>;
-        const plan = String(body["plan"] ?? "");
-        return Response.json({ id: `A-${nextId++}`, name: `${String(body["first"] ?? "")} ${String(body["last"] ?? "")}`.trim(), plan: plan.charAt(0).toUpperCase() + plan.slice(1) });
-      }
-      const file = resolve(join(PAGES_DIR, decodeURIComponent(pathname.endsWith("/") ? `${pathname}index.html` : pathname)));
-      if (!file.startsWith(PAGES_DIR + sep) || !(await Bun.file(file).exists())) return new Response("not found", { status: 404 });
-      return new Response(Bun.file(file), { headers: { "content-type": types[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" } });
-    },
-  });
-  return { url: `http://127.0.0.1:${String(server.port)}`, stop: () => server.stop(true) };
-}
 
 const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
