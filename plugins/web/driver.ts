@@ -37,6 +37,8 @@ export class WebDriver implements AppDriver {
   readonly #session: Session;
   readonly #contextId: string;
   #mainFrameId = "";
+  /** What calls that change the page wait for first (a frame capture in flight); see holdInput. */
+  #held: Promise<unknown> = Promise.resolve();
   #loading = false;
   #loadWaiters: Array<() => void> = [];
   #unexpectedDialog: string | undefined;
@@ -196,6 +198,7 @@ export class WebDriver implements AppDriver {
   }
 
   async navigate(url: string, timeoutMs: number): Promise<Attempt> {
+    await this.#held;
     let seedScript: string | undefined;
     if (!this.#seeded) {
       this.#seeded = true;
@@ -228,6 +231,7 @@ export class WebDriver implements AppDriver {
   }
 
   async reload(timeoutMs: number): Promise<Attempt> {
+    await this.#held;
     const loaded = this.#session.waitFor("Page.loadEventFired", timeoutMs);
     loaded.catch(() => undefined);
     await this.#session.send("Page.reload", {});
@@ -242,6 +246,7 @@ export class WebDriver implements AppDriver {
   }
 
   async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
+    await this.#held;
     const probe = await this.#probe(ladder, "pointer", options.at);
     if (!probe.ok) return probe;
     await this.#pointerClick(probe.value.x, probe.value.y, options);
@@ -266,6 +271,7 @@ export class WebDriver implements AppDriver {
   }
 
   async hover(ladder: readonly Selector[]): Promise<Attempt> {
+    await this.#held;
     const probe = await this.#probe(ladder, "pointer");
     if (!probe.ok) return probe;
     await this.#session.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: probe.value.x, y: probe.value.y });
@@ -282,6 +288,7 @@ export class WebDriver implements AppDriver {
   }
 
   async drag(source: readonly Selector[], onto: readonly Selector[]): Promise<Attempt> {
+    await this.#held;
     let from = await this.#probe(source, "pointer");
     if (!from.ok) return from;
     const to = await this.#probe(onto, "pointer");
@@ -331,6 +338,7 @@ export class WebDriver implements AppDriver {
   }
 
   async upload(ladder: readonly Selector[], path: string): Promise<Attempt> {
+    await this.#held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
     // `count` installs the page API when the document does not have it yet.
@@ -373,6 +381,7 @@ export class WebDriver implements AppDriver {
   }
 
   async fill(ladder: readonly Selector[], text: string): Promise<Attempt> {
+    await this.#held;
     // Inside a frame a value is assigned and read back, not typed (see docs/authoring.md, iframes).
     if (ladder[0]?.payload["kind"] === "framed") return this.#scoped("assignValue", { ladder: toRungs(ladder), value: text });
     const probe = await this.#probe(ladder, "type");
@@ -383,6 +392,7 @@ export class WebDriver implements AppDriver {
   }
 
   async typeFocused(text: string): Promise<Attempt> {
+    await this.#held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
     const res = await this.#session.send("Runtime.evaluate", {
@@ -424,6 +434,7 @@ export class WebDriver implements AppDriver {
   }
 
   async pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt> {
+    await this.#held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
     if (!keyDefinition(key)) return fail("unsupported", `flowproof has no key named ${JSON.stringify(key)}`, false);
@@ -451,6 +462,7 @@ export class WebDriver implements AppDriver {
   }
 
   async select(ladder: readonly Selector[], values: readonly string[]): Promise<Attempt> {
+    await this.#held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
     const answer = await this.#call<ValueAnswer>("select", { ladder: toRungs(ladder), values });
@@ -460,6 +472,7 @@ export class WebDriver implements AppDriver {
   }
 
   async setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt> {
+    await this.#held;
     const probe = await this.#probe(ladder, "pointer");
     if (!probe.ok) return probe;
     if (probe.value.checked === undefined) return fail("unsupported", "the target is not a checkbox, radio or switch", false);
@@ -483,11 +496,13 @@ export class WebDriver implements AppDriver {
   }
 
   async scroll(ladder: readonly Selector[], to: ScrollTo): Promise<Attempt> {
+    await this.#held;
     return this.#scoped("scroll", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, to });
   }
 
   /** A page-side scope method (value assignment, scroll) as one attempt. */
   async #scoped(method: keyof ScopeMethods, arg: unknown): Promise<Attempt> {
+    await this.#held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
     const answer = await this.#call<ScopeAnswer>(method, arg);
@@ -513,6 +528,13 @@ export class WebDriver implements AppDriver {
     return answer;
   }
 
+  holdInput(until: Promise<unknown>): boolean {
+    const before = this.#held;
+    const settled = until.then(() => undefined, () => undefined);
+    this.#held = Promise.all([before, settled]);
+    return true;
+  }
+
   async captureFrame(): Promise<RawFrame> {
     const { data } = await this.#session.send("Page.captureScreenshot", { format: "png", optimizeForSpeed: true });
     return { png: Buffer.from(data, "base64") };
@@ -525,6 +547,7 @@ export class WebDriver implements AppDriver {
   }
 
   async pointFor(ladder: readonly Selector[], at?: PointerOptions["at"]): Promise<{ x: number; y: number } | undefined> {
+    await this.#held;
     const answer = await this.#call<ProbeAnswer>("probe", { ladder: toRungs(ladder), purpose: "pointer", at });
     return "transient" in answer || !answer.ok ? undefined : { x: answer.x, y: answer.y };
   }

@@ -171,6 +171,14 @@ export interface AppDriver {
   captureFrame?(): Promise<RawFrame>;
   /** Capability "screenshot": each target's on-screen rectangles, one answer per target, in order. */
   rectsFor?(targets: readonly RectTarget[]): Promise<RectsAnswer[]>;
+  /**
+   * Capability "screenshot": makes every later call that can change what the surface shows
+   * (navigation, input, focus, scrolling, value changes, `pointFor`) wait until `until` settles,
+   * while reads (`check`, `count`, `readText`, `rectsFor`, `scene`, `captureFrame`) go ahead. The
+   * recorder uses it so a frame's capture overlaps the next step's reads but never shows its
+   * input. Returns false when the surface cannot hold (the caller then waits itself).
+   */
+  holdInput?(until: Promise<unknown>): boolean;
   /** Capability "screenshot": the frame-pixel point a pointer action on `ladder` would hit, without acting; undefined when it would not. */
   pointFor?(ladder: readonly Selector[], at?: PointerOptions["at"]): Promise<{ readonly x: number; readonly y: number } | undefined>;
   /** Press on `source`, move with the button held, release on `onto` (pointer capability). */

@@ -23,6 +23,16 @@ describe("processFrame", () => {
     expect(isUniform(marked!, { x: 40 + 25, y: 50, width: 1, height: 1 }, HALO_RGB)).toBe(true);
   });
 
+  test("keeps the source's PNG bytes as they are when there is nothing to paint, and decodes when there is", () => {
+    root = mkdtempSync(join(tmpdir(), "flowproof-job-"));
+    const png = encodePng(solidImage(8, 6, [1, 2, 3]));
+    const [kept] = processFrame({ root, png, masks: [], frames: [{ offsetMs: 5, marks: undefined }] }).frames;
+    expect(readFileSync(join(root, kept!.file)).equals(Buffer.from(png))).toBe(true);
+    const [masked] = processFrame({ root, png, masks: [{ x: 0, y: 0, width: 8, height: 3 }], frames: [{ offsetMs: 6, marks: undefined }] }).frames;
+    expect(isUniform(decodePng(readFileSync(join(root, masked!.file))), { x: 0, y: 0, width: 8, height: 3 }, [0, 0, 0])).toBe(true);
+    expect(() => processFrame({ root, png: new Uint8Array([1, 2, 3]), masks: [], frames: [{ offsetMs: 7, marks: undefined }] })).toThrow();
+  });
+
   test("writes nothing for a job without variants", () => {
     root = mkdtempSync(join(tmpdir(), "flowproof-job-"));
     expect(processFrame({ root, png: encodePng(solidImage(2, 2, [0, 0, 0])), masks: [], frames: [] })).toEqual({ frames: [] });

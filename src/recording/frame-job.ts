@@ -34,6 +34,11 @@ export interface FrameOutput {
 }
 
 export function processFrame(job: FrameJob): FrameOutput {
+  // Nothing to paint and no GIF image to make: the source's PNG is already the frame to keep.
+  if (job.masks.length === 0 && !job.gif && job.frames.every((f) => !f.marks) && isPng(job.png)) {
+    const bundle = new FrameBundle(job.root);
+    return { frames: job.frames.map((v) => bundle.writeEncoded(v.offsetMs, job.png)) };
+  }
   const image = decodePng(job.png);
   applyMasks(image, job.masks);
   const bundle = new FrameBundle(job.root);
@@ -54,6 +59,12 @@ export function processFrame(job: FrameJob): FrameOutput {
     if (picture.gif) gif.push(picture.gif);
   }
   return job.gif ? { frames, gif } : { frames };
+}
+
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+function isPng(bytes: Uint8Array): boolean {
+  return bytes.length > PNG_SIGNATURE.length && PNG_SIGNATURE.every((b, i) => bytes[i] === b);
 }
 
 /** Where frame jobs run: on this thread, or on a worker so the step path only waits for the capture. */

@@ -12,6 +12,11 @@ export interface FrameSource {
   resolve(targets: readonly RectTarget[]): Promise<RectsAnswer[]>;
   /** Where a pointer step's events will land (both ends for a drag); empty when unknown. */
   pointerPoints(step: TraceStep): Promise<Point[]>;
+  /**
+   * Holds the surface's input until `until` settles (see AppDriver.holdInput), so the step path
+   * need not wait for a capture; false (or absent) when the caller must wait for it instead.
+   */
+  hold?(until: Promise<unknown>): boolean;
 }
 
 /** Action types that move the pointer, and so get a cursor checkpoint under --highlight-cursor. */
@@ -19,10 +24,11 @@ export const POINTER_ACTIONS: ReadonlySet<TraceStep["action"]["type"]> = new Set
 
 /** The driver as a frame source, or undefined when the surface cannot give frames. */
 export function driverFrameSource(driver: AppDriver): FrameSource | undefined {
-  const { captureFrame, rectsFor, pointFor } = driver;
+  const { captureFrame, rectsFor, pointFor, holdInput } = driver;
   if (!driver.capabilities.has("screenshot") || !captureFrame || !rectsFor) return undefined;
   return {
     capture: () => captureFrame.call(driver),
+    hold: (until) => holdInput?.call(driver, until) ?? false,
     async resolve(targets) {
       try {
         return await rectsFor.call(driver, targets);

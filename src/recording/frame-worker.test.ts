@@ -44,7 +44,7 @@ describe("workerProcessor", () => {
   test("reports a job that cannot be written as a rejected promise", async () => {
     const processor = workerProcessor();
     try {
-      await expect(processor.submit({ root: "/", png: new Uint8Array([1, 2, 3]), masks: [], frames: [{ offsetMs: 0, marks: undefined }] })).rejects.toThrow("could not write a recording frame");
+      await expect(processor.submit({ root: "/dev/null/flowproof", png: new Uint8Array([1, 2, 3]), masks: [], frames: [{ offsetMs: 0, marks: undefined }] })).rejects.toThrow("could not write a recording frame");
     } finally {
       processor.close();
     }

@@ -186,3 +186,68 @@ describe("RunRecorder cursor and video", () => {
     expect(new TextDecoder().decode(readFileSync(join(root, "recording.gif")).subarray(0, 6))).toBe("GIF89a");
   });
 });
+
+describe("RunRecorder with a source that holds input", () => {
+  /** Captures answer only when released; `hold` records what the driver was told to wait for. */
+  function slowSource(rects: Record<string, RectsAnswer> = {}) {
+    const base = fakeSource({ rects });
+    const waiting: Array<() => void> = [];
+    const holds: Array<Promise<unknown>> = [];
+    const source: FrameSource = {
+      ...base,
+      capture: () => new Promise<RawFrame>((resolve) => waiting.push(() => resolve(base.capture()))),
+      hold: (until) => {
+        holds.push(until);
+        return true;
+      },
+    };
+    return { source, waiting, holds, release: () => waiting.splice(0).forEach((go) => go()) };
+  }
+
+  test("the step path does not wait for a capture; input is held on it and the frames land at their offsets", async () => {
+    root = mkdtempSync(join(tmpdir(), "flowproof-recorder-"));
+    const slow = slowSource();
+    const recorder = new RunRecorder({ source: slow.source, bundle: new FrameBundle(root), clock: tickingClock(), controls: { recordingDetail: "full" }, rules: [] });
+    await recorder.start();
+    await recorder.stepStarted(step(1));
+    await recorder.stepFinished(step(1), { status: "passed" });
+    await recorder.stepStarted(step(2));
+    await recorder.stepFinished(step(2), { status: "passed" });
+    // Three captures requested (before 1, between 1 and 2, after 2); none answered yet.
+    await Bun.sleep(5);
+    expect(slow.holds.length).toBe(3);
+    let held = false;
+    void Promise.all(slow.holds).then(() => (held = true));
+    await Bun.sleep(5);
+    expect(held).toBe(false);
+    const finished = recorder.finish();
+    await Bun.sleep(5);
+    slow.release();
+    await Bun.sleep(5);
+    slow.release();
+    const summary = await finished;
+    expect(held).toBe(true);
+    expect(summary.frames.length).toBe(4);
+    for (const range of summary.steps) expect(framesIn(summary, range).length).toBe(2);
+  });
+
+  test("a frame dropped after its steps finished still marks both steps it served", async () => {
+    root = mkdtempSync(join(tmpdir(), "flowproof-recorder-"));
+    const slow = slowSource({ "#ssn[": { ok: false, detail: "not a valid selector" } });
+    const recorder = new RunRecorder({ source: slow.source, bundle: new FrameBundle(root), clock: tickingClock(), controls: { recordingDetail: "full" }, rules: [{ target: { css: "#ssn[" }, mode: "mask" }] });
+    await recorder.start();
+    await recorder.stepStarted(step(1));
+    await recorder.stepFinished(step(1), { status: "passed" });
+    await recorder.stepStarted(step(2));
+    await recorder.stepFinished(step(2), { status: "passed" });
+    expect(recorder.steps.map((s) => s.frames_dropped)).toEqual([undefined, undefined]);
+    const finished = recorder.finish();
+    for (let i = 0; i < 4; i++) {
+      await Bun.sleep(2);
+      slow.release();
+    }
+    const summary = await finished;
+    expect(summary.frames).toEqual([]);
+    expect(summary.steps.map((s) => s.frames_dropped)).toEqual(["redaction", "redaction"]);
+  });
+});

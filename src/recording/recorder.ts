@@ -4,6 +4,9 @@
 // content-addressed and, with --video, assembles the GIF from the persisted (redacted) frames.
 // In full detail one capture between two steps is both the after-frame of the one and the
 // before-frame of the next (nothing runs in between), persisted at each step's own offset.
+// A capture is taken off the step path when the source can hold input: the next step's reads
+// (its assertions, its polling) run while the frame is read back, and its first call that could
+// change the screen waits for the frame, so a frame never shows a later step's input.
 import type { TraceStep } from "../trace/schema.ts";
 import { FrameBundle, type PersistedFrame } from "./bundle.ts";
 import { inlineProcessor, type FrameOutput, type FrameProcessor, type FrameVariant } from "./frame-job.ts";
@@ -67,6 +70,17 @@ interface Shot {
   readonly masks: readonly Rect[];
 }
 
+/** A capture in flight: its pixels and masks, "dropped" when redaction could not be guaranteed, or undefined when no pixels came back. */
+type PendingShot = Promise<Shot | "dropped" | undefined>;
+
+/** A step's timeline entry while the run is going; `dropped` may still be set by a capture in flight. */
+interface OpenStep {
+  readonly id: string;
+  readonly start: number;
+  end: number;
+  dropped: boolean;
+}
+
 /** The status a finished step reports to the recorder. */
 export interface FinishedStep {
   readonly status: "passed" | "failed" | "skipped" | "errored";
@@ -82,7 +96,7 @@ export class RunRecorder {
   /** Why no frame may be captured at all (an unparseable recorded rule). */
   readonly disabledReason: string | undefined;
   #origin = 0;
-  #open: { id: string; start: number; dropped: boolean } | undefined;
+  #open: OpenStep | undefined;
   #completed = 0;
   #cursor: Point | undefined;
   /** The step whose finishing frame is the newest frame, if the newest frame is one. */
@@ -92,9 +106,9 @@ export class RunRecorder {
   /** One entry per capture, in capture order; resolved once its frames are on disk. */
   readonly #pending: Array<Promise<FrameOutput>> = [];
   /** The last step's after-frame, held until the next step starts (and reuses it) or the run ends. */
-  #boundary: { shot: Shot; frames: FrameVariant[] } | undefined;
+  #boundary: { shot: PendingShot; frames: FrameVariant[] } | undefined;
   #lastEnd = -1;
-  readonly #steps: StepRange[] = [];
+  readonly #steps: OpenStep[] = [];
 
   constructor(options: RecorderOptions) {
     this.clock = options.clock;
@@ -120,7 +134,7 @@ export class RunRecorder {
     this.#origin = this.clock.now();
     if (this.#controls.recordingDetail !== "low") return;
     const shot = await this.#capture();
-    if (shot) this.#persist(shot, [this.#variant(shot.offset, this.#plain())]);
+    if (shot) this.#persist(shot.pending, [this.#variant(shot.offset, this.#plain())]);
   }
 
   async stepStarted(step: TraceStep): Promise<void> {
@@ -134,27 +148,36 @@ export class RunRecorder {
       // Nothing ran since the previous step's after-frame was taken: that capture is this step's
       // before-frame (and pre-action checkpoint) too, placed at this step's start.
       const start = Math.max(now, this.#lastEnd + 1);
-      this.#open = { id: step.id, start, dropped: false };
+      const open: OpenStep = { id: step.id, start, end: start, dropped: false };
+      this.#open = open;
+      // A frame dropped for redaction is missing from both steps it serves.
+      void boundary.shot.then((shot) => {
+        if (shot === "dropped") open.dropped = true;
+      });
       boundary.frames.push(this.#variant(start, this.#plain()));
       if (halo) boundary.frames.push(this.#variant(start, halo));
       this.#flush();
     } else {
       this.#flush();
-      this.#open = { id: step.id, start: now, dropped: false };
+      this.#open = { id: step.id, start: now, end: now, dropped: false };
       const variants: CursorMarks[] = [];
       if (recordingDetail === "full") variants.push(this.#plain());
       // The pre-action checkpoint: halos where the events land, the cursor at the last of them.
       if (halo) variants.push(halo);
       if (variants.length > 0) {
         const shot = await this.#capture();
-        if (shot) this.#persist(shot, variants.map((m) => this.#variant(shot.offset, m)));
+        if (shot) this.#persist(shot.pending, variants.map((m) => this.#variant(shot.offset, m)));
       }
     }
     if (halo) this.#cursor = halo.cursor;
   }
 
   async stepFinished(step: TraceStep, result: FinishedStep): Promise<void> {
-    const open = this.#open?.id === step.id ? this.#open : { id: step.id, start: Math.max(this.#now(), this.#lastEnd + 1), dropped: false };
+    let open = this.#open;
+    if (open?.id !== step.id) {
+      const start = Math.max(this.#now(), this.#lastEnd + 1);
+      open = { id: step.id, start, end: start, dropped: false };
+    }
     this.#open = open;
     if (result.status !== "skipped") {
       this.#completed++;
@@ -167,16 +190,16 @@ export class RunRecorder {
         if (shot) {
           const frames = [this.#variant(shot.offset, this.#plain())];
           // In full detail the next step may reuse this capture as its before-frame.
-          if (detail === "full") this.#boundary = { shot, frames };
-          else this.#persist(shot, frames);
+          if (detail === "full") this.#boundary = { shot: shot.pending, frames };
+          else this.#persist(shot.pending, frames);
           this.#afterFrameOf = step.id;
         }
       }
       this.#lastExecuted = step.id;
     }
-    const end = Math.max(this.#now(), open.start);
-    this.#lastEnd = end;
-    this.#steps.push({ id: open.id, start_ms: open.start, end_ms: end, ...(open.dropped ? { frames_dropped: "redaction" as const } : {}) });
+    open.end = Math.max(this.#now(), open.start);
+    this.#lastEnd = open.end;
+    this.#steps.push(open);
     this.#open = undefined;
   }
 
@@ -186,7 +209,7 @@ export class RunRecorder {
     const finalShown = this.#lastExecuted !== undefined && this.#afterFrameOf === this.#lastExecuted;
     if (this.#controls.recordingDetail === "low" && !finalShown) {
       const shot = await this.#capture();
-      if (shot) this.#persist(shot, [this.#variant(shot.offset, this.#plain())]);
+      if (shot) this.#persist(shot.pending, [this.#variant(shot.offset, this.#plain())]);
     }
     let outputs: FrameOutput[];
     try {
@@ -203,20 +226,16 @@ export class RunRecorder {
       const chunks = made.map((m) => m.gif!);
       gif = this.#bundle.writeGif(assembleGifChunks(frames.map((f) => f.offset_ms), chunks));
     }
-    return { format: RECORDING_FORMAT, frames, steps: [...this.#steps], ...(gif ? { gif } : {}) };
+    return { format: RECORDING_FORMAT, frames, steps: this.steps, ...(gif ? { gif } : {}) };
   }
 
-  /** The timeline so far (for traces and reports). */
+  /** The timeline so far (for traces and reports); final once `finish` has returned. */
   get steps(): readonly StepRange[] {
-    return this.#steps;
+    return this.#steps.map((s) => ({ id: s.id, start_ms: s.start, end_ms: s.end, ...(s.dropped ? { frames_dropped: "redaction" as const } : {}) }));
   }
 
   #plain(): CursorMarks {
     return this.#cursor ? { halos: [], cursor: this.#cursor } : { halos: [] };
-  }
-
-  #drop(): void {
-    if (this.#open) this.#open.dropped = true;
   }
 
   /** A timeline frame of a capture; the overlay only with --highlight-cursor. */
@@ -224,9 +243,11 @@ export class RunRecorder {
     return { offsetMs, marks: this.#controls.highlightCursor ? marks : undefined };
   }
 
-  /** Hands a capture to the frame processor: masked, overlaid, encoded and written off the step path. */
-  #persist(shot: Shot, frames: readonly FrameVariant[]): void {
-    this.#pending.push(this.#processor.submit({ root: this.#bundle.root, png: shot.png, masks: shot.masks, frames, gif: this.#controls.video }));
+  /** Hands a capture to the frame processor once it is in: masked, overlaid, encoded and written off the step path. */
+  #persist(pending: PendingShot, frames: readonly FrameVariant[]): void {
+    this.#pending.push(
+      pending.then((shot) => (typeof shot === "object" ? this.#processor.submit({ root: this.#bundle.root, png: shot.png, masks: shot.masks, frames, gif: this.#controls.video }) : { frames: [] })),
+    );
   }
 
   /** Persists the held after-frame when no next step took it as its before-frame. */
@@ -236,19 +257,29 @@ export class RunRecorder {
     if (boundary) this.#persist(boundary.shot, boundary.frames);
   }
 
-  /** One raw capture with the masks it needs; undefined when it may not be kept (or none came back). */
-  async #capture(): Promise<Shot | undefined> {
+  /**
+   * Starts one capture at this instant's offset, with the masks it needs. The step path waits for
+   * it only when the source cannot hold input meanwhile. Undefined when nothing may be captured.
+   */
+  async #capture(): Promise<{ offset: number; pending: PendingShot } | undefined> {
     if (!this.#capturing || !this.#source) return undefined;
     this.#afterFrameOf = undefined;
+    const open = this.#open;
+    const offset = this.#now();
+    const pending = this.#shoot(this.#source, offset).then((shot) => {
+      if (shot === "dropped" && open) open.dropped = true;
+      return shot;
+    });
+    if (!this.#source.hold?.(pending)) await pending;
+    return { offset, pending };
+  }
+
+  /** Redaction targets before, the pixels, the targets after: a frame is kept only when both answers allow it. */
+  async #shoot(source: FrameSource, offset: number): PendingShot {
     const redactor = this.#redactor;
-    if (!redactor) {
-      this.#drop();
-      return undefined;
-    }
-    const source = this.#source;
+    if (!redactor) return "dropped";
     const unresolved = (e: unknown) => redactor.targets.map(() => ({ ok: false as const, detail: e instanceof Error ? e.message : String(e) }));
     const before = await bounded(source.resolve(redactor.targets), "the redaction query").catch(unresolved);
-    const offset = this.#now();
     let raw: RawFrame;
     try {
       raw = await bounded(source.capture(), "the frame capture");
@@ -258,10 +289,6 @@ export class RunRecorder {
     }
     const after = await bounded(source.resolve(redactor.targets), "the redaction query").catch(unresolved);
     const plan = redactor.masksFor([before, after]);
-    if (!plan.ok) {
-      this.#drop();
-      return undefined;
-    }
-    return { offset, png: raw.png, masks: plan.rects };
+    return plan.ok ? { offset, png: raw.png, masks: plan.rects } : "dropped";
   }
 }

@@ -228,6 +228,39 @@ describe("recording redaction (real browser)", () => {
     expect(readFileSync(join(dir, afterDrag.file)).equals(readFileSync(join(dir, beforeAssert.file)))).toBe(true);
   });
 
+  test("a frame never shows a later step's input: each action's before-frame has the old colour, its after-frame the new", async () => {
+    // Each assertion ends at once, so its after-frame is still being read back when the next
+    // action starts; the action must wait for it (the driver holds input until it is in).
+    const paint = tmpProject();
+    projects.push(paint);
+    const steps: string[] = [];
+    for (let n = 1; n <= 4; n++) steps.push(`  - assert: page shows Painted ${n - 1}`, `  - rules: Click "Paint ${n}"`);
+    steps.push("  - assert: page shows Painted 4", '  - rules: Type a into the "Shade" field', "  - assert: page shows Painted 5");
+    const spec = paint.write("paint.flow.yaml", ["name: Paint", "app: web", `url: ${server.url}/paint.html`, "steps:", ...steps, ""].join("\n"));
+    expect((await runCli(["record", spec], { cwd: paint.dir, env: {} })).code).toBe(0);
+    const run = await runCli(["run", spec], { cwd: paint.dir, env: {} });
+    expect(run.code).toBe(0);
+    const dir = runDirOf(run.stdout, paint.dir);
+    const report = json<RunReport>(join(dir, "result.json"));
+    const colours: Array<readonly [number, number, number]> = [[0, 0, 0], [200, 0, 0], [0, 200, 0], [0, 0, 200], [200, 200, 0], [0, 200, 200]];
+    const corner = { x: 2, y: 2, width: 20, height: 20 };
+    const ranges = report.recording!.steps;
+    let actions = 0;
+    for (const [i, range] of ranges.entries()) {
+      const own = report.recording!.frames.filter((f) => f.offset_ms >= range.start_ms && f.offset_ms <= range.end_ms);
+      expect(own.length).toBe(2);
+      const intent = report.steps[i]!.intent;
+      const m = /Paint (\d)|Shade/.exec(intent);
+      if (!m) continue;
+      actions++;
+      const n = m[1] ? Number(m[1]) : 5;
+      const [before, after] = own.map((f) => decodePng(readFileSync(join(dir, f.file))));
+      expect({ intent, before: isUniform(before!, corner, colours[n - 1]!) }).toEqual({ intent, before: true });
+      expect({ intent, after: isUniform(after!, corner, colours[n]!) }).toEqual({ intent, after: true });
+    }
+    expect(actions).toBe(5);
+  });
+
   test("report.html opened in headless Chromium loads nothing from the network, and clicking a step shows its frames", async () => {
     expect(runDir).not.toBe("");
     const report = json<RunReport>(join(runDir, "result.json"));
