@@ -587,6 +587,27 @@ export class WebDriver implements AppDriver {
     return { os: process.platform, resolution: [w, h], ...(locale ? { locale } : {}) };
   }
 
+  /** Resolves once the flow's pages are all closed from outside (the user closed the window) or the browser went away. */
+  untilClosed(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      if (this.#connection.closed) return resolve();
+      let timer: ReturnType<typeof setInterval> | undefined;
+      const done = () => {
+        clearInterval(timer);
+        resolve();
+      };
+      this.#connection.onClose(done);
+      timer = setInterval(() => {
+        void this.#connection
+          .send("Target.getTargets")
+          .then(({ targetInfos }) => {
+            if (!targetInfos.some((t) => t.browserContextId === this.#contextId && t.type === "page")) done();
+          })
+          .catch(done);
+      }, 500);
+    });
+  }
+
   async close(): Promise<void> {
     for (const off of this.#offs) off();
     this.#downloads?.close();

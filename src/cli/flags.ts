@@ -32,6 +32,8 @@ const RECORDING_FLAGS: readonly FlagSpec[] = [
   { name: "highlight-cursor", kind: "boolean", description: "Add a pre-action frame for clicks and hovers with a visible cursor and a bright halo (drawn after redaction)." },
 ];
 
+const KEEP_OPEN_FLAG: FlagSpec = { name: "keep-open", kind: "boolean", description: "Show the browser (headed) and keep it open after the flow until you close its window or press Ctrl-C; one flow only, not with --json." };
+
 /** Flags of `run` that apply to a directory (a suite run). */
 const SUITE_RUN_FLAGS: readonly FlagSpec[] = [
   { name: "retries", kind: "string", placeholder: "N", description: "Re-run a failed flow up to N more times, each in a fresh browser context (default 0); also for a single flow." },
@@ -46,7 +48,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "record",
     summary: "Perform a flow once in the live app and write its trace",
-    usage: "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--reuse] [--verify] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]",
+    usage: "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--reuse] [--verify] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--keep-open] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "out", short: "o", kind: "string", placeholder: "path", description: "Where to write the trace (default: <stem>.trace.jsonl next to the flow)." },
@@ -54,18 +56,20 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: "reuse", kind: "boolean", description: "Incremental re-record: reuse the existing trace's steps verbatim where the step's intent still matches and its target still resolves; only drifted or new plain steps go to the model. Needs an existing trace." },
       { name: "verify", kind: "boolean", description: "Replay the fresh trace once; if it cannot reproduce itself, exit 2 (\"recording not reproducible\") and keep the trace as heal evidence." },
       ...RECORDING_FLAGS,
+      KEEP_OPEN_FLAG,
       JSON_FLAG,
     ],
   },
   {
     name: "run",
     summary: "Replay a flow's trace with zero model calls and write a run report",
-    usage: "flowproof run <flow.yaml> [-t <trace>] [--retries N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json], or flowproof run <dir> [--retries N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]",
+    usage: "flowproof run <flow.yaml> [-t <trace>] [--retries N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--keep-open] [--json], or flowproof run <dir> [--retries N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]",
     positional: "flow.yaml|dir",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to replay (default: <stem>.trace.jsonl next to the flow). Not used for a directory." },
       ...SUITE_RUN_FLAGS,
       ...RECORDING_FLAGS,
+      KEEP_OPEN_FLAG,
       JSON_FLAG,
     ],
   },

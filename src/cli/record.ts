@@ -4,6 +4,7 @@ import type { AuthorMode } from "../commands/common.ts";
 import { displayPath } from "../commands/common.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
+import { keepOpenOption } from "./keep-open.ts";
 import { UsageError, recordingControls } from "./flags.ts";
 import type { Io } from "./io.ts";
 import { dirname, resolve } from "node:path";
@@ -24,6 +25,7 @@ export async function recordCommand(args: ParsedArgs, io: Io): Promise<ExitCode>
   const spec = args.positional[0];
   if (!spec || args.positional.length > 1) throw new UsageError("record takes exactly one flow file", "usage: flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--json]");
   const json = args.flags["json"] === true;
+  const keepOpen = keepOpenOption(args, io);
   // The nearest suite.yaml gives the flow its env (env_from, env) and min_version, as on replay.
   const suiteFile = findSuiteFile(dirname(resolve(spec)));
   let env: Record<string, string | undefined> | undefined;
@@ -39,6 +41,7 @@ export async function recordCommand(args: ParsedArgs, io: Io): Promise<ExitCode>
     ...(args.flags["reuse"] === true ? { reuse: true } : {}),
     ...(args.flags["verify"] === true ? { verify: true } : {}),
     ...recordingControls(args.flags),
+    ...(keepOpen ? { keepOpen } : {}),
     log: (line) => io.err(line),
   });
   if (result.clarification) {

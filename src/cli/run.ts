@@ -6,6 +6,7 @@ import type { ParsedArgs } from "./flags.ts";
 import { UsageError, recordingControls } from "./flags.ts";
 import type { Io } from "./io.ts";
 import { suiteCommand } from "./suite.ts";
+import { keepOpenOption } from "./keep-open.ts";
 import { existsSync, statSync } from "node:fs";
 
 /** Flags that only make sense for a directory. */
@@ -16,14 +17,18 @@ const LABEL = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR
 export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
   if (!spec || args.positional.length > 1) throw new UsageError("run takes exactly one flow file", "usage: flowproof run <flow.yaml> or flowproof run <dir> [-t <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]");
-  if (existsSync(spec) && statSync(spec).isDirectory()) return suiteCommand(spec, args, io);
+  if (existsSync(spec) && statSync(spec).isDirectory()) {
+    if (args.flags["keep-open"] === true) throw new UsageError("--keep-open applies to one flow, not to a directory", "run one flow with --keep-open: flowproof run <flow.yaml> --keep-open");
+    return suiteCommand(spec, args, io);
+  }
   const suiteOnly = SUITE_ONLY.find((f) => args.flags[f] !== undefined);
   if (suiteOnly) throw new UsageError(`--${suiteOnly} applies to a suite run (a directory), not to one flow file`, "run the flow's directory: flowproof run <dir> --" + suiteOnly);
   const json = args.flags["json"] === true;
   const retriesText = args.flags["retries"];
   const retries = typeof retriesText === "string" && /^\d+$/.test(retriesText) && Number(retriesText) <= 255 ? Number(retriesText) : undefined;
   if (retriesText !== undefined && retries === undefined) throw new UsageError(`--retries must be a whole number from 0 to 255, not ${JSON.stringify(retriesText)}`, "e.g. --retries 2");
-  const result = await runInSuiteContext({ spec, ...(retries !== undefined ? { retries } : {}), ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}), ...recordingControls(args.flags), log: (line) => io.err(line) });
+  const keepOpen = keepOpenOption(args, io);
+  const result = await runInSuiteContext({ spec, ...(keepOpen ? { keepOpen } : {}), ...(retries !== undefined ? { retries } : {}), ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}), ...recordingControls(args.flags), log: (line) => io.err(line) });
   const { report } = result;
   if (result.skipped !== undefined) {
     if (json) io.out(JSON.stringify({ report, report_path: null, skipped: result.skipped }, null, 2));

@@ -25,6 +25,21 @@ export interface CommonOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Progress and warnings, one line each (default: nothing). */
   readonly log?: (line: string) => void;
+  /**
+   * `--keep-open`: called once the flow has finished and its results are written, with the
+   * still-open surface; the surface closes when the returned promise settles.
+   */
+  readonly keepOpen?: (driver: AppDriver) => Promise<void>;
+}
+
+/** A finished flow's surface: closed now, or — with `keepOpen` — once the caller let it go. */
+export async function releaseSurface(surface: OpenedSurface, keepOpen: CommonOptions["keepOpen"]): Promise<void> {
+  try {
+    if (keepOpen) await keepOpen(surface.driver).catch(() => undefined);
+  } finally {
+    await surface.driver.close().catch(() => undefined);
+    await surface.session.close().catch(() => undefined);
+  }
 }
 
 export function readFlowFile(spec: string): { path: string; text: string } {

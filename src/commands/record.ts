@@ -14,7 +14,7 @@ import { systemClock, redact } from "../engine/context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import type { AssertionPlugin } from "../plugins/api.ts";
-import { defaultTracePath, displayPath, flowLoadOptions, governingSuiteDefaults, structuredContext, loadFlowFile, readFlowFile, loadPluginsFor, openSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
+import { defaultTracePath, displayPath, flowLoadOptions, governingSuiteDefaults, structuredContext, loadFlowFile, readFlowFile, loadPluginsFor, openSurface, releaseSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
 import { launchConfig, shapingOf } from "./shaping.ts";
@@ -286,8 +286,8 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       error: `recording not reproducible: replaying the fresh trace failed${bad ? ` at ${bad.id} (${bad.intent}): ${bad.detail ?? bad.status}` : replay.report.error ? `: ${replay.report.error}` : ""}; the trace was kept at ${displayPath(tracePath)} as evidence for heal`,
     };
   } finally {
-    await surface.driver.close().catch(() => undefined);
-    await surface.session.close().catch(() => undefined);
+    // Kept open for inspection (--keep-open) whether or not the recording succeeded.
+    await releaseSurface(surface, options.keepOpen);
   }
 }
 

@@ -9,7 +9,7 @@ import { AdapterUnavailableError } from "../plugins/api.ts";
 import type { RunReport } from "../report/schema.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { defaultTracePath, structuredContext, displayPath, loadFlowFile, loadPluginsFor, openSurface, resolveStartUrl, type CommonOptions } from "./common.ts";
+import { defaultTracePath, structuredContext, displayPath, loadFlowFile, loadPluginsFor, openSurface, releaseSurface, resolveStartUrl, type CommonOptions, type OpenedSurface } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
 import { createRecorder, recorderObserver, recordingReport, withTimeline } from "./recording.ts";
@@ -81,6 +81,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
   let error: string | undefined;
   let errorHint: string | undefined;
   let exported: Record<string, string> | undefined;
+  /** With --keep-open: the surface left open until the results are written. */
+  let held: OpenedSurface | undefined;
   try {
     const rawUrl = trace.header.app.url;
     const startUrl = rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank";
@@ -129,8 +131,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
         }
       }
     } finally {
-      await surface.driver.close().catch(() => undefined);
-      await surface.session.close().catch(() => undefined);
+      if (options.keepOpen) held = surface;
+      else await releaseSurface(surface, undefined);
     }
   } catch (e) {
     if (e instanceof AdapterUnavailableError) {
@@ -160,5 +162,6 @@ export async function run(options: RunOptions): Promise<RunResult> {
     ...(recording ? { recording } : {}),
   };
   const paths = writeRunBundle(dir, report);
+  if (held) await releaseSurface(held, options.keepOpen);
   return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings, ...(errorHint ? { error_hint: errorHint } : {}), ...(exported ? { exported } : {}) };
 }

@@ -119,6 +119,7 @@ export class SurfaceSet implements AppDriver {
   captureFrame: NonNullable<AppDriver["captureFrame"]> = () => this.#need("captureFrame").call(this.#d);
   rectsFor: NonNullable<AppDriver["rectsFor"]> = (targets) => this.#need("rectsFor").call(this.#d, targets);
   pointFor: NonNullable<AppDriver["pointFor"]> = (ladder, at) => this.#need("pointFor").call(this.#d, ladder, at);
+  untilClosed: NonNullable<AppDriver["untilClosed"]> = () => this.#active?.driver.untilClosed?.() ?? Promise.resolve();
   // The hold lands on the surface being captured; another surface's input cannot reach its frame.
   holdInput: NonNullable<AppDriver["holdInput"]> = (until) => this.#active?.driver.holdInput?.(until) ?? false;
   drag: NonNullable<AppDriver["drag"]> = (source, onto) => this.#need("drag").call(this.#d, source, onto);

@@ -195,6 +195,8 @@ export interface AppDriver {
   scroll?(ladder: readonly Selector[], to: ScrollTo): Promise<Attempt>;
   /** Model authoring: one reading of the whole rendered surface as scene tokens (the engine re-reads until two readings agree). */
   scene?(): Promise<SceneInventory>;
+  /** `--keep-open`: resolves once the surface was closed from outside (its window closed, the app gone). */
+  untilClosed?(): Promise<void>;
   /** Facts recorded into the trace header (`env`). */
   environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }>;
   close(): Promise<void>;

@@ -1,0 +1,56 @@
+import { describe, expect, test } from "bun:test";
+import { keepOpenOption, noDisplayReason } from "./keep-open.ts";
+import type { ParsedArgs } from "./flags.ts";
+import type { AppDriver } from "../plugins/api.ts";
+
+const args = (flags: ParsedArgs["flags"]): ParsedArgs => ({ positional: ["a.flow.yaml"], flags });
+const quiet = { out: () => undefined, err: () => undefined };
+
+describe("noDisplayReason", () => {
+  test("Linux needs DISPLAY or WAYLAND_DISPLAY; other systems always have a screen", () => {
+    expect(noDisplayReason({}, "linux")).toContain("no display");
+    expect(noDisplayReason({ DISPLAY: ":0" }, "linux")).toBeUndefined();
+    expect(noDisplayReason({ WAYLAND_DISPLAY: "wayland-0" }, "linux")).toBeUndefined();
+    expect(noDisplayReason({}, "darwin")).toBeUndefined();
+    expect(noDisplayReason({}, "win32")).toBeUndefined();
+  });
+});
+
+describe("keepOpenOption", () => {
+  test("is undefined without the flag, and leaves the browser headless", () => {
+    const env: Record<string, string | undefined> = { DISPLAY: ":0" };
+    expect(keepOpenOption(args({}), quiet, env)).toBeUndefined();
+    expect(env["FLOWPROOF_HEADED"]).toBeUndefined();
+  });
+
+  test("refuses what cannot wait for a person", () => {
+    const env = { DISPLAY: ":0" };
+    expect(() => keepOpenOption(args({ "keep-open": true, json: true }), quiet, env)).toThrow("--json");
+    expect(() => keepOpenOption(args({ "keep-open": true, verify: true }), quiet, env)).toThrow("--verify");
+    expect(() => keepOpenOption(args({ "keep-open": true, retries: "1" }), quiet, env)).toThrow("--retries");
+  });
+
+  test("makes the browser headed and waits for the surface to close", async () => {
+    const env: Record<string, string | undefined> = { DISPLAY: ":0" };
+    const lines: string[] = [];
+    const hold = keepOpenOption(args({ "keep-open": true, retries: "0" }), { out: () => undefined, err: (l) => lines.push(l) }, env)!;
+    expect(env["FLOWPROOF_HEADED"]).toBe("1");
+    let close!: () => void;
+    const closed = new Promise<void>((r) => (close = r));
+    let done = false;
+    const waiting = hold({ untilClosed: () => closed } as unknown as AppDriver).then(() => (done = true));
+    await Bun.sleep(10);
+    expect(done).toBe(false);
+    expect(lines.join("\n")).toContain("[KEEP-OPEN]");
+    close();
+    await waiting;
+    expect(done).toBe(true);
+  });
+
+  test("a surface that cannot stay open is closed at once, with a note", async () => {
+    const lines: string[] = [];
+    const hold = keepOpenOption(args({ "keep-open": true }), { out: () => undefined, err: (l) => lines.push(l) }, { DISPLAY: ":0" })!;
+    await hold({} as AppDriver);
+    expect(lines).toEqual(["[KEEP-OPEN] this surface cannot stay open; closing it"]);
+  });
+});
