@@ -167,17 +167,20 @@ export function loadPluginsFor(spec: string, env: Readonly<Record<string, string
   return loadPlugins({ flowPath: resolve(spec), env, builtinKinds: BUILTIN_ADAPTERS.map((a) => a.kind), builtinKeys: BUILTIN_ASSERTIONS.map((a) => a.key) });
 }
 
+/** The adapter (built-in or the project's) for an app kind; a spec error naming the kinds there are. */
+export function adapterFor(kind: string, adapters: readonly AdapterPlugin[] = []): AdapterPlugin {
+  const registry = new AdapterRegistry([...BUILTIN_ADAPTERS, ...adapters]);
+  const adapter = registry.get(kind);
+  if (!adapter) throw new SpecError(diagnostic("unsupported-feature", `no adapter for app kind "${kind}" (available: ${registry.kinds().join(", ")})`, { hint: "use `app: web`" }));
+  return adapter;
+}
+
 /**
  * Opens the adapter for the flow's app kind and launches one driver (an isolated context).
  * `adapters`: the project's adapter plugins; `config`: the launch config (see shaping.ts).
  */
 export async function openSurface(kind: string, flowPath: string, log: (line: string) => void, adapters: readonly AdapterPlugin[] = [], config: Readonly<Record<string, unknown>> = {}): Promise<OpenedSurface> {
-  const registry = new AdapterRegistry([...BUILTIN_ADAPTERS, ...adapters]);
-  const adapter = registry.get(kind);
-  if (!adapter) {
-    throw new SpecError(diagnostic("unsupported-feature", `no adapter for app kind "${kind}" (available: ${registry.kinds().join(", ")})`, { hint: "use `app: web`" }));
-  }
-  const session = await adapter.open();
+  const session = await adapterFor(kind, adapters).open();
   try {
     const driver = await session.launch(config, { baseDir: dirname(flowPath), log });
     return { session, driver };

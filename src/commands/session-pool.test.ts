@@ -27,6 +27,31 @@ describe("SessionPool", () => {
       await pool.close();
     }
   });
+  test("FLOWPROOF_NO_SHARED_BROWSER gives each flow a browser of its own, closed with the flow", async () => {
+    process.env["FLOWPROOF_NO_SHARED_BROWSER"] = "1";
+    let pool: SessionPool;
+    try {
+      pool = new SessionPool();
+    } finally {
+      delete process.env["FLOWPROOF_NO_SHARED_BROWSER"];
+    }
+    const a = await pool.open("web", "/tmp/a.flow.yaml", () => undefined);
+    const b = await pool.open("web", "/tmp/b.flow.yaml", () => undefined);
+    try {
+      // Closing a's session stops a's browser (a shared session's close would be a no-op).
+      await a.session.close();
+      // a's browser is gone; b's is its own and still answers.
+      const gone = await a.driver.navigate(`${server.url}/greeter.html`, 2_000).then((r) => r.ok, () => false);
+      expect(gone).toBe(false);
+      expect((await b.driver.navigate(`${server.url}/greeter.html`, 10_000)).ok).toBe(true);
+    } finally {
+      await a.driver.close().catch(() => undefined);
+      await b.driver.close();
+      await b.session.close();
+      await pool.close();
+    }
+  });
+
   test("an unknown app kind is a SpecError naming the available ones", async () => {
     await expect(new SessionPool().open("nope", "/tmp/x.flow.yaml", () => undefined)).rejects.toBeInstanceOf(SpecError);
   });

@@ -1,23 +1,28 @@
 // One adapter session per app kind for a whole run (one browser per suite run); every flow gets
 // its own driver (an isolated browser context) from it. Closed once, when the run ends.
+// FLOWPROOF_NO_SHARED_BROWSER opts out: each flow then gets a session (a browser) of its own.
 import { dirname } from "node:path";
-import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
-import { BUILTIN_ADAPTERS } from "../plugins/builtin.ts";
-import { AdapterRegistry } from "../plugins/registry.ts";
 import type { AdapterPlugin, AdapterSession } from "../plugins/api.ts";
-import type { OpenedSurface } from "./common.ts";
+import { adapterFor, openSurface, type OpenedSurface } from "./common.ts";
+
+/** Set (to any value) to give every flow its own browser instead of one shared per run. */
+export const NO_SHARED_BROWSER_VARIABLE = "FLOWPROOF_NO_SHARED_BROWSER";
 
 export class SessionPool {
   readonly #sessions = new Map<string, Promise<AdapterSession>>();
+  readonly #shared: boolean;
+
+  /** `shared: false` opens a session per flow (default: shared unless FLOWPROOF_NO_SHARED_BROWSER is set). */
+  constructor(options: { shared?: boolean } = {}) {
+    this.#shared = options.shared ?? process.env[NO_SHARED_BROWSER_VARIABLE] === undefined;
+  }
 
   /** A fresh driver for `kind` from the run's shared session; the caller closes the driver, never the session. */
   async open(kind: string, flowPath: string, log: (line: string) => void, adapters: readonly AdapterPlugin[] = [], config: Readonly<Record<string, unknown>> = {}): Promise<OpenedSurface> {
+    if (!this.#shared) return openSurface(kind, flowPath, log, adapters, config);
     let pending = this.#sessions.get(kind);
     if (!pending) {
-      const registry = new AdapterRegistry([...BUILTIN_ADAPTERS, ...adapters]);
-      const adapter = registry.get(kind);
-      if (!adapter) throw new SpecError(diagnostic("unsupported-feature", `no adapter for app kind "${kind}" (available: ${registry.kinds().join(", ")})`, { hint: "use `app: web`" }));
-      pending = adapter.open();
+      pending = adapterFor(kind, adapters).open();
       this.#sessions.set(kind, pending);
       // A session that failed to open is not kept: the next flow tries again.
       pending.catch(() => this.#sessions.delete(kind));
