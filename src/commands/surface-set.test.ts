@@ -28,6 +28,8 @@ describe("SurfaceSet", () => {
       // The first surface kept its page: the typed name is still there.
       expect((await multi.set.check([{ tier: "native_id", provenance: "recorded", payload: { css: "#name" } }], { kind: "text_contains", text: "Ada" })).pass).toBe(true);
       await expect(multi.set.activate("three")).rejects.toBeInstanceOf(SurfaceActivationError);
+      // A web surface can hold input for a capture, but the set never does: the recorder waits.
+      expect(multi.set.holdInput(Promise.resolve())).toBe(false);
     } finally {
       await multi.surface.driver.close();
       await multi.surface.session.close();

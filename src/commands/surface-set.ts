@@ -120,8 +120,9 @@ export class SurfaceSet implements AppDriver {
   rectsFor: NonNullable<AppDriver["rectsFor"]> = (targets) => this.#need("rectsFor").call(this.#d, targets);
   pointFor: NonNullable<AppDriver["pointFor"]> = (ladder, at) => this.#need("pointFor").call(this.#d, ladder, at);
   untilClosed: NonNullable<AppDriver["untilClosed"]> = () => this.#active?.driver.untilClosed?.() ?? Promise.resolve();
-  // The hold lands on the surface being captured; another surface's input cannot reach its frame.
-  holdInput: NonNullable<AppDriver["holdInput"]> = (until) => this.#active?.driver.holdInput?.(until) ?? false;
+  // Never holds: a capture must not outlive its surface being the active one, or its later calls
+  // (the pixels, the redaction rects) could reach another surface. The recorder then waits for it.
+  holdInput: NonNullable<AppDriver["holdInput"]> = () => false;
   drag: NonNullable<AppDriver["drag"]> = (source, onto) => this.#need("drag").call(this.#d, source, onto);
   upload: NonNullable<AppDriver["upload"]> = (ladder, path) => this.#need("upload").call(this.#d, ladder, path);
   armDialog: NonNullable<AppDriver["armDialog"]> = (plan) => this.#need("armDialog").call(this.#d, plan);
