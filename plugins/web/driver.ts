@@ -39,6 +39,8 @@ export class WebDriver implements AppDriver {
   #mainFrameId = "";
   /** What calls that change the page wait for first (a frame capture in flight); see holdInput. */
   #held: Promise<unknown> = Promise.resolve();
+  /** The capture in flight (captures run one after another; see captureFrame). */
+  #lastCapture: Promise<unknown> = Promise.resolve();
   #loading = false;
   #loadWaiters: Array<() => void> = [];
   #unexpectedDialog: string | undefined;
@@ -535,9 +537,18 @@ export class WebDriver implements AppDriver {
     return true;
   }
 
-  async captureFrame(): Promise<RawFrame> {
-    const { data } = await this.#session.send("Page.captureScreenshot", { format: "png", optimizeForSpeed: true });
-    return { png: Buffer.from(data, "base64") };
+  /**
+   * One capture at a time: under device emulation Chromium swaps the emulation for each capture
+   * and restores what it saw at the start, so two overlapping captures leave the page emulated
+   * wrongly (clicks then miss).
+   */
+  captureFrame(): Promise<RawFrame> {
+    const frame = this.#lastCapture.then(async () => {
+      const { data } = await this.#session.send("Page.captureScreenshot", { format: "png", optimizeForSpeed: true });
+      return { png: Buffer.from(data, "base64") };
+    });
+    this.#lastCapture = frame.catch(() => undefined);
+    return frame;
   }
 
   async rectsFor(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {

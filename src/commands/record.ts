@@ -219,6 +219,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
         log(`[AUTHOR ${route}] ${n}: ${r.intent}${r.status === "passed" ? "" : r.status === "skipped" ? " (not reached)" : ` — ${r.status.toUpperCase()}: ${r.detail ?? ""}`}`);
       },
       blockDecided: (line) => log(line),
+      surfaceNeeded: (name) => multi?.set.activate(name),
     }, authorHook);
     const summary = await recorder.finish();
     const results = expansion.results;

@@ -19,6 +19,8 @@ export interface ExpansionObserver {
   stepFinished?(step: TraceStep, result: StepResult, source: FlowStep): unknown;
   /** A block decided: how many passes a repeat took, whether a when's body ran. */
   blockDecided?(line: string): void;
+  /** A block inside an `in:` block is about to read its condition: bring its surface forward. Awaited. */
+  surfaceNeeded?(surface: string): unknown;
 }
 
 /** What the authoring loop answers for one round of a plain (intent) step. */
@@ -128,6 +130,7 @@ export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionCon
       }
       // A block after a failure is not expanded: how many passes it would take is unknowable.
       if (stopped) continue;
+      if (node.surface !== undefined) await observer.surfaceNeeded?.(node.surface);
       if (node.kind === "when") {
         const r = await readCondition(node.condition.check, ctx);
         if (!r.ok) {

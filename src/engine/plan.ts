@@ -24,8 +24,8 @@ export interface PlannedCondition {
 
 export type PlanNode =
   | { readonly kind: "step"; readonly source: FlowStep; readonly steps: readonly Omit<TraceStep, "id">[] }
-  | { readonly kind: "repeat"; readonly span: SourceSpan; readonly until: PlannedCondition; readonly max: number; readonly body: readonly PlanNode[] }
-  | { readonly kind: "when"; readonly span: SourceSpan; readonly condition: PlannedCondition; readonly body: readonly PlanNode[] };
+  | { readonly kind: "repeat"; readonly span: SourceSpan; readonly until: PlannedCondition; readonly max: number; readonly body: readonly PlanNode[]; readonly surface?: string }
+  | { readonly kind: "when"; readonly span: SourceSpan; readonly condition: PlannedCondition; readonly body: readonly PlanNode[]; readonly surface?: string };
 
 export type Plan =
   | {
@@ -83,13 +83,13 @@ function planBody(flowSteps: readonly FlowStep[], body: readonly FlowNode[], ste
         hasBlocks = true;
         const until = planCondition(node.until, problems);
         const inner = toNodes(node.body);
-        return until ? [{ kind: "repeat", span: node.span, until, max: node.max, body: inner }] : [];
+        return until ? [{ kind: "repeat", span: node.span, until, max: node.max, body: inner, ...(node.surface !== undefined ? { surface: node.surface } : {}) }] : [];
       }
       case "when": {
         hasBlocks = true;
         const condition = planCondition(node.condition, problems);
         const inner = toNodes(node.body);
-        return condition ? [{ kind: "when", span: node.span, condition, body: inner }] : [];
+        return condition ? [{ kind: "when", span: node.span, condition, body: inner, ...(node.surface !== undefined ? { surface: node.surface } : {}) }] : [];
       }
     }
   });

@@ -26,6 +26,8 @@ export interface RepeatBlock {
   /** The most passes the block may take (at least 1). */
   readonly max: number;
   readonly body: readonly FlowNode[];
+  /** The surface of the enclosing `in:` block: where `until` is read (multi-surface flows). */
+  readonly surface?: string;
 }
 
 /** `when: <condition>` + `steps:`: the body runs once when the condition holds. */
@@ -35,6 +37,8 @@ export interface WhenBlock {
   readonly span: SourceSpan;
   readonly condition: FlowCondition;
   readonly body: readonly FlowNode[];
+  /** The surface of the enclosing `in:` block: where the condition is read (multi-surface flows). */
+  readonly surface?: string;
 }
 
 /** One entry of a step list: a concrete step, or a block the recorder expands. */
@@ -46,6 +50,8 @@ export interface Scope {
   readonly each?: EachBinding;
   /** The surface of the enclosing `in:` block (multi-surface flows). */
   readonly surface?: string;
+  /** Directly in an `in:` block's `steps:` (where a `foreach:` may sit, as at the top level). */
+  readonly blockTop?: boolean;
 }
 
 export interface BlockLoader {
@@ -114,7 +120,7 @@ function loadBody(loader: BlockLoader, keyNode: Node, node: Node | null | undefi
     loader.problems.push(diagnostic("bad-value", `the \`steps:\` of a \`${block}:\` block must be a non-empty list`, { span: spanOf(loader.source, node), hint: "write one step per line: `- rules: Press the \"Next\" button`" }));
     return undefined;
   }
-  return loader.loadList(node.items as Node[], { top: false, ...(scope.each ? { each: scope.each } : {}) });
+  return loader.loadList(node.items as Node[], { top: false, ...(scope.each ? { each: scope.each } : {}), ...(scope.surface !== undefined ? { surface: scope.surface } : {}) });
 }
 
 /** Splits a block's mapping into its known keys, reporting unknown ones. */
@@ -155,7 +161,7 @@ export function loadRepeat(loader: BlockLoader, pair: Pair, scope: Scope): FlowN
   const max = maxField && loadMax(loader, maxField.key, maxField.value, scope);
   const body = loadBody(loader, keyNode, f.get("steps")?.value, scope, "repeat");
   if (!until || max === undefined || !body) return [];
-  return [{ kind: "repeat", span: spanOf(loader.source, keyNode), until, max, body }];
+  return [{ kind: "repeat", span: spanOf(loader.source, keyNode), until, max, body, ...(scope.surface !== undefined ? { surface: scope.surface } : {}) }];
 }
 
 function loadMax(loader: BlockLoader, keyNode: Node, node: Node | null, scope: Scope): number | undefined {
@@ -181,16 +187,16 @@ export function loadWhen(loader: BlockLoader, map: YAMLMap, scope: Scope): FlowN
   const condition = loadCondition(loader, whenField.key, whenField.value, scope, "when");
   const body = loadBody(loader, whenField.key, f.get("steps")?.value, scope, "when");
   if (!condition || !body) return [];
-  return [{ kind: "when", span: spanOf(loader.source, whenField.key), condition, body }];
+  return [{ kind: "when", span: spanOf(loader.source, whenField.key), condition, body, ...(scope.surface !== undefined ? { surface: scope.surface } : {}) }];
 }
 
 /** `foreach: {values, steps}`: expanded now, one copy of the steps per value. */
 export function loadForeach(loader: BlockLoader, pair: Pair, scope: Scope): FlowNode[] {
   const keyNode = pair.key as Node;
-  if (!scope.top) {
+  if (!scope.top && !scope.blockTop) {
     loader.problems.push(diagnostic("bad-value", scope.each
       ? "a `foreach:` cannot be nested inside another `foreach:`"
-      : "`foreach:` may only appear at the top level of `steps:`, not inside a `repeat:` or `when:` block", {
+      : "`foreach:` may only appear at the top level of `steps:` (or of an `in:` block), not inside a `repeat:` or `when:` block", {
       span: spanOf(loader.source, keyNode),
       hint: scope.each ? "use one foreach whose values are mappings: `values: [{size: S, colour: red}, …]` with `${each.size}` and `${each.colour}`" : "move the foreach out of the block, to the flow's `steps:` list",
     }));
@@ -218,7 +224,7 @@ export function loadForeach(loader: BlockLoader, pair: Pair, scope: Scope): Flow
   }
   const nodes: FlowNode[] = [];
   values.values.forEach((v, index) => {
-    nodes.push(...loader.loadList(stepsNode.items as Node[], { top: false, each: { value: v, index, count: values.values.length } }));
+    nodes.push(...loader.loadList(stepsNode.items as Node[], { top: false, each: { value: v, index, count: values.values.length }, ...(scope.surface !== undefined ? { surface: scope.surface } : {}) }));
   });
   return nodes;
 }

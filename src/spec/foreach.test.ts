@@ -122,7 +122,7 @@ describe("foreach expansion in loadFlowText", () => {
     ["no values", "  - foreach:\n      steps:\n        - rules: Click \"A\"\n", "missing-key", "a `foreach:` block needs `values:`, the list to repeat over", 5],
     ["empty steps", "  - foreach:\n      values: [a]\n      steps: []\n", "bad-value", "the `steps:` of a `foreach:` block must be a non-empty list", 7],
     ["a nested foreach", "  - foreach:\n      values: [a]\n      steps:\n        - foreach:\n            values: [b]\n            steps:\n              - rules: Click \"${each}\"\n", "bad-value", "a `foreach:` cannot be nested inside another `foreach:`", 8],
-    ["a foreach inside a repeat", "  - repeat:\n      until: page shows X\n      max: 2\n      steps:\n        - foreach:\n            values: [b]\n            steps:\n              - rules: Click \"${each}\"\n", "bad-value", "`foreach:` may only appear at the top level of `steps:`, not inside a `repeat:` or `when:` block", 9],
+    ["a foreach inside a repeat", "  - repeat:\n      until: page shows X\n      max: 2\n      steps:\n        - foreach:\n            values: [b]\n            steps:\n              - rules: Click \"${each}\"\n", "bad-value", "`foreach:` may only appear at the top level of `steps:` (or of an `in:` block), not inside a `repeat:` or `when:` block", 9],
     ["${each} outside a foreach", "  - rules: Click \"${each}\"\n", "bad-reference", "`${each}` is only defined inside a `foreach:` block", 5],
     ["a missing key", "  - foreach:\n      values: [{a: 1}]\n      steps:\n        - rules: Click \"${each.b}\"\n", "bad-reference", "the foreach value {a: 1} has no key `b`", 8],
   ])("refuses %s", (_name, steps, code, message, line) => {

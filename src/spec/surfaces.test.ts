@@ -30,10 +30,40 @@ describe("apps: and in: blocks", () => {
     if (r.ok) return;
     expect(r.diagnostics.map((d) => d.message).join("\n")).toContain(message);
   });
-  test("refuses repeat/when inside an in: block", () => {
-    const r = loadFlowText("m.flow.yaml", flow(TWO, "  - in: shop\n    steps:\n      - when: page shows X\n        steps:\n          - rules: Click \"A\"\n"));
-    expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.diagnostics[0]!.message).toContain("inside an `in:` block are not run");
+  test("repeat, when and foreach inside an in: block run on its surface: the blocks and their steps carry it", () => {
+    const steps = [
+      "  - in: shop",
+      "    steps:",
+      "      - rules: Click \"Buy\"",
+      "  - in: admin",
+      "    steps:",
+      "      - when: page shows Pending",
+      "        steps:",
+      "          - rules: Click \"Approve\"",
+      "      - repeat:",
+      "          until: page shows Done",
+      "          max: 3",
+      "          steps:",
+      "            - rules: Click \"Refresh\"",
+      "      - foreach:",
+      "          values: [a, b]",
+      "          steps:",
+      "            - rules: Click \"${each}\"",
+      "",
+    ].join("\n");
+    const r = loadFlowText("m.flow.yaml", flow(TWO, steps));
+    if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join("\n"));
+    expect(r.flow.steps.map((s) => [s.text, s.surface])).toEqual([["Click \"Buy\"", "shop"], ["Click \"Approve\"", "admin"], ["Click \"Refresh\"", "admin"], ["Click \"a\"", "admin"], ["Click \"b\"", "admin"]]);
+    const blocks = r.flow.body.filter((n) => n.kind !== "step");
+    expect(blocks.map((b) => [b.kind, "surface" in b ? b.surface : undefined])).toEqual([["when", "admin"], ["repeat", "admin"]]);
+  });
+  test("refuses a condition block in an api surface's in: block, and a foreach inside a when", () => {
+    const api = loadFlowText("m.flow.yaml", flow("  backend: { app: api }\n", "  - in: backend\n    steps:\n      - when: page shows X\n        steps:\n          - assert_api: { url: http://x/ }\n"));
+    expect(api.ok).toBe(false);
+    if (!api.ok) expect(api.diagnostics.map((d) => d.message).join("\n")).toContain("it has no screen, and a `when:` condition reads the screen");
+    const nested = loadFlowText("m.flow.yaml", flow(TWO, "  - in: shop\n    steps:\n      - when: page shows X\n        steps:\n          - foreach:\n              values: [a]\n              steps:\n                - rules: Click \"${each}\"\n"));
+    expect(nested.ok).toBe(false);
+    if (!nested.ok) expect(nested.diagnostics[0]!.message).toContain("not inside a `repeat:` or `when:` block");
   });
 });
 

@@ -120,8 +120,9 @@ function loadSurface(source: YamlSource, name: string, node: Node | null, proble
 
 /**
  * `- in: <surface>` + `steps: [...]`: the steps run on that surface. Blocks sit at the top level
- * of `steps:` only and hold plain, `rules:`, `assert:` and structured steps; an api surface's
- * blocks hold structured steps only (refused by the step loader, which knows the surface).
+ * of `steps:` only and hold plain, `rules:`, `assert:` and structured steps and `repeat:`,
+ * `when:` and `foreach:` blocks; an api surface's blocks hold structured steps only (refused by
+ * the step loader, which knows the surface).
  */
 export function loadIn(loader: BlockLoader, item: YAMLMap, scope: Scope, surfaces: Readonly<Record<string, SurfaceSpec>> | undefined): FlowNode[] {
   const { source, problems } = loader;
@@ -151,9 +152,14 @@ export function loadIn(loader: BlockLoader, item: YAMLMap, scope: Scope, surface
     problems.push(diagnostic("bad-value", "an `in:` block's `steps` must be a non-empty list", { span: spanOf(source, stepsNode), hint: "steps:\n  - rules: Click \"Buy\"" }));
     return [];
   }
-  const nodes = loader.loadList(stepsNode.items as Node[], { top: false, surface: name });
-  if (nodes.some((n) => n.kind !== "step")) {
-    problems.push(diagnostic("unsupported-feature", "`repeat:`/`when:` inside an `in:` block are not run by this version of flowproof", { span: at, hint: "keep the block's steps plain, `rules:`, `assert:` or structured (`assert_api:` …)" }));
+  // Steps, `repeat:`/`when:` (their conditions read on this surface) and `foreach:` all run here.
+  const nodes = loader.loadList(stepsNode.items as Node[], { top: false, surface: name, blockTop: true });
+  const block = surfaces[name]!.app === "api" ? nodes.find((n) => n.kind !== "step") : undefined;
+  if (block) {
+    problems.push(diagnostic("unsupported-step", `surface \`${name}\` is \`app: api\`: it has no screen, and a \`${block.kind}:\` condition reads the screen`, {
+      span: block.span,
+      hint: "check the backend with `assert_api:` steps here, or move the block into a web surface's `in:` block",
+    }));
     return [];
   }
   return nodes;

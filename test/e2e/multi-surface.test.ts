@@ -74,6 +74,54 @@ describe("apps: + in: blocks", () => {
     expectValidResult(out.report_path);
   });
 
+  test("repeat, when and foreach inside an in: block read their conditions on that block's surface", async () => {
+    // The when is the admin block's first node, right after a shop block: read on shop, where the
+    // page is the counter, it would not hold and its body would not run. The repeat, back on shop,
+    // holds at once there; read on admin (no counter) it would press a button admin lacks.
+    p.write("blocks.flow.yaml", `name: Blocks across surfaces
+apps:
+  shop:  { app: web, url: "\${SHOP_URL}/counter.html" }
+  admin: { app: web, url: "\${ADMIN_URL}/greeter.html" }
+steps:
+  - in: shop
+    steps:
+      - rules: Press the "Add" button
+  - in: admin
+    steps:
+      - when: page shows Greeter
+        steps:
+          - rules: Type Ada into the "Your name" field
+      - foreach:
+          values: [Greet]
+          steps:
+            - rules: Press the "\${each}" button
+      - assert: page shows Hello, Ada!
+  - in: shop
+    steps:
+      - repeat:
+          until: the "id:count" shows 42
+          max: 3
+          steps:
+            - rules: Press the "Add" button
+      - assert: the "id:count" shows 42
+`);
+    const env = { SHOP_URL: shop.url, ADMIN_URL: admin.url };
+    const rec = await runCli(["record", "blocks.flow.yaml", "--author", "rules"], { cwd: p.dir, env });
+    expect(rec.stderr).toContain("holds, running its steps");
+    expect(rec.code).toBe(0);
+    const steps = readFileSync(join(p.dir, "blocks.trace.jsonl"), "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as { surface: string; intent: string });
+    expect(steps.map((s) => `${s.surface}: ${s.intent}`)).toEqual([
+      'shop: Press the "Add" button',
+      'admin: Type Ada into the "Your name" field',
+      'admin: Press the "Greet" button',
+      "admin: page shows Hello, Ada!",
+      'shop: the "id:count" shows 42',
+    ]);
+    expect(rec.stderr).toContain("held after 0 passes");
+    const res = await runCli(["run", "blocks.flow.yaml"], { cwd: p.dir, env });
+    expect(res.code).toBe(0);
+  });
+
   test.each([
     ["a step outside any in: block", "apps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - rules: Click \"Go\"\n", "every step sits in an `in: <surface>` block"],
     ["an undeclared surface", "apps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - in: b\n    steps: [ 'rules: Click \"Go\"' ]\n", "no surface `b` in `apps:`"],

@@ -261,6 +261,34 @@ describe("recording redaction (real browser)", () => {
     expect(actions).toBe(5);
   });
 
+  test("frames of an emulated mobile page (DPR 3) leave the page as emulated: the click after them lands", async () => {
+    // Chromium swaps the emulation for each capture; overlapping captures would leave it wrong.
+    const mobile = tmpProject();
+    projects.push(mobile);
+    const spec = mobile.write("mobile.flow.yaml", [
+      "name: Mobile",
+      "app: web",
+      `url: ${server.url}/shaping.html`,
+      "browser:",
+      "  viewport: { width: 390, height: 844, device_scale_factor: 3, mobile: true, touch: true }",
+      "steps:",
+      "  - assert: page shows width = 390",
+      "  - assert: page shows dpr = 3",
+      '  - rules: Click "Add to cart"',
+      "  - assert: page shows cart now",
+      "  - assert: page shows width = 390",
+      "",
+    ].join("\n"));
+    const rec = await runCli(["record", spec], { cwd: mobile.dir, env: {} });
+    expect(rec.stderr).not.toContain("FAILED");
+    expect(rec.code).toBe(0);
+    const run = await runCli(["run", spec], { cwd: mobile.dir, env: {} });
+    expect(run.code).toBe(0);
+    const report = json<RunReport>(join(runDirOf(run.stdout, mobile.dir), "result.json"));
+    const first = decodePng(readFileSync(join(runDirOf(run.stdout, mobile.dir), report.recording!.frames[0]!.file)));
+    expect([first.width, first.height]).toEqual([1170, 2532]);
+  });
+
   test("report.html opened in headless Chromium loads nothing from the network, and clicking a step shows its frames", async () => {
     expect(runDir).not.toBe("");
     const report = json<RunReport>(join(runDir, "result.json"));
