@@ -39,7 +39,7 @@ export class WebDriver implements AppDriver {
   #mainFrameId = "";
   /** What calls that change the page wait for first (a frame capture in flight); see holdInput. */
   #held: Promise<unknown> = Promise.resolve();
-  /** The capture in flight (captures run one after another; see captureFrame). */
+  /** The capture in flight, when captures run one after another (see captureFrame). */
   #lastCapture: Promise<unknown> = Promise.resolve();
   #loading = false;
   #loadWaiters: Array<() => void> = [];
@@ -538,15 +538,18 @@ export class WebDriver implements AppDriver {
   }
 
   /**
-   * One capture at a time: under device emulation Chromium swaps the emulation for each capture
-   * and restores what it saw at the start, so two overlapping captures leave the page emulated
-   * wrongly (clicks then miss).
+   * With a device scale factor other than 1, Chromium swaps the emulation for each capture and
+   * restores what it saw when the capture began, so two overlapping captures would leave the page
+   * emulated wrongly (clicks then miss): those captures run one at a time. At 1 they overlap,
+   * which keeps the browser's readback off the step path.
    */
   captureFrame(): Promise<RawFrame> {
-    const frame = this.#lastCapture.then(async () => {
+    const take = async () => {
       const { data } = await this.#session.send("Page.captureScreenshot", { format: "png", optimizeForSpeed: true });
       return { png: Buffer.from(data, "base64") };
-    });
+    };
+    if ((viewportOf(this.#config).device_scale_factor ?? 1) === 1) return take();
+    const frame = this.#lastCapture.then(take);
     this.#lastCapture = frame.catch(() => undefined);
     return frame;
   }
