@@ -274,15 +274,20 @@ export class RunRecorder {
     return { offset, pending };
   }
 
-  /** Redaction targets before, the pixels, the targets after: a frame is kept only when both answers allow it. */
+  /** Redaction targets as the capture starts, the pixels, the targets after: a frame is kept only when both answers allow it. */
   async #shoot(source: FrameSource, offset: number): PendingShot {
     const redactor = this.#redactor;
     if (!redactor) return "dropped";
     const unresolved = (e: unknown) => redactor.targets.map(() => ({ ok: false as const, detail: e instanceof Error ? e.message : String(e) }));
-    const before = await bounded(source.resolve(redactor.targets), "the redaction query").catch(unresolved);
+    // The first rect query and the capture go out together: the query runs in the page as the
+    // capture starts, and nothing that could move an element runs before either answers.
+    const beforeQuery = bounded(source.resolve(redactor.targets), "the redaction query").catch(unresolved);
+    const capture = bounded(source.capture(), "the frame capture");
+    capture.catch(() => undefined);
+    const before = await beforeQuery;
     let raw: RawFrame;
     try {
-      raw = await bounded(source.capture(), "the frame capture");
+      raw = await capture;
     } catch {
       // No pixels came back (the surface was closing, navigating or stuck): nothing to persist or mask.
       return undefined;
