@@ -45,7 +45,7 @@ async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream
 const E2E_WEIGHTS: Record<string, number> = {
   "oob-assertions": 165, "scoped-targets": 139, suite: 119, "suite-scale": 81, "assertions-more": 72,
   "grammar-forms": 70, cli: 60, shaping: 54, actions: 50, executable: 43, authoring: 38, blocks: 38,
-  heal: 34, recording: 30, "keep-open": 14, "multi-surface": 24, "real-grids": 22, "bad-input": 20, plugins: 17, demo: 14,
+  heal: 34, recording: 30, "keep-open": 14, "debug-bundle": 10, "multi-surface": 24, "real-grids": 22, "bad-input": 20, plugins: 17, demo: 14,
 };
 
 function e2eGroups(jobs: number): string[][] {

@@ -2,7 +2,7 @@
 // attempt (the engine polls); probes are one round trip through the injected page API; input is
 // trusted (Input.dispatchMouseEvent / dispatchKeyEvent).
 import type { SceneInventory } from "../../src/plugins/api.ts";
-import type { AppDriver, Attempt, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector } from "../../src/plugins/api.ts";
+import type { AppDriver, Attempt, DebugSnapshot, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { Protocol } from "devtools-protocol/types/protocol";
 import { installPageApi, type PageApi, type ProbeAnswer, type ProbeFailure, type Rung, type ValueAnswer, type CheckAnswer } from "./injected/page-api.ts";
@@ -11,6 +11,7 @@ import { rectsExpression } from "./frames.ts";
 import { installScopes, type ScopeAnswer, type ScopeMethods } from "./injected/scopes.ts";
 import { installReadings } from "./injected/readings.ts";
 import { readScene } from "./injected/scene.ts";
+import { ConsoleLog, debugSnapshot } from "./debug.ts";
 import { checkCookie, type CookieFacts } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
 import type { WebConfig } from "./config.ts";
@@ -39,6 +40,8 @@ export class WebDriver implements AppDriver {
   #mainFrameId = "";
   /** What calls that change the page wait for first (a frame capture in flight); see holdInput. */
   #held: Promise<unknown> = Promise.resolve();
+  /** Console messages since the flow began, for the debug snapshot of a failed step. */
+  readonly #console = new ConsoleLog();
   /** The capture in flight, when captures run one after another (see captureFrame). */
   #lastCapture: Promise<unknown> = Promise.resolve();
   #loading = false;
@@ -103,9 +106,11 @@ export class WebDriver implements AppDriver {
         void s.send("Page.handleJavaScriptDialog", { accept: false }).catch(() => undefined);
       }),
     );
+    this.#offs.push(this.#console.listen(s));
     await Promise.all([
       s.send("Page.enable"),
       s.send("Runtime.enable"),
+      s.send("Log.enable"),
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: INSTALLER }),
       applyShaping(s, this.#config).then((off) => {
         this.#offs.push(off);
@@ -599,6 +604,10 @@ export class WebDriver implements AppDriver {
     const res = await this.#session.send("Runtime.evaluate", { expression: "[innerWidth, innerHeight, navigator.language]", returnByValue: true });
     const [w, h, locale] = (res.result.value as [number, number, string] | undefined) ?? [viewportOf(this.#config).width, viewportOf(this.#config).height, ""];
     return { os: process.platform, resolution: [w, h], ...(locale ? { locale } : {}) };
+  }
+
+  async debugSnapshot(): Promise<DebugSnapshot> {
+    return debugSnapshot(this.#session, this.#console);
   }
 
   /** Resolves once the flow's pages are all closed from outside (the user closed the window) or the browser went away. */

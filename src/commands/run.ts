@@ -19,6 +19,7 @@ import { unmetGate } from "../spec/suite-keys.ts";
 import { resolveExports, skippedReport } from "./flow-outcome.ts";
 import { openMultiSurface, surfaceEntries } from "./surface-set.ts";
 import { SessionPool } from "./session-pool.ts";
+import { captureDebug } from "./debug-bundle.ts";
 
 export interface RunOptions extends CommonOptions, RecordingControls {
   readonly spec: string;
@@ -119,6 +120,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
             return observer.stepStarted?.(step, index);
           },
         });
+        // The first failure leaves the page as it was: snapshot it for the person debugging.
+        results = await captureDebug(surface.driver, dir, trace.steps, results, secrets);
         // assert_no_secret_leak is whole-run: a leak after its step passed still fails the run.
         error = structured.leaks.lateLeak();
         const summary = await recorder.finish();

@@ -119,6 +119,7 @@ export class SurfaceSet implements AppDriver {
   captureFrame: NonNullable<AppDriver["captureFrame"]> = () => this.#need("captureFrame").call(this.#d);
   rectsFor: NonNullable<AppDriver["rectsFor"]> = (targets) => this.#need("rectsFor").call(this.#d, targets);
   pointFor: NonNullable<AppDriver["pointFor"]> = (ladder, at) => this.#need("pointFor").call(this.#d, ladder, at);
+  debugSnapshot: NonNullable<AppDriver["debugSnapshot"]> = () => this.#need("debugSnapshot").call(this.#d);
   untilClosed: NonNullable<AppDriver["untilClosed"]> = () => this.#active?.driver.untilClosed?.() ?? Promise.resolve();
   // Never holds: a capture must not outlive its surface being the active one, or its later calls
   // (the pixels, the redaction rects) could reach another surface. The recorder then waits for it.
@@ -130,7 +131,7 @@ export class SurfaceSet implements AppDriver {
   downloads: NonNullable<AppDriver["downloads"]> = (take) => this.#need("downloads").call(this.#d, take);
   scroll: NonNullable<AppDriver["scroll"]> = (ladder, to) => this.#need("scroll").call(this.#d, ladder, to);
 
-  #need<K extends "captureFrame" | "rectsFor" | "pointFor" | "drag" | "upload" | "armDialog" | "dialogOutcome" | "downloads" | "scroll">(member: K): NonNullable<AppDriver[K]> {
+  #need<K extends "debugSnapshot" | "captureFrame" | "rectsFor" | "pointFor" | "drag" | "upload" | "armDialog" | "dialogOutcome" | "downloads" | "scroll">(member: K): NonNullable<AppDriver[K]> {
     const fn = this.#d[member];
     if (!fn) throw new SurfaceActivationError(`surface \`${this.#active?.name}\` cannot ${member}`);
     return fn as NonNullable<AppDriver[K]>;

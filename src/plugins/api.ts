@@ -195,11 +195,25 @@ export interface AppDriver {
   scroll?(ladder: readonly Selector[], to: ScrollTo): Promise<Attempt>;
   /** Model authoring: one reading of the whole rendered surface as scene tokens (the engine re-reads until two readings agree). */
   scene?(): Promise<SceneInventory>;
+  /**
+   * After a failed step (best effort): the surface's document as HTML (password values removed),
+   * its console since the flow began, and the visible names a step could target (for "did you mean").
+   */
+  debugSnapshot?(): Promise<DebugSnapshot>;
   /** `--keep-open`: resolves once the surface was closed from outside (its window closed, the app gone). */
   untilClosed?(): Promise<void>;
   /** Facts recorded into the trace header (`env`). */
   environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }>;
   close(): Promise<void>;
+}
+
+/** What a surface shows and logged when a step failed (see AppDriver.debugSnapshot). */
+export interface DebugSnapshot {
+  readonly dom: string;
+  /** One line per console message or uncaught error, oldest first. */
+  readonly console: readonly string[];
+  /** Visible texts, labels and names of elements a step could target. */
+  readonly anchors: readonly string[];
 }
 
 export interface LaunchContext {

@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AppDriver, DebugSnapshot } from "../plugins/api.ts";
+import type { StepResult } from "../engine/loop.ts";
+import type { TraceStep } from "../trace/schema.ts";
+import { captureDebug, didYouMean, targetText } from "./debug-bundle.ts";
+
+let dir = "";
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const step = (id: string, payload: Record<string, unknown>): TraceStep => ({
+  id, intent: `Click ${id}`, action: { type: "click", params: {} }, selectors: [{ tier: "text_anchor", provenance: "rules", payload }], sync: { pre: [], post: [] }, artifacts: {},
+});
+const result = (id: string, status: StepResult["status"], detail?: string): StepResult => ({ id, intent: `Click ${id}`, status, started_ms: 0, duration_ms: 1, ...(detail ? { detail } : {}) });
+const driverWith = (snapshot: () => Promise<DebugSnapshot>) => ({ debugSnapshot: snapshot }) as unknown as AppDriver;
+
+describe("targetText and didYouMean", () => {
+  test("take the first text rung, and suggest only when the page lacks the text but has a near one", () => {
+    expect(targetText(step("s1", { text: " Sing in ", role: "button" }))).toBe("Sing in");
+    expect(targetText(step("s1", { css: "#x" }))).toBeUndefined();
+    expect(didYouMean("Sing in", ["Password", "Sign in"])).toBe("Sign in");
+    expect(didYouMean("Sign in", ["sign in"])).toBeUndefined();
+    expect(didYouMean("Checkout", ["Password", "Sign in"])).toBeUndefined();
+  });
+});
+
+describe("captureDebug", () => {
+  test("writes the redacted DOM and console of the first failure and amends only its detail", async () => {
+    dir = mkdtempSync(join(tmpdir(), "flowproof-debug-"));
+    const secrets = new Map([["TOKEN", "tok-9f8e7d"]]);
+    const snap: DebugSnapshot = { dom: "<p>tok-9f8e7d</p>", console: ["[+0.1s] console.log: sent tok-9f8e7d"], anchors: ["Sign in"] };
+    const results = [result("s1", "passed"), result("s2", "failed", 'text "Sing in" matched nothing'), result("s3", "skipped")];
+    const out = await captureDebug(driverWith(async () => snap), dir, [step("s1", { text: "Go" }), step("s2", { text: "Sing in" })], results, secrets);
+    expect(out[1]!.detail).toBe(`text "Sing in" matched nothing — did you mean 'Sign in'? (captured: debug/dom.html, debug/console.log)`);
+    expect(out[0]).toEqual(results[0]!);
+    expect(out[2]).toEqual(results[2]!);
+    expect(readFileSync(join(dir, "debug", "dom.html"), "utf8")).toBe("<p>${TOKEN}</p>");
+    expect(readFileSync(join(dir, "debug", "console.log"), "utf8")).toBe("[+0.1s] console.log: sent ${TOKEN}\n");
+  });
+
+  test("leaves the results alone when nothing failed, the surface has no snapshot, or it cannot answer", async () => {
+    dir = mkdtempSync(join(tmpdir(), "flowproof-debug-"));
+    const passed = [result("s1", "passed")];
+    let asked = 0;
+    expect(await captureDebug(driverWith(async () => { asked++; return { dom: "", console: [], anchors: [] }; }), dir, [], passed, new Map())).toEqual(passed);
+    expect(asked).toBe(0);
+    const failed = [result("s1", "errored", "driver fault")];
+    expect(await captureDebug({} as AppDriver, dir, [], failed, new Map())).toEqual(failed);
+    expect(await captureDebug(driverWith(async () => { throw new Error("page gone"); }), dir, [], failed, new Map())).toEqual(failed);
+  });
+});

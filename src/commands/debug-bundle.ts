@@ -1,0 +1,63 @@
+// After a replay's first failed step: the surface's debug snapshot in the run bundle
+// (`debug/dom.html`, `debug/console.log`, every secret value redacted), and the step's detail
+// told where it is — and, when its target was a text the page does not show, the nearest text
+// the page does show. Best effort: a surface without snapshots, or one that cannot answer, leaves
+// the results as they were.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { AppDriver, DebugSnapshot } from "../plugins/api.ts";
+import type { StepResult } from "../engine/loop.ts";
+import type { TraceStep } from "../trace/schema.ts";
+import { redact } from "../engine/context.ts";
+import { nearest } from "../spec/suggest.ts";
+import { writeWhole } from "./run-records.ts";
+
+export const DEBUG_DIR = "debug";
+const SNAPSHOT_TIMEOUT_MS = 5_000;
+
+/** The text a step's target names (its first text rung), if any. */
+export function targetText(step: TraceStep | undefined): string | undefined {
+  for (const rung of step?.selectors ?? []) {
+    const text = rung.payload["text"] ?? rung.payload["inner_text"];
+    if (typeof text === "string" && text.trim()) return text.trim();
+  }
+  return undefined;
+}
+
+/** `— did you mean 'X'?` when the page does not show the target's text but shows something close. */
+export function didYouMean(text: string | undefined, anchors: readonly string[]): string | undefined {
+  if (!text) return undefined;
+  const wanted = text.toLowerCase();
+  if (anchors.some((a) => a.toLowerCase() === wanted)) return undefined;
+  return nearest(text, anchors);
+}
+
+/** Writes the snapshot (redacted) under `runDir/debug/`; returns the bundle-relative paths. */
+export function writeDebugFiles(runDir: string, snapshot: DebugSnapshot, secrets: ReadonlyMap<string, string>): string[] {
+  mkdirSync(join(runDir, DEBUG_DIR), { recursive: true });
+  const files = [`${DEBUG_DIR}/dom.html`, `${DEBUG_DIR}/console.log`];
+  writeWhole(join(runDir, files[0]!), redact(snapshot.dom, secrets));
+  writeWhole(join(runDir, files[1]!), redact(snapshot.console.length > 0 ? `${snapshot.console.join("\n")}\n` : "(no console output)\n", secrets));
+  return files;
+}
+
+/** Captures the debug snapshot for the first failed or errored step and amends its detail. */
+export async function captureDebug(driver: AppDriver, runDir: string, steps: readonly TraceStep[], results: readonly StepResult[], secrets: ReadonlyMap<string, string>): Promise<StepResult[]> {
+  const i = results.findIndex((r) => r.status === "failed" || r.status === "errored");
+  const snap = driver.debugSnapshot?.bind(driver);
+  if (i === -1 || !snap) return [...results];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), SNAPSHOT_TIMEOUT_MS)));
+  const snapshot = await Promise.race([snap().catch(() => undefined), limit]).finally(() => clearTimeout(timer));
+  if (!snapshot) return [...results];
+  let files: string[];
+  try {
+    files = writeDebugFiles(runDir, snapshot, secrets);
+  } catch {
+    return [...results];
+  }
+  const failed = results[i]!;
+  const guess = didYouMean(targetText(steps.find((s) => s.id === failed.id)), snapshot.anchors);
+  const detail = `${failed.detail ?? failed.status}${guess ? ` — did you mean '${redact(guess, secrets)}'?` : ""} (captured: ${files.join(", ")})`;
+  return results.map((r, k) => (k === i ? { ...r, detail } : r));
+}

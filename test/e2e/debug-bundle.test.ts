@@ -1,0 +1,61 @@
+// The debug snapshot of a failed replay through the real CLI and real Chromium: debug/dom.html
+// and debug/console.log in the run bundle, the failed step's detail naming them and suggesting
+// the text the page does show, and no secret value in any file written.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startServer, type TestServer } from "../support/server.ts";
+import { requireChromium } from "../support/chromium.ts";
+import { runCli } from "../support/cli.ts";
+import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
+
+const TOKEN = "tok-CANARY-51e2";
+let server: TestServer;
+let project: TmpProject;
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  project = tmpProject();
+});
+afterAll(() => {
+  server.stop();
+  project.remove();
+});
+
+function walk(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((e) => (statSync(join(dir, e)).isDirectory() ? walk(join(dir, e)) : [join(dir, e)]));
+}
+
+describe("debug snapshot of a failed replay", () => {
+  test("writes the page and its console, names them in the failure with a did-you-mean, and redacts secrets", async () => {
+    const spec = project.write("signin.flow.yaml", [
+      "name: Sign in",
+      "app: web",
+      `url: ${server.url}/debug.html`,
+      "steps:",
+      '  - rules: Type ${TOKEN} into the "Token" field',
+      '  - rules: Click "Sign in"',
+      "  - assert: page shows Welcome",
+      "",
+    ].join("\n"));
+    expect((await runCli(["record", spec], { cwd: project.dir, env: { TOKEN } })).code).toBe(0);
+    // The app renamed its button: the trace still asks for the old name.
+    const tracePath = join(project.dir, "signin.trace.jsonl");
+    writeFileSync(tracePath, readFileSync(tracePath, "utf8").replace('"text":"Sign in"', '"text":"Sing in"'));
+    const run = await runCli(["run", spec, "--json"], { cwd: project.dir, env: { TOKEN, FLOWPROOF_STEP_TIMEOUT_MS: "1000" } });
+    expect(run.code).toBe(1);
+    const out = JSON.parse(run.stdout) as { report: { steps: Array<{ status: string; detail?: string }> }; run_dir: string };
+    const failed = out.report.steps.find((s) => s.status === "failed")!;
+    expect(failed.detail).toContain("— did you mean 'Sign in'?");
+    expect(failed.detail).toContain("(captured: debug/dom.html, debug/console.log)");
+    const runDir = out.run_dir;
+    const dom = readFileSync(join(runDir, "debug", "dom.html"), "utf8");
+    expect(dom).toContain("token ${TOKEN}");
+    expect(dom).not.toContain("static-attr-pw-77");
+    const log = readFileSync(join(runDir, "debug", "console.log"), "utf8");
+    expect(log).toContain("console.log: page ready {build: 7}");
+    expect(log).toContain("console.log: token typed ${TOKEN}");
+    for (const file of walk(join(project.dir, ".flowproof"))) expect({ file, leaked: readFileSync(file).includes(TOKEN) }).toEqual({ file, leaked: false });
+  });
+});
