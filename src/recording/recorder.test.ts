@@ -251,3 +251,12 @@ describe("RunRecorder with a source that holds input", () => {
     expect(summary.steps.map((s) => s.frames_dropped)).toEqual(["redaction", "redaction"]);
   });
 });
+
+describe("RunRecorder with a source that cannot give a frame now", () => {
+  test("a capture that throws at once keeps no frame and does not fail the step", async () => {
+    const source: FrameSource = { ...fakeSource(), capture: () => { throw new Error("surface `backend` cannot captureFrame"); } };
+    const summary = await record(["passed", "passed"], { recordingDetail: "full" }, source);
+    expect(summary.frames).toEqual([]);
+    expect(summary.steps.map((s) => s.frames_dropped)).toEqual([undefined, undefined]);
+  });
+});

@@ -282,7 +282,8 @@ export class RunRecorder {
     // The first rect query and the capture go out together: the query runs in the page as the
     // capture starts, and nothing that could move an element runs before either answers.
     const beforeQuery = bounded(source.resolve(redactor.targets), "the redaction query").catch(unresolved);
-    const capture = bounded(source.capture(), "the frame capture");
+    // A surface that cannot give frames may throw at once (an api surface of a multi-surface flow).
+    const capture = bounded((async () => source.capture())(), "the frame capture");
     capture.catch(() => undefined);
     const before = await beforeQuery;
     let raw: RawFrame;
