@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { AppDriver, DebugSnapshot } from "../plugins/api.ts";
 import type { StepResult } from "../engine/loop.ts";
 import type { TraceStep } from "../trace/schema.ts";
-import { captureDebug, didYouMean, targetText } from "./debug-bundle.ts";
+import { captureDebug, didYouMean, suggestionFor, targetText } from "./debug-bundle.ts";
 
 let dir = "";
 afterEach(() => {
@@ -51,5 +51,15 @@ describe("captureDebug", () => {
     const failed = [result("s1", "errored", "driver fault")];
     expect(await captureDebug({} as AppDriver, dir, [], failed, new Map())).toEqual(failed);
     expect(await captureDebug(driverWith(async () => { throw new Error("page gone"); }), dir, [], failed, new Map())).toEqual(failed);
+  });
+});
+
+describe("suggestionFor", () => {
+  test("names the nearest text the page shows, redacted, or nothing", async () => {
+    const driver = driverWith(async () => ({ dom: "", console: [], anchors: ["Sign in", "tok-9f8e7d"] }));
+    expect(await suggestionFor(driver, step("s1", { text: "Sing in" }), new Map())).toBe(" — did you mean 'Sign in'?");
+    expect(await suggestionFor(driver, step("s1", { text: "tok-9f8e7e" }), new Map([["TOKEN", "tok-9f8e7d"]]))).toBe(" — did you mean '${TOKEN}'?");
+    expect(await suggestionFor(driver, step("s1", { css: "#x" }), new Map())).toBe("");
+    expect(await suggestionFor({} as AppDriver, step("s1", { text: "Sing in" }), new Map())).toBe("");
   });
 });

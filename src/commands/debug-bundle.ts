@@ -41,14 +41,29 @@ export function writeDebugFiles(runDir: string, snapshot: DebugSnapshot, secrets
   return files;
 }
 
+/** The surface's snapshot, or undefined when it has none or does not answer in time. */
+async function snapshotOf(driver: AppDriver): Promise<DebugSnapshot | undefined> {
+  const snap = driver.debugSnapshot?.bind(driver);
+  if (!snap) return undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), SNAPSHOT_TIMEOUT_MS)));
+  return Promise.race([snap().catch(() => undefined), limit]).finally(() => clearTimeout(timer));
+}
+
+/** ` — did you mean 'X'?` for a failed step whose target text the page does not show (recording writes no files); "" otherwise. */
+export async function suggestionFor(driver: AppDriver, step: TraceStep | undefined, secrets: ReadonlyMap<string, string>): Promise<string> {
+  const text = targetText(step);
+  if (!text) return "";
+  const snapshot = await snapshotOf(driver);
+  const guess = snapshot ? didYouMean(text, snapshot.anchors) : undefined;
+  return guess ? ` — did you mean '${redact(guess, secrets)}'?` : "";
+}
+
 /** Captures the debug snapshot for the first failed or errored step and amends its detail. */
 export async function captureDebug(driver: AppDriver, runDir: string, steps: readonly TraceStep[], results: readonly StepResult[], secrets: ReadonlyMap<string, string>): Promise<StepResult[]> {
   const i = results.findIndex((r) => r.status === "failed" || r.status === "errored");
-  const snap = driver.debugSnapshot?.bind(driver);
-  if (i === -1 || !snap) return [...results];
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const limit = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), SNAPSHOT_TIMEOUT_MS)));
-  const snapshot = await Promise.race([snap().catch(() => undefined), limit]).finally(() => clearTimeout(timer));
+  if (i === -1) return [...results];
+  const snapshot = await snapshotOf(driver);
   if (!snapshot) return [...results];
   let files: string[];
   try {

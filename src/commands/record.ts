@@ -31,6 +31,7 @@ export type { Clarification } from "../authoring/clarification.ts";
 export type { ModelClient, ChatMessage, Backend } from "../authoring/provider.ts";
 import { unmetGate } from "../spec/suite-keys.ts";
 import { openMultiSurface, surfaceEntries, surfacesHeader } from "./surface-set.ts";
+import { suggestionFor } from "./debug-bundle.ts";
 import { SessionPool } from "./session-pool.ts";
 
 export type Route = "rules" | "llm" | "reused" | "fallback";
@@ -233,7 +234,9 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     if (failedStep) {
       // No trace is minted, so nothing would ever reference this authoring bundle.
       rmSync(bundleRoot, { recursive: true, force: true });
-      return fail({ steps: steps.length, step_results: results, error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}; no trace was written` });
+      // A target text the page does not show, but a close one: say so (a typo in the flow is common).
+      const hint = await suggestionFor(surface.driver, steps.find((s) => s.id === failedStep.id), secrets);
+      return fail({ steps: steps.length, step_results: results, error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}${hint}; no trace was written` });
     }
     // assert_no_secret_leak is whole-run: a leak after its step passed still fails the recording.
     const lateLeak = structured.leaks.lateLeak();

@@ -58,4 +58,11 @@ describe("debug snapshot of a failed replay", () => {
     expect(log).toContain("console.log: token typed ${TOKEN}");
     for (const file of walk(join(project.dir, ".flowproof"))) expect({ file, leaked: readFileSync(file).includes(TOKEN) }).toEqual({ file, leaked: false });
   });
+
+  test("a recording that fails on a misspelt target suggests the text the page shows", async () => {
+    const spec = project.write("typo.flow.yaml", ["name: Typo", "app: web", `url: ${server.url}/debug.html`, "steps:", '  - rules: Click "Sing in"', ""].join("\n"));
+    const rec = await runCli(["record", spec], { cwd: project.dir, env: { FLOWPROOF_STEP_TIMEOUT_MS: "1000" } });
+    expect(rec.code).toBe(1);
+    expect(rec.stderr).toContain("matched nothing — did you mean 'Sign in'?; no trace was written");
+  });
 });
