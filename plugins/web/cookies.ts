@@ -1,5 +1,8 @@
-// Cookie facts for `cookie "<name>" exists|is httpOnly|is secure|is persistent`. Pure: judges the
-// cookies the driver read; never sees or reports a cookie's value.
+// Cookie facts for `cookie "<name>" exists|is httpOnly|is secure|is persistent`. `checkCookie` is
+// pure: it judges the cookies read; `readPageCookie` reads them for the current page. Neither
+// sees nor reports a cookie's value.
+import type { Session } from "./cdp/connection.ts";
+import type { Reading } from "../../src/plugins/api.ts";
 
 /** What the assertions may know about a cookie: its name and flags, never its value. */
 export interface CookieFacts {
@@ -41,4 +44,14 @@ export function checkCookie(
     };
   }
   return { reading };
+}
+
+/** One reading of a cookie fact on the page's current URL, with a warning worth logging when it passes. */
+export async function readPageCookie(session: Session, name: string, fact: CookieFact): Promise<{ reading: Reading; warning?: string }> {
+  const here = await session.send("Runtime.evaluate", { expression: "location.href", returnByValue: true }).catch(() => undefined);
+  const url = typeof here?.result.value === "string" ? here.result.value : "";
+  if (!url.startsWith("http")) return { reading: { pass: false, actual: `the page (${url || "unknown"}) has no cookies to check` } };
+  const { cookies } = await session.send("Network.getCookies", { urls: [url] });
+  const facts: CookieFacts[] = cookies.map((c) => ({ name: c.name, httpOnly: c.httpOnly, secure: c.secure, session: c.session }));
+  return checkCookie(facts, name, fact, url);
 }

@@ -1,18 +1,17 @@
 // The web AppDriver: one page in its own browser context, driven over CDP. Every method is one
 // attempt (the engine polls); probes are one round trip through the injected page API; input is
 // trusted (Input.dispatchMouseEvent / dispatchKeyEvent).
-import type { SceneInventory } from "../../src/plugins/api.ts";
-import type { AppDriver, Attempt, DebugSnapshot, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector } from "../../src/plugins/api.ts";
+import type { AppDriver, Attempt, DebugSnapshot, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { Protocol } from "devtools-protocol/types/protocol";
 import { installPageApi, type PageApi, type ProbeAnswer, type ProbeFailure, type Rung, type ValueAnswer, type CheckAnswer } from "./injected/page-api.ts";
 import { keyDefinition, modifierMask, MODIFIER_KEYS } from "./keys.ts";
-import { rectsExpression } from "./frames.ts";
+import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
 import { installScopes, type ScopeAnswer, type ScopeMethods } from "./injected/scopes.ts";
 import { installReadings } from "./injected/readings.ts";
 import { readScene } from "./injected/scene.ts";
 import { ConsoleLog, debugSnapshot } from "./debug.ts";
-import { checkCookie, type CookieFacts } from "./cookies.ts";
+import { readPageCookie } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
 import type { WebConfig } from "./config.ts";
 import { applyShaping, seedSession, viewportOf } from "./shaping.ts";
@@ -38,12 +37,10 @@ export class WebDriver implements AppDriver {
   readonly #session: Session;
   readonly #contextId: string;
   #mainFrameId = "";
-  /** What calls that change the page wait for first (a frame capture in flight); see holdInput. */
-  #held: Promise<unknown> = Promise.resolve();
+  /** Frames for the recorder, and the input held back while one is read (see capture.ts). */
+  readonly #frames = new CaptureGate();
   /** Console messages since the flow began, for the debug snapshot of a failed step. */
   readonly #console = new ConsoleLog();
-  /** The capture in flight, when captures run one after another (see captureFrame). */
-  #lastCapture: Promise<unknown> = Promise.resolve();
   #loading = false;
   #loadWaiters: Array<() => void> = [];
   #unexpectedDialog: string | undefined;
@@ -205,7 +202,7 @@ export class WebDriver implements AppDriver {
   }
 
   async navigate(url: string, timeoutMs: number): Promise<Attempt> {
-    await this.#held;
+    await this.#frames.held;
     let seedScript: string | undefined;
     if (!this.#seeded) {
       this.#seeded = true;
@@ -238,7 +235,7 @@ export class WebDriver implements AppDriver {
   }
 
   async reload(timeoutMs: number): Promise<Attempt> {
-    await this.#held;
+    await this.#frames.held;
     const loaded = this.#session.waitFor("Page.loadEventFired", timeoutMs);
     loaded.catch(() => undefined);
     await this.#session.send("Page.reload", {});
@@ -253,7 +250,7 @@ export class WebDriver implements AppDriver {
   }
 
   async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
-    await this.#held;
+    await this.#frames.held;
     const probe = await this.#probe(ladder, "pointer", options.at);
     if (!probe.ok) return probe;
     await this.#pointerClick(probe.value.x, probe.value.y, options);
@@ -278,7 +275,7 @@ export class WebDriver implements AppDriver {
   }
 
   async hover(ladder: readonly Selector[]): Promise<Attempt> {
-    await this.#held;
+    await this.#frames.held;
     const probe = await this.#probe(ladder, "pointer");
     if (!probe.ok) return probe;
     await this.#session.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: probe.value.x, y: probe.value.y });
@@ -295,7 +292,7 @@ export class WebDriver implements AppDriver {
   }
 
   async drag(source: readonly Selector[], onto: readonly Selector[]): Promise<Attempt> {
-    await this.#held;
+    await this.#frames.held;
     let from = await this.#probe(source, "pointer");
     if (!from.ok) return from;
     const to = await this.#probe(onto, "pointer");
@@ -345,7 +342,7 @@ export class WebDriver implements AppDriver {
   }
 
   async upload(ladder: readonly Selector[], path: string): Promise<Attempt> {
-    await this.#held;
+    await this.#frames.held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
     // `count` installs the page API when the document does not have it yet.
@@ -388,7 +385,7 @@ export class WebDriver implements AppDriver {
   }
 
   async fill(ladder: readonly Selector[], text: string): Promise<Attempt> {
-    await this.#held;
+    await this.#frames.held;
     // Inside a frame a value is assigned and read back, not typed (see docs/authoring.md, iframes).
     if (ladder[0]?.payload["kind"] === "framed") return this.#scoped("assignValue", { ladder: toRungs(ladder), value: text });
     const probe = await this.#probe(ladder, "type");
@@ -399,7 +396,7 @@ export class WebDriver implements AppDriver {
   }
 
   async typeFocused(text: string): Promise<Attempt> {
-    await this.#held;
+    await this.#frames.held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
     const res = await this.#session.send("Runtime.evaluate", {
@@ -441,7 +438,7 @@ export class WebDriver implements AppDriver {
   }
 
   async pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt> {
-    await this.#held;
+    await this.#frames.held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
     if (!keyDefinition(key)) return fail("unsupported", `flowproof has no key named ${JSON.stringify(key)}`, false);
@@ -469,7 +466,7 @@ export class WebDriver implements AppDriver {
   }
 
   async select(ladder: readonly Selector[], values: readonly string[]): Promise<Attempt> {
-    await this.#held;
+    await this.#frames.held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
     const answer = await this.#call<ValueAnswer>("select", { ladder: toRungs(ladder), values });
@@ -479,7 +476,7 @@ export class WebDriver implements AppDriver {
   }
 
   async setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt> {
-    await this.#held;
+    await this.#frames.held;
     const probe = await this.#probe(ladder, "pointer");
     if (!probe.ok) return probe;
     if (probe.value.checked === undefined) return fail("unsupported", "the target is not a checkbox, radio or switch", false);
@@ -503,13 +500,13 @@ export class WebDriver implements AppDriver {
   }
 
   async scroll(ladder: readonly Selector[], to: ScrollTo): Promise<Attempt> {
-    await this.#held;
+    await this.#frames.held;
     return this.#scoped("scroll", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, to });
   }
 
   /** A page-side scope method (value assignment, scroll) as one attempt. */
   async #scoped(method: keyof ScopeMethods, arg: unknown): Promise<Attempt> {
-    await this.#held;
+    await this.#frames.held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
     const answer = await this.#call<ScopeAnswer>(method, arg);
@@ -536,48 +533,26 @@ export class WebDriver implements AppDriver {
   }
 
   holdInput(until: Promise<unknown>): boolean {
-    const before = this.#held;
-    const settled = until.then(() => undefined, () => undefined);
-    this.#held = Promise.all([before, settled]);
+    this.#frames.hold(until);
     return true;
   }
 
-  /**
-   * With a device scale factor other than 1, Chromium swaps the emulation for each capture and
-   * restores what it saw when the capture began, so two overlapping captures would leave the page
-   * emulated wrongly (clicks then miss): those captures run one at a time. At 1 they overlap,
-   * which keeps the browser's readback off the step path.
-   */
   captureFrame(): Promise<RawFrame> {
-    const take = async () => {
-      const { data } = await this.#session.send("Page.captureScreenshot", { format: "png", optimizeForSpeed: true });
-      return { png: Buffer.from(data, "base64") };
-    };
-    if ((viewportOf(this.#config).device_scale_factor ?? 1) === 1) return take();
-    const frame = this.#lastCapture.then(take);
-    this.#lastCapture = frame.catch(() => undefined);
-    return frame;
+    return this.#frames.capture(this.#session, viewportOf(this.#config).device_scale_factor ?? 1);
   }
 
-  async rectsFor(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
-    const res = await this.#session.send("Runtime.evaluate", { expression: rectsExpression(targets), returnByValue: true });
-    if (res.exceptionDetails) throw new Error(`could not locate redaction targets: ${res.exceptionDetails.text}`);
-    return res.result.value as RectsAnswer[];
+  rectsFor(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
+    return pageRects(this.#session, targets);
   }
 
   async pointFor(ladder: readonly Selector[], at?: PointerOptions["at"]): Promise<{ x: number; y: number } | undefined> {
-    await this.#held;
+    await this.#frames.held;
     const answer = await this.#call<ProbeAnswer>("probe", { ladder: toRungs(ladder), purpose: "pointer", at });
     return "transient" in answer || !answer.ok ? undefined : { x: answer.x, y: answer.y };
   }
 
   async #checkCookie(expect: Extract<Expectation, { kind: "cookie" }>): Promise<Reading> {
-    const here = await this.#session.send("Runtime.evaluate", { expression: "location.href", returnByValue: true }).catch(() => undefined);
-    const url = typeof here?.result.value === "string" ? here.result.value : "";
-    if (!url.startsWith("http")) return { pass: false, actual: `the page (${url || "unknown"}) has no cookies to check` };
-    const { cookies } = await this.#session.send("Network.getCookies", { urls: [url] });
-    const facts: CookieFacts[] = cookies.map((c) => ({ name: c.name, httpOnly: c.httpOnly, secure: c.secure, session: c.session }));
-    const { reading, warning } = checkCookie(facts, expect.name, expect.fact, url);
+    const { reading, warning } = await readPageCookie(this.#session, expect.name, expect.fact);
     if (reading.pass && warning) this.#log(warning);
     return reading;
   }
@@ -585,19 +560,15 @@ export class WebDriver implements AppDriver {
   async scene(): Promise<SceneInventory> {
     await this.#settle();
     const expression = `(${readScene.toString()})(${JSON.stringify({ max: 100 })})`;
-    try {
-      const res = await this.#session.send("Runtime.evaluate", { expression, returnByValue: true });
-      if (res.exceptionDetails) {
-        const text = res.exceptionDetails.exception?.description ?? res.exceptionDetails.text;
-        if (TRANSIENT.test(text)) return { url: "", title: "", text: "", entries: [], omitted: 0, loaded: false };
-        throw new Error(`the scene could not be read: ${text.split("\n")[0]}`);
-      }
-      return res.result.value as SceneInventory;
-    } catch (error) {
-      // A navigation in flight: an empty, unloaded reading, which the engine reads again.
-      if (TRANSIENT.test(error instanceof Error ? error.message : String(error))) return { url: "", title: "", text: "", entries: [], omitted: 0, loaded: false };
+    const res = await this.#session.send("Runtime.evaluate", { expression, returnByValue: true }).catch((error: unknown) => {
+      if (TRANSIENT.test(error instanceof Error ? error.message : String(error))) return undefined;
       throw error;
-    }
+    });
+    const failure = res?.exceptionDetails ? res.exceptionDetails.exception?.description ?? res.exceptionDetails.text : undefined;
+    // A navigation in flight: an empty, unloaded reading, which the engine reads again.
+    if (!res || (failure !== undefined && TRANSIENT.test(failure))) return { url: "", title: "", text: "", entries: [], omitted: 0, loaded: false };
+    if (failure !== undefined) throw new Error(`the scene could not be read: ${failure.split("\n")[0]}`);
+    return res.result.value as SceneInventory;
   }
 
   async environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }> {
@@ -610,25 +581,8 @@ export class WebDriver implements AppDriver {
     return debugSnapshot(this.#session, this.#console);
   }
 
-  /** Resolves once the flow's pages are all closed from outside (the user closed the window) or the browser went away. */
   untilClosed(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      if (this.#connection.closed) return resolve();
-      let timer: ReturnType<typeof setInterval> | undefined;
-      const done = () => {
-        clearInterval(timer);
-        resolve();
-      };
-      this.#connection.onClose(done);
-      timer = setInterval(() => {
-        void this.#connection
-          .send("Target.getTargets")
-          .then(({ targetInfos }) => {
-            if (!targetInfos.some((t) => t.browserContextId === this.#contextId && t.type === "page")) done();
-          })
-          .catch(done);
-      }, 500);
-    });
+    return untilContextClosed(this.#connection, this.#contextId);
   }
 
   async close(): Promise<void> {
