@@ -15,6 +15,7 @@ export interface SourceSpan {
 /** Stable, documented diagnostic codes (see docs/errors.md). */
 export const DIAGNOSTIC_CODES = {
   "yaml-syntax": "The file is not valid YAML.",
+  "yaml-comment": "YAML read part of a value as a comment (` #…` after unquoted text): quote the value.",
   "unknown-key": "A mapping has a key flowproof does not know.",
   "missing-key": "A required key is absent.",
   "bad-value": "A key has a value of the wrong type or shape.",

@@ -119,6 +119,29 @@ describe("loadFlowText", () => {
     expect(d[0]!.span).toMatchObject({ line: 2, column: 1 });
   });
 
+  test("refuses a step YAML cut at a comment, in every step position, and keeps `# note` comments", () => {
+    const d = problems([
+      HEAD,
+      "steps:",
+      "  - assert: page shows Invoice #1002",
+      "  - repeat:",
+      "      until: page shows #done",
+      "      max: 3",
+      "      steps:",
+      '        - rules: Click "Next #2"',
+      "  - foreach:",
+      "      values: [a, b]",
+      "      steps:",
+      "        - page url contains #/active",
+      '  - rules: Click "Save" # the main button',
+      "",
+    ].join("\n"));
+    expect(d.map((x) => [x.code, x.span?.line, x.span?.column])).toEqual([
+      ["yaml-comment", 5, 32], ["yaml-comment", 7, 25], ["yaml-comment", 10, 30], ["yaml-comment", 14, 29],
+    ]);
+    expect(d[0]!.message).toBe("YAML read ` #1002` as a comment, so the text ends at `page shows Invoice`");
+  });
+
   test("says the grammar's refusal with its hint and a span on the offending word", () => {
     const d = problems(flowWith(HEAD, ['  - rules: Blur the "Email" field']));
     expect(d).toEqual([

@@ -107,3 +107,36 @@ describe("keyName", () => {
     expect(root.items.map(keyName)).toEqual(["steps", "42"]);
   });
 });
+
+describe("comments that cut a value", () => {
+  test.each([
+    ["no space after #", "  - assert: page shows Invoice #1002", 3, 32, "` #1002`", "`- assert: \"page shows Invoice #1002\"`"],
+    ["a URL fragment", "  - page url contains #/active", 3, 23, "` #/active`", "`- \"page url contains #/active\"`"],
+    ["an unclosed double quote", '  - Click "Invoice #1001"', 3, 20, '` #1001"`', "`- 'Click \"Invoice #1001\"'`"],
+    ["an unclosed quote before `# `", '  - rules: Click "Invoice # 1001"', 3, 27, '` # 1001"`', "`- rules: 'Click \"Invoice # 1001\"'`"],
+    ["a block condition", "  - when: page shows #7\n    steps: [x]", 3, 22, "` #7`", "`- when: \"page shows #7\"`"],
+  ])("refuses %s with the position and the quoted form", (_what, line, lineNo, column, comment, written) => {
+    const { diagnostics } = parseYaml("f.flow.yaml", `name: T\nsteps:\n${line}\n`);
+    const d = diagnostics[0]!;
+    expect(d.code).toBe("yaml-comment");
+    expect(d.message).toStartWith(`YAML read ${comment} as a comment`);
+    expect(d.span).toMatchObject({ file: "f.flow.yaml", line: lineNo, column });
+    expect(d.hint).toContain(written);
+  });
+
+  test("keeps `# note` after complete text a comment", () => {
+    const { source, diagnostics } = parseYaml("f.yaml", 'steps:\n  - rules: Click "Save" # the main button\n  - "quoted" #x\n  - assert: page shows Done #\n');
+    expect(diagnostics).toEqual([]);
+    expect(source.doc.toJS()).toEqual({ steps: [{ rules: 'Click "Save"' }, "quoted", { assert: "page shows Done" }] });
+  });
+
+  test("quotes with single quotes when the text holds a backslash, doubling its single quotes", () => {
+    const { diagnostics } = parseYaml("f.yaml", "a: it's C:\\dir #x\n");
+    expect(diagnostics[0]!.hint).toContain("`a: 'it''s C:\\dir #x'`");
+  });
+
+  test("refuses a cut value in a suite key too, before YAML syntax errors", () => {
+    const { diagnostics } = parseYaml("suite.yaml", "before_each: [setup #1.flow.yaml]\n");
+    expect(diagnostics[0]!.code).toBe("yaml-comment");
+  });
+});

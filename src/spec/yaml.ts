@@ -1,6 +1,6 @@
 // YAML parsing with source positions kept: the one place flow and suite files are parsed.
 // Turns yaml's nodes into spans and collects syntax errors as diagnostics.
-import { parseDocument, LineCounter, isMap, isScalar, isSeq, type Document, type Node, type Pair, type Scalar, type YAMLMap } from "yaml";
+import { parseDocument, LineCounter, isMap, isScalar, isSeq, visit, type Document, type Node, type Pair, type Scalar, type YAMLMap } from "yaml";
 import { diagnostic, type Diagnostic, type SourceSpan } from "../diagnostics/diagnostic.ts";
 
 export interface YamlSource {
@@ -15,13 +15,48 @@ export function parseYaml(file: string, text: string): { source: YamlSource; dia
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   const source: YamlSource = { file, text, lines: text.split(/\r?\n/), counter, doc };
-  const diagnostics = doc.errors.map((e) =>
+  const diagnostics = [...commentCuts(source), ...doc.errors.map((e) =>
     diagnostic("yaml-syntax", e.message.split("\n")[0] ?? "invalid YAML", {
       span: spanAtOffset(source, e.pos[0], Math.max(1, e.pos[1] - e.pos[0])),
       hint: "fix the YAML syntax; quote values that contain `: ` or start with `\"`, `{`, `[`, `*`, `&`, `!`, `%` or `@`",
     }),
-  );
+  )];
   return { source, diagnostics };
+}
+
+/**
+ * YAML ends an unquoted value at ` #`: the rest of the line is a comment. That silently shortens
+ * a step (`page shows Invoice #1002` loads as `page shows Invoice`), so a same-line comment that
+ * looks like part of the text is refused: one with no space after `#` (`#1002`, `#/active`), or
+ * one that cuts the text inside a double quote it opened. `# note` after complete text stays a comment.
+ */
+function commentCuts(source: YamlSource): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const { text } = source;
+  visit(source.doc, {
+    Scalar(key, node) {
+      if (key === "key" || node.type !== "PLAIN" || typeof node.value !== "string" || !node.range) return;
+      let at = node.range[1];
+      while (text[at] === " " || text[at] === "\t") at++;
+      if (text[at] !== "#") return;
+      const lineEnd = text.indexOf("\n", at);
+      const comment = text.slice(at, lineEnd === -1 ? text.length : lineEnd).trimEnd();
+      const value = node.value;
+      const glued = comment.length > 1 && !/\s/.test(comment[1]!);
+      const openQuote = (value.match(/"/g)?.length ?? 0) % 2 === 1;
+      if (!glued && !openQuote) return;
+      const whole = `${value} ${comment}`;
+      const quoted = /["\\]/.test(whole) ? `'${whole.replaceAll("'", "''")}'` : `"${whole}"`;
+      const start = spanAtOffset(source, node.range[0]);
+      const lead = start.lineText.slice(0, start.column - 1).trimStart();
+      const written = /[[{]/.test(lead) ? quoted : `${lead}${quoted}`;
+      out.push(diagnostic("yaml-comment", `YAML read \` ${comment}\` as a comment, so the text ends at \`${value}\``, {
+        span: spanAtOffset(source, at, comment.length),
+        hint: `quote the whole text so the \`#\` is part of it: \`${written}\`${openQuote ? "" : " (a comment needs a space after `#`: `# note`)"}`,
+      }));
+    },
+  });
+  return out;
 }
 
 export function spanAtOffset(source: YamlSource, offset: number, length = 1): SourceSpan {
