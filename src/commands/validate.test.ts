@@ -54,3 +54,28 @@ describe("validate", () => {
     expect(specError(() => validate({ spec: "/nonexistent/flowproof/x.flow.yaml", env: {} })).code).toBe("io-error");
   });
 });
+
+describe("unsetVariables", () => {
+  test("lists each unset ${VAR} once with its place, skipping set ones, captures and comment lines", () => {
+    const p = tmpProject();
+    try {
+      const spec = p.write("v.flow.yaml", "# uses ${IN_COMMENT}\n" + flowYaml("V", "${BASE_U}/x.html", ['rules: Type ${USER_U} into the "A" field', 'rules: Type ${USER_U} into the "B" field', 'rules: Type ${SET_U} into the "C" field', 'rules: Type ${captured.x} into the "D" field']));
+      const w = validate({ spec, env: { SET_U: "1" } }).warnings ?? [];
+      expect(w.map((x) => [x.variable, x.line, x.column])).toEqual([["BASE_U", 4, 6], ["USER_U", 6, 17]]);
+      expect(w[0]!.message).toContain("${BASE_U} is not set");
+    } finally {
+      p.remove();
+    }
+  });
+
+  test("a variable the governing suite's env: sets is not reported", () => {
+    const p = tmpProject();
+    try {
+      p.write("suite.yaml", "env:\n  FROM_SUITE: hello\n");
+      const spec = p.write("v.flow.yaml", flowYaml("V", "http://127.0.0.1:9/", ['rules: Type ${FROM_SUITE} into the "A" field']));
+      expect(validate({ spec, env: {} }).warnings).toBeUndefined();
+    } finally {
+      p.remove();
+    }
+  });
+});

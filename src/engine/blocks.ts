@@ -9,7 +9,7 @@ import type { ExecutionContext } from "./context.ts";
 import { redact } from "./context.ts";
 import { executeSteps, type StepResult } from "./loop.ts";
 import { stepId, type ConditionCheck, type PlanNode, type PlannedCondition } from "./plan.ts";
-import { resolveText, UnresolvedReferenceError } from "./templates.ts";
+import { resolveText, UnresolvedReferenceError, UnsetVariableError } from "./templates.ts";
 import { describeLadder } from "./handlers/shared.ts";
 
 export interface ExpansionObserver {
@@ -208,7 +208,8 @@ async function readOnce(check: ConditionCheck, ctx: ExecutionContext): Promise<C
       }
     }
   } catch (e) {
-    if (e instanceof UnresolvedReferenceError) return { ok: false, error: e.message };
+    // An unset ${VAR} is missing configuration: it errors the step (loop.ts), never reads as false.
+    if (e instanceof UnresolvedReferenceError && !(e instanceof UnsetVariableError)) return { ok: false, error: e.message };
     throw e;
   }
 }

@@ -36,4 +36,12 @@ describe("executeSteps", () => {
     expect(results[1]!.detail).not.toContain("tok-123456");
     expect(results[1]!.detail).toContain("${TOKEN}");
   });
+  test("an unset ${VAR} errors the step (missing configuration); an unknown capture fails it", async () => {
+    const ctx = await h.context("greeter.html", {});
+    const unset = await executeSteps(steps(['Type ${MISSING_VAR_Y} into the "Your name" field']), ctx);
+    expect(unset[0]!.status).toBe("errored");
+    expect(unset[0]!.detail).toContain("${MISSING_VAR_Y} is not set");
+    const capture = await executeSteps(steps(['Type ${captured.none} into the "Your name" field']), ctx);
+    expect(capture[0]!.status).toBe("failed");
+  });
 });

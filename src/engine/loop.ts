@@ -4,7 +4,7 @@
 import type { TraceStep } from "../trace/schema.ts";
 import { HANDLERS, type StepOutcome } from "./handlers/index.ts";
 import { redact, type ExecutionContext } from "./context.ts";
-import { UnresolvedReferenceError } from "./templates.ts";
+import { UnresolvedReferenceError, UnsetVariableError } from "./templates.ts";
 
 export type StepStatus = "passed" | "failed" | "skipped" | "errored";
 
@@ -50,6 +50,8 @@ async function executeOne(step: TraceStep, ctx: ExecutionContext): Promise<StepO
   try {
     return await Promise.race([handler(step, ctx), guard]);
   } catch (error) {
+    // Missing configuration is an error of the run, not a failure of the app under test.
+    if (error instanceof UnsetVariableError) return { status: "errored", detail: error.message };
     if (error instanceof UnresolvedReferenceError) return { status: "failed", detail: error.message };
     const message = error instanceof Error ? error.message : String(error);
     return { status: "errored", detail: `driver fault: ${message}` };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { UnresolvedReferenceError, resolveText } from "./templates.ts";
+import { UnresolvedReferenceError, UnsetVariableError, resolveText } from "./templates.ts";
 
 const ctx = (env: Record<string, string | undefined> = {}, captures: Record<string, string> = {}) => ({
   env,
@@ -49,6 +49,24 @@ describe("resolveText", () => {
     const message = failure("Hello ${MISSING_VAR}");
     expect(message).toContain("${MISSING_VAR} is not set");
     expect(message).toContain("set the environment variable MISSING_VAR");
+  });
+
+  test("an unset variable is an UnsetVariableError naming it; an unknown capture is not", () => {
+    const c = ctx({}, {});
+    expect(() => resolveText("${NOPE_VAR}", c)).toThrow(UnsetVariableError);
+    try {
+      resolveText("a ${NOPE_VAR}", c);
+    } catch (error) {
+      expect((error as UnsetVariableError).variable).toBe("NOPE_VAR");
+    }
+    let thrown: unknown;
+    try {
+      resolveText("${captured.none}", c);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(UnresolvedReferenceError);
+    expect(thrown).not.toBeInstanceOf(UnsetVariableError);
   });
 
   test("treats an empty variable as unset", () => {

@@ -10,6 +10,19 @@ export class UnresolvedReferenceError extends Error {
   }
 }
 
+/**
+ * A `${VAR}` with no value: missing configuration, not a product failure. A step that meets one
+ * is errored (exit code 2, never retried), like an unset variable in `url:`.
+ */
+export class UnsetVariableError extends UnresolvedReferenceError {
+  readonly variable: string;
+  constructor(variable: string) {
+    super(`\${${variable}} is not set; set the environment variable ${variable} before running (flowproof never types the literal reference)`);
+    this.name = "UnsetVariableError";
+    this.variable = variable;
+  }
+}
+
 export interface Resolved {
   readonly value: string;
   /** True when the text held a `${VAR}` (a possible secret): failure messages must not echo live text. */
@@ -29,7 +42,7 @@ export function resolveText(raw: string, ctx: Pick<ExecutionContext, "env" | "ca
       case "env": {
         const v = ctx.env[part.name];
         if (v === undefined || v === "") {
-          throw new UnresolvedReferenceError(`\${${part.name}} is not set; set the environment variable ${part.name} before running (flowproof never types the literal reference)`);
+          throw new UnsetVariableError(part.name);
         }
         ctx.secrets.set(part.name, v);
         hasEnv = true;

@@ -118,7 +118,7 @@ describe("flowproof record and run (CLI)", () => {
     const res = await runCli(["run", okSpec], { cwd: project.dir, env: { PW: canary } });
     expect(res.code).toBe(0);
     const bad = await runCli(["run", okSpec], { cwd: project.dir, env: { PW: undefined } });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stdout).toContain("${PW} is not set");
     for (const out of [rec2, res, bad]) expect(out.stdout + out.stderr).not.toContain(canary);
     expect(readFileSync(join(project.dir, "secret/ok.trace.jsonl"), "utf8")).toContain("${PW}");
@@ -128,7 +128,7 @@ describe("flowproof record and run (CLI)", () => {
   test("an unset variable fails closed, naming it; nothing is typed", async () => {
     const spec = project.write("unset.flow.yaml", flowYaml("Unset", `${server.url}/greeter.html`, ["rules: Type ${FLOWPROOF_TEST_UNSET_VAR} into the \"Your name\" field"]));
     const res = await runCli(["record", spec], { cwd: project.dir, env: { FLOWPROOF_TEST_UNSET_VAR: undefined } });
-    expect(res.code).toBe(1);
+    expect(res.code).toBe(2);
     expect(res.stderr).toContain("${FLOWPROOF_TEST_UNSET_VAR} is not set");
   });
 

@@ -1,0 +1,88 @@
+// Verdicts that can be trusted, through the real CLI in real Chromium against local pages: a
+// missing `${VAR}` is a configuration error (exit 2), never a failure of the app; `validate`
+// warns about the unset variables it can see.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startServer, type TestServer } from "../support/server.ts";
+import { requireChromium } from "../support/chromium.ts";
+import { runCli } from "../support/cli.ts";
+import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { record } from "../../src/commands/record.ts";
+
+let server: TestServer;
+const projects: TmpProject[] = [];
+
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+});
+afterAll(() => {
+  server.stop();
+  for (const p of projects) p.remove();
+});
+
+function project(): TmpProject {
+  const p = tmpProject("flowproof-trust-");
+  projects.push(p);
+  return p;
+}
+
+async function recorded(p: TmpProject, rel: string, text: string, env: Record<string, string> = {}): Promise<string> {
+  const spec = p.write(rel, text);
+  const r = await record({ spec, author: "rules", env, recordingDetail: "off" });
+  expect(r.error).toBeUndefined();
+  expect(r.ok).toBe(true);
+  return spec;
+}
+
+const greet = (name: string, who: string) =>
+  flowYaml(name, `${server.url}/greeter.html`, [`rules: Type ${who} into the "Your name" field`, 'rules: Press the "Greet" button', `assert: page shows Hello, ${who}!`]);
+
+interface SuiteJson {
+  flows: Array<{ spec: string; outcome: string; reason?: string; attempts: number; report: { passed: boolean; steps: Array<{ status: string; detail?: string }> } }>;
+  passed: number; failed: number; skipped: number; errored: number; record_path: string; run_dir: string;
+}
+
+describe("an unset ${VAR} in a step is a configuration error", () => {
+  test("run exits 2 with the step errored, never retried; a suite counts it errored", async () => {
+    const p = project();
+    const spec = await recorded(p, "who.flow.yaml", greet("Who", "${TRUST_WHO}"), { TRUST_WHO: "Ada" });
+    const ok = await runCli(["run", spec], { cwd: p.dir, env: { TRUST_WHO: "Ada" } });
+    expect(ok.code).toBe(0);
+
+    const single = await runCli(["run", spec, "--retries", "2"], { cwd: p.dir, env: { TRUST_WHO: undefined } });
+    expect(single.code).toBe(2);
+    expect(single.stdout).toContain("[ERROR] s0001 Type ${TRUST_WHO} into the \"Your name\" field — ${TRUST_WHO} is not set");
+    expect(single.stdout).toMatch(/^ERROR: Who /m);
+    expect(single.stderr).not.toContain("retry");
+    const result = JSON.parse(readFileSync(join(p.dir, single.stdout.match(/^result: (.*)$/m)![1]!), "utf8")) as { passed: boolean; steps: Array<{ status: string }> };
+    expect(result.passed).toBe(false);
+    expect(result.steps[0]!.status).toBe("errored");
+
+    const suite = await runCli(["run", ".", "--retries", "2", "--json"], { cwd: p.dir, env: { TRUST_WHO: undefined } });
+    expect(suite.code).toBe(2);
+    const json = JSON.parse(suite.stdout) as SuiteJson;
+    expect(json.errored).toBe(1);
+    expect(json.failed).toBe(0);
+    expect(json.flows[0]!.outcome).toBe("errored");
+    expect(json.flows[0]!.attempts).toBe(1);
+    expect(json.flows[0]!.reason).toContain("${TRUST_WHO} is not set");
+  });
+
+  test("validate warns about the unset variables it can see and still exits 0", async () => {
+    const p = project();
+    const spec = p.write("vars.flow.yaml", flowYaml("Vars", "${TRUST_BASE}/greeter.html", ['rules: Type ${TRUST_USER} into the "Your name" field', 'rules: Type ${TRUST_SET} into the "Your name" field', 'rules: Press the "Greet" button']));
+    const res = await runCli(["validate", spec], { cwd: p.dir, env: { TRUST_BASE: undefined, TRUST_USER: undefined, TRUST_SET: "x" } });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain("OK: ");
+    expect(res.stderr).toContain("vars.flow.yaml:3:6: warning: ${TRUST_BASE} is not set");
+    expect(res.stderr).toContain("vars.flow.yaml:5:17: warning: ${TRUST_USER} is not set");
+    expect(res.stderr).not.toContain("TRUST_SET");
+    const json = await runCli(["validate", spec, "--json"], { cwd: p.dir, env: { TRUST_BASE: undefined, TRUST_USER: undefined, TRUST_SET: "x" } });
+    expect(json.code).toBe(0);
+    const doc = JSON.parse(json.stdout) as { valid: boolean; warnings: Array<{ variable: string; line: number }> };
+    expect(doc.valid).toBe(true);
+    expect(doc.warnings.map((w) => w.variable)).toEqual(["TRUST_BASE", "TRUST_USER"]);
+  });
+});
