@@ -104,6 +104,8 @@ export class WebDriver implements AppDriver {
       }),
     );
     this.#offs.push(this.#console.listen(s));
+    // A browser that went away ends every wait for a load at once (the next command says why).
+    this.#offs.push(this.#connection.onClose(() => this.#loaded()));
     await Promise.all([
       s.send("Page.enable"),
       s.send("Runtime.enable"),

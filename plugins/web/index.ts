@@ -19,6 +19,18 @@ async function startBrowser(extraArgs: readonly string[] = []): Promise<Launched
   }
 }
 
+/** Connects to a browser we started; a lost connection is explained by how its process ended. */
+async function connectTo(browser: LaunchedBrowser): Promise<Connection> {
+  try {
+    const connection = await Connection.connect(browser.wsUrl);
+    connection.explainLoss(() => new Promise((resolve) => browser.onExit(resolve)));
+    return connection;
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+}
+
 class WebSession implements AdapterSession {
   #browser: LaunchedBrowser | undefined;
   #connection: Connection | undefined;
@@ -27,8 +39,10 @@ class WebSession implements AdapterSession {
   async #connect(): Promise<Connection> {
     if (this.#connection && !this.#connection.closed) return this.#connection;
     this.#starting ??= (async () => {
-      this.#browser = await startBrowser();
-      this.#connection = await Connection.connect(this.#browser.wsUrl);
+      // A browser that died (killed, crashed) is replaced by a fresh one for the next flow.
+      const browser = await startBrowser();
+      this.#browser = browser;
+      this.#connection = await connectTo(browser);
       return this.#connection;
     })();
     try {
@@ -48,7 +62,7 @@ class WebSession implements AdapterSession {
         // Chromium flags apply to a whole browser process: this flow gets its own.
         const browser = await startBrowser(source.args);
         try {
-          const connection = await Connection.connect(browser.wsUrl);
+          const connection = await connectTo(browser);
           return await WebDriver.open(connection, ctx.log, config, async () => {
             await connection.close().catch(() => undefined);
             await browser.close();

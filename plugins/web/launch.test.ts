@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
-import { CHROME_ARGS, INSTALL_HINT, endpointWebSocketUrl, findBrowser } from "./launch.ts";
+import { CHROME_ARGS, INSTALL_HINT, PROFILE_PREFIX, endpointWebSocketUrl, findBrowser, launchBrowser, sweepStaleProfiles } from "./launch.ts";
+import { requireChromium } from "../../test/support/chromium.ts";
 
 let dir = "";
 afterEach(() => {
@@ -133,3 +134,138 @@ describe("endpointWebSocketUrl", () => {
   });
 });
 
+
+/** A pid that no process has any more: a child that already exited. */
+function deadPid(): number {
+  const child = Bun.spawnSync(["sh", "-c", "echo $$"]);
+  return Number(child.stdout.toString().trim());
+}
+
+/** Every process below (and including) `root`, read from /proc, with start times to tell a reused pid apart. */
+function processTree(root: number): Array<{ pid: number; start: string }> {
+  const procs: Array<{ pid: number; ppid: number; start: string }> = [];
+  for (const e of readdirSync("/proc")) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const text = readFileSync(`/proc/${e}/stat`, "utf8");
+      const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      procs.push({ pid: Number(e), ppid: Number(f[1]), start: f[19]! });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out = procs.filter((p) => p.pid === root);
+  for (let i = 0; i < out.length; i++) for (const p of procs) if (p.ppid === out[i]!.pid) out.push(p);
+  return out;
+}
+
+function stillRunning(procs: ReadonlyArray<{ pid: number; start: string }>): number[] {
+  return procs.filter((p) => {
+    try {
+      const text = readFileSync(`/proc/${p.pid}/stat`, "utf8");
+      const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      return f[19] === p.start && f[0] !== "Z";
+    } catch {
+      return false;
+    }
+  }).map((p) => p.pid);
+}
+
+async function settled(procs: ReadonlyArray<{ pid: number; start: string }>): Promise<number[]> {
+  for (let i = 0; i < 100 && stillRunning(procs).length > 0; i++) await Bun.sleep(50);
+  return stillRunning(procs);
+}
+
+function profileOf(pid: number): string {
+  const arg = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").find((a) => a.startsWith("--user-data-dir="));
+  return arg!.slice("--user-data-dir=".length);
+}
+
+describe("sweepStaleProfiles", () => {
+  test("removes the profiles of flowproof processes that are gone and keeps those of running ones", () => {
+    dir = mkdtempSync(join(tmpdir(), "flowproof-sweep-"));
+    const dead = `${PROFILE_PREFIX}${deadPid()}-AbC123`;
+    const mine = `${PROFILE_PREFIX}${process.pid}-XyZ789`;
+    const parent = `${PROFILE_PREFIX}${process.ppid}-QrS456`;
+    const unrelated = "flowproof-chrome-notes.txt";
+    for (const d of [dead, mine, parent]) mkdirSync(join(dir, d, "Default"), { recursive: true });
+    writeFileSync(join(dir, unrelated), "x");
+    const removed = sweepStaleProfiles(dir);
+    expect(removed).toEqual([join(dir, dead)]);
+    expect(readdirSync(dir).sort()).toEqual([mine, parent, unrelated].sort());
+  });
+
+  test("an old profile without an owner in its name goes once Chromium's lock names no live process", () => {
+    dir = mkdtempSync(join(tmpdir(), "flowproof-sweep-"));
+    const locked = join(dir, `${PROFILE_PREFIX}Lock01`);
+    const orphan = join(dir, `${PROFILE_PREFIX}Orph02`);
+    const young = join(dir, `${PROFILE_PREFIX}Yng003`);
+    for (const d of [locked, orphan, young]) mkdirSync(d);
+    symlinkSync(`host-${process.pid}`, join(locked, "SingletonLock"));
+    symlinkSync(`host-${deadPid()}`, join(orphan, "SingletonLock"));
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(locked, hourAgo, hourAgo);
+    utimesSync(orphan, hourAgo, hourAgo);
+    expect(sweepStaleProfiles(dir)).toEqual([orphan]);
+    expect(existsSync(locked) && existsSync(young)).toBe(true);
+  });
+});
+
+describe("launchBrowser", () => {
+  test("names its profile after this process, and close() stops every browser process and removes the profile", async () => {
+    const browser = await launchBrowser(requireChromium());
+    const profile = profileOf(browser.pid);
+    expect(profile).toStartWith(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
+    // Let the helper processes (zygotes, network service) start.
+    await Bun.sleep(500);
+    const procs = processTree(browser.pid);
+    expect(procs.length).toBeGreaterThan(1);
+    await browser.close();
+    expect(await settled(procs)).toEqual([]);
+    expect(existsSync(profile)).toBe(false);
+    expect(browser.exitReason).toBeDefined();
+    await browser.close(); // twice is fine
+  }, 60_000);
+
+  test("a browser killed by a signal is noticed at once: exit reason, helpers stopped, profile removed", async () => {
+    const browser = await launchBrowser(requireChromium());
+    const profile = profileOf(browser.pid);
+    await Bun.sleep(500);
+    const procs = processTree(browser.pid);
+    const reason = new Promise<string>((resolve) => browser.onExit(resolve));
+    process.kill(browser.pid, "SIGKILL");
+    expect(await reason).toBe("the browser process was killed (SIGKILL)");
+    expect(await settled(procs)).toEqual([]);
+    expect(existsSync(profile)).toBe(false);
+    // close() after the death returns at once.
+    await browser.close();
+    // A listener added after the exit is told at once.
+    expect(await new Promise<string>((resolve) => browser.onExit(resolve))).toBe("the browser process was killed (SIGKILL)");
+  }, 60_000);
+
+  test("a process that exits without closing its browser takes the browser and its profile with it", async () => {
+    dir = mkdtempSync(join(tmpdir(), "flowproof-exit-"));
+    const script = join(dir, "leave.ts");
+    // Launches, prints the browser's pid, and exits (without close()) once told to on stdin.
+    writeFileSync(script, `import { launchBrowser } from ${JSON.stringify(join(import.meta.dir, "launch.ts"))};\nconst b = await launchBrowser(${JSON.stringify(requireChromium())});\nconsole.log(b.pid);\nfor await (const _ of console) process.exit(0);\n`);
+    const proc = Bun.spawn([process.execPath, script], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+    const reader = proc.stdout.getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    const pid = Number(text.trim());
+    expect(pid).toBeGreaterThan(0);
+    await Bun.sleep(500);
+    const profile = profileOf(pid);
+    const procs = processTree(pid);
+    expect(procs.length).toBeGreaterThan(1);
+    proc.stdin.write("exit\n");
+    await proc.stdin.end();
+    expect(await proc.exited).toBe(0);
+    expect(await settled(procs)).toEqual([]);
+    expect(existsSync(profile)).toBe(false);
+  }, 60_000);
+});

@@ -1,7 +1,7 @@
 // Finds a Chromium-family browser and starts it headless with a DevTools pipe on a free port.
 // The only code that spawns the browser process.
 import { spawn, type ChildProcess } from "node:child_process";
-import { accessSync, constants, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, delimiter } from "node:path";
 
@@ -61,6 +61,13 @@ export function findBrowser(env: Record<string, string | undefined> = process.en
 export interface LaunchedBrowser {
   readonly wsUrl: string;
   readonly executable: string;
+  /** The browser's process id; it leads a process group of its own, with every child it starts. */
+  readonly pid: number;
+  /** Why the browser is gone, once it is (`undefined` while it runs). */
+  readonly exitReason: string | undefined;
+  /** Runs `listener` once the browser process exits, whoever stopped it (at once if it already has). */
+  onExit(listener: (reason: string) => void): void;
+  /** Stops the whole process tree and removes its temporary profile; safe to call more than once. */
   close(): Promise<void>;
 }
 
@@ -84,9 +91,106 @@ export const CHROME_ARGS = [
   "--remote-debugging-port=0",
 ];
 
+/** Temporary profiles are `flowproof-chrome-<pid of the flowproof process>-<random>` in the temp directory. */
+export const PROFILE_PREFIX = "flowproof-chrome-";
+const PROFILE_NAME = /^flowproof-chrome-(?:(\d+)-)?[A-Za-z0-9]+$/;
+/** A profile without an owner pid in its name (older releases) is left alone while this young. */
+const UNOWNED_PROFILE_GRACE_MS = 10 * 60_000;
+
+/** Browsers this process started and has not stopped yet: killed synchronously if the process exits first. */
+const running = new Map<number, string>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const [pid, profile] of running) {
+      killGroup(pid, "SIGKILL");
+      removeProfile(profile);
+    }
+    running.clear();
+  });
+}
+
+/** Signals the browser's whole process group; a group already gone is fine. */
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(process.platform === "win32" ? pid : -pid, signal);
+  } catch {
+    // ESRCH: nothing left in the group
+  }
+}
+
+function removeProfile(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // a profile that cannot be removed now is swept by the next launch
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes temporary profiles left behind by flowproof processes that are gone (killed before they
+ * could clean up). A profile whose owner still runs is never touched.
+ */
+export function sweepStaleProfiles(dir: string = tmpdir(), now: number = Date.now()): string[] {
+  const removed: string[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of entries) {
+    const m = PROFILE_NAME.exec(name);
+    if (!m) continue;
+    const path = join(dir, name);
+    if (m[1] !== undefined) {
+      const owner = Number(m[1]);
+      if (owner === process.pid || isAlive(owner)) continue;
+    } else {
+      // No owner in the name: judged by Chromium's own lock (`<host>-<pid>`) and by age.
+      try {
+        const stat = lstatSync(path);
+        if (!stat.isDirectory() || now - stat.mtimeMs < UNOWNED_PROFILE_GRACE_MS) continue;
+        const lock = /-(\d+)$/.exec(safeReadlink(join(path, "SingletonLock")) ?? "");
+        if (lock && isAlive(Number(lock[1]))) continue;
+      } catch {
+        continue;
+      }
+    }
+    removeProfile(path);
+    removed.push(path);
+  }
+  return removed;
+}
+
+function safeReadlink(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal ? `the browser process was killed (${signal})` : `the browser process exited (code ${code ?? "none"})`;
+}
+
 /** Starts the browser and resolves once its DevTools endpoint is announced. */
 export function launchBrowser(executable: string, options: { headed?: boolean; timeoutMs?: number; windowSize?: [number, number]; extraArgs?: readonly string[] } = {}): Promise<LaunchedBrowser> {
-  const userDataDir = mkdtempSync(join(tmpdir(), "flowproof-chrome-"));
+  sweepStaleProfiles();
+  const userDataDir = mkdtempSync(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
   const size = options.windowSize ?? [1280, 800];
   const args = [
     ...CHROME_ARGS.filter((a) => !(options.headed && a.startsWith("--headless"))),
@@ -97,45 +201,76 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
     // Pages are created per flow in their own contexts; a startup tab only slows the first connect.
     ...(options.headed ? ["about:blank"] : ["--no-startup-window"]),
   ];
-  const child: ChildProcess = spawn(executable, args, { stdio: ["ignore", "ignore", "pipe"] });
-  const cleanup = () => rmSync(userDataDir, { recursive: true, force: true, maxRetries: 3 });
+  installExitHook();
+  // Its own process group: stopping the group stops every helper process the browser started.
+  const child: ChildProcess = spawn(executable, args, { stdio: ["ignore", "ignore", "pipe"], detached: process.platform !== "win32" });
+  const pid = child.pid;
+  if (pid !== undefined) running.set(pid, userDataDir);
+  let exitReason: string | undefined;
+  const exitListeners: Array<(reason: string) => void> = [];
+  // Listened for from the start: an exit (even by a signal, which leaves exitCode null) is never missed.
+  const exited = new Promise<void>((resolve) => {
+    child.once("exit", (code, signal) => {
+      exitReason = describeExit(code, signal);
+      // Helpers the browser left (zygotes, renderers) go with it, and so does the profile.
+      if (pid !== undefined) {
+        killGroup(pid, "SIGKILL");
+        running.delete(pid);
+      }
+      removeProfile(userDataDir);
+      resolve();
+      for (const l of exitListeners.splice(0)) l(exitReason);
+    });
+  });
+  const stop = async (): Promise<void> => {
+    if (exitReason === undefined && pid !== undefined) {
+      killGroup(pid, "SIGTERM");
+      const kill = setTimeout(() => killGroup(pid, "SIGKILL"), 3000);
+      await exited;
+      clearTimeout(kill);
+      return;
+    }
+    if (pid === undefined) removeProfile(userDataDir);
+    else await exited;
+  };
   return new Promise((resolve, reject) => {
     let stderr = "";
+    let settled = false;
     const timer = setTimeout(() => fail(new Error(`the browser did not announce its DevTools endpoint within ${options.timeoutMs ?? 30_000} ms`)), options.timeoutMs ?? 30_000);
     const fail = (error: Error) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      child.kill("SIGKILL");
-      cleanup();
       reject(new Error(`${error.message}${stderr ? `\n${stderr.trim().split("\n").slice(-5).join("\n")}` : ""}`));
+      void stop();
     };
-    child.once("error", (e) => fail(e));
+    child.once("error", (e) => {
+      // A browser that could not be spawned never exits: its profile is removed here.
+      if (pid === undefined) removeProfile(userDataDir);
+      fail(e);
+    });
     child.once("exit", (code, signal) => fail(new Error(`the browser exited at start (code ${code ?? "none"}, signal ${signal ?? "none"})`)));
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => {
       stderr += chunk;
       const m = /DevTools listening on (ws:\/\/\S+)/.exec(stderr);
-      if (!m) return;
+      if (!m || settled || pid === undefined) return;
+      settled = true;
       clearTimeout(timer);
-      child.removeAllListeners("exit");
       child.stderr?.removeAllListeners("data");
       child.stderr?.resume();
       resolve({
         wsUrl: m[1]!,
         executable,
-        close: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null) {
-              cleanup();
-              return done();
-            }
-            const kill = setTimeout(() => child.kill("SIGKILL"), 3000);
-            child.once("exit", () => {
-              clearTimeout(kill);
-              cleanup();
-              done();
-            });
-            child.kill("SIGTERM");
-          }),
+        pid,
+        get exitReason() {
+          return exitReason;
+        },
+        onExit(listener) {
+          if (exitReason !== undefined) listener(exitReason);
+          else exitListeners.push(listener);
+        },
+        close: stop,
       });
     });
   });

@@ -26,17 +26,54 @@ interface RawClient {
   close(): Promise<void>;
 }
 
+/**
+ * The browser at the other end is gone (its process died or it closed the socket): no command can
+ * succeed any more, so no wait should go on. The message says what happened.
+ */
+export class BrowserGoneError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BrowserGoneError";
+  }
+}
+
+/** How long a failed command waits for the reason the browser went away (its process's exit status). */
+const REASON_WAIT_MS = 1000;
+
 export class Connection {
   readonly #client: RawClient;
   #closed = false;
-  readonly #closeListeners: Array<() => void> = [];
+  /** Set when the far end went away (never for our own close()). */
+  #lost = false;
+  readonly #closeListeners = new Set<() => void>();
+  #explain: () => Promise<string | undefined> = async () => undefined;
 
   private constructor(client: RawClient) {
     this.#client = client;
     this.#client.on("disconnect", () => {
       this.#closed = true;
-      for (const l of this.#closeListeners) l();
+      this.#lost = true;
+      for (const l of [...this.#closeListeners]) l();
     });
+  }
+
+  /**
+   * How a lost connection is explained: for a browser we started, its process's exit status.
+   * `explain` may wait for it (bounded); `undefined` falls back to "closed the connection".
+   */
+  explainLoss(explain: () => Promise<string | undefined>): void {
+    this.#explain = explain;
+  }
+
+  /** The error every command gets once the browser is gone. */
+  async goneError(): Promise<BrowserGoneError> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const reason = await Promise.race([
+      this.#explain().catch(() => undefined),
+      new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), REASON_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    return new BrowserGoneError(`the browser is gone: ${reason ?? "it closed the DevTools connection"}`);
   }
 
   static async connect(wsUrl: string): Promise<Connection> {
@@ -48,14 +85,25 @@ export class Connection {
     return this.#closed;
   }
 
-  onClose(listener: () => void): void {
-    this.#closeListeners.push(listener);
+  /** True once the browser went away on its own (not by our close()). */
+  get lost(): boolean {
+    return this.#lost;
+  }
+
+  /** Runs `listener` when the connection closes; returns the unsubscribe function. */
+  onClose(listener: () => void): () => void {
+    this.#closeListeners.add(listener);
+    return () => {
+      this.#closeListeners.delete(listener);
+    };
   }
 
   async send<M extends keyof Commands>(method: M, params?: Params<M>, sessionId?: string): Promise<Result<M>> {
+    if (this.#lost) throw await this.goneError();
     try {
       return (await this.#client.send(method, (params ?? {}) as object, sessionId)) as Result<M>;
     } catch (error) {
+      if (this.#lost) throw await this.goneError();
       const message = error instanceof Error ? error.message : String(error);
       throw new CdpError(method, message, { cause: error });
     }
@@ -94,18 +142,30 @@ export class Session {
     return this.connection.on(event, listener, this.id);
   }
 
-  /** Resolves with the next event of that name (optionally matching `filter`), or rejects after `timeoutMs`. */
+  /**
+   * Resolves with the next event of that name (optionally matching `filter`); rejects after
+   * `timeoutMs`, or with a BrowserGoneError as soon as the browser goes away.
+   */
   waitFor<E extends keyof Events>(event: E, timeoutMs: number, filter?: (p: EventParams<E>) => boolean): Promise<EventParams<E>> {
+    if (this.connection.lost) return this.connection.goneError().then((e) => Promise.reject(e));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const done = () => {
+        clearTimeout(timer);
         off();
+        offClose();
+      };
+      const timer = setTimeout(() => {
+        done();
         reject(new Error(`timed out after ${timeoutMs} ms waiting for ${event}`));
       }, timeoutMs);
       const off = this.on(event, (p) => {
         if (filter && !filter(p)) return;
-        clearTimeout(timer);
-        off();
+        done();
         resolve(p);
+      });
+      const offClose = this.connection.onClose(() => {
+        done();
+        void this.connection.goneError().then(reject);
       });
     });
   }

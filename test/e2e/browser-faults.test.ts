@@ -1,0 +1,286 @@
+// Faults of the browser itself, through the real CLI in real Chromium: the browser process killed
+// mid-step (run, record, and a `--workers 2` suite that goes on with a fresh browser), a killed
+// renderer, a page that opens dialogs without end, a start page answering HTTP 500 and one whose
+// image never finishes. Each run ends promptly with result.json saying what happened, and no
+// process of the browser and no temporary profile outlives it (checked by PID and by path).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { startServer, type TestServer } from "../support/server.ts";
+import { requireChromium } from "../support/chromium.ts";
+import { REPO_ROOT } from "../support/cli.ts";
+import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { record } from "../../src/commands/record.ts";
+
+let server: TestServer;
+const projects: TmpProject[] = [];
+/** Whether the slow page shows its text (while recording) or never does (while the browser is killed). */
+let ready = true;
+
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  // Shows "All set" at once when ready; otherwise never. Reports (after a while) that it is being polled.
+  server.setRoute("/faults/slow.html", (req) => {
+    const name = new URL(req.url).searchParams.get("name") ?? "x";
+    const body = `<!doctype html><title>Slow</title><h1>Slow</h1><p id="s">${ready ? "All set" : "Working"}</p>
+<script>setTimeout(() => fetch("/faults/polling-${name}"), 800);</script>`;
+    return new Response(body, { headers: { "content-type": "text/html" } });
+  });
+  server.setRoute("/faults/quick.html", () => new Response("<!doctype html><title>Quick</title><p>Quick page</p>", { headers: { "content-type": "text/html" } }));
+  for (const name of ["a", "b", "c", "d", "slow", "rec"]) server.setRoute(`/faults/polling-${name}`, () => new Response("ok"));
+});
+afterAll(() => {
+  server.stop();
+  for (const p of projects) p.remove();
+});
+
+function project(): TmpProject {
+  const p = tmpProject("flowproof-faults-");
+  projects.push(p);
+  return p;
+}
+
+const slowFlow = (name: string) => flowYaml(`Slow ${name}`, `${server.url}/faults/slow.html?name=${name}`, ["assert: page shows All set within 60s"]);
+const quickFlow = (name: string) => flowYaml(`Quick ${name}`, `${server.url}/faults/quick.html`, ["assert: page shows Quick page"]);
+
+async function recorded(p: TmpProject, rel: string, text: string): Promise<string> {
+  const spec = p.write(rel, text);
+  const r = await record({ spec, author: "rules", env: {}, recordingDetail: "off" });
+  expect(r.error).toBeUndefined();
+  return spec;
+}
+
+// ---- processes, read from /proc ----
+
+interface Proc {
+  readonly pid: number;
+  readonly ppid: number;
+  /** Start time in clock ticks since boot: with the pid, names the process even if the pid is reused. */
+  readonly start: string;
+}
+
+function stat(pid: number): (Proc & { state: string }) | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // The command name is in parentheses and may hold spaces: fields follow the last ")".
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return { pid, state: fields[0]!, ppid: Number(fields[1]), start: fields[19]! };
+}
+
+function cmdline(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+function allProcs(): Proc[] {
+  const out: Proc[] = [];
+  for (const e of readdirSync("/proc")) {
+    if (!/^\d+$/.test(e)) continue;
+    const s = stat(Number(e));
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+/** `root` and every process below it. */
+function tree(root: number): Proc[] {
+  const procs = allProcs();
+  const out: Proc[] = [];
+  const walk = (pid: number) => {
+    for (const p of procs) {
+      if (p.ppid !== pid) continue;
+      out.push(p);
+      walk(p.pid);
+    }
+  };
+  const self = procs.find((p) => p.pid === root);
+  if (self) out.push(self);
+  walk(root);
+  return out;
+}
+
+/** Processes of `procs` still running (a zombie waiting to be reaped counts as gone). */
+function survivors(procs: readonly Proc[]): Proc[] {
+  return procs.filter((p) => {
+    const now = stat(p.pid);
+    return now !== undefined && now.start === p.start && now.state !== "Z";
+  });
+}
+
+/** Processes whose command line names `needle` (e.g. a browser profile directory). */
+function processesNaming(needle: string): Proc[] {
+  return allProcs().filter((p) => cmdline(p.pid).some((a) => a.includes(needle)));
+}
+
+/** The main browser process below `cliPid` (the one without `--type=`), once it is running. */
+async function browserOf(cliPid: number, timeoutMs = 30_000): Promise<{ pid: number; profile: string }> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const p of tree(cliPid)) {
+      const args = cmdline(p.pid);
+      const profile = args.find((a) => a.startsWith("--user-data-dir="));
+      if (profile && args.some((a) => a.startsWith("--remote-debugging-port")) && !args.some((a) => a.startsWith("--type=")) && !/(^|\/)(ba|da)?sh$/.test(args[0] ?? "")) {
+        return { pid: p.pid, profile: profile.slice("--user-data-dir=".length) };
+      }
+    }
+    await Bun.sleep(50);
+  }
+  throw new Error(`no browser process appeared below ${cliPid} within ${timeoutMs} ms`);
+}
+
+/** Waits until every process of `procs` is gone, up to `timeoutMs`; returns the ones left. */
+async function awaitGone(procs: readonly Proc[], timeoutMs = 5_000): Promise<Proc[]> {
+  const deadline = Date.now() + timeoutMs;
+  let left = survivors(procs);
+  while (left.length > 0 && Date.now() < deadline) {
+    await Bun.sleep(50);
+    left = survivors(procs);
+  }
+  return left;
+}
+
+// ---- the CLI as a child we can watch ----
+
+interface Exited {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Date.now() when the process had exited. */
+  readonly at: number;
+}
+
+function spawnCli(args: readonly string[], cwd: string): { pid: number; exited: Promise<Exited>; kill(): void } {
+  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args], { cwd, env: { ...process.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+  const exited = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).then(([stdout, stderr, code]) => ({ code, stdout, stderr, at: Date.now() }));
+  return { pid: proc.pid, exited, kill: () => proc.kill("SIGKILL") };
+}
+
+/** Bounds a wait so that a hang fails the test with a message instead of timing the test out. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function resultOf(stdout: string, cwd: string): Record<string, unknown> & { steps: Array<{ status: string; detail?: string }> } {
+  const m = /^result: (.+)$/m.exec(stdout);
+  if (!m) throw new Error(`no result path in the output:\n${stdout}`);
+  return JSON.parse(readFileSync(join(cwd, m[1]!.trim()), "utf8"));
+}
+
+/** Kills the browser with SIGKILL and returns the processes it had, and when it was killed. */
+function killBrowser(browser: { pid: number }): { procs: Proc[]; at: number } {
+  const procs = tree(browser.pid);
+  expect(procs.length).toBeGreaterThan(1);
+  const at = Date.now();
+  process.kill(browser.pid, "SIGKILL");
+  return { procs, at };
+}
+
+const BROWSER_GONE = /the browser is gone: the browser process was killed \(SIGKILL\)/;
+
+describe("the browser process dies", () => {
+  test("mid-step in `run`: the flow errors within a moment, result.json says why, nothing is left", async () => {
+    const p = project();
+    ready = true;
+    await recorded(p, "slow.flow.yaml", slowFlow("slow"));
+    ready = false;
+    const polling = server.waitForRequest("/faults/polling-slow");
+    const cli = spawnCli(["run", "slow.flow.yaml", "--recording-detail", "off"], p.dir);
+    try {
+      const browser = await browserOf(cli.pid);
+      await within(polling, 30_000, "the page being polled");
+      const killed = killBrowser(browser);
+      const out = await within(cli.exited, 20_000, "the CLI exiting after the browser was killed");
+      const ms = out.at - killed.at;
+      console.log(`run: browser killed -> CLI exited in ${ms} ms`);
+      expect(ms).toBeLessThan(2_000);
+      expect(out.code).toBe(2);
+      const result = resultOf(out.stdout, p.dir);
+      expect(result["passed"]).toBe(false);
+      expect(result.steps[0]!.status).toBe("errored");
+      expect(result.steps[0]!.detail).toMatch(BROWSER_GONE);
+      expect(await awaitGone(killed.procs)).toEqual([]);
+      expect(existsSync(browser.profile)).toBe(false);
+      expect(processesNaming(browser.profile)).toEqual([]);
+    } finally {
+      cli.kill();
+    }
+  }, 120_000);
+
+  test("mid-step in `record`: the recording stops at once with exit 2 saying why, nothing is left", async () => {
+    const p = project();
+    ready = false;
+    p.write("rec.flow.yaml", slowFlow("rec"));
+    const polling = server.waitForRequest("/faults/polling-rec");
+    const cli = spawnCli(["record", "rec.flow.yaml", "--recording-detail", "off"], p.dir);
+    try {
+      const browser = await browserOf(cli.pid);
+      await within(polling, 30_000, "the page being polled");
+      const killed = killBrowser(browser);
+      const out = await within(cli.exited, 20_000, "the CLI exiting after the browser was killed");
+      console.log(`record: browser killed -> CLI exited in ${out.at - killed.at} ms`);
+      expect(out.at - killed.at).toBeLessThan(2_000);
+      expect(out.code).toBe(2);
+      expect(out.stderr + out.stdout).toMatch(BROWSER_GONE);
+      expect(existsSync(join(p.dir, "rec.trace.jsonl"))).toBe(false);
+      expect(await awaitGone(killed.procs)).toEqual([]);
+      expect(existsSync(browser.profile)).toBe(false);
+    } finally {
+      cli.kill();
+    }
+  }, 120_000);
+
+  test("mid-suite with --workers 2: the flows on the dead browser error, the rest pass on a fresh one", async () => {
+    const p = project();
+    ready = true;
+    await recorded(p, "a.flow.yaml", slowFlow("a"));
+    await recorded(p, "b.flow.yaml", slowFlow("b"));
+    await recorded(p, "c.flow.yaml", quickFlow("c"));
+    await recorded(p, "d.flow.yaml", quickFlow("d"));
+    ready = false;
+    const pollingA = server.waitForRequest("/faults/polling-a");
+    const pollingB = server.waitForRequest("/faults/polling-b");
+    const cli = spawnCli(["run", ".", "--workers", "2", "--json", "--recording-detail", "off"], p.dir);
+    try {
+      const first = await browserOf(cli.pid);
+      await within(Promise.all([pollingA, pollingB]), 30_000, "both slow pages being polled");
+      const killed = killBrowser(first);
+      const out = await within(cli.exited, 60_000, "the suite finishing after the browser was killed");
+      expect(out.code).toBe(2);
+      const suite = JSON.parse(out.stdout) as { flows: Array<{ spec: string; outcome: string; reason?: string; report_path: string | null }> };
+      const outcome = Object.fromEntries(suite.flows.map((f) => [f.spec.replace(/^.*\//, ""), f]));
+      expect(outcome["a.flow.yaml"]?.outcome).toBe("errored");
+      expect(outcome["b.flow.yaml"]?.outcome).toBe("errored");
+      expect(outcome["c.flow.yaml"]?.outcome).toBe("passed");
+      expect(outcome["d.flow.yaml"]?.outcome).toBe("passed");
+      for (const name of ["a.flow.yaml", "b.flow.yaml"]) {
+        const report = JSON.parse(readFileSync(resolve(p.dir, outcome[name]!.report_path!), "utf8")) as { steps: Array<{ status: string; detail?: string }> };
+        expect(report.steps[0]!.status).toBe("errored");
+        expect(report.steps[0]!.detail).toMatch(BROWSER_GONE);
+      }
+      expect(await awaitGone(killed.procs)).toEqual([]);
+      expect(existsSync(first.profile)).toBe(false);
+      // The fresh browser went with the run too.
+      expect(processesNaming(`flowproof-chrome-${cli.pid}-`)).toEqual([]);
+      expect(readdirSync(tmpdirOf(first.profile)).filter((e) => e.startsWith(`flowproof-chrome-${cli.pid}-`))).toEqual([]);
+    } finally {
+      cli.kill();
+    }
+  }, 180_000);
+});
+
+function tmpdirOf(profile: string): string {
+  return profile.slice(0, profile.lastIndexOf("/"));
+}
