@@ -4,7 +4,7 @@ import { UnresolvedReferenceError } from "../engine/templates.ts";
 import { AdapterUnavailableError } from "../plugins/api.ts";
 import { EXIT } from "./exit-codes.ts";
 import { UsageError } from "./flags.ts";
-import { reportError, type Io } from "./io.ts";
+import { MAX_LINE_CHARS, boundLines, reportError, type Io } from "./io.ts";
 
 function capture(): Io & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
@@ -86,5 +86,15 @@ describe("reportError", () => {
     const io = capture();
     reportError(io, new Error("disk full"), true);
     expect(JSON.parse(io.stdout[0]!).error.code).toBe("io-error");
+  });
+});
+
+describe("boundLines", () => {
+  test("bounds each line of human text on its own and keeps short lines whole", () => {
+    const out = boundLines(`  [FAIL] s0001 ${"x".repeat(1_000_000)} — expected Paid\n  [PASS] s0002 Click "Save"`).split("\n");
+    expect(out[0]!.length).toBeLessThan(MAX_LINE_CHARS + 40);
+    expect(out[0]).toStartWith("  [FAIL] s0001 xxx");
+    expect(out[0]).toEndWith("xxx — expected Paid");
+    expect(out[1]).toBe('  [PASS] s0002 Click "Save"');
   });
 });

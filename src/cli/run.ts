@@ -4,7 +4,7 @@ import { displayPath } from "../commands/common.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
 import { UsageError, recordingControls } from "./flags.ts";
-import type { Io } from "./io.ts";
+import { boundLines, type Io } from "./io.ts";
 import { suiteCommand } from "./suite.ts";
 import { keepOpenOption } from "./keep-open.ts";
 import { existsSync, statSync } from "node:fs";
@@ -43,7 +43,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   const lines = report.steps
     .filter((s) => s.status !== "skipped" || report.error === undefined)
     .map((s) => `  [${LABEL[s.status]}] ${s.id} ${s.intent}${s.detail && s.status !== "skipped" ? ` — ${s.detail}` : ""}`);
-  if (lines.length > 0) io.out(lines.join("\n"));
+  if (lines.length > 0) io.out(boundLines(lines.join("\n")));
   if (report.error) io.err(`error: ${report.error}${result.error_hint ? `\n  hint: ${result.error_hint}` : ""}`);
   const verdict = report.passed ? "PASS" : code === EXIT.error ? "ERROR" : "FAIL";
   io.out(`${verdict}: ${report.name} (${report.duration_ms} ms) -> ${displayPath(result.html_path)}`);

@@ -6,7 +6,7 @@ import { parseShard } from "../commands/suite-plan.ts";
 import type { AuthorMode } from "../commands/common.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import { UsageError, recordingControls, type ParsedArgs } from "./flags.ts";
-import type { Io } from "./io.ts";
+import { boundLines, type Io } from "./io.ts";
 
 const USAGE = "usage: flowproof run <dir> [--retries N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]";
 
@@ -59,7 +59,7 @@ export async function suiteCommand(dir: string, args: ParsedArgs, io: Io): Promi
     ...recordingControls(flags),
     log: (line) => io.err(line),
     onFlow: (f) => {
-      if (!json) io.out(flowLines(f).join("\n"));
+      if (!json) io.out(boundLines(flowLines(f).join("\n")));
     },
   });
   const code: ExitCode = result.errored > 0 ? EXIT.error : result.failed > 0 ? EXIT.failed : EXIT.pass;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { diagnostic, type Diagnostic, type SourceSpan } from "./diagnostic.ts";
-import { diagnosticToJson, renderDiagnostic, renderDiagnostics } from "./render.ts";
+import { MAX_ECHO_CHARS, MAX_FRAME_CHARS, boundText, diagnosticToJson, frameWindow, renderDiagnostic, renderDiagnostics, terminalSafe } from "./render.ts";
 
 const span: SourceSpan = { file: "checkout.flow.yaml", line: 14, column: 12, length: 4, lineText: '  - rules: Blur the "Email" field' };
 const blur = diagnostic("refused-step", "Blur is not something a user does", { span, hint: "write `Press Tab`" });
@@ -95,5 +95,60 @@ describe("diagnosticToJson", () => {
   test("maps notes with and without a span", () => {
     const d = diagnostic("unknown-key", "dup", { notes: [{ message: "here", span }, { message: "elsewhere" }] });
     expect(diagnosticToJson(d)["notes"]).toEqual([{ message: "here", file: "checkout.flow.yaml", line: 14, column: 12 }, { message: "elsewhere" }]);
+  });
+});
+
+describe("bounded echo", () => {
+  const huge = "x".repeat(1_000_000);
+  const line = `  - rules: Click "${huge}" now please`;
+  const d = diagnostic("unknown-step", `Unexpected text after the target: \`${huge} now please\`.`, {
+    span: { file: "big.flow.yaml", line: 5, column: line.indexOf("now") + 1, length: 10, lineText: line },
+    hint: `end the step after \`${huge}\``,
+    notes: [{ message: huge }],
+  });
+
+  test("a code frame of a 1 MB line shows a window around the caret, and messages keep their start and end", () => {
+    const out = renderDiagnostic(d);
+    expect(out.length).toBeLessThan(4 * MAX_ECHO_CHARS + 2 * MAX_FRAME_CHARS);
+    const [head, source, caret] = out.split("\n");
+    expect(head).toStartWith("big.flow.yaml:5:1000021: error[unknown-step] Unexpected text after the target: `xxx");
+    expect(head).toEndWith("xxx now please`.");
+    expect(head).toContain("… (999");
+    expect(source).toStartWith("  5 | …xxx");
+    expect(source!.slice(caret!.indexOf("^"), caret!.lastIndexOf("^") + 1)).toBe("now please");
+    expect(JSON.stringify(diagnosticToJson(d)).length).toBeLessThan(4 * MAX_ECHO_CHARS);
+  });
+
+  test.each([
+    ["a short line", "abc", 2, 1, { text: "abc", caretAt: 1, caretLength: 1 }],
+    ["a span near the start of a long line", "y".repeat(400), 3, 2, { text: `${"y".repeat(MAX_FRAME_CHARS)}…`, caretAt: 2, caretLength: 2 }],
+    ["a span running past the line's end", "z".repeat(400), 391, 50, { text: `…${"z".repeat(50)}`, caretAt: 41, caretLength: 10 }],
+  ])("frameWindow keeps %s readable", (_what, text, column, length, expected) => {
+    expect(frameWindow(text, column, length)).toEqual(expected);
+  });
+
+  test("boundText leaves short text alone and never splits a surrogate pair", () => {
+    expect(boundText("short")).toBe("short");
+    const bounded = boundText("😀".repeat(1000), 100);
+    expect(bounded).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+});
+
+describe("terminalSafe", () => {
+  test.each([
+    ["a title change", "Invoice\u001b]0;pwned\u0007 ok", "Invoice\\u001b]0;pwned\\u0007 ok"],
+    ["a colour change and a carriage return", "\u001b[31mred\rover", "\\u001b[31mred\\u000dover"],
+    ["a C1 CSI and a bidi override", "a\u009b2Jb \u202Eevil", "a\\u009b2Jb \\u202eevil"],
+    ["a lone surrogate", "x\uD800y", "x\\ud800y"],
+    ["tabs, newlines and emoji", "a\tb\n😀 漢", "a\tb\n😀 漢"],
+  ])("escapes %s visibly", (_what, input, output) => {
+    expect(terminalSafe(input)).toBe(output);
+  });
+
+  test("keeps a JSON document's meaning exact", () => {
+    const value = { title: "x\u001b]0;t\u0007\u009b\u2028y" };
+    const safe = terminalSafe(JSON.stringify(value));
+    expect(safe).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028]/);
+    expect(JSON.parse(safe)).toEqual(value);
   });
 });

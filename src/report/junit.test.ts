@@ -37,12 +37,22 @@ describe("escapeXml", () => {
     ["&amp;", "&amp;amp;"],
     ["bell\u0007 and nul\u0000 and tab\t and newline\n", "bell and nul and tab\t and newline\n"],
     ["plain", "plain"],
+    ["nonchars \uFFFE\uFFFF, lone \uD800 and \uDC00 halves", "nonchars , lone  and  halves"],
+    ["a pair 😀, CJK 漢, private \uE000 and \uFFFD stay", "a pair 😀, CJK 漢, private \uE000 and \uFFFD stay"],
+    ["esc \u001b[31m, del \u007f", "esc [31m, del \u007f"],
   ])("escapes %p", (input, output) => {
     expect(escapeXml(input)).toBe(output);
   });
 });
 
 describe("junitXml", () => {
+  test("holds only characters XML 1.0 allows, whatever the page text held", () => {
+    const hostile = "Invoice \uFFFE\uFFFF \uD83D tail \u0000\u001b]0;pwned\u0007";
+    const xml = junitXml([report([{ ...stepReport(1, "failed", `page shows ${hostile}`), intent: hostile }], { name: hostile, error: hostile })]);
+    expect(xml).not.toMatch(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u);
+    expect(xml).toContain("page shows Invoice   tail ]0;pwned");
+  });
+
   test("opens with an XML declaration and one testsuites root", () => {
     const xml = junitXml([report([stepReport(1, "passed")])]);
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).toBe(true);

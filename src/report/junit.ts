@@ -1,9 +1,16 @@
 // junit.xml from a run report: one <testsuite> per flow, one <testcase> per step. Pure.
 import type { RunReport } from "./schema.ts";
 
+/**
+ * Every character XML 1.0 forbids (outside #x9, #xA, #xD, #x20–#xD7FF, #xE000–#xFFFD and
+ * #x10000–#x10FFFF): C0 controls, U+FFFE, U+FFFF and lone surrogates. Page text can hold any of them.
+ */
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/** Text safe in XML (and HTML) content and double-quoted attributes: forbidden characters dropped, markup escaped. */
 export function escapeXml(text: string): string {
   return text
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, "")
+    .replace(NOT_XML_CHAR, "")
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
@@ -28,7 +35,10 @@ export function junitXml(reports: readonly RunReport[]): string {
         case "skipped": return `${open}>\n      <skipped message="${msg}"/>\n    </testcase>`;
       }
     });
-    const suiteError = r.error && r.steps.length === 0 ? `\n    <testcase classname="${escapeXml(r.name)}" name="flow could not run" time="0">\n      <error message="${escapeXml(r.error)}">${escapeXml(r.error)}</error>\n    </testcase>` : "";
+    // A stale trace errors the flow whatever its steps did: the replay is not of the flow as written.
+    const suiteError = r.error && (r.steps.length === 0 || r.stale)
+      ? `\n    <testcase classname="${escapeXml(r.name)}" name="${r.stale ? "stale trace" : "flow could not run"}" time="0">\n      <error${r.stale ? ' type="stale"' : ""} message="${escapeXml(r.error)}">${escapeXml(r.error)}</error>\n    </testcase>`
+      : "";
     if (suiteError) { tests += 1; errors += 1; }
     return `  <testsuite name="${escapeXml(r.name)}" tests="${r.steps.length + (suiteError ? 1 : 0)}" failures="${f}" errors="${e + (suiteError ? 1 : 0)}" skipped="${s}" time="${secs(r.duration_ms)}" timestamp="${escapeXml(r.started_at)}">\n${cases.join("\n")}${suiteError}\n  </testsuite>`;
   });
