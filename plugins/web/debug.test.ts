@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ConsoleLog, remoteText } from "./debug.ts";
+import { ConsoleLog, remoteText, serializeDom, type DomNode } from "./debug.ts";
 import type { Session } from "./cdp/connection.ts";
 
 /** A session whose events the test fires by hand. */
@@ -42,5 +42,27 @@ describe("remoteText", () => {
     expect(remoteText({ type: "object", subtype: "array", preview: { type: "object", subtype: "array", overflow: true, properties: [{ name: "0", type: "number", value: "1" }] } } as never)).toBe("[1, …]");
     expect(remoteText({ type: "undefined" } as never)).toBe("undefined");
     expect(remoteText({ type: "object", subtype: "error", description: "Error: x" } as never)).toBe("Error: x");
+  });
+});
+
+describe("serializeDom", () => {
+  const SECRET = `Zq7Can&ry+S3c/"<x>"=`;
+  const hide = (t: string) => t.split(SECRET).join("${S}");
+
+  test("redacts text, attribute values, comments and raw text before escaping them", () => {
+    const root: DomNode = ["html", [["lang", "en"]], [
+      ["head", [], [["title", [], [`Hi ${SECRET}`]], ["script", [], [`var t = "${SECRET}"; if (a < b) {}`]]]],
+      ["body", [["data-x", `q=${SECRET}`]], [{ comment: ` ${SECRET} ` }, ["p", [], [`a & b < c ${SECRET}`]], ["br", [], []], ["input", [["value", `${SECRET}`]], []]]],
+    ]];
+    const html = serializeDom("html", root, hide);
+    expect(html).toBe(
+      '<!DOCTYPE html>\n<html lang="en"><head><title>Hi ${S}</title><script>var t = "${S}"; if (a < b) {}</script></head>' +
+        '<body data-x="q=${S}"><!-- ${S} --><p>a &amp; b &lt; c ${S}</p><br><input value="${S}"></body></html>',
+    );
+  });
+
+  test("escapes what the page holds so the file stays well formed", () => {
+    const html = serializeDom(null, ["div", [["title", 'say "hi" & <go>']], ["x\u00a0<y>", ["svg", [["viewBox", "0 0 1 1"]], [["foreignObject", [], []]]]]], (t) => t);
+    expect(html).toBe('<div title="say &quot;hi&quot; &amp; &lt;go&gt;">x&nbsp;&lt;y&gt;<svg viewBox="0 0 1 1"><foreignObject></foreignObject></svg></div>');
   });
 });

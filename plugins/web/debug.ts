@@ -1,5 +1,6 @@
 // The web surface's debug snapshot after a failed step: the document as HTML (password values
-// removed), the console since the flow began, and the visible names a step could target.
+// removed, secrets redacted before serialising), the console since the flow began, and the
+// visible names a step could target.
 import type { DebugSnapshot } from "../../src/plugins/api.ts";
 import type { Session } from "./cdp/connection.ts";
 import type { Protocol } from "devtools-protocol/types/protocol";
@@ -50,13 +51,33 @@ export function remoteText(arg: Protocol.Runtime.RemoteObject): string {
   return arg.unserializableValue ?? arg.description ?? arg.type;
 }
 
-/** Runs in the page: the document with password values cleared, and the visible target names. */
-export function readDebugPage(max: number): { dom: string; anchors: string[] } {
-  const copy = document.documentElement.cloneNode(true) as HTMLElement;
-  for (const input of Array.from(copy.querySelectorAll("input"))) {
-    if ((input.getAttribute("type") ?? "").toLowerCase() === "password") input.removeAttribute("value");
-  }
-  const dom = `<!doctype html>\n${copy.outerHTML}`;
+/**
+ * The page's document as data, so it is redacted before it becomes HTML: a text node, a comment
+ * (`{ comment }`), or an element as `[name, attributes, children]`.
+ */
+export type DomNode = string | { readonly comment: string } | readonly [string, ReadonlyArray<readonly [string, string]>, readonly DomNode[]];
+
+/** Runs in the page: the document as data (password values left out), and the visible target names. */
+export function readDebugPage(max: number): { doctype: string | null; root: DomNode; anchors: string[] } {
+  const read = (node: Node): DomNode | undefined => {
+    if (node.nodeType === Node.TEXT_NODE || node.nodeType === Node.CDATA_SECTION_NODE) return node.nodeValue ?? "";
+    if (node.nodeType === Node.COMMENT_NODE) return { comment: node.nodeValue ?? "" };
+    if (node.nodeType !== Node.ELEMENT_NODE) return undefined;
+    const el = node as Element;
+    const password = el instanceof HTMLInputElement && (el.getAttribute("type") ?? "").toLowerCase() === "password";
+    const attrs = Array.from(el.attributes)
+      .filter((a) => !(password && a.name.toLowerCase() === "value"))
+      .map((a) => [a.name, a.value] as const);
+    const kids = el instanceof HTMLTemplateElement ? el.content.childNodes : el.childNodes;
+    const children: DomNode[] = [];
+    for (const child of Array.from(kids)) {
+      const n = read(child);
+      if (n !== undefined) children.push(n);
+    }
+    return [el.namespaceURI === "http://www.w3.org/1999/xhtml" ? el.localName : el.nodeName, attrs, children];
+  };
+  const root = read(document.documentElement) ?? "";
+  const doctype = document.doctype ? document.doctype.name : null;
   const seen = new Set<string>();
   const anchors: string[] = [];
   const add = (text: string | null | undefined) => {
@@ -77,13 +98,46 @@ export function readDebugPage(max: number): { dom: string; anchors: string[] } {
       if (el instanceof HTMLInputElement && (el.type === "button" || el.type === "submit")) add(el.value);
     } else add(el.innerText);
   }
-  return { dom, anchors };
+  return { doctype, root, anchors };
+}
+
+const VOID_ELEMENTS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr", "basefont", "bgsound", "frame", "keygen", "param"]);
+/** Elements whose text the HTML serialiser writes unescaped. */
+const RAW_TEXT = new Set(["style", "script", "xmp", "iframe", "noembed", "noframes", "plaintext", "noscript"]);
+
+const escapeText = (s: string) => s.replace(/&/g, "&amp;").replace(/\u00a0/g, "&nbsp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/\u00a0/g, "&nbsp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * The document as HTML, every text node, comment, attribute value (URLs included) and raw text
+ * passed through `redact` before it is escaped: a secret is hidden in the form the page holds it,
+ * never left behind in an escaped form (`&amp;`, `&quot;`) an exact match would miss.
+ */
+export function serializeDom(doctype: string | null, root: DomNode, redact: (text: string) => string): string {
+  const out: string[] = doctype ? [`<!DOCTYPE ${redact(doctype)}>\n`] : [];
+  const write = (node: DomNode, raw: boolean): void => {
+    if (typeof node === "string") {
+      out.push(raw ? redact(node).replace(/<\//g, "<\\/") : escapeText(redact(node)));
+      return;
+    }
+    if (!Array.isArray(node)) {
+      out.push(`<!--${redact((node as { comment: string }).comment).replace(/--/g, "- -")}-->`);
+      return;
+    }
+    const [name, attrs, children] = node as readonly [string, ReadonlyArray<readonly [string, string]>, readonly DomNode[]];
+    out.push(`<${name}${attrs.map(([k, v]) => ` ${k}="${escapeAttr(redact(v))}"`).join("")}>`);
+    if (VOID_ELEMENTS.has(name)) return;
+    for (const child of children) write(child, RAW_TEXT.has(name));
+    out.push(`</${name}>`);
+  };
+  write(root, false);
+  return out.join("");
 }
 
 /** One debug snapshot of the page behind `session`. */
-export async function debugSnapshot(session: Session, log: ConsoleLog): Promise<DebugSnapshot> {
+export async function debugSnapshot(session: Session, log: ConsoleLog, redact: (text: string) => string = (t) => t): Promise<DebugSnapshot> {
   const res = await session.send("Runtime.evaluate", { expression: `(${readDebugPage.toString()})(${ANCHORS})`, returnByValue: true });
   if (res.exceptionDetails) throw new Error(`the page could not be read: ${res.exceptionDetails.text}`);
-  const page = res.result.value as { dom: string; anchors: string[] };
-  return { dom: page.dom, anchors: page.anchors, console: [...log.lines] };
+  const page = res.result.value as ReturnType<typeof readDebugPage>;
+  return { dom: serializeDom(page.doctype, page.root, redact), anchors: page.anchors, console: log.lines.map(redact) };
 }

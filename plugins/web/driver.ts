@@ -579,8 +579,8 @@ export class WebDriver implements AppDriver {
     return { os: process.platform, resolution: [w, h], ...(locale ? { locale } : {}) };
   }
 
-  async debugSnapshot(): Promise<DebugSnapshot> {
-    return debugSnapshot(this.#session, this.#console);
+  async debugSnapshot(redact?: (text: string) => string): Promise<DebugSnapshot> {
+    return debugSnapshot(this.#session, this.#console, redact);
   }
 
   untilClosed(): Promise<void> {

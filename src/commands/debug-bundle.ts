@@ -1,5 +1,6 @@
 // After a replay's first failed step: the surface's debug snapshot in the run bundle
-// (`debug/dom.html`, `debug/console.log`, every secret value redacted), and the step's detail
+// (`debug/dom.html`, `debug/console.log`, every secret value redacted: by the surface before it
+// serialises the page, then again in every form a text can hold it), and the step's detail
 // told where it is — and, when its target was a text the page does not show, the nearest text
 // the page does show. Best effort: a surface without snapshots, or one that cannot answer, leaves
 // the results as they were.
@@ -41,20 +42,20 @@ export function writeDebugFiles(runDir: string, snapshot: DebugSnapshot, secrets
   return files;
 }
 
-/** The surface's snapshot, or undefined when it has none or does not answer in time. */
-async function snapshotOf(driver: AppDriver): Promise<DebugSnapshot | undefined> {
+/** The surface's snapshot (secrets redacted as the surface serialises it), or undefined when it has none or does not answer in time. */
+async function snapshotOf(driver: AppDriver, secrets: ReadonlyMap<string, string>): Promise<DebugSnapshot | undefined> {
   const snap = driver.debugSnapshot?.bind(driver);
   if (!snap) return undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), SNAPSHOT_TIMEOUT_MS)));
-  return Promise.race([snap().catch(() => undefined), limit]).finally(() => clearTimeout(timer));
+  return Promise.race([snap((text) => redact(text, secrets)).catch(() => undefined), limit]).finally(() => clearTimeout(timer));
 }
 
 /** ` — did you mean 'X'?` for a failed step whose target text the page does not show (recording writes no files); "" otherwise. */
 export async function suggestionFor(driver: AppDriver, step: TraceStep | undefined, secrets: ReadonlyMap<string, string>): Promise<string> {
   const text = targetText(step);
   if (!text) return "";
-  const snapshot = await snapshotOf(driver);
+  const snapshot = await snapshotOf(driver, secrets);
   const guess = snapshot ? didYouMean(text, snapshot.anchors) : undefined;
   return guess ? ` — did you mean '${redact(guess, secrets)}'?` : "";
 }
@@ -63,7 +64,7 @@ export async function suggestionFor(driver: AppDriver, step: TraceStep | undefin
 export async function captureDebug(driver: AppDriver, runDir: string, steps: readonly TraceStep[], results: readonly StepResult[], secrets: ReadonlyMap<string, string>): Promise<StepResult[]> {
   const i = results.findIndex((r) => r.status === "failed" || r.status === "errored");
   if (i === -1) return [...results];
-  const snapshot = await snapshotOf(driver);
+  const snapshot = await snapshotOf(driver, secrets);
   if (!snapshot) return [...results];
   let files: string[];
   try {

@@ -119,7 +119,7 @@ export class SurfaceSet implements AppDriver {
   captureFrame: NonNullable<AppDriver["captureFrame"]> = () => this.#need("captureFrame").call(this.#d);
   rectsFor: NonNullable<AppDriver["rectsFor"]> = (targets) => this.#need("rectsFor").call(this.#d, targets);
   pointFor: NonNullable<AppDriver["pointFor"]> = (ladder, at) => this.#need("pointFor").call(this.#d, ladder, at);
-  debugSnapshot: NonNullable<AppDriver["debugSnapshot"]> = () => this.#need("debugSnapshot").call(this.#d);
+  debugSnapshot: NonNullable<AppDriver["debugSnapshot"]> = (redact) => this.#need("debugSnapshot").call(this.#d, redact);
   untilClosed: NonNullable<AppDriver["untilClosed"]> = () => this.#active?.driver.untilClosed?.() ?? Promise.resolve();
   // Never holds: a capture must not outlive its surface being the active one, or its later calls
   // (the pixels, the redaction rects) could reach another surface. The recorder then waits for it.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { redact, systemClock } from "./context.ts";
+import { redact, shortenShown, SHOWN_TEXT_CLOSE, SHOWN_TEXT_MAX, SHOWN_TEXT_OPEN, systemClock } from "./context.ts";
 
 describe("redact", () => {
   test("replaces each secret value with its reference", () => {
@@ -28,6 +28,66 @@ describe("redact", () => {
 
   test("returns the text unchanged when there are no secrets", () => {
     expect(redact("nothing here", new Map())).toBe("nothing here");
+  });
+  const CANARY = `Zq7Can&ry+S3c/"<x>"=`;
+  const canary = new Map([["CANARY", CANARY]]);
+  const html = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+  test.each([
+    ["raw", CANARY],
+    ["HTML-escaped", html(CANARY)],
+    ["HTML-escaped as a text node (quotes left)", CANARY.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")],
+    ["HTML numeric entities", CANARY.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)],
+    ["URL-encoded (encodeURIComponent)", encodeURIComponent(CANARY)],
+    ["URL-encoded, lower-case hex", encodeURIComponent(CANARY).toLowerCase().replace(/zq7can/, "Zq7Can")],
+    ["form-encoded", new URLSearchParams({ q: CANARY }).toString().slice(2)],
+    ["double URL-encoded", encodeURIComponent(encodeURIComponent(CANARY))],
+    ["JSON-escaped", JSON.stringify(CANARY).slice(1, -1)],
+    ["upper case", CANARY.toUpperCase()],
+    ["lower case", CANARY.toLowerCase()],
+    ["base64", btoa(CANARY)],
+    ["URL-safe base64", btoa(CANARY).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")],
+  ])("redacts the %s form of a secret", (_, form) => {
+    const out = redact(`before ${form} after`, canary);
+    expect(out).toBe("before ${CANARY} after");
+  });
+
+  test.each([1, 2, 3, 4])("redacts a secret inside a longer base64 text at any alignment (%p leading bytes)", (lead) => {
+    const encoded = btoa(`${"x".repeat(lead)}${CANARY} and more`);
+    const out = redact(`token=${encoded}`, canary);
+    expect(out).toContain("${CANARY}");
+    // Six whole groups (18 of the secret's 20 bytes) were replaced: at most two bytes are left at the edges.
+    const removed = `token=${encoded}`.length - (out.length - "${CANARY}".length);
+    expect(removed).toBeGreaterThanOrEqual(24);
+  });
+
+  test("redacts a form-encoded secret holding a space", () => {
+    expect(redact("q=open+sesame+42&x=1", new Map([["P", "open sesame 42"]]))).toBe("q=${P}&x=1");
+  });
+
+  test("redacts first, then shortens each page text the surface wrapped", () => {
+    const page = `${"a".repeat(SHOWN_TEXT_MAX - 6)}${CANARY} tail`;
+    const out = redact(`the page shows ${SHOWN_TEXT_OPEN}${page}${SHOWN_TEXT_CLOSE}; done`, canary);
+    expect(out).toBe(`the page shows ${"a".repeat(SHOWN_TEXT_MAX - 6)}…; done`);
+    expect(out).not.toContain("Zq7");
+  });
+
+  test("drops the wrapping characters of a text with no secrets and of a stray one", () => {
+    expect(redact(`shows ${SHOWN_TEXT_OPEN}hello${SHOWN_TEXT_CLOSE} and ${SHOWN_TEXT_OPEN}x`, new Map())).toBe("shows hello and x");
+  });
+});
+
+describe("shortenShown", () => {
+  test("keeps a text within the bound as it is", () => {
+    expect(shortenShown("short", 10)).toBe("short");
+  });
+
+  test("cuts at the bound with an ellipsis", () => {
+    expect(shortenShown("abcdefghij", 4)).toBe("abcd…");
+  });
+
+  test("never cuts a reference in two", () => {
+    expect(shortenShown("ab ${TOKEN} cd", 6)).toBe("ab …");
   });
 });
 

@@ -46,13 +46,103 @@ export interface StructuredContext {
   readonly leaks: LeakWatch;
 }
 
-/** Replaces every resolved `${VAR}` value in `text` by its reference. */
+/**
+ * Page text a surface reports for a message is wrapped in these two characters, bounded but not
+ * yet shortened (see plugins/web/injected/page-api.ts): `redact` hides the secrets first and only
+ * then shortens each wrapped text, so a cut can never leave a secret's prefix behind.
+ */
+export const SHOWN_TEXT_OPEN = "\uE000";
+export const SHOWN_TEXT_CLOSE = "\uE001";
+/** Characters of one page text a message keeps, counted after redaction. */
+export const SHOWN_TEXT_MAX = 120;
+
+/** Secrets shorter than this are too common to redact without mangling ordinary text. */
+const MIN_SECRET = 3;
+/** An encoded secret is redacted by its base64 inner groups only when they are at least this long. */
+const MIN_BASE64 = 8;
+
+const NAMED_ENTITIES: Readonly<Record<string, readonly string[]>> = {
+  "&": ["&amp;"],
+  "<": ["&lt;"],
+  ">": ["&gt;"],
+  '"': ["&quot;"],
+  "'": ["&apos;"],
+  " ": ["&nbsp;", "+"],
+  "\u00a0": ["&nbsp;"],
+};
+
+const escapeRe = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
+
+/** Every way one character of a secret can be written in a text artifact. */
+function charForms(ch: string): string[] {
+  const cp = ch.codePointAt(0)!;
+  const bytes = [...new TextEncoder().encode(ch)].map((b) => b.toString(16).padStart(2, "0"));
+  const forms = new Set<string>([
+    ch,
+    ...(NAMED_ENTITIES[ch] ?? []),
+    `&#${cp};`,
+    `&#x${cp.toString(16)};`,
+    bytes.map((b) => `%${b}`).join(""),
+    bytes.map((b) => `%25${b}`).join(""),
+    JSON.stringify(ch).slice(1, -1),
+    [...Array(ch.length).keys()].map((i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`).join(""),
+  ]);
+  if (ch === "/") forms.add("\\/");
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * One secret written any way a text artifact can hold it: as is, in any letter case, HTML-escaped
+ * (named, decimal or hex entities, in text or attribute context), URL-encoded (`%XX`, form `+`,
+ * double-encoded) or JSON-escaped, each character independently, so mixed forms match too.
+ */
+function secretPattern(value: string): RegExp {
+  return new RegExp([...value].map((ch) => `(?:${charForms(ch).map(escapeRe).join("|")})`).join(""), "gi");
+}
+
+/**
+ * The base64 forms of a secret (standard and URL-safe): the whole value's encoding, and for each
+ * of the three byte alignments the groups that encode only the secret's bytes, which appear in
+ * the encoding of any text holding it at that alignment.
+ */
+function base64Forms(value: string): string[] {
+  const bytes = new TextEncoder().encode(value);
+  const forms = new Set<string>();
+  const whole = Buffer.from(bytes).toString("base64");
+  forms.add(whole);
+  forms.add(whole.replace(/=+$/, ""));
+  for (let skip = 0; skip < 3; skip++) {
+    const groups = Math.floor((bytes.length - skip) / 3);
+    const inner = Buffer.from(bytes.subarray(skip, skip + groups * 3)).toString("base64");
+    if (inner.length >= MIN_BASE64) forms.add(inner);
+  }
+  return [...forms].flatMap((f) => [f, f.replace(/\+/g, "-").replace(/\//g, "_")]).sort((a, b) => b.length - a.length);
+}
+
+/** Shortens one page text to `max` characters without cutting a `${NAME}` reference in two. */
+export function shortenShown(text: string, max = SHOWN_TEXT_MAX): string {
+  if (text.length <= max) return text;
+  let cut = max;
+  for (const ref of text.matchAll(/\$\{[^}]*\}/g)) {
+    if (ref.index < cut && ref.index + ref[0].length > cut) cut = ref.index;
+  }
+  return `${text.slice(0, cut)}…`;
+}
+
+/**
+ * Replaces every resolved `${VAR}` value in `text` by its reference, in every form the value can
+ * take in a text artifact (see `secretPattern`, `base64Forms`); then shortens each page text the
+ * surface wrapped (SHOWN_TEXT_OPEN … SHOWN_TEXT_CLOSE). The one redaction for every text that is
+ * written or printed: step details, errors, debug files, logs.
+ */
 export function redact(text: string, secrets: ReadonlyMap<string, string>): string {
   let out = text;
-  const entries = [...secrets.entries()].sort((a, b) => b[1].length - a[1].length);
+  const entries = [...secrets.entries()].filter(([, v]) => v.length >= MIN_SECRET).sort((a, b) => b[1].length - a[1].length);
   for (const [name, value] of entries) {
-    if (value.length < 3) continue;
-    out = out.split(value).join(`\${${name}}`);
+    const ref = `\${${name}}`;
+    out = out.replace(secretPattern(value), () => ref);
+    for (const form of base64Forms(value)) out = out.split(form).join(ref);
   }
-  return out;
+  if (!out.includes(SHOWN_TEXT_OPEN) && !out.includes(SHOWN_TEXT_CLOSE)) return out;
+  return out.replace(/\uE000([^\uE000\uE001]*)\uE001/g, (_, shown: string) => shortenShown(shown)).replace(/[\uE000\uE001]/g, "");
 }

@@ -198,8 +198,10 @@ export interface AppDriver {
   /**
    * After a failed step (best effort): the surface's document as HTML (password values removed),
    * its console since the flow began, and the visible names a step could target (for "did you mean").
+   * `redact` hides secret values: apply it to every text, attribute value and console line before
+   * it is serialised or escaped (the engine redacts the result again).
    */
-  debugSnapshot?(): Promise<DebugSnapshot>;
+  debugSnapshot?(redact?: (text: string) => string): Promise<DebugSnapshot>;
   /** `--keep-open`: resolves once the surface was closed from outside (its window closed, the app gone). */
   untilClosed?(): Promise<void>;
   /** Facts recorded into the trace header (`env`). */

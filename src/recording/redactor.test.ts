@@ -27,13 +27,11 @@ describe("Redactor", () => {
     expect(new Redactor([{ target: { css: "#ssn" }, mode: "mask" }]).targets).toEqual([PASSWORD_TARGET, { css: "#ssn" }]);
   });
 
-  test("fills fixed rects and every resolved rect of every batch with solid black", () => {
+  test("fills fixed rects and every resolved rect with solid black", () => {
     const image = solidImage(100, 100, [255, 255, 255]);
     const redactor = new Redactor([{ target: { rect: [0, 0, 10, 10] }, mode: "mask" }, { target: { css: "#ssn" }, mode: "mask" }]);
-    const outcome = redactor.mask(image, [
-      [{ ok: true, rects: [{ x: 20, y: 20, width: 5, height: 5 }] }, { ok: true, rects: [] }],
-      [{ ok: true, rects: [] }, { ok: true, rects: [{ x: 50, y: 60, width: 30, height: 8 }] }],
-    ]);
+    const answers = [{ ok: true as const, rects: [{ x: 20, y: 20, width: 5, height: 5 }] }, { ok: true as const, rects: [{ x: 50, y: 60, width: 30, height: 8 }] }];
+    const outcome = redactor.mask(image, [answers, answers]);
     expect(outcome).toEqual({ ok: true, masked: 3 });
     expect(isUniform(image, { x: 0, y: 0, width: 10, height: 10 }, MASK_RGB)).toBe(true);
     expect(isUniform(image, { x: 20, y: 20, width: 5, height: 5 }, MASK_RGB)).toBe(true);
@@ -46,6 +44,24 @@ describe("Redactor", () => {
     const redactor = new Redactor([{ target: { css: "#ssn[" }, mode: "mask" }]);
     const outcome = redactor.mask(image, [[{ ok: true, rects: [] }, { ok: false, detail: "not a valid selector" }]]);
     expect(outcome).toEqual({ ok: false, detail: "#ssn[: not a valid selector" });
+  });
+
+  test.each([
+    ["moved", [{ x: 20, y: 20, width: 5, height: 5 }], [{ x: 60, y: 20, width: 5, height: 5 }]],
+    ["appeared", [], [{ x: 20, y: 20, width: 5, height: 5 }]],
+    ["went", [{ x: 20, y: 20, width: 5, height: 5 }], []],
+  ])("fails the frame when a target %s between the reads around the capture (the area it crossed is unknown)", (_, before, after) => {
+    const image = solidImage(100, 100, [255, 255, 255]);
+    const redactor = new Redactor([{ target: { css: "#badge" }, mode: "mask" }]);
+    const outcome = redactor.mask(image, [[{ ok: true, rects: [] }, { ok: true, rects: before }], [{ ok: true, rects: [] }, { ok: true, rects: after }]]);
+    expect(outcome).toEqual({ ok: false, detail: "#badge: moved while the frame was taken" });
+    expect(isUniform(image, { x: 0, y: 0, width: 100, height: 100 }, [255, 255, 255])).toBe(true);
+  });
+
+  test("keeps the frame when a target moved less than a pixel boundary", () => {
+    const redactor = new Redactor([{ target: { css: "#badge" }, mode: "mask" }]);
+    const plan = redactor.masksFor([[{ ok: true, rects: [] }, { ok: true, rects: [{ x: 20.2, y: 20, width: 5.5, height: 5 }] }], [{ ok: true, rects: [] }, { ok: true, rects: [{ x: 20.4, y: 20, width: 5.5, height: 5 }] }]]);
+    expect(plan).toEqual({ ok: true, rects: [{ x: 20.2, y: 20, width: 5.5, height: 5 }] });
   });
 
   test("fails the frame when a batch does not answer every target", () => {

@@ -61,6 +61,16 @@ export function applyMasks(image: Image, rects: readonly Rect[]): void {
   for (const rect of rects) fillRect(image, rect, MASK_RGB);
 }
 
+function describeTarget(t: RectTarget): string {
+  return "css" in t ? t.css : "text" in t ? JSON.stringify(t.text) : "fields a secret was typed into";
+}
+
+/** Whether two rect lists cover the same pixels (each rect rounded out to whole pixels). */
+function samePixels(a: readonly Rect[], b: readonly Rect[]): boolean {
+  const px = (r: Rect) => `${Math.floor(r.x)},${Math.floor(r.y)},${Math.ceil(r.x + r.width)},${Math.ceil(r.y + r.height)}`;
+  return a.length === b.length && a.every((r, i) => px(r) === px(b[i]!));
+}
+
 export type MaskOutcome = { readonly ok: true; readonly masked: number } | { readonly ok: false; readonly detail: string };
 
 export class Redactor {
@@ -83,20 +93,26 @@ export class Redactor {
   }
 
   /**
-   * Every rectangle a frame must mask: the fixed rects and every rect of every resolution batch
-   * (rects are resolved around the capture, so an element that moved is masked at both places).
-   * Any unresolved target fails the frame: the caller must drop it, never persist it.
+   * Every rectangle a frame must mask: the fixed rects and each target's resolved rects. Rects
+   * are resolved before and after the capture; a target whose rects differ between the batches
+   * moved, appeared or went while the frame was taken, and the area it crossed is unknown, so
+   * the frame fails. Any unresolved target fails the frame too: the caller must drop it, never
+   * persist it.
    */
   masksFor(batches: ReadonlyArray<readonly RectsAnswer[]>): MaskPlan {
     const rects: Rect[] = [...this.#fixed];
+    const seen: Array<readonly Rect[] | undefined> = [];
     for (const batch of batches) {
       if (batch.length !== this.targets.length) return { ok: false, detail: `expected ${this.targets.length} answers, got ${batch.length}` };
       for (const [i, answer] of batch.entries()) {
-        if (!answer.ok) {
-          const t = this.targets[i]!;
-          return { ok: false, detail: `${"css" in t ? t.css : JSON.stringify(t.text)}: ${answer.detail}` };
+        if (!answer.ok) return { ok: false, detail: `${describeTarget(this.targets[i]!)}: ${answer.detail}` };
+        const earlier = seen[i];
+        if (earlier === undefined) {
+          seen[i] = answer.rects;
+          rects.push(...answer.rects);
+        } else if (!samePixels(earlier, answer.rects)) {
+          return { ok: false, detail: `${describeTarget(this.targets[i]!)}: moved while the frame was taken` };
         }
-        rects.push(...answer.rects);
       }
     }
     return { ok: true, rects };

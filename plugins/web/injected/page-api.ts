@@ -53,9 +53,12 @@ export interface PageApi {
  * answers assertion readings. Both are passed by source text alongside this function.
  */
 export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadings?: (kit: ReadingKit) => (req: CheckRequest) => CheckAnswer): PageApi {
-  const MAX_TEXT = 120;
+  // Page text for a message is bounded here but shortened only by the engine, after it redacted
+  // the secrets (SHOWN_TEXT_OPEN/CLOSE in src/engine/context.ts): a cut made here, before
+  // redaction, could leave a secret's prefix in the message.
+  const PAGE_TEXT_BOUND = 4096;
   const norm = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
-  const short = (s: string) => (s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT)}…` : s);
+  const short = (s: string) => `\uE000${s.length > PAGE_TEXT_BOUND ? `${s.slice(0, PAGE_TEXT_BOUND)}…` : s}\uE001`;
   const lower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
   const isVisible = (el: Element): boolean => {
@@ -305,7 +308,7 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
 
   const describe = (el: Element) => {
     const id = el.id ? `#${el.id}` : "";
-    const text = short(norm((el as HTMLElement).innerText ?? el.textContent ?? ""));
+    const text = norm((el as HTMLElement).innerText ?? el.textContent ?? "");
     return `<${el.tagName.toLowerCase()}${id}>${text ? ` "${short(text)}"` : ""}`;
   };
 
