@@ -45,7 +45,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
     .map((s) => `  [${LABEL[s.status]}] ${s.id} ${s.intent}${s.detail && s.status !== "skipped" ? ` — ${s.detail}` : ""}`);
   if (lines.length > 0) io.out(boundLines(lines.join("\n")));
   if (report.error) io.err(`error: ${report.error}${result.error_hint ? `\n  hint: ${result.error_hint}` : ""}`);
-  const verdict = report.passed ? "PASS" : code === EXIT.error ? "ERROR" : "FAIL";
+  const verdict = report.passed ? "PASS" : report.stale ? "STALE" : code === EXIT.error ? "ERROR" : "FAIL";
   io.out(`${verdict}: ${report.name} (${report.duration_ms} ms) -> ${displayPath(result.html_path)}`);
   io.out(`result: ${displayPath(result.report_path)}`);
   return code;

@@ -84,9 +84,9 @@ export function merge(options: MergeOptions): MergeResult {
   writeWhole(junitPath, junit);
   writeWhole(join(suiteDir, ".flowproof", "suite-junit.xml"), junit);
   const htmlPath = join(dir, "report.html");
-  const outcome = { pass: "passed", degraded: "passed", fail: "failed", skipped: "skipped", errored: "errored" } as const;
+  const outcome = { pass: "passed", degraded: "passed", fail: "failed", skipped: "skipped", errored: "errored", stale: "errored" } as const;
   writeWhole(htmlPath, suiteHtml(record.suite, runId, merged.map((f) => ({ spec: f.flow, name: f.name, outcome: outcome[f.status], duration_ms: f.duration_ms, ...(f.reason ? { reason: f.reason } : {}), ...(f.result ? { report: f.result.replace(/result\.json$/, "report.html") } : {}) }))));
   for (const id of pruneRecords(suiteDir)) options.log?.(`pruned run record ${id} (keeping the latest 10)`);
   const count = (...s: FlowRecord["status"][]) => merged.filter((f) => s.includes(f.status)).length;
-  return { record, record_path: recordPath, run_dir: dir, junit_path: junitPath, html_path: htmlPath, passed: count("pass", "degraded"), failed: count("fail"), skipped: count("skipped"), errored: count("errored") };
+  return { record, record_path: recordPath, run_dir: dir, junit_path: junitPath, html_path: htmlPath, passed: count("pass", "degraded"), failed: count("fail"), skipped: count("skipped"), errored: count("errored", "stale") };
 }

@@ -78,7 +78,7 @@ export async function runInSuiteContext(options: SingleRunOptions): Promise<Sing
 function writeSingleRecord(suiteDir: string, specPath: string, result: RunResult, log: (line: string) => void): string | undefined {
   try {
     const { report } = result;
-    const outcome = result.skipped !== undefined ? "skipped" : report.passed ? "passed" : report.error !== undefined || report.steps.some((s) => s.status === "errored") ? "errored" : "failed";
+    const outcome = result.skipped !== undefined ? "skipped" : report.stale ? "stale" : report.passed ? "passed" : report.error !== undefined || report.steps.some((s) => s.status === "errored") ? "errored" : "failed";
     const status = flowStatus(report, outcome);
     const reason = report.error ?? (() => {
       const s = report.steps.find((x) => x.status !== "passed");

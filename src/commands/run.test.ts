@@ -22,16 +22,28 @@ describe("run", () => {
     for (const p of [r.report_path, r.junit_path, r.html_path]) expect(existsSync(p)).toBe(true);
     expect(JSON.parse(readFileSync(r.report_path, "utf8"))).toEqual(r.report);
   });
-  test("warns when the flow changed since the trace was recorded", async () => {
-    const spec = project.write("r.flow.yaml", flowYaml("R changed", `${server.url}/greeter.html`, ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"]));
-    const warnings: string[] = [];
-    const r = await run({ spec, env: {}, log: (l) => warnings.push(l) });
-    expect(r.report.passed).toBe(true);
-    expect(warnings.join("\n")).toContain("changed since");
+  test("a flow edited since its trace was recorded replays but is stale: not passed, with both hashes", async () => {
+    const spec = project.write("r.flow.yaml", flowYaml("R", `${server.url}/greeter.html`, ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"]) + "# edited\n");
+    const r = await run({ spec, env: {} });
+    expect(r.report.passed).toBe(false);
+    expect(r.report.steps.every((s) => s.status === "passed")).toBe(true);
+    expect(r.report.stale?.trace_hash).toMatch(/^sha256:/);
+    expect(r.report.stale?.flow_hash).not.toBe(r.report.stale?.trace_hash);
+    expect(r.report.error).toContain("changed since");
+    expect(r.error_hint).toContain("flowproof record");
+    expect(readFileSync(r.junit_path, "utf8")).toContain('<error type="stale"');
+    project.write("r.flow.yaml", flowYaml("R", `${server.url}/greeter.html`, ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"]));
+  });
+  test("a trace recorded from another flow (name or file) is a TraceError naming both", async () => {
+    const other = project.write("other.flow.yaml", flowYaml("Other", `${server.url}/greeter.html`, ['rules: Press the "Greet" button']));
+    await expect(run({ spec: other, trace: `${project.dir}/r.trace.jsonl`, env: {} })).rejects.toThrow(/r\.trace\.jsonl was recorded from the flow "R" \(.*r\.flow\.yaml\), not from "Other" \(.*other\.flow\.yaml\)/);
+    // Same name, another file: still another flow.
+    const twin = project.write("twin/r.flow.yaml", readFileSync(`${project.dir}/r.flow.yaml`, "utf8"));
+    await expect(run({ spec: twin, trace: `${project.dir}/r.trace.jsonl`, env: {} })).rejects.toBeInstanceOf(TraceError);
   });
   test("a flow that cannot start is a report with an error, not an exception", async () => {
     const spec = project.write("down.flow.yaml", flowYaml("Down", "http://127.0.0.1:9/", ['rules: Click "Greet"']));
-    project.write("down.trace.jsonl", readFileSync(`${project.dir}/r.trace.jsonl`, "utf8").replace(/"url":"[^"]*"/, '"url":"http://127.0.0.1:9/"'));
+    project.write("down.trace.jsonl", readFileSync(`${project.dir}/r.trace.jsonl`, "utf8").replace(/"url":"[^"]*"/, '"url":"http://127.0.0.1:9/"').replace(/,"spec":\{[^}]*\}/, ""));
     const r = await run({ spec, env: {} });
     expect(r.report.passed).toBe(false);
     expect(r.report.error).toContain("could not open the flow's url");

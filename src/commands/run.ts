@@ -1,7 +1,11 @@
 // `flowproof run <flow.yaml>`: replays the flow's trace with zero model calls and writes the run
 // bundle (result.json, junit.xml, report.html). Never prints; a failing flow is a result.
+import { realpathSync } from "node:fs";
 import { resolve, dirname } from "node:path";
 import { readTraceFile, type Trace } from "../trace/read.ts";
+import type { TraceHeader } from "../trace/schema.ts";
+import { TraceError, diagnostic } from "../diagnostics/diagnostic.ts";
+import type { Flow } from "../spec/flow.ts";
 import { executeSteps, type StepResult } from "../engine/loop.ts";
 import { systemClock, redact } from "../engine/context.ts";
 import { UnresolvedReferenceError } from "../engine/templates.ts";
@@ -66,12 +70,9 @@ export async function run(options: RunOptions): Promise<RunResult> {
   }
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
   const trace: Trace = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath));
+  checkTraceIdentity(trace.header, tracePath, flow);
+  const stale = staleness(trace.header, flow);
   const warnings: string[] = [];
-  if (trace.header.spec?.hash && trace.header.spec.hash !== flow.hash) {
-    const w = `WARNING: ${displayPath(flow.file)} changed since ${displayPath(tracePath)} was recorded; replaying the trace as recorded (re-record or heal to pick up the change)`;
-    warnings.push(w);
-    log(w);
-  }
 
   const startedAt = new Date();
   const t0 = systemClock.now();
@@ -127,7 +128,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
         const summary = await recorder.finish();
         results = withTimeline(results, summary.steps);
         recording = recordingReport(summary, options);
-        if (flow.exports && results.length > 0 && results.every((r) => r.status === "passed")) {
+        // A stale replay exports nothing: its values come from steps the flow may no longer have.
+        if (flow.exports && !stale && results.length > 0 && results.every((r) => r.status === "passed")) {
           const resolved = resolveExports(flow.exports, ctx, results);
           results = resolved.results;
           exported = resolved.values;
@@ -147,6 +149,11 @@ export async function run(options: RunOptions): Promise<RunResult> {
       error = `driver fault: ${e instanceof Error ? e.message : String(e)}`;
     }
   }
+  if (stale && error === undefined) {
+    // Fail closed: the replay ran the trace as recorded, which is not the flow as written now.
+    error = `${displayPath(flow.file)} changed since ${displayPath(tracePath)} was recorded: the trace is stale (it replays the flow as it was, not as it is written now)`;
+    errorHint = `re-record the trace: flowproof record ${displayPath(flow.file)}`;
+  }
   if (error !== undefined && results.length === 0) {
     results = trace.steps.map((s) => ({ id: s.id, intent: s.intent, status: "skipped" as const, detail: "not run: the flow could not start", started_ms: 0, duration_ms: 0 }));
   }
@@ -154,7 +161,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const report: RunReport = {
     name: flow.name,
     trace_id: trace.header.trace_id,
-    passed: error === undefined && results.length > 0 && results.every((r) => r.status === "passed"),
+    passed: error === undefined && !stale && results.length > 0 && results.every((r) => r.status === "passed"),
+    ...(stale ? { stale } : {}),
     steps: results,
     duration_ms: Math.round(systemClock.now() - t0),
     started_at: startedAt.toISOString(),
@@ -167,4 +175,42 @@ export async function run(options: RunOptions): Promise<RunResult> {
   const paths = writeRunBundle(dir, report);
   if (held) await releaseSurface(held, options.keepOpen);
   return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings, ...(errorHint ? { error_hint: errorHint } : {}), ...(exported ? { exported } : {}) };
+}
+
+/** Where a trace header says its flow file is (its `spec.path` is relative to the trace's folder). */
+function recordedFlowPath(header: TraceHeader, tracePath: string): string | undefined {
+  return header.spec?.path !== undefined ? resolve(dirname(tracePath), header.spec.path) : undefined;
+}
+
+function samePath(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A trace recorded from another flow (another `name:` or another file) never replays for this
+ * one: a TraceError (exit code 2) naming both. Traces without a `spec` header are not checked.
+ */
+export function checkTraceIdentity(header: TraceHeader, tracePath: string, flow: Pick<Flow, "name" | "file">): void {
+  const spec = header.spec;
+  if (!spec) return;
+  const recordedPath = recordedFlowPath(header, tracePath);
+  const otherName = spec.name !== flow.name;
+  const otherFile = recordedPath !== undefined && !samePath(recordedPath, flow.file);
+  if (!otherName && !otherFile) return;
+  const recorded = `${JSON.stringify(spec.name)}${recordedPath !== undefined ? ` (${displayPath(recordedPath)})` : ""}`;
+  const wanted = `${JSON.stringify(flow.name)} (${displayPath(flow.file)})`;
+  throw new TraceError(diagnostic("bad-trace", `${displayPath(tracePath)} was recorded from the flow ${recorded}, not from ${wanted}`, {
+    hint: `replay the flow's own trace (${displayPath(defaultTracePath(flow.file))}), or record one for it: flowproof record ${displayPath(flow.file)}`,
+  }));
+}
+
+/** The recorded and current hashes when the flow file changed since its trace was recorded. */
+export function staleness(header: TraceHeader, flow: Pick<Flow, "hash">): { trace_hash: string; flow_hash: string } | undefined {
+  const recorded = header.spec?.hash;
+  return recorded !== undefined && recorded !== flow.hash ? { trace_hash: recorded, flow_hash: flow.hash } : undefined;
 }

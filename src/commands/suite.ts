@@ -40,7 +40,8 @@ export interface SuiteOptions extends CommonOptions, RecordingControls {
   readonly onFlow?: (flow: SuiteFlowResult) => void;
 }
 
-export type FlowOutcome = "passed" | "failed" | "skipped" | "errored";
+/** `stale`: the flow changed since its trace was recorded (an error of the run, exit code 2). */
+export type FlowOutcome = "passed" | "failed" | "skipped" | "errored" | "stale";
 
 export interface SuiteFlowResult {
   /** Flow file relative to the suite directory. */
@@ -66,6 +67,7 @@ export interface SuiteResult {
   readonly failed: number;
   readonly skipped: number;
   readonly errored: number;
+  readonly stale: number;
   readonly junit_path: string;
   readonly run_id: string;
   readonly run_dir: string;
@@ -151,7 +153,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const junitPath = join(dir, ".flowproof", "suite-junit.xml");
   writeWhole(junitPath, junit);
   const htmlPath = join(runDir, "report.html");
-  writeWhole(htmlPath, suiteHtml(displayPath(dir) || ".", runId, results.map((r) => ({ spec: r.spec, name: r.name, outcome: r.outcome, duration_ms: r.report.duration_ms, ...(r.reason ? { reason: r.reason } : {}), ...(r.report_path ? { report: relativeTo(runDir, r.report_path.replace(/result\.json$/, "report.html")) } : {}) }))));
+  writeWhole(htmlPath, suiteHtml(displayPath(dir) || ".", runId, results.map((r) => ({ spec: r.spec, name: r.name, outcome: r.outcome === "stale" ? "errored" : r.outcome, duration_ms: r.report.duration_ms, ...(r.reason ? { reason: r.reason } : {}), ...(r.report_path ? { report: relativeTo(runDir, r.report_path.replace(/result\.json$/, "report.html")) } : {}) }))));
   const record: RunRecord = {
     run_id: runId,
     started_at: startedAt.toISOString(),
@@ -172,7 +174,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     log(w);
   }
   const count = (o: FlowOutcome) => results.filter((r) => r.outcome === o).length;
-  return { dir, flows: results, passed: count("passed"), failed: count("failed"), skipped: count("skipped"), errored: count("errored"), junit_path: junitPath, run_id: runId, run_dir: runDir, record_path: recordPath, html_path: htmlPath, warnings };
+  return { dir, flows: results, passed: count("passed"), failed: count("failed"), skipped: count("skipped"), errored: count("errored"), stale: count("stale"), junit_path: junitPath, run_id: runId, run_dir: runDir, record_path: recordPath, html_path: htmlPath, warnings };
 }
 
 function relativeTo(from: string, path: string): string {
@@ -217,6 +219,7 @@ function flowBundleDir(runDir: string, rel: string, attempt: number): string {
 }
 
 function outcomeOf(report: RunReport): FlowOutcome {
+  if (report.stale) return "stale";
   if (report.passed) return report.trace_id === "skipped" ? "skipped" : "passed";
   return report.error !== undefined || report.steps.some((s) => s.status === "errored") ? "errored" : "failed";
 }

@@ -18,6 +18,7 @@ describe("run record rules", () => {
     ["fail", "egress not contained on this platform", "capability-error"],
     ["skipped", "no trace recorded at a.trace.jsonl", "capability-error"],
     ["errored", "before_each hook failed", "capability-error"],
+    ["stale", "a.flow.yaml changed since a.trace.jsonl was recorded", "capability-error"],
   ] as const)("status %s (%s) → %s", (status, reason, verdict) => {
     expect(controlVerdict(status, reason).verdict).toBe(verdict);
   });
@@ -25,5 +26,6 @@ describe("run record rules", () => {
     expect(flowStatus(report({ degraded: true }), "passed")).toBe("degraded");
     expect(flowStatus(report(), "failed")).toBe("fail");
     expect(flowStatus(report(), "skipped")).toBe("skipped");
+    expect(flowStatus(report({ passed: false, stale: { trace_hash: "sha256:a", flow_hash: "sha256:b" } }), "stale")).toBe("stale");
   });
 });

@@ -4,7 +4,9 @@
 import { Type, type Static } from "@sinclair/typebox";
 import type { RunReport } from "./schema.ts";
 
-export const FlowStatus = Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("degraded"), Type.Literal("skipped"), Type.Literal("errored")]);
+export const FlowStatus = Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("degraded"), Type.Literal("skipped"), Type.Literal("errored"), Type.Literal("stale")], {
+  description: "stale: the flow file changed since its trace was recorded; the replay proves nothing about the flow as written.",
+});
 export const ControlVerdict = Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("capability-error")]);
 
 export const ControlRecord = Type.Object(
@@ -69,14 +71,15 @@ const CAPABILITY = /not contained|cannot certify|not enforced|no trace recorded/
 
 /** A control's verdict from its flow's status and reason (feature inventory §5.3). */
 export function controlVerdict(status: FlowStatus, reason: string | undefined): { verdict: ControlVerdict; reason?: string } {
-  if (status === "skipped" || status === "errored") return { verdict: "capability-error", ...(reason ? { reason } : {}) };
+  if (status === "skipped" || status === "errored" || status === "stale") return { verdict: "capability-error", ...(reason ? { reason } : {}) };
   if (reason && CAPABILITY.test(reason)) return { verdict: "capability-error", reason };
   if (status === "fail") return { verdict: "fail", ...(reason ? { reason } : {}) };
   return { verdict: "pass" };
 }
 
 /** A flow's status in the record from its run report. */
-export function flowStatus(report: RunReport, outcome: "passed" | "failed" | "skipped" | "errored"): FlowStatus {
+export function flowStatus(report: RunReport, outcome: "passed" | "failed" | "skipped" | "errored" | "stale"): FlowStatus {
+  if (outcome === "stale") return "stale";
   if (outcome === "skipped") return "skipped";
   if (outcome === "errored") return "errored";
   if (outcome === "failed") return "fail";

@@ -60,7 +60,14 @@ export const RunReport = Type.Object(
     flowproof_version: Type.String(),
     spec_path: Type.String(),
     trace_path: Type.String(),
-    error: Type.Optional(Type.String({ description: "Why the flow could not run at all (browser missing, app unreachable…)." })),
+    error: Type.Optional(Type.String({ description: "Why the flow could not run at all (browser missing, app unreachable…), or why its replay proves nothing (a stale trace)." })),
+    stale: Type.Optional(Type.Object(
+      {
+        trace_hash: Type.String({ description: "spec.hash in the trace header: the flow file as recorded." }),
+        flow_hash: Type.String({ description: "sha256 of the flow file as it is now." }),
+      },
+      { additionalProperties: false, description: "Present when the flow file changed since its trace was recorded: the replay ran the trace as recorded, so the flow did not pass (passed is false, error says why)." },
+    )),
     recording: Type.Optional(RecordingReport),
   },
   { additionalProperties: false },

@@ -198,12 +198,14 @@ steps:
       desktop: { name: "desktop", adapter: "web", url: "${SHOP_URL}/shaping.html", browser: { viewport: { width: 1100, height: 700 } } },
     });
 
-    // Replay shapes each surface from the header alone: an edited spec does not change it.
+    // Replay shapes each surface from the header alone: an edited spec does not change it (the
+    // replay is stale, exit 2, but every recorded step still holds).
     p.write("sizes.flow.yaml", readFileSync(join(p.dir, "sizes.flow.yaml"), "utf8").replace("width: 390, height", "width: 500, height"));
     const res = await runCli(["run", "sizes.flow.yaml", "--json"], { cwd: p.dir, env });
-    expect(res.code).toBe(0);
-    const out = JSON.parse(res.stdout) as { report: { passed: boolean }; report_path: string };
-    expect(out.report.passed).toBe(true);
+    expect(res.code).toBe(2);
+    const out = JSON.parse(res.stdout) as { report: { passed: boolean; stale?: unknown; steps: Array<{ status: string }> }; report_path: string };
+    expect(out.report.stale).toBeDefined();
+    expect(out.report.steps.every((s) => s.status === "passed")).toBe(true);
     expectValidResult(out.report_path);
   });
 });

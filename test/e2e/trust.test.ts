@@ -1,6 +1,7 @@
 // Verdicts that can be trusted, through the real CLI in real Chromium against local pages: a
-// missing `${VAR}` is a configuration error (exit 2), never a failure of the app; `validate`
-// warns about the unset variables it can see.
+// trace from another flow never replays and an edited flow's replay is stale, never a plain
+// pass; a missing `${VAR}` is a configuration error (exit 2), never a failure of the app;
+// `validate` warns about the unset variables it can see.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -40,9 +41,63 @@ const greet = (name: string, who: string) =>
   flowYaml(name, `${server.url}/greeter.html`, [`rules: Type ${who} into the "Your name" field`, 'rules: Press the "Greet" button', `assert: page shows Hello, ${who}!`]);
 
 interface SuiteJson {
-  flows: Array<{ spec: string; outcome: string; reason?: string; attempts: number; report: { passed: boolean; steps: Array<{ status: string; detail?: string }> } }>;
-  passed: number; failed: number; skipped: number; errored: number; record_path: string; run_dir: string;
+  flows: Array<{ spec: string; outcome: string; reason?: string; attempts: number; report_path: string | null; report: { passed: boolean; stale?: { trace_hash: string; flow_hash: string }; steps: Array<{ status: string; detail?: string }> } }>;
+  passed: number; failed: number; skipped: number; errored: number; stale: number; record_path: string; run_dir: string; junit_path: string;
 }
+
+describe("a trace must belong to the flow it replays", () => {
+  test("a trace recorded from another flow is a load error (exit 2) naming both", async () => {
+    const p = project();
+    const greetSpec = await recorded(p, "greet.flow.yaml", greet("Greet a visitor", "Ada"));
+    await recorded(p, "navigation.flow.yaml", flowYaml("Navigation", `${server.url}/nav.html`, ['rules: Click "Go to page 2"', "assert: page shows Second page"]));
+    const res = await runCli(["run", greetSpec, "-t", "navigation.trace.jsonl"], { cwd: p.dir });
+    expect(res.code).toBe(2);
+    expect(res.stdout).not.toContain("PASS");
+    expect(res.stderr).toContain('navigation.trace.jsonl was recorded from the flow "Navigation" (navigation.flow.yaml), not from "Greet a visitor" (greet.flow.yaml)');
+    expect(res.stderr).toContain("flowproof record greet.flow.yaml");
+    // The same name in another file is another flow too.
+    p.write("copy/greet.flow.yaml", p.read("greet.flow.yaml"));
+    const copy = await runCli(["run", "copy/greet.flow.yaml", "-t", "greet.trace.jsonl", "--json"], { cwd: p.dir });
+    expect(copy.code).toBe(2);
+    expect(copy.stdout).toContain("was recorded from the flow \\\"Greet a visitor\\\" (greet.flow.yaml), not from \\\"Greet a visitor\\\" (copy/greet.flow.yaml)");
+  });
+
+  test("a flow edited since its trace was recorded is stale in result.json, the suite JSON, junit and the run record (exit 2)", async () => {
+    const p = project();
+    const spec = await recorded(p, "greet.flow.yaml", greet("Greet a visitor", "Ada"));
+    // Edited after recording: the assertion no longer says what the trace checks.
+    p.write("greet.flow.yaml", p.read("greet.flow.yaml").replace("assert: page shows Hello, Ada!", "assert: page shows Goodbye, Ada!"));
+    const single = await runCli(["run", spec], { cwd: p.dir });
+    expect(single.code).toBe(2);
+    expect(single.stdout).toMatch(/^STALE: Greet a visitor /m);
+    expect(single.stdout).not.toMatch(/^PASS/m);
+    expect(single.stderr).toContain("error: greet.flow.yaml changed since greet.trace.jsonl was recorded: the trace is stale");
+    expect(single.stderr).toContain("hint: re-record the trace: flowproof record greet.flow.yaml");
+    const result = JSON.parse(readFileSync(join(p.dir, single.stdout.match(/^result: (.*)$/m)![1]!), "utf8")) as SuiteJson["flows"][number]["report"];
+    expect(result.passed).toBe(false);
+    expect(result.stale!.trace_hash).not.toBe(result.stale!.flow_hash);
+    expect(readFileSync(join(p.dir, single.stdout.match(/^result: (.*)$/m)![1]!.replace("result.json", "junit.xml")), "utf8")).toContain('<testcase classname="Greet a visitor" name="stale trace" time="0">\n      <error type="stale"');
+
+    const suite = await runCli(["run", ".", "--retries", "2", "--json"], { cwd: p.dir });
+    expect(suite.code).toBe(2);
+    const json = JSON.parse(suite.stdout) as SuiteJson;
+    expect([json.passed, json.failed, json.errored, json.stale]).toEqual([0, 0, 0, 1]);
+    expect(json.flows[0]!.outcome).toBe("stale");
+    expect(json.flows[0]!.attempts).toBe(1);
+    expect(json.flows[0]!.reason).toContain("the trace is stale");
+    expect(readFileSync(json.junit_path, "utf8")).toContain('<error type="stale"');
+    const runRecord = JSON.parse(readFileSync(json.record_path, "utf8")) as { flows: Array<{ status: string }> };
+    expect(runRecord.flows[0]!.status).toBe("stale");
+    const human = await runCli(["run", "."], { cwd: p.dir });
+    expect(human.code).toBe(2);
+    expect(human.stdout).toContain("[STALE] Greet a visitor: greet.flow.yaml changed since greet.trace.jsonl was recorded");
+    expect(human.stdout).toMatch(/^FAIL: 0\/1 flows passed, 1 stale/m);
+
+    // Re-recording makes it current again.
+    await recorded(p, "greet.flow.yaml", greet("Greet a visitor", "Ada").replace("Hello, Ada!", "Hello, Ada"));
+    expect((await runCli(["run", spec], { cwd: p.dir })).code).toBe(0);
+  });
+});
 
 describe("an unset ${VAR} in a step is a configuration error", () => {
   test("run exits 2 with the step errored, never retried; a suite counts it errored", async () => {
