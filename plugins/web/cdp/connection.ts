@@ -130,12 +130,52 @@ export class Connection {
   }
 }
 
-/** One attached target (a page); commands are pipelined on the shared socket. */
+/**
+ * One attached target (a page); commands are pipelined on the shared socket. A session can be
+ * failed (its page crashed, or it will never answer again): every command in flight and every
+ * later one is then rejected with that error instead of waiting for an answer that cannot come.
+ */
 export class Session {
+  #failure: Error | undefined;
+  readonly #failListeners = new Set<(error: Error) => void>();
+
   constructor(readonly connection: Connection, readonly id: string) {}
 
+  /** Why this session can no longer be used, once it cannot. */
+  get failure(): Error | undefined {
+    return this.#failure;
+  }
+
+  /** Rejects every pending and later command (and wait) with `error`; the first failure wins. */
+  fail(error: Error): void {
+    if (this.#failure) return;
+    this.#failure = error;
+    for (const l of [...this.#failListeners]) l(error);
+    this.#failListeners.clear();
+  }
+
+  #onFail(listener: (error: Error) => void): () => void {
+    this.#failListeners.add(listener);
+    return () => {
+      this.#failListeners.delete(listener);
+    };
+  }
+
   send<M extends keyof Commands>(method: M, params?: Params<M>): Promise<Result<M>> {
-    return this.connection.send(method, params, this.id);
+    if (this.#failure) return Promise.reject(this.#failure);
+    return new Promise((resolve, reject) => {
+      const off = this.#onFail(reject);
+      this.connection.send(method, params, this.id).then(
+        (r) => {
+          off();
+          resolve(r);
+        },
+        (e: unknown) => {
+          off();
+          reject(e);
+        },
+      );
+    });
   }
 
   on<E extends keyof Events>(event: E, listener: (params: EventParams<E>) => void): () => void {
@@ -147,12 +187,14 @@ export class Session {
    * `timeoutMs`, or with a BrowserGoneError as soon as the browser goes away.
    */
   waitFor<E extends keyof Events>(event: E, timeoutMs: number, filter?: (p: EventParams<E>) => boolean): Promise<EventParams<E>> {
+    if (this.#failure) return Promise.reject(this.#failure);
     if (this.connection.lost) return this.connection.goneError().then((e) => Promise.reject(e));
     return new Promise((resolve, reject) => {
       const done = () => {
         clearTimeout(timer);
         off();
         offClose();
+        offFail();
       };
       const timer = setTimeout(() => {
         done();
@@ -166,6 +208,10 @@ export class Session {
       const offClose = this.connection.onClose(() => {
         done();
         void this.connection.goneError().then(reject);
+      });
+      const offFail = this.#onFail((error) => {
+        done();
+        reject(error);
       });
     });
   }
