@@ -4,6 +4,8 @@ import { FLOWPROOF_VERSION } from "../version.ts";
 import { COMMANDS, commandHelp, mainHelp } from "./flags.ts";
 import type { Io } from "./io.ts";
 import { main } from "./main.ts";
+import { REPO_ROOT } from "../../test/support/cli.ts";
+import { join } from "node:path";
 
 function capture(): Io & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
@@ -106,4 +108,22 @@ describe("main", () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(new RegExp(`^error: ${name} takes exactly one flow file \\[usage\\]`));
   });
+
+  test("a large --json output is complete through a pipe whose reader is slower than the writer", async () => {
+    project = tmpProject();
+    const flow = project.write("big.flow.yaml", flowYaml("Big", "http://127.0.0.1:9/", ['Click "Go"']));
+    const header = { format: "flowproof-trace", version: 1, trace_id: "8f33b3de-f7ac-4fe7-a9e0-ff9f0e490e39", recorded_at: "2026-12-01T13:22:07.247Z", app: { name: "web", adapter: "web", url: "http://127.0.0.1:9/" }, env: { os: "linux", resolution: [1280, 800], locale: "en-US" }, flowproof_version: FLOWPROOF_VERSION };
+    const step = (i: number) => ({ id: `s${String(i).padStart(4, "0")}`, intent: `Click "Go" number ${i}`, action: { type: "click", params: {} }, selectors: [{ tier: "text_anchor", provenance: "rules", payload: { text: "Go" } }], sync: { pre: [{ kind: "element_exists", selector_ref: 0, timeout_ms: 5000 }], post: [] }, artifacts: {} });
+    const lines = [header, ...Array.from({ length: 400 }, (_, i) => step(i + 1))].map((l) => JSON.stringify(l));
+    const trace = project.write("big.trace.jsonl", `${lines.join("\n")}\n`);
+    // The reader is a process of its own that starts late, so the CLI fills the pipe (64 KiB) and
+    // must wait for it rather than exit; pipefail hands back the CLI's exit code.
+    const pipeline = 'set -o pipefail; "$0" "$1" trace "$2" -t "$3" --json | { sleep 1.5; cat; }';
+    const proc = Bun.spawn(["bash", "-c", pipeline, process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), flow, trace], { cwd: project.dir, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+    const text = await new Response(proc.stdout).text();
+    expect(await proc.exited).toBe(0);
+    // Far beyond one pipe buffer (64 KiB), and whole.
+    expect(text.length).toBeGreaterThan(3 * 65_536);
+    expect(JSON.parse(text).steps).toHaveLength(400);
+  }, 60_000);
 });

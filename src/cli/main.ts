@@ -14,6 +14,10 @@ import { healCommand } from "./heal.ts";
 import { auditCommand } from "./audit.ts";
 import { mergeCommand } from "./merge.ts";
 import { nearest } from "../spec/suggest.ts";
+import { handleStopSignals, processLifecycle } from "../plugins/lifecycle.ts";
+
+/** How long an interrupted run may take to close its browsers and write its results before it is forced down. */
+const STOP_GRACE_MS = 10_000;
 
 const HANDLERS: Record<string, (args: ParsedArgs, io: Io) => Promise<ExitCode>> = {
   record: recordCommand,
@@ -55,7 +59,25 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
   }
 }
 
+/**
+ * Ends stdout and stderr and resolves once everything written to them reached the pipe, file or
+ * terminal: exiting earlier cuts a piped output off at the pipe's buffer (64 KiB).
+ */
+export function flushOutput(): Promise<void> {
+  const end = (stream: NodeJS.WriteStream) => new Promise<void>((done) => {
+    // A reader that went away (EPIPE) ends the wait too: there is no one left to write to.
+    stream.once("error", () => done());
+    stream.end(() => done());
+  });
+  return Promise.all([end(process.stdout), end(process.stderr)]).then(() => undefined);
+}
+
 if (import.meta.main) {
+  const exit = async (code: number) => {
+    await flushOutput();
+    process.exit(code);
+  };
+  handleStopSignals(processLifecycle, { notify: (line) => processIo.err(line), graceMs: STOP_GRACE_MS, exit });
   const code = await main(process.argv.slice(2));
-  process.exit(code);
+  await exit(processLifecycle.exitCode(code));
 }

@@ -44,4 +44,29 @@ describe("executeSteps", () => {
     const capture = await executeSteps(steps(['Type ${captured.none} into the "Your name" field']), ctx);
     expect(capture[0]!.status).toBe("failed");
   });
+  test("a stop request ends the running step as interrupted and starts no later step", async () => {
+    const ctx = await h.context("greeter.html");
+    const stop = new AbortController();
+    const began = Date.now();
+    const results = await executeSteps(steps(["page shows Never shown within 20s", true], ['Press the "Greet" button']), ctx, {
+      stepStarted: () => {
+        setTimeout(() => stop.abort({ reason: "SIGTERM", signal: "SIGTERM" }), 100);
+      },
+    }, stop.signal);
+    expect(Date.now() - began).toBeLessThan(5_000);
+    expect(results.map((r) => [r.status, r.detail])).toEqual([
+      ["errored", "interrupted: the run was stopped (SIGTERM) during this step"],
+      ["skipped", "not run: the run was interrupted"],
+    ]);
+  });
+  test("a stop request before the first step marks that step interrupted", async () => {
+    const ctx = await h.context("greeter.html");
+    const stop = new AbortController();
+    stop.abort({ reason: "SIGINT", signal: "SIGINT" });
+    const results = await executeSteps(steps(['Press the "Greet" button'], ["page shows Hello", true]), ctx, {}, stop.signal);
+    expect(results.map((r) => [r.status, r.detail])).toEqual([
+      ["errored", "interrupted: the run was stopped (SIGINT) before this step"],
+      ["skipped", "not run: the run was interrupted"],
+    ]);
+  });
 });

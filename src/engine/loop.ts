@@ -5,6 +5,7 @@ import type { TraceStep } from "../trace/schema.ts";
 import { HANDLERS, type StepOutcome } from "./handlers/index.ts";
 import { redact, type ExecutionContext } from "./context.ts";
 import { UnresolvedReferenceError, UnsetVariableError } from "./templates.ts";
+import { processLifecycle, type StopRequest } from "../plugins/lifecycle.ts";
 
 export type StepStatus = "passed" | "failed" | "skipped" | "errored";
 
@@ -40,15 +41,24 @@ function boundOf(step: TraceStep): number {
   return Math.max(fromExpect, fromSync, fromParams, 0);
 }
 
-async function executeOne(step: TraceStep, ctx: ExecutionContext): Promise<StepOutcome> {
+const interruptedDuring = (request: StopRequest): StepOutcome => ({ status: "errored", detail: `interrupted: the run was stopped (${request.reason}) during this step` });
+
+async function executeOne(step: TraceStep, ctx: ExecutionContext, stop: AbortSignal): Promise<StepOutcome> {
+  // A stop request ends the step at once; the caller then closes the surface under the handler.
+  if (stop.aborted) return interruptedDuring(stop.reason as StopRequest);
   const handler = HANDLERS[step.action.type];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const guard = new Promise<StepOutcome>((resolve) => {
     const ms = boundOf(step) + ctx.navigationTimeoutMs + HANG_GUARD_MS;
     timer = setTimeout(() => resolve({ status: "errored", detail: `the app stopped responding: the step did not finish within ${ms} ms` }), ms);
   });
+  let onStop: (() => void) | undefined;
+  const stopped = new Promise<StepOutcome>((resolve) => {
+    onStop = () => resolve(interruptedDuring(stop.reason as StopRequest));
+    stop.addEventListener("abort", onStop, { once: true });
+  });
   try {
-    return await Promise.race([handler(step, ctx), guard]);
+    return await Promise.race([handler(step, ctx), guard, stopped]);
   } catch (error) {
     // Missing configuration is an error of the run, not a failure of the app under test.
     if (error instanceof UnsetVariableError) return { status: "errored", detail: error.message };
@@ -57,24 +67,37 @@ async function executeOne(step: TraceStep, ctx: ExecutionContext): Promise<StepO
     return { status: "errored", detail: `driver fault: ${message}` };
   } finally {
     clearTimeout(timer);
+    if (onStop) stop.removeEventListener("abort", onStop);
   }
 }
 
-/** Runs `steps` in order; after the first failing step the rest are `skipped`. */
-export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionContext, observer: LoopObserver = {}): Promise<StepResult[]> {
+/**
+ * Runs `steps` in order; after the first failing step the rest are `skipped`. When the process is
+ * asked to stop (`stop`, default the process lifecycle's), the running step ends as `errored`
+ * with an `interrupted:` detail and no further step starts.
+ */
+export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionContext, observer: LoopObserver = {}, stop: AbortSignal = processLifecycle.signal): Promise<StepResult[]> {
   const origin = ctx.clock.now();
   const results: StepResult[] = [];
   let stopped = false;
   for (const [index, step] of steps.entries()) {
     const started = ctx.clock.now();
+    if (!stopped && stop.aborted) {
+      // Stopped before this step began: it is the step the run was interrupted at.
+      const r: StepResult = { id: step.id, intent: step.intent, status: "errored", detail: `interrupted: the run was stopped (${(stop.reason as StopRequest).reason}) before this step`, started_ms: Math.round(started - origin), duration_ms: 0 };
+      results.push(r);
+      await observer.stepFinished?.(step, r);
+      stopped = true;
+      continue;
+    }
     if (stopped) {
-      const r: StepResult = { id: step.id, intent: step.intent, status: "skipped", detail: "not run: an earlier step failed", started_ms: Math.round(started - origin), duration_ms: 0 };
+      const r: StepResult = { id: step.id, intent: step.intent, status: "skipped", detail: stop.aborted ? "not run: the run was interrupted" : "not run: an earlier step failed", started_ms: Math.round(started - origin), duration_ms: 0 };
       results.push(r);
       await observer.stepFinished?.(step, r);
       continue;
     }
     await observer.stepStarted?.(step, index);
-    const outcome = await executeOne(step, ctx);
+    const outcome = await executeOne(step, ctx, stop);
     // assert_no_secret_leak's corpus: the surface text at every step boundary.
     if (ctx.structured?.leaks.active) await ctx.structured.leaks.scanSurface(ctx.driver, `surface text after step ${step.id}`);
     const ended = ctx.clock.now();

@@ -1,0 +1,64 @@
+import { describe, expect, test } from "bun:test";
+import { Lifecycle, SIGNAL_EXIT_CODE } from "./lifecycle.ts";
+
+describe("Lifecycle", () => {
+  test("the first stop request aborts the signal with the request; later ones answer again", () => {
+    const l = new Lifecycle();
+    expect(l.signal.aborted).toBe(false);
+    expect(l.requestStop({ reason: "SIGTERM", signal: "SIGTERM" })).toBe("stopping");
+    expect(l.signal.aborted).toBe(true);
+    expect(l.signal.reason).toEqual({ reason: "SIGTERM", signal: "SIGTERM" });
+    expect(l.requestStop({ reason: "SIGINT", signal: "SIGINT" })).toBe("again");
+    expect(l.stopRequest).toEqual({ reason: "SIGTERM", signal: "SIGTERM" });
+  });
+
+  test("maps a signal stop to 130/143 and leaves other exit codes alone", () => {
+    expect(SIGNAL_EXIT_CODE).toEqual({ SIGINT: 130, SIGTERM: 143 });
+    const l = new Lifecycle();
+    expect(l.exitCode(1)).toBe(1);
+    l.requestStop({ reason: "SIGINT", signal: "SIGINT" });
+    expect(l.exitCode(1)).toBe(130);
+    const eof = new Lifecycle();
+    eof.requestStop({ reason: "the MCP client closed stdin" });
+    expect(eof.exitCode(0)).toBe(0);
+  });
+
+  test("an interceptor takes a SIGINT instead of stopping the process, but not a SIGTERM", () => {
+    const l = new Lifecycle();
+    const seen: string[] = [];
+    const remove = l.intercept((r) => seen.push(r.reason));
+    expect(l.requestStop({ reason: "SIGINT", signal: "SIGINT" })).toBe("intercepted");
+    expect(l.signal.aborted).toBe(false);
+    remove();
+    expect(l.requestStop({ reason: "SIGINT", signal: "SIGINT" })).toBe("stopping");
+    expect(seen).toEqual(["SIGINT"]);
+    const t = new Lifecycle();
+    t.intercept(() => seen.push("no"));
+    expect(t.requestStop({ reason: "SIGTERM", signal: "SIGTERM" })).toBe("stopping");
+    expect(seen).toEqual(["SIGINT"]);
+  });
+
+  test("stopAll stops every owned thing together and bounds a stop that hangs", async () => {
+    const l = new Lifecycle();
+    const stopped: string[] = [];
+    l.own({ stop: async () => void stopped.push("a") });
+    l.own({ stop: () => new Promise<void>(() => undefined) });
+    const release = l.own({ stop: () => void stopped.push("released") });
+    release();
+    const began = Date.now();
+    await l.stopAll(100);
+    expect(Date.now() - began).toBeLessThan(2_000);
+    expect(stopped).toEqual(["a"]);
+    // The hung one is still owned, so the exit-time kill reaches it.
+    expect(l.ownedCount).toBe(1);
+  });
+
+  test("killAll calls every synchronous kill and survives one that throws", () => {
+    const l = new Lifecycle();
+    const killed: string[] = [];
+    l.own({ stop: () => undefined, kill: () => { throw new Error("already gone"); } });
+    l.own({ stop: () => undefined, kill: () => void killed.push("b") });
+    l.killAll();
+    expect(killed).toEqual(["b"]);
+  });
+});
