@@ -5,7 +5,7 @@ describe("rectsExpression", () => {
   test("is one self-contained call carrying the selectors as JSON", () => {
     const expr = rectsExpression([{ css: "input[type=password i]" }, { css: '#a"b' }]);
     expect(expr.startsWith("(function locate(") || expr.startsWith("(locate(") || expr.startsWith("(function")).toBe(true);
-    expect(expr.endsWith(`)(${JSON.stringify(["input[type=password i]", '#a"b'])})`)).toBe(true);
+    expect(expr.endsWith(`)(${JSON.stringify(["input[type=password i]", '#a"b'])}, "__flowproofSecretFields")`)).toBe(true);
   });
 
   test("answers every selector in a document, and an invalid one as unresolved", () => {
@@ -25,5 +25,22 @@ describe("rectsExpression", () => {
     const doc = { body: { querySelectorAll: () => [parent, leaf] }, querySelectorAll: () => [] };
     const run = new Function("window", "document", "getComputedStyle", `return ${rectsExpression([{ text: "Last synced" }])};`);
     expect(run({ devicePixelRatio: 1 }, doc, () => ({}))).toEqual([{ ok: true, rects: [{ x: 5, y: 6, width: 7, height: 8 }] }]);
+  });
+
+  test("locates the fields a secret was typed into while they hold a value, and forgets them once cleared or gone", () => {
+    class Field {
+      constructor(public value: string, public isConnected: boolean, public ownerDocument: unknown) {}
+      textContent = "";
+      getClientRects = () => [{ left: 1, top: 2, width: 30, height: 10 }];
+    }
+    const doc: Record<string, unknown> = { querySelectorAll: () => [] };
+    const typed = new Field("s3cret", true, doc);
+    const cleared = new Field("", true, doc);
+    const gone = new Field("s3cret", false, doc);
+    const held = new Set<unknown>([typed, cleared, gone]);
+    doc["defaultView"] = { __flowproofSecretFields: held };
+    const run = new Function("window", "document", "getComputedStyle", "HTMLInputElement", "HTMLTextAreaElement", `return ${rectsExpression([{ secretFields: true }])};`);
+    expect(run({ devicePixelRatio: 1 }, doc, () => ({}), Field, Field)).toEqual([{ ok: true, rects: [{ x: 1, y: 2, width: 30, height: 10 }] }]);
+    expect([...held]).toEqual([typed]);
   });
 });

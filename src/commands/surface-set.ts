@@ -101,8 +101,8 @@ export class SurfaceSet implements AppDriver {
   reload: AppDriver["reload"] = (timeoutMs) => this.#d.reload(timeoutMs);
   click: AppDriver["click"] = (ladder, options) => this.#d.click(ladder, options);
   hover: AppDriver["hover"] = (ladder) => this.#d.hover(ladder);
-  fill: AppDriver["fill"] = (ladder, text) => this.#d.fill(ladder, text);
-  typeFocused: AppDriver["typeFocused"] = (text) => this.#d.typeFocused(text);
+  fill: AppDriver["fill"] = (ladder, text, options) => this.#d.fill(ladder, text, options);
+  typeFocused: AppDriver["typeFocused"] = (text, options) => this.#d.typeFocused(text, options);
   pressKey: AppDriver["pressKey"] = (key, modifiers) => this.#d.pressKey(key, modifiers);
   select: AppDriver["select"] = (ladder, values) => this.#d.select(ladder, values);
   setChecked: AppDriver["setChecked"] = (ladder, checked) => this.#d.setChecked(ladder, checked);

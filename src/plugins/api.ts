@@ -60,9 +60,16 @@ export interface Rect {
 
 /**
  * What `rectsFor` locates (same-origin frames included): every element matching a CSS selector,
- * or the innermost elements whose text contains `text`.
+ * the innermost elements whose text contains `text`, or (`secretFields`) every field `fill` or
+ * `typeFocused` typed a secret into (`{ secret: true }`) that is still there and not cleared.
+ * A surface that cannot tell where such a field is answers ok:false (the frame is dropped).
  */
-export type RectTarget = { readonly css: string } | { readonly text: string };
+export type RectTarget = { readonly css: string } | { readonly text: string } | { readonly secretFields: true };
+
+/** How text is typed: `secret` when it holds a `${VAR}` value (its field is then masked in every frame). */
+export interface TypeOptions {
+  readonly secret?: boolean;
+}
 
 /** One target's on-screen rectangles, or why it could not be resolved (the recorder then drops the frame). */
 export type RectsAnswer = { readonly ok: true; readonly rects: readonly Rect[] } | { readonly ok: false; readonly detail: string };
@@ -154,9 +161,9 @@ export interface AppDriver {
   click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt>;
   hover(ladder: readonly Selector[]): Promise<Attempt>;
   /** Fill semantics: select everything in the field, then type `text` as real keystrokes. */
-  fill(ladder: readonly Selector[], text: string): Promise<Attempt>;
+  fill(ladder: readonly Selector[], text: string, options?: TypeOptions): Promise<Attempt>;
   /** Real keystrokes into whatever has focus (appends). */
-  typeFocused(text: string): Promise<Attempt>;
+  typeFocused(text: string, options?: TypeOptions): Promise<Attempt>;
   pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt>;
   select(ladder: readonly Selector[], values: readonly string[]): Promise<Attempt>;
   /** Set a checkbox/radio/switch; a no-op when already in that state. Verifies the state took. */

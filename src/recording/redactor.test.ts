@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseRedactionRules, Redactor, PASSWORD_TARGET, MASK_RGB } from "./redactor.ts";
+import { parseRedactionRules, Redactor, PASSWORD_TARGET, SECRET_FIELDS_TARGET, MASK_RGB } from "./redactor.ts";
 import { isUniform, solidImage } from "./image.ts";
 
 describe("parseRedactionRules", () => {
@@ -22,15 +22,15 @@ describe("parseRedactionRules", () => {
 });
 
 describe("Redactor", () => {
-  test("always resolves the password rule first", () => {
-    expect(new Redactor([]).targets).toEqual([PASSWORD_TARGET]);
-    expect(new Redactor([{ target: { css: "#ssn" }, mode: "mask" }]).targets).toEqual([PASSWORD_TARGET, { css: "#ssn" }]);
+  test("always resolves the password and secret-field rules first", () => {
+    expect(new Redactor([]).targets).toEqual([PASSWORD_TARGET, SECRET_FIELDS_TARGET]);
+    expect(new Redactor([{ target: { css: "#ssn" }, mode: "mask" }]).targets).toEqual([PASSWORD_TARGET, SECRET_FIELDS_TARGET, { css: "#ssn" }]);
   });
 
   test("fills fixed rects and every resolved rect with solid black", () => {
     const image = solidImage(100, 100, [255, 255, 255]);
     const redactor = new Redactor([{ target: { rect: [0, 0, 10, 10] }, mode: "mask" }, { target: { css: "#ssn" }, mode: "mask" }]);
-    const answers = [{ ok: true as const, rects: [{ x: 20, y: 20, width: 5, height: 5 }] }, { ok: true as const, rects: [{ x: 50, y: 60, width: 30, height: 8 }] }];
+    const answers = [{ ok: true as const, rects: [{ x: 20, y: 20, width: 5, height: 5 }] }, { ok: true as const, rects: [] }, { ok: true as const, rects: [{ x: 50, y: 60, width: 30, height: 8 }] }];
     const outcome = redactor.mask(image, [answers, answers]);
     expect(outcome).toEqual({ ok: true, masked: 3 });
     expect(isUniform(image, { x: 0, y: 0, width: 10, height: 10 }, MASK_RGB)).toBe(true);
@@ -42,7 +42,7 @@ describe("Redactor", () => {
   test("fails the frame when any target could not be resolved, masking nothing", () => {
     const image = solidImage(10, 10, [255, 255, 255]);
     const redactor = new Redactor([{ target: { css: "#ssn[" }, mode: "mask" }]);
-    const outcome = redactor.mask(image, [[{ ok: true, rects: [] }, { ok: false, detail: "not a valid selector" }]]);
+    const outcome = redactor.mask(image, [[{ ok: true, rects: [] }, { ok: true, rects: [] }, { ok: false, detail: "not a valid selector" }]]);
     expect(outcome).toEqual({ ok: false, detail: "#ssn[: not a valid selector" });
   });
 
@@ -53,15 +53,29 @@ describe("Redactor", () => {
   ])("fails the frame when a target %s between the reads around the capture (the area it crossed is unknown)", (_, before, after) => {
     const image = solidImage(100, 100, [255, 255, 255]);
     const redactor = new Redactor([{ target: { css: "#badge" }, mode: "mask" }]);
-    const outcome = redactor.mask(image, [[{ ok: true, rects: [] }, { ok: true, rects: before }], [{ ok: true, rects: [] }, { ok: true, rects: after }]]);
+    const outcome = redactor.mask(image, [[{ ok: true, rects: [] }, { ok: true, rects: [] }, { ok: true, rects: before }], [{ ok: true, rects: [] }, { ok: true, rects: [] }, { ok: true, rects: after }]]);
     expect(outcome).toEqual({ ok: false, detail: "#badge: moved while the frame was taken" });
     expect(isUniform(image, { x: 0, y: 0, width: 100, height: 100 }, [255, 255, 255])).toBe(true);
   });
 
   test("keeps the frame when a target moved less than a pixel boundary", () => {
     const redactor = new Redactor([{ target: { css: "#badge" }, mode: "mask" }]);
-    const plan = redactor.masksFor([[{ ok: true, rects: [] }, { ok: true, rects: [{ x: 20.2, y: 20, width: 5.5, height: 5 }] }], [{ ok: true, rects: [] }, { ok: true, rects: [{ x: 20.4, y: 20, width: 5.5, height: 5 }] }]]);
+    const plan = redactor.masksFor([
+      [{ ok: true, rects: [] }, { ok: true, rects: [] }, { ok: true, rects: [{ x: 20.2, y: 20, width: 5.5, height: 5 }] }],
+      [{ ok: true, rects: [] }, { ok: true, rects: [] }, { ok: true, rects: [{ x: 20.4, y: 20, width: 5.5, height: 5 }] }],
+    ]);
     expect(plan).toEqual({ ok: true, rects: [{ x: 20.2, y: 20, width: 5.5, height: 5 }] });
+  });
+
+  test("masks a field a secret was typed into, and fails the frame when the surface cannot tell where it is", () => {
+    const image = solidImage(100, 100, [255, 255, 255]);
+    const field = { x: 10, y: 40, width: 60, height: 12 };
+    const redactor = new Redactor([]);
+    const answers = [{ ok: true as const, rects: [] }, { ok: true as const, rects: [field] }];
+    expect(redactor.mask(image, [answers, answers])).toEqual({ ok: true, masked: 1 });
+    expect(isUniform(image, field, MASK_RGB)).toBe(true);
+    const lost = [{ ok: true as const, rects: [] }, { ok: false as const, detail: "a field a secret was typed into could not be tracked" }];
+    expect(redactor.masksFor([lost, lost])).toEqual({ ok: false, detail: "fields a secret was typed into: a field a secret was typed into could not be tracked" });
   });
 
   test("fails the frame when a batch does not answer every target", () => {

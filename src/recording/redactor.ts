@@ -1,6 +1,7 @@
 // The Redactor: the one implementation that masks pixels before anything is persisted. It parses
-// redaction rules (from a flow's `redact:` or a trace header), always adds the password rule, and
-// fills every resolved rectangle in a decoded frame. Pure: no I/O; the recorder resolves rects.
+// redaction rules (from a flow's `redact:` or a trace header), always adds the password and
+// secret-field rules, and fills every resolved rectangle in a decoded frame. Pure: no I/O; the
+// recorder resolves rects.
 import type { Rect, RectTarget, RectsAnswer } from "../plugins/api.ts";
 import { fillRect, type Image, type Rgb } from "./image.ts";
 
@@ -14,6 +15,8 @@ export const MASK_RGB: Rgb = [0, 0, 0];
 
 /** Not configurable: password fields are masked whatever the flow says. */
 export const PASSWORD_TARGET: RectTarget = { css: "input[type=password i]" };
+/** Not configurable: a field a `${VAR}` value was typed into is masked until it is cleared or gone. */
+export const SECRET_FIELDS_TARGET: RectTarget = { secretFields: true };
 
 export type ParsedRules = { readonly ok: true; readonly rules: readonly RedactionRule[] } | { readonly ok: false; readonly detail: string };
 
@@ -75,11 +78,11 @@ export type MaskOutcome = { readonly ok: true; readonly masked: number } | { rea
 
 export class Redactor {
   readonly #fixed: readonly Rect[];
-  /** Selector targets resolved per frame; the password rule is always first. */
+  /** Targets resolved per frame; the password and secret-field rules always come first. */
   readonly targets: readonly RectTarget[];
 
   constructor(rules: readonly RedactionRule[]) {
-    const targets: RectTarget[] = [PASSWORD_TARGET];
+    const targets: RectTarget[] = [PASSWORD_TARGET, SECRET_FIELDS_TARGET];
     const fixed: Rect[] = [];
     for (const rule of rules) {
       if ("css" in rule.target) targets.push({ css: rule.target.css });

@@ -187,6 +187,15 @@ describe("a canary secret", () => {
     expect(run.stdout + run.stderr).toContain("${CANARY}");
     expectNoCanary(p, { "record stdout": rec.stdout, "record stderr": rec.stderr, "run stdout": run.stdout, "run stderr": run.stderr });
   });
+
+  test("typed into a plain text field, is masked in every frame of the record and the replay", async () => {
+    const { p } = await recordAndFailVault();
+    const frames = framesShowingRed(p);
+    expect(frames.checked).toBeGreaterThan(4);
+    expect(frames.showing).toEqual([]);
+    // The GIF is joined from the same masked images.
+    expect(p.files().filter((f) => f.endsWith("recording.gif")).length).toBe(2);
+  });
 });
 
 describe("a redact: rule on a moving element", () => {

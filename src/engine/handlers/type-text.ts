@@ -12,10 +12,12 @@ export const typeText: Handler = async (step, ctx) => {
     const resolved = values.map((v) => resolveText(v, ctx).value);
     return runAction(step, ctx, () => ctx.driver.select(step.selectors, resolved));
   }
-  const { value } = resolveText(raw, ctx);
+  const { value, hasEnv } = resolveText(raw, ctx);
+  // A `${VAR}` value is a secret: the surface masks its field in every frame from now on.
+  const options = hasEnv ? { secret: true } : {};
   if (step.selectors.length === 0) {
     if (p["replace"] === true) return failed("clearing needs a target field");
-    return runAction(step, ctx, () => ctx.driver.typeFocused(value));
+    return runAction(step, ctx, () => ctx.driver.typeFocused(value, options));
   }
-  return runAction(step, ctx, () => ctx.driver.fill(step.selectors, value));
+  return runAction(step, ctx, () => ctx.driver.fill(step.selectors, value, options));
 };
