@@ -61,6 +61,18 @@ describe("redact", () => {
     expect(removed).toBeGreaterThanOrEqual(24);
   });
 
+  test.each([
+    ["a console preview", `{token: "Zq7Can&ry+S3…"}`, `{token: "\${CANARY}…"}`],
+    ["an HTML-escaped cut", "title Zq7Can&amp;ry…", "title ${CANARY}…"],
+    ["three dots", "was Zq7C...", "was ${CANARY}…"],
+  ])("redacts a secret's prefix that someone else's truncation left (%s)", (_, text, out) => {
+    expect(redact(text, canary)).toBe(out);
+  });
+
+  test("leaves an ellipsis after text that does not start a secret alone", () => {
+    expect(redact("Zq… and Zq7", canary)).toBe("Zq… and Zq7");
+  });
+
   test("redacts a form-encoded secret holding a space", () => {
     expect(redact("q=open+sesame+42&x=1", new Map([["P", "open sesame 42"]]))).toBe("q=${P}&x=1");
   });

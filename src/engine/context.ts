@@ -97,7 +97,25 @@ function charForms(ch: string): string[] {
  * double-encoded) or JSON-escaped, each character independently, so mixed forms match too.
  */
 function secretPattern(value: string): RegExp {
-  return new RegExp([...value].map((ch) => `(?:${charForms(ch).map(escapeRe).join("|")})`).join(""), "gi");
+  return new RegExp([...value].map(charPattern).join(""), "gi");
+}
+
+function charPattern(ch: string): string {
+  return `(?:${charForms(ch).map(escapeRe).join("|")})`;
+}
+
+/** The longest secret prefix `cutPattern` looks for. */
+const MAX_CUT_PREFIX = 256;
+
+/**
+ * A secret cut short by someone else's truncation (a browser's console preview, a dialog
+ * message): any prefix of three characters or more, in any form, ending in an ellipsis.
+ */
+function cutPattern(value: string): RegExp {
+  const chars = [...value].slice(0, Math.min(MAX_CUT_PREFIX, value.length - 1)).map(charPattern);
+  let tail = "";
+  for (let i = chars.length - 1; i >= MIN_SECRET; i--) tail = `(?:${chars[i]}${tail})?`;
+  return new RegExp(`${chars.slice(0, MIN_SECRET).join("")}${tail}(?:…|\\\\u2026|&hellip;|\\.\\.\\.)`, "gi");
 }
 
 /**
@@ -131,7 +149,8 @@ export function shortenShown(text: string, max = SHOWN_TEXT_MAX): string {
 
 /**
  * Replaces every resolved `${VAR}` value in `text` by its reference, in every form the value can
- * take in a text artifact (see `secretPattern`, `base64Forms`); then shortens each page text the
+ * take in a text artifact (see `secretPattern`, `base64Forms`) and cut short by a truncation made
+ * elsewhere (`cutPattern`); then shortens each page text the
  * surface wrapped (SHOWN_TEXT_OPEN … SHOWN_TEXT_CLOSE). The one redaction for every text that is
  * written or printed: step details, errors, debug files, logs.
  */
@@ -142,6 +161,7 @@ export function redact(text: string, secrets: ReadonlyMap<string, string>): stri
     const ref = `\${${name}}`;
     out = out.replace(secretPattern(value), () => ref);
     for (const form of base64Forms(value)) out = out.split(form).join(ref);
+    if (value.length > MIN_SECRET) out = out.replace(cutPattern(value), () => `${ref}…`);
   }
   if (!out.includes(SHOWN_TEXT_OPEN) && !out.includes(SHOWN_TEXT_CLOSE)) return out;
   return out.replace(/\uE000([^\uE000\uE001]*)\uE001/g, (_, shown: string) => shortenShown(shown)).replace(/[\uE000\uE001]/g, "");

@@ -70,7 +70,7 @@ export function installReadings(kit: ReadingKit): (req: CheckRequest) => CheckAn
     }
     if (e.kind === "title") {
       const t = norm(document.title);
-      return { pass: e.op === "equals" ? t === norm(e.value) : t.includes(e.value), actual: short(t) };
+      return { pass: e.op === "equals" ? t === norm(e.value) : t.includes(e.value), actual: t };
     }
     if (!req.ladder || req.ladder.length === 0) {
       const text = surfaceText();
