@@ -28,6 +28,9 @@ const DIALOG_STORM_COUNT = 20;
 const DIALOG_STORM_WINDOW_MS = 2_000;
 /** How much of a dialog's message a fault names (the page may show anything there). */
 const DIALOG_MESSAGE_CHARS = 60;
+/** After a navigation's DOM is ready, how long its subresources may take before the flow goes on without them. */
+const LOAD_GRACE_MS = 3_000;
+const STATUS_TEXT: Readonly<Record<number, string>> = { 500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout" };
 /** Browser connections already reporting target crashes (Target.setDiscoverTargets is per connection). */
 const discovering = new WeakSet<Connection>();
 
@@ -193,6 +196,44 @@ export class WebDriver implements AppDriver {
     for (const w of waiters) w();
   }
 
+  /** The events a navigation is waited on by, subscribed before it starts so none is missed. */
+  #documentWaits(timeoutMs: number): { ready: Promise<unknown>; loaded: Promise<unknown> } {
+    const ready = this.#session.waitFor("Page.domContentEventFired", timeoutMs);
+    const loaded = this.#session.waitFor("Page.loadEventFired", timeoutMs);
+    ready.catch(() => undefined);
+    loaded.catch(() => undefined);
+    return { ready, loaded };
+  }
+
+  /**
+   * Waits for a new document: its DOM must be ready within `timeoutMs`; its subresources (images,
+   * fonts) get LOAD_GRACE_MS more, and one that never finishes does not hold the flow (steps wait for
+   * what they need). Returns why the document is late, or undefined once it is usable. A page that
+   * crashed or a browser that went away throws.
+   */
+  async #documentSettled(waits: { ready: Promise<unknown>; loaded: Promise<unknown> }, started: number, timeoutMs: number): Promise<string | undefined> {
+    try {
+      await waits.ready;
+    } catch (error) {
+      if (this.#session.failure || this.#connection.lost) throw error;
+      return `did not finish loading within ${timeoutMs} ms: the server never delivered the whole document`;
+    }
+    const grace = Math.max(0, Math.min(LOAD_GRACE_MS, timeoutMs - (performance.now() - started)));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([waits.loaded.then(() => undefined, () => undefined), new Promise<void>((r) => (timer = setTimeout(r, grace)))]);
+    clearTimeout(timer);
+    return undefined;
+  }
+
+  /** The HTTP status the current document was served with (0 when unknown: file:, data:, about:). */
+  async #documentStatus(): Promise<number> {
+    const res = await this.#session
+      .send("Runtime.evaluate", { expression: `(performance.getEntriesByType("navigation")[0] || {}).responseStatus || 0`, returnByValue: true })
+      .catch(() => undefined);
+    const status = res?.result.value;
+    return typeof status === "number" ? status : 0;
+  }
+
   /** Waits for a navigation in flight to reach DOMContentLoaded, then for its first frame. */
   async #settle(timeoutMs = NAVIGATION_SETTLE_MS): Promise<void> {
     if (!this.#loading) return;
@@ -279,19 +320,19 @@ export class WebDriver implements AppDriver {
       }
     }
     try {
-      const loaded = this.#session.waitFor("Page.loadEventFired", timeoutMs);
-      loaded.catch(() => undefined);
+      const started = performance.now();
+      const waits = this.#documentWaits(timeoutMs);
       const res = await this.#session.send("Page.navigate", { url });
       if (res.errorText) return fail("not-found", `could not open ${url}: ${res.errorText}`, false);
       if (res.loaderId) {
-        try {
-          await loaded;
-        } catch {
-          return fail("attached", `${url} did not finish loading within ${timeoutMs} ms`, false);
-        }
+        const late = await this.#documentSettled(waits, started, timeoutMs);
+        if (late) return fail("attached", `${url} ${late}`, false);
       }
       this.#loaded();
       await this.#firstFrame();
+      // A server error page is never the app: name the status instead of failing later steps on it.
+      const status = res.loaderId ? await this.#documentStatus() : 0;
+      if (status >= 500) return fail("not-found", `${url} answered HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ""}: the app under test is running but could not serve the page (its log says why)`, false);
       return ok(undefined);
     } finally {
       // The localStorage seed belongs to the first document only.
@@ -301,14 +342,11 @@ export class WebDriver implements AppDriver {
 
   async reload(timeoutMs: number): Promise<Attempt> {
     await this.#frames.held;
-    const loaded = this.#session.waitFor("Page.loadEventFired", timeoutMs);
-    loaded.catch(() => undefined);
+    const started = performance.now();
+    const waits = this.#documentWaits(timeoutMs);
     await this.#session.send("Page.reload", {});
-    try {
-      await loaded;
-    } catch {
-      return fail("attached", `the page did not finish reloading within ${timeoutMs} ms`, false);
-    }
+    const late = await this.#documentSettled(waits, started, timeoutMs);
+    if (late) return fail("attached", `the page ${late.replace("did not finish loading", "did not finish reloading")}`, false);
     this.#loaded();
     await this.#firstFrame();
     return ok(undefined);

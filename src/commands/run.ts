@@ -105,7 +105,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
       const opened = multi ? await multi.start(trace.steps[0]?.surface) : await surface.driver.navigate(startUrl, 30_000);
       if (!opened.ok) {
         error = `could not open the flow's url: ${opened.detail}`;
-        errorHint = "start the app under test first, or fix `url:` in the flow";
+        errorHint = /answered HTTP 5\d\d/.test(opened.detail) ? "the app under test answered with a server error: its log says why" : "start the app under test first, or fix `url:` in the flow";
       } else {
         // Replays mask with the rules recorded into the trace, never the (possibly edited) spec's.
         const recorder = createRecorder(surface.driver, dir, options, trace.header.redaction ?? [], systemClock);

@@ -16,6 +16,7 @@ let server: TestServer;
 const projects: TmpProject[] = [];
 /** Whether the slow page shows its text (while recording) or never does (while the browser is killed). */
 let ready = true;
+let silent: { port: number; stop(closeActive?: boolean): void } | undefined;
 
 beforeAll(async () => {
   requireChromium();
@@ -36,10 +37,16 @@ beforeAll(async () => {
   ${ready ? "" : 'for (;;) { alert("Careful: " + document.getElementById("t").value); confirm("Sure?"); }'}
   document.getElementById("out").textContent = "Started";
 });</script>`, { headers: { "content-type": "text/html" } }));
+  // A start page the server fails with 500 (once recorded), and one whose image never arrives.
+  server.setRoute("/faults/broken.html", () => new Response(ready ? "<!doctype html><title>Shop</title><p>Welcome in</p>" : "<!doctype html><title>Oops</title><p>Something broke</p>", { status: ready ? 200 : 500, headers: { "content-type": "text/html" } }));
+  // The image's server accepts the connection and never answers (no idle timeout ends it).
+  silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: () => undefined } });
+  server.setRoute("/faults/hanging-image.html", () => new Response(`<!doctype html><title>Gallery</title><p>Gallery ready</p><img src="http://127.0.0.1:${silent!.port}/never.png" alt="never">`, { headers: { "content-type": "text/html" } }));
   for (const name of ["a", "b", "c", "d", "slow", "rec", "crash"]) server.setRoute(`/faults/polling-${name}`, () => new Response("ok"));
 });
 afterAll(() => {
   server.stop();
+  silent?.stop(true);
   for (const p of projects) p.remove();
 });
 
@@ -371,6 +378,34 @@ describe("the page dies or runs away", () => {
     } finally {
       stopAll(cli);
     }
+  }, 120_000);
+});
+
+describe("the start page", () => {
+  test("a server answering 500 is named at navigation, not as a target that matched nothing", async () => {
+    const p = project();
+    ready = true;
+    await recorded(p, "broken.flow.yaml", flowYaml("Broken", `${server.url}/faults/broken.html`, ["assert: page shows Welcome in"]));
+    ready = false;
+    const started = Date.now();
+    const out = await spawnCli(["run", "broken.flow.yaml", "--recording-detail", "off"], p.dir).exited;
+    expect(out.code).toBe(2);
+    const result = resultOf(out.stdout, p.dir);
+    expect(result["error"]).toMatch(/answered HTTP 500 Internal Server Error/);
+    expect(out.stderr + out.stdout).not.toMatch(/matched nothing|start the app under test first/);
+    expect(out.stderr).toContain("hint: the app under test answered with a server error");
+    expect(result.steps[0]!.status).toBe("skipped");
+    // Named when the page opens, not after the step's 10 s bound.
+    expect(out.at - started).toBeLessThan(10_000);
+  }, 120_000);
+
+  test("a page whose DOM is ready while an image hangs is usable: the flow passes without the load event", async () => {
+    const p = project();
+    await recorded(p, "gallery.flow.yaml", flowYaml("Gallery", `${server.url}/faults/hanging-image.html`, ["assert: page shows Gallery ready"]));
+    const out = await spawnCli(["run", "gallery.flow.yaml", "--recording-detail", "off"], p.dir).exited;
+    expect(out.stderr + out.stdout).not.toContain("start the app under test first");
+    expect(out.code).toBe(0);
+    expect(resultOf(out.stdout, p.dir)["passed"]).toBe(true);
   }, 120_000);
 });
 
