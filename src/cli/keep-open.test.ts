@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { keepOpenOption, noDisplayReason } from "./keep-open.ts";
+import { Lifecycle } from "../plugins/lifecycle.ts";
 import type { ParsedArgs } from "./flags.ts";
 import type { AppDriver } from "../plugins/api.ts";
 
@@ -52,5 +53,22 @@ describe("keepOpenOption", () => {
     const hold = keepOpenOption(args({ "keep-open": true }), { out: () => undefined, err: (l) => lines.push(l) }, { DISPLAY: ":0" })!;
     await hold({} as AppDriver);
     expect(lines).toEqual(["[KEEP-OPEN] this surface cannot stay open; closing it"]);
+  });
+
+  test("a SIGINT ends the wait without stopping the run; a SIGTERM stops the run and ends it too", async () => {
+    const quietIo = { out: () => undefined, err: () => undefined };
+    const never = { untilClosed: () => new Promise<void>(() => undefined) } as unknown as AppDriver;
+    const lifecycle = new Lifecycle();
+    const hold = keepOpenOption(args({ "keep-open": true }), quietIo, { DISPLAY: ":0" }, lifecycle)!;
+    const waiting = hold(never);
+    expect(lifecycle.requestStop({ reason: "SIGINT", signal: "SIGINT" })).toBe("intercepted");
+    await waiting;
+    expect(lifecycle.signal.aborted).toBe(false);
+    expect(lifecycle.exitCode(1)).toBe(1);
+    const term = new Lifecycle();
+    const waitingTerm = keepOpenOption(args({ "keep-open": true }), quietIo, { DISPLAY: ":0" }, term)!(never);
+    expect(term.requestStop({ reason: "SIGTERM", signal: "SIGTERM" })).toBe("stopping");
+    await waitingTerm;
+    expect(term.exitCode(1)).toBe(143);
   });
 });

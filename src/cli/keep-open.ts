@@ -5,6 +5,7 @@ import type { CommonOptions } from "../commands/common.ts";
 import type { ParsedArgs } from "./flags.ts";
 import { UsageError } from "./flags.ts";
 import type { Io } from "./io.ts";
+import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
 
 /** Why this machine cannot show a browser window, or undefined when it can. */
 export function noDisplayReason(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): string | undefined {
@@ -18,7 +19,7 @@ export function noDisplayReason(env: Readonly<Record<string, string | undefined>
  * wait for a person (`--json`, `--verify`, retries) and a machine that cannot show a window; makes
  * the browser headed (FLOWPROOF_HEADED) for this process.
  */
-export function keepOpenOption(args: ParsedArgs, io: Io, env: Record<string, string | undefined> = process.env): CommonOptions["keepOpen"] {
+export function keepOpenOption(args: ParsedArgs, io: Io, env: Record<string, string | undefined> = process.env, lifecycle: Lifecycle = processLifecycle): CommonOptions["keepOpen"] {
   if (args.flags["keep-open"] !== true) return undefined;
   if (args.flags["json"] === true) throw new UsageError("--keep-open waits for you to close the browser, so it cannot be combined with --json", "drop --json to inspect the browser, or drop --keep-open for a structured result");
   if (args.flags["verify"] === true) throw new UsageError("--keep-open cannot be combined with --verify (the replay would open a second browser)", "record with --keep-open, then run `flowproof run` on the trace");
@@ -33,15 +34,20 @@ export function keepOpenOption(args: ParsedArgs, io: Io, env: Record<string, str
       return;
     }
     io.err("[KEEP-OPEN] the browser stays open: close its window (or press Ctrl-C) to finish");
-    let onSignal: (() => void) | undefined;
+    // Ctrl-C ends this wait, not the run (the verdict's exit code stands); SIGTERM stops the process.
+    let removeIntercept: (() => void) | undefined;
+    let onStop: (() => void) | undefined;
     const interrupted = new Promise<void>((resolve) => {
-      onSignal = resolve;
-      process.once("SIGINT", onSignal);
+      removeIntercept = lifecycle.intercept(() => resolve());
+      onStop = () => resolve();
+      if (lifecycle.signal.aborted) resolve();
+      else lifecycle.signal.addEventListener("abort", onStop, { once: true });
     });
     try {
       await Promise.race([driver.untilClosed(), interrupted]);
     } finally {
-      if (onSignal) process.removeListener("SIGINT", onSignal);
+      removeIntercept?.();
+      if (onStop) lifecycle.signal.removeEventListener("abort", onStop);
     }
   };
 }

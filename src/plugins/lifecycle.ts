@@ -133,6 +133,9 @@ export interface StopSignalOptions {
   readonly exit: (code: number) => void | Promise<void>;
 }
 
+/** A repeated signal this soon after the first is a duplicate delivery of the same request. */
+const SAME_REQUEST_MS = 500;
+
 /** Bound on each owned thing's stop when the process is forced down. */
 const FORCED_STOP_MS = 2_000;
 
@@ -151,14 +154,19 @@ export function handleStopSignals(lifecycle: Lifecycle, options: StopSignalOptio
     lifecycle.killAll();
     await options.exit(lifecycle.exitCode(SIGNAL_EXIT_CODE[signal]));
   };
+  let firstAt = 0;
   const on = (signal: StopSignal) => () => {
     const outcome = lifecycle.requestStop({ reason: signal, signal });
     if (outcome === "intercepted") return;
     if (outcome === "again") {
+      // A Ctrl-C reaches a launcher and the CLI both, and the launcher passes its copy on: a repeat
+      // right after the first is that copy, not a person asking to quit at once.
+      if (Date.now() - firstAt < SAME_REQUEST_MS) return;
       options.notify(`[INTERRUPTED] ${signal} again: stopping every browser and child now`);
       void force(signal);
       return;
     }
+    firstAt = Date.now();
     options.notify(`[INTERRUPTED] ${signal}: stopping the run, closing its browsers and writing its results (${signal === "SIGINT" ? "Ctrl-C" : "the signal"} again quits at once)`);
     grace = setTimeout(() => {
       options.notify(`[INTERRUPTED] the run did not stop within ${options.graceMs} ms; stopping every browser and child now`);

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { PluginError } from "../diagnostics/diagnostic.ts";
 import { defineAdapter, type AdapterPlugin, type AdapterSession } from "./api.ts";
 import { AdapterRegistry } from "./registry.ts";
+import { Lifecycle } from "./lifecycle.ts";
 
 const adapter = (kind: string): AdapterPlugin =>
   defineAdapter({
@@ -16,7 +17,7 @@ describe("AdapterRegistry", () => {
   test("finds an adapter by its kind", () => {
     const web = adapter("web");
     const registry = new AdapterRegistry([web, adapter("desktop")]);
-    expect(registry.get("web")).toBe(web);
+    expect(registry.get("web")).toMatchObject({ kind: "web", capabilities: web.capabilities });
   });
 
   test("answers undefined for a kind nobody claims", () => {
@@ -49,5 +50,28 @@ describe("AdapterRegistry", () => {
     const a = new AdapterRegistry([adapter("web")]);
     const b = new AdapterRegistry([adapter("api")]);
     expect([a.kinds(), b.kinds()]).toEqual([["web"], ["api"]]);
+  });
+
+  test("the lifecycle owns every opened session until it is closed, and nothing opens once stopping", async () => {
+    const lifecycle = new Lifecycle();
+    const closed: string[] = [];
+    const web = defineAdapter({
+      kind: "web",
+      capabilities: ["pointer"],
+      open: async (): Promise<AdapterSession> => ({ launch: async () => { throw new Error("no driver here"); }, close: async () => void closed.push("web") }),
+    });
+    const registry = new AdapterRegistry([web], lifecycle);
+    const first = await registry.get("web")!.open();
+    const second = await registry.get("web")!.open();
+    expect(lifecycle.ownedCount).toBe(2);
+    await first.close();
+    expect(lifecycle.ownedCount).toBe(1);
+    lifecycle.requestStop({ reason: "SIGTERM", signal: "SIGTERM" });
+    await expect(second.launch({}, { baseDir: ".", log: () => undefined })).rejects.toThrow("the run was interrupted (SIGTERM) before this flow started");
+    await expect(registry.get("web")!.open()).rejects.toThrow("the run was interrupted (SIGTERM) before this flow started");
+    // A forced exit stops what is still open.
+    await lifecycle.stopAll(1_000);
+    expect(closed).toEqual(["web", "web"]);
+    expect(lifecycle.ownedCount).toBe(0);
   });
 });

@@ -1,11 +1,15 @@
 // Typed registry of adapters, built once per run and passed in a context (never a singleton).
-import type { AdapterPlugin } from "./api.ts";
+import type { AdapterPlugin, AdapterSession } from "./api.ts";
 import { PluginError, diagnostic } from "../diagnostics/diagnostic.ts";
+import { processLifecycle, type Lifecycle } from "./lifecycle.ts";
 
 export class AdapterRegistry {
   readonly #byKind = new Map<string, AdapterPlugin>();
+  readonly #lifecycle: Lifecycle;
 
-  constructor(plugins: readonly AdapterPlugin[]) {
+  /** `lifecycle`: owns every session the adapters open (default: the process's). */
+  constructor(plugins: readonly AdapterPlugin[], lifecycle: Lifecycle = processLifecycle) {
+    this.#lifecycle = lifecycle;
     for (const p of plugins) {
       if (this.#byKind.has(p.kind)) {
         throw new PluginError(diagnostic("plugin-error", `two adapters claim the app kind "${p.kind}"`, { hint: "rename the kind of one of them" }));
@@ -14,11 +18,44 @@ export class AdapterRegistry {
     }
   }
 
+  /**
+   * The adapter for `kind`, as runs use it: every session it opens is owned by the lifecycle
+   * (stopped on a forced exit), and nothing opens or launches once the process is stopping.
+   */
   get(kind: string): AdapterPlugin | undefined {
-    return this.#byKind.get(kind);
+    const plugin = this.#byKind.get(kind);
+    if (!plugin) return undefined;
+    const lifecycle = this.#lifecycle;
+    return {
+      ...plugin,
+      async open() {
+        refuseWhenStopping(lifecycle);
+        const session = await plugin.open();
+        const release = lifecycle.own({ stop: () => session.close() });
+        const owned: AdapterSession = {
+          async launch(config, ctx) {
+            refuseWhenStopping(lifecycle);
+            return session.launch(config, ctx);
+          },
+          async close() {
+            try {
+              await session.close();
+            } finally {
+              release();
+            }
+          },
+        };
+        return owned;
+      },
+    };
   }
 
   kinds(): string[] {
     return [...this.#byKind.keys()];
   }
+}
+
+function refuseWhenStopping(lifecycle: Lifecycle): void {
+  const request = lifecycle.stopRequest;
+  if (request) throw new Error(`the run was interrupted (${request.reason}) before this flow started`);
 }

@@ -1,0 +1,180 @@
+// SIGINT/SIGTERM to the real CLI, to the npm launcher and to a suite with `server:`: the flow stops,
+// result.json says which step was interrupted, the exit code is 130/143, and no browser, server or
+// child outlives the CLI (checked by PID in /proc).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { startServer, type TestServer } from "../support/server.ts";
+import { requireChromium } from "../support/chromium.ts";
+import { REPO_ROOT, runCli } from "../support/cli.ts";
+import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { expectValidResult } from "../support/schemas.ts";
+
+let server: TestServer;
+let project: TmpProject;
+/** Whether the app page shows "Done" after the click (true while recording, false while replaying). */
+let showsDone = true;
+
+const page = () => `<!doctype html><title>App</title><button onclick="fetch('/clicked'); ${showsDone ? "document.getElementById('out').textContent = 'Done'" : ""}">Go</button><p id="out"></p>`;
+
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  server.setRoute("/app", () => new Response(page(), { headers: { "content-type": "text/html" } }));
+  server.setRoute("/clicked", () => new Response("ok"));
+  project = tmpProject();
+  project.write("waits.flow.yaml", `name: Waits\napp: web\nurl: ${server.url}/app\nsteps:\n  - Click "Go"\n  - assert: page shows Done within 60s\n`);
+  const rec = await runCli(["record", "waits.flow.yaml", "--author", "rules"], { cwd: project.dir });
+  if (rec.code !== 0) throw new Error(`recording the fixture failed: ${rec.stderr}`);
+  showsDone = false;
+});
+afterAll(() => {
+  server.stop();
+  project.remove();
+});
+
+/** Every live descendant of `pid` (children first found through /proc/<pid>/task/<tid>/children). */
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const p = queue.shift()!;
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${p}/task`);
+    } catch {
+      continue; // already gone
+    }
+    for (const t of tasks) {
+      try {
+        const kids = readFileSync(`/proc/${p}/task/${t}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+        out.push(...kids);
+        queue.push(...kids);
+      } catch {
+        // the thread ended while being read
+      }
+    }
+  }
+  return out;
+}
+
+/** Whether `pid` is a running (not zombie) process. */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+  } catch {
+    return "";
+  }
+}
+
+/** Resolves once none of `pids` is alive, or rejects naming the survivors after `ms`. */
+async function expectAllGone(pids: readonly number[], ms = 5_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const alive = pids.filter(isAlive);
+    if (alive.length === 0) return;
+    if (Date.now() > until) throw new Error(`still running after the CLI exited: ${alive.map((p) => `${p} ${commandOf(p).slice(0, 120)}`).join("; ")}`);
+    await Bun.sleep(100);
+  }
+}
+
+async function waitFor(what: string, ok: () => boolean, ms = 60_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(50);
+  }
+}
+
+/** The CLI (or the launcher: `command`) as a child the test can signal. */
+function spawnCli(args: string[], command: string[] = [process.execPath, join(REPO_ROOT, "src", "cli", "main.ts")]) {
+  const proc = Bun.spawn([...command, ...args], { cwd: project.dir, env: { ...process.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+  const stdout = new Response(proc.stdout).text();
+  const stderr = new Response(proc.stderr).text();
+  return { proc, finished: async () => ({ code: await proc.exited, stdout: await stdout, stderr: await stderr }) };
+}
+
+function latestRun(): string {
+  const runs = join(project.dir, ".flowproof", "runs");
+  return join(runs, readdirSync(runs).sort().at(-1)!);
+}
+
+/**
+ * The signal may land in the click (its settle wait) or in the assertion: either way the steps
+ * before it passed, it is errored as interrupted, and the ones after it were not run.
+ */
+function expectInterrupted(result: { passed: boolean; steps: { status: string; detail?: string }[] }, signal: string): void {
+  expect(result.passed).toBe(false);
+  const at = result.steps.findIndex((s) => s.status !== "passed");
+  expect(at).toBeGreaterThanOrEqual(0);
+  expect(result.steps[at]!.status).toBe("errored");
+  expect(result.steps[at]!.detail).toMatch(new RegExp(`^interrupted: the run was stopped \\(${signal}\\)`));
+  for (const s of result.steps.slice(at + 1)) expect(s).toMatchObject({ status: "skipped", detail: "not run: the run was interrupted" });
+}
+
+const browsersOf = (pids: readonly number[]) => pids.filter((p) => /chrom/i.test(commandOf(p)));
+
+describe("signals to `flowproof run`", () => {
+  test.each([["SIGTERM", 143], ["SIGINT", 130]] as const)("%s mid-step stops the flow, writes result.json with the step interrupted, closes the browser and exits %d", async (signal, exitCode) => {
+    const clicked = server.waitForRequest("/clicked");
+    const cli = spawnCli(["run", "waits.flow.yaml"]);
+    await clicked;
+    const tree = descendants(cli.proc.pid);
+    expect(browsersOf(tree).length).toBeGreaterThan(0);
+    const sent = Date.now();
+    cli.proc.kill(signal);
+    const done = await cli.finished();
+    expect(Date.now() - sent).toBeLessThan(10_000);
+    expect(done.code).toBe(exitCode);
+    expect(done.stderr).toContain(`[INTERRUPTED] ${signal}`);
+    await expectAllGone(tree);
+    const dir = latestRun();
+    expectValidResult(join(dir, "result.json"));
+    const result = JSON.parse(readFileSync(join(dir, "result.json"), "utf8"));
+    expectInterrupted(result, signal);
+    expect(readFileSync(join(dir, "junit.xml"), "utf8")).toContain("interrupted");
+  }, 90_000);
+
+  test("a second SIGTERM while stopping still exits 143 with no process left", async () => {
+    const clicked = server.waitForRequest("/clicked");
+    const cli = spawnCli(["run", "waits.flow.yaml"]);
+    await clicked;
+    const tree = descendants(cli.proc.pid);
+    cli.proc.kill("SIGTERM");
+    // A repeat right away counts as the same request (a launcher passing on a Ctrl-C the CLI also
+    // got); one sent later means "quit now".
+    await Bun.sleep(700);
+    cli.proc.kill("SIGTERM");
+    const done = await cli.finished();
+    expect(done.code).toBe(143);
+    expect(done.stderr).toContain("[INTERRUPTED] SIGTERM again");
+    await expectAllGone(tree);
+  }, 90_000);
+});
+
+describe("signals to the npm launcher (node bin/flowproof.js)", () => {
+  test("SIGTERM reaches the CLI: its browser closes, result.json is written, and the launcher exits 143 after it", async () => {
+    const clicked = server.waitForRequest("/clicked");
+    const launcher = spawnCli(["run", "waits.flow.yaml"], ["node", join(REPO_ROOT, "bin", "flowproof.js")]);
+    await clicked;
+    const tree = descendants(launcher.proc.pid);
+    expect(browsersOf(tree).length).toBeGreaterThan(0);
+    launcher.proc.kill("SIGTERM");
+    const done = await launcher.finished();
+    expect(done.code).toBe(143);
+    // The CLI itself (the launcher's child) and everything under it are gone too.
+    await expectAllGone(tree);
+    const result = JSON.parse(readFileSync(join(latestRun(), "result.json"), "utf8"));
+    expectInterrupted(result, "SIGTERM");
+  }, 90_000);
+});
+
