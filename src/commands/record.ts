@@ -12,6 +12,7 @@ import type { StepResult } from "../engine/loop.ts";
 import { expandAndRun } from "../engine/blocks.ts";
 import { systemClock, redact } from "../engine/context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
+import { checkWritable } from "../diagnostics/atomic-write.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import type { AssertionPlugin } from "../plugins/api.ts";
 import { defaultTracePath, displayPath, flowLoadOptions, governingSuiteDefaults, structuredContext, loadFlowFile, readFlowFile, loadPluginsFor, openSurface, releaseSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
@@ -129,6 +130,10 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   const plan = planFlow(flow, stepTimeoutMs);
   if (!plan.ok) throw new SpecError(plan.diagnostics);
   const tracePath = resolve(options.out ?? defaultTracePath(flow.file));
+  // A recording that could not be kept is wasted: prove the trace's directory and the recordings
+  // directory take files before the browser starts (an io-error with a hint otherwise).
+  checkWritable(dirname(tracePath), "the trace");
+  checkWritable(join(dirname(flow.file), ".flowproof", "recordings"), "the recording's frames");
 
   let pool: ReusePool | undefined;
   let oldAgent: { backend: string; model?: string } | undefined;
@@ -222,7 +227,14 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       blockDecided: (line) => log(line),
       surfaceNeeded: (name) => multi?.set.activate(name),
     }, authorHook);
-    const summary = await recorder.finish();
+    let summary: Awaited<ReturnType<typeof recorder.finish>>;
+    try {
+      summary = await recorder.finish();
+    } catch (error) {
+      // Frames that could not all be written (a full disk): no trace, so no bundle either.
+      rmSync(bundleRoot, { recursive: true, force: true });
+      throw error;
+    }
     const results = expansion.results;
     const steps = expansion.steps;
     const clarification = authoring?.clarification();
@@ -271,7 +283,12 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       ...(flow.redact ? { redaction: [...flow.redact] } : {}),
       ...shaping,
     };
-    writeTraceFile(tracePath, header, recorded ? stepsWithRanges(steps, summary.steps) : steps);
+    try {
+      writeTraceFile(tracePath, header, recorded ? stepsWithRanges(steps, summary.steps) : steps);
+    } catch (error) {
+      rmSync(bundleRoot, { recursive: true, force: true });
+      throw error;
+    }
     const result: RecordResult = {
       ok: true, name: flow.name, trace_path: tracePath, steps: steps.length, reused_steps: reusedSteps, routing, warnings, step_results: results,
       ...(recorded ? { recording_dir: bundleRoot } : {}),

@@ -1,10 +1,14 @@
 // Run records on disk: `<suite>/.flowproof/runs/<run-id>/report.json`, written whole, listed in
 // run-id order and pruned to the latest RUN_RECORD_RETENTION. The only code that reads them.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { RUN_ID_PATTERN, RUN_RECORD_RETENTION, runRecordId, type RunRecord } from "../report/run-record.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
+import { makeDir, writeFileAtomic } from "../diagnostics/atomic-write.ts";
+
+/** Suite and merge outputs are written whole, by the one atomic writer. */
+export { writeFileAtomic as writeWhole };
 
 export function runsRoot(suiteDir: string): string {
   return join(suiteDir, ".flowproof", "runs");
@@ -16,21 +20,15 @@ export function createRecordDir(suiteDir: string, at: Date): { runId: string; di
     const runId = runRecordId(at, randomBytes(2).toString("hex"));
     const dir = join(runsRoot(suiteDir), runId);
     if (!existsSync(dir)) {
-      mkdirSync(dir, { recursive: true });
+      makeDir(dir);
       return { runId, dir };
     }
   }
 }
 
-export function writeWhole(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-}
-
 export function writeRecord(dir: string, record: RunRecord): string {
   const path = join(dir, "report.json");
-  writeWhole(path, JSON.stringify(record, null, 2) + "\n");
+  writeFileAtomic(path, JSON.stringify(record, null, 2) + "\n");
   return path;
 }
 

@@ -10,6 +10,7 @@ import { executeSteps, type StepResult } from "../engine/loop.ts";
 import { systemClock, redact } from "../engine/context.ts";
 import { UnresolvedReferenceError } from "../engine/templates.ts";
 import { AdapterUnavailableError } from "../plugins/api.ts";
+import { OutputError } from "../diagnostics/atomic-write.ts";
 import type { RunReport } from "../report/schema.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
@@ -145,6 +146,10 @@ export async function run(options: RunOptions): Promise<RunResult> {
       errorHint = e.hint;
     } else if (e instanceof UnresolvedReferenceError) {
       error = e.message;
+    } else if (e instanceof OutputError) {
+      // The run's frames could not be written (a full disk): say so, with what to do, not as a driver fault.
+      error = e.message;
+      errorHint = e.diagnostics[0]?.hint;
     } else {
       error = `driver fault: ${e instanceof Error ? e.message : String(e)}`;
     }

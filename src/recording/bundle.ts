@@ -1,8 +1,9 @@
 // A recording bundle on disk: content-addressed frames under `<root>/recording/` and the optional
 // `recording.gif`. Only already-redacted images reach `writeFrame`; each file is written whole.
 import { createHash } from "node:crypto";
-import { mkdirSync, renameSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { makeDir, writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import { encodePng, type Image } from "./image.ts";
 
 export const FRAMES_DIR = "recording";
@@ -39,23 +40,17 @@ export class FrameBundle {
     const name = frameFileName(offsetMs, png);
     const dir = join(this.root, FRAMES_DIR);
     if (!this.#made) {
-      mkdirSync(dir, { recursive: true });
+      makeDir(dir);
       this.#made = true;
     }
     const path = join(dir, name);
-    if (!existsSync(path)) writeWhole(path, png);
+    if (!existsSync(path)) writeFileAtomic(path, png);
     return { offset_ms: offsetMs, file: `${FRAMES_DIR}/${name}` };
   }
 
   writeGif(bytes: Uint8Array): string {
-    mkdirSync(this.root, { recursive: true });
-    writeWhole(join(this.root, GIF_FILE), bytes);
+    makeDir(this.root);
+    writeFileAtomic(join(this.root, GIF_FILE), bytes);
     return GIF_FILE;
   }
-}
-
-function writeWhole(path: string, bytes: Uint8Array): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, bytes);
-  renameSync(tmp, path);
 }

@@ -245,9 +245,11 @@ export class RunRecorder {
 
   /** Hands a capture to the frame processor once it is in: masked, overlaid, encoded and written off the step path. */
   #persist(pending: PendingShot, frames: readonly FrameVariant[]): void {
-    this.#pending.push(
-      pending.then((shot) => (typeof shot === "object" ? this.#processor.submit({ root: this.#bundle.root, png: shot.png, masks: shot.masks, frames, gif: this.#controls.video }) : { frames: [] })),
-    );
+    const job = pending.then((shot) => (typeof shot === "object" ? this.#processor.submit({ root: this.#bundle.root, png: shot.png, masks: shot.masks, frames, gif: this.#controls.video }) : { frames: [] }));
+    // `finish` reports the first failed job; the others (a full disk fails them all) must not
+    // surface as unhandled rejections with stack traces.
+    job.catch(() => undefined);
+    this.#pending.push(job);
   }
 
   /** Persists the held after-frame when no next step took it as its before-frame. */

@@ -1,7 +1,8 @@
 // Writes a run bundle: `.flowproof/runs/<run-id>/` with result.json, junit.xml and report.html.
 // Each file is written whole (temp + rename) so a crash never leaves a half-written report.
-import { mkdirSync, renameSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { checkWritable, writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import type { RunReport } from "./schema.ts";
 import { junitXml } from "./junit.ts";
 import { reportHtml } from "./html.ts";
@@ -11,18 +12,13 @@ export function runId(at: Date): string {
   return at.toISOString().replace(/[-:]/g, "").replace(/\.(\d{3})Z$/, ".$1Z");
 }
 
+/** A new run directory, proven writable before the run starts (an `io-error` otherwise). */
 export function createRunDir(baseDir: string, at: Date): string {
   const root = join(baseDir, ".flowproof", "runs");
   let dir = join(root, runId(at));
   for (let n = 2; existsSync(dir); n++) dir = join(root, `${runId(at)}-${n}`);
-  mkdirSync(dir, { recursive: true });
+  checkWritable(dir, "the run's result.json, junit.xml, report.html and frames");
   return dir;
-}
-
-function writeWhole(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
 }
 
 export interface BundlePaths {
@@ -34,8 +30,8 @@ export interface BundlePaths {
 
 export function writeRunBundle(dir: string, report: RunReport): BundlePaths {
   const paths = { dir, result: join(dir, "result.json"), junit: join(dir, "junit.xml"), html: join(dir, "report.html") };
-  writeWhole(paths.result, JSON.stringify(report, null, 2) + "\n");
-  writeWhole(paths.junit, junitXml([report]));
-  writeWhole(paths.html, reportHtml(report));
+  writeFileAtomic(paths.result, JSON.stringify(report, null, 2) + "\n");
+  writeFileAtomic(paths.junit, junitXml([report]));
+  writeFileAtomic(paths.html, reportHtml(report));
   return paths;
 }

@@ -1,7 +1,7 @@
 // Serialises a trace to JSON lines with a stable key order, and writes it atomically
 // (temp file + rename) so a failed recording never leaves a half-written trace.
-import { renameSync, writeFileSync, mkdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
+import { makeDir, writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import { TraceHeader, TraceStep, type TraceHeader as Header, type TraceStep as Step } from "./schema.ts";
 
 const HEADER_ORDER = Object.keys(TraceHeader.properties);
@@ -35,13 +35,6 @@ export function serializeTrace(header: Header, steps: readonly Step[]): string {
 
 /** Writes the whole trace or nothing. */
 export function writeTraceFile(path: string, header: Header, steps: readonly Step[]): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, serializeTrace(header, steps));
-    renameSync(tmp, path);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
+  makeDir(dirname(path));
+  writeFileAtomic(path, serializeTrace(header, steps));
 }

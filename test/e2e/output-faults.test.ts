@@ -3,7 +3,7 @@
 // sanitised; unwritable and full output directories are an io-error before anything runs, with no
 // temporary file left; retry bundles never take another flow's bundle name.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
@@ -109,5 +109,100 @@ describe("page text hostile to terminals and XML", () => {
     expect(res.stderr).toMatch(/^huge\.flow\.yaml:5:\d+: error\[unknown-step\] Unexpected text after the target/);
     expect(res.stderr).toContain("now please");
     expect(res.stderr.length).toBeLessThan(3_000);
+  });
+});
+
+/** Runs a system command that must succeed (chattr, mount: these tests run as root). */
+function sh(...cmd: string[]): void {
+  const proc = Bun.spawnSync(cmd);
+  if (proc.exitCode !== 0) throw new Error(`${cmd.join(" ")} failed (these tests need root and a file system with chattr): ${proc.stderr.toString()}`);
+}
+
+/** Every file under `dir`, relative. */
+function filesUnder(dir: string, rel = ""): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((e) => statSync(join(dir, e)).isDirectory() ? filesUnder(join(dir, e), `${rel}${e}/`) : [`${rel}${e}`]);
+}
+
+const STEPS = ['rules: Click "Open"', "assert: 'page shows Invoice #1001'", 'rules: Click "Open"', "assert: the \"Open\" button is visible", 'rules: Click "Open"', "assert: page does not show Error"];
+
+describe("output that cannot be written", () => {
+  const immutable: string[] = [];
+  const mounts: string[] = [];
+  afterAll(() => {
+    for (const dir of immutable) sh("chattr", "-i", dir);
+    for (const dir of mounts) sh("umount", dir);
+  });
+  const makeImmutable = (dir: string) => {
+    mkdirSync(dir, { recursive: true });
+    sh("chattr", "+i", dir);
+    immutable.push(dir);
+  };
+  /** A 100 KiB tmpfs at `dir`: a few frames fill it. */
+  const smallDisk = (dir: string) => {
+    mkdirSync(dir, { recursive: true });
+    sh("mount", "-t", "tmpfs", "-o", "size=100k", "tmpfs", dir);
+    mounts.push(dir);
+    return dir;
+  };
+
+  test("record refuses an unwritable .flowproof/ before starting the browser", async () => {
+    const dir = join(project.dir, "immutable-record");
+    const spec = project.write("immutable-record/inv.flow.yaml", flow("Immutable", STEPS));
+    makeImmutable(join(dir, ".flowproof"));
+    const res = await runCli(["record", spec], { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`error: cannot write ${join(dir, ".flowproof", "recordings")} (the recording's frames): permission denied (EPERM) [io-error]`);
+    expect(res.stderr).toContain(`hint: make ${join(dir, ".flowproof")} writable`);
+    expect(res.stderr).not.toContain("[AUTHOR");
+    expect(filesUnder(dir)).toEqual(["inv.flow.yaml"]);
+  });
+
+  test("record refuses an unwritable trace directory before starting the browser", async () => {
+    const dir = join(project.dir, "immutable-trace");
+    const spec = project.write("immutable-trace/inv.flow.yaml", flow("Immutable trace", STEPS));
+    makeImmutable(join(dir, "traces"));
+    const res = await runCli(["record", spec, "-o", "traces/inv.trace.jsonl"], { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`error: cannot write ${join(dir, "traces")} (the trace): permission denied (EPERM) [io-error]`);
+    expect(res.stderr).toContain(`hint: make ${join(dir, "traces")} writable`);
+    expect(res.stderr).not.toContain("[AUTHOR");
+  });
+
+  test("run refuses an unwritable run directory before starting the browser", async () => {
+    const dir = join(project.dir, "immutable-run");
+    const spec = project.write("immutable-run/inv.flow.yaml", flow("Immutable run", STEPS));
+    expect((await runCli(["record", spec, "--recording-detail", "off"], { cwd: dir })).code).toBe(0);
+    makeImmutable(join(dir, ".flowproof", "runs"));
+    const res = await runCli(["run", spec, "--json"], { cwd: dir });
+    expect(res.code).toBe(2);
+    const out = JSON.parse(res.stdout) as { error: { code: string; message: string; diagnostics: Array<{ hint?: string }> } };
+    expect(out.error.code).toBe("io-error");
+    expect(out.error.message).toMatch(/^cannot write .*\.flowproof\/runs\/\d{8}T[\d.]+Z \(the run's result\.json, junit\.xml, report\.html and frames\): permission denied \(EPERM\)$/);
+    expect(out.error.diagnostics[0]!.hint).toContain("writable");
+  });
+
+  test("a disk that fills up during record is an io-error with a hint; no trace, bundle or temp file is left", async () => {
+    const dir = smallDisk(join(project.dir, "full-record"));
+    const spec = project.write("full-record/inv.flow.yaml", flow("Full record", STEPS));
+    const res = await runCli(["record", spec], { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/error: cannot write \S+: the disk is full \(ENOSPC\) \[io-error\]\n  hint: free space on the disk holding /);
+    expect(res.stderr).not.toContain("frame-worker.ts");
+    expect(res.stderr).not.toMatch(/^\s+at /m);
+    expect(filesUnder(dir)).toEqual(["inv.flow.yaml"]);
+  });
+
+  test("a disk that fills up during run is an io-error with a hint and leaves no temp file", async () => {
+    const dir = smallDisk(join(project.dir, "full-run"));
+    const spec = project.write("full-run/inv.flow.yaml", flow("Full run", STEPS));
+    expect((await runCli(["record", spec, "--recording-detail", "off"], { cwd: dir })).code).toBe(0);
+    const res = await runCli(["run", spec], { cwd: dir });
+    expect(res.code).toBe(2);
+    // Said in result.json when it still fits, else as the command's error: the same words either way.
+    expect(res.stderr).toMatch(/error: cannot write \S+: the disk is full \(ENOSPC\)( \[io-error\])?\n  hint: free space on the disk holding /);
+    expect(res.stderr).not.toContain("driver fault");
+    expect(res.stderr).not.toMatch(/^\s+at /m);
+    expect(filesUnder(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 });
