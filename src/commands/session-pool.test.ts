@@ -1,10 +1,29 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync, readdirSync } from "node:fs";
 import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 import { SessionPool } from "./session-pool.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 
 let server: TestServer;
+
+/** Main browser processes started by this test process (helpers carry `--type=`). */
+function browsersOfThisProcess(): number[] {
+  const out: number[] = [];
+  for (const e of readdirSync("/proc")) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const text = readFileSync(`/proc/${e}/stat`, "utf8");
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) !== process.pid || fields[0] === "Z") continue;
+      const args = readFileSync(`/proc/${e}/cmdline`, "utf8").split("\0");
+      if (args.some((a) => a.startsWith("--remote-debugging-port")) && !args.some((a) => a.startsWith("--type="))) out.push(Number(e));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
 beforeAll(async () => { requireChromium(); server = await startServer(); });
 afterAll(() => server.stop());
 
@@ -50,6 +69,28 @@ describe("SessionPool", () => {
       await b.session.close();
       await pool.close();
     }
+  });
+
+  test("a shared browser that died is replaced by a fresh one for the next flow", async () => {
+    const pool = new SessionPool();
+    try {
+      const a = await pool.open("web", "/tmp/a.flow.yaml", () => undefined);
+      expect((await a.driver.navigate(`${server.url}/greeter.html`, 10_000)).ok).toBe(true);
+      const browser = browsersOfThisProcess();
+      expect(browser.length).toBe(1);
+      process.kill(browser[0]!, "SIGKILL");
+      // The flow on the dead browser errors, saying so.
+      await expect(a.driver.check([], { kind: "title", op: "equals", value: "Greeter" })).rejects.toThrow("the browser is gone: the browser process was killed (SIGKILL)");
+      await a.driver.close();
+      const b = await pool.open("web", "/tmp/b.flow.yaml", () => undefined);
+      expect((await b.driver.navigate(`${server.url}/greeter.html`, 10_000)).ok).toBe(true);
+      expect((await b.driver.check([], { kind: "title", op: "equals", value: "Greeter" })).pass).toBe(true);
+      expect(browsersOfThisProcess()).not.toContain(browser[0]!);
+      await b.driver.close();
+    } finally {
+      await pool.close();
+    }
+    expect(browsersOfThisProcess()).toEqual([]);
   });
 
   test("an unknown app kind is a SpecError naming the available ones", async () => {
