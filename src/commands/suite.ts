@@ -213,9 +213,15 @@ function flowRecord(r: SuiteFlowResult, flow: Flow | undefined, runDir: string, 
   };
 }
 
-/** The bundle directory of one flow inside the run directory: `flows/<path without .flow.yaml>[-attempt-k]`. */
+/**
+ * The bundle directory of one flow inside the run directory: `flows/<path without .flow.yaml>` for
+ * its first attempt, `attempts/<k>/<path without .flow.yaml>` for a retry. Every flow file name maps
+ * into `flows/`, so a retry's bundle can never be another flow's (a suffix such as `-attempt-2`
+ * could: a flow may be named that).
+ */
 function flowBundleDir(runDir: string, rel: string, attempt: number): string {
-  return join(runDir, "flows", `${rel.replace(/\.flow\.ya?ml$/i, "")}${attempt > 1 ? `-attempt-${attempt}` : ""}`);
+  const stem = rel.replace(/\.flow\.ya?ml$/i, "");
+  return attempt > 1 ? join(runDir, "attempts", String(attempt), stem) : join(runDir, "flows", stem);
 }
 
 function outcomeOf(report: RunReport): FlowOutcome {
