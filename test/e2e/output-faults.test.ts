@@ -14,6 +14,8 @@ let server: TestServer;
 let project: TmpProject;
 /** The word the hostile page shows in its total: a test changes it to make a recorded assertion fail. */
 let hostileTotal = "Total";
+/** What the status page shows: a test changes it to make a recorded flow fail on replay. */
+let status = "Ready";
 beforeAll(async () => {
   requireChromium();
   server = await startServer();
@@ -25,6 +27,7 @@ beforeAll(async () => {
     `<!doctype html><title>Hostile \u001b]0;PWNED\u0007</title><h1 id="total">${hostileTotal} \u001b]0;PWNED\u0007\u001b[31mRED\u009b2J \uFFFE\uFFFF end</h1><button>Pay</button>`,
     { headers: { "content-type": "text/html; charset=utf-8" } },
   ));
+  server.setRoute("/status", () => new Response(`<!doctype html><title>Status</title><p id="status">${status}</p>`, { headers: { "content-type": "text/html; charset=utf-8" } }));
   project = tmpProject();
 });
 afterAll(() => {
@@ -204,5 +207,29 @@ describe("output that cannot be written", () => {
     expect(res.stderr).not.toContain("driver fault");
     expect(res.stderr).not.toMatch(/^\s+at /m);
     expect(filesUnder(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+  });
+});
+
+describe("retry bundles", () => {
+  test("a retried flow never writes into the bundle of a flow named like its retry", async () => {
+    const suite = join(project.dir, "retry-suite");
+    const statusFlow = (name: string) => [`name: ${name}`, "app: web", `url: ${server.url}/status`, "steps:", "  - assert: page shows Ready within 1s", ""].join("\n");
+    const checkout = project.write("retry-suite/checkout.flow.yaml", statusFlow("Checkout"));
+    const other = project.write("retry-suite/checkout-attempt-2.flow.yaml", statusFlow("Checkout attempt two"));
+    for (const spec of [checkout, other]) expect((await runCli(["record", spec, "--recording-detail", "off"], { cwd: suite })).code).toBe(0);
+    // `checkout-attempt-2` now passes on its own trace; `checkout` fails, is retried, and fails again.
+    project.write("retry-suite/checkout-attempt-2.trace.jsonl", project.read("retry-suite/checkout-attempt-2.trace.jsonl").replaceAll("Ready", "Busy"));
+    status = "Busy";
+    const res = await runCli(["run", ".", "--retries", "1", "--json", "--recording-detail", "off"], { cwd: suite });
+    status = "Ready";
+    const out = JSON.parse(res.stdout) as { run_dir: string; flows: Array<{ spec: string; outcome: string; attempts: number; report_path: string }> };
+    expect(res.code).toBe(1);
+    const bySpec = Object.fromEntries(out.flows.map((f) => [f.spec, f]));
+    expect(bySpec["checkout.flow.yaml"]).toMatchObject({ outcome: "failed", attempts: 2, report_path: join(out.run_dir, "attempts", "2", "checkout", "result.json") });
+    expect(bySpec["checkout-attempt-2.flow.yaml"]).toMatchObject({ outcome: "passed", attempts: 1, report_path: join(out.run_dir, "flows", "checkout-attempt-2", "result.json") });
+    const kept = JSON.parse(readFileSync(join(out.run_dir, "flows", "checkout-attempt-2", "result.json"), "utf8")) as { name: string; passed: boolean };
+    expect(kept).toMatchObject({ name: "Checkout attempt two", passed: true });
+    const first = JSON.parse(readFileSync(join(out.run_dir, "flows", "checkout", "result.json"), "utf8")) as { name: string; passed: boolean };
+    expect(first).toMatchObject({ name: "Checkout", passed: false });
   });
 });
