@@ -3,6 +3,41 @@ import { join } from "node:path";
 import { tmpProject } from "../../test/support/tmp-project.ts";
 import { compareVersions, findSuiteFile, prepareSuite, runEnvFrom, runHook, startAppServer } from "./suite-context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
+import { Lifecycle } from "../plugins/lifecycle.ts";
+import { readFileSync, readdirSync } from "node:fs";
+
+/** A port nothing listens on (taken from the OS, then released). */
+function freePort(): number {
+  const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+  const port = s.port!;
+  s.stop(true);
+  return port;
+}
+
+/** Pids of the live processes in process group `pgid` (zombies excluded). */
+function groupMembers(pgid: number): number[] {
+  const out: number[] = [];
+  for (const e of readdirSync("/proc")) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) === pgid && fields[0] !== "Z") out.push(Number(e));
+    } catch {
+      // gone while listing
+    }
+  }
+  return out;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(1000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const p = tmpProject();
 afterAll(() => p.remove());
@@ -49,4 +84,55 @@ describe("suite context", () => {
       s.stop(true);
     }
   });
+  test("the server's whole process group is owned: a stopping run ends it, grandchildren included, and frees its port", async () => {
+    const port = freePort();
+    const url = `http://127.0.0.1:${port}/`;
+    const lifecycle = new Lifecycle();
+    // The shell stays and the server is its grandchild, as with `npm start`.
+    const server = await startAppServer({ command: `python3 -m http.server ${port} --bind 127.0.0.1 & wait`, url, timeout_seconds: 20, reuse_existing: false }, p.dir, process.env, () => undefined, lifecycle);
+    expect(server.started).toBe(true);
+    expect(lifecycle.ownedCount).toBe(1);
+    const pgid = findGroupOf(port);
+    expect(groupMembers(pgid).length).toBeGreaterThanOrEqual(2);
+    await lifecycle.stopAll(10_000);
+    expect(lifecycle.ownedCount).toBe(0);
+    expect(groupMembers(pgid)).toEqual([]);
+    expect(await answers(url)).toBe(false);
+  });
+
+  test("killAll at process exit kills the server's group at once", async () => {
+    const port = freePort();
+    const lifecycle = new Lifecycle();
+    await startAppServer({ command: `python3 -m http.server ${port} --bind 127.0.0.1 & wait`, url: `http://127.0.0.1:${port}/`, timeout_seconds: 20, reuse_existing: false }, p.dir, process.env, () => undefined, lifecycle);
+    const pgid = findGroupOf(port);
+    lifecycle.killAll();
+    for (let i = 0; i < 50 && groupMembers(pgid).length > 0; i++) await Bun.sleep(100);
+    expect(groupMembers(pgid)).toEqual([]);
+  });
+
+  test("a stop request while waiting for the url stops the server and says so", async () => {
+    const port = freePort();
+    const lifecycle = new Lifecycle();
+    const start = startAppServer({ command: "sleep 30", url: `http://127.0.0.1:${port}/`, timeout_seconds: 30, reuse_existing: false }, p.dir, process.env, () => undefined, lifecycle);
+    lifecycle.requestStop({ reason: "SIGINT", signal: "SIGINT" });
+    await expect(start).rejects.toThrow("the run was interrupted (SIGINT)");
+    expect(lifecycle.ownedCount).toBe(0);
+  });
 });
+
+/** The process group of the python server listening on `port` (found by its command line). */
+function findGroupOf(port: number): number {
+  for (const e of readdirSync("/proc")) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${e}/cmdline`, "utf8").split("\0");
+      if (cmd.includes("http.server") && cmd.includes(String(port))) {
+        const stat = readFileSync(`/proc/${e}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+      }
+    } catch {
+      // gone while listing
+    }
+  }
+  throw new Error(`no http.server on port ${port}`);
+}

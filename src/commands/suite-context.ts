@@ -10,6 +10,7 @@ import type { FlowSuiteDefaults } from "../spec/flow.ts";
 import { resolveText } from "../engine/templates.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { displayPath } from "./common.ts";
+import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -95,6 +96,9 @@ export function runEnvFrom(command: string, cwd: string, env: Env, log: (line: s
 export function runHook(kind: "before_each" | "after_each", command: string, cwd: string, env: Env, spec: string, log: (line: string) => void): Promise<string | undefined> {
   return new Promise((done) => {
     const child = spawn("sh", ["-c", command], { cwd, env: { ...definedOnly(env), FLOWPROOF_SPEC: spec }, stdio: ["ignore", "pipe", "pipe"] });
+    // A stopping run stops its hook too; the process exit kills it at the latest.
+    const release = processLifecycle.own({ stop: () => void child.kill("SIGTERM"), kill: () => void child.kill("SIGKILL") });
+    child.once("exit", release);
     let tail = "";
     const collect = (chunk: Buffer) => {
       tail = (tail + chunk.toString("utf8")).slice(-2000);
@@ -111,14 +115,21 @@ export function runHook(kind: "before_each" | "after_each", command: string, cwd
   });
 }
 
+/** How long a `server:` gets to end after SIGTERM before its group is killed. */
+const SERVER_STOP_MS = 5_000;
+
 export interface RunningServer {
   /** Whether flowproof started it (false: an already running server was reused). */
   readonly started: boolean;
   stop(): Promise<void>;
 }
 
-/** Starts the suite's `server:` and waits until its url answers; reuses a running one when allowed. */
-export async function startAppServer(server: SuiteServer, cwd: string, env: Env, log: (line: string) => void): Promise<RunningServer> {
+/**
+ * Starts the suite's `server:` and waits until its url answers; reuses a running one when allowed.
+ * The server runs in a process group of its own, owned by `lifecycle`: `stop()`, a stopping run,
+ * a forced exit and the process's exit all end the whole group, so no server keeps its port.
+ */
+export async function startAppServer(server: SuiteServer, cwd: string, env: Env, log: (line: string) => void, lifecycle: Lifecycle = processLifecycle): Promise<RunningServer> {
   const url = resolveText(server.url, { env, captures: new Map(), secrets: new Map() }).value;
   if (await answers(url)) {
     if (server.reuse_existing) {
@@ -140,27 +151,35 @@ export async function startAppServer(server: SuiteServer, cwd: string, env: Env,
     exited = code !== null ? `exit code ${code}` : `signal ${signal}`;
     done();
   }));
-  const stop = async () => {
-    if (exited !== undefined || child.pid === undefined) return;
+  const signalGroup = (signal: NodeJS.Signals) => {
+    if (child.pid === undefined) return;
     try {
-      process.kill(-child.pid, "SIGTERM");
+      process.kill(-child.pid, signal);
     } catch {
-      return; // the group is already gone
+      // The group is already gone.
     }
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, "SIGKILL");
-      } catch {
-        // already exited between the check and the kill
-      }
-    }, 5000);
-    await exit;
-    clearTimeout(timer);
   };
+  // The shell may exit before what it started (npm → node …): the group is ended either way.
+  const stop = async () => {
+    release();
+    signalGroup("SIGTERM");
+    if (exited === undefined) {
+      const timer = setTimeout(() => signalGroup("SIGKILL"), SERVER_STOP_MS);
+      await exit;
+      clearTimeout(timer);
+    }
+    signalGroup("SIGKILL");
+  };
+  const release = lifecycle.own({ stop, kill: () => signalGroup("SIGKILL") });
   const deadline = Date.now() + server.timeout_seconds * 1000;
   log(`[SERVER] started \`${server.command}\`; waiting for ${url}`);
   while (Date.now() < deadline) {
+    if (lifecycle.signal.aborted) {
+      await stop();
+      throw new SpecError(diagnostic("bad-value", `the run was interrupted (${lifecycle.stopRequest?.reason ?? "stop requested"}) while waiting for ${url}; the server was stopped`));
+    }
     if (exited !== undefined) {
+      await stop();
       throw new SpecError(diagnostic("bad-value", `the server command \`${server.command}\` exited (${exited}) before ${url} answered${tail.trim() ? `: ${tail.trim().split("\n").slice(-3).join(" | ")}` : ""}`, { hint: "run the command by hand to see why it stops" }));
     }
     if (await answers(url)) return { started: true, stop };

@@ -178,3 +178,68 @@ describe("signals to the npm launcher (node bin/flowproof.js)", () => {
   }, 90_000);
 });
 
+/** A port nothing listens on (taken from the OS, then released). */
+function freePort(): number {
+  const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+  const port = s.port!;
+  s.stop(true);
+  return port;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(1000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every result.json below `dir`. */
+function resultFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith("result.json")).map((f) => join(dir, f));
+}
+
+describe("signals to a suite run with `server:`", () => {
+  test("SIGTERM stops every running flow and the app server's whole process group; its port is free again", async () => {
+    const port = freePort();
+    const appUrl = `http://127.0.0.1:${port}`;
+    let clicks = 0;
+    server.setRoute("/suite-clicked", () => {
+      clicks++;
+      return new Response("ok", { headers: { "access-control-allow-origin": "*" } });
+    });
+    // Recorded against the test server (the page shows Done); the suite's own server serves a
+    // page where Done never appears, so both flows are mid-step when the signal comes.
+    server.setRoute("/site/app.html", () => new Response(`<!doctype html><button onclick="document.getElementById('out').textContent = 'Done'">Go</button><p id="out"></p>`, { headers: { "content-type": "text/html" } }));
+    project.write("suite/site/app.html", `<!doctype html><button onclick="fetch('${server.url}/suite-clicked', { mode: 'no-cors' })">Go</button><p id="out"></p>`);
+    // The shell stays and the server is its grandchild, as with `npm start`.
+    project.write("suite/suite.yaml", `server:\n  command: python3 -m http.server \${APP_PORT} --bind 127.0.0.1 --directory site & wait\n  url: http://127.0.0.1:\${APP_PORT}/app.html\n  timeout_seconds: 30\n`);
+    for (const name of ["a", "b"]) {
+      project.write(`suite/${name}.flow.yaml`, `name: Suite ${name}\napp: web\nurl: http://127.0.0.1:\${APP_PORT}/site/app.html\nsteps:\n  - Click "Go"\n  - assert: page shows Done within 60s\n`);
+      const rec = await runCli(["record", `suite/${name}.flow.yaml`, "--author", "rules"], { cwd: project.dir, env: { APP_PORT: new URL(server.url).port } });
+      if (rec.code !== 0) throw new Error(`recording ${name} failed: ${rec.stderr}`);
+    }
+    // The suite's server serves site/ at the root: the flows' url resolves under it.
+    project.write("suite/site/site/app.html", readFileSync(join(project.dir, "suite/site/app.html"), "utf8"));
+    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "suite", "--workers", "2"], { cwd: project.dir, env: { ...process.env, NO_COLOR: "1", APP_PORT: String(port) }, stdout: "pipe", stderr: "pipe" });
+    const stderr = new Response(proc.stderr).text();
+    const stdout = new Response(proc.stdout).text();
+    await waitFor("both flows to click", () => clicks >= 2);
+    const tree = descendants(proc.pid);
+    const appServer = tree.filter((p) => commandOf(p).includes("http.server"));
+    expect(appServer.length).toBeGreaterThanOrEqual(1);
+    expect(browsersOf(tree).length).toBeGreaterThan(0);
+    proc.kill("SIGTERM");
+    const code = await proc.exited;
+    const err = await stderr;
+    await stdout;
+    expect(code).toBe(143);
+    expect(err).toContain("[INTERRUPTED] SIGTERM");
+    await expectAllGone(tree);
+    expect(await answers(`${appUrl}/app.html`)).toBe(false);
+    const results = resultFiles(join(project.dir, "suite", ".flowproof"));
+    expect(results.length).toBe(2);
+    for (const file of results) expectInterrupted(JSON.parse(readFileSync(file, "utf8")), "SIGTERM");
+  }, 150_000);
+});
