@@ -4,7 +4,7 @@
 // trace, a broken plugin) throw a FlowproofError subclass carrying diagnostics.
 import { record, type RecordOptions, type RecordResult } from "./commands/record.ts";
 import type { RunOptions, RunResult } from "./commands/run.ts";
-import { runInSuiteContext } from "./commands/run-single.ts";
+import { runInSuiteContext, type SingleRunResult } from "./commands/run-single.ts";
 import { validate, type ValidateResult } from "./commands/validate.ts";
 import { getTrace, type GetTraceOptions, type GetTraceResult } from "./commands/get-trace.ts";
 import { loadPluginsFor, type CommonOptions } from "./commands/common.ts";
@@ -12,6 +12,7 @@ import { heal, type HealOptions, type HealResult } from "./commands/heal.ts";
 
 export { record, type RecordOptions, type RecordResult, type RoutingEntry, type Route } from "./commands/record.ts";
 export { run, type RunOptions, type RunResult } from "./commands/run.ts";
+export type { SingleRunResult } from "./commands/run-single.ts";
 export { validate, type ValidateOptions, type ValidateResult } from "./commands/validate.ts";
 export { getTrace, type GetTraceOptions, type GetTraceResult } from "./commands/get-trace.ts";
 export { heal, type HealOptions, type HealResult, type HealReport } from "./commands/heal.ts";
@@ -59,7 +60,8 @@ export class Flow {
   }
 
   /** Replays the trace with zero model calls and writes the run bundle. A failing flow gives `report.passed === false`. */
-  run(options: FlowRunOptions = {}): Promise<RunResult> {
+  /** Also writes a run record for `flowproof audit` (`record_path`; a record that cannot be written is a logged warning). */
+  run(options: FlowRunOptions = {}): Promise<SingleRunResult> {
     // As on the command line: the nearest suite.yaml (env, hooks, server, browser defaults) applies.
     return runInSuiteContext({ ...options, spec: this.specPath });
   }

@@ -5,7 +5,7 @@ import { SpecError } from "../diagnostics/diagnostic.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
 import { UnresolvedReferenceError } from "../engine/templates.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../../test/support/tmp-project.ts";
-import { defaultTracePath, displayPath, loadFlowFile, readFlowFile, resolveStartUrl, stepTimeoutFromEnv } from "./common.ts";
+import { defaultTracePath, displayPath, loadFlowFile, loadFlowForReplay, readFlowFile, resolveStartUrl, stepTimeoutFromEnv } from "./common.ts";
 
 /** The SpecError a call throws. */
 function specError(run: () => unknown): SpecError {
@@ -163,5 +163,22 @@ describe("resolveStartUrl without a scheme", () => {
   });
   test.each(["1e3", " 250 ", "0x10"])("refuses FLOWPROOF_STEP_TIMEOUT_MS=%p", (raw) => {
     expect(() => stepTimeoutFromEnv({ FLOWPROOF_STEP_TIMEOUT_MS: raw })).toThrow(SpecError);
+  });
+});
+
+describe("loadFlowForReplay", () => {
+  test("reads plain steps as intent and knows the project's assertion plugins", async () => {
+    const p = tmpProject();
+    try {
+      p.write("package.json", "{}");
+      p.write(".flowproof/plugins/m.ts", 'import { defineAssertion } from "flowproof";\nexport const plugin = defineAssertion<{ v: string }>({ key: "assert_m", schema: { type: "object" }, run: async () => ({ pass: true }) });\n');
+      const spec = p.write("f.flow.yaml", `${flowYaml("F", "http://127.0.0.1:9/", ["Greet Ada politely"])}  - assert_m:\n      v: x\n`);
+      expect(() => loadFlowFile(spec)).toThrow(SpecError);
+      const { flow, plugins } = await loadFlowForReplay(spec, {});
+      expect(flow.steps.map((s) => s.form)).toEqual(["plain", "structured"]);
+      expect(plugins.assertions.map((a) => a.key)).toEqual(["assert_m"]);
+    } finally {
+      p.remove();
+    }
   });
 });

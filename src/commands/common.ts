@@ -104,6 +104,23 @@ export function loadFlowFile(spec: string, pluginAppKinds: readonly string[] = [
   return { ...result.flow, file: path };
 }
 
+/** A flow loaded for replay, with the project's plugins it was loaded with. */
+export interface ReplayFlow {
+  readonly flow: Flow;
+  readonly plugins: LoadedPlugins;
+}
+
+/**
+ * Loads a flow the way replay reads it, once per run: with the project's plugins (their app
+ * kinds and assertions) and plain steps as intent, never re-parsed under the rules grammar
+ * (replay reads the trace; a model-authored flow's plain steps are not rules text).
+ */
+export async function loadFlowForReplay(spec: string, env: Readonly<Record<string, string | undefined>>, suite?: FlowSuiteDefaults): Promise<ReplayFlow> {
+  const plugins = await loadPluginsFor(spec, env);
+  const flow = loadFlowFile(spec, plugins.adapters.map((a) => a.kind), plugins.assertions, false, suite);
+  return { flow, plugins };
+}
+
 /** `checkout.flow.yaml` → `checkout`. */
 export function flowStem(specPath: string): string {
   return basename(specPath).replace(/\.ya?ml$/i, "").replace(/\.flow$/i, "");

@@ -4,7 +4,8 @@
 // run leaves a run record for `flowproof audit`. Never prints: progress goes to `log`.
 import { dirname, relative, resolve, sep } from "node:path";
 import { run, type RunOptions, type RunResult } from "./run.ts";
-import { displayPath, defaultTracePath, loadFlowFile } from "./common.ts";
+import { displayPath, defaultTracePath, flowStem, loadFlowForReplay, type ReplayFlow } from "./common.ts";
+import type { Flow } from "../spec/flow.ts";
 import { findSuiteFile, prepareSuite, runHook, startAppServer, type SuiteContext } from "./suite-context.ts";
 import { createRecordDir, pruneRecords, writeRecord } from "./run-records.ts";
 import { controlVerdict, flowStatus, type RunRecord } from "../report/run-record.ts";
@@ -36,6 +37,14 @@ export async function runInSuiteContext(options: SingleRunOptions): Promise<Sing
   const env = ctx?.env ?? options.env ?? process.env;
   const server = ctx?.config.server ? await startAppServer(ctx.config.server, ctx.dir, env, log) : undefined;
   let result: RunResult;
+  // The flow is loaded once, as replay reads it, and handed to the run and to its run record.
+  let loaded: ReplayFlow | undefined;
+  let loadError: unknown;
+  try {
+    loaded = options.loaded ?? await loadFlowForReplay(specPath, env, ctx?.defaults);
+  } catch (error) {
+    loadError = error;
+  }
   try {
     const before = ctx?.config.before_each ? await runHook("before_each", ctx.config.before_each, ctx.dir, env, specPath, log) : undefined;
     let hookError = before;
@@ -43,10 +52,11 @@ export async function runInSuiteContext(options: SingleRunOptions): Promise<Sing
     let thrown: unknown;
     if (before === undefined) {
       try {
+        if (loadError !== undefined) throw loadError;
         // --retries: a failed flow (a verdict, not an error) runs again in a fresh context.
         const retries = options.retries ?? 0;
         for (let attempt = 1; ; attempt++) {
-          ran = await run({ ...options, env, ...(ctx?.defaults ? { suiteDefaults: ctx.defaults } : {}) });
+          ran = await run({ ...options, env, ...(loaded ? { loaded } : {}), ...(ctx?.defaults ? { suiteDefaults: ctx.defaults } : {}) });
           const failed = !ran.report.passed && ran.report.error === undefined && !ran.report.steps.some((st) => st.status === "errored");
           if (!failed || attempt > retries) break;
           log(`  retry ${attempt}/${retries} ${ran.report.name}`);
@@ -60,8 +70,7 @@ export async function runInSuiteContext(options: SingleRunOptions): Promise<Sing
     if (thrown !== undefined) throw thrown;
     hookError ??= after;
     if (hookError !== undefined) {
-      const flow = loadFlowFile(specPath);
-      const report = erroredReport(flow.name, displayPath(specPath), displayPath(options.trace ?? defaultTracePath(specPath)), hookError);
+      const report = erroredReport(loaded?.flow.name ?? flowStem(specPath), displayPath(specPath), displayPath(options.trace ?? defaultTracePath(specPath)), hookError);
       const dir = ran?.run_dir ?? createRunDir(dirname(specPath), new Date());
       const paths = writeRunBundle(dir, report);
       result = { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings: ran?.warnings ?? [] };
@@ -71,11 +80,11 @@ export async function runInSuiteContext(options: SingleRunOptions): Promise<Sing
   } finally {
     await server?.stop();
   }
-  const record_path = writeSingleRecord(ctx?.dir ?? dirname(specPath), specPath, result, log);
+  const record_path = writeSingleRecord(ctx?.dir ?? dirname(specPath), specPath, loaded?.flow, result, log);
   return { ...result, ...(suiteFile ? { suite_file: suiteFile } : {}), ...(record_path ? { record_path } : {}) };
 }
 
-function writeSingleRecord(suiteDir: string, specPath: string, result: RunResult, log: (line: string) => void): string | undefined {
+function writeSingleRecord(suiteDir: string, specPath: string, flow: Flow | undefined, result: RunResult, log: (line: string) => void): string | undefined {
   try {
     const { report } = result;
     const outcome = result.skipped !== undefined ? "skipped" : report.stale ? "stale" : report.passed ? "passed" : report.error !== undefined || report.steps.some((s) => s.status === "errored") ? "errored" : "failed";
@@ -84,7 +93,6 @@ function writeSingleRecord(suiteDir: string, specPath: string, result: RunResult
       const s = report.steps.find((x) => x.status !== "passed");
       return s && outcome !== "passed" ? (outcome === "skipped" ? s.detail : `${s.id} ${s.intent}: ${s.detail ?? s.status}`) : undefined;
     })();
-    const flow = loadFlowFile(specPath);
     const { runId, dir } = createRecordDir(suiteDir, new Date(report.started_at));
     const rel = (p: string) => relative(suiteDir, p).split(sep).join("/");
     const record: RunRecord = {
@@ -99,7 +107,7 @@ function writeSingleRecord(suiteDir: string, specPath: string, result: RunResult
         ...(reason ? { reason } : {}),
         result: relative(dir, result.report_path).split(sep).join("/"),
         ...(result.exported ? { exports: Object.keys(result.exported) } : {}),
-        ...(flow.control ? { control: { ...flow.control, ...controlVerdict(status, reason), evidence: { trace: rel(defaultTracePath(specPath)) } } } : {}),
+        ...(flow?.control ? { control: { ...flow.control, ...controlVerdict(status, reason), evidence: { trace: rel(defaultTracePath(specPath)) } } } : {}),
       }],
     };
     const path = writeRecord(dir, record);

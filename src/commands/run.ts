@@ -14,7 +14,7 @@ import { OutputError } from "../diagnostics/atomic-write.ts";
 import type { RunReport } from "../report/schema.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { defaultTracePath, structuredContext, displayPath, loadFlowFile, loadPluginsFor, openSurface, releaseSurface, resolveStartUrl, type CommonOptions, type OpenedSurface } from "./common.ts";
+import { defaultTracePath, structuredContext, displayPath, loadFlowForReplay, openSurface, releaseSurface, resolveStartUrl, type CommonOptions, type OpenedSurface, type ReplayFlow } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
 import { createRecorder, recorderObserver, recordingReport, withTimeline } from "./recording.ts";
@@ -36,6 +36,8 @@ export interface RunOptions extends CommonOptions, RecordingControls {
   readonly runDir?: string;
   /** The governing suite's `browser` defaults and `identities`, passed through for the flow's own keys. */
   readonly suiteDefaults?: SuiteDefaults;
+  /** The flow and plugins the caller already loaded (`loadFlowForReplay`), so the flow is read once per run. */
+  readonly loaded?: ReplayFlow;
 }
 
 export interface RunResult {
@@ -57,10 +59,9 @@ export interface RunResult {
 export async function run(options: RunOptions): Promise<RunResult> {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => undefined);
-  const plugins = await loadPluginsFor(options.spec, env);
   // Replay reads the trace, not the step text: plain steps need not parse under the rules grammar
   // (a model-authored flow's steps are intent).
-  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, false, options.suiteDefaults);
+  const { flow, plugins } = options.loaded ?? await loadFlowForReplay(options.spec, env, options.suiteDefaults);
   const unmet = unmetGate(flow.skip_unless_env, env);
   if (unmet.length > 0) {
     const reason = `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set`;

@@ -13,7 +13,7 @@ import { junitXml } from "../report/junit.ts";
 import { suiteHtml } from "../report/suite-html.ts";
 import { writeRunBundle } from "../report/bundle.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { defaultTracePath, displayPath, loadFlowFile, type AuthorMode, type CommonOptions } from "./common.ts";
+import { defaultTracePath, displayPath, loadFlowForReplay, type AuthorMode, type CommonOptions, type ReplayFlow } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import { run } from "./run.ts";
 import { record } from "./record.ts";
@@ -80,6 +80,8 @@ interface Loaded {
   readonly plan: PlannedFlow;
   readonly path: string;
   readonly flow?: Flow;
+  /** The flow with its plugins, as replay reads it (loaded once, handed to every attempt). */
+  readonly replay?: ReplayFlow;
   readonly loadError?: string;
 }
 
@@ -107,14 +109,17 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   if (planned.length === 0 && !options.shard) {
     throw new SpecError(diagnostic("io-error", `no *.flow.yaml files below ${displayPath(dir) || "."}`, { hint: "a suite is a directory of flow files; `flowproof init` writes an example" }));
   }
-  const loaded: Loaded[] = planned.map((plan) => {
+  // Each flow is loaded once, as replay reads it: with the project's plugins, plain steps as
+  // intent (a model-authored flow's steps are not rules text; replay reads the trace).
+  const loaded: Loaded[] = await Promise.all(planned.map(async (plan): Promise<Loaded> => {
     const path = join(dir, plan.rel);
     try {
-      return { plan, path, flow: loadFlowFile(path, [], [], true, ctx.defaults) };
+      const replay = await loadFlowForReplay(path, ctx.env, ctx.defaults);
+      return { plan, path, flow: replay.flow, replay };
     } catch (error) {
       return { plan, path, loadError: errorLine(error) };
     }
-  });
+  }));
   checkControlsUnique(loaded);
 
   const server = ctx.config.server ? await startAppServer(ctx.config.server, ctx.dir, ctx.env, log) : undefined;
@@ -278,6 +283,7 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
       try {
         last = await run({
           spec: path, env, pool, runDir: mkdirp(flowBundleDir(runDir, plan.rel, attempt)), ...(ctx.defaults ? { suiteDefaults: ctx.defaults } : {}), log: options.log,
+          ...(item.replay ? { loaded: item.replay } : {}),
           ...(options.recordingDetail ? { recordingDetail: options.recordingDetail } : {}),
           ...(options.video ? { video: true } : {}),
           ...(options.highlightCursor ? { highlightCursor: true } : {}),

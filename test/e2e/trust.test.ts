@@ -10,16 +10,22 @@ import { requireChromium } from "../support/chromium.ts";
 import { runCli } from "../support/cli.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { record } from "../../src/commands/record.ts";
+import { startScriptedModel, type ScriptedModel } from "../support/model-server.ts";
+import { runTool } from "../../src/mcp/tools.ts";
+import { Flow } from "../../src/index.ts";
 
 let server: TestServer;
+let model: ScriptedModel;
 const projects: TmpProject[] = [];
 
 beforeAll(async () => {
   requireChromium();
   server = await startServer();
+  model = await startScriptedModel();
 });
 afterAll(() => {
   server.stop();
+  model.stop();
   for (const p of projects) p.remove();
 });
 
@@ -139,5 +145,72 @@ describe("an unset ${VAR} in a step is a configuration error", () => {
     const doc = JSON.parse(json.stdout) as { valid: boolean; warnings: Array<{ variable: string; line: number }> };
     expect(doc.valid).toBe(true);
     expect(doc.warnings.map((w) => w.variable)).toEqual(["TRUST_BASE", "TRUST_USER"]);
+  });
+});
+
+describe("a flow replays as it was recorded, on every path", () => {
+  const GREET = "Greet Ada politely";
+  const PLUGIN = `import { defineAssertion } from "flowproof";
+
+export const plugin = defineAssertion<{ value: string }>({
+  key: "assert_marker",
+  schema: { type: "object", required: ["value"], additionalProperties: false, properties: { value: { type: "string" } } },
+  run: async (args) => (args.value === "ok" ? { pass: true } : { pass: false, expected: "ok", actual: args.value }),
+});
+`;
+
+  test("a model-authored flow and a flow using a project plugin pass alone, in a suite, with workers, in shards, with audit, over MCP and through the library", async () => {
+    const p = project();
+    p.write("package.json", "{}");
+    p.write(".flowproof/plugins/marker.ts", PLUGIN);
+    model.script(GREET, JSON.stringify([{ action: "type_text", target: "css:#name", text: "Ada" }, { action: "click", target: "css:#greet" }]));
+    // A plain step the rules grammar cannot read: only the model can author it.
+    const authored = p.write("a-authored.flow.yaml", `${flowYaml("Authored", `${server.url}/greeter.html`, [GREET, "assert: page shows Hello, Ada!"])}control:\n  id: greet.model\n`);
+    const rec = await runCli(["record", authored], { cwd: p.dir, env: model.env() });
+    expect(rec.stderr).toContain(`[AUTHOR llm] 1: ${GREET}`);
+    expect(rec.code).toBe(0);
+    const plugged = p.write("b-plugin.flow.yaml", `${flowYaml("Plugged", `${server.url}/greeter.html`, ['rules: Type Bo into the "Your name" field'])}  - assert_marker:\n      value: ok\n`);
+    const recPlugin = await runCli(["record", plugged, "--author", "rules"], { cwd: p.dir });
+    expect(recPlugin.code).toBe(0);
+    const requests = model.requests.length;
+
+    // Replay: no model configured, never re-reading the plain step as rules text.
+    for (const spec of ["b-plugin.flow.yaml", "a-authored.flow.yaml"]) {
+      const single = await runCli(["run", spec], { cwd: p.dir });
+      expect(single.stderr).not.toContain("could not write the run record");
+      expect(single.stdout).toMatch(/^PASS: /m);
+      expect(single.code).toBe(0);
+    }
+    // The latest run record is the authored flow's, with its control.
+    const audit = await runCli(["audit", ".", "--json"], { cwd: p.dir });
+    expect(audit.code).toBe(0);
+    expect((JSON.parse(audit.stdout) as { controls: Array<{ id: string; verdict: string }> }).controls).toEqual([expect.objectContaining({ id: "greet.model", verdict: "pass" })]);
+
+    for (const args of [["run", "."], ["run", ".", "--workers", "2"], ["run", ".", "--shard", "1/2"], ["run", ".", "--shard", "2/2"]]) {
+      const res = await runCli([...args, "--json"], { cwd: p.dir });
+      const json = JSON.parse(res.stdout) as SuiteJson;
+      expect(json.flows.map((f) => [f.spec, f.outcome, f.reason])).toEqual(json.flows.map((f) => [f.spec, "passed", undefined]));
+      expect(res.stdout + res.stderr).not.toContain("matches no rules step");
+      expect(res.code).toBe(0);
+    }
+    const suiteAudit = await runCli(["audit", "."], { cwd: p.dir });
+    expect(suiteAudit.code).toBe(0);
+
+    // MCP's flowproof_run and the library's Flow.run take the same path.
+    const cwd = process.cwd();
+    process.chdir(p.dir);
+    try {
+      const viaMcp = (await runTool.handle({ spec: authored })) as { report: { passed: boolean }; warnings: string[] };
+      expect(viaMcp.report.passed).toBe(true);
+      expect(viaMcp.warnings).toEqual([]);
+      const logs: string[] = [];
+      const viaLibrary = await new Flow(authored).run({ log: (l) => logs.push(l) });
+      expect(viaLibrary.report.passed).toBe(true);
+      expect(viaLibrary.record_path).toBeDefined();
+      expect(logs.join("\n")).not.toContain("could not write the run record");
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(model.requests.length).toBe(requests);
   });
 });
