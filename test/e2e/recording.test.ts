@@ -37,7 +37,7 @@ afterAll(() => {
   for (const p of projects) p.remove();
 });
 
-function flow(redact: string): string {
+function flow(redact: string, ssn = "${CANARY}"): string {
   return [
     "name: Redaction",
     "app: web",
@@ -46,7 +46,7 @@ function flow(redact: string): string {
     "steps:",
     '  - rules: Type Ada into the "Your name" field',
     '  - rules: Type ${SECRET_PW} into the "Password" field',
-    '  - rules: Type ${CANARY} into the "SSN" field',
+    `  - rules: Type ${ssn} into the "SSN" field`,
     '  - rules: Press the "Save" button',
     "  - assert: page shows Saved for Ada",
     "",
@@ -119,10 +119,11 @@ describe("recording redaction (real browser)", () => {
     }
   });
 
-  test("the same check catches an unmasked field: without the rule the typed canary shows in the pixels", async () => {
+  /** The SSN field's frames around its typing step in a fresh recording of `flow("", ssn)`: before and after. */
+  async function ssnFramesWithoutRule(ssn: string) {
     const bare = tmpProject();
     projects.push(bare);
-    const spec = bare.write("redaction.flow.yaml", flow(""));
+    const spec = bare.write("redaction.flow.yaml", flow("", ssn));
     const rec = await runCli(["record", spec], { cwd: bare.dir, env: ENV });
     expect(rec.code).toBe(0);
     const pngs = pngsUnder(join(bare.dir, ".flowproof"));
@@ -130,17 +131,29 @@ describe("recording redaction (real browser)", () => {
     const images = pngs.map((f) => decodePng(readFileSync(f)));
     // Password fields stay masked without any rule.
     expect(images.every((img) => isUniform(img, PASSWORD_RECT, BLACK))).toBe(true);
-    // The SSN field's inside is blank before the canary is typed and carries its pixels after.
     const steps = readFileSync(join(bare.dir, "redaction.trace.jsonl"), "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, any>);
     const typing = steps[2]!["artifacts"]["recording"] as { start_ms: number; end_ms: number };
     const offsetOf = (f: string) => Number(/frame-(\d+)-/.exec(f)![1]);
     const own = pngs.filter((f) => offsetOf(f) >= typing.start_ms && offsetOf(f) <= typing.end_ms).sort((a, b) => offsetOf(a) - offsetOf(b));
     expect(own.length).toBe(2);
     const [before, after] = own.map((f) => decodePng(readFileSync(f)));
-    expect(isUniform(before!, SSN_INSIDE, WHITE)).toBe(true);
-    expect(isUniform(after!, SSN_INSIDE, WHITE)).toBe(false);
+    return { before: before!, after: after! };
+  }
+
+  test("the same check catches an unmasked field: without a rule, a literal typed value shows in the pixels", async () => {
+    const { before, after } = await ssnFramesWithoutRule("123-45-6789");
+    // The SSN field's inside is blank before the value is typed and carries its pixels after…
+    expect(isUniform(before, SSN_INSIDE, WHITE)).toBe(true);
+    expect(isUniform(after, SSN_INSIDE, WHITE)).toBe(false);
     // …which is exactly what the redaction check looks at: it would have failed here.
-    expect(isUniform(after!, SSN_RECT, BLACK)).toBe(false);
+    expect(isUniform(after, SSN_RECT, BLACK)).toBe(false);
+  });
+
+  test("without a rule, a field a ${VAR} is typed into is masked from the moment it is typed", async () => {
+    const { before, after } = await ssnFramesWithoutRule("${CANARY}");
+    expect(isUniform(before, SSN_INSIDE, WHITE)).toBe(true);
+    expect(isUniform(before, SSN_RECT, BLACK)).toBe(false);
+    expect(isUniform(after, SSN_RECT, BLACK)).toBe(true);
   });
 
   test("fails closed: a rule the page cannot resolve drops every frame and marks the steps, verdict unchanged", async () => {
