@@ -18,6 +18,8 @@ import { handleStopSignals, processLifecycle } from "../plugins/lifecycle.ts";
 
 /** How long an interrupted run may take to close its browsers and write its results before it is forced down. */
 const STOP_GRACE_MS = 10_000;
+/** How long a forced exit waits for its output to reach a reader. */
+const FORCED_FLUSH_MS = 1_000;
 
 const HANDLERS: Record<string, (args: ParsedArgs, io: Io) => Promise<ExitCode>> = {
   record: recordCommand,
@@ -73,11 +75,14 @@ export function flushOutput(): Promise<void> {
 }
 
 if (import.meta.main) {
-  const exit = async (code: number) => {
-    await flushOutput();
+  const exit = async (code: number, flushBoundMs?: number) => {
+    const flushed = flushOutput();
+    // A forced exit does not wait on a reader that stopped reading.
+    if (flushBoundMs === undefined) await flushed;
+    else await Promise.race([flushed, new Promise((r) => setTimeout(r, flushBoundMs))]);
     process.exit(code);
   };
-  handleStopSignals(processLifecycle, { notify: (line) => processIo.err(line), graceMs: STOP_GRACE_MS, exit });
+  handleStopSignals(processLifecycle, { notify: (line) => processIo.err(line), graceMs: STOP_GRACE_MS, exit: (code) => exit(code, FORCED_FLUSH_MS) });
   const code = await main(process.argv.slice(2));
   await exit(processLifecycle.exitCode(code));
 }

@@ -1,13 +1,15 @@
 // `flowproof mcp`: an MCP server over stdio (the official SDK's low-level Server) offering the
 // tools of tools.ts. stdout carries only the protocol; nothing here prints.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Value } from "@sinclair/typebox/value";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import { diagnosticToJson } from "../diagnostics/render.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { TOOLS, type McpTool } from "./tools.ts";
+import { LineTransport } from "./stdio.ts";
+import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
+import type { Readable, Writable } from "node:stream";
 
 const json = (value: unknown, isError = false): CallToolResult => ({ content: [{ type: "text", text: JSON.stringify(value, null, 2) }], ...(isError ? { isError: true } : {}) });
 
@@ -30,21 +32,66 @@ export async function callTool(tools: readonly McpTool[], name: string, args: un
   }
 }
 
-export function createMcpServer(tools: readonly McpTool[] = TOOLS): Server {
+export function createMcpServer(tools: readonly McpTool[] = TOOLS, inFlight: Set<Promise<unknown>> = new Set()): Server {
   const server = new Server({ name: "flowproof", version: FLOWPROOF_VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: { ...t.inputSchema, type: "object" as const } })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(tools, request.params.name, request.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const call = callTool(tools, request.params.name, request.params.arguments);
+    inFlight.add(call);
+    try {
+      return await call;
+    } finally {
+      inFlight.delete(call);
+    }
+  });
   return server;
 }
 
-/** Serves MCP on stdin/stdout until the client closes the connection. */
-export async function serveStdio(): Promise<void> {
-  const server = createMcpServer();
+/** How long tool calls still running at shutdown get to stop (close their browsers, write results). */
+const SHUTDOWN_GRACE_MS = 15_000;
+
+export interface ServeOptions {
+  readonly input?: Readable;
+  readonly output?: Writable;
+  readonly lifecycle?: Lifecycle;
+  readonly tools?: readonly McpTool[];
+}
+
+/**
+ * Serves MCP on stdin/stdout until the client closes its end (EOF, broken pipe) or the process is
+ * asked to stop (SIGINT/SIGTERM). Tool calls still running are stopped (their flows interrupted,
+ * their browsers closed) before it returns. Resolves with why it ended.
+ */
+export async function serveStdio(options: ServeOptions = {}): Promise<string> {
+  const lifecycle = options.lifecycle ?? processLifecycle;
+  const inFlight = new Set<Promise<unknown>>();
+  const server = createMcpServer(options.tools ?? TOOLS, inFlight);
+  const transport = new LineTransport(options.input ?? process.stdin, options.output ?? process.stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
-  await server.connect(new StdioServerTransport());
-  await closed;
+  let onStop: (() => void) | undefined;
+  const stopped = new Promise<void>((resolve) => {
+    onStop = resolve;
+    if (lifecycle.signal.aborted) resolve();
+    else lifecycle.signal.addEventListener("abort", onStop, { once: true });
+  });
+  await server.connect(transport);
+  await Promise.race([closed, stopped]);
+  if (onStop) lifecycle.signal.removeEventListener("abort", onStop);
+  const why = lifecycle.stopRequest?.reason ?? `the MCP client closed the connection (${transport.closedBy ?? "closed"})`;
+  // The client is gone: a flow it started has no one to report to, so it stops like on a signal.
+  if (!lifecycle.stopRequest) lifecycle.requestStop({ reason: why });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
+  });
+  await Promise.race([Promise.allSettled([...inFlight]), grace]);
+  clearTimeout(timer);
+  // Whatever did not stop in time is stopped now (browser sessions are owned by the lifecycle).
+  await lifecycle.stopAll(2_000);
+  await server.close();
+  return why;
 }
