@@ -2,6 +2,9 @@
 // record, run (passing and failing), read the trace, validate a bad flow.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { startServer, type TestServer } from "../../test/support/server.ts";
@@ -119,6 +122,76 @@ describe("flowproof mcp", () => {
     expect(r.isError).toBe(true);
     expect((r.value["error"] as { code: string }).code).toBe("missing-trace");
   });
+});
+
+describe("flowproof mcp: paths stay inside the server's root", () => {
+  test("validate refuses a file outside the root (/etc/shadow, a canary) without quoting a byte of it", async () => {
+    const elsewhere = tmpProject("flowproof-outside-");
+    try {
+      const canary = elsewhere.write("secret.yaml", "root:$6$Zq7CanaryHash:19000:0:99999:7:::\n");
+      for (const spec of [canary, "/etc/shadow", "../../../../../../etc/passwd"]) {
+        const r = await call("flowproof_validate", { spec });
+        expect(r.isError).toBe(true);
+        const text = JSON.stringify(r.value);
+        expect((r.value["error"] as { code: string }).code).toBe("usage");
+        expect(text).toContain("is outside the MCP server's root");
+        expect(text).not.toContain("Zq7Canary");
+        expect(text).not.toContain("root:");
+      }
+    } finally {
+      elsewhere.remove();
+    }
+  });
+
+  test("a file inside the root that is not a flow is refused without its content", async () => {
+    project.write("notes.yaml", "root:$6$Zq7CanaryHash:19000:0:99999:7:::\n");
+    project.write("notes.txt", "Zq7Canary plain text\n");
+    for (const spec of ["notes.yaml", "notes.txt"]) {
+      const r = await call("flowproof_validate", { spec });
+      expect(r.isError).toBe(true);
+      expect(JSON.stringify(r.value)).not.toContain("Zq7Canary");
+    }
+  });
+
+  test("record with out: outside the root, or onto a file that is not a trace, writes nothing", async () => {
+    const elsewhere = tmpProject("flowproof-outside-");
+    try {
+      const victim = elsewhere.write("victim.trace.jsonl", "precious\n");
+      const spec = project.write("out.flow.yaml", flowYaml("Out", `${server.url}/counter.html`, ['rules: Press the "Add" button']));
+      const outside = await call("flowproof_record", { spec, out: victim, author: "rules" });
+      expect(outside.isError).toBe(true);
+      expect(JSON.stringify(outside.value)).toContain("is outside the MCP server's root");
+      expect(readFileSync(victim, "utf8")).toBe("precious\n");
+      const config = project.write("config.jsonl", '{"keep":"me"}\n');
+      const other = await call("flowproof_record", { spec, out: config, author: "rules" });
+      expect(other.isError).toBe(true);
+      expect(JSON.stringify(other.value)).toContain("it is not overwritten");
+      expect(readFileSync(config, "utf8")).toBe('{"keep":"me"}\n');
+    } finally {
+      elsewhere.remove();
+    }
+  });
+
+  test("a client that declares roots confines the server to them instead of its working directory", async () => {
+    const declared = tmpProject("flowproof-root-");
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: "1" })) if (v !== undefined) env[k] = v;
+    const rooted = new Client({ name: "flowproof-roots-test", version: "1.0.0" }, { capabilities: { roots: { listChanged: true } } });
+    rooted.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(declared.dir).href, name: "declared" }] }));
+    try {
+      await rooted.connect(new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"], cwd: project.dir, env, stderr: "ignore" }));
+      const inDeclared = declared.write("ok.flow.yaml", flowYaml("Ok", "http://127.0.0.1:1/", ["assert: page shows x"]));
+      const ok = await rooted.callTool({ name: "flowproof_validate", arguments: { spec: inDeclared } });
+      expect(ok.isError).toBeFalsy();
+      const inCwd = project.write("cwd.flow.yaml", flowYaml("Cwd", "http://127.0.0.1:1/", ["assert: page shows x"]));
+      const refused = await rooted.callTool({ name: "flowproof_validate", arguments: { spec: inCwd } });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain("is outside the MCP server's root");
+    } finally {
+      await rooted.close();
+      declared.remove();
+    }
+  }, 60_000);
 });
 
 describe("callTool", () => {

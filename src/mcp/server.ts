@@ -1,20 +1,21 @@
 // `flowproof mcp`: an MCP server over stdio (the official SDK's low-level Server) offering the
 // tools of tools.ts. stdout carries only the protocol; nothing here prints.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Value } from "@sinclair/typebox/value";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import { diagnosticToJson } from "../diagnostics/render.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { TOOLS, type McpTool } from "./tools.ts";
 import { LineTransport } from "./stdio.ts";
+import { McpRoots } from "./roots.ts";
 import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
 import type { Readable, Writable } from "node:stream";
 
 const json = (value: unknown, isError = false): CallToolResult => ({ content: [{ type: "text", text: JSON.stringify(value, null, 2) }], ...(isError ? { isError: true } : {}) });
 
-/** Runs one tool call: argument check, then the handler; a command that could not run becomes an error result with diagnostics. */
-export async function callTool(tools: readonly McpTool[], name: string, args: unknown): Promise<CallToolResult> {
+/** Runs one tool call: argument check, path confinement to `roots` (when given), then the handler; a command that could not run becomes an error result with diagnostics. */
+export async function callTool(tools: readonly McpTool[], name: string, args: unknown, roots?: McpRoots): Promise<CallToolResult> {
   const tool = tools.find((t) => t.name === name);
   if (!tool) return json({ error: { code: "usage", message: `unknown tool ${JSON.stringify(name)}`, hint: `tools: ${tools.map((t) => t.name).join(", ")}` } }, true);
   const input = args ?? {};
@@ -23,6 +24,12 @@ export async function callTool(tools: readonly McpTool[], name: string, args: un
     return json({ error: { code: "usage", message: `bad arguments for ${name}: ${problems.join("; ")}` } }, true);
   }
   try {
+    if (roots) {
+      for (const [arg, role] of Object.entries(tool.paths)) {
+        const value = (input as Record<string, unknown>)[arg];
+        if (typeof value === "string") await roots.check(arg, value, role);
+      }
+    }
     return json(await tool.handle(input));
   } catch (error) {
     if (error instanceof FlowproofError) {
@@ -32,13 +39,19 @@ export async function callTool(tools: readonly McpTool[], name: string, args: un
   }
 }
 
-export function createMcpServer(tools: readonly McpTool[] = TOOLS, inFlight: Set<Promise<unknown>> = new Set()): Server {
+/**
+ * The MCP server over `tools`. Path arguments are confined to its roots: the client's (MCP roots
+ * capability) or else the working directory. `inFlight` collects the tool calls still running.
+ */
+export function createMcpServer(tools: readonly McpTool[] = TOOLS, inFlight: Set<Promise<unknown>> = new Set(), cwd: string = process.cwd()): Server {
   const server = new Server({ name: "flowproof", version: FLOWPROOF_VERSION }, { capabilities: { tools: {} } });
+  const roots = new McpRoots(cwd, async () => (server.getClientCapabilities()?.roots ? (await server.listRoots()).roots.map((r) => r.uri) : undefined));
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => roots.invalidate());
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: { ...t.inputSchema, type: "object" as const } })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const call = callTool(tools, request.params.name, request.params.arguments);
+    const call = callTool(tools, request.params.name, request.params.arguments, roots);
     inFlight.add(call);
     try {
       return await call;

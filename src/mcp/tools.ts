@@ -10,6 +10,7 @@ import { validate } from "../commands/validate.ts";
 import { getTrace } from "../commands/get-trace.ts";
 import { loadPluginsFor } from "../commands/common.ts";
 import { heal } from "../commands/heal.ts";
+import type { PathRole } from "./roots.ts";
 
 export interface McpTool<S extends TSchema = TSchema> {
   /** `flowproof_<command>`. */
@@ -19,6 +20,8 @@ export interface McpTool<S extends TSchema = TSchema> {
   readonly inputSchema: S;
   /** The JSON value returned to the client; throws only when the command could not run. */
   handle(args: Static<S>): Promise<unknown>;
+  /** Its path arguments and what each names; each is checked against the server's roots before `handle` runs. */
+  readonly paths: Readonly<Record<string, PathRole>>;
 }
 
 const spec = Type.String({ description: "Path of the flow file (`*.flow.yaml`), absolute or relative to the server's working directory." });
@@ -40,6 +43,7 @@ const defineTool = <S extends TSchema>(tool: McpTool<S>): McpTool<S> => tool;
 
 export const recordTool = defineTool({
   name: "flowproof_record",
+  paths: { spec: "flow", out: "trace-out" },
   description: "Perform a flow once in the live app and write its trace (whole, or not at all when a step fails). A failing step is a normal result with ok: false and the failing step's detail.",
   inputSchema: Type.Object({
     spec,
@@ -68,6 +72,7 @@ export const recordTool = defineTool({
 
 export const healTool = defineTool({
   name: "flowproof_heal",
+  paths: { spec: "flow", trace: "trace" },
   description: "Re-record a flow against the live app and propose a diff of its trace (steps compared by position on intent, action, surface and selectors), with <stem>.proposed.jsonl and a review page <stem>.heal.html showing old and new frames per changed step. The trace is only replaced with apply: true. A step too ambiguous to author returns {needs_clarification}.",
   inputSchema: Type.Object({
     spec,
@@ -84,6 +89,7 @@ export const healTool = defineTool({
 
 export const runTool = defineTool({
   name: "flowproof_run",
+  paths: { spec: "flow", trace: "trace" },
   description: "Replay a flow's trace with zero model calls and write the run bundle (result.json, junit.xml, report.html). A failing flow is a normal result: report.passed is false and the failing step says what was expected and seen.",
   inputSchema: Type.Object({ spec, trace: tracePath, recording_detail: recordingDetail, video, highlight_cursor: highlightCursor }, { additionalProperties: false }),
   async handle(args) {
@@ -94,6 +100,7 @@ export const runTool = defineTool({
 
 export const getTraceTool = defineTool({
   name: "flowproof_get_trace",
+  paths: { spec: "flow", trace: "trace" },
   description: "Read a flow's recorded trace: the header (app, environment, flowproof version) and every step's action, selectors and sync conditions.",
   inputSchema: Type.Object({ spec, trace: tracePath }, { additionalProperties: false }),
   async handle(args) {
@@ -103,6 +110,7 @@ export const getTraceTool = defineTool({
 
 export const validateTool = defineTool({
   name: "flowproof_validate",
+  paths: { spec: "flow" },
   description: "Parse and check a flow without starting the app: YAML, keys, every step's grammar and whether this version runs each form. Problems come back together, each with file:line:col and a hint.",
   inputSchema: Type.Object({ spec }, { additionalProperties: false }),
   async handle(args) {
@@ -113,6 +121,7 @@ export const validateTool = defineTool({
 
 export const auditTool = defineTool({
   name: "flowproof_audit",
+  paths: { dir: "dir" },
   description: "The control map of a suite from its persisted run record (never re-runs): each flow's `control` with its verdict (pass, fail or capability-error) and evidence. With `since`, the difference to an earlier run: added, removed and changed controls, and whether that is a regression.",
   inputSchema: Type.Object({
     dir: Type.String({ description: "The suite directory (the one `flowproof run <dir>` ran)." }),
