@@ -102,7 +102,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     usage: "flowproof merge <run-dir>... [-o <suite dir>] [--json]",
     positional: "run-dir",
     flags: [
-      { name: "out", short: "o", kind: "string", placeholder: "dir", description: "Suite directory to write the merged run record under (default: the suite of the first run directory)." },
+      { name: "out", short: "o", kind: "string", placeholder: "dir", description: "Suite directory to write the merged run under, as <dir>/.flowproof/runs/<run-id> (default: the suite the run directories are in, when they all are <suite>/.flowproof/runs/<run-id> of one suite; otherwise required)." },
       JSON_FLAG,
     ],
   },

@@ -1,8 +1,9 @@
 // `flowproof merge <run-dir>…`: joins the run records of shards (`flowproof run <dir> --shard i/n`)
 // into one run record, junit.xml and report.html under the suite's `.flowproof/runs/`, so the
-// merged run is what `flowproof audit` reads. Typed options in, typed result out; never prints.
+// merged run is what `flowproof audit` reads. Every shard 1..n of one suite, each exactly once,
+// or nothing is written. Typed options in, typed result out; never prints.
 import { cpSync, existsSync, readFileSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { RUN_ID_PATTERN, type FlowRecord, type RunRecord } from "../report/run-record.ts";
 import type { RunReport } from "../report/schema.ts";
@@ -14,7 +15,10 @@ import { createRecordDir, pruneRecords, writeRecord, writeWhole } from "./run-re
 export interface MergeOptions {
   /** Run directories (`<suite>/.flowproof/runs/<run-id>`), one per shard. */
   readonly runDirs: readonly string[];
-  /** The suite directory to write under; default the suite of the first run directory. */
+  /**
+   * The suite directory to write the merged run under (`<out>/.flowproof/runs/<id>`); default the
+   * suite the run directories sit in when they all are `<suite>/.flowproof/runs/<id>` of one suite.
+   */
   readonly out?: string;
   readonly log?: (line: string) => void;
 }
@@ -41,10 +45,58 @@ function readShard(dir: string): RunRecord {
   return value as RunRecord;
 }
 
+const HINT = "merge the runs of every shard of one suite, each once: flowproof merge <run of --shard 1/n> … <run of --shard n/n>";
+
+/** The suite a run directory `<suite>/.flowproof/runs/<id>` belongs to, or undefined for any other place. */
+function suiteOfRunDir(dir: string): string | undefined {
+  const runs = dirname(dir);
+  const dot = dirname(runs);
+  return basename(runs) === "runs" && basename(dot) === ".flowproof" ? dirname(dot) : undefined;
+}
+
+/**
+ * Refuses anything but one complete set of shards: every record is a shard run of the same
+ * suite (the same flow list) and the same n, and each of 1..n is there exactly once.
+ */
+export function checkShardSet(shards: readonly RunRecord[], labels: readonly string[]): void {
+  const label = (i: number) => labels[i]!;
+  const unsharded = shards.findIndex((s) => !s.shard);
+  if (unsharded >= 0) {
+    throw new SpecError(diagnostic("bad-value", `${label(unsharded)} is not the run of a shard (it ran the whole suite, without --shard)`, { hint: `only shard runs merge (flowproof run <dir> --shard i/n); ${HINT}` }));
+  }
+  const first = shards[0]!;
+  const n = first.shard!.total;
+  for (const [i, s] of shards.entries()) {
+    if (s.shard!.total !== n) {
+      throw new SpecError(diagnostic("bad-value", `${label(0)} is shard ${first.shard!.index}/${n} but ${label(i)} is shard ${s.shard!.index}/${s.shard!.total}: the shards were cut differently`, { hint: HINT }));
+    }
+    const sameSuite = first.shard!.plan !== undefined && s.shard!.plan !== undefined ? first.shard!.plan === s.shard!.plan : first.suite === s.suite;
+    if (!sameSuite) {
+      throw new SpecError(diagnostic("bad-value", `${label(0)} (suite ${first.suite}) and ${label(i)} (suite ${s.suite}) are shards of different suites, or of different versions of its flow list`, { hint: HINT }));
+    }
+  }
+  const byIndex = new Map<number, number>();
+  for (const [i, s] of shards.entries()) {
+    const other = byIndex.get(s.shard!.index);
+    if (other !== undefined) throw new SpecError(diagnostic("bad-value", `shard ${s.shard!.index}/${n} is given twice: ${label(other)} and ${label(i)}`, { hint: HINT }));
+    byIndex.set(s.shard!.index, i);
+  }
+  const missing = Array.from({ length: n }, (_, k) => k + 1).filter((k) => !byIndex.has(k));
+  if (missing.length > 0) {
+    throw new SpecError(diagnostic("bad-value", `${missing.map((k) => `shard ${k}/${n}`).join(", ")} ${missing.length === 1 ? "is" : "are"} missing: a merged run needs every shard 1..${n} exactly once`, { hint: HINT }));
+  }
+  const expected = first.shard!.flows;
+  const got = shards.reduce((sum, s) => sum + s.flows.length, 0);
+  if (expected !== undefined && got !== expected) {
+    throw new SpecError(diagnostic("bad-value", `the ${n} shards hold ${got} flows but the suite has ${expected}: a shard's run record is incomplete`, { hint: "re-run the incomplete shard and merge again" }));
+  }
+}
+
 export function merge(options: MergeOptions): MergeResult {
   if (options.runDirs.length === 0) throw new SpecError(diagnostic("bad-value", "merge needs at least one run directory", { hint: "flowproof merge <suite>/.flowproof/runs/<id-1> <suite>/.flowproof/runs/<id-2>" }));
   const dirs = options.runDirs.map((d) => resolve(d));
   const shards = dirs.map(readShard);
+  checkShardSet(shards, options.runDirs);
   const seen = new Map<string, string>();
   const flows: { flow: FlowRecord; from: string }[] = [];
   for (const [i, shard] of shards.entries()) {
@@ -56,7 +108,7 @@ export function merge(options: MergeOptions): MergeResult {
     }
   }
   flows.sort((a, b) => a.flow.position - b.flow.position);
-  const suiteDir = resolve(options.out ?? join(dirs[0]!, "..", "..", ".."));
+  const suiteDir = options.out !== undefined ? resolve(options.out) : defaultOut(dirs, options.runDirs);
   const startedAt = shards.map((s) => s.started_at).sort()[0]!;
   const { runId, dir } = createRecordDir(suiteDir, new Date());
   const reports: RunReport[] = [];
@@ -89,4 +141,14 @@ export function merge(options: MergeOptions): MergeResult {
   for (const id of pruneRecords(suiteDir)) options.log?.(`pruned run record ${id} (keeping the latest 10)`);
   const count = (...s: FlowRecord["status"][]) => merged.filter((f) => s.includes(f.status)).length;
   return { record, record_path: recordPath, run_dir: dir, junit_path: junitPath, html_path: htmlPath, passed: count("pass", "degraded"), failed: count("fail"), skipped: count("skipped"), errored: count("errored", "stale") };
+}
+
+/** Where a merge writes by default: the one suite every run directory sits in; otherwise `-o` is needed. */
+function defaultOut(dirs: readonly string[], labels: readonly string[]): string {
+  const suites = dirs.map(suiteOfRunDir);
+  const first = suites[0];
+  const i = suites.findIndex((s) => s === undefined || s !== first);
+  if (first !== undefined && i < 0) return first;
+  const where = i < 0 || suites[i] === undefined ? `${labels[Math.max(i, 0)]} is not <suite>/.flowproof/runs/<run-id>` : `${labels[0]} and ${labels[i]} sit in different suite directories`;
+  throw new SpecError(diagnostic("usage", `say where to write the merged run: ${where}`, { hint: "flowproof merge <run-dir>… -o <suite dir> (the merged run goes to <suite dir>/.flowproof/runs/<run-id>)" }));
 }

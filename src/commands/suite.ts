@@ -3,6 +3,7 @@
 // junit and a run record. A broken flow is recorded as errored and the others still run.
 // Typed options in, typed result out; progress goes to callbacks, never to stdout.
 import { existsSync, mkdirSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { join, relative, resolve } from "node:path";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
@@ -105,7 +106,8 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   if (suiteFile) log(`suite: ${displayPath(suiteFile)}`);
   // `order:` is relative to the suite.yaml; entries outside the directory being run are not part of this run.
   const order = ctx.config.order.map((e) => relative(dir, resolve(ctx.dir, e))).filter((e) => !e.startsWith(".."));
-  const planned = selectShard(orderFlows(dir, discoverFlows(dir), order, suiteFile && displayPath(suiteFile)), options.shard);
+  const whole = orderFlows(dir, discoverFlows(dir), order, suiteFile && displayPath(suiteFile));
+  const planned = selectShard(whole, options.shard);
   if (planned.length === 0 && !options.shard) {
     throw new SpecError(diagnostic("io-error", `no *.flow.yaml files below ${displayPath(dir) || "."}`, { hint: "a suite is a directory of flow files; `flowproof init` writes an example" }));
   }
@@ -165,7 +167,8 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     flowproof_version: FLOWPROOF_VERSION,
     env: { os: process.platform },
     suite: displayPath(dir) || ".",
-    ...(options.shard ? { shard: { index: options.shard.index, total: options.shard.total } } : {}),
+    // What `merge` checks: every shard of the same flow list, and all of its flows accounted for.
+    ...(options.shard ? { shard: { index: options.shard.index, total: options.shard.total, flows: whole.length, plan: planHash(whole) } } : {}),
     flows: results.map((r) => flowRecord(r, loaded.find((l) => l.plan.rel === r.spec)?.flow, runDir, dir)),
   };
   let recordPath = join(runDir, "report.json");
@@ -180,6 +183,11 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   }
   const count = (o: FlowOutcome) => results.filter((r) => r.outcome === o).length;
   return { dir, flows: results, passed: count("passed"), failed: count("failed"), skipped: count("skipped"), errored: count("errored"), stale: count("stale"), junit_path: junitPath, run_id: runId, run_dir: runDir, record_path: recordPath, html_path: htmlPath, warnings };
+}
+
+/** sha256 of the suite's ordered flow list (the `order:` group marked): the same for every shard of one suite. */
+function planHash(flows: readonly PlannedFlow[]): string {
+  return `sha256:${createHash("sha256").update(flows.map((f) => `${f.rel}${f.pinned ? "\t(order)" : ""}`).join("\n")).digest("hex")}`;
 }
 
 function relativeTo(from: string, path: string): string {

@@ -45,7 +45,15 @@ export const RunRecord = Type.Object(
     flowproof_version: Type.String(),
     env: Type.Object({ os: Type.String() }, { additionalProperties: false }),
     suite: Type.String({ description: "The suite directory (or the single flow's directory)." }),
-    shard: Type.Optional(Type.Object({ index: Type.Integer({ minimum: 1 }), total: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })),
+    shard: Type.Optional(Type.Object(
+      {
+        index: Type.Integer({ minimum: 1 }),
+        total: Type.Integer({ minimum: 1 }),
+        flows: Type.Optional(Type.Integer({ minimum: 0, description: "Flows in the whole suite (every shard together): a merge must account for all of them." })),
+        plan: Type.Optional(Type.String({ pattern: "^sha256:[0-9a-f]{64}$", description: "sha256 of the suite's ordered flow list: shards merge only with shards of the same suite and flow list." })),
+      },
+      { additionalProperties: false },
+    )),
     merged_from: Type.Optional(Type.Array(Type.String(), { description: "Run ids this record was merged from (`flowproof merge`)." })),
     flows: Type.Array(FlowRecord),
   },

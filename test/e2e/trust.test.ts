@@ -3,7 +3,7 @@
 // pass; a missing `${VAR}` is a configuration error (exit 2), never a failure of the app;
 // `validate` warns about the unset variables it can see.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
@@ -212,5 +212,82 @@ export const plugin = defineAssertion<{ value: string }>({
       process.chdir(cwd);
     }
     expect(model.requests.length).toBe(requests);
+  });
+});
+
+describe("merge takes every shard of one suite exactly once", () => {
+  test("refuses a missing, duplicate or mismatched shard and an unsharded run (exit 2); an empty shard counts; -o says where", async () => {
+    const p = project();
+    await recorded(p, "a.flow.yaml", greet("Greet A", "Ada"));
+    await recorded(p, "b.flow.yaml", greet("Greet B", "Bo"));
+    const runDir = async (...args: string[]) => {
+      const r = await runCli(["run", ".", "--json", "--recording-detail", "off", ...args], { cwd: p.dir });
+      expect(r.code).toBe(0);
+      return (JSON.parse(r.stdout) as SuiteJson).run_dir;
+    };
+    const whole = await runDir();
+    const one = await runDir("--shard", "1/2");
+    const two = await runDir("--shard", "2/2");
+    const thirdOf = await runDir("--shard", "1/3");
+    const emptyThird = await runDir("--shard", "3/3");
+    const merge = (...dirs: string[]) => runCli(["merge", ...dirs], { cwd: p.dir });
+
+    const onlyTwo = await merge(two);
+    expect(onlyTwo.code).toBe(2);
+    expect(onlyTwo.stdout).not.toContain("PASS");
+    expect(onlyTwo.stderr).toContain("shard 1/2 is missing: a merged run needs every shard 1..2 exactly once");
+    const twice = await merge(one, two, two);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/shard 2\/2 is given twice: /);
+    const mixed = await merge(one, emptyThird);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/is shard 1\/2 but .* is shard 3\/3: the shards were cut differently/);
+    const unsharded = await merge(whole, two);
+    expect(unsharded.code).toBe(2);
+    expect(unsharded.stderr).toContain("is not the run of a shard");
+    const onlyEmpty = await merge(emptyThird);
+    expect(onlyEmpty.code).toBe(2);
+    expect(onlyEmpty.stderr).toContain("shard 1/3, shard 2/3 are missing");
+
+    const ok = await merge(two, one);
+    expect(ok.stderr).toBe("");
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain("PASS: 2/2 flows passed (merged 2 runs)");
+    // An empty shard is a shard: 1/3 + 2/3 + 3/3 is complete.
+    const secondThird = await runDir("--shard", "2/3");
+    const thirds = await merge(thirdOf, secondThird, emptyThird);
+    expect(thirds.code).toBe(0);
+    expect(thirds.stdout).toContain("PASS: 2/2 flows passed (merged 3 runs)");
+
+    // Run directories downloaded elsewhere (CI artifacts) need -o; the merged run goes there.
+    const art = project();
+    cpSync(one, join(art.dir, "shard-1"), { recursive: true });
+    cpSync(two, join(art.dir, "shard-2"), { recursive: true });
+    const noOut = await runCli(["merge", "shard-1", "shard-2"], { cwd: art.dir });
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toContain("say where to write the merged run: shard-1 is not <suite>/.flowproof/runs/<run-id>");
+    const withOut = await runCli(["merge", "shard-1", "shard-2", "-o", "merged", "--json"], { cwd: art.dir });
+    expect(withOut.code).toBe(0);
+    const out = JSON.parse(withOut.stdout) as { record_path: string; junit_path: string };
+    expect(out.record_path.startsWith(join(art.dir, "merged", ".flowproof", "runs"))).toBe(true);
+    expect(existsSync(join(art.dir, "merged", ".flowproof", "suite-junit.xml"))).toBe(true);
+    expect(art.files().filter((f) => f.startsWith(".flowproof"))).toEqual([]);
+  });
+});
+
+describe("a navigation that never finishes", () => {
+  test("fails the step that started it, naming the navigation, instead of passing after the wait", async () => {
+    const p = project();
+    let hang = false;
+    server.setRoute("/trust-start.html", () => new Response('<!doctype html><title>Start</title><a href="/trust-report.html">Open report</a>', { headers: { "content-type": "text/html" } }));
+    server.setRoute("/trust-report.html", () => (hang ? new Promise<Response>(() => undefined) : new Response("<!doctype html><title>Report</title><h1>Report</h1>", { headers: { "content-type": "text/html" } })));
+    const spec = await recorded(p, "report.flow.yaml", flowYaml("Report", `${server.url}/trust-start.html`, ['rules: Click "Open report"']));
+    expect((await runCli(["run", spec], { cwd: p.dir })).code).toBe(0);
+    hang = true;
+    const res = await runCli(["run", spec], { cwd: p.dir });
+    expect(res.code).toBe(1);
+    expect(res.stdout).toContain(`[FAIL] s0001 Click "Open report" — `);
+    expect(res.stdout).toContain(`the navigation to ${server.url}/trust-report.html did not finish within 30 s`);
+    expect(res.stdout).toMatch(/^FAIL: Report /m);
   });
 });
