@@ -1,8 +1,10 @@
 // The screenshot hook structured assertions get (`AssertionContext.screenshot`): one frame of the
-// active surface with the step's mask targets painted opaque black. Fails (never guesses) when a
-// mask target does not resolve.
+// active surface with the step's mask targets painted opaque black, and, whatever the step says,
+// password fields and fields a `${VAR}` was typed into. Fails (never guesses) when a mask target
+// does not resolve, or when a masked element moved while the frame was taken.
 import type { AppDriver, RectTarget, SurfaceShot } from "../plugins/api.ts";
 import { decodePng, encodePng, fillRect } from "../recording/image.ts";
+import { Redactor } from "../recording/redactor.ts";
 
 /** `css:.clock` → `.clock`; `id:total` → `[id="total"]`; anything else is text on the page. */
 export function maskTarget(mask: string): RectTarget {
@@ -16,18 +18,23 @@ export function surfaceShooter(driver: AppDriver): ((mask: readonly string[]) =>
   const capture = driver.captureFrame?.bind(driver);
   const rectsFor = driver.rectsFor?.bind(driver);
   if (!driver.capabilities.has("screenshot") || !capture || !rectsFor) return undefined;
+  const always = new Redactor([]).targets;
   return async (mask) => {
-    const targets = mask.map(maskTarget);
+    const targets = [...always, ...mask.map(maskTarget)];
+    // Read around the capture: a masked element that moved meanwhile could show where it passed.
+    const before = await rectsFor(targets);
     const frame = await capture();
-    if (targets.length === 0) return { ok: true, png: frame.png };
-    const answers = await rectsFor(targets);
-    const image = decodePng(frame.png);
-    for (const [i, answer] of answers.entries()) {
+    const after = await rectsFor(targets);
+    for (const [i, answer] of after.slice(always.length).entries()) {
       if (!answer.ok || answer.rects.length === 0) {
         return { ok: false, detail: `mask ${JSON.stringify(mask[i])} does not resolve to any element${answer.ok ? "" : `: ${answer.detail}`}` };
       }
-      for (const r of answer.rects) fillRect(image, r, [0, 0, 0]);
     }
+    // The same plan as a recorded frame's, each step mask named as written.
+    const plan = new Redactor(mask.map((m) => ({ target: { css: m }, mode: "mask" as const }))).masksFor([before, after]);
+    if (!plan.ok) return { ok: false, detail: `the screenshot could not be masked safely: ${plan.detail}` };
+    const image = decodePng(frame.png);
+    for (const r of plan.rects) fillRect(image, r, [0, 0, 0]);
     return { ok: true, png: encodePng(image) };
   };
 }
