@@ -36,8 +36,11 @@ function spawnMcp() {
   const reading = (async () => {
     const decoder = new TextDecoder();
     let buffer = "";
-    for await (const chunk of proc.stdout) {
-      buffer += decoder.decode(chunk, { stream: true });
+    const reader = proc.stdout.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
       let i: number;
       while ((i = buffer.indexOf("\n")) >= 0) {
         lines.push(buffer.slice(0, i));
