@@ -6,7 +6,9 @@ import { CHROME_ARGS, INSTALL_HINT, PROFILE_PREFIX, endpointWebSocketUrl, findBr
 import { requireChromium } from "../../test/support/chromium.ts";
 
 let dir = "";
+const cleanups: Array<() => void> = [];
 afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = "";
 });
@@ -176,6 +178,17 @@ async function settled(procs: ReadonlyArray<{ pid: number; start: string }>): Pr
   return stillRunning(procs);
 }
 
+/** Test cleanup: a browser a failed assertion left behind goes, with its process group. */
+function killGroup(pid: number): void {
+  for (const target of [-pid, pid]) {
+    try {
+      process.kill(target, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
 function profileOf(pid: number): string {
   const arg = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").find((a) => a.startsWith("--user-data-dir="));
   return arg!.slice("--user-data-dir=".length);
@@ -214,6 +227,7 @@ describe("sweepStaleProfiles", () => {
 describe("launchBrowser", () => {
   test("names its profile after this process, and close() stops every browser process and removes the profile", async () => {
     const browser = await launchBrowser(requireChromium());
+    cleanups.push(() => killGroup(browser.pid));
     const profile = profileOf(browser.pid);
     expect(profile).toStartWith(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
     // Let the helper processes (zygotes, network service) start.
@@ -229,6 +243,7 @@ describe("launchBrowser", () => {
 
   test("a browser killed by a signal is noticed at once: exit reason, helpers stopped, profile removed", async () => {
     const browser = await launchBrowser(requireChromium());
+    cleanups.push(() => killGroup(browser.pid));
     const profile = profileOf(browser.pid);
     await Bun.sleep(500);
     const procs = processTree(browser.pid);
@@ -258,14 +273,49 @@ describe("launchBrowser", () => {
     }
     const pid = Number(text.trim());
     expect(pid).toBeGreaterThan(0);
-    await Bun.sleep(500);
-    const profile = profileOf(pid);
-    const procs = processTree(pid);
-    expect(procs.length).toBeGreaterThan(1);
-    proc.stdin.write("exit\n");
-    await proc.stdin.end();
-    expect(await proc.exited).toBe(0);
-    expect(await settled(procs)).toEqual([]);
-    expect(existsSync(profile)).toBe(false);
+    try {
+      await Bun.sleep(500);
+      const profile = profileOf(pid);
+      const procs = processTree(pid);
+      expect(procs.length).toBeGreaterThan(1);
+      proc.stdin.write("exit\n");
+      await proc.stdin.end();
+      expect(await proc.exited).toBe(0);
+      expect(await settled(procs)).toEqual([]);
+      expect(existsSync(profile)).toBe(false);
+    } finally {
+      killGroup(pid);
+    }
   }, 60_000);
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    test(`a process ended by ${signal} that has no handler of its own takes its browser with it, and still dies of the signal`, async () => {
+      dir = mkdtempSync(join(tmpdir(), "flowproof-signal-"));
+      const script = join(dir, "hold.ts");
+      writeFileSync(script, `import { launchBrowser } from ${JSON.stringify(join(import.meta.dir, "launch.ts"))};\nconst b = await launchBrowser(${JSON.stringify(requireChromium())});\nconsole.log(b.pid);\nsetInterval(() => undefined, 1000);\n`);
+      const proc = Bun.spawn([process.execPath, script], { stdout: "pipe", stderr: "inherit" });
+      const reader = proc.stdout.getReader();
+      let text = "";
+      while (!text.includes("\n")) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+      const pid = Number(text.trim());
+      expect(pid).toBeGreaterThan(0);
+      try {
+        await Bun.sleep(500);
+        const profile = profileOf(pid);
+        const procs = processTree(pid);
+        expect(procs.length).toBeGreaterThan(1);
+        proc.kill(signal);
+        await proc.exited;
+        expect(proc.signalCode).toBe(signal);
+        expect(await settled(procs)).toEqual([]);
+        expect(existsSync(profile)).toBe(false);
+      } finally {
+        killGroup(pid);
+      }
+    }, 60_000);
+  }
 });

@@ -101,16 +101,34 @@ const UNOWNED_PROFILE_GRACE_MS = 10 * 60_000;
 const running = new Map<number, string>();
 let exitHookInstalled = false;
 
+function killRunning(): void {
+  for (const [pid, profile] of running) {
+    killGroup(pid, "SIGKILL");
+    removeProfile(profile);
+  }
+  running.clear();
+}
+
+/**
+ * At process exit, every browser still running is killed synchronously. A browser has a process
+ * group of its own, so a terminal's Ctrl-C no longer reaches it: when nothing else in the process
+ * handles SIGINT/SIGTERM/SIGHUP (a library user, a script), the browsers are killed and the signal
+ * then takes its default course. The CLI's own handlers stop flows in order and close them instead.
+ */
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const [pid, profile] of running) {
-      killGroup(pid, "SIGKILL");
-      removeProfile(profile);
-    }
-    running.clear();
-  });
+  process.on("exit", killRunning);
+  if (process.platform === "win32") return;
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    const fallback = () => {
+      if (process.listenerCount(signal) > 1) return;
+      killRunning();
+      process.removeListener(signal, fallback);
+      process.kill(process.pid, signal);
+    };
+    process.on(signal, fallback);
+  }
 }
 
 /** Signals the browser's whole process group; a group already gone is fine. */
