@@ -16,7 +16,7 @@ const step = (id: string, payload: Record<string, unknown>): TraceStep => ({
   id, intent: `Click ${id}`, action: { type: "click", params: {} }, selectors: [{ tier: "text_anchor", provenance: "rules", payload }], sync: { pre: [], post: [] }, artifacts: {},
 });
 const result = (id: string, status: StepResult["status"], detail?: string): StepResult => ({ id, intent: `Click ${id}`, status, started_ms: 0, duration_ms: 1, ...(detail ? { detail } : {}) });
-const driverWith = (snapshot: () => Promise<DebugSnapshot>) => ({ debugSnapshot: snapshot }) as unknown as AppDriver;
+const driverWith = (snapshot: (redact?: (text: string) => string) => Promise<DebugSnapshot>) => ({ debugSnapshot: snapshot }) as unknown as AppDriver;
 
 describe("targetText and didYouMean", () => {
   test("take the first text rung, and suggest only when the page lacks the text but has a near one", () => {
@@ -40,6 +40,20 @@ describe("captureDebug", () => {
     expect(out[2]).toEqual(results[2]!);
     expect(readFileSync(join(dir, "debug", "dom.html"), "utf8")).toBe("<p>${TOKEN}</p>");
     expect(readFileSync(join(dir, "debug", "console.log"), "utf8")).toBe("[+0.1s] console.log: sent ${TOKEN}\n");
+  });
+
+  test("hands the surface the redaction to apply before it serialises the page, covering escaped forms", async () => {
+    dir = mkdtempSync(join(tmpdir(), "flowproof-debug-"));
+    const secrets = new Map([["TOKEN", `t&k<"9f8e7d"`]]);
+    const snapshot = async (redact?: (text: string) => string): Promise<DebugSnapshot> => {
+      const hide = redact ?? ((t: string) => t);
+      // A surface escapes what the page holds only after redacting it.
+      const text = hide(`sent t&k<"9f8e7d" as ${encodeURIComponent(`t&k<"9f8e7d"`)}`).replace(/&(?!amp;)/g, "&amp;").replace(/</g, "&lt;");
+      return { dom: `<p>${text}</p>`, console: [hide(`log ${btoa(`t&k<"9f8e7d"`)}`)], anchors: [] };
+    };
+    await captureDebug(driverWith(snapshot), dir, [], [result("s1", "failed", "no")], secrets);
+    expect(readFileSync(join(dir, "debug", "dom.html"), "utf8")).toBe("<p>sent ${TOKEN} as ${TOKEN}</p>");
+    expect(readFileSync(join(dir, "debug", "console.log"), "utf8")).toBe("log ${TOKEN}\n");
   });
 
   test("leaves the results alone when nothing failed, the surface has no snapshot, or it cannot answer", async () => {
