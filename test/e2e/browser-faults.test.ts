@@ -170,6 +170,38 @@ async function browserOf(cliPid: number, timeoutMs = 30_000): Promise<{ pid: num
   throw new Error(`no browser process appeared below ${cliPid} within ${timeoutMs} ms`);
 }
 
+/**
+ * Runs the CLI and watches its browsers: every process below it is noted while it runs (helpers
+ * come and go), with every profile directory named on a command line. After the CLI exits, the
+ * caller checks that none of them is left.
+ */
+async function watchedRun(args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Exited & { procs: Proc[]; profiles: string[] }> {
+  const cli = spawnCliWith(args, cwd, env);
+  const seen = new Map<string, Proc>();
+  const profiles = new Set<string>();
+  let running = true;
+  const exited = cli.exited.finally(() => {
+    running = false;
+  });
+  try {
+    while (running) {
+      for (const p of tree(cli.pid)) {
+        if (p.pid === cli.pid) continue;
+        seen.set(`${p.pid}/${p.start}`, p);
+        for (const a of cmdline(p.pid)) {
+          const m = /--user-data-dir=(\S+)/.exec(a);
+          if (m) profiles.add(m[1]!);
+        }
+      }
+      await Promise.race([exited, Bun.sleep(100)]);
+    }
+    const out = await within(exited, 60_000, "the CLI finishing");
+    return { ...out, procs: [...seen.values()], profiles: [...profiles] };
+  } finally {
+    cli.kill();
+  }
+}
+
 /** Waits until every process of `procs` is gone, up to `timeoutMs`; returns the ones left. */
 async function awaitGone(procs: readonly Proc[], timeoutMs = 5_000): Promise<Proc[]> {
   const deadline = Date.now() + timeoutMs;
@@ -359,11 +391,8 @@ describe("the page dies or runs away", () => {
     const rec = await record({ spec, author: "rules", env, recordingDetail: "off" });
     expect(rec.error).toBeUndefined();
     ready = false;
-    const cli = spawnCliWith(["run", "storm.flow.yaml", "--recording-detail", "off"], p.dir, env);
-    try {
-      const started = Date.now();
-      const out = await within(cli.exited, 30_000, "the CLI finishing the storm flow");
-      console.log(`dialog storm flow finished in ${out.at - started} ms`);
+    {
+      const out = await watchedRun(["run", "storm.flow.yaml", "--recording-detail", "off"], p.dir, env);
       expect(out.code).toBe(2);
       const result = resultOf(out.stdout, p.dir);
       const click = result.steps[1]!;
@@ -375,8 +404,10 @@ describe("the page dies or runs away", () => {
       expect((click as { duration_ms?: number }).duration_ms).toBeLessThan(5_000);
       expect(out.stdout + out.stderr + JSON.stringify(result)).not.toContain(env.STORM_TOKEN);
       expect(result.steps[2]!.status).toBe("skipped");
-    } finally {
-      stopAll(cli);
+      // The page left blocked on its last dialog is closed with the browser.
+      expect(out.profiles.length).toBe(1);
+      expect(await awaitGone(out.procs)).toEqual([]);
+      expect(existsSync(out.profiles[0]!)).toBe(false);
     }
   }, 120_000);
 });
@@ -387,7 +418,7 @@ describe("the start page", () => {
     ready = true;
     await recorded(p, "broken.flow.yaml", flowYaml("Broken", `${server.url}/faults/broken.html`, ["assert: page shows Welcome in"]));
     ready = false;
-    const out = await spawnCli(["run", "broken.flow.yaml", "--recording-detail", "off"], p.dir).exited;
+    const out = await watchedRun(["run", "broken.flow.yaml", "--recording-detail", "off"], p.dir);
     expect(out.code).toBe(2);
     const result = resultOf(out.stdout, p.dir);
     expect(result["error"]).toMatch(/answered HTTP 500 Internal Server Error/);
@@ -395,15 +426,20 @@ describe("the start page", () => {
     expect(out.stderr).toContain("hint: the app under test answered with a server error");
     // Named when the page opens: the step (which would wait out its 10 s bound) never ran.
     expect(result.steps[0]!.status).toBe("skipped");
+    expect(out.procs.length).toBeGreaterThan(0);
+    expect(await awaitGone(out.procs)).toEqual([]);
+    expect(out.profiles.filter((d) => existsSync(d))).toEqual([]);
   }, 120_000);
 
   test("a page whose DOM is ready while an image hangs is usable: the flow passes without the load event", async () => {
     const p = project();
     await recorded(p, "gallery.flow.yaml", flowYaml("Gallery", `${server.url}/faults/hanging-image.html`, ["assert: page shows Gallery ready"]));
-    const out = await spawnCli(["run", "gallery.flow.yaml", "--recording-detail", "off"], p.dir).exited;
+    const out = await watchedRun(["run", "gallery.flow.yaml", "--recording-detail", "off"], p.dir);
     expect(out.stderr + out.stdout).not.toContain("start the app under test first");
     expect(out.code).toBe(0);
     expect(resultOf(out.stdout, p.dir)["passed"]).toBe(true);
+    expect(await awaitGone(out.procs)).toEqual([]);
+    expect(out.profiles.filter((d) => existsSync(d))).toEqual([]);
   }, 120_000);
 });
 
