@@ -78,9 +78,23 @@ describe("SessionPool", () => {
       expect((await a.driver.navigate(`${server.url}/greeter.html`, 10_000)).ok).toBe(true);
       const browser = browsersOfThisProcess();
       expect(browser.length).toBe(1);
+      // A step waiting on the page when the browser dies: an assertion polled until it holds.
+      const waiting = (async () => {
+        for (;;) {
+          const r = await a.driver.check([], { kind: "title", op: "equals", value: "Never" });
+          if (r.pass) return;
+          await Bun.sleep(20);
+        }
+      })();
+      waiting.catch(() => undefined);
+      await Bun.sleep(200);
+      const killedAt = performance.now();
       process.kill(browser[0]!, "SIGKILL");
-      // The flow on the dead browser errors, saying so.
-      await expect(a.driver.check([], { kind: "title", op: "equals", value: "Greeter" })).rejects.toThrow("the browser is gone: the browser process was killed (SIGKILL)");
+      // The flow on the dead browser errors at once, saying so.
+      await expect(waiting).rejects.toThrow("the browser is gone: the browser process was killed (SIGKILL)");
+      const ms = Math.round(performance.now() - killedAt);
+      console.log(`browser killed -> waiting step errored in ${ms} ms`);
+      expect(ms).toBeLessThan(2_000);
       await a.driver.close();
       const b = await pool.open("web", "/tmp/b.flow.yaml", () => undefined);
       expect((await b.driver.navigate(`${server.url}/greeter.html`, 10_000)).ok).toBe(true);
