@@ -64,6 +64,36 @@ function redPixels(image: Image): number {
   return n;
 }
 
+/**
+ * The red colours of every palette of a GIF (global and per frame). A GIF pixel can only take a
+ * palette colour, so a GIF with no red in its palettes shows no red pixel.
+ */
+function gifRedColours(bytes: Uint8Array): number {
+  let red = 0;
+  const palette = (at: number, size: number) => {
+    for (let i = 0; i < size; i++) if (bytes[at + i * 3]! > 180 && bytes[at + i * 3 + 1]! < 90 && bytes[at + i * 3 + 2]! < 90) red++;
+    return at + size * 3;
+  };
+  const subBlocks = (at: number) => {
+    while (bytes[at]! !== 0) at += bytes[at]! + 1;
+    return at + 1;
+  };
+  let at = 13;
+  if (bytes[10]! & 0x80) at = palette(at, 2 << (bytes[10]! & 7));
+  for (;;) {
+    const block = bytes[at];
+    if (block === 0x21) at = subBlocks(at + 2);
+    else if (block === 0x2c) {
+      const packed = bytes[at + 9]!;
+      at += 10;
+      if (packed & 0x80) at = palette(at, 2 << (packed & 7));
+      at = subBlocks(at + 1);
+    } else break;
+  }
+  expect(bytes[at]).toBe(0x3b);
+  return red;
+}
+
 /** Frames (PNGs) under `.flowproof/` with red pixels, and how many frames were checked. */
 function framesShowingRed(project: TmpProject): { checked: number; showing: string[] } {
   const pngs = project.files().filter((f) => f.startsWith(".flowproof/") && f.endsWith(".png"));
@@ -193,8 +223,10 @@ describe("a canary secret", () => {
     const frames = framesShowingRed(p);
     expect(frames.checked).toBeGreaterThan(4);
     expect(frames.showing).toEqual([]);
-    // The GIF is joined from the same masked images.
-    expect(p.files().filter((f) => f.endsWith("recording.gif")).length).toBe(2);
+    // The GIFs are joined from the same masked images: no frame of either holds a red colour.
+    const gifs = p.files().filter((f) => f.endsWith("recording.gif"));
+    expect(gifs.length).toBe(2);
+    for (const gif of gifs) expect({ gif, red: gifRedColours(readFileSync(join(p.dir, gif))) }).toEqual({ gif, red: 0 });
   });
 });
 
