@@ -10,6 +10,7 @@ import { executeSteps, type StepResult } from "../engine/loop.ts";
 import { systemClock, redact } from "../engine/context.ts";
 import { UnresolvedReferenceError } from "../engine/templates.ts";
 import { AdapterUnavailableError } from "../plugins/api.ts";
+import { processLifecycle } from "../plugins/lifecycle.ts";
 import { OutputError } from "../diagnostics/atomic-write.ts";
 import type { RunReport } from "../report/schema.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
@@ -164,6 +165,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
     results = trace.steps.map((s) => ({ id: s.id, intent: s.intent, status: "skipped" as const, detail: "not run: the flow could not start", started_ms: 0, duration_ms: 0 }));
   }
 
+  const interrupted = interruptedBy(results, error);
   const report: RunReport = {
     name: flow.name,
     trace_id: trace.header.trace_id,
@@ -177,6 +179,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
     trace_path: displayPath(tracePath),
     ...(error !== undefined ? { error: redact(error, secrets) } : {}),
     ...(recording ? { recording } : {}),
+    ...(interrupted !== undefined ? { interrupted } : {}),
   };
   const paths = writeRunBundle(dir, report);
   if (held) await releaseSurface(held, options.keepOpen);
@@ -219,4 +222,10 @@ export function checkTraceIdentity(header: TraceHeader, tracePath: string, flow:
 export function staleness(header: TraceHeader, flow: Pick<Flow, "hash">): { trace_hash: string; flow_hash: string } | undefined {
   const recorded = header.spec?.hash;
   return recorded !== undefined && recorded !== flow.hash ? { trace_hash: recorded, flow_hash: flow.hash } : undefined;
+}
+
+/** What stopped the process, when it stopped this flow (a step errored as interrupted, or the flow could not start). */
+function interruptedBy(results: readonly StepResult[], error: string | undefined): string | undefined {
+  const request = processLifecycle.stopRequest;
+  return request && (error !== undefined || results.some((r) => r.status === "errored")) ? request.reason : undefined;
 }

@@ -69,6 +69,7 @@ export const RunReport = Type.Object(
       { additionalProperties: false, description: "Present when the flow file changed since its trace was recorded: the replay ran the trace as recorded, so the flow did not pass (passed is false, error says why)." },
     )),
     recording: Type.Optional(RecordingReport),
+    interrupted: Type.Optional(Type.String({ description: "Present when the run was stopped before this flow finished: what stopped it (`SIGINT`, `SIGTERM`, or the MCP client closing the connection). The step it stopped at is errored with a detail starting `interrupted:`; the steps after it are skipped." })),
   },
   { additionalProperties: false },
 );

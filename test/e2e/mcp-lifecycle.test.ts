@@ -181,6 +181,7 @@ describe("flowproof mcp: exits with its client", () => {
     const runs = join(project.dir, ".flowproof", "runs");
     const result = JSON.parse(readFileSync(join(runs, readdirSync(runs).sort().at(-1)!, "result.json"), "utf8"));
     expect(result.passed).toBe(false);
+    expect(result.interrupted).toBe(how === "SIGTERM" ? "SIGTERM" : "the MCP client closed the connection (end of input)");
     const interrupted = result.steps.find((s: { status: string }) => s.status === "errored");
     expect(interrupted.detail).toMatch(how === "SIGTERM" ? /^interrupted: the run was stopped \(SIGTERM\)/ : /^interrupted: the run was stopped \(the MCP client closed the connection/);
   }, 90_000);

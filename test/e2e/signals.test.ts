@@ -112,8 +112,9 @@ function latestRun(): string {
  * The signal may land in the click (its settle wait) or in the assertion: either way the steps
  * before it passed, it is errored as interrupted, and the ones after it were not run.
  */
-function expectInterrupted(result: { passed: boolean; steps: { status: string; detail?: string }[] }, signal: string): void {
+function expectInterrupted(result: { passed: boolean; interrupted?: string; steps: { status: string; detail?: string }[] }, signal: string): void {
   expect(result.passed).toBe(false);
+  expect(result.interrupted).toBe(signal);
   const at = result.steps.findIndex((s) => s.status !== "passed");
   expect(at).toBeGreaterThanOrEqual(0);
   expect(result.steps[at]!.status).toBe("errored");
