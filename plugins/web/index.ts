@@ -2,7 +2,7 @@
 // isolated browser context (a WebDriver) per flow; a flow with `browser.args` gets a private
 // browser, and one with `browser.endpoint` a context in a running browser we never stop.
 import { AdapterUnavailableError, defineAdapter, type AdapterSession, type AppDriver, type LaunchContext } from "../../src/plugins/api.ts";
-import { Connection } from "./cdp/connection.ts";
+import { BrowserGoneError, Connection } from "./cdp/connection.ts";
 import { WebDriver } from "./driver.ts";
 import { endpointWebSocketUrl, findBrowser, launchBrowser, INSTALL_HINT, type LaunchedBrowser } from "./launch.ts";
 import { browserSource, parseWebConfig } from "./config.ts";
@@ -57,7 +57,13 @@ class WebSession implements AdapterSession {
     const source = browserSource(config);
     switch (source.kind) {
       case "shared":
-        return WebDriver.open(await this.#connect(), ctx.log, config);
+        try {
+          return await WebDriver.open(await this.#connect(), ctx.log, config);
+        } catch (error) {
+          // The shared browser died before this flow began: the flow starts on a fresh one.
+          if (!(error instanceof BrowserGoneError)) throw error;
+          return WebDriver.open(await this.#connect(), ctx.log, config);
+        }
       case "private": {
         // Chromium flags apply to a whole browser process: this flow gets its own.
         const browser = await startBrowser(source.args);

@@ -107,6 +107,23 @@ describe("SessionPool", () => {
     expect(browsersOfThisProcess()).toEqual([]);
   });
 
+  test("a flow that opens just as the shared browser dies starts on a fresh one", async () => {
+    const pool = new SessionPool();
+    try {
+      const a = await pool.open("web", "/tmp/a.flow.yaml", () => undefined);
+      await a.driver.close();
+      const [dead] = browsersOfThisProcess();
+      process.kill(dead!, "SIGKILL");
+      // Opened before the lost connection is noticed.
+      const b = await pool.open("web", "/tmp/b.flow.yaml", () => undefined);
+      expect((await b.driver.navigate(`${server.url}/greeter.html`, 10_000)).ok).toBe(true);
+      expect(browsersOfThisProcess()).not.toContain(dead!);
+      await b.driver.close();
+    } finally {
+      await pool.close();
+    }
+  });
+
   test("an unknown app kind is a SpecError naming the available ones", async () => {
     await expect(new SessionPool().open("nope", "/tmp/x.flow.yaml", () => undefined)).rejects.toBeInstanceOf(SpecError);
   });
