@@ -1,5 +1,6 @@
 // The per-flow execution context passed to every handler: the driver, the values in scope, the
-// clock and the secret redactor. No module-level state: one context per flow execution.
+// clock and the secret redactor. One context per flow execution; the only module-level state is
+// a cache of compiled secret patterns.
 import type { AppDriver, AssertionPlugin, RunMode } from "../plugins/api.ts";
 import type { LeakWatch } from "./secret-scan.ts";
 
@@ -137,6 +138,26 @@ function base64Forms(value: string): string[] {
   return [...forms].flatMap((f) => [f, f.replace(/\+/g, "-").replace(/\//g, "_")]).sort((a, b) => b.length - a.length);
 }
 
+interface SecretForms {
+  readonly pattern: RegExp;
+  readonly base64: readonly string[];
+  readonly cut: RegExp | undefined;
+}
+
+/** Compiled forms of recent secret values: a debug snapshot redacts every node of a page. */
+const compiled = new Map<string, SecretForms>();
+const COMPILED_MAX = 64;
+
+function formsOf(value: string): SecretForms {
+  let forms = compiled.get(value);
+  if (!forms) {
+    if (compiled.size >= COMPILED_MAX) compiled.clear();
+    forms = { pattern: secretPattern(value), base64: base64Forms(value), cut: value.length > MIN_SECRET ? cutPattern(value) : undefined };
+    compiled.set(value, forms);
+  }
+  return forms;
+}
+
 /** Shortens one page text to `max` characters without cutting a `${NAME}` reference in two. */
 export function shortenShown(text: string, max = SHOWN_TEXT_MAX): string {
   if (text.length <= max) return text;
@@ -159,9 +180,10 @@ export function redact(text: string, secrets: ReadonlyMap<string, string>): stri
   const entries = [...secrets.entries()].filter(([, v]) => v.length >= MIN_SECRET).sort((a, b) => b[1].length - a[1].length);
   for (const [name, value] of entries) {
     const ref = `\${${name}}`;
-    out = out.replace(secretPattern(value), () => ref);
-    for (const form of base64Forms(value)) out = out.split(form).join(ref);
-    if (value.length > MIN_SECRET) out = out.replace(cutPattern(value), () => `${ref}…`);
+    const forms = formsOf(value);
+    out = out.replace(forms.pattern, () => ref);
+    for (const form of forms.base64) out = out.split(form).join(ref);
+    if (forms.cut) out = out.replace(forms.cut, () => `${ref}…`);
   }
   if (!out.includes(SHOWN_TEXT_OPEN) && !out.includes(SHOWN_TEXT_CLOSE)) return out;
   return out.replace(/\uE000([^\uE000\uE001]*)\uE001/g, (_, shown: string) => shortenShown(shown)).replace(/[\uE000\uE001]/g, "");
