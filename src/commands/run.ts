@@ -152,6 +152,9 @@ export async function run(options: RunOptions): Promise<RunResult> {
       // The run's frames could not be written (a full disk): say so, with what to do, not as a driver fault.
       error = e.message;
       errorHint = e.diagnostics[0]?.hint;
+    } else if (processLifecycle.signal.aborted && e instanceof Error) {
+      // Stopping: no browser opens any more, and that is the reason, not a driver fault.
+      error = e.message;
     } else {
       error = `driver fault: ${e instanceof Error ? e.message : String(e)}`;
     }

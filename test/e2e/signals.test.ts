@@ -202,7 +202,7 @@ function resultFiles(dir: string): string[] {
 }
 
 describe("signals to a suite run with `server:`", () => {
-  test("SIGTERM stops every running flow and the app server's whole process group; its port is free again", async () => {
+  test("SIGTERM stops every running flow, starts no other, and ends the app server's whole process group; its port is free again", async () => {
     const port = freePort();
     const appUrl = `http://127.0.0.1:${port}`;
     let clicks = 0;
@@ -216,7 +216,7 @@ describe("signals to a suite run with `server:`", () => {
     project.write("suite/site/app.html", `<!doctype html><button onclick="fetch('${server.url}/suite-clicked', { mode: 'no-cors' })">Go</button><p id="out"></p>`);
     // The shell stays and the server is its grandchild, as with `npm start`.
     project.write("suite/suite.yaml", `server:\n  command: python3 -m http.server \${APP_PORT} --bind 127.0.0.1 --directory site & wait\n  url: http://127.0.0.1:\${APP_PORT}/app.html\n  timeout_seconds: 30\n`);
-    for (const name of ["a", "b"]) {
+    for (const name of ["a", "b", "c"]) {
       project.write(`suite/${name}.flow.yaml`, `name: Suite ${name}\napp: web\nurl: http://127.0.0.1:\${APP_PORT}/site/app.html\nsteps:\n  - Click "Go"\n  - assert: page shows Done within 60s\n`);
       const rec = await runCli(["record", `suite/${name}.flow.yaml`, "--author", "rules"], { cwd: project.dir, env: { APP_PORT: new URL(server.url).port } });
       if (rec.code !== 0) throw new Error(`recording ${name} failed: ${rec.stderr}`);
@@ -239,8 +239,12 @@ describe("signals to a suite run with `server:`", () => {
     expect(err).toContain("[INTERRUPTED] SIGTERM");
     await expectAllGone(tree);
     expect(await answers(`${appUrl}/app.html`)).toBe(false);
-    const results = resultFiles(join(project.dir, "suite", ".flowproof"));
-    expect(results.length).toBe(2);
-    for (const file of results) expectInterrupted(JSON.parse(readFileSync(file, "utf8")), "SIGTERM");
+    const results = resultFiles(join(project.dir, "suite", ".flowproof")).map((f) => JSON.parse(readFileSync(f, "utf8")) as { name: string; passed: boolean; error?: string; interrupted?: string; steps: { status: string; detail?: string }[] });
+    expect(results.map((r) => r.name).sort()).toEqual(["Suite a", "Suite b", "Suite c"]);
+    // a and b were mid-step; c (two workers) had not started and does not start a browser.
+    for (const r of results.filter((r) => r.name !== "Suite c")) expectInterrupted(r, "SIGTERM");
+    const notStarted = results.find((r) => r.name === "Suite c")!;
+    expect(notStarted).toMatchObject({ passed: false, interrupted: "SIGTERM", error: "the run was interrupted (SIGTERM) before this flow started" });
+    expect(notStarted.steps.every((s) => s.status === "skipped")).toBe(true);
   }, 150_000);
 });
