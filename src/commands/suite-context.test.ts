@@ -96,6 +96,8 @@ describe("suite context", () => {
     expect(groupMembers(pgid).length).toBeGreaterThanOrEqual(2);
     await lifecycle.stopAll(10_000);
     expect(lifecycle.ownedCount).toBe(0);
+    // SIGKILLed members may take a moment to be reaped.
+    for (let i = 0; i < 50 && groupMembers(pgid).length > 0; i++) await Bun.sleep(100);
     expect(groupMembers(pgid)).toEqual([]);
     expect(await answers(url)).toBe(false);
   });
@@ -116,6 +118,16 @@ describe("suite context", () => {
     const start = startAppServer({ command: "sleep 30", url: `http://127.0.0.1:${port}/`, timeout_seconds: 30, reuse_existing: false }, p.dir, process.env, () => undefined, lifecycle);
     lifecycle.requestStop({ reason: "SIGINT", signal: "SIGINT" });
     await expect(start).rejects.toThrow("the run was interrupted (SIGINT)");
+    expect(lifecycle.ownedCount).toBe(0);
+  });
+  test("a stop request ends a running hook's whole group at once", async () => {
+    const lifecycle = new Lifecycle();
+    const began = Date.now();
+    const hook = runHook("before_each", "sleep 30 & sleep 31; wait", p.dir, process.env, "x.flow.yaml", () => undefined, lifecycle);
+    expect(lifecycle.ownedCount).toBe(1);
+    lifecycle.requestStop({ reason: "SIGTERM", signal: "SIGTERM" });
+    expect(await hook).toMatch(/^before_each hook `sleep 30 & sleep 31; wait` failed \(signal SIGTERM\)/);
+    expect(Date.now() - began).toBeLessThan(5_000);
     expect(lifecycle.ownedCount).toBe(0);
   });
 });

@@ -92,21 +92,42 @@ export function runEnvFrom(command: string, cwd: string, env: Env, log: (line: s
   return out;
 }
 
-/** Runs a before_each/after_each hook; resolves to undefined on success, else why it failed. */
-export function runHook(kind: "before_each" | "after_each", command: string, cwd: string, env: Env, spec: string, log: (line: string) => void): Promise<string | undefined> {
+/**
+ * Runs a before_each/after_each hook; resolves to undefined on success, else why it failed. The
+ * hook runs in a process group of its own, ended (grandchildren included) when the run is asked
+ * to stop, and killed at process exit at the latest.
+ */
+export function runHook(kind: "before_each" | "after_each", command: string, cwd: string, env: Env, spec: string, log: (line: string) => void, lifecycle: Lifecycle = processLifecycle): Promise<string | undefined> {
   return new Promise((done) => {
-    const child = spawn("sh", ["-c", command], { cwd, env: { ...definedOnly(env), FLOWPROOF_SPEC: spec }, stdio: ["ignore", "pipe", "pipe"] });
-    // A stopping run stops its hook too; the process exit kills it at the latest.
-    const release = processLifecycle.own({ stop: () => void child.kill("SIGTERM"), kill: () => void child.kill("SIGKILL") });
-    child.once("exit", release);
+    const child = spawn("sh", ["-c", command], { cwd, env: { ...definedOnly(env), FLOWPROOF_SPEC: spec }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const signalGroup = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const onStop = () => signalGroup("SIGTERM");
+    const release = lifecycle.own({ stop: onStop, kill: () => signalGroup("SIGKILL") });
+    if (lifecycle.signal.aborted) onStop();
+    else lifecycle.signal.addEventListener("abort", onStop, { once: true });
     let tail = "";
     const collect = (chunk: Buffer) => {
       tail = (tail + chunk.toString("utf8")).slice(-2000);
     };
     child.stdout.on("data", collect);
     child.stderr.on("data", collect);
-    child.once("error", (e) => done(`${kind} hook could not start: ${e.message}`));
+    child.once("error", (e) => {
+      release();
+      lifecycle.signal.removeEventListener("abort", onStop);
+      done(`${kind} hook could not start: ${e.message}`);
+    });
     child.once("exit", (code, signal) => {
+      release();
+      lifecycle.signal.removeEventListener("abort", onStop);
+      // What the hook left running in its group ends with it.
+      signalGroup("SIGKILL");
       if (code === 0) return done(undefined);
       const last = tail.trim().split("\n").slice(-3).join(" | ");
       if (last) log(`[${kind}] ${last}`);
