@@ -13,7 +13,7 @@ describe("Lifecycle", () => {
   });
 
   test("maps a signal stop to 130/143 and leaves other exit codes alone", () => {
-    expect(SIGNAL_EXIT_CODE).toEqual({ SIGINT: 130, SIGTERM: 143 });
+    expect(SIGNAL_EXIT_CODE).toEqual({ SIGINT: 130, SIGTERM: 143, SIGHUP: 129 });
     const l = new Lifecycle();
     expect(l.exitCode(1)).toBe(1);
     l.requestStop({ reason: "SIGINT", signal: "SIGINT" });

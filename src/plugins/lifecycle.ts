@@ -4,10 +4,10 @@
 // registers here, so a forced exit (second signal, grace period over, process exit) still leaves
 // no process behind. One per process, because signals and child processes are per process.
 
-export type StopSignal = "SIGINT" | "SIGTERM";
+export type StopSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
 
 /** Exit code of a process stopped by `signal` (128 + the signal's number, as shells report it). */
-export const SIGNAL_EXIT_CODE: Readonly<Record<StopSignal, number>> = { SIGINT: 130, SIGTERM: 143 };
+export const SIGNAL_EXIT_CODE: Readonly<Record<StopSignal, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
 export interface StopRequest {
   /** What asked the process to stop, for messages: `SIGINT`, `SIGTERM`, `the MCP client closed stdin`. */
@@ -140,8 +140,8 @@ const SAME_REQUEST_MS = 500;
 const FORCED_STOP_MS = 2_000;
 
 /**
- * SIGINT and SIGTERM ask `lifecycle` to stop; a second signal, or the grace period running out,
- * kills what is owned and exits with 130/143. Owned things are also killed at process exit.
+ * SIGINT, SIGTERM and SIGHUP ask `lifecycle` to stop; a second signal, or the grace period
+ * running out, kills what is owned and exits with 130/143/129. Owned things are also killed at process exit.
  * Returns the function that removes the handlers.
  */
 export function handleStopSignals(lifecycle: Lifecycle, options: StopSignalOptions): () => void {
@@ -175,16 +175,14 @@ export function handleStopSignals(lifecycle: Lifecycle, options: StopSignalOptio
     // The grace period must not keep a process alive that finished stopping on its own.
     grace.unref?.();
   };
-  const onInt = on("SIGINT");
-  const onTerm = on("SIGTERM");
+  // SIGHUP: the terminal the run was started from went away.
+  const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((signal) => [signal, on(signal)] as const);
   const onExit = () => lifecycle.killAll();
-  process.on("SIGINT", onInt);
-  process.on("SIGTERM", onTerm);
+  for (const [signal, handler] of handlers) process.on(signal, handler);
   process.on("exit", onExit);
   return () => {
     clearTimeout(grace);
-    process.removeListener("SIGINT", onInt);
-    process.removeListener("SIGTERM", onTerm);
+    for (const [signal, handler] of handlers) process.removeListener(signal, handler);
     process.removeListener("exit", onExit);
   };
 }

@@ -125,7 +125,7 @@ function expectInterrupted(result: { passed: boolean; interrupted?: string; step
 const browsersOf = (pids: readonly number[]) => pids.filter((p) => /chrom/i.test(commandOf(p)));
 
 describe("signals to `flowproof run`", () => {
-  test.each([["SIGTERM", 143], ["SIGINT", 130]] as const)("%s mid-step stops the flow, writes result.json with the step interrupted, closes the browser and exits %d", async (signal, exitCode) => {
+  test.each([["SIGTERM", 143], ["SIGINT", 130], ["SIGHUP", 129]] as const)("%s mid-step stops the flow, writes result.json with the step interrupted, closes the browser and exits %d", async (signal, exitCode) => {
     const clicked = server.waitForRequest("/clicked");
     const cli = spawnCli(["run", "waits.flow.yaml"]);
     await clicked;
