@@ -21,6 +21,12 @@ const INSTALLER = `(${installPageApi.toString()})(${installScopes.toString()}, $
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot"]);
 /** How long an action waits for a navigation it started to reach DOMContentLoaded. */
 const NAVIGATION_SETTLE_MS = 30_000;
+/** How long a page whose navigation stalled gets to answer once more before the step reports it. */
+const STALLED_ANSWER_MS = 2_000;
+const withinMs = (p: Promise<unknown>, ms: number): Promise<unknown> => {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([p, new Promise((r) => { timer = setTimeout(r, ms); })]).finally(() => clearTimeout(timer));
+};
 /** Intermediate pointer moves of a drag: sortable libraries react to motion, not to a jump. */
 const DRAG_STEPS = 10;
 /** This many dialogs within DIALOG_STORM_WINDOW_MS is a page that opens dialogs without end. */
@@ -55,6 +61,10 @@ export class WebDriver implements AppDriver {
   /** Console messages since the flow began, for the debug snapshot of a failed step. */
   readonly #console = new ConsoleLog();
   #loading = false;
+  /** The URL the main frame was last asked to navigate to (cleared once a document is ready). */
+  #pendingUrl: string | undefined;
+  /** A navigation that did not settle within its bound: the step that started or met it fails, naming it. */
+  #stalled: string | undefined;
   #loadWaiters: Array<() => void> = [];
   #unexpectedDialog: string | undefined;
   #dialogPlan: DialogPlan | undefined;
@@ -101,6 +111,12 @@ export class WebDriver implements AppDriver {
     this.#offs.push(
       s.on("Page.frameStartedLoading", (p) => {
         if (p.frameId === this.#mainFrameId) this.#loading = true;
+      }),
+      // Requested before it starts loading: an action that started it waits for it from here on.
+      s.on("Page.frameRequestedNavigation", (p) => {
+        if (p.frameId !== this.#mainFrameId || p.disposition !== "currentTab") return;
+        this.#pendingUrl = p.url;
+        this.#loading = true;
       }),
       s.on("Page.domContentEventFired", () => this.#loaded()),
       s.on("Page.frameStoppedLoading", (p) => {
@@ -191,6 +207,7 @@ export class WebDriver implements AppDriver {
 
   #loaded(): void {
     this.#loading = false;
+    this.#pendingUrl = undefined;
     const waiters = this.#loadWaiters;
     this.#loadWaiters = [];
     for (const w of waiters) w();
@@ -237,14 +254,25 @@ export class WebDriver implements AppDriver {
   /** Waits for a navigation in flight to reach DOMContentLoaded, then for its first frame. */
   async #settle(timeoutMs = NAVIGATION_SETTLE_MS): Promise<void> {
     if (!this.#loading) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
+    const settled = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
       this.#loadWaiters.push(() => {
         clearTimeout(timer);
-        resolve();
+        resolve(true);
       });
     });
+    if (!settled) return this.#stall(timeoutMs);
     await this.#firstFrame();
+  }
+
+  /** Never a silent pass: the step fails, naming the navigation that did not settle; the page stops waiting for it. */
+  async #stall(timeoutMs: number): Promise<void> {
+    const target = this.#pendingUrl !== undefined ? `the navigation to ${this.#pendingUrl}` : "a navigation of the page";
+    this.#stalled ??= `${target} did not finish loading within ${Math.round(timeoutMs / 1000)} s; flowproof stopped it`;
+    this.#loaded();
+    // A page stuck between documents may answer neither: bounded, so the step ends with its failure.
+    await withinMs(this.#session.send("Page.stopLoading").catch(() => undefined), STALLED_ANSWER_MS);
+    await withinMs(this.#firstFrame(), STALLED_ANSWER_MS);
   }
 
   /**
@@ -259,11 +287,18 @@ export class WebDriver implements AppDriver {
 
   /** After input: one round trip lets a navigation the input started announce itself, then wait for it. */
   async #afterInput(): Promise<void> {
-    await this.#session.send("Runtime.evaluate", { expression: "0", returnByValue: true }).catch(() => undefined);
+    // A page waiting for a navigation's first response may not answer at all: bounded like the navigation.
+    const answered = await withinMs(this.#session.send("Runtime.evaluate", { expression: "0", returnByValue: true }).then(() => true, () => true), NAVIGATION_SETTLE_MS);
+    if (answered !== true && this.#loading) return this.#stall(NAVIGATION_SETTLE_MS);
     await this.#settle();
   }
 
   #takeDialog(): Attempt<never> | undefined {
+    const stalled = this.#stalled;
+    if (stalled !== undefined) {
+      this.#stalled = undefined;
+      return fail("attached", stalled, false);
+    }
     const message = this.#unexpectedDialog;
     if (message === undefined) return undefined;
     this.#unexpectedDialog = undefined;
