@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { runCli } from "../support/cli.ts";
@@ -276,18 +277,28 @@ describe("merge takes every shard of one suite exactly once", () => {
 });
 
 describe("a navigation that never finishes", () => {
-  test("fails the step that started it, naming the navigation, instead of passing after the wait", async () => {
+  test("fails the step that started it, naming the navigation, instead of passing", async () => {
     const p = project();
-    let hang = false;
-    server.setRoute("/trust-start.html", () => new Response('<!doctype html><title>Start</title><a href="/trust-report.html">Open report</a>', { headers: { "content-type": "text/html" } }));
-    server.setRoute("/trust-report.html", () => (hang ? new Promise<Response>(() => undefined) : new Response("<!doctype html><title>Report</title><h1>Report</h1>", { headers: { "content-type": "text/html" } })));
-    const spec = await recorded(p, "report.flow.yaml", flowYaml("Report", `${server.url}/trust-start.html`, ['rules: Click "Open report"']));
-    expect((await runCli(["run", spec], { cwd: p.dir })).code).toBe(0);
-    hang = true;
-    const res = await runCli(["run", spec], { cwd: p.dir });
-    expect(res.code).toBe(1);
-    expect(res.stdout).toContain(`[FAIL] s0001 Click "Open report" — `);
-    expect(res.stdout).toContain(`the navigation to ${server.url}/trust-report.html did not finish within 30 s`);
-    expect(res.stdout).toMatch(/^FAIL: Report /m);
+    // A server that accepts the request and never answers (held until the test ends).
+    const held: Socket[] = [];
+    const silent = createServer((socket) => void held.push(socket));
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", () => r()));
+    const never = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/report.html`;
+    try {
+      let hang = false;
+      server.setRoute("/trust-start.html", () => new Response(`<!doctype html><title>Start</title><a href="${hang ? never : "/trust-report.html"}">Open report</a>`, { headers: { "content-type": "text/html" } }));
+      server.setRoute("/trust-report.html", () => new Response("<!doctype html><title>Report</title><h1>Report</h1>", { headers: { "content-type": "text/html" } }));
+      const spec = await recorded(p, "report.flow.yaml", flowYaml("Report", `${server.url}/trust-start.html`, ['rules: Click "Open report"']));
+      expect((await runCli(["run", spec], { cwd: p.dir })).code).toBe(0);
+      hang = true;
+      const res = await runCli(["run", spec], { cwd: p.dir });
+      expect(res.stdout).toContain(`[FAIL] s0001 Click "Open report" — `);
+      expect(res.stdout).toContain(`the navigation to ${never} did not finish loading within 30 s`);
+      expect(res.stdout).toMatch(/^FAIL: Report /m);
+      expect(res.code).toBe(1);
+    } finally {
+      for (const socket of held) socket.destroy();
+      silent.close();
+    }
   });
 });
