@@ -27,7 +27,7 @@ export const DIAGNOSTIC_CODES = {
   "unverified-drag": "A Drag step is not immediately followed by an assertion step.",
   "unresolved-reference": "A ${VAR} or ${captured.name} reference has no value at execution.",
   "missing-trace": "The flow has no recorded trace to replay.",
-  "bad-trace": "A trace file is malformed or does not match the trace format.",
+  "bad-trace": "A trace file is malformed, does not match the trace format, or was recorded from another flow.",
   "trace-version": "A trace was written by a newer flowproof than this one.",
   "no-browser": "No Chromium-family browser could be found or started.",
   "browser-error": "The browser or the DevTools connection failed.",
