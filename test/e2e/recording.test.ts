@@ -89,11 +89,18 @@ describe("recording redaction (real browser)", () => {
     const authoring = join(project.dir, header!["recording"].dir);
     expect(existsSync(join(authoring, "recording.gif"))).toBe(true);
 
-    // Replays mask with the rules recorded into the trace, even once the spec no longer has them.
+    // Replays mask with the rules recorded into the trace, even once the spec no longer has them
+    // (the edited flow makes the trace stale, exit 2, but the replay runs and its frames are kept).
     project.write("redaction.flow.yaml", flow(""));
     const res = await runCli(["run", spec, "--video", "--highlight-cursor"], { cwd: project.dir, env: ENV });
-    expect(res.code).toBe(0);
-    runDir = runDirOf(res.stdout, project.dir);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("the trace is stale");
+    expect(pngsUnder(join(runDirOf(res.stdout, project.dir), "recording")).length).toBeGreaterThanOrEqual(10);
+    // The flow as recorded again: this replay and later ones are current.
+    project.write("redaction.flow.yaml", flow(SSN_RULE));
+    const current = await runCli(["run", spec, "--video", "--highlight-cursor"], { cwd: project.dir, env: ENV });
+    expect(current.code).toBe(0);
+    runDir = runDirOf(current.stdout, project.dir);
     expectValidResult(join(runDir, "result.json"));
     const report = json<RunReport>(join(runDir, "result.json"));
     const rec2 = report.recording!;
@@ -107,7 +114,7 @@ describe("recording redaction (real browser)", () => {
     expect(report.steps.map((s) => s.started_ms)).toEqual(rec2.steps.map((s) => s.start_ms));
 
     const pngs = pngsUnder(join(project.dir, ".flowproof"));
-    expect(pngs.length).toBeGreaterThanOrEqual(22);
+    expect(pngs.length).toBeGreaterThanOrEqual(33);
     for (const file of pngs) {
       const image = decodePng(readFileSync(file));
       expect([file, isUniform(image, PASSWORD_RECT, BLACK)]).toEqual([file, true]);
