@@ -171,9 +171,9 @@ export function shortenShown(text: string, max = SHOWN_TEXT_MAX): string {
 /**
  * Replaces every resolved `${VAR}` value in `text` by its reference, in every form the value can
  * take in a text artifact (see `secretPattern`, `base64Forms`) and cut short by a truncation made
- * elsewhere (`cutPattern`); then shortens each page text the
- * surface wrapped (SHOWN_TEXT_OPEN … SHOWN_TEXT_CLOSE). The one redaction for every text that is
- * written or printed: step details, errors, debug files, logs.
+ * elsewhere (`cutPattern`); then shortens each page text the surface wrapped (SHOWN_TEXT_OPEN …
+ * SHOWN_TEXT_CLOSE). The one redaction for every text that is written or printed: step details,
+ * errors, debug files, logs.
  */
 export function redact(text: string, secrets: ReadonlyMap<string, string>): string {
   let out = text;
