@@ -281,12 +281,20 @@ describe("a navigation that never finishes", () => {
     const p = project();
     // A server that accepts the request and never answers (held until the test ends).
     const held: Socket[] = [];
-    const silent = createServer((socket) => void held.push(socket));
+    // `/report.html` is never answered; `/partial.html` sends its headers and part of the page, never the rest.
+    const silent = createServer((socket) => {
+      held.push(socket);
+      socket.once("data", (request) => {
+        if (request.toString().startsWith("GET /partial.html")) socket.write("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<!doctype html><title>Report</title><h1>Report is loading");
+      });
+    });
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", () => r()));
     const never = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/report.html`;
+    const partial = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/partial.html`;
+    let target = never;
     try {
       let hang = false;
-      server.setRoute("/trust-start.html", () => new Response(`<!doctype html><title>Start</title><a href="${hang ? never : "/trust-report.html"}">Open report</a>`, { headers: { "content-type": "text/html" } }));
+      server.setRoute("/trust-start.html", () => new Response(`<!doctype html><title>Start</title><a href="${hang ? target : "/trust-report.html"}">Open report</a>`, { headers: { "content-type": "text/html" } }));
       server.setRoute("/trust-report.html", () => new Response("<!doctype html><title>Report</title><h1>Report</h1>", { headers: { "content-type": "text/html" } }));
       const spec = await recorded(p, "report.flow.yaml", flowYaml("Report", `${server.url}/trust-start.html`, ['rules: Click "Open report"']));
       expect((await runCli(["run", spec], { cwd: p.dir })).code).toBe(0);
@@ -296,6 +304,11 @@ describe("a navigation that never finishes", () => {
       expect(res.stdout).toContain(`the navigation to ${never} did not finish loading within 30 s`);
       expect(res.stdout).toMatch(/^FAIL: Report /m);
       expect(res.code).toBe(1);
+      // A page that starts arriving and never finishes fails the same way.
+      target = partial;
+      const slow = await runCli(["run", spec], { cwd: p.dir });
+      expect(slow.stdout).toContain(`the navigation to ${partial} did not finish loading within 30 s`);
+      expect(slow.code).toBe(1);
     } finally {
       for (const socket of held) socket.destroy();
       silent.close();
