@@ -128,13 +128,15 @@ describe("mock:, session: and browser: in real Chromium", () => {
     expect(readFileSync(join(project.dir, "downloads", "report.csv"), "utf8")).toBe("a,b\n1,2\n");
     rmSync(join(project.dir, "downloads"), { recursive: true, force: true });
 
-    // Replay shapes the browser from the header alone: a spec stripped of its blocks changes nothing.
+    // Replay shapes the browser from the header alone: a spec stripped of its blocks changes nothing
+    // (the edited spec makes the run stale, exit 2, but every recorded step replays as shaped).
     writeFileSync(spec, `name: Shaped browser\napp: web\nurl: ${server.url}/shaping.html\nsteps:\n  - assert: page shows Shaping\n`);
     const replayed = await runCli(["run", spec, "--trace", tracePath, "--recording-detail", "low"], { cwd: project.dir, env });
-    if (replayed.code !== 0) throw new Error(`run failed:\n${replayed.stdout}\n${replayed.stderr}`);
+    if (replayed.code !== 2 || !/^STALE: /m.test(replayed.stdout)) throw new Error(`run did not replay as stale:\n${replayed.stdout}\n${replayed.stderr}`);
     const resultPath = project.files().find((f) => f.endsWith("result.json"));
     expect(resultPath).toBeDefined();
     expectValidResult(join(project.dir, resultPath!));
+    expect((JSON.parse(readFileSync(join(project.dir, resultPath!), "utf8")) as { steps: Array<{ status: string }> }).steps.every((st) => st.status === "passed")).toBe(true);
     expect(existsSync(join(project.dir, "downloads", "report.csv"))).toBe(true);
     expect(rateHits).toBe(0);
 
