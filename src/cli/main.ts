@@ -67,8 +67,9 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
  */
 export function flushOutput(): Promise<void> {
   const end = (stream: NodeJS.WriteStream) => new Promise<void>((done) => {
-    // A reader that went away (EPIPE) ends the wait too: there is no one left to write to.
-    stream.once("error", () => done());
+    // A reader that went away (EPIPE) ends the wait too: there is no one left to write to. The
+    // listener stays: a late write from a run being forced down must not crash the exit.
+    stream.on("error", () => done());
     stream.end(() => done());
   });
   return Promise.all([end(process.stdout), end(process.stderr)]).then(() => undefined);
