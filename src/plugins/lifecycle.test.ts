@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { Lifecycle, SIGNAL_EXIT_CODE } from "./lifecycle.ts";
+import { Lifecycle, SIGNAL_EXIT_CODE, handleStopSignals } from "./lifecycle.ts";
 
 describe("Lifecycle", () => {
   test("the first stop request aborts the signal with the request; later ones answer again", () => {
@@ -60,5 +60,29 @@ describe("Lifecycle", () => {
     l.own({ stop: () => undefined, kill: () => void killed.push("b") });
     l.killAll();
     expect(killed).toEqual(["b"]);
+  });
+});
+
+describe("handleStopSignals", () => {
+  test("a signal stops the lifecycle; an immediate repeat is the same request; the grace period forces the exit after stopping what is owned", async () => {
+    const lifecycle = new Lifecycle();
+    const lines: string[] = [];
+    const stopped: string[] = [];
+    lifecycle.own({ stop: () => void stopped.push("browser") });
+    let exited: (code: number) => void = () => undefined;
+    const exitCode = new Promise<number>((resolve) => (exited = resolve));
+    const remove = handleStopSignals(lifecycle, { notify: (l) => lines.push(l), graceMs: 200, exit: (code) => exited(code) });
+    try {
+      process.emit("SIGTERM");
+      expect(lifecycle.stopRequest).toEqual({ reason: "SIGTERM", signal: "SIGTERM" });
+      process.emit("SIGTERM");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toStartWith("[INTERRUPTED] SIGTERM: stopping the run");
+      expect(await exitCode).toBe(143);
+      expect(stopped).toEqual(["browser"]);
+      expect(lines[1]).toBe("[INTERRUPTED] the run did not stop within 200 ms; stopping every browser and child now");
+    } finally {
+      remove();
+    }
   });
 });
