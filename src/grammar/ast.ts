@@ -143,7 +143,13 @@ export interface StructuredStep { readonly kind: "structured"; readonly key: str
 /** `- assert_no_secret_leak: ${VAR}` (or a list): the variable names whose values must not surface. */
 export interface SecretLeakStep { readonly kind: "no_secret_leak"; readonly vars: readonly string[] }
 
-export type StepAst = ActionStep | AssertStep | StructuredStep | SecretLeakStep | IntentStep;
+/**
+ * An agent flow's whole step list (`app: agent`), loaded by spec/ as one execution: the agent
+ * declaration, the authored agent steps, `tools:` and `strict:`, as plain JSON (`${…}` raw).
+ */
+export interface AgentRunStep { readonly kind: "agent_run"; readonly args: Readonly<Record<string, unknown>> }
+
+export type StepAst = ActionStep | AssertStep | StructuredStep | SecretLeakStep | IntentStep | AgentRunStep;
 
 // ---------------------------------------------------------------- assertions
 

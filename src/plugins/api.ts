@@ -211,6 +211,8 @@ export interface AppDriver {
   debugSnapshot?(redact?: (text: string) => string): Promise<DebugSnapshot>;
   /** `--keep-open`: resolves once the surface was closed from outside (its window closed, the app gone). */
   untilClosed?(): Promise<void>;
+  /** An agent surface (`app: agent`): one whole execution of the agent under test (see AgentRunRequest). */
+  runAgent?(request: AgentRunRequest): Promise<AgentRunOutcome>;
   /** Facts recorded into the trace header (`env`). */
   environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }>;
   close(): Promise<void>;
@@ -351,3 +353,85 @@ export interface AssertionPlugin<Args = unknown> {
 }
 /** Identity helper that gives assertion plugin authors type checking. */
 export const defineAssertion = <A>(plugin: AssertionPlugin<A>): AssertionPlugin<A> => plugin;
+
+// ---- Agent surfaces (`app: agent`) ------------------------------------------------------------
+
+/** One exchange at the model boundary, as the cassette holds it (see docs/agents.md). */
+export interface AgentTurn {
+  /** The dialect: `openai` (chat-completions) or `anthropic` (Messages). */
+  readonly protocol: string;
+  /** The request body as matched: without `stream`/`stream_options`, `tools:` results substituted, secrets masked. */
+  readonly request: unknown;
+  /** The upstream's JSON (non-streaming) response body. */
+  readonly response: unknown;
+  /** The upstream's HTTP status, when not 200. */
+  readonly status?: number;
+}
+
+/** A tool call the model asked for, with the result the model was then told (when it was). */
+export interface AgentToolCall {
+  /** Index of the turn whose response holds the call. */
+  readonly turn: number;
+  readonly name: string;
+  readonly arguments: unknown;
+  readonly result?: string;
+}
+
+/** What the report and the assertions read: every tool call in order and the final reply. */
+export interface AgentConversation {
+  readonly turns: number;
+  readonly calls: readonly AgentToolCall[];
+  /** The main conversation's final assistant text; absent when its last turn was a tool call. */
+  readonly reply?: string;
+}
+
+export interface AgentClause {
+  readonly path: string;
+  readonly matcher: "equals" | "contains" | "matches" | "exists" | "absent";
+  readonly value?: string;
+}
+
+/** An agent assertion with every `${…}` resolved. */
+export type AgentCheck =
+  | { readonly kind: "tool_call"; readonly text: string; readonly tool: string; readonly where: readonly AgentClause[]; readonly negate: boolean }
+  | { readonly kind: "reply"; readonly text: string; readonly op: "contains" | "is"; readonly value: string };
+
+/** The agent to run, with `${…}` resolved (env values included). */
+export type AgentTarget =
+  | { readonly command: string; readonly env?: Readonly<Record<string, string>> }
+  | { readonly url: string; readonly proxy_port: number; readonly headers?: Readonly<Record<string, string>> };
+
+/** One execution of the agent under test through the model-boundary proxy. */
+export interface AgentRunRequest {
+  readonly mode: RunMode;
+  readonly agent: AgentTarget;
+  /** The task: every `prompt:` step, joined by newlines. */
+  readonly prompt: string;
+  readonly checks: readonly AgentCheck[];
+  /** `tools:` entries; one with `result` answers for the agent's own tool, at record and replay alike. */
+  readonly tools: readonly { readonly name: string; readonly result?: unknown }[];
+  readonly strict: boolean;
+  /** Replay: the recorded turns, served instead of any upstream. */
+  readonly cassette?: readonly AgentTurn[];
+  /** The flow's bound, ms. */
+  readonly timeoutMs: number;
+  /** Directory of the flow file: the agent's working directory. */
+  readonly baseDir: string;
+  /** The environment flowproof runs in (upstream and key at record: FLOWPROOF_AGENT_UPSTREAM, FLOWPROOF_AGENT_KEY…). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Secret values (resolved `${VAR}`s): masked as their `${NAME}` in every stored or matched body. */
+  readonly secrets: ReadonlyMap<string, string>;
+  readonly log: (line: string) => void;
+  /** Aborted when the run is asked to stop: the agent is ended at once. */
+  readonly signal?: AbortSignal;
+}
+
+export interface AgentRunOutcome {
+  readonly status: "passed" | "failed" | "errored";
+  readonly detail?: string;
+  /** Record: the turns to store (only when the execution reached the model at least once). */
+  readonly cassette?: readonly AgentTurn[];
+  readonly conversation: AgentConversation;
+  /** Index (in `checks`) of the assertion that failed, and the call it matched or missed. */
+  readonly failedCheck?: { readonly index: number; readonly call?: number };
+}

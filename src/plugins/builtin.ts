@@ -3,12 +3,13 @@
 import type { AdapterPlugin, AssertionPlugin } from "./api.ts";
 import { plugin as web } from "../../plugins/web/index.ts";
 import { plugin as api } from "../../plugins/api/index.ts";
+import { plugin as agent } from "../../plugins/agent/index.ts";
 import { plugin as assertApi } from "../../plugins/assert-api/index.ts";
 import { plugin as assertSql } from "../../plugins/assert-sql/index.ts";
 import { plugin as assertSpreadsheet } from "../../plugins/assert-spreadsheet/index.ts";
 import { plugin as assertScreenshot } from "../../plugins/assert-screenshot/index.ts";
 
-export const BUILTIN_ADAPTERS: readonly AdapterPlugin[] = [web, api];
+export const BUILTIN_ADAPTERS: readonly AdapterPlugin[] = [web, api, agent];
 
 /** Typed loosely on purpose: each plugin's `run` takes its own argument type, checked by its schema first. */
 export const BUILTIN_ASSERTIONS: readonly AssertionPlugin[] = [assertApi, assertSql, assertSpreadsheet, assertScreenshot] as readonly AssertionPlugin<never>[] as readonly AssertionPlugin[];

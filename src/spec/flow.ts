@@ -12,6 +12,7 @@ import { loadBrowser, loadMock, loadSession, type FlowBrowser, type FlowMockRule
 import { loadSecretLeakVars, loadStructuredArgs, SECRET_LEAK_KEY, type StructuredKind } from "./structured.ts";
 import { loadSuiteKeys, type SuiteKeys } from "./suite-keys.ts";
 import { loadApps, loadIn, type SurfaceSpec } from "./surfaces.ts";
+import { AGENT_APP, AGENT_FLOW_KEYS, AGENT_STEP_KEYS, DEFAULT_AGENT_TIMEOUT_SECONDS, loadAgentSpec, loadAgentStep, loadAgentTools, loadStrict, type AgentStepSpec } from "./agent.ts";
 import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type Scope } from "./block.ts";
 
 export type { FlowCondition, FlowNode, RepeatBlock, WhenBlock } from "./block.ts";
@@ -63,11 +64,11 @@ export type LoadResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly steps: readonly FlowStep[] };
 
 /** Top-level keys of the flow format that this version runs. */
-export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps"] as const;
+export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps", "agent", "tools", "strict"] as const;
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
 const LATER_KEYS = [
   "connection", "login", "window",
-  "agent", "tools", "mcp", "strict", "explore",
+  "mcp", "explore",
 ] as const;
 const STEP_KEYS_LATER = [
   "assert_api", "assert_sql", "assert_spreadsheet", "assert_screenshot", "assert_no_secret_leak",
@@ -77,7 +78,7 @@ const STEP_KEYS = ["rules", "assert", "repeat", "when", "foreach"] as const;
 const APP_KINDS: readonly AppKind[] = ["web"];
 /** The app kind with no UI: only structured steps run (no browser). */
 export const API_APP = "api";
-const LATER_APPS = ["calc", "notepad", "sap", "vision", "agent", "windows"];
+const LATER_APPS = ["calc", "notepad", "sap", "vision", "windows"];
 
 export interface LoadOptions {
   /** Whether plain steps must parse under the rules grammar now (rules mode, or auto with no model). */
@@ -148,6 +149,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   if (appText !== undefined) {
     if ((APP_KINDS as readonly string[]).includes(appText)) app = appText as AppKind;
     else if (appText === API_APP) pluginApp = API_APP;
+    else if (appText === AGENT_APP) pluginApp = AGENT_APP;
     else if (options.pluginAppKinds?.includes(appText)) pluginApp = appText;
     else {
       const later = LATER_APPS.includes(appText);
@@ -177,6 +179,12 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
       if (parsed.ok) url = parsed.value;
       else problems.push(grammarDiagnostic(source, urlNode, parsed.error));
     }
+    if (pluginApp === AGENT_APP) {
+      problems.push(diagnostic("unknown-key", "an agent flow has no start page: `url:` belongs to web flows", {
+        span: spanOf(source, root.items.find((p) => keyName(p) === "url")?.key as Node | undefined),
+        hint: "remove `url:`; a running agent service is `agent: {url: …, proxy_port: …}`",
+      }));
+    }
   } else if (app === "web" && appKnown && pluginApp === undefined && appsNode === undefined) {
     problems.push(diagnostic("missing-key", "a web flow needs a `url` to start from", {
       span: spanOf(source, root.items[0]?.key as Node | undefined),
@@ -184,6 +192,20 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
     }));
   }
 
+  const isAgent = pluginApp === AGENT_APP;
+  for (const key of AGENT_FLOW_KEYS) {
+    if (!values.has(key) || isAgent || !appKnown) continue;
+    problems.push(diagnostic("unsupported-feature", `\`${key}:\` belongs to agent flows (\`app: agent\`), not to an \`app: ${appsNode !== undefined ? "multi-surface" : pluginApp ?? app}\` flow`, {
+      span: spanOf(source, root.items.find((p) => keyName(p) === key)?.key as Node | undefined),
+      hint: `remove \`${key}:\`, or make this an agent flow with \`app: agent\``,
+    }));
+  }
+  if (isAgent && !values.has("agent")) {
+    problems.push(diagnostic("missing-key", "an agent flow needs `agent:`: the program to start or the service to call", {
+      span: spanOf(source, root.items.find((p) => keyName(p) === "app")?.key as Node | undefined),
+      hint: "agent: {command: node agent.js}",
+    }));
+  }
   const steps: FlowStep[] = [];
   let body: FlowNode[] = [];
   const isApi = pluginApp === API_APP;
@@ -198,6 +220,12 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
       span: spanOf(source, stepsNode),
       hint: "write one step per line: `- rules: Type Ada into the \"Name\" field`",
     }));
+  } else if (isAgent) {
+    const step = loadAgentFlowSteps(source, values, stepsNode.items as Node[], problems);
+    if (step) {
+      steps.push(step);
+      body = [{ kind: "step", step }];
+    }
   } else {
     // A step that did not load leaves a gap; a Drag just before it is not reported as unverified.
     const beforeGap = new Set<FlowNode>();
@@ -377,6 +405,13 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
       loader.steps.push(step);
       return asNodes(step);
     }
+    if ((AGENT_STEP_KEYS as readonly string[]).includes(key)) {
+      problems.push(diagnostic("unsupported-step", `\`${key}:\` is an agent step (agent grammar); an \`app: ${appName}\` flow drives a surface with \`rules:\`/\`assert:\` steps (rules grammar)`, {
+        span: spanOf(source, pair.key as Node),
+        hint: "move this step into an agent flow (`app: agent`)",
+      }));
+      return [];
+    }
     if ((STEP_KEYS_LATER as readonly string[]).includes(key)) {
       problems.push(diagnostic("unsupported-feature", `\`${key}:\` steps are part of the flow format but this version of flowproof does not run them yet`, {
         span: spanOf(source, pair.key as Node),
@@ -436,4 +471,35 @@ function grammarDiagnostic(source: YamlSource, node: Scalar, error: GrammarError
     span: spanInScalar(source, node, error.offset, error.length),
     hint: error.hint,
   });
+}
+
+/**
+ * An agent flow runs as ONE execution: its prompts are joined into one task and its assertions
+ * are checked over the whole trajectory, so the step list loads as a single `agent_run` step.
+ */
+function loadAgentFlowSteps(source: YamlSource, values: Map<string, Node | null>, items: readonly Node[], problems: Diagnostic[]): FlowStep | undefined {
+  const agentNode = values.get("agent");
+  const agent = agentNode === undefined ? undefined : loadAgentSpec(source, agentNode, problems);
+  const toolsNode = values.get("tools");
+  const tools = toolsNode === undefined ? [] : loadAgentTools(source, toolsNode, problems);
+  const strictNode = values.get("strict");
+  const strict = strictNode === undefined ? false : loadStrict(source, strictNode, problems);
+  const specs: AgentStepSpec[] = [];
+  let first: Node | undefined;
+  for (const item of items) {
+    const loaded = loadAgentStep(source, item, problems);
+    if (!loaded) continue;
+    first ??= loaded.keyNode;
+    specs.push(loaded.spec);
+  }
+  if (specs.length > 0 && !specs.some((s) => s.kind === "prompt")) {
+    problems.push(diagnostic("missing-key", "an agent flow needs at least one `prompt:` step: the task the agent is given", { span: spanOf(source, first), hint: "- prompt: Book the cheapest flight to Nairobi" }));
+  }
+  if (!agent || !first || specs.length === 0) return undefined;
+  const text = specs.map((s) => s.kind === "prompt" ? `prompt: ${s.text}` : s.kind === "reply" ? `assert: ${s.text}` : s.text).join("\n");
+  const args = {
+    agent, steps: specs, ...(tools.length > 0 ? { tools } : {}), ...(strict ? { strict } : {}),
+    timeout_ms: (agent.timeout_seconds ?? DEFAULT_AGENT_TIMEOUT_SECONDS) * 1000,
+  };
+  return { index: 0, form: "structured", text, span: spanOf(source, first), ast: { kind: "agent_run", args: JSON.parse(JSON.stringify(args)) as Record<string, unknown> } };
 }

@@ -66,3 +66,54 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
     stop: () => server.stop(true),
   };
 }
+
+/** A request the agent model server received, with its dialect and the headers that carry a key. */
+export interface AgentModelRequest {
+  readonly protocol: "openai" | "anthropic";
+  readonly body: Record<string, unknown>;
+  readonly authorization: string | null;
+  readonly apiKey: string | null;
+}
+
+/** One scripted answer: a tool call (name + arguments) or a final text. */
+export type AgentModelAnswer = { readonly tool: string; readonly args: unknown } | { readonly text: string };
+
+export interface AgentModel {
+  /** Base URL for FLOWPROOF_AGENT_UPSTREAM, e.g. `http://127.0.0.1:41234/v1`. */
+  readonly url: string;
+  readonly requests: AgentModelRequest[];
+  stop(): void;
+}
+
+/**
+ * A scripted model for agent tests, speaking OpenAI chat-completions and Anthropic Messages: it
+ * counts every request and answers with `answer(turn)`, where `turn` counts the tool results the
+ * request already carries (0: call a tool, 1: give the final text, …). Never streams.
+ */
+export function startAgentModel(answer: (turn: number) => AgentModelAnswer): AgentModel {
+  const requests: AgentModelRequest[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const { pathname } = new URL(req.url);
+      const protocol = pathname.endsWith("/chat/completions") ? "openai" : pathname.endsWith("/messages") ? "anthropic" : undefined;
+      if (req.method !== "POST" || !protocol) return new Response("not found", { status: 404 });
+      const body = await req.json() as Record<string, unknown>;
+      requests.push({ protocol, body, authorization: req.headers.get("authorization"), apiKey: req.headers.get("x-api-key") });
+      const messages = (body["messages"] as Array<Record<string, unknown>>) ?? [];
+      const results = messages.filter((m) => m["role"] === "tool" || (Array.isArray(m["content"]) && (m["content"] as Array<Record<string, unknown>>).some((b) => b["type"] === "tool_result"))).length;
+      const a = answer(results);
+      const n = requests.length;
+      if (protocol === "openai") {
+        const message = "tool" in a
+          ? { role: "assistant", content: null, tool_calls: [{ id: `call_${n}`, type: "function", function: { name: a.tool, arguments: JSON.stringify(a.args) } }] }
+          : { role: "assistant", content: a.text };
+        return Response.json({ id: `chatcmpl-${n}`, object: "chat.completion", created: 0, model: body["model"], choices: [{ index: 0, message, finish_reason: "tool" in a ? "tool_calls" : "stop" }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+      }
+      const content = "tool" in a ? [{ type: "tool_use", id: `toolu_${n}`, name: a.tool, input: a.args }] : [{ type: "text", text: a.text }];
+      return Response.json({ id: `msg_${n}`, type: "message", role: "assistant", model: body["model"], content, stop_reason: "tool" in a ? "tool_use" : "end_turn", stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } });
+    },
+  });
+  return { url: `http://127.0.0.1:${String(server.port)}/v1`, requests, stop: () => void server.stop(true) };
+}

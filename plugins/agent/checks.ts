@@ -1,0 +1,112 @@
+// The agent assertions, checked over one execution's conversation (its turns at the model
+// boundary): `assert_tool_call` (ordered subsequence of the tool calls, every call under
+// `strict`), `assert_no_tool_call` (never, anywhere) and `reply contains|is`. Pure.
+import type { AgentCheck, AgentClause, AgentConversation, AgentToolCall, AgentTurn } from "../../src/plugins/api.ts";
+import { readRequest, readResponse, type Protocol } from "./dialects.ts";
+
+/** The conversation a list of turns holds: every tool call with its result, and the final reply. */
+export function conversationOf(turns: readonly AgentTurn[]): AgentConversation {
+  const calls: AgentToolCall[] = [];
+  const views = turns.map((t) => ({ req: readRequest(t.protocol as Protocol, t.request), res: readResponse(t.protocol as Protocol, t.response) }));
+  views.forEach((v, turn) => {
+    for (const c of v.res.calls) {
+      const answered = views.slice(turn + 1).find((later) => later.req.results.has(c.id));
+      calls.push({ turn, name: c.name, arguments: c.arguments, ...(answered ? { result: answered.req.results.get(c.id)! } : {}) });
+    }
+  });
+  // The main conversation: turns grouped by system prompt, the group with most turns (tie: most request text).
+  const groups = new Map<string, number[]>();
+  views.forEach((v, i) => groups.set(v.req.system, [...groups.get(v.req.system) ?? [], i]));
+  let main: number[] = [];
+  let mainText = -1;
+  for (const g of groups.values()) {
+    const text = g.reduce((n, i) => n + views[i]!.req.text.length, 0);
+    if (g.length > main.length || (g.length === main.length && text > mainText)) {
+      main = g;
+      mainText = text;
+    }
+  }
+  const last = main.length > 0 ? views[main[main.length - 1]!] : undefined;
+  const reply = last && last.res.calls.length === 0 ? last.res.text : undefined;
+  return { turns: turns.length, calls, ...(reply !== undefined ? { reply } : {}) };
+}
+
+/** The value at a dotted path (`passengers.0.name`); undefined when any part is missing. */
+export function valueAt(value: unknown, path: string): unknown {
+  let at: unknown = value;
+  for (const part of path.split(".")) {
+    if (at === null || typeof at !== "object") return undefined;
+    at = (at as Record<string, unknown>)[part];
+  }
+  return at;
+}
+
+const text = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v));
+
+/** Whether one clause holds for a call's arguments. */
+export function clauseHolds(args: unknown, clause: AgentClause): boolean {
+  const v = valueAt(args, clause.path);
+  switch (clause.matcher) {
+    case "exists":
+      return v !== undefined;
+    case "absent":
+      return v === undefined;
+    case "equals":
+      return v !== undefined && text(v) === clause.value;
+    case "contains":
+      if (Array.isArray(v)) return v.some((e) => text(e) === clause.value || (typeof e === "string" && e.includes(clause.value ?? "")));
+      return v !== undefined && text(v).includes(clause.value ?? "");
+    case "matches":
+      return v !== undefined && new RegExp(clause.value ?? "").test(text(v));
+  }
+}
+
+const describeClause = (c: AgentClause): string => `${c.path} ${c.matcher === "absent" ? "is absent" : c.matcher}${c.value !== undefined ? ` ${c.value}` : ""}`;
+const describeCheck = (tool: string, where: readonly AgentClause[]): string => `\`${tool}\`${where.length > 0 ? ` where ${where.map(describeClause).join(" and ")}` : ""}`;
+export const describeCall = (c: AgentToolCall, i: number): string => `#${i + 1} ${c.name}(${text(c.arguments)})`;
+
+/** Why the closest call of the right tool misses, clause by clause. */
+function nearestMiss(calls: readonly AgentToolCall[], from: number, tool: string, where: readonly AgentClause[]): string {
+  const same = calls.map((c, i) => ({ c, i })).filter(({ c, i }) => i >= from && c.name === tool);
+  if (same.length === 0) return calls.length === 0 ? "the agent made no tool call" : `the agent's tool calls${from > 0 ? ` after call #${from}` : ""}: ${calls.slice(from).map((c, i) => describeCall(c, i + from)).join(", ") || "none"}`;
+  return same.map(({ c, i }) => {
+    const misses = where.filter((w) => !clauseHolds(c.arguments, w)).map((w) => `${w.path} is ${valueAt(c.arguments, w.path) === undefined ? "absent" : text(valueAt(c.arguments, w.path))}`);
+    return `call ${describeCall(c, i)}: ${misses.join(", ")}`;
+  }).join("; ");
+}
+
+export interface CheckFailure {
+  /** Index of the failing check in the list given. */
+  readonly index: number;
+  readonly detail: string;
+  /** The call it matched (negated) or the call it missed, when one can be named. */
+  readonly call?: number;
+}
+
+/** The first check that does not hold, or undefined when all hold. */
+export function firstFailure(checks: readonly AgentCheck[], conversation: AgentConversation, strict: boolean): CheckFailure | undefined {
+  const calls = conversation.calls;
+  let cursor = 0;
+  const matched: number[] = [];
+  for (const [index, check] of checks.entries()) {
+    if (check.kind === "reply") {
+      if (conversation.reply === undefined) return { index, detail: `reply ${check.op} ${check.value}: the agent gave no final reply (its last turn in the main conversation was a tool call, or it made no model request)` };
+      if (!conversation.reply.includes(check.value)) return { index, detail: `reply ${check.op} ${check.value}: the reply was ${JSON.stringify(conversation.reply.slice(0, 300))}` };
+      continue;
+    }
+    if (check.negate) {
+      const hit = calls.findIndex((c) => c.name === check.tool && check.where.every((w) => clauseHolds(c.arguments, w)));
+      if (hit >= 0) return { index, call: hit, detail: `assert_no_tool_call ${describeCheck(check.tool, check.where)}: the agent made it: call ${describeCall(calls[hit]!, hit)}` };
+      continue;
+    }
+    const at = calls.findIndex((c, i) => i >= cursor && c.name === check.tool && check.where.every((w) => clauseHolds(c.arguments, w)));
+    if (at < 0) return { index, detail: `assert_tool_call ${describeCheck(check.tool, check.where)}: no such call${cursor > 0 ? ` after call #${cursor}` : ""}; ${nearestMiss(calls, cursor, check.tool, check.where)}` };
+    if (strict && at !== cursor) return { index, call: cursor, detail: `strict: call ${describeCall(calls[cursor]!, cursor)} is not asserted (every tool call must be, in order)` };
+    matched.push(at);
+    cursor = at + 1;
+  }
+  if (strict && cursor < calls.length) {
+    return { index: checks.length - 1, call: cursor, detail: `strict: call ${describeCall(calls[cursor]!, cursor)} is not asserted (every tool call must be, in order)` };
+  }
+  return undefined;
+}

@@ -1,0 +1,128 @@
+// The `agent` app kind: a surface that is an AI agent, not a UI. One execution per flow: the
+// proxy starts, the agent runs against it (record: forwarded to the upstream model and kept as
+// the cassette; replay: served from the cassette), and the agent assertions are checked over the
+// conversation. Every UI action answers `unsupported`.
+import { defineAdapter, type AgentRunOutcome, type AgentRunRequest, type AppDriver, type Attempt, type Reading } from "../../src/plugins/api.ts";
+import { conversationOf, firstFailure } from "./checks.ts";
+import { startProxy } from "./proxy.ts";
+import { agentEnvironment, callService, injectedEnvironment, killAllAgents, spawnAgent, type RunningAgent } from "./runner.ts";
+
+const NO_UI = "an `app: agent` flow has no UI to drive";
+const unsupported = async (): Promise<Attempt> => ({ ok: false, failed: "unsupported", detail: NO_UI, retryable: false });
+
+/** Where record forwards: FLOWPROOF_AGENT_UPSTREAM, else OPENAI_BASE_URL. */
+export function upstreamOf(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  return env["FLOWPROOF_AGENT_UPSTREAM"] || env["OPENAI_BASE_URL"] || undefined;
+}
+
+/** The record credential: FLOWPROOF_AGENT_KEY → ANTHROPIC_API_KEY → OPENAI_API_KEY. */
+export function keyOf(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  return env["FLOWPROOF_AGENT_KEY"] || env["ANTHROPIC_API_KEY"] || env["OPENAI_API_KEY"] || undefined;
+}
+
+function masker(secrets: ReadonlyMap<string, string>): (text: string) => string {
+  const entries = [...secrets.entries()].filter(([, v]) => v.length >= 4).sort((a, b) => b[1].length - a[1].length);
+  return (text) => {
+    let out = text;
+    for (const [name, value] of entries) {
+      out = out.split(value).join(`\${${name}}`);
+      const escaped = JSON.stringify(value).slice(1, -1);
+      if (escaped !== value) out = out.split(escaped).join(`\${${name}}`);
+    }
+    return out;
+  };
+}
+
+const LIKELY_CAUSES = "likely causes: the agent's model client ignores OPENAI_BASE_URL / ANTHROPIC_BASE_URL (a hard-coded base URL, a client option set in code), it reads its task from somewhere other than FLOWPROOF_PROMPT, or it answered without calling a model";
+
+/** One execution of the agent through the proxy; see AgentRunRequest. */
+export async function runAgent(request: AgentRunRequest): Promise<AgentRunOutcome> {
+  const record = request.mode === "record";
+  const empty = { turns: 0, calls: [] };
+  const upstream = upstreamOf(request.env);
+  if (record && !upstream) {
+    return { status: "errored", conversation: empty, detail: "recording an agent flow needs the upstream model: set FLOWPROOF_AGENT_UPSTREAM (e.g. https://api.openai.com/v1) and FLOWPROOF_AGENT_KEY" };
+  }
+  let agent: RunningAgent | undefined;
+  let stopAgent = false;
+  const key = record ? keyOf(request.env) : undefined;
+  const proxy = startProxy({
+    mode: request.mode,
+    ...(upstream && record ? { upstream } : {}),
+    ...(key ? { key } : {}),
+    ...(request.cassette ? { cassette: request.cassette } : {}),
+    results: new Map(request.tools.filter((t) => "result" in t).map((t) => [t.name, t.result])),
+    mask: masker(request.secrets),
+    ...("url" in request.agent ? { port: request.agent.proxy_port } : {}),
+    // First divergence: the agent is stopped at once.
+    onFailure: () => {
+      stopAgent = true;
+      agent?.kill();
+    },
+  });
+  const onAbort = () => agent?.kill();
+  request.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    if ("command" in request.agent) {
+      const env = agentEnvironment(request.env, injectedEnvironment(proxy.origin, request.prompt), request.agent.env);
+      agent = spawnAgent(request.agent.command, request.baseDir, env, request.timeoutMs);
+    } else {
+      agent = callService(request.agent.url, request.agent.headers ?? {}, request.prompt, request.timeoutMs);
+    }
+    if (stopAgent) agent.kill();
+    const exit = await agent.exited;
+    const turns = proxy.turns.slice();
+    const conversation = conversationOf(turns);
+    const who = "command" in request.agent ? "the agent" : "the agent service";
+    const failure = proxy.failure();
+    if (failure) return { status: "failed", detail: failure, conversation };
+    if (request.signal?.aborted) return { status: "errored", detail: "interrupted: the run was stopped while the agent ran", conversation };
+    if (exit.timedOut) return { status: "failed", detail: `${who} did not finish within ${Math.round(request.timeoutMs / 1000)} s (the flow's bound; \`agent.timeout_seconds\` sets it) and was stopped${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`, conversation };
+    if (proxy.requests() === 0) {
+      if (exit.code !== 0) return { status: "errored", detail: `${who} exited with code ${exit.code ?? "(signal)"} before reaching the model proxy${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`, conversation };
+      return { status: "errored", detail: `${who} made zero model requests, so there is nothing to ${record ? "record" : "replay"}; ${LIKELY_CAUSES}`, conversation };
+    }
+    if (exit.code !== 0) return { status: "failed", detail: `${who} exited with code ${exit.code ?? "(signal)"}${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`, conversation };
+    if (!record) {
+      const left = (request.cassette?.length ?? 0) - turns.length;
+      if (left > 0) return { status: "failed", detail: `the agent finished after ${turns.length} model requests, but the cassette holds ${request.cassette?.length}: ${left} recorded turn(s) were never asked for`, conversation };
+    }
+    const miss = firstFailure(request.checks, conversation, request.strict);
+    if (miss) {
+      return { status: "failed", detail: miss.detail, conversation, failedCheck: { index: miss.index, ...(miss.call !== undefined ? { call: miss.call } : {}) }, ...(record ? {} : {}) };
+    }
+    return { status: "passed", conversation, ...(record ? { cassette: turns } : {}) };
+  } finally {
+    request.signal?.removeEventListener("abort", onAbort);
+    agent?.kill();
+    proxy.stop();
+  }
+}
+
+/** The driver of an agent flow: `runAgent` is the execution; every UI action is unsupported. */
+export function createAgentDriver(): AppDriver {
+  return {
+    capabilities: new Set(),
+    navigate: async () => ({ ok: true, value: undefined }),
+    reload: unsupported,
+    click: unsupported,
+    hover: unsupported,
+    fill: unsupported,
+    typeFocused: unsupported,
+    pressKey: unsupported,
+    select: unsupported,
+    setChecked: unsupported,
+    readText: async () => ({ ok: false, failed: "unsupported", detail: NO_UI, retryable: false }),
+    count: async () => 0,
+    check: async (): Promise<Reading> => ({ pass: false, actual: NO_UI, retryable: false }),
+    runAgent,
+    environment: async () => ({ os: process.platform, resolution: [0, 0] }),
+    close: async () => undefined,
+  };
+}
+
+export const plugin = defineAdapter({
+  kind: "agent",
+  capabilities: [],
+  open: async () => ({ launch: async () => createAgentDriver(), close: async () => killAllAgents() }),
+});

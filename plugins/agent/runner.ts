@@ -1,0 +1,145 @@
+// Runs the agent under test once: spawns `agent.command` (through `sh -c`, in a process group of
+// its own, with the injected environment) or POSTs `{"prompt": …}` to a running service, bounded.
+// A spawned agent and its children end with the execution, and are killed synchronously should
+// the flowproof process exit first.
+import { spawn } from "node:child_process";
+
+export interface AgentExit {
+  /** The exit code (null when a signal ended it); for a service, the HTTP status. */
+  readonly code: number | null;
+  /** The last lines of its stderr (a service: of its answer body). */
+  readonly stderrTail: string;
+  readonly timedOut: boolean;
+  /** Ended on purpose (fail fast, a stop request). */
+  readonly killed: boolean;
+}
+
+export interface RunningAgent {
+  readonly exited: Promise<AgentExit>;
+  /** Ends it now (its whole process group). */
+  kill(): void;
+}
+
+/** Process groups of agents still running: killed if the process exits first. */
+const running = new Set<number>();
+let exitHookInstalled = false;
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is gone already
+  }
+}
+
+/** Ends every agent this process still runs (a session closing, the process stopping). */
+export function killAllAgents(): void {
+  for (const pid of running) killGroup(pid, "SIGKILL");
+  running.clear();
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", killAllAgents);
+}
+
+const tail = (text: string, lines = 20): string => text.split("\n").filter((l) => l.trim() !== "").slice(-lines).join("\n");
+
+/** The environment of a spawned agent: flowproof's, then the injected variables, then `agent.env` (applied last). */
+export function agentEnvironment(base: Readonly<Record<string, string | undefined>>, injected: Readonly<Record<string, string>>, own: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) out[k] = v;
+  // The record credential stays with flowproof: the agent only ever sees a placeholder key.
+  for (const k of ["FLOWPROOF_AGENT_KEY", "FLOWPROOF_AGENT_UPSTREAM", "FLOWPROOF_AI_API_KEY"]) delete out[k];
+  return { ...out, ...injected, ...own };
+}
+
+/** What flowproof injects into an agent for a proxy at `origin` (see docs/agents.md). */
+export function injectedEnvironment(origin: string, prompt: string): Record<string, string> {
+  return {
+    OPENAI_BASE_URL: `${origin}/v1`,
+    OPENAI_API_BASE: `${origin}/v1`,
+    OPENAI_BASE: `${origin}/v1`,
+    ANTHROPIC_BASE_URL: origin,
+    FLOWPROOF_LLM_PROXY: origin,
+    OPENAI_API_KEY: "flowproof-placeholder-key",
+    ANTHROPIC_API_KEY: "flowproof-placeholder-key",
+    FLOWPROOF_PROMPT: prompt,
+  };
+}
+
+export function spawnAgent(command: string, cwd: string, env: Record<string, string>, timeoutMs: number): RunningAgent {
+  installExitHook();
+  const child = spawn("sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const pid = child.pid;
+  if (pid !== undefined) running.add(pid);
+  let stderr = "";
+  child.stdout?.resume();
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString("utf8")).slice(-8192);
+  });
+  let timedOut = false;
+  let killed = false;
+  const end = () => {
+    if (pid === undefined) return;
+    killGroup(pid, "SIGTERM");
+    setTimeout(() => killGroup(pid, "SIGKILL"), 2000).unref();
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    end();
+  }, timeoutMs);
+  const exited = new Promise<AgentExit>((resolve) => {
+    const done = (code: number | null) => {
+      clearTimeout(timer);
+      // Children the agent left behind go with it.
+      if (pid !== undefined) {
+        killGroup(pid, "SIGKILL");
+        running.delete(pid);
+      }
+      resolve({ code, stderrTail: tail(stderr), timedOut, killed });
+    };
+    child.once("error", (error) => {
+      stderr += `\n${error.message}`;
+      done(127);
+    });
+    child.once("close", (code) => done(code));
+  });
+  return {
+    exited,
+    kill: () => {
+      killed = true;
+      end();
+    },
+  };
+}
+
+/** Triggers a running agent service: POST `{"prompt": …}` to its URL, bounded. */
+export function callService(url: string, headers: Readonly<Record<string, string>>, prompt: string, timeoutMs: number): RunningAgent {
+  const controller = new AbortController();
+  let killed = false;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const exited = (async (): Promise<AgentExit> => {
+    try {
+      const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ prompt }), signal: controller.signal });
+      const body = await res.text();
+      return { code: res.ok ? 0 : res.status, stderrTail: res.ok ? "" : tail(body), timedOut, killed };
+    } catch (error) {
+      return { code: null, stderrTail: error instanceof Error ? error.message : String(error), timedOut, killed };
+    } finally {
+      clearTimeout(timer);
+    }
+  })();
+  return {
+    exited,
+    kill: () => {
+      killed = true;
+      controller.abort();
+    },
+  };
+}

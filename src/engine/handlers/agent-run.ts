@@ -1,0 +1,64 @@
+// `agent_run` steps (`app: agent`): one execution of the agent under test. Resolves `${…}` in the
+// prompts, assertion values and agent declaration at execution (the trace keeps them raw), hands
+// the execution to the surface's `runAgent`, and at record stores the cassette in the step.
+import type { AgentCheck, AgentRunRequest, AgentTarget, AgentTurn } from "../../plugins/api.ts";
+import type { TraceStep } from "../../trace/schema.ts";
+import type { Handler, StepOutcome } from "./shared.ts";
+import { errored } from "./shared.ts";
+import { resolveArgs } from "./structured.ts";
+import { processLifecycle } from "../../plugins/lifecycle.ts";
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? v as Json : {});
+
+/** Checks a cassette read from a trace: a list of `{protocol, request, response}`; the problem names the turn. */
+export function cassetteProblem(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return "the agent_run step has no `cassette` list: re-record the flow";
+  for (const [i, turn] of value.entries()) {
+    const t = obj(turn);
+    if (t["protocol"] !== "openai" && t["protocol"] !== "anthropic") return `cassette turn ${i + 1} has protocol ${JSON.stringify(t["protocol"])} (expected "openai" or "anthropic")`;
+    if (t["request"] === null || typeof t["request"] !== "object") return `cassette turn ${i + 1} has no request object`;
+    if (t["response"] === null || typeof t["response"] !== "object") return `cassette turn ${i + 1} has no response object`;
+  }
+  return undefined;
+}
+
+export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutcome> => {
+  const params = step.action.params as Json;
+  const s = ctx.structured;
+  if (!ctx.driver.runAgent || !s) return errored("an agent_run step needs an `app: agent` surface (the agent plugin)");
+  const mode = s.mode;
+  let cassette: AgentTurn[] | undefined;
+  if (mode === "replay") {
+    const problem = cassetteProblem(params["cassette"]);
+    if (problem) return errored(`bad cassette: ${problem}`);
+    cassette = params["cassette"] as AgentTurn[];
+  }
+  const steps = (Array.isArray(params["steps"]) ? params["steps"] : []).map(obj);
+  const prompt = steps.filter((p) => p["kind"] === "prompt").map((p) => resolveArgs(String(p["text"]), ctx) as string).join("\n");
+  const checks = steps.filter((p) => p["kind"] !== "prompt").map((p) => resolveArgs(p, ctx) as AgentCheck);
+  const agent = resolveArgs(obj(params["agent"]), ctx) as Json;
+  const target: AgentTarget = typeof agent["command"] === "string"
+    ? { command: agent["command"], ...(agent["env"] ? { env: agent["env"] as Record<string, string> } : {}) }
+    : { url: String(agent["url"]), proxy_port: Number(agent["proxy_port"]), ...(agent["headers"] ? { headers: agent["headers"] as Record<string, string> } : {}) };
+  const request: AgentRunRequest = {
+    mode,
+    agent: target,
+    prompt,
+    checks,
+    tools: (Array.isArray(params["tools"]) ? params["tools"] : []) as AgentRunRequest["tools"],
+    strict: params["strict"] === true,
+    ...(cassette ? { cassette } : {}),
+    timeoutMs: typeof params["timeout_ms"] === "number" ? params["timeout_ms"] : 300_000,
+    baseDir: s.baseDir,
+    env: ctx.env,
+    secrets: ctx.secrets,
+    log: s.log,
+    signal: processLifecycle.signal,
+  };
+  const outcome = await ctx.driver.runAgent(request);
+  // The assert_no_secret_leak corpus of an agent: every body at the model boundary.
+  for (const [i, turn] of (outcome.cassette ?? []).entries()) s.leaks.observe(`cassette turn ${i + 1} of step ${step.id}`, JSON.stringify(turn));
+  if (outcome.status === "passed" && mode === "record") params["cassette"] = outcome.cassette ?? [];
+  return outcome.detail !== undefined ? { status: outcome.status, detail: outcome.detail } : { status: outcome.status };
+};

@@ -1,0 +1,260 @@
+// The agent parts of the flow format (`app: agent`): the `agent:`, `tools:` and `strict:` keys and
+// the agent step forms (`prompt:`, `assert_tool_call:`, `assert_no_tool_call:`, `assert: reply …`).
+// Pure: YAML nodes in, plain data out (every value as written, `${…}` raw), problems with spans.
+import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { isMap, isScalar, isSeq, keyName, spanInScalar, spanOf, type Node, type Scalar, type YamlSource } from "./yaml.ts";
+import { nearest } from "./suggest.ts";
+
+/** The app kind whose flows drive an AI agent through the model-boundary proxy. */
+export const AGENT_APP = "agent";
+/** Flow keys only an agent flow takes. */
+export const AGENT_FLOW_KEYS = ["agent", "tools", "strict"] as const;
+/** Step keys only an agent flow takes. */
+export const AGENT_STEP_KEYS = ["prompt", "assert_tool_call", "assert_no_tool_call"] as const;
+/** A flow's time bound when `agent.timeout_seconds` is not given. */
+export const DEFAULT_AGENT_TIMEOUT_SECONDS = 300;
+
+/** `agent:` as written: a spawned command, or a running service flowproof POSTs the task to. */
+export type AgentSpec =
+  | { readonly command: string; readonly env?: Readonly<Record<string, string>>; readonly timeout_seconds?: number }
+  | { readonly url: string; readonly proxy_port: number; readonly headers?: Readonly<Record<string, string>>; readonly timeout_seconds?: number };
+
+/** One `tools:` entry: a declaration, or (with `result`) what the model is told the tool answered. */
+export interface AgentTool {
+  readonly name: string;
+  readonly result?: unknown;
+}
+
+export type ClauseMatcher = "equals" | "contains" | "matches" | "exists" | "absent";
+
+/** One `where` clause: a dotted path into the call's arguments, a matcher and its value as written. */
+export interface ToolCallClause {
+  readonly path: string;
+  readonly matcher: ClauseMatcher;
+  readonly value?: string;
+}
+
+/** An authored agent step, as carried into the trace (`text` is the step as written). */
+export type AgentStepSpec =
+  | { readonly kind: "prompt"; readonly text: string }
+  | { readonly kind: "tool_call"; readonly text: string; readonly tool: string; readonly where: readonly ToolCallClause[]; readonly negate: boolean }
+  | { readonly kind: "reply"; readonly text: string; readonly op: "contains" | "is"; readonly value: string };
+
+const TOOL_CALL_EXAMPLE = "assert_tool_call: book_flight where flight.id equals KQ311 and passengers.0.name exists";
+
+/** Parses one `assert_tool_call` / `assert_no_tool_call` value. Offsets are into `text`. */
+export function parseToolCall(text: string): { ok: true; tool: string; where: ToolCallClause[] } | { ok: false; message: string; hint: string; offset: number; length: number } {
+  const m = /^\s*(\S+)(?:\s+where\s+([\s\S]*))?$/.exec(text);
+  if (!m || m[1] === "where") return { ok: false, message: "name the tool first", hint: TOOL_CALL_EXAMPLE, offset: 0, length: Math.max(1, text.length) };
+  const tool = m[1]!;
+  if (/\s/.test(text.trim()) && m[2] === undefined) {
+    const at = text.indexOf(tool) + tool.length;
+    return { ok: false, message: `after the tool name comes \`where <path> <matcher> <value>\`, not \`${text.slice(at).trim()}\``, hint: TOOL_CALL_EXAMPLE, offset: at, length: text.length - at };
+  }
+  const where: ToolCallClause[] = [];
+  if (m[2] !== undefined) {
+    const start = text.length - m[2].length;
+    let offset = start;
+    for (const clause of m[2].split(/\s+and\s+/)) {
+      const c = parseClause(clause.trim());
+      const at = text.indexOf(clause.trim(), offset);
+      if (!c.ok) return { ok: false, message: c.message, hint: c.hint, offset: at < 0 ? start : at, length: Math.max(1, clause.trim().length) };
+      where.push(c.clause);
+      offset = at + clause.length;
+    }
+  }
+  return { ok: true, tool, where };
+}
+
+function parseClause(clause: string): { ok: true; clause: ToolCallClause } | { ok: false; message: string; hint: string } {
+  const m = /^(\S+)\s+(equals|is absent|is missing|is|contains|matches|exists)(?:\s+([\s\S]*))?$/.exec(clause);
+  if (!m) {
+    return { ok: false, message: `\`${clause}\` is not a clause: write \`<path> <matcher> <value>\``, hint: "matchers: `equals` (or `is`), `contains`, `matches <regex>`, `exists`, `is absent` (or `is missing`); e.g. `flight.id equals KQ311`" };
+  }
+  const path = m[1]!;
+  if (!/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/.test(path)) return { ok: false, message: `\`${path}\` is not a dotted path`, hint: "write keys and array indices separated by dots: `passengers.0.name`" };
+  const word = m[2]!;
+  const value = m[3]?.trim();
+  if (word === "exists" || word === "is absent" || word === "is missing") {
+    if (value) return { ok: false, message: `\`${word}\` takes no value, yet \`${value}\` follows it`, hint: `write \`${path} ${word}\`` };
+    return { ok: true, clause: { path, matcher: word === "exists" ? "exists" : "absent" } };
+  }
+  if (!value) return { ok: false, message: `\`${word}\` needs a value after it`, hint: `write \`${path} ${word} <value>\`` };
+  if (word === "matches") {
+    try {
+      new RegExp(value);
+    } catch (error) {
+      return { ok: false, message: `\`${value}\` is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`, hint: "write a JavaScript regular expression without slashes, e.g. `matches ^KQ[0-9]+$`" };
+    }
+  }
+  return { ok: true, clause: { path, matcher: word === "is" ? "equals" : word as ClauseMatcher, value } };
+}
+
+/** `reply contains <text>` / `reply is <text>` (the text of an `assert:` step in an agent flow). */
+export function parseReply(text: string): { op: "contains" | "is"; value: string } | undefined {
+  const m = /^\s*reply\s+(contains|is)\s+([\s\S]*\S)\s*$/.exec(text);
+  return m ? { op: m[1] as "contains" | "is", value: m[2]! } : undefined;
+}
+
+/** Loads one step of an agent flow; undefined (with a problem) when it is not an agent step. */
+export function loadAgentStep(source: YamlSource, item: Node, problems: Diagnostic[]): { spec: AgentStepSpec; keyNode: Node } | undefined {
+  const hint = "an agent flow's steps are `prompt: <task>`, `assert_tool_call: <tool> [where …]`, `assert_no_tool_call: <tool> [where …]` and `assert: reply contains <text>`";
+  if (!isMap(item) || item.items.length !== 1) {
+    problems.push(diagnostic("unsupported-step", isScalar(item)
+      ? "an agent flow has no UI: a plain step is a UI step (rules grammar), not an agent step"
+      : "an agent step is a one-key mapping", { span: spanOf(source, item), hint }));
+    return undefined;
+  }
+  const pair = item.items[0]!;
+  const key = keyName(pair);
+  const keyNode = pair.key as Node;
+  const value = pair.value as Node | null;
+  const text = isScalar(value) && (typeof value.value === "string" || typeof value.value === "number") ? String(value.value) : undefined;
+  if (key === "rules" || key === "repeat" || key === "when" || key === "foreach" || key === "in" || key.startsWith("assert_") && !(AGENT_STEP_KEYS as readonly string[]).includes(key)) {
+    problems.push(diagnostic("unsupported-step", `\`${key}:\` is a UI/structured step (rules grammar); an agent flow takes agent steps only`, { span: spanOf(source, keyNode), hint }));
+    return undefined;
+  }
+  if (!(AGENT_STEP_KEYS as readonly string[]).includes(key) && key !== "assert") {
+    const guess = nearest(key, [...AGENT_STEP_KEYS, "assert"]);
+    problems.push(diagnostic("unknown-key", `unknown step key \`${key}\` in an agent flow`, { span: spanOf(source, keyNode), hint: guess ? `did you mean \`${guess}\`? ${hint}` : hint }));
+    return undefined;
+  }
+  if (text === undefined || text.trim() === "") {
+    problems.push(diagnostic("bad-value", `\`${key}:\` takes text`, { span: spanOf(source, (value ?? keyNode) as Node), hint: key === "prompt" ? "prompt: Book the cheapest flight to Nairobi" : key === "assert" ? "assert: reply contains booked" : TOOL_CALL_EXAMPLE }));
+    return undefined;
+  }
+  const scalar = value as Scalar;
+  if (key === "prompt") return { spec: { kind: "prompt", text }, keyNode };
+  if (key === "assert") {
+    const reply = parseReply(text);
+    if (!reply) {
+      problems.push(diagnostic("unsupported-step", "in an agent flow `assert:` checks the agent's reply: `reply contains <text>` or `reply is <text>`; a UI assertion (rules grammar) has no page to read here", { span: spanOf(source, scalar), hint: "assert: reply contains booked" }));
+      return undefined;
+    }
+    return { spec: { kind: "reply", text: `reply ${reply.op} ${reply.value}`, ...reply }, keyNode };
+  }
+  const parsed = parseToolCall(text);
+  if (!parsed.ok) {
+    problems.push(diagnostic("bad-value", parsed.message, { span: spanInScalar(source, scalar, parsed.offset, parsed.length), hint: parsed.hint }));
+    return undefined;
+  }
+  return { spec: { kind: "tool_call", text: `${key}: ${text}`, tool: parsed.tool, where: parsed.where, negate: key === "assert_no_tool_call" }, keyNode };
+}
+
+const COMMAND_KEYS = ["command", "env", "timeout_seconds"];
+const URL_KEYS = ["url", "proxy_port", "headers", "timeout_seconds"];
+
+/** Loads `agent:`: `{command, env?, timeout_seconds?}` or `{url, proxy_port, headers?, timeout_seconds?}`. */
+export function loadAgentSpec(source: YamlSource, node: Node | null, problems: Diagnostic[]): AgentSpec | undefined {
+  const example = "agent: {command: node agent.js}";
+  if (!isMap(node)) {
+    problems.push(diagnostic("bad-value", "`agent:` must be a mapping with `command:` (a program flowproof starts) or `url:` and `proxy_port:` (a running service)", { span: spanOf(source, node), hint: example }));
+    return undefined;
+  }
+  const values = new Map<string, Node | null>();
+  const keys = new Map<string, Node>();
+  const before = problems.length;
+  for (const pair of node.items) {
+    const key = keyName(pair);
+    values.set(key, pair.value as Node | null);
+    keys.set(key, pair.key as Node);
+  }
+  const hasCommand = values.has("command");
+  const hasUrl = values.has("url");
+  if (hasCommand && hasUrl) {
+    problems.push(diagnostic("bad-value", "`agent:` has both `command:` and `url:`; an agent is either a program flowproof starts or a service already running", { span: spanOf(source, keys.get("url")), hint: "keep `command:` (flowproof spawns it) or `url:` with `proxy_port:` (flowproof POSTs the task to it)" }));
+    return undefined;
+  }
+  if (!hasCommand && !hasUrl) {
+    problems.push(diagnostic("missing-key", "`agent:` needs `command:` or `url:`", { span: spanOf(source, node), hint: example }));
+    return undefined;
+  }
+  const allowed = hasCommand ? COMMAND_KEYS : URL_KEYS;
+  for (const [key, keyNode] of keys) {
+    if (allowed.includes(key)) continue;
+    const other = hasCommand ? URL_KEYS.includes(key) : COMMAND_KEYS.includes(key);
+    const guess = nearest(key, allowed);
+    problems.push(diagnostic("unknown-key", other
+      ? `\`${key}:\` goes with \`agent.${hasCommand ? "url" : "command"}\`, not with \`agent.${hasCommand ? "command" : "url"}\``
+      : `unknown key \`${key}\` in \`agent:\``, { span: spanOf(source, keyNode), hint: `${guess && !other ? `did you mean \`${guess}\`? ` : ""}\`agent:\` with \`${hasCommand ? "command" : "url"}\` takes: ${allowed.join(", ")}` }));
+  }
+  const str = (key: string): string | undefined => {
+    const v = values.get(key);
+    if (isScalar(v) && typeof v.value === "string" && v.value.trim() !== "") return v.value;
+    problems.push(diagnostic("bad-value", `\`agent.${key}\` must be a non-empty string`, { span: spanOf(source, v ?? keys.get(key)), hint: key === "url" ? "url: http://127.0.0.1:8080/run" : example }));
+    return undefined;
+  };
+  const map = (key: string): Record<string, string> | undefined => {
+    const v = values.get(key);
+    if (v === undefined) return undefined;
+    if (!isMap(v) || !v.items.every((p) => isScalar(p.value) && (typeof (p.value as Scalar).value === "string" || typeof (p.value as Scalar).value === "number"))) {
+      problems.push(diagnostic("bad-value", `\`agent.${key}\` must map names to string values`, { span: spanOf(source, v ?? keys.get(key)), hint: `${key}: {NAME: value}` }));
+      return undefined;
+    }
+    return Object.fromEntries(v.items.map((p) => [keyName(p), String((p.value as Scalar).value)]));
+  };
+  const positive = (key: string, max: number): number | undefined => {
+    const v = values.get(key);
+    if (v === undefined) return undefined;
+    if (!isScalar(v) || typeof v.value !== "number" || !Number.isInteger(v.value) || v.value < 1 || v.value > max) {
+      problems.push(diagnostic("bad-value", `\`agent.${key}\` must be a whole number from 1 to ${max}`, { span: spanOf(source, v ?? keys.get(key)), hint: key === "proxy_port" ? "proxy_port: 8787" : `${key}: 120` }));
+      return undefined;
+    }
+    return v.value;
+  };
+  const timeout = positive("timeout_seconds", 3600);
+  if (hasCommand) {
+    const command = str("command");
+    const env = map("env");
+    if (problems.length > before || command === undefined) return undefined;
+    return { command, ...(env ? { env } : {}), ...(timeout !== undefined ? { timeout_seconds: timeout } : {}) };
+  }
+  const url = str("url");
+  if (!values.has("proxy_port")) {
+    problems.push(diagnostic("missing-key", "`agent.url` needs `proxy_port:`: the loopback port the running service's model client is configured to use", { span: spanOf(source, keys.get("url")), hint: "proxy_port: 8787 (and point the service's OPENAI_BASE_URL at http://127.0.0.1:8787/v1)" }));
+  }
+  const port = positive("proxy_port", 65535);
+  const headers = map("headers");
+  if (problems.length > before || url === undefined || port === undefined) return undefined;
+  return { url, proxy_port: port, ...(headers ? { headers } : {}), ...(timeout !== undefined ? { timeout_seconds: timeout } : {}) };
+}
+
+/** Loads `tools:`: a list of `{name, result?}`. */
+export function loadAgentTools(source: YamlSource, node: Node | null, problems: Diagnostic[]): AgentTool[] {
+  const hint = "tools:\n  - name: lookup_weather\n    result: {temp_c: 21}";
+  if (!isSeq(node)) {
+    problems.push(diagnostic("bad-value", "`tools:` must be a list of `{name, result?}`", { span: spanOf(source, node), hint }));
+    return [];
+  }
+  const out: AgentTool[] = [];
+  for (const item of node.items as Node[]) {
+    if (!isMap(item)) {
+      problems.push(diagnostic("bad-value", "a `tools:` entry must be a mapping `{name, result?}`", { span: spanOf(source, item), hint }));
+      continue;
+    }
+    let name: string | undefined;
+    let result: unknown;
+    let hasResult = false;
+    for (const pair of item.items) {
+      const key = keyName(pair);
+      if (key === "name" && isScalar(pair.value) && typeof pair.value.value === "string" && pair.value.value.trim() !== "") name = pair.value.value.trim();
+      else if (key === "name") problems.push(diagnostic("bad-value", "`name` must be the tool's name", { span: spanOf(source, (pair.value ?? pair.key) as Node), hint }));
+      else if (key === "result") {
+        hasResult = true;
+        result = (pair.value as { toJSON?: () => unknown } | null)?.toJSON?.() ?? null;
+      } else {
+        problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in a \`tools:\` entry`, { span: spanOf(source, pair.key as Node), hint: "a tool entry takes `name` and `result`" }));
+      }
+    }
+    if (name === undefined && !item.items.some((p) => keyName(p) === "name")) problems.push(diagnostic("missing-key", "a `tools:` entry needs `name`", { span: spanOf(source, item), hint }));
+    if (name !== undefined) out.push(hasResult ? { name, result } : { name });
+  }
+  return out;
+}
+
+/** Loads `strict:` (true: every tool call the agent makes must be asserted, in order). */
+export function loadStrict(source: YamlSource, node: Node | null, problems: Diagnostic[]): boolean {
+  if (isScalar(node) && typeof node.value === "boolean") return node.value;
+  problems.push(diagnostic("bad-value", "`strict:` must be true or false", { span: spanOf(source, node), hint: "strict: true" }));
+  return false;
+}
