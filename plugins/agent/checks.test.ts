@@ -1,0 +1,37 @@
+import { describe, expect, test } from "bun:test";
+import type { AgentCheck, AgentConversation } from "../../src/plugins/api.ts";
+import { clauseHolds, conversationOf, firstFailure } from "./checks.ts";
+
+const args = { flight: { id: "KQ311" }, passengers: [{ name: "Ada" }], tags: ["x", "y"] };
+const conv: AgentConversation = { turns: 2, calls: [{ turn: 0, name: "search", arguments: {} }, { turn: 0, name: "book", arguments: args }], reply: "Booked KQ311" };
+const call = (tool: string, where: AgentCheck extends infer C ? C extends { where: infer W } ? W : never : never = [], negate = false): AgentCheck => ({ kind: "tool_call", text: tool, tool, where, negate });
+
+describe("agent checks", () => {
+  test("each matcher, green and red", () => {
+    expect(clauseHolds(args, { path: "flight.id", matcher: "equals", value: "KQ311" })).toBe(true);
+    expect(clauseHolds(args, { path: "flight.id", matcher: "equals", value: "KQ999" })).toBe(false);
+    expect(clauseHolds(args, { path: "passengers.0.name", matcher: "contains", value: "Ad" })).toBe(true);
+    expect(clauseHolds(args, { path: "passengers.0.name", matcher: "contains", value: "Bo" })).toBe(false);
+    expect(clauseHolds(args, { path: "tags", matcher: "contains", value: "y" })).toBe(true);
+    expect(clauseHolds(args, { path: "flight.id", matcher: "matches", value: "^KQ\\d+$" })).toBe(true);
+    expect(clauseHolds(args, { path: "flight.id", matcher: "matches", value: "^BA" })).toBe(false);
+    expect(clauseHolds(args, { path: "passengers.0", matcher: "exists" })).toBe(true);
+    expect(clauseHolds(args, { path: "passengers.1", matcher: "exists" })).toBe(false);
+    expect(clauseHolds(args, { path: "seat", matcher: "absent" })).toBe(true);
+    expect(clauseHolds(args, { path: "flight", matcher: "absent" })).toBe(false);
+  });
+  test("ordered subsequence; never; strict; reply", () => {
+    expect(firstFailure([call("search"), call("book")], conv, false)).toBeUndefined();
+    expect(firstFailure([call("book"), call("search")], conv, false)?.detail).toContain("no such call after call #2");
+    expect(firstFailure([call("book", [], true)], conv, false)?.detail).toContain("the agent made it");
+    expect(firstFailure([call("book")], conv, true)?.detail).toContain("strict: call #1 search({}) is not asserted");
+    expect(firstFailure([call("book", [{ path: "flight.id", matcher: "equals", value: "KQ999" }])], conv, false)?.detail).toContain("flight.id is KQ311");
+    expect(firstFailure([{ kind: "reply", text: "", op: "contains", value: "Cancelled" }], conv, false)?.detail).toContain("the reply was");
+  });
+  test("the reply is the main thread's last text; a last tool call means no reply", () => {
+    const turn = (system: string, response: unknown) => ({ protocol: "openai", request: { messages: [{ role: "system", content: system }, { role: "user", content: "x" }] }, response });
+    const text = (t: string) => ({ choices: [{ message: { content: t } }] });
+    expect(conversationOf([turn("main", text("a")), turn("main", text("final")), turn("side", text("side"))]).reply).toBe("final");
+    expect(conversationOf([turn("main", { choices: [{ message: { tool_calls: [{ id: "c", function: { name: "t", arguments: "{}" } }] } }] })]).reply).toBeUndefined();
+  });
+});
