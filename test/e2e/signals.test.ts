@@ -201,6 +201,24 @@ function resultFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith("result.json")).map((f) => join(dir, f));
 }
 
+describe("Ctrl-C in a terminal (SIGINT to the whole foreground process group)", () => {
+  test("through the npm launcher: the CLI gets the signal twice (from the terminal and from the launcher), stops in order once, and exits 130", async () => {
+    const clicked = server.waitForRequest("/clicked");
+    // setsid: the launcher leads a process group of its own, as a shell's foreground job does.
+    const launcher = spawnCli(["run", "waits.flow.yaml"], ["setsid", "node", join(REPO_ROOT, "bin", "flowproof.js")]);
+    await clicked;
+    const tree = descendants(launcher.proc.pid);
+    expect(browsersOf(tree).length).toBeGreaterThan(0);
+    process.kill(-launcher.proc.pid, "SIGINT");
+    const done = await launcher.finished();
+    expect(done.code).toBe(130);
+    expect(done.stderr).toContain("[INTERRUPTED] SIGINT: stopping the run");
+    expect(done.stderr).not.toContain("SIGINT again");
+    await expectAllGone(tree);
+    expectInterrupted(JSON.parse(readFileSync(join(latestRun(), "result.json"), "utf8")), "SIGINT");
+  }, 90_000);
+});
+
 describe("signals to a suite run with `server:`", () => {
   test("SIGTERM stops every running flow, starts no other, and ends the app server's whole process group; its port is free again", async () => {
     const port = freePort();
