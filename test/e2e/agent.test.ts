@@ -101,3 +101,88 @@ describe.each([
     expect(out).toContain("booking.flight.id: recorded KQ311, replayed KQ999");
   });
 });
+
+describe("failures", () => {
+  test("an extra model call at replay fails the run", async () => {
+    const p = project();
+    expect((await recordAndCount(p, agentFlow(OPENAI_AGENT))).code).toBe(0);
+    const before = model.requests.length;
+    const run = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: { ASK_AGAIN: "1" } });
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain("extra model call: request 3 has no recorded turn left (the cassette holds 2)");
+    expect(model.requests.length).toBe(before);
+  });
+
+  test("an assertion that does not hold at record writes no trace", async () => {
+    const p = project();
+    const rec = await recordAndCount(p, agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311 for Ada", "  - assert_tool_call: book_flight where flight.id equals KQ999"] }));
+    expect(rec.code).toBe(1);
+    expect(rec.stdout + rec.stderr).toContain("assert_tool_call `book_flight` where flight.id equals KQ999: no such call; call #1 book_flight(");
+    expect(rec.stdout + rec.stderr).toContain("flight.id is KQ311");
+    expect(p.files().filter((f) => f.endsWith(".trace.jsonl"))).toEqual([]);
+  });
+
+  test("assert_no_tool_call and reply assertions that do not hold fail the record", async () => {
+    const p = project();
+    const rec = await recordAndCount(p, agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311 for Ada", "  - assert_no_tool_call: book_flight where passengers.0.name is Ada"] }));
+    expect(rec.code).toBe(1);
+    expect(rec.stdout + rec.stderr).toContain("assert_no_tool_call `book_flight` where passengers.0.name equals Ada: the agent made it: call #1 book_flight(");
+    const reply = await recordAndCount(p, agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311 for Ada", "  - assert: reply is Cancelled"] }));
+    expect(reply.code).toBe(1);
+    expect(reply.stdout + reply.stderr).toContain("reply is Cancelled: the reply was \"Booked KQ311 for Ada.\"");
+    expect(p.files().filter((f) => f.endsWith(".trace.jsonl"))).toEqual([]);
+  });
+
+  test("an agent that never calls the model fails the record, naming likely causes; no trace", async () => {
+    const p = project();
+    p.write("book.flow.yaml", "name: Quiet\napp: agent\nagent: {command: \"true\"}\nsteps:\n  - prompt: hi\n");
+    const r = await runCli(["record", "book.flow.yaml"], { cwd: p.dir, env: recordEnv() });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain("made zero model requests");
+    expect(r.stdout + r.stderr).toContain("likely causes");
+    expect(p.files().filter((f) => f.endsWith(".trace.jsonl"))).toEqual([]);
+  });
+
+  test("an agent that exits non-zero before reaching the proxy reports its code and stderr", async () => {
+    const p = project();
+    p.write("book.flow.yaml", "name: Broken\napp: agent\nagent: {command: \"echo missing module openai >&2; exit 7\"}\nsteps:\n  - prompt: hi\n");
+    const r = await runCli(["record", "book.flow.yaml"], { cwd: p.dir, env: recordEnv() });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain("exited with code 7 before reaching the model proxy; stderr tail:\nmissing module openai");
+  });
+});
+
+describe("bad input", () => {
+  test.each([
+    ["both command and url", "agent: {command: a, url: http://127.0.0.1:1/}\nsteps:\n  - prompt: hi\n", "3:21", "both `command:` and `url:`"],
+    ["url without proxy_port", "agent: {url: http://127.0.0.1:1/}\nsteps:\n  - prompt: hi\n", "3:9", "needs `proxy_port:`"],
+    ["an unknown agent key", "agent: {command: a, cwd: x}\nsteps:\n  - prompt: hi\n", "3:21", "unknown key `cwd`"],
+    ["a regex that does not compile", "agent: {command: a}\nsteps:\n  - prompt: hi\n  - assert_tool_call: t where a matches [z-a]\n", "6:31", "not a valid regular expression"],
+    ["a UI step", "agent: {command: a}\nsteps:\n  - prompt: hi\n  - rules: Click \"Save\"\n", "6:5", "rules grammar"],
+  ])("%s is refused at load with its position, exit 2", async (_name, body, at, message) => {
+    const p = project();
+    p.write("bad.flow.yaml", `name: Bad\napp: agent\n${body}`);
+    const r = await runCli(["validate", "bad.flow.yaml"], { cwd: p.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr + r.stdout).toContain(`bad.flow.yaml:${at}`);
+    expect(r.stderr + r.stdout).toContain(message);
+  });
+
+  test("agent keys on a web flow, and agent steps in it, are refused", async () => {
+    const p = project();
+    p.write("bad.flow.yaml", "name: Bad\napp: web\nurl: http://127.0.0.1:1/\nstrict: true\nsteps:\n  - assert_tool_call: t\n");
+    const r = await runCli(["validate", "bad.flow.yaml"], { cwd: p.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr + r.stdout).toContain("bad.flow.yaml:4:1");
+    expect(r.stderr + r.stdout).toContain("bad.flow.yaml:6:5");
+  });
+
+  test("a cassette edited into an invalid shape is refused at load (bad-trace, exit 2), never a crash", async () => {
+    const p = project();
+    expect((await recordAndCount(p, agentFlow(OPENAI_AGENT))).code).toBe(0);
+    p.write("book.trace.jsonl", p.read("book.trace.jsonl").replace("\"protocol\":\"openai\"", "\"protocol\":\"gemini\""));
+    const r = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: {} });
+    expect(r.code).toBe(2);
+    expect(r.stderr + r.stdout).toContain("book.trace.jsonl:2:1: error[bad-trace]");
+  });
+});
