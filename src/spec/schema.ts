@@ -8,7 +8,8 @@ const stepText = (description: string) => Type.String({ minLength: 1, descriptio
 const SimpleStepSchema = Type.Union([
   stepText("A plain step, recorded by the authoring model, or by the rules grammar when none is configured (docs/authoring.md)."),
   Type.Object({ rules: stepText("A step in the deterministic rules grammar, e.g. `Click \"Save\"` (docs/authoring.md).") }, { additionalProperties: false }),
-  Type.Object({ assert: stepText("An assertion, e.g. `page shows Saved` (docs/authoring.md).") }, { additionalProperties: false }),
+  Type.Object({ assert: stepText("An assertion, e.g. `page shows Saved` (docs/authoring.md); in an agent flow `reply contains <text>` (docs/agents.md).") }, { additionalProperties: false }),
+  Type.Object({ prompt: stepText("Agent flows: part of the task given to the agent; every prompt is joined into one (docs/agents.md).") }, { additionalProperties: false }),
   Type.Record(Type.String({ pattern: "^assert_[a-z][a-z0-9_]*$" }), Type.Unknown(), {
     minProperties: 1,
     maxProperties: 1,
@@ -85,6 +86,7 @@ export const FlowFileSchema = Type.Object(
     app: Type.Optional(Type.Union([
       Type.Literal("web", { description: "A page in Chromium." }),
       Type.Literal("api", { description: "No UI: only structured steps (assert_api, assert_sql, …) run." }),
+      Type.Literal("agent", { description: "An AI agent, recorded through the model-boundary proxy and replayed from its cassette (docs/agents.md)." }),
       Type.String({ pattern: "^[a-z][a-z0-9_-]*$", description: "The app kind of one of the project's adapter plugins (docs/plugins.md)." }),
     ], { description: "Which adapter drives the app (a flow has `app:` or `apps:`)." })),
     url: Type.Optional(Type.String({ minLength: 1, description: "Where the flow starts: a URL, or a path relative to the flow file; may hold ${VAR} references. Required for `app: web`." })),
@@ -170,6 +172,30 @@ export const FlowFileSchema = Type.Object(
         { minProperties: 1, description: "Named surfaces of a multi-surface flow (instead of `app:`/`url:`); each step then sits in an `in: <surface>` block (docs/flow-format.md, Multi-surface flows)." },
       ),
     ),
+    agent: Type.Optional(Type.Union([
+      Type.Object(
+        {
+          command: Type.String({ minLength: 1, description: "Run through `sh -c` in the flow's folder, in a process group of its own." }),
+          env: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { description: "Applied last, over the injected variables; may hold ${VAR}." })),
+          timeout_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600, description: "The flow's bound (default 300)." })),
+        },
+        { additionalProperties: false },
+      ),
+      Type.Object(
+        {
+          url: Type.String({ minLength: 1, description: "A running agent service; flowproof POSTs {\"prompt\": …} to it." }),
+          proxy_port: Type.Integer({ minimum: 1, maximum: 65535, description: "The loopback port its model client is pointed at." }),
+          headers: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
+          timeout_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
+        },
+        { additionalProperties: false },
+      ),
+    ], { description: "Agent flows: the agent under test (docs/agents.md)." })),
+    tools: Type.Optional(Type.Array(
+      Type.Object({ name: Type.String({ minLength: 1 }), result: Type.Optional(Type.Unknown({ description: "What the model is told the tool answered, at record and replay alike." })) }, { additionalProperties: false }),
+      { description: "Agent flows: tool declarations and substituted results." },
+    )),
+    strict: Type.Optional(Type.Boolean({ description: "Agent flows: every tool call must be asserted, in order." })),
   },
   { additionalProperties: false },
 );
