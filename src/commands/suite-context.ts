@@ -181,8 +181,8 @@ export async function startAppServer(server: SuiteServer, cwd: string, env: Env,
     }
   };
   // The shell may exit before what it started (npm → node …): the group is ended either way.
+  // Owned until the group is gone, so a forced exit during a slow stop still kills it.
   const stop = async () => {
-    release();
     signalGroup("SIGTERM");
     if (exited === undefined) {
       const timer = setTimeout(() => signalGroup("SIGKILL"), SERVER_STOP_MS);
@@ -190,6 +190,7 @@ export async function startAppServer(server: SuiteServer, cwd: string, env: Env,
       clearTimeout(timer);
     }
     signalGroup("SIGKILL");
+    release();
   };
   const release = lifecycle.own({ stop, kill: () => signalGroup("SIGKILL") });
   const deadline = Date.now() + server.timeout_seconds * 1000;
