@@ -61,12 +61,57 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
   const short = (s: string) => `\uE000${s.length > PAGE_TEXT_BOUND ? `${s.slice(0, PAGE_TEXT_BOUND)}…` : s}\uE001`;
   const lower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
+  /** The composed-tree (flat tree) parent: a slotted node's slot, a shadow root's host. */
+  const composedParent = (n: Node): Node | null => {
+    const slot = (n as Element | Text).assignedSlot;
+    if (slot) return slot;
+    const p = n.parentNode;
+    return p instanceof ShadowRoot ? p.host : p;
+  };
+  /** What a box-less element (display: contents, a <slot>) renders: its assigned nodes, or else its children. */
+  const renderedChildren = (el: Element): Node[] => {
+    if (el instanceof HTMLSlotElement) {
+      const assigned = el.assignedNodes();
+      if (assigned.length > 0) return assigned;
+    }
+    return Array.from((el.shadowRoot ?? el).childNodes);
+  };
+  const textRect = (t: Node): DOMRect | undefined => {
+    if (!(t.nodeValue ?? "").trim()) return undefined;
+    const range = document.createRange();
+    range.selectNodeContents(t);
+    const r = range.getBoundingClientRect();
+    return r.width > 0 || r.height > 0 ? r : undefined;
+  };
+  const isContents = (el: Element) => getComputedStyle(el).display === "contents";
+
+  /**
+   * The border box a user sees: an element's own, or for a box-less one (display: contents, a
+   * <slot> and its fallback) the union of what it renders, text included. Zero-sized when nothing renders.
+   */
+  const boxOf = (el: Element): DOMRect => {
+    const rect = el.getBoundingClientRect();
+    if (rect.width > 0 || rect.height > 0 || !isContents(el)) return rect;
+    let l = Infinity, t = Infinity, r = -Infinity, b = -Infinity;
+    for (const n of renderedChildren(el)) {
+      const box = n.nodeType === Node.TEXT_NODE ? textRect(n) : n instanceof Element && isVisible(n) ? boxOf(n) : undefined;
+      if (!box) continue;
+      l = Math.min(l, box.left);
+      t = Math.min(t, box.top);
+      r = Math.max(r, box.right);
+      b = Math.max(b, box.bottom);
+    }
+    return l === Infinity ? rect : new DOMRect(l, t, r - l, b - t);
+  };
+
   const isVisible = (el: Element): boolean => {
     const rect = el.getBoundingClientRect();
     if (rect.width <= 0 && rect.height <= 0) {
-      // display:contents wrappers have no box; judge by their children.
-      if (getComputedStyle(el).display !== "contents") return false;
-      return Array.from(el.children).some(isVisible);
+      // display:contents wrappers and slots have no box; judge by what they render (text too).
+      if (!isContents(el)) return false;
+      const style = getComputedStyle(el);
+      if (style.visibility === "hidden") return false;
+      return renderedChildren(el).some((n) => (n.nodeType === Node.TEXT_NODE ? textRect(n) !== undefined : n instanceof Element && isVisible(n)));
     }
     const check = (el as Element & { checkVisibility?: (o: object) => boolean }).checkVisibility;
     if (check) return check.call(el, { visibilityProperty: true, contentVisibilityAuto: true });
@@ -347,9 +392,27 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     return hit;
   };
 
+  /** `b` is `a` or below it in the composed tree (slotted content counts as inside its slot). */
+  const containsComposed = (a: Element, b: Node): boolean => {
+    for (let n: Node | null = b; n; n = composedParent(n)) if (n === a) return true;
+    return false;
+  };
+
+  /**
+   * Whether a pointer hit at the target reaches it: the hit is the target or in its composed
+   * subtree (slotted light DOM included), or the shadow host of the target's own tree (a point on
+   * slotted text is reported as the host), or, for a box-less target, the box it renders in. A
+   * real overlay (any other element) does not count.
+   */
   const receives = (el: Element, hit: Element | null) => {
     if (!hit) return false;
-    if (hit === el || containsDeep(el, hit)) return true;
+    if (hit === el || containsDeep(el, hit) || containsComposed(el, hit)) return true;
+    if (hit.shadowRoot && containsDeep(hit, el)) return true;
+    if (isContents(el)) {
+      let p = composedParent(el);
+      while (p instanceof Element && isContents(p)) p = composedParent(p);
+      if (p === hit) return true;
+    }
     const label = hit.closest("label");
     return !!label && label.control === el;
   };
@@ -380,10 +443,10 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
     if (isMoving(el)) return { ok: false, failed: "stable", detail: `${describe(el)} is still moving (a CSS animation or transition is running)` };
     if (req.purpose !== "read" && isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
-    let rect = el.getBoundingClientRect();
+    let rect = boxOf(el);
     if (!inViewport(rect)) {
       el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" as ScrollBehavior });
-      rect = el.getBoundingClientRect();
+      rect = boxOf(el);
     }
     const xPct = req.at ? req.at.xPct : 50;
     const yPct = req.at ? req.at.yPct : 50;

@@ -1,0 +1,70 @@
+// Patterns real web apps ship, each on a fixture page of its own, recorded then replayed in real
+// Chromium: slotted text in web components (visibility and the hit test follow the composed tree,
+// real overlays are still refused), ARIA comboboxes and listboxes driven by Select, native drag
+// and drop into an iframe canvas, and downloads that start in a new tab or a popup.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServer, type TestServer } from "../support/server.ts";
+import { requireChromium } from "../support/chromium.ts";
+import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { record } from "../../src/commands/record.ts";
+import { run } from "../../src/commands/run.ts";
+import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+
+let server: TestServer;
+let project: TmpProject;
+
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  project = tmpProject();
+});
+afterAll(() => {
+  server.stop();
+  project.remove();
+});
+
+let flows = 0;
+/** Records the flow, then replays it: every step passes both times. */
+async function green(page: string, steps: readonly string[]): Promise<void> {
+  const spec = project.write(`green-${++flows}.flow.yaml`, flowYaml(`Green ${flows}`, `${server.url}/${page}`, steps));
+  const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
+  expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
+  expect(recorded.ok).toBe(true);
+  expectValidTrace(recorded.trace_path!);
+  const replay = await run({ spec, recordingDetail: "off" });
+  expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
+  expect(replay.report.passed).toBe(true);
+  expectValidResult(replay.report_path);
+}
+
+/** Records the flow with a short step bound; returns the failed step's detail and how long recording took. */
+async function red(page: string, steps: readonly string[], stepTimeoutMs = 3_000): Promise<{ detail: string; ms: number }> {
+  const spec = project.write(`red-${++flows}.flow.yaml`, flowYaml(`Red ${flows}`, `${server.url}/${page}`, steps));
+  const started = performance.now();
+  const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: { ...process.env, FLOWPROOF_STEP_TIMEOUT_MS: String(stepTimeoutMs) } });
+  const ms = performance.now() - started;
+  expect(recorded.ok).toBe(false);
+  const failed = recorded.step_results.find((r) => r.status !== "passed");
+  expect(failed).toBeDefined();
+  return { detail: failed?.detail ?? "", ms };
+}
+
+describe("slotted text in web components", () => {
+  test("a button whose text is slotted light DOM is pressed, and a slot's fallback label is visible and clicked", async () => {
+    await green("slotted.html", [
+      'rules: Press the "Create account" button',
+      'assert: the "css:#out" shows Pressed Create account',
+      'rules: Press the "Invite a friend" button',
+      'assert: the "css:#out" shows Pressed Invite a friend',
+      'assert: the "Beta programme" is visible',
+      'rules: Click "Beta programme"',
+      'assert: the "css:#out" shows Chip opened',
+    ]);
+  });
+
+  test("a component button under a real overlay of the page is refused, naming what is on top", async () => {
+    const { detail } = await red("slotted.html", ['rules: Press the "Delete account" button']);
+    expect(detail).toContain("would not receive the click");
+    expect(detail).toContain('<div#veil>');
+  });
+});
