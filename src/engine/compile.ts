@@ -106,6 +106,9 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
       return step("assert", { kind: "structured", key: ast.key, args: ast.args, timeout_ms: structuredTimeoutMs(ast.args) });
     case "no_secret_leak":
       return step("assert", { kind: "no_secret_leak", vars: [...ast.vars] });
+    case "agent_run":
+      // The args were validated by spec/agent.ts when the flow loaded.
+      return step("agent_run", { ...ast.args });
     case "intent":
       // Grounded at record time by the authoring loop; never compiled from text.
       return { ok: true, steps: [] };

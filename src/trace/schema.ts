@@ -50,6 +50,7 @@ export const ActionType = Type.Union([
   Type.Literal("set_checked"),
   Type.Literal("wait"),
   Type.Literal("assert"),
+  Type.Literal("agent_run"),
 ]);
 
 export const Action = Type.Object(

@@ -16,6 +16,7 @@ import { drag } from "./drag.ts";
 import { upload } from "./upload.ts";
 import { captureDownload } from "./capture-download.ts";
 import { secretLeakAssert, structuredAssert } from "./structured.ts";
+import { agentRun } from "./agent-run.ts";
 
 const notYet = (what: string): Handler => async () => errored(`${what} steps are not supported by this version of flowproof; re-record with the version that wrote this trace`);
 
@@ -44,6 +45,7 @@ export const HANDLERS: Readonly<Record<ActionType, Handler>> = {
   set_checked: setChecked,
   wait: assertStep,
   assert: assertAny,
+  agent_run: agentRun,
 };
 
 export type { Handler, StepOutcome } from "./shared.ts";
