@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { COMMANDS, type CommandSpec, type FlagSpec } from "../src/cli/flags.ts";
 import { DIAGNOSTIC_CODES } from "../src/diagnostics/diagnostic.ts";
+import { ACTION_VARIANTS, Expect } from "../src/trace/schema.ts";
 import { parseMode, syncGenerated, type GeneratedFile } from "./generated-file.ts";
 
 const REPO_ROOT = resolve(import.meta.dir, "..");
@@ -13,6 +14,8 @@ const REPO_ROOT = resolve(import.meta.dir, "..");
 const BLOCKS: readonly { readonly doc: string; readonly name: string; readonly source: string; readonly render: () => string }[] = [
   { doc: "docs/cli.md", name: "cli", source: "src/cli/flags.ts (COMMANDS)", render: () => renderCliTables(COMMANDS) },
   { doc: "docs/errors.md", name: "errors", source: "src/diagnostics/diagnostic.ts (DIAGNOSTIC_CODES)", render: () => renderErrorTable(DIAGNOSTIC_CODES) },
+  { doc: "docs/trace-format.md", name: "actions", source: "src/trace/schema.ts (ACTION_VARIANTS)", render: () => renderActionTable(plainSchema(ACTION_VARIANTS)) },
+  { doc: "docs/trace-format.md", name: "expect", source: "src/trace/schema.ts (Expect)", render: () => renderExpectTable(plainSchema(Expect.anyOf)) },
 ];
 
 /**
@@ -52,6 +55,50 @@ export function renderCliTables(commands: readonly CommandSpec[]): string {
 export function renderErrorTable(codes: Readonly<Record<string, string>>): string {
   const rows = Object.entries(codes).map(([code, meaning]) => `| \`${code}\` | ${cell(meaning)} |`);
   return ["| Code | Meaning |", "| --- | --- |", ...rows].join("\n");
+}
+
+/** A TypeBox schema as the plain JSON Schema it stands for (the shape the renderers read). */
+const plainSchema = (schema: unknown): any => JSON.parse(JSON.stringify(schema));
+
+/** The JSON Schema of an object (or a union of objects), as the docs need it. */
+interface ObjectSchema {
+  readonly description?: string;
+  readonly properties?: Readonly<Record<string, { readonly description?: string; readonly const?: unknown; readonly anyOf?: readonly { readonly const?: unknown }[]; readonly type?: string }>>;
+  readonly required?: readonly string[];
+  readonly anyOf?: readonly ObjectSchema[];
+}
+
+/** `key` (optional keys with `?`), its literal value when it has one, and its description. */
+function renderFields(o: ObjectSchema): string {
+  const required = new Set(o.required ?? []);
+  const fields = Object.entries(o.properties ?? {}).map(([k, v]) => {
+    const literal = v.const !== undefined ? `: ${JSON.stringify(v.const)}` : v.anyOf?.every((a) => a.const !== undefined) ? `: ${v.anyOf.map((a) => JSON.stringify(a.const)).join(" | ")}` : "";
+    return `\`${k}${required.has(k) ? "" : "?"}${literal}\`${v.description ? ` (${v.description.replace(/\.$/, "")})` : ""}`;
+  });
+  return fields.length === 0 ? "`{}`" : fields.join(", ");
+}
+
+/** One row per action type and params shape: what writes it, its params, its selectors. */
+export function renderActionTable(variants: readonly { readonly description?: string; readonly properties: { readonly type: { readonly const: string }; readonly params: ObjectSchema } }[]): string {
+  const rows: string[] = ["| `type` | Written for | `params` | Selectors |", "| --- | --- | --- | --- |"];
+  for (const v of variants) {
+    const type = v.properties.type.const;
+    const selectors = (v.description ?? "").replace(/^Selectors: /, "").replace(/\.$/, "");
+    for (const shape of v.properties.params.anyOf ?? [v.properties.params]) {
+      rows.push(`| \`${type}\` | ${cell(shape.description ?? "")} | ${cell(renderFields(shape))} | ${cell(selectors)} |`);
+    }
+  }
+  return rows.join("\n");
+}
+
+/** One row per `expect` variant: its own keys (not the shared `scope` and `timeout_ms`) and when it holds. */
+export function renderExpectTable(variants: readonly ObjectSchema[]): string {
+  const rows: string[] = ["| Keys | Holds when |", "| --- | --- |"];
+  for (const v of variants) {
+    const own: ObjectSchema = { properties: Object.fromEntries(Object.entries(v.properties ?? {}).filter(([k]) => k !== "scope" && k !== "timeout_ms")), required: v.required ?? [] };
+    rows.push(`| ${cell(renderFields(own))} | ${cell(v.description ?? "")} |`);
+  }
+  return rows.join("\n");
 }
 
 export const startMarker = (name: string) => `<!-- generated:${name}:start -->`;

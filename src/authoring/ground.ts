@@ -51,9 +51,8 @@ const byLlm = (s: Selector): Selector => ({ ...s, provenance: "llm" });
 
 /** Marks every rung (and a drag's drop ladder) as minted by the model. */
 function asLlm(step: Omit<TraceStep, "id">): Omit<TraceStep, "id"> {
-  const onto = step.action.params["onto"];
-  const params = Array.isArray(onto) ? { ...step.action.params, onto: (onto as Selector[]).map(byLlm) } : step.action.params;
-  return { ...step, action: { ...step.action, params }, selectors: step.selectors.map(byLlm) };
+  const action = step.action.type === "drag" ? { ...step.action, params: { ...step.action.params, onto: step.action.params.onto.map(byLlm) } } : step.action;
+  return { ...step, action, selectors: step.selectors.map(byLlm) };
 }
 
 export function groundActions(actions: readonly ModelAction[], ctx: GroundContext): Grounded {

@@ -27,7 +27,7 @@ describe("recording views", () => {
   });
 
   test("trace steps gain their artifacts.recording range", () => {
-    const step = (id: string): TraceStep => ({ id, intent: id, action: { type: "press_key", params: {} }, selectors: [], sync: { pre: [], post: [] }, artifacts: {} });
+    const step = (id: string): TraceStep => ({ id, intent: id, action: { type: "press_key", params: { key: "Enter" } }, selectors: [], sync: { pre: [], post: [] }, artifacts: {} });
     expect(stepsWithRanges([step("s0001"), step("s0002")], summary.steps).map((s) => s.artifacts)).toEqual([
       { recording: { start_ms: 2, end_ms: 40 } },
       { recording: { start_ms: 41, end_ms: 41, frames_dropped: "redaction" } },

@@ -101,7 +101,7 @@ describe("compileStep", () => {
   ])("compiles the page assertion %s to its expect keys", (input, expectKeys) => {
     expect(compiled(assertion(input))).toEqual({
       intent: "intent",
-      action: { type: "assert", params: { kind: "element_state", expect: { ...expectKeys, timeout_ms: DEFAULT_ASSERT_TIMEOUT_MS }, selector_ref: null } },
+      action: { type: "assert", params: { kind: "element_state", expect: { ...expectKeys, timeout_ms: DEFAULT_ASSERT_TIMEOUT_MS } as never, selector_ref: null } },
       selectors: [],
       sync: { pre: [], post: [] },
       artifacts: {},
@@ -126,7 +126,7 @@ describe("compileStep", () => {
   ])("compiles the element assertion %s to its expect keys", (input, expectKeys, selectors) => {
     expect(compiled(assertion(input))).toEqual({
       intent: "intent",
-      action: { type: "assert", params: { kind: "element_state", expect: { ...expectKeys, timeout_ms: DEFAULT_ASSERT_TIMEOUT_MS }, selector_ref: 0 } },
+      action: { type: "assert", params: { kind: "element_state", expect: { ...expectKeys, timeout_ms: DEFAULT_ASSERT_TIMEOUT_MS } as never, selector_ref: 0 } },
       selectors: selectors as never,
       // No element-exists precondition: it would contradict `is not visible` / `appears 0 times`.
       sync: { pre: [], post: [] },
@@ -166,7 +166,7 @@ describe("compileStep", () => {
     ["a dismissing hover", step('Hover over "Menu", dismissing the dialog'), { disposition: "dismiss", match: "contains" }],
     ["a prompt answer (reference kept raw)", step('Press the "Rename" button, answering the prompt with "${NAME}"'), { disposition: "accept", match: "contains", reply: "${NAME}" }],
   ])("writes the dialog param of %s", (_what, ast, dialog) => {
-    expect(compiled(ast).action.params["dialog"]).toEqual(dialog);
+    expect((compiled(ast).action.params as { dialog?: unknown }).dialog).toEqual(dialog);
   });
 
   test.each<[string, Record<string, unknown>]>([
@@ -187,7 +187,7 @@ describe("compileStep", () => {
     ["a container to an offset", step('Scroll the "css:#list" to 120px'), { to_px: 120 }],
   ])("compiles Scroll of %s", (_what, ast, params) => {
     const c = compiled(ast);
-    expect(c.action).toEqual({ type: "scroll", params });
+    expect(c.action).toEqual({ type: "scroll", params } as never);
     expect(c.selectors.length).toBe(ast.kind === "scroll" && ast.target ? 1 : 0);
   });
 

@@ -2,7 +2,7 @@
 // Pure: the same AST always compiles to the same action, selectors and sync conditions.
 // Forms this version cannot execute yet are reported here, before any browser starts.
 import type { Anchor, Assertion, DialogSuffix, StepAst, Target } from "../grammar/ast.ts";
-import type { Selector, TraceStep } from "../trace/schema.ts";
+import type { Action, ActionOf, DialogParam, Expect, Selector, TraceStep } from "../trace/schema.ts";
 import { scopedSelector } from "./scoped.ts";
 
 export const DEFAULT_STEP_TIMEOUT_MS = 5_000;
@@ -42,73 +42,76 @@ function anchorPayload(anchor: Anchor): Record<string, unknown> {
   }
 }
 
+/** One `expect` variant without the keys every variant shares. */
+type ExpectKeys = Expect extends infer E ? (E extends unknown ? Omit<E, "timeout_ms" | "scope"> : never) : never;
+
 export function compileStep(intent: string, ast: StepAst, options: CompileOptions): Compiled {
-  const step = (type: TraceStep["action"]["type"], params: Record<string, unknown>, target?: Target): Compiled => {
-    if (!target) return { ok: true, steps: [{ intent, action: { type, params }, selectors: [], sync: { pre: [], post: [] }, artifacts: {} }] };
+  const step = (action: Action, target?: Target): Compiled => {
+    if (!target) return { ok: true, steps: [{ intent, action, selectors: [], sync: { pre: [], post: [] }, artifacts: {} }] };
     const selectors = selectorsFor(target);
     if (!selectors) return unsupported(target.kind === "cell" ? "a table-cell target" : target.kind === "scoped" ? "a scoped (item/container) target" : "an iframe target", "address the element with `\"css:…\"` for now");
     return {
       ok: true,
       steps: [{
         intent,
-        action: { type, params },
+        action,
         selectors,
         // Assertions and waits carry their own bound in `expect`; an element-exists precondition
         // would contradict `is not visible` / `appears 0 times`.
-        sync: { pre: type === "assert" || type === "wait" ? [] : [{ kind: "element_exists", selector_ref: 0, timeout_ms: options.stepTimeoutMs }], post: [] },
+        sync: { pre: action.type === "assert" || action.type === "wait" ? [] : [{ kind: "element_exists", selector_ref: 0, timeout_ms: options.stepTimeoutMs }], post: [] },
         artifacts: {},
       }],
     };
   };
   switch (ast.kind) {
     case "navigate":
-      return step("launch", { url: ast.url.raw });
+      return step({ type: "launch", params: { url: ast.url.raw } });
     case "reload":
-      return step("launch", { reload: true });
+      return step({ type: "launch", params: { reload: true } });
     case "click": {
       const type = ast.button === "right" ? "right_click" : ast.clickCount === 2 ? "double_click" : "click";
-      return step(type, { ...(ast.at ? { x_pct: ast.at.xPct, y_pct: ast.at.yPct } : {}), ...dialogParam(ast.dialog) }, ast.target);
+      return step({ type, params: { ...(ast.at ? { x_pct: ast.at.xPct, y_pct: ast.at.yPct } : {}), ...dialogParam(ast.dialog) } }, ast.target);
     }
     case "hover":
-      return step("hover", dialogParam(ast.dialog), ast.target);
+      return step({ type: "hover", params: dialogParam(ast.dialog) }, ast.target);
     case "type":
-      return ast.target ? step("type_text", { text: ast.text.raw }, ast.target) : step("type_text", { text: ast.text.raw });
+      return ast.target ? step({ type: "type_text", params: { text: ast.text.raw } }, ast.target) : step({ type: "type_text", params: { text: ast.text.raw } });
     case "clear":
-      return step("type_text", { text: "", replace: true }, ast.target);
+      return step({ type: "type_text", params: { text: "", replace: true } }, ast.target);
     case "replace":
-      return step("type_text", { text: ast.text.raw, replace: true }, ast.target);
+      return step({ type: "type_text", params: { text: ast.text.raw, replace: true } }, ast.target);
     case "press_key":
-      return step("press_key", { key: ast.key, modifiers: [...ast.modifiers] });
+      return step({ type: "press_key", params: { key: ast.key, modifiers: [...ast.modifiers] } });
     case "select":
-      return step("type_text", { text: ast.options[0] ?? "", select: true, ...(ast.multi ? { values: [...ast.options] } : {}) }, ast.target);
+      return step({ type: "type_text", params: { text: ast.options[0] ?? "", select: true, ...(ast.multi ? { values: [...ast.options] } : {}) } }, ast.target);
     case "set_checked":
-      return step("set_checked", { checked: ast.checked }, ast.target);
+      return step({ type: "set_checked", params: { checked: ast.checked } }, ast.target);
     case "wait_text":
-      return step("wait", { kind: "element_state", expect: { scope: "surface", value_contains: ast.text.raw, timeout_ms: ast.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS }, selector_ref: null });
+      return step({ type: "wait", params: { kind: "element_state", expect: { scope: "surface", value_contains: ast.text.raw, timeout_ms: ast.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS }, selector_ref: null } });
     case "remember":
-      return step("capture", ast.count ? { name: ast.name, count: true } : { name: ast.name }, ast.target);
+      return step({ type: "capture", params: ast.count ? { name: ast.name, count: true } : { name: ast.name } }, ast.target);
     case "assert":
       return compileAssertion(intent, ast.assertion, step);
     case "drag": {
       const onto = selectorsFor(ast.onto);
       if (!onto) return unsupported("a drop target other than a plain element", "address the drop target with `\"css:…\"` for now");
-      return step("drag", { onto }, ast.source);
+      return step({ type: "drag", params: { onto } }, ast.source);
     }
     case "upload":
-      return step("upload", { path: ast.path }, ast.target);
+      return step({ type: "upload", params: { path: ast.path } }, ast.target);
     case "scroll": {
-      const to = ast.to.kind === "into_view" ? { into_view: true } : ast.to.kind === "px" ? { to_px: ast.to.px } : { to: ast.to.kind };
-      return ast.target ? step("scroll", to, ast.target) : step("scroll", to);
+      const to = ast.to.kind === "into_view" ? { into_view: true as const } : ast.to.kind === "px" ? { to_px: ast.to.px } : { to: ast.to.kind };
+      return ast.target ? step({ type: "scroll", params: to }, ast.target) : step({ type: "scroll", params: to });
     }
     case "wait_download":
-      return step("capture_download", { name: ast.name, timeout_ms: ast.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS });
+      return step({ type: "capture_download", params: { name: ast.name, timeout_ms: ast.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS } });
     case "structured":
-      return step("assert", { kind: "structured", key: ast.key, args: ast.args, timeout_ms: structuredTimeoutMs(ast.args) });
+      return step({ type: "assert", params: { kind: "structured", key: ast.key, args: ast.args, timeout_ms: structuredTimeoutMs(ast.args) } });
     case "no_secret_leak":
-      return step("assert", { kind: "no_secret_leak", vars: [...ast.vars] });
+      return step({ type: "assert", params: { kind: "no_secret_leak", vars: [...ast.vars] } });
     case "agent_run":
       // The args were validated by spec/agent.ts when the flow loaded.
-      return step("agent_run", { ...ast.args });
+      return step({ type: "agent_run", params: { ...ast.args } as ActionOf<"agent_run">["params"] });
     case "intent":
       // Grounded at record time by the authoring loop; never compiled from text.
       return { ok: true, steps: [] };
@@ -118,11 +121,11 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
 function compileAssertion(
   _intent: string,
   a: Assertion,
-  step: (type: TraceStep["action"]["type"], params: Record<string, unknown>, target?: Target) => Compiled,
+  step: (action: Action, target?: Target) => Compiled,
 ): Compiled {
   const timeout_ms = a.timeoutMs ?? DEFAULT_ASSERT_TIMEOUT_MS;
-  const surface = (expect: Record<string, unknown>) => step("assert", { kind: "element_state", expect: { scope: "surface", ...expect, timeout_ms }, selector_ref: null });
-  const element = (target: Target, expect: Record<string, unknown>) => step("assert", { kind: "element_state", expect: { ...expect, timeout_ms }, selector_ref: 0 }, target);
+  const surface = (expect: ExpectKeys) => step({ type: "assert", params: { kind: "element_state", expect: { scope: "surface", ...expect, timeout_ms }, selector_ref: null } });
+  const element = (target: Target, expect: ExpectKeys) => step({ type: "assert", params: { kind: "element_state", expect: { ...expect, timeout_ms }, selector_ref: 0 } }, target);
   switch (a.kind) {
     case "page_shows":
       if (a.negate) return surface({ value_not_contains: a.text.raw });
@@ -166,7 +169,7 @@ function structuredTimeoutMs(args: unknown): number {
 }
 
 /** Trace `dialog {disposition, message?, match:"contains", reply?}` of a trigger action (reply as authored). */
-function dialogParam(dialog: DialogSuffix | undefined): Record<string, unknown> {
+function dialogParam(dialog: DialogSuffix | undefined): { dialog?: DialogParam } {
   if (!dialog) return {};
   return {
     dialog: {

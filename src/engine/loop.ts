@@ -3,6 +3,7 @@
 // detail. Timestamps come from the injected clock only.
 import type { TraceStep } from "../trace/schema.ts";
 import { HANDLERS, type StepOutcome } from "./handlers/index.ts";
+import type { AgentRunReport } from "./handlers/shared.ts";
 import { redact, type ExecutionContext } from "./context.ts";
 import { UnresolvedReferenceError, UnsetVariableError } from "./templates.ts";
 import { processLifecycle, type StopRequest } from "../plugins/lifecycle.ts";
@@ -20,6 +21,8 @@ export interface StepResult {
   readonly selector_tier?: string;
   /** Evidence files of a failed assertion, relative to the run bundle. */
   readonly evidence?: string[];
+  /** An agent run's conversation (see AgentRunReport). */
+  readonly agent?: AgentRunReport;
 }
 
 export interface LoopObserver {
@@ -32,13 +35,23 @@ export interface LoopObserver {
 /** Extra time a step may take beyond its own bounds before the page is declared unresponsive. */
 const HANG_GUARD_MS = 30_000;
 
+/** The bound an action carries in its params: an expectation's, a structured assertion's, a download's or an agent run's. */
+function paramsBoundMs(a: TraceStep["action"]): number {
+  switch (a.type) {
+    case "assert":
+    case "wait":
+      return a.params.kind === "element_state" ? a.params.expect.timeout_ms : a.params.kind === "structured" ? a.params.timeout_ms ?? 0 : 0;
+    case "capture_download":
+    case "agent_run":
+      return a.params.timeout_ms ?? 0;
+    default:
+      return 0;
+  }
+}
+
 function boundOf(step: TraceStep): number {
-  const expect = step.action.params["expect"] as Record<string, unknown> | undefined;
-  const fromExpect = expect && typeof expect["timeout_ms"] === "number" ? expect["timeout_ms"] : 0;
   const fromSync = step.sync.pre.reduce((m, c) => Math.max(m, c.timeout_ms), 0);
-  // Steps with their own bound and no expectation (capture_download).
-  const fromParams = typeof step.action.params["timeout_ms"] === "number" ? step.action.params["timeout_ms"] : 0;
-  return Math.max(fromExpect, fromSync, fromParams, 0);
+  return Math.max(paramsBoundMs(step.action), fromSync, 0);
 }
 
 const interruptedDuring = (request: StopRequest): StepOutcome => ({ status: "errored", detail: `interrupted: the run was stopped (${request.reason}) during this step` });
@@ -111,6 +124,7 @@ export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionCo
       duration_ms: Math.round(ended - origin) - Math.round(started - origin),
       ...(outcome.tier ? { selector_tier: outcome.tier } : {}),
       ...(outcome.evidence ? { evidence: [...outcome.evidence] } : {}),
+      ...(outcome.agent ? { agent: outcome.agent } : {}),
     };
     results.push(r);
     await observer.stepFinished?.(step, r);

@@ -40,7 +40,7 @@ describe("driverFrameSource", () => {
   });
 
   test("a drag lands at both ends: its source and its drop target (params.onto)", async () => {
-    const onto = [{ tier: "text_anchor", provenance: "rules", payload: { text: "Bin" } }];
+    const onto: TraceStep["selectors"] = [{ tier: "text_anchor", provenance: "rules", payload: { text: "Bin" } }];
     const source = driverFrameSource(fakeDriver(["screenshot"], {
       captureFrame: async () => ({ png: new Uint8Array() }),
       rectsFor: async () => [],

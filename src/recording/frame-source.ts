@@ -40,15 +40,14 @@ export function driverFrameSource(driver: AppDriver): FrameSource | undefined {
     },
     async pointerPoints(step) {
       if (!pointFor || step.selectors.length === 0) return [];
-      const x = step.action.params["x_pct"];
-      const y = step.action.params["y_pct"];
-      const at = typeof x === "number" && typeof y === "number" ? { xPct: x, yPct: y } : undefined;
+      const a = step.action;
+      const p = a.type === "click" || a.type === "double_click" || a.type === "right_click" ? a.params : {};
+      const at = p.x_pct !== undefined && p.y_pct !== undefined ? { xPct: p.x_pct, yPct: p.y_pct } : undefined;
       const point = await pointFor.call(driver, step.selectors, at).catch(() => undefined);
       const points = point ? [point] : [];
       // A drag presses on its target and releases on the drop target (`params.onto`): mark both.
-      const onto = step.action.params["onto"];
-      if (step.action.type === "drag" && Array.isArray(onto) && onto.length > 0) {
-        const end = await pointFor.call(driver, onto as TraceStep["selectors"]).catch(() => undefined);
+      if (a.type === "drag" && a.params.onto.length > 0) {
+        const end = await pointFor.call(driver, a.params.onto).catch(() => undefined);
         if (end) points.push(end);
       }
       return points;

@@ -37,7 +37,7 @@ function fakeSource(options: { rects?: Record<string, RectsAnswer>; points?: { x
 }
 
 const step = (n: number, type: TraceStep["action"]["type"] = "type_text"): TraceStep => ({
-  id: `s${String(n).padStart(4, "0")}`, intent: `step ${n}`, action: { type, params: {} }, selectors: [], sync: { pre: [], post: [] }, artifacts: {},
+  id: `s${String(n).padStart(4, "0")}`, intent: `step ${n}`, action: { type, params: {} } as TraceStep["action"], selectors: [], sync: { pre: [], post: [] }, artifacts: {},
 });
 
 let root = "";

@@ -33,33 +33,181 @@ export const Selector = Type.Object(
   { additionalProperties: false },
 );
 
-export const ActionType = Type.Union([
-  Type.Literal("launch"),
-  Type.Literal("focus_window"),
-  Type.Literal("click"),
-  Type.Literal("double_click"),
-  Type.Literal("right_click"),
-  Type.Literal("hover"),
-  Type.Literal("drag"),
-  Type.Literal("scroll"),
-  Type.Literal("type_text"),
-  Type.Literal("press_key"),
-  Type.Literal("upload"),
-  Type.Literal("capture"),
-  Type.Literal("capture_download"),
-  Type.Literal("set_checked"),
-  Type.Literal("wait"),
-  Type.Literal("assert"),
-  Type.Literal("agent_run"),
+// ---- Action parameters: one variant per action type ----------------------------------------
+// Each `params` object lists the keys this version writes; unknown keys are allowed (additive
+// within v1). To add an action type, declare its params and add one `actionVariant(...)` row to
+// ACTION_VARIANTS: the union, the type list, the JSON Schema and the doc table follow from it.
+
+const Params = <P extends Record<string, TSchema>>(properties: P, description: string) =>
+  Type.Object(properties, { additionalProperties: true, description });
+
+/** A trigger action's declared native dialog (`, accepting the "…" dialog`). */
+export const DialogParam = Type.Object(
+  {
+    disposition: Type.Union([Type.Literal("accept"), Type.Literal("dismiss")]),
+    message: Opt(Type.String({ description: "The dialog must contain this text." })),
+    match: Opt(Type.Literal("contains")),
+    reply: Opt(Type.String({ description: "A prompt's answer as written (`${VAR}` kept raw)." })),
+  },
+  { additionalProperties: true, description: "Armed before the action; the step fails when the dialog does not open or its message does not contain `message`." },
+);
+
+export const LaunchParams = Type.Union([
+  Params({ url: Type.String({ description: "The destination as written; a path resolves against the flow's start URL at execution." }) }, "`Go to <url or path>`"),
+  Params({ reload: Type.Literal(true) }, "`Reload the page`"),
+]);
+export const PointerParams = Params(
+  {
+    x_pct: Opt(Type.Number({ minimum: 0, maximum: 100, description: "Click-at: the point inside the element's box, % of its width." })),
+    y_pct: Opt(Type.Number({ minimum: 0, maximum: 100, description: "Click-at: % of its height." })),
+    dialog: Opt(DialogParam),
+  },
+  "`Click \"…\"`, `Press the \"…\" button`, `Click \"…\" at X%, Y%`, `Double-click`, `Right-click`, each with an optional dialog suffix",
+);
+export const HoverParams = Params({ dialog: Opt(DialogParam) }, "`Hover over \"…\"`; verified afterwards: the pointer rests on the target (`:hover`)");
+export const TypeTextParams = Params(
+  {
+    text: Type.String({ description: "The text as written (`${VAR}` kept raw); `\"\"` to clear; the option for a select." }),
+    replace: Opt(Type.Boolean({ description: "Clear / Replace: the field's value is replaced." })),
+    select: Opt(Type.Boolean({ description: "Select <option> from a dropdown." })),
+    values: Opt(Type.Array(Type.String(), { description: "Every option of a multi-select (`text` is the first)." })),
+  },
+  "`Type <text> [into \"…\"]` (fill, or append to the focused element), `Clear`, `Replace … with`, `Select … from the \"…\" dropdown`",
+);
+export const KeyModifierName = Type.Union([Type.Literal("ctrl"), Type.Literal("alt"), Type.Literal("shift"), Type.Literal("meta"), Type.Literal("mod")]);
+export const PressKeyParams = Params(
+  {
+    key: Type.String({ description: "Canonical key name: `Enter`, `ArrowUp`, `Tab`, `a`, `F4`." }),
+    modifiers: Opt(Type.Array(KeyModifierName, { description: "`[]` when none." })),
+  },
+  "`Press Enter`, `Press Control+A`",
+);
+export const SetCheckedParams = Params({ checked: Type.Boolean() }, "`Check \"…\"`, `Uncheck \"…\"`: a real click, skipped when already in that state, verified afterwards");
+export const CaptureParams = Params(
+  {
+    name: Type.String({ description: "The capture name: `${captured.<name>}`." }),
+    count: Opt(Type.Literal(true, { description: "Remember how many elements match (at least 1) instead of the text." })),
+  },
+  "`Remember the \"…\" as <name>`, `Remember how many \"…\" appear as <name>`",
+);
+export const CaptureDownloadParams = Params(
+  { name: Type.String(), timeout_ms: Opt(Int({ description: "Default 60 000." })) },
+  "`Wait until the download completes as <name> [within Ns]`: exactly one download must complete; its path becomes `${captured.<name>}`",
+);
+export const UploadParams = Params({ path: Type.String({ minLength: 1, description: "As written, quotes stripped; relative to the working directory at execution." }) }, "`Upload <path> into the \"…\" field`");
+export const ScrollParams = Type.Union([
+  Params({ to: Type.Union([Type.Literal("top"), Type.Literal("bottom")]) }, "`Scroll [the \"…\"] to the top|bottom`"),
+  Params({ into_view: Type.Literal(true) }, "`Scroll \"…\" into view`"),
+  Params({ to_px: Int({ description: "Verified ±1 px." }) }, "`Scroll the \"…\" to <n>px`"),
+]);
+export const FocusWindowParams = Params({}, "reserved for desktop apps; never written by this version (replay fails the step as errored)");
+
+// `expect` of an element_state assertion or wait: exactly one of these keys (with its companion).
+const expectVariant = <P extends Record<string, TSchema>>(properties: P, description: string) =>
+  Type.Object(
+    {
+      ...properties,
+      scope: Opt(Type.Literal("surface", { description: "A page-level expectation (no selectors)." })),
+      timeout_ms: Int({ description: "How long the assertion polls before it fails." }),
+    },
+    { additionalProperties: true, description },
+  );
+const Negate = Opt(Type.Literal(true));
+
+export const Expect = Type.Union([
+  expectVariant({ value_contains: Type.String(), count: Opt(Int()) }, "the page text, or the element's text or value, contains it (with `count`: exactly that many times in the page)"),
+  expectVariant({ value_not_contains: Type.String() }, "the page text does not contain it"),
+  expectVariant({ url_equals: Type.String() }, "the page URL equals it"),
+  expectVariant({ url_contains: Type.String() }, "the page URL contains it"),
+  expectVariant({ title_equals: Type.String() }, "the document title equals it"),
+  expectVariant({ title_contains: Type.String() }, "the document title contains it"),
+  expectVariant({ capture: Type.String(), offset: Type.Number() }, "the element's text, read as a number, equals the capture read as a number plus `offset`"),
+  expectVariant({ element_present: Type.Boolean() }, "the element is visible (`true`) / absent or hidden (`false`)"),
+  expectVariant({ enabled: Type.Boolean() }, "the element is enabled / disabled"),
+  expectVariant({ checked: Type.Boolean() }, "the checkbox, radio or switch is (not) checked"),
+  expectVariant({ value_empty: Type.Boolean() }, "the field's value is (not) empty"),
+  expectVariant({ element_count: Int() }, "exactly that many elements match (0 allowed)"),
+  expectVariant({ attribute: Type.String(), value_equals: Type.String(), negate: Negate }, "the attribute equals `value_equals`; with `negate`, it differs or is absent"),
+  expectVariant({ attribute: Type.String(), present: Type.Boolean() }, "the attribute is present / absent"),
+  expectVariant({ style: Type.String(), value_equals: Type.String(), negate: Negate }, "the computed style equals the value (colours compare canonically)"),
+  expectVariant(
+    { cookie: Type.String(), cookie_fact: Type.Union([Type.Literal("exists"), Type.Literal("http_only"), Type.Literal("secure"), Type.Literal("persistent")]) },
+    "the page's cookie is set / http_only / secure / persistent (no value is ever written)",
+  ),
 ]);
 
-export const Action = Type.Object(
+const elementState = (description: string) =>
+  Params(
+    {
+      kind: Type.Literal("element_state"),
+      expect: Expect,
+      selector_ref: Type.Union([Int(), Type.Null()], { description: "`0` for an element expectation, `null` for a page-level one." }),
+    },
+    description,
+  );
+export const ElementStateParams = elementState("every `assert:` step (`expect`: see below)");
+export const WaitParams = elementState("`Wait until page shows <text> [within Ns]` (`expect.scope: \"surface\"`, default bound 60 000 ms)");
+export const StructuredParams = Params(
   {
-    type: ActionType,
-    params: Type.Record(Type.String(), Type.Unknown(), { description: "Per-type parameters; see docs/trace-format.md." }),
+    kind: Type.Literal("structured"),
+    key: Type.String({ pattern: "^assert_", description: "The step key (`assert_api`, `assert_sql`, a plugin's `assert_…`)." }),
+    args: Type.Unknown({ description: "The arguments exactly as written (references unresolved; never a response, a row or a cell)." }),
+    timeout_ms: Opt(Int({ description: "From `timeout_seconds` (default 10 000; 0 = one attempt)." })),
   },
-  { additionalProperties: false },
+  "a structured step (`assert_api:`, `assert_sql:`, `assert_spreadsheet:`, `assert_screenshot:`, a plugin's `assert_…:`)",
 );
+export const NoSecretLeakParams = Params(
+  { kind: Type.Literal("no_secret_leak"), vars: Type.Array(Type.String(), { description: "The variable names (never their values)." }) },
+  "`assert_no_secret_leak:`",
+);
+export const AssertParams = Type.Union([ElementStateParams, StructuredParams, NoSecretLeakParams]);
+/** One exchange at the model boundary (see docs/agents.md, "The cassette"). */
+export const CassetteTurn = Type.Object(
+  {
+    protocol: Type.Union([Type.Literal("openai"), Type.Literal("anthropic")], { description: "The dialect the agent spoke: chat-completions or Messages." }),
+    request: Type.Record(Type.String(), Type.Unknown(), { description: "The request body as matched: no `stream` flags, `tools:` results substituted, secret values as `${NAME}`." }),
+    response: Type.Record(Type.String(), Type.Unknown(), { description: "The upstream's (non-streaming) JSON response body." }),
+    status: Opt(Type.Integer({ minimum: 100, maximum: 599, description: "The upstream's HTTP status when not 200." })),
+  },
+  { additionalProperties: true },
+);
+export const AgentRunParams = Params(
+  {
+    agent: Type.Record(Type.String(), Type.Unknown(), { description: "`agent:` as written (`${VAR}` raw): {command, env?, timeout_seconds?} or {url, proxy_port, headers?, timeout_seconds?}." }),
+    steps: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "The authored agent steps in order: {kind: prompt, text} | {kind: tool_call, text, tool, where, negate} | {kind: reply, text, op, value}." }),
+    tools: Opt(Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "`tools:` as written: {name, result?}." })),
+    strict: Opt(Type.Boolean()),
+    timeout_ms: Int({ description: "The execution's bound (default 300 000)." }),
+    cassette: Opt(Type.Array(CassetteTurn, { description: "Written at record: every model turn, in the order they were made." })),
+  },
+  "an agent flow's whole execution (`app: agent`): prompts, agent assertions and the recorded cassette",
+);
+
+const actionVariant = <T extends string, P extends TSchema>(type: T, params: P, selectors: string) =>
+  Type.Object({ type: Type.Literal(type), params }, { additionalProperties: false, description: `Selectors: ${selectors}.` });
+
+/** Every action type with its params; one row per type. */
+export const ACTION_VARIANTS = [
+  actionVariant("launch", LaunchParams, "none"),
+  actionVariant("focus_window", FocusWindowParams, "none"),
+  actionVariant("click", PointerParams, "the target"),
+  actionVariant("double_click", PointerParams, "the target"),
+  actionVariant("right_click", PointerParams, "the target"),
+  actionVariant("hover", HoverParams, "the target"),
+  actionVariant("drag", Params({ onto: Type.Array(Selector, { minItems: 1, description: "The drop target's full selector ladder (same shape as `selectors`)." }) }, "`Drag \"…\" onto \"…\"`"), "the source"),
+  actionVariant("scroll", ScrollParams, "the target, or none for the page"),
+  actionVariant("type_text", TypeTextParams, "the target, or none for focused typing"),
+  actionVariant("press_key", PressKeyParams, "none"),
+  actionVariant("upload", UploadParams, "the file input (or its label)"),
+  actionVariant("capture", CaptureParams, "the target"),
+  actionVariant("capture_download", CaptureDownloadParams, "none"),
+  actionVariant("set_checked", SetCheckedParams, "the target"),
+  actionVariant("wait", WaitParams, "none"),
+  actionVariant("agent_run", AgentRunParams, "none"),
+  actionVariant("assert", AssertParams, "the target, or none for a page-level, structured or secret-leak assertion"),
+] as const;
+
+export const Action = Type.Union([...ACTION_VARIANTS], { description: "`params` depends on `type`; see docs/trace-format.md." });
 
 export const SyncCondition = Type.Object(
   {
@@ -209,6 +357,11 @@ export const TraceHeader = Type.Object(
 
 export type Selector = Static<typeof Selector>;
 export type Action = Static<typeof Action>;
+/** The action of one type, e.g. `ActionOf<"click">`. */
+export type ActionOf<T extends Action["type"]> = Extract<Action, { type: T }>;
+export type DialogParam = Static<typeof DialogParam>;
+export type Expect = Static<typeof Expect>;
+export type AssertParams = Static<typeof AssertParams>;
 export type ActionType = Action["type"];
 export type SyncCondition = Static<typeof SyncCondition>;
 export type TraceStep = Static<typeof TraceStep>;

@@ -1,15 +1,12 @@
 // `capture_download`: Wait until the download completes as <name>: waits for exactly one download
 // to finish and remembers its file path as ${captured.<name>}.
 import type { DownloadState } from "../../plugins/api.ts";
-import type { Handler } from "./shared.ts";
-import { errored, failed, passed } from "./shared.ts";
+import { errored, failed, handlerFor, passed } from "./shared.ts";
 import { poll } from "../poll.ts";
 import { DEFAULT_WAIT_TIMEOUT_MS } from "../compile.ts";
 
-export const captureDownload: Handler = async (step, ctx) => {
-  const name = step.action.params["name"];
-  if (typeof name !== "string") return failed("the download step has no name");
-  const timeoutMs = typeof step.action.params["timeout_ms"] === "number" ? step.action.params["timeout_ms"] : DEFAULT_WAIT_TIMEOUT_MS;
+export const captureDownload = handlerFor(["capture_download"], async (step, ctx) => {
+  const { name, timeout_ms: timeoutMs = DEFAULT_WAIT_TIMEOUT_MS } = step.action.params;
   const driver = ctx.driver;
   if (!driver.downloads) return errored("this app has no downloads; Wait until the download completes is web only");
   const read = driver.downloads.bind(driver);
@@ -25,4 +22,4 @@ export const captureDownload: Handler = async (step, ctx) => {
   if (s.completed.length !== 1) return failed(`expected exactly one download, but ${s.completed.length} completed: ${s.completed.join(", ")}`);
   ctx.captures.set(name, s.completed[0]!);
   return passed();
-};
+});

@@ -1,13 +1,11 @@
 // `capture`: Remember an element's text (or how many elements match) as ${captured.<name>}.
 // The value lives only in this execution's memory.
-import type { Handler } from "./shared.ts";
-import { describeLadder, failed, passed, runAction, stepTimeoutMs } from "./shared.ts";
+import { describeLadder, failed, handlerFor, passed, runAction, stepTimeoutMs } from "./shared.ts";
 import { poll } from "../poll.ts";
 
-export const capture: Handler = async (step, ctx) => {
-  const name = step.action.params["name"];
-  if (typeof name !== "string") return failed("the capture step has no name");
-  if (step.action.params["count"] === true) {
+export const capture = handlerFor(["capture"], async (step, ctx) => {
+  const { name, count } = step.action.params;
+  if (count === true) {
     const timeoutMs = stepTimeoutMs(step);
     const r = await poll(ctx.clock, timeoutMs, async () => {
       const n = await ctx.driver.count(step.selectors);
@@ -25,4 +23,4 @@ export const capture: Handler = async (step, ctx) => {
   });
   if (outcome.status === "passed") ctx.captures.set(name, text);
   return outcome;
-};
+});

@@ -1,15 +1,12 @@
 // `click`, `double_click`, `right_click`: trusted pointer input at the target's click point,
 // answering a declared native dialog.
-import type { Handler } from "./shared.ts";
-import { runAction } from "./shared.ts";
+import { handlerFor, runAction } from "./shared.ts";
 import { withDialog } from "./dialog.ts";
 
-export const click: Handler = async (step, ctx) => {
-  const type = step.action.type;
-  const x = step.action.params["x_pct"];
-  const y = step.action.params["y_pct"];
-  const at = typeof x === "number" && typeof y === "number" ? { xPct: x, yPct: y } : undefined;
-  return withDialog(step, ctx, () =>
+export const click = handlerFor(["click", "double_click", "right_click"], async (step, ctx) => {
+  const { type, params } = step.action;
+  const at = params.x_pct !== undefined && params.y_pct !== undefined ? { xPct: params.x_pct, yPct: params.y_pct } : undefined;
+  return withDialog(params.dialog, ctx, () =>
     runAction(step, ctx, () =>
       ctx.driver.click(step.selectors, {
         button: type === "right_click" ? "right" : "left",
@@ -18,4 +15,4 @@ export const click: Handler = async (step, ctx) => {
       }),
     ),
   );
-};
+});

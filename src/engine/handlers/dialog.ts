@@ -2,7 +2,7 @@
 // answer BEFORE the action dispatches, then verifies the declared dialog opened and said what was
 // declared. Undeclared dialogs stay the driver's safety net.
 import type { DialogOutcome, DialogPlan } from "../../plugins/api.ts";
-import type { TraceStep } from "../../trace/schema.ts";
+import type { DialogParam } from "../../trace/schema.ts";
 import type { ExecutionContext } from "../context.ts";
 import type { StepOutcome } from "./shared.ts";
 import { errored, failed } from "./shared.ts";
@@ -12,25 +12,20 @@ import { resolveText } from "../templates.ts";
 /** How long after the action a declared dialog may take to open (it opens on a later task, e.g. a timer or beforeunload). */
 export const DIALOG_GRACE_MS = 2_000;
 
-/** Reads the trace's `dialog` param; undefined when the step declares none. */
-function planOf(step: TraceStep, ctx: ExecutionContext): DialogPlan | string | undefined {
-  const d = step.action.params["dialog"];
+/** The trace's `dialog` param as the driver's plan; undefined when the step declares none. */
+function planOf(d: DialogParam | undefined, ctx: ExecutionContext): DialogPlan | undefined {
   if (d === undefined) return undefined;
-  if (!d || typeof d !== "object") return "the step's dialog declaration is malformed";
-  const r = d as Record<string, unknown>;
-  if (r["disposition"] !== "accept" && r["disposition"] !== "dismiss") return `the step's dialog disposition ${JSON.stringify(r["disposition"])} is neither accept nor dismiss`;
   return {
-    disposition: r["disposition"],
-    ...(typeof r["message"] === "string" ? { message: r["message"] } : {}),
-    ...(typeof r["reply"] === "string" ? { reply: resolveText(r["reply"], ctx).value } : {}),
+    disposition: d.disposition,
+    ...(d.message !== undefined ? { message: d.message } : {}),
+    ...(d.reply !== undefined ? { reply: resolveText(d.reply, ctx).value } : {}),
   };
 }
 
 /** Runs `act` with the step's declared dialog armed; a pass also requires that dialog to have opened. */
-export async function withDialog(step: TraceStep, ctx: ExecutionContext, act: () => Promise<StepOutcome>): Promise<StepOutcome> {
-  const plan = planOf(step, ctx);
+export async function withDialog(dialog: DialogParam | undefined, ctx: ExecutionContext, act: () => Promise<StepOutcome>): Promise<StepOutcome> {
+  const plan = planOf(dialog, ctx);
   if (plan === undefined) return act();
-  if (typeof plan === "string") return errored(plan);
   const driver = ctx.driver;
   if (!driver.armDialog || !driver.dialogOutcome || !driver.capabilities.has("dialogs")) {
     return errored("this app has no native dialogs; remove the dialog suffix (native dialogs are web only)");

@@ -2,7 +2,7 @@
 // and knows no individual action.
 import type { ActionType } from "../../trace/schema.ts";
 import type { Handler } from "./shared.ts";
-import { errored } from "./shared.ts";
+import { errored, handlerFor } from "./shared.ts";
 import { launch } from "./launch.ts";
 import { click } from "./click.ts";
 import { hover } from "./hover.ts";
@@ -21,12 +21,16 @@ import { agentRun } from "./agent-run.ts";
 const notYet = (what: string): Handler => async () => errored(`${what} steps are not supported by this version of flowproof; re-record with the version that wrote this trace`);
 
 /** `assert` steps: element/page expectations, structured (plugin) assertions, the secret-leak scan. */
-const assertAny: Handler = (step, ctx) => {
-  const kind = step.action.params["kind"];
-  if (kind === "structured") return structuredAssert(step, ctx);
-  if (kind === "no_secret_leak") return secretLeakAssert(step, ctx);
-  return assertStep(step, ctx);
-};
+const assertAny = handlerFor(["assert"], async (step, ctx) => {
+  switch (step.action.params.kind) {
+    case "structured":
+      return structuredAssert(step, ctx);
+    case "no_secret_leak":
+      return secretLeakAssert(step, ctx);
+    case "element_state":
+      return assertStep(step, ctx);
+  }
+});
 
 export const HANDLERS: Readonly<Record<ActionType, Handler>> = {
   launch,

@@ -1,15 +1,14 @@
 // `launch`: Go to / Navigate to (relative to the flow's start URL) and Reload the page.
-import type { Handler } from "./shared.ts";
-import { failed, passed } from "./shared.ts";
+import { failed, handlerFor, passed } from "./shared.ts";
 import { resolveText } from "../templates.ts";
 
-export const launch: Handler = async (step, ctx) => {
-  if (step.action.params["reload"] === true) {
+export const launch = handlerFor(["launch"], async (step, ctx) => {
+  const p = step.action.params;
+  if ("reload" in p) {
     const r = await ctx.driver.reload(ctx.navigationTimeoutMs);
     return r.ok ? passed() : failed(r.detail);
   }
-  const raw = step.action.params["url"];
-  if (typeof raw !== "string") return failed("the launch step has no url");
+  const raw = p.url;
   const { value } = resolveText(raw, ctx);
   let url: string;
   try {
@@ -19,4 +18,4 @@ export const launch: Handler = async (step, ctx) => {
   }
   const r = await ctx.driver.navigate(url, ctx.navigationTimeoutMs);
   return r.ok ? passed() : failed(r.detail);
-};
+});

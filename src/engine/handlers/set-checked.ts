@@ -1,7 +1,6 @@
 // `set_checked`: Check / Uncheck through a real click; a no-op when already in that state; the
 // state is verified after the click.
-import type { Handler } from "./shared.ts";
-import { runAction } from "./shared.ts";
+import { handlerFor, runAction } from "./shared.ts";
 
-export const setChecked: Handler = async (step, ctx) =>
-  runAction(step, ctx, () => ctx.driver.setChecked(step.selectors, step.action.params["checked"] !== false));
+export const setChecked = handlerFor(["set_checked"], async (step, ctx) =>
+  runAction(step, ctx, () => ctx.driver.setChecked(step.selectors, step.action.params.checked)));

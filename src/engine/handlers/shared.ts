@@ -1,7 +1,7 @@
 // Helpers shared by the step handlers: the outcome shape, the action auto-wait, and how a
 // selector ladder is named in messages.
 import type { Attempt, Selector } from "../../plugins/api.ts";
-import type { TraceStep } from "../../trace/schema.ts";
+import type { ActionOf, ActionType, TraceStep } from "../../trace/schema.ts";
 import type { ExecutionContext } from "../context.ts";
 import { poll } from "../poll.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../compile.ts";
@@ -14,9 +14,29 @@ export interface StepOutcome {
   readonly tier?: string;
   /** Evidence files the step wrote, relative to the run bundle (e.g. `visual/x.diff.png`). */
   readonly evidence?: readonly string[];
+  /** An agent run's conversation, for the report (tool calls, reply, the failed assertion). */
+  readonly agent?: AgentRunReport;
+}
+
+/** What report.html shows of an agent run: every tool call with arguments and result, the reply, the failed assertion. */
+export interface AgentRunReport {
+  turns: number;
+  calls: { turn: number; name: string; arguments: unknown; result?: string }[];
+  reply?: string;
+  failed_check?: { text: string; call?: number };
 }
 
 export type Handler = (step: TraceStep, ctx: ExecutionContext) => Promise<StepOutcome>;
+
+/** A trace step whose action is of one of the types `T`, its params typed accordingly. */
+export type StepOf<T extends ActionType> = Omit<TraceStep, "action"> & { readonly action: ActionOf<T> };
+
+const isOf = <T extends ActionType>(step: TraceStep, types: readonly T[]): step is TraceStep & StepOf<T> => (types as readonly ActionType[]).includes(step.action.type);
+
+/** A handler for the action types `types`: the step reaches `run` with its params typed. */
+export function handlerFor<T extends ActionType>(types: readonly T[], run: (step: StepOf<T>, ctx: ExecutionContext) => Promise<StepOutcome>): Handler {
+  return async (step, ctx) => (isOf(step, types) ? run(step, ctx) : errored(`a ${step.action.type} step reached the ${types.join("/")} handler`));
+}
 
 export const passed = (tier?: string): StepOutcome => (tier ? { status: "passed", tier } : { status: "passed" });
 export const failed = (detail: string): StepOutcome => ({ status: "failed", detail });

@@ -76,8 +76,7 @@ describe("structuredAssert", () => {
 
   test("a key no plugin provides is an error naming it", async () => {
     const c = ctx(probe([]));
-    const s = step({});
-    s.action.params["key"] = "assert_other";
+    const s = { ...step({}), action: { type: "assert" as const, params: { kind: "structured" as const, key: "assert_other", args: {} } } };
     expect((await structuredAssert(s, c)).detail).toContain("no assertion plugin provides `assert_other`");
   });
 });

@@ -2,8 +2,8 @@
 // resolves `${…}` in the arguments at execution, then auto-waits the plugin's one-attempt `run`
 // (reads) or runs it exactly once (writes, or a bound of 0). The plugin never loops.
 import type { AssertionContext, AssertionPlugin, Verdict } from "../../plugins/api.ts";
-import type { Handler, StepOutcome } from "./shared.ts";
-import { errored, failed, passed } from "./shared.ts";
+import type { StepOutcome } from "./shared.ts";
+import { errored, failed, handlerFor, passed } from "./shared.ts";
 import { poll } from "../poll.ts";
 import { resolveText } from "../templates.ts";
 import type { ExecutionContext, StructuredContext } from "../context.ts";
@@ -44,17 +44,18 @@ function assertionContext(step: { id: string; surface?: string }, ctx: Execution
   };
 }
 
-export const structuredAssert: Handler = async (step, ctx): Promise<StepOutcome> => {
+export const structuredAssert = handlerFor(["assert"], async (step, ctx): Promise<StepOutcome> => {
   const p = step.action.params;
-  const key = String(p["key"]);
+  if (p.kind !== "structured") return errored(`an assert step of kind ${p.kind} reached the structured handler`);
+  const key = p.key;
   const s = ctx.structured;
   const plugin: AssertionPlugin | undefined = s?.assertions.get(key);
   if (!s || !plugin) {
     return errored(`no assertion plugin provides \`${key}\`; add the plugin that defines it to the project's plugins/ (docs/plugins.md)`);
   }
-  const timeoutMs = typeof p["timeout_ms"] === "number" ? p["timeout_ms"] : DEFAULT_ASSERT_TIMEOUT_MS;
-  const policy = timeoutMs === 0 ? "once" : plugin.policy?.(p["args"] as never) ?? "poll";
-  const args = resolveArgs(p["args"], ctx);
+  const timeoutMs = p.timeout_ms ?? DEFAULT_ASSERT_TIMEOUT_MS;
+  const policy = timeoutMs === 0 ? "once" : plugin.policy?.(p.args as never) ?? "poll";
+  const args = resolveArgs(p.args, ctx);
   const actx = assertionContext(step, ctx, s);
   let fault: string | undefined;
   const attempt = async (): Promise<Verdict | undefined> => {
@@ -86,14 +87,16 @@ export const structuredAssert: Handler = async (step, ctx): Promise<StepOutcome>
   const why = `${verdict.actual}${expected}${verdict.hint ? `; ${verdict.hint}` : ""}`;
   const outcome = failed(timedOut ? `${key}: timed out after ${timeoutMs} ms: ${why}` : `${key}: ${why}`);
   return verdict.evidence && verdict.evidence.length > 0 ? { ...outcome, evidence: [...verdict.evidence] } : outcome;
-};
+});
 
-export const secretLeakAssert: Handler = async (step, ctx): Promise<StepOutcome> => {
+export const secretLeakAssert = handlerFor(["assert"], async (step, ctx): Promise<StepOutcome> => {
   const s = ctx.structured;
-  const vars = (step.action.params["vars"] as unknown[]).map(String);
+  const p = step.action.params;
+  if (p.kind !== "no_secret_leak") return errored(`an assert step of kind ${p.kind} reached the secret-leak handler`);
+  const vars = p.vars;
   if (!s) return errored("assert_no_secret_leak cannot run here: no secret watch was set up for this run");
   // The boundary at this step counts too (what the surface shows right now).
   await s.leaks.scanSurface(ctx.driver, `surface text at step ${step.id}`);
   const problem = s.leaks.check(vars, ctx.env);
   return problem ? failed(problem) : passed();
-};
+});

@@ -1,23 +1,20 @@
 // `type_text`: fill a field (select-all then keystrokes), append to the focused element, clear,
 // or choose dropdown options (`select: true`). Values resolve at execution; never persisted.
-import type { Handler } from "./shared.ts";
-import { failed, runAction } from "./shared.ts";
+import { failed, handlerFor, runAction } from "./shared.ts";
 import { resolveText } from "../templates.ts";
 
-export const typeText: Handler = async (step, ctx) => {
+export const typeText = handlerFor(["type_text"], async (step, ctx) => {
   const p = step.action.params;
-  const raw = typeof p["text"] === "string" ? p["text"] : "";
-  if (p["select"] === true) {
-    const values = Array.isArray(p["values"]) ? p["values"].map(String) : [raw];
-    const resolved = values.map((v) => resolveText(v, ctx).value);
+  if (p.select === true) {
+    const resolved = (p.values ?? [p.text]).map((v) => resolveText(v, ctx).value);
     return runAction(step, ctx, () => ctx.driver.select(step.selectors, resolved));
   }
-  const { value, hasEnv } = resolveText(raw, ctx);
+  const { value, hasEnv } = resolveText(p.text, ctx);
   // A `${VAR}` value is a secret: the surface masks its field in every frame from now on.
   const options = hasEnv ? { secret: true } : {};
   if (step.selectors.length === 0) {
-    if (p["replace"] === true) return failed("clearing needs a target field");
+    if (p.replace === true) return failed("clearing needs a target field");
     return runAction(step, ctx, () => ctx.driver.typeFocused(value, options));
   }
   return runAction(step, ctx, () => ctx.driver.fill(step.selectors, value, options));
-};
+});
