@@ -68,6 +68,25 @@ describe("TraceStep", () => {
     expect(validate(step)).toBe(false);
   });
 
+  test.each([
+    ["a scroll to the middle", { type: "scroll", params: { to: "middle" } }],
+    ["a negative scroll offset", { type: "scroll", params: { to_px: -3 } }],
+    ["an expectation with no known key", { type: "assert", params: { kind: "element_state", expect: { glows: true, timeout_ms: 10 }, selector_ref: 0 } }],
+    ["a press_key without a key", { type: "press_key", params: { modifiers: [] } }],
+    ["a drag without a drop ladder", { type: "drag", params: {} }],
+    ["an unknown assert kind", { type: "assert", params: { kind: "vibes" } }],
+  ])("rejects params that do not fit their action type: %s", (_what, action) => {
+    expect(validate({ ...STEP, action })).toBe(false);
+  });
+
+  test.each([
+    ["a click with an extra key (additive within v1)", { type: "click", params: { x_pct: 10, y_pct: 20, pressure: 0.5 } }],
+    ["a page assertion", { type: "assert", params: { kind: "element_state", expect: { scope: "surface", url_contains: "/x", timeout_ms: 10 }, selector_ref: null } }],
+    ["a structured assertion", { type: "assert", params: { kind: "structured", key: "assert_sql", args: { query: "select 1" }, timeout_ms: 0 } }],
+  ])("accepts %s", (_what, action) => {
+    expect(validate({ ...STEP, action })).toBe(true);
+  });
+
   test("rejects a step without selectors", () => {
     const { selectors: _drop, ...rest } = STEP;
     expect(validate(rest)).toBe(false);
