@@ -4,7 +4,7 @@
 import type { AppDriver, Attempt, DebugSnapshot, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { Protocol } from "devtools-protocol/types/protocol";
-import { installPageApi, type PageApi, type ProbeAnswer, type ProbeFailure, type Rung, type ValueAnswer, type CheckAnswer } from "./injected/page-api.ts";
+import { installPageApi, type PageApi, type ProbeAnswer, type ProbeFailure, type Rung, type SelectAnswer, type ValueAnswer, type CheckAnswer } from "./injected/page-api.ts";
 import { keyDefinition, modifierMask, MODIFIER_KEYS } from "./keys.ts";
 import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
 import { MARK_SECRET_FIELD } from "./frames.ts";
@@ -27,6 +27,8 @@ const withinMs = (p: Promise<unknown>, ms: number): Promise<unknown> => {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return Promise.race([p, new Promise((r) => { timer = setTimeout(r, ms); })]).finally(() => clearTimeout(timer));
 };
+/** Most trusted clicks one Select attempt makes on an ARIA combobox (open, option, and a reopen). */
+const SELECT_MOVES = 4;
 /** Intermediate pointer moves of a drag: sortable libraries react to motion, not to a jump. */
 const DRAG_STEPS = 10;
 /** This many dialogs within DIALOG_STORM_WINDOW_MS is a page that opens dialogs without end. */
@@ -624,10 +626,22 @@ export class WebDriver implements AppDriver {
     await this.#frames.held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
-    const answer = await this.#call<ValueAnswer>("select", { ladder: toRungs(ladder), values });
-    if ("transient" in answer) return fail("attached", answer.transient);
-    if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "ambiguous");
-    return ok(undefined, answer.tier);
+    // A <select> is set in one call; an ARIA combobox or listbox answers with the trusted click
+    // to make next (open it, then the option), and is verified after the option's click.
+    let after: "open" | "option" | undefined;
+    for (let move = 0; move < SELECT_MOVES; move++) {
+      const answer = await this.#call<SelectAnswer>("select", { ladder: toRungs(ladder), values, after });
+      if ("transient" in answer) return fail("attached", answer.transient);
+      if (!answer.ok) return fail(answer.failed, answer.detail, answer.retryable ?? answer.failed !== "ambiguous");
+      if (!("click" in answer)) return ok(undefined, answer.tier);
+      await this.#pointerClick(answer.click.x, answer.click.y, { button: "left", clickCount: 1 });
+      // The popup (or the new value) renders with the next frame.
+      await this.#firstFrame();
+      const dialog = this.#takeDialog();
+      if (dialog) return dialog;
+      after = answer.click.what;
+    }
+    return fail("unsupported", `the dropdown did not settle on ${JSON.stringify(values[0] ?? "")} after ${SELECT_MOVES} clicks`);
   }
 
   async setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt> {

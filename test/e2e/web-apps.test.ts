@@ -68,3 +68,32 @@ describe("slotted text in web components", () => {
     expect(detail).toContain('<div#veil>');
   });
 });
+
+describe("custom dropdowns: ARIA comboboxes and listboxes", () => {
+  test("Select opens a combobox with trusted clicks and chooses the option by its label, in light DOM and shadow DOM; a native <select> still works", async () => {
+    await green("combobox.html", [
+      'rules: Select Yearly from the "Billing" dropdown',
+      'rules: Select Pro from the "Plan" dropdown',
+      'rules: Select Asia Pacific from the "Region" dropdown',
+      'rules: Select Large from the "Size" dropdown',
+      'assert: the "css:#out" shows billing=Yearly plan=Pro region=Asia Pacific size=Large',
+      'assert: the "Plan" dropdown contains Pro',
+      'assert: the "Size" dropdown contains Large',
+      "rules: Go to /form.html",
+      'rules: Select Admin from the "Role" dropdown',
+      'assert: the "Role" dropdown contains Admin',
+    ]);
+  });
+
+  test("a control that is not a dropdown fails at once, saying what it is and what to write", async () => {
+    const { detail, ms } = await red("combobox.html", ['rules: Select Pro from the "Help" dropdown'], 20_000);
+    expect(detail).toContain('<button#help> "Help" is a button, not a dropdown');
+    expect(detail).toContain('write `Click "Help"` and then `Click "<option>"`');
+    expect(ms).toBeLessThan(15_000);
+  });
+
+  test("an option the combobox does not have is named with the options it has", async () => {
+    const { detail } = await red("combobox.html", ['rules: Select Enterprise from the "Plan" dropdown']);
+    expect(detail).toContain('has no option "Enterprise" (options: "Free", "Pro", "Team")');
+  });
+});

@@ -34,13 +34,27 @@ export interface CheckAnswer {
 }
 export type ValueAnswer = { readonly ok: true; readonly value: string; readonly tier: string } | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string };
 
+/**
+ * One move of Select: the outcome, or a trusted click the driver makes before asking again
+ * (`after` tells the page which click was made: the one that opens the popup, or the option's).
+ */
+export type SelectAnswer =
+  | { readonly ok: true; readonly value: string; readonly tier: string }
+  | { readonly ok: true; readonly click: { readonly x: number; readonly y: number; readonly what: "open" | "option" }; readonly tier: string }
+  | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string; readonly retryable?: boolean };
+export interface SelectRequest {
+  readonly ladder: readonly Rung[];
+  readonly values: readonly string[];
+  readonly after?: "open" | "option" | undefined;
+}
+
 export interface PageApi {
   probe(req: ProbeRequest): ProbeAnswer;
   focusForTyping(req: ProbeRequest): ProbeAnswer;
   check(req: CheckRequest): CheckAnswer;
   read(req: { ladder: readonly Rung[] }): ValueAnswer;
   count(req: { ladder: readonly Rung[] }): number;
-  select(req: { ladder: readonly Rung[]; values: readonly string[] }): ValueAnswer;
+  select(req: SelectRequest): SelectAnswer;
   checkedState(req: { ladder: readonly Rung[] }): ValueAnswer;
   /** Whether the target is under the pointer (`:hover`) right now. */
   hovered(req: { ladder: readonly Rung[]; x: number; y: number }): ValueAnswer;
@@ -213,11 +227,21 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     return norm(s);
   };
 
+  /** The text of the elements `aria-labelledby` names (looked up in the element's own tree first). */
+  const labelledByText = (el: Element): string => {
+    const ids = (el.getAttribute("aria-labelledby") ?? "").split(/\s+/).filter((id) => id !== "");
+    if (ids.length === 0) return "";
+    const root = el.getRootNode() as Document | ShadowRoot;
+    return norm(ids.map((id) => (root.getElementById ? root.getElementById(id) : null) ?? document.getElementById(id)).map((l) => l?.textContent ?? "").join(" "));
+  };
+
   /** Names an element answers to, besides its subtree text. */
   const namesOf = (el: Element): string[] => {
     const names = [ownText(el)];
     const aria = el.getAttribute("aria-label");
     if (aria) names.push(norm(aria));
+    const by = labelledByText(el);
+    if (by) names.push(by);
     const ph = el.getAttribute("placeholder");
     if (ph) names.push(norm(ph));
     if (el instanceof HTMLInputElement && BUTTON_INPUTS.includes(el.type)) names.push(norm(el.value || (el.type === "submit" ? "Submit" : "")));
@@ -257,7 +281,7 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
         if (value && value.toLowerCase().includes(head)) out.add(parent);
       }
     }
-    for (const el of deepQueryAll(root, "[aria-label], [placeholder], [title], img[alt], input, label", roots)) out.add(el);
+    for (const el of deepQueryAll(root, "[aria-label], [aria-labelledby], [placeholder], [title], img[alt], input, label", roots)) out.add(el);
     return out;
   };
 
@@ -499,6 +523,8 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
   const valueOf = (el: Element): string => {
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
     if (el instanceof HTMLSelectElement) return Array.from(el.selectedOptions).map((o) => norm(o.text)).join(", ");
+    if (roleOf(el) === "listbox") return optionsOf(el).filter((o) => o.getAttribute("aria-selected") === "true").map(optionLabel).join(", ");
+    if (roleOf(el) === "combobox") return shownText(el);
     return norm(deepText(el as HTMLElement));
   };
 
@@ -516,11 +542,151 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     return 0;
   };
 
-  const select = (req: { ladder: readonly Rung[]; values: readonly string[] }): ValueAnswer => {
+  // ---- ARIA comboboxes and listboxes (design systems, web components) ----
+
+  /** The rendered text of a control, its popup listbox left out (walks the composed tree). */
+  const shownText = (el: Element): string => {
+    const parts: string[] = [];
+    const walk = (n: Node) => {
+      if (n.nodeType === Node.TEXT_NODE) {
+        if (textRect(n)) parts.push(n.nodeValue ?? "");
+        return;
+      }
+      if (!(n instanceof Element) || n instanceof HTMLStyleElement || n instanceof HTMLScriptElement) return;
+      if (n !== el && roleOf(n) === "listbox") return;
+      if (n instanceof HTMLInputElement || n instanceof HTMLTextAreaElement) {
+        parts.push(n.value);
+        return;
+      }
+      const kids = n.shadowRoot ? Array.from(n.shadowRoot.childNodes) : n instanceof HTMLSlotElement ? renderedChildren(n) : Array.from(n.childNodes);
+      for (const k of kids) walk(k);
+    };
+    walk(el);
+    return norm(parts.join(" "));
+  };
+  const optionsOf = (listbox: Element): Element[] => deepQueryAll(listbox, "[role=option]");
+  const optionLabel = (o: Element): string => norm(o.getAttribute("aria-label")) || norm(deepText(o as HTMLElement)) || norm(o.textContent);
+  const byIds = (el: Element, attr: string): Element[] => {
+    const root = el.getRootNode() as Document | ShadowRoot;
+    return (el.getAttribute(attr) ?? "").split(/\s+/).filter((id) => id !== "").map((id) => (root.getElementById ? root.getElementById(id) : null) ?? document.getElementById(id)).filter((x): x is HTMLElement => x !== null);
+  };
+  /** The listbox a combobox controls: aria-controls / aria-owns, inside it (its shadow root too), or beside it. */
+  const listboxOf = (control: Element, anyVisible: boolean): Element | null => {
+    if (roleOf(control) === "listbox") return control;
+    for (const t of [...byIds(control, "aria-controls"), ...byIds(control, "aria-owns")]) {
+      const lb = roleOf(t) === "listbox" ? t : deepQueryAll(t, "[role=listbox]")[0];
+      if (lb) return lb;
+    }
+    const inside = deepQueryAll(control, "[role=listbox]");
+    if (inside.length > 0) return inside.find(isVisible) ?? inside[0]!;
+    const parent = control.parentNode as ParentNode | null;
+    const near = parent ? Array.from(parent.querySelectorAll("[role=listbox]")) : [];
+    if (near.length === 1) return near[0]!;
+    // A popup portalled elsewhere (e.g. to <body>) with no reference: the one listbox now showing.
+    if (anyVisible) {
+      const shown = deepQueryAll(document, "[role=listbox]").filter(isVisible);
+      if (shown.length === 1) return shown[0]!;
+    }
+    return null;
+  };
+  const pickOption = (options: readonly Element[], want: string): Element | undefined => {
+    const w = norm(want);
+    const labels = options.map(optionLabel);
+    const at = (test: (l: string, o: Element) => boolean) => options.find((o, i) => test(labels[i]!, o));
+    return (
+      at((l) => l === w) ??
+      at((_, o) => o.getAttribute("data-value") === want || o.getAttribute("value") === want) ??
+      at((l) => l.startsWith(w)) ??
+      at((l) => lower(l) === lower(w)) ??
+      at((l) => lower(l).startsWith(lower(w)))
+    );
+  };
+  /** Whether `label` is what the control holds now: a selected option, or the combobox's value or text. */
+  const holds = (control: Element, label: string): boolean => {
+    const want = lower(norm(label));
+    if (roleOf(control) === "listbox") return optionsOf(control).some((o) => o.getAttribute("aria-selected") === "true" && lower(optionLabel(o)) === want);
+    const value = (control as Element & { value?: unknown }).value;
+    if (typeof value === "string" && lower(norm(value)) === want) return true;
+    return lower(shownText(control)) === want;
+  };
+  const kindWord = (el: Element): string =>
+    isCheckbox(el) ? "a checkbox" : isLink(el) ? "a link" : isButton(el) ? "a button" : isField(el) ? "a text field" : `a <${el.tagName.toLowerCase()}> with no dropdown role`;
+  const notDropdown = (el: Element): SelectAnswer => {
+    const name = norm(el.getAttribute("aria-label")) || norm((el as HTMLElement).innerText ?? el.textContent).slice(0, 40);
+    const advice = isField(el)
+      ? `to type a value write \`Type … into the "${name}" field\``
+      : `if it opens a menu, write \`Click "${name}"\` and then \`Click "<option>"\``;
+    return {
+      ok: false,
+      failed: "unsupported",
+      retryable: false,
+      detail: `${describe(el)} is ${kindWord(el)}, not a dropdown: Select chooses an option of a <select>, an ARIA combobox (role="combobox") or listbox (role="listbox"); ${advice}`,
+    };
+  };
+  /** A trusted click on `el`, once it is visible, enabled and would receive it. */
+  const clickOn = (el: Element, what: "open" | "option", tier: string): SelectAnswer => {
+    if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
+    if (isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
+    let rect = boxOf(el);
+    if (!inViewport(rect)) {
+      el.scrollIntoView({ block: what === "option" ? "nearest" : "center", inline: "nearest", behavior: "instant" as ScrollBehavior });
+      rect = boxOf(el);
+    }
+    const x = rect.left + rect.width / 2;
+    const y = rect.top + rect.height / 2;
+    const hit = deepHit(x, y);
+    if (!receives(el, hit)) {
+      return { ok: false, failed: "receives-pointer", detail: `${describe(el)} would not receive the click: ${hit ? describe(hit) : "nothing"} is on top at (${Math.round(x)}, ${Math.round(y)})` };
+    }
+    return { ok: true, click: { x, y, what }, tier };
+  };
+
+  /** Select on an ARIA combobox or listbox: open it, click the option by its label, verify it holds. */
+  const selectAria = (control: Element, req: SelectRequest, tier: string): SelectAnswer => {
+    if (req.values.length !== 1) {
+      return { ok: false, failed: "unsupported", retryable: false, detail: `${describe(control)} is an ARIA ${roleOf(control)}; choose one option per step (\`Select ${JSON.stringify(req.values[0] ?? "…")} from …\`)` };
+    }
+    const want = req.values[0]!;
+    if (req.after === "option") {
+      if (holds(control, want)) return { ok: true, value: valueOf(control), tier };
+      return { ok: false, failed: "unsupported", detail: `the option ${JSON.stringify(want)} was clicked but ${describe(control)} does not hold it (it reads ${JSON.stringify(short(valueOf(control)))})` };
+    }
+    if (req.after === undefined && holds(control, want)) return { ok: true, value: valueOf(control), tier };
+    const listbox = listboxOf(control, req.after === "open");
+    if (listbox && isVisible(listbox)) {
+      const options = optionsOf(listbox);
+      const option = pickOption(options, want);
+      if (!option) {
+        const list = options.map(optionLabel).filter((l) => l !== "");
+        return { ok: false, failed: "unsupported", detail: `${describe(control)} has no option ${JSON.stringify(want)} (options: ${list.length > 0 ? list.map((l) => JSON.stringify(short(l))).join(", ") : "none"})` };
+      }
+      return clickOn(option, "option", tier);
+    }
+    if (control === listbox) return { ok: false, failed: "visible", detail: `${describe(control)} is present but not visible` };
+    if (req.after === "open") {
+      return {
+        ok: false,
+        failed: "unsupported",
+        detail: `clicking ${describe(control)} opened no listbox (no role="listbox" it controls became visible); if it opens as you type, write \`Type ${want} into the "…" field\` and then \`Click "${want}"\``,
+      };
+    }
+    return clickOn(control, "open", tier);
+  };
+
+  const select = (req: SelectRequest): SelectAnswer => {
     const found = resolve(req.ladder);
-    if (!found.el) return { ok: false, failed: "not-found", detail: found.detail };
+    if (!found.el) {
+      // The label names a control that is not a dropdown: no wait makes it one.
+      const plain = resolve(req.ladder.map((r) => ({ tier: r.tier, payload: Object.fromEntries(Object.entries(r.payload).filter(([k]) => k !== "role")) })));
+      if (plain.el && isVisible(plain.el) && !isDropdown(plain.el) && (isButton(plain.el) || isField(plain.el) || isCheckbox(plain.el) || isLink(plain.el))) return notDropdown(plain.el);
+      return { ok: false, failed: "not-found", detail: found.detail };
+    }
     const el = found.el;
-    if (!(el instanceof HTMLSelectElement)) return { ok: false, failed: "unsupported", detail: `${describe(el)} is not a <select>; Select works on dropdowns only` };
+    if (!(el instanceof HTMLSelectElement)) {
+      const control = isDropdown(el) ? el : (labelledControl(el) ?? null);
+      if (!control || !isDropdown(control)) return notDropdown(el);
+      return selectAria(control, req, found.tier);
+    }
     if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
     if (isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
     const options = Array.from(el.options);
