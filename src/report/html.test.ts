@@ -119,3 +119,26 @@ describe("reportHtml frame viewer", () => {
     expect(panelOf(html, "s0001")![2]).toContain("their redaction could not be guaranteed");
   });
 });
+
+describe("reportHtml, an agent run", () => {
+  const agentStep: StepReport = {
+    id: "s0001", intent: "prompt: Book KQ311", status: "failed", detail: "assert_no_tool_call `book_flight`: the agent made it", started_ms: 0, duration_ms: 900,
+    agent: { turns: 2, calls: [{ turn: 0, name: "search", arguments: { to: "NBO" }, result: "[\"KQ311\"]" }, { turn: 1, name: "book_flight", arguments: { flight: { id: "KQ311" } }, result: "<ok>" }], reply: "Booked <KQ311>", failed_check: { text: "assert_no_tool_call: book_flight", call: 1 } },
+  };
+  test("shows each call with arguments and result, the reply, and the failed assertion on the call it matched", () => {
+    const html = reportHtml({ ...base, passed: false, steps: [agentStep] });
+    expect(html).toContain("turn 1 · call #1 <b>search</b>");
+    expect(html).toContain("&quot;to&quot;: &quot;NBO&quot;");
+    expect(html).toContain("<pre class=\"result\">&lt;ok&gt;</pre>");
+    expect(html).toContain("<pre>Booked &lt;KQ311&gt;</pre>");
+    expect(html).toMatch(/<li class="call flagged"><div class="call-head">turn 2 · call #2 <b>book_flight<\/b> <span class="badge failed">assert_no_tool_call: book_flight<\/span>/);
+    expect(html.match(/class="call flagged"/g)).toHaveLength(1);
+  });
+  test("a missed assertion (no call to point at) is shown above the calls; no reply says so", () => {
+    const { reply: _reply, ...noReply } = agentStep.agent!;
+    const html = reportHtml({ ...base, passed: false, steps: [{ ...agentStep, agent: { ...noReply, failed_check: { text: "assert_tool_call: refund" } } }] });
+    expect(html).toContain("<p class=\"failed-check\"><span class=\"badge failed\">FAILED</span> assert_tool_call: refund</p>");
+    expect(html).toContain("none: the last turn was a tool call");
+    expect(html).not.toContain("class=\"call flagged\"");
+  });
+});

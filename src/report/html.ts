@@ -16,7 +16,20 @@ function panel(view: StepView, selected: boolean): string {
     view.dropped ? `<p class="note dropped">Some frames of this step were not kept: their redaction could not be guaranteed.</p>` : "",
     view.frames.length === 0 && !view.dropped ? `<p class="note">${step.status === "skipped" ? "Not run, so nothing was captured." : "No frames were captured for this step."}</p>` : "",
   ].join("");
-  return `<section class="step-frames" id="frames-${esc(step.id)}" data-step="${esc(step.id)}"${selected ? "" : " hidden"}><h2><span class="badge ${step.status}">${BADGE[step.status]}</span> ${esc(step.id)} ${esc(step.intent)}</h2>${step.detail ? `<div class="detail">${esc(step.detail)}</div>` : ""}${notes}<div class="strip">${figures}${evidence}</div></section>`;
+  const body = step.agent ? conversation(step.agent) : `${notes}<div class="strip">${figures}${evidence}</div>`;
+  return `<section class="step-frames" id="frames-${esc(step.id)}" data-step="${esc(step.id)}"${selected ? "" : " hidden"}><h2><span class="badge ${step.status}">${BADGE[step.status]}</span> ${esc(step.id)} ${esc(step.intent)}</h2>${step.detail ? `<div class="detail">${esc(step.detail)}</div>` : ""}${body}</section>`;
+}
+
+/** An agent run: each tool call with its arguments and result, in turn order, the final reply, and the failed assertion against the call it matched or missed. */
+function conversation(agent: NonNullable<RunReport["steps"][number]["agent"]>): string {
+  const failed = agent.failed_check;
+  const json = (v: unknown) => esc(typeof v === "string" ? v : JSON.stringify(v, null, 2));
+  const calls = agent.calls.map((c, i) => {
+    const flagged = failed?.call === i;
+    return `<li class="call${flagged ? " flagged" : ""}"><div class="call-head">turn ${c.turn + 1} · call #${i + 1} <b>${esc(c.name)}</b>${flagged ? ` <span class="badge failed">${esc(failed.text)}</span>` : ""}</div><pre class="args">${json(c.arguments)}</pre>${c.result !== undefined ? `<div class="result-label">result</div><pre class="result">${json(c.result)}</pre>` : ""}</li>`;
+  }).join("");
+  const unplaced = failed && failed.call === undefined ? `<p class="failed-check"><span class="badge failed">FAILED</span> ${esc(failed.text)}</p>` : "";
+  return `<div class="conversation"><p class="note">${agent.turns} model turn${agent.turns === 1 ? "" : "s"} · ${agent.calls.length} tool call${agent.calls.length === 1 ? "" : "s"}</p>${unplaced}<ol class="calls">${calls}</ol><div class="reply"><div class="result-label">final reply</div>${agent.reply !== undefined ? `<pre>${esc(agent.reply)}</pre>` : `<p class="note">none: the last turn was a tool call, or the model was never reached</p>`}</div></div>`;
 }
 
 /** Row clicks and arrow keys switch the visible step panel; nothing is fetched. */
@@ -73,6 +86,8 @@ tr.failed td{background:#fff5f5} tr.errored td{background:#fff8e1} .detail{margi
 .frame.failure{border-color:#cf222e;box-shadow:0 0 0 3px #cf222e55} .frame.failure figcaption{color:#cf222e;font-weight:700}
 .frame.pointer{border-color:#bf3989} .frame.earlier{opacity:.75;border-style:dashed}
 .note{color:#5b6575;margin:.5rem 0} .note.dropped{color:#9a6700;background:#fff8c5;padding:.4rem .6rem;border-radius:4px}
+.calls{padding-left:1.25rem} .call{margin:.5rem 0;padding:.5rem;border:1px solid #d0d7de;border-radius:4px;background:#f6f8fa} .call.flagged{border-color:#cf222e;box-shadow:0 0 0 3px #cf222e55}
+.conversation pre{margin:.25rem 0;padding:.4rem;background:#fff;border:1px solid #e6e8eb;white-space:pre-wrap;font-size:12px} .result-label{font-size:11px;color:#5b6575;text-transform:uppercase}
 .gif{margin-top:1.25rem} .gif img{max-width:100%;border:1px solid #d0d7de;margin-top:.5rem}
 </style></head>
 <body>

@@ -4,6 +4,28 @@ import { Type, type Static } from "@sinclair/typebox";
 
 export const StepStatus = Type.Union([Type.Literal("passed"), Type.Literal("failed"), Type.Literal("skipped"), Type.Literal("errored")]);
 
+/** An agent run's conversation (`app: agent`): what a reviewer reads in report.html. */
+export const AgentRunReport = Type.Object(
+  {
+    turns: Type.Integer({ minimum: 0, description: "Model requests answered." }),
+    calls: Type.Array(Type.Object(
+      {
+        turn: Type.Integer({ minimum: 0, description: "The 0-based turn whose response made the call." }),
+        name: Type.String(),
+        arguments: Type.Unknown({ description: "The call's arguments as the model sent them (parsed JSON)." }),
+        result: Type.Optional(Type.String({ description: "What the model was then told the tool answered." })),
+      },
+      { additionalProperties: false },
+    )),
+    reply: Type.Optional(Type.String({ description: "The main conversation's final assistant text." })),
+    failed_check: Type.Optional(Type.Object(
+      { text: Type.String({ description: "The agent assertion that did not hold." }), call: Type.Optional(Type.Integer({ minimum: 0, description: "0-based index of the call it matched or missed." })) },
+      { additionalProperties: false },
+    )),
+  },
+  { additionalProperties: false },
+);
+
 export const StepReport = Type.Object(
   {
     id: Type.String({ pattern: "^s[0-9]{4,}$" }),
@@ -15,6 +37,7 @@ export const StepReport = Type.Object(
     selector_tier: Type.Optional(Type.String({ description: "The selector-ladder rung that matched." })),
     degraded: Type.Optional(Type.Boolean()),
     evidence: Type.Optional(Type.Array(Type.String(), { description: "Evidence files a failed assertion wrote, relative to result.json (e.g. visual/<name>.diff.png)." })),
+    agent: Type.Optional(AgentRunReport),
   },
   { additionalProperties: false },
 );

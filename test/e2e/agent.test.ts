@@ -88,6 +88,14 @@ describe.each([
     const run = await runCli(["run", "book.flow.yaml", "--json"], { cwd: p.dir, env: {} });
     expect(run.code).toBe(0);
     expect(model.requests.length).toBe(before);
+    // The report shows the conversation: the call, its arguments and result, the final reply.
+    const report = p.files().find((f) => f.endsWith("report.html"))!;
+    const html = p.read(report);
+    expect(html).toContain("call #1 <b>book_flight</b>");
+    expect(html).toContain("&quot;KQ311&quot;");
+    expect(html).toContain("<pre>Booked KQ311 for Ada.</pre>");
+    const result = JSON.parse(p.read(report.replace("report.html", "result.json"))) as { steps: Array<{ agent?: { calls: Array<{ name: string; result?: string }> } }> };
+    expect(result.steps[0]!.agent!.calls[0]!.result).toContain("confirmed");
     noCanaryUnder(p);
   });
 

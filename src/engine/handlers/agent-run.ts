@@ -3,7 +3,7 @@
 // the execution to the surface's `runAgent`, and at record stores the cassette in the step.
 import type { AgentCheck, AgentRunRequest, AgentTarget, AgentTurn } from "../../plugins/api.ts";
 import type { TraceStep } from "../../trace/schema.ts";
-import type { Handler, StepOutcome } from "./shared.ts";
+import type { AgentRunReport, Handler, StepOutcome } from "./shared.ts";
 import { errored } from "./shared.ts";
 import { resolveArgs } from "./structured.ts";
 import { processLifecycle } from "../../plugins/lifecycle.ts";
@@ -60,5 +60,13 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
   // The assert_no_secret_leak corpus of an agent: every body at the model boundary.
   for (const [i, turn] of (outcome.cassette ?? []).entries()) s.leaks.observe(`cassette turn ${i + 1} of step ${step.id}`, JSON.stringify(turn));
   if (outcome.status === "passed" && mode === "record") params["cassette"] = outcome.cassette ?? [];
-  return outcome.detail !== undefined ? { status: outcome.status, detail: outcome.detail } : { status: outcome.status };
+  const c = outcome.conversation;
+  const failedCheck = outcome.failedCheck ? checks[outcome.failedCheck.index] : undefined;
+  const report: AgentRunReport = {
+    turns: c.turns,
+    calls: c.calls.map((call) => ({ turn: call.turn, name: call.name, arguments: call.arguments, ...(call.result !== undefined ? { result: call.result } : {}) })),
+    ...(c.reply !== undefined ? { reply: c.reply } : {}),
+    ...(failedCheck ? { failed_check: { text: failedCheck.text, ...(outcome.failedCheck?.call !== undefined ? { call: outcome.failedCheck.call } : {}) } } : {}),
+  };
+  return { status: outcome.status, ...(outcome.detail !== undefined ? { detail: outcome.detail } : {}), agent: report };
 };
