@@ -1,5 +1,7 @@
 // Canonical cell text and cell lookup (A1 references; header column + unique data row). Pure.
-import type { Grid } from "./read.ts";
+
+/** Rows of cell texts, row 0 = spreadsheet row 1; "" for an empty cell. */
+export type Grid = readonly (readonly string[])[];
 
 /** A cell value as text: 12.5 not 12.50000, dates as ISO 8601, formulas as their result, rich text joined. */
 export function canonicalCell(v: unknown): string {

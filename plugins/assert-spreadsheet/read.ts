@@ -1,10 +1,9 @@
 // Reads one sheet of an xlsx/xlsm (exceljs) or csv file into a grid of canonical cell texts.
 import { readFileSync } from "node:fs";
 import ExcelJS from "exceljs";
-import { canonicalCell } from "./cells.ts";
+import { canonicalCell, type Grid } from "./cells.ts";
 
-/** Rows of cell texts, row 0 = spreadsheet row 1; "" for an empty cell. */
-export type Grid = readonly (readonly string[])[];
+export type { Grid } from "./cells.ts";
 
 export async function readSheet(path: string, ext: string, sheet: string | undefined): Promise<{ ok: true; grid: Grid } | { ok: false; error: string }> {
   if (ext === ".csv") {

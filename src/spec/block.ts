@@ -3,12 +3,11 @@
 // rule that a Drag is immediately followed by an assertion. Pure: YAML nodes in, nodes and
 // diagnostics out; never decides anything about the app.
 import { parseCondition } from "../grammar/index.ts";
-import type { AppKind, Condition, ParseResult } from "../grammar/ast.ts";
+import type { AppKind, Condition, ParseResult, StepAst } from "../grammar/ast.ts";
 import { diagnostic, type Diagnostic, type DiagnosticNote, type SourceSpan } from "../diagnostics/diagnostic.ts";
 import { isMap, isScalar, isSeq, keyName, spanInScalar, spanOf, type Node, type Pair, type Scalar, type YamlSource, type YAMLMap } from "./yaml.ts";
 import { describeEach, readEachValues, substituteEach, type EachBinding } from "./foreach.ts";
 import { nearest } from "./suggest.ts";
-import type { FlowStep } from "./flow.ts";
 
 /** A parsed `until:` / `when:` condition with its authored text and span. */
 export interface FlowCondition {
@@ -38,6 +37,21 @@ export interface WhenBlock {
   readonly condition: FlowCondition;
   readonly body: readonly FlowNode[];
   /** The surface of the enclosing `in:` block: where the condition is read (multi-surface flows). */
+  readonly surface?: string;
+}
+
+/** How a step was written: a plain scalar, `rules: …`, `assert: …`, or a structured `assert_xxx: {…}`. */
+export type StepForm = "plain" | "rules" | "assert" | "structured";
+
+export interface FlowStep {
+  /** 0-based position among the flow's authored steps (`Flow.steps`). */
+  readonly index: number;
+  readonly form: StepForm;
+  /** The step text as authored (becomes the trace `intent`; references stay raw). */
+  readonly text: string;
+  readonly span: SourceSpan;
+  readonly ast: StepAst;
+  /** The surface of its `in:` block (multi-surface flows only). */
   readonly surface?: string;
 }
 

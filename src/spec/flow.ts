@@ -13,25 +13,10 @@ import { loadSecretLeakVars, loadStructuredArgs, SECRET_LEAK_KEY, type Structure
 import { loadSuiteKeys, type SuiteKeys } from "./suite-keys.ts";
 import { loadApps, loadIn, type SurfaceSpec } from "./surfaces.ts";
 import { AGENT_APP, AGENT_FLOW_KEYS, AGENT_STEP_KEYS, DEFAULT_AGENT_TIMEOUT_SECONDS, loadAgentSpec, loadAgentStep, loadAgentTools, loadStrict, type AgentStepSpec } from "./agent.ts";
-import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type Scope } from "./block.ts";
+import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type FlowStep, type Scope, type StepForm } from "./block.ts";
 
-export type { FlowCondition, FlowNode, RepeatBlock, WhenBlock } from "./block.ts";
+export type { FlowCondition, FlowNode, FlowStep, RepeatBlock, StepForm, WhenBlock } from "./block.ts";
 export type { FlowBrowser, FlowCookie, FlowMockRule, FlowSession } from "./shaping.ts";
-
-/** How a step was written: a plain scalar, `rules: …`, `assert: …`, or a structured `assert_xxx: {…}`. */
-export type StepForm = "plain" | "rules" | "assert" | "structured";
-
-export interface FlowStep {
-  /** 0-based position among the flow's authored steps (`Flow.steps`). */
-  readonly index: number;
-  readonly form: StepForm;
-  /** The step text as authored (becomes the trace `intent`; references stay raw). */
-  readonly text: string;
-  readonly span: SourceSpan;
-  readonly ast: StepAst;
-  /** The surface of its `in:` block (multi-surface flows only). */
-  readonly surface?: string;
-}
 
 export interface Flow extends SuiteKeys {
   readonly file: string;
