@@ -73,16 +73,25 @@ export interface Downloads {
 
 /**
  * Sends this context's downloads to `dir` (the flow's `browser.downloads_dir`, created when
- * missing and kept) or else to a fresh temporary directory (removed at close), and tracks those its page starts.
+ * missing and kept) or else to a fresh temporary directory (removed at close), and tracks those
+ * started by any page of the context: the flow's page and its frames (`ownFrame`), and every tab
+ * or popup the flow opened (an attachment link with target=_blank, `window.open`).
  */
-export async function createDownloads(connection: Connection, browserContextId: string, mainFrameId: () => string, dir?: string): Promise<Downloads> {
+export async function createDownloads(connection: Connection, browserContextId: string, ownFrame: (frameId: string) => boolean, dir?: string): Promise<Downloads> {
   if (dir !== undefined) mkdirSync(dir, { recursive: true });
   const tracker = new DownloadTracker(dir ?? mkdtempSync(join(tmpdir(), "flowproof-downloads-")), dir !== undefined);
   const ours = new Set<string>();
+  // A page target's id is its main frame's id: the pages this context opened, seen as they open.
+  const pages = new Set<string>();
+  const notePage = (info: { targetId: string; type: string; browserContextId?: string }) => {
+    if (info.browserContextId === browserContextId && info.type === "page") pages.add(info.targetId);
+  };
   const offs = [
+    connection.on("Target.targetCreated", (p) => notePage(p.targetInfo)),
+    connection.on("Target.targetInfoChanged", (p) => notePage(p.targetInfo)),
     connection.on("Browser.downloadWillBegin", (p) => {
       // Browser events are global; the frame tells which context's page started it.
-      if (p.frameId !== mainFrameId()) return;
+      if (!ownFrame(p.frameId) && !pages.has(p.frameId)) return;
       ours.add(p.guid);
       tracker.begin(p.guid, p.suggestedFilename);
     }),

@@ -58,6 +58,8 @@ export class WebDriver implements AppDriver {
   /** A secret was typed into a field that could not be marked: no frame can be masked safely. */
   #secretUntracked = false;
   #mainFrameId = "";
+  /** Frames attached below the main frame (iframes), by id. */
+  readonly #childFrames = new Set<string>();
   /** Frames for the recorder, and the input held back while one is read (see capture.ts). */
   readonly #frames = new CaptureGate();
   /** Console messages since the flow began, for the debug snapshot of a failed step. */
@@ -121,6 +123,13 @@ export class WebDriver implements AppDriver {
         this.#loading = true;
       }),
       s.on("Page.domContentEventFired", () => this.#loaded()),
+      // The page's iframes, whose downloads are the flow's too.
+      s.on("Page.frameAttached", (p) => {
+        this.#childFrames.add(p.frameId);
+      }),
+      s.on("Page.frameDetached", (p) => {
+        this.#childFrames.delete(p.frameId);
+      }),
       s.on("Page.frameStoppedLoading", (p) => {
         if (p.frameId === this.#mainFrameId) this.#loaded();
       }),
@@ -180,7 +189,7 @@ export class WebDriver implements AppDriver {
     ]);
     const tree = await s.send("Page.getFrameTree");
     this.#mainFrameId = tree.frameTree.frame.id;
-    this.#downloads = await createDownloads(this.#connection, this.#contextId, () => this.#mainFrameId, this.#config.downloads_dir);
+    this.#downloads = await createDownloads(this.#connection, this.#contextId, (frameId) => frameId === this.#mainFrameId || this.#childFrames.has(frameId), this.#config.downloads_dir);
   }
 
   /** Fails the page's session: every command in flight and later errors with `message`. */

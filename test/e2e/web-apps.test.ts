@@ -17,6 +17,10 @@ beforeAll(async () => {
   requireChromium();
   server = await startServer();
   project = tmpProject();
+  const csv = (name: string, body: string) => () =>
+    new Response(body, { headers: { "content-type": "text/csv", "content-disposition": `attachment; filename="${name}"` } });
+  server.setRoute("/files/figures.csv", csv("figures.csv", "quarter,total\nQ1,42\n"));
+  server.setRoute("/files/ledger.csv", csv("ledger.csv", "account,balance\ncash,7\n"));
 });
 afterAll(() => {
   server.stop();
@@ -95,5 +99,25 @@ describe("custom dropdowns: ARIA comboboxes and listboxes", () => {
   test("an option the combobox does not have is named with the options it has", async () => {
     const { detail } = await red("combobox.html", ['rules: Select Enterprise from the "Plan" dropdown']);
     expect(detail).toContain('has no option "Enterprise" (options: "Free", "Pro", "Team")');
+  });
+});
+
+describe("downloads that start in a new tab or a popup", () => {
+  test("an attachment opened in a new tab and one fetched by a window.open popup are both captured", async () => {
+    await green("attachments.html", [
+      'rules: Click "Open figures.csv"',
+      "rules: Wait until the download completes as figures within 10s",
+      'rules: Click "Download ledger"',
+      "rules: Wait until the download completes as ledger within 10s",
+      "rules: Go to /greeter.html",
+      'rules: Type ${captured.figures} ${captured.ledger} into the "Your name" field',
+      'assert: the "Your name" field contains figures.csv',
+      'assert: the "Your name" field contains ledger.csv',
+    ]);
+  });
+
+  test("a new tab that shows a page instead of downloading fails the wait, saying no download completed", async () => {
+    const { detail } = await red("attachments.html", ['rules: Click "Open preview"', "rules: Wait until the download completes as preview within 2s"]);
+    expect(detail).toBe("no download completed within 2000 ms (none started)");
   });
 });
