@@ -195,3 +195,29 @@ describe("bad input", () => {
     expect(r.stderr + r.stdout).toMatch(/book\.trace\.jsonl:2:1: error\[bad-trace\]|bad cassette: cassette turn 1 has protocol "gemini"/);
   });
 });
+
+describe("values the model sees", () => {
+  test("a ${VAR} in the prompt reaches the model but never the trace; replay matches it; a tools: result is what the model is told", async () => {
+    const p = project();
+    const secret = "tok-4d2e9a7b31";
+    const flow = agentFlow(OPENAI_AGENT, {
+      top: "tools:\n  - name: book_flight\n    result: {booking: {flight: {id: KQ311}, status: held}}",
+      steps: ["  - prompt: Book KQ311 for Ada with voucher ${VOUCHER}", "  - assert_tool_call: book_flight where flight.id equals KQ311", "  - assert: reply contains Booked"],
+    });
+    p.write("book.flow.yaml", flow);
+    const before = model.requests.length;
+    const rec = await runCli(["record", "book.flow.yaml"], { cwd: p.dir, env: { ...recordEnv(), VOUCHER: secret } });
+    expect(rec.code).toBe(0);
+    const sent = model.requests.slice(before).map((r) => JSON.stringify(r.body));
+    expect(sent[0]).toContain(secret);
+    // The agent's own tool said "confirmed"; the model was told the declared result instead.
+    expect(sent[1]).toContain("held");
+    expect(sent[1]).not.toContain("confirmed");
+    const trace = p.read("book.trace.jsonl");
+    expect(trace).not.toContain(secret);
+    expect(trace).toContain("${VOUCHER}");
+    const run = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: { VOUCHER: secret } });
+    expect(run.code).toBe(0);
+    for (const f of p.files()) expect(readFileSync(join(p.dir, f), "utf8").includes(secret)).toBe(false);
+  });
+});
