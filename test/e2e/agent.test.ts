@@ -221,3 +221,28 @@ describe("values the model sees", () => {
     for (const f of p.files()) expect(readFileSync(join(p.dir, f), "utf8").includes(secret)).toBe(false);
   });
 });
+
+describe("the agent's processes", () => {
+  test("SIGTERM to flowproof ends the agent and every child it started", async () => {
+    const p = project();
+    p.write("slow.flow.yaml", "name: Slow\napp: agent\nagent: {command: \"sleep 120 & echo $! > child.pid; echo $$ > agent.pid; wait\"}\nsteps:\n  - prompt: hi\n");
+    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "record", "slow.flow.yaml"], { cwd: p.dir, env: { ...process.env, ...recordEnv() }, stdout: "pipe", stderr: "pipe" });
+    // Running, not a zombie waiting for a parent (in a container, init may not reap at once).
+    const alive = (pid: number) => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      } catch {
+        return false;
+      }
+    };
+    const deadline = Date.now() + 30_000;
+    while (!(p.files().includes("agent.pid") && p.files().includes("child.pid")) && Date.now() < deadline) await Bun.sleep(100);
+    await Bun.sleep(200);
+    const pids = [Number(p.read("agent.pid").trim()), Number(p.read("child.pid").trim())];
+    expect(pids.every(alive)).toBe(true);
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(143);
+    await Bun.sleep(300);
+    expect(pids.filter(alive)).toEqual([]);
+  });
+});
