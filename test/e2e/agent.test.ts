@@ -246,3 +246,35 @@ describe("the agent's processes", () => {
     expect(pids.filter(alive)).toEqual([]);
   });
 });
+
+describe("an agent run as a service (agent.url)", () => {
+  test("flowproof POSTs the task; the service's model client goes through proxy_port; replay needs no model", async () => {
+    const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+    const proxyPort = probe.port!;
+    probe.stop(true);
+    const service = Bun.spawn([BUN, join(REPO_ROOT, "test", "fixtures", "agents", "service.mjs")], {
+      env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${proxyPort}/v1`, OPENAI_API_KEY: "service-placeholder" },
+      stdout: "pipe", stderr: "pipe",
+    });
+    try {
+      const reader = service.stdout.getReader();
+      const port = new TextDecoder().decode((await reader.read()).value).trim();
+      const p = project();
+      p.write("svc.flow.yaml", [
+        "name: Book through the service", "app: agent", "agent:", `  url: http://127.0.0.1:${port}/run`, `  proxy_port: ${proxyPort}`, "  headers: {X-Test: yes}", "steps:",
+        "  - prompt: Book KQ311 for Ada", "  - assert_tool_call: book_flight where flight.id equals KQ311", "  - assert: reply contains Booked KQ311", "",
+      ].join("\n"));
+      const before = model.requests.length;
+      const rec = await runCli(["record", "svc.flow.yaml"], { cwd: p.dir, env: recordEnv() });
+      expect(rec.stdout + rec.stderr).not.toContain(CANARY);
+      expect(rec.code).toBe(0);
+      expect(model.requests.length - before).toBe(2);
+      const replayed = model.requests.length;
+      const run = await runCli(["run", "svc.flow.yaml"], { cwd: p.dir, env: {} });
+      expect(run.code).toBe(0);
+      expect(model.requests.length).toBe(replayed);
+    } finally {
+      service.kill();
+    }
+  });
+});
