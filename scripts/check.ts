@@ -1,9 +1,9 @@
 // `bun run check`: type-check, generated artefacts current, folder import rule, one test per
-// module. Runs every check (in order) even after a failure, prints one line per check, and exits
-// non-zero when any failed.
-import { resolve } from "node:path";
-import { existsSync } from "node:fs";
-import { globToRegExp, scannedFiles } from "./check-deps.ts";
+// module, no source file over the size limit, no import cycle. Runs every check (in order) even
+// after a failure, prints one line per check, and exits non-zero when any failed.
+import { posix, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { findImports, globToRegExp, scannedFiles } from "./check-deps.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -86,6 +86,134 @@ export function checkModuleTests(files: readonly string[], exemptions: readonly 
   return { missing, uncovered };
 }
 
+/** Lines a source file (`src/**`, `plugins/**`, tests excluded) may have before it needs a listed reason. */
+export const MAX_SOURCE_LINES = 500;
+
+/** A source file allowed over MAX_SOURCE_LINES, and why. */
+export interface SizeExemption {
+  readonly path: string;
+  readonly reason: string;
+}
+
+export const SIZE_EXEMPTIONS: readonly SizeExemption[] = [
+  { path: "plugins/web/driver.ts", reason: "the web AppDriver; to be split by concern (navigation, input, page calls, dialogs) with one table of transient CDP failures" },
+  {
+    path: "plugins/web/injected/page-api.ts",
+    reason: "page-side code injected with Function.prototype.toString, which cannot import helpers; split when the page script is bundled from modules at build time",
+  },
+  { path: "plugins/web/injected/scopes.ts", reason: "page-side code injected with Function.prototype.toString (as page-api.ts); split with the page-script bundle" },
+];
+
+export interface SizeReport {
+  /** Files over the limit with no exemption, with their line counts. */
+  readonly oversized: readonly { readonly path: string; readonly lines: number }[];
+  /** Exempted files that are now within the limit (or gone): their entry must go. */
+  readonly stale: readonly string[];
+}
+
+/** Lines as an editor counts them: a final newline does not start another line. */
+export const lineCount = (text: string): number => (text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0));
+
+/** Pure: which of `files` (path + line count, tests already left out) exceed `limit` without an exemption. */
+export function checkSizes(files: readonly { readonly path: string; readonly lines: number }[], limit: number = MAX_SOURCE_LINES, exemptions: readonly SizeExemption[] = SIZE_EXEMPTIONS): SizeReport {
+  const exempt = new Set(exemptions.map((e) => e.path));
+  const oversized = files.filter((f) => f.lines > limit && !exempt.has(f.path));
+  const over = new Set(files.filter((f) => f.lines > limit).map((f) => f.path));
+  return { oversized, stale: exemptions.filter((e) => !over.has(e.path)).map((e) => e.path) };
+}
+
+/** A known import cycle (its modules, sorted) kept on purpose until its reason goes away. */
+export interface CycleException {
+  readonly modules: readonly string[];
+  readonly reason: string;
+}
+
+export const KNOWN_CYCLES: readonly CycleException[] = [
+  {
+    modules: ["plugins/web/injected/page-api.ts", "plugins/web/injected/readings.ts", "plugins/web/injected/scopes.ts"],
+    reason:
+      "type-only: the page script is injected with Function.prototype.toString, so each part declares the request and kit types the others use; it goes when the page script is built from real modules with Bun.build",
+  },
+];
+
+/** `file`'s imports (type-only ones too) that resolve to another file of `files`. */
+function importsOf(file: string, source: string, files: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const ref of findImports(file, source)) {
+    if (!ref.specifier.startsWith(".")) continue;
+    const target = posix.normalize(posix.join(posix.dirname(file), ref.specifier));
+    if (files.has(target) && !out.includes(target)) out.push(target);
+  }
+  return out;
+}
+
+/** The import graph of `files` (repo-relative), read from `root`. */
+export function importGraph(root: string, files: readonly string[]): Map<string, readonly string[]> {
+  const set = new Set(files);
+  return new Map(files.map((f) => [f, importsOf(f, readFileSync(`${root}/${f}`, "utf8"), set)]));
+}
+
+/** Pure: every import cycle of `graph` as its strongly connected set of modules (sorted), in a stable order. */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  // Tarjan's algorithm, iterative so a deep import chain cannot overflow the stack.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const cycles: string[][] = [];
+  let next = 0;
+  for (const root of [...graph.keys()].sort()) {
+    if (index.has(root)) continue;
+    const work: { node: string; edge: number }[] = [{ node: root, edge: 0 }];
+    index.set(root, next);
+    low.set(root, next++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length > 0) {
+      const top = work[work.length - 1]!;
+      const edges = graph.get(top.node) ?? [];
+      if (top.edge < edges.length) {
+        const w = edges[top.edge++]!;
+        if (!index.has(w)) {
+          index.set(w, next);
+          low.set(w, next++);
+          stack.push(w);
+          onStack.add(w);
+          work.push({ node: w, edge: 0 });
+        } else if (onStack.has(w)) low.set(top.node, Math.min(low.get(top.node)!, index.get(w)!));
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(top.node)!));
+      if (low.get(top.node) !== index.get(top.node)) continue;
+      const members: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        members.push(w);
+      } while (w !== top.node);
+      if (members.length > 1 || (graph.get(top.node) ?? []).includes(top.node)) cycles.push(members.sort());
+    }
+  }
+  return cycles.sort((a, b) => a[0]!.localeCompare(b[0]!));
+}
+
+export interface CycleReport {
+  readonly unexpected: readonly (readonly string[])[];
+  /** Listed exceptions whose cycle no longer exists: their entry must go. */
+  readonly stale: readonly (readonly string[])[];
+}
+
+/** Pure: the cycles not listed in `known`, and the listed ones that are gone. */
+export function checkCycles(cycles: readonly (readonly string[])[], known: readonly CycleException[] = KNOWN_CYCLES): CycleReport {
+  const key = (modules: readonly string[]) => [...modules].sort().join(" ");
+  const knownKeys = new Set(known.map((k) => key(k.modules)));
+  const found = new Set(cycles.map(key));
+  return { unexpected: cycles.filter((c) => !knownKeys.has(key(c))), stale: known.filter((k) => !found.has(key(k.modules))).map((k) => k.modules) };
+}
+
 interface CheckOutcome {
   readonly ok: boolean;
   /** One line. */
@@ -144,6 +272,40 @@ const CHECKS: readonly Check[] = [
           ...missing.map((m) => `${m}: no sibling ${m.replace(/^.*\//, "").replace(/\.ts$/, ".test.ts")}`),
           ...uncovered.map((u) => `${u.path}: exempt as covered by ${u.coveredBy}, which does not exist`),
           "add the sibling test, or (type-only files and re-export faces only) an entry with a reason in TEST_EXEMPTIONS in scripts/check.ts",
+        ],
+      };
+    },
+  },
+  {
+    name: "source file size",
+    async run() {
+      const files = scannedFiles(ROOT)
+        .filter((f) => !f.endsWith(".test.ts"))
+        .map((path) => ({ path, lines: lineCount(readFileSync(`${ROOT}/${path}`, "utf8")) }));
+      const { oversized, stale } = checkSizes(files);
+      if (oversized.length === 0 && stale.length === 0) return { ok: true, summary: `${files.length} source files within ${MAX_SOURCE_LINES} lines or listed (${SIZE_EXEMPTIONS.length})`, details: [] };
+      return {
+        ok: false,
+        summary: `${oversized.length} source file(s) over ${MAX_SOURCE_LINES} lines, ${stale.length} stale exemption(s)`,
+        details: [
+          ...oversized.map((f) => `${f.path}: ${f.lines} lines; split it by concern, or list it with a reason in SIZE_EXEMPTIONS in scripts/check.ts`),
+          ...stale.map((p) => `${p}: listed in SIZE_EXEMPTIONS but within ${MAX_SOURCE_LINES} lines (or gone); remove the entry`),
+        ],
+      };
+    },
+  },
+  {
+    name: "no import cycles",
+    async run() {
+      const files = scannedFiles(ROOT).filter((f) => !f.endsWith(".test.ts"));
+      const { unexpected, stale } = checkCycles(importCycles(importGraph(ROOT, files)));
+      if (unexpected.length === 0 && stale.length === 0) return { ok: true, summary: `${files.length} modules, no import cycle beyond the ${KNOWN_CYCLES.length} listed`, details: [] };
+      return {
+        ok: false,
+        summary: `${unexpected.length} import cycle(s), ${stale.length} stale exception(s)`,
+        details: [
+          ...unexpected.map((c) => `cycle: ${c.join(" ↔ ")}; move what they share into one of them (or a module both import), or list it with a reason in KNOWN_CYCLES in scripts/check.ts`),
+          ...stale.map((c) => `${c.join(" ↔ ")}: listed in KNOWN_CYCLES but no longer a cycle; remove the entry`),
         ],
       };
     },
