@@ -1,6 +1,7 @@
 // The typed flag table and the only command-line parser. Every command declares its flags here;
 // docs/cli.md is generated from this table.
 import { nearest } from "../spec/suggest.ts";
+import { FlowproofError } from "../diagnostics/diagnostic.ts";
 
 export interface FlagSpec {
   readonly name: string;
@@ -9,6 +10,8 @@ export interface FlagSpec {
   /** Allowed values of a string flag. */
   readonly values?: readonly string[];
   readonly placeholder?: string;
+  /** A string flag that holds a whole number in this range (inclusive). */
+  readonly integer?: { readonly min: number; readonly max: number };
   readonly description: string;
 }
 
@@ -36,11 +39,11 @@ const KEEP_OPEN_FLAG: FlagSpec = { name: "keep-open", kind: "boolean", descripti
 
 /** Flags of `run` that apply to a directory (a suite run). */
 const SUITE_RUN_FLAGS: readonly FlagSpec[] = [
-  { name: "retries", kind: "string", placeholder: "N", description: "Re-run a failed flow up to N more times, each in a fresh browser context (default 0); also for a single flow." },
+  { name: "retries", kind: "string", placeholder: "N", integer: { min: 0, max: 255 }, description: "Re-run a failed flow up to N more times, each in a fresh browser context (default 0); also for a single flow." },
   { name: "strict", kind: "boolean", description: "Suite: a flow without a trace is an error instead of a visible skip." },
   { name: "record-missing", kind: "boolean", description: "Suite: record flows that have no trace in place (with --author), then replay them." },
   { ...AUTHOR_FLAG_BASE, description: "Authoring backend for --record-missing (default auto)." },
-  { name: "workers", kind: "string", placeholder: "N", description: "Suite: run up to N flows at once, each in its own browser context (default 1); `order:` flows run first, one at a time." },
+  { name: "workers", kind: "string", placeholder: "N", integer: { min: 1, max: 64 }, description: "Suite: run up to N flows at once, each in its own browser context (default 1); `order:` flows run first, one at a time." },
   { name: "shard", kind: "string", placeholder: "i/n", description: "Suite: run only shard i of n (a deterministic split for CI matrix jobs); join shards with `flowproof merge`." },
 ];
 
@@ -153,11 +156,11 @@ export interface ParsedArgs {
   readonly flags: Readonly<Record<string, string | boolean>>;
 }
 
-export class UsageError extends Error {
+/** The command line is malformed (`usage`); `hint` shows the usage or the fix. */
+export class UsageError extends FlowproofError {
   readonly hint: string;
   constructor(message: string, hint: string) {
-    super(message);
-    this.name = "UsageError";
+    super({ code: "usage", message, hint });
     this.hint = hint;
   }
 }

@@ -33,20 +33,25 @@ afterAll(async () => {
   project?.remove();
 });
 
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }> };
+type ToolResult = { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: unknown };
 async function call(name: string, args: Record<string, unknown>): Promise<{ isError: boolean; value: Record<string, unknown> }> {
   const r = (await client.callTool({ name, arguments: args })) as ToolResult;
-  return { isError: r.isError === true, value: JSON.parse(r.content[0]!.text) as Record<string, unknown> };
+  const value = JSON.parse(r.content[0]!.text) as Record<string, unknown>;
+  // A result carries the same document as structuredContent and as text; an error result only as text.
+  if (r.isError !== true) expect(r.structuredContent).toEqual(value);
+  else expect(r.structuredContent).toBeUndefined();
+  return { isError: r.isError === true, value };
 }
 
 describe("flowproof mcp", () => {
-  test("lists the record, run, get_trace, validate, heal and audit tools with their input schemas", async () => {
+  test("lists the record, run, get_trace, validate, heal, audit and merge tools with their input and output schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate", "flowproof_heal", "flowproof_audit"]);
+    expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate", "flowproof_heal", "flowproof_audit", "flowproof_merge"]);
+    for (const t of tools) expect(t.outputSchema?.type).toBe("object");
     expect(tools.find((t) => t.name === "flowproof_audit")!.inputSchema.required).toEqual(["dir"]);
     const rec = tools.find((t) => t.name === "flowproof_record")!;
     expect(rec.inputSchema.required).toEqual(["spec"]);
-    expect(Object.keys(rec.inputSchema.properties ?? {})).toEqual(["spec", "out", "author", "recording_detail", "video", "highlight_cursor", "reuse", "verify"]);
+    expect(Object.keys(rec.inputSchema.properties ?? {})).toEqual(["spec", "out", "author", "reuse", "verify", "recording_detail", "video", "highlight_cursor"]);
   });
 
   test("records, runs and reads the trace of a flow; a failing run is a normal result", async () => {

@@ -6,7 +6,8 @@ import { Value } from "@sinclair/typebox/value";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import { diagnosticToJson } from "../diagnostics/render.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { TOOLS, type McpTool } from "./tools.ts";
+import { TOOLS, type McpTool, type ToolCall } from "./tools.ts";
+import { existsSync, statSync } from "node:fs";
 import { LineTransport } from "./stdio.ts";
 import { McpRoots } from "./roots.ts";
 import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
@@ -14,11 +15,16 @@ import type { Readable, Writable } from "node:stream";
 
 const json = (value: unknown, isError = false): CallToolResult => ({ content: [{ type: "text", text: JSON.stringify(value, null, 2) }], ...(isError ? { isError: true } : {}) });
 
+/** A successful result: the document as structuredContent, and as text for clients that only read text. */
+const structured = (value: Record<string, unknown>): CallToolResult => ({ ...json(value), structuredContent: value });
+
+const noProgress: ToolCall = { progress: () => undefined };
+
 /** Runs one tool call: argument check, path confinement to `roots` (when given), then the handler; a command that could not run becomes an error result with diagnostics. */
-export async function callTool(tools: readonly McpTool[], name: string, args: unknown, roots?: McpRoots): Promise<CallToolResult> {
+export async function callTool(tools: readonly McpTool[], name: string, args: unknown, roots?: McpRoots, call: ToolCall = noProgress): Promise<CallToolResult> {
   const tool = tools.find((t) => t.name === name);
   if (!tool) return json({ error: { code: "usage", message: `unknown tool ${JSON.stringify(name)}`, hint: `tools: ${tools.map((t) => t.name).join(", ")}` } }, true);
-  const input = args ?? {};
+  const input = (args ?? {}) as Record<string, unknown>;
   if (!Value.Check(tool.inputSchema, input)) {
     const problems = [...Value.Errors(tool.inputSchema, input)].map((e) => `${e.path || "/"}: ${e.message}`);
     return json({ error: { code: "usage", message: `bad arguments for ${name}: ${problems.join("; ")}` } }, true);
@@ -26,11 +32,14 @@ export async function callTool(tools: readonly McpTool[], name: string, args: un
   try {
     if (roots) {
       for (const [arg, role] of Object.entries(tool.paths)) {
-        const value = (input as Record<string, unknown>)[arg];
-        if (typeof value === "string") await roots.check(arg, value, role);
+        const value = input[arg];
+        for (const one of Array.isArray(value) ? value : [value]) {
+          if (typeof one !== "string") continue;
+          await roots.check(arg, one, role === "flow-or-dir" ? (isDirectory(one) ? "dir" : "flow") : role);
+        }
       }
     }
-    return json(await tool.handle(input));
+    return structured(await tool.handle(input, call));
   } catch (error) {
     if (error instanceof FlowproofError) {
       return json({ error: { code: error.code, message: error.message, diagnostics: error.diagnostics.map(diagnosticToJson) } }, true);
@@ -38,6 +47,11 @@ export async function callTool(tools: readonly McpTool[], name: string, args: un
     return json({ error: { code: "io-error", message: error instanceof Error ? error.message : String(error) } }, true);
   }
 }
+
+const isDirectory = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();
+
+/** A tool's schema as plain JSON (TypeBox's symbol-keyed metadata dropped), an object at its root. */
+const plain = (schema: unknown): { type: "object"; [key: string]: unknown } => ({ ...(JSON.parse(JSON.stringify(schema)) as Record<string, unknown>), type: "object" });
 
 /**
  * The MCP server over `tools`. Path arguments are confined to its roots: the client's (MCP roots
@@ -48,10 +62,22 @@ export function createMcpServer(tools: readonly McpTool[] = TOOLS, inFlight: Set
   const roots = new McpRoots(cwd, async () => (server.getClientCapabilities()?.roots ? (await server.listRoots()).roots.map((r) => r.uri) : undefined));
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => roots.invalidate());
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: { ...t.inputSchema, type: "object" as const } })),
+    tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: plain(t.inputSchema), outputSchema: plain(t.outputSchema) })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const call = callTool(tools, request.params.name, request.params.arguments, roots);
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // Progress notifications, in order, when the client passed a progress token.
+    const token = request.params._meta?.progressToken;
+    let sent = 0;
+    let queue: Promise<unknown> = Promise.resolve();
+    const progress = (message: string): void => {
+      if (token === undefined) return;
+      const params = { progressToken: token, progress: ++sent, message };
+      queue = queue.then(() => extra.sendNotification({ method: "notifications/progress", params }).catch(() => undefined));
+    };
+    const call = callTool(tools, request.params.name, request.params.arguments, roots, { progress }).then(async (r) => {
+      await queue;
+      return r;
+    });
     inFlight.add(call);
     try {
       return await call;

@@ -1,141 +1,301 @@
-// The MCP tools: one object per tool (name, description, JSON input schema, handler), each calling
-// the same commands/ core as the CLI. A failing flow is a normal result; only a command that could
-// not run at all (bad flow, missing trace, broken plugin) is an error result carrying diagnostics.
+// The MCP tools: one object per CLI command, each calling the same commands/ core as the CLI. Their
+// input schemas are generated from the CLI's flag table (src/cli/flags.ts): every flag becomes the
+// argument of the same name in snake_case, with the flag's type, values and description, so a new
+// flag reaches MCP unless it is listed in CLI_ONLY_FLAGS with the reason. Each tool returns the
+// document `--json` prints, as structuredContent validated by its output schema. A failing flow is
+// a normal result; only a command that could not run at all (bad flow, missing trace, broken
+// plugin) is an error result carrying diagnostics.
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { Type, type TObject, type TSchema } from "@sinclair/typebox";
+import { existsSync, statSync } from "node:fs";
+import { COMMANDS, type CommandSpec, type FlagSpec } from "../cli/flags.ts";
 import { record } from "../commands/record.ts";
 import { runInSuiteContext } from "../commands/run-single.ts";
+import { runSuite } from "../commands/suite.ts";
+import { parseShard } from "../commands/suite-plan.ts";
 import { audit } from "../commands/audit.ts";
+import { merge } from "../commands/merge.ts";
 import { validate } from "../commands/validate.ts";
 import { getTrace } from "../commands/get-trace.ts";
-import { loadPluginsFor } from "../commands/common.ts";
+import { loadPluginsFor, type AuthorMode } from "../commands/common.ts";
 import { heal } from "../commands/heal.ts";
+import { RunReport } from "../report/schema.ts";
+import { TraceHeader, TraceStep } from "../trace/schema.ts";
 import type { PathRole } from "./roots.ts";
 
-export interface McpTool<S extends TSchema = TSchema> {
+/** Arguments as the client sent them, already checked against the tool's input schema. */
+export type ToolArgs = Readonly<Record<string, unknown>>;
+
+/** What a running tool call can do besides returning: report progress. */
+export interface ToolCall {
+  /** One progress line (a step authored, a flow finished); sent as an MCP progress notification when the client asked for them. */
+  readonly progress: (message: string) => void;
+}
+
+export interface McpTool {
   /** `flowproof_<command>`. */
   readonly name: `flowproof_${string}`;
+  /** The CLI command whose flags this tool takes. */
+  readonly command: string;
   readonly description: string;
   /** Arguments as MCP sends them (snake_case, the CLI's flags); validated before `handle` runs. */
-  readonly inputSchema: S;
+  readonly inputSchema: TObject;
+  /** The shape of the result (the command's `--json` document). */
+  readonly outputSchema: TSchema;
   /** The JSON value returned to the client; throws only when the command could not run. */
-  handle(args: Static<S>): Promise<unknown>;
+  handle(args: ToolArgs, call: ToolCall): Promise<Record<string, unknown>>;
   /** Its path arguments and what each names; each is checked against the server's roots before `handle` runs. */
-  readonly paths: Readonly<Record<string, PathRole>>;
+  readonly paths: Readonly<Record<string, PathRole | "flow-or-dir">>;
+}
+
+/** CLI flags no tool takes, and why. Every other flag of a command with a tool is one of its arguments. */
+export const CLI_ONLY_FLAGS: Readonly<Record<string, string>> = {
+  json: "an MCP result is always JSON: structuredContent and the same document as text",
+  "keep-open": "keeps a headed browser open until a person closes its window; an MCP server has no one at the screen",
+};
+
+/** CLI commands without a tool, and why. */
+export const CLI_ONLY_COMMANDS: Readonly<Record<string, string>> = {
+  init: "scaffolds a new project on disk for a person to start from",
+  mcp: "starts this server",
+};
+
+/** The argument name of a CLI flag: `recording-detail` → `recording_detail`. */
+export const argName = (flag: string): string => flag.replace(/-/g, "_");
+
+/** The JSON schema of one flag's value: a boolean, one of its values, a whole number in its range, or a string. */
+export function flagSchema(flag: FlagSpec): TSchema {
+  const description = flag.description;
+  if (flag.kind === "boolean") return Type.Boolean({ description });
+  if (flag.values) return Type.Union(flag.values.map((v) => Type.Literal(v)), { description });
+  if (flag.integer) return Type.Integer({ description, minimum: flag.integer.min, maximum: flag.integer.max });
+  return Type.String({ description });
+}
+
+function commandSpec(name: string): CommandSpec {
+  const c = COMMANDS.find((x) => x.name === name);
+  if (!c) throw new Error(`no CLI command ${name}`);
+  return c;
+}
+
+/** The input schema of a command's tool: its positional argument(s), then every flag but the CLI-only ones, in the CLI's order. */
+export function inputSchemaFor(command: string, positional: Readonly<Record<string, TSchema>>): TObject {
+  const properties: Record<string, TSchema> = { ...positional };
+  for (const flag of commandSpec(command).flags) {
+    if (flag.name in CLI_ONLY_FLAGS) continue;
+    properties[argName(flag.name)] = Type.Optional(flagSchema(flag));
+  }
+  return Type.Object(properties, { additionalProperties: false });
 }
 
 const spec = Type.String({ description: "Path of the flow file (`*.flow.yaml`), absolute or relative to the server's working directory." });
-const tracePath = Type.Optional(Type.String({ description: "Trace file; default `<stem>.trace.jsonl` next to the flow." }));
 
-/** The three recording controls, with the CLI's names and defaults (docs/cli.md). */
-const recordingDetail = Type.Optional(Type.Union([Type.Literal("full"), Type.Literal("low"), Type.Literal("off")], { description: "Frames kept: full (before and after every step, default), low (initial, every 5th step, final), off." }));
-const video = Type.Optional(Type.Boolean({ description: "Also assemble recording.gif from the frames (default false)." }));
-const highlightCursor = Type.Optional(Type.Boolean({ description: "Draw the pointer with a halo on a frame taken before each click and hover (default false)." }));
-const controls = (args: { recording_detail?: "full" | "low" | "off" | undefined; video?: boolean | undefined; highlight_cursor?: boolean | undefined }) => ({
-  ...(args.recording_detail !== undefined ? { recordingDetail: args.recording_detail } : {}),
-  ...(args.video !== undefined ? { video: args.video } : {}),
-  ...(args.highlight_cursor !== undefined ? { highlightCursor: args.highlight_cursor } : {}),
+const str = (args: ToolArgs, key: string): string | undefined => (typeof args[key] === "string" ? (args[key] as string) : undefined);
+const num = (args: ToolArgs, key: string): number | undefined => (typeof args[key] === "number" ? (args[key] as number) : undefined);
+const on = (args: ToolArgs, key: string): boolean => args[key] === true;
+const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
+
+const controls = (args: ToolArgs) => ({
+  ...opt("recordingDetail", str(args, "recording_detail") as "full" | "low" | "off" | undefined),
+  ...(on(args, "video") ? { video: true } : {}),
+  ...(on(args, "highlight_cursor") ? { highlightCursor: true } : {}),
 });
 
-const author = Type.Optional(Type.Union([Type.Literal("auto"), Type.Literal("rules"), Type.Literal("llm")], { description: "Authoring backend for plain steps (default auto: the model when configured, else the rules grammar with a warning)." }));
+const usage = (message: string, hint: string) => new SpecError(diagnostic("usage", message, { hint }));
 
-const defineTool = <S extends TSchema>(tool: McpTool<S>): McpTool<S> => tool;
+// Output schemas: the `--json` documents. Keys the commands may add later are allowed.
+const path = Type.String();
+const nullablePath = Type.Union([Type.String(), Type.Null()]);
+const loose = { additionalProperties: true } as const;
+const clarification = Type.Optional(Type.Object({}, { ...loose, description: "A step too ambiguous to author: what was asked and the candidates." }));
 
-export const recordTool = defineTool({
+const SingleRunResult = Type.Object({
+  report: RunReport, report_path: nullablePath, run_dir: Type.Optional(path), junit_path: Type.Optional(path), html_path: Type.Optional(path),
+  warnings: Type.Optional(Type.Array(Type.String())), hint: Type.Optional(Type.String()), skipped: Type.Optional(Type.String()),
+}, loose);
+const SuiteRunResult = Type.Object({
+  flows: Type.Array(Type.Object({
+    spec: Type.String(), outcome: Type.Union(["passed", "failed", "skipped", "errored", "stale"].map((o) => Type.Literal(o))), report: RunReport, report_path: nullablePath,
+    attempts: Type.Integer({ minimum: 0 }), exports: Type.Array(Type.String()), authoring: Type.Optional(Type.Literal("recorded")), reason: Type.Optional(Type.String()),
+  }, loose)),
+  passed: Type.Integer(), failed: Type.Integer(), skipped: Type.Integer(), errored: Type.Integer(), stale: Type.Integer(),
+  junit_path: path, run_id: Type.String(), run_dir: path, record_path: path, html_path: path,
+}, loose);
+
+/** An output schema is an object at its root (MCP); a tool with two result shapes names both under anyOf. */
+const objectOf = (...shapes: TObject[]): TSchema => (shapes.length === 1 ? shapes[0]! : ({ type: "object", anyOf: shapes } as unknown as TSchema));
+
+export const recordTool: McpTool = {
   name: "flowproof_record",
+  command: "record",
   paths: { spec: "flow", out: "trace-out" },
-  description: "Perform a flow once in the live app and write its trace (whole, or not at all when a step fails). A failing step is a normal result with ok: false and the failing step's detail.",
-  inputSchema: Type.Object({
-    spec,
-    out: Type.Optional(Type.String({ description: "Where to write the trace; default `<stem>.trace.jsonl` next to the flow." })),
-    author,
-    recording_detail: recordingDetail,
-    video,
-    highlight_cursor: highlightCursor,
-    reuse: Type.Optional(Type.Boolean({ description: "Reuse the existing trace's steps where intent and target still match; only drifted or new plain steps go to the model (default false)." })),
-    verify: Type.Optional(Type.Boolean({ description: "Replay the fresh trace once; a trace that cannot reproduce itself is reported (and kept) (default false)." })),
-  }, { additionalProperties: false }),
-  async handle(args) {
+  description: "Perform a flow once in the live app and write its trace (whole, or not at all when a step fails). A failing step is a normal result with ok: false and the failing step's detail. A step too ambiguous to author returns {needs_clarification}.",
+  inputSchema: inputSchemaFor("record", { spec }),
+  outputSchema: Type.Object({
+    ok: Type.Optional(Type.Boolean()), name: Type.Optional(Type.String()), trace_path: Type.Optional(path), steps: Type.Optional(Type.Integer()),
+    reused_steps: Type.Optional(Type.Integer()), routing: Type.Optional(Type.Array(Type.Object({ route: Type.String() }, loose))),
+    warnings: Type.Optional(Type.Array(Type.String())), verified: Type.Optional(Type.Boolean()), error: Type.Optional(Type.String()),
+    step_results: Type.Optional(Type.Array(Type.Object({}, loose))), agent: Type.Optional(Type.Object({}, loose)), needs_clarification: clarification,
+  }, loose),
+  async handle(args, call) {
     const r = await record({
-      spec: args.spec, ...(args.out !== undefined ? { out: args.out } : {}), ...(args.author !== undefined ? { author: args.author } : {}), ...controls(args),
-      ...(args.reuse === true ? { reuse: true } : {}), ...(args.verify === true ? { verify: true } : {}),
+      spec: args["spec"] as string, ...opt("out", str(args, "out")), ...opt("author", str(args, "author") as AuthorMode | undefined), ...controls(args),
+      ...(on(args, "reuse") ? { reuse: true } : {}), ...(on(args, "verify") ? { verify: true } : {}), log: call.progress,
     });
     // A step too ambiguous to author is data for the calling agent, not an error.
-    if (r.clarification) return { needs_clarification: r.clarification };
+    if (r.clarification) return { needs_clarification: r.clarification as unknown as Record<string, unknown> };
     return {
       ok: r.ok, name: r.name, trace_path: r.trace_path, steps: r.steps, reused_steps: r.reused_steps, routing: r.routing,
       warnings: r.warnings, ...(r.agent ? { agent: r.agent } : {}), ...(r.verified !== undefined ? { verified: r.verified } : {}),
       ...(r.error !== undefined ? { error: r.error, step_results: r.step_results } : {}),
     };
   },
-});
+};
 
-export const healTool = defineTool({
+export const healTool: McpTool = {
   name: "flowproof_heal",
+  command: "heal",
   paths: { spec: "flow", trace: "trace" },
   description: "Re-record a flow against the live app and propose a diff of its trace (steps compared by position on intent, action, surface and selectors), with <stem>.proposed.jsonl and a review page <stem>.heal.html showing old and new frames per changed step. The trace is only replaced with apply: true. A step too ambiguous to author returns {needs_clarification}.",
-  inputSchema: Type.Object({
-    spec,
-    trace: tracePath,
-    apply: Type.Optional(Type.Boolean({ description: "Copy the proposal over the trace and delete the proposal (default false)." })),
-    author,
-  }, { additionalProperties: false }),
-  async handle(args) {
-    const r = await heal({ spec: args.spec, ...(args.trace !== undefined ? { trace: args.trace } : {}), ...(args.apply === true ? { apply: true } : {}), ...(args.author !== undefined ? { author: args.author } : {}) });
-    if (!r.ok) return r.clarification ? { needs_clarification: r.clarification } : { error: r.error };
+  inputSchema: inputSchemaFor("heal", { spec }),
+  outputSchema: Type.Object({
+    report: Type.Optional(Type.Object({ changed: Type.Boolean(), steps_changed: Type.Array(Type.Unknown()), steps_added: Type.Integer(), steps_removed: Type.Integer() }, loose)),
+    applied: Type.Optional(Type.Boolean()), needs_clarification: clarification, error: Type.Optional(Type.String()),
+  }, loose),
+  async handle(args, call) {
+    const r = await heal({ spec: args["spec"] as string, ...opt("trace", str(args, "trace")), ...(on(args, "apply") ? { apply: true } : {}), ...opt("author", str(args, "author") as AuthorMode | undefined), log: call.progress });
+    if (!r.ok) return r.clarification ? { needs_clarification: r.clarification as unknown as Record<string, unknown> } : { error: r.error };
     return { report: r.report, applied: r.applied };
   },
-});
+};
 
-export const runTool = defineTool({
+/** Flags of `run` that only apply to a directory. */
+const SUITE_ONLY = ["strict", "record_missing", "author", "workers", "shard"] as const;
+
+export const runTool: McpTool = {
   name: "flowproof_run",
-  paths: { spec: "flow", trace: "trace" },
-  description: "Replay a flow's trace with zero model calls and write the run bundle (result.json, junit.xml, report.html). A failing flow is a normal result: report.passed is false and the failing step says what was expected and seen.",
-  inputSchema: Type.Object({ spec, trace: tracePath, recording_detail: recordingDetail, video, highlight_cursor: highlightCursor }, { additionalProperties: false }),
-  async handle(args) {
-    const r = await runInSuiteContext({ spec: args.spec, ...(args.trace !== undefined ? { trace: args.trace } : {}), ...controls(args) });
+  command: "run",
+  paths: { spec: "flow-or-dir", trace: "trace" },
+  description: "Replay a flow's trace with zero model calls and write the run bundle (result.json, junit.xml, report.html); or, given a directory, run it as a suite (workers, shard, retries) with a run record. A failing flow is a normal result: report.passed is false and the failing step says what was expected and seen. Progress: one notification per flow of a suite as it finishes.",
+  inputSchema: inputSchemaFor("run", { spec: Type.String({ description: "A flow file (`*.flow.yaml`), or a directory to run as a suite; absolute or relative to the server's working directory." }) }),
+  outputSchema: objectOf(SingleRunResult, SuiteRunResult),
+  async handle(args, call) {
+    const target = args["spec"] as string;
+    if (existsSync(target) && statSync(target).isDirectory()) {
+      if (args["trace"] !== undefined) throw usage("`trace` names one flow's trace; a directory run uses each flow's own <stem>.trace.jsonl", "leave out `trace` for a directory");
+      if (on(args, "strict") && on(args, "record_missing")) throw usage("`strict` and `record_missing` contradict each other: one errors on a missing trace, the other records it", "pass one of them");
+      const shardText = str(args, "shard");
+      const shard = shardText !== undefined ? parseShard(shardText) : undefined;
+      if (shardText !== undefined && !shard) throw usage(`\`shard\` must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`, 'e.g. "shard": "2/3"');
+      let done = 0;
+      const r = await runSuite({
+        dir: target, ...opt("retries", num(args, "retries")), ...opt("workers", num(args, "workers")), ...opt("shard", shard),
+        ...(on(args, "strict") ? { strict: true } : {}), ...(on(args, "record_missing") ? { recordMissing: true } : {}),
+        ...opt("author", str(args, "author") as AuthorMode | undefined), ...controls(args), log: call.progress,
+        onFlow: (f) => call.progress(`flow ${++done}: ${f.outcome.toUpperCase()} ${f.spec}${f.reason ? ` (${f.reason})` : ""}`),
+      });
+      return {
+        flows: r.flows.map((f) => ({ spec: f.spec, outcome: f.outcome, report: f.report, report_path: f.report_path, attempts: f.attempts, exports: f.exports, ...(f.recorded ? { authoring: "recorded" } : {}), ...(f.reason ? { reason: f.reason } : {}) })),
+        passed: r.passed, failed: r.failed, skipped: r.skipped, errored: r.errored, stale: r.stale,
+        junit_path: r.junit_path, run_id: r.run_id, run_dir: r.run_dir, record_path: r.record_path, html_path: r.html_path,
+      };
+    }
+    const suiteOnly = SUITE_ONLY.find((k) => args[k] !== undefined);
+    if (suiteOnly) throw usage(`\`${suiteOnly}\` applies to a suite run (a directory), not to one flow file`, "pass the flow's directory as `spec`");
+    const r = await runInSuiteContext({ spec: target, ...opt("trace", str(args, "trace")), ...opt("retries", num(args, "retries")), ...controls(args), log: call.progress });
+    if (r.skipped !== undefined) return { report: r.report, report_path: null, skipped: r.skipped };
     return { report: r.report, report_path: r.report_path, run_dir: r.run_dir, junit_path: r.junit_path, html_path: r.html_path, warnings: r.warnings, ...(r.error_hint !== undefined ? { hint: r.error_hint } : {}) };
   },
-});
+};
 
-export const getTraceTool = defineTool({
+export const getTraceTool: McpTool = {
   name: "flowproof_get_trace",
+  command: "trace",
   paths: { spec: "flow", trace: "trace" },
   description: "Read a flow's recorded trace: the header (app, environment, flowproof version) and every step's action, selectors and sync conditions.",
-  inputSchema: Type.Object({ spec, trace: tracePath }, { additionalProperties: false }),
+  inputSchema: inputSchemaFor("trace", { spec }),
+  outputSchema: Type.Object({ trace_path: path, header: TraceHeader, steps: Type.Array(TraceStep) }, loose),
   async handle(args) {
-    return getTrace({ spec: args.spec, ...(args.trace !== undefined ? { trace: args.trace } : {}) });
+    return { ...getTrace({ spec: args["spec"] as string, ...opt("trace", str(args, "trace")) }) };
   },
-});
+};
 
-export const validateTool = defineTool({
+export const validateTool: McpTool = {
   name: "flowproof_validate",
+  command: "validate",
   paths: { spec: "flow" },
   description: "Parse and check a flow without starting the app: YAML, keys, every step's grammar and whether this version runs each form. Problems come back together, each with file:line:col and a hint.",
-  inputSchema: Type.Object({ spec }, { additionalProperties: false }),
+  inputSchema: inputSchemaFor("validate", { spec }),
+  outputSchema: Type.Object({ valid: Type.Literal(true), name: Type.String(), app: Type.String(), steps: Type.Integer() }, loose),
   async handle(args) {
-    const plugins = await loadPluginsFor(args.spec, process.env);
-    return { valid: true, ...validate({ spec: args.spec, plugins }) };
+    const plugins = await loadPluginsFor(args["spec"] as string, process.env);
+    return { valid: true, ...validate({ spec: args["spec"] as string, plugins }) };
   },
-});
+};
 
-export const auditTool = defineTool({
+export const auditTool: McpTool = {
   name: "flowproof_audit",
+  command: "audit",
   paths: { dir: "dir" },
   description: "The control map of a suite from its persisted run record (never re-runs): each flow's `control` with its verdict (pass, fail or capability-error) and evidence. With `since`, the difference to an earlier run: added, removed and changed controls, and whether that is a regression.",
-  inputSchema: Type.Object({
-    dir: Type.String({ description: "The suite directory (the one `flowproof run <dir>` ran)." }),
-    run: Type.Optional(Type.String({ description: "Audit this run record (a run id) instead of the latest." })),
-    since: Type.Optional(Type.String({ description: "Compare the latest run record with this one (a run id); cannot be combined with `run`." })),
-  }, { additionalProperties: false }),
+  inputSchema: inputSchemaFor("audit", { dir: Type.String({ description: "The suite directory (the one `flowproof run <dir>` ran)." }) }),
+  outputSchema: objectOf(
+    Type.Object({ controls: Type.Array(Type.Object({ id: Type.String(), verdict: Type.String() }, loose)), failed: Type.Boolean() }, loose),
+    Type.Object({ added: Type.Array(Type.Unknown()), removed: Type.Array(Type.Unknown()), changed: Type.Array(Type.Unknown()), regression: Type.Boolean() }, loose),
+  ),
   async handle(args) {
-    if (args.run !== undefined && args.since !== undefined) {
-      throw new SpecError(diagnostic("bad-value", "`run` and `since` cannot be combined: `since` always compares against the latest run", { hint: "pass one of them" }));
-    }
-    const r = audit({ dir: args.dir, ...(args.run !== undefined ? { run: args.run } : {}), ...(args.since !== undefined ? { since: args.since } : {}) });
+    const run = str(args, "run"), since = str(args, "since");
+    if (run !== undefined && since !== undefined) throw usage("`run` and `since` cannot be combined: `since` always compares against the latest run", "pass one of them");
+    const r = audit({ dir: args["dir"] as string, ...opt("run", run), ...opt("since", since) });
     return r.kind === "map" ? { ...r.map, failed: r.failed } : { ...r.diff, regression: r.regression };
   },
-});
+};
+
+export const mergeTool: McpTool = {
+  name: "flowproof_merge",
+  command: "merge",
+  paths: { run_dirs: "dir", out: "dir" },
+  description: "Join the run records of shards (`flowproof_run` with `shard`) into one run record, junit.xml and report.",
+  inputSchema: inputSchemaFor("merge", { run_dirs: Type.Array(Type.String(), { minItems: 1, description: "The run directories of the shards (`<suite>/.flowproof/runs/<run-id>`)." }) }),
+  outputSchema: Type.Object({
+    run_id: Type.String(), merged_from: Type.Optional(Type.Array(Type.String())), flows: Type.Array(Type.Object({}, loose)),
+    passed: Type.Integer(), failed: Type.Integer(), skipped: Type.Integer(), errored: Type.Integer(), record_path: path, junit_path: path, html_path: path,
+  }, loose),
+  async handle(args, call) {
+    const r = merge({ runDirs: args["run_dirs"] as string[], ...opt("out", str(args, "out")), log: call.progress });
+    return { run_id: r.record.run_id, ...(r.record.merged_from ? { merged_from: r.record.merged_from } : {}), flows: r.record.flows, passed: r.passed, failed: r.failed, skipped: r.skipped, errored: r.errored, record_path: r.record_path, junit_path: r.junit_path, html_path: r.html_path };
+  },
+};
 
 /** Every tool the server offers, in listing order. */
-export const TOOLS: readonly McpTool[] = [recordTool, runTool, getTraceTool, validateTool, healTool, auditTool] as readonly McpTool[];
+export const TOOLS: readonly McpTool[] = [recordTool, runTool, getTraceTool, validateTool, healTool, auditTool, mergeTool];
+
+/**
+ * Where the tools and the CLI disagree: a command with neither a tool nor a CLI-only reason, a
+ * flag that is not an argument of the same type, or an argument that is neither a flag nor the
+ * command's positional. Empty when MCP offers exactly what the CLI does.
+ */
+export function mcpDrift(commands: readonly CommandSpec[], tools: readonly McpTool[]): string[] {
+  const problems: string[] = [];
+  for (const c of commands) {
+    const tool = tools.find((t) => t.command === c.name);
+    if (!tool) {
+      if (!(c.name in CLI_ONLY_COMMANDS)) problems.push(`\`flowproof ${c.name}\` has no MCP tool (and no reason in CLI_ONLY_COMMANDS)`);
+      continue;
+    }
+    const properties = (tool.inputSchema.properties ?? {}) as Record<string, TSchema>;
+    const fromFlags = new Set<string>();
+    for (const flag of c.flags) {
+      if (flag.name in CLI_ONLY_FLAGS) continue;
+      const arg = argName(flag.name);
+      fromFlags.add(arg);
+      const schema = properties[arg];
+      if (!schema) problems.push(`--${flag.name} of \`flowproof ${c.name}\` has no argument \`${arg}\` in ${tool.name}`);
+      else if (JSON.stringify(schema) !== JSON.stringify(flagSchema(flag))) problems.push(`\`${arg}\` of ${tool.name} does not match --${flag.name} of \`flowproof ${c.name}\``);
+    }
+    const extra = Object.keys(properties).filter((k) => !fromFlags.has(k));
+    if (extra.length !== 1) problems.push(`${tool.name} takes ${extra.map((k) => `\`${k}\``).join(", ") || "nothing"} besides the flags of \`flowproof ${c.name}\`; only its positional argument may be`);
+  }
+  for (const t of tools) if (!commands.some((c) => c.name === t.command)) problems.push(`${t.name} names \`flowproof ${t.command}\`, which does not exist`);
+  return problems;
+}
