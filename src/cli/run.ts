@@ -3,6 +3,7 @@ import { runInSuiteContext } from "../commands/run-single.ts";
 import { displayPath } from "../commands/common.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
+import type { RunOutcome } from "../report/schema.ts";
 import { UsageError, recordingControls } from "./flags.ts";
 import { boundLines, type Io } from "./io.ts";
 import { suiteCommand } from "./suite.ts";
@@ -13,6 +14,8 @@ import { existsSync, statSync } from "node:fs";
 const SUITE_ONLY = ["strict", "record-missing", "author", "workers", "shard"] as const;
 
 const LABEL = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" } as const;
+const EXIT_CODE: Record<RunOutcome, ExitCode> = { passed: EXIT.pass, skipped: EXIT.pass, failed: EXIT.failed, errored: EXIT.error, stale: EXIT.error, interrupted: EXIT.error };
+const VERDICT: Record<RunOutcome, string> = { passed: "PASS", skipped: "PASS", failed: "FAIL", errored: "ERROR", stale: "STALE", interrupted: "ERROR" };
 
 export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
@@ -35,7 +38,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
     else io.out(`[SKIP] ${report.name} (${result.skipped})`);
     return EXIT.pass;
   }
-  const code: ExitCode = report.passed ? EXIT.pass : report.error !== undefined || report.steps.some((s) => s.status === "errored") ? EXIT.error : EXIT.failed;
+  const code = EXIT_CODE[report.outcome];
   if (json) {
     io.out(JSON.stringify({ report, report_path: result.report_path, run_dir: result.run_dir, junit_path: result.junit_path, html_path: result.html_path, ...(result.error_hint ? { hint: result.error_hint } : {}) }, null, 2));
     return code;
@@ -45,7 +48,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
     .map((s) => `  [${LABEL[s.status]}] ${s.id} ${s.intent}${s.detail && s.status !== "skipped" ? ` — ${s.detail}` : ""}`);
   if (lines.length > 0) io.out(boundLines(lines.join("\n")));
   if (report.error) io.err(`error: ${report.error}${result.error_hint ? `\n  hint: ${result.error_hint}` : ""}`);
-  const verdict = report.passed ? "PASS" : report.stale ? "STALE" : code === EXIT.error ? "ERROR" : "FAIL";
+  const verdict = VERDICT[report.outcome];
   io.out(`${verdict}: ${report.name} (${report.duration_ms} ms) -> ${displayPath(result.html_path)}`);
   io.out(`result: ${displayPath(result.report_path)}`);
   return code;

@@ -8,14 +8,14 @@ import type { SuiteFlowResult } from "../commands/suite.ts";
 const p = tmpProject();
 afterAll(() => p.remove());
 
-const base: SuiteFlowResult = { spec: "a.flow.yaml", name: "A", outcome: "passed", report: { name: "A", trace_id: "t", passed: true, steps: [], duration_ms: 12, started_at: "2026-01-01T00:00:00Z", flowproof_version: "0", spec_path: "a", trace_path: "t" }, report_path: null, attempts: 1, exports: [], position: 0 };
+const base: SuiteFlowResult = { spec: "a.flow.yaml", name: "A", outcome: "passed", report: { name: "A", trace_id: "t", passed: true, outcome: "passed", steps: [], duration_ms: 12, started_at: "2026-01-01T00:00:00Z", flowproof_version: "0", spec_path: "a", trace_path: "t" }, report_path: null, attempts: 1, exports: [], position: 0 };
 
 describe("suite rendering", () => {
   test("flow lines: verdict, degraded, attempts, exports, skip and error", () => {
     expect(flowLines({ ...base, attempts: 2, exports: ["A", "B"], report: { ...base.report, degraded: true } })).toEqual(["[PASS] A (12 ms) DEGRADED (after 2 attempts)", "  [EXPORT] A, B"]);
     expect(flowLines({ ...base, outcome: "skipped", reason: "why" })).toEqual(["[SKIP] A (why)"]);
     expect(flowLines({ ...base, outcome: "errored", reason: "boom" })).toEqual(["[ERROR] A: boom"]);
-    expect(flowLines({ ...base, outcome: "failed", report: { ...base.report, passed: false, steps: [{ id: "s0001", intent: "x", status: "failed", detail: "no", started_ms: 0, duration_ms: 1 }] } })).toEqual(["[FAIL] A (12 ms)", "  [FAIL] s0001 x — no"]);
+    expect(flowLines({ ...base, outcome: "failed", report: { ...base.report, passed: false, outcome: "failed", steps: [{ id: "s0001", intent: "x", status: "failed", detail: "no", started_ms: 0, duration_ms: 1 }] } })).toEqual(["[FAIL] A (12 ms)", "  [FAIL] s0001 x — no"]);
   });
   test("bad flag combinations are usage errors", async () => {
     await expect(suiteCommand(p.dir, { positional: [p.dir], flags: { shard: "0/2" } }, captureIo())).rejects.toBeInstanceOf(UsageError);

@@ -13,6 +13,7 @@ function oneStepReport(name: string, specPath: string, tracePath: string, traceI
     name,
     trace_id: traceId,
     passed: status === "skipped",
+    outcome: status,
     steps: [{ id: "s0001", intent: status === "skipped" ? "flow skipped" : "flow could not run", status, detail, started_ms: 0, duration_ms: 0 }],
     duration_ms: 0,
     started_at: new Date().toISOString(),

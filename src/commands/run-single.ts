@@ -8,7 +8,7 @@ import { displayPath, defaultTracePath, flowStem, loadFlowForReplay, type Replay
 import type { Flow } from "../spec/flow.ts";
 import { findSuiteFile, prepareSuite, runHook, startAppServer, type SuiteContext } from "./suite-context.ts";
 import { createRecordDir, pruneRecords, writeRecord } from "./run-records.ts";
-import { controlVerdict, flowStatus, type RunRecord } from "../report/run-record.ts";
+import { controlVerdict, flowReason, flowStatus, type RunRecord } from "../report/run-record.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { erroredReport } from "./flow-outcome.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
@@ -57,8 +57,7 @@ export async function runInSuiteContext(options: SingleRunOptions): Promise<Sing
         const retries = options.retries ?? 0;
         for (let attempt = 1; ; attempt++) {
           ran = await run({ ...options, env, ...(loaded ? { loaded } : {}), ...(ctx?.defaults ? { suiteDefaults: ctx.defaults } : {}) });
-          const failed = !ran.report.passed && ran.report.error === undefined && !ran.report.steps.some((st) => st.status === "errored");
-          if (!failed || attempt > retries) break;
+          if (ran.report.outcome !== "failed" || attempt > retries) break;
           log(`  retry ${attempt}/${retries} ${ran.report.name}`);
         }
       } catch (error) {
@@ -87,12 +86,8 @@ export async function runInSuiteContext(options: SingleRunOptions): Promise<Sing
 function writeSingleRecord(suiteDir: string, specPath: string, flow: Flow | undefined, result: RunResult, log: (line: string) => void): string | undefined {
   try {
     const { report } = result;
-    const outcome = result.skipped !== undefined ? "skipped" : report.stale ? "stale" : report.passed ? "passed" : report.error !== undefined || report.steps.some((s) => s.status === "errored") ? "errored" : "failed";
-    const status = flowStatus(report, outcome);
-    const reason = report.error ?? (() => {
-      const s = report.steps.find((x) => x.status !== "passed");
-      return s && outcome !== "passed" ? (outcome === "skipped" ? s.detail : `${s.id} ${s.intent}: ${s.detail ?? s.status}`) : undefined;
-    })();
+    const status = flowStatus(report);
+    const reason = flowReason(report);
     const { runId, dir } = createRecordDir(suiteDir, new Date(report.started_at));
     const rel = (p: string) => relative(suiteDir, p).split(sep).join("/");
     const record: RunRecord = {

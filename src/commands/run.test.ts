@@ -4,7 +4,7 @@ import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../../test/support/tmp-project.ts";
 import { record } from "./record.ts";
-import { run } from "./run.ts";
+import { run, runOutcome } from "./run.ts";
 import { TraceError } from "../diagnostics/diagnostic.ts";
 
 let server: TestServer;
@@ -18,6 +18,7 @@ describe("run", () => {
     expect((await record({ spec, env: {} })).ok).toBe(true);
     const r = await run({ spec, env: {} });
     expect(r.report.passed).toBe(true);
+    expect(r.report.outcome).toBe("passed");
     expect(r.run_dir.startsWith(`${project.dir}/.flowproof/runs/`)).toBe(true);
     for (const p of [r.report_path, r.junit_path, r.html_path]) expect(existsSync(p)).toBe(true);
     expect(JSON.parse(readFileSync(r.report_path, "utf8"))).toEqual(r.report);
@@ -26,6 +27,7 @@ describe("run", () => {
     const spec = project.write("r.flow.yaml", flowYaml("R", `${server.url}/greeter.html`, ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"]) + "# edited\n");
     const r = await run({ spec, env: {} });
     expect(r.report.passed).toBe(false);
+    expect(r.report.outcome).toBe("stale");
     expect(r.report.steps.every((s) => s.status === "passed")).toBe(true);
     expect(r.report.stale?.trace_hash).toMatch(/^sha256:/);
     expect(r.report.stale?.flow_hash).not.toBe(r.report.stale?.trace_hash);
@@ -47,10 +49,30 @@ describe("run", () => {
     const r = await run({ spec, env: {} });
     expect(r.report.passed).toBe(false);
     expect(r.report.error).toContain("could not open the flow's url");
+    expect(r.report.outcome).toBe("errored");
     expect(r.report.steps.every((s) => s.status === "skipped")).toBe(true);
   });
   test("a missing trace throws a TraceError", async () => {
     const spec = project.write("none.flow.yaml", flowYaml("None", `${server.url}/greeter.html`, ['rules: Click "Greet"']));
     await expect(run({ spec, env: {} })).rejects.toBeInstanceOf(TraceError);
+  });
+});
+
+describe("runOutcome", () => {
+  const steps = (...statuses: ("passed" | "failed" | "errored" | "skipped")[]) => statuses.map((status) => ({ status }));
+  const none = { error: undefined, stale: false, interrupted: false };
+  test("passed only when every step passed and nothing else went wrong", () => {
+    expect(runOutcome({ ...none, steps: steps("passed", "passed") })).toBe("passed");
+    expect(runOutcome({ ...none, steps: [] })).toBe("failed");
+    expect(runOutcome({ ...none, steps: steps("passed", "failed", "skipped") })).toBe("failed");
+  });
+  test("an error of the run or an errored step errors the flow", () => {
+    expect(runOutcome({ ...none, steps: steps("passed", "errored") })).toBe("errored");
+    expect(runOutcome({ ...none, error: "leak", steps: steps("passed") })).toBe("errored");
+  });
+  test("stale wins over everything, then interrupted", () => {
+    expect(runOutcome({ steps: steps("passed"), error: "changed since", stale: true, interrupted: false })).toBe("stale");
+    expect(runOutcome({ steps: steps("errored"), error: "x", stale: true, interrupted: true })).toBe("stale");
+    expect(runOutcome({ steps: steps("errored", "skipped"), error: undefined, stale: false, interrupted: true })).toBe("interrupted");
   });
 });

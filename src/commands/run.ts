@@ -12,7 +12,7 @@ import { UnresolvedReferenceError } from "../engine/templates.ts";
 import { AdapterUnavailableError } from "../plugins/api.ts";
 import { processLifecycle } from "../plugins/lifecycle.ts";
 import { OutputError } from "../diagnostics/atomic-write.ts";
-import type { RunReport } from "../report/schema.ts";
+import type { RunOutcome, RunReport } from "../report/schema.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { defaultTracePath, structuredContext, displayPath, loadFlowForReplay, openSurface, releaseSurface, resolveStartUrl, type CommonOptions, type OpenedSurface, type ReplayFlow } from "./common.ts";
@@ -169,10 +169,12 @@ export async function run(options: RunOptions): Promise<RunResult> {
   }
 
   const interrupted = interruptedBy(results, error);
+  const outcome = runOutcome({ steps: results, error, stale: stale !== undefined, interrupted: interrupted !== undefined });
   const report: RunReport = {
     name: flow.name,
     trace_id: trace.header.trace_id,
-    passed: error === undefined && !stale && results.length > 0 && results.every((r) => r.status === "passed"),
+    passed: outcome === "passed",
+    outcome,
     ...(stale ? { stale } : {}),
     steps: results,
     duration_ms: Math.round(systemClock.now() - t0),
@@ -225,6 +227,18 @@ export function checkTraceIdentity(header: TraceHeader, tracePath: string, flow:
 export function staleness(header: TraceHeader, flow: Pick<Flow, "hash">): { trace_hash: string; flow_hash: string } | undefined {
   const recorded = header.spec?.hash;
   return recorded !== undefined && recorded !== flow.hash ? { trace_hash: recorded, flow_hash: flow.hash } : undefined;
+}
+
+/**
+ * A replayed flow's one outcome. Stale wins over everything (the replay is not of the flow as
+ * written); then interrupted (the process was stopped: a step errored as interrupted, or the flow
+ * could not start); then an error of the run or an errored step; then a failed step.
+ */
+export function runOutcome(run: { readonly steps: readonly Pick<StepResult, "status">[]; readonly error: string | undefined; readonly stale: boolean; readonly interrupted: boolean }): RunOutcome {
+  if (run.stale) return "stale";
+  if (run.interrupted) return "interrupted";
+  if (run.error !== undefined || run.steps.some((s) => s.status === "errored")) return "errored";
+  return run.steps.length > 0 && run.steps.every((s) => s.status === "passed") ? "passed" : "failed";
 }
 
 /** What stopped the process, when it stopped this flow (a step errored as interrupted, or the flow could not start). */

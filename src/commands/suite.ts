@@ -9,7 +9,7 @@ import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import type { RunReport } from "../report/schema.ts";
 import type { Flow } from "../spec/flow.ts";
-import { controlVerdict, flowStatus, type FlowRecord, type RunRecord } from "../report/run-record.ts";
+import { controlVerdict, flowReason, flowStatus, type FlowRecord, type RunRecord } from "../report/run-record.ts";
 import { junitXml } from "../report/junit.ts";
 import { suiteHtml } from "../report/suite-html.ts";
 import { writeRunBundle } from "../report/bundle.ts";
@@ -139,7 +139,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
       } catch (error) {
         // Whatever breaks one flow (even writing its bundle) errors that flow only.
         const report = erroredReport(item.flow?.name ?? item.plan.rel, displayPath(item.path), displayPath(defaultTracePath(item.path)), `harness fault: ${errorLine(error)}`);
-        r = { result: { spec: item.plan.rel, name: report.name, outcome: "errored", report, report_path: null, attempts: 1, exports: [], position: item.plan.position, reason: report.error! } };
+        r = { result: { spec: item.plan.rel, name: report.name, outcome: outcomeOf(report), report, report_path: null, attempts: 1, exports: [], position: item.plan.position, reason: report.error! } };
       }
       if (r.exported) Object.assign(exportedEnv, r.exported);
       results.push(r.result);
@@ -160,7 +160,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const junitPath = join(dir, ".flowproof", "suite-junit.xml");
   writeWhole(junitPath, junit);
   const htmlPath = join(runDir, "report.html");
-  writeWhole(htmlPath, suiteHtml(displayPath(dir) || ".", runId, results.map((r) => ({ spec: r.spec, name: r.name, outcome: r.outcome === "stale" ? "errored" : r.outcome, duration_ms: r.report.duration_ms, ...(r.reason ? { reason: r.reason } : {}), ...(r.report_path ? { report: relativeTo(runDir, r.report_path.replace(/result\.json$/, "report.html")) } : {}) }))));
+  writeWhole(htmlPath, suiteHtml(displayPath(dir) || ".", runId, results.map((r) => ({ spec: r.spec, name: r.name, outcome: r.outcome, duration_ms: r.report.duration_ms, ...(r.reason ? { reason: r.reason } : {}), ...(r.report_path ? { report: relativeTo(runDir, r.report_path.replace(/result\.json$/, "report.html")) } : {}) }))));
   const record: RunRecord = {
     run_id: runId,
     started_at: startedAt.toISOString(),
@@ -209,7 +209,7 @@ function checkControlsUnique(loaded: readonly Loaded[]): void {
 }
 
 function flowRecord(r: SuiteFlowResult, flow: Flow | undefined, runDir: string, suiteDir: string): FlowRecord {
-  const status = flowStatus(r.report, r.outcome);
+  const status = flowStatus(r.report);
   const control = flow?.control;
   return {
     flow: r.spec,
@@ -237,17 +237,9 @@ function flowBundleDir(runDir: string, rel: string, attempt: number): string {
   return attempt > 1 ? join(runDir, "attempts", String(attempt), stem) : join(runDir, "flows", stem);
 }
 
+/** A suite counts an interrupted flow as errored. */
 function outcomeOf(report: RunReport): FlowOutcome {
-  if (report.stale) return "stale";
-  if (report.passed) return report.trace_id === "skipped" ? "skipped" : "passed";
-  return report.error !== undefined || report.steps.some((s) => s.status === "errored") ? "errored" : "failed";
-}
-
-function reasonOf(report: RunReport): string | undefined {
-  if (report.passed && report.trace_id !== "skipped") return undefined;
-  if (report.error) return report.error;
-  const step = report.steps.find((s) => s.status !== "passed");
-  return step ? (report.trace_id === "skipped" || report.trace_id === "errored" ? step.detail : `${step.id} ${step.intent}: ${step.detail ?? step.status}`) : undefined;
+  return report.outcome === "interrupted" ? "errored" : report.outcome;
 }
 
 async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & { log: (line: string) => void }, pool: SessionPool, runDir: string, env: Env): Promise<{ result: SuiteFlowResult; exported?: Readonly<Record<string, string>> }> {
@@ -258,7 +250,7 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
   const synthetic = (report: RunReport, extra: Partial<SuiteFlowResult> = {}) => {
     const dir = flowBundleDir(runDir, plan.rel, 1);
     const paths = writeRunBundle(mkdirp(dir), report);
-    return { result: { spec: plan.rel, name, outcome: outcomeOf(report), report, report_path: paths.result, attempts: 1, exports: [], position: plan.position, ...(reasonOf(report) ? { reason: reasonOf(report)! } : {}), ...extra } };
+    return { result: { spec: plan.rel, name, outcome: outcomeOf(report), report, report_path: paths.result, attempts: 1, exports: [], position: plan.position, ...(flowReason(report) ? { reason: flowReason(report)! } : {}), ...extra } };
   };
   if (item.loadError !== undefined) return synthetic(erroredReport(name, spec, displayPath(tracePath), item.loadError));
   let recorded = false;
@@ -313,7 +305,7 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
   }
   const report = last!.report;
   const exported = last!.exported;
-  const reason = reasonOf(report);
+  const reason = flowReason(report);
   return {
     result: { spec: plan.rel, name, outcome: outcomeOf(report), report, report_path: last!.report_path, attempts: attempt, exports: exported ? Object.keys(exported) : [], position: plan.position, ...(recorded ? { recorded } : {}), ...(reason ? { reason } : {}) },
     ...(exported ? { exported } : {}),

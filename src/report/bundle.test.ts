@@ -11,6 +11,7 @@ const REPORT: RunReport = {
   name: "Checkout",
   trace_id: "t-1",
   passed: true,
+  outcome: "passed",
   steps: [{ id: "s0001", intent: 'Click "Save"', status: "passed", started_ms: 0, duration_ms: 12 }],
   duration_ms: 12,
   started_at: "2025-01-02T03:04:05.678Z",

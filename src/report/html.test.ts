@@ -12,6 +12,7 @@ const base: RunReport = {
   name: "Checkout <script>alert(1)</script>",
   trace_id: "trace-1",
   passed: false,
+  outcome: "failed",
   steps,
   duration_ms: 5_120,
   started_at: "2025-01-02T03:04:05.678Z",
@@ -33,9 +34,9 @@ describe("reportHtml", () => {
   });
 
   test.each<[string, Partial<RunReport>, string]>([
-    ["a passing run", { passed: true, steps: steps.map((s) => ({ ...s, status: "passed" as const })) }, "PASS"],
+    ["a passing run", { passed: true, outcome: "passed" as const, steps: steps.map((s) => ({ ...s, status: "passed" as const })) }, "PASS"],
     ["a failing run", {}, "FAIL"],
-    ["a run that could not start", { steps: [], error: "no Chromium found" }, "ERROR"],
+    ["a run that could not start", { outcome: "errored" as const, steps: [], error: "no Chromium found" }, "ERROR"],
   ])("shows the verdict of %s in the title and the heading", (_what, extra, verdict) => {
     const html = reportHtml({ ...base, ...extra });
     expect(html).toMatch(new RegExp(`<title>${verdict}: `));
@@ -74,7 +75,7 @@ describe("reportHtml", () => {
 
 describe("reportHtml verdict", () => {
   test("shows ERROR when a step errored even without a run-level error", () => {
-    const html = reportHtml({ ...base, passed: false, steps: [{ id: "s0001", intent: "Click \"A\"", status: "errored", detail: "driver fault", started_ms: 0, duration_ms: 1 }] });
+    const html = reportHtml({ ...base, passed: false, outcome: "errored", steps: [{ id: "s0001", intent: "Click \"A\"", status: "errored", detail: "driver fault", started_ms: 0, duration_ms: 1 }] });
     expect(html).toMatch(/<span class="verdict ERROR">ERROR<\/span>/);
   });
 });

@@ -1,11 +1,13 @@
 // report.html: a self-contained page (inline CSS and JS, no external resources; frames referenced
 // relatively from the bundle) with the verdict, a clickable step table and the step-synchronised
 // frame viewer. Built from the run report only. Pure.
-import type { RunReport } from "./schema.ts";
+import type { RunOutcome, RunReport } from "./schema.ts";
 import { escapeXml as esc } from "./junit.ts";
 import { ROLE_LABEL, stepViews, type StepView } from "./viewer.ts";
 
 const BADGE: Record<string, string> = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" };
+/** The page's verdict: a skipped flow passed (it proves nothing failed); stale and interrupted are errors. */
+const VERDICT: Record<RunOutcome, "PASS" | "FAIL" | "ERROR"> = { passed: "PASS", skipped: "PASS", failed: "FAIL", errored: "ERROR", stale: "ERROR", interrupted: "ERROR" };
 
 function panel(view: StepView, selected: boolean): string {
   const { step } = view;
@@ -50,7 +52,7 @@ const SCRIPT = `(() => {
 })();`;
 
 export function reportHtml(report: RunReport): string {
-  const verdict = report.passed ? "PASS" : report.error !== undefined || report.steps.some((s) => s.status === "errored") ? "ERROR" : "FAIL";
+  const verdict = VERDICT[report.outcome];
   const views = stepViews(report);
   const initial = report.steps.find((s) => s.status === "failed" || s.status === "errored") ?? report.steps[0];
   const rows = report.steps.map((s, i) => {

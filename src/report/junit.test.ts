@@ -15,6 +15,7 @@ const report = (steps: StepReport[], extra: Partial<RunReport> = {}): RunReport 
   name: "Checkout",
   trace_id: "t-1",
   passed: steps.every((s) => s.status === "passed"),
+  outcome: steps.every((s) => s.status === "passed") ? "passed" : steps.some((s) => s.status === "errored") ? "errored" : "failed",
   steps,
   duration_ms: 2_345,
   started_at: "2025-01-02T03:04:05.678Z",
@@ -95,11 +96,19 @@ describe("junitXml", () => {
   });
 
   test("gives a flow that could not run an error testcase", () => {
-    const xml = junitXml([report([], { passed: false, error: "no Chromium found; set FLOWPROOF_CHROME" })]);
+    const xml = junitXml([report([], { passed: false, outcome: "errored", error: "no Chromium found; set FLOWPROOF_CHROME" })]);
     expect(xml).toContain('<testcase classname="Checkout" name="flow could not run" time="0">');
     expect(xml).toContain('<error message="no Chromium found; set FLOWPROOF_CHROME">');
     expect(attrs(xml, "testsuite")).toMatchObject({ tests: "1", errors: "1" });
     expect(attrs(xml, "testsuites")).toMatchObject({ tests: "1", errors: "1" });
+  });
+
+  test("a stale flow gets a stale error testcase whatever its steps did", () => {
+    const error = "checkout.flow.yaml changed since checkout.trace.jsonl was recorded: the trace is stale";
+    const xml = junitXml([report([stepReport(1, "passed")], { passed: false, outcome: "stale", error, stale: { trace_hash: "sha256:a", flow_hash: "sha256:b" } })]);
+    expect(xml).toContain('<testcase classname="Checkout" name="stale trace" time="0">');
+    expect(xml).toContain(`<error type="stale" message="${error}">`);
+    expect(attrs(xml, "testsuite")).toMatchObject({ tests: "2", failures: "0", errors: "1" });
   });
 
   test("escapes the flow name in attributes", () => {

@@ -36,8 +36,9 @@ export function junitXml(reports: readonly RunReport[]): string {
       }
     });
     // A stale trace errors the flow whatever its steps did: the replay is not of the flow as written.
-    const suiteError = r.error && (r.steps.length === 0 || r.stale)
-      ? `\n    <testcase classname="${escapeXml(r.name)}" name="${r.stale ? "stale trace" : "flow could not run"}" time="0">\n      <error${r.stale ? ' type="stale"' : ""} message="${escapeXml(r.error)}">${escapeXml(r.error)}</error>\n    </testcase>`
+    const stale = r.outcome === "stale";
+    const suiteError = r.error && (r.steps.length === 0 || stale)
+      ? `\n    <testcase classname="${escapeXml(r.name)}" name="${stale ? "stale trace" : "flow could not run"}" time="0">\n      <error${stale ? ' type="stale"' : ""} message="${escapeXml(r.error)}">${escapeXml(r.error)}</error>\n    </testcase>`
       : "";
     if (suiteError) { tests += 1; errors += 1; }
     return `  <testsuite name="${escapeXml(r.name)}" tests="${r.steps.length + (suiteError ? 1 : 0)}" failures="${f}" errors="${e + (suiteError ? 1 : 0)}" skipped="${s}" time="${secs(r.duration_ms)}" timestamp="${escapeXml(r.started_at)}">\n${cases.join("\n")}${suiteError}\n  </testsuite>`;

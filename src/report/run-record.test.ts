@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { controlVerdict, flowStatus, runRecordId, RUN_ID_PATTERN } from "./run-record.ts";
+import { controlVerdict, flowReason, flowStatus, runRecordId, RUN_ID_PATTERN } from "./run-record.ts";
 import type { RunReport } from "./schema.ts";
 
-const report = (extra: Partial<RunReport> = {}): RunReport => ({ name: "F", trace_id: "t", passed: true, steps: [], duration_ms: 1, started_at: "2026-01-01T00:00:00Z", flowproof_version: "0", spec_path: "f", trace_path: "t", ...extra });
+const report = (extra: Partial<RunReport> = {}): RunReport => ({ name: "F", trace_id: "t", passed: true, outcome: "passed", steps: [], duration_ms: 1, started_at: "2026-01-01T00:00:00Z", flowproof_version: "0", spec_path: "f", trace_path: "t", ...extra });
 
 describe("run record rules", () => {
   test("run ids are sortable and match the pattern", () => {
@@ -23,9 +23,19 @@ describe("run record rules", () => {
     expect(controlVerdict(status, reason).verdict).toBe(verdict);
   });
   test("flow status follows the outcome and degradation", () => {
-    expect(flowStatus(report({ degraded: true }), "passed")).toBe("degraded");
-    expect(flowStatus(report(), "failed")).toBe("fail");
-    expect(flowStatus(report(), "skipped")).toBe("skipped");
-    expect(flowStatus(report({ passed: false, stale: { trace_hash: "sha256:a", flow_hash: "sha256:b" } }), "stale")).toBe("stale");
+    expect(flowStatus(report({ degraded: true }))).toBe("degraded");
+    expect(flowStatus(report())).toBe("pass");
+    expect(flowStatus(report({ passed: false, outcome: "failed" }))).toBe("fail");
+    expect(flowStatus(report({ outcome: "skipped" }))).toBe("skipped");
+    expect(flowStatus(report({ passed: false, outcome: "errored" }))).toBe("errored");
+    expect(flowStatus(report({ passed: false, outcome: "interrupted", interrupted: "SIGINT" }))).toBe("errored");
+    expect(flowStatus(report({ passed: false, outcome: "stale", stale: { trace_hash: "sha256:a", flow_hash: "sha256:b" } }))).toBe("stale");
+  });
+  test("the reason is the run's error, the skip reason, or the first step that did not pass", () => {
+    const steps = [{ id: "s0001", intent: "a", status: "passed" as const, started_ms: 0, duration_ms: 1 }, { id: "s0002", intent: "b", status: "failed" as const, detail: "expected y", started_ms: 1, duration_ms: 1 }];
+    expect(flowReason(report({ steps }))).toBeUndefined();
+    expect(flowReason(report({ passed: false, outcome: "failed", steps }))).toBe("s0002 b: expected y");
+    expect(flowReason(report({ passed: false, outcome: "errored", error: "boom", steps }))).toBe("boom");
+    expect(flowReason(report({ outcome: "skipped", steps: [{ id: "s0001", intent: "flow skipped", status: "skipped", detail: "why", started_ms: 0, duration_ms: 0 }] }))).toBe("why");
   });
 });

@@ -85,13 +85,25 @@ export function controlVerdict(status: FlowStatus, reason: string | undefined): 
   return { verdict: "pass" };
 }
 
-/** A flow's status in the record from its run report. */
-export function flowStatus(report: RunReport, outcome: "passed" | "failed" | "skipped" | "errored" | "stale"): FlowStatus {
-  if (outcome === "stale") return "stale";
-  if (outcome === "skipped") return "skipped";
-  if (outcome === "errored") return "errored";
-  if (outcome === "failed") return "fail";
-  return report.degraded ? "degraded" : "pass";
+/** A flow's status in the record, from its run report's outcome (an interrupted flow is errored). */
+export function flowStatus(report: Pick<RunReport, "outcome" | "degraded">): FlowStatus {
+  switch (report.outcome) {
+    case "stale": return "stale";
+    case "skipped": return "skipped";
+    case "errored":
+    case "interrupted": return "errored";
+    case "failed": return "fail";
+    case "passed": return report.degraded ? "degraded" : "pass";
+  }
+}
+
+/** Why a flow did not pass: the run's error, else the skip reason, else the first step that did not pass. */
+export function flowReason(report: Pick<RunReport, "outcome" | "error" | "steps">): string | undefined {
+  if (report.outcome === "passed") return undefined;
+  if (report.error !== undefined) return report.error;
+  const step = report.steps.find((s) => s.status !== "passed");
+  if (!step) return undefined;
+  return report.outcome === "skipped" ? step.detail : `${step.id} ${step.intent}: ${step.detail ?? step.status}`;
 }
 
 export function runRecordSchemaDocument(): Record<string, unknown> {

@@ -6,6 +6,7 @@ const GOOD = {
   name: "Checkout",
   trace_id: "0b7f3c52-5f0e-4c1e-9a55-7d4b1c2e9f10",
   passed: false,
+  outcome: "failed",
   steps: [
     { id: "s0001", intent: 'Click "Save"', status: "passed", started_ms: 0, duration_ms: 12, selector_tier: "text_anchor" },
     { id: "s0002", intent: "page shows Saved", status: "failed", detail: "page did not show Saved", started_ms: 12, duration_ms: 10_000 },
@@ -25,7 +26,7 @@ describe("RunReport", () => {
   });
 
   test("accepts a report of a flow that could not run", () => {
-    expect(validate({ ...GOOD, steps: [], error: "no Chromium found" })).toBe(true);
+    expect(validate({ ...GOOD, outcome: "errored", steps: [], error: "no Chromium found" })).toBe(true);
   });
 
   test.each([
@@ -34,6 +35,8 @@ describe("RunReport", () => {
     ["a negative duration", { ...GOOD, duration_ms: -1 }, "/duration_ms"],
     ["a fractional step duration", { ...GOOD, steps: [{ ...GOOD.steps[0], duration_ms: 1.5 }] }, "/steps/0/duration_ms"],
     ["an unknown key", { ...GOOD, colour: "red" }, ""],
+    ["an unknown outcome", { ...GOOD, outcome: "flaky" }, "/outcome"],
+    ["no outcome", (({ outcome: _, ...rest }) => rest)(GOOD), ""],
   ])("rejects %s", (_what, report, path) => {
     expect(validate(report)).toBe(false);
     expect(validate.errors?.map((e) => e.instancePath)).toContain(path);

@@ -71,11 +71,26 @@ export const RecordingReport = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The flow's one verdict, worked out once by the run and read by every output (exit code, console
+ * line, report.html, junit.xml, the run record, a suite's counts).
+ */
+export const RunOutcome = Type.Union(
+  [Type.Literal("passed"), Type.Literal("failed"), Type.Literal("errored"), Type.Literal("stale"), Type.Literal("skipped"), Type.Literal("interrupted")],
+  {
+    description:
+      "passed: every step passed. failed: a step's check did not hold. errored: the flow could not run, or a step could not be performed (exit code 2). " +
+      "stale: the flow file changed since its trace was recorded, whatever its steps did (exit code 2). skipped: the flow did not run (`skip_unless_env` unmet, or no trace in a suite run). " +
+      "interrupted: the run was stopped (see `interrupted`) before this flow finished; counted as errored.",
+  },
+);
+
 export const RunReport = Type.Object(
   {
     name: Type.String(),
     trace_id: Type.String(),
     passed: Type.Boolean(),
+    outcome: RunOutcome,
     degraded: Type.Optional(Type.Boolean()),
     steps: Type.Array(StepReport),
     duration_ms: Type.Integer({ minimum: 0 }),
@@ -99,6 +114,7 @@ export const RunReport = Type.Object(
 
 export type StepReport = Static<typeof StepReport>;
 export type RunReport = Static<typeof RunReport>;
+export type RunOutcome = Static<typeof RunOutcome>;
 export type RecordingReport = Static<typeof RecordingReport>;
 
 export function resultSchemaDocument(): Record<string, unknown> {

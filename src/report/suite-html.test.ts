@@ -13,4 +13,15 @@ describe("suiteHtml", () => {
     expect(html).toContain("bad &amp; broken");
     expect(html.match(/<tr><td>/g)?.length).toBe(2);
   });
+  test("a stale or interrupted flow shows as an error; skipped flows still pass the page", () => {
+    const html = suiteHtml("s", "r1", [
+      { spec: "a.flow.yaml", name: "A", outcome: "stale", duration_ms: 5 },
+      { spec: "b.flow.yaml", name: "B", outcome: "interrupted", duration_ms: 0 },
+    ]);
+    expect(html).toContain("<title>flowproof suite s — FAIL</title>");
+    expect(html.match(/<span class="badge errored">ERROR<\/span>/g)?.length).toBe(2);
+    const skipped = suiteHtml("s", "r1", [{ spec: "a.flow.yaml", name: "A", outcome: "skipped", duration_ms: 0 }]);
+    expect(skipped).toContain("<title>flowproof suite s — PASS</title>");
+    expect(skipped).toContain('<span class="badge skipped">SKIP</span>');
+  });
 });

@@ -3,7 +3,7 @@ import { stepViews } from "./viewer.ts";
 import type { RunReport } from "./schema.ts";
 
 const report = (recording: RunReport["recording"], statuses: Array<"passed" | "failed" | "skipped"> = ["passed", "failed", "skipped"]): RunReport => ({
-  name: "R", trace_id: "t", passed: false, duration_ms: 100, started_at: "2026-01-01T00:00:00.000Z", flowproof_version: "0", spec_path: "a", trace_path: "b",
+  name: "R", trace_id: "t", passed: false, outcome: "failed", duration_ms: 100, started_at: "2026-01-01T00:00:00.000Z", flowproof_version: "0", spec_path: "a", trace_path: "b",
   steps: statuses.map((status, i) => ({ id: `s000${i + 1}`, intent: `step ${i + 1}`, status, started_ms: i * 10, duration_ms: 5 })),
   ...(recording ? { recording } : {}),
 });
