@@ -54,6 +54,7 @@ export async function runAgent(request: AgentRunRequest): Promise<AgentRunOutcom
     results: new Map(request.tools.filter((t) => "result" in t).map((t) => [t.name, t.result])),
     mask: masker(request.secrets),
     ...("url" in request.agent ? { port: request.agent.proxy_port } : {}),
+    ...(request.observe ? { observe: request.observe } : {}),
     // First divergence: the agent is stopped at once.
     onFailure: () => {
       stopAgent = true;

@@ -23,6 +23,8 @@ export interface ProxyOptions {
   readonly port?: number;
   /** Called once, at the first divergence or upstream failure (fail fast). */
   readonly onFailure?: (detail: string) => void;
+  /** Sees every request and response body as it crosses the proxy, before masking (the secret-leak scan). */
+  readonly observe?: (label: string, text: string) => void;
 }
 
 export interface Proxy {
@@ -68,7 +70,9 @@ export function startProxy(options: ProxyOptions): Proxy {
       const ordinal = count;
       let parsed: unknown;
       try {
-        parsed = JSON.parse(await req.text()) as unknown;
+        const raw = await req.text();
+        options.observe?.(`model request ${ordinal}`, raw);
+        parsed = JSON.parse(raw) as unknown;
       } catch {
         return fail(protocol, `model request ${ordinal} is not JSON`);
       }
@@ -82,6 +86,7 @@ export function startProxy(options: ProxyOptions): Proxy {
         consumed.add(m.index);
         const turn = cassette[m.index]!;
         turns.push(turn);
+        options.observe?.(`model response ${ordinal}`, JSON.stringify(turn.response));
         return answer(protocol, turn.response, stream, turn.status ?? 200);
       }
       const headers: Record<string, string> = { "content-type": "application/json" };
@@ -98,6 +103,7 @@ export function startProxy(options: ProxyOptions): Proxy {
         return fail(protocol, `the upstream model (${options.upstream}) could not be reached: ${error instanceof Error ? error.message : String(error)}`, 502);
       }
       const text = await upstream.text();
+      options.observe?.(`model response ${ordinal}`, text);
       let body: unknown;
       try {
         body = JSON.parse(text) as unknown;

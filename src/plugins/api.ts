@@ -424,6 +424,8 @@ export interface AgentRunRequest {
   readonly log: (line: string) => void;
   /** Aborted when the run is asked to stop: the agent is ended at once. */
   readonly signal?: AbortSignal;
+  /** Hands every body crossing the model boundary, unmasked, to the secret-leak scan (`assert_no_secret_leak`). */
+  readonly observe?: (label: string, text: string) => void;
 }
 
 export interface AgentRunOutcome {

@@ -206,10 +206,9 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
       hint: "write one step per line: `- rules: Type Ada into the \"Name\" field`",
     }));
   } else if (isAgent) {
-    const step = loadAgentFlowSteps(source, values, stepsNode.items as Node[], problems);
-    if (step) {
+    for (const step of loadAgentFlowSteps(source, values, stepsNode.items as Node[], problems)) {
       steps.push(step);
-      body = [{ kind: "step", step }];
+      body.push({ kind: "step", step });
     }
   } else {
     // A step that did not load leaves a gap; a Drag just before it is not reported as unverified.
@@ -462,7 +461,7 @@ function grammarDiagnostic(source: YamlSource, node: Scalar, error: GrammarError
  * An agent flow runs as ONE execution: its prompts are joined into one task and its assertions
  * are checked over the whole trajectory, so the step list loads as a single `agent_run` step.
  */
-function loadAgentFlowSteps(source: YamlSource, values: Map<string, Node | null>, items: readonly Node[], problems: Diagnostic[]): FlowStep | undefined {
+function loadAgentFlowSteps(source: YamlSource, values: Map<string, Node | null>, items: readonly Node[], problems: Diagnostic[]): FlowStep[] {
   const agentNode = values.get("agent");
   const agent = agentNode === undefined ? undefined : loadAgentSpec(source, agentNode, problems);
   const toolsNode = values.get("tools");
@@ -470,8 +469,16 @@ function loadAgentFlowSteps(source: YamlSource, values: Map<string, Node | null>
   const strictNode = values.get("strict");
   const strict = strictNode === undefined ? false : loadStrict(source, strictNode, problems);
   const specs: AgentStepSpec[] = [];
+  const leakSteps: { vars: string[]; span: SourceSpan }[] = [];
   let first: Node | undefined;
   for (const item of items) {
+    // assert_no_secret_leak scans the bodies at the model boundary; it runs after the agent did.
+    if (isMap(item) && item.items.length === 1 && keyName(item.items[0]!) === SECRET_LEAK_KEY) {
+      const pair = item.items[0]!;
+      const vars = loadSecretLeakVars(source, pair.key as Node, pair.value as Node | null, problems);
+      if (vars) leakSteps.push({ vars, span: spanOf(source, pair.key as Node) });
+      continue;
+    }
     const loaded = loadAgentStep(source, item, problems);
     if (!loaded) continue;
     first ??= loaded.keyNode;
@@ -480,11 +487,14 @@ function loadAgentFlowSteps(source: YamlSource, values: Map<string, Node | null>
   if (specs.length > 0 && !specs.some((s) => s.kind === "prompt")) {
     problems.push(diagnostic("missing-key", "an agent flow needs at least one `prompt:` step: the task the agent is given", { span: spanOf(source, first), hint: "- prompt: Book the cheapest flight to Nairobi" }));
   }
-  if (!agent || !first || specs.length === 0) return undefined;
+  if (!agent || !first || specs.length === 0) return [];
   const text = specs.map((s) => s.kind === "prompt" ? `prompt: ${s.text}` : s.kind === "reply" ? `assert: ${s.text}` : s.text).join("\n");
   const args = {
     agent, steps: specs, ...(tools.length > 0 ? { tools } : {}), ...(strict ? { strict } : {}),
     timeout_ms: (agent.timeout_seconds ?? DEFAULT_AGENT_TIMEOUT_SECONDS) * 1000,
   };
-  return { index: 0, form: "structured", text, span: spanOf(source, first), ast: { kind: "agent_run", args: JSON.parse(JSON.stringify(args)) as Record<string, unknown> } };
+  const run: FlowStep = { index: 0, form: "structured", text, span: spanOf(source, first), ast: { kind: "agent_run", args: JSON.parse(JSON.stringify(args)) as Record<string, unknown> } };
+  return [run, ...leakSteps.map((l, i): FlowStep => ({
+    index: i + 1, form: "structured", text: `${SECRET_LEAK_KEY}: ${l.vars.map((v) => `\${${v}}`).join(", ")}`, span: l.span, ast: { kind: "no_secret_leak", vars: l.vars },
+  }))];
 }

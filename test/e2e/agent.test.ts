@@ -278,3 +278,28 @@ describe("an agent run as a service (agent.url)", () => {
     }
   });
 });
+
+describe("assert_no_secret_leak in an agent flow", () => {
+  const steps = ["  - prompt: Book KQ311 for Ada", "  - assert_tool_call: book_flight", "  - assert_no_secret_leak: ${LEAKY_NOTE}"];
+  const secret = "canary-9b7e1f0c2d";
+
+  test("passes when no body at the model boundary holds the value", async () => {
+    const p = project();
+    p.write("book.flow.yaml", agentFlow(OPENAI_AGENT, { steps }));
+    const r = await runCli(["record", "book.flow.yaml"], { cwd: p.dir, env: { ...recordEnv(), LEAKY_NOTE: secret } });
+    expect(r.code).toBe(0);
+    const run = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: { LEAKY_NOTE: secret } });
+    expect(run.code).toBe(0);
+  });
+
+  test("a tool result carrying the secret to the model fails the record, naming where; no trace and no value anywhere", async () => {
+    const p = project();
+    p.write("book.flow.yaml", agentFlow(OPENAI_AGENT, { steps }));
+    const r = await runCli(["record", "book.flow.yaml"], { cwd: p.dir, env: { ...recordEnv(), LEAKY_NOTE: secret, LEAK: "1" } });
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain("secret leak: ${LEAKY_NOTE} surfaced in model request 2 of step s0001");
+    expect(r.stdout + r.stderr).not.toContain(secret);
+    expect(p.files().filter((f) => f.endsWith(".trace.jsonl"))).toEqual([]);
+    for (const f of p.files()) expect(readFileSync(join(p.dir, f), "utf8").includes(secret)).toBe(false);
+  });
+});

@@ -55,10 +55,10 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     secrets: ctx.secrets,
     log: s.log,
     signal: processLifecycle.signal,
+    // The assert_no_secret_leak corpus of an agent: every body at the model boundary.
+    observe: (label, text) => s.leaks.observe(`${label} of step ${step.id}`, text),
   };
   const outcome = await ctx.driver.runAgent(request);
-  // The assert_no_secret_leak corpus of an agent: every body at the model boundary.
-  for (const [i, turn] of (outcome.cassette ?? []).entries()) s.leaks.observe(`cassette turn ${i + 1} of step ${step.id}`, JSON.stringify(turn));
   if (outcome.status === "passed" && mode === "record") params["cassette"] = outcome.cassette ?? [];
   const c = outcome.conversation;
   const failedCheck = outcome.failedCheck ? checks[outcome.failedCheck.index] : undefined;
