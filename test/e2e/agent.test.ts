@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { runCli, REPO_ROOT } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { startAgentModel, type AgentModel } from "../support/model-server.ts";
+import { Flow } from "../../src/index.ts";
 
 const BUN = process.execPath;
 const OPENAI_AGENT = join(REPO_ROOT, "test", "fixtures", "agents", "openai-agent.mjs");
@@ -301,5 +302,21 @@ describe("assert_no_secret_leak in an agent flow", () => {
     expect(r.stdout + r.stderr).not.toContain(secret);
     expect(p.files().filter((f) => f.endsWith(".trace.jsonl"))).toEqual([]);
     for (const f of p.files()) expect(readFileSync(join(p.dir, f), "utf8").includes(secret)).toBe(false);
+  });
+});
+
+describe("the library", () => {
+  test("Flow.record and Flow.run drive an agent flow like any other; the conversation is in the report", async () => {
+    const p = project();
+    p.write("book.flow.yaml", agentFlow(OPENAI_AGENT));
+    const flow = new Flow(join(p.dir, "book.flow.yaml"));
+    const rec = await flow.record({ env: { ...process.env, ...recordEnv() } });
+    expect(rec.ok).toBe(true);
+    const before = model.requests.length;
+    const { report } = await flow.run({ env: { PATH: process.env["PATH"] ?? "" } });
+    expect(report.passed).toBe(true);
+    expect(model.requests.length).toBe(before);
+    expect(report.steps[0]!.agent?.calls.map((c) => c.name)).toEqual(["book_flight"]);
+    expect(report.steps[0]!.agent?.reply).toBe("Booked KQ311 for Ada.");
   });
 });
