@@ -31,6 +31,8 @@ const withinMs = (p: Promise<unknown>, ms: number): Promise<unknown> => {
 const SELECT_MOVES = 4;
 /** Intermediate pointer moves of a drag: sortable libraries react to motion, not to a jump. */
 const DRAG_STEPS = 10;
+/** Time between native drag events: at least a few frames, as a hand's motion gives a drop zone. */
+const DRAG_EVENT_GAP_MS = 50;
 /** This many dialogs within DIALOG_STORM_WINDOW_MS is a page that opens dialogs without end. */
 const DIALOG_STORM_COUNT = 20;
 const DIALOG_STORM_WINDOW_MS = 2_000;
@@ -344,7 +346,7 @@ export class WebDriver implements AppDriver {
     return { transient: "the page script could not be installed" };
   }
 
-  async #probe(ladder: readonly Selector[], purpose: "pointer" | "type", at?: PointerOptions["at"]): Promise<Attempt<ProbeAnswer & { ok: true }>> {
+  async #probe(ladder: readonly Selector[], purpose: "pointer" | "drag" | "type", at?: PointerOptions["at"]): Promise<Attempt<ProbeAnswer & { ok: true }>> {
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
     const answer = await this.#call<ProbeAnswer>(purpose === "type" ? "focusForTyping" : "probe", { ladder: toRungs(ladder), purpose, at });
@@ -440,14 +442,14 @@ export class WebDriver implements AppDriver {
     return ok(undefined, probe.tier);
   }
 
-  async drag(source: readonly Selector[], onto: readonly Selector[]): Promise<Attempt> {
+  async drag(source: readonly Selector[], onto: readonly Selector[], at?: PointerOptions["at"]): Promise<Attempt> {
     await this.#frames.held;
-    let from = await this.#probe(source, "pointer");
+    let from = await this.#probe(source, "drag");
     if (!from.ok) return from;
-    const to = await this.#probe(onto, "pointer");
+    const to = await this.#probe(onto, "pointer", at);
     if (!to.ok) return { ...to, detail: `the drop target: ${to.detail}` };
     // Bringing the drop target into view may have scrolled the source: read it again.
-    from = await this.#probe(source, "pointer");
+    from = await this.#probe(source, "drag");
     if (!from.ok) return from;
     const s = this.#session;
     const a = { x: from.value.x, y: from.value.y };
@@ -458,6 +460,12 @@ export class WebDriver implements AppDriver {
     const off = s.on("Input.dragIntercepted", (p) => {
       data = p.data;
     });
+    // Drag events are paced as a hand moves: a drop zone (an iframe canvas above all) gets time
+    // to react to the drag entering and moving over it before the drop.
+    const dragEvent = async (type: "dragEnter" | "dragOver" | "drop", x: number, y: number, dragData: Protocol.Input.DragData) => {
+      await s.send("Input.dispatchDragEvent", { type, x, y, data: dragData });
+      if (type !== "drop") await Bun.sleep(DRAG_EVENT_GAP_MS);
+    };
     try {
       await s.send("Input.setInterceptDrags", { enabled: true });
       await s.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: a.x, y: a.y });
@@ -467,7 +475,7 @@ export class WebDriver implements AppDriver {
         const x = a.x + ((b.x - a.x) * i) / DRAG_STEPS;
         const y = a.y + ((b.y - a.y) * i) / DRAG_STEPS;
         if (data) {
-          await s.send("Input.dispatchDragEvent", { type: entered ? "dragOver" : "dragEnter", x, y, data });
+          await dragEvent(entered ? "dragOver" : "dragEnter", x, y, data);
           entered = true;
           continue;
         }
@@ -476,9 +484,11 @@ export class WebDriver implements AppDriver {
         await s.send("Runtime.evaluate", { expression: "0", returnByValue: true });
       }
       if (data) {
-        if (!entered) await s.send("Input.dispatchDragEvent", { type: "dragEnter", x: b.x, y: b.y, data });
-        await s.send("Input.dispatchDragEvent", { type: "dragOver", x: b.x, y: b.y, data });
-        await s.send("Input.dispatchDragEvent", { type: "drop", x: b.x, y: b.y, data });
+        if (!entered) await dragEvent("dragEnter", b.x, b.y, data);
+        await dragEvent("dragOver", b.x, b.y, data);
+        // The page (and the frame under the point) renders the hover state before the drop.
+        await this.#firstFrame();
+        await dragEvent("drop", b.x, b.y, data);
       } else {
         await s.send("Input.dispatchMouseEvent", { type: "mouseReleased", x: b.x, y: b.y, button: "left", buttons: 0, clickCount: 1 });
       }

@@ -95,7 +95,7 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
     case "drag": {
       const onto = selectorsFor(ast.onto);
       if (!onto) return unsupported("a drop target other than a plain element", "address the drop target with `\"css:…\"` for now");
-      return step({ type: "drag", params: { onto } }, ast.source);
+      return step({ type: "drag", params: { onto, ...(ast.at ? { x_pct: ast.at.xPct, y_pct: ast.at.yPct } : {}) } }, ast.source);
     }
     case "upload":
       return step({ type: "upload", params: { path: ast.path } }, ast.target);

@@ -126,19 +126,24 @@ function parseClick(rest: Slice, ctx: ParseContext, verb: string, button: "left"
   return ok(attach({ ...step, at: at.value }, split.value.dialog));
 }
 
+/** `at <x>%,<y>%` after a Click target or a Drag's drop target. */
 function parseAt(after: Slice, verb: string): ParseResult<{ xPct: number; yPct: number }> {
   const trimmed = trimSlice(after);
-  if (verb !== "Click" || !/^at\s/i.test(trimmed.text)) {
-    return failAt("unknown-step", `Unexpected text after the target: \`${trimmed.text}\`.`, `end the step after the target, e.g. \`${verb} "Save"\``, trimmed);
+  const drag = verb === "Drag";
+  const example = drag ? 'Drag "Card" onto "Board" at 30%,40%' : 'Click "Save" at 75%,50%';
+  if ((verb !== "Click" && !drag) || !/^at\s/i.test(trimmed.text)) {
+    const end = drag ? 'end the step after the drop target, or give a drop point, e.g. `Drag "Card" onto "Board" at 30%,40%`' : `end the step after the target, e.g. \`${verb} "Save"\``;
+    return failAt("unknown-step", `Unexpected text after the ${drag ? "drop " : ""}target: \`${trimmed.text}\`.`, end, trimmed);
   }
   const m = /^at\s+(-?\d+(?:\.\d+)?)%\s*,\s*(-?\d+(?:\.\d+)?)%$/i.exec(trimmed.text);
+  const what = drag ? "A drop point is two percentages of the drop target's box" : "A click point is two percentages of the element box";
   if (m?.[1] === undefined || m[2] === undefined) {
-    return failAt("unknown-step", "A click point is two percentages of the element box.", 'write `Click "Save" at 75%,50%`', trimmed);
+    return failAt("unknown-step", `${what}.`, `write \`${example}\``, trimmed);
   }
   const xPct = Number(m[1]);
   const yPct = Number(m[2]);
   if (xPct < 0 || xPct > 100 || yPct < 0 || yPct > 100) {
-    return failAt("unknown-step", "A click point must lie between 0% and 100% of the element box.", 'write percentages from 0 to 100, e.g. `Click "Save" at 75%,50%`', trimmed);
+    return failAt("unknown-step", `${drag ? "A drop point must lie between 0% and 100% of the drop target's box" : "A click point must lie between 0% and 100% of the element box"}.`, `write percentages from 0 to 100, e.g. \`${example}\``, trimmed);
   }
   return ok({ xPct, yPct });
 }
@@ -169,12 +174,17 @@ function parseDrag(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
     return failAt("unknown-step", "`Drag` needs `onto` and a quoted destination.", 'write `Drag the "css:#src" onto the "css:#dst"`', rest);
   }
   const destSlice = sub(rest, source.value.end + onto[0].length);
-  const dest = parseWholeTarget(destSlice, ctx);
+  const dest = parseTargetPrefix(destSlice, ctx);
   if (dest === undefined) return nearMiss("Drag … onto", destSlice, 'Drag "Card" onto "%"');
   if (!dest.ok) return dest;
-  const framed = refuseFramedPointer(source.value.target, "Drag", rest) ?? refuseFramedPointer(dest.value, "Drag", rest);
+  const framed = refuseFramedPointer(source.value.target, "Drag", rest) ?? refuseFramedPointer(dest.value.target, "Drag", rest);
   if (framed !== undefined) return framed;
-  return ok({ kind: "drag", source: source.value.target, onto: dest.value });
+  const step = { kind: "drag" as const, source: source.value.target, onto: dest.value.target };
+  const after = sub(destSlice, dest.value.end);
+  if (after.text.trim() === "") return ok(step);
+  const at = parseAt(after, "Drag");
+  if (!at.ok) return at;
+  return ok({ ...step, at: at.value });
 }
 
 function parsePress(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {

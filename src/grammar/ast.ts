@@ -94,7 +94,8 @@ export interface ClickStep {
   readonly dialog?: DialogSuffix;
 }
 export interface HoverStep { readonly kind: "hover"; readonly target: Target; readonly dialog?: DialogSuffix }
-export interface DragStep { readonly kind: "drag"; readonly source: Target; readonly onto: Target }
+/** `Drag "…" onto "…" [at x%,y%]`: the drop point as percentages of the drop target's box, 0–100 inclusive (default its centre). */
+export interface DragStep { readonly kind: "drag"; readonly source: Target; readonly onto: Target; readonly at?: { readonly xPct: number; readonly yPct: number } }
 /** `Type <text> into <target>` (fill) or `Type <text>` (focused element, append). */
 export interface TypeStep { readonly kind: "type"; readonly text: Template; readonly target?: Target }
 export interface ClearStep { readonly kind: "clear"; readonly target: Target }

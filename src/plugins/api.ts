@@ -188,8 +188,8 @@ export interface AppDriver {
   holdInput?(until: Promise<unknown>): boolean;
   /** Capability "screenshot": the frame-pixel point a pointer action on `ladder` would hit, without acting; undefined when it would not. */
   pointFor?(ladder: readonly Selector[], at?: PointerOptions["at"]): Promise<{ readonly x: number; readonly y: number } | undefined>;
-  /** Press on `source`, move with the button held, release on `onto` (pointer capability). */
-  drag?(source: readonly Selector[], onto: readonly Selector[]): Promise<Attempt>;
+  /** Press on `source`, move with the button held, release on `onto` (pointer capability), at `at` (% of its box; absent, its centre). */
+  drag?(source: readonly Selector[], onto: readonly Selector[], at?: PointerOptions["at"]): Promise<Attempt>;
   /** Set the file (absolute path) on the file input the ladder names, hidden or not. */
   upload?(ladder: readonly Selector[], path: string): Promise<Attempt>;
   /** Answer the next native dialog as planned instead of failing on it; `undefined` disarms. */

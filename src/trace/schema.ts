@@ -194,7 +194,18 @@ export const ACTION_VARIANTS = [
   actionVariant("double_click", PointerParams, "the target"),
   actionVariant("right_click", PointerParams, "the target"),
   actionVariant("hover", HoverParams, "the target"),
-  actionVariant("drag", Params({ onto: Type.Array(Selector, { minItems: 1, description: "The drop target's full selector ladder (same shape as `selectors`)." }) }, "`Drag \"…\" onto \"…\"`"), "the source"),
+  actionVariant(
+    "drag",
+    Params(
+      {
+        onto: Type.Array(Selector, { minItems: 1, description: "The drop target's full selector ladder (same shape as `selectors`)." }),
+        x_pct: Opt(Type.Number({ minimum: 0, maximum: 100, description: "Drop point (`at X%,Y%`): % of the drop target's width; absent, its centre." })),
+        y_pct: Opt(Type.Number({ minimum: 0, maximum: 100, description: "Drop point: % of the drop target's height." })),
+      },
+      "`Drag \"…\" onto \"…\" [at X%,Y%]`",
+    ),
+    "the source",
+  ),
   actionVariant("scroll", ScrollParams, "the target, or none for the page"),
   actionVariant("type_text", TypeTextParams, "the target, or none for focused typing"),
   actionVariant("press_key", PressKeyParams, "none"),

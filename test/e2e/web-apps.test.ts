@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { runCli } from "../support/cli.ts";
 import { record } from "../../src/commands/record.ts";
 import { run } from "../../src/commands/run.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
@@ -119,5 +120,30 @@ describe("downloads that start in a new tab or a popup", () => {
   test("a new tab that shows a page instead of downloading fails the wait, saying no download completed", async () => {
     const { detail } = await red("attachments.html", ['rules: Click "Open preview"', "rules: Wait until the download completes as preview within 2s"]);
     expect(detail).toBe("no download completed within 2000 ms (none started)");
+  });
+});
+
+describe("native drag and drop into an iframe canvas", () => {
+  test("a palette tile is dragged by its label into the iframe canvas, at a drop point inside it", async () => {
+    await green("page-builder.html", [
+      'rules: Drag "Heading block" onto the "css:#canvas"',
+      'assert: the "css:#out" shows Dropped Heading into the left column',
+      'rules: Drag "Image block" onto the "css:#canvas" at 75%,40%',
+      'assert: the "css:#out" shows Dropped Image into the right column',
+    ]);
+  });
+
+  test("a drop point outside the drop target's box is refused before anything runs, with where and what to write", async () => {
+    project.write("bad-drop.flow.yaml", flowYaml("Bad drop", `${server.url}/page-builder.html`, ['rules: Drag "Image block" onto the "css:#canvas" at 130%,40%', 'assert: page shows Dropped']));
+    const r = await runCli(["validate", "bad-drop.flow.yaml"], { cwd: project.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr + r.stdout).toContain("bad-drop.flow.yaml:5:");
+    expect(r.stderr + r.stdout).toContain("A drop point must lie between 0% and 100% of the drop target's box");
+    expect(r.stderr + r.stdout).toContain('Drag "Card" onto "Board" at 30%,40%');
+  });
+
+  test("a drop the canvas does not take fails on the assertion that follows, with what the page shows", async () => {
+    const { detail } = await red("page-builder.html", ['rules: Drag "Heading block" onto the "css:#out"', 'assert: the "css:#out" shows Dropped Heading within 1s']);
+    expect(detail).toContain("nothing dropped");
   });
 });

@@ -10,7 +10,7 @@ export interface Rung {
   readonly tier: string;
   readonly payload: Readonly<Record<string, unknown>>;
 }
-export type Purpose = "pointer" | "type" | "read" | "check" | "select";
+export type Purpose = "pointer" | "drag" | "type" | "read" | "check" | "select";
 export interface ProbeRequest {
   readonly ladder: readonly Rung[];
   readonly purpose: Purpose;
@@ -452,6 +452,17 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     return undefined;
   };
 
+  /** The element itself when it is draggable (draggable="true"), else its nearest draggable composed ancestor, else itself. */
+  const draggableOf = (el: Element): Element => {
+    for (let n: Node | null = el; n; n = composedParent(n)) {
+      if (!(n instanceof Element)) continue;
+      const attr = n.getAttribute("draggable");
+      if (attr === "true") return n;
+      if (attr === "false") break;
+    }
+    return el;
+  };
+
   const inViewport = (r: DOMRect) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
 
   const probe = (req: ProbeRequest): ProbeAnswer => probeFound(req, resolve(req.ladder));
@@ -464,6 +475,8 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
       const label = Array.from(el.labels).find(isVisible);
       if (label) el = label;
     }
+    // A native drag starts from the draggable element: a label inside a draggable tile means the tile.
+    if (req.purpose === "drag") el = draggableOf(el);
     if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
     if (isMoving(el)) return { ok: false, failed: "stable", detail: `${describe(el)} is still moving (a CSS animation or transition is running)` };
     if (req.purpose !== "read" && isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
@@ -479,7 +492,7 @@ export function installPageApi(makeScopes?: (kit: ScopeKit) => Scopes, makeReadi
     // Clamp click-at points on the far edges into the box.
     const cx = Math.min(Math.max(x, rect.left + 0.5), rect.right - 0.5);
     const cy = Math.min(Math.max(y, rect.top + 0.5), rect.bottom - 0.5);
-    if (req.purpose === "pointer") {
+    if (req.purpose === "pointer" || req.purpose === "drag") {
       const hit = deepHit(cx, cy);
       if (!receives(el, hit)) {
         return { ok: false, failed: "receives-pointer", detail: `${describe(el)} would not receive the click: ${hit ? describe(hit) : "nothing"} is on top at (${Math.round(cx)}, ${Math.round(cy)})` };
