@@ -7,7 +7,7 @@ describe("parseWebConfig", () => {
       viewport: { width: 390, height: 844, device_scale_factor: 3, mobile: true, touch: true },
       user_agent: "ua", args: ["--lang=de"], clock: { at: "2019-03-14T12:00:00Z", timezone: "UTC" }, random: { seed: 7 },
       downloads_dir: "/tmp/d", mock: [{ url_contains: "/api", status: 404 }],
-      session: { cookies: [{ name: "sid", value: "v" }], local_storage: { k: "v" } },
+      session: { cookies: [{ name: "sid", value: "v" }], local_storage: { k: "v" } }, headed: true,
     };
     expect(parseWebConfig(config)).toEqual(config);
     expect(parseWebConfig({})).toEqual({});
@@ -15,6 +15,7 @@ describe("parseWebConfig", () => {
 
   test.each([
     [{ colour: 1 }, "unknown key \"colour\""],
+    [{ headed: "yes" }, "headed must be a boolean"],
     [{ viewport: { width: 0, height: 1 } }, "viewport needs whole width and height"],
     [{ random: { seed: -1 } }, "random.seed must be a u32"],
     [{ clock: { at: "soon" } }, "clock.at must be a date-time"],

@@ -36,9 +36,11 @@ export interface WebConfig {
   readonly endpoint?: string;
   readonly mock?: readonly WebMockRule[];
   readonly session?: { readonly cookies?: readonly WebCookie[]; readonly local_storage?: Readonly<Record<string, string>> };
+  /** Show the browser window (`--keep-open`, FLOWPROOF_HEADED) instead of running headless. */
+  readonly headed?: boolean;
 }
 
-const KEYS = ["viewport", "user_agent", "args", "clock", "random", "downloads_dir", "endpoint", "mock", "session"];
+const KEYS = ["viewport", "user_agent", "args", "clock", "random", "downloads_dir", "endpoint", "mock", "session", "headed"];
 
 type Obj = Readonly<Record<string, unknown>>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -60,6 +62,7 @@ export function parseWebConfig(config: Obj): WebConfig {
     out["viewport"] = v;
   }
   for (const key of ["user_agent", "downloads_dir", "endpoint"]) if (config[key] !== undefined) out[key] = str(config[key], key);
+  if (config["headed"] !== undefined) out["headed"] = typeof config["headed"] === "boolean" ? config["headed"] : fail("headed must be a boolean");
   const args = config["args"];
   if (args !== undefined) out["args"] = Array.isArray(args) ? args.map((a, i) => str(a, `args[${i}]`)) : fail("args must be a list");
   const clock = config["clock"];

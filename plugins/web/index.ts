@@ -9,11 +9,11 @@ import { browserSource, parseWebConfig } from "./config.ts";
 
 const ENDPOINT_HINT = "start that browser with --remote-debugging-port=<port> (and --remote-allow-origins=* for older versions), or fix `browser.endpoint:` in the flow";
 
-async function startBrowser(extraArgs: readonly string[] = []): Promise<LaunchedBrowser> {
+async function startBrowser(headed: boolean, extraArgs: readonly string[] = []): Promise<LaunchedBrowser> {
   const found = findBrowser();
   if (!found.path) throw new AdapterUnavailableError(`no Chromium-family browser found (looked at ${found.tried.join("; ")})`, INSTALL_HINT);
   try {
-    return await launchBrowser(found.path, { headed: process.env["FLOWPROOF_HEADED"] !== undefined, extraArgs });
+    return await launchBrowser(found.path, { headed, extraArgs });
   } catch (error) {
     throw new AdapterUnavailableError(`could not start ${found.path}: ${(error as Error).message}`, INSTALL_HINT, { cause: error });
   }
@@ -36,11 +36,12 @@ class WebSession implements AdapterSession {
   #connection: Connection | undefined;
   #starting: Promise<Connection> | undefined;
 
-  async #connect(): Promise<Connection> {
+  /** The run's shared browser, started on first use (headed when the flow that starts it asks). */
+  async #connect(headed: boolean): Promise<Connection> {
     if (this.#connection && !this.#connection.closed) return this.#connection;
     this.#starting ??= (async () => {
       // A browser that died (killed, crashed) is replaced by a fresh one for the next flow.
-      const browser = await startBrowser();
+      const browser = await startBrowser(headed);
       this.#browser = browser;
       this.#connection = await connectTo(browser);
       return this.#connection;
@@ -58,15 +59,15 @@ class WebSession implements AdapterSession {
     switch (source.kind) {
       case "shared":
         try {
-          return await WebDriver.open(await this.#connect(), ctx.log, config);
+          return await WebDriver.open(await this.#connect(config.headed === true), ctx.log, config);
         } catch (error) {
           // The shared browser died before this flow began: the flow starts on a fresh one.
           if (!(error instanceof BrowserGoneError)) throw error;
-          return WebDriver.open(await this.#connect(), ctx.log, config);
+          return WebDriver.open(await this.#connect(config.headed === true), ctx.log, config);
         }
       case "private": {
         // Chromium flags apply to a whole browser process: this flow gets its own.
-        const browser = await startBrowser(source.args);
+        const browser = await startBrowser(config.headed === true, source.args);
         try {
           const connection = await connectTo(browser);
           return await WebDriver.open(connection, ctx.log, config, async () => {

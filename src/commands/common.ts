@@ -30,6 +30,18 @@ export interface CommonOptions {
    * still-open surface; the surface closes when the returned promise settles.
    */
   readonly keepOpen?: (driver: AppDriver) => Promise<void>;
+  /** Show the browser window instead of running headless (default: with `keepOpen`, or when the env sets FLOWPROOF_HEADED). */
+  readonly headed?: boolean;
+}
+
+/** Whether this execution shows its browser window: asked for, kept open for a person, or FLOWPROOF_HEADED in its env. */
+export function headedFor(options: Pick<CommonOptions, "headed" | "keepOpen">, env: Readonly<Record<string, string | undefined>>): boolean {
+  return options.headed ?? (options.keepOpen !== undefined || env["FLOWPROOF_HEADED"] !== undefined);
+}
+
+/** A launch config that shows the browser window when `headed` (unchanged otherwise). */
+export function withHeaded(config: Readonly<Record<string, unknown>>, headed: boolean): Readonly<Record<string, unknown>> {
+  return headed ? { ...config, headed: true } : config;
 }
 
 /** A finished flow's surface: closed now, or — with `keepOpen` — once the caller let it go. */

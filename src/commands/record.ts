@@ -15,7 +15,7 @@ import { SpecError } from "../diagnostics/diagnostic.ts";
 import { checkWritable } from "../diagnostics/atomic-write.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import type { AssertionPlugin } from "../plugins/api.ts";
-import { defaultTracePath, displayPath, flowLoadOptions, governingSuiteDefaults, structuredContext, loadFlowFile, readFlowFile, loadPluginsFor, openSurface, releaseSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
+import { defaultTracePath, headedFor, withHeaded, displayPath, flowLoadOptions, governingSuiteDefaults, structuredContext, loadFlowFile, readFlowFile, loadPluginsFor, openSurface, releaseSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
 import { launchConfig, shapingOf } from "./shaping.ts";
@@ -161,12 +161,13 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   const startUrl = flow.url ? resolveStartUrl(flow.url.raw, flow.file, env, secrets) : "about:blank";
   // Built from the header fields, exactly as a replay will, so record and replay shape alike.
   const shaping = shapingOf(flow);
-  const config = launchConfig(shaping, flow.file, env, secrets);
+  const headed = headedFor(options, env);
+  const config = withHeaded(launchConfig(shaping, flow.file, env, secrets), headed);
   // A multi-surface flow: one driver per `apps:` surface from one browser, launched at its first block.
   const sessions = flow.apps ? new SessionPool() : undefined;
   const appsHeader = flow.apps ? surfacesHeader(flow.apps) : undefined;
   const multi = appsHeader && sessions
-    ? openMultiSurface(surfaceEntries(appsHeader, shaping, flow.file, env, secrets), (e) => sessions.open(e.kind, flow.file, log, plugins.adapters, e.config), () => sessions.close())
+    ? openMultiSurface(surfaceEntries(appsHeader, shaping, flow.file, env, secrets), (e) => sessions.open(e.kind, flow.file, log, plugins.adapters, e.config && withHeaded(e.config, headed)), () => sessions.close())
     : undefined;
   const surface = multi ? multi.surface : await openSurface(flow.app, flow.file, log, plugins.adapters, config);
   let authoring: AuthoringSession | undefined;

@@ -15,7 +15,7 @@ import { OutputError } from "../diagnostics/atomic-write.ts";
 import type { RunOutcome, RunReport } from "../report/schema.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { defaultTracePath, structuredContext, displayPath, loadFlowForReplay, openSurface, releaseSurface, resolveStartUrl, type CommonOptions, type OpenedSurface, type ReplayFlow } from "./common.ts";
+import { defaultTracePath, headedFor, withHeaded, structuredContext, displayPath, loadFlowForReplay, openSurface, releaseSurface, resolveStartUrl, type CommonOptions, type OpenedSurface, type ReplayFlow } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
 import { createRecorder, recorderObserver, recordingReport, withTimeline } from "./recording.ts";
@@ -92,12 +92,13 @@ export async function run(options: RunOptions): Promise<RunResult> {
     const rawUrl = trace.header.app.url;
     const startUrl = rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank";
     // The browser is shaped from the trace header alone, never from the (possibly edited) spec.
-    const config = launchConfig(trace.header, flow.file, env, secrets);
+    const headed = headedFor(options, env);
+    const config = withHeaded(launchConfig(trace.header, flow.file, env, secrets), headed);
     // A multi-surface trace: the surface registry is built from the header alone.
     const apps = trace.header.app.adapter === "multi" ? trace.header.apps : undefined;
     const pool = apps ? options.pool ?? new SessionPool() : undefined;
     const multi = apps && pool
-      ? openMultiSurface(surfaceEntries(apps, trace.header, flow.file, env, secrets), (e) => pool.open(e.kind, flow.file, log, plugins.adapters, e.config), () => (pool === options.pool ? Promise.resolve() : pool.close()))
+      ? openMultiSurface(surfaceEntries(apps, trace.header, flow.file, env, secrets), (e) => pool.open(e.kind, flow.file, log, plugins.adapters, e.config && withHeaded(e.config, headed)), () => (pool === options.pool ? Promise.resolve() : pool.close()))
       : undefined;
     const surface = multi
       ? multi.surface
