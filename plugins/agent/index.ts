@@ -5,6 +5,7 @@
 import { defineAdapter, type AgentRunOutcome, type AgentRunRequest, type AppDriver, type Attempt, type Reading } from "../../src/plugins/api.ts";
 import { conversationOf, firstFailure } from "./checks.ts";
 import { startProxy } from "./proxy.ts";
+export { probeAgent, type DoctorReport } from "./doctor.ts";
 import { agentEnvironment, callService, injectedEnvironment, killAllAgents, spawnAgent, type RunningAgent } from "./runner.ts";
 
 const NO_UI = "an `app: agent` flow has no UI to drive";

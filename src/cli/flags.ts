@@ -117,6 +117,16 @@ export const COMMANDS: readonly CommandSpec[] = [
     flags: [JSON_FLAG],
   },
   {
+    name: "doctor",
+    summary: "Check, without a key, whether an agent's model client reaches flowproof's proxy, and what to wire when it does not",
+    usage: "flowproof doctor --agent \"<command>\" [--timeout <seconds>] [--json]",
+    flags: [
+      { name: "agent", kind: "string", placeholder: "command", description: "The agent's command line (run through `sh -c` in the current directory, with the variables an agent flow injects)." },
+      { name: "timeout", kind: "string", placeholder: "seconds", integer: { min: 1, max: 3600 }, description: "How long to wait for the agent's first model request (default 60)." },
+      JSON_FLAG,
+    ],
+  },
+  {
     name: "init",
     summary: "Scaffold a project: an example flow and page, and a .gitignore entry for .flowproof/",
     usage: "flowproof init [dir] [--json]",

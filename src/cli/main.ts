@@ -13,6 +13,7 @@ import { initCommand } from "./init.ts";
 import { healCommand } from "./heal.ts";
 import { auditCommand } from "./audit.ts";
 import { mergeCommand } from "./merge.ts";
+import { doctorCommand } from "./doctor.ts";
 import { nearest } from "../spec/suggest.ts";
 import { handleStopSignals, processLifecycle } from "../plugins/lifecycle.ts";
 
@@ -31,6 +32,7 @@ const HANDLERS: Record<string, (args: ParsedArgs, io: Io) => Promise<ExitCode>> 
   mcp: mcpCommand,
   audit: auditCommand,
   merge: mergeCommand,
+  doctor: doctorCommand,
 };
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<ExitCode> {

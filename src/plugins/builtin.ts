@@ -4,6 +4,8 @@ import type { AdapterPlugin, AssertionPlugin } from "./api.ts";
 import { plugin as web } from "../../plugins/web/index.ts";
 import { plugin as api } from "../../plugins/api/index.ts";
 import { plugin as agent } from "../../plugins/agent/index.ts";
+/** `flowproof doctor --agent`: the agent plugin's keyless reachability probe. */
+export { probeAgent as probeAgentWiring, type DoctorReport as AgentDoctorReport } from "../../plugins/agent/index.ts";
 import { plugin as assertApi } from "../../plugins/assert-api/index.ts";
 import { plugin as assertSql } from "../../plugins/assert-sql/index.ts";
 import { plugin as assertSpreadsheet } from "../../plugins/assert-spreadsheet/index.ts";

@@ -1,0 +1,28 @@
+// `flowproof doctor --agent "<command>"`: parse flags → commands/doctor → render. Exit 0 when the
+// agent reached the proxy, 1 when it did not (with what to wire), 2 on bad usage.
+import { doctor } from "../commands/doctor.ts";
+import { EXIT, type ExitCode } from "./exit-codes.ts";
+import type { ParsedArgs } from "./flags.ts";
+import { UsageError } from "./flags.ts";
+import type { Io } from "./io.ts";
+
+export async function doctorCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
+  const agent = args.flags["agent"];
+  if (typeof agent !== "string" || agent.trim() === "" || args.positional.length > 0) {
+    throw new UsageError("doctor needs the agent's command line in --agent", "usage: flowproof doctor --agent \"node agent.js\" [--timeout <seconds>] [--json]");
+  }
+  const timeout = typeof args.flags["timeout"] === "string" ? Number(args.flags["timeout"]) : undefined;
+  const r = await doctor({ agent, ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}) });
+  if (args.flags["json"] === true) {
+    io.out(JSON.stringify(r, null, 2));
+    return r.reached ? EXIT.pass : EXIT.failed;
+  }
+  if (r.reached) {
+    io.out(`OK: the agent reached flowproof's model proxy (${r.protocol === "anthropic" ? "Anthropic Messages" : "OpenAI chat-completions"}, POST ${r.path}${r.model ? `, model ${r.model}` : ""}); it can be recorded with \`app: agent\``);
+    return EXIT.pass;
+  }
+  io.out(`NOT WIRED: the agent made no model request to flowproof's proxy${r.timedOut ? " before the bound" : ` (exit code ${r.exitCode ?? "signal"})`}`);
+  for (const line of r.advice) io.out(`  - ${line}`);
+  if (r.stderrTail) io.out(`  stderr tail:\n${r.stderrTail.split("\n").map((l) => `    ${l}`).join("\n")}`);
+  return EXIT.failed;
+}
