@@ -4,7 +4,7 @@
 // wait of `--keep-open` for the flow's pages to be closed.
 import type { RawFrame, RectTarget, RectsAnswer } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
-import { rectsExpression } from "./frames.ts";
+import { rectsExpression } from "./redaction-rects.ts";
 
 export class CaptureGate {
   #held: Promise<unknown> = Promise.resolve();

@@ -7,7 +7,7 @@ import type { Protocol } from "devtools-protocol/types/protocol";
 import { installPageApi, type PageApi, type ProbeAnswer, type ProbeFailure, type Rung, type SelectAnswer, type ValueAnswer, type CheckAnswer } from "./injected/page-api.ts";
 import { keyDefinition, modifierMask, MODIFIER_KEYS } from "./keys.ts";
 import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
-import { MARK_SECRET_FIELD } from "./frames.ts";
+import { MARK_SECRET_FIELD } from "./redaction-rects.ts";
 import { installScopes, type ScopeAnswer, type ScopeMethods } from "./injected/scopes.ts";
 import { installReadings } from "./injected/readings.ts";
 import { readScene } from "./injected/scene.ts";
@@ -15,7 +15,7 @@ import { ConsoleLog, debugSnapshot } from "./debug.ts";
 import { readPageCookie } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
 import type { WebConfig } from "./config.ts";
-import { applyShaping, seedSession, viewportOf } from "./shaping.ts";
+import { applyShaping, seedSession, viewportOf } from "./page-setup.ts";
 
 const INSTALLER = `(${installPageApi.toString()})(${installScopes.toString()}, ${installReadings.toString()})`;
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot"]);

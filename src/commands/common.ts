@@ -206,7 +206,7 @@ export function adapterFor(kind: string, adapters: readonly AdapterPlugin[] = []
 
 /**
  * Opens the adapter for the flow's app kind and launches one driver (an isolated context).
- * `adapters`: the project's adapter plugins; `config`: the launch config (see shaping.ts).
+ * `adapters`: the project's adapter plugins; `config`: the launch config (see launch-config.ts).
  */
 export async function openSurface(kind: string, flowPath: string, log: (line: string) => void, adapters: readonly AdapterPlugin[] = [], config: Readonly<Record<string, unknown>> = {}): Promise<OpenedSurface> {
   const session = await adapterFor(kind, adapters).open();

@@ -18,7 +18,7 @@ import type { AssertionPlugin } from "../plugins/api.ts";
 import { defaultTracePath, headedFor, withHeaded, displayPath, flowLoadOptions, governingSuiteDefaults, structuredContext, loadFlowFile, readFlowFile, loadPluginsFor, openSurface, releaseSurface, resolveStartUrl, stepTimeoutFromEnv, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
-import { launchConfig, shapingOf } from "./shaping.ts";
+import { launchConfig, shapingOf } from "./launch-config.ts";
 import { readTraceFile } from "../trace/read.ts";
 import { createModelClient, resolveProvider, type ModelClient } from "../authoring/provider.ts";
 import { createAuthoring, type AuthoringSession } from "../authoring/author.ts";

@@ -19,7 +19,7 @@ import { defaultTracePath, headedFor, withHeaded, structuredContext, displayPath
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
 import { createRecorder, recorderObserver, recordingReport, withTimeline } from "./recording.ts";
-import { launchConfig } from "./shaping.ts";
+import { launchConfig } from "./launch-config.ts";
 import type { SuiteDefaults } from "./suite-context.ts";
 import { unmetGate } from "../spec/suite-keys.ts";
 import { resolveExports, skippedReport } from "./flow-outcome.ts";

@@ -6,7 +6,7 @@ import type { AppDriver, Capability } from "../plugins/api.ts";
 import type { SurfaceSpec } from "../spec/surfaces.ts";
 import type { TraceHeader } from "../trace/schema.ts";
 import { resolveStartUrl, type OpenedSurface } from "./common.ts";
-import { launchConfig, type Shaping } from "./shaping.ts";
+import { launchConfig, type Shaping } from "./launch-config.ts";
 
 /** The trace header's `apps` map. */
 export type SurfacesHeader = NonNullable<TraceHeader["apps"]>;

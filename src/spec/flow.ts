@@ -8,7 +8,7 @@ import { diagnostic, type Diagnostic, type SourceSpan } from "../diagnostics/dia
 import { isMap, isScalar, isSeq, keyName, parseYaml, spanInScalar, spanOf, type Node, type Scalar, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
 import { loadRedact, type FlowRedactionRule } from "./redact.ts";
-import { loadBrowser, loadMock, loadSession, type FlowBrowser, type FlowMockRule, type FlowSession } from "./shaping.ts";
+import { loadBrowser, loadMock, loadSession, type FlowBrowser, type FlowMockRule, type FlowSession } from "./browser-keys.ts";
 import { loadSecretLeakVars, loadStructuredArgs, SECRET_LEAK_KEY, type StructuredKind } from "./structured.ts";
 import { loadSuiteKeys, type SuiteKeys } from "./suite-keys.ts";
 import { loadApps, loadIn, type SurfaceSpec } from "./surfaces.ts";
@@ -16,7 +16,7 @@ import { AGENT_APP, AGENT_FLOW_KEYS, AGENT_STEP_KEYS, DEFAULT_AGENT_TIMEOUT_SECO
 import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type FlowStep, type Scope, type StepForm } from "./block.ts";
 
 export type { FlowCondition, FlowNode, FlowStep, RepeatBlock, StepForm, WhenBlock } from "./block.ts";
-export type { FlowBrowser, FlowCookie, FlowMockRule, FlowSession } from "./shaping.ts";
+export type { FlowBrowser, FlowCookie, FlowMockRule, FlowSession } from "./browser-keys.ts";
 
 export interface Flow extends SuiteKeys {
   readonly file: string;

@@ -5,7 +5,7 @@ import { parseTemplate } from "../grammar/index.ts";
 import { isMap, isScalar, isSeq, keyName, parseYaml, spanOf, type Node, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
 import { ENV_NAME } from "./suite-keys.ts";
-import { loadBrowser, loadSession, type FlowBrowser, type FlowSession } from "./shaping.ts";
+import { loadBrowser, loadSession, type FlowBrowser, type FlowSession } from "./browser-keys.ts";
 
 export const SUITE_KEYS = ["min_version", "env", "env_from", "before_each", "after_each", "order", "browser", "identities", "server"] as const;
 const SERVER_KEYS = ["command", "url", "timeout_seconds", "reuse_existing"] as const;

@@ -7,7 +7,7 @@ import type { Template } from "../grammar/ast.ts";
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { isMap, isScalar, isSeq, keyName, spanOf, type Node, type YAMLMap, type YamlSource } from "./yaml.ts";
 import type { BlockLoader, FlowNode, Scope } from "./block.ts";
-import { loadBrowser, type FlowBrowser } from "./shaping.ts";
+import { loadBrowser, type FlowBrowser } from "./browser-keys.ts";
 
 /** A web surface of a multi-surface flow: a page in its own browser context. */
 export interface WebSurfaceSpec {

@@ -12,7 +12,7 @@ import { requireChromium } from "../support/chromium.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { runCli } from "../support/cli.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
-import { installRandom } from "../../plugins/web/injected/shaping.ts";
+import { installRandom } from "../../plugins/web/injected/init-scripts.ts";
 
 const SECRET = "s3cr3t-SESSION-4f9a2c71e8";
 const TOKEN = "tok-7d1e99b2a6c4";

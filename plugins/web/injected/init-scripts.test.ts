@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { runInNewContext } from "node:vm";
-import { installClock, installRandom, seedLocalStorage } from "./shaping.ts";
+import { installClock, installRandom, seedLocalStorage } from "./init-scripts.ts";
 
 /** Runs an injected function the way the page gets it (its source text) in a fresh global. */
 function inPage<T>(fn: (...args: never[]) => void, args: readonly unknown[], then: string, globals: Record<string, unknown> = {}): T {

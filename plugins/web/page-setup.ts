@@ -4,7 +4,7 @@
 import type { Protocol } from "devtools-protocol/types/protocol";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { WebConfig, WebViewport } from "./config.ts";
-import { installClock, installRandom, seedLocalStorage } from "./injected/shaping.ts";
+import { installClock, installRandom, seedLocalStorage } from "./injected/init-scripts.ts";
 import { interceptMocks } from "./mocks.ts";
 
 /** The page size when a flow does not set `browser.viewport`. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { rectsExpression } from "./frames.ts";
+import { rectsExpression } from "./redaction-rects.ts";
 
 describe("rectsExpression", () => {
   test("is one self-contained call carrying the selectors as JSON", () => {

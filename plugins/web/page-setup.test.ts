@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_VIEWPORT, initScripts, pageOrigin, seedCookies, viewportOf } from "./shaping.ts";
+import { DEFAULT_VIEWPORT, initScripts, pageOrigin, seedCookies, viewportOf } from "./page-setup.ts";
 
 describe("viewportOf", () => {
   test("is the flow's viewport, else the default page size", () => {

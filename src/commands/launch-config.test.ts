@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { launchConfig, shapingOf } from "./shaping.ts";
+import { launchConfig, shapingOf } from "./launch-config.ts";
 import { loadFlowText, type Flow } from "../spec/flow.ts";
 import { UnresolvedReferenceError } from "../engine/templates.ts";
 
