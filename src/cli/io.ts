@@ -1,10 +1,7 @@
 // Output and error rendering shared by the command files: human text or one JSON document.
-import { FlowproofError, type Diagnostic } from "../diagnostics/diagnostic.ts";
-import { boundText, diagnosticToJson, renderDiagnostics, terminalSafe } from "../diagnostics/render.ts";
+import { diagnosticsOf } from "../diagnostics/diagnostic.ts";
+import { boundText, errorToJson, renderDiagnostics, terminalSafe } from "../diagnostics/render.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
-import { UsageError } from "./flags.ts";
-import { AdapterUnavailableError } from "../plugins/api.ts";
-import { UnresolvedReferenceError } from "../engine/templates.ts";
 
 export interface Io {
   out(text: string): void;
@@ -30,19 +27,9 @@ export function boundLines(text: string): string {
 
 /** Renders an error for people (stderr) or as `{"error": …}` JSON (stdout); returns exit code 2. */
 export function reportError(io: Io, error: unknown, json: boolean): ExitCode {
-  let diagnostics: readonly Diagnostic[];
-  if (error instanceof FlowproofError) diagnostics = error.diagnostics;
-  else if (error instanceof UsageError) diagnostics = [{ code: "usage", message: error.message, hint: error.hint }];
-  else if (error instanceof AdapterUnavailableError) diagnostics = [{ code: "no-browser", message: error.message, hint: error.hint }];
-  else if (error instanceof UnresolvedReferenceError) diagnostics = [{ code: "unresolved-reference", message: error.message }];
+  if (json) io.out(JSON.stringify({ error: errorToJson(error) }, null, 2));
   else {
-    const message = error instanceof Error ? error.message : String(error);
-    diagnostics = [{ code: "io-error", message }];
-  }
-  if (json) {
-    const first = diagnostics[0];
-    io.out(JSON.stringify({ error: { code: first?.code ?? "io-error", message: first?.message ?? "", diagnostics: diagnostics.map(diagnosticToJson) } }, null, 2));
-  } else {
+    const diagnostics = diagnosticsOf(error);
     const plural = diagnostics.length > 1 ? `error: ${diagnostics.length} problems:\n\n` : "";
     io.err(`${plural}${renderDiagnostics(diagnostics)}`);
   }

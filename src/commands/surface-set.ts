@@ -7,6 +7,7 @@ import type { SurfaceSpec } from "../spec/surfaces.ts";
 import type { TraceHeader } from "../trace/schema.ts";
 import { resolveStartUrl, type OpenedSurface } from "./common.ts";
 import { launchConfig, type Shaping } from "./launch-config.ts";
+import { FlowproofError } from "../diagnostics/diagnostic.ts";
 
 /** The trace header's `apps` map. */
 export type SurfacesHeader = NonNullable<TraceHeader["apps"]>;
@@ -40,10 +41,9 @@ export interface SurfaceEntry {
   readonly config?: Readonly<Record<string, unknown>>;
 }
 
-export class SurfaceActivationError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "SurfaceActivationError";
+export class SurfaceActivationError extends FlowproofError {
+  constructor(code: "bad-trace" | "browser-error" | "unsupported-step", message: string) {
+    super({ code, message });
   }
 }
 
@@ -75,21 +75,21 @@ export class SurfaceSet implements AppDriver {
   async activate(name: string): Promise<void> {
     if (this.#active?.name === name) return;
     const entry = this.#entries.get(name);
-    if (!entry) throw new SurfaceActivationError(`the trace names surface \`${name}\`, which is not declared (declared: ${[...this.#entries.keys()].join(", ")})`);
+    if (!entry) throw new SurfaceActivationError("bad-trace", `the trace names surface \`${name}\`, which is not declared (declared: ${[...this.#entries.keys()].join(", ")})`);
     let opened = this.#opened.get(name);
     if (!opened) {
       opened = await this.#open(entry);
       this.#opened.set(name, opened);
       if (entry.url !== undefined) {
         const nav = await opened.driver.navigate(entry.url, ACTIVATION_TIMEOUT_MS);
-        if (!nav.ok) throw new SurfaceActivationError(`surface \`${name}\` could not open ${entry.url}: ${nav.detail}`);
+        if (!nav.ok) throw new SurfaceActivationError("browser-error", `surface \`${name}\` could not open ${entry.url}: ${nav.detail}`);
       }
     }
     this.#active = { name, driver: opened.driver, url: entry.url ?? "about:blank" };
   }
 
   get #d(): AppDriver {
-    if (!this.#active) throw new SurfaceActivationError("no surface is active yet");
+    if (!this.#active) throw new SurfaceActivationError("bad-trace", "no surface is active yet");
     return this.#active.driver;
   }
 
@@ -133,7 +133,7 @@ export class SurfaceSet implements AppDriver {
 
   #need<K extends "debugSnapshot" | "captureFrame" | "rectsFor" | "pointFor" | "drag" | "upload" | "armDialog" | "dialogOutcome" | "downloads" | "scroll">(member: K): NonNullable<AppDriver[K]> {
     const fn = this.#d[member];
-    if (!fn) throw new SurfaceActivationError(`surface \`${this.#active?.name}\` cannot ${member}`);
+    if (!fn) throw new SurfaceActivationError("unsupported-step", `surface \`${this.#active?.name}\` cannot ${member}`);
     return fn as NonNullable<AppDriver[K]>;
   }
 

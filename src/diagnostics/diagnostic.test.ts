@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import {
-  BrowserLaunchError,
   DIAGNOSTIC_CODES,
   FlowproofError,
   PluginError,
   ProtocolError,
+  diagnosticsOf,
   SpecError,
   TraceError,
   diagnostic,
@@ -75,7 +75,6 @@ describe("FlowproofError", () => {
     ["FlowproofError", new FlowproofError(diagnostic("usage", "x"))],
     ["SpecError", new SpecError(diagnostic("bad-value", "x"))],
     ["TraceError", new TraceError(diagnostic("bad-trace", "x"))],
-    ["BrowserLaunchError", new BrowserLaunchError(diagnostic("no-browser", "x"))],
     ["PluginError", new PluginError(diagnostic("plugin-error", "x"))],
   ] as const)("names a %s after its class", (name, error) => {
     expect(error.name).toBe(name);
@@ -89,6 +88,17 @@ describe("FlowproofError", () => {
     expect(e.method).toBe("Page.navigate");
     expect(e.message).toBe("Page.navigate: Cannot navigate to invalid URL");
     expect(e).toBeInstanceOf(FlowproofError);
+  });
+});
+
+describe("diagnosticsOf", () => {
+  test("keeps a FlowproofError's diagnostics, code and hint included", () => {
+    const d = diagnostic("no-browser", "no Chromium-family browser found", { hint: "set FLOWPROOF_CHROME" });
+    expect(diagnosticsOf(new FlowproofError(d))).toEqual([d]);
+  });
+  test("makes anything else one io-error with its message", () => {
+    expect(diagnosticsOf(new Error("EACCES: /x"))).toEqual([{ code: "io-error", message: "EACCES: /x" }]);
+    expect(diagnosticsOf("plain")).toEqual([{ code: "io-error", message: "plain" }]);
   });
 });
 

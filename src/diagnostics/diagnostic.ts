@@ -75,8 +75,6 @@ export class FlowproofError extends Error {
 export class SpecError extends FlowproofError {}
 /** A trace is malformed, missing or of an unsupported version. */
 export class TraceError extends FlowproofError {}
-/** The browser could not be found, started, or talked to. */
-export class BrowserLaunchError extends FlowproofError {}
 /** A CDP call failed; `method` names the protocol method. */
 export class ProtocolError extends FlowproofError {
   readonly method: string;
@@ -87,6 +85,15 @@ export class ProtocolError extends FlowproofError {
 }
 /** A plugin could not be loaded or answered out of contract. */
 export class PluginError extends FlowproofError {}
+
+/**
+ * The diagnostics of anything thrown: a FlowproofError's own, anything else one `io-error` with
+ * its message. The one conversion the CLI, the MCP server and the library use.
+ */
+export function diagnosticsOf(error: unknown): readonly Diagnostic[] {
+  if (error instanceof FlowproofError) return error.diagnostics;
+  return [{ code: "io-error", message: error instanceof Error ? error.message : String(error) }];
+}
 
 /** Convenience constructor that omits undefined optional fields (exactOptionalPropertyTypes). */
 export function diagnostic(

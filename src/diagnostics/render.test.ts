@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { diagnostic, type Diagnostic, type SourceSpan } from "./diagnostic.ts";
-import { MAX_ECHO_CHARS, MAX_FRAME_CHARS, boundText, diagnosticToJson, frameWindow, renderDiagnostic, renderDiagnostics, terminalSafe } from "./render.ts";
+import { FlowproofError, diagnostic, type Diagnostic, type SourceSpan } from "./diagnostic.ts";
+import { MAX_ECHO_CHARS, MAX_FRAME_CHARS, boundText, diagnosticToJson, errorToJson, frameWindow, renderDiagnostic, renderDiagnostics, terminalSafe } from "./render.ts";
 
 const span: SourceSpan = { file: "checkout.flow.yaml", line: 14, column: 12, length: 4, lineText: '  - rules: Blur the "Email" field' };
 const blur = diagnostic("refused-step", "Blur is not something a user does", { span, hint: "write `Press Tab`" });
@@ -69,6 +69,16 @@ describe("renderDiagnostics", () => {
     expect(out).toContain("problem 10 [");
     expect(out).not.toContain("problem 11");
     expect(out.endsWith("\n\n… and 3 more")).toBe(true);
+  });
+});
+
+describe("errorToJson", () => {
+  test("gives the first diagnostic's code and message and every diagnostic, hint included", () => {
+    const e = new FlowproofError(diagnostic("no-browser", "no Chromium-family browser found", { hint: "set FLOWPROOF_CHROME" }));
+    expect(errorToJson(e)).toEqual({ code: "no-browser", message: "no Chromium-family browser found", diagnostics: [{ code: "no-browser", message: "no Chromium-family browser found", hint: "set FLOWPROOF_CHROME" }] });
+  });
+  test("gives a thrown value that is not a FlowproofError as an io-error", () => {
+    expect(errorToJson(new Error("disk gone"))).toEqual({ code: "io-error", message: "disk gone", diagnostics: [{ code: "io-error", message: "disk gone" }] });
   });
 });
 

@@ -1,5 +1,5 @@
 // Renders diagnostics for people (code frame) and for machines (--json, MCP). No I/O.
-import type { Diagnostic } from "./diagnostic.ts";
+import { diagnosticsOf, type Diagnostic, type DiagnosticCode } from "./diagnostic.ts";
 
 const MAX_SHOWN = 10;
 /** Longest message, hint or note echoed whole; a longer one keeps its start and end around an ellipsis. */
@@ -86,6 +86,13 @@ export function renderDiagnostics(list: readonly Diagnostic[]): string {
 }
 
 /** The JSON shape used by --json and MCP: `{code, message, file?, line?, column?, hint?, notes?}`. */
+/** An error as `--json` and the MCP server print it: the first diagnostic's code and message, and every diagnostic. */
+export function errorToJson(error: unknown): { readonly code: DiagnosticCode; readonly message: string; readonly diagnostics: Record<string, unknown>[] } {
+  const list = diagnosticsOf(error);
+  const first = list[0];
+  return { code: first?.code ?? "io-error", message: first?.message ?? "", diagnostics: list.map(diagnosticToJson) };
+}
+
 export function diagnosticToJson(d: Diagnostic): Record<string, unknown> {
   return {
     code: d.code,

@@ -2,11 +2,12 @@
 // replay). Fails closed: an unset variable or unknown capture is an error naming what was in scope.
 import { parseTemplate } from "../grammar/index.ts";
 import type { ExecutionContext } from "./context.ts";
+import { FlowproofError } from "../diagnostics/diagnostic.ts";
 
-export class UnresolvedReferenceError extends Error {
+/** A `${…}` reference with no value at execution (`unresolved-reference`). */
+export class UnresolvedReferenceError extends FlowproofError {
   constructor(message: string) {
-    super(message);
-    this.name = "UnresolvedReferenceError";
+    super({ code: "unresolved-reference", message });
   }
 }
 
@@ -18,7 +19,6 @@ export class UnsetVariableError extends UnresolvedReferenceError {
   readonly variable: string;
   constructor(variable: string) {
     super(`\${${variable}} is not set; set the environment variable ${variable} before running (flowproof never types the literal reference)`);
-    this.name = "UnsetVariableError";
     this.variable = variable;
   }
 }

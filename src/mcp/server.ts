@@ -3,8 +3,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Value } from "@sinclair/typebox/value";
-import { FlowproofError } from "../diagnostics/diagnostic.ts";
-import { diagnosticToJson } from "../diagnostics/render.ts";
+import { errorToJson } from "../diagnostics/render.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { TOOLS, type McpTool, type ToolCall } from "./tools.ts";
 import { existsSync, statSync } from "node:fs";
@@ -41,10 +40,7 @@ export async function callTool(tools: readonly McpTool[], name: string, args: un
     }
     return structured(await tool.handle(input, call));
   } catch (error) {
-    if (error instanceof FlowproofError) {
-      return json({ error: { code: error.code, message: error.message, diagnostics: error.diagnostics.map(diagnosticToJson) } }, true);
-    }
-    return json({ error: { code: "io-error", message: error instanceof Error ? error.message : String(error) } }, true);
+    return json({ error: errorToJson(error) }, true);
   }
 }
 

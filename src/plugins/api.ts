@@ -2,8 +2,11 @@
 // Adapters drive one kind of app; the engine owns time (polling, auto-wait), so every driver
 // method is ONE attempt that answers at once. See docs/plugins.md.
 import type { Selector } from "../trace/schema.ts";
+import { FlowproofError } from "../diagnostics/diagnostic.ts";
 
 export type { Selector };
+/** Every error flowproof throws on purpose carries a stable code; a plugin's own errors extend these. */
+export { FlowproofError, ProtocolError } from "../diagnostics/diagnostic.ts";
 
 /** What a live surface can do; the engine checks these before running a step. */
 export type Capability = "pointer" | "keyboard" | "navigation" | "select" | "dialogs" | "frames" | "screenshot" | "cookies";
@@ -255,11 +258,10 @@ export const defineAdapter = (plugin: AdapterPlugin): AdapterPlugin => plugin;
  * Thrown by an adapter when the machine cannot run it (no browser installed, app not reachable
  * at launch). The run stops with exit code 2 and `hint` is shown to the user.
  */
-export class AdapterUnavailableError extends Error {
+export class AdapterUnavailableError extends FlowproofError {
   readonly hint: string;
   constructor(message: string, hint: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "AdapterUnavailableError";
+    super({ code: "no-browser", message, hint }, options);
     this.hint = hint;
   }
 }

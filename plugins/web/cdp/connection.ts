@@ -2,22 +2,13 @@
 // flat sessions per page target. Commands and events are typed from devtools-protocol.
 import CDP from "chrome-remote-interface";
 import type { ProtocolMapping } from "devtools-protocol/types/protocol-mapping";
+import { FlowproofError, ProtocolError } from "../../../src/plugins/api.ts";
 
 type Commands = ProtocolMapping.Commands;
 type Events = ProtocolMapping.Events;
 export type Params<M extends keyof Commands> = Commands[M]["paramsType"] extends [] ? undefined : Commands[M]["paramsType"][0];
 export type Result<M extends keyof Commands> = Commands[M]["returnType"];
 export type EventParams<E extends keyof Events> = Events[E] extends [infer P] ? P : undefined;
-
-/** A protocol error with the method that caused it. */
-export class CdpError extends Error {
-  readonly method: string;
-  constructor(method: string, message: string, options?: { cause?: unknown }) {
-    super(`${method}: ${message}`, options);
-    this.name = "CdpError";
-    this.method = method;
-  }
-}
 
 interface RawClient {
   send(method: string, params?: object, sessionId?: string): Promise<unknown>;
@@ -30,10 +21,9 @@ interface RawClient {
  * The browser at the other end is gone (its process died or it closed the socket): no command can
  * succeed any more, so no wait should go on. The message says what happened.
  */
-export class BrowserGoneError extends Error {
+export class BrowserGoneError extends FlowproofError {
   constructor(message: string) {
-    super(message);
-    this.name = "BrowserGoneError";
+    super({ code: "browser-error", message });
   }
 }
 
@@ -105,7 +95,7 @@ export class Connection {
     } catch (error) {
       if (this.#lost) throw await this.goneError();
       const message = error instanceof Error ? error.message : String(error);
-      throw new CdpError(method, message, { cause: error });
+      throw new ProtocolError(method, message, { cause: error });
     }
   }
 
