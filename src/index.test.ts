@@ -1,6 +1,6 @@
 // The library face through the package name, as a user imports it, in real Chromium.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Flow, SpecError, TraceError, type ModelClient } from "flowproof";
+import { Flow, SpecError, TraceError, diagnosticsOf, errorToJson, type ModelClient } from "flowproof";
 import { startServer, type TestServer } from "../test/support/server.ts";
 import { requireChromium } from "../test/support/chromium.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../test/support/tmp-project.ts";
@@ -67,5 +67,12 @@ describe("Flow", () => {
     const unrecorded = new Flow(project.write("never.flow.yaml", flowYaml("Never", `${server.url}/greeter.html`, ["assert: page shows Greeter"])));
     await expect(unrecorded.getTrace()).rejects.toBeInstanceOf(TraceError);
     expect((await unrecorded.validate()).steps).toBe(1);
+  });
+
+  test("an error converts to the diagnostics and JSON the CLI and the MCP server print", async () => {
+    const error = await new Flow(project.write("bad2.flow.yaml", "name: Bad\napp: web\nurl: http://x/\nsteps:\n  - rules: Blur the \"Email\" field\n")).validate().catch((e: unknown) => e);
+    const diagnostics = diagnosticsOf(error);
+    expect(diagnostics[0]?.code).toBe("refused-step");
+    expect(errorToJson(error)).toMatchObject({ code: "refused-step", diagnostics: [{ code: "refused-step", line: 5 }] });
   });
 });

@@ -20,7 +20,8 @@ export type { Clarification, ModelClient, ChatMessage, Backend } from "./command
 export type { AuthorMode } from "./commands/common.ts";
 export type { RunReport, StepReport } from "./report/schema.ts";
 export type { TraceHeader, TraceStep } from "./trace/schema.ts";
-export { FlowproofError, SpecError, TraceError, PluginError, type Diagnostic, type SourceSpan } from "./diagnostics/diagnostic.ts";
+export { FlowproofError, SpecError, TraceError, PluginError, diagnosticsOf, type Diagnostic, type SourceSpan } from "./diagnostics/diagnostic.ts";
+export { errorToJson } from "./diagnostics/render.ts";
 export * from "./plugins/api.ts";
 
 /** Options of `Flow.record`: those of `flowproof record` (the flow file is the Flow's). */
