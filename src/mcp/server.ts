@@ -1,12 +1,16 @@
 // `flowproof mcp`: an MCP server over stdio (the official SDK's low-level Server) offering the
 // tools of tools.ts. stdout carries only the protocol; nothing here prints.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListResourceTemplatesRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { RESOURCE_SCHEME, RunResources, mimeOf } from "./resources.ts";
 import { Value } from "@sinclair/typebox/value";
+import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import { errorToJson } from "../diagnostics/render.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { TOOLS, type McpTool, type ToolCall } from "./tools.ts";
 import { existsSync, statSync } from "node:fs";
+import { basename } from "node:path";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { LineTransport } from "./stdio.ts";
 import { McpRoots } from "./roots.ts";
 import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
@@ -44,6 +48,17 @@ export async function callTool(tools: readonly McpTool[], name: string, args: un
   }
 }
 
+/** A result that wrote a run directory links its report.html and result.json as resources. */
+function withEvidenceLinks(result: CallToolResult, runs: RunResources): CallToolResult {
+  const doc = result.structuredContent;
+  if (!doc || typeof doc["run_dir"] !== "string") return result;
+  const runDir = doc["run_dir"];
+  const links = [doc["html_path"], doc["report_path"] ?? doc["record_path"]]
+    .filter((p): p is string => typeof p === "string" && existsSync(p))
+    .map((p) => ({ type: "resource_link" as const, uri: runs.uriOf(runDir, p), name: basename(p), mimeType: mimeOf(p) }));
+  return { ...result, content: [...result.content, ...links] };
+}
+
 const isDirectory = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();
 
 /** A tool's schema as plain JSON (TypeBox's symbol-keyed metadata dropped), an object at its root. */
@@ -53,10 +68,23 @@ const plain = (schema: unknown): { type: "object"; [key: string]: unknown } => (
  * The MCP server over `tools`. Path arguments are confined to its roots: the client's (MCP roots
  * capability) or else the working directory. `inFlight` collects the tool calls still running.
  */
-export function createMcpServer(tools: readonly McpTool[] = TOOLS, inFlight: Set<Promise<unknown>> = new Set(), cwd: string = process.cwd()): Server {
-  const server = new Server({ name: "flowproof", version: FLOWPROOF_VERSION }, { capabilities: { tools: {} } });
+export function createMcpServer(tools: readonly McpTool[] = TOOLS, inFlight: Set<Promise<unknown>> = new Set(), cwd: string = process.cwd(), lifecycle: Lifecycle = processLifecycle): Server {
+  const server = new Server({ name: "flowproof", version: FLOWPROOF_VERSION }, { capabilities: { tools: {}, resources: {} } });
   const roots = new McpRoots(cwd, async () => (server.getClientCapabilities()?.roots ? (await server.listRoots()).roots.map((r) => r.uri) : undefined));
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => roots.invalidate());
+  const runs = new RunResources(() => roots.list());
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await runs.list() }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [{ uriTemplate: `${RESOURCE_SCHEME}{run_id}/{file}`, name: "run evidence", description: "A file of a run directory (.flowproof/runs/<run-id>/): result.json, report.html, junit.xml, frames/…" }],
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    try {
+      return { contents: [await runs.read(request.params.uri)] };
+    } catch (error) {
+      if (error instanceof FlowproofError) throw new McpError(ErrorCode.InvalidParams, `${error.message} (${error.diagnostics[0]?.hint ?? ""})`);
+      throw error;
+    }
+  });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: plain(t.inputSchema), outputSchema: plain(t.outputSchema) })),
   }));
@@ -70,9 +98,10 @@ export function createMcpServer(tools: readonly McpTool[] = TOOLS, inFlight: Set
       const params = { progressToken: token, progress: ++sent, message };
       queue = queue.then(() => extra.sendNotification({ method: "notifications/progress", params }).catch(() => undefined));
     };
-    const call = callTool(tools, request.params.name, request.params.arguments, roots, { progress }).then(async (r) => {
+    // A cancelled call (notifications/cancelled) stops like a flow on a signal, leaving other calls running.
+    const call = lifecycle.scoped(extra.signal, "the MCP client cancelled the call", () => callTool(tools, request.params.name, request.params.arguments, roots, { progress })).then(async (r) => {
       await queue;
-      return r;
+      return withEvidenceLinks(r, runs);
     });
     inFlight.add(call);
     try {
@@ -102,7 +131,7 @@ export interface ServeOptions {
 export async function serveStdio(options: ServeOptions = {}): Promise<string> {
   const lifecycle = options.lifecycle ?? processLifecycle;
   const inFlight = new Set<Promise<unknown>>();
-  const server = createMcpServer(options.tools ?? TOOLS, inFlight);
+  const server = createMcpServer(options.tools ?? TOOLS, inFlight, process.cwd(), lifecycle);
   const transport = new LineTransport(options.input ?? process.stdin, options.output ?? process.stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

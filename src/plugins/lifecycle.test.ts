@@ -63,6 +63,42 @@ describe("Lifecycle", () => {
   });
 });
 
+describe("Lifecycle.scoped", () => {
+  test("a scoped stop aborts the signal seen inside that work only, with its reason", async () => {
+    const lifecycle = new Lifecycle();
+    const cancel = new AbortController();
+    let inside: AbortSignal | undefined;
+    let other: AbortSignal | undefined;
+    const cancelled = lifecycle.scoped(cancel.signal, "the MCP client cancelled the call", async () => {
+      await Promise.resolve();
+      inside = lifecycle.signal;
+      cancel.abort();
+      await Promise.resolve();
+      return lifecycle.stopRequest?.reason;
+    });
+    const untouched = lifecycle.scoped(new AbortController().signal, "never", async () => {
+      await cancelled;
+      other = lifecycle.signal;
+      return lifecycle.stopRequest;
+    });
+    expect(await cancelled).toBe("the MCP client cancelled the call");
+    expect(inside?.aborted).toBe(true);
+    expect(await untouched).toBeUndefined();
+    expect(other?.aborted).toBe(false);
+    expect(lifecycle.signal.aborted).toBe(false);
+    expect(lifecycle.stopRequest).toBeUndefined();
+  });
+
+  test("a process stop reaches the work running in a scope", async () => {
+    const lifecycle = new Lifecycle();
+    const seen = await lifecycle.scoped(new AbortController().signal, "never", async () => {
+      lifecycle.requestStop({ reason: "SIGTERM", signal: "SIGTERM" });
+      return [lifecycle.signal.aborted, lifecycle.stopRequest?.reason];
+    });
+    expect(seen).toEqual([true, "SIGTERM"]);
+  });
+});
+
 describe("handleStopSignals", () => {
   test("a signal stops the lifecycle; an immediate repeat is the same request; the grace period forces the exit after stopping what is owned", async () => {
     const lifecycle = new Lifecycle();

@@ -4,6 +4,8 @@
 // registers here, so a forced exit (second signal, grace period over, process exit) still leaves
 // no process behind. One per process, because signals and child processes are per process.
 
+import { AsyncLocalStorage } from "node:async_hooks";
+
 export type StopSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
 
 /** Exit code of a process stopped by `signal` (128 + the signal's number, as shells report it). */
@@ -25,18 +27,41 @@ export interface Owned {
 
 export class Lifecycle {
   readonly #controller = new AbortController();
+  /** The stop of the work running in `scoped` (one MCP tool call), when there is one. */
+  readonly #scope = new AsyncLocalStorage<AbortSignal>();
   readonly #owned = new Set<Owned>();
   readonly #interceptors: ((request: StopRequest) => void)[] = [];
   #request: StopRequest | undefined;
 
   /** Aborted once the process was asked to stop; what runs flows checks it between and during steps. */
   get signal(): AbortSignal {
-    return this.#controller.signal;
+    return this.#scope.getStore() ?? this.#controller.signal;
   }
 
-  /** Why the process is stopping, or undefined while it is not. */
+  /** Why the process (or, inside `scoped`, that piece of work) is stopping, or undefined while it is not. */
   get stopRequest(): StopRequest | undefined {
-    return this.#request;
+    const scoped = this.#scope.getStore();
+    return this.#request ?? (scoped?.aborted ? (scoped.reason as StopRequest) : undefined);
+  }
+
+  /**
+   * Runs `work` with a stop of its own: inside it, `signal` aborts when the process stops or when
+   * `stop` aborts (an MCP client cancelling one tool call), with `reason`; other work goes on.
+   */
+  async scoped<T>(stop: AbortSignal, reason: string, work: () => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const onProcess = () => controller.abort(this.#controller.signal.reason);
+    const onStop = () => controller.abort({ reason } satisfies StopRequest);
+    if (this.#controller.signal.aborted) onProcess();
+    else if (stop.aborted) onStop();
+    this.#controller.signal.addEventListener("abort", onProcess, { once: true });
+    stop.addEventListener("abort", onStop, { once: true });
+    try {
+      return await this.#scope.run(controller.signal, work);
+    } finally {
+      this.#controller.signal.removeEventListener("abort", onProcess);
+      stop.removeEventListener("abort", onStop);
+    }
   }
 
   /**
