@@ -35,3 +35,16 @@ describe("agent checks", () => {
     expect(conversationOf([turn("main", { choices: [{ message: { tool_calls: [{ id: "c", function: { name: "t", arguments: "{}" } }] } }] })]).reply).toBeUndefined();
   });
 });
+
+describe("tools nothing intercepts", () => {
+  test("a tools: result or assert_no_tool_call naming a tool never offered is a warning; MCP namespacing is understood", async () => {
+    const { unofferedToolWarnings } = await import("./checks.ts");
+    const turns = [{ protocol: "openai", request: { messages: [], tools: [{ type: "function", function: { name: "mcp__travel__book_flight" } }] }, response: {} }];
+    const none = unofferedToolWarnings(turns, [{ name: "book_flight", result: 1 }], [{ kind: "tool_call", text: "", tool: "book_flight", where: [], negate: true }]);
+    expect(none).toEqual([]);
+    const warned = unofferedToolWarnings(turns, [{ name: "book_fligth", result: 1 }, { name: "declared_only" }], [{ kind: "tool_call", text: "", tool: "refund", where: [], negate: true }]);
+    expect(warned).toHaveLength(2);
+    expect(warned[0]).toContain("tools: names tool `book_fligth`, which the agent never offered the model (offered: book_flight)");
+    expect(warned[1]).toContain("assert_no_tool_call names tool `refund`");
+  });
+});

@@ -110,3 +110,23 @@ export function firstFailure(checks: readonly AgentCheck[], conversation: AgentC
   }
   return undefined;
 }
+
+/** A tool's bare name: MCP-namespaced names (`mcp__server__tool`, `server.tool`, `server/tool`) end in it. */
+const bareName = (name: string): string => name.split(/__|[./]/).pop() ?? name;
+
+/**
+ * Warnings for `tools:` entries and `assert_no_tool_call` steps that name a tool the model was
+ * never offered in any request (so nothing would intercept or forbid it): likely a typo.
+ */
+export function unofferedToolWarnings(turns: readonly AgentTurn[], tools: readonly { readonly name: string; readonly result?: unknown }[], checks: readonly AgentCheck[]): string[] {
+  if (turns.length === 0) return [];
+  const offered = new Set<string>();
+  for (const t of turns) for (const n of readRequest(t.protocol === "anthropic" ? "anthropic" : "openai", t.request).tools) offered.add(bareName(n));
+  const out: string[] = [];
+  const warn = (name: string, what: string) => {
+    if (!offered.has(bareName(name))) out.push(`warning: ${what} names tool \`${name}\`, which the agent never offered the model (offered: ${[...offered].join(", ") || "none"}); nothing ${what.startsWith("tools:") ? "is substituted" : "can break it"}`);
+  };
+  for (const t of tools) if ("result" in t) warn(t.name, "tools:");
+  for (const c of checks) if (c.kind === "tool_call" && c.negate) warn(c.tool, "assert_no_tool_call");
+  return out;
+}

@@ -3,7 +3,7 @@
 // the cassette; replay: served from the cassette), and the agent assertions are checked over the
 // conversation. Every UI action answers `unsupported`.
 import { defineAdapter, type AgentRunOutcome, type AgentRunRequest, type AppDriver, type Attempt, type Reading } from "../../src/plugins/api.ts";
-import { conversationOf, firstFailure } from "./checks.ts";
+import { conversationOf, firstFailure, unofferedToolWarnings } from "./checks.ts";
 import { startProxy } from "./proxy.ts";
 export { probeAgent, type DoctorReport } from "./doctor.ts";
 import { agentEnvironment, callService, injectedEnvironment, killAllAgents, spawnAgent, type RunningAgent } from "./runner.ts";
@@ -89,6 +89,7 @@ export async function runAgent(request: AgentRunRequest): Promise<AgentRunOutcom
       const left = (request.cassette?.length ?? 0) - turns.length;
       if (left > 0) return { status: "failed", detail: `the agent finished after ${turns.length} model requests, but the cassette holds ${request.cassette?.length}: ${left} recorded turn(s) were never asked for`, conversation };
     }
+    for (const w of unofferedToolWarnings(turns, request.tools, request.checks)) request.log(w);
     const miss = firstFailure(request.checks, conversation, request.strict);
     if (miss) {
       return { status: "failed", detail: miss.detail, conversation, failedCheck: { index: miss.index, ...(miss.call !== undefined ? { call: miss.call } : {}) }, ...(record ? {} : {}) };
