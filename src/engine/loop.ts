@@ -23,6 +23,10 @@ export interface StepResult {
   readonly evidence?: string[];
   /** An agent run's conversation (see AgentRunReport). */
   readonly agent?: AgentRunReport;
+  /** A failed assertion: what it expected, what the app showed, what to check (redacted like `detail`). */
+  readonly expected?: string;
+  readonly actual?: string;
+  readonly hint?: string;
 }
 
 export interface LoopObserver {
@@ -125,6 +129,9 @@ export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionCo
       ...(outcome.tier ? { selector_tier: outcome.tier } : {}),
       ...(outcome.evidence ? { evidence: [...outcome.evidence] } : {}),
       ...(outcome.agent ? { agent: outcome.agent } : {}),
+      ...(outcome.expected !== undefined ? { expected: redact(outcome.expected, ctx.secrets) } : {}),
+      ...(outcome.actual !== undefined ? { actual: redact(outcome.actual, ctx.secrets) } : {}),
+      ...(outcome.hint !== undefined ? { hint: redact(outcome.hint, ctx.secrets) } : {}),
     };
     results.push(r);
     await observer.stepFinished?.(step, r);

@@ -29,13 +29,20 @@ describe("assertStep", () => {
   test("fails after its bound, saying what it expected and what it saw", async () => {
     const ctx = await h.context("assertions.html");
     const r = await assertStep(a("page title is Something else within 0.3s"), ctx);
-    expect(r).toEqual({ status: "failed", detail: 'expected the page title to be "Something else" within 300 ms; it is Orders - Acme Admin' });
+    expect(r).toEqual({
+      status: "failed",
+      detail: 'expected the page title to be "Something else" within 300 ms; it is Orders - Acme Admin',
+      expected: 'the page title to be "Something else"',
+      actual: "Orders - Acme Admin",
+    });
   });
   test("does not echo the page when the expectation holds a ${VAR} value", async () => {
     const ctx = await h.context("assertions.html", { SECRET_WORD: "hunter2-canary" });
     const r = await assertStep(a("page shows ${SECRET_WORD} within 0.2s"), ctx);
     expect(r.status).toBe("failed");
     expect(r.detail).toBe('expected the page to show "${SECRET_WORD}" within 200 ms');
+    expect(r.expected).toBe('the page to show "${SECRET_WORD}"');
+    expect(r.actual).toBeUndefined();
   });
   test("compares with a remembered number plus an offset", async () => {
     const ctx = await h.context("counter.html");

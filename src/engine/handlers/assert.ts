@@ -89,8 +89,10 @@ export const assertStep = handlerFor(["assert", "wait"], async (step, ctx): Prom
     return reading.pass ? { done: true, value: reading } : { done: false, retryable: reading.retryable !== false, last: reading };
   });
   if (r.ok) return passed(r.value.tier);
-  if (r.value.retryable === false) return failed(`${subject}: ${r.value.actual}`);
+  const expected = planned.wording;
+  const actual = planned.quiet ? undefined : r.value.actual;
+  if (r.value.retryable === false) return failed(`${subject}: ${r.value.actual}`, { expected, actual });
   const k = planned.expect.kind;
   const seen = planned.quiet ? "" : k === "cookie" || k === "attribute" || k === "attribute_present" || k === "style" ? `; ${r.value.actual}` : `; ${surface && k !== "url" && k !== "title" ? "the page shows" : "it is"} ${r.value.actual}`;
-  return failed(`expected ${planned.wording} within ${timeoutMs} ms${seen}`);
+  return failed(`expected ${planned.wording} within ${timeoutMs} ms${seen}`, { expected, actual });
 });

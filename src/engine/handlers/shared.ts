@@ -16,6 +16,10 @@ export interface StepOutcome {
   readonly evidence?: readonly string[];
   /** An agent run's conversation, for the report (tool calls, reply, the failed assertion). */
   readonly agent?: AgentRunReport;
+  /** A failed assertion: what it expected (as authored), what the app showed, and what to check. */
+  readonly expected?: string;
+  readonly actual?: string;
+  readonly hint?: string;
 }
 
 /** What report.html shows of an agent run: every tool call with arguments and result, the reply, the failed assertion. */
@@ -39,7 +43,13 @@ export function handlerFor<T extends ActionType>(types: readonly T[], run: (step
 }
 
 export const passed = (tier?: string): StepOutcome => (tier ? { status: "passed", tier } : { status: "passed" });
-export const failed = (detail: string): StepOutcome => ({ status: "failed", detail });
+export const failed = (detail: string, why: { readonly expected?: string | undefined; readonly actual?: string | undefined; readonly hint?: string | undefined } = {}): StepOutcome => ({
+  status: "failed",
+  detail,
+  ...(why.expected !== undefined ? { expected: why.expected } : {}),
+  ...(why.actual !== undefined ? { actual: why.actual } : {}),
+  ...(why.hint !== undefined ? { hint: why.hint } : {}),
+});
 export const errored = (detail: string): StepOutcome => ({ status: "errored", detail });
 
 /** `the "Save" button`, `"css:#total"`, `the 2nd "Row value" field`. */

@@ -48,7 +48,7 @@ describe("structuredAssert", () => {
 
   test("runs a write exactly once", async () => {
     const p = probe([no, { pass: true }], "once");
-    expect(await structuredAssert(step({}), ctx(p))).toEqual({ status: "failed", detail: "assert_probe: state is pending (expected ready)" });
+    expect(await structuredAssert(step({}), ctx(p))).toEqual({ status: "failed", detail: "assert_probe: state is pending (expected ready)", expected: "ready", actual: "state is pending" });
     expect(p.calls.length).toBe(1);
   });
 

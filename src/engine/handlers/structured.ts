@@ -85,7 +85,7 @@ export const structuredAssert = handlerFor(["assert"], async (step, ctx): Promis
   // A plugin's `actual` may already say what was expected (the documented failure messages do).
   const expected = verdict.expected && !verdict.actual.includes(verdict.expected) ? ` (expected ${verdict.expected})` : "";
   const why = `${verdict.actual}${expected}${verdict.hint ? `; ${verdict.hint}` : ""}`;
-  const outcome = failed(timedOut ? `${key}: timed out after ${timeoutMs} ms: ${why}` : `${key}: ${why}`);
+  const outcome = failed(timedOut ? `${key}: timed out after ${timeoutMs} ms: ${why}` : `${key}: ${why}`, { expected: verdict.expected, actual: verdict.actual, hint: verdict.hint });
   return verdict.evidence && verdict.evidence.length > 0 ? { ...outcome, evidence: [...verdict.evidence] } : outcome;
 });
 
