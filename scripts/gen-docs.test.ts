@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { cell, docFiles, renderCliTables, renderErrorTable, replaceBlock } from "./gen-docs.ts";
+import { cell, docFiles, renderCliTables, renderErrorTable, renderMcpTools, replaceBlock } from "./gen-docs.ts";
+import { TOOLS } from "../src/mcp/tools.ts";
 import { staleFiles } from "./generated-file.ts";
 import { COMMANDS } from "../src/cli/flags.ts";
 import { DIAGNOSTIC_CODES } from "../src/diagnostics/diagnostic.ts";
@@ -23,6 +24,18 @@ describe("gen-docs", () => {
       expect(text).toContain(`### \`flowproof ${c.name}\``);
       for (const f of c.flags) expect(text).toContain(`| \`--${f.name}\` |`);
     }
+  });
+});
+
+describe("the MCP tool tables", () => {
+  test("list every tool with every argument of its generated input schema", () => {
+    const text = renderMcpTools(TOOLS);
+    for (const t of TOOLS) {
+      expect(text).toContain(`### \`${t.name}\``);
+      for (const arg of Object.keys(t.inputSchema.properties)) expect(text).toContain(`| \`${arg}\` |`);
+    }
+    expect(text).toContain("| `workers` | integer 1–64 | — |");
+    expect(text).toContain("`--keep-open` (");
   });
 });
 

@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { COMMANDS, type CommandSpec, type FlagSpec } from "../src/cli/flags.ts";
 import { DIAGNOSTIC_CODES } from "../src/diagnostics/diagnostic.ts";
 import { ACTION_VARIANTS, Expect } from "../src/trace/schema.ts";
+import { TOOLS, CLI_ONLY_COMMANDS, CLI_ONLY_FLAGS, type McpTool } from "../src/mcp/tools.ts";
 import { parseMode, syncGenerated, type GeneratedFile } from "./generated-file.ts";
 
 const REPO_ROOT = resolve(import.meta.dir, "..");
@@ -15,6 +16,7 @@ const BLOCKS: readonly { readonly doc: string; readonly name: string; readonly s
   { doc: "docs/cli.md", name: "cli", source: "src/cli/flags.ts (COMMANDS)", render: () => renderCliTables(COMMANDS) },
   { doc: "docs/errors.md", name: "errors", source: "src/diagnostics/diagnostic.ts (DIAGNOSTIC_CODES)", render: () => renderErrorTable(DIAGNOSTIC_CODES) },
   { doc: "docs/trace-format.md", name: "actions", source: "src/trace/schema.ts (ACTION_VARIANTS)", render: () => renderActionTable(plainSchema(ACTION_VARIANTS)) },
+  { doc: "docs/mcp.md", name: "mcp-tools", source: "src/mcp/tools.ts (TOOLS, input schemas from src/cli/flags.ts)", render: () => renderMcpTools(TOOLS) },
   { doc: "docs/trace-format.md", name: "expect", source: "src/trace/schema.ts (Expect)", render: () => renderExpectTable(plainSchema(Expect.anyOf)) },
 ];
 
@@ -49,6 +51,32 @@ export function renderCliTables(commands: readonly CommandSpec[]): string {
     out.push(`| \`--help\` | \`-h\` | — | Show this command's help. |`, "");
   }
   return out.join("\n").trimEnd();
+}
+
+/** The type of one JSON Schema property, as a reader writes the value. */
+function schemaType(p: { readonly type?: string; readonly anyOf?: readonly { readonly const?: unknown }[]; readonly items?: { readonly type?: string }; readonly minimum?: number; readonly maximum?: number }): string {
+  if (p.anyOf?.every((a) => a.const !== undefined)) return p.anyOf.map((a) => `\`${JSON.stringify(a.const)}\``).join(", ");
+  if (p.type === "integer" && p.minimum !== undefined && p.maximum !== undefined) return `integer ${p.minimum}–${p.maximum}`;
+  if (p.type === "array") return `array of ${p.items?.type ?? "values"}`;
+  return p.type ?? "any";
+}
+
+/** One section per MCP tool: its description, its arguments (from the CLI flags) and the keys of its result; then what stays CLI-only. */
+export function renderMcpTools(tools: readonly McpTool[]): string {
+  const out: string[] = [];
+  for (const t of tools) {
+    const input = plainSchema(t.inputSchema) as { properties: Record<string, { description?: string }>; required?: string[] };
+    const output = plainSchema(t.outputSchema) as { properties?: Record<string, unknown>; anyOf?: { properties: Record<string, unknown> }[] };
+    out.push(`### \`${t.name}\``, "", `${t.description} CLI: \`flowproof ${t.command}\`.`, "", "| Argument | Type | Required | Description |", "| --- | --- | --- | --- |");
+    for (const [name, p] of Object.entries(input.properties)) {
+      out.push(`| \`${name}\` | ${cell(schemaType(p))} | ${input.required?.includes(name) ? "yes" : "—"} | ${cell(p.description ?? "")} |`);
+    }
+    const shapes = output.anyOf ?? [output];
+    out.push("", `Result (\`structuredContent\`): ${shapes.map((s) => Object.keys(s.properties ?? {}).map((k) => `\`${k}\``).join(", ")).join("; or ")}.`, "");
+  }
+  out.push("CLI-only flags: " + Object.entries(CLI_ONLY_FLAGS).map(([f, why]) => `\`--${f}\` (${why})`).join("; ") + ".", "");
+  out.push("CLI-only commands: " + Object.entries(CLI_ONLY_COMMANDS).map(([c, why]) => `\`flowproof ${c}\` (${why})`).join("; ") + ".");
+  return out.join("\n");
 }
 
 /** Every diagnostic code, in declaration order, with its meaning. */

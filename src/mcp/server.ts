@@ -75,7 +75,7 @@ export function createMcpServer(tools: readonly McpTool[] = TOOLS, inFlight: Set
   const runs = new RunResources(() => roots.list());
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await runs.list() }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: [{ uriTemplate: `${RESOURCE_SCHEME}{run_id}/{file}`, name: "run evidence", description: "A file of a run directory (.flowproof/runs/<run-id>/): result.json, report.html, junit.xml, frames/…" }],
+    resourceTemplates: [{ uriTemplate: `${RESOURCE_SCHEME}{run_id}/{file}`, name: "run evidence", description: "A file of a run directory (.flowproof/runs/<run-id>/): result.json, report.html, junit.xml, recording/…" }],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     try {
