@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { startDemoServer } from "../examples/demo/server.ts";
 import { record } from "../src/commands/record.ts";
 import { run } from "../src/commands/run.ts";
-import { displayPath } from "../src/commands/common.ts";
+import { displayPath } from "../src/commands/paths.ts";
 import { FlowproofError } from "../src/diagnostics/diagnostic.ts";
 import { renderDiagnostics } from "../src/diagnostics/render.ts";
 

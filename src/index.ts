@@ -7,7 +7,8 @@ import type { RunOptions, RunResult } from "./commands/run.ts";
 import { runInSuiteContext, type SingleRunResult } from "./commands/run-single.ts";
 import { validate, type ValidateResult } from "./commands/validate.ts";
 import { getTrace, type GetTraceOptions, type GetTraceResult } from "./commands/get-trace.ts";
-import { loadPluginsFor, type CommonOptions } from "./commands/common.ts";
+import { loadPluginsFor } from "./commands/project-plugins.ts";
+import type { CommonOptions } from "./commands/common.ts";
 import { heal, type HealOptions, type HealResult } from "./commands/heal.ts";
 
 export { record, type RecordOptions, type RecordResult, type RoutingEntry, type Route } from "./commands/record.ts";

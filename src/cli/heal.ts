@@ -2,7 +2,7 @@
 // proposed, 2 error (a clarification with --json prints its payload).
 import { heal } from "../commands/heal.ts";
 import type { AuthorMode } from "../commands/common.ts";
-import { displayPath } from "../commands/common.ts";
+import { displayPath } from "../commands/paths.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
 import { UsageError } from "./flags.ts";

@@ -1,7 +1,7 @@
 // `flowproof merge`: parse → commands/merge → a summary line (or JSON); the exit code is the
 // merged suite's verdict (2 errored, 1 failed, 0 passed).
 import { merge } from "../commands/merge.ts";
-import { displayPath } from "../commands/common.ts";
+import { displayPath } from "../commands/paths.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import { UsageError, type ParsedArgs } from "./flags.ts";
 import type { Io } from "./io.ts";

@@ -1,7 +1,7 @@
 // `flowproof record`: parse flags → commands/record → render.
 import { record } from "../commands/record.ts";
 import type { AuthorMode } from "../commands/common.ts";
-import { displayPath } from "../commands/common.ts";
+import { displayPath } from "../commands/paths.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
 import { keepOpenOption } from "./keep-open.ts";

@@ -1,6 +1,6 @@
 // `flowproof run`: parse flags → commands/run → render `[PASS|FAIL] sNNNN intent` lines and a verdict.
 import { runInSuiteContext } from "../commands/run-single.ts";
-import { displayPath } from "../commands/common.ts";
+import { displayPath } from "../commands/paths.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
 import type { RunOutcome } from "../report/schema.ts";

@@ -1,9 +1,9 @@
 // `flowproof run <dir>`: parse the suite flags → commands/suite → one line per flow as it
 // finishes, then the summary; or one JSON document with --json.
 import { runSuite, type SuiteFlowResult } from "../commands/suite.ts";
-import { displayPath } from "../commands/common.ts";
-import { parseShard } from "../commands/suite-plan.ts";
+import { displayPath } from "../commands/paths.ts";
 import type { AuthorMode } from "../commands/common.ts";
+import { parseShard } from "../commands/suite-plan.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import { UsageError, recordingControls, type ParsedArgs } from "./flags.ts";
 import { boundLines, type Io } from "./io.ts";

@@ -1,6 +1,6 @@
 // `flowproof trace`: parse flags → commands/get-trace → print the recorded trace (JSON, or a summary).
 import { getTrace } from "../commands/get-trace.ts";
-import { displayPath } from "../commands/common.ts";
+import { displayPath } from "../commands/paths.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
 import { UsageError } from "./flags.ts";

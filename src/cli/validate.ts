@@ -1,7 +1,7 @@
 // `flowproof validate`: parse flags → commands/validate → render. Unset variables are warnings on
 // stderr (the exit code stays 0: CI may set them later).
 import { validate } from "../commands/validate.ts";
-import { loadPluginsFor } from "../commands/common.ts";
+import { loadPluginsFor } from "../commands/project-plugins.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
 import { UsageError } from "./flags.ts";

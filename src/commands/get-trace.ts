@@ -3,7 +3,8 @@
 import { resolve } from "node:path";
 import { readTraceFile } from "../trace/read.ts";
 import type { TraceHeader, TraceStep } from "../trace/schema.ts";
-import { defaultTracePath, displayPath, readFlowFile } from "./common.ts";
+import { defaultTracePath, displayPath } from "./paths.ts";
+import { readFlowFile } from "./flow-load.ts";
 
 export interface GetTraceOptions {
   readonly spec: string;

@@ -9,7 +9,10 @@ import type { TraceStep } from "../trace/schema.ts";
 import { healHtml, type StepFrames } from "../report/heal-html.ts";
 import { FRAMES_DIR } from "../recording/bundle.ts";
 import type { Clarification } from "../authoring/clarification.ts";
-import { defaultTracePath, displayPath, loadFlowFile, loadPluginsFor, type AuthorMode, type CommonOptions } from "./common.ts";
+import { defaultTracePath, displayPath } from "./paths.ts";
+import { loadFlowFile } from "./flow-load.ts";
+import { loadPluginsFor } from "./project-plugins.ts";
+import type { AuthorMode, CommonOptions } from "./common.ts";
 import { record, type RoutingEntry } from "./record.ts";
 import type { ModelClient } from "../authoring/provider.ts";
 

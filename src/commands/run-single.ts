@@ -4,7 +4,8 @@
 // run leaves a run record for `flowproof audit`. Never prints: progress goes to `log`.
 import { dirname, relative, resolve, sep } from "node:path";
 import { run, type RunOptions, type RunResult } from "./run.ts";
-import { displayPath, defaultTracePath, flowStem, loadFlowForReplay, type ReplayFlow } from "./common.ts";
+import { displayPath, defaultTracePath, flowStem } from "./paths.ts";
+import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
 import type { Flow } from "../spec/flow.ts";
 import { findSuiteFile, prepareSuite, runHook, startAppServer, type SuiteContext } from "./suite-context.ts";
 import { createRecordDir, pruneRecords, writeRecord } from "./run-records.ts";

@@ -3,7 +3,8 @@
 // FLOWPROOF_NO_SHARED_BROWSER opts out: each flow then gets a session (a browser) of its own.
 import { dirname } from "node:path";
 import type { AdapterPlugin, AdapterSession } from "../plugins/api.ts";
-import { adapterFor, openSurface, type OpenedSurface } from "./common.ts";
+import { adapterFor } from "./project-plugins.ts";
+import { openSurface, type OpenedSurface } from "./surface.ts";
 
 /** Set (to any value) to give every flow its own browser instead of one shared per run. */
 export const NO_SHARED_BROWSER_VARIABLE = "FLOWPROOF_NO_SHARED_BROWSER";

@@ -9,7 +9,7 @@ import { loadSuiteText, type SuiteConfig, type SuiteServer } from "../spec/suite
 import type { FlowSuiteDefaults } from "../spec/flow.ts";
 import { resolveText } from "../engine/templates.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { displayPath } from "./common.ts";
+import { displayPath } from "./paths.ts";
 import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -25,7 +25,7 @@ export interface SuiteContext {
   readonly defaults?: SuiteDefaults;
 }
 
-export { findSuiteFile } from "./common.ts";
+export { findSuiteFile } from "./flow-load.ts";
 
 export function loadSuiteFile(path: string): SuiteConfig {
   const loaded = loadSuiteText(displayPath(path), readFileSync(path, "utf8"));

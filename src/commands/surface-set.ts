@@ -5,7 +5,8 @@
 import type { AppDriver, Capability } from "../plugins/api.ts";
 import type { SurfaceSpec } from "../spec/surfaces.ts";
 import type { TraceHeader } from "../trace/schema.ts";
-import { resolveStartUrl, type OpenedSurface } from "./common.ts";
+import { resolveStartUrl } from "./start-url.ts";
+import type { OpenedSurface } from "./surface.ts";
 import { launchConfig, type Shaping } from "./launch-config.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
 

@@ -6,7 +6,10 @@ import { dirname } from "node:path";
 import { planFlow } from "../engine/plan.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import type { LoadedPlugins } from "../plugins/loader.ts";
-import { displayPath, findSuiteFile, loadFlowFile, stepTimeoutFromEnv, type CommonOptions } from "./common.ts";
+import { displayPath } from "./paths.ts";
+import { findSuiteFile, loadFlowFile } from "./flow-load.ts";
+import { stepTimeoutFromEnv } from "./execution.ts";
+import type { CommonOptions } from "./common.ts";
 import { resolveProvider } from "../authoring/provider.ts";
 import { loadSuiteFile } from "./suite-context.ts";
 

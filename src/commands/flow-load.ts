@@ -1,0 +1,89 @@
+// Reading a flow file: the file itself, the suite.yaml that governs it, and the flow loaded and
+// validated with the project's app kinds and assertion kinds — every problem of the file together.
+import { readFileSync, existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { loadFlowText, type Flow, type FlowSuiteDefaults, type LoadOptions } from "../spec/flow.ts";
+import { loadSuiteText } from "../spec/suite.ts";
+import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
+import { BUILTIN_ADAPTERS } from "../plugins/builtin.ts";
+import type { AssertionPlugin } from "../plugins/api.ts";
+import type { StructuredKind } from "../spec/structured.ts";
+import type { LoadedPlugins } from "../plugins/loader.ts";
+import { planSteps } from "../engine/plan.ts";
+import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
+import { displayPath } from "./paths.ts";
+import { assertionKinds, loadPluginsFor } from "./project-plugins.ts";
+
+export function readFlowFile(spec: string): { path: string; text: string } {
+  const path = resolve(spec);
+  if (!existsSync(path)) {
+    throw new SpecError(diagnostic("io-error", `no flow file at ${spec}`, { hint: "pass the path of a `*.flow.yaml` file" }));
+  }
+  return { path, text: readFileSync(path, "utf8") };
+}
+
+/** How a flow file loads: the project's adapter app kinds and assertion kinds, and whether plain steps must parse as rules. */
+export function flowLoadOptions(pluginAppKinds: readonly string[], assertions: readonly AssertionPlugin[], plainStepsAreRules: boolean, suite?: FlowSuiteDefaults): LoadOptions {
+  const structuredKinds = new Map<string, StructuredKind>([...assertionKinds(assertions)].map(([k, a]) => [k, a as StructuredKind]));
+  const appCapabilities = new Map(BUILTIN_ADAPTERS.map((a): [string, readonly string[]] => [a.kind, a.capabilities]));
+  return { plainStepsAreRules, pluginAppKinds, structuredKinds, appCapabilities, ...(suite ? { suite } : {}) };
+}
+
+/** The nearest `suite.yaml` at or above `start` (a directory), or undefined. */
+export function findSuiteFile(start: string): string | undefined {
+  let dir = resolve(start);
+  for (;;) {
+    const candidate = join(dir, "suite.yaml");
+    if (existsSync(candidate)) return candidate;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/** The `browser` defaults and `identities` of the suite.yaml governing `flowPath`, or undefined when none does. */
+export function governingSuiteDefaults(flowPath: string): FlowSuiteDefaults | undefined {
+  const file = findSuiteFile(dirname(resolve(flowPath)));
+  if (!file) return undefined;
+  const loaded = loadSuiteText(displayPath(file), readFileSync(file, "utf8"));
+  if (!loaded.ok) throw new SpecError(loaded.diagnostics);
+  const { browser, identities } = loaded.suite;
+  return { file: displayPath(file), ...(browser ? { browser } : {}), ...(identities ? { identities } : {}) };
+}
+
+/**
+ * Loads and validates a flow; every problem of the file is reported together. `pluginAppKinds`:
+ * app kinds of the project's adapter plugins; `assertions`: the project's assertion plugins;
+ * `plainStepsAreRules`: false when a model authors plain steps (or a replay reads the trace).
+ */
+export function loadFlowFile(spec: string, pluginAppKinds: readonly string[] = [], assertions: readonly AssertionPlugin[] = [], plainStepsAreRules = true, suite?: FlowSuiteDefaults): Flow {
+  const { path, text } = readFlowFile(spec);
+  // The governing suite's defaults, when the caller did not pass the ones it already loaded.
+  const defaults = suite ?? governingSuiteDefaults(path);
+  const result = loadFlowText(displayPath(path), text, flowLoadOptions(pluginAppKinds, assertions, plainStepsAreRules, defaults));
+  if (!result.ok) {
+    // Report the forms this version cannot run together with the parse problems, in file order.
+    const plan = planSteps(result.steps, DEFAULT_STEP_TIMEOUT_MS);
+    const all = [...result.diagnostics, ...(plan.ok ? [] : plan.diagnostics)];
+    all.sort((a, b) => (a.span?.line ?? 0) - (b.span?.line ?? 0) || (a.span?.column ?? 0) - (b.span?.column ?? 0));
+    throw new SpecError(all);
+  }
+  return { ...result.flow, file: path };
+}
+
+/** A flow loaded for replay, with the project's plugins it was loaded with. */
+export interface ReplayFlow {
+  readonly flow: Flow;
+  readonly plugins: LoadedPlugins;
+}
+
+/**
+ * Loads a flow the way replay reads it, once per run: with the project's plugins (their app
+ * kinds and assertions) and plain steps as intent, never re-parsed under the rules grammar
+ * (replay reads the trace; a model-authored flow's plain steps are not rules text).
+ */
+export async function loadFlowForReplay(spec: string, env: Readonly<Record<string, string | undefined>>, suite?: FlowSuiteDefaults): Promise<ReplayFlow> {
+  const plugins = await loadPluginsFor(spec, env);
+  const flow = loadFlowFile(spec, plugins.adapters.map((a) => a.kind), plugins.assertions, false, suite);
+  return { flow, plugins };
+}

@@ -1,0 +1,26 @@
+// The project's plugins (docs/plugins.md) next to the built-ins: loading them for a flow file, the
+// adapter for an app kind, the assertion kinds of a run.
+import { resolve } from "node:path";
+import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
+import { BUILTIN_ADAPTERS, BUILTIN_ASSERTIONS } from "../plugins/builtin.ts";
+import { AdapterRegistry } from "../plugins/registry.ts";
+import type { AdapterPlugin, AssertionPlugin } from "../plugins/api.ts";
+import { loadPlugins, type LoadedPlugins } from "../plugins/loader.ts";
+
+/** The project's plugins for a flow file (docs/plugins.md); throws PluginError naming the plugin file. */
+export function loadPluginsFor(spec: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedPlugins> {
+  return loadPlugins({ flowPath: resolve(spec), env, builtinKinds: BUILTIN_ADAPTERS.map((a) => a.kind), builtinKeys: BUILTIN_ASSERTIONS.map((a) => a.key) });
+}
+
+/** The adapter (built-in or the project's) for an app kind; a spec error naming the kinds there are. */
+export function adapterFor(kind: string, adapters: readonly AdapterPlugin[] = []): AdapterPlugin {
+  const registry = new AdapterRegistry([...BUILTIN_ADAPTERS, ...adapters]);
+  const adapter = registry.get(kind);
+  if (!adapter) throw new SpecError(diagnostic("unsupported-feature", `no adapter for app kind "${kind}" (available: ${registry.kinds().join(", ")})`, { hint: "use `app: web`" }));
+  return adapter;
+}
+
+/** Every assertion kind of a run by step key: the built-ins, then the project's (`assertions`). */
+export function assertionKinds(assertions: readonly AssertionPlugin[] = []): Map<string, AssertionPlugin> {
+  return new Map([...BUILTIN_ASSERTIONS, ...assertions].map((a) => [a.key, a]));
+}

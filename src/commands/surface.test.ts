@@ -1,0 +1,20 @@
+import { describe, expect, test } from "bun:test";
+import { SpecError } from "../diagnostics/diagnostic.ts";
+import { openSurface, withHeaded } from "./surface.ts";
+
+describe("withHeaded", () => {
+  test("adds headed only when the window is shown, leaving the config otherwise as it was", () => {
+    const config = { viewport: { width: 1, height: 1 } };
+    expect(withHeaded(config, true)).toEqual({ viewport: { width: 1, height: 1 }, headed: true });
+    expect(withHeaded(config, false)).toBe(config);
+    expect(config).toEqual({ viewport: { width: 1, height: 1 } });
+  });
+});
+
+describe("openSurface", () => {
+  test("an app kind no adapter serves is a spec error naming the kinds there are", async () => {
+    const error = await openSurface("desktop", "/tmp/a.flow.yaml", () => undefined).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpecError);
+    expect((error as SpecError).message).toMatch(/no adapter for app kind "desktop" \(available: .*web/);
+  });
+});

@@ -1,0 +1,41 @@
+// Opening and releasing a flow's surface: the adapter for its app kind launches one driver (an
+// isolated context), shown or headless; `--keep-open` holds it until a person lets it go.
+import { dirname } from "node:path";
+import type { AdapterPlugin, AdapterSession, AppDriver } from "../plugins/api.ts";
+import type { CommonOptions } from "./common.ts";
+import { adapterFor } from "./project-plugins.ts";
+
+/** A launch config that shows the browser window when `headed` (unchanged otherwise). */
+export function withHeaded(config: Readonly<Record<string, unknown>>, headed: boolean): Readonly<Record<string, unknown>> {
+  return headed ? { ...config, headed: true } : config;
+}
+
+export interface OpenedSurface {
+  readonly session: AdapterSession;
+  readonly driver: AppDriver;
+}
+
+/** A finished flow's surface: closed now, or — with `keepOpen` — once the caller let it go. */
+export async function releaseSurface(surface: OpenedSurface, keepOpen: CommonOptions["keepOpen"]): Promise<void> {
+  try {
+    if (keepOpen) await keepOpen(surface.driver).catch(() => undefined);
+  } finally {
+    await surface.driver.close().catch(() => undefined);
+    await surface.session.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Opens the adapter for the flow's app kind and launches one driver (an isolated context).
+ * `adapters`: the project's adapter plugins; `config`: the launch config (see launch-config.ts).
+ */
+export async function openSurface(kind: string, flowPath: string, log: (line: string) => void, adapters: readonly AdapterPlugin[] = [], config: Readonly<Record<string, unknown>> = {}): Promise<OpenedSurface> {
+  const session = await adapterFor(kind, adapters).open();
+  try {
+    const driver = await session.launch(config, { baseDir: dirname(flowPath), log });
+    return { session, driver };
+  } catch (error) {
+    await session.close().catch(() => undefined);
+    throw error;
+  }
+}
