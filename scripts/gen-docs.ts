@@ -65,7 +65,7 @@ function schemaType(p: { readonly type?: string; readonly anyOf?: readonly { rea
 export function renderMcpTools(tools: readonly McpTool[]): string {
   const out: string[] = [];
   for (const t of tools) {
-    const input = plainSchema(t.inputSchema) as { properties: Record<string, { description?: string }>; required?: string[] };
+    const input = plainSchema(t.inputSchema) as { properties: Record<string, Parameters<typeof schemaType>[0] & { description?: string }>; required?: string[] };
     const output = plainSchema(t.outputSchema) as { properties?: Record<string, unknown>; anyOf?: { properties: Record<string, unknown> }[] };
     out.push(`### \`${t.name}\``, "", `${t.description} CLI: \`flowproof ${t.command}\`.`, "", "| Argument | Type | Required | Description |", "| --- | --- | --- | --- |");
     for (const [name, p] of Object.entries(input.properties)) {
