@@ -69,6 +69,8 @@ export class WebDriver implements AppDriver {
   #loading = false;
   /** The URL the main frame was last asked to navigate to (cleared once a document is ready). */
   #pendingUrl: string | undefined;
+  /** The dialog open now is a beforeunload (its answer decides whether the pending navigation happens). */
+  #beforeUnloadOpen = false;
   /** A navigation that did not settle within its bound: the step that started or met it fails, naming it. */
   #stalled: string | undefined;
   #loadWaiters: Array<() => void> = [];
@@ -151,6 +153,15 @@ export class WebDriver implements AppDriver {
         // An undeclared dialog would block the page forever: dismiss it and fail the step.
         this.#unexpectedDialog = `${p.type}: ${p.message}`;
         void s.send("Page.handleJavaScriptDialog", { accept: false }).catch(() => undefined);
+      }),
+      // A beforeunload dialog answered "stay" cancels the navigation that raised it: nothing is pending any more.
+      s.on("Page.javascriptDialogOpening", (p) => {
+        this.#beforeUnloadOpen = p.type === "beforeunload";
+      }),
+      s.on("Page.javascriptDialogClosed", (p) => {
+        const cancelled = this.#beforeUnloadOpen && !p.result;
+        this.#beforeUnloadOpen = false;
+        if (cancelled && this.#pendingUrl !== undefined) this.#loaded();
       }),
     );
     this.#offs.push(this.#console.listen(s));
