@@ -48,7 +48,7 @@ export interface RunOptions extends CommonOptions, RecordingControls {
 
 export interface RunResult {
   readonly report: RunReport;
-  /** Path of result.json. */
+  /** Path of result.json (named `report_path` on every wire: --json, MCP, the Python SDK). */
   readonly report_path: string;
   readonly run_dir: string;
   readonly junit_path: string;
