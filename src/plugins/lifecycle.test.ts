@@ -73,7 +73,7 @@ describe("Lifecycle.scoped", () => {
       await Promise.resolve();
       inside = lifecycle.signal;
       cancel.abort();
-      await Promise.resolve();
+      await Bun.sleep(5);
       return lifecycle.stopRequest?.reason;
     });
     const untouched = lifecycle.scoped(new AbortController().signal, "never", async () => {

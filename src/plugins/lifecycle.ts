@@ -51,9 +51,13 @@ export class Lifecycle {
   async scoped<T>(stop: AbortSignal, reason: string, work: () => Promise<T>): Promise<T> {
     const controller = new AbortController();
     const onProcess = () => controller.abort(this.#controller.signal.reason);
-    const onStop = () => controller.abort({ reason } satisfies StopRequest);
+    // A stop that comes with the whole process stopping (the MCP connection closing aborts its calls
+    // first) reports the process's reason: the scoped one applies only when the process goes on.
+    const onStop = () => setTimeout(() => {
+      if (!controller.signal.aborted) controller.abort(this.#controller.signal.aborted ? this.#controller.signal.reason : ({ reason } satisfies StopRequest));
+    }, 0);
     if (this.#controller.signal.aborted) onProcess();
-    else if (stop.aborted) onStop();
+    else if (stop.aborted) controller.abort({ reason } satisfies StopRequest);
     this.#controller.signal.addEventListener("abort", onProcess, { once: true });
     stop.addEventListener("abort", onStop, { once: true });
     try {
