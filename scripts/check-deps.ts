@@ -39,7 +39,7 @@ export const RULES: readonly DepsRule[] = [
   { files: "src/report/**", may: ["src/diagnostics", "src/trace"], why: "reports are views of result.json and the trace" },
   { files: "src/commands/**", may: CORE, why: "commands are the one core over everything below; they never reach the CLI or MCP" },
   { files: "src/cli/**", may: [...CORE, "src/commands", "src/mcp/server.ts"], why: "the CLI parses, calls commands/ and renders; `flowproof mcp` hands stdio to the MCP server's entry point" },
-  { files: "src/mcp/**", may: [...CORE, "src/commands"], why: "MCP tools call commands/, never the CLI" },
+  { files: "src/mcp/**", may: [...CORE, "src/commands", "src/cli/flags.ts"], why: "MCP tools call commands/, never the CLI; they take their arguments from the CLI's one flag table (src/cli/flags.ts, data only), so a new flag reaches MCP or fails the drift test" },
   { files: "src/index.ts", may: ["src/commands", "src/plugins/api.ts", "src/diagnostics", "src/report/schema.ts", "src/trace/schema.ts"], why: "the library API re-exports commands/, the plugin contract, and the wire types and errors its results carry" },
   { files: "src/index.test.ts", may: ["src/index.ts"], why: "the library face's test imports it by package name, as users do" },
   { files: "plugins/*/**", may: ["src/plugins/api.ts"], why: "a plugin sees flowproof only through src/plugins/api.ts, besides its own folder and npm packages" },

@@ -155,13 +155,14 @@ describe("flowproof record and run (CLI)", () => {
   });
 
   test("a missing browser exits 2 with install instructions and still writes a report", async () => {
-    const spec = project.write("nobrowser/nb.flow.yaml", flowYaml("No browser", `${server.url}/greeter.html`, ['rules: Click "Greet"']));
-    project.write("nobrowser/nb.trace.jsonl", readFileSync(join(project.dir, "greet.trace.jsonl"), "utf8"));
+    // The recorded flow and its trace, moved together into another folder: the trace still belongs to the flow.
+    const spec = project.write("nobrowser/greet.flow.yaml", readFileSync(join(project.dir, "greet.flow.yaml"), "utf8"));
+    project.write("nobrowser/greet.trace.jsonl", readFileSync(join(project.dir, "greet.trace.jsonl"), "utf8"));
     const res = await runCli(["run", spec], { cwd: project.dir, env: { FLOWPROOF_CHROME: "/nonexistent/chromium" } });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain("FLOWPROOF_CHROME=/nonexistent/chromium (does not exist)");
     expect(res.stderr).toContain("apt-get install chromium");
-    expect(res.stdout).toMatch(/^ERROR: No browser/m);
+    expect(res.stdout).toMatch(/^ERROR: Greet/m);
     expect(existsSync(join(project.dir, /^result: (.*)$/m.exec(res.stdout)![1]!))).toBe(true);
   });
 });

@@ -201,7 +201,7 @@ export const plugin = defineAssertion<{ value: string }>({
     const cwd = process.cwd();
     process.chdir(p.dir);
     try {
-      const viaMcp = (await runTool.handle({ spec: authored })) as { report: { passed: boolean }; warnings: string[] };
+      const viaMcp = (await runTool.handle({ spec: authored }, { progress: () => undefined })) as { report: { passed: boolean }; warnings: string[] };
       expect(viaMcp.report.passed).toBe(true);
       expect(viaMcp.warnings).toEqual([]);
       const logs: string[] = [];
