@@ -1,15 +1,19 @@
-// The whole test suite in order: checks, unit tests, end-to-end tests in real Chromium, then the
-// Python SDK against the real CLI.
-// Streams everything and ends with one summary line `N passed, N failed`.
+// The whole test suite: the checks first, then one queue of jobs run by FLOWPROOF_TEST_JOBS
+// (default 3) workers, heaviest first: the unit tests, the Python SDK against the real CLI, and
+// each end-to-end file (real Chromium) in its own `bun test` process. Most of a job is waiting on
+// a browser, a server or a bounded timeout, so three workers share 2 cores well.
+// Prints each job's output as it ends, a timing line, and one summary line `N passed, N failed`.
 const bun = process.execPath;
-const stages: Array<{ name: string; cmd: string[] }> = [
-  { name: "check", cmd: [bun, "scripts/check.ts"] },
-  { name: "unit", cmd: [bun, "test", "--timeout", "30000", "src", "plugins", "scripts", "examples", "test/support"] },
-  // Split into parallel groups below (see E2E_WEIGHTS).
-  { name: "e2e", cmd: [bun, "test", "--timeout", "180000", "test/e2e"] },
-  // The Python SDK against the real CLI (stdlib unittest; needs python3 ≥ 3.9 on PATH).
-  { name: "python", cmd: ["python3", "-m", "unittest", "discover", "-s", "sdk/python/tests", "-t", "sdk/python"] },
-];
+
+interface Job {
+  name: string;
+  cmd: string[];
+  kind: "bun" | "python";
+}
+
+const unitJob: Job = { name: "unit", kind: "bun", cmd: [bun, "test", "--timeout", "30000", "src", "plugins", "scripts", "examples", "test/support"] };
+// stdlib unittest; needs python3 ≥ 3.9 on PATH.
+const pythonJob: Job = { name: "python", kind: "python", cmd: ["python3", "-m", "unittest", "discover", "-s", "sdk/python/tests", "-t", "sdk/python"] };
 
 // The assert_sql tests need a PostgreSQL server: provision the local one when none is named.
 if (!process.env["FLOWPROOF_TEST_PG_URL"]) {
@@ -38,26 +42,22 @@ async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream
 }
 
 /**
- * Seconds each end-to-end file took in a serial run on the CI machine: the e2e stage runs in
- * FLOWPROOF_TEST_E2E_JOBS (default 2) parallel groups balanced by these weights. Most of an
- * end-to-end test is waiting on a browser or a bounded timeout, so two groups share 2 cores well.
+ * Seconds each job took on the CI machine (every run prints them as `timings`); they only decide
+ * the order jobs start in, heaviest first, and the queue balances itself. A new e2e file counts
+ * as 30 s until listed.
  */
-const E2E_WEIGHTS: Record<string, number> = {
+const WEIGHTS: Record<string, number> = {
+  unit: 215, python: 60,
   "oob-assertions": 165, "scoped-targets": 139, suite: 119, "suite-scale": 81, "assertions-more": 72,
   "grammar-forms": 70, cli: 60, shaping: 54, actions: 50, executable: 43, authoring: 38, blocks: 38,
   heal: 34, recording: 30, "keep-open": 14, "debug-bundle": 10, "multi-surface": 24, "real-grids": 22, "bad-input": 20, plugins: 17, demo: 14,
 };
 
-function e2eGroups(jobs: number): string[][] {
-  const files = [...new Bun.Glob("test/e2e/*.test.ts").scanSync(".")].sort();
-  const weight = (f: string) => E2E_WEIGHTS[f.replace(/^test\/e2e\//, "").replace(/\.test\.ts$/, "")] ?? 30;
-  const groups = Array.from({ length: Math.max(1, Math.min(jobs, files.length)) }, () => ({ files: [] as string[], total: 0 }));
-  for (const f of [...files].sort((a, b) => weight(b) - weight(a))) {
-    const lightest = groups.reduce((m, g) => (g.total < m.total ? g : m));
-    lightest.files.push(f);
-    lightest.total += weight(f);
-  }
-  return groups.map((g) => g.files.sort());
+function jobQueue(): Job[] {
+  const e2e = [...new Bun.Glob("test/e2e/*.test.ts").scanSync(".")].sort().map(
+    (file): Job => ({ name: file.replace(/^test\/e2e\//, "").replace(/\.test\.ts$/, ""), kind: "bun", cmd: [bun, "test", "--timeout", "180000", file] }),
+  );
+  return [unitJob, pythonJob, ...e2e].sort((a, b) => (WEIGHTS[b.name] ?? 30) - (WEIGHTS[a.name] ?? 30));
 }
 
 const childEnv = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", PYTHONDONTWRITEBYTECODE: "1" };
@@ -80,38 +80,52 @@ function countBunTests(name: string, output: string): void {
   if (!p) broken.push(`${name}: no test summary`);
 }
 
-for (const stage of stages) {
-  if (stage.name === "e2e") {
-    const jobs = Number(process.env["FLOWPROOF_TEST_E2E_JOBS"] ?? 2) || 1;
-    const groups = e2eGroups(jobs);
-    console.log(`\n=== e2e: ${groups.length} parallel group(s) of test/e2e (FLOWPROOF_TEST_E2E_JOBS=${jobs})`);
-    const runs = groups.map((files, i) => runCommand([bun, "test", "--timeout", "180000", ...files], i === 0));
-    for (const [i, r] of (await Promise.all(runs)).entries()) {
-      if (i > 0) {
-        console.log(`\n=== e2e group ${i + 1}: ${groups[i]!.join(" ")}`);
-        process.stdout.write(r.output);
-      }
-      countBunTests(`e2e group ${i + 1}`, r.output);
-      if (r.code !== 0) broken.push(`e2e group ${i + 1}: exit ${r.code}`);
-    }
-    continue;
+function countPython(output: string): void {
+  // unittest's summary: "Ran N tests" then "OK" or "FAILED (failures=F, errors=E, …)".
+  const ran = /^Ran (\d+) tests? in \S+/m.exec(output);
+  const verdict = /^(OK|FAILED)\b.*$/m.exec(output)?.[0] ?? "";
+  const failures = Number(/failures=(\d+)/.exec(output)?.[1] ?? 0) + Number(/errors=(\d+)/.exec(output)?.[1] ?? 0);
+  const skipped = Number(/skipped=(\d+)/.exec(output)?.[1] ?? 0);
+  if (!ran) {
+    broken.push("python: no unittest summary");
+    return;
   }
-  console.log(`\n=== ${stage.name}: ${stage.cmd.slice(1).join(" ")}`);
-  const { code, output } = await runCommand(stage.cmd, true);
-  if (stage.name === "python") {
-    // unittest's summary: "Ran N tests" then "OK" or "FAILED (failures=F, errors=E, …)".
-    const ran = /^Ran (\d+) tests? in \S+/m.exec(output);
-    const verdict = /^(OK|FAILED)\b.*$/m.exec(output)?.[0] ?? "";
-    const failures = Number(/failures=(\d+)/.exec(output)?.[1] ?? 0) + Number(/errors=(\d+)/.exec(output)?.[1] ?? 0);
-    const skipped = Number(/skipped=(\d+)/.exec(output)?.[1] ?? 0);
-    if (ran) {
-      passed += Number(ran[1]) - failures - skipped;
-      failed += failures;
-      console.log(`python: ${ran[0].trim()} ${verdict} — ${Number(ran[1]) - failures - skipped} passed, ${failures} failed${skipped ? `, ${skipped} skipped` : ""}`);
-    } else broken.push("python: no unittest summary");
-  } else if (stage.name !== "check") countBunTests(stage.name, output);
-  if (code !== 0) broken.push(`${stage.name}: exit ${code}`);
+  passed += Number(ran[1]) - failures - skipped;
+  failed += failures;
+  console.log(`python: ${ran[0].trim()} ${verdict} — ${Number(ran[1]) - failures - skipped} passed, ${failures} failed${skipped ? `, ${skipped} skipped` : ""}`);
 }
+
+/** Runs every job from one queue on `workers` workers; prints each job's output as it ends. */
+async function runQueue(workers: number): Promise<void> {
+  const queue = jobQueue();
+  const total = queue.length;
+  const timings: Array<{ name: string; seconds: number }> = [];
+  const started = Date.now();
+  let done = 0;
+  console.log(`\n=== ${total} jobs on ${workers} worker(s) (FLOWPROOF_TEST_JOBS=${workers}): ${queue.map((j) => j.name).join(" ")}`);
+  const worker = async (): Promise<void> => {
+    for (let job = queue.shift(); job !== undefined; job = queue.shift()) {
+      const t0 = Date.now();
+      const r = await runCommand(job.cmd, false);
+      const seconds = Math.round((Date.now() - t0) / 1000);
+      timings.push({ name: job.name, seconds });
+      done += 1;
+      console.log(`\n=== ${done}/${total} ${job.name}: ${job.cmd.slice(1).join(" ")} (${seconds} s, exit ${r.code})`);
+      process.stdout.write(r.output);
+      if (job.kind === "python") countPython(r.output);
+      else countBunTests(job.name, r.output);
+      if (r.code !== 0) broken.push(`${job.name}: exit ${r.code}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, total)) }, worker));
+  timings.sort((a, b) => b.seconds - a.seconds);
+  console.log(`\ntimings (${Math.round((Date.now() - started) / 1000)} s wall): ${timings.map((t) => `${JSON.stringify(t.name)}: ${t.seconds}`).join(", ")}`);
+}
+
+console.log(`\n=== check: scripts/check.ts`);
+const check = await runCommand([bun, "scripts/check.ts"], true);
+if (check.code !== 0) broken.push(`check: exit ${check.code}`);
+await runQueue(Number(process.env["FLOWPROOF_TEST_JOBS"] ?? 3) || 1);
 
 if (broken.length > 0) console.log(`\nproblems: ${broken.join("; ")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
