@@ -38,6 +38,8 @@ export const DIAGNOSTIC_CODES = {
   "model-config": "The authoring model's provider is configured incompletely or contradictorily (FLOWPROOF_AI_*).",
   "model-error": "The authoring model's provider failed: unreachable, timed out, or answered with an error.",
   "needs-clarification": "A plain step is too ambiguous to author; the clarification lists what is needed.",
+  "unsupported-platform": "The flow's app kind or the command needs another operating system (SAP GUI and Windows apps need Windows).",
+  "sap-error": "SAP GUI could not be reached or refused the session: not running, scripting disabled, unknown connection, or a refused login.",
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
