@@ -12,7 +12,6 @@ describe("assert_api arguments", () => {
     [{ request: "GET http://x", body: {} }, ["body"]],
     [{ request: "DELETE http://x", body: "a" }, ["body"]],
     [{ request: "GET http://x", equals: 1 }, ["equals"]],
-    [{ request: "GET http://x", count: 1 }, ["count"]],
     [{ request: "GET http://x", body_json: "a", count: 1, count_at_least: 1 }, ["count_at_least"]],
     [{ request: "GET http://x", body_json: "a", count: 1, equals: 1 }, ["count"]],
     [{ request: "GET http://x", header_equals: "a" }, ["header_equals"]],
@@ -24,6 +23,11 @@ describe("assert_api arguments", () => {
 
   test("accepts a POST with a body and a complete JSON check", () => {
     expect(checkArgs({ request: "POST http://x", body: { a: 1 }, body_json: "a", equals: 1, header: "X", header_contains: "y" })).toEqual([]);
+  });
+
+  test("accepts a count without body_json: it counts a top-level array", () => {
+    expect(checkArgs({ request: "GET http://x", count: 3 })).toEqual([]);
+    expect(checkArgs({ request: "GET http://x", count_at_least: 1 })).toEqual([]);
   });
 
   test("polls reads and sends writes once unless retry says otherwise", () => {

@@ -66,7 +66,6 @@ export function checkArgs(a: ApiArgs): ArgumentProblem[] {
   }
   if (a.equals !== undefined && a.body_json === undefined) out.push({ path: ["equals"], message: "`equals` needs `body_json` (the path of the value it compares)", hint: "add `body_json: results.0.balance`" });
   for (const k of ["count", "count_at_least"] as const) {
-    if (a[k] !== undefined && a.body_json === undefined) out.push({ path: [k], message: `\`${k}\` needs \`body_json\` (the path of the array it counts)`, hint: "add `body_json: results`" });
     if (a[k] !== undefined && a.equals !== undefined) out.push({ path: [k], message: `\`${k}\` and \`equals\` cannot go together: one counts an array, the other compares a leaf`, hint: "use two steps" });
   }
   if (a.count !== undefined && a.count_at_least !== undefined) out.push({ path: ["count_at_least"], message: "`count` and `count_at_least` are mutually exclusive", hint: "keep one of them" });
@@ -117,7 +116,7 @@ export const plugin = defineAssertion<ApiArgs>({
     if (a.body_contains !== undefined && !text.includes(a.body_contains)) {
       return fail(`the body to contain ${JSON.stringify(a.body_contains)}`, `response body does not contain ${JSON.stringify(a.body_contains)} (status ${status})`);
     }
-    if (a.body_json !== undefined) {
+    if (a.body_json !== undefined || a.count !== undefined || a.count_at_least !== undefined) {
       const check: JsonCheck = a.count !== undefined ? { kind: "count", exactly: a.count } : a.count_at_least !== undefined ? { kind: "count", atLeast: a.count_at_least }
         : a.equals !== undefined ? { kind: "equals", value: a.equals } : { kind: "exists" };
       const problem = checkJson(text, a.body_json, check);

@@ -21,10 +21,19 @@ describe("checkJson", () => {
     ["meta.page.x", { kind: "exists" }, "path 'meta.page.x' stops at segment 'x'"],
     ["meta", { kind: "exists" }, "path resolves to a non-scalar; assert a leaf value"],
     ["meta", { kind: "count", exactly: 1 }, "path 'meta' is an object, count requires an array"],
-    ["results", { kind: "count", exactly: 5 }, "path 'results' has 1 elements, expected exactly 5"],
-    ["results", { kind: "count", atLeast: 2 }, "path 'results' has 1 elements, expected at least 2"],
+    ["results", { kind: "count", exactly: 5 }, "path 'results' has 1 element, expected exactly 5 elements"],
+    ["results", { kind: "count", atLeast: 2 }, "path 'results' has 1 element, expected at least 2 elements"],
   ] as const)("reports %s %j", (path, check, actual) => {
     expect(checkJson(doc, path, check)?.actual).toBe(actual);
+  });
+
+  test("without a path, counts the items of a top-level array", () => {
+    const list = JSON.stringify([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    expect(checkJson(list, undefined, { kind: "count", exactly: 3 })).toBeUndefined();
+    expect(checkJson(list, undefined, { kind: "count", atLeast: 2 })).toBeUndefined();
+    expect(checkJson(list, undefined, { kind: "count", exactly: 2 })).toEqual({ expected: "exactly 2 elements", actual: "the response body has 3 elements, expected exactly 2 elements" });
+    expect(checkJson(doc, undefined, { kind: "count", exactly: 1 })?.actual).toBe("the response body is an object, count requires an array");
+    expect(checkJson("[]", undefined, { kind: "count", atLeast: 1 })?.actual).toBe("the response body has 0 elements, expected at least 1 element");
   });
 
   test("reports a body that is not JSON", () => {

@@ -1,0 +1,82 @@
+// Behaviours a new user meets on real web apps, each on a fixture page of its own, recorded then
+// replayed in real Chromium (API flows against a real local HTTP server): counting a top-level
+// JSON array, and the messages a failed step leaves (asserted verbatim).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServer, type TestServer } from "../support/server.ts";
+import { requireChromium } from "../support/chromium.ts";
+import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { record } from "../../src/commands/record.ts";
+import { run } from "../../src/commands/run.ts";
+import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+
+let server: TestServer;
+let project: TmpProject;
+
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  project = tmpProject("flowproof-web-fixes-");
+  server.setRoute("/api/todos", () => Response.json([{ id: 1, title: "Walk the dog" }, { id: 2, title: "Buy milk" }, { id: 3, title: "Call Ada" }]));
+  server.setRoute("/api/profile", () => Response.json({ name: "Ada", todos: 3 }));
+});
+afterAll(() => {
+  server.stop();
+  project.remove();
+});
+
+let flows = 0;
+const apiFlow = (name: string, steps: string) => `name: ${JSON.stringify(name)}\napp: api\nsteps:\n${steps}`;
+
+/** Records the flow file text, then replays it: every step passes both times. */
+async function greenText(text: string, env: Record<string, string> = {}): Promise<void> {
+  const spec = project.write(`green-${++flows}.flow.yaml`, text);
+  const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: { ...process.env, ...env } });
+  expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
+  expect(recorded.ok).toBe(true);
+  expectValidTrace(recorded.trace_path!);
+  const replay = await run({ spec, recordingDetail: "off", env: { ...process.env, ...env } });
+  expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
+  expect(replay.report.passed).toBe(true);
+  expectValidResult(replay.report_path);
+}
+
+/** Records the flow file text with a short step bound; returns the failed step's detail. */
+async function redText(text: string, stepTimeoutMs = 3_000, env: Record<string, string> = {}): Promise<string> {
+  const spec = project.write(`red-${++flows}.flow.yaml`, text);
+  const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: { ...process.env, FLOWPROOF_STEP_TIMEOUT_MS: String(stepTimeoutMs), ...env } });
+  expect(recorded.ok).toBe(false);
+  const failed = recorded.step_results.find((r) => r.status !== "passed");
+  expect(failed).toBeDefined();
+  return failed?.detail ?? "";
+}
+
+const web = (page: string, steps: readonly string[]) => flowYaml(`Web ${flows + 1}`, `${server.url}/${page}`, steps);
+
+describe("assert_api counts the items of a top-level JSON array", () => {
+  test("count and count_at_least without body_json count the array the response is", async () => {
+    await greenText(apiFlow("Todos API", `  - assert_api:
+      request: GET ${server.url}/api/todos
+      count: 3
+  - assert_api:
+      request: GET ${server.url}/api/todos
+      count_at_least: 1
+  - assert_api:
+      request: GET ${server.url}/api/todos
+      body_json: 0.title
+      equals: Walk the dog
+`));
+  });
+
+  test("a wrong count and a body that is not an array say so", async () => {
+    expect(await redText(apiFlow("Wrong count", `  - assert_api:
+      request: GET ${server.url}/api/todos
+      count: 5
+      timeout_seconds: 0
+`))).toBe("assert_api: the response body has 3 elements, expected exactly 5 elements");
+    expect(await redText(apiFlow("Not an array", `  - assert_api:
+      request: GET ${server.url}/api/profile
+      count_at_least: 1
+      timeout_seconds: 0
+`))).toBe("assert_api: the response body is an object, count requires an array");
+  });
+});
