@@ -40,6 +40,7 @@ export const DIAGNOSTIC_CODES = {
   "needs-clarification": "A plain step is too ambiguous to author; the clarification lists what is needed.",
   "unsupported-platform": "The flow's app kind or the command needs another operating system (SAP GUI and Windows apps need Windows).",
   "sap-error": "SAP GUI could not be reached or refused the session: not running, scripting disabled, unknown connection, or a refused login.",
+  "app-launch": "A desktop program could not be started, ended before its window appeared, or its window (awaited by title) never appeared.",
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

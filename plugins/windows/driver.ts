@@ -1,0 +1,500 @@
+// The Windows AppDriver: one program's main window (and the dialogs it owns), its controls read
+// through an ElementBackend, input injected through the Desktop. Every method is one attempt.
+// Input goes only to the surface's own window: before each one the foreground is verified (and
+// re-asked for, bounded); when another window keeps it, the attempt fails naming that window.
+import type { AppDriver, Attempt, Capability, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, Rect, RectTarget, RectsAnswer, SceneEntry, SceneInventory, Selector, TypeOptions } from "../../src/plugins/api.ts";
+import { describeElement, isEditable, plainLabel, type Desktop, type ElementBackend, type TopWindow, type WinElement } from "./backend.ts";
+import { CALC_BUTTONS, CALC_DISPLAY_ID, NOTEPAD_EDITOR_ID, calcTypeButtons, readNumber } from "./sugar.ts";
+
+const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "select", "screenshot"]);
+/** How many times the driver asks for its window back before an input fails. */
+const FOREGROUND_TRIES = 5;
+const FOREGROUND_PAUSE_MS = 100;
+/** Scene entries at most (interactive first). */
+const SCENE_CAP = 100;
+/** The css a recorder always asks to mask (password inputs): answered with the window's password fields. */
+const PASSWORD_CSS = "input[type=password i]";
+
+export type AppFlavour = "windows" | "calc" | "notepad";
+
+export interface WindowsDriverOptions {
+  readonly desktop: Desktop;
+  readonly backend: ElementBackend;
+  /** The program's main window, already found. */
+  readonly window: TopWindow;
+  readonly flavour: AppFlavour;
+  /** Ends the launched program (close() calls it); absent when the driver attached to a running one. */
+  readonly stop?: () => Promise<void>;
+  /** The window's rectangle after `window:` was applied, recorded as applied. */
+  readonly geometry?: Rect;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+type Failed = Extract<Attempt, { ok: false }>["failed"];
+type Failure = Extract<Attempt, { ok: false }>;
+const fail = (failed: Failed, detail: string, retryable = true): Failure => ({ ok: false, failed, detail, retryable });
+const done = (tier?: string): Attempt => (tier ? { ok: true, value: undefined, tier } : { ok: true, value: undefined });
+
+/** What an action needs of its target; a label names the control after it for `field`-like wants. */
+type Want = "any" | "editable" | "selectable" | "checkable" | "clickable";
+
+type Found = { readonly ok: true; readonly el: WinElement; readonly tier: string; readonly window: TopWindow } | Failure;
+
+export class WindowsDriver implements AppDriver {
+  readonly capabilities = CAPABILITIES;
+  readonly #desktop: Desktop;
+  readonly #backend: ElementBackend;
+  readonly #window: TopWindow;
+  readonly #flavour: AppFlavour;
+  readonly #stop: (() => Promise<void>) | undefined;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #geometry: Rect | undefined;
+  /** Controls a secret was typed into (refs): masked in every frame while they exist. */
+  readonly #secretRefs = new Set<string>();
+  #closed = false;
+
+  constructor(options: WindowsDriverOptions) {
+    this.#desktop = options.desktop;
+    this.#backend = options.backend;
+    this.#window = options.window;
+    this.#flavour = options.flavour;
+    this.#stop = options.stop;
+    this.#sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.#geometry = options.geometry;
+  }
+
+  /** Facts for the trace header's app entry: the backend that resolved the steps and the geometry as applied. */
+  appInfo(): Readonly<Record<string, unknown>> {
+    const g = this.#geometry;
+    return { backend: this.#backend.name, ...(g ? { geometry: { x: g.x, y: g.y, width: g.width, height: g.height } } : {}) };
+  }
+
+  /** The window this driver drives. */
+  get window(): TopWindow {
+    return this.#window;
+  }
+
+  /** Which backend resolved the steps (recorded in the trace). */
+  get backendName(): string {
+    return this.#backend.name;
+  }
+
+  // ---- windows and elements -------------------------------------------------------------
+
+  /** The main window and the visible windows it owns (dialogs), the foreground one first. */
+  async #windows(): Promise<TopWindow[]> {
+    const all = await this.#desktop.topWindows();
+    const main = all.find((w) => w.handle === this.#window.handle);
+    if (!main) return [];
+    const owned = all.filter((w) => w.owner === main.handle && w.visible);
+    const fg = await this.#desktop.foreground();
+    const first = owned.find((w) => w.handle === fg?.handle);
+    return first ? [first, main, ...owned.filter((w) => w !== first)] : [main, ...owned];
+  }
+
+  async #elements(): Promise<{ window: TopWindow; elements: readonly WinElement[] }[]> {
+    const out: { window: TopWindow; elements: readonly WinElement[] }[] = [];
+    for (const w of await this.#windows()) out.push({ window: w, elements: (await this.#backend.elements(w)).filter((e) => e.visible) });
+    return out;
+  }
+
+  /** The one control the ladder names (first rung that names any); never the first of several. */
+  async #resolve(ladder: readonly Selector[], want: Want): Promise<Found> {
+    if (ladder.length === 0) return fail("not-found", "the step names no control", false);
+    const groups = await this.#elements();
+    if (groups.length === 0) return fail("not-found", `the window ${JSON.stringify(this.#window.title)} is gone`, false);
+    for (const rung of ladder) {
+      if (rung.payload["css"] !== undefined) return fail("unsupported", "css selectors are web-only; a Windows control is named by `id:<AutomationId>` or its label", false);
+      for (const { window, elements } of groups) {
+        const matches = matchRung(elements, rung, want);
+        if (matches.length === 0) continue;
+        const nth = typeof rung.payload["nth"] === "number" ? rung.payload["nth"] : undefined;
+        if (nth !== undefined) {
+          const el = matches[nth - 1];
+          if (el) return { ok: true, el, tier: rung.tier, window };
+          return fail("not-found", `only ${matches.length} control${matches.length === 1 ? "" : "s"} match, so there is no ${nth}th`);
+        }
+        if (matches.length > 1) {
+          return fail("ambiguous", `${matches.length} controls match: ${matches.slice(0, 5).map((m) => `${describeElement(m)} at ${m.rect.x},${m.rect.y}`).join("; ")}; name one with an ordinal (the 2nd "…") or \`id:<AutomationId>\``, false);
+        }
+        return { ok: true, el: matches[0]!, tier: rung.tier, window };
+      }
+    }
+    return fail("not-found", `no control in ${JSON.stringify(this.#window.title)} matches`);
+  }
+
+  /** Verifies (and, bounded, restores) that input goes to this window or a dialog it owns. */
+  async #foreground(): Promise<Attempt> {
+    let fg: TopWindow | undefined;
+    for (let i = 0; i < FOREGROUND_TRIES; i++) {
+      fg = await this.#desktop.foreground();
+      if (fg && (fg.handle === this.#window.handle || fg.owner === this.#window.handle)) return done();
+      await this.#desktop.bringToFront(this.#window);
+      await this.#sleep(FOREGROUND_PAUSE_MS);
+    }
+    fg = await this.#desktop.foreground();
+    if (fg && (fg.handle === this.#window.handle || fg.owner === this.#window.handle)) return done();
+    return fail("receives-pointer", `no input was sent: ${fg ? `the window ${JSON.stringify(fg.title)} (${fg.className}, pid ${fg.pid})` : "no window"} has the keyboard and ${JSON.stringify(this.#window.title)} could not be brought to the front`, false);
+  }
+
+  // ---- actions -----------------------------------------------------------------------------
+
+  async navigate(): Promise<Attempt> {
+    return done();
+  }
+
+  async reload(): Promise<Attempt> {
+    return fail("unsupported", "`Reload the page` is not implemented for windows apps", false);
+  }
+
+  async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
+    if (options.button !== "left" || options.clickCount !== 1) return fail("unsupported", "right- and double-click are not implemented for windows apps yet", false);
+    const f = await this.#resolve(ladder, "clickable");
+    if (!f.ok) return f;
+    if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
+    const fg = await this.#foreground();
+    if (!fg.ok) return fg;
+    if (f.el.controlType === "button" || f.el.controlType === "checkbox" || f.el.controlType === "radio") await this.#backend.invoke(f.el);
+    else {
+      const at = options.at ?? { xPct: 50, yPct: 50 };
+      await this.#desktop.click(Math.round(f.el.rect.x + (f.el.rect.width * at.xPct) / 100), Math.round(f.el.rect.y + (f.el.rect.height * at.yPct) / 100), "left", 1);
+    }
+    return done(f.tier);
+  }
+
+  async hover(): Promise<Attempt> {
+    return fail("unsupported", "`Hover` is not implemented for windows apps yet", false);
+  }
+
+  async fill(ladder: readonly Selector[], text: string, options?: TypeOptions): Promise<Attempt> {
+    const f = await this.#resolve(ladder, "editable");
+    if (!f.ok) return f;
+    if (!isEditable(f.el)) return fail("editable", `${describeElement(f.el)} does not take typed text`, false);
+    if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
+    const fg = await this.#foreground();
+    if (!fg.ok) return fg;
+    await this.#backend.focus(f.el);
+    await this.#backend.selectAll(f.el);
+    // Focus may move while the field is prepared (a dialog opening): verified again before typing.
+    const again = await this.#foreground();
+    if (!again.ok) return again;
+    await this.#desktop.typeText(text);
+    if (options?.secret) this.#secretRefs.add(f.el.ref);
+    else this.#secretRefs.delete(f.el.ref);
+    if (!f.el.password) {
+      const now = await this.#reread(f.el);
+      if (now && now.value !== undefined && now.value !== text) return fail("editable", `the field holds ${JSON.stringify(now.value)} after typing`, false);
+    }
+    return done(f.tier);
+  }
+
+  async typeFocused(text: string, options?: TypeOptions): Promise<Attempt> {
+    if (this.#flavour === "calc") {
+      const buttons = calcTypeButtons(text);
+      if (typeof buttons === "string") return fail("unsupported", buttons, false);
+      for (const id of buttons) {
+        const r = await this.#pressById(id);
+        if (!r.ok) return r;
+      }
+      return done("native_id");
+    }
+    let target: WinElement | undefined;
+    if (this.#flavour === "notepad") {
+      const f = await this.#resolve([{ tier: "native_id", provenance: "rules", payload: { id: NOTEPAD_EDITOR_ID } }, { tier: "structural", provenance: "rules", payload: { control_type: "edit" } }], "editable");
+      if (!f.ok) return f;
+      target = f.el;
+    }
+    const fg = await this.#foreground();
+    if (!fg.ok) return fg;
+    if (target) await this.#backend.focus(target);
+    await this.#desktop.typeText(text);
+    if (options?.secret) {
+      const focused = (await this.#elements()).flatMap((g) => g.elements).find((e) => e.focused);
+      if (focused) this.#secretRefs.add(focused.ref);
+    }
+    return done();
+  }
+
+  async pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt> {
+    if (this.#flavour === "calc" && modifiers.length === 0 && CALC_BUTTONS.has(key)) return this.#pressById(CALC_BUTTONS.get(key)!);
+    const fg = await this.#foreground();
+    if (!fg.ok) return fg;
+    await this.#desktop.pressKey(key, modifiers.map((m) => (m === "mod" ? "ctrl" : m)));
+    return done();
+  }
+
+  async #pressById(id: string): Promise<Attempt> {
+    const f = await this.#resolve([{ tier: "native_id", provenance: "rules", payload: { id } }], "clickable");
+    if (!f.ok) return f;
+    if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
+    const fg = await this.#foreground();
+    if (!fg.ok) return fg;
+    await this.#backend.invoke(f.el);
+    return done(f.tier);
+  }
+
+  async select(ladder: readonly Selector[], values: readonly string[]): Promise<Attempt> {
+    const f = await this.#resolve(ladder, "selectable");
+    if (!f.ok) return f;
+    if (f.el.controlType !== "combobox" && f.el.controlType !== "list") return fail("unsupported", `${describeElement(f.el)} is not a combo box or list box`, false);
+    if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
+    const missing = values.filter((v) => !(f.el.items ?? []).includes(v));
+    if (missing.length > 0) return fail("not-found", `${describeElement(f.el)} has no item ${JSON.stringify(missing[0])}; its items: ${(f.el.items ?? []).map((i) => JSON.stringify(i)).join(", ")}`);
+    const fg = await this.#foreground();
+    if (!fg.ok) return fg;
+    const problem = await this.#backend.select(f.el, values);
+    if (problem) return fail("unsupported", problem, false);
+    const now = await this.#reread(f.el);
+    if (now && !values.every((v) => now.selected?.includes(v))) return fail("stable", `${describeElement(f.el)} shows ${JSON.stringify(now.selected ?? [])} after selecting`);
+    return done(f.tier);
+  }
+
+  async setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt> {
+    const f = await this.#resolve(ladder, "checkable");
+    if (!f.ok) return f;
+    if (f.el.checked === undefined) return fail("unsupported", `${describeElement(f.el)} is not a check box or radio button`, false);
+    if (f.el.checked === checked) return done(f.tier);
+    if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
+    const fg = await this.#foreground();
+    if (!fg.ok) return fg;
+    await this.#backend.invoke(f.el);
+    const now = await this.#reread(f.el);
+    if (now?.checked !== checked) return fail("stable", `${describeElement(f.el)} is still ${now?.checked ? "checked" : "not checked"} after clicking it`);
+    return done(f.tier);
+  }
+
+  /** The control again, read now (by its ref). */
+  async #reread(el: WinElement): Promise<WinElement | undefined> {
+    return (await this.#elements()).flatMap((g) => g.elements).find((e) => e.ref === el.ref);
+  }
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  async readText(ladder: readonly Selector[]): Promise<Attempt<string>> {
+    const f = await this.#resolve(ladder, "any");
+    if (!f.ok) return f;
+    if (f.el.password) return fail("unsupported", "a password field's value is never read", false);
+    return { ok: true, value: textOf(f.el), tier: f.tier };
+  }
+
+  async count(ladder: readonly Selector[]): Promise<number> {
+    const groups = await this.#elements();
+    for (const rung of ladder) {
+      const n = groups.reduce((sum, g) => sum + matchRung(g.elements, rung, "any").length, 0);
+      if (n > 0) return n;
+    }
+    return 0;
+  }
+
+  async check(ladder: readonly Selector[], expect: Expectation): Promise<Reading> {
+    if (ladder.length === 0) return this.#checkWindow(expect);
+    if (expect.kind === "visible" && !expect.visible) {
+      const n = await this.count(ladder);
+      return { pass: n === 0, actual: n === 0 ? "absent" : "present" };
+    }
+    if (expect.kind === "count") {
+      const n = await this.count(ladder);
+      return { pass: n === expect.count, actual: `${n} matching`, };
+    }
+    const f = await this.#resolve(ladder, "any");
+    if (!f.ok) return { pass: false, actual: f.failed === "ambiguous" ? f.detail : "absent", retryable: f.retryable };
+    const el = f.el;
+    const tier = f.tier;
+    const reading = (pass: boolean, actual: string): Reading => ({ pass, actual, tier });
+    switch (expect.kind) {
+      case "visible":
+        return reading(true, "present");
+      case "enabled":
+        return reading(el.enabled === expect.enabled, el.enabled ? "enabled" : "disabled");
+      case "checked":
+        if (el.checked === undefined) return { pass: false, actual: `${describeElement(el)} cannot be checked`, retryable: false };
+        return reading(el.checked === expect.checked, el.checked ? "checked" : "not checked");
+      case "text_contains": {
+        if (el.password) return { pass: false, actual: "a password field, whose value is never read", retryable: false };
+        const text = textOf(el);
+        return reading(text.includes(expect.text), JSON.stringify(text));
+      }
+      case "numeric_equals": {
+        const n = readNumber(textOf(el));
+        return reading(n !== undefined && Math.abs(n - expect.value) < 1e-9, JSON.stringify(textOf(el)));
+      }
+      case "empty": {
+        if (el.password) return { pass: false, actual: "a password field, whose value is never read", retryable: false };
+        const empty = (el.value ?? "") === "";
+        return reading(empty === expect.empty, empty ? "empty" : JSON.stringify(el.value));
+      }
+      default:
+        return { pass: false, actual: `\`${expect.kind}\` cannot be checked on a Windows control`, retryable: false };
+    }
+  }
+
+  async #checkWindow(expect: Expectation): Promise<Reading> {
+    const current = (await this.#desktop.topWindows()).find((w) => w.handle === this.#window.handle);
+    if (!current) return { pass: false, actual: `the window ${JSON.stringify(this.#window.title)} is gone`, retryable: false };
+    switch (expect.kind) {
+      case "title":
+        return { pass: expect.op === "equals" ? current.title === expect.value : current.title.includes(expect.value), actual: `titled ${JSON.stringify(current.title)}` };
+      case "text_contains":
+      case "text_absent": {
+        const text = await this.#windowText(current);
+        const needle = expect.text;
+        if (expect.kind === "text_absent") return { pass: !text.includes(needle), actual: clip(text) };
+        const times = text.split(needle).length - 1;
+        return { pass: expect.count === undefined ? times > 0 : times === expect.count, actual: clip(text) };
+      }
+      default:
+        return { pass: false, actual: `\`${expect.kind}\` cannot be checked on a Windows app`, retryable: false };
+    }
+  }
+
+  /** What the window shows: its title and every visible control's name and value (never a password). */
+  async #windowText(main: TopWindow): Promise<string> {
+    const parts = [main.title];
+    for (const g of await this.#elements()) {
+      if (g.window.handle !== main.handle) parts.push(g.window.title);
+      for (const e of g.elements) {
+        const name = plainLabel(e.name);
+        if (name) parts.push(name);
+        if (!e.password && e.value && e.value !== e.name) parts.push(e.value);
+      }
+    }
+    return parts.join("\n");
+  }
+
+  // ---- frames ------------------------------------------------------------------------------
+
+  async captureFrame(): Promise<RawFrame> {
+    const shot = await this.#desktop.capture(this.#window);
+    return { png: shot.png };
+  }
+
+  async rectsFor(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
+    const origin = await this.#desktop.windowRect(this.#window);
+    const all = (await this.#elements()).flatMap((g) => g.elements);
+    const rel = (r: Rect): Rect => ({ x: r.x - origin.x, y: r.y - origin.y, width: r.width, height: r.height });
+    return targets.map((t): RectsAnswer => {
+      if ("secretFields" in t) {
+        return { ok: true, rects: all.filter((e) => e.password || this.#secretRefs.has(e.ref)).map((e) => rel(e.rect)) };
+      }
+      if ("css" in t) {
+        if (t.css === PASSWORD_CSS) return { ok: true, rects: all.filter((e) => e.password).map((e) => rel(e.rect)) };
+        return { ok: false, detail: `css rule ${JSON.stringify(t.css)} cannot be resolved on a Windows app (use a rect rule)` };
+      }
+      return { ok: true, rects: all.filter((e) => plainLabel(e.name).includes(t.text) || (!e.password && (e.value ?? "").includes(t.text))).map((e) => rel(e.rect)) };
+    });
+  }
+
+  // ---- model authoring ---------------------------------------------------------------------
+
+  async scene(): Promise<SceneInventory> {
+    const groups = await this.#elements();
+    const all = groups.flatMap((g) => g.elements);
+    const entries: SceneEntry[] = [];
+    const interactive = all.filter((e) => e.controlType !== "text" && e.controlType !== "group" && e.controlType !== "pane");
+    const readable = all.filter((e) => e.controlType === "text" && plainLabel(e.name) !== "");
+    for (const e of [...interactive, ...readable]) {
+      const name = plainLabel(e.name);
+      const idCount = e.automationId ? all.filter((o) => o.automationId === e.automationId).length : 0;
+      const target = idCount === 1 ? `id:${e.automationId}` : name ? `text:${name}` : undefined;
+      if (!target) continue;
+      entries.push({
+        target,
+        tag: e.controlType,
+        actionable: e.controlType !== "text",
+        ...(name ? { text: name.slice(0, 80) } : {}),
+        ...(e.password ? { type: "password" } : {}),
+        ...(!e.password && e.value !== undefined && e.value !== e.name ? { value: e.value.slice(0, 80) } : {}),
+        ...(e.checked !== undefined ? { checked: e.checked } : {}),
+        ...(!e.enabled ? { disabled: true } : {}),
+        ...(e.items ? { options: e.items.slice(0, 60) } : {}),
+      });
+    }
+    const main = groups[0]?.window ?? this.#window;
+    return {
+      url: "",
+      title: main.title,
+      text: clip((await this.#windowText(main)).replace(/\s+/g, " "), 2000),
+      entries: entries.slice(0, SCENE_CAP),
+      omitted: Math.max(0, entries.length - SCENE_CAP),
+      loaded: true,
+    };
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------------
+
+  async environment(): Promise<{ os: string; resolution: [number, number] }> {
+    return { os: "windows", resolution: await this.#desktop.screenSize() };
+  }
+
+  async untilClosed(): Promise<void> {
+    for (;;) {
+      const alive = (await this.#desktop.topWindows()).some((w) => w.handle === this.#window.handle);
+      if (!alive) return;
+      await this.#sleep(500);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#stop?.();
+  }
+}
+
+/** A control's text: an edit's value, else its name. */
+function textOf(el: WinElement): string {
+  if (el.value !== undefined && (isEditable(el) || el.controlType === "list")) return el.value;
+  return plainLabel(el.name) || el.value || "";
+}
+
+function clip(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+const ROLE_TYPES: Readonly<Record<string, readonly string[]>> = {
+  field: ["edit", "document", "combobox"],
+  button: ["button"],
+  checkbox: ["checkbox", "radio"],
+  dropdown: ["combobox", "list"],
+  link: ["hyperlink"],
+};
+const WANT_TYPES: Readonly<Record<Want, readonly string[] | undefined>> = {
+  any: undefined,
+  editable: ["edit", "document", "combobox"],
+  selectable: ["combobox", "list"],
+  checkable: ["checkbox", "radio"],
+  clickable: undefined,
+};
+
+/** The controls one rung names, in tree order; a label stands for the control it labels when the action needs one. */
+export function matchRung(elements: readonly WinElement[], rung: Selector, want: Want): WinElement[] {
+  const p = rung.payload;
+  const id = typeof p["automation_id"] === "string" ? p["automation_id"] : typeof p["id"] === "string" ? p["id"] : undefined;
+  if (rung.tier === "native_id" && id !== undefined) return elements.filter((e) => e.automationId === id);
+  if (rung.tier === "structural" && typeof p["control_type"] === "string") {
+    const name = typeof p["name"] === "string" ? p["name"] : undefined;
+    return elements.filter((e) => e.controlType === p["control_type"] && (name === undefined || plainLabel(e.name) === name));
+  }
+  if (rung.tier !== "text_anchor" || typeof p["text"] !== "string") return [];
+  const text = p["text"];
+  const role = typeof p["role"] === "string" ? p["role"] : undefined;
+  const types = (role ? ROLE_TYPES[role] : undefined) ?? WANT_TYPES[want];
+  const exact = elements.filter((e) => plainLabel(e.name) === text);
+  const named = exact.length > 0 ? exact : elements.filter((e) => plainLabel(e.name).toLowerCase() === text.toLowerCase());
+  const out: WinElement[] = [];
+  for (const e of named) {
+    const el = types && !types.includes(e.controlType) && e.controlType === "text" ? labelled(elements, e, types) : e;
+    if (el && (!types || types.includes(el.controlType)) && !out.includes(el)) out.push(el);
+  }
+  return out;
+}
+
+/** The control a static label names: the next control of the wanted types, before any other label. */
+function labelled(elements: readonly WinElement[], label: WinElement, types: readonly string[]): WinElement | undefined {
+  const start = elements.indexOf(label);
+  for (const e of elements.slice(start + 1)) {
+    if (types.includes(e.controlType)) return e;
+    if (e.controlType === "text" && plainLabel(e.name) !== "") return undefined;
+  }
+  return undefined;
+}

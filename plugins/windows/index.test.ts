@@ -1,0 +1,48 @@
+import { describe, expect, test } from "bun:test";
+import { chooseBackend, launchSpec, plugins, WindowsSession, UnsupportedPlatformError } from "./index.ts";
+import { FakeDesktop } from "./backends/fake.ts";
+import type { ElementBackend } from "./backend.ts";
+import { WindowsDriver } from "./driver.ts";
+
+const ctx = { baseDir: "/tmp", log: () => undefined };
+
+describe("the Windows adapters", () => {
+  test("three app kinds: windows, notepad, calc", () => {
+    expect(plugins.map((p) => p.kind)).toEqual(["windows", "notepad", "calc"]);
+  });
+
+  test("on another OS launching is an unsupported-platform error saying it requires Windows", async () => {
+    const session = new WindowsSession("notepad", async () => { throw new Error("must not load the Windows bindings"); }, "linux");
+    const error = await session.launch({}, ctx).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedPlatformError);
+    expect((error as UnsupportedPlatformError).code).toBe("unsupported-platform");
+    expect((error as Error).message).toBe("`app: notepad` requires Windows; this machine runs linux");
+  });
+
+  test("notepad and calc start their program; a windows app needs command and window_title", () => {
+    expect(launchSpec("notepad", {})).toMatchObject({ command: "notepad.exe", windowTitle: "Notepad" });
+    expect(launchSpec("calc", { window: { width: 400, height: 600 } })).toMatchObject({ command: "calc.exe", windowTitle: "Calculator", geometry: { width: 400, height: 600 } });
+    expect(launchSpec("windows", { command: "a.exe", window_title: "A", backend: "win32" })).toMatchObject({ command: "a.exe", windowTitle: "A", backend: "win32" });
+    expect(() => launchSpec("windows", {})).toThrow("needs `command` and `window_title`");
+  });
+
+  test("the backend: the one the trace recorded, else the first that can search the window", async () => {
+    const w = { handle: "1", title: "A", className: "A", pid: 1, visible: true };
+    const uia = { name: "uia", canSearch: async () => false } as unknown as ElementBackend;
+    const win32 = { name: "win32", canSearch: async () => true } as unknown as ElementBackend;
+    expect((await chooseBackend([uia, win32], w)).name).toBe("win32");
+    expect((await chooseBackend([{ ...uia, canSearch: async () => true } as ElementBackend, win32], w)).name).toBe("uia");
+    expect((await chooseBackend([{ ...uia, canSearch: async () => true } as ElementBackend, win32], w, "win32")).name).toBe("win32");
+  });
+
+  test("on Windows a session starts the program, waits for its window and closes it at the end", async () => {
+    const desk = new FakeDesktop();
+    desk.programs.set("fixture.exe", { windows: [{ handle: "9", title: "Fixture", className: "F", visible: true, rect: { x: 0, y: 0, width: 10, height: 10 }, controls: [] }] });
+    const session = new WindowsSession("windows", async () => ({ desktop: desk, backends: [desk] }), "win32");
+    const driver = await session.launch({ command: "fixture.exe", window_title: "Fixture", window: { x: 5, y: 6, width: 300, height: 200 } }, ctx);
+    expect(driver).toBeInstanceOf(WindowsDriver);
+    expect((driver as WindowsDriver).appInfo()).toEqual({ backend: "fake", geometry: { x: 5, y: 6, width: 300, height: 200 } });
+    await driver.close();
+    expect(desk.windows).toEqual([]);
+  });
+});

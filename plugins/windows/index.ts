@@ -1,0 +1,128 @@
+// The Windows desktop adapters: `app: {command, window_title}` (kind `windows`), `app: notepad`
+// and `app: calc`. The bun:ffi bindings are imported only on Windows, so no other platform ever
+// opens user32 and friends; elsewhere launching is a clear unsupported-platform error.
+import { defineAdapter, FlowproofError, type AdapterPlugin, type AdapterSession, type AppDriver, type Capability, type LaunchContext } from "../../src/plugins/api.ts";
+import type { Desktop, ElementBackend, TopWindow } from "./backend.ts";
+import { WindowsDriver, type AppFlavour } from "./driver.ts";
+import { openWindow, type WindowsLaunch } from "./launch.ts";
+
+const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "select", "screenshot"];
+/** How long a program's window may take to appear, by default. */
+export const WINDOW_TIMEOUT_MS = 30_000;
+
+/** The program and window each built-in kind starts when the flow names none. */
+export const DEFAULT_APPS: Readonly<Record<Exclude<AppFlavour, "windows">, { readonly command: string; readonly windowTitle: string }>> = {
+  notepad: { command: "notepad.exe", windowTitle: "Notepad" },
+  calc: { command: "calc.exe", windowTitle: "Calculator" },
+};
+
+/** What the adapter needs of the machine: a desktop, and the backends that can read a window's controls. */
+export interface DesktopAccess {
+  readonly desktop: Desktop;
+  /** Backends by preference (UI Automation first); the first that can search the window is used. */
+  readonly backends: readonly ElementBackend[];
+}
+
+export class UnsupportedPlatformError extends FlowproofError {
+  constructor(kind: string, platform: string) {
+    super({
+      code: "unsupported-platform",
+      message: `\`app: ${kind}\` requires Windows; this machine runs ${platform}`,
+      hint: "run this flow on a Windows machine (or under Wine), or drive a web or api surface here",
+    });
+  }
+}
+
+/** The bun:ffi desktop, loaded only on Windows. */
+async function windowsAccess(): Promise<DesktopAccess> {
+  const { createWin32Access } = await import("./backends/win32.ts");
+  return createWin32Access();
+}
+
+/** The launch config's `{command, window_title, window, backend}` for `kind`, with its defaults. */
+export function launchSpec(kind: AppFlavour, config: Readonly<Record<string, unknown>>): WindowsLaunch & { readonly backend?: string } {
+  const defaults = kind === "windows" ? undefined : DEFAULT_APPS[kind];
+  const command = typeof config["command"] === "string" ? config["command"] : defaults?.command;
+  const windowTitle = typeof config["window_title"] === "string" ? config["window_title"] : defaults?.windowTitle;
+  if (command === undefined || windowTitle === undefined) {
+    throw new FlowproofError({ code: "bad-value", message: "a Windows app needs `command` and `window_title`", hint: "app: {command: \"C:\\\\Apps\\\\app.exe\", window_title: \"My App\"}" });
+  }
+  const w = config["window"];
+  const geometry = typeof w === "object" && w !== null ? w as WindowsLaunch["geometry"] : undefined;
+  const timeout = config["window_timeout_ms"];
+  return {
+    command,
+    windowTitle,
+    ...(geometry ? { geometry } : {}),
+    timeoutMs: typeof timeout === "number" && timeout > 0 ? timeout : WINDOW_TIMEOUT_MS,
+    ...(typeof config["backend"] === "string" ? { backend: config["backend"] } : {}),
+  };
+}
+
+/** The backend for `window`: the recorded one when the trace names it, else the first that can search it. */
+export async function chooseBackend(backends: readonly ElementBackend[], window: TopWindow, recorded?: string): Promise<ElementBackend> {
+  if (recorded !== undefined) {
+    const named = backends.find((b) => b.name === recorded);
+    if (named) return named;
+  }
+  for (const b of backends) if (await b.canSearch(window)) return b;
+  const last = backends[backends.length - 1];
+  if (!last) throw new FlowproofError({ code: "plugin-error", message: "no element backend is available on this machine" });
+  return last;
+}
+
+/** Programs started by this process and not yet ended: killed at process exit whatever happened. */
+const running = new Set<{ killNow(): void }>();
+let exitHook = false;
+
+export class WindowsSession implements AdapterSession {
+  readonly #kind: AppFlavour;
+  readonly #access: () => Promise<DesktopAccess>;
+  readonly #platform: string;
+
+  constructor(kind: AppFlavour, access: () => Promise<DesktopAccess> = windowsAccess, platform: string = process.platform) {
+    this.#kind = kind;
+    this.#access = access;
+    this.#platform = platform;
+  }
+
+  async launch(config: Readonly<Record<string, unknown>>, _ctx: LaunchContext): Promise<AppDriver> {
+    if (this.#platform !== "win32") throw new UnsupportedPlatformError(this.#kind, this.#platform);
+    const spec = launchSpec(this.#kind, config);
+    const { desktop, backends } = await this.#access();
+    const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+    const opened = await openWindow(desktop, spec, sleep);
+    const launched = opened.launched;
+    running.add(launched);
+    if (!exitHook) {
+      exitHook = true;
+      process.on("exit", () => {
+        for (const p of running) p.killNow();
+      });
+    }
+    const stop = async () => {
+      await desktop.closeWindow(opened.window).catch(() => undefined);
+      const ended = await Promise.race([launched.exited.then(() => true), sleep(2_000).then(() => false)]);
+      if (!ended) await launched.kill();
+      running.delete(launched);
+    };
+    try {
+      const backend = await chooseBackend(backends, opened.window, spec.backend);
+      return new WindowsDriver({ desktop, backend, window: opened.window, flavour: this.#kind, stop, ...(opened.geometry ? { geometry: opened.geometry } : {}) });
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {}
+}
+
+const adapter = (kind: AppFlavour): AdapterPlugin => defineAdapter({ kind, capabilities: CAPABILITIES, open: async () => new WindowsSession(kind) });
+
+/** `app: {command, window_title}`: any Windows program. */
+export const plugin = adapter("windows");
+export const notepadPlugin = adapter("notepad");
+export const calcPlugin = adapter("calc");
+/** Every Windows app kind, for the built-in registry. */
+export const plugins: readonly AdapterPlugin[] = [plugin, notepadPlugin, calcPlugin];

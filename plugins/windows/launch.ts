@@ -1,0 +1,99 @@
+// Starting a flow's program and finding its window: the command line split into the program and
+// its arguments (passed verbatim), the window awaited by title (bounded polling; a failure lists
+// the windows that were there), and `window:` geometry applied before the first step.
+import { FlowproofError, type Rect } from "../../src/plugins/api.ts";
+import type { Desktop, Launched, TopWindow } from "./backend.ts";
+
+/** The launch config an app kind's session receives (values already resolved). */
+export interface WindowsLaunch {
+  /** The command line: a program path (quoted when it has spaces) and its arguments. */
+  readonly command: string;
+  /** A substring of the main window's title. */
+  readonly windowTitle: string;
+  /** `window:` as written: size, optionally position. */
+  readonly geometry?: { readonly width: number; readonly height: number; readonly x?: number; readonly y?: number };
+  /** How long the window may take to appear. */
+  readonly timeoutMs: number;
+}
+
+/** A started program's main window, with what was applied to it. */
+export interface OpenedWindow {
+  readonly window: TopWindow;
+  readonly launched: Launched;
+  /** The window's rectangle after `window:` was applied (absent without `window:`). */
+  readonly geometry?: Rect;
+}
+
+export class AppLaunchError extends FlowproofError {
+  constructor(message: string, hint: string) {
+    super({ code: "app-launch", message, hint });
+  }
+}
+
+/** `"C:\Program Files\App\app.exe" --x y` → the program and the rest of the line, verbatim. */
+export function splitCommand(command: string): { readonly exe: string; readonly args: string } | string {
+  const line = command.trim();
+  if (line === "") return "the command is empty";
+  if (line.startsWith("\"")) {
+    const end = line.indexOf("\"", 1);
+    if (end < 0) return "the program's path opens a quote it never closes";
+    const exe = line.slice(1, end);
+    if (exe.trim() === "") return "the quoted program path is empty";
+    return { exe, args: line.slice(end + 1).trimStart() };
+  }
+  const space = line.search(/\s/);
+  return space < 0 ? { exe: line, args: "" } : { exe: line.slice(0, space), args: line.slice(space).trimStart() };
+}
+
+/** Whether `w` is the window a flow waits for. */
+export function titleMatches(w: TopWindow, title: string): boolean {
+  return w.visible && w.title.includes(title);
+}
+
+/**
+ * Starts `spec.command` and waits (polling, bounded) for a visible window whose title contains
+ * `spec.windowTitle`, preferring one of the started process; applies `spec.geometry` to it.
+ */
+export async function openWindow(desktop: Desktop, spec: WindowsLaunch, sleep: (ms: number) => Promise<void>, now: () => number = Date.now): Promise<OpenedWindow> {
+  const split = splitCommand(spec.command);
+  if (typeof split === "string") throw new AppLaunchError(`could not start \`${spec.command}\`: ${split}`, "write `command: \"C:\\\\Path With Spaces\\\\app.exe\" --arg` (the program path in quotes when it has spaces)");
+  let launched: Launched;
+  try {
+    launched = desktop.launch(split.exe, split.args);
+  } catch (error) {
+    throw new AppLaunchError(`could not start \`${spec.command}\`: ${(error as Error).message}`, "check the program's path in `command:`");
+  }
+  let exited: { code: number; stderr: string } | undefined;
+  void launched.exited.then((e) => { exited = e; });
+  const deadline = now() + spec.timeoutMs;
+  let seen: readonly TopWindow[] = [];
+  for (let i = 0; ; i++) {
+    seen = await desktop.topWindows();
+    const matching = seen.filter((w) => titleMatches(w, spec.windowTitle) && w.owner === undefined);
+    const window = matching.find((w) => w.pid === launched.pid) ?? matching[0];
+    if (window) {
+      if (!spec.geometry) return { window, launched };
+      const current = await desktop.windowRect(window);
+      const rect = { x: spec.geometry.x ?? current.x, y: spec.geometry.y ?? current.y, width: spec.geometry.width, height: spec.geometry.height };
+      const geometry = await desktop.place(window, rect);
+      return { window, launched, geometry };
+    }
+    // A program that ended without a window (and with an error) will not show one later.
+    if (exited !== undefined && exited.code !== 0) {
+      const stderr = exited.stderr.trim();
+      throw new AppLaunchError(
+        `\`${spec.command}\` exited with code ${exited.code} before a window titled ${JSON.stringify(spec.windowTitle)} appeared${stderr ? `; its stderr: ${stderr.slice(-500)}` : "; it wrote nothing to stderr"}`,
+        "run the command by hand to see why it fails, and check `command:`",
+      );
+    }
+    if (now() >= deadline) {
+      await launched.kill().catch(() => undefined);
+      const titles = [...new Set(seen.filter((w) => w.visible && w.title !== "").map((w) => JSON.stringify(w.title)))];
+      throw new AppLaunchError(
+        `no window titled ${JSON.stringify(spec.windowTitle)} appeared within ${spec.timeoutMs} ms of starting \`${spec.command}\`; windows seen: ${titles.length > 0 ? titles.slice(0, 20).join(", ") : "none"}`,
+        "set `window_title:` to a part of the title the program's window shows",
+      );
+    }
+    await sleep(Math.min(50 * (i + 1), 250));
+  }
+}

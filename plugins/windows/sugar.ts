@@ -1,0 +1,36 @@
+// Calculator and Notepad sugar: the calculator's keys and display, Notepad's editor. Pure.
+
+/** Calculator operator keys (the grammar's canonical words) → the button's AutomationId. */
+export const CALC_BUTTONS: ReadonlyMap<string, string> = new Map([
+  ["plus", "plusButton"],
+  ["minus", "minusButton"],
+  ["times", "multiplyButton"],
+  ["divide", "divideButton"],
+  ["equals", "equalButton"],
+  ["clear", "clearButton"],
+]);
+
+/** The calculator's result display (`display shows <number>`). */
+export const CALC_DISPLAY_ID = "CalculatorResults";
+
+/** Notepad's editor control (`Type …` and `document contains …`). */
+export const NOTEPAD_EDITOR_ID = "15";
+
+/** The buttons `Type 12.5` presses on the calculator (`num1Button`, …, `decimalSeparatorButton`), or why it cannot. */
+export function calcTypeButtons(text: string): string[] | string {
+  const out: string[] = [];
+  for (const ch of text) {
+    if (ch >= "0" && ch <= "9") out.push(`num${ch}Button`);
+    else if (ch === "." || ch === ",") out.push("decimalSeparatorButton");
+    else return `the calculator takes digits and "." only; ${JSON.stringify(ch)} is not a calculator key (press an operator with \`Press plus\`)`;
+  }
+  return out.length > 0 ? out : "nothing to type on the calculator";
+}
+
+/** The number a display shows (`Display is 1,234.5` → 1234.5), or undefined when it shows none. */
+export function readNumber(text: string): number | undefined {
+  const m = /-?[\d,\u00a0\u202f ]*\d(?:\.\d+)?/.exec(text.replace(/\u2212/g, "-"));
+  if (!m) return undefined;
+  const n = Number(m[0].replace(/[,\u00a0\u202f ]/g, ""));
+  return Number.isFinite(n) ? n : undefined;
+}
