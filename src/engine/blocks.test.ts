@@ -145,6 +145,12 @@ describe("expandAndRun", () => {
     expect(x.error).toBeUndefined();
     expect(x.results.map((r) => r.status)).toEqual(["failed", "skipped"]);
   });
+
+  test("steps not reached after a failure are numbered on, one number each", async () => {
+    const ctx = await h.context("press-until.html?enough=3");
+    const x = await expandAndRun(nodes(`  - assert: page shows Missing within 0.3s\n  - rules: Click "More"\n  - rules: Click "More"\n  - assert: page shows Enough\n`), ctx);
+    expect(x.results.map((r) => `${r.id} ${r.status}`)).toEqual(["s0001 failed", "s0002 skipped", "s0003 skipped", "s0004 skipped"]);
+  });
 });
 
 describe("expandAndRun with a step author", () => {

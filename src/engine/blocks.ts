@@ -66,6 +66,8 @@ export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionCon
   const sources: FlowStep[] = [];
   const results: StepResult[] = [];
   let stopped = false;
+  /** Steps numbered that never became trace steps (not reached, or a plain step that could not be authored). */
+  let notReached = 0;
   let error: string | undefined;
 
   const runStep = async (node: Extract<PlanNode, { kind: "step" }>): Promise<void> => {
@@ -80,7 +82,8 @@ export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionCon
           : { ok: false, error: "this plain step needs an authoring model; record with --author rules or write it as `rules: …`" };
         if (!answer.ok) {
           const at = Math.round(ctx.clock.now() - origin);
-          results.push({ id: stepId(steps.length + 1), intent: node.source.text, status: "failed", detail: redact(answer.error, ctx.secrets), started_ms: at, duration_ms: 0 });
+          results.push({ id: stepId(steps.length + notReached + 1), intent: node.source.text, status: "failed", detail: redact(answer.error, ctx.secrets), started_ms: at, duration_ms: 0 });
+          notReached += 1;
           fail(answer.error);
           return;
         }
@@ -93,8 +96,10 @@ export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionCon
   };
 
   const runBatch = async (node: Extract<PlanNode, { kind: "step" }>): Promise<void> => {
-    const batch = node.steps.map((s, i) => ({ id: stepId(steps.length + i + 1), ...s }) as TraceStep);
+    // Steps not reached after a failure are numbered on from the ones before them.
+    const batch = node.steps.map((s, i) => ({ id: stepId(steps.length + notReached + i + 1), ...s }) as TraceStep);
     if (stopped) {
+      notReached += batch.length;
       const at = Math.round(ctx.clock.now() - origin);
       for (const step of batch) {
         const r: StepResult = { id: step.id, intent: step.intent, status: "skipped", detail: "not run: an earlier step failed", started_ms: at, duration_ms: 0 };

@@ -87,7 +87,7 @@ describe("flowproof record and run (CLI)", () => {
     project.write("fails-bad.trace.jsonl", trace);
     const res = await runCli(["run", good, "-t", join(project.dir, "fails-bad.trace.jsonl")], { cwd: project.dir });
     expect(res.code).toBe(1);
-    expect(res.stdout).toContain('  [FAIL] s0003 the "id:greeting" shows Hello within 1s — expected the "id:greeting" to show "Goodbye" within 1000 ms; it is "Hello, Ada!"');
+    expect(res.stdout).toContain('  [FAIL] s0003 the "id:greeting" shows Hello within 1s — expected the "id:greeting" to show "Goodbye" within 1000 ms; it shows "Hello, Ada!"');
     expect(res.stdout).toContain("  [SKIP] s0004");
     expect(res.stdout).toMatch(/^FAIL: Fails/m);
     const result = JSON.parse(readFileSync(join(project.dir, /^result: (.*)$/m.exec(res.stdout)![1]!), "utf8")) as { passed: boolean; steps: Array<{ status: string }> };

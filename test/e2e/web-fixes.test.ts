@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { runCli } from "../support/cli.ts";
 import { record } from "../../src/commands/record.ts";
 import { run } from "../../src/commands/run.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
@@ -78,5 +79,47 @@ describe("assert_api counts the items of a top-level JSON array", () => {
       count_at_least: 1
       timeout_seconds: 0
 `))).toBe("assert_api: the response body is an object, count requires an array");
+  });
+});
+
+describe("the messages a failed recording leaves", () => {
+  test("a failed computed assertion shows the remembered value and the result it expected", async () => {
+    const detail = await redText(web("wallet.html", [
+      "assert: page shows Balance loaded",
+      'rules: Remember the "css:#balance" as balance',
+      'rules: Press the "Pay 10.00" button',
+      'assert: the "css:#balance" shows ${captured.balance} - 12.34 within 1s',
+    ]));
+    expect(detail).toBe('expected the "css:#balance" to show ${captured.balance} - 12.34 (100.00 - 12.34 = 87.66) within 1000 ms; it shows "90.00"');
+  });
+
+  test("a remembered value in expected text is shown as it was remembered; a ${VAR} value stays masked", async () => {
+    const detail = await redText(web("wallet.html", [
+      "assert: page shows Balance loaded",
+      'rules: Remember the "css:#balance" as balance',
+      'rules: Type ${MEMO_CODE} into the "Memo" field',
+      'assert: the "Memo" field contains ${captured.balance} ${MEMO_CODE} within 1s',
+    ]), 3_000, { MEMO_CODE: "memo-7781-secret" });
+    expect(detail).toBe('expected the "Memo" field to show "${captured.balance} ${MEMO_CODE}" (that is, "100.00 ${MEMO_CODE}") within 1000 ms');
+  });
+
+  test("the steps not reached after a failed record are each numbered", async () => {
+    project.write("not-reached.flow.yaml", web("wallet.html", [
+      "assert: page shows Balance loaded",
+      'assert: the "css:#status" shows Paid within 1s',
+      'rules: Press the "Pay 12.34" button',
+      "assert: page shows Paid",
+      'assert: the "css:#balance" shows 87.66',
+    ]));
+    const r = await runCli(["record", "not-reached.flow.yaml", "--author", "rules"], { cwd: project.dir });
+    expect(r.code).toBe(1);
+    const lines = (r.stdout + r.stderr).split("\n").filter((l) => l.startsWith("[AUTHOR"));
+    expect(lines).toEqual([
+      "[AUTHOR rules] 1: page shows Balance loaded",
+      '[AUTHOR rules] 2: the "css:#status" shows Paid within 1s — FAILED: expected the "css:#status" to show "Paid" within 1000 ms; it shows "Ready"',
+      '[AUTHOR rules] 3: Press the "Pay 12.34" button (not reached)',
+      "[AUTHOR rules] 4: page shows Paid (not reached)",
+      '[AUTHOR rules] 5: the "css:#balance" shows 87.66 (not reached)',
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import type { StepOutcome } from "./shared.ts";
 import { describeLadder, errored, failed, handlerFor, passed } from "./shared.ts";
 import { poll } from "../poll.ts";
 import { resolveText } from "../templates.ts";
+import { parseTemplate } from "../../grammar/index.ts";
 import type { ExecutionContext } from "../context.ts";
 
 interface Planned {
@@ -16,6 +17,23 @@ interface Planned {
   readonly quiet: boolean;
 }
 
+/**
+ * The text as authored with every `${captured.x}` replaced by its remembered value (`${VAR}`
+ * references stay as written: their values are never shown), as ` (that is, "…")`; empty when
+ * the text remembers nothing.
+ */
+function rememberedText(raw: string, ctx: ExecutionContext): string {
+  const parsed = parseTemplate(raw);
+  if (!parsed.ok || !parsed.value.parts.some((p) => p.kind === "captured")) return "";
+  const text = parsed.value.parts.map((p) => (p.kind === "literal" ? p.text : p.kind === "env" ? `\${${p.name}}` : ctx.captures.get(p.name) ?? "")).join("");
+  return ` (that is, ${JSON.stringify(text)})`;
+}
+
+/** Decimals a number is written with (`12.34` → 2). */
+const decimalsOf = (text: string): number => /\.(\d+)$/.exec(text)?.[1]?.length ?? 0;
+
+const times = (n: number) => (n === 1 ? "once" : `${n} times`);
+
 function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | string {
   const negate = "negate" in e && e.negate === true;
   if ("value_contains" in e) {
@@ -23,13 +41,13 @@ function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | stri
     const count = e.count;
     return {
       expect: count === undefined ? { kind: "text_contains", text: t.value } : { kind: "text_contains", text: t.value, count },
-      wording: `${subject} to show ${JSON.stringify(e.value_contains)}${count === undefined ? "" : ` ${count} times`}`,
+      wording: `${subject} to show ${JSON.stringify(e.value_contains)}${count === undefined ? "" : ` ${times(count)}`}${rememberedText(e.value_contains, ctx)}`,
       quiet: t.hasEnv,
     };
   }
   if ("value_not_contains" in e) {
     const t = resolveText(e.value_not_contains, ctx);
-    return { expect: { kind: "text_absent", text: t.value }, wording: `${subject} not to show ${JSON.stringify(e.value_not_contains)}`, quiet: t.hasEnv };
+    return { expect: { kind: "text_absent", text: t.value }, wording: `${subject} not to show ${JSON.stringify(e.value_not_contains)}${rememberedText(e.value_not_contains, ctx)}`, quiet: t.hasEnv };
   }
   const page = (kind: "url" | "title", op: "equals" | "contains", raw: string): Planned => {
     const t = resolveText(raw, ctx);
@@ -42,16 +60,21 @@ function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | stri
   if ("capture" in e) {
     const { capture: name, offset } = e;
     const raw = resolveText(`\${captured.${name}}`, ctx).value;
-    const base = Number(raw.replace(/[^0-9.\-]/g, ""));
-    if (raw.replace(/[^0-9.\-]/g, "") === "" || !Number.isFinite(base)) return `the value remembered as ${name} does not read as a number, so it cannot be compared with ${offset >= 0 ? "+" : "-"} ${Math.abs(offset)}`;
+    const digits = raw.replace(/[^0-9.\-]/g, "");
+    const base = Number(digits);
+    if (digits === "" || !Number.isFinite(base)) return `the value remembered as ${name} (${JSON.stringify(raw)}) does not read as a number, so it cannot be compared with ${offset >= 0 ? "+" : "-"} ${Math.abs(offset)}`;
     const sign = offset === 0 ? "" : offset > 0 ? ` + ${offset}` : ` - ${-offset}`;
-    return { expect: { kind: "numeric_equals", value: base + offset }, wording: `${subject} to show \${captured.${name}}${sign}`, quiet: false };
+    // The expected result as the page would write it: as many decimals as the remembered value or the offset has.
+    const want = (base + offset).toFixed(Math.max(decimalsOf(digits), decimalsOf(String(Math.abs(offset)))));
+    const sum = offset === 0 ? `that is, ${want}` : `${digits}${sign} = ${want}`;
+    const worked = raw.trim() === digits ? sum : `${sum}, ${name} was remembered as ${JSON.stringify(raw)}`;
+    return { expect: { kind: "numeric_equals", value: base + offset }, wording: `${subject} to show \${captured.${name}}${sign} (${worked})`, quiet: false };
   }
   if ("element_present" in e) return { expect: { kind: "visible", visible: e.element_present }, wording: `${subject} to be ${e.element_present ? "visible" : "not visible"}`, quiet: false };
   if ("enabled" in e) return { expect: { kind: "enabled", enabled: e.enabled }, wording: `${subject} to be ${e.enabled ? "enabled" : "disabled"}`, quiet: false };
   if ("checked" in e) return { expect: { kind: "checked", checked: e.checked }, wording: `${subject} to be ${e.checked ? "checked" : "not checked"}`, quiet: false };
   if ("value_empty" in e) return { expect: { kind: "empty", empty: e.value_empty }, wording: `${subject} to be ${e.value_empty ? "empty" : "not empty"}`, quiet: false };
-  if ("element_count" in e) return { expect: { kind: "count", count: e.element_count }, wording: `${subject} to appear ${e.element_count} times`, quiet: false };
+  if ("element_count" in e) return { expect: { kind: "count", count: e.element_count }, wording: `${subject} to appear ${times(e.element_count)}`, quiet: false };
   if ("attribute" in e && "present" in e) {
     return { expect: { kind: "attribute_present", name: e.attribute, present: e.present }, wording: `${subject} ${e.present ? "to have" : "not to have"} attribute ${e.attribute}`, quiet: false };
   }
@@ -92,7 +115,21 @@ export const assertStep = handlerFor(["assert", "wait"], async (step, ctx): Prom
   const expected = planned.wording;
   const actual = planned.quiet ? undefined : r.value.actual;
   if (r.value.retryable === false) return failed(`${subject}: ${r.value.actual}`, { expected, actual });
-  const k = planned.expect.kind;
-  const seen = planned.quiet ? "" : k === "cookie" || k === "attribute" || k === "attribute_present" || k === "style" ? `; ${r.value.actual}` : `; ${surface && k !== "url" && k !== "title" ? "the page shows" : "it is"} ${r.value.actual}`;
+  const seen = planned.quiet ? "" : `; ${seenClause(planned.expect, r.value.actual, surface)}`;
   return failed(`expected ${planned.wording} within ${timeoutMs} ms${seen}`, { expected, actual });
 });
+
+/** What the app showed, as the second half of a failure sentence (`it shows "Pending"`, `it never appeared (…)`). */
+export function seenClause(expect: Expectation, actual: string, surface: boolean): string {
+  const k = expect.kind;
+  if (k === "cookie" || k === "attribute" || k === "attribute_present" || k === "style") return actual;
+  if (actual.startsWith("never appeared")) return `it ${actual}`;
+  // A reading that is a sentence of its own (`<input#x> is not a checkbox, radio or switch`).
+  if (/ is not an? /.test(actual)) return actual;
+  const counted = /^(?:found )?(\d+)(?: times)?$/.exec(actual);
+  if (counted && (k === "count" || (k === "text_contains" && expect.count !== undefined))) return `${surface ? "the page shows it" : k === "count" ? "it appears" : "it shows it"} ${times(Number(counted[1]))}`;
+  if (k === "url" || k === "title") return `it is ${actual}`;
+  if (k === "text_contains" || k === "text_absent" || k === "numeric_equals") return `${surface ? "the page shows" : "it shows"} ${actual}`;
+  if (k === "empty" && actual !== "empty") return `it shows ${actual}`;
+  return `it is ${actual}`;
+}
