@@ -60,17 +60,23 @@ export function keyDefinition(name: string): (KeyDefinition & { shift: boolean }
   return { key: ch, code: "", keyCode: 0, text: ch, shift: false };
 }
 
-/** CDP modifier bit mask: Alt=1, Ctrl=2, Meta=4, Shift=8. `mod` is Meta on macOS, Ctrl elsewhere. */
+/** A physical modifier key (`mod` resolves to one of these per platform). */
+export type PhysicalModifier = "alt" | "ctrl" | "meta" | "shift";
+
+/** CDP's modifier bits (Input.dispatchKeyEvent / dispatchMouseEvent `modifiers`). */
+export const MODIFIER_BITS: Readonly<Record<PhysicalModifier, number>> = { alt: 1, ctrl: 2, meta: 4, shift: 8 };
+
+/** The bits of the modifiers that turn a key into a shortcut (no text): Alt, Ctrl and Meta. */
+export const SHORTCUT_BITS = MODIFIER_BITS.alt | MODIFIER_BITS.ctrl | MODIFIER_BITS.meta;
+
+/** CDP modifier bit mask (see MODIFIER_BITS). `mod` is Meta on macOS, Ctrl elsewhere. */
 export function modifierMask(modifiers: readonly KeyModifier[], platform: string = process.platform): number {
   let mask = 0;
-  for (const m of modifiers) {
-    const resolved = m === "mod" ? (platform === "darwin" ? "meta" : "ctrl") : m;
-    mask |= resolved === "alt" ? 1 : resolved === "ctrl" ? 2 : resolved === "meta" ? 4 : 8;
-  }
+  for (const m of modifiers) mask |= MODIFIER_BITS[m === "mod" ? (platform === "darwin" ? "meta" : "ctrl") : m];
   return mask;
 }
 
-export const MODIFIER_KEYS: Record<"alt" | "ctrl" | "meta" | "shift", KeyDefinition> = {
+export const MODIFIER_KEYS: Readonly<Record<PhysicalModifier, KeyDefinition>> = {
   alt: { key: "Alt", code: "AltLeft", keyCode: 18 },
   ctrl: { key: "Control", code: "ControlLeft", keyCode: 17 },
   meta: { key: "Meta", code: "MetaLeft", keyCode: 91 },

@@ -1,0 +1,51 @@
+import { describe, expect, test } from "bun:test";
+import { DialogStorm, dialogAnswer, shortMessage } from "./dialogs.ts";
+
+describe("dialogAnswer", () => {
+  test("an undeclared dialog is dismissed", () => {
+    expect(dialogAnswer(undefined, "confirm", "Delete?")).toEqual({ accept: false });
+  });
+
+  test("the declared dialog is accepted when its message matches, a prompt with its reply", () => {
+    expect(dialogAnswer({ disposition: "accept", message: "Name" }, "prompt", "Your Name?")).toEqual({ accept: true });
+    expect(dialogAnswer({ disposition: "accept", reply: "Ada" }, "prompt", "Your name?")).toEqual({ accept: true, promptText: "Ada" });
+    expect(dialogAnswer({ disposition: "accept", reply: "Ada" }, "confirm", "Sure?")).toEqual({ accept: true });
+  });
+
+  test("a message that does not match is dismissed, never accepted on the author's behalf", () => {
+    expect(dialogAnswer({ disposition: "accept", message: "Delete" }, "confirm", "Leave the page?")).toEqual({ accept: false });
+    expect(dialogAnswer({ disposition: "dismiss", reply: "Ada" }, "prompt", "Your name?")).toEqual({ accept: false });
+  });
+});
+
+describe("shortMessage", () => {
+  test("one line, control characters out, bounded to 60 characters", () => {
+    expect(shortMessage("  two\nlines\u2028here\u0007 ")).toBe("two lines here");
+    const long = shortMessage("x".repeat(100));
+    expect(long).toHaveLength(60);
+    expect(long.endsWith("…")).toBe(true);
+  });
+});
+
+describe("DialogStorm", () => {
+  test("twenty dialogs within two seconds are a storm, named by their most frequent kinds", () => {
+    let now = 0;
+    const storm = new DialogStorm(() => now);
+    const kinds = [...Array<string>(11).fill("alert"), ...Array<string>(5).fill("confirm"), ...Array<string>(3).fill("prompt"), "beforeunload"];
+    const faults = kinds.map((kind) => {
+      now += 50;
+      return storm.count(kind, "Again!");
+    });
+    expect(faults.slice(0, 19)).toEqual(Array(19).fill(undefined));
+    expect(faults[19]).toStartWith('the page opens dialogs without end: 20 within 2 s (alert "Again!" ×11, confirm "Again!" ×5, prompt "Again!" ×3 and 1 other kinds)');
+  });
+
+  test("dialogs spread over time are never a storm", () => {
+    let now = 0;
+    const storm = new DialogStorm(() => now);
+    for (let i = 0; i < 100; i++) {
+      now += 150;
+      expect(storm.count("alert", "hi")).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+// Calls into the page: the injected page API (one Runtime.evaluate per call, installed on demand),
+// the one table of CDP failures that only mean "the page was between documents", and the Attempt
+// shapes every driver method answers with.
+import type { Attempt, Selector } from "../../src/plugins/api.ts";
+import type { Session } from "./cdp/connection.ts";
+import { installPageApi, type PageApi, type ProbeFailure, type Rung } from "./injected/page-api.ts";
+import { installScopes, type ScopeMethods } from "./injected/scopes.ts";
+import { installReadings } from "./injected/readings.ts";
+
+/** The page script, run in every new document and installed again when a document lacks it. */
+export const INSTALLER = `(${installPageApi.toString()})(${installScopes.toString()}, ${installReadings.toString()})`;
+
+/**
+ * CDP failures that mean the document went away under the call (a navigation, a frame swap): the
+ * attempt is retried, never reported as the page's fault. Every transient decision reads this table.
+ */
+const TRANSIENT_CDP_FAILURES: readonly string[] = [
+  "Execution context was destroyed",
+  "Cannot find default execution context",
+  "Cannot find context with specified id",
+  "Inspected target navigated or closed",
+  "uniqueContextId not found",
+];
+
+/** What a step says when a call met a document being replaced. */
+export const NAVIGATING = "the page was navigating";
+
+/** True when `failure` (a CDP error, an Error, or a page exception's text) is one of TRANSIENT_CDP_FAILURES. */
+export function isTransient(failure: unknown): boolean {
+  const text = failure instanceof Error ? failure.message : String(failure);
+  return TRANSIENT_CDP_FAILURES.some((t) => text.includes(t));
+}
+
+export type ApiMethod = keyof PageApi | keyof ScopeMethods;
+
+/** A page call that met a navigation (or a document the script could not be installed in). */
+export interface Transient {
+  readonly transient: string;
+}
+
+export const ok = <T>(value: T, tier?: string): Attempt<T> => (tier ? { ok: true, value, tier } : { ok: true, value });
+type Failed = Extract<Attempt, { ok: false }>["failed"];
+export const fail = (failed: Failed | ProbeFailure, detail: string, retryable = true): Attempt<never> => ({ ok: false, failed, detail, retryable });
+
+export function toRungs(ladder: readonly Selector[]): Rung[] {
+  return ladder.map((s) => ({ tier: s.tier, payload: s.payload }));
+}
+
+/** The expression that calls `method` of the page API with `arg`, or reports the API missing. */
+export function pageCallExpression(method: ApiMethod, arg: unknown): string {
+  return `globalThis.__flowproof ? globalThis.__flowproof.${method}(${JSON.stringify(arg)}) : ({ __flowproofMissing: true })`;
+}
+
+/**
+ * Calls the injected page API; installs it first when the document does not have it yet. A page
+ * script that throws is a bug in flowproof and throws; a document going away is a Transient.
+ */
+export async function callPage<T>(session: Session, method: ApiMethod, arg: unknown): Promise<T | Transient> {
+  const expression = pageCallExpression(method, arg);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let res;
+    try {
+      res = await session.send("Runtime.evaluate", { expression, returnByValue: true });
+    } catch (error) {
+      if (isTransient(error)) return { transient: NAVIGATING };
+      throw error;
+    }
+    if (res.exceptionDetails) {
+      const text = res.exceptionDetails.exception?.description ?? res.exceptionDetails.text;
+      if (isTransient(text)) return { transient: NAVIGATING };
+      throw new Error(`page script failed: ${text.split("\n")[0]}`);
+    }
+    const value = res.result.value as T | { __flowproofMissing: true };
+    if (value && typeof value === "object" && "__flowproofMissing" in value) {
+      await session.send("Runtime.evaluate", { expression: INSTALLER, returnByValue: false });
+      continue;
+    }
+    return value as T;
+  }
+  return { transient: "the page script could not be installed" };
+}
