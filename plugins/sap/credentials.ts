@@ -1,0 +1,48 @@
+// `flowproof config sap` credentials: kept in the OS credential store (Windows Credential Manager
+// through advapi32, target "flowproof:sap"), never in a file of ours. The blob layout is pure;
+// the store opens only on Windows, by a dynamic import.
+import type { SapCredentials } from "./engine.ts";
+
+/** The Credential Manager target the fallback credentials live under. */
+export const CREDENTIAL_TARGET = "flowproof:sap";
+
+/** Pure: what the credential's blob holds (the password and the optional client and language). */
+export function encodeSecret(c: SapCredentials): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify({ password: c.password, ...(c.client ? { client: c.client } : {}), ...(c.language ? { language: c.language } : {}) }));
+}
+
+/** Pure: the credentials back from the user name and the blob; undefined when the blob is not ours. */
+export function decodeSecret(user: string, secret: Uint8Array): SapCredentials | undefined {
+  try {
+    const v = JSON.parse(new TextDecoder().decode(secret)) as Record<string, unknown>;
+    if (typeof v["password"] !== "string" || user === "") return undefined;
+    return {
+      user, password: v["password"],
+      ...(typeof v["client"] === "string" ? { client: v["client"] } : {}),
+      ...(typeof v["language"] === "string" ? { language: v["language"] } : {}),
+    };
+  } catch {
+    // Something else wrote this target: it holds no credentials of ours.
+    return undefined;
+  }
+}
+
+/** Reads the stored fallback credentials (Windows only; undefined elsewhere or when none are stored). */
+export async function readStoredCredentials(): Promise<SapCredentials | undefined> {
+  if (process.platform !== "win32") return undefined;
+  const store = await import("../windows/ffi/advapi32.ts");
+  const c = store.readCredential(CREDENTIAL_TARGET);
+  return c ? decodeSecret(c.user, c.secret) : undefined;
+}
+
+/** Stores (replacing) the fallback credentials. Windows only: callers check the platform first. */
+export async function storeCredentials(c: SapCredentials): Promise<void> {
+  const store = await import("../windows/ffi/advapi32.ts");
+  store.writeCredential(CREDENTIAL_TARGET, c.user, encodeSecret(c));
+}
+
+/** Removes the fallback credentials; true when some were stored. Windows only. */
+export async function deleteCredentials(): Promise<boolean> {
+  const store = await import("../windows/ffi/advapi32.ts");
+  return store.deleteCredential(CREDENTIAL_TARGET);
+}
