@@ -94,6 +94,8 @@ export function firstFailure(checks: readonly AgentCheck[], conversation: AgentC
       if (!conversation.reply.includes(check.value)) return { index, detail: `reply ${check.op} ${check.value}: the reply was ${JSON.stringify(conversation.reply.slice(0, 300))}` };
       continue;
     }
+    // Judged over what the contained agent attempted (see index.ts), not over the conversation.
+    if (check.kind === "no_egress") continue;
     if (check.negate) {
       const hit = calls.findIndex((c) => c.name === check.tool && check.where.every((w) => clauseHolds(c.arguments, w)));
       if (hit >= 0) return { index, call: hit, detail: `assert_no_tool_call ${describeCheck(check.tool, check.where)}: the agent made it: call ${describeCall(calls[hit]!, hit)}` };

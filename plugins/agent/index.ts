@@ -5,6 +5,7 @@
 import { defineAdapter, type AgentRunOutcome, type AgentRunRequest, type AppDriver, type Attempt, type Reading } from "../../src/plugins/api.ts";
 import { conversationOf, firstFailure, unofferedToolWarnings } from "./checks.ts";
 import { startProxy } from "./proxy.ts";
+import { containmentSupport, loopbackPortsIn, openContainment, tierOf, type Containment } from "./containment.ts";
 export { probeAgent, type DoctorReport } from "./doctor.ts";
 import { agentEnvironment, callService, injectedEnvironment, killAllAgents, spawnAgent, type RunningAgent } from "./runner.ts";
 
@@ -37,7 +38,7 @@ function masker(secrets: ReadonlyMap<string, string>): (text: string) => string 
 const LIKELY_CAUSES = "likely causes: the agent's model client ignores OPENAI_BASE_URL / ANTHROPIC_BASE_URL (a hard-coded base URL, a client option set in code), it reads its task from somewhere other than FLOWPROOF_PROMPT, or it answered without calling a model";
 
 /** One execution of the agent through the proxy; see AgentRunRequest. */
-export async function runAgent(request: AgentRunRequest): Promise<AgentRunOutcome> {
+async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<AgentRunOutcome> {
   const record = request.mode === "record";
   const empty = { turns: 0, calls: [] };
   const upstream = upstreamOf(request.env);
@@ -67,7 +68,10 @@ export async function runAgent(request: AgentRunRequest): Promise<AgentRunOutcom
   try {
     if ("command" in request.agent) {
       const env = agentEnvironment(request.env, injectedEnvironment(proxy.origin, request.prompt), request.agent.env);
-      agent = spawnAgent(request.agent.command, request.baseDir, env, request.timeoutMs);
+      // Contained: flowproof's loopback services named in the variables it sets are reachable inside.
+      const ours = loopbackPortsIn(Object.entries(env).filter(([k, v]) => request.env[k] !== v).map(([, v]) => v));
+      scope.opened = await openContainment(request.agent, scope.support, ours);
+      agent = spawnAgent(request.agent.command, request.baseDir, env, request.timeoutMs, scope.opened.enforced ? scope.opened.launch(request.agent.command) : undefined);
     } else {
       agent = callService(request.agent.url, request.agent.headers ?? {}, request.prompt, request.timeoutMs);
     }
@@ -100,6 +104,53 @@ export async function runAgent(request: AgentRunRequest): Promise<AgentRunOutcom
     agent?.kill();
     proxy.stop();
   }
+}
+
+interface ContainScope {
+  readonly support: ReturnType<typeof containmentSupport>;
+  opened?: Containment;
+}
+
+/**
+ * One execution of the agent through the proxy (see AgentRunRequest), its network contained where
+ * the machine allows (see containment.ts): the tier is printed and returned, `assert_no_egress`
+ * is judged over what the contained agent attempted, and is a capability error when it was not
+ * contained.
+ */
+export async function runAgent(request: AgentRunRequest): Promise<AgentRunOutcome> {
+  const scope: ContainScope = { support: containmentSupport(request.env) };
+  const tier = tierOf(request.agent, scope.support);
+  request.log(`containment: ${tier}`);
+  const egressAt = request.checks.findIndex((c) => c.kind === "no_egress");
+  const allows = "command" in request.agent && (request.agent.allow_egress?.length ?? 0) > 0;
+  if (allows && egressAt < 0 && !tier.startsWith("enforced")) {
+    request.log(`WARNING: agent.allow_egress is declared but this run is ${tier}: nothing limits the agent's network, and without \`assert_no_egress\` the flow still passes`);
+  }
+  const others = request.checks.filter((c) => c.kind !== "no_egress");
+  let outcome: AgentRunOutcome;
+  try {
+    outcome = await runOnce({ ...request, checks: others }, scope);
+  } catch (error) {
+    scope.opened?.stop();
+    return { status: "errored", detail: error instanceof Error ? error.message : String(error), conversation: { turns: 0, calls: [] }, containment: { tier, enforced: false, attempted: [] } };
+  }
+  const finished = scope.opened?.finish();
+  scope.opened?.stop();
+  const containment = finished?.containment ?? { tier, enforced: false, attempted: [] };
+  // The failed check's index is into the flow's checks (assert_no_egress included).
+  const failedCheck = outcome.failedCheck ? { ...outcome.failedCheck, index: request.checks.indexOf(others[outcome.failedCheck.index]!) } : undefined;
+  const base: AgentRunOutcome = { ...outcome, ...(failedCheck ? { failedCheck } : {}), containment };
+  if (finished?.setupError) return { ...base, status: "errored", detail: `the agent's network containment could not be set up: ${finished.setupError}` };
+  if (egressAt < 0) return base;
+  if (!containment.enforced) {
+    return { ...base, status: "errored", detail: `assert_no_egress cannot certify anything: the agent was ${tier}, so nothing it sent was stopped or seen`, failedCheck: { index: egressAt } };
+  }
+  if (containment.attempted.length > 0) {
+    const named = containment.attempted.map((a) => `${a.destination} (at ${a.at_ms} ms)`).join(", ");
+    const also = outcome.status !== "passed" && outcome.detail ? `; the run also failed: ${outcome.detail}` : "";
+    return { ...base, status: "failed", detail: `assert_no_egress: the agent attempted ${containment.attempted.length} destination(s) outside agent.allow_egress, each refused: ${named}${also}`, failedCheck: { index: egressAt } };
+  }
+  return base;
 }
 
 /** The driver of an agent flow: `runAgent` is the execution; every UI action is unsupported. */

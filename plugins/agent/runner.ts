@@ -69,9 +69,15 @@ export function injectedEnvironment(origin: string, prompt: string): Record<stri
   };
 }
 
-export function spawnAgent(command: string, cwd: string, env: Record<string, string>, timeoutMs: number): RunningAgent {
+/**
+ * `launch`: what to spawn instead of `sh -c <command>` (the containment program, see
+ * containment.ts), with the variables it needs.
+ */
+export function spawnAgent(command: string, cwd: string, env: Record<string, string>, timeoutMs: number, launch?: { readonly file: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> }): RunningAgent {
   installExitHook();
-  const child = spawn("sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = launch
+    ? spawn(launch.file, [...launch.args], { cwd, env: { ...env, ...launch.env }, stdio: ["ignore", "pipe", "pipe"], detached: true })
+    : spawn("sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   const pid = child.pid;
   if (pid !== undefined) running.add(pid);
   let stderr = "";

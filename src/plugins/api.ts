@@ -396,11 +396,13 @@ export interface AgentClause {
 /** An agent assertion with every `${…}` resolved. */
 export type AgentCheck =
   | { readonly kind: "tool_call"; readonly text: string; readonly tool: string; readonly where: readonly AgentClause[]; readonly negate: boolean }
-  | { readonly kind: "reply"; readonly text: string; readonly op: "contains" | "is"; readonly value: string };
+  | { readonly kind: "reply"; readonly text: string; readonly op: "contains" | "is"; readonly value: string }
+  /** `assert_no_egress`: the contained agent attempted no destination outside `allow_egress`. */
+  | { readonly kind: "no_egress"; readonly text: string };
 
 /** The agent to run, with `${…}` resolved (env values included). */
 export type AgentTarget =
-  | { readonly command: string; readonly env?: Readonly<Record<string, string>> }
+  | { readonly command: string; readonly env?: Readonly<Record<string, string>>; readonly allow_egress?: readonly EgressRule[] }
   | { readonly url: string; readonly proxy_port: number; readonly headers?: Readonly<Record<string, string>> };
 
 /** One execution of the agent under test through the model-boundary proxy. */
@@ -438,4 +440,21 @@ export interface AgentRunOutcome {
   readonly conversation: AgentConversation;
   /** Index (in `checks`) of the assertion that failed, and the call it matched or missed. */
   readonly failedCheck?: { readonly index: number; readonly call?: number };
+  /** How the agent's network was contained, and what it attempted outside `allow_egress`. */
+  readonly containment?: AgentContainment;
+}
+
+/** One `agent.allow_egress` destination, `${…}` resolved and parsed (a host name resolves when the agent starts). */
+export type EgressRule =
+  | { readonly kind: "host"; readonly host: string; readonly port: number }
+  | { readonly kind: "ip"; readonly ip: string; readonly port: number }
+  | { readonly kind: "cidr"; readonly ip: string; readonly bits: number; readonly port: number };
+
+/** The containment of one agent execution (see docs/agents.md, "Containment"). */
+export interface AgentContainment {
+  /** `enforced (linux …)` or `not contained (<reason>)`. */
+  readonly tier: string;
+  readonly enforced: boolean;
+  /** Contained runs only: destinations outside `allow_egress` the agent attempted, first attempt first (`tcp 10.0.0.9:443`, `dns evil.example`). */
+  readonly attempted: readonly { readonly destination: string; readonly at_ms: number }[];
 }

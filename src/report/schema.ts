@@ -22,6 +22,14 @@ export const AgentRunReport = Type.Object(
       { text: Type.String({ description: "The agent assertion that did not hold." }), call: Type.Optional(Type.Integer({ minimum: 0, description: "0-based index of the call it matched or missed." })) },
       { additionalProperties: false },
     )),
+    containment: Type.Optional(Type.String({ description: "How the agent's network was contained: `enforced (linux …)` or `not contained (<reason>)` (docs/agents.md, Containment)." })),
+    egress_attempts: Type.Optional(Type.Array(Type.Object(
+      {
+        destination: Type.String({ description: "What the agent tried outside agent.allow_egress, refused: `tcp 10.0.0.9:443`, `udp 10.0.0.9:53`, `icmp 10.0.0.9`, `dns evil.example`." }),
+        at_ms: Type.Integer({ minimum: 0, description: "First attempt, ms after the agent started." }),
+      },
+      { additionalProperties: false },
+    ), { description: "Contained runs only (absent when the run was not contained): every destination attempted outside agent.allow_egress." })),
   },
   { additionalProperties: false },
 );

@@ -16,7 +16,7 @@ export const DEFAULT_AGENT_TIMEOUT_SECONDS = 300;
 
 /** `agent:` as written: a spawned command, or a running service flowproof POSTs the task to. */
 export type AgentSpec =
-  | { readonly command: string; readonly env?: Readonly<Record<string, string>>; readonly timeout_seconds?: number }
+  | { readonly command: string; readonly env?: Readonly<Record<string, string>>; readonly timeout_seconds?: number; readonly allow_egress?: readonly string[] }
   | { readonly url: string; readonly proxy_port: number; readonly headers?: Readonly<Record<string, string>>; readonly timeout_seconds?: number };
 
 /** One `tools:` entry: a declaration, or (with `result`) what the model is told the tool answered. */
@@ -38,7 +38,11 @@ export interface ToolCallClause {
 export type AgentStepSpec =
   | { readonly kind: "prompt"; readonly text: string }
   | { readonly kind: "tool_call"; readonly text: string; readonly tool: string; readonly where: readonly ToolCallClause[]; readonly negate: boolean }
-  | { readonly kind: "reply"; readonly text: string; readonly op: "contains" | "is"; readonly value: string };
+  | { readonly kind: "reply"; readonly text: string; readonly op: "contains" | "is"; readonly value: string }
+  | { readonly kind: "no_egress"; readonly text: string };
+
+/** The bare step asserting the contained agent attempted no undeclared network destination. */
+export const NO_EGRESS_STEP = "assert_no_egress";
 
 const TOOL_CALL_EXAMPLE = "assert_tool_call: book_flight where flight.id equals KQ311 and passengers.0.name exists";
 
@@ -99,6 +103,11 @@ export function parseReply(text: string): { op: "contains" | "is"; value: string
 /** Loads one step of an agent flow; undefined (with a problem) when it is not an agent step. */
 export function loadAgentStep(source: YamlSource, item: Node, problems: Diagnostic[]): { spec: AgentStepSpec; keyNode: Node } | undefined {
   const hint = "an agent flow's steps are `prompt: <task>`, `assert_tool_call: <tool> [where …]`, `assert_no_tool_call: <tool> [where …]` and `assert: reply contains <text>`";
+  if (isScalar(item) && item.value === NO_EGRESS_STEP) return { spec: { kind: "no_egress", text: NO_EGRESS_STEP }, keyNode: item };
+  if (isMap(item) && item.items.length === 1 && keyName(item.items[0]!) === NO_EGRESS_STEP) {
+    problems.push(diagnostic("bad-value", "`assert_no_egress` is a bare step: it takes no value", { span: spanOf(source, item.items[0]!.key as Node), hint: "write `- assert_no_egress` (the destinations the agent may reach go in `agent.allow_egress`)" }));
+    return undefined;
+  }
   if (!isMap(item) || item.items.length !== 1) {
     problems.push(diagnostic("unsupported-step", isScalar(item)
       ? "an agent flow has no UI: a plain step is a UI step (rules grammar), not an agent step"
@@ -141,7 +150,61 @@ export function loadAgentStep(source: YamlSource, item: Node, problems: Diagnost
   return { spec: { kind: "tool_call", text: `${key}: ${text}`, tool: parsed.tool, where: parsed.where, negate: key === "assert_no_tool_call" }, keyNode };
 }
 
-const COMMAND_KEYS = ["command", "env", "timeout_seconds"];
+const COMMAND_KEYS = ["command", "env", "timeout_seconds", "allow_egress"];
+const EGRESS_EXAMPLE = "allow_egress: [api.example.com:443, 10.0.0.5:8080, 10.1.0.0/16:5432, ${API_HOST}]";
+
+/** One `agent.allow_egress` entry, parsed: a host name, an IPv4/IPv6 address or a CIDR range, and a port. */
+export type EgressEntry =
+  | { readonly kind: "host"; readonly host: string; readonly port: number }
+  | { readonly kind: "ip"; readonly ip: string; readonly port: number }
+  | { readonly kind: "cidr"; readonly ip: string; readonly bits: number; readonly port: number };
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const HOST = /^(?=.{1,253}$)[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?)*\.?$/;
+
+function isIpv6(text: string): boolean {
+  if (!/^[0-9A-Fa-f:.]+$/.test(text) || !text.includes(":")) return false;
+  try {
+    return new URL(`http://[${text}]/`).hostname.length > 2;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Parses one resolved `allow_egress` entry: `host:port`, `ip:port`, `cidr:port` (IPv6 in brackets:
+ * `[::1]:443`, `[fd00::/8]:443`). The port is required: containment forwards named ports only.
+ */
+export function parseEgressEntry(text: string): { ok: true; entry: EgressEntry } | { ok: false; message: string; hint: string } {
+  const t = text.trim();
+  const url = /^[a-z][a-z0-9+.-]*:\/\/([^/:]+)(?::(\d+))?/i.exec(t);
+  if (url) return { ok: false, message: `\`${t}\` is a URL, not a destination`, hint: `write \`${url[1]}:${url[2] ?? "443"}\`` };
+  const m = /^\[([^\]]+)\]:(\S*)$/.exec(t) ?? /^([^:\s[\]]+):(\S*)$/.exec(t);
+  if (!m) {
+    const bare = t !== "" && !/\s/.test(t) && (IPV4.test(t.split("/")[0]!) || HOST.test(t) || isIpv6(t.split("/")[0]!));
+    return bare
+      ? { ok: false, message: `\`${t}\` names no port: containment forwards the ports you name, so a destination without one is never reachable`, hint: `write \`${t.includes(":") ? `[${t}]` : t}:443\` (one entry per port)` }
+      : { ok: false, message: `\`${t}\` is not a destination: write \`host:port\`, \`ip:port\` or \`cidr:port\``, hint: EGRESS_EXAMPLE };
+  }
+  const [, addr, portText] = m as unknown as [string, string, string];
+  const port = /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
+  if (!(port >= 1 && port <= 65535)) return { ok: false, message: `port \`${portText}\` in \`${t}\` is out of range: a port is a whole number from 1 to 65535`, hint: `e.g. \`${m[0].slice(0, m[0].length - portText.length)}443\`` };
+  const slash = addr.indexOf("/");
+  if (slash >= 0) {
+    const ip = addr.slice(0, slash);
+    const bitsText = addr.slice(slash + 1);
+    const v6 = isIpv6(ip);
+    const max = v6 ? 128 : 32;
+    const bits = /^\d{1,3}$/.test(bitsText) ? Number(bitsText) : NaN;
+    if (!(IPV4.test(ip) || v6)) return { ok: false, message: `\`${addr}\` is not a CIDR range: the address before \`/\` must be an IPv4 or IPv6 address`, hint: "e.g. `10.1.0.0/16:5432` or `[fd00::/8]:443`" };
+    if (!(bits >= 0 && bits <= max)) return { ok: false, message: `prefix length \`/${bitsText}\` in \`${addr}\` must be from 0 to ${max}`, hint: "e.g. `10.1.0.0/16:5432`" };
+    return { ok: true, entry: { kind: "cidr", ip, bits, port } };
+  }
+  if (IPV4.test(addr) || isIpv6(addr)) return { ok: true, entry: { kind: "ip", ip: addr, port } };
+  if (/^\d+(\.\d+)*$/.test(addr)) return { ok: false, message: `\`${addr}\` is not an IPv4 address`, hint: "four numbers from 0 to 255, e.g. `10.0.0.5:8080`" };
+  if (!HOST.test(addr)) return { ok: false, message: `\`${addr}\` is not a host name`, hint: "letters, digits, hyphens and dots, e.g. `api.example.com:443`" };
+  return { ok: true, entry: { kind: "host", host: addr.replace(/\.$/, "").toLowerCase(), port } };
+}
 const URL_KEYS = ["url", "proxy_port", "headers", "timeout_seconds"];
 
 /** Loads `agent:`: `{command, env?, timeout_seconds?}` or `{url, proxy_port, headers?, timeout_seconds?}`. */
@@ -172,6 +235,10 @@ export function loadAgentSpec(source: YamlSource, node: Node | null, problems: D
   const allowed = hasCommand ? COMMAND_KEYS : URL_KEYS;
   for (const [key, keyNode] of keys) {
     if (allowed.includes(key)) continue;
+    if (key === "allow_egress") {
+      problems.push(diagnostic("bad-value", "`allow_egress` goes with `agent.command`: flowproof does not start a `url:` service, so it cannot contain its network", { span: spanOf(source, keyNode), hint: "remove `allow_egress` (a `url:` agent runs not contained), or let flowproof start the agent with `command:`" }));
+      continue;
+    }
     const other = hasCommand ? URL_KEYS.includes(key) : COMMAND_KEYS.includes(key);
     const guess = nearest(key, allowed);
     problems.push(diagnostic("unknown-key", other
@@ -206,8 +273,9 @@ export function loadAgentSpec(source: YamlSource, node: Node | null, problems: D
   if (hasCommand) {
     const command = str("command");
     const env = map("env");
+    const allow = values.has("allow_egress") ? loadAllowEgress(source, values.get("allow_egress") ?? null, problems) : undefined;
     if (problems.length > before || command === undefined) return undefined;
-    return { command, ...(env ? { env } : {}), ...(timeout !== undefined ? { timeout_seconds: timeout } : {}) };
+    return { command, ...(env ? { env } : {}), ...(timeout !== undefined ? { timeout_seconds: timeout } : {}), ...(allow ? { allow_egress: allow } : {}) };
   }
   const url = str("url");
   if (!values.has("proxy_port")) {
@@ -257,4 +325,118 @@ export function loadStrict(source: YamlSource, node: Node | null, problems: Diag
   if (isScalar(node) && typeof node.value === "boolean") return node.value;
   problems.push(diagnostic("bad-value", "`strict:` must be true or false", { span: spanOf(source, node), hint: "strict: true" }));
   return false;
+}
+
+/**
+ * Loads `agent.allow_egress`: a list of destinations as written. `${VAR}` entries stay raw (checked
+ * when resolved, at execution); a literal host name must resolve now (it is resolved again, and
+ * pinned, when the agent starts).
+ */
+export function loadAllowEgress(source: YamlSource, node: Node | null, problems: Diagnostic[], resolves: (host: string) => boolean = hostResolves): string[] | undefined {
+  if (!isSeq(node)) {
+    problems.push(diagnostic("bad-value", "`agent.allow_egress` must be a list of destinations", { span: spanOf(source, node), hint: EGRESS_EXAMPLE }));
+    return undefined;
+  }
+  const out: string[] = [];
+  for (const item of node.items as Node[]) {
+    if (!isScalar(item) || (typeof item.value !== "string" && typeof item.value !== "number")) {
+      problems.push(diagnostic("bad-value", "an `allow_egress` entry is a destination string", { span: spanOf(source, item), hint: EGRESS_EXAMPLE }));
+      continue;
+    }
+    const text = String(item.value);
+    if (/\$\{/.test(text)) {
+      if (!/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(text.trim())) problems.push(diagnostic("bad-value", `\`${text}\` mixes a reference with text: an entry is either a destination or one \`\${VAR}\` holding a whole destination`, { span: spanOf(source, item), hint: "allow_egress: [${API_DESTINATION}] with API_DESTINATION=api.example.com:443" }));
+      else out.push(text.trim());
+      continue;
+    }
+    const parsed = parseEgressEntry(text);
+    if (!parsed.ok) {
+      problems.push(diagnostic("bad-value", `\`agent.allow_egress\`: ${parsed.message}`, { span: spanOf(source, item), hint: parsed.hint }));
+      continue;
+    }
+    if (parsed.entry.kind === "host" && !resolves(parsed.entry.host)) {
+      problems.push(diagnostic("bad-value", `\`agent.allow_egress\`: host \`${parsed.entry.host}\` does not resolve`, { span: spanOf(source, item), hint: "check the spelling, or name the address instead: `10.0.0.5:443`" }));
+      continue;
+    }
+    out.push(text.trim());
+  }
+  return out;
+}
+
+/** Whether `host` resolves on this machine (the system resolver, through `getent`); true where there is no `getent`. */
+export function hostResolves(host: string): boolean {
+  if (host === "localhost") return true;
+  try {
+    const r = Bun.spawnSync(["getent", "ahosts", host], { stdout: "ignore", stderr: "ignore", timeout: 10_000 });
+    return r.exitCode === 0;
+  } catch {
+    return true;
+  }
+}
+
+/** One `mcp:` entry as written: a stdio server (`command`) or a streamable-HTTP one (`url`, optional `port`). */
+export interface AgentMcpSpec {
+  readonly name: string;
+  readonly command?: string;
+  readonly url?: string;
+  readonly port?: number;
+  readonly tools?: readonly AgentTool[];
+}
+
+const MCP_HINT = "mcp:\n  - name: notes\n    command: node notes-server.js   # or url: http://127.0.0.1:9000/mcp (port: 8931)";
+
+/** Loads `mcp:`: a list of `{name, command | url, port? (url only), tools?}`; names unique. */
+export function loadAgentMcp(source: YamlSource, node: Node | null, problems: Diagnostic[]): AgentMcpSpec[] {
+  if (!isSeq(node)) {
+    problems.push(diagnostic("bad-value", "`mcp:` must be a list of servers `{name, command | url, port?, tools?}`", { span: spanOf(source, node), hint: MCP_HINT }));
+    return [];
+  }
+  const out: AgentMcpSpec[] = [];
+  for (const item of node.items as Node[]) {
+    if (!isMap(item)) {
+      problems.push(diagnostic("bad-value", "an `mcp:` entry must be a mapping `{name, command | url, port?, tools?}`", { span: spanOf(source, item), hint: MCP_HINT }));
+      continue;
+    }
+    const before = problems.length;
+    const values = new Map<string, Node | null>();
+    const keys = new Map<string, Node>();
+    for (const pair of item.items) {
+      const key = keyName(pair);
+      values.set(key, pair.value as Node | null);
+      keys.set(key, pair.key as Node);
+      if (!["name", "command", "url", "port", "tools"].includes(key)) {
+        const guess = nearest(key, ["name", "command", "url", "port", "tools"]);
+        problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in an \`mcp:\` entry`, { span: spanOf(source, pair.key as Node), hint: `${guess ? `did you mean \`${guess}\`? ` : ""}an MCP server takes name, command or url, port (url only) and tools` }));
+      }
+    }
+    const str = (key: string): string | undefined => {
+      const v = values.get(key);
+      if (v === undefined) return undefined;
+      if (isScalar(v) && typeof v.value === "string" && v.value.trim() !== "") return v.value;
+      problems.push(diagnostic("bad-value", `\`${key}\` of an \`mcp:\` entry must be a non-empty string`, { span: spanOf(source, v ?? keys.get(key)), hint: MCP_HINT }));
+      return undefined;
+    };
+    const name = str("name");
+    if (!values.has("name")) problems.push(diagnostic("missing-key", "an `mcp:` entry needs `name`", { span: spanOf(source, item), hint: MCP_HINT }));
+    else if (name !== undefined && !/^[A-Za-z][A-Za-z0-9_-]*$/.test(name)) problems.push(diagnostic("bad-value", `\`${name}\` is not a server name: letters, digits, \`_\` and \`-\`, starting with a letter`, { span: spanOf(source, values.get("name")), hint: "name: notes" }));
+    else if (name !== undefined && out.some((s) => s.name.toUpperCase().replace(/[^A-Z0-9]/g, "_") === name.toUpperCase().replace(/[^A-Z0-9]/g, "_"))) {
+      problems.push(diagnostic("bad-value", `MCP server \`${name}\` is declared twice (names are compared as their variable suffix, FLOWPROOF_MCP_…_${name.toUpperCase().replace(/[^A-Z0-9]/g, "_")})`, { span: spanOf(source, values.get("name")), hint: "give each server its own name" }));
+    }
+    const command = str("command");
+    const url = str("url");
+    if (values.has("command") && values.has("url")) problems.push(diagnostic("bad-value", "an `mcp:` entry has both `command:` and `url:`; a server is either a stdio program or a streamable-HTTP URL", { span: spanOf(source, keys.get("url")), hint: "keep `command:` (stdio) or `url:` (streamable HTTP)" }));
+    else if (!values.has("command") && !values.has("url")) problems.push(diagnostic("missing-key", "an `mcp:` entry needs `command:` (a stdio server) or `url:` (a streamable-HTTP server)", { span: spanOf(source, item), hint: MCP_HINT }));
+    let port: number | undefined;
+    const portNode = values.get("port");
+    if (portNode !== undefined) {
+      if (values.has("command")) problems.push(diagnostic("bad-value", "`port:` goes with an `mcp:` server's `url:`, not with `command:` (a stdio server has no port)", { span: spanOf(source, keys.get("port")), hint: "remove `port:`" }));
+      else if (!isScalar(portNode) || typeof portNode.value !== "number" || !Number.isInteger(portNode.value) || portNode.value < 1 || portNode.value > 65535) problems.push(diagnostic("bad-value", "`port:` must be a whole number from 1 to 65535", { span: spanOf(source, portNode ?? keys.get("port")), hint: "port: 8931" }));
+      else port = portNode.value;
+    }
+    const toolsNode = values.get("tools");
+    const tools = toolsNode === undefined ? [] : loadAgentTools(source, toolsNode, problems);
+    if (problems.length > before || name === undefined) continue;
+    out.push({ name, ...(command !== undefined ? { command } : {}), ...(url !== undefined ? { url } : {}), ...(port !== undefined ? { port } : {}), ...(tools.length > 0 ? { tools } : {}) });
+  }
+  return out;
 }

@@ -1,12 +1,13 @@
 // `agent_run` steps (`app: agent`): one execution of the agent under test. Resolves `${…}` in the
 // prompts, assertion values and agent declaration at execution (the trace keeps them raw), hands
 // the execution to the surface's `runAgent`, and at record stores the cassette in the step.
-import type { AgentCheck, AgentRunRequest, AgentTarget, AgentTurn } from "../../plugins/api.ts";
+import type { AgentCheck, AgentRunRequest, AgentTarget, AgentTurn, EgressRule } from "../../plugins/api.ts";
 import type { TraceStep } from "../../trace/schema.ts";
 import type { AgentRunReport, Handler, StepOutcome } from "./shared.ts";
 import { errored } from "./shared.ts";
 import { resolveArgs } from "./structured.ts";
 import { processLifecycle } from "../../plugins/lifecycle.ts";
+import { parseEgressEntry } from "../../spec/agent.ts";
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? v as Json : {});
@@ -38,8 +39,16 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
   const prompt = steps.filter((p) => p["kind"] === "prompt").map((p) => resolveArgs(String(p["text"]), ctx) as string).join("\n");
   const checks = steps.filter((p) => p["kind"] !== "prompt").map((p) => resolveArgs(p, ctx) as AgentCheck);
   const agent = resolveArgs(obj(params["agent"]), ctx) as Json;
+  // allow_egress: each entry as resolved (a `${VAR}` holds a whole destination), parsed.
+  const allow: EgressRule[] = [];
+  for (const [i, text] of (Array.isArray(agent["allow_egress"]) ? agent["allow_egress"] as unknown[] : []).entries()) {
+    const parsed = parseEgressEntry(String(text));
+    const raw = (obj(params["agent"])["allow_egress"] as unknown[] | undefined)?.[i];
+    if (!parsed.ok) return errored(`agent.allow_egress entry ${JSON.stringify(raw)}${raw !== text ? " (as resolved)" : ""}: ${parsed.message}; ${parsed.hint}`);
+    allow.push(parsed.entry);
+  }
   const target: AgentTarget = typeof agent["command"] === "string"
-    ? { command: agent["command"], ...(agent["env"] ? { env: agent["env"] as Record<string, string> } : {}) }
+    ? { command: agent["command"], ...(agent["env"] ? { env: agent["env"] as Record<string, string> } : {}), ...(allow.length > 0 ? { allow_egress: allow } : {}) }
     : { url: String(agent["url"]), proxy_port: Number(agent["proxy_port"]), ...(agent["headers"] ? { headers: agent["headers"] as Record<string, string> } : {}) };
   const request: AgentRunRequest = {
     mode,
@@ -66,6 +75,7 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     turns: c.turns,
     calls: c.calls.map((call) => ({ turn: call.turn, name: call.name, arguments: call.arguments, ...(call.result !== undefined ? { result: call.result } : {}) })),
     ...(c.reply !== undefined ? { reply: c.reply } : {}),
+    ...(outcome.containment ? { containment: outcome.containment.tier, ...(outcome.containment.enforced ? { egress_attempts: outcome.containment.attempted.map((x) => ({ ...x })) } : {}) } : {}),
     ...(failedCheck ? { failed_check: { text: failedCheck.text, ...(outcome.failedCheck?.call !== undefined ? { call: outcome.failedCheck.call } : {}) } } : {}),
   };
   return { status: outcome.status, ...(outcome.detail !== undefined ? { detail: outcome.detail } : {}), agent: report };

@@ -28,6 +28,9 @@ export interface AgentRunReport {
   calls: { turn: number; name: string; arguments: unknown; result?: string }[];
   reply?: string;
   failed_check?: { text: string; call?: number };
+  /** The containment tier of the run, and (contained runs only) what the agent attempted outside allow_egress. */
+  containment?: string;
+  egress_attempts?: { destination: string; at_ms: number }[];
 }
 
 export type Handler = (step: TraceStep, ctx: ExecutionContext) => Promise<StepOutcome>;

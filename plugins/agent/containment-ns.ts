@@ -1,0 +1,302 @@
+// The program that runs inside a contained agent's own network namespace, before and around the
+// agent: it brings up loopback, makes every address local (so a connection to any destination is
+// refused by the kernel at once instead of leaving), serves DNS from the names pinned at start,
+// relays the allowed destinations and flowproof's own loopback services out through unix sockets
+// flowproof listens on, watches the namespace's packets for attempted destinations, then runs the
+// agent's command and exits with its status.
+//
+// It runs as a separate process (`bun -e`), so `nsProgram` assembles its source from the functions
+// below: each uses only its arguments and `require`d built-ins, never this module's imports.
+
+/** What the namespace program is told (a JSON file; see containment.ts). */
+export interface NsConfig {
+  /** The agent's command line, run through `sh -c`. */
+  readonly command: string;
+  /** The file events are appended to, one JSON object a line: `{attempt}`, `{ready}` or `{error}`. */
+  readonly events: string;
+  /** TCP listeners inside the namespace, each relayed to the unix socket flowproof serves for it. */
+  readonly forwards: readonly { readonly host: string; readonly port: number; readonly socket: string }[];
+  /** Pinned answers: a lower-case host name → its addresses. */
+  readonly names: Readonly<Record<string, readonly string[]>>;
+  /** The addresses the resolver answers on (port 53): loopback and the system's configured name servers. */
+  readonly dns: readonly string[];
+}
+
+/** An attempt seen in the namespace: `tcp 10.0.0.9:443`, `udp 10.0.0.9:53`, `icmp 10.0.0.9`, `ip-proto-47 10.0.0.9`. */
+export interface NsAttempt {
+  readonly protocol: string;
+  readonly address: string;
+  readonly port?: number;
+}
+
+/** The 16 bytes of an IPv6 address (with `::` and a dotted IPv4 tail expanded); undefined when it is not one. */
+export function nsV6Bytes(text: string): Uint8Array | undefined {
+  let t = text;
+  const tail: number[] = [];
+  const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(t);
+  if (dotted) {
+    const q = dotted[2]!.split(".").map(Number);
+    if (q.some((n) => n > 255)) return undefined;
+    tail.push(...q);
+    t = dotted[1]!.endsWith("::") ? dotted[1]! : dotted[1]!.slice(0, -1);
+  }
+  const halves = t.split("::");
+  if (halves.length > 2) return undefined;
+  const groups = (s: string) => (s === "" ? [] : s.split(":"));
+  const head = groups(halves[0]!);
+  const rest = halves.length === 2 ? groups(halves[1]!) : [];
+  const total = (head.length + rest.length) * 2 + tail.length;
+  if (halves.length === 1 && total !== 16) return undefined;
+  if (total > 16 || (halves.length === 2 && total === 16)) return undefined;
+  const out = new Uint8Array(16);
+  const put = (list: string[], at: number) => {
+    for (const [i, g] of list.entries()) {
+      if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return false;
+      const v = parseInt(g, 16);
+      out[at + i * 2] = v >> 8;
+      out[at + i * 2 + 1] = v & 0xff;
+    }
+    return true;
+  };
+  if (!put(head, 0)) return undefined;
+  const restAt = 16 - tail.length - rest.length * 2;
+  if (!put(rest, restAt)) return undefined;
+  out.set(tail, 16 - tail.length);
+  return out;
+}
+
+/** The text of an IPv6 address from its 16 bytes (lower case, the longest zero run as `::`). */
+export function nsV6Text(b: Uint8Array): string {
+  const g: number[] = [];
+  for (let i = 0; i < 16; i += 2) g.push((b[i]! << 8) | b[i + 1]!);
+  let best = -1;
+  let bestLen = 0;
+  for (let i = 0; i < 8;) {
+    if (g[i] !== 0) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < 8 && g[j] === 0) j++;
+    if (j - i > bestLen && j - i > 1) {
+      best = i;
+      bestLen = j - i;
+    }
+    i = j;
+  }
+  const hex = (list: number[]) => list.map((v) => v.toString(16)).join(":");
+  return best < 0 ? hex(g) : `${hex(g.slice(0, best))}::${hex(g.slice(best + bestLen))}`;
+}
+
+/**
+ * What one packet leaving a socket in the namespace tries to reach (the network header first, as
+ * an AF_PACKET SOCK_DGRAM socket reads it): a TCP connection opening (SYN), a UDP datagram, an
+ * ICMP echo request, or any other IP protocol. Undefined for loopback destinations and for
+ * replies (TCP segments other than a bare SYN, ICMP errors and echo replies).
+ */
+export function nsPacket(b: Uint8Array): NsAttempt | undefined {
+  if (b.length < 20) return undefined;
+  const version = b[0]! >> 4;
+  let proto: number;
+  let address: string;
+  let l4: number;
+  if (version === 4) {
+    proto = b[9]!;
+    address = `${b[16]}.${b[17]}.${b[18]}.${b[19]}`;
+    if (b[16] === 127) return undefined;
+    l4 = (b[0]! & 15) * 4;
+  } else if (version === 6) {
+    if (b.length < 40) return undefined;
+    proto = b[6]!;
+    const dst = b.subarray(24, 40);
+    address = nsV6Text(dst);
+    if (address === "::1") return undefined;
+    if (address.startsWith("::ffff:") && dst[12] === 127) return undefined;
+    l4 = 40;
+  } else {
+    return undefined;
+  }
+  const port = () => (b.length >= l4 + 4 ? (b[l4 + 2]! << 8) | b[l4 + 3]! : undefined);
+  if (proto === 6) {
+    const flags = b[l4 + 13];
+    if (flags === undefined || (flags & 0x12) !== 0x02) return undefined;
+    const p = port();
+    return p === undefined ? undefined : { protocol: "tcp", address, port: p };
+  }
+  if (proto === 17) {
+    const p = port();
+    return p === undefined ? undefined : { protocol: "udp", address, port: p };
+  }
+  if (proto === 1 || proto === 58) {
+    const type = b[l4];
+    return type === 8 || type === 128 ? { protocol: "icmp", address } : undefined;
+  }
+  return { protocol: `ip-proto-${proto}`, address };
+}
+
+/** The question of a DNS query: its name (lower case, no trailing dot), type, and where the question ends. */
+export function nsDnsQuestion(msg: Uint8Array): { name: string; type: number; end: number } | undefined {
+  if (msg.length < 17 || (msg[2]! & 0x80) !== 0 || ((msg[4]! << 8) | msg[5]!) < 1) return undefined;
+  const labels: string[] = [];
+  let i = 12;
+  for (;;) {
+    const len = msg[i];
+    if (len === undefined || len > 63) return undefined;
+    i++;
+    if (len === 0) break;
+    if (i + len > msg.length) return undefined;
+    labels.push(String.fromCharCode(...msg.subarray(i, i + len)));
+    i += len;
+  }
+  if (i + 4 > msg.length) return undefined;
+  const type = (msg[i]! << 8) | msg[i + 1]!;
+  return { name: labels.join(".").toLowerCase(), type, end: i + 4 };
+}
+
+/**
+ * The answer to a DNS query from the pinned names: A / AAAA records of a pinned name (other types:
+ * no records), NXDOMAIN for a name that is not pinned (`addresses` undefined).
+ */
+export function nsDnsAnswer(msg: Uint8Array, question: { type: number; end: number }, addresses: readonly string[] | undefined): Uint8Array {
+  const records: Uint8Array[] = [];
+  for (const a of addresses ?? []) {
+    const v4 = /^\d+\.\d+\.\d+\.\d+$/.test(a) ? a.split(".").map(Number) : undefined;
+    const v6 = v4 ? undefined : nsV6Bytes(a);
+    const data = question.type === 1 && v4 ? Uint8Array.from(v4) : question.type === 28 && v6 ? v6 : undefined;
+    if (!data) continue;
+    const r = new Uint8Array(12 + data.length);
+    r.set([0xc0, 0x0c, 0, question.type, 0, 1, 0, 0, 0, 60, 0, data.length]);
+    r.set(data, 12);
+    records.push(r);
+  }
+  const head = new Uint8Array(12);
+  head.set([msg[0]!, msg[1]!, 0x80 | (msg[2]! & 0x01), 0x80 | (addresses ? 0 : 3), 0, 1, 0, records.length, 0, 0, 0, 0]);
+  const parts = [head, msg.subarray(12, question.end), ...records];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** The namespace program's main: sets the namespace up, runs the agent, exits with its status. */
+export async function nsMain(config: NsConfig): Promise<void> {
+  const fs = require("node:fs") as typeof import("node:fs");
+  const cp = require("node:child_process") as typeof import("node:child_process");
+  const net = require("node:net") as typeof import("node:net");
+  const dgram = require("node:dgram") as typeof import("node:dgram");
+  const t0 = Date.now();
+  const emit = (event: Record<string, unknown>) => fs.appendFileSync(config.events, `${JSON.stringify(event)}\n`);
+  const fail = (message: string): never => {
+    emit({ error: message });
+    process.exit(125);
+  };
+  const ip = (args: string[], optional = false) => {
+    const r = cp.spawnSync("ip", args, { encoding: "utf8" });
+    if (r.status !== 0 && !optional) fail(`\`ip ${args.join(" ")}\` failed: ${(r.stderr || r.error?.message || "").trim()}`);
+  };
+  ip(["link", "set", "lo", "up"]);
+  // Every address is local: a connection to anything unserved is refused here, never routed out.
+  ip(["route", "add", "local", "0.0.0.0/0", "dev", "lo"]);
+  ip(["-6", "route", "add", "local", "::/0", "dev", "lo"], true);
+  for (const knob of ["/proc/sys/net/ipv4/icmp_echo_ignore_all", "/proc/sys/net/ipv6/icmp/echo_ignore_all"]) {
+    try {
+      fs.writeFileSync(knob, "1");
+    } catch {
+      // no IPv6, or an older kernel: an echo answered locally still never leaves
+    }
+  }
+
+  // Attempted destinations: every packet a socket in the namespace sends, read from an AF_PACKET socket.
+  const ffi = require("bun:ffi") as typeof import("bun:ffi");
+  const libc = ffi.dlopen("libc.so.6", {
+    socket: { args: ["i32", "i32", "i32"], returns: "i32" },
+    recvfrom: { args: ["i32", "ptr", "u64", "i32", "ptr", "ptr"], returns: "i64" },
+  });
+  const fd = libc.symbols.socket(17 /* AF_PACKET */, 2 /* SOCK_DGRAM */, 0x0300 /* htons(ETH_P_ALL) */);
+  if (fd < 0) fail("cannot open a packet socket in the agent's network namespace");
+  const buf = new Uint8Array(2048);
+  const from = new Uint8Array(20);
+  const fromLen = new Uint32Array([20]);
+  const seen = new Set<string>();
+  const drain = () => {
+    for (;;) {
+      fromLen[0] = 20;
+      const n = Number(libc.symbols.recvfrom(fd, ffi.ptr(buf), buf.length, 0x40 /* MSG_DONTWAIT */, ffi.ptr(from), ffi.ptr(fromLen)));
+      if (n <= 0) return;
+      if (from[10] !== 4 /* PACKET_OUTGOING */) continue;
+      const a = nsPacket(buf.subarray(0, n));
+      if (!a) continue;
+      const key = `${a.protocol} ${a.address} ${a.port ?? ""}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      emit({ attempt: a, at_ms: Date.now() - t0 });
+    }
+  };
+  const poll = setInterval(drain, 5);
+
+  // DNS: pinned names only; any other name is answered NXDOMAIN and recorded.
+  for (const address of config.dns) {
+    const sock = dgram.createSocket(address.includes(":") ? "udp6" : "udp4");
+    sock.on("message", (msg: Buffer, peer: { address: string; port: number }) => {
+      const bytes = new Uint8Array(msg);
+      const q = nsDnsQuestion(bytes);
+      if (!q) return;
+      const pinned = config.names[q.name];
+      if (!pinned) emit({ attempt: { protocol: "dns", address: q.name }, at_ms: Date.now() - t0 });
+      sock.send(nsDnsAnswer(bytes, q, pinned), peer.port, peer.address);
+    });
+    await new Promise<void>((resolve) => {
+      sock.once("error", (e: Error) => fail(`the resolver cannot listen on ${address}:53: ${e.message}`));
+      sock.bind(53, address, () => resolve());
+    });
+  }
+
+  // Allowed destinations and flowproof's loopback services: relayed to flowproof over unix sockets.
+  for (const f of config.forwards) {
+    // A CIDR range's relay is told the address each connection was made to, first.
+    const range = f.socket.startsWith("cidr:");
+    const server = net.createServer((inside) => {
+      const out = net.connect(range ? f.socket.slice(5) : f.socket);
+      if (range) out.write(`${inside.localAddress}\n`);
+      const end = () => {
+        inside.destroy();
+        out.destroy();
+      };
+      inside.on("error", end).on("close", end);
+      out.on("error", end).on("close", end);
+      inside.pipe(out);
+      out.pipe(inside);
+    });
+    await new Promise<void>((resolve) => {
+      server.once("error", (e: Error) => fail(`cannot listen on ${f.host}:${f.port} in the agent's namespace: ${e.message}`));
+      server.listen({ host: f.host, port: f.port, ipv6Only: f.host.includes(":") }, () => resolve());
+    });
+  }
+
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "BUN_BE_BUN" && k !== "FLOWPROOF_CONTAINMENT_CONFIG") env[k] = v;
+  emit({ ready: Date.now() - t0 });
+  const child = cp.spawn("sh", ["-c", config.command], { stdio: "inherit", env });
+  const forward = (signal: NodeJS.Signals) => process.on(signal, () => child.kill(signal));
+  forward("SIGTERM");
+  forward("SIGINT");
+  child.on("exit", (code, signal) => {
+    // The agent's last packets are in the socket's queue already.
+    drain();
+    clearInterval(poll);
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    }
+    process.exit(code ?? 1);
+  });
+}
+
+/** The source `bun -e` runs: the functions above, then `nsMain` on the config file named by FLOWPROOF_CONTAINMENT_CONFIG. */
+export function nsProgram(): string {
+  const parts = [nsV6Bytes, nsV6Text, nsPacket, nsDnsQuestion, nsDnsAnswer, nsMain].map((f) => f.toString());
+  return `${parts.join("\n")}\nnsMain(JSON.parse(require("node:fs").readFileSync(process.env.FLOWPROOF_CONTAINMENT_CONFIG, "utf8"))).catch((e) => { console.error(e); process.exit(125); });\n`;
+}

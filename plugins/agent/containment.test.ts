@@ -1,0 +1,52 @@
+import { expect, test } from "bun:test";
+import { allowedAttempt, containmentSupport, destinationOf, ENFORCED_TIER, inCidr, loopbackPortsIn, nameServers, openContainment, tierOf } from "./containment.ts";
+
+test("FLOWPROOF_CONTAINMENT=off forces the uncontained tier; a url: agent is never contained", () => {
+  const off = containmentSupport({ FLOWPROOF_CONTAINMENT: "off" });
+  expect(off).toEqual({ enforced: false, reason: "FLOWPROOF_CONTAINMENT=off" });
+  expect(tierOf({ command: "true" }, off)).toBe("not contained (FLOWPROOF_CONTAINMENT=off)");
+  expect(tierOf({ command: "true" }, { enforced: true })).toBe(ENFORCED_TIER);
+  expect(tierOf({ url: "http://127.0.0.1:1/run", proxy_port: 2 }, { enforced: true })).toStartWith("not contained (");
+});
+
+test("an uncontained execution spawns the command as it is and reports no attempts", async () => {
+  const c = await openContainment({ command: "echo hi" }, { enforced: false, reason: "test" }, [1234]);
+  expect(c.enforced).toBe(false);
+  expect(c.launch("echo hi")).toEqual({ file: "sh", args: ["-c", "echo hi"], env: {} });
+  expect(c.finish()).toEqual({ containment: { tier: "not contained (test)", enforced: false, attempted: [] } });
+});
+
+test("an allowed host that does not resolve is refused before the agent starts", async () => {
+  await expect(openContainment({ command: "true", allow_egress: [{ kind: "host", host: "no-such-host.invalid", port: 443 }] }, { enforced: true }, [])).rejects.toThrow("`no-such-host.invalid` does not resolve");
+});
+
+test("CIDR membership, IPv4 and IPv6", () => {
+  expect(inCidr("10.1.200.3", "10.1.0.0", 16)).toBe(true);
+  expect(inCidr("10.2.0.3", "10.1.0.0", 16)).toBe(false);
+  expect(inCidr("10.2.0.3", "0.0.0.0", 0)).toBe(true);
+  expect(inCidr("fd00::5", "fd00::", 8)).toBe(true);
+  expect(inCidr("fe80::5", "fd00::", 8)).toBe(false);
+  expect(inCidr("10.0.0.1", "fd00::", 8)).toBe(false);
+});
+
+test("attempts outside the allow list count; a relayed allowed connection does not", () => {
+  const rules = [{ kind: "ip", ip: "10.0.0.5", port: 8080 }, { kind: "cidr", ip: "10.9.0.0", bits: 16, port: 5432 }, { kind: "host", host: "api.test", port: 443 }] as const;
+  const pinned = new Map([["api.test", ["10.7.0.1"]]]);
+  expect(allowedAttempt({ protocol: "tcp", address: "10.0.0.5", port: 8080 }, rules, pinned)).toBe(true);
+  expect(allowedAttempt({ protocol: "tcp", address: "10.0.0.5", port: 9090 }, rules, pinned)).toBe(false);
+  expect(allowedAttempt({ protocol: "udp", address: "10.0.0.5", port: 8080 }, rules, pinned)).toBe(false);
+  expect(allowedAttempt({ protocol: "tcp", address: "10.9.3.4", port: 5432 }, rules, pinned)).toBe(true);
+  expect(allowedAttempt({ protocol: "tcp", address: "10.7.0.1", port: 443 }, rules, pinned)).toBe(true);
+  expect(allowedAttempt({ protocol: "tcp", address: "10.7.0.2", port: 443 }, rules, pinned)).toBe(false);
+});
+
+test("destinations read as protocol and address", () => {
+  expect(destinationOf({ protocol: "tcp", address: "10.0.0.9", port: 443 })).toBe("tcp 10.0.0.9:443");
+  expect(destinationOf({ protocol: "udp", address: "fd00::1", port: 53 })).toBe("udp [fd00::1]:53");
+  expect(destinationOf({ protocol: "dns", address: "evil.example" })).toBe("dns evil.example");
+});
+
+test("name servers from resolv.conf, loopback ports from flowproof's variables", () => {
+  expect(nameServers("# c\nnameserver 10.255.255.53\nnameserver fe80::1%eth0\nnameserver bogus\nsearch x\n")).toEqual(["10.255.255.53", "fe80::1"]);
+  expect(loopbackPortsIn(["http://127.0.0.1:4100/v1", "http://localhost:4200", "x 127.0.0.1:99999", "http://10.0.0.1:80"]).sort()).toEqual([4100, 4200]);
+});
