@@ -60,6 +60,7 @@ export async function recordCommand(args: ParsedArgs, io: Io): Promise<ExitCode>
       reused_steps: result.reused_steps,
       routing: result.routing,
       ...(result.recording_dir ? { recording_dir: result.recording_dir } : {}),
+      ...(result.failed_record_dir ? { failed_record_dir: result.failed_record_dir } : {}),
       ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
       ...(result.agent ? { agent: result.agent } : {}),
       ...(result.verified !== undefined ? { verified: result.verified } : {}),

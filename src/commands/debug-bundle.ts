@@ -43,7 +43,7 @@ export function writeDebugFiles(runDir: string, snapshot: DebugSnapshot, secrets
 }
 
 /** The surface's snapshot (secrets redacted as the surface serialises it), or undefined when it has none or does not answer in time. */
-async function snapshotOf(driver: AppDriver, secrets: ReadonlyMap<string, string>): Promise<DebugSnapshot | undefined> {
+export async function snapshotOf(driver: AppDriver, secrets: ReadonlyMap<string, string>): Promise<DebugSnapshot | undefined> {
   const snap = driver.debugSnapshot?.bind(driver);
   if (!snap) return undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;

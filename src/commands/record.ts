@@ -5,7 +5,7 @@ import { rmSync } from "node:fs";
 import { relative, dirname, join, resolve } from "node:path";
 import { existsSync } from "node:fs";
 import { writeTraceFile } from "../trace/write.ts";
-import type { TraceHeader } from "../trace/schema.ts";
+import type { TraceHeader, TraceStep } from "../trace/schema.ts";
 import { TRACE_FORMAT, TRACE_VERSION } from "../trace/schema.ts";
 import { planFlow } from "../engine/plan.ts";
 import type { StepResult } from "../engine/loop.ts";
@@ -38,7 +38,7 @@ export type { Clarification } from "../authoring/clarification.ts";
 export type { ModelClient, ChatMessage, Backend } from "../authoring/provider.ts";
 import { unmetGate } from "../spec/suite-keys.ts";
 import { openMultiSurface, surfaceEntries, surfacesHeader } from "./surface-set.ts";
-import { suggestionFor } from "./debug-bundle.ts";
+import { evidenceSentence, keepFailedRecord } from "./record-evidence.ts";
 import { SessionPool } from "./session-pool.ts";
 
 export type Route = "rules" | "llm" | "reused" | "fallback";
@@ -79,6 +79,8 @@ export interface RecordResult {
   readonly error?: string;
   /** The authoring bundle (`.flowproof/recordings/<trace_id>`), when a trace was written with frames. */
   readonly recording_dir?: string;
+  /** A recording that failed: where its evidence is (`.flowproof/failed-records/<id>/`, frames and debug snapshot). */
+  readonly failed_record_dir?: string;
   /** Set when a plain step was too ambiguous to author (`record --json` prints it and exits 2). */
   readonly clarification?: Clarification;
   /** `--verify`: whether the fresh trace replayed to PASS. */
@@ -249,23 +251,24 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       rmSync(bundleRoot, { recursive: true, force: true });
       return fail({ steps: steps.length, step_results: results, clarification, error: `step ${clarification.step_index} (${clarification.step}) needs clarification: ${clarification.reason}; no trace was written` });
     }
+    // No trace is minted on a failure, so the bundle moves to failed-records/ with the page's
+    // debug snapshot, and the message says where.
+    const keep = (failed: TraceStep | undefined) => keepFailedRecord({ driver: surface.driver, bundleRoot, flowDir: dirname(flow.file), failedStep: failed, secrets });
     const failedStep = results.find((r) => r.status !== "passed" && r.status !== "skipped");
     if (failedStep) {
-      // No trace is minted, so nothing would ever reference this authoring bundle.
-      rmSync(bundleRoot, { recursive: true, force: true });
       // A target text the page does not show, but a close one: say so (a typo in the flow is common).
-      const hint = await suggestionFor(surface.driver, steps.find((s) => s.id === failedStep.id), secrets);
-      return fail({ steps: steps.length, step_results: results, error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}${hint}; no trace was written` });
+      const evidence = await keep(steps.find((s) => s.id === failedStep.id));
+      return fail({ steps: steps.length, step_results: results, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}${evidence.suggestion}${evidenceSentence(evidence)}` });
     }
     // assert_no_secret_leak is whole-run: a leak after its step passed still fails the recording.
     const lateLeak = structured.leaks.lateLeak();
     if (lateLeak) {
-      rmSync(bundleRoot, { recursive: true, force: true });
-      return fail({ steps: steps.length, step_results: results, error: `${redact(lateLeak, secrets)}; no trace was written` });
+      const evidence = await keep(undefined);
+      return fail({ steps: steps.length, step_results: results, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `${redact(lateLeak, secrets)}${evidenceSentence(evidence)}` });
     }
     if (!expansion.ok) {
-      rmSync(bundleRoot, { recursive: true, force: true });
-      return fail({ steps: steps.length, step_results: results, error: `${expansion.error ?? "a block failed"}; no trace was written` });
+      const evidence = await keep(undefined);
+      return fail({ steps: steps.length, step_results: results, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `${expansion.error ?? "a block failed"}${evidenceSentence(evidence)}` });
     }
     if (steps.length === 0) {
       // Every block decided to run nothing: an empty trace would replay as a flow that checks nothing.

@@ -95,7 +95,8 @@ describe("repeat: in real Chromium", () => {
     expect(r.ok).toBe(false);
     expect(r.error).toContain("reached its bound of max: 4 passes");
     expect(r.error).toContain('`the "id:label" shows Enough` still does not hold');
-    expect(r.error).toEndWith("no trace was written");
+    expect(r.error).toContain("still does not hold; raise `max:` or fix the condition; no trace was written; the failure's evidence (");
+    expect(r.error).toEndWith(` is in ${r.failed_record_dir}`);
     expect(r.step_results.filter((s) => s.status === "passed")).toHaveLength(4);
     expect(existsSync(join(project.dir, "never.trace.jsonl"))).toBe(false);
   });
@@ -161,7 +162,7 @@ describe("when: in real Chromium", () => {
     const r = await record({ spec, author: "rules", env: {} });
     expect(r.ok).toBe(false);
     expect(r.error).toStartWith("when at ");
-    expect(r.error).toEndWith('nan.flow.yaml:5:5: the "id:supplier" reads "n/a", which is not a number, so it cannot be compared; no trace was written');
+    expect(r.error).toContain('nan.flow.yaml:5:5: the "id:supplier" reads "n/a", which is not a number, so it cannot be compared; no trace was written; the failure\'s evidence (');
     expect(existsSync(join(project.dir, "nan.trace.jsonl"))).toBe(false);
   });
 });

@@ -2,6 +2,8 @@
 // replayed in real Chromium (API flows against a real local HTTP server): counting a top-level
 // JSON array, and the messages a failed step leaves (asserted verbatim).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
@@ -101,6 +103,37 @@ describe("the messages a failed recording leaves", () => {
       'assert: the "Memo" field contains ${captured.balance} ${MEMO_CODE} within 1s',
     ]), 3_000, { MEMO_CODE: "memo-7781-secret" });
     expect(detail).toBe('expected the "Memo" field to show "${captured.balance} ${MEMO_CODE}" (that is, "100.00 ${MEMO_CODE}") within 1000 ms');
+  });
+
+  test("a failed record keeps its frames, the page's DOM and its console in a failed-records bundle named in the message, secrets redacted", async () => {
+    const own = tmpProject("flowproof-failed-record-");
+    try {
+      const memo = "memo-3391-secret";
+      own.write("pay.flow.yaml", web("wallet.html", [
+        "assert: page shows Balance loaded",
+        'rules: Type ${MEMO_CODE} into the "Memo" field',
+        'rules: Press the "Pay 10.00" button',
+        'assert: the "css:#balance" shows 87.66 within 1s',
+        'rules: Press the "Pay 12.34" button',
+      ]));
+      const r = await runCli(["record", "pay.flow.yaml", "--author", "rules", "--json"], { cwd: own.dir, env: { MEMO_CODE: memo } });
+      expect(r.code).toBe(1);
+      const out = JSON.parse(r.stdout) as { trace_path: null; error: string; failed_record_dir: string };
+      expect(out.trace_path).toBeNull();
+      expect(out.failed_record_dir).toMatch(/^\.flowproof\/failed-records\/\d{8}T\d{6}\.\d{3}Z\/$/);
+      expect(out.error).toBe(`step s0004 (the "css:#balance" shows 87.66 within 1s) failed: expected the "css:#balance" to show "87.66" within 1000 ms; it shows "90.00"; no trace was written; the failure's evidence (frames, debug/dom.html, debug/console.log) is in ${out.failed_record_dir}`);
+      const dir = join(own.dir, out.failed_record_dir);
+      expect(readdirSync(join(dir, "recording")).filter((f) => f.endsWith(".png")).length).toBeGreaterThan(3);
+      expect(readFileSync(join(dir, "debug", "dom.html"), "utf8")).toContain("90.00");
+      expect(readFileSync(join(dir, "debug", "console.log"), "utf8")).toContain("console.log: paid 10.00 with memo ${MEMO_CODE}");
+      expect(readdirSync(join(own.dir, ".flowproof", "recordings"))).toEqual([]);
+      for (const file of own.files()) expect({ file, leaked: readFileSync(join(own.dir, file)).includes(memo) }).toEqual({ file, leaked: false });
+      // The human form names the same directory.
+      const human = await runCli(["record", "pay.flow.yaml", "--author", "rules"], { cwd: own.dir, env: { MEMO_CODE: memo } });
+      expect(human.stderr).toMatch(/RECORD FAILED: .*; no trace was written; the failure's evidence \(frames, debug\/dom\.html, debug\/console\.log\) is in \.flowproof\/failed-records\/\S+\/\n/);
+    } finally {
+      own.remove();
+    }
   });
 
   test("the steps not reached after a failed record are each numbered", async () => {
