@@ -30,7 +30,7 @@ describe("loadSapKeys", () => {
     expect(load("name: x\n")).toEqual({ keys: {}, problems: [] });
   });
 
-  test.each<[string, string, readonly unknown[]]>([
+  test.each<[string, string, (string | number | undefined)[]]>([
     ["login without connection", "login: {user: a, password: b}\n", ["missing-key", "`login:` needs `connection:`: flowproof logs on only in a connection it opens itself, never in someone else's session", 1, 1]],
     ["an empty password", "connection: TS3\nlogin: {user: a, password: \"\"}\n", ["bad-value", "`login.password` must be a non-empty string", 2, 28]],
     ["no user", "connection: TS3\nlogin: {password: b}\n", ["missing-key", "`login` needs a non-empty `user`", 2, 1]],

@@ -1,0 +1,63 @@
+import { describe, expect, test } from "bun:test";
+import { parseTemplate } from "../grammar/index.ts";
+import type { Template } from "../grammar/ast.ts";
+import type { SapKeys } from "../spec/sap-keys.ts";
+import { sapHeader, sapLaunchConfig } from "./sap-launch.ts";
+
+const t = (raw: string): Template => {
+  const p = parseTemplate(raw);
+  if (!p.ok) throw new Error(raw);
+  return p.value;
+};
+const KEYS: SapKeys = { connection: t("${SAP_CONNECTION}"), login: { user: t("clerk"), password: t("${CLERK_PW}"), client: t("100") } };
+
+describe("sapHeader", () => {
+  test("keeps the connection and the user as written, never the password", () => {
+    expect(sapHeader(KEYS)).toEqual({ connection: "${SAP_CONNECTION}", login_user: "clerk" });
+    expect(JSON.stringify(sapHeader(KEYS))).not.toContain("CLERK_PW");
+    expect(sapHeader({})).toEqual({});
+  });
+});
+
+describe("sapLaunchConfig", () => {
+  const env = { SAP_CONNECTION: "TS3", CLERK_PW: "canary-pw-1" };
+
+  test("resolves the connection and the login; the password joins the secrets", () => {
+    const secrets = new Map<string, string>();
+    expect(sapLaunchConfig(sapHeader(KEYS), KEYS, env, secrets)).toEqual({ connection: "TS3", login: { user: "clerk", password: "canary-pw-1", client: "100" }, user_ref: "clerk" });
+    expect(secrets.get("CLERK_PW")).toBe("canary-pw-1");
+  });
+
+  test("a literal password is redacted like a ${VAR} one", () => {
+    const keys: SapKeys = { connection: t("TS3"), login: { user: t("clerk"), password: t("literal-canary") } };
+    const secrets = new Map<string, string>();
+    sapLaunchConfig(sapHeader(keys), keys, {}, secrets);
+    expect(secrets.get("login.password")).toBe("literal-canary");
+  });
+
+  test("without login: SAP_USER and SAP_PASSWORD, with SAP_CLIENT and SAP_LANGUAGE", () => {
+    const keys: SapKeys = { connection: t("TS3") };
+    const secrets = new Map<string, string>();
+    expect(sapLaunchConfig(sapHeader(keys), keys, { SAP_USER: "u", SAP_PASSWORD: "canary-env", SAP_CLIENT: "200", SAP_LANGUAGE: "DE", SAP_LOGON_EXE: "C:\\s.exe", FLOWPROOF_SAP_CONNECT_TIMEOUT_MS: "5000" }, secrets)).toEqual({
+      connection: "TS3", login: { user: "u", password: "canary-env", client: "200", language: "DE" }, user_ref: "${SAP_USER}", logon_exe: "C:\\s.exe", connect_timeout_ms: 5000,
+    });
+    expect(secrets.get("SAP_PASSWORD")).toBe("canary-env");
+  });
+
+  test("attach-only takes no credentials from the environment", () => {
+    expect(sapLaunchConfig({}, {}, { SAP_USER: "u", SAP_PASSWORD: "p" }, new Map())).toEqual({});
+  });
+
+  test("a login user changed since recording needs a new recording", () => {
+    expect(() => sapLaunchConfig({ connection: "TS3", login_user: "approver" }, KEYS, env, new Map())).toThrow("the flow's login user is `clerk` but the trace was recorded with `approver`");
+    expect(() => sapLaunchConfig({ connection: "TS3" }, KEYS, env, new Map())).toThrow("recorded without one");
+  });
+
+  test("an unset password variable is an unresolved reference naming it", () => {
+    expect(() => sapLaunchConfig(sapHeader(KEYS), KEYS, { SAP_CONNECTION: "TS3" }, new Map())).toThrow("${CLERK_PW} is not set");
+  });
+
+  test("a bad FLOWPROOF_SAP_CONNECT_TIMEOUT_MS is refused", () => {
+    expect(() => sapLaunchConfig({}, {}, { FLOWPROOF_SAP_CONNECT_TIMEOUT_MS: "soon" }, new Map())).toThrow("FLOWPROOF_SAP_CONNECT_TIMEOUT_MS must be a positive whole number");
+  });
+});
