@@ -25,6 +25,13 @@ describe("launch", () => {
     expect(r.status).toBe("failed");
     expect(r.detail).toContain("http://127.0.0.1:9/nowhere");
   });
+  test("without a start page a path goes to the driver as written, not resolved against about:blank", async () => {
+    const ctx = { ...(await h.context("nav.html")), baseUrl: "about:blank" };
+    // Chromium cannot open a bare path (its Page.navigate refuses it): what matters is that the
+    // path reached the driver instead of being refused here.
+    const r = await launch(traceStep("Go to /nVA01"), ctx).catch((e: unknown) => e);
+    expect(r).toMatchObject({ message: expect.stringContaining("Page.navigate: Cannot navigate to invalid URL") });
+  });
   test("resolves ${VAR} in the destination at execution", async () => {
     const ctx = await h.context("nav.html", { PAGE: "page2.html" });
     expect(await launch(traceStep("Go to /${PAGE}"), ctx)).toEqual({ status: "passed" });

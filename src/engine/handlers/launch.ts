@@ -1,4 +1,5 @@
 // `launch`: Go to / Navigate to (relative to the flow's start URL) and Reload the page.
+// Without a start page, a path goes to the driver as written (SAP GUI transaction codes).
 import { failed, handlerFor, passed } from "./shared.ts";
 import { resolveText } from "../templates.ts";
 
@@ -14,7 +15,10 @@ export const launch = handlerFor(["launch"], async (step, ctx) => {
   try {
     url = new URL(value, ctx.baseUrl).href;
   } catch {
-    return failed(`${JSON.stringify(raw)} is not a URL or a path`);
+    // A surface without a start page (SAP GUI: `Go to /nVA01` is a transaction code) takes the
+    // path as written; its driver decides what it means.
+    if (!(ctx.baseUrl === "about:blank" && value.startsWith("/"))) return failed(`${JSON.stringify(raw)} is not a URL or a path`);
+    url = value;
   }
   const r = await ctx.driver.navigate(url, ctx.navigationTimeoutMs);
   return r.ok ? passed() : failed(r.detail);
