@@ -1,6 +1,6 @@
 // `bun scripts/build.ts [target…]`: single-file executables of the CLI with `bun build --compile`
 // into the gitignored dist/. The built-in plugins and the page script are part of the bundle (the
-// page script travels as the source text of `installPageApi`), so an executable needs no files
+// page script is bundled into a string at build time), so an executable needs no files
 // beside it. Cross-compilation runtimes come from the npm registry (`@oven/bun-<target>`), fetched
 // by Bun itself; nothing else is downloaded.
 import { mkdirSync } from "node:fs";

@@ -27,16 +27,13 @@ export const TEST_EXEMPTIONS: readonly TestExemption[] = [
   { path: "src/engine/handlers/index.ts", reason: "the handler registry: a typed object literal, exercised through the step loop's tests" },
   { path: "plugins/*/index.ts", reason: "a plugin's face (`export const plugin = define…`), exercised by its conformance test" },
   // Plugin internals tested from elsewhere, each named explicitly.
-  {
-    path: "plugins/web/injected/readings.ts",
-    reason: "page-side assertion readings that only run inside Chromium; the conformance suite reads every expectation kind, passing and failing, through a real page",
+  // The page script's modules (bundled by plugins/web/injected/bundle.ts) run only inside Chromium.
+  ...["dom", "roles", "resolver", "values", "probes", "select", "readings", "frames", "page-api", "page-script"].map((name) => ({
+    path: `plugins/web/injected/${name}.ts`,
+    reason: "a module of the page script, which only runs inside Chromium; the driver conformance suite drives every probe, reading and scope through real pages",
     coveredBy: "plugins/web/web.conformance.test.ts",
-  },
-  {
-    path: "plugins/web/injected/page-api.ts",
-    reason: "page-side code that only runs inside Chromium; the driver conformance suite drives every probe through a real page",
-    coveredBy: "plugins/web/web.conformance.test.ts",
-  },
+  })),
+  { path: "plugins/web/injected/protocol.ts", reason: "type-only: the wire shapes between the driver and the page script" },
   {
     path: "plugins/web/injected/scene.ts",
     reason: "the page-side scene inventory only runs inside Chromium; the authoring tests read it from real pages (tokens, options, required state, password values never reported)",
@@ -101,11 +98,6 @@ export interface SizeExemption {
 }
 
 export const SIZE_EXEMPTIONS: readonly SizeExemption[] = [
-  {
-    path: "plugins/web/injected/page-api.ts",
-    reason: "page-side code injected with Function.prototype.toString, which cannot import helpers; split when the page script is bundled from modules at build time",
-  },
-  { path: "plugins/web/injected/scopes.ts", reason: "page-side code injected with Function.prototype.toString (as page-api.ts); split with the page-script bundle" },
 ];
 
 export interface SizeReport {
@@ -133,11 +125,6 @@ export interface CycleException {
 }
 
 export const KNOWN_CYCLES: readonly CycleException[] = [
-  {
-    modules: ["plugins/web/injected/page-api.ts", "plugins/web/injected/readings.ts", "plugins/web/injected/scopes.ts"],
-    reason:
-      "type-only: the page script is injected with Function.prototype.toString, so each part declares the request and kit types the others use; it goes when the page script is built from real modules with Bun.build",
-  },
 ];
 
 /** `file`'s imports (type-only ones too) that resolve to another file of `files`. */

@@ -5,8 +5,7 @@
 // page-calls.ts (the page API and transient failures), dialogs.ts, crashes.ts, capture.ts.
 import type { AppDriver, Attempt, DebugSnapshot, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
-import type { ProbeAnswer, ProbeFailure, SelectAnswer, ValueAnswer, CheckAnswer } from "./injected/page-api.ts";
-import type { ScopeAnswer, ScopeMethods } from "./injected/scopes.ts";
+import type { ProbeAnswer, ProbeFailure, SelectAnswer, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
 import { keyDefinition } from "./keys.ts";
 import { pressChord, sendKeys, strokeEvents, textStrokes } from "./keyboard.ts";
 import { dragAndDrop, sendClick, type Point } from "./pointer.ts";

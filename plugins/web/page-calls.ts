@@ -3,12 +3,12 @@
 // shapes every driver method answers with.
 import type { Attempt, Selector } from "../../src/plugins/api.ts";
 import type { Session } from "./cdp/connection.ts";
-import { installPageApi, type PageApi, type ProbeFailure, type Rung } from "./injected/page-api.ts";
-import { installScopes, type ScopeMethods } from "./injected/scopes.ts";
-import { installReadings } from "./injected/readings.ts";
+import type { PageApi, ProbeFailure, Rung, ScopeMethods } from "./injected/protocol.ts";
+import { installerOf } from "./injected/installer.ts";
+import { pageScript } from "./injected/bundle.ts" with { type: "macro" };
 
 /** The page script, run in every new document and installed again when a document lacks it. */
-export const INSTALLER = `(${installPageApi.toString()})(${installScopes.toString()}, ${installReadings.toString()})`;
+export const INSTALLER = installerOf(pageScript());
 
 /**
  * CDP failures that mean the document went away under the call (a navigation, a frame swap): the

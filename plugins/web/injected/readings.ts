@@ -1,181 +1,159 @@
 // Page-side assertion readings: one answer per expectation (text, url, title, visibility,
-// emptiness, counts, checked/enabled state, attributes, computed styles). Injected by source text
-// as the page API's second argument, so it must be self-contained: no runtime imports, nothing
-// referenced outside the function body but what the page API lends in `kit`.
-import type { CheckAnswer, CheckRequest, Rung } from "./page-api.ts";
+// emptiness, counts, checked/enabled state, attributes, computed styles).
+import type { CheckAnswer, CheckRequest } from "./protocol.ts";
+import { deepQueryAll, deepText, isVisible, lower, norm, short } from "./dom.ts";
+import { checkedOf, describe, isDisabled } from "./roles.ts";
+import { resolve, resolveRung } from "./resolver.ts";
+import { valueOf } from "./values.ts";
 
-/** What the page API lends this module: its text helpers, resolver and element tests. */
-export interface ReadingKit {
-  norm(s: string | null | undefined): string;
-  lower(s: string): string;
-  short(s: string): string;
-  isVisible(el: Element): boolean;
-  isDisabled(el: Element): boolean;
-  describe(el: Element): string;
-  resolve(ladder: readonly Rung[]): { el: Element; tier: string } | { el: null; detail: string };
-  resolveRung(rung: Rung): Element[];
-  valueOf(el: Element): string;
-  checkedOf(el: Element): boolean | undefined;
-  /** `querySelectorAll` that also looks inside open shadow roots. */
-  deepQueryAll(root: Document | Element, css: string): Element[];
-  /** Rendered text including what open shadow roots render. */
-  deepText(el: HTMLElement): string;
-}
+const surfaceText = (): string => {
+  const parts = [document.body ? deepText(document.body) : ""];
+  for (const el of deepQueryAll(document, "[aria-label]")) {
+    if (isVisible(el)) parts.push(el.getAttribute("aria-label") ?? "");
+  }
+  return parts.join("\n");
+};
 
-export function installReadings(kit: ReadingKit): (req: CheckRequest) => CheckAnswer {
-  const { norm, lower, short, isVisible, isDisabled, describe, resolve, resolveRung, valueOf, checkedOf, deepQueryAll, deepText } = kit;
+const occurrences = (hay: string, needle: string) => {
+  if (!needle) return 0;
+  let n = 0;
+  for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + needle.length)) n++;
+  return n;
+};
 
-  const surfaceText = (): string => {
-    const parts = [document.body ? deepText(document.body) : ""];
-    for (const el of deepQueryAll(document, "[aria-label]")) {
-      if (isVisible(el)) parts.push(el.getAttribute("aria-label") ?? "");
+const containsLadder = (hay: string, needle: string) => {
+  const h = norm(hay);
+  const w = norm(needle);
+  return h.includes(w) || lower(h).includes(lower(w));
+};
+
+const parseNumber = (s: string): number | undefined => {
+  const cleaned = s.replace(/[^0-9.\-]/g, "");
+  if (cleaned === "" || cleaned === "-" || cleaned === ".") return undefined;
+  const n = Number(cleaned);
+  return Number.isFinite(n) ? n : undefined;
+};
+
+const urlMatches = (expected: string): { pass: boolean; actual: string } => {
+  const here = new URL(location.href);
+  if (expected.includes("://")) return { pass: location.href === expected, actual: location.href };
+  let actual = here.pathname;
+  if (expected.includes("?")) actual += here.search;
+  if (expected.includes("#")) actual += here.hash;
+  return { pass: actual === expected, actual };
+};
+
+export const check = (req: CheckRequest): CheckAnswer => {
+  const e = req.expect;
+  if (e.kind === "url") {
+    if (e.op === "contains") return { pass: location.href.includes(e.value), actual: location.href };
+    return urlMatches(e.value);
+  }
+  if (e.kind === "title") {
+    const t = norm(document.title);
+    return { pass: e.op === "equals" ? t === norm(e.value) : t.includes(e.value), actual: t };
+  }
+  if (!req.ladder || req.ladder.length === 0) {
+    const text = surfaceText();
+    if (e.kind === "text_contains") {
+      if (e.count === undefined) return { pass: containsLadder(text, e.text), actual: short(norm(text)) };
+      const exact = occurrences(norm(text), norm(e.text));
+      const ci = occurrences(lower(norm(text)), lower(norm(e.text)));
+      return { pass: exact === e.count || ci === e.count, actual: `${exact === 0 ? ci : exact} times` };
     }
-    return parts.join("\n");
-  };
-
-  const occurrences = (hay: string, needle: string) => {
-    if (!needle) return 0;
+    if (e.kind === "text_absent") return { pass: !containsLadder(text, e.text), actual: short(norm(text)) };
+    return { pass: false, actual: `the ${e.kind} check needs a target` };
+  }
+  if (e.kind === "count") {
     let n = 0;
-    for (let i = hay.indexOf(needle); i !== -1; i = hay.indexOf(needle, i + needle.length)) n++;
-    return n;
-  };
-
-  const containsLadder = (hay: string, needle: string) => {
-    const h = norm(hay);
-    const w = norm(needle);
-    return h.includes(w) || lower(h).includes(lower(w));
-  };
-
-  const parseNumber = (s: string): number | undefined => {
-    const cleaned = s.replace(/[^0-9.\-]/g, "");
-    if (cleaned === "" || cleaned === "-" || cleaned === ".") return undefined;
-    const n = Number(cleaned);
-    return Number.isFinite(n) ? n : undefined;
-  };
-
-  const urlMatches = (expected: string): { pass: boolean; actual: string } => {
-    const here = new URL(location.href);
-    if (expected.includes("://")) return { pass: location.href === expected, actual: location.href };
-    let actual = here.pathname;
-    if (expected.includes("?")) actual += here.search;
-    if (expected.includes("#")) actual += here.hash;
-    return { pass: actual === expected, actual };
-  };
-
-  const check = (req: CheckRequest): CheckAnswer => {
-    const e = req.expect;
-    if (e.kind === "url") {
-      if (e.op === "contains") return { pass: location.href.includes(e.value), actual: location.href };
-      return urlMatches(e.value);
+    for (const rung of req.ladder) {
+      n = resolveRung(rung).filter(isVisible).length;
+      if (n > 0) break;
     }
-    if (e.kind === "title") {
-      const t = norm(document.title);
-      return { pass: e.op === "equals" ? t === norm(e.value) : t.includes(e.value), actual: t };
+    return { pass: n === e.count, actual: `found ${n}` };
+  }
+  const found = resolve(req.ladder);
+  if (!found.el) {
+    if (e.kind === "visible" && !e.visible) return { pass: true, actual: "absent" };
+    return { pass: false, actual: `never appeared (${found.detail})` };
+  }
+  const el = found.el;
+  const tier = found.tier;
+  switch (e.kind) {
+    case "visible": {
+      const v = isVisible(el);
+      return { pass: v === e.visible, actual: v ? "visible" : "present but not rendered", tier };
     }
-    if (!req.ladder || req.ladder.length === 0) {
-      const text = surfaceText();
-      if (e.kind === "text_contains") {
-        if (e.count === undefined) return { pass: containsLadder(text, e.text), actual: short(norm(text)) };
-        const exact = occurrences(norm(text), norm(e.text));
-        const ci = occurrences(lower(norm(text)), lower(norm(e.text)));
-        return { pass: exact === e.count || ci === e.count, actual: `${exact === 0 ? ci : exact} times` };
-      }
-      if (e.kind === "text_absent") return { pass: !containsLadder(text, e.text), actual: short(norm(text)) };
-      return { pass: false, actual: `the ${e.kind} check needs a target` };
+    case "text_contains": {
+      const value = valueOf(el);
+      return { pass: containsLadder(value, e.text), actual: JSON.stringify(short(value)), tier };
     }
-    if (e.kind === "count") {
-      let n = 0;
-      for (const rung of req.ladder) {
-        n = resolveRung(rung).filter(isVisible).length;
-        if (n > 0) break;
-      }
-      return { pass: n === e.count, actual: `found ${n}` };
+    case "text_absent": {
+      const value = valueOf(el);
+      return { pass: !containsLadder(value, e.text), actual: JSON.stringify(short(value)), tier };
     }
-    const found = resolve(req.ladder);
-    if (!found.el) {
-      if (e.kind === "visible" && !e.visible) return { pass: true, actual: "absent" };
-      return { pass: false, actual: `never appeared (${found.detail})` };
+    case "numeric_equals": {
+      const value = valueOf(el);
+      const n = parseNumber(value);
+      return { pass: n !== undefined && Math.abs(n - e.value) < 1e-9, actual: JSON.stringify(short(value)), tier };
     }
-    const el = found.el;
-    const tier = found.tier;
-    switch (e.kind) {
-      case "visible": {
-        const v = isVisible(el);
-        return { pass: v === e.visible, actual: v ? "visible" : "present but not rendered", tier };
-      }
-      case "text_contains": {
-        const value = valueOf(el);
-        return { pass: containsLadder(value, e.text), actual: JSON.stringify(short(value)), tier };
-      }
-      case "text_absent": {
-        const value = valueOf(el);
-        return { pass: !containsLadder(value, e.text), actual: JSON.stringify(short(value)), tier };
-      }
-      case "numeric_equals": {
-        const value = valueOf(el);
-        const n = parseNumber(value);
-        return { pass: n !== undefined && Math.abs(n - e.value) < 1e-9, actual: JSON.stringify(short(value)), tier };
-      }
-      case "empty": {
-        const value = norm(valueOf(el));
-        return { pass: (value === "") === e.empty, actual: value === "" ? "empty" : JSON.stringify(short(value)), tier };
-      }
-      case "checked": {
-        const c = checkedOf(el);
-        if (c === undefined) return { pass: false, actual: `${describe(el)} is not a checkbox, radio or switch`, tier };
-        return { pass: c === e.checked, actual: c ? "checked" : "not checked", tier };
-      }
-      case "enabled": {
-        const d = isDisabled(el);
-        return { pass: d !== e.enabled, actual: d ? "disabled" : "enabled", tier };
-      }
-      case "attribute": {
-        const v = attributeOf(el, e.name);
-        const same = v === e.value;
-        return { pass: e.negate ? !same : same, actual: v === null ? `it has no attribute ${e.name}` : `${e.name} is ${JSON.stringify(short(v))}`, tier };
-      }
-      case "attribute_present": {
-        const v = attributeOf(el, e.name);
-        return { pass: (v !== null) === e.present, actual: v === null ? `it has no attribute ${e.name}` : `it has ${e.name}=${JSON.stringify(short(v))}`, tier };
-      }
-      case "style": {
-        const v = getComputedStyle(el).getPropertyValue(e.prop).trim();
-        const same = styleEquals(e.prop, v, e.value);
-        return { pass: e.negate ? !same : same, actual: `${e.prop} is ${v}`, tier };
-      }
-      default:
-        return { pass: false, actual: `unsupported check ${(e as { kind: string }).kind}` };
+    case "empty": {
+      const value = norm(valueOf(el));
+      return { pass: (value === "") === e.empty, actual: value === "" ? "empty" : JSON.stringify(short(value)), tier };
     }
-  };
+    case "checked": {
+      const c = checkedOf(el);
+      if (c === undefined) return { pass: false, actual: `${describe(el)} is not a checkbox, radio or switch`, tier };
+      return { pass: c === e.checked, actual: c ? "checked" : "not checked", tier };
+    }
+    case "enabled": {
+      const d = isDisabled(el);
+      return { pass: d !== e.enabled, actual: d ? "disabled" : "enabled", tier };
+    }
+    case "attribute": {
+      const v = attributeOf(el, e.name);
+      const same = v === e.value;
+      return { pass: e.negate ? !same : same, actual: v === null ? `it has no attribute ${e.name}` : `${e.name} is ${JSON.stringify(short(v))}`, tier };
+    }
+    case "attribute_present": {
+      const v = attributeOf(el, e.name);
+      return { pass: (v !== null) === e.present, actual: v === null ? `it has no attribute ${e.name}` : `it has ${e.name}=${JSON.stringify(short(v))}`, tier };
+    }
+    case "style": {
+      const v = getComputedStyle(el).getPropertyValue(e.prop).trim();
+      const same = styleEquals(e.prop, v, e.value);
+      return { pass: e.negate ? !same : same, actual: `${e.prop} is ${v}`, tier };
+    }
+    default:
+      return { pass: false, actual: `unsupported check ${(e as { kind: string }).kind}` };
+  }
+};
 
-  /** Attribute names are case-insensitive in HTML; values compare exactly. */
-  const attributeOf = (el: Element, name: string): string | null => {
-    const want = lower(name);
-    for (const a of Array.from(el.attributes)) if (lower(a.name) === want) return a.value;
-    return null;
-  };
+/** Attribute names are case-insensitive in HTML; values compare exactly. */
+const attributeOf = (el: Element, name: string): string | null => {
+  const want = lower(name);
+  for (const a of Array.from(el.attributes)) if (lower(a.name) === want) return a.value;
+  return null;
+};
 
-  /** A colour as the browser computes it (`rgb(…)`/`rgba(…)`), so `red`, `#f00` and `rgb(255, 0, 0)` agree. */
-  const canonicalColor = (value: string): string | null => {
-    const probeEl = document.createElement("span");
-    probeEl.style.color = "";
-    probeEl.style.color = value;
-    if (probeEl.style.color === "") return null;
-    probeEl.style.display = "none";
-    (document.body ?? document.documentElement).appendChild(probeEl);
-    const c = getComputedStyle(probeEl).color;
-    probeEl.remove();
-    return c.replace(/\s+/g, "").replace(/^rgba\((\d+),(\d+),(\d+),1\)$/, "rgb($1,$2,$3)");
-  };
+/** A colour as the browser computes it (`rgb(…)`/`rgba(…)`), so `red`, `#f00` and `rgb(255, 0, 0)` agree. */
+const canonicalColor = (value: string): string | null => {
+  const probeEl = document.createElement("span");
+  probeEl.style.color = "";
+  probeEl.style.color = value;
+  if (probeEl.style.color === "") return null;
+  probeEl.style.display = "none";
+  (document.body ?? document.documentElement).appendChild(probeEl);
+  const c = getComputedStyle(probeEl).color;
+  probeEl.remove();
+  return c.replace(/\s+/g, "").replace(/^rgba\((\d+),(\d+),(\d+),1\)$/, "rgb($1,$2,$3)");
+};
 
-  const styleEquals = (prop: string, actual: string, expected: string): boolean => {
-    if (prop === "color" || prop === "background-color") {
-      const a = canonicalColor(actual);
-      const b = canonicalColor(expected);
-      return a !== null && a === b;
-    }
-    return lower(actual.trim()) === lower(expected.trim());
-  };
-
-  return check;
-}
+const styleEquals = (prop: string, actual: string, expected: string): boolean => {
+  if (prop === "color" || prop === "background-color") {
+    const a = canonicalColor(actual);
+    const b = canonicalColor(expected);
+    return a !== null && a === b;
+  }
+  return lower(actual.trim()) === lower(expected.trim());
+};

@@ -1,0 +1,57 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bundle, pageScript, sourceDigest } from "./bundle.ts";
+import { installerOf } from "./installer.ts";
+
+const scratch = mkdtempSync(join(tmpdir(), "page-bundle-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("the page script", () => {
+  test("is one script without module syntax that installs every page API method when run", () => {
+    const text = pageScript();
+    expect(text).not.toMatch(/^\s*(import|export)\s/m);
+    const g = globalThis as { __flowproof?: Record<string, unknown> };
+    try {
+      (0, eval)(installerOf(text));
+      expect(Object.keys(g.__flowproof ?? {}).sort()).toEqual(["assignValue", "check", "checkedState", "count", "fileInput", "focusForTyping", "hovered", "probe", "read", "scroll", "select"]);
+    } finally {
+      delete g.__flowproof;
+    }
+  });
+
+  test("is built once per content of its modules and read back after", () => {
+    expect(pageScript()).toBe(pageScript());
+  });
+});
+
+describe("sourceDigest", () => {
+  test("changes with any module's content and ignores tests", () => {
+    writeFileSync(join(scratch, "a.ts"), "export const a = 1;\n");
+    const before = sourceDigest(scratch);
+    writeFileSync(join(scratch, "a.test.ts"), "test\n");
+    expect(sourceDigest(scratch)).toBe(before);
+    writeFileSync(join(scratch, "a.ts"), "export const a = 2;\n");
+    expect(sourceDigest(scratch)).not.toBe(before);
+  });
+});
+
+describe("bundle", () => {
+  test("inlines the modules an entry imports", () => {
+    writeFileSync(join(scratch, "dep.ts"), "export const greet = (s: string): string => `hello ${s}`;\n");
+    writeFileSync(join(scratch, "entry.ts"), 'import { greet } from "./dep.ts";\n(globalThis as { __greeting?: string }).__greeting = greet("page");\n');
+    const g = globalThis as { __greeting?: string };
+    try {
+      (0, eval)(bundle(join(scratch, "entry.ts")));
+      expect(g.__greeting).toBe("hello page");
+    } finally {
+      delete g.__greeting;
+    }
+  });
+
+  test("a module that does not build is an error naming the bundler's complaint", () => {
+    writeFileSync(join(scratch, "broken.ts"), 'import { nothing } from "./missing.ts";\nnothing();\n');
+    expect(() => bundle(join(scratch, "broken.ts"))).toThrow(/the page script did not build: .*missing/s);
+  });
+});

@@ -1,0 +1,149 @@
+// Page-side actionability probes and reads: where to click a target and whether it would receive
+// the click (visible, still, enabled, on top), focusing a field to type into, and what it reads.
+import type { ProbeAnswer, ProbeRequest, Rung, ValueAnswer } from "./protocol.ts";
+import { boxOf, composedParent, deepHit, inViewport, isVisible, receives } from "./dom.ts";
+import { checkedOf, describe, isDisabled, kindOf } from "./roles.ts";
+import { resolve, resolveRung } from "./resolver.ts";
+import { valueOf } from "./values.ts";
+
+export const GEOMETRY = /^(transform|translate|rotate|scale|top|left|right|bottom|width|height|margin.*|inset.*|offset.*)$/;
+export const isMoving = (el: Element) => {
+  const anims = document.getAnimations ? document.getAnimations() : [];
+  for (const a of anims) {
+    if (a.playState !== "running") continue;
+    const effect = a.effect as KeyframeEffect | null;
+    const target = effect?.target;
+    if (!target || !(target === el || target.contains(el))) continue;
+    if (a instanceof CSSTransition) {
+      if (GEOMETRY.test(a.transitionProperty)) return true;
+      continue;
+    }
+    const frames = effect.getKeyframes();
+    if (frames.some((f) => Object.keys(f).some((k) => GEOMETRY.test(k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`))))) return true;
+  }
+  return false;
+};
+
+/** The element itself when it is draggable (draggable="true"), else its nearest draggable composed ancestor, else itself. */
+export const draggableOf = (el: Element): Element => {
+  for (let n: Node | null = el; n; n = composedParent(n)) {
+    if (!(n instanceof Element)) continue;
+    const attr = n.getAttribute("draggable");
+    if (attr === "true") return n;
+    if (attr === "false") break;
+  }
+  return el;
+};
+
+export const probe = (req: ProbeRequest): ProbeAnswer => probeFound(req, resolve(req.ladder));
+
+export const probeFound = (req: ProbeRequest, found: ReturnType<typeof resolve>): ProbeAnswer => {
+  if (!found.el) return { ok: false, failed: "not-found", detail: found.detail };
+  let el = found.el;
+  // A visually hidden styled checkbox is operated through its visible label, as a user would.
+  if (!isVisible(el) && el instanceof HTMLInputElement && el.labels) {
+    const label = Array.from(el.labels).find(isVisible);
+    if (label) el = label;
+  }
+  // A native drag starts from the draggable element: a label inside a draggable tile means the tile.
+  if (req.purpose === "drag") el = draggableOf(el);
+  if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
+  if (isMoving(el)) return { ok: false, failed: "stable", detail: `${describe(el)} is still moving (a CSS animation or transition is running)` };
+  if (req.purpose !== "read" && isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
+  let rect = boxOf(el);
+  if (!inViewport(rect)) {
+    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" as ScrollBehavior });
+    rect = boxOf(el);
+  }
+  const xPct = req.at ? req.at.xPct : 50;
+  const yPct = req.at ? req.at.yPct : 50;
+  const x = rect.left + (rect.width * xPct) / 100;
+  const y = rect.top + (rect.height * yPct) / 100;
+  // Clamp click-at points on the far edges into the box.
+  const cx = Math.min(Math.max(x, rect.left + 0.5), rect.right - 0.5);
+  const cy = Math.min(Math.max(y, rect.top + 0.5), rect.bottom - 0.5);
+  if (req.purpose === "pointer" || req.purpose === "drag") {
+    const hit = deepHit(cx, cy);
+    if (!receives(el, hit)) {
+      return { ok: false, failed: "receives-pointer", detail: `${describe(el)} would not receive the click: ${hit ? describe(hit) : "nothing"} is on top at (${Math.round(cx)}, ${Math.round(cy)})` };
+    }
+  }
+  const checked = checkedOf(found.el);
+  return { ok: true, tier: found.tier, x: cx, y: cy, tag: el.tagName.toLowerCase(), kind: kindOf(found.el), ...(checked === undefined ? {} : { checked }) };
+};
+
+export const focusForTyping = (req: ProbeRequest): ProbeAnswer => {
+  const found = resolve(req.ladder);
+  const answer = probeFound({ ...req, purpose: "type" }, found);
+  if (!answer.ok) return answer;
+  const el = found.el as HTMLElement;
+  if ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.readOnly) {
+    return { ok: false, failed: "editable", detail: `${describe(el)} is read-only` };
+  }
+  if (el instanceof HTMLSelectElement) {
+    return { ok: false, failed: "editable", detail: `${describe(el)} is a dropdown, not a text field; write \`Select <option> from the "…" dropdown\`` };
+  }
+  if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el.isContentEditable)) {
+    return { ok: false, failed: "editable", detail: `${describe(el)} is not a text field` };
+  }
+  el.focus();
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+    try {
+      el.setSelectionRange(0, el.value.length);
+    } catch {
+      el.select(); // number/email inputs do not support setSelectionRange
+    }
+  } else {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const sel = getSelection();
+    sel?.removeAllRanges();
+    sel?.addRange(range);
+  }
+  return answer;
+};
+
+export const read = (req: { ladder: readonly Rung[] }): ValueAnswer => {
+  const found = resolve(req.ladder);
+  if (!found.el) return { ok: false, failed: "not-found", detail: found.detail };
+  return { ok: true, value: valueOf(found.el), tier: found.tier };
+};
+
+export const count = (req: { ladder: readonly Rung[] }): number => {
+  for (const rung of req.ladder) {
+    const n = resolveRung(rung).filter(isVisible).length;
+    if (n > 0) return n;
+  }
+  return 0;
+};
+
+export const checkedState = (req: { ladder: readonly Rung[] }): ValueAnswer => {
+  const found = resolve(req.ladder);
+  if (!found.el) return { ok: false, failed: "not-found", detail: found.detail };
+  const c = checkedOf(found.el);
+  if (c === undefined) return { ok: false, failed: "unsupported", detail: `${describe(found.el)} is not a checkbox, radio or switch` };
+  return { ok: true, value: String(c), tier: found.tier };
+};
+
+export const hovered = (req: { ladder: readonly Rung[]; x: number; y: number }): ValueAnswer => {
+  const found = resolve(req.ladder);
+  if (!found.el) return { ok: false, failed: "not-found", detail: found.detail };
+  // Chromium recomputes :hover lazily after layout moves, so the point must still hit the target too.
+  const landed = found.el.matches(":hover") && receives(found.el, deepHit(req.x, req.y));
+  return { ok: true, value: String(landed), tier: found.tier };
+};
+
+export const fileInput = (req: { ladder: readonly Rung[] }): HTMLInputElement | string => {
+  // A file input is not a text `field`, so the role noun is read here rather than by the resolver.
+  const found = resolve(req.ladder.map((r) => ({ tier: r.tier, payload: Object.fromEntries(Object.entries(r.payload).filter(([k]) => k !== "role")) })));
+  if (!found.el) return found.detail;
+  const isFile = (el: Element | null): el is HTMLInputElement => el instanceof HTMLInputElement && el.type === "file";
+  const el = found.el;
+  if (isFile(el)) return el;
+  if (el instanceof HTMLLabelElement && isFile(el.control)) return el.control;
+  const inside = Array.from(el.querySelectorAll("input[type=file]")).filter(isFile);
+  if (inside.length === 1) return inside[0]!;
+  const near = el.closest("label");
+  if (near && isFile(near.control)) return near.control;
+  return `${describe(el)} is not a file input (Upload needs an <input type="file">)`;
+};

@@ -1,0 +1,73 @@
+// The wire shapes between the driver and the page script (types only): the requests the driver
+// sends through Runtime.evaluate and the answers the page gives.
+import type { Expectation } from "../../../src/plugins/api.ts";
+
+export interface Rung {
+  readonly tier: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+}
+export type Purpose = "pointer" | "drag" | "type" | "read" | "check" | "select";
+export interface ProbeRequest {
+  readonly ladder: readonly Rung[];
+  readonly purpose: Purpose;
+  /** Click-at point in percent of the box. */
+  readonly at?: { readonly xPct: number; readonly yPct: number } | undefined;
+}
+export type ProbeFailure = "not-found" | "visible" | "stable" | "enabled" | "editable" | "receives-pointer" | "unsupported" | "ambiguous";
+export type ProbeAnswer =
+  | { readonly ok: true; readonly tier: string; readonly x: number; readonly y: number; readonly tag: string; readonly kind: string; readonly checked?: boolean }
+  | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string };
+export interface CheckRequest {
+  /** Absent = the whole page surface. */
+  readonly ladder?: readonly Rung[] | undefined;
+  readonly expect: Expectation;
+}
+export interface CheckAnswer {
+  readonly pass: boolean;
+  /** What was seen, for the failure message (already shortened). */
+  readonly actual: string;
+  readonly tier?: string;
+}
+export type ValueAnswer = { readonly ok: true; readonly value: string; readonly tier: string } | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string };
+
+/**
+ * One move of Select: the outcome, or a trusted click the driver makes before asking again
+ * (`after` tells the page which click was made: the one that opens the popup, or the option's).
+ */
+export type SelectAnswer =
+  | { readonly ok: true; readonly value: string; readonly tier: string }
+  | { readonly ok: true; readonly click: { readonly x: number; readonly y: number; readonly what: "open" | "option" }; readonly tier: string }
+  | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string; readonly retryable?: boolean };
+export interface SelectRequest {
+  readonly ladder: readonly Rung[];
+  readonly values: readonly string[];
+  readonly after?: "open" | "option" | undefined;
+}
+
+export interface PageApi {
+  probe(req: ProbeRequest): ProbeAnswer;
+  focusForTyping(req: ProbeRequest): ProbeAnswer;
+  check(req: CheckRequest): CheckAnswer;
+  read(req: { ladder: readonly Rung[] }): ValueAnswer;
+  count(req: { ladder: readonly Rung[] }): number;
+  select(req: SelectRequest): SelectAnswer;
+  checkedState(req: { ladder: readonly Rung[] }): ValueAnswer;
+  /** Whether the target is under the pointer (`:hover`) right now. */
+  hovered(req: { ladder: readonly Rung[]; x: number; y: number }): ValueAnswer;
+  /** The `<input type=file>` the ladder names (directly, through its label, or inside it); hidden inputs count. */
+  fileInput(req: { ladder: readonly Rung[] }): HTMLInputElement | string;
+}
+
+/** `{to:"top"|"bottom"} | {into_view:true} | {to_px:n}`, as in the trace's `scroll` params. */
+export interface ScrollRequest {
+  readonly ladder?: readonly Rung[] | undefined;
+  readonly to: { readonly to?: "top" | "bottom"; readonly into_view?: boolean; readonly to_px?: number };
+}
+
+export type ScopeAnswer = { readonly ok: true; readonly value: string; readonly tier: string } | { readonly ok: false; readonly failed: string; readonly detail: string };
+
+export interface ScopeMethods {
+  /** Sets a field's value as a script would (value setter + input/change), then reads it back. */
+  assignValue(req: { ladder: readonly Rung[]; value: string }): ScopeAnswer;
+  scroll(req: ScrollRequest): ScopeAnswer;
+}

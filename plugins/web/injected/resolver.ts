@@ -1,0 +1,163 @@
+// Page-side target resolution: a selector ladder to the element it names (text, css, id, and the
+// structural rungs scopes.ts answers), first rung that names anything wins.
+import type { Rung } from "./protocol.ts";
+import { containsDeep, cssEscapeId, deepQueryAll, isVisible, lower, norm, shadowRootsIn } from "./dom.ts";
+import { BUTTON_INPUTS, labelledControl, toRole } from "./roles.ts";
+
+/** Resolves `cell` and `scoped` rungs (scopes.ts); set once when the page API is installed. */
+let structural: ((rung: Rung) => Element[]) | undefined;
+export function useStructural(resolveStructural: (rung: Rung) => Element[]): void {
+  structural = resolveStructural;
+}
+
+export const ownText = (el: Element) => {
+  let s = "";
+  for (const n of Array.from(el.childNodes)) if (n.nodeType === Node.TEXT_NODE) s += n.textContent ?? "";
+  return norm(s);
+};
+
+/** The text of the elements `aria-labelledby` names (looked up in the element's own tree first). */
+export const labelledByText = (el: Element): string => {
+  const ids = (el.getAttribute("aria-labelledby") ?? "").split(/\s+/).filter((id) => id !== "");
+  if (ids.length === 0) return "";
+  const root = el.getRootNode() as Document | ShadowRoot;
+  return norm(ids.map((id) => (root.getElementById ? root.getElementById(id) : null) ?? document.getElementById(id)).map((l) => l?.textContent ?? "").join(" "));
+};
+
+/** Names an element answers to, besides its subtree text. */
+export const namesOf = (el: Element): string[] => {
+  const names = [ownText(el)];
+  const aria = el.getAttribute("aria-label");
+  if (aria) names.push(norm(aria));
+  const by = labelledByText(el);
+  if (by) names.push(by);
+  const ph = el.getAttribute("placeholder");
+  if (ph) names.push(norm(ph));
+  if (el instanceof HTMLInputElement && BUTTON_INPUTS.includes(el.type)) names.push(norm(el.value || (el.type === "submit" ? "Submit" : "")));
+  const title = el.getAttribute("title");
+  if (title) names.push(norm(title));
+  if (el instanceof HTMLImageElement && el.alt) names.push(norm(el.alt));
+  return names.filter((n) => n !== "");
+};
+
+/** 0 exact, 1 prefix, 2 case-insensitive exact, 3 case-insensitive prefix, -1 none. */
+export const matchTier = (name: string, want: string, wantLower: string): number => {
+  if (name === want) return 0;
+  if (name.startsWith(want)) return 1;
+  const nl = lower(name);
+  if (nl === wantLower) return 2;
+  if (nl.startsWith(wantLower)) return 3;
+  return -1;
+};
+
+export const allElements = (root: Document | Element, roots?: readonly ShadowRoot[]): Element[] => deepQueryAll(root, "*", roots);
+
+/**
+ * Elements that could answer to `wantLower` by a name of their own: owners of a text node that
+ * starts like it (own text must equal or start with the anchor), elements with naming
+ * attributes, and labels. Native queries and a text-node walk instead of a pass over every element.
+ */
+export const nameCandidates = (root: Document | Element, wantLower: string, roots: readonly ShadowRoot[]): Set<Element> => {
+  // A superset test: toLowerCase on both sides also folds what the ASCII-only ladder would not.
+  const head = wantLower.slice(0, 4).toLowerCase();
+  const out = new Set<Element>();
+  for (const r of [root, ...roots]) {
+    const walker = document.createTreeWalker(r, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent instanceof HTMLScriptElement || parent instanceof HTMLStyleElement) continue;
+      const value = node.nodeValue;
+      if (value && value.toLowerCase().includes(head)) out.add(parent);
+    }
+  }
+  for (const el of deepQueryAll(root, "[aria-label], [aria-labelledby], [placeholder], [title], img[alt], input, label", roots)) out.add(el);
+  return out;
+};
+
+export const byText = (text: string, role: string | undefined, root: Document | Element): Element[] => {
+  const want = norm(text);
+  const wantLower = lower(want);
+  const buckets: Element[][] = [[], [], [], []];
+  const add = (tier: number, el: Element | null) => {
+    if (el && tier >= 0 && !buckets[tier]!.includes(el)) buckets[tier]!.push(el);
+  };
+  // The open shadow roots are found once per resolution and shared by both passes.
+  const roots = shadowRootsIn(root);
+  for (const el of nameCandidates(root, wantLower, roots)) {
+    if (el instanceof HTMLScriptElement || el instanceof HTMLStyleElement || el.tagName === "TITLE" || el.tagName === "HEAD") continue;
+    let best = -1;
+    for (const n of namesOf(el)) {
+      const t = matchTier(n, want, wantLower);
+      if (t !== -1 && (best === -1 || t < best)) best = t;
+    }
+    if (best !== -1) add(best, toRole(el, role));
+    if (el instanceof HTMLLabelElement && el.control) {
+      const t = matchTier(norm(el.textContent), want, wantLower);
+      if (t !== -1) add(t, role ? toRole(el.control, role) : el.control);
+    }
+  }
+  for (const bucket of buckets) {
+    const visible = bucket.filter(isVisible);
+    if (visible.length > 0) return visible;
+  }
+  // Subtree text: innermost elements whose whole text matches (e.g. <button><b>Save</b> all</button>).
+  const sub: Element[][] = [[], [], [], []];
+  for (const el of allElements(root, roots)) {
+    if (el instanceof HTMLScriptElement || el instanceof HTMLStyleElement || el.tagName === "HEAD" || el === document.body || el === document.documentElement) continue;
+    // textContent needs no layout; hidden matches are filtered by visibility below.
+    const t = matchTier(norm(el.textContent), want, wantLower);
+    if (t === -1) continue;
+    const mapped = toRole(el, role);
+    if (!mapped) continue;
+    const bucket = sub[t]!;
+    for (let i = bucket.length - 1; i >= 0; i--) if (containsDeep(bucket[i]!, mapped)) bucket.splice(i, 1);
+    if (!bucket.some((b) => containsDeep(mapped, b))) bucket.push(mapped);
+  }
+  for (const bucket of sub) {
+    const visible = bucket.filter(isVisible);
+    if (visible.length > 0) return visible;
+  }
+  for (const bucket of buckets) if (bucket.length > 0) return bucket;
+  for (const bucket of sub) if (bucket.length > 0) return bucket;
+  return [];
+};
+
+/** All elements a rung names, in document order, visible ones first; throws on a bad selector. */
+export const resolveRung = (rung: Rung): Element[] => {
+  const p = rung.payload;
+  const role = typeof p["role"] === "string" ? (p["role"] as string) : undefined;
+  let found: Element[];
+  if (typeof p["css"] === "string") found = deepQueryAll(document, p["css"] as string);
+  else if (typeof p["id"] === "string") {
+    const id = cssEscapeId(p["id"] as string);
+    const byId = document.getElementById(p["id"] as string) ?? deepQueryAll(document, `[id="${id}"]`)[0] ?? null;
+    const byName = byId ? [] : deepQueryAll(document, `[name="${id}"]`);
+    found = byId ? [byId] : byName;
+  } else if (typeof p["text"] === "string") return byText(p["text"] as string, role, document);
+  else if (typeof p["kind"] === "string" && structural) return structural(rung);
+  else throw new Error(`unsupported selector payload ${JSON.stringify(p)}`);
+  if (role) found = found.map((el) => toRole(el, role) ?? el);
+  const visible = found.filter(isVisible);
+  return visible.length > 0 ? visible.concat(found.filter((e) => !visible.includes(e))) : found;
+};
+
+/** First rung that names anything wins; `nth` (1-based) picks among its matches. */
+export const resolve = (ladder: readonly Rung[]): { el: Element; tier: string } | { el: null; detail: string } => {
+  const tried: string[] = [];
+  for (const rung of ladder) {
+    const all = resolveRung(rung);
+    const nth = typeof rung.payload["nth"] === "number" ? (rung.payload["nth"] as number) : 1;
+    const el = all[nth - 1];
+    if (el) return { el, tier: rung.tier };
+    tried.push(all.length > 0 ? `${describeRung(rung)} matched only ${all.length}` : `${describeRung(rung)} matched nothing`);
+  }
+  return { el: null, detail: tried.join("; ") || "empty selector ladder" };
+};
+
+export const describeRung = (rung: Rung) => {
+  const p = rung.payload;
+  const nth = typeof p["nth"] === "number" ? ` #${p["nth"]}` : "";
+  if (typeof p["css"] === "string") return `css ${JSON.stringify(p["css"])}${nth}`;
+  if (typeof p["id"] === "string") return `id ${JSON.stringify(p["id"])}${nth}`;
+  return `text ${JSON.stringify(p["text"])}${typeof p["role"] === "string" ? ` (${p["role"]})` : ""}${nth}`;
+};
