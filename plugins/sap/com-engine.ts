@@ -5,6 +5,7 @@ import { FlowproofError } from "../../src/plugins/api.ts";
 import { ComError, coInitialize, release, type Variant } from "../windows/ffi/com.ts";
 import { getRunningObject, invoke, type InvokeResult } from "../windows/ffi/dispatch.ts";
 import { readCredential } from "../windows/ffi/advapi32.ts";
+import { captureWindow } from "../windows/ffi/gdi32.ts";
 import { SapCallError, type SapArg, type SapCredentials, type SapObject, type SapValue, type ScriptingEngine } from "./engine.ts";
 import { CREDENTIAL_TARGET, decodeSecret } from "./credentials.ts";
 import { findLogonExe, logonEntries } from "./logon.ts";
@@ -14,8 +15,6 @@ export interface ComEngineOptions {
   readonly logonExe?: string;
   /** %APPDATA%, where SAP Logon keeps its entries. */
   readonly appData?: string;
-  /** Window capture (PNG) of a window handle, when the platform's capture is available. */
-  readonly capture?: (hwnd: number) => Uint8Array | undefined;
 }
 
 /** A scripting argument as the VARIANT Invoke takes (whole numbers as VT_I4). */
@@ -89,7 +88,14 @@ export function createComEngine(options: ComEngineOptions): ScriptingEngine {
       const c = readCredential(CREDENTIAL_TARGET);
       return c ? decodeSecret(c.user, c.secret) : undefined;
     },
-    ...(options.capture ? { capture: options.capture } : {}),
+    capture(hwnd) {
+      try {
+        return hwnd === 0 ? undefined : captureWindow(hwnd).png;
+      } catch {
+        // A window that is gone or has no area: the driver reports the frame as not captured.
+        return undefined;
+      }
+    },
     close() {
       for (const p of held.splice(0)) release(p);
     },
