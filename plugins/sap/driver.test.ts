@@ -54,8 +54,9 @@ describe("SapDriver", () => {
     expect(log).toEqual(["SAP warning: No items were entered"]);
     expect((await driver.check([], { kind: "text_contains", text: "Standard Order 4711 has been saved" })).pass).toBe(true);
     expect(sap.orders.get("4711")).toBe("4711");
-    await driver.navigate("VA03".replace(/^/, "/n"), 1000);
-    await driver.fill(text("Order", "field"), "4711");
+    await driver.navigate("/nVA03", 1000);
+    // VA03 offers the order just saved in this session.
+    expect(await driver.readText(text("Order", "field"))).toMatchObject({ ok: true, value: "4711" });
     await driver.pressKey("Enter", []);
     expect(await driver.readText(id("wnd[0]/usr/ctxtVBAK-VBELN"))).toMatchObject({ ok: true, value: "4711" });
     expect(await driver.readText(text("Sold-To Party"))).toMatchObject({ ok: true, value: "4711" });

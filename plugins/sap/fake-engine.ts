@@ -181,6 +181,8 @@ class FakeScreenSession {
   readonly #sbar: FakeComponent;
   readonly #okcd: FakeComponent;
   #screen = "login";
+  /** The last order saved in this session: VA03 offers it, as SAP does with parameter AUN. */
+  #lastOrder = "";
 
   constructor(sap: FakeSap, session: FakeComponent, loggedOn: string | undefined) {
     this.#sap = sap;
@@ -290,7 +292,7 @@ class FakeScreenSession {
       this.#info.props["Transaction"] = "VA03";
       this.#wnd.props["Text"] = "Display Sales Documents";
       this.#clear();
-      this.#field("ctext", "VBAK-VBELN", "Order");
+      this.#field("ctext", "VBAK-VBELN", "Order", { Text: this.#lastOrder });
     } else if (code === "SMEN" || code === "") {
       this.#menu();
     } else {
@@ -371,6 +373,7 @@ class FakeScreenSession {
       return null;
     }
     const number = this.#sap.nextOrder(customer);
+    this.#lastOrder = number;
     this.#menu();
     this.#info.props["Transaction"] = "VA01";
     this.#status("S", `Standard Order ${number} has been saved`);
