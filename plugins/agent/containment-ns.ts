@@ -27,6 +27,8 @@ export interface NsAttempt {
   readonly protocol: string;
   readonly address: string;
   readonly port?: number;
+  /** TCP and UDP: the source address and port. */
+  readonly from?: { readonly address: string; readonly port: number };
 }
 
 /** The 16 bytes of an IPv6 address (with `::` and a dotted IPv4 tail expanded); undefined when it is not one. */
@@ -99,10 +101,12 @@ export function nsPacket(b: Uint8Array): NsAttempt | undefined {
   const version = b[0]! >> 4;
   let proto: number;
   let address: string;
+  let source: string;
   let l4: number;
   if (version === 4) {
     proto = b[9]!;
     address = `${b[16]}.${b[17]}.${b[18]}.${b[19]}`;
+    source = `${b[12]}.${b[13]}.${b[14]}.${b[15]}`;
     if (b[16] === 127) return undefined;
     l4 = (b[0]! & 15) * 4;
   } else if (version === 6) {
@@ -110,6 +114,7 @@ export function nsPacket(b: Uint8Array): NsAttempt | undefined {
     proto = b[6]!;
     const dst = b.subarray(24, 40);
     address = nsV6Text(dst);
+    source = nsV6Text(b.subarray(8, 24));
     if (address === "::1") return undefined;
     if (address.startsWith("::ffff:") && dst[12] === 127) return undefined;
     l4 = 40;
@@ -117,15 +122,16 @@ export function nsPacket(b: Uint8Array): NsAttempt | undefined {
     return undefined;
   }
   const port = () => (b.length >= l4 + 4 ? (b[l4 + 2]! << 8) | b[l4 + 3]! : undefined);
+  const from = { address: source, port: b.length >= l4 + 2 ? (b[l4]! << 8) | b[l4 + 1]! : 0 };
   if (proto === 6) {
     const flags = b[l4 + 13];
     if (flags === undefined || (flags & 0x12) !== 0x02) return undefined;
     const p = port();
-    return p === undefined ? undefined : { protocol: "tcp", address, port: p };
+    return p === undefined ? undefined : { protocol: "tcp", address, port: p, from };
   }
   if (proto === 17) {
     const p = port();
-    return p === undefined ? undefined : { protocol: "udp", address, port: p };
+    return p === undefined ? undefined : { protocol: "udp", address, port: p, from };
   }
   if (proto === 1 || proto === 58) {
     const type = b[l4];
@@ -228,11 +234,12 @@ export async function nsMain(config: NsConfig): Promise<void> {
       if (n <= 0) return;
       if (from[10] !== 4 /* PACKET_OUTGOING */) continue;
       const a = nsPacket(buf.subarray(0, n));
-      if (!a) continue;
+      // The resolver's own answers (from one of its addresses, port 53) go back to the asker.
+      if (!a || (a.protocol === "udp" && a.from?.port === 53 && config.dns.includes(a.from.address))) continue;
       const key = `${a.protocol} ${a.address} ${a.port ?? ""}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      emit({ attempt: a, at_ms: Date.now() - t0 });
+      emit({ attempt: { protocol: a.protocol, address: a.address, ...(a.port !== undefined ? { port: a.port } : {}) }, at_ms: Date.now() - t0 });
     }
   };
   const poll = setInterval(drain, 5);

@@ -9,7 +9,7 @@ import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
 import type { Flow } from "../spec/flow.ts";
 import { findSuiteFile, prepareSuite, runHook, startAppServer, type SuiteContext } from "./suite-context.ts";
 import { createRecordDir, pruneRecords, writeRecord } from "./run-records.ts";
-import { controlVerdict, flowReason, flowStatus, type RunRecord } from "../report/run-record.ts";
+import { controlRecord, flowReason, flowStatus, type RunRecord } from "../report/run-record.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { erroredReport } from "./flow-outcome.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
@@ -103,7 +103,7 @@ function writeSingleRecord(suiteDir: string, specPath: string, flow: Flow | unde
         ...(reason ? { reason } : {}),
         result: relative(dir, result.report_path).split(sep).join("/"),
         ...(result.exported ? { exports: Object.keys(result.exported) } : {}),
-        ...(flow?.control ? { control: { ...flow.control, ...controlVerdict(status, reason), evidence: { trace: rel(defaultTracePath(specPath)) } } } : {}),
+        ...(flow?.control ? { control: controlRecord(flow.control, status, reason, report, rel(defaultTracePath(specPath))) } : {}),
       }],
     };
     const path = writeRecord(dir, record);

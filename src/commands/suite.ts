@@ -9,7 +9,7 @@ import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import type { RunReport } from "../report/schema.ts";
 import type { Flow } from "../spec/flow.ts";
-import { controlVerdict, flowReason, flowStatus, type FlowRecord, type RunRecord } from "../report/run-record.ts";
+import { controlRecord, flowReason, flowStatus, type FlowRecord, type RunRecord } from "../report/run-record.ts";
 import { junitXml } from "../report/junit.ts";
 import { suiteHtml } from "../report/suite-html.ts";
 import { writeRunBundle } from "../report/bundle.ts";
@@ -224,7 +224,7 @@ function flowRecord(r: SuiteFlowResult, flow: Flow | undefined, runDir: string, 
     ...(r.reason ? { reason: r.reason } : {}),
     ...(r.report_path ? { result: relativeTo(runDir, r.report_path) } : {}),
     ...(r.exports.length > 0 ? { exports: [...r.exports] } : {}),
-    ...(control ? { control: { ...control, ...controlVerdict(status, r.reason), evidence: { trace: relativeTo(suiteDir, defaultTracePath(join(suiteDir, r.spec))) } } } : {}),
+    ...(control ? { control: controlRecord(control, status, r.reason, r.report, relativeTo(suiteDir, defaultTracePath(join(suiteDir, r.spec)))) } : {}),
   };
 }
 

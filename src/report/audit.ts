@@ -8,7 +8,11 @@ export interface AuditControl {
   readonly flow: string;
   readonly verdict: ControlVerdict;
   readonly reason?: string;
-  readonly evidence: { readonly trace: string };
+  /** Asserted: the lanes the flow checks (`egress`, `secret_leak`). */
+  readonly lanes?: readonly string[];
+  /** Enforced: the agent's containment tier in that run. */
+  readonly containment?: string;
+  readonly evidence: { readonly trace: string; readonly blocked?: readonly string[] };
 }
 
 export interface AuditMap {
@@ -30,7 +34,7 @@ export function auditMap(record: RunRecord): AuditMap {
   for (const f of record.flows) {
     const c = f.control;
     if (!c) continue;
-    controls.push({ id: c.id, ...(c.title ? { title: c.title } : {}), flow: f.flow, verdict: c.verdict, ...(c.reason ? { reason: c.reason } : {}), evidence: c.evidence });
+    controls.push({ id: c.id, ...(c.title ? { title: c.title } : {}), flow: f.flow, verdict: c.verdict, ...(c.reason ? { reason: c.reason } : {}), ...(c.lanes ? { lanes: c.lanes } : {}), ...(c.containment ? { containment: c.containment } : {}), evidence: c.evidence });
   }
   controls.sort((a, b) => a.id.localeCompare(b.id));
   return { suite: record.suite, run: record.run_id, controls };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { controlVerdict, flowReason, flowStatus, runRecordId, RUN_ID_PATTERN } from "./run-record.ts";
+import { controlRecord, controlVerdict, flowReason, flowStatus, runRecordId, RUN_ID_PATTERN } from "./run-record.ts";
 import type { RunReport } from "./schema.ts";
 
 const report = (extra: Partial<RunReport> = {}): RunReport => ({ name: "F", trace_id: "t", passed: true, outcome: "passed", steps: [], duration_ms: 1, started_at: "2026-01-01T00:00:00Z", flowproof_version: "0", spec_path: "f", trace_path: "t", ...extra });
@@ -37,5 +37,20 @@ describe("run record rules", () => {
     expect(flowReason(report({ passed: false, outcome: "failed", steps }))).toBe("s0002 b: expected y");
     expect(flowReason(report({ passed: false, outcome: "errored", error: "boom", steps }))).toBe("boom");
     expect(flowReason(report({ outcome: "skipped", steps: [{ id: "s0001", intent: "flow skipped", status: "skipped", detail: "why", started_ms: 0, duration_ms: 0 }] }))).toBe("why");
+  });
+});
+
+describe("control lanes and containment", () => {
+  const agentStep = (intent: string, agent: Record<string, unknown>) => ({ id: "s0001", intent, status: "passed" as const, started_ms: 0, duration_ms: 1, agent: { turns: 1, calls: [], ...agent } });
+  test("a contained agent run: the egress lane, the tier, and what was refused as evidence", () => {
+    const r = report({ steps: [agentStep("prompt: go\nassert_no_egress", { containment: "enforced (linux user+network namespace)", egress_attempts: [{ destination: "tcp 10.0.0.9:443", at_ms: 5 }] }), { id: "s0002", intent: "assert_no_secret_leak: ${K}", status: "passed", started_ms: 0, duration_ms: 1 }] });
+    expect(controlRecord({ id: "c1" }, "fail", "assert_no_egress: …", r, "f.trace.jsonl")).toEqual({
+      id: "c1", verdict: "fail", reason: "assert_no_egress: …", lanes: ["egress", "secret_leak"], containment: "enforced (linux user+network namespace)", evidence: { trace: "f.trace.jsonl", blocked: ["tcp 10.0.0.9:443"] },
+    });
+  });
+  test("an uncontained run carries its tier and no blocked evidence; a flow without agent steps carries neither", () => {
+    const r = report({ steps: [agentStep("prompt: go\nassert_no_egress", { containment: "not contained (FLOWPROOF_CONTAINMENT=off)" })] });
+    expect(controlRecord({ id: "c1" }, "errored", "not contained", r, "t")).toMatchObject({ verdict: "capability-error", lanes: ["egress"], containment: "not contained (FLOWPROOF_CONTAINMENT=off)", evidence: { trace: "t" } });
+    expect(controlRecord({ id: "c2" }, "pass", undefined, report(), "t")).toEqual({ id: "c2", verdict: "pass", evidence: { trace: "t" } });
   });
 });

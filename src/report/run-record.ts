@@ -16,7 +16,12 @@ export const ControlRecord = Type.Object(
     description: Type.Optional(Type.String()),
     verdict: ControlVerdict,
     reason: Type.Optional(Type.String({ description: "Why the verdict is not pass (never a secret's value)." })),
-    evidence: Type.Object({ trace: Type.String({ description: "The trace replayed, relative to the suite directory." }) }, { additionalProperties: false }),
+    lanes: Type.Optional(Type.Array(Type.Union([Type.Literal("egress"), Type.Literal("secret_leak")]), { description: "What the flow asserts: `egress` (assert_no_egress), `secret_leak` (assert_no_secret_leak)." })),
+    containment: Type.Optional(Type.String({ description: "What this run enforced on the agent's network: `enforced (linux …)` or `not contained (<reason>)`." })),
+    evidence: Type.Object({
+      trace: Type.String({ description: "The trace replayed, relative to the suite directory." }),
+      blocked: Type.Optional(Type.Array(Type.String(), { description: "Contained runs only: the destinations the agent attempted outside allow_egress, refused." })),
+    }, { additionalProperties: false }),
   },
   { additionalProperties: false },
 );
@@ -76,6 +81,28 @@ export function runRecordId(at: Date, hex4: string): string {
 
 /** Failure texts that mean "this run cannot certify the control", not "the control does not hold". */
 const CAPABILITY = /not contained|cannot certify|not enforced|no trace recorded/i;
+
+/**
+ * What a control's run report says beyond its verdict: the lanes it asserts (read from its steps as
+ * authored), the agent's containment tier, and (contained runs only) what the agent was refused.
+ */
+export function controlEvidence(report: Pick<RunReport, "steps">): { lanes?: ("egress" | "secret_leak")[]; containment?: string; blocked?: string[] } {
+  const lanes: ("egress" | "secret_leak")[] = [];
+  if (report.steps.some((s) => s.agent !== undefined && s.intent.split("\n").includes("assert_no_egress"))) lanes.push("egress");
+  if (report.steps.some((s) => s.intent.startsWith("assert_no_secret_leak:"))) lanes.push("secret_leak");
+  const agent = report.steps.find((s) => s.agent?.containment !== undefined)?.agent;
+  return {
+    ...(lanes.length > 0 ? { lanes } : {}),
+    ...(agent?.containment !== undefined ? { containment: agent.containment } : {}),
+    ...(agent?.egress_attempts !== undefined ? { blocked: agent.egress_attempts.map((a) => a.destination) } : {}),
+  };
+}
+
+/** A control's record: its declaration, its verdict, the lanes and containment of its run, and its evidence. */
+export function controlRecord(control: { readonly id: string; readonly title?: string; readonly description?: string }, status: FlowStatus, reason: string | undefined, report: Pick<RunReport, "steps">, trace: string): ControlRecord {
+  const { blocked, ...facts } = controlEvidence(report);
+  return { ...control, ...controlVerdict(status, reason), ...facts, evidence: { trace, ...(blocked ? { blocked } : {}) } };
+}
 
 /** A control's verdict from its flow's status and reason (feature inventory §5.3). */
 export function controlVerdict(status: FlowStatus, reason: string | undefined): { verdict: ControlVerdict; reason?: string } {
