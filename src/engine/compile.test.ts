@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseAssertion, parseStep, type StepAst } from "../grammar/index.ts";
 import { DEFAULT_ASSERT_TIMEOUT_MS, DEFAULT_WAIT_TIMEOUT_MS, compileStep, selectorsFor } from "./compile.ts";
+import { CHECKED_DOCS, docExamples } from "../../test/support/doc-examples.ts";
 
 const OPTIONS = { stepTimeoutMs: 4_321 };
 
@@ -111,6 +112,7 @@ describe("compileStep", () => {
   test.each<[string, Record<string, unknown>, unknown[]]>([
     ['the "Total" shows 42', { value_contains: "42" }, text("Total")],
     ['the "Total" shows ${captured.total}', { value_contains: "${captured.total}" }, text("Total")],
+    ['the "css:#status" does not show Error', { value_not_contains: "Error" }, native({ css: "#status" })],
     ['the "Name" field contains Ada', { value_contains: "Ada" }, text("Name", { role: "field" })],
     ['the "Total" shows ${captured.rows} + 1', { capture: "rows", offset: 1 }, text("Total")],
     ['the "Total" shows ${captured.balance} - 100.5', { capture: "balance", offset: -100.5 }, text("Total")],
@@ -220,5 +222,15 @@ describe("selectorsFor", () => {
 
   test("does not add nth for the first match", () => {
     expect(selectorsFor({ kind: "element", anchor: { kind: "text", text: "A" }, nth: 1 })).toEqual(text("A") as never);
+  });
+});
+
+describe("the docs' examples", () => {
+  // A doc that says a form runs must not list one this compiler refuses (and the grammar test
+  // checks what the docs say is refused).
+  const runnable = CHECKED_DOCS.flatMap((doc) => docExamples(doc).filter(([k]) => k === "rules" || k === "assert").map(([k, line]) => [doc, k, line] as const));
+  test.each(runnable)("%s: the %s example %s compiles for a web flow", (_doc, kind, line) => {
+    const r = compileStep(line, kind === "rules" ? step(line) : assertion(line), OPTIONS);
+    expect(r.ok ? "ok" : r.reason).toBe("ok");
   });
 });

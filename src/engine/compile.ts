@@ -137,6 +137,8 @@ function compileAssertion(
     case "shows":
     case "field_contains":
       return element(a.target, { value_contains: a.text.raw });
+    case "not_shows":
+      return element(a.target, { value_not_contains: a.text.raw });
     case "shows_computed":
       return element(a.target, { capture: a.capture, offset: a.op === "+" ? a.amount : -a.amount });
     case "visible":

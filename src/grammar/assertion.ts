@@ -19,7 +19,7 @@ const isStyleProp = (p: string): p is StyleProp => (STYLE_PROPS as readonly stri
 const COMPUTED = /^\$\{captured\.([a-z][a-z0-9_]*)\}\s*([+-])\s*(\d+(?:\.\d+)?)$/;
 const ARITHMETIC = /\$\{captured\.[^}]*\}\s*(?:[-+*/]\s*\$\{|[*/])/;
 const PREDICATES =
-  "`shows <text>`, `field contains <text>`, `is [not] visible`, `is enabled|disabled`, `checkbox is [not] checked`, `is [not] empty`, `appears <N> times`, `attribute <name> is [not] <value>`, `has attribute <name>` or `style color is <value>`";
+  "`shows <text>`, `does not show <text>`, `field contains <text>`, `is [not] visible`, `is enabled|disabled`, `checkbox is [not] checked`, `is [not] empty`, `appears <N> times`, `attribute <name> is [not] <value>`, `has attribute <name>` or `style color is <value>`";
 
 /** Parses the text of an `assert:` step (trimmed, non-empty) for the given app kind. */
 export function parseAssertionText(s: Slice, ctx: ParseContext): ParseResult<Assertion> {
@@ -129,6 +129,11 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
   const t = tail.text;
   let m: RegExpExecArray | null;
   if ((m = /^shows\s+(.+)$/i.exec(t)) && m[1] !== undefined) return parseShows(sub(tail, t.length - m[1].length), target);
+  if ((m = /^does\s+not\s+show\s+(.+)$/i.exec(t)) && m[1] !== undefined) {
+    const text = parseTemplateAt(m[1], tail.offset + t.length - m[1].length);
+    return text.ok ? ok({ kind: "not_shows", target, text: text.value }) : text;
+  }
+  if ((m = /^does\s+not\s+show$/i.exec(t))) return failAt("unknown-step", "`does not show` needs the text that must be absent.", 'write `the "css:#status" does not show Error`', tail);
   if ((m = /^contains\s+(.+)$/i.exec(t)) && m[1] !== undefined) {
     if (target.role !== "field" && target.role !== "dropdown") {
       return failAt("unknown-step", "`contains` reads a field's value and needs the `field` noun.", 'write `the "Search" field contains Berlin`, or `the "Search" shows Berlin` for visible text', tail);

@@ -164,6 +164,8 @@ export type Assertion = Bound & (
   | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent" }
   /** `the "…" shows <text>` (substring; text may be `${captured.x}`). */
   | { readonly kind: "shows"; readonly target: Target; readonly text: Template }
+  /** `the "…" does not show <text>` (the element's text or value lacks it; waits until it does). */
+  | { readonly kind: "not_shows"; readonly target: Target; readonly text: Template }
   /** `the "…" shows ${captured.x} + 1`. */
   | { readonly kind: "shows_computed"; readonly target: Target; readonly capture: string; readonly op: "+" | "-"; readonly amount: number }
   /** `the "…" field contains <text>` (input value). */

@@ -116,7 +116,7 @@ const Negate = Opt(Type.Literal(true));
 
 export const Expect = Type.Union([
   expectVariant({ value_contains: Type.String(), count: Opt(Int()) }, "the page text, or the element's text or value, contains it (with `count`: exactly that many times in the page)"),
-  expectVariant({ value_not_contains: Type.String() }, "the page text does not contain it"),
+  expectVariant({ value_not_contains: Type.String() }, "the page text, or the element's text or value, does not contain it"),
   expectVariant({ url_equals: Type.String() }, "the page URL equals it"),
   expectVariant({ url_contains: Type.String() }, "the page URL contains it"),
   expectVariant({ title_equals: Type.String() }, "the document title equals it"),

@@ -30,6 +30,11 @@ afterAll(() => {
 let flows = 0;
 const apiFlow = (name: string, steps: string) => `name: ${JSON.stringify(name)}\napp: api\nsteps:\n${steps}`;
 
+/** Records the flow on a fixture page, then replays it: every step passes both times. */
+async function green(page: string, steps: readonly string[]): Promise<void> {
+  await greenText(flowYaml(`Green ${flows + 1}`, `${server.url}/${page}`, steps));
+}
+
 /** Records the flow file text, then replays it: every step passes both times. */
 async function greenText(text: string, env: Record<string, string> = {}): Promise<void> {
   const spec = project.write(`green-${++flows}.flow.yaml`, text);
@@ -154,5 +159,56 @@ describe("the messages a failed recording leaves", () => {
       "[AUTHOR rules] 4: page shows Paid (not reached)",
       '[AUTHOR rules] 5: the "css:#balance" shows 87.66 (not reached)',
     ]);
+  });
+});
+
+describe("an element-level negative: the \"…\" does not show", () => {
+  test("waits until the element no longer shows the text, where the page as a whole still does", async () => {
+    await green("wallet.html", [
+      'assert: the "css:#status" does not show Loading',
+      'assert: the "css:#status" does not show Error',
+      "assert: page shows Error reports",
+      'rules: Press the "Pay 12.34" button',
+      'assert: the "css:#status" shows Paid',
+      'assert: the "css:#status" does not show Ready',
+    ]);
+  });
+
+  test("fails when the element shows the text, saying what it shows", async () => {
+    const detail = await redText(web("wallet.html", ["rules: Wait until page shows Balance loaded", 'rules: Press the "Break the card" button', 'assert: the "css:#status" does not show Error within 1s']));
+    expect(detail).toBe('expected the "css:#status" not to show "Error" within 1000 ms; it shows "Error: card declined"');
+  });
+});
+
+describe("remembering a value that loads after the page", () => {
+  test("waiting for a sign that loading finished before Remember reads the loaded value", async () => {
+    await green("wallet.html?delay=1500", [
+      "rules: Wait until page shows Balance loaded",
+      'rules: Remember the "css:#balance" as balance',
+      'rules: Press the "Pay 12.34" button',
+      'assert: the "css:#balance" shows ${captured.balance} - 12.34',
+    ]);
+  });
+
+  test("remembering at once reads the placeholder, and the computed assertion says so", async () => {
+    const detail = await redText(web("wallet.html?delay=4000", [
+      'rules: Remember the "css:#balance" as balance',
+      "rules: Wait until page shows Balance loaded",
+      'rules: Press the "Pay 12.34" button',
+      'assert: the "css:#balance" shows ${captured.balance} - 12.34 within 3s',
+    ]));
+    expect(detail).toBe('expected the "css:#balance" to show ${captured.balance} - 12.34 (0.00 - 12.34 = -12.34) within 3000 ms; it shows "87.66"');
+  });
+});
+
+describe("what the docs say assertions read", () => {
+  test("field contains on a <select> reads the selected option's text, not its value", async () => {
+    await green("wallet.html", ['rules: Select Euro from the "Currency" dropdown', 'assert: the "Currency" dropdown contains Euro', 'assert: the "Currency" field contains Euro']);
+    expect(await redText(web("wallet.html", ['rules: Select Euro from the "Currency" dropdown', 'assert: the "Currency" field contains 978 within 1s']))).toBe('expected the "Currency" field to show "978" within 1000 ms; it shows "Euro"');
+  });
+
+  test("page shows does not read the text inside an iframe; a frame target does", async () => {
+    await green("frames.html", ['assert: the "css:body" in the iframe "checkout" shows Card accepted']);
+    expect(await redText(web("frames.html", ["assert: page shows Card accepted within 1s"]))).toStartWith('expected the page to show "Card accepted" within 1000 ms; the page shows ');
   });
 });
