@@ -99,6 +99,7 @@ describe("compileStep", () => {
     ["page url contains /orders", { scope: "surface", url_contains: "/orders" }],
     ["page title is Acme", { scope: "surface", title_equals: "Acme" }],
     ["page title contains Acme", { scope: "surface", title_contains: "Acme" }],
+    ['local storage "todos" contains Walk the dog', { scope: "surface", storage: "local", storage_key: "todos", storage_contains: "Walk the dog" }],
   ])("compiles the page assertion %s to its expect keys", (input, expectKeys) => {
     expect(compiled(assertion(input))).toEqual({
       intent: "intent",

@@ -153,6 +153,8 @@ function compileAssertion(
       return element(a.target, { element_count: a.count });
     case "cookie":
       return surface({ cookie: a.name, cookie_fact: a.fact });
+    case "storage":
+      return surface({ storage: a.area, storage_key: a.key, storage_contains: a.text.raw });
     case "attribute":
       return element(a.target, { attribute: a.name, value_equals: a.value.raw, ...(a.negate ? { negate: true } : {}) });
     case "has_attribute":

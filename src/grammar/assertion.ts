@@ -40,6 +40,19 @@ function webOnly(s: Slice, ctx: ParseContext, what: string): ParseResult<never> 
   return failAt("unsupported-step", `\`${what}\` is web-only and cannot be checked on ${ctx.app} apps.`, "assert what the app shows instead, e.g. `page shows Saved`", s);
 }
 
+/** `local storage "todos" contains Walk the dog` / `session storage "draft" contains Hello`. */
+function parseStorage(s: Slice, ctx: ParseContext): ParseResult<Claim> {
+  const refusal = webOnly(s, ctx, "storage");
+  if (refusal !== undefined) return refusal;
+  const m = /^(local|session)\s+storage\s+"([^"]+)"\s+contains\s+(.+)$/i.exec(s.text);
+  if (m?.[1] === undefined || m[2] === undefined || m[3] === undefined) {
+    return failAt("unknown-step", "A storage assertion names the key in quotes and the text its value contains.", 'write `local storage "todos" contains Walk the dog` (or `session storage "…" contains …`)', s);
+  }
+  const text = parseTemplateAt(m[3], s.offset + s.text.length - m[3].length);
+  if (!text.ok) return text;
+  return ok({ kind: "storage", area: m[1].toLowerCase() === "local" ? "local" : "session", key: m[2], text: text.value });
+}
+
 function parseClaim(s: Slice, ctx: ParseContext): ParseResult<Claim> {
   const t = s.text;
   const notShow = matchAt(/(?:the\s+)?page\s+does\s+not\s+show(?:\s+|$)/, t, 0);
@@ -62,6 +75,7 @@ function parseClaim(s: Slice, ctx: ParseContext): ParseResult<Claim> {
     return failAt("unknown-step", `\`${t}\` is not a page assertion.`, "write `page shows Welcome`, `page does not show Error`, `page url is /signin` or `page title contains Acme`", s);
   }
   if (/^cookie\b/i.test(t)) return parseCookie(s, ctx);
+  if (/^(?:local|session)\s+storage\b/i.test(t)) return parseStorage(s, ctx);
   const sugar = /^(display\s+shows|document\s+contains)\s+(.+)$/i.exec(t);
   if (sugar?.[1] !== undefined && sugar[2] !== undefined) return parseSugar(s, ctx, sugar[1], sugar[2]);
   const target = parseTargetPrefix(s, ctx);

@@ -162,6 +162,8 @@ export type Assertion = Bound & (
   | { readonly kind: "page_url"; readonly op: "is" | "contains"; readonly value: Template }
   | { readonly kind: "page_title"; readonly op: "is" | "contains"; readonly value: Template }
   | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent" }
+  /** `local storage "todos" contains Walk the dog` (the value stored under the key contains the text). */
+  | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: string; readonly text: Template }
   /** `the "…" shows <text>` (substring; text may be `${captured.x}`). */
   | { readonly kind: "shows"; readonly target: Target; readonly text: Template }
   /** `the "…" does not show <text>` (the element's text or value lacks it; waits until it does). */

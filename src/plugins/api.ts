@@ -46,7 +46,9 @@ export type Expectation =
   /** Computed style; colours compare canonically (named, #rgb, #rrggbb, rgb(), rgba()). */
   | { readonly kind: "style"; readonly prop: string; readonly value: string; readonly negate: boolean }
   /** A cookie fact for the page's URL; never the cookie's value. Needs the `cookies` capability. */
-  | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent" };
+  | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent" }
+  /** The page's localStorage / sessionStorage value under `key` contains `text` (a web page's origin). */
+  | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: string; readonly text: string };
 
 /** Where `Scroll` goes: a container edge, the element into view, or an exact scrollTop in px (verified ±1 px). */
 export type ScrollTo = { readonly to: "top" | "bottom" } | { readonly into_view: true } | { readonly to_px: number };

@@ -134,6 +134,10 @@ export const Expect = Type.Union([
     { cookie: Type.String(), cookie_fact: Type.Union([Type.Literal("exists"), Type.Literal("http_only"), Type.Literal("secure"), Type.Literal("persistent")]) },
     "the page's cookie is set / http_only / secure / persistent (no value is ever written)",
   ),
+  expectVariant(
+    { storage: Type.Union([Type.Literal("local"), Type.Literal("session")]), storage_key: Type.String(), storage_contains: Type.String() },
+    "the value the page's local / session storage holds under `storage_key` contains `storage_contains` (as written; the stored value is never written)",
+  ),
 ]);
 
 const elementState = (description: string) =>

@@ -2,7 +2,7 @@
 // replayed in real Chromium (API flows against a real local HTTP server): counting a top-level
 // JSON array, and the messages a failed step leaves (asserted verbatim).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
@@ -210,5 +210,42 @@ describe("what the docs say assertions read", () => {
   test("page shows does not read the text inside an iframe; a frame target does", async () => {
     await green("frames.html", ['assert: the "css:body" in the iframe "checkout" shows Card accepted']);
     expect(await redText(web("frames.html", ["assert: page shows Card accepted within 1s"]))).toStartWith('expected the page to show "Card accepted" within 1000 ms; the page shows ');
+  });
+});
+
+describe("web storage assertions wait for a debounced save", () => {
+  test("local and session storage: the assertion waits for the save, so a reload right after keeps the data", async () => {
+    await green("todos-storage.html", [
+      'rules: Type Walk the dog into the "New todo" field',
+      "rules: Press Enter",
+      'assert: local storage "todos" contains Walk the dog',
+      "rules: Reload the page",
+      'assert: the "css:#list" shows Walk the dog',
+      'rules: Type Buy milk into the "New todo" field',
+      'assert: session storage "draft" contains Buy milk',
+    ]);
+  });
+
+  test("a value the key does not hold, and a key that is not there, say what storage holds", async () => {
+    expect(await redText(web("todos-storage.html", ['rules: Type Walk the dog into the "New todo" field', "rules: Press Enter", 'assert: local storage "todos" contains Feed the cat within 2s'])))
+      .toBe('expected local storage "todos" to contain "Feed the cat" within 2000 ms; it holds "[\\"Walk the dog\\"]"');
+    expect(await redText(web("todos-storage.html", ['rules: Type Buy milk into the "New todo" field', 'assert: session storage "drafts" contains Buy milk within 2s'])))
+      .toBe('expected session storage "drafts" to contain "Buy milk" within 2000 ms; session storage has no key "drafts" (keys: "draft")');
+  });
+
+  test("a key whose expected text is a secret reference never shows the stored value, in the message or the run's reports", async () => {
+    const token = "tok-5577-secret";
+    const spec = project.write("storage-secret.flow.yaml", web("todos-storage.html", ['rules: Type ${API_TOKEN} into the "Token" field', 'assert: local storage "token" contains ${EXPECTED_TOKEN} within 3s']));
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: { ...process.env, API_TOKEN: token, EXPECTED_TOKEN: token } });
+    expect(recorded.ok).toBe(true);
+    const replay = await run({ spec, recordingDetail: "off", env: { ...process.env, API_TOKEN: token, EXPECTED_TOKEN: "tok-other-0000" } });
+    expect(replay.report.passed).toBe(false);
+    expect(replay.report.steps[1]!.detail).toBe('expected local storage "token" to contain "${EXPECTED_TOKEN}" within 3000 ms (captured: debug/dom.html, debug/console.log)');
+    const files = readdirSync(replay.run_dir, { recursive: true }).map(String).filter((f) => statSync(join(replay.run_dir, f)).isFile());
+    expect(files).toContain("report.html");
+    for (const file of files) {
+      const text = readFileSync(join(replay.run_dir, file), "utf8");
+      expect({ file, leaked: text.includes(token) || text.includes("tok-other-0000") }).toEqual({ file, leaked: false });
+    }
   });
 });

@@ -43,12 +43,29 @@ const urlMatches = (expected: string): { pass: boolean; actual: string } => {
   return { pass: actual === expected, actual };
 };
 
+/** The page's local or session storage under `key`: whether its value contains `text`, and what it holds. */
+const storageReading = (area: "local" | "session", key: string, text: string): CheckAnswer => {
+  let store: Storage;
+  try {
+    store = area === "local" ? window.localStorage : window.sessionStorage;
+  } catch {
+    return { pass: false, actual: `${area} storage cannot be read on ${location.href}` };
+  }
+  const value = store.getItem(key);
+  if (value === null) {
+    const keys = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => k !== null);
+    return { pass: false, actual: `${area} storage has no key ${JSON.stringify(key)} (keys: ${keys.length > 0 ? keys.map((k) => JSON.stringify(short(k))).join(", ") : "none"})` };
+  }
+  return { pass: containsLadder(value, text), actual: `it holds ${JSON.stringify(short(value))}` };
+};
+
 export const check = (req: CheckRequest): CheckAnswer => {
   const e = req.expect;
   if (e.kind === "url") {
     if (e.op === "contains") return { pass: location.href.includes(e.value), actual: location.href };
     return urlMatches(e.value);
   }
+  if (e.kind === "storage") return storageReading(e.area, e.key, e.text);
   if (e.kind === "title") {
     const t = norm(document.title);
     return { pass: e.op === "equals" ? t === norm(e.value) : t.includes(e.value), actual: t };

@@ -85,6 +85,10 @@ function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | stri
   if ("style" in e) {
     return { expect: { kind: "style", prop: e.style, value: e.value_equals, negate }, wording: `${subject} to have ${e.style} ${negate ? "other than" : "equal to"} ${e.value_equals}`, quiet: false };
   }
+  if ("storage" in e) {
+    const t = resolveText(e.storage_contains, ctx);
+    return { expect: { kind: "storage", area: e.storage, key: e.storage_key, text: t.value }, wording: `${e.storage} storage ${JSON.stringify(e.storage_key)} to contain ${JSON.stringify(e.storage_contains)}${rememberedText(e.storage_contains, ctx)}`, quiet: t.hasEnv };
+  }
   if ("cookie" in e) {
     const words = { exists: "to exist", http_only: "to be httpOnly", secure: "to be secure", persistent: "to be persistent" } as const;
     return { expect: { kind: "cookie", name: e.cookie, fact: e.cookie_fact }, wording: `cookie ${JSON.stringify(e.cookie)} ${words[e.cookie_fact]}`, quiet: false };
@@ -122,7 +126,7 @@ export const assertStep = handlerFor(["assert", "wait"], async (step, ctx): Prom
 /** What the app showed, as the second half of a failure sentence (`it shows "Pending"`, `it never appeared (…)`). */
 export function seenClause(expect: Expectation, actual: string, surface: boolean): string {
   const k = expect.kind;
-  if (k === "cookie" || k === "attribute" || k === "attribute_present" || k === "style") return actual;
+  if (k === "cookie" || k === "attribute" || k === "attribute_present" || k === "style" || k === "storage") return actual;
   if (actual.startsWith("never appeared")) return `it ${actual}`;
   // A reading that is a sentence of its own (`<input#x> is not a checkbox, radio or switch`).
   if (/ is not an? /.test(actual)) return actual;
