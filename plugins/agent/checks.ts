@@ -103,14 +103,33 @@ export function firstFailure(checks: readonly AgentCheck[], conversation: AgentC
     }
     const at = calls.findIndex((c, i) => i >= cursor && c.name === check.tool && check.where.every((w) => clauseHolds(c.arguments, w)));
     if (at < 0) return { index, detail: `assert_tool_call ${describeCheck(check.tool, check.where)}: no such call${cursor > 0 ? ` after call #${cursor}` : ""}; ${nearestMiss(calls, cursor, check.tool, check.where)}` };
-    if (strict && at !== cursor) return { index, call: cursor, detail: `strict: call ${describeCall(calls[cursor]!, cursor)} is not asserted (every tool call must be, in order)` };
+    const skipped = strict ? unasserted(calls, cursor, at) : -1;
+    if (skipped >= 0) return { index, call: skipped, detail: `strict: call ${describeCall(calls[skipped]!, skipped)} is not asserted (every tool call must be, in order)` };
     matched.push(at);
     cursor = at + 1;
   }
-  if (strict && cursor < calls.length) {
-    return { index: checks.length - 1, call: cursor, detail: `strict: call ${describeCall(calls[cursor]!, cursor)} is not asserted (every tool call must be, in order)` };
+  const left = strict ? unasserted(calls, cursor, calls.length) : -1;
+  if (left >= 0) {
+    return { index: checks.length - 1, call: left, detail: `strict: call ${describeCall(calls[left]!, left)} is not asserted (every tool call must be, in order)` };
   }
   return undefined;
+}
+
+/** Under `strict`: the first model-boundary call in [from, to) (MCP lane calls are not part of strict), or -1. */
+function unasserted(calls: readonly AgentToolCall[], from: number, to: number): number {
+  for (let i = from; i < to; i++) if (calls[i]!.server === undefined) return i;
+  return -1;
+}
+
+/**
+ * The trajectory with the calls that crossed `mcp:` lanes merged in: each after the model calls
+ * of the turn it followed, in the order it was made.
+ */
+export function withLaneCalls(conversation: AgentConversation, laneCalls: readonly AgentToolCall[]): AgentConversation {
+  if (laneCalls.length === 0) return conversation;
+  const tagged = [...conversation.calls.map((c, i) => ({ c, key: c.turn * 2, i })), ...laneCalls.map((c, i) => ({ c, key: c.turn * 2 + 1, i: conversation.calls.length + i }))];
+  tagged.sort((a, b) => a.key - b.key || a.i - b.i);
+  return { ...conversation, calls: tagged.map((t) => t.c) };
 }
 
 /** A tool's bare name: MCP-namespaced names (`mcp__server__tool`, `server.tool`, `server/tool`) end in it. */

@@ -3,7 +3,10 @@
 // the cassette; replay: served from the cassette), and the agent assertions are checked over the
 // conversation. Every UI action answers `unsupported`.
 import { defineAdapter, type AgentRunOutcome, type AgentRunRequest, type AppDriver, type Attempt, type Reading } from "../../src/plugins/api.ts";
-import { conversationOf, firstFailure, unofferedToolWarnings } from "./checks.ts";
+import type { AgentToolCall, McpLane } from "../../src/plugins/api.ts";
+import { conversationOf, firstFailure, unofferedToolWarnings, withLaneCalls } from "./checks.ts";
+import { startLane, type Lane } from "./mcp.ts";
+export { relayMcpStdio } from "./mcp.ts";
 import { startProxy } from "./proxy.ts";
 import { containmentSupport, loopbackPortsIn, openContainment, tierOf, type Containment } from "./containment.ts";
 export { probeAgent, type DoctorReport } from "./doctor.ts";
@@ -63,11 +66,32 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<A
       agent?.kill();
     },
   });
+  const laneCalls: AgentToolCall[] = [];
+  const lanes: Lane[] = [];
   const onAbort = () => agent?.kill();
   request.signal?.addEventListener("abort", onAbort, { once: true });
   try {
+    const serverEnv = agentEnvironment(request.env, {}, undefined);
+    for (const server of request.mcp ?? []) {
+      lanes.push(startLane({
+        mode: request.mode,
+        server,
+        ...(request.lanes?.[server.name] ? { recorded: request.lanes[server.name] } : {}),
+        mask: masker(request.secrets),
+        ...(request.observe ? { observe: request.observe } : {}),
+        modelTurns: () => proxy.turns.length,
+        toolCalls: laneCalls,
+        onFailure: () => {
+          stopAgent = true;
+          agent?.kill();
+        },
+        cwd: request.baseDir,
+        env: serverEnv,
+      }));
+    }
+    const wiring = Object.fromEntries(lanes.map((l) => [l.envName, l.envValue]));
     if ("command" in request.agent) {
-      const env = agentEnvironment(request.env, injectedEnvironment(proxy.origin, request.prompt), request.agent.env);
+      const env = agentEnvironment(request.env, { ...injectedEnvironment(proxy.origin, request.prompt), ...wiring }, request.agent.env);
       // Contained: flowproof's loopback services named in the variables it sets are reachable inside.
       const ours = loopbackPortsIn(Object.entries(env).filter(([k, v]) => request.env[k] !== v).map(([, v]) => v));
       scope.opened = await openContainment(request.agent, scope.support, ours);
@@ -78,9 +102,9 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<A
     if (stopAgent) agent.kill();
     const exit = await agent.exited;
     const turns = proxy.turns.slice();
-    const conversation = conversationOf(turns);
+    const conversation = withLaneCalls(conversationOf(turns), laneCalls);
     const who = "command" in request.agent ? "the agent" : "the agent service";
-    const failure = proxy.failure();
+    const failure = proxy.failure() ?? lanes.map((l) => l.failure()).find((f) => f !== undefined);
     if (failure) return { status: "failed", detail: failure, conversation };
     if (request.signal?.aborted) return { status: "errored", detail: "interrupted: the run was stopped while the agent ran", conversation };
     if (exit.timedOut) return { status: "failed", detail: `${who} did not finish within ${Math.round(request.timeoutMs / 1000)} s (the flow's bound; \`agent.timeout_seconds\` sets it) and was stopped${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`, conversation };
@@ -93,16 +117,24 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<A
       const left = (request.cassette?.length ?? 0) - turns.length;
       if (left > 0) return { status: "failed", detail: `the agent finished after ${turns.length} model requests, but the cassette holds ${request.cassette?.length}: ${left} recorded turn(s) were never asked for`, conversation };
     }
+    for (const lane of lanes) {
+      if (lane.received() === 0 && (record || lane.unasked() > 0)) {
+        return { status: "failed", detail: `${who} never contacted the declared MCP server \`${lane.server.name}\`: wire it to ${lane.envName} (${lane.server.command !== undefined ? "the command line to spawn as its stdio server" : "the streamable-HTTP URL to use"})`, conversation };
+      }
+      if (!record && lane.unasked() > 0) return { status: "failed", detail: `the agent finished with ${lane.unasked()} recorded call(s) to MCP server \`${lane.server.name}\` never asked for`, conversation };
+    }
     for (const w of unofferedToolWarnings(turns, request.tools, request.checks)) request.log(w);
     const miss = firstFailure(request.checks, conversation, request.strict);
     if (miss) {
       return { status: "failed", detail: miss.detail, conversation, failedCheck: { index: miss.index, ...(miss.call !== undefined ? { call: miss.call } : {}) }, ...(record ? {} : {}) };
     }
-    return { status: "passed", conversation, ...(record ? { cassette: turns } : {}) };
+    const recorded: Record<string, McpLane> = Object.fromEntries(lanes.map((l) => [l.server.name, l.lane]));
+    return { status: "passed", conversation, ...(record ? { cassette: turns, ...(lanes.length > 0 ? { lanes: recorded } : {}) } : {}) };
   } finally {
     request.signal?.removeEventListener("abort", onAbort);
     agent?.kill();
     proxy.stop();
+    for (const lane of lanes) lane.stop();
   }
 }
 

@@ -16,6 +16,7 @@ import { mergeCommand } from "./merge.ts";
 import { doctorCommand } from "./doctor.ts";
 import { nearest } from "../spec/suggest.ts";
 import { handleStopSignals, processLifecycle } from "../plugins/lifecycle.ts";
+import { relayMcpStdio } from "../plugins/builtin.ts";
 
 /** How long an interrupted run may take to close its browsers and write its results before it is forced down. */
 const STOP_GRACE_MS = 10_000;
@@ -43,6 +44,11 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
   }
   if (name === "--version" || name === "-V") {
     io.out(FLOWPROOF_VERSION);
+    return EXIT.pass;
+  }
+  // Hidden: the stdio MCP server an agent flow's agent spawns (FLOWPROOF_MCP_SERVER_<NAME>).
+  if (name === "mcp-lane" && rest.length === 1) {
+    await relayMcpStdio(rest[0]!);
     return EXIT.pass;
   }
   const command = COMMANDS.find((c) => c.name === name);

@@ -379,6 +379,8 @@ export interface AgentToolCall {
   readonly name: string;
   readonly arguments: unknown;
   readonly result?: string;
+  /** Set for a call that crossed an `mcp:` lane (`name` is then `<server>.<tool>`). */
+  readonly server?: string;
 }
 
 /** What the report and the assertions read: every tool call in order and the final reply. */
@@ -432,6 +434,42 @@ export interface AgentRunRequest {
   readonly signal?: AbortSignal;
   /** Hands every body crossing the model boundary, unmasked, to the secret-leak scan (`assert_no_secret_leak`). */
   readonly observe?: (label: string, text: string) => void;
+  /** `mcp:` servers the agent is wired to, each served by a stand-in lane. */
+  readonly mcp?: readonly AgentMcpServer[];
+  /** Replay: the recorded lanes by server name. */
+  readonly lanes?: Readonly<Record<string, McpLane>>;
+}
+
+/** One `mcp:` server of an agent flow, `${…}` resolved: a stdio `command` or a streamable-HTTP `url`. */
+export interface AgentMcpServer {
+  readonly name: string;
+  readonly command?: string;
+  readonly url?: string;
+  /** The stand-in's fixed loopback port (url servers). */
+  readonly port?: number;
+  /** Tools answered by the stand-in (`result`), never forwarded. */
+  readonly tools?: readonly { readonly name: string; readonly result?: unknown }[];
+}
+
+/** One MCP server's traffic as recorded: the client's calls in order, and the server's notifications. */
+export interface McpLane {
+  readonly calls: readonly McpLaneCall[];
+  readonly events: readonly McpLaneEvent[];
+}
+
+/** A client request and its answer (secret values as `${NAME}`). */
+export interface McpLaneCall {
+  readonly method: string;
+  readonly params?: unknown;
+  readonly result?: unknown;
+  readonly error?: unknown;
+}
+
+/** A server notification, anchored `after` that many client calls were answered. */
+export interface McpLaneEvent {
+  readonly after: number;
+  readonly method: string;
+  readonly params?: unknown;
 }
 
 export interface AgentRunOutcome {
@@ -440,6 +478,8 @@ export interface AgentRunOutcome {
   /** Record: the turns to store (only when the execution reached the model at least once). */
   readonly cassette?: readonly AgentTurn[];
   readonly conversation: AgentConversation;
+  /** Record: the `mcp:` lanes by server name. */
+  readonly lanes?: Readonly<Record<string, McpLane>>;
   /** Index (in `checks`) of the assertion that failed, and the call it matched or missed. */
   readonly failedCheck?: { readonly index: number; readonly call?: number };
   /** How the agent's network was contained, and what it attempted outside `allow_egress`. */

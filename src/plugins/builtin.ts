@@ -6,6 +6,8 @@ import { plugin as api } from "../../plugins/api/index.ts";
 import { plugin as agent } from "../../plugins/agent/index.ts";
 /** `flowproof doctor --agent`: the agent plugin's keyless reachability probe. */
 export { probeAgent as probeAgentWiring, type DoctorReport as AgentDoctorReport } from "../../plugins/agent/index.ts";
+/** `flowproof mcp-lane <url>` (hidden): the stdio server an agent flow's agent spawns for an `mcp:` server. */
+export { relayMcpStdio } from "../../plugins/agent/index.ts";
 import { plugin as assertApi } from "../../plugins/assert-api/index.ts";
 import { plugin as assertSql } from "../../plugins/assert-sql/index.ts";
 import { plugin as assertSpreadsheet } from "../../plugins/assert-spreadsheet/index.ts";

@@ -8,7 +8,7 @@ import { nearest } from "./suggest.ts";
 /** The app kind whose flows drive an AI agent through the model-boundary proxy. */
 export const AGENT_APP = "agent";
 /** Flow keys only an agent flow takes. */
-export const AGENT_FLOW_KEYS = ["agent", "tools", "strict"] as const;
+export const AGENT_FLOW_KEYS = ["agent", "tools", "mcp", "strict"] as const;
 /** Step keys only an agent flow takes. */
 export const AGENT_STEP_KEYS = ["prompt", "assert_tool_call", "assert_no_tool_call"] as const;
 /** A flow's time bound when `agent.timeout_seconds` is not given. */
@@ -439,4 +439,21 @@ export function loadAgentMcp(source: YamlSource, node: Node | null, problems: Di
     out.push({ name, ...(command !== undefined ? { command } : {}), ...(url !== undefined ? { url } : {}), ...(port !== undefined ? { port } : {}), ...(tools.length > 0 ? { tools } : {}) });
   }
   return out;
+}
+
+/** `mcp:` of an agent flow, checked against its `agent:` and `tools:`: `{mcp}` to spread into the step, `{}` when absent. */
+export function loadFlowMcp(source: YamlSource, node: Node | null | undefined, agent: AgentSpec | undefined, tools: readonly AgentTool[], problems: Diagnostic[]): { mcp?: AgentMcpSpec[] } {
+  if (node === undefined) return {};
+  const mcp = loadAgentMcp(source, node, problems);
+  for (const server of mcp) {
+    if (agent && "url" in agent && server.url !== undefined && server.port === undefined) {
+      problems.push(diagnostic("missing-key", `MCP server \`${server.name}\` needs \`port:\` when the agent is a running service (\`agent.url\`): the service cannot read FLOWPROOF_MCP_URL_…, so it must be configured with a fixed stand-in URL`, { span: spanOf(source, node), hint: "port: 8931 (and point the service at http://127.0.0.1:8931/mcp)" }));
+    }
+    for (const t of server.tools ?? []) {
+      if ("result" in t && tools.some((f) => "result" in f && f.name === t.name)) {
+        problems.push(diagnostic("bad-value", `tool \`${t.name}\` has a \`result:\` at both boundaries (flow \`tools:\` and MCP server \`${server.name}\`); the model would be told one and the agent the other`, { span: spanOf(source, node), hint: "keep the `result:` in one place" }));
+      }
+    }
+  }
+  return mcp.length > 0 ? { mcp } : {};
 }

@@ -12,7 +12,7 @@ import { loadBrowser, loadMock, loadSession, type FlowBrowser, type FlowMockRule
 import { loadSecretLeakVars, loadStructuredArgs, SECRET_LEAK_KEY, type StructuredKind } from "./structured.ts";
 import { loadSuiteKeys, type SuiteKeys } from "./suite-keys.ts";
 import { loadApps, loadIn, type SurfaceSpec } from "./surfaces.ts";
-import { AGENT_APP, AGENT_FLOW_KEYS, AGENT_STEP_KEYS, DEFAULT_AGENT_TIMEOUT_SECONDS, loadAgentSpec, loadAgentStep, loadAgentTools, loadStrict, type AgentStepSpec } from "./agent.ts";
+import { AGENT_APP, AGENT_FLOW_KEYS, AGENT_STEP_KEYS, DEFAULT_AGENT_TIMEOUT_SECONDS, loadFlowMcp, loadAgentSpec, loadAgentStep, loadAgentTools, loadStrict, type AgentStepSpec } from "./agent.ts";
 import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type FlowStep, type Scope, type StepForm } from "./block.ts";
 
 export type { FlowCondition, FlowNode, FlowStep, RepeatBlock, StepForm, WhenBlock } from "./block.ts";
@@ -49,11 +49,11 @@ export type LoadResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly steps: readonly FlowStep[] };
 
 /** Top-level keys of the flow format that this version runs. */
-export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps", "agent", "tools", "strict"] as const;
+export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps", "agent", "tools", "mcp", "strict"] as const;
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
 const LATER_KEYS = [
   "connection", "login", "window",
-  "mcp", "explore",
+  "explore",
 ] as const;
 const STEP_KEYS_LATER = [
   "assert_api", "assert_sql", "assert_spreadsheet", "assert_screenshot", "assert_no_secret_leak",
@@ -490,7 +490,7 @@ function loadAgentFlowSteps(source: YamlSource, values: Map<string, Node | null>
   if (!agent || !first || specs.length === 0) return [];
   const text = specs.map((s) => s.kind === "prompt" ? `prompt: ${s.text}` : s.kind === "reply" ? `assert: ${s.text}` : s.text).join("\n");
   const args = {
-    agent, steps: specs, ...(tools.length > 0 ? { tools } : {}), ...(strict ? { strict } : {}),
+    agent, steps: specs, ...(tools.length > 0 ? { tools } : {}), ...loadFlowMcp(source, values.get("mcp"), agent, tools, problems), ...(strict ? { strict } : {}),
     timeout_ms: (agent.timeout_seconds ?? DEFAULT_AGENT_TIMEOUT_SECONDS) * 1000,
   };
   const run: FlowStep = { index: 0, form: "structured", text, span: spanOf(source, first), ast: { kind: "agent_run", args: JSON.parse(JSON.stringify(args)) as Record<string, unknown> } };

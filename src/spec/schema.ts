@@ -196,6 +196,18 @@ export const FlowFileSchema = Type.Object(
       Type.Object({ name: Type.String({ minLength: 1 }), result: Type.Optional(Type.Unknown({ description: "What the model is told the tool answered, at record and replay alike." })) }, { additionalProperties: false }),
       { description: "Agent flows: tool declarations and substituted results." },
     )),
+    mcp: Type.Optional(Type.Array(
+      Type.Object({
+        name: Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_-]*$", description: "Wires the agent through FLOWPROOF_MCP_SERVER_<NAME> (stdio) or FLOWPROOF_MCP_URL_<NAME>." }),
+        command: Type.Optional(Type.String({ minLength: 1, description: "A stdio MCP server (started at record only)." })),
+        url: Type.Optional(Type.String({ minLength: 1, description: "A streamable-HTTP MCP server (reached at record only)." })),
+        port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "url servers: the stand-in's fixed loopback port." })),
+        tools: Type.Optional(Type.Array(
+          Type.Object({ name: Type.String({ minLength: 1 }), result: Type.Optional(Type.Unknown({ description: "Answered by the stand-in, never forwarded." })) }, { additionalProperties: false }),
+        )),
+      }, { additionalProperties: false }),
+      { description: "Agent flows: MCP servers recorded as lanes and served from them at replay (docs/agents.md)." },
+    )),
     strict: Type.Optional(Type.Boolean({ description: "Agent flows: every tool call must be asserted, in order." })),
   },
   { additionalProperties: false },

@@ -175,6 +175,35 @@ export const CassetteTurn = Type.Object(
   },
   { additionalProperties: true },
 );
+/** One MCP server's recorded traffic (see docs/agents.md, "MCP servers"). */
+export const McpLaneSchema = Type.Object(
+  {
+    calls: Type.Array(
+      Type.Object(
+        {
+          method: Type.String({ description: "The JSON-RPC method the client called." }),
+          params: Opt(Type.Unknown({ description: "Its params (secret values as `${NAME}`)." })),
+          result: Opt(Type.Unknown({ description: "The server's result." })),
+          error: Opt(Type.Unknown({ description: "The server's JSON-RPC error, when it answered with one." })),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "Every client request, in order, with its answer." },
+    ),
+    events: Type.Array(
+      Type.Object(
+        {
+          after: Int({ description: "How many client calls had been answered when the server sent it." }),
+          method: Type.String(),
+          params: Opt(Type.Unknown()),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "Server notifications, re-emitted at replay after the same number of answered calls." },
+    ),
+  },
+  { additionalProperties: false },
+);
 export const AgentRunParams = Params(
   {
     agent: Type.Record(Type.String(), Type.Unknown(), { description: "`agent:` as written (`${VAR}` raw): {command, env?, timeout_seconds?} or {url, proxy_port, headers?, timeout_seconds?}." }),
@@ -183,6 +212,8 @@ export const AgentRunParams = Params(
     strict: Opt(Type.Boolean()),
     timeout_ms: Int({ description: "The execution's bound (default 300 000)." }),
     cassette: Opt(Type.Array(CassetteTurn, { description: "Written at record: every model turn, in the order they were made." })),
+    mcp: Opt(Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "`mcp:` as written: {name, command | url, port?, tools?}." })),
+    lanes: Opt(Type.Record(Type.String(), McpLaneSchema, { description: "Written at record: each `mcp:` server's lane, by server name." })),
   },
   "an agent flow's whole execution (`app: agent`): prompts, agent assertions and the recorded cassette",
 );

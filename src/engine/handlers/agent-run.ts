@@ -24,6 +24,19 @@ export function cassetteProblem(value: unknown): string | undefined {
   return undefined;
 }
 
+/** Checks the recorded `mcp:` lanes: one per declared server, each `{calls, events}`. */
+export function lanesProblemOf(mcp: unknown, lanes: unknown): string | undefined {
+  const servers = Array.isArray(mcp) ? mcp.map((m) => String(obj(m)["name"])) : [];
+  if (servers.length === 0) return undefined;
+  const l = obj(lanes);
+  for (const name of servers) {
+    const lane = obj(l[name]);
+    if (!Array.isArray(lane["calls"]) || !Array.isArray(lane["events"])) return `the MCP lane of server \`${name}\` is missing or has no \`calls\`/\`events\` lists: re-record the flow`;
+    for (const [i, c] of (lane["calls"] as unknown[]).entries()) if (typeof obj(c)["method"] !== "string") return `call ${i + 1} of the MCP lane of server \`${name}\` has no method`;
+  }
+  return undefined;
+}
+
 export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutcome> => {
   const params = step.action.params as Json;
   const s = ctx.structured;
@@ -34,6 +47,8 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     const problem = cassetteProblem(params["cassette"]);
     if (problem) return errored(`bad cassette: ${problem}`);
     cassette = params["cassette"] as AgentTurn[];
+    const lanesProblem = lanesProblemOf(params["mcp"], params["lanes"]);
+    if (lanesProblem) return errored(`bad cassette: ${lanesProblem}`);
   }
   const steps = (Array.isArray(params["steps"]) ? params["steps"] : []).map(obj);
   const prompt = steps.filter((p) => p["kind"] === "prompt").map((p) => resolveArgs(String(p["text"]), ctx) as string).join("\n");
@@ -66,9 +81,14 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     signal: processLifecycle.signal,
     // The assert_no_secret_leak corpus of an agent: every body at the model boundary.
     observe: (label, text) => s.leaks.observe(`${label} of step ${step.id}`, text),
+    ...(Array.isArray(params["mcp"]) ? { mcp: resolveArgs(params["mcp"], ctx) as NonNullable<AgentRunRequest["mcp"]> } : {}),
+    ...(params["lanes"] !== undefined ? { lanes: params["lanes"] as NonNullable<AgentRunRequest["lanes"]> } : {}),
   };
   const outcome = await ctx.driver.runAgent(request);
-  if (outcome.status === "passed" && mode === "record") params["cassette"] = outcome.cassette ?? [];
+  if (outcome.status === "passed" && mode === "record") {
+    params["cassette"] = outcome.cassette ?? [];
+    if (outcome.lanes) params["lanes"] = outcome.lanes;
+  }
   const c = outcome.conversation;
   const failedCheck = outcome.failedCheck ? checks[outcome.failedCheck.index] : undefined;
   const report: AgentRunReport = {
