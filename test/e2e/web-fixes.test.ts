@@ -141,6 +141,13 @@ describe("the messages a failed recording leaves", () => {
     }
   });
 
+  test("an ordinal past the matches and a count of nothing read as sentences", async () => {
+    expect(await redText(web("wallet.html", ['rules: Press the 2nd "Pay 12.34" button']), 1_000))
+      .toBe('timed out after 1000 ms waiting for the 2nd "Pay 12.34" button to appear: text "Pay 12.34" (button) #2 matched only 1 element');
+    expect(await redText(web("wallet.html", ['rules: Remember how many "css:.receipt" appear as receipts']), 1_000))
+      .toBe('the "css:.receipt" never appeared within 1000 ms, and a count of zero is not remembered; to check that none appear, assert `the "css:.receipt" appears 0 times`');
+  });
+
   test("the steps not reached after a failed record are each numbered", async () => {
     project.write("not-reached.flow.yaml", web("wallet.html", [
       "assert: page shows Balance loaded",

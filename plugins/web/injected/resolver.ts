@@ -149,7 +149,7 @@ export const resolve = (ladder: readonly Rung[]): { el: Element; tier: string } 
     const nth = typeof rung.payload["nth"] === "number" ? (rung.payload["nth"] as number) : 1;
     const el = all[nth - 1];
     if (el) return { el, tier: rung.tier };
-    tried.push(all.length > 0 ? `${describeRung(rung)} matched only ${all.length}` : `${describeRung(rung)} matched nothing`);
+    tried.push(all.length > 0 ? `${describeRung(rung)} matched only ${all.length} ${all.length === 1 ? "element" : "elements"}` : `${describeRung(rung)} matched nothing`);
   }
   return { el: null, detail: tried.join("; ") || "empty selector ladder" };
 };

@@ -18,7 +18,7 @@ describe("capture", () => {
     expect(ctx.captures.get("rows")).toBe("3");
     const zero = await capture(traceStep('Remember how many "css:.gone" appear as gone', { stepTimeoutMs: 300 }), ctx);
     expect(zero.status).toBe("failed");
-    expect(zero.detail).toContain("appeared 0 times");
+    expect(zero.detail).toBe('the "css:.gone" never appeared within 300 ms, and a count of zero is not remembered; to check that none appear, assert `the "css:.gone" appears 0 times`');
     expect(ctx.captures.has("gone")).toBe(false);
   });
 });
