@@ -19,6 +19,25 @@ function spanAt(file: string, line: number, lineText: string) {
   return { file, line, column: 1, length: Math.max(1, Math.min(lineText.length, 80)), lineText: lineText.slice(0, 200) };
 }
 
+/** What is wrong with an `agent_run` step's cassette, naming the turn; undefined for other steps or a sound cassette. */
+function cassetteProblemOf(step: unknown): string | undefined {
+  const action = (step as { action?: { type?: unknown; params?: Record<string, unknown> } } | null)?.action;
+  if (action?.type !== "agent_run" || action.params?.["cassette"] === undefined) return undefined;
+  const cassette = action.params["cassette"];
+  if (!Array.isArray(cassette)) return "the agent cassette is not a list of turns";
+  for (const [i, turn] of cassette.entries()) {
+    const t = turn as Record<string, unknown> | null;
+    const at = `cassette turn ${i + 1} of ${cassette.length}`;
+    if (t === null || typeof t !== "object" || Array.isArray(t)) return `${at} is not an object {protocol, request, response}`;
+    if (t["protocol"] !== "openai" && t["protocol"] !== "anthropic") return `${at} has protocol ${JSON.stringify(t["protocol"])}; expected "openai" or "anthropic"`;
+    for (const key of ["request", "response"]) {
+      if (t[key] === null || typeof t[key] !== "object" || Array.isArray(t[key])) return `${at} has ${t[key] === undefined ? "no" : "a non-object"} \`${key}\`; expected the JSON body as an object`;
+    }
+    if (t["status"] !== undefined && !(Number.isInteger(t["status"]) && (t["status"] as number) >= 100 && (t["status"] as number) <= 599)) return `${at} has status ${JSON.stringify(t["status"])}; expected an HTTP status from 100 to 599`;
+  }
+  return undefined;
+}
+
 /** Parses trace text; `file` is used for diagnostics only. Throws TraceError listing every problem. */
 export function parseTrace(text: string, file: string): Trace {
   const rawLines = text.split("\n");
@@ -63,6 +82,14 @@ export function parseTrace(text: string, file: string): Trace {
         }));
       }
       header = value as Header;
+      return;
+    }
+    const cassette = cassetteProblemOf(value);
+    if (cassette) {
+      problems.push(diagnostic("bad-trace", `step line ${line}: ${cassette}`, {
+        span: spanAt(file, line, lineText),
+        hint: "a cassette is written by `flowproof record`: undo the hand edit, or re-record the flow",
+      }));
       return;
     }
     if (!validateStep(value)) {

@@ -192,8 +192,16 @@ describe("bad input", () => {
     p.write("book.trace.jsonl", p.read("book.trace.jsonl").replace("\"protocol\":\"openai\"", "\"protocol\":\"gemini\""));
     const r = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: {} });
     expect(r.code).toBe(2);
-    // Refused when the trace is read (its schema types the cassette), or at the latest before the agent starts, naming the turn.
-    expect(r.stderr + r.stdout).toMatch(/book\.trace\.jsonl:2:1: error\[bad-trace\]|bad cassette: cassette turn 1 has protocol "gemini"/);
+    // Refused when the trace is read, naming the line, the turn and what is wrong.
+    expect(r.stderr + r.stdout).toContain("book.trace.jsonl:2:1: error[bad-trace] step line 2: cassette turn 1 of 2 has protocol \"gemini\"; expected \"openai\" or \"anthropic\"");
+    // The second turn without its request.
+    const lines = p.read("book.trace.jsonl").replace("\"protocol\":\"gemini\"", "\"protocol\":\"openai\"").split("\n");
+    const step = JSON.parse(lines[1]!) as { action: { params: { cassette: Array<Record<string, unknown>> } } };
+    delete step.action.params.cassette[1]!["request"];
+    p.write("book.trace.jsonl", [lines[0], JSON.stringify(step), ""].join("\n"));
+    const second = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: {} });
+    expect(second.code).toBe(2);
+    expect(second.stderr + second.stdout).toContain("book.trace.jsonl:2:1: error[bad-trace] step line 2: cassette turn 2 of 2 has no `request`; expected the JSON body as an object");
   });
 });
 
