@@ -102,6 +102,13 @@ export interface ElementBackend {
   select(el: WinElement, values: readonly string[]): Promise<string | undefined>;
 }
 
+/** What the adapter needs of the machine: a desktop, and the backends that can read a window's controls. */
+export interface DesktopAccess {
+  readonly desktop: Desktop;
+  /** Backends by preference (UI Automation first); the first that can search the window is used. */
+  readonly backends: readonly ElementBackend[];
+}
+
 /** A label as people read it: mnemonic `&` removed (`&&` is a literal `&`), trailing `:` and spaces dropped. */
 export function plainLabel(name: string): string {
   return name.replace(/&(&?)/g, (_m, amp: string) => amp).replace(/\s*:\s*$/, "").replace(/\s+/g, " ").trim();

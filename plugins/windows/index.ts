@@ -2,7 +2,7 @@
 // and `app: calc`. The bun:ffi bindings are imported only on Windows, so no other platform ever
 // opens user32 and friends; elsewhere launching is a clear unsupported-platform error.
 import { defineAdapter, FlowproofError, type AdapterPlugin, type AdapterSession, type AppDriver, type Capability, type LaunchContext } from "../../src/plugins/api.ts";
-import type { Desktop, ElementBackend, TopWindow } from "./backend.ts";
+import type { DesktopAccess, ElementBackend, TopWindow } from "./backend.ts";
 import { WindowsDriver, type AppFlavour } from "./driver.ts";
 import { openWindow, type WindowsLaunch } from "./launch.ts";
 
@@ -16,12 +16,6 @@ export const DEFAULT_APPS: Readonly<Record<Exclude<AppFlavour, "windows">, { rea
   calc: { command: "calc.exe", windowTitle: "Calculator" },
 };
 
-/** What the adapter needs of the machine: a desktop, and the backends that can read a window's controls. */
-export interface DesktopAccess {
-  readonly desktop: Desktop;
-  /** Backends by preference (UI Automation first); the first that can search the window is used. */
-  readonly backends: readonly ElementBackend[];
-}
 
 export class UnsupportedPlatformError extends FlowproofError {
   constructor(kind: string, platform: string) {

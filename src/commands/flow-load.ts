@@ -26,7 +26,8 @@ export function readFlowFile(spec: string): { path: string; text: string } {
 export function flowLoadOptions(pluginAppKinds: readonly string[], assertions: readonly AssertionPlugin[], plainStepsAreRules: boolean, suite?: FlowSuiteDefaults): LoadOptions {
   const structuredKinds = new Map<string, StructuredKind>([...assertionKinds(assertions)].map(([k, a]) => [k, a as StructuredKind]));
   const appCapabilities = new Map(BUILTIN_ADAPTERS.map((a): [string, readonly string[]] => [a.kind, a.capabilities]));
-  return { plainStepsAreRules, pluginAppKinds, structuredKinds, appCapabilities, ...(suite ? { suite } : {}) };
+  // Windows apps are refused at load on any other OS (the platform this process runs on).
+  return { plainStepsAreRules, pluginAppKinds, structuredKinds, appCapabilities, ...(suite ? { suite } : {}), platform: process.platform };
 }
 
 /** The nearest `suite.yaml` at or above `start` (a directory), or undefined. */

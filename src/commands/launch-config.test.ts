@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { launchConfig, shapingOf } from "./launch-config.ts";
+import { desktopAppInfo, desktopConfig, launchConfig, shapingOf } from "./launch-config.ts";
 import { loadFlowText, type Flow } from "../spec/flow.ts";
 import { UnresolvedReferenceError } from "../engine/templates.ts";
 
@@ -58,5 +58,22 @@ describe("launchConfig", () => {
   test("fails closed on an unset variable, naming it", () => {
     expect(() => launchConfig(shapingOf(flow()), "/p/a.flow.yaml", { TOKEN: "t", GRID: "ws://h/x" }, new Map())).toThrow(UnresolvedReferenceError);
     expect(() => launchConfig(shapingOf(flow()), "/p/a.flow.yaml", { TOKEN: "t", GRID: "ws://h/x" }, new Map())).toThrow("${SID} is not set");
+  });
+});
+
+describe("a Windows app's launch config", () => {
+  test("command and window title as written go into the header; ${VAR}s resolve only into the config", () => {
+    const loaded = loadFlowText("w.flow.yaml", "name: W\napp: {command: \"app.exe --user ${APP_USER}\", window_title: \"App ${APP_USER}\"}\nwindow: {width: 640, height: 480}\nsteps:\n  - rules: Type x\n", { plainStepsAreRules: true, platform: "win32" });
+    if (!loaded.ok) throw new Error(loaded.diagnostics[0]?.message);
+    const info = desktopAppInfo(loaded.flow);
+    expect(info).toEqual({ command: "app.exe --user ${APP_USER}", window_title: "App ${APP_USER}", geometry: { width: 640, height: 480 } });
+    const secrets = new Map<string, string>();
+    expect(desktopConfig({ ...info, backend: "win32" }, { APP_USER: "ada" }, secrets)).toEqual({ command: "app.exe --user ada", window_title: "App ada", window: { width: 640, height: 480 }, backend: "win32" });
+    expect([...secrets.values()]).toContain("ada");
+  });
+
+  test("a web flow has no desktop facts", () => {
+    expect(desktopAppInfo({})).toEqual({});
+    expect(desktopConfig({}, {}, new Map())).toEqual({});
   });
 });

@@ -3,7 +3,7 @@
 // header alone (record and replay alike), resolving `${VAR}`s only then. Never prints.
 import { isAbsolute, resolve, dirname } from "node:path";
 import type { Flow } from "../spec/flow.ts";
-import type { TraceHeader } from "../trace/schema.ts";
+import type { AppInfo, TraceHeader } from "../trace/schema.ts";
 import { resolveText } from "../engine/templates.ts";
 
 /** The header fields that shape the browser. */
@@ -50,4 +50,26 @@ export function launchConfig(shaping: Shaping, flowPath: string, env: Readonly<R
     };
   }
   return config;
+}
+
+/** A Windows app's header facts as written in the flow: command and window title raw, `window:` as the geometry to apply. */
+export function desktopAppInfo(flow: Pick<Flow, "desktop" | "window">): Pick<AppInfo, "command" | "window_title" | "geometry"> {
+  return {
+    ...(flow.desktop ? { command: flow.desktop.command, window_title: flow.desktop.window_title } : {}),
+    ...(flow.window ? { geometry: { ...flow.window } } : {}),
+  };
+}
+
+/**
+ * A Windows app's launch config from its header facts: `${VAR}`s in the command and window title
+ * resolved now (each value joining `secrets`), the geometry and backend as recorded.
+ */
+export function desktopConfig(app: Pick<AppInfo, "command" | "window_title" | "geometry" | "backend">, env: Readonly<Record<string, string | undefined>>, secrets: Map<string, string>): Record<string, unknown> {
+  const ctx = { env, captures: new Map<string, string>(), secrets };
+  return {
+    ...(app.command !== undefined ? { command: resolveText(app.command, ctx).value } : {}),
+    ...(app.window_title !== undefined ? { window_title: resolveText(app.window_title, ctx).value } : {}),
+    ...(app.geometry ? { window: { ...app.geometry } } : {}),
+    ...(app.backend !== undefined ? { backend: app.backend } : {}),
+  };
 }

@@ -24,7 +24,7 @@ import { resolveStartUrl } from "./start-url.ts";
 import { headedFor, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
-import { launchConfig, shapingOf } from "./launch-config.ts";
+import { desktopAppInfo, desktopConfig, launchConfig, shapingOf } from "./launch-config.ts";
 import { readTraceFile } from "../trace/read.ts";
 import { createModelClient, resolveProvider, type ModelClient } from "../authoring/provider.ts";
 import { createAuthoring, type AuthoringSession } from "../authoring/author.ts";
@@ -170,7 +170,9 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   // Built from the header fields, exactly as a replay will, so record and replay shape alike.
   const shaping = shapingOf(flow);
   const headed = headedFor(options, env);
-  const config = withHeaded(launchConfig(shaping, flow.file, env, secrets), headed);
+  // A Windows app: its command, window title and `window:` geometry, in the header as written.
+  const desktopApp = desktopAppInfo(flow);
+  const config = withHeaded({ ...launchConfig(shaping, flow.file, env, secrets), ...desktopConfig(desktopApp, env, secrets) }, headed);
   // A multi-surface flow: one driver per `apps:` surface from one browser, launched at its first block.
   const sessions = flow.apps ? new SessionPool() : undefined;
   const appsHeader = flow.apps ? surfacesHeader(flow.apps) : undefined;
@@ -283,7 +285,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       version: TRACE_VERSION,
       trace_id: traceId,
       recorded_at: new Date().toISOString(),
-      app: { name: flow.app, adapter: flow.app, ...(flow.url ? { url: flow.url.raw } : {}) },
+      app: { name: flow.app, adapter: flow.app, ...(flow.url ? { url: flow.url.raw } : {}), ...desktopApp, ...surface.driver.appInfo?.() },
       ...(appsHeader ? { apps: appsHeader } : {}),
       env: environment,
       flowproof_version: FLOWPROOF_VERSION,

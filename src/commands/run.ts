@@ -24,7 +24,7 @@ import { headedFor, type CommonOptions } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
 import { createRecorder, recorderObserver, recordingReport, withTimeline } from "./recording.ts";
-import { launchConfig } from "./launch-config.ts";
+import { desktopConfig, launchConfig } from "./launch-config.ts";
 import type { SuiteDefaults } from "./suite-context.ts";
 import { unmetGate } from "../spec/suite-keys.ts";
 import { resolveExports, skippedReport } from "./flow-outcome.ts";
@@ -98,7 +98,8 @@ export async function run(options: RunOptions): Promise<RunResult> {
     const startUrl = rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank";
     // The browser is shaped from the trace header alone, never from the (possibly edited) spec.
     const headed = headedFor(options, env);
-    const config = withHeaded(launchConfig(trace.header, flow.file, env, secrets), headed);
+    // A Windows app starts from the header's command, window title, geometry and backend.
+    const config = withHeaded({ ...launchConfig(trace.header, flow.file, env, secrets), ...desktopConfig(trace.header.app, env, secrets) }, headed);
     // A multi-surface trace: the surface registry is built from the header alone.
     const apps = trace.header.app.adapter === "multi" ? trace.header.apps : undefined;
     const pool = apps ? options.pool ?? new SessionPool() : undefined;

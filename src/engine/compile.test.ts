@@ -203,11 +203,20 @@ describe("compileStep", () => {
     expect(framed.selectors[0]?.payload).toEqual({ kind: "framed", frame_text: "checkout", inner_css: "input" });
   });
 
-  test("refuses a Windows app assertion on any app kind", () => {
-    const r = parseAssertion("display shows 8", { app: "calc" });
-    if (!r.ok) throw new Error(r.error.message);
-    const c = compileStep("i", { kind: "assert", assertion: r.value }, OPTIONS);
-    expect(c.ok ? "" : c.reason).toContain("display shows");
+  test("compiles the calculator's display as a numeric compare and Notepad's document with an edit fallback", () => {
+    const sugar = (text: string, app: "calc" | "notepad") => {
+      const r = parseAssertion(text, { app });
+      if (!r.ok) throw new Error(r.error.message);
+      const c = compileStep("i", { kind: "assert", assertion: r.value }, OPTIONS);
+      if (!c.ok) throw new Error(c.reason);
+      return c.steps[0]!;
+    };
+    const display = sugar("display shows 8", "calc");
+    expect(display.selectors).toEqual([{ tier: "native_id", provenance: "rules", payload: { id: "CalculatorResults" } }]);
+    expect(display.action.params).toMatchObject({ kind: "element_state", expect: { value_equals: "8", normalize: "numeric" }, selector_ref: 0 });
+    const doc = sugar("document contains hello", "notepad");
+    expect(doc.selectors.map((s) => [s.tier, s.payload])).toEqual([["native_id", { id: "15" }], ["structural", { control_type: "edit" }]]);
+    expect(doc.action.params).toMatchObject({ expect: { value_contains: "hello" } });
   });
 
   test("compiles the same AST to the same step every time", () => {

@@ -162,8 +162,17 @@ function compileAssertion(
     case "style":
       return element(a.target, { style: a.prop, value_equals: a.value, ...(a.negate ? { negate: true } : {}) });
     case "app_sugar":
-      return unsupported(`\`${a.sugar === "display_shows" ? "display shows" : "document contains"}\` (a Windows app assertion)`);
+      // The calculator's display, read as a number; Notepad's editor (id 15, else its only edit control).
+      return a.sugar === "display_shows"
+        ? element({ kind: "element", anchor: { kind: "id", id: "CalculatorResults" } }, { value_equals: a.text, normalize: "numeric" })
+        : sugarStep(element({ kind: "element", anchor: { kind: "id", id: "15" } }, { value_contains: a.text }));
   }
+}
+
+/** Notepad's document: the editor's control id, with a structural fallback on its edit control. */
+function sugarStep(compiled: Compiled): Compiled {
+  if (!compiled.ok) return compiled;
+  return { ok: true, steps: compiled.steps.map((st) => ({ ...st, selectors: [...st.selectors, { tier: "structural", provenance: "rules", confidence: 0.7, payload: { control_type: "edit" } }] })) };
 }
 
 /** A structured step's bound: its `timeout_seconds` argument (0 = one attempt), default 10 s. */

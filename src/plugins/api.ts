@@ -218,6 +218,8 @@ export interface AppDriver {
   untilClosed?(): Promise<void>;
   /** An agent surface (`app: agent`): one whole execution of the agent under test (see AgentRunRequest). */
   runAgent?(request: AgentRunRequest): Promise<AgentRunOutcome>;
+  /** Facts recorded into the trace header's `app` entry (a desktop app's backend and window geometry as applied). */
+  appInfo?(): Readonly<Record<string, unknown>>;
   /** Facts recorded into the trace header (`env`). */
   environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }>;
   close(): Promise<void>;

@@ -4,6 +4,7 @@ import type { AdapterPlugin, AssertionPlugin } from "./api.ts";
 import { plugin as web } from "../../plugins/web/index.ts";
 import { plugin as api } from "../../plugins/api/index.ts";
 import { plugin as agent } from "../../plugins/agent/index.ts";
+import { plugins as windows } from "../../plugins/windows/index.ts";
 /** `flowproof doctor --agent`: the agent plugin's keyless reachability probe. */
 export { probeAgent as probeAgentWiring, type DoctorReport as AgentDoctorReport } from "../../plugins/agent/index.ts";
 /** `flowproof mcp-lane <url>` (hidden): the stdio server an agent flow's agent spawns for an `mcp:` server. */
@@ -13,7 +14,7 @@ import { plugin as assertSql } from "../../plugins/assert-sql/index.ts";
 import { plugin as assertSpreadsheet } from "../../plugins/assert-spreadsheet/index.ts";
 import { plugin as assertScreenshot } from "../../plugins/assert-screenshot/index.ts";
 
-export const BUILTIN_ADAPTERS: readonly AdapterPlugin[] = [web, api, agent];
+export const BUILTIN_ADAPTERS: readonly AdapterPlugin[] = [web, api, agent, ...windows];
 
 /** Typed loosely on purpose: each plugin's `run` takes its own argument type, checked by its schema first. */
 export const BUILTIN_ASSERTIONS: readonly AssertionPlugin[] = [assertApi, assertSql, assertSpreadsheet, assertScreenshot] as readonly AssertionPlugin<never>[] as readonly AssertionPlugin[];

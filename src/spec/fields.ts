@@ -121,3 +121,17 @@ export function list(f: Fields, e: Entry, name: string, hint: string): Node[] | 
   if (!isSeq(e.value)) return bad(f, e.value ?? e.key, `\`${name}\` must be a list`, hint);
   return e.value.items as Node[];
 }
+
+/** A flow's required top-level string (`name`, `app`), trimmed; reported when absent or not a non-empty string. */
+export function requiredString(source: YamlSource, root: Node, values: Map<string, Node | null>, key: string, problems: Diagnostic[], example: string): string | undefined {
+  const node = values.get(key);
+  if (node === undefined) {
+    problems.push(diagnostic("missing-key", `a flow needs \`${key}\``, { span: spanOf(source, root), hint: `add \`${example}\`` }));
+    return undefined;
+  }
+  if (!isScalar(node) || typeof node.value !== "string" || node.value.trim() === "") {
+    problems.push(diagnostic("bad-value", `\`${key}\` must be a non-empty string`, { span: spanOf(source, node), hint: `write \`${example}\`` }));
+    return undefined;
+  }
+  return node.value.trim();
+}

@@ -66,7 +66,7 @@ describe("loadFlowText", () => {
   test.each<[string, string, string, string, number, number]>([
     ["an unknown key with did-you-mean", flowWith(`${HEAD}\nnmae: X`), "unknown-key", "did you mean `name`?", 4, 1],
     ["a later-version key", flowWith(`${HEAD}\nconnection: x`), "unsupported-feature", "remove `connection:` for now", 4, 1],
-    ["a later-version app", flowWith("name: Demo\napp: calc\nurl: http://x/"), "unsupported-feature", "use `app: web`", 2, 6],
+    ["a later-version app", flowWith("name: Demo\napp: vision\nurl: http://x/"), "unsupported-feature", "use `app: web`", 2, 6],
     ["an unknown app", flowWith("name: Demo\napp: webb\nurl: http://x/"), "bad-value", "use `app: web`", 2, 6],
     ["a non-string url", flowWith("name: Demo\napp: web\nurl: 42"), "bad-value", "url: http://", 3, 6],
     ["an empty name", flowWith("name: ''\napp: web\nurl: http://x/"), "bad-value", "write `name:", 1, 7],

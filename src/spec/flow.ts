@@ -12,13 +12,15 @@ import { loadBrowser, loadMock, loadSession, type FlowBrowser, type FlowMockRule
 import { loadSecretLeakVars, loadStructuredArgs, SECRET_LEAK_KEY, type StructuredKind } from "./structured.ts";
 import { loadSuiteKeys, type SuiteKeys } from "./suite-keys.ts";
 import { loadApps, loadIn, type SurfaceSpec } from "./surfaces.ts";
+import { isWindowsApp, loadDesktopKeys, type DesktopKeys } from "./desktop.ts";
+import { requiredString } from "./fields.ts";
 import { AGENT_APP, AGENT_FLOW_KEYS, AGENT_STEP_KEYS, DEFAULT_AGENT_TIMEOUT_SECONDS, loadFlowMcp, loadAgentSpec, loadAgentStep, loadAgentTools, loadStrict, type AgentStepSpec } from "./agent.ts";
 import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type FlowStep, type Scope, type StepForm } from "./block.ts";
 
 export type { FlowCondition, FlowNode, FlowStep, RepeatBlock, StepForm, WhenBlock } from "./block.ts";
 export type { FlowBrowser, FlowCookie, FlowMockRule, FlowSession } from "./browser-keys.ts";
 
-export interface Flow extends SuiteKeys {
+export interface Flow extends SuiteKeys, DesktopKeys {
   readonly file: string;
   readonly name: string;
   /** A built-in app kind, or the kind of an adapter plugin (`LoadOptions.pluginAppKinds`). */
@@ -52,7 +54,7 @@ export type LoadResult =
 export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps", "agent", "tools", "mcp", "strict"] as const;
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
 const LATER_KEYS = [
-  "connection", "login", "window",
+  "connection", "login",
   "explore",
 ] as const;
 const STEP_KEYS_LATER = [
@@ -63,7 +65,7 @@ const STEP_KEYS = ["rules", "assert", "repeat", "when", "foreach"] as const;
 const APP_KINDS: readonly AppKind[] = ["web"];
 /** The app kind with no UI: only structured steps run (no browser). */
 export const API_APP = "api";
-const LATER_APPS = ["calc", "notepad", "sap", "vision", "windows"];
+const LATER_APPS = ["sap", "vision"];
 
 export interface LoadOptions {
   /** Whether plain steps must parse under the rules grammar now (rules mode, or auto with no model). */
@@ -76,6 +78,8 @@ export interface LoadOptions {
   readonly appCapabilities?: ReadonlyMap<string, readonly string[]>;
   /** The governing suite.yaml's defaults; absent when no suite governs the flow. */
   readonly suite?: FlowSuiteDefaults;
+  /** The OS the flow would run on (`process.platform`): Windows apps need `win32`. Absent: not checked. */
+  readonly platform?: string;
 }
 
 /** What a governing suite gives its flows' own keys: `browser:` for a flow without one, and the `identities` `session: <name>` reads. */
@@ -101,7 +105,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   for (const pair of root.items) {
     const key = keyName(pair);
     const keyNode = pair.key as Node;
-    if ((SUPPORTED_KEYS as readonly string[]).includes(key)) values.set(key, pair.value as Node | null);
+    if ((SUPPORTED_KEYS as readonly string[]).includes(key) || key === "window") values.set(key, pair.value as Node | null);
     else if ((LATER_KEYS as readonly string[]).includes(key)) {
       problems.push(diagnostic("unsupported-feature", `\`${key}:\` is part of the flow format but this version of flowproof does not run it yet`, {
         span: spanOf(source, keyNode),
@@ -116,7 +120,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
     }
   }
 
-  const name = requireString(source, root, values, "name", problems, "name: Checkout with a saved card");
+  const name = requiredString(source, root, values, "name", problems, "name: Checkout with a saved card");
   const appsNode = values.get("apps");
   const apps = appsNode === undefined ? undefined : loadApps(source, appsNode, problems);
   if (appsNode !== undefined && (values.has("app") || values.has("url"))) {
@@ -125,14 +129,14 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
       hint: "remove `app:`/`url:` and give each surface under `apps:` its `url`",
     }));
   }
-  const appText = appsNode !== undefined ? "web" : requireString(source, root, values, "app", problems, "app: web");
+  const appText = appsNode !== undefined ? "web" : isMap(values.get("app")) ? "windows" : requiredString(source, root, values, "app", problems, "app: web");
   let app: AppKind = "web";
   let appKnown = appText !== undefined;
   // A plugin's app is parsed with the general (web) step forms; its driver answers `unsupported`
   // for the forms it cannot drive.
   let pluginApp: string | undefined;
   if (appText !== undefined) {
-    if ((APP_KINDS as readonly string[]).includes(appText)) app = appText as AppKind;
+    if ((APP_KINDS as readonly string[]).includes(appText) || isWindowsApp(appText)) app = appText as AppKind;
     else if (appText === API_APP) pluginApp = API_APP;
     else if (appText === AGENT_APP) pluginApp = AGENT_APP;
     else if (options.pluginAppKinds?.includes(appText)) pluginApp = appText;
@@ -150,6 +154,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
     }
   }
 
+  const desktopKeys = loadDesktopKeys(source, root, values, appsNode !== undefined ? "multi-surface" : appKnown ? pluginApp ?? app : undefined, options.platform, problems);
   let url: Template | undefined;
   const urlNode = values.get("url");
   if (urlNode !== undefined) {
@@ -241,7 +246,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   const redactNode = values.get("redact");
   const redact = redactNode === undefined ? [] : loadRedact(source, redactNode, problems);
   const shaping = loadShaping(source, values, pluginApp ?? (appKnown ? app : undefined), problems, options.suite);
-  const suiteKeys = loadSuiteKeys(source, values, problems);
+  const suiteKeys = { ...loadSuiteKeys(source, values, problems), ...desktopKeys };
 
   if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
@@ -272,19 +277,6 @@ function loadShaping(source: YamlSource, values: Map<string, Node | null>, app: 
   // The suite's `browser:` shapes a web flow without its own block; a flow's block wins outright (no merge).
   if (!values.has("browser") && suite?.browser && app === "web") out.browser = structuredClone(suite.browser) as FlowBrowser;
   return out;
-}
-
-function requireString(source: YamlSource, root: Node, values: Map<string, Node | null>, key: string, problems: Diagnostic[], example: string): string | undefined {
-  const node = values.get(key);
-  if (node === undefined) {
-    problems.push(diagnostic("missing-key", `a flow needs \`${key}\``, { span: spanOf(source, root), hint: `add \`${example}\`` }));
-    return undefined;
-  }
-  if (!isScalar(node) || typeof node.value !== "string" || node.value.trim() === "") {
-    problems.push(diagnostic("bad-value", `\`${key}\` must be a non-empty string`, { span: spanOf(source, node), hint: `write \`${example}\`` }));
-    return undefined;
-  }
-  return node.value.trim();
 }
 
 interface StepLoader extends BlockLoader {

@@ -121,6 +121,7 @@ export const Expect = Type.Union([
   expectVariant({ url_contains: Type.String() }, "the page URL contains it"),
   expectVariant({ title_equals: Type.String() }, "the document title equals it"),
   expectVariant({ title_contains: Type.String() }, "the document title contains it"),
+  expectVariant({ value_equals: Type.String(), normalize: Type.Literal("numeric") }, "the element's text, read as a number, equals it (the calculator's `display shows`)"),
   expectVariant({ capture: Type.String(), offset: Type.Number() }, "the element's text, read as a number, equals the capture read as a number plus `offset`"),
   expectVariant({ element_present: Type.Boolean() }, "the element is visible (`true`) / absent or hidden (`false`)"),
   expectVariant({ enabled: Type.Boolean() }, "the element is enabled / disabled"),
@@ -345,8 +346,13 @@ export const AppInfo = Type.Object(
     name: Type.String(),
     adapter: Type.String({ description: "web, api, uia, sap-com, vision, multi" }),
     url: Opt(Type.String({ description: "Start URL as written (raw ${VAR} references)." })),
-    window_title: Opt(Type.String()),
-    command: Opt(Type.String()),
+    window_title: Opt(Type.String({ description: "A Windows app's window title as written (raw ${VAR} references)." })),
+    command: Opt(Type.String({ description: "A Windows app's command line as written (raw ${VAR} references)." })),
+    geometry: Opt(Type.Object(
+      { width: Type.Integer(), height: Type.Integer(), x: Opt(Type.Integer()), y: Opt(Type.Integer()) },
+      { additionalProperties: false, description: "A Windows app's window rectangle as applied before the first step (`window:`); replay applies it again." },
+    )),
+    backend: Opt(Type.String({ description: "A Windows app's element backend that resolved the steps (uia, win32); replay uses the same one." })),
     version: Opt(Type.String()),
     /** A multi-surface flow's web surface: its own `browser:` shape as written, applied from here at replay. */
     browser: Opt(BrowserShape),

@@ -70,6 +70,12 @@ function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | stri
     const worked = raw.trim() === digits ? sum : `${sum}, ${name} was remembered as ${JSON.stringify(raw)}`;
     return { expect: { kind: "numeric_equals", value: base + offset }, wording: `${subject} to show \${captured.${name}}${sign} (${worked})`, quiet: false };
   }
+  if ("normalize" in e) {
+    const t = resolveText(e.value_equals, ctx);
+    const value = Number(t.value.replace(/[,\s]/g, ""));
+    if (!Number.isFinite(value)) return `${JSON.stringify(e.value_equals)} is not a number, so the display cannot be compared with it`;
+    return { expect: { kind: "numeric_equals", value }, wording: `${subject} to show the number ${e.value_equals}`, quiet: t.hasEnv };
+  }
   if ("element_present" in e) return { expect: { kind: "visible", visible: e.element_present }, wording: `${subject} to be ${e.element_present ? "visible" : "not visible"}`, quiet: false };
   if ("enabled" in e) return { expect: { kind: "enabled", enabled: e.enabled }, wording: `${subject} to be ${e.enabled ? "enabled" : "disabled"}`, quiet: false };
   if ("checked" in e) return { expect: { kind: "checked", checked: e.checked }, wording: `${subject} to be ${e.checked ? "checked" : "not checked"}`, quiet: false };
