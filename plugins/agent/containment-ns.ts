@@ -5,8 +5,9 @@
 // flowproof listens on, watches the namespace's packets for attempted destinations, then runs the
 // agent's command and exits with its status.
 //
-// It runs as a separate process (`bun -e`), so `nsProgram` assembles its source from the functions
-// below: each uses only its arguments and `require`d built-ins, never this module's imports.
+// It runs as a separate process (`bun -e`, the running executable acting as Bun), so `nsProgram`
+// assembles its source from the functions below: each uses only its arguments (the built-in
+// modules included), never this module's imports.
 
 /** What the namespace program is told (a JSON file; see containment.ts). */
 export interface NsConfig {
@@ -187,12 +188,18 @@ export function nsDnsAnswer(msg: Uint8Array, question: { type: number; end: numb
   return out;
 }
 
+/** The built-in modules the namespace program uses, handed in (a bundler may rename `require` inside a function). */
+export interface NsModules {
+  readonly fs: typeof import("node:fs");
+  readonly cp: typeof import("node:child_process");
+  readonly net: typeof import("node:net");
+  readonly dgram: typeof import("node:dgram");
+  readonly ffi: typeof import("bun:ffi");
+}
+
 /** The namespace program's main: sets the namespace up, runs the agent, exits with its status. */
-export async function nsMain(config: NsConfig): Promise<void> {
-  const fs = require("node:fs") as typeof import("node:fs");
-  const cp = require("node:child_process") as typeof import("node:child_process");
-  const net = require("node:net") as typeof import("node:net");
-  const dgram = require("node:dgram") as typeof import("node:dgram");
+export async function nsMain(config: NsConfig, modules: NsModules): Promise<void> {
+  const { fs, cp, net, dgram, ffi } = modules;
   const t0 = Date.now();
   const emit = (event: Record<string, unknown>) => fs.appendFileSync(config.events, `${JSON.stringify(event)}\n`);
   const fail = (message: string): never => {
@@ -216,7 +223,6 @@ export async function nsMain(config: NsConfig): Promise<void> {
   }
 
   // Attempted destinations: every packet a socket in the namespace sends, read from an AF_PACKET socket.
-  const ffi = require("bun:ffi") as typeof import("bun:ffi");
   const libc = ffi.dlopen("libc.so.6", {
     socket: { args: ["i32", "i32", "i32"], returns: "i32" },
     recvfrom: { args: ["i32", "ptr", "u64", "i32", "ptr", "ptr"], returns: "i64" },
@@ -305,5 +311,6 @@ export async function nsMain(config: NsConfig): Promise<void> {
 /** The source `bun -e` runs: the functions above, then `nsMain` on the config file named by FLOWPROOF_CONTAINMENT_CONFIG. */
 export function nsProgram(): string {
   const parts = [nsV6Bytes, nsV6Text, nsPacket, nsDnsQuestion, nsDnsAnswer, nsMain].map((f) => f.toString());
-  return `${parts.join("\n")}\nnsMain(JSON.parse(require("node:fs").readFileSync(process.env.FLOWPROOF_CONTAINMENT_CONFIG, "utf8"))).catch((e) => { console.error(e); process.exit(125); });\n`;
+  const modules = `{ fs: require("node:fs"), cp: require("node:child_process"), net: require("node:net"), dgram: require("node:dgram"), ffi: require("bun:ffi") }`;
+  return `${parts.join("\n")}\nnsMain(JSON.parse(require("node:fs").readFileSync(process.env.FLOWPROOF_CONTAINMENT_CONFIG, "utf8")), ${modules}).catch((e) => { console.error(e); process.exit(125); });\n`;
 }

@@ -172,7 +172,7 @@ export async function runAgent(request: AgentRunRequest): Promise<AgentRunOutcom
   // The failed check's index is into the flow's checks (assert_no_egress included).
   const failedCheck = outcome.failedCheck ? { ...outcome.failedCheck, index: request.checks.indexOf(others[outcome.failedCheck.index]!) } : undefined;
   const base: AgentRunOutcome = { ...outcome, ...(failedCheck ? { failedCheck } : {}), containment };
-  if (finished?.setupError) return { ...base, status: "errored", detail: `the agent's network containment could not be set up: ${finished.setupError}` };
+  if (finished?.setupError) return { ...base, status: "errored", detail: `the agent's network containment could not be set up: ${finished.setupError}${outcome.status !== "passed" && outcome.detail ? ` (${outcome.detail})` : ""}` };
   if (egressAt < 0) return base;
   if (!containment.enforced) {
     return { ...base, status: "errored", detail: `assert_no_egress cannot certify anything: the agent was ${tier}, so nothing it sent was stopped or seen`, failedCheck: { index: egressAt } };
