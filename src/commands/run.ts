@@ -44,6 +44,8 @@ export interface RunOptions extends CommonOptions, RecordingControls {
   readonly suiteDefaults?: SuiteDefaults;
   /** The flow and plugins the caller already loaded (`loadFlowForReplay`), so the flow is read once per run. */
   readonly loaded?: ReplayFlow;
+  /** Called as each replayed step finishes (its position from 1, the step count, the step and its result): progress for the library and MCP. */
+  readonly onStep?: (index: number, total: number, intent: string, result: StepResult) => void;
 }
 
 export interface RunResult {
@@ -129,6 +131,10 @@ export async function run(options: RunOptions): Promise<RunResult> {
           stepStarted: async (step, index) => {
             if (multi && step.surface) await multi.set.activate(step.surface);
             return observer.stepStarted?.(step, index);
+          },
+          stepFinished: async (step, result) => {
+            options.onStep?.(trace.steps.indexOf(step) + 1, trace.steps.length, step.intent, result);
+            return observer.stepFinished?.(step, result);
           },
         });
         // The first failure leaves the page as it was: snapshot it for the person debugging.

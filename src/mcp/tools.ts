@@ -178,7 +178,7 @@ export const runTool: McpTool = {
   name: "flowproof_run",
   command: "run",
   paths: { spec: "flow-or-dir", trace: "trace" },
-  description: "Replay a flow's trace with zero model calls and write the run bundle (result.json, junit.xml, report.html); or, given a directory, run it as a suite (workers, shard, retries) with a run record. A failing flow is a normal result: report.passed is false and the failing step says what was expected and seen. Progress: one notification per flow of a suite as it finishes.",
+  description: "Replay a flow's trace with zero model calls and write the run bundle (result.json, junit.xml, report.html); or, given a directory, run it as a suite (workers, shard, retries) with a run record. A failing flow is a normal result: report.passed is false and the failing step says what was expected and seen. Progress: one notification per replayed step of a flow (step 2/3: PASSED …), and per flow of a suite as it finishes.",
   inputSchema: inputSchemaFor("run", { spec: Type.String({ description: "A flow file (`*.flow.yaml`), or a directory to run as a suite; absolute or relative to the server's working directory." }) }),
   outputSchema: objectOf(SingleRunResult, SuiteRunResult),
   async handle(args, call) {
@@ -204,7 +204,10 @@ export const runTool: McpTool = {
     }
     const suiteOnly = SUITE_ONLY.find((k) => args[k] !== undefined);
     if (suiteOnly) throw usage(`\`${suiteOnly}\` applies to a suite run (a directory), not to one flow file`, "pass the flow's directory as `spec`");
-    const r = await runInSuiteContext({ spec: target, ...opt("trace", str(args, "trace")), ...opt("retries", num(args, "retries")), ...controls(args), log: call.progress });
+    const r = await runInSuiteContext({
+      spec: target, ...opt("trace", str(args, "trace")), ...opt("retries", num(args, "retries")), ...controls(args), log: call.progress,
+      onStep: (index, total, intent, result) => call.progress(`step ${index}/${total}: ${result.status.toUpperCase()} ${intent.split("\n")[0]}`),
+    });
     if (r.skipped !== undefined) return { report: r.report, report_path: null, skipped: r.skipped };
     return { report: r.report, report_path: r.report_path, run_dir: r.run_dir, junit_path: r.junit_path, html_path: r.html_path, warnings: r.warnings, ...(r.error_hint !== undefined ? { hint: r.error_hint } : {}) };
   },

@@ -97,7 +97,11 @@ describe("flowproof mcp for agents", () => {
     // Only plain steps are reused; `rules:` steps are authored again by the grammar.
     expect(reused.structuredContent).toMatchObject({ ok: true, reused_steps: 0, routing: [{ route: "rules" }, { route: "rules" }] });
 
-    const ran = await call("flowproof_run", { spec, trace: out, retries: 1, recording_detail: "full", video: true, highlight_cursor: true });
+    const steps: Array<{ progress: number; message?: string | undefined }> = [];
+    const ran = await call("flowproof_run", { spec, trace: out, retries: 1, recording_detail: "full", video: true, highlight_cursor: true }, { onprogress: (p) => steps.push(p) });
+    // One progress notification per replayed step, in order.
+    expect(steps.map((p) => p.message).filter((m) => /^step /.test(m ?? ""))).toEqual(["step 1/2: PASSED Press the \"Add\" button", "step 2/2: PASSED page shows 42"]);
+    expect(steps.map((p) => p.progress)).toEqual(steps.map((_, i) => i + 1));
     const doc = ran.structuredContent!;
     expectValid(validResult, doc["report"]);
     expect((doc["report"] as { passed: boolean; recording?: { gif?: string } }).passed).toBe(true);
@@ -181,9 +185,18 @@ describe("flowproof mcp for agents", () => {
       results = existsSync(runs) ? readdirSync(runs, { recursive: true }).map(String).filter((f) => f.endsWith("result.json")) : [];
       await Bun.sleep(200);
     }
-    const first = JSON.parse(readFileSync(join(runs, results.sort()[0]!), "utf8")) as { passed: boolean; steps: Array<{ detail?: string }> };
+    // The suite's remaining flows are marked interrupted rather than run: every flow has its result.json.
+    while (results.length < 3 && Date.now() < until) {
+      await Bun.sleep(200);
+      results = readdirSync(runs, { recursive: true }).map(String).filter((f) => f.endsWith("result.json"));
+    }
+    const reports = results.map((f) => JSON.parse(readFileSync(join(runs, f), "utf8")) as { name: string; outcome: string; passed: boolean; steps: Array<{ status: string; detail?: string }> }).sort((a, b) => a.name.localeCompare(b.name));
+    expect(reports.map((r) => [r.name, r.outcome])).toEqual([["Slow 1", "interrupted"], ["Slow 2", "interrupted"], ["Slow 3", "interrupted"]]);
+    const first = reports[0]!;
     expect(first.passed).toBe(false);
     expect(JSON.stringify(first.steps)).toContain("the MCP client cancelled the call");
+    // The later flows never ran a step.
+    for (const r of reports.slice(1)) expect(r.steps.every((st) => st.status !== "passed")).toBe(true);
     // Other calls still run: the stop belonged to the cancelled call only.
     expect((await call("flowproof_validate", { spec: join(dir, "s1.flow.yaml") })).structuredContent!["valid"]).toBe(true);
     expect(isAlive(pid)).toBe(true);
