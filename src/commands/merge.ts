@@ -5,7 +5,8 @@
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
-import { RUN_ID_PATTERN, type FlowRecord, type RunRecord } from "../report/run-record.ts";
+import type { FlowRecord, RunRecord } from "../report/run-record.ts";
+import { isRunId } from "../report/run-id.ts";
 import type { RunReport } from "../report/schema.ts";
 import { junitXml } from "../report/junit.ts";
 import { suiteHtml } from "../report/suite-html.ts";
@@ -39,7 +40,7 @@ function readShard(dir: string): RunRecord {
   const path = join(dir, "report.json");
   if (!existsSync(path)) throw new SpecError(diagnostic("io-error", `${dir} holds no run record (report.json)`, { hint: "pass run directories: <suite>/.flowproof/runs/<run-id>" }));
   const value = JSON.parse(readFileSync(path, "utf8")) as Partial<RunRecord>;
-  if (typeof value.run_id !== "string" || !RUN_ID_PATTERN.test(value.run_id) || !Array.isArray(value.flows)) {
+  if (typeof value.run_id !== "string" || !isRunId(value.run_id) || !Array.isArray(value.flows)) {
     throw new SpecError(diagnostic("bad-value", `${path} is not a flowproof run record`, { hint: "pass run directories written by `flowproof run <dir>`" }));
   }
   return value as RunRecord;

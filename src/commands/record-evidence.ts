@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import type { AppDriver } from "../plugins/api.ts";
 import type { TraceStep } from "../trace/schema.ts";
 import { redact } from "../engine/context.ts";
-import { runId } from "../report/bundle.ts";
+import { unusedRunId } from "../report/run-id.ts";
 import { FRAMES_DIR } from "../recording/bundle.ts";
 import { didYouMean, snapshotOf, targetText, writeDebugFiles } from "./debug-bundle.ts";
 import { displayPath } from "./paths.ts";
@@ -32,9 +32,7 @@ export function evidenceSentence(evidence: FailedRecordEvidence): string {
 /** A new, unused `.flowproof/failed-records/<id>` directory path next to the flow. */
 export function failedRecordDir(flowDir: string, at: Date): string {
   const root = join(flowDir, FAILED_RECORDS_DIR);
-  let dir = join(root, runId(at));
-  for (let n = 2; existsSync(dir); n++) dir = join(root, `${runId(at)}-${n}`);
-  return dir;
+  return join(root, unusedRunId(at, (id) => existsSync(join(root, id))));
 }
 
 /**

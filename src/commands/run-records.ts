@@ -1,9 +1,9 @@
 // Run records on disk: `<suite>/.flowproof/runs/<run-id>/report.json`, written whole, listed in
 // run-id order and pruned to the latest RUN_RECORD_RETENTION. The only code that reads them.
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { RUN_ID_PATTERN, RUN_RECORD_RETENTION, runRecordId, type RunRecord } from "../report/run-record.ts";
+import { RUN_RECORD_RETENTION, type RunRecord } from "../report/run-record.ts";
+import { isRunId, unusedRunId } from "../report/run-id.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { makeDir, writeFileAtomic } from "../diagnostics/atomic-write.ts";
 
@@ -16,14 +16,11 @@ export function runsRoot(suiteDir: string): string {
 
 /** A new, unused run directory for a record started at `at`. */
 export function createRecordDir(suiteDir: string, at: Date): { runId: string; dir: string } {
-  for (;;) {
-    const runId = runRecordId(at, randomBytes(2).toString("hex"));
-    const dir = join(runsRoot(suiteDir), runId);
-    if (!existsSync(dir)) {
-      makeDir(dir);
-      return { runId, dir };
-    }
-  }
+  const root = runsRoot(suiteDir);
+  const runId = unusedRunId(at, (id) => existsSync(join(root, id)));
+  const dir = join(root, runId);
+  makeDir(dir);
+  return { runId, dir };
 }
 
 export function writeRecord(dir: string, record: RunRecord): string {
@@ -36,7 +33,7 @@ export function writeRecord(dir: string, record: RunRecord): string {
 export function listRecords(suiteDir: string): string[] {
   const root = runsRoot(suiteDir);
   if (!existsSync(root)) return [];
-  return readdirSync(root).filter((n) => RUN_ID_PATTERN.test(n) && existsSync(join(root, n, "report.json"))).sort();
+  return readdirSync(root).filter((n) => isRunId(n) && existsSync(join(root, n, "report.json"))).sort();
 }
 
 export function readRecord(suiteDir: string, runId: string): RunRecord {

@@ -3,20 +3,18 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { checkWritable, writeFileAtomic } from "../diagnostics/atomic-write.ts";
+import { runId, unusedRunId } from "./run-id.ts";
 import type { RunReport } from "./schema.ts";
 import { junitXml } from "./junit.ts";
 import { reportHtml } from "./html.ts";
 
-/** `YYYYMMDDTHHMMSS.mmmZ`: sortable, one per run. */
-export function runId(at: Date): string {
-  return at.toISOString().replace(/[-:]/g, "").replace(/\.(\d{3})Z$/, ".$1Z");
-}
+/** The run id format (run-id.ts), as this module always offered it. */
+export { runId };
 
 /** A new run directory, proven writable before the run starts (an `io-error` otherwise). */
 export function createRunDir(baseDir: string, at: Date): string {
   const root = join(baseDir, ".flowproof", "runs");
-  let dir = join(root, runId(at));
-  for (let n = 2; existsSync(dir); n++) dir = join(root, `${runId(at)}-${n}`);
+  const dir = join(root, unusedRunId(at, (id) => existsSync(join(root, id))));
   checkWritable(dir, "the run's result.json, junit.xml, report.html and frames");
   return dir;
 }

@@ -1,8 +1,9 @@
 // The run record (`.flowproof/runs/<run-id>/report.json`): what a suite run proved, the source of
 // `flowproof audit` and `flowproof merge`. Declared once with TypeBox (schema/run-record.schema.json),
-// plus the pure rules that derive it: run ids, flow status and control verdicts. No I/O.
+// plus the pure rules that derive it: flow status and control verdicts. No I/O.
 import { Type, type Static } from "@sinclair/typebox";
 import type { RunReport } from "./schema.ts";
+import { EARLIER_RUN_ID_PATTERN, RUN_ID_PATTERN } from "./run-id.ts";
 
 export const FlowStatus = Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("degraded"), Type.Literal("skipped"), Type.Literal("errored"), Type.Literal("stale")], {
   description: "stale: the flow file changed since its trace was recorded; the replay proves nothing about the flow as written.",
@@ -45,7 +46,7 @@ export const FlowRecord = Type.Object(
 
 export const RunRecord = Type.Object(
   {
-    run_id: Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}Z-[0-9a-f]{4}$", description: "Sortable: YYYY-MM-DDTHH-MM-SSZ-<4 hex>." }),
+    run_id: Type.String({ pattern: `${RUN_ID_PATTERN.source}|${EARLIER_RUN_ID_PATTERN.source}`, description: "Sortable: YYYYMMDDTHHMMSS.mmmZ (then -2, -3… within one millisecond); records written before carry YYYY-MM-DDTHH-MM-SSZ-<4 hex>." }),
     started_at: Type.String({ format: "date-time" }),
     flowproof_version: Type.String(),
     env: Type.Object({ os: Type.String() }, { additionalProperties: false }),
@@ -72,12 +73,6 @@ export type FlowRecord = Static<typeof FlowRecord>;
 export type RunRecord = Static<typeof RunRecord>;
 
 export const RUN_RECORD_RETENTION = 10;
-export const RUN_ID_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z-[0-9a-f]{4}$/;
-
-/** `YYYY-MM-DDTHH-MM-SSZ-<4 hex>`; `hex4` supplies the random suffix. */
-export function runRecordId(at: Date, hex4: string): string {
-  return `${at.toISOString().slice(0, 19).replace(/:/g, "-")}Z-${hex4}`;
-}
 
 /** Failure texts that mean "this run cannot certify the control", not "the control does not hold". */
 const CAPABILITY = /not contained|cannot certify|not enforced|no trace recorded/i;
