@@ -3,7 +3,7 @@
 // trusted (Input.dispatchMouseEvent / dispatchKeyEvent). The concerns live in their modules:
 // navigation.ts (documents and the navigations input starts), pointer.ts and keyboard.ts (input),
 // page-calls.ts (the page API and transient failures), dialogs.ts, crashes.ts, capture.ts.
-import type { AppDriver, Attempt, DebugSnapshot, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
+import type { AppDriver, Attempt, DebugSnapshot, EffectWatch, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { ProbeAnswer, ProbeFailure, SelectAnswer, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
 import { keyDefinition } from "./keys.ts";
@@ -20,6 +20,7 @@ import { applyShaping, viewportOf } from "./page-setup.ts";
 import { Navigation } from "./navigation.ts";
 import { Dialogs } from "./dialogs.ts";
 import { watchPageEnd } from "./crashes.ts";
+import { WebEffects } from "./effects.ts";
 import { INSTALLER, NAVIGATING, callPage, fail, isTransient, ok, toRungs, type ApiMethod, type Transient } from "./page-calls.ts";
 
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot"]);
@@ -43,6 +44,8 @@ export class WebDriver implements AppDriver {
   readonly #console = new ConsoleLog();
   readonly #navigation: Navigation;
   readonly #dialogs = new Dialogs();
+  /** What each action did (step effects), observed from its first watch on. */
+  #effects: WebEffects | undefined;
   readonly #offs: Array<() => void> = [];
   readonly #log: (line: string) => void;
   #downloads: Downloads | undefined;
@@ -235,6 +238,18 @@ export class WebDriver implements AppDriver {
 
   dialogOutcome(): DialogOutcome {
     return this.#dialogs.outcome();
+  }
+
+  observeEffect(_ladder: readonly Selector[]): Promise<EffectWatch | undefined> {
+    this.#effects ??= new WebEffects({
+      session: this.#session,
+      mainFrame: () => this.#navigation.mainFrameId,
+      downloadsBegun: () => {
+        const d = this.downloads(false);
+        return d.completed.length + d.inProgress + d.canceled.length;
+      },
+    });
+    return this.#effects.watch();
   }
 
   downloads(take: boolean): DownloadState {
@@ -430,6 +445,7 @@ export class WebDriver implements AppDriver {
   async close(): Promise<void> {
     this.#closing = true;
     for (const off of this.#offs) off();
+    this.#effects?.dispose();
     this.#downloads?.close();
     if (!this.#connection.closed) {
       await this.#connection.send("Target.disposeBrowserContext", { browserContextId: this.#contextId }).catch(() => undefined);

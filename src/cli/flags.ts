@@ -79,12 +79,13 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "heal",
     summary: "Re-record a flow against the live app and propose a reviewable diff of its trace",
-    usage: "flowproof heal <flow.yaml> [-t <trace>] [--author auto|rules|llm] [--apply] [--json]",
+    usage: "flowproof heal <flow.yaml> [-t <trace>] [--author auto|rules|llm] [--apply [--accept-effect-changes]] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to heal (default: <stem>.trace.jsonl next to the flow)." },
       AUTHOR_FLAG,
       { name: "apply", kind: "boolean", description: "Copy the proposal over the trace (and delete the proposal); without it the trace is never touched." },
+      { name: "accept-effect-changes", kind: "boolean", description: "With --apply: apply a proposal in which steps' effects changed (a step that navigates, sends, opens or changes something else, or nothing); refused without it." },
       JSON_FLAG,
     ],
   },

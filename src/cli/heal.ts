@@ -11,13 +11,14 @@ import { renderClarification } from "./record.ts";
 
 export async function healCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
-  if (!spec || args.positional.length > 1) throw new UsageError("heal takes exactly one flow file", "usage: flowproof heal <flow.yaml> [--apply] [--json]");
+  if (!spec || args.positional.length > 1) throw new UsageError("heal takes exactly one flow file", "usage: flowproof heal <flow.yaml> [--apply [--accept-effect-changes]] [--json]");
   const json = args.flags["json"] === true;
   const result = await heal({
     spec,
     ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}),
     ...(typeof args.flags["author"] === "string" ? { author: args.flags["author"] as AuthorMode } : {}),
     ...(args.flags["apply"] === true ? { apply: true } : {}),
+    ...(args.flags["accept-effect-changes"] === true ? { acceptEffectChanges: true } : {}),
     log: (line) => io.err(line),
   });
   if (!result.ok) {
@@ -38,9 +39,11 @@ export async function healCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
     io.out(`HEALTHY: ${result.name} — the live app still matches ${displayPath(result.trace_path)}`);
   } else {
     for (const c of r.steps_changed) io.out(`  [CHANGED] ${c.id} ${c.intent} (${c.fields.join(", ")})`);
+    for (const e of r.effect_changes) io.out(`  [EFFECT CHANGED] ${e.id} ${e.intent}`);
     if (r.steps_added > 0 || r.steps_removed > 0) io.out(`  steps added: ${r.steps_added}, removed: ${r.steps_removed}`);
     if (r.diff_html) io.out(`REVIEW: ${displayPath(r.diff_html)}`);
     if (result.applied) io.out(`APPLIED: ${displayPath(result.trace_path)} updated in place`);
+    else if (r.refused) io.out(`NOT APPLIED: ${r.refused}`);
     else if (r.proposed_path) io.out(`PROPOSED: review ${displayPath(r.proposed_path)} then re-run with --apply`);
   }
   if (!r.changed || result.applied) return EXIT.pass;

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { readTraceFile, type Trace } from "../trace/read.ts";
-import { diffSteps, type ChangedStep } from "../trace/diff.ts";
+import { diffSteps, effectChanges, type ChangedStep, type EffectChange } from "../trace/diff.ts";
 import type { TraceStep } from "../trace/schema.ts";
 import { healHtml, type StepFrames } from "../report/heal-html.ts";
 import { FRAMES_DIR } from "../recording/bundle.ts";
@@ -22,6 +22,8 @@ export interface HealOptions extends CommonOptions {
   readonly trace?: string;
   /** Copy the proposal over the trace (and delete the proposal). */
   readonly apply?: boolean;
+  /** With `apply`: apply a proposal even when steps' effects changed (refused otherwise). */
+  readonly acceptEffectChanges?: boolean;
   readonly author?: AuthorMode;
   /** The authoring model (default: from the environment, as for record). */
   readonly model?: ModelClient;
@@ -32,6 +34,10 @@ export interface HealReport {
   readonly steps_changed: readonly ChangedStep[];
   readonly steps_added: number;
   readonly steps_removed: number;
+  /** Steps whose effect (navigation, write requests, dialog, download, target change) differs in the proposal. */
+  readonly effect_changes: readonly EffectChange[];
+  /** Why `apply` left the trace as it is: steps' effects changed and they were not accepted. */
+  readonly refused?: string;
   /** The proposal, when there is one left to review (not after apply, not when healthy). */
   readonly proposed_path?: string;
   readonly diff_html?: string;
@@ -68,18 +74,21 @@ export async function heal(options: HealOptions): Promise<HealResult> {
     return { ok: false, name: flow.name, trace_path: tracePath, error: `the flow could not be re-recorded: ${rec.error ?? "unknown error"}`, ...(rec.clarification ? { clarification: rec.clarification } : {}) };
   }
   const proposed = readTraceFile(proposedPath, displayPath(flow.file), displayPath(proposedPath));
-  const diff = diffSteps(old.steps, proposed.steps);
+  const stepDiff = diffSteps(old.steps, proposed.steps);
+  const effects = effectChanges(old.steps, proposed.steps);
+  // A step that now does something else (or nothing) is a change even when its target is the same.
+  const diff = { ...stepDiff, changed: stepDiff.changed || effects.length > 0 };
   if (!diff.changed) {
     // Nothing to review: the proposal and its frames are dropped; the trace stays as it is.
     rmSync(proposedPath, { force: true });
     if (rec.recording_dir) rmSync(rec.recording_dir, { recursive: true, force: true });
     rmSync(htmlPath, { force: true });
-    return { ok: true, name: flow.name, trace_path: tracePath, applied: false, report: { ...diff, routing: rec.routing } };
+    return { ok: true, name: flow.name, trace_path: tracePath, applied: false, report: { ...diff, effect_changes: effects, routing: rec.routing } };
   }
   const frames = new Map<string, StepFrames>();
   const byId = (t: Trace) => new Map(t.steps.map((s, i) => [s.id, { step: s, i }]));
   const oldById = byId(old);
-  for (const c of diff.steps_changed) {
+  for (const c of [...diff.steps_changed, ...effects.filter((e) => !diff.steps_changed.some((c) => c.id === e.id))]) {
     const at = oldById.get(c.id);
     const newStep = at ? proposed.steps[at.i] : undefined;
     frames.set(c.id, {
@@ -87,12 +96,15 @@ export async function heal(options: HealOptions): Promise<HealResult> {
       new: newStep ? stepFrames(proposed, newStep, dirname(htmlPath)) : [],
     });
   }
-  writeFileSync(htmlPath, healHtml({ name: flow.name, tracePath: displayPath(tracePath), proposedPath: displayPath(proposedPath), diff, frames }));
-  if (options.apply) {
+  writeFileSync(htmlPath, healHtml({ name: flow.name, tracePath: displayPath(tracePath), proposedPath: displayPath(proposedPath), diff, effects, frames }));
+  if (options.apply && (effects.length === 0 || options.acceptEffectChanges)) {
     renameSync(proposedPath, tracePath);
-    return { ok: true, name: flow.name, trace_path: tracePath, applied: true, report: { ...diff, diff_html: htmlPath, routing: rec.routing } };
+    return { ok: true, name: flow.name, trace_path: tracePath, applied: true, report: { ...diff, effect_changes: effects, diff_html: htmlPath, routing: rec.routing } };
   }
-  return { ok: true, name: flow.name, trace_path: tracePath, applied: false, report: { ...diff, proposed_path: proposedPath, diff_html: htmlPath, routing: rec.routing } };
+  const refused = options.apply
+    ? `the proposal changes what ${effects.length === 1 ? "a step does" : `${effects.length} steps do`} (${effects.map((e) => e.id).join(", ")}): review ${displayPath(htmlPath)}, then apply with --accept-effect-changes if the app is meant to behave so`
+    : undefined;
+  return { ok: true, name: flow.name, trace_path: tracePath, applied: false, report: { ...diff, effect_changes: effects, ...(refused ? { refused } : {}), proposed_path: proposedPath, diff_html: htmlPath, routing: rec.routing } };
 }
 
 const FRAME_FILE = /^frame-(\d+)-[0-9a-f]{8}\.png$/;

@@ -11,6 +11,7 @@ import { planFlow } from "../engine/plan.ts";
 import type { StepResult } from "../engine/loop.ts";
 import { expandAndRun } from "../engine/blocks.ts";
 import { systemClock, redact } from "../engine/context.ts";
+import { stepsWithEffects } from "../engine/effects.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { checkWritable } from "../diagnostics/atomic-write.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
@@ -193,7 +194,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     const recordingStartedAt = new Date();
     const recorder = createRecorder(surface.driver, bundleRoot, options, flow.redact ?? [], systemClock);
     const structured = structuredContext({ flowPath: flow.file, mode: "record", artifactDir: bundleRoot, assertions: plugins.assertions, steps: plan.steps, env, secrets, log });
-    const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, get baseUrl() { return multi ? multi.set.baseUrl : startUrl; }, secrets, navigationTimeoutMs: 30_000, structured };
+    const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, get baseUrl() { return multi ? multi.set.baseUrl : startUrl; }, secrets, navigationTimeoutMs: 30_000, structured, effects: { mode: "record" as const, policy: flow.effects ?? ("on" as const) } };
     const completed: string[] = [];
     let recordedCount = 0;
     if (useModel && client) {
@@ -294,9 +295,11 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       ...(recorded ? { recording: { format: RECORDING_FORMAT, dir: relative(dirname(tracePath), bundleRoot), started_at: recordingStartedAt.toISOString() } } : {}),
       ...(flow.redact ? { redaction: [...flow.redact] } : {}),
       ...shaping,
+      ...(flow.effects ? { effects: flow.effects } : {}),
     };
+    const effected = stepsWithEffects(steps, new Map(results.flatMap((r) => (r.effect ? [[r.id, r.effect] as const] : []))));
     try {
-      writeTraceFile(tracePath, header, recorded ? stepsWithRanges(steps, summary.steps) : steps);
+      writeTraceFile(tracePath, header, recorded ? stepsWithRanges(effected, summary.steps) : effected);
     } catch (error) {
       rmSync(bundleRoot, { recursive: true, force: true });
       throw error;

@@ -122,7 +122,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
         // Replays mask with the rules recorded into the trace, never the (possibly edited) spec's.
         const recorder = createRecorder(surface.driver, dir, options, trace.header.redaction ?? [], systemClock);
         const structured = structuredContext({ flowPath: flow.file, mode: "replay", artifactDir: dir, assertions: plugins.assertions, steps: trace.steps, env, secrets, log });
-        const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, get baseUrl() { return multi ? multi.set.baseUrl : startUrl; }, secrets, navigationTimeoutMs: 30_000, structured };
+        const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, get baseUrl() { return multi ? multi.set.baseUrl : startUrl; }, secrets, navigationTimeoutMs: 30_000, structured, effects: { mode: "replay" as const, policy: trace.header.effects ?? ("on" as const) } };
         await recorder.start();
         const observer = recorderObserver(recorder);
         results = await executeSteps(trace.steps, ctx, {

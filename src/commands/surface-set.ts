@@ -131,6 +131,8 @@ export class SurfaceSet implements AppDriver {
   dialogOutcome: NonNullable<AppDriver["dialogOutcome"]> = () => this.#need("dialogOutcome").call(this.#d);
   downloads: NonNullable<AppDriver["downloads"]> = (take) => this.#need("downloads").call(this.#d, take);
   scroll: NonNullable<AppDriver["scroll"]> = (ladder, to) => this.#need("scroll").call(this.#d, ladder, to);
+  // The active surface observes the step's effects when it can; otherwise nothing is observed.
+  observeEffect: NonNullable<AppDriver["observeEffect"]> = (ladder) => this.#active?.driver.observeEffect?.(ladder) ?? Promise.resolve(undefined);
 
   #need<K extends "debugSnapshot" | "captureFrame" | "rectsFor" | "pointFor" | "drag" | "upload" | "armDialog" | "dialogOutcome" | "downloads" | "scroll">(member: K): NonNullable<AppDriver[K]> {
     const fn = this.#d[member];

@@ -4,6 +4,16 @@
 import type { AppDriver, AssertionPlugin, RunMode } from "../plugins/api.ts";
 import type { LeakWatch } from "./secret-scan.ts";
 
+/** The flow's `effects:` (default `on`). */
+export type EffectPolicy = "on" | "strict" | "off";
+
+/** How the step loop treats action effects in one execution (see effects.ts). */
+export interface EffectSettings {
+  /** Record observes and writes the effect; replay observes and compares. */
+  readonly mode: "record" | "replay";
+  readonly policy: EffectPolicy;
+}
+
 /** A monotonic clock in milliseconds; injected so tests and the recorder own time. */
 export interface Clock {
   now(): number;
@@ -29,6 +39,8 @@ export interface ExecutionContext {
   readonly navigationTimeoutMs: number;
   /** What structured steps (`assert_xxx`, `assert_no_secret_leak`) need; absent = none can run. */
   readonly structured?: StructuredContext;
+  /** Whether action effects are observed (record) and compared (replay); absent = neither. */
+  readonly effects?: EffectSettings;
 }
 
 /** The run-wide facts structured steps use: the assertion kinds, the mode, where files go, the leak scan. */

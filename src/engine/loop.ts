@@ -7,6 +7,7 @@ import type { AgentRunReport } from "./handlers/shared.ts";
 import { redact, type ExecutionContext } from "./context.ts";
 import { UnresolvedReferenceError, UnsetVariableError } from "./templates.ts";
 import { processLifecycle, type StopRequest } from "../plugins/lifecycle.ts";
+import { withEffect, type EffectReport } from "./effects.ts";
 
 export type StepStatus = "passed" | "failed" | "skipped" | "errored";
 
@@ -27,6 +28,8 @@ export interface StepResult {
   readonly expected?: string;
   readonly actual?: string;
   readonly hint?: string;
+  /** The action's effect: recorded and seen, whether it was compared, a warning (see effects.ts). */
+  readonly effect?: EffectReport;
 }
 
 export interface LoopObserver {
@@ -60,10 +63,19 @@ function boundOf(step: TraceStep): number {
 
 const interruptedDuring = (request: StopRequest): StepOutcome => ({ status: "errored", detail: `interrupted: the run was stopped (${request.reason}) during this step` });
 
-async function executeOne(step: TraceStep, ctx: ExecutionContext, stop: AbortSignal): Promise<StepOutcome> {
+/** Runs the step's handler with its effect observed; a recorded effect that did not happen again fails a passing action. */
+async function runObserved(step: TraceStep, ctx: ExecutionContext): Promise<StepOutcome & { effect?: EffectReport }> {
+  const { outcome, effect } = await withEffect(step, ctx, () => HANDLERS[step.action.type](step, ctx));
+  if (!effect) return outcome;
+  if (effect.failure !== undefined && outcome.status === "passed") {
+    return { status: "failed", detail: effect.failure, ...(outcome.tier ? { tier: outcome.tier } : {}), hint: "the app no longer does what this step did when it was recorded: check the change, or re-record the flow (flowproof heal) if it is intended", effect: effect.report };
+  }
+  return { ...outcome, effect: effect.report };
+}
+
+async function executeOne(step: TraceStep, ctx: ExecutionContext, stop: AbortSignal): Promise<StepOutcome & { effect?: EffectReport }> {
   // A stop request ends the step at once; the caller then closes the surface under the handler.
   if (stop.aborted) return interruptedDuring(stop.reason as StopRequest);
-  const handler = HANDLERS[step.action.type];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const guard = new Promise<StepOutcome>((resolve) => {
     const ms = boundOf(step) + ctx.navigationTimeoutMs + HANG_GUARD_MS;
@@ -75,7 +87,7 @@ async function executeOne(step: TraceStep, ctx: ExecutionContext, stop: AbortSig
     stop.addEventListener("abort", onStop, { once: true });
   });
   try {
-    return await Promise.race([handler(step, ctx), guard, stopped]);
+    return await Promise.race([runObserved(step, ctx), guard, stopped]);
   } catch (error) {
     // Missing configuration is an error of the run, not a failure of the app under test.
     if (error instanceof UnsetVariableError) return { status: "errored", detail: error.message };
@@ -132,6 +144,7 @@ export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionCo
       ...(outcome.expected !== undefined ? { expected: redact(outcome.expected, ctx.secrets) } : {}),
       ...(outcome.actual !== undefined ? { actual: redact(outcome.actual, ctx.secrets) } : {}),
       ...(outcome.hint !== undefined ? { hint: redact(outcome.hint, ctx.secrets) } : {}),
+      ...(outcome.effect ? { effect: outcome.effect } : {}),
     };
     results.push(r);
     await observer.stepFinished?.(step, r);

@@ -65,7 +65,9 @@ function planBody(flowSteps: readonly FlowStep[], body: readonly FlowNode[], ste
     }
     // A multi-surface flow's steps carry the surface that runs them (the trace's `surface`).
     const surface = fs.surface;
-    const surfaced = surface !== undefined ? c.steps.map((s) => ({ ...s, surface })) : c.steps;
+    const placed = surface !== undefined ? c.steps.map((s) => ({ ...s, surface })) : c.steps;
+    // `effects: off` beside the step: recorded as such, so replay checks nothing for it either.
+    const surfaced = fs.effects === "off" ? placed.map((s) => ({ ...s, effect: { observes: [], off: true as const } })) : placed;
     compiled.set(fs, surfaced);
     for (const s of surfaced) {
       steps.push({ id: stepId(steps.length + 1), ...s });

@@ -158,14 +158,14 @@ export const healTool: McpTool = {
   name: "flowproof_heal",
   command: "heal",
   paths: { spec: "flow", trace: "trace" },
-  description: "Re-record a flow against the live app and propose a diff of its trace (steps compared by position on intent, action, surface and selectors), with <stem>.proposed.jsonl and a review page <stem>.heal.html showing old and new frames per changed step. The trace is only replaced with apply: true. A step too ambiguous to author returns {needs_clarification}.",
+  description: "Re-record a flow against the live app and propose a diff of its trace (steps compared by position on intent, action, surface and selectors), with <stem>.proposed.jsonl and a review page <stem>.heal.html showing old and new frames per changed step. The trace is only replaced with apply: true, and not when a step's effect changed (it navigates, sends, opens or changes something else, or nothing) unless accept_effect_changes: true too. A step too ambiguous to author returns {needs_clarification}.",
   inputSchema: inputSchemaFor("heal", { spec }),
   outputSchema: Type.Object({
     report: Type.Optional(Type.Object({ changed: Type.Boolean(), steps_changed: Type.Array(Type.Unknown()), steps_added: Type.Integer(), steps_removed: Type.Integer() }, loose)),
     applied: Type.Optional(Type.Boolean()), needs_clarification: clarification, error: Type.Optional(Type.String()),
   }, loose),
   async handle(args, call) {
-    const r = await heal({ spec: args["spec"] as string, ...opt("trace", str(args, "trace")), ...(on(args, "apply") ? { apply: true } : {}), ...opt("author", str(args, "author") as AuthorMode | undefined), log: call.progress });
+    const r = await heal({ spec: args["spec"] as string, ...opt("trace", str(args, "trace")), ...(on(args, "apply") ? { apply: true } : {}), ...(on(args, "accept_effect_changes") ? { acceptEffectChanges: true } : {}), ...opt("author", str(args, "author") as AuthorMode | undefined), log: call.progress });
     if (!r.ok) return r.clarification ? { needs_clarification: r.clarification as unknown as Record<string, unknown> } : { error: r.error };
     return { report: r.report, applied: r.applied };
   },

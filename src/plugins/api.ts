@@ -3,6 +3,7 @@
 // method is ONE attempt that answers at once. See docs/plugins.md.
 import type { Selector } from "../trace/schema.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
+import type { EffectWatch } from "./effects.ts";
 
 export type { Selector };
 /** Every error flowproof throws on purpose carries a stable code; a plugin's own errors extend these. */
@@ -157,6 +158,10 @@ export interface SceneInventory {
   readonly loaded: boolean;
 }
 
+/** Step effects: what an adapter observes an action do (see effects.ts). */
+export type { EffectKind, EffectReading, EffectWatch, ObservedEffect } from "./effects.ts";
+export { effectPath, effectRequest } from "./effects.ts";
+
 /** One live surface (a browser page, a desktop window…). Every method is one attempt. */
 export interface AppDriver {
   readonly capabilities: ReadonlySet<Capability>;
@@ -218,6 +223,11 @@ export interface AppDriver {
   untilClosed?(): Promise<void>;
   /** An agent surface (`app: agent`): one whole execution of the agent under test (see AgentRunRequest). */
   runAgent?(request: AgentRunRequest): Promise<AgentRunOutcome>;
+  /**
+   * Starts observing the effects of the next action on `ladder` (empty: a page-level action), before
+   * it dispatches. Undefined when the surface cannot observe effects now.
+   */
+  observeEffect?(ladder: readonly Selector[]): Promise<EffectWatch | undefined>;
   /** Facts recorded into the trace header's `app` entry (a desktop app's backend and window geometry as applied). */
   appInfo?(): Readonly<Record<string, unknown>>;
   /** Facts recorded into the trace header (`env`). */

@@ -27,4 +27,13 @@ describe("healHtml", () => {
     const html = healHtml({ name: "Shop", tracePath: "t", proposedPath: "p", diff, frames: new Map() });
     expect(html).toContain("No frames were recorded for this step.");
   });
+
+  test("flags each step whose effect changed, with the recorded and proposed effect", () => {
+    const effects = [{ id: "s0001", intent: 'Press the "Place order" button', old: { observes: [], requests: ["POST /api/orders"], navigated: "/orders/confirm" }, new: { observes: [], focus: true as const } }];
+    const html = healHtml({ name: "Shop", tracePath: "t", proposedPath: "p", diff: { changed: true, steps_changed: [], steps_added: 0, steps_removed: 0 }, effects, frames: new Map() });
+    expect(html).toContain("effect changed");
+    expect(html).toContain("Recorded: sent POST /api/orders · navigated to /orders/confirm");
+    expect(html).toContain("Proposed: moved focus");
+    expect(html).toContain("--accept-effect-changes");
+  });
 });

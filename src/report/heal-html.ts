@@ -1,7 +1,8 @@
 // heal.html: the self-contained review page of a heal proposal (inline CSS, frames referenced
 // relatively): for each changed step, what changed and the old recording's frames beside the new
 // recording's frames. Built from the step diff and frame lists only. Pure.
-import type { ChangedStep, TraceDiff } from "../trace/diff.ts";
+import type { ChangedStep, EffectChange, TraceDiff } from "../trace/diff.ts";
+import type { StepEffect } from "../trace/schema.ts";
 import { escapeXml as esc } from "./junit.ts";
 
 /** Frames of one step in one recording, as paths relative to heal.html. */
@@ -15,6 +16,8 @@ export interface HealPage {
   readonly tracePath: string;
   readonly proposedPath: string;
   readonly diff: TraceDiff;
+  /** Steps whose effect differs in the proposal (flagged; `--apply` refuses them unless accepted). */
+  readonly effects?: readonly EffectChange[];
   /** Frames per changed step id. */
   readonly frames: ReadonlyMap<string, StepFrames>;
 }
@@ -36,6 +39,28 @@ function changedSection(c: ChangedStep, frames: StepFrames | undefined): string 
 </section>`;
 }
 
+/** An effect in words: `sent POST /api/orders · navigated to /orders/confirm`; `nothing`. */
+function effectWords(e: StepEffect): string {
+  const parts = [
+    ...(e.requests && e.requests.length > 0 ? [`sent ${e.requests.join(", ")}`] : []),
+    ...(e.navigated !== undefined ? [`navigated to ${e.navigated}`] : []),
+    ...(e.dialog !== undefined ? [`opened a ${e.dialog} dialog`] : []),
+    ...(e.download ? ["started a download"] : []),
+    ...(e.target && e.target.length > 0 ? [`changed the target's ${e.target.join(", ")}`] : []),
+    ...(e.focus ? ["moved focus"] : []),
+    ...(e.dom !== undefined ? [e.dom === "near" ? "changed the page near the target" : "changed the page"] : []),
+  ];
+  return parts.length > 0 ? parts.join(" · ") : "nothing";
+}
+
+function effectSection(e: EffectChange, frames: StepFrames | undefined): string {
+  return `<section class="changed effect-changed" data-step="${esc(e.id)}">
+<h2>${esc(e.id)} ${esc(e.intent)} <span class="fields"><span class="field effect">effect changed</span></span></h2>
+<div class="pair"><p class="old">Recorded: ${esc(effectWords(e.old))}</p><p class="new">Proposed: ${esc(effectWords(e.new))}</p></div>
+${frames ? `<div class="pair">${column("old", frames.old, "Recorded (current trace)")}${column("new", frames.new, "Proposed (live app now)")}</div>` : ""}
+</section>`;
+}
+
 /** Marks every image loaded or broken, so a reviewer (and a test) sees a missing frame at once. */
 const SCRIPT = `for (const img of document.querySelectorAll("img")) {
   const mark = () => img.setAttribute("data-loaded", String(img.naturalWidth > 0));
@@ -44,8 +69,13 @@ const SCRIPT = `for (const img of document.querySelectorAll("img")) {
 
 export function healHtml(page: HealPage): string {
   const d = page.diff;
-  const sections = d.steps_changed.map((c) => changedSection(c, page.frames.get(c.id))).join("\n");
-  const counts = `${d.steps_changed.length} changed · ${d.steps_added} added · ${d.steps_removed} removed`;
+  const effects = page.effects ?? [];
+  const sections = [
+    ...effects.map((e) => effectSection(e, d.steps_changed.some((c) => c.id === e.id) ? undefined : page.frames.get(e.id))),
+    ...d.steps_changed.map((c) => changedSection(c, page.frames.get(c.id))),
+  ].join("\n");
+  const effectNote = effects.length > 0 ? ` · <strong class="effect">${effects.length} step${effects.length === 1 ? "" : "s"} now do${effects.length === 1 ? "es" : ""} something else: <code>--apply</code> needs <code>--accept-effect-changes</code></strong>` : "";
+  const counts = `${d.steps_changed.length} changed · ${d.steps_added} added · ${d.steps_removed} removed${effectNote}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Heal proposal: ${esc(page.name)} — flowproof</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -61,7 +91,7 @@ figure{margin:0 0 .75rem;border:2px solid #d0d7de;border-radius:4px;overflow:hid
 .col.old figure{border-color:#cf222e55} .col.new figure{border-color:#1a7f3755}
 figure img{display:block;width:100%;height:auto} figcaption{padding:.25rem .5rem;font-size:12px;color:#5b6575}
 img[data-loaded=false]{min-height:2rem;background:#fff5f5} pre{white-space:pre-wrap;font-size:12px;background:#f6f8fa;padding:.5rem;border-radius:4px}
-.none{color:#5b6575}
+.none{color:#5b6575} .field.effect{background:#cf222e} strong.effect{color:#cf222e} p.old{color:#cf222e} p.new{color:#1a7f37}
 </style></head>
 <body>
 <h1>Heal proposal: ${esc(page.name)}</h1>

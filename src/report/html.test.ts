@@ -142,4 +142,18 @@ describe("reportHtml, an agent run", () => {
     expect(html).toContain("none: the last turn was a tool call");
     expect(html).not.toContain("class=\"call flagged\"");
   });
+
+  test("shows each step's effect recorded and seen, whether it was checked, and a warning", () => {
+    const html = reportHtml({
+      ...base,
+      steps: [
+        { ...steps[0]!, effect: { check: "on", recorded: { requests: ["POST /api/orders"], navigated: "/orders/confirm" }, seen: { dom: "page" }, warning: "Click: at record it moved focus; at replay it did not" } },
+        { ...steps[1]!, effect: { check: "off" } },
+      ],
+    });
+    expect(html).toContain("<th>Effect recorded</th><td>sent POST /api/orders · navigated to /orders/confirm</td>");
+    expect(html).toContain("<th>Effect seen</th><td>changed the page</td>");
+    expect(html).toContain("Warning: Click: at record it moved focus; at replay it did not");
+    expect(html).toContain("off: not checked (effects: off)");
+  });
 });

@@ -19,7 +19,43 @@ function panel(view: StepView, selected: boolean): string {
     view.frames.length === 0 && !view.dropped ? `<p class="note">${step.status === "skipped" ? "Not run, so nothing was captured." : "No frames were captured for this step."}</p>` : "",
   ].join("");
   const body = step.agent ? conversation(step.agent) : `${notes}<div class="strip">${figures}${evidence}</div>`;
-  return `<section class="step-frames" id="frames-${esc(step.id)}" data-step="${esc(step.id)}"${selected ? "" : " hidden"}><h2><span class="badge ${step.status}">${BADGE[step.status]}</span> ${esc(step.id)} ${esc(step.intent)}</h2>${step.detail ? `<div class="detail">${esc(step.detail)}</div>` : ""}${body}</section>`;
+  return `<section class="step-frames" id="frames-${esc(step.id)}" data-step="${esc(step.id)}"${selected ? "" : " hidden"}><h2><span class="badge ${step.status}">${BADGE[step.status]}</span> ${esc(step.id)} ${esc(step.intent)}</h2>${step.detail ? `<div class="detail">${esc(step.detail)}</div>` : ""}${effectBlock(step.effect)}${body}</section>`;
+}
+
+type EffectView = NonNullable<RunReport["steps"][number]["effect"]>;
+type EffectParts = NonNullable<EffectView["seen"]>;
+
+/** One effect in words: `sent POST /api/orders · navigated to /orders/confirm`; `nothing`. */
+export function effectWords(e: EffectParts | undefined): string {
+  if (!e) return "not observed";
+  const parts = [
+    ...(e.requests && e.requests.length > 0 ? [`sent ${e.requests.join(", ")}`] : []),
+    ...(e.navigated !== undefined ? [`navigated to ${e.navigated}`] : []),
+    ...(e.dialog !== undefined ? [`opened a ${e.dialog} dialog`] : []),
+    ...(e.download ? ["started a download"] : []),
+    ...(e.target && e.target.length > 0 ? [`changed the target's ${e.target.join(", ")}`] : []),
+    ...(e.focus ? ["moved focus"] : []),
+    ...(e.dom !== undefined ? [e.dom === "near" ? "changed the page near the target" : "changed the page"] : []),
+  ];
+  return parts.length > 0 ? parts.join(" · ") : "nothing";
+}
+
+const CHECK_LABEL: Record<EffectView["check"], string> = {
+  on: "checked",
+  strict: "checked (strict)",
+  off: "off: not checked (effects: off)",
+  unjudged: "not judged: nothing recorded to compare",
+};
+
+/** The step's effect: recorded and seen, whether it was checked, and a warning. */
+function effectBlock(effect: EffectView | undefined): string {
+  if (!effect) return "";
+  const rows = [
+    `<tr><th>Effect check</th><td>${esc(CHECK_LABEL[effect.check])}</td></tr>`,
+    ...(effect.check !== "off" ? [`<tr><th>Effect recorded</th><td>${esc(effectWords(effect.recorded ?? (effect.observes ? effect.seen : undefined)))}</td></tr>`] : []),
+    ...(effect.check !== "off" && !effect.observes ? [`<tr><th>Effect seen</th><td>${esc(effectWords(effect.seen))}</td></tr>`] : []),
+  ].join("");
+  return `<table class="effect">${rows}</table>${effect.warning ? `<p class="note effect-warning">Warning: ${esc(effect.warning)}</p>` : ""}`;
 }
 
 /** An agent run: each tool call with its arguments and result, in turn order, the final reply, and the failed assertion against the call it matched or missed. */
@@ -79,7 +115,7 @@ th{background:#f3f4f6;font-weight:600} .num{text-align:right;white-space:nowrap;
 tr[data-step]{cursor:pointer} tr[data-step]:hover td{background:#f0f6ff} tr.selected td{background:#ddf4ff!important;box-shadow:inset 0 0 0 0 #0969da} tr.selected td:first-child{border-left:3px solid #0969da}
 .badge{font:600 11px ui-monospace,monospace;padding:.1rem .4rem;border-radius:3px;color:#fff}
 .badge.passed{background:#1a7f37}.badge.failed{background:#cf222e}.badge.skipped{background:#8c959f}.badge.errored{background:#bf8700}
-tr.failed td{background:#fff5f5} tr.errored td{background:#fff8e1} .detail{margin-top:.25rem;color:#cf222e;font-family:ui-monospace,monospace;font-size:12px;white-space:pre-wrap}
+tr.failed td{background:#fff5f5} tr.errored td{background:#fff8e1} .detail{margin-top:.25rem;color:#cf222e;font-family:ui-monospace,monospace;font-size:12px;white-space:pre-wrap} table.effect{margin:.5rem 0;font-size:12px} table.effect th{text-align:left;padding-right:1rem;color:#57606a;font-weight:normal} .effect-warning{color:#9a6700}
 .error{padding:.75rem;background:#fff8c5;border:1px solid #d4a72c;border-radius:4px;margin-bottom:1rem}
 .viewer{position:sticky;top:1rem;background:#fff;box-shadow:0 1px 2px #0001;padding:1rem;border-radius:4px}
 .strip{display:grid;grid-template-columns:repeat(auto-fit,minmax(260px,1fr));gap:.75rem;margin-top:.75rem}

@@ -34,6 +34,33 @@ export const AgentRunReport = Type.Object(
   { additionalProperties: false },
 );
 
+/** An action's effect as report.html shows it (see docs/trace-format.md, "Effects"); never a body, a query or a value. */
+export const EffectShape = Type.Object(
+  {
+    navigated: Type.Optional(Type.String({ description: "Normalised path it navigated to." })),
+    requests: Type.Optional(Type.Array(Type.String(), { description: "`METHOD /normalised/path` of requests it sent." })),
+    dialog: Type.Optional(Type.String()),
+    download: Type.Optional(Type.Boolean()),
+    target: Type.Optional(Type.Array(Type.String(), { description: "Which of the target's states changed." })),
+    focus: Type.Optional(Type.Boolean()),
+    dom: Type.Optional(Type.Union([Type.Literal("near"), Type.Literal("page")])),
+  },
+  { additionalProperties: false },
+);
+
+export const StepEffectReport = Type.Object(
+  {
+    check: Type.Union([Type.Literal("on"), Type.Literal("strict"), Type.Literal("off"), Type.Literal("unjudged")], {
+      description: "`on`/`strict`: the recorded effect was compared; `off`: the flow or the step turned checking off; `unjudged`: nothing recorded to compare, or not observed.",
+    }),
+    observes: Type.Optional(Type.Array(Type.String(), { description: "Record: the effect kinds the surface observed." })),
+    recorded: Type.Optional(EffectShape),
+    seen: Type.Optional(EffectShape),
+    warning: Type.Optional(Type.String({ description: "A DOM, focus or GET effect that did not happen again (a failure only with `effects: strict`)." })),
+  },
+  { additionalProperties: false },
+);
+
 export const StepReport = Type.Object(
   {
     id: Type.String({ pattern: "^s[0-9]{4,}$" }),
@@ -49,6 +76,7 @@ export const StepReport = Type.Object(
     degraded: Type.Optional(Type.Boolean()),
     evidence: Type.Optional(Type.Array(Type.String(), { description: "Evidence files a failed assertion wrote, relative to result.json (e.g. visual/<name>.diff.png)." })),
     agent: Type.Optional(AgentRunReport),
+    effect: Type.Optional(StepEffectReport),
   },
   { additionalProperties: false },
 );

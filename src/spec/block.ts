@@ -53,6 +53,8 @@ export interface FlowStep {
   readonly ast: StepAst;
   /** The surface of its `in:` block (multi-surface flows only). */
   readonly surface?: string;
+  /** `effects: off` beside `rules:`: the step's effect is neither recorded nor checked. */
+  readonly effects?: "off";
 }
 
 /** One entry of a step list: a concrete step, or a block the recorder expands. */

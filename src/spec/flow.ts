@@ -11,6 +11,7 @@ import { loadRedact, type FlowRedactionRule } from "./redact.ts";
 import { loadBrowser, loadMock, loadSession, type FlowBrowser, type FlowMockRule, type FlowSession } from "./browser-keys.ts";
 import { loadSecretLeakVars, loadStructuredArgs, SECRET_LEAK_KEY, type StructuredKind } from "./structured.ts";
 import { loadSuiteKeys, type SuiteKeys } from "./suite-keys.ts";
+import { loadEffects, withEffectsOff } from "./effects.ts";
 import { loadApps, loadIn, type SurfaceSpec } from "./surfaces.ts";
 import { isWindowsApp, loadDesktopKeys, type DesktopKeys } from "./desktop.ts";
 import { requiredString } from "./fields.ts";
@@ -43,6 +44,7 @@ export interface Flow extends SuiteKeys, DesktopKeys {
   readonly hash: string;
   /** Named surfaces of a multi-surface flow (`apps:`); then `app` is "multi" and every step has a `surface`. */
   readonly apps?: Readonly<Record<string, SurfaceSpec>>;
+  readonly effects?: "strict" | "off"; // `effects:` when not the default `on` (copied into the trace header)
 }
 
 export type LoadResult =
@@ -51,7 +53,7 @@ export type LoadResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly steps: readonly FlowStep[] };
 
 /** Top-level keys of the flow format that this version runs. */
-export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps", "agent", "tools", "mcp", "strict"] as const;
+export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps", "agent", "tools", "mcp", "strict", "effects"] as const;
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
 const LATER_KEYS = [
   "connection", "login",
@@ -247,10 +249,11 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   const redact = redactNode === undefined ? [] : loadRedact(source, redactNode, problems);
   const shaping = loadShaping(source, values, pluginApp ?? (appKnown ? app : undefined), problems, options.suite);
   const suiteKeys = { ...loadSuiteKeys(source, values, problems), ...desktopKeys };
+  const effects = loadEffects(source, values.get("effects"), problems);
 
   if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-  return { ok: true, flow: { file, name: name ?? "", app: apps ? "multi" : pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...shaping, ...suiteKeys, hash, ...(apps ? { apps } : {}) } };
+  return { ok: true, flow: { file, name: name ?? "", app: apps ? "multi" : pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...shaping, ...suiteKeys, hash, ...(apps ? { apps } : {}), ...(effects !== undefined && effects !== "on" ? { effects } : {}) } };
 }
 
 /** `mock:`, `session:` and `browser:` shape a browser: web flows only. */
@@ -315,6 +318,7 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
     const keys = item.items.map(keyName);
     if (keys.includes("when")) return loadWhen(loader, item, scope);
     if (keys.includes("in")) return loadIn(loader, item, scope, loader.apps);
+    if (keys.includes("effects") && keys.includes("rules") && item.items.length === 2) return withEffectsOff(source, item, problems, loader.steps, (text) => fromText(loader, text, "rules", scope));
     if (item.items.length !== 1) {
       problems.push(diagnostic("bad-value", "a step mapping must have exactly one key", {
         span: spanOf(source, item),

@@ -7,7 +7,13 @@ const stepText = (description: string) => Type.String({ minLength: 1, descriptio
 
 const SimpleStepSchema = Type.Union([
   stepText("A plain step, recorded by the authoring model, or by the rules grammar when none is configured (docs/authoring.md)."),
-  Type.Object({ rules: stepText("A step in the deterministic rules grammar, e.g. `Click \"Save\"` (docs/authoring.md).") }, { additionalProperties: false }),
+  Type.Object(
+    {
+      rules: stepText("A step in the deterministic rules grammar, e.g. `Click \"Save\"` (docs/authoring.md)."),
+      effects: Type.Optional(Type.Literal("off", { description: "This step's effect is neither recorded nor checked (docs/flow-format.md, Effects)." })),
+    },
+    { additionalProperties: false },
+  ),
   Type.Object({ assert: stepText("An assertion, e.g. `page shows Saved` (docs/authoring.md); in an agent flow `reply contains <text>` (docs/agents.md).") }, { additionalProperties: false }),
   Type.Object({ prompt: stepText("Agent flows: part of the task given to the agent; every prompt is joined into one (docs/agents.md).") }, { additionalProperties: false }),
   Type.Record(Type.String({ pattern: "^assert_[a-z][a-z0-9_]*$" }), Type.Unknown(), {
@@ -209,6 +215,9 @@ export const FlowFileSchema = Type.Object(
       { description: "Agent flows: MCP servers recorded as lanes and served from them at replay (docs/agents.md)." },
     )),
     strict: Type.Optional(Type.Boolean({ description: "Agent flows: every tool call must be asserted, in order." })),
+    effects: Type.Optional(Type.Union([Type.Literal("on"), Type.Literal("strict"), Type.Literal("off")], {
+      description: "How replay checks each action's effect (docs/flow-format.md, Effects): `on` (default) fails a step whose recorded navigation, write request, dialog, download or target change does not happen again; `strict` also fails on a missing DOM, focus or GET effect; `off` records and checks none.",
+    })),
   },
   { additionalProperties: false },
 );

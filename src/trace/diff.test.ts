@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { canonical, diffSteps } from "./diff.ts";
+import { canonical, diffSteps, effectChanges } from "./diff.ts";
 import type { TraceStep } from "./schema.ts";
 
 const step = (id: string, css: string, intent = "Send the order"): TraceStep => ({
@@ -24,5 +24,30 @@ describe("diffSteps", () => {
   });
   test("canonical JSON ignores key order", () => {
     expect(canonical({ b: 1, a: [1, { d: 2, c: 3 }] })).toBe(canonical({ a: [1, { c: 3, d: 2 }], b: 1 }));
+  });
+});
+
+describe("effectChanges", () => {
+  const ALL = ["navigation", "request", "dialog", "download", "target", "focus", "dom"] as const;
+  const withEffect = (id: string, effect: TraceStep["effect"]): TraceStep => ({ ...step(id, "#send"), ...(effect ? { effect } : {}) });
+  test("flags a step whose write, navigation, dialog, download or target change differs; DOM, focus and GETs never", () => {
+    const old = [
+      withEffect("s0001", { observes: [...ALL], requests: ["POST /api/orders", "GET /x"], navigated: "/done", dom: "near" }),
+      withEffect("s0002", { observes: [...ALL], requests: ["POST /api/orders"], dom: "near", focus: true }),
+      withEffect("s0003", { observes: [...ALL], target: ["checked"] }),
+    ];
+    const proposed = [
+      withEffect("s0001", { observes: [...ALL], dom: "page" }),
+      withEffect("s0002", { observes: [...ALL], requests: ["POST /api/orders", "GET /y"], dom: "page" }),
+      withEffect("s0003", { observes: [...ALL], target: ["checked"], focus: true }),
+    ];
+    const changes = effectChanges(old, proposed);
+    expect(changes.map((c) => c.id)).toEqual(["s0001"]);
+    expect(changes[0]!.old.navigated).toBe("/done");
+  });
+  test("a trace from before effects, a step with effects off, and kinds one side did not observe are never flagged", () => {
+    expect(effectChanges([withEffect("s0001", undefined)], [withEffect("s0001", { observes: [...ALL], navigated: "/a" })])).toEqual([]);
+    expect(effectChanges([withEffect("s0001", { observes: [], off: true })], [withEffect("s0001", { observes: [...ALL], navigated: "/a" })])).toEqual([]);
+    expect(effectChanges([withEffect("s0001", { observes: ["request"], navigated: "/a" })], [withEffect("s0001", { observes: [...ALL] })])).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // The step diff behind `flowproof heal`: two traces' steps compared by position on the fields
 // that decide what replay does (intent, action, surface, selectors); timings and frames are not
 // compared. Pure.
-import type { TraceStep } from "./schema.ts";
+import type { StepEffect, TraceStep } from "./schema.ts";
 
 export type DiffField = "intent" | "action" | "surface" | "selectors";
 export const DIFF_FIELDS: readonly DiffField[] = ["intent", "action", "surface", "selectors"];
@@ -51,4 +51,53 @@ export function diffSteps(oldSteps: readonly TraceStep[], newSteps: readonly Tra
   const added = Math.max(0, newSteps.length - oldSteps.length);
   const removed = Math.max(0, oldSteps.length - newSteps.length);
   return { changed: changed.length > 0 || added > 0 || removed > 0, steps_changed: changed, steps_added: added, steps_removed: removed };
+}
+
+/** A step whose recorded effect differs between two traces (see docs/trace-format.md, "Effects"). */
+export interface EffectChange {
+  /** The position's id in the old trace. */
+  readonly id: string;
+  readonly intent: string;
+  readonly old: StepEffect;
+  readonly new: StepEffect;
+}
+
+const WRITE = /^(POST|PUT|PATCH|DELETE) /;
+
+/** The parts of an effect replay fails on: navigation, write requests, dialog, download, target change. */
+function hardParts(e: StepEffect): Record<string, unknown> {
+  return {
+    navigated: e.navigated ?? null,
+    writes: [...(e.requests ?? []).filter((r) => WRITE.test(r))].sort(),
+    dialog: e.dialog ?? null,
+    download: e.download ?? false,
+    target: [...(e.target ?? [])].sort(),
+  };
+}
+
+/**
+ * Steps (by position) whose effect replay would judge differs between the traces: only where both
+ * traces recorded one with checking on (a trace from before effects is never flagged), over the kinds both observed.
+ */
+export function effectChanges(oldSteps: readonly TraceStep[], newSteps: readonly TraceStep[]): EffectChange[] {
+  const out: EffectChange[] = [];
+  const n = Math.min(oldSteps.length, newSteps.length);
+  for (let i = 0; i < n; i++) {
+    const a = oldSteps[i]!;
+    const b = newSteps[i]!;
+    if (!a.effect || !b.effect || a.effect.off || b.effect.off) continue;
+    const both = new Set(a.effect.observes.filter((k) => b.effect!.observes.includes(k)));
+    const pick = (e: StepEffect): Record<string, unknown> => {
+      const h = hardParts(e);
+      return {
+        ...(both.has("navigation") ? { navigated: h["navigated"] } : {}),
+        ...(both.has("request") ? { writes: h["writes"] } : {}),
+        ...(both.has("dialog") ? { dialog: h["dialog"] } : {}),
+        ...(both.has("download") ? { download: h["download"] } : {}),
+        ...(both.has("target") ? { target: h["target"] } : {}),
+      };
+    };
+    if (canonical(pick(a.effect)) !== canonical(pick(b.effect))) out.push({ id: a.id, intent: b.intent, old: a.effect, new: b.effect });
+  }
+  return out;
 }

@@ -274,6 +274,29 @@ export const RecordingRange = Type.Object(
   { additionalProperties: false },
 );
 
+export const EffectKindName = Type.Union(
+  [Type.Literal("navigation"), Type.Literal("request"), Type.Literal("dialog"), Type.Literal("download"), Type.Literal("target"), Type.Literal("focus"), Type.Literal("dom")],
+  { description: "An effect kind an adapter observes." },
+);
+
+/** What an action step did at record (see docs/trace-format.md, "Effects"); replay checks it again. */
+export const StepEffect = Type.Object(
+  {
+    observes: Type.Array(EffectKindName, { description: "The kinds the surface observed at record; replay judges only these (and only those it observes itself)." }),
+    off: Opt(Type.Literal(true, { description: "The step's `effects: off`: nothing observed, nothing checked." })),
+    navigated: Opt(Type.String({ description: "Normalised path the action navigated to (new document, URL or history change); no query, no fragment." })),
+    requests: Opt(Type.Array(Type.String(), {
+      description: "`METHOD /normalised/path` of the state-changing requests it sent (POST, PUT, PATCH, DELETE); its GETs only when it sent nothing else and did not navigate. Ids and tokens in a path are `:id`; never a query or a body.",
+    })),
+    dialog: Opt(Type.String({ description: "The native dialog it opened: alert, confirm, prompt, beforeunload." })),
+    download: Opt(Type.Literal(true, { description: "It started a download." })),
+    target: Opt(Type.Array(Type.String(), { description: "Which of the target's own states changed: value, checked, selected, expanded, open (never the value)." })),
+    focus: Opt(Type.Literal(true, { description: "Focus moved to another element." })),
+    dom: Opt(Type.Union([Type.Literal("near"), Type.Literal("page")], { description: "The DOM changed near the target, or only elsewhere in the page." })),
+  },
+  { additionalProperties: true },
+);
+
 export const TraceStep = Type.Object(
   {
     id: Type.String({ pattern: "^s[0-9]{4,}$" }),
@@ -290,6 +313,7 @@ export const TraceStep = Type.Object(
       },
       { additionalProperties: false },
     ),
+    effect: Opt(StepEffect),
   },
   { additionalProperties: false },
 );
@@ -403,6 +427,9 @@ export const TraceHeader = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    effects: Opt(Type.Union([Type.Literal("strict"), Type.Literal("off")], {
+      description: "The flow's `effects:` as written when not the default: `strict` fails a step on a missing DOM, focus or GET effect too; `off` records and checks none.",
+    })),
   },
   { additionalProperties: false },
 );
@@ -422,6 +449,7 @@ export type AppInfo = Static<typeof AppInfo>;
 export type MockRule = Static<typeof MockRule>;
 export type SessionSeed = Static<typeof SessionSeed>;
 export type BrowserShape = Static<typeof BrowserShape>;
+export type StepEffect = Static<typeof StepEffect>;
 
 /** The whole-file schema: `$defs` for the header line and a step line. */
 export function traceSchemaDocument(): Record<string, unknown> {

@@ -1,0 +1,11 @@
+import { describe, expect, test } from "bun:test";
+import { effectPath, effectRequest } from "./effects.ts";
+
+describe("effectPath / effectRequest", () => {
+  test("drop origin, query and fragment; ids and tokens become :id", () => {
+    expect(effectPath("http://127.0.0.1:4000/orders/confirm?token=s3cret#top")).toBe("/orders/confirm");
+    expect(effectRequest("post", "http://x/api/orders/1234/items/9f1c2d3e4b5a6978")).toBe("POST /api/orders/:id/items/:id");
+    expect(effectPath("https://x/u/123e4567-e89b-12d3-a456-426614174000/")).toBe("/u/:id/");
+    expect(effectPath("/plain/path?q=1")).toBe("/plain/path");
+  });
+});

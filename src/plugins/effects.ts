@@ -1,0 +1,64 @@
+// Step effects in the plugin contract (re-exported by api.ts): what an adapter observes one action
+// do, and how a request or a URL is written as an effect. See docs/trace-format.md, "Effects".
+
+/**
+ * Kinds of effect an adapter can observe around an action (see docs/trace-format.md, "Effects"):
+ * a navigation, a request it sent, a native dialog, a download, the target's own state, focus, the DOM.
+ */
+export type EffectKind = "navigation" | "request" | "dialog" | "download" | "target" | "focus" | "dom";
+
+/**
+ * What one action did, as observed. Never a body, a query value or a field's value: a request is
+ * its method and normalised path (`effectPath`), a target change names only which state changed.
+ */
+export interface ObservedEffect {
+  /** The normalised path of the document or URL the action navigated to. */
+  readonly navigated?: string;
+  /** `METHOD /normalised/path` of every request the action sent, in order, without repeats. */
+  readonly requests?: readonly string[];
+  /** The type of the native dialog it opened: alert, confirm, prompt, beforeunload. */
+  readonly dialog?: string;
+  readonly download?: boolean;
+  /** Which of the target's own states changed: value, checked, selected, expanded, open. */
+  readonly target?: readonly string[];
+  /** Focus moved to another element. */
+  readonly focus?: boolean;
+  /** The DOM changed near the target (`near`), or only elsewhere (`page`). */
+  readonly dom?: "near" | "page";
+}
+
+/** One reading of an effect watch: what happened so far, and how long nothing has happened. */
+export interface EffectReading {
+  readonly effect: ObservedEffect;
+  /** Milliseconds since the last observed activity; 0 while a request or a navigation is in flight. */
+  readonly idleMs: number;
+}
+
+/** Observes what one action does, from just before it until `stop`. */
+export interface EffectWatch {
+  /** The kinds this watch observes: replay never judges a kind that was not observed at record and at replay. */
+  readonly kinds: readonly EffectKind[];
+  /** One reading (one attempt, answers at once). */
+  read(): Promise<EffectReading>;
+  /** Ends the watch and releases what it installed. */
+  stop(): Promise<void>;
+}
+
+/** A request's method and URL as an effect: `POST /api/orders/:id` — no origin, no query, no fragment; ids and long tokens become `:id`. */
+export function effectRequest(method: string, url: string): string {
+  return `${method.toUpperCase()} ${effectPath(url)}`;
+}
+
+/** A URL's path with numeric, UUID, hex and long token segments as `:id` (no origin, query or fragment). */
+export function effectPath(url: string): string {
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    path = url.replace(/[?#].*$/s, "");
+  }
+  return path
+    .split("/")
+    .map((seg) => (/^\d+$/.test(seg) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(seg) || /^[0-9a-f]{12,}$/i.test(seg) || (seg.length >= 16 && /\d/.test(seg) && /^[A-Za-z0-9_.~%-]+$/.test(seg)) ? ":id" : seg))
+    .join("/");
+}
