@@ -144,6 +144,19 @@ describe("foreground safety", () => {
     expect(other.typed).toBe("");
   });
 
+  test("a control of the main window is not typed into while another of the app's windows keeps the keyboard", async () => {
+    const { desk, driver, main } = fixture();
+    const popup = desk.addWindow({ title: "Tip of the day", className: "Tip", pid: 7, owner: main.handle });
+    popup.controls.push(control({ name: "", controlType: "edit", automationId: "1" }));
+    desk.foregroundHandle = popup.handle;
+    desk.foregroundLocked = true;
+    const r = await driver.fill(id("101"), "Ada");
+    expect(r).toMatchObject({ ok: false, retryable: false });
+    expect(r.ok ? "" : r.detail).toContain("\"Tip of the day\" (Tip, pid 7) has the keyboard and \"Fixture\" could not be brought to the front");
+    expect(valueOf(main, "101")).toBe("");
+    expect(popup.controls[0]!.value).toBeUndefined();
+  });
+
   test("a dialog the window owns may hold the foreground, and its controls are searched first", async () => {
     const { desk, driver, main } = fixture();
     const dialog = desk.addWindow({ title: "Confirm", pid: 7, owner: main.handle });

@@ -123,18 +123,23 @@ export class WindowsDriver implements AppDriver {
     return fail("not-found", `no control in ${JSON.stringify(this.#window.title)} matches`);
   }
 
-  /** Verifies (and, bounded, restores) that input goes to this window or a dialog it owns. */
-  async #foreground(): Promise<Attempt> {
+  /**
+   * Verifies (and, bounded, restores) that input goes where it is meant: `target`, the window
+   * holding the control acted on; without one, this window or a dialog it owns.
+   */
+  async #foreground(target?: TopWindow): Promise<Attempt> {
+    const ours = (w: TopWindow | undefined) => w !== undefined && (target ? w.handle === target.handle : w.handle === this.#window.handle || w.owner === this.#window.handle);
+    const want = target ?? this.#window;
     let fg: TopWindow | undefined;
     for (let i = 0; i < FOREGROUND_TRIES; i++) {
       fg = await this.#desktop.foreground();
-      if (fg && (fg.handle === this.#window.handle || fg.owner === this.#window.handle)) return done();
-      await this.#desktop.bringToFront(this.#window);
+      if (ours(fg)) return done();
+      await this.#desktop.bringToFront(want);
       await this.#sleep(FOREGROUND_PAUSE_MS);
     }
     fg = await this.#desktop.foreground();
-    if (fg && (fg.handle === this.#window.handle || fg.owner === this.#window.handle)) return done();
-    return fail("receives-pointer", `no input was sent: ${fg ? `the window ${JSON.stringify(fg.title)} (${fg.className}, pid ${fg.pid})` : "no window"} has the keyboard and ${JSON.stringify(this.#window.title)} could not be brought to the front`, false);
+    if (ours(fg)) return done();
+    return fail("receives-pointer", `no input was sent: ${fg ? `the window ${JSON.stringify(fg.title)} (${fg.className}, pid ${fg.pid})` : "no window"} has the keyboard and ${JSON.stringify(want.title)} could not be brought to the front`, false);
   }
 
   // ---- actions -----------------------------------------------------------------------------
@@ -152,7 +157,7 @@ export class WindowsDriver implements AppDriver {
     const f = await this.#resolve(ladder, "clickable");
     if (!f.ok) return f;
     if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
-    const fg = await this.#foreground();
+    const fg = await this.#foreground(f.window);
     if (!fg.ok) return fg;
     if (f.el.controlType === "button" || f.el.controlType === "checkbox" || f.el.controlType === "radio") await this.#backend.invoke(f.el);
     else {
@@ -171,12 +176,12 @@ export class WindowsDriver implements AppDriver {
     if (!f.ok) return f;
     if (!isEditable(f.el)) return fail("editable", `${describeElement(f.el)} does not take typed text`, false);
     if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
-    const fg = await this.#foreground();
+    const fg = await this.#foreground(f.window);
     if (!fg.ok) return fg;
     await this.#backend.focus(f.el);
     await this.#backend.selectAll(f.el);
     // Focus may move while the field is prepared (a dialog opening): verified again before typing.
-    const again = await this.#foreground();
+    const again = await this.#foreground(f.window);
     if (!again.ok) return again;
     await this.#desktop.typeText(text);
     if (options?.secret) this.#secretRefs.add(f.el.ref);
@@ -199,12 +204,14 @@ export class WindowsDriver implements AppDriver {
       return done("native_id");
     }
     let target: WinElement | undefined;
+    let targetWindow: TopWindow | undefined;
     if (this.#flavour === "notepad") {
       const f = await this.#resolve([{ tier: "native_id", provenance: "rules", payload: { id: NOTEPAD_EDITOR_ID } }, { tier: "structural", provenance: "rules", payload: { control_type: "edit" } }], "editable");
       if (!f.ok) return f;
       target = f.el;
+      targetWindow = f.window;
     }
-    const fg = await this.#foreground();
+    const fg = await this.#foreground(targetWindow);
     if (!fg.ok) return fg;
     if (target) await this.#backend.focus(target);
     await this.#desktop.typeText(text);
@@ -227,7 +234,7 @@ export class WindowsDriver implements AppDriver {
     const f = await this.#resolve([{ tier: "native_id", provenance: "rules", payload: { id } }], "clickable");
     if (!f.ok) return f;
     if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
-    const fg = await this.#foreground();
+    const fg = await this.#foreground(f.window);
     if (!fg.ok) return fg;
     await this.#backend.invoke(f.el);
     return done(f.tier);
@@ -240,7 +247,7 @@ export class WindowsDriver implements AppDriver {
     if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
     const missing = values.filter((v) => !(f.el.items ?? []).includes(v));
     if (missing.length > 0) return fail("not-found", `${describeElement(f.el)} has no item ${JSON.stringify(missing[0])}; its items: ${(f.el.items ?? []).map((i) => JSON.stringify(i)).join(", ")}`);
-    const fg = await this.#foreground();
+    const fg = await this.#foreground(f.window);
     if (!fg.ok) return fg;
     const problem = await this.#backend.select(f.el, values);
     if (problem) return fail("unsupported", problem, false);
@@ -255,7 +262,7 @@ export class WindowsDriver implements AppDriver {
     if (f.el.checked === undefined) return fail("unsupported", `${describeElement(f.el)} is not a check box or radio button`, false);
     if (f.el.checked === checked) return done(f.tier);
     if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
-    const fg = await this.#foreground();
+    const fg = await this.#foreground(f.window);
     if (!fg.ok) return fg;
     await this.#backend.invoke(f.el);
     const now = await this.#reread(f.el);

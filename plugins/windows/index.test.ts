@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { chooseBackend, launchSpec, plugins, WindowsSession, UnsupportedPlatformError } from "./index.ts";
+import { chooseBackend, launchSpec, windowTimeoutFromEnv, WINDOW_TIMEOUT_MS, plugins, WindowsSession, UnsupportedPlatformError } from "./index.ts";
 import { FakeDesktop } from "./backends/fake.ts";
 import type { ElementBackend } from "./backend.ts";
 import { WindowsDriver } from "./driver.ts";
@@ -24,6 +24,12 @@ describe("the Windows adapters", () => {
     expect(launchSpec("calc", { window: { width: 400, height: 600 } })).toMatchObject({ command: "calc.exe", windowTitle: "Calculator", geometry: { width: 400, height: 600 } });
     expect(launchSpec("windows", { command: "a.exe", window_title: "A", backend: "win32" })).toMatchObject({ command: "a.exe", windowTitle: "A", backend: "win32" });
     expect(() => launchSpec("windows", {})).toThrow("needs `command` and `window_title`");
+  });
+
+  test("FLOWPROOF_WINDOW_TIMEOUT_MS bounds the wait for the window", () => {
+    expect(windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "3000" })).toBe(3000);
+    expect(windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "soon" })).toBe(WINDOW_TIMEOUT_MS);
+    expect(windowTimeoutFromEnv({})).toBe(WINDOW_TIMEOUT_MS);
   });
 
   test("the backend: the one the trace recorded, else the first that can search the window", async () => {

@@ -10,6 +10,12 @@ const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "select", "s
 /** How long a program's window may take to appear, by default. */
 export const WINDOW_TIMEOUT_MS = 30_000;
 
+/** FLOWPROOF_WINDOW_TIMEOUT_MS when it is a positive number, else WINDOW_TIMEOUT_MS. */
+export function windowTimeoutFromEnv(env: Readonly<Record<string, string | undefined>>): number {
+  const ms = Number(env["FLOWPROOF_WINDOW_TIMEOUT_MS"]);
+  return Number.isFinite(ms) && ms > 0 ? ms : WINDOW_TIMEOUT_MS;
+}
+
 /** The program and window each built-in kind starts when the flow names none. */
 export const DEFAULT_APPS: Readonly<Record<Exclude<AppFlavour, "windows">, { readonly command: string; readonly windowTitle: string }>> = {
   notepad: { command: "notepad.exe", windowTitle: "Notepad" },
@@ -48,7 +54,7 @@ export function launchSpec(kind: AppFlavour, config: Readonly<Record<string, unk
     command,
     windowTitle,
     ...(geometry ? { geometry } : {}),
-    timeoutMs: typeof timeout === "number" && timeout > 0 ? timeout : WINDOW_TIMEOUT_MS,
+    timeoutMs: typeof timeout === "number" && timeout > 0 ? timeout : windowTimeoutFromEnv(process.env),
     ...(typeof config["backend"] === "string" ? { backend: config["backend"] } : {}),
   };
 }

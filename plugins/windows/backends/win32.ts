@@ -149,11 +149,15 @@ export function win32Backend(): ElementBackend {
       return u.children(root).filter((c) => !u.className(u.parentOf(c)).toLowerCase().startsWith("combobox")).map(element);
     },
     focus: async (el) => {
-      u.sendMessage(u.parentOf(hwndOf(el.ref)), 0x0028 /* WM_NEXTDLGCTL */, hwndOf(el.ref), 1);
-      const info = u.windowInfo(hwndOf(el.ref));
-      if (u.focusedControl(info.threadId) !== hwndOf(el.ref)) {
-        const c = u.clientRect(hwndOf(el.ref));
-        u.clickAt(Math.round(c.x + Math.min(5, c.width / 2)), Math.round(c.y + c.height / 2));
+      // SetFocus works for the caller's own input queue: join the control's thread's queue for the call.
+      const hwnd = hwndOf(el.ref);
+      const { threadId } = u.windowProcess(hwnd);
+      const me = currentThreadId();
+      const attach = threadId !== me && u.user32().AttachThreadInput(me, threadId, 1) !== 0;
+      try {
+        u.user32().SetFocus(hwnd as unknown as Parameters<ReturnType<typeof u.user32>["SetFocus"]>[0]);
+      } finally {
+        if (attach) u.user32().AttachThreadInput(me, threadId, 0);
       }
     },
     selectAll: async (el) => {
