@@ -206,14 +206,11 @@ export async function nsMain(config: NsConfig, modules: NsModules): Promise<void
     emit({ error: message });
     process.exit(125);
   };
-  const ip = (args: string[], optional = false) => {
-    const r = cp.spawnSync("ip", args, { encoding: "utf8" });
-    if (r.status !== 0 && !optional) fail(`\`ip ${args.join(" ")}\` failed: ${(r.stderr || r.error?.message || "").trim()}`);
-  };
-  ip(["link", "set", "lo", "up"]);
   // Every address is local: a connection to anything unserved is refused here, never routed out.
-  ip(["route", "add", "local", "0.0.0.0/0", "dev", "lo"]);
-  ip(["-6", "route", "add", "local", "::/0", "dev", "lo"], true);
+  // One `ip` process for all of it (IPv6 only where the kernel has it).
+  const commands = ["link set lo up", "route add local 0.0.0.0/0 dev lo", ...(fs.existsSync("/proc/net/if_inet6") ? ["route add local ::/0 dev lo"] : [])];
+  const r = cp.spawnSync("ip", ["-batch", "-"], { input: `${commands.join("\n")}\n`, encoding: "utf8" });
+  if (r.status !== 0) fail(`\`ip\` could not set up the namespace (${commands.join("; ")}): ${(r.stderr || r.error?.message || "").trim()}`);
   for (const knob of ["/proc/sys/net/ipv4/icmp_echo_ignore_all", "/proc/sys/net/ipv6/icmp/echo_ignore_all"]) {
     try {
       fs.writeFileSync(knob, "1");
@@ -248,7 +245,8 @@ export async function nsMain(config: NsConfig, modules: NsModules): Promise<void
       emit({ attempt: { protocol: a.protocol, address: a.address, ...(a.port !== undefined ? { port: a.port } : {}) }, at_ms: Date.now() - t0 });
     }
   };
-  const poll = setInterval(drain, 5);
+  // Attempts are read in batches (the queue holds them; the last ones are read when the agent ends).
+  const poll = setInterval(drain, 25);
 
   // DNS: pinned names only; any other name is answered NXDOMAIN and recorded.
   for (const address of config.dns) {

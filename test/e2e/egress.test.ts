@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { startAgentModel, type AgentModel } from "../support/model-server.ts";
+import { buildSandbox } from "../support/executable.ts";
 
 const NS = `fpeg${process.pid}`;
 const SUBNET = `10.214.${(process.pid % 200) + 20}`;
@@ -215,6 +216,24 @@ describe.each([
     expect(inEchos()).toBe(echosBefore);
   }, 120_000);
 });
+
+test("the compiled executable contains the agent the same way (no Bun or Node on its PATH)", async () => {
+  expect(PYTHON).not.toBeNull();
+  const sandbox = await buildSandbox();
+  try {
+    const p = project();
+    p.write("f.flow.yaml", flow(`${PYTHON} agent.py`, "allowed,undeclared,child", { steps: ["  - prompt: reach out", "  - assert_no_egress"] }));
+    const hitsBefore = serverLog().length;
+    const rec = await sandbox.run(["record", "f.flow.yaml"], { cwd: p.dir, env: recordEnv() });
+    expect(rec.stderr).toContain("containment: enforced (linux user+network namespace)");
+    expect(rec.code).toBe(1);
+    expect(rec.stderr).toContain(`each refused: tcp ${TARGET}:${BAD_PORT}`);
+    expect(JSON.parse(p.read("out.json"))).toMatchObject({ allowed: `200 allowed-${OK_PORT}`, undeclared: "ConnectionRefusedError", child: "ConnectionRefusedError" });
+    expect(serverLog().slice(hitsBefore)).toEqual([`tcp ${OK_PORT}`]);
+  } finally {
+    sandbox.remove();
+  }
+}, 300_000);
 
 describe("assert_no_egress", () => {
   test("fails the record naming what the agent attempted, and no trace is written", async () => {
