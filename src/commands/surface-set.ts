@@ -15,8 +15,8 @@ export type SurfacesHeader = NonNullable<TraceHeader["apps"]>;
 
 /** What record writes into the header's `apps` map: each surface as written (url and `browser:` raw). */
 export function surfacesHeader(apps: Readonly<Record<string, SurfaceSpec>>): SurfacesHeader {
-  return Object.fromEntries(Object.entries(apps).map(([name, a]) => [name, a.app === "api"
-    ? { name, adapter: "api" }
+  return Object.fromEntries(Object.entries(apps).map(([name, a]) => [name, a.app === "api" || a.app === "agent"
+    ? { name, adapter: a.app }
     : { name, adapter: "web", url: a.url.raw, ...(a.browser ? { browser: structuredClone(a.browser) as NonNullable<SurfacesHeader[string]["browser"]> } : {}) }]));
 }
 
@@ -30,7 +30,7 @@ export function surfaceEntries(apps: SurfacesHeader, shaping: Shaping, flowPath:
     kind: a.adapter,
     ...(a.url !== undefined ? { url: resolveStartUrl(a.url, flowPath, env, secrets) } : {}),
     // The flow-level mock/session/browser apply to every web surface; a surface's own `browser:` wins outright.
-    ...(a.adapter === "api" ? {} : { config: launchConfig({ ...shaping, ...(a.browser ? { browser: a.browser } : {}) }, flowPath, env, secrets) }),
+    ...(a.adapter === "api" || a.adapter === "agent" ? {} : { config: launchConfig({ ...shaping, ...(a.browser ? { browser: a.browser } : {}) }, flowPath, env, secrets) }),
   }]));
 }
 
@@ -131,6 +131,12 @@ export class SurfaceSet implements AppDriver {
   dialogOutcome: NonNullable<AppDriver["dialogOutcome"]> = () => this.#need("dialogOutcome").call(this.#d);
   downloads: NonNullable<AppDriver["downloads"]> = (take) => this.#need("downloads").call(this.#d, take);
   scroll: NonNullable<AppDriver["scroll"]> = (ladder, to) => this.#need("scroll").call(this.#d, ladder, to);
+  // An agent surface runs its block as one execution of the agent.
+  runAgent: NonNullable<AppDriver["runAgent"]> = (request) => {
+    const run = this.#d.runAgent;
+    if (!run) throw new SurfaceActivationError("unsupported-step", `surface \`${this.#active?.name}\` is not an agent surface`);
+    return run.call(this.#d, request);
+  };
   // The active surface observes the step's effects when it can; otherwise nothing is observed.
   observeEffect: NonNullable<AppDriver["observeEffect"]> = (ladder) => this.#active?.driver.observeEffect?.(ladder) ?? Promise.resolve(undefined);
 

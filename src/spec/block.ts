@@ -74,6 +74,8 @@ export interface BlockLoader {
   readonly source: YamlSource;
   readonly app: AppKind;
   readonly problems: Diagnostic[];
+  /** The flow's steps so far: a loader that builds a step itself (an agent block) appends it here. */
+  readonly steps?: FlowStep[];
   /** Loads the items of a `steps:` list in `scope` (recursion into block bodies). */
   loadList(items: readonly Node[], scope: Scope): FlowNode[];
 }

@@ -8,6 +8,7 @@ import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { isMap, isScalar, isSeq, keyName, spanOf, type Node, type YAMLMap, type YamlSource } from "./yaml.ts";
 import type { BlockLoader, FlowNode, Scope } from "./block.ts";
 import { loadBrowser, type FlowBrowser } from "./browser-keys.ts";
+import { isAgentEntry, loadAgentBlock, loadAgentSurface, type AgentSurfaceSpec } from "./agent-surface.ts";
 
 /** A web surface of a multi-surface flow: a page in its own browser context. */
 export interface WebSurfaceSpec {
@@ -24,7 +25,7 @@ export interface ApiSurfaceSpec {
 }
 
 /** One named surface of a multi-surface flow. */
-export type SurfaceSpec = WebSurfaceSpec | ApiSurfaceSpec;
+export type SurfaceSpec = AgentSurfaceSpec | WebSurfaceSpec | ApiSurfaceSpec;
 
 export const SURFACE_NAME = /^[a-z][a-z0-9_-]*$/;
 const LATER_SURFACE_KINDS = ["sap", "calc", "notepad", "vision", "agent", "windows"];
@@ -57,6 +58,7 @@ function loadSurface(source: YamlSource, name: string, node: Node | null, proble
     problems.push(diagnostic("bad-value", `surface \`${name}\` must be a mapping \`{ app, url }\``, { span: spanOf(source, node), hint: EXAMPLE }));
     return undefined;
   }
+  if (isAgentEntry(node)) return loadAgentSurface(source, name, node, problems);
   let app: "web" | "api" | undefined;
   let url: Template | undefined;
   let urlKey: Node | undefined;
@@ -152,6 +154,8 @@ export function loadIn(loader: BlockLoader, item: YAMLMap, scope: Scope, surface
     problems.push(diagnostic("bad-value", "an `in:` block's `steps` must be a non-empty list", { span: spanOf(source, stepsNode), hint: "steps:\n  - rules: Click \"Buy\"" }));
     return [];
   }
+  const own = surfaces[name]!;
+  if (own.app === "agent") return loadAgentBlock(loader, loader.steps ?? [], stepsNode.items as Node[], name, own);
   // Steps, `repeat:`/`when:` (their conditions read on this surface) and `foreach:` all run here.
   const nodes = loader.loadList(stepsNode.items as Node[], { top: false, surface: name, blockTop: true });
   const block = surfaces[name]!.app === "api" ? nodes.find((n) => n.kind !== "step") : undefined;

@@ -7,6 +7,8 @@ import { readFileSync } from "node:fs";
 import { runCli, REPO_ROOT } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { startAgentModel, type AgentModel } from "../support/model-server.ts";
+import { startServer } from "../support/server.ts";
+import { requireChromium } from "../support/chromium.ts";
 import { Flow } from "../../src/index.ts";
 
 const BUN = process.execPath;
@@ -326,5 +328,66 @@ describe("the library", () => {
     expect(model.requests.length).toBe(before);
     expect(report.steps[0]!.agent?.calls.map((c) => c.name)).toEqual(["book_flight"]);
     expect(report.steps[0]!.agent?.reply).toBe("Booked KQ311 for Ada.");
+  });
+});
+
+describe("an agent surface in a multi-surface flow", () => {
+  const FLOW = [
+    "name: Book from the page",
+    "apps:",
+    "  site: { app: web, url: \"${SITE_URL}/flight\" }",
+    "  assistant:",
+    "    app: agent",
+    `    agent: {command: ${BUN} ${OPENAI_AGENT}}`,
+    "steps:",
+    "  - in: site",
+    "    steps:",
+    "      - rules: Remember the \"id:flight\" as flight",
+    "  - in: assistant",
+    "    steps:",
+    "      - prompt: Book ${captured.flight} for Ada",
+    "      - assert_tool_call: book_flight where flight.id equals KQ311",
+    "      - assert: reply contains Booked KQ311",
+    "",
+  ].join("\n");
+
+  test("a web block's capture reaches the agent's prompt at execution, stays raw in the trace; one agent_run step replays with no model", async () => {
+    requireChromium();
+    const site = await startServer();
+    site.setRoute("/flight", () => new Response("<!doctype html><title>Flight</title><p id=\"flight\">KQ311</p>", { headers: { "content-type": "text/html" } }));
+    try {
+      const p = project();
+      p.write("book.flow.yaml", FLOW);
+      const before = model.requests.length;
+      const rec = await runCli(["record", "book.flow.yaml", "--author", "rules"], { cwd: p.dir, env: { ...recordEnv(), SITE_URL: site.url } });
+      expect(rec.code, rec.stdout + rec.stderr).toBe(0);
+      expect(model.requests.length - before).toBe(2);
+      expect(JSON.stringify(model.requests[before]!.body)).toContain("Book KQ311 for Ada");
+      const lines = p.read("book.trace.jsonl").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect((lines[0]!["apps"] as Record<string, unknown>)["assistant"]).toEqual({ name: "assistant", adapter: "agent" });
+      const agentSteps = lines.slice(1).filter((s) => (s["action"] as { type: string }).type === "agent_run") as Array<{ surface: string; intent: string; action: { params: { cassette: unknown[] } } }>;
+      expect(agentSteps).toHaveLength(1);
+      expect(agentSteps[0]!.surface).toBe("assistant");
+      expect(agentSteps[0]!.intent).toContain("prompt: Book ${captured.flight} for Ada");
+      expect(agentSteps[0]!.action.params.cassette).toHaveLength(2);
+      // The authored prompt stays raw; the cassette holds what the model was sent.
+      expect((agentSteps[0]!.action.params as unknown as { steps: Array<{ text: string }> }).steps[0]!.text).toBe("Book ${captured.flight} for Ada");
+      const replayed = model.requests.length;
+      const run = await runCli(["run", "book.flow.yaml", "--json"], { cwd: p.dir, env: { SITE_URL: site.url } });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(model.requests.length).toBe(replayed);
+      noCanaryUnder(p);
+    } finally {
+      site.stop();
+    }
+  }, 180_000);
+
+  test("a UI step inside an agent block is a load error naming both grammars", async () => {
+    const p = project();
+    p.write("bad.flow.yaml", FLOW.replace("      - assert: reply contains Booked KQ311", "      - rules: Press the \"Book\" button"));
+    const r = await runCli(["validate", "bad.flow.yaml"], { cwd: p.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr + r.stdout).toContain("bad.flow.yaml:15:9");
+    expect(r.stderr + r.stdout).toContain("`rules:` is a UI/structured step (rules grammar); an agent flow takes agent steps only");
   });
 });
