@@ -6,6 +6,7 @@ import { requireChromium } from "../../test/support/chromium.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../../test/support/tmp-project.ts";
 import { modelConfigured, record } from "./record.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
+import { readTrace } from "../../test/support/trace.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -24,7 +25,7 @@ describe("record", () => {
       { step: 2, intent: 'Press the "Greet" button', route: "rules" },
     ]);
     expect(lines[0]).toContain("WARNING: no authoring model is available");
-    const header = JSON.parse(readFileSync(r.trace_path!, "utf8").split("\n")[0]!) as { spec: { path: string; name: string } };
+    const header = readTrace<{ spec: { path: string; name: string } }>(r.trace_path!).header;
     expect(header.spec).toMatchObject({ path: "a.flow.yaml", name: "A" });
   });
   test("writes no trace when a step fails, and says which", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { resolveControls, RECORDING_DETAILS } from "./controls.ts";
+import { resolveControls } from "./controls.ts";
 
 describe("resolveControls", () => {
   test("defaults to full detail, no video and no cursor", () => {
@@ -8,9 +8,5 @@ describe("resolveControls", () => {
 
   test("keeps what the caller chose", () => {
     expect(resolveControls({ recordingDetail: "low", video: true, highlightCursor: true })).toEqual({ recordingDetail: "low", video: true, highlightCursor: true });
-  });
-
-  test("lists the three detail levels in flag order", () => {
-    expect(RECORDING_DETAILS).toEqual(["full", "low", "off"]);
   });
 });

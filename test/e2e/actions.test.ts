@@ -12,6 +12,7 @@ import { runCli } from "../support/cli.ts";
 import { record } from "../../src/commands/record.ts";
 import { run } from "../../src/commands/run.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+import { readTrace } from "../support/trace.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -151,7 +152,7 @@ describe("actions in real Chromium", () => {
     );
     const recorded = await record({ spec, author: "rules" });
     expect(recorded.ok).toBe(true);
-    const steps = (await Bun.file(recorded.trace_path!).text()).trim().split("\n").slice(1).map((l) => JSON.parse(l) as { action: { type: string; params: Record<string, unknown> } });
+    const steps = readTrace<unknown, { action: { type: string; params: Record<string, unknown> } }>(recorded.trace_path!).steps;
     expect(steps[0]!.action).toEqual({ type: "drag", params: { onto: [{ tier: "text_anchor", provenance: "rules", payload: { text: "Bin" } }] } });
   });
 });

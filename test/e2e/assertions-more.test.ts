@@ -9,6 +9,7 @@ import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts
 import { record } from "../../src/commands/record.ts";
 import { run } from "../../src/commands/run.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+import { readTrace } from "../support/trace.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -122,7 +123,7 @@ describe("attribute, style and cookie assertions in real Chromium", () => {
     );
     const recorded = await record({ spec, author: "rules" });
     expect(recorded.ok).toBe(true);
-    const steps = readFileSync(recorded.trace_path!, "utf8").trim().split("\n").slice(1).map((l) => (JSON.parse(l) as { action: { params: { expect?: unknown } } }).action.params.expect);
+    const steps = readTrace<unknown, { action: { params: { expect?: unknown } } }>(recorded.trace_path!).steps.map((l) => l.action.params.expect);
     expect(steps[0]).toEqual({ scope: "surface", cookie: "remember_me", cookie_fact: "persistent", timeout_ms: 10_000 });
     expect(steps[2]).toEqual({ attribute: "data-state", value_equals: "Busy", negate: true, timeout_ms: 10_000 });
     expect(steps[3]).toEqual({ attribute: "title", present: true, timeout_ms: 10_000 });

@@ -1,35 +1,23 @@
 // Control blocks in real Chromium: foreach expands at load, repeat/when expand while recording
 // against the live page, the trace holds exactly the passes that ran, and replay passes from it.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, type TestServer } from "../support/server.ts";
-import { requireChromium } from "../support/chromium.ts";
-import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { webE2e } from "../support/e2e.ts";
 import { runCli } from "../support/cli.ts";
 import { record } from "../../src/commands/record.ts";
 import { run } from "../../src/commands/run.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+import { readTrace } from "../support/trace.ts";
 
-let server: TestServer;
-let project: TmpProject;
-
-beforeAll(async () => {
-  requireChromium();
-  server = await startServer();
-  project = tmpProject();
-});
-afterAll(() => {
-  server.stop();
-  project.remove();
-});
+const { server, project } = await webE2e();
 
 const flowText = (name: string, page: string, steps: string) => `name: ${JSON.stringify(name)}\napp: web\nurl: ${server.url}/${page}\nsteps:\n${steps}`;
 
 interface TraceLine { readonly id: string; readonly intent: string; readonly action: { readonly type: string } }
 
 function traceSteps(path: string): TraceLine[] {
-  return readFileSync(path, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as TraceLine);
+  return readTrace<unknown, TraceLine>(path).steps;
 }
 
 /** Records the flow, checks the trace is valid and holds `intents` exactly, then replays it to PASS. */

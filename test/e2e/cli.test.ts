@@ -1,26 +1,14 @@
 // The real CLI as a subprocess: record → run round trip, exit codes, verdict lines, bundles,
 // failure reporting, fail-closed references, the secret canary and zero model calls.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, type TestServer } from "../support/server.ts";
-import { requireChromium } from "../support/chromium.ts";
 import { runCli } from "../support/cli.ts";
-import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { flowYaml } from "../support/tmp-project.ts";
+import { webE2e } from "../support/e2e.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 
-let server: TestServer;
-let project: TmpProject;
-
-beforeAll(async () => {
-  requireChromium();
-  server = await startServer();
-  project = tmpProject();
-});
-afterAll(() => {
-  server.stop();
-  project.remove();
-});
+const { server, project } = await webE2e();
 
 /** Every file's bytes under a directory, for secret scans. */
 function allBytes(dir: string): string {
@@ -36,7 +24,6 @@ describe("flowproof record and run (CLI)", () => {
   test("records a trace, replays it to PASS and writes result.json, junit.xml and report.html", async () => {
     const spec = project.write("greet.flow.yaml", flowYaml("Greet", `${server.url}/greeter.html`, ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"]));
     const rec = await runCli(["record", spec, "--author", "rules"], { cwd: project.dir });
-    expect(rec.stderr).toBe(rec.stderr); // stderr carries [AUTHOR …] progress lines
     expect(rec.code).toBe(0);
     expect(rec.stdout).toContain("Recorded 'Greet': 3 steps -> ");
     expect(rec.stderr).toContain("[AUTHOR rules] 1: Type Ada into the \"Your name\" field");

@@ -1,25 +1,13 @@
 // Every rules-grammar form this version runs, recorded and then replayed in real Chromium
 // against a local fixture page; each trace and result is validated against schema/.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startServer, type TestServer } from "../support/server.ts";
-import { requireChromium } from "../support/chromium.ts";
-import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { describe, expect, test } from "bun:test";
+import { flowYaml } from "../support/tmp-project.ts";
+import { webE2e } from "../support/e2e.ts";
 import { record } from "../../src/commands/record.ts";
 import { run } from "../../src/commands/run.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 
-let server: TestServer;
-let project: TmpProject;
-
-beforeAll(async () => {
-  requireChromium();
-  server = await startServer();
-  project = tmpProject();
-});
-afterAll(() => {
-  server.stop();
-  project.remove();
-});
+const { server, project } = await webE2e();
 
 interface Case {
   readonly name: string;

@@ -8,6 +8,7 @@ import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { REPO_ROOT, runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { descendants, isAlive } from "../support/processes.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -83,39 +84,6 @@ async function exitWithin(proc: { exited: Promise<number>; kill(): void }, ms: n
     throw new Error(`flowproof mcp was still running ${ms} ms later`);
   }
   return outcome;
-}
-
-function descendants(pid: number): number[] {
-  const out: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const p = queue.shift()!;
-    let tasks: string[] = [];
-    try {
-      tasks = readdirSync(`/proc/${p}/task`);
-    } catch {
-      continue; // already gone
-    }
-    for (const t of tasks) {
-      try {
-        const kids = readFileSync(`/proc/${p}/task/${t}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-        out.push(...kids);
-        queue.push(...kids);
-      } catch {
-        // the thread ended while being read
-      }
-    }
-  }
-  return out;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
 }
 
 async function expectAllGone(pids: readonly number[], ms = 5_000): Promise<void> {

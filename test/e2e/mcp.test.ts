@@ -12,6 +12,7 @@ import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { REPO_ROOT } from "../support/cli.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { descendants, isAlive } from "../support/processes.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -54,38 +55,6 @@ async function call(name: string, args: Record<string, unknown>, options: Parame
 }
 
 const counterFlow = (name: string) => flowYaml(name, `${server.url}/counter.html`, ['rules: Press the "Add" button', "assert: page shows 42"]);
-
-function descendants(pid: number): number[] {
-  const out: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const p = queue.shift()!;
-    let tasks: string[] = [];
-    try {
-      tasks = readdirSync(`/proc/${p}/task`);
-    } catch {
-      continue; // already gone
-    }
-    for (const t of tasks) {
-      try {
-        const kids = readFileSync(`/proc/${p}/task/${t}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-        out.push(...kids);
-        queue.push(...kids);
-      } catch {
-        // the thread ended while being read
-      }
-    }
-  }
-  return out;
-}
-const isAlive = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-};
 
 describe("flowproof mcp for agents", () => {
   test("record, run, heal, get_trace, validate with the options they take; results match schema/", async () => {

@@ -10,6 +10,7 @@ import { requireChromium } from "../support/chromium.ts";
 import { runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+import { readTrace } from "../support/trace.ts";
 
 let shop: TestServer;
 let api: ReturnType<typeof Bun.serve>;
@@ -46,8 +47,8 @@ function project(): TmpProject {
   return p;
 }
 
-const header = (path: string) => JSON.parse(readFileSync(path, "utf8").split("\n")[0]!) as Record<string, unknown>;
-const stepLines = (path: string) => readFileSync(path, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
+const header = (path: string) => readTrace<Record<string, unknown>>(path).header;
+const stepLines = (path: string) => readTrace<unknown, Record<string, unknown>>(path).steps;
 
 const WEB_API = `name: Order on the page, checked on the API
 apps:

@@ -10,6 +10,7 @@ import { requireChromium } from "../support/chromium.ts";
 import { runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+import { readTrace } from "../support/trace.ts";
 
 let shop: TestServer;
 let admin: TestServer;
@@ -57,7 +58,7 @@ describe("apps: + in: blocks", () => {
     expect(rec.code).toBe(0);
     const tracePath = join(p.dir, "cart.trace.jsonl");
     expectValidTrace(tracePath);
-    const [header, ...steps] = readFileSync(tracePath, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const { header, steps } = readTrace<Record<string, unknown>, Record<string, unknown>>(tracePath);
     expect(header!["app"]).toEqual({ name: "multi", adapter: "multi" });
     expect(header!["apps"]).toEqual({
       admin: { name: "admin", adapter: "web", url: "${ADMIN_URL}/greeter.html" },
@@ -109,7 +110,7 @@ steps:
     const rec = await runCli(["record", "blocks.flow.yaml", "--author", "rules"], { cwd: p.dir, env });
     expect(rec.stderr).toContain("holds, running its steps");
     expect(rec.code).toBe(0);
-    const steps = readFileSync(join(p.dir, "blocks.trace.jsonl"), "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as { surface: string; intent: string });
+    const steps = readTrace<unknown, { surface: string; intent: string }>(join(p.dir, "blocks.trace.jsonl")).steps;
     expect(steps.map((s) => `${s.surface}: ${s.intent}`)).toEqual([
       'shop: Press the "Add" button',
       'admin: Type Ada into the "Your name" field',

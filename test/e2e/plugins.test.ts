@@ -10,6 +10,7 @@ import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 import { buildSandbox, type Sandbox } from "../support/executable.ts";
 import { startNotesApp, type NotesApp } from "../../examples/plugins/notes/app.ts";
 import { startStockApi, type StockApi } from "../../examples/plugins/stock/stock-api.ts";
+import { readTrace } from "../support/trace.ts";
 
 const EXAMPLE = join(REPO_ROOT, "examples", "plugins", "notes");
 const BROKEN = join(REPO_ROOT, "test", "fixtures", "plugins", "broken");
@@ -81,7 +82,7 @@ describe("the notes adapter plugin (examples/plugins/notes)", () => {
     expect(rec.stdout).toContain("Recorded 'Add a note': 6 steps -> add-note.trace.jsonl");
     const tracePath = join(project.dir, "add-note.trace.jsonl");
     expectValidTrace(tracePath);
-    const header = JSON.parse(readFileSync(tracePath, "utf8").split("\n")[0]!) as { app: Record<string, string> };
+    const header = readTrace<{ app: Record<string, string> }>(tracePath).header;
     expect(header.app).toEqual({ name: "notes", adapter: "notes", url: "${NOTES_URL}" });
 
     const run = await cli(["run", spec, "--json"], { cwd: project.dir, env });

@@ -14,6 +14,7 @@ import { decodePng, isUniform, type PixelRect } from "../../src/recording/image.
 import type { RunReport } from "../../src/report/schema.ts";
 import { launchBrowser } from "../../plugins/web/launch.ts";
 import { Connection } from "../../plugins/web/cdp/connection.ts";
+import { readTrace } from "../support/trace.ts";
 
 const CANARY = "CANARY-7f3a9-SSN-0042";
 const PASSWORD = "pw-Zq81-secret";
@@ -78,7 +79,7 @@ describe("recording redaction (real browser)", () => {
     expect(rec.code).toBe(0);
     const tracePath = join(project.dir, "redaction.trace.jsonl");
     expectValidTrace(tracePath);
-    const [header, ...steps] = readFileSync(tracePath, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, any>);
+    const { header, steps } = readTrace<Record<string, any>, Record<string, any>>(tracePath);
     expect(header!["redaction"]).toEqual([{ mode: "mask", target: { css: "#ssn" } }]);
     expect(header!["recording"]).toMatchObject({ format: "filmstrip/1", dir: `.flowproof/recordings/${header!["trace_id"]}` });
     const ranges = steps.map((s) => s["artifacts"]["recording"] as { start_ms: number; end_ms: number });
@@ -138,7 +139,7 @@ describe("recording redaction (real browser)", () => {
     const images = pngs.map((f) => decodePng(readFileSync(f)));
     // Password fields stay masked without any rule.
     expect(images.every((img) => isUniform(img, PASSWORD_RECT, BLACK))).toBe(true);
-    const steps = readFileSync(join(bare.dir, "redaction.trace.jsonl"), "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, any>);
+    const steps = readTrace<unknown, Record<string, any>>(join(bare.dir, "redaction.trace.jsonl")).steps;
     const typing = steps[2]!["artifacts"]["recording"] as { start_ms: number; end_ms: number };
     const offsetOf = (f: string) => Number(/frame-(\d+)-/.exec(f)![1]);
     const own = pngs.filter((f) => offsetOf(f) >= typing.start_ms && offsetOf(f) <= typing.end_ms).sort((a, b) => offsetOf(a) - offsetOf(b));
@@ -179,7 +180,7 @@ describe("recording redaction (real browser)", () => {
     expect(report.recording!.gif).toBeUndefined();
     expect(report.recording!.steps.map((s) => s.frames_dropped)).toEqual(Array(5).fill("redaction"));
     expect(pngsUnder(join(broken.dir, ".flowproof"))).toEqual([]);
-    const steps = readFileSync(join(broken.dir, "redaction.trace.jsonl"), "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, any>);
+    const steps = readTrace<unknown, Record<string, any>>(join(broken.dir, "redaction.trace.jsonl")).steps;
     expect(steps.map((s) => s["artifacts"]["recording"]["frames_dropped"])).toEqual(Array(5).fill("redaction"));
   });
 

@@ -9,6 +9,7 @@ import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts
 import { record } from "../../src/commands/record.ts";
 import { run } from "../../src/commands/run.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+import { readTrace } from "../support/trace.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -246,7 +247,7 @@ describe("scoped targets and Scroll in real Chromium", () => {
     };
     const recorded = await record({ spec: flowFor(c, "shapes"), author: "rules" });
     expect(recorded.ok).toBe(true);
-    const steps = readFileSync(recorded.trace_path!, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as { action: unknown; selectors: unknown[] });
+    const steps = readTrace<unknown, { action: unknown; selectors: unknown[] }>(recorded.trace_path!).steps;
     expect(steps.map((s) => s.action)).toEqual([
       { type: "scroll", params: { to_px: 30 } },
       { type: "scroll", params: { to: "bottom" } },

@@ -13,6 +13,7 @@ import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { runCli } from "../support/cli.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 import { installRandom } from "../../plugins/web/injected/init-scripts.ts";
+import { readTrace } from "../support/trace.ts";
 
 const SECRET = "s3cr3t-SESSION-4f9a2c71e8";
 const TOKEN = "tok-7d1e99b2a6c4";
@@ -112,7 +113,7 @@ describe("mock:, session: and browser: in real Chromium", () => {
     if (recorded.code !== 0) throw new Error(`record failed:\n${recorded.stdout}\n${recorded.stderr}`);
     const tracePath = join(project.dir, "shaped.trace.jsonl");
     expectValidTrace(tracePath);
-    const header = JSON.parse(readFileSync(tracePath, "utf8").split("\n")[0]!) as Record<string, unknown>;
+    const header = readTrace<Record<string, unknown>>(tracePath).header;
     expect(header["mock"]).toEqual([{ url_contains: "/api/rates", method: "GET", body: { rate: 1.23, source: "mocked" } }]);
     expect(header["session"]).toEqual({
       cookies: [{ name: "theme", value: "dark" }, { name: "sid", value: "${SESSION_SECRET}" }],

@@ -9,6 +9,7 @@ import { requireChromium } from "../support/chromium.ts";
 import { REPO_ROOT, runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { expectValidResult } from "../support/schemas.ts";
+import { descendants, isAlive } from "../support/processes.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -32,41 +33,6 @@ afterAll(() => {
   server.stop();
   project.remove();
 });
-
-/** Every live descendant of `pid` (children first found through /proc/<pid>/task/<tid>/children). */
-function descendants(pid: number): number[] {
-  const out: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const p = queue.shift()!;
-    let tasks: string[] = [];
-    try {
-      tasks = readdirSync(`/proc/${p}/task`);
-    } catch {
-      continue; // already gone
-    }
-    for (const t of tasks) {
-      try {
-        const kids = readFileSync(`/proc/${p}/task/${t}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-        out.push(...kids);
-        queue.push(...kids);
-      } catch {
-        // the thread ended while being read
-      }
-    }
-  }
-  return out;
-}
-
-/** Whether `pid` is a running (not zombie) process. */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 function commandOf(pid: number): string {
   try {

@@ -10,6 +10,7 @@ import { requireChromium } from "../support/chromium.ts";
 import { runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+import { readTrace } from "../support/trace.ts";
 
 let server: TestServer;
 const projects: TmpProject[] = [];
@@ -39,7 +40,7 @@ identities:
     local_storage: { cart: admin-cart }
 `;
 
-const header = (path: string) => JSON.parse(readFileSync(path, "utf8").split("\n")[0]!) as Record<string, unknown>;
+const header = (path: string) => readTrace<Record<string, unknown>>(path).header;
 
 describe("suite.yaml browser: and identities:", () => {
   test("a flow gets the suite's browser and its named identity, at record and at replay", async () => {

@@ -1,26 +1,14 @@
 // Web components: targets and text inside open shadow roots (nested ones included) are found,
 // driven and asserted like the light DOM, recorded and then replayed in real Chromium; a closed
 // shadow root stays unreachable, and the error says what was looked for.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startServer, type TestServer } from "../support/server.ts";
-import { requireChromium } from "../support/chromium.ts";
-import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { describe, expect, test } from "bun:test";
+import { flowYaml } from "../support/tmp-project.ts";
+import { webE2e } from "../support/e2e.ts";
 import { record } from "../../src/commands/record.ts";
 import { run } from "../../src/commands/run.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 
-let server: TestServer;
-let project: TmpProject;
-
-beforeAll(async () => {
-  requireChromium();
-  server = await startServer();
-  project = tmpProject();
-});
-afterAll(() => {
-  server.stop();
-  project.remove();
-});
+const { server, project } = await webE2e();
 
 describe("open shadow roots in real Chromium", () => {
   test("types, checks, clicks and asserts inside components, nested ones too, and replays", async () => {
