@@ -1,0 +1,126 @@
+// The UI Automation element backend: a window's element tree (UIA ControlType, Name, AutomationId,
+// IsPassword, patterns for values, toggles and selections). Primary on Windows; chosen per window
+// only when UIA can search it (Wine's UIA cannot, so there the Win32 backend is used). The UIA
+// calls come through a small interface, so the mapping is tested with a fake.
+import type { ControlType, ElementBackend, TopWindow, WinElement } from "../backend.ts";
+import type { Rect } from "../../../src/plugins/api.ts";
+
+/** What UIA says about one element (an IsPassword element's value is never read). */
+export interface UiaFacts {
+  readonly name: string;
+  readonly automationId: string;
+  readonly className: string;
+  /** UIA ControlType id (50000 Button, 50004 Edit, …). */
+  readonly controlType: number;
+  readonly enabled: boolean;
+  readonly password: boolean;
+  readonly focused: boolean;
+  readonly offscreen: boolean;
+  readonly rect: Rect;
+}
+
+/** The UIA calls the backend makes, on opaque element handles. */
+export interface UiaApi<H> {
+  /** The window's descendants in tree order (depth first); empty when UIA cannot search it. */
+  descendants(hwnd: number): H[];
+  /** The element's direct children (a combo box's or list's items). */
+  children(element: H): H[];
+  facts(element: H): UiaFacts;
+  /** ValuePattern's value, undefined without the pattern. */
+  value(element: H): string | undefined;
+  setValue(element: H, text: string): void;
+  /** TogglePattern's state (0 off, 1 on, 2 indeterminate), undefined without the pattern. */
+  toggleState(element: H): number | undefined;
+  /** SelectionItemPattern's IsSelected, undefined without the pattern. */
+  isSelected(element: H): boolean | undefined;
+  setFocus(element: H): void;
+  invoke(element: H): void;
+  toggle(element: H): void;
+  select(element: H): void;
+  expand(element: H): void;
+  collapse(element: H): void;
+}
+
+const CONTROL_TYPES: ReadonlyMap<number, ControlType> = new Map([
+  [50000, "button"], [50002, "checkbox"], [50003, "combobox"], [50004, "edit"], [50005, "hyperlink"],
+  [50007, "listitem"], [50008, "list"], [50011, "menuitem"], [50013, "radio"], [50020, "text"],
+  [50026, "group"], [50030, "document"], [50033, "pane"],
+]);
+
+/** A UIA ControlType id as the driver's control type. */
+export const controlTypeOfUia = (id: number): ControlType => CONTROL_TYPES.get(id) ?? "other";
+
+/** The UIA backend over `api`. Element refs are valid until the next read of the same window. */
+export function uiaBackend<H>(api: UiaApi<H>): ElementBackend {
+  const handles = new Map<string, H>();
+  const handle = (el: WinElement): H => {
+    const h = handles.get(el.ref);
+    if (h === undefined) throw new Error(`the control ${el.ref} is no longer known; read the window again`);
+    return h;
+  };
+  const itemsOf = (h: H) => api.children(h).filter((c) => api.facts(c).controlType === 50007);
+  return {
+    name: "uia",
+    canSearch: async (w: TopWindow) => {
+      try {
+        return api.descendants(Number(w.handle)).length > 0;
+      } catch {
+        return false;
+      }
+    },
+    elements: async (w: TopWindow) => {
+      const out: WinElement[] = [];
+      for (const [i, h] of api.descendants(Number(w.handle)).entries()) {
+        const f = api.facts(h);
+        const controlType = controlTypeOfUia(f.controlType);
+        // A combo box's or list's items are read through it, not as controls of their own.
+        if (controlType === "listitem") continue;
+        const ref = `${w.handle}/${i}`;
+        handles.set(ref, h);
+        const base: WinElement = {
+          ref, name: f.name, controlType, automationId: f.automationId, className: f.className, rect: f.rect,
+          enabled: f.enabled, visible: !f.offscreen && f.rect.width > 0 && f.rect.height > 0, focused: f.focused, password: f.password,
+        };
+        if (controlType === "checkbox") {
+          out.push({ ...base, checked: api.toggleState(h) === 1 });
+        } else if (controlType === "radio") {
+          out.push({ ...base, checked: api.isSelected(h) === true });
+        } else if (controlType === "edit" || controlType === "document") {
+          const value = f.password ? undefined : api.value(h);
+          out.push(value === undefined ? base : { ...base, value });
+        } else if (controlType === "combobox" || controlType === "list") {
+          const items = itemsOf(h);
+          const names = items.map((c) => api.facts(c).name);
+          const selected = items.filter((c) => api.isSelected(c) === true).map((c) => api.facts(c).name);
+          const value = controlType === "combobox" ? api.value(h) ?? selected[0] ?? "" : undefined;
+          out.push({ ...base, items: names, selected, ...(value !== undefined ? { value } : {}) });
+        } else out.push(base);
+      }
+      return out;
+    },
+    focus: async (el) => api.setFocus(handle(el)),
+    // UIA cannot select text: the field is emptied, so the typing that follows replaces it.
+    selectAll: async (el) => api.setValue(handle(el), ""),
+    invoke: async (el) => {
+      const h = handle(el);
+      if (el.controlType === "checkbox") api.toggle(h);
+      else if (el.controlType === "radio") api.select(h);
+      else api.invoke(h);
+    },
+    select: async (el, values) => {
+      const h = handle(el);
+      if (el.controlType === "combobox") api.expand(h);
+      try {
+        const items = itemsOf(h);
+        for (const v of values) {
+          const item = items.find((c) => api.facts(c).name === v);
+          if (item === undefined) return `no item ${JSON.stringify(v)}`;
+          api.select(item);
+        }
+        return undefined;
+      } finally {
+        if (el.controlType === "combobox") api.collapse(h);
+      }
+    },
+  };
+}
