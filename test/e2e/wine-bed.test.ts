@@ -8,6 +8,7 @@ import { PNG } from "pngjs";
 import { buildTimings, compileWin32, processAlive, processesOfPrefix, requireWineTools, startWineBed, windowsExecutable, winPath, type WineBed, type WineRun } from "../support/wine.ts";
 
 const PROBE = resolve(import.meta.dir, "../fixtures/wine/probe.ts");
+const WINDOWS_CHECK = resolve(import.meta.dir, "../../scripts/windows-check.ts");
 const ES_PASSWORD = 0x20;
 const WS_DISABLED = 0x08000000;
 const ROLE_TEXT = 0x2a;
@@ -69,12 +70,14 @@ let bed: WineBed;
 let probe: Probe;
 let probeRun: WineRun;
 let framePng: string;
+let checkExe: string;
 const setup: Record<string, number> = {};
 
 beforeAll(async () => {
   const t0 = performance.now();
   // Builds (cached per machine) and the bed start overlap.
-  const [probeExe, fixtureExe, started] = await Promise.all([windowsExecutable(PROBE, "probe"), compileWin32(), startWineBed()]);
+  const [probeExe, fixtureExe, started, check] = await Promise.all([windowsExecutable(PROBE, "probe"), compileWin32(), startWineBed(), windowsExecutable(WINDOWS_CHECK, "windows-check")]);
+  checkExe = check;
   bed = started;
   setup["setup total"] = performance.now() - t0;
   framePng = join(bed.dir, "frame.png");
@@ -210,6 +213,24 @@ describe("the probe exe under Wine", () => {
     if (/^wine-8\./.test(version)) expect(probe.uia).toEqual({ created: false, code: "0x80040154" });
     else expect(probe.uia).toEqual({ created: true });
   });
+});
+
+describe("scripts/windows-check.ts under Wine", () => {
+  test("passes every check but UI Automation, which Wine 8 lacks, and says which failed", async () => {
+    const r = await bed.run(checkExe, [], { timeoutMs: 120_000 });
+    const lines = r.stdout.trim().split("\n");
+    const verdict = (name: string): string | undefined => lines.find((l) => l.includes(name))?.slice(0, 4);
+    for (const name of ["find the notepad window", "find its text area", "bring it to the foreground", "type with SendInput", "capture a frame", "MSAA", "end notepad"]) {
+      expect(`${name}: ${verdict(name)}`).toBe(`${name}: ok  `);
+    }
+    const version = Bun.spawnSync(["/usr/lib/wine/wine64", "--version"]).stdout.toString();
+    if (/^wine-8\./.test(version)) {
+      expect(verdict("UI Automation")).toBe("FAIL");
+      expect(r.stdout).toContain("0x80040154 (REGDB_E_CLASSNOTREG)");
+      expect(lines.at(-1)).toBe("7 of 8 checks passed; failed: UI Automation (CUIAutomation → ElementFromHandle → properties, FindAll)");
+      expect(r.code).toBe(1);
+    }
+  }, 150_000);
 });
 
 describe("the bed", () => {
