@@ -10,6 +10,7 @@ import { requireChromium } from "../support/chromium.ts";
 import { runCli } from "../support/cli.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { expectValidTrace } from "../support/schemas.ts";
+import { readTrace } from "../support/trace.ts";
 
 let server: TestServer;
 let model: ScriptedModel;
@@ -43,7 +44,10 @@ afterAll(() => {
   project.remove();
 });
 
-const traceLines = (path: string) => readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+const traceLines = (path: string) => {
+  const { header, steps } = readTrace(path);
+  return [header, ...steps];
+};
 
 describe("model authoring (record --author auto with a configured model)", () => {
   test("grounds a multi-action step after one correction, retries invalid JSON, and replays with zero model requests", async () => {

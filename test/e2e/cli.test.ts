@@ -7,6 +7,7 @@ import { runCli } from "../support/cli.ts";
 import { flowYaml } from "../support/tmp-project.ts";
 import { webE2e } from "../support/e2e.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+import { readTrace } from "../support/trace.ts";
 
 const { server, project } = await webE2e();
 
@@ -29,9 +30,9 @@ describe("flowproof record and run (CLI)", () => {
     expect(rec.stderr).toContain("[AUTHOR rules] 1: Type Ada into the \"Your name\" field");
     const tracePath = join(project.dir, "greet.trace.jsonl");
     expectValidTrace(tracePath);
-    const lines = readFileSync(tracePath, "utf8").trim().split("\n");
-    expect(lines.length).toBe(4);
-    expect(Object.keys(JSON.parse(lines[1]!))).toEqual(["id", "intent", "action", "selectors", "sync", "artifacts"]);
+    const { steps } = readTrace(tracePath);
+    expect(steps.length).toBe(3);
+    expect(Object.keys(steps[0]!)).toEqual(["id", "intent", "action", "selectors", "sync", "artifacts"]);
 
     const res = await runCli(["run", spec], { cwd: project.dir });
     expect(res.code).toBe(0);

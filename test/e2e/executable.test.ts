@@ -14,6 +14,7 @@ import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 import { buildSandbox, type Sandbox } from "../support/executable.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { readTrace } from "../support/trace.ts";
 
 let server: TestServer;
 let sandbox: Sandbox;
@@ -101,7 +102,7 @@ describe("the compiled executable", () => {
     expect(junitHead(bin.junit)).toBe(junitHead(src.junit));
     expect(bin.html).toContain("Hello, Ada!");
     // The page script is embedded in the executable: the trace's header says which flowproof wrote it.
-    const header = JSON.parse(readFileSync(join(fromBinary.dir, "greet.trace.jsonl"), "utf8").split("\n")[0]!) as { flowproof_version: string };
+    const header = readTrace<{ flowproof_version: string }>(join(fromBinary.dir, "greet.trace.jsonl")).header;
     expect(header.flowproof_version).toBe(pkg.version);
   });
 

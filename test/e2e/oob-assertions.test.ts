@@ -15,6 +15,7 @@ import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { buildSandbox } from "../support/executable.ts";
+import { parseTrace } from "../support/trace.ts";
 
 const projects: TmpProject[] = [];
 let api: ReturnType<typeof Bun.serve>;
@@ -137,7 +138,7 @@ describe("app: api flows with assert_api", () => {
     expect(trace).toContain("Bearer ${TOKEN}");
     expect(trace).not.toContain(TOKEN);
     expect(trace).not.toContain("150953\"}"); // the live value is never stored (only the expectation)
-    expect(JSON.parse(trace.split("\n")[0]!).app).toEqual({ name: "api", adapter: "api" });
+    expect(parseTrace(trace).header["app"]).toEqual({ name: "api", adapter: "api" });
     const run = await replay(p);
     expect(run.report.passed).toBe(true);
     expect(run.report.steps.map((s) => s.status)).toEqual(Array(6).fill("passed"));

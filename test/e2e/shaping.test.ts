@@ -194,7 +194,7 @@ steps:
 `);
       const recorded = await runCli(["record", spec, "--author", "rules"], { cwd: project.dir, env: { BROWSER_ENDPOINT: foreign.httpUrl } });
       if (recorded.code !== 0) throw new Error(`record failed:\n${recorded.stdout}\n${recorded.stderr}`);
-      const header = JSON.parse(readFileSync(join(project.dir, "endpoint.trace.jsonl"), "utf8").split("\n")[0]!) as { browser: unknown };
+      const header = readTrace<{ browser: unknown }>(join(project.dir, "endpoint.trace.jsonl")).header;
       expect(header.browser).toEqual({ endpoint: "${BROWSER_ENDPOINT}", clock: { at: "2019-03-14T12:00:00Z" } });
       const replayed = await runCli(["run", spec], { cwd: project.dir, env: { BROWSER_ENDPOINT: foreign.wsUrl } });
       if (replayed.code !== 0) throw new Error(`run failed:\n${replayed.stdout}\n${replayed.stderr}`);
