@@ -44,12 +44,12 @@ export interface EffectWatch {
   stop(): Promise<void>;
 }
 
-/** A request's method and URL as an effect: `POST /api/orders/:id` — no origin, no query, no fragment; ids and long tokens become `:id`. */
+/** A request's method and URL as an effect: `POST /api/orders/:id` — no origin, no query, no fragment; ids and tokens become `:id`. */
 export function effectRequest(method: string, url: string): string {
   return `${method.toUpperCase()} ${effectPath(url)}`;
 }
 
-/** A URL's path with numeric, UUID, hex and long token segments as `:id` (no origin, query or fragment). */
+/** A URL's path with numeric, UUID and hex segments, and any of six or more characters holding a digit (an order number, a token), as `:id`; no origin, query or fragment. */
 export function effectPath(url: string): string {
   let path: string;
   try {
@@ -59,6 +59,6 @@ export function effectPath(url: string): string {
   }
   return path
     .split("/")
-    .map((seg) => (/^\d+$/.test(seg) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(seg) || /^[0-9a-f]{12,}$/i.test(seg) || (seg.length >= 16 && /\d/.test(seg) && /^[A-Za-z0-9_.~%-]+$/.test(seg)) ? ":id" : seg))
+    .map((seg) => (/^\d+$/.test(seg) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(seg) || /^[0-9a-f]{12,}$/i.test(seg) || (seg.length >= 6 && /\d/.test(seg)) ? ":id" : seg))
     .join("/");
 }
