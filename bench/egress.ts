@@ -3,10 +3,11 @@
 //   node_modules/.bin/bun bench/egress.ts [--runs N]
 //
 // Records one agent flow whose agent (a real Node program) makes 20 model requests through the
-// proxy, then replays it N times contained and N times with FLOWPROOF_CONTAINMENT=off,
-// alternating, after one untimed round of each. Prints the median time of the agent step and of
-// the whole replay for both, and the overhead of containment (namespace setup, the containment
-// program's start, the loopback relay every request crosses).
+// proxy, and one that makes a single request, then replays each N times contained and N times
+// with FLOWPROOF_CONTAINMENT=off, alternating, after one untimed round of each. Prints the median
+// time of the agent step for both, and the overhead of containment: the fixed part (namespace
+// setup, the containment program's start) from the one-request flow, and what each further
+// request adds (the loopback relay it crosses) from the difference.
 // A measurement, not a test: exits 0 whatever the figures; 1 when a run fails; 2 on bad arguments.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,9 +35,9 @@ const median = (xs: readonly number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-const AGENT = `
+const agentSource = (requests: number) => `
 let last = "";
-for (let i = 0; i < ${REQUESTS}; i++) {
+for (let i = 0; i < ${requests}; i++) {
   const res = await fetch(process.env.OPENAI_BASE_URL + "/chat/completions", { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer " + process.env.OPENAI_API_KEY }, body: JSON.stringify({ model: "m", messages: [{ role: "user", content: process.env.FLOWPROOF_PROMPT + " #" + i }] }) });
   last = (await res.json()).choices[0].message.content;
 }
@@ -63,37 +64,38 @@ async function main(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "flowproof-bench-egress-"));
   try {
     const node = Bun.which("node") ?? process.execPath;
-    writeFileSync(join(dir, "agent.mjs"), AGENT);
-    const spec = join(dir, "agent.flow.yaml");
-    writeFileSync(spec, ["name: Twenty requests", "app: agent", "agent:", `  command: ${node} agent.mjs`, "steps:", "  - prompt: answer", "  - assert: reply contains answer", ""].join("\n"));
-    const recorded = await record({ spec, author: "rules", env: { ...process.env, FLOWPROOF_AGENT_UPSTREAM: `http://127.0.0.1:${model.port}/v1`, FLOWPROOF_AGENT_KEY: "bench" } });
-    if (!recorded.ok || recorded.trace_path === null) {
-      console.error(`bench: the recording failed: ${recorded.error ?? "no trace"}`);
-      return 1;
-    }
-    const sample = async (contained: boolean) => {
-      const env = { ...process.env, ...(contained ? {} : { FLOWPROOF_CONTAINMENT: "off" }) };
-      const t0 = performance.now();
-      const r = await run({ spec, env });
-      const wall = performance.now() - t0;
-      if (r.report.outcome !== "passed") throw new Error(`a ${contained ? "contained" : "uncontained"} replay ${r.report.outcome}: ${r.report.steps[0]?.detail ?? ""}`);
-      return { wall, step: r.report.steps[0]?.duration_ms ?? wall };
+    const flowOf = async (requests: number) => {
+      writeFileSync(join(dir, `agent${requests}.mjs`), agentSource(requests));
+      const spec = join(dir, `agent${requests}.flow.yaml`);
+      writeFileSync(spec, [`name: ${requests} requests`, "app: agent", "agent:", `  command: ${node} agent${requests}.mjs`, "steps:", "  - prompt: answer", "  - assert: reply contains answer", ""].join("\n"));
+      const recorded = await record({ spec, author: "rules", env: { ...process.env, FLOWPROOF_AGENT_UPSTREAM: `http://127.0.0.1:${model.port}/v1`, FLOWPROOF_AGENT_KEY: "bench" } });
+      if (!recorded.ok || recorded.trace_path === null) throw new Error(`the recording failed: ${recorded.error ?? "no trace"}`);
+      return spec;
     };
-    await sample(true);
-    await sample(false);
-    const on: { wall: number; step: number }[] = [];
-    const off: { wall: number; step: number }[] = [];
-    for (let i = 0; i < runs; i++) {
-      on.push(await sample(true));
-      off.push(await sample(false));
-    }
+    const sample = async (spec: string, contained: boolean) => {
+      const env = { ...process.env, ...(contained ? {} : { FLOWPROOF_CONTAINMENT: "off" }) };
+      const r = await run({ spec, env });
+      if (r.report.outcome !== "passed") throw new Error(`a ${contained ? "contained" : "uncontained"} replay ${r.report.outcome}: ${r.report.steps[0]?.detail ?? ""}`);
+      return r.report.steps[0]?.duration_ms ?? r.report.duration_ms;
+    };
     const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
-    const stepOn = median(on.map((s) => s.step)), stepOff = median(off.map((s) => s.step));
-    const wallOn = median(on.map((s) => s.wall)), wallOff = median(off.map((s) => s.wall));
-    console.log(`agent flow of ${REQUESTS} model requests, ${runs} replays each (median)`);
-    console.log(`  agent step   contained ${fmt(stepOn)}   not contained ${fmt(stepOff)}   overhead ${fmt(stepOn - stepOff)} (${(((stepOn - stepOff) / stepOff) * 100).toFixed(1)} %), ${((stepOn - stepOff) / REQUESTS).toFixed(1)} ms per request if spread`);
-    console.log(`  whole replay contained ${fmt(wallOn)}   not contained ${fmt(wallOff)}`);
-    console.log(`  samples (step ms) contained [${on.map((s) => s.step).join(", ")}]  not contained [${off.map((s) => s.step).join(", ")}]`);
+    const overheads: number[] = [];
+    for (const requests of [1, REQUESTS]) {
+      const spec = await flowOf(requests);
+      await sample(spec, true);
+      await sample(spec, false);
+      const on: number[] = [];
+      const off: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        on.push(await sample(spec, true));
+        off.push(await sample(spec, false));
+      }
+      const m = median(on) - median(off);
+      overheads.push(m);
+      console.log(`agent flow of ${requests} model request(s), ${runs} replays each: agent step median contained ${fmt(median(on))}, not contained ${fmt(median(off))}, overhead ${fmt(m)} (${((m / median(off)) * 100).toFixed(1)} %)`);
+      console.log(`  samples contained [${on.join(", ")}]  not contained [${off.join(", ")}]`);
+    }
+    console.log(`containment: fixed ≈ ${fmt(overheads[0]!)} per agent execution, ≈ ${((overheads[1]! - overheads[0]!) / (REQUESTS - 1)).toFixed(1)} ms per further model request`);
     return 0;
   } catch (error) {
     console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
