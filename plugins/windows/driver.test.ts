@@ -39,6 +39,19 @@ describe("WindowsDriver actions", () => {
     expect(valueOf(main, "101")).toBe("Ada");
   });
 
+  test("keystrokes that land late are waited for before the field is judged", async () => {
+    const { driver, desk, main } = fixture();
+    const type = desk.typeText.bind(desk);
+    // The last keystroke arrives only after the first read-back, as queued input does.
+    desk.typeText = async (t: string) => {
+      await type(t.slice(0, -1));
+      setTimeout(() => void type(t.slice(-1)), 0);
+    };
+    const slow = new WindowsDriver({ desktop: desk, backend: desk, window: driver.window, flavour: "windows", sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+    expect((await slow.fill(text("Name", { role: "field" }), "Ada")).ok).toBe(true);
+    expect(valueOf(main, "101")).toBe("Ada");
+  });
+
   test("a field that is not there is not-found (retryable: it may appear)", async () => {
     const { driver } = fixture();
     const r = await driver.fill(text("Surname", { role: "field" }), "x");

@@ -10,6 +10,9 @@ const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "k
 /** How many times the driver asks for its window back before an input fails. */
 const FOREGROUND_TRIES = 5;
 const FOREGROUND_PAUSE_MS = 100;
+/** How often, and how far apart, a field is read back until typed keystrokes have landed. */
+const SETTLE_READS = 20;
+const SETTLE_PAUSE_MS = 50;
 /** Scene entries at most (interactive first). */
 const SCENE_CAP = 100;
 /** The css a recorder always asks to mask (password inputs): answered with the window's password fields. */
@@ -187,7 +190,12 @@ export class WindowsDriver implements AppDriver {
     if (options?.secret) this.#secretRefs.add(f.el.ref);
     else this.#secretRefs.delete(f.el.ref);
     if (!f.el.password) {
-      const now = await this.#reread(f.el);
+      // Keystrokes are queued: the field is read until it holds the text, for a bounded while.
+      let now = await this.#reread(f.el);
+      for (let i = 0; i < SETTLE_READS && now?.value !== undefined && now.value !== text; i++) {
+        await this.#sleep(SETTLE_PAUSE_MS);
+        now = await this.#reread(f.el);
+      }
       if (now && now.value !== undefined && now.value !== text) return fail("editable", `the field holds ${JSON.stringify(now.value)} after typing`, false);
     }
     return done(f.tier);

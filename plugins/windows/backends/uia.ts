@@ -124,3 +124,44 @@ export function uiaBackend<H>(api: UiaApi<H>): ElementBackend {
     },
   };
 }
+
+/** The UIA calls through the bun:ffi bindings (Windows only; nothing is opened until the first call). */
+export async function ffiUiaApi(): Promise<UiaApi<number> | undefined> {
+  const uia = await import("../ffi/uia.ts");
+  const com = await import("../ffi/com.ts");
+  let automation: number;
+  try {
+    com.coInitialize("sta");
+    automation = Number(uia.createAutomation());
+  } catch {
+    // No UI Automation client on this machine (Wine 8): the Win32 backend serves every window.
+    return undefined;
+  }
+  const auto = automation as unknown as Parameters<typeof uia.trueCondition>[0];
+  const all = uia.trueCondition(auto);
+  const ptr = (h: number) => h as unknown as Parameters<typeof uia.elementFacts>[0];
+  const optional = <T>(fn: () => T): T | undefined => {
+    try {
+      return fn();
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    descendants: (hwnd) => uia.findAll(uia.elementFromHandle(auto, hwnd), uia.TreeScope.Descendants, all).map(Number),
+    children: (h) => uia.findAll(ptr(h), uia.TreeScope.Children, all).map(Number),
+    facts: (h) => uia.elementFacts(ptr(h)),
+    value: (h) => optional(() => uia.value(ptr(h))),
+    setValue: (h, text) => uia.setValue(ptr(h), text),
+    toggleState: (h) => optional(() => uia.toggleState(ptr(h))),
+    isSelected: (h) => optional(() => uia.isSelected(ptr(h))),
+    setFocus: (h) => {
+      com.hrcall(ptr(h), uia.ELEMENT.SetFocus, "IUIAutomationElement::SetFocus", [], []);
+    },
+    invoke: (h) => uia.invoke(ptr(h)),
+    toggle: (h) => uia.toggle(ptr(h)),
+    select: (h) => uia.select(ptr(h)),
+    expand: (h) => optional(() => uia.expand(ptr(h))),
+    collapse: (h) => optional(() => uia.collapse(ptr(h))),
+  };
+}
