@@ -3,7 +3,7 @@
 // trusted (Input.dispatchMouseEvent / dispatchKeyEvent). The concerns live in their modules:
 // navigation.ts (documents and the navigations input starts), pointer.ts and keyboard.ts (input),
 // page-calls.ts (the page API and transient failures), dialogs.ts, crashes.ts, capture.ts.
-import type { AppDriver, Attempt, DebugSnapshot, EffectWatch, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
+import type { AppDriver, Attempt, Candidate, DebugSnapshot, EffectWatch, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { ProbeAnswer, ProbeFailure, SelectAnswer, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
 import { keyDefinition } from "./keys.ts";
@@ -376,6 +376,11 @@ export class WebDriver implements AppDriver {
   async count(ladder: readonly Selector[]): Promise<number> {
     const answer = await this.#call<number>("count", { ladder: toRungs(ladder) });
     return typeof answer === "number" ? answer : 0;
+  }
+
+  async candidates(ladder: readonly Selector[]): Promise<readonly Candidate[]> {
+    const answer = await this.#call<Candidate[]>("candidates", { ladder: toRungs(ladder) });
+    return Array.isArray(answer) ? answer : [];
   }
 
   async check(ladder: readonly Selector[], expect: Expectation): Promise<Reading> {

@@ -29,6 +29,12 @@ export interface Reading {
   readonly retryable?: boolean;
 }
 
+/** One element a plain label names: `nth` is the ordinal that picks it (`the 2nd "Save"`), `what` how it reads. */
+export interface Candidate {
+  readonly nth: number;
+  readonly what: string;
+}
+
 /** Expectations, with every `${…}` already resolved by the engine. */
 export type Expectation =
   | { readonly kind: "text_contains"; readonly text: string; readonly count?: number }
@@ -182,6 +188,12 @@ export interface AppDriver {
   readText(ladder: readonly Selector[]): Promise<Attempt<string>>;
   /** How many visible elements the ladder names (first rung that names any). */
   count(ladder: readonly Selector[]): Promise<number>;
+  /**
+   * Optional: the distinct visible elements a plain label names (the ladder's first rung is a text
+   * rung without an ordinal), with the ordinal that picks each; empty for any other ladder. Record
+   * refuses a label that names several.
+   */
+  candidates?(ladder: readonly Selector[]): Promise<readonly Candidate[]>;
   /** One reading of an expectation; `ladder` empty = the whole surface. */
   check(ladder: readonly Selector[], expect: Expectation): Promise<Reading>;
   /** Capability "screenshot": one frame of what the surface shows now (see docs/trace-format.md, Recording). */

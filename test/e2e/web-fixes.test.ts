@@ -14,6 +14,7 @@ import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 
 let server: TestServer;
 let project: TmpProject;
+let resets = 1;
 
 beforeAll(async () => {
   requireChromium();
@@ -21,6 +22,8 @@ beforeAll(async () => {
   project = tmpProject("flowproof-web-fixes-");
   server.setRoute("/api/todos", () => Response.json([{ id: 1, title: "Walk the dog" }, { id: 2, title: "Buy milk" }, { id: 3, title: "Call Ada" }]));
   server.setRoute("/api/profile", () => Response.json({ name: "Ada", todos: 3 }));
+  // A page whose "Reset" button is single while recording and doubled on replay.
+  server.setRoute("/resets.html", () => new Response(`<!doctype html><html><body><p id="out"></p>${'<button onclick="document.getElementById(\'out\').textContent=\'Reset done\'">Reset</button>'.repeat(resets)}</body></html>`, { headers: { "content-type": "text/html" } }));
 });
 afterAll(() => {
   server.stop();
@@ -254,5 +257,35 @@ describe("web storage assertions wait for a debounced save", () => {
       const text = readFileSync(join(replay.run_dir, file), "utf8");
       expect({ file, leaked: text.includes(token) || text.includes("tok-other-0000") }).toEqual({ file, leaked: false });
     }
+  });
+});
+
+describe("ambiguous plain labels", () => {
+  test("an ordinal or a scope says which of two \"Save\" buttons; a label naming one element twice is not ambiguous", async () => {
+    await green("duplicates.html", [
+      'rules: Press the 2nd "Save" button',
+      'assert: the "css:#out" shows Saved publish',
+      'rules: Press the "Save" button in the item containing "Draft notes"',
+      'assert: the "css:#out" shows Saved draft',
+      'rules: Type ada@example.com into the "Email" field',
+      'assert: the "css:#out" shows Email ada@example.com',
+    ]);
+  });
+
+  test("recording refuses a label that names several elements, listing them with the ordinal or scope to write", async () => {
+    expect(await redText(web("duplicates.html", ['rules: Press the "Save" button'])))
+      .toBe('the "Save" button: 2 elements match "Save": 1st <button#save-draft> "Save", 2nd <button#save-publish> "Save"; say which one with an ordinal, e.g. `the 2nd "Save" button`, or a scope, e.g. `the "Save" button in the item containing "…"`');
+    expect(await redText(web("duplicates.html", ['assert: the "Save" is enabled'])))
+      .toBe('the "Save": 2 elements match "Save": 1st <button#save-draft> "Save", 2nd <button#save-publish> "Save"; say which one with an ordinal, e.g. `the 2nd "Save"`, or a scope, e.g. `the "Save" in the item containing "…"`');
+  });
+
+  test("replay follows the trace: a label that became ambiguous after recording is not decided again", async () => {
+    resets = 1;
+    const spec = project.write("resets.flow.yaml", web("resets.html", ['rules: Press the "Reset" button', 'assert: the "css:#out" shows Reset done']));
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
+    expect(recorded.ok).toBe(true);
+    resets = 2;
+    const replay = await run({ spec, recordingDetail: "off" });
+    expect(replay.report.steps.map((s) => s.status)).toEqual(["passed", "passed"]);
   });
 });

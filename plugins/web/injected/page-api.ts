@@ -3,7 +3,7 @@
 // driver runs in every document; installPageApi sets `globalThis.__flowproof`.
 import type { PageApi } from "./protocol.ts";
 import { useStructural } from "./resolver.ts";
-import { checkedState, count, fileInput, focusForTyping, hovered, probe, read } from "./probes.ts";
+import { candidates, checkedState, count, fileInput, focusForTyping, hovered, probe, read } from "./probes.ts";
 import { select } from "./select.ts";
 import { check } from "./readings.ts";
 import { resolveStructural } from "./scopes.ts";
@@ -12,7 +12,7 @@ import { fence } from "./frames.ts";
 /** Installs the page API on this document's global object and returns it (fenced: framed ladders, scope errors). */
 export function installPageApi(): PageApi {
   useStructural(resolveStructural);
-  const api: PageApi = { probe, focusForTyping, check, read, count, select, checkedState, hovered, fileInput };
+  const api: PageApi = { probe, focusForTyping, check, read, count, candidates, select, checkedState, hovered, fileInput };
   const fenced = fence(api);
   Object.defineProperty(globalThis, "__flowproof", { value: fenced, configurable: true, enumerable: false, writable: true });
   return fenced;

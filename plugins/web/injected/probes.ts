@@ -1,8 +1,8 @@
 // Page-side actionability probes and reads: where to click a target and whether it would receive
 // the click (visible, still, enabled, on top), focusing a field to type into, and what it reads.
-import type { ProbeAnswer, ProbeRequest, Rung, ValueAnswer } from "./protocol.ts";
-import { boxOf, composedParent, deepHit, inViewport, isVisible, receives } from "./dom.ts";
-import { checkedOf, describe, isDisabled, kindOf } from "./roles.ts";
+import type { Candidate, ProbeAnswer, ProbeRequest, Rung, ValueAnswer } from "./protocol.ts";
+import { boxOf, composedParent, containsComposed, deepHit, inViewport, isVisible, receives } from "./dom.ts";
+import { checkedOf, describe, isDisabled, kindOf, labelledControl } from "./roles.ts";
 import { resolve, resolveRung } from "./resolver.ts";
 import { valueOf } from "./values.ts";
 
@@ -115,6 +115,31 @@ export const count = (req: { ladder: readonly Rung[] }): number => {
     if (n > 0) return n;
   }
   return 0;
+};
+
+/**
+ * The distinct visible elements a plain label names (the ladder's first rung, a text rung without
+ * an ordinal), described, in document order; an element inside another candidate is the same
+ * target and is left out. Empty for any other ladder.
+ */
+export const candidates = (req: { ladder: readonly Rung[] }): Candidate[] => {
+  const rung = req.ladder[0];
+  if (!rung || typeof rung.payload["text"] !== "string" || typeof rung.payload["nth"] === "number") return [];
+  const visible = resolveRung(rung).filter(isVisible);
+  // A label and the control it names are one target: a <label> stands for its control, and an
+  // element another candidate is aria-labelledby stands for that candidate.
+  const targetOf = (el: Element): Element => {
+    const control = labelledControl(el);
+    if (control) return control;
+    const labelled = el.id ? visible.find((o) => o !== el && (o.getAttribute("aria-labelledby") ?? "").split(/\s+/).includes(el.id)) : undefined;
+    return labelled ?? el;
+  };
+  const kept: { el: Element; nth: number }[] = [];
+  for (const [i, found] of visible.entries()) {
+    const el = targetOf(found);
+    if (!kept.some((k) => k.el === el || containsComposed(k.el, el) || containsComposed(el, k.el))) kept.push({ el, nth: i + 1 });
+  }
+  return kept.map((k) => ({ nth: k.nth, what: describe(k.el) }));
 };
 
 export const checkedState = (req: { ladder: readonly Rung[] }): ValueAnswer => {

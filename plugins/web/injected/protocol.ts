@@ -44,12 +44,20 @@ export interface SelectRequest {
   readonly after?: "open" | "option" | undefined;
 }
 
+/** One element a plain label names: its ordinal among the label's matches, and how it reads. */
+export interface Candidate {
+  readonly nth: number;
+  readonly what: string;
+}
+
 export interface PageApi {
   probe(req: ProbeRequest): ProbeAnswer;
   focusForTyping(req: ProbeRequest): ProbeAnswer;
   check(req: CheckRequest): CheckAnswer;
   read(req: { ladder: readonly Rung[] }): ValueAnswer;
   count(req: { ladder: readonly Rung[] }): number;
+  /** The distinct visible elements a plain label (a text rung without an ordinal) names, described. */
+  candidates(req: { ladder: readonly Rung[] }): Candidate[];
   select(req: SelectRequest): SelectAnswer;
   checkedState(req: { ladder: readonly Rung[] }): ValueAnswer;
   /** Whether the target is under the pointer (`:hover`) right now. */

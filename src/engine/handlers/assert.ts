@@ -8,6 +8,7 @@ import { poll } from "../poll.ts";
 import { resolveText } from "../templates.ts";
 import { parseTemplate } from "../../grammar/index.ts";
 import type { ExecutionContext } from "../context.ts";
+import { ambiguousLabel } from "../ambiguity.ts";
 
 interface Planned {
   readonly expect: Expectation;
@@ -117,7 +118,11 @@ export const assertStep = handlerFor(["assert", "wait"], async (step, ctx): Prom
   if (typeof planned === "string") return failed(planned);
   const timeoutMs = e.timeout_ms;
   const ladder = surface ? [] : step.selectors;
+  // Counting names several elements on purpose; every other element assertion must name one.
+  const single = !surface && planned.expect.kind !== "count";
   const r = await poll(ctx.clock, timeoutMs, async () => {
+    const ambiguous = single ? await ambiguousLabel(step, ctx) : undefined;
+    if (ambiguous !== undefined) return { done: false, retryable: false, last: { pass: false, actual: ambiguous, retryable: false } };
     const reading = await ctx.driver.check(ladder, planned.expect);
     return reading.pass ? { done: true, value: reading } : { done: false, retryable: reading.retryable !== false, last: reading };
   });

@@ -6,6 +6,7 @@ import type { ExecutionContext } from "../context.ts";
 import { poll } from "../poll.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../compile.ts";
 import { describeScopedPayload } from "../scoped.ts";
+import { ambiguousLabel } from "../ambiguity.ts";
 
 export interface StepOutcome {
   readonly status: "passed" | "failed" | "errored";
@@ -98,6 +99,9 @@ const WAITING_FOR: Record<string, string> = {
 export async function runAction(step: TraceStep, ctx: ExecutionContext, attempt: () => Promise<Attempt>): Promise<StepOutcome> {
   const timeoutMs = stepTimeoutMs(step);
   const result = await poll<Attempt>(ctx.clock, timeoutMs, async () => {
+    // While recording, a plain label that names several elements is a question, not the first match.
+    const ambiguous = await ambiguousLabel(step, ctx);
+    if (ambiguous !== undefined) return { done: false, retryable: false, last: { ok: false, failed: "ambiguous", detail: ambiguous, retryable: false } };
     const r = await attempt();
     return r.ok ? { done: true, value: r } : { done: false, retryable: r.retryable, last: r };
   });
