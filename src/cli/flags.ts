@@ -128,6 +128,20 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: "config",
+    summary: "Store machine-wide fallback SAP credentials in the Windows credential store",
+    usage: "flowproof config sap --user <name> [--client <nnn>] [--language <xx>] | --show | --delete [--json]",
+    positional: "system",
+    flags: [
+      { name: "user", kind: "string", placeholder: "name", description: "Store credentials for this SAP user; the password is read from standard input (never a flag). Flows and sap surfaces without their own `login:` log on with them, after SAP_USER/SAP_PASSWORD." },
+      { name: "client", kind: "string", placeholder: "nnn", description: "The SAP client to log on to (with --user)." },
+      { name: "language", kind: "string", placeholder: "xx", description: "The logon language (with --user)." },
+      { name: "show", kind: "boolean", description: "Print the stored user, client and language (never the password)." },
+      { name: "delete", kind: "boolean", description: "Remove the stored credentials." },
+      JSON_FLAG,
+    ],
+  },
+  {
     name: "init",
     summary: "Scaffold a project: an example flow and page, and a .gitignore entry for .flowproof/",
     usage: "flowproof init [dir] [--json]",

@@ -14,6 +14,7 @@ import { healCommand } from "./heal.ts";
 import { auditCommand } from "./audit.ts";
 import { mergeCommand } from "./merge.ts";
 import { doctorCommand } from "./doctor.ts";
+import { configCommand } from "./config.ts";
 import { nearest } from "../spec/suggest.ts";
 import { handleStopSignals, processLifecycle } from "../plugins/lifecycle.ts";
 import { relayMcpStdio } from "../plugins/builtin.ts";
@@ -34,6 +35,7 @@ const HANDLERS: Record<string, (args: ParsedArgs, io: Io) => Promise<ExitCode>> 
   audit: auditCommand,
   merge: mergeCommand,
   doctor: doctorCommand,
+  config: (args, io) => configCommand(args, io),
 };
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<ExitCode> {

@@ -22,6 +22,7 @@ import { flowLoadOptions, governingSuiteDefaults, loadFlowFile, readFlowFile } f
 import { structuredContext, stepTimeoutFromEnv } from "./execution.ts";
 import { loadPluginsFor } from "./project-plugins.ts";
 import { resolveStartUrl } from "./start-url.ts";
+import { sapHeader, sapLaunchConfig } from "./sap-launch.ts";
 import { headedFor, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
@@ -178,9 +179,9 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   const sessions = flow.apps ? new SessionPool() : undefined;
   const appsHeader = flow.apps ? surfacesHeader(flow.apps) : undefined;
   const multi = appsHeader && sessions
-    ? openMultiSurface(surfaceEntries(appsHeader, shaping, flow.file, env, secrets), (e) => sessions.open(e.kind, flow.file, log, plugins.adapters, e.config && withHeaded(e.config, headed)), () => sessions.close())
+    ? openMultiSurface(surfaceEntries(appsHeader, shaping, flow.file, env, secrets, flow.apps), (e) => sessions.open(e.kind, flow.file, log, plugins.adapters, e.config && withHeaded(e.config, headed)), () => sessions.close())
     : undefined;
-  const surface = multi ? multi.surface : await openSurface(flow.app, flow.file, log, plugins.adapters, config);
+  const surface = multi ? multi.surface : await openSurface(flow.app, flow.file, log, plugins.adapters, flow.app === "sap" ? { ...config, ...sapLaunchConfig(sapHeader(flow.sap ?? {}), flow.sap ?? {}, env, secrets) } : config);
   let authoring: AuthoringSession | undefined;
   const fail = (partial: Partial<RecordResult> & { error: string }): RecordResult => ({
     ok: false, name: flow.name, trace_path: null, steps: 0, reused_steps: reusedSteps, routing, warnings, step_results: [],
@@ -286,7 +287,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       version: TRACE_VERSION,
       trace_id: traceId,
       recorded_at: new Date().toISOString(),
-      app: { name: flow.app, adapter: flow.app, ...(flow.url ? { url: flow.url.raw } : {}), ...desktopApp, ...surface.driver.appInfo?.() },
+      app: { name: flow.app, adapter: flow.app, ...sapHeader(flow.sap ?? {}), ...(flow.url ? { url: flow.url.raw } : {}), ...desktopApp, ...surface.driver.appInfo?.() },
       ...(appsHeader ? { apps: appsHeader } : {}),
       env: environment,
       flowproof_version: FLOWPROOF_VERSION,

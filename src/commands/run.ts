@@ -20,6 +20,7 @@ import { withHeaded, openSurface, releaseSurface, type OpenedSurface } from "./s
 import { structuredContext } from "./execution.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
 import { resolveStartUrl } from "./start-url.ts";
+import { sapHeaderOf, sapLaunchConfig } from "./sap-launch.ts";
 import { headedFor, type CommonOptions } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
@@ -104,15 +105,17 @@ export async function run(options: RunOptions): Promise<RunResult> {
     const config = withHeaded({ ...launchConfig(trace.header, flow.file, env, secrets), ...desktopConfig(trace.header.app, env, secrets) }, headed);
     // A multi-surface trace: the surface registry is built from the header alone.
     const apps = trace.header.app.adapter === "multi" ? trace.header.apps : undefined;
+    // A SAP flow logs on with the connection it was recorded with and the login in the spec now.
+    const sapConfig = trace.header.app.adapter === "sap" ? { ...config, ...sapLaunchConfig(sapHeaderOf(trace.header.app), flow.sap ?? {}, env, secrets) } : config;
     const pool = apps ? options.pool ?? new SessionPool() : undefined;
     const multi = apps && pool
-      ? openMultiSurface(surfaceEntries(apps, trace.header, flow.file, env, secrets), (e) => pool.open(e.kind, flow.file, log, plugins.adapters, e.config && withHeaded(e.config, headed)), () => (pool === options.pool ? Promise.resolve() : pool.close()))
+      ? openMultiSurface(surfaceEntries(apps, trace.header, flow.file, env, secrets, flow.apps), (e) => pool.open(e.kind, flow.file, log, plugins.adapters, e.config && withHeaded(e.config, headed)), () => (pool === options.pool ? Promise.resolve() : pool.close()))
       : undefined;
     const surface = multi
       ? multi.surface
       : options.pool
-        ? await options.pool.open(trace.header.app.adapter, flow.file, log, plugins.adapters, config)
-        : await openSurface(trace.header.app.adapter, flow.file, log, plugins.adapters, config);
+        ? await options.pool.open(trace.header.app.adapter, flow.file, log, plugins.adapters, sapConfig)
+        : await openSurface(trace.header.app.adapter, flow.file, log, plugins.adapters, sapConfig);
     try {
       const opened = multi ? await multi.start(trace.steps[0]?.surface) : await surface.driver.navigate(startUrl, 30_000);
       if (!opened.ok) {

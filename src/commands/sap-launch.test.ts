@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { parseTemplate } from "../grammar/index.ts";
 import type { Template } from "../grammar/ast.ts";
 import type { SapKeys } from "../spec/sap-keys.ts";
-import { sapHeader, sapLaunchConfig } from "./sap-launch.ts";
+import { sapHeader, sapHeaderOf, sapLaunchConfig } from "./sap-launch.ts";
 
 const t = (raw: string): Template => {
   const p = parseTemplate(raw);
@@ -16,6 +16,13 @@ describe("sapHeader", () => {
     expect(sapHeader(KEYS)).toEqual({ connection: "${SAP_CONNECTION}", login_user: "clerk" });
     expect(JSON.stringify(sapHeader(KEYS))).not.toContain("CLERK_PW");
     expect(sapHeader({})).toEqual({});
+  });
+});
+
+describe("sapHeaderOf", () => {
+  test("reads the sap fields of a header app entry, ignoring others", () => {
+    expect(sapHeaderOf({ name: "sap", adapter: "sap", connection: "TS3", login_user: "${U}" })).toEqual({ connection: "TS3", login_user: "${U}" });
+    expect(sapHeaderOf({ name: "web", adapter: "web", url: "x", connection: 3 })).toEqual({});
   });
 });
 

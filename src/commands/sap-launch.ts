@@ -13,6 +13,13 @@ export interface SapHeader {
   readonly login_user?: string;
 }
 
+/** The sap fields of a trace header's app entry (`app` or an `apps` surface). */
+export function sapHeaderOf(info: { readonly [key: string]: unknown }): SapHeader {
+  const connection = info["connection"];
+  const user = info["login_user"];
+  return { ...(typeof connection === "string" ? { connection } : {}), ...(typeof user === "string" ? { login_user: user } : {}) };
+}
+
 /** What record writes into the header's app entry. */
 export function sapHeader(keys: SapKeys): SapHeader {
   return {

@@ -9,6 +9,7 @@ import { resolveStartUrl } from "./start-url.ts";
 import type { OpenedSurface } from "./surface.ts";
 import { launchConfig, type Shaping } from "./launch-config.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
+import { sapHeader, sapHeaderOf, sapLaunchConfig } from "./sap-launch.ts";
 
 /** The trace header's `apps` map. */
 export type SurfacesHeader = NonNullable<TraceHeader["apps"]>;
@@ -17,6 +18,7 @@ export type SurfacesHeader = NonNullable<TraceHeader["apps"]>;
 export function surfacesHeader(apps: Readonly<Record<string, SurfaceSpec>>): SurfacesHeader {
   return Object.fromEntries(Object.entries(apps).map(([name, a]) => [name, a.app === "api" || a.app === "agent"
     ? { name, adapter: a.app }
+    : a.app === "sap" ? { name, adapter: "sap", ...sapHeader(a) }
     : { name, adapter: "web", url: a.url.raw, ...(a.browser ? { browser: structuredClone(a.browser) as NonNullable<SurfacesHeader[string]["browser"]> } : {}) }]));
 }
 
@@ -25,13 +27,21 @@ export function surfacesHeader(apps: Readonly<Record<string, SurfaceSpec>>): Sur
  * first, so both shape alike): start URLs and each surface's `browser:` resolved now, every
  * resolved value joining `secrets`.
  */
-export function surfaceEntries(apps: SurfacesHeader, shaping: Shaping, flowPath: string, env: Readonly<Record<string, string | undefined>>, secrets: Map<string, string>): Record<string, SurfaceEntry> {
-  return Object.fromEntries(Object.entries(apps).map(([name, a]) => [name, {
+export function surfaceEntries(apps: SurfacesHeader, shaping: Shaping, flowPath: string, env: Readonly<Record<string, string | undefined>>, secrets: Map<string, string>, specApps: Readonly<Record<string, SurfaceSpec>> = {}): Record<string, SurfaceEntry> {
+  return Object.fromEntries(Object.entries(apps).map(([name, a]) => [name, a.adapter === "sap" ? sapEntry(name, a, specApps[name], env, secrets) : {
     kind: a.adapter,
     ...(a.url !== undefined ? { url: resolveStartUrl(a.url, flowPath, env, secrets) } : {}),
     // The flow-level mock/session/browser apply to every web surface; a surface's own `browser:` wins outright.
     ...(a.adapter === "api" || a.adapter === "agent" ? {} : { config: launchConfig({ ...shaping, ...(a.browser ? { browser: a.browser } : {}) }, flowPath, env, secrets) }),
   }]));
+}
+
+/**
+ * A sap surface: the connection it was recorded with (the header) and the login of the flow spec
+ * (`specApps`) at every record and replay; passwords are never in the header.
+ */
+function sapEntry(name: string, recorded: SurfacesHeader[string], spec: SurfaceSpec | undefined, env: Readonly<Record<string, string | undefined>>, secrets: Map<string, string>): SurfaceEntry {
+  return { kind: "sap", config: sapLaunchConfig(sapHeaderOf(recorded), spec?.app === "sap" ? spec : {}, env, secrets, `surface \`${name}\``) };
 }
 
 export interface SurfaceEntry {

@@ -4,6 +4,9 @@ import type { AdapterPlugin, AssertionPlugin } from "./api.ts";
 import { plugin as web } from "../../plugins/web/index.ts";
 import { plugin as api } from "../../plugins/api/index.ts";
 import { plugin as agent } from "../../plugins/agent/index.ts";
+import { plugin as sap } from "../../plugins/sap/index.ts";
+/** `flowproof config sap`: the SAP fallback credentials in the OS credential store, and the platform check. */
+export { deleteSapCredentials, readSapCredentials, sapNeedsWindows, storeSapCredentials } from "../../plugins/sap/index.ts";
 import { plugins as windows } from "../../plugins/windows/index.ts";
 /** `flowproof doctor --agent`: the agent plugin's keyless reachability probe. */
 export { probeAgent as probeAgentWiring, type DoctorReport as AgentDoctorReport } from "../../plugins/agent/index.ts";
@@ -14,7 +17,7 @@ import { plugin as assertSql } from "../../plugins/assert-sql/index.ts";
 import { plugin as assertSpreadsheet } from "../../plugins/assert-spreadsheet/index.ts";
 import { plugin as assertScreenshot } from "../../plugins/assert-screenshot/index.ts";
 
-export const BUILTIN_ADAPTERS: readonly AdapterPlugin[] = [web, api, agent, ...windows];
+export const BUILTIN_ADAPTERS: readonly AdapterPlugin[] = [web, api, agent, sap, ...windows];
 
 /** Typed loosely on purpose: each plugin's `run` takes its own argument type, checked by its schema first. */
 export const BUILTIN_ASSERTIONS: readonly AssertionPlugin[] = [assertApi, assertSql, assertSpreadsheet, assertScreenshot] as readonly AssertionPlugin<never>[] as readonly AssertionPlugin[];

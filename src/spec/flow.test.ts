@@ -65,7 +65,7 @@ describe("loadFlowText", () => {
 
   test.each<[string, string, string, string, number, number]>([
     ["an unknown key with did-you-mean", flowWith(`${HEAD}\nnmae: X`), "unknown-key", "did you mean `name`?", 4, 1],
-    ["a later-version key", flowWith(`${HEAD}\nconnection: x`), "unsupported-feature", "remove `connection:` for now", 4, 1],
+    ["a later-version key", flowWith(`${HEAD}\nexplore: x`), "unsupported-feature", "remove `explore:` for now", 4, 1],
     ["a later-version app", flowWith("name: Demo\napp: vision\nurl: http://x/"), "unsupported-feature", "use `app: web`", 2, 6],
     ["an unknown app", flowWith("name: Demo\napp: webb\nurl: http://x/"), "bad-value", "use `app: web`", 2, 6],
     ["a non-string url", flowWith("name: Demo\napp: web\nurl: 42"), "bad-value", "url: http://", 3, 6],
@@ -180,7 +180,7 @@ describe("loadFlowText", () => {
       "app: web",
       "url: http://x/",
       "stpes: []",
-      "connection: x",
+      "explore: x",
       "steps:",
       '  - rules: Blur the "Email" field',
       '  - Click "Save"',
@@ -225,7 +225,7 @@ describe("loadFlowText", () => {
 
 describe("loadFlowText with an app of a later version", () => {
   test("reports only that the app is not available, not a missing url", () => {
-    const r = loadFlowText("a.flow.yaml", "name: A\napp: sap\nsteps:\n  - assert: page shows x\n");
+    const r = loadFlowText("a.flow.yaml", "name: A\napp: vision\nsteps:\n  - assert: page shows x\n");
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.diagnostics.map((d) => d.code)).toEqual(["unsupported-feature"]);
   });

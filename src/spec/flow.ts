@@ -13,6 +13,7 @@ import { loadSecretLeakVars, loadStructuredArgs, SECRET_LEAK_KEY, type Structure
 import { loadSuiteKeys, type SuiteKeys } from "./suite-keys.ts";
 import { loadEffects, withEffectsOff } from "./effects.ts";
 import { loadApps, loadIn, type SurfaceSpec } from "./surfaces.ts";
+import { loadSapKeys, SAP_APP, type SapKeys } from "./sap-keys.ts";
 import { isWindowsApp, loadDesktopKeys, type DesktopKeys } from "./desktop.ts";
 import { requiredString } from "./fields.ts";
 import { AGENT_APP, AGENT_FLOW_KEYS, AGENT_STEP_KEYS, DEFAULT_AGENT_TIMEOUT_SECONDS, loadFlowMcp, loadAgentSpec, loadAgentStep, loadAgentTools, loadStrict, type AgentStepSpec } from "./agent.ts";
@@ -44,6 +45,8 @@ export interface Flow extends SuiteKeys, DesktopKeys {
   readonly hash: string;
   /** Named surfaces of a multi-surface flow (`apps:`); then `app` is "multi" and every step has a `surface`. */
   readonly apps?: Readonly<Record<string, SurfaceSpec>>;
+  /** `connection:` and `login:` of a SAP flow (`app: sap`), as written; absent = attach-only. */
+  readonly sap?: SapKeys;
   readonly effects?: "strict" | "off"; // `effects:` when not the default `on` (copied into the trace header)
 }
 
@@ -53,7 +56,7 @@ export type LoadResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly steps: readonly FlowStep[] };
 
 /** Top-level keys of the flow format that this version runs. */
-export const SUPPORTED_KEYS = ["name", "app", "url", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps", "agent", "tools", "mcp", "strict", "effects"] as const;
+export const SUPPORTED_KEYS = ["name", "app", "url", "connection", "login", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps", "agent", "tools", "mcp", "strict", "effects"] as const;
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
 const LATER_KEYS = [
   "connection", "login",
@@ -64,10 +67,10 @@ const STEP_KEYS_LATER = [
   "prompt", "assert_tool_call", "assert_no_tool_call",
 ] as const;
 const STEP_KEYS = ["rules", "assert", "repeat", "when", "foreach"] as const;
-const APP_KINDS: readonly AppKind[] = ["web"];
+const APP_KINDS: readonly AppKind[] = ["web", "sap"];
 /** The app kind with no UI: only structured steps run (no browser). */
 export const API_APP = "api";
-const LATER_APPS = ["sap", "vision"];
+const LATER_APPS = ["vision"];
 
 export interface LoadOptions {
   /** Whether plain steps must parse under the rules grammar now (rules mode, or auto with no model). */
@@ -157,6 +160,15 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   }
 
   const desktopKeys = loadDesktopKeys(source, root, values, appsNode !== undefined ? "multi-surface" : appKnown ? pluginApp ?? app : undefined, options.platform, problems);
+  const pairOf = (key: string): { key: Node; value: Node | null } | undefined => {
+    const pair = root.items.find((p) => keyName(p) === key);
+    return pair ? { key: pair.key as Node, value: pair.value as Node | null } : undefined;
+  };
+  // `connection:`/`login:` of SAP GUI (sap-keys.ts); a SAP flow has no start page.
+  const sap = loadSapKeys(source, pairOf("connection"), pairOf("login"), appsNode !== undefined ? "multi-surface" : appKnown ? pluginApp ?? app : undefined, "the flow", problems);
+  if (app === SAP_APP && values.has("url")) {
+    problems.push(diagnostic("unknown-key", "a SAP flow has no start page: `url:` belongs to web flows", { span: spanOf(source, pairOf("url")?.key), hint: "remove `url:`; start with `Go to VA01`, and name the system with `connection:`" }));
+  }
   let url: Template | undefined;
   const urlNode = values.get("url");
   if (urlNode !== undefined) {
@@ -253,7 +265,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
 
   if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-  return { ok: true, flow: { file, name: name ?? "", app: apps ? "multi" : pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...shaping, ...suiteKeys, hash, ...(apps ? { apps } : {}), ...(effects !== undefined && effects !== "on" ? { effects } : {}) } };
+  return { ok: true, flow: { file, name: name ?? "", app: apps ? "multi" : pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...shaping, ...suiteKeys, hash, ...(apps ? { apps } : {}), ...(sap.connection ? { sap } : {}), ...(effects !== undefined && effects !== "on" ? { effects } : {}) } };
 }
 
 /** `mock:`, `session:` and `browser:` shape a browser: web flows only. */
@@ -425,7 +437,8 @@ function fromText(loader: StepLoader, node: Scalar, form: StepForm, scope: Scope
     }));
     return undefined;
   }
-  const ctx = { app: loader.app };
+  // A sap surface's steps parse as SAP steps (`Go to VA01`, F-keys).
+  const ctx = { app: scope.surface !== undefined && loader.apps?.[scope.surface]?.app === SAP_APP ? SAP_APP : loader.app };
   const parsed = parseInScalar(loader, node, scope, (text): ParseResult<StepAst> => form === "assert"
     ? mapOk(parseAssertion(text, ctx), (assertion) => ({ kind: "assert", assertion }) as StepAst)
     // Under model authoring a plain step is intent, grounded at record time (src/authoring/) —

@@ -22,7 +22,7 @@ describe("apps: and in: blocks", () => {
     ["a bad per-surface browser", "  shop: { app: web, url: http://x/, browser: { viewport: { width: 0 } } }\n", "viewport"],
     ["an api surface with a url", "  shop: { app: api, url: http://x/ }\n", "api surface `shop` has no start page"],
     ["an api surface with a browser", "  shop: { app: api, browser: { user_agent: x } }\n", "api surface `shop` has no browser"],
-    ["a later surface kind", "  shop: { app: sap }\n", "app `sap` is not available as a surface"],
+    ["a later surface kind", "  shop: { app: vision }\n", "app `vision` is not available as a surface"],
     ["a captured url", "  shop: { app: web, url: \"${captured.x}\" }\n", "cannot use ${captured.…}"],
   ])("refuses %s", (_, apps, message) => {
     const r = loadFlowText("m.flow.yaml", flow(apps, "  - in: shop\n    steps:\n      - rules: Click \"Buy\"\n"));

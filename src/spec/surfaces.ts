@@ -1,6 +1,7 @@
 // Multi-surface flows: the `apps:` map of named surfaces and the `in: <surface>` blocks that run
-// steps on one of them. Surfaces of kind `web` (with an optional `browser:`) and `api` (no UI:
-// structured steps only) run in this version; other kinds are refused by name. Pure: YAML nodes
+// steps on one of them. Surfaces of kind `web` (with an optional `browser:`), `sap` (with its own
+// `connection:` and `login:`) and `api` (no UI: structured steps only) run in this version; other
+// kinds are refused by name. Pure: YAML nodes
 // in, typed surfaces and diagnostics out.
 import { parseTemplate } from "../grammar/index.ts";
 import type { Template } from "../grammar/ast.ts";
@@ -8,6 +9,7 @@ import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { isMap, isScalar, isSeq, keyName, spanOf, type Node, type YAMLMap, type YamlSource } from "./yaml.ts";
 import type { BlockLoader, FlowNode, Scope } from "./block.ts";
 import { loadBrowser, type FlowBrowser } from "./browser-keys.ts";
+import { loadSapKeys, SAP_APP, type KeyPair, type SapKeys } from "./sap-keys.ts";
 import { isAgentEntry, loadAgentBlock, loadAgentSurface, type AgentSurfaceSpec } from "./agent-surface.ts";
 
 /** A web surface of a multi-surface flow: a page in its own browser context. */
@@ -24,11 +26,16 @@ export interface ApiSurfaceSpec {
   readonly app: "api";
 }
 
+/** A SAP GUI surface: its own connection and login (a clerk and an approver on one system). */
+export interface SapSurfaceSpec extends SapKeys {
+  readonly app: "sap";
+}
+
 /** One named surface of a multi-surface flow. */
-export type SurfaceSpec = AgentSurfaceSpec | WebSurfaceSpec | ApiSurfaceSpec;
+export type SurfaceSpec = AgentSurfaceSpec | WebSurfaceSpec | ApiSurfaceSpec | SapSurfaceSpec;
 
 export const SURFACE_NAME = /^[a-z][a-z0-9_-]*$/;
-const LATER_SURFACE_KINDS = ["sap", "calc", "notepad", "vision", "agent", "windows"];
+const LATER_SURFACE_KINDS = ["calc", "notepad", "vision", "agent", "windows"];
 const EXAMPLE = "apps:\n  shop:  { app: web, url: http://127.0.0.1:3000/ }\n  admin: { app: web, url: http://127.0.0.1:4000/ }\n  backend: { app: api }";
 
 export function loadApps(source: YamlSource, node: Node | null, problems: Diagnostic[]): Record<string, SurfaceSpec> | undefined {
@@ -59,7 +66,9 @@ function loadSurface(source: YamlSource, name: string, node: Node | null, proble
     return undefined;
   }
   if (isAgentEntry(node)) return loadAgentSurface(source, name, node, problems);
-  let app: "web" | "api" | undefined;
+  let app: "web" | "api" | "sap" | undefined;
+  let connection: KeyPair | undefined;
+  let login: KeyPair | undefined;
   let url: Template | undefined;
   let urlKey: Node | undefined;
   let browser: FlowBrowser | undefined;
@@ -72,12 +81,12 @@ function loadSurface(source: YamlSource, name: string, node: Node | null, proble
       if (!isScalar(value) || typeof value.value !== "string") {
         problems.push(diagnostic("bad-value", `\`apps.${name}.app\` must be an app kind`, { span: spanOf(source, value ?? (pair.key as Node)), hint: "app: web" }));
         ok = false;
-      } else if (value.value === "web" || value.value === "api") app = value.value;
+      } else if (value.value === "web" || value.value === "api" || value.value === SAP_APP) app = value.value;
       else {
         const later = LATER_SURFACE_KINDS.includes(value.value);
         problems.push(diagnostic(later ? "unsupported-feature" : "bad-value", later
           ? `surface \`${name}\`: app \`${value.value}\` is not available as a surface in this version of flowproof`
-          : `surface \`${name}\`: unknown app \`${value.value}\``, { span: spanOf(source, value), hint: "surfaces of kind `web` and `api` run in this version" }));
+          : `surface \`${name}\`: unknown app \`${value.value}\``, { span: spanOf(source, value), hint: "surfaces of kind `web`, `sap` and `api` run in this version" }));
         ok = false;
       }
     } else if (key === "url") {
@@ -101,15 +110,29 @@ function loadSurface(source: YamlSource, name: string, node: Node | null, proble
       const before = problems.length;
       browser = loadBrowser(source, value, problems);
       if (problems.length > before) ok = false;
-    } else if (["window", "connection", "login", "session", "mock", "redact"].includes(key)) {
+    } else if (key === "connection") {
+      connection = { key: pair.key as Node, value };
+    } else if (key === "login") {
+      login = { key: pair.key as Node, value };
+    } else if (["window", "session", "mock", "redact"].includes(key)) {
       problems.push(diagnostic("unsupported-feature", `\`apps.${name}.${key}\` is part of the flow format but this version of flowproof does not run it on a surface yet`, { span: spanOf(source, pair.key as Node), hint: `remove \`${key}:\` from the surface for now` }));
       ok = false;
     } else {
-      problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in surface \`${name}\``, { span: spanOf(source, pair.key as Node), hint: "a web surface has `app`, `url` and `browser`; an api surface has only `app`" }));
+      problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in surface \`${name}\``, { span: spanOf(source, pair.key as Node), hint: "a web surface has `app`, `url` and `browser`; a sap surface `app`, `connection` and `login`; an api surface has only `app`" }));
       ok = false;
     }
   }
   if (ok && app === undefined) problems.push(diagnostic("missing-key", `surface \`${name}\` needs \`app\``, { span: spanOf(source, node), hint: "app: web" }));
+  // `connection:`/`login:` belong to sap surfaces; any other kind refuses them by name.
+  const before = problems.length;
+  const sap = connection || login || app === SAP_APP ? loadSapKeys(source, connection, login, app ?? SAP_APP, `surface \`${name}\``, problems) : {};
+  if (problems.length > before) ok = false;
+  if (app === SAP_APP) {
+    // SAP GUI has no start page and no browser: a surface is its connection and login.
+    if (urlKey) problems.push(diagnostic("bad-value", `sap surface \`${name}\` has no start page, so it takes no \`url\``, { span: spanOf(source, urlKey), hint: "remove `url:`; write `Go to VA01` as the block's first step" }));
+    if (browserKey) problems.push(diagnostic("unsupported-feature", `sap surface \`${name}\` has no browser to shape`, { span: spanOf(source, browserKey), hint: "remove `browser:` from the sap surface" }));
+    return ok && !urlKey && !browserKey ? { app: SAP_APP, ...sap } : undefined;
+  }
   if (app === "api") {
     // No UI and no start page: an api block's steps carry their own full URLs.
     if (urlKey) problems.push(diagnostic("bad-value", `api surface \`${name}\` has no start page, so it takes no \`url\``, { span: spanOf(source, urlKey), hint: "remove `url:`; write the full URL in each `assert_api:` step" }));
