@@ -12,7 +12,10 @@ import { fileURLToPath } from "node:url";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { AgentMcpServer, AgentToolCall, McpLane, McpLaneCall, McpLaneEvent } from "../../src/plugins/api.ts";
+import type { AgentMcpServer, AgentToolCall, McpLane } from "../../src/plugins/api.ts";
+
+type McpLaneCall = McpLane["calls"][number];
+type McpLaneEvent = McpLane["events"][number];
 import { fieldDiff, jsonEqual } from "./matcher.ts";
 
 type Json = Record<string, unknown>;

@@ -458,42 +458,18 @@ export interface AgentRunRequest {
   readonly signal?: AbortSignal;
   /** Hands every body crossing the model boundary, unmasked, to the secret-leak scan (`assert_no_secret_leak`). */
   readonly observe?: (label: string, text: string) => void;
-  /** `mcp:` servers the agent is wired to, each served by a stand-in lane. */
+  /** `mcp:` servers the agent is wired to (each served by a stand-in lane); at replay, their recorded lanes by name. */
   readonly mcp?: readonly AgentMcpServer[];
-  /** Replay: the recorded lanes by server name. */
   readonly lanes?: Readonly<Record<string, McpLane>>;
 }
 
-/** One `mcp:` server of an agent flow, `${…}` resolved: a stdio `command` or a streamable-HTTP `url`. */
-export interface AgentMcpServer {
-  readonly name: string;
-  readonly command?: string;
-  readonly url?: string;
-  /** The stand-in's fixed loopback port (url servers). */
-  readonly port?: number;
-  /** Tools answered by the stand-in (`result`), never forwarded. */
-  readonly tools?: readonly { readonly name: string; readonly result?: unknown }[];
-}
+/** One `mcp:` server, `${…}` resolved: a stdio `command` or a streamable-HTTP `url` (`port`: the stand-in's fixed port); `tools` with `result` are answered by the stand-in. */
+export interface AgentMcpServer { readonly name: string; readonly command?: string; readonly url?: string; readonly port?: number; readonly tools?: readonly { readonly name: string; readonly result?: unknown }[] }
 
-/** One MCP server's traffic as recorded: the client's calls in order, and the server's notifications. */
+/** One MCP server's traffic as recorded: each client call with its answer (secrets as `${NAME}`), each server notification anchored `after` that many answered calls. */
 export interface McpLane {
-  readonly calls: readonly McpLaneCall[];
-  readonly events: readonly McpLaneEvent[];
-}
-
-/** A client request and its answer (secret values as `${NAME}`). */
-export interface McpLaneCall {
-  readonly method: string;
-  readonly params?: unknown;
-  readonly result?: unknown;
-  readonly error?: unknown;
-}
-
-/** A server notification, anchored `after` that many client calls were answered. */
-export interface McpLaneEvent {
-  readonly after: number;
-  readonly method: string;
-  readonly params?: unknown;
+  readonly calls: readonly { readonly method: string; readonly params?: unknown; readonly result?: unknown; readonly error?: unknown }[];
+  readonly events: readonly { readonly after: number; readonly method: string; readonly params?: unknown }[];
 }
 
 export interface AgentRunOutcome {
