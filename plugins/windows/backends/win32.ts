@@ -6,6 +6,7 @@ import type { ControlType, Desktop, DesktopAccess, ElementBackend, Launched, Top
 import * as u from "../ffi/user32.ts";
 import { captureWindow } from "../ffi/gdi32.ts";
 import { currentThreadId } from "../ffi/kernel32.ts";
+import { ffiUiaApi, uiaBackend } from "./uia.ts";
 
 const BS_TYPEMASK = 0x0f;
 
@@ -100,7 +101,7 @@ export function win32Desktop(): Desktop {
   };
 }
 
-function element(hwnd: number): WinElement {
+function element(hwnd: number, focusedHwnd: number): WinElement {
   const info = u.windowInfo(hwnd);
   const controlType = controlTypeOf(info.className, info.style);
   const password = controlType === "edit" && u.isPasswordEdit(hwnd);
@@ -113,7 +114,7 @@ function element(hwnd: number): WinElement {
     rect: info.rect,
     enabled: info.enabled,
     visible: info.visible && info.rect.width > 0 && info.rect.height > 0,
-    focused: u.focusedControl(info.threadId) === hwnd,
+    focused: focusedHwnd === hwnd,
     password,
   };
   switch (controlType) {
@@ -146,7 +147,8 @@ export function win32Backend(): ElementBackend {
     elements: async (w) => {
       const root = hwndOf(w.handle);
       // A combo box's own edit child is part of the combo box, not a control of its own.
-      return u.children(root).filter((c) => !u.className(u.parentOf(c)).toLowerCase().startsWith("combobox")).map(element);
+      const focused = u.focusedControl(u.windowProcess(root).threadId);
+      return u.children(root).filter((c) => !u.className(u.parentOf(c)).toLowerCase().startsWith("combobox")).map((c) => element(c, focused));
     },
     focus: async (el) => {
       // SetFocus works for the caller's own input queue: join the control's thread's queue for the call.
@@ -179,5 +181,6 @@ export function win32Backend(): ElementBackend {
 
 /** The desktop and backends on Windows: UI Automation first when it can search a window, else the Win32 tree. */
 export async function createWin32Access(): Promise<DesktopAccess> {
-  return { desktop: win32Desktop(), backends: [win32Backend()] };
+  const uia = await ffiUiaApi();
+  return { desktop: win32Desktop(), backends: [...(uia ? [uiaBackend(uia)] : []), win32Backend()] };
 }

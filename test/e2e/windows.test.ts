@@ -1,0 +1,168 @@
+// Windows apps end to end: the flowproof windows-x64 executable records and replays flows under
+// Wine against the Win32 fixture app and Wine's notepad. One Wine bed (Xvfb + prefix) for the file.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { PNG } from "pngjs";
+import { compileWin32, flowproofExecutable, startWineBed, winPath, type WineBed, type WineRun } from "../support/wine.ts";
+
+let bed: WineBed;
+let exe: string;
+let fixture: string;
+let n = 0;
+
+beforeAll(async () => {
+  [exe, fixture] = await Promise.all([flowproofExecutable(), compileWin32()]);
+  bed = await startWineBed();
+}, 600_000);
+afterAll(async () => {
+  await bed?.stop();
+}, 60_000);
+
+/** A fresh project folder in the bed with `flow` as `<name>.flow.yaml`; answers the flow's Linux path. */
+function project(name: string, flow: string): string {
+  const dir = join(bed.dir, `p${++n}`);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.flow.yaml`);
+  writeFileSync(path, flow);
+  return path;
+}
+
+// Each recording or replay is bounded; Wine on a loaded two-core machine takes seconds per step.
+const cli = (args: readonly string[], env: Record<string, string> = {}): Promise<WineRun> => bed.run(exe, args, { timeoutMs: 300_000, env });
+const fixtureApp = (args = "") => `app: {command: '"${winPath(fixture)}"${args ? ` ${args}` : ""}', window_title: "Flowproof Fixture"}`;
+const show = (r: WineRun) => `exit ${r.code}\n${r.stdout}\n${r.stderr}`;
+
+describe("the fixture app, recorded and replayed through flowproof.exe under Wine", () => {
+  test("typing, fill, a button that changes a label, check and uncheck, combo and list, the late control; password masked in the frames", async () => {
+    const flow = project("fixture", `name: fixture
+${fixtureApp("--late-ms=400")}
+window: {width: 420, height: 560, x: 0, y: 0}
+steps:
+  - rules: Type Ada into the "Name" field
+  - rules: Type \${FIXTURE_PASSWORD} into the "Password" field
+  - rules: Click "Greet"
+  - assert: the "id:112" shows Hello, Ada!
+  - rules: Check the "Subscribe" checkbox
+  - assert: the "Subscribe" checkbox is checked
+  - rules: Uncheck the "Subscribe" checkbox
+  - assert: the "Subscribe" checkbox is not checked
+  - rules: Select France from the "Country" dropdown
+  - assert: "page shows Country: France"
+  - rules: Select Green from the "Colour" dropdown
+  - assert: "page shows Colour: Green"
+  - rules: Click "Load"
+  - rules: Click "Continue"
+  - assert: page shows Continue
+  - assert: the "Disabled" is disabled
+  - assert: the "Name" field contains Ada
+`);
+    const env = { FIXTURE_PASSWORD: "hunter2-secret" };
+    const rec = await cli(["record", winPath(flow)], env);
+    expect(rec.code, show(rec)).toBe(0);
+    const trace = readFileSync(flow.replace(/\.flow\.yaml$/, ".trace.jsonl"), "utf8");
+    expect(trace).not.toContain("hunter2-secret");
+    const header = JSON.parse(trace.split("\n")[0]!) as { app: Record<string, unknown> };
+    expect(header.app).toMatchObject({ name: "windows", adapter: "windows", window_title: "Flowproof Fixture", backend: "win32", geometry: { x: 0, y: 0, width: 420, height: 560 } });
+
+    const run = await cli(["run", winPath(flow), "--json"], env);
+    expect(run.code, show(run)).toBe(0);
+    // report_path is result.json's Windows path (Z:\…): the run bundle is its folder.
+    const reportPath = (JSON.parse(run.stdout) as { report_path: string }).report_path;
+    const bundle = dirname(reportPath.replace(/^Z:/i, "").replaceAll("\\", "/"));
+    expect(existsSync(join(bundle, "report.html"))).toBe(true);
+    // Per-step replay times under Wine, for the record of what a desktop step costs here.
+    const result = JSON.parse(readFileSync(join(bundle, "result.json"), "utf8")) as { steps: { id: string; duration_ms?: number }[] };
+    const ms = result.steps.map((st) => st.duration_ms ?? 0).sort((a, b) => a - b);
+    console.log(`windows replay under Wine: ${ms.length} steps, median ${ms[Math.floor(ms.length / 2)]} ms, max ${ms.at(-1)} ms, run ${run.ms.toFixed(0)} ms`);
+    expect(readFileSync(join(bundle, "report.html"), "utf8")).not.toContain("hunter2-secret");
+    // The password field (id 105) is masked solid black in every frame after it was typed into.
+    // Frames are recording/frame-<ms>-<hash>.png; the last one is taken after the password was typed.
+    const frames = readdirSync(join(bundle, "recording")).filter((f) => f.endsWith(".png")).sort((a, b) => Number(a.split("-")[1]) - Number(b.split("-")[1]));
+    expect(frames.length).toBeGreaterThan(0);
+    const last = PNG.sync.read(readFileSync(join(bundle, "recording", frames.at(-1)!)));
+    expect(maskedBlackBox(last)).toBe(true);
+  }, 900_000);
+
+  test("a red test for each assertion kind fails the run with exit 1", async () => {
+    const flow = project("red", `name: red
+${fixtureApp()}
+steps:
+  - rules: Type Ada into the "Name" field
+  - assert: the "id:112" shows Goodbye within 1s
+`);
+    const rec = await cli(["record", winPath(flow)]);
+    expect(rec.code, show(rec)).toBe(1);
+    expect(rec.stderr + rec.stdout).toContain("Goodbye");
+  }, 120_000);
+
+  test("a window that took the foreground is sent back before typing: the text lands in the flow's field", async () => {
+    const flow = project("stolen", `name: stolen
+${fixtureApp("--steal-ms=200")}
+steps:
+  - rules: Click "Steal focus"
+  - rules: Wait until page shows Intruder opened within 5s
+  - rules: Type Ada into the "Name" field
+  - assert: the "Name" field contains Ada
+`);
+    const rec = await cli(["record", winPath(flow)]);
+    expect(rec.code, show(rec)).toBe(0);
+  }, 120_000);
+
+  test("a window that never appears names the windows seen; exit 2", async () => {
+    const flow = project("nowindow", `name: nowindow
+app: {command: '"${winPath(fixture)}" --title=Elsewhere', window_title: "No Such Window"}
+steps:
+  - rules: Click "Greet"
+`);
+    const rec = await cli(["record", winPath(flow)], { FLOWPROOF_WINDOW_TIMEOUT_MS: "20000" });
+    expect(rec.code, show(rec)).toBe(2);
+    expect(rec.stderr).toContain("no window titled \"No Such Window\" appeared");
+    expect(rec.stderr).toContain("windows seen: \"Elsewhere\"");
+  }, 120_000);
+});
+
+describe("Wine's notepad", () => {
+  test("Type goes into the document and document contains reads it", async () => {
+    const flow = project("notes", `name: notes
+app: notepad
+steps:
+  - rules: Type flowproof drove this
+  - assert: document contains flowproof drove this
+`);
+    const rec = await cli(["record", winPath(flow)]);
+    expect(rec.code, show(rec)).toBe(0);
+    const run = await cli(["run", winPath(flow)]);
+    expect(run.code, show(run)).toBe(0);
+  }, 180_000);
+});
+
+/**
+ * Whether the frame has a solid black box of a field's size inside the window (the masked password
+ * field): at least 15 rows in a row, each with a black run of 150 px or more touching neither edge
+ * (the band above the client area, where Wine draws no title bar, is black from edge to edge).
+ */
+function maskedBlackBox(png: PNG): boolean {
+  const black = (x: number, y: number) => {
+    const i = (y * png.width + x) * 4;
+    return png.data[i] === 0 && png.data[i + 1] === 0 && png.data[i + 2] === 0;
+  };
+  const boxRow = (y: number) => {
+    let start = -1;
+    for (let x = 0; x <= png.width; x++) {
+      if (x < png.width && black(x, y)) {
+        if (start < 0) start = x;
+        continue;
+      }
+      if (start > 0 && x < png.width && x - start >= 150) return true;
+      start = -1;
+    }
+    return false;
+  };
+  let rows = 0;
+  for (let y = 0; y < png.height; y++) {
+    rows = boxRow(y) ? rows + 1 : 0;
+    if (rows >= 15) return true;
+  }
+  return false;
+}
