@@ -190,3 +190,31 @@ describe("bad input", () => {
     expect(w.stderr + w.stdout).toContain("`mcp:` belongs to agent flows");
   });
 });
+
+describe("an agent flow over flowproof's own MCP server", () => {
+  test("flowproof_record and flowproof_run drive an agent flow with its MCP lane; the replay asks no model", async () => {
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+    const p = project();
+    p.write("notes.flow.yaml", flow(`command: ${SERVER}`));
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, ...recordEnv() })) if (v !== undefined) env[k] = v;
+    const client = new Client({ name: "agent-flow-test", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: BUN, args: [join(REPO_ROOT, "src", "cli", "main.ts"), "mcp"], cwd: p.dir, env, stderr: "ignore" }));
+    try {
+      const spec = join(p.dir, "notes.flow.yaml");
+      const rec = (await client.callTool({ name: "flowproof_record", arguments: { spec } }, undefined, { timeout: 170_000 })) as { structuredContent?: Record<string, unknown> };
+      expect(rec.structuredContent?.["ok"]).toBe(true);
+      const before = model.requests.length;
+      const progress: string[] = [];
+      const run = (await client.callTool({ name: "flowproof_run", arguments: { spec } }, undefined, { timeout: 170_000, onprogress: (n) => progress.push(n.message ?? "") })) as { structuredContent?: { report: { passed: boolean; steps: Array<{ agent?: { calls: Array<{ name: string }> } }> } } };
+      expect(run.structuredContent?.report.passed).toBe(true);
+      expect(run.structuredContent?.report.steps[0]!.agent?.calls.map((c) => c.name)).toEqual(["read_note", "notes.read_note"]);
+      expect(model.requests.length).toBe(before);
+      expect(progress.filter((m) => m.startsWith("step "))).toEqual([expect.stringMatching(/^step 1\/1: PASSED prompt: When does my gate close\?/)]);
+      expect(serverLog(p)).toEqual(["start", "call read_note n1"]);
+    } finally {
+      await client.close();
+    }
+  }, 180_000);
+});
