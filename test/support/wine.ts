@@ -80,8 +80,13 @@ async function run(argv: readonly string[], options: { env?: Record<string, stri
   const out = collect(proc.stdout);
   const err = collect(proc.stderr);
   const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => proc.kill("SIGKILL"), options.timeoutMs);
-  const code = await proc.exited;
+  // Bounded even if the exit is never reported: 5 s after the kill, answer 137 (SIGKILL's code).
+  let giveUp: ReturnType<typeof setTimeout> | undefined;
+  const code = options.timeoutMs === undefined
+    ? await proc.exited
+    : await Promise.race([proc.exited, new Promise<number>((done) => (giveUp = setTimeout(() => done(137), (options.timeoutMs ?? 0) + 5_000)))]);
   if (timer !== undefined) clearTimeout(timer);
+  if (giveUp !== undefined) clearTimeout(giveUp);
   await Promise.race([Promise.all([out.done, err.done]), Bun.sleep(1_000)]);
   out.cancel();
   err.cancel();
@@ -144,6 +149,7 @@ export async function windowsExecutable(entry: string, name: string = basename(e
   if (r.code !== 0 || !existsSync(produced)) throw new Error(`bun build --compile --target=bun-windows-x64 ${entry} failed:\n${r.stdout}${r.stderr}`);
   publish(produced, exe);
   await shimInto(dir);
+  pruneWineCache(3);
   buildTimings.push({ label: `${name}.exe`, ms: performance.now() - t0, cached: false });
   return exe;
 }
@@ -393,7 +399,7 @@ export async function startWineBed(): Promise<WineBed> {
   };
 }
 
-/** Remove cached builds other than the newest `keep` per name (the cache otherwise grows by ~110 MB per source change). */
+/** Removes cached builds other than the newest `keep` per name (each windows-x64 build is ~110 MB). */
 export function pruneWineCache(keep = 2): void {
   if (!existsSync(CACHE_DIR)) return;
   const byName = new Map<string, { path: string; mtime: number }[]>();
