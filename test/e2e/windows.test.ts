@@ -84,7 +84,7 @@ steps:
     expect(maskedBlackBox(last)).toBe(true);
   }, 900_000);
 
-  test("a red test for each assertion kind fails the run with exit 1", async () => {
+  test("a red assertion fails the recording with exit 1, naming what it expected", async () => {
     const flow = project("red", `name: red
 ${fixtureApp()}
 steps:
