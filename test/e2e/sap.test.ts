@@ -119,9 +119,6 @@ describe("sap flows through the Windows executable", () => {
     const writes = readFileSync(writesLog, "utf8").split("\n").filter((l) => l.includes(CLERK_PW));
     expect(writes.length).toBe(2);
     for (const w of writes) expect(w).toMatch(/^(?:\uFEFF)?SET \/app\/con\[\d+\]\/ses\[0\]\/wnd\[0\]\/usr\/pwdRSYST-BCODE Text=/);
-    // Frames of the SAP window were captured.
-    const pngs = filesUnder(join(project, ".flowproof")).filter((f) => f.endsWith(".png"));
-    expect(pngs.length).toBeGreaterThan(0);
   }, 300_000);
 
   test("a status-bar error fails the step with SAP's message", async () => {
