@@ -1,8 +1,8 @@
 // A web flow's starting conditions: `mock:` rules, the `session:` seed and the `browser:` shape.
 // Validated here with spans; kept as written (`${VAR}`s raw) so they travel into the trace header
 // and every replay applies the same shape. Pure: no fs, no env, no clock.
-import type { Diagnostic } from "../diagnostics/diagnostic.ts";
-import { isMap, isScalar, type Node, type YamlSource } from "./yaml.ts";
+import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { isMap, isScalar, spanOf, type Node, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
 import { bad, boolean, entries, integer, list, literal, missing, positive, template, text, type Fields } from "./fields.ts";
 
@@ -249,4 +249,38 @@ function isTimeZone(tz: string): boolean {
   } catch {
     return false; // RangeError: unknown time zone — reported by the caller
   }
+}
+
+/** What a governing suite gives its flows' own keys: `browser:` for a flow without one, and the `identities` `session: <name>` reads. */
+export interface FlowSuiteDefaults {
+  /** The suite file, as shown in messages. */
+  readonly file: string;
+  readonly browser?: FlowBrowser;
+  readonly identities?: Readonly<Record<string, FlowSession>>;
+}
+
+/** `mock:`, `session:` and `browser:` shape a browser: web flows only. */
+export function loadShaping(source: YamlSource, values: Map<string, Node | null>, app: string | undefined, problems: Diagnostic[], suite: FlowSuiteDefaults | undefined): { mock?: readonly FlowMockRule[]; session?: FlowSession; browser?: FlowBrowser } {
+  const out: { mock?: readonly FlowMockRule[]; session?: FlowSession; browser?: FlowBrowser } = {};
+  // In file order, so the problems of the blocks are reported as they appear.
+  for (const [key, node] of values) {
+    if (key !== "mock" && key !== "session" && key !== "browser") continue;
+    if (app !== undefined && app !== "web") {
+      problems.push(diagnostic("unsupported-feature", `\`${key}:\` shapes the browser of a web flow; app \`${app}\` has no browser`, {
+        span: spanOf(source, node), hint: `remove \`${key}:\`, or use \`app: web\``,
+      }));
+      continue;
+    }
+    if (key === "mock") out.mock = loadMock(source, node, problems);
+    else if (key === "session") {
+      const session = loadSession(source, node, problems, suite ? { file: suite.file, identities: suite.identities ?? {} } : undefined);
+      if (session) out.session = session;
+    } else {
+      const browser = loadBrowser(source, node, problems);
+      if (browser) out.browser = browser;
+    }
+  }
+  // The suite's `browser:` shapes a web flow without its own block; a flow's block wins outright (no merge).
+  if (!values.has("browser") && suite?.browser && app === "web") out.browser = structuredClone(suite.browser) as FlowBrowser;
+  return out;
 }

@@ -8,7 +8,7 @@ import { diagnostic, type Diagnostic, type SourceSpan } from "../diagnostics/dia
 import { isMap, isScalar, isSeq, keyName, parseYaml, spanInScalar, spanOf, type Node, type Scalar, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
 import { loadRedact, type FlowRedactionRule } from "./redact.ts";
-import { loadBrowser, loadMock, loadSession, type FlowBrowser, type FlowMockRule, type FlowSession } from "./browser-keys.ts";
+import { loadShaping, type FlowBrowser, type FlowMockRule, type FlowSession, type FlowSuiteDefaults } from "./browser-keys.ts";
 import { loadSecretLeakVars, loadStructuredArgs, SECRET_LEAK_KEY, type StructuredKind } from "./structured.ts";
 import { loadSuiteKeys, type SuiteKeys } from "./suite-keys.ts";
 import { loadEffects, withEffectsOff } from "./effects.ts";
@@ -20,7 +20,7 @@ import { AGENT_APP, AGENT_FLOW_KEYS, AGENT_STEP_KEYS, DEFAULT_AGENT_TIMEOUT_SECO
 import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type FlowStep, type Scope, type StepForm } from "./block.ts";
 
 export type { FlowCondition, FlowNode, FlowStep, RepeatBlock, StepForm, WhenBlock } from "./block.ts";
-export type { FlowBrowser, FlowCookie, FlowMockRule, FlowSession } from "./browser-keys.ts";
+export type { FlowBrowser, FlowCookie, FlowMockRule, FlowSession, FlowSuiteDefaults } from "./browser-keys.ts";
 
 export interface Flow extends SuiteKeys, DesktopKeys {
   readonly file: string;
@@ -85,14 +85,6 @@ export interface LoadOptions {
   readonly suite?: FlowSuiteDefaults;
   /** The OS the flow would run on (`process.platform`): Windows apps need `win32`. Absent: not checked. */
   readonly platform?: string;
-}
-
-/** What a governing suite gives its flows' own keys: `browser:` for a flow without one, and the `identities` `session: <name>` reads. */
-export interface FlowSuiteDefaults {
-  /** The suite file, as shown in messages. */
-  readonly file: string;
-  readonly browser?: FlowBrowser;
-  readonly identities?: Readonly<Record<string, FlowSession>>;
 }
 
 export function loadFlowText(file: string, text: string, options: LoadOptions = { plainStepsAreRules: true }): LoadResult {
@@ -266,32 +258,6 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
   return { ok: true, flow: { file, name: name ?? "", app: apps ? "multi" : pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...shaping, ...suiteKeys, hash, ...(apps ? { apps } : {}), ...(sap.connection ? { sap } : {}), ...(effects !== undefined && effects !== "on" ? { effects } : {}) } };
-}
-
-/** `mock:`, `session:` and `browser:` shape a browser: web flows only. */
-function loadShaping(source: YamlSource, values: Map<string, Node | null>, app: string | undefined, problems: Diagnostic[], suite: FlowSuiteDefaults | undefined): Pick<Flow, "mock" | "session" | "browser"> {
-  const out: { mock?: readonly FlowMockRule[]; session?: FlowSession; browser?: FlowBrowser } = {};
-  // In file order, so the problems of the blocks are reported as they appear.
-  for (const [key, node] of values) {
-    if (key !== "mock" && key !== "session" && key !== "browser") continue;
-    if (app !== undefined && app !== "web") {
-      problems.push(diagnostic("unsupported-feature", `\`${key}:\` shapes the browser of a web flow; app \`${app}\` has no browser`, {
-        span: spanOf(source, node), hint: `remove \`${key}:\`, or use \`app: web\``,
-      }));
-      continue;
-    }
-    if (key === "mock") out.mock = loadMock(source, node, problems);
-    else if (key === "session") {
-      const session = loadSession(source, node, problems, suite ? { file: suite.file, identities: suite.identities ?? {} } : undefined);
-      if (session) out.session = session;
-    } else {
-      const browser = loadBrowser(source, node, problems);
-      if (browser) out.browser = browser;
-    }
-  }
-  // The suite's `browser:` shapes a web flow without its own block; a flow's block wins outright (no merge).
-  if (!values.has("browser") && suite?.browser && app === "web") out.browser = structuredClone(suite.browser) as FlowBrowser;
-  return out;
 }
 
 interface StepLoader extends BlockLoader {
