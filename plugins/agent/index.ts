@@ -5,7 +5,7 @@
 import { defineAdapter, type AgentRunOutcome, type AgentRunRequest, type AppDriver, type Attempt, type Reading } from "../../src/plugins/api.ts";
 import type { AgentToolCall, McpLane } from "../../src/plugins/api.ts";
 import { conversationOf, firstFailure, unofferedToolWarnings, withLaneCalls } from "./checks.ts";
-import { startLane, type Lane } from "./mcp.ts";
+import { loadMcpFraming, startLane, type Lane } from "./mcp.ts";
 export { relayMcpStdio } from "./mcp.ts";
 import { startProxy } from "./proxy.ts";
 import { containmentSupport, loopbackPortsIn, openContainment, tierOf, type Containment } from "./containment.ts";
@@ -72,6 +72,7 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<A
   request.signal?.addEventListener("abort", onAbort, { once: true });
   try {
     const serverEnv = agentEnvironment(request.env, {}, undefined);
+    if ((request.mcp ?? []).length > 0) await loadMcpFraming();
     for (const server of request.mcp ?? []) {
       lanes.push(startLane({
         mode: request.mode,

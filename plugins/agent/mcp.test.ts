@@ -1,9 +1,12 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentToolCall, McpLane } from "../../src/plugins/api.ts";
-import { envNameOf, laneDivergence, messagesOf, relayCommand, REPLAY_SESSION_ID, startLane, type Lane, type LaneOptions } from "./mcp.ts";
+import { envNameOf, laneDivergence, loadMcpFraming, messagesOf, relayCommand, REPLAY_SESSION_ID, startLane, type Lane, type LaneOptions } from "./mcp.ts";
+
+// A stdio lane frames its messages with the SDK, loaded on first use.
+beforeAll(() => loadMcpFraming());
 
 const lanes: Lane[] = [];
 afterEach(() => {

@@ -9,8 +9,20 @@
 // no process and no network client, matching each call strictly by position.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+// The SDK's stdio framing loads on first use (loadMcpFraming), not at every command's start-up.
+type StdioFraming = typeof import("@modelcontextprotocol/sdk/shared/stdio.js");
+let framing: StdioFraming | undefined;
+
+/** Loads the MCP SDK's stdio framing; a stdio lane needs it before it starts. */
+export async function loadMcpFraming(): Promise<StdioFraming> {
+  framing ??= await import("@modelcontextprotocol/sdk/shared/stdio.js");
+  return framing;
+}
+
+function loadedFraming(): StdioFraming {
+  if (!framing) throw new Error("the MCP stdio framing was not loaded: call loadMcpFraming() before starting a stdio lane");
+  return framing;
+}
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentMcpServer, AgentToolCall, McpLane } from "../../src/plugins/api.ts";
 
@@ -133,6 +145,7 @@ interface Upstream {
 /** A stdio MCP server flowproof starts at record (through `sh -c`, its own process group), framed by the SDK. */
 function stdioUpstream(command: string, cwd: string, env: Readonly<Record<string, string>>, onUnsolicited: (m: Message) => void): Upstream {
   const child: ChildProcess = spawn("sh", ["-c", command], { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  const { ReadBuffer, serializeMessage } = loadedFraming();
   const buffer = new ReadBuffer();
   const waiting = new Map<string, (m: Message) => void>();
   let stderr = "";
@@ -397,6 +410,8 @@ const textOf = (v: unknown): string => (typeof v === "string" ? v : JSON.stringi
  * stdin to the stand-in at `url` and writes every message of the answer to stdout, in order.
  */
 export async function relayMcpStdio(url: string): Promise<void> {
+  const { serializeMessage } = await loadMcpFraming();
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
   const transport = new StdioServerTransport();
   let sessionId: string | undefined;
   let queue: Promise<void> = Promise.resolve();

@@ -1,6 +1,5 @@
 // Reads one sheet of an xlsx/xlsm (exceljs) or csv file into a grid of canonical cell texts.
 import { readFileSync } from "node:fs";
-import ExcelJS from "exceljs";
 import { canonicalCell, type Grid } from "./cells.ts";
 
 export type { Grid } from "./cells.ts";
@@ -10,6 +9,8 @@ export async function readSheet(path: string, ext: string, sheet: string | undef
     if (sheet !== undefined) return { ok: false, error: `a csv file has no sheet '${sheet}'; remove \`sheet:\`` };
     return { ok: true, grid: parseCsv(readFileSync(path, "utf8")) };
   }
+  // exceljs loads on first use: it is the heaviest dependency, and most runs read no workbook.
+  const { default: ExcelJS } = await import("exceljs");
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(path);
   const ws = sheet === undefined ? wb.worksheets[0] : wb.getWorksheet(sheet);

@@ -3,7 +3,6 @@
 import { Database } from "bun:sqlite";
 import { isAbsolute, resolve } from "node:path";
 import { existsSync } from "node:fs";
-import postgres from "postgres";
 
 export type Cell = string | number | bigint | boolean | Date | Uint8Array | null | undefined;
 
@@ -39,6 +38,7 @@ export async function firstCell(url: string, query: string, baseDir: string): Pr
   if (!/^postgres(ql)?:\/\//i.test(url)) {
     return { ok: false, error: "the connection string is neither a postgres:// URL nor a sqlite: URL", fatal: true };
   }
+  const { default: postgres } = await import("postgres");
   const sql = postgres(url, { max: 1, connect_timeout: 5, idle_timeout: 1, onnotice: () => undefined });
   try {
     const rows = await sql.unsafe(query);

@@ -59,6 +59,7 @@ export const CLI_ONLY_FLAGS: Readonly<Record<string, string>> = {
 export const CLI_ONLY_COMMANDS: Readonly<Record<string, string>> = {
   init: "scaffolds a new project on disk for a person to start from",
   mcp: "starts this server",
+  config: "stores machine-wide credentials in the OS credential store, the password read from a person's standard input; a client of this server is not handed credentials to store",
   doctor: "runs an arbitrary command line through `sh -c` to diagnose a person's agent setup; a client of this server is not given a shell",
 };
 

@@ -56,7 +56,7 @@ export type LoadResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly steps: readonly FlowStep[] };
 
 /** Top-level keys of the flow format that this version runs. */
-export const SUPPORTED_KEYS = ["name", "app", "url", "connection", "login", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps", "agent", "tools", "mcp", "strict", "effects"] as const;
+export const SUPPORTED_KEYS = ["name", "app", "url", "connection", "login", "window", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps", "agent", "tools", "mcp", "strict", "effects"] as const;
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
 const LATER_KEYS = [
   "connection", "login",
@@ -102,7 +102,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   for (const pair of root.items) {
     const key = keyName(pair);
     const keyNode = pair.key as Node;
-    if ((SUPPORTED_KEYS as readonly string[]).includes(key) || key === "window") values.set(key, pair.value as Node | null);
+    if ((SUPPORTED_KEYS as readonly string[]).includes(key)) values.set(key, pair.value as Node | null);
     else if ((LATER_KEYS as readonly string[]).includes(key)) {
       problems.push(diagnostic("unsupported-feature", `\`${key}:\` is part of the flow format but this version of flowproof does not run it yet`, {
         span: spanOf(source, keyNode),

@@ -93,9 +93,26 @@ export const FlowFileSchema = Type.Object(
       Type.Literal("web", { description: "A page in Chromium." }),
       Type.Literal("api", { description: "No UI: only structured steps (assert_api, assert_sql, …) run." }),
       Type.Literal("agent", { description: "An AI agent, recorded through the model-boundary proxy and replayed from its cassette (docs/agents.md)." }),
-      Type.String({ pattern: "^[a-z][a-z0-9_-]*$", description: "The app kind of one of the project's adapter plugins (docs/plugins.md)." }),
+      Type.String({ pattern: "^[a-z][a-z0-9_-]*$", description: "`notepad`, `calc`, `sap` (Windows only; docs/windows.md, docs/sap.md), or the app kind of one of the project's adapter plugins (docs/plugins.md)." }),
+      Type.Object({
+        command: Type.String({ minLength: 1, description: "Any Windows program: its command line (path quoted, arguments verbatim; ${VAR} resolved at launch)." }),
+        window_title: Type.String({ minLength: 1, description: "The title of the window to wait for." }),
+      }, { additionalProperties: false }),
     ], { description: "Which adapter drives the app (a flow has `app:` or `apps:`)." })),
     url: Type.Optional(Type.String({ minLength: 1, description: "Where the flow starts: a URL, or a path relative to the flow file; may hold ${VAR} references. Required for `app: web`." })),
+    connection: Type.Optional(Type.String({ minLength: 1, description: "SAP flows: the SAP Logon entry to open a connection of its own to (omit to attach to a logged-on session; docs/sap.md)." })),
+    login: Type.Optional(Type.Object({
+      user: Type.String({ minLength: 1 }),
+      password: Type.String({ minLength: 1, description: "A ${VAR} reference; never stored." }),
+      client: Type.Optional(Type.String()),
+      language: Type.Optional(Type.String()),
+    }, { additionalProperties: false, description: "SAP flows: the login for `connection:` (docs/sap.md)." })),
+    window: Type.Optional(Type.Object({
+      x: Type.Optional(Type.Integer()),
+      y: Type.Optional(Type.Integer()),
+      width: Type.Optional(Type.Integer({ minimum: 1 })),
+      height: Type.Optional(Type.Integer({ minimum: 1 })),
+    }, { additionalProperties: false, description: "Windows apps: the window's geometry, applied before the first step (docs/windows.md)." })),
     steps: Type.Array(FlowStepSchema, { minItems: 1, description: "One step per item, run in order." }),
     redact: Type.Optional(
       Type.Array(

@@ -1,7 +1,7 @@
 // The only reader of trace files: parses JSON lines, validates each against the v1 schema,
 // refuses other formats and newer versions with a TraceError naming file:line.
 import { readFileSync, existsSync } from "node:fs";
-import Ajv from "ajv";
+import Ajv, { type ValidateFunction } from "ajv";
 import { TraceHeader, TraceStep, TRACE_FORMAT, TRACE_VERSION, type TraceHeader as Header, type TraceStep as Step } from "./schema.ts";
 import { TraceError, diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
 
@@ -12,8 +12,9 @@ export interface Trace {
 }
 
 const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
-const validateHeader = ajv.compile(TraceHeader);
-const validateStep = ajv.compile(TraceStep);
+// Compiled on first read, not at every command's start-up (the step schema is large).
+let validators: { header: ValidateFunction; step: ValidateFunction } | undefined;
+const compiled = () => (validators ??= { header: ajv.compile(TraceHeader), step: ajv.compile(TraceStep) });
 
 function spanAt(file: string, line: number, lineText: string) {
   return { file, line, column: 1, length: Math.max(1, Math.min(lineText.length, 80)), lineText: lineText.slice(0, 200) };
@@ -75,6 +76,7 @@ export function parseTrace(text: string, file: string): Trace {
           hint: "upgrade flowproof to the version that recorded this trace",
         }));
       }
+      const validateHeader = compiled().header;
       if (!validateHeader(value)) {
         problems.push(diagnostic("bad-trace", `the trace header does not match trace format v${TRACE_VERSION}: ${ajv.errorsText(validateHeader.errors)}`, {
           span: spanAt(file, line, lineText),
@@ -92,6 +94,7 @@ export function parseTrace(text: string, file: string): Trace {
       }));
       return;
     }
+    const validateStep = compiled().step;
     if (!validateStep(value)) {
       problems.push(diagnostic("bad-trace", `step line ${line} does not match trace format v${TRACE_VERSION}: ${ajv.errorsText(validateStep.errors)}`, {
         span: spanAt(file, line, lineText),
