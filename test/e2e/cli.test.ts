@@ -32,7 +32,7 @@ describe("flowproof record and run (CLI)", () => {
     expectValidTrace(tracePath);
     const { steps } = readTrace(tracePath);
     expect(steps.length).toBe(3);
-    expect(Object.keys(steps[0]!)).toEqual(["id", "intent", "action", "selectors", "sync", "artifacts"]);
+    expect(Object.keys(steps[0]!)).toEqual(["id", "intent", "action", "selectors", "sync", "artifacts", "effect"]);
 
     const res = await runCli(["run", spec], { cwd: project.dir });
     expect(res.code).toBe(0);
