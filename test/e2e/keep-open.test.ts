@@ -2,13 +2,14 @@
 // headed Chromium on a virtual display (Xvfb) that stays open after the flow — its results
 // already written — until its window is closed, or until Ctrl-C.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import CDP from "chrome-remote-interface";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { REPO_ROOT, runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { latestRunBundle } from "../support/runs.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -129,9 +130,7 @@ describe("--keep-open with a headed browser (Xvfb)", () => {
     const cli = spawnCli(["run", "greet.flow.yaml", "--keep-open"]);
     await waitFor("the keep-open notice", () => cli.stderr().includes("[KEEP-OPEN]"));
     // The verdict is on disk before anyone closes the window.
-    const runs = join(project.dir, ".flowproof", "runs");
-    const latest = readdirSync(runs).sort().at(-1)!;
-    expect(JSON.parse(readFileSync(join(runs, latest, "result.json"), "utf8")).passed).toBe(true);
+    expect(JSON.parse(readFileSync(join(latestRunBundle(project.dir), "result.json"), "utf8")).passed).toBe(true);
     await Bun.sleep(1500);
     expect(cli.proc.exitCode).toBeNull();
     // Close the flow's window as a person would: the page target goes away.

@@ -2,13 +2,14 @@
 // exits when the client closes stdin or on SIGTERM/SIGINT, and a flow a tool call started is
 // stopped, its browser closed (checked by PID) and its result.json written first.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { REPO_ROOT, runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { descendants, isAlive } from "../support/processes.ts";
+import { latestRunBundle } from "../support/runs.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -146,8 +147,7 @@ describe("flowproof mcp: exits with its client", () => {
     else mcp.proc.stdin.end();
     expect(await exitWithin(mcp.proc, 20_000)).toBe(code);
     await expectAllGone(tree);
-    const runs = join(project.dir, ".flowproof", "runs");
-    const result = JSON.parse(readFileSync(join(runs, readdirSync(runs).sort().at(-1)!, "result.json"), "utf8"));
+    const result = JSON.parse(readFileSync(join(latestRunBundle(project.dir), "result.json"), "utf8"));
     expect(result.passed).toBe(false);
     expect(result.interrupted).toBe(how === "SIGTERM" ? "SIGTERM" : "the MCP client closed the connection (end of input)");
     const interrupted = result.steps.find((s: { status: string }) => s.status === "errored");

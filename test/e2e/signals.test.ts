@@ -10,6 +10,7 @@ import { REPO_ROOT, runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { expectValidResult } from "../support/schemas.ts";
 import { descendants, isAlive } from "../support/processes.ts";
+import { latestRunBundle } from "../support/runs.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -70,8 +71,7 @@ function spawnCli(args: string[], command: string[] = [process.execPath, join(RE
 }
 
 function latestRun(): string {
-  const runs = join(project.dir, ".flowproof", "runs");
-  return join(runs, readdirSync(runs).sort().at(-1)!);
+  return latestRunBundle(project.dir);
 }
 
 /**
