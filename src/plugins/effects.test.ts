@@ -8,7 +8,8 @@ describe("effectPath / effectRequest", () => {
     expect(effectPath("https://x/u/123e4567-e89b-12d3-a456-426614174000/")).toBe("/u/:id/");
     expect(effectPath("/plain/path?q=1")).toBe("/plain/path");
   });
-  test("a segment of six or more characters holding a digit is an id; a short version segment is kept", () => {
+  test("a segment of six or more characters holding two digits is an id; a version segment is kept", () => {
+    expect(effectPath("http://x/api/subscribe-v2")).toBe("/api/subscribe-v2");
     expect(effectPath("http://x/api/v2/orders/ORD-AB12/items")).toBe("/api/v2/orders/:id/items");
     expect(effectPath("http://x/api/tokens/zq-canary-7731")).toBe("/api/tokens/:id");
   });

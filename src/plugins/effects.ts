@@ -49,7 +49,7 @@ export function effectRequest(method: string, url: string): string {
   return `${method.toUpperCase()} ${effectPath(url)}`;
 }
 
-/** A URL's path with numeric, UUID and hex segments, and any of six or more characters holding a digit (an order number, a token), as `:id`; no origin, query or fragment. */
+/** A URL's path with numeric, UUID and hex segments, and any of six or more characters holding two or more digits (an order number, a token; `subscribe-v2` is kept), as `:id`; no origin, query or fragment. */
 export function effectPath(url: string): string {
   let path: string;
   try {
@@ -59,6 +59,6 @@ export function effectPath(url: string): string {
   }
   return path
     .split("/")
-    .map((seg) => (/^\d+$/.test(seg) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(seg) || /^[0-9a-f]{12,}$/i.test(seg) || (seg.length >= 6 && /\d/.test(seg)) ? ":id" : seg))
+    .map((seg) => (/^\d+$/.test(seg) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(seg) || /^[0-9a-f]{12,}$/i.test(seg) || (seg.length >= 6 && /\d.*\d/.test(seg)) ? ":id" : seg))
     .join("/");
 }
