@@ -42,15 +42,20 @@ async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream
 }
 
 /**
- * Seconds each job took on the CI machine (every run prints them as `timings`); they only decide
+ * Seconds each job took in a full local run on three workers (every run prints them as `timings`); they only decide
  * the order jobs start in, heaviest first, and the queue balances itself. A new e2e file counts
  * as 30 s until listed.
  */
 const WEIGHTS: Record<string, number> = {
-  unit: 215, python: 60,
-  "oob-assertions": 165, "scoped-targets": 139, suite: 119, "suite-scale": 81, "assertions-more": 72,
-  "grammar-forms": 70, cli: 60, shaping: 54, actions: 50, executable: 43, authoring: 38, blocks: 38,
-  heal: 34, recording: 30, "keep-open": 14, "debug-bundle": 10, "multi-surface": 24, "real-grids": 22, "bad-input": 20, plugins: 17, demo: 14,
+  unit: 600, "oob-assertions": 408, sap: 399, suite: 398, trust: 366, "scoped-targets": 321,
+  effects: 280, executable: 231, "grammar-forms": 212, recording: 209, cli: 207,
+  "suite-scale": 203, "web-fixes": 177, python: 166, actions: 163, "assertions-more": 146,
+  authoring: 142, blocks: 135, windows: 130, "output-faults": 129, shaping: 122,
+  "multi-surface-kinds": 119, "web-apps": 118, agent: 117, mcp: 114, signals: 112,
+  "browser-faults": 98, heal: 97, "agent-mcp": 85, secrets: 77, egress: 74, plugins: 71,
+  "real-grids": 70, "multi-surface": 57, "suite-defaults": 45, demo: 35, "keep-open": 35,
+  "web-components": 32, "debug-bundle": 27, "mcp-lifecycle": 25, "bad-input": 25, "wine-bed": 11,
+  "windows-load": 7, "error-shape": 2,
 };
 
 function jobQueue(): Job[] {
