@@ -11,7 +11,8 @@ interface Job {
   kind: "bun" | "python";
 }
 
-const unitJob: Job = { name: "unit", kind: "bun", cmd: [bun, "test", "--timeout", "30000", "src", "plugins", "scripts", "examples", "test/support"] };
+// Paths, not name filters: a bare `plugins` would also pick test/e2e/plugins.test.ts.
+const unitJob: Job = { name: "unit", kind: "bun", cmd: [bun, "test", "--timeout", "30000", "./src", "./plugins", "./scripts", "./examples", "./test/support"] };
 // stdlib unittest; needs python3 ≥ 3.9 on PATH.
 const pythonJob: Job = { name: "python", kind: "python", cmd: ["python3", "-m", "unittest", "discover", "-s", "sdk/python/tests", "-t", "sdk/python"] };
 
