@@ -2,8 +2,8 @@
 // relatively): for each changed step, what changed and the old recording's frames beside the new
 // recording's frames. Built from the step diff and frame lists only. Pure.
 import type { ChangedStep, EffectChange, TraceDiff } from "../trace/diff.ts";
-import type { StepEffect } from "../trace/schema.ts";
 import { escapeXml as esc } from "./junit.ts";
+import { effectWords } from "./html.ts";
 
 /** Frames of one step in one recording, as paths relative to heal.html. */
 export interface StepFrames {
@@ -37,20 +37,6 @@ function changedSection(c: ChangedStep, frames: StepFrames | undefined): string 
 <div class="pair">${column("old", frames?.old ?? [], "Recorded (current trace)")}${column("new", frames?.new ?? [], "Proposed (live app now)")}</div>
 <details open><summary>Step fields</summary><div class="pair"><pre class="old">${json(c.old)}</pre><pre class="new">${json(c.new)}</pre></div></details>
 </section>`;
-}
-
-/** An effect in words: `sent POST /api/orders · navigated to /orders/confirm`; `nothing`. */
-function effectWords(e: StepEffect): string {
-  const parts = [
-    ...(e.requests && e.requests.length > 0 ? [`sent ${e.requests.join(", ")}`] : []),
-    ...(e.navigated !== undefined ? [`navigated to ${e.navigated}`] : []),
-    ...(e.dialog !== undefined ? [`opened a ${e.dialog} dialog`] : []),
-    ...(e.download ? ["started a download"] : []),
-    ...(e.target && e.target.length > 0 ? [`changed the target's ${e.target.join(", ")}`] : []),
-    ...(e.focus ? ["moved focus"] : []),
-    ...(e.dom !== undefined ? [e.dom === "near" ? "changed the page near the target" : "changed the page"] : []),
-  ];
-  return parts.length > 0 ? parts.join(" · ") : "nothing";
 }
 
 function effectSection(e: EffectChange, frames: StepFrames | undefined): string {
