@@ -13,7 +13,7 @@ interface Node {
 }
 
 const node = (name: string, controlType: number, extra: Partial<Omit<Node, "facts">> & { automationId?: string; password?: boolean; offscreen?: boolean } = {}): Node => ({
-  facts: { name, automationId: extra.automationId ?? "", className: "", controlType, enabled: true, password: extra.password ?? false, focused: false, offscreen: extra.offscreen ?? false, rect: { x: 10, y: 10, width: 50, height: 20 } },
+  facts: { name, automationId: extra.automationId ?? "", className: "", controlType, enabled: true, password: extra.password ?? false, focused: false, offscreen: extra.offscreen ?? false, hwnd: 0, rect: { x: 10, y: 10, width: 50, height: 20 } },
   children: extra.children ?? [],
   ...(extra.value !== undefined ? { value: extra.value } : {}),
   ...(extra.toggle !== undefined ? { toggle: extra.toggle } : {}),

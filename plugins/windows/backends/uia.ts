@@ -3,21 +3,10 @@
 // only when UIA can search it (Wine's UIA cannot, so there the Win32 backend is used). The UIA
 // calls come through a small interface, so the mapping is tested with a fake.
 import type { ControlType, ElementBackend, TopWindow, WinElement } from "../backend.ts";
-import type { Rect } from "../../../src/plugins/api.ts";
+import type { ElementFacts } from "../ffi/uia.ts";
 
-/** What UIA says about one element (an IsPassword element's value is never read). */
-export interface UiaFacts {
-  readonly name: string;
-  readonly automationId: string;
-  readonly className: string;
-  /** UIA ControlType id (50000 Button, 50004 Edit, …). */
-  readonly controlType: number;
-  readonly enabled: boolean;
-  readonly password: boolean;
-  readonly focused: boolean;
-  readonly offscreen: boolean;
-  readonly rect: Rect;
-}
+/** What UIA says about one element (an IsPassword element's value is never read): the bindings' own facts. */
+export type UiaFacts = ElementFacts;
 
 /** The UIA calls the backend makes, on opaque element handles. */
 export interface UiaApi<H> {
