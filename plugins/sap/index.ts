@@ -13,7 +13,7 @@ export function sapNeedsWindows(what: string): FlowproofError {
   return new FlowproofError({
     code: "unsupported-platform",
     message: `${what} requires Windows: SAP GUI Scripting runs only with SAP GUI for Windows (this machine runs ${process.platform})`,
-    hint: "run it on a Windows machine with SAP GUI installed and scripting enabled (docs/sap.md); `flowproof validate` checks a sap flow on any platform",
+    hint: "run it on a Windows machine with SAP GUI installed and scripting enabled (docs/sap.md)",
   });
 }
 

@@ -13,7 +13,7 @@ import { loadSecretLeakVars, loadStructuredArgs, SECRET_LEAK_KEY, type Structure
 import { loadSuiteKeys, type SuiteKeys } from "./suite-keys.ts";
 import { loadEffects, withEffectsOff } from "./effects.ts";
 import { loadApps, loadIn, type SurfaceSpec } from "./surfaces.ts";
-import { loadSapKeys, SAP_APP, type SapKeys } from "./sap-keys.ts";
+import { loadSapKeys, SAP_APP, sapRequiresWindows, type SapKeys } from "./sap-keys.ts";
 import { isWindowsApp, loadDesktopKeys, type DesktopKeys } from "./desktop.ts";
 import { requiredString } from "./fields.ts";
 import { AGENT_APP, AGENT_FLOW_KEYS, AGENT_STEP_KEYS, DEFAULT_AGENT_TIMEOUT_SECONDS, loadFlowMcp, loadAgentSpec, loadAgentStep, loadAgentTools, loadStrict, type AgentStepSpec } from "./agent.ts";
@@ -158,6 +158,9 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   };
   // `connection:`/`login:` of SAP GUI (sap-keys.ts); a SAP flow has no start page.
   const sap = loadSapKeys(source, pairOf("connection"), pairOf("login"), appsNode !== undefined ? "multi-surface" : appKnown ? pluginApp ?? app : undefined, "the flow", problems);
+  if (options.platform !== undefined && options.platform !== "win32") {
+    problems.push(...sapRequiresWindows(source, appKnown && app === SAP_APP ? values.get("app") ?? undefined : undefined, appsNode ?? undefined, options.platform));
+  }
   if (app === SAP_APP && values.has("url")) {
     problems.push(diagnostic("unknown-key", "a SAP flow has no start page: `url:` belongs to web flows", { span: spanOf(source, pairOf("url")?.key), hint: "remove `url:`; start with `Go to VA01`, and name the system with `connection:`" }));
   }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseYaml, isMap, keyName, type Node } from "./yaml.ts";
 import { loadSapKeys, type KeyPair } from "./sap-keys.ts";
+import { loadFlowText } from "./flow.ts";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 
 function load(yaml: string, app = "sap") {
@@ -47,5 +48,28 @@ describe("loadSapKeys", () => {
       ["unsupported-feature", "`connection:` belongs to SAP GUI (`app: sap`); the flow is `app: web`", 1, 1],
       ["unsupported-feature", "`login:` belongs to SAP GUI (`app: sap`); the flow is `app: web`", 2, 1],
     ]);
+  });
+});
+
+describe("SAP GUI needs Windows at load", () => {
+  const problems = (yaml: string, platform: string): string[] => {
+    const r = loadFlowText("f.flow.yaml", yaml, { plainStepsAreRules: true, platform });
+    return r.ok ? [] : r.diagnostics.map((d) => `${d.span?.line}:${d.span?.column} ${d.code} ${d.message}`);
+  };
+  const single = "name: n\napp: sap\nconnection: TS3\nsteps:\n  - Go to VA01\n";
+  const surfaces = "name: n\napps:\n  shop: { app: web, url: http://127.0.0.1/ }\n  clerk: { app: sap, connection: TS3 }\nsteps:\n  - in: clerk\n    steps:\n      - Go to VA01\n";
+
+  test("`app: sap` on Linux is unsupported-platform at the app line", () => {
+    expect(problems(single, "linux")).toEqual(["2:6 unsupported-platform `app: sap` requires Windows: SAP GUI Scripting runs only with SAP GUI for Windows; this machine runs linux"]);
+  });
+
+  test("each sap surface on another OS is refused at its app value", () => {
+    expect(problems(surfaces, "darwin")).toEqual(["4:17 unsupported-platform `apps.clerk.app: sap` requires Windows: SAP GUI Scripting runs only with SAP GUI for Windows; this machine runs darwin"]);
+  });
+
+  test("on Windows, and when no platform is given, both load", () => {
+    expect(problems(single, "win32")).toEqual([]);
+    expect(problems(surfaces, "win32")).toEqual([]);
+    expect(loadFlowText("f.flow.yaml", single, { plainStepsAreRules: true }).ok).toBe(true);
   });
 });

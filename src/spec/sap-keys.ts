@@ -108,3 +108,26 @@ function templateOf(source: YamlSource, node: Node | null, name: string, problem
   }
   return parsed.value;
 }
+
+/**
+ * The load-time capability errors of SAP GUI on another OS than Windows: one for `app: sap`
+ * (`appNode`, its value) and one per sap surface of `apps:` (`appsNode`). SAP GUI Scripting runs
+ * only with SAP GUI for Windows, so such a flow stops before anything starts, `validate` included.
+ */
+export function sapRequiresWindows(source: YamlSource, appNode: Node | undefined, appsNode: Node | undefined, platform: string): Diagnostic[] {
+  const problem = (node: Node | undefined, where: string): Diagnostic => diagnostic("unsupported-platform", `\`${where}: sap\` requires Windows: SAP GUI Scripting runs only with SAP GUI for Windows; this machine runs ${platform}`, {
+    span: spanOf(source, node),
+    hint: "run this flow on a Windows machine with SAP GUI and scripting enabled (the flowproof executable for windows-x64; docs/sap.md)",
+  });
+  const out: Diagnostic[] = [];
+  if (appNode !== undefined) out.push(problem(appNode, "app"));
+  if (isMap(appsNode)) {
+    for (const pair of appsNode.items) {
+      const surface = pair.value as Node | null;
+      if (!isMap(surface)) continue;
+      const app = surface.items.find((p) => keyName(p) === "app")?.value as Node | null | undefined;
+      if (isScalar(app) && app.value === SAP_APP) out.push(problem(app, `apps.${keyName(pair)}.app`));
+    }
+  }
+  return out;
+}

@@ -7,8 +7,6 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { compileWin32, flowproofExecutable, startWineBed, winPath, type WineBed, type WineRun } from "../support/wine.ts";
-import { runCli } from "../support/cli.ts";
-import { tmpProject } from "../support/tmp-project.ts";
 
 const MOCKSAP_C = resolve(import.meta.dir, "../fixtures/sap/mocksap.c");
 const CLERK_PW = "Canary-Clerk-7f3a9";
@@ -208,23 +206,6 @@ steps:
       for (const canary of [CLERK_PW, APPROVER_PW, "Canary-Wrong-5e1d"]) {
         expect(bytes.includes(Buffer.from(canary)) || bytes.includes(Buffer.from(canary, "utf16le")), `${canary} in ${file}`).toBe(false);
       }
-    }
-  });
-});
-
-describe("sap on Linux", () => {
-  test("app: sap and flowproof config sap need Windows (exit 2)", async () => {
-    const p = tmpProject();
-    try {
-      writeFileSync(join(p.dir, "order.flow.yaml"), ORDER_FLOW);
-      const rec = await runCli(["record", "order.flow.yaml"], { cwd: p.dir, env: { CLERK_USER: "clerk", CLERK_PW } });
-      expect(rec.code).toBe(2);
-      expect(rec.stderr).toContain("requires Windows");
-      const config = await runCli(["config", "sap", "--show"], { cwd: p.dir });
-      expect(config.code).toBe(2);
-      expect(config.stderr).toContain("`flowproof config sap` requires Windows");
-    } finally {
-      p.remove();
     }
   });
 });
