@@ -1,9 +1,38 @@
 // The `api` app kind: a surface with no UI. An api flow runs only structured steps (assert_api,
 // assert_sql, …), so this driver launches nothing and answers `unsupported` to every UI action.
-import { defineAdapter, type AppDriver, type Attempt, type Reading } from "../../src/plugins/api.ts";
+// It observes the requests its own steps send: a write (POST, PUT, PATCH, DELETE) a step reports
+// sending is the step's `request` effect, as method and normalised path (never a body or a query).
+import { defineAdapter, effectRequest, isWriteMethod, type AppDriver, type Attempt, type EffectKind, type EffectReading, type EffectWatch, type Reading } from "../../src/plugins/api.ts";
 
 const NO_UI = "an `app: api` flow has no UI to drive";
 const unsupported = async (): Promise<Attempt> => ({ ok: false, failed: "unsupported", detail: NO_UI, retryable: false });
+
+/** What the api surface observes: the requests its steps send, nothing else. */
+export const API_EFFECT_KINDS: readonly EffectKind[] = ["request"];
+
+/**
+ * One step's observation: the writes it reported sending, in order, without repeats. The request
+ * has been answered when the step returns, so the first reading is final.
+ */
+export class SentRequests implements EffectWatch {
+  readonly kinds = API_EFFECT_KINDS;
+  readonly #requests: string[] = [];
+  #stopped = false;
+
+  sent(method: string, url: string): void {
+    if (this.#stopped || !isWriteMethod(method)) return;
+    const r = effectRequest(method, url);
+    if (!this.#requests.includes(r)) this.#requests.push(r);
+  }
+
+  async read(): Promise<EffectReading> {
+    return { effect: this.#requests.length > 0 ? { requests: [...this.#requests] } : {}, idleMs: Number.POSITIVE_INFINITY, final: true };
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+  }
+}
 
 /** The driver of an api flow: navigation is a no-op, every UI action is unsupported, nothing is shown. */
 export function createApiDriver(): AppDriver {
@@ -21,6 +50,7 @@ export function createApiDriver(): AppDriver {
     readText: async () => ({ ok: false, failed: "unsupported", detail: NO_UI, retryable: false }),
     count: async () => 0,
     check: async (): Promise<Reading> => ({ pass: false, actual: NO_UI, retryable: false }),
+    observeEffect: async () => new SentRequests(),
     environment: async () => ({ os: process.platform, resolution: [0, 0] }),
     close: async () => undefined,
   };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { checkArgs, parseRequest, policyOf } from "./index.ts";
+import { checkArgs, parseRequest, plugin, policyOf } from "./index.ts";
 
 describe("assert_api arguments", () => {
   test("parses METHOD url, upper-casing the method", () => {
@@ -36,5 +36,32 @@ describe("assert_api arguments", () => {
     for (const m of ["POST", "PUT", "PATCH", "DELETE"]) expect(policyOf({ request: `${m} http://x` })).toBe("once");
     expect(policyOf({ request: "POST http://x", retry: true })).toBe("poll");
     expect(policyOf({ request: "GET http://x", retry: false })).toBe("once");
+  });
+});
+
+describe("assert_api reports the request it sent", () => {
+  const context = (sent: [string, string][]) => ({
+    baseDir: ".", log: () => undefined, mode: "record" as const, flowStem: "f", artifactDir: ".", env: {},
+    observe: () => undefined, sent: (m: string, u: string) => void sent.push([m, u]),
+  });
+
+  test("an answered request is reported as sent (its first hop); a request with no answer is not", async () => {
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: (req) => (new URL(req.url).pathname === "/old" ? new Response(null, { status: 307, headers: { location: "/new" } }) : new Response("{}", { status: 201 })),
+    });
+    try {
+      const sent: [string, string][] = [];
+      const base = `http://127.0.0.1:${server.port}`;
+      expect(await plugin.run({ request: `POST ${base}/orders?token=q`, body: { a: 1 } }, context(sent))).toEqual({ pass: true });
+      expect(await plugin.run({ request: `PUT ${base}/old` }, context(sent))).toEqual({ pass: true });
+      expect(sent).toEqual([["POST", `${base}/orders?token=q`], ["PUT", `${base}/old`]]);
+      const refused: [string, string][] = [];
+      expect((await plugin.run({ request: "POST http://127.0.0.1:1/orders" }, context(refused))).pass).toBe(false);
+      expect(refused).toEqual([]);
+    } finally {
+      server.stop(true);
+    }
   });
 });

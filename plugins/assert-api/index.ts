@@ -1,6 +1,8 @@
 // `assert_api`: one HTTP request per attempt and its checks in the documented order (status,
 // body_contains, body_json, header). Reads are polled by the engine; writes are sent exactly once
-// unless `retry: true`. The response never leaves the comparison except to the leak scan.
+// unless `retry: true`. The response never leaves the comparison except to the leak scan. Each
+// answered request is reported to the surface (its method and URL: an api surface keeps a write's
+// method and normalised path as the step's effect).
 import { defineAssertion, type ArgumentProblem, type AttemptPolicy, type Verdict } from "../../src/plugins/api.ts";
 import { checkJson, type JsonCheck } from "./json-path.ts";
 
@@ -107,6 +109,8 @@ export const plugin = defineAssertion<ApiArgs>({
     } catch (error) {
       return fail(`a response from ${req.method} ${req.url}`, `the request failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+    // Answered: the request was sent, as written (a redirect's later hops are the same request).
+    ctx.sent?.(req.method, req.url);
     const text = req.method === "HEAD" ? "" : await res.text();
     ctx.observe("assert_api response body", text);
     const status = res.status;

@@ -141,3 +141,17 @@ describe("launchSapDriver", () => {
     expect(sap.writes.find((w) => w.id.endsWith("RSYST-MANDT"))?.value).toBe("200");
   });
 });
+
+describe("step effects", () => {
+  test("a SAP surface observes no kind: a transaction it opened and a field it filled are not claimed", async () => {
+    const { driver } = await open();
+    const watch = await driver.observeEffect!([]);
+    expect(watch?.kinds).toEqual([]);
+    expect(watch?.sent).toBeUndefined();
+    expect(await driver.navigate("/nVA01", 1000)).toEqual({ ok: true, value: undefined });
+    expect(await driver.fill(text("Order Type", "field"), "OR")).toMatchObject({ ok: true });
+    expect(await watch!.read()).toEqual({ effect: {}, idleMs: Number.POSITIVE_INFINITY, final: true });
+    await watch!.stop();
+    await driver.close();
+  });
+});

@@ -3,6 +3,7 @@
 // error or abort message (type E or A) fails that step with SAP's own text. Password fields are
 // never read, reported or shown unmasked.
 import type { AppDriver, Attempt, Capability, DebugSnapshot, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, Rect, RectTarget, RectsAnswer, SceneEntry, SceneInventory, Selector, TypeOptions } from "../../src/plugins/api.ts";
+import { observingNothing, type EffectWatch } from "../../src/plugins/api.ts";
 import { SapCallError, boolOf, isSapObject, itemsOf, numberOf, objectOf, sessionRelativeId, textOf, type SapObject, type ScriptingEngine } from "./engine.ts";
 import { closeConnection, statusBar } from "./connect.ts";
 import { INPUT_TYPES, matchAnchor, resolveLadder, screenElements, type Purpose } from "./resolve.ts";
@@ -21,6 +22,8 @@ export interface SapDriverOptions {
 
 export class SapDriver implements AppDriver {
   readonly capabilities: ReadonlySet<Capability>;
+  /** Step effects: a desktop surface observes no kind yet (window and control changes are its only candidates), so its steps record `observes: []` and replay never judges them. */
+  readonly observeEffect = async (): Promise<EffectWatch> => observingNothing();
   readonly #engine: ScriptingEngine;
   readonly #session: SapObject;
   readonly #own: SapObject | undefined;

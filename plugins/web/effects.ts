@@ -3,7 +3,7 @@
 // target's own state, focus and DOM changes. Only names leave the page (which state changed,
 // whether the DOM changed near the target): never a value, a body or a query.
 import type { EffectKind, EffectReading, EffectWatch, ObservedEffect } from "../../src/plugins/api.ts";
-import { effectPath, effectRequest } from "../../src/plugins/api.ts";
+import { effectPath, effectRequest, isWriteMethod } from "../../src/plugins/api.ts";
 import type { Session } from "./cdp/connection.ts";
 
 /** Every kind the web surface observes. */
@@ -181,7 +181,7 @@ export class WebEffects {
         if (!w || !/^https?:/.test(p.request.url)) return;
         const type = p.type ?? "Other";
         const method = p.request.method.toUpperCase();
-        const write = method === "POST" || method === "PUT" || method === "PATCH" || method === "DELETE";
+        const write = isWriteMethod(method);
         // A redirect's next hop is the same request: only its first hop is the action's.
         if (p.redirectResponse) return;
         if (write ? !WRITE_TYPES.has(type) : !READ_TYPES.has(type)) return;

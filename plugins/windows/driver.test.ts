@@ -288,3 +288,18 @@ describe("calculator and notepad sugar", () => {
     expect(driver.appInfo()).toEqual({ backend: "fake", geometry: { x: 1, y: 2, width: 300, height: 200 } });
   });
 });
+
+describe("step effects", () => {
+  test("a desktop surface observes no kind: a field it changed, a window title it changed are not claimed", async () => {
+    const { driver, main, status } = fixture();
+    const watch = await driver.observeEffect();
+    expect(watch.kinds).toEqual([]);
+    expect(watch.sent).toBeUndefined();
+    expect(await driver.fill(text("Name", { role: "field" }), "Ada")).toMatchObject({ ok: true });
+    await driver.click(text("Greet"), LEFT);
+    main.title = "Fixture - changed";
+    expect(status.name).toBe("Hello");
+    expect(await watch.read()).toEqual({ effect: {}, idleMs: Number.POSITIVE_INFINITY, final: true });
+    await watch.stop();
+  });
+});

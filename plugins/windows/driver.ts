@@ -3,6 +3,7 @@
 // Input goes only to the surface's own window: before each one the foreground is verified (and
 // re-asked for, bounded); when another window keeps it, the attempt fails naming that window.
 import type { AppDriver, Attempt, Capability, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, Rect, RectTarget, RectsAnswer, SceneEntry, SceneInventory, Selector, TypeOptions } from "../../src/plugins/api.ts";
+import { observingNothing, type EffectWatch } from "../../src/plugins/api.ts";
 import { describeElement, isEditable, plainLabel, type Desktop, type ElementBackend, type TopWindow, type WinElement } from "./backend.ts";
 import { clip, matchRung, textOf, type Want } from "./match.ts";
 import { CALC_BUTTONS, CALC_DISPLAY_ID, NOTEPAD_EDITOR_ID, calcTypeButtons, readNumber } from "./sugar.ts";
@@ -44,6 +45,8 @@ type Found = { readonly ok: true; readonly el: WinElement; readonly tier: string
 
 export class WindowsDriver implements AppDriver {
   readonly capabilities = CAPABILITIES;
+  /** Step effects: a desktop surface observes no kind yet (window and control changes are its only candidates), so its steps record `observes: []` and replay never judges them. */
+  readonly observeEffect = async (): Promise<EffectWatch> => observingNothing();
   readonly #desktop: Desktop;
   readonly #backend: ElementBackend;
   readonly #window: TopWindow;

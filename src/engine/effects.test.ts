@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { describeEffect, hasEffect, judgeEffect, observesEffect, signatureOf, stepsWithEffects, withEffect } from "./effects.ts";
+import { describeEffect, EFFECT_MIN_BOUND_MS, hasEffect, judgeEffect, observesEffect, reportSent, signatureOf, stepsWithEffects, withEffect } from "./effects.ts";
 import type { EffectKind, EffectWatch, ObservedEffect } from "../plugins/api.ts";
+import { effectRequest, observingNothing } from "../plugins/api.ts";
 import type { StepEffect, TraceStep } from "../trace/schema.ts";
 import type { ExecutionContext } from "./context.ts";
 
@@ -106,5 +107,97 @@ describe("withEffect", () => {
     expect(observesEffect(clickStep(rec({})), { mode: "replay", policy: "on" })).toBe(false);
     expect(observesEffect(clickStep(), { mode: "replay", policy: "on" })).toBe(false);
     expect(observesEffect(clickStep(), { mode: "record", policy: "on" })).toBe(true);
+  });
+});
+
+const apiStep = (effect?: StepEffect): TraceStep => ({
+  id: "s0001", intent: "assert_api", action: { type: "assert", params: { kind: "structured", key: "assert_api", args: { request: "POST ${API}/orders/${captured.action}" } } },
+  selectors: [], sync: { pre: [], post: [] }, artifacts: {}, ...(effect ? { effect } : {}),
+});
+
+/** A surface's watch that takes the requests its steps report (as the api surface's does). */
+function sentWatch(stopped: string[] = []): EffectWatch {
+  const requests: string[] = [];
+  return {
+    kinds: ["request"],
+    sent: (m, u) => void requests.push(effectRequest(m, u)),
+    read: async () => ({ effect: requests.length > 0 ? { requests: [...requests] } : {}, idleMs: Number.POSITIVE_INFINITY, final: true }),
+    stop: async () => void stopped.push("stopped"),
+  };
+}
+
+function surface(mode: "record" | "replay", watch: () => EffectWatch | undefined, secrets = new Map<string, string>()): ExecutionContext {
+  return { ...context(mode, {}), secrets, driver: { observeEffect: async () => watch() } as unknown as ExecutionContext["driver"] };
+}
+
+describe("structured steps: a surface that observes its own requests", () => {
+  const sends = (url: string, method = "POST") => async () => {
+    reportSent(method, url);
+    return { status: "passed" as const };
+  };
+
+  test("record writes the write the step reported, as method and normalised path, with the surface's kinds", async () => {
+    const step = apiStep();
+    const r = await withEffect(step, surface("record", () => sentWatch()), sends("http://127.0.0.1:9/api/orders/approve?card=zq-canary-7731"));
+    expect(r.effect?.report).toEqual({ check: "on", observes: ["request"], seen: { requests: ["POST /api/orders/approve"] } });
+    expect(stepsWithEffects([step], new Map([["s0001", r.effect!.report]]))[0]!.effect).toEqual({ observes: ["request"], requests: ["POST /api/orders/approve"] });
+    expect(JSON.stringify(r)).not.toContain("canary");
+  });
+
+  test("a ${VAR} value in the path is written as its reference", async () => {
+    const r = await withEffect(apiStep(), surface("record", () => sentWatch(), new Map([["TENANT", "acme-tenant"]])), sends("http://127.0.0.1:9/t/acme-tenant/orders"));
+    expect(r.effect?.report.seen).toEqual({ requests: ["POST /t/${TENANT}/orders"] });
+  });
+
+  test("replay fails a write to another path at once, naming both sides; the same write passes; an extra one too", async () => {
+    const step = apiStep(rec({ requests: ["POST /api/orders/approve"] }, ["request"]));
+    const started = performance.now();
+    const r = await withEffect(step, surface("replay", () => sentWatch()), sends("http://127.0.0.1:9/api/orders/archive"));
+    expect(r.effect?.failure).toBe("assert_api: at record it sent POST /api/orders/approve; at replay it sent POST /api/orders/archive instead");
+    expect(performance.now() - started).toBeLessThan(EFFECT_MIN_BOUND_MS);
+    expect((await withEffect(step, surface("replay", () => sentWatch()), sends("http://127.0.0.1:9/api/orders/approve"))).effect?.failure).toBeUndefined();
+    const extra = async () => {
+      reportSent("POST", "http://127.0.0.1:9/api/audit");
+      reportSent("POST", "http://127.0.0.1:9/api/orders/approve");
+      return { status: "passed" as const };
+    };
+    expect((await withEffect(step, surface("replay", () => sentWatch()), extra)).effect?.failure).toBeUndefined();
+    const none = await withEffect(step, surface("replay", () => sentWatch()), async () => ({ status: "passed" as const }));
+    expect(none.effect?.failure).toBe("assert_api: at record it sent POST /api/orders/approve; at replay it did not");
+  });
+
+  test("a failing step is not judged: its own failure says more", async () => {
+    const step = apiStep(rec({ requests: ["POST /api/orders/approve"] }, ["request"]));
+    const r = await withEffect(step, surface("replay", () => sentWatch()), async () => ({ status: "failed" as const }));
+    expect(r.effect).toBeUndefined();
+  });
+
+  test("a surface whose watch takes no reports (a web page) does not observe structured steps", async () => {
+    const stopped: string[] = [];
+    const page: EffectWatch = { ...fixedWatch({ dom: "page" }), stop: async () => void stopped.push("stopped") };
+    const r = await withEffect(apiStep(), surface("record", () => page), sends("http://127.0.0.1:9/api/orders"));
+    expect(r.effect).toBeUndefined();
+    expect(stopped).toEqual(["stopped"]);
+  });
+
+  test("a request reported outside any observed step goes nowhere", () => {
+    expect(() => reportSent("POST", "http://127.0.0.1:9/api/orders")).not.toThrow();
+  });
+});
+
+describe("a surface observing nothing (the desktop adapters)", () => {
+  test("records observes: [] and is never judged, whatever its trace claims", async () => {
+    const step = clickStep();
+    const r = await withEffect(step, surface("record", observingNothing), async () => ({ status: "passed" as const }));
+    expect(r.effect?.report).toEqual({ check: "unjudged", observes: [], seen: {} });
+    expect(stepsWithEffects([step], new Map([["s0001", r.effect!.report]]))[0]!.effect).toEqual({ observes: [] });
+    expect(observesEffect(clickStep({ observes: [] }), { mode: "replay", policy: "strict" })).toBe(false);
+    // Even a trace claiming every kind is judged only on the kinds the surface observes now: none.
+    const claimed = clickStep(rec({ requests: ["POST /api/orders"], navigated: "/done", target: ["value"], dom: "near" }));
+    const started = performance.now();
+    const replayed = await withEffect(claimed, { ...surface("replay", observingNothing), effects: { mode: "replay", policy: "strict" } }, async () => ({ status: "passed" as const }));
+    expect(replayed.effect?.failure).toBeUndefined();
+    expect(replayed.effect?.report.warning).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(EFFECT_MIN_BOUND_MS);
   });
 });

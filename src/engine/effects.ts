@@ -3,7 +3,11 @@
 // observed again at replay and compared conservatively. A missing navigation, write request,
 // dialog, download or target change fails the step, naming both sides; a missing DOM, focus or
 // GET effect is a warning unless the flow is `effects: strict`; extra effects never count.
+// A structured step (`assert_api`) is observed only on a surface that observes the requests its
+// own steps send (`api`): the step reports each request it sent through the watch open around it.
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { EffectKind, EffectWatch, ObservedEffect } from "../plugins/api.ts";
+import { isWriteMethod } from "../plugins/api.ts";
 import type { ActionType, StepEffect, TraceStep } from "../trace/schema.ts";
 import type { Clock, EffectSettings, ExecutionContext } from "./context.ts";
 import { redact } from "./context.ts";
@@ -46,12 +50,22 @@ export const EFFECT_SETTLE_MAX_MS = 1_500;
 export const EFFECT_MIN_BOUND_MS = 2_000;
 const POLL_MS = 20;
 
-const WRITE = /^(POST|PUT|PATCH|DELETE) /;
-const isWrite = (r: string) => WRITE.test(r);
+const isWrite = (r: string) => isWriteMethod(r.slice(0, r.indexOf(" ")));
+
+/** A structured step (`- assert_api: {…}`): observed only by a surface that observes its own requests. */
+const isStructured = (step: TraceStep): boolean => step.action.type === "assert" && step.action.params.kind === "structured";
+
+/** The watch open around the step running now, for the requests a structured step reports sending. */
+const openWatch = new AsyncLocalStorage<EffectWatch>();
+
+/** A request a structured step sent (AssertionContext.sent): handed to the watch open around the step, if its surface observes requests. */
+export function reportSent(method: string, url: string): void {
+  openWatch.getStore()?.sent?.(method, url);
+}
 
 /** Whether the step's effect is observed at all. */
 export function observesEffect(step: TraceStep, settings: EffectSettings | undefined): boolean {
-  if (!settings || settings.policy === "off" || !OBSERVED_ACTIONS.has(step.action.type) || step.effect?.off) return false;
+  if (!settings || settings.policy === "off" || !(OBSERVED_ACTIONS.has(step.action.type) || isStructured(step)) || step.effect?.off) return false;
   if (settings.mode === "record") return true;
   // Replay: only a recorded, non-empty effect is judged; a trace from before effects replays as before.
   return step.effect !== undefined && hasEffect(step.effect);
@@ -221,6 +235,7 @@ async function settle(watch: EffectWatch, clock: Clock, step: TraceStep, setting
   const hardBound = recorded ? replayBoundMs(step) : EFFECT_SETTLE_MAX_MS;
   for (;;) {
     const r = await watch.read();
+    if (r.final) return r.effect;
     const elapsed = clock.now() - started;
     if (recorded) {
       if (satisfied(recorded, r.effect, watch.kinds, true)) return r.effect;
@@ -242,7 +257,8 @@ export interface EffectOutcome {
 
 /** The report of a step whose effect is not observed: `off` when turned off, otherwise nothing. */
 export function unobservedReport(step: TraceStep, settings: EffectSettings | undefined): EffectReport | undefined {
-  if (!settings || !OBSERVED_ACTIONS.has(step.action.type)) return undefined;
+  // A structured step has an effect to report only where its surface observed it at record.
+  if (!settings || !(OBSERVED_ACTIONS.has(step.action.type) || (isStructured(step) && step.effect !== undefined))) return undefined;
   if (settings.policy === "off" || step.effect?.off) return { check: "off" };
   if (settings.mode === "replay" && step.effect !== undefined) return { check: "unjudged", recorded: recordedEffect(step.effect) };
   return undefined;
@@ -259,12 +275,13 @@ export async function withEffect<T extends { readonly status: string }>(step: Tr
     return { outcome: await act(), ...(report ? { effect: { report } } : {}) };
   }
   const watch = await ctx.driver.observeEffect(step.selectors).catch(() => undefined);
-  if (!watch) {
+  if (!watch || (isStructured(step) && !watch.sent)) {
+    await watch?.stop().catch(() => undefined);
     const report = unobservedReport(step, settings);
     return { outcome: await act(), ...(report ? { effect: { report } } : {}) };
   }
   try {
-    const outcome = await act();
+    const outcome = await openWatch.run(watch, act);
     if (outcome.status !== "passed") return { outcome };
     const raw = await settle(watch, ctx.clock, step, settings);
     const seen = signatureOf(raw, ctx.secrets);

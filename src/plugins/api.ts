@@ -167,7 +167,7 @@ export interface SceneInventory {
 
 /** Step effects: what an adapter observes an action do (see effects.ts). */
 export type { EffectKind, EffectReading, EffectWatch, ObservedEffect } from "./effects.ts";
-export { effectPath, effectRequest } from "./effects.ts";
+export { effectPath, effectRequest, isWriteMethod, observingNothing, WRITE_METHODS } from "./effects.ts";
 
 /** One live surface (a browser page, a desktop window…). Every method is one attempt. */
 export interface AppDriver {
@@ -337,6 +337,12 @@ export interface AssertionContext {
    * The engine keeps only whether a watched secret occurred, never the text.
    */
   readonly observe: (label: string, text: string) => void;
+  /**
+   * Reports a request this attempt sent and got a response to, as sent (method and URL; a
+   * redirect's later hops are the same request). The surface keeps only the method and the
+   * normalised path of a write, as the step's effect (see docs/trace-format.md, "Effects").
+   */
+  readonly sent?: (method: string, url: string) => void;
   /** Present when the flow's surface can be photographed (capability "screenshot"). `mask`: targets as authored (`css:…`, `id:…`, text). */
   readonly screenshot?: (mask: readonly string[]) => Promise<SurfaceShot>;
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { effectPath, effectRequest } from "./effects.ts";
+import { effectPath, effectRequest, isWriteMethod, observingNothing } from "./effects.ts";
 
 describe("effectPath / effectRequest", () => {
   test("drop origin, query and fragment; ids and tokens become :id", () => {
@@ -12,5 +12,19 @@ describe("effectPath / effectRequest", () => {
     expect(effectPath("http://x/api/subscribe-v2")).toBe("/api/subscribe-v2");
     expect(effectPath("http://x/api/v2/orders/ORD-AB12/items")).toBe("/api/v2/orders/:id/items");
     expect(effectPath("http://x/api/tokens/zq-canary-7731")).toBe("/api/tokens/:id");
+  });
+});
+
+describe("isWriteMethod / observingNothing", () => {
+  test("POST, PUT, PATCH and DELETE are writes in any case; reads are not", () => {
+    for (const m of ["POST", "put", "Patch", "DELETE"]) expect(isWriteMethod(m)).toBe(true);
+    for (const m of ["GET", "HEAD", "OPTIONS"]) expect(isWriteMethod(m)).toBe(false);
+  });
+  test("a surface observing nothing answers an empty, final effect and observes no kind", async () => {
+    const w = observingNothing();
+    expect(w.kinds).toEqual([]);
+    expect(await w.read()).toMatchObject({ effect: {}, final: true });
+    expect(w.sent).toBeUndefined();
+    await w.stop();
   });
 });

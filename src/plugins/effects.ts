@@ -32,6 +32,8 @@ export interface EffectReading {
   readonly effect: ObservedEffect;
   /** Milliseconds since the last observed activity; 0 while a request or a navigation is in flight. */
   readonly idleMs: number;
+  /** Nothing more can happen (the action's effect is complete once it returned): the engine stops waiting. */
+  readonly final?: boolean;
 }
 
 /** Observes what one action does, from just before it until `stop`. */
@@ -42,6 +44,26 @@ export interface EffectWatch {
   read(): Promise<EffectReading>;
   /** Ends the watch and releases what it installed. */
   stop(): Promise<void>;
+  /**
+   * A surface that observes the requests its own steps send (`api`): a request a structured step
+   * sent and got an answer to while the watch was open, as it was sent (first hop of a redirect).
+   * Absent: the surface does not observe structured steps, and they are not observed at all.
+   */
+  sent?(method: string, url: string): void;
+}
+
+/** The methods whose requests count as writes (state-changing); every other method is a read. */
+export const WRITE_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** True for POST, PUT, PATCH and DELETE (any case). */
+export const isWriteMethod = (method: string): boolean => WRITE_METHODS.has(method.toUpperCase());
+
+/**
+ * The watch of a surface that observes no kind of effect: its steps record `observes: []`, so
+ * replay never judges them (the desktop adapters, whose input effects are not observed yet).
+ */
+export function observingNothing(): EffectWatch {
+  return { kinds: [], read: async () => ({ effect: {}, idleMs: Number.POSITIVE_INFINITY, final: true }), stop: async () => undefined };
 }
 
 /** A request's method and URL as an effect: `POST /api/orders/:id` — no origin, no query, no fragment; ids and tokens become `:id`. */

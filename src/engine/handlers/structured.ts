@@ -8,6 +8,7 @@ import { poll } from "../poll.ts";
 import { resolveText } from "../templates.ts";
 import type { ExecutionContext, StructuredContext } from "../context.ts";
 import { surfaceShooter } from "../surface-shot.ts";
+import { reportSent } from "../effects.ts";
 import { DEFAULT_ASSERT_TIMEOUT_MS } from "../compile.ts";
 
 /** Every string in `value` with its `${VAR}` / `${captured.x}` references resolved (throws when one is unset). */
@@ -39,6 +40,7 @@ function assertionContext(step: { id: string; surface?: string }, ctx: Execution
     artifactDir: s.artifactDir,
     env: ctx.env,
     observe: (label, text) => s.leaks.observe(`${label} of step ${step.id}`, text),
+    sent: reportSent,
     ...(shoot ? { screenshot: shoot } : {}),
     ...(step.surface !== undefined ? { surface: step.surface } : {}),
   };
