@@ -3,6 +3,7 @@ import { parseTemplate } from "../grammar/index.ts";
 import type { Template } from "../grammar/ast.ts";
 import type { SapKeys } from "../spec/sap-keys.ts";
 import { sapHeader, sapHeaderOf, sapLaunchConfig } from "./sap-launch.ts";
+import { parseTrace } from "../trace/read.ts";
 
 const t = (raw: string): Template => {
   const p = parseTemplate(raw);
@@ -66,5 +67,23 @@ describe("sapLaunchConfig", () => {
 
   test("a bad FLOWPROOF_SAP_CONNECT_TIMEOUT_MS is refused", () => {
     expect(() => sapLaunchConfig({}, {}, { FLOWPROOF_SAP_CONNECT_TIMEOUT_MS: "soon" }, new Map())).toThrow("FLOWPROOF_SAP_CONNECT_TIMEOUT_MS must be a positive whole number");
+  });
+});
+
+describe("the sap fields of a trace header", () => {
+  const header = (app: Record<string, unknown>): string => `${JSON.stringify({
+    format: "flowproof-trace", version: 1, trace_id: "0b7f3c52-5f0e-4c1e-9a55-7d4b1c2e9f10", recorded_at: "2026-01-02T03:04:05.678Z",
+    app: { name: "sap", adapter: "sap", ...app }, env: { os: "win32", resolution: [1280, 800] },
+  })}\n`;
+
+  test("connection and login_user are declared strings of the header's app entry (and of an apps surface)", () => {
+    const trace = parseTrace(header(sapHeader(KEYS) as Record<string, unknown>), "a.trace.jsonl");
+    const typed: { connection?: string; login_user?: string } = trace.header.app;
+    expect(sapHeaderOf(typed)).toEqual({ connection: "${SAP_CONNECTION}", login_user: "clerk" });
+    for (const bad of [{ connection: 3 }, { login_user: { raw: "clerk" } }]) {
+      expect(() => parseTrace(header(bad), "a.trace.jsonl")).toThrow(/connection|login_user/);
+    }
+    const multi = JSON.stringify({ ...JSON.parse(header({})), app: { name: "multi", adapter: "multi" }, apps: { clerk: { name: "clerk", adapter: "sap", login_user: 7 } } });
+    expect(() => parseTrace(`${multi}\n`, "a.trace.jsonl")).toThrow(/login_user/);
   });
 });

@@ -377,6 +377,8 @@ export const AppInfo = Type.Object(
       { additionalProperties: false, description: "A Windows app's window rectangle as applied before the first step (`window:`); replay applies it again." },
     )),
     backend: Opt(Type.String({ description: "A Windows app's element backend that resolved the steps (uia, win32); replay uses the same one." })),
+    connection: Opt(Type.String({ description: "A SAP flow's or sap surface's `connection:` (the SAP Logon entry) as written (raw ${VAR} references); absent when it attaches to a session already logged on." })),
+    login_user: Opt(Type.String({ description: "A SAP flow's or sap surface's `login.user` as written (raw ${VAR} references); the password is never stored, every record and replay resolves it from the flow." })),
     version: Opt(Type.String()),
     /** A multi-surface flow's web surface: its own `browser:` shape as written, applied from here at replay. */
     browser: Opt(BrowserShape),
