@@ -1,8 +1,11 @@
 // Writes schema/*.schema.json from the TypeBox schema sources (src/trace/schema.ts,
-// src/report/schema.ts, src/spec/schema.ts). `--check` (default) reports stale files and writes nothing; `--write`
-// rewrites the stale ones.
+// src/report/schema.ts, src/spec/schema.ts), and the trace validators compiled ahead of time
+// (src/trace/validators.generated.js, so no command compiles the large step schema at start-up).
+// `--check` (default) reports stale files and writes nothing; `--write` rewrites the stale ones.
 import { resolve } from "node:path";
-import { traceSchemaDocument } from "../src/trace/schema.ts";
+import Ajv from "ajv";
+import standaloneCode from "ajv/dist/standalone";
+import { TraceHeader, TraceStep, traceSchemaDocument } from "../src/trace/schema.ts";
 import { resultSchemaDocument } from "../src/report/schema.ts";
 import { flowSchemaDocument } from "../src/spec/schema.ts";
 import { suiteSchemaDocument } from "../src/spec/suite-schema.ts";
@@ -26,8 +29,34 @@ export function renderSchema(document: Record<string, unknown>): string {
   return `${JSON.stringify({ $comment: HEADER, ...document }, null, 2)}\n`;
 }
 
+/** Where the trace validators compiled ahead of time live; src/trace/read.ts imports them. */
+export const TRACE_VALIDATORS_PATH = "src/trace/validators.generated.js";
+
+/**
+ * The header and step validators as one ES module (Ajv standalone code), compiled with the
+ * options src/trace/read.ts relies on: every error reported, unknown keywords and formats ignored.
+ */
+export function traceValidatorsCode(): string {
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, code: { source: true, esm: true } });
+  ajv.addSchema(TraceHeader, "header");
+  ajv.addSchema(TraceStep, "step");
+  return `// ${HEADER}\n${standaloneCode(ajv, { validateHeader: "header", validateStep: "step" })}\n`;
+}
+
+const TRACE_VALIDATORS_TYPES = `// ${HEADER}
+// The types of ${TRACE_VALIDATORS_PATH.replace(/^.*\//, "")}: the trace header and step validators compiled ahead of time.
+import type { ValidateFunction } from "ajv";
+
+export declare const validateHeader: ValidateFunction;
+export declare const validateStep: ValidateFunction;
+`;
+
 export function schemaFiles(): GeneratedFile[] {
-  return SCHEMAS.map((s) => ({ path: s.path, content: renderSchema(s.document()) }));
+  return [
+    ...SCHEMAS.map((s) => ({ path: s.path, content: renderSchema(s.document()) })),
+    { path: TRACE_VALIDATORS_PATH, content: traceValidatorsCode() },
+    { path: TRACE_VALIDATORS_PATH.replace(/\.js$/, ".d.ts"), content: TRACE_VALIDATORS_TYPES },
+  ];
 }
 
 if (import.meta.main) {

@@ -1,9 +1,12 @@
 // The only reader of trace files: parses JSON lines, validates each against the v1 schema,
 // refuses other formats and newer versions with a TraceError naming file:line.
 import { readFileSync, existsSync } from "node:fs";
-import Ajv, { type ValidateFunction } from "ajv";
-import { TraceHeader, TraceStep, TRACE_FORMAT, TRACE_VERSION, type TraceHeader as Header, type TraceStep as Step } from "./schema.ts";
+import type { ErrorObject } from "ajv";
+import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader as Header, type TraceStep as Step } from "./schema.ts";
 import { TraceError, diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
+// Compiled ahead of time from the schema in ./schema.ts by `bun run gen`: compiling the large step
+// schema at run time would cost every replaying command a noticeable share of its start-up.
+import { validateHeader, validateStep } from "./validators.generated.js";
 
 export interface Trace {
   readonly path: string;
@@ -11,10 +14,11 @@ export interface Trace {
   readonly steps: readonly Step[];
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
-// Compiled on first read, not at every command's start-up (the step schema is large).
-let validators: { header: ValidateFunction; step: ValidateFunction } | undefined;
-const compiled = () => (validators ??= { header: ajv.compile(TraceHeader), step: ajv.compile(TraceStep) });
+/** Every schema error of a line, as one sentence: `data/path message, …`. */
+function errorsText(errors: readonly ErrorObject[] | null | undefined): string {
+  if (!errors || errors.length === 0) return "No errors";
+  return errors.map((e) => `data${e.instancePath} ${e.message ?? "is invalid"}`).join(", ");
+}
 
 function spanAt(file: string, line: number, lineText: string) {
   return { file, line, column: 1, length: Math.max(1, Math.min(lineText.length, 80)), lineText: lineText.slice(0, 200) };
@@ -76,9 +80,8 @@ export function parseTrace(text: string, file: string): Trace {
           hint: "upgrade flowproof to the version that recorded this trace",
         }));
       }
-      const validateHeader = compiled().header;
       if (!validateHeader(value)) {
-        problems.push(diagnostic("bad-trace", `the trace header does not match trace format v${TRACE_VERSION}: ${ajv.errorsText(validateHeader.errors)}`, {
+        problems.push(diagnostic("bad-trace", `the trace header does not match trace format v${TRACE_VERSION}: ${errorsText(validateHeader.errors)}`, {
           span: spanAt(file, line, lineText),
           hint: "re-record the flow with `flowproof record <flow.yaml>`",
         }));
@@ -94,9 +97,8 @@ export function parseTrace(text: string, file: string): Trace {
       }));
       return;
     }
-    const validateStep = compiled().step;
     if (!validateStep(value)) {
-      problems.push(diagnostic("bad-trace", `step line ${line} does not match trace format v${TRACE_VERSION}: ${ajv.errorsText(validateStep.errors)}`, {
+      problems.push(diagnostic("bad-trace", `step line ${line} does not match trace format v${TRACE_VERSION}: ${errorsText(validateStep.errors)}`, {
         span: spanAt(file, line, lineText),
         hint: "re-record the flow with `flowproof record <flow.yaml>`",
       }));
