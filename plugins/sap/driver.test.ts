@@ -108,6 +108,10 @@ describe("SapDriver", () => {
     expect((await driver.check([], { kind: "text_contains", text: "canary" })).pass).toBe(false);
     const [secret] = await driver.rectsFor([{ secretFields: true }]);
     expect(secret).toMatchObject({ ok: true, rects: [expect.any(Object)] });
+    // The targets every recorder masks (password inputs, secret fields) resolve, so frames of a SAP window are kept, never dropped.
+    const answers = await driver.rectsFor([{ css: "input[type=password i]" }, { secretFields: true }]);
+    expect(answers.every((a) => a.ok)).toBe(true);
+    expect(answers[0]).toMatchObject({ ok: true, rects: [expect.any(Object)] });
   });
 
   test("attach-only takes a logged-on session and leaves its connection open", async () => {
