@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { FakeSap } from "./fake-engine.ts";
+import { FakeComponent, FakeSap } from "./fake-engine.ts";
 import { didYouMean, matchAnchor, resolveLadder, screenElements } from "./resolve.ts";
 
 function va01() {
@@ -41,5 +41,25 @@ describe("resolve", () => {
 
   test("didYouMean stays quiet when nothing is close", () => {
     expect(didYouMean("wnd[0]/usr/txtX", ["wnd[0]/tbar[0]/okcd"])).toBe("");
+  });
+
+  test("a table cell: the column by its title, the row by the text of its cells (GuiTableControl)", () => {
+    const session = va01();
+    const usr = session.call("FindById", "wnd[0]/usr") as FakeComponent;
+    const table = usr.add(new FakeComponent({ Type: "GuiTableControl", Id: "/app/con[0]/ses[0]/wnd[0]/usr/tblSAPMV45ATCTRL_U_ERF_AUFTRAG", VisibleRowCount: 2 }, []));
+    const titles = ["Item", "Material", "Description"];
+    const rows = [["10", "P-100", "Pump"], ["20", "M-02", "Valve"]];
+    const columns = new FakeComponent({ Type: "GuiCollection" }, [], titles.map((Title) => new FakeComponent({ Type: "GuiTableColumn", Title }, [])));
+    table.objects["Columns"] = () => columns.get("Children");
+    const cells = rows.map((row, r) => row.map((Text, c) => table.add(new FakeComponent({ Type: "GuiTextField", Id: `${table.id}/txtCELL[${c},${r}]`, Text }, []))));
+    table.methods["GetCell"] = (row, col) => cells[Number(row)]![Number(col)]!;
+    const cell = (column: string, ...anchors: string[]) => resolveLadder(session, [{ tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: column, row_anchor: anchors[0]!, ...(anchors.length > 1 ? { row_anchor_also: anchors.slice(1) } : {}) } }], "read");
+    const hit = cell("Material", "Valve");
+    expect(hit).toMatchObject({ ok: true, tier: "structural" });
+    expect(hit.ok && hit.element.get("Text")).toBe("M-02");
+    const both = cell("description", "10", "P-100");
+    expect(both.ok && both.element.get("Text")).toBe("Pump");
+    expect(cell("Material", "Hose")).toEqual({ ok: false, detail: 'no table row containing "Hose" with a "Material" column' });
+    expect(cell("Price", "Pump")).toEqual({ ok: false, detail: 'no table row containing "Pump" with a "Price" column' });
   });
 });
