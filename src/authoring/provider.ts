@@ -1,7 +1,7 @@
 // The authoring model's provider: which backend the environment configures (OpenAI-compatible
 // through the `openai` package, or Anthropic's Messages API over fetch), and one chat call with a
 // timeout. Errors quote the provider's body with the key redacted. No prompt knowledge here.
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { SpecError, FlowproofError, diagnostic } from "../diagnostics/diagnostic.ts";
 
 export type Backend = "openai-compatible" | "anthropic";
@@ -119,11 +119,14 @@ function requestError(config: ProviderConfig, what: string): ModelRequestError {
 }
 
 function openAiClient(config: ProviderConfig): ModelClient {
-  const client = new OpenAI({ apiKey: config.apiKey ?? "none", baseURL: config.baseUrl, timeout: config.timeoutMs, maxRetries: 0 });
+  // The SDK loads on the first request: a replay never asks a model and does not pay for loading it.
+  let client: OpenAI | undefined;
   return {
     backend: config.backend,
     model: config.model,
     async complete(system, messages) {
+      const { default: Sdk } = await import("openai");
+      client ??= new Sdk({ apiKey: config.apiKey ?? "none", baseURL: config.baseUrl, timeout: config.timeoutMs, maxRetries: 0 });
       let res;
       try {
         res = await client.chat.completions.create({
@@ -133,11 +136,11 @@ function openAiClient(config: ProviderConfig): ModelClient {
           messages: [{ role: "system", content: system }, ...messages.map((m) => ({ role: m.role, content: m.content }))],
         });
       } catch (error) {
-        if (error instanceof OpenAI.APIError && typeof error.status === "number") {
+        if (error instanceof Sdk.APIError && typeof error.status === "number") {
           const body = typeof error.error === "object" && error.error !== null ? JSON.stringify(error.error) : String(error.message);
           throw requestError(config, `answered HTTP ${error.status}: ${quoteBody(body, config.apiKey)}`);
         }
-        if (error instanceof OpenAI.APIConnectionTimeoutError) throw requestError(config, `did not answer within ${config.timeoutMs} ms`);
+        if (error instanceof Sdk.APIConnectionTimeoutError) throw requestError(config, `did not answer within ${config.timeoutMs} ms`);
         throw requestError(config, `could not be reached: ${error instanceof Error ? error.message : String(error)}`);
       }
       const text = res.choices?.[0]?.message?.content;
