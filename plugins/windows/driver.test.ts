@@ -124,9 +124,23 @@ describe("WindowsDriver actions", () => {
     expect(await driver.click([{ tier: "native_id", provenance: "rules", payload: { css: "#x" } }], LEFT)).toMatchObject({ ok: false, failed: "unsupported", retryable: false });
   });
 
-  test("right- and double-click, hover and reload are not implemented", async () => {
+  test("right- and double-click are real mouse gestures on the control's centre, even on a button", async () => {
+    const { driver, desk, status } = fixture();
+    expect(await driver.click(text("Greet"), { button: "right", clickCount: 1 })).toEqual({ ok: true, value: undefined, tier: "text_anchor" });
+    expect(await driver.click(id("108"), { button: "left", clickCount: 2 })).toEqual({ ok: true, value: undefined, tier: "native_id" });
+    const greet = desk.windows[0]!.controls.find((c) => c.automationId === "104")!;
+    const fruit = desk.windows[0]!.controls.find((c) => c.automationId === "108")!;
+    expect(desk.clicks).toEqual([
+      { x: greet.rect.x + Math.round(greet.rect.width / 2), y: greet.rect.y + Math.round(greet.rect.height / 2), button: "right", count: 1 },
+      { x: fruit.rect.x + Math.round(fruit.rect.width / 2), y: fruit.rect.y + Math.round(fruit.rect.height / 2), button: "left", count: 2 },
+    ]);
+    // A right-click is not the button's default action.
+    expect(status.name).toBe("Ready");
+    expect(await driver.click(text("Disabled"), { button: "left", clickCount: 2 })).toMatchObject({ ok: false, failed: "enabled" });
+  });
+
+  test("hover and reload are not implemented", async () => {
     const { driver } = fixture();
-    expect(await driver.click(text("Greet"), { button: "right", clickCount: 1 })).toMatchObject({ ok: false, failed: "unsupported" });
     expect(await driver.hover()).toMatchObject({ ok: false, failed: "unsupported" });
     expect(await driver.reload()).toMatchObject({ ok: false, failed: "unsupported" });
   });

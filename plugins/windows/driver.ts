@@ -158,16 +158,18 @@ export class WindowsDriver implements AppDriver {
   }
 
   async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
-    if (options.button !== "left" || options.clickCount !== 1) return fail("unsupported", "right- and double-click are not implemented for windows apps yet", false);
     const f = await this.#resolve(ladder, "clickable");
     if (!f.ok) return f;
     if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
     const fg = await this.#foreground(f.window);
     if (!fg.ok) return fg;
-    if (f.el.controlType === "button" || f.el.controlType === "checkbox" || f.el.controlType === "radio") await this.#backend.invoke(f.el);
+    // A plain click presses a button through its default action; a right- or double-click is a real
+    // mouse gesture on the control (the context menu, the open-on-double-click of a list entry).
+    const plain = options.button === "left" && options.clickCount === 1;
+    if (plain && (f.el.controlType === "button" || f.el.controlType === "checkbox" || f.el.controlType === "radio")) await this.#backend.invoke(f.el);
     else {
       const at = options.at ?? { xPct: 50, yPct: 50 };
-      await this.#desktop.click(Math.round(f.el.rect.x + (f.el.rect.width * at.xPct) / 100), Math.round(f.el.rect.y + (f.el.rect.height * at.yPct) / 100), "left", 1);
+      await this.#desktop.click(Math.round(f.el.rect.x + (f.el.rect.width * at.xPct) / 100), Math.round(f.el.rect.y + (f.el.rect.height * at.yPct) / 100), options.button, options.clickCount);
     }
     return done(f.tier);
   }

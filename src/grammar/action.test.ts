@@ -101,8 +101,8 @@ describe("parseAction pointer verbs", () => {
     ["web", 'Click the "Pay" in the iframe "checkout"', "refused-step", "isTrusted"],
     ["web", 'Press the "Pay" button in the iframe "checkout"', "refused-step", "isTrusted"],
     ["web", 'Drag "A" onto the "B" in the iframe "f"', "refused-step", "isTrusted"],
-    ["windows", 'Right-click "File"', "unsupported-step", "not implemented for windows apps yet"],
-    ["notepad", 'Double-click "File"', "unsupported-step", "not implemented for windows apps yet"],
+    ["windows", 'Right-click "css:#file"', "unsupported-step", "id:<AutomationId>"],
+    ["notepad", 'Double-click "css:#file"', "unsupported-step", "id:<AutomationId>"],
     ["calc", 'Hover over "File"', "unsupported-step", "not implemented for windows apps yet"],
     ["windows", 'Click "css:#save"', "unsupported-step", "id:<AutomationId>"],
     ["web", "Fill in the form", "unknown-step", '`Type Ada into the "Name" field`'],
@@ -116,7 +116,7 @@ describe("parseAction pointer verbs", () => {
   });
 
   test("points a windows refusal at the verb", () => {
-    const r = parseAction(slice('Right-click "File"'), { app: "windows" });
-    expect(r.ok ? [] : [r.error.offset, r.error.length]).toEqual([0, 11]);
+    const r = parseAction(slice('Hover over "File"'), { app: "windows" });
+    expect(r.ok ? [] : [r.error.offset, r.error.length]).toEqual([0, 5]);
   });
 });

@@ -26,8 +26,8 @@ interface Verb {
 const VERBS: readonly Verb[] = [
   { pattern: /(?:go|navigate)\s+to(?:\s+|$)/, name: "Go to", notOnWindows: true, parse: parseNavigate },
   { pattern: /reload\b\s*/, name: "Reload the page", notOnWindows: true, parse: parseReload },
-  { pattern: /right[-\s]click(?:\s+|$)/, name: "Right-click", notOnWindows: true, parse: (r, c) => parseClick(r, c, "Right-click", "right", 1) },
-  { pattern: /double[-\s]click(?:\s+|$)/, name: "Double-click", notOnWindows: true, parse: (r, c) => parseClick(r, c, "Double-click", "left", 2) },
+  { pattern: /right[-\s]click(?:\s+|$)/, name: "Right-click", parse: (r, c) => parseClick(r, c, "Right-click", "right", 1) },
+  { pattern: /double[-\s]click(?:\s+|$)/, name: "Double-click", parse: (r, c) => parseClick(r, c, "Double-click", "left", 2) },
   { pattern: /click(?:\s+|$)/, name: "Click", parse: (r, c) => parseClick(r, c, "Click", "left", 1) },
   { pattern: /hover(?:\s+|$)/, name: "Hover over", notOnWindows: true, parse: parseHover },
   { pattern: /drag(?:\s+|$)/, name: "Drag", parse: parseDrag },

@@ -58,10 +58,10 @@ describe("Windows apps in a flow", () => {
     expect(problems("name: n\napp: notepad\nurl: http://x/\nsteps:\n  - rules: Type x\n")).toEqual(["3:1 unknown-key a Windows app has no start page: `url:` belongs to web flows"]);
   });
 
-  test("the Windows grammar subset: css refused, right-click not implemented, F-keys allowed, calc keys checked", () => {
-    expect(problems("name: n\napp: {command: a.exe, window_title: A}\nsteps:\n  - rules: Click \"css:#save\"\n  - rules: Double-click \"File\"\n  - rules: Press F12\n")).toEqual([
+  test("the Windows grammar subset: css refused, hover not implemented, double- and right-click and F-keys allowed, calc keys checked", () => {
+    expect(problems("name: n\napp: {command: a.exe, window_title: A}\nsteps:\n  - rules: Click \"css:#save\"\n  - rules: Hover over \"File\"\n  - rules: Press F12\n  - rules: Double-click \"File\"\n  - rules: Right-click \"File\"\n")).toEqual([
       "4:18 unsupported-step A `css:` selector only works on web apps, not on windows.",
-      "5:12 unsupported-step `Double-click` is not implemented for windows apps yet.",
+      "5:12 unsupported-step `Hover over` is not implemented for windows apps yet.",
     ]);
     expect(problems("name: n\napp: calc\nsteps:\n  - rules: Press bogus\n")).toEqual(["4:18 unknown-step `bogus` is not a calculator key."]);
   });

@@ -15,7 +15,7 @@ window: {width: 640, height: 480, x: 10}
 steps:
   - rules: Type hello
   - rules: Click "css:#save"
-  - rules: Right-click "File"
+  - rules: Hover over "File"
   - assert: document contains hello
 `);
   for (const command of ["validate", "record"]) {
@@ -25,7 +25,7 @@ steps:
     expect(r.stderr).toContain("notes.flow.yaml:3:9: error[bad-value] `window` gives `x` without `y`; a position needs both");
     expect(r.stderr).toContain("notes.flow.yaml:6:18: error[unsupported-step] A `css:` selector only works on web apps, not on notepad.");
     expect(r.stderr).toContain("id:<AutomationId>");
-    expect(r.stderr).toContain("notes.flow.yaml:7:12: error[unsupported-step] `Right-click` is not implemented for windows apps yet.");
+    expect(r.stderr).toContain("notes.flow.yaml:7:12: error[unsupported-step] `Hover over` is not implemented for windows apps yet.");
   }
 }, 60_000);
 

@@ -109,6 +109,56 @@ steps:
     expect(rec.code, show(rec)).toBe(0);
   }, 120_000);
 
+  test("a window that keeps the foreground fails the step, naming it; nothing is typed into it", async () => {
+    const log = join(bed.dir, "intruder.txt");
+    const flow = project("held", `name: held
+${fixtureApp(`--steal-ms=100 --steal-hold --intruder-log=${winPath(log)}`)}
+steps:
+  - rules: Click "Steal focus"
+  - rules: Wait until page shows Intruder opened within 5s
+  - rules: Type Ada into the "Name" field
+`);
+    const rec = await cli(["record", winPath(flow)]);
+    expect(rec.code, show(rec)).toBe(1);
+    expect(rec.stdout + rec.stderr).toContain("no input was sent: the window \"Intruder\" (FlowproofIntruder, pid");
+    // The intruder writes its field's text on every change: it never received a keystroke.
+    expect(existsSync(log) ? readFileSync(log, "utf8") : "").toBe("");
+  }, 180_000);
+
+  test("Right-click opens a control's context menu and Double-click opens a file entry; a single click only selects it", async () => {
+    const flow = project("gestures", `name: gestures
+${fixtureApp()}
+steps:
+  - rules: Right-click "report.txt"
+  - assert: the "id:122" shows Menu for report.txt
+  - rules: Double-click "report.txt"
+  - assert: the "id:122" shows Opened report.txt
+`);
+    const rec = await cli(["record", winPath(flow)]);
+    expect(rec.code, show(rec)).toBe(0);
+    const run = await cli(["run", winPath(flow)]);
+    expect(run.code, show(run)).toBe(0);
+
+    const red = project("gestures-red", `name: gestures red
+${fixtureApp()}
+steps:
+  - rules: Click "report.txt"
+  - assert: the "id:122" shows Opened report.txt within 1s
+`);
+    const redRec = await cli(["record", winPath(red)]);
+    expect(redRec.code, show(redRec)).toBe(1);
+    expect(redRec.stdout + redRec.stderr).toContain("Selected report.txt");
+
+    const disabled = project("gestures-disabled", `name: gestures disabled
+${fixtureApp()}
+steps:
+  - rules: Double-click "Disabled"
+`);
+    const off = await cli(["record", winPath(disabled)], { FLOWPROOF_STEP_TIMEOUT_MS: "2000" });
+    expect(off.code, show(off)).toBe(1);
+    expect(off.stdout + off.stderr).toContain("button \"Disabled\" (id 114) is disabled");
+  }, 400_000);
+
   test("a window that never appears names the windows seen; exit 2", async () => {
     const flow = project("nowindow", `name: nowindow
 app: {command: '"${winPath(fixture)}" --title=Elsewhere', window_title: "No Such Window"}

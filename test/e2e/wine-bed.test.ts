@@ -129,7 +129,7 @@ describe("the probe exe under Wine", () => {
   test("reads the fixture's control ids, classes and styles: the password box has ES_PASSWORD, the disabled button WS_DISABLED", () => {
     expect(probe.fixtureWindow.className).toBe("FlowproofFixture");
     const byId = new Map(probe.controls.map((c) => [c.id, c]));
-    expect([...byId.keys()].sort((a, b) => a - b)).toEqual([100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 118, 119]);
+    expect([...byId.keys()].sort((a, b) => a - b)).toEqual([100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 118, 119, 120, 121, 122]);
     expect(byId.get(100)).toMatchObject({ className: "Static", text: "Name:" });
     expect(byId.get(101)?.className).toBe("Edit");
     expect((byId.get(105)?.style ?? 0) & ES_PASSWORD).toBe(ES_PASSWORD);
