@@ -65,6 +65,10 @@ describe("captureDebug", () => {
     const failed = [result("s1", "errored", "driver fault")];
     expect(await captureDebug({} as AppDriver, dir, [], failed, new Map())).toEqual(failed);
     expect(await captureDebug(driverWith(async () => { throw new Error("page gone"); }), dir, [], failed, new Map())).toEqual(failed);
+    // A surface that refuses synchronously (a surface set whose active surface has no page).
+    const refusing = { debugSnapshot: () => { throw new Error("surface `backend` cannot debugSnapshot"); } } as unknown as AppDriver;
+    expect(await captureDebug(refusing, dir, [], failed, new Map())).toEqual(failed);
+    expect(await suggestionFor(refusing, step("s1", { text: "Sing in" }), new Map())).toBe("");
   });
 });
 

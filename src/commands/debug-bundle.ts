@@ -48,7 +48,9 @@ export async function snapshotOf(driver: AppDriver, secrets: ReadonlyMap<string,
   if (!snap) return undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), SNAPSHOT_TIMEOUT_MS)));
-  return Promise.race([snap((text) => redact(text, secrets)).catch(() => undefined), limit]).finally(() => clearTimeout(timer));
+  // A surface that refuses at once (an api surface of a multi-surface flow has no page) has no snapshot either.
+  const answer = Promise.resolve().then(() => snap((text) => redact(text, secrets))).catch(() => undefined);
+  return Promise.race([answer, limit]).finally(() => clearTimeout(timer));
 }
 
 /** ` — did you mean 'X'?` for a failed step whose target text the page does not show (recording writes no files); "" otherwise. */
