@@ -269,8 +269,9 @@ export async function nsMain(config: NsConfig, modules: NsModules): Promise<void
   for (const f of config.forwards) {
     // A CIDR range's relay is told the address each connection was made to, first.
     const range = f.socket.startsWith("cidr:");
-    const server = net.createServer((inside) => {
-      const out = net.connect(range ? f.socket.slice(5) : f.socket);
+    // Half-open allowed on both legs: a client that shuts down its sending side still reads the answer.
+    const server = net.createServer({ allowHalfOpen: true }, (inside) => {
+      const out = net.connect({ path: range ? f.socket.slice(5) : f.socket, allowHalfOpen: true });
       if (range) out.write(`${inside.localAddress}\n`);
       const end = () => {
         inside.destroy();

@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { createServer, type AddressInfo } from "node:net";
 import { allowedAttempt, containmentSupport, destinationOf, ENFORCED_TIER, inCidr, loopbackPortsIn, nameServers, openContainment, tierOf } from "./containment.ts";
 
 test("FLOWPROOF_CONTAINMENT=off forces the uncontained tier; a url: agent is never contained", () => {
@@ -49,4 +50,32 @@ test("destinations read as protocol and address", () => {
 test("name servers from resolv.conf, loopback ports from flowproof's variables", () => {
   expect(nameServers("# c\nnameserver 10.255.255.53\nnameserver fe80::1%eth0\nnameserver bogus\nsearch x\n")).toEqual(["10.255.255.53", "fe80::1"]);
   expect(loopbackPortsIn(["http://127.0.0.1:4100/v1", "http://localhost:4200", "x 127.0.0.1:99999", "http://10.0.0.1:80"]).sort()).toEqual([4100, 4200]);
+});
+
+test("a contained client that shuts down its sending side still reads the answer through the relay", async () => {
+  const support = containmentSupport({});
+  expect(support).toEqual({ enforced: true });
+  // A server that answers once its client has finished sending (the client's half-close).
+  const server = createServer({ allowHalfOpen: true }, (s) => {
+    let got = "";
+    s.on("data", (d: Buffer) => void (got += d.toString("utf8")));
+    s.on("end", () => s.end(`echo:${got}`));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  const c = await openContainment({ command: "x" }, support, [port]);
+  try {
+    const client = `import socket; s = socket.create_connection(("127.0.0.1", ${port})); s.sendall(b"hello"); s.shutdown(socket.SHUT_WR); print("reply", s.recv(100).decode())`;
+    const l = c.launch(`python3 -c '${client}'`);
+    // Spawned asynchronously: the relay and the server run in this process.
+    const child = Bun.spawn([l.file, ...l.args], { env: { ...process.env, ...l.env }, stdout: "pipe", stderr: "pipe" });
+    const timer = setTimeout(() => child.kill(), 20_000);
+    const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    clearTimeout(timer);
+    expect(out.trim(), err).toBe("reply echo:hello");
+    expect(c.finish().containment.attempted).toEqual([]);
+  } finally {
+    c.stop();
+    server.close();
+  }
 });

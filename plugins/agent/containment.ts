@@ -140,8 +140,9 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
   const forwards: NsConfig["forwards"][number][] = [];
   const relay = async (inside: { host: string; port: number }, target: { host: string; port: number }) => {
     const socket = join(dir, `r${forwards.length}.sock`);
-    const server = createServer((conn) => {
-      const out = createConnection({ host: target.host, port: target.port });
+    // Half-open allowed on both legs (as inside): each side's end is passed on, the other direction keeps flowing.
+    const server = createServer({ allowHalfOpen: true }, (conn) => {
+      const out = createConnection({ host: target.host, port: target.port, allowHalfOpen: true });
       const end = () => {
         conn.destroy();
         out.destroy();
@@ -180,7 +181,7 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
     const [v, portText] = family.split(" ") as [string, string];
     const port = Number(portText);
     const socket = join(dir, `c${v}-${port}.sock`);
-    const server = createServer((conn) => {
+    const server = createServer({ allowHalfOpen: true }, (conn) => {
       conn.once("data", (first: Buffer) => {
         // The namespace side sends the address the agent connected to as the first line.
         const nl = first.indexOf(10);
@@ -189,7 +190,7 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
           conn.destroy();
           return;
         }
-        const out = createConnection({ host: address, port });
+        const out = createConnection({ host: address, port, allowHalfOpen: true });
         const end = () => {
           conn.destroy();
           out.destroy();

@@ -80,6 +80,17 @@ describe("a replaying stand-in", () => {
     expect(l.unasked()).toBe(0);
   });
 
+  test("with a standalone stream open, a client reading SSE answers still gets each notification inline after its anchor call", async () => {
+    const { lane: l } = lane();
+    const standalone = await fetch(l.url);
+    const init = await post(l.url, { jsonrpc: "2.0", id: 7, method: "initialize", params: { protocolVersion: "2025-06-18" } });
+    expect(messagesOf("text/event-stream", await init.text())).toEqual([
+      { jsonrpc: "2.0", id: 7, result: RECORDED.calls[0]!.result },
+      { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "ready" } },
+    ]);
+    await standalone.body?.cancel();
+  });
+
   test("a batch is refused with 400; a second standalone stream with 409; the legacy SSE path with 404", async () => {
     const { lane: l, failures } = lane();
     expect((await post(l.url, [{ jsonrpc: "2.0", id: 1, method: "ping" }])).status).toBe(400);
@@ -111,6 +122,34 @@ describe("a recording stand-in", () => {
       expect(failures[0]).toContain("sent a `sampling/createMessage` request mid-record: server-initiated requests (sampling, elicitation, roots) are not supported");
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("a notification the server sends inside a call's SSE answer stays inline ahead of that answer, even with a standalone stream open", async () => {
+    // A streamable-HTTP server that answers every call with a log notification, then the answer, as SSE.
+    const upstream = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req) {
+        const m = (await req.json()) as { id: number };
+        const frames = [{ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "reading n1" } }, { jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: "Gate 14" }] } }];
+        return new Response(frames.map((f) => `event: message\ndata: ${JSON.stringify(f)}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } });
+      },
+    });
+    try {
+      const { lane: l, failures } = lane({ mode: "record", server: { name: "notes", url: `http://127.0.0.1:${String(upstream.port)}/mcp` } });
+      const standalone = await fetch(l.url);
+      expect(standalone.status).toBe(200);
+      const res = await post(l.url, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "read_note", arguments: { id: "n1" } } });
+      expect(messagesOf(res.headers.get("content-type") ?? "", await res.text())).toEqual([
+        { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "reading n1" } },
+        { jsonrpc: "2.0", id: 4, result: { content: [{ type: "text", text: "Gate 14" }] } },
+      ]);
+      expect(l.lane.events).toEqual([{ after: 0, method: "notifications/message", params: { level: "info", data: "reading n1" } }]);
+      expect(failures).toEqual([]);
+      await standalone.body?.cancel();
+    } finally {
+      void upstream.stop(true);
     }
   });
 

@@ -241,10 +241,16 @@ export function startLane(options: LaneOptions): Lane {
     options.onFailure(detail);
   };
   const masked = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(options.mask(JSON.stringify(v))) as unknown);
-  const deliver = (): Message[] => {
+  /**
+   * Takes the notifications not yet delivered: for the answer being built (`inline`, when the
+   * client reads that answer as an SSE stream), else onto the standalone GET stream if one is open.
+   * Inline keeps a notification ahead of the answer it came with, as the server sent it; on the
+   * GET stream it would race the answer on another connection.
+   */
+  const deliver = (inline = false): Message[] => {
     const out = pending;
     pending = [];
-    if (getStream && out.length > 0) {
+    if (!inline && getStream && out.length > 0) {
       getStream.enqueue(encoder.encode(sse(out)));
       return [];
     }
@@ -269,7 +275,7 @@ export function startLane(options: LaneOptions): Lane {
   if (mode === "replay") pending.push(...recorded.events.filter((e) => e.after === 0).map((e) => ({ jsonrpc: "2.0", method: e.method, ...(e.params !== undefined ? { params: e.params } : {}) })));
 
   /** One client request: its answer, recorded or served. */
-  const call = async (m: Message, headers: Headers): Promise<{ status: number; messages: Message[]; sessionId?: string }> => {
+  const call = async (m: Message, headers: Headers, inline: boolean): Promise<{ status: number; messages: Message[]; sessionId?: string }> => {
     const ordinal = calls.length + 1;
     const method = String(m["method"]);
     const params = m["params"];
@@ -307,7 +313,7 @@ export function startLane(options: LaneOptions): Lane {
       sessionId = got.sessionId;
       const own = got.messages.find((x) => !isRequest(x) && !isNotification(x) && jsonEqual(x["id"], m["id"]));
       for (const x of got.messages) if (x !== own) unsolicited(x);
-      before.push(...deliver());
+      before.push(...deliver(inline));
       if (!own) {
         const detail = `${label} answered call ${ordinal} (\`${method}\`) with HTTP ${got.status} and no JSON-RPC response`;
         fail(detail);
@@ -320,9 +326,9 @@ export function startLane(options: LaneOptions): Lane {
     answered += 1;
     if (method === "tools/call") toolCalls.push({ turn, server: server.name, name: `${server.name}.${String(p["name"])}`, arguments: p["arguments"] ?? {}, result: answer["error"] !== undefined ? JSON.stringify(answer["error"]) : resultText(answer["result"]) });
     if (mode === "replay") {
-      before.push(...deliver());
+      before.push(...deliver(inline));
       pending.push(...recorded.events.filter((e) => e.after === answered).map((e) => ({ jsonrpc: "2.0", method: e.method, ...(e.params !== undefined ? { params: e.params } : {}) })));
-      return { status: 200, messages: [...before, answer, ...deliver()], ...(sessionId ? { sessionId } : {}) };
+      return { status: 200, messages: [...before, answer, ...deliver(inline)], ...(sessionId ? { sessionId } : {}) };
     }
     return { status: 200, messages: [...before, answer], ...(sessionId ? { sessionId } : {}) };
   };
@@ -369,9 +375,9 @@ export function startLane(options: LaneOptions): Lane {
         if (mode === "record" && upstream) await upstream.send(msg, req.headers).catch(() => undefined);
         return new Response(null, { status: 202 });
       }
-      const out = await call(msg, req.headers);
-      const headers: Record<string, string> = out.sessionId ? { "mcp-session-id": out.sessionId } : {};
       const accepts = (req.headers.get("accept") ?? "").includes("text/event-stream");
+      const out = await call(msg, req.headers, accepts);
+      const headers: Record<string, string> = out.sessionId ? { "mcp-session-id": out.sessionId } : {};
       if (out.messages.length === 1 || !accepts) {
         const own = out.messages.find((x) => !isNotification(x)) ?? out.messages[0];
         pending.push(...out.messages.filter((x) => x !== own));

@@ -142,9 +142,7 @@ describe("a streamable-HTTP MCP server", () => {
     const server = Bun.spawn([BUN, join(AGENTS, "notes-mcp-server.mjs"), "--http"], { cwd: p.dir, env: { ...process.env, NOTES_TOKEN: TOKEN }, stdout: "pipe", stderr: "pipe" });
     try {
       const port = new TextDecoder().decode((await server.stdout.getReader().read()).value).trim();
-      // Uncontained: through the containment relay the server's log notification does not reach
-      // the agent yet (a known gap of egress containment with streamable-HTTP lanes).
-      await recorded(p, `url: http://127.0.0.1:${port}/mcp`, undefined, { NOTES_TOKEN: TOKEN, FLOWPROOF_CONTAINMENT: "off" });
+      await recorded(p, `url: http://127.0.0.1:${port}/mcp`, undefined, { NOTES_TOKEN: TOKEN });
       expect(JSON.stringify(model.requests.at(-1)!.body)).toContain("Gate 14 closes at 09:40 [log: reading n1]");
     } finally {
       server.kill();
