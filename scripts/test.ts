@@ -3,6 +3,8 @@
 // each end-to-end file (real Chromium) in its own `bun test` process. Most of a job is waiting on
 // a browser, a server or a bounded timeout, so three workers share 2 cores well.
 // Prints each job's output as it ends, a timing line, and one summary line `N passed, N failed`.
+import { readdirSync } from "node:fs";
+
 const bun = process.execPath;
 
 interface Job {
@@ -11,8 +13,26 @@ interface Job {
   kind: "bun" | "python";
 }
 
-// Paths, not name filters: a bare `plugins` would also pick test/e2e/plugins.test.ts.
-const unitJob: Job = { name: "unit", kind: "bun", cmd: [bun, "test", "--timeout", "30000", "./src", "./plugins", "./scripts", "./examples", "./test/support"] };
+// The unit tests, split into three jobs so they spread over the workers (one `bun test` runs its
+// files one after another): src/commands, then src/mcp and src/cli with the examples and the test
+// support, then everything else. Paths, not name filters: a bare `plugins` would also pick
+// test/e2e/plugins.test.ts. The last job lists src/'s other entries, so a new folder is never left out.
+const UNIT_COMMANDS = ["./src/commands"];
+const UNIT_SERVERS = ["./src/mcp", "./src/cli", "./examples", "./test/support"];
+const unitRest = (): string[] => {
+  const taken = new Set([...UNIT_COMMANDS, ...UNIT_SERVERS]);
+  const src = readdirSync("src", { withFileTypes: true })
+    .filter((e) => e.isDirectory() || e.name.endsWith(".test.ts"))
+    .map((e) => `./src/${e.name}`)
+    .filter((path) => !taken.has(path))
+    .sort();
+  return [...src, "./plugins", "./scripts"];
+};
+const unitJobs = (): Job[] => [
+  { name: "unit-commands", kind: "bun", cmd: [bun, "test", "--timeout", "30000", ...UNIT_COMMANDS] },
+  { name: "unit-servers", kind: "bun", cmd: [bun, "test", "--timeout", "30000", ...UNIT_SERVERS] },
+  { name: "unit", kind: "bun", cmd: [bun, "test", "--timeout", "30000", ...unitRest()] },
+];
 // stdlib unittest; needs python3 ≥ 3.9 on PATH.
 const pythonJob: Job = { name: "python", kind: "python", cmd: ["python3", "-m", "unittest", "discover", "-s", "sdk/python/tests", "-t", "sdk/python"] };
 
@@ -48,7 +68,7 @@ async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream
  * as 30 s until listed.
  */
 const WEIGHTS: Record<string, number> = {
-  unit: 600, "oob-assertions": 408, sap: 399, suite: 398, trust: 366, "scoped-targets": 321,
+  "unit-commands": 270, "unit-servers": 170, unit: 160, "oob-assertions": 408, sap: 399, suite: 398, trust: 366, "scoped-targets": 321,
   effects: 280, executable: 231, "grammar-forms": 212, recording: 209, cli: 207,
   "suite-scale": 203, "web-fixes": 177, python: 166, actions: 163, "assertions-more": 146,
   authoring: 142, blocks: 135, windows: 130, "output-faults": 129, shaping: 122,
@@ -63,7 +83,7 @@ function jobQueue(): Job[] {
   const e2e = [...new Bun.Glob("test/e2e/*.test.ts").scanSync(".")].sort().map(
     (file): Job => ({ name: file.replace(/^test\/e2e\//, "").replace(/\.test\.ts$/, ""), kind: "bun", cmd: [bun, "test", "--timeout", "180000", file] }),
   );
-  return [unitJob, pythonJob, ...e2e].sort((a, b) => (WEIGHTS[b.name] ?? 30) - (WEIGHTS[a.name] ?? 30));
+  return [...unitJobs(), pythonJob, ...e2e].sort((a, b) => (WEIGHTS[b.name] ?? 30) - (WEIGHTS[a.name] ?? 30));
 }
 
 const childEnv = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", PYTHONDONTWRITEBYTECODE: "1" };
