@@ -21,6 +21,11 @@ export interface NsConfig {
   readonly names: Readonly<Record<string, readonly string[]>>;
   /** The addresses the resolver answers on (port 53): loopback and the system's configured name servers. */
   readonly dns: readonly string[];
+  /**
+   * Addresses allowed on every TCP port: nftables redirects connections to them to one listener,
+   * which relays each to `socket`, naming its original destination first (`<address> <port>\n`).
+   */
+  readonly anyPort?: { readonly addresses: readonly string[]; readonly socket: string };
 }
 
 /** An attempt seen in the namespace: `tcp 10.0.0.9:443`, `udp 10.0.0.9:53`, `icmp 10.0.0.9`, `ip-proto-47 10.0.0.9`. */
@@ -223,6 +228,7 @@ export async function nsMain(config: NsConfig, modules: NsModules): Promise<void
   const libc = ffi.dlopen("libc.so.6", {
     socket: { args: ["i32", "i32", "i32"], returns: "i32" },
     recvfrom: { args: ["i32", "ptr", "u64", "i32", "ptr", "ptr"], returns: "i64" },
+    getsockopt: { args: ["i32", "i32", "i32", "ptr", "ptr"], returns: "i32" },
   });
   const fd = libc.symbols.socket(17 /* AF_PACKET */, 2 /* SOCK_DGRAM */, 0x0300 /* htons(ETH_P_ALL) */);
   if (fd < 0) fail("cannot open a packet socket in the agent's network namespace");
@@ -286,6 +292,44 @@ export async function nsMain(config: NsConfig, modules: NsModules): Promise<void
       server.once("error", (e: Error) => fail(`cannot listen on ${f.host}:${f.port} in the agent's namespace: ${e.message}`));
       server.listen({ host: f.host, port: f.port, ipv6Only: f.host.includes(":") }, () => resolve());
     });
+  }
+
+  // Addresses allowed on every port: one listener per family, nftables sends their TCP connections to it.
+  if (config.anyPort) {
+    const any = config.anyPort;
+    const v6 = any.addresses.filter((a) => a.includes(":"));
+    const v4 = any.addresses.filter((a) => !a.includes(":"));
+    const listen = (host: string, family: 4 | 6) => new Promise<number>((resolve) => {
+      const server = net.createServer({ allowHalfOpen: true }, (inside) => {
+        // The destination before the redirect: SO_ORIGINAL_DST (80) at SOL_IP / SOL_IPV6.
+        const fd = (inside as unknown as { _handle?: { fd?: number } })._handle?.fd;
+        const sa = new Uint8Array(28);
+        const len = new Uint32Array([sa.length]);
+        if (typeof fd !== "number" || libc.symbols.getsockopt(fd, family === 4 ? 0 : 41, 80, ffi.ptr(sa), ffi.ptr(len)) !== 0) {
+          inside.destroy();
+          return;
+        }
+        const port = (sa[2]! << 8) | sa[3]!;
+        const address = family === 4 ? `${sa[4]}.${sa[5]}.${sa[6]}.${sa[7]}` : nsV6Text(sa.subarray(8, 24));
+        const out = net.connect({ path: any.socket, allowHalfOpen: true });
+        out.write(`${address} ${port}\n`);
+        const end = () => {
+          inside.destroy();
+          out.destroy();
+        };
+        inside.on("error", end).on("close", end);
+        out.on("error", end).on("close", end);
+        inside.pipe(out);
+        out.pipe(inside);
+      });
+      server.once("error", (e: Error) => fail(`cannot listen on ${host} in the agent's namespace: ${e.message}`));
+      server.listen({ host, port: 0, ipv6Only: family === 6 }, () => resolve((server.address() as { port: number }).port));
+    });
+    const tables: string[] = [];
+    if (v4.length > 0) tables.push(`table ip flowproof { chain out { type nat hook output priority -100; policy accept; ip daddr { ${v4.join(", ")} } meta l4proto tcp redirect to :${await listen("127.0.0.1", 4)}; }; }`);
+    if (v6.length > 0) tables.push(`table ip6 flowproof { chain out { type nat hook output priority -100; policy accept; ip6 daddr { ${v6.join(", ")} } meta l4proto tcp redirect to :${await listen("::1", 6)}; }; }`);
+    const nft = cp.spawnSync("nft", ["-f", "-"], { input: `${tables.join("\n")}\n`, encoding: "utf8" });
+    if (nft.status !== 0) fail(`nftables could not redirect the any-port destinations (${any.addresses.join(", ")}) in the agent's namespace: ${(nft.stderr || nft.error?.message || "").trim()}`);
   }
 
   const env: Record<string, string> = {};

@@ -39,6 +39,13 @@ test("attempts outside the allow list count; a relayed allowed connection does n
   expect(allowedAttempt({ protocol: "tcp", address: "10.9.3.4", port: 5432 }, rules, pinned)).toBe(true);
   expect(allowedAttempt({ protocol: "tcp", address: "10.7.0.1", port: 443 }, rules, pinned)).toBe(true);
   expect(allowedAttempt({ protocol: "tcp", address: "10.7.0.2", port: 443 }, rules, pinned)).toBe(false);
+  // A bare address or host: every TCP port (UDP still never).
+  const bare = [{ kind: "ip", ip: "10.0.0.6" }, { kind: "host", host: "any.test" }] as const;
+  const anyPinned = new Map([["any.test", ["10.7.0.9"]]]);
+  expect(allowedAttempt({ protocol: "tcp", address: "10.0.0.6", port: 1234 }, bare, anyPinned)).toBe(true);
+  expect(allowedAttempt({ protocol: "tcp", address: "10.7.0.9", port: 22 }, bare, anyPinned)).toBe(true);
+  expect(allowedAttempt({ protocol: "udp", address: "10.0.0.6", port: 1234 }, bare, anyPinned)).toBe(false);
+  expect(allowedAttempt({ protocol: "tcp", address: "10.0.0.7", port: 1234 }, bare, anyPinned)).toBe(false);
 });
 
 test("destinations read as protocol and address", () => {
@@ -77,5 +84,44 @@ test("a contained client that shuts down its sending side still reads the answer
   } finally {
     c.stop();
     server.close();
+  }
+});
+
+test("a bare address in allow_egress is reachable on every TCP port; another address is still refused", async () => {
+  const support = containmentSupport({});
+  expect(support).toEqual({ enforced: true });
+  // Two servers on a loopback address that is not flowproof's (127.0.0.2), each on its own port.
+  const servers = [0, 1].map(() => createServer((s) => s.end(`hello ${String(s.localPort)}`)));
+  const ports = await Promise.all(servers.map((s) => new Promise<number>((resolve) => s.listen(0, "127.0.0.2", () => resolve((s.address() as AddressInfo).port)))));
+  const c = await openContainment({ command: "x", allow_egress: [{ kind: "ip", ip: "127.0.0.2" }] }, support, []);
+  try {
+    const client = [
+      "import socket",
+      ...ports.map((p) => `print(socket.create_connection(("127.0.0.2", ${p}), timeout=5).recv(100).decode())`),
+      "try:",
+      `  socket.create_connection(("127.0.0.3", ${ports[0]}), timeout=3); print("connected")`,
+      "except OSError as e:",
+      "  print(type(e).__name__)",
+    ].join("\n");
+    const l = c.launch(`python3 -c '${client}'`);
+    const child = Bun.spawn([l.file, ...l.args], { env: { ...process.env, ...l.env }, stdout: "pipe", stderr: "pipe" });
+    const timer = setTimeout(() => child.kill(), 20_000);
+    const [out, err] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    clearTimeout(timer);
+    expect(out.trim().split("\n"), err).toEqual([...ports.map((p) => `hello ${p}`), "ConnectionRefusedError"]);
+    expect(c.finish()).toEqual({ containment: { tier: ENFORCED_TIER, enforced: true, attempted: [] } });
+  } finally {
+    c.stop();
+    for (const s of servers) s.close();
+  }
+});
+
+test("a bare address needs nftables: without `nft` the execution is refused before the agent starts, saying what to write instead", async () => {
+  const path = process.env["PATH"];
+  process.env["PATH"] = "/nonexistent";
+  try {
+    await expect(openContainment({ command: "true", allow_egress: [{ kind: "ip", ip: "10.0.0.5" }] }, { enforced: true }, [])).rejects.toThrow("agent.allow_egress: `10.0.0.5` allows every port, which needs nftables (`nft`) inside the agent's namespace, and `nft` is not installed: install the nftables package, or name the ports (`10.0.0.5:443`)");
+  } finally {
+    process.env["PATH"] = path;
   }
 });

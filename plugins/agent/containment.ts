@@ -68,7 +68,7 @@ export function destinationOf(a: NsAttempt): string {
 /** Whether an attempt is one `allow_egress` permits (so a relayed connection is not reported). */
 export function allowedAttempt(a: NsAttempt, rules: readonly EgressRule[], pinned: ReadonlyMap<string, readonly string[]>): boolean {
   if (a.protocol !== "tcp" || a.port === undefined) return false;
-  return rules.some((r) => r.port === a.port && (r.kind === "ip" ? sameAddress(r.ip, a.address) : r.kind === "cidr" ? inCidr(a.address, r.ip, r.bits) : (pinned.get(r.host) ?? []).some((p) => sameAddress(p, a.address))));
+  return rules.some((r) => (r.port === undefined || r.port === a.port) && (r.kind === "ip" ? sameAddress(r.ip, a.address) : r.kind === "cidr" ? inCidr(a.address, r.ip, r.bits) : (pinned.get(r.host) ?? []).some((p) => sameAddress(p, a.address))));
 }
 
 function sameAddress(x: string, y: string): boolean {
@@ -110,7 +110,13 @@ export interface Containment {
   stop(): void;
 }
 
-/** Prepares the containment of one `command:` agent: resolves and pins `allow_egress`, starts the relays. Throws (a message for the run) when a host does not resolve. */
+/** Whether nftables' `nft` runs here (a bare `host` or `ip` in `allow_egress` needs it inside the namespace). */
+export function nftAvailable(): boolean {
+  const r = spawnSync("nft", ["--version"], { encoding: "utf8" });
+  return !r.error && r.status === 0;
+}
+
+/** Prepares the containment of one `command:` agent: resolves and pins `allow_egress`, starts the relays. Throws (a message for the run) when a host does not resolve, or an any-port entry cannot be served. */
 export async function openContainment(agent: AgentTarget, support: Support, loopbackPorts: readonly number[]): Promise<Containment> {
   const tier = tierOf(agent, support);
   const rules = "command" in agent ? agent.allow_egress ?? [] : [];
@@ -166,8 +172,9 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
   try {
     for (const port of loopbackPorts) await once({ host: "127.0.0.1", port }, { host: "127.0.0.1", port });
     for (const r of rules) {
+      if (r.kind === "cidr" || r.port === undefined) continue;
       if (r.kind === "ip") await once({ host: r.ip, port: r.port }, { host: r.ip, port: r.port });
-      else if (r.kind === "host") for (const a of pinned.get(r.host) ?? []) await once({ host: a, port: r.port }, { host: a, port: r.port });
+      else for (const a of pinned.get(r.host) ?? []) await once({ host: a, port: r.port }, { host: a, port: r.port });
     }
   } catch (error) {
     for (const s of servers) s.close();
@@ -206,6 +213,42 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
     servers.push(server);
     forwards.push({ host: v === "6" ? "::" : "0.0.0.0", port, socket: `cidr:${socket}` });
   }
+  // Bare hosts and addresses (any port): inside, nftables redirects every TCP connection to them to
+  // one listener, which reads the original destination and names it first; relayed if allowed.
+  const anyPort = [...new Set(rules.flatMap((r) => (r.kind === "cidr" || r.port !== undefined ? [] : r.kind === "ip" ? [r.ip] : pinned.get(r.host) ?? [])))];
+  let anyPortSocket: string | undefined;
+  if (anyPort.length > 0) {
+    if (!nftAvailable()) {
+      for (const s of servers) s.close();
+      rmSync(dir, { recursive: true, force: true });
+      const bare = rules.filter((r) => r.kind !== "cidr" && r.port === undefined).map((r) => (r.kind === "ip" ? r.ip : r.kind === "host" ? r.host : "")).join("`, `");
+      throw new Error(`agent.allow_egress: \`${bare}\` allows every port, which needs nftables (\`nft\`) inside the agent's namespace, and \`nft\` is not installed: install the nftables package, or name the ports (\`${bare.split("`")[0]}:443\`)`);
+    }
+    anyPortSocket = join(dir, "any.sock");
+    const server = createServer({ allowHalfOpen: true }, (conn) => {
+      conn.once("data", (first: Buffer) => {
+        const nl = first.indexOf(10);
+        const [address = "", portText = ""] = first.subarray(0, Math.max(0, nl)).toString("utf8").split(" ");
+        const port = Number(portText);
+        if (nl < 0 || !(port >= 1 && port <= 65535) || !anyPort.some((a) => sameAddress(a, address))) {
+          conn.destroy();
+          return;
+        }
+        const out = createConnection({ host: address, port, allowHalfOpen: true });
+        const end = () => {
+          conn.destroy();
+          out.destroy();
+        };
+        conn.on("error", end).on("close", end);
+        out.on("error", end).on("close", end);
+        if (first.length > nl + 1) out.write(first.subarray(nl + 1));
+        conn.pipe(out);
+        out.pipe(conn);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(anyPortSocket, () => resolve()));
+    servers.push(server);
+  }
   let resolvConf = "";
   try {
     resolvConf = readFileSync("/etc/resolv.conf", "utf8");
@@ -215,7 +258,7 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
   const names: Record<string, string[]> = Object.fromEntries(pinned);
   const events = join(dir, "events.jsonl");
   writeFileSync(events, "");
-  const config: NsConfig = { command: "", events, forwards, names, dns: [...new Set(["127.0.0.1", "::1", ...nameServers(resolvConf)])] };
+  const config: NsConfig = { command: "", events, forwards, names, dns: [...new Set(["127.0.0.1", "::1", ...nameServers(resolvConf)])], ...(anyPortSocket ? { anyPort: { addresses: anyPort, socket: anyPortSocket } } : {}) };
   const configPath = join(dir, "config.json");
   let stopped = false;
   const stop = () => {

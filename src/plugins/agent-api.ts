@@ -104,10 +104,10 @@ export interface AgentRunOutcome {
   readonly containment?: AgentContainment;
 }
 
-/** One `agent.allow_egress` destination, `${…}` resolved and parsed (a host name resolves when the agent starts). */
+/** One `agent.allow_egress` destination, `${…}` resolved and parsed (a host name resolves when the agent starts); no port: any TCP port. */
 export type EgressRule =
-  | { readonly kind: "host"; readonly host: string; readonly port: number }
-  | { readonly kind: "ip"; readonly ip: string; readonly port: number }
+  | { readonly kind: "host"; readonly host: string; readonly port?: number }
+  | { readonly kind: "ip"; readonly ip: string; readonly port?: number }
   | { readonly kind: "cidr"; readonly ip: string; readonly bits: number; readonly port: number };
 
 /** The containment of one agent execution (see docs/agents.md, "Containment"). */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { loadFlowText } from "./flow.ts";
-import { parseToolCall } from "./agent.ts";
+import { parseEgressEntry, parseToolCall } from "./agent.ts";
 
 const load = (text: string) => loadFlowText("f.flow.yaml", text);
 const problems = (text: string) => {
@@ -49,8 +49,18 @@ describe("agent.allow_egress and assert_no_egress", () => {
     expect(args.steps.map((s) => s.kind)).toEqual(["prompt", "no_egress"]);
   });
 
+  test("a bare host or address (IPv6 with or without brackets) allows every port and loads as written", () => {
+    const r = load(flow("[localhost, 10.0.0.5, \"[fd00::7]\", \"fd00::8\"]"));
+    expect(r.ok).toBe(true);
+    expect(parseEgressEntry("10.0.0.5")).toEqual({ ok: true, entry: { kind: "ip", ip: "10.0.0.5" } });
+    expect(parseEgressEntry("[fd00::7]")).toEqual({ ok: true, entry: { kind: "ip", ip: "fd00::7" } });
+    expect(parseEgressEntry("fd00::8")).toEqual({ ok: true, entry: { kind: "ip", ip: "fd00::8" } });
+    expect(parseEgressEntry("API.Example.com.")).toEqual({ ok: true, entry: { kind: "host", host: "api.example.com" } });
+  });
+
   test.each([
-    ["10.0.0.5", "names no port"],
+    ["10.0.0.0/16", "a CIDR range is allowed on the ports you name"],
+    ["999.1.1.1", "not an IPv4 address"],
     ["10.0.0.5:70000", "out of range"],
     ["10.0.0.5:0", "out of range"],
     ["api.example.com:https", "out of range"],

@@ -151,12 +151,12 @@ export function loadAgentStep(source: YamlSource, item: Node, problems: Diagnost
 }
 
 const COMMAND_KEYS = ["command", "env", "timeout_seconds", "allow_egress"];
-const EGRESS_EXAMPLE = "allow_egress: [api.example.com:443, 10.0.0.5:8080, 10.1.0.0/16:5432, ${API_HOST}]";
+const EGRESS_EXAMPLE = "allow_egress: [api.example.com:443, 10.0.0.5:8080, 10.1.0.0/16:5432, 10.0.0.7, ${API_HOST}]";
 
-/** One `agent.allow_egress` entry, parsed: a host name, an IPv4/IPv6 address or a CIDR range, and a port. */
+/** One `agent.allow_egress` entry, parsed: a host name, an IPv4/IPv6 address or a CIDR range, and a port (none on a host or address: any port). */
 export type EgressEntry =
-  | { readonly kind: "host"; readonly host: string; readonly port: number }
-  | { readonly kind: "ip"; readonly ip: string; readonly port: number }
+  | { readonly kind: "host"; readonly host: string; readonly port?: number }
+  | { readonly kind: "ip"; readonly ip: string; readonly port?: number }
   | { readonly kind: "cidr"; readonly ip: string; readonly bits: number; readonly port: number };
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -173,18 +173,24 @@ function isIpv6(text: string): boolean {
 
 /**
  * Parses one resolved `allow_egress` entry: `host:port`, `ip:port`, `cidr:port` (IPv6 in brackets:
- * `[::1]:443`, `[fd00::/8]:443`). The port is required: containment forwards named ports only.
+ * `[::1]:443`, `[fd00::/8]:443`), or a bare `host` or `ip` (`[fd00::7]` or `fd00::7`): every TCP
+ * port of it. A CIDR range always names its port.
  */
 export function parseEgressEntry(text: string): { ok: true; entry: EgressEntry } | { ok: false; message: string; hint: string } {
   const t = text.trim();
   const url = /^[a-z][a-z0-9+.-]*:\/\/([^/:]+)(?::(\d+))?/i.exec(t);
   if (url) return { ok: false, message: `\`${t}\` is a URL, not a destination`, hint: `write \`${url[1]}:${url[2] ?? "443"}\`` };
+  // A bare address or host name: any port.
+  const bareV6 = /^\[([^\]]+)\]$/.exec(t)?.[1] ?? t;
+  if (isIpv6(bareV6)) return { ok: true, entry: { kind: "ip", ip: bareV6 } };
+  if (IPV4.test(t)) return { ok: true, entry: { kind: "ip", ip: t } };
+  if (HOST.test(t) && !/^\d+(\.\d+)*$/.test(t)) return { ok: true, entry: { kind: "host", host: t.replace(/\.$/, "").toLowerCase() } };
   const m = /^\[([^\]]+)\]:(\S*)$/.exec(t) ?? /^([^:\s[\]]+):(\S*)$/.exec(t);
   if (!m) {
-    const bare = t !== "" && !/\s/.test(t) && (IPV4.test(t.split("/")[0]!) || HOST.test(t) || isIpv6(t.split("/")[0]!));
-    return bare
-      ? { ok: false, message: `\`${t}\` names no port: containment forwards the ports you name, so a destination without one is never reachable`, hint: `write \`${t.includes(":") ? `[${t}]` : t}:443\` (one entry per port)` }
-      : { ok: false, message: `\`${t}\` is not a destination: write \`host:port\`, \`ip:port\` or \`cidr:port\``, hint: EGRESS_EXAMPLE };
+    const range = /^\[?([^\]/\s]+)\/\d+\]?$/.exec(t);
+    if (range && (IPV4.test(range[1]!) || isIpv6(range[1]!))) return { ok: false, message: `\`${t}\` names no port: a CIDR range is allowed on the ports you name`, hint: `write \`${t.includes(":") && !t.startsWith("[") ? `[${t}]` : t}:443\` (one entry per port), or name each address alone for every port` };
+    if (/^\d+(\.\d+)*$/.test(t)) return { ok: false, message: `\`${t}\` is not an IPv4 address`, hint: "four numbers from 0 to 255, e.g. `10.0.0.5` or `10.0.0.5:8080`" };
+    return { ok: false, message: `\`${t}\` is not a destination: write \`host\`, \`ip\`, \`host:port\`, \`ip:port\` or \`cidr:port\``, hint: EGRESS_EXAMPLE };
   }
   const [, addr, portText] = m as unknown as [string, string, string];
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;

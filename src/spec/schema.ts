@@ -201,7 +201,7 @@ export const FlowFileSchema = Type.Object(
           command: Type.String({ minLength: 1, description: "Run through `sh -c` in the flow's folder, in a process group of its own." }),
           env: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { description: "Applied last, over the injected variables; may hold ${VAR}." })),
           timeout_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600, description: "The flow's bound (default 300)." })),
-          allow_egress: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: "Destinations the contained agent may reach: `host:port`, `ip:port`, `cidr:port`, or a `${VAR}` holding one; everything else is refused and recorded (docs/agents.md, Containment)." })),
+          allow_egress: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: "Destinations the contained agent may reach over TCP: `host:port`, `ip:port`, `cidr:port`, a bare `host` or `ip` (every port), or a `${VAR}` holding one; everything else is refused and recorded (docs/agents.md, Containment)." })),
         },
         { additionalProperties: false },
       ),

@@ -39,6 +39,7 @@ const out = {};
 const connect = (h, p) => new Promise((res) => { const s = net.connect(p, h); const t = setTimeout(() => { s.destroy(); res("timeout"); }, 4000); s.on("connect", () => { clearTimeout(t); s.end(); res("connected"); }); s.on("error", (e) => { clearTimeout(t); res(e.code); }); });
 if (actions.includes("allowed")) { try { const r = await fetch("http://" + host + ":" + okPort + "/"); out.allowed = r.status + " " + (await r.text()); } catch (e) { out.allowed = "error " + e.message; } }
 if (actions.includes("undeclared")) out.undeclared = await connect(host, badPort);
+if (actions.includes("elsewhere")) out.elsewhere = await connect(process.env.ELSEWHERE, okPort);
 if (actions.includes("dns-offhost")) out.dnsOffhost = await new Promise((res) => { const s = dgram.createSocket("udp4"); const q = Buffer.from("abcd01000001000000000000076578616d706c6503636f6d0000010001", "hex"); const t = setTimeout(() => { s.close(); res("no answer"); }, 1500); s.on("message", () => { clearTimeout(t); s.close(); res("answered"); }); s.on("error", (e) => { clearTimeout(t); s.close(); res(e.code); }); s.send(q, 53, host); });
 if (actions.includes("dns-name")) out.dnsName = await new Promise((res) => dns.lookup("exfil.flowproof.invalid", (e, a) => res(e ? e.code : a)));
 if (actions.includes("child")) out.child = spawnSync(process.execPath, ["-e", "require('net').connect(" + badPort + ", '" + host + "').on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })"], { encoding: "utf8" }).stdout.trim();
@@ -287,9 +288,29 @@ describe("assert_no_egress", () => {
   }, 60_000);
 });
 
+describe("a bare address in allow_egress", () => {
+  test("every TCP port of it is reachable, at record and replay; another address is still refused and recorded", async () => {
+    const p = project();
+    const elsewhere = `${SUBNET}.3`;
+    p.write("f.flow.yaml", flow(`${NODE} agent.mjs`, "allowed,undeclared,elsewhere", { allow: `[${TARGET}]` }).replace("OUT: out.json}", `OUT: out.json, ELSEWHERE: "${elsewhere}"}`));
+    const hitsBefore = serverLog().length;
+    const rec = await runCli(["record", "f.flow.yaml"], { cwd: p.dir, env: recordEnv() });
+    expect(rec.stderr).toContain("containment: enforced (linux user+network namespace)");
+    expect(rec.code, rec.stdout + rec.stderr).toBe(0);
+    expect(JSON.parse(p.read("out.json"))).toEqual({ allowed: `200 allowed-${OK_PORT}`, undeclared: "connected", elsewhere: "ECONNREFUSED" });
+    // The connection to the other port opened (and carried no request).
+    expect(serverLog().slice(hitsBefore)).toEqual([`tcp ${OK_PORT}`]);
+    const run = await replay(p);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(JSON.parse(p.read("out.json"))).toEqual({ allowed: `200 allowed-${OK_PORT}`, undeclared: "connected", elsewhere: "ECONNREFUSED" });
+    expect(destinations(run.agent)).toEqual([`tcp ${elsewhere}:${OK_PORT}`]);
+    expect(serverLog().slice(hitsBefore)).toEqual([`tcp ${OK_PORT}`, `tcp ${OK_PORT}`]);
+  }, 120_000);
+});
+
 describe("bad allow_egress input", () => {
   test.each([
-    ["[10.0.0.5]", "names no port"],
+    ["[10.0.0.0/16]", "names no port"],
     ["[10.0.0.5:70000]", "out of range"],
     ["[10.0.0.0/40:80]", "prefix length"],
     ["[no-such-host.invalid:443]", "does not resolve"],
