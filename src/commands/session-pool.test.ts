@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
 import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
-import { SessionPool } from "./session-pool.ts";
+import { SessionPool, sharesBrowser } from "./session-pool.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 
 let server: TestServer;
@@ -46,14 +46,20 @@ describe("SessionPool", () => {
       await pool.close();
     }
   });
-  test("FLOWPROOF_NO_SHARED_BROWSER gives each flow a browser of its own, closed with the flow", async () => {
+  test("the run's env decides whether its flows share a browser, not the process's", () => {
+    expect(sharesBrowser({})).toBe(true);
+    expect(sharesBrowser({ FLOWPROOF_NO_SHARED_BROWSER: "" })).toBe(false);
+    expect(sharesBrowser({ FLOWPROOF_NO_SHARED_BROWSER: "1" })).toBe(false);
     process.env["FLOWPROOF_NO_SHARED_BROWSER"] = "1";
-    let pool: SessionPool;
     try {
-      pool = new SessionPool();
+      expect(sharesBrowser({ PATH: "/usr/bin" })).toBe(true);
     } finally {
       delete process.env["FLOWPROOF_NO_SHARED_BROWSER"];
     }
+  });
+
+  test("FLOWPROOF_NO_SHARED_BROWSER gives each flow a browser of its own, closed with the flow", async () => {
+    const pool = new SessionPool({ shared: sharesBrowser({ FLOWPROOF_NO_SHARED_BROWSER: "1" }) });
     const a = await pool.open("web", "/tmp/a.flow.yaml", () => undefined);
     const b = await pool.open("web", "/tmp/b.flow.yaml", () => undefined);
     try {

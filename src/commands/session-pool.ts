@@ -9,13 +9,18 @@ import { openSurface, type OpenedSurface } from "./surface.ts";
 /** Set (to any value) to give every flow its own browser instead of one shared per run. */
 export const NO_SHARED_BROWSER_VARIABLE = "FLOWPROOF_NO_SHARED_BROWSER";
 
+/** Whether the flows of a run with this env share one browser: yes, unless it sets FLOWPROOF_NO_SHARED_BROWSER. */
+export function sharesBrowser(env: Readonly<Record<string, string | undefined>>): boolean {
+  return env[NO_SHARED_BROWSER_VARIABLE] === undefined;
+}
+
 export class SessionPool {
   readonly #sessions = new Map<string, Promise<AdapterSession>>();
   readonly #shared: boolean;
 
-  /** `shared: false` opens a session per flow (default: shared unless FLOWPROOF_NO_SHARED_BROWSER is set). */
+  /** `shared: false` opens a session per flow (default: shared; a run passes `sharesBrowser(env)`). */
   constructor(options: { shared?: boolean } = {}) {
-    this.#shared = options.shared ?? process.env[NO_SHARED_BROWSER_VARIABLE] === undefined;
+    this.#shared = options.shared ?? true;
   }
 
   /** A fresh driver for `kind` from the run's shared session; the caller closes the driver, never the session. */

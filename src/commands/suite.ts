@@ -20,7 +20,7 @@ import type { AuthorMode, CommonOptions } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import { run } from "./run.ts";
 import { record } from "./record.ts";
-import { SessionPool } from "./session-pool.ts";
+import { SessionPool, sharesBrowser } from "./session-pool.ts";
 import { findSuiteFile, prepareSuite, runHook, startAppServer, type Env, type SuiteContext } from "./suite-context.ts";
 import { discoverFlows, orderFlows, selectShard, type PlannedFlow, type Shard } from "./suite-plan.ts";
 import { createRecordDir, pruneRecords, writeRecord, writeWhole } from "./run-records.ts";
@@ -129,7 +129,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const server = ctx.config.server ? await startAppServer(ctx.config.server, ctx.dir, ctx.env, log) : undefined;
   const startedAt = new Date();
   const { runId, dir: runDir } = createRecordDir(dir, startedAt);
-  const pool = new SessionPool();
+  const pool = new SessionPool({ shared: sharesBrowser(ctx.env) });
   const exportedEnv: Record<string, string> = {};
   const results: SuiteFlowResult[] = [];
   const warnings: string[] = [];
