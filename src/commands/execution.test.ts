@@ -1,7 +1,13 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
-import { stepTimeoutFromEnv } from "./execution.ts";
+import { loadFlowText } from "../spec/flow.ts";
+import type { TraceHeader } from "../trace/schema.ts";
+import { startServer, type TestServer } from "../../test/support/server.ts";
+import { requireChromium } from "../../test/support/chromium.ts";
+import { flowLoadOptions } from "./flow-load.ts";
+import { releaseSurface } from "./surface.ts";
+import { openExecution, stepTimeoutFromEnv, targetOfFlow, targetOfTrace } from "./execution.ts";
 
 /** The SpecError a call throws. */
 function specError(run: () => unknown): SpecError {
@@ -40,5 +46,79 @@ describe("stepTimeoutFromEnv", () => {
 describe("stepTimeoutFromEnv refusals", () => {
   test.each(["1e3", " 250 ", "0x10"])("refuses FLOWPROOF_STEP_TIMEOUT_MS=%p", (raw) => {
     expect(() => stepTimeoutFromEnv({ FLOWPROOF_STEP_TIMEOUT_MS: raw })).toThrow(SpecError);
+  });
+});
+
+describe("an execution's target: what record writes is what replay opens from", () => {
+  const load = (yaml: string) => {
+    const r = loadFlowText("t.flow.yaml", yaml, flowLoadOptions([], [], true));
+    if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join("; "));
+    return { ...r.flow, file: "/tmp/t.flow.yaml" };
+  };
+
+  test("a web flow: the start URL and the browser shaping as written, read back unchanged from the header", () => {
+    const flow = load(`name: t\napp: web\nurl: "\${BASE}/greeter.html"\nsession:\n  cookies:\n    - { name: sid, value: "\${SID}", domain: 127.0.0.1 }\nsteps:\n  - Press the "Greet" button\n`);
+    const target = targetOfFlow(flow);
+    expect(target.app).toEqual({ name: "web", adapter: "web", url: "${BASE}/greeter.html" });
+    expect(target.shaping).toEqual({ session: { cookies: [{ name: "sid", value: "${SID}", domain: "127.0.0.1" }] } });
+    expect(target.apps).toBeUndefined();
+    const header = { app: { ...target.app, version: "1" }, ...target.shaping, trace_id: "x", redaction: [] } as unknown as TraceHeader;
+    expect(targetOfTrace(header)).toEqual({ app: { ...target.app, version: "1" }, shaping: target.shaping });
+  });
+
+  test("a multi-surface flow: its surfaces are the header's apps, read back only for a multi app", () => {
+    const flow = load(`name: t\napps:\n  shop: { app: web, url: "\${SHOP}/counter.html" }\n  admin: { app: web, url: "\${ADMIN}/greeter.html" }\nsteps:\n  - in: shop\n    steps:\n      - Press the "Add" button\n`);
+    const target = targetOfFlow(flow);
+    expect(target.app).toEqual({ name: "multi", adapter: "multi" });
+    expect(target.apps).toEqual({ shop: { name: "shop", adapter: "web", url: "${SHOP}/counter.html" }, admin: { name: "admin", adapter: "web", url: "${ADMIN}/greeter.html" } });
+    expect(targetOfTrace({ app: target.app, apps: target.apps } as unknown as TraceHeader)).toEqual({ app: target.app, apps: target.apps!, shaping: {} });
+    // A single-app header's stray apps map is not a surface set.
+    expect(targetOfTrace({ app: { name: "web", adapter: "web" }, apps: target.apps } as unknown as TraceHeader).apps).toBeUndefined();
+  });
+});
+
+describe("openExecution through real Chromium", () => {
+  let server: TestServer;
+  beforeAll(async () => { requireChromium(); server = await startServer(); });
+  afterAll(() => server.stop());
+
+  test("opens the start page, resolving its ${VAR} into the secrets, and runs steps relative to it", async () => {
+    const secrets = new Map<string, string>();
+    const flow = { file: "/tmp/t.flow.yaml" };
+    const execution = await openExecution({ flow, target: { app: { name: "web", adapter: "web", url: "${BASE}/greeter.html" }, shaping: {} }, env: { BASE: server.url }, secrets, log: () => undefined, adapters: [], headed: false });
+    try {
+      expect(execution.startUrl).toBe(`${server.url}/greeter.html`);
+      expect([...secrets.values()]).toContain(server.url);
+      expect((await execution.start(undefined)).ok).toBe(true);
+      expect((await execution.surface.driver.check([], { kind: "title", op: "equals", value: "Greeter" })).pass).toBe(true);
+      const { ctx, structured } = execution.begin({ mode: "replay", artifactDir: "/tmp/none", controls: { recordingDetail: "off" }, redaction: [], assertions: [], steps: [], effects: "strict" });
+      expect(ctx.baseUrl).toBe(`${server.url}/greeter.html`);
+      expect(ctx.effects).toEqual({ mode: "replay", policy: "strict" });
+      expect(ctx.secrets).toBe(secrets);
+      expect(structured.mode).toBe("replay");
+      expect(structured.flowStem).toBe("t");
+    } finally {
+      await releaseSurface(execution.surface, undefined);
+    }
+  });
+
+  test("a multi-surface execution opens each surface at its first activation and follows the active one's start URL", async () => {
+    const secrets = new Map<string, string>();
+    const apps = { shop: { name: "shop", adapter: "web", url: "${BASE}/counter.html" }, admin: { name: "admin", adapter: "web", url: "${BASE}/greeter.html" } };
+    const execution = await openExecution({ flow: { file: "/tmp/t.flow.yaml" }, target: { app: { name: "multi", adapter: "multi" }, apps, shaping: {} }, env: { BASE: server.url }, secrets, log: () => undefined, adapters: [], headed: false });
+    try {
+      expect(await execution.start("shop")).toEqual({ ok: true });
+      expect(execution.baseUrl).toBe(`${server.url}/counter.html`);
+      expect((await execution.surface.driver.check([], { kind: "title", op: "equals", value: "Counter" })).pass).toBe(true);
+      await execution.activate("admin");
+      expect(execution.baseUrl).toBe(`${server.url}/greeter.html`);
+      expect((await execution.surface.driver.check([], { kind: "title", op: "equals", value: "Greeter" })).pass).toBe(true);
+      // A step with no surface leaves the active one in front.
+      await execution.activate(undefined);
+      expect(execution.baseUrl).toBe(`${server.url}/greeter.html`);
+      expect(await execution.start(undefined)).toEqual({ ok: false, detail: "the flow has no step" });
+    } finally {
+      await releaseSurface(execution.surface, undefined);
+    }
   });
 });

@@ -10,23 +10,20 @@ import { TRACE_FORMAT, TRACE_VERSION } from "../trace/schema.ts";
 import { planFlow } from "../engine/plan.ts";
 import type { StepResult } from "../engine/loop.ts";
 import { expandAndRun } from "../engine/blocks.ts";
-import { systemClock, redact } from "../engine/context.ts";
+import { redact } from "../engine/context.ts";
 import { stepsWithEffects } from "../engine/effects.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { checkWritable } from "../diagnostics/atomic-write.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import type { AssertionPlugin } from "../plugins/api.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
-import { withHeaded, openSurface, releaseSurface } from "./surface.ts";
+import { releaseSurface } from "./surface.ts";
 import { flowLoadOptions, governingSuiteDefaults, loadFlowFile, readFlowFile } from "./flow-load.ts";
-import { structuredContext, stepTimeoutFromEnv } from "./execution.ts";
+import { openExecution, stepTimeoutFromEnv, targetOfFlow } from "./execution.ts";
 import { loadPluginsFor } from "./project-plugins.ts";
-import { resolveStartUrl } from "./start-url.ts";
-import { sapHeader, sapLaunchConfig } from "./sap-launch.ts";
 import { headedFor, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
-import { createRecorder, recorderObserver, stepsWithRanges } from "./recording.ts";
-import { desktopAppInfo, desktopConfig, launchConfig, shapingOf } from "./launch-config.ts";
+import { recorderObserver, stepsWithRanges } from "./recording.ts";
 import { readTraceFile } from "../trace/read.ts";
 import { createModelClient, resolveProvider, type ModelClient } from "../authoring/provider.ts";
 import { createAuthoring, type AuthoringSession } from "../authoring/author.ts";
@@ -39,9 +36,7 @@ import { run } from "./run.ts";
 export type { Clarification } from "../authoring/clarification.ts";
 export type { ModelClient, ChatMessage, Backend } from "../authoring/provider.ts";
 import { unmetGate } from "../spec/suite-keys.ts";
-import { openMultiSurface, surfaceEntries, surfacesHeader } from "./surface-set.ts";
 import { evidenceSentence, keepFailedRecord } from "./record-evidence.ts";
-import { SessionPool } from "./session-pool.ts";
 
 export type Route = "rules" | "llm" | "reused" | "fallback";
 
@@ -168,34 +163,22 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   let authoredByModel = 0;
 
   const secrets = new Map<string, string>();
-  const startUrl = flow.url ? resolveStartUrl(flow.url.raw, flow.file, env, secrets) : "about:blank";
-  // Built from the header fields, exactly as a replay will, so record and replay shape alike.
-  const shaping = shapingOf(flow);
-  const headed = headedFor(options, env);
-  // A Windows app: its command, window title and `window:` geometry, in the header as written.
-  const desktopApp = desktopAppInfo(flow);
-  const config = withHeaded({ ...launchConfig(shaping, flow.file, env, secrets), ...desktopConfig(desktopApp, env, secrets) }, headed);
-  // A multi-surface flow: one driver per `apps:` surface from one browser, launched at its first block.
-  const sessions = flow.apps ? new SessionPool() : undefined;
-  const appsHeader = flow.apps ? surfacesHeader(flow.apps) : undefined;
-  const multi = appsHeader && sessions
-    ? openMultiSurface(surfaceEntries(appsHeader, shaping, flow.file, env, secrets, flow.apps), (e) => sessions.open(e.kind, flow.file, log, plugins.adapters, e.config && withHeaded(e.config, headed)), () => sessions.close())
-    : undefined;
-  const surface = multi ? multi.surface : await openSurface(flow.app, flow.file, log, plugins.adapters, flow.app === "sap" ? { ...config, ...sapLaunchConfig(sapHeader(flow.sap ?? {}), flow.sap ?? {}, env, secrets) } : config);
+  // The header fields record writes are the ones the surface opens from, exactly as a replay will.
+  const target = targetOfFlow(flow);
+  const execution = await openExecution({ flow, target, env, secrets, log, adapters: plugins.adapters, headed: headedFor(options, env) });
+  const surface = execution.surface;
   let authoring: AuthoringSession | undefined;
   const fail = (partial: Partial<RecordResult> & { error: string }): RecordResult => ({
     ok: false, name: flow.name, trace_path: null, steps: 0, reused_steps: reusedSteps, routing, warnings, step_results: [],
     ...(authoring ? { model_requests: authoring.requests() } : {}), ...partial,
   });
   try {
-    const opened = multi ? await multi.start(plan.steps[0]?.surface) : await surface.driver.navigate(startUrl, 30_000);
+    const opened = await execution.start(plan.steps[0]?.surface);
     if (!opened.ok) return fail({ error: redact(`could not open the flow's url: ${opened.detail}`, secrets) });
     const traceId = randomUUID();
     const bundleRoot = join(dirname(flow.file), ".flowproof", "recordings", traceId);
     const recordingStartedAt = new Date();
-    const recorder = createRecorder(surface.driver, bundleRoot, options, flow.redact ?? [], systemClock);
-    const structured = structuredContext({ flowPath: flow.file, mode: "record", artifactDir: bundleRoot, assertions: plugins.assertions, steps: plan.steps, env, secrets, log });
-    const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, get baseUrl() { return multi ? multi.set.baseUrl : startUrl; }, secrets, navigationTimeoutMs: 30_000, structured, effects: { mode: "record" as const, policy: flow.effects ?? ("on" as const) } };
+    const { recorder, structured, ctx } = execution.begin({ mode: "record", artifactDir: bundleRoot, controls: options, redaction: flow.redact ?? [], assertions: plugins.assertions, steps: plan.steps, effects: flow.effects ?? "on" });
     const completed: string[] = [];
     let recordedCount = 0;
     if (useModel && client) {
@@ -223,7 +206,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     const loopObserver = recorderObserver(recorder);
     const expansion = await expandAndRun(plan.nodes, ctx, {
       stepStarted: async (step) => {
-        if (multi && step.surface) await multi.set.activate(step.surface);
+        await execution.activate(step.surface);
         return loopObserver.stepStarted?.(step, 0);
       },
       stepFinished: async (step, r, source) => {
@@ -238,7 +221,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
         log(`[AUTHOR ${route}] ${n}: ${r.intent}${r.status === "passed" ? "" : r.status === "skipped" ? " (not reached)" : ` — ${r.status.toUpperCase()}: ${r.detail ?? ""}`}`);
       },
       blockDecided: (line) => log(line),
-      surfaceNeeded: (name) => multi?.set.activate(name),
+      surfaceNeeded: (name) => execution.activate(name),
     }, authorHook);
     let summary: Awaited<ReturnType<typeof recorder.finish>>;
     try {
@@ -287,15 +270,15 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       version: TRACE_VERSION,
       trace_id: traceId,
       recorded_at: new Date().toISOString(),
-      app: { name: flow.app, adapter: flow.app, ...sapHeader(flow.sap ?? {}), ...(flow.url ? { url: flow.url.raw } : {}), ...desktopApp, ...surface.driver.appInfo?.() },
-      ...(appsHeader ? { apps: appsHeader } : {}),
+      app: { ...target.app, ...surface.driver.appInfo?.() },
+      ...(target.apps ? { apps: target.apps } : {}),
       env: environment,
       flowproof_version: FLOWPROOF_VERSION,
       spec: { name: flow.name, path: relative(dirname(tracePath), flow.file) || flow.file, hash: flow.hash },
       ...(agent ? { agent } : {}),
       ...(recorded ? { recording: { format: RECORDING_FORMAT, dir: relative(dirname(tracePath), bundleRoot), started_at: recordingStartedAt.toISOString() } } : {}),
       ...(flow.redact ? { redaction: [...flow.redact] } : {}),
-      ...shaping,
+      ...target.shaping,
       ...(flow.effects ? { effects: flow.effects } : {}),
     };
     const effected = stepsWithEffects(steps, new Map(results.flatMap((r) => (r.effect ? [[r.id, r.effect] as const] : []))));

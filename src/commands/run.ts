@@ -16,21 +16,17 @@ import type { RunOutcome, RunReport } from "../report/schema.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
-import { withHeaded, openSurface, releaseSurface, type OpenedSurface } from "./surface.ts";
-import { structuredContext } from "./execution.ts";
+import { releaseSurface, type OpenedSurface } from "./surface.ts";
+import { openExecution, targetOfTrace } from "./execution.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
-import { resolveStartUrl } from "./start-url.ts";
-import { sapHeaderOf, sapLaunchConfig } from "./sap-launch.ts";
 import { headedFor, type CommonOptions } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
-import { createRecorder, recorderObserver, recordingReport, withTimeline } from "./recording.ts";
-import { desktopConfig, launchConfig } from "./launch-config.ts";
+import { recorderObserver, recordingReport, withTimeline } from "./recording.ts";
 import type { SuiteDefaults } from "./suite-context.ts";
 import { unmetGate } from "../spec/suite-keys.ts";
 import { resolveExports, skippedReport } from "./flow-outcome.ts";
-import { openMultiSurface, surfaceEntries } from "./surface-set.ts";
-import { SessionPool } from "./session-pool.ts";
+import type { SessionPool } from "./session-pool.ts";
 import { captureDebug } from "./debug-bundle.ts";
 
 export interface RunOptions extends CommonOptions, RecordingControls {
@@ -97,42 +93,24 @@ export async function run(options: RunOptions): Promise<RunResult> {
   /** With --keep-open: the surface left open until the results are written. */
   let held: OpenedSurface | undefined;
   try {
-    const rawUrl = trace.header.app.url;
-    const startUrl = rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank";
-    // The browser is shaped from the trace header alone, never from the (possibly edited) spec.
-    const headed = headedFor(options, env);
-    // A Windows app starts from the header's command, window title, geometry and backend.
-    const config = withHeaded({ ...launchConfig(trace.header, flow.file, env, secrets), ...desktopConfig(trace.header.app, env, secrets) }, headed);
-    // A multi-surface trace: the surface registry is built from the header alone.
-    const apps = trace.header.app.adapter === "multi" ? trace.header.apps : undefined;
-    // A SAP flow logs on with the connection it was recorded with and the login in the spec now.
-    const sapConfig = trace.header.app.adapter === "sap" ? { ...config, ...sapLaunchConfig(sapHeaderOf(trace.header.app), flow.sap ?? {}, env, secrets) } : config;
-    const pool = apps ? options.pool ?? new SessionPool() : undefined;
-    const multi = apps && pool
-      ? openMultiSurface(surfaceEntries(apps, trace.header, flow.file, env, secrets, flow.apps), (e) => pool.open(e.kind, flow.file, log, plugins.adapters, e.config && withHeaded(e.config, headed)), () => (pool === options.pool ? Promise.resolve() : pool.close()))
-      : undefined;
-    const surface = multi
-      ? multi.surface
-      : options.pool
-        ? await options.pool.open(trace.header.app.adapter, flow.file, log, plugins.adapters, sapConfig)
-        : await openSurface(trace.header.app.adapter, flow.file, log, plugins.adapters, sapConfig);
+    // The app is shaped from the trace header alone, never from the (possibly edited) spec.
+    const execution = await openExecution({ flow, target: targetOfTrace(trace.header), env, secrets, log, adapters: plugins.adapters, headed: headedFor(options, env), pool: options.pool });
+    const surface = execution.surface;
     try {
-      const opened = multi ? await multi.start(trace.steps[0]?.surface) : await surface.driver.navigate(startUrl, 30_000);
+      const opened = await execution.start(trace.steps[0]?.surface);
       if (!opened.ok) {
         error = `could not open the flow's url: ${opened.detail}`;
         errorHint = /answered HTTP 5\d\d/.test(opened.detail) ? "the app under test answered with a server error: its log says why" : "start the app under test first, or fix `url:` in the flow";
       } else {
         // Replays mask with the rules recorded into the trace, never the (possibly edited) spec's.
-        const recorder = createRecorder(surface.driver, dir, options, trace.header.redaction ?? [], systemClock);
-        const structured = structuredContext({ flowPath: flow.file, mode: "replay", artifactDir: dir, assertions: plugins.assertions, steps: trace.steps, env, secrets, log });
-        const ctx = { driver: surface.driver, env, captures: new Map<string, string>(), clock: recorder.clock, get baseUrl() { return multi ? multi.set.baseUrl : startUrl; }, secrets, navigationTimeoutMs: 30_000, structured, effects: { mode: "replay" as const, policy: trace.header.effects ?? ("on" as const) } };
+        const { recorder, structured, ctx } = execution.begin({ mode: "replay", artifactDir: dir, controls: options, redaction: trace.header.redaction ?? [], assertions: plugins.assertions, steps: trace.steps, effects: trace.header.effects ?? "on" });
         await recorder.start();
         const observer = recorderObserver(recorder);
         results = await executeSteps(trace.steps, ctx, {
           ...observer,
           // Each recorded step runs on its recorded surface.
           stepStarted: async (step, index) => {
-            if (multi && step.surface) await multi.set.activate(step.surface);
+            await execution.activate(step.surface);
             return observer.stepStarted?.(step, index);
           },
           stepFinished: async (step, result) => {
