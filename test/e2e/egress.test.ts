@@ -41,6 +41,7 @@ if (actions.includes("allowed")) { try { const r = await fetch("http://" + host 
 if (actions.includes("undeclared")) out.undeclared = await connect(host, badPort);
 if (actions.includes("elsewhere")) out.elsewhere = await connect(process.env.ELSEWHERE, okPort);
 if (actions.includes("dns-offhost")) out.dnsOffhost = await new Promise((res) => { const s = dgram.createSocket("udp4"); const q = Buffer.from("abcd01000001000000000000076578616d706c6503636f6d0000010001", "hex"); const t = setTimeout(() => { s.close(); res("no answer"); }, 1500); s.on("message", () => { clearTimeout(t); s.close(); res("answered"); }); s.on("error", (e) => { clearTimeout(t); s.close(); res(e.code); }); s.send(q, 53, host); });
+if (actions.includes("udp-allowed")) out.udpAllowed = await new Promise((res) => { const s = dgram.createSocket("udp4"); s.send(Buffer.from("ping"), okPort, host, (e) => { s.close(); res(e ? e.code : "sent"); }); });
 if (actions.includes("dns-name")) out.dnsName = await new Promise((res) => dns.lookup("exfil.flowproof.invalid", (e, a) => res(e ? e.code : a)));
 if (actions.includes("child")) out.child = spawnSync(process.execPath, ["-e", "require('net').connect(" + badPort + ", '" + host + "').on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })"], { encoding: "utf8" }).stdout.trim();
 fs.writeFileSync(process.env.OUT, JSON.stringify(out));
@@ -182,7 +183,8 @@ async function replay(p: TmpProject, env: Record<string, string> = {}): Promise<
 const destinations = (a: AgentReport) => (a.egress_attempts ?? []).map((x) => x.destination).sort();
 
 describe.each([
-  ["Node", () => `${NODE} agent.mjs`, "allowed,undeclared,dns-offhost,dns-name,child", [`tcp ${TARGET}:${BAD_PORT}`, `udp ${TARGET}:53`, "dns exfil.flowproof.invalid"]],
+  // UDP to the allowed ip:port is not relayed (TCP only): refused and recorded like any other.
+  ["Node", () => `${NODE} agent.mjs`, "allowed,undeclared,dns-offhost,udp-allowed,dns-name,child", [`tcp ${TARGET}:${BAD_PORT}`, `udp ${TARGET}:53`, `udp ${TARGET}:${OK_PORT}`, "dns exfil.flowproof.invalid"]],
   ["Python", () => `${PYTHON} agent.py`, "allowed,undeclared,raw,dns-name,child", [`tcp ${TARGET}:${BAD_PORT}`, `icmp ${TARGET}`, "dns exfil.flowproof.invalid"]],
 ] as const)("%s agent", (_name, command, actions, expected) => {
   test("the allowed destination answers; everything else is refused by the kernel, recorded, and never arrives — at record and at replay alike", async () => {
