@@ -1,6 +1,10 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ConsoleLog, remoteText, serializeDom, type DomNode } from "./debug.ts";
 import type { Session } from "./cdp/connection.ts";
+import type { AdapterSession, AppDriver } from "../../src/plugins/api.ts";
+import { startServer, type TestServer } from "../../test/support/server.ts";
+import { requireChromium } from "../../test/support/chromium.ts";
+import { plugin } from "./index.ts";
 
 /** A session whose events the test fires by hand. */
 function fakeSession() {
@@ -64,5 +68,46 @@ describe("serializeDom", () => {
   test("escapes what the page holds so the file stays well formed", () => {
     const html = serializeDom(null, ["div", [["title", 'say "hi" & <go>']], ["x\u00a0<y>", ["svg", [["viewBox", "0 0 1 1"]], [["foreignObject", [], []]]]]], (t) => t);
     expect(html).toBe('<div title="say &quot;hi&quot; &amp; &lt;go&gt;">x&nbsp;&lt;y&gt;<svg viewBox="0 0 1 1"><foreignObject></foreignObject></svg></div>');
+  });
+});
+
+describe("one definition of visible, through a real page", () => {
+  // Each control is named by its text; `shown` is what dom.ts's isVisible says of it.
+  const CASES: readonly { readonly name: string; readonly html: string; readonly shown: boolean }[] = [
+    { name: "Plain", html: `<button>Plain</button>`, shown: true },
+    { name: "Ghost", html: `<div style="visibility:hidden"><button>Ghost</button></div>`, shown: false },
+    { name: "Contents", html: `<a href="#c" style="display:contents">Contents</a>`, shown: true },
+    { name: "Zero", html: `<button style="width:0;height:0;padding:0;border:0;overflow:hidden">Zero</button>`, shown: false },
+    { name: "Folded", html: `<details><summary>More</summary><button>Folded</button></details>`, shown: false },
+    { name: "Faint", html: `<button style="opacity:0">Faint</button>`, shown: true },
+    { name: "Gone", html: `<button style="display:none">Gone</button>`, shown: false },
+  ];
+  let server: TestServer;
+  let session: AdapterSession;
+  let driver: AppDriver;
+  beforeAll(async () => {
+    requireChromium();
+    server = await startServer();
+    server.setRoute("/visible.html", () => new Response(`<!doctype html><title>Visible</title><body>${CASES.map((c) => `<p>${c.html}</p>`).join("")}</body>`, { headers: { "content-type": "text/html" } }));
+    session = await plugin.open();
+    driver = await session.launch({}, { baseDir: process.cwd(), log: () => undefined });
+    expect((await driver.navigate(`${server.url}/visible.html`, 10_000)).ok).toBe(true);
+  });
+  afterAll(async () => {
+    await driver.close();
+    await session.close();
+    server.stop();
+  });
+
+  test("the resolver, the scene inventory and the debug snapshot agree on each tricky element", async () => {
+    const scene = await driver.scene!();
+    const snapshot = await driver.debugSnapshot!();
+    const seen = await Promise.all(CASES.map(async (c) => ({
+      name: c.name,
+      resolver: (await driver.check([{ tier: "text_anchor", provenance: "rules", payload: { text: c.name } }], { kind: "visible", visible: true })).pass,
+      scene: scene.entries.some((e) => e.text === c.name),
+      debug: snapshot.anchors.includes(c.name),
+    })));
+    expect(seen).toEqual(CASES.map((c) => ({ name: c.name, resolver: c.shown, scene: c.shown, debug: c.shown })));
   });
 });

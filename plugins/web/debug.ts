@@ -1,9 +1,13 @@
 // The web surface's debug snapshot after a failed step: the document as HTML (password values
 // removed, secrets redacted before serialising), the console since the flow began, and the
-// visible names a step could target.
+// visible names a step could target (read by the page script: injected/debug-page.ts).
 import type { DebugSnapshot } from "../../src/plugins/api.ts";
 import type { Session } from "./cdp/connection.ts";
 import type { Protocol } from "devtools-protocol/types/protocol";
+import type { DebugPage, DomNode } from "./injected/debug-page.ts";
+import { callPage } from "./page-calls.ts";
+
+export type { DomNode } from "./injected/debug-page.ts";
 
 /** The most console lines kept per flow: the newest win. */
 const CONSOLE_LINES = 500;
@@ -51,56 +55,6 @@ export function remoteText(arg: Protocol.Runtime.RemoteObject): string {
   return arg.unserializableValue ?? arg.description ?? arg.type;
 }
 
-/**
- * The page's document as data, so it is redacted before it becomes HTML: a text node, a comment
- * (`{ comment }`), or an element as `[name, attributes, children]`.
- */
-export type DomNode = string | { readonly comment: string } | readonly [string, ReadonlyArray<readonly [string, string]>, readonly DomNode[]];
-
-/** Runs in the page: the document as data (password values left out), and the visible target names. */
-export function readDebugPage(max: number): { doctype: string | null; root: DomNode; anchors: string[] } {
-  const read = (node: Node): DomNode | undefined => {
-    if (node.nodeType === Node.TEXT_NODE || node.nodeType === Node.CDATA_SECTION_NODE) return node.nodeValue ?? "";
-    if (node.nodeType === Node.COMMENT_NODE) return { comment: node.nodeValue ?? "" };
-    if (node.nodeType !== Node.ELEMENT_NODE) return undefined;
-    const el = node as Element;
-    const password = el instanceof HTMLInputElement && (el.getAttribute("type") ?? "").toLowerCase() === "password";
-    const attrs = Array.from(el.attributes)
-      .filter((a) => !(password && a.name.toLowerCase() === "value"))
-      .map((a) => [a.name, a.value] as const);
-    const kids = el instanceof HTMLTemplateElement ? el.content.childNodes : el.childNodes;
-    const children: DomNode[] = [];
-    for (const child of Array.from(kids)) {
-      const n = read(child);
-      if (n !== undefined) children.push(n);
-    }
-    return [el.namespaceURI === "http://www.w3.org/1999/xhtml" ? el.localName : el.nodeName, attrs, children];
-  };
-  const root = read(document.documentElement) ?? "";
-  const doctype = document.doctype ? document.doctype.name : null;
-  const seen = new Set<string>();
-  const anchors: string[] = [];
-  const add = (text: string | null | undefined) => {
-    const t = (text ?? "").replace(/\s+/g, " ").trim();
-    if (t && t.length <= 80 && !seen.has(t) && anchors.length < max) {
-      seen.add(t);
-      anchors.push(t);
-    }
-  };
-  const selector = "a,button,input,select,textarea,label,summary,option,[role],[aria-label],[placeholder],[title],h1,h2,h3,h4,h5,h6,th,td,li";
-  for (const el of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
-    if (el.getClientRects().length === 0) continue;
-    add(el.getAttribute("aria-label"));
-    add(el.getAttribute("placeholder"));
-    add(el.getAttribute("title"));
-    if (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) {
-      for (const label of Array.from(el.labels ?? [])) add(label.innerText);
-      if (el instanceof HTMLInputElement && (el.type === "button" || el.type === "submit")) add(el.value);
-    } else add(el.innerText);
-  }
-  return { doctype, root, anchors };
-}
-
 const VOID_ELEMENTS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr", "basefont", "bgsound", "frame", "keygen", "param"]);
 /** Elements whose text the HTML serialiser writes unescaped. */
 const RAW_TEXT = new Set(["style", "script", "xmp", "iframe", "noembed", "noframes", "plaintext", "noscript"]);
@@ -136,8 +90,7 @@ export function serializeDom(doctype: string | null, root: DomNode, redact: (tex
 
 /** One debug snapshot of the page behind `session`. */
 export async function debugSnapshot(session: Session, log: ConsoleLog, redact: (text: string) => string = (t) => t): Promise<DebugSnapshot> {
-  const res = await session.send("Runtime.evaluate", { expression: `(${readDebugPage.toString()})(${ANCHORS})`, returnByValue: true });
-  if (res.exceptionDetails) throw new Error(`the page could not be read: ${res.exceptionDetails.text}`);
-  const page = res.result.value as ReturnType<typeof readDebugPage>;
+  const page = await callPage<DebugPage>(session, "debugPage", { max: ANCHORS });
+  if ("transient" in page) throw new Error(`the page could not be read: ${page.transient}`);
   return { dom: serializeDom(page.doctype, page.root, redact), anchors: page.anchors, console: log.lines.map(redact) };
 }

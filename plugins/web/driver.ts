@@ -11,7 +11,6 @@ import { pressChord, sendKeys, strokeEvents, textStrokes } from "./keyboard.ts";
 import { dragAndDrop, sendClick, type Point } from "./pointer.ts";
 import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
 import { MARK_SECRET_FIELD } from "./redaction-rects.ts";
-import { readScene } from "./injected/scene.ts";
 import { ConsoleLog, debugSnapshot } from "./debug.ts";
 import { readPageCookie } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
@@ -420,17 +419,9 @@ export class WebDriver implements AppDriver {
   }
 
   async scene(): Promise<SceneInventory> {
-    await this.#navigation.settle();
-    const expression = `(${readScene.toString()})(${JSON.stringify({ max: 100 })})`;
-    const res = await this.#session.send("Runtime.evaluate", { expression, returnByValue: true }).catch((error: unknown) => {
-      if (isTransient(error)) return undefined;
-      throw error;
-    });
-    const failure = res?.exceptionDetails ? res.exceptionDetails.exception?.description ?? res.exceptionDetails.text : undefined;
+    const answer = await this.#call<SceneInventory>("scene", { max: 100 });
     // A navigation in flight: an empty, unloaded reading, which the engine reads again.
-    if (!res || (failure !== undefined && isTransient(failure))) return { url: "", title: "", text: "", entries: [], omitted: 0, loaded: false };
-    if (failure !== undefined) throw new Error(`the scene could not be read: ${failure.split("\n")[0]}`);
-    return res.result.value as SceneInventory;
+    return "transient" in answer ? { url: "", title: "", text: "", entries: [], omitted: 0, loaded: false } : answer;
   }
 
   async environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }> {

@@ -1,6 +1,8 @@
 // The wire shapes between the driver and the page script (types only): the requests the driver
 // sends through Runtime.evaluate and the answers the page gives.
 import type { Expectation } from "../../../src/plugins/api.ts";
+import type { SceneOptions, SceneReading } from "./scene.ts";
+import type { DebugPage } from "./debug-page.ts";
 
 export interface Rung {
   readonly tier: string;
@@ -64,6 +66,10 @@ export interface PageApi {
   hovered(req: { ladder: readonly Rung[]; x: number; y: number }): ValueAnswer;
   /** The `<input type=file>` the ladder names (directly, through its label, or inside it); hidden inputs count. */
   fileInput(req: { ladder: readonly Rung[] }): HTMLInputElement | string;
+  /** The scene inventory for model authoring. */
+  scene(req: SceneOptions): SceneReading;
+  /** The document as data and the visible target names, for the debug snapshot of a failed step. */
+  debugPage(req: { max: number }): DebugPage;
 }
 
 /** `{to:"top"|"bottom"} | {into_view:true} | {to_px:n}`, as in the trace's `scroll` params. */

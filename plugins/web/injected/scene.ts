@@ -1,6 +1,6 @@
-// Page-side scene inventory for model authoring: one self-contained function (injected with
-// Function.toString, so it may reference nothing outside itself) that lists the whole rendered
-// page as provenance-neutral tokens. Never reports a password field's value.
+// Page-side scene inventory for model authoring (a module of the page script): lists the whole
+// rendered page as provenance-neutral tokens. Never reports a password field's value.
+import { isVisible } from "./dom.ts";
 
 /** One entry of the inventory, as the model sees it. */
 export interface SceneEntry {
@@ -55,15 +55,8 @@ export function readScene(options: SceneOptions): SceneReading {
   const esc = (s: string) => (typeof CSS !== "undefined" && CSS.escape ? CSS.escape(s) : s.replace(/[^a-zA-Z0-9_-]/g, (c) => `\\${c}`));
   const attrq = (s: string) => s.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
 
-  const visible = (el: Element): boolean => {
-    const win = el.ownerDocument.defaultView;
-    if (!win) return false;
-    const st = win.getComputedStyle(el);
-    if (st.display === "none" || st.visibility === "hidden" || st.visibility === "collapse") return false;
-    const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) return false;
-    return true;
-  };
+  // "Visible" is the resolver's own (dom.ts): the model is offered exactly what a step can reach.
+  const visible = isVisible;
 
   const INTERACTIVE = "input:not([type=hidden]), select, textarea, button, a[href], summary, [role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], [role=switch], [contenteditable=true], [onclick], [draggable=true]";
   const isInteractive = (el: Element) => el.matches(INTERACTIVE);
