@@ -1,7 +1,8 @@
 // Shared by the generators: the `--check` / `--write` mode switch and "rewrite only what
 // changed". Touches only the files it is given; never writes in check mode.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { makeDir, writeFileAtomic } from "../src/diagnostics/atomic-write.ts";
 
 export type GenerateMode = "check" | "write";
 
@@ -30,10 +31,8 @@ export function staleFiles(root: string, files: readonly GeneratedFile[]): strin
 
 /** Writes one file whole (temp + rename), creating its folder. */
 export function writeWhole(absPath: string, content: string): void {
-  mkdirSync(dirname(absPath), { recursive: true });
-  const tmp = `${absPath}.${process.pid}.tmp`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, absPath);
+  makeDir(dirname(absPath));
+  writeFileAtomic(absPath, content);
 }
 
 /**
