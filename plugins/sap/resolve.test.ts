@@ -62,4 +62,45 @@ describe("resolve", () => {
     expect(cell("Material", "Hose")).toEqual({ ok: false, detail: 'no table row containing "Hose" with a "Material" column' });
     expect(cell("Price", "Pump")).toEqual({ ok: false, detail: 'no table row containing "Pump" with a "Price" column' });
   });
+
+  test("an ALV grid cell (GuiGridView): read with GetCellValue, written with ModifyCell, focused with SetCurrentCell", () => {
+    const session = va01();
+    const usr = session.call("FindById", "wnd[0]/usr") as FakeComponent;
+    const ids = ["VBELN", "MATNR", "ARKTX"];
+    const titles: Record<string, string> = { VBELN: "Sales Document", MATNR: "Material", ARKTX: "Description" };
+    const rows = [{ VBELN: "4711", MATNR: "P-100", ARKTX: "Pump" }, { VBELN: "4712", MATNR: "M-02", ARKTX: "Valve" }] as Record<string, string>[];
+    const calls: string[] = [];
+    const grid = usr.add(new FakeComponent({ Type: "GuiShell", SubType: "GridView", Id: "/app/con[0]/ses[0]/wnd[0]/usr/cntlGRID1/shellcont/shell", RowCount: 2 }, []));
+    const order = new FakeComponent({ Type: "GuiCollection", Count: ids.length }, []);
+    order.methods["ElementAt"] = (i) => ids[Number(i)]!;
+    grid.objects["ColumnOrder"] = () => order;
+    grid.methods["GetDisplayedColumnTitle"] = (id) => titles[String(id)]!;
+    grid.methods["GetCellValue"] = (row, id) => rows[Number(row)]![String(id)]!;
+    grid.methods["GetCellChangeable"] = (_row, id) => id === "ARKTX";
+    grid.methods["ModifyCell"] = (row, id, value) => {
+      calls.push(`ModifyCell ${row} ${id} ${value}`);
+      rows[Number(row)]![String(id)] = String(value);
+      return null;
+    };
+    grid.methods["SetCurrentCell"] = (row, id) => (calls.push(`SetCurrentCell ${row} ${id}`), null);
+    const cell = (column: string, anchor: string) => resolveLadder(session, [{ tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: column, row_anchor: anchor } }], "read");
+    const hit = cell("Material", "4712");
+    if (!hit.ok) throw new Error(hit.detail);
+    expect(hit.element.get("Text")).toBe("M-02");
+    expect(hit.element.get("Type")).toBe("GuiGridCell");
+    expect(hit.element.get("Id")).toBe("/app/con[0]/ses[0]/wnd[0]/usr/cntlGRID1/shellcont/shell/cell[1,MATNR]");
+    expect(hit.element.get("Changeable")).toBe(false);
+    const desc = cell("description", "Pump");
+    if (!desc.ok) throw new Error(desc.detail);
+    expect(desc.element.get("Changeable")).toBe(true);
+    desc.element.set("Text", "Pump, stainless");
+    desc.element.call("SetFocus");
+    expect(calls).toEqual(["ModifyCell 0 ARKTX Pump, stainless", "SetCurrentCell 0 ARKTX"]);
+    const again = cell("Description", "4711");
+    expect(again.ok && again.element.get("Text")).toBe("Pump, stainless");
+    // The column id answers too; an unknown column or row is a miss.
+    expect(cell("MATNR", "Valve").ok).toBe(true);
+    expect(cell("Price", "Pump").ok).toBe(false);
+    expect(cell("Material", "9999").ok).toBe(false);
+  });
 });

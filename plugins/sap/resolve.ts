@@ -1,8 +1,9 @@
 // Finding SAP GUI elements for a selector ladder: the scripting id (native rung), or an anchor
 // matched against a control's visible text, tooltip, technical name and left label; table cells
-// by column title and row text. One reading of the current screen per call; no waiting here.
+// (GuiTableControl, GuiGridView) by column title and row text. One reading of the current screen
+// per call; no waiting here.
 import type { Selector } from "../../src/plugins/api.ts";
-import { isSapObject, itemsOf, numberOf, objectOf, sessionRelativeId, textOf, type SapObject } from "./engine.ts";
+import { SapCallError, isSapObject, itemsOf, numberOf, objectOf, sessionRelativeId, textOf, type SapObject } from "./engine.ts";
 
 /** One control of the current screen, with what anchors match. */
 export interface SapElement {
@@ -18,7 +19,8 @@ export interface SapElement {
   readonly label: string;
 }
 
-export const INPUT_TYPES = new Set(["GuiTextField", "GuiCTextField", "GuiPasswordField", "GuiOkCodeField", "GuiComboBox", "GuiCheckBox", "GuiRadioButton", "GuiTextedit"]);
+/** Controls that take text; `GuiGridCell` is a GuiGridView cell as the resolver hands it out. */
+export const INPUT_TYPES = new Set(["GuiTextField", "GuiCTextField", "GuiPasswordField", "GuiOkCodeField", "GuiComboBox", "GuiCheckBox", "GuiRadioButton", "GuiTextedit", "GuiGridCell"]);
 const PRESSABLE = new Set(["GuiButton", "GuiTab", "GuiCheckBox", "GuiRadioButton", "GuiMenu"]);
 const ROLE_TYPES: Readonly<Record<string, ReadonlySet<string>>> = {
   field: new Set(["GuiTextField", "GuiCTextField", "GuiPasswordField", "GuiOkCodeField", "GuiComboBox", "GuiTextedit"]),
@@ -101,8 +103,15 @@ export function resolveLadder(session: SapObject, ladder: readonly Selector[], p
   return { ok: false, detail: misses.join("; ") };
 }
 
-/** The cell of a GuiTableControl row whose cells contain every anchor, in the column titled `column`. */
+/**
+ * The cell of a table row whose cells contain every anchor, in the column titled `column`: a
+ * GuiTableControl's cell control, or a GuiGridView's (ALV grid) cell as a small object of its own.
+ */
 function tableCell(elements: readonly SapElement[], column: string, anchors: readonly string[]): SapObject | undefined {
+  for (const grid of elements.filter((e) => e.type === "GuiShell" && textOf(e.obj, "SubType") === "GridView")) {
+    const cell = gridCell(grid.obj, column, anchors);
+    if (cell) return cell;
+  }
   for (const table of elements.filter((e) => e.type === "GuiTableControl")) {
     const columns = itemsOf(objectOf(table.obj, "Columns"));
     const col = columns.findIndex((c) => textOf(c, "Title").trim().toLowerCase() === column.trim().toLowerCase());
@@ -120,6 +129,65 @@ function tableCell(elements: readonly SapElement[], column: string, anchors: rea
     }
   }
   return undefined;
+}
+
+/** The column ids of a GuiGridView in display order (`ColumnOrder`, a collection of strings). */
+function gridColumns(grid: SapObject): string[] {
+  const order = objectOf(grid, "ColumnOrder");
+  if (!order) return [];
+  const n = numberOf(order, "Count");
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const v = order.call("ElementAt", i);
+    if (typeof v === "string") out.push(v);
+  }
+  return out;
+}
+
+/**
+ * A GuiGridView cell, by the column's displayed title (or its id) and the row's texts. A grid cell
+ * is no control of its own: reading its `Text` is `GetCellValue`, writing it `ModifyCell`, and
+ * `SetFocus` makes it the current cell.
+ */
+function gridCell(grid: SapObject, column: string, anchors: readonly string[]): SapObject | undefined {
+  const ids = gridColumns(grid);
+  const wanted = column.trim().toLowerCase();
+  const title = (id: string): string => {
+    const t = grid.call("GetDisplayedColumnTitle", id);
+    return typeof t === "string" ? t : "";
+  };
+  const col = ids.find((id) => title(id).trim().toLowerCase() === wanted) ?? ids.find((id) => id.toLowerCase() === wanted);
+  if (col === undefined) return undefined;
+  const value = (row: number, id: string): string => {
+    const v = grid.call("GetCellValue", row, id);
+    return v === null || isSapObject(v) ? "" : String(v);
+  };
+  const rows = numberOf(grid, "RowCount");
+  for (let row = 0; row < rows; row++) {
+    const texts = ids.map((id) => value(row, id));
+    if (!anchors.every((a) => texts.some((t) => t.includes(a)))) continue;
+    const id = `${textOf(grid, "Id")}/cell[${row},${col}]`;
+    return {
+      get: (name) => (name === "Text" ? value(row, col) : name === "Type" ? "GuiGridCell" : name === "Id" ? id : name === "Changeable" ? boolOfCell(grid, row, col) : grid.get(name)),
+      set: (name, v) => {
+        if (name !== "Text") throw new SapCallError(`a grid cell has no property ${name} to set`);
+        grid.call("ModifyCell", row, col, v);
+      },
+      call: (name, ...args) => (name === "SetFocus" ? grid.call("SetCurrentCell", row, col) : grid.call(name, ...args)),
+    };
+  }
+  return undefined;
+}
+
+/** Whether a grid cell can be changed (`GetCellChangeable`); false when the grid cannot tell. */
+function boolOfCell(grid: SapObject, row: number, col: string): boolean {
+  try {
+    const v = grid.call("GetCellChangeable", row, col);
+    return v === true || v === -1 || v === 1;
+  } catch {
+    // A read-only ALV grid may not implement it: such a cell is not changeable.
+    return false;
+  }
 }
 
 /** `; did you mean X?` naming the closest candidate, when one is close. */
