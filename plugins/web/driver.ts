@@ -10,6 +10,7 @@ import { keyDefinition } from "./keys.ts";
 import { pressChord, sendKeys, strokeEvents, textStrokes } from "./keyboard.ts";
 import { dragAndDrop, sendClick, type Point } from "./pointer.ts";
 import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
+import { SCREEN_CHANGES_SCRIPT, ScreenChanges } from "./screen-changes.ts";
 import { MARK_SECRET_FIELD } from "./redaction-rects.ts";
 import { ConsoleLog, debugSnapshot } from "./debug.ts";
 import { readPageCookie } from "./cookies.ts";
@@ -39,6 +40,8 @@ export class WebDriver implements AppDriver {
   readonly #childFrames = new Set<string>();
   /** Frames for the recorder, and the input held back while one is read (see capture.ts). */
   readonly #frames = new CaptureGate();
+  /** Whether the page may have changed since the recorder's last frame (see screen-changes.ts). */
+  readonly #changes = new ScreenChanges();
   /** Console messages since the flow began, for the debug snapshot of a failed step. */
   readonly #console = new ConsoleLog();
   readonly #navigation: Navigation;
@@ -92,6 +95,7 @@ export class WebDriver implements AppDriver {
       }),
       ...this.#dialogs.listen(s, fault, () => this.#navigation.cancelled()),
       this.#console.listen(s),
+      ...this.#changes.listen(s),
       ...watchPageEnd(this.#connection, s, this.#targetId, () => this.#closing, fault),
     );
     if (!discovering.has(this.#connection)) {
@@ -103,6 +107,7 @@ export class WebDriver implements AppDriver {
       s.send("Runtime.enable"),
       s.send("Log.enable"),
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: INSTALLER }),
+      s.send("Page.addScriptToEvaluateOnNewDocument", { source: SCREEN_CHANGES_SCRIPT }),
       applyShaping(s, this.#config).then((off) => {
         this.#offs.push(off);
       }),
@@ -394,6 +399,10 @@ export class WebDriver implements AppDriver {
   holdInput(until: Promise<unknown>): boolean {
     this.#frames.hold(until);
     return true;
+  }
+
+  screenChanged(): Promise<boolean> {
+    return this.#changes.changed(this.#session);
   }
 
   captureFrame(): Promise<RawFrame> {

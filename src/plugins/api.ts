@@ -209,6 +209,12 @@ export interface AppDriver {
    * input. Returns false when the surface cannot hold (the caller then waits itself).
    */
   holdInput?(until: Promise<unknown>): boolean;
+  /**
+   * Capability "screenshot": whether what the surface shows may have changed since the previous
+   * call (true on the first call, and whenever the surface cannot tell), clearing the signal. The
+   * recorder reuses the previous frame when this answers false, so it must never miss a change.
+   */
+  screenChanged?(): Promise<boolean>;
   /** Capability "screenshot": the frame-pixel point a pointer action on `ladder` would hit, without acting; undefined when it would not. */
   pointFor?(ladder: readonly Selector[], at?: PointerOptions["at"]): Promise<{ readonly x: number; readonly y: number } | undefined>;
   /** Press on `source`, move with the button held, release on `onto` (pointer capability), at `at` (% of its box; absent, its centre). */

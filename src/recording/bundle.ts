@@ -1,7 +1,7 @@
 // A recording bundle on disk: content-addressed frames under `<root>/recording/` and the optional
 // `recording.gif`. Only already-redacted images reach `writeFrame`; each file is written whole.
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, linkSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeDir, writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import { encodePng, type Image } from "./image.ts";
@@ -45,6 +45,26 @@ export class FrameBundle {
     }
     const path = join(dir, name);
     if (!existsSync(path)) writeFileAtomic(path, png);
+    return { offset_ms: offsetMs, file: `${FRAMES_DIR}/${name}` };
+  }
+
+  /**
+   * The frame at `offsetMs` shows the same picture as an already written frame (`file`, relative
+   * to the root): that file, linked under this offset's name (a copy where links are refused).
+   */
+  linkFrame(offsetMs: number, file: string): PersistedFrame {
+    const hash = /-([0-9a-f]{8})\.png$/.exec(file)?.[1];
+    if (!hash) throw new Error(`not a frame file: ${file}`);
+    const name = `frame-${offsetMs}-${hash}.png`;
+    const from = join(this.root, file);
+    const path = join(this.root, FRAMES_DIR, name);
+    if (!existsSync(path)) {
+      try {
+        linkSync(from, path);
+      } catch {
+        writeFileAtomic(path, readFileSync(from));
+      }
+    }
     return { offset_ms: offsetMs, file: `${FRAMES_DIR}/${name}` };
   }
 

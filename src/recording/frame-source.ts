@@ -1,5 +1,6 @@
 // Where a recording's pixels come from. v1 is a keyframe source: a full frame on demand through
-// the driver (web: CDP Page.captureScreenshot). Continuous sources (screencast, DXGI) would
+// the driver (web: CDP Page.captureScreenshot), plus the driver's "may the screen have changed"
+// signal, which lets the recorder reuse the previous frame instead of capturing. Continuous sources (screencast, DXGI) would
 // implement the same interface and feed the same redact → persist path.
 import type { AppDriver, RawFrame, RectTarget, RectsAnswer } from "../plugins/api.ts";
 import type { TraceStep } from "../trace/schema.ts";
@@ -17,6 +18,11 @@ export interface FrameSource {
    * need not wait for a capture; false (or absent) when the caller must wait for it instead.
    */
   hold?(until: Promise<unknown>): boolean;
+  /**
+   * Whether the screen may have changed since the previous call (true on the first), clearing the
+   * signal; never rejects. Absent: every capture is taken (nothing is ever reused).
+   */
+  changed?(): Promise<boolean>;
 }
 
 /** Action types that move the pointer, and so get a cursor checkpoint under --highlight-cursor. */
@@ -24,11 +30,13 @@ export const POINTER_ACTIONS: ReadonlySet<TraceStep["action"]["type"]> = new Set
 
 /** The driver as a frame source, or undefined when the surface cannot give frames. */
 export function driverFrameSource(driver: AppDriver): FrameSource | undefined {
-  const { captureFrame, rectsFor, pointFor, holdInput } = driver;
+  const { captureFrame, rectsFor, pointFor, holdInput, screenChanged } = driver;
   if (!driver.capabilities.has("screenshot") || !captureFrame || !rectsFor) return undefined;
   return {
     capture: () => captureFrame.call(driver),
     hold: (until) => holdInput?.call(driver, until) ?? false,
+    // A signal that cannot be read counts as a change.
+    ...(screenChanged ? { changed: () => screenChanged.call(driver).catch(() => true) } : {}),
     async resolve(targets) {
       try {
         return await rectsFor.call(driver, targets);

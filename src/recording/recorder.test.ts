@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RectTarget, RectsAnswer } from "../plugins/api.ts";
@@ -258,5 +258,76 @@ describe("RunRecorder with a source that cannot give a frame now", () => {
     const summary = await record(["passed", "passed"], { recordingDetail: "full" }, source);
     expect(summary.frames).toEqual([]);
     expect(summary.steps.map((s) => s.frames_dropped)).toEqual([undefined, undefined]);
+  });
+});
+
+describe("RunRecorder reusing a picture when the screen did not change", () => {
+  /** fakeSource plus a scripted `changed` signal: one answer per look, in order (true once they run out). */
+  function lookingSource(answers: boolean[], options: Parameters<typeof fakeSource>[0] = {}) {
+    const base = fakeSource(options);
+    const looks: boolean[] = [];
+    const source = Object.assign(base, {
+      changed: async () => {
+        const a = answers.shift() ?? true;
+        looks.push(a);
+        return a;
+      },
+    });
+    return { source, looks };
+  }
+  const inode = (file: string) => statSync(join(root, file)).ino;
+
+  test("a step that changed nothing shows the previous capture: the same file under its own offset, no new capture", async () => {
+    // looks: before step 1 (first), after step 1 (changed), after step 2 (unchanged), after step 3 (changed)
+    const { source, looks } = lookingSource([true, true, false, true]);
+    const summary = await record(["passed", "passed", "passed"], { recordingDetail: "full" }, source);
+    expect(looks.length).toBe(4);
+    expect(source.captures).toBe(3);
+    const [one, two, three] = summary.steps.map((r) => framesIn(summary, r));
+    expect([one!.length, two!.length, three!.length]).toEqual([2, 2, 2]);
+    // Step 2's before- and after-frames are the one picture taken after step 1: one file.
+    expect(inode(two![0]!.file)).toBe(inode(one![1]!.file));
+    expect(inode(two![1]!.file)).toBe(inode(two![0]!.file));
+    expect(two![1]!.file).not.toBe(two![0]!.file);
+    expect(two![1]!.offset_ms).toBeGreaterThanOrEqual(summary.steps[1]!.start_ms);
+    expect(two![1]!.offset_ms).toBeLessThanOrEqual(summary.steps[1]!.end_ms);
+    // Step 3 changed the screen: its after-frame is a new capture.
+    expect(inode(three![1]!.file)).not.toBe(inode(three![0]!.file));
+    expect(decodePng(readFileSync(join(root, three![1]!.file))).data[0]).toBe(3);
+  });
+
+  test("without a signal, or when it says changed, every checkpoint is captured", async () => {
+    const bare = fakeSource();
+    await record(["passed", "passed", "passed"], { recordingDetail: "full" }, bare);
+    expect(bare.captures).toBe(4);
+    const { source } = lookingSource([true, true, true, true]);
+    await record(["passed", "passed", "passed"], { recordingDetail: "full" }, source);
+    expect(source.captures).toBe(4);
+  });
+
+  test("a reused picture keeps its masks, and a dropped one stays dropped", async () => {
+    const masked = lookingSource([true, false, false], { rects: { "#ssn": { ok: true, rects: [{ x: 0, y: 0, width: 10, height: 10 }] } } });
+    const summary = await record(["passed", "passed"], { recordingDetail: "full" }, masked.source, [{ target: { css: "#ssn" }, mode: "mask" }]);
+    expect(masked.source.captures).toBe(1);
+    expect(summary.frames.length).toBe(4);
+    for (const f of summary.frames) expect(isUniform(decodePng(readFileSync(join(root, f.file))), { x: 0, y: 0, width: 10, height: 10 }, [0, 0, 0])).toBe(true);
+    const broken = lookingSource([true, false, false], { rects: { "#ssn[": { ok: false, detail: "not a valid selector" } } });
+    const dropped = await record(["passed", "passed"], { recordingDetail: "full" }, broken.source, [{ target: { css: "#ssn[" }, mode: "mask" }]);
+    expect(dropped.frames).toEqual([]);
+    expect(dropped.steps.map((s) => s.frames_dropped)).toEqual(["redaction", "redaction"]);
+  });
+
+  test("a reused picture with another overlay is drawn again from its pixels (cursor halo), not captured again", async () => {
+    const { source } = lookingSource([true, false, false, false], { points: [{ x: 20, y: 20 }] });
+    const summary = await record(["passed", "passed"], { recordingDetail: "full", highlightCursor: true }, source, [], ["click", "click"]);
+    expect(source.captures).toBe(1);
+    const halo = summary.frames.filter((f) => {
+      const { data } = decodePng(readFileSync(join(root, f.file)));
+      for (let k = 0; k < data.length; k += 4) if (data[k] === HALO_RGB[0] && data[k + 1] === HALO_RGB[1] && data[k + 2] === HALO_RGB[2]) return true;
+      return false;
+    });
+    // Each click's pointer checkpoint carries its halo, though both show the first capture.
+    expect(halo.length).toBe(2);
+    expect(new Set(summary.frames.map((f) => decodePng(readFileSync(join(root, f.file))).data[0])).size).toBe(1);
   });
 });

@@ -4,6 +4,9 @@
 // content-addressed and, with --video, assembles the GIF from the persisted (redacted) frames.
 // In full detail one capture between two steps is both the after-frame of the one and the
 // before-frame of the next (nothing runs in between), persisted at each step's own offset.
+// A frame is captured only when the screen may have changed since the previous capture (the
+// source's `changed` signal); otherwise the checkpoint reuses the previous picture: the frame
+// already written (redacted) is linked under the new offset's name, so it is the same file.
 // A capture is taken off the step path when the source can hold input: the next step's reads
 // (its assertions, its polling) run while the frame is read back, and its first call that could
 // change the screen waits for the frame, so a frame never shows a later step's input.
@@ -73,6 +76,19 @@ interface Shot {
 /** A capture in flight: its pixels and masks, "dropped" when redaction could not be guaranteed, or undefined when no pixels came back. */
 type PendingShot = Promise<Shot | "dropped" | undefined>;
 
+/** What one capture made: its frame (and GIF image) for one overlay. */
+interface Made {
+  readonly frame: PersistedFrame;
+  readonly gif?: Uint8Array;
+}
+
+/** One picture of the screen: a capture, and the frames already written from it, per overlay. A checkpoint at which nothing changed reuses it. */
+interface Picture {
+  readonly shot: PendingShot;
+  /** Overlay (cursor marks as JSON, "null" for none) → the first frame written with it. */
+  readonly made: Map<string, Promise<Made | undefined>>;
+}
+
 /** A step's timeline entry while the run is going; `dropped` may still be set by a capture in flight. */
 interface OpenStep {
   readonly id: string;
@@ -106,7 +122,9 @@ export class RunRecorder {
   /** One entry per capture, in capture order; resolved once its frames are on disk. */
   readonly #pending: Array<Promise<FrameOutput>> = [];
   /** The last step's after-frame, held until the next step starts (and reuses it) or the run ends. */
-  #boundary: { shot: PendingShot; frames: FrameVariant[] } | undefined;
+  #boundary: { picture: Promise<Picture>; frames: FrameVariant[] } | undefined;
+  /** The newest picture: what a checkpoint at which nothing changed shows. */
+  #last: Promise<Picture> | undefined;
   #lastEnd = -1;
   readonly #steps: OpenStep[] = [];
 
@@ -134,7 +152,7 @@ export class RunRecorder {
     this.#origin = this.clock.now();
     if (this.#controls.recordingDetail !== "low") return;
     const shot = await this.#capture();
-    if (shot) this.#persist(shot.pending, [this.#variant(shot.offset, this.#plain())]);
+    if (shot) this.#persist(shot.picture, [this.#variant(shot.offset, this.#plain())]);
   }
 
   async stepStarted(step: TraceStep): Promise<void> {
@@ -151,8 +169,8 @@ export class RunRecorder {
       const open: OpenStep = { id: step.id, start, end: start, dropped: false };
       this.#open = open;
       // A frame dropped for redaction is missing from both steps it serves.
-      void boundary.shot.then((shot) => {
-        if (shot === "dropped") open.dropped = true;
+      void boundary.picture.then(async (picture) => {
+        if ((await picture.shot) === "dropped") open.dropped = true;
       });
       boundary.frames.push(this.#variant(start, this.#plain()));
       if (halo) boundary.frames.push(this.#variant(start, halo));
@@ -166,7 +184,7 @@ export class RunRecorder {
       if (halo) variants.push(halo);
       if (variants.length > 0) {
         const shot = await this.#capture();
-        if (shot) this.#persist(shot.pending, variants.map((m) => this.#variant(shot.offset, m)));
+        if (shot) this.#persist(shot.picture, variants.map((m) => this.#variant(shot.offset, m)));
       }
     }
     if (halo) this.#cursor = halo.cursor;
@@ -190,8 +208,8 @@ export class RunRecorder {
         if (shot) {
           const frames = [this.#variant(shot.offset, this.#plain())];
           // In full detail the next step may reuse this capture as its before-frame.
-          if (detail === "full") this.#boundary = { shot: shot.pending, frames };
-          else this.#persist(shot.pending, frames);
+          if (detail === "full") this.#boundary = { picture: shot.picture, frames };
+          else this.#persist(shot.picture, frames);
           this.#afterFrameOf = step.id;
         }
       }
@@ -209,7 +227,7 @@ export class RunRecorder {
     const finalShown = this.#lastExecuted !== undefined && this.#afterFrameOf === this.#lastExecuted;
     if (this.#controls.recordingDetail === "low" && !finalShown) {
       const shot = await this.#capture();
-      if (shot) this.#persist(shot.pending, [this.#variant(shot.offset, this.#plain())]);
+      if (shot) this.#persist(shot.picture, [this.#variant(shot.offset, this.#plain())]);
     }
     let outputs: FrameOutput[];
     try {
@@ -244,36 +262,85 @@ export class RunRecorder {
   }
 
   /** Hands a capture to the frame processor once it is in: masked, overlaid, encoded and written off the step path. */
-  #persist(pending: PendingShot, frames: readonly FrameVariant[]): void {
-    const job = pending.then((shot) => (typeof shot === "object" ? this.#processor.submit({ root: this.#bundle.root, png: shot.png, masks: shot.masks, frames, gif: this.#controls.video }) : { frames: [] }));
+  #persist(picture: Promise<Picture>, frames: readonly FrameVariant[]): void {
+    const job = picture.then((p) => this.#render(p, frames));
     // `finish` reports the first failed job; the others (a full disk fails them all) must not
     // surface as unhandled rejections with stack traces.
     job.catch(() => undefined);
     this.#pending.push(job);
   }
 
+  /**
+   * The picture's frames at these offsets. Each overlay is masked, drawn and encoded once per
+   * picture (one job for the overlays not made yet); every other frame with the same overlay is
+   * the file already written, linked under its own offset's name.
+   */
+  #render(picture: Picture, variants: readonly FrameVariant[]): Promise<FrameOutput> {
+    const keys = variants.map((v) => JSON.stringify(v.marks ?? null));
+    const fresh: FrameVariant[] = [];
+    const freshKeys: string[] = [];
+    keys.forEach((key, i) => {
+      if (picture.made.has(key) || freshKeys.includes(key)) return;
+      freshKeys.push(key);
+      fresh.push(variants[i]!);
+    });
+    if (fresh.length > 0) {
+      const job = picture.shot.then((shot) => (typeof shot === "object" ? this.#processor.submit({ root: this.#bundle.root, png: shot.png, masks: shot.masks, frames: fresh, gif: this.#controls.video }) : undefined));
+      freshKeys.forEach((key, j) => {
+        const made = job.then((out): Made | undefined => (out ? { frame: out.frames[j]!, ...(out.gif ? { gif: out.gif[j]! } : {}) } : undefined));
+        made.catch(() => undefined);
+        picture.made.set(key, made);
+      });
+    }
+    return Promise.all(
+      variants.map(async (v, i): Promise<Made | undefined> => {
+        const made = await picture.made.get(keys[i]!)!;
+        if (!made || made.frame.offset_ms === v.offsetMs) return made;
+        return { frame: this.#bundle.linkFrame(v.offsetMs, made.frame.file), ...(made.gif ? { gif: made.gif } : {}) };
+      }),
+    ).then((all) => {
+      const kept = all.filter((m): m is Made => m !== undefined);
+      return this.#controls.video ? { frames: kept.map((m) => m.frame), gif: kept.map((m) => m.gif!) } : { frames: kept.map((m) => m.frame) };
+    });
+  }
+
   /** Persists the held after-frame when no next step took it as its before-frame. */
   #flush(): void {
     const boundary = this.#boundary;
     this.#boundary = undefined;
-    if (boundary) this.#persist(boundary.shot, boundary.frames);
+    if (boundary) this.#persist(boundary.picture, boundary.frames);
   }
 
   /**
-   * Starts one capture at this instant's offset, with the masks it needs. The step path waits for
-   * it only when the source cannot hold input meanwhile. Undefined when nothing may be captured.
+   * A checkpoint at this instant's offset: the newest picture when the screen has not changed
+   * since it was captured, else a new capture with the masks it needs. The step path waits for it
+   * only when the source cannot hold input meanwhile. Undefined when nothing may be captured.
    */
-  async #capture(): Promise<{ offset: number; pending: PendingShot } | undefined> {
+  async #capture(): Promise<{ offset: number; picture: Promise<Picture> } | undefined> {
     if (!this.#capturing || !this.#source) return undefined;
+    const source = this.#source;
     this.#afterFrameOf = undefined;
     const open = this.#open;
     const offset = this.#now();
-    const pending = this.#shoot(this.#source, offset).then((shot) => {
+    const previous = this.#last;
+    const picture = (async (): Promise<Picture> => {
+      // Looks go one at a time, in checkpoint order. A look clears the signal before its capture
+      // starts, so whatever changes from then on (even while the pixels are read back) is in the
+      // next look; a reused picture shares the previous capture's fate (a dropped frame stays
+      // dropped: nothing changed that could make its masks resolve).
+      const prior = previous ? await previous.catch(() => undefined) : undefined;
+      const changed = source.changed ? await source.changed() : true;
+      if (prior && !changed) return prior;
+      return { shot: this.#shoot(source, offset), made: new Map() };
+    })();
+    this.#last = picture;
+    const pending = picture.then(async (p) => {
+      const shot = await p.shot;
       if (shot === "dropped" && open) open.dropped = true;
       return shot;
     });
-    if (!this.#source.hold?.(pending)) await pending;
-    return { offset, pending };
+    if (!source.hold?.(pending)) await pending;
+    return { offset, picture };
   }
 
   /** Redaction targets as the capture starts, the pixels, the targets after: a frame is kept only when both answers allow it. */
