@@ -1,5 +1,6 @@
 // Agent flows end to end through the real CLI: real agent programs (the official `openai`
-// package with a tool-calling loop, streaming on and off; raw-HTTP Anthropic Messages) recorded
+// package with a tool-calling loop, streaming on and off; Anthropic Messages through the official
+// `@anthropic-ai/sdk` package, streaming on and off, and over raw HTTP) recorded
 // against a scripted local model server, then replayed with that server stopped.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -14,6 +15,7 @@ import { Flow } from "../../src/index.ts";
 const BUN = process.execPath;
 const OPENAI_AGENT = join(REPO_ROOT, "test", "fixtures", "agents", "openai-agent.mjs");
 const ANTHROPIC_AGENT = join(REPO_ROOT, "test", "fixtures", "agents", "anthropic-agent.mjs");
+const ANTHROPIC_SDK_AGENT = join(REPO_ROOT, "test", "fixtures", "agents", "anthropic-sdk-agent.mjs");
 const CANARY = "sk-canary-7f3a9c1e5b";
 
 let model: AgentModel;
@@ -72,6 +74,8 @@ describe.each([
   ["openai, not streaming", OPENAI_AGENT, undefined],
   ["openai, streaming", OPENAI_AGENT, "{AGENT_STREAM: \"1\"}"],
   ["anthropic over raw HTTP", ANTHROPIC_AGENT, undefined],
+  ["@anthropic-ai/sdk, not streaming", ANTHROPIC_SDK_AGENT, undefined],
+  ["@anthropic-ai/sdk, streaming", ANTHROPIC_SDK_AGENT, "{AGENT_STREAM: \"1\"}"],
 ] as const)("%s", (_name, file, env) => {
   test("records through the proxy, then replays with zero model requests; the key reaches only the upstream header", async () => {
     const p = project();
@@ -117,6 +121,16 @@ describe("failures", () => {
   test("an extra model call at replay fails the run", async () => {
     const p = project();
     expect((await recordAndCount(p, agentFlow(OPENAI_AGENT))).code).toBe(0);
+    const before = model.requests.length;
+    const run = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: { ASK_AGAIN: "1" } });
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain("extra model call: request 3 has no recorded turn left (the cassette holds 2)");
+    expect(model.requests.length).toBe(before);
+  });
+
+  test("an extra model call at replay fails the run: @anthropic-ai/sdk, streaming", async () => {
+    const p = project();
+    expect((await recordAndCount(p, agentFlow(ANTHROPIC_SDK_AGENT, { env: "{AGENT_STREAM: \"1\"}" }))).code).toBe(0);
     const before = model.requests.length;
     const run = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: { ASK_AGAIN: "1" } });
     expect(run.code).toBe(1);
