@@ -149,6 +149,11 @@ export class WindowsDriver implements AppDriver {
 
   // ---- actions -----------------------------------------------------------------------------
 
+  /** Brings the window to the front (a multi-surface block starting on it); fails naming the window that keeps it. */
+  async bringToFront(): Promise<Attempt> {
+    return this.#foreground();
+  }
+
   async navigate(): Promise<Attempt> {
     return done();
   }

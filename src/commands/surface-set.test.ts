@@ -65,4 +65,27 @@ describe("surfacesHeader / surfaceEntries", () => {
     expect(entries["shop"]).toEqual({ kind: "web", url: "http://127.0.0.1:9/cart", config: { viewport: { width: 390, height: 700 }, mock: [{ url_contains: "/x" }] } });
     expect(entries["backend"]).toEqual({ kind: "api" });
   });
+  test("a Windows app surface: command, title and geometry as written in the header; the command resolves ${captured.x} when the surface starts, never before", () => {
+    const header = surfacesHeader({
+      gui: { app: "windows", desktop: { command: "\"Z:\\apps\\fixture.exe\" --title=Order-${captured.order} --key=${KEY}", window_title: "Order-${captured.order}" }, window: { width: 420, height: 560, x: 0, y: 0 } },
+      notes: { app: "notepad" },
+    });
+    expect(header).toEqual({
+      gui: { name: "gui", adapter: "windows", command: "\"Z:\\apps\\fixture.exe\" --title=Order-${captured.order} --key=${KEY}", window_title: "Order-${captured.order}", geometry: { width: 420, height: 560, x: 0, y: 0 } },
+      notes: { name: "notes", adapter: "notepad" },
+    });
+    const secrets = new Map<string, string>();
+    const entries = surfaceEntries(header, {}, "/tmp/x.flow.yaml", { KEY: "k-123" }, secrets);
+    expect(entries["gui"]?.kind).toBe("windows");
+    expect(entries["gui"]?.config).toBeUndefined();
+    expect(entries["gui"]?.configAt?.(new Map([["order", "4711"]]))).toEqual({
+      command: "\"Z:\\apps\\fixture.exe\" --title=Order-4711 --key=k-123", window_title: "Order-4711", window: { width: 420, height: 560, x: 0, y: 0 },
+    });
+    // The environment value joins the secrets (redacted from every message); the capture does not.
+    expect([...secrets.values()]).toEqual(["k-123"]);
+    expect(entries["notes"]?.configAt?.(new Map())).toEqual({});
+    // A capture no earlier block made: the surface does not start, and the error names what is missing.
+    expect(() => entries["gui"]?.configAt?.(new Map())).toThrow(SurfaceActivationError);
+    expect(() => entries["gui"]?.configAt?.(new Map())).toThrow("surface `gui` cannot start: ${captured.order} was never remembered");
+  });
 });

@@ -2,14 +2,16 @@
 // its first `in:` block, kept alive, exactly one active at a time. It is itself an AppDriver
 // that forwards to the active surface, so the step loop and the run recorder stay unaware of
 // surfaces; activation happens between steps (the loop observer's stepStarted).
-import type { AppDriver, Capability } from "../plugins/api.ts";
-import type { SurfaceSpec } from "../spec/surfaces.ts";
+import type { AppDriver, Attempt, Capability } from "../plugins/api.ts";
+import type { SurfaceSpec, WindowsSurfaceSpec } from "../spec/surfaces.ts";
 import type { TraceHeader } from "../trace/schema.ts";
 import { resolveStartUrl } from "./start-url.ts";
 import type { OpenedSurface } from "./surface.ts";
 import { launchConfig, type Shaping } from "./launch-config.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import { sapHeader, sapHeaderOf, sapLaunchConfig } from "./sap-launch.ts";
+import { resolveText } from "../engine/templates.ts";
+import { isWindowsApp } from "../spec/desktop.ts";
 
 /** The trace header's `apps` map. */
 export type SurfacesHeader = NonNullable<TraceHeader["apps"]>;
@@ -19,7 +21,8 @@ export function surfacesHeader(apps: Readonly<Record<string, SurfaceSpec>>): Sur
   return Object.fromEntries(Object.entries(apps).map(([name, a]) => [name, a.app === "api" || a.app === "agent"
     ? { name, adapter: a.app }
     : a.app === "sap" ? { name, adapter: "sap", ...sapHeader(a) }
-    : { name, adapter: "web", url: a.url.raw, ...(a.browser ? { browser: structuredClone(a.browser) as NonNullable<SurfacesHeader[string]["browser"]> } : {}) }]));
+    : a.app === "web" ? { name, adapter: "web", url: a.url.raw, ...(a.browser ? { browser: structuredClone(a.browser) as NonNullable<SurfacesHeader[string]["browser"]> } : {}) }
+    : windowsHeader(name, a)]));
 }
 
 /**
@@ -28,7 +31,7 @@ export function surfacesHeader(apps: Readonly<Record<string, SurfaceSpec>>): Sur
  * resolved value joining `secrets`.
  */
 export function surfaceEntries(apps: SurfacesHeader, shaping: Shaping, flowPath: string, env: Readonly<Record<string, string | undefined>>, secrets: Map<string, string>, specApps: Readonly<Record<string, SurfaceSpec>> = {}): Record<string, SurfaceEntry> {
-  return Object.fromEntries(Object.entries(apps).map(([name, a]) => [name, a.adapter === "sap" ? sapEntry(name, a, specApps[name], env, secrets) : {
+  return Object.fromEntries(Object.entries(apps).map(([name, a]) => [name, a.adapter === "sap" ? sapEntry(name, a, specApps[name], env, secrets) : isWindowsApp(a.adapter) ? windowsEntry(name, a, env, secrets) : {
     kind: a.adapter,
     ...(a.url !== undefined ? { url: resolveStartUrl(a.url, flowPath, env, secrets) } : {}),
     // The flow-level mock/session/browser apply to every web surface; a surface's own `browser:` wins outright.
@@ -44,16 +47,52 @@ function sapEntry(name: string, recorded: SurfacesHeader[string], spec: SurfaceS
   return { kind: "sap", config: sapLaunchConfig(sapHeaderOf(recorded), spec?.app === "sap" ? spec : {}, env, secrets, `surface \`${name}\``) };
 }
 
+/** A Windows app surface in the header: its command and window title as written (`${…}` raw), `window:` as the geometry to apply. */
+function windowsHeader(name: string, a: WindowsSurfaceSpec): SurfacesHeader[string] {
+  return { name, adapter: a.app, ...(a.desktop ? { command: a.desktop.command, window_title: a.desktop.window_title } : {}), ...(a.window ? { geometry: { ...a.window } } : {}) };
+}
+
+/**
+ * A Windows app surface: its command and window title resolve when the surface starts (at its
+ * first block), so a `${captured.x}` minted by an earlier block reaches the launch command.
+ */
+function windowsEntry(name: string, recorded: SurfacesHeader[string], env: Readonly<Record<string, string | undefined>>, secrets: Map<string, string>): SurfaceEntry {
+  return {
+    kind: recorded.adapter,
+    configAt: (captures) => {
+      const ctx = { env, captures: new Map(captures), secrets };
+      try {
+        return {
+          ...(recorded.command !== undefined ? { command: resolveText(recorded.command, ctx).value } : {}),
+          ...(recorded.window_title !== undefined ? { window_title: resolveText(recorded.window_title, ctx).value } : {}),
+          ...(recorded.geometry ? { window: { ...recorded.geometry } } : {}),
+          ...(recorded.backend !== undefined ? { backend: recorded.backend } : {}),
+        };
+      } catch (error) {
+        // Never a launch against the literal reference: the run stops, naming what is missing.
+        throw new SurfaceActivationError("unresolved-reference", `surface \`${name}\` cannot start: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+  };
+}
+
+/** A surface whose window must hold the foreground for its input (a Windows app): brought to the front when a block starts on it. */
+interface DesktopSurface {
+  bringToFront?(): Promise<Attempt>;
+}
+
 export interface SurfaceEntry {
   readonly kind: string;
   /** The surface's start URL, resolved; absent for a surface with no start page (`api`). */
   readonly url?: string;
   /** The adapter's launch config for this surface (its own `browser:` shape), resolved. */
   readonly config?: Readonly<Record<string, unknown>>;
+  /** The launch config resolved at the surface's first activation, with the captures made so far. */
+  readonly configAt?: (captures: ReadonlyMap<string, string>) => Readonly<Record<string, unknown>>;
 }
 
 export class SurfaceActivationError extends FlowproofError {
-  constructor(code: "bad-trace" | "browser-error" | "unsupported-step", message: string) {
+  constructor(code: "bad-trace" | "browser-error" | "unsupported-step" | "unresolved-reference" | "step-failed", message: string) {
     super({ code, message });
   }
 }
@@ -82,20 +121,26 @@ export class SurfaceSet implements AppDriver {
     return this.#active?.url ?? "about:blank";
   }
 
-  /** Foregrounds `name`, launching it and opening its URL the first time. */
-  async activate(name: string): Promise<void> {
+  /**
+   * Foregrounds `name`, launching it and opening its URL the first time; `captures` (the values
+   * remembered so far) resolve a Windows app surface's launch command then.
+   */
+  async activate(name: string, captures: ReadonlyMap<string, string> = new Map()): Promise<void> {
     if (this.#active?.name === name) return;
     const entry = this.#entries.get(name);
     if (!entry) throw new SurfaceActivationError("bad-trace", `the trace names surface \`${name}\`, which is not declared (declared: ${[...this.#entries.keys()].join(", ")})`);
     let opened = this.#opened.get(name);
     if (!opened) {
-      opened = await this.#open(entry);
+      opened = await this.#open(entry.configAt ? { ...entry, config: entry.configAt(captures) } : entry);
       this.#opened.set(name, opened);
       if (entry.url !== undefined) {
         const nav = await opened.driver.navigate(entry.url, ACTIVATION_TIMEOUT_MS);
         if (!nav.ok) throw new SurfaceActivationError("browser-error", `surface \`${name}\` could not open ${entry.url}: ${nav.detail}`);
       }
     }
+    // A desktop surface's window comes to the front at each block boundary.
+    const front = await (opened.driver as DesktopSurface).bringToFront?.();
+    if (front && !front.ok) throw new SurfaceActivationError("step-failed", `surface \`${name}\` could not be brought to the front: ${front.detail}`);
     this.#active = { name, driver: opened.driver, url: entry.url ?? "about:blank" };
   }
 

@@ -119,7 +119,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
 
   const name = requiredString(source, root, values, "name", problems, "name: Checkout with a saved card");
   const appsNode = values.get("apps");
-  const apps = appsNode === undefined ? undefined : loadApps(source, appsNode, problems);
+  const apps = appsNode === undefined ? undefined : loadApps(source, appsNode, problems, options.platform);
   if (appsNode !== undefined && (values.has("app") || values.has("url"))) {
     problems.push(diagnostic("bad-value", "a flow has either `app:` (one surface) or `apps:` (named surfaces), not both; with `apps:` each surface carries its own `url`", {
       span: spanOf(source, root.items.find((p) => keyName(p) === (values.has("app") ? "app" : "url"))?.key as Node | undefined),
@@ -406,8 +406,9 @@ function fromText(loader: StepLoader, node: Scalar, form: StepForm, scope: Scope
     }));
     return undefined;
   }
-  // A sap surface's steps parse as SAP steps (`Go to VA01`, F-keys).
-  const ctx = { app: scope.surface !== undefined && loader.apps?.[scope.surface]?.app === SAP_APP ? SAP_APP : loader.app };
+  // A sap surface's steps parse as SAP steps (`Go to VA01`, F-keys), a Windows app surface's as its app's.
+  const surfaceApp = scope.surface !== undefined ? loader.apps?.[scope.surface]?.app : undefined;
+  const ctx = { app: surfaceApp === SAP_APP || isWindowsApp(surfaceApp) ? surfaceApp : loader.app };
   const parsed = parseInScalar(loader, node, scope, (text): ParseResult<StepAst> => form === "assert"
     ? mapOk(parseAssertion(text, ctx), (assertion) => ({ kind: "assert", assertion }) as StepAst)
     // Under model authoring a plain step is intent, grounded at record time (src/authoring/) —

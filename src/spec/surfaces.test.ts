@@ -18,7 +18,7 @@ describe("apps: and in: blocks", () => {
   test.each([
     ["a bad surface name", "  Shop: { app: web, url: http://x/ }\n", "must match [a-z][a-z0-9_-]*"],
     ["a surface without url", "  shop: { app: web }\n", "web surface `shop` needs a `url`"],
-    ["a per-surface window", "  shop: { app: web, url: http://x/, window: {} }\n", "does not run it on a surface yet"],
+    ["a per-surface window on a web surface", "  shop: { app: web, url: http://x/, window: {} }\n", "`apps.shop.window` sizes a desktop window; an `app: web` surface has none"],
     ["a bad per-surface browser", "  shop: { app: web, url: http://x/, browser: { viewport: { width: 0 } } }\n", "viewport"],
     ["an api surface with a url", "  shop: { app: api, url: http://x/ }\n", "api surface `shop` has no start page"],
     ["an api surface with a browser", "  shop: { app: api, browser: { user_agent: x } }\n", "api surface `shop` has no browser"],
@@ -29,6 +29,55 @@ describe("apps: and in: blocks", () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.diagnostics.map((d) => d.message).join("\n")).toContain(message);
+  });
+  test("Windows app surfaces: notepad, calc and a program whose command takes a capture of an earlier block, with their geometry; steps parse as the app's", () => {
+    const apps = [
+      "  shop: { app: web, url: http://127.0.0.1:1/ }",
+      "  gui: { app: {command: '\"C:\\\\Apps\\\\client.exe\" --order ${captured.order}', window_title: \"Order ${captured.order}\"}, window: {width: 800, height: 600, x: 0, y: 0} }",
+      "  notes: { app: notepad }",
+      "",
+    ].join("\n");
+    const steps = "  - in: shop\n    steps:\n      - rules: Remember the \"Order\" as order\n  - in: gui\n    steps:\n      - rules: Right-click \"id:112\"\n      - rules: Press F5\n  - in: notes\n    steps:\n      - assert: document contains ${captured.order}\n";
+    const r = loadFlowText("m.flow.yaml", flow(apps, steps), { plainStepsAreRules: true, platform: "win32" });
+    if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join("\n"));
+    expect(r.flow.apps?.["gui"]).toEqual({ app: "windows", desktop: { command: "\"C:\\\\Apps\\\\client.exe\" --order ${captured.order}", window_title: "Order ${captured.order}" }, window: { width: 800, height: 600, x: 0, y: 0 } });
+    expect(r.flow.apps?.["notes"]).toEqual({ app: "notepad" });
+    expect(r.flow.steps.map((st) => st.surface)).toEqual(["shop", "gui", "gui", "notes"]);
+  });
+  test("refuses bad Windows app surfaces at load, each at its key, with what to write", () => {
+    const apps = [
+      "  gui: { app: {command: a.exe, window_titel: A}, window: {width: 800, heigth: 600} }",
+      "  notes: { app: notepad, url: http://x/, window: {width: 800} }",
+      "  prog: { app: windows }",
+      "",
+    ].join("\n");
+    const steps = "  - in: gui\n    steps:\n      - rules: Type x\n";
+    const r = loadFlowText("m.flow.yaml", flow(apps, steps), { plainStepsAreRules: true, platform: "win32" });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const surfaceProblems = r.diagnostics.filter((d) => !d.message.startsWith("`in:` blocks need"));
+    expect(surfaceProblems.map((d) => `${d.span?.line}:${d.span?.column} ${d.code} ${d.message} | ${d.hint}`)).toEqual([
+      "3:32 unknown-key unknown key `window_titel` in `apps.gui.app`: a Windows program is `{command, window_title}` | did you mean `window_title`?",
+      "3:71 unknown-key unknown key `heigth` in `apps.gui.window` | did you mean `height`? `apps.gui.window` takes width, height, x, y",
+      "4:50 bad-value `apps.notes.window` gives `width` without `height`; a size needs both | window: {width: 800, height: 600}",
+      "4:26 bad-value Windows app surface `notes` has no start page, so it takes no `url` | remove `url:`; the program is started from `app:`",
+      "5:16 bad-value surface `prog`: a Windows program is written as its command and window title | app: {command: '\"C:\\Apps\\app.exe\" --flag', window_title: \"My App\"}",
+    ]);
+    // In a Windows app surface's block, the Windows grammar subset applies.
+    const grammar = loadFlowText("m.flow.yaml", flow("  gui: { app: {command: a.exe, window_title: A} }\n", "  - in: gui\n    steps:\n      - rules: Hover over \"A\"\n      - rules: Click \"css:#a\"\n"), { plainStepsAreRules: true, platform: "win32" });
+    expect(grammar.ok ? [] : grammar.diagnostics.map((d) => `${d.span?.line}:${d.span?.column} ${d.code} ${d.message}`)).toEqual([
+      "7:16 unsupported-step `Hover over` is not implemented for windows apps yet.",
+      "8:22 unsupported-step A `css:` selector only works on web apps, not on windows.",
+    ]);
+  });
+  test("a Windows app surface on another OS requires Windows, exit-2 class error at the app's value", () => {
+    const r = loadFlowText("m.flow.yaml", flow("  notes: { app: notepad }\n  gui: { app: {command: a.exe, window_title: A} }\n", "  - in: notes\n    steps:\n      - rules: Type x\n"), { plainStepsAreRules: true, platform: "linux" });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.diagnostics.filter((d) => !d.message.startsWith("`in:` blocks need")).map((d) => `${d.span?.line}:${d.span?.column} ${d.code} ${d.message}`)).toEqual([
+      "3:17 unsupported-platform `apps.notes.app: notepad` requires Windows; this machine runs linux",
+      "4:15 unsupported-platform `apps.gui.app: {command, window_title}` requires Windows; this machine runs linux",
+    ]);
   });
   test("repeat, when and foreach inside an in: block run on its surface: the blocks and their steps carry it", () => {
     const steps = [

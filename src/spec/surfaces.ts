@@ -1,8 +1,8 @@
 // Multi-surface flows: the `apps:` map of named surfaces and the `in: <surface>` blocks that run
 // steps on one of them. Surfaces of kind `web` (with an optional `browser:`), `sap` (with its own
-// `connection:` and `login:`) and `api` (no UI: structured steps only) run in this version; other
-// kinds are refused by name. Pure: YAML nodes
-// in, typed surfaces and diagnostics out.
+// `connection:` and `login:`), `api` (no UI: structured steps only), Windows apps (`notepad`,
+// `calc`, `{command, window_title}` with an optional `window:`) and `agent` run in this version;
+// other kinds are refused by name. Pure: YAML nodes in, typed surfaces and diagnostics out.
 import { parseTemplate } from "../grammar/index.ts";
 import type { Template } from "../grammar/ast.ts";
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
@@ -11,6 +11,7 @@ import type { BlockLoader, FlowNode, Scope } from "./block.ts";
 import { loadBrowser, type FlowBrowser } from "./browser-keys.ts";
 import { loadSapKeys, SAP_APP, type KeyPair, type SapKeys } from "./sap-keys.ts";
 import { isAgentEntry, loadAgentBlock, loadAgentSurface, type AgentSurfaceSpec } from "./agent-surface.ts";
+import { isWindowsApp, loadDesktopCommand, loadWindowGeometry, requiresWindows, type DesktopCommand, type WindowGeometry, type WindowsAppKind } from "./desktop.ts";
 
 /** A web surface of a multi-surface flow: a page in its own browser context. */
 export interface WebSurfaceSpec {
@@ -31,14 +32,26 @@ export interface SapSurfaceSpec extends SapKeys {
   readonly app: "sap";
 }
 
+/**
+ * A Windows app surface: `notepad`, `calc`, or any program (`app: {command, window_title}`, whose
+ * `${captured.x}` references resolve when the surface starts at its first block).
+ */
+export interface WindowsSurfaceSpec {
+  readonly app: WindowsAppKind;
+  readonly desktop?: DesktopCommand;
+  readonly window?: WindowGeometry;
+}
+
 /** One named surface of a multi-surface flow. */
-export type SurfaceSpec = AgentSurfaceSpec | WebSurfaceSpec | ApiSurfaceSpec | SapSurfaceSpec;
+export type SurfaceSpec = AgentSurfaceSpec | WebSurfaceSpec | ApiSurfaceSpec | SapSurfaceSpec | WindowsSurfaceSpec;
 
 export const SURFACE_NAME = /^[a-z][a-z0-9_-]*$/;
-const LATER_SURFACE_KINDS = ["calc", "notepad", "vision", "agent", "windows"];
+const LATER_SURFACE_KINDS = ["vision", "agent"];
+const SURFACE_KINDS_HINT = "surfaces of kind `web`, `sap`, `api`, `notepad`, `calc` and `{command, window_title}` run in this version";
 const EXAMPLE = "apps:\n  shop:  { app: web, url: http://127.0.0.1:3000/ }\n  admin: { app: web, url: http://127.0.0.1:4000/ }\n  backend: { app: api }";
 
-export function loadApps(source: YamlSource, node: Node | null, problems: Diagnostic[]): Record<string, SurfaceSpec> | undefined {
+/** `platform`: the OS the flow would run on; a Windows app surface elsewhere is refused (absent: not checked). */
+export function loadApps(source: YamlSource, node: Node | null, problems: Diagnostic[], platform?: string): Record<string, SurfaceSpec> | undefined {
   if (!isMap(node) || node.items.length === 0) {
     problems.push(diagnostic("bad-value", "`apps` must map surface names to `{ app, url }`", { span: spanOf(source, node), hint: EXAMPLE }));
     return undefined;
@@ -53,20 +66,22 @@ export function loadApps(source: YamlSource, node: Node | null, problems: Diagno
       ok = false;
       continue;
     }
-    const surface = loadSurface(source, name, value, problems);
+    const surface = loadSurface(source, name, value, problems, platform);
     if (surface) out[name] = surface;
     else ok = false;
   }
   return ok ? out : undefined;
 }
 
-function loadSurface(source: YamlSource, name: string, node: Node | null, problems: Diagnostic[]): SurfaceSpec | undefined {
+function loadSurface(source: YamlSource, name: string, node: Node | null, problems: Diagnostic[], platform: string | undefined): SurfaceSpec | undefined {
   if (!isMap(node)) {
     problems.push(diagnostic("bad-value", `surface \`${name}\` must be a mapping \`{ app, url }\``, { span: spanOf(source, node), hint: EXAMPLE }));
     return undefined;
   }
   if (isAgentEntry(node)) return loadAgentSurface(source, name, node, problems);
-  let app: "web" | "api" | "sap" | undefined;
+  let app: "web" | "api" | "sap" | WindowsAppKind | undefined;
+  let desktop: DesktopCommand | undefined;
+  let windowPair: { key: Node; value: Node | null } | undefined;
   let connection: KeyPair | undefined;
   let login: KeyPair | undefined;
   let url: Template | undefined;
@@ -77,16 +92,34 @@ function loadSurface(source: YamlSource, name: string, node: Node | null, proble
   for (const pair of node.items) {
     const key = keyName(pair);
     const value = pair.value as Node | null;
-    if (key === "app") {
+    if (key === "app" && isMap(value)) {
+      // `app: {command, window_title}`: any Windows program.
+      app = "windows";
+      desktop = loadDesktopCommand(source, value, problems, true, `apps.${name}.app`);
+      if (!desktop) ok = false;
+      if (platform !== undefined && platform !== "win32") {
+        problems.push(requiresWindows(source, value, "windows", platform, `apps.${name}.app`));
+        ok = false;
+      }
+    } else if (key === "app") {
       if (!isScalar(value) || typeof value.value !== "string") {
         problems.push(diagnostic("bad-value", `\`apps.${name}.app\` must be an app kind`, { span: spanOf(source, value ?? (pair.key as Node)), hint: "app: web" }));
         ok = false;
       } else if (value.value === "web" || value.value === "api" || value.value === SAP_APP) app = value.value;
-      else {
+      else if (value.value === "notepad" || value.value === "calc") {
+        app = value.value;
+        if (platform !== undefined && platform !== "win32") {
+          problems.push(requiresWindows(source, value, value.value, platform, `apps.${name}.app`));
+          ok = false;
+        }
+      } else if (value.value === "windows") {
+        problems.push(diagnostic("bad-value", `surface \`${name}\`: a Windows program is written as its command and window title`, { span: spanOf(source, value), hint: "app: {command: '\"C:\\Apps\\app.exe\" --flag', window_title: \"My App\"}" }));
+        ok = false;
+      } else {
         const later = LATER_SURFACE_KINDS.includes(value.value);
         problems.push(diagnostic(later ? "unsupported-feature" : "bad-value", later
           ? `surface \`${name}\`: app \`${value.value}\` is not available as a surface in this version of flowproof`
-          : `surface \`${name}\`: unknown app \`${value.value}\``, { span: spanOf(source, value), hint: "surfaces of kind `web`, `sap` and `api` run in this version" }));
+          : `surface \`${name}\`: unknown app \`${value.value}\``, { span: spanOf(source, value), hint: SURFACE_KINDS_HINT }));
         ok = false;
       }
     } else if (key === "url") {
@@ -114,11 +147,13 @@ function loadSurface(source: YamlSource, name: string, node: Node | null, proble
       connection = { key: pair.key as Node, value };
     } else if (key === "login") {
       login = { key: pair.key as Node, value };
-    } else if (["window", "session", "mock", "redact"].includes(key)) {
+    } else if (key === "window") {
+      windowPair = { key: pair.key as Node, value };
+    } else if (["session", "mock", "redact"].includes(key)) {
       problems.push(diagnostic("unsupported-feature", `\`apps.${name}.${key}\` is part of the flow format but this version of flowproof does not run it on a surface yet`, { span: spanOf(source, pair.key as Node), hint: `remove \`${key}:\` from the surface for now` }));
       ok = false;
     } else {
-      problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in surface \`${name}\``, { span: spanOf(source, pair.key as Node), hint: "a web surface has `app`, `url` and `browser`; a sap surface `app`, `connection` and `login`; an api surface has only `app`" }));
+      problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in surface \`${name}\``, { span: spanOf(source, pair.key as Node), hint: "a web surface has `app`, `url` and `browser`; a sap surface `app`, `connection` and `login`; a Windows app surface `app` and `window`; an api surface has only `app`" }));
       ok = false;
     }
   }
@@ -127,6 +162,15 @@ function loadSurface(source: YamlSource, name: string, node: Node | null, proble
   const before = problems.length;
   const sap = connection || login || app === SAP_APP ? loadSapKeys(source, connection, login, app ?? SAP_APP, `surface \`${name}\``, problems) : {};
   if (problems.length > before) ok = false;
+  let window: WindowGeometry | undefined;
+  if (windowPair && isWindowsApp(app)) {
+    window = loadWindowGeometry(source, windowPair.key, windowPair.value, app, problems, `apps.${name}.window`);
+    if (!window) ok = false;
+  } else if (windowPair && app !== undefined) {
+    problems.push(diagnostic("unsupported-feature", `\`apps.${name}.window\` sizes a desktop window; an \`app: ${app}\` surface has none`, { span: spanOf(source, windowPair.key), hint: "remove `window:` from the surface" }));
+    ok = false;
+  }
+  if (isWindowsApp(app)) return windowsSurface(source, name, app, desktop, window, urlKey, browserKey, problems, ok);
   if (app === SAP_APP) {
     // SAP GUI has no start page and no browser: a surface is its connection and login.
     if (urlKey) problems.push(diagnostic("bad-value", `sap surface \`${name}\` has no start page, so it takes no \`url\``, { span: spanOf(source, urlKey), hint: "remove `url:`; write `Go to VA01` as the block's first step" }));
@@ -141,6 +185,14 @@ function loadSurface(source: YamlSource, name: string, node: Node | null, proble
   }
   if (ok && app === "web" && url === undefined) problems.push(diagnostic("missing-key", `web surface \`${name}\` needs a \`url\``, { span: spanOf(source, node), hint: "url: http://127.0.0.1:3000/" }));
   return ok && app === "web" && url ? { app: "web", url, ...(browser && Object.keys(browser).length > 0 ? { browser } : {}) } : undefined;
+}
+
+/** A Windows app surface: no start page and no browser; its window found by its title. */
+function windowsSurface(source: YamlSource, name: string, app: WindowsAppKind, desktop: DesktopCommand | undefined, window: WindowGeometry | undefined, urlKey: Node | undefined, browserKey: Node | undefined, problems: Diagnostic[], ok: boolean): WindowsSurfaceSpec | undefined {
+  if (urlKey) problems.push(diagnostic("bad-value", `Windows app surface \`${name}\` has no start page, so it takes no \`url\``, { span: spanOf(source, urlKey), hint: "remove `url:`; the program is started from `app:`" }));
+  if (browserKey) problems.push(diagnostic("unsupported-feature", `Windows app surface \`${name}\` has no browser to shape`, { span: spanOf(source, browserKey), hint: "remove `browser:`; size the window with `window: {width, height, x, y}`" }));
+  if (!ok || urlKey || browserKey || (app === "windows" && !desktop)) return undefined;
+  return { app, ...(desktop ? { desktop } : {}), ...(window ? { window } : {}) };
 }
 
 /**

@@ -44,3 +44,21 @@ steps:
   expect(calc.code).toBe(2);
   expect(calc.stderr).toContain("calc.flow.yaml:4:18: error[unknown-step] `bogus` is not a calculator key.");
 }, 60_000);
+
+test.skipIf(process.platform === "win32")("Windows app surfaces of apps: are refused the same way, each at its app", async () => {
+  project = tmpProject();
+  project.write("multi.flow.yaml", `name: multi
+apps:
+  gui: { app: {command: app.exe, window_title: App} }
+  notes: { app: notepad }
+  backend: { app: api }
+steps:
+  - in: gui
+    steps:
+      - rules: Double-click "report.txt"
+`);
+  const r = await runCli(["validate", "multi.flow.yaml"], { cwd: project.dir });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(`multi.flow.yaml:3:15: error[unsupported-platform] \`apps.gui.app: {command, window_title}\` requires Windows; this machine runs ${process.platform}`);
+  expect(r.stderr).toContain(`multi.flow.yaml:4:17: error[unsupported-platform] \`apps.notes.app: notepad\` requires Windows`);
+}, 60_000);
