@@ -171,6 +171,18 @@ describe("foreground safety", () => {
     expect(other.typed).toBe("");
   });
 
+  test("bringToFront (a multi-surface block starting on the window) takes the foreground back, or fails naming the window that keeps it", async () => {
+    const { desk, driver, main } = fixture();
+    const other = desk.addWindow({ title: "Notepad", className: "Notepad", pid: 9 });
+    desk.foregroundHandle = other.handle;
+    expect(await driver.bringToFront()).toEqual({ ok: true, value: undefined });
+    expect(desk.foregroundHandle).toBe(main.handle);
+    desk.foregroundHandle = other.handle;
+    desk.foregroundLocked = true;
+    const r = await driver.bringToFront();
+    expect(r.ok ? "" : r.detail).toContain("\"Notepad\" (Notepad, pid 9) has the keyboard and \"Fixture\" could not be brought to the front");
+  });
+
   test("a control of the main window is not typed into while another of the app's windows keeps the keyboard", async () => {
     const { desk, driver, main } = fixture();
     const popup = desk.addWindow({ title: "Tip of the day", className: "Tip", pid: 7, owner: main.handle });
