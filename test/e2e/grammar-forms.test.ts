@@ -183,14 +183,15 @@ describe("rules grammar forms in real Chromium", () => {
   test.each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
     const file = `${c.page.replace(".html", "")}-${CASES.indexOf(c)}.flow.yaml`;
     const spec = project.write(file, flowYaml(c.name, `${server.url}/${c.page}`, c.steps));
-    const recorded = await record({ spec, author: "rules", ...(c.env ? { env: { ...process.env, ...c.env } } : {}) });
+    // Frames are the recording tests' business: none here, so each case costs its steps alone.
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off", ...(c.env ? { env: { ...process.env, ...c.env } } : {}) });
     const failure = recorded.step_results.find((r) => r.status !== "passed");
     expect(failure?.detail ?? recorded.error).toBeUndefined();
     expect(recorded.ok).toBe(true);
     expect(recorded.trace_path).not.toBeNull();
     expectValidTrace(recorded.trace_path!);
 
-    const replay = await run({ spec, ...(c.env ? { env: { ...process.env, ...c.env } } : {}) });
+    const replay = await run({ spec, recordingDetail: "off", ...(c.env ? { env: { ...process.env, ...c.env } } : {}) });
     expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
     expect(replay.report.passed).toBe(true);
     expect(replay.report.steps.length).toBe(c.steps.length);
