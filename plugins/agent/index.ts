@@ -92,13 +92,13 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<A
     }
     const wiring = Object.fromEntries(lanes.map((l) => [l.envName, l.envValue]));
     if ("command" in request.agent) {
-      const env = agentEnvironment(request.env, { ...injectedEnvironment(proxy.origin, request.prompt), ...wiring }, request.agent.env);
+      const env = agentEnvironment(request.env, { ...injectedEnvironment(proxy.origin, request.prompt, request.followUps), ...wiring }, request.agent.env);
       // Contained: flowproof's loopback services named in the variables it sets are reachable inside.
       const ours = loopbackPortsIn(Object.entries(env).filter(([k, v]) => request.env[k] !== v).map(([, v]) => v));
       scope.opened = await openContainment(request.agent, scope.support, ours);
       agent = spawnAgent(request.agent.command, request.baseDir, env, request.timeoutMs, scope.opened.enforced ? scope.opened.launch(request.agent.command) : undefined);
     } else {
-      agent = callService(request.agent.url, request.agent.headers ?? {}, request.prompt, request.timeoutMs);
+      agent = callService(request.agent.url, request.agent.headers ?? {}, request.prompt, request.timeoutMs, request.followUps);
     }
     if (stopAgent) agent.kill();
     const exit = await agent.exited;

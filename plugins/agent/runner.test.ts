@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { agentEnvironment, injectedEnvironment, spawnAgent } from "./runner.ts";
+import { agentEnvironment, callService, injectedEnvironment, spawnAgent } from "./runner.ts";
 
 describe("runner", () => {
   test("reports the exit code and stderr tail", async () => {
@@ -19,5 +19,43 @@ describe("runner", () => {
     expect(env["OPENAI_BASE_URL"]).toBe("mine");
     expect(env["ANTHROPIC_BASE_URL"]).toBe("http://127.0.0.1:1");
     expect(env["FLOWPROOF_PROMPT"]).toBe("task");
+  });
+});
+
+describe("a running agent service", () => {
+  test("a scripted conversation POSTs each delivery in turn, after the one before was answered, under one conversation id", async () => {
+    const bodies: Record<string, unknown>[] = [];
+    let open = 0;
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req) {
+        open += 1;
+        expect(open).toBe(1);
+        bodies.push((await req.json()) as Record<string, unknown>);
+        await Bun.sleep(50);
+        open -= 1;
+        return new Response("ok");
+      },
+    });
+    try {
+      const exit = await callService(`http://127.0.0.1:${String(server.port)}/run`, {}, "Book KQ311", 10_000, ["Add a window seat"]).exited;
+      expect(exit.code).toBe(0);
+      expect(bodies).toEqual([
+        { prompt: "Book KQ311", conversation: expect.any(String), delivery: 1, deliveries: 2 },
+        { prompt: "Add a window seat", conversation: bodies[0]!["conversation"], delivery: 2, deliveries: 2 },
+      ]);
+      // One delivery: the body is `{"prompt"}` alone, as before.
+      bodies.length = 0;
+      expect((await callService(`http://127.0.0.1:${String(server.port)}/run`, {}, "Book KQ311", 10_000).exited).code).toBe(0);
+      expect(bodies).toEqual([{ prompt: "Book KQ311" }]);
+    } finally {
+      void server.stop(true);
+    }
+  });
+
+  test("every delivery is in FLOWPROOF_PROMPTS for a spawned agent, the task first", () => {
+    expect(JSON.parse(injectedEnvironment("http://127.0.0.1:1", "task", ["more"])["FLOWPROOF_PROMPTS"]!)).toEqual(["task", "more"]);
+    expect(JSON.parse(injectedEnvironment("http://127.0.0.1:1", "task")["FLOWPROOF_PROMPTS"]!)).toEqual(["task"]);
   });
 });

@@ -56,7 +56,7 @@ export function agentEnvironment(base: Readonly<Record<string, string | undefine
 }
 
 /** What flowproof injects into an agent for a proxy at `origin` (see docs/agents.md). */
-export function injectedEnvironment(origin: string, prompt: string): Record<string, string> {
+export function injectedEnvironment(origin: string, prompt: string, followUps: readonly string[] = []): Record<string, string> {
   return {
     OPENAI_BASE_URL: `${origin}/v1`,
     OPENAI_API_BASE: `${origin}/v1`,
@@ -66,6 +66,8 @@ export function injectedEnvironment(origin: string, prompt: string): Record<stri
     OPENAI_API_KEY: "flowproof-placeholder-key",
     ANTHROPIC_API_KEY: "flowproof-placeholder-key",
     FLOWPROOF_PROMPT: prompt,
+    // Every delivery of a scripted conversation, the task first: a JSON array of strings.
+    FLOWPROOF_PROMPTS: JSON.stringify([prompt, ...followUps]),
   };
 }
 
@@ -121,8 +123,12 @@ export function spawnAgent(command: string, cwd: string, env: Record<string, str
   };
 }
 
-/** Triggers a running agent service: POST `{"prompt": …}` to its URL, bounded. */
-export function callService(url: string, headers: Readonly<Record<string, string>>, prompt: string, timeoutMs: number): RunningAgent {
+/**
+ * Triggers a running agent service: POST `{"prompt": …}` to its URL, bounded. A scripted
+ * conversation POSTs each delivery in turn, once the one before was answered, as
+ * `{"prompt", "conversation", "delivery", "deliveries"}` (one conversation id for all of them).
+ */
+export function callService(url: string, headers: Readonly<Record<string, string>>, prompt: string, timeoutMs: number, followUps: readonly string[] = []): RunningAgent {
   const controller = new AbortController();
   let killed = false;
   let timedOut = false;
@@ -132,9 +138,15 @@ export function callService(url: string, headers: Readonly<Record<string, string
   }, timeoutMs);
   const exited = (async (): Promise<AgentExit> => {
     try {
-      const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ prompt }), signal: controller.signal });
-      const body = await res.text();
-      return { code: res.ok ? 0 : res.status, stderrTail: res.ok ? "" : tail(body), timedOut, killed };
+      const deliveries = [prompt, ...followUps];
+      const conversation = crypto.randomUUID();
+      for (const [i, text] of deliveries.entries()) {
+        const payload = deliveries.length === 1 ? { prompt: text } : { prompt: text, conversation, delivery: i + 1, deliveries: deliveries.length };
+        const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(payload), signal: controller.signal });
+        const body = await res.text();
+        if (!res.ok) return { code: res.status, stderrTail: tail(deliveries.length === 1 ? body : `delivery ${i + 1} of ${deliveries.length}: ${body}`), timedOut, killed };
+      }
+      return { code: 0, stderrTail: "", timedOut, killed };
     } catch (error) {
       return { code: null, stderrTail: error instanceof Error ? error.message : String(error), timedOut, killed };
     } finally {

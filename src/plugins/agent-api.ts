@@ -57,6 +57,8 @@ export interface AgentRunRequest {
   readonly agent: AgentTarget;
   /** The task: every `prompt:` step, joined by newlines. */
   readonly prompt: string;
+  /** A scripted conversation's later deliveries (`follow_up:` steps), in order. */
+  readonly followUps?: readonly string[];
   readonly checks: readonly AgentCheck[];
   /** `tools:` entries; one with `result` answers for the agent's own tool, at record and replay alike. */
   readonly tools: readonly { readonly name: string; readonly result?: unknown }[];

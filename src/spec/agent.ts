@@ -10,7 +10,7 @@ export const AGENT_APP = "agent";
 /** Flow keys only an agent flow takes. */
 export const AGENT_FLOW_KEYS = ["agent", "tools", "mcp", "strict"] as const;
 /** Step keys only an agent flow takes. */
-export const AGENT_STEP_KEYS = ["prompt", "assert_tool_call", "assert_no_tool_call"] as const;
+export const AGENT_STEP_KEYS = ["prompt", "follow_up", "assert_tool_call", "assert_no_tool_call"] as const;
 /** A flow's time bound when `agent.timeout_seconds` is not given. */
 export const DEFAULT_AGENT_TIMEOUT_SECONDS = 300;
 
@@ -37,6 +37,8 @@ export interface ToolCallClause {
 /** An authored agent step, as carried into the trace (`text` is the step as written). */
 export type AgentStepSpec =
   | { readonly kind: "prompt"; readonly text: string }
+  /** A later delivery of a scripted conversation: sent once the agent answered the ones before it. */
+  | { readonly kind: "follow_up"; readonly text: string; readonly message: string }
   | { readonly kind: "tool_call"; readonly text: string; readonly tool: string; readonly where: readonly ToolCallClause[]; readonly negate: boolean }
   | { readonly kind: "reply"; readonly text: string; readonly op: "contains" | "is"; readonly value: string }
   | { readonly kind: "no_egress"; readonly text: string };
@@ -102,7 +104,7 @@ export function parseReply(text: string): { op: "contains" | "is"; value: string
 
 /** Loads one step of an agent flow; undefined (with a problem) when it is not an agent step. */
 export function loadAgentStep(source: YamlSource, item: Node, problems: Diagnostic[]): { spec: AgentStepSpec; keyNode: Node } | undefined {
-  const hint = "an agent flow's steps are `prompt: <task>`, `assert_tool_call: <tool> [where …]`, `assert_no_tool_call: <tool> [where …]` and `assert: reply contains <text>`";
+  const hint = "an agent flow's steps are `prompt: <task>`, `follow_up: <message>`, `assert_tool_call: <tool> [where …]`, `assert_no_tool_call: <tool> [where …]` and `assert: reply contains <text>`";
   if (isScalar(item) && item.value === NO_EGRESS_STEP) return { spec: { kind: "no_egress", text: NO_EGRESS_STEP }, keyNode: item };
   if (isMap(item) && item.items.length === 1 && keyName(item.items[0]!) === NO_EGRESS_STEP) {
     problems.push(diagnostic("bad-value", "`assert_no_egress` is a bare step: it takes no value", { span: spanOf(source, item.items[0]!.key as Node), hint: "write `- assert_no_egress` (the destinations the agent may reach go in `agent.allow_egress`)" }));
@@ -129,11 +131,12 @@ export function loadAgentStep(source: YamlSource, item: Node, problems: Diagnost
     return undefined;
   }
   if (text === undefined || text.trim() === "") {
-    problems.push(diagnostic("bad-value", `\`${key}:\` takes text`, { span: spanOf(source, (value ?? keyNode) as Node), hint: key === "prompt" ? "prompt: Book the cheapest flight to Nairobi" : key === "assert" ? "assert: reply contains booked" : TOOL_CALL_EXAMPLE }));
+    problems.push(diagnostic("bad-value", `\`${key}:\` takes text`, { span: spanOf(source, (value ?? keyNode) as Node), hint: key === "prompt" ? "prompt: Book the cheapest flight to Nairobi" : key === "follow_up" ? "follow_up: Make it a window seat" : key === "assert" ? "assert: reply contains booked" : TOOL_CALL_EXAMPLE }));
     return undefined;
   }
   const scalar = value as Scalar;
   if (key === "prompt") return { spec: { kind: "prompt", text }, keyNode };
+  if (key === "follow_up") return { spec: { kind: "follow_up", text: `follow_up: ${text}`, message: text }, keyNode };
   if (key === "assert") {
     const reply = parseReply(text);
     if (!reply) {

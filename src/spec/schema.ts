@@ -16,6 +16,7 @@ const SimpleStepSchema = Type.Union([
   ),
   Type.Object({ assert: stepText("An assertion, e.g. `page shows Saved` (docs/authoring.md); in an agent flow `reply contains <text>` (docs/agents.md).") }, { additionalProperties: false }),
   Type.Object({ prompt: stepText("Agent flows: part of the task given to the agent; every prompt is joined into one (docs/agents.md).") }, { additionalProperties: false }),
+  Type.Object({ follow_up: stepText("Agent flows: a later delivery of a scripted conversation, sent once the agent answered the ones before (docs/agents.md).") }, { additionalProperties: false }),
   Type.Record(Type.String({ pattern: "^assert_[a-z][a-z0-9_]*$" }), Type.Unknown(), {
     minProperties: 1,
     maxProperties: 1,

@@ -23,9 +23,10 @@ let modelUrl: string;
 const projects: TmpProject[] = [];
 
 beforeAll(() => {
-  model = startAgentModel((turn) => (turn === 0
+  model = startAgentModel((turn, body) => (turn === 0
     ? { tool: "book_flight", args: { flight: { id: "KQ311" }, passengers: [{ name: "Ada" }] } }
-    : { text: "Booked KQ311 for Ada." }));
+    // A scripted conversation's second delivery asks for a window seat.
+    : JSON.stringify((body["messages"] as unknown[]).at(-1)).includes("window seat") ? { text: "Window seat 14A added to KQ311." } : { text: "Booked KQ311 for Ada." }));
   modelUrl = model.url;
 });
 afterAll(() => {
@@ -345,6 +346,46 @@ describe("the library", () => {
   });
 });
 
+describe("a scripted conversation in an agent flow", () => {
+  test("follow_up: steps are later deliveries of one execution: recorded, replayed with zero model requests, judged on the last reply", async () => {
+    const p = project();
+    const rec = await recordAndCount(p, agentFlow(OPENAI_AGENT, { steps: [
+      "  - prompt: Book KQ311 for Ada",
+      "  - assert_tool_call: book_flight where flight.id equals KQ311",
+      "  - follow_up: Add a window seat",
+      "  - assert: reply contains Window seat 14A",
+    ] }));
+    expect(rec.code, rec.stdout + rec.stderr).toBe(0);
+    expect(rec.requests).toBe(3);
+    expect(JSON.stringify(model.requests.at(-1)!.body)).toContain("Add a window seat");
+    const before = model.requests.length;
+    const run = await runCli(["run", "book.flow.yaml", "--json"], { cwd: p.dir, env: {} });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(model.requests.length).toBe(before);
+    const result = JSON.parse(run.stdout) as { report: { steps: Array<{ agent: { turns: number; reply: string } }> } };
+    expect(result.report.steps[0]!.agent).toMatchObject({ turns: 3, reply: "Window seat 14A added to KQ311." });
+    // An agent that drops the later delivery leaves a recorded turn unasked: the replay fails.
+    const dropped = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: { DROP_FOLLOW_UPS: "1" } });
+    expect(dropped.code).toBe(1);
+    expect(dropped.stdout + dropped.stderr).toContain("the agent finished after 2 model requests, but the cassette holds 3: 1 recorded turn(s) were never asked for");
+    expect(model.requests.length).toBe(before);
+  });
+
+  test("an empty follow_up is refused at load with its position; follow_up on a web flow too", async () => {
+    const p = project();
+    p.write("bad.flow.yaml", agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311", "  - follow_up: \"\""] }));
+    const r = await runCli(["validate", "bad.flow.yaml"], { cwd: p.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr + r.stdout).toContain("bad.flow.yaml:7:16");
+    expect(r.stderr + r.stdout).toContain("`follow_up:` takes text");
+    p.write("web.flow.yaml", "name: w\napp: web\nurl: http://127.0.0.1:1/\nsteps:\n  - follow_up: more\n");
+    const w = await runCli(["validate", "web.flow.yaml"], { cwd: p.dir });
+    expect(w.code).toBe(2);
+    expect(w.stderr + w.stdout).toContain("web.flow.yaml:5:5");
+    expect(w.stderr + w.stdout).toContain("`follow_up:` is an agent step");
+  });
+});
+
 describe("an agent surface in a multi-surface flow", () => {
   const FLOW = [
     "name: Book from the page",
@@ -391,6 +432,37 @@ describe("an agent surface in a multi-surface flow", () => {
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(model.requests.length).toBe(replayed);
       noCanaryUnder(p);
+    } finally {
+      site.stop();
+    }
+  }, 180_000);
+
+  test("a scripted conversation: two deliveries in one agent block record as one agent_run step and replay with no model", async () => {
+    requireChromium();
+    const site = await startServer();
+    site.setRoute("/flight", () => new Response("<!doctype html><title>Flight</title><p id=\"flight\">KQ311</p>", { headers: { "content-type": "text/html" } }));
+    try {
+      const p = project();
+      p.write("book.flow.yaml", FLOW.replace("      - assert: reply contains Booked KQ311", "      - follow_up: Add a window seat on ${captured.flight}\n      - assert: reply contains Window seat 14A"));
+      const before = model.requests.length;
+      const rec = await runCli(["record", "book.flow.yaml", "--author", "rules"], { cwd: p.dir, env: { ...recordEnv(), SITE_URL: site.url } });
+      expect(rec.code, rec.stdout + rec.stderr).toBe(0);
+      // Delivery 1: a tool call and its answer; delivery 2: one more turn, carrying the follow-up.
+      expect(model.requests.length - before).toBe(3);
+      const third = JSON.stringify(model.requests.at(-1)!.body);
+      expect(third).toContain("Book KQ311 for Ada");
+      expect(third).toContain("Booked KQ311 for Ada.");
+      expect(third).toContain("Add a window seat on KQ311");
+      const lines = p.read("book.trace.jsonl").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+      const agentSteps = lines.slice(1).filter((s) => (s["action"] as { type: string }).type === "agent_run") as Array<{ intent: string; action: { params: { cassette: unknown[]; steps: Array<{ kind: string; message?: string }> } } }>;
+      expect(agentSteps).toHaveLength(1);
+      expect(agentSteps[0]!.intent).toContain("follow_up: Add a window seat on ${captured.flight}");
+      expect(agentSteps[0]!.action.params.cassette).toHaveLength(3);
+      expect(agentSteps[0]!.action.params.steps.find((s) => s.kind === "follow_up")!.message).toBe("Add a window seat on ${captured.flight}");
+      const replayed = model.requests.length;
+      const run = await runCli(["run", "book.flow.yaml", "--json"], { cwd: p.dir, env: { SITE_URL: site.url } });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(model.requests.length).toBe(replayed);
     } finally {
       site.stop();
     }

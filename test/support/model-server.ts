@@ -87,10 +87,11 @@ export interface AgentModel {
 
 /**
  * A scripted model for agent tests, speaking OpenAI chat-completions and Anthropic Messages: it
- * counts every request and answers with `answer(turn)`, where `turn` counts the tool results the
- * request already carries (0: call a tool, 1: give the final text, …). Never streams.
+ * counts every request and answers with `answer(turn, body)`, where `turn` counts the tool results
+ * the request already carries (0: call a tool, 1: give the final text, …) and `body` is the request
+ * (a scripted conversation's later user messages are in it). Never streams.
  */
-export function startAgentModel(answer: (turn: number) => AgentModelAnswer): AgentModel {
+export function startAgentModel(answer: (turn: number, body: Record<string, unknown>) => AgentModelAnswer): AgentModel {
   const requests: AgentModelRequest[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -103,7 +104,7 @@ export function startAgentModel(answer: (turn: number) => AgentModelAnswer): Age
       requests.push({ protocol, body, authorization: req.headers.get("authorization"), apiKey: req.headers.get("x-api-key") });
       const messages = (body["messages"] as Array<Record<string, unknown>>) ?? [];
       const results = messages.filter((m) => m["role"] === "tool" || (Array.isArray(m["content"]) && (m["content"] as Array<Record<string, unknown>>).some((b) => b["type"] === "tool_result"))).length;
-      const a = answer(results);
+      const a = answer(results, body);
       const n = requests.length;
       if (protocol === "openai") {
         const message = "tool" in a

@@ -52,7 +52,9 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
   }
   const steps = (Array.isArray(params["steps"]) ? params["steps"] : []).map(obj);
   const prompt = steps.filter((p) => p["kind"] === "prompt").map((p) => resolveArgs(String(p["text"]), ctx) as string).join("\n");
-  const checks = steps.filter((p) => p["kind"] !== "prompt").map((p) => resolveArgs(p, ctx) as AgentCheck);
+  // A scripted conversation: each `follow_up:` is a later delivery, resolved like the prompt.
+  const followUps = steps.filter((p) => p["kind"] === "follow_up").map((p) => resolveArgs(String(p["message"]), ctx) as string);
+  const checks = steps.filter((p) => p["kind"] !== "prompt" && p["kind"] !== "follow_up").map((p) => resolveArgs(p, ctx) as AgentCheck);
   const agent = resolveArgs(obj(params["agent"]), ctx) as Json;
   // allow_egress: each entry as resolved (a `${VAR}` holds a whole destination), parsed.
   const allow: EgressRule[] = [];
@@ -69,6 +71,7 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     mode,
     agent: target,
     prompt,
+    ...(followUps.length > 0 ? { followUps } : {}),
     checks,
     tools: (Array.isArray(params["tools"]) ? params["tools"] : []) as AgentRunRequest["tools"],
     strict: params["strict"] === true,
