@@ -4,10 +4,11 @@
 //
 //   node_modules/.bin/bun bench/effects-overhead.ts [--runs N] [--warmup W]
 //
-// Prints the median replay wall time of each and the overhead in percent. Exits 1 when a replay
-// fails, 2 when Chromium is missing. Run it on an idle machine (see bench/README.md).
+// Prints the median replay wall time of each, the overhead in percent and the machine's load
+// average before and after (a busy machine blurs a few percent). Exits 1 when a replay fails, 2
+// when Chromium is missing. Run it on an idle machine (see bench/README.md).
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { record, run } from "../src/index.ts";
 import { findBrowser } from "../plugins/web/launch.ts";
@@ -38,6 +39,7 @@ async function main(): Promise<number> {
     console.error("bench: no Chromium found; set FLOWPROOF_CHROME or install chromium");
     return 2;
   }
+  const loadBefore = loadavg();
   const server = startServer();
   const work = mkdtempSync(join(tmpdir(), "flowproof-effects-bench-"));
   try {
@@ -79,6 +81,8 @@ async function main(): Promise<number> {
     console.log(`replay, effects checked:  median ${mOn.toFixed(0)} ms  (${on.map((x) => x.toFixed(0)).join(", ")})`);
     console.log(`replay, effects off:      median ${mOff.toFixed(0)} ms  (${off.map((x) => x.toFixed(0)).join(", ")})`);
     console.log(`overhead: ${pct >= 0 ? "+" : ""}${pct.toFixed(1)} % (target: within 5 %)`);
+    const load = (l: readonly number[]) => l.map((x) => x.toFixed(2)).join(" ");
+    console.log(`load average (1, 5, 15 min) on ${cpus().length} cores: before ${load(loadBefore)}, after ${load(loadavg())}`);
     return 0;
   } catch (error) {
     console.error(`bench: ${(error as Error).message}`);
