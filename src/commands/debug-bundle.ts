@@ -11,7 +11,7 @@ import type { StepResult } from "../engine/loop.ts";
 import type { TraceStep } from "../trace/schema.ts";
 import { redact } from "../engine/context.ts";
 import { nearest } from "../spec/suggest.ts";
-import { writeWhole } from "./run-records.ts";
+import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
 
 export const DEBUG_DIR = "debug";
 const SNAPSHOT_TIMEOUT_MS = 5_000;
@@ -37,8 +37,8 @@ export function didYouMean(text: string | undefined, anchors: readonly string[])
 export function writeDebugFiles(runDir: string, snapshot: DebugSnapshot, secrets: ReadonlyMap<string, string>): string[] {
   mkdirSync(join(runDir, DEBUG_DIR), { recursive: true });
   const files = [`${DEBUG_DIR}/dom.html`, `${DEBUG_DIR}/console.log`];
-  writeWhole(join(runDir, files[0]!), redact(snapshot.dom, secrets));
-  writeWhole(join(runDir, files[1]!), redact(snapshot.console.length > 0 ? `${snapshot.console.join("\n")}\n` : "(no console output)\n", secrets));
+  writeFileAtomic(join(runDir, files[0]!), redact(snapshot.dom, secrets));
+  writeFileAtomic(join(runDir, files[1]!), redact(snapshot.console.length > 0 ? `${snapshot.console.join("\n")}\n` : "(no console output)\n", secrets));
   return files;
 }
 

@@ -11,7 +11,8 @@ import type { RunReport } from "../report/schema.ts";
 import { junitXml } from "../report/junit.ts";
 import { suiteHtml } from "../report/suite-html.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { createRecordDir, pruneRecords, writeRecord, writeWhole } from "./run-records.ts";
+import { createRecordDir, pruneRecords, writeRecord } from "./run-records.ts";
+import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
 
 export interface MergeOptions {
   /** Run directories (`<suite>/.flowproof/runs/<run-id>`), one per shard. */
@@ -134,11 +135,11 @@ export function merge(options: MergeOptions): MergeResult {
   const recordPath = writeRecord(dir, record);
   const junit = junitXml(reports);
   const junitPath = join(dir, "junit.xml");
-  writeWhole(junitPath, junit);
-  writeWhole(join(suiteDir, ".flowproof", "suite-junit.xml"), junit);
+  writeFileAtomic(junitPath, junit);
+  writeFileAtomic(join(suiteDir, ".flowproof", "suite-junit.xml"), junit);
   const htmlPath = join(dir, "report.html");
   const outcome = { pass: "passed", degraded: "passed", fail: "failed", skipped: "skipped", errored: "errored", stale: "errored" } as const;
-  writeWhole(htmlPath, suiteHtml(record.suite, runId, merged.map((f) => ({ spec: f.flow, name: f.name, outcome: outcome[f.status], duration_ms: f.duration_ms, ...(f.reason ? { reason: f.reason } : {}), ...(f.result ? { report: f.result.replace(/result\.json$/, "report.html") } : {}) }))));
+  writeFileAtomic(htmlPath, suiteHtml(record.suite, runId, merged.map((f) => ({ spec: f.flow, name: f.name, outcome: outcome[f.status], duration_ms: f.duration_ms, ...(f.reason ? { reason: f.reason } : {}), ...(f.result ? { report: f.result.replace(/result\.json$/, "report.html") } : {}) }))));
   for (const id of pruneRecords(suiteDir)) options.log?.(`pruned run record ${id} (keeping the latest 10)`);
   const count = (...s: FlowRecord["status"][]) => merged.filter((f) => s.includes(f.status)).length;
   return { record, record_path: recordPath, run_dir: dir, junit_path: junitPath, html_path: htmlPath, passed: count("pass", "degraded"), failed: count("fail"), skipped: count("skipped"), errored: count("errored", "stale") };

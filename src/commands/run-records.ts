@@ -7,9 +7,6 @@ import { isRunId, unusedRunId } from "../report/run-id.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { makeDir, writeFileAtomic } from "../diagnostics/atomic-write.ts";
 
-/** Suite and merge outputs are written whole, by the one atomic writer. */
-export { writeFileAtomic as writeWhole };
-
 export function runsRoot(suiteDir: string): string {
   return join(suiteDir, ".flowproof", "runs");
 }

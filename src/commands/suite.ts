@@ -23,7 +23,8 @@ import { record } from "./record.ts";
 import { SessionPool, sharesBrowser } from "./session-pool.ts";
 import { findSuiteFile, prepareSuite, runHook, startAppServer, type Env, type SuiteContext } from "./suite-context.ts";
 import { discoverFlows, orderFlows, selectShard, type PlannedFlow, type Shard } from "./suite-plan.ts";
-import { createRecordDir, pruneRecords, writeRecord, writeWhole } from "./run-records.ts";
+import { createRecordDir, pruneRecords, writeRecord } from "./run-records.ts";
+import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import { erroredReport, skippedReport } from "./flow-outcome.ts";
 import { runWithWorkers } from "./workers.ts";
 
@@ -158,11 +159,11 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   results.sort((a, b) => a.position - b.position);
   const reports = results.map((r) => r.report);
   const junit = junitXml(reports);
-  writeWhole(join(runDir, "junit.xml"), junit);
+  writeFileAtomic(join(runDir, "junit.xml"), junit);
   const junitPath = join(dir, ".flowproof", "suite-junit.xml");
-  writeWhole(junitPath, junit);
+  writeFileAtomic(junitPath, junit);
   const htmlPath = join(runDir, "report.html");
-  writeWhole(htmlPath, suiteHtml(displayPath(dir) || ".", runId, results.map((r) => ({ spec: r.spec, name: r.name, outcome: r.outcome, duration_ms: r.report.duration_ms, ...(r.reason ? { reason: r.reason } : {}), ...(r.report_path ? { report: relativeTo(runDir, r.report_path.replace(/result\.json$/, "report.html")) } : {}) }))));
+  writeFileAtomic(htmlPath, suiteHtml(displayPath(dir) || ".", runId, results.map((r) => ({ spec: r.spec, name: r.name, outcome: r.outcome, duration_ms: r.report.duration_ms, ...(r.reason ? { reason: r.reason } : {}), ...(r.report_path ? { report: relativeTo(runDir, r.report_path.replace(/result\.json$/, "report.html")) } : {}) }))));
   const record: RunRecord = {
     run_id: runId,
     started_at: startedAt.toISOString(),
