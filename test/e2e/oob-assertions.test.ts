@@ -16,6 +16,8 @@ import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { buildSandbox } from "../support/executable.ts";
 import { parseTrace } from "../support/trace.ts";
+import { record as recordFlow } from "../../src/commands/record.ts";
+import { run as runFlow } from "../../src/commands/run.ts";
 
 const projects: TmpProject[] = [];
 let api: ReturnType<typeof Bun.serve>;
@@ -81,16 +83,36 @@ async function cli(p: TmpProject, args: string[], env: Record<string, string> = 
   return runCli(args, { cwd: p.dir, env: { API, TOKEN, ...env } });
 }
 
-async function record(p: TmpProject, flow: string, env: Record<string, string> = {}): Promise<{ r: CliResult; json: { ok: boolean; error?: string; trace_path: string | null } }> {
+/** Frames off, for the web tests whose evidence is not frames: each frame costs CPU. */
+const NO_FRAMES = ["--recording-detail", "off"];
+
+async function record(p: TmpProject, flow: string, env: Record<string, string> = {}, flags: readonly string[] = []): Promise<{ r: CliResult; json: { ok: boolean; error?: string; trace_path: string | null } }> {
   p.write("t.flow.yaml", flow);
-  const r = await cli(p, ["record", "t.flow.yaml", "--author", "rules", "--json"], env);
+  const r = await cli(p, ["record", "t.flow.yaml", "--author", "rules", "--json", ...flags], env);
   const json = JSON.parse(r.stdout) as { error?: string; trace_path: string | null };
   return { r, json: { ...json, ok: json.trace_path !== null } };
 }
 
+/**
+ * Records and replays in this process, without a CLI of its own and without frames: for the tests
+ * of what an assertion kind checks (the failure tables, screenshot baselines), where the CLI adds
+ * nothing but its start-up; the CLI's own record/replay paths are the other tests' business.
+ */
+async function recordHere(p: TmpProject, flow: string, env: Record<string, string> = {}): Promise<{ ok: boolean; error?: string; trace_path: string | null }> {
+  const spec = p.write("t.flow.yaml", flow);
+  const r = await recordFlow({ spec, author: "rules", env: { ...process.env, API, TOKEN, ...env }, recordingDetail: "off" });
+  return { ok: r.trace_path !== null, trace_path: r.trace_path, ...(r.error !== undefined ? { error: r.error } : {}) };
+}
+
+async function replayHere(p: TmpProject): Promise<RunJson> {
+  const r = await runFlow({ spec: join(p.dir, "t.flow.yaml"), env: { ...process.env, API, TOKEN }, recordingDetail: "off" });
+  expectValidResult(r.report_path);
+  return r as unknown as RunJson;
+}
+
 interface RunJson { report: { passed: boolean; error?: string; steps: Array<{ status: string; detail?: string }> }; report_path: string; run_dir: string }
-async function replay(p: TmpProject, env: Record<string, string> = {}): Promise<RunJson> {
-  const r = await cli(p, ["run", "t.flow.yaml", "--json"], env);
+async function replay(p: TmpProject, env: Record<string, string> = {}, flags: readonly string[] = []): Promise<RunJson> {
+  const r = await cli(p, ["run", "t.flow.yaml", "--json", ...flags], env);
   const out = JSON.parse(r.stdout) as RunJson;
   expectValidResult(out.report_path);
   return out;
@@ -147,7 +169,7 @@ describe("app: api flows with assert_api", () => {
 
   test("sends JSON with content-type application/json unless the flow sets its own", async () => {
     const p = project();
-    const { json } = await record(p, apiFlow(`  - assert_api:
+    const json = await recordHere(p, apiFlow(`  - assert_api:
       request: PUT \${API}/echo
       body: [1, 2]
       body_json: type
@@ -179,7 +201,7 @@ describe("app: api flows with assert_api", () => {
     ["a header substring mismatch", "request: GET ${API}/multi\n      header: x-tag\n      header_contains: c", "header 'x-tag' is 'a, b', expected contains 'c' (status 200)"],
   ])("fails on %s with the documented message", async (_, args, message) => {
     const p = project();
-    const { json } = await record(p, apiFlow(`  - assert_api:\n      ${args}\n      timeout_seconds: 0\n`));
+    const json = await recordHere(p, apiFlow(`  - assert_api:\n      ${args}\n      timeout_seconds: 0\n`));
     expect(json.ok).toBe(false);
     expect(json.trace_path).toBeNull();
     expect(json.error).toContain(message);
@@ -197,7 +219,9 @@ describe("app: api flows with assert_api", () => {
     const p = project();
     counts.delete("POST /jobs");
     const once = await record(p, apiFlow("  - assert_api:\n      request: POST ${API}/jobs\n      body: {a: 1}\n      status: 202\n"));
+    expect(once.r.code).toBe(1);
     expect(once.json.ok).toBe(false);
+    expect(once.json.trace_path).toBeNull();
     expect(once.json.error).toContain("response status was 500");
     expect(counts.get("POST /jobs")).toBe(1);
 
@@ -365,7 +389,8 @@ describe("assert_spreadsheet", () => {
   ])("fails on %s", async (_, args, message) => {
     const p = project();
     await writeWorkbook(join(p.dir, "prices.xlsx"));
-    const { json } = await record(p, apiFlow(`  - assert_spreadsheet:\n      ${args}\n      timeout_seconds: 0\n`));
+    const json = await recordHere(p, apiFlow(`  - assert_spreadsheet:\n      ${args}\n      timeout_seconds: 0\n`));
+    expect(json.ok).toBe(false);
     expect(json.error).toContain(message);
   });
 
@@ -406,11 +431,11 @@ describe("web flows: a downloaded xlsx, screenshots and the secret-leak scan", (
       column: Net Price
       row_contains: "100-100"
       equals: 12.5
-`));
+`), {}, NO_FRAMES);
     expect(json.error).toBeUndefined();
     expectValidTrace(json.trace_path!);
     expect(readFileSync(json.trace_path!, "utf8")).toContain("${captured.prices}");
-    expect((await replay(p)).report.passed).toBe(true);
+    expect((await replay(p, {}, NO_FRAMES)).report.passed).toBe(true);
   }, 60_000);
 
   /** A page of its own per test, rewritten between record and replay to change what it shows. */
@@ -421,16 +446,16 @@ describe("web flows: a downloaded xlsx, screenshots and the secret-leak scan", (
     const p = project();
     dashPage("shot1", "#0a0");
     const flow = (extra = "") => webFlow(`${server.url}/shot1.html`, `  - assert: page shows Dashboard\n  - assert_screenshot:\n      name: dashboard\n      timeout_seconds: 1${extra}\n`);
-    const { json } = await record(p, flow());
+    const json = await recordHere(p, flow());
     expect(json.error).toBeUndefined();
     expectValidTrace(json.trace_path!);
     const baseline = join(p.dir, "t.baselines", "dashboard.png");
     expect(existsSync(baseline)).toBe(true);
-    expect((await replay(p)).report.passed).toBe(true);
+    expect((await replayHere(p)).report.passed).toBe(true);
 
     // The page changes: the clock box turns red. The run fails, leaving actual + diff images.
     dashPage("shot1", "red");
-    const bad = await replay(p);
+    const bad = await replayHere(p);
     expect(bad.report.passed).toBe(false);
     const detail = bad.report.steps[1]!.detail!;
     expect(detail).toMatch(/screenshot 'dashboard' differs from its baseline in \d+\.\d+% of pixels \(\d+ of \d+\), threshold 0\.00%; see visual\/dashboard\.diff\.png/);
@@ -442,34 +467,34 @@ describe("web flows: a downloaded xlsx, screenshots and the secret-leak scan", (
 
     // A threshold above the differing fraction accepts the change.
     dashPage("shot1", "#0a0");
-    expect((await record(p, flow("\n      threshold: 0.5"))).json.error).toBeUndefined();
+    expect((await recordHere(p, flow("\n      threshold: 0.5"))).error).toBeUndefined();
     dashPage("shot1", "red");
-    expect((await replay(p)).report.passed).toBe(true);
+    expect((await replayHere(p)).report.passed).toBe(true);
   }, 90_000);
 
   test("masks are blanked at record and replay; an unresolved mask fails; a size change explains itself", async () => {
     const p = project();
     dashPage("shot2", "#0a0");
     const flow = (mask: string) => webFlow(`${server.url}/shot2.html`, `  - assert: page shows Dashboard\n  - assert_screenshot:\n      name: masked\n      mask: [${mask}]\n      timeout_seconds: 1\n`);
-    expect((await record(p, flow('"css:.clock", Synced'))).json.error).toBeUndefined();
+    expect((await recordHere(p, flow('"css:.clock", Synced'))).error).toBeUndefined();
     const png = PNG.sync.read(readFileSync(join(p.dir, "t.baselines", "masked.png")));
     expect([...png.data.subarray((70 * png.width + 50) * 4, (70 * png.width + 50) * 4 + 3)]).toEqual([0, 0, 0]);
     dashPage("shot2", "red");
-    expect((await replay(p)).report.passed).toBe(true);
+    expect((await replayHere(p)).report.passed).toBe(true);
 
     // Without the text mask, the recoloured "Synced" differs.
     dashPage("shot2", "#0a0");
-    expect((await record(p, flow('"css:.clock"'))).json.error).toBeUndefined();
+    expect((await recordHere(p, flow('"css:.clock"'))).error).toBeUndefined();
     dashPage("shot2", "red");
-    expect((await replay(p)).report.passed).toBe(false);
+    expect((await replayHere(p)).report.passed).toBe(false);
 
     // A baseline of another size: the failure names both sizes and the likely cause.
     writeFileSync(join(p.dir, "t.baselines", "masked.png"), PNG.sync.write(new PNG({ width: 10, height: 10 })));
-    const sized = await replay(p);
+    const sized = await replayHere(p);
     expect(sized.report.steps[1]!.detail).toMatch(/screenshot 'masked' is \d+x\d+ but its baseline is 10x10; the viewport \(or device scale\) changed/);
 
-    const unresolved = await record(p, flow('"id:nowhere"'));
-    expect(unresolved.json.error).toContain('mask "id:nowhere" does not resolve to any element');
+    const unresolved = await recordHere(p, flow('"id:nowhere"'));
+    expect(unresolved.error).toContain('mask "id:nowhere" does not resolve to any element');
   }, 90_000);
 
   test("assert_no_secret_leak fails naming the variable and where, never the value (web and api)", async () => {
