@@ -180,10 +180,10 @@ describe("the probe exe under Wine", () => {
     expect(probe.frame.width).toBe(probe.frame.windowRect.width);
     expect(probe.frame.height).toBe(probe.frame.windowRect.height);
     expect(probe.frame.width).toBe(480);
-    expect(probe.frame.height).toBe(440);
+    expect(probe.frame.height).toBe(470);
     expect(existsSync(framePng)).toBe(true);
     const png = PNG.sync.read(readFileSync(framePng));
-    expect([png.width, png.height]).toEqual([480, 440]);
+    expect([png.width, png.height]).toEqual([480, 470]);
     let nonBlack = 0;
     const colours = new Set<number>();
     for (let i = 0; i < png.data.length; i += 4) {
