@@ -26,6 +26,9 @@ describe("agent checks", () => {
     expect(firstFailure([call("book", [], true)], conv, false)?.detail).toContain("the agent made it");
     expect(firstFailure([call("book")], conv, true)?.detail).toContain("strict: call #1 search({}) is not asserted");
     expect(firstFailure([call("book", [{ path: "flight.id", matcher: "equals", value: "KQ999" }])], conv, false)?.detail).toContain("flight.id is KQ311");
+    // A miss is placed against the nearest call of the same tool; a tool never called has none.
+    expect(firstFailure([call("book", [{ path: "flight.id", matcher: "equals", value: "KQ999" }])], conv, false)).toMatchObject({ index: 0, call: 1 });
+    expect(firstFailure([call("refund")], conv, false)?.call).toBeUndefined();
     expect(firstFailure([{ kind: "reply", text: "", op: "contains", value: "Cancelled" }], conv, false)?.detail).toContain("the reply was");
   });
   test("the reply is the main thread's last text; a last tool call means no reply", () => {

@@ -102,7 +102,9 @@ export function firstFailure(checks: readonly AgentCheck[], conversation: AgentC
       continue;
     }
     const at = calls.findIndex((c, i) => i >= cursor && c.name === check.tool && check.where.every((w) => clauseHolds(c.arguments, w)));
-    if (at < 0) return { index, detail: `assert_tool_call ${describeCheck(check.tool, check.where)}: no such call${cursor > 0 ? ` after call #${cursor}` : ""}; ${nearestMiss(calls, cursor, check.tool, check.where)}` };
+    // A miss is shown against the nearest call of the same tool (the one whose arguments did not hold), if any.
+    const near = calls.findIndex((c, i) => i >= cursor && c.name === check.tool);
+    if (at < 0) return { index, ...(near >= 0 ? { call: near } : {}), detail: `assert_tool_call ${describeCheck(check.tool, check.where)}: no such call${cursor > 0 ? ` after call #${cursor}` : ""}; ${nearestMiss(calls, cursor, check.tool, check.where)}` };
     const skipped = strict ? unasserted(calls, cursor, at) : -1;
     if (skipped >= 0) return { index, call: skipped, detail: `strict: call ${describeCall(calls[skipped]!, skipped)} is not asserted (every tool call must be, in order)` };
     matched.push(at);

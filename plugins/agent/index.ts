@@ -3,7 +3,7 @@
 // the cassette; replay: served from the cassette), and the agent assertions are checked over the
 // conversation. Every UI action answers `unsupported`.
 import { defineAdapter, type AgentRunOutcome, type AgentRunRequest, type AppDriver, type Attempt, type Reading } from "../../src/plugins/api.ts";
-import type { AgentToolCall, McpLane } from "../../src/plugins/api.ts";
+import type { AgentCheck, AgentToolCall, McpLane } from "../../src/plugins/api.ts";
 import { conversationOf, firstFailure, unofferedToolWarnings, withLaneCalls } from "./checks.ts";
 import { loadMcpFraming, startLane, type Lane } from "./mcp.ts";
 export { relayMcpStdio } from "./mcp.ts";
@@ -23,6 +23,25 @@ export function upstreamOf(env: Readonly<Record<string, string | undefined>>): s
 /** The record credential: FLOWPROOF_AGENT_KEY → ANTHROPIC_API_KEY → OPENAI_API_KEY. */
 export function keyOf(env: Readonly<Record<string, string | undefined>>): string | undefined {
   return env["FLOWPROOF_AGENT_KEY"] || env["ANTHROPIC_API_KEY"] || env["OPENAI_API_KEY"] || undefined;
+}
+
+/**
+ * The checks with every secret value in their values written as `${NAME}`, as the conversation they
+ * judge holds it (`matches`: the placeholder as a literal inside the expression).
+ */
+export function maskedChecks(checks: readonly AgentCheck[], secrets: ReadonlyMap<string, string>): AgentCheck[] {
+  const mask = masker(secrets);
+  const entries = [...secrets.entries()].filter(([, v]) => v.length >= 4);
+  const maskRegex = (text: string): string => {
+    let out = text;
+    for (const [name, value] of entries) out = out.split(value).join(`\\$\\{${name}\\}`);
+    return out;
+  };
+  return checks.map((c): AgentCheck => {
+    if (c.kind === "reply") return { ...c, value: mask(c.value) };
+    if (c.kind !== "tool_call") return c;
+    return { ...c, where: c.where.map((w) => (w.value === undefined ? w : { ...w, value: w.matcher === "matches" ? maskRegex(w.value) : mask(w.value) })) };
+  });
 }
 
 function masker(secrets: ReadonlyMap<string, string>): (text: string) => string {
@@ -125,7 +144,8 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<A
       if (!record && lane.unasked() > 0) return { status: "failed", detail: `the agent finished with ${lane.unasked()} recorded call(s) to MCP server \`${lane.server.name}\` never asked for`, conversation };
     }
     for (const w of unofferedToolWarnings(turns, request.tools, request.checks)) request.log(w);
-    const miss = firstFailure(request.checks, conversation, request.strict);
+    // The conversation holds each resolved `${VAR}` value as `${NAME}`: the checks' values are judged the same way.
+    const miss = firstFailure(maskedChecks(request.checks, request.secrets), conversation, request.strict);
     if (miss) {
       return { status: "failed", detail: miss.detail, conversation, failedCheck: { index: miss.index, ...(miss.call !== undefined ? { call: miss.call } : {}) }, ...(record ? {} : {}) };
     }

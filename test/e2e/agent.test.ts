@@ -159,6 +159,51 @@ describe("failures", () => {
     expect(p.files().filter((f) => f.endsWith(".trace.jsonl"))).toEqual([]);
   });
 
+  test.each([
+    ["contains", "passengers.0.name contains Grace", "passengers.0.name is Ada"],
+    ["matches", "flight.id matches ^BA\\d+$", "flight.id is KQ311"],
+    ["exists", "flight.seat exists", "flight.seat is absent"],
+    ["is absent", "flight.id is absent", "flight.id is KQ311"],
+  ])("the %s matcher's red path: a clause that does not hold fails the record, saying what the call held; no trace", async (_m, clause, why) => {
+    const p = project();
+    const rec = await recordAndCount(p, agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311 for Ada", `  - assert_tool_call: book_flight where ${clause}`] }));
+    expect(rec.code).toBe(1);
+    expect(rec.stdout + rec.stderr).toContain(`assert_tool_call \`book_flight\` where ${clause}: no such call; call #1 book_flight({"flight":{"id":"KQ311"},"passengers":[{"name":"Ada"}]}): ${why}`);
+    expect(p.files().filter((f) => f.endsWith(".trace.jsonl"))).toEqual([]);
+  });
+
+  test("an assertion value from a ${VAR} is judged against the conversation as it holds that value (written ${NAME})", async () => {
+    const p = project();
+    p.write("book.flow.yaml", agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311 for Ada", "  - assert_tool_call: book_flight where flight.id equals ${WANT_FLIGHT}", "  - assert: reply contains ${WANT_FLIGHT}"] }));
+    const rec = await runCli(["record", "book.flow.yaml"], { cwd: p.dir, env: { ...recordEnv(), WANT_FLIGHT: "KQ311" } });
+    expect(rec.code, rec.stdout + rec.stderr).toBe(0);
+    const run = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: { WANT_FLIGHT: "KQ311" } });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const other = project();
+    other.write("book.flow.yaml", p.read("book.flow.yaml"));
+    const wrong = await runCli(["record", "book.flow.yaml"], { cwd: other.dir, env: { ...recordEnv(), WANT_FLIGHT: "KQ999" } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout + wrong.stderr).toContain("where flight.id equals ${WANT_FLIGHT}: no such call; call #1 book_flight({\"flight\":{\"id\":\"KQ311\"},\"passengers\":[{\"name\":\"Ada\"}]}): flight.id is KQ311");
+  });
+
+  test("a replay whose assertion fails: report.html shows the conversation with the failed assertion against the call it missed", async () => {
+    const p = project();
+    expect((await recordAndCount(p, agentFlow(OPENAI_AGENT))).code).toBe(0);
+    // The trace's assertion now wants another flight (the conversation replays unchanged).
+    const [header, step] = p.read("book.trace.jsonl").trim().split("\n") as [string, string];
+    expect(step).toContain("\"value\":\"KQ311\"");
+    p.write("book.trace.jsonl", `${header}\n${step.replace("\"value\":\"KQ311\"", "\"value\":\"KQ999\"")}\n`);
+    const run = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: {} });
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain("where flight.id equals KQ999 and passengers.0.name equals Ada: no such call");
+    const html = p.read(p.files().find((f) => f.endsWith("report.html"))!);
+    const flagged = /<li class="call flagged">.*?<\/li>/s.exec(html)?.[0] ?? "";
+    expect(flagged).toContain("call #1 <b>book_flight</b>");
+    expect(flagged).toContain("<span class=\"badge failed\">assert_tool_call: book_flight where flight.id equals KQ311 and passengers.0.name is Ada</span>");
+    expect(flagged).toContain("&quot;KQ311&quot;");
+    expect(html).toContain("<pre>Booked KQ311 for Ada.</pre>");
+  });
+
   test("an agent that never calls the model fails the record, naming likely causes; no trace", async () => {
     const p = project();
     p.write("book.flow.yaml", "name: Quiet\napp: agent\nagent: {command: \"true\"}\nsteps:\n  - prompt: hi\n");
@@ -343,6 +388,24 @@ describe("the library", () => {
     expect(model.requests.length).toBe(before);
     expect(report.steps[0]!.agent?.calls.map((c) => c.name)).toEqual(["book_flight"]);
     expect(report.steps[0]!.agent?.reply).toBe("Booked KQ311 for Ada.");
+  });
+});
+
+describe("flowproof doctor --agent", () => {
+  test("a wired agent: OK with the dialect, path and model, exit 0; no key, no upstream", async () => {
+    const before = model.requests.length;
+    const r = await runCli(["doctor", "--agent", `${BUN} ${OPENAI_AGENT}`], { cwd: REPO_ROOT, env: {} });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain("OK: the agent reached flowproof's model proxy (OpenAI chat-completions, POST /v1/chat/completions, model gpt-test)");
+    expect(model.requests.length).toBe(before);
+  });
+
+  test("an agent with its base URL set in code: NOT WIRED with what to wire, exit 1", async () => {
+    const r = await runCli(["doctor", "--agent", `OPENAI_BASE_URL=http://127.0.0.1:9/v1 ${BUN} ${OPENAI_AGENT}`, "--json"], { cwd: REPO_ROOT, env: {} });
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as { reached: boolean; advice: string[] };
+    expect(report.reached).toBe(false);
+    expect(report.advice.join("\n")).toContain("point its model client at the variables flowproof injects: OPENAI_BASE_URL");
   });
 });
 
