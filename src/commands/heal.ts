@@ -1,13 +1,14 @@
 // `flowproof heal <flow>`: re-records the flow against the live app into `<stem>.proposed.jsonl`,
 // diffs it against the trace by position (intent, action, surface, selectors) and writes the
 // review page `<stem>.heal.html`. Never touches the trace without `apply`. Never prints.
-import { existsSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { readTraceFile, type Trace } from "../trace/read.ts";
 import { diffSteps, effectChanges, type ChangedStep, type EffectChange } from "../trace/diff.ts";
 import type { TraceStep } from "../trace/schema.ts";
 import { healHtml, type StepFrames } from "../report/heal-html.ts";
 import { FRAMES_DIR } from "../recording/bundle.ts";
+import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import type { Clarification } from "../authoring/clarification.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
 import { loadFlowFile } from "./flow-load.ts";
@@ -96,7 +97,7 @@ export async function heal(options: HealOptions): Promise<HealResult> {
       new: newStep ? stepFrames(proposed, newStep, dirname(htmlPath)) : [],
     });
   }
-  writeFileSync(htmlPath, healHtml({ name: flow.name, tracePath: displayPath(tracePath), proposedPath: displayPath(proposedPath), diff, effects, frames }));
+  writeFileAtomic(htmlPath, healHtml({ name: flow.name, tracePath: displayPath(tracePath), proposedPath: displayPath(proposedPath), diff, effects, frames }));
   if (options.apply && (effects.length === 0 || options.acceptEffectChanges)) {
     renameSync(proposedPath, tracePath);
     return { ok: true, name: flow.name, trace_path: tracePath, applied: true, report: { ...diff, effect_changes: effects, diff_html: htmlPath, routing: rec.routing } };
