@@ -3,8 +3,9 @@
 //   node_modules/.bin/bun bench/replay-vs-playwright.ts [--runs N] [--warmup W] [--json]
 //
 // Serves bench/pages/ on 127.0.0.1 (port 0), records bench/flows/bench.flow.yaml once (untimed),
-// then alternates N timed replays of: flowproof (`run` library function), Playwright using `fill`,
-// and Playwright using `pressSequentially` (real keystrokes, the like-for-like typing comparison).
+// then alternates N timed replays of: flowproof (`run` library function) with its default
+// recording (full detail) and with recording off, Playwright using `fill`, and Playwright using
+// `pressSequentially` (real keystrokes, the like-for-like typing comparison).
 // Every timed run includes its own browser launch and close. Prints a table and exits 0; exits 1
 // when a replay fails (the figures would be meaningless) and 2 when Chromium is missing.
 // See bench/README.md for what each figure means.
@@ -33,7 +34,8 @@ const BACKOFF_MS = [0, 10, 20, 50, 100, 100, 250];
 /** Machine CPU share (outside the bench's own runs) above which the figures are flagged as noisy. */
 const BUSY_WARN = 0.1;
 
-const TARGETS = { clickMs: 15, typingMsPerChar: 4, wallRatio: 0.6 } as const;
+/** Wall-time targets against Playwright (fill): flowproof as run by default (full recording), and with recording off. */
+const TARGETS = { clickMs: 15, typingMsPerChar: 4, wallRatio: 1.0, wallRatioOff: 0.6 } as const;
 
 function parseArgs(argv: readonly string[]): { runs: number; warmup: number; json: boolean } {
   let runs = 5;
@@ -179,9 +181,9 @@ interface Sample {
 
 class BenchFailure extends Error {}
 
-async function runFlowproof(spec: string, env: Record<string, string | undefined>): Promise<Sample> {
+async function runFlowproof(spec: string, env: Record<string, string | undefined>, recording: "default" | "off"): Promise<Sample> {
   const t0 = performance.now();
-  const result = await run({ spec, env });
+  const result = await run({ spec, env, ...(recording === "off" ? { recordingDetail: "off" as const } : {}) });
   const wallMs = performance.now() - t0;
   const r = result.report;
   if (!r.passed) {
@@ -282,7 +284,7 @@ const medianOfRunTotals = (samples: readonly Sample[], idx: readonly number[]) =
 /** Pooled median over every (run, step) sample of the chosen steps. */
 const pooledStepMedian = (samples: readonly Sample[], idx: readonly number[]) => median(samples.flatMap((s) => idx.map((i) => s.stepMs[i]!)));
 
-function report(fp: readonly Sample[], pwFill: readonly Sample[], pwKeys: readonly Sample[], runs: number, chrome: string, version: string, busy: readonly [number | undefined, number | undefined]): void {
+function report(fp: readonly Sample[], fpOff: readonly Sample[], pwFill: readonly Sample[], pwKeys: readonly Sample[], runs: number, chrome: string, version: string, busy: readonly [number | undefined, number | undefined]): void {
   const out: string[] = [];
   const allIdx = STEPS.map((_, i) => i);
   const clickIdx = indicesOf(["click"]);
@@ -292,7 +294,9 @@ function report(fp: readonly Sample[], pwFill: readonly Sample[], pwKeys: readon
   const fpWall = median(fp.map((s) => s.wallMs));
   const fillWall = median(pwFill.map((s) => s.wallMs));
   const keysWall = median(pwKeys.map((s) => s.wallMs));
+  const offWall = median(fpOff.map((s) => s.wallMs));
   const fpSteps = medianOfRunTotals(fp, allIdx);
+  const offSteps = medianOfRunTotals(fpOff, allIdx);
   const fillSteps = medianOfRunTotals(pwFill, allIdx);
   const keysSteps = medianOfRunTotals(pwKeys, allIdx);
 
@@ -304,12 +308,15 @@ function report(fp: readonly Sample[], pwFill: readonly Sample[], pwKeys: readon
   out.push(`machine busy (other processes) in the second before the timed runs: ${pct(busy[0])}, in the second after: ${pct(busy[1])}`);
   if (busy.some((b) => b !== undefined && b > BUSY_WARN)) out.push(`WARNING: the machine was busy with other work; the figures are noisy — rerun on an idle machine before drawing conclusions.`);
   out.push("");
-  out.push(table(["measure", "flowproof", "PW fill", "PW keys", "fp / PW fill", "fp / PW keys"], [
-    ["wall time (launch + flow + close)", ms(fpWall), ms(fillWall), ms(keysWall), ratio(fpWall, fillWall), ratio(fpWall, keysWall)],
-    ["replay excl. launch (sum of 30 steps)", ms(fpSteps), ms(fillSteps), ms(keysSteps), ratio(fpSteps, fillSteps), ratio(fpSteps, keysSteps)],
-    ["  wall time min–max", span(fp), span(pwFill), span(pwKeys), "", ""],
-    ["launch + open + close + report (wall − steps)", ms(median(fp.map((s) => s.wallMs - sum(s.stepMs)))), ms(median(pwFill.map((s) => s.wallMs - sum(s.stepMs)))), ms(median(pwKeys.map((s) => s.wallMs - sum(s.stepMs)))), "", ""],
+  const overhead = (samples: readonly Sample[]) => ms(median(samples.map((s) => s.wallMs - sum(s.stepMs))));
+  out.push(table(["measure", "flowproof", "fp rec off", "PW fill", "PW keys", "fp / PW fill", "off / PW fill", "fp / PW keys"], [
+    ["wall time (launch + flow + close)", ms(fpWall), ms(offWall), ms(fillWall), ms(keysWall), ratio(fpWall, fillWall), ratio(offWall, fillWall), ratio(fpWall, keysWall)],
+    ["replay excl. launch (sum of 30 steps)", ms(fpSteps), ms(offSteps), ms(fillSteps), ms(keysSteps), ratio(fpSteps, fillSteps), ratio(offSteps, fillSteps), ratio(fpSteps, keysSteps)],
+    ["  wall time min–max", span(fp), span(fpOff), span(pwFill), span(pwKeys), "", "", ""],
+    ["launch + open + close + report (wall − steps)", overhead(fp), overhead(fpOff), overhead(pwFill), overhead(pwKeys), "", "", ""],
   ]));
+  out.push("  flowproof = the default replay (full-detail recording: redacted frames before and after each step);");
+  out.push("  fp rec off = the same replay with --recording-detail off (no frames).");
   out.push("  PW fill = idiomatic Playwright (locator.fill sets the value, no keystrokes); PW keys = same script typing with");
   out.push("  locator.pressSequentially (one keystroke per character, like flowproof). Both replays exclude the initial page load.");
 
@@ -335,7 +342,8 @@ function report(fp: readonly Sample[], pwFill: readonly Sample[], pwKeys: readon
   const targetRows: string[][] = [
     ["click step median", `≤ ${TARGETS.clickMs} ms`, `${ms(fpClick)} ms`, fpClick <= TARGETS.clickMs ? "met" : "MISSED"],
     ["typing", `≤ ${TARGETS.typingMsPerChar} ms/char`, `${ms(perChar(fp), 2)} ms/char`, perChar(fp) <= TARGETS.typingMsPerChar ? "met" : "MISSED"],
-    ["30-step flow wall time", `≤ ${TARGETS.wallRatio}× Playwright (fill)`, ratio(fpWall, fillWall), fpWall / fillWall <= TARGETS.wallRatio ? "met" : "MISSED"],
+    ["30-step flow wall time, default (full recording)", `≤ ${TARGETS.wallRatio}× Playwright (fill)`, ratio(fpWall, fillWall), fpWall / fillWall <= TARGETS.wallRatio ? "met" : "MISSED"],
+    ["30-step flow wall time, recording off", `≤ ${TARGETS.wallRatioOff}× Playwright (fill)`, ratio(offWall, fillWall), offWall / fillWall <= TARGETS.wallRatioOff ? "met" : "MISSED"],
   ];
   out.push("");
   out.push(table(["target", "goal", "flowproof", "status"], targetRows, 99));
@@ -392,24 +400,27 @@ async function main(): Promise<number> {
     }
 
     const fp: Sample[] = [];
+    const fpOff: Sample[] = [];
     const pwFill: Sample[] = [];
     const pwKeys: Sample[] = [];
     let busyBefore: number | undefined;
     for (let round = -warmup; round < runs; round++) {
       const timed = round >= 0;
       if (round === 0) busyBefore = await machineBusy();
-      const a = await runFlowproof(spec, env);
+      const a = await runFlowproof(spec, env, "default");
+      const d = await runFlowproof(spec, env, "off");
       const b = await runPlaywright(chrome, startUrl, "fill");
       const c = await runPlaywright(chrome, startUrl, "keys");
       if (timed) {
         fp.push(a);
+        fpOff.push(d);
         pwFill.push(b);
         pwKeys.push(c);
       }
-      console.error(`bench: ${timed ? `run ${round + 1}/${runs}` : "warm-up"}: flowproof ${ms(a.wallMs, 0)} ms (steps ${ms(sum(a.stepMs), 0)}), PW fill ${ms(b.wallMs, 0)} ms (steps ${ms(sum(b.stepMs), 0)}), PW keys ${ms(c.wallMs, 0)} ms (steps ${ms(sum(c.stepMs), 0)})`);
+      console.error(`bench: ${timed ? `run ${round + 1}/${runs}` : "warm-up"}: flowproof ${ms(a.wallMs, 0)} ms (steps ${ms(sum(a.stepMs), 0)}), rec off ${ms(d.wallMs, 0)} ms (steps ${ms(sum(d.stepMs), 0)}), PW fill ${ms(b.wallMs, 0)} ms (steps ${ms(sum(b.stepMs), 0)}), PW keys ${ms(c.wallMs, 0)} ms (steps ${ms(sum(c.stepMs), 0)})`);
     }
-    report(fp, pwFill, pwKeys, runs, chrome, version, [busyBefore, await machineBusy()]);
-    if (json) console.log(JSON.stringify({ steps: STEPS.map((s) => ({ text: s.text, kind: s.kind, chars: s.chars })), flowproof: fp, playwright_fill: pwFill, playwright_keys: pwKeys }));
+    report(fp, fpOff, pwFill, pwKeys, runs, chrome, version, [busyBefore, await machineBusy()]);
+    if (json) console.log(JSON.stringify({ steps: STEPS.map((s) => ({ text: s.text, kind: s.kind, chars: s.chars })), flowproof: fp, flowproof_recording_off: fpOff, playwright_fill: pwFill, playwright_keys: pwKeys }));
     return 0;
   } catch (error) {
     if (error instanceof BenchFailure) {
