@@ -1,6 +1,7 @@
 // Scoped targets (table cells, item and css:/id: containers, same-origin iframes) and Scroll,
 // recorded and then replayed in real Chromium against local fixture pages; each trace and result
 // is validated against schema/. Red paths prove each assertion and each hard error can fail.
+// Recording detail is off: frames are the recording tests' business, and each frame costs CPU.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { startServer, type TestServer } from "../support/server.ts";
@@ -203,13 +204,13 @@ const flowFor = (c: Case, suffix: string) => project.write(`${c.page.replace(".h
 describe("scoped targets and Scroll in real Chromium", () => {
   test.each(GREEN.map((c, i) => [c.name, c, i] as const))("%s", async (_name, c, i) => {
     const spec = flowFor(c, String(i));
-    const recorded = await record({ spec, author: "rules" });
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
     const failure = recorded.step_results.find((r) => r.status !== "passed");
     expect(failure?.detail ?? recorded.error).toBeUndefined();
     expect(recorded.ok).toBe(true);
     expectValidTrace(recorded.trace_path!);
 
-    const replay = await run({ spec });
+    const replay = await run({ spec, recordingDetail: "off" });
     expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
     expect(replay.report.passed).toBe(true);
     expect(replay.report.steps.length).toBe(c.steps.length);
@@ -231,10 +232,10 @@ describe("scoped targets and Scroll in real Chromium", () => {
       ],
     };
     const spec = flowFor(c, "live");
-    const recorded = await record({ spec, author: "rules" });
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
     expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
     html = original.replace('<tbody id="rows">', '<tbody id="rows">\n<tr id="row-099"><td></td><td class="column-name">Edsger Dijkstra</td><td>edsger@example.com</td><td class="column-status">Active</td><td>1.00</td><td></td><td></td><td><button class="edit">Edit</button></td></tr>');
-    const replay = await run({ spec });
+    const replay = await run({ spec, recordingDetail: "off" });
     expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
     expect(replay.report.passed).toBe(true);
   });
@@ -245,7 +246,7 @@ describe("scoped targets and Scroll in real Chromium", () => {
       page: "scroll.html",
       steps: ['rules: Scroll the "css:#list" to 30px', "rules: Scroll to the bottom", 'rules: Scroll "css:#last" into view'],
     };
-    const recorded = await record({ spec: flowFor(c, "shapes"), author: "rules" });
+    const recorded = await record({ spec: flowFor(c, "shapes"), author: "rules", recordingDetail: "off" });
     expect(recorded.ok).toBe(true);
     const steps = readTrace<unknown, { action: unknown; selectors: unknown[] }>(recorded.trace_path!).steps;
     expect(steps.map((s) => s.action)).toEqual([
@@ -302,7 +303,7 @@ describe("scoped targets fail when they should", () => {
   test.each(RED.map((c, i) => [c.name, c, i] as const))("%s", async (_name, c, i) => {
     const spec = project.write(`red-${i}.flow.yaml`, flowYaml(c.name, `${server.url}/${c.page}`, c.steps));
     const t0 = performance.now();
-    const recorded = await record({ spec, author: "rules", ...(c.hard ? { env: { ...process.env, FLOWPROOF_STEP_TIMEOUT_MS: "20000" } } : {}) });
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off", ...(c.hard ? { env: { ...process.env, FLOWPROOF_STEP_TIMEOUT_MS: "20000" } } : {}) });
     const ms = performance.now() - t0;
     expect(recorded.ok).toBe(false);
     const results = recorded.step_results;
