@@ -200,4 +200,9 @@ describe("a surface observing nothing (the desktop adapters)", () => {
     expect(replayed.effect?.report.warning).toBeUndefined();
     expect(performance.now() - started).toBeLessThan(EFFECT_MIN_BOUND_MS);
   });
+
+  test("its replay report says the surface observes nothing, so the report can say so", async () => {
+    const replayed = await withEffect(clickStep({ observes: [] }), surface("replay", observingNothing), async () => ({ status: "passed" as const }));
+    expect(replayed.effect?.report).toEqual({ check: "unjudged", observes: [], recorded: {} });
+  });
 });

@@ -260,7 +260,11 @@ export function unobservedReport(step: TraceStep, settings: EffectSettings | und
   // A structured step has an effect to report only where its surface observed it at record.
   if (!settings || !(OBSERVED_ACTIONS.has(step.action.type) || (isStructured(step) && step.effect !== undefined))) return undefined;
   if (settings.policy === "off" || step.effect?.off) return { check: "off" };
-  if (settings.mode === "replay" && step.effect !== undefined) return { check: "unjudged", recorded: recordedEffect(step.effect) };
+  if (settings.mode === "replay" && step.effect !== undefined) {
+    // A surface that observes nothing (desktop) says so, rather than "nothing recorded".
+    const observesNothing = Array.isArray(step.effect.observes) && step.effect.observes.length === 0;
+    return { check: "unjudged", ...(observesNothing ? { observes: [] } : {}), recorded: recordedEffect(step.effect) };
+  }
   return undefined;
 }
 

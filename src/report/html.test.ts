@@ -156,4 +156,10 @@ describe("reportHtml, an agent run", () => {
     expect(html).toContain("Warning: Click: at record it moved focus; at replay it did not");
     expect(html).toContain("off: not checked (effects: off)");
   });
+
+  test("a step on a surface that observes nothing says so instead of showing an empty effect", () => {
+    const html = reportHtml({ ...base, steps: [{ ...steps[0]!, effect: { check: "unjudged", observes: [], recorded: {} } }] });
+    expect(html).toContain("not judged: this surface observes no effects");
+    expect(html).not.toContain("<th>Effect recorded</th>");
+  });
 });

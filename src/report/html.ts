@@ -50,6 +50,9 @@ const CHECK_LABEL: Record<EffectView["check"], string> = {
 /** The step's effect: recorded and seen, whether it was checked, and a warning. */
 function effectBlock(effect: EffectView | undefined): string {
   if (!effect) return "";
+  if (effect.check === "unjudged" && effect.observes?.length === 0) {
+    return `<table class="effect"><tr><th>Effect check</th><td>not judged: this surface observes no effects</td></tr></table>`;
+  }
   const rows = [
     `<tr><th>Effect check</th><td>${esc(CHECK_LABEL[effect.check])}</td></tr>`,
     ...(effect.check !== "off" ? [`<tr><th>Effect recorded</th><td>${esc(effectWords(effect.recorded ?? (effect.observes ? effect.seen : undefined)))}</td></tr>`] : []),

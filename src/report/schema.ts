@@ -53,7 +53,7 @@ export const StepEffectReport = Type.Object(
     check: Type.Union([Type.Literal("on"), Type.Literal("strict"), Type.Literal("off"), Type.Literal("unjudged")], {
       description: "`on`/`strict`: the recorded effect was compared; `off`: the flow or the step turned checking off; `unjudged`: nothing recorded to compare, or not observed.",
     }),
-    observes: Type.Optional(Type.Array(Type.String(), { description: "Record: the effect kinds the surface observed." })),
+    observes: Type.Optional(Type.Array(Type.String(), { description: "Record: the effect kinds the surface observed. Replay: `[]` only for a step whose surface observes no effects (desktop), never judged." })),
     recorded: Type.Optional(EffectShape),
     seen: Type.Optional(EffectShape),
     warning: Type.Optional(Type.String({ description: "A DOM, focus or GET effect that did not happen again (a failure only with `effects: strict`)." })),
