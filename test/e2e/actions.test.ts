@@ -2,6 +2,7 @@
 // native dialog suffixes: recorded then replayed in real Chromium against fixture pages, with the
 // red paths (hover that never lands, missing upload file, dialogs declared but not opened or not
 // declared) and the F-key refusal through `flowproof validate`.
+// Recording detail is off: frames are the recording tests' business, and each frame costs CPU.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -130,13 +131,13 @@ describe("actions in real Chromium", () => {
     const cwd = process.cwd();
     if (c.inProject) process.chdir(project.dir);
     try {
-      const recorded = await record({ spec, author: "rules", ...env });
+      const recorded = await record({ spec, author: "rules", recordingDetail: "off", ...env });
       const failure = recorded.step_results.find((r) => r.status !== "passed");
       expect(failure?.detail ?? recorded.error).toBeUndefined();
       expect(recorded.ok).toBe(true);
       expectValidTrace(recorded.trace_path!);
 
-      const replay = await run({ spec, ...env });
+      const replay = await run({ spec, recordingDetail: "off", ...env });
       expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
       expect(replay.report.steps.length).toBe(c.steps.length);
       expectValidResult(replay.report_path);
@@ -150,7 +151,7 @@ describe("actions in real Chromium", () => {
       "trace-shapes.flow.yaml",
       flowYaml("trace shapes", `${server.url}/drag.html`, ['rules: Drag "Card" onto "Bin"', 'assert: the "id:dropped" shows dropped card-1']),
     );
-    const recorded = await record({ spec, author: "rules" });
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
     expect(recorded.ok).toBe(true);
     const steps = readTrace<unknown, { action: { type: string; params: Record<string, unknown> } }>(recorded.trace_path!).steps;
     expect(steps[0]!.action).toEqual({ type: "drag", params: { onto: [{ tier: "text_anchor", provenance: "rules", payload: { text: "Bin" } }] } });
@@ -160,7 +161,7 @@ describe("actions in real Chromium", () => {
 /** Records `steps` on `page` and returns the first step that did not pass. */
 async function firstFailure(page: string, steps: readonly string[], name: string) {
   const spec = project.write(`${name}.flow.yaml`, flowYaml(name, `${server.url}/${page}`, steps));
-  const recorded = await record({ spec, author: "rules" });
+  const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
   expect(recorded.ok).toBe(false);
   return recorded.step_results.find((r) => r.status !== "passed");
 }
@@ -183,7 +184,7 @@ describe("action red paths", () => {
       "multi-missing.flow.yaml",
       flowYaml("multi missing", `${server.url}/multi-select.html`, ['rules: Select "Olives" and "Anchovies" from the "Toppings" field']),
     );
-    const recorded = await record({ spec, author: "rules" });
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
     expect(recorded.step_results[0]?.status).toBe("failed");
     expect(recorded.step_results[0]?.detail).toContain('has no option "Anchovies"');
   });

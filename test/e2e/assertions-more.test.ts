@@ -1,5 +1,6 @@
 // Attribute, style and cookie assertions recorded then replayed in real Chromium against fixture
 // pages (cookies set by the test server with Set-Cookie), plus a red path for every form.
+// Recording detail is off: frames are the recording tests' business, and each frame costs CPU.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -92,14 +93,14 @@ describe("attribute, style and cookie assertions in real Chromium", () => {
   test.each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
     const spec = project.write(`${c.page.replace(".html", "")}-${CASES.indexOf(c)}.flow.yaml`, flowYaml(c.name, `${server.url}/${c.page}`, c.steps));
     const lines: string[] = [];
-    const recorded = await record({ spec, author: "rules", log: (l) => lines.push(l) });
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off", log: (l) => lines.push(l) });
     const failure = recorded.step_results.find((r) => r.status !== "passed");
     expect(failure?.detail ?? recorded.error).toBeUndefined();
     expect(recorded.ok).toBe(true);
     expectValidTrace(recorded.trace_path!);
 
     const replayLines: string[] = [];
-    const replay = await run({ spec, log: (l) => replayLines.push(l) });
+    const replay = await run({ spec, recordingDetail: "off", log: (l) => replayLines.push(l) });
     expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
     expect(replay.report.steps.length).toBe(c.steps.length);
     expectValidResult(replay.report_path);
@@ -121,7 +122,7 @@ describe("attribute, style and cookie assertions in real Chromium", () => {
         'assert: the "Danger zone" style color is red',
       ]),
     );
-    const recorded = await record({ spec, author: "rules" });
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
     expect(recorded.ok).toBe(true);
     const steps = readTrace<unknown, { action: { params: { expect?: unknown } } }>(recorded.trace_path!).steps.map((l) => l.action.params.expect);
     expect(steps[0]).toEqual({ scope: "surface", cookie: "remember_me", cookie_fact: "persistent", timeout_ms: 10_000 });
@@ -147,7 +148,7 @@ describe("assertion red paths", () => {
     ["a cookie that is not secure", "cookies.html", 'assert: cookie "remember_me" is secure within 1s', "not secure"],
   ] as const)("fails %s", async (name, page, step, seen) => {
     const spec = project.write(`red-${name.replace(/\W+/g, "-")}.flow.yaml`, flowYaml(name, `${server.url}/${page}`, [step]));
-    const recorded = await record({ spec, author: "rules" });
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
     expect(recorded.ok).toBe(false);
     const detail = recorded.step_results[0]?.detail ?? "";
     expect(recorded.step_results[0]?.status).toBe("failed");
