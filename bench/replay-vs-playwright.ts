@@ -284,6 +284,15 @@ const medianOfRunTotals = (samples: readonly Sample[], idx: readonly number[]) =
 /** Pooled median over every (run, step) sample of the chosen steps. */
 const pooledStepMedian = (samples: readonly Sample[], idx: readonly number[]) => median(samples.flatMap((s) => idx.map((i) => s.stepMs[i]!)));
 
+/** The 1, 5 and 15 minute load averages, printed beside the figures. */
+function loadAverage(): string {
+  try {
+    return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "unknown";
+  }
+}
+
 function report(fp: readonly Sample[], fpOff: readonly Sample[], pwFill: readonly Sample[], pwKeys: readonly Sample[], runs: number, chrome: string, version: string, busy: readonly [number | undefined, number | undefined]): void {
   const out: string[] = [];
   const allIdx = STEPS.map((_, i) => i);
@@ -306,6 +315,7 @@ function report(fp: readonly Sample[], fpOff: readonly Sample[], pwFill: readonl
   const pct = (x: number | undefined) => (x === undefined ? "unknown" : `${(100 * x).toFixed(0)}%`);
   out.push(`browser: ${chrome}; machine: ${cpus} logical CPU(s), ${process.platform}/${process.arch}, Bun ${Bun.version}`);
   out.push(`machine busy (other processes) in the second before the timed runs: ${pct(busy[0])}, in the second after: ${pct(busy[1])}`);
+  out.push(`load average (1, 5, 15 min) at the end: ${loadAverage()}`);
   if (busy.some((b) => b !== undefined && b > BUSY_WARN)) out.push(`WARNING: the machine was busy with other work; the figures are noisy — rerun on an idle machine before drawing conclusions.`);
   out.push("");
   const overhead = (samples: readonly Sample[]) => ms(median(samples.map((s) => s.wallMs - sum(s.stepMs))));
