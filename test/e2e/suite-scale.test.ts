@@ -34,18 +34,22 @@ afterAll(() => {
 interface SuiteJson { flows: Array<{ spec: string; outcome: string }>; run_dir: string; record_path: string }
 const verdicts = (j: SuiteJson) => j.flows.map((f) => [f.spec, f.outcome]);
 
+/** The plain serial run of the five flows: the reference both the workers and the shards are held to, run once. */
+let serialRun: Promise<Awaited<ReturnType<typeof runCli>>> | undefined;
+const serial = () => (serialRun ??= runCli(["run", ".", "--json", "--recording-detail", "off"], { cwd: p.dir }));
+
 describe("scale", () => {
   test("--workers 2 reports the same verdicts, in the same order, as a serial run", async () => {
-    const serial = await runCli(["run", ".", "--json", "--recording-detail", "off"], { cwd: p.dir });
+    const reference = await serial();
     const parallel = await runCli(["run", ".", "--json", "--recording-detail", "off", "--workers", "2"], { cwd: p.dir });
-    expect(serial.code).toBe(1);
+    expect(reference.code).toBe(1);
     expect(parallel.code).toBe(1);
-    expect(verdicts(JSON.parse(parallel.stdout) as SuiteJson)).toEqual(verdicts(JSON.parse(serial.stdout) as SuiteJson));
-    expect(verdicts(JSON.parse(serial.stdout) as SuiteJson)).toEqual([["f0.flow.yaml", "passed"], ["f1.flow.yaml", "passed"], ["f2.flow.yaml", "passed"], ["f3.flow.yaml", "failed"], ["f4.flow.yaml", "passed"]]);
+    expect(verdicts(JSON.parse(parallel.stdout) as SuiteJson)).toEqual(verdicts(JSON.parse(reference.stdout) as SuiteJson));
+    expect(verdicts(JSON.parse(reference.stdout) as SuiteJson)).toEqual([["f0.flow.yaml", "passed"], ["f1.flow.yaml", "passed"], ["f2.flow.yaml", "passed"], ["f3.flow.yaml", "failed"], ["f4.flow.yaml", "passed"]]);
   });
 
   test("--shard 1/3..3/3 split the suite exactly once and merge equals the unsharded run", async () => {
-    const whole = JSON.parse((await runCli(["run", ".", "--json", "--recording-detail", "off"], { cwd: p.dir })).stdout) as SuiteJson;
+    const whole = JSON.parse((await serial()).stdout) as SuiteJson;
     const dirs: string[] = [];
     const seen: string[] = [];
     for (const i of [1, 2, 3]) {
