@@ -146,6 +146,49 @@ describe("WindowsDriver actions", () => {
   });
 });
 
+describe("recorded ladders", () => {
+  test("a step that passed records the live control's AutomationId and control type with name first, then its own rungs; replay resolves by them in order", async () => {
+    const { driver, main } = fixture();
+    expect((await driver.click(text("Greet"), LEFT)).ok).toBe(true);
+    const greet = await driver.recordedLadder(text("Greet"));
+    expect(greet).toEqual([
+      { tier: "native_id", provenance: "recorder", payload: { automation_id: "104", name: "Greet" } },
+      { tier: "structural", provenance: "recorder", confidence: 0.7, payload: { control_type: "button", name: "Greet" } },
+      ...text("Greet"),
+    ]);
+    // A field named by its label: its id only (an edit has no name of its own).
+    expect((await driver.fill(text("Name", { role: "field" }), "Ada")).ok).toBe(true);
+    expect(await driver.recordedLadder(text("Name", { role: "field" }))).toEqual([
+      { tier: "native_id", provenance: "recorder", payload: { automation_id: "101" } },
+      ...text("Name", { role: "field" }),
+    ]);
+    // An id target keeps one native rung (the live one, with the name) and gains the structural one.
+    expect((await driver.check(id("105"), { kind: "checked", checked: false })).pass).toBe(true);
+    expect(await driver.recordedLadder(id("105"))).toEqual([
+      { tier: "native_id", provenance: "recorder", payload: { automation_id: "105", name: "Subscribe" } },
+      { tier: "structural", provenance: "recorder", confidence: 0.7, payload: { control_type: "checkbox", name: "Subscribe" } },
+    ]);
+    // Replay: the label changed, the AutomationId still names the button.
+    main.controls.find((c) => c.automationId === "104")!.name = "&Say hello";
+    expect(await driver.click(greet!, LEFT)).toEqual({ ok: true, value: undefined, tier: "native_id" });
+    // Its id gone, the structural rung is next.
+    const other = main.controls.find((c) => c.automationId === "104")!;
+    other.name = "&Greet";
+    (other as { automationId: string }).automationId = "";
+    expect(await driver.click(greet!, LEFT)).toEqual({ ok: true, value: undefined, tier: "structural" });
+  });
+
+  test("a rung that would name several controls is not recorded; a step that resolved no control keeps its ladder", async () => {
+    const { driver, main } = fixture();
+    main.controls.push(control({ name: "Greet", controlType: "button", automationId: "104" }));
+    expect((await driver.click(text("Greet", { nth: 1 }), LEFT)).ok).toBe(true);
+    expect(await driver.recordedLadder(text("Greet", { nth: 1 }))).toBeUndefined();
+    expect(await driver.recordedLadder(text("Nothing"))).toBeUndefined();
+    expect((await driver.pressKey("Enter", [])).ok).toBe(true);
+    expect(await driver.recordedLadder([])).toBeUndefined();
+  });
+});
+
 describe("foreground safety", () => {
   test("a window that stole the foreground is given back to ours when the system allows it", async () => {
     const { desk, driver, main } = fixture();

@@ -56,6 +56,8 @@ export class WindowsDriver implements AppDriver {
   readonly #geometry: Rect | undefined;
   /** Controls a secret was typed into (refs): masked in every frame while they exist. */
   readonly #secretRefs = new Set<string>();
+  /** The control each ladder last resolved to (by the ladder's JSON), with the window's controls then. */
+  readonly #resolved = new Map<string, { readonly el: WinElement; readonly elements: readonly WinElement[] }>();
   #closed = false;
 
   constructor(options: WindowsDriverOptions) {
@@ -116,16 +118,45 @@ export class WindowsDriver implements AppDriver {
         const nth = typeof rung.payload["nth"] === "number" ? rung.payload["nth"] : undefined;
         if (nth !== undefined) {
           const el = matches[nth - 1];
-          if (el) return { ok: true, el, tier: rung.tier, window };
+          if (el) return this.#found(ladder, el, rung.tier, window, elements);
           return fail("not-found", `only ${matches.length} control${matches.length === 1 ? "" : "s"} match, so there is no ${nth}th`);
         }
         if (matches.length > 1) {
           return fail("ambiguous", `${matches.length} controls match: ${matches.slice(0, 5).map((m) => `${describeElement(m)} at ${m.rect.x},${m.rect.y}`).join("; ")}; name one with an ordinal (the 2nd "…") or \`id:<AutomationId>\``, false);
         }
-        return { ok: true, el: matches[0]!, tier: rung.tier, window };
+        return this.#found(ladder, matches[0]!, rung.tier, window, elements);
       }
     }
     return fail("not-found", `no control in ${JSON.stringify(this.#window.title)} matches`);
+  }
+
+  #found(ladder: readonly Selector[], el: WinElement, tier: string, window: TopWindow, elements: readonly WinElement[]): Found {
+    this.#resolved.set(JSON.stringify(ladder), { el, elements });
+    return { ok: true, el, tier, window };
+  }
+
+  /**
+   * The ladder to record for a step that passed on `ladder`: the control it acted on by its
+   * AutomationId (`native_id`), then by control type and name (`structural`), each only when it
+   * named that one control, then the step's own rungs; undefined when the step resolved no control.
+   */
+  async recordedLadder(ladder: readonly Selector[]): Promise<readonly Selector[] | undefined> {
+    const key = JSON.stringify(ladder);
+    const hit = this.#resolved.get(key);
+    this.#resolved.delete(key);
+    if (!hit) return undefined;
+    const { el, elements } = hit;
+    const name = plainLabel(el.name);
+    const live: Selector[] = [];
+    if (el.automationId !== "" && elements.filter((e) => e.automationId === el.automationId).length === 1) {
+      live.push({ tier: "native_id", provenance: "recorder", payload: { automation_id: el.automationId, ...(name ? { name } : {}) } });
+    }
+    if (name !== "" && elements.filter((e) => e.controlType === el.controlType && plainLabel(e.name) === name).length === 1) {
+      live.push({ tier: "structural", provenance: "recorder", confidence: 0.7, payload: { control_type: el.controlType, name } });
+    }
+    const same = (a: Selector, b: Selector) => a.tier === b.tier && JSON.stringify(a.payload) === JSON.stringify(b.payload);
+    const own = ladder.filter((r) => !live.some((l) => same(l, r)) && !(r.tier === "native_id" && (r.payload["id"] === el.automationId || r.payload["automation_id"] === el.automationId)));
+    return live.length > 0 ? [...live, ...own] : undefined;
   }
 
   /**

@@ -194,6 +194,7 @@ export class SurfaceSet implements AppDriver {
   };
   // The active surface observes the step's effects when it can; otherwise nothing is observed.
   observeEffect: NonNullable<AppDriver["observeEffect"]> = (ladder) => this.#active?.driver.observeEffect?.(ladder) ?? Promise.resolve(undefined);
+  recordedLadder: NonNullable<AppDriver["recordedLadder"]> = (ladder) => this.#active?.driver.recordedLadder?.(ladder) ?? Promise.resolve(undefined);
 
   #need<K extends "debugSnapshot" | "captureFrame" | "rectsFor" | "pointFor" | "drag" | "upload" | "armDialog" | "dialogOutcome" | "downloads" | "scroll">(member: K): NonNullable<AppDriver[K]> {
     const fn = this.#d[member];

@@ -115,7 +115,10 @@ export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionCon
       stepFinished: (step, r) => observer.stepFinished?.(step, { ...r, started_ms: r.started_ms + offset }, node.source),
     });
     for (const [i, r] of ran.entries()) {
-      steps.push(batch[i]!);
+      const step = batch[i]!;
+      // A passed step records the rungs the surface read from the live element first, when it has them.
+      const live = r.status === "passed" && step.selectors.length > 0 ? await ctx.driver.recordedLadder?.(step.selectors) : undefined;
+      steps.push(live ? { ...step, selectors: [...live] } : step);
       sources.push(node.source);
       results.push({ ...r, started_ms: r.started_ms + offset });
     }

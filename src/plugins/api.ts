@@ -249,6 +249,12 @@ export interface AppDriver {
   observeEffect?(ladder: readonly Selector[]): Promise<EffectWatch | undefined>;
   /** Facts recorded into the trace header's `app` entry (a desktop app's backend and window geometry as applied). */
   appInfo?(): Readonly<Record<string, unknown>>;
+  /**
+   * While recording, after a step on `ladder` passed: the ladder to record instead, led by rungs
+   * read from the live element the step acted on (a Windows control's AutomationId and control
+   * type); undefined keeps `ladder`.
+   */
+  recordedLadder?(ladder: readonly Selector[]): Promise<readonly Selector[] | undefined>;
   /** Facts recorded into the trace header (`env`). */
   environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }>;
   close(): Promise<void>;

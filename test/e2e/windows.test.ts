@@ -64,6 +64,11 @@ steps:
     expect(trace).not.toContain("hunter2-secret");
     const header = JSON.parse(trace.split("\n")[0]!) as { app: Record<string, unknown> };
     expect(header.app).toMatchObject({ name: "windows", adapter: "windows", window_title: "Flowproof Fixture", backend: "win32", geometry: { x: 0, y: 0, width: 420, height: 560 } });
+    // Recorded ladders lead with the live control: its AutomationId, then its type and name, then the step's own rung.
+    const steps = trace.trim().split("\n").slice(1).map((l) => JSON.parse(l) as { intent?: string; selectors?: { tier: string; payload: Record<string, unknown> }[] });
+    const ladder = (intent: string) => steps.find((st) => st.intent === intent)?.selectors ?? [];
+    expect(ladder('Type Ada into the "Name" field')[0]).toMatchObject({ tier: "native_id", payload: { automation_id: "101" } });
+    expect(ladder('Click "Greet"').map((r) => [r.tier, r.payload["automation_id"] ?? r.payload["control_type"] ?? r.payload["text"]])).toEqual([["native_id", "111"], ["structural", "button"], ["text_anchor", "Greet"]]);
 
     const run = await cli(["run", winPath(flow), "--json"], env);
     expect(run.code, show(run)).toBe(0);
