@@ -64,19 +64,20 @@ async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream
 
 /**
  * Seconds each job took in a full local run on three workers (every run prints them as `timings`); they only decide
- * the order jobs start in, heaviest first, and the queue balances itself. A new e2e file counts
- * as 30 s until listed.
+ * the order jobs start in, heaviest first, and the queue balances itself. The three unit jobs and
+ * the e2e files made lighter since that run are scaled by their measured CPU time. A new e2e file
+ * counts as 30 s until listed.
  */
 const WEIGHTS: Record<string, number> = {
-  "unit-commands": 270, "unit-servers": 170, unit: 160, "oob-assertions": 408, sap: 399, suite: 398, trust: 366, "scoped-targets": 321,
-  effects: 280, executable: 231, "grammar-forms": 212, recording: 209, cli: 207,
-  "suite-scale": 203, "web-fixes": 177, python: 166, actions: 163, "assertions-more": 146,
-  authoring: 142, blocks: 135, windows: 130, "output-faults": 129, shaping: 122,
-  "multi-surface-kinds": 119, "web-apps": 118, agent: 117, mcp: 114, signals: 112,
-  "browser-faults": 98, heal: 97, "agent-mcp": 85, secrets: 77, egress: 74, plugins: 71,
-  "real-grids": 70, "multi-surface": 57, "suite-defaults": 45, demo: 35, "keep-open": 35,
-  "web-components": 32, "debug-bundle": 27, "mcp-lifecycle": 25, "bad-input": 25, "wine-bed": 11,
-  "windows-load": 7, "error-shape": 2,
+  sap: 399, suite: 398, trust: 366, "oob-assertions": 330, effects: 280, "unit-commands": 270,
+  "scoped-targets": 260, executable: 231, recording: 209, cli: 207, "web-fixes": 177,
+  "suite-scale": 175, "unit-servers": 170, python: 166, unit: 160, "grammar-forms": 160,
+  authoring: 142, actions: 135, blocks: 135, windows: 130, "output-faults": 129, shaping: 122,
+  "assertions-more": 120, "multi-surface-kinds": 119, "web-apps": 118, agent: 117, mcp: 114,
+  signals: 112, "browser-faults": 98, heal: 97, "agent-mcp": 85, secrets: 77, egress: 74,
+  plugins: 71, "real-grids": 70, "multi-surface": 57, "suite-defaults": 45, demo: 35,
+  "keep-open": 35, "web-components": 32, "debug-bundle": 27, "mcp-lifecycle": 25, "bad-input": 25,
+  "wine-bed": 11, "windows-load": 7, "error-shape": 2,
 };
 
 function jobQueue(): Job[] {
