@@ -109,7 +109,7 @@ describe("main", () => {
     expect(r.err).toMatch(new RegExp(`^error: ${name} takes exactly one flow file \\[usage\\]`));
   });
 
-  test("starting the command line does not load the model SDK: only recording with a model needs it", async () => {
+  test("starting the command line loads neither the model SDK nor the JSON Schema compiler: only a model or a structured step needs them", async () => {
     const probe = `await import(${JSON.stringify(join(REPO_ROOT, "src", "cli", "main.ts"))}); console.log(JSON.stringify(Object.keys(require.cache)));`;
     const proc = Bun.spawn([process.execPath, "-e", probe], { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" });
     const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
@@ -117,6 +117,8 @@ describe("main", () => {
     const loaded = JSON.parse(out) as string[];
     expect(loaded.some((p) => p.includes(join("src", "cli", "run.ts")))).toBe(true);
     expect(loaded.filter((p) => /node_modules[\\/]openai[\\/]/.test(p))).toEqual([]);
+    // The trace validators are compiled ahead of time and need only Ajv's small runtime helpers.
+    expect(loaded.filter((p) => /node_modules[\\/]ajv[\\/]dist[\\/](core|ajv|compile[\\/])/.test(p))).toEqual([]);
   }, 60_000);
 
   test("a large --json output is complete through a pipe whose reader is slower than the writer", async () => {

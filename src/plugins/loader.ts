@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import * as api from "./api.ts";
 import type { AdapterPlugin, AssertionPlugin, Capability } from "./api.ts";
 import { PluginError, diagnostic } from "../diagnostics/diagnostic.ts";
-import Ajv from "ajv";
+import type Ajv from "ajv";
 
 /** Module file extensions a plugin may be written in (TypeScript or JavaScript; no build step). */
 const PLUGIN_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"] as const;
@@ -208,7 +208,9 @@ export function validatePlugin(value: unknown, display: string): { kind: "adapte
   }
   if (v["schema"] === null || typeof v["schema"] !== "object" || Array.isArray(v["schema"])) throw fail(display, "`schema` must be a JSON Schema object", 'schema: { type: "object", properties: { … } }');
   try {
-    new Ajv({ strict: false }).compile(v["schema"] as object);
+    // Loaded here, not at start-up: only a project's own assertion kind needs a schema compiled.
+    const Validator = (require("ajv") as { default: typeof Ajv }).default;
+    new Validator({ strict: false }).compile(v["schema"] as object);
   } catch (error) {
     throw fail(display, `\`schema\` is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`, 'schema: { type: "object", properties: { … } }', error);
   }

@@ -1,7 +1,8 @@
 // Loads a structured step (`- assert_api: {…}`, `- assert_no_secret_leak: ${VAR}`): the arguments
 // are checked against the owning kind's JSON Schema and its own checks, every problem pointed at
 // the YAML node it concerns. Pure: YAML nodes and schemas in, args (templates raw) out.
-import Ajv, { type ErrorObject } from "ajv";
+import type Ajv from "ajv";
+import type { ErrorObject } from "ajv";
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { parseTemplate } from "../grammar/index.ts";
 import { isMap, isScalar, isSeq, keyName, spanOf, type Node, type YamlSource } from "./yaml.ts";
@@ -110,7 +111,9 @@ export function loadStructuredArgs(
 ): unknown | undefined {
   const before = problems.length;
   const args = toArgs(source, value, each, problems);
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  // Ajv loads with the first structured step: a flow of plain steps never pays for loading it.
+  const Validator = (require("ajv") as { default: typeof Ajv }).default;
+  const ajv = new Validator({ allErrors: true, strict: false });
   const validate = ajv.compile(kind.schema);
   if (!validate(args)) {
     const seen = new Set<string>();
