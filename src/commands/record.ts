@@ -6,6 +6,7 @@ import { relative, dirname, join, resolve } from "node:path";
 import { existsSync } from "node:fs";
 import { writeTraceFile } from "../trace/write.ts";
 import type { TraceHeader, TraceStep } from "../trace/schema.ts";
+import { SurfaceSet } from "./surface-set.ts";
 import { TRACE_FORMAT, TRACE_VERSION } from "../trace/schema.ts";
 import { planFlow } from "../engine/plan.ts";
 import type { StepResult } from "../engine/loop.ts";
@@ -271,7 +272,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       trace_id: traceId,
       recorded_at: new Date().toISOString(),
       app: { ...target.app, ...surface.driver.appInfo?.() },
-      ...(target.apps ? { apps: target.apps } : {}),
+      ...(target.apps ? { apps: withSurfaceFacts(target.apps, surface.driver) } : {}),
       env: environment,
       flowproof_version: FLOWPROOF_VERSION,
       spec: { name: flow.name, path: relative(dirname(tracePath), flow.file) || flow.file, hash: flow.hash },
@@ -326,4 +327,11 @@ function noModelClarification(spec: string, pluginKinds: readonly string[], asse
     rules_error: `${first.message}${first.hint ? ` (${first.hint})` : ""}`, completed, scene: undefined,
     hint: "configure an authoring model (FLOWPROOF_AI_BASE_URL and FLOWPROOF_AI_MODEL), or rewrite the step in the rules grammar (docs/authoring.md)",
   });
+}
+
+/** The header's `apps` entries with what each opened surface reports of itself (a Windows surface's backend), so replay uses the same. */
+function withSurfaceFacts(apps: NonNullable<TraceHeader["apps"]>, driver: unknown): NonNullable<TraceHeader["apps"]> {
+  if (!(driver instanceof SurfaceSet)) return apps;
+  const facts = driver.surfaceFacts();
+  return Object.fromEntries(Object.entries(apps).map(([name, entry]) => [name, { ...entry, ...facts[name] }]));
 }

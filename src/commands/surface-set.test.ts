@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 import { SessionPool } from "./session-pool.ts";
-import { openMultiSurface, SurfaceActivationError, surfaceEntries, surfacesHeader } from "./surface-set.ts";
+import { openMultiSurface, SurfaceActivationError, SurfaceSet, surfaceEntries, surfacesHeader } from "./surface-set.ts";
+import type { OpenedSurface } from "./surface.ts";
+import type { AppDriver } from "../plugins/api.ts";
 import { parseTemplate } from "../grammar/index.ts";
 
 let a: TestServer;
@@ -87,5 +89,25 @@ describe("surfacesHeader / surfaceEntries", () => {
     // A capture no earlier block made: the surface does not start, and the error names what is missing.
     expect(() => entries["gui"]?.configAt?.(new Map())).toThrow(SurfaceActivationError);
     expect(() => entries["gui"]?.configAt?.(new Map())).toThrow("surface `gui` cannot start: ${captured.order} was never remembered");
+  });
+});
+
+describe("SurfaceSet.surfaceFacts", () => {
+  test("reports what each opened surface records of itself, and nothing for an unopened or silent one", async () => {
+    const driver = (facts?: Record<string, unknown>) => ({ ...(facts ? { appInfo: () => facts } : {}), close: async () => {} }) as unknown as AppDriver;
+    const drivers: Record<string, AppDriver> = { gui: driver({ backend: "win32", geometry: { x: 0, y: 0, width: 400, height: 300 } }), backend: driver(), later: driver({ backend: "uia" }) };
+    const opened: OpenedSurface[] = [];
+    const set = new SurfaceSet(
+      { gui: { kind: "windows" }, backend: { kind: "api" }, later: { kind: "windows" } },
+      async (entry) => {
+        const name = entry.kind === "api" ? "backend" : opened.length === 0 ? "gui" : "later";
+        const surface = { driver: drivers[name]!, session: { launch: async () => drivers[name]!, close: async () => {} } } as unknown as OpenedSurface;
+        opened.push(surface);
+        return surface;
+      },
+    );
+    await set.activate("gui");
+    await set.activate("backend");
+    expect(set.surfaceFacts()).toEqual({ gui: { backend: "win32", geometry: { x: 0, y: 0, width: 400, height: 300 } } });
   });
 });

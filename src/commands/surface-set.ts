@@ -171,6 +171,14 @@ export class SurfaceSet implements AppDriver {
     return (ui?.[1].driver ?? this.#d).environment();
   };
 
+  /** Facts each opened surface records into its `apps` header entry (a Windows app's element backend and geometry as applied). */
+  surfaceFacts(): Record<string, Readonly<Record<string, unknown>>> {
+    return Object.fromEntries([...this.#opened].flatMap(([name, s]) => {
+      const facts = s.driver.appInfo?.();
+      return facts && Object.keys(facts).length > 0 ? [[name, facts] as const] : [];
+    }));
+  }
+
   // Optional members forward when the active driver has them; a missing one is a clear fault.
   captureFrame: NonNullable<AppDriver["captureFrame"]> = () => this.#need("captureFrame").call(this.#d);
   rectsFor: NonNullable<AppDriver["rectsFor"]> = (targets) => this.#need("rectsFor").call(this.#d, targets);

@@ -91,7 +91,7 @@ steps:
     const trace = readFileSync(flow.replace(/\.flow\.yaml$/, ".trace.jsonl"), "utf8");
     const header = JSON.parse(trace.split("\n")[0]!) as { app: { adapter: string }; apps: Record<string, Record<string, unknown>> };
     expect(header.app.adapter).toBe("multi");
-    expect(header.apps["gui"]).toMatchObject({ name: "gui", adapter: "windows", window_title: "Flowproof Fixture", geometry: { width: 420, height: 560, x: 0, y: 0 } });
+    expect(header.apps["gui"]).toMatchObject({ name: "gui", adapter: "windows", window_title: "Flowproof Fixture", geometry: { width: 420, height: 560, x: 0, y: 0 }, backend: "win32" });
     // The launch command keeps the reference; the value is resolved again at every activation.
     expect(header.apps["follow"]).toMatchObject({ adapter: "windows", window_title: "Order-${captured.who}" });
     expect(String(header.apps["follow"]?.["command"])).toContain("--title=Order-${captured.who}");
