@@ -228,7 +228,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
     // A step that did not load leaves a gap; a Drag just before it is not reported as unverified.
     const beforeGap = new Set<FlowNode>();
     const loader: StepLoader = {
-      source, app, options, problems, steps, isApi, appName: pluginApp ?? app, apps,
+      source, app, options, problems, steps, isApi, appName: pluginApp ?? app, apps, appsUnloaded: appsNode !== undefined && apps === undefined,
       loadList: (items, scope) => {
         const out: FlowNode[] = [];
         for (const item of items) {
@@ -272,6 +272,8 @@ interface StepLoader extends BlockLoader {
   /** The flow's app kind as written (`web`, `api`, a plugin's kind). */
   readonly appName: string;
   readonly apps: Readonly<Record<string, SurfaceSpec>> | undefined;
+  /** `apps:` was written but did not load: its own errors name why, so `in:` blocks are not reported again. */
+  readonly appsUnloaded?: boolean;
 }
 
 /** A foreach body repeats its steps' problems once per value: report each problem once (naming the first pass). */
@@ -298,7 +300,7 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
   if (isMap(item)) {
     const keys = item.items.map(keyName);
     if (keys.includes("when")) return loadWhen(loader, item, scope);
-    if (keys.includes("in")) return loadIn(loader, item, scope, loader.apps);
+    if (keys.includes("in")) return loader.appsUnloaded ? [] : loadIn(loader, item, scope, loader.apps);
     if (keys.includes("effects") && keys.includes("rules") && item.items.length === 2) return withEffectsOff(source, item, problems, loader.steps, (text) => fromText(loader, text, "rules", scope));
     if (item.items.length !== 1) {
       problems.push(diagnostic("bad-value", "a step mapping must have exactly one key", {

@@ -30,6 +30,12 @@ describe("apps: and in: blocks", () => {
     if (r.ok) return;
     expect(r.diagnostics.map((d) => d.message).join("\n")).toContain(message);
   });
+  test("a surface that does not load is reported once: its in: blocks are not reported as undeclared", () => {
+    const r = loadFlowText("m.flow.yaml", flow("  shop: { app: web }\n", "  - in: shop\n    steps:\n      - rules: Click \"Buy\"\n  - in: shop\n    steps:\n      - rules: Click \"Pay\"\n"));
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.diagnostics.map((d) => d.message)).toEqual(["web surface `shop` needs a `url`"]);
+  });
   test("Windows app surfaces: notepad, calc and a program whose command takes a capture of an earlier block, with their geometry; steps parse as the app's", () => {
     const apps = [
       "  shop: { app: web, url: http://127.0.0.1:1/ }",
