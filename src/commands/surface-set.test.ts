@@ -111,3 +111,28 @@ describe("SurfaceSet.surfaceFacts", () => {
     expect(set.surfaceFacts()).toEqual({ gui: { backend: "win32", geometry: { x: 0, y: 0, width: 400, height: 300 } } });
   });
 });
+
+describe("SurfaceSet.screenChanged", () => {
+  test("answers the active surface's own signal, and yes after every switch to another surface or from one without a signal", async () => {
+    const answers: Record<string, boolean[]> = { a: [false, false, false], b: [false] };
+    const driver = (name: string) => ({ ...(answers[name] ? { screenChanged: async () => answers[name]!.shift() ?? true } : {}), close: async () => {} }) as unknown as AppDriver;
+    const names = ["a", "b", "c"];
+    let next = 0;
+    const set = new SurfaceSet({ a: { kind: "windows" }, b: { kind: "windows" }, c: { kind: "windows" } }, async () => {
+      const d = driver(names[next++]!);
+      return { driver: d, session: { launch: async () => d, close: async () => {} } } as unknown as OpenedSurface;
+    });
+    expect(await set.screenChanged()).toBe(true); // nothing active yet
+    await set.activate("a");
+    expect(await set.screenChanged()).toBe(true); // first look at a
+    expect(await set.screenChanged()).toBe(false); // a unchanged
+    await set.activate("b");
+    expect(await set.screenChanged()).toBe(true); // switched: the previous frame shows a
+    await set.activate("a");
+    expect(await set.screenChanged()).toBe(true); // switched back
+    expect(await set.screenChanged()).toBe(true); // a's own signal ran out: yes
+    await set.activate("c");
+    expect(await set.screenChanged()).toBe(true);
+    expect(await set.screenChanged()).toBe(true); // c has no signal
+  });
+});

@@ -179,6 +179,22 @@ export class SurfaceSet implements AppDriver {
     }));
   }
 
+  #screenOf: string | undefined;
+  /**
+   * Whether the screen may have changed since the last call: the active surface's own signal, and
+   * always after a switch to another surface (the previous frame shows another one). A surface
+   * without a signal always answers yes.
+   */
+  screenChanged: NonNullable<AppDriver["screenChanged"]> = async () => {
+    const active = this.#active;
+    if (!active) return true;
+    const signal = active.driver.screenChanged;
+    const changed = signal ? await signal.call(active.driver).catch(() => true) : true;
+    const switched = this.#screenOf !== active.name;
+    this.#screenOf = active.name;
+    return changed || switched;
+  };
+
   // Optional members forward when the active driver has them; a missing one is a clear fault.
   captureFrame: NonNullable<AppDriver["captureFrame"]> = () => this.#need("captureFrame").call(this.#d);
   rectsFor: NonNullable<AppDriver["rectsFor"]> = (targets) => this.#need("rectsFor").call(this.#d, targets);
