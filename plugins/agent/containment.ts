@@ -188,27 +188,8 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
     const [v, portText] = family.split(" ") as [string, string];
     const port = Number(portText);
     const socket = join(dir, `c${v}-${port}.sock`);
-    const server = createServer({ allowHalfOpen: true }, (conn) => {
-      conn.once("data", (first: Buffer) => {
-        // The namespace side sends the address the agent connected to as the first line.
-        const nl = first.indexOf(10);
-        const address = first.subarray(0, nl).toString("utf8");
-        if (nl < 0 || !ranges.some((r) => r.port === port && inCidr(address, r.ip, r.bits))) {
-          conn.destroy();
-          return;
-        }
-        const out = createConnection({ host: address, port, allowHalfOpen: true });
-        const end = () => {
-          conn.destroy();
-          out.destroy();
-        };
-        conn.on("error", end).on("close", end);
-        out.on("error", end).on("close", end);
-        if (first.length > nl + 1) out.write(first.subarray(nl + 1));
-        conn.pipe(out);
-        out.pipe(conn);
-      });
-    });
+    // The namespace side sends the address the agent connected to as the first line.
+    const server = relayListener((address) => (ranges.some((r) => r.port === port && inCidr(address, r.ip, r.bits)) ? { host: address, port } : undefined));
     await new Promise<void>((resolve) => server.listen(socket, () => resolve()));
     servers.push(server);
     forwards.push({ host: v === "6" ? "::" : "0.0.0.0", port, socket: `cidr:${socket}` });
@@ -225,26 +206,11 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
       throw new Error(`agent.allow_egress: \`${bare}\` allows every port, which needs nftables (\`nft\`) inside the agent's namespace, and \`nft\` is not installed: install the nftables package, or name the ports (\`${bare.split("`")[0]}:443\`)`);
     }
     anyPortSocket = join(dir, "any.sock");
-    const server = createServer({ allowHalfOpen: true }, (conn) => {
-      conn.once("data", (first: Buffer) => {
-        const nl = first.indexOf(10);
-        const [address = "", portText = ""] = first.subarray(0, Math.max(0, nl)).toString("utf8").split(" ");
-        const port = Number(portText);
-        if (nl < 0 || !(port >= 1 && port <= 65535) || !anyPort.some((a) => sameAddress(a, address))) {
-          conn.destroy();
-          return;
-        }
-        const out = createConnection({ host: address, port, allowHalfOpen: true });
-        const end = () => {
-          conn.destroy();
-          out.destroy();
-        };
-        conn.on("error", end).on("close", end);
-        out.on("error", end).on("close", end);
-        if (first.length > nl + 1) out.write(first.subarray(nl + 1));
-        conn.pipe(out);
-        out.pipe(conn);
-      });
+    // The first line names the original destination: `<address> <port>`.
+    const server = relayListener((line) => {
+      const [address = "", portText = ""] = line.split(" ");
+      const port = Number(portText);
+      return port >= 1 && port <= 65535 && anyPort.some((a) => sameAddress(a, address)) ? { host: address, port } : undefined;
     });
     await new Promise<void>((resolve) => server.listen(anyPortSocket, () => resolve()));
     servers.push(server);
@@ -304,4 +270,32 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
     },
     stop,
   };
+}
+
+/**
+ * A unix-socket listener relaying each connection out to the destination its first line names,
+ * when `allowed` returns one; otherwise the connection is closed. Half-open connections are kept
+ * (a client that ends its sending side still reads the answer).
+ */
+function relayListener(allowed: (firstLine: string) => { host: string; port: number } | undefined): ReturnType<typeof createServer> {
+  return createServer({ allowHalfOpen: true }, (conn) => {
+    conn.once("data", (first: Buffer) => {
+      const nl = first.indexOf(10);
+      const to = nl < 0 ? undefined : allowed(first.subarray(0, nl).toString("utf8"));
+      if (!to) {
+        conn.destroy();
+        return;
+      }
+      const out = createConnection({ host: to.host, port: to.port, allowHalfOpen: true });
+      const end = () => {
+        conn.destroy();
+        out.destroy();
+      };
+      conn.on("error", end).on("close", end);
+      out.on("error", end).on("close", end);
+      if (first.length > nl + 1) out.write(first.subarray(nl + 1));
+      conn.pipe(out);
+      out.pipe(conn);
+    });
+  });
 }
