@@ -279,14 +279,7 @@ export async function nsMain(config: NsConfig, modules: NsModules): Promise<void
     const server = net.createServer({ allowHalfOpen: true }, (inside) => {
       const out = net.connect({ path: range ? f.socket.slice(5) : f.socket, allowHalfOpen: true });
       if (range) out.write(`${inside.localAddress}\n`);
-      const end = () => {
-        inside.destroy();
-        out.destroy();
-      };
-      inside.on("error", end).on("close", end);
-      out.on("error", end).on("close", end);
-      inside.pipe(out);
-      out.pipe(inside);
+      nsSplice(inside, out);
     });
     await new Promise<void>((resolve) => {
       server.once("error", (e: Error) => fail(`cannot listen on ${f.host}:${f.port} in the agent's namespace: ${e.message}`));
@@ -313,14 +306,7 @@ export async function nsMain(config: NsConfig, modules: NsModules): Promise<void
         const address = family === 4 ? `${sa[4]}.${sa[5]}.${sa[6]}.${sa[7]}` : nsV6Text(sa.subarray(8, 24));
         const out = net.connect({ path: any.socket, allowHalfOpen: true });
         out.write(`${address} ${port}\n`);
-        const end = () => {
-          inside.destroy();
-          out.destroy();
-        };
-        inside.on("error", end).on("close", end);
-        out.on("error", end).on("close", end);
-        inside.pipe(out);
-        out.pipe(inside);
+        nsSplice(inside, out);
       });
       server.once("error", (e: Error) => fail(`cannot listen on ${host} in the agent's namespace: ${e.message}`));
       server.listen({ host, port: 0, ipv6Only: family === 6 }, () => resolve((server.address() as { port: number }).port));
@@ -351,9 +337,21 @@ export async function nsMain(config: NsConfig, modules: NsModules): Promise<void
   });
 }
 
+/** Joins two connections both ways; either one closing or failing ends both. */
+export function nsSplice(a: import("node:net").Socket, b: import("node:net").Socket): void {
+  const end = () => {
+    a.destroy();
+    b.destroy();
+  };
+  a.on("error", end).on("close", end);
+  b.on("error", end).on("close", end);
+  a.pipe(b);
+  b.pipe(a);
+}
+
 /** The source `bun -e` runs: the functions above, then `nsMain` on the config file named by FLOWPROOF_CONTAINMENT_CONFIG. */
 export function nsProgram(): string {
-  const parts = [nsV6Bytes, nsV6Text, nsPacket, nsDnsQuestion, nsDnsAnswer, nsMain].map((f) => f.toString());
+  const parts = [nsV6Bytes, nsV6Text, nsPacket, nsDnsQuestion, nsDnsAnswer, nsSplice, nsMain].map((f) => f.toString());
   const modules = `{ fs: require("node:fs"), cp: require("node:child_process"), net: require("node:net"), dgram: require("node:dgram"), ffi: require("bun:ffi") }`;
   return `${parts.join("\n")}\nnsMain(JSON.parse(require("node:fs").readFileSync(process.env.FLOWPROOF_CONTAINMENT_CONFIG, "utf8")), ${modules}).catch((e) => { console.error(e); process.exit(125); });\n`;
 }
