@@ -2,9 +2,9 @@
 // and `app: calc`. The bun:ffi bindings are imported only on Windows, so no other platform ever
 // opens user32 and friends; elsewhere launching is a clear unsupported-platform error.
 import { defineAdapter, FlowproofError, type AdapterPlugin, type AdapterSession, type AppDriver, type Capability, type LaunchContext } from "../../src/plugins/api.ts";
-import type { DesktopAccess, ElementBackend, TopWindow } from "./backend.ts";
+import type { Desktop, DesktopAccess, ElementBackend, TopWindow } from "./backend.ts";
 import { WindowsDriver, type AppFlavour } from "./driver.ts";
-import { openWindow, type WindowsLaunch } from "./launch.ts";
+import { openWindow, type OpenedWindow, type WindowsLaunch } from "./launch.ts";
 
 const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "select", "screenshot"];
 /** How long a program's window may take to appear, by default. */
@@ -75,6 +75,30 @@ export async function chooseBackend(backends: readonly ElementBackend[], window:
 const running = new Set<{ killNow(): void }>();
 let exitHook = false;
 
+/**
+ * How a session ends its program: the window is asked to close (WM_CLOSE), then the launched
+ * process is awaited (bounded) and killed when it is still there. A UWP app's launched process is
+ * explorer, which handed the start over: it is never killed, nor is the app's own process (not
+ * ours); closing its frame window is all that is done.
+ */
+export function stopper(desktop: Desktop, opened: OpenedWindow, sleep: (ms: number) => Promise<void>): () => Promise<void> {
+  if (opened.aumid !== undefined) return async () => desktop.closeWindow(opened.window).catch(() => undefined);
+  const launched = opened.launched;
+  running.add(launched);
+  if (!exitHook) {
+    exitHook = true;
+    process.on("exit", () => {
+      for (const p of running) p.killNow();
+    });
+  }
+  return async () => {
+    await desktop.closeWindow(opened.window).catch(() => undefined);
+    const ended = await Promise.race([launched.exited.then(() => true), sleep(2_000).then(() => false)]);
+    if (!ended) await launched.kill();
+    running.delete(launched);
+  };
+}
+
 export class WindowsSession implements AdapterSession {
   readonly #kind: AppFlavour;
   readonly #access: () => Promise<DesktopAccess>;
@@ -92,20 +116,7 @@ export class WindowsSession implements AdapterSession {
     const { desktop, backends } = await this.#access();
     const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
     const opened = await openWindow(desktop, spec, sleep);
-    const launched = opened.launched;
-    running.add(launched);
-    if (!exitHook) {
-      exitHook = true;
-      process.on("exit", () => {
-        for (const p of running) p.killNow();
-      });
-    }
-    const stop = async () => {
-      await desktop.closeWindow(opened.window).catch(() => undefined);
-      const ended = await Promise.race([launched.exited.then(() => true), sleep(2_000).then(() => false)]);
-      if (!ended) await launched.kill();
-      running.delete(launched);
-    };
+    const stop = stopper(desktop, opened, sleep);
     try {
       const backend = await chooseBackend(backends, opened.window, spec.backend);
       return new WindowsDriver({ desktop, backend, window: opened.window, flavour: this.#kind, stop, ...(opened.geometry ? { geometry: opened.geometry } : {}) });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { openWindow, splitCommand } from "./launch.ts";
+import { CORE_WINDOW_CLASS, FRAME_WINDOW_CLASS, hostOf, openWindow, splitCommand, uwpAumid } from "./launch.ts";
 import { FakeDesktop } from "./backends/fake.ts";
 import { FlowproofError } from "../../src/plugins/api.ts";
 
@@ -62,5 +62,63 @@ describe("openWindow", () => {
     const error = await openWindow(desk, { command: "missing.exe", windowTitle: "Fixture", timeoutMs: 10_000 }, sleep).catch((e: unknown) => e);
     expect((error as Error).message).toContain("exited with code 1");
     expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});
+
+describe("UWP apps", () => {
+  const AUMID = "Microsoft.WindowsCalculator_8wekyb3d8bbwe!App";
+
+  test("`explorer.exe shell:AppsFolder\\<AUMID>` is recognised in any case, with or without explorer's path", () => {
+    expect(uwpAumid(`explorer.exe shell:AppsFolder\\${AUMID}`)).toBe(AUMID);
+    expect(uwpAumid(`EXPLORER shell:appsfolder\\${AUMID}`)).toBe(AUMID);
+    expect(uwpAumid(`"C:\\Windows\\explorer.exe" "shell:AppsFolder\\${AUMID}"`)).toBe(AUMID);
+    expect(uwpAumid("explorer.exe C:\\Users")).toBeUndefined();
+    expect(uwpAumid(`myexplorer.exe shell:AppsFolder\\${AUMID}`)).toBeUndefined();
+    expect(uwpAumid("calc.exe")).toBeUndefined();
+  });
+
+  const core = { handle: "700", title: "Calculator", className: CORE_WINDOW_CLASS, visible: true, pid: 41 };
+  const frame = { handle: "701", title: "Calculator", className: FRAME_WINDOW_CLASS, visible: true, pid: 42 };
+
+  test("a CoreWindow is hosted by the ApplicationFrameWindow of the same title; another window is its own host", () => {
+    expect(hostOf(core, [core, frame])).toEqual(frame);
+    expect(hostOf(core, [core])).toBeUndefined();
+    expect(hostOf(core, [core, { ...frame, title: "Settings" }])).toBeUndefined();
+    expect(hostOf(frame, [frame])).toEqual(frame);
+  });
+
+  /** A desktop where explorer exits at once (code 1, as it does after handing the start over) and the app's windows appear later under other processes. */
+  function uwpDesktop(appearAfterMs: number, withFrameAfterMs = appearAfterMs): FakeDesktop {
+    const desk = new FakeDesktop();
+    desk.programs.set("explorer.exe", { exit: { code: 1, stderr: "" } });
+    setTimeout(() => desk.addWindow({ handle: "700", title: "Calculator", className: CORE_WINDOW_CLASS, pid: 41 }), appearAfterMs);
+    setTimeout(() => desk.addWindow({ handle: "701", title: "Calculator", className: FRAME_WINDOW_CLASS, pid: 42, rect: { x: 5, y: 5, width: 320, height: 500 } }), withFrameAfterMs);
+    return desk;
+  }
+
+  test("explorer exiting at once is not a failure: the app's window of another process is awaited, and window: is applied to the host frame", async () => {
+    const desk = uwpDesktop(100, 300);
+    const opened = await openWindow(desk, { command: `explorer.exe shell:AppsFolder\\${AUMID}`, windowTitle: "Calc", geometry: { x: 10, y: 20, width: 400, height: 600 }, timeoutMs: 5_000 }, sleep);
+    expect(desk.launches).toEqual([["explorer.exe", `shell:AppsFolder\\${AUMID}`]]);
+    expect(opened.aumid).toBe(AUMID);
+    expect(opened.window).toMatchObject({ handle: "701", className: FRAME_WINDOW_CLASS });
+    expect(opened.geometry).toEqual({ x: 10, y: 20, width: 400, height: 600 });
+    expect(desk.windows.find((w) => w.handle === "701")!.rect).toEqual({ x: 10, y: 20, width: 400, height: 600 });
+    expect(desk.windows.find((w) => w.handle === "700")!.rect).toEqual({ x: 0, y: 0, width: 400, height: 300 });
+    expect(desk.killed).toEqual([]);
+  });
+
+  test("a UWP app that never shows its window: the error names the AUMID, says it may not be installed and lists the windows seen; explorer is not killed", async () => {
+    const desk = new FakeDesktop();
+    desk.programs.set("explorer.exe", { exit: { code: 1, stderr: "" } });
+    desk.addWindow({ title: "Program Manager" });
+    const started = Date.now();
+    const error = await openWindow(desk, { command: `explorer.exe shell:AppsFolder\\${AUMID}`, windowTitle: "Calculator", timeoutMs: 300 }, sleep).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FlowproofError);
+    expect((error as FlowproofError).code).toBe("app-launch");
+    expect((error as Error).message).toBe(`no window titled "Calculator" appeared within 300 ms of starting the UWP app ${AUMID}; the app may not be installed on this machine; windows seen: "Program Manager"`);
+    expect((error as FlowproofError).diagnostics[0]?.hint).toContain("Get-StartApps");
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(desk.killed).toEqual([]);
   });
 });

@@ -1,6 +1,9 @@
 // Starting a flow's program and finding its window: the command line split into the program and
 // its arguments (passed verbatim), the window awaited by title (bounded polling; a failure lists
 // the windows that were there), and `window:` geometry applied before the first step.
+// A UWP app is started as `explorer.exe shell:AppsFolder\<AUMID>`: explorer hands the start over
+// and exits, so the app's window belongs to another process; its content (a CoreWindow) is hosted
+// by an ApplicationFrameWindow, which is the window that is placed, foregrounded and closed.
 import { FlowproofError, type Rect } from "../../src/plugins/api.ts";
 import type { Desktop, Launched, TopWindow } from "./backend.ts";
 
@@ -22,6 +25,29 @@ export interface OpenedWindow {
   readonly launched: Launched;
   /** The window's rectangle after `window:` was applied (absent without `window:`). */
   readonly geometry?: Rect;
+  /** The AUMID when the command started a UWP app: the launched process is explorer, not the app's. */
+  readonly aumid?: string;
+}
+
+/** The class of a UWP app's content window. */
+export const CORE_WINDOW_CLASS = "Windows.UI.Core.CoreWindow";
+/** The class of the top-level frame that hosts a UWP app's CoreWindow. */
+export const FRAME_WINDOW_CLASS = "ApplicationFrameWindow";
+
+/** The AUMID of a UWP start command, `explorer.exe shell:AppsFolder\<AUMID>` (any case, explorer's path optional); else undefined. */
+export function uwpAumid(command: string): string | undefined {
+  const m = /^\s*"?(?:[^"]*[\\/])?explorer(?:\.exe)?"?\s+"?shell:appsfolder\\([^"\s]+)"?\s*$/i.exec(command);
+  return m?.[1];
+}
+
+/**
+ * The window input, geometry and frames go to: for a UWP CoreWindow, the visible top-level
+ * ApplicationFrameWindow with the same title that hosts it (undefined while there is none yet);
+ * any other window is its own host.
+ */
+export function hostOf(window: TopWindow, all: readonly TopWindow[]): TopWindow | undefined {
+  if (window.className !== CORE_WINDOW_CLASS) return window;
+  return all.find((w) => w.className === FRAME_WINDOW_CLASS && w.visible && w.owner === undefined && w.title === window.title);
 }
 
 export class AppLaunchError extends FlowproofError {
@@ -63,6 +89,9 @@ export async function openWindow(desktop: Desktop, spec: WindowsLaunch, sleep: (
   } catch (error) {
     throw new AppLaunchError(`could not start \`${spec.command}\`: ${(error as Error).message}`, "check the program's path in `command:`");
   }
+  // A UWP start: explorer exits at once (often with code 1) and the window is another process's.
+  const aumid = uwpAumid(spec.command);
+  const uwp = aumid !== undefined ? { aumid } : {};
   let exited: { code: number; stderr: string } | undefined;
   void launched.exited.then((e) => { exited = e; });
   const deadline = now() + spec.timeoutMs;
@@ -70,16 +99,18 @@ export async function openWindow(desktop: Desktop, spec: WindowsLaunch, sleep: (
   for (let i = 0; ; i++) {
     seen = await desktop.topWindows();
     const matching = seen.filter((w) => titleMatches(w, spec.windowTitle) && w.owner === undefined);
-    const window = matching.find((w) => w.pid === launched.pid) ?? matching[0];
+    const own = aumid === undefined ? matching.find((w) => w.pid === launched.pid && hostOf(w, seen)) : undefined;
+    const found = own ?? matching.find((w) => w.className === FRAME_WINDOW_CLASS) ?? matching.find((w) => hostOf(w, seen));
+    const window = found && hostOf(found, seen);
     if (window) {
-      if (!spec.geometry) return { window, launched };
+      if (!spec.geometry) return { window, launched, ...uwp };
       const current = await desktop.windowRect(window);
       const rect = { x: spec.geometry.x ?? current.x, y: spec.geometry.y ?? current.y, width: spec.geometry.width, height: spec.geometry.height };
       const geometry = await desktop.place(window, rect);
-      return { window, launched, geometry };
+      return { window, launched, geometry, ...uwp };
     }
     // A program that ended without a window (and with an error) will not show one later.
-    if (exited !== undefined && exited.code !== 0) {
+    if (aumid === undefined && exited !== undefined && exited.code !== 0) {
       const stderr = exited.stderr.trim();
       throw new AppLaunchError(
         `\`${spec.command}\` exited with code ${exited.code} before a window titled ${JSON.stringify(spec.windowTitle)} appeared${stderr ? `; its stderr: ${stderr.slice(-500)}` : "; it wrote nothing to stderr"}`,
@@ -87,8 +118,15 @@ export async function openWindow(desktop: Desktop, spec: WindowsLaunch, sleep: (
       );
     }
     if (now() >= deadline) {
-      await launched.kill().catch(() => undefined);
       const titles = [...new Set(seen.filter((w) => w.visible && w.title !== "").map((w) => JSON.stringify(w.title)))];
+      if (aumid !== undefined) {
+        // The launched process is explorer: it is not the app and is never killed.
+        throw new AppLaunchError(
+          `no window titled ${JSON.stringify(spec.windowTitle)} appeared within ${spec.timeoutMs} ms of starting the UWP app ${aumid}; the app may not be installed on this machine; windows seen: ${titles.length > 0 ? titles.slice(0, 20).join(", ") : "none"}`,
+          "list the installed apps and their AUMIDs with `Get-StartApps` in PowerShell, and write `command: explorer.exe shell:AppsFolder\\<AUMID>` with one of them; check `window_title:` against the app's title bar",
+        );
+      }
+      await launched.kill().catch(() => undefined);
       throw new AppLaunchError(
         `no window titled ${JSON.stringify(spec.windowTitle)} appeared within ${spec.timeoutMs} ms of starting \`${spec.command}\`; windows seen: ${titles.length > 0 ? titles.slice(0, 20).join(", ") : "none"}`,
         "set `window_title:` to a part of the title the program's window shows",
