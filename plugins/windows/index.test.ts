@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { chooseBackend, launchSpec, windowTimeoutFromEnv, WINDOW_TIMEOUT_MS, plugins, WindowsSession, UnsupportedPlatformError } from "./index.ts";
-import { FakeDesktop } from "./backends/fake.ts";
+import { FakeDesktop, control } from "./backends/fake.ts";
 import type { ElementBackend } from "./backend.ts";
 import { WindowsDriver } from "./driver.ts";
 
@@ -50,5 +50,29 @@ describe("the Windows adapters", () => {
     expect((driver as WindowsDriver).appInfo()).toEqual({ backend: "fake", geometry: { x: 5, y: 6, width: 300, height: 200 } });
     await driver.close();
     expect(desk.windows).toEqual([]);
+  });
+
+  test("a UWP app: geometry, input and closing go to its ApplicationFrameWindow host; explorer, though still running, and the app's process are never killed", async () => {
+    const desk = new FakeDesktop();
+    // An explorer that lingers after handing the start over (it never exits on its own here).
+    desk.programs.set("explorer.exe", { windows: [] });
+    const other = desk.addWindow({ handle: "50", title: "Elsewhere", pid: 7 });
+    desk.addWindow({ handle: "700", title: "Calculator", className: "Windows.UI.Core.CoreWindow", pid: 41 });
+    desk.addWindow({ handle: "701", title: "Calculator", className: "ApplicationFrameWindow", pid: 42, controls: [control({ name: "Expression", controlType: "edit", automationId: "expr" })] });
+    desk.foregroundHandle = other.handle;
+    const session = new WindowsSession("windows", async () => ({ desktop: desk, backends: [desk] }), "win32");
+    const driver = await session.launch({ command: "explorer.exe shell:AppsFolder\\Microsoft.WindowsCalculator_8wekyb3d8bbwe!App", window_title: "Calculator", window: { x: 0, y: 0, width: 400, height: 600 } }, ctx) as WindowsDriver;
+    expect(driver.window).toMatchObject({ handle: "701", className: "ApplicationFrameWindow" });
+    expect(desk.windows.find((w) => w.handle === "701")!.rect).toEqual({ x: 0, y: 0, width: 400, height: 600 });
+    const typed = await driver.fill([{ tier: "native_id", provenance: "rules", payload: { id: "expr" } }], "7+5", {});
+    expect(typed.ok).toBe(true);
+    expect(desk.foregroundHandle).toBe("701");
+    expect(desk.windows.find((w) => w.handle === "701")!.controls[0]!.value).toBe("7+5");
+    expect(other.typed).toBe("");
+    const started = Date.now();
+    await driver.close();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(desk.windows.map((w) => w.handle)).toEqual(["50", "700"]);
+    expect(desk.killed).toEqual([]);
   });
 });
