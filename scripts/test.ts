@@ -71,9 +71,9 @@ async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream
 const WEIGHTS: Record<string, number> = {
   sap: 399, suite: 398, trust: 366, "oob-assertions": 330, effects: 280, "unit-commands": 270,
   "scoped-targets": 260, executable: 231, recording: 209, cli: 207, "web-fixes": 177,
-  "suite-scale": 175, "unit-servers": 170, python: 166, unit: 160, "grammar-forms": 160,
-  authoring: 142, actions: 135, blocks: 135, windows: 130, "output-faults": 129, shaping: 122,
-  "assertions-more": 120, "multi-surface-kinds": 119, "web-apps": 118, agent: 117, mcp: 114,
+  "unit-servers": 170, python: 166, unit: 160, "grammar-forms": 160, "suite-scale": 150,
+  authoring: 142, "assertions-more": 140, blocks: 135, windows: 130, "output-faults": 129,
+  shaping: 122, actions: 120, "multi-surface-kinds": 119, "web-apps": 118, agent: 117, mcp: 114,
   signals: 112, "browser-faults": 98, heal: 97, "agent-mcp": 85, secrets: 77, egress: 74,
   plugins: 71, "real-grids": 70, "multi-surface": 57, "suite-defaults": 45, demo: 35,
   "keep-open": 35, "web-components": 32, "debug-bundle": 27, "mcp-lifecycle": 25, "bad-input": 25,
