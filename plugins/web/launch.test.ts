@@ -288,6 +288,32 @@ describe("launchBrowser", () => {
     }
   }, 60_000);
 
+  test.if(process.platform === "linux")("a process killed outright (SIGKILL, no hook can run) still takes its browser with it", async () => {
+    dir = mkdtempSync(join(tmpdir(), "flowproof-kill-"));
+    const script = join(dir, "hold.ts");
+    writeFileSync(script, `import { launchBrowser } from ${JSON.stringify(join(import.meta.dir, "launch.ts"))};\nconst b = await launchBrowser(${JSON.stringify(requireChromium())});\nconsole.log(b.pid);\nsetInterval(() => undefined, 1000);\n`);
+    const proc = Bun.spawn([process.execPath, script], { stdout: "pipe", stderr: "inherit" });
+    const reader = proc.stdout.getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    const pid = Number(text.trim());
+    expect(pid).toBeGreaterThan(0);
+    try {
+      await Bun.sleep(500);
+      const procs = processTree(pid);
+      expect(procs.length).toBeGreaterThan(1);
+      proc.kill("SIGKILL");
+      await proc.exited;
+      expect(await settled(procs)).toEqual([]);
+    } finally {
+      killGroup(pid);
+    }
+  }, 60_000);
+
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     test(`a process ended by ${signal} that has no handler of its own takes its browser with it, and still dies of the signal`, async () => {
       dir = mkdtempSync(join(tmpdir(), "flowproof-signal-"));

@@ -205,6 +205,9 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null): strin
   return signal ? `the browser process was killed (${signal})` : `the browser process exited (code ${code ?? "none"})`;
 }
 
+/** util-linux `setpriv` (Linux): runs a program with a parent-death signal set. Absent elsewhere. */
+const PARENT_DEATH_WRAPPER = process.platform === "linux" ? ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) : undefined;
+
 /** Starts the browser and resolves once its DevTools endpoint is announced. */
 export function launchBrowser(executable: string, options: { headed?: boolean; timeoutMs?: number; windowSize?: [number, number]; extraArgs?: readonly string[] } = {}): Promise<LaunchedBrowser> {
   sweepStaleProfiles();
@@ -221,7 +224,10 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
   ];
   installExitHook();
   // Its own process group: stopping the group stops every helper process the browser started.
-  const child: ChildProcess = spawn(executable, args, { stdio: ["ignore", "ignore", "pipe"], detached: process.platform !== "win32" });
+  // On Linux the browser also dies with this process, even one killed outright (SIGKILL leaves no
+  // exit hook to run): setpriv sets the parent-death signal, then runs the browser in its place.
+  const [command, commandArgs] = PARENT_DEATH_WRAPPER ? [PARENT_DEATH_WRAPPER, ["--pdeathsig", "KILL", "--", executable, ...args]] : [executable, args];
+  const child: ChildProcess = spawn(command, commandArgs, { stdio: ["ignore", "ignore", "pipe"], detached: process.platform !== "win32" });
   const pid = child.pid;
   if (pid !== undefined) running.set(pid, userDataDir);
   let exitReason: string | undefined;
