@@ -64,20 +64,20 @@ async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream
 
 /**
  * Seconds each job took in a full local run on three workers (every run prints them as `timings`); they only decide
- * the order jobs start in, heaviest first, and the queue balances itself. The three unit jobs and
- * the e2e files made lighter since that run are scaled by their measured CPU time. A new e2e file
- * counts as 30 s until listed.
+ * the order jobs start in, heaviest first, and the queue balances itself. A new e2e file counts as
+ * 30 s until listed.
  */
 const WEIGHTS: Record<string, number> = {
-  sap: 399, suite: 398, trust: 366, "oob-assertions": 330, effects: 280, "unit-commands": 270,
-  "scoped-targets": 260, executable: 231, recording: 209, cli: 207, "web-fixes": 177,
-  "unit-servers": 170, python: 166, unit: 160, "grammar-forms": 160, "suite-scale": 150,
-  authoring: 142, "assertions-more": 140, blocks: 135, windows: 130, "output-faults": 129,
-  shaping: 122, actions: 120, "multi-surface-kinds": 119, "web-apps": 118, agent: 117, mcp: 114,
-  signals: 112, "browser-faults": 98, heal: 97, "agent-mcp": 85, secrets: 77, egress: 74,
-  plugins: 71, "real-grids": 70, "multi-surface": 57, "suite-defaults": 45, demo: 35,
-  "keep-open": 35, "web-components": 32, "debug-bundle": 27, "mcp-lifecycle": 25, "bad-input": 25,
-  "wine-bed": 11, "windows-load": 7, "error-shape": 2,
+  trust: 308, "scoped-targets": 293, unit: 291, suite: 282, effects: 276, "web-fixes": 269,
+  windows: 209, agent: 208, recording: 182, "grammar-forms": 179, "suite-scale": 179, cli: 175,
+  sap: 172, "unit-servers": 158, "unit-commands": 154, "oob-assertions": 153, executable: 153,
+  blocks: 127, "assertions-more": 125, actions: 124, "browser-faults": 124, python: 106, mcp: 104,
+  authoring: 102, "web-apps": 101, signals: 95, "output-faults": 89, "multi-surface-kinds": 88,
+  heal: 84, "real-grids": 71, plugins: 64, "multi-surface": 64, "agent-mcp": 63,
+  "windows-apps": 61, shaping: 60, "recording-reuse": 59, egress: 55, secrets: 53, "keep-open": 48,
+  "suite-defaults": 46, "api-effects": 46, demo: 43, "web-components": 38, "debug-bundle": 24,
+  "mcp-lifecycle": 20, "windows-uwp": 15, "wine-bed": 14, "sap-platform": 9, "bad-input": 7,
+  "windows-load": 5, "error-shape": 3,
 };
 
 function jobQueue(): Job[] {
