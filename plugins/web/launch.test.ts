@@ -189,6 +189,25 @@ function killGroup(pid: number): void {
   }
 }
 
+/** A child Bun process that launches a browser, prints its pid and then idles: the child and the browser's pid. */
+async function browserInChild(prefix: string): Promise<{ proc: ReturnType<typeof Bun.spawn>; pid: number }> {
+  dir = mkdtempSync(join(tmpdir(), prefix));
+  const script = join(dir, "hold.ts");
+  writeFileSync(script, `import { launchBrowser } from ${JSON.stringify(join(import.meta.dir, "launch.ts"))};\nconst b = await launchBrowser(${JSON.stringify(requireChromium())});\nconsole.log(b.pid);\nsetInterval(() => undefined, 1000);\n`);
+  const proc = Bun.spawn([process.execPath, script], { stdout: "pipe", stderr: "inherit" });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  const pid = Number(text.trim());
+  expect(pid).toBeGreaterThan(0);
+  return { proc, pid };
+}
+
 function profileOf(pid: number): string {
   const arg = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").find((a) => a.startsWith("--user-data-dir="));
   return arg!.slice("--user-data-dir=".length);
@@ -289,19 +308,7 @@ describe("launchBrowser", () => {
   }, 60_000);
 
   test.if(process.platform === "linux")("a process killed outright (SIGKILL, no hook can run) still takes its browser with it", async () => {
-    dir = mkdtempSync(join(tmpdir(), "flowproof-kill-"));
-    const script = join(dir, "hold.ts");
-    writeFileSync(script, `import { launchBrowser } from ${JSON.stringify(join(import.meta.dir, "launch.ts"))};\nconst b = await launchBrowser(${JSON.stringify(requireChromium())});\nconsole.log(b.pid);\nsetInterval(() => undefined, 1000);\n`);
-    const proc = Bun.spawn([process.execPath, script], { stdout: "pipe", stderr: "inherit" });
-    const reader = proc.stdout.getReader();
-    let text = "";
-    while (!text.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += new TextDecoder().decode(value);
-    }
-    const pid = Number(text.trim());
-    expect(pid).toBeGreaterThan(0);
+    const { proc, pid } = await browserInChild("flowproof-kill-");
     try {
       await Bun.sleep(500);
       const procs = processTree(pid);
@@ -316,19 +323,7 @@ describe("launchBrowser", () => {
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     test(`a process ended by ${signal} that has no handler of its own takes its browser with it, and still dies of the signal`, async () => {
-      dir = mkdtempSync(join(tmpdir(), "flowproof-signal-"));
-      const script = join(dir, "hold.ts");
-      writeFileSync(script, `import { launchBrowser } from ${JSON.stringify(join(import.meta.dir, "launch.ts"))};\nconst b = await launchBrowser(${JSON.stringify(requireChromium())});\nconsole.log(b.pid);\nsetInterval(() => undefined, 1000);\n`);
-      const proc = Bun.spawn([process.execPath, script], { stdout: "pipe", stderr: "inherit" });
-      const reader = proc.stdout.getReader();
-      let text = "";
-      while (!text.includes("\n")) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += new TextDecoder().decode(value);
-      }
-      const pid = Number(text.trim());
-      expect(pid).toBeGreaterThan(0);
+      const { proc, pid } = await browserInChild("flowproof-signal-");
       try {
         await Bun.sleep(500);
         const profile = profileOf(pid);
