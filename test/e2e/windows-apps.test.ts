@@ -4,16 +4,14 @@
 // (A web surface cannot run from the executable under Wine: it would have to start a Windows
 // Chromium.) One Wine bed (Xvfb + prefix) for the file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { compileWin32, flowproofExecutable, processesOfPrefix, startWineBed, winPath, type WineBed, type WineRun } from "../support/wine.ts";
+import { readFileSync } from "node:fs";
+import { compileWin32, flowproofExecutable, processesOfPrefix, showRun, startWineBed, winPath, type WineBed, type WineRun } from "../support/wine.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 
 let bed: WineBed;
 let exe: string;
 let fixture: string;
 let api: TestServer;
-let n = 0;
 
 beforeAll(async () => {
   [exe, fixture] = await Promise.all([flowproofExecutable(), compileWin32()]);
@@ -27,16 +25,10 @@ afterAll(async () => {
   await bed?.stop();
 }, 60_000);
 
-function project(name: string, flow: string): string {
-  const dir = join(bed.dir, `p${++n}`);
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `${name}.flow.yaml`);
-  writeFileSync(path, flow);
-  return path;
-}
+const project = (name: string, flow: string): string => bed.writeFlow(name, flow);
 
 const cli = (args: readonly string[], env: Record<string, string> = {}): Promise<WineRun> => bed.run(exe, args, { timeoutMs: 400_000, env });
-const show = (r: WineRun) => `exit ${r.code}\n${r.stdout}\n${r.stderr}`;
+const show = showRun;
 const program = (args = "") => `'"${winPath(fixture)}"${args ? ` ${args}` : ""}'`;
 
 /** Fixture programs of the bed still running (each surface's program must end with the flow). */

@@ -3,13 +3,11 @@
 // flow fails at launch within the window bound, naming the AUMID, and leaves no process behind.
 // One Wine bed (Xvfb + prefix) for the file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { flowproofExecutable, processesOfPrefix, startWineBed, winPath, type WineBed, type WineRun } from "../support/wine.ts";
+import { readFileSync } from "node:fs";
+import { flowproofExecutable, processesOfPrefix, showRun, startWineBed, winPath, type WineBed, type WineRun } from "../support/wine.ts";
 
 let bed: WineBed;
 let exe: string;
-let n = 0;
 
 beforeAll(async () => {
   exe = await flowproofExecutable();
@@ -21,16 +19,10 @@ afterAll(async () => {
   expect(processesOfPrefix(bed.prefix)).toEqual([]);
 }, 60_000);
 
-function project(name: string, flow: string): string {
-  const dir = join(bed.dir, `p${++n}`);
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `${name}.flow.yaml`);
-  writeFileSync(path, flow);
-  return path;
-}
+const project = (name: string, flow: string): string => bed.writeFlow(name, flow);
 
 const cli = (args: readonly string[], env: Record<string, string> = {}): Promise<WineRun> => bed.run(exe, args, { timeoutMs: 300_000, env });
-const show = (r: WineRun) => `exit ${r.code}\n${r.stdout}\n${r.stderr}`;
+const show = showRun;
 
 /** The command lines of the prefix's processes still running. */
 function commandLines(): string[] {

@@ -1,15 +1,14 @@
 // Windows apps end to end: the flowproof windows-x64 executable records and replays flows under
 // Wine against the Win32 fixture app and Wine's notepad. One Wine bed (Xvfb + prefix) for the file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PNG } from "pngjs";
-import { compileWin32, flowproofExecutable, startWineBed, winPath, type WineBed, type WineRun } from "../support/wine.ts";
+import { compileWin32, flowproofExecutable, showRun, startWineBed, winPath, type WineBed, type WineRun } from "../support/wine.ts";
 
 let bed: WineBed;
 let exe: string;
 let fixture: string;
-let n = 0;
 
 beforeAll(async () => {
   [exe, fixture] = await Promise.all([flowproofExecutable(), compileWin32()]);
@@ -19,19 +18,12 @@ afterAll(async () => {
   await bed?.stop();
 }, 60_000);
 
-/** A fresh project folder in the bed with `flow` as `<name>.flow.yaml`; answers the flow's Linux path. */
-function project(name: string, flow: string): string {
-  const dir = join(bed.dir, `p${++n}`);
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `${name}.flow.yaml`);
-  writeFileSync(path, flow);
-  return path;
-}
+const project = (name: string, flow: string): string => bed.writeFlow(name, flow);
 
 // Each recording or replay is bounded; Wine on a loaded two-core machine takes seconds per step.
 const cli = (args: readonly string[], env: Record<string, string> = {}): Promise<WineRun> => bed.run(exe, args, { timeoutMs: 300_000, env });
 const fixtureApp = (args = "") => `app: {command: '"${winPath(fixture)}"${args ? ` ${args}` : ""}', window_title: "Flowproof Fixture"}`;
-const show = (r: WineRun) => `exit ${r.code}\n${r.stdout}\n${r.stderr}`;
+const show = showRun;
 
 describe("the fixture app, recorded and replayed through flowproof.exe under Wine", () => {
   test("typing, fill, a button that changes a label, check and uncheck, combo and list, the late control; password masked in the frames", async () => {

@@ -10,7 +10,7 @@
 // Built artefacts are cached per machine under node_modules/.cache/flowproof-test/wine/, keyed by
 // a hash of what they are built from, so the test files of one run share them.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, copyFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, copyFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import type { Subprocess } from "bun";
@@ -183,6 +183,11 @@ export interface WineRun {
   readonly ms: number;
 }
 
+/** A Wine run as a failure message shows it: exit code, stdout, stderr. */
+export function showRun(r: WineRun): string {
+  return `exit ${r.code}\n${r.stdout}\n${r.stderr}`;
+}
+
 export interface WineProcess {
   readonly proc: Subprocess<"ignore", "pipe", "pipe">;
   /** Ends the program (SIGKILL to its Wine process; the bed's stop() ends the rest). */
@@ -204,6 +209,8 @@ export interface WineBed {
   run(exe: string, args?: readonly string[], options?: { timeoutMs?: number; env?: Record<string, string> }): Promise<WineRun>;
   /** Starts `exe` (a Linux path, or a program Wine knows such as "notepad") and leaves it running. */
   start(exe: string, args?: readonly string[]): WineProcess;
+  /** Writes `flow` as `<name>.flow.yaml` in a fresh project folder of the bed; answers its Linux path. */
+  writeFlow(name: string, flow: string): string;
   /** Ends every Wine process of the prefix and Xvfb; removes the bed's directory. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -358,6 +365,7 @@ export async function startWineBed(): Promise<WineBed> {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+  let projects = 0;
   return {
     dir,
     prefix,
@@ -369,6 +377,13 @@ export async function startWineBed(): Promise<WineBed> {
       const t0 = performance.now();
       const r = await run([WINE64, exe, ...args], { env: { ...env, ...options.env }, cwd: dir, timeoutMs: options.timeoutMs ?? 60_000 });
       return { ...r, ms: performance.now() - t0 };
+    },
+    writeFlow(name, flow) {
+      const project = join(dir, `p${++projects}`);
+      mkdirSync(project, { recursive: true });
+      const path = join(project, `${name}.flow.yaml`);
+      writeFileSync(path, flow);
+      return path;
     },
     start(exe, args = []) {
       const proc = Bun.spawn([WINE64, exe, ...args], { env, cwd: dir, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
