@@ -157,6 +157,18 @@ afterAll(async () => {
   await bed?.stop();
 });
 
+
+/** The clerk surface's block of a multi-surface flow: creates an order for `soldTo` in VA01 and remembers its number as `order`. */
+const clerkSavesOrder = (soldTo: string): string => `  - in: clerk
+    steps:
+      - rules: Go to VA01
+      - rules: Type OR into the "Order Type" field
+      - rules: Press Enter
+      - rules: Type ${soldTo} into the "Sold-To Party" field
+      - rules: Press the "Save the order" button
+      - rules: Go to VA03
+      - rules: Remember the "Order" field as order`;
+
 describe("sap flows through the Windows executable", () => {
   test("records and replays an order: own connection, login, Go to, fields, Enter, Save, Remember, table cells", async () => {
     const flow = writeFlow("order", ORDER_FLOW);
@@ -225,15 +237,7 @@ apps:
   clerk: { app: sap, connection: TS3, login: { user: clerk, password: "\${CLERK_PW}" } }
   approver: { app: sap, connection: TS3, login: { user: approver, password: "\${APPROVER_PW}" } }
 steps:
-  - in: clerk
-    steps:
-      - rules: Go to VA01
-      - rules: Type OR into the "Order Type" field
-      - rules: Press Enter
-      - rules: Type 815 into the "Sold-To Party" field
-      - rules: Press the "Save the order" button
-      - rules: Go to VA03
-      - rules: Remember the "Order" field as order
+${clerkSavesOrder("815")}
   - in: approver
     steps:
       - assert: page shows Welcome APPROVER
@@ -338,15 +342,7 @@ apps:
   portal: { app: web, url: "\${PORTAL_URL}/portal", browser: { endpoint: "\${BROWSER_ENDPOINT}" } }
   backend: { app: api }
 steps:
-  - in: clerk
-    steps:
-      - rules: Go to VA01
-      - rules: Type OR into the "Order Type" field
-      - rules: Press Enter
-      - rules: Type 90210 into the "Sold-To Party" field
-      - rules: Press the "Save the order" button
-      - rules: Go to VA03
-      - rules: Remember the "Order" field as order
+${clerkSavesOrder("90210")}
   - in: portal
     steps:
       - rules: Type \${captured.order} into the "Search" field
