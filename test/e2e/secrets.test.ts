@@ -134,9 +134,11 @@ const VAULT = `<!doctype html>
 </script>
 </body></html>`;
 
-// A narrow red badge masked by `redact:` that races across the page for 150 ms of every 1.5 s
-// and then rests: between the rectangle read before a capture and the one read after it, a
-// racing badge crosses pixels neither rectangle covers.
+// A narrow red badge masked by `redact:` that races across the page for the first 400 ms of every
+// second and then rests. Each lap writes "Lap k" as its race starts and "Rest k" as it ends, so a
+// flow can wait for either: a frame taken right after "Lap k" shows is taken while the badge races
+// (between the rectangle read before the capture and the one read after it, the badge crosses
+// pixels neither rectangle covers), one taken after "Rest k" while it is still.
 const MOVING = `<!doctype html>
 <html><head><title>Moving</title>
 <style>
@@ -145,13 +147,21 @@ const MOVING = `<!doctype html>
 </style></head>
 <body>
 <p>Moving badge</p>
+<div id="log"></div>
 <div id="badge"></div>
 <script>
   const badge = document.getElementById("badge");
+  const log = document.getElementById("log");
+  const LAP = 1000, RACE = 400;
   const started = performance.now();
+  let noted = 0;
+  const note = (text) => { const line = document.createElement("div"); line.textContent = text; log.appendChild(line); };
   const move = () => {
     const t = performance.now() - started;
-    badge.style.left = (((Math.floor(t / 1500) * 150 + Math.min(t % 1500, 150)) * 3) % 700) + "px";
+    const lap = Math.floor(t / LAP), into = t % LAP;
+    if (lap >= 1 && noted < lap * 2 - 1) { note("Lap " + lap); noted = lap * 2 - 1; }
+    if (lap >= 1 && into >= RACE && noted < lap * 2) { note("Rest " + lap); noted = lap * 2; }
+    badge.style.left = (((lap * RACE + Math.min(into, RACE)) * 2) % 700) + "px";
     requestAnimationFrame(move);
   };
   requestAnimationFrame(move);
@@ -233,7 +243,12 @@ describe("a canary secret", () => {
 describe("a redact: rule on a moving element", () => {
   test("is masked in every frame kept; a frame taken while it moved is dropped", async () => {
     const p = project();
-    const steps = Array.from({ length: 40 }, () => "  - assert: page shows Moving badge");
+    // Per lap: a frame taken as the badge starts racing, then three taken while it rests.
+    const steps = [1, 2, 3, 4, 5].flatMap((lap) => [
+      `  - rules: Wait until page shows Lap ${lap}`,
+      `  - rules: Wait until page shows Rest ${lap}`,
+      ...Array.from({ length: 3 }, () => "  - assert: page shows Moving badge"),
+    ]);
     const spec = p.write("moving.flow.yaml", [
       "name: Moving",
       "app: web",
@@ -246,16 +261,18 @@ describe("a redact: rule on a moving element", () => {
       "",
     ].join("\n"));
     expect((await runCli(["record", spec], { cwd: p.dir, env: ENV })).code).toBe(0);
-    let dropped = 0;
+    // Each replay takes five frames as a race starts: at least one of them is dropped even when a
+    // loaded machine starts some capture only after its race ended.
+    const dropped: number[] = [];
     for (let i = 0; i < 2; i++) {
       const run = await runCli(["run", spec, "--json"], { cwd: p.dir, env: ENV });
       expect(run.code).toBe(0);
       const report = JSON.parse(run.stdout) as { report: { recording: { steps: Array<{ frames_dropped?: string }> } } };
-      dropped += report.report.recording.steps.filter((s) => s.frames_dropped === "redaction").length;
+      dropped.push(report.report.recording.steps.filter((s) => s.frames_dropped === "redaction").length);
     }
     const frames = framesShowingRed(p);
     expect(frames.checked).toBeGreaterThan(20);
     expect(frames.showing).toEqual([]);
-    expect(dropped).toBeGreaterThan(0);
+    expect(dropped.every((n) => n > 0)).toBe(true);
   });
 });
