@@ -70,3 +70,17 @@ test("a click's request, DOM change near the target and focus; a checkbox's stat
   expect(r3.effect.target).toEqual(["value"]);
   expect(JSON.stringify(r3)).not.toContain("Ada");
 }, 60_000);
+
+test("a key pressed the moment a watch begins is seen: the observer is in place before any input", async () => {
+  expect((await driver.navigate(`${server.url}/effects.html`, 10_000)).ok).toBe(true);
+  const name = [{ tier: "native_id" as const, provenance: "rules", payload: { css: "#name" } }];
+  expect((await driver.fill(name, "")).ok).toBe(true);
+  for (let i = 0; i < 5; i++) {
+    // No page command between the watch and the key: only the input gate orders them.
+    const w = (await driver.observeEffect!([]))!;
+    expect((await driver.pressKey("x", [])).ok).toBe(true);
+    const r = await settled(w);
+    await w.stop();
+    expect(r.effect.target).toEqual(["value"]);
+  }
+}, 60_000);

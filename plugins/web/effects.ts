@@ -116,10 +116,10 @@ class Watch implements EffectWatch {
   last = performance.now();
   readonly #sources: EffectSources;
   readonly #downloadsBefore: number;
-  readonly #observer: string | undefined;
-  readonly #done: () => void;
+  readonly #observer: Promise<string | undefined>;
+  readonly #done: (observer: Promise<string | undefined>) => void;
 
-  constructor(sources: EffectSources, observer: string | undefined, done: () => void) {
+  constructor(sources: EffectSources, observer: Promise<string | undefined>, done: (observer: Promise<string | undefined>) => void) {
     this.#sources = sources;
     this.#downloadsBefore = sources.downloadsBegun();
     this.#observer = observer;
@@ -131,8 +131,9 @@ class Watch implements EffectWatch {
   }
 
   async read(): Promise<EffectReading> {
-    const page = this.#observer === undefined ? undefined : await this.#sources.session
-      .send("Runtime.callFunctionOn", { objectId: this.#observer, functionDeclaration: "function () { return this.read(); }", returnByValue: true })
+    const observer = await this.#observer;
+    const page = observer === undefined ? undefined : await this.#sources.session
+      .send("Runtime.callFunctionOn", { objectId: observer, functionDeclaration: "function () { return this.read(); }", returnByValue: true })
       .then((r) => r.result.value as PageAnswer | undefined, () => undefined);
     // A new document replaced the observer's: the navigation is the effect, the old page's state is gone.
     const onPage = page !== undefined && this.navigated === undefined ? page : undefined;
@@ -152,13 +153,18 @@ class Watch implements EffectWatch {
   }
 
   async stop(): Promise<void> {
-    this.#done();
-    if (this.#observer === undefined) return;
-    await this.#sources.session
-      .send("Runtime.callFunctionOn", { objectId: this.#observer, functionDeclaration: "function () { this.stop(); }", returnByValue: true })
-      .catch(() => undefined);
-    await this.#sources.session.send("Runtime.releaseObject", { objectId: this.#observer }).catch(() => undefined);
+    this.#done(this.#observer);
   }
+}
+
+/**
+ * Stops a page-side observer and releases it, without waiting for either answer: the commands
+ * reach the page ahead of anything sent after them, and a page already gone has nothing to stop.
+ */
+function release(session: Session, observer: string | undefined): void {
+  if (observer === undefined) return;
+  void session.send("Runtime.callFunctionOn", { objectId: observer, functionDeclaration: "function () { this.stop(); }", returnByValue: true }).catch(() => undefined);
+  void session.send("Runtime.releaseObject", { objectId: observer }).catch(() => undefined);
 }
 
 /** A page's effect observation: events subscribed once, routed to the watch open now. */
@@ -167,6 +173,8 @@ export class WebEffects {
   #current: Watch | undefined;
   #enabled: Promise<void> | undefined;
   readonly #offs: Array<() => void> = [];
+  /** Observers of ended watches, stopped and released with the next install (or on dispose). */
+  readonly #ended: Array<Promise<string | undefined>> = [];
 
   constructor(sources: EffectSources) {
     this.#sources = sources;
@@ -236,17 +244,30 @@ export class WebEffects {
       this.#enabled = undefined;
       return undefined;
     }
-    const page = await this.#sources.session
+    // The previous watch's observer is stopped in the same batch as this one is installed: an
+    // ended watch costs the step no wait of its own.
+    this.#releaseEnded();
+    // Not waited for here: the action's own page commands queue behind the install, and its
+    // trusted input is held until the observer is in place.
+    const page = this.#sources.session
       .send("Runtime.evaluate", { expression: PAGE_OBSERVER, returnByValue: false })
       .then((r) => (r.exceptionDetails ? undefined : r.result.objectId), () => undefined);
-    const watch: Watch = new Watch(this.#sources, page, () => {
+    this.#sources.session.holdInputUntil(page);
+    const watch: Watch = new Watch(this.#sources, page, (observer) => {
       if (this.#current === watch) this.#current = undefined;
+      this.#ended.push(observer);
     });
     this.#current = watch;
     return watch;
   }
 
+  #releaseEnded(): void {
+    // An install still unanswered (its action failed before any read) is released once it answers.
+    for (const observer of this.#ended.splice(0)) void observer.then((o) => release(this.#sources.session, o));
+  }
+
   dispose(): void {
+    this.#releaseEnded();
     for (const off of this.#offs.splice(0)) off();
     this.#current = undefined;
   }

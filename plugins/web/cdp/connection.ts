@@ -128,6 +128,7 @@ export class Connection {
 export class Session {
   #failure: Error | undefined;
   readonly #failListeners = new Set<(error: Error) => void>();
+  #inputGate: Promise<unknown> | undefined;
 
   constructor(readonly connection: Connection, readonly id: string) {}
 
@@ -151,8 +152,26 @@ export class Session {
     };
   }
 
+  /**
+   * Holds `Input.*` commands until `ready` settles. Commands to the page itself (Runtime, DOM) are
+   * answered in the order they were sent, but trusted input reaches the page another way: a
+   * page-side script that must see the input (an effect observer) is installed behind this gate.
+   */
+  holdInputUntil(ready: Promise<unknown>): void {
+    const gate: Promise<unknown> = ready.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#inputGate = gate;
+    void gate.then(() => {
+      if (this.#inputGate === gate) this.#inputGate = undefined;
+    });
+  }
+
   send<M extends keyof Commands>(method: M, params?: Params<M>): Promise<Result<M>> {
     if (this.#failure) return Promise.reject(this.#failure);
+    const gate = this.#inputGate;
+    if (gate && method.startsWith("Input.")) return gate.then(() => this.send(method, params));
     return new Promise((resolve, reject) => {
       const off = this.#onFail(reject);
       this.connection.send(method, params, this.id).then(
