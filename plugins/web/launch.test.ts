@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { CHROME_ARGS, INSTALL_HINT, PROFILE_PREFIX, endpointWebSocketUrl, findBrowser, launchBrowser, sweepStaleProfiles } from "./launch.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 
@@ -244,7 +244,7 @@ describe("sweepStaleProfiles", () => {
 });
 
 describe("launchBrowser", () => {
-  test("names its profile after this process, and close() stops every browser process and removes the profile", async () => {
+  test("names its profile after this process, and close() stops every browser process and removes the profile and its singleton socket directory", async () => {
     const browser = await launchBrowser(requireChromium());
     cleanups.push(() => killGroup(browser.pid));
     const profile = profileOf(browser.pid);
@@ -253,9 +253,14 @@ describe("launchBrowser", () => {
     await Bun.sleep(500);
     const procs = processTree(browser.pid);
     expect(procs.length).toBeGreaterThan(1);
+    // Chromium's process-singleton socket lives in a directory of its own in the temp directory.
+    const socketDir = dirname(readlinkSync(join(profile, "SingletonSocket")));
+    expect(dirname(socketDir)).toBe(tmpdir());
+    expect(existsSync(socketDir)).toBe(true);
     await browser.close();
     expect(await settled(procs)).toEqual([]);
     expect(existsSync(profile)).toBe(false);
+    expect(existsSync(socketDir)).toBe(false);
     expect(browser.exitReason).toBeDefined();
     await browser.close(); // twice is fine
   }, 60_000);

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, delimiter } from "node:path";
+import { basename, delimiter, dirname, join, resolve as resolvePath } from "node:path";
 
 export const INSTALL_HINT =
   "install Chromium (Debian/Ubuntu: `apt-get install chromium`) or point FLOWPROOF_CHROME at a Chrome/Chromium/Edge executable";
@@ -140,7 +140,18 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** The directory Chromium made for its process-singleton socket, which a killed browser leaves in the temp directory. */
+const SINGLETON_DIR = /^org\.chromium\.Chromium\.[A-Za-z0-9]+$/;
+
 function removeProfile(dir: string): void {
+  try {
+    // The profile's SingletonSocket links to <tmp>/org.chromium.Chromium.XXXXXX/SingletonSocket;
+    // that directory goes with the profile, or every run would leave one behind.
+    const socketDir = dirname(readlinkSync(join(dir, "SingletonSocket")));
+    if (SINGLETON_DIR.test(basename(socketDir)) && resolvePath(dirname(socketDir)) === resolvePath(tmpdir())) rmSync(socketDir, { recursive: true, force: true });
+  } catch {
+    // no singleton socket (the browser never got that far, or it removed its own)
+  }
   try {
     rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   } catch {
