@@ -61,8 +61,12 @@ export type MouseButton = "left" | "right";
 
 /** Processes, windows, the foreground, real input and frames. */
 export interface Desktop {
-  /** `exe` is the program path; `args` the rest of the command line, passed verbatim. */
-  launch(exe: string, args: string): Launched;
+  /**
+   * `exe` is the program path; `args` the rest of the command line, passed verbatim. The program
+   * (and whatever it starts) ends when this process ends, however it ends, unless `handOff`: a
+   * launcher that hands the start to another process and exits (a UWP app's explorer).
+   */
+  launch(exe: string, args: string, options?: { readonly handOff?: boolean }): Launched;
   topWindows(): Promise<readonly TopWindow[]>;
   /** The window that has the keyboard now (undefined: none). */
   foreground(): Promise<TopWindow | undefined>;

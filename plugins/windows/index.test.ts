@@ -50,6 +50,8 @@ describe("the Windows adapters", () => {
     expect((driver as WindowsDriver).appInfo()).toEqual({ backend: "fake", geometry: { x: 5, y: 6, width: 300, height: 200 } });
     await driver.close();
     expect(desk.windows).toEqual([]);
+    // The program is tied to this process (it ends with it, however it ends).
+    expect(desk.handOffs).toEqual([false]);
   });
 
   test("a UWP app: geometry, input and closing go to its ApplicationFrameWindow host; explorer, though still running, and the app's process are never killed", async () => {
@@ -74,5 +76,7 @@ describe("the Windows adapters", () => {
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(desk.windows.map((w) => w.handle)).toEqual(["50", "700"]);
     expect(desk.killed).toEqual([]);
+    // explorer hands the start over: it is not tied to this process.
+    expect(desk.handOffs).toEqual([true]);
   });
 });

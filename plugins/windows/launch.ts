@@ -83,14 +83,14 @@ export function titleMatches(w: TopWindow, title: string): boolean {
 export async function openWindow(desktop: Desktop, spec: WindowsLaunch, sleep: (ms: number) => Promise<void>, now: () => number = Date.now): Promise<OpenedWindow> {
   const split = splitCommand(spec.command);
   if (typeof split === "string") throw new AppLaunchError(`could not start \`${spec.command}\`: ${split}`, "write `command: \"C:\\\\Path With Spaces\\\\app.exe\" --arg` (the program path in quotes when it has spaces)");
+  // A UWP start: explorer exits at once (often with code 1) and the window is another process's.
+  const aumid = uwpAumid(spec.command);
   let launched: Launched;
   try {
-    launched = desktop.launch(split.exe, split.args);
+    launched = desktop.launch(split.exe, split.args, { handOff: aumid !== undefined });
   } catch (error) {
     throw new AppLaunchError(`could not start \`${spec.command}\`: ${(error as Error).message}`, "check the program's path in `command:`");
   }
-  // A UWP start: explorer exits at once (often with code 1) and the window is another process's.
-  const aumid = uwpAumid(spec.command);
   const uwp = aumid !== undefined ? { aumid } : {};
   let exited: { code: number; stderr: string } | undefined;
   void launched.exited.then((e) => { exited = e; });

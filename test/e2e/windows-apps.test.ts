@@ -114,6 +114,39 @@ steps:
     expect(await noFixtureLeft()).toEqual([]);
   }, 300_000);
 
+  test("flowproof.exe killed outright mid-flow (no exit hook runs): the program it started ends with it, one started through a launcher too", async () => {
+    // Directly, and through cmd's `start`, which starts the fixture from another process and exits.
+    const commands = [program(), `'cmd /c start "" "${winPath(fixture)}"'`];
+    for (const [i, command] of commands.entries()) {
+      const flow = project(`killed-${i}`, `name: killed
+app: {command: ${command}, window_title: "Flowproof Fixture"}
+steps:
+  - rules: Type Ada into the "Name" field
+  - assert: the "id:112" shows Never within 60s
+`);
+      expect(fixturesRunning()).toEqual([]);
+      const running = cli(["record", winPath(flow)]);
+      // Once the fixture is up, the flow waits on its assertion: kill flowproof.exe's own process.
+      const deadline = Date.now() + 120_000;
+      while (fixturesRunning().length === 0 && Date.now() < deadline) await Bun.sleep(200);
+      expect(fixturesRunning().length).toBeGreaterThan(0);
+      await Bun.sleep(1_000);
+      const flowproof = processesOfPrefix(bed.prefix).filter((pid) => {
+        try {
+          const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+          return cmd.includes("flowproof") && cmd.includes(".exe") && !cmd.includes("fixture-");
+        } catch {
+          return false;
+        }
+      });
+      expect(flowproof.length).toBeGreaterThan(0);
+      for (const pid of flowproof) process.kill(pid, "SIGKILL");
+      await running;
+      // The kill-on-close job flowproof put the program in closed with flowproof's last handle.
+      expect({ command, left: await noFixtureLeft() }).toEqual({ command, left: [] });
+    }
+  }, 300_000);
+
   test("bad window and app keys of a Windows surface are load errors at file:line:col, exit 2", async () => {
     const flow = project("bad", `name: bad
 apps:

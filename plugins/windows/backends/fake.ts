@@ -56,6 +56,8 @@ export class FakeDesktop implements Desktop, ElementBackend {
   readonly programs = new Map<string, FakeProgram>();
   /** Launch calls as received: [exe, args]. */
   readonly launches: [string, string][] = [];
+  /** Per launch: whether it was a hand-off (not tied to this process). */
+  readonly handOffs: boolean[] = [];
   readonly killed: number[] = [];
   foregroundHandle: string | undefined;
   focusedRef: string | undefined;
@@ -87,8 +89,9 @@ export class FakeDesktop implements Desktop, ElementBackend {
 
   // ---- Desktop -------------------------------------------------------------------------------
 
-  launch(exe: string, args: string): Launched {
+  launch(exe: string, args: string, options: { readonly handOff?: boolean } = {}): Launched {
     this.launches.push([exe, args]);
+    this.handOffs.push(options.handOff === true);
     const program = this.programs.get(exe);
     const pid = this.#pid++;
     let resolveExit: (v: { code: number; stderr: string }) => void = () => undefined;

@@ -2,10 +2,11 @@
 // child-window tree (classic controls: control id = AutomationId, window text = name, class and
 // style = control type), messages for values and selections, SendInput for keystrokes and clicks,
 // BitBlt for frames. The backend that works for classic controls under Wine.
+import type { Pointer } from "bun:ffi";
 import type { ControlType, Desktop, DesktopAccess, ElementBackend, Launched, TopWindow, WinElement } from "../backend.ts";
 import * as u from "../ffi/user32.ts";
 import { captureWindow } from "../ffi/gdi32.ts";
-import { currentThreadId } from "../ffi/kernel32.ts";
+import { assignToJob, createKillOnCloseJob, currentThreadId } from "../ffi/kernel32.ts";
 import { ffiUiaApi, uiaBackend } from "./uia.ts";
 
 const BS_TYPEMASK = 0x0f;
@@ -38,9 +39,23 @@ function topWindow(info: u.WindowInfo): TopWindow {
 /** The stderr tail a started program leaves. */
 const STDERR_TAIL = 4_000;
 
-function launch(exe: string, args: string): Launched {
+/** The kill-on-close job of the programs this process started (null: not made yet; undefined: refused). */
+let job: Pointer | undefined | null = null;
+
+/**
+ * Ties `pid` to this process: in the job, it and the processes it starts from then on end when
+ * this process ends, even killed outright (no exit hook runs then). Best effort: a program the
+ * system refuses to put in the job is still ended by the exit hook when this process exits.
+ */
+function tie(pid: number): void {
+  if (job === null) job = createKillOnCloseJob();
+  if (job !== undefined) assignToJob(job, pid);
+}
+
+function launch(exe: string, args: string, options: { readonly handOff?: boolean } = {}): Launched {
   // The arguments go to the program exactly as written (no quoting added).
   const proc = Bun.spawn([exe, ...(args === "" ? [] : [args])], { stdin: "ignore", stdout: "ignore", stderr: "pipe", windowsVerbatimArguments: true });
+  if (!options.handOff) tie(proc.pid);
   let stderr = "";
   const reading = (async () => {
     const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
