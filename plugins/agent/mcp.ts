@@ -29,6 +29,7 @@ import type { AgentMcpServer, AgentToolCall, McpLane } from "../../src/plugins/a
 type McpLaneCall = McpLane["calls"][number];
 type McpLaneEvent = McpLane["events"][number];
 import { fieldDiff, jsonEqual } from "./matcher.ts";
+import { guardGroup } from "../../src/plugins/group-guard.ts";
 
 type Json = Record<string, unknown>;
 type Message = Json;
@@ -145,6 +146,8 @@ interface Upstream {
 /** A stdio MCP server flowproof starts at record (through `sh -c`, its own process group), framed by the SDK. */
 function stdioUpstream(command: string, cwd: string, env: Readonly<Record<string, string>>, onUnsolicited: (m: Message) => void): Upstream {
   const child: ChildProcess = spawn("sh", ["-c", command], { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  // Killed even if flowproof dies without running any exit hook.
+  const unguard = child.pid !== undefined ? guardGroup(child.pid) : () => undefined;
   const { ReadBuffer, serializeMessage } = loadedFraming();
   const buffer = new ReadBuffer();
   const waiting = new Map<string, (m: Message) => void>();
@@ -195,6 +198,7 @@ function stdioUpstream(command: string, cwd: string, env: Readonly<Record<string
       } catch {
         // already gone
       }
+      unguard();
     },
   };
 }

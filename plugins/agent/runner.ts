@@ -3,6 +3,7 @@
 // A spawned agent and its children end with the execution, and are killed synchronously should
 // the flowproof process exit first.
 import { spawn } from "node:child_process";
+import { guardGroup } from "../../src/plugins/group-guard.ts";
 
 export interface AgentExit {
   /** The exit code (null when a signal ended it); for a service, the HTTP status. */
@@ -82,6 +83,8 @@ export function spawnAgent(command: string, cwd: string, env: Record<string, str
     : spawn("sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   const pid = child.pid;
   if (pid !== undefined) running.add(pid);
+  // Killed even if flowproof dies without running any exit hook.
+  const unguard = pid !== undefined ? guardGroup(pid) : () => undefined;
   let stderr = "";
   child.stdout?.resume();
   child.stderr?.on("data", (chunk: Buffer) => {
@@ -106,6 +109,7 @@ export function spawnAgent(command: string, cwd: string, env: Record<string, str
         killGroup(pid, "SIGKILL");
         running.delete(pid);
       }
+      unguard();
       resolve({ code, stderrTail: tail(stderr), timedOut, killed });
     };
     child.once("error", (error) => {

@@ -11,6 +11,7 @@ import { resolveText } from "../engine/templates.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { displayPath } from "./paths.ts";
 import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
+import { guardGroup } from "../plugins/group-guard.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -109,7 +110,12 @@ export function runHook(kind: "before_each" | "after_each", command: string, cwd
       }
     };
     const onStop = () => signalGroup("SIGTERM");
-    const release = lifecycle.own({ stop: onStop, kill: () => signalGroup("SIGKILL") });
+    const unguard = child.pid !== undefined ? guardGroup(child.pid) : () => undefined;
+    const owned = lifecycle.own({ stop: onStop, kill: () => signalGroup("SIGKILL") });
+    const release = () => {
+      owned();
+      unguard();
+    };
     if (lifecycle.signal.aborted) onStop();
     else lifecycle.signal.addEventListener("abort", onStop, { once: true });
     let tail = "";
@@ -124,10 +130,10 @@ export function runHook(kind: "before_each" | "after_each", command: string, cwd
       done(`${kind} hook could not start: ${e.message}`);
     });
     child.once("exit", (code, signal) => {
-      release();
       lifecycle.signal.removeEventListener("abort", onStop);
       // What the hook left running in its group ends with it.
       signalGroup("SIGKILL");
+      release();
       if (code === 0) return done(undefined);
       const last = tail.trim().split("\n").slice(-3).join(" | ");
       if (last) log(`[${kind}] ${last}`);
@@ -191,8 +197,11 @@ export async function startAppServer(server: SuiteServer, cwd: string, env: Env,
     }
     signalGroup("SIGKILL");
     release();
+    unguard();
   };
   const release = lifecycle.own({ stop, kill: () => signalGroup("SIGKILL") });
+  // Killed even if flowproof dies without running any exit hook.
+  const unguard = child.pid !== undefined ? guardGroup(child.pid) : () => undefined;
   const deadline = Date.now() + server.timeout_seconds * 1000;
   log(`[SERVER] started \`${server.command}\`; waiting for ${url}`);
   while (Date.now() < deadline) {

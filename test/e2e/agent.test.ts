@@ -294,27 +294,46 @@ describe("values the model sees", () => {
 });
 
 describe("the agent's processes", () => {
-  test("SIGTERM to flowproof ends the agent and every child it started", async () => {
+  // Running, not a zombie waiting for a parent (in a container, init may not reap at once).
+  const alive = (pid: number) => {
+    try {
+      return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    } catch {
+      return false;
+    }
+  };
+
+  /** Records an agent flow whose agent starts a child and waits; answers flowproof's process and the two pids. */
+  async function slowAgent() {
     const p = project();
     p.write("slow.flow.yaml", "name: Slow\napp: agent\nagent: {command: \"sleep 120 & echo $! > child.pid; echo $$ > agent.pid; wait\"}\nsteps:\n  - prompt: hi\n");
     const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "record", "slow.flow.yaml"], { cwd: p.dir, env: { ...process.env, ...recordEnv() }, stdout: "pipe", stderr: "pipe" });
-    // Running, not a zombie waiting for a parent (in a container, init may not reap at once).
-    const alive = (pid: number) => {
-      try {
-        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-      } catch {
-        return false;
-      }
-    };
     const deadline = Date.now() + 30_000;
     while (!(p.files().includes("agent.pid") && p.files().includes("child.pid")) && Date.now() < deadline) await Bun.sleep(100);
     await Bun.sleep(200);
     const pids = [Number(p.read("agent.pid").trim()), Number(p.read("child.pid").trim())];
     expect(pids.every(alive)).toBe(true);
+    return { proc, pids };
+  }
+
+  async function ended(pids: readonly number[], withinMs: number): Promise<number[]> {
+    const deadline = Date.now() + withinMs;
+    while (pids.some(alive) && Date.now() < deadline) await Bun.sleep(100);
+    return pids.filter(alive);
+  }
+
+  test("SIGTERM to flowproof ends the agent and every child it started", async () => {
+    const { proc, pids } = await slowAgent();
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(143);
-    await Bun.sleep(300);
-    expect(pids.filter(alive)).toEqual([]);
+    expect(await ended(pids, 300)).toEqual([]);
+  });
+
+  test("SIGKILL to flowproof (no handler or exit hook runs) still ends the agent and every child it started", async () => {
+    const { proc, pids } = await slowAgent();
+    proc.kill("SIGKILL");
+    await proc.exited;
+    expect(await ended(pids, 5_000)).toEqual([]);
   });
 });
 

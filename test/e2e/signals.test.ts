@@ -248,4 +248,22 @@ describe("signals to a suite run with `server:`", () => {
     await expectAllGone(tree);
     expect(await answers(`http://127.0.0.1:${port}/site/app.html`)).toBe(false);
   }, 120_000);
+
+  test("SIGKILL (no handler or exit hook runs) still ends the app server's whole process group and every browser", async () => {
+    const port = freePort();
+    project.write("killed/a.flow.yaml", readFileSync(join(project.dir, "suite/a.flow.yaml"), "utf8"));
+    project.write("killed/a.trace.jsonl", readFileSync(join(project.dir, "suite/a.trace.jsonl"), "utf8"));
+    project.write("killed/site/site/app.html", readFileSync(join(project.dir, "suite/site/site/app.html"), "utf8"));
+    project.write("killed/suite.yaml", `server:\n  command: python3 -m http.server \${APP_PORT} --bind 127.0.0.1 --directory site & wait\n  url: http://127.0.0.1:\${APP_PORT}/site/app.html\n  timeout_seconds: 30\n`);
+    const before = clicks;
+    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "killed"], { cwd: project.dir, env: { ...process.env, NO_COLOR: "1", APP_PORT: String(port) }, stdout: "ignore", stderr: "ignore" });
+    await waitFor("the flow to click", () => clicks > before);
+    const tree = descendants(proc.pid);
+    expect(tree.filter((p) => commandOf(p).includes("http.server")).length).toBeGreaterThanOrEqual(1);
+    expect(browsersOf(tree).length).toBeGreaterThan(0);
+    proc.kill("SIGKILL");
+    await proc.exited;
+    await expectAllGone(tree);
+    expect(await answers(`http://127.0.0.1:${port}/site/app.html`)).toBe(false);
+  }, 120_000);
 });

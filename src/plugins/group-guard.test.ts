@@ -1,0 +1,81 @@
+// The group guard for real: a process registers process groups, then is killed outright (SIGKILL,
+// so no exit hook runs): the groups still registered die with it, a released one does not.
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const dir = mkdtempSync(join(tmpdir(), "flowproof-guard-"));
+const leftovers: number[] = [];
+afterAll(() => {
+  for (const pid of leftovers) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function gone(pid: number, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    if (!alive(pid)) return true;
+    await Bun.sleep(50);
+  }
+  return !alive(pid);
+}
+
+test.skipIf(process.platform === "win32")("groups still registered die when their process is killed outright; a released group lives on; the guard keeps no process alive", async () => {
+  const script = join(dir, "owner.ts");
+  writeFileSync(script, `
+import { spawn } from "node:child_process";
+import { guardGroup } from ${JSON.stringify(join(import.meta.dir, "group-guard.ts"))};
+const start = () => spawn("sh", ["-c", "sleep 300 & sleep 300; wait"], { stdio: "ignore", detached: true });
+const guarded = start();
+guardGroup(guarded.pid!);
+// Started after the watchdog: it must not hold the watchdog's pipe open (it outlives the owner).
+const released = start();
+guardGroup(released.pid!)();
+guarded.unref();
+released.unref();
+console.log(JSON.stringify({ guarded: guarded.pid, released: released.pid }));
+if (process.argv[2] === "wait") setInterval(() => undefined, 1000);
+`);
+  // Killed outright while it runs.
+  const owner = Bun.spawn([process.execPath, script, "wait"], { stdout: "pipe", stderr: "inherit" });
+  const reader = owner.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  const pids = JSON.parse(text) as { guarded: number; released: number };
+  leftovers.push(pids.guarded, pids.released);
+  expect(alive(pids.guarded) && alive(pids.released)).toBe(true);
+  owner.kill("SIGKILL");
+  await owner.exited;
+  expect(await gone(pids.guarded, 5_000)).toBe(true);
+  expect(alive(pids.released)).toBe(true);
+
+  // An owner that has nothing left to do exits at once: neither the watchdog nor its pipe holds it.
+  const started = Date.now();
+  const quick = Bun.spawn([process.execPath, script], { stdout: "pipe", stderr: "inherit" });
+  const quickPids = JSON.parse((await new Response(quick.stdout).text()).trim()) as { guarded: number; released: number };
+  leftovers.push(quickPids.guarded, quickPids.released);
+  expect(await quick.exited).toBe(0);
+  expect(Date.now() - started).toBeLessThan(5_000);
+  // Its exit closed the watchdog's stdin: the group it never released went with it.
+  expect(await gone(quickPids.guarded, 5_000)).toBe(true);
+}, 30_000);

@@ -1,0 +1,72 @@
+// The last line of defence for process groups flowproof starts (agents, app servers, hooks, MCP
+// servers): a small watchdog shell, started once per process, that kills every group still
+// registered when flowproof ends in a way no exit hook sees (SIGKILL, the OOM killer). flowproof
+// tells it `+<pgid>` when a group starts and `-<pgid>` once the group was ended the normal way; its
+// stdin reaching end-of-file is flowproof's death, however it came. POSIX only: on Windows the
+// programs flowproof starts are in kill-on-close job objects instead.
+import type { Subprocess } from "bun";
+
+/**
+ * The watchdog: reads registrations until end-of-file, then kills what is left. It ignores the
+ * terminal's SIGINT and SIGHUP (flowproof handles those itself and ends its groups in order).
+ */
+const WATCHDOG = [
+  "trap '' INT HUP",
+  'groups=" "',
+  'while IFS= read -r line; do',
+  '  case "$line" in',
+  '    +*) groups="$groups${line#+} " ;;',
+  '    -*) groups=$(printf "%s" "$groups" | sed "s/ ${line#-} / /") ;;',
+  '  esac',
+  'done',
+  'for g in $groups; do kill -9 -"$g" 2>/dev/null; done',
+].join("\n");
+
+let watchdog: Subprocess<"pipe", "ignore", "ignore"> | null | undefined;
+
+function start(): Subprocess<"pipe", "ignore", "ignore"> | null {
+  if (process.platform === "win32") return null;
+  try {
+    // Its own process group: a signal sent to flowproof's group (a terminal's Ctrl-C) is not for it.
+    const proc = Bun.spawn(["sh", "-c", WATCHDOG], { stdin: "pipe", stdout: "ignore", stderr: "ignore", detached: true });
+    // Neither the watchdog nor its pipe keeps flowproof running.
+    proc.unref();
+    proc.stdin.unref();
+    return proc;
+  } catch {
+    // No sh: the exit hooks remain the only guard.
+    return null;
+  }
+}
+
+function tell(line: string): void {
+  watchdog ??= start();
+  if (!watchdog) return;
+  try {
+    watchdog.stdin.write(`${line}\n`);
+    void watchdog.stdin.flush();
+  } catch {
+    // The watchdog is gone (killed by someone): nothing more to tell it.
+    watchdog = null;
+  }
+}
+
+/**
+ * Registers process group `pgid` (a child spawned `detached`, whose pid is its group's id): it is
+ * killed if this process dies without ending it. Returns the release, to call once the group was
+ * ended (so a later group that reuses the id is never touched).
+ */
+export function guardGroup(pgid: number): () => void {
+  tell(`+${pgid}`);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    tell(`-${pgid}`);
+  };
+}
+
+/** The watchdog's pid, when one runs (for tests). */
+export function watchdogPid(): number | undefined {
+  return watchdog ? watchdog.pid : undefined;
+}
