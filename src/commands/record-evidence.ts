@@ -1,6 +1,7 @@
 // What a failed `record` keeps: its recording bundle (the frames up to the failure, redacted as
 // they were written) moved to `.flowproof/failed-records/<id>/`, with the surface's debug snapshot
-// beside them (`debug/dom.html`, `debug/console.log`, every secret redacted as in a run bundle).
+// beside them (`debug/dom.html`, `debug/console.log`, every secret redacted as in a run bundle),
+// and the recording's report (`report.html`, `result.json`) as a run bundle would hold it.
 // No trace was minted, so nothing references the authoring bundle any more; this directory is
 // named in the failure message instead.
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
@@ -10,6 +11,9 @@ import type { TraceStep } from "../trace/schema.ts";
 import { redact } from "../engine/context.ts";
 import { unusedRunId } from "../report/run-id.ts";
 import { FRAMES_DIR } from "../recording/bundle.ts";
+import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
+import { reportHtml } from "../report/html.ts";
+import type { RunReport } from "../report/schema.ts";
 import { didYouMean, snapshotOf, targetText, writeDebugFiles } from "./debug-bundle.ts";
 import { displayPath } from "./paths.ts";
 
@@ -18,7 +22,7 @@ export const FAILED_RECORDS_DIR = join(".flowproof", "failed-records");
 export interface FailedRecordEvidence {
   /** The evidence directory as people should see it, with a trailing `/`; undefined when there was nothing to keep. */
   readonly dir?: string;
-  /** What it holds: `frames`, `debug/dom.html`, `debug/console.log`. */
+  /** What it holds: `report.html`, `frames`, `debug/dom.html`, `debug/console.log`. */
   readonly kept: readonly string[];
   /** ` — did you mean 'X'?` when the failed step's target text is not on the page but a close one is; "" otherwise. */
   readonly suggestion: string;
@@ -45,6 +49,8 @@ export async function keepFailedRecord(options: {
   readonly flowDir: string;
   readonly failedStep: TraceStep | undefined;
   readonly secrets: ReadonlyMap<string, string>;
+  /** The recording as a run report (steps, frames, the failure): written as report.html and result.json. */
+  readonly report?: RunReport;
   readonly at?: Date;
 }): Promise<FailedRecordEvidence> {
   const dir = failedRecordDir(options.flowDir, options.at ?? new Date());
@@ -57,6 +63,16 @@ export async function keepFailedRecord(options: {
     // Evidence is best effort: a failure to keep it never hides the step's own failure.
     rmSync(options.bundleRoot, { recursive: true, force: true });
     kept.length = 0;
+  }
+  if (options.report) {
+    try {
+      mkdirSync(dir, { recursive: true });
+      writeFileAtomic(join(dir, "result.json"), JSON.stringify(options.report, null, 2) + "\n");
+      writeFileAtomic(join(dir, "report.html"), reportHtml(options.report));
+      kept.unshift("report.html");
+    } catch {
+      // The frames and the snapshot are kept even when the report cannot be written.
+    }
   }
   const snapshot = await snapshotOf(options.driver, options.secrets);
   let suggestion = "";

@@ -24,7 +24,7 @@ import { openExecution, stepTimeoutFromEnv, targetOfFlow } from "./execution.ts"
 import { loadPluginsFor } from "./project-plugins.ts";
 import { headedFor, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
-import { recorderObserver, stepsWithRanges } from "./recording.ts";
+import { recorderObserver, recordingReport, stepsWithRanges, withTimeline } from "./recording.ts";
 import { readTraceFile } from "../trace/read.ts";
 import { createModelClient, resolveProvider, type ModelClient } from "../authoring/provider.ts";
 import { createAuthoring, type AuthoringSession } from "../authoring/author.ts";
@@ -32,7 +32,8 @@ import { clarification, type Clarification } from "../authoring/clarification.ts
 import { loadFlowText, type Flow } from "../spec/flow.ts";
 import { ReusePool, groupTrace, stillResolves } from "../authoring/reuse.ts";
 import type { StepAuthor } from "../engine/blocks.ts";
-import { run } from "./run.ts";
+import { run, runOutcome } from "./run.ts";
+import type { RunReport } from "../report/schema.ts";
 
 export type { Clarification } from "../authoring/clarification.ts";
 export type { ModelClient, ChatMessage, Backend } from "../authoring/provider.ts";
@@ -241,22 +242,36 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     }
     // No trace is minted on a failure, so the bundle moves to failed-records/ with the page's
     // debug snapshot, and the message says where.
-    const keep = (failed: TraceStep | undefined) => keepFailedRecord({ driver: surface.driver, bundleRoot, flowDir: dirname(flow.file), failedStep: failed, secrets });
+    // The recording as a reviewer sees a run: every step, its frames, and why it failed.
+    const reportOf = (error: string | undefined): RunReport => {
+      const timed = withTimeline(results, summary.steps);
+      const outcome = runOutcome({ steps: timed, error, stale: false, interrupted: false });
+      const recording = recordingReport(summary, options);
+      return {
+        name: flow.name, trace_id: traceId, passed: false, outcome: outcome === "passed" ? "failed" : outcome, steps: timed,
+        duration_ms: Math.max(0, Date.now() - recordingStartedAt.getTime()), started_at: recordingStartedAt.toISOString(),
+        flowproof_version: FLOWPROOF_VERSION, spec_path: displayPath(flow.file), trace_path: displayPath(tracePath),
+        ...(error !== undefined ? { error } : {}), ...(recording ? { recording } : {}),
+      };
+    };
+    const keep = (failed: TraceStep | undefined, error: string | undefined) => keepFailedRecord({ driver: surface.driver, bundleRoot, flowDir: dirname(flow.file), failedStep: failed, secrets, report: reportOf(error) });
     const failedStep = results.find((r) => r.status !== "passed" && r.status !== "skipped");
     if (failedStep) {
       // A target text the page does not show, but a close one: say so (a typo in the flow is common).
-      const evidence = await keep(steps.find((s) => s.id === failedStep.id));
+      const evidence = await keep(steps.find((s) => s.id === failedStep.id), undefined);
       return fail({ steps: steps.length, step_results: results, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}${evidence.suggestion}${evidenceSentence(evidence)}` });
     }
     // assert_no_secret_leak is whole-run: a leak after its step passed still fails the recording.
     const lateLeak = structured.leaks.lateLeak();
     if (lateLeak) {
-      const evidence = await keep(undefined);
-      return fail({ steps: steps.length, step_results: results, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `${redact(lateLeak, secrets)}${evidenceSentence(evidence)}` });
+      const error = redact(lateLeak, secrets);
+      const evidence = await keep(undefined, error);
+      return fail({ steps: steps.length, step_results: results, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `${error}${evidenceSentence(evidence)}` });
     }
     if (!expansion.ok) {
-      const evidence = await keep(undefined);
-      return fail({ steps: steps.length, step_results: results, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `${expansion.error ?? "a block failed"}${evidenceSentence(evidence)}` });
+      const error = expansion.error ?? "a block failed";
+      const evidence = await keep(undefined, error);
+      return fail({ steps: steps.length, step_results: results, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `${error}${evidenceSentence(evidence)}` });
     }
     if (steps.length === 0) {
       // Every block decided to run nothing: an empty trace would replay as a flow that checks nothing.

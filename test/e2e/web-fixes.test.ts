@@ -2,7 +2,7 @@
 // replayed in real Chromium (API flows against a real local HTTP server): counting a top-level
 // JSON array, and the messages a failed step leaves (asserted verbatim).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
@@ -11,6 +11,7 @@ import { runCli } from "../support/cli.ts";
 import { record } from "../../src/commands/record.ts";
 import { run } from "../../src/commands/run.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+import type { RunReport } from "../../src/report/schema.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -113,7 +114,7 @@ describe("the messages a failed recording leaves", () => {
     expect(detail).toBe('expected the "Memo" field to show "${captured.balance} ${MEMO_CODE}" (that is, "100.00 ${MEMO_CODE}") within 1000 ms');
   });
 
-  test("a failed record keeps its frames, the page's DOM and its console in a failed-records bundle named in the message, secrets redacted", async () => {
+  test("a failed record keeps its report, frames, the page's DOM and its console in a failed-records bundle named in the message, secrets redacted", async () => {
     const own = tmpProject("flowproof-failed-record-");
     try {
       const memo = "memo-3391-secret";
@@ -129,16 +130,27 @@ describe("the messages a failed recording leaves", () => {
       const out = JSON.parse(r.stdout) as { trace_path: null; error: string; failed_record_dir: string };
       expect(out.trace_path).toBeNull();
       expect(out.failed_record_dir).toMatch(/^\.flowproof\/failed-records\/\d{8}T\d{6}\.\d{3}Z\/$/);
-      expect(out.error).toBe(`step s0004 (the "css:#balance" shows 87.66 within 1s) failed: expected the "css:#balance" to show "87.66" within 1000 ms; it shows "90.00"; no trace was written; the failure's evidence (frames, debug/dom.html, debug/console.log) is in ${out.failed_record_dir}`);
+      expect(out.error).toBe(`step s0004 (the "css:#balance" shows 87.66 within 1s) failed: expected the "css:#balance" to show "87.66" within 1000 ms; it shows "90.00"; no trace was written; the failure's evidence (report.html, frames, debug/dom.html, debug/console.log) is in ${out.failed_record_dir}`);
       const dir = join(own.dir, out.failed_record_dir);
       expect(readdirSync(join(dir, "recording")).filter((f) => f.endsWith(".png")).length).toBeGreaterThan(3);
       expect(readFileSync(join(dir, "debug", "dom.html"), "utf8")).toContain("90.00");
+      // The recording as a reviewer reads a run: every step with its status and frames, the failure's detail.
+      const report = JSON.parse(readFileSync(join(dir, "result.json"), "utf8")) as RunReport;
+      expectValidResult(join(dir, "result.json"));
+      expect(report).toMatchObject({ passed: false, outcome: "failed" });
+      expect(report.steps.map((s) => s.status)).toEqual(["passed", "passed", "passed", "failed", "skipped"]);
+      expect(report.steps[3]!.detail).toBe('expected the "css:#balance" to show "87.66" within 1000 ms; it shows "90.00"');
+      for (const f of report.recording!.frames) expect(existsSync(join(dir, f.file))).toBe(true);
+      const html = readFileSync(join(dir, "report.html"), "utf8");
+      expect(html).toContain("FAIL");
+      expect(html).toContain('it shows &quot;90.00&quot;');
+      expect(html).toContain(report.recording!.frames[0]!.file);
       expect(readFileSync(join(dir, "debug", "console.log"), "utf8")).toContain("console.log: paid 10.00 with memo ${MEMO_CODE}");
       expect(readdirSync(join(own.dir, ".flowproof", "recordings"))).toEqual([]);
       for (const file of own.files()) expect({ file, leaked: readFileSync(join(own.dir, file)).includes(memo) }).toEqual({ file, leaked: false });
       // The human form names the same directory.
       const human = await runCli(["record", "pay.flow.yaml", "--author", "rules"], { cwd: own.dir, env: { MEMO_CODE: memo } });
-      expect(human.stderr).toMatch(/RECORD FAILED: .*; no trace was written; the failure's evidence \(frames, debug\/dom\.html, debug\/console\.log\) is in \.flowproof\/failed-records\/\S+\/\n/);
+      expect(human.stderr).toMatch(/RECORD FAILED: .*; no trace was written; the failure's evidence \(report\.html, frames, debug\/dom\.html, debug\/console\.log\) is in \.flowproof\/failed-records\/\S+\/\n/);
     } finally {
       own.remove();
     }
