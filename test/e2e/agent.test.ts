@@ -367,6 +367,53 @@ describe("an agent run as a service (agent.url)", () => {
       service.kill();
     }
   });
+
+  test("follow_up: one POST per delivery, each after the previous one was answered, under one conversation id; replay needs no model", async () => {
+    const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+    const proxyPort = probe.port!;
+    probe.stop(true);
+    const p = project();
+    const log = join(p.dir, "service.log");
+    const service = Bun.spawn([BUN, join(REPO_ROOT, "test", "fixtures", "agents", "service.mjs")], {
+      env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${proxyPort}/v1`, OPENAI_API_KEY: "service-placeholder", SERVICE_LOG: log },
+      stdout: "pipe", stderr: "pipe",
+    });
+    try {
+      const reader = service.stdout.getReader();
+      const port = new TextDecoder().decode((await reader.read()).value).trim();
+      p.write("svc.flow.yaml", [
+        "name: Book and add a seat through the service", "app: agent", "agent:", `  url: http://127.0.0.1:${port}/run`, `  proxy_port: ${proxyPort}`, "steps:",
+        "  - prompt: Book KQ311 for Ada", "  - assert_tool_call: book_flight where flight.id equals KQ311",
+        "  - follow_up: Add a window seat", "  - assert: reply contains Window seat 14A", "",
+      ].join("\n"));
+      const before = model.requests.length;
+      const rec = await runCli(["record", "svc.flow.yaml"], { cwd: p.dir, env: recordEnv() });
+      expect(rec.code, rec.stdout + rec.stderr).toBe(0);
+      const recorded = model.requests.length - before;
+      expect(recorded).toBeGreaterThanOrEqual(3);
+      type Posted = { prompt: string; conversation: string; delivery: number; deliveries: number; received_at: number };
+      type Answered = { answered: number; answered_at: number };
+      const lines = () => readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Posted | Answered);
+      const posts = () => lines().filter((l): l is Posted => "prompt" in l);
+      const atRecord = posts();
+      expect(atRecord.map((b) => [b.prompt, b.delivery, b.deliveries])).toEqual([["Book KQ311 for Ada", 1, 2], ["Add a window seat", 2, 2]]);
+      expect(atRecord[0]!.conversation).toBe(atRecord[1]!.conversation);
+      // The second delivery was sent only once the first was answered.
+      const firstAnswered = lines().find((l): l is Answered => "answered" in l && l.answered === 1)!;
+      expect(atRecord[1]!.received_at).toBeGreaterThanOrEqual(firstAnswered.answered_at);
+      const replayed = model.requests.length;
+      const run = await runCli(["run", "svc.flow.yaml", "--json"], { cwd: p.dir, env: {} });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(model.requests.length).toBe(replayed);
+      const atReplay = posts().slice(2);
+      expect(atReplay.map((b) => [b.prompt, b.delivery])).toEqual([["Book KQ311 for Ada", 1], ["Add a window seat", 2]]);
+      // A new execution is a new conversation.
+      expect(atReplay[0]!.conversation).not.toBe(atRecord[0]!.conversation);
+      expect(atReplay[0]!.conversation).toBe(atReplay[1]!.conversation);
+    } finally {
+      service.kill();
+    }
+  });
 });
 
 describe("assert_no_secret_leak in an agent flow", () => {
