@@ -25,11 +25,11 @@ function loadedFraming(): StdioFraming {
 }
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentMcpServer, AgentToolCall, McpLane } from "../../src/plugins/api.ts";
+import { guardGroup } from "../../src/plugins/api.ts";
 
 type McpLaneCall = McpLane["calls"][number];
 type McpLaneEvent = McpLane["events"][number];
 import { fieldDiff, jsonEqual } from "./matcher.ts";
-import { guardGroup } from "../../src/plugins/group-guard.ts";
 
 type Json = Record<string, unknown>;
 type Message = Json;

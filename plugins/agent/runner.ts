@@ -3,7 +3,7 @@
 // A spawned agent and its children end with the execution, and are killed synchronously should
 // the flowproof process exit first.
 import { spawn } from "node:child_process";
-import { guardGroup } from "../../src/plugins/group-guard.ts";
+import { guardGroup } from "../../src/plugins/api.ts";
 
 export interface AgentExit {
   /** The exit code (null when a signal ended it); for a service, the HTTP status. */

@@ -168,6 +168,8 @@ export interface SceneInventory {
 /** Step effects: what an adapter observes an action do (see effects.ts). */
 export type { EffectKind, EffectReading, EffectWatch, ObservedEffect } from "./effects.ts";
 export { effectPath, effectRequest, isWriteMethod, observingNothing, WRITE_METHODS } from "./effects.ts";
+/** A plugin that starts a process group (`detached`) registers it, so it dies with flowproof however flowproof ends. */
+export { guardGroup } from "./group-guard.ts";
 
 /** One live surface (a browser page, a desktop window…). Every method is one attempt. */
 export interface AppDriver {
