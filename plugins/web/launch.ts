@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, join, resolve as resolvePath } from "node:path";
+import { guardGroup } from "../../src/plugins/api.ts";
 
 export const INSTALL_HINT =
   "install Chromium (Debian/Ubuntu: `apt-get install chromium`) or point FLOWPROOF_CHROME at a Chrome/Chromium/Edge executable";
@@ -241,6 +242,10 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
   const child: ChildProcess = spawn(command, commandArgs, { stdio: ["ignore", "ignore", "pipe"], detached: process.platform !== "win32" });
   const pid = child.pid;
   if (pid !== undefined) running.set(pid, userDataDir);
+  // The group guard kills the browser's whole group if flowproof dies without running its exit
+  // hooks: the only such guard where setpriv is missing (macOS, a Linux without util-linux), and
+  // the one that also reaches helpers that outlive the browser. On Windows the job object does it.
+  const unguard = pid !== undefined && process.platform !== "win32" ? guardGroup(pid) : () => undefined;
   let exitReason: string | undefined;
   const exitListeners: Array<(reason: string) => void> = [];
   // Listened for from the start: an exit (even by a signal, which leaves exitCode null) is never missed.
@@ -252,6 +257,7 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
         killGroup(pid, "SIGKILL");
         running.delete(pid);
       }
+      unguard();
       removeProfile(userDataDir);
       resolve();
       for (const l of exitListeners.splice(0)) l(exitReason);
