@@ -30,10 +30,17 @@ const evaluate = async (expression: string) => {
   if (res.exceptionDetails) throw new Error(res.exceptionDetails.text);
   return res.result.value as unknown;
 };
-/** Looks until the page settles (loading, the first look), so a test starts from a clean flag. */
+/**
+ * Looks until the page settles (loading, the first look, events a change queued for later such as
+ * the selectionchange a focus() fires), so a test starts from a clean flag: two clean looks in a row.
+ */
 async function settle(): Promise<void> {
-  for (let i = 0; i < 50 && (await changes.changed(session)); i++) await Bun.sleep(50);
-  expect(await changes.changed(session)).toBe(false);
+  let clean = 0;
+  for (let i = 0; i < 100 && clean < 2; i++) {
+    clean = (await changes.changed(session)) ? 0 : clean + 1;
+    if (clean < 2) await Bun.sleep(50);
+  }
+  expect(clean).toBe(2);
 }
 
 beforeAll(async () => {
