@@ -66,7 +66,7 @@ if (process.argv[2] === "wait") setInterval(() => undefined, 1000);
   expect(alive(pids.guarded) && alive(pids.released)).toBe(true);
   owner.kill("SIGKILL");
   await owner.exited;
-  expect(await gone(pids.guarded, 5_000)).toBe(true);
+  expect(await gone(pids.guarded, 10_000)).toBe(true);
   expect(alive(pids.released)).toBe(true);
 
   // An owner that has nothing left to do exits at once: neither the watchdog nor its pipe holds it.
@@ -75,7 +75,8 @@ if (process.argv[2] === "wait") setInterval(() => undefined, 1000);
   const quickPids = JSON.parse((await new Response(quick.stdout).text()).trim()) as { guarded: number; released: number };
   leftovers.push(quickPids.guarded, quickPids.released);
   expect(await quick.exited).toBe(0);
-  expect(Date.now() - started).toBeLessThan(5_000);
+  // Bounded well above a loaded machine's start-up time: the point is that nothing holds it open.
+  expect(Date.now() - started).toBeLessThan(20_000);
   // Its exit closed the watchdog's stdin: the group it never released went with it.
-  expect(await gone(quickPids.guarded, 5_000)).toBe(true);
-}, 30_000);
+  expect(await gone(quickPids.guarded, 10_000)).toBe(true);
+}, 60_000);
