@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { CHROME_ARGS, INSTALL_HINT, PROFILE_PREFIX, endpointWebSocketUrl, findBrowser, launchBrowser, sweepStaleProfiles } from "./launch.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
+import { firstLine } from "../../test/support/cli.ts";
 
 let dir = "";
 const cleanups: Array<() => void> = [];
@@ -195,15 +196,7 @@ async function browserInChild(prefix: string): Promise<{ proc: ReturnType<typeof
   const script = join(dir, "hold.ts");
   writeFileSync(script, `import { launchBrowser } from ${JSON.stringify(join(import.meta.dir, "launch.ts"))};\nconst b = await launchBrowser(${JSON.stringify(requireChromium())});\nconsole.log(b.pid);\nsetInterval(() => undefined, 1000);\n`);
   const proc = Bun.spawn([process.execPath, script], { stdout: "pipe", stderr: "inherit" });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  const pid = Number(text.trim());
+  const pid = Number(await firstLine(proc.stdout));
   expect(pid).toBeGreaterThan(0);
   return { proc, pid };
 }
@@ -288,14 +281,7 @@ describe("launchBrowser", () => {
     // Launches, prints the browser's pid, and exits (without close()) once told to on stdin.
     writeFileSync(script, `import { launchBrowser } from ${JSON.stringify(join(import.meta.dir, "launch.ts"))};\nconst b = await launchBrowser(${JSON.stringify(requireChromium())});\nconsole.log(b.pid);\nfor await (const _ of console) process.exit(0);\n`);
     const proc = Bun.spawn([process.execPath, script], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
-    const reader = proc.stdout.getReader();
-    let text = "";
-    while (!text.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += new TextDecoder().decode(value);
-    }
-    const pid = Number(text.trim());
+    const pid = Number(await firstLine(proc.stdout));
     expect(pid).toBeGreaterThan(0);
     try {
       await Bun.sleep(500);

@@ -4,6 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { firstLine } from "../../test/support/cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "flowproof-guard-"));
 const leftovers: number[] = [];
@@ -54,14 +55,7 @@ if (process.argv[2] === "wait") setInterval(() => undefined, 1000);
 `);
   // Killed outright while it runs.
   const owner = Bun.spawn([process.execPath, script, "wait"], { stdout: "pipe", stderr: "inherit" });
-  const reader = owner.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += new TextDecoder().decode(value);
-  }
-  const pids = JSON.parse(text) as { guarded: number; released: number };
+  const pids = JSON.parse(await firstLine(owner.stdout)) as { guarded: number; released: number };
   leftovers.push(pids.guarded, pids.released);
   expect(alive(pids.guarded) && alive(pids.released)).toBe(true);
   owner.kill("SIGKILL");
