@@ -13,7 +13,7 @@ import { createConnection, createServer, isIP, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentContainment, AgentTarget, EgressRule } from "../../src/plugins/api.ts";
-import { nsProgram, nsV6Bytes, type NsAttempt, type NsConfig } from "./containment-ns.ts";
+import { nsProgram, nsSplice, nsV6Bytes, type NsAttempt, type NsConfig } from "./containment-ns.ts";
 
 /** The tier of a contained run. */
 export const ENFORCED_TIER = "enforced (linux user+network namespace)";
@@ -148,15 +148,7 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
     const socket = join(dir, `r${forwards.length}.sock`);
     // Half-open allowed on both legs (as inside): each side's end is passed on, the other direction keeps flowing.
     const server = createServer({ allowHalfOpen: true }, (conn) => {
-      const out = createConnection({ host: target.host, port: target.port, allowHalfOpen: true });
-      const end = () => {
-        conn.destroy();
-        out.destroy();
-      };
-      conn.on("error", end).on("close", end);
-      out.on("error", end).on("close", end);
-      conn.pipe(out);
-      out.pipe(conn);
+      nsSplice(conn, createConnection({ host: target.host, port: target.port, allowHalfOpen: true }));
     });
     await new Promise<void>((resolve, reject) => server.once("error", reject).listen(socket, () => resolve()));
     servers.push(server);
@@ -287,15 +279,8 @@ function relayListener(allowed: (firstLine: string) => { host: string; port: num
         return;
       }
       const out = createConnection({ host: to.host, port: to.port, allowHalfOpen: true });
-      const end = () => {
-        conn.destroy();
-        out.destroy();
-      };
-      conn.on("error", end).on("close", end);
-      out.on("error", end).on("close", end);
       if (first.length > nl + 1) out.write(first.subarray(nl + 1));
-      conn.pipe(out);
-      out.pipe(conn);
+      nsSplice(conn, out);
     });
   });
 }
