@@ -1,5 +1,5 @@
-// The last line of defence for process groups flowproof starts (agents, app servers, hooks, MCP
-// servers): a small watchdog shell, started once per process, that kills every group still
+// The last line of defence for process groups flowproof starts (browsers, agents, app servers,
+// hooks, MCP servers): a small watchdog shell, started once per process, that kills every group still
 // registered when flowproof ends in a way no exit hook sees (SIGKILL, the OOM killer). flowproof
 // tells it `+<pgid>` when a group starts and `-<pgid>` once the group was ended the normal way; its
 // stdin reaching end-of-file is flowproof's death, however it came. POSIX only: on Windows the
@@ -64,9 +64,4 @@ export function guardGroup(pgid: number): () => void {
     released = true;
     tell(`-${pgid}`);
   };
-}
-
-/** The watchdog's pid, when one runs (for tests). */
-export function watchdogPid(): number | undefined {
-  return watchdog ? watchdog.pid : undefined;
 }
