@@ -35,7 +35,7 @@ const median = (xs: readonly number[]) => {
 async function main(): Promise<number> {
   const runs = Math.max(1, option("--runs", 5));
   const warmup = option("--warmup", 1);
-  if (!findBrowser().path) {
+  if (!findBrowser(process.env, { headless: true }).path) {
     console.error("bench: no Chromium found; set FLOWPROOF_CHROME or install chromium");
     return 2;
   }

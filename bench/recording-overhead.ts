@@ -61,7 +61,7 @@ interface Sample { wallMs: number; stepsMs: number; frames: string[]; runDir: st
 
 async function main(): Promise<number> {
   const runs = parseRuns(process.argv.slice(2));
-  const chrome = findBrowser().path;
+  const chrome = findBrowser(process.env, { headless: true }).path;
   if (!chrome) {
     console.error("bench: no Chromium found; set FLOWPROOF_CHROME or install chromium");
     return 2;

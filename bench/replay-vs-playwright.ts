@@ -16,6 +16,7 @@ import { chromium, type Locator, type Page } from "playwright-core";
 import { parse as parseYaml } from "yaml";
 import { record, run } from "../src/index.ts";
 import { PAGES_DIR, startServer } from "./app-server.ts";
+import { findBrowser } from "../plugins/web/launch.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options and environment
@@ -384,13 +385,15 @@ function report(fp: readonly Sample[], fpOff: readonly Sample[], pwFill: readonl
 
 async function main(): Promise<number> {
   const { runs, warmup, json } = parseArgs(process.argv.slice(2));
-  const chrome = process.env["FLOWPROOF_CHROME"] ?? "/usr/bin/chromium";
+  // What a headless flowproof run takes (the headless shell when installed, as Playwright's headless default is).
+  const chrome = findBrowser(process.env, { headless: true }).path ?? "/usr/bin/chromium";
   if (!existsSync(chrome)) {
     console.error(`bench: Chromium not found at ${chrome}.\n  Install it (Debian/Ubuntu: apt-get install chromium) or set FLOWPROOF_CHROME to a Chrome/Chromium executable.\n  The benchmark never downloads a browser.`);
     return 2;
   }
   // flowproof's launcher reads FLOWPROOF_CHROME from the process environment: both contenders use this binary.
   process.env["FLOWPROOF_CHROME"] = chrome;
+  console.error(`bench: browser ${chrome}`);
   checkFlowMatchesSteps();
 
   const server = startServer();

@@ -66,7 +66,7 @@ async function cli(args: string[], cwd: string): Promise<{ code: number; stdout:
 }
 
 if (import.meta.main) {
-  if (!findBrowser().path) {
+  if (!findBrowser(process.env, { headless: true }).path) {
     console.error("bench: no Chromium found; set FLOWPROOF_CHROME");
     process.exit(2);
   }

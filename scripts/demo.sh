@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One command for a fresh Debian machine: installs Chromium (apt) when missing and the npm
+# One command for a fresh Debian machine: installs Chromium and its headless shell (apt) when missing and the npm
 # dependencies (Bun included), then runs the bundled demo: the example app and its flows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,7 +8,7 @@ if [ -z "${FLOWPROOF_CHROME:-}" ] && ! command -v chromium >/dev/null 2>&1 && ! 
   echo "Installing Chromium from Debian's packages…"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-headless-shell >/dev/null
 fi
 
 if [ ! -x node_modules/.bin/bun ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

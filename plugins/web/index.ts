@@ -10,7 +10,7 @@ import { browserSource, parseWebConfig } from "./config.ts";
 const ENDPOINT_HINT = "start that browser with --remote-debugging-port=<port> (and --remote-allow-origins=* for older versions), or fix `browser.endpoint:` in the flow";
 
 async function startBrowser(headed: boolean, extraArgs: readonly string[] = []): Promise<LaunchedBrowser> {
-  const found = findBrowser();
+  const found = findBrowser(process.env, { headless: !headed });
   if (!found.path) throw new AdapterUnavailableError(`no Chromium-family browser found (looked at ${found.tried.join("; ")})`, INSTALL_HINT);
   try {
     return await launchBrowser(found.path, { headed, extraArgs });

@@ -77,6 +77,37 @@ describe("findBrowser", () => {
   });
 });
 
+describe("findBrowser for a headless run", () => {
+  test("prefers the headless shell's install path over chromium on PATH", () => {
+    const shell = join(binDir("chromium-headless-shell"), "chromium-headless-shell");
+    expect(findBrowser({ PATH: binDir("chromium") }, { headless: true, shellPaths: [shell] })).toEqual({ path: shell, tried: [] });
+  });
+
+  test("takes a headless shell on PATH when none is at its install path", () => {
+    const d = binDir("chromium", "chrome-headless-shell");
+    expect(findBrowser({ PATH: d }, { headless: true, shellPaths: [join(binDir(), "missing")] }).path).toBe(join(d, "chrome-headless-shell"));
+  });
+
+  test("falls back to the usual browsers when no shell is installed", () => {
+    const d = binDir("chromium");
+    expect(findBrowser({ PATH: d }, { headless: true, shellPaths: [] }).path).toBe(join(d, "chromium"));
+  });
+
+  test("a headed run (the default) never takes the shell, which cannot show a window", () => {
+    const shell = join(binDir("chromium-headless-shell"), "chromium-headless-shell");
+    const d = binDir("chromium", "chromium-headless-shell");
+    expect(findBrowser({ PATH: d }, { shellPaths: [shell] }).path).toBe(join(d, "chromium"));
+    expect(findBrowser({ PATH: d }, { headless: false, shellPaths: [shell] }).path).toBe(join(d, "chromium"));
+  });
+
+  test("FLOWPROOF_CHROME and CHROME still win over an installed shell", () => {
+    const shell = join(binDir("chromium-headless-shell"), "chromium-headless-shell");
+    const mine = join(binDir("my-chrome"), "my-chrome");
+    expect(findBrowser({ FLOWPROOF_CHROME: mine }, { headless: true, shellPaths: [shell] }).path).toBe(mine);
+    expect(findBrowser({ CHROME: mine }, { headless: true, shellPaths: [shell] }).path).toBe(mine);
+  });
+});
+
 describe("CHROME_ARGS", () => {
   test("runs headless on a free DevTools port without first-run prompts", () => {
     expect(CHROME_ARGS).toContain("--headless=new");
@@ -238,7 +269,10 @@ describe("sweepStaleProfiles", () => {
 
 describe("launchBrowser", () => {
   test("names its profile after this process, and close() stops every browser process and removes the profile and its singleton socket directory", async () => {
-    const browser = await launchBrowser(requireChromium());
+    // The full browser (what a headed run takes): it keeps a process-singleton socket; the headless shell does not.
+    const full = findBrowser(process.env).path;
+    if (!full) throw new Error(`this test needs the full Chromium browser, not only its headless shell: ${INSTALL_HINT}`);
+    const browser = await launchBrowser(full);
     cleanups.push(() => killGroup(browser.pid));
     const profile = profileOf(browser.pid);
     expect(profile).toStartWith(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
