@@ -68,16 +68,16 @@ async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream
  * 30 s until listed.
  */
 const WEIGHTS: Record<string, number> = {
-  trust: 308, "scoped-targets": 293, unit: 291, suite: 282, effects: 276, "web-fixes": 269,
-  windows: 209, agent: 208, recording: 182, "grammar-forms": 179, "suite-scale": 179, cli: 175,
-  sap: 172, "unit-servers": 158, "unit-commands": 154, "oob-assertions": 153, executable: 153,
-  blocks: 127, "assertions-more": 125, actions: 124, "browser-faults": 124, python: 106, mcp: 104,
-  authoring: 102, "web-apps": 101, signals: 95, "output-faults": 89, "multi-surface-kinds": 88,
-  heal: 84, "real-grids": 71, plugins: 64, "multi-surface": 64, "agent-mcp": 63,
-  "windows-apps": 61, shaping: 60, "recording-reuse": 59, egress: 55, secrets: 53, "keep-open": 48,
-  "suite-defaults": 46, "api-effects": 46, demo: 43, "web-components": 38, "debug-bundle": 24,
-  "mcp-lifecycle": 20, "windows-uwp": 15, "wine-bed": 14, "sap-platform": 9, "bad-input": 7,
-  "windows-load": 5, "error-shape": 3,
+  trust: 211, suite: 160, unit: 158, windows: 147, "scoped-targets": 145, effects: 129, sap: 124,
+  "web-fixes": 118, "oob-assertions": 108, agent: 102, executable: 91, "suite-scale": 73,
+  actions: 72, "unit-servers": 71, "assertions-more": 64, blocks: 62, recording: 61, cli: 59,
+  "unit-commands": 57, "browser-faults": 57, authoring: 56, python: 55, signals: 55,
+  "windows-apps": 55, egress: 55, "multi-surface-kinds": 54, "web-apps": 53, mcp: 51, secrets: 50,
+  "grammar-forms": 49, "output-faults": 49, plugins: 46, heal: 39, "agent-mcp": 36,
+  "real-grids": 35, shaping: 33, "recording-reuse": 31, "multi-surface": 24, "api-effects": 22,
+  "suite-defaults": 18, demo: 18, "debug-bundle": 18, "keep-open": 15, "mcp-lifecycle": 15,
+  "windows-uwp": 15, "web-components": 14, "wine-bed": 13, "bad-input": 8, "windows-load": 4,
+  "sap-platform": 3, "error-shape": 1,
 };
 
 function jobQueue(): Job[] {
