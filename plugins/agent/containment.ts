@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection, createServer, isIP, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentContainment, AgentTarget, EgressRule } from "../../src/plugins/api.ts";
+import { guardDir, type AgentContainment, type AgentTarget, type EgressRule } from "../../src/plugins/api.ts";
 import { nsProgram, nsSplice, nsV6Bytes, type NsAttempt, type NsConfig } from "./containment-ns.ts";
 
 /** The tier of a contained run. */
@@ -142,6 +142,8 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
     pinned.set(r.host, [...new Set(found)]);
   }
   const dir = mkdtempSync(join(tmpdir(), "flowproof-egress-"));
+  // Removed with this process even when it is killed outright (the relays' sockets, the agent's config).
+  const unguard = guardDir(dir);
   const servers: Server[] = [];
   const forwards: NsConfig["forwards"][number][] = [];
   const relay = async (inside: { host: string; port: number }, target: { host: string; port: number }) => {
@@ -171,6 +173,7 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
   } catch (error) {
     for (const s of servers) s.close();
     rmSync(dir, { recursive: true, force: true });
+    unguard();
     throw error;
   }
   // A CIDR range: one listener on the port; each connection is relayed to the address it was made to, if in range.
@@ -194,6 +197,7 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
     if (!nftAvailable()) {
       for (const s of servers) s.close();
       rmSync(dir, { recursive: true, force: true });
+      unguard();
       const bare = rules.filter((r) => r.kind !== "cidr" && r.port === undefined).map((r) => (r.kind === "ip" ? r.ip : r.kind === "host" ? r.host : "")).join("`, `");
       throw new Error(`agent.allow_egress: \`${bare}\` allows every port, which needs nftables (\`nft\`) inside the agent's namespace, and \`nft\` is not installed: install the nftables package, or name the ports (\`${bare.split("`")[0]}:443\`)`);
     }
@@ -224,6 +228,7 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
     stopped = true;
     for (const s of servers) s.close();
     rmSync(dir, { recursive: true, force: true });
+    unguard();
   };
   return {
     tier,

@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import type { DownloadState } from "../../src/plugins/api.ts";
+import { guardDir, type DownloadState } from "../../src/plugins/api.ts";
 import type { Connection } from "./cdp/connection.ts";
 
 interface Entry {
@@ -80,6 +80,13 @@ export interface Downloads {
 export async function createDownloads(connection: Connection, browserContextId: string, ownFrame: (frameId: string) => boolean, dir?: string): Promise<Downloads> {
   if (dir !== undefined) mkdirSync(dir, { recursive: true });
   const tracker = new DownloadTracker(dir ?? mkdtempSync(join(tmpdir(), "flowproof-downloads-")), dir !== undefined);
+  // A temporary directory goes with this process even when it is killed outright.
+  const unguard = dir === undefined ? guardDir(tracker.dir) : () => undefined;
+  const removeTemporary = () => {
+    // A directory the flow named is the user's: its files are the point of it.
+    if (dir === undefined) rmSync(tracker.dir, { recursive: true, force: true });
+    unguard();
+  };
   const ours = new Set<string>();
   // A page target's id is its main frame's id: the pages this context opened, seen as they open.
   const pages = new Set<string>();
@@ -99,13 +106,18 @@ export async function createDownloads(connection: Connection, browserContextId: 
       if (ours.has(p.guid)) tracker.progress(p.guid, p.state);
     }),
   ];
-  await connection.send("Browser.setDownloadBehavior", { behavior: "allowAndName", browserContextId, downloadPath: tracker.dir, eventsEnabled: true });
+  try {
+    await connection.send("Browser.setDownloadBehavior", { behavior: "allowAndName", browserContextId, downloadPath: tracker.dir, eventsEnabled: true });
+  } catch (error) {
+    for (const off of offs) off();
+    removeTemporary();
+    throw error;
+  }
   return {
     state: (take) => tracker.state(take),
     close() {
       for (const off of offs) off();
-      // A directory the flow named is the user's: its files are the point of it.
-      if (dir === undefined) rmSync(tracker.dir, { recursive: true, force: true });
+      removeTemporary();
     },
   };
 }

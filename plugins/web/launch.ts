@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, join, resolve as resolvePath } from "node:path";
-import { guardGroup } from "../../src/plugins/api.ts";
+import { guardDir, guardGroup } from "../../src/plugins/api.ts";
 
 export const INSTALL_HINT =
   "install Chromium (Debian/Ubuntu: `apt-get install chromium`) or point FLOWPROOF_CHROME at a Chrome/Chromium/Edge executable";
@@ -173,15 +173,24 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 /** The directory Chromium made for its process-singleton socket, which a killed browser leaves in the temp directory. */
 const SINGLETON_DIR = /^org\.chromium\.Chromium\.[A-Za-z0-9]+$/;
 
-function removeProfile(dir: string): void {
+/**
+ * The directory of the profile's process-singleton socket: its SingletonSocket links to
+ * <tmp>/org.chromium.Chromium.XXXXXX/SingletonSocket. Undefined when there is none (the browser
+ * never got that far, removed its own, or is the headless shell, which keeps none).
+ */
+function singletonDirOf(profile: string): string | undefined {
   try {
-    // The profile's SingletonSocket links to <tmp>/org.chromium.Chromium.XXXXXX/SingletonSocket;
-    // that directory goes with the profile, or every run would leave one behind.
-    const socketDir = dirname(readlinkSync(join(dir, "SingletonSocket")));
-    if (SINGLETON_DIR.test(basename(socketDir)) && resolvePath(dirname(socketDir)) === resolvePath(tmpdir())) rmSync(socketDir, { recursive: true, force: true });
+    const socketDir = dirname(readlinkSync(join(profile, "SingletonSocket")));
+    return SINGLETON_DIR.test(basename(socketDir)) && resolvePath(dirname(socketDir)) === resolvePath(tmpdir()) ? socketDir : undefined;
   } catch {
-    // no singleton socket (the browser never got that far, or it removed its own)
+    return undefined;
   }
+}
+
+function removeProfile(dir: string): void {
+  // The singleton socket's directory goes with the profile, or every run would leave one behind.
+  const socketDir = singletonDirOf(dir);
+  if (socketDir) rmSync(socketDir, { recursive: true, force: true });
   try {
     rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   } catch {
@@ -253,6 +262,14 @@ const PARENT_DEATH_WRAPPER = process.platform === "linux" ? ["/usr/bin/setpriv",
 export function launchBrowser(executable: string, options: { headed?: boolean; timeoutMs?: number; windowSize?: [number, number]; extraArgs?: readonly string[] } = {}): Promise<LaunchedBrowser> {
   sweepStaleProfiles();
   const userDataDir = mkdtempSync(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
+  // The profile (and, once the browser made it, its singleton socket's directory) is removed by
+  // the group guard's watchdog if this process is killed outright; the next launch's sweep is the
+  // fallback where no watchdog runs.
+  const dirGuards = [guardDir(userDataDir)];
+  const removeOwnProfile = () => {
+    removeProfile(userDataDir);
+    for (const release of dirGuards.splice(0)) release();
+  };
   const size = options.windowSize ?? [1280, 800];
   const args = [
     ...CHROME_ARGS.filter((a) => !(options.headed && a.startsWith("--headless"))),
@@ -287,7 +304,7 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
         running.delete(pid);
       }
       unguard();
-      removeProfile(userDataDir);
+      removeOwnProfile();
       resolve();
       for (const l of exitListeners.splice(0)) l(exitReason);
     });
@@ -300,7 +317,7 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
       clearTimeout(kill);
       return;
     }
-    if (pid === undefined) removeProfile(userDataDir);
+    if (pid === undefined) removeOwnProfile();
     else await exited;
   };
   return new Promise((resolve, reject) => {
@@ -316,7 +333,7 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
     };
     child.once("error", (e) => {
       // A browser that could not be spawned never exits: its profile is removed here.
-      if (pid === undefined) removeProfile(userDataDir);
+      if (pid === undefined) removeOwnProfile();
       fail(e);
     });
     child.once("exit", (code, signal) => fail(new Error(`the browser exited at start (code ${code ?? "none"}, signal ${signal ?? "none"})`)));
@@ -329,6 +346,8 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
       clearTimeout(timer);
       child.stderr?.removeAllListeners("data");
       child.stderr?.resume();
+      const socketDir = singletonDirOf(userDataDir);
+      if (socketDir && dirGuards.length > 0) dirGuards.push(guardDir(socketDir));
       resolve({
         wsUrl: m[1]!,
         executable,

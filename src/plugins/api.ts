@@ -169,7 +169,7 @@ export interface SceneInventory {
 export type { EffectKind, EffectReading, EffectWatch, ObservedEffect } from "./effects.ts";
 export { effectPath, effectRequest, isWriteMethod, observingNothing, WRITE_METHODS } from "./effects.ts";
 /** A plugin that starts a process group (`detached`) registers it, so it dies with flowproof however flowproof ends. */
-export { guardGroup } from "./group-guard.ts";
+export { guardDir, guardGroup } from "./group-guard.ts";
 
 /** One live surface (a browser page, a desktop window…). Every method is one attempt. */
 export interface AppDriver {

@@ -1,7 +1,8 @@
-// The group guard for real: a process registers process groups, then is killed outright (SIGKILL,
-// so no exit hook runs): the groups still registered die with it, a released one does not.
+// The group guard for real: a process registers process groups and temporary directories, then is
+// killed outright (SIGKILL, so no exit hook runs): the groups still registered die with it and the
+// directories still registered are removed; a released group or directory is left alone.
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { firstLine } from "../../test/support/cli.ts";
@@ -37,11 +38,22 @@ async function gone(pid: number, withinMs: number): Promise<boolean> {
   return !alive(pid);
 }
 
-test.skipIf(process.platform === "win32")("groups still registered die when their process is killed outright; a released group lives on; the guard keeps no process alive", async () => {
+async function removed(path: string, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    if (!existsSync(path)) return true;
+    await Bun.sleep(50);
+  }
+  return !existsSync(path);
+}
+
+test.skipIf(process.platform === "win32")("groups still registered die when their process is killed outright and directories still registered are removed; released ones stay; the guard keeps no process alive", async () => {
   const script = join(dir, "owner.ts");
   writeFileSync(script, `
 import { spawn } from "node:child_process";
-import { guardGroup } from ${JSON.stringify(join(import.meta.dir, "group-guard.ts"))};
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { guardDir, guardGroup } from ${JSON.stringify(join(import.meta.dir, "group-guard.ts"))};
 const start = () => spawn("sh", ["-c", "sleep 300 & sleep 300; wait"], { stdio: "ignore", detached: true });
 const guarded = start();
 guardGroup(guarded.pid!);
@@ -50,27 +62,37 @@ const released = start();
 guardGroup(released.pid!)();
 guarded.unref();
 released.unref();
-console.log(JSON.stringify({ guarded: guarded.pid, released: released.pid }));
+// Directories: one registered (a space and a quote in its name), one registered and released.
+const keptDir = mkdtempSync(join(${JSON.stringify(dir)}, "guarded it's "));
+writeFileSync(join(keptDir, "file"), "x");
+guardDir(keptDir);
+const releasedDir = mkdtempSync(join(${JSON.stringify(dir)}, "released-"));
+guardDir(releasedDir)();
+console.log(JSON.stringify({ guarded: guarded.pid, released: released.pid, guardedDir: keptDir, releasedDir }));
 if (process.argv[2] === "wait") setInterval(() => undefined, 1000);
 `);
   // Killed outright while it runs.
   const owner = Bun.spawn([process.execPath, script, "wait"], { stdout: "pipe", stderr: "inherit" });
-  const pids = JSON.parse(await firstLine(owner.stdout)) as { guarded: number; released: number };
+  const pids = JSON.parse(await firstLine(owner.stdout)) as { guarded: number; released: number; guardedDir: string; releasedDir: string };
   leftovers.push(pids.guarded, pids.released);
   expect(alive(pids.guarded) && alive(pids.released)).toBe(true);
   owner.kill("SIGKILL");
   await owner.exited;
   expect(await gone(pids.guarded, 10_000)).toBe(true);
   expect(alive(pids.released)).toBe(true);
+  expect(await removed(pids.guardedDir, 10_000)).toBe(true);
+  expect(existsSync(pids.releasedDir)).toBe(true);
 
   // An owner that has nothing left to do exits at once: neither the watchdog nor its pipe holds it.
   const started = Date.now();
   const quick = Bun.spawn([process.execPath, script], { stdout: "pipe", stderr: "inherit" });
-  const quickPids = JSON.parse((await new Response(quick.stdout).text()).trim()) as { guarded: number; released: number };
+  const quickPids = JSON.parse((await new Response(quick.stdout).text()).trim()) as { guarded: number; released: number; guardedDir: string; releasedDir: string };
   leftovers.push(quickPids.guarded, quickPids.released);
   expect(await quick.exited).toBe(0);
   // Bounded well above a loaded machine's start-up time: the point is that nothing holds it open.
   expect(Date.now() - started).toBeLessThan(20_000);
   // Its exit closed the watchdog's stdin: the group it never released went with it.
   expect(await gone(quickPids.guarded, 10_000)).toBe(true);
+  expect(await removed(quickPids.guardedDir, 10_000)).toBe(true);
+  expect(existsSync(quickPids.releasedDir)).toBe(true);
 }, 60_000);

@@ -1,25 +1,32 @@
 // The last line of defence for process groups flowproof starts (browsers, agents, app servers,
-// hooks, MCP servers): a small watchdog shell, started once per process, that kills every group still
-// registered when flowproof ends in a way no exit hook sees (SIGKILL, the OOM killer). flowproof
-// tells it `+<pgid>` when a group starts and `-<pgid>` once the group was ended the normal way; its
-// stdin reaching end-of-file is flowproof's death, however it came. POSIX only: on Windows the
-// programs flowproof starts are in kill-on-close job objects instead.
+// hooks, MCP servers) and the temporary directories it makes for them: a small watchdog shell,
+// started once per process, that kills every group still registered, then removes every directory
+// still registered, when flowproof ends in a way no exit hook sees (SIGKILL, the OOM killer).
+// flowproof tells it `+<pgid>` when a group starts and `-<pgid>` once the group was ended the
+// normal way (`D+<path>` / `D-<path>` for a directory); its stdin reaching end-of-file is
+// flowproof's death, however it came. POSIX only: on Windows the programs flowproof starts are in
+// kill-on-close job objects instead.
 import type { Subprocess } from "bun";
 
 /**
- * The watchdog: reads registrations until end-of-file, then kills what is left. It ignores the
- * terminal's SIGINT and SIGHUP (flowproof handles those itself and ends its groups in order).
+ * The watchdog: reads registrations until end-of-file, then kills what is left and removes the
+ * directories left (one path a line). It ignores the terminal's SIGINT and SIGHUP (flowproof handles
+ * those itself and ends its groups in order).
  */
 const WATCHDOG = [
   "trap '' INT HUP",
   'groups=" "',
+  "dirs=''",
   'while IFS= read -r line; do',
   '  case "$line" in',
   '    +*) groups="$groups${line#+} " ;;',
   '    -*) groups=$(printf "%s" "$groups" | sed "s/ ${line#-} / /") ;;',
+  '    D+*) dirs=$(printf "%s\\n%s" "$dirs" "${line#D+}") ;;',
+  '    D-*) dirs=$(printf "%s\\n" "$dirs" | grep -vxF -- "${line#D-}") ;;',
   '  esac',
   'done',
   'for g in $groups; do kill -9 -"$g" 2>/dev/null; done',
+  'printf "%s\\n" "$dirs" | while IFS= read -r d; do [ -n "$d" ] && rm -rf -- "$d"; done',
 ].join("\n");
 
 let watchdog: Subprocess<"pipe", "ignore", "ignore"> | null | undefined;
@@ -63,5 +70,21 @@ export function guardGroup(pgid: number): () => void {
     if (released) return;
     released = true;
     tell(`-${pgid}`);
+  };
+}
+
+/**
+ * Registers temporary directory `path` (absolute, one line): it is removed if this process dies
+ * before removing it, after the registered groups (whose programs may write there) are killed.
+ * Returns the release, to call once the directory was removed or handed over.
+ */
+export function guardDir(path: string): () => void {
+  if (path.includes("\n") || !path.startsWith("/")) return () => undefined;
+  tell(`D+${path}`);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    tell(`D-${path}`);
   };
 }

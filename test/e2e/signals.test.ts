@@ -249,21 +249,29 @@ describe("signals to a suite run with `server:`", () => {
     expect(await answers(`http://127.0.0.1:${port}/site/app.html`)).toBe(false);
   }, 120_000);
 
-  test("SIGKILL (no handler or exit hook runs) still ends the app server's whole process group and every browser", async () => {
+  test("SIGKILL (no handler or exit hook runs) still ends the app server's whole process group and every browser, and leaves no temporary directory", async () => {
     const port = freePort();
     project.write("killed/a.flow.yaml", readFileSync(join(project.dir, "suite/a.flow.yaml"), "utf8"));
     project.write("killed/a.trace.jsonl", readFileSync(join(project.dir, "suite/a.trace.jsonl"), "utf8"));
     project.write("killed/site/site/app.html", readFileSync(join(project.dir, "suite/site/site/app.html"), "utf8"));
     project.write("killed/suite.yaml", `server:\n  command: python3 -m http.server \${APP_PORT} --bind 127.0.0.1 --directory site & wait\n  url: http://127.0.0.1:\${APP_PORT}/site/app.html\n  timeout_seconds: 30\n`);
     const before = clicks;
-    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "killed"], { cwd: project.dir, env: { ...process.env, NO_COLOR: "1", APP_PORT: String(port) }, stdout: "ignore", stderr: "ignore" });
+    // A temporary directory of its own: the browser profile, its downloads directory (and the full
+    // browser's singleton socket) land there, and must all be gone once it was killed.
+    const tmp = project.write("killed-tmp/.keep", "").replace(/\/\.keep$/, "");
+    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "killed"], { cwd: project.dir, env: { ...process.env, NO_COLOR: "1", APP_PORT: String(port), TMPDIR: tmp }, stdout: "ignore", stderr: "ignore" });
     await waitFor("the flow to click", () => clicks > before);
     const tree = descendants(proc.pid);
     expect(tree.filter((p) => commandOf(p).includes("http.server")).length).toBeGreaterThanOrEqual(1);
     expect(browsersOf(tree).length).toBeGreaterThan(0);
+    // (flowproof-page-script is the page script's cache, kept on purpose.)
+    const ours = () => readdirSync(tmp).filter((e) => (e.startsWith("flowproof-") && e !== "flowproof-page-script") || e.startsWith("org.chromium."));
+    expect(ours().some((e) => e.startsWith("flowproof-chrome-"))).toBe(true);
+    expect(ours().some((e) => e.startsWith("flowproof-downloads-"))).toBe(true);
     proc.kill("SIGKILL");
     await proc.exited;
     await expectAllGone(tree);
     expect(await answers(`http://127.0.0.1:${port}/site/app.html`)).toBe(false);
+    await waitFor("the temporary directories to be removed", () => ours().length === 0, 15_000).catch((e) => { throw new Error(`${e.message}: left ${ours().join(", ")}`); });
   }, 120_000);
 });
