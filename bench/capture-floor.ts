@@ -21,27 +21,12 @@ import { record, run } from "../src/index.ts";
 import { Connection, type Session } from "../plugins/web/cdp/connection.ts";
 import { findBrowser, launchBrowser } from "../plugins/web/launch.ts";
 import { startServer } from "./app-server.ts";
+import { median, wholeOption } from "./stats.ts";
 
 const FLOW_FILE = resolve(import.meta.dir, "flows", "bench.flow.yaml");
 /** New captures of the 30-step flow in full detail (bench/recording-overhead.ts prints it). */
 const FLOW_CAPTURES = 22;
 const DELAYS_MS = [0, 10, 20, 30, 40, 60];
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const n = i === -1 ? fallback : Number(process.argv[i + 1]);
-  if (!Number.isInteger(n) || n < 1) {
-    console.error(`usage: bun bench/capture-floor.ts [--runs N] (${name} needs a whole number ≥ 1)`);
-    process.exit(2);
-  }
-  return n;
-}
-
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /** Paints a marker box red or white: a change of the screen, as an input would make. */
 const paint = (s: Session, red: boolean) =>
@@ -56,7 +41,7 @@ const isRed = (data: string) => {
 };
 
 async function main(): Promise<number> {
-  const runs = option("--runs", 15);
+  const runs = wholeOption("--runs", 15, "bun bench/capture-floor.ts [--runs N]", 1);
   const chrome = findBrowser(process.env, { headless: true }).path;
   if (!chrome) {
     console.error("bench: no Chromium found; set FLOWPROOF_CHROME or install chromium");

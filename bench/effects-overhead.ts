@@ -13,28 +13,14 @@ import { join, resolve } from "node:path";
 import { record, run } from "../src/index.ts";
 import { findBrowser } from "../plugins/web/launch.ts";
 import { startServer } from "./app-server.ts";
+import { median, wholeOption } from "./stats.ts";
 
+const USAGE = "bun bench/effects-overhead.ts [--runs N] [--warmup W]";
 const FLOW_FILE = resolve(import.meta.dir, "flows", "bench.flow.yaml");
 
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  const n = i === -1 ? fallback : Number(process.argv[i + 1]);
-  if (!Number.isInteger(n) || n < 0) {
-    console.error(`usage: bun bench/effects-overhead.ts [--runs N] [--warmup W] (${name} needs a whole number)`);
-    process.exit(2);
-  }
-  return n;
-}
-
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
 async function main(): Promise<number> {
-  const runs = Math.max(1, option("--runs", 5));
-  const warmup = option("--warmup", 1);
+  const runs = Math.max(1, wholeOption("--runs", 5, USAGE));
+  const warmup = wholeOption("--warmup", 1, USAGE);
   if (!findBrowser(process.env, { headless: true }).path) {
     console.error("bench: no Chromium found; set FLOWPROOF_CHROME or install chromium");
     return 2;

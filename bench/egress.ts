@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { record, run } from "../src/index.ts";
 import { containmentSupport } from "../plugins/agent/containment.ts";
+import { median } from "./stats.ts";
 
 const REQUESTS = 20;
 
@@ -28,12 +29,6 @@ function parseRuns(argv: readonly string[]): number {
   }
   return n;
 }
-
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const agentSource = (requests: number) => `
 let last = "";

@@ -21,6 +21,7 @@ import { startServer } from "./app-server.ts";
 import { findBrowser } from "../plugins/web/launch.ts";
 import { assembleGif, assembleGifChunks, gifFrameChunk } from "../src/recording/gif.ts";
 import { decodePng } from "../src/recording/image.ts";
+import { median } from "./stats.ts";
 
 const BENCH_DIR = import.meta.dir;
 const FLOW_FILE = resolve(BENCH_DIR, "flows", "bench.flow.yaml");
@@ -39,12 +40,6 @@ function parseRuns(argv: readonly string[]): number {
   return n;
 }
 
-
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const times = (x: number) => `${x.toFixed(2)}×`;
 const met = (ok: boolean) => (ok ? "met" : "MISSED");

@@ -17,6 +17,7 @@ import { parse as parseYaml } from "yaml";
 import { record, run } from "../src/index.ts";
 import { PAGES_DIR, startServer } from "./app-server.ts";
 import { findBrowser } from "../plugins/web/launch.ts";
+import { median } from "./stats.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options and environment
@@ -248,12 +249,6 @@ async function machineBusy(ms = 1000): Promise<number | undefined> {
 // Statistics and printing
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
-function median(xs: readonly number[]): number {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 /** Least-squares fit duration = fixed + perChar × chars over pooled (chars, ms) samples. */
 function fit(points: ReadonlyArray<readonly [number, number]>): { fixed: number; perChar: number } {
   const n = points.length;

@@ -29,23 +29,18 @@ const alive = (pid: number): boolean => {
   }
 };
 
-async function gone(pid: number, withinMs: number): Promise<boolean> {
+/** Whether `done` holds within `withinMs` (polled). */
+async function within(withinMs: number, done: () => boolean): Promise<boolean> {
   const deadline = Date.now() + withinMs;
   while (Date.now() < deadline) {
-    if (!alive(pid)) return true;
+    if (done()) return true;
     await Bun.sleep(50);
   }
-  return !alive(pid);
+  return done();
 }
 
-async function removed(path: string, withinMs: number): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  while (Date.now() < deadline) {
-    if (!existsSync(path)) return true;
-    await Bun.sleep(50);
-  }
-  return !existsSync(path);
-}
+const gone = (pid: number, withinMs: number) => within(withinMs, () => !alive(pid));
+const removed = (path: string, withinMs: number) => within(withinMs, () => !existsSync(path));
 
 test.skipIf(process.platform === "win32")("groups still registered die when their process is killed outright and directories still registered are removed; released ones stay; the guard keeps no process alive", async () => {
   const script = join(dir, "owner.ts");
