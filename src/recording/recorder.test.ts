@@ -41,12 +41,19 @@ const step = (n: number, type: TraceStep["action"]["type"] = "type_text"): Trace
 });
 
 let root = "";
+/** Every bundle root a test made (some make two): all removed after it. */
+const roots: string[] = [];
+const newRoot = () => {
+  root = mkdtempSync(join(tmpdir(), "flowproof-recorder-"));
+  roots.push(root);
+  return root;
+};
 afterEach(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
+  for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
 });
 
 async function record(statuses: Array<"passed" | "failed" | "skipped" | "errored">, controls: RecordingControls, source: FrameSource | null = fakeSource(), rules: unknown[] = [], types?: Array<TraceStep["action"]["type"]>): Promise<RecordingSummary> {
-  root = mkdtempSync(join(tmpdir(), "flowproof-recorder-"));
+  newRoot();
   const recorder = new RunRecorder({ source: source ?? undefined, bundle: new FrameBundle(root), clock: tickingClock(), controls, rules });
   await recorder.start();
   for (const [i, status] of statuses.entries()) {
@@ -205,7 +212,7 @@ describe("RunRecorder with a source that holds input", () => {
   }
 
   test("the step path does not wait for a capture; input is held on it and the frames land at their offsets", async () => {
-    root = mkdtempSync(join(tmpdir(), "flowproof-recorder-"));
+    newRoot();
     const slow = slowSource();
     const recorder = new RunRecorder({ source: slow.source, bundle: new FrameBundle(root), clock: tickingClock(), controls: { recordingDetail: "full" }, rules: [] });
     await recorder.start();
@@ -232,7 +239,7 @@ describe("RunRecorder with a source that holds input", () => {
   });
 
   test("a frame dropped after its steps finished still marks both steps it served", async () => {
-    root = mkdtempSync(join(tmpdir(), "flowproof-recorder-"));
+    newRoot();
     const slow = slowSource({ "#ssn[": { ok: false, detail: "not a valid selector" } });
     const recorder = new RunRecorder({ source: slow.source, bundle: new FrameBundle(root), clock: tickingClock(), controls: { recordingDetail: "full" }, rules: [{ target: { css: "#ssn[" }, mode: "mask" }] });
     await recorder.start();
