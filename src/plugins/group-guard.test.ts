@@ -63,12 +63,15 @@ writeFileSync(join(keptDir, "file"), "x");
 guardDir(keptDir);
 const releasedDir = mkdtempSync(join(${JSON.stringify(dir)}, "released-"));
 guardDir(releasedDir)();
-console.log(JSON.stringify({ guarded: guarded.pid, released: released.pid, guardedDir: keptDir, releasedDir }));
+// One more registered after a release, with a dollar sign: the list survives the removal.
+const laterDir = mkdtempSync(join(${JSON.stringify(dir)}, "later $HOME "));
+guardDir(laterDir);
+console.log(JSON.stringify({ guarded: guarded.pid, released: released.pid, guardedDir: keptDir, releasedDir, laterDir }));
 if (process.argv[2] === "wait") setInterval(() => undefined, 1000);
 `);
   // Killed outright while it runs.
   const owner = Bun.spawn([process.execPath, script, "wait"], { stdout: "pipe", stderr: "inherit" });
-  const pids = JSON.parse(await firstLine(owner.stdout)) as { guarded: number; released: number; guardedDir: string; releasedDir: string };
+  const pids = JSON.parse(await firstLine(owner.stdout)) as { guarded: number; released: number; guardedDir: string; releasedDir: string; laterDir: string };
   leftovers.push(pids.guarded, pids.released);
   expect(alive(pids.guarded) && alive(pids.released)).toBe(true);
   owner.kill("SIGKILL");
@@ -76,12 +79,13 @@ if (process.argv[2] === "wait") setInterval(() => undefined, 1000);
   expect(await gone(pids.guarded, 10_000)).toBe(true);
   expect(alive(pids.released)).toBe(true);
   expect(await removed(pids.guardedDir, 10_000)).toBe(true);
+  expect(await removed(pids.laterDir, 10_000)).toBe(true);
   expect(existsSync(pids.releasedDir)).toBe(true);
 
   // An owner that has nothing left to do exits at once: neither the watchdog nor its pipe holds it.
   const started = Date.now();
   const quick = Bun.spawn([process.execPath, script], { stdout: "pipe", stderr: "inherit" });
-  const quickPids = JSON.parse((await new Response(quick.stdout).text()).trim()) as { guarded: number; released: number; guardedDir: string; releasedDir: string };
+  const quickPids = JSON.parse((await new Response(quick.stdout).text()).trim()) as { guarded: number; released: number; guardedDir: string; releasedDir: string; laterDir: string };
   leftovers.push(quickPids.guarded, quickPids.released);
   expect(await quick.exited).toBe(0);
   // Bounded well above a loaded machine's start-up time: the point is that nothing holds it open.

@@ -21,12 +21,27 @@ const WATCHDOG = [
   '  case "$line" in',
   '    +*) groups="$groups${line#+} " ;;',
   '    -*) groups=$(printf "%s" "$groups" | sed "s/ ${line#-} / /") ;;',
-  '    D+*) dirs=$(printf "%s\\n%s" "$dirs" "${line#D+}") ;;',
-  '    D-*) dirs=$(printf "%s\\n" "$dirs" | grep -vxF -- "${line#D-}") ;;',
+  // Shell builtins only for directories: no helper process ever carries a path in its arguments
+  // but the `rm` of one left behind.
+  '    D+*) dirs="$dirs${line#D+}',
+  '" ;;',
+  '    D-*)',
+  '      kept=""',
+  '      while IFS= read -r d; do',
+  '        [ -n "$d" ] && [ "$d" != "${line#D-}" ] && kept="$kept$d',
+  '"',
+  '      done <<EOF',
+  '$dirs',
+  'EOF',
+  '      dirs=$kept ;;',
   '  esac',
   'done',
   'for g in $groups; do kill -9 -"$g" 2>/dev/null; done',
-  'printf "%s\\n" "$dirs" | while IFS= read -r d; do [ -n "$d" ] && rm -rf -- "$d"; done',
+  'while IFS= read -r d; do',
+  '  [ -n "$d" ] && [ -e "$d" ] && rm -rf -- "$d"',
+  'done <<EOF',
+  '$dirs',
+  'EOF',
 ].join("\n");
 
 let watchdog: Subprocess<"pipe", "ignore", "ignore"> | null | undefined;
