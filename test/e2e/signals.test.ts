@@ -3,7 +3,7 @@
 // child outlives the CLI (checked by PID in /proc).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { REPO_ROOT, runCli } from "../support/cli.ts";
@@ -264,6 +264,9 @@ describe("signals to a suite run with `server:`", () => {
     const tree = descendants(proc.pid);
     expect(tree.filter((p) => commandOf(p).includes("http.server")).length).toBeGreaterThanOrEqual(1);
     expect(browsersOf(tree).length).toBeGreaterThan(0);
+    // A headless run starts the browser a headless run is given: the headless shell when installed.
+    const program = (pid: number) => basename(commandOf(pid).split(" ")[0] ?? "");
+    expect(browsersOf(tree).map(program)).toContain(basename(requireChromium()));
     // (flowproof-page-script is the page script's cache, kept on purpose.)
     const ours = () => readdirSync(tmp).filter((e) => (e.startsWith("flowproof-") && e !== "flowproof-page-script") || e.startsWith("org.chromium."));
     expect(ours().some((e) => e.startsWith("flowproof-chrome-"))).toBe(true);
