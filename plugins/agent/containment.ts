@@ -145,6 +145,12 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
   // Removed with this process even when it is killed outright (the relays' sockets, the agent's config).
   const unguard = guardDir(dir);
   const servers: Server[] = [];
+  /** Closes the relays and removes the directory: at the end, or when the set-up fails part way. */
+  const teardown = () => {
+    for (const s of servers) s.close();
+    rmSync(dir, { recursive: true, force: true });
+    unguard();
+  };
   const forwards: NsConfig["forwards"][number][] = [];
   const relay = async (inside: { host: string; port: number }, target: { host: string; port: number }) => {
     const socket = join(dir, `r${forwards.length}.sock`);
@@ -171,9 +177,7 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
       else for (const a of pinned.get(r.host) ?? []) await once({ host: a, port: r.port }, { host: a, port: r.port });
     }
   } catch (error) {
-    for (const s of servers) s.close();
-    rmSync(dir, { recursive: true, force: true });
-    unguard();
+    teardown();
     throw error;
   }
   // A CIDR range: one listener on the port; each connection is relayed to the address it was made to, if in range.
@@ -195,9 +199,7 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
   let anyPortSocket: string | undefined;
   if (anyPort.length > 0) {
     if (!nftAvailable()) {
-      for (const s of servers) s.close();
-      rmSync(dir, { recursive: true, force: true });
-      unguard();
+      teardown();
       const bare = rules.filter((r) => r.kind !== "cidr" && r.port === undefined).map((r) => (r.kind === "ip" ? r.ip : r.kind === "host" ? r.host : "")).join("`, `");
       throw new Error(`agent.allow_egress: \`${bare}\` allows every port, which needs nftables (\`nft\`) inside the agent's namespace, and \`nft\` is not installed: install the nftables package, or name the ports (\`${bare.split("`")[0]}:443\`)`);
     }
@@ -226,9 +228,7 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
   const stop = () => {
     if (stopped) return;
     stopped = true;
-    for (const s of servers) s.close();
-    rmSync(dir, { recursive: true, force: true });
-    unguard();
+    teardown();
   };
   return {
     tier,
