@@ -3,21 +3,49 @@
 // package, passing arguments, stdio and the exit code through.
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+// npm may install the `bun` package without running its install script (npm 11 skips the install
+// scripts a project has not approved): its bin/bun.exe is then a placeholder that only prints an
+// error. The runtime itself is in the platform package npm installed beside it, so start that one.
+const PLACEHOLDER_MAX_BYTES = 64 * 1024;
+
+function isRuntime(file) {
+  try {
+    return statSync(file).size > PLACEHOLDER_MAX_BYTES;
+  } catch {
+    return false;
+  }
+}
+
+function platformPackage() {
+  const os = { linux: "linux", darwin: "darwin", win32: "windows", freebsd: "freebsd", android: "linux" }[process.platform];
+  const arch = { x64: "x64", arm64: "aarch64" }[process.arch];
+  if (!os || !arch) return undefined;
+  const glibc = process.platform === "linux" ? process.report?.getReport?.().header?.glibcVersionRuntime : "n/a";
+  return `@oven/bun-${os}-${arch}${os === "linux" && !glibc ? "-musl" : ""}${process.platform === "android" ? "-android" : ""}`;
+}
+
 function findBun() {
   if (process.env.FLOWPROOF_BUN) return process.env.FLOWPROOF_BUN;
+  const exe = process.platform === "win32" ? "bun.exe" : "bun";
   try {
     const require = createRequire(import.meta.url);
-    const exe = path.join(path.dirname(require.resolve("bun/package.json")), "bin", "bun.exe");
-    if (existsSync(exe)) return exe;
+    const bunPackage = require.resolve("bun/package.json");
+    const installed = path.join(path.dirname(bunPackage), "bin", "bun.exe");
+    if (isRuntime(installed)) return installed;
+    const name = platformPackage();
+    if (name) {
+      const fromPlatform = path.join(path.dirname(createRequire(bunPackage).resolve(`${name}/package.json`)), "bin", exe);
+      if (isRuntime(fromPlatform)) return fromPlatform;
+    }
   } catch {
-    // not installed as a dependency: fall back to a bun on PATH
+    // not installed as a dependency, or no platform package for this machine: a bun on PATH
   }
   return "bun";
 }

@@ -1,10 +1,11 @@
 // `bun scripts/build.ts [target…]`: single-file executables of the CLI with `bun build --compile`
-// into the gitignored dist/. The built-in plugins and the page script are part of the bundle (the
-// page script is bundled into a string at build time), so an executable needs no files
-// beside it. Cross-compilation runtimes come from the npm registry (`@oven/bun-<target>`), fetched
-// by Bun itself; nothing else is downloaded.
+// into the gitignored dist/. The built-in plugins are part of the bundle and the built page script
+// is embedded as an asset (scripts/build-injected.ts), so an executable needs no files beside it.
+// Cross-compilation runtimes come from the npm registry (`@oven/bun-<target>`), fetched by Bun
+// itself; nothing else is downloaded.
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { writeBuiltPageScript } from "../plugins/web/injected/bundle.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 export const DIST_DIR = join(ROOT, "dist");
@@ -29,17 +30,24 @@ export interface BuildOutcome {
   readonly detail: string;
 }
 
+/**
+ * The `bun build --compile` command line for `entry`, embedding the built page script `pageScript`
+ * (writeBuiltPageScript) as an asset: the executable reads it where the sources would have it.
+ */
+export function compileArgv(entry: string, bunTarget: string, outfile: string, pageScript: string): string[] {
+  return [
+    process.execPath, "build", entry, "--compile", `--target=${bunTarget}`, `--outfile=${outfile}`, `--asset=${pageScript}`,
+    // A project's .env, bunfig.toml or package.json must not change how the executable behaves.
+    "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
+  ];
+}
+
 /** Compiles one target into `outDir` (default dist/). Never throws for a failed build: the outcome says so. */
 export async function buildExecutable(target: TargetName, outDir: string = DIST_DIR): Promise<BuildOutcome> {
   const { bunTarget, file } = TARGETS[target];
   mkdirSync(outDir, { recursive: true });
   const path = join(outDir, file);
-  const argv = [
-    process.execPath, "build", ENTRY, "--compile", `--target=${bunTarget}`, `--outfile=${path}`,
-    // A project's .env, bunfig.toml or package.json must not change how the executable behaves.
-    "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
-  ];
-  const proc = Bun.spawn(argv, { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(compileArgv(ENTRY, bunTarget, path, writeBuiltPageScript()), { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { target, ok: code === 0, path, detail: `${stdout}${stderr}`.trim() };
 }

@@ -21,7 +21,7 @@ import { Navigation } from "./navigation.ts";
 import { Dialogs } from "./dialogs.ts";
 import { watchPageEnd } from "./crashes.ts";
 import { WebEffects } from "./effects.ts";
-import { INSTALLER, NAVIGATING, callPage, fail, isTransient, ok, toRungs, type ApiMethod, type Transient } from "./page-calls.ts";
+import { NAVIGATING, callPage, fail, isTransient, ok, toRungs, type ApiMethod, type Transient, pageInstaller } from "./page-calls.ts";
 
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot"]);
 /** Most trusted clicks one Select attempt makes on an ARIA combobox (open, option, and a reopen). */
@@ -106,7 +106,7 @@ export class WebDriver implements AppDriver {
       s.send("Page.enable"),
       s.send("Runtime.enable"),
       s.send("Log.enable"),
-      s.send("Page.addScriptToEvaluateOnNewDocument", { source: INSTALLER }),
+      s.send("Page.addScriptToEvaluateOnNewDocument", { source: pageInstaller() }),
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: SCREEN_CHANGES_SCRIPT }),
       applyShaping(s, this.#config).then((off) => {
         this.#offs.push(off);

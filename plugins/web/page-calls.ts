@@ -5,10 +5,15 @@ import type { Attempt, Selector } from "../../src/plugins/api.ts";
 import type { Session } from "./cdp/connection.ts";
 import type { PageApi, ProbeFailure, Rung, ScopeMethods } from "./injected/protocol.ts";
 import { installerOf } from "./injected/installer.ts";
-import { pageScript } from "./injected/bundle.ts" with { type: "macro" };
+import { pageScript } from "./injected/bundle.ts";
 
-/** The page script, run in every new document and installed again when a document lacks it. */
-export const INSTALLER = installerOf(pageScript());
+let installer: string | undefined;
+
+/** The page script's installer, run in every new document and again when a document lacks it; built on first use. */
+export function pageInstaller(): string {
+  installer ??= installerOf(pageScript());
+  return installer;
+}
 
 /**
  * CDP failures that mean the document went away under the call (a navigation, a frame swap): the
@@ -72,7 +77,7 @@ export async function callPage<T>(session: Session, method: ApiMethod, arg: unkn
     }
     const value = res.result.value as T | { __flowproofMissing: true };
     if (value && typeof value === "object" && "__flowproofMissing" in value) {
-      await session.send("Runtime.evaluate", { expression: INSTALLER, returnByValue: false });
+      await session.send("Runtime.evaluate", { expression: pageInstaller(), returnByValue: false });
       continue;
     }
     return value as T;

@@ -14,7 +14,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import type { Subprocess } from "bun";
-import { TARGETS } from "../../scripts/build.ts";
+import { TARGETS, compileArgv } from "../../scripts/build.ts";
+import { writeBuiltPageScript } from "../../plugins/web/injected/bundle.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 export const WINE64 = "/usr/lib/wine/wine64";
@@ -131,7 +132,9 @@ export async function windowsExecutable(entry: string, name: string = basename(e
   const bundle = await Bun.build({ entrypoints: [entry], target: "bun", throw: false });
   if (!bundle.success) throw new Error(`bundling ${entry} failed:\n${bundle.logs.map(String).join("\n")}`);
   const texts = await Promise.all(bundle.outputs.map((o) => o.text()));
-  const dir = join(CACHE_DIR, `${name}-${sha(Bun.version, TARGETS["windows-x64"].bunTarget, ...texts)}`);
+  // The embedded page script is part of what the executable is.
+  const pageScript = writeBuiltPageScript();
+  const dir = join(CACHE_DIR, `${name}-${sha(Bun.version, TARGETS["windows-x64"].bunTarget, ...texts, readFileSync(pageScript, "utf8"))}`);
   const exe = join(dir, `${name}.exe`);
   if (existsSync(exe)) {
     await shimInto(dir);
@@ -140,10 +143,7 @@ export async function windowsExecutable(entry: string, name: string = basename(e
   }
   mkdirSync(dir, { recursive: true });
   const tmp = tmpName(exe);
-  const r = await run([
-    process.execPath, "build", entry, "--compile", `--target=${TARGETS["windows-x64"].bunTarget}`, `--outfile=${tmp}`,
-    "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
-  ]);
+  const r = await run(compileArgv(entry, TARGETS["windows-x64"].bunTarget, tmp, pageScript));
   // Bun appends .exe to a Windows outfile that lacks it.
   const produced = existsSync(tmp) ? tmp : `${tmp}.exe`;
   if (r.code !== 0 || !existsSync(produced)) throw new Error(`bun build --compile --target=bun-windows-x64 ${entry} failed:\n${r.stdout}${r.stderr}`);

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bundle, pageScript, sourceDigest } from "./bundle.ts";
+import { bundle, pageScript, readBuiltPageScript, sourceDigest, writeBuiltPageScript } from "./bundle.ts";
 import { installerOf } from "./installer.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "page-bundle-"));
@@ -23,6 +23,29 @@ describe("the page script", () => {
 
   test("is built once per content of its modules and read back after", () => {
     expect(pageScript()).toBe(pageScript());
+  });
+});
+
+describe("the built page script", () => {
+  test("is the page script headed by the digest of its sources, and is read back while they are unchanged", () => {
+    const path = writeBuiltPageScript(join(scratch, "built", "page.js"));
+    expect(readBuiltPageScript(path, import.meta.dir)).toBe(pageScript());
+    expect(readFileSync(path, "utf8").split("\n")[0]).toContain(sourceDigest());
+  });
+
+  test("is ignored once the sources beside it differ, unless there are none to compare (the executable)", () => {
+    const sources = join(scratch, "sources");
+    mkdirSync(sources, { recursive: true });
+    writeFileSync(join(sources, "page-script.ts"), "export {};\n");
+    const path = writeBuiltPageScript(join(scratch, "built", "stale.js"));
+    expect(readBuiltPageScript(path, sources)).toBeUndefined();
+    expect(readBuiltPageScript(path)).toBe(pageScript());
+  });
+
+  test("a missing file or one without the header is not a page script", () => {
+    expect(readBuiltPageScript(join(scratch, "nothing.js"))).toBeUndefined();
+    writeFileSync(join(scratch, "plain.js"), "console.log(1);\n");
+    expect(readBuiltPageScript(join(scratch, "plain.js"))).toBeUndefined();
   });
 });
 
