@@ -21,6 +21,7 @@ import { Navigation } from "./navigation.ts";
 import { Dialogs } from "./dialogs.ts";
 import { watchPageEnd } from "./crashes.ts";
 import { WebEffects } from "./effects.ts";
+import { TASK_ORIGINS_SCRIPT } from "./task-origins.ts";
 import { NAVIGATING, callPage, fail, isTransient, ok, toRungs, type ApiMethod, type Transient, pageInstaller } from "./page-calls.ts";
 
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot"]);
@@ -106,6 +107,8 @@ export class WebDriver implements AppDriver {
       s.send("Page.enable"),
       s.send("Runtime.enable"),
       s.send("Log.enable"),
+      // First, so that every callback the page schedules is tagged (effect attribution).
+      s.send("Page.addScriptToEvaluateOnNewDocument", { source: TASK_ORIGINS_SCRIPT }),
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: pageInstaller() }),
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: SCREEN_CHANGES_SCRIPT }),
       applyShaping(s, this.#config).then((off) => {

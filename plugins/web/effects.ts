@@ -1,10 +1,16 @@
 // What one action did in the page, observed for step effects (see docs/trace-format.md, "Effects"):
 // CDP events for navigations, requests, dialogs and downloads; a page-side observer for the
 // target's own state, focus and DOM changes. Only names leave the page (which state changed,
-// whether the DOM changed near the target): never a value, a body or a query.
+// whether the DOM changed near the target): never a value, a body or a query. What the app does
+// on its own timers (task-origins.ts) is not the step's: DOM changes made by such work, and
+// navigations it starts, are left out, and so is a same-document navigation that keeps the path.
 import type { EffectKind, EffectReading, EffectWatch, ObservedEffect } from "../../src/plugins/api.ts";
 import { effectPath, effectRequest, isWriteMethod } from "../../src/plugins/api.ts";
 import type { Session } from "./cdp/connection.ts";
+import { TASKS_KEY, type TaskOrigins } from "./task-origins.ts";
+
+/** The binding the page observer reports the app's own navigations through (they can replace its document). */
+export const BACKGROUND_NAVIGATION_BINDING = "__flowproofBackgroundNavigation";
 
 /** Every kind the web surface observes. */
 export const WEB_EFFECT_KINDS: readonly EffectKind[] = ["navigation", "request", "dialog", "download", "target", "focus", "dom"];
@@ -33,12 +39,20 @@ interface PageAnswer {
   readonly idle: number;
 }
 
+/** What the observer reports of a navigation the app started on its own: where to, and its last answer when the navigation replaces its document. */
+interface BackgroundNavigation {
+  readonly url: string;
+  readonly answer?: PageAnswer;
+}
+
 /**
  * The page-side observer, serialised into the page. Takes the action's target from the first
  * input event that reaches it (a label stands for its control), snapshots its states there, and
- * watches DOM mutations near it (within its third ancestor) and anywhere.
+ * watches DOM mutations near it (within its third ancestor) and anywhere. It opens a new epoch of
+ * the page's task tags: mutations made inside work tagged with an older epoch are dropped, and a
+ * navigation such work starts is reported through the binding, not counted.
  */
-function pageObserver(): unknown {
+function pageObserver(tasksKey: string, bindingName: string): unknown {
   const started = performance.now();
   const st: { target: Element | null; before: Record<string, string> | null; near: boolean; page: boolean; last: number } = { target: null, before: null, near: false, page: false, last: started };
   const focusBefore = document.activeElement;
@@ -78,37 +92,75 @@ function pageObserver(): unknown {
     for (let i = 0; i < 3 && n?.parentElement && n.parentElement !== document.body && n.parentElement !== document.documentElement; i++) n = n.parentElement;
     return n;
   };
-  const mo = new MutationObserver((records) => {
+  const counted = (records: MutationRecord[]) => {
+    if (records.length === 0) return;
     const root = nearRoot();
     for (const r of records) {
       if (root && root.contains(r.target)) st.near = true;
       else st.page = true;
     }
     st.last = performance.now();
-  });
+  };
+  const mo = new MutationObserver(counted);
   mo.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  const tasks = (window as unknown as Record<string, TaskOrigins | undefined>)[tasksKey];
+  const epoch = tasks ? ++tasks.epoch : 0;
+  /** Work tagged before this step's epoch is the app's own. */
+  const appsOwn = (origin: number | undefined) => origin !== undefined && origin < epoch;
+  const around = (phase: "start" | "end", origin: number) => {
+    // Changes made before the callback began belong to whatever ran then; changes it made itself
+    // are dropped when it is the app's own work.
+    if (phase === "start") counted(mo.takeRecords());
+    else if (appsOwn(origin)) mo.takeRecords();
+  };
+  if (tasks) tasks.around = around;
+  const read = (): PageAnswer => {
+    const changed: string[] = [];
+    if (st.target && st.before) {
+      const after = stateOf(st.target);
+      for (const k of Object.keys(st.before)) if (st.before[k] !== after[k]) changed.push(k);
+    }
+    return { target: changed, focus: document.activeElement !== focusBefore, near: st.near, page: st.page, idle: performance.now() - st.last };
+  };
+  const navigation = (globalThis as unknown as { navigation?: EventTarget }).navigation;
+  const onNavigate = (ev: Event) => {
+    if (!appsOwn(tasks?.current)) return;
+    const destination = (ev as unknown as { destination?: { url?: unknown; sameDocument?: unknown } }).destination;
+    const report = (window as unknown as Record<string, unknown>)[bindingName];
+    if (typeof destination?.url !== "string" || typeof report !== "function") return;
+    counted(mo.takeRecords());
+    const payload: BackgroundNavigation = destination.sameDocument === true ? { url: destination.url } : { url: destination.url, answer: read() };
+    (report as (payload: string) => void)(JSON.stringify(payload));
+  };
+  navigation?.addEventListener("navigate", onNavigate);
   return {
-    read(): PageAnswer {
-      const changed: string[] = [];
-      if (st.target && st.before) {
-        const after = stateOf(st.target);
-        for (const k of Object.keys(st.before)) if (st.before[k] !== after[k]) changed.push(k);
-      }
-      return { target: changed, focus: document.activeElement !== focusBefore, near: st.near, page: st.page, idle: performance.now() - st.last };
-    },
+    read,
     stop(): void {
       mo.disconnect();
       for (const t of events) window.removeEventListener(t, pick, { capture: true });
+      navigation?.removeEventListener("navigate", onNavigate);
+      if (tasks && tasks.around === around) tasks.around = undefined;
     },
   };
 }
 
-const PAGE_OBSERVER = `(${pageObserver.toString()})()`;
+const PAGE_OBSERVER = `(${pageObserver.toString()})(${JSON.stringify(TASKS_KEY)}, ${JSON.stringify(BACKGROUND_NAVIGATION_BINDING)})`;
+
+/** A main-frame navigation seen during a watch: where to, whether it kept the document, and the path it left. */
+interface SeenNavigation {
+  readonly url: string;
+  readonly sameDocument: boolean;
+  readonly fromPath: string | undefined;
+}
 
 /** One action's observation. */
 class Watch implements EffectWatch {
   readonly kinds = WEB_EFFECT_KINDS;
-  navigated: string | undefined;
+  readonly navigations: SeenNavigation[] = [];
+  /** URLs of navigations the app started on its own work (reported by the page observer). */
+  readonly appsOwn = new Set<string>();
+  /** The observer's last answer, when the app's own navigation replaced its document. */
+  lastAnswer: PageAnswer | undefined;
   readonly requests: string[] = [];
   readonly inFlight = new Set<string>();
   dialog: string | undefined;
@@ -130,16 +182,31 @@ class Watch implements EffectWatch {
     this.last = performance.now();
   }
 
+  /**
+   * The navigation that is the step's: the last one not started by the app's own work and not a
+   * same-document change that kept the path (a fragment or query, which no effect records).
+   */
+  navigated(): string | undefined {
+    const own = this.navigations.filter((n) => !this.appsOwn.has(n.url) && !(n.sameDocument && effectPath(n.url) === n.fromPath));
+    const last = own.at(-1);
+    return last === undefined ? undefined : effectPath(last.url);
+  }
+
   async read(): Promise<EffectReading> {
     const observer = await this.#observer;
-    const page = observer === undefined ? undefined : await this.#sources.session
+    const replacing = this.navigations.filter((n) => !n.sameDocument);
+    const page = observer === undefined || replacing.length > 0 ? undefined : await this.#sources.session
       .send("Runtime.callFunctionOn", { objectId: observer, functionDeclaration: "function () { return this.read(); }", returnByValue: true })
       .then((r) => r.result.value as PageAnswer | undefined, () => undefined);
-    // A new document replaced the observer's: the navigation is the effect, the old page's state is gone.
-    const onPage = page !== undefined && this.navigated === undefined ? page : undefined;
+    const navigated = this.navigated();
+    // A new document replaced the observer's. When the step did it, the navigation is the effect
+    // and the old page's state is gone; when the app did it on its own, the step's changes until
+    // then are what the observer last answered.
+    const appsOwnReplaced = replacing.length > 0 && replacing.every((n) => this.appsOwn.has(n.url));
+    const onPage = page ?? (appsOwnReplaced ? this.lastAnswer : undefined);
     const download = this.#sources.downloadsBegun() > this.#downloadsBefore;
     const effect: ObservedEffect = {
-      ...(this.navigated !== undefined ? { navigated: this.navigated } : {}),
+      ...(navigated !== undefined ? { navigated } : {}),
       ...(this.requests.length > 0 ? { requests: [...this.requests] } : {}),
       ...(this.dialog !== undefined ? { dialog: this.dialog } : {}),
       ...(download ? { download: true } : {}),
@@ -172,6 +239,8 @@ export class WebEffects {
   readonly #sources: EffectSources;
   #current: Watch | undefined;
   #enabled: Promise<void> | undefined;
+  /** The main frame's URL now, kept from its navigations (the path a same-document navigation leaves). */
+  #url: string | undefined;
   readonly #offs: Array<() => void> = [];
   /** Observers of ended watches, stopped and released with the next install (or on dispose). */
   readonly #ended: Array<Promise<string | undefined>> = [];
@@ -211,14 +280,25 @@ export class WebEffects {
         this.#current.touch();
       }),
       s.on("Page.frameNavigated", (p) => {
-        if (p.frame.parentId !== undefined || !this.#current) return;
-        this.#current.navigated = effectPath(p.frame.url);
-        this.#current.touch();
+        if (p.frame.parentId !== undefined) return;
+        this.#navigated(p.frame.url + (p.frame.urlFragment ?? ""), false);
       }),
       s.on("Page.navigatedWithinDocument", (p) => {
-        if (!main(p.frameId) || !this.#current) return;
-        this.#current.navigated = effectPath(p.url);
-        this.#current.touch();
+        if (!main(p.frameId)) return;
+        this.#navigated(p.url, true);
+      }),
+      s.on("Runtime.bindingCalled", (p) => {
+        const w = this.#current;
+        if (p.name !== BACKGROUND_NAVIGATION_BINDING || !w) return;
+        let reported: BackgroundNavigation;
+        try {
+          reported = JSON.parse(p.payload) as BackgroundNavigation;
+        } catch {
+          return; // not the observer's: the page called the binding itself; nothing to attribute
+        }
+        if (typeof reported.url !== "string") return;
+        w.appsOwn.add(reported.url);
+        if (reported.answer) w.lastAnswer = reported.answer;
       }),
       s.on("Page.javascriptDialogOpening", (p) => {
         if (!this.#current) return;
@@ -227,7 +307,21 @@ export class WebEffects {
       }),
     );
     // Request events only; no response bodies are kept.
-    await s.send("Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
+    const [tree] = await Promise.all([
+      s.send("Page.getFrameTree"),
+      s.send("Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
+      s.send("Runtime.addBinding", { name: BACKGROUND_NAVIGATION_BINDING }),
+    ]);
+    this.#url ??= tree.frameTree.frame.url;
+  }
+
+  #navigated(url: string, sameDocument: boolean): void {
+    const fromPath = this.#url === undefined ? undefined : effectPath(this.#url);
+    this.#url = url;
+    const w = this.#current;
+    if (!w) return;
+    w.navigations.push({ url, sameDocument, fromPath });
+    w.touch();
   }
 
   #settled(requestId: string): void {

@@ -6,7 +6,7 @@ import type { ParsedArgs } from "./flags.ts";
 import type { RunOutcome } from "../report/schema.ts";
 import { UsageError, recordingControls } from "./flags.ts";
 import { boundLines, type Io } from "./io.ts";
-import { suiteCommand } from "./suite.ts";
+import { suiteCommand, warningLines } from "./suite.ts";
 import { keepOpenOption } from "./keep-open.ts";
 import { existsSync, statSync } from "node:fs";
 
@@ -45,7 +45,7 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   }
   const lines = report.steps
     .filter((s) => s.status !== "skipped" || report.error === undefined)
-    .map((s) => `  [${LABEL[s.status]}] ${s.id} ${s.intent}${s.detail && s.status !== "skipped" ? ` — ${s.detail}` : ""}`);
+    .flatMap((s) => [`  [${LABEL[s.status]}] ${s.id} ${s.intent}${s.detail && s.status !== "skipped" ? ` — ${s.detail}` : ""}`, ...warningLines([s])]);
   if (lines.length > 0) io.out(boundLines(lines.join("\n")));
   if (report.error) io.err(`error: ${report.error}${result.error_hint ? `\n  hint: ${result.error_hint}` : ""}`);
   const verdict = VERDICT[report.outcome];

@@ -7,6 +7,7 @@ import { parseShard } from "../commands/suite-plan.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import { UsageError, recordingControls, type ParsedArgs } from "./flags.ts";
 import { boundLines, type Io } from "./io.ts";
+import type { StepReport } from "../report/schema.ts";
 
 const USAGE = "usage: flowproof run <dir> [--retries N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]";
 
@@ -16,6 +17,11 @@ function count(flags: ParsedArgs["flags"], name: string, min: number, max: numbe
   const n = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : NaN;
   if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(v)}`, USAGE);
   return n;
+}
+
+/** `  [WARN] sNNNN …` for each step whose effect left a warning (a DOM, focus or GET effect that did not happen again). */
+export function warningLines(steps: readonly StepReport[]): string[] {
+  return steps.flatMap((s) => (s.effect?.warning ? [`  [WARN] ${s.id} ${s.effect.warning}`] : []));
 }
 
 /** The suite verdict line of one flow, and its detail lines. */
@@ -35,6 +41,7 @@ export function flowLines(f: SuiteFlowResult): string[] {
     default: {
       lines.push(`[${f.outcome === "passed" ? "PASS" : "FAIL"}] ${f.name} ${ms}${f.report.degraded ? " DEGRADED" : ""}${f.attempts > 1 ? ` (after ${f.attempts} attempts)` : ""}`);
       if (f.outcome === "failed") for (const s of f.report.steps.filter((s) => s.status === "failed" || s.status === "errored")) lines.push(`  [${s.status === "failed" ? "FAIL" : "ERROR"}] ${s.id} ${s.intent}${s.detail ? ` — ${s.detail}` : ""}`);
+      lines.push(...warningLines(f.report.steps));
     }
   }
   if (f.exports.length > 0) lines.push(`  [EXPORT] ${f.exports.join(", ")}`);

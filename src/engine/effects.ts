@@ -239,8 +239,10 @@ async function settle(watch: EffectWatch, clock: Clock, step: TraceStep, setting
     const elapsed = clock.now() - started;
     if (recorded) {
       if (satisfied(recorded, r.effect, watch.kinds, true)) return r.effect;
-      // The hard parts are back: soft parts get until the page goes quiet (bounded like record).
-      if (satisfied(recorded, r.effect, watch.kinds, false) && (r.idleMs >= EFFECT_QUIET_MS || elapsed >= EFFECT_SETTLE_MAX_MS)) return r.effect;
+      // The hard parts are back: soft parts (DOM, focus, GETs) are waited for as long as record
+      // settles at most, not until the page goes quiet, so that a page redrawing late never reads
+      // as one that did not change; under `strict`, where they fail, the step's whole bound.
+      if (settings.policy !== "strict" && elapsed >= EFFECT_SETTLE_MAX_MS && satisfied(recorded, r.effect, watch.kinds, false)) return r.effect;
     } else if (r.idleMs >= EFFECT_QUIET_MS) {
       return r.effect;
     }
