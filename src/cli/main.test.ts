@@ -124,7 +124,7 @@ describe("main", () => {
   test("a large --json output is complete through a pipe whose reader is slower than the writer", async () => {
     project = tmpProject();
     const flow = project.write("big.flow.yaml", flowYaml("Big", "http://127.0.0.1:9/", ['Click "Go"']));
-    const header = { format: "flowproof-trace", version: 1, trace_id: "8f33b3de-f7ac-4fe7-a9e0-ff9f0e490e39", recorded_at: "2026-12-01T13:22:07.247Z", app: { name: "web", adapter: "web", url: "http://127.0.0.1:9/" }, env: { os: "linux", resolution: [1280, 800], locale: "en-US" }, flowproof_version: FLOWPROOF_VERSION };
+    const header = { format: "flowproof-trace", version: 1, trace_id: "8f33b3de-f7ac-4fe7-a9e0-ff9f0e490e39", recorded_at: "2026-12-01T13:22:07.247Z", app: { name: "web", adapter: "web", url: "http://127.0.0.1:9/" }, env: { os: "linux", resolution: [1280, 800], locale: "en-US" }, flowproof_version: FLOWPROOF_VERSION, spec: { name: "Big", path: "big.flow.yaml" } };
     const step = (i: number) => ({ id: `s${String(i).padStart(4, "0")}`, intent: `Click "Go" number ${i}`, action: { type: "click", params: {} }, selectors: [{ tier: "text_anchor", provenance: "rules", payload: { text: "Go" } }], sync: { pre: [{ kind: "element_exists", selector_ref: 0, timeout_ms: 5000 }], post: [] }, artifacts: {} });
     const lines = [header, ...Array.from({ length: 400 }, (_, i) => step(i + 1))].map((l) => JSON.stringify(l));
     const trace = project.write("big.trace.jsonl", `${lines.join("\n")}\n`);

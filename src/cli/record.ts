@@ -68,7 +68,8 @@ export async function recordCommand(args: ParsedArgs, io: Io): Promise<ExitCode>
     }, null, 2));
   } else if (result.ok && result.trace_path) {
     const reused = result.reused_steps > 0 ? ` (${result.reused_steps} reused)` : "";
-    io.out(`Recorded '${result.name}': ${result.steps} ${result.steps === 1 ? "step" : "steps"}${reused} -> ${displayPath(result.trace_path)}${result.verified ? " (verified by one replay)" : ""}`);
+    const known = result.expected_failure ? ` (a known failure: ${result.expected_failure.step} failed as \`expect:\` declares — ${result.expected_failure.reason}; the trace ends there)` : "";
+    io.out(`Recorded '${result.name}': ${result.steps} ${result.steps === 1 ? "step" : "steps"}${reused}${known} -> ${displayPath(result.trace_path)}${result.verified ? " (verified by one replay)" : ""}`);
   } else {
     io.err(`RECORD FAILED: ${result.error ?? "unknown error"}`);
   }

@@ -14,8 +14,8 @@ import { existsSync, statSync } from "node:fs";
 const SUITE_ONLY = ["strict", "record-missing", "author", "workers", "shard"] as const;
 
 const LABEL = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" } as const;
-const EXIT_CODE: Record<RunOutcome, ExitCode> = { passed: EXIT.pass, skipped: EXIT.pass, failed: EXIT.failed, errored: EXIT.error, stale: EXIT.error, interrupted: EXIT.error };
-const VERDICT: Record<RunOutcome, string> = { passed: "PASS", skipped: "PASS", failed: "FAIL", errored: "ERROR", stale: "STALE", interrupted: "ERROR" };
+const EXIT_CODE: Record<RunOutcome, ExitCode> = { passed: EXIT.pass, skipped: EXIT.pass, failed: EXIT.failed, errored: EXIT.error, stale: EXIT.error, interrupted: EXIT.error, expected_failure: EXIT.pass };
+const VERDICT: Record<RunOutcome, string> = { passed: "PASS", skipped: "PASS", failed: "FAIL", errored: "ERROR", stale: "STALE", interrupted: "ERROR", expected_failure: "XFAIL" };
 
 export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
@@ -45,11 +45,11 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   }
   const lines = report.steps
     .filter((s) => s.status !== "skipped" || report.error === undefined)
-    .flatMap((s) => [`  [${LABEL[s.status]}] ${s.id} ${s.intent}${s.detail && s.status !== "skipped" ? ` — ${s.detail}` : ""}`, ...warningLines([s])]);
+    .flatMap((s) => [`  [${report.expected_failure?.step === s.id && s.status === "failed" ? "XFAIL" : LABEL[s.status]}] ${s.id} ${s.intent}${s.detail && s.status !== "skipped" ? ` — ${s.detail}` : ""}`, ...warningLines([s])]);
   if (lines.length > 0) io.out(boundLines(lines.join("\n")));
   if (report.error) io.err(`error: ${report.error}${result.error_hint ? `\n  hint: ${result.error_hint}` : ""}`);
   const verdict = VERDICT[report.outcome];
-  io.out(`${verdict}: ${report.name} (${report.duration_ms} ms) -> ${displayPath(result.html_path)}`);
+  io.out(`${verdict}: ${report.name} (${report.duration_ms} ms)${report.expected_failure ? ` — a known failure (${report.expected_failure.reason})` : ""} -> ${displayPath(result.html_path)}`);
   io.out(`result: ${displayPath(result.report_path)}`);
   return code;
 }

@@ -38,6 +38,9 @@ export function flowLines(f: SuiteFlowResult): string[] {
     case "stale":
       lines.push(`[STALE] ${f.name}: ${f.reason ?? "the flow changed since its trace was recorded"}`);
       break;
+    case "expected_failure":
+      lines.push(`[XFAIL] ${f.name} ${ms}: ${f.reason ?? "a known failure"}`);
+      break;
     default: {
       lines.push(`[${f.outcome === "passed" ? "PASS" : "FAIL"}] ${f.name} ${ms}${f.report.degraded ? " DEGRADED" : ""}${f.attempts > 1 ? ` (after ${f.attempts} attempts)` : ""}`);
       if (f.outcome === "failed") for (const s of f.report.steps.filter((s) => s.status === "failed" || s.status === "errored")) lines.push(`  [${s.status === "failed" ? "FAIL" : "ERROR"}] ${s.id} ${s.intent}${s.detail ? ` — ${s.detail}` : ""}`);
@@ -76,14 +79,14 @@ export async function suiteCommand(dir: string, args: ParsedArgs, io: Io): Promi
   if (json) {
     io.out(JSON.stringify({
       flows: result.flows.map((f) => ({ spec: f.spec, outcome: f.outcome, report: f.report, report_path: f.report_path, attempts: f.attempts, exports: f.exports, ...(f.recorded ? { authoring: "recorded" } : {}), ...(f.reason ? { reason: f.reason } : {}) })),
-      passed: result.passed, failed: result.failed, skipped: result.skipped, errored: result.errored, stale: result.stale,
+      passed: result.passed, failed: result.failed, skipped: result.skipped, errored: result.errored, stale: result.stale, expected_failures: result.expected_failures,
       junit_path: result.junit_path, run_id: result.run_id, run_dir: result.run_dir, record_path: result.record_path, html_path: result.html_path,
     }, null, 2));
     return code;
   }
   const total = result.flows.length;
-  const ok = result.passed + result.skipped;
-  const extra = `${result.skipped > 0 ? `, ${result.skipped} skipped` : ""}${result.errored > 0 ? `, ${result.errored} errored` : ""}${result.stale > 0 ? `, ${result.stale} stale` : ""}`;
+  const ok = result.passed + result.skipped + result.expected_failures;
+  const extra = `${result.expected_failures > 0 ? `, ${result.expected_failures} expected to fail` : ""}${result.skipped > 0 ? `, ${result.skipped} skipped` : ""}${result.errored > 0 ? `, ${result.errored} errored` : ""}${result.stale > 0 ? `, ${result.stale} stale` : ""}`;
   io.out(`${code === EXIT.pass ? "PASS" : "FAIL"}: ${ok}/${total} flows passed${extra} -> ${displayPath(result.junit_path)}`);
   io.out(`run record: ${displayPath(result.record_path)}`);
   return code;

@@ -90,6 +90,8 @@ export interface RecordResult {
   readonly model_requests?: number;
   /** Why nothing was recorded on purpose (`skip_unless_env` unmet); `ok` is true. */
   readonly skipped?: string;
+  /** A flow with `expect: {fail: …}` whose step failed as declared: the trace ends with that step. */
+  readonly expected_failure?: { readonly reason: string; readonly step: string; readonly detail?: string };
 }
 
 const NO_MODEL_WARNING =
@@ -256,7 +258,10 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     };
     const keep = (failed: TraceStep | undefined, error: string | undefined) => keepFailedRecord({ driver: surface.driver, bundleRoot, flowDir: dirname(flow.file), failedStep: failed, secrets, report: reportOf(error) });
     const failedStep = results.find((r) => r.status !== "passed" && r.status !== "skipped");
-    if (failedStep) {
+    // A known failure (`expect: {fail: …}`) that failed as declared: the trace is kept through the failing step.
+    const knownAt = flow.expect && failedStep?.status === "failed" ? steps.findIndex((s) => s.id === failedStep.id) : -1;
+    const expected = knownAt >= 0 && flow.expect && failedStep ? { reason: flow.expect.fail, step: failedStep.id, ...(failedStep.detail !== undefined ? { detail: redact(failedStep.detail, secrets) } : {}) } : undefined;
+    if (failedStep && !expected) {
       // A target text the page does not show, but a close one: say so (a typo in the flow is common).
       const evidence = await keep(steps.find((s) => s.id === failedStep.id), undefined);
       return fail({ steps: steps.length, step_results: results, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}${evidence.suggestion}${evidenceSentence(evidence)}` });
@@ -268,7 +273,11 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       const evidence = await keep(undefined, error);
       return fail({ steps: steps.length, step_results: results, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `${error}${evidenceSentence(evidence)}` });
     }
-    if (!expansion.ok) {
+    if (!expected && flow.expect) {
+      rmSync(bundleRoot, { recursive: true, force: true });
+      return fail({ steps: steps.length, step_results: results, error: `every step passed, but the flow declares a known failure (expect: fail: ${flow.expect.fail}): the failure is gone, so remove \`expect:\` from ${displayPath(flow.file)} and record it again; no trace was written` });
+    }
+    if (!expansion.ok && !expected) {
       const error = expansion.error ?? "a block failed";
       const evidence = await keep(undefined, error);
       return fail({ steps: steps.length, step_results: results, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `${error}${evidenceSentence(evidence)}` });
@@ -296,8 +305,10 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       ...(flow.redact ? { redaction: [...flow.redact] } : {}),
       ...target.shaping,
       ...(flow.effects ? { effects: flow.effects } : {}),
+      ...(expected ? { expect: { fail: expected.reason, step: expected.step, ...(expected.detail !== undefined ? { failure: expected.detail } : {}) } } : {}),
     };
-    const effected = stepsWithEffects(steps, new Map(results.flatMap((r) => (r.effect ? [[r.id, r.effect] as const] : []))));
+    const kept = expected ? steps.slice(0, knownAt + 1) : steps;
+    const effected = stepsWithEffects(kept, new Map(results.flatMap((r) => (r.effect ? [[r.id, r.effect] as const] : []))));
     try {
       writeTraceFile(tracePath, header, recorded ? stepsWithRanges(effected, summary.steps) : effected);
     } catch (error) {
@@ -305,7 +316,8 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       throw error;
     }
     const result: RecordResult = {
-      ok: true, name: flow.name, trace_path: tracePath, steps: steps.length, reused_steps: reusedSteps, routing, warnings, step_results: results,
+      ok: true, name: flow.name, trace_path: tracePath, steps: kept.length, reused_steps: reusedSteps, routing, warnings, step_results: results,
+      ...(expected ? { expected_failure: expected } : {}),
       ...(recorded ? { recording_dir: bundleRoot } : {}),
       ...(agent && agent.model !== undefined ? { agent: { backend: agent.backend, model: agent.model } } : {}),
       ...(authoring ? { model_requests: authoring.requests() } : {}),

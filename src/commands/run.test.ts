@@ -4,7 +4,7 @@ import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../../test/support/tmp-project.ts";
 import { record } from "./record.ts";
-import { run, runOutcome } from "./run.ts";
+import { knownFailure, run, runOutcome } from "./run.ts";
 import { TraceError } from "../diagnostics/diagnostic.ts";
 
 let server: TestServer;
@@ -45,7 +45,7 @@ describe("run", () => {
   });
   test("a flow that cannot start is a report with an error, not an exception", async () => {
     const spec = project.write("down.flow.yaml", flowYaml("Down", "http://127.0.0.1:9/", ['rules: Click "Greet"']));
-    project.write("down.trace.jsonl", readFileSync(`${project.dir}/r.trace.jsonl`, "utf8").replace(/"url":"[^"]*"/, '"url":"http://127.0.0.1:9/"').replace(/,"spec":\{[^}]*\}/, ""));
+    project.write("down.trace.jsonl", readFileSync(`${project.dir}/r.trace.jsonl`, "utf8").replace(/"url":"[^"]*"/, '"url":"http://127.0.0.1:9/"').replace(/"spec":\{[^}]*\}/, '"spec":{"name":"Down","path":"down.flow.yaml"}'));
     const r = await run({ spec, env: {} });
     expect(r.report.passed).toBe(false);
     expect(r.report.error).toContain("could not open the flow's url");
@@ -74,5 +74,26 @@ describe("runOutcome", () => {
     expect(runOutcome({ steps: steps("passed"), error: "changed since", stale: true, interrupted: false })).toBe("stale");
     expect(runOutcome({ steps: steps("errored"), error: "x", stale: true, interrupted: true })).toBe("stale");
     expect(runOutcome({ steps: steps("errored", "skipped"), error: undefined, stale: false, interrupted: true })).toBe("interrupted");
+  });
+});
+
+describe("knownFailure", () => {
+  const header = { expect: { fail: "BUG-1: wrong total", step: "s0002" } } as unknown as Parameters<typeof knownFailure>[0];
+  const step = (id: string, status: "passed" | "failed" | "errored" | "skipped", detail?: string) => ({ id, intent: id, status, started_ms: 0, duration_ms: 0, ...(detail ? { detail } : {}) });
+
+  test("the recorded step failing first again is the expected failure", () => {
+    expect(knownFailure(header, [step("s0001", "passed"), step("s0002", "failed", "no total")], undefined, "c.flow.yaml").expected).toEqual({ reason: "BUG-1: wrong total", step: "s0002", detail: "no total" });
+  });
+
+  test("another step failing first, an errored step or an error of the run is the run's own verdict", () => {
+    expect(knownFailure(header, [step("s0001", "failed"), step("s0002", "skipped")], undefined, "c.flow.yaml").expected).toBeUndefined();
+    expect(knownFailure(header, [step("s0001", "passed"), step("s0002", "errored")], undefined, "c.flow.yaml").expected).toBeUndefined();
+    expect(knownFailure(header, [step("s0001", "passed"), step("s0002", "failed")], "could not open", "c.flow.yaml").expected).toBeUndefined();
+  });
+
+  test("the recorded step passing fails it, naming the marker to remove", () => {
+    const r = knownFailure(header, [step("s0001", "passed"), step("s0002", "passed")], undefined, "c.flow.yaml");
+    expect(r.expected).toBeUndefined();
+    expect(r.results[1]).toMatchObject({ status: "failed", detail: "expected to fail (BUG-1: wrong total), but it passed: the known failure is gone; remove `expect:` from c.flow.yaml and record it again" });
   });
 });

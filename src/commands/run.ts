@@ -162,12 +162,14 @@ export async function run(options: RunOptions): Promise<RunResult> {
     results = trace.steps.map((s) => ({ id: s.id, intent: s.intent, status: "skipped" as const, detail: "not run: the flow could not start", started_ms: 0, duration_ms: 0 }));
   }
 
+  const known = knownFailure(trace.header, results, error, displayPath(flow.file));
+  results = known.results;
   const interrupted = interruptedBy(results, error);
-  const outcome = runOutcome({ steps: results, error, stale: stale !== undefined, interrupted: interrupted !== undefined });
+  const outcome = known.expected ? "expected_failure" : runOutcome({ steps: results, error, stale: stale !== undefined, interrupted: interrupted !== undefined });
   const report: RunReport = {
     name: flow.name,
     trace_id: trace.header.trace_id,
-    passed: outcome === "passed",
+    passed: outcome === "passed" || outcome === "expected_failure",
     outcome,
     ...(stale ? { stale } : {}),
     steps: results,
@@ -179,10 +181,26 @@ export async function run(options: RunOptions): Promise<RunResult> {
     ...(error !== undefined ? { error: redact(error, secrets) } : {}),
     ...(recording ? { recording } : {}),
     ...(interrupted !== undefined ? { interrupted } : {}),
+    ...(known.expected ? { expected_failure: known.expected } : {}),
   };
   const paths = writeRunBundle(dir, report);
   if (held) await releaseSurface(held, options.keepOpen);
   return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings, ...(errorHint ? { error_hint: errorHint } : {}), ...(exported ? { exported } : {}) };
+}
+
+/**
+ * A known failure (`expect` in the header) at replay: expected while its step fails again, and
+ * the first step to fail; once that step passes, the step fails, naming the marker to remove.
+ * Anything else (another step failing first, an error) is the replay's own verdict.
+ */
+export function knownFailure(header: TraceHeader, results: StepResult[], error: string | undefined, flowPath: string): { results: StepResult[]; expected?: NonNullable<RunReport["expected_failure"]> } {
+  const known = header.expect;
+  if (!known || error !== undefined) return { results };
+  const first = results.find((r) => r.status !== "passed");
+  if (first?.id === known.step && first.status === "failed") return { results, expected: { reason: known.fail, step: first.id, ...(first.detail !== undefined ? { detail: first.detail } : {}) } };
+  if (first !== undefined) return { results };
+  const gone = `expected to fail (${known.fail}), but it passed: the known failure is gone; remove \`expect:\` from ${flowPath} and record it again`;
+  return { results: results.map((r) => (r.id === known.step ? { ...r, status: "failed" as const, detail: gone } : r)) };
 }
 
 /** Where a trace header says its flow file is (its `spec.path` is relative to the trace's folder). */
@@ -203,9 +221,16 @@ function samePath(a: string, b: string): boolean {
  * A trace recorded from another flow (another `name:` or another file) never replays for this
  * one: a TraceError (exit code 2) naming both. Traces without a `spec` header are not checked.
  */
-export function checkTraceIdentity(header: TraceHeader, tracePath: string, flow: Pick<Flow, "name" | "file">): void {
+export function checkTraceIdentity(header: TraceHeader, tracePath: string, flow: Pick<Flow, "name" | "file" | "app" | "apps">): void {
   const spec = header.spec;
   if (!spec) return;
+  const recordedApps = appsOf(header.app.adapter, Object.entries(header.apps ?? {}).map(([name, a]) => [name, a.adapter] as const));
+  const flowApps = appsOf(flow.app, Object.entries(flow.apps ?? {}).map(([name, a]) => [name, a.app] as const));
+  if (recordedApps !== flowApps) {
+    throw new TraceError(diagnostic("bad-trace", `${displayPath(tracePath)} was recorded for ${recordedApps}, but ${displayPath(flow.file)} is ${flowApps}`, {
+      hint: `record the flow again: flowproof record ${displayPath(flow.file)}`,
+    }));
+  }
   const recordedPath = recordedFlowPath(header, tracePath);
   const otherName = spec.name !== flow.name;
   const otherFile = recordedPath !== undefined && !samePath(recordedPath, flow.file);
@@ -215,6 +240,12 @@ export function checkTraceIdentity(header: TraceHeader, tracePath: string, flow:
   throw new TraceError(diagnostic("bad-trace", `${displayPath(tracePath)} was recorded from the flow ${recorded}, not from ${wanted}`, {
     hint: `replay the flow's own trace (${displayPath(defaultTracePath(flow.file))}), or record one for it: flowproof record ${displayPath(flow.file)}`,
   }));
+}
+
+/** A flow's app as a phrase: `an app: web flow`, or its surfaces `apps: gui (sap), portal (web)`. */
+function appsOf(app: string, surfaces: readonly (readonly [string, string])[]): string {
+  if (app !== "multi") return `an \`app: ${app}\` flow`;
+  return `a flow with \`apps: ${[...surfaces].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, kind]) => `${name} (${kind})`).join(", ")}\``;
 }
 
 /** The recorded and current hashes when the flow file changed since its trace was recorded. */

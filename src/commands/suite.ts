@@ -32,7 +32,7 @@ export interface SuiteOptions extends CommonOptions, RecordingControls {
   readonly dir: string;
   /** Re-run a failed flow up to this many more times, with a fresh driver. */
   readonly retries?: number;
-  /** A missing trace is an error instead of a visible skip. */
+  /** A missing trace is an error instead of a visible skip (also when `CI` is set in the environment). */
   readonly strict?: boolean;
   /** Record traceless flows in place, then replay them. */
   readonly recordMissing?: boolean;
@@ -45,7 +45,8 @@ export interface SuiteOptions extends CommonOptions, RecordingControls {
 }
 
 /** `stale`: the flow changed since its trace was recorded (an error of the run, exit code 2). */
-export type FlowOutcome = "passed" | "failed" | "skipped" | "errored" | "stale";
+/** `expected_failure`: a known failure (`expect: {fail: …}`) that failed as recorded; counts as no failure. */
+export type FlowOutcome = "passed" | "failed" | "skipped" | "errored" | "stale" | "expected_failure";
 
 export interface SuiteFlowResult {
   /** Flow file relative to the suite directory. */
@@ -72,6 +73,8 @@ export interface SuiteResult {
   readonly skipped: number;
   readonly errored: number;
   readonly stale: number;
+  /** Flows with a known failure that failed as recorded (outcome `expected_failure`). */
+  readonly expected_failures: number;
   readonly junit_path: string;
   readonly run_id: string;
   readonly run_dir: string;
@@ -185,7 +188,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     log(w);
   }
   const count = (o: FlowOutcome) => results.filter((r) => r.outcome === o).length;
-  return { dir, flows: results, passed: count("passed"), failed: count("failed"), skipped: count("skipped"), errored: count("errored"), stale: count("stale"), junit_path: junitPath, run_id: runId, run_dir: runDir, record_path: recordPath, html_path: htmlPath, warnings };
+  return { dir, flows: results, passed: count("passed"), failed: count("failed"), skipped: count("skipped"), errored: count("errored"), stale: count("stale"), expected_failures: count("expected_failure"), junit_path: junitPath, run_id: runId, run_dir: runDir, record_path: recordPath, html_path: htmlPath, warnings };
 }
 
 /** sha256 of the suite's ordered flow list (the `order:` group marked): the same for every shard of one suite. */
@@ -240,6 +243,12 @@ function flowBundleDir(runDir: string, rel: string, attempt: number): string {
   return attempt > 1 ? join(runDir, "attempts", String(attempt), stem) : join(runDir, "flows", stem);
 }
 
+/** True when `CI` is set to anything but empty, `0` or `false`, as CI services set it. */
+export function inCi(env: Readonly<Record<string, string | undefined>>): boolean {
+  const ci = env["CI"]?.trim().toLowerCase();
+  return ci !== undefined && ci !== "" && ci !== "0" && ci !== "false";
+}
+
 /** A suite counts an interrupted flow as errored. */
 function outcomeOf(report: RunReport): FlowOutcome {
   return report.outcome === "interrupted" ? "errored" : report.outcome;
@@ -267,9 +276,11 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
       } catch (error) {
         return synthetic(erroredReport(name, spec, displayPath(tracePath), `could not record the missing trace: ${errorLine(error)}`));
       }
-    } else if (options.strict) {
-      return synthetic(erroredReport(name, spec, displayPath(tracePath), `no trace recorded at ${displayPath(tracePath)} (--strict); record it with \`flowproof record ${spec}\``));
+    } else if (options.strict || inCi(env)) {
+      const why = options.strict ? "--strict" : "CI is set: an unrecorded flow would otherwise pass unseen";
+      return synthetic(erroredReport(name, spec, displayPath(tracePath), `no trace recorded at ${displayPath(tracePath)} (${why}); record it with \`flowproof record ${spec}\``));
     } else {
+      options.log(`WARNING: ${spec} has no trace, so it was not run and checks nothing; record it with \`flowproof record ${spec}\` (in CI, or with --strict, this is an error)`);
       return synthetic(skippedReport(name, spec, displayPath(tracePath), `no trace recorded at ${displayPath(tracePath)}; record it with \`flowproof record ${spec}\` (or run with --record-missing)`));
     }
   }

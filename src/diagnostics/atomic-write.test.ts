@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FlowproofError } from "./diagnostic.ts";
-import { OutputError, checkWritable, makeDir, outputError, writeFileAtomic } from "./atomic-write.ts";
+import { OutputError, checkWritable, makeDir, outputError, writeFileAtomic, writeFilesAtomic } from "./atomic-write.ts";
 
 const root = mkdtempSync(join(tmpdir(), "flowproof-atomic-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -18,6 +18,22 @@ function thrown(f: () => void): OutputError {
   }
   throw new Error("expected an OutputError");
 }
+
+describe("writeFilesAtomic", () => {
+  test("moves every file into place once all are written, and none when one cannot be", () => {
+    const dir = mkdtempSync(join(tmpdir(), "flowproof-atomic-many-"));
+    try {
+      writeFilesAtomic([[join(dir, "a.txt"), "A"], [join(dir, "b.txt"), "B"]]);
+      expect([readFileSync(join(dir, "a.txt"), "utf8"), readFileSync(join(dir, "b.txt"), "utf8")]).toEqual(["A", "B"]);
+      // The second file cannot be written (its directory is missing): the first stays as it was.
+      expect(() => writeFilesAtomic([[join(dir, "a.txt"), "A2"], [join(dir, "missing", "c.txt"), "C"]])).toThrow(/cannot write .*missing\/c\.txt/);
+      expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("A");
+      expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("writeFileAtomic", () => {
   test("writes text and bytes whole, replacing an older file, and leaves no temp file", () => {

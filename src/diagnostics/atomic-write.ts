@@ -20,6 +20,31 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   }
 }
 
+/**
+ * Writes several files together: each is written aside first, and only once every one is written
+ * whole are they moved into place. On a failure nothing is moved, no temp file stays, and the
+ * `io-error` names the file that could not be written.
+ */
+export function writeFilesAtomic(files: readonly (readonly [path: string, data: string | Uint8Array])[]): void {
+  const staged: string[] = [];
+  let current = files[0]?.[0] ?? "";
+  try {
+    for (const [path, data] of files) {
+      current = path;
+      const tmp = `${path}.${process.pid}.tmp`;
+      staged.push(tmp);
+      writeFileSync(tmp, data);
+    }
+    files.forEach(([path], i) => {
+      current = path;
+      renameSync(staged[i]!, path);
+    });
+  } catch (error) {
+    for (const tmp of staged) removeQuietly(tmp);
+    throw outputError(error, current);
+  }
+}
+
 /** `mkdir -p`, as an `io-error` when it cannot be made. Returns `dir`. */
 export function makeDir(dir: string, purpose?: string): string {
   try {

@@ -118,10 +118,10 @@ const SingleRunResult = Type.Object({
 }, loose);
 const SuiteRunResult = Type.Object({
   flows: Type.Array(Type.Object({
-    spec: Type.String(), outcome: Type.Union(["passed", "failed", "skipped", "errored", "stale"].map((o) => Type.Literal(o))), report: RunReport, report_path: nullablePath,
+    spec: Type.String(), outcome: Type.Union(["passed", "failed", "skipped", "errored", "stale", "expected_failure"].map((o) => Type.Literal(o))), report: RunReport, report_path: nullablePath,
     attempts: Type.Integer({ minimum: 0 }), exports: Type.Array(Type.String()), authoring: Type.Optional(Type.Literal("recorded")), reason: Type.Optional(Type.String()),
   }, loose)),
-  passed: Type.Integer(), failed: Type.Integer(), skipped: Type.Integer(), errored: Type.Integer(), stale: Type.Integer(),
+  passed: Type.Integer(), failed: Type.Integer(), skipped: Type.Integer(), errored: Type.Integer(), stale: Type.Integer(), expected_failures: Type.Integer(),
   junit_path: path, run_id: Type.String(), run_dir: path, record_path: path, html_path: path,
 }, loose);
 
@@ -199,7 +199,7 @@ export const runTool: McpTool = {
       });
       return {
         flows: r.flows.map((f) => ({ spec: f.spec, outcome: f.outcome, report: f.report, report_path: f.report_path, attempts: f.attempts, exports: f.exports, ...(f.recorded ? { authoring: "recorded" } : {}), ...(f.reason ? { reason: f.reason } : {}) })),
-        passed: r.passed, failed: r.failed, skipped: r.skipped, errored: r.errored, stale: r.stale,
+        passed: r.passed, failed: r.failed, skipped: r.skipped, errored: r.errored, stale: r.stale, expected_failures: r.expected_failures,
         junit_path: r.junit_path, run_id: r.run_id, run_dir: r.run_dir, record_path: r.record_path, html_path: r.html_path,
       };
     }
@@ -265,11 +265,11 @@ export const mergeTool: McpTool = {
   inputSchema: inputSchemaFor("merge", { run_dirs: Type.Array(Type.String(), { minItems: 1, description: "The run directories of the shards (`<suite>/.flowproof/runs/<run-id>`)." }) }),
   outputSchema: Type.Object({
     run_id: Type.String(), merged_from: Type.Optional(Type.Array(Type.String())), flows: Type.Array(Type.Object({}, loose)),
-    passed: Type.Integer(), failed: Type.Integer(), skipped: Type.Integer(), errored: Type.Integer(), record_path: path, junit_path: path, html_path: path,
+    passed: Type.Integer(), failed: Type.Integer(), skipped: Type.Integer(), errored: Type.Integer(), expected_failures: Type.Integer(), record_path: path, junit_path: path, html_path: path,
   }, loose),
   async handle(args, call) {
     const r = merge({ runDirs: args["run_dirs"] as string[], ...opt("out", str(args, "out")), log: call.progress });
-    return { run_id: r.record.run_id, ...(r.record.merged_from ? { merged_from: r.record.merged_from } : {}), flows: r.record.flows, passed: r.passed, failed: r.failed, skipped: r.skipped, errored: r.errored, record_path: r.record_path, junit_path: r.junit_path, html_path: r.html_path };
+    return { run_id: r.record.run_id, ...(r.record.merged_from ? { merged_from: r.record.merged_from } : {}), flows: r.record.flows, passed: r.passed, failed: r.failed, skipped: r.skipped, errored: r.errored, expected_failures: r.expected_failures, record_path: r.record_path, junit_path: r.junit_path, html_path: r.html_path };
   },
 };
 

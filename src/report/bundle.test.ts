@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { createRunDir, runId, writeRunBundle } from "./bundle.ts";
@@ -66,6 +66,18 @@ describe("writeRunBundle", () => {
   let base = "";
   afterEach(() => {
     if (base) rmSync(base, { recursive: true, force: true });
+  });
+
+  test("a file that cannot be written: the others are written errored, none says passed, and the io-error is thrown", () => {
+    base = mkdtempSync(join(tmpdir(), "flowproof-bundle-"));
+    // A directory where report.html goes: that one file cannot be written.
+    mkdirSync(join(base, "report.html"));
+    expect(() => writeRunBundle(base, REPORT)).toThrow(/cannot write .*report\.html/);
+    const result = JSON.parse(readFileSync(join(base, "result.json"), "utf8")) as RunReport;
+    expect(result).toMatchObject({ passed: false, outcome: "errored" });
+    expect(result.error).toMatch(/^the run's evidence could not be written whole: cannot write .*report\.html/);
+    expect(readFileSync(join(base, "junit.xml"), "utf8")).toContain('name="run error"');
+    expect(readdirSync(base).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
   test("writes result.json, junit.xml and report.html and nothing else", () => {

@@ -7,7 +7,7 @@ import { ROLE_LABEL, stepViews, type StepView } from "./viewer.ts";
 
 const BADGE: Record<string, string> = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" };
 /** The page's verdict: a skipped flow passed (it proves nothing failed); stale and interrupted are errors. */
-const VERDICT: Record<RunOutcome, "PASS" | "FAIL" | "ERROR"> = { passed: "PASS", skipped: "PASS", failed: "FAIL", errored: "ERROR", stale: "ERROR", interrupted: "ERROR" };
+const VERDICT: Record<RunOutcome, "PASS" | "FAIL" | "ERROR" | "XFAIL"> = { passed: "PASS", skipped: "PASS", failed: "FAIL", errored: "ERROR", stale: "ERROR", interrupted: "ERROR", expected_failure: "XFAIL" };
 
 function panel(view: StepView, selected: boolean): string {
   const { step } = view;

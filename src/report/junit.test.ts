@@ -111,6 +111,13 @@ describe("junitXml", () => {
     expect(attrs(xml, "testsuite")).toMatchObject({ tests: "2", failures: "0", errors: "1" });
   });
 
+  test("an error of the run whose steps all passed (its evidence could not be written) is an error testcase, never 0 failures and 0 errors", () => {
+    const error = "the run's evidence could not be written whole: cannot write recording.gif: the disk is full (ENOSPC)";
+    const xml = junitXml([report([stepReport(1, "passed")], { passed: false, outcome: "errored", error })]);
+    expect(xml).toContain('<testcase classname="Checkout" name="run error" time="0">');
+    expect(attrs(xml, "testsuites")).toMatchObject({ tests: "2", failures: "0", errors: "1" });
+  });
+
   test("escapes the flow name in attributes", () => {
     const xml = junitXml([report([stepReport(1, "passed")], { name: 'A & "B" <c>' })]);
     expect(attrs(xml, "testsuite")["name"]).toBe("A &amp; &quot;B&quot; &lt;c&gt;");

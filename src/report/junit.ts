@@ -21,13 +21,18 @@ export function junitXml(reports: readonly RunReport[]): string {
   const secs = (ms: number) => (ms / 1000).toFixed(3);
   let tests = 0, failures = 0, errors = 0, skipped = 0, time = 0;
   const suites = reports.map((r) => {
-    const f = r.steps.filter((s) => s.status === "failed").length;
+    const xfail = (s: { id: string; status: string }) => r.expected_failure?.step === s.id && s.status === "failed";
+    const f = r.steps.filter((s) => s.status === "failed" && !xfail(s)).length;
     const e = r.steps.filter((s) => s.status === "errored").length;
-    const s = r.steps.filter((s) => s.status === "skipped").length;
+    const s = r.steps.filter((s) => s.status === "skipped" || xfail(s)).length;
     tests += r.steps.length; failures += f; errors += e; skipped += s; time += r.duration_ms;
     const cases = r.steps.map((step) => {
       const open = `    <testcase classname="${escapeXml(r.name)}" name="${escapeXml(`${step.id} ${step.intent}`)}" time="${secs(step.duration_ms)}"`;
       const msg = escapeXml(step.detail ?? "");
+      // A known failure, failing as declared, is written as pytest writes an xfail: skipped, with its reason.
+      if (r.expected_failure?.step === step.id && step.status === "failed") {
+        return `${open}>\n      <skipped type="xfail" message="${escapeXml(`expected failure (${r.expected_failure.reason}): ${step.detail ?? ""}`)}"/>\n    </testcase>`;
+      }
       switch (step.status) {
         case "passed": return `${open}/>`;
         case "failed": return `${open}>\n      <failure message="${msg}">${msg}</failure>\n    </testcase>`;
@@ -35,10 +40,12 @@ export function junitXml(reports: readonly RunReport[]): string {
         case "skipped": return `${open}>\n      <skipped message="${msg}"/>\n    </testcase>`;
       }
     });
-    // A stale trace errors the flow whatever its steps did: the replay is not of the flow as written.
+    // An error of the run itself errors the flow whatever its steps did: a stale trace (the replay
+    // is not of the flow as written), a flow that could not run, evidence that could not be written.
     const stale = r.outcome === "stale";
-    const suiteError = r.error && (r.steps.length === 0 || stale)
-      ? `\n    <testcase classname="${escapeXml(r.name)}" name="${stale ? "stale trace" : "flow could not run"}" time="0">\n      <error${stale ? ' type="stale"' : ""} message="${escapeXml(r.error)}">${escapeXml(r.error)}</error>\n    </testcase>`
+    const name = stale ? "stale trace" : r.steps.length === 0 ? "flow could not run" : "run error";
+    const suiteError = r.error
+      ? `\n    <testcase classname="${escapeXml(r.name)}" name="${name}" time="0">\n      <error${stale ? ' type="stale"' : ""} message="${escapeXml(r.error)}">${escapeXml(r.error)}</error>\n    </testcase>`
       : "";
     if (suiteError) { tests += 1; errors += 1; }
     return `  <testsuite name="${escapeXml(r.name)}" tests="${r.steps.length + (suiteError ? 1 : 0)}" failures="${f}" errors="${e + (suiteError ? 1 : 0)}" skipped="${s}" time="${secs(r.duration_ms)}" timestamp="${escapeXml(r.started_at)}">\n${cases.join("\n")}${suiteError}\n  </testsuite>`;

@@ -115,12 +115,13 @@ export const RecordingReport = Type.Object(
  * line, report.html, junit.xml, the run record, a suite's counts).
  */
 export const RunOutcome = Type.Union(
-  [Type.Literal("passed"), Type.Literal("failed"), Type.Literal("errored"), Type.Literal("stale"), Type.Literal("skipped"), Type.Literal("interrupted")],
+  [Type.Literal("passed"), Type.Literal("failed"), Type.Literal("errored"), Type.Literal("stale"), Type.Literal("skipped"), Type.Literal("interrupted"), Type.Literal("expected_failure")],
   {
     description:
       "passed: every step passed. failed: a step's check did not hold. errored: the flow could not run, or a step could not be performed (exit code 2). " +
       "stale: the flow file changed since its trace was recorded, whatever its steps did (exit code 2). skipped: the flow did not run (`skip_unless_env` unmet, or no trace in a suite run). " +
-      "interrupted: the run was stopped (see `interrupted`) before this flow finished; counted as errored.",
+      "interrupted: the run was stopped (see `interrupted`) before this flow finished; counted as errored. " +
+      "expected_failure: the flow declares a known failure (`expect: {fail: …}`) and its recorded step failed again (see `expected_failure`); exit code 0, reported as XFAIL.",
   },
 );
 
@@ -146,6 +147,14 @@ export const RunReport = Type.Object(
       { additionalProperties: false, description: "Present when the flow file changed since its trace was recorded: the replay ran the trace as recorded, so the flow did not pass (passed is false, error says why)." },
     )),
     recording: Type.Optional(RecordingReport),
+    expected_failure: Type.Optional(Type.Object(
+      {
+        reason: Type.String({ description: "The flow's `expect: {fail: …}`, as written." }),
+        step: Type.String({ pattern: "^s[0-9]{4,}$", description: "The step recorded failing." }),
+        detail: Type.Optional(Type.String({ description: "How it failed at this run." })),
+      },
+      { additionalProperties: false, description: "Present on a flow that declares a known failure and failed at its recorded step again (outcome `expected_failure`)." },
+    )),
     interrupted: Type.Optional(Type.String({ description: "Present when the run was stopped before this flow finished: what stopped it (`SIGINT`, `SIGTERM`, or the MCP client closing the connection). The step it stopped at is errored with a detail starting `interrupted:`; the steps after it are skipped." })),
   },
   { additionalProperties: false },

@@ -21,6 +21,7 @@ const BADGE: Record<RunOutcome, { readonly text: string; readonly css: string }>
   errored: { text: "ERROR", css: "errored" },
   stale: { text: "ERROR", css: "errored" },
   interrupted: { text: "ERROR", css: "errored" },
+  expected_failure: { text: "XFAIL", css: "skipped" },
 };
 
 export function suiteHtml(suite: string, runId: string, rows: readonly SuiteHtmlRow[]): string {

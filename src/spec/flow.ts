@@ -12,6 +12,7 @@ import { loadShaping, type FlowBrowser, type FlowMockRule, type FlowSession, typ
 import { loadSecretLeakVars, loadStructuredArgs, SECRET_LEAK_KEY, type StructuredKind } from "./structured.ts";
 import { loadSuiteKeys, type SuiteKeys } from "./suite-keys.ts";
 import { loadEffects, withEffectsOff } from "./effects.ts";
+import { loadExpect, type ExpectedFailure } from "./expect.ts";
 import { loadApps, loadIn, type SurfaceSpec } from "./surfaces.ts";
 import { loadSapKeys, SAP_APP, sapRequiresWindows, type SapKeys } from "./sap-keys.ts";
 import { isWindowsApp, loadDesktopKeys, type DesktopKeys } from "./desktop.ts";
@@ -48,6 +49,8 @@ export interface Flow extends SuiteKeys, DesktopKeys {
   /** `connection:` and `login:` of a SAP flow (`app: sap`), as written; absent = attach-only. */
   readonly sap?: SapKeys;
   readonly effects?: "strict" | "off"; // `effects:` when not the default `on` (copied into the trace header)
+  /** `expect: {fail: …}`: a known failure the flow declares (copied into the trace header with the step that failed). */
+  readonly expect?: ExpectedFailure;
 }
 
 export type LoadResult =
@@ -56,7 +59,7 @@ export type LoadResult =
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly steps: readonly FlowStep[] };
 
 /** Top-level keys of the flow format that this version runs. */
-export const SUPPORTED_KEYS = ["name", "app", "url", "connection", "login", "window", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps", "agent", "tools", "mcp", "strict", "effects"] as const;
+export const SUPPORTED_KEYS = ["name", "app", "url", "connection", "login", "window", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps", "agent", "tools", "mcp", "strict", "effects", "expect"] as const;
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
 const LATER_KEYS = [
   "connection", "login",
@@ -257,10 +260,17 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
   const shaping = loadShaping(source, values, pluginApp ?? (appKnown ? app : undefined), problems, options.suite);
   const suiteKeys = { ...loadSuiteKeys(source, values, problems), ...desktopKeys };
   const effects = loadEffects(source, values.get("effects"), problems);
+  const expected = loadExpect(source, values.get("expect"), problems);
+  if (expected && isAgent) {
+    problems.push(diagnostic("unsupported-feature", "`expect:` (a known failure) is for flows that drive a surface step by step; an agent flow replays its conversation whole", {
+      span: spanOf(source, root.items.find((p) => keyName(p) === "expect")?.key as Node | undefined),
+      hint: "remove `expect:` from the agent flow",
+    }));
+  }
 
   if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-  return { ok: true, flow: { file, name: name ?? "", app: apps ? "multi" : pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...shaping, ...suiteKeys, hash, ...(apps ? { apps } : {}), ...(sap.connection ? { sap } : {}), ...(effects !== undefined && effects !== "on" ? { effects } : {}) } };
+  return { ok: true, flow: { file, name: name ?? "", app: apps ? "multi" : pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...shaping, ...suiteKeys, hash, ...(apps ? { apps } : {}), ...(sap.connection ? { sap } : {}), ...(effects !== undefined && effects !== "on" ? { effects } : {}), ...(expected ? { expect: expected } : {}) } };
 }
 
 interface StepLoader extends BlockLoader {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { TraceError } from "../diagnostics/diagnostic.ts";
 import { parseTrace, readTraceFile } from "./read.ts";
 import type { TraceHeader, TraceStep } from "./schema.ts";
-import { serializeTrace } from "./write.ts";
+import { integrityOf, serializeTrace } from "./write.ts";
 
 const HEADER: TraceHeader = {
   format: "flowproof-trace",
@@ -14,6 +14,7 @@ const HEADER: TraceHeader = {
   recorded_at: "2025-01-02T03:04:05.678Z",
   app: { name: "Demo", adapter: "web", url: "http://127.0.0.1:3000/" },
   env: { os: "linux", resolution: [1280, 800] },
+  spec: { name: "Demo", path: "demo.flow.yaml" },
 };
 
 const step = (n: number, extra: Partial<TraceStep> = {}): TraceStep => ({
@@ -44,7 +45,7 @@ describe("parseTrace", () => {
   test("reads back what serializeTrace wrote", () => {
     const steps = [step(1), step(2, { action: { type: "type_text", params: { text: "Ada", replace: true } } })];
     const trace = parseTrace(serializeTrace(HEADER, steps), "a.trace.jsonl");
-    expect(trace).toEqual({ path: "a.trace.jsonl", header: HEADER, steps });
+    expect(trace).toEqual({ path: "a.trace.jsonl", header: { ...HEADER, integrity: integrityOf(steps) }, steps });
   });
 
   test("skips blank lines, including a missing final newline", () => {
@@ -124,6 +125,34 @@ describe("parseTrace", () => {
     const long = `{${"x".repeat(500)}`;
     const e = traceError(() => parseTrace(`${headerLine}\n${long}\n`, "a.trace.jsonl"));
     expect(e.diagnostics[0]!.span!.lineText.length).toBeLessThanOrEqual(200);
+  });
+});
+
+describe("a trace that is not whole", () => {
+  const sealed = serializeTrace(HEADER, [step(1), step(2), step(3)]).trim().split("\n");
+
+  test.each([
+    ["its last step dropped", () => sealed.slice(0, 3).join("\n"), "the trace holds 2 steps where its header says 3: it was cut short or edited"],
+    ["only one step kept", () => sealed.slice(0, 2).join("\n"), "the trace holds 1 step where its header says 3: it was cut short or edited"],
+    ["a step edited", () => sealed.map((l, i) => (i === 2 ? l.replace('"B2"', '"B9"') : l)).join("\n"), "the trace's steps are not the ones it was recorded with (their SHA-256 differs from the header's): it was edited or damaged"],
+    ["only the header", () => sealed[0]!, "the trace has a header and no steps: it was cut short"],
+    ["an unsealed header and no steps", () => headerLine, "the trace has a header and no steps: it was cut short"],
+    ["no flow named", () => `${JSON.stringify({ ...HEADER, spec: undefined })}\n${stepLine(1)}`, "the trace header names no flow (`spec` is missing), so nothing can tell which flow it replays"],
+  ])("is refused as bad-trace: %s", (_name, text, message) => {
+    const e = traceError(() => parseTrace(text(), "a.trace.jsonl"));
+    expect(e.code).toBe("bad-trace");
+    expect(e.diagnostics.map((d) => d.message)).toEqual([message]);
+    expect(e.diagnostics[0]!.span).toMatchObject({ file: "a.trace.jsonl", line: 1 });
+    expect(e.diagnostics[0]!.hint).toContain("flowproof record");
+  });
+
+  test("the seal ignores how a line is spaced or its keys ordered, not what it says", () => {
+    const respaced = sealed.map((l, i) => (i === 0 ? l : JSON.stringify(JSON.parse(l), null, 0).replace(/,"/g, ', "'))).join("\n");
+    expect(parseTrace(respaced, "a.trace.jsonl").steps).toHaveLength(3);
+  });
+
+  test("a trace written before traces were sealed is read as it is", () => {
+    expect(parseTrace(`${headerLine}\n${stepLine(1)}\n${stepLine(2)}`, "a.trace.jsonl").steps).toHaveLength(2);
   });
 });
 

@@ -1,9 +1,11 @@
 // The only reader of trace files: parses JSON lines, validates each against the v1 schema,
-// refuses other formats and newer versions with a TraceError naming file:line.
+// refuses other formats and newer versions with a TraceError naming file:line, and refuses a
+// trace that is not whole (no steps, no flow named, steps that do not match the header's seal).
 import { readFileSync, existsSync } from "node:fs";
 import type { ErrorObject } from "ajv";
 import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader as Header, type TraceStep as Step } from "./schema.ts";
 import { TraceError, diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { integrityOf } from "./write.ts";
 // Compiled ahead of time from the schema in ./schema.ts by `bun run gen`: compiling the large step
 // schema at run time would cost every replaying command a noticeable share of its start-up.
 import { validateHeader, validateStep } from "./validators.generated.js";
@@ -110,7 +112,20 @@ export function parseTrace(text: string, file: string): Trace {
     problems.push(diagnostic("bad-trace", "the trace is empty", { hint: "re-record the flow with `flowproof record <flow.yaml>`" }));
   }
   if (problems.length > 0) throw new TraceError(problems);
+  const whole = wholenessProblem(header as Header, steps);
+  if (whole) throw new TraceError(diagnostic("bad-trace", whole, { span: spanAt(file, 1, rawLines.find((l) => l.trim() !== "") ?? ""), hint: "re-record the flow with `flowproof record <flow.yaml>` (or `flowproof heal` to review what changed); a trace is written whole by flowproof, never cut or edited by hand" }));
   return { path: file, header: header as Header, steps };
+}
+
+/** Why a well-formed trace is not whole: no steps, no flow named, or steps that are not the ones its header was sealed with. */
+function wholenessProblem(header: Header, steps: readonly Step[]): string | undefined {
+  if (steps.length === 0) return "the trace has a header and no steps: it was cut short";
+  if (header.spec === undefined) return "the trace header names no flow (`spec` is missing), so nothing can tell which flow it replays";
+  const sealed = header.integrity;
+  if (sealed === undefined) return undefined; // written before traces were sealed: read as it is
+  if (sealed.steps !== steps.length) return `the trace holds ${steps.length} ${steps.length === 1 ? "step" : "steps"} where its header says ${sealed.steps}: it was cut short or edited`;
+  if (sealed.sha256 !== integrityOf(steps).sha256) return "the trace's steps are not the ones it was recorded with (their SHA-256 differs from the header's): it was edited or damaged";
+  return undefined;
 }
 
 /** Reads and validates a trace file; `label` is how the path appears in messages (default: `path`). */

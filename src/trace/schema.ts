@@ -429,6 +429,21 @@ export const TraceHeader = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    expect: Opt(Type.Object(
+      {
+        fail: Type.String({ description: "The flow's `expect: {fail: …}`, as written: why the flow is expected to fail." }),
+        step: Type.String({ pattern: "^s[0-9]{4,}$", description: "The step that failed at record: the trace ends with it." }),
+        failure: Opt(Type.String({ description: "How it failed at record." })),
+      },
+      { additionalProperties: false, description: "A known failure (docs/flow-format.md, Known failures): replay is an expected failure while this step still fails, and fails once it passes." },
+    )),
+    integrity: Opt(Type.Object(
+      {
+        steps: Type.Integer({ minimum: 0, description: "How many step lines follow the header." }),
+        sha256: Type.String({ pattern: "^[0-9a-f]{64}$", description: "SHA-256 (hex) of the step lines as flowproof writes them: each step's JSON with its keys in the format's order, joined by newlines." }),
+      },
+      { additionalProperties: false, description: "Written by every record: a trace whose steps do not match it (cut short, or edited) is refused as `bad-trace`. A trace written before this field existed has none and is read as it is." },
+    )),
     effects: Opt(Type.Union([Type.Literal("strict"), Type.Literal("off")], {
       description: "The flow's `effects:` as written when not the default: `strict` fails a step on a missing DOM, focus or GET effect too; `off` records and checks none.",
     })),

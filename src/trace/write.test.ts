@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TraceHeader, TraceStep } from "./schema.ts";
-import { serializeTrace, stableJson, writeTraceFile } from "./write.ts";
+import { integrityOf, serializeTrace, stableJson, writeTraceFile } from "./write.ts";
+import { createHash } from "node:crypto";
 
 const HEADER: TraceHeader = {
   format: "flowproof-trace",
@@ -40,13 +41,20 @@ describe("serializeTrace", () => {
     expect(text.endsWith("\n")).toBe(true);
     const lines = text.trimEnd().split("\n");
     expect(lines).toHaveLength(3);
-    expect(JSON.parse(lines[0]!)).toEqual(HEADER);
+    expect(JSON.parse(lines[0]!)).toEqual({ ...HEADER, integrity: integrityOf([STEP, { ...STEP, id: "s0002" }]) });
     expect(JSON.parse(lines[2]!)).toEqual({ ...STEP, id: "s0002" });
+  });
+
+  test("seals the header with the steps' count and the SHA-256 of their lines", () => {
+    const text = serializeTrace(HEADER, [STEP]);
+    const [header, line] = text.trimEnd().split("\n");
+    expect((JSON.parse(header!) as TraceHeader).integrity).toEqual({ steps: 1, sha256: createHash("sha256").update(line!).digest("hex") });
+    expect(integrityOf([STEP])).not.toEqual(integrityOf([{ ...STEP, intent: 'Click "Saved"' }]));
   });
 
   test("orders header keys as the schema declares them, whatever the input order", () => {
     const [line] = serializeTrace(reversed(HEADER) as TraceHeader, []).split("\n");
-    expect(keysOf(line!)).toEqual(["format", "version", "trace_id", "recorded_at", "app", "env", "flowproof_version", "spec"]);
+    expect(keysOf(line!)).toEqual(["format", "version", "trace_id", "recorded_at", "app", "env", "flowproof_version", "spec", "integrity"]);
   });
 
   test("orders step keys id, intent, action, selectors, sync, artifacts", () => {

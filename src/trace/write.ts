@@ -1,5 +1,7 @@
-// Serialises a trace to JSON lines with a stable key order, and writes it atomically
-// (temp file + rename) so a failed recording never leaves a half-written trace.
+// Serialises a trace to JSON lines with a stable key order, sealed with the steps' count and hash
+// (the header's `integrity`), and writes it atomically (temp file + rename) so a failed recording
+// never leaves a half-written trace.
+import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import { makeDir, writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import { TraceHeader, TraceStep, type TraceHeader as Header, type TraceStep as Step } from "./schema.ts";
@@ -28,9 +30,20 @@ function sortKeys(value: unknown, order: readonly string[]): unknown {
   return out;
 }
 
+/** Each step as its trace line: its JSON with keys in the format's order. */
+export function stepLines(steps: readonly Step[]): string[] {
+  return steps.map((s) => stableJson(s, STEP_ORDER));
+}
+
+/** The header's `integrity` for `steps`: their count and the SHA-256 of their lines joined by newlines. */
+export function integrityOf(steps: readonly Step[]): NonNullable<Header["integrity"]> {
+  return { steps: steps.length, sha256: createHash("sha256").update(stepLines(steps).join("\n")).digest("hex") };
+}
+
+/** The trace's text: the header (sealed with the steps' `integrity`), then one line per step. */
 export function serializeTrace(header: Header, steps: readonly Step[]): string {
-  const lines = [stableJson(header, HEADER_ORDER), ...steps.map((s) => stableJson(s, STEP_ORDER))];
-  return lines.join("\n") + "\n";
+  const sealed: Header = { ...header, integrity: integrityOf(steps) };
+  return [stableJson(sealed, HEADER_ORDER), ...stepLines(steps)].join("\n") + "\n";
 }
 
 /** Writes the whole trace or nothing. */

@@ -11,6 +11,7 @@ import { startAgentModel, type AgentModel } from "../support/model-server.ts";
 import { startServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { Flow } from "../../src/index.ts";
+import { resealed } from "../support/trace.ts";
 
 const BUN = process.execPath;
 const OPENAI_AGENT = join(REPO_ROOT, "test", "fixtures", "agents", "openai-agent.mjs");
@@ -192,7 +193,7 @@ describe("failures", () => {
     // The trace's assertion now wants another flight (the conversation replays unchanged).
     const [header, step] = p.read("book.trace.jsonl").trim().split("\n") as [string, string];
     expect(step).toContain("\"value\":\"KQ311\"");
-    p.write("book.trace.jsonl", `${header}\n${step.replace("\"value\":\"KQ311\"", "\"value\":\"KQ999\"")}\n`);
+    p.write("book.trace.jsonl", resealed(`${header}\n${step.replace("\"value\":\"KQ311\"", "\"value\":\"KQ999\"")}\n`));
     const run = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: {} });
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).toContain("where flight.id equals KQ999 and passengers.0.name equals Ada: no such call");

@@ -13,6 +13,7 @@ import { runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 import { readTrace } from "../support/trace.ts";
+import { resealed } from "../support/trace.ts";
 
 const CANARY = "zq-canary-secret-9185";
 const TOKEN = "tok-canary-query-6402";
@@ -162,7 +163,7 @@ ${extra}steps:
 
     // The trace's request edited into a read (as a hand edit or a merge could): its checks pass, its write is gone.
     const offPath = join(p.dir, "jobs-off.trace.jsonl");
-    for (const path of [tracePath, offPath]) writeFileSync(path, readFileSync(path, "utf8").replaceAll("POST ${API}/api/jobs?key=${CANARY}", "GET ${API}/api/jobs?key=${CANARY}").replaceAll(String.raw`\"body\":{\"kind\":\"export\",\"key\":\"\${CANARY}\"},`, "").replaceAll('"body":{"kind":"export","key":"${CANARY}"},', ""));
+    for (const path of [tracePath, offPath]) writeFileSync(path, resealed(readFileSync(path, "utf8").replaceAll("POST ${API}/api/jobs?key=${CANARY}", "GET ${API}/api/jobs?key=${CANARY}").replaceAll(String.raw`\"body\":{\"kind\":\"export\",\"key\":\"\${CANARY}\"},`, "").replaceAll('"body":{"kind":"export","key":"${CANARY}"},', "")));
     const edited = await replay(p, env, "jobs.flow.yaml");
     expect(seen).toEqual(["GET /api/jobs"]);
     expect(edited.code).toBe(1);

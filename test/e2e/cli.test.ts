@@ -8,6 +8,7 @@ import { flowYaml } from "../support/tmp-project.ts";
 import { webE2e } from "../support/e2e.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 import { readTrace } from "../support/trace.ts";
+import { resealed } from "../support/trace.ts";
 
 const { server, project } = await webE2e();
 
@@ -72,7 +73,7 @@ describe("flowproof record and run (CLI)", () => {
     const good = project.write("fails-good.flow.yaml", flowYaml("Fails", `${server.url}/greeter.html`, ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', 'assert: the "id:greeting" shows Hello within 1s', "assert: page shows Hello, Ada!"]));
     expect((await runCli(["record", good], { cwd: project.dir })).code).toBe(0);
     const trace = readFileSync(join(project.dir, "fails-good.trace.jsonl"), "utf8").replace('"value_contains":"Hello"', '"value_contains":"Goodbye"');
-    project.write("fails-bad.trace.jsonl", trace);
+    project.write("fails-bad.trace.jsonl", resealed(trace));
     const res = await runCli(["run", good, "-t", join(project.dir, "fails-bad.trace.jsonl")], { cwd: project.dir });
     expect(res.code).toBe(1);
     expect(res.stdout).toContain('  [FAIL] s0003 the "id:greeting" shows Hello within 1s — expected the "id:greeting" to show "Goodbye" within 1000 ms; it shows "Hello, Ada!"');

@@ -8,6 +8,7 @@ import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { resealed } from "../support/trace.ts";
 
 const TOKEN = "tok-CANARY-51e2";
 let server: TestServer;
@@ -37,7 +38,7 @@ describe("debug snapshot of a failed replay", () => {
     expect((await runCli(["record", spec], { cwd: project.dir, env: { TOKEN } })).code).toBe(0);
     // The app renamed its button: the trace still asks for the old name.
     const tracePath = join(project.dir, "signin.trace.jsonl");
-    writeFileSync(tracePath, readFileSync(tracePath, "utf8").replace('"text":"Sign in"', '"text":"Sing in"'));
+    writeFileSync(tracePath, resealed(readFileSync(tracePath, "utf8").replace('"text":"Sign in"', '"text":"Sing in"')));
     const run = await runCli(["run", spec, "--json"], { cwd: project.dir, env: { TOKEN, FLOWPROOF_STEP_TIMEOUT_MS: "1000" } });
     expect(run.code).toBe(1);
     const out = JSON.parse(run.stdout) as { report: { steps: Array<{ status: string; detail?: string }> }; run_dir: string };

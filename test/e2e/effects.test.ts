@@ -14,6 +14,7 @@ import { runCli } from "../support/cli.ts";
 import { record } from "../../src/commands/record.ts";
 import { run } from "../../src/commands/run.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+import { resealed } from "../support/trace.ts";
 
 const PAGES = join(import.meta.dir, "..", "fixtures", "effects");
 const CANARY = "zq-canary-7731";
@@ -187,7 +188,7 @@ describe("what never fails a step", () => {
       const { effect: _e, ...rest } = JSON.parse(l) as Record<string, unknown>;
       return JSON.stringify(rest);
     })].join("\n") + "\n";
-    writeFileSync(flow.trace, old);
+    writeFileSync(flow.trace, resealed(old));
     const r = await replay(flow, "order", "mutant");
     expect(r.steps[0]!.status).toBe("passed");
     expect(r.steps[0]!.effect).toBeUndefined();

@@ -3,12 +3,13 @@
 // sanitised; unwritable and full output directories are an io-error before anything runs, with no
 // temporary file left; retry bundles never take another flow's bundle name.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { resealed } from "../support/trace.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -196,6 +197,47 @@ describe("output that cannot be written", () => {
     expect(filesUnder(dir)).toEqual(["inv.flow.yaml"]);
   });
 
+  /** Fills the disk holding `dir` until about `leaveBytes` are free. */
+  const fillUntil = (dir: string, leaveBytes: number) => {
+    const df = Bun.spawnSync(["df", "--output=avail", "-B1", dir]).stdout.toString().trim().split("\n");
+    const avail = Number(df[df.length - 1]);
+    writeFileSync(join(dir, "filler.bin"), new Uint8Array(Math.max(0, avail - leaveBytes)));
+  };
+  /** Every result.json and junit.xml under `dir`, and what each says. */
+  const verdicts = (dir: string) => filesUnder(dir).filter((f) => /(result\.json|junit\.xml|report\.json)$/.test(f)).map((f) => {
+    const text = readFileSync(join(dir, f), "utf8");
+    const junit = /<testsuites [^>]*failures="(\d+)" errors="(\d+)"/.exec(text);
+    if (junit) return { file: f, says: Number(junit[1]) + Number(junit[2]) > 0 ? "not passed" : "passed" };
+    const json = JSON.parse(text) as { outcome?: string; flows?: { status: string }[] };
+    const passed = f.endsWith("report.json") ? (json.flows ?? []).some((fl) => fl.status === "pass") : json.outcome === "passed";
+    return { file: f, says: passed ? "passed" : "not passed" };
+  });
+
+  test("a disk with room for result.json but not the whole bundle: exit 2, and nothing written says the run passed", async () => {
+    const dir = smallDisk(join(project.dir, "full-report"));
+    const spec = project.write("full-report/inv.flow.yaml", flow("Full report", STEPS));
+    expect((await runCli(["record", spec, "--recording-detail", "off"], { cwd: dir })).code).toBe(0);
+    fillUntil(dir, 8 * 1024);
+    const res = await runCli(["run", spec, "--recording-detail", "off"], { cwd: dir });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/cannot write \S+(report\.html|junit\.xml): the disk is full \(ENOSPC\)/);
+    const written = verdicts(dir);
+    expect(written.map((v) => v.file)).toContainEqual(expect.stringMatching(/result\.json$/));
+    expect(written.filter((v) => v.says === "passed")).toEqual([]);
+    const result = JSON.parse(readFileSync(join(dir, written.find((v) => v.file.endsWith("result.json"))!.file), "utf8")) as { outcome: string; passed: boolean; error: string };
+    expect(result).toMatchObject({ outcome: "errored", passed: false });
+    expect(result.error).toContain("the run's evidence could not be written whole: cannot write");
+    expect(filesUnder(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+
+    // The same flow in a suite run: its junit and the suite's say it errored, never that it passed.
+    rmSync(join(dir, ".flowproof"), { recursive: true, force: true });
+    rmSync(join(dir, "filler.bin"));
+    fillUntil(dir, 12 * 1024);
+    const suite = await runCli(["run", ".", "--recording-detail", "off"], { cwd: dir });
+    expect(suite.code).toBe(2);
+    expect(verdicts(dir).filter((v) => v.says === "passed")).toEqual([]);
+  });
+
   test("a disk that fills up during run is an io-error with a hint and leaves no temp file", async () => {
     const dir = smallDisk(join(project.dir, "full-run"));
     const spec = project.write("full-run/inv.flow.yaml", flow("Full run", STEPS));
@@ -218,7 +260,7 @@ describe("retry bundles", () => {
     const other = project.write("retry-suite/checkout-attempt-2.flow.yaml", statusFlow("Checkout attempt two"));
     for (const spec of [checkout, other]) expect((await runCli(["record", spec, "--recording-detail", "off"], { cwd: suite })).code).toBe(0);
     // `checkout-attempt-2` now passes on its own trace; `checkout` fails, is retried, and fails again.
-    project.write("retry-suite/checkout-attempt-2.trace.jsonl", project.read("retry-suite/checkout-attempt-2.trace.jsonl").replaceAll("Ready", "Busy"));
+    project.write("retry-suite/checkout-attempt-2.trace.jsonl", resealed(project.read("retry-suite/checkout-attempt-2.trace.jsonl").replaceAll("Ready", "Busy")));
     status = "Busy";
     const res = await runCli(["run", ".", "--retries", "1", "--json", "--recording-detail", "off"], { cwd: suite });
     status = "Ready";

@@ -11,6 +11,7 @@ import { requireChromium } from "../support/chromium.ts";
 import { runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { decodePng, type Image } from "../../src/recording/image.ts";
+import { resealed } from "../support/trace.ts";
 
 const CANARY = `Zq7Can&ry+S3c/"<b>"=9k`;
 const ENV = { CANARY, FLOWPROOF_STEP_TIMEOUT_MS: "1000" };
@@ -212,7 +213,7 @@ function recordAndFailVault() {
     const tracePath = join(p.dir, "vault.trace.jsonl");
     const trace = readFileSync(tracePath, "utf8");
     if (!trace.includes('"Saved"')) throw new Error("the trace does not hold the assertion text");
-    writeFileSync(tracePath, trace.replace('"Saved"', '"Stored"'));
+    writeFileSync(tracePath, resealed(trace.replace('"Saved"', '"Stored"')));
     const run = await runCli(["run", spec, "--video"], { cwd: p.dir, env: ENV });
     return { p, rec, run };
   })();

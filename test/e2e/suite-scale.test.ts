@@ -10,6 +10,7 @@ import { requireChromium } from "../support/chromium.ts";
 import { runCli, REPO_ROOT } from "../support/cli.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { record } from "../../src/commands/record.ts";
+import { resealed } from "../support/trace.ts";
 
 let server: TestServer;
 let p: TmpProject;
@@ -24,7 +25,7 @@ beforeAll(async () => {
     const r = await record({ spec, author: "rules", env: {}, recordingDetail: "off" });
     expect(r.error).toBeUndefined();
   }
-  p.write("f3.trace.jsonl", p.read("f3.trace.jsonl").replaceAll("Hello, Di!", "Hello, Nobody!"));
+  p.write("f3.trace.jsonl", resealed(p.read("f3.trace.jsonl").replaceAll("Hello, Di!", "Hello, Nobody!")));
 });
 afterAll(() => {
   server.stop();

@@ -13,6 +13,7 @@ import { runCli, REPO_ROOT } from "../support/cli.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { expectValidResult } from "../support/schemas.ts";
 import { record } from "../../src/commands/record.ts";
+import { resealed } from "../support/trace.ts";
 
 let server: TestServer;
 const projects: TmpProject[] = [];
@@ -66,7 +67,7 @@ describe("flowproof run <dir>", () => {
     // The app drifts after recording: the assertion no longer holds at replay.
     p.write("b-fail.flow.yaml", readFileSync(failing, "utf8"));
     const trace = p.read("b-fail.trace.jsonl").replaceAll("Hello, Bo!", "Hello, Nobody!");
-    p.write("b-fail.trace.jsonl", trace);
+    p.write("b-fail.trace.jsonl", resealed(trace));
     p.write("c-broken.flow.yaml", flowYaml("Broken", `${server.url}/greeter.html`, ["rules: Frobnicate the widget"]));
     p.write("nested/d-untraced.flow.yaml", greet("Untraced", "Cy"));
     p.write("e-gated.flow.yaml", greet("Gated", "Di", "skip_unless_env: [FLOWPROOF_TEST_NEVER_SET]\n"));
@@ -288,7 +289,7 @@ describe("controls and audit", () => {
     expect(yaml.stdout).toContain("- id: greet.ada\n    title: Ada is greeted");
 
     // B regresses (drift), A's control disappears: --since exits 1 and lists both.
-    p.write("b.trace.jsonl", p.read("b.trace.jsonl").replaceAll("Hello, Bo!", "Hello, Nobody!"));
+    p.write("b.trace.jsonl", resealed(p.read("b.trace.jsonl").replaceAll("Hello, Bo!", "Hello, Nobody!")));
     await recorded(p, "a.flow.yaml", p.read("a.flow.yaml").replace(/control: .*\n/, ""));
     const second = await runCli(["run", "."], { cwd: p.dir });
     expect(second.code).toBe(1);

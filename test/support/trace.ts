@@ -1,6 +1,9 @@
 // A trace file (JSON lines) as tests read it: line 1 the header, every further non-empty line a
-// step. Types are the test's to state: a test reads the fields it checks.
-import { readFileSync } from "node:fs";
+// step. Types are the test's to state: a test reads the fields it checks. Tests that simulate a
+// drifted app by editing a recorded trace seal the edit again (`resealed`), as a new record would.
+import { readFileSync, writeFileSync } from "node:fs";
+import { integrityOf } from "../../src/trace/write.ts";
+import type { TraceStep } from "../../src/trace/schema.ts";
 
 export interface TraceLines<H, S> {
   readonly header: H;
@@ -17,4 +20,20 @@ export function parseTrace<H = Record<string, unknown>, S = Record<string, unkno
 /** The parsed lines of the trace file at `path`. */
 export function readTrace<H = Record<string, unknown>, S = Record<string, unknown>>(path: string): TraceLines<H, S> {
   return parseTrace<H, S>(readFileSync(path, "utf8"));
+}
+
+/** Trace text whose header seal (`integrity`) is recomputed for its step lines as they are now; text without a seal is returned as it is. */
+export function resealed(text: string): string {
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  const [first, ...rest] = lines;
+  if (first === undefined) return text;
+  const header = JSON.parse(first) as Record<string, unknown>;
+  if (header["integrity"] === undefined) return text;
+  header["integrity"] = integrityOf(rest.map((l) => JSON.parse(l) as TraceStep));
+  return `${[JSON.stringify(header), ...rest].join("\n")}\n`;
+}
+
+/** Edits the trace file at `path` with `edit` and seals it again. */
+export function editTrace(path: string, edit: (text: string) => string): void {
+  writeFileSync(path, resealed(edit(readFileSync(path, "utf8"))));
 }
