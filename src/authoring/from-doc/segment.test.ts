@@ -85,3 +85,10 @@ describe("text helpers", () => {
     expect(splitNumbered("1) one\n2) two")).toEqual(["one", "two"]);
   });
 });
+
+describe("segment with markup", () => {
+  test("reads a header whose cells are HTML, as a Word table converts", () => {
+    const r = segment([{ kind: "table", rows: [["<p>Step Name</p>", "<p>Description</p>"], ["<p>Step 1</p>", "<p>Press Enter</p>"]] }]);
+    expect(r.ok && r.steps.map((s) => [s.name, s.action])).toEqual([["Step 1", "Press Enter"]]);
+  });
+});

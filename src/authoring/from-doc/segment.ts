@@ -62,7 +62,8 @@ export function segment(blocks: readonly DocBlock[]): Segmentation {
 /** How many leading rows of a table may come before its header (a title row, a blank row). */
 const HEADER_SEARCH_ROWS = 10;
 
-function tableSteps(rows: readonly (readonly string[])[], where: string): { shape?: ShapeId; steps: Omit<SourceStep, "index">[]; headerSeen?: string } {
+function tableSteps(cells: readonly (readonly string[])[], where: string): { shape?: ShapeId; steps: Omit<SourceStep, "index">[]; headerSeen?: string } {
+  const rows = cells.map((r) => r.map(plainText));
   const first = rows.find((r) => r.some((c) => c.trim() !== ""));
   const headerSeen = first ? `\`${first.map((c) => cleanText(c)).filter(Boolean).slice(0, 4).join(" | ")}\`` : undefined;
   for (let h = 0; h < Math.min(rows.length, HEADER_SEARCH_ROWS); h++) {
@@ -73,7 +74,7 @@ function tableSteps(rows: readonly (readonly string[])[], where: string): { shap
       const row = rows[r]!;
       // A header repeated on every page of a printed table is not a step.
       if (readHeader(row)) continue;
-      const cell = (i: number | undefined) => (i === undefined ? "" : plainText(row[i] ?? ""));
+      const cell = (i: number | undefined) => (i === undefined ? "" : row[i] ?? "");
       const action = cell(header.action);
       if (cleanText(action) === "") continue;
       const expected = cell(header.expected);
