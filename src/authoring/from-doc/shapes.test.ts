@@ -8,7 +8,7 @@ describe("readHeader", () => {
     ["Xray", ["Action", "Data", "Expected Result"], { action: 0, data: 1, expected: 2, shape: "xray-jira" }],
     ["Zephyr", ["Test Step", "Test Data", "Expected Result"], { action: 0, data: 1, expected: 2, shape: "xray-jira" }],
     ["TestRail", ["ID", "Title", "Steps (Step)", "Steps (Expected Result)"], { action: 2, expected: 3, shape: "testrail" }],
-    ["TestRail, separated", ["#", "Step", "Expected Result"], { action: 1, name: 0, expected: 2, shape: "testrail" }],
+    ["numbered", ["#", "Step", "Expected Result"], { action: 1, name: 0, expected: 2, shape: "generic" }],
     ["a plain table", ["Steps", "Expected:"], { action: 0, expected: 1, shape: "generic" }],
   ])("reads the %s header", (_, cells, expected) => {
     expect(readHeader(cells)).toEqual(expected as never);

@@ -88,7 +88,7 @@ export function readHeader(cells: readonly string[]): HeaderColumns | undefined 
 function shapeOf(headers: ReadonlySet<string>): ShapeId {
   if (headers.has("step action") || headers.has("step expected")) return "azure-devops";
   if (headers.has("step name") && headers.has("description")) return "hp-alm";
-  if (headers.has("steps (step)") || (headers.has("step") && !headers.has("action"))) return "testrail";
+  if (headers.has("steps (step)") || headers.has("steps (expected result)")) return "testrail";
   if (headers.has("action") || headers.has("test step") || headers.has("test data")) return "xray-jira";
   return "generic";
 }
