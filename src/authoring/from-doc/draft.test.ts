@@ -1,7 +1,13 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { loadFlowText } from "../../spec/flow.ts";
 import { renderDraft, type DraftMeta } from "./draft.ts";
-import type { DraftStep } from "./outcome.ts";
+import { firstPass, type DraftStep } from "./outcome.ts";
+import { readMarkdown } from "./read-markdown.ts";
+import { redactSecrets } from "./secrets.ts";
+import { segment } from "./segment.ts";
+import { SHAPE_LABELS } from "./shapes.ts";
 
 const meta: DraftMeta = { name: "Log in: happy path", app: "web", document: "login.pdf", shape: "HP ALM / Quality Center", out: "login.flow.yaml", secrets: [{ variable: "PASSWORD", steps: [2] }] };
 const src = (index: number, action: string, expected?: string) => ({ index, name: `Step ${index}`, action, where: `row ${index + 1}`, ...(expected ? { expected } : {}) });
@@ -56,5 +62,21 @@ describe("renderDraft", () => {
 
   test("a desktop app has no start URL", () => {
     expect(renderDraft({ ...meta, app: "notepad", secrets: [] }, STEPS.slice(0, 1)).text).not.toContain("url:");
+  });
+});
+
+describe("the draft shown in docs/authoring.md", () => {
+  test("is what the export in it gives, word for word", () => {
+    const doc = readFileSync(join(import.meta.dir, "../../../docs/authoring.md"), "utf8");
+    const section = doc.slice(doc.indexOf("## Drafts from manual test cases"));
+    const shown = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
+    const exported = "| Step Name | Description | Expected Result |\n| --- | --- | --- |\n| Step 1 | Go to /login | page shows Sign in |\n"
+      + "| Step 2 | Log in as ada with password Tr0ub4dor | The dashboard opens |\n| Step 3 | Open the confirmation email in Outlook | |\n"
+      + "| Step 4 | Press the “Sign out” button | page shows Signed out |\n";
+    const seg = segment(readMarkdown(new TextEncoder().encode(exported)));
+    if (!seg.ok) throw new Error(seg.message);
+    const { steps, secrets } = redactSecrets(seg.steps);
+    const { text } = renderDraft({ name: "Sign in and out", app: "web", document: "login.md", shape: SHAPE_LABELS[seg.shape], out: "login.flow.yaml", secrets }, steps.map((s) => firstPass(s, "web").draft));
+    expect(text).toBe(shown);
   });
 });
