@@ -273,7 +273,8 @@ export function mainHelp(version: string): string {
     "Usage: flowproof <command> [options]",
     "",
     "Commands:",
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`),
+    // The summaries start two spaces after the longest command name.
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(Math.max(...COMMANDS.map((x) => x.name.length)) + 2)}${c.summary}`),
     "",
     "Options:",
     "  --version  Print the version.",
