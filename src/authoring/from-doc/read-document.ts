@@ -3,16 +3,22 @@
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { FlowproofError, diagnostic } from "../../diagnostics/diagnostic.ts";
-import { readDocx } from "./read-docx.ts";
-import { readMarkdown } from "./read-markdown.ts";
-import { readPdf } from "./read-pdf.ts";
-import { readCsv, readXlsx } from "./read-sheet.ts";
 import type { DocBlock } from "./segment.ts";
 
 export type DocumentFormat = "pdf" | "docx" | "xlsx" | "csv" | "markdown";
 
 const FORMATS: Readonly<Record<string, DocumentFormat>> = { ".pdf": "pdf", ".docx": "docx", ".xlsx": "xlsx", ".xlsm": "xlsx", ".csv": "csv", ".md": "markdown", ".markdown": "markdown" };
-const READERS: Readonly<Record<DocumentFormat, (bytes: Uint8Array) => Promise<DocBlock[]> | DocBlock[]>> = { pdf: readPdf, docx: readDocx, xlsx: readXlsx, csv: readCsv, markdown: readMarkdown };
+/**
+ * Each reader loads on first use: PDF.js, mammoth and exceljs take a third of a second to load,
+ * which no other command should pay for.
+ */
+const READERS: Readonly<Record<DocumentFormat, (bytes: Uint8Array) => Promise<DocBlock[]>>> = {
+  pdf: async (bytes) => (await import("./read-pdf.ts")).readPdf(bytes),
+  docx: async (bytes) => (await import("./read-docx.ts")).readDocx(bytes),
+  xlsx: async (bytes) => (await import("./read-sheet.ts")).readXlsx(bytes),
+  csv: async (bytes) => (await import("./read-sheet.ts")).readCsv(bytes),
+  markdown: async (bytes) => (await import("./read-markdown.ts")).readMarkdown(bytes),
+};
 /** Older formats a tool may still export, and what to save them as. */
 const SAVE_AS: Readonly<Record<string, string>> = { ".doc": ".docx", ".xls": ".xlsx", ".rtf": ".docx", ".odt": ".docx", ".ods": ".xlsx" };
 const SUPPORTED = "PDF (.pdf), Word (.docx), Excel (.xlsx), CSV (.csv) or Markdown (.md)";
