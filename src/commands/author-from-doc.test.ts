@@ -149,6 +149,19 @@ describe("authorFromDoc with the authoring model", () => {
   });
 });
 
+describe("authorFromDoc checks the draft as validate reads it", () => {
+  test("a rules step the flow loader refuses goes back to a plain step, saying why", async () => {
+    // A Drag must be followed by an assertion (unverified-drag): as a plain step, record grounds it.
+    const doc = p.write("drag.md", "| Step | Expected |\n| --- | --- |\n| Drag \"Card\" onto \"Done\" | |\n| Go to /board | page shows Board |\n");
+    const out = join(p.dir, "nested", "dir", "drag.flow.yaml");
+    const r = await run({ doc, out });
+    expect(r.steps.map((s) => s.outcome)).toEqual(["intent", "rules"]);
+    expect(r.steps[0]!.note).toStartWith("flowproof validate: ");
+    expect(readFileSync(out, "utf8")).toContain(`  # (${r.steps[0]!.note})\n  - Drag "Card" onto "Done"\n`);
+    expect(validate({ spec: out, env: model.env() })).toMatchObject({ steps: 3 });
+  });
+});
+
 describe("authorFromDoc refuses", () => {
   test("a document without test steps, saying what it looked for", async () => {
     const doc = p.write("notes.md", "# Release notes\n\n| Version | Date |\n| --- | --- |\n| 1.2 | today |\n");

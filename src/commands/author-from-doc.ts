@@ -3,9 +3,9 @@
 // a model, translates what the grammar did not take with one model call per step when a model is
 // configured, and checks the draft the way `validate` would. Never runs the app; never prints.
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { FlowproofError, diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
-import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
+import { makeDir, writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import { loadFlowText } from "../spec/flow.ts";
 import { planFlow } from "../engine/plan.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
@@ -106,6 +106,7 @@ export async function authorFromDoc(options: AuthorFromDocOptions): Promise<Auth
       hint: "a flow needs at least one step of this app; write the test case's steps in this app, or author the flow by hand",
     }));
   }
+  makeDir(dirname(resolve(options.out)), "the draft");
   writeFileAtomic(options.out, text);
   return {
     draft: options.out,

@@ -19,6 +19,10 @@ describe("firstPass", () => {
     expect(pending).toEqual({ action: true, expected: true });
   });
 
+  test("a form this app kind cannot run stays a plain step, with the grammar's advice", () => {
+    expect(firstPass(step("Press F5"), "web").draft).toMatchObject({ outcome: "intent", intent: "Press F5", note: expect.stringContaining("Write instead: write `Reload the page`") });
+  });
+
   test("a data cell travels with the action", () => {
     expect(firstPass(step("Enter the user name", { data: "ada" }), "web").draft.intent).toBe("Enter the user name (data: ada)");
   });

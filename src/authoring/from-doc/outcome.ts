@@ -58,7 +58,9 @@ export function firstPass(step: SourceStep, app: AppKind): { draft: DraftStep; p
   if (!parsed.ok && parsed.error.code === "refused-step") {
     return { draft: { source: step, outcome: "refused", refusal: { message: parsed.error.message, hint: parsed.error.hint }, ...expectedTodo }, pending: { action: false, expected: false } };
   }
-  const action: Pick<DraftStep, "outcome" | "rules" | "intent"> = parsed.ok ? { outcome: "rules", rules: [text] } : { outcome: "intent", intent: text };
+  // A form the grammar knows but cannot run on this app kind (`Press F5` on the web) says what to write instead.
+  const unsupported = !parsed.ok && parsed.error.code === "unsupported-step" ? { note: `the grammar: ${parsed.error.message} Write instead: ${parsed.error.hint}` } : {};
+  const action: Pick<DraftStep, "outcome" | "rules" | "intent" | "note"> = parsed.ok ? { outcome: "rules", rules: [text] } : { outcome: "intent", intent: text, ...unsupported };
   let expected: DraftExpected | undefined;
   let expectedPending = false;
   if (step.expected !== undefined) {
