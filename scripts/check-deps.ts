@@ -23,7 +23,7 @@ export interface DepsRule {
 const LEAVES = ["src/diagnostics", "src/version.ts"];
 const ENGINE_DEPS = ["src/diagnostics", "src/grammar", "src/plugins", "src/spec", "src/trace", "src/recording"];
 /** Everything `commands/` sits on: every folder above it in the leaf-first order. */
-const CORE = [...LEAVES, "src/grammar", "src/plugins", "src/spec", "src/trace", "src/recording", "src/engine", "src/authoring", "src/report"];
+const CORE = [...LEAVES, "src/capture", "src/grammar", "src/plugins", "src/spec", "src/trace", "src/recording", "src/engine", "src/authoring", "src/report"];
 
 export const RULES: readonly DepsRule[] = [
   { files: "src/diagnostics/**", may: [], why: "diagnostics is the shared leaf: it imports nothing from src/" },
@@ -33,6 +33,7 @@ export const RULES: readonly DepsRule[] = [
   { files: "src/plugins/**", may: ["src/diagnostics", "src/trace"], why: "the plugin contract may name trace types and diagnostics, nothing of the engine" },
   { files: "src/spec/**", may: ["src/diagnostics", "src/grammar"], why: "spec loads YAML and calls the grammar; it does not plan or run" },
   { files: "src/trace/**", may: ["src/diagnostics"], why: "the trace format stands alone so every reader agrees on it" },
+  { files: "src/capture/**", may: [], why: "capture's HTTP parsing and formatting are pure leaves: bytes in, text out, no flow or engine" },
   { files: "src/recording/**", may: ["src/diagnostics", "src/plugins", "src/trace"], why: "recording sees frames from drivers and step ranges of the trace" },
   { files: "src/engine/**", may: ENGINE_DEPS, why: "the engine sits on everything below it but never on commands, report or the CLI" },
   { files: "src/authoring/**", may: [...ENGINE_DEPS, "src/engine"], why: "authoring grounds steps for the engine's record mode" },

@@ -77,7 +77,7 @@ const WEIGHTS: Record<string, number> = {
   "real-grids": 35, shaping: 33, "recording-reuse": 31, "multi-surface": 24, "api-effects": 22,
   "suite-defaults": 18, demo: 18, "debug-bundle": 18, "keep-open": 15, "mcp-lifecycle": 15,
   "windows-uwp": 15, "web-components": 14, "wine-bed": 13, "bad-input": 8, "windows-load": 4,
-  "sap-platform": 3, "error-shape": 1, "npm-package": 25, "effect-attribution": 45, verdicts: 30,
+  "sap-platform": 3, "error-shape": 1, "npm-package": 25, "effect-attribution": 45, verdicts: 30, "author-from-doc": 6,
 };
 
 function jobQueue(): Job[] {

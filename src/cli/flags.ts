@@ -111,6 +111,29 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: "author-from-doc",
+    summary: "Turn a manual test case exported from a test-management tool into a DRAFT flow to review, then record",
+    usage: "flowproof author-from-doc <doc> --app web|sap|notepad|calc --name <flow name> -o <draft.flow.yaml> [--json]",
+    positional: "doc",
+    flags: [
+      { name: "app", kind: "string", values: ["web", "sap", "notepad", "calc"], placeholder: "web|sap|notepad|calc", description: "The kind of app the test case drives: the draft's `app:` (required)." },
+      { name: "name", kind: "string", placeholder: "flow name", description: "The draft flow's `name:` (required)." },
+      { name: "out", short: "o", kind: "string", placeholder: "path", description: "Where to write the draft flow (required); an existing file is never overwritten." },
+      JSON_FLAG,
+    ],
+  },
+  {
+    name: "capture",
+    summary: "Run an HTTP sink that answers 200 and saves every request byte for byte, until Ctrl-C",
+    usage: "flowproof capture --port <N> [--host <addr>] [--out <dir>] [--json]",
+    flags: [
+      { name: "port", kind: "string", placeholder: "N", integer: { min: 0, max: 65535 }, description: "The port to listen on (required); 0 takes a free one, printed at start." },
+      { name: "host", kind: "string", placeholder: "addr", description: "The address to listen on (default 127.0.0.1; 0.0.0.0 for every interface: the sink has no authentication)." },
+      { name: "out", kind: "string", placeholder: "dir", description: "Where to save each request as req-NNN.txt (default ./captured)." },
+      { name: "json", kind: "boolean", description: "Print one JSON line per request (method, path, ordered headers, body length, namespace fields, saved file) instead of the request text." },
+    ],
+  },
+  {
     name: "validate",
     summary: "Parse and check a flow without a browser",
     usage: "flowproof validate <flow.yaml> [--json]",
@@ -250,7 +273,8 @@ export function mainHelp(version: string): string {
     "Usage: flowproof <command> [options]",
     "",
     "Commands:",
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(10)}${c.summary}`),
+    // The summaries start two spaces after the longest command name.
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(Math.max(...COMMANDS.map((x) => x.name.length)) + 2)}${c.summary}`),
     "",
     "Options:",
     "  --version  Print the version.",

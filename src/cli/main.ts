@@ -15,6 +15,8 @@ import { auditCommand } from "./audit.ts";
 import { mergeCommand } from "./merge.ts";
 import { doctorCommand } from "./doctor.ts";
 import { configCommand } from "./config.ts";
+import { authorFromDocCommand } from "./author-from-doc.ts";
+import { captureCommand } from "./capture.ts";
 import { nearest } from "../spec/suggest.ts";
 import { handleStopSignals, processLifecycle } from "../plugins/lifecycle.ts";
 import { relayMcpStdio } from "../plugins/builtin.ts";
@@ -36,6 +38,8 @@ const HANDLERS: Record<string, (args: ParsedArgs, io: Io) => Promise<ExitCode>> 
   merge: mergeCommand,
   doctor: doctorCommand,
   config: (args, io) => configCommand(args, io),
+  "author-from-doc": authorFromDocCommand,
+  capture: (args, io) => captureCommand(args, io),
 };
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<ExitCode> {

@@ -41,6 +41,9 @@ export const DIAGNOSTIC_CODES = {
   "unsupported-platform": "The flow's app kind or the command needs another operating system (SAP GUI and Windows apps need Windows).",
   "sap-error": "SAP GUI could not be reached or refused the session: not running, scripting disabled, unknown connection, or a refused login.",
   "app-launch": "A desktop program could not be started, ended before its window appeared, or its window (awaited by title) never appeared.",
+  "document-unreadable": "`author-from-doc` cannot read the document: a format it does not read, or a damaged file.",
+  "document-no-steps": "`author-from-doc` found no test steps in the document, or none of them can become a step of a flow.",
+  "listen-failed": "`capture` could not listen on the address and port it was given.",
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

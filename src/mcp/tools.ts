@@ -61,6 +61,8 @@ export const CLI_ONLY_COMMANDS: Readonly<Record<string, string>> = {
   mcp: "starts this server",
   config: "stores machine-wide credentials in the OS credential store, the password read from a person's standard input; a client of this server is not handed credentials to store",
   doctor: "runs an arbitrary command line through `sh -c` to diagnose a person's agent setup; a client of this server is not given a shell",
+  "author-from-doc": "writes a draft flow for a person to review before anything records it; an agent authors flows directly, with `validate` and `record`",
+  capture: "a network listener that runs until a person presses Ctrl-C; a tool call has to return",
 };
 
 /** The argument name of a CLI flag: `recording-detail` → `recording_detail`. */
