@@ -24,7 +24,7 @@ describe("proxy (replay)", () => {
   });
   test("record masks secret values in what it keeps", async () => {
     const upstream = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json(response) });
-    const proxy = startProxy({ mode: "record", upstream: `http://127.0.0.1:${upstream.port}/v1`, key: "k", results: new Map(), mask: (t) => t.split("s3cret").join("${TOKEN}") });
+    const proxy = startProxy({ mode: "record", upstream: `http://127.0.0.1:${upstream.port}/v1`, key: () => "k", results: new Map(), mask: (t) => t.split("s3cret").join("${TOKEN}") });
     try {
       await fetch(`${proxy.origin}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "use s3cret" }] }) });
       expect(JSON.stringify(proxy.turns)).not.toContain("s3cret");

@@ -63,9 +63,16 @@ export function injectedEnvironment(origin: string, prompt: string, followUps: r
     OPENAI_API_BASE: `${origin}/v1`,
     OPENAI_BASE: `${origin}/v1`,
     ANTHROPIC_BASE_URL: origin,
+    // @google/genai reads it and adds the API version itself (…/v1beta/models/<model>:generateContent).
+    GOOGLE_GEMINI_BASE_URL: origin,
     FLOWPROOF_LLM_PROXY: origin,
     OPENAI_API_KEY: "flowproof-placeholder-key",
     ANTHROPIC_API_KEY: "flowproof-placeholder-key",
+    GEMINI_API_KEY: "flowproof-placeholder-key",
+    GOOGLE_API_KEY: "flowproof-placeholder-key",
+    GOOGLE_GENERATIVE_AI_API_KEY: "flowproof-placeholder-key",
+    // The OpenAI Agents SDK exports traces to OpenAI's own host with the key it holds: a placeholder here.
+    OPENAI_AGENTS_DISABLE_TRACING: "1",
     FLOWPROOF_PROMPT: prompt,
     // Every delivery of a scripted conversation, the task first: a JSON array of strings.
     FLOWPROOF_PROMPTS: JSON.stringify([prompt, ...followUps]),

@@ -2,7 +2,7 @@
 // refuses other formats and newer versions with a TraceError naming file:line.
 import { readFileSync, existsSync } from "node:fs";
 import type { ErrorObject } from "ajv";
-import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader as Header, type TraceStep as Step } from "./schema.ts";
+import { AGENT_PROTOCOLS, TRACE_FORMAT, TRACE_VERSION, type TraceHeader as Header, type TraceStep as Step } from "./schema.ts";
 import { TraceError, diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
 // Compiled ahead of time from the schema in ./schema.ts by `bun run gen`: compiling the large step
 // schema at run time would cost every replaying command a noticeable share of its start-up.
@@ -34,7 +34,7 @@ function cassetteProblemOf(step: unknown): string | undefined {
     const t = turn as Record<string, unknown> | null;
     const at = `cassette turn ${i + 1} of ${cassette.length}`;
     if (t === null || typeof t !== "object" || Array.isArray(t)) return `${at} is not an object {protocol, request, response}`;
-    if (t["protocol"] !== "openai" && t["protocol"] !== "anthropic") return `${at} has protocol ${JSON.stringify(t["protocol"])}; expected "openai" or "anthropic"`;
+    if (!(AGENT_PROTOCOLS as readonly unknown[]).includes(t["protocol"])) return `${at} has protocol ${JSON.stringify(t["protocol"])}; expected ${AGENT_PROTOCOLS.map((p) => JSON.stringify(p)).join(", ")}`;
     for (const key of ["request", "response"]) {
       if (t[key] === null || typeof t[key] !== "object" || Array.isArray(t[key])) return `${at} has ${t[key] === undefined ? "no" : "a non-object"} \`${key}\`; expected the JSON body as an object`;
     }

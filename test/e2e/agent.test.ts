@@ -251,13 +251,13 @@ describe("bad input", () => {
   test("a cassette edited into an invalid shape is refused before the agent runs (exit 2), never a crash", async () => {
     const p = project();
     expect((await recordAndCount(p, agentFlow(OPENAI_AGENT))).code).toBe(0);
-    p.write("book.trace.jsonl", p.read("book.trace.jsonl").replace("\"protocol\":\"openai\"", "\"protocol\":\"gemini\""));
+    p.write("book.trace.jsonl", p.read("book.trace.jsonl").replace("\"protocol\":\"openai\"", "\"protocol\":\"cohere\""));
     const r = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: {} });
     expect(r.code).toBe(2);
     // Refused when the trace is read, naming the line, the turn and what is wrong.
-    expect(r.stderr + r.stdout).toContain("book.trace.jsonl:2:1: error[bad-trace] step line 2: cassette turn 1 of 2 has protocol \"gemini\"; expected \"openai\" or \"anthropic\"");
+    expect(r.stderr + r.stdout).toContain("book.trace.jsonl:2:1: error[bad-trace] step line 2: cassette turn 1 of 2 has protocol \"cohere\"; expected \"openai\", \"openai-responses\", \"anthropic\", \"gemini\"");
     // The second turn without its request.
-    const lines = p.read("book.trace.jsonl").replace("\"protocol\":\"gemini\"", "\"protocol\":\"openai\"").split("\n");
+    const lines = p.read("book.trace.jsonl").replace("\"protocol\":\"cohere\"", "\"protocol\":\"openai\"").split("\n");
     const step = JSON.parse(lines[1]!) as { action: { params: { cassette: Array<Record<string, unknown>> } } };
     delete step.action.params.cassette[1]!["request"];
     p.write("book.trace.jsonl", [lines[0], JSON.stringify(step), ""].join("\n"));
