@@ -135,6 +135,14 @@ describe("reportHtml, an agent run", () => {
     expect(html).toMatch(/<li class="call flagged"><div class="call-head">turn 2 · call #2 <b>book_flight<\/b> <span class="badge failed">assert_no_tool_call: book_flight<\/span>/);
     expect(html.match(/class="call flagged"/g)).toHaveLength(1);
   });
+  test("every line of a run shows the run's conversation; a run without frames counts model calls, not frames", () => {
+    const lines: StepReport[] = [{ ...agentStep, id: "s0001.1" }, { id: "s0001.2", intent: "assert_no_tool_call: book_flight", status: "failed", started_ms: 0, duration_ms: 0 }];
+    const html = reportHtml({ ...base, passed: false, model_calls: 0, steps: lines, recording: { format: "filmstrip/1", dir: "recording", frames: [], steps: [] } });
+    expect(/<section class="step-frames" id="frames-s0001\.2"[^>]*>(.*?)<\/section>/.exec(html)?.[1]).toContain("turn 2 · call #2 <b>book_flight</b>");
+    expect(html).toContain(" · 0 model calls</div>");
+    expect(html).not.toContain("frames (filmstrip/1)");
+    expect(html).not.toContain("<th class=\"num\">Frames</th>");
+  });
   test("a missed assertion (no call to point at) is shown above the calls; no reply says so", () => {
     const { reply: _reply, ...noReply } = agentStep.agent!;
     const html = reportHtml({ ...base, passed: false, steps: [{ ...agentStep, agent: { ...noReply, failed_check: { text: "assert_tool_call: refund" } } }] });
