@@ -138,7 +138,7 @@ describe("reportHtml, an agent run", () => {
   test("every line of a run shows the run's conversation; a run without frames counts model calls, not frames", () => {
     const lines: StepReport[] = [{ ...agentStep, id: "s0001.1" }, { id: "s0001.2", intent: "assert_no_tool_call: book_flight", status: "failed", started_ms: 0, duration_ms: 0 }];
     const html = reportHtml({ ...base, passed: false, model_calls: 0, steps: lines, recording: { format: "filmstrip/1", dir: "recording", frames: [], steps: [] } });
-    expect(/<section class="step-frames" id="frames-s0001\.2"[^>]*>(.*?)<\/section>/.exec(html)?.[1]).toContain("turn 2 · call #2 <b>book_flight</b>");
+    expect(/<section class="step-frames" id="frames-s0001\.2"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1]).toContain("turn 2 · call #2 <b>book_flight</b>");
     expect(html).toContain(" · 0 model calls</div>");
     expect(html).not.toContain("frames (filmstrip/1)");
     expect(html).not.toContain("<th class=\"num\">Frames</th>");
