@@ -73,7 +73,7 @@ const WEIGHTS: Record<string, number> = {
   actions: 72, "unit-servers": 71, "assertions-more": 64, blocks: 62, recording: 61, cli: 59,
   "unit-commands": 57, "browser-faults": 57, authoring: 56, python: 55, signals: 55,
   "windows-apps": 55, egress: 55, "multi-surface-kinds": 54, "web-apps": 53, mcp: 51, secrets: 50,
-  "grammar-forms": 49, "output-faults": 49, plugins: 46, heal: 39, "agent-mcp": 36,
+  "grammar-forms": 49, "output-faults": 49, plugins: 46, heal: 39, "agent-mcp": 36, "agent-sdks": 34,
   "real-grids": 35, shaping: 33, "recording-reuse": 31, "multi-surface": 24, "api-effects": 22,
   "suite-defaults": 18, demo: 18, "debug-bundle": 18, "keep-open": 15, "mcp-lifecycle": 15,
   "windows-uwp": 15, "web-components": 14, "wine-bed": 13, "bad-input": 8, "windows-load": 4,

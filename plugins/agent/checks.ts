@@ -2,12 +2,12 @@
 // boundary): `assert_tool_call` (ordered subsequence of the tool calls, every call under
 // `strict`), `assert_no_tool_call` (never, anywhere) and `reply contains|is`. Pure.
 import type { AgentCheck, AgentClause, AgentConversation, AgentToolCall, AgentTurn } from "../../src/plugins/api.ts";
-import { readRequest, readResponse, type Protocol } from "./dialects.ts";
+import { asProtocol, readRequest, readResponse } from "./dialects.ts";
 
 /** The conversation a list of turns holds: every tool call with its result, and the final reply. */
 export function conversationOf(turns: readonly AgentTurn[]): AgentConversation {
   const calls: AgentToolCall[] = [];
-  const views = turns.map((t) => ({ req: readRequest(t.protocol as Protocol, t.request), res: readResponse(t.protocol as Protocol, t.response) }));
+  const views = turns.map((t) => ({ req: readRequest(asProtocol(t.protocol), t.request), res: readResponse(asProtocol(t.protocol), t.response) }));
   views.forEach((v, turn) => {
     for (const c of v.res.calls) {
       const answered = views.slice(turn + 1).find((later) => later.req.results.has(c.id));
@@ -144,7 +144,7 @@ const bareName = (name: string): string => name.split(/__|[./]/).pop() ?? name;
 export function unofferedToolWarnings(turns: readonly AgentTurn[], tools: readonly { readonly name: string; readonly result?: unknown }[], checks: readonly AgentCheck[]): string[] {
   if (turns.length === 0) return [];
   const offered = new Set<string>();
-  for (const t of turns) for (const n of readRequest(t.protocol === "anthropic" ? "anthropic" : "openai", t.request).tools) offered.add(bareName(n));
+  for (const t of turns) for (const n of readRequest(asProtocol(t.protocol), t.request).tools) offered.add(bareName(n));
   const out: string[] = [];
   const warn = (name: string, what: string) => {
     if (!offered.has(bareName(name))) out.push(`warning: ${what} names tool \`${name}\`, which the agent never offered the model (offered: ${[...offered].join(", ") || "none"}); nothing ${what.startsWith("tools:") ? "is substituted" : "can break it"}`);

@@ -200,11 +200,12 @@ export interface NsModules {
   readonly net: typeof import("node:net");
   readonly dgram: typeof import("node:dgram");
   readonly ffi: typeof import("bun:ffi");
+  readonly os: typeof import("node:os");
 }
 
 /** The namespace program's main: sets the namespace up, runs the agent, exits with its status. */
 export async function nsMain(config: NsConfig, modules: NsModules): Promise<void> {
-  const { fs, cp, net, dgram, ffi } = modules;
+  const { fs, cp, net, dgram, ffi, os } = modules;
   const t0 = Date.now();
   const emit = (event: Record<string, unknown>) => fs.appendFileSync(config.events, `${JSON.stringify(event)}\n`);
   const fail = (message: string): never => {
@@ -329,11 +330,9 @@ export async function nsMain(config: NsConfig, modules: NsModules): Promise<void
     // The agent's last packets are in the socket's queue already.
     drain();
     clearInterval(poll);
-    if (signal) {
-      process.removeAllListeners(signal);
-      process.kill(process.pid, signal);
-    }
-    process.exit(code ?? 1);
+    // This program is the PID namespace's first process: its exit ends every process left in it.
+    // (Its own signal would not end it there, so an agent a signal ended exits 128 + the signal.)
+    process.exit(signal ? 128 + (os.constants.signals[signal] ?? 0) : code ?? 1);
   });
 }
 
@@ -352,6 +351,6 @@ export function nsSplice(a: import("node:net").Socket, b: import("node:net").Soc
 /** The source `bun -e` runs: the functions above, then `nsMain` on the config file named by FLOWPROOF_CONTAINMENT_CONFIG. */
 export function nsProgram(): string {
   const parts = [nsV6Bytes, nsV6Text, nsPacket, nsDnsQuestion, nsDnsAnswer, nsSplice, nsMain].map((f) => f.toString());
-  const modules = `{ fs: require("node:fs"), cp: require("node:child_process"), net: require("node:net"), dgram: require("node:dgram"), ffi: require("bun:ffi") }`;
+  const modules = `{ fs: require("node:fs"), cp: require("node:child_process"), net: require("node:net"), dgram: require("node:dgram"), ffi: require("bun:ffi"), os: require("node:os") }`;
   return `${parts.join("\n")}\nnsMain(JSON.parse(require("node:fs").readFileSync(process.env.FLOWPROOF_CONTAINMENT_CONFIG, "utf8")), ${modules}).catch((e) => { console.error(e); process.exit(125); });\n`;
 }

@@ -237,7 +237,9 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
       writeFileSync(configPath, JSON.stringify({ ...config, command }));
       return {
         file: "unshare",
-        args: ["--user", "--map-root-user", "--net", "--fork", "--kill-child", "--", process.execPath, "-e", nsProgram()],
+        // A PID namespace of its own too: when its first process (the namespace program) ends, the
+        // kernel ends every process in it, a descendant that left the agent's process group included.
+        args: ["--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child", "--", process.execPath, "-e", nsProgram()],
         env: { BUN_BE_BUN: "1", FLOWPROOF_CONTAINMENT_CONFIG: configPath },
       };
     },

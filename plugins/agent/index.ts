@@ -8,6 +8,8 @@ import { conversationOf, firstFailure, unofferedToolWarnings, withLaneCalls } fr
 import { loadMcpFraming, startLane, type Lane } from "./mcp.ts";
 export { relayMcpStdio } from "./mcp.ts";
 import { startProxy } from "./proxy.ts";
+import { asProtocol, readRequest, type Protocol } from "./dialects.ts";
+import { agentLines, type CheckVerdict, type ConversationFault } from "./lines.ts";
 import { containmentSupport, loopbackPortsIn, openContainment, tierOf, type Containment } from "./containment.ts";
 export { probeAgent, type DoctorReport } from "./doctor.ts";
 import { agentEnvironment, callService, injectedEnvironment, killAllAgents, spawnAgent, type RunningAgent } from "./runner.ts";
@@ -20,9 +22,14 @@ export function upstreamOf(env: Readonly<Record<string, string | undefined>>): s
   return env["FLOWPROOF_AGENT_UPSTREAM"] || env["OPENAI_BASE_URL"] || undefined;
 }
 
-/** The record credential: FLOWPROOF_AGENT_KEY → ANTHROPIC_API_KEY → OPENAI_API_KEY. */
-export function keyOf(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  return env["FLOWPROOF_AGENT_KEY"] || env["ANTHROPIC_API_KEY"] || env["OPENAI_API_KEY"] || undefined;
+/**
+ * The record credential: FLOWPROOF_AGENT_KEY, else ANTHROPIC_API_KEY, else OPENAI_API_KEY; for the
+ * Gemini dialect FLOWPROOF_AGENT_KEY, else GEMINI_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, GOOGLE_API_KEY.
+ */
+export function keyOf(env: Readonly<Record<string, string | undefined>>, protocol: Protocol = "openai"): string | undefined {
+  const names = protocol === "gemini" ? ["GEMINI_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "GOOGLE_API_KEY"] : ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"];
+  for (const name of ["FLOWPROOF_AGENT_KEY", ...names]) if (env[name]) return env[name];
+  return undefined;
 }
 
 /**
@@ -60,20 +67,25 @@ function masker(secrets: ReadonlyMap<string, string>): (text: string) => string 
 const LIKELY_CAUSES = "likely causes: the agent's model client ignores OPENAI_BASE_URL / ANTHROPIC_BASE_URL (a hard-coded base URL, a client option set in code), it reads its task from somewhere other than FLOWPROOF_PROMPT, or it answered without calling a model";
 
 /** One execution of the agent through the proxy; see AgentRunRequest. */
-async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<AgentRunOutcome> {
+/** One execution's outcome, with what its report lines need: the conversation's own failure, and each check's verdict. */
+interface Execution extends AgentRunOutcome {
+  readonly fault?: ConversationFault;
+  readonly verdicts?: ReadonlyMap<number, CheckVerdict>;
+}
+
+async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<Execution> {
   const record = request.mode === "record";
   const empty = { turns: 0, calls: [] };
   const upstream = upstreamOf(request.env);
   if (record && !upstream) {
-    return { status: "errored", conversation: empty, detail: "recording an agent flow needs the upstream model: set FLOWPROOF_AGENT_UPSTREAM (e.g. https://api.openai.com/v1) and FLOWPROOF_AGENT_KEY" };
+    const detail = "recording an agent flow needs the upstream model: set FLOWPROOF_AGENT_UPSTREAM (e.g. https://api.openai.com/v1) and FLOWPROOF_AGENT_KEY";
+    return { status: "errored", conversation: empty, detail, fault: { status: "errored", detail, delivery: 1 } };
   }
   let agent: RunningAgent | undefined;
   let stopAgent = false;
-  const key = record ? keyOf(request.env) : undefined;
   const proxy = startProxy({
     mode: request.mode,
-    ...(upstream && record ? { upstream } : {}),
-    ...(key ? { key } : {}),
+    ...(upstream && record ? { upstream, key: (protocol: Protocol) => keyOf(request.env, protocol) } : {}),
     ...(request.cassette ? { cassette: request.cassette } : {}),
     results: new Map(request.tools.filter((t) => "result" in t).map((t) => [t.name, t.result])),
     mask: masker(request.secrets),
@@ -123,34 +135,50 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<A
     const exit = await agent.exited;
     const turns = proxy.turns.slice();
     const conversation = withLaneCalls(conversationOf(turns), laneCalls);
+    const modelCalls = proxy.modelCalls();
     const who = "command" in request.agent ? "the agent" : "the agent service";
-    const failure = proxy.failure() ?? lanes.map((l) => l.failure()).find((f) => f !== undefined);
-    if (failure) return { status: "failed", detail: failure, conversation };
-    if (request.signal?.aborted) return { status: "errored", detail: "interrupted: the run was stopped while the agent ran", conversation };
-    if (exit.timedOut) return { status: "failed", detail: `${who} did not finish within ${Math.round(request.timeoutMs / 1000)} s (the flow's bound; \`agent.timeout_seconds\` sets it) and was stopped${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`, conversation };
+    const deliveries = 1 + (request.followUps?.length ?? 0);
+    /** The delivery a request body belongs to: how many user messages it carries (1 when it cannot tell). */
+    const deliveryOf = (protocol: string, body: unknown) => Math.min(Math.max(readRequest(asProtocol(protocol), body).userTurns, 1), deliveries);
+    const lastDelivery = () => (turns.length > 0 ? deliveryOf(turns[turns.length - 1]!.protocol, turns[turns.length - 1]!.request) : 1);
+    /** A failure of the conversation itself, at the delivery it happened in. */
+    const fault = (status: "failed" | "errored", detail: string, delivery = lastDelivery()): Execution => ({ status, detail, conversation, modelCalls, fault: { status, detail, delivery } });
+    const info = proxy.failureInfo();
+    if (info) return fault(info.kind === "divergence" ? "failed" : "errored", info.detail, info.body !== undefined && info.protocol ? deliveryOf(info.protocol, info.body) : lastDelivery());
+    const laneFailure = lanes.map((l) => l.failure()).find((f) => f !== undefined);
+    if (laneFailure) return fault("failed", laneFailure);
+    if (request.signal?.aborted) return fault("errored", "interrupted: the run was stopped while the agent ran");
+    if (exit.timedOut) return fault("failed", `${who} did not finish within ${Math.round(request.timeoutMs / 1000)} s (the flow's bound; \`agent.timeout_seconds\` sets it) and was stopped${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`);
     if (proxy.requests() === 0) {
-      if (exit.code !== 0) return { status: "errored", detail: `${who} exited with code ${exit.code ?? "(signal)"} before reaching the model proxy${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`, conversation };
-      return { status: "errored", detail: `${who} made zero model requests, so there is nothing to ${record ? "record" : "replay"}; ${LIKELY_CAUSES}`, conversation };
+      if (exit.code !== 0) return fault("errored", `${who} exited with code ${exit.code ?? "(signal)"} before reaching the model proxy${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`, 1);
+      return fault("errored", `${who} made zero model requests, so there is nothing to ${record ? "record" : "replay"}; ${LIKELY_CAUSES}`, 1);
     }
-    if (exit.code !== 0) return { status: "failed", detail: `${who} exited with code ${exit.code ?? "(signal)"}${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`, conversation };
+    if (exit.code !== 0) return fault("failed", `${who} exited with code ${exit.code ?? "(signal)"}${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`);
     if (!record) {
-      const left = (request.cassette?.length ?? 0) - turns.length;
-      if (left > 0) return { status: "failed", detail: `the agent finished after ${turns.length} model requests, but the cassette holds ${request.cassette?.length}: ${left} recorded turn(s) were never asked for`, conversation };
+      const cassette = request.cassette ?? [];
+      const left = cassette.length - turns.length;
+      // The delivery of the first recorded turn never asked for: the one the agent did not make.
+      const unasked = cassette.find((t) => !turns.includes(t));
+      if (left > 0) return fault("failed", `the agent finished after ${turns.length} model requests, but the cassette holds ${cassette.length}: ${left} recorded turn(s) were never asked for`, unasked ? deliveryOf(unasked.protocol, unasked.request) : lastDelivery());
     }
     for (const lane of lanes) {
       if (lane.received() === 0 && (record || lane.unasked() > 0)) {
-        return { status: "failed", detail: `${who} never contacted the declared MCP server \`${lane.server.name}\`: wire it to ${lane.envName} (${lane.server.command !== undefined ? "the command line to spawn as its stdio server" : "the streamable-HTTP URL to use"})`, conversation };
+        return fault("failed", `${who} never contacted the declared MCP server \`${lane.server.name}\`: wire it to ${lane.envName} (${lane.server.command !== undefined ? "the command line to spawn as its stdio server" : "the streamable-HTTP URL to use"})`);
       }
-      if (!record && lane.unasked() > 0) return { status: "failed", detail: `the agent finished with ${lane.unasked()} recorded call(s) to MCP server \`${lane.server.name}\` never asked for`, conversation };
+      if (!record && lane.unasked() > 0) return fault("failed", `the agent finished with ${lane.unasked()} recorded call(s) to MCP server \`${lane.server.name}\` never asked for`);
     }
     for (const w of unofferedToolWarnings(turns, request.tools, request.checks)) request.log(w);
     // The conversation holds each resolved `${VAR}` value as `${NAME}`: the checks' values are judged the same way.
     const miss = firstFailure(maskedChecks(request.checks, request.secrets), conversation, request.strict);
+    // Every check before the first that failed held; the ones after it were not judged.
+    const verdicts = new Map<number, CheckVerdict>();
+    for (let i = 0; i < (miss ? miss.index : request.checks.length); i++) verdicts.set(i, { status: "passed" });
     if (miss) {
-      return { status: "failed", detail: miss.detail, conversation, failedCheck: { index: miss.index, ...(miss.call !== undefined ? { call: miss.call } : {}) }, ...(record ? {} : {}) };
+      verdicts.set(miss.index, { status: "failed", detail: miss.detail });
+      return { status: "failed", detail: miss.detail, conversation, modelCalls, verdicts, failedCheck: { index: miss.index, ...(miss.call !== undefined ? { call: miss.call } : {}) } };
     }
     const recorded: Record<string, McpLane> = Object.fromEntries(lanes.map((l) => [l.server.name, l.lane]));
-    return { status: "passed", conversation, ...(record ? { cassette: turns, ...(lanes.length > 0 ? { lanes: recorded } : {}) } : {}) };
+    return { status: "passed", conversation, modelCalls, verdicts, ...(record ? { cassette: turns, ...(lanes.length > 0 ? { lanes: recorded } : {}) } : {}) };
   } finally {
     request.signal?.removeEventListener("abort", onAbort);
     agent?.kill();
@@ -180,30 +208,44 @@ export async function runAgent(request: AgentRunRequest): Promise<AgentRunOutcom
     request.log(`WARNING: agent.allow_egress is declared but this run is ${tier}: nothing limits the agent's network, and without \`assert_no_egress\` the flow still passes`);
   }
   const others = request.checks.filter((c) => c.kind !== "no_egress");
-  let outcome: AgentRunOutcome;
+  let outcome: Execution;
   try {
     outcome = await runOnce({ ...request, checks: others }, scope);
   } catch (error) {
     scope.opened?.stop();
-    return { status: "errored", detail: error instanceof Error ? error.message : String(error), conversation: { turns: 0, calls: [] }, containment: { tier, enforced: false, attempted: [] } };
+    const detail = error instanceof Error ? error.message : String(error);
+    const failed: AgentRunOutcome = { status: "errored", detail, conversation: { turns: 0, calls: [] }, containment: { tier, enforced: false, attempted: [] } };
+    return request.lines ? { ...failed, lines: agentLines(request.lines, { status: "errored", detail, delivery: 1 }, new Map()) } : failed;
   }
   const finished = scope.opened?.finish();
   scope.opened?.stop();
   const containment = finished?.containment ?? { tier, enforced: false, attempted: [] };
-  // The failed check's index is into the flow's checks (assert_no_egress included).
-  const failedCheck = outcome.failedCheck ? { ...outcome.failedCheck, index: request.checks.indexOf(others[outcome.failedCheck.index]!) } : undefined;
-  const base: AgentRunOutcome = { ...outcome, ...(failedCheck ? { failedCheck } : {}), containment };
-  if (finished?.setupError) return { ...base, status: "errored", detail: `the agent's network containment could not be set up: ${finished.setupError}${outcome.status !== "passed" && outcome.detail ? ` (${outcome.detail})` : ""}` };
-  if (egressAt < 0) return base;
-  if (!containment.enforced) {
-    return { ...base, status: "errored", detail: `assert_no_egress cannot certify anything: the agent was ${tier}, so nothing it sent was stopped or seen`, failedCheck: { index: egressAt } };
+  // Check indexes from here on are into the flow's checks (assert_no_egress included).
+  const full = (i: number) => request.checks.indexOf(others[i]!);
+  const verdicts = new Map([...(outcome.verdicts ?? new Map<number, CheckVerdict>())].map(([i, v]) => [full(i), v] as const));
+  const { fault: runFault, verdicts: _verdicts, ...plain } = outcome;
+  let fault = runFault;
+  let result: AgentRunOutcome = { ...plain, ...(outcome.failedCheck ? { failedCheck: { ...outcome.failedCheck, index: full(outcome.failedCheck.index) } } : {}), containment };
+  if (finished?.setupError) {
+    const detail = `the agent's network containment could not be set up: ${finished.setupError}${outcome.status !== "passed" && outcome.detail ? ` (${outcome.detail})` : ""}`;
+    result = { ...result, status: "errored", detail };
+    fault = { status: "errored", detail, delivery: 1 };
+  } else if (egressAt >= 0) {
+    if (!containment.enforced) {
+      const detail = `assert_no_egress cannot certify anything: the agent was ${tier}, so nothing it sent was stopped or seen`;
+      verdicts.set(egressAt, { status: "errored", detail });
+      result = { ...result, status: "errored", detail, failedCheck: { index: egressAt } };
+    } else if (containment.attempted.length > 0) {
+      const named = containment.attempted.map((a) => `${a.destination} (at ${a.at_ms} ms)`).join(", ");
+      const detail = `assert_no_egress: the agent attempted ${containment.attempted.length} destination(s) outside agent.allow_egress, each refused: ${named}`;
+      verdicts.set(egressAt, { status: "failed", detail });
+      const also = outcome.status !== "passed" && outcome.detail ? `; the run also failed: ${outcome.detail}` : "";
+      result = { ...result, status: "failed", detail: `${detail}${also}`, failedCheck: { index: egressAt } };
+    } else {
+      verdicts.set(egressAt, { status: "passed" });
+    }
   }
-  if (containment.attempted.length > 0) {
-    const named = containment.attempted.map((a) => `${a.destination} (at ${a.at_ms} ms)`).join(", ");
-    const also = outcome.status !== "passed" && outcome.detail ? `; the run also failed: ${outcome.detail}` : "";
-    return { ...base, status: "failed", detail: `assert_no_egress: the agent attempted ${containment.attempted.length} destination(s) outside agent.allow_egress, each refused: ${named}${also}`, failedCheck: { index: egressAt } };
-  }
-  return base;
+  return request.lines ? { ...result, lines: agentLines(request.lines, fault, verdicts) } : result;
 }
 
 /** The driver of an agent flow: `runAgent` is the execution; every UI action is unsupported. */

@@ -2,7 +2,7 @@
 // turn with an equal body wins, and a request that equals none is a divergence described against
 // the earliest unconsumed turn — its envelope (model, tool names, roles) first, then the first
 // field-level differences (`book.flight.id: recorded KQ311, replayed KQ999`). Pure.
-import { readRequest, type Protocol } from "./dialects.ts";
+import { asProtocol, readRequest, type Protocol } from "./dialects.ts";
 
 export interface RecordedTurn {
   readonly protocol: string;
@@ -60,7 +60,7 @@ export function fieldDiff(recorded: unknown, replayed: unknown, limit = 5, path 
 export function describeDivergence(recorded: RecordedTurn, protocol: Protocol, replayed: unknown): string {
   const parts: string[] = [];
   if (recorded.protocol !== protocol) parts.push(`dialect: recorded ${recorded.protocol}, replayed ${protocol}`);
-  const a = readRequest(recorded.protocol === "anthropic" ? "anthropic" : "openai", recorded.request);
+  const a = readRequest(asProtocol(recorded.protocol), recorded.request);
   const b = readRequest(protocol, replayed);
   if (a.model !== b.model) parts.push(`model: recorded ${show(a.model)}, replayed ${show(b.model)}`);
   if (a.tools.join(",") !== b.tools.join(",")) parts.push(`tool names: recorded [${a.tools.join(", ")}], replayed [${b.tools.join(", ")}]`);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { createServer } from "node:net";
 import { startProxy } from "./proxy.ts";
 
 const body = { model: "m", messages: [{ role: "user", content: "hi" }] };
@@ -24,7 +25,7 @@ describe("proxy (replay)", () => {
   });
   test("record masks secret values in what it keeps", async () => {
     const upstream = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json(response) });
-    const proxy = startProxy({ mode: "record", upstream: `http://127.0.0.1:${upstream.port}/v1`, key: "k", results: new Map(), mask: (t) => t.split("s3cret").join("${TOKEN}") });
+    const proxy = startProxy({ mode: "record", upstream: `http://127.0.0.1:${upstream.port}/v1`, key: () => "k", results: new Map(), mask: (t) => t.split("s3cret").join("${TOKEN}") });
     try {
       await fetch(`${proxy.origin}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ model: "m", messages: [{ role: "user", content: "use s3cret" }] }) });
       expect(JSON.stringify(proxy.turns)).not.toContain("s3cret");
@@ -32,6 +33,47 @@ describe("proxy (replay)", () => {
     } finally {
       proxy.stop();
       upstream.stop(true);
+    }
+  });
+});
+
+describe("proxy (record): upstream faults", () => {
+  test("an upstream that closes mid-body is named as the failure (502 in the client's dialect), not thrown", async () => {
+    // Headers promise 1000 bytes; 20 arrive, then the connection is reset.
+    const upstream = createServer((socket) => {
+      socket.once("data", () => {
+        socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{\"id\":\"chatcmpl-1\",\"cho");
+        setTimeout(() => socket.resetAndDestroy(), 50);
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", () => resolve()));
+    const port = (upstream.address() as { port: number }).port;
+    const failures: string[] = [];
+    const proxy = startProxy({ mode: "record", upstream: `http://127.0.0.1:${port}/v1`, key: () => "k", results: new Map(), mask: (t) => t, onFailure: (d) => failures.push(d) });
+    try {
+      const res = await fetch(`${proxy.origin}/v1/chat/completions`, { method: "POST", body: JSON.stringify(body) });
+      expect(res.status).toBe(502);
+      const answer = await res.json() as { error: { message: string } };
+      expect(answer.error.message).toContain(`the upstream model (http://127.0.0.1:${port}/v1) failed while sending its answer to model request 1`);
+      expect(proxy.failureInfo()).toMatchObject({ kind: "upstream", request: 1 });
+      expect(failures).toHaveLength(1);
+      expect(proxy.turns).toEqual([]);
+    } finally {
+      proxy.stop();
+      upstream.close();
+    }
+  });
+
+  test("a request on an endpoint flowproof does not serve fails the execution, naming the method and path", async () => {
+    const proxy = startProxy({ mode: "replay", cassette: [], results: new Map(), mask: (t) => t });
+    try {
+      const res = await fetch(`${proxy.origin}/v1/embeddings`, { method: "POST", body: "{}" });
+      expect(res.status).toBe(404);
+      expect(proxy.failureInfo()).toMatchObject({ kind: "unserved" });
+      expect(proxy.failure()).toContain("the agent sent POST /v1/embeddings to flowproof's model proxy, which serves POST …/chat/completions, POST …/responses");
+      expect(proxy.requests()).toBe(0);
+    } finally {
+      proxy.stop();
     }
   });
 });

@@ -1,9 +1,10 @@
 // Runs the agent under test once: spawns `agent.command` (through `sh -c`, in a process group of
 // its own, with the injected environment) or POSTs `{"prompt": …}` to a running service, bounded.
-// A spawned agent and its children end with the execution, and are killed synchronously should
-// the flowproof process exit first.
+// A spawned agent and every descendant end with the execution (see spawnAgent), and are killed
+// should the flowproof process exit first.
 import { spawn } from "node:child_process";
 import { guardGroup } from "../../src/plugins/api.ts";
+import { reaperProgram } from "./reaper.ts";
 
 export interface AgentExit {
   /** The exit code (null when a signal ended it); for a service, the HTTP status. */
@@ -63,28 +64,67 @@ export function injectedEnvironment(origin: string, prompt: string, followUps: r
     OPENAI_API_BASE: `${origin}/v1`,
     OPENAI_BASE: `${origin}/v1`,
     ANTHROPIC_BASE_URL: origin,
+    // @google/genai reads it and adds the API version itself (…/v1beta/models/<model>:generateContent).
+    GOOGLE_GEMINI_BASE_URL: origin,
     FLOWPROOF_LLM_PROXY: origin,
     OPENAI_API_KEY: "flowproof-placeholder-key",
     ANTHROPIC_API_KEY: "flowproof-placeholder-key",
+    GEMINI_API_KEY: "flowproof-placeholder-key",
+    GOOGLE_API_KEY: "flowproof-placeholder-key",
+    GOOGLE_GENERATIVE_AI_API_KEY: "flowproof-placeholder-key",
+    // The OpenAI Agents SDK exports traces to OpenAI's own host with the key it holds: a placeholder here.
+    OPENAI_AGENTS_DISABLE_TRACING: "1",
     FLOWPROOF_PROMPT: prompt,
     // Every delivery of a scripted conversation, the task first: a JSON array of strings.
     FLOWPROOF_PROMPTS: JSON.stringify([prompt, ...followUps]),
   };
 }
 
+/** How long the agent's output may stay open after it exited before the execution ends anyway. */
+const STDIO_GRACE_MS = 2_000;
+
 /**
  * `launch`: what to spawn instead of `sh -c <command>` (the containment program, see
- * containment.ts), with the variables it needs.
+ * containment.ts, whose PID namespace ends every descendant with it), with the variables it needs.
+ * Without one, on Linux the command runs under the reaper (reaper.ts), which ends every descendant
+ * too, those that left the agent's process group included; elsewhere its process group is ended.
  */
 export function spawnAgent(command: string, cwd: string, env: Record<string, string>, timeoutMs: number, launch?: { readonly file: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> }): RunningAgent {
   installExitHook();
+  const reaped = !launch && process.platform === "linux";
   const child = launch
     ? spawn(launch.file, [...launch.args], { cwd, env: { ...env, ...launch.env }, stdio: ["ignore", "pipe", "pipe"], detached: true })
-    : spawn("sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    : reaped
+      ? spawn(process.execPath, ["-e", reaperProgram()], { cwd, env: { ...env, BUN_BE_BUN: "1", FLOWPROOF_REAPER_COMMAND: command }, stdio: ["ignore", "pipe", "pipe", "pipe"], detached: true })
+      : spawn("sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   const pid = child.pid;
-  if (pid !== undefined) running.add(pid);
-  // Killed even if flowproof dies without running any exit hook.
-  const unguard = pid !== undefined ? guardGroup(pid) : () => undefined;
+  /** The process groups to end: the child's own; under the reaper, the agent's (the reaper names it on fd 3). */
+  const groups: number[] = [];
+  const unguards: (() => void)[] = [];
+  const adopt = (group: number) => {
+    groups.push(group);
+    running.add(group);
+    // Killed even if flowproof dies without running any exit hook.
+    unguards.push(guardGroup(group));
+  };
+  // The reaper is not guarded: it ends the agent's descendants itself once flowproof is gone, and must outlive the guard's kill to do so.
+  if (pid !== undefined && !reaped) adopt(pid);
+  if (reaped) {
+    let named = "";
+    child.stdio[3]?.on("data", (chunk: Buffer) => {
+      named += chunk.toString("utf8");
+      const group = Number(named.split("\n")[0]);
+      if (named.includes("\n") && Number.isInteger(group) && group > 1 && !groups.includes(group)) adopt(group);
+    });
+  }
+  const signalReaper = (signal: NodeJS.Signals) => {
+    if (!reaped || pid === undefined) return;
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // gone already
+    }
+  };
   let stderr = "";
   child.stdout?.resume();
   child.stderr?.on("data", (chunk: Buffer) => {
@@ -94,27 +134,41 @@ export function spawnAgent(command: string, cwd: string, env: Record<string, str
   let killed = false;
   const end = () => {
     if (pid === undefined) return;
-    killGroup(pid, "SIGTERM");
-    setTimeout(() => killGroup(pid, "SIGKILL"), 2000).unref();
+    for (const g of groups) killGroup(g, "SIGTERM");
+    signalReaper("SIGTERM");
+    setTimeout(() => {
+      for (const g of groups) killGroup(g, "SIGKILL");
+      signalReaper("SIGKILL");
+    }, 2000).unref();
   };
   const timer = setTimeout(() => {
     timedOut = true;
     end();
   }, timeoutMs);
   const exited = new Promise<AgentExit>((resolve) => {
+    let settled = false;
+    let grace: ReturnType<typeof setTimeout> | undefined;
     const done = (code: number | null) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
+      clearTimeout(grace);
       // Children the agent left behind go with it.
-      if (pid !== undefined) {
-        killGroup(pid, "SIGKILL");
-        running.delete(pid);
+      for (const g of groups) {
+        killGroup(g, "SIGKILL");
+        running.delete(g);
       }
-      unguard();
+      for (const unguard of unguards) unguard();
+      // Output still held open (by a descendant nothing could end) no longer keeps the execution.
+      for (const stream of child.stdio) stream?.destroy();
       resolve({ code, stderrTail: tail(stderr), timedOut, killed });
     };
     child.once("error", (error) => {
       stderr += `\n${error.message}`;
       done(127);
+    });
+    child.once("exit", (code) => {
+      grace = setTimeout(() => done(code), STDIO_GRACE_MS);
     });
     child.once("close", (code) => done(code));
   });

@@ -18,7 +18,7 @@ export async function doctorCommand(args: ParsedArgs, io: Io): Promise<ExitCode>
     return r.reached ? EXIT.pass : EXIT.failed;
   }
   if (r.reached) {
-    io.out(`OK: the agent reached flowproof's model proxy (${r.protocol === "anthropic" ? "Anthropic Messages" : "OpenAI chat-completions"}, POST ${r.path}${r.model ? `, model ${r.model}` : ""}); it can be recorded with \`app: agent\``);
+    io.out(`OK: the agent reached flowproof's model proxy (${r.dialect ?? r.protocol}, POST ${r.path}${r.model ? `, model ${r.model}` : ""}); it can be recorded with \`app: agent\``);
     return EXIT.pass;
   }
   io.out(`NOT WIRED: the agent made no model request to flowproof's proxy${r.timedOut ? " before the bound" : ` (exit code ${r.exitCode ?? "signal"})`}`);

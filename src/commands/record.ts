@@ -9,7 +9,7 @@ import type { TraceHeader, TraceStep } from "../trace/schema.ts";
 import { SurfaceSet } from "./surface-set.ts";
 import { TRACE_FORMAT, TRACE_VERSION } from "../trace/schema.ts";
 import { planFlow } from "../engine/plan.ts";
-import type { StepResult } from "../engine/loop.ts";
+import { reportLines, type StepResult } from "../engine/loop.ts";
 import { expandAndRun } from "../engine/blocks.ts";
 import { redact } from "../engine/context.ts";
 import { stepsWithEffects } from "../engine/effects.ts";
@@ -236,17 +236,19 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       throw error;
     }
     const results = expansion.results;
+    // As reports list them: an agent run is one line per prompt, follow-up and assertion.
+    const shown = reportLines(results);
     const steps = expansion.steps;
     const clarification = authoring?.clarification();
     if (clarification) {
       rmSync(bundleRoot, { recursive: true, force: true });
-      return fail({ steps: steps.length, step_results: results, clarification, error: `step ${clarification.step_index} (${clarification.step}) needs clarification: ${clarification.reason}; no trace was written` });
+      return fail({ steps: steps.length, step_results: shown, clarification, error: `step ${clarification.step_index} (${clarification.step}) needs clarification: ${clarification.reason}; no trace was written` });
     }
     // No trace is minted on a failure, so the bundle moves to failed-records/ with the page's
     // debug snapshot, and the message says where.
     // The recording as a reviewer sees a run: every step, its frames, and why it failed.
     const reportOf = (error: string | undefined): RunReport => {
-      const timed = withTimeline(results, summary.steps);
+      const timed = reportLines(withTimeline(results, summary.steps));
       const outcome = runOutcome({ steps: timed, error, stale: false, interrupted: false });
       const recording = recordingReport(summary, options);
       return {
@@ -257,35 +259,35 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       };
     };
     const keep = (failed: TraceStep | undefined, error: string | undefined) => keepFailedRecord({ driver: surface.driver, bundleRoot, flowDir: dirname(flow.file), failedStep: failed, secrets, report: reportOf(error) });
-    const failedStep = results.find((r) => r.status !== "passed" && r.status !== "skipped");
+    const failedStep = shown.find((r) => r.status !== "passed" && r.status !== "skipped");
     // A known failure (`expect: {fail: …}`) that failed as declared: the trace is kept through the failing step.
     const knownAt = flow.expect && failedStep?.status === "failed" ? steps.findIndex((s) => s.id === failedStep.id) : -1;
     const expected = knownAt >= 0 && flow.expect && failedStep ? { reason: flow.expect.fail, step: failedStep.id, ...(failedStep.detail !== undefined ? { detail: redact(failedStep.detail, secrets) } : {}) } : undefined;
     if (failedStep && !expected) {
       // A target text the page does not show, but a close one: say so (a typo in the flow is common).
-      const evidence = await keep(steps.find((s) => s.id === failedStep.id), undefined);
-      return fail({ steps: steps.length, step_results: results, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}${evidence.suggestion}${evidenceSentence(evidence)}` });
+      const evidence = await keep(steps.find((s) => s.id === failedStep.id.replace(/\..*$/, "")), undefined);
+      return fail({ steps: steps.length, step_results: shown, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}${evidence.suggestion}${evidenceSentence(evidence)}` });
     }
     // assert_no_secret_leak is whole-run: a leak after its step passed still fails the recording.
     const lateLeak = structured.leaks.lateLeak();
     if (lateLeak) {
       const error = redact(lateLeak, secrets);
       const evidence = await keep(undefined, error);
-      return fail({ steps: steps.length, step_results: results, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `${error}${evidenceSentence(evidence)}` });
+      return fail({ steps: steps.length, step_results: shown, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `${error}${evidenceSentence(evidence)}` });
     }
     if (!expected && flow.expect) {
       rmSync(bundleRoot, { recursive: true, force: true });
-      return fail({ steps: steps.length, step_results: results, error: `every step passed, but the flow declares a known failure (expect: fail: ${flow.expect.fail}): the failure is gone, so remove \`expect:\` from ${displayPath(flow.file)} and record it again; no trace was written` });
+      return fail({ steps: steps.length, step_results: shown, error: `every step passed, but the flow declares a known failure (expect: fail: ${flow.expect.fail}): the failure is gone, so remove \`expect:\` from ${displayPath(flow.file)} and record it again; no trace was written` });
     }
     if (!expansion.ok && !expected) {
       const error = expansion.error ?? "a block failed";
       const evidence = await keep(undefined, error);
-      return fail({ steps: steps.length, step_results: results, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `${error}${evidenceSentence(evidence)}` });
+      return fail({ steps: steps.length, step_results: shown, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `${error}${evidenceSentence(evidence)}` });
     }
     if (steps.length === 0) {
       // Every block decided to run nothing: an empty trace would replay as a flow that checks nothing.
       rmSync(bundleRoot, { recursive: true, force: true });
-      return fail({ step_results: results, error: "no step ran: every repeat/when block ran zero passes, so there is nothing to replay; add an `assert:` step after the blocks; no trace was written" });
+      return fail({ step_results: shown, error: "no step ran: every repeat/when block ran zero passes, so there is nothing to replay; add an `assert:` step after the blocks; no trace was written" });
     }
     const environment = await surface.driver.environment();
     const recorded = resolveControls(options).recordingDetail !== "off";
@@ -316,7 +318,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       throw error;
     }
     const result: RecordResult = {
-      ok: true, name: flow.name, trace_path: tracePath, steps: kept.length, reused_steps: reusedSteps, routing, warnings, step_results: results,
+      ok: true, name: flow.name, trace_path: tracePath, steps: kept.length, reused_steps: reusedSteps, routing, warnings, step_results: shown,
       ...(expected ? { expected_failure: expected } : {}),
       ...(recorded ? { recording_dir: bundleRoot } : {}),
       ...(agent && agent.model !== undefined ? { agent: { backend: agent.backend, model: agent.model } } : {}),

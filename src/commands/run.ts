@@ -6,7 +6,7 @@ import { readTraceFile, type Trace } from "../trace/read.ts";
 import type { TraceHeader } from "../trace/schema.ts";
 import { TraceError, diagnostic } from "../diagnostics/diagnostic.ts";
 import type { Flow } from "../spec/flow.ts";
-import { executeSteps, type StepResult } from "../engine/loop.ts";
+import { executeSteps, reportLines, type StepResult } from "../engine/loop.ts";
 import { systemClock, redact } from "../engine/context.ts";
 import { UnresolvedReferenceError } from "../engine/templates.ts";
 import { AdapterUnavailableError } from "../plugins/api.ts";
@@ -166,13 +166,16 @@ export async function run(options: RunOptions): Promise<RunResult> {
   results = known.results;
   const interrupted = interruptedBy(results, error);
   const outcome = known.expected ? "expected_failure" : runOutcome({ steps: results, error, stale: stale !== undefined, interrupted: interrupted !== undefined });
+  // An agent run reports how many model calls it made (none at replay, by construction).
+  const agentRuns = results.filter((r) => r.agent !== undefined);
   const report: RunReport = {
     name: flow.name,
     trace_id: trace.header.trace_id,
     passed: outcome === "passed" || outcome === "expected_failure",
     outcome,
     ...(stale ? { stale } : {}),
-    steps: results,
+    steps: reportLines(results),
+    ...(agentRuns.length > 0 ? { model_calls: agentRuns.reduce((n, r) => n + (r.agent?.model_calls ?? 0), 0) } : {}),
     duration_ms: Math.round(systemClock.now() - t0),
     started_at: startedAt.toISOString(),
     flowproof_version: FLOWPROOF_VERSION,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { engineHarness, traceStep, type EngineHarness } from "../../test/support/engine.ts";
-import { executeSteps } from "./loop.ts";
+import { executeSteps, reportLines } from "./loop.ts";
 import { stepId } from "./plan.ts";
 
 let h: EngineHarness;
@@ -67,6 +67,21 @@ describe("executeSteps", () => {
     expect(results.map((r) => [r.status, r.detail])).toEqual([
       ["errored", "interrupted: the run was stopped (SIGINT) before this step"],
       ["skipped", "not run: the run was interrupted"],
+    ]);
+  });
+});
+
+describe("reportLines", () => {
+  test("a step with lines is reported as one line each, `<id>.<n>`; the first carries its time and conversation; other steps stay as they are", () => {
+    const agent = { turns: 2, model_calls: 0, calls: [] };
+    const lines = reportLines([
+      { id: "s0001", intent: "Click \"Go\"", status: "passed", started_ms: 0, duration_ms: 5 },
+      { id: "s0002", intent: "prompt: a\nassert: reply contains b", status: "failed", detail: "the run failed", started_ms: 5, duration_ms: 900, agent, lines: [{ intent: "prompt: a", status: "failed", detail: "model request 2 diverges" }, { intent: "assert: reply contains b", status: "skipped", detail: "not judged" }] },
+    ]);
+    expect(lines).toEqual([
+      { id: "s0001", intent: "Click \"Go\"", status: "passed", started_ms: 0, duration_ms: 5 },
+      { id: "s0002.1", intent: "prompt: a", status: "failed", detail: "model request 2 diverges", started_ms: 5, duration_ms: 900, agent },
+      { id: "s0002.2", intent: "assert: reply contains b", status: "skipped", detail: "not judged", started_ms: 5, duration_ms: 0 },
     ]);
   });
 });

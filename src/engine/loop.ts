@@ -3,7 +3,7 @@
 // detail. Timestamps come from the injected clock only.
 import type { TraceStep } from "../trace/schema.ts";
 import { HANDLERS, type StepOutcome } from "./handlers/index.ts";
-import type { AgentRunReport } from "./handlers/shared.ts";
+import type { AgentRunReport, StepLine } from "./handlers/shared.ts";
 import { redact, type ExecutionContext } from "./context.ts";
 import { UnresolvedReferenceError, UnsetVariableError } from "./templates.ts";
 import { processLifecycle, type StopRequest } from "../plugins/lifecycle.ts";
@@ -24,6 +24,8 @@ export interface StepResult {
   readonly evidence?: string[];
   /** An agent run's conversation (see AgentRunReport). */
   readonly agent?: AgentRunReport;
+  /** An agent run: one line per authored step, reported in place of this step (see `reportLines`). */
+  readonly lines?: readonly StepLine[];
   /** A failed assertion: what it expected, what the app showed, what to check (redacted like `detail`). */
   readonly expected?: string;
   readonly actual?: string;
@@ -141,6 +143,7 @@ export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionCo
       ...(outcome.tier ? { selector_tier: outcome.tier } : {}),
       ...(outcome.evidence ? { evidence: [...outcome.evidence] } : {}),
       ...(outcome.agent ? { agent: outcome.agent } : {}),
+      ...(outcome.lines ? { lines: outcome.lines.map((l) => ({ ...l, ...(l.detail !== undefined ? { detail: redact(l.detail, ctx.secrets) } : {}) })) } : {}),
       ...(outcome.expected !== undefined ? { expected: redact(outcome.expected, ctx.secrets) } : {}),
       ...(outcome.actual !== undefined ? { actual: redact(outcome.actual, ctx.secrets) } : {}),
       ...(outcome.hint !== undefined ? { hint: redact(outcome.hint, ctx.secrets) } : {}),
@@ -151,4 +154,25 @@ export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionCo
     if (outcome.status !== "passed") stopped = true;
   }
   return results;
+}
+
+/**
+ * The results as reports list them: a step that ran several authored steps (an agent run's
+ * prompts, follow-ups and assertions) becomes one line each, `<id>.1`, `<id>.2`, …; the first line
+ * carries the step's time and its conversation.
+ */
+export function reportLines(results: readonly StepResult[]): StepResult[] {
+  return results.flatMap((r): StepResult[] => {
+    if (!r.lines || r.lines.length === 0) return [r];
+    const { lines, agent, effect: _effect, selector_tier: _tier, detail: _detail, expected: _expected, actual: _actual, hint: _hint, ...rest } = r;
+    return lines.map((l, i): StepResult => ({
+      ...rest,
+      id: `${r.id}.${i + 1}`,
+      intent: l.intent,
+      status: l.status,
+      ...(l.detail !== undefined ? { detail: l.detail } : {}),
+      duration_ms: i === 0 ? r.duration_ms : 0,
+      ...(i === 0 && agent ? { agent } : {}),
+    }));
+  });
 }

@@ -3,7 +3,7 @@
 
 /** One exchange at the model boundary, as the cassette holds it (see docs/agents.md). */
 export interface AgentTurn {
-  /** The dialect: `openai` (chat-completions) or `anthropic` (Messages). */
+  /** The dialect: `openai` (chat-completions), `openai-responses` (Responses), `anthropic` (Messages) or `gemini` (generateContent). */
   readonly protocol: string;
   /** The request body as matched: without `stream`/`stream_options`, `tools:` results substituted, secrets masked. */
   readonly request: unknown;
@@ -81,6 +81,24 @@ export interface AgentRunRequest {
   /** `mcp:` servers the agent is wired to (each served by a stand-in lane); at replay, their recorded lanes by name. */
   readonly mcp?: readonly AgentMcpServer[];
   readonly lanes?: Readonly<Record<string, McpLane>>;
+  /**
+   * The authored agent steps in order, each as its report line reads (`prompt: …`, `follow_up: …`,
+   * `assert_tool_call: …`, `assert: reply contains …`, `assert_no_egress`), `${…}` references raw:
+   * the execution answers one line for each (AgentRunOutcome.lines).
+   */
+  readonly lines?: readonly AgentStepRef[];
+}
+
+/** One authored agent step: a delivery (`prompt`, `follow_up`) or an assertion (`check`, the index into `checks`). */
+export type AgentStepRef =
+  | { readonly kind: "prompt" | "follow_up"; readonly intent: string }
+  | { readonly kind: "check"; readonly intent: string; readonly check: number };
+
+/** How one authored agent step went: a delivery passed when the conversation went through it, an assertion when it held. */
+export interface AgentStepLine {
+  readonly intent: string;
+  readonly status: "passed" | "failed" | "errored" | "skipped";
+  readonly detail?: string;
 }
 
 /** One `mcp:` server, `${…}` resolved: a stdio `command` or a streamable-HTTP `url` (`port`: the stand-in's fixed port); `tools` with `result` are answered by the stand-in. */
@@ -104,6 +122,10 @@ export interface AgentRunOutcome {
   readonly failedCheck?: { readonly index: number; readonly call?: number };
   /** How the agent's network was contained, and what it attempted outside `allow_egress`. */
   readonly containment?: AgentContainment;
+  /** Model requests forwarded to the upstream model (record); 0 at replay. */
+  readonly modelCalls?: number;
+  /** One line for each of `AgentRunRequest.lines`, in the same order. */
+  readonly lines?: readonly AgentStepLine[];
 }
 
 /** One `agent.allow_egress` destination, `${…}` resolved and parsed (a host name resolves when the agent starts); no port: any TCP port. */

@@ -405,6 +405,6 @@ export const defineAssertion = <A>(plugin: AssertionPlugin<A>): AssertionPlugin<
 
 // ---- Agent surfaces (`app: agent`): the contract lives in agent-api.ts --------------------------
 export type {
-  AgentCheck, AgentClause, AgentContainment, AgentConversation, AgentMcpServer, AgentRunOutcome, AgentRunRequest, AgentTarget,
-  AgentToolCall, AgentTurn, EgressRule, McpLane,
+  AgentCheck, AgentClause, AgentContainment, AgentConversation, AgentMcpServer, AgentRunOutcome, AgentRunRequest, AgentStepLine, AgentStepRef,
+  AgentTarget, AgentToolCall, AgentTurn, EgressRule, McpLane,
 } from "./agent-api.ts";

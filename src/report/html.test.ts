@@ -21,7 +21,7 @@ const base: RunReport = {
   trace_path: "checkout.trace.jsonl",
 };
 
-const rows = (html: string) => [...html.matchAll(/<tr class="(\w+)(?: selected)?" data-step="\w+" tabindex="0"><td><span class="badge \w+">(\w+)<\/span><\/td><td class="id">([^<]*)<\/td><td>(.*?)<\/td><td class="num">\d+<\/td><td class="num">(\d+) ms<\/td><\/tr>/g)];
+const rows = (html: string) => [...html.matchAll(/<tr class="(\w+)(?: selected)?" data-step="\w+" tabindex="0"><td><span class="badge \w+">(\w+)<\/span><\/td><td class="id">([^<]*)<\/td><td>(.*?)<\/td>(?:<td class="num">\d+<\/td>)?<td class="num">(\d+) ms<\/td><\/tr>/g)];
 
 describe("reportHtml", () => {
   test("is self-contained: no external scripts, styles, images or links", () => {
@@ -124,7 +124,7 @@ describe("reportHtml frame viewer", () => {
 describe("reportHtml, an agent run", () => {
   const agentStep: StepReport = {
     id: "s0001", intent: "prompt: Book KQ311", status: "failed", detail: "assert_no_tool_call `book_flight`: the agent made it", started_ms: 0, duration_ms: 900,
-    agent: { turns: 2, calls: [{ turn: 0, name: "search", arguments: { to: "NBO" }, result: "[\"KQ311\"]" }, { turn: 1, name: "book_flight", arguments: { flight: { id: "KQ311" } }, result: "<ok>" }], reply: "Booked <KQ311>", failed_check: { text: "assert_no_tool_call: book_flight", call: 1 } },
+    agent: { turns: 2, model_calls: 0, calls: [{ turn: 1, name: "search", arguments: { to: "NBO" }, result: "[\"KQ311\"]" }, { turn: 2, name: "book_flight", arguments: { flight: { id: "KQ311" } }, result: "<ok>" }], reply: "Booked <KQ311>", failed_check: { text: "assert_no_tool_call: book_flight", call: 1 } },
   };
   test("shows each call with arguments and result, the reply, and the failed assertion on the call it matched", () => {
     const html = reportHtml({ ...base, passed: false, steps: [agentStep] });
@@ -134,6 +134,14 @@ describe("reportHtml, an agent run", () => {
     expect(html).toContain("<pre>Booked &lt;KQ311&gt;</pre>");
     expect(html).toMatch(/<li class="call flagged"><div class="call-head">turn 2 · call #2 <b>book_flight<\/b> <span class="badge failed">assert_no_tool_call: book_flight<\/span>/);
     expect(html.match(/class="call flagged"/g)).toHaveLength(1);
+  });
+  test("every line of a run shows the run's conversation; a run without frames counts model calls, not frames", () => {
+    const lines: StepReport[] = [{ ...agentStep, id: "s0001.1" }, { id: "s0001.2", intent: "assert_no_tool_call: book_flight", status: "failed", started_ms: 0, duration_ms: 0 }];
+    const html = reportHtml({ ...base, passed: false, model_calls: 0, steps: lines, recording: { format: "filmstrip/1", dir: "recording", frames: [], steps: [] } });
+    expect(/<section class="step-frames" id="frames-s0001\.2"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1]).toContain("turn 2 · call #2 <b>book_flight</b>");
+    expect(html).toContain(" · 0 model calls</div>");
+    expect(html).not.toContain("frames (filmstrip/1)");
+    expect(html).not.toContain("<th class=\"num\">Frames</th>");
   });
   test("a missed assertion (no call to point at) is shown above the calls; no reply says so", () => {
     const { reply: _reply, ...noReply } = agentStep.agent!;

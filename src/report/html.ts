@@ -9,7 +9,14 @@ const BADGE: Record<string, string> = { passed: "PASS", failed: "FAIL", skipped:
 /** The page's verdict: a skipped flow passed (it proves nothing failed); stale and interrupted are errors. */
 const VERDICT: Record<RunOutcome, "PASS" | "FAIL" | "ERROR" | "XFAIL"> = { passed: "PASS", skipped: "PASS", failed: "FAIL", errored: "ERROR", stale: "ERROR", interrupted: "ERROR", expected_failure: "XFAIL" };
 
-function panel(view: StepView, selected: boolean): string {
+/** The conversation an agent run's line belongs to: its own, or its run's (`s0001.3` reads `s0001.1`'s). */
+function conversationOf(report: RunReport, step: RunReport["steps"][number]): RunReport["steps"][number]["agent"] {
+  if (step.agent) return step.agent;
+  const run = /^(s\d+)\.\d+$/.exec(step.id)?.[1];
+  return run === undefined ? undefined : report.steps.find((s) => s.agent !== undefined && s.id.startsWith(`${run}.`))?.agent;
+}
+
+function panel(view: StepView, selected: boolean, agent: RunReport["steps"][number]["agent"]): string {
   const { step } = view;
   const figures = view.frames.map((f) => `<figure class="frame ${f.role}"><img src="${esc(f.file)}" alt="${esc(`${ROLE_LABEL[f.role]} ${step.id}`)}" loading="lazy"><figcaption>${ROLE_LABEL[f.role]} · ${f.offset_ms} ms</figcaption></figure>`).join("");
   // Evidence a failed assertion wrote (a screenshot's actual and diff images).
@@ -18,7 +25,7 @@ function panel(view: StepView, selected: boolean): string {
     view.dropped ? `<p class="note dropped">Some frames of this step were not kept: their redaction could not be guaranteed.</p>` : "",
     view.frames.length === 0 && !view.dropped ? `<p class="note">${step.status === "skipped" ? "Not run, so nothing was captured." : "No frames were captured for this step."}</p>` : "",
   ].join("");
-  const body = step.agent ? conversation(step.agent) : `${notes}<div class="strip">${figures}${evidence}</div>`;
+  const body = agent ? conversation(agent) : `${notes}<div class="strip">${figures}${evidence}</div>`;
   return `<section class="step-frames" id="frames-${esc(step.id)}" data-step="${esc(step.id)}"${selected ? "" : " hidden"}><h2><span class="badge ${step.status}">${BADGE[step.status]}</span> ${esc(step.id)} ${esc(step.intent)}</h2>${step.detail ? `<div class="detail">${esc(step.detail)}</div>` : ""}${effectBlock(step.effect)}${body}</section>`;
 }
 
@@ -67,10 +74,10 @@ function conversation(agent: NonNullable<RunReport["steps"][number]["agent"]>): 
   const json = (v: unknown) => esc(typeof v === "string" ? v : JSON.stringify(v, null, 2));
   const calls = agent.calls.map((c, i) => {
     const flagged = failed?.call === i;
-    return `<li class="call${flagged ? " flagged" : ""}"><div class="call-head">turn ${c.turn + 1} · call #${i + 1} <b>${esc(c.name)}</b>${flagged ? ` <span class="badge failed">${esc(failed.text)}</span>` : ""}</div><pre class="args">${json(c.arguments)}</pre>${c.result !== undefined ? `<div class="result-label">result</div><pre class="result">${json(c.result)}</pre>` : ""}</li>`;
+    return `<li class="call${flagged ? " flagged" : ""}"><div class="call-head">turn ${c.turn} · call #${i + 1} <b>${esc(c.name)}</b>${flagged ? ` <span class="badge failed">${esc(failed.text)}</span>` : ""}</div><pre class="args">${json(c.arguments)}</pre>${c.result !== undefined ? `<div class="result-label">result</div><pre class="result">${json(c.result)}</pre>` : ""}</li>`;
   }).join("");
   const unplaced = failed && failed.call === undefined ? `<p class="failed-check"><span class="badge failed">FAILED</span> ${esc(failed.text)}</p>` : "";
-  return `<div class="conversation"><p class="note">${agent.turns} model turn${agent.turns === 1 ? "" : "s"} · ${agent.calls.length} tool call${agent.calls.length === 1 ? "" : "s"}</p>${unplaced}<ol class="calls">${calls}</ol><div class="reply"><div class="result-label">final reply</div>${agent.reply !== undefined ? `<pre>${esc(agent.reply)}</pre>` : `<p class="note">none: the last turn was a tool call, or the model was never reached</p>`}</div></div>`;
+  return `<div class="conversation"><p class="note">${agent.turns} model turn${agent.turns === 1 ? "" : "s"} · ${agent.calls.length} tool call${agent.calls.length === 1 ? "" : "s"} · ${agent.model_calls} model call${agent.model_calls === 1 ? "" : "s"} made${agent.model_calls === 0 ? " (served from the cassette)" : ""}</p>${unplaced}<ol class="calls">${calls}</ol><div class="reply"><div class="result-label">final reply</div>${agent.reply !== undefined ? `<pre>${esc(agent.reply)}</pre>` : `<p class="note">none: the last turn was a tool call, or the model was never reached</p>`}</div></div>`;
 }
 
 /** Row clicks and arrow keys switch the visible step panel; nothing is fetched. */
@@ -94,14 +101,17 @@ export function reportHtml(report: RunReport): string {
   const verdict = VERDICT[report.outcome];
   const views = stepViews(report);
   const initial = report.steps.find((s) => s.status === "failed" || s.status === "errored") ?? report.steps[0];
+  const rec = report.recording;
+  // A run without a single frame (an agent or API flow) has no frames to count.
+  const framed = (rec?.frames.length ?? 0) > 0;
   const rows = report.steps.map((s, i) => {
     const frames = views[i]!.frames.filter((f) => f.role !== "earlier").length;
-    return `<tr class="${s.status}${s === initial ? " selected" : ""}" data-step="${esc(s.id)}" tabindex="0"><td><span class="badge ${s.status}">${BADGE[s.status]}</span></td><td class="id">${esc(s.id)}</td><td>${esc(s.intent)}${s.detail ? `<div class="detail">${esc(s.detail)}</div>` : ""}</td><td class="num">${frames}</td><td class="num">${s.duration_ms} ms</td></tr>`;
+    return `<tr class="${s.status}${s === initial ? " selected" : ""}" data-step="${esc(s.id)}" tabindex="0"><td><span class="badge ${s.status}">${BADGE[s.status]}</span></td><td class="id">${esc(s.id)}</td><td>${esc(s.intent)}${s.detail ? `<div class="detail">${esc(s.detail)}</div>` : ""}</td>${framed ? `<td class="num">${frames}</td>` : ""}<td class="num">${s.duration_ms} ms</td></tr>`;
   }).join("\n");
-  const rec = report.recording;
-  const panels = views.map((v) => panel(v, v.step === initial)).join("\n");
+  const panels = views.map((v) => panel(v, v.step === initial, conversationOf(report, v.step))).join("\n");
   const gif = rec?.gif ? `<details class="gif"><summary>Whole run as an animation</summary><img src="${esc(rec.gif)}" alt="Recording of the whole run"></details>` : "";
-  const recordingMeta = rec ? ` · ${rec.frames.length} frames (${esc(rec.format)})` : "";
+  const recordingMeta = rec && framed ? ` · ${rec.frames.length} frames (${esc(rec.format)})` : "";
+  const modelMeta = report.model_calls !== undefined ? ` · ${report.model_calls} model call${report.model_calls === 1 ? "" : "s"}` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${verdict}: ${esc(report.name)} — flowproof</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -133,10 +143,10 @@ tr.failed td{background:#fff5f5} tr.errored td{background:#fff8e1} .detail{margi
 </style></head>
 <body>
 <h1><span class="verdict ${verdict}">${verdict}</span>${esc(report.name)}</h1>
-<div class="meta">${report.steps.filter((s) => s.status === "passed").length}/${report.steps.length} steps passed · ${report.duration_ms} ms · ${esc(report.started_at)} · trace ${esc(report.trace_id)} · flowproof ${esc(report.flowproof_version)}${recordingMeta}</div>
+<div class="meta">${report.steps.filter((s) => s.status === "passed").length}/${report.steps.length} steps passed · ${report.duration_ms} ms · ${esc(report.started_at)} · trace ${esc(report.trace_id)} · flowproof ${esc(report.flowproof_version)}${recordingMeta}${modelMeta}</div>
 ${report.error ? `<div class="error">${esc(report.error)}</div>` : ""}
 <div class="layout">
-<table><thead><tr><th>Status</th><th>Step</th><th>Intent</th><th class="num">Frames</th><th class="num">Duration</th></tr></thead>
+<table><thead><tr><th>Status</th><th>Step</th><th>Intent</th>${framed ? `<th class="num">Frames</th>` : ""}<th class="num">Duration</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>

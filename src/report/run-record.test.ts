@@ -42,12 +42,16 @@ describe("run record rules", () => {
 });
 
 describe("control lanes and containment", () => {
-  const agentStep = (intent: string, agent: Record<string, unknown>) => ({ id: "s0001", intent, status: "passed" as const, started_ms: 0, duration_ms: 1, agent: { turns: 1, calls: [], ...agent } });
+  const agentStep = (intent: string, agent: Record<string, unknown>) => ({ id: "s0001", intent, status: "passed" as const, started_ms: 0, duration_ms: 1, agent: { turns: 1, model_calls: 0, calls: [], ...agent } });
   test("a contained agent run: the egress lane, the tier, and what was refused as evidence", () => {
     const r = report({ steps: [agentStep("prompt: go\nassert_no_egress", { containment: "enforced (linux user+network namespace)", egress_attempts: [{ destination: "tcp 10.0.0.9:443", at_ms: 5 }] }), { id: "s0002", intent: "assert_no_secret_leak: ${K}", status: "passed", started_ms: 0, duration_ms: 1 }] });
     expect(controlRecord({ id: "c1" }, "fail", "assert_no_egress: …", r, "f.trace.jsonl")).toEqual({
       id: "c1", verdict: "fail", reason: "assert_no_egress: …", lanes: ["egress", "secret_leak"], containment: "enforced (linux user+network namespace)", evidence: { trace: "f.trace.jsonl", blocked: ["tcp 10.0.0.9:443"] },
     });
+  });
+  test("an agent run reported line by line: its assert_no_egress line names the egress lane", () => {
+    const r = report({ steps: [agentStep("prompt: go", { containment: "enforced (linux user+network namespace)" }), { id: "s0001.2", intent: "assert_no_egress", status: "passed", started_ms: 0, duration_ms: 0 }] });
+    expect(controlRecord({ id: "c1" }, "pass", undefined, r, "t")).toMatchObject({ lanes: ["egress"], containment: "enforced (linux user+network namespace)" });
   });
   test("an uncontained run carries its tier and no blocked evidence; a flow without agent steps carries neither", () => {
     const r = report({ steps: [agentStep("prompt: go\nassert_no_egress", { containment: "not contained (FLOWPROOF_CONTAINMENT=off)" })] });

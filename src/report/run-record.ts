@@ -83,7 +83,8 @@ const CAPABILITY = /not contained|cannot certify|not enforced|no trace recorded/
  */
 export function controlEvidence(report: Pick<RunReport, "steps">): { lanes?: ("egress" | "secret_leak")[]; containment?: string; blocked?: string[] } {
   const lanes: ("egress" | "secret_leak")[] = [];
-  if (report.steps.some((s) => s.agent !== undefined && s.intent.split("\n").includes("assert_no_egress"))) lanes.push("egress");
+  // An agent run reports each authored step as a line of its own (`assert_no_egress` one of them).
+  if (report.steps.some((s) => s.intent.split("\n").includes("assert_no_egress"))) lanes.push("egress");
   if (report.steps.some((s) => s.intent.startsWith("assert_no_secret_leak:"))) lanes.push("secret_leak");
   const agent = report.steps.find((s) => s.agent?.containment !== undefined)?.agent;
   return {

@@ -8,9 +8,10 @@ export const StepStatus = Type.Union([Type.Literal("passed"), Type.Literal("fail
 export const AgentRunReport = Type.Object(
   {
     turns: Type.Integer({ minimum: 0, description: "Model requests answered." }),
+    model_calls: Type.Integer({ minimum: 0, description: "Model requests forwarded to the upstream model: at record, every turn; at replay 0 (served from the cassette)." }),
     calls: Type.Array(Type.Object(
       {
-        turn: Type.Integer({ minimum: 0, description: "The 0-based turn whose response made the call." }),
+        turn: Type.Integer({ minimum: 1, description: "The turn (model request, counting from 1 as report.html and the failure messages do) whose response made the call." }),
         name: Type.String(),
         arguments: Type.Unknown({ description: "The call's arguments as the model sent them (parsed JSON)." }),
         result: Type.Optional(Type.String({ description: "What the model was then told the tool answered." })),
@@ -63,7 +64,7 @@ export const StepEffectReport = Type.Object(
 
 export const StepReport = Type.Object(
   {
-    id: Type.String({ pattern: "^s[0-9]{4,}$" }),
+    id: Type.String({ pattern: "^s[0-9]{4,}(\\.[0-9]+)?$", description: "The trace step's id; `<id>.<n>` for the n-th authored step of an agent run (its prompts, follow-ups and assertions, one line each)." }),
     intent: Type.String(),
     status: StepStatus,
     detail: Type.Optional(Type.String({ description: "Why the step failed, errored or was skipped (never a secret's value)." })),
@@ -133,6 +134,7 @@ export const RunReport = Type.Object(
     outcome: RunOutcome,
     degraded: Type.Optional(Type.Boolean()),
     steps: Type.Array(StepReport),
+    model_calls: Type.Optional(Type.Integer({ minimum: 0, description: "A flow with an agent run: the model requests the run sent to an upstream model, every agent run together (0 at replay)." })),
     duration_ms: Type.Integer({ minimum: 0 }),
     started_at: Type.String({ format: "date-time" }),
     flowproof_version: Type.String(),

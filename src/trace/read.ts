@@ -3,7 +3,7 @@
 // trace that is not whole (no steps, no flow named, steps that do not match the header's seal).
 import { readFileSync, existsSync } from "node:fs";
 import type { ErrorObject } from "ajv";
-import { TRACE_FORMAT, TRACE_VERSION, type TraceHeader as Header, type TraceStep as Step } from "./schema.ts";
+import { AGENT_PROTOCOLS, TRACE_FORMAT, TRACE_VERSION, type TraceHeader as Header, type TraceStep as Step } from "./schema.ts";
 import { TraceError, diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { integrityOf } from "./write.ts";
 // Compiled ahead of time from the schema in ./schema.ts by `bun run gen`: compiling the large step
@@ -36,7 +36,7 @@ function cassetteProblemOf(step: unknown): string | undefined {
     const t = turn as Record<string, unknown> | null;
     const at = `cassette turn ${i + 1} of ${cassette.length}`;
     if (t === null || typeof t !== "object" || Array.isArray(t)) return `${at} is not an object {protocol, request, response}`;
-    if (t["protocol"] !== "openai" && t["protocol"] !== "anthropic") return `${at} has protocol ${JSON.stringify(t["protocol"])}; expected "openai" or "anthropic"`;
+    if (!(AGENT_PROTOCOLS as readonly unknown[]).includes(t["protocol"])) return `${at} has protocol ${JSON.stringify(t["protocol"])}; expected ${AGENT_PROTOCOLS.map((p) => JSON.stringify(p)).join(", ")}`;
     for (const key of ["request", "response"]) {
       if (t[key] === null || typeof t[key] !== "object" || Array.isArray(t[key])) return `${at} has ${t[key] === undefined ? "no" : "a non-object"} \`${key}\`; expected the JSON body as an object`;
     }

@@ -166,10 +166,12 @@ export const NoSecretLeakParams = Params(
   "`assert_no_secret_leak:`",
 );
 export const AssertParams = Type.Union([ElementStateParams, StructuredParams, NoSecretLeakParams]);
+/** The model-boundary dialects a cassette turn may name (see docs/agents.md, "Dialects"). */
+export const AGENT_PROTOCOLS = ["openai", "openai-responses", "anthropic", "gemini"] as const;
 /** One exchange at the model boundary (see docs/agents.md, "The cassette"). */
 export const CassetteTurn = Type.Object(
   {
-    protocol: Type.Union([Type.Literal("openai"), Type.Literal("anthropic")], { description: "The dialect the agent spoke: chat-completions or Messages." }),
+    protocol: Type.Union(AGENT_PROTOCOLS.map((p) => Type.Literal(p)), { description: "The dialect the agent spoke: `openai` (chat-completions), `openai-responses` (Responses), `anthropic` (Messages) or `gemini` (generateContent)." }),
     request: Type.Record(Type.String(), Type.Unknown(), { description: "The request body as matched: no `stream` flags, `tools:` results substituted, secret values as `${NAME}`." }),
     response: Type.Record(Type.String(), Type.Unknown(), { description: "The upstream's (non-streaming) JSON response body." }),
     status: Opt(Type.Integer({ minimum: 100, maximum: 599, description: "The upstream's HTTP status when not 200." })),

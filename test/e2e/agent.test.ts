@@ -4,7 +4,8 @@
 // against a scripted local model server, then replayed with that server stopped.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { readdirSync, readFileSync } from "node:fs";
 import { runCli, REPO_ROOT } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { startAgentModel, type AgentModel } from "../support/model-server.ts";
@@ -215,6 +216,29 @@ describe("failures", () => {
     expect(p.files().filter((f) => f.endsWith(".trace.jsonl"))).toEqual([]);
   });
 
+  test("an upstream that closes mid-answer fails the record naming the upstream, not the agent (exit 2, no trace)", async () => {
+    const upstream = createServer((socket) => {
+      socket.once("data", () => {
+        socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{\"id\":\"chatcmpl-1\",\"cho");
+        setTimeout(() => socket.resetAndDestroy(), 50);
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", () => resolve()));
+    try {
+      const p = project();
+      p.write("book.flow.yaml", agentFlow(OPENAI_AGENT));
+      const url = `http://127.0.0.1:${(upstream.address() as { port: number }).port}/v1`;
+      const r = await runCli(["record", "book.flow.yaml"], { cwd: p.dir, env: { FLOWPROOF_AGENT_UPSTREAM: url, FLOWPROOF_AGENT_KEY: CANARY } });
+      expect(r.code).toBe(2);
+      expect(r.stdout + r.stderr).toContain(`s0001.1 (prompt: Book KQ311 for Ada) errored: the upstream model (${url}) failed while sending its answer to model request 1`);
+      expect(r.stdout + r.stderr).not.toContain("exited with code");
+      expect(r.stdout + r.stderr).not.toMatch(/proxy\.ts:\d+/);
+      expect(p.files().filter((f) => f.endsWith(".trace.jsonl"))).toEqual([]);
+    } finally {
+      upstream.close();
+    }
+  });
+
   test("an agent that exits non-zero before reaching the proxy reports its code and stderr", async () => {
     const p = project();
     p.write("book.flow.yaml", "name: Broken\napp: agent\nagent: {command: \"echo missing module openai >&2; exit 7\"}\nsteps:\n  - prompt: hi\n");
@@ -252,13 +276,13 @@ describe("bad input", () => {
   test("a cassette edited into an invalid shape is refused before the agent runs (exit 2), never a crash", async () => {
     const p = project();
     expect((await recordAndCount(p, agentFlow(OPENAI_AGENT))).code).toBe(0);
-    p.write("book.trace.jsonl", p.read("book.trace.jsonl").replace("\"protocol\":\"openai\"", "\"protocol\":\"gemini\""));
+    p.write("book.trace.jsonl", p.read("book.trace.jsonl").replace("\"protocol\":\"openai\"", "\"protocol\":\"cohere\""));
     const r = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: {} });
     expect(r.code).toBe(2);
     // Refused when the trace is read, naming the line, the turn and what is wrong.
-    expect(r.stderr + r.stdout).toContain("book.trace.jsonl:2:1: error[bad-trace] step line 2: cassette turn 1 of 2 has protocol \"gemini\"; expected \"openai\" or \"anthropic\"");
+    expect(r.stderr + r.stdout).toContain("book.trace.jsonl:2:1: error[bad-trace] step line 2: cassette turn 1 of 2 has protocol \"cohere\"; expected \"openai\", \"openai-responses\", \"anthropic\", \"gemini\"");
     // The second turn without its request.
-    const lines = p.read("book.trace.jsonl").replace("\"protocol\":\"gemini\"", "\"protocol\":\"openai\"").split("\n");
+    const lines = p.read("book.trace.jsonl").replace("\"protocol\":\"cohere\"", "\"protocol\":\"openai\"").split("\n");
     const step = JSON.parse(lines[1]!) as { action: { params: { cassette: Array<Record<string, unknown>> } } };
     delete step.action.params.cassette[1]!["request"];
     p.write("book.trace.jsonl", [lines[0], JSON.stringify(step), ""].join("\n"));
@@ -304,16 +328,28 @@ describe("the agent's processes", () => {
     }
   };
 
-  /** Records an agent flow whose agent starts a child and waits; answers flowproof's process and the two pids. */
+  /** Live processes whose command line holds `marker` (found by name: inside a PID namespace a pid means another thing). */
+  const livingWith = (marker: string): number[] => readdirSync("/proc").filter((d) => /^\d+$/.test(d)).filter((d) => {
+    try {
+      return readFileSync(`/proc/${d}/cmdline`, "utf8").includes(marker) && alive(Number(d));
+    } catch {
+      return false;
+    }
+  }).map(Number);
+
+  let slowAgents = 0;
+  /** Records an agent flow whose agent starts a child and waits; answers flowproof's process and the pids of the agent and its child. */
   async function slowAgent() {
     const p = project();
-    p.write("slow.flow.yaml", "name: Slow\napp: agent\nagent: {command: \"sleep 120 & echo $! > child.pid; echo $$ > agent.pid; wait\"}\nsteps:\n  - prompt: hi\n");
+    const marker = `120.${process.pid}0${++slowAgents}`;
+    p.write("slow.flow.yaml", `name: Slow\napp: agent\nagent: {command: "sleep ${marker} & echo started > agent.pid; wait"}\nsteps:\n  - prompt: hi\n`);
     const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "record", "slow.flow.yaml"], { cwd: p.dir, env: { ...process.env, ...recordEnv() }, stdout: "pipe", stderr: "pipe" });
     const deadline = Date.now() + 30_000;
-    while (!(p.files().includes("agent.pid") && p.files().includes("child.pid")) && Date.now() < deadline) await Bun.sleep(100);
+    // The agent's shell and its child, both named by the marker.
+    while (!(p.files().includes("agent.pid") && livingWith(marker).length === 2) && Date.now() < deadline) await Bun.sleep(100);
     await Bun.sleep(200);
-    const pids = [Number(p.read("agent.pid").trim()), Number(p.read("child.pid").trim())];
-    expect(pids.every(alive)).toBe(true);
+    const pids = livingWith(marker);
+    expect(pids).toHaveLength(2);
     return { proc, pids };
   }
 
@@ -335,6 +371,37 @@ describe("the agent's processes", () => {
     proc.kill("SIGKILL");
     await proc.exited;
     expect(await ended(pids, 5_000)).toEqual([]);
+  });
+
+  // A grandchild that double-forks into a session of its own (setsid) and keeps the agent's stdout open.
+  const escapee = (marker: string) => `(setsid sh -c 'exec sleep ${marker}' &); echo started > started.txt; sleep 120`;
+
+  describe.each([["contained", "on"], ["not contained", "off"]])("%s", (_name, containment) => {
+    test("a descendant that left the agent's process group and holds its output ends with the flow, at the flow's bound", async () => {
+      const p = project();
+      const marker = `120.${process.pid}${containment === "on" ? 1 : 2}1`;
+      p.write("slow.flow.yaml", `name: Slow\napp: agent\nagent: {command: "${escapee(marker)}", timeout_seconds: 2}\nsteps:\n  - prompt: hi\n`);
+      const started = Date.now();
+      const r = await runCli(["record", "slow.flow.yaml"], { cwd: p.dir, env: { ...recordEnv(), FLOWPROOF_CONTAINMENT: containment } });
+      expect(r.stdout + r.stderr).toContain("did not finish within 2 s");
+      expect(Date.now() - started).toBeLessThan(9_000);
+      expect(livingWith(`sleep\0${marker}`)).toEqual([]);
+    });
+
+    test("SIGKILL to flowproof ends a descendant that left the agent's process group", async () => {
+      const p = project();
+      const marker = `120.${process.pid}${containment === "on" ? 1 : 2}2`;
+      p.write("slow.flow.yaml", `name: Slow\napp: agent\nagent: {command: "${escapee(marker)}"}\nsteps:\n  - prompt: hi\n`);
+      const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "record", "slow.flow.yaml"], { cwd: p.dir, env: { ...process.env, ...recordEnv(), FLOWPROOF_CONTAINMENT: containment }, stdout: "pipe", stderr: "pipe" });
+      const deadline = Date.now() + 30_000;
+      while (!(p.files().includes("started.txt") && livingWith(`sleep\0${marker}`).length > 0) && Date.now() < deadline) await Bun.sleep(100);
+      expect(livingWith(`sleep\0${marker}`)).toHaveLength(1);
+      proc.kill("SIGKILL");
+      await proc.exited;
+      const gone = Date.now() + 5_000;
+      while (livingWith(`sleep\0${marker}`).length > 0 && Date.now() < gone) await Bun.sleep(100);
+      expect(livingWith(`sleep\0${marker}`)).toEqual([]);
+    });
   });
 });
 

@@ -69,7 +69,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
 
 /** A request the agent model server received, with its dialect and the headers that carry a key. */
 export interface AgentModelRequest {
-  readonly protocol: "openai" | "anthropic";
+  readonly protocol: "openai" | "openai-responses" | "anthropic" | "gemini";
   readonly body: Record<string, unknown>;
   readonly authorization: string | null;
   readonly apiKey: string | null;
@@ -85,27 +85,58 @@ export interface AgentModel {
   stop(): void;
 }
 
+type Json = Record<string, unknown>;
+
 /**
- * A scripted model for agent tests, speaking OpenAI chat-completions and Anthropic Messages: it
- * counts every request and answers with `answer(turn, body)`, where `turn` counts the tool results
- * the request already carries (0: call a tool, 1: give the final text, …) and `body` is the request
- * (a scripted conversation's later user messages are in it). Never streams.
+ * A scripted model for agent tests, speaking OpenAI chat-completions, the OpenAI Responses API
+ * (`previous_response_id` and `item_reference` resolved from the answers it gave), Anthropic
+ * Messages and Gemini generateContent (`…/models/<model>:generateContent`, calls without ids, as
+ * Gemini sends them): it counts every request and answers with `answer(turn, body)`, where `turn`
+ * counts the tool results the conversation already carries (0: call a tool, 1: give the final
+ * text, …) and `body` is the request (a scripted conversation's later user messages are in it).
+ * Never streams.
  */
-export function startAgentModel(answer: (turn: number, body: Record<string, unknown>) => AgentModelAnswer): AgentModel {
+export function startAgentModel(answer: (turn: number, body: Json) => AgentModelAnswer): AgentModel {
   const requests: AgentModelRequest[] = [];
+  /** Responses API: each answer's whole conversation (input items, then its output), by response id; output items by id. */
+  const conversations = new Map<string, Json[]>();
+  const items = new Map<string, Json>();
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     async fetch(req) {
       const { pathname } = new URL(req.url);
-      const protocol = pathname.endsWith("/chat/completions") ? "openai" : pathname.endsWith("/messages") ? "anthropic" : undefined;
+      const model = /\/models\/([^/:]+):generateContent$/.exec(pathname)?.[1];
+      const protocol = pathname.endsWith("/chat/completions") ? "openai" : pathname.endsWith("/responses") ? "openai-responses" : pathname.endsWith("/messages") ? "anthropic" : model !== undefined ? "gemini" : undefined;
       if (req.method !== "POST" || !protocol) return new Response("not found", { status: 404 });
-      const body = await req.json() as Record<string, unknown>;
-      requests.push({ protocol, body, authorization: req.headers.get("authorization"), apiKey: req.headers.get("x-api-key") });
-      const messages = (body["messages"] as Array<Record<string, unknown>>) ?? [];
-      const results = messages.filter((m) => m["role"] === "tool" || (Array.isArray(m["content"]) && (m["content"] as Array<Record<string, unknown>>).some((b) => b["type"] === "tool_result"))).length;
-      const a = answer(results, body);
+      const body = await req.json() as Json;
+      requests.push({ protocol, body, authorization: req.headers.get("authorization"), apiKey: req.headers.get("x-api-key") ?? req.headers.get("x-goog-api-key") });
       const n = requests.length;
+      if (protocol === "openai-responses") {
+        const input = typeof body["input"] === "string" ? [{ role: "user", content: body["input"] }] : (body["input"] as Json[]);
+        const previous = typeof body["previous_response_id"] === "string" ? conversations.get(body["previous_response_id"]) : undefined;
+        if (body["previous_response_id"] !== undefined && !previous) return Response.json({ error: { message: "previous response not found" } }, { status: 400 });
+        const history = [...previous ?? [], ...input.map((i) => (i["type"] === "item_reference" ? items.get(String(i["id"])) ?? i : i))];
+        const a = answer(history.filter((i) => i["type"] === "function_call_output").length, body);
+        const output: Json[] = "tool" in a
+          ? [{ type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: a.tool, arguments: JSON.stringify(a.args), status: "completed" }]
+          : [{ type: "message", id: `msg_${n}`, status: "completed", role: "assistant", content: [{ type: "output_text", text: a.text, annotations: [] }] }];
+        for (const o of output) items.set(String(o["id"]), o);
+        conversations.set(`resp_${n}`, [...history, ...output]);
+        return Response.json({
+          id: `resp_${n}`, object: "response", created_at: 0, status: "completed", model: body["model"], error: null, incomplete_details: null, output,
+          usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+        });
+      }
+      if (protocol === "gemini") {
+        const contents = (body["contents"] as Array<{ parts?: Json[] }>) ?? [];
+        const a = answer(contents.flatMap((c) => c.parts ?? []).filter((p) => p["functionResponse"] !== undefined).length, body);
+        const parts = "tool" in a ? [{ functionCall: { name: a.tool, args: a.args } }] : [{ text: a.text }];
+        return Response.json({ candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 }, modelVersion: model });
+      }
+      const messages = (body["messages"] as Json[]) ?? [];
+      const results = messages.filter((m) => m["role"] === "tool" || (Array.isArray(m["content"]) && (m["content"] as Json[]).some((b) => b["type"] === "tool_result"))).length;
+      const a = answer(results, body);
       if (protocol === "openai") {
         const message = "tool" in a
           ? { role: "assistant", content: null, tool_calls: [{ id: `call_${n}`, type: "function", function: { name: a.tool, arguments: JSON.stringify(a.args) } }] }

@@ -1,8 +1,8 @@
 // `agent_run` steps (`app: agent`): one execution of the agent under test. Resolves `${…}` in the
 // prompts, assertion values and agent declaration at execution (the trace keeps them raw), hands
 // the execution to the surface's `runAgent`, and at record stores the cassette in the step.
-import type { AgentCheck, AgentRunRequest, AgentTarget, AgentTurn, EgressRule } from "../../plugins/api.ts";
-import type { TraceStep } from "../../trace/schema.ts";
+import type { AgentCheck, AgentRunRequest, AgentStepRef, AgentTarget, AgentTurn, EgressRule } from "../../plugins/api.ts";
+import { AGENT_PROTOCOLS, type TraceStep } from "../../trace/schema.ts";
 import type { AgentRunReport, Handler, StepOutcome } from "./shared.ts";
 import { errored } from "./shared.ts";
 import { resolveArgs } from "./structured.ts";
@@ -17,7 +17,7 @@ export function cassetteProblem(value: unknown): string | undefined {
   if (!Array.isArray(value)) return "the agent_run step has no `cassette` list: re-record the flow";
   for (const [i, turn] of value.entries()) {
     const t = obj(turn);
-    if (t["protocol"] !== "openai" && t["protocol"] !== "anthropic") return `cassette turn ${i + 1} has protocol ${JSON.stringify(t["protocol"])} (expected "openai" or "anthropic")`;
+    if (!(AGENT_PROTOCOLS as readonly unknown[]).includes(t["protocol"])) return `cassette turn ${i + 1} has protocol ${JSON.stringify(t["protocol"])} (expected ${AGENT_PROTOCOLS.map((p) => JSON.stringify(p)).join(", ")})`;
     if (t["request"] === null || typeof t["request"] !== "object") return `cassette turn ${i + 1} has no request object`;
     if (t["response"] === null || typeof t["response"] !== "object") return `cassette turn ${i + 1} has no response object`;
   }
@@ -55,6 +55,13 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
   // A scripted conversation: each `follow_up:` is a later delivery, resolved like the prompt.
   const followUps = steps.filter((p) => p["kind"] === "follow_up").map((p) => resolveArgs(String(p["message"]), ctx) as string);
   const checks = steps.filter((p) => p["kind"] !== "prompt" && p["kind"] !== "follow_up").map((p) => resolveArgs(p, ctx) as AgentCheck);
+  // One report line per authored step, as written (`${…}` raw).
+  let checkIndex = 0;
+  const lines = steps.map((p): AgentStepRef => {
+    if (p["kind"] === "prompt") return { kind: "prompt", intent: `prompt: ${String(p["text"])}` };
+    if (p["kind"] === "follow_up") return { kind: "follow_up", intent: String(p["text"]) };
+    return { kind: "check", intent: p["kind"] === "reply" ? `assert: ${String(p["text"])}` : String(p["text"]), check: checkIndex++ };
+  });
   const agent = resolveArgs(obj(params["agent"]), ctx) as Json;
   // allow_egress: each entry as resolved (a `${VAR}` holds a whole destination), parsed.
   const allow: EgressRule[] = [];
@@ -86,6 +93,7 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     observe: (label, text) => s.leaks.observe(`${label} of step ${step.id}`, text),
     ...(Array.isArray(params["mcp"]) ? { mcp: resolveArgs(params["mcp"], ctx) as NonNullable<AgentRunRequest["mcp"]> } : {}),
     ...(params["lanes"] !== undefined ? { lanes: params["lanes"] as NonNullable<AgentRunRequest["lanes"]> } : {}),
+    lines,
   };
   const outcome = await ctx.driver.runAgent(request);
   if (outcome.status === "passed" && mode === "record") {
@@ -96,10 +104,12 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
   const failedCheck = outcome.failedCheck ? checks[outcome.failedCheck.index] : undefined;
   const report: AgentRunReport = {
     turns: c.turns,
-    calls: c.calls.map((call) => ({ turn: call.turn, name: call.name, arguments: call.arguments, ...(call.result !== undefined ? { result: call.result } : {}) })),
+    model_calls: outcome.modelCalls ?? 0,
+    // Turns count from 1, as the report and the failure messages name them.
+    calls: c.calls.map((call) => ({ turn: call.turn + 1, name: call.name, arguments: call.arguments, ...(call.result !== undefined ? { result: call.result } : {}) })),
     ...(c.reply !== undefined ? { reply: c.reply } : {}),
     ...(outcome.containment ? { containment: outcome.containment.tier, ...(outcome.containment.enforced ? { egress_attempts: outcome.containment.attempted.map((x) => ({ ...x })) } : {}) } : {}),
     ...(failedCheck ? { failed_check: { text: failedCheck.text, ...(outcome.failedCheck?.call !== undefined ? { call: outcome.failedCheck.call } : {}) } } : {}),
   };
-  return { status: outcome.status, ...(outcome.detail !== undefined ? { detail: outcome.detail } : {}), agent: report };
+  return { status: outcome.status, ...(outcome.detail !== undefined ? { detail: outcome.detail } : {}), agent: report, ...(outcome.lines ? { lines: outcome.lines } : {}) };
 };

@@ -17,15 +17,26 @@ export interface StepOutcome {
   readonly evidence?: readonly string[];
   /** An agent run's conversation, for the report (tool calls, reply, the failed assertion). */
   readonly agent?: AgentRunReport;
+  /** An agent run: one line per authored step (its prompts, follow-ups and assertions), reported in place of the step. */
+  readonly lines?: readonly StepLine[];
   /** A failed assertion: what it expected (as authored), what the app showed, and what to check. */
   readonly expected?: string;
   readonly actual?: string;
   readonly hint?: string;
 }
 
+/** One authored step of a step that runs several (an agent run's prompts, follow-ups and assertions). */
+export interface StepLine {
+  readonly intent: string;
+  readonly status: "passed" | "failed" | "errored" | "skipped";
+  readonly detail?: string;
+}
+
 /** What report.html shows of an agent run: every tool call with arguments and result, the reply, the failed assertion. */
 export interface AgentRunReport {
   turns: number;
+  /** Model requests forwarded to the upstream model: 0 at replay. */
+  model_calls: number;
   calls: { turn: number; name: string; arguments: unknown; result?: string }[];
   reply?: string;
   failed_check?: { text: string; call?: number };
