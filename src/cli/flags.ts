@@ -2,6 +2,7 @@
 // docs/cli.md is generated from this table.
 import { nearest } from "../spec/suggest.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
+import { MAX_REPEAT_EACH } from "../commands/repeat.ts";
 
 export interface FlagSpec {
   readonly name: string;
@@ -40,7 +41,8 @@ const KEEP_OPEN_FLAG: FlagSpec = { name: "keep-open", kind: "boolean", descripti
 /** Flags of `run` that apply to a directory (a suite run). */
 const SUITE_RUN_FLAGS: readonly FlagSpec[] = [
   { name: "retries", kind: "string", placeholder: "N", integer: { min: 0, max: 255 }, description: "Re-run a failed flow up to N more times, each in a fresh browser context (default 0); also for a single flow." },
-  { name: "strict", kind: "boolean", description: "Suite: a flow without a trace is an error instead of a visible skip." },
+  { name: "repeat-each", kind: "string", placeholder: "N", integer: { min: 1, max: 100 }, description: "Replay each flow N times (default 1); a flow that passes in some repeats and not in others is FLAKY (exit 1), naming the steps whose outcome differed. Not with --retries." },
+  { name: "strict", kind: "boolean", description: "Suite: a flow without a trace is an error instead of a visible skip (also when CI is set)." },
   { name: "record-missing", kind: "boolean", description: "Suite: record flows that have no trace in place (with --author), then replay them." },
   { ...AUTHOR_FLAG_BASE, description: "Authoring backend for --record-missing (default auto)." },
   { name: "workers", kind: "string", placeholder: "N", integer: { min: 1, max: 64 }, description: "Suite: run up to N flows at once, each in its own browser context (default 1); `order:` flows run first, one at a time." },
@@ -66,7 +68,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: "run",
     summary: "Replay a flow's trace with zero model calls and write a run report",
-    usage: "flowproof run <flow.yaml> [-t <trace>] [--retries N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--keep-open] [--json], or flowproof run <dir> [--retries N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]",
+    usage: "flowproof run <flow.yaml> [-t <trace>] [--retries N | --repeat-each N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--keep-open] [--json], or flowproof run <dir> [--retries N | --repeat-each N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]",
     positional: "flow.yaml|dir",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to replay (default: <stem>.trace.jsonl next to the flow). Not used for a directory." },
@@ -282,4 +284,14 @@ export function mainHelp(version: string): string {
     "",
     "Exit codes: 0 pass, 1 a step failed, 2 could not run (bad usage, bad flow, missing trace, no browser).",
   ].join("\n");
+}
+
+/** `--repeat-each N` (1–100), refused beside `--retries`, which would hide the flakiness it looks for. */
+export function repeatEachOption(args: ParsedArgs): number | undefined {
+  const text = args.flags["repeat-each"];
+  if (text === undefined) return undefined;
+  const n = typeof text === "string" && /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_REPEAT_EACH) throw new UsageError(`--repeat-each must be a whole number from 1 to ${MAX_REPEAT_EACH}, not ${JSON.stringify(text)}`, "e.g. --repeat-each 5");
+  if (args.flags["retries"] !== undefined && args.flags["retries"] !== "0") throw new UsageError("--repeat-each and --retries contradict each other: a retry would hide the flakiness the repeats look for", "use --repeat-each N alone to find flaky flows");
+  return n;
 }

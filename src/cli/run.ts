@@ -4,7 +4,7 @@ import { displayPath } from "../commands/paths.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { ParsedArgs } from "./flags.ts";
 import type { RunOutcome } from "../report/schema.ts";
-import { UsageError, recordingControls } from "./flags.ts";
+import { UsageError, recordingControls, repeatEachOption } from "./flags.ts";
 import { boundLines, type Io } from "./io.ts";
 import { suiteCommand, warningLines } from "./suite.ts";
 import { keepOpenOption } from "./keep-open.ts";
@@ -14,8 +14,8 @@ import { existsSync, statSync } from "node:fs";
 const SUITE_ONLY = ["strict", "record-missing", "author", "workers", "shard"] as const;
 
 const LABEL = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" } as const;
-const EXIT_CODE: Record<RunOutcome, ExitCode> = { passed: EXIT.pass, skipped: EXIT.pass, failed: EXIT.failed, errored: EXIT.error, stale: EXIT.error, interrupted: EXIT.error, expected_failure: EXIT.pass };
-const VERDICT: Record<RunOutcome, string> = { passed: "PASS", skipped: "PASS", failed: "FAIL", errored: "ERROR", stale: "STALE", interrupted: "ERROR", expected_failure: "XFAIL" };
+const EXIT_CODE: Record<RunOutcome, ExitCode> = { passed: EXIT.pass, skipped: EXIT.pass, failed: EXIT.failed, errored: EXIT.error, stale: EXIT.error, interrupted: EXIT.error, expected_failure: EXIT.pass, flaky: EXIT.failed };
+const VERDICT: Record<RunOutcome, string> = { passed: "PASS", skipped: "PASS", failed: "FAIL", errored: "ERROR", stale: "STALE", interrupted: "ERROR", expected_failure: "XFAIL", flaky: "FLAKY" };
 
 export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
@@ -30,8 +30,9 @@ export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
   const retriesText = args.flags["retries"];
   const retries = typeof retriesText === "string" && /^\d+$/.test(retriesText) && Number(retriesText) <= 255 ? Number(retriesText) : undefined;
   if (retriesText !== undefined && retries === undefined) throw new UsageError(`--retries must be a whole number from 0 to 255, not ${JSON.stringify(retriesText)}`, "e.g. --retries 2");
+  const repeatEach = repeatEachOption(args);
   const keepOpen = keepOpenOption(args, io);
-  const result = await runInSuiteContext({ spec, ...(keepOpen ? { keepOpen } : {}), ...(retries !== undefined ? { retries } : {}), ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}), ...recordingControls(args.flags), log: (line) => io.err(line) });
+  const result = await runInSuiteContext({ spec, ...(keepOpen ? { keepOpen } : {}), ...(retries !== undefined ? { retries } : {}), ...(repeatEach !== undefined ? { repeatEach } : {}), ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}), ...recordingControls(args.flags), log: (line) => io.err(line) });
   const { report } = result;
   if (result.skipped !== undefined) {
     if (json) io.out(JSON.stringify({ report, report_path: null, skipped: result.skipped }, null, 2));

@@ -5,7 +5,7 @@ import { displayPath } from "../commands/paths.ts";
 import type { AuthorMode } from "../commands/common.ts";
 import { parseShard } from "../commands/suite-plan.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
-import { UsageError, recordingControls, type ParsedArgs } from "./flags.ts";
+import { UsageError, recordingControls, repeatEachOption, type ParsedArgs } from "./flags.ts";
 import { boundLines, type Io } from "./io.ts";
 import type { StepReport } from "../report/schema.ts";
 
@@ -41,6 +41,10 @@ export function flowLines(f: SuiteFlowResult): string[] {
     case "expected_failure":
       lines.push(`[XFAIL] ${f.name} ${ms}: ${f.reason ?? "a known failure"}`);
       break;
+    case "flaky":
+      lines.push(`[FLAKY] ${f.name} ${ms}: ${f.report.flaky?.summary ?? "the repeats disagreed"}`);
+      for (const s of f.report.flaky?.steps ?? []) lines.push(`  [FLAKY] ${s.id} ${s.intent} — ${s.outcomes.join("/")}${s.detail ? `: ${s.detail}` : ""}`);
+      break;
     default: {
       lines.push(`[${f.outcome === "passed" ? "PASS" : "FAIL"}] ${f.name} ${ms}${f.report.degraded ? " DEGRADED" : ""}${f.attempts > 1 ? ` (after ${f.attempts} attempts)` : ""}`);
       if (f.outcome === "failed") for (const s of f.report.steps.filter((s) => s.status === "failed" || s.status === "errored")) lines.push(`  [${s.status === "failed" ? "FAIL" : "ERROR"}] ${s.id} ${s.intent}${s.detail ? ` — ${s.detail}` : ""}`);
@@ -61,10 +65,12 @@ export async function suiteCommand(dir: string, args: ParsedArgs, io: Io): Promi
   if (typeof shardText === "string" && !shard) throw new UsageError(`--shard must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`, "e.g. --shard 2/3");
   const retries = count(flags, "retries", 0, 255);
   const workers = count(flags, "workers", 1, 64);
+  const repeatEach = repeatEachOption(args);
   const result = await runSuite({
     dir,
     ...(retries !== undefined ? { retries } : {}),
     ...(workers !== undefined ? { workers } : {}),
+    ...(repeatEach !== undefined ? { repeatEach } : {}),
     ...(shard ? { shard } : {}),
     ...(flags["strict"] === true ? { strict: true } : {}),
     ...(flags["record-missing"] === true ? { recordMissing: true } : {}),
@@ -75,18 +81,18 @@ export async function suiteCommand(dir: string, args: ParsedArgs, io: Io): Promi
       if (!json) io.out(boundLines(flowLines(f).join("\n")));
     },
   });
-  const code: ExitCode = result.errored > 0 || result.stale > 0 ? EXIT.error : result.failed > 0 ? EXIT.failed : EXIT.pass;
+  const code: ExitCode = result.errored > 0 || result.stale > 0 ? EXIT.error : result.failed > 0 || result.flaky > 0 ? EXIT.failed : EXIT.pass;
   if (json) {
     io.out(JSON.stringify({
       flows: result.flows.map((f) => ({ spec: f.spec, outcome: f.outcome, report: f.report, report_path: f.report_path, attempts: f.attempts, exports: f.exports, ...(f.recorded ? { authoring: "recorded" } : {}), ...(f.reason ? { reason: f.reason } : {}) })),
-      passed: result.passed, failed: result.failed, skipped: result.skipped, errored: result.errored, stale: result.stale, expected_failures: result.expected_failures,
+      passed: result.passed, failed: result.failed, skipped: result.skipped, errored: result.errored, stale: result.stale, flaky: result.flaky, expected_failures: result.expected_failures,
       junit_path: result.junit_path, run_id: result.run_id, run_dir: result.run_dir, record_path: result.record_path, html_path: result.html_path,
     }, null, 2));
     return code;
   }
   const total = result.flows.length;
   const ok = result.passed + result.skipped + result.expected_failures;
-  const extra = `${result.expected_failures > 0 ? `, ${result.expected_failures} expected to fail` : ""}${result.skipped > 0 ? `, ${result.skipped} skipped` : ""}${result.errored > 0 ? `, ${result.errored} errored` : ""}${result.stale > 0 ? `, ${result.stale} stale` : ""}`;
+  const extra = `${result.flaky > 0 ? `, ${result.flaky} flaky` : ""}${result.expected_failures > 0 ? `, ${result.expected_failures} expected to fail` : ""}${result.skipped > 0 ? `, ${result.skipped} skipped` : ""}${result.errored > 0 ? `, ${result.errored} errored` : ""}${result.stale > 0 ? `, ${result.stale} stale` : ""}`;
   io.out(`${code === EXIT.pass ? "PASS" : "FAIL"}: ${ok}/${total} flows passed${extra} -> ${displayPath(result.junit_path)}`);
   io.out(`run record: ${displayPath(result.record_path)}`);
   return code;

@@ -140,11 +140,11 @@ export function merge(options: MergeOptions): MergeResult {
   writeFileAtomic(junitPath, junit);
   writeFileAtomic(join(suiteDir, ".flowproof", "suite-junit.xml"), junit);
   const htmlPath = join(dir, "report.html");
-  const outcome = { pass: "passed", degraded: "passed", fail: "failed", skipped: "skipped", errored: "errored", stale: "errored", xfail: "expected_failure" } as const;
+  const outcome = { pass: "passed", degraded: "passed", fail: "failed", skipped: "skipped", errored: "errored", stale: "errored", xfail: "expected_failure", flaky: "flaky" } as const;
   writeFileAtomic(htmlPath, suiteHtml(record.suite, runId, merged.map((f) => ({ spec: f.flow, name: f.name, outcome: outcome[f.status], duration_ms: f.duration_ms, ...(f.reason ? { reason: f.reason } : {}), ...(f.result ? { report: f.result.replace(/result\.json$/, "report.html") } : {}) }))));
   for (const id of pruneRecords(suiteDir)) options.log?.(`pruned run record ${id} (keeping the latest 10)`);
   const count = (...s: FlowRecord["status"][]) => merged.filter((f) => s.includes(f.status)).length;
-  return { record, record_path: recordPath, run_dir: dir, junit_path: junitPath, html_path: htmlPath, passed: count("pass", "degraded"), failed: count("fail"), skipped: count("skipped"), errored: count("errored", "stale"), expected_failures: count("xfail") };
+  return { record, record_path: recordPath, run_dir: dir, junit_path: junitPath, html_path: htmlPath, passed: count("pass", "degraded"), failed: count("fail", "flaky"), skipped: count("skipped"), errored: count("errored", "stale"), expected_failures: count("xfail") };
 }
 
 /** Where a merge writes by default: the one suite every run directory sits in; otherwise `-o` is needed. */

@@ -12,11 +12,14 @@ import { createRecordDir, pruneRecords, writeRecord } from "./run-records.ts";
 import { controlRecord, flowReason, flowStatus, type RunRecord } from "../report/run-record.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { erroredReport } from "./flow-outcome.ts";
+import { checkRepeatOptions, combineRepeats } from "./repeat.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 
 export interface SingleRunOptions extends RunOptions {
   /** Re-run a failed flow up to this many more times, each in a fresh context. */
   readonly retries?: number;
+  /** Replay the flow this many times (`--repeat-each`): one verdict, FLAKY when the repeats disagree. */
+  readonly repeatEach?: number;
 }
 
 export interface SingleRunResult extends RunResult {
@@ -27,6 +30,7 @@ export interface SingleRunResult extends RunResult {
 }
 
 export async function runInSuiteContext(options: SingleRunOptions): Promise<SingleRunResult> {
+  checkRepeatOptions(options);
   const log = options.log ?? (() => undefined);
   const specPath = resolve(options.spec);
   const suiteFile = findSuiteFile(dirname(specPath));
@@ -56,11 +60,18 @@ export async function runInSuiteContext(options: SingleRunOptions): Promise<Sing
         if (loadError !== undefined) throw loadError;
         // --retries: a failed flow (a verdict, not an error) runs again in a fresh context.
         const retries = options.retries ?? 0;
+        const repeats: RunResult[] = [];
         for (let attempt = 1; ; attempt++) {
           ran = await run({ ...options, env, ...(loaded ? { loaded } : {}), ...(ctx?.defaults ? { suiteDefaults: ctx.defaults } : {}) });
+          repeats.push(ran);
+          if (repeats.length < (options.repeatEach ?? 1)) {
+            log(`  repeat ${repeats.length}/${options.repeatEach} ${ran.report.outcome} ${ran.report.name}`);
+            continue;
+          }
           if (ran.report.outcome !== "failed" || attempt > retries) break;
           log(`  retry ${attempt}/${retries} ${ran.report.name}`);
         }
+        if (repeats.length > 1) ran = repeated(repeats);
       } catch (error) {
         thrown = error;
       }
@@ -82,6 +93,14 @@ export async function runInSuiteContext(options: SingleRunOptions): Promise<Sing
   }
   const record_path = writeSingleRecord(ctx?.dir ?? dirname(specPath), specPath, loaded?.flow, result, log);
   return { ...result, ...(suiteFile ? { suite_file: suiteFile } : {}), ...(record_path ? { record_path } : {}) };
+}
+
+/** The result of a flow's repeats: their combined report, written over the bundle of the repeat it shows. */
+function repeated(repeats: readonly RunResult[]): RunResult {
+  const shown = repeats.find((r) => r.report.outcome !== "passed" && r.report.outcome !== "expected_failure") ?? repeats[repeats.length - 1]!;
+  const report = combineRepeats(repeats.map((r) => r.report), repeats.map((r) => relative(shown.run_dir, r.report_path).split(sep).join("/")));
+  writeRunBundle(shown.run_dir, report);
+  return { ...shown, report };
 }
 
 function writeSingleRecord(suiteDir: string, specPath: string, flow: Flow | undefined, result: RunResult, log: (line: string) => void): string | undefined {

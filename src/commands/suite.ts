@@ -13,6 +13,7 @@ import { controlRecord, flowReason, flowStatus, type FlowRecord, type RunRecord 
 import { junitXml } from "../report/junit.ts";
 import { suiteHtml } from "../report/suite-html.ts";
 import { writeRunBundle } from "../report/bundle.ts";
+import { checkRepeatOptions, combineRepeats } from "./repeat.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
@@ -32,6 +33,8 @@ export interface SuiteOptions extends CommonOptions, RecordingControls {
   readonly dir: string;
   /** Re-run a failed flow up to this many more times, with a fresh driver. */
   readonly retries?: number;
+  /** Replay each flow this many times (`--repeat-each`): FLAKY when its repeats disagree. */
+  readonly repeatEach?: number;
   /** A missing trace is an error instead of a visible skip (also when `CI` is set in the environment). */
   readonly strict?: boolean;
   /** Record traceless flows in place, then replay them. */
@@ -46,7 +49,7 @@ export interface SuiteOptions extends CommonOptions, RecordingControls {
 
 /** `stale`: the flow changed since its trace was recorded (an error of the run, exit code 2). */
 /** `expected_failure`: a known failure (`expect: {fail: …}`) that failed as recorded; counts as no failure. */
-export type FlowOutcome = "passed" | "failed" | "skipped" | "errored" | "stale" | "expected_failure";
+export type FlowOutcome = "passed" | "failed" | "skipped" | "errored" | "stale" | "expected_failure" | "flaky";
 
 export interface SuiteFlowResult {
   /** Flow file relative to the suite directory. */
@@ -75,6 +78,8 @@ export interface SuiteResult {
   readonly stale: number;
   /** Flows with a known failure that failed as recorded (outcome `expected_failure`). */
   readonly expected_failures: number;
+  /** Flows whose repeats disagreed (`--repeat-each`). */
+  readonly flaky: number;
   readonly junit_path: string;
   readonly run_id: string;
   readonly run_dir: string;
@@ -102,6 +107,7 @@ export function errorLine(error: unknown): string {
 }
 
 export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
+  checkRepeatOptions(options);
   const log = options.log ?? (() => undefined);
   const dir = resolve(options.dir);
   // The nearest suite.yaml at or above the directory governs the run (as for a single flow).
@@ -188,7 +194,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
     log(w);
   }
   const count = (o: FlowOutcome) => results.filter((r) => r.outcome === o).length;
-  return { dir, flows: results, passed: count("passed"), failed: count("failed"), skipped: count("skipped"), errored: count("errored"), stale: count("stale"), expected_failures: count("expected_failure"), junit_path: junitPath, run_id: runId, run_dir: runDir, record_path: recordPath, html_path: htmlPath, warnings };
+  return { dir, flows: results, passed: count("passed"), failed: count("failed"), skipped: count("skipped"), errored: count("errored"), stale: count("stale"), expected_failures: count("expected_failure"), flaky: count("flaky"), junit_path: junitPath, run_id: runId, run_dir: runDir, record_path: recordPath, html_path: htmlPath, warnings };
 }
 
 /** sha256 of the suite's ordered flow list (the `order:` group marked): the same for every shard of one suite. */
@@ -238,8 +244,9 @@ function flowRecord(r: SuiteFlowResult, flow: Flow | undefined, runDir: string, 
  * into `flows/`, so a retry's bundle can never be another flow's (a suffix such as `-attempt-2`
  * could: a flow may be named that).
  */
-function flowBundleDir(runDir: string, rel: string, attempt: number): string {
+function flowBundleDir(runDir: string, rel: string, attempt: number, repeat = 1): string {
   const stem = rel.replace(/\.flow\.ya?ml$/i, "");
+  if (repeat > 1) return join(runDir, "repeats", String(repeat), stem);
   return attempt > 1 ? join(runDir, "attempts", String(attempt), stem) : join(runDir, "flows", stem);
 }
 
@@ -287,16 +294,18 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
   const hookEnv = env;
   const { before_each, after_each } = ctx.config;
   const retries = options.retries ?? 0;
+  const repeats: Awaited<ReturnType<typeof run>>[] = [];
   let attempt = 0;
   let last: Awaited<ReturnType<typeof run>> | undefined;
   let hookError: string | undefined;
   for (;;) {
     attempt++;
+    const repeat = repeats.length + 1;
     hookError = before_each ? await runHook("before_each", before_each, ctx.dir, hookEnv, path, options.log) : undefined;
     if (hookError === undefined) {
       try {
         last = await run({
-          spec: path, env, pool, runDir: mkdirp(flowBundleDir(runDir, plan.rel, attempt)), ...(ctx.defaults ? { suiteDefaults: ctx.defaults } : {}), log: options.log,
+          spec: path, env, pool, runDir: mkdirp(flowBundleDir(runDir, plan.rel, repeat > 1 ? 1 : attempt, repeat)), ...(ctx.defaults ? { suiteDefaults: ctx.defaults } : {}), log: options.log,
           ...(item.replay ? { loaded: item.replay } : {}),
           ...(options.recordingDetail ? { recordingDetail: options.recordingDetail } : {}),
           ...(options.video ? { video: true } : {}),
@@ -313,15 +322,27 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
       const res = synthetic(erroredReport(name, spec, displayPath(tracePath), hookError), { attempts: attempt });
       return res;
     }
+    repeats.push(last!);
+    if (repeats.length < (options.repeatEach ?? 1)) {
+      options.log(`  repeat ${repeats.length}/${options.repeatEach} ${last!.report.outcome} ${name}`);
+      continue;
+    }
     const outcome = outcomeOf(last!.report);
     if (outcome !== "failed" || attempt > retries) break;
     options.log(`  retry ${attempt}/${retries} ${name}`);
+  }
+  if (repeats.length > 1) {
+    // One verdict for the repeats, written over the bundle of the repeat it shows.
+    const shown = repeats.find((r) => !["passed", "expected_failure"].includes(r.report.outcome)) ?? repeats[repeats.length - 1]!;
+    const combined = combineRepeats(repeats.map((r) => r.report), repeats.map((r) => relativeTo(shown.run_dir, r.report_path)));
+    writeRunBundle(shown.run_dir, combined);
+    last = { ...shown, report: combined };
   }
   const report = last!.report;
   const exported = last!.exported;
   const reason = flowReason(report);
   return {
-    result: { spec: plan.rel, name, outcome: outcomeOf(report), report, report_path: last!.report_path, attempts: attempt, exports: exported ? Object.keys(exported) : [], position: plan.position, ...(recorded ? { recorded } : {}), ...(reason ? { reason } : {}) },
+    result: { spec: plan.rel, name, outcome: outcomeOf(report), report, report_path: last!.report_path, attempts: repeats.length > 1 ? 1 : attempt, exports: exported ? Object.keys(exported) : [], position: plan.position, ...(recorded ? { recorded } : {}), ...(reason ? { reason } : {}) },
     ...(exported ? { exported } : {}),
   };
 }

@@ -120,7 +120,7 @@ const SingleRunResult = Type.Object({
 }, loose);
 const SuiteRunResult = Type.Object({
   flows: Type.Array(Type.Object({
-    spec: Type.String(), outcome: Type.Union(["passed", "failed", "skipped", "errored", "stale", "expected_failure"].map((o) => Type.Literal(o))), report: RunReport, report_path: nullablePath,
+    spec: Type.String(), outcome: Type.Union(["passed", "failed", "skipped", "errored", "stale", "expected_failure", "flaky"].map((o) => Type.Literal(o))), report: RunReport, report_path: nullablePath,
     attempts: Type.Integer({ minimum: 0 }), exports: Type.Array(Type.String()), authoring: Type.Optional(Type.Literal("recorded")), reason: Type.Optional(Type.String()),
   }, loose)),
   passed: Type.Integer(), failed: Type.Integer(), skipped: Type.Integer(), errored: Type.Integer(), stale: Type.Integer(), expected_failures: Type.Integer(),

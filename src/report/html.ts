@@ -7,7 +7,7 @@ import { ROLE_LABEL, stepViews, type StepView } from "./viewer.ts";
 
 const BADGE: Record<string, string> = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" };
 /** The page's verdict: a skipped flow passed (it proves nothing failed); stale and interrupted are errors. */
-const VERDICT: Record<RunOutcome, "PASS" | "FAIL" | "ERROR" | "XFAIL"> = { passed: "PASS", skipped: "PASS", failed: "FAIL", errored: "ERROR", stale: "ERROR", interrupted: "ERROR", expected_failure: "XFAIL" };
+const VERDICT: Record<RunOutcome, "PASS" | "FAIL" | "ERROR" | "XFAIL" | "FLAKY"> = { passed: "PASS", skipped: "PASS", failed: "FAIL", errored: "ERROR", stale: "ERROR", interrupted: "ERROR", expected_failure: "XFAIL", flaky: "FLAKY" };
 
 /** The conversation an agent run's line belongs to: its own, or its run's (`s0001.3` reads `s0001.1`'s). */
 function conversationOf(report: RunReport, step: RunReport["steps"][number]): RunReport["steps"][number]["agent"] {

@@ -40,6 +40,11 @@ export function junitXml(reports: readonly RunReport[]): string {
         case "skipped": return `${open}>\n      <skipped message="${msg}"/>\n    </testcase>`;
       }
     });
+    // A flaky flow fails whatever the steps of the repeat shown did: its verdict differed between repeats.
+    const flaky = r.flaky
+      ? `\n    <testcase classname="${escapeXml(r.name)}" name="flaky" time="0">\n      <failure type="flaky" message="${escapeXml(`flaky: ${r.flaky.summary}`)}">${escapeXml(`flaky: ${r.flaky.summary}`)}</failure>\n    </testcase>`
+      : "";
+    if (flaky) { tests += 1; failures += 1; }
     // An error of the run itself errors the flow whatever its steps did: a stale trace (the replay
     // is not of the flow as written), a flow that could not run, evidence that could not be written.
     const stale = r.outcome === "stale";
@@ -48,7 +53,7 @@ export function junitXml(reports: readonly RunReport[]): string {
       ? `\n    <testcase classname="${escapeXml(r.name)}" name="${name}" time="0">\n      <error${stale ? ' type="stale"' : ""} message="${escapeXml(r.error)}">${escapeXml(r.error)}</error>\n    </testcase>`
       : "";
     if (suiteError) { tests += 1; errors += 1; }
-    return `  <testsuite name="${escapeXml(r.name)}" tests="${r.steps.length + (suiteError ? 1 : 0)}" failures="${f}" errors="${e + (suiteError ? 1 : 0)}" skipped="${s}" time="${secs(r.duration_ms)}" timestamp="${escapeXml(r.started_at)}">\n${cases.join("\n")}${suiteError}\n  </testsuite>`;
+    return `  <testsuite name="${escapeXml(r.name)}" tests="${r.steps.length + (suiteError ? 1 : 0) + (flaky ? 1 : 0)}" failures="${f + (flaky ? 1 : 0)}" errors="${e + (suiteError ? 1 : 0)}" skipped="${s}" time="${secs(r.duration_ms)}" timestamp="${escapeXml(r.started_at)}">\n${cases.join("\n")}${flaky}${suiteError}\n  </testsuite>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="flowproof" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${secs(time)}">\n${suites.join("\n")}\n</testsuites>\n`;
 }

@@ -5,7 +5,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import type { RunReport } from "./schema.ts";
 import { EARLIER_RUN_ID_PATTERN, RUN_ID_PATTERN } from "./run-id.ts";
 
-export const FlowStatus = Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("degraded"), Type.Literal("skipped"), Type.Literal("errored"), Type.Literal("stale"), Type.Literal("xfail")], {
+export const FlowStatus = Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("degraded"), Type.Literal("skipped"), Type.Literal("errored"), Type.Literal("stale"), Type.Literal("xfail"), Type.Literal("flaky")], {
   description: "stale: the flow file changed since its trace was recorded; the replay proves nothing about the flow as written.",
 });
 export const ControlVerdict = Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("capability-error")]);
@@ -105,7 +105,7 @@ export function controlVerdict(status: FlowStatus, reason: string | undefined): 
   if (status === "skipped" || status === "errored" || status === "stale") return { verdict: "capability-error", ...(reason ? { reason } : {}) };
   if (reason && CAPABILITY.test(reason)) return { verdict: "capability-error", reason };
   // A control known to fail is a failing control, whatever the flow's own verdict.
-  if (status === "fail" || status === "xfail") return { verdict: "fail", ...(reason ? { reason } : {}) };
+  if (status === "fail" || status === "xfail" || status === "flaky") return { verdict: "fail", ...(reason ? { reason } : {}) };
   return { verdict: "pass" };
 }
 
@@ -118,14 +118,16 @@ export function flowStatus(report: Pick<RunReport, "outcome" | "degraded">): Flo
     case "interrupted": return "errored";
     case "failed": return "fail";
     case "expected_failure": return "xfail";
+    case "flaky": return "flaky";
     case "passed": return report.degraded ? "degraded" : "pass";
   }
 }
 
 /** Why a flow did not pass: the run's error, else the skip reason, else the first step that did not pass. */
-export function flowReason(report: Pick<RunReport, "outcome" | "error" | "steps" | "expected_failure">): string | undefined {
+export function flowReason(report: Pick<RunReport, "outcome" | "error" | "steps" | "expected_failure" | "flaky">): string | undefined {
   if (report.outcome === "passed") return undefined;
   if (report.error !== undefined) return report.error;
+  if (report.flaky) return `flaky: ${report.flaky.summary}`;
   if (report.expected_failure) return `known failure (${report.expected_failure.reason}): ${report.expected_failure.step} failed as recorded${report.expected_failure.detail ? `: ${report.expected_failure.detail}` : ""}`;
   const step = report.steps.find((s) => s.status !== "passed");
   if (!step) return undefined;

@@ -116,13 +116,14 @@ export const RecordingReport = Type.Object(
  * line, report.html, junit.xml, the run record, a suite's counts).
  */
 export const RunOutcome = Type.Union(
-  [Type.Literal("passed"), Type.Literal("failed"), Type.Literal("errored"), Type.Literal("stale"), Type.Literal("skipped"), Type.Literal("interrupted"), Type.Literal("expected_failure")],
+  [Type.Literal("passed"), Type.Literal("failed"), Type.Literal("errored"), Type.Literal("stale"), Type.Literal("skipped"), Type.Literal("interrupted"), Type.Literal("expected_failure"), Type.Literal("flaky")],
   {
     description:
       "passed: every step passed. failed: a step's check did not hold. errored: the flow could not run, or a step could not be performed (exit code 2). " +
       "stale: the flow file changed since its trace was recorded, whatever its steps did (exit code 2). skipped: the flow did not run (`skip_unless_env` unmet, or no trace in a suite run). " +
       "interrupted: the run was stopped (see `interrupted`) before this flow finished; counted as errored. " +
-      "expected_failure: the flow declares a known failure (`expect: {fail: …}`) and its recorded step failed again (see `expected_failure`); exit code 0, reported as XFAIL.",
+      "expected_failure: the flow declares a known failure (`expect: {fail: …}`) and its recorded step failed again (see `expected_failure`); exit code 0, reported as XFAIL. " +
+      "flaky: with `--repeat-each`, the flow passed in some repeats and not in others (see `repeat` and `flaky`); exit code 1.",
   },
 );
 
@@ -156,6 +157,24 @@ export const RunReport = Type.Object(
         detail: Type.Optional(Type.String({ description: "How it failed at this run." })),
       },
       { additionalProperties: false, description: "Present on a flow that declares a known failure and failed at its recorded step again (outcome `expected_failure`)." },
+    )),
+    repeat: Type.Optional(Type.Object(
+      {
+        of: Type.Integer({ minimum: 1, description: "How many times the flow was replayed (`--repeat-each`)." }),
+        outcomes: Type.Array(RunOutcome, { description: "Each repeat's outcome, in order." }),
+        runs: Type.Array(Type.String(), { description: "Each repeat's own result.json, relative to this one." }),
+      },
+      { additionalProperties: false, description: "With `--repeat-each N`: this report is the first repeat that did not pass (or the last, when all did), and how every repeat went." },
+    )),
+    flaky: Type.Optional(Type.Object(
+      {
+        summary: Type.String({ description: "How many repeats passed, and each differing step's outcomes: `2 of 3 repeats passed; s0002 passed/failed/passed`." }),
+        steps: Type.Array(Type.Object(
+          { id: Type.String(), intent: Type.String(), outcomes: Type.Array(StepStatus), detail: Type.Optional(Type.String({ description: "One failing repeat's detail." })) },
+          { additionalProperties: false },
+        ), { description: "The steps whose outcome differed between repeats." }),
+      },
+      { additionalProperties: false, description: "Present when the outcome is `flaky`." },
     )),
     interrupted: Type.Optional(Type.String({ description: "Present when the run was stopped before this flow finished: what stopped it (`SIGINT`, `SIGTERM`, or the MCP client closing the connection). The step it stopped at is errored with a detail starting `interrupted:`; the steps after it are skipped." })),
   },

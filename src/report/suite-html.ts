@@ -22,6 +22,7 @@ const BADGE: Record<RunOutcome, { readonly text: string; readonly css: string }>
   stale: { text: "ERROR", css: "errored" },
   interrupted: { text: "ERROR", css: "errored" },
   expected_failure: { text: "XFAIL", css: "skipped" },
+  flaky: { text: "FLAKY", css: "failed" },
 };
 
 export function suiteHtml(suite: string, runId: string, rows: readonly SuiteHtmlRow[]): string {

@@ -8,6 +8,7 @@ import { requireChromium } from "../support/chromium.ts";
 import { expectValidTrace } from "../support/schemas.ts";
 import { validate } from "../../src/commands/validate.ts";
 import { run } from "../../src/commands/run.ts";
+import { runCli } from "../support/cli.ts";
 
 const FLOWS = join(import.meta.dir, "..", "..", "examples", "demo", "flows");
 const specs = readdirSync(FLOWS).filter((f) => f.endsWith(".flow.yaml")).sort();
@@ -32,3 +33,11 @@ describe("bundled demo flows", () => {
     expect(result.report.passed).toBe(true);
   });
 });
+
+test("the bundled flows give the same verdict three times in a row (--repeat-each 3)", async () => {
+  const r = await runCli(["run", FLOWS, "--repeat-each", "3", "--recording-detail", "off", "--json"], { cwd: FLOWS, env: { DEMO_URL: server.url } });
+  const out = JSON.parse(r.stdout) as { flows: { spec: string; outcome: string; report: { repeat?: { outcomes: string[] } } }[]; flaky: number };
+  expect(out.flows.map((f) => [f.spec, f.outcome, f.report.repeat?.outcomes])).toEqual(specs.map((s) => [s, "passed", ["passed", "passed", "passed"]]));
+  expect(out.flaky).toBe(0);
+  expect(r.code).toBe(0);
+}, 120_000);

@@ -16,6 +16,8 @@ let server: TestServer;
 let project: TmpProject;
 /** The total the checkout page shows: 100.00 while the discount bug is there, 90.00 once fixed. */
 let total = "100.00";
+/** How many times the flaky page was served: it shows "Saved" on odd visits only. */
+let visits = 0;
 
 beforeAll(async () => {
   requireChromium();
@@ -23,6 +25,11 @@ beforeAll(async () => {
   server.setRoute("/checkout.html", () => new Response(
     `<!doctype html><title>Checkout</title><input placeholder="Code"><button id="apply">Apply</button><p id="total"></p>
 <script>document.getElementById("apply").addEventListener("click", () => { document.getElementById("total").textContent = "Total ${total}"; });</script>`,
+    { headers: { "content-type": "text/html; charset=utf-8" } },
+  ));
+  server.setRoute("/flaky.html", () => new Response(
+    `<!doctype html><title>Flaky</title><button id="save">Save</button><p id="out"></p>
+<script>document.getElementById("save").addEventListener("click", () => { document.getElementById("out").textContent = ${++visits % 2 === 1 ? '"Saved"' : '"Try again"'}; });</script>`,
     { headers: { "content-type": "text/html; charset=utf-8" } },
   ));
   project = tmpProject("flowproof-verdicts-");
@@ -135,5 +142,45 @@ describe("a known failure: expect: {fail: …}", () => {
     expect(rec.code).not.toBe(0);
     expect(rec.stderr).toContain("every step passed, but the flow declares a known failure");
     expect(project.files().filter((f) => f.startsWith("known-fixed/") && f.endsWith(".trace.jsonl"))).toEqual([]);
+  }, 60_000);
+});
+
+describe("--repeat-each N", () => {
+  const FLAKY = ['rules: Click "Save"', "assert: page shows Saved within 1s"];
+
+  test("a flow that passes in some repeats and fails in others is FLAKY, naming the step that differed", async () => {
+    const spec = project.write("flaky/flaky.flow.yaml", flowYaml("Flaky save", `${server.url}/flaky.html`, FLAKY));
+    visits = 0;
+    expect((await runCli(["record", spec, "--recording-detail", "off"], { cwd: project.dir })).code).toBe(0);
+    visits = 0;
+    const single = await runCli(["run", spec, "--repeat-each", "3", "--recording-detail", "off"], { cwd: project.dir });
+    expect(single.code).toBe(1);
+    expect(single.stdout).toMatch(/FLAKY: Flaky save \(\d+ ms\)/);
+    const resultPath = join(project.dir, /result: (.*)/.exec(single.stdout)![1]!);
+    expectValidResult(resultPath);
+    const result = JSON.parse(readFileSync(resultPath, "utf8")) as { outcome: string; repeat: { outcomes: string[]; runs: string[] }; flaky: { summary: string; steps: { id: string; outcomes: string[] }[] } };
+    expect(result.outcome).toBe("flaky");
+    expect(result.repeat.outcomes).toEqual(["passed", "failed", "passed"]);
+    expect(result.repeat.runs).toHaveLength(3);
+    expect(result.flaky.summary).toBe("2 of 3 repeats passed; s0002 passed/failed/passed");
+    expect(readFileSync(resultPath.replace("result.json", "junit.xml"), "utf8")).toContain('<failure type="flaky" message="flaky: 2 of 3 repeats passed; s0002 passed/failed/passed">');
+
+    visits = 0;
+    const suite = await runCli(["run", join(project.dir, "flaky"), "--repeat-each", "3", "--recording-detail", "off"], { cwd: project.dir });
+    expect(suite.code).toBe(1);
+    expect(suite.stdout).toContain("[FLAKY] Flaky save");
+    expect(suite.stdout).toContain("  [FLAKY] s0002 page shows Saved within 1s — passed/failed/passed");
+    expect(suite.stdout).toContain("1 flaky");
+  }, 60_000);
+
+  test("a steady flow keeps its verdict, and --repeat-each beside --retries is refused", async () => {
+    const spec = project.write("steady/greet.flow.yaml", flowYaml("Greet", `${server.url}/greeter.html`, GREET));
+    expect((await runCli(["record", spec, "--recording-detail", "off"], { cwd: project.dir })).code).toBe(0);
+    const r = await runCli(["run", spec, "--repeat-each", "2", "--recording-detail", "off", "--json"], { cwd: project.dir });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { report: { outcome: string; repeat: { outcomes: string[] } } }).report).toMatchObject({ outcome: "passed", repeat: { outcomes: ["passed", "passed"] } });
+    const both = await runCli(["run", spec, "--repeat-each", "2", "--retries", "1"], { cwd: project.dir });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--repeat-each and --retries contradict each other");
   }, 60_000);
 });
