@@ -33,8 +33,12 @@ export interface EffectSources {
 interface PageAnswer {
   readonly target: string[];
   readonly focus: boolean;
+  /** The step's own DOM changes: near the target, elsewhere. */
   readonly near: boolean;
   readonly page: boolean;
+  /** Every DOM change, the app's own work included. */
+  readonly nearAll: boolean;
+  readonly pageAll: boolean;
   /** ms since the last DOM change (or since the watch began). */
   readonly idle: number;
 }
@@ -54,7 +58,7 @@ interface BackgroundNavigation {
  */
 function pageObserver(tasksKey: string, bindingName: string): unknown {
   const started = performance.now();
-  const st: { target: Element | null; before: Record<string, string> | null; near: boolean; page: boolean; last: number } = { target: null, before: null, near: false, page: false, last: started };
+  const st = { target: null as Element | null, before: null as Record<string, string> | null, near: false, page: false, nearAll: false, pageAll: false, last: started };
   const focusBefore = document.activeElement;
   const stateOf = (el: Element): Record<string, string> => {
     const s: Record<string, string> = {};
@@ -92,16 +96,20 @@ function pageObserver(tasksKey: string, bindingName: string): unknown {
     for (let i = 0; i < 3 && n?.parentElement && n.parentElement !== document.body && n.parentElement !== document.documentElement; i++) n = n.parentElement;
     return n;
   };
-  const counted = (records: MutationRecord[]) => {
+  /** Mutations the step made (`own`), or the app made on its own work: every one counts in the `…All` flags. */
+  const counted = (records: MutationRecord[], own = true) => {
     if (records.length === 0) return;
     const root = nearRoot();
     for (const r of records) {
-      if (root && root.contains(r.target)) st.near = true;
-      else st.page = true;
+      const near = root !== null && root.contains(r.target);
+      if (near) st.nearAll = true;
+      else st.pageAll = true;
+      if (own && near) st.near = true;
+      else if (own) st.page = true;
     }
     st.last = performance.now();
   };
-  const mo = new MutationObserver(counted);
+  const mo = new MutationObserver((records) => counted(records));
   mo.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
   const tasks = (window as unknown as Record<string, TaskOrigins | undefined>)[tasksKey];
   const epoch = tasks ? ++tasks.epoch : 0;
@@ -109,9 +117,9 @@ function pageObserver(tasksKey: string, bindingName: string): unknown {
   const appsOwn = (origin: number | undefined) => origin !== undefined && origin < epoch;
   const around = (phase: "start" | "end", origin: number) => {
     // Changes made before the callback began belong to whatever ran then; changes it made itself
-    // are dropped when it is the app's own work.
+    // are the app's own when it was scheduled before the step.
     if (phase === "start") counted(mo.takeRecords());
-    else if (appsOwn(origin)) mo.takeRecords();
+    else if (appsOwn(origin)) counted(mo.takeRecords(), false);
   };
   if (tasks) tasks.around = around;
   const read = (): PageAnswer => {
@@ -120,7 +128,7 @@ function pageObserver(tasksKey: string, bindingName: string): unknown {
       const after = stateOf(st.target);
       for (const k of Object.keys(st.before)) if (st.before[k] !== after[k]) changed.push(k);
     }
-    return { target: changed, focus: document.activeElement !== focusBefore, near: st.near, page: st.page, idle: performance.now() - st.last };
+    return { target: changed, focus: document.activeElement !== focusBefore, near: st.near, page: st.page, nearAll: st.nearAll, pageAll: st.pageAll, idle: performance.now() - st.last };
   };
   const navigation = (globalThis as unknown as { navigation?: EventTarget }).navigation;
   const onNavigate = (ev: Event) => {
@@ -186,8 +194,8 @@ class Watch implements EffectWatch {
    * The navigation that is the step's: the last one not started by the app's own work and not a
    * same-document change that kept the path (a fragment or query, which no effect records).
    */
-  navigated(): string | undefined {
-    const own = this.navigations.filter((n) => !this.appsOwn.has(n.url) && !(n.sameDocument && effectPath(n.url) === n.fromPath));
+  navigated(withAppsOwn = false): string | undefined {
+    const own = this.navigations.filter((n) => (withAppsOwn || !this.appsOwn.has(n.url)) && !(n.sameDocument && effectPath(n.url) === n.fromPath));
     const last = own.at(-1);
     return last === undefined ? undefined : effectPath(last.url);
   }
@@ -205,18 +213,27 @@ class Watch implements EffectWatch {
     const appsOwnReplaced = replacing.length > 0 && replacing.every((n) => this.appsOwn.has(n.url));
     const onPage = page ?? (appsOwnReplaced ? this.lastAnswer : undefined);
     const download = this.#sources.downloadsBegun() > this.#downloadsBefore;
-    const effect: ObservedEffect = {
-      ...(navigated !== undefined ? { navigated } : {}),
+    const common: ObservedEffect = {
       ...(this.requests.length > 0 ? { requests: [...this.requests] } : {}),
       ...(this.dialog !== undefined ? { dialog: this.dialog } : {}),
       ...(download ? { download: true } : {}),
       ...(onPage && onPage.target.length > 0 ? { target: onPage.target } : {}),
       ...(onPage?.focus ? { focus: true } : {}),
+    };
+    const effect: ObservedEffect = {
+      ...(navigated !== undefined ? { navigated } : {}),
+      ...common,
       ...(onPage?.near ? { dom: "near" as const } : onPage?.page ? { dom: "page" as const } : {}),
+    };
+    const all = this.navigated(true);
+    const withAppsOwn: ObservedEffect = {
+      ...(all !== undefined ? { navigated: all } : {}),
+      ...common,
+      ...(onPage?.nearAll ? { dom: "near" as const } : onPage?.pageAll ? { dom: "page" as const } : {}),
     };
     const busy = this.inFlight.size > 0 || this.loading;
     const idle = busy ? 0 : Math.min(performance.now() - this.last, page?.idle ?? Number.POSITIVE_INFINITY);
-    return { effect, idleMs: Math.max(0, idle) };
+    return { effect, withAppsOwn, idleMs: Math.max(0, idle) };
   }
 
   async stop(): Promise<void> {

@@ -63,8 +63,9 @@ export async function runInSuiteContext(options: SingleRunOptions): Promise<Sing
         const repeats: RunResult[] = [];
         for (let attempt = 1; ; attempt++) {
           ran = await run({ ...options, env, ...(loaded ? { loaded } : {}), ...(ctx?.defaults ? { suiteDefaults: ctx.defaults } : {}) });
-          repeats.push(ran);
-          if (repeats.length < (options.repeatEach ?? 1)) {
+          // Repeats (`--repeat-each`) and retries never mix (checkRepeatOptions): only repeats are combined.
+          if ((options.repeatEach ?? 1) > 1) repeats.push(ran);
+          if (repeats.length > 0 && repeats.length < (options.repeatEach ?? 1)) {
             log(`  repeat ${repeats.length}/${options.repeatEach} ${ran.report.outcome} ${ran.report.name}`);
             continue;
           }

@@ -322,8 +322,9 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
       const res = synthetic(erroredReport(name, spec, displayPath(tracePath), hookError), { attempts: attempt });
       return res;
     }
-    repeats.push(last!);
-    if (repeats.length < (options.repeatEach ?? 1)) {
+    // Repeats (`--repeat-each`) and retries never mix (checkRepeatOptions): only repeats are combined.
+    if ((options.repeatEach ?? 1) > 1) repeats.push(last!);
+    if (repeats.length > 0 && repeats.length < (options.repeatEach ?? 1)) {
       options.log(`  repeat ${repeats.length}/${options.repeatEach} ${last!.report.outcome} ${name}`);
       continue;
     }

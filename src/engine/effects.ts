@@ -235,18 +235,20 @@ async function settle(watch: EffectWatch, clock: Clock, step: TraceStep, setting
   const hardBound = recorded ? replayBoundMs(step) : EFFECT_SETTLE_MAX_MS;
   for (;;) {
     const r = await watch.read();
-    if (r.final) return r.effect;
+    if (r.final) return recorded ? r.withAppsOwn ?? r.effect : r.effect;
     const elapsed = clock.now() - started;
     if (recorded) {
-      if (satisfied(recorded, r.effect, watch.kinds, true)) return r.effect;
+      // Replay is judged on everything seen: record kept only what was certainly the step's.
+      const seen = r.withAppsOwn ?? r.effect;
+      if (satisfied(recorded, seen, watch.kinds, true)) return seen;
       // The hard parts are back: soft parts (DOM, focus, GETs) are waited for as long as record
       // settles at most, not until the page goes quiet, so that a page redrawing late never reads
       // as one that did not change; under `strict`, where they fail, the step's whole bound.
-      if (settings.policy !== "strict" && elapsed >= EFFECT_SETTLE_MAX_MS && satisfied(recorded, r.effect, watch.kinds, false)) return r.effect;
-    } else if (r.idleMs >= EFFECT_QUIET_MS) {
+      if (settings.policy !== "strict" && elapsed >= EFFECT_SETTLE_MAX_MS && satisfied(recorded, seen, watch.kinds, false)) return seen;
+      if (elapsed >= hardBound) return seen;
+    } else if (r.idleMs >= EFFECT_QUIET_MS || elapsed >= hardBound) {
       return r.effect;
     }
-    if (elapsed >= hardBound) return r.effect;
     await clock.sleep(POLL_MS);
   }
 }

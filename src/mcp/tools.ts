@@ -194,7 +194,7 @@ export const runTool: McpTool = {
       if (shardText !== undefined && !shard) throw usage(`\`shard\` must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`, 'e.g. "shard": "2/3"');
       let done = 0;
       const r = await runSuite({
-        dir: target, ...opt("retries", num(args, "retries")), ...opt("workers", num(args, "workers")), ...opt("shard", shard),
+        dir: target, ...opt("retries", num(args, "retries")), ...opt("repeatEach", num(args, "repeat_each")), ...opt("workers", num(args, "workers")), ...opt("shard", shard),
         ...(on(args, "strict") ? { strict: true } : {}), ...(on(args, "record_missing") ? { recordMissing: true } : {}),
         ...opt("author", str(args, "author") as AuthorMode | undefined), ...controls(args), log: call.progress,
         onFlow: (f) => call.progress(`flow ${++done}: ${f.outcome.toUpperCase()} ${f.spec}${f.reason ? ` (${f.reason})` : ""}`),
@@ -208,7 +208,7 @@ export const runTool: McpTool = {
     const suiteOnly = SUITE_ONLY.find((k) => args[k] !== undefined);
     if (suiteOnly) throw usage(`\`${suiteOnly}\` applies to a suite run (a directory), not to one flow file`, "pass the flow's directory as `spec`");
     const r = await runInSuiteContext({
-      spec: target, ...opt("trace", str(args, "trace")), ...opt("retries", num(args, "retries")), ...controls(args), log: call.progress,
+      spec: target, ...opt("trace", str(args, "trace")), ...opt("retries", num(args, "retries")), ...opt("repeatEach", num(args, "repeat_each")), ...controls(args), log: call.progress,
       onStep: (index, total, intent, result) => call.progress(`step ${index}/${total}: ${result.status.toUpperCase()} ${intent.split("\n")[0]}`),
     });
     if (r.skipped !== undefined) return { report: r.report, report_path: null, skipped: r.skipped };

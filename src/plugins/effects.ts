@@ -29,7 +29,14 @@ export interface ObservedEffect {
 
 /** One reading of an effect watch: what happened so far, and how long nothing has happened. */
 export interface EffectReading {
+  /** What the step did: record writes this. */
   readonly effect: ObservedEffect;
+  /**
+   * Everything seen, the app's own work included (a timer's DOM change, a router's navigation):
+   * replay checks a recorded effect against this, so that whether the app's own work happened to
+   * carry the step's change never decides a verdict. Absent: the same as `effect`.
+   */
+  readonly withAppsOwn?: ObservedEffect;
   /** Milliseconds since the last observed activity; 0 while a request or a navigation is in flight. */
   readonly idleMs: number;
   /** Nothing more can happen (the action's effect is complete once it returned): the engine stops waiting. */

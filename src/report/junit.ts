@@ -49,7 +49,8 @@ export function junitXml(reports: readonly RunReport[]): string {
     // is not of the flow as written), a flow that could not run, evidence that could not be written.
     const stale = r.outcome === "stale";
     const name = stale ? "stale trace" : r.steps.length === 0 ? "flow could not run" : "run error";
-    const suiteError = r.error
+    // Unless a step already carries it (a flow that could not load reports it on its one step).
+    const suiteError = r.error && (stale || !r.steps.some((st) => st.status === "errored"))
       ? `\n    <testcase classname="${escapeXml(r.name)}" name="${name}" time="0">\n      <error${stale ? ' type="stale"' : ""} message="${escapeXml(r.error)}">${escapeXml(r.error)}</error>\n    </testcase>`
       : "";
     if (suiteError) { tests += 1; errors += 1; }

@@ -233,13 +233,13 @@ export const FlowFileSchema = Type.Object(
       { description: "Agent flows: MCP servers recorded as lanes and served from them at replay (docs/agents.md)." },
     )),
     strict: Type.Optional(Type.Boolean({ description: "Agent flows: every tool call must be asserted, in order." })),
+    effects: Type.Optional(Type.Union([Type.Literal("on"), Type.Literal("strict"), Type.Literal("off")], {
+      description: "How replay checks each action's effect (docs/flow-format.md, Effects): `on` (default) fails a step whose recorded navigation, write request, dialog, download or target change does not happen again; `strict` also fails on a missing DOM, focus or GET effect; `off` records and checks none.",
+    })),
     expect: Type.Optional(Type.Object(
       { fail: Type.String({ minLength: 1, description: "Why the flow is expected to fail: an issue id and a sentence." }) },
       { additionalProperties: false, description: "A known failure (docs/flow-format.md, Known failures): record keeps the trace through the step that fails; replay reports an expected failure while that step still fails, and fails once it passes." },
     )),
-    effects: Type.Optional(Type.Union([Type.Literal("on"), Type.Literal("strict"), Type.Literal("off")], {
-      description: "How replay checks each action's effect (docs/flow-format.md, Effects): `on` (default) fails a step whose recorded navigation, write request, dialog, download or target change does not happen again; `strict` also fails on a missing DOM, focus or GET effect; `off` records and checks none.",
-    })),
   },
   { additionalProperties: false },
 );

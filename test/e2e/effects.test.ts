@@ -159,8 +159,9 @@ describe("what never fails a step", () => {
     expect(readFileSync(strict.trace, "utf8").split("\n")[0]).toContain('"effects":"strict"');
     const failed = await replay(strict, "note", "mutant");
     expect(failed.steps[0]!.status).toBe("failed");
-    // The clock's ticks are the app's own work (an interval set at start-up), never the step's effect.
-    expect(failed.steps[0]!.detail).toContain('Press the "Show note" button: at record it changed the page near the target; at replay it did not');
+    // The clock's ticks are the app's own work: they are never recorded as a step's effect, and far
+    // from the target they cannot stand in for the change near it that the step no longer makes.
+    expect(failed.steps[0]!.detail).toContain('Press the "Show note" button: at record it changed the page near the target; at replay it changed the page instead');
     expect(failed.steps[0]!.effect?.check).toBe("strict");
   }, 90_000);
 

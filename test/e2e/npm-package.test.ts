@@ -4,7 +4,7 @@
 // npm installs with scripts off, as npm does for scripts a project has not approved: the launcher
 // must start Bun without the `bun` package's install script. No bun on PATH hides a broken launcher.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { requireChromium } from "../support/chromium.ts";
@@ -58,7 +58,12 @@ beforeAll(async () => {
   env["NO_COLOR"] = "1";
   const packed = join(root, "packed");
   mkdirSync(packed);
-  await ok(["npm", "pack", "--pack-destination", packed], REPO_ROOT, { PATH: `${join(REPO_ROOT, "node_modules", ".bin")}${delimiter}${env["PATH"]}` });
+  // Packed from a copy of the repository's files, as a fresh clone holds them: other tests write
+  // run bundles and built files into the working tree while this one packs.
+  const stage = join(root, "stage");
+  const tracked = (await ok(["git", "ls-files", "-z"], REPO_ROOT)).stdout.split("\0").filter((f) => f !== "" && existsSync(join(REPO_ROOT, f)));
+  for (const f of tracked) cpSync(join(REPO_ROOT, f), join(stage, f));
+  await ok(["npm", "pack", "--pack-destination", packed], stage, { PATH: `${join(REPO_ROOT, "node_modules", ".bin")}${delimiter}${env["PATH"]}` });
   const tarball = readdirSync(packed).find((f) => f.endsWith(".tgz"));
   if (!tarball) throw new Error(`npm pack wrote no tarball into ${packed}`);
   project = join(root, "project");
