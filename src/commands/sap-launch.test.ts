@@ -32,7 +32,7 @@ describe("sapLaunchConfig", () => {
 
   test("resolves the connection and the login; the password joins the secrets", () => {
     const secrets = new Map<string, string>();
-    expect(sapLaunchConfig(sapHeader(KEYS), KEYS, env, secrets)).toEqual({ connection: "TS3", login: { user: "clerk", password: "canary-pw-1", client: "100" }, user_ref: "clerk" });
+    expect(sapLaunchConfig(sapHeader(KEYS), KEYS, env, secrets)).toEqual({ connection: "TS3", connection_ref: "${SAP_CONNECTION}", login: { user: "clerk", password: "canary-pw-1", client: "100" }, user_ref: "clerk" });
     expect(secrets.get("CLERK_PW")).toBe("canary-pw-1");
   });
 
@@ -47,9 +47,14 @@ describe("sapLaunchConfig", () => {
     const keys: SapKeys = { connection: t("TS3") };
     const secrets = new Map<string, string>();
     expect(sapLaunchConfig(sapHeader(keys), keys, { SAP_USER: "u", SAP_PASSWORD: "canary-env", SAP_CLIENT: "200", SAP_LANGUAGE: "DE", SAP_LOGON_EXE: "C:\\s.exe", FLOWPROOF_SAP_CONNECT_TIMEOUT_MS: "5000" }, secrets)).toEqual({
-      connection: "TS3", login: { user: "u", password: "canary-env", client: "200", language: "DE" }, user_ref: "${SAP_USER}", logon_exe: "C:\\s.exe", connect_timeout_ms: 5000,
+      connection: "TS3", connection_ref: "TS3", login: { user: "u", password: "canary-env", client: "200", language: "DE" }, user_ref: "${SAP_USER}", logon_exe: "C:\\s.exe", connect_timeout_ms: 5000,
     });
     expect(secrets.get("SAP_PASSWORD")).toBe("canary-env");
+  });
+
+  test("SAP_USER without SAP_PASSWORD passes the user reference and no login, so the adapter names the missing password", () => {
+    const keys: SapKeys = { connection: t("TS3") };
+    expect(sapLaunchConfig(sapHeader(keys), keys, { SAP_USER: "u" }, new Map())).toEqual({ connection: "TS3", connection_ref: "TS3", user_ref: "${SAP_USER}" });
   });
 
   test("attach-only takes no credentials from the environment", () => {

@@ -3,6 +3,7 @@
 // a cache of compiled secret patterns.
 import type { AppDriver, AssertionPlugin, RunMode } from "../plugins/api.ts";
 import type { LeakWatch } from "./secret-scan.ts";
+import { FlowproofError, type Diagnostic } from "../diagnostics/diagnostic.ts";
 
 /** The flow's `effects:` (default `on`). */
 export type EffectPolicy = "on" | "strict" | "off";
@@ -199,4 +200,31 @@ export function redact(text: string, secrets: ReadonlyMap<string, string>): stri
   }
   if (!out.includes(SHOWN_TEXT_OPEN) && !out.includes(SHOWN_TEXT_CLOSE)) return out;
   return out.replace(/\uE000([^\uE000\uE001]*)\uE001/g, (_, shown: string) => shortenShown(shown)).replace(/[\uE000\uE001]/g, "");
+}
+
+/**
+ * `error` with every secret redacted from what it says (message, hint, notes): for an error raised
+ * outside the step loop, such as an adapter's launch error that quotes the resolved command or the
+ * program's stderr. A FlowproofError keeps its code and name; the original is not kept as the cause,
+ * since it still holds the values.
+ */
+export function redactError(error: unknown, secrets: ReadonlyMap<string, string>): unknown {
+  if (secrets.size === 0) return error;
+  if (error instanceof FlowproofError) {
+    const clean = (d: Diagnostic): Diagnostic => ({
+      ...d,
+      message: redact(d.message, secrets),
+      ...(d.hint !== undefined ? { hint: redact(d.hint, secrets) } : {}),
+      ...(d.notes ? { notes: d.notes.map((n) => ({ ...n, message: redact(n.message, secrets) })) } : {}),
+    });
+    const copy = new FlowproofError(error.diagnostics.map(clean));
+    copy.name = error.name;
+    return copy;
+  }
+  if (error instanceof Error) {
+    const copy = new Error(redact(error.message, secrets));
+    copy.name = error.name;
+    return copy;
+  }
+  return typeof error === "string" ? redact(error, secrets) : error;
 }
