@@ -2,10 +2,12 @@
 // through an ElementBackend, input injected through the Desktop. Every method is one attempt.
 // Input goes only to the surface's own window: before each one the foreground is verified (and
 // re-asked for, bounded); when another window keeps it, the attempt fails naming that window.
-import type { AppDriver, Attempt, Capability, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, Rect, RectTarget, RectsAnswer, SceneEntry, SceneInventory, Selector, TypeOptions } from "../../src/plugins/api.ts";
+import type { AppDriver, Attempt, Capability, DebugSnapshot, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, Rect, RectTarget, RectsAnswer, SceneInventory, Selector, TypeOptions } from "../../src/plugins/api.ts";
 import { observingNothing, type EffectWatch } from "../../src/plugins/api.ts";
 import { describeElement, isEditable, plainLabel, type Desktop, type ElementBackend, type TopWindow, type WinElement } from "./backend.ts";
-import { clip, matchRung, textOf, type Want } from "./match.ts";
+import { clip, matchRung, nearestTexts, textOf, type Want } from "./match.ts";
+import { anchorTexts, windowSnapshot } from "./snapshot.ts";
+import { pageText, sceneOf } from "./scene.ts";
 import { CALC_BUTTONS, CALC_DISPLAY_ID, NOTEPAD_EDITOR_ID, calcTypeButtons, readNumber } from "./sugar.ts";
 
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "select", "screenshot"]);
@@ -15,8 +17,6 @@ const FOREGROUND_PAUSE_MS = 100;
 /** How often, and how far apart, a field is read back until typed keystrokes have landed. */
 const SETTLE_READS = 20;
 const SETTLE_PAUSE_MS = 50;
-/** Scene entries at most (interactive first). */
-const SCENE_CAP = 100;
 /** The css a recorder always asks to mask (password inputs): answered with the window's password fields. */
 const PASSWORD_CSS = "input[type=password i]";
 
@@ -40,6 +40,15 @@ type Failure = Extract<Attempt, { ok: false }>;
 const fail = (failed: Failed, detail: string, retryable = true): Failure => ({ ok: false, failed, detail, retryable });
 const done = (tier?: string): Attempt => (tier ? { ok: true, value: undefined, tier } : { ok: true, value: undefined });
 
+
+/** The text a ladder names (its label, AutomationId or table cell), for a miss's message. */
+function wantedText(ladder: readonly Selector[]): string | undefined {
+  for (const rung of ladder) {
+    const p = rung.payload;
+    for (const key of ["text", "id", "automation_id", "column_text", "name"]) if (typeof p[key] === "string" && p[key] !== "") return p[key];
+  }
+  return undefined;
+}
 
 type Found = { readonly ok: true; readonly el: WinElement; readonly tier: string; readonly window: TopWindow } | Failure;
 
@@ -127,7 +136,9 @@ export class WindowsDriver implements AppDriver {
         return this.#found(ladder, matches[0]!, rung.tier, window, elements);
       }
     }
-    return fail("not-found", `no control in ${JSON.stringify(this.#window.title)} matches`);
+    const wanted = wantedText(ladder);
+    const near = wanted === undefined ? [] : nearestTexts(wanted, anchorTexts(groups.flatMap((g) => g.elements)));
+    return fail("not-found", `no control in ${JSON.stringify(this.#window.title)} matches${wanted === undefined ? "" : ` ${JSON.stringify(wanted)}`}${near.length > 0 ? `; nearest texts it shows: ${near.map((t) => JSON.stringify(clip(t, 40))).join(", ")}` : "; it shows no text"}`);
   }
 
   #found(ladder: readonly Selector[], el: WinElement, tier: string, window: TopWindow, elements: readonly WinElement[]): Found {
@@ -364,6 +375,9 @@ export class WindowsDriver implements AppDriver {
       case "checked":
         if (el.checked === undefined) return { pass: false, actual: `${describeElement(el)} cannot be checked`, retryable: false };
         return reading(el.checked === expect.checked, el.checked ? "checked" : "not checked");
+      case "selected":
+        if (el.itemSelected === undefined) return { pass: false, actual: `${describeElement(el)} is not a tab or an item that can be selected`, retryable: false };
+        return reading(el.itemSelected === expect.selected, el.itemSelected ? "selected" : "not selected");
       case "text_contains": {
         if (el.password) return { pass: false, actual: "a password field, whose value is never read", retryable: false };
         const text = textOf(el);
@@ -404,16 +418,12 @@ export class WindowsDriver implements AppDriver {
 
   /** What the window shows: its title and every visible control's name and value (never a password). */
   async #windowText(main: TopWindow): Promise<string> {
-    const parts = [main.title];
-    for (const g of await this.#elements()) {
-      if (g.window.handle !== main.handle) parts.push(g.window.title);
-      for (const e of g.elements) {
-        const name = plainLabel(e.name);
-        if (name) parts.push(name);
-        if (!e.password && e.value && e.value !== e.name) parts.push(e.value);
-      }
-    }
-    return parts.join("\n");
+    return pageText(main, await this.#elements());
+  }
+
+  /** The window's visible controls as text, and the texts a step could name (for "did you mean"). */
+  async debugSnapshot(redact?: (text: string) => string): Promise<DebugSnapshot> {
+    return windowSnapshot(await this.#elements(), redact);
   }
 
   // ---- frames ------------------------------------------------------------------------------
@@ -443,36 +453,7 @@ export class WindowsDriver implements AppDriver {
 
   async scene(): Promise<SceneInventory> {
     const groups = await this.#elements();
-    const all = groups.flatMap((g) => g.elements);
-    const entries: SceneEntry[] = [];
-    const interactive = all.filter((e) => e.controlType !== "text" && e.controlType !== "group" && e.controlType !== "pane");
-    const readable = all.filter((e) => e.controlType === "text" && plainLabel(e.name) !== "");
-    for (const e of [...interactive, ...readable]) {
-      const name = plainLabel(e.name);
-      const idCount = e.automationId ? all.filter((o) => o.automationId === e.automationId).length : 0;
-      const target = idCount === 1 ? `id:${e.automationId}` : name ? `text:${name}` : undefined;
-      if (!target) continue;
-      entries.push({
-        target,
-        tag: e.controlType,
-        actionable: e.controlType !== "text",
-        ...(name ? { text: name.slice(0, 80) } : {}),
-        ...(e.password ? { type: "password" } : {}),
-        ...(!e.password && e.value !== undefined && e.value !== e.name ? { value: e.value.slice(0, 80) } : {}),
-        ...(e.checked !== undefined ? { checked: e.checked } : {}),
-        ...(!e.enabled ? { disabled: true } : {}),
-        ...(e.items ? { options: e.items.slice(0, 60) } : {}),
-      });
-    }
-    const main = groups[0]?.window ?? this.#window;
-    return {
-      url: "",
-      title: main.title,
-      text: clip((await this.#windowText(main)).replace(/\s+/g, " "), 2000),
-      entries: entries.slice(0, SCENE_CAP),
-      omitted: Math.max(0, entries.length - SCENE_CAP),
-      loaded: true,
-    };
+    return sceneOf(groups[0]?.window ?? this.#window, groups);
   }
 
   // ---- lifecycle ---------------------------------------------------------------------------
