@@ -444,6 +444,21 @@ describe("items of common controls: menus, tabs, tree and list items, status bar
     expect(r.ok ? "" : r.detail).toBe('no control in "Explorer" matches "Documnets"; nearest texts it shows: "Documents", "File", "General", "Sharing", "notes.txt"');
   });
 
+  test("a path `File > Open` clicks the menu, then the item of the menu it opened", async () => {
+    const { driver, desk } = explorer();
+    const main = desk.windows[0]!;
+    const open = control({ name: "&Open", controlType: "menuitem", rect: { x: 0, y: 40, width: 40, height: 16 }, visible: false });
+    open.onClick = () => { main.title = "Opened"; };
+    main.controls.push(open);
+    main.controls[0]!.onClick = () => { open.visible = true; };
+    expect(await driver.click(text("File > Open"), LEFT)).toEqual({ ok: true, value: undefined, tier: "text_anchor" });
+    expect(main.title).toBe("Opened");
+    expect(desk.clicks.map((c) => c.y)).toEqual([8, 48]);
+    // A missing item past the first label is final (retrying would click the menu closed again).
+    expect(await driver.click(text("File > Close"), LEFT)).toMatchObject({ ok: false, failed: "not-found", retryable: false, detail: expect.stringContaining('"Close" of File > Close: no control') });
+    expect(await driver.click(text("Fiel > Open"), LEFT)).toMatchObject({ ok: false, failed: "not-found", retryable: true });
+  });
+
   test("the debug snapshot lists the visible controls and the texts a step could name", async () => {
     const { driver } = explorer();
     const snap = await driver.debugSnapshot((t) => t.replace("photo", "[x]"));

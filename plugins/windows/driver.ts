@@ -5,7 +5,7 @@
 import type { AppDriver, Attempt, Capability, DebugSnapshot, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, Rect, RectTarget, RectsAnswer, SceneInventory, Selector, TypeOptions } from "../../src/plugins/api.ts";
 import { observingNothing, type EffectWatch } from "../../src/plugins/api.ts";
 import { describeElement, isEditable, plainLabel, type Desktop, type ElementBackend, type TopWindow, type WinElement } from "./backend.ts";
-import { clip, matchRung, nearestTexts, textOf, type Want } from "./match.ts";
+import { clip, labelPath, matchRung, nearestTexts, textOf, wantedText, type Want } from "./match.ts";
 import { anchorTexts, windowSnapshot } from "./snapshot.ts";
 import { pageText, sceneOf } from "./scene.ts";
 import { CALC_BUTTONS, CALC_DISPLAY_ID, NOTEPAD_EDITOR_ID, calcTypeButtons, readNumber } from "./sugar.ts";
@@ -40,15 +40,6 @@ type Failure = Extract<Attempt, { ok: false }>;
 const fail = (failed: Failed, detail: string, retryable = true): Failure => ({ ok: false, failed, detail, retryable });
 const done = (tier?: string): Attempt => (tier ? { ok: true, value: undefined, tier } : { ok: true, value: undefined });
 
-
-/** The text a ladder names (its label, AutomationId or table cell), for a miss's message. */
-function wantedText(ladder: readonly Selector[]): string | undefined {
-  for (const rung of ladder) {
-    const p = rung.payload;
-    for (const key of ["text", "id", "automation_id", "column_text", "name"]) if (typeof p[key] === "string" && p[key] !== "") return p[key];
-  }
-  return undefined;
-}
 
 type Found = { readonly ok: true; readonly el: WinElement; readonly tier: string; readonly window: TopWindow } | Failure;
 
@@ -206,7 +197,34 @@ export class WindowsDriver implements AppDriver {
 
   async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
     const f = await this.#resolve(ladder, "clickable");
-    if (!f.ok) return f;
+    if (!f.ok) {
+      const path = f.failed === "not-found" ? labelPath(ladder) : undefined;
+      return path ? this.#clickPath(path, options) : f;
+    }
+    return this.#press(f, options);
+  }
+
+  /**
+   * `Click "File > Save As…"`: each label of the path clicked in turn (a menu bar item, then the
+   * item of the menu it opened), each after the one before it appeared (bounded). Past the first
+   * label a miss is final: retrying would click the menu closed again.
+   */
+  async #clickPath(path: readonly string[], options: PointerOptions): Promise<Attempt> {
+    for (const [i, label] of path.entries()) {
+      const rung: Selector[] = [{ tier: "text_anchor", provenance: "rules", payload: { text: label } }];
+      let f = await this.#resolve(rung, "clickable");
+      for (let k = 0; i > 0 && !f.ok && f.retryable && k < SETTLE_READS; k++) {
+        await this.#sleep(SETTLE_PAUSE_MS);
+        f = await this.#resolve(rung, "clickable");
+      }
+      const last = i === path.length - 1;
+      const r = f.ok ? await this.#press(f, last ? options : { button: "left", clickCount: 1 }) : f;
+      if (!r.ok) return { ...r, detail: `${JSON.stringify(label)} of ${path.join(" > ")}: ${r.detail}`, retryable: i === 0 && r.retryable };
+    }
+    return done("text_anchor");
+  }
+
+  async #press(f: Extract<Found, { ok: true }>, options: PointerOptions): Promise<Attempt> {
     if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
     const fg = await this.#foreground(f.window);
     if (!fg.ok) return fg;

@@ -49,3 +49,12 @@ test("the nearest texts come first: containing ones, then by edit distance", asy
   expect(nearestTexts("Edit", ["File", "Edit menu", "Format", "View", "Help", "Exit"], 3)).toEqual(["Edit menu", "Exit", "File"]);
   expect(nearestTexts("x", [])).toEqual([]);
 });
+
+test("a label with ` > ` is a path of labels; a ladder naming the text or a cell is what a miss quotes", async () => {
+  const { labelPath, wantedText } = await import("./match.ts");
+  expect(labelPath([rung("text_anchor", { text: "File > Save As…" })])).toEqual(["File", "Save As…"]);
+  expect(labelPath([rung("text_anchor", { text: "A >B" })])).toBeUndefined();
+  expect(labelPath([rung("text_anchor", { text: " > Save" })])).toBeUndefined();
+  expect(wantedText([rung("native_id", { automation_id: "15" })])).toBe("15");
+  expect(wantedText([rung("structural", { kind: "cell", column_text: "Size", row_anchor: "a" })])).toBe("Size");
+});

@@ -120,3 +120,26 @@ export function nearestTexts(wanted: string, texts: readonly string[], max = 5):
   };
   return distinct.map((t) => ({ t, s: score(t) })).sort((a, b) => a.s - b.s).slice(0, max).map((x) => x.t);
 }
+
+/**
+ * The labels of a path, `File > Save As…` (a text rung holding ` > `): each names a control
+ * clicked in turn. Undefined for any other ladder.
+ */
+export function labelPath(ladder: readonly Selector[]): string[] | undefined {
+  for (const rung of ladder) {
+    const text = rung.tier === "text_anchor" ? rung.payload["text"] : undefined;
+    if (typeof text !== "string" || !text.includes(" > ")) continue;
+    const labels = text.split(" > ").map((l) => l.trim());
+    return labels.length >= 2 && labels.every((l) => l !== "") ? labels : undefined;
+  }
+  return undefined;
+}
+
+/** The text a ladder names (its label, AutomationId or table cell), for a miss's message. */
+export function wantedText(ladder: readonly Selector[]): string | undefined {
+  for (const rung of ladder) {
+    const p = rung.payload;
+    for (const key of ["text", "id", "automation_id", "column_text", "name"]) if (typeof p[key] === "string" && p[key] !== "") return p[key];
+  }
+  return undefined;
+}

@@ -112,6 +112,65 @@ steps:
   - rules: Double-click the "Name" column of the row containing "report.pdf"
   - assert: the "status bar" shows Opened report.pdf
   - assert: page shows 3 items
+  - rules: Click "View > Large icons"
+  - assert: the "status bar" shows Large icons
 `);
   }, 600_000);
+
+  test("red paths: a disabled menu item, a miss naming the nearest texts, a row no cell names", async () => {
+    const env = { FLOWPROOF_STEP_TIMEOUT_MS: "2000" };
+    const disabled = project("disabled", `name: disabled
+${controlsApp()}
+steps:
+  - rules: Click "File"
+  - rules: Click "Save"
+`);
+    const d = await cli(["record", winPath(disabled)], env);
+    expect(d.code, show(d)).toBe(1);
+    expect(d.stdout + d.stderr).toContain('menuitem "Save" is disabled');
+
+    const miss = project("miss", `name: miss
+${controlsApp()}
+steps:
+  - rules: Click "Refesh"
+`);
+    const m = await cli(["record", winPath(miss)], env);
+    expect(m.code, show(m)).toBe(1);
+    expect(m.stdout + m.stderr).toContain('no control in "Flowproof Controls" matches "Refesh"; nearest texts it shows: "Refresh"');
+
+    const row = project("row", `name: row
+${controlsApp()}
+steps:
+  - assert: the "Type" column of the row containing "movie.mp4" shows Video within 1s
+`);
+    const r = await cli(["record", winPath(row)], env);
+    expect(r.code, show(r)).toBe(1);
+    expect(r.stdout + r.stderr).toContain('expected the "Type" column of the row containing "movie.mp4" to show "Video"');
+  }, 600_000);
+});
+
+describe("launch errors", () => {
+  test("show the command as written and redact what the program echoes: the token never appears", async () => {
+    const env = { SECRET_TOKEN: "tok-4711-canary" };
+    const missing = project("missing", `name: missing
+app: {command: 'C:\\nope\\missing.exe --token \${SECRET_TOKEN}', window_title: "Nope"}
+steps:
+  - rules: Click "OK"
+`);
+    const a = await cli(["record", winPath(missing)], env);
+    expect(a.code, show(a)).toBe(2);
+    expect(a.stderr).toContain("missing.exe --token ${SECRET_TOKEN}");
+    expect(a.stdout + a.stderr).not.toContain("tok-4711-canary");
+
+    const echo = project("echo", `name: echo
+app: {command: 'cmd.exe /c echo token \${SECRET_TOKEN} 1>&2 && exit /b 3', window_title: "Nope"}
+steps:
+  - rules: Click "OK"
+`);
+    const b = await cli(["record", winPath(echo)], env);
+    expect(b.code, show(b)).toBe(2);
+    expect(b.stderr).toContain("exited with code 3");
+    expect(b.stderr).toContain("its stderr: token ${SECRET_TOKEN}");
+    expect(b.stdout + b.stderr).not.toContain("tok-4711-canary");
+  }, 300_000);
 });
