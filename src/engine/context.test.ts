@@ -104,6 +104,20 @@ describe("shortenShown", () => {
   });
 });
 
+describe("redact keeps references whole", () => {
+  test("a value that is part of a variable's name leaves a reference as written alone, and redacting twice changes nothing", () => {
+    const secrets = new Map([["CLERK_USER", "clerk"], ["PW", "s3cret-pw"]]);
+    expect(redact("SAP refused the login of ${CLERK_USER} (clerk, s3cret-pw)", secrets)).toBe("SAP refused the login of ${CLERK_USER} (${CLERK_USER}, ${PW})");
+    const once = redact("typed ${captured.clerk} as clerk into ${PW}", secrets);
+    expect(once).toBe("typed ${captured.clerk} as ${CLERK_USER} into ${PW}");
+    expect(redact(once, secrets)).toBe(once);
+  });
+
+  test("a literal `${…}` that is not a reference of the run is redacted like any text", () => {
+    expect(redact("the page shows ${s3cret-pw} and ${clerk}", new Map([["PW", "s3cret-pw"], ["U", "clerk"]]))).toBe("the page shows ${${PW}} and ${${U}}");
+  });
+});
+
 describe("redactError", () => {
   const secrets = new Map([["SECRET_TOKEN", "tok-4711-canary"]]);
 
