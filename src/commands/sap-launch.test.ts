@@ -76,10 +76,15 @@ describe("sapLaunchConfig", () => {
 });
 
 describe("the sap fields of a trace header", () => {
+  // A whole trace (a flow named, one step) whose header carries the app entry under test.
+  const STEP = JSON.stringify({
+    id: "s0001", intent: 'Click "Save"', action: { type: "click", params: {} }, selectors: [{ tier: "text_anchor", provenance: "rules", payload: { text: "Save" } }],
+    sync: { pre: [{ kind: "element_exists", selector_ref: 0, timeout_ms: 5000 }], post: [] }, artifacts: {},
+  });
   const header = (app: Record<string, unknown>): string => `${JSON.stringify({
     format: "flowproof-trace", version: 1, trace_id: "0b7f3c52-5f0e-4c1e-9a55-7d4b1c2e9f10", recorded_at: "2026-01-02T03:04:05.678Z",
-    app: { name: "sap", adapter: "sap", ...app }, env: { os: "win32", resolution: [1280, 800] },
-  })}\n`;
+    app: { name: "sap", adapter: "sap", ...app }, env: { os: "win32", resolution: [1280, 800] }, spec: { name: "Order", path: "order.flow.yaml" },
+  })}\n${STEP}\n`;
 
   test("connection and login_user are declared strings of the header's app entry (and of an apps surface)", () => {
     const trace = parseTrace(header(sapHeader(KEYS) as Record<string, unknown>), "a.trace.jsonl");
@@ -88,7 +93,7 @@ describe("the sap fields of a trace header", () => {
     for (const bad of [{ connection: 3 }, { login_user: { raw: "clerk" } }]) {
       expect(() => parseTrace(header(bad), "a.trace.jsonl")).toThrow(/connection|login_user/);
     }
-    const multi = JSON.stringify({ ...JSON.parse(header({})), app: { name: "multi", adapter: "multi" }, apps: { clerk: { name: "clerk", adapter: "sap", login_user: 7 } } });
-    expect(() => parseTrace(`${multi}\n`, "a.trace.jsonl")).toThrow(/login_user/);
+    const multi = JSON.stringify({ ...JSON.parse(header({}).split("\n")[0]!), app: { name: "multi", adapter: "multi" }, apps: { clerk: { name: "clerk", adapter: "sap", login_user: 7 } } });
+    expect(() => parseTrace(`${multi}\n${STEP}\n`, "a.trace.jsonl")).toThrow(/login_user/);
   });
 });
