@@ -69,7 +69,7 @@ async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream
  */
 const WEIGHTS: Record<string, number> = {
   trust: 211, suite: 160, unit: 158, windows: 147, "scoped-targets": 145, effects: 129, sap: 124,
-  "web-fixes": 118, "oob-assertions": 108, agent: 102, executable: 91, "suite-scale": 73,
+  "web-fixes": 118, "oob-assertions": 108, agent: 102, executable: 91, "windows-controls": 80, "suite-scale": 73,
   actions: 72, "unit-servers": 71, "assertions-more": 64, blocks: 62, recording: 61, cli: 59,
   "unit-commands": 57, "browser-faults": 57, authoring: 56, python: 55, signals: 55,
   "windows-apps": 55, egress: 55, "multi-surface-kinds": 54, "web-apps": 53, mcp: 51, secrets: 50,

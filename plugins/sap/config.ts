@@ -21,7 +21,7 @@ function optionalString(raw: Readonly<Record<string, unknown>>, key: string): st
 }
 
 export function parseSapConfig(raw: Readonly<Record<string, unknown>>): SapLaunchConfig {
-  const known = new Set(["connection", "login", "user_ref", "connect_timeout_ms", "logon_exe", "headed"]);
+  const known = new Set(["connection", "connection_ref", "login", "user_ref", "connect_timeout_ms", "logon_exe", "headed"]);
   const unknown = Object.keys(raw).filter((k) => !known.has(k));
   if (unknown.length > 0) throw bad(`unknown key(s) ${unknown.join(", ")}`);
   const connection = optionalString(raw, "connection");
@@ -40,11 +40,13 @@ export function parseSapConfig(raw: Readonly<Record<string, unknown>>): SapLaunc
     login = { user, password, ...(client ? { client } : {}), ...(language ? { language } : {}) };
   }
   const userRef = optionalString(raw, "user_ref");
+  const connectionRef = optionalString(raw, "connection_ref");
   const logonExe = optionalString(raw, "logon_exe");
   return {
     ...(connection !== undefined && connection.trim() !== "" ? { connection: connection.trim() } : {}),
     ...(login ? { login } : {}),
     ...(userRef !== undefined ? { userRef } : {}),
+    ...(connectionRef !== undefined && connectionRef.trim() !== "" ? { connectionRef: connectionRef.trim() } : {}),
     ...(logonExe ? { logonExe } : {}),
     connectTimeoutMs: typeof timeout === "number" ? timeout : DEFAULT_SAP_CONNECT_TIMEOUT_MS,
   };

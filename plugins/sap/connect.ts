@@ -12,6 +12,8 @@ export interface SapConnectConfig {
   readonly login?: SapCredentials;
   /** How the user was written in the flow (`${CLERK_USER}` or a literal): the only name messages use. */
   readonly userRef?: string;
+  /** How the connection was written in the flow (`${SAP_CONNECTION}` or a literal): the name messages use. */
+  readonly connectionRef?: string;
   readonly connectTimeoutMs: number;
 }
 
@@ -21,6 +23,8 @@ export const SCRIPTING_SERVER_HINT =
   "ask the SAP basis team to set the profile parameter sapgui/user_scripting = TRUE (transaction RZ11) on this system";
 const CREDENTIALS_HINT =
   "give the flow `login: {user: ${SAP_USER}, password: ${SAP_PASSWORD}}`, set SAP_USER and SAP_PASSWORD, or store fallback credentials with `flowproof config sap`";
+
+const PASSWORD_HINT = "set SAP_PASSWORD beside SAP_USER, or give the flow `login: {user: ${SAP_USER}, password: ${SAP_PASSWORD}}`";
 
 const fail = (message: string, hint: string, cause?: unknown): FlowproofError =>
   new FlowproofError({ code: "sap-error", message, hint }, cause === undefined ? undefined : { cause });
@@ -39,8 +43,12 @@ export function scriptingApplication(engine: ScriptingEngine, start: boolean, ti
 export async function connectSession(engine: ScriptingEngine, config: SapConnectConfig, sleep: (ms: number) => Promise<void>): Promise<ConnectedSession> {
   const app = scriptingApplication(engine, config.connection !== undefined, config.connectTimeoutMs);
   if (config.connection === undefined) return { session: attach(app) };
+  const named = config.connectionRef ?? config.connection;
+  if (!config.login && config.userRef !== undefined) {
+    throw fail(`connection "${named}" has a user to log on with (${config.userRef}) but no password for it`, PASSWORD_HINT);
+  }
   const login = config.login ?? engine.storedCredentials();
-  if (!login) throw fail(`connection "${config.connection}" needs a user to log on with, and none was given`, CREDENTIALS_HINT);
+  if (!login) throw fail(`connection "${named}" needs a user to log on with, and none was given`, CREDENTIALS_HINT);
   const userRef = config.login ? config.userRef ?? "the login user" : "the user stored by `flowproof config sap`";
   let connection: SapObject;
   try {
@@ -49,16 +57,18 @@ export async function connectSession(engine: ScriptingEngine, config: SapConnect
     connection = opened;
   } catch (error) {
     const entries = engine.logonEntries();
-    throw fail(`SAP Logon has no connection "${config.connection}" (${(error as Error).message})`,
+    // SAP Logon's own message quotes the entry it was given: shown as written too.
+    const said = (error as Error).message.split(config.connection).join(named);
+    throw fail(`SAP Logon has no connection "${named}" (${said})`,
       entries.length > 0 ? `use one of SAP Logon's entries: ${entries.map((e) => JSON.stringify(e)).join(", ")}` : "add the system in SAP Logon, or fix `connection:` in the flow", error);
   }
   if (boolOf(connection, "DisabledByServer")) {
-    throw fail(`the SAP system behind "${config.connection}" does not allow scripting`, SCRIPTING_SERVER_HINT);
+    throw fail(`the SAP system behind "${named}" does not allow scripting`, SCRIPTING_SERVER_HINT);
   }
   const deadline = Date.now() + config.connectTimeoutMs;
   let session = itemsOf(objectOf(connection, "Children"))[0];
   while (!session) {
-    if (Date.now() > deadline) throw fail(`connection "${config.connection}" opened no session within ${config.connectTimeoutMs} ms`, "raise FLOWPROOF_SAP_CONNECT_TIMEOUT_MS, or check the system in SAP Logon");
+    if (Date.now() > deadline) throw fail(`connection "${named}" opened no session within ${config.connectTimeoutMs} ms`, "raise FLOWPROOF_SAP_CONNECT_TIMEOUT_MS, or check the system in SAP Logon");
     await sleep(250);
     session = itemsOf(objectOf(connection, "Children"))[0];
   }

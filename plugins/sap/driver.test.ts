@@ -129,6 +129,8 @@ describe("launchSapDriver", () => {
     ["client scripting off names the setting", { scriptingDisabled: true }, LOGIN, "scripting is disabled on this client", "Enable scripting"],
     ["server scripting off names the profile parameter", { disabledByServer: true }, LOGIN, "does not allow scripting", "sapgui/user_scripting = TRUE"],
     ["no credentials anywhere", {}, { connection: "TS3" }, 'connection "TS3" needs a user to log on with', "flowproof config sap"],
+    ["a user without a password names the missing password", { stored: { user: "approver", password: "canary-Pw-2" } }, { connection: "TS3", user_ref: "${SAP_USER}" }, 'connection "TS3" has a user to log on with (${SAP_USER}) but no password for it', "set SAP_PASSWORD"],
+    ["an unknown connection is named as written", {}, { ...LOGIN, connection: "canary-PRD", connection_ref: "${SAP_CONNECTION}" }, 'SAP Logon has no connection "${SAP_CONNECTION}"', "use one of SAP Logon's entries"],
     ["a refused login names the user reference, not the password", {}, { ...LOGIN, login: { user: "clerk", password: "wrong-canary" } }, "SAP refused the login of ${CLERK_USER}: Name or password is incorrect", "never shown"],
   ])("%s", async (_name, options, config, message, hint) => {
     const error = await open(options, config).then(() => undefined, (e: unknown) => e);

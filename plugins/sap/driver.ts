@@ -253,6 +253,10 @@ export class SapDriver implements AppDriver {
         const on = boolOf(el, "Selected");
         return { pass: on === expect.checked, actual: on ? "selected" : "not selected", tier: r.tier };
       }
+      case "selected": {
+        const on = boolOf(el, "Selected");
+        return { pass: on === expect.selected, actual: on ? "selected" : "not selected", tier: r.tier };
+      }
       case "count": {
         const n = await this.count(ladder);
         return { pass: n === expect.count, actual: `${n} controls`, tier: r.tier };

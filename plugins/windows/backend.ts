@@ -7,7 +7,19 @@ import type { Rect } from "../../src/plugins/api.ts";
 /** Control types the driver tells apart (UIA ControlType / MSAA role / Win32 class, mapped). */
 export type ControlType =
   | "button" | "edit" | "document" | "checkbox" | "radio" | "combobox" | "list" | "listitem"
-  | "text" | "hyperlink" | "menuitem" | "group" | "pane" | "other";
+  | "text" | "hyperlink" | "menuitem" | "group" | "pane"
+  // Item-bearing controls and their items (tab control, tree view, list view, header, toolbar, status bar).
+  | "tablist" | "tab" | "tree" | "treeitem" | "table" | "cell" | "header" | "headeritem" | "toolbar" | "statusbar"
+  | "other";
+
+/** Where an element sits in a table (a list view in report mode): the row's index and its column's header text. */
+export interface CellPlace {
+  /** The table's ref: cells of one table share it. */
+  readonly table: string;
+  /** 0-based row in display order. */
+  readonly row: number;
+  readonly column: string;
+}
 
 /** One control of a window, as a backend read it. Rects are screen pixels. */
 export interface WinElement {
@@ -32,6 +44,12 @@ export interface WinElement {
   readonly items?: readonly string[];
   /** The selected item texts of a combo or list box. */
   readonly selected?: readonly string[];
+  /** An item's own selection: the current tab, a selected tree or list item. */
+  readonly itemSelected?: boolean;
+  /** A tree item's (or a menu item's submenu's) state: shown open. */
+  readonly expanded?: boolean;
+  /** A list view item or cell in report mode: its row and column. */
+  readonly cell?: CellPlace;
 }
 
 /** A top-level window. */

@@ -372,3 +372,100 @@ describe("step effects", () => {
     await watch.stop();
   });
 });
+
+describe("items of common controls: menus, tabs, tree and list items, status bars", () => {
+  function explorer() {
+    const desk = new FakeDesktop();
+    const main = desk.addWindow({ title: "Explorer", pid: 9 });
+    const at = (x: number, y: number) => ({ x, y, width: 40, height: 16 });
+    const tabs = ["General", "Sharing"].map((name, i) => control({ name, controlType: "tab", rect: at(10 + 50 * i, 30), itemSelected: i === 0 }));
+    for (const t of tabs) t.onClick = () => tabs.forEach((o) => (o.itemSelected = o === t));
+    const tree = control({ name: "Documents", controlType: "treeitem", rect: at(10, 60), expanded: false, itemSelected: false });
+    tree.onClick = (count) => {
+      tree.itemSelected = true;
+      if (count === 2) tree.expanded = !tree.expanded;
+    };
+    const cell = (row: number, column: string, name: string, x: number) => control({ name, controlType: column === "Name" ? "listitem" : "cell", rect: at(x, 100 + 20 * row), cell: { table: "lv", row, column } });
+    main.controls.push(
+      control({ name: "&File", controlType: "menuitem", rect: at(0, 0) }),
+      control({ name: "Select &all", controlType: "menuitem", rect: at(0, 20), enabled: false }),
+      ...tabs, tree,
+      cell(0, "Name", "notes.txt", 10), cell(0, "Type", "Text", 60), cell(0, "Size", "2 KB", 110),
+      cell(1, "Name", "photo.png", 10), cell(1, "Type", "Image", 60), cell(1, "Size", "40 KB", 110),
+      control({ name: "", controlType: "statusbar", value: "2 items | Ready", rect: at(0, 200) }),
+    );
+    desk.foregroundHandle = main.handle;
+    const driver = new WindowsDriver({ desktop: desk, backend: desk, window: { handle: main.handle, title: main.title, className: "Explorer", pid: 9, visible: true }, flavour: "windows", sleep: async () => undefined });
+    return { desk, driver, tabs, tree };
+  }
+  const cellOf = (column: string, row: string): Selector[] => [{ tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: column, row_anchor: row } }];
+
+  test("a tab is clicked with the mouse and reads as selected", async () => {
+    const { driver, desk } = explorer();
+    expect(await driver.check(text("Sharing"), { kind: "selected", selected: false })).toMatchObject({ pass: true });
+    expect(await driver.click(text("Sharing"), LEFT)).toMatchObject({ ok: true });
+    expect(desk.clicks.at(-1)).toEqual({ x: 80, y: 38, button: "left", count: 1 });
+    expect(await driver.check(text("Sharing"), { kind: "selected", selected: true })).toMatchObject({ pass: true, actual: "selected" });
+    expect(await driver.check(text("General"), { kind: "selected", selected: true })).toMatchObject({ pass: false, actual: "not selected" });
+    expect(await driver.check(text("File"), { kind: "selected", selected: true })).toMatchObject({ pass: false, retryable: false });
+  });
+
+  test("a double-click on a tree item is a real double-click (the tree expands it)", async () => {
+    const { driver, tree } = explorer();
+    expect(await driver.click(text("Documents"), { button: "left", clickCount: 2 })).toMatchObject({ ok: true });
+    expect(tree.expanded).toBe(true);
+  });
+
+  test("a disabled menu item fails the click on the enabled condition; menu items match without their mnemonic, in any case", async () => {
+    const { driver } = explorer();
+    expect(await driver.click(text("Select All"), LEFT)).toMatchObject({ ok: false, failed: "enabled", detail: 'menuitem "Select all" is disabled' });
+    expect(await driver.click(text("File"), LEFT)).toMatchObject({ ok: true });
+  });
+
+  test("the column of the row containing a text names one cell; a row no cell names is not found", async () => {
+    const { driver } = explorer();
+    expect(await driver.readText(cellOf("Size", "photo.png"))).toMatchObject({ ok: true, value: "40 KB" });
+    expect(await driver.check(cellOf("type", "notes"), { kind: "text_contains", text: "Text" })).toMatchObject({ pass: true });
+    expect(await driver.readText(cellOf("Name", "Image"))).toMatchObject({ ok: true, value: "photo.png" });
+    expect(await driver.readText(cellOf("Size", "movie.mp4"))).toMatchObject({ ok: false, failed: "not-found" });
+    expect(await driver.readText([{ tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: "Size", row_anchor: "KB" } }])).toMatchObject({ ok: false, failed: "ambiguous" });
+  });
+
+  test("\"status bar\" names the window's status bar, and page text includes it with every item", async () => {
+    const { driver } = explorer();
+    expect(await driver.check(text("status bar"), { kind: "text_contains", text: "Ready" })).toMatchObject({ pass: true });
+    for (const t of ["2 items", "File", "Sharing", "Documents", "photo.png", "40 KB"]) expect(await driver.check([], { kind: "text_contains", text: t })).toMatchObject({ pass: true });
+  });
+
+  test("a miss names the nearest texts the window shows", async () => {
+    const { driver } = explorer();
+    const r = await driver.click(text("Documnets"), LEFT);
+    expect(r).toMatchObject({ ok: false, failed: "not-found" });
+    expect(r.ok ? "" : r.detail).toBe('no control in "Explorer" matches "Documnets"; nearest texts it shows: "Documents", "File", "General", "Sharing", "notes.txt"');
+  });
+
+  test("a path `File > Open` clicks the menu, then the item of the menu it opened", async () => {
+    const { driver, desk } = explorer();
+    const main = desk.windows[0]!;
+    const open = control({ name: "&Open", controlType: "menuitem", rect: { x: 0, y: 40, width: 40, height: 16 }, visible: false });
+    open.onClick = () => { main.title = "Opened"; };
+    main.controls.push(open);
+    main.controls[0]!.onClick = () => { open.visible = true; };
+    expect(await driver.click(text("File > Open"), LEFT)).toEqual({ ok: true, value: undefined, tier: "text_anchor" });
+    expect(main.title).toBe("Opened");
+    expect(desk.clicks.map((c) => c.y)).toEqual([8, 48]);
+    // A missing item past the first label is final (retrying would click the menu closed again).
+    expect(await driver.click(text("File > Close"), LEFT)).toMatchObject({ ok: false, failed: "not-found", retryable: false, detail: expect.stringContaining('"Close" of File > Close: no control') });
+    expect(await driver.click(text("Fiel > Open"), LEFT)).toMatchObject({ ok: false, failed: "not-found", retryable: true });
+  });
+
+  test("the debug snapshot lists the visible controls and the texts a step could name", async () => {
+    const { driver } = explorer();
+    const snap = await driver.debugSnapshot((t) => t.replace("photo", "[x]"));
+    expect(snap.dom).toContain('tab "General" selected at 10,30 40x16');
+    expect(snap.dom).toContain('cell "[x].png"'.replace("cell", "listitem"));
+    expect(snap.dom).toContain('cell "40 KB" row=1 column="Size"');
+    expect(snap.anchors).toContain("2 items | Ready");
+    expect(snap.anchors).toContain("[x].png");
+  });
+});

@@ -2,10 +2,12 @@
 // through an ElementBackend, input injected through the Desktop. Every method is one attempt.
 // Input goes only to the surface's own window: before each one the foreground is verified (and
 // re-asked for, bounded); when another window keeps it, the attempt fails naming that window.
-import type { AppDriver, Attempt, Capability, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, Rect, RectTarget, RectsAnswer, SceneEntry, SceneInventory, Selector, TypeOptions } from "../../src/plugins/api.ts";
+import type { AppDriver, Attempt, Capability, DebugSnapshot, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, Rect, RectTarget, RectsAnswer, SceneInventory, Selector, TypeOptions } from "../../src/plugins/api.ts";
 import { observingNothing, type EffectWatch } from "../../src/plugins/api.ts";
 import { describeElement, isEditable, plainLabel, type Desktop, type ElementBackend, type TopWindow, type WinElement } from "./backend.ts";
-import { clip, matchRung, textOf, type Want } from "./match.ts";
+import { clip, labelPath, matchRung, nearestTexts, textOf, wantedText, type Want } from "./match.ts";
+import { anchorTexts, windowSnapshot } from "./snapshot.ts";
+import { pageText, sceneOf } from "./scene.ts";
 import { CALC_BUTTONS, CALC_DISPLAY_ID, NOTEPAD_EDITOR_ID, calcTypeButtons, readNumber } from "./sugar.ts";
 
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "select", "screenshot"]);
@@ -15,8 +17,6 @@ const FOREGROUND_PAUSE_MS = 100;
 /** How often, and how far apart, a field is read back until typed keystrokes have landed. */
 const SETTLE_READS = 20;
 const SETTLE_PAUSE_MS = 50;
-/** Scene entries at most (interactive first). */
-const SCENE_CAP = 100;
 /** The css a recorder always asks to mask (password inputs): answered with the window's password fields. */
 const PASSWORD_CSS = "input[type=password i]";
 
@@ -127,7 +127,9 @@ export class WindowsDriver implements AppDriver {
         return this.#found(ladder, matches[0]!, rung.tier, window, elements);
       }
     }
-    return fail("not-found", `no control in ${JSON.stringify(this.#window.title)} matches`);
+    const wanted = wantedText(ladder);
+    const near = wanted === undefined ? [] : nearestTexts(wanted, anchorTexts(groups.flatMap((g) => g.elements)));
+    return fail("not-found", `no control in ${JSON.stringify(this.#window.title)} matches${wanted === undefined ? "" : ` ${JSON.stringify(wanted)}`}${near.length > 0 ? `; nearest texts it shows: ${near.map((t) => JSON.stringify(clip(t, 40))).join(", ")}` : "; it shows no text"}`);
   }
 
   #found(ladder: readonly Selector[], el: WinElement, tier: string, window: TopWindow, elements: readonly WinElement[]): Found {
@@ -195,7 +197,34 @@ export class WindowsDriver implements AppDriver {
 
   async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
     const f = await this.#resolve(ladder, "clickable");
-    if (!f.ok) return f;
+    if (!f.ok) {
+      const path = f.failed === "not-found" ? labelPath(ladder) : undefined;
+      return path ? this.#clickPath(path, options) : f;
+    }
+    return this.#press(f, options);
+  }
+
+  /**
+   * `Click "File > Save As…"`: each label of the path clicked in turn (a menu bar item, then the
+   * item of the menu it opened), each after the one before it appeared (bounded). Past the first
+   * label a miss is final: retrying would click the menu closed again.
+   */
+  async #clickPath(path: readonly string[], options: PointerOptions): Promise<Attempt> {
+    for (const [i, label] of path.entries()) {
+      const rung: Selector[] = [{ tier: "text_anchor", provenance: "rules", payload: { text: label } }];
+      let f = await this.#resolve(rung, "clickable");
+      for (let k = 0; i > 0 && !f.ok && f.retryable && k < SETTLE_READS; k++) {
+        await this.#sleep(SETTLE_PAUSE_MS);
+        f = await this.#resolve(rung, "clickable");
+      }
+      const last = i === path.length - 1;
+      const r = f.ok ? await this.#press(f, last ? options : { button: "left", clickCount: 1 }) : f;
+      if (!r.ok) return { ...r, detail: `${JSON.stringify(label)} of ${path.join(" > ")}: ${r.detail}`, retryable: i === 0 && r.retryable };
+    }
+    return done("text_anchor");
+  }
+
+  async #press(f: Extract<Found, { ok: true }>, options: PointerOptions): Promise<Attempt> {
     if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
     const fg = await this.#foreground(f.window);
     if (!fg.ok) return fg;
@@ -364,6 +393,9 @@ export class WindowsDriver implements AppDriver {
       case "checked":
         if (el.checked === undefined) return { pass: false, actual: `${describeElement(el)} cannot be checked`, retryable: false };
         return reading(el.checked === expect.checked, el.checked ? "checked" : "not checked");
+      case "selected":
+        if (el.itemSelected === undefined) return { pass: false, actual: `${describeElement(el)} is not a tab or an item that can be selected`, retryable: false };
+        return reading(el.itemSelected === expect.selected, el.itemSelected ? "selected" : "not selected");
       case "text_contains": {
         if (el.password) return { pass: false, actual: "a password field, whose value is never read", retryable: false };
         const text = textOf(el);
@@ -404,16 +436,12 @@ export class WindowsDriver implements AppDriver {
 
   /** What the window shows: its title and every visible control's name and value (never a password). */
   async #windowText(main: TopWindow): Promise<string> {
-    const parts = [main.title];
-    for (const g of await this.#elements()) {
-      if (g.window.handle !== main.handle) parts.push(g.window.title);
-      for (const e of g.elements) {
-        const name = plainLabel(e.name);
-        if (name) parts.push(name);
-        if (!e.password && e.value && e.value !== e.name) parts.push(e.value);
-      }
-    }
-    return parts.join("\n");
+    return pageText(main, await this.#elements());
+  }
+
+  /** The window's visible controls as text, and the texts a step could name (for "did you mean"). */
+  async debugSnapshot(redact?: (text: string) => string): Promise<DebugSnapshot> {
+    return windowSnapshot(await this.#elements(), redact);
   }
 
   // ---- frames ------------------------------------------------------------------------------
@@ -443,36 +471,7 @@ export class WindowsDriver implements AppDriver {
 
   async scene(): Promise<SceneInventory> {
     const groups = await this.#elements();
-    const all = groups.flatMap((g) => g.elements);
-    const entries: SceneEntry[] = [];
-    const interactive = all.filter((e) => e.controlType !== "text" && e.controlType !== "group" && e.controlType !== "pane");
-    const readable = all.filter((e) => e.controlType === "text" && plainLabel(e.name) !== "");
-    for (const e of [...interactive, ...readable]) {
-      const name = plainLabel(e.name);
-      const idCount = e.automationId ? all.filter((o) => o.automationId === e.automationId).length : 0;
-      const target = idCount === 1 ? `id:${e.automationId}` : name ? `text:${name}` : undefined;
-      if (!target) continue;
-      entries.push({
-        target,
-        tag: e.controlType,
-        actionable: e.controlType !== "text",
-        ...(name ? { text: name.slice(0, 80) } : {}),
-        ...(e.password ? { type: "password" } : {}),
-        ...(!e.password && e.value !== undefined && e.value !== e.name ? { value: e.value.slice(0, 80) } : {}),
-        ...(e.checked !== undefined ? { checked: e.checked } : {}),
-        ...(!e.enabled ? { disabled: true } : {}),
-        ...(e.items ? { options: e.items.slice(0, 60) } : {}),
-      });
-    }
-    const main = groups[0]?.window ?? this.#window;
-    return {
-      url: "",
-      title: main.title,
-      text: clip((await this.#windowText(main)).replace(/\s+/g, " "), 2000),
-      entries: entries.slice(0, SCENE_CAP),
-      omitted: Math.max(0, entries.length - SCENE_CAP),
-      loaded: true,
-    };
+    return sceneOf(groups[0]?.window ?? this.#window, groups);
   }
 
   // ---- lifecycle ---------------------------------------------------------------------------

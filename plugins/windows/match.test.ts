@@ -26,3 +26,35 @@ test("a control's text is a field's value, else its label; long text is clipped"
   expect(textOf(el("2", "&Greet", "button"))).toBe("Greet");
   expect(clip("x".repeat(300)).length).toBe(201);
 });
+
+test("a cell is named by its column and the texts of its row", async () => {
+  const { cellsAt } = await import("./match.ts");
+  const cell = (ref: string, name: string, row: number, column: string, table = "t") => el(ref, name, "cell", { cell: { table, row, column } });
+  const tree = [cell("a", "notes.txt", 0, "Name"), cell("b", "Text", 0, "Type"), cell("c", "photo.png", 1, "Name"), cell("d", "Image", 1, "Type"), cell("e", "notes.txt", 0, "Name", "u"), cell("f", "Text", 0, "Kind", "u")];
+  expect(cellsAt(tree, "type", ["photo"]).map((e) => e.ref)).toEqual(["d"]);
+  expect(cellsAt(tree, "Type", ["notes.txt", "Text"]).map((e) => e.ref)).toEqual(["b"]);
+  expect(cellsAt(tree, "Type", ["Video"])).toEqual([]);
+  expect(matchRung(tree, rung("structural", { kind: "cell", column_text: "Name", row_anchor: "Image" }), "any").map((e) => e.ref)).toEqual(["c"]);
+});
+
+test("\"status bar\" names the status bar unless a control is labelled so", () => {
+  const bar = el("s", "", "statusbar", { value: "Ready" });
+  expect(matchRung([bar], rung("text_anchor", { text: "status bar" }), "any").map((e) => e.ref)).toEqual(["s"]);
+  expect(matchRung([bar, el("l", "Status bar", "text")], rung("text_anchor", { text: "Status Bar" }), "any").map((e) => e.ref)).toEqual(["l"]);
+  expect(textOf(bar)).toBe("Ready");
+});
+
+test("the nearest texts come first: containing ones, then by edit distance", async () => {
+  const { nearestTexts } = await import("./match.ts");
+  expect(nearestTexts("Edit", ["File", "Edit menu", "Format", "View", "Help", "Exit"], 3)).toEqual(["Edit menu", "Exit", "File"]);
+  expect(nearestTexts("x", [])).toEqual([]);
+});
+
+test("a label with ` > ` is a path of labels; a ladder naming the text or a cell is what a miss quotes", async () => {
+  const { labelPath, wantedText } = await import("./match.ts");
+  expect(labelPath([rung("text_anchor", { text: "File > Save As…" })])).toEqual(["File", "Save As…"]);
+  expect(labelPath([rung("text_anchor", { text: "A >B" })])).toBeUndefined();
+  expect(labelPath([rung("text_anchor", { text: " > Save" })])).toBeUndefined();
+  expect(wantedText([rung("native_id", { automation_id: "15" })])).toBe("15");
+  expect(wantedText([rung("structural", { kind: "cell", column_text: "Size", row_anchor: "a" })])).toBe("Size");
+});

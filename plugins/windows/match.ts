@@ -1,5 +1,6 @@
-// Which controls a selector rung names: AutomationId, control type and name, or a label (a static
-// label standing for the control after it when the action needs a field). Pure.
+// Which controls a selector rung names: AutomationId, control type and name, a table cell by its
+// column and row, or a label (a static label standing for the control after it when the action
+// needs a field; `"status bar"` standing for the window's status bar). Pure.
 import type { Selector } from "../../src/plugins/api.ts";
 import { isEditable, plainLabel, type WinElement } from "./backend.ts";
 
@@ -36,6 +37,10 @@ export function matchRung(elements: readonly WinElement[], rung: Selector, want:
   const p = rung.payload;
   const id = typeof p["automation_id"] === "string" ? p["automation_id"] : typeof p["id"] === "string" ? p["id"] : undefined;
   if (rung.tier === "native_id" && id !== undefined) return elements.filter((e) => e.automationId === id);
+  if (rung.tier === "structural" && p["kind"] === "cell" && typeof p["column_text"] === "string" && typeof p["row_anchor"] === "string") {
+    const also = Array.isArray(p["row_anchor_also"]) ? p["row_anchor_also"].filter((a): a is string => typeof a === "string") : [];
+    return cellsAt(elements, p["column_text"], [p["row_anchor"], ...also]);
+  }
   if (rung.tier === "structural" && typeof p["control_type"] === "string") {
     const name = typeof p["name"] === "string" ? p["name"] : undefined;
     return elements.filter((e) => e.controlType === p["control_type"] && (name === undefined || plainLabel(e.name) === name));
@@ -45,7 +50,9 @@ export function matchRung(elements: readonly WinElement[], rung: Selector, want:
   const role = typeof p["role"] === "string" ? p["role"] : undefined;
   const types = (role ? ROLE_TYPES[role] : undefined) ?? WANT_TYPES[want];
   const exact = elements.filter((e) => plainLabel(e.name) === text);
-  const named = exact.length > 0 ? exact : elements.filter((e) => plainLabel(e.name).toLowerCase() === text.toLowerCase());
+  const loose = exact.length > 0 ? exact : elements.filter((e) => plainLabel(e.name).toLowerCase() === text.toLowerCase());
+  // `"status bar"` names the window's status bar when no control is labelled so.
+  const named = loose.length > 0 || text.toLowerCase() !== STATUS_BAR_LABEL ? loose : elements.filter((e) => e.controlType === "statusbar");
   const out: WinElement[] = [];
   for (const e of named) {
     const el = types && !types.includes(e.controlType) && e.controlType === "text" ? labelled(elements, e, types) : e;
@@ -60,6 +67,79 @@ function labelled(elements: readonly WinElement[], label: WinElement, types: rea
   for (const e of elements.slice(start + 1)) {
     if (types.includes(e.controlType)) return e;
     if (e.controlType === "text" && plainLabel(e.name) !== "") return undefined;
+  }
+  return undefined;
+}
+
+/** The label that names a window's status bar: `the "status bar" shows Ready`. */
+export const STATUS_BAR_LABEL = "status bar";
+
+/**
+ * The cells in column `column` (its header text, case-insensitive) of the table rows whose cells
+ * contain every anchor; one per matching row, in row order.
+ */
+export function cellsAt(elements: readonly WinElement[], column: string, anchors: readonly string[]): WinElement[] {
+  const rows = new Map<string, WinElement[]>();
+  for (const e of elements) {
+    if (!e.cell) continue;
+    const key = `${e.cell.table}#${e.cell.row}`;
+    rows.set(key, [...(rows.get(key) ?? []), e]);
+  }
+  const wanted = column.toLowerCase();
+  const out: WinElement[] = [];
+  for (const cells of rows.values()) {
+    if (!anchors.every((a) => cells.some((c) => c.name.includes(a)))) continue;
+    const hit = cells.find((c) => c.cell!.column.toLowerCase() === wanted);
+    if (hit) out.push(hit);
+  }
+  return out;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * The texts of `texts` nearest to `wanted`, at most `max`, best first: those containing it or
+ * contained in it, then by edit distance (case-insensitive). What a miss shows, so a user sees
+ * what the window offers.
+ */
+export function nearestTexts(wanted: string, texts: readonly string[], max = 5): string[] {
+  const w = wanted.toLowerCase();
+  const distinct = [...new Set(texts.map((t) => t.trim()).filter((t) => t !== "" && t.length <= 80))];
+  const score = (t: string): number => {
+    const l = t.toLowerCase();
+    if (l.includes(w) || (l.length >= 3 && w.includes(l))) return Math.abs(l.length - w.length) / 1000;
+    return editDistance(w, l);
+  };
+  return distinct.map((t) => ({ t, s: score(t) })).sort((a, b) => a.s - b.s).slice(0, max).map((x) => x.t);
+}
+
+/**
+ * The labels of a path, `File > Save As…` (a text rung holding ` > `): each names a control
+ * clicked in turn. Undefined for any other ladder.
+ */
+export function labelPath(ladder: readonly Selector[]): string[] | undefined {
+  for (const rung of ladder) {
+    const text = rung.tier === "text_anchor" ? rung.payload["text"] : undefined;
+    if (typeof text !== "string" || !text.includes(" > ")) continue;
+    const labels = text.split(" > ").map((l) => l.trim());
+    return labels.length >= 2 && labels.every((l) => l !== "") ? labels : undefined;
+  }
+  return undefined;
+}
+
+/** The text a ladder names (its label, AutomationId or table cell), for a miss's message. */
+export function wantedText(ladder: readonly Selector[]): string | undefined {
+  for (const rung of ladder) {
+    const p = rung.payload;
+    for (const key of ["text", "id", "automation_id", "column_text", "name"]) if (typeof p[key] === "string" && p[key] !== "") return p[key];
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { SpecError } from "../diagnostics/diagnostic.ts";
+import { FlowproofError, SpecError } from "../diagnostics/diagnostic.ts";
+import { defineAdapter } from "../plugins/api.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
 import { loadFlowText } from "../spec/flow.ts";
 import type { TraceHeader } from "../trace/schema.ts";
@@ -117,6 +118,47 @@ describe("openExecution through real Chromium", () => {
       await execution.activate(undefined);
       expect(execution.baseUrl).toBe(`${server.url}/greeter.html`);
       expect(await execution.start(undefined)).toEqual({ ok: false, detail: "the flow has no step" });
+    } finally {
+      await releaseSurface(execution.surface, undefined);
+    }
+  });
+});
+
+describe("openExecution's launch errors", () => {
+  // An adapter that cannot start its program quotes the command it was given and the program's
+  // stderr, as the Windows adapter does.
+  const failing = defineAdapter({
+    kind: "probe-desktop",
+    capabilities: [],
+    open: async () => ({
+      launch: async (config) => {
+        throw new FlowproofError({ code: "app-launch", message: `\`${String(config["command"])}\` exited with code 3; its stderr: token tok-4711-canary refused`, hint: `run ${String(config["command"])} by hand` });
+      },
+      close: async () => undefined,
+    }),
+  });
+
+  test("leave with every resolved value redacted: the command reads as written and the echoed stderr is redacted", async () => {
+    const secrets = new Map<string, string>();
+    const app = { name: "probe-desktop", adapter: "probe-desktop", command: "C:\\nope\\missing.exe --token ${SECRET_TOKEN}", window_title: "Nope" };
+    const error = await openExecution({ flow: { file: "/tmp/t.flow.yaml" }, target: { app, shaping: {} }, env: { SECRET_TOKEN: "tok-4711-canary" }, secrets, log: () => undefined, adapters: [failing], headed: false }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(FlowproofError);
+    const e = error as FlowproofError;
+    expect(e.code).toBe("app-launch");
+    expect(e.message).toBe("`C:\\nope\\missing.exe --token ${SECRET_TOKEN}` exited with code 3; its stderr: token ${SECRET_TOKEN} refused");
+    expect(JSON.stringify(e.diagnostics)).not.toContain("canary");
+  });
+
+  test("of a multi-surface flow's program leave redacted too", async () => {
+    const secrets = new Map<string, string>();
+    // The surface's start URL holds the secret; the adapter's error quotes it.
+    const apps = { gui: { name: "gui", adapter: "probe-desktop", url: "http://127.0.0.1:9/${SECRET_TOKEN}" } };
+    const execution = await openExecution({ flow: { file: "/tmp/t.flow.yaml" }, target: { app: { name: "multi", adapter: "multi" }, apps, shaping: {} }, env: { SECRET_TOKEN: "tok-4711-canary" }, secrets, log: () => undefined, adapters: [failing], headed: false });
+    try {
+      const started = await execution.start("gui").catch((error: unknown) => ({ ok: false as const, detail: error instanceof Error ? error.message : String(error) }));
+      expect(started.ok).toBe(false);
+      expect(JSON.stringify(started)).toContain("${SECRET_TOKEN}");
+      expect(JSON.stringify(started)).not.toContain("canary");
     } finally {
       await releaseSurface(execution.surface, undefined);
     }

@@ -6,7 +6,7 @@
 import { dirname } from "node:path";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import type { AdapterPlugin, AssertionPlugin, RunMode } from "../plugins/api.ts";
-import { systemClock, type EffectPolicy, type ExecutionContext, type StructuredContext } from "../engine/context.ts";
+import { redactError, systemClock, type EffectPolicy, type ExecutionContext, type StructuredContext } from "../engine/context.ts";
 import { LeakWatch, leakVariables } from "../engine/secret-scan.ts";
 import type { AppInfo, TraceHeader, TraceStep } from "../trace/schema.ts";
 import type { Flow } from "../spec/flow.ts";
@@ -135,20 +135,25 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
   const startUrl = rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank";
   const config = withHeaded({ ...launchConfig(target.shaping, flow.file, env, secrets), ...desktopConfig(target.app, env, secrets) }, headed);
   const apps = target.apps;
+  // An adapter's launch error may quote what it was given (a resolved command, a connection
+  // name) or echo the program's stderr: it leaves here with every secret redacted.
+  const launching = (opening: Promise<OpenedSurface>): Promise<OpenedSurface> => opening.catch((error: unknown) => {
+    throw redactError(error, secrets);
+  });
   let surface: OpenedSurface;
   let multi: ReturnType<typeof openMultiSurface> | undefined;
   if (apps) {
     // One driver per `apps:` surface from one browser, each launched at its first block.
     const pool = options.pool ?? new SessionPool({ shared: sharesBrowser(env) });
     const entries = surfaceEntries(apps, target.shaping, flow.file, env, secrets, flow.apps);
-    multi = openMultiSurface(entries, (e) => pool.open(e.kind, flow.file, log, options.adapters, e.config && withHeaded(e.config, headed)), () => (pool === options.pool ? Promise.resolve() : pool.close()));
+    multi = openMultiSurface(entries, (e) => launching(pool.open(e.kind, flow.file, log, options.adapters, e.config && withHeaded(e.config, headed))), () => (pool === options.pool ? Promise.resolve() : pool.close()));
     surface = multi.surface;
   } else {
     // A SAP flow logs on with the connection in the header and the login in the spec now.
     const kindConfig = target.app.adapter === "sap" ? { ...config, ...sapLaunchConfig(sapHeaderOf(target.app), flow.sap ?? {}, env, secrets) } : config;
-    surface = options.pool
-      ? await options.pool.open(target.app.adapter, flow.file, log, options.adapters, kindConfig)
-      : await openSurface(target.app.adapter, flow.file, log, options.adapters, kindConfig);
+    surface = await launching(options.pool
+      ? options.pool.open(target.app.adapter, flow.file, log, options.adapters, kindConfig)
+      : openSurface(target.app.adapter, flow.file, log, options.adapters, kindConfig));
   }
   const set = multi?.set;
   // The steps' captures: a Windows app surface's launch command resolves them when it starts.

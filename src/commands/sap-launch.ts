@@ -43,7 +43,11 @@ export function sapLaunchConfig(header: SapHeader, keys: SapKeys, env: Readonly<
   }
   const ctx = { env, captures: new Map<string, string>(), secrets };
   const config: Record<string, unknown> = {};
-  if (header.connection !== undefined) config["connection"] = resolveText(header.connection, ctx).value;
+  if (header.connection !== undefined) {
+    config["connection"] = resolveText(header.connection, ctx).value;
+    // Messages name the connection as written: a `${VAR}` stays a reference there.
+    config["connection_ref"] = header.connection;
+  }
   const resolve = (raw: string, name: string): string => {
     const value = resolveText(raw, ctx).value;
     // A literal password (or user) is as secret as a `${VAR}` one: redact it everywhere too.
@@ -66,6 +70,9 @@ export function sapLaunchConfig(header: SapHeader, keys: SapKeys, env: Readonly<
       ...(nonEmpty(env["SAP_CLIENT"]) ? { client: env["SAP_CLIENT"] } : {}),
       ...(nonEmpty(env["SAP_LANGUAGE"]) ? { language: env["SAP_LANGUAGE"] } : {}),
     };
+    config["user_ref"] = "${SAP_USER}";
+  } else if (header.connection !== undefined && nonEmpty(env["SAP_USER"])) {
+    // A user without a password: the adapter names the missing password instead of logging on as someone else.
     config["user_ref"] = "${SAP_USER}";
   }
   const timeout = env["FLOWPROOF_SAP_CONNECT_TIMEOUT_MS"];

@@ -123,6 +123,8 @@ describe("compileStep", () => {
     ['the "Save" button is disabled', { enabled: false }, text("Save", { role: "button" })],
     ['the "Agree" checkbox is checked', { checked: true }, text("Agree", { role: "checkbox" })],
     ['the "Agree" checkbox is not checked', { checked: false }, text("Agree", { role: "checkbox" })],
+    ['the "Graphics" is selected', { selected: true }, text("Graphics")],
+    ['the "Audio" is not selected', { selected: false }, text("Audio")],
     ['the "Balance" is empty', { value_empty: true }, text("Balance")],
     ['the "Balance" is not empty', { value_empty: false }, text("Balance")],
     ['the "Row" appears 0 times', { element_count: 0 }, text("Row")],

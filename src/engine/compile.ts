@@ -147,6 +147,8 @@ function compileAssertion(
       return element(a.target, { enabled: a.enabled });
     case "checked":
       return element(a.target, { checked: !a.negate });
+    case "selected":
+      return element(a.target, { selected: !a.negate });
     case "empty":
       return element(a.target, { value_empty: !a.negate });
     case "count":

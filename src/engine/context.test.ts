@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { redact, shortenShown, SHOWN_TEXT_CLOSE, SHOWN_TEXT_MAX, SHOWN_TEXT_OPEN } from "./context.ts";
+import { FlowproofError } from "../diagnostics/diagnostic.ts";
+import { redact, redactError, shortenShown, SHOWN_TEXT_CLOSE, SHOWN_TEXT_MAX, SHOWN_TEXT_OPEN } from "./context.ts";
 
 describe("redact", () => {
   test("replaces each secret value with its reference", () => {
@@ -100,5 +101,41 @@ describe("shortenShown", () => {
 
   test("never cuts a reference in two", () => {
     expect(shortenShown("ab ${TOKEN} cd", 6)).toBe("ab …");
+  });
+});
+
+describe("redact keeps references whole", () => {
+  test("a value that is part of a variable's name leaves a reference as written alone, and redacting twice changes nothing", () => {
+    const secrets = new Map([["CLERK_USER", "clerk"], ["PW", "s3cret-pw"]]);
+    expect(redact("SAP refused the login of ${CLERK_USER} (clerk, s3cret-pw)", secrets)).toBe("SAP refused the login of ${CLERK_USER} (${CLERK_USER}, ${PW})");
+    const once = redact("typed ${captured.clerk} as clerk into ${PW}", secrets);
+    expect(once).toBe("typed ${captured.clerk} as ${CLERK_USER} into ${PW}");
+    expect(redact(once, secrets)).toBe(once);
+  });
+
+  test("a literal `${…}` that is not a reference of the run is redacted like any text", () => {
+    expect(redact("the page shows ${s3cret-pw} and ${clerk}", new Map([["PW", "s3cret-pw"], ["U", "clerk"]]))).toBe("the page shows ${${PW}} and ${${U}}");
+  });
+});
+
+describe("redactError", () => {
+  const secrets = new Map([["SECRET_TOKEN", "tok-4711-canary"]]);
+
+  test("redacts a FlowproofError's message, hint and notes, keeping its code and name", () => {
+    class LaunchError extends FlowproofError {}
+    const error = new LaunchError({ code: "app-launch", message: "`a.exe --token tok-4711-canary` exited", hint: "its stderr: bad tok-4711-canary", notes: [{ message: "tried tok-4711-canary" }] });
+    const out = redactError(error, secrets) as FlowproofError;
+    expect(out).toBeInstanceOf(FlowproofError);
+    expect(out.code).toBe("app-launch");
+    expect(out.name).toBe("LaunchError");
+    expect(out.message).toBe("`a.exe --token ${SECRET_TOKEN}` exited");
+    expect(out.diagnostics[0]).toMatchObject({ hint: "its stderr: bad ${SECRET_TOKEN}", notes: [{ message: "tried ${SECRET_TOKEN}" }] });
+    expect(JSON.stringify(out)).not.toContain("canary");
+    expect(out.cause).toBeUndefined();
+  });
+
+  test("redacts a plain error's message and passes anything else through", () => {
+    expect((redactError(new TypeError("spawn tok-4711-canary failed"), secrets) as Error).message).toBe("spawn ${SECRET_TOKEN} failed");
+    expect(redactError(42, secrets)).toBe(42);
   });
 });

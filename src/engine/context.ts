@@ -3,6 +3,7 @@
 // a cache of compiled secret patterns.
 import type { AppDriver, AssertionPlugin, RunMode } from "../plugins/api.ts";
 import type { LeakWatch } from "./secret-scan.ts";
+import { FlowproofError, type Diagnostic } from "../diagnostics/diagnostic.ts";
 
 /** The flow's `effects:` (default `on`). */
 export type EffectPolicy = "on" | "strict" | "off";
@@ -66,6 +67,10 @@ export interface StructuredContext {
  */
 export const SHOWN_TEXT_OPEN = "\uE000";
 export const SHOWN_TEXT_CLOSE = "\uE001";
+/** A reference held while `redact` works: this character, then one private-use character numbering it. */
+const REF_OPEN = "\uE002";
+const REF_BASE = 0xf000;
+const REF_HELD = /\uE002([\uF000-\uF8FF])/g;
 /** Characters of one page text a message keeps, counted after redaction. */
 export const SHOWN_TEXT_MAX = 120;
 
@@ -188,15 +193,56 @@ export function shortenShown(text: string, max = SHOWN_TEXT_MAX): string {
  * errors, debug files, logs.
  */
 export function redact(text: string, secrets: ReadonlyMap<string, string>): string {
-  let out = text;
+  // References already in the text (`${CLERK_USER}` as written, `${captured.x}`) and those put in
+  // on the way stand in as placeholders until the end, so a value that is part of a variable's
+  // name (CLERK_USER=clerk) never splits a reference, and redacting twice changes nothing.
+  const refs: string[] = [];
+  const held = new Map<string, string>();
+  const hold = (ref: string): string => {
+    let token = held.get(ref);
+    if (token === undefined) {
+      token = `${REF_OPEN}${String.fromCharCode(REF_BASE + refs.push(ref) - 1)}`;
+      held.set(ref, token);
+    }
+    return token;
+  };
+  let out = text.replace(/\$\{(captured\.[A-Za-z_][\w.]*|[A-Za-z_]\w*)\}/g, (ref, name: string) => (name.startsWith("captured.") || secrets.has(name) ? hold(ref) : ref));
   const entries = [...secrets.entries()].filter(([, v]) => v.length >= MIN_SECRET).sort((a, b) => b[1].length - a[1].length);
   for (const [name, value] of entries) {
     const ref = `\${${name}}`;
     const forms = formsOf(value);
-    out = out.replace(forms.pattern, () => ref);
-    for (const form of forms.base64) out = out.split(form).join(ref);
-    if (forms.cut) out = out.replace(forms.cut, () => `${ref}…`);
+    out = out.replace(forms.pattern, () => hold(ref));
+    for (const form of forms.base64) out = out.split(form).join(hold(ref));
+    if (forms.cut) out = out.replace(forms.cut, () => `${hold(ref)}…`);
   }
+  if (refs.length > 0) out = out.replace(REF_HELD, (_, i: string) => refs[i.charCodeAt(0) - REF_BASE]!);
   if (!out.includes(SHOWN_TEXT_OPEN) && !out.includes(SHOWN_TEXT_CLOSE)) return out;
   return out.replace(/\uE000([^\uE000\uE001]*)\uE001/g, (_, shown: string) => shortenShown(shown)).replace(/[\uE000\uE001]/g, "");
+}
+
+/**
+ * `error` with every secret redacted from what it says (message, hint, notes): for an error raised
+ * outside the step loop, such as an adapter's launch error that quotes the resolved command or the
+ * program's stderr. A FlowproofError keeps its code and name; the original is not kept as the cause,
+ * since it still holds the values.
+ */
+export function redactError(error: unknown, secrets: ReadonlyMap<string, string>): unknown {
+  if (secrets.size === 0) return error;
+  if (error instanceof FlowproofError) {
+    const clean = (d: Diagnostic): Diagnostic => ({
+      ...d,
+      message: redact(d.message, secrets),
+      ...(d.hint !== undefined ? { hint: redact(d.hint, secrets) } : {}),
+      ...(d.notes ? { notes: d.notes.map((n) => ({ ...n, message: redact(n.message, secrets) })) } : {}),
+    });
+    const copy = new FlowproofError(error.diagnostics.map(clean));
+    copy.name = error.name;
+    return copy;
+  }
+  if (error instanceof Error) {
+    const copy = new Error(redact(error.message, secrets));
+    copy.name = error.name;
+    return copy;
+  }
+  return typeof error === "string" ? redact(error, secrets) : error;
 }

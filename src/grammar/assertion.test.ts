@@ -72,6 +72,8 @@ describe("parseAssertionText", () => {
       { kind: "shows", target: { kind: "framed", frame: { kind: "text", text: "checkout" }, inner: { kind: "css", selector: "#total" } }, text: lit("Total 42.00") },
     ],
     ["windows", 'the "Wrap" checkbox is checked', { kind: "checked", target: { ...el("Wrap"), role: "checkbox" }, negate: false }],
+    ["windows", 'the "Graphics" is selected', { kind: "selected", target: el("Graphics"), negate: false }],
+    ["web", 'the "Profile" is not selected', { kind: "selected", target: el("Profile"), negate: true }],
   ])("reads on %s: %s", (app, input, assertion) => {
     expect(parseAssertionText(slice(input), { app })).toEqual({ ok: true, value: assertion });
   });

@@ -19,7 +19,7 @@ const isStyleProp = (p: string): p is StyleProp => (STYLE_PROPS as readonly stri
 const COMPUTED = /^\$\{captured\.([a-z][a-z0-9_]*)\}\s*([+-])\s*(\d+(?:\.\d+)?)$/;
 const ARITHMETIC = /\$\{captured\.[^}]*\}\s*(?:[-+*/]\s*\$\{|[*/])/;
 const PREDICATES =
-  "`shows <text>`, `does not show <text>`, `field contains <text>`, `is [not] visible`, `is enabled|disabled`, `checkbox is [not] checked`, `is [not] empty`, `appears <N> times`, `attribute <name> is [not] <value>`, `has attribute <name>` or `style color is <value>`";
+  "`shows <text>`, `does not show <text>`, `field contains <text>`, `is [not] visible`, `is enabled|disabled`, `checkbox is [not] checked`, `is [not] selected`, `is [not] empty`, `appears <N> times`, `attribute <name> is [not] <value>`, `has attribute <name>` or `style color is <value>`";
 
 /** Parses the text of an `assert:` step (trimmed, non-empty) for the given app kind. */
 export function parseAssertionText(s: Slice, ctx: ParseContext): ParseResult<Assertion> {
@@ -163,6 +163,7 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
     }
     return ok({ kind: "checked", target, negate: m[1] !== undefined });
   }
+  if ((m = /^is\s+(not\s+)?selected$/i.exec(t))) return ok({ kind: "selected", target, negate: m[1] !== undefined });
   if ((m = /^is\s+(not\s+)?empty$/i.exec(t))) return ok({ kind: "empty", target, negate: m[1] !== undefined });
   if (/^appears?\b/i.test(t)) return parseCount(tail, target);
   if ((m = /^attribute\s+(\S+)\s+is\s+(not\s+)?(.+)$/i.exec(t)) && m[1] !== undefined && m[3] !== undefined) {

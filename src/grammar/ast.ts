@@ -175,6 +175,8 @@ export type Assertion = Bound & (
   | { readonly kind: "visible"; readonly target: Target; readonly negate: boolean }
   | { readonly kind: "enabled"; readonly target: Target; readonly enabled: boolean }
   | { readonly kind: "checked"; readonly target: Target; readonly negate: boolean }
+  /** `the "…" is [not] selected`: a tab, a list or tree item, an option (its own selection state). */
+  | { readonly kind: "selected"; readonly target: Target; readonly negate: boolean }
   | { readonly kind: "empty"; readonly target: Target; readonly negate: boolean }
   /** `the "…" appears N times` (element count; 0 allowed). */
   | { readonly kind: "count"; readonly target: Target; readonly count: number }

@@ -47,6 +47,8 @@ export type Expectation =
   | { readonly kind: "visible"; readonly visible: boolean }
   | { readonly kind: "count"; readonly count: number }
   | { readonly kind: "checked"; readonly checked: boolean }
+  /** A tab, a list or tree item, an option: whether it is the selected one. */
+  | { readonly kind: "selected"; readonly selected: boolean }
   | { readonly kind: "enabled"; readonly enabled: boolean }
   /** Exact, case-sensitive attribute value (name case-insensitive); `negate` passes when absent. */
   | { readonly kind: "attribute"; readonly name: string; readonly value: string; readonly negate: boolean }

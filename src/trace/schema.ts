@@ -126,6 +126,7 @@ export const Expect = Type.Union([
   expectVariant({ element_present: Type.Boolean() }, "the element is visible (`true`) / absent or hidden (`false`)"),
   expectVariant({ enabled: Type.Boolean() }, "the element is enabled / disabled"),
   expectVariant({ checked: Type.Boolean() }, "the checkbox, radio or switch is (not) checked"),
+  expectVariant({ selected: Type.Boolean() }, "the tab, list or tree item, or option is (not) the selected one"),
   expectVariant({ value_empty: Type.Boolean() }, "the field's value is (not) empty"),
   expectVariant({ element_count: Int() }, "exactly that many elements match (0 allowed)"),
   expectVariant({ attribute: Type.String(), value_equals: Type.String(), negate: Negate }, "the attribute equals `value_equals`; with `negate`, it differs or is absent"),

@@ -2,7 +2,7 @@
 // emptiness, counts, checked/enabled state, attributes, computed styles).
 import type { CheckAnswer, CheckRequest } from "./protocol.ts";
 import { deepQueryAll, deepText, isVisible, lower, norm, short } from "./dom.ts";
-import { checkedOf, describe, isDisabled } from "./roles.ts";
+import { checkedOf, describe, isDisabled, selectedOf } from "./roles.ts";
 import { resolve, resolveRung } from "./resolver.ts";
 import { valueOf } from "./values.ts";
 
@@ -122,6 +122,11 @@ export const check = (req: CheckRequest): CheckAnswer => {
       const c = checkedOf(el);
       if (c === undefined) return { pass: false, actual: `${describe(el)} is not a checkbox, radio or switch`, tier };
       return { pass: c === e.checked, actual: c ? "checked" : "not checked", tier };
+    }
+    case "selected": {
+      const s = selectedOf(el);
+      if (s === undefined) return { pass: false, actual: `${describe(el)} is not a tab, option or item that can be selected (no aria-selected)`, tier };
+      return { pass: s === e.selected, actual: s ? "selected" : "not selected", tier };
     }
     case "enabled": {
       const d = isDisabled(el);

@@ -65,6 +65,15 @@ export const isDisabled = (el: Element) => {
 export const kindOf = (el: Element) =>
   el instanceof HTMLInputElement ? `input:${el.type}` : el instanceof HTMLSelectElement ? "select" : el.tagName.toLowerCase();
 
+/** Whether a tab, option or item is the selected one (`<option>`'s own state, else aria-selected); undefined when it cannot be. */
+export const selectedOf = (el: Element): boolean | undefined => {
+  if (el instanceof HTMLOptionElement) return el.selected;
+  const aria = el.getAttribute("aria-selected");
+  if (aria === "true") return true;
+  if (aria === "false") return false;
+  return undefined;
+};
+
 export const checkedOf = (el: Element): boolean | undefined => {
   if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) return el.checked;
   const aria = el.getAttribute("aria-checked");

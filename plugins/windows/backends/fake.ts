@@ -2,7 +2,7 @@
 // the focused control of the foreground window (or in another window's log when focus was
 // stolen), programs that start or fail. Implements both Desktop and ElementBackend.
 import type { Rect } from "../../../src/plugins/api.ts";
-import type { ControlType, Desktop, ElementBackend, Launched, MouseButton, TopWindow, WinElement } from "../backend.ts";
+import type { CellPlace, ControlType, Desktop, ElementBackend, Launched, MouseButton, TopWindow, WinElement } from "../backend.ts";
 
 export interface FakeControl {
   ref: string;
@@ -17,8 +17,13 @@ export interface FakeControl {
   value?: string;
   items?: string[];
   selected?: string[];
+  itemSelected?: boolean;
+  expanded?: boolean;
+  cell?: CellPlace;
   /** What a press of it does (a button's effect). */
   onInvoke?: () => void;
+  /** What a real click on it does (a tab's or an item's effect); `count` 2 for a double-click. */
+  onClick?: (count: number, button: MouseButton) => void;
 }
 
 export interface FakeWindow {
@@ -163,7 +168,10 @@ export class FakeDesktop implements Desktop, ElementBackend {
   async click(x: number, y: number, button: MouseButton, count: 1 | 2): Promise<void> {
     this.clicks.push({ x, y, button, count });
     const hit = this.windows.flatMap((w) => w.controls).find((c) => x >= c.rect.x && x < c.rect.x + c.rect.width && y >= c.rect.y && y < c.rect.y + c.rect.height);
-    if (hit) this.focusedRef = hit.ref;
+    if (hit) {
+      this.focusedRef = hit.ref;
+      hit.onClick?.(count, button);
+    }
   }
 
   async capture(w: TopWindow): Promise<{ png: Uint8Array; rect: Rect }> {
@@ -196,6 +204,9 @@ export class FakeDesktop implements Desktop, ElementBackend {
       ...(c.value !== undefined && !c.password ? { value: c.value } : {}),
       ...(c.items ? { items: [...c.items] } : {}),
       ...(c.selected ? { selected: [...c.selected] } : {}),
+      ...(c.itemSelected !== undefined ? { itemSelected: c.itemSelected } : {}),
+      ...(c.expanded !== undefined ? { expanded: c.expanded } : {}),
+      ...(c.cell ? { cell: { ...c.cell } } : {}),
     }));
   }
 

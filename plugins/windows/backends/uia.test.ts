@@ -96,4 +96,22 @@ describe("the UI Automation backend", () => {
     expect(api.focused).toBe(name);
     expect(r.ok ? "" : r.detail).toContain("the field holds \"\" after typing");
   });
+
+  test("tab, tree and list items carry their selection; a list view's items are elements; a status bar's value is its parts", async () => {
+    const backend = uiaBackend(fakeUia([
+      node("", 50018, { children: [node("General", 50019, { selected: true }), node("Sharing", 50019, { selected: false })] }),
+      node("", 50023, { children: [node("Documents", 50024, { selected: false })] }),
+      node("Files", 50028, { children: [node("notes.txt", 50029, { selected: true })] }),
+      node("Icons", 50008, { children: [node("photo.png", 50007)] }),
+      node("photo.png", 50007),
+      node("", 50017, { children: [node("Ready", 50020), node(" 3 items ", 50020)] }),
+    ]));
+    const els = await backend.elements(WINDOW);
+    expect(els.map((e) => [e.controlType, e.name, e.itemSelected])).toEqual([
+      ["tablist", "", undefined], ["tab", "General", true], ["tab", "Sharing", false], ["tree", "", undefined], ["treeitem", "Documents", false],
+      ["table", "Files", undefined], ["listitem", "notes.txt", true], ["list", "Icons", undefined], ["listitem", "photo.png", undefined],
+      ["statusbar", "", undefined], ["text", "Ready", undefined], ["text", " 3 items ", undefined],
+    ]);
+    expect(els.find((e) => e.controlType === "statusbar")?.value).toBe("Ready | 3 items");
+  });
 });

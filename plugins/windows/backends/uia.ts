@@ -1,5 +1,6 @@
 // The UI Automation element backend: a window's element tree (UIA ControlType, Name, AutomationId,
-// IsPassword, patterns for values, toggles and selections). Primary on Windows; chosen per window
+// IsPassword, patterns for values, toggles and selections; tab, tree and list items with their
+// SelectionItem state, menu items, header items, status bars). Primary on Windows; chosen per window
 // only when UIA can search it (Wine's UIA cannot, so there the Win32 backend is used). The UIA
 // calls come through a small interface, so the mapping is tested with a fake.
 import type { ControlType, ElementBackend, TopWindow, WinElement } from "../backend.ts";
@@ -34,7 +35,12 @@ const CONTROL_TYPES: ReadonlyMap<number, ControlType> = new Map([
   [50000, "button"], [50002, "checkbox"], [50003, "combobox"], [50004, "edit"], [50005, "hyperlink"],
   [50007, "listitem"], [50008, "list"], [50011, "menuitem"], [50013, "radio"], [50020, "text"],
   [50026, "group"], [50030, "document"], [50033, "pane"],
+  [50017, "statusbar"], [50018, "tablist"], [50019, "tab"], [50021, "toolbar"], [50023, "tree"], [50024, "treeitem"],
+  [50028, "table"], [50029, "listitem"], [50034, "header"], [50035, "headeritem"], [50036, "table"],
 ]);
+/** Items whose SelectionItem pattern says whether they are the selected one. */
+const SELECTABLE_ITEMS: ReadonlySet<ControlType> = new Set<ControlType>(["tab", "treeitem", "listitem"]);
+const LIST_ITEM = 50007;
 
 /** A UIA ControlType id as the driver's control type. */
 export const controlTypeOfUia = (id: number): ControlType => CONTROL_TYPES.get(id) ?? "other";
@@ -59,11 +65,15 @@ export function uiaBackend<H>(api: UiaApi<H>): ElementBackend {
     },
     elements: async (w: TopWindow) => {
       const out: WinElement[] = [];
+      // The item names of the last combo or list box: its items follow it (depth first) and are read through it.
+      let owned: string[] = [];
       for (const [i, h] of api.descendants(Number(w.handle)).entries()) {
         const f = api.facts(h);
         const controlType = controlTypeOfUia(f.controlType);
-        // A combo box's or list's items are read through it, not as controls of their own.
-        if (controlType === "listitem") continue;
+        if (f.controlType === LIST_ITEM && owned[0] === f.name) {
+          owned.shift();
+          continue;
+        }
         const ref = `${w.handle}/${i}`;
         handles.set(ref, h);
         const base: WinElement = {
@@ -82,7 +92,14 @@ export function uiaBackend<H>(api: UiaApi<H>): ElementBackend {
           const names = items.map((c) => api.facts(c).name);
           const selected = items.filter((c) => api.isSelected(c) === true).map((c) => api.facts(c).name);
           const value = controlType === "combobox" ? api.value(h) ?? selected[0] ?? "" : undefined;
+          owned = [...names];
           out.push({ ...base, items: names, selected, ...(value !== undefined ? { value } : {}) });
+        } else if (SELECTABLE_ITEMS.has(controlType)) {
+          const selected = api.isSelected(h);
+          out.push(selected === undefined ? base : { ...base, itemSelected: selected });
+        } else if (controlType === "statusbar") {
+          // A status bar's parts are its text children: its value, as the Win32 backend reads it.
+          out.push({ ...base, name: "", value: api.children(h).map((c) => api.facts(c).name.trim()).filter((t) => t !== "").join(" | ") });
         } else out.push(base);
       }
       return out;

@@ -8,6 +8,16 @@ import * as u from "../ffi/user32.ts";
 import { captureWindow } from "../ffi/gdi32.ts";
 import { assignToJob, createKillOnCloseJob, currentThreadId } from "../ffi/kernel32.ts";
 import { ffiUiaApi, uiaBackend } from "./uia.ts";
+import { openRemoteMemory, type RemoteMemory } from "../ffi/process-memory.ts";
+import type { ControlContext, ControlReader } from "./win32/reader.ts";
+import { SCRATCH } from "./win32/reader.ts";
+import { tabReader } from "./win32/tab.ts";
+import { treeViewReader } from "./win32/tree-view.ts";
+import { listViewReader } from "./win32/list-view.ts";
+import { headerReader } from "./win32/header.ts";
+import { toolbarReader } from "./win32/toolbar.ts";
+import { statusBarReader } from "./win32/status-bar.ts";
+import { menuReader, POPUP_MENU_CLASS, windowMenuElements, type MenuReader } from "./win32/menu.ts";
 
 const BS_TYPEMASK = 0x0f;
 
@@ -27,8 +37,19 @@ export function controlTypeOf(className: string, style: number): ControlType {
   if (c === "listbox") return "list";
   if (c === "static") return "text";
   if (c === "syslink") return "hyperlink";
-  return "other";
+  return CONTAINER_TYPES.get(c) ?? "other";
 }
+
+/** The common controls whose items the readers in ./win32/ read, by class. */
+const CONTAINER_TYPES: ReadonlyMap<string, ControlType> = new Map<string, ControlType>([
+  ["systabcontrol32", "tablist"], ["systreeview32", "tree"], ["syslistview32", "table"], ["sysheader32", "header"],
+  ["toolbarwindow32", "toolbar"], ["msctls_statusbar32", "statusbar"],
+]);
+
+const READERS: readonly ControlReader[] = [tabReader, treeViewReader, listViewReader(u.windowStyle), headerReader, toolbarReader, statusBarReader];
+const readerFor = (className: string): ControlReader | undefined => READERS.find((r) => r.classes.includes(className.toLowerCase()));
+/** How long a control may take to answer one message before its items are given up for this read. */
+const MESSAGE_TIMEOUT_MS = 1_000;
 
 const hwndOf = (handle: string): number => Number(handle);
 
@@ -154,20 +175,65 @@ function element(hwnd: number, focusedHwnd: number): WinElement {
   }
 }
 
-/** Classic controls: the child-window tree, read and driven through window messages. */
-export function win32Backend(): ElementBackend {
+/** A control's items by its reader, with a scratch block in its process shared by one read of the window. */
+function readItems(reader: ControlReader, hwnd: number, el: WinElement, memory: () => RemoteMemory | undefined): WinElement[] {
+  const send = (to: number, msg: number, wParam: number, lParam: number) => u.sendMessageTimeout(to, msg, wParam, lParam, MESSAGE_TIMEOUT_MS) ?? 0;
+  const ctx: ControlContext = {
+    hwnd, element: el, memory,
+    send: (msg, wParam, lParam) => send(hwnd, msg, wParam, lParam),
+    sendTo: send,
+    toScreen: (x, y) => u.clientToScreen(hwnd, x, y),
+  };
+  try {
+    const reading = reader.read(ctx);
+    return [{ ...el, ...reading.self }, ...reading.items];
+  } catch {
+    // The control went away (or its process ended) during the read: it shows no items this time.
+    return [el];
+  }
+}
+
+/** The open popup menus (`#32768`) of process `pid`. */
+function popupMenus(pid: number): number[] {
+  return u.topLevelWindows().filter((hwnd) => u.isVisible(hwnd) && u.className(hwnd) === POPUP_MENU_CLASS && u.windowProcess(hwnd).pid === pid);
+}
+
+/** A child-window ref is its handle; an item's is `<control handle>/<kind>/…`. */
+const ownerOf = (el: WinElement): number => hwndOf(el.ref.split("/")[0]!);
+const isItem = (el: WinElement): boolean => el.ref.includes("/");
+
+/** Classic controls: the child-window tree, read and driven through window messages; common controls' items through their own messages. */
+export function win32Backend(menus: MenuReader = menuReader()): ElementBackend {
   return {
     name: "win32",
     canSearch: async () => true,
     elements: async (w) => {
+      // A popup menu's items are read with the window that opened it, which keeps the keyboard.
+      if (w.className === POPUP_MENU_CLASS) return [];
       const root = hwndOf(w.handle);
-      // A combo box's own edit child is part of the combo box, not a control of its own.
       const focused = u.focusedControl(u.windowProcess(root).threadId);
-      return u.children(root).filter((c) => !u.className(u.parentOf(c)).toLowerCase().startsWith("combobox")).map((c) => element(c, focused));
+      let block: RemoteMemory | string | undefined;
+      const memory = () => {
+        block ??= openRemoteMemory(w.pid, SCRATCH.size);
+        return typeof block === "string" ? undefined : block;
+      };
+      try {
+        const out: WinElement[] = [];
+        // A combo box's own edit child is part of the combo box, not a control of its own.
+        for (const c of u.children(root).filter((c) => !u.className(u.parentOf(c)).toLowerCase().startsWith("combobox"))) {
+          const el = element(c, focused);
+          const reader = el.className === undefined ? undefined : readerFor(el.className);
+          out.push(...(reader ? readItems(reader, c, el, memory) : [el]));
+        }
+        out.push(...windowMenuElements(menus, root, w.pid, popupMenus(w.pid)));
+        return out;
+      } finally {
+        if (typeof block === "object") block.close();
+      }
     },
     focus: async (el) => {
       // SetFocus works for the caller's own input queue: join the control's thread's queue for the call.
-      const hwnd = hwndOf(el.ref);
+      const hwnd = ownerOf(el);
       const { threadId } = u.windowProcess(hwnd);
       const me = currentThreadId();
       const attach = threadId !== me && u.user32().AttachThreadInput(me, threadId, 1) !== 0;
@@ -181,7 +247,9 @@ export function win32Backend(): ElementBackend {
       u.selectAllText(hwndOf(el.ref));
     },
     invoke: async (el) => {
-      u.clickButton(hwndOf(el.ref));
+      // An item (a toolbar button) has no message that presses it as a user does: it is clicked.
+      if (isItem(el)) u.clickAt(Math.round(el.rect.x + el.rect.width / 2), Math.round(el.rect.y + el.rect.height / 2), "left", 1);
+      else u.clickButton(hwndOf(el.ref));
     },
     select: async (el, values) => {
       const hwnd = hwndOf(el.ref);

@@ -120,6 +120,10 @@ function open() {
     SendInput: { args: [u32, P, i32], returns: u32 },
     GetSystemMetrics: { args: [i32], returns: i32 },
     SetCursorPos: { args: [i32, i32], returns: i32 },
+    GetMenu: { args: [P], returns: P },
+    GetMenuItemCount: { args: [P], returns: i32 },
+    GetMenuItemInfoW: { args: [P, u32, i32, P], returns: i32 },
+    GetMenuItemRect: { args: [P, P, u32, P], returns: i32 },
   }).symbols;
 }
 
@@ -421,6 +425,18 @@ export function selectListItem(hwnd: Hwnd, index: number): boolean {
   notifyParent(hwnd, LBN_SELCHANGE);
   return true;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Menus (read from this process: another process's menu answers here on Windows, not on Wine)
+
+/** GetMenu: a top-level window's menu bar, 0 when it has none. */
+export const menuOf = (hwnd: Hwnd): number => num(user32().GetMenu(h(hwnd)));
+/** GetMenuItemCount; -1 when the menu cannot be read from here. */
+export const menuItemCount = (menu: number): number => user32().GetMenuItemCount(h(menu));
+/** GetMenuItemInfoW by position into `info` (a MENUITEMINFOW); false when it failed. */
+export const menuItemInfo = (menu: number, index: number, info: Uint8Array): boolean => user32().GetMenuItemInfoW(h(menu), index, 1, info) !== 0;
+/** GetMenuItemRect into `rect` (screen pixels); false when the item has no place on screen. */
+export const menuItemRect = (owner: Hwnd, menu: number, index: number, rect: Uint8Array): boolean => user32().GetMenuItemRect(h(owner), h(menu), index, rect) !== 0;
 
 // ---------------------------------------------------------------------------------------------
 // Real input (goes to whichever window has the foreground: callers check it first)

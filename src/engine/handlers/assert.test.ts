@@ -78,6 +78,7 @@ describe("seenClause", () => {
     [{ kind: "empty", empty: true }, '"abc"', false, 'it shows "abc"'],
     [{ kind: "checked", checked: true }, "<input#x> is not a checkbox, radio or switch", false, "<input#x> is not a checkbox, radio or switch"],
     [{ kind: "title", op: "equals", value: "x" }, "Orders", true, "it is Orders"],
+    [{ kind: "selected", selected: true }, "not selected", false, "it is not selected"],
   ] as const)("%j reading %s", (expect_, actual, surface, clause) => {
     expect(seenClause(expect_, actual, surface)).toBe(clause);
   });

@@ -80,6 +80,7 @@ function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | stri
   if ("element_present" in e) return { expect: { kind: "visible", visible: e.element_present }, wording: `${subject} to be ${e.element_present ? "visible" : "not visible"}`, quiet: false };
   if ("enabled" in e) return { expect: { kind: "enabled", enabled: e.enabled }, wording: `${subject} to be ${e.enabled ? "enabled" : "disabled"}`, quiet: false };
   if ("checked" in e) return { expect: { kind: "checked", checked: e.checked }, wording: `${subject} to be ${e.checked ? "checked" : "not checked"}`, quiet: false };
+  if ("selected" in e) return { expect: { kind: "selected", selected: e.selected }, wording: `${subject} to be ${e.selected ? "selected" : "not selected"}`, quiet: false };
   if ("value_empty" in e) return { expect: { kind: "empty", empty: e.value_empty }, wording: `${subject} to be ${e.value_empty ? "empty" : "not empty"}`, quiet: false };
   if ("element_count" in e) return { expect: { kind: "count", count: e.element_count }, wording: `${subject} to appear ${times(e.element_count)}`, quiet: false };
   if ("attribute" in e && "present" in e) {
