@@ -2,6 +2,7 @@
 // their offset into the step text, and quote-aware scanning. Pure: no I/O, no clock, no env.
 
 import type { GrammarError, ParseResult } from "./ast.ts";
+import { MAX_TIMEOUT_SECONDS, MAX_TIMEOUT_TEXT } from "../diagnostics/bounds.ts";
 
 /** A failed parse; assignable to every `ParseResult<T>`. */
 export interface Failure {
@@ -87,7 +88,7 @@ export interface Bounded {
 }
 
 /**
- * Splits a trailing `within <N>s` (`s`, `sec`, `second`, `seconds`; N > 0, decimals allowed).
+ * Splits a trailing `within <N>s` (`s`, `sec`, `second`, `seconds`; 0 < N ≤ MAX_TIMEOUT_SECONDS, decimals allowed).
  * A trailing `within` followed by something that is not a number stays part of the text
  * (`page shows within budget`); a number with a wrong unit is an error, never a silent text.
  */
@@ -106,6 +107,9 @@ export function splitWithin(s: Slice): ParseResult<Bounded> {
   const seconds = Number(m[1]);
   if (!(seconds > 0)) {
     return fail("unknown-step", "A `within` bound must be more than 0 seconds.", "write a positive bound, e.g. `within 15s`", at, s.text.length - last - 1);
+  }
+  if (seconds > MAX_TIMEOUT_SECONDS) {
+    return fail("unknown-step", `\`within ${m[1]}s\` is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_TEXT}.`, `write a bound of at most ${MAX_TIMEOUT_SECONDS} seconds, e.g. \`within 30s\``, at, s.text.length - last - 1);
   }
   return ok({ body: trimSlice(sub(s, 0, last)), timeoutMs: Math.round(seconds * 1000) });
 }

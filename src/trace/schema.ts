@@ -1,9 +1,12 @@
 // The trace wire format (flowproof-trace v1), declared once: TypeBox yields both the static
 // types and the JSON Schema written to schema/trace-v1.schema.json. No I/O here.
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
 
 const Opt = <T extends TSchema>(t: T) => Type.Optional(t);
 const Int = (o: object = {}) => Type.Integer({ minimum: 0, ...o });
+/** A bound in milliseconds: at most MAX_TIMEOUT_MS (one day), what a timer can hold. */
+const BoundMs = (o: object = {}) => Int({ maximum: MAX_TIMEOUT_MS, ...o });
 
 export const TRACE_FORMAT = "flowproof-trace";
 export const TRACE_VERSION = 1;
@@ -91,7 +94,7 @@ export const CaptureParams = Params(
   "`Remember the \"…\" as <name>`, `Remember how many \"…\" appear as <name>`",
 );
 export const CaptureDownloadParams = Params(
-  { name: Type.String(), timeout_ms: Opt(Int({ description: "Default 60 000." })) },
+  { name: Type.String(), timeout_ms: Opt(BoundMs({ description: "Default 60 000." })) },
   "`Wait until the download completes as <name> [within Ns]`: exactly one download must complete; its path becomes `${captured.<name>}`",
 );
 export const UploadParams = Params({ path: Type.String({ minLength: 1, description: "As written, quotes stripped; relative to the working directory at execution." }) }, "`Upload <path> into the \"…\" field`");
@@ -108,7 +111,7 @@ const expectVariant = <P extends Record<string, TSchema>>(properties: P, descrip
     {
       ...properties,
       scope: Opt(Type.Literal("surface", { description: "A page-level expectation (no selectors)." })),
-      timeout_ms: Int({ description: "How long the assertion polls before it fails." }),
+      timeout_ms: BoundMs({ description: "How long the assertion polls before it fails (at most 86 400 000, one day)." }),
     },
     { additionalProperties: true, description },
   );
@@ -157,7 +160,7 @@ export const StructuredParams = Params(
     kind: Type.Literal("structured"),
     key: Type.String({ pattern: "^assert_", description: "The step key (`assert_api`, `assert_sql`, a plugin's `assert_…`)." }),
     args: Type.Unknown({ description: "The arguments exactly as written (references unresolved; never a response, a row or a cell)." }),
-    timeout_ms: Opt(Int({ description: "From `timeout_seconds` (default 10 000; 0 = one attempt)." })),
+    timeout_ms: Opt(BoundMs({ description: "From `timeout_seconds` (default 10 000; 0 = one attempt)." })),
   },
   "a structured step (`assert_api:`, `assert_sql:`, `assert_spreadsheet:`, `assert_screenshot:`, a plugin's `assert_…:`)",
 );
@@ -213,7 +216,7 @@ export const AgentRunParams = Params(
     steps: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "The authored agent steps in order: {kind: prompt, text} | {kind: tool_call, text, tool, where, negate} | {kind: reply, text, op, value}." }),
     tools: Opt(Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "`tools:` as written: {name, result?}." })),
     strict: Opt(Type.Boolean()),
-    timeout_ms: Int({ description: "The execution's bound (default 300 000)." }),
+    timeout_ms: BoundMs({ description: "The execution's bound (default 300 000)." }),
     cassette: Opt(Type.Array(CassetteTurn, { description: "Written at record: every model turn, in the order they were made." })),
     mcp: Opt(Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "`mcp:` as written: {name, command | url, port?, tools?}." })),
     lanes: Opt(Type.Record(Type.String(), McpLaneSchema, { description: "Written at record: each `mcp:` server's lane, by server name." })),
@@ -262,7 +265,7 @@ export const SyncCondition = Type.Object(
   {
     kind: Type.String({ description: "element_exists, element_state, window_title, ocr_text_present, visual_stable" }),
     selector_ref: Opt(Type.Union([Int(), Type.Null()])),
-    timeout_ms: Int(),
+    timeout_ms: BoundMs(),
   },
   { additionalProperties: true },
 );
