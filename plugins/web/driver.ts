@@ -25,6 +25,8 @@ import { TASK_ORIGINS_SCRIPT } from "./task-origins.ts";
 import { NAVIGATING, callPage, fail, isTransient, ok, toRungs, type ApiMethod, type Transient, pageInstaller } from "./page-calls.ts";
 
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot"]);
+/** Whether an element other than the document itself has keyboard focus. */
+const HAS_FOCUS = "(() => { const a = document.activeElement; return !!a && a !== document.body && a !== document.documentElement; })()";
 /** Most trusted clicks one Select attempt makes on an ARIA combobox (open, option, and a reopen). */
 const SELECT_MOVES = 4;
 /** Browser connections already reporting target crashes (Target.setDiscoverTargets is per connection). */
@@ -282,12 +284,14 @@ export class WebDriver implements AppDriver {
     await this.#frames.held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
-    const res = await this.#session.send("Runtime.evaluate", {
-      expression: "(() => { const a = document.activeElement; return !!a && a !== document.body && a !== document.documentElement; })()",
-      returnByValue: true,
-    });
-    if (res.result.value !== true) {
-      return fail("attached", "no element has keyboard focus to type into; name the field (`Type … into the \"…\" field`) or click it first");
+    const focused = async () => (await this.#session.send("Runtime.evaluate", { expression: HAS_FOCUS, returnByValue: true })).result.value === true;
+    // Focus a page moves itself (autofocus, a click handler) lands with the next frame; after that,
+    // waiting cannot give the keystrokes a target, so the step fails at once.
+    if (!(await focused())) {
+      await this.#navigation.firstFrame();
+      if (!(await focused())) {
+        return fail("editable", "nothing has keyboard focus, so there is nothing to type into; name the field (`Type … into the \"…\" field`) or click a field first", false);
+      }
     }
     if (options.secret && !(await this.#markSecretField())) return fail("editable", "the element a secret is typed into could not be marked for masking in frames; nothing was typed");
     await sendKeys(this.#session, strokeEvents(textStrokes(text)));

@@ -57,12 +57,17 @@ export function matchAt(re: RegExp, text: string, index: number): RegExpExecArra
 /**
  * Replaces the characters between paired double quotes with `x`, keeping the quotes and the
  * length, so keyword searches never fire inside a quoted label (`Click "Update between runs"`).
+ * With `pairedOnly`, a last quote without a partner is text (`5" screen within 2s`) and masks
+ * nothing after it; otherwise it masks the rest, as an unclosed label would.
  */
-export function maskQuoted(text: string): string {
+export function maskQuoted(text: string, pairedOnly = false): string {
+  const odd = (text.split('"').length - 1) % 2 === 1;
+  const lastOpen = pairedOnly && odd ? text.lastIndexOf('"') : text.length;
   let out = "";
   let inside = false;
-  for (const ch of text) {
-    if (ch === '"') {
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '"' && i < lastOpen) {
       inside = !inside;
       out += ch;
     } else {
@@ -72,9 +77,9 @@ export function maskQuoted(text: string): string {
   return out;
 }
 
-/** Index of every match of `re` (case-insensitive) outside quotes, left to right. */
-export function findOutsideQuotes(text: string, re: RegExp): number[] {
-  const masked = maskQuoted(text);
+/** Index of every match of `re` (case-insensitive) outside quotes, left to right (`pairedOnly`: see maskQuoted). */
+export function findOutsideQuotes(text: string, re: RegExp, pairedOnly = false): number[] {
+  const masked = maskQuoted(text, pairedOnly);
   const global = new RegExp(re.source, "gi");
   const found: number[] = [];
   for (const m of masked.matchAll(global)) found.push(m.index);
@@ -93,7 +98,8 @@ export interface Bounded {
  * (`page shows within budget`); a number with a wrong unit is an error, never a silent text.
  */
 export function splitWithin(s: Slice): ParseResult<Bounded> {
-  const hits = findOutsideQuotes(s.text, /\swithin\s+/);
+  // A lone quote is text (`page shows 5" screen within 2s`): the bound after it still counts.
+  const hits = findOutsideQuotes(s.text, /\swithin\s+/, true);
   const last = hits[hits.length - 1];
   if (last === undefined) return ok({ body: s });
   const tailStart = last + (/^\s*within\s+/i.exec(s.text.slice(last))?.[0].length ?? 0);
