@@ -16,7 +16,7 @@ import { ConsoleLog, debugSnapshot } from "./debug.ts";
 import { readPageCookie } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
 import type { WebConfig } from "./config.ts";
-import { applyShaping, viewportOf } from "./page-setup.ts";
+import { applyShaping, clearSiteStorage, resizeViewport, viewportOf } from "./page-setup.ts";
 import { Navigation } from "./navigation.ts";
 import { Dialogs } from "./dialogs.ts";
 import { watchPageEnd } from "./crashes.ts";
@@ -165,6 +165,23 @@ export class WebDriver implements AppDriver {
   async reload(timeoutMs: number): Promise<Attempt> {
     await this.#frames.held;
     return this.#navigation.reload(timeoutMs);
+  }
+
+  async history(direction: "back" | "forward", timeoutMs: number): Promise<Attempt> {
+    await this.#frames.held;
+    const dialog = this.#takeDialog();
+    if (dialog) return dialog;
+    return this.#navigation.history(direction, timeoutMs);
+  }
+
+  async clearStorage(what: "local" | "session" | "cookies"): Promise<Attempt> {
+    await this.#frames.held;
+    return clearSiteStorage(this.#connection, this.#session, this.#contextId, what);
+  }
+
+  async setViewport(width: number, height: number): Promise<Attempt> {
+    await this.#frames.held;
+    return resizeViewport(this.#session, this.#config, width, height, () => this.#navigation.firstFrame());
   }
 
   async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
@@ -429,7 +446,7 @@ export class WebDriver implements AppDriver {
   }
 
   async #checkCookie(expect: Extract<Expectation, { kind: "cookie" }>): Promise<Reading> {
-    const { reading, warning } = await readPageCookie(this.#session, expect.name, expect.fact);
+    const { reading, warning } = await readPageCookie(this.#session, expect.name, expect.fact, expect.negate === true);
     if (reading.pass && warning) this.#log(warning);
     return reading;
   }

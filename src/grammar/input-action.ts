@@ -1,5 +1,6 @@
 // Value verbs of the action grammar: Type, Replace, Clear, Check/Uncheck, Select, Upload, Scroll,
-// Remember, Go to, Reload, Wait. Pure: each takes the text after its verb and returns an ActionStep.
+// Remember, Go to, Go back/forward, Reload, Resize, Wait. Pure: each takes the text after its
+// verb and returns an ActionStep.
 
 import type { ActionStep, ParseContext, ParseResult, Target, Template } from "./ast.ts";
 import { fail, failAt, matchAt, ok, splitWithin, sub, trimSlice, type Slice } from "./result.ts";
@@ -16,7 +17,8 @@ function textTemplate(s: Slice, what: string, example: string): ParseResult<Temp
 function requireTarget(s: Slice, ctx: ParseContext, verb: string, example: string): ParseResult<Target> {
   const t = parseWholeTarget(s, ctx);
   if (t !== undefined) return t;
-  return failAt("unknown-step", `\`${verb}\` needs a quoted label or a bare \`the <id> field\`.`, `write \`${example}\``, s);
+  const more = verb === "Clear" ? ", or `Clear local storage`, `Clear session storage` or `Clear cookies`" : "";
+  return failAt("unknown-step", `\`${verb}\` needs a quoted label or a bare \`the <id> field\`.`, `write \`${example}\`${more}`, s);
 }
 
 /**
@@ -92,6 +94,12 @@ export function parseReplace(rest: Slice, ctx: ParseContext): ParseResult<Action
 }
 
 export function parseClear(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
+  const store = /^(?:(local|session)\s+storage|(?:all\s+)?(cookies))$/i.exec(rest.text);
+  if (store !== null) {
+    const what = store[2] !== undefined ? "cookies" : store[1]?.toLowerCase() === "local" ? "local" : "session";
+    if (ctx.app !== "web") return failAt("unsupported-step", `\`Clear ${rest.text}\` is web-only, not for ${ctx.app} apps.`, "sign out or reset through the app instead", rest);
+    return ok({ kind: "clear_storage", what });
+  }
   const target = requireTarget(rest, ctx, "Clear", 'Clear the "Search" field');
   return target.ok ? ok({ kind: "clear", target: target.value }) : target;
 }
@@ -248,6 +256,32 @@ export function parseReload(rest: Slice, ctx: ParseContext): ParseResult<ActionS
   }
   if (ctx.app !== "web") return failAt("unsupported-step", `\`Reload the page\` is web-only, not for ${ctx.app} apps.`, 'reach the screen again through the app, e.g. `Press the "Refresh" button`', rest);
   return ok({ kind: "reload" });
+}
+
+export function parseHistory(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
+  const m = /^(back|forward)$/i.exec(rest.text);
+  if (m?.[1] === undefined) return failAt("unknown-step", "`Go back` and `Go forward` take nothing after them.", "write `Go back` or `Go forward`", rest);
+  const direction = m[1].toLowerCase() === "back" ? "back" : "forward";
+  if (ctx.app !== "web") return failAt("unsupported-step", `\`Go ${direction}\` is web-only, not for ${ctx.app} apps.`, 'press the app\'s own control, e.g. `Press the "Back" button`', rest);
+  return ok({ kind: "history", direction });
+}
+
+/** The largest viewport side `Resize the viewport` takes, in CSS pixels. */
+const MAX_VIEWPORT_PX = 10_000;
+
+export function parseResize(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
+  const example = "Resize the viewport to 320x480";
+  const m = /^(?:the\s+)?viewport\s+to\s+(\d+)\s*[x×]\s*(\d+)$/i.exec(rest.text);
+  if (m?.[1] === undefined || m[2] === undefined) {
+    return failAt("unknown-step", "`Resize` sets the viewport to a width and height in whole CSS pixels.", `write \`${example}\``, rest);
+  }
+  const width = Number(m[1]);
+  const height = Number(m[2]);
+  if (width < 1 || height < 1 || width > MAX_VIEWPORT_PX || height > MAX_VIEWPORT_PX) {
+    return failAt("unknown-step", `A viewport of ${width}x${height} is outside 1 to ${MAX_VIEWPORT_PX} pixels a side.`, `write \`${example}\``, rest);
+  }
+  if (ctx.app !== "web") return failAt("unsupported-step", `\`Resize the viewport\` is web-only, not for ${ctx.app} apps.`, "pin a desktop app's size with `window:` in the flow", rest);
+  return ok({ kind: "resize", width, height });
 }
 
 export function parseWait(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {

@@ -58,7 +58,16 @@ export const DialogParam = Type.Object(
 export const LaunchParams = Type.Union([
   Params({ url: Type.String({ description: "The destination as written; a path resolves against the flow's start URL at execution." }) }, "`Go to <url or path>`"),
   Params({ reload: Type.Literal(true) }, "`Reload the page`"),
+  Params({ history: Type.Union([Type.Literal("back"), Type.Literal("forward")]) }, "`Go back` / `Go forward`: one history entry, waiting for the page it lands on"),
 ]);
+export const ClearStorageParams = Params(
+  { storage: Type.Union([Type.Literal("local"), Type.Literal("session"), Type.Literal("cookies")]) },
+  "`Clear local storage`, `Clear session storage` (the page's origin), `Clear cookies` (every cookie of the flow's browser context)",
+);
+export const SetViewportParams = Params(
+  { width: Type.Integer({ minimum: 1, maximum: 10_000 }), height: Type.Integer({ minimum: 1, maximum: 10_000 }) },
+  "`Resize the viewport to <width>x<height>`: the page's size in CSS pixels from this step on (scale, mobile and touch as the flow's `browser.viewport` set them)",
+);
 export const PointerParams = Params(
   {
     x_pct: Opt(Type.Number({ minimum: 0, maximum: 100, description: "Click-at: the point inside the element's box, % of its width." })),
@@ -135,13 +144,19 @@ export const Expect = Type.Union([
   expectVariant({ attribute: Type.String(), present: Type.Boolean() }, "the attribute is present / absent"),
   expectVariant({ style: Type.String(), value_equals: Type.String(), negate: Negate }, "the computed style equals the value (colours compare canonically)"),
   expectVariant(
-    { cookie: Type.String(), cookie_fact: Type.Union([Type.Literal("exists"), Type.Literal("http_only"), Type.Literal("secure"), Type.Literal("persistent")]) },
-    "the page's cookie is set / http_only / secure / persistent (no value is ever written)",
+    { cookie: Type.String(), cookie_fact: Type.Union([Type.Literal("exists"), Type.Literal("http_only"), Type.Literal("secure"), Type.Literal("persistent")]), negate: Negate },
+    "the page's cookie is set / http_only / secure / persistent; with `negate`, it is not set / is set without that flag (no value is ever written)",
   ),
   expectVariant(
-    { storage: Type.Union([Type.Literal("local"), Type.Literal("session")]), storage_key: Type.String(), storage_contains: Type.String() },
+    { storage: Type.Union([Type.Literal("local"), Type.Literal("session")]), storage_key: Type.String({ description: "As written (`${VAR}` kept raw)." }), storage_contains: Type.String() },
     "the value the page's local / session storage holds under `storage_key` contains `storage_contains` (as written; the stored value is never written)",
   ),
+  expectVariant(
+    { storage: Type.Union([Type.Literal("local"), Type.Literal("session")]), storage_key: Type.String({ description: "As written (`${VAR}` kept raw)." }), storage_absent: Type.Literal(true) },
+    "the page's local / session storage holds nothing under `storage_key`",
+  ),
+  expectVariant({ value_exactly: Type.String() }, "the element's whole text or value, trimmed and with runs of white space as one space, equals it (case-sensitive)"),
+  expectVariant({ focused: Type.Boolean() }, "the element has (`true`) / does not have (`false`) keyboard focus"),
 ]);
 
 const elementState = (description: string) =>
@@ -254,6 +269,8 @@ export const ACTION_VARIANTS = [
   actionVariant("capture", CaptureParams, "the target"),
   actionVariant("capture_download", CaptureDownloadParams, "none"),
   actionVariant("set_checked", SetCheckedParams, "the target"),
+  actionVariant("clear_storage", ClearStorageParams, "none"),
+  actionVariant("set_viewport", SetViewportParams, "none"),
   actionVariant("wait", WaitParams, "none"),
   actionVariant("agent_run", AgentRunParams, "none"),
   actionVariant("assert", AssertParams, "the target, or none for a page-level, structured or secret-leak assertion"),
