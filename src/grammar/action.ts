@@ -24,7 +24,7 @@ interface Verb {
 }
 
 const VERBS: readonly Verb[] = [
-  { pattern: /go\s+(?=back\b|forward\b)/, name: "Go back", notOnWindows: true, parse: parseHistory },
+  { pattern: /go\s+(?=back|forward)/, name: "Go back", notOnWindows: true, parse: parseHistory },
   { pattern: /(?:go|navigate)\s+to(?:\s+|$)/, name: "Go to", notOnWindows: true, parse: parseNavigate },
   { pattern: /resize(?:\s+|$)/, name: "Resize the viewport", notOnWindows: true, parse: parseResize },
   { pattern: /reload\b\s*/, name: "Reload the page", notOnWindows: true, parse: parseReload },
