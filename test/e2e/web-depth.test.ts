@@ -168,7 +168,7 @@ describe("a TodoMVC-like app", () => {
     expect(ms).toBeLessThan(5_000);
   });
 
-  test("failures say what they compared: the URL's path, the whole text, the focus, a cookie, the history", async () => {
+  test("failures say what they compared: the URL's path, the whole text, the focus, a cookie, storage, the history", async () => {
     expect((await red("todo-app.html?fw=x", ["assert: page url is /todo-app.html?fw=y within 1s"])).detail)
       .toBe(`expected the page url to be "/todo-app.html?fw=y" within 1000 ms; its path and query are /todo-app.html?fw=x (the whole URL is ${server.url}/todo-app.html?fw=x)`);
     expect((await red("todo-app.html", ['assert: the "css:.todo-count" shows exactly 0 items within 1s'])).detail)
@@ -177,6 +177,8 @@ describe("a TodoMVC-like app", () => {
       .toBe('expected the "What needs to be done?" field not to have keyboard focus within 1000 ms; it has keyboard focus');
     expect((await red("todo-app.html", ['assert: cookie "theme" is not httpOnly within 1s'])).detail)
       .toBe(`expected cookie "theme" not to be httpOnly within 1000 ms; no cookie "theme" is set for ${server.url}/todo-app.html; cookies set: none`);
+    expect((await red("todo-app.html", ['rules: Click "Save preferences"', 'assert: session storage "draft" does not exist within 1s'])).detail)
+      .toBe('expected session storage to hold nothing under "draft" within 1000 ms; session storage holds "half a thought" under "draft"');
     expect((await red("todo-app.html", ["rules: Go back"])).detail).toBe("there is no earlier page to go back to in this flow's history");
   });
 });
