@@ -103,6 +103,8 @@ describe("parseAssertionText", () => {
     ["web", 'local storage "todos-${captured.x}" contains x', "bad-reference", "capture cannot name a storage key"],
     ["web", 'cookie "sid" is not abc123', "refused-step", "value cannot be asserted"],
     ["web", 'the "Search" contains exactly Berlin', "unknown-step", "`field` noun"],
+    ["windows", 'the "Name" is focused', "unsupported-step", "web-only"],
+    ["sap", 'the "Total" shows exactly 42', "unsupported-step", "web-only"],
     ["web", 'the "Link" attribute href is ${captured.x}', "bad-reference", "captures compare with `shows`"],
     ["web", 'the "X" style width is 10px', "refused-step", "not an allowed style property"],
     ["web", 'the "X" has css color red', "refused-step", "`has css`"],

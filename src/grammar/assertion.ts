@@ -158,6 +158,8 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
   const t = tail.text;
   let m: RegExpExecArray | null;
   if ((m = /^shows\s+exactly\s+(.+)$/i.exec(t)) && m[1] !== undefined) {
+    const refusal = webOnly(tail, ctx, "shows exactly");
+    if (refusal !== undefined) return refusal;
     const text = parseTemplateAt(m[1], tail.offset + t.length - m[1].length);
     return text.ok ? ok({ kind: "shows_exactly", target, text: text.value }) : text;
   }
@@ -173,9 +175,10 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
     }
     const text = parseTemplateAt(m[2], tail.offset + t.length - m[2].length);
     if (!text.ok) return text;
-    return ok(m[1] === undefined ? { kind: "field_contains", target, text: text.value } : { kind: "shows_exactly", target, text: text.value });
+    if (m[1] === undefined) return ok({ kind: "field_contains", target, text: text.value });
+    return webOnly(tail, ctx, "contains exactly") ?? ok({ kind: "shows_exactly", target, text: text.value });
   }
-  if ((m = /^is\s+(not\s+)?focused$/i.exec(t))) return ok({ kind: "focused", target, negate: m[1] !== undefined });
+  if ((m = /^is\s+(not\s+)?focused$/i.exec(t))) return webOnly(tail, ctx, "is focused") ?? ok({ kind: "focused", target, negate: m[1] !== undefined });
   if ((m = /^is\s+(not\s+)?visible$/i.exec(t))) return ok({ kind: "visible", target, negate: m[1] !== undefined });
   if ((m = /^is\s+(enabled|disabled)$/i.exec(t)) && m[1] !== undefined) return ok({ kind: "enabled", target, enabled: m[1].toLowerCase() === "enabled" });
   if ((m = /^is\s+(not\s+)?checked$/i.exec(t))) {
