@@ -9,6 +9,8 @@ import type { AgentRunOutcome, AgentRunRequest } from "./agent-api.ts";
 export type { Selector };
 /** Every error flowproof throws on purpose carries a stable code; a plugin's own errors extend these. */
 export { FlowproofError, ProtocolError } from "../diagnostics/diagnostic.ts";
+/** The longest bound flowproof waits anywhere (one day, in milliseconds): a plugin's own timeouts stay within it. */
+export { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
 
 /** What a live surface can do; the engine checks these before running a step. */
 export type Capability = "pointer" | "keyboard" | "navigation" | "select" | "dialogs" | "frames" | "screenshot" | "cookies";
