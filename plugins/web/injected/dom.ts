@@ -212,9 +212,9 @@ export const clippedBy = (el: Element): Element | null => {
   return null;
 };
 
-/** Whether all of `r` shows inside every box that clips `el` (1 px of rounding allowed). */
-export const insideClips = (el: Element, r: DOMRect): boolean =>
-  clipBoxes(el).every((c) => (!c.x || (r.left >= c.left - 1 && r.right <= c.right + 1)) && (!c.y || (r.top >= c.top - 1 && r.bottom <= c.bottom + 1)));
+/** Whether the point (x, y) shows inside every box that clips `el` (1 px of rounding allowed). */
+export const insideClips = (el: Element, x: number, y: number): boolean =>
+  clipBoxes(el).every((c) => (!c.x || (x >= c.left - 1 && x <= c.right + 1)) && (!c.y || (y >= c.top - 1 && y <= c.bottom + 1)));
 
 /**
  * Visible, as `is visible`, `is not visible` and `appears N times` mean it: rendered (isVisible)
@@ -225,12 +225,15 @@ export const isShown = (el: Element): boolean => isVisible(el) && clippedBy(el) 
 
 /**
  * Brings `el` into view the way a user's scrolling would, when any of it is outside the viewport
- * or outside a box that clips it: every scrolling ancestor is scrolled (scrollIntoView does all).
- * Returns its box afterwards.
+ * or the point an action would use (`at`, percent of its box; default its centre) is outside a
+ * box that clips it: every scrolling ancestor is scrolled (scrollIntoView does all). A target
+ * whose point already shows is left where it is. Returns its box afterwards.
  */
-export const scrollToSee = (el: Element, block: ScrollLogicalPosition = "center"): DOMRect => {
+export const scrollToSee = (el: Element, block: ScrollLogicalPosition = "center", at: { xPct: number; yPct: number } = { xPct: 50, yPct: 50 }): DOMRect => {
   const rect = boxOf(el);
-  if (inViewport(rect) && insideClips(el, rect)) return rect;
+  const x = rect.left + (rect.width * at.xPct) / 100;
+  const y = rect.top + (rect.height * at.yPct) / 100;
+  if (inViewport(rect) && insideClips(el, x, y)) return rect;
   el.scrollIntoView({ block, inline: block === "nearest" ? "nearest" : "center", behavior: "instant" as ScrollBehavior });
   return boxOf(el);
 };

@@ -51,7 +51,7 @@ export const probeFound = (req: ProbeRequest, found: ReturnType<typeof resolve>)
   if (isMoving(el)) return { ok: false, failed: "stable", detail: `${describe(el)} is still moving (a CSS animation or transition is running)` };
   if (req.purpose !== "read" && isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
   // Every scrolling box around it (and the page) is scrolled to bring it into view first.
-  const rect = scrollToSee(el);
+  const rect = scrollToSee(el, "center", req.at);
   const clip = clippedBy(el);
   if (clip) return { ok: false, failed: "visible", detail: `${describe(el)} is present but cut off by ${describeBox(clip)}, which does not scroll it into view` };
   const xPct = req.at ? req.at.xPct : 50;
