@@ -60,14 +60,9 @@ export const LaunchParams = Type.Union([
   Params({ reload: Type.Literal(true) }, "`Reload the page`"),
   Params({ history: Type.Union([Type.Literal("back"), Type.Literal("forward")]) }, "`Go back` / `Go forward`: one history entry, waiting for the page it lands on"),
 ]);
-export const ClearStorageParams = Params(
-  { storage: Type.Union([Type.Literal("local"), Type.Literal("session"), Type.Literal("cookies")]) },
-  "`Clear local storage`, `Clear session storage` (the page's origin), `Clear cookies` (every cookie of the flow's browser context)",
-);
-export const SetViewportParams = Params(
-  { width: Type.Integer({ minimum: 1, maximum: 10_000 }), height: Type.Integer({ minimum: 1, maximum: 10_000 }) },
-  "`Resize the viewport to <width>x<height>`: the page's size in CSS pixels from this step on (scale, mobile and touch as the flow's `browser.viewport` set them)",
-);
+export const ClearStorageParams = Params({ storage: Type.Union([Type.Literal("local"), Type.Literal("session"), Type.Literal("cookies")]) }, "`Clear local storage`, `Clear session storage` (the page's origin), `Clear cookies` (every cookie of the flow's browser context)");
+const Side = Type.Integer({ minimum: 1, maximum: 10_000 });
+export const SetViewportParams = Params({ width: Side, height: Side }, "`Resize the viewport to <width>x<height>`: the page's size in CSS pixels from this step on (scale, mobile and touch as the flow's `browser.viewport` set them)");
 export const PointerParams = Params(
   {
     x_pct: Opt(Type.Number({ minimum: 0, maximum: 100, description: "Click-at: the point inside the element's box, % of its width." })),
@@ -125,6 +120,8 @@ const expectVariant = <P extends Record<string, TSchema>>(properties: P, descrip
     { additionalProperties: true, description },
   );
 const Negate = Opt(Type.Literal(true));
+const StorageArea = Type.Union([Type.Literal("local"), Type.Literal("session")]);
+const StorageKey = Type.String({ description: "As written (`${VAR}` kept raw)." });
 
 export const Expect = Type.Union([
   expectVariant({ value_contains: Type.String(), count: Opt(Int()) }, "the page text, or the element's text or value, contains it (with `count`: exactly that many times in the page)"),
@@ -147,14 +144,8 @@ export const Expect = Type.Union([
     { cookie: Type.String(), cookie_fact: Type.Union([Type.Literal("exists"), Type.Literal("http_only"), Type.Literal("secure"), Type.Literal("persistent")]), negate: Negate },
     "the page's cookie is set / http_only / secure / persistent; with `negate`, it is not set / is set without that flag (no value is ever written)",
   ),
-  expectVariant(
-    { storage: Type.Union([Type.Literal("local"), Type.Literal("session")]), storage_key: Type.String({ description: "As written (`${VAR}` kept raw)." }), storage_contains: Type.String() },
-    "the value the page's local / session storage holds under `storage_key` contains `storage_contains` (as written; the stored value is never written)",
-  ),
-  expectVariant(
-    { storage: Type.Union([Type.Literal("local"), Type.Literal("session")]), storage_key: Type.String({ description: "As written (`${VAR}` kept raw)." }), storage_absent: Type.Literal(true) },
-    "the page's local / session storage holds nothing under `storage_key`",
-  ),
+  expectVariant({ storage: StorageArea, storage_key: StorageKey, storage_contains: Type.String() }, "the value the page's local / session storage holds under `storage_key` contains `storage_contains` (as written; the stored value is never written)"),
+  expectVariant({ storage: StorageArea, storage_key: StorageKey, storage_absent: Type.Literal(true) }, "the page's local / session storage holds nothing under `storage_key`"),
   expectVariant({ value_exactly: Type.String() }, "the element's whole text or value, trimmed and with runs of white space as one space, equals it (case-sensitive)"),
   expectVariant({ focused: Type.Boolean() }, "the element has (`true`) / does not have (`false`) keyboard focus"),
 ]);
