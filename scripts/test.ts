@@ -74,7 +74,7 @@ const WEIGHTS: Record<string, number> = {
   "unit-commands": 57, "browser-faults": 57, authoring: 56, python: 55, signals: 55,
   "windows-apps": 55, egress: 55, "multi-surface-kinds": 54, "web-apps": 53, mcp: 51, secrets: 50,
   "grammar-forms": 49, "output-faults": 49, plugins: 46, heal: 39, "agent-mcp": 36, "agent-sdks": 34,
-  "real-grids": 35, shaping: 33, "recording-reuse": 31, "multi-surface": 24, "api-effects": 22,
+  "real-grids": 35, shaping: 33, "web-depth": 30, "recording-reuse": 31, "multi-surface": 24, "api-effects": 22,
   "suite-defaults": 18, demo: 18, "debug-bundle": 18, "keep-open": 15, "mcp-lifecycle": 15,
   "windows-uwp": 15, "web-components": 14, "wine-bed": 13, "bad-input": 8, "windows-load": 4,
   "sap-platform": 3, "error-shape": 1, "npm-package": 25, "effect-attribution": 45, verdicts: 30, "author-from-doc": 6,

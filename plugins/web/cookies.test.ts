@@ -18,6 +18,18 @@ describe("checkCookie", () => {
     expect(checkCookie(JAR, name, fact, "https://app.example/").reading.pass).toBe(pass);
   });
 
+  test.each([
+    ["session_token", "exists", false],
+    ["missing", "exists", true],
+    ["missing", "http_only", false],
+    ["remember_me", "http_only", true],
+    ["session_token", "http_only", false],
+    ["session_token", "secure", true],
+    ["session_token", "persistent", true],
+  ] as const)("negated: %s %s → %p", (name, fact, pass) => {
+    expect(checkCookie(JAR, name, fact, "https://app.example/", true).reading.pass).toBe(pass);
+  });
+
   test("names the cookies that were set when the asked one is missing, never their values", () => {
     const r = checkCookie(JAR, "sesion_token", "exists", "https://app.example/");
     expect(r.reading.pass).toBe(false);

@@ -1,4 +1,4 @@
-// Cookie facts for `cookie "<name>" exists|is httpOnly|is secure|is persistent`. `checkCookie` is
+// Cookie facts for `cookie "<name>" exists|does not exist|is [not] httpOnly|secure|persistent`. `checkCookie` is
 // pure: it judges the cookies read; `readPageCookie` reads them for the current page. Neither
 // sees nor reports a cookie's value.
 import type { Session } from "./cdp/connection.ts";
@@ -27,17 +27,19 @@ export function checkCookie(
   name: string,
   fact: CookieFact,
   pageUrl: string,
+  negate = false,
 ): { reading: { pass: boolean; actual: string }; warning?: string } {
   const cookie = cookies.find((c) => c.name === name);
   if (!cookie) {
     const names = [...new Set(cookies.map((c) => c.name))].sort();
-    return { reading: { pass: false, actual: `no cookie ${JSON.stringify(name)} is set for ${pageUrl}; cookies set: ${names.length > 0 ? names.join(", ") : "none"}` } };
+    // `does not exist` holds; `is not httpOnly` (any negated flag) needs the cookie to be there.
+    return { reading: { pass: negate && fact === "exists", actual: `no cookie ${JSON.stringify(name)} is set for ${pageUrl}; cookies set: ${names.length > 0 ? names.join(", ") : "none"}` } };
   }
-  if (fact === "exists") return { reading: { pass: true, actual: `cookie ${JSON.stringify(name)} is set` } };
+  if (fact === "exists") return { reading: { pass: !negate, actual: `cookie ${JSON.stringify(name)} is set` } };
   const holds = fact === "http_only" ? cookie.httpOnly : fact === "secure" ? cookie.secure : !cookie.session;
   const [yes, no] = FACT_WORDING[fact];
-  const reading = { pass: holds, actual: `cookie ${JSON.stringify(name)} is ${holds ? yes : no}` };
-  if (holds && fact === "secure" && pageUrl.startsWith("http:")) {
+  const reading = { pass: holds !== negate, actual: `cookie ${JSON.stringify(name)} is ${holds ? yes : no}` };
+  if (holds && !negate && fact === "secure" && pageUrl.startsWith("http:")) {
     return {
       reading,
       warning: `warning: cookie ${JSON.stringify(name)} is secure, but the page was served over plain http (${new URL(pageUrl).host}); browsers exempt local hosts, so this certifies nothing about production`,
@@ -47,11 +49,11 @@ export function checkCookie(
 }
 
 /** One reading of a cookie fact on the page's current URL, with a warning worth logging when it passes. */
-export async function readPageCookie(session: Session, name: string, fact: CookieFact): Promise<{ reading: Reading; warning?: string }> {
+export async function readPageCookie(session: Session, name: string, fact: CookieFact, negate = false): Promise<{ reading: Reading; warning?: string }> {
   const here = await session.send("Runtime.evaluate", { expression: "location.href", returnByValue: true }).catch(() => undefined);
   const url = typeof here?.result.value === "string" ? here.result.value : "";
   if (!url.startsWith("http")) return { reading: { pass: false, actual: `the page (${url || "unknown"}) has no cookies to check` } };
   const { cookies } = await session.send("Network.getCookies", { urls: [url] });
   const facts: CookieFacts[] = cookies.map((c) => ({ name: c.name, httpOnly: c.httpOnly, secure: c.secure, session: c.session }));
-  return checkCookie(facts, name, fact, url);
+  return checkCookie(facts, name, fact, url, negate);
 }

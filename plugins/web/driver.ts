@@ -16,7 +16,7 @@ import { ConsoleLog, debugSnapshot } from "./debug.ts";
 import { readPageCookie } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
 import type { WebConfig } from "./config.ts";
-import { applyShaping, viewportOf } from "./page-setup.ts";
+import { applyShaping, clearSiteStorage, resizeViewport, viewportOf } from "./page-setup.ts";
 import { Navigation } from "./navigation.ts";
 import { Dialogs } from "./dialogs.ts";
 import { watchPageEnd } from "./crashes.ts";
@@ -25,6 +25,8 @@ import { TASK_ORIGINS_SCRIPT } from "./task-origins.ts";
 import { NAVIGATING, callPage, fail, isTransient, ok, toRungs, type ApiMethod, type Transient, pageInstaller } from "./page-calls.ts";
 
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot"]);
+/** Whether an element other than the document itself has keyboard focus. */
+const HAS_FOCUS = "(() => { const a = document.activeElement; return !!a && a !== document.body && a !== document.documentElement; })()";
 /** Most trusted clicks one Select attempt makes on an ARIA combobox (open, option, and a reopen). */
 const SELECT_MOVES = 4;
 /** Browser connections already reporting target crashes (Target.setDiscoverTargets is per connection). */
@@ -165,6 +167,23 @@ export class WebDriver implements AppDriver {
     return this.#navigation.reload(timeoutMs);
   }
 
+  async history(direction: "back" | "forward", timeoutMs: number): Promise<Attempt> {
+    await this.#frames.held;
+    const dialog = this.#takeDialog();
+    if (dialog) return dialog;
+    return this.#navigation.history(direction, timeoutMs);
+  }
+
+  async clearStorage(what: "local" | "session" | "cookies"): Promise<Attempt> {
+    await this.#frames.held;
+    return clearSiteStorage(this.#connection, this.#session, this.#contextId, what);
+  }
+
+  async setViewport(width: number, height: number): Promise<Attempt> {
+    await this.#frames.held;
+    return resizeViewport(this.#session, this.#config, width, height, () => this.#navigation.firstFrame());
+  }
+
   async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
     await this.#frames.held;
     const probe = await this.#probe(ladder, "pointer", options.at);
@@ -282,12 +301,14 @@ export class WebDriver implements AppDriver {
     await this.#frames.held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
-    const res = await this.#session.send("Runtime.evaluate", {
-      expression: "(() => { const a = document.activeElement; return !!a && a !== document.body && a !== document.documentElement; })()",
-      returnByValue: true,
-    });
-    if (res.result.value !== true) {
-      return fail("attached", "no element has keyboard focus to type into; name the field (`Type … into the \"…\" field`) or click it first");
+    const focused = async () => (await this.#session.send("Runtime.evaluate", { expression: HAS_FOCUS, returnByValue: true })).result.value === true;
+    // Focus a page moves itself (autofocus, a click handler) lands with the next frame; after that,
+    // waiting cannot give the keystrokes a target, so the step fails at once.
+    if (!(await focused())) {
+      await this.#navigation.firstFrame();
+      if (!(await focused())) {
+        return fail("editable", "nothing has keyboard focus, so there is nothing to type into; name the field (`Type … into the \"…\" field`) or click a field first", false);
+      }
     }
     if (options.secret && !(await this.#markSecretField())) return fail("editable", "the element a secret is typed into could not be marked for masking in frames; nothing was typed");
     await sendKeys(this.#session, strokeEvents(textStrokes(text)));
@@ -425,7 +446,7 @@ export class WebDriver implements AppDriver {
   }
 
   async #checkCookie(expect: Extract<Expectation, { kind: "cookie" }>): Promise<Reading> {
-    const { reading, warning } = await readPageCookie(this.#session, expect.name, expect.fact);
+    const { reading, warning } = await readPageCookie(this.#session, expect.name, expect.fact, expect.negate === true);
     if (reading.pass && warning) this.#log(warning);
     return reading;
   }

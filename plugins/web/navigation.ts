@@ -13,6 +13,8 @@ const NAVIGATION_SETTLE_MS = 30_000;
 const STALLED_ANSWER_MS = 2_000;
 /** After a navigation's DOM is ready, how long its subresources may take before the flow goes on without them. */
 const LOAD_GRACE_MS = 3_000;
+/** How often going back or forward looks whether the page arrived. */
+const HISTORY_POLL_MS = 25;
 const STATUS_TEXT: Readonly<Record<number, string>> = { 500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout" };
 
 const withinMs = (p: Promise<unknown>, ms: number): Promise<unknown> => {
@@ -129,6 +131,38 @@ export class Navigation {
     await this.#session.send("Page.reload", {});
     const late = await this.#documentSettled(waits, started, timeoutMs);
     if (late) return fail("attached", `the page ${late.replace("did not finish loading", "did not finish reloading")}`, false);
+    this.loaded();
+    await this.firstFrame();
+    return ok(undefined);
+  }
+
+  /**
+   * One entry back or forward through the page's history, then waits (bounded by `timeoutMs`) until
+   * the page shows that entry's URL with its DOM ready: a new document, one restored from the
+   * back-forward cache, or the same document (a pushState or hash entry) alike. The blank page a
+   * flow's tab opens on is not a page to go back to.
+   */
+  async history(direction: "back" | "forward", timeoutMs: number): Promise<Attempt> {
+    const { currentIndex, entries } = await this.#session.send("Page.getNavigationHistory");
+    const target = entries[currentIndex + (direction === "back" ? -1 : 1)];
+    if (!target || target.url === "about:blank") {
+      return fail("not-found", direction === "back" ? "there is no earlier page to go back to in this flow's history" : "there is no later page to go forward to (nothing was gone back from)", false);
+    }
+    const started = performance.now();
+    await this.#session.send("Page.navigateToHistoryEntry", { entryId: target.id });
+    for (;;) {
+      const res = await this.#session
+        .send("Runtime.evaluate", { expression: "[location.href, document.readyState]", returnByValue: true })
+        .catch(() => undefined); // the document is being replaced: ask again
+      const [href, state] = (res?.result.value as [string, string] | undefined) ?? ["", "loading"];
+      if (href === target.url && state !== "loading") break;
+      if (performance.now() - started > timeoutMs) {
+        this.loaded();
+        return fail("attached", `going ${direction} to ${target.url} did not finish loading within ${Math.round(timeoutMs / 1000)} s (the page is at ${href || "no document"})`, false);
+      }
+      await new Promise((r) => setTimeout(r, HISTORY_POLL_MS));
+    }
+    // A document restored from the back-forward cache fires no load events: the navigation is over.
     this.loaded();
     await this.firstFrame();
     return ok(undefined);

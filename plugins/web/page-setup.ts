@@ -1,7 +1,10 @@
 // Applies a flow's browser shape to its page before anything loads: device metrics, touch, user
-// agent, time zone, pinned clock, seeded random, mocks; and seeds the session (cookies, then
-// localStorage through a one-document init script) right before the first navigation.
+// agent, time zone, pinned clock, seeded random, mocks; seeds the session (cookies, then
+// localStorage through a one-document init script) right before the first navigation; and
+// changes the shape mid-flow (a new viewport size, cleared storage or cookies).
 import type { Protocol } from "devtools-protocol/types/protocol";
+import type { Attempt } from "../../src/plugins/api.ts";
+import { fail, ok } from "./page-calls.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { WebConfig, WebViewport } from "./config.ts";
 import { installClock, installRandom, seedLocalStorage } from "./injected/init-scripts.ts";
@@ -66,4 +69,33 @@ export async function seedSession(connection: Connection, session: Session, brow
 export function pageOrigin(url: string): string {
   const parsed = new URL(url);
   return parsed.protocol === "file:" ? "file://" : parsed.origin;
+}
+
+/** Empties the page origin's localStorage / sessionStorage, or every cookie of the flow's browser context (other flows keep theirs). */
+export async function clearSiteStorage(connection: Connection, session: Session, browserContextId: string, what: "local" | "session" | "cookies"): Promise<Attempt> {
+  if (what === "cookies") {
+    await connection.send("Storage.clearCookies", { browserContextId });
+    return ok(undefined);
+  }
+  const area = what === "local" ? "localStorage" : "sessionStorage";
+  const res = await session.send("Runtime.evaluate", { expression: `(() => { try { ${area}.clear(); return ${area}.length; } catch (e) { return String(e); } })()`, returnByValue: true });
+  const left = res.result.value;
+  if (left === 0) return ok(undefined);
+  return fail("unsupported", typeof left === "string" ? `${what} storage cannot be cleared on this page: ${left}` : `${what} storage still holds ${String(left)} keys after clearing`, false);
+}
+
+/**
+ * Sets the page's viewport to `width` × `height` CSS pixels (the flow's scale, mobile and touch
+ * kept), lets the page lay itself out for it (media queries, resize handlers run with the next
+ * frame), and verifies it took.
+ */
+export async function resizeViewport(session: Session, config: WebConfig, width: number, height: number, nextFrame: () => Promise<void>): Promise<Attempt> {
+  const vp = viewportOf(config);
+  await session.send("Emulation.setDeviceMetricsOverride", { width, height, deviceScaleFactor: vp.device_scale_factor ?? 1, mobile: vp.mobile ?? false });
+  await nextFrame();
+  const res = await session.send("Runtime.evaluate", { expression: "[innerWidth, innerHeight]", returnByValue: true });
+  const [w, h] = (res.result.value as [number, number] | undefined) ?? [0, 0];
+  // A mobile viewport may lay out wider than the device (a page without a meta viewport).
+  if (!vp.mobile && (w !== width || h !== height)) return fail("unsupported", `the viewport is ${w}x${h}, not ${width}x${height}, after resizing`, false);
+  return ok(undefined);
 }

@@ -29,6 +29,7 @@ describe("the Windows adapters", () => {
   test("FLOWPROOF_WINDOW_TIMEOUT_MS bounds the wait for the window", () => {
     expect(windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "3000" })).toBe(3000);
     expect(windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "soon" })).toBe(WINDOW_TIMEOUT_MS);
+    expect(windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "2200000000" })).toBe(WINDOW_TIMEOUT_MS);
     expect(windowTimeoutFromEnv({})).toBe(WINDOW_TIMEOUT_MS);
   });
 

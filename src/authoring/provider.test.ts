@@ -48,6 +48,7 @@ describe("resolveProvider", () => {
     [{ FLOWPROOF_AI_BASE_URL: "http://127.0.0.1:8000/v1" }, "FLOWPROOF_AI_MODEL is not set"],
     [{ FLOWPROOF_AI_MODEL: "m" }, "needs an endpoint"],
     [{ FLOWPROOF_AI_MODEL: "m", FLOWPROOF_AI_BASE_URL: "http://x/v1", FLOWPROOF_AI_TIMEOUT_MS: "soon" }, "FLOWPROOF_AI_TIMEOUT_MS"],
+    [{ FLOWPROOF_AI_MODEL: "m", FLOWPROOF_AI_BASE_URL: "http://x/v1", FLOWPROOF_AI_TIMEOUT_MS: "2200000000" }, "longest bound flowproof can wait"],
   ])("a misconfiguration is an error, never a fallback: %o", (env, message) => {
     expect(() => resolveProvider(env)).toThrow(SpecError);
     expect(() => resolveProvider(env)).toThrow(message);

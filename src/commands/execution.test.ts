@@ -42,6 +42,12 @@ describe("stepTimeoutFromEnv", () => {
     expect(e.message).toBe(`FLOWPROOF_STEP_TIMEOUT_MS must be a whole number of milliseconds, not ${JSON.stringify(raw)}`);
     expect(e.diagnostics[0]!.hint).toBe("FLOWPROOF_STEP_TIMEOUT_MS=5000");
   });
+
+  test("refuses a bound longer than a day, which a timer could not hold", () => {
+    expect(stepTimeoutFromEnv({ FLOWPROOF_STEP_TIMEOUT_MS: "86400000" })).toBe(86_400_000);
+    const e = specError(() => stepTimeoutFromEnv({ FLOWPROOF_STEP_TIMEOUT_MS: "2200000000" }));
+    expect(e.message).toBe("FLOWPROOF_STEP_TIMEOUT_MS=2200000000 is longer than the longest bound flowproof can wait, 86400000 ms (24 h)");
+  });
 });
 
 describe("stepTimeoutFromEnv refusals", () => {

@@ -13,6 +13,7 @@ import type { Flow } from "../spec/flow.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RunRecorder } from "../recording/recorder.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
+import { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
 import { flowStem } from "./paths.ts";
 import { assertionKinds } from "./project-plugins.ts";
 import { resolveStartUrl } from "./start-url.ts";
@@ -32,6 +33,9 @@ export function stepTimeoutFromEnv(env: Readonly<Record<string, string | undefin
   const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n <= 0) {
     throw new SpecError(diagnostic("bad-value", `FLOWPROOF_STEP_TIMEOUT_MS must be a whole number of milliseconds, not ${JSON.stringify(raw)}`, { hint: "FLOWPROOF_STEP_TIMEOUT_MS=5000" }));
+  }
+  if (n > MAX_TIMEOUT_MS) {
+    throw new SpecError(diagnostic("bad-value", `FLOWPROOF_STEP_TIMEOUT_MS=${raw} is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_MS} ms (24 h)`, { hint: `set at most ${MAX_TIMEOUT_MS}, e.g. FLOWPROOF_STEP_TIMEOUT_MS=5000` }));
   }
   return n;
 }

@@ -33,6 +33,7 @@ import { loadFlowText, type Flow } from "../spec/flow.ts";
 import { ReusePool, groupTrace, stillResolves } from "../authoring/reuse.ts";
 import type { StepAuthor } from "../engine/blocks.ts";
 import { run, runOutcome } from "./run.ts";
+import type { SessionPool } from "./session-pool.ts";
 import type { RunReport } from "../report/schema.ts";
 
 export type { Clarification } from "../authoring/clarification.ts";
@@ -61,6 +62,8 @@ export interface RecordOptions extends CommonOptions, RecordingControls {
   readonly verify?: boolean;
   /** The authoring model (default: from FLOWPROOF_AI_* / OPENAI_* / ANTHROPIC_* in `env`). */
   readonly model?: ModelClient;
+  /** Shared adapter sessions (one browser for several records and runs); default: a session of this record's own. */
+  readonly pool?: SessionPool;
 }
 
 export interface RecordResult {
@@ -169,7 +172,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   const secrets = new Map<string, string>();
   // The header fields record writes are the ones the surface opens from, exactly as a replay will.
   const target = targetOfFlow(flow);
-  const execution = await openExecution({ flow, target, env, secrets, log, adapters: plugins.adapters, headed: headedFor(options, env) });
+  const execution = await openExecution({ flow, target, env, secrets, log, adapters: plugins.adapters, headed: headedFor(options, env), pool: options.pool });
   const surface = execution.surface;
   let authoring: AuthoringSession | undefined;
   const fail = (partial: Partial<RecordResult> & { error: string }): RecordResult => ({
@@ -328,7 +331,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     await surface.driver.close().catch(() => undefined);
     await surface.session.close().catch(() => undefined);
     log("verify: replaying the fresh trace once");
-    const replay = await run({ spec: options.spec, trace: tracePath, env, log, recordingDetail: "off" });
+    const replay = await run({ spec: options.spec, trace: tracePath, env, log, recordingDetail: "off", ...(options.pool ? { pool: options.pool } : {}) });
     if (replay.report.passed) return { ...result, verified: true };
     const bad = replay.report.steps.find((s) => s.status !== "passed");
     return {

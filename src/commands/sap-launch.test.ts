@@ -67,6 +67,7 @@ describe("sapLaunchConfig", () => {
 
   test("a bad FLOWPROOF_SAP_CONNECT_TIMEOUT_MS is refused", () => {
     expect(() => sapLaunchConfig({}, {}, { FLOWPROOF_SAP_CONNECT_TIMEOUT_MS: "soon" }, new Map())).toThrow("FLOWPROOF_SAP_CONNECT_TIMEOUT_MS must be a positive whole number");
+    expect(() => sapLaunchConfig({}, {}, { FLOWPROOF_SAP_CONNECT_TIMEOUT_MS: "2200000000" }, new Map())).toThrow("at most 86400000 (24 h)");
   });
 });
 

@@ -6,6 +6,7 @@
 import type { SapKeys } from "../spec/sap-keys.ts";
 import { resolveText } from "../engine/templates.ts";
 import { SpecError, TraceError, diagnostic } from "../diagnostics/diagnostic.ts";
+import { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
 
 /** The header fields of a sap app: the connection and the login user as written. */
 export interface SapHeader {
@@ -78,8 +79,8 @@ export function sapLaunchConfig(header: SapHeader, keys: SapKeys, env: Readonly<
   const timeout = env["FLOWPROOF_SAP_CONNECT_TIMEOUT_MS"];
   if (nonEmpty(timeout)) {
     const ms = Number(timeout);
-    if (!Number.isInteger(ms) || ms <= 0) {
-      throw new SpecError(diagnostic("bad-value", `FLOWPROOF_SAP_CONNECT_TIMEOUT_MS must be a positive whole number of milliseconds, not ${JSON.stringify(timeout)}`, { hint: "FLOWPROOF_SAP_CONNECT_TIMEOUT_MS=60000" }));
+    if (!Number.isInteger(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS) {
+      throw new SpecError(diagnostic("bad-value", `FLOWPROOF_SAP_CONNECT_TIMEOUT_MS must be a positive whole number of milliseconds, at most ${MAX_TIMEOUT_MS} (24 h), not ${JSON.stringify(timeout)}`, { hint: "FLOWPROOF_SAP_CONNECT_TIMEOUT_MS=60000" }));
     }
     config["connect_timeout_ms"] = ms;
   }

@@ -53,7 +53,12 @@ describe("compileStep", () => {
     ['Click "id:save-btn"', "click", {}, native({ id: "save-btn" })],
     ["Type Ada into the name field", "type_text", { text: "Ada" }, native({ id: "name", role: "field" })],
     ['Click the 2nd "Save"', "click", {}, text("Save", { nth: 2 })],
-    ['Click the 1st "Save"', "click", {}, text("Save")],
+    ['Click the 1st "Save"', "click", {}, text("Save", { nth: 1 })],
+    ['Type Ada into "Name"', "type_text", { text: "Ada" }, text("Name", { role: "field" })],
+    ['Clear "Search"', "type_text", { text: "", replace: true }, text("Search", { role: "field" })],
+    ['Check "Remember me"', "set_checked", { checked: true }, text("Remember me", { role: "checkbox" })],
+    ['Type Ada into "css:#name"', "type_text", { text: "Ada" }, native({ css: "#name" })],
+    ['Click "Close"', "click", {}, text("Close")],
     ['Click the 3rd "css:.btn"', "click", {}, native({ css: ".btn", nth: 3 })],
   ])("compiles %s to a %s with its selector ladder", (input, type, params, selectors) => {
     const s = compiled(step(input), input);
@@ -232,8 +237,12 @@ describe("selectorsFor", () => {
     expect(selectorsFor({ kind: "cell", column: "A", rowAnchors: ["x"] })?.[0]?.tier).toBe("structural");
   });
 
-  test("does not add nth for the first match", () => {
-    expect(selectorsFor({ kind: "element", anchor: { kind: "text", text: "A" }, nth: 1 })).toEqual(text("A") as never);
+  test("keeps a 1st ordinal: the author chose among several, so the label is not ambiguous", () => {
+    expect(selectorsFor({ kind: "element", anchor: { kind: "text", text: "A" }, nth: 1 })).toEqual(text("A", { nth: 1 }) as never);
+  });
+  test("gives a plain text label the role its step implies, and keeps a written role", () => {
+    expect(selectorsFor({ kind: "element", anchor: { kind: "text", text: "A" } }, "field")).toEqual(text("A", { role: "field" }) as never);
+    expect(selectorsFor({ kind: "element", anchor: { kind: "text", text: "A" }, role: "dropdown" }, "field")).toEqual(text("A", { role: "dropdown" }) as never);
   });
 });
 

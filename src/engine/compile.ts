@@ -1,7 +1,7 @@
 // Turns a parsed step (grammar AST) into the trace step that record writes and replay executes.
 // Pure: the same AST always compiles to the same action, selectors and sync conditions.
 // Forms this version cannot execute yet are reported here, before any browser starts.
-import type { Anchor, Assertion, DialogSuffix, StepAst, Target } from "../grammar/ast.ts";
+import type { Anchor, Assertion, DialogSuffix, RoleNoun, StepAst, Target } from "../grammar/ast.ts";
 import type { Action, ActionOf, DialogParam, Expect, Selector, TraceStep } from "../trace/schema.ts";
 import { scopedSelector } from "./scoped.ts";
 
@@ -22,12 +22,17 @@ const unsupported = (what: string, hint = "see docs/authoring.md for the forms t
   hint,
 });
 
-/** Selector ladder for a target; undefined when the target kind is not supported yet. */
-export function selectorsFor(target: Target): Selector[] | undefined {
+/**
+ * Selector ladder for a target; undefined when the target kind is not supported yet. An ordinal
+ * is kept even when it is 1st (it says the author chose among several), and `implied` is the role
+ * the step's kind gives a text label that names none (`Type … into "Name"` means a field).
+ */
+export function selectorsFor(target: Target, implied?: RoleNoun): Selector[] | undefined {
   if (target.kind !== "element") return [scopedSelector(target)];
   const payload: Record<string, unknown> = anchorPayload(target.anchor);
-  if (target.nth !== undefined && target.nth !== 1) payload["nth"] = target.nth;
-  if (target.role !== undefined) payload["role"] = target.role;
+  if (target.nth !== undefined) payload["nth"] = target.nth;
+  const role = target.role ?? (target.anchor.kind === "text" ? implied : undefined);
+  if (role !== undefined) payload["role"] = role;
   return [{ tier: target.anchor.kind === "text" ? "text_anchor" : "native_id", provenance: "rules", payload }];
 }
 
@@ -46,9 +51,9 @@ function anchorPayload(anchor: Anchor): Record<string, unknown> {
 type ExpectKeys = Expect extends infer E ? (E extends unknown ? Omit<E, "timeout_ms" | "scope"> : never) : never;
 
 export function compileStep(intent: string, ast: StepAst, options: CompileOptions): Compiled {
-  const step = (action: Action, target?: Target): Compiled => {
+  const step = (action: Action, target?: Target, implied?: RoleNoun): Compiled => {
     if (!target) return { ok: true, steps: [{ intent, action, selectors: [], sync: { pre: [], post: [] }, artifacts: {} }] };
-    const selectors = selectorsFor(target);
+    const selectors = selectorsFor(target, implied);
     if (!selectors) return unsupported(target.kind === "cell" ? "a table-cell target" : target.kind === "scoped" ? "a scoped (item/container) target" : "an iframe target", "address the element with `\"css:…\"` for now");
     return {
       ok: true,
@@ -68,24 +73,32 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
       return step({ type: "launch", params: { url: ast.url.raw } });
     case "reload":
       return step({ type: "launch", params: { reload: true } });
+    case "history":
+      return step({ type: "launch", params: { history: ast.direction } });
+    case "clear_storage":
+      return step({ type: "clear_storage", params: { storage: ast.what } });
+    case "resize":
+      return step({ type: "set_viewport", params: { width: ast.width, height: ast.height } });
     case "click": {
       const type = ast.button === "right" ? "right_click" : ast.clickCount === 2 ? "double_click" : "click";
       return step({ type, params: { ...(ast.at ? { x_pct: ast.at.xPct, y_pct: ast.at.yPct } : {}), ...dialogParam(ast.dialog) } }, ast.target);
     }
     case "hover":
       return step({ type: "hover", params: dialogParam(ast.dialog) }, ast.target);
+    // A step's kind narrows a plain label to the elements of its role (typing means a field), so a
+    // heading that repeats a field's label neither takes the keystrokes nor makes the label ambiguous.
     case "type":
-      return ast.target ? step({ type: "type_text", params: { text: ast.text.raw } }, ast.target) : step({ type: "type_text", params: { text: ast.text.raw } });
+      return ast.target ? step({ type: "type_text", params: { text: ast.text.raw } }, ast.target, "field") : step({ type: "type_text", params: { text: ast.text.raw } });
     case "clear":
-      return step({ type: "type_text", params: { text: "", replace: true } }, ast.target);
+      return step({ type: "type_text", params: { text: "", replace: true } }, ast.target, "field");
     case "replace":
-      return step({ type: "type_text", params: { text: ast.text.raw, replace: true } }, ast.target);
+      return step({ type: "type_text", params: { text: ast.text.raw, replace: true } }, ast.target, "field");
     case "press_key":
       return step({ type: "press_key", params: { key: ast.key, modifiers: [...ast.modifiers] } });
     case "select":
-      return step({ type: "type_text", params: { text: ast.options[0] ?? "", select: true, ...(ast.multi ? { values: [...ast.options] } : {}) } }, ast.target);
+      return step({ type: "type_text", params: { text: ast.options[0] ?? "", select: true, ...(ast.multi ? { values: [...ast.options] } : {}) } }, ast.target, "dropdown");
     case "set_checked":
-      return step({ type: "set_checked", params: { checked: ast.checked } }, ast.target);
+      return step({ type: "set_checked", params: { checked: ast.checked } }, ast.target, "checkbox");
     case "wait_text":
       return step({ type: "wait", params: { kind: "element_state", expect: { scope: "surface", value_contains: ast.text.raw, timeout_ms: ast.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS }, selector_ref: null } });
     case "remember":
@@ -154,9 +167,15 @@ function compileAssertion(
     case "count":
       return element(a.target, { element_count: a.count });
     case "cookie":
-      return surface({ cookie: a.name, cookie_fact: a.fact });
+      return surface({ cookie: a.name, cookie_fact: a.fact, ...(a.negate ? { negate: true as const } : {}) });
     case "storage":
-      return surface({ storage: a.area, storage_key: a.key, storage_contains: a.text.raw });
+      return surface({ storage: a.area, storage_key: a.key.raw, storage_contains: a.text.raw });
+    case "storage_absent":
+      return surface({ storage: a.area, storage_key: a.key.raw, storage_absent: true });
+    case "shows_exactly":
+      return element(a.target, { value_exactly: a.text.raw });
+    case "focused":
+      return element(a.target, { focused: !a.negate });
     case "attribute":
       return element(a.target, { attribute: a.name, value_equals: a.value.raw, ...(a.negate ? { negate: true } : {}) });
     case "has_attribute":

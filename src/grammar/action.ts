@@ -4,7 +4,7 @@
 import type { ActionStep, ClickStep, DialogSuffix, ParseContext, ParseResult, Target } from "./ast.ts";
 import { splitDialogSuffix } from "./dialog-suffix.ts";
 import {
-  parseCheck, parseClear, parseNavigate, parseReload, parseRemember, parseReplace, parseScroll,
+  parseCheck, parseClear, parseHistory, parseNavigate, parseReload, parseResize, parseRemember, parseReplace, parseScroll,
   parseSelect, parseType, parseUpload, parseWait,
 } from "./input-action.ts";
 import { parseKeys } from "./keys.ts";
@@ -24,7 +24,9 @@ interface Verb {
 }
 
 const VERBS: readonly Verb[] = [
+  { pattern: /go\s+(?=back|forward)/, name: "Go back", notOnWindows: true, parse: parseHistory },
   { pattern: /(?:go|navigate)\s+to(?:\s+|$)/, name: "Go to", notOnWindows: true, parse: parseNavigate },
+  { pattern: /resize(?:\s+|$)/, name: "Resize the viewport", notOnWindows: true, parse: parseResize },
   { pattern: /reload\b\s*/, name: "Reload the page", notOnWindows: true, parse: parseReload },
   { pattern: /right[-\s]click(?:\s+|$)/, name: "Right-click", parse: (r, c) => parseClick(r, c, "Right-click", "right", 1) },
   { pattern: /double[-\s]click(?:\s+|$)/, name: "Double-click", parse: (r, c) => parseClick(r, c, "Double-click", "left", 2) },

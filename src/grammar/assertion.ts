@@ -19,7 +19,7 @@ const isStyleProp = (p: string): p is StyleProp => (STYLE_PROPS as readonly stri
 const COMPUTED = /^\$\{captured\.([a-z][a-z0-9_]*)\}\s*([+-])\s*(\d+(?:\.\d+)?)$/;
 const ARITHMETIC = /\$\{captured\.[^}]*\}\s*(?:[-+*/]\s*\$\{|[*/])/;
 const PREDICATES =
-  "`shows <text>`, `does not show <text>`, `field contains <text>`, `is [not] visible`, `is enabled|disabled`, `checkbox is [not] checked`, `is [not] selected`, `is [not] empty`, `appears <N> times`, `attribute <name> is [not] <value>`, `has attribute <name>` or `style color is <value>`";
+  "`shows [exactly] <text>`, `does not show <text>`, `field contains [exactly] <text>`, `is [not] visible`, `is [not] focused`, `is enabled|disabled`, `checkbox is [not] checked`, `is [not] selected`, `is [not] empty`, `appears <N> times`, `attribute <name> is [not] <value>`, `has attribute <name>` or `style color is <value>`";
 
 /** Parses the text of an `assert:` step (trimmed, non-empty) for the given app kind. */
 export function parseAssertionText(s: Slice, ctx: ParseContext): ParseResult<Assertion> {
@@ -40,17 +40,27 @@ function webOnly(s: Slice, ctx: ParseContext, what: string): ParseResult<never> 
   return failAt("unsupported-step", `\`${what}\` is web-only and cannot be checked on ${ctx.app} apps.`, "assert what the app shows instead, e.g. `page shows Saved`", s);
 }
 
-/** `local storage "todos" contains Walk the dog` / `session storage "draft" contains Hello`. */
+/** `local storage "todos" contains Walk the dog` / `session storage "draft" does not exist`; the key may hold `${VAR}`. */
 function parseStorage(s: Slice, ctx: ParseContext): ParseResult<Claim> {
   const refusal = webOnly(s, ctx, "storage");
   if (refusal !== undefined) return refusal;
-  const m = /^(local|session)\s+storage\s+"([^"]+)"\s+contains\s+(.+)$/i.exec(s.text);
-  if (m?.[1] === undefined || m[2] === undefined || m[3] === undefined) {
-    return failAt("unknown-step", "A storage assertion names the key in quotes and the text its value contains.", 'write `local storage "todos" contains Walk the dog` (or `session storage "…" contains …`)', s);
+  const example = 'write `local storage "todos" contains Walk the dog` or `local storage "todos" does not exist` (or `session storage …`)';
+  const m = /^(local|session)\s+storage\s+"([^"]+)"\s+(?:(contains)\s+(.+)|(does\s+not\s+exist))$/i.exec(s.text);
+  if (m?.[1] === undefined || m[2] === undefined) {
+    return failAt("unknown-step", "A storage assertion names the key in quotes, then `contains <text>` or `does not exist`.", example, s);
   }
-  const text = parseTemplateAt(m[3], s.offset + s.text.length - m[3].length);
+  const area = m[1].toLowerCase() === "local" ? "local" : "session";
+  const keyAt = s.offset + s.text.indexOf('"') + 1;
+  const key = parseTemplateAt(m[2], keyAt);
+  if (!key.ok) return key;
+  if (hasCapture(key.value)) {
+    return fail("bad-reference", "A capture cannot name a storage key: a capture may only be typed or compared.", 'name the key as written, or with an environment variable, e.g. `local storage "todos-${APP}" contains Walk the dog`', keyAt, m[2].length);
+  }
+  if (m[5] !== undefined) return ok({ kind: "storage_absent", area, key: key.value });
+  const raw = m[4] ?? "";
+  const text = parseTemplateAt(raw, s.offset + s.text.length - raw.length);
   if (!text.ok) return text;
-  return ok({ kind: "storage", area: m[1].toLowerCase() === "local" ? "local" : "session", key: m[2], text: text.value });
+  return ok({ kind: "storage", area, key: key.value, text: text.value });
 }
 
 function parseClaim(s: Slice, ctx: ParseContext): ParseResult<Claim> {
@@ -99,20 +109,25 @@ function parsePageShows(s: Slice): ParseResult<Claim> {
   return ok(times?.[2] === undefined ? { kind: "page_shows", text: text.value, negate: false } : { kind: "page_shows", text: text.value, negate: false, times: Number(times[2]) });
 }
 
+const COOKIE_FACTS: Readonly<Record<string, { fact: "exists" | "http_only" | "secure" | "persistent"; negate: boolean }>> = {
+  exists: { fact: "exists", negate: false },
+  "does not exist": { fact: "exists", negate: true },
+  "is httponly": { fact: "http_only", negate: false },
+  "is not httponly": { fact: "http_only", negate: true },
+  "is secure": { fact: "secure", negate: false },
+  "is not secure": { fact: "secure", negate: true },
+  "is persistent": { fact: "persistent", negate: false },
+  "is not persistent": { fact: "persistent", negate: true },
+};
+
 function parseCookie(s: Slice, ctx: ParseContext): ParseResult<Claim> {
   const m = /^cookie\s+(?:"([^"]+)"|(\S+))\s*(.*)$/i.exec(s.text);
   const fact = (m?.[3] ?? "").trim();
-  const facts: Readonly<Record<string, "exists" | "http_only" | "secure" | "persistent">> = {
-    exists: "exists",
-    "is httponly": "http_only",
-    "is secure": "secure",
-    "is persistent": "persistent",
-  };
   if (m?.[1] === undefined) {
     const bare = m?.[2] ?? "session_token";
     return failAt("unknown-step", "The cookie name must be quoted.", `write \`cookie "${bare}" ${fact === "" ? "exists" : fact}\``, s);
   }
-  const known = facts[fact.toLowerCase().replace(/\s+/g, " ")];
+  const known = COOKIE_FACTS[fact.toLowerCase().replace(/\s+/g, " ")];
   if (known === undefined) {
     const isValue = fact !== "";
     return failAt(
@@ -120,13 +135,13 @@ function parseCookie(s: Slice, ctx: ParseContext): ParseResult<Claim> {
       isValue
         ? `A cookie's value cannot be asserted (\`${fact}\`): it is a credential, and comparing it would put it in the trace.`
         : "The cookie assertion needs a fact.",
-      `assert a fact instead: \`cookie "${m[1]}" exists\`, \`is httpOnly\`, \`is secure\` or \`is persistent\``,
+      `assert a fact instead: \`cookie "${m[1]}" exists\` or \`does not exist\`, \`is [not] httpOnly\`, \`is [not] secure\` or \`is [not] persistent\``,
       s,
     );
   }
   const refusal = webOnly(s, ctx, "cookie");
   if (refusal !== undefined) return refusal;
-  return ok({ kind: "cookie", name: m[1], fact: known });
+  return ok({ kind: "cookie", name: m[1], fact: known.fact, negate: known.negate });
 }
 
 function parseSugar(s: Slice, ctx: ParseContext, form: string, text: string): ParseResult<Claim> {
@@ -142,19 +157,28 @@ function parseSugar(s: Slice, ctx: ParseContext, form: string, text: string): Pa
 function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseResult<Claim> {
   const t = tail.text;
   let m: RegExpExecArray | null;
+  if ((m = /^shows\s+exactly\s+(.+)$/i.exec(t)) && m[1] !== undefined) {
+    const refusal = webOnly(tail, ctx, "shows exactly");
+    if (refusal !== undefined) return refusal;
+    const text = parseTemplateAt(m[1], tail.offset + t.length - m[1].length);
+    return text.ok ? ok({ kind: "shows_exactly", target, text: text.value }) : text;
+  }
   if ((m = /^shows\s+(.+)$/i.exec(t)) && m[1] !== undefined) return parseShows(sub(tail, t.length - m[1].length), target);
   if ((m = /^does\s+not\s+show\s+(.+)$/i.exec(t)) && m[1] !== undefined) {
     const text = parseTemplateAt(m[1], tail.offset + t.length - m[1].length);
     return text.ok ? ok({ kind: "not_shows", target, text: text.value }) : text;
   }
   if ((m = /^does\s+not\s+show$/i.exec(t))) return failAt("unknown-step", "`does not show` needs the text that must be absent.", 'write `the "css:#status" does not show Error`', tail);
-  if ((m = /^contains\s+(.+)$/i.exec(t)) && m[1] !== undefined) {
+  if ((m = /^contains\s+(exactly\s+)?(.+)$/i.exec(t)) && m[2] !== undefined) {
     if (target.role !== "field" && target.role !== "dropdown") {
       return failAt("unknown-step", "`contains` reads a field's value and needs the `field` noun.", 'write `the "Search" field contains Berlin`, or `the "Search" shows Berlin` for visible text', tail);
     }
-    const text = parseTemplateAt(m[1], tail.offset + t.length - m[1].length);
-    return text.ok ? ok({ kind: "field_contains", target, text: text.value }) : text;
+    const text = parseTemplateAt(m[2], tail.offset + t.length - m[2].length);
+    if (!text.ok) return text;
+    if (m[1] === undefined) return ok({ kind: "field_contains", target, text: text.value });
+    return webOnly(tail, ctx, "contains exactly") ?? ok({ kind: "shows_exactly", target, text: text.value });
   }
+  if ((m = /^is\s+(not\s+)?focused$/i.exec(t))) return webOnly(tail, ctx, "is focused") ?? ok({ kind: "focused", target, negate: m[1] !== undefined });
   if ((m = /^is\s+(not\s+)?visible$/i.exec(t))) return ok({ kind: "visible", target, negate: m[1] !== undefined });
   if ((m = /^is\s+(enabled|disabled)$/i.exec(t)) && m[1] !== undefined) return ok({ kind: "enabled", target, enabled: m[1].toLowerCase() === "enabled" });
   if ((m = /^is\s+(not\s+)?checked$/i.exec(t))) {

@@ -83,6 +83,12 @@ export type Modifier = "ctrl" | "alt" | "shift" | "meta" | "mod";
 
 export interface NavigateStep { readonly kind: "navigate"; readonly url: Template }
 export interface ReloadStep { readonly kind: "reload" }
+/** `Go back` / `Go forward`: one entry through the page's history, waiting for the page it lands on. */
+export interface HistoryStep { readonly kind: "history"; readonly direction: "back" | "forward" }
+/** `Clear local storage`, `Clear session storage` (the page's origin), `Clear cookies` (the flow's browser context). */
+export interface ClearStorageStep { readonly kind: "clear_storage"; readonly what: "local" | "session" | "cookies" }
+/** `Resize the viewport to 320x480`: the page's size in CSS pixels from here on. */
+export interface ResizeStep { readonly kind: "resize"; readonly width: number; readonly height: number }
 /** Click, Press the "…" button (role "button"), Right-click, Double-click, Click … at x%,y%. */
 export interface ClickStep {
   readonly kind: "click";
@@ -132,7 +138,7 @@ export interface AssertStep { readonly kind: "assert"; readonly assertion: Asser
 export interface IntentStep { readonly kind: "intent"; readonly text: string }
 
 export type ActionStep =
-  | NavigateStep | ReloadStep | ClickStep | HoverStep | DragStep | TypeStep | ClearStep | ReplaceStep
+  | NavigateStep | ReloadStep | HistoryStep | ClearStorageStep | ResizeStep | ClickStep | HoverStep | DragStep | TypeStep | ClearStep | ReplaceStep
   | PressKeyStep | SelectStep | SetCheckedStep | UploadStep | ScrollStep | WaitTextStep | WaitDownloadStep
   | RememberStep;
 
@@ -161,9 +167,12 @@ export type Assertion = Bound & (
   | { readonly kind: "page_shows"; readonly text: Template; readonly negate: boolean; readonly times?: number }
   | { readonly kind: "page_url"; readonly op: "is" | "contains"; readonly value: Template }
   | { readonly kind: "page_title"; readonly op: "is" | "contains"; readonly value: Template }
-  | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent" }
-  /** `local storage "todos" contains Walk the dog` (the value stored under the key contains the text). */
-  | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: string; readonly text: Template }
+  /** `cookie "sid" exists|is httpOnly|is secure|is persistent`; `negate`: `does not exist`, `is not …` (never a value). */
+  | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent"; readonly negate: boolean }
+  /** `local storage "todos" contains Walk the dog` (the value stored under the key contains the text); the key may hold `${VAR}`. */
+  | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: Template; readonly text: Template }
+  /** `local storage "todos" does not exist` (no value is stored under the key). */
+  | { readonly kind: "storage_absent"; readonly area: "local" | "session"; readonly key: Template }
   /** `the "…" shows <text>` (substring; text may be `${captured.x}`). */
   | { readonly kind: "shows"; readonly target: Target; readonly text: Template }
   /** `the "…" does not show <text>` (the element's text or value lacks it; waits until it does). */
@@ -172,6 +181,10 @@ export type Assertion = Bound & (
   | { readonly kind: "shows_computed"; readonly target: Target; readonly capture: string; readonly op: "+" | "-"; readonly amount: number }
   /** `the "…" field contains <text>` (input value). */
   | { readonly kind: "field_contains"; readonly target: Target; readonly text: Template }
+  /** `the "…" shows exactly <text>` / `the "…" field contains exactly <text>`: the whole text or value, trimmed. */
+  | { readonly kind: "shows_exactly"; readonly target: Target; readonly text: Template }
+  /** `the "…" is focused` / `is not focused`: it has keyboard focus. */
+  | { readonly kind: "focused"; readonly target: Target; readonly negate: boolean }
   | { readonly kind: "visible"; readonly target: Target; readonly negate: boolean }
   | { readonly kind: "enabled"; readonly target: Target; readonly enabled: boolean }
   | { readonly kind: "checked"; readonly target: Target; readonly negate: boolean }

@@ -20,6 +20,11 @@ describe("splitDialogSuffix", () => {
       'the "Rename" button',
       { disposition: "accept", reply: { raw: "${NEW_NAME}", parts: [{ kind: "env", name: "NEW_NAME" }] } },
     ],
+    [
+      'the "Rename" button, answering the prompt with "5" screen"',
+      'the "Rename" button',
+      { disposition: "accept", reply: { raw: '5" screen', parts: [{ kind: "literal", text: '5" screen' }] } },
+    ],
   ])("splits %s", (text, body, dialog) => {
     const r = splitDialogSuffix(slice(text), { app: "web" });
     expect(r.ok && r.value.body.text).toBe(body);

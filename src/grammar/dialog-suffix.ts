@@ -47,7 +47,8 @@ function parseSuffix(s: Slice): ParseResult<DialogSuffix> {
     const message = decide[2];
     return ok(message === undefined || message === "" ? { disposition } : { disposition, message });
   }
-  const answer = /^answering\s+the\s+prompt\s+with\s+"([^"]*)"$/i.exec(s.text);
+  // The reply is everything between the first and the last quote, so it may hold quotes itself.
+  const answer = /^answering\s+the\s+prompt\s+with\s+"(.*)"$/i.exec(s.text);
   if (answer?.[1] !== undefined) {
     const replyAt = s.offset + s.text.indexOf('"') + 1;
     const reply = parseTemplateAt(answer[1], replyAt);

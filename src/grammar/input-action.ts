@@ -1,8 +1,9 @@
 // Value verbs of the action grammar: Type, Replace, Clear, Check/Uncheck, Select, Upload, Scroll,
-// Remember, Go to, Reload, Wait. Pure: each takes the text after its verb and returns an ActionStep.
+// Remember, Go to, Go back/forward, Reload, Resize, Wait. Pure: each takes the text after its
+// verb and returns an ActionStep.
 
 import type { ActionStep, ParseContext, ParseResult, Target, Template } from "./ast.ts";
-import { fail, failAt, findOutsideQuotes, matchAt, ok, splitWithin, sub, trimSlice, type Slice } from "./result.ts";
+import { fail, failAt, matchAt, ok, splitWithin, sub, trimSlice, type Slice } from "./result.ts";
 import { parseTargetPrefix, parseWholeTarget, refuseFramedPointer } from "./target.ts";
 import { hasCapture, parseTemplateAt } from "./template.ts";
 
@@ -16,15 +17,19 @@ function textTemplate(s: Slice, what: string, example: string): ParseResult<Temp
 function requireTarget(s: Slice, ctx: ParseContext, verb: string, example: string): ParseResult<Target> {
   const t = parseWholeTarget(s, ctx);
   if (t !== undefined) return t;
-  return failAt("unknown-step", `\`${verb}\` needs a quoted label or a bare \`the <id> field\`.`, `write \`${example}\``, s);
+  const more = verb === "Clear" ? ", or `Clear local storage`, `Clear session storage` or `Clear cookies`" : "";
+  return failAt("unknown-step", `\`${verb}\` needs a quoted label or a bare \`the <id> field\`.`, `write \`${example}\`${more}`, s);
 }
 
 /**
  * Finds the right-most `<keyword> <target>` split whose remainder really is a target, so
- * `Type see you into the future` stays a focused Type of the whole text. `undefined` when none.
+ * `Type see you into the future` stays a focused Type of the whole text. The keyword is searched
+ * in the raw text, quotes included: typed text may hold a quote (`Type 5" screen into the "Size"
+ * field`), and the last quoted label is the target. `undefined` when none.
  */
 function splitOnTarget(s: Slice, ctx: ParseContext, keyword: RegExp): { before: Slice; target: ParseResult<Target> } | undefined {
-  const hits = findOutsideQuotes(s.text, keyword).reverse();
+  const global = new RegExp(keyword.source, "gi");
+  const hits = Array.from(s.text.matchAll(global), (m) => m.index).reverse();
   for (const at of hits) {
     const kw = matchAt(keyword, s.text, at);
     if (kw === null) continue;
@@ -34,14 +39,46 @@ function splitOnTarget(s: Slice, ctx: ParseContext, keyword: RegExp): { before: 
   return undefined;
 }
 
+/**
+ * Typed text: as written, or, when it is wrapped in double quotes, exactly what is between them,
+ * spaces included (`Type " padded " into …`). Only the outer pair is taken off.
+ */
+function typedText(s: Slice, what: string, example: string): ParseResult<Template> {
+  if (s.text.length >= 2 && s.text.startsWith('"') && s.text.endsWith('"')) {
+    const inner = sub(s, 1, s.text.length - 1);
+    if (inner.text === "") return failAt("unknown-step", `\`${what}\` has no text between its quotes.`, `write the text to type, e.g. \`${example}\`, or \`Clear the "Name" field\` to empty a field`, s);
+    return parseTemplateAt(inner.text, inner.offset);
+  }
+  return textTemplate(s, what, example);
+}
+
+/**
+ * A focused Type whose text names a quoted label after `into` meant a target that is not one
+ * (`Type Ada into a "Name" field`): refused, so the target is never silently typed as text.
+ */
+function refuseLostTarget(rest: Slice): ParseResult<never> | undefined {
+  const into = Array.from(rest.text.matchAll(/\sinto\s+/gi)).pop();
+  if (into === undefined || !rest.text.slice(into.index).includes('"')) return undefined;
+  const after = trimSlice(sub(rest, into.index + into[0].length));
+  return failAt(
+    "unknown-step",
+    `\`${after.text}\` after \`into\` is not a target, so this step would type it as text into whatever has focus.`,
+    'name the field with `the "<label>"` and a role noun, e.g. `Type Ada into the "Name" field`; to type the text as it is, wrap it in quotes: `Type "…"`',
+    after,
+  );
+}
+
 export function parseType(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
   const split = splitOnTarget(rest, ctx, /(?:^|\s)into(?=\s)/);
   if (split === undefined) {
-    const text = textTemplate(rest, "Type", "Type Berlin");
+    const quoted = rest.text.length >= 2 && rest.text.startsWith('"') && rest.text.endsWith('"');
+    const lost = quoted ? undefined : refuseLostTarget(rest);
+    if (lost !== undefined) return lost;
+    const text = typedText(rest, "Type", "Type Berlin");
     return text.ok ? ok({ kind: "type", text: text.value }) : text;
   }
   if (!split.target.ok) return split.target;
-  const text = textTemplate(split.before, "Type … into", 'Type Ada into the "Full name" field');
+  const text = typedText(split.before, "Type … into", 'Type Ada into the "Full name" field');
   return text.ok ? ok({ kind: "type", text: text.value, target: split.target.value }) : text;
 }
 
@@ -52,11 +89,17 @@ export function parseReplace(rest: Slice, ctx: ParseContext): ParseResult<Action
   if (!target.ok) return target;
   const w = matchAt(/\s+with(?:\s+|$)/, rest.text, target.value.end);
   if (w === null) return failAt("unknown-step", "`Replace` needs `with <text>` after the target.", `write \`${example}\``, rest);
-  const text = textTemplate(trimSlice(sub(rest, target.value.end + w[0].length)), "Replace … with", example);
+  const text = typedText(trimSlice(sub(rest, target.value.end + w[0].length)), "Replace … with", example);
   return text.ok ? ok({ kind: "replace", target: target.value.target, text: text.value }) : text;
 }
 
 export function parseClear(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
+  const store = /^(?:(local|session)\s+storage|(?:all\s+)?(cookies))$/i.exec(rest.text);
+  if (store !== null) {
+    const what = store[2] !== undefined ? "cookies" : store[1]?.toLowerCase() === "local" ? "local" : "session";
+    if (ctx.app !== "web") return failAt("unsupported-step", `\`Clear ${rest.text}\` is web-only, not for ${ctx.app} apps.`, "sign out or reset through the app instead", rest);
+    return ok({ kind: "clear_storage", what });
+  }
   const target = requireTarget(rest, ctx, "Clear", 'Clear the "Search" field');
   return target.ok ? ok({ kind: "clear", target: target.value }) : target;
 }
@@ -70,8 +113,11 @@ export function parseCheck(rest: Slice, ctx: ParseContext, checked: boolean): Pa
 export function parseSelect(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
   const example = 'Select Admin from the "Role" dropdown';
   let found: { options: Slice; target: ParseResult<Target> } | undefined;
-  // Keywords are found with a lookahead so `Sign in from …` yields both ` in` and ` from`.
-  for (const at of findOutsideQuotes(rest.text, /\s(?:from|in)(?=\s)/)) {
+  // Keywords are found with a lookahead so `Sign in from …` yields both ` in` and ` from`; the
+  // right-most whose remainder is a target wins, searched in the raw text so an option may hold a
+  // quote (`Select 5" screen from the "Size" dropdown`): the last quoted label is the target.
+  const keywords = Array.from(rest.text.matchAll(/\s(?:from|in)(?=\s)/gi), (m) => m.index).reverse();
+  for (const at of keywords) {
     const kw = matchAt(/\s(?:from|in)(?=\s)/, rest.text, at);
     if (kw === null) continue;
     const target = parseWholeTarget(trimSlice(sub(rest, at + kw[0].length)), ctx);
@@ -96,7 +142,8 @@ export function parseSelect(rest: Slice, ctx: ParseContext): ParseResult<ActionS
 function parseOptions(s: Slice): ParseResult<readonly string[]> {
   if (s.text === "") return failAt("unknown-step", "`Select` has no option.", 'write `Select Admin from the "Role" dropdown`', s);
   if (!s.text.startsWith('"')) {
-    if (s.text.includes('"')) return failAt("unknown-step", "Every option of a multi-select must be quoted.", 'write `Select "A", "B" and "C" from the "Tags" field`', s);
+    // A quoted pair means a list was meant; a lone quote is part of the option (`5" screen`).
+    if (/"[^"]*"/.test(s.text)) return failAt("unknown-step", "Every option of a multi-select must be quoted.", 'write `Select "A", "B" and "C" from the "Tags" field`', s);
     return ok([s.text]);
   }
   const options: string[] = [];
@@ -209,6 +256,32 @@ export function parseReload(rest: Slice, ctx: ParseContext): ParseResult<ActionS
   }
   if (ctx.app !== "web") return failAt("unsupported-step", `\`Reload the page\` is web-only, not for ${ctx.app} apps.`, 'reach the screen again through the app, e.g. `Press the "Refresh" button`', rest);
   return ok({ kind: "reload" });
+}
+
+export function parseHistory(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
+  const m = /^(back|forward)$/i.exec(rest.text);
+  if (m?.[1] === undefined) return failAt("unknown-step", "`Go back` and `Go forward` take nothing after them.", "write `Go back` or `Go forward`", rest);
+  const direction = m[1].toLowerCase() === "back" ? "back" : "forward";
+  if (ctx.app !== "web") return failAt("unsupported-step", `\`Go ${direction}\` is web-only, not for ${ctx.app} apps.`, 'press the app\'s own control, e.g. `Press the "Back" button`', rest);
+  return ok({ kind: "history", direction });
+}
+
+/** The largest viewport side `Resize the viewport` takes, in CSS pixels. */
+const MAX_VIEWPORT_PX = 10_000;
+
+export function parseResize(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
+  const example = "Resize the viewport to 320x480";
+  const m = /^(?:the\s+)?viewport\s+to\s+(\d+)\s*[x×]\s*(\d+)$/i.exec(rest.text);
+  if (m?.[1] === undefined || m[2] === undefined) {
+    return failAt("unknown-step", "`Resize` sets the viewport to a width and height in whole CSS pixels.", `write \`${example}\``, rest);
+  }
+  const width = Number(m[1]);
+  const height = Number(m[2]);
+  if (width < 1 || height < 1 || width > MAX_VIEWPORT_PX || height > MAX_VIEWPORT_PX) {
+    return failAt("unknown-step", `A viewport of ${width}x${height} is outside 1 to ${MAX_VIEWPORT_PX} pixels a side.`, `write \`${example}\``, rest);
+  }
+  if (ctx.app !== "web") return failAt("unsupported-step", `\`Resize the viewport\` is web-only, not for ${ctx.app} apps.`, "pin a desktop app's size with `window:` in the flow", rest);
+  return ok({ kind: "resize", width, height });
 }
 
 export function parseWait(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {

@@ -2,6 +2,7 @@
 // their offset into the step text, and quote-aware scanning. Pure: no I/O, no clock, no env.
 
 import type { GrammarError, ParseResult } from "./ast.ts";
+import { MAX_TIMEOUT_SECONDS, MAX_TIMEOUT_TEXT } from "../diagnostics/bounds.ts";
 
 /** A failed parse; assignable to every `ParseResult<T>`. */
 export interface Failure {
@@ -56,12 +57,17 @@ export function matchAt(re: RegExp, text: string, index: number): RegExpExecArra
 /**
  * Replaces the characters between paired double quotes with `x`, keeping the quotes and the
  * length, so keyword searches never fire inside a quoted label (`Click "Update between runs"`).
+ * With `pairedOnly`, a last quote without a partner is text (`5" screen within 2s`) and masks
+ * nothing after it; otherwise it masks the rest, as an unclosed label would.
  */
-export function maskQuoted(text: string): string {
+export function maskQuoted(text: string, pairedOnly = false): string {
+  const odd = (text.split('"').length - 1) % 2 === 1;
+  const lastOpen = pairedOnly && odd ? text.lastIndexOf('"') : text.length;
   let out = "";
   let inside = false;
-  for (const ch of text) {
-    if (ch === '"') {
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '"' && i < lastOpen) {
       inside = !inside;
       out += ch;
     } else {
@@ -71,9 +77,9 @@ export function maskQuoted(text: string): string {
   return out;
 }
 
-/** Index of every match of `re` (case-insensitive) outside quotes, left to right. */
-export function findOutsideQuotes(text: string, re: RegExp): number[] {
-  const masked = maskQuoted(text);
+/** Index of every match of `re` (case-insensitive) outside quotes, left to right (`pairedOnly`: see maskQuoted). */
+export function findOutsideQuotes(text: string, re: RegExp, pairedOnly = false): number[] {
+  const masked = maskQuoted(text, pairedOnly);
   const global = new RegExp(re.source, "gi");
   const found: number[] = [];
   for (const m of masked.matchAll(global)) found.push(m.index);
@@ -87,12 +93,13 @@ export interface Bounded {
 }
 
 /**
- * Splits a trailing `within <N>s` (`s`, `sec`, `second`, `seconds`; N > 0, decimals allowed).
+ * Splits a trailing `within <N>s` (`s`, `sec`, `second`, `seconds`; 0 < N ≤ MAX_TIMEOUT_SECONDS, decimals allowed).
  * A trailing `within` followed by something that is not a number stays part of the text
  * (`page shows within budget`); a number with a wrong unit is an error, never a silent text.
  */
 export function splitWithin(s: Slice): ParseResult<Bounded> {
-  const hits = findOutsideQuotes(s.text, /\swithin\s+/);
+  // A lone quote is text (`page shows 5" screen within 2s`): the bound after it still counts.
+  const hits = findOutsideQuotes(s.text, /\swithin\s+/, true);
   const last = hits[hits.length - 1];
   if (last === undefined) return ok({ body: s });
   const tailStart = last + (/^\s*within\s+/i.exec(s.text.slice(last))?.[0].length ?? 0);
@@ -106,6 +113,9 @@ export function splitWithin(s: Slice): ParseResult<Bounded> {
   const seconds = Number(m[1]);
   if (!(seconds > 0)) {
     return fail("unknown-step", "A `within` bound must be more than 0 seconds.", "write a positive bound, e.g. `within 15s`", at, s.text.length - last - 1);
+  }
+  if (seconds > MAX_TIMEOUT_SECONDS) {
+    return fail("unknown-step", `\`within ${m[1]}s\` is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_TEXT}.`, `write a bound of at most ${MAX_TIMEOUT_SECONDS} seconds, e.g. \`within 30s\``, at, s.text.length - last - 1);
   }
   return ok({ body: trimSlice(sub(s, 0, last)), timeoutMs: Math.round(seconds * 1000) });
 }

@@ -9,6 +9,8 @@ import type { AgentRunOutcome, AgentRunRequest } from "./agent-api.ts";
 export type { Selector };
 /** Every error flowproof throws on purpose carries a stable code; a plugin's own errors extend these. */
 export { FlowproofError, ProtocolError } from "../diagnostics/diagnostic.ts";
+/** The longest bound flowproof waits anywhere (one day, in milliseconds): a plugin's own timeouts stay within it. */
+export { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
 
 /** What a live surface can do; the engine checks these before running a step. */
 export type Capability = "pointer" | "keyboard" | "navigation" | "select" | "dialogs" | "frames" | "screenshot" | "cookies";
@@ -55,10 +57,16 @@ export type Expectation =
   | { readonly kind: "attribute_present"; readonly name: string; readonly present: boolean }
   /** Computed style; colours compare canonically (named, #rgb, #rrggbb, rgb(), rgba()). */
   | { readonly kind: "style"; readonly prop: string; readonly value: string; readonly negate: boolean }
-  /** A cookie fact for the page's URL; never the cookie's value. Needs the `cookies` capability. */
-  | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent" }
+  /** A cookie fact for the page's URL; never the cookie's value. `negate`: not set / set without the flag. Needs the `cookies` capability. */
+  | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent"; readonly negate?: boolean }
   /** The page's localStorage / sessionStorage value under `key` contains `text` (a web page's origin). */
-  | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: string; readonly text: string };
+  | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: string; readonly text: string }
+  /** The page's localStorage / sessionStorage holds nothing under `key`. */
+  | { readonly kind: "storage_absent"; readonly area: "local" | "session"; readonly key: string }
+  /** The element's whole text or value, trimmed and with white space collapsed, equals `text` (case-sensitive). */
+  | { readonly kind: "text_equals"; readonly text: string }
+  /** The element has (or has not) keyboard focus. */
+  | { readonly kind: "focused"; readonly focused: boolean };
 
 /** Where `Scroll` goes: a container edge, the element into view, or an exact scrollTop in px (verified ±1 px). */
 export type ScrollTo = { readonly to: "top" | "bottom" } | { readonly into_view: true } | { readonly to_px: number };
@@ -179,6 +187,12 @@ export interface AppDriver {
   /** Navigate and wait for the document to load (bounded by `timeoutMs`). */
   navigate(url: string, timeoutMs: number): Promise<Attempt>;
   reload(timeoutMs: number): Promise<Attempt>;
+  /** Capability "navigation": one entry back or forward through the page's history, waiting (bounded by `timeoutMs`) for the page it lands on. */
+  history?(direction: "back" | "forward", timeoutMs: number): Promise<Attempt>;
+  /** Empties the page origin's localStorage / sessionStorage, or every cookie of the surface ("cookies" capability). */
+  clearStorage?(what: "local" | "session" | "cookies"): Promise<Attempt>;
+  /** Sets the surface's viewport to `width` × `height` CSS pixels from now on; verifies it took. */
+  setViewport?(width: number, height: number): Promise<Attempt>;
   click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt>;
   hover(ladder: readonly Selector[]): Promise<Attempt>;
   /** Fill semantics: select everything in the field, then type `text` as real keystrokes. */

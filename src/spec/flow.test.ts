@@ -160,6 +160,14 @@ describe("loadFlowText", () => {
     expect(d[0]!.span).toMatchObject({ line: 5, column: 15, length: 4 });
   });
 
+  test("refuses a `within` bound a timer cannot hold at its place, for a Wait and an assertion", () => {
+    const d = problems(flowWith(HEAD, ["  - rules: Wait until page shows Finished within 2200000s", "  - assert: page shows Finished within 90000s"]));
+    expect(d.map((x) => [x.code, x.span?.line, x.span?.column, x.message])).toEqual([
+      ["unknown-step", 5, 43, "`within 2200000s` is longer than the longest bound flowproof can wait, 86400 s (24 h)."],
+      ["unknown-step", 6, 33, "`within 90000s` is longer than the longest bound flowproof can wait, 86400 s (24 h)."],
+    ]);
+  });
+
   test("points an unknown plain step at its text", () => {
     const d = problems(flowWith(HEAD, ["  - Fill in the form"]));
     expect(d[0]!.code).toBe("unknown-step");

@@ -3,7 +3,7 @@ import { loadFlowText } from "./flow.ts";
 import type { StructuredKind } from "./structured.ts";
 
 const stock: StructuredKind = {
-  schema: { type: "object", required: ["sku"], additionalProperties: false, properties: { sku: { type: "string" }, at_least: { type: "integer" } } },
+  schema: { type: "object", required: ["sku"], additionalProperties: false, properties: { sku: { type: "string" }, at_least: { type: "integer" }, timeout_seconds: { type: "number", minimum: 0 } } },
   check: ((a: { sku: string; at_least?: number }) => (a.at_least === 0 ? [{ path: ["at_least"], message: "`at_least` must be above 0", hint: "at_least: 1" }] : [])) as never,
 };
 const kinds = new Map([["assert_stock", stock]]);
@@ -22,11 +22,12 @@ describe("structured steps", () => {
   });
 
   test.each([
-    ["  - assert_stock:\n      sku: A\n      at_lest: 2\n", "7:7 unknown-key unknown key `at_lest` in `assert_stock` | did you mean `at_least`? `assert_stock` takes: sku, at_least"],
+    ["  - assert_stock:\n      sku: A\n      at_lest: 2\n", "7:7 unknown-key unknown key `at_lest` in `assert_stock` | did you mean `at_least`? `assert_stock` takes: sku, at_least, timeout_seconds"],
     ["  - assert_stock:\n      at_least: 2\n", "5:5 missing-key `assert_stock` needs `sku` | add `sku:` to the step"],
     ["  - assert_stock:\n      sku: [1]\n", "6:12 bad-value `sku` must be a string | see docs/flow-format.md for the step's keys"],
-    ["  - assert_stock: A1\n", "5:19 bad-value `assert_stock` must be a mapping | write `assert_stock:` with a mapping of its keys: sku, at_least"],
+    ["  - assert_stock: A1\n", "5:19 bad-value `assert_stock` must be a mapping | write `assert_stock:` with a mapping of its keys: sku, at_least, timeout_seconds"],
     ["  - assert_stock:\n      sku: A\n      at_least: 0\n", "7:7 bad-value `at_least` must be above 0 | at_least: 1"],
+    ["  - assert_stock:\n      sku: A\n      timeout_seconds: 2200000\n", "7:24 bad-value `timeout_seconds` of `assert_stock` is longer than the longest bound flowproof can wait, 86400 s (24 h) | write at most 86400, e.g. `timeout_seconds: 30`"],
     ["  - assert_stock:\n      sku: ${each}\n", "6:12 bad-reference `${each}` is only defined inside a `foreach:` block | move the step into a `foreach: {values: [...], steps: [...]}` block, or write the value itself"],
   ])("points each problem at its YAML node: %#", (steps, expected) => {
     expect(problems(steps)).toEqual([expected]);

@@ -4,6 +4,7 @@
 import type Ajv from "ajv";
 import type { ErrorObject } from "ajv";
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { MAX_TIMEOUT_SECONDS, MAX_TIMEOUT_TEXT } from "../diagnostics/bounds.ts";
 import { parseTemplate } from "../grammar/index.ts";
 import { isMap, isScalar, isSeq, keyName, spanOf, type Node, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
@@ -132,6 +133,13 @@ export function loadStructuredArgs(
     return undefined;
   }
   if (problems.length > before) return undefined;
+  // Every kind's `timeout_seconds` becomes the step's bound, which a timer must be able to hold.
+  const timeout = typeof args === "object" && args !== null ? (args as Record<string, unknown>)["timeout_seconds"] : undefined;
+  if (typeof timeout === "number" && !(timeout <= MAX_TIMEOUT_SECONDS)) {
+    const found = nodeAt(value, ["timeout_seconds"]);
+    problems.push(diagnostic("bad-value", `\`timeout_seconds\` of \`${key}\` is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_TEXT}`, { span: spanOf(source, found.node ?? keyNode), hint: `write at most ${MAX_TIMEOUT_SECONDS}, e.g. \`timeout_seconds: 30\`` }));
+    return undefined;
+  }
   for (const p of kind.check?.(args as never) ?? []) {
     const found = nodeAt(value, p.path);
     problems.push(diagnostic("bad-value", p.message, { span: spanOf(source, p.path.length === 0 ? keyNode : found.keyNode ?? found.node ?? keyNode), hint: p.hint }));

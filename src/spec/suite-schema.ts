@@ -1,6 +1,7 @@
 // suite.yaml declared once with TypeBox: the JSON Schema written to schema/suite.schema.json for
 // editors. The loader (suite.ts) checks the same keys with spans; its test holds the two together.
 import { Type } from "@sinclair/typebox";
+import { MAX_TIMEOUT_SECONDS } from "../diagnostics/bounds.ts";
 
 const command = (description: string) => Type.String({ minLength: 1, description });
 
@@ -22,7 +23,7 @@ export const SuiteFileSchema = Type.Object(
       {
         command: command("Starts the app under test (sh -c, in the suite directory, with the suite env). Stopped when the run ends."),
         url: Type.String({ minLength: 1, description: "Polled until it answers; flows start after that." }),
-        timeout_seconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: "How long to wait for `url` to answer (default 60)." })),
+        timeout_seconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: MAX_TIMEOUT_SECONDS, description: "How long to wait for `url` to answer (default 60, at most 86400)." })),
         reuse_existing: Type.Optional(Type.Boolean({ description: "When `url` already answers, use that server instead of starting one (default false: an answering url is an error)." })),
       },
       { additionalProperties: false, description: "The app under test, started before the first flow and stopped at the end (like Playwright's webServer)." },

@@ -33,6 +33,12 @@ describe("loadSuiteText", () => {
     expect(r.diagnostics.map((d) => `${d.span?.line}:${d.code}`)).toEqual(["1:unknown-key", "2:bad-value", "3:bad-reference", "4:bad-value", "4:unknown-key", "5:bad-value"]);
     expect(r.diagnostics[0]!.hint).toContain("did you mean `order`?");
   });
+  test("refuses a server timeout longer than the longest bound, at its value", () => {
+    const r = loadSuiteText("suite.yaml", "server:\n  command: npm start\n  url: http://127.0.0.1:3000/\n  timeout_seconds: 2200000\n");
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.diagnostics.map((d) => `${d.span?.line}:${d.span?.column} ${d.message}`)).toEqual(["4:20 `server.timeout_seconds` is longer than the longest bound flowproof can wait, 86400 s (24 h)"]);
+  });
   test("checks browser: and identities: like a flow's blocks, keeping values as written", () => {
     const bad = loadSuiteText("suite.yaml", "browser:\n  viewport: { width: 0, height: 1 }\nidentities:\n  admin:\n    cookies: [{ value: x }]\n");
     expect(bad.ok).toBe(false);

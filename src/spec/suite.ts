@@ -1,6 +1,7 @@
 // Loads `suite.yaml` into a typed SuiteConfig, collecting every problem of the file with spans.
 // Pure: no fs, no env, no processes (commands/ runs env_from, hooks and the server).
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { MAX_TIMEOUT_SECONDS, MAX_TIMEOUT_TEXT } from "../diagnostics/bounds.ts";
 import { parseTemplate } from "../grammar/index.ts";
 import { isMap, isScalar, isSeq, keyName, parseYaml, spanOf, type Node, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
@@ -165,6 +166,7 @@ function loadServer(source: YamlSource, value: Node | null, keyNode: Node, probl
       else url = t;
     } else if (key === "timeout_seconds") {
       if (!isScalar(v) || typeof v.value !== "number" || !(v.value > 0)) problems.push(diagnostic("bad-value", "`server.timeout_seconds` must be a positive number", { span: at, hint: "timeout_seconds: 60" }));
+      else if (v.value > MAX_TIMEOUT_SECONDS) problems.push(diagnostic("bad-value", `\`server.timeout_seconds\` is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_TEXT}`, { span: at, hint: `write at most ${MAX_TIMEOUT_SECONDS}, e.g. \`timeout_seconds: 60\`` }));
       else timeout = v.value;
     } else if (key === "reuse_existing") {
       if (!isScalar(v) || typeof v.value !== "boolean") problems.push(diagnostic("bad-value", "`server.reuse_existing` must be true or false", { span: at, hint: "reuse_existing: true" }));

@@ -98,6 +98,16 @@ describe("parseTrace", () => {
     expect(e.diagnostics[0]!.span?.line).toBe(2);
   });
 
+  test("refuses a bound a timer cannot hold, naming its line", () => {
+    const within = { ...step(1), action: { type: "assert", params: { kind: "element_state", expect: { scope: "surface", value_contains: "Finished", timeout_ms: 2_200_000_000 }, selector_ref: null } }, selectors: [], sync: { pre: [], post: [] } };
+    const pre = step(2, { sync: { pre: [{ kind: "element_exists", selector_ref: 0, timeout_ms: 86_400_001 }], post: [] } });
+    const e = traceError(() => parseTrace(`${headerLine}\n${JSON.stringify(within)}\n${JSON.stringify(pre)}\n`, "a.trace.jsonl"));
+    expect(e.diagnostics.map((d) => d.span?.line)).toEqual([2, 3]);
+    expect(e.diagnostics[0]!.message).toContain("timeout_ms");
+    const ok = { ...within, action: { ...within.action, params: { ...within.action.params, expect: { ...within.action.params.expect, timeout_ms: 86_400_000 } } } };
+    expect(parseTrace(`${headerLine}\n${JSON.stringify(ok)}\n`, "a.trace.jsonl").steps).toHaveLength(1);
+  });
+
   test("refuses an unknown action type", () => {
     const bad = { ...step(1), action: { type: "teleport", params: {} } };
     const e = traceError(() => parseTrace(`${headerLine}\n${JSON.stringify(bad)}\n`, "a.trace.jsonl"));

@@ -1,9 +1,12 @@
 // The trace wire format (flowproof-trace v1), declared once: TypeBox yields both the static
 // types and the JSON Schema written to schema/trace-v1.schema.json. No I/O here.
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
 
 const Opt = <T extends TSchema>(t: T) => Type.Optional(t);
 const Int = (o: object = {}) => Type.Integer({ minimum: 0, ...o });
+/** A bound in milliseconds: at most MAX_TIMEOUT_MS (one day), what a timer can hold. */
+const BoundMs = (o: object = {}) => Int({ maximum: MAX_TIMEOUT_MS, ...o });
 
 export const TRACE_FORMAT = "flowproof-trace";
 export const TRACE_VERSION = 1;
@@ -55,7 +58,11 @@ export const DialogParam = Type.Object(
 export const LaunchParams = Type.Union([
   Params({ url: Type.String({ description: "The destination as written; a path resolves against the flow's start URL at execution." }) }, "`Go to <url or path>`"),
   Params({ reload: Type.Literal(true) }, "`Reload the page`"),
+  Params({ history: Type.Union([Type.Literal("back"), Type.Literal("forward")]) }, "`Go back` / `Go forward`: one history entry, waiting for the page it lands on"),
 ]);
+export const ClearStorageParams = Params({ storage: Type.Union([Type.Literal("local"), Type.Literal("session"), Type.Literal("cookies")]) }, "`Clear local storage`, `Clear session storage` (the page's origin), `Clear cookies` (every cookie of the flow's browser context)");
+const Side = Type.Integer({ minimum: 1, maximum: 10_000 });
+export const SetViewportParams = Params({ width: Side, height: Side }, "`Resize the viewport to <width>x<height>`: the page's size in CSS pixels from this step on (scale, mobile and touch as the flow's `browser.viewport` set them)");
 export const PointerParams = Params(
   {
     x_pct: Opt(Type.Number({ minimum: 0, maximum: 100, description: "Click-at: the point inside the element's box, % of its width." })),
@@ -91,7 +98,7 @@ export const CaptureParams = Params(
   "`Remember the \"…\" as <name>`, `Remember how many \"…\" appear as <name>`",
 );
 export const CaptureDownloadParams = Params(
-  { name: Type.String(), timeout_ms: Opt(Int({ description: "Default 60 000." })) },
+  { name: Type.String(), timeout_ms: Opt(BoundMs({ description: "Default 60 000." })) },
   "`Wait until the download completes as <name> [within Ns]`: exactly one download must complete; its path becomes `${captured.<name>}`",
 );
 export const UploadParams = Params({ path: Type.String({ minLength: 1, description: "As written, quotes stripped; relative to the working directory at execution." }) }, "`Upload <path> into the \"…\" field`");
@@ -108,11 +115,13 @@ const expectVariant = <P extends Record<string, TSchema>>(properties: P, descrip
     {
       ...properties,
       scope: Opt(Type.Literal("surface", { description: "A page-level expectation (no selectors)." })),
-      timeout_ms: Int({ description: "How long the assertion polls before it fails." }),
+      timeout_ms: BoundMs({ description: "How long the assertion polls before it fails (at most 86 400 000, one day)." }),
     },
     { additionalProperties: true, description },
   );
 const Negate = Opt(Type.Literal(true));
+const StorageArea = Type.Union([Type.Literal("local"), Type.Literal("session")]);
+const StorageKey = Type.String({ description: "As written (`${VAR}` kept raw)." });
 
 export const Expect = Type.Union([
   expectVariant({ value_contains: Type.String(), count: Opt(Int()) }, "the page text, or the element's text or value, contains it (with `count`: exactly that many times in the page)"),
@@ -133,13 +142,13 @@ export const Expect = Type.Union([
   expectVariant({ attribute: Type.String(), present: Type.Boolean() }, "the attribute is present / absent"),
   expectVariant({ style: Type.String(), value_equals: Type.String(), negate: Negate }, "the computed style equals the value (colours compare canonically)"),
   expectVariant(
-    { cookie: Type.String(), cookie_fact: Type.Union([Type.Literal("exists"), Type.Literal("http_only"), Type.Literal("secure"), Type.Literal("persistent")]) },
-    "the page's cookie is set / http_only / secure / persistent (no value is ever written)",
+    { cookie: Type.String(), cookie_fact: Type.Union([Type.Literal("exists"), Type.Literal("http_only"), Type.Literal("secure"), Type.Literal("persistent")]), negate: Negate },
+    "the page's cookie is set / http_only / secure / persistent; with `negate`, it is not set / is set without that flag (no value is ever written)",
   ),
-  expectVariant(
-    { storage: Type.Union([Type.Literal("local"), Type.Literal("session")]), storage_key: Type.String(), storage_contains: Type.String() },
-    "the value the page's local / session storage holds under `storage_key` contains `storage_contains` (as written; the stored value is never written)",
-  ),
+  expectVariant({ storage: StorageArea, storage_key: StorageKey, storage_contains: Type.String() }, "the value the page's local / session storage holds under `storage_key` contains `storage_contains` (as written; the stored value is never written)"),
+  expectVariant({ storage: StorageArea, storage_key: StorageKey, storage_absent: Type.Literal(true) }, "the page's local / session storage holds nothing under `storage_key`"),
+  expectVariant({ value_exactly: Type.String() }, "the element's whole text or value, trimmed and with runs of white space as one space, equals it (case-sensitive)"),
+  expectVariant({ focused: Type.Boolean() }, "the element has (`true`) / does not have (`false`) keyboard focus"),
 ]);
 
 const elementState = (description: string) =>
@@ -158,7 +167,7 @@ export const StructuredParams = Params(
     kind: Type.Literal("structured"),
     key: Type.String({ pattern: "^assert_", description: "The step key (`assert_api`, `assert_sql`, a plugin's `assert_…`)." }),
     args: Type.Unknown({ description: "The arguments exactly as written (references unresolved; never a response, a row or a cell)." }),
-    timeout_ms: Opt(Int({ description: "From `timeout_seconds` (default 10 000; 0 = one attempt)." })),
+    timeout_ms: Opt(BoundMs({ description: "From `timeout_seconds` (default 10 000; 0 = one attempt)." })),
   },
   "a structured step (`assert_api:`, `assert_sql:`, `assert_spreadsheet:`, `assert_screenshot:`, a plugin's `assert_…:`)",
 );
@@ -214,7 +223,7 @@ export const AgentRunParams = Params(
     steps: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "The authored agent steps in order: {kind: prompt, text} | {kind: tool_call, text, tool, where, negate} | {kind: reply, text, op, value}." }),
     tools: Opt(Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "`tools:` as written: {name, result?}." })),
     strict: Opt(Type.Boolean()),
-    timeout_ms: Int({ description: "The execution's bound (default 300 000)." }),
+    timeout_ms: BoundMs({ description: "The execution's bound (default 300 000)." }),
     cassette: Opt(Type.Array(CassetteTurn, { description: "Written at record: every model turn, in the order they were made." })),
     mcp: Opt(Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "`mcp:` as written: {name, command | url, port?, tools?}." })),
     lanes: Opt(Type.Record(Type.String(), McpLaneSchema, { description: "Written at record: each `mcp:` server's lane, by server name." })),
@@ -252,6 +261,8 @@ export const ACTION_VARIANTS = [
   actionVariant("capture", CaptureParams, "the target"),
   actionVariant("capture_download", CaptureDownloadParams, "none"),
   actionVariant("set_checked", SetCheckedParams, "the target"),
+  actionVariant("clear_storage", ClearStorageParams, "none"),
+  actionVariant("set_viewport", SetViewportParams, "none"),
   actionVariant("wait", WaitParams, "none"),
   actionVariant("agent_run", AgentRunParams, "none"),
   actionVariant("assert", AssertParams, "the target, or none for a page-level, structured or secret-leak assertion"),
@@ -263,7 +274,7 @@ export const SyncCondition = Type.Object(
   {
     kind: Type.String({ description: "element_exists, element_state, window_title, ocr_text_present, visual_stable" }),
     selector_ref: Opt(Type.Union([Int(), Type.Null()])),
-    timeout_ms: Int(),
+    timeout_ms: BoundMs(),
   },
   { additionalProperties: true },
 );

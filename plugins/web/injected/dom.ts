@@ -1,6 +1,7 @@
 // Page-side helpers over the composed tree (light DOM, open shadow roots, slots): the one
-// definition of "visible", the box a user sees, deep queries and text, what a pointer hit reaches,
-// and the text helpers every page-side module shares.
+// definition of "visible" (rendered, and not cut off by a clipping box), the box a user sees,
+// bringing it into view, deep queries and text, what a pointer hit reaches, and the text helpers
+// every page-side module shares.
 
 // Page text for a message is bounded here but shortened only by the engine, after it redacted
 // the secrets (SHOWN_TEXT_OPEN/CLOSE in src/engine/context.ts): a cut made here, before
@@ -53,9 +54,15 @@ export const boxOf = (el: Element): DOMRect => {
   return l === Infinity ? rect : new DOMRect(l, t, r - l, b - t);
 };
 
+/**
+ * Rendered, Playwright's rule: a box with width and height (display: none anywhere up, an empty or
+ * zero-height element, a collapsed wrapper have none; a box-less display: contents element is
+ * judged by what it renders), and not visibility: hidden (nor content-visibility: hidden).
+ * Opacity and what covers it do not count. Which element a label names is decided among these.
+ */
 export const isVisible = (el: Element): boolean => {
   const rect = el.getBoundingClientRect();
-  if (rect.width <= 0 && rect.height <= 0) {
+  if (rect.width <= 0 || rect.height <= 0) {
     // display:contents wrappers and slots have no box; judge by what they render (text too).
     if (!isContents(el)) return false;
     const style = getComputedStyle(el);
@@ -109,6 +116,12 @@ export const deepText = (el: HTMLElement): string => {
   return parts.join("\n");
 };
 
+/** A box named without its text (`<div#list>`, `<div.scroll-body>`): what clips a target, in a message. */
+export const describeBox = (el: Element): string => {
+  const cls = typeof el.className === "string" ? el.className.trim().split(/\s+/)[0] : "";
+  return `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : cls ? `.${cls}` : ""}>`;
+};
+
 export const cssEscapeId = (id: string) => (typeof CSS !== "undefined" && CSS.escape ? CSS.escape(id) : id);
 
 export const deepHit = (x: number, y: number): Element | null => {
@@ -147,3 +160,80 @@ export const receives = (el: Element, hit: Element | null) => {
 };
 
 export const inViewport = (r: DOMRect) => r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+
+/** One box that clips `el`: an ancestor whose overflow is not `visible`, and the area it shows (its padding box). */
+interface ClipBox {
+  readonly by: Element;
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+  readonly x: boolean;
+  readonly y: boolean;
+}
+
+/**
+ * The boxes that clip `el`, innermost first: every ancestor in the composed tree whose overflow is
+ * hidden, clip, scroll or auto, except those an absolutely or fixed positioned element escapes
+ * (ancestors below its containing block). The page's own scrolling (html, body) is not one.
+ */
+export const clipBoxes = (el: Element): ClipBox[] => {
+  const out: ClipBox[] = [];
+  let mode = getComputedStyle(el).position;
+  if (mode === "fixed") return out;
+  for (let n = composedParent(el); n; n = composedParent(n)) {
+    if (!(n instanceof Element)) continue;
+    if (n === document.body || n === document.documentElement) break;
+    const st = getComputedStyle(n);
+    const positioned = st.position !== "static" || st.transform !== "none";
+    if (mode === "absolute" && !positioned) continue;
+    const x = st.overflowX !== "visible";
+    const y = st.overflowY !== "visible";
+    if ((x || y) && st.display !== "contents") {
+      const r = n.getBoundingClientRect();
+      const left = r.left + n.clientLeft;
+      const top = r.top + n.clientTop;
+      out.push({ by: n, left, top, right: left + n.clientWidth, bottom: top + n.clientHeight, x, y });
+    }
+    mode = st.position === "absolute" || st.position === "fixed" ? st.position : "static";
+    if (mode === "fixed") break;
+  }
+  return out;
+};
+
+/** The box that cuts `el` off entirely (it lies wholly outside the area the box shows), or null. */
+export const clippedBy = (el: Element): Element | null => {
+  const r = boxOf(el);
+  for (const c of clipBoxes(el)) {
+    // A box that shows no area (a zero-height wrapper) cuts off everything in it.
+    if (c.x && !(c.right > c.left && r.right > c.left && r.left < c.right)) return c.by;
+    if (c.y && !(c.bottom > c.top && r.bottom > c.top && r.top < c.bottom)) return c.by;
+  }
+  return null;
+};
+
+/** Whether the point (x, y) shows inside every box that clips `el` (1 px of rounding allowed). */
+export const insideClips = (el: Element, x: number, y: number): boolean =>
+  clipBoxes(el).every((c) => (!c.x || (x >= c.left - 1 && x <= c.right + 1)) && (!c.y || (y >= c.top - 1 && y <= c.bottom + 1)));
+
+/**
+ * Visible, as `is visible`, `is not visible` and `appears N times` mean it: rendered (isVisible)
+ * and not cut off entirely by a box that clips it (scrolled out of a scrolling box, inside a
+ * zero-height wrapper). Off the page's own viewport still counts as visible.
+ */
+export const isShown = (el: Element): boolean => isVisible(el) && clippedBy(el) === null;
+
+/**
+ * Brings `el` into view the way a user's scrolling would, when any of it is outside the viewport
+ * or the point an action would use (`at`, percent of its box; default its centre) is outside a
+ * box that clips it: every scrolling ancestor is scrolled (scrollIntoView does all). A target
+ * whose point already shows is left where it is. Returns its box afterwards.
+ */
+export const scrollToSee = (el: Element, block: ScrollLogicalPosition = "center", at: { xPct: number; yPct: number } = { xPct: 50, yPct: 50 }): DOMRect => {
+  const rect = boxOf(el);
+  const x = rect.left + (rect.width * at.xPct) / 100;
+  const y = rect.top + (rect.height * at.yPct) / 100;
+  if (inViewport(rect) && insideClips(el, x, y)) return rect;
+  el.scrollIntoView({ block, inline: block === "nearest" ? "nearest" : "center", behavior: "instant" as ScrollBehavior });
+  return boxOf(el);
+};

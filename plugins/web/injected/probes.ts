@@ -1,7 +1,7 @@
 // Page-side actionability probes and reads: where to click a target and whether it would receive
 // the click (visible, still, enabled, on top), focusing a field to type into, and what it reads.
 import type { Candidate, ProbeAnswer, ProbeRequest, Rung, ValueAnswer } from "./protocol.ts";
-import { boxOf, composedParent, containsComposed, deepHit, inViewport, isVisible, receives } from "./dom.ts";
+import { clippedBy, composedParent, containsComposed, deepHit, describeBox, isShown, isVisible, receives, scrollToSee } from "./dom.ts";
 import { checkedOf, describe, isDisabled, kindOf, labelledControl } from "./roles.ts";
 import { resolve, resolveRung } from "./resolver.ts";
 import { valueOf } from "./values.ts";
@@ -50,11 +50,10 @@ export const probeFound = (req: ProbeRequest, found: ReturnType<typeof resolve>)
   if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
   if (isMoving(el)) return { ok: false, failed: "stable", detail: `${describe(el)} is still moving (a CSS animation or transition is running)` };
   if (req.purpose !== "read" && isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
-  let rect = boxOf(el);
-  if (!inViewport(rect)) {
-    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" as ScrollBehavior });
-    rect = boxOf(el);
-  }
+  // Every scrolling box around it (and the page) is scrolled to bring it into view first.
+  const rect = scrollToSee(el, "center", req.at);
+  const clip = clippedBy(el);
+  if (clip) return { ok: false, failed: "visible", detail: `${describe(el)} is present but cut off by ${describeBox(clip)}, which does not scroll it into view` };
   const xPct = req.at ? req.at.xPct : 50;
   const yPct = req.at ? req.at.yPct : 50;
   const x = rect.left + (rect.width * xPct) / 100;
@@ -109,9 +108,10 @@ export const read = (req: { ladder: readonly Rung[] }): ValueAnswer => {
   return { ok: true, value: valueOf(found.el), tier: found.tier };
 };
 
+/** How many elements the ladder names that are visible (isShown), from the first rung that names any. */
 export const count = (req: { ladder: readonly Rung[] }): number => {
   for (const rung of req.ladder) {
-    const n = resolveRung(rung).filter(isVisible).length;
+    const n = resolveRung(rung).filter(isShown).length;
     if (n > 0) return n;
   }
   return 0;
@@ -119,8 +119,9 @@ export const count = (req: { ladder: readonly Rung[] }): number => {
 
 /**
  * The distinct visible elements a plain label names (the ladder's first rung, a text rung without
- * an ordinal), described, in document order; an element inside another candidate is the same
- * target and is left out. Empty for any other ladder.
+ * an ordinal), described, in document order; an element inside another candidate, a listbox its
+ * combobox controls, and a component's shadow insides are the same target and are left out.
+ * Empty for any other ladder.
  */
 export const candidates = (req: { ladder: readonly Rung[] }): Candidate[] => {
   const rung = req.ladder[0];
@@ -137,9 +138,37 @@ export const candidates = (req: { ladder: readonly Rung[] }): Candidate[] => {
   const kept: { el: Element; nth: number }[] = [];
   for (const [i, found] of visible.entries()) {
     const el = targetOf(found);
-    if (!kept.some((k) => k.el === el || containsComposed(k.el, el) || containsComposed(el, k.el))) kept.push({ el, nth: i + 1 });
+    if (!kept.some((k) => k.el === el || containsComposed(k.el, el) || containsComposed(el, k.el) || oneWidget(k.el, el) || oneComponent(k.el, el))) kept.push({ el, nth: i + 1 });
   }
   return kept.map((k) => ({ nth: k.nth, what: describe(k.el) }));
+};
+
+/** The elements `el` names in `aria-controls` / `aria-owns`, looked up in its own tree first. */
+const controlled = (el: Element): Element[] => {
+  const ids = `${el.getAttribute("aria-controls") ?? ""} ${el.getAttribute("aria-owns") ?? ""}`.split(/\s+/).filter((id) => id !== "");
+  const root = el.getRootNode() as Document | ShadowRoot;
+  return ids.map((id) => root.getElementById?.(id) ?? document.getElementById(id)).filter((c): c is HTMLElement => c !== null);
+};
+
+/** A combobox and the listbox it controls are one dropdown. */
+const oneWidget = (a: Element, b: Element): boolean => controlled(a).includes(b as HTMLElement) || controlled(b).includes(a as HTMLElement);
+
+/** Every shadow host whose shadow tree holds `el`, innermost first. */
+const hostsOf = (el: Element): Element[] => {
+  const hosts: Element[] = [];
+  for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) hosts.push(root.host);
+  return hosts;
+};
+
+/**
+ * A component and its own insides are one target: a control inside a component's shadow tree (a
+ * dialog's close icon) and the component itself or what the page put into it (the dialog's own
+ * Close button, slotted in) name the same thing. Two controls both inside one component's shadow
+ * tree (an app shell's) stay distinct.
+ */
+const oneComponent = (a: Element, b: Element): boolean => {
+  const lightIn = (x: Element, host: Element) => (x === host || containsComposed(host, x)) && !hostsOf(x).includes(host);
+  return hostsOf(b).some((h) => lightIn(a, h)) || hostsOf(a).some((h) => lightIn(b, h));
 };
 
 export const checkedState = (req: { ladder: readonly Rung[] }): ValueAnswer => {

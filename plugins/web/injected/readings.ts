@@ -1,7 +1,7 @@
 // Page-side assertion readings: one answer per expectation (text, url, title, visibility,
 // emptiness, counts, checked/enabled state, attributes, computed styles).
 import type { CheckAnswer, CheckRequest } from "./protocol.ts";
-import { deepQueryAll, deepText, isVisible, lower, norm, short } from "./dom.ts";
+import { clippedBy, deepQueryAll, deepText, describeBox, isShown, isVisible, lower, norm, short } from "./dom.ts";
 import { checkedOf, describe, isDisabled, selectedOf } from "./roles.ts";
 import { resolve, resolveRung } from "./resolver.ts";
 import { valueOf } from "./values.ts";
@@ -34,13 +34,27 @@ const parseNumber = (s: string): number | undefined => {
   return Number.isFinite(n) ? n : undefined;
 };
 
+/**
+ * `page url is`: a whole URL (with `://`) compares the whole URL; a path compares the path, plus
+ * the query when the expected value has a `?` and the fragment when it has a `#`. `actual` is a
+ * clause naming what was compared, and the whole URL when only part of it was.
+ */
 const urlMatches = (expected: string): { pass: boolean; actual: string } => {
   const here = new URL(location.href);
-  if (expected.includes("://")) return { pass: location.href === expected, actual: location.href };
-  let actual = here.pathname;
-  if (expected.includes("?")) actual += here.search;
-  if (expected.includes("#")) actual += here.hash;
-  return { pass: actual === expected, actual };
+  if (expected.includes("://")) return { pass: location.href === expected, actual: `it is ${location.href}` };
+  let compared = here.pathname;
+  const parts = ["path"];
+  if (expected.includes("?")) {
+    compared += here.search;
+    parts.push("query");
+  }
+  if (expected.includes("#")) {
+    compared += here.hash;
+    parts.push("fragment");
+  }
+  const what = parts.length === 1 ? "its path is" : `its ${parts.join(" and ")} are`;
+  const whole = compared === location.href ? "" : ` (the whole URL is ${location.href})`;
+  return { pass: compared === expected, actual: `${what} ${compared}${whole}` };
 };
 
 /** The page's local or session storage under `key`: whether its value contains `text`, and what it holds. */
@@ -59,10 +73,36 @@ const storageReading = (area: "local" | "session", key: string, text: string): C
   return { pass: containsLadder(value, text), actual: `it holds ${JSON.stringify(short(value))}` };
 };
 
+/** The page's local or session storage holds nothing under `key`. */
+const storageAbsent = (area: "local" | "session", key: string): CheckAnswer => {
+  let store: Storage;
+  try {
+    store = area === "local" ? window.localStorage : window.sessionStorage;
+  } catch {
+    return { pass: false, actual: `${area} storage cannot be read on ${location.href}` };
+  }
+  const value = store.getItem(key);
+  return { pass: value === null, actual: value === null ? `${area} storage has no key ${JSON.stringify(key)}` : `${area} storage holds ${JSON.stringify(short(value))} under ${JSON.stringify(key)}` };
+};
+
+/** The element that has keyboard focus, looked up through open shadow roots. */
+const deepActiveElement = (): Element | null => {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+};
+
+/** How the focused element reads in a message, or that nothing has focus. */
+const focusNow = (): string => {
+  const active = deepActiveElement();
+  return !active || active === document.body || active === document.documentElement ? "nothing has keyboard focus" : `${describe(active)} has keyboard focus`;
+};
+
 export const check = (req: CheckRequest): CheckAnswer => {
   const e = req.expect;
+  if (e.kind === "storage_absent") return storageAbsent(e.area, e.key);
   if (e.kind === "url") {
-    if (e.op === "contains") return { pass: location.href.includes(e.value), actual: location.href };
+    if (e.op === "contains") return { pass: location.href.includes(e.value), actual: `it is ${location.href}` };
     return urlMatches(e.value);
   }
   if (e.kind === "storage") return storageReading(e.area, e.key, e.text);
@@ -84,7 +124,7 @@ export const check = (req: CheckRequest): CheckAnswer => {
   if (e.kind === "count") {
     let n = 0;
     for (const rung of req.ladder) {
-      n = resolveRung(rung).filter(isVisible).length;
+      n = resolveRung(rung).filter(isShown).length;
       if (n > 0) break;
     }
     return { pass: n === e.count, actual: `found ${n}` };
@@ -98,8 +138,11 @@ export const check = (req: CheckRequest): CheckAnswer => {
   const tier = found.tier;
   switch (e.kind) {
     case "visible": {
-      const v = isVisible(el);
-      return { pass: v === e.visible, actual: v ? "visible" : "present but not rendered", tier };
+      const rendered = isVisible(el);
+      const clip = rendered ? clippedBy(el) : null;
+      const v = rendered && clip === null;
+      const actual = v ? "visible" : clip ? `present but outside the visible area of ${describeBox(clip)} (scrolled or clipped out of it)` : "present but not rendered";
+      return { pass: v === e.visible, actual, tier };
     }
     case "text_contains": {
       const value = valueOf(el);
@@ -108,6 +151,15 @@ export const check = (req: CheckRequest): CheckAnswer => {
     case "text_absent": {
       const value = valueOf(el);
       return { pass: !containsLadder(value, e.text), actual: JSON.stringify(short(value)), tier };
+    }
+    case "text_equals": {
+      const value = norm(valueOf(el));
+      return { pass: value === norm(e.text), actual: JSON.stringify(short(value)), tier };
+    }
+    case "focused": {
+      // A component host matches :focus while focus is inside its shadow tree.
+      const has = el.matches(":focus");
+      return { pass: has === e.focused, actual: has ? `it has keyboard focus` : focusNow(), tier };
     }
     case "numeric_equals": {
       const value = valueOf(el);

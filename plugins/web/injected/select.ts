@@ -1,7 +1,7 @@
 // Page-side Select: a native <select> set in one call; an ARIA combobox or listbox answered move
 // by move with the trusted click the driver makes next (open it, then the option), then verified.
 import type { SelectAnswer, SelectRequest } from "./protocol.ts";
-import { boxOf, deepHit, inViewport, isVisible, lower, norm, receives, short } from "./dom.ts";
+import { deepHit, isVisible, lower, norm, receives, scrollToSee, short } from "./dom.ts";
 import { describe, isButton, isCheckbox, isDisabled, isDropdown, isField, isLink, labelledControl, roleOf } from "./roles.ts";
 import { resolve } from "./resolver.ts";
 import { holds, listboxOf, optionLabel, optionsOf, pickOption, valueOf } from "./values.ts";
@@ -24,11 +24,8 @@ export const notDropdown = (el: Element): SelectAnswer => {
 export const clickOn = (el: Element, what: "open" | "option", tier: string): SelectAnswer => {
   if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
   if (isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
-  let rect = boxOf(el);
-  if (!inViewport(rect)) {
-    el.scrollIntoView({ block: what === "option" ? "nearest" : "center", inline: "nearest", behavior: "instant" as ScrollBehavior });
-    rect = boxOf(el);
-  }
+  // An option below a long listbox's fold is scrolled into its listbox, as a user would.
+  const rect = scrollToSee(el, what === "option" ? "nearest" : "center");
   const x = rect.left + rect.width / 2;
   const y = rect.top + rect.height / 2;
   const hit = deepHit(x, y);

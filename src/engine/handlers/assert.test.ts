@@ -45,6 +45,21 @@ describe("assertStep", () => {
     expect(r.expected).toBe('the page to show "${SECRET_WORD}"');
     expect(r.actual).toBeUndefined();
   });
+  test("resolves a ${VAR} in a storage key and never lists the keys then", async () => {
+    const ctx = await h.context("todo-app.html", { FW: "vanillajs" });
+    await h.driver.typeFocused("Walk");
+    await h.driver.pressKey("Enter", []);
+    expect((await assertStep(a('local storage "todos-${FW}" contains Walk'), ctx)).status).toBe("passed");
+    const r = await assertStep(a('local storage "todos-${FW}x" contains Walk within 0.2s'), ctx);
+    expect(r.detail).toBe('expected local storage "todos-${FW}x" to contain "Walk" within 200 ms');
+  });
+  test("reads focus and the whole text", async () => {
+    const ctx = await h.context("todo-app.html");
+    expect((await assertStep(a('the "What needs to be done?" field is focused'), ctx)).status).toBe("passed");
+    expect((await assertStep(a('the "css:#route" shows exactly Showing all'), ctx)).status).toBe("passed");
+    const r = await assertStep(a('the "css:#route" shows exactly Showing within 0.2s'), ctx);
+    expect(redact(r.detail!, ctx.secrets)).toBe('expected the "css:#route" to show exactly "Showing" within 200 ms; it shows "Showing all"');
+  });
   test("compares with a remembered number plus an offset", async () => {
     const ctx = await h.context("counter.html");
     ctx.captures.set("before", "40");
@@ -79,6 +94,9 @@ describe("seenClause", () => {
     [{ kind: "checked", checked: true }, "<input#x> is not a checkbox, radio or switch", false, "<input#x> is not a checkbox, radio or switch"],
     [{ kind: "title", op: "equals", value: "x" }, "Orders", true, "it is Orders"],
     [{ kind: "selected", selected: true }, "not selected", false, "it is not selected"],
+    [{ kind: "url", op: "equals", value: "/x" }, "its path is /y (the whole URL is http://h/y?q=1)", true, "its path is /y (the whole URL is http://h/y?q=1)"],
+    [{ kind: "focused", focused: true }, "nothing has keyboard focus", false, "nothing has keyboard focus"],
+    [{ kind: "text_equals", text: "x" }, '"x y"', false, 'it shows "x y"'],
   ] as const)("%j reading %s", (expect_, actual, surface, clause) => {
     expect(seenClause(expect_, actual, surface)).toBe(clause);
   });

@@ -94,13 +94,25 @@ function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | stri
     return { expect: { kind: "style", prop: e.style, value: e.value_equals, negate }, wording: `${subject} to have ${e.style} ${negate ? "other than" : "equal to"} ${e.value_equals}`, quiet: false };
   }
   if ("storage" in e) {
+    // The key may hold a `${VAR}`: resolved now, shown as written, and the keys the page holds are then not listed.
+    const key = resolveText(e.storage_key, ctx);
+    if ("storage_absent" in e) {
+      return { expect: { kind: "storage_absent", area: e.storage, key: key.value }, wording: `${e.storage} storage to hold nothing under ${JSON.stringify(e.storage_key)}`, quiet: key.hasEnv };
+    }
     const t = resolveText(e.storage_contains, ctx);
-    return { expect: { kind: "storage", area: e.storage, key: e.storage_key, text: t.value }, wording: `${e.storage} storage ${JSON.stringify(e.storage_key)} to contain ${JSON.stringify(e.storage_contains)}${rememberedText(e.storage_contains, ctx)}`, quiet: t.hasEnv };
+    return { expect: { kind: "storage", area: e.storage, key: key.value, text: t.value }, wording: `${e.storage} storage ${JSON.stringify(e.storage_key)} to contain ${JSON.stringify(e.storage_contains)}${rememberedText(e.storage_contains, ctx)}`, quiet: t.hasEnv || key.hasEnv };
   }
   if ("cookie" in e) {
     const words = { exists: "to exist", http_only: "to be httpOnly", secure: "to be secure", persistent: "to be persistent" } as const;
-    return { expect: { kind: "cookie", name: e.cookie, fact: e.cookie_fact }, wording: `cookie ${JSON.stringify(e.cookie)} ${words[e.cookie_fact]}`, quiet: false };
+    const not = { exists: "not to exist", http_only: "not to be httpOnly", secure: "not to be secure", persistent: "not to be persistent" } as const;
+    const negated = e.negate === true;
+    return { expect: { kind: "cookie", name: e.cookie, fact: e.cookie_fact, ...(negated ? { negate: true } : {}) }, wording: `cookie ${JSON.stringify(e.cookie)} ${(negated ? not : words)[e.cookie_fact]}`, quiet: false };
   }
+  if ("value_exactly" in e) {
+    const t = resolveText(e.value_exactly, ctx);
+    return { expect: { kind: "text_equals", text: t.value }, wording: `${subject} to show exactly ${JSON.stringify(e.value_exactly)}${rememberedText(e.value_exactly, ctx)}`, quiet: t.hasEnv };
+  }
+  if ("focused" in e) return { expect: { kind: "focused", focused: e.focused }, wording: `${subject} ${e.focused ? "to have" : "not to have"} keyboard focus`, quiet: false };
   return assertNever(e);
 }
 
@@ -138,14 +150,16 @@ export const assertStep = handlerFor(["assert", "wait"], async (step, ctx): Prom
 /** What the app showed, as the second half of a failure sentence (`it shows "Pending"`, `it never appeared (…)`). */
 export function seenClause(expect: Expectation, actual: string, surface: boolean): string {
   const k = expect.kind;
-  if (k === "cookie" || k === "attribute" || k === "attribute_present" || k === "style" || k === "storage") return actual;
+  if (k === "cookie" || k === "attribute" || k === "attribute_present" || k === "style" || k === "storage" || k === "storage_absent" || k === "focused") return actual;
   if (actual.startsWith("never appeared")) return `it ${actual}`;
   // A reading that is a sentence of its own (`<input#x> is not a checkbox, radio or switch`).
   if (/ is not an? /.test(actual)) return actual;
   const counted = /^(?:found )?(\d+)(?: times)?$/.exec(actual);
   if (counted && (k === "count" || (k === "text_contains" && expect.count !== undefined))) return `${surface ? "the page shows it" : k === "count" ? "it appears" : "it shows it"} ${times(Number(counted[1]))}`;
-  if (k === "url" || k === "title") return `it is ${actual}`;
-  if (k === "text_contains" || k === "text_absent" || k === "numeric_equals") return `${surface ? "the page shows" : "it shows"} ${actual}`;
+  // The page says which part of the URL it compared (`its path is /x (the whole URL is …)`).
+  if (k === "url") return actual;
+  if (k === "title") return `it is ${actual}`;
+  if (k === "text_contains" || k === "text_absent" || k === "numeric_equals" || k === "text_equals") return `${surface ? "the page shows" : "it shows"} ${actual}`;
   if (k === "empty" && actual !== "empty") return `it shows ${actual}`;
   return `it is ${actual}`;
 }

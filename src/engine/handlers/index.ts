@@ -17,6 +17,8 @@ import { upload } from "./upload.ts";
 import { captureDownload } from "./capture-download.ts";
 import { secretLeakAssert, structuredAssert } from "./structured.ts";
 import { agentRun } from "./agent-run.ts";
+import { clearStorage } from "./clear-storage.ts";
+import { setViewport } from "./set-viewport.ts";
 
 const notYet = (what: string): Handler => async () => errored(`${what} steps are not supported by this version of flowproof; re-record with the version that wrote this trace`);
 
@@ -47,6 +49,8 @@ export const HANDLERS: Readonly<Record<ActionType, Handler>> = {
   capture,
   capture_download: captureDownload,
   set_checked: setChecked,
+  clear_storage: clearStorage,
+  set_viewport: setViewport,
   wait: assertStep,
   assert: assertAny,
   agent_run: agentRun,

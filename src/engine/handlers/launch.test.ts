@@ -19,6 +19,23 @@ describe("launch", () => {
     const after = await h.driver.readText(byId("loads"));
     expect(Number(after.ok && after.value)).toBe(Number(before.ok && before.value) + 1);
   });
+  test("goes back and forward across documents and within one (a hash route)", async () => {
+    const ctx = await h.context("todo-app.html");
+    const at = async (text: string) => (await h.driver.check([], { kind: "text_contains", text })).pass;
+    await h.driver.navigate(`${h.server.url}/todo-app.html#/active`, 10_000);
+    expect(await at("Showing active")).toBe(true);
+    expect(await launch(traceStep("Go back"), ctx)).toEqual({ status: "passed" });
+    expect(await at("Showing all")).toBe(true);
+    expect(await launch(traceStep("Go forward"), ctx)).toEqual({ status: "passed" });
+    expect(await at("Showing active")).toBe(true);
+    await h.driver.navigate(`${h.server.url}/todo-about.html`, 10_000);
+    expect(await launch(traceStep("Go back"), ctx)).toEqual({ status: "passed" });
+    expect(await at("Showing active")).toBe(true);
+    expect(await launch(traceStep("Go forward"), ctx)).toEqual({ status: "passed" });
+    expect(await at("About todos")).toBe(true);
+    const r = await launch(traceStep("Go forward"), ctx);
+    expect(r).toEqual({ status: "failed", detail: "there is no later page to go forward to (nothing was gone back from)" });
+  });
   test("fails naming the URL when the page cannot be opened", async () => {
     const ctx = await h.context("nav.html");
     const r = await launch(traceStep("Go to http://127.0.0.1:9/nowhere"), ctx);

@@ -1,12 +1,17 @@
-// `launch`: Go to / Navigate to (relative to the flow's start URL) and Reload the page.
+// `launch`: Go to / Navigate to (relative to the flow's start URL), Reload the page, Go back / forward.
 // Without a start page, a path goes to the driver as written (SAP GUI transaction codes).
-import { failed, handlerFor, passed } from "./shared.ts";
+import { errored, failed, handlerFor, passed } from "./shared.ts";
 import { resolveText } from "../templates.ts";
 
 export const launch = handlerFor(["launch"], async (step, ctx) => {
   const p = step.action.params;
   if ("reload" in p) {
     const r = await ctx.driver.reload(ctx.navigationTimeoutMs);
+    return r.ok ? passed() : failed(r.detail);
+  }
+  if ("history" in p) {
+    if (!ctx.driver.history) return errored(`\`Go ${p.history}\` needs a surface with a page history; this surface has none`);
+    const r = await ctx.driver.history(p.history, ctx.navigationTimeoutMs);
     return r.ok ? passed() : failed(r.detail);
   }
   const raw = p.url;
