@@ -68,16 +68,17 @@ async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream
  * 30 s until listed.
  */
 const WEIGHTS: Record<string, number> = {
-  trust: 211, suite: 160, unit: 158, windows: 147, "scoped-targets": 145, effects: 129, sap: 124,
-  "web-fixes": 118, "oob-assertions": 108, agent: 102, executable: 91, "windows-controls": 80, "suite-scale": 73,
-  actions: 72, "unit-servers": 71, "assertions-more": 64, blocks: 62, recording: 61, cli: 59,
-  "unit-commands": 57, "browser-faults": 57, authoring: 56, python: 55, signals: 55,
-  "windows-apps": 55, egress: 55, "multi-surface-kinds": 54, "web-apps": 53, mcp: 51, secrets: 50,
-  "grammar-forms": 49, "output-faults": 49, plugins: 46, heal: 39, "agent-mcp": 36, "agent-sdks": 34,
-  "real-grids": 35, shaping: 33, "web-depth": 30, "recording-reuse": 31, "multi-surface": 24, "api-effects": 22,
-  "suite-defaults": 18, demo: 18, "debug-bundle": 18, "keep-open": 15, "mcp-lifecycle": 15,
-  "windows-uwp": 15, "web-components": 14, "wine-bed": 13, "bad-input": 8, "windows-load": 4,
-  "sap-platform": 3, "error-shape": 1, "npm-package": 25, "effect-attribution": 45, verdicts: 30, "author-from-doc": 6,
+  trust: 88, windows: 83, "windows-controls": 72, suite: 68, effects: 68, unit: 60,
+  "web-fixes": 57, "effect-attribution": 56, "npm-package": 46, "scoped-targets": 42,
+  "suite-scale": 41, sap: 36, agent: 34, secrets: 33, verdicts: 32, executable: 31, plugins: 31,
+  "unit-servers": 29, recording: 28, "windows-apps": 27, "oob-assertions": 26, actions: 26,
+  cli: 26, "agent-mcp": 24, "unit-commands": 23, "grammar-forms": 23, "browser-faults": 22,
+  "web-apps": 21, "agent-sdks": 21, "multi-surface-kinds": 20, "web-depth": 20,
+  "assertions-more": 19, blocks: 18, egress: 18, authoring: 17, "output-faults": 17, heal: 15,
+  signals: 14, shaping: 14, mcp: 13, "real-grids": 13, "recording-reuse": 13, python: 12, demo: 12,
+  "multi-surface": 10, "debug-bundle": 10, "keep-open": 10, "windows-uwp": 10, "suite-defaults": 9,
+  "api-effects": 7, "mcp-lifecycle": 6, "wine-bed": 6, "web-components": 5, "bad-input": 2,
+  "author-from-doc": 2, "windows-load": 1, "sap-platform": 1, "error-shape": 1,
 };
 
 function jobQueue(): Job[] {
