@@ -1,10 +1,10 @@
 // The screen-changed signal in real Chromium: the page script on real documents (served from
 // 127.0.0.1), read through the host side over CDP exactly as the recorder reads it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { requireChromium } from "../../test/support/chromium.ts";
+import { openBarePage } from "../../test/support/cdp-page.ts";
 import { startServer, type TestServer } from "../../test/support/server.ts";
-import { Connection, type Session } from "./cdp/connection.ts";
-import { launchBrowser, type LaunchedBrowser } from "./launch.ts";
+import type { Connection, Session } from "./cdp/connection.ts";
+import type { LaunchedBrowser } from "./launch.ts";
 import { SCREEN_CHANGES_SCRIPT, SCREEN_KEY, ScreenChanges } from "./screen-changes.ts";
 
 const PAGE = `<!doctype html><html><head><style>
@@ -47,12 +47,7 @@ beforeAll(async () => {
   server = await startServer();
   server.setRoute("/screen-changes/page.html", () => new Response(PAGE, { headers: { "content-type": "text/html" } }));
   server.setRoute("/screen-changes/inner.html", () => new Response("<!doctype html><p id='deep'>inner</p>", { headers: { "content-type": "text/html" } }));
-  browser = await launchBrowser(requireChromium());
-  connection = await Connection.connect(browser.wsUrl);
-  const { browserContextId } = await connection.send("Target.createBrowserContext", { disposeOnDetach: true });
-  const { targetId } = await connection.send("Target.createTarget", { url: "about:blank", browserContextId, width: 800, height: 600 });
-  const { sessionId } = await connection.send("Target.attachToTarget", { targetId, flatten: true });
-  session = connection.session(sessionId);
+  ({ browser, connection, session } = await openBarePage());
   changes.listen(session);
   await Promise.all([session.send("Page.enable"), session.send("Runtime.enable"), session.send("Page.addScriptToEvaluateOnNewDocument", { source: SCREEN_CHANGES_SCRIPT })]);
   await session.send("Page.navigate", { url: `${server.url}/screen-changes/page.html` });

@@ -1,15 +1,14 @@
 // The page's task tags in real Chromium: each callback runs with the epoch it was scheduled in,
 // work scheduled from tagged work inherits its tag, and scheduling behaves as without the tags.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { requireChromium } from "../../test/support/chromium.ts";
+import { openBarePage } from "../../test/support/cdp-page.ts";
 import { startServer, type TestServer } from "../../test/support/server.ts";
-import { Connection, type Session } from "./cdp/connection.ts";
-import { launchBrowser, type LaunchedBrowser } from "./launch.ts";
+import type { Session } from "./cdp/connection.ts";
+import type { LaunchedBrowser } from "./launch.ts";
 import { TASK_ORIGINS_SCRIPT, TASKS_KEY } from "./task-origins.ts";
 
 let server: TestServer;
 let browser: LaunchedBrowser;
-let connection: Connection;
 let session: Session;
 
 const evaluate = async (expression: string): Promise<unknown> => {
@@ -21,12 +20,7 @@ const evaluate = async (expression: string): Promise<unknown> => {
 beforeAll(async () => {
   server = await startServer();
   server.setRoute("/tasks.html", () => new Response("<!doctype html><title>tasks</title><p>tasks</p>", { headers: { "content-type": "text/html" } }));
-  browser = await launchBrowser(requireChromium());
-  connection = await Connection.connect(browser.wsUrl);
-  const { browserContextId } = await connection.send("Target.createBrowserContext", { disposeOnDetach: true });
-  const { targetId } = await connection.send("Target.createTarget", { url: "about:blank", browserContextId, width: 800, height: 600 });
-  const { sessionId } = await connection.send("Target.attachToTarget", { targetId, flatten: true });
-  session = connection.session(sessionId);
+  ({ browser, session } = await openBarePage());
   await Promise.all([session.send("Page.enable"), session.send("Runtime.enable"), session.send("Page.addScriptToEvaluateOnNewDocument", { source: TASK_ORIGINS_SCRIPT })]);
 });
 afterAll(async () => {
