@@ -5,9 +5,8 @@
 import { record, type RecordOptions, type RecordResult } from "./commands/record.ts";
 import type { RunOptions, RunResult } from "./commands/run.ts";
 import { runInSuiteContext, type SingleRunResult } from "./commands/run-single.ts";
-import { validate, type ValidateResult } from "./commands/validate.ts";
+import { validateFlow, type ValidateResult } from "./commands/validate.ts";
 import { getTrace, type GetTraceOptions, type GetTraceResult } from "./commands/get-trace.ts";
-import { loadPluginsFor } from "./commands/project-plugins.ts";
 import type { CommonOptions } from "./commands/common.ts";
 import { heal, type HealOptions, type HealResult } from "./commands/heal.ts";
 
@@ -56,7 +55,11 @@ export class Flow {
     this.specPath = specPath;
   }
 
-  /** Performs the flow once in the live app and writes its trace. A failing step gives `ok: false`. */
+  /**
+   * Performs the flow once in the live app and writes its trace. A failing step gives `ok: false`.
+   * As on the command line, the nearest suite.yaml applies (min_version, env_from, env, server,
+   * before_each/after_each, browser defaults, identities).
+   */
   record(options: FlowRecordOptions = {}): Promise<RecordResult> {
     return record({ ...options, spec: this.specPath });
   }
@@ -71,7 +74,8 @@ export class Flow {
   /**
    * Re-records against the live app and proposes a diff of the trace (`<stem>.proposed.jsonl` and
    * `<stem>.heal.html`); the trace is only replaced with `apply: true`. `ok: false` when the flow
-   * could not be re-recorded (with `clarification` when a step was too ambiguous).
+   * could not be re-recorded (with `clarification` when a step was too ambiguous). The nearest
+   * suite.yaml applies as it does to `record`.
    */
   heal(options: FlowHealOptions = {}): Promise<HealResult> {
     return heal({ ...options, spec: this.specPath });
@@ -82,9 +86,12 @@ export class Flow {
     return Promise.resolve().then(() => getTrace({ ...options, spec: this.specPath }));
   }
 
-  /** Parses and checks the flow (and the project's plugins) without starting the app. Throws SpecError listing every problem. */
-  async validate(options: CommonOptions = {}): Promise<ValidateResult> {
-    const plugins = await loadPluginsFor(this.specPath, options.env ?? process.env);
-    return validate({ ...options, spec: this.specPath, plugins });
+  /**
+   * Parses and checks the flow (and the project's plugins) without starting the app. Throws
+   * SpecError listing every problem. The nearest suite.yaml's `min_version`, `browser` defaults,
+   * `identities` and `env:` names apply; nothing of it runs.
+   */
+  validate(options: CommonOptions = {}): Promise<ValidateResult> {
+    return validateFlow({ ...options, spec: this.specPath });
   }
 }

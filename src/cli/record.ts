@@ -7,8 +7,6 @@ import type { ParsedArgs } from "./flags.ts";
 import { keepOpenOption } from "./keep-open.ts";
 import { UsageError, recordingControls } from "./flags.ts";
 import type { Io } from "./io.ts";
-import { dirname, resolve } from "node:path";
-import { findSuiteFile, prepareSuite } from "../commands/suite-context.ts";
 import type { Clarification } from "../authoring/clarification.ts";
 
 /** A clarification for people: the reason, the candidates, and what to do. */
@@ -26,16 +24,8 @@ export async function recordCommand(args: ParsedArgs, io: Io): Promise<ExitCode>
   if (!spec || args.positional.length > 1) throw new UsageError("record takes exactly one flow file", "usage: flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--json]");
   const json = args.flags["json"] === true;
   const keepOpen = keepOpenOption(args, io);
-  // The nearest suite.yaml gives the flow its env (env_from, env) and min_version, as on replay.
-  const suiteFile = findSuiteFile(dirname(resolve(spec)));
-  let env: Record<string, string | undefined> | undefined;
-  if (suiteFile) {
-    io.err(`suite: ${displayPath(suiteFile)}`);
-    env = prepareSuite(suiteFile, process.env, (line) => io.err(line)).env;
-  }
   const result = await record({
     spec,
-    ...(env ? { env } : {}),
     ...(typeof args.flags["out"] === "string" ? { out: args.flags["out"] } : {}),
     ...(typeof args.flags["author"] === "string" ? { author: args.flags["author"] as AuthorMode } : {}),
     ...(args.flags["reuse"] === true ? { reuse: true } : {}),

@@ -1,6 +1,7 @@
 // `flowproof heal <flow>`: re-records the flow against the live app into `<stem>.proposed.jsonl`,
 // diffs it against the trace by position (intent, action, surface, selectors) and writes the
-// review page `<stem>.heal.html`. Never touches the trace without `apply`. Never prints.
+// review page `<stem>.heal.html`. Never touches the trace without `apply`. Never prints. The
+// governing suite.yaml applies as it does to record.
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { readTraceFile, type Trace } from "../trace/read.ts";
@@ -14,7 +15,8 @@ import { defaultTracePath, displayPath } from "./paths.ts";
 import { loadFlowFile } from "./flow-load.ts";
 import { loadPluginsFor } from "./project-plugins.ts";
 import type { AuthorMode, CommonOptions } from "./common.ts";
-import { record, type RoutingEntry } from "./record.ts";
+import { recordInSuite, type RoutingEntry } from "./record.ts";
+import { suiteOfFlow, withSuiteServer, type FlowSuite } from "./suite-context.ts";
 import type { ModelClient } from "../authoring/provider.ts";
 
 export interface HealOptions extends CommonOptions {
@@ -56,21 +58,30 @@ function sibling(tracePath: string, flowFile: string, suffix: string): string {
   return join(dirname(tracePath), `${stem}.${suffix}`);
 }
 
+/**
+ * `flowproof heal`, as the CLI, the MCP tool and `Flow.heal` all run it: the nearest suite.yaml
+ * applies as it does to record (min_version, env_from, env, server, hooks around the re-record,
+ * browser defaults, identities).
+ */
 export async function heal(options: HealOptions): Promise<HealResult> {
   const log = options.log ?? (() => undefined);
-  const plugins = await loadPluginsFor(options.spec, options.env ?? process.env);
-  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, false);
+  const suite = suiteOfFlow(options.spec, options.env ?? process.env, log);
+  return withSuiteServer(suite, log, () => healInSuite(options, suite, log));
+}
+
+async function healInSuite(options: HealOptions, suite: FlowSuite, log: (line: string) => void): Promise<HealResult> {
+  const plugins = await loadPluginsFor(options.spec, suite.env);
+  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, false, suite.defaults);
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
   const old = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath));
   const proposedPath = sibling(tracePath, flow.file, "proposed.jsonl");
   const htmlPath = sibling(tracePath, flow.file, "heal.html");
   log(`heal: re-recording ${displayPath(flow.file)} against the live app`);
-  const rec = await record({
-    spec: options.spec, out: proposedPath, log,
-    ...(options.env ? { env: options.env } : {}),
+  const rec = await recordInSuite({
+    spec: options.spec, out: proposedPath, log, env: suite.env,
     ...(options.author ? { author: options.author } : {}),
     ...(options.model ? { model: options.model } : {}),
-  });
+  }, suite);
   if (!rec.ok || !rec.trace_path) {
     return { ok: false, name: flow.name, trace_path: tracePath, error: `the flow could not be re-recorded: ${rec.error ?? "unknown error"}`, ...(rec.clarification ? { clarification: rec.clarification } : {}) };
   }

@@ -34,6 +34,7 @@ import { ReusePool, groupTrace, stillResolves } from "../authoring/reuse.ts";
 import type { StepAuthor } from "../engine/blocks.ts";
 import { run, runOutcome } from "./run.ts";
 import type { SessionPool } from "./session-pool.ts";
+import { suiteOfFlow, withSuiteHooks, withSuiteServer, type FlowSuite, type SuiteDefaults } from "./suite-context.ts";
 import type { RunReport } from "../report/schema.ts";
 
 export type { Clarification } from "../authoring/clarification.ts";
@@ -105,7 +106,54 @@ export function modelConfigured(env: Readonly<Record<string, string | undefined>
   return resolveProvider(env).configured;
 }
 
+/**
+ * `flowproof record`, as the CLI, the MCP tool and `Flow.record` all run it: the nearest
+ * suite.yaml applies (min_version, env_from, env, server, before_each/after_each, browser
+ * defaults, identities), then the flow is recorded, and with `verify` replayed once.
+ */
 export async function record(options: RecordOptions): Promise<RecordResult> {
+  const log = options.log ?? (() => undefined);
+  const suite = suiteOfFlow(options.spec, options.env ?? process.env, log);
+  return withSuiteServer(suite, log, () => recordInSuite(options, suite));
+}
+
+/**
+ * Records the flow in a suite already prepared (its server answering): the recording between the
+ * suite's hooks, and a `verify` replay between them again, as every replay runs. A failing hook
+ * fails the recording (`ok: false`, the hook named); a trace already written stays.
+ */
+export async function recordInSuite(options: RecordOptions, suite: FlowSuite): Promise<RecordResult> {
+  const log = options.log ?? (() => undefined);
+  const spec = resolve(options.spec);
+  const recorded = await withSuiteHooks(suite, spec, log, () => recordFlow({ ...options, env: suite.env }, suite.defaults));
+  if (!recorded.ran) return notRecorded(recorded.hookError);
+  const result = recorded.value;
+  if (recorded.hookError !== undefined) return { ...result, ok: false, error: `${recorded.hookError}${result.trace_path ? `; the trace was written to ${displayPath(result.trace_path)}` : ""}` };
+  if (!options.verify || !result.ok || !result.trace_path) return result;
+  const tracePath = result.trace_path;
+  log("verify: replaying the fresh trace once");
+  const replayed = await withSuiteHooks(suite, spec, log, () => run({ spec: options.spec, trace: tracePath, env: suite.env, log, recordingDetail: "off", ...(options.pool ? { pool: options.pool } : {}), ...(suite.defaults ? { suiteDefaults: suite.defaults } : {}) }));
+  const kept = `the trace was kept at ${displayPath(tracePath)} as evidence for heal`;
+  if (!replayed.ran || replayed.hookError !== undefined) return { ...result, ok: false, verified: false, error: `recording not verified: ${replayed.hookError}; ${kept}` };
+  const replay = replayed.value;
+  if (replay.report.passed) return { ...result, verified: true };
+  const bad = replay.report.steps.find((s) => s.status !== "passed");
+  return {
+    ...result, ok: false, verified: false,
+    error: `recording not reproducible: replaying the fresh trace failed${bad ? ` at ${bad.id} (${bad.intent}): ${bad.detail ?? bad.status}` : replay.report.error ? `: ${replay.report.error}` : ""}; ${kept}`,
+  };
+}
+
+/** A recording that did not start: a `before_each` hook failed. */
+function notRecorded(error: string): RecordResult {
+  return { ok: false, name: "", trace_path: null, steps: 0, reused_steps: 0, routing: [], warnings: [], step_results: [], error: `${error}; nothing was recorded` };
+}
+
+/**
+ * Performs the flow once and writes its trace, in the environment and with the suite defaults
+ * given: the suite itself (hooks, server, env_from) is its caller's. `verify` is its caller's too.
+ */
+async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | undefined): Promise<RecordResult> {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => undefined);
   const author = options.author ?? "auto";
@@ -126,7 +174,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   const plugins = await loadPluginsFor(options.spec, env);
   let flow: Flow;
   try {
-    flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, !useModel);
+    flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, !useModel, defaults);
   } catch (error) {
     // Auto mode without a model: a plain step the rules grammar cannot read is a question for the
     // author (stage no_model), not a broken file — unless something else in the file is wrong too.
@@ -327,17 +375,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       ...(agent && agent.model !== undefined ? { agent: { backend: agent.backend, model: agent.model } } : {}),
       ...(authoring ? { model_requests: authoring.requests() } : {}),
     };
-    if (!options.verify) return result;
-    await surface.driver.close().catch(() => undefined);
-    await surface.session.close().catch(() => undefined);
-    log("verify: replaying the fresh trace once");
-    const replay = await run({ spec: options.spec, trace: tracePath, env, log, recordingDetail: "off", ...(options.pool ? { pool: options.pool } : {}) });
-    if (replay.report.passed) return { ...result, verified: true };
-    const bad = replay.report.steps.find((s) => s.status !== "passed");
-    return {
-      ...result, ok: false, verified: false,
-      error: `recording not reproducible: replaying the fresh trace failed${bad ? ` at ${bad.id} (${bad.intent}): ${bad.detail ?? bad.status}` : replay.report.error ? `: ${replay.report.error}` : ""}; the trace was kept at ${displayPath(tracePath)} as evidence for heal`,
-    };
+    return result;
   } finally {
     // Kept open for inspection (--keep-open) whether or not the recording succeeded.
     await releaseSurface(surface, options.keepOpen);

@@ -24,7 +24,8 @@ describe("runInSuiteContext", () => {
     expect(r.report.passed).toBe(true);
     expect(r.suite_file).toBe(join(p.dir, "suite.yaml"));
     expect(lines[0]).toContain("suite: ");
-    expect(readFileSync(log, "utf8")).toBe("before\nafter\n");
+    // The hooks ran around the recording, then around the replay.
+    expect(readFileSync(log, "utf8")).toBe("before\nafter\nbefore\nafter\n");
     const rec = JSON.parse(readFileSync(r.record_path!, "utf8")) as { flows: Array<{ flow: string; status: string; control: { verdict: string }; result: string }> };
     expect(rec.flows[0]).toMatchObject({ flow: "flows/g.flow.yaml", status: "pass", control: { verdict: "pass" } });
     expect(existsSync(join(r.record_path!, "..", rec.flows[0]!.result))).toBe(true);

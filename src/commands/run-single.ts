@@ -7,7 +7,7 @@ import { run, type RunOptions, type RunResult } from "./run.ts";
 import { displayPath, defaultTracePath, flowStem } from "./paths.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
 import type { Flow } from "../spec/flow.ts";
-import { findSuiteFile, prepareSuite, runHook, startAppServer, type SuiteContext } from "./suite-context.ts";
+import { suiteOfFlow, withSuiteHooks, withSuiteServer } from "./suite-context.ts";
 import { createRecordDir, pruneRecords, writeRecord } from "./run-records.ts";
 import { controlRecord, flowReason, flowStatus, type RunRecord } from "../report/run-record.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
@@ -33,67 +33,45 @@ export async function runInSuiteContext(options: SingleRunOptions): Promise<Sing
   checkRepeatOptions(options);
   const log = options.log ?? (() => undefined);
   const specPath = resolve(options.spec);
-  const suiteFile = findSuiteFile(dirname(specPath));
-  let ctx: SuiteContext | undefined;
-  if (suiteFile) {
-    log(`suite: ${displayPath(suiteFile)}`);
-    ctx = prepareSuite(suiteFile, options.env ?? process.env, log);
-  }
-  const env = ctx?.env ?? options.env ?? process.env;
-  const server = ctx?.config.server ? await startAppServer(ctx.config.server, ctx.dir, env, log) : undefined;
-  let result: RunResult;
+  const suite = suiteOfFlow(specPath, options.env ?? process.env, log);
+  const env = suite.env;
   // The flow is loaded once, as replay reads it, and handed to the run and to its run record.
   let loaded: ReplayFlow | undefined;
-  let loadError: unknown;
-  try {
-    loaded = options.loaded ?? await loadFlowForReplay(specPath, env, ctx?.defaults);
-  } catch (error) {
-    loadError = error;
-  }
-  try {
-    const before = ctx?.config.before_each ? await runHook("before_each", ctx.config.before_each, ctx.dir, env, specPath, log) : undefined;
-    let hookError = before;
-    let ran: RunResult | undefined;
-    let thrown: unknown;
-    if (before === undefined) {
-      try {
-        if (loadError !== undefined) throw loadError;
-        // --retries: a failed flow (a verdict, not an error) runs again in a fresh context.
-        const retries = options.retries ?? 0;
-        const repeats: RunResult[] = [];
-        for (let attempt = 1; ; attempt++) {
-          ran = await run({ ...options, env, ...(loaded ? { loaded } : {}), ...(ctx?.defaults ? { suiteDefaults: ctx.defaults } : {}) });
-          // Repeats (`--repeat-each`) and retries never mix (checkRepeatOptions): only repeats are combined.
-          if ((options.repeatEach ?? 1) > 1) repeats.push(ran);
-          if (repeats.length > 0 && repeats.length < (options.repeatEach ?? 1)) {
-            log(`  repeat ${repeats.length}/${options.repeatEach} ${ran.report.outcome} ${ran.report.name}`);
-            continue;
-          }
-          if (ran.report.outcome !== "failed" || attempt > retries) break;
-          log(`  retry ${attempt}/${retries} ${ran.report.name}`);
-        }
-        if (repeats.length > 1) ran = repeated(repeats);
-      } catch (error) {
-        thrown = error;
-      }
+  const result = await withSuiteServer(suite, log, async (): Promise<RunResult> => {
+    let loadError: { error: unknown } | undefined;
+    try {
+      loaded = options.loaded ?? await loadFlowForReplay(specPath, env, suite.defaults);
+    } catch (error) {
+      loadError = { error };
     }
     // after_each always runs, also when the flow could not start (a missing trace, a bad spec).
-    const after = ctx?.config.after_each ? await runHook("after_each", ctx.config.after_each, ctx.dir, env, specPath, log) : undefined;
-    if (thrown !== undefined) throw thrown;
-    hookError ??= after;
-    if (hookError !== undefined) {
-      const report = erroredReport(loaded?.flow.name ?? flowStem(specPath), displayPath(specPath), displayPath(options.trace ?? defaultTracePath(specPath)), hookError);
-      const dir = ran?.run_dir ?? createRunDir(dirname(specPath), new Date());
-      const paths = writeRunBundle(dir, report);
-      result = { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings: ran?.warnings ?? [] };
-    } else {
-      result = ran!;
-    }
-  } finally {
-    await server?.stop();
-  }
-  const record_path = writeSingleRecord(ctx?.dir ?? dirname(specPath), specPath, loaded?.flow, result, log);
-  return { ...result, ...(suiteFile ? { suite_file: suiteFile } : {}), ...(record_path ? { record_path } : {}) };
+    const hooked = await withSuiteHooks(suite, specPath, log, async () => {
+      if (loadError) throw loadError.error;
+      // --retries: a failed flow (a verdict, not an error) runs again in a fresh context.
+      const retries = options.retries ?? 0;
+      const repeats: RunResult[] = [];
+      for (let attempt = 1; ; attempt++) {
+        const ran = await run({ ...options, env, ...(loaded ? { loaded } : {}), ...(suite.defaults ? { suiteDefaults: suite.defaults } : {}) });
+        // Repeats (`--repeat-each`) and retries never mix (checkRepeatOptions): only repeats are combined.
+        if ((options.repeatEach ?? 1) > 1) repeats.push(ran);
+        if (repeats.length > 0 && repeats.length < (options.repeatEach ?? 1)) {
+          log(`  repeat ${repeats.length}/${options.repeatEach} ${ran.report.outcome} ${ran.report.name}`);
+          continue;
+        }
+        if (repeats.length > 1) return repeated(repeats);
+        if (ran.report.outcome !== "failed" || attempt > retries) return ran;
+        log(`  retry ${attempt}/${retries} ${ran.report.name}`);
+      }
+    });
+    if (hooked.hookError === undefined) return hooked.value;
+    const ran = hooked.ran ? hooked.value : undefined;
+    const report = erroredReport(loaded?.flow.name ?? flowStem(specPath), displayPath(specPath), displayPath(options.trace ?? defaultTracePath(specPath)), hooked.hookError);
+    const dir = ran?.run_dir ?? createRunDir(dirname(specPath), new Date());
+    const paths = writeRunBundle(dir, report);
+    return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings: ran?.warnings ?? [] };
+  });
+  const record_path = writeSingleRecord(suite.ctx?.dir ?? dirname(specPath), specPath, loaded?.flow, result, log);
+  return { ...result, ...(suite.file ? { suite_file: suite.file } : {}), ...(record_path ? { record_path } : {}) };
 }
 
 /** The result of a flow's repeats: their combined report, written over the bundle of the repeat it shows. */

@@ -1,6 +1,8 @@
 // What a suite gives every flow in it: suite.yaml found and loaded, `min_version` checked, the
 // environment built (process env < env_from < env), hooks and the app server. The only code
-// that runs the suite's shell commands. Never prints: output goes to `log`.
+// that runs the suite's shell commands, and the one place record, run and heal of a single flow
+// get their suite from, whichever caller (CLI, MCP, library) started them. Never prints: output
+// goes to `log`.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
@@ -10,6 +12,7 @@ import type { FlowSuiteDefaults } from "../spec/flow.ts";
 import { resolveText } from "../engine/templates.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { displayPath } from "./paths.ts";
+import { findSuiteFile } from "./flow-load.ts";
 import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
 import { guardGroup } from "../plugins/group-guard.ts";
 
@@ -26,7 +29,7 @@ export interface SuiteContext {
   readonly defaults?: SuiteDefaults;
 }
 
-export { findSuiteFile } from "./flow-load.ts";
+export { findSuiteFile };
 
 export function loadSuiteFile(path: string): SuiteConfig {
   const loaded = loadSuiteText(displayPath(path), readFileSync(path, "utf8"));
@@ -41,21 +44,93 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/** Refuses a suite whose `min_version` is newer than this flowproof, naming both versions. */
+export function checkMinVersion(suiteFile: string, config: SuiteConfig, version: string = FLOWPROOF_VERSION): void {
+  if (config.min_version && compareVersions(version, config.min_version) < 0) {
+    throw new SpecError(diagnostic("bad-value", `${displayPath(suiteFile)} needs flowproof ${config.min_version} or newer; this is flowproof ${version}`, { hint: `upgrade flowproof to ${config.min_version} or newer` }));
+  }
+}
+
 /** Loads the suite at `suiteFile`, checks `min_version` and builds its environment (runs env_from). */
 export function prepareSuite(suiteFile: string, processEnv: Env, log: (line: string) => void): SuiteContext {
   const config = loadSuiteFile(suiteFile);
   const dir = dirname(suiteFile);
-  if (config.min_version && compareVersions(FLOWPROOF_VERSION, config.min_version) < 0) {
-    throw new SpecError(diagnostic("bad-value", `${displayPath(suiteFile)} needs flowproof ${config.min_version} or newer; this is flowproof ${FLOWPROOF_VERSION}`, { hint: `upgrade flowproof to ${config.min_version} or newer` }));
-  }
+  checkMinVersion(suiteFile, config);
   const base: Record<string, string | undefined> = { ...processEnv };
   // env_from sees the env: entries that already resolve against the process environment.
   const early = resolveEnvEntries(config, base, () => undefined);
   const minted = config.env_from ? runEnvFrom(config.env_from, dir, { ...base, ...early }, log) : {};
   const env = { ...base, ...minted };
   Object.assign(env, resolveEnvEntries(config, env, log));
-  const defaults: SuiteDefaults = { file: displayPath(suiteFile), ...(config.browser ? { browser: config.browser } : {}), ...(config.identities ? { identities: config.identities } : {}) };
-  return { dir, config, env, defaults };
+  return { dir, config, env, defaults: suiteDefaultsOf(suiteFile, config) };
+}
+
+/** What a flow's own `browser:` and `session:` keys take from the suite at `suiteFile`. */
+export function suiteDefaultsOf(suiteFile: string, config: SuiteConfig): SuiteDefaults {
+  return { file: displayPath(suiteFile), ...(config.browser ? { browser: config.browser } : {}), ...(config.identities ? { identities: config.identities } : {}) };
+}
+
+/** The suite one flow runs in, as record, run and heal of that flow all see it. */
+export interface FlowSuite {
+  /** The governing suite.yaml (absolute path); absent when none governs the flow. */
+  readonly file?: string;
+  readonly ctx?: SuiteContext;
+  /** The flow's environment: the suite's (process env < env_from < env), else the caller's. */
+  readonly env: Env;
+  /** The suite's `browser` defaults and `identities`, for the flow's own keys. */
+  readonly defaults?: SuiteDefaults;
+}
+
+/**
+ * The nearest suite.yaml at or above the flow (named on `log` as `suite: <path>`), prepared:
+ * `min_version` checked, `env_from` run, `env` applied. No suite: the caller's env as it is.
+ */
+export function suiteOfFlow(spec: string, env: Env, log: (line: string) => void): FlowSuite {
+  const file = findSuiteFile(dirname(resolve(spec)));
+  if (!file) return { env };
+  log(`suite: ${displayPath(file)}`);
+  const ctx = prepareSuite(file, env, log);
+  return { file, ctx, env: ctx.env, ...(ctx.defaults ? { defaults: ctx.defaults } : {}) };
+}
+
+/** Runs `body` with the suite's `server:` answering (started first, stopped after, whatever happens). */
+export async function withSuiteServer<T>(suite: FlowSuite, log: (line: string) => void, body: () => Promise<T>, lifecycle: Lifecycle = processLifecycle): Promise<T> {
+  const ctx = suite.ctx;
+  const server = ctx?.config.server ? await startAppServer(ctx.config.server, ctx.dir, suite.env, log, lifecycle) : undefined;
+  try {
+    return await body();
+  } finally {
+    await server?.stop();
+  }
+}
+
+/** What a body run between the suite's hooks gave: its value, unless `before_each` failed; `hookError` says why a hook failed. */
+export type Hooked<T> =
+  | { readonly ran: true; readonly value: T; readonly hookError?: undefined }
+  | { readonly ran: true; readonly value: T; readonly hookError: string }
+  | { readonly ran: false; readonly hookError: string };
+
+/**
+ * Runs `body` once between the suite's `before_each` and `after_each` (with FLOWPROOF_SPEC set to
+ * `spec`). A failing `before_each` skips the body; `after_each` always runs, also when the body
+ * throws (which is then rethrown). The first hook failure is `hookError`.
+ */
+export async function withSuiteHooks<T>(suite: FlowSuite, spec: string, log: (line: string) => void, body: () => Promise<T>, lifecycle: Lifecycle = processLifecycle): Promise<Hooked<T>> {
+  const ctx = suite.ctx;
+  const before = ctx?.config.before_each ? await runHook("before_each", ctx.config.before_each, ctx.dir, suite.env, spec, log, lifecycle) : undefined;
+  let ran: { value: T } | undefined;
+  let thrown: { error: unknown } | undefined;
+  if (before === undefined) {
+    try {
+      ran = { value: await body() };
+    } catch (error) {
+      thrown = { error };
+    }
+  }
+  const after = ctx?.config.after_each ? await runHook("after_each", ctx.config.after_each, ctx.dir, suite.env, spec, log, lifecycle) : undefined;
+  if (thrown) throw thrown.error;
+  if (!ran) return { ran: false, hookError: before! };
+  return after === undefined ? { ran: true, value: ran.value } : { ran: true, value: ran.value, hookError: after };
 }
 
 /** Resolves `env:` entries in order (each may use the ones before it); unresolvable ones are skipped with a warning. */

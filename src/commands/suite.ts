@@ -20,7 +20,7 @@ import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
 import type { AuthorMode, CommonOptions } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import { run } from "./run.ts";
-import { record } from "./record.ts";
+import { recordInSuite } from "./record.ts";
 import { SessionPool, sharesBrowser } from "./session-pool.ts";
 import { findSuiteFile, prepareSuite, runHook, startAppServer, type Env, type SuiteContext } from "./suite-context.ts";
 import { discoverFlows, orderFlows, selectShard, type PlannedFlow, type Shard } from "./suite-plan.ts";
@@ -277,7 +277,8 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
     if (options.recordMissing) {
       options.log(`[RECORD] ${name}`);
       try {
-        const r = await record({ spec: path, env, ...(options.author ? { author: options.author } : {}), log: options.log });
+        // Recorded as a single `flowproof record` would: between the suite's hooks, in its env.
+        const r = await recordInSuite({ spec: path, env, ...(options.author ? { author: options.author } : {}), log: options.log }, { ctx, env, ...(ctx.defaults ? { defaults: ctx.defaults } : {}) });
         if (!r.ok) return synthetic(erroredReport(name, spec, displayPath(tracePath), `could not record the missing trace: ${r.error ?? "unknown error"}`));
         recorded = true;
       } catch (error) {

@@ -2,7 +2,7 @@
 // every step's grammar, and whether this version can run each form — and lists the `${VAR}`
 // references that have no value now (warnings: CI may set them later).
 import { readFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { planFlow } from "../engine/plan.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import type { LoadedPlugins } from "../plugins/loader.ts";
@@ -11,7 +11,9 @@ import { findSuiteFile, loadFlowFile } from "./flow-load.ts";
 import { stepTimeoutFromEnv } from "./execution.ts";
 import type { CommonOptions } from "./common.ts";
 import { resolveProvider } from "../authoring/provider.ts";
-import { loadSuiteFile } from "./suite-context.ts";
+import { checkMinVersion, loadSuiteFile, suiteDefaultsOf } from "./suite-context.ts";
+import { loadPluginsFor } from "./project-plugins.ts";
+import type { SuiteConfig } from "../spec/suite.ts";
 
 export interface ValidateOptions extends CommonOptions {
   readonly spec: string;
@@ -36,16 +38,35 @@ export interface ValidateResult {
   readonly warnings?: readonly UnsetVariable[];
 }
 
-/** Throws SpecError carrying every problem of the file. */
+/**
+ * `flowproof validate`, as the CLI, the MCP tool and `Flow.validate` all run it: the project's
+ * plugins loaded, then `validate`.
+ */
+export async function validateFlow(options: ValidateOptions): Promise<ValidateResult> {
+  const plugins = options.plugins ?? await loadPluginsFor(options.spec, options.env ?? process.env);
+  return validate({ ...options, plugins });
+}
+
+/**
+ * Throws SpecError carrying every problem of the file. The governing suite.yaml applies without
+ * running anything: its `min_version`, `browser` defaults and `identities`, and the names of its
+ * `env:` entries (set for the unset-variable warnings); `env_from`, hooks and `server:` run only
+ * when the flow does.
+ */
 export function validate(options: ValidateOptions): ValidateResult {
   const env = options.env ?? process.env;
+  const path = resolve(options.spec);
+  const suiteFile = findSuiteFile(dirname(path));
+  const suite = suiteFile ? loadSuiteFile(suiteFile) : undefined;
+  if (suiteFile && suite) checkMinVersion(suiteFile, suite);
+  const defaults = suiteFile && suite ? suiteDefaultsOf(suiteFile, suite) : undefined;
   // With an authoring model configured, plain steps are intent the model grounds at record time,
   // so only rules:, assert:, structured steps and blocks are checked against the grammar here.
-  const flow = loadFlowFile(options.spec, options.plugins?.adapters.map((a) => a.kind) ?? [], options.plugins?.assertions ?? [], !resolveProvider(env).configured);
+  const flow = loadFlowFile(options.spec, options.plugins?.adapters.map((a) => a.kind) ?? [], options.plugins?.assertions ?? [], !resolveProvider(env).configured, defaults);
   const plan = planFlow(flow, stepTimeoutFromEnv(env));
   if (!plan.ok) throw new SpecError(plan.diagnostics);
   const intents = flow.steps.filter((s) => s.ast.kind === "intent").length;
-  const warnings = unsetVariables(flow.file, env);
+  const warnings = unsetVariables(flow.file, env, suite);
   return { name: flow.name, app: flow.app, steps: plan.steps.length + intents, ...(warnings.length > 0 ? { warnings } : {}) };
 }
 
@@ -55,19 +76,9 @@ const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * Every `${VAR}` written in the flow file (comment lines aside) that neither the environment nor
  * the governing suite's `env:` gives a value; the suite's `env_from` is not run here.
  */
-export function unsetVariables(file: string, env: Readonly<Record<string, string | undefined>>): UnsetVariable[] {
-  const suiteFile = findSuiteFile(dirname(file));
-  let suiteNames: readonly string[] = [];
-  let envFrom = false;
-  if (suiteFile) {
-    try {
-      const suite = loadSuiteFile(suiteFile);
-      suiteNames = suite.env.map((e) => e.name);
-      envFrom = suite.env_from !== undefined;
-    } catch {
-      // A broken suite.yaml is reported when the suite runs; here it only sets no variables.
-    }
-  }
+export function unsetVariables(file: string, env: Readonly<Record<string, string | undefined>>, suite: SuiteConfig | undefined): UnsetVariable[] {
+  const suiteNames: readonly string[] = suite?.env.map((e) => e.name) ?? [];
+  const envFrom = suite?.env_from !== undefined;
   const seen = new Set<string>();
   const out: UnsetVariable[] = [];
   const lines = readFileSync(file, "utf8").split(/\r?\n/);

@@ -15,9 +15,8 @@ import { runSuite } from "../commands/suite.ts";
 import { parseShard } from "../commands/suite-plan.ts";
 import { audit } from "../commands/audit.ts";
 import { merge } from "../commands/merge.ts";
-import { validate } from "../commands/validate.ts";
+import { validateFlow } from "../commands/validate.ts";
 import { getTrace } from "../commands/get-trace.ts";
-import { loadPluginsFor } from "../commands/project-plugins.ts";
 import type { AuthorMode } from "../commands/common.ts";
 import { heal } from "../commands/heal.ts";
 import { RunReport } from "../report/schema.ts";
@@ -236,8 +235,7 @@ export const validateTool: McpTool = {
   inputSchema: inputSchemaFor("validate", { spec }),
   outputSchema: Type.Object({ valid: Type.Literal(true), name: Type.String(), app: Type.String(), steps: Type.Integer() }, loose),
   async handle(args) {
-    const plugins = await loadPluginsFor(args["spec"] as string, process.env);
-    return { valid: true, ...validate({ spec: args["spec"] as string, plugins }) };
+    return { valid: true, ...await validateFlow({ spec: args["spec"] as string }) };
   },
 };
 
