@@ -3,7 +3,7 @@
 import { authorFromDoc, type AuthorFromDocResult } from "../commands/author-from-doc.ts";
 import { DRAFT_APPS, type DraftApp } from "../authoring/from-doc/draft.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
-import type { ParsedArgs } from "./flags.ts";
+import type { CommandArgs } from "./flags.ts";
 import { UsageError } from "./flags.ts";
 import type { Io } from "./io.ts";
 
@@ -11,14 +11,13 @@ const USAGE = "usage: flowproof author-from-doc <doc> --app web --name \"<flow n
 
 const isDraftApp = (v: unknown): v is DraftApp => typeof v === "string" && (DRAFT_APPS as readonly string[]).includes(v);
 
-export async function authorFromDocCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
+export async function authorFromDocCommand(args: CommandArgs<"author-from-doc">, io: Io): Promise<ExitCode> {
   const [doc, ...extra] = args.positional;
   if (!doc || extra.length > 0) throw new UsageError("author-from-doc takes exactly one document", USAGE);
-  const { app, name, out } = args.flags;
+  const { app, name, out, json } = args.flags;
   if (!isDraftApp(app)) throw new UsageError(`author-from-doc needs --app (${DRAFT_APPS.join(", ")})`, USAGE);
-  if (typeof name !== "string" || name.trim() === "") throw new UsageError("author-from-doc needs --name, the flow's name", USAGE);
-  if (typeof out !== "string") throw new UsageError("author-from-doc needs -o/--out, where to write the draft", USAGE);
-  const json = args.flags["json"] === true;
+  if (name === undefined || name.trim() === "") throw new UsageError("author-from-doc needs --name, the flow's name", USAGE);
+  if (out === undefined) throw new UsageError("author-from-doc needs -o/--out, where to write the draft", USAGE);
   const r = await authorFromDoc({ doc, app, name: name.trim(), out, log: (line) => io.err(line) });
   if (json) io.out(JSON.stringify(r, null, 2));
   else renderHuman(r, io);

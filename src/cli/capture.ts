@@ -4,7 +4,7 @@
 import { DEFAULT_CAPTURE_DIR, DEFAULT_CAPTURE_HOST, startCapture } from "../commands/capture.ts";
 import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
-import type { ParsedArgs } from "./flags.ts";
+import type { CommandArgs } from "./flags.ts";
 import { UsageError } from "./flags.ts";
 import type { Io } from "./io.ts";
 
@@ -12,16 +12,12 @@ const USAGE = "usage: flowproof capture --port <N> [--host <addr>] [--out <dir>]
 
 const LOOPBACK = /^(?:127\.\d+\.\d+\.\d+|::1|localhost)$/i;
 
-export async function captureCommand(args: ParsedArgs, io: Io, lifecycle: Lifecycle = processLifecycle): Promise<ExitCode> {
+export async function captureCommand(args: CommandArgs<"capture">, io: Io, lifecycle: Lifecycle = processLifecycle): Promise<ExitCode> {
   if (args.positional.length > 0) throw new UsageError(`capture takes no positional argument, not ${JSON.stringify(args.positional[0])}`, USAGE);
-  const portText = args.flags["port"];
-  if (typeof portText !== "string") throw new UsageError("capture needs --port, the port to listen on", USAGE);
-  if (!/^\d+$/.test(portText) || Number(portText) > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(portText)}`, USAGE);
-  const host = typeof args.flags["host"] === "string" ? args.flags["host"] : DEFAULT_CAPTURE_HOST;
-  const out = typeof args.flags["out"] === "string" ? args.flags["out"] : DEFAULT_CAPTURE_DIR;
-  const json = args.flags["json"] === true;
+  const { port, host = DEFAULT_CAPTURE_HOST, out = DEFAULT_CAPTURE_DIR, json } = args.flags;
+  if (port === undefined) throw new UsageError("capture needs --port, the port to listen on", USAGE);
 
-  const sink = await startCapture({ port: Number(portText), host, out }, {
+  const sink = await startCapture({ port, host, out }, {
     onRequest: (r) => {
       if (json) io.out(JSON.stringify(r.record));
       else io.out(`=== req-${String(r.record.seq).padStart(3, "0")} saved to ${r.record.file}\n${r.text}`);

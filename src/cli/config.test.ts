@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { configCommand } from "./config.ts";
-import type { ParsedArgs } from "./flags.ts";
+import type { CommandArgs } from "./flags.ts";
 
-const args = (positional: string[], flags: ParsedArgs["flags"] = {}): ParsedArgs => ({ positional, flags }) as ParsedArgs;
+const args = (positional: string[], flags: CommandArgs<"config">["flags"] = {}): CommandArgs<"config"> => ({ positional, flags });
 const io = { out: () => undefined, err: () => undefined };
 const never = (): Promise<string> => Promise.reject(new Error("standard input must not be read"));
 
 describe("configCommand", () => {
-  test.each<[string, ParsedArgs, string]>([
+  test.each<[string, CommandArgs<"config">, string]>([
     ["no system", args([]), "config needs the system to configure: `sap`"],
     ["another system", args(["erp"]), "flowproof config knows only `sap`, not \"erp\""],
     ["no action", args(["sap"]), "config sap takes exactly one of --user, --show and --delete"],

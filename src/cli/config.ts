@@ -3,7 +3,7 @@
 // flag, so it is not in the process list or shell history) and is never printed.
 import { checkConfigSapPlatform, configSap, type ConfigSapOptions } from "../commands/config-sap.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
-import { UsageError, type ParsedArgs } from "./flags.ts";
+import { UsageError, type CommandArgs } from "./flags.ts";
 import type { Io } from "./io.ts";
 
 const USAGE = "usage: flowproof config sap --user <name> [--client <nnn>] [--language <xx>] (password on standard input) | --show | --delete";
@@ -14,24 +14,19 @@ async function readPassword(): Promise<string> {
   return text.split(/\r?\n/)[0] ?? "";
 }
 
-export async function configCommand(args: ParsedArgs, io: Io, password: () => Promise<string> = readPassword): Promise<ExitCode> {
+export async function configCommand(args: CommandArgs<"config">, io: Io, password: () => Promise<string> = readPassword): Promise<ExitCode> {
   const [system, ...extra] = args.positional;
   if (system !== "sap" || extra.length > 0) throw new UsageError(system === undefined ? "config needs the system to configure: `sap`" : `flowproof config knows only \`sap\`, not ${JSON.stringify(system)}`, USAGE);
-  const str = (name: string): string | undefined => (typeof args.flags[name] === "string" ? (args.flags[name] as string) : undefined);
-  const user = str("user");
-  const show = args.flags["show"] === true;
-  const remove = args.flags["delete"] === true;
+  const { user, show = false, delete: remove = false, client, language, json } = args.flags;
   if ([user !== undefined, show, remove].filter(Boolean).length !== 1) throw new UsageError("config sap takes exactly one of --user, --show and --delete", USAGE);
-  if ((str("client") !== undefined || str("language") !== undefined) && user === undefined) throw new UsageError("--client and --language go with --user", USAGE);
+  if ((client !== undefined || language !== undefined) && user === undefined) throw new UsageError("--client and --language go with --user", USAGE);
   // Refused before standard input is read: nothing is waited for on a platform that cannot store it.
   checkConfigSapPlatform();
-  const client = str("client");
-  const language = str("language");
   const options: ConfigSapOptions = user !== undefined
     ? { action: "set", user, password: await password(), ...(client ? { client } : {}), ...(language ? { language } : {}) }
     : { action: show ? "show" : "delete" };
   const r = await configSap(options);
-  if (args.flags["json"] === true) {
+  if (json) {
     io.out(JSON.stringify(r, null, 2));
     return EXIT.pass;
   }

@@ -2,18 +2,17 @@
 // agent reached the proxy, 1 when it did not (with what to wire), 2 on bad usage.
 import { doctor } from "../commands/doctor.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
-import type { ParsedArgs } from "./flags.ts";
+import type { CommandArgs } from "./flags.ts";
 import { UsageError } from "./flags.ts";
 import type { Io } from "./io.ts";
 
-export async function doctorCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
-  const agent = args.flags["agent"];
-  if (typeof agent !== "string" || agent.trim() === "" || args.positional.length > 0) {
+export async function doctorCommand(args: CommandArgs<"doctor">, io: Io): Promise<ExitCode> {
+  const { agent, timeout, json } = args.flags;
+  if (agent === undefined || agent.trim() === "" || args.positional.length > 0) {
     throw new UsageError("doctor needs the agent's command line in --agent", "usage: flowproof doctor --agent \"node agent.js\" [--timeout <seconds>] [--json]");
   }
-  const timeout = typeof args.flags["timeout"] === "string" ? Number(args.flags["timeout"]) : undefined;
   const r = await doctor({ agent, ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}) });
-  if (args.flags["json"] === true) {
+  if (json) {
     io.out(JSON.stringify(r, null, 2));
     return r.reached ? EXIT.pass : EXIT.failed;
   }

@@ -1,13 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { COMMANDS, UsageError, commandHelp, mainHelp, parseArgs, type CommandSpec } from "./flags.ts";
+import { COMMANDS, COMMAND_TABLE, UsageError, commandHelp, mainHelp, optionName, parseArgs, type CommandSpec } from "./flags.ts";
 
-const command = (name: string): CommandSpec => {
-  const c = COMMANDS.find((x) => x.name === name);
-  if (!c) throw new Error(`no command ${name}`);
-  return c;
-};
-const record = command("record");
-const run = command("run");
+const record = COMMAND_TABLE.record;
+const run = COMMAND_TABLE.run;
 
 /** The UsageError that parsing throws. */
 function usageError(spec: CommandSpec, argv: string[]): UsageError {
@@ -21,7 +16,7 @@ function usageError(spec: CommandSpec, argv: string[]): UsageError {
 }
 
 describe("parseArgs", () => {
-  test.each<[string[], string[], Record<string, string | boolean>]>([
+  test.each<[string[], string[], Record<string, string | number | boolean>]>([
     [["a.flow.yaml"], ["a.flow.yaml"], {}],
     [["a.flow.yaml", "b.flow.yaml"], ["a.flow.yaml", "b.flow.yaml"], {}],
     [["a.flow.yaml", "--out", "t.jsonl"], ["a.flow.yaml"], { out: "t.jsonl" }],
@@ -32,17 +27,37 @@ describe("parseArgs", () => {
     [["a.flow.yaml", "--json"], ["a.flow.yaml"], { json: true }],
     [["--author", "rules", "a.flow.yaml"], ["a.flow.yaml"], { author: "rules" }],
     [["--author=llm"], [], { author: "llm" }],
-    [["--help"], [], { help: true }],
-    [["-h"], [], { help: true }],
+
     [["-"], ["-"], {}],
     [["--json", "--", "--weird.flow.yaml", "-o"], ["--weird.flow.yaml", "-o"], { json: true }],
     [["--out", "x", "--out", "y"], [], { out: "y" }],
+    [["--recording-detail", "low", "--highlight-cursor"], [], { recordingDetail: "low", highlightCursor: true }],
   ])("parses record %j", (argv, positional, flags) => {
     expect(parseArgs(record, argv)).toEqual({ positional, flags });
   });
 
+  test.each([["--help"], ["-h"]])("takes %s as help, apart from the command's flags", (flag) => {
+    expect(parseArgs(record, [flag, "a.flow.yaml"])).toEqual({ positional: ["a.flow.yaml"], flags: {}, help: true });
+  });
+
   test("takes -t as the run command's trace", () => {
     expect(parseArgs(run, ["a.flow.yaml", "-t", "x.jsonl"])).toEqual({ positional: ["a.flow.yaml"], flags: { trace: "x.jsonl" } });
+  });
+
+  test("gives a whole-number flag its number, under the option's name", () => {
+    expect(parseArgs(run, ["tests", "--retries", "2", "--workers=3", "--record-missing"])).toEqual({ positional: ["tests"], flags: { retries: 2, workers: 3, recordMissing: true } });
+  });
+
+  test.each([
+    [["--retries", "x"], '--retries must be a whole number from 0 to 255, not "x"'],
+    [["--retries", "256"], '--retries must be a whole number from 0 to 255, not "256"'],
+    [["--retries", "1.5"], '--retries must be a whole number from 0 to 255, not "1.5"'],
+    [["--workers", "0"], '--workers must be a whole number from 1 to 64, not "0"'],
+    [["--workers=1e1"], '--workers must be a whole number from 1 to 64, not "1e1"'],
+  ])("refuses %j outside its whole-number range", (argv, message) => {
+    const e = usageError(run, ["tests", ...argv]);
+    expect(e.message).toBe(message);
+    expect(e.hint).toBe(`usage: ${run.usage}`);
   });
 
   test("refuses an unknown long flag and suggests the nearest one", () => {
@@ -126,7 +141,17 @@ describe("mainHelp", () => {
   });
 });
 
+describe("optionName", () => {
+  test.each([["out", "out"], ["recording-detail", "recordingDetail"], ["accept-effect-changes", "acceptEffectChanges"]])("names --%s's option %s", (flag, option) => {
+    expect(optionName(flag)).toBe(option);
+  });
+});
+
 describe("COMMANDS", () => {
+  test("lists the table's commands in its order", () => {
+    expect(COMMANDS.map((c) => c.name)).toEqual(Object.keys(COMMAND_TABLE));
+  });
+
   test("gives every command a json flag (mcp speaks JSON-RPC already) and unique flag names and short forms", () => {
     for (const c of COMMANDS) {
       expect(c.flags.some((f) => f.name === "json")).toBe(c.name !== "mcp");

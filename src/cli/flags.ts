@@ -25,32 +25,33 @@ export interface CommandSpec {
   readonly flags: readonly FlagSpec[];
 }
 
-const JSON_FLAG: FlagSpec = { name: "json", kind: "boolean", description: "Print one JSON document on stdout instead of human text (for tools and agents)." };
+const JSON_FLAG = { name: "json", kind: "boolean", description: "Print one JSON document on stdout instead of human text (for tools and agents)." } as const satisfies FlagSpec;
 const AUTHOR_FLAG_BASE = { name: "author", kind: "string", values: ["auto", "rules", "llm"], placeholder: "auto|rules|llm" } as const;
-const AUTHOR_FLAG: FlagSpec = { ...AUTHOR_FLAG_BASE, description: "Authoring backend for plain steps (default auto: the model when configured, else the rules grammar with a warning)." };
+const AUTHOR_FLAG = { ...AUTHOR_FLAG_BASE, description: "Authoring backend for plain steps (default auto: the model when configured, else the rules grammar with a warning)." } as const satisfies FlagSpec;
 
 /** The recording controls, identical on `record` and `run` (docs: run-recording). */
-const RECORDING_FLAGS: readonly FlagSpec[] = [
+const RECORDING_FLAGS = [
   { name: "recording-detail", kind: "string", values: ["full", "low", "off"], placeholder: "full|low|off", description: "Screenshot density: full (default) frames before and after every step and on failure; low the initial state, every 5th completed step and the final state; off none (the verdict is unchanged)." },
   { name: "video", kind: "boolean", description: "Also assemble the captured frames into recording.gif (880 px wide), whatever the detail." },
   { name: "highlight-cursor", kind: "boolean", description: "Add a pre-action frame for clicks and hovers with a visible cursor and a bright halo (drawn after redaction)." },
-];
+] as const satisfies readonly FlagSpec[];
 
-const KEEP_OPEN_FLAG: FlagSpec = { name: "keep-open", kind: "boolean", description: "Show the browser (headed) and keep it open after the flow until you close its window or press Ctrl-C; one flow only, not with --json." };
+const KEEP_OPEN_FLAG = { name: "keep-open", kind: "boolean", description: "Show the browser (headed) and keep it open after the flow until you close its window or press Ctrl-C; one flow only, not with --json." } as const satisfies FlagSpec;
 
 /** Flags of `run` that apply to a directory (a suite run). */
-const SUITE_RUN_FLAGS: readonly FlagSpec[] = [
+const SUITE_RUN_FLAGS = [
   { name: "retries", kind: "string", placeholder: "N", integer: { min: 0, max: 255 }, description: "Re-run a failed flow up to N more times, each in a fresh browser context (default 0); also for a single flow." },
-  { name: "repeat-each", kind: "string", placeholder: "N", integer: { min: 1, max: 100 }, description: "Replay each flow N times (default 1); a flow that passes in some repeats and not in others is FLAKY (exit 1), naming the steps whose outcome differed. Not with --retries." },
+  { name: "repeat-each", kind: "string", placeholder: "N", integer: { min: 1, max: MAX_REPEAT_EACH }, description: "Replay each flow N times (default 1); a flow that passes in some repeats and not in others is FLAKY (exit 1), naming the steps whose outcome differed. Not with --retries." },
   { name: "strict", kind: "boolean", description: "Suite: a flow without a trace is an error instead of a visible skip (also when CI is set)." },
   { name: "record-missing", kind: "boolean", description: "Suite: record flows that have no trace in place (with --author), then replay them." },
   { ...AUTHOR_FLAG_BASE, description: "Authoring backend for --record-missing (default auto)." },
   { name: "workers", kind: "string", placeholder: "N", integer: { min: 1, max: 64 }, description: "Suite: run up to N flows at once, each in its own browser context (default 1); `order:` flows run first, one at a time." },
   { name: "shard", kind: "string", placeholder: "i/n", description: "Suite: run only shard i of n (a deterministic split for CI matrix jobs); join shards with `flowproof merge`." },
-];
+] as const satisfies readonly FlagSpec[];
 
-export const COMMANDS: readonly CommandSpec[] = [
-  {
+/** Every command, keyed by name (the order is the help's and the docs'). */
+export const COMMAND_TABLE = {
+  record: {
     name: "record",
     summary: "Perform a flow once in the live app and write its trace",
     usage: "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--reuse] [--verify] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--keep-open] [--json]",
@@ -65,7 +66,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       JSON_FLAG,
     ],
   },
-  {
+  run: {
     name: "run",
     summary: "Replay a flow's trace with zero model calls and write a run report",
     usage: "flowproof run <flow.yaml> [-t <trace>] [--retries N | --repeat-each N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--keep-open] [--json], or flowproof run <dir> [--retries N | --repeat-each N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]",
@@ -78,7 +79,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       JSON_FLAG,
     ],
   },
-  {
+  heal: {
     name: "heal",
     summary: "Re-record a flow against the live app and propose a reviewable diff of its trace",
     usage: "flowproof heal <flow.yaml> [-t <trace>] [--author auto|rules|llm] [--apply [--accept-effect-changes]] [--json]",
@@ -91,7 +92,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       JSON_FLAG,
     ],
   },
-  {
+  audit: {
     name: "audit",
     summary: "Print the control map of a suite's latest run record; never re-runs",
     usage: "flowproof audit <dir> [--run <run-id> | --since <run-id>] [--json]",
@@ -102,7 +103,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       JSON_FLAG,
     ],
   },
-  {
+  merge: {
     name: "merge",
     summary: "Join the run records of shards into one run record, junit.xml and report",
     usage: "flowproof merge <run-dir>... [-o <suite dir>] [--json]",
@@ -112,7 +113,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       JSON_FLAG,
     ],
   },
-  {
+  "author-from-doc": {
     name: "author-from-doc",
     summary: "Turn a manual test case exported from a test-management tool into a DRAFT flow to review, then record",
     usage: "flowproof author-from-doc <doc> --app web|sap|notepad|calc --name <flow name> -o <draft.flow.yaml> [--json]",
@@ -124,7 +125,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       JSON_FLAG,
     ],
   },
-  {
+  capture: {
     name: "capture",
     summary: "Run an HTTP sink that answers 200 and saves every request byte for byte, until Ctrl-C",
     usage: "flowproof capture --port <N> [--host <addr>] [--out <dir>] [--json]",
@@ -135,14 +136,14 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: "json", kind: "boolean", description: "Print one JSON line per request (method, path, ordered headers, body length, namespace fields, saved file) instead of the request text." },
     ],
   },
-  {
+  validate: {
     name: "validate",
     summary: "Parse and check a flow without a browser",
     usage: "flowproof validate <flow.yaml> [--json]",
     positional: "flow.yaml",
     flags: [JSON_FLAG],
   },
-  {
+  doctor: {
     name: "doctor",
     summary: "Check, without a key, whether an agent's model client reaches flowproof's proxy, and what to wire when it does not",
     usage: "flowproof doctor --agent \"<command>\" [--timeout <seconds>] [--json]",
@@ -152,7 +153,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       JSON_FLAG,
     ],
   },
-  {
+  config: {
     name: "config",
     summary: "Store machine-wide fallback SAP credentials in the Windows credential store",
     usage: "flowproof config sap --user <name> [--client <nnn>] [--language <xx>] | --show | --delete [--json]",
@@ -166,14 +167,14 @@ export const COMMANDS: readonly CommandSpec[] = [
       JSON_FLAG,
     ],
   },
-  {
+  init: {
     name: "init",
     summary: "Scaffold a project: an example flow and page, and a .gitignore entry for .flowproof/",
     usage: "flowproof init [dir] [--json]",
     positional: "dir",
     flags: [JSON_FLAG],
   },
-  {
+  trace: {
     name: "trace",
     summary: "Print a flow's recorded trace",
     usage: "flowproof trace <flow.yaml> [-t <trace>] [--json]",
@@ -183,28 +184,58 @@ export const COMMANDS: readonly CommandSpec[] = [
       JSON_FLAG,
     ],
   },
-  {
+  mcp: {
     name: "mcp",
     summary: "Serve the flowproof tools to an MCP client over stdio",
     usage: "flowproof mcp",
     flags: [],
   },
-];
+} as const satisfies Readonly<Record<string, CommandSpec>>;
 
-/** The recording controls from parsed flags (only those given; the commands apply defaults). */
-export function recordingControls(flags: ParsedArgs["flags"]): { recordingDetail?: "full" | "low" | "off"; video?: boolean; highlightCursor?: boolean } {
-  const detail = flags["recording-detail"];
-  return {
-    ...(detail === "full" || detail === "low" || detail === "off" ? { recordingDetail: detail } : {}),
-    ...(flags["video"] === true ? { video: true } : {}),
-    ...(flags["highlight-cursor"] === true ? { highlightCursor: true } : {}),
-  };
+export type CommandName = keyof typeof COMMAND_TABLE;
+
+/** Every command, in the order of the help and the docs. */
+export const COMMANDS: readonly CommandSpec[] = Object.values(COMMAND_TABLE);
+
+/** A flag's name as the option it sets: `recording-detail` → `recordingDetail`. */
+export type OptionName<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<OptionName<Tail>>}` : S;
+
+export function optionName<S extends string>(flag: S): OptionName<S> {
+  // The runtime twin of OptionName, which the flag table's types are checked against.
+  return flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as OptionName<S>;
 }
 
-export interface ParsedArgs {
+/** What a flag gives its option: `true` when a boolean flag is present, one of a flag's values, a whole number, or the text. */
+export type FlagValue<F extends FlagSpec> = F["kind"] extends "boolean" ? true : F extends { readonly values: readonly (infer V)[] } ? V : F extends { readonly integer: object } ? number : string;
+
+/** The options a flag table produces: each flag under its option name, present only when given. */
+export type FlagOptions<F extends readonly FlagSpec[]> = { readonly [S in F[number] as OptionName<S["name"]>]?: FlagValue<S> };
+
+/** The parsed flags of one command, typed from its row of the table. */
+export type CommandFlags<N extends CommandName> = FlagOptions<(typeof COMMAND_TABLE)[N]["flags"]>;
+
+export interface ParsedArgs<F extends readonly FlagSpec[] = readonly FlagSpec[]> {
   readonly positional: readonly string[];
-  readonly flags: Readonly<Record<string, string | boolean>>;
+  readonly flags: FlagOptions<F>;
+  /** `--help` or `-h` was given. */
+  readonly help?: true;
 }
+
+/** The parsed command line of one command. */
+export type CommandArgs<N extends CommandName> = ParsedArgs<(typeof COMMAND_TABLE)[N]["flags"]>;
+
+/**
+ * Compile-time proof that a command's flags are its options (the CLI and the command cannot
+ * drift apart): every flag but the `Cli` ones sets the option of its name with a value that
+ * option takes, and every option is a flag or one of `Hidden`, each listed with why no flag
+ * sets it. Resolves to `true`, or to an object naming what does not match.
+ */
+export type FlagsMatchOptions<Flags, Options, Cli extends keyof Flags, Hidden extends keyof Options> =
+  [Exclude<Exclude<keyof Flags, Cli>, keyof Options>] extends [never]
+    ? [Omit<Flags, Cli>] extends [Partial<Options>]
+      ? [Exclude<keyof Options, keyof Flags | Hidden>] extends [never] ? true : { readonly optionsWithoutFlag: Exclude<keyof Options, keyof Flags | Hidden> }
+      : { readonly flagsOfAnotherType: Omit<Flags, Cli> }
+    : { readonly flagsWithoutOption: Exclude<Exclude<keyof Flags, Cli>, keyof Options> };
 
 /** The command line is malformed (`usage`); `hint` shows the usage or the fix. */
 export class UsageError extends FlowproofError {
@@ -215,11 +246,18 @@ export class UsageError extends FlowproofError {
   }
 }
 
-/** Parses `argv` against a command's flag table; `--help`/`-h` is always accepted. */
-export function parseArgs(command: CommandSpec, argv: readonly string[]): ParsedArgs {
+const HELP_FLAG: FlagSpec = { name: "help", short: "h", kind: "boolean", description: "" };
+
+/**
+ * Parses `argv` against a command's flag table; `--help`/`-h` is always accepted. Values are
+ * checked here, once: a flag's `values`, and an integer flag's whole number and range.
+ */
+export function parseArgs<C extends CommandSpec>(command: C, argv: readonly string[]): ParsedArgs<C["flags"]> {
   const positional: string[] = [];
-  const flags: Record<string, string | boolean> = {};
-  const all = [...command.flags, { name: "help", short: "h", kind: "boolean", description: "" } as FlagSpec];
+  const flags: Record<string, string | number | true> = {};
+  let help = false;
+  const all: readonly FlagSpec[] = [...command.flags, HELP_FLAG];
+  const usage = `usage: ${command.usage}`;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") {
@@ -234,23 +272,33 @@ export function parseArgs(command: CommandSpec, argv: readonly string[]): Parsed
     const spec = arg.startsWith("--") ? all.find((f) => f.name === rawName) : all.find((f) => f.short === rawName);
     if (!spec) {
       const guess = nearest(rawName, all.map((f) => f.name));
-      throw new UsageError(`unknown flag ${arg} for \`flowproof ${command.name}\``, guess ? `did you mean --${guess}? Usage: ${command.usage}` : `usage: ${command.usage}`);
+      throw new UsageError(`unknown flag ${arg} for \`flowproof ${command.name}\``, guess ? `did you mean --${guess}? Usage: ${command.usage}` : usage);
     }
     if (spec.kind === "boolean") {
-      if (inline !== undefined) throw new UsageError(`--${spec.name} takes no value`, `usage: ${command.usage}`);
-      flags[spec.name] = true;
+      if (inline !== undefined) throw new UsageError(`--${spec.name} takes no value`, usage);
+      if (spec === HELP_FLAG) help = true;
+      else flags[optionName(spec.name)] = true;
       continue;
     }
     const value = inline ?? argv[++i];
     if (value === undefined || value === "" || (inline === undefined && value.startsWith("-") && value !== "-")) {
-      throw new UsageError(`--${spec.name} needs a value`, `usage: ${command.usage}`);
+      throw new UsageError(`--${spec.name} needs a value`, usage);
     }
     if (spec.values && !spec.values.includes(value)) {
-      throw new UsageError(`--${spec.name} must be one of ${spec.values.join(", ")}, not ${JSON.stringify(value)}`, `usage: ${command.usage}`);
+      throw new UsageError(`--${spec.name} must be one of ${spec.values.join(", ")}, not ${JSON.stringify(value)}`, usage);
     }
-    flags[spec.name] = value;
+    if (spec.integer) {
+      const n = /^\d+$/.test(value) ? Number(value) : NaN;
+      if (!(n >= spec.integer.min && n <= spec.integer.max)) {
+        throw new UsageError(`--${spec.name} must be a whole number from ${spec.integer.min} to ${spec.integer.max}, not ${JSON.stringify(value)}`, usage);
+      }
+      flags[optionName(spec.name)] = n;
+      continue;
+    }
+    flags[optionName(spec.name)] = value;
   }
-  return { positional, flags };
+  // Checked against the table above: each value has the type FlagOptions gives its flag.
+  return { positional, flags: flags as FlagOptions<C["flags"]>, ...(help ? { help: true } : {}) };
 }
 
 function splitOnce(s: string, sep: string): [string, string | undefined] {
@@ -286,12 +334,7 @@ export function mainHelp(version: string): string {
   ].join("\n");
 }
 
-/** `--repeat-each N` (1–100), refused beside `--retries`, which would hide the flakiness it looks for. */
-export function repeatEachOption(args: ParsedArgs): number | undefined {
-  const text = args.flags["repeat-each"];
-  if (text === undefined) return undefined;
-  const n = typeof text === "string" && /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_REPEAT_EACH) throw new UsageError(`--repeat-each must be a whole number from 1 to ${MAX_REPEAT_EACH}, not ${JSON.stringify(text)}`, "e.g. --repeat-each 5");
-  if (args.flags["retries"] !== undefined && args.flags["retries"] !== "0") throw new UsageError("--repeat-each and --retries contradict each other: a retry would hide the flakiness the repeats look for", "use --repeat-each N alone to find flaky flows");
-  return n;
+/** `--repeat-each N` (its range checked by the parser) is refused beside `--retries`, which would hide the flakiness it looks for. */
+export function checkRepeatEach(flags: { readonly repeatEach?: number; readonly retries?: number }): void {
+  if (flags.repeatEach !== undefined && flags.retries !== undefined && flags.retries !== 0) throw new UsageError("--repeat-each and --retries contradict each other: a retry would hide the flakiness the repeats look for", "use --repeat-each N alone to find flaky flows");
 }

@@ -1,26 +1,31 @@
 // `flowproof heal`: parse flags → commands/heal → render. Exit 0 healthy or applied, 1 changes
 // proposed, 2 error (a clarification with --json prints its payload).
-import { heal } from "../commands/heal.ts";
-import type { AuthorMode } from "../commands/common.ts";
+import { heal, type HealOptions } from "../commands/heal.ts";
 import { displayPath } from "../commands/paths.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
-import type { ParsedArgs } from "./flags.ts";
+import type { CommandArgs, CommandFlags, FlagsMatchOptions } from "./flags.ts";
 import { UsageError } from "./flags.ts";
 import type { Io } from "./io.ts";
 import { renderClarification } from "./record.ts";
 
-export async function healCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
+/** HealOptions no flag sets, and why. */
+export const HEAL_OPTIONS_WITHOUT_FLAG = {
+  spec: "the positional <flow.yaml>",
+  env: "the process environment (and the suite's)",
+  log: "progress goes to stderr",
+  headed: "FLOWPROOF_HEADED",
+  keepOpen: "a heal proposes a diff for review; --keep-open is for record and run",
+  model: "configured from FLOWPROOF_AI_* in the environment",
+} as const;
+
+// The flags of `flowproof heal` are HealOptions, field for field.
+true satisfies FlagsMatchOptions<CommandFlags<"heal">, HealOptions, "json", keyof typeof HEAL_OPTIONS_WITHOUT_FLAG>;
+
+export async function healCommand(args: CommandArgs<"heal">, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
   if (!spec || args.positional.length > 1) throw new UsageError("heal takes exactly one flow file", "usage: flowproof heal <flow.yaml> [--apply [--accept-effect-changes]] [--json]");
-  const json = args.flags["json"] === true;
-  const result = await heal({
-    spec,
-    ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}),
-    ...(typeof args.flags["author"] === "string" ? { author: args.flags["author"] as AuthorMode } : {}),
-    ...(args.flags["apply"] === true ? { apply: true } : {}),
-    ...(args.flags["accept-effect-changes"] === true ? { acceptEffectChanges: true } : {}),
-    log: (line) => io.err(line),
-  });
+  const { json, ...options } = args.flags;
+  const result = await heal({ spec, ...options, log: (line) => io.err(line) });
   if (!result.ok) {
     if (result.clarification) {
       if (json) io.out(JSON.stringify({ needs_clarification: result.clarification }, null, 2));

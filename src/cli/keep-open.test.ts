@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { keepOpenOption, noDisplayReason } from "./keep-open.ts";
 import { Lifecycle } from "../plugins/lifecycle.ts";
-import type { ParsedArgs } from "./flags.ts";
+import type { KeepOpenFlags } from "./keep-open.ts";
 import type { AppDriver } from "../plugins/api.ts";
 
-const args = (flags: ParsedArgs["flags"]): ParsedArgs => ({ positional: ["a.flow.yaml"], flags });
+const args = (flags: KeepOpenFlags): KeepOpenFlags => flags;
 const quiet = { out: () => undefined, err: () => undefined };
 
 describe("noDisplayReason", () => {
@@ -24,15 +24,15 @@ describe("keepOpenOption", () => {
 
   test("refuses what cannot wait for a person", () => {
     const env = { DISPLAY: ":0" };
-    expect(() => keepOpenOption(args({ "keep-open": true, json: true }), quiet, env)).toThrow("--json");
-    expect(() => keepOpenOption(args({ "keep-open": true, verify: true }), quiet, env)).toThrow("--verify");
-    expect(() => keepOpenOption(args({ "keep-open": true, retries: "1" }), quiet, env)).toThrow("--retries");
+    expect(() => keepOpenOption(args({ keepOpen: true, json: true }), quiet, env)).toThrow("--json");
+    expect(() => keepOpenOption(args({ keepOpen: true, verify: true }), quiet, env)).toThrow("--verify");
+    expect(() => keepOpenOption(args({ keepOpen: true, retries: 1 }), quiet, env)).toThrow("--retries");
   });
 
   test("leaves the environment alone and waits for the surface to close", async () => {
     const env: Record<string, string | undefined> = { DISPLAY: ":0" };
     const lines: string[] = [];
-    const hold = keepOpenOption(args({ "keep-open": true, retries: "0" }), { out: () => undefined, err: (l) => lines.push(l) }, env)!;
+    const hold = keepOpenOption(args({ keepOpen: true, retries: 0 }), { out: () => undefined, err: (l) => lines.push(l) }, env)!;
     expect(env).toEqual({ DISPLAY: ":0" });
     let close!: () => void;
     const closed = new Promise<void>((r) => (close = r));
@@ -48,7 +48,7 @@ describe("keepOpenOption", () => {
 
   test("a surface that cannot stay open is closed at once, with a note", async () => {
     const lines: string[] = [];
-    const hold = keepOpenOption(args({ "keep-open": true }), { out: () => undefined, err: (l) => lines.push(l) }, { DISPLAY: ":0" })!;
+    const hold = keepOpenOption(args({ keepOpen: true }), { out: () => undefined, err: (l) => lines.push(l) }, { DISPLAY: ":0" })!;
     await hold({} as AppDriver);
     expect(lines).toEqual(["[KEEP-OPEN] this surface cannot stay open; closing it"]);
   });
@@ -57,14 +57,14 @@ describe("keepOpenOption", () => {
     const quietIo = { out: () => undefined, err: () => undefined };
     const never = { untilClosed: () => new Promise<void>(() => undefined) } as unknown as AppDriver;
     const lifecycle = new Lifecycle();
-    const hold = keepOpenOption(args({ "keep-open": true }), quietIo, { DISPLAY: ":0" }, lifecycle)!;
+    const hold = keepOpenOption(args({ keepOpen: true }), quietIo, { DISPLAY: ":0" }, lifecycle)!;
     const waiting = hold(never);
     expect(lifecycle.requestStop({ reason: "SIGINT", signal: "SIGINT" })).toBe("intercepted");
     await waiting;
     expect(lifecycle.signal.aborted).toBe(false);
     expect(lifecycle.exitCode(1)).toBe(1);
     const term = new Lifecycle();
-    const waitingTerm = keepOpenOption(args({ "keep-open": true }), quietIo, { DISPLAY: ":0" }, term)!(never);
+    const waitingTerm = keepOpenOption(args({ keepOpen: true }), quietIo, { DISPLAY: ":0" }, term)!(never);
     expect(term.requestStop({ reason: "SIGTERM", signal: "SIGTERM" })).toBe("stopping");
     await waitingTerm;
     expect(term.exitCode(1)).toBe(143);

@@ -2,7 +2,6 @@
 // the flow — results already written — until the person closes its window or presses Ctrl-C.
 import type { AppDriver } from "../plugins/api.ts";
 import type { CommonOptions } from "../commands/common.ts";
-import type { ParsedArgs } from "./flags.ts";
 import { UsageError } from "./flags.ts";
 import type { Io } from "./io.ts";
 import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
@@ -14,17 +13,24 @@ export function noDisplayReason(env: Readonly<Record<string, string | undefined>
   return "this machine has no display (neither DISPLAY nor WAYLAND_DISPLAY is set)";
 }
 
+/** The flags of `record` and `run` that `--keep-open` is checked against. */
+export interface KeepOpenFlags {
+  readonly keepOpen?: true;
+  readonly json?: true;
+  readonly verify?: true;
+  readonly retries?: number;
+}
+
 /**
  * The `keepOpen` option for `--keep-open`, or undefined without the flag. Refuses what cannot
  * wait for a person (`--json`, `--verify`, retries) and a machine that cannot show a window. A
  * command given `keepOpen` shows its browser (headed) without being told.
  */
-export function keepOpenOption(args: ParsedArgs, io: Io, env: Readonly<Record<string, string | undefined>> = process.env, lifecycle: Lifecycle = processLifecycle): CommonOptions["keepOpen"] {
-  if (args.flags["keep-open"] !== true) return undefined;
-  if (args.flags["json"] === true) throw new UsageError("--keep-open waits for you to close the browser, so it cannot be combined with --json", "drop --json to inspect the browser, or drop --keep-open for a structured result");
-  if (args.flags["verify"] === true) throw new UsageError("--keep-open cannot be combined with --verify (the replay would open a second browser)", "record with --keep-open, then run `flowproof run` on the trace");
-  const retries = args.flags["retries"];
-  if (typeof retries === "string" && retries !== "0") throw new UsageError("--keep-open cannot be combined with --retries: which attempt's browser would stay open?", "drop --retries while inspecting the flow");
+export function keepOpenOption(flags: KeepOpenFlags, io: Io, env: Readonly<Record<string, string | undefined>> = process.env, lifecycle: Lifecycle = processLifecycle): CommonOptions["keepOpen"] {
+  if (flags.keepOpen !== true) return undefined;
+  if (flags.json === true) throw new UsageError("--keep-open waits for you to close the browser, so it cannot be combined with --json", "drop --json to inspect the browser, or drop --keep-open for a structured result");
+  if (flags.verify === true) throw new UsageError("--keep-open cannot be combined with --verify (the replay would open a second browser)", "record with --keep-open, then run `flowproof run` on the trace");
+  if (flags.retries !== undefined && flags.retries !== 0) throw new UsageError("--keep-open cannot be combined with --retries: which attempt's browser would stay open?", "drop --retries while inspecting the flow");
   const why = noDisplayReason(env);
   if (why) throw new UsageError(`--keep-open shows the browser window, and ${why}`, "run it in a desktop session, or under a virtual display: xvfb-run flowproof … --keep-open");
   return async (driver: AppDriver) => {

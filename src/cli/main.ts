@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 // The flowproof command line: finds the command, parses its flags, calls it, maps the exit code.
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { COMMANDS, UsageError, commandHelp, mainHelp, parseArgs, type ParsedArgs } from "./flags.ts";
+import { COMMANDS, COMMAND_TABLE, UsageError, commandHelp, mainHelp, parseArgs, type CommandArgs, type CommandName } from "./flags.ts";
 import { processIo, reportError, type Io } from "./io.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import { recordCommand } from "./record.ts";
@@ -26,7 +26,8 @@ const STOP_GRACE_MS = 10_000;
 /** How long a forced exit waits for its output to reach a reader. */
 const FORCED_FLUSH_MS = 1_000;
 
-const HANDLERS: Record<string, (args: ParsedArgs, io: Io) => Promise<ExitCode>> = {
+/** Each command's handler, taking the flags its row of the table produces. */
+const HANDLERS: { readonly [N in CommandName]: (args: CommandArgs<N>, io: Io) => Promise<ExitCode> } = {
   record: recordCommand,
   run: runCommand,
   heal: healCommand,
@@ -41,6 +42,19 @@ const HANDLERS: Record<string, (args: ParsedArgs, io: Io) => Promise<ExitCode>> 
   "author-from-doc": authorFromDocCommand,
   capture: (args, io) => captureCommand(args, io),
 };
+
+const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMAND_TABLE, name);
+
+/** Parses the command's flags against its own row, then runs it (or prints its help). */
+function dispatch<N extends CommandName>(name: N, argv: readonly string[], io: Io): Promise<ExitCode> {
+  const command = COMMAND_TABLE[name];
+  const args: CommandArgs<N> = parseArgs(command, argv);
+  if (args.help) {
+    io.out(commandHelp(command));
+    return Promise.resolve(EXIT.pass);
+  }
+  return HANDLERS[name](args, io);
+}
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<ExitCode> {
   const [name, ...rest] = argv;
@@ -57,19 +71,13 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     await relayMcpStdio(rest[0]!);
     return EXIT.pass;
   }
-  const command = COMMANDS.find((c) => c.name === name);
   const json = rest.includes("--json");
-  if (!command) {
+  if (!isCommand(name)) {
     const guess = nearest(name, COMMANDS.map((c) => c.name));
     return reportError(io, new UsageError(`unknown command ${JSON.stringify(name)}`, guess ? `did you mean \`flowproof ${guess}\`? Run \`flowproof --help\` for the list` : "run `flowproof --help` for the list of commands"), json);
   }
   try {
-    const args = parseArgs(command, rest);
-    if (args.flags["help"] === true) {
-      io.out(commandHelp(command));
-      return EXIT.pass;
-    }
-    return await HANDLERS[command.name]!(args, io);
+    return await dispatch(name, rest, io);
   } catch (error) {
     return reportError(io, error, json);
   }

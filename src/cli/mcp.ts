@@ -1,9 +1,9 @@
 // `flowproof mcp`: serve the MCP tools over stdio until the client disconnects.
 import { EXIT, type ExitCode } from "./exit-codes.ts";
-import type { ParsedArgs } from "./flags.ts";
+import type { CommandArgs } from "./flags.ts";
 import { UsageError } from "./flags.ts";
 
-export async function mcpCommand(args: ParsedArgs): Promise<ExitCode> {
+export async function mcpCommand(args: CommandArgs<"mcp">): Promise<ExitCode> {
   if (args.positional.length > 0) throw new UsageError("mcp takes no arguments", "usage: flowproof mcp (an MCP client starts it and talks over stdin/stdout)");
   // The MCP server and its SDK load only for this command, not at every command's start-up.
   const { serveStdio } = await import("../mcp/server.ts");

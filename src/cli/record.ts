@@ -1,11 +1,11 @@
-// `flowproof record`: parse flags → commands/record → render.
-import { record } from "../commands/record.ts";
-import type { AuthorMode } from "../commands/common.ts";
+// `flowproof record`: parse flags → commands/record → render. The governing suite.yaml is the
+// command's to apply (commands/record.ts), as for MCP and the library.
+import { record, type RecordOptions } from "../commands/record.ts";
 import { displayPath } from "../commands/paths.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
-import type { ParsedArgs } from "./flags.ts";
+import type { CommandArgs, CommandFlags, FlagsMatchOptions } from "./flags.ts";
 import { keepOpenOption } from "./keep-open.ts";
-import { UsageError, recordingControls } from "./flags.ts";
+import { UsageError } from "./flags.ts";
 import type { Io } from "./io.ts";
 import type { Clarification } from "../authoring/clarification.ts";
 
@@ -19,21 +19,25 @@ export function renderClarification(c: Clarification): string {
   return lines.join("\n");
 }
 
-export async function recordCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
+/** RecordOptions no flag sets, and why. */
+export const RECORD_OPTIONS_WITHOUT_FLAG = {
+  spec: "the positional <flow.yaml>",
+  env: "the process environment (and the suite's)",
+  log: "progress goes to stderr",
+  headed: "FLOWPROOF_HEADED, or --keep-open",
+  model: "configured from FLOWPROOF_AI_* in the environment",
+  keepOpen: "--keep-open, turned into a wait for the person at the screen (keep-open.ts)",
+} as const;
+
+// The flags of `flowproof record` are RecordOptions, field for field.
+true satisfies FlagsMatchOptions<CommandFlags<"record">, RecordOptions, "json" | "keepOpen", keyof typeof RECORD_OPTIONS_WITHOUT_FLAG>;
+
+export async function recordCommand(args: CommandArgs<"record">, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
   if (!spec || args.positional.length > 1) throw new UsageError("record takes exactly one flow file", "usage: flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--json]");
-  const json = args.flags["json"] === true;
-  const keepOpen = keepOpenOption(args, io);
-  const result = await record({
-    spec,
-    ...(typeof args.flags["out"] === "string" ? { out: args.flags["out"] } : {}),
-    ...(typeof args.flags["author"] === "string" ? { author: args.flags["author"] as AuthorMode } : {}),
-    ...(args.flags["reuse"] === true ? { reuse: true } : {}),
-    ...(args.flags["verify"] === true ? { verify: true } : {}),
-    ...recordingControls(args.flags),
-    ...(keepOpen ? { keepOpen } : {}),
-    log: (line) => io.err(line),
-  });
+  const { json, keepOpen: _held, ...options } = args.flags;
+  const keepOpen = keepOpenOption(args.flags, io);
+  const result = await record({ spec, ...options, ...(keepOpen ? { keepOpen } : {}), log: (line) => io.err(line) });
   if (result.clarification) {
     if (json) io.out(JSON.stringify({ needs_clarification: result.clarification }, null, 2));
     else io.err(renderClarification(result.clarification));

@@ -1,38 +1,56 @@
 // `flowproof run`: parse flags → commands/run → render `[PASS|FAIL] sNNNN intent` lines and a verdict.
-import { runInSuiteContext } from "../commands/run-single.ts";
+import { runInSuiteContext, type SingleRunOptions } from "../commands/run-single.ts";
+import type { SuiteOptions } from "../commands/suite.ts";
 import { displayPath } from "../commands/paths.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
-import type { ParsedArgs } from "./flags.ts";
+import type { CommandArgs, CommandFlags, FlagsMatchOptions } from "./flags.ts";
 import type { RunOutcome } from "../report/schema.ts";
-import { UsageError, recordingControls, repeatEachOption } from "./flags.ts";
+import { UsageError, checkRepeatEach } from "./flags.ts";
 import { boundLines, type Io } from "./io.ts";
 import { suiteCommand, warningLines } from "./suite.ts";
 import { keepOpenOption } from "./keep-open.ts";
 import { existsSync, statSync } from "node:fs";
 
 /** Flags that only make sense for a directory. */
-const SUITE_ONLY = ["strict", "record-missing", "author", "workers", "shard"] as const;
+const SUITE_ONLY: readonly (readonly [keyof CommandFlags<"run">, string])[] = [["strict", "--strict"], ["recordMissing", "--record-missing"], ["author", "--author"], ["workers", "--workers"], ["shard", "--shard"]];
+
+/** The options of a single-flow run and of a suite run that no flag sets, and why. */
+export const RUN_OPTIONS_WITHOUT_FLAG = {
+  spec: "the positional <flow.yaml>",
+  dir: "the positional <dir>",
+  env: "the process environment (and the suite's)",
+  log: "progress goes to stderr",
+  headed: "FLOWPROOF_HEADED, or --keep-open",
+  keepOpen: "--keep-open, turned into a wait for the person at the screen (keep-open.ts)",
+  pool: "a suite run's shared browser sessions, internal to the suite",
+  runDir: "chosen by the run (.flowproof/runs/<id>/)",
+  suiteDefaults: "read from the governing suite.yaml",
+  loaded: "the flow as the run itself loads it",
+  onStep: "progress, rendered as the steps finish",
+  onFlow: "progress, rendered as the flows finish",
+  shard: "--shard, parsed from i/n (commands/suite-plan.ts)",
+} as const;
+
+// The flags of `flowproof run` are the options of a single run and of a suite run, field for field.
+true satisfies FlagsMatchOptions<CommandFlags<"run">, SingleRunOptions & SuiteOptions, "json" | "keepOpen" | "shard", keyof typeof RUN_OPTIONS_WITHOUT_FLAG>;
 
 const LABEL = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" } as const;
 const EXIT_CODE: Record<RunOutcome, ExitCode> = { passed: EXIT.pass, skipped: EXIT.pass, failed: EXIT.failed, errored: EXIT.error, stale: EXIT.error, interrupted: EXIT.error, expected_failure: EXIT.pass, flaky: EXIT.failed };
 const VERDICT: Record<RunOutcome, string> = { passed: "PASS", skipped: "PASS", failed: "FAIL", errored: "ERROR", stale: "STALE", interrupted: "ERROR", expected_failure: "XFAIL", flaky: "FLAKY" };
 
-export async function runCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
+export async function runCommand(args: CommandArgs<"run">, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
   if (!spec || args.positional.length > 1) throw new UsageError("run takes exactly one flow file", "usage: flowproof run <flow.yaml> or flowproof run <dir> [-t <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]");
   if (existsSync(spec) && statSync(spec).isDirectory()) {
-    if (args.flags["keep-open"] === true) throw new UsageError("--keep-open applies to one flow, not to a directory", "run one flow with --keep-open: flowproof run <flow.yaml> --keep-open");
+    if (args.flags.keepOpen === true) throw new UsageError("--keep-open applies to one flow, not to a directory", "run one flow with --keep-open: flowproof run <flow.yaml> --keep-open");
     return suiteCommand(spec, args, io);
   }
-  const suiteOnly = SUITE_ONLY.find((f) => args.flags[f] !== undefined);
-  if (suiteOnly) throw new UsageError(`--${suiteOnly} applies to a suite run (a directory), not to one flow file`, "run the flow's directory: flowproof run <dir> --" + suiteOnly);
-  const json = args.flags["json"] === true;
-  const retriesText = args.flags["retries"];
-  const retries = typeof retriesText === "string" && /^\d+$/.test(retriesText) && Number(retriesText) <= 255 ? Number(retriesText) : undefined;
-  if (retriesText !== undefined && retries === undefined) throw new UsageError(`--retries must be a whole number from 0 to 255, not ${JSON.stringify(retriesText)}`, "e.g. --retries 2");
-  const repeatEach = repeatEachOption(args);
-  const keepOpen = keepOpenOption(args, io);
-  const result = await runInSuiteContext({ spec, ...(keepOpen ? { keepOpen } : {}), ...(retries !== undefined ? { retries } : {}), ...(repeatEach !== undefined ? { repeatEach } : {}), ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}), ...recordingControls(args.flags), log: (line) => io.err(line) });
+  const suiteOnly = SUITE_ONLY.find(([key]) => args.flags[key] !== undefined)?.[1];
+  if (suiteOnly) throw new UsageError(`${suiteOnly} applies to a suite run (a directory), not to one flow file`, `run the flow's directory: flowproof run <dir> ${suiteOnly}`);
+  checkRepeatEach(args.flags);
+  const { json, keepOpen: _keepOpenFlag, strict: _s, recordMissing: _r, author: _a, workers: _w, shard: _h, ...options } = args.flags;
+  const keepOpen = keepOpenOption(args.flags, io);
+  const result = await runInSuiteContext({ spec, ...options, ...(keepOpen ? { keepOpen } : {}), log: (line) => io.err(line) });
   const { report } = result;
   if (result.skipped !== undefined) {
     if (json) io.out(JSON.stringify({ report, report_path: null, skipped: result.skipped }, null, 2));

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { tmpProject } from "../../test/support/tmp-project.ts";
 import { captureIo } from "../../test/support/io.ts";
 import { flowLines, suiteCommand } from "./suite.ts";
-import { UsageError } from "./flags.ts";
+import { COMMAND_TABLE, UsageError, parseArgs } from "./flags.ts";
 import type { SuiteFlowResult } from "../commands/suite.ts";
 
 const p = tmpProject();
@@ -18,9 +18,11 @@ describe("suite rendering", () => {
     expect(flowLines({ ...base, outcome: "failed", report: { ...base.report, passed: false, outcome: "failed", steps: [{ id: "s0001", intent: "x", status: "failed", detail: "no", started_ms: 0, duration_ms: 1 }] } })).toEqual(["[FAIL] A (12 ms)", "  [FAIL] s0001 x — no"]);
   });
   test("bad flag combinations are usage errors", async () => {
-    await expect(suiteCommand(p.dir, { positional: [p.dir], flags: { shard: "0/2" } }, captureIo())).rejects.toBeInstanceOf(UsageError);
-    await expect(suiteCommand(p.dir, { positional: [p.dir], flags: { workers: "0" } }, captureIo())).rejects.toBeInstanceOf(UsageError);
-    await expect(suiteCommand(p.dir, { positional: [p.dir], flags: { trace: "x" } }, captureIo())).rejects.toBeInstanceOf(UsageError);
+    const suite = async (...argv: string[]) => suiteCommand(p.dir, parseArgs(COMMAND_TABLE.run, [p.dir, ...argv]), captureIo());
+    await expect(suite("--shard", "0/2")).rejects.toBeInstanceOf(UsageError);
+    await expect(suite("--workers", "0")).rejects.toThrow("--workers must be a whole number from 1 to 64, not \"0\"");
+    await expect(suite("--trace", "x")).rejects.toBeInstanceOf(UsageError);
+    await expect(suite("--strict", "--record-missing")).rejects.toThrow("contradict");
   });
   test("a suite of skipped flows passes with a summary line", async () => {
     p.write("a.flow.yaml", "name: A\napp: web\nurl: http://127.0.0.1:9/\nsteps:\n  - rules: Click \"Go\"\n");

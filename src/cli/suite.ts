@@ -2,22 +2,13 @@
 // finishes, then the summary; or one JSON document with --json.
 import { runSuite, type SuiteFlowResult } from "../commands/suite.ts";
 import { displayPath } from "../commands/paths.ts";
-import type { AuthorMode } from "../commands/common.ts";
 import { parseShard } from "../commands/suite-plan.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
-import { UsageError, recordingControls, repeatEachOption, type ParsedArgs } from "./flags.ts";
+import { UsageError, checkRepeatEach, type CommandArgs } from "./flags.ts";
 import { boundLines, type Io } from "./io.ts";
 import type { StepReport } from "../report/schema.ts";
 
 const USAGE = "usage: flowproof run <dir> [--retries N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]";
-
-function count(flags: ParsedArgs["flags"], name: string, min: number, max: number): number | undefined {
-  const v = flags[name];
-  if (v === undefined) return undefined;
-  const n = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(v)}`, USAGE);
-  return n;
-}
 
 /** `  [WARN] sNNNN …` for each step whose effect left a warning (a DOM, focus or GET effect that did not happen again). */
 export function warningLines(steps: readonly StepReport[]): string[] {
@@ -55,27 +46,17 @@ export function flowLines(f: SuiteFlowResult): string[] {
   return lines;
 }
 
-export async function suiteCommand(dir: string, args: ParsedArgs, io: Io): Promise<ExitCode> {
-  const { flags } = args;
-  const json = flags["json"] === true;
-  if (flags["trace"] !== undefined) throw new UsageError("-t/--trace names one flow's trace; a directory run uses each flow's own <stem>.trace.jsonl", USAGE);
-  if (flags["strict"] === true && flags["record-missing"] === true) throw new UsageError("--strict and --record-missing contradict each other: one errors on a missing trace, the other records it", USAGE);
-  const shardText = flags["shard"];
-  const shard = typeof shardText === "string" ? parseShard(shardText) : undefined;
-  if (typeof shardText === "string" && !shard) throw new UsageError(`--shard must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`, "e.g. --shard 2/3");
-  const retries = count(flags, "retries", 0, 255);
-  const workers = count(flags, "workers", 1, 64);
-  const repeatEach = repeatEachOption(args);
+export async function suiteCommand(dir: string, args: CommandArgs<"run">, io: Io): Promise<ExitCode> {
+  const { json, trace, keepOpen: _keepOpenFlag, shard: shardText, ...options } = args.flags;
+  if (trace !== undefined) throw new UsageError("-t/--trace names one flow's trace; a directory run uses each flow's own <stem>.trace.jsonl", USAGE);
+  if (options.strict && options.recordMissing) throw new UsageError("--strict and --record-missing contradict each other: one errors on a missing trace, the other records it", USAGE);
+  const shard = shardText !== undefined ? parseShard(shardText) : undefined;
+  if (shardText !== undefined && !shard) throw new UsageError(`--shard must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`, "e.g. --shard 2/3");
+  checkRepeatEach(options);
   const result = await runSuite({
     dir,
-    ...(retries !== undefined ? { retries } : {}),
-    ...(workers !== undefined ? { workers } : {}),
-    ...(repeatEach !== undefined ? { repeatEach } : {}),
+    ...options,
     ...(shard ? { shard } : {}),
-    ...(flags["strict"] === true ? { strict: true } : {}),
-    ...(flags["record-missing"] === true ? { recordMissing: true } : {}),
-    ...(typeof flags["author"] === "string" ? { author: flags["author"] as AuthorMode } : {}),
-    ...recordingControls(flags),
     log: (line) => io.err(line),
     onFlow: (f) => {
       if (!json) io.out(boundLines(flowLines(f).join("\n")));

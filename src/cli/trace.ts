@@ -1,16 +1,20 @@
 // `flowproof trace`: parse flags → commands/get-trace → print the recorded trace (JSON, or a summary).
-import { getTrace } from "../commands/get-trace.ts";
+import { getTrace, type GetTraceOptions } from "../commands/get-trace.ts";
 import { displayPath } from "../commands/paths.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
-import type { ParsedArgs } from "./flags.ts";
+import type { CommandArgs, CommandFlags, FlagsMatchOptions } from "./flags.ts";
 import { UsageError } from "./flags.ts";
 import type { Io } from "./io.ts";
 
-export async function traceCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
+// The flags of `flowproof trace` are GetTraceOptions, field for field (`spec` is the positional).
+true satisfies FlagsMatchOptions<CommandFlags<"trace">, GetTraceOptions, "json", "spec">;
+
+export async function traceCommand(args: CommandArgs<"trace">, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
   if (!spec || args.positional.length > 1) throw new UsageError("trace takes exactly one flow file", "usage: flowproof trace <flow.yaml> [-t <trace>] [--json]");
-  const result = getTrace({ spec, ...(typeof args.flags["trace"] === "string" ? { trace: args.flags["trace"] } : {}) });
-  if (args.flags["json"] === true) {
+  const { json, ...options } = args.flags;
+  const result = getTrace({ spec, ...options });
+  if (json) {
     io.out(JSON.stringify(result, null, 2));
     return EXIT.pass;
   }

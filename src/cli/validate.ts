@@ -1,16 +1,29 @@
 // `flowproof validate`: parse flags → commands/validate → render. Unset variables are warnings on
 // stderr (the exit code stays 0: CI may set them later).
-import { validateFlow } from "../commands/validate.ts";
+import { validateFlow, type ValidateOptions } from "../commands/validate.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
-import type { ParsedArgs } from "./flags.ts";
+import type { CommandArgs, CommandFlags, FlagsMatchOptions } from "./flags.ts";
 import { UsageError } from "./flags.ts";
 import type { Io } from "./io.ts";
 
-export async function validateCommand(args: ParsedArgs, io: Io): Promise<ExitCode> {
+/** ValidateOptions no flag sets, and why. */
+export const VALIDATE_OPTIONS_WITHOUT_FLAG = {
+  spec: "the positional <flow.yaml>",
+  env: "the process environment",
+  log: "validate reports problems, not progress",
+  headed: "validate starts no app",
+  keepOpen: "validate starts no app",
+  plugins: "the project's plugins, loaded by the command",
+} as const;
+
+// The flags of `flowproof validate` are ValidateOptions, field for field.
+true satisfies FlagsMatchOptions<CommandFlags<"validate">, ValidateOptions, "json", keyof typeof VALIDATE_OPTIONS_WITHOUT_FLAG>;
+
+export async function validateCommand(args: CommandArgs<"validate">, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
   if (!spec || args.positional.length > 1) throw new UsageError("validate takes exactly one flow file", "usage: flowproof validate <flow.yaml> [--json]");
   const result = await validateFlow({ spec });
-  if (args.flags["json"] === true) {
+  if (args.flags.json) {
     io.out(JSON.stringify({ valid: true, ...result }, null, 2));
     return EXIT.pass;
   }

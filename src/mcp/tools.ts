@@ -8,7 +8,7 @@
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { Type, type TObject, type TSchema } from "@sinclair/typebox";
 import { existsSync, statSync } from "node:fs";
-import { COMMANDS, type CommandSpec, type FlagSpec } from "../cli/flags.ts";
+import { COMMANDS, COMMAND_TABLE, optionName, type CommandFlags, type CommandName, type CommandSpec, type FlagSpec, type OptionName } from "../cli/flags.ts";
 import { record } from "../commands/record.ts";
 import { runInSuiteContext } from "../commands/run-single.ts";
 import { runSuite } from "../commands/suite.ts";
@@ -17,7 +17,6 @@ import { audit } from "../commands/audit.ts";
 import { merge } from "../commands/merge.ts";
 import { validateFlow } from "../commands/validate.ts";
 import { getTrace } from "../commands/get-trace.ts";
-import type { AuthorMode } from "../commands/common.ts";
 import { heal } from "../commands/heal.ts";
 import { RunReport } from "../report/schema.ts";
 import { TraceHeader, TraceStep } from "../trace/schema.ts";
@@ -36,7 +35,7 @@ export interface McpTool {
   /** `flowproof_<command>`. */
   readonly name: `flowproof_${string}`;
   /** The CLI command whose flags this tool takes. */
-  readonly command: string;
+  readonly command: CommandName;
   readonly description: string;
   /** Arguments as MCP sends them (snake_case, the CLI's flags); validated before `handle` runs. */
   readonly inputSchema: TObject;
@@ -49,10 +48,10 @@ export interface McpTool {
 }
 
 /** CLI flags no tool takes, and why. Every other flag of a command with a tool is one of its arguments. */
-export const CLI_ONLY_FLAGS: Readonly<Record<string, string>> = {
+export const CLI_ONLY_FLAGS = {
   json: "an MCP result is always JSON: structuredContent and the same document as text",
   "keep-open": "keeps a headed browser open until a person closes its window; an MCP server has no one at the screen",
-};
+} as const satisfies Readonly<Record<string, string>>;
 
 /** CLI commands without a tool, and why. */
 export const CLI_ONLY_COMMANDS: Readonly<Record<string, string>> = {
@@ -76,16 +75,10 @@ export function flagSchema(flag: FlagSpec): TSchema {
   return Type.String({ description });
 }
 
-function commandSpec(name: string): CommandSpec {
-  const c = COMMANDS.find((x) => x.name === name);
-  if (!c) throw new Error(`no CLI command ${name}`);
-  return c;
-}
-
 /** The input schema of a command's tool: its positional argument(s), then every flag but the CLI-only ones, in the CLI's order. */
-export function inputSchemaFor(command: string, positional: Readonly<Record<string, TSchema>>): TObject {
+export function inputSchemaFor(command: CommandName, positional: Readonly<Record<string, TSchema>>): TObject {
   const properties: Record<string, TSchema> = { ...positional };
-  for (const flag of commandSpec(command).flags) {
+  for (const flag of COMMAND_TABLE[command].flags) {
     if (flag.name in CLI_ONLY_FLAGS) continue;
     properties[argName(flag.name)] = Type.Optional(flagSchema(flag));
   }
@@ -94,16 +87,24 @@ export function inputSchemaFor(command: string, positional: Readonly<Record<stri
 
 const spec = Type.String({ description: "Path of the flow file (`*.flow.yaml`), absolute or relative to the server's working directory." });
 
-const str = (args: ToolArgs, key: string): string | undefined => (typeof args[key] === "string" ? (args[key] as string) : undefined);
-const num = (args: ToolArgs, key: string): number | undefined => (typeof args[key] === "number" ? (args[key] as number) : undefined);
-const on = (args: ToolArgs, key: string): boolean => args[key] === true;
-const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
+/** The options a command's flags set, as a tool's arguments give them: CLI-only flags never, `false` as absent. */
+export type ToolOptions<N extends CommandName> = Omit<CommandFlags<N>, OptionName<keyof typeof CLI_ONLY_FLAGS>>;
 
-const controls = (args: ToolArgs) => ({
-  ...opt("recordingDetail", str(args, "recording_detail") as "full" | "low" | "off" | undefined),
-  ...(on(args, "video") ? { video: true } : {}),
-  ...(on(args, "highlight_cursor") ? { highlightCursor: true } : {}),
-});
+/**
+ * A tool's arguments as the options its command's flags set (`recording_detail` →
+ * `recordingDetail`), exactly as `flowproof <command>` passes them: the same flag table made
+ * both. A `false` boolean is an absent flag.
+ */
+export function toolOptions<N extends CommandName>(command: N, args: ToolArgs): ToolOptions<N> {
+  const out: Record<string, unknown> = {};
+  for (const flag of COMMAND_TABLE[command].flags) {
+    if (flag.name in CLI_ONLY_FLAGS) continue;
+    const value = args[argName(flag.name)];
+    if (value !== undefined && value !== false) out[optionName(flag.name)] = value;
+  }
+  // The arguments were checked against the input schema that these same flags generated.
+  return out as ToolOptions<N>;
+}
 
 const usage = (message: string, hint: string) => new SpecError(diagnostic("usage", message, { hint }));
 
@@ -142,10 +143,7 @@ export const recordTool: McpTool = {
     step_results: Type.Optional(Type.Array(Type.Object({}, loose))), agent: Type.Optional(Type.Object({}, loose)), needs_clarification: clarification,
   }, loose),
   async handle(args, call) {
-    const r = await record({
-      spec: args["spec"] as string, ...opt("out", str(args, "out")), ...opt("author", str(args, "author") as AuthorMode | undefined), ...controls(args),
-      ...(on(args, "reuse") ? { reuse: true } : {}), ...(on(args, "verify") ? { verify: true } : {}), log: call.progress,
-    });
+    const r = await record({ spec: args["spec"] as string, ...toolOptions("record", args), log: call.progress });
     // A step too ambiguous to author is data for the calling agent, not an error.
     if (r.clarification) return { needs_clarification: r.clarification as unknown as Record<string, unknown> };
     return {
@@ -167,7 +165,7 @@ export const healTool: McpTool = {
     applied: Type.Optional(Type.Boolean()), needs_clarification: clarification, error: Type.Optional(Type.String()),
   }, loose),
   async handle(args, call) {
-    const r = await heal({ spec: args["spec"] as string, ...opt("trace", str(args, "trace")), ...(on(args, "apply") ? { apply: true } : {}), ...(on(args, "accept_effect_changes") ? { acceptEffectChanges: true } : {}), ...opt("author", str(args, "author") as AuthorMode | undefined), log: call.progress });
+    const r = await heal({ spec: args["spec"] as string, ...toolOptions("heal", args), log: call.progress });
     if (!r.ok) return r.clarification ? { needs_clarification: r.clarification as unknown as Record<string, unknown> } : { error: r.error };
     return { report: r.report, applied: r.applied };
   },
@@ -185,17 +183,15 @@ export const runTool: McpTool = {
   outputSchema: objectOf(SingleRunResult, SuiteRunResult),
   async handle(args, call) {
     const target = args["spec"] as string;
+    const { trace, shard: shardText, ...options } = toolOptions("run", args);
     if (existsSync(target) && statSync(target).isDirectory()) {
-      if (args["trace"] !== undefined) throw usage("`trace` names one flow's trace; a directory run uses each flow's own <stem>.trace.jsonl", "leave out `trace` for a directory");
-      if (on(args, "strict") && on(args, "record_missing")) throw usage("`strict` and `record_missing` contradict each other: one errors on a missing trace, the other records it", "pass one of them");
-      const shardText = str(args, "shard");
+      if (trace !== undefined) throw usage("`trace` names one flow's trace; a directory run uses each flow's own <stem>.trace.jsonl", "leave out `trace` for a directory");
+      if (options.strict && options.recordMissing) throw usage("`strict` and `record_missing` contradict each other: one errors on a missing trace, the other records it", "pass one of them");
       const shard = shardText !== undefined ? parseShard(shardText) : undefined;
       if (shardText !== undefined && !shard) throw usage(`\`shard\` must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`, 'e.g. "shard": "2/3"');
       let done = 0;
       const r = await runSuite({
-        dir: target, ...opt("retries", num(args, "retries")), ...opt("repeatEach", num(args, "repeat_each")), ...opt("workers", num(args, "workers")), ...opt("shard", shard),
-        ...(on(args, "strict") ? { strict: true } : {}), ...(on(args, "record_missing") ? { recordMissing: true } : {}),
-        ...opt("author", str(args, "author") as AuthorMode | undefined), ...controls(args), log: call.progress,
+        dir: target, ...options, ...(shard ? { shard } : {}), log: call.progress,
         onFlow: (f) => call.progress(`flow ${++done}: ${f.outcome.toUpperCase()} ${f.spec}${f.reason ? ` (${f.reason})` : ""}`),
       });
       return {
@@ -206,8 +202,9 @@ export const runTool: McpTool = {
     }
     const suiteOnly = SUITE_ONLY.find((k) => args[k] !== undefined);
     if (suiteOnly) throw usage(`\`${suiteOnly}\` applies to a suite run (a directory), not to one flow file`, "pass the flow's directory as `spec`");
+    const { strict: _s, recordMissing: _r, author: _a, workers: _w, ...single } = options;
     const r = await runInSuiteContext({
-      spec: target, ...opt("trace", str(args, "trace")), ...opt("retries", num(args, "retries")), ...opt("repeatEach", num(args, "repeat_each")), ...controls(args), log: call.progress,
+      spec: target, ...(trace !== undefined ? { trace } : {}), ...single, log: call.progress,
       onStep: (index, total, intent, result) => call.progress(`step ${index}/${total}: ${result.status.toUpperCase()} ${intent.split("\n")[0]}`),
     });
     if (r.skipped !== undefined) return { report: r.report, report_path: null, skipped: r.skipped };
@@ -223,7 +220,7 @@ export const getTraceTool: McpTool = {
   inputSchema: inputSchemaFor("trace", { spec }),
   outputSchema: Type.Object({ trace_path: path, header: TraceHeader, steps: Type.Array(TraceStep) }, loose),
   async handle(args) {
-    return { ...getTrace({ spec: args["spec"] as string, ...opt("trace", str(args, "trace")) }) };
+    return { ...getTrace({ spec: args["spec"] as string, ...toolOptions("trace", args) }) };
   },
 };
 
@@ -250,9 +247,9 @@ export const auditTool: McpTool = {
     Type.Object({ added: Type.Array(Type.Unknown()), removed: Type.Array(Type.Unknown()), changed: Type.Array(Type.Unknown()), regression: Type.Boolean() }, loose),
   ),
   async handle(args) {
-    const run = str(args, "run"), since = str(args, "since");
-    if (run !== undefined && since !== undefined) throw usage("`run` and `since` cannot be combined: `since` always compares against the latest run", "pass one of them");
-    const r = audit({ dir: args["dir"] as string, ...opt("run", run), ...opt("since", since) });
+    const options = toolOptions("audit", args);
+    if (options.run !== undefined && options.since !== undefined) throw usage("`run` and `since` cannot be combined: `since` always compares against the latest run", "pass one of them");
+    const r = audit({ dir: args["dir"] as string, ...options });
     return r.kind === "map" ? { ...r.map, failed: r.failed } : { ...r.diff, regression: r.regression };
   },
 };
@@ -268,7 +265,7 @@ export const mergeTool: McpTool = {
     passed: Type.Integer(), failed: Type.Integer(), skipped: Type.Integer(), errored: Type.Integer(), expected_failures: Type.Integer(), record_path: path, junit_path: path, html_path: path,
   }, loose),
   async handle(args, call) {
-    const r = merge({ runDirs: args["run_dirs"] as string[], ...opt("out", str(args, "out")), log: call.progress });
+    const r = merge({ runDirs: args["run_dirs"] as string[], ...toolOptions("merge", args), log: call.progress });
     return { run_id: r.record.run_id, ...(r.record.merged_from ? { merged_from: r.record.merged_from } : {}), flows: r.record.flows, passed: r.passed, failed: r.failed, skipped: r.skipped, errored: r.errored, expected_failures: r.expected_failures, record_path: r.record_path, junit_path: r.junit_path, html_path: r.html_path };
   },
 };
