@@ -67,3 +67,48 @@ describe("record and skip_unless_env", () => {
     }
   });
 });
+
+describe("record in a suite", () => {
+  test("applies the suite's env and runs between its hooks; a failing hook fails the recording, naming it", async () => {
+    const p = tmpProject();
+    try {
+      const log = join(p.dir, "hooks.log");
+      p.write("suite.yaml", `env: { WHO_IN_SUITE: Ada }\nbefore_each: echo before >> ${log}\nafter_each: echo after >> ${log}\n`);
+      const spec = p.write("flows/g.flow.yaml", flowYaml("G", `${server.url}/greeter.html`, ['rules: Type ${WHO_IN_SUITE} into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"]));
+      const lines: string[] = [];
+      const r = await record({ spec, env: {}, recordingDetail: "off", log: (l) => lines.push(l) });
+      expect(r).toMatchObject({ ok: true, steps: 3 });
+      expect(lines[0]).toMatch(/^suite: .*suite\.yaml$/);
+      expect(readFileSync(log, "utf8")).toBe("before\nafter\n");
+
+      // A failing before_each: nothing is recorded, and the trace already there stays as it was.
+      const before = readFileSync(r.trace_path!, "utf8");
+      p.write("suite.yaml", `env: { WHO_IN_SUITE: Ada }\nbefore_each: exit 5\nafter_each: echo after >> ${log}\n`);
+      const refused = await record({ spec, env: {}, recordingDetail: "off" });
+      expect(refused).toMatchObject({ ok: false, trace_path: null, error: "before_each hook `exit 5` failed (exit code 5); nothing was recorded" });
+      expect(readFileSync(r.trace_path!, "utf8")).toBe(before);
+      expect(readFileSync(log, "utf8")).toBe("before\nafter\nafter\n");
+
+      // A failing after_each fails a recording that succeeded; the trace it wrote is kept and named.
+      p.write("suite.yaml", "env: { WHO_IN_SUITE: Ada }\nafter_each: exit 6\n");
+      const late = await record({ spec, env: {}, recordingDetail: "off" });
+      expect(late.ok).toBe(false);
+      expect(late.trace_path).toBe(r.trace_path);
+      expect(late.error).toStartWith("after_each hook `exit 6` failed (exit code 6); the trace was written to ");
+      expect(late.error).toEndWith(join("flows", "g.trace.jsonl"));
+    } finally {
+      p.remove();
+    }
+  });
+
+  test("refuses a suite that needs a newer flowproof before anything starts", async () => {
+    const p = tmpProject();
+    try {
+      p.write("suite.yaml", 'min_version: "99.0.0"\n');
+      const spec = p.write("g.flow.yaml", flowYaml("G", "http://127.0.0.1:9/", ['rules: Click "Go"']));
+      await expect(record({ spec, env: {} })).rejects.toThrow(/needs flowproof 99\.0\.0 or newer/);
+    } finally {
+      p.remove();
+    }
+  });
+});

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { tmpProject } from "../../test/support/tmp-project.ts";
-import { compareVersions, findSuiteFile, prepareSuite, runEnvFrom, runHook, startAppServer } from "./suite-context.ts";
+import { checkMinVersion, compareVersions, findSuiteFile, prepareSuite, runEnvFrom, runHook, startAppServer, suiteOfFlow, withSuiteHooks, withSuiteServer } from "./suite-context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { Lifecycle } from "../plugins/lifecycle.ts";
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 
 /** A port nothing listens on (taken from the OS, then released). */
 function freePort(): number {
@@ -129,6 +129,73 @@ describe("suite context", () => {
     expect(await hook).toMatch(/^before_each hook `sleep 30 & sleep 31; wait` failed \(signal SIGTERM\)/);
     expect(Date.now() - began).toBeLessThan(5_000);
     expect(lifecycle.ownedCount).toBe(0);
+  });
+});
+
+describe("the suite of one flow", () => {
+  const q = tmpProject();
+  afterAll(() => q.remove());
+
+  test("suiteOfFlow names the nearest suite.yaml, runs env_from and applies env; without one, the env is the caller's", () => {
+    q.write("s/suite.yaml", "env:\n  B: ${A}-env\nenv_from: echo A=minted\nidentities: { admin: { cookies: [{ name: sid, value: x }] } }\n");
+    const lines: string[] = [];
+    const suite = suiteOfFlow(q.write("s/deep/f.flow.yaml", ""), { Z: "z" }, (l) => lines.push(l));
+    expect(suite.file).toBe(join(q.dir, "s", "suite.yaml"));
+    expect([suite.env["A"], suite.env["B"], suite.env["Z"]]).toEqual(["minted", "minted-env", "z"]);
+    expect(Object.keys(suite.defaults?.identities ?? {})).toEqual(["admin"]);
+    expect(lines[0]).toMatch(/^suite: .*s\/suite\.yaml$/);
+    const alone = suiteOfFlow(q.write("t/f.flow.yaml", ""), { Z: "z" }, () => undefined);
+    expect(alone).toEqual({ env: { Z: "z" } });
+  });
+
+  test("suiteOfFlow refuses a suite that needs a newer flowproof, before running env_from", () => {
+    const marker = join(q.dir, "v", "env_from-ran");
+    q.write("v/suite.yaml", `min_version: "99.0.0"\nenv_from: touch ${marker}\n`);
+    expect(() => suiteOfFlow(q.write("v/f.flow.yaml", ""), {}, () => undefined)).toThrow(/needs flowproof 99\.0\.0 or newer; this is flowproof /);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  test("checkMinVersion names both versions and passes an equal or older minimum", () => {
+    const e = (() => {
+      try {
+        checkMinVersion("suite.yaml", { file: "suite.yaml", env: [], order: [], min_version: "1.2.0" }, "1.1.9");
+      } catch (error) {
+        return error as SpecError;
+      }
+      throw new Error("not refused");
+    })();
+    expect([e.code, e.message, e.diagnostics[0]!.hint]).toEqual(["bad-value", "suite.yaml needs flowproof 1.2.0 or newer; this is flowproof 1.1.9", "upgrade flowproof to 1.2.0 or newer"]);
+    expect(() => checkMinVersion("suite.yaml", { file: "suite.yaml", env: [], order: [], min_version: "1.2.0" }, "1.2.0")).not.toThrow();
+  });
+
+  test("withSuiteHooks runs the body between before_each and after_each; a failing before_each skips it, after_each always runs", async () => {
+    const log = join(q.dir, "h", "hooks.log");
+    q.write("h/suite.yaml", `before_each: echo "before $FLOWPROOF_SPEC" >> ${log}\nafter_each: echo after >> ${log}\n`);
+    const suite = suiteOfFlow(q.write("h/f.flow.yaml", ""), {}, () => undefined);
+    expect(await withSuiteHooks(suite, "f.flow.yaml", () => undefined, async () => 42)).toEqual({ ran: true, value: 42 });
+    await expect(withSuiteHooks(suite, "f.flow.yaml", () => undefined, async () => { throw new Error("boom"); })).rejects.toThrow("boom");
+    expect(readFileSync(log, "utf8")).toBe("before f.flow.yaml\nafter\nbefore f.flow.yaml\nafter\n");
+
+    q.write("h/suite.yaml", `before_each: exit 3\nafter_each: echo after >> ${log}\n`);
+    let ran = false;
+    const failed = await withSuiteHooks(suiteOfFlow(join(q.dir, "h", "f.flow.yaml"), {}, () => undefined), "f.flow.yaml", () => undefined, async () => (ran = true));
+    expect(failed).toEqual({ ran: false, hookError: "before_each hook `exit 3` failed (exit code 3)" });
+    expect(ran).toBe(false);
+    expect(readFileSync(log, "utf8").endsWith("after\nafter\n")).toBe(true);
+
+    q.write("h/suite.yaml", "after_each: exit 4\n");
+    expect(await withSuiteHooks(suiteOfFlow(join(q.dir, "h", "f.flow.yaml"), {}, () => undefined), "f.flow.yaml", () => undefined, async () => "kept")).toEqual({ ran: true, value: "kept", hookError: "after_each hook `exit 4` failed (exit code 4)" });
+  });
+
+  test("withSuiteServer starts the suite's server for the body and stops it after, also when the body throws", async () => {
+    const port = freePort();
+    const url = `http://127.0.0.1:${port}/`;
+    q.write("w/suite.yaml", `server:\n  command: exec python3 -m http.server ${port} --bind 127.0.0.1\n  url: ${url}\n  timeout_seconds: 20\n`);
+    const suite = suiteOfFlow(q.write("w/f.flow.yaml", ""), process.env, () => undefined);
+    expect(await withSuiteServer(suite, () => undefined, () => answers(url))).toBe(true);
+    expect(await answers(url)).toBe(false);
+    await expect(withSuiteServer(suite, () => undefined, async () => { throw new Error("body failed"); })).rejects.toThrow("body failed");
+    expect(await answers(url)).toBe(false);
   });
 });
 

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../../test/support/tmp-project.ts";
-import { validate } from "./validate.ts";
+import { validate, validateFlow } from "./validate.ts";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 
 function specError(run: () => unknown): SpecError {
   try {
@@ -74,6 +76,36 @@ describe("unsetVariables", () => {
       p.write("suite.yaml", "env:\n  FROM_SUITE: hello\n");
       const spec = p.write("v.flow.yaml", flowYaml("V", "http://127.0.0.1:9/", ['rules: Type ${FROM_SUITE} into the "A" field']));
       expect(validate({ spec, env: {} }).warnings).toBeUndefined();
+    } finally {
+      p.remove();
+    }
+  });
+});
+
+describe("validate in a suite", () => {
+  test("refuses a suite that needs a newer flowproof, and runs nothing of it", () => {
+    const p = tmpProject();
+    try {
+      p.write("suite.yaml", `min_version: "99.0.0"\nenv_from: touch ${p.dir}/ran\n`);
+      const spec = p.write("v.flow.yaml", flowYaml("V", "http://127.0.0.1:9/", ['rules: Click "Go"']));
+      const e = specError(() => validate({ spec, env: {} }));
+      expect(e.code).toBe("bad-value");
+      expect(e.message).toMatch(/suite\.yaml needs flowproof 99\.0\.0 or newer/);
+      p.write("suite.yaml", `env_from: touch ${p.dir}/ran\n`);
+      expect(validate({ spec, env: {} }).name).toBe("V");
+      expect(existsSync(join(p.dir, "ran"))).toBe(false);
+    } finally {
+      p.remove();
+    }
+  });
+
+  test("validateFlow loads the project's plugins (here from FLOWPROOF_PLUGINS), so a plugin's app kind validates", async () => {
+    const p = tmpProject();
+    try {
+      const env = { FLOWPROOF_PLUGINS: join(import.meta.dir, "..", "..", "test", "fixtures", "plugins", "good", "echo-adapter.ts") };
+      const spec = p.write("n.flow.yaml", "name: N\napp: echo\nsteps:\n  - rules: Press Enter\n");
+      expect(specError(() => validate({ spec, env })).message).toContain("echo");
+      expect(await validateFlow({ spec, env })).toMatchObject({ name: "N", app: "echo", steps: 1 });
     } finally {
       p.remove();
     }
