@@ -3,7 +3,7 @@
 // suite.yaml (env, env_from, hooks, order, server, min_version), exports, skips, --strict,
 // --record-missing, --retries and the run record with controls for `flowproof audit`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import Ajv from "ajv";
@@ -152,6 +152,9 @@ describe("suite.yaml", () => {
     ].join("\n"));
     await recorded(p, "z-first.flow.yaml", greet("First", "${WHO}"), { WHO: "Ada-x" });
     await recorded(p, "a-second.flow.yaml", greet("Second", "${MINTED}"), { MINTED: "Ada" });
+    // Each recording ran between the hooks too; from here on, the log is the suite run's.
+    expect(readFileSync(log, "utf8").trim().split("\n").map((l) => l.split(" ")[0])).toEqual(["before", "after", "before", "after"]);
+    writeFileSync(log, "");
     const res = await runCli(["run", "."], { cwd: p.dir });
     expect(res.code).toBe(0);
     expect(res.stdout.indexOf("[PASS] First")).toBeLessThan(res.stdout.indexOf("[PASS] Second"));
