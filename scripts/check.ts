@@ -1,6 +1,6 @@
 // `bun run check`: type-check, generated artefacts current, folder import rule, one test per
-// module, no source file over the size limit, no import cycle. Runs every check (in order) even
-// after a failure, prints one line per check, and exits non-zero when any failed.
+// module, no source file over the size limit, no import cycle, no uncoded error. Runs every check
+// (in order) even after a failure, prints one line per check, and exits non-zero when any failed.
 import { posix, resolve } from "node:path";
 import { existsSync, readFileSync } from "node:fs";
 import { findImports, globToRegExp, scannedFiles } from "./check-deps.ts";
@@ -211,6 +211,35 @@ export function checkCycles(cycles: readonly (readonly string[])[], known: reado
   return { unexpected: cycles.filter((c) => !knownKeys.has(key(c))), stale: known.filter((k) => !found.has(key(k.modules))).map((k) => k.modules) };
 }
 
+/** Where production code may still throw plain (uncoded) Errors without a marker, and why. */
+export const PLAIN_ERROR_EXEMPTIONS: readonly SizeExemption[] = [
+  { path: "src/diagnostics/diagnostic.ts", reason: "FlowproofError itself extends Error" },
+  { path: "plugins/windows/**", reason: "the Windows drivers are being reworked; their plain Errors are listed for that rework" },
+  { path: "plugins/sap/**", reason: "SAP GUI Scripting is being reworked with the Windows drivers; its plain Errors are listed for that rework" },
+];
+
+/** The comment that says why a plain Error is right here (a flowproof bug, or code that runs in the page). */
+export const PLAIN_ERROR_MARKER = "plain Error on purpose";
+
+/**
+ * Pure: every `new Error(` or `extends Error` in `files` (production code; tests left out) that is
+ * neither in an exempted path nor explained by a PLAIN_ERROR_MARKER comment on its line or the
+ * two lines above. A user-facing error is a FlowproofError with a code from docs/errors.md.
+ */
+export function uncodedErrors(files: readonly { readonly path: string; readonly text: string }[], exemptions: readonly SizeExemption[] = PLAIN_ERROR_EXEMPTIONS): { path: string; line: number; text: string }[] {
+  const out: { path: string; line: number; text: string }[] = [];
+  for (const f of files) {
+    if (f.path.endsWith(".test.ts") || exemptions.some((e) => globToRegExp(e.path).test(f.path))) continue;
+    const lines = f.text.split("\n");
+    for (const [i, text] of lines.entries()) {
+      if (!/\bnew Error\(|\bextends Error\b/.test(text)) continue;
+      if (lines.slice(Math.max(0, i - 2), i + 1).some((l) => l.includes(PLAIN_ERROR_MARKER))) continue;
+      out.push({ path: f.path, line: i + 1, text: text.trim() });
+    }
+  }
+  return out;
+}
+
 interface CheckOutcome {
   readonly ok: boolean;
   /** One line. */
@@ -287,6 +316,22 @@ const CHECKS: readonly Check[] = [
         details: [
           ...oversized.map((f) => `${f.path}: ${f.lines} lines; split it by concern, or list it with a reason in SIZE_EXEMPTIONS in scripts/check.ts`),
           ...stale.map((p) => `${p}: listed in SIZE_EXEMPTIONS but within ${MAX_SOURCE_LINES} lines (or gone); remove the entry`),
+        ],
+      };
+    },
+  },
+  {
+    name: "coded errors",
+    async run() {
+      const files = scannedFiles(ROOT).filter((f) => !f.endsWith(".test.ts")).map((path) => ({ path, text: readFileSync(`${ROOT}/${path}`, "utf8") }));
+      const found = uncodedErrors(files);
+      if (found.length === 0) return { ok: true, summary: `${files.length} modules throw coded errors (plain ones explained; ${PLAIN_ERROR_EXEMPTIONS.length} paths listed)`, details: [] };
+      return {
+        ok: false,
+        summary: `${found.length} uncoded error(s)`,
+        details: [
+          ...found.map((e) => `${e.path}:${e.line}: ${e.text}`),
+          `throw a FlowproofError (or a subclass) with a code from src/diagnostics/diagnostic.ts; where a plain Error is right (a flowproof bug), say why in a comment containing "${PLAIN_ERROR_MARKER}"`,
         ],
       };
     },

@@ -120,7 +120,7 @@ test("a bare address needs nftables: without `nft` the execution is refused befo
   const path = process.env["PATH"];
   process.env["PATH"] = "/nonexistent";
   try {
-    await expect(openContainment({ command: "true", allow_egress: [{ kind: "ip", ip: "10.0.0.5" }] }, { enforced: true }, [])).rejects.toThrow("agent.allow_egress: `10.0.0.5` allows every port, which needs nftables (`nft`) inside the agent's namespace, and `nft` is not installed: install the nftables package, or name the ports (`10.0.0.5:443`)");
+    await expect(openContainment({ command: "true", allow_egress: [{ kind: "ip", ip: "10.0.0.5" }] }, { enforced: true }, [])).rejects.toMatchObject({ code: "bad-value", message: "agent.allow_egress: `10.0.0.5` allows every port, which needs nftables (`nft`) inside the agent's namespace, and `nft` is not installed: install the nftables package, or name the ports (`10.0.0.5:443`)" });
   } finally {
     process.env["PATH"] = path;
   }

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection, createServer, isIP, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { guardDir, type AgentContainment, type AgentTarget, type EgressRule } from "../../src/plugins/api.ts";
+import { FlowproofError, guardDir, type AgentContainment, type AgentTarget, type EgressRule } from "../../src/plugins/api.ts";
 import { nsProgram, nsSplice, nsV6Bytes, type NsAttempt, type NsConfig } from "./containment-ns.ts";
 
 /** The tier of a contained run. */
@@ -138,7 +138,7 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
     } catch {
       found = [];
     }
-    if (found.length === 0) throw new Error(`agent.allow_egress: host \`${r.host}\` does not resolve, so nothing can be pinned for it`);
+    if (found.length === 0) throw new FlowproofError({ code: "bad-value", message: `agent.allow_egress: host \`${r.host}\` does not resolve, so nothing can be pinned for it`, hint: "check the host name (and this machine's DNS), or allow its address or CIDR range instead" });
     pinned.set(r.host, [...new Set(found)]);
   }
   const dir = mkdtempSync(join(tmpdir(), "flowproof-egress-"));
@@ -201,7 +201,7 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
     if (!nftAvailable()) {
       teardown();
       const bare = rules.filter((r) => r.kind !== "cidr" && r.port === undefined).map((r) => (r.kind === "ip" ? r.ip : r.kind === "host" ? r.host : "")).join("`, `");
-      throw new Error(`agent.allow_egress: \`${bare}\` allows every port, which needs nftables (\`nft\`) inside the agent's namespace, and \`nft\` is not installed: install the nftables package, or name the ports (\`${bare.split("`")[0]}:443\`)`);
+      throw new FlowproofError({ code: "bad-value", message: `agent.allow_egress: \`${bare}\` allows every port, which needs nftables (\`nft\`) inside the agent's namespace, and \`nft\` is not installed: install the nftables package, or name the ports (\`${bare.split("`")[0]}:443\`)`, hint: `name the ports (\`${bare.split("`")[0]}:443\`), or install nftables` });
     }
     anyPortSocket = join(dir, "any.sock");
     // The first line names the original destination: `<address> <port>`.

@@ -20,12 +20,13 @@ export async function loadMcpFraming(): Promise<StdioFraming> {
 }
 
 function loadedFraming(): StdioFraming {
+  // A plain Error on purpose: every caller loads the framing first, so this is a flowproof bug.
   if (!framing) throw new Error("the MCP stdio framing was not loaded: call loadMcpFraming() before starting a stdio lane");
   return framing;
 }
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentMcpServer, AgentToolCall, McpLane } from "../../src/plugins/api.ts";
-import { guardGroup } from "../../src/plugins/api.ts";
+import { FlowproofError, guardGroup } from "../../src/plugins/api.ts";
 
 type McpLaneCall = McpLane["calls"][number];
 type McpLaneEvent = McpLane["events"][number];
@@ -182,7 +183,7 @@ function stdioUpstream(command: string, cwd: string, env: Readonly<Record<string
   child.once("close", (code) => gone(`the MCP server command exited with code ${String(code)}${stderr.trim() ? `; stderr tail:\n${stderr.trim().split("\n").slice(-10).join("\n")}` : ""}`));
   return {
     async send(message) {
-      if (exited) throw new Error(exited);
+      if (exited) throw new FlowproofError({ code: "driver-error", message: exited, hint: "run the MCP server's command by hand to see why it stops" });
       if (!isRequest(message)) {
         child.stdin?.write(serializeMessage(message as unknown as JSONRPCMessage));
         return { status: 202, messages: [] };

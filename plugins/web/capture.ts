@@ -2,7 +2,7 @@
 // back, calls that could change the page wait for it (AppDriver.holdInput); captures overlap
 // unless the page is emulated at a device scale factor other than 1 (see capture()). Also the
 // wait of `--keep-open` for the flow's pages to be closed.
-import type { RawFrame, RectTarget, RectsAnswer } from "../../src/plugins/api.ts";
+import { FlowproofError, type RawFrame, type RectTarget, type RectsAnswer } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import { rectsExpression } from "./redaction-rects.ts";
 
@@ -41,7 +41,7 @@ export class CaptureGate {
 /** Each redaction target's rectangles on the page now (one answer per target). */
 export async function pageRects(session: Session, targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
   const res = await session.send("Runtime.evaluate", { expression: rectsExpression(targets), returnByValue: true });
-  if (res.exceptionDetails) throw new Error(`could not locate redaction targets: ${res.exceptionDetails.text}`);
+  if (res.exceptionDetails) throw new FlowproofError({ code: "browser-error", message: `could not locate redaction targets: ${res.exceptionDetails.text}` });
   return res.result.value as RectsAnswer[];
 }
 

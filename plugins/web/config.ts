@@ -48,6 +48,8 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 /** Checks the launch config; throws naming the first malformed field (a flowproof bug or a foreign caller). */
 export function parseWebConfig(config: Obj): WebConfig {
   const fail = (what: string): never => {
+    // A plain Error on purpose: flowproof builds this config from a flow it already validated, so
+    // a malformed one is a flowproof bug (or a foreign caller), never a problem in the user's flow.
     throw new Error(`web adapter: malformed launch config: ${what}`);
   };
   for (const key of Object.keys(config)) if (!KEYS.includes(key)) fail(`unknown key ${JSON.stringify(key)}`);

@@ -1,7 +1,7 @@
 // The web surface's debug snapshot after a failed step: the document as HTML (password values
 // removed, secrets redacted before serialising), the console since the flow began, and the
 // visible names a step could target (read by the page script: injected/debug-page.ts).
-import type { DebugSnapshot } from "../../src/plugins/api.ts";
+import { FlowproofError, type DebugSnapshot } from "../../src/plugins/api.ts";
 import type { Session } from "./cdp/connection.ts";
 import type { Protocol } from "devtools-protocol/types/protocol";
 import type { DebugPage, DomNode } from "./injected/debug-page.ts";
@@ -91,6 +91,6 @@ export function serializeDom(doctype: string | null, root: DomNode, redact: (tex
 /** One debug snapshot of the page behind `session`. */
 export async function debugSnapshot(session: Session, log: ConsoleLog, redact: (text: string) => string = (t) => t): Promise<DebugSnapshot> {
   const page = await callPage<DebugPage>(session, "debugPage", { max: ANCHORS });
-  if ("transient" in page) throw new Error(`the page could not be read: ${page.transient}`);
+  if ("transient" in page) throw new FlowproofError({ code: "browser-error", message: `the page could not be read: ${page.transient}` });
   return { dom: serializeDom(page.doctype, page.root, redact), anchors: page.anchors, console: log.lines.map(redact) };
 }

@@ -4,6 +4,7 @@
 // navigation.ts (documents and the navigations input starts), pointer.ts and keyboard.ts (input),
 // page-calls.ts (the page API and transient failures), dialogs.ts, crashes.ts, capture.ts.
 import type { AppDriver, Attempt, Candidate, DebugSnapshot, EffectWatch, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
+import { FlowproofError } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { ProbeAnswer, ProbeFailure, SelectAnswer, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
 import { keyDefinition } from "./keys.ts";
@@ -129,7 +130,7 @@ export class WebDriver implements AppDriver {
   /** Fails the page's session: every command in flight and later errors with `message`. */
   #fault(message: string): void {
     if (this.#session.failure) return;
-    this.#session.fail(new Error(message));
+    this.#session.fail(new FlowproofError({ code: "browser-error", message }));
     this.#navigation.loaded();
   }
 

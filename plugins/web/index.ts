@@ -11,11 +11,11 @@ const ENDPOINT_HINT = "start that browser with --remote-debugging-port=<port> (a
 
 async function startBrowser(headed: boolean, extraArgs: readonly string[] = []): Promise<LaunchedBrowser> {
   const found = findBrowser(process.env, { headless: !headed });
-  if (!found.path) throw new AdapterUnavailableError(`no Chromium-family browser found (looked at ${found.tried.join("; ")})`, INSTALL_HINT);
+  if (!found.path) throw new AdapterUnavailableError(`no Chromium-family browser found (looked at ${found.tried.join("; ")})`, INSTALL_HINT, { code: "no-browser" });
   try {
     return await launchBrowser(found.path, { headed, extraArgs });
   } catch (error) {
-    throw new AdapterUnavailableError(`could not start ${found.path}: ${(error as Error).message}`, INSTALL_HINT, { cause: error });
+    throw new AdapterUnavailableError(`could not start ${found.path}: ${(error as Error).message}`, INSTALL_HINT, { cause: error, code: "no-browser" });
   }
 }
 
@@ -84,7 +84,7 @@ class WebSession implements AdapterSession {
         try {
           connection = await Connection.connect(await endpointWebSocketUrl(source.url));
         } catch (error) {
-          throw new AdapterUnavailableError(`could not connect to the browser at ${source.url}: ${(error as Error).message}`, ENDPOINT_HINT, { cause: error });
+          throw new AdapterUnavailableError(`could not connect to the browser at ${source.url}: ${(error as Error).message}`, ENDPOINT_HINT, { cause: error, code: "browser-error" });
         }
         // Someone else's browser: closing the flow disposes its context and our socket, never the process.
         try {

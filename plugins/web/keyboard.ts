@@ -1,7 +1,7 @@
 // Trusted keyboard input (Input.dispatchKeyEvent): text typed key by key, and key chords held
 // with modifiers. The event lists are pure; sending pipelines them (CDP applies them in order).
 import type { Protocol } from "devtools-protocol/types/protocol";
-import type { KeyModifier } from "../../src/plugins/api.ts";
+import { FlowproofError, type KeyModifier } from "../../src/plugins/api.ts";
 import type { Session } from "./cdp/connection.ts";
 import { keyDefinition, modifierMask, MODIFIER_BITS, MODIFIER_KEYS, SHORTCUT_BITS, type PhysicalModifier } from "./keys.ts";
 
@@ -23,7 +23,7 @@ export function strokeEvents(strokes: readonly Stroke[]): KeyEvent[] {
   const events: KeyEvent[] = [];
   for (const stroke of strokes) {
     const def = keyDefinition(stroke.key);
-    if (!def) throw new Error(`no key definition for ${JSON.stringify(stroke.key)}`);
+    if (!def) throw new FlowproofError({ code: "unsupported-step", message: `no key definition for ${JSON.stringify(stroke.key)} in the web adapter`, hint: "press a named key (Enter, Tab, Escape, Backspace, an arrow, F1–F12, …) or one character" });
     const modifiers = stroke.modifiers | (def.shift ? MODIFIER_BITS.shift : 0);
     // Ctrl/Alt/Meta chords produce no text (they are shortcuts, not characters).
     const producesText = def.text !== undefined && (stroke.modifiers & SHORTCUT_BITS) === 0;

@@ -154,7 +154,7 @@ describe("endpointWebSocketUrl", () => {
       expect(await endpointWebSocketUrl(base)).toBe("ws://127.0.0.1:9/devtools/browser/abc");
       expect(await endpointWebSocketUrl(`${base}/`)).toBe("ws://127.0.0.1:9/devtools/browser/abc");
       expect(await endpointWebSocketUrl(`${base}/json/version`)).toBe("ws://127.0.0.1:9/devtools/browser/abc");
-      await expect(endpointWebSocketUrl(`${base}/nope`)).rejects.toThrow("answered HTTP 404");
+      await expect(endpointWebSocketUrl(`${base}/nope`)).rejects.toMatchObject({ code: "browser-error", message: expect.stringContaining("answered HTTP 404") });
     } finally {
       server.stop(true);
     }
@@ -164,7 +164,11 @@ describe("endpointWebSocketUrl", () => {
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
     const url = `http://127.0.0.1:${server.port}`;
     server.stop(true);
-    await expect(endpointWebSocketUrl(url)).rejects.toThrow(`no browser answered at ${url}/json/version`);
+    await expect(endpointWebSocketUrl(url)).rejects.toMatchObject({ code: "browser-error", message: expect.stringContaining(`no browser answered at ${url}/json/version`) });
+  });
+
+  test("refuses an endpoint that is no DevTools URL as a bad value, saying what to write", async () => {
+    await expect(endpointWebSocketUrl("ftp://127.0.0.1:9222")).rejects.toMatchObject({ code: "bad-value", message: 'browser endpoint "ftp://127.0.0.1:9222" is not a ws://, wss://, http:// or https:// URL' });
   });
 });
 

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, join, resolve as resolvePath } from "node:path";
-import { guardDir, guardGroup } from "../../src/plugins/api.ts";
+import { FlowproofError, guardDir, guardGroup } from "../../src/plugins/api.ts";
 
 export const INSTALL_HINT =
   "install Chromium (Debian/Ubuntu: `apt-get install chromium`) or point FLOWPROOF_CHROME at a Chrome/Chromium/Edge executable";
@@ -323,20 +323,21 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
   return new Promise((resolve, reject) => {
     let stderr = "";
     let settled = false;
-    const timer = setTimeout(() => fail(new Error(`the browser did not announce its DevTools endpoint within ${options.timeoutMs ?? 30_000} ms`)), options.timeoutMs ?? 30_000);
-    const fail = (error: Error) => {
+    const timer = setTimeout(() => fail(`the browser did not announce its DevTools endpoint within ${options.timeoutMs ?? 30_000} ms`), options.timeoutMs ?? 30_000);
+    // Every start failure is one no-browser error: the browser could not be started.
+    const fail = (message: string, cause?: unknown) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      reject(new Error(`${error.message}${stderr ? `\n${stderr.trim().split("\n").slice(-5).join("\n")}` : ""}`));
+      reject(new FlowproofError({ code: "no-browser", message: `${message}${stderr ? `\n${stderr.trim().split("\n").slice(-5).join("\n")}` : ""}` }, cause === undefined ? undefined : { cause }));
       void stop();
     };
     child.once("error", (e) => {
       // A browser that could not be spawned never exits: its profile is removed here.
       if (pid === undefined) removeOwnProfile();
-      fail(e);
+      fail(e.message, e);
     });
-    child.once("exit", (code, signal) => fail(new Error(`the browser exited at start (code ${code ?? "none"}, signal ${signal ?? "none"})`)));
+    child.once("exit", (code, signal) => fail(`the browser exited at start (code ${code ?? "none"}, signal ${signal ?? "none"})`));
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => {
       stderr += chunk;
@@ -371,17 +372,17 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
  */
 export async function endpointWebSocketUrl(endpoint: string, timeoutMs = 10_000): Promise<string> {
   if (/^wss?:\/\//i.test(endpoint)) return endpoint;
-  if (!/^https?:\/\//i.test(endpoint)) throw new Error(`browser endpoint ${JSON.stringify(endpoint)} is not a ws://, wss://, http:// or https:// URL`);
+  if (!/^https?:\/\//i.test(endpoint)) throw new FlowproofError({ code: "bad-value", message: `browser endpoint ${JSON.stringify(endpoint)} is not a ws://, wss://, http:// or https:// URL`, hint: "browser: { endpoint: ws://127.0.0.1:9222/devtools/browser/… } or http://127.0.0.1:9222" });
   const versionUrl = /\/json\/version\/?$/.test(endpoint) ? endpoint : `${endpoint.replace(/\/+$/, "")}/json/version`;
   let response: Response;
   try {
     response = await fetch(versionUrl, { signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    throw new Error(`no browser answered at ${versionUrl}: ${(error as Error).message}`, { cause: error });
+    throw new FlowproofError({ code: "browser-error", message: `no browser answered at ${versionUrl}: ${(error as Error).message}` }, { cause: error });
   }
-  if (!response.ok) throw new Error(`${versionUrl} answered HTTP ${response.status}; is this a Chromium DevTools endpoint (--remote-debugging-port)?`);
+  if (!response.ok) throw new FlowproofError({ code: "browser-error", message: `${versionUrl} answered HTTP ${response.status}; is this a Chromium DevTools endpoint (--remote-debugging-port)?` });
   const info = (await response.json().catch(() => undefined)) as { webSocketDebuggerUrl?: unknown } | undefined;
   const ws = info?.webSocketDebuggerUrl;
-  if (typeof ws !== "string" || !/^wss?:\/\//.test(ws)) throw new Error(`${versionUrl} did not announce a webSocketDebuggerUrl`);
+  if (typeof ws !== "string" || !/^wss?:\/\//.test(ws)) throw new FlowproofError({ code: "browser-error", message: `${versionUrl} did not announce a webSocketDebuggerUrl` });
   return ws;
 }

@@ -1,7 +1,7 @@
 // Calls into the page: the injected page API (one Runtime.evaluate per call, installed on demand),
 // the one table of CDP failures that only mean "the page was between documents", and the Attempt
 // shapes every driver method answers with.
-import type { Attempt, Selector } from "../../src/plugins/api.ts";
+import { FlowproofError, type Attempt, type Selector } from "../../src/plugins/api.ts";
 import type { Session } from "./cdp/connection.ts";
 import type { PageApi, ProbeFailure, Rung, ScopeMethods } from "./injected/protocol.ts";
 import { installerOf } from "./injected/installer.ts";
@@ -73,7 +73,7 @@ export async function callPage<T>(session: Session, method: ApiMethod, arg: unkn
     if (res.exceptionDetails) {
       const text = res.exceptionDetails.exception?.description ?? res.exceptionDetails.text;
       if (isTransient(text)) return { transient: NAVIGATING };
-      throw new Error(`page script failed: ${text.split("\n")[0]}`);
+      throw new FlowproofError({ code: "browser-error", message: `page script failed: ${text.split("\n")[0]}` });
     }
     const value = res.result.value as T | { __flowproofMissing: true };
     if (value && typeof value === "object" && "__flowproofMissing" in value) {

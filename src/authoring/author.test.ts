@@ -57,6 +57,16 @@ describe("stableScene (web scene inventory)", () => {
   });
 });
 
+describe("stableScene of a driver without a scene", () => {
+  test("is an unsupported step with the rules grammar as the way out", async () => {
+    await fresh();
+    // The live driver, but one that lists no scene (as a driver without the capability).
+    const driver: AppDriver = Object.create(ctx.driver, { scene: { value: undefined } });
+    const sceneless: ExecutionContext = { ...ctx, driver };
+    await expect(stableScene(sceneless)).rejects.toMatchObject({ code: "unsupported-step", diagnostics: [{ hint: "record with --author rules, or write the step as a `rules:` step" }] });
+  });
+});
+
 describe("scene tokens of frames and tables", () => {
   test("same-origin frame elements are framed: tokens that ground to working framed targets", async () => {
     ctx = await harness.context("frames.html");

@@ -2,6 +2,7 @@
 // action sequence, give it one correction round (and one retry for invalid JSON), and stop with a
 // structured clarification when the step is too ambiguous. Secrets are redacted from every prompt.
 import type { SceneInventory } from "../plugins/api.ts";
+import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import type { FlowStep } from "../spec/flow.ts";
 import type { ExecutionContext } from "../engine/context.ts";
 import { redact } from "../engine/context.ts";
@@ -43,7 +44,7 @@ export interface AuthoringOptions {
 /** Reads the scene until two consecutive readings list the same targets and the document is loaded (bounded). */
 export async function stableScene(ctx: ExecutionContext): Promise<SceneInventory> {
   const read = ctx.driver.scene;
-  if (!read) throw new Error("this app's driver cannot list a scene, so its plain steps cannot be model-authored; record with --author rules");
+  if (!read) throw new FlowproofError({ code: "unsupported-step", message: "this app's driver cannot list a scene, so its plain steps cannot be model-authored; record with --author rules", hint: "record with --author rules, or write the step as a `rules:` step" });
   let previous: SceneInventory | undefined;
   let latest: SceneInventory | undefined;
   for (let i = 0; i < SCENE_READS; i++) {

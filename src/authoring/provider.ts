@@ -3,7 +3,7 @@
 // timeout. Errors quote the provider's body with the key redacted. No prompt knowledge here.
 import type OpenAI from "openai";
 import { SpecError, FlowproofError, diagnostic } from "../diagnostics/diagnostic.ts";
-import { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
+import { msFromEnv } from "../diagnostics/env-number.ts";
 
 export type Backend = "openai-compatible" | "anthropic";
 
@@ -62,10 +62,7 @@ export function resolveProvider(env: Env): ProviderResolution {
   if (explicit !== undefined && explicit !== "openai-compatible" && explicit !== "openai" && explicit !== "anthropic") {
     throw configError(`FLOWPROOF_AI_PROVIDER must be openai-compatible or anthropic, not ${JSON.stringify(explicit)}`, "FLOWPROOF_AI_PROVIDER=openai-compatible (any OpenAI-compatible endpoint) or FLOWPROOF_AI_PROVIDER=anthropic");
   }
-  const timeoutRaw = get("FLOWPROOF_AI_TIMEOUT_MS");
-  const timeoutMs = timeoutRaw === undefined ? DEFAULT_MODEL_TIMEOUT_MS : /^\d+$/.test(timeoutRaw) && Number(timeoutRaw) > 0 ? Number(timeoutRaw) : NaN;
-  if (Number.isNaN(timeoutMs)) throw configError(`FLOWPROOF_AI_TIMEOUT_MS must be a whole number of milliseconds, not ${JSON.stringify(timeoutRaw)}`, "FLOWPROOF_AI_TIMEOUT_MS=180000");
-  if (timeoutMs > MAX_TIMEOUT_MS) throw configError(`FLOWPROOF_AI_TIMEOUT_MS=${timeoutRaw} is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_MS} ms (24 h)`, "FLOWPROOF_AI_TIMEOUT_MS=180000");
+  const timeoutMs = msFromEnv({ FLOWPROOF_AI_TIMEOUT_MS: get("FLOWPROOF_AI_TIMEOUT_MS") }, "FLOWPROOF_AI_TIMEOUT_MS", { fallback: DEFAULT_MODEL_TIMEOUT_MS, code: "model-config" });
   const aiBase = get("FLOWPROOF_AI_BASE_URL");
   const aiKey = get("FLOWPROOF_AI_API_KEY");
   const aiModel = get("FLOWPROOF_AI_MODEL");

@@ -38,10 +38,13 @@ describe("reportError", () => {
     expect(io.stderr).toEqual(["error: unknown flag --x [usage]\n  hint: usage: flowproof run <flow.yaml>"]);
   });
 
-  test("renders an unavailable adapter as no-browser with its hint", () => {
+  test("renders an unavailable adapter with the code of its cause and its hint", () => {
     const io = capture();
-    expect(reportError(io, new AdapterUnavailableError("no Chromium-family browser found", "set FLOWPROOF_CHROME"), false)).toBe(2);
+    expect(reportError(io, new AdapterUnavailableError("no Chromium-family browser found", "set FLOWPROOF_CHROME", { code: "no-browser" }), false)).toBe(2);
     expect(io.stderr).toEqual(["error: no Chromium-family browser found [no-browser]\n  hint: set FLOWPROOF_CHROME"]);
+    const plugin = capture();
+    reportError(plugin, new AdapterUnavailableError("the `app: notes` adapter could not open: no notes server", "check what it needs"), false);
+    expect(plugin.stderr).toEqual(["error: the `app: notes` adapter could not open: no notes server [adapter-unavailable]\n  hint: check what it needs"]);
   });
 
   test("renders an unresolved reference as unresolved-reference", () => {

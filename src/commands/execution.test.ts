@@ -39,7 +39,7 @@ describe("stepTimeoutFromEnv", () => {
   test.each(["abc", "0", "-5", "1.5", "5s"])("refuses %p as bad-value with an example", (raw) => {
     const e = specError(() => stepTimeoutFromEnv({ FLOWPROOF_STEP_TIMEOUT_MS: raw }));
     expect(e.code).toBe("bad-value");
-    expect(e.message).toBe(`FLOWPROOF_STEP_TIMEOUT_MS must be a whole number of milliseconds, not ${JSON.stringify(raw)}`);
+    expect(e.message).toBe(`FLOWPROOF_STEP_TIMEOUT_MS must be a positive whole number of milliseconds, not ${JSON.stringify(raw)}`);
     expect(e.diagnostics[0]!.hint).toBe("FLOWPROOF_STEP_TIMEOUT_MS=5000");
   });
 

@@ -4,7 +4,6 @@
 // recorder, the structured steps' context, the effects mode). Record and run both open through
 // openExecution, so they shape the app alike.
 import { dirname } from "node:path";
-import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import type { AdapterPlugin, AssertionPlugin, RunMode } from "../plugins/api.ts";
 import { redactError, systemClock, type EffectPolicy, type ExecutionContext, type StructuredContext } from "../engine/context.ts";
 import { LeakWatch, leakVariables } from "../engine/secret-scan.ts";
@@ -13,7 +12,7 @@ import type { Flow } from "../spec/flow.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RunRecorder } from "../recording/recorder.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
-import { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
+import { msFromEnv } from "../diagnostics/env-number.ts";
 import { flowStem } from "./paths.ts";
 import { assertionKinds } from "./project-plugins.ts";
 import { resolveStartUrl } from "./start-url.ts";
@@ -27,17 +26,9 @@ import { createRecorder } from "./recording.ts";
 /** How long the start page (or the first surface's) may take to load, and the bound of each Go to and Reload. */
 export const NAVIGATION_TIMEOUT_MS = 30_000;
 
+/** FLOWPROOF_STEP_TIMEOUT_MS (default 5000); a malformed value is a SpecError naming it. */
 export function stepTimeoutFromEnv(env: Readonly<Record<string, string | undefined>>): number {
-  const raw = env["FLOWPROOF_STEP_TIMEOUT_MS"];
-  if (raw === undefined || raw === "") return DEFAULT_STEP_TIMEOUT_MS;
-  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(n) || n <= 0) {
-    throw new SpecError(diagnostic("bad-value", `FLOWPROOF_STEP_TIMEOUT_MS must be a whole number of milliseconds, not ${JSON.stringify(raw)}`, { hint: "FLOWPROOF_STEP_TIMEOUT_MS=5000" }));
-  }
-  if (n > MAX_TIMEOUT_MS) {
-    throw new SpecError(diagnostic("bad-value", `FLOWPROOF_STEP_TIMEOUT_MS=${raw} is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_MS} ms (24 h)`, { hint: `set at most ${MAX_TIMEOUT_MS}, e.g. FLOWPROOF_STEP_TIMEOUT_MS=5000` }));
-  }
-  return n;
+  return msFromEnv(env, "FLOWPROOF_STEP_TIMEOUT_MS", { fallback: DEFAULT_STEP_TIMEOUT_MS });
 }
 
 /** What structured steps need for one execution; `secrets` gains the watched values. */

@@ -5,8 +5,8 @@
 // resolved value joins `secrets`, so no message, trace or report shows it. Never prints.
 import type { SapKeys } from "../spec/sap-keys.ts";
 import { resolveText } from "../engine/templates.ts";
-import { SpecError, TraceError, diagnostic } from "../diagnostics/diagnostic.ts";
-import { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
+import { TraceError, diagnostic } from "../diagnostics/diagnostic.ts";
+import { msFromEnv } from "../diagnostics/env-number.ts";
 
 /** The header fields of a sap app: the connection and the login user as written. */
 export interface SapHeader {
@@ -76,14 +76,8 @@ export function sapLaunchConfig(header: SapHeader, keys: SapKeys, env: Readonly<
     // A user without a password: the adapter names the missing password instead of logging on as someone else.
     config["user_ref"] = "${SAP_USER}";
   }
-  const timeout = env["FLOWPROOF_SAP_CONNECT_TIMEOUT_MS"];
-  if (nonEmpty(timeout)) {
-    const ms = Number(timeout);
-    if (!Number.isInteger(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS) {
-      throw new SpecError(diagnostic("bad-value", `FLOWPROOF_SAP_CONNECT_TIMEOUT_MS must be a positive whole number of milliseconds, at most ${MAX_TIMEOUT_MS} (24 h), not ${JSON.stringify(timeout)}`, { hint: "FLOWPROOF_SAP_CONNECT_TIMEOUT_MS=60000" }));
-    }
-    config["connect_timeout_ms"] = ms;
-  }
+  // Only when set: the SAP adapter keeps its own default (60 s), which is the hint's example too.
+  if (nonEmpty(env["FLOWPROOF_SAP_CONNECT_TIMEOUT_MS"])) config["connect_timeout_ms"] = msFromEnv(env, "FLOWPROOF_SAP_CONNECT_TIMEOUT_MS", { fallback: 60_000 });
   if (nonEmpty(env["SAP_LOGON_EXE"])) config["logon_exe"] = env["SAP_LOGON_EXE"];
   return config;
 }

@@ -117,7 +117,7 @@ describe("suite context", () => {
     const lifecycle = new Lifecycle();
     const start = startAppServer({ command: "sleep 30", url: `http://127.0.0.1:${port}/`, timeout_seconds: 30, reuse_existing: false }, p.dir, process.env, () => undefined, lifecycle);
     lifecycle.requestStop({ reason: "SIGINT", signal: "SIGINT" });
-    await expect(start).rejects.toThrow("the run was interrupted (SIGINT)");
+    await expect(start).rejects.toMatchObject({ code: "interrupted", message: expect.stringContaining("the run was interrupted (SIGINT)") });
     expect(lifecycle.ownedCount).toBe(0);
   });
   test("a stop request ends a running hook's whole group at once", async () => {

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
-import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
+import { FlowproofError, SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { loadSuiteText, type SuiteConfig, type SuiteServer } from "../spec/suite.ts";
 import type { FlowSuiteDefaults } from "../spec/flow.ts";
 import { resolveText } from "../engine/templates.ts";
@@ -282,7 +282,7 @@ export async function startAppServer(server: SuiteServer, cwd: string, env: Env,
   while (Date.now() < deadline) {
     if (lifecycle.signal.aborted) {
       await stop();
-      throw new SpecError(diagnostic("bad-value", `the run was interrupted (${lifecycle.stopRequest?.reason ?? "stop requested"}) while waiting for ${url}; the server was stopped`));
+      throw new FlowproofError(diagnostic("interrupted", `the run was interrupted (${lifecycle.stopRequest?.reason ?? "stop requested"}) while waiting for ${url}; the server was stopped`));
     }
     if (exited !== undefined) {
       await stop();

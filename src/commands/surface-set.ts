@@ -253,6 +253,7 @@ export function openMultiSurface(entries: Readonly<Record<string, SurfaceEntry>>
   const set = new SurfaceSet(entries, open);
   return {
     set,
+    // A plain Error on purpose: nothing launches through this session (each surface opens its own), so a call is a flowproof bug.
     surface: { driver: set, session: { launch: () => Promise.reject(new Error("a multi-surface flow launches its surfaces itself")), close: closePool } },
     async start(first) {
       if (first === undefined) return { ok: false, detail: "the flow has no step" };

@@ -240,6 +240,7 @@ export function redactError(error: unknown, secrets: ReadonlyMap<string, string>
     return copy;
   }
   if (error instanceof Error) {
+    // A plain Error on purpose: the masked copy of an error that was not flowproof's own keeps its kind.
     const copy = new Error(redact(error.message, secrets));
     copy.name = error.name;
     return copy;

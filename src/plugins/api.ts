@@ -11,6 +11,8 @@ export type { Selector };
 export { FlowproofError, ProtocolError } from "../diagnostics/diagnostic.ts";
 /** The longest bound flowproof waits anywhere (one day, in milliseconds): a plugin's own timeouts stay within it. */
 export { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
+/** Reads a FLOWPROOF_*_MS bound from the run's env: a malformed value is an error naming the variable, never a silent default. */
+export { msFromEnv, type EnvMsOptions } from "../diagnostics/env-number.ts";
 
 /** What a live surface can do; the engine checks these before running a step. */
 export type Capability = "pointer" | "keyboard" | "navigation" | "select" | "dialogs" | "frames" | "screenshot" | "cookies";
@@ -312,13 +314,22 @@ export interface AdapterPlugin {
 export const defineAdapter = (plugin: AdapterPlugin): AdapterPlugin => plugin;
 
 /**
+ * The codes an unavailable adapter may give (docs/errors.md): `adapter-unavailable` by default;
+ * the web adapter says `no-browser` or `browser-error`, a desktop adapter `app-launch`,
+ * `unsupported-platform` or `sap-error`.
+ */
+export type AdapterUnavailableCode = "adapter-unavailable" | "no-browser" | "browser-error" | "app-launch" | "unsupported-platform" | "sap-error";
+
+/**
  * Thrown by an adapter when the machine cannot run it (no browser installed, app not reachable
- * at launch). The run stops with exit code 2 and `hint` is shown to the user.
+ * at launch). The run stops with exit code 2 and `hint` is shown to the user. `code` says which
+ * cause (default `adapter-unavailable`); an adapter's `open()` that fails with anything but a
+ * FlowproofError is reported as this error, naming the adapter.
  */
 export class AdapterUnavailableError extends FlowproofError {
   readonly hint: string;
-  constructor(message: string, hint: string, options?: { cause?: unknown }) {
-    super({ code: "no-browser", message, hint }, options);
+  constructor(message: string, hint: string, options?: { readonly cause?: unknown; readonly code?: AdapterUnavailableCode }) {
+    super({ code: options?.code ?? "adapter-unavailable", message, hint }, options?.cause === undefined ? undefined : { cause: options.cause });
     this.hint = hint;
   }
 }

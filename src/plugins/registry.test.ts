@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { PluginError } from "../diagnostics/diagnostic.ts";
-import { defineAdapter, type AdapterPlugin, type AdapterSession } from "./api.ts";
+import { FlowproofError, PluginError } from "../diagnostics/diagnostic.ts";
+import { AdapterUnavailableError, defineAdapter, type AdapterPlugin, type AdapterSession } from "./api.ts";
 import { AdapterRegistry } from "./registry.ts";
 import { Lifecycle } from "./lifecycle.ts";
 
@@ -46,6 +46,18 @@ describe("AdapterRegistry", () => {
     expect(e.diagnostics[0]!.hint).toContain("rename");
   });
 
+  test("an adapter whose open() fails uncoded is unavailable, named by its kind; a coded failure stands", async () => {
+    const failing = new AdapterRegistry([adapter("notes")]);
+    const e = await failing.get("notes")!.open().then(() => undefined, (error: unknown) => error);
+    expect(e).toBeInstanceOf(AdapterUnavailableError);
+    expect(e).toMatchObject({ code: "adapter-unavailable", message: "the `app: notes` adapter could not open: not opened in unit tests" });
+    expect((e as AdapterUnavailableError).hint).toContain("`notes` adapter needs on this machine");
+    expect((e as Error).cause).toBeInstanceOf(Error);
+    const coded = new FlowproofError({ code: "app-launch", message: "notes.exe did not start" });
+    const own = defineAdapter({ kind: "notes", capabilities: ["pointer"], open: async (): Promise<AdapterSession> => { throw coded; } });
+    await expect(new AdapterRegistry([own]).get("notes")!.open()).rejects.toBe(coded);
+  });
+
   test("keeps separate registries independent", () => {
     const a = new AdapterRegistry([adapter("web")]);
     const b = new AdapterRegistry([adapter("api")]);
@@ -68,7 +80,7 @@ describe("AdapterRegistry", () => {
     expect(lifecycle.ownedCount).toBe(1);
     lifecycle.requestStop({ reason: "SIGTERM", signal: "SIGTERM" });
     await expect(second.launch({}, { baseDir: ".", log: () => undefined })).rejects.toThrow("the run was interrupted (SIGTERM) before this flow started");
-    await expect(registry.get("web")!.open()).rejects.toThrow("the run was interrupted (SIGTERM) before this flow started");
+    await expect(registry.get("web")!.open()).rejects.toMatchObject({ code: "interrupted", message: "the run was interrupted (SIGTERM) before this flow started" });
     // A forced exit stops what is still open.
     await lifecycle.stopAll(1_000);
     expect(closed).toEqual(["web", "web"]);

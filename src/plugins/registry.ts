@@ -1,6 +1,6 @@
 // Typed registry of adapters, built once per run and passed in a context (never a singleton).
-import type { AdapterPlugin, AdapterSession } from "./api.ts";
-import { PluginError, diagnostic } from "../diagnostics/diagnostic.ts";
+import { AdapterUnavailableError, type AdapterPlugin, type AdapterSession } from "./api.ts";
+import { FlowproofError, PluginError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { processLifecycle, type Lifecycle } from "./lifecycle.ts";
 
 export class AdapterRegistry {
@@ -30,7 +30,7 @@ export class AdapterRegistry {
       ...plugin,
       async open() {
         refuseWhenStopping(lifecycle);
-        const session = await plugin.open();
+        const session = await openAdapter(plugin);
         const release = lifecycle.own({ stop: () => session.close() });
         const owned: AdapterSession = {
           async launch(config, ctx) {
@@ -57,5 +57,19 @@ export class AdapterRegistry {
 
 function refuseWhenStopping(lifecycle: Lifecycle): void {
   const request = lifecycle.stopRequest;
-  if (request) throw new Error(`the run was interrupted (${request.reason}) before this flow started`);
+  if (request) throw new FlowproofError(diagnostic("interrupted", `the run was interrupted (${request.reason}) before this flow started`));
+}
+
+/**
+ * An adapter's session. A coded error of the adapter's own stands; anything else it throws is
+ * this adapter not opening, said so with its kind (never a "driver fault" of no one in particular).
+ */
+async function openAdapter(plugin: AdapterPlugin): Promise<AdapterSession> {
+  try {
+    return await plugin.open();
+  } catch (error) {
+    if (error instanceof FlowproofError) throw error;
+    const why = error instanceof Error ? error.message : String(error);
+    throw new AdapterUnavailableError(`the \`app: ${plugin.kind}\` adapter could not open: ${why}`, `the adapter's open() failed before any app started: check what the \`${plugin.kind}\` adapter needs on this machine (its plugin's documentation), then run again`, { cause: error });
+  }
 }

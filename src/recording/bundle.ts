@@ -54,6 +54,7 @@ export class FrameBundle {
    */
   linkFrame(offsetMs: number, file: string): PersistedFrame {
     const hash = /-([0-9a-f]{8})\.png$/.exec(file)?.[1];
+    // A plain Error on purpose: `file` is a frame this bundle wrote, so a name without its hash is a flowproof bug.
     if (!hash) throw new Error(`not a frame file: ${file}`);
     const name = `frame-${offsetMs}-${hash}.png`;
     const from = join(this.root, file);

@@ -39,7 +39,7 @@ export function workerProcessor(workerUrl: string = new URL("./frame-worker.ts",
     const w = waiting.get(e.data.id);
     if (!w) return;
     waiting.delete(e.data.id);
-    if ("error" in e.data) w.reject(e.data.diagnostics ? new OutputError(e.data.diagnostics) : new Error(`could not write a recording frame: ${e.data.error}`));
+    if ("error" in e.data) w.reject(e.data.diagnostics ? new OutputError(e.data.diagnostics) : new OutputError({ code: "io-error", message: `could not write a recording frame: ${e.data.error}` }));
     else w.resolve(e.data.output);
   };
   worker.onerror = () => {

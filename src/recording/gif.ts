@@ -40,6 +40,7 @@ const WIDTH_AT = 13;
 
 /** The whole GIF (looping forever) from per-frame chunks in timeline order. */
 export function assembleGifChunks(offsetsMs: readonly number[], chunks: readonly Uint8Array[]): Uint8Array {
+  // A plain Error on purpose: the recorder passes one chunk per frame, so a mismatch is a flowproof bug.
   if (chunks.length !== offsetsMs.length) throw new Error(`recording.gif: ${chunks.length} frame images for ${offsetsMs.length} frames`);
   const delays = gifDelays(offsetsMs);
   let width = 1;

@@ -18,6 +18,7 @@ import type { CursorMarks, Point } from "./cursor.ts";
 import { POINTER_ACTIONS, type FrameSource } from "./frame-source.ts";
 import { assembleGifChunks } from "./gif.ts";
 import type { RawFrame, Rect } from "../plugins/api.ts";
+import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import { parseRedactionRules, Redactor } from "./redactor.ts";
 
 /** A capture or a rect query that takes longer than this is given up (the frame is not kept). */
@@ -26,7 +27,7 @@ const CAPTURE_TIMEOUT_MS = 15_000;
 function bounded<T>(work: Promise<T>, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${CAPTURE_TIMEOUT_MS} ms`)), CAPTURE_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new FlowproofError({ code: "driver-error", message: `${what} did not answer within ${CAPTURE_TIMEOUT_MS} ms` })), CAPTURE_TIMEOUT_MS);
   });
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }

@@ -207,7 +207,7 @@ export class Session {
       };
       const timer = setTimeout(() => {
         done();
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${event}`));
+        reject(new FlowproofError({ code: "browser-error", message: `timed out after ${timeoutMs} ms waiting for ${event}` }));
       }, timeoutMs);
       const off = this.on(event, (p) => {
         if (filter && !filter(p)) return;

@@ -32,6 +32,7 @@ export function sourceDigest(dir: string = import.meta.dir): string {
 /** Bundles `entry` for the browser as one IIFE; throws with the bundler's message when it fails. */
 export function bundle(entry: string = ENTRY): string {
   const result = Bun.spawnSync([process.execPath, "build", entry, "--target=browser", "--format=iife"], { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  // A plain Error on purpose: the page script is flowproof's own, so a build failure is a flowproof bug.
   if (result.exitCode !== 0) throw new Error(`the page script did not build: ${result.stderr.toString().trim() || `bun build exited with ${result.exitCode}`}`);
   return result.stdout.toString();
 }

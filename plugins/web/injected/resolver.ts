@@ -135,6 +135,7 @@ export const resolveRung = (rung: Rung): Element[] => {
     found = byId ? [byId] : byName;
   } else if (typeof p["text"] === "string") return byText(p["text"] as string, role, document);
   else if (typeof p["kind"] === "string" && structural) return structural(rung);
+  // A plain Error on purpose: page code (no flowproof module in the page); the fence turns it into the call's answer.
   else throw new Error(`unsupported selector payload ${JSON.stringify(p)}`);
   if (role) found = found.map((el) => toRole(el, role) ?? el);
   const visible = found.filter(isVisible);

@@ -13,7 +13,10 @@ export const CELL = "th, td, [role=cell], [role=gridcell], [role=columnheader], 
 export const CONTROL = "input:not([type=hidden]), select, textarea, button, a[href], [role=button], [role=checkbox], [role=switch], [role=combobox], [role=textbox]";
 export const ESCAPE = 'name the element with "css:…" instead, e.g. `the "css:.amount" in the "css:.card" containing "…"`';
 
-/** `retry` false: waiting cannot fix it (ambiguity, a cross-origin frame). */
+/**
+ * `retry` false: waiting cannot fix it (ambiguity, a cross-origin frame). It lives in the page
+ * (no flowproof module there) and the fence turns it into the call's answer: a plain Error on purpose.
+ */
 export class ScopeError extends Error {
   readonly failed: "not-found" | "ambiguous" | "unsupported";
   constructor(failed: "not-found" | "ambiguous" | "unsupported", message: string) {
