@@ -1,0 +1,360 @@
+// The vision AppDriver: one window seen only through its pixels. Targets are OCR'd text (and the
+// fields labels name); input is real pointer and keyboard input through the Screen, which verifies
+// the window is the input target before every input. Every method is one attempt.
+import type {
+  AppDriver, Attempt, Candidate, Capability, DebugSnapshot, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, Rect, RectTarget,
+  RectsAnswer, SceneInventory, Selector, TypeOptions,
+} from "../../src/plugins/api.ts";
+import { observingNothing, type EffectWatch } from "../../src/plugins/api.ts";
+import { encodeFramePng, regionHash } from "./frame.ts";
+import { occurrences } from "./scene.ts";
+import { sceneInventory } from "./scene-tokens.ts";
+import type { InputAnswer, Screen, ScreenWindow } from "./screen.ts";
+import { secretRects, type SecretField } from "./secrets.ts";
+import { allMatches, anchorOf, ordinal, resolveTarget, shownBy, type Resolved, type Want } from "./target.ts";
+import { collapse } from "./text.ts";
+import { WindowReader, type TextReader, type View } from "./view.ts";
+
+const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "screenshot"]);
+/** After typing, how long the window may take to show a change (through a remote-desktop viewer too). */
+const TYPE_SETTLE_MS = 3_000;
+const SETTLE_PAUSE_MS = 50;
+/** A target is stable when the pixels this far around it did not change between the read and the act. */
+const STABLE_MARGIN = 4;
+/** What the recorder asks to mask for password inputs: vision cannot tell them, so none. */
+const PASSWORD_CSS = "input[type=password i]";
+/** The engine and OCR model the scene comes from, recorded in the trace header. */
+export const OCR_INFO = { engine: "tesseract.js 7", model: "eng 4.0.0_best_int", psm: "sparse text" } as const;
+
+/** The launch config of a vision surface: the window it attaches to and the geometry it pins. */
+export interface VisionConfig {
+  /** A substring of the window's title (`window.title`). */
+  readonly title: string;
+  readonly width?: number;
+  readonly height?: number;
+  readonly x?: number;
+  readonly y?: number;
+}
+
+export interface VisionDriverOptions {
+  readonly screen: Screen;
+  readonly window: ScreenWindow;
+  readonly ocr: TextReader;
+  /** The window's screen rectangle once the geometry was applied (or as found). */
+  readonly geometry: Rect;
+  /** Whether `geometry` was pinned by the config. */
+  readonly pinned: boolean;
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Called once by close() (releases the screen; the OCR engine belongs to the session). */
+  readonly onClose?: () => Promise<void>;
+}
+
+type Failure = Extract<Attempt, { ok: false }>;
+const fail = (failed: Failure["failed"], detail: string, retryable = true): Failure => ({ ok: false, failed, detail, retryable });
+const done = (tier?: string): Attempt => (tier ? { ok: true, value: undefined, tier } : { ok: true, value: undefined });
+const fromInput = (a: Extract<InputAnswer, { ok: false }>): Failure => fail(a.failed, a.detail, a.failed !== "unsupported");
+const at = (box: Rect, pct?: PointerOptions["at"]) => ({
+  x: Math.round(box.x + (box.width * (pct?.xPct ?? 50)) / 100),
+  y: Math.round(box.y + (box.height * (pct?.yPct ?? 50)) / 100),
+});
+
+export class VisionDriver implements AppDriver {
+  readonly capabilities = CAPABILITIES;
+  /** A window's pixels show no requests or file writes: vision steps observe no effects. */
+  readonly observeEffect = async (): Promise<EffectWatch> => observingNothing();
+  readonly #screen: Screen;
+  readonly #window: ScreenWindow;
+  readonly #reader: WindowReader;
+  readonly #geometry: Rect;
+  readonly #pinned: boolean;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #onClose: (() => Promise<void>) | undefined;
+  /** Fields a secret was typed into, and the secrets typed: masked in every frame. Never logged. */
+  readonly #secretFields: SecretField[] = [];
+  readonly #secrets = new Set<string>();
+  /** The field the last fill or click went to (where `typeFocused` types). */
+  #focusedField: SecretField | undefined;
+  /** What each ladder last resolved to, for recordedLadder. */
+  readonly #resolved = new Map<string, { readonly target: Extract<Resolved, { ok: true }>; readonly size: readonly [number, number] }>();
+  #png: { readonly hash: string; readonly png: Uint8Array } | undefined;
+  #closed = false;
+
+  constructor(options: VisionDriverOptions) {
+    this.#screen = options.screen;
+    this.#window = options.window;
+    this.#reader = new WindowReader(options.screen, options.window, options.ocr);
+    this.#geometry = options.geometry;
+    this.#pinned = options.pinned;
+    this.#sleep = options.sleep ?? ((ms) => Bun.sleep(ms));
+    this.#onClose = options.onClose;
+  }
+
+  /** Captures and OCR runs so far (frames and OCR are reused while the pixels are unchanged). */
+  get stats(): { readonly captures: number; readonly ocrRuns: number } {
+    return { ...this.#reader.stats };
+  }
+
+  /** The window as found (its title when attached). */
+  get window(): ScreenWindow {
+    return this.#window;
+  }
+
+  /** Facts for the trace header's app entry: the window, the geometry as applied, the OCR engine. */
+  appInfo(): Readonly<Record<string, unknown>> {
+    const g = this.#geometry;
+    return { window_title: this.#window.title, platform: this.#screen.platform, geometry: { x: g.x, y: g.y, width: g.width, height: g.height }, geometry_pinned: this.#pinned, ocr: OCR_INFO };
+  }
+
+  // ---- resolution ---------------------------------------------------------------------------
+
+  /** Resolves on the window now, and checks the target's pixels hold still until the act. */
+  async #target(ladder: readonly Selector[], want: Want): Promise<{ view: View; target: Extract<Resolved, { ok: true }> } | Failure> {
+    const view = await this.#reader.look();
+    const target = resolveTarget(view, ladder, want);
+    if (!target.ok) return fail(target.failed, target.detail, target.retryable);
+    const region = { x: target.box.x - STABLE_MARGIN, y: target.box.y - STABLE_MARGIN, width: target.box.width + 2 * STABLE_MARGIN, height: target.box.height + 2 * STABLE_MARGIN };
+    const now = await this.#reader.frameNow();
+    if (now.width !== view.frame.width || now.height !== view.frame.height || regionHash(now, region) !== regionHash(view.frame, region)) {
+      return fail("stable", `the window was still changing around ${JSON.stringify(target.text)} at ${target.box.x},${target.box.y}`);
+    }
+    this.#resolved.set(JSON.stringify(ladder), { target, size: [view.frame.width, view.frame.height] });
+    return { view, target };
+  }
+
+  /**
+   * The ladder to record for a step that passed: the text anchor it resolved, with its box
+   * relative to the window and the window's size then, ahead of the step's own rungs.
+   */
+  async recordedLadder(ladder: readonly Selector[]): Promise<readonly Selector[] | undefined> {
+    const key = JSON.stringify(ladder);
+    const hit = this.#resolved.get(key);
+    this.#resolved.delete(key);
+    if (!hit) return undefined;
+    const { target, size } = hit;
+    const b = target.match.box;
+    const payload: Record<string, unknown> = { ...target.rung.payload, box: { x: b.x, y: b.y, width: b.width, height: b.height }, window: { width: size[0], height: size[1] } };
+    if (target.field) payload["field_box"] = { ...target.field };
+    return [{ tier: "text_anchor", provenance: "recorder", payload }, ...ladder];
+  }
+
+  // ---- actions -------------------------------------------------------------------------------
+
+  async navigate(url: string): Promise<Attempt> {
+    if (url === "") return done();
+    return fail("unsupported", "a vision app attaches to a window that is already open; it never navigates", false);
+  }
+
+  async reload(): Promise<Attempt> {
+    return fail("unsupported", "`Reload the page` is web-only; a vision app is a window's pixels", false);
+  }
+
+  async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
+    const r = await this.#target(ladder, "any");
+    if ("ok" in r) return r;
+    const p = at(r.target.box, options.at);
+    const sent = await this.#screen.click(this.#window, p.x, p.y, options.button, options.clickCount);
+    if (!sent.ok) return fromInput(sent);
+    const field = r.view.field(r.target.match.box);
+    this.#focusedField = field.ok ? { anchor: r.target.text, box: field.box } : undefined;
+    return done("text_anchor");
+  }
+
+  async hover(ladder: readonly Selector[]): Promise<Attempt> {
+    const r = await this.#target(ladder, "any");
+    if ("ok" in r) return r;
+    const p = at(r.target.box);
+    const sent = await this.#screen.hover(this.#window, p.x, p.y);
+    return sent.ok ? done("text_anchor") : fromInput(sent);
+  }
+
+  /** Clicks into the field the label names, selects its line (End, Shift+Home) and types `text`. */
+  async fill(ladder: readonly Selector[], text: string, options?: TypeOptions): Promise<Attempt> {
+    const r = await this.#target(ladder, "field");
+    if ("ok" in r) return r;
+    const box = r.target.box;
+    const anchor = anchorOf(r.target.rung);
+    const field: SecretField = { anchor: r.target.text, ...(anchor?.nth !== undefined ? { nth: anchor.nth } : {}), box };
+    const p = at(box);
+    for (const step of [
+      () => this.#screen.click(this.#window, p.x, p.y, "left", 1),
+      () => this.#screen.pressKey(this.#window, "End", []),
+      () => this.#screen.pressKey(this.#window, "Home", ["shift"]),
+    ]) {
+      const sent = await step();
+      if (!sent.ok) return fromInput(sent);
+    }
+    this.#focusedField = field;
+    const before = await this.#reader.hashNow();
+    const typed = await this.#type(text, options);
+    if (!typed.ok) return typed;
+    if (text !== "" && !(await this.#changesFrom(before))) {
+      return fail("editable", `the window did not change within ${TYPE_SETTLE_MS} ms of typing into the field of ${JSON.stringify(r.target.text)}`, false);
+    }
+    return done("text_anchor");
+  }
+
+  async typeFocused(text: string, options?: TypeOptions): Promise<Attempt> {
+    return this.#type(text, options);
+  }
+
+  async #type(text: string, options?: TypeOptions): Promise<Attempt> {
+    // Remembered before the keystrokes, so no frame taken while they land shows the secret.
+    if (options?.secret) {
+      if (text !== "") this.#secrets.add(text);
+      if (this.#focusedField) this.#secretFields.push(this.#focusedField);
+    }
+    const sent = await this.#screen.typeText(this.#window, text);
+    return sent.ok ? done() : fromInput(sent);
+  }
+
+  /** Whether the window's pixels differ from `hash` within TYPE_SETTLE_MS. */
+  async #changesFrom(hash: string): Promise<boolean> {
+    for (let waited = 0; waited <= TYPE_SETTLE_MS; waited += SETTLE_PAUSE_MS) {
+      if ((await this.#reader.hashNow()) !== hash) return true;
+      await this.#sleep(SETTLE_PAUSE_MS);
+    }
+    return false;
+  }
+
+  async pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt> {
+    const sent = await this.#screen.pressKey(this.#window, key, modifiers);
+    return sent.ok ? done() : fromInput(sent);
+  }
+
+  async select(): Promise<Attempt> {
+    return fail("unsupported", "a vision app shows no lists it can name: click the dropdown's text, then the option's text", false);
+  }
+
+  async setChecked(): Promise<Attempt> {
+    return fail("unsupported", "a vision app cannot read a check box's state from text: click its label instead, and assert what the window shows", false);
+  }
+
+  // ---- reads ---------------------------------------------------------------------------------
+
+  async readText(ladder: readonly Selector[]): Promise<Attempt<string>> {
+    const view = await this.#reader.look();
+    const target = resolveTarget(view, ladder, "any");
+    if (!target.ok) return target;
+    return { ok: true, value: shownBy(view, target), tier: "text_anchor" };
+  }
+
+  async count(ladder: readonly Selector[]): Promise<number> {
+    return allMatches(await this.#reader.look(), ladder).length;
+  }
+
+  async candidates(ladder: readonly Selector[]): Promise<readonly Candidate[]> {
+    const first = ladder[0];
+    const anchor = first && anchorOf(first);
+    if (!anchor || anchor.nth !== undefined) return [];
+    const matches = allMatches(await this.#reader.look(), [first]);
+    return matches.map((m, i) => ({ nth: i + 1, what: `${ordinal(i + 1)} ${JSON.stringify(m.line.text)} at ${m.box.x},${m.box.y}` }));
+  }
+
+  async check(ladder: readonly Selector[], expect: Expectation): Promise<Reading> {
+    const view = await this.#reader.look();
+    if (ladder.length === 0) return this.#checkWindow(view, expect);
+    if (expect.kind === "count" || (expect.kind === "visible" && !expect.visible)) {
+      const n = allMatches(view, ladder).length;
+      if (expect.kind === "count") return { pass: n === expect.count, actual: `${n} matching` };
+      return { pass: n === 0, actual: n === 0 ? "absent" : "present" };
+    }
+    const target = resolveTarget(view, ladder, "any");
+    if (!target.ok) return { pass: false, actual: target.detail, retryable: target.retryable };
+    const shown = shownBy(view, target);
+    switch (expect.kind) {
+      case "visible":
+        return { pass: true, actual: "present", tier: "text_anchor" };
+      case "text_contains":
+        return { pass: collapse(shown).includes(collapse(expect.text)), actual: JSON.stringify(shown), tier: "text_anchor" };
+      case "text_absent":
+        return { pass: !collapse(shown).includes(collapse(expect.text)), actual: JSON.stringify(shown), tier: "text_anchor" };
+      case "empty":
+        return { pass: (shown === "") === expect.empty, actual: shown === "" ? "empty" : JSON.stringify(shown), tier: "text_anchor" };
+      case "numeric_equals": {
+        const n = Number((/-?\d[\d,]*(?:\.\d+)?/.exec(shown)?.[0] ?? "").replaceAll(",", ""));
+        return { pass: Number.isFinite(n) && Math.abs(n - expect.value) < 1e-9, actual: JSON.stringify(shown), tier: "text_anchor" };
+      }
+      default:
+        return { pass: false, actual: `\`${expect.kind}\` cannot be read from a window's pixels`, retryable: false };
+    }
+  }
+
+  async #checkWindow(view: View, expect: Expectation): Promise<Reading> {
+    const text = view.scene.text;
+    const clip = (t: string) => (t.length > 300 ? `${t.slice(0, 300)}…` : t);
+    switch (expect.kind) {
+      case "text_contains": {
+        const n = occurrences(view.scene, expect.text);
+        return { pass: expect.count === undefined ? n > 0 : n === expect.count, actual: expect.count === undefined ? clip(text) : `${n} times in ${JSON.stringify(clip(text))}` };
+      }
+      case "text_absent":
+        return { pass: occurrences(view.scene, expect.text) === 0, actual: clip(text) };
+      case "title": {
+        const now = (await this.#screen.windows()).find((w) => w.id === this.#window.id);
+        if (!now) return { pass: false, actual: `the window ${JSON.stringify(this.#window.title)} is gone`, retryable: false };
+        return { pass: expect.op === "equals" ? now.title === expect.value : now.title.includes(expect.value), actual: `titled ${JSON.stringify(now.title)}` };
+      }
+      default:
+        return { pass: false, actual: `\`${expect.kind}\` cannot be checked on a vision app`, retryable: false };
+    }
+  }
+
+  // ---- frames --------------------------------------------------------------------------------
+
+  async captureFrame(): Promise<RawFrame> {
+    const frame = await this.#reader.frameNow();
+    const hash = `${frame.width}x${frame.height}:${Bun.hash(frame.rgba).toString(16)}`;
+    if (this.#png?.hash !== hash) this.#png = { hash, png: encodeFramePng(frame) };
+    return { png: this.#png.png };
+  }
+
+  async rectsFor(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
+    const view = await this.#reader.look();
+    return targets.map((t): RectsAnswer => {
+      if ("secretFields" in t) return { ok: true, rects: secretRects(view, this.#secretFields, [...this.#secrets]) };
+      if ("css" in t) {
+        if (t.css === PASSWORD_CSS) return { ok: true, rects: [] };
+        return { ok: false, detail: `css rule ${JSON.stringify(t.css)} cannot be resolved on a vision app (use a rect rule, or a text rule resolved by OCR)` };
+      }
+      const want = collapse(t.text);
+      return { ok: true, rects: view.scene.lines.filter((l) => want !== "" && collapse(l.text).includes(want)).map((l) => l.box) };
+    });
+  }
+
+  async screenChanged(): Promise<boolean> {
+    return this.#reader.changed();
+  }
+
+  async pointFor(ladder: readonly Selector[], pct?: PointerOptions["at"]): Promise<{ readonly x: number; readonly y: number } | undefined> {
+    const target = resolveTarget(await this.#reader.look(), ladder, "any");
+    return target.ok ? at(target.box, pct) : undefined;
+  }
+
+  // ---- model authoring and debugging ---------------------------------------------------------
+
+  async scene(): Promise<SceneInventory> {
+    return sceneInventory(await this.#reader.look(), this.#window.title, [...this.#secrets], this.#secretFields);
+  }
+
+  async debugSnapshot(redact?: (text: string) => string): Promise<DebugSnapshot> {
+    const view = await this.#reader.look();
+    const hide = redact ?? ((t: string) => t);
+    return { dom: "", console: [], anchors: view.scene.lines.map((l) => hide(l.text)) };
+  }
+
+  // ---- lifecycle -----------------------------------------------------------------------------
+
+  async environment(): Promise<{ os: string; resolution: [number, number] }> {
+    return { os: this.#screen.platform === "win32" ? "windows" : "linux", resolution: await this.#screen.screenSize() };
+  }
+
+  async untilClosed(): Promise<void> {
+    while ((await this.#screen.windows()).some((w) => w.id === this.#window.id)) await this.#sleep(500);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#onClose?.();
+  }
+}

@@ -1,0 +1,59 @@
+// Text as the vision surface compares it: whitespace collapsed, a label's trailing colon dropped,
+// and the edit distance that ranks the nearest texts a miss reports. Pure.
+
+/** Whitespace collapsed to single spaces, trimmed. */
+export function collapse(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** A phrase as a label reads: collapsed, with one trailing `:` (and the space before it) dropped. */
+export function labelText(text: string): string {
+  return collapse(text).replace(/\s*:$/, "");
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions, each 1). */
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a.length === 0) return b.length;
+  if (b.length === 0) return a.length;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * The `limit` texts of `seen` nearest to `want` (case-insensitive edit distance; ties keep the
+ * order of `seen`), each once.
+ */
+export function nearestTexts(want: string, seen: readonly string[], limit = 3): string[] {
+  const w = collapse(want).toLowerCase();
+  const unique = [...new Set(seen.map(collapse).filter((s) => s !== ""))];
+  return unique
+    .map((text, i) => ({ text, i, d: editDistance(w, text.toLowerCase()) }))
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .slice(0, limit)
+    .map((x) => x.text);
+}
+
+/**
+ * Whether `haystack` shows `needle`, allowing OCR's misreadings: exactly, or (for a needle of four
+ * characters or more) some stretch of about its length within one edit per five characters.
+ */
+export function showsFuzzy(haystack: string, needle: string): boolean {
+  const hay = collapse(haystack);
+  const n = collapse(needle);
+  if (n === "") return false;
+  if (hay.includes(n)) return true;
+  if (n.length < 4) return false;
+  const allowed = Math.floor(n.length / 5);
+  for (let len = n.length - 1; len <= n.length + 1; len++) {
+    for (let i = 0; i + len <= hay.length; i++) if (editDistance(hay.slice(i, i + len), n) <= allowed) return true;
+  }
+  return false;
+}

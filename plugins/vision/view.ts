@@ -1,0 +1,93 @@
+// Looking at the window: capture its pixels, and OCR them only when they changed. A view is one
+// frame with its scene; frames and OCR are reused while the window's pixels hash the same, so
+// several reads of an unchanged window cost one capture each and one OCR in all.
+import type { Rect } from "../../src/plugins/api.ts";
+import { findField, type FieldAnswer } from "./field.ts";
+import { frameHash, toGrey, type Frame } from "./frame.ts";
+import type { GreyImage, OcrWord } from "./ocr/engine.ts";
+import { buildScene, type Scene } from "./scene.ts";
+import type { Screen, ScreenWindow } from "./screen.ts";
+
+/** What reads text from pixels (the OCR engine; a fixed reading in unit tests). */
+export interface TextReader {
+  recognize(image: GreyImage): Promise<OcrWord[]>;
+}
+
+/** One look at the window: a frame, its hash and its scene. */
+export interface View {
+  readonly hash: string;
+  readonly frame: Frame;
+  readonly scene: Scene;
+  /** The field a label names (see field.ts), memoised per view. */
+  field(label: Rect): FieldAnswer;
+}
+
+/** How many captures and OCR runs a reader made (the reuse is observable). */
+export interface ReaderStats {
+  captures: number;
+  ocrRuns: number;
+}
+
+export class WindowReader {
+  readonly #screen: Screen;
+  readonly #window: ScreenWindow;
+  readonly #ocr: TextReader;
+  #last: View | undefined;
+  /** The hash `changed()` last compared against. */
+  #signalled: string | undefined;
+  readonly stats: ReaderStats = { captures: 0, ocrRuns: 0 };
+
+  constructor(screen: Screen, window: ScreenWindow, ocr: TextReader) {
+    this.#screen = screen;
+    this.#window = window;
+    this.#ocr = ocr;
+  }
+
+  /** The window now: captured, and OCR'd unless its pixels are the last view's. */
+  async look(): Promise<View> {
+    const frame = await this.#capture();
+    const hash = frameHash(frame);
+    if (this.#last && this.#last.hash === hash) return this.#last;
+    this.stats.ocrRuns++;
+    const words = await this.#ocr.recognize(toGrey(frame));
+    const scene = buildScene(words);
+    const fields = new Map<string, FieldAnswer>();
+    const boxes = scene.lines.map((l) => l.box);
+    const view: View = {
+      hash,
+      frame,
+      scene,
+      field(label) {
+        const key = `${label.x},${label.y},${label.width},${label.height}`;
+        let answer = fields.get(key);
+        if (!answer) fields.set(key, (answer = findField(frame, label, boxes)));
+        return answer;
+      },
+    };
+    this.#last = view;
+    return view;
+  }
+
+  /** The window's pixels now, without OCR. */
+  async frameNow(): Promise<Frame> {
+    return this.#capture();
+  }
+
+  /** The window's hash now, without OCR. */
+  async hashNow(): Promise<string> {
+    return frameHash(await this.#capture());
+  }
+
+  /** Whether the pixels differ from the previous call's (true on the first); exact, so no change is missed. */
+  async changed(): Promise<boolean> {
+    const hash = await this.hashNow();
+    const changed = hash !== this.#signalled;
+    this.#signalled = hash;
+    return changed;
+  }
+
+  async #capture(): Promise<Frame> {
+    this.stats.captures++;
+    return this.#screen.capture(this.#window);
+  }
+}
