@@ -7,16 +7,16 @@ import type {
 } from "../../src/plugins/api.ts";
 import { observingNothing, type EffectWatch } from "../../src/plugins/api.ts";
 import { encodeFramePng, regionHash } from "./frame.ts";
-import { occurrences } from "./scene.ts";
+import { occurrences, textInside } from "./scene.ts";
 import { sceneInventory } from "./scene-tokens.ts";
 import type { InputAnswer, Screen, ScreenWindow } from "./screen.ts";
 import { secretRects, type SecretField } from "./secrets.ts";
 import { allMatches, anchorOf, ordinal, resolveTarget, shownBy, type Resolved, type Want } from "./target.ts";
-import { collapse } from "./text.ts";
+import { collapse, showsFuzzy } from "./text.ts";
 import { WindowReader, type TextReader, type View } from "./view.ts";
 
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "screenshot"]);
-/** After typing, how long the window may take to show a change (through a remote-desktop viewer too). */
+/** After typing, how long the field may take to show the text (through a remote-desktop viewer too). */
 const TYPE_SETTLE_MS = 3_000;
 const SETTLE_PAUSE_MS = 50;
 /** A target is stable when the pixels this far around it did not change between the read and the act. */
@@ -24,7 +24,7 @@ const STABLE_MARGIN = 4;
 /** What the recorder asks to mask for password inputs: vision cannot tell them, so none. */
 const PASSWORD_CSS = "input[type=password i]";
 /** The engine and OCR model the scene comes from, recorded in the trace header. */
-export const OCR_INFO = { engine: "tesseract.js 7", model: "eng 4.0.0_best_int", psm: "sparse text" } as const;
+export const OCR_INFO = { engine: "tesseract.js 7", model: "eng 4.0.0_best_int", psm: "sparse text", scale: 2 } as const;
 
 /** The launch config of a vision surface: the window it attaches to and the geometry it pins. */
 export interface VisionConfig {
@@ -167,13 +167,18 @@ export class VisionDriver implements AppDriver {
     return sent.ok ? done("text_anchor") : fromInput(sent);
   }
 
-  /** Clicks into the field the label names, selects its line (End, Shift+Home) and types `text`. */
+  /**
+   * Clicks into the field the label names, selects its line (End, Shift+Home) and types `text`;
+   * done once the field shows the text (OCR, allowing its misreadings), or, for a field that shows
+   * something else (a masked field), once the field's pixels changed.
+   */
   async fill(ladder: readonly Selector[], text: string, options?: TypeOptions): Promise<Attempt> {
     const r = await this.#target(ladder, "field");
     if ("ok" in r) return r;
     const box = r.target.box;
     const anchor = anchorOf(r.target.rung);
     const field: SecretField = { anchor: r.target.text, ...(anchor?.nth !== undefined ? { nth: anchor.nth } : {}), box };
+    const before = regionHash(r.view.frame, box);
     const p = at(box);
     for (const step of [
       () => this.#screen.click(this.#window, p.x, p.y, "left", 1),
@@ -184,13 +189,19 @@ export class VisionDriver implements AppDriver {
       if (!sent.ok) return fromInput(sent);
     }
     this.#focusedField = field;
-    const before = await this.#reader.hashNow();
     const typed = await this.#type(text, options);
     if (!typed.ok) return typed;
-    if (text !== "" && !(await this.#changesFrom(before))) {
-      return fail("editable", `the window did not change within ${TYPE_SETTLE_MS} ms of typing into the field of ${JSON.stringify(r.target.text)}`, false);
+    if (text === "") return done("text_anchor");
+    for (let waited = 0; ; waited += SETTLE_PAUSE_MS) {
+      const view = await this.#reader.look();
+      if (showsFuzzy(textInside(view.scene, box), text)) return done("text_anchor");
+      if (waited >= TYPE_SETTLE_MS) {
+        if (regionHash(view.frame, box) !== before) return done("text_anchor");
+        // Retryable: a fill selects the field's line before typing, so typing again is safe.
+        return fail("editable", `the field of ${JSON.stringify(r.target.text)} did not change within ${TYPE_SETTLE_MS} ms of typing into it`);
+      }
+      await this.#sleep(SETTLE_PAUSE_MS);
     }
-    return done("text_anchor");
   }
 
   async typeFocused(text: string, options?: TypeOptions): Promise<Attempt> {
@@ -205,15 +216,6 @@ export class VisionDriver implements AppDriver {
     }
     const sent = await this.#screen.typeText(this.#window, text);
     return sent.ok ? done() : fromInput(sent);
-  }
-
-  /** Whether the window's pixels differ from `hash` within TYPE_SETTLE_MS. */
-  async #changesFrom(hash: string): Promise<boolean> {
-    for (let waited = 0; waited <= TYPE_SETTLE_MS; waited += SETTLE_PAUSE_MS) {
-      if ((await this.#reader.hashNow()) !== hash) return true;
-      await this.#sleep(SETTLE_PAUSE_MS);
-    }
-    return false;
   }
 
   async pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt> {

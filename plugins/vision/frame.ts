@@ -36,6 +36,21 @@ export function toGrey(frame: Frame): { width: number; height: number; grey: Uin
   return { width: frame.width, height: frame.height, grey };
 }
 
+/** A grey image scaled up `factor` times by pixel replication (text stays crisp; OCR reads small UI fonts better). */
+export function upscaleGrey(image: { width: number; height: number; grey: Uint8Array }, factor: number): { width: number; height: number; grey: Uint8Array } {
+  if (factor === 1) return image;
+  const width = image.width * factor;
+  const height = image.height * factor;
+  const grey = new Uint8Array(width * height);
+  const row = new Uint8Array(width);
+  for (let y = 0; y < image.height; y++) {
+    const src = y * image.width;
+    for (let x = 0; x < width; x++) row[x] = image.grey[src + Math.floor(x / factor)]!;
+    for (let k = 0; k < factor; k++) grey.set(row, (y * factor + k) * width);
+  }
+  return { width, height, grey };
+}
+
 export function encodeFramePng(frame: Frame): Uint8Array {
   const png = new PNG({ width: frame.width, height: frame.height });
   png.data.set(frame.rgba);

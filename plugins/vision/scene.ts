@@ -56,6 +56,15 @@ export function withoutBars(w: SceneWord): SceneWord {
   return text === w.text ? w : { ...w, text };
 }
 
+/** A line's words with each box ended where the next word begins (a box that spans its successors is trimmed). */
+function trimOverlaps(words: readonly SceneWord[]): SceneWord[] {
+  return words.map((w, i) => {
+    const next = words[i + 1];
+    if (!next || w.box.x + w.box.width <= next.box.x || next.box.x <= w.box.x) return w;
+    return { ...w, box: { ...w.box, width: Math.max(1, next.box.x - w.box.x - 1) } };
+  });
+}
+
 /**
  * Words → lines in reading order. A word joins the line whose last word shares its baseline (see
  * `sameRow`) and ends at most WORD_GAP_RATIO × the taller height before it; lines are then put in
@@ -71,7 +80,8 @@ export function buildScene(words: readonly SceneWord[]): Scene {
     for (const line of open) {
       const last = line[line.length - 1]!;
       const gap = w.box.x - (last.box.x + last.box.width);
-      if (!sameRow(last.box, w.box) || gap > WORD_GAP_RATIO * Math.max(last.box.height, w.box.height) || gap < -last.box.width / 2) continue;
+      // Overlap (a negative gap) is allowed: tesseract sometimes gives a word the whole line's box.
+      if (!sameRow(last.box, w.box) || gap > WORD_GAP_RATIO * Math.max(last.box.height, w.box.height)) continue;
       if (gap < bestGap) {
         best = line;
         bestGap = gap;
@@ -80,7 +90,7 @@ export function buildScene(words: readonly SceneWord[]): Scene {
     if (best) best.push(w);
     else open.push([w]);
   }
-  const lines = open.map((ws) => ({ words: ws, box: union(ws.map((w) => w.box)) })).sort((a, b) => a.box.y + a.box.height / 2 - (b.box.y + b.box.height / 2));
+  const lines = open.map((ws) => ({ words: trimOverlaps(ws), box: union(ws.map((w) => w.box)) })).sort((a, b) => a.box.y + a.box.height / 2 - (b.box.y + b.box.height / 2));
   const rows: { words: SceneWord[]; box: Rect }[][] = [];
   for (const line of lines) {
     const row = rows.find((r) => sameRow(r[0]!.box, line.box));

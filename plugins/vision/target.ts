@@ -32,10 +32,23 @@ export function anchorOf(rung: Selector): { text: string; nth?: number; role?: s
   };
 }
 
-/** The "not found" sentence: the text, where it was recorded, the nearest texts seen. */
+/** The line nearest to where a text was recorded (its centre within the recorded box, grown by the box's height). */
+export function atRecordedPlace(scene: Scene, recorded: Rect): string | undefined {
+  const grow = recorded.height;
+  const cx = recorded.x + recorded.width / 2;
+  const cy = recorded.y + recorded.height / 2;
+  const near = scene.lines
+    .filter((l) => l.box.x < recorded.x + recorded.width + grow && recorded.x - grow < l.box.x + l.box.width && l.box.y < recorded.y + recorded.height + grow && recorded.y - grow < l.box.y + l.box.height)
+    .map((l) => ({ l, d: Math.hypot(l.box.x + l.box.width / 2 - cx, l.box.y + l.box.height / 2 - cy) }))
+    .sort((a, b) => a.d - b.d);
+  return near[0]?.l.text;
+}
+
+/** The "not found" sentence: the text, where it was recorded and what is there now, the nearest texts seen. */
 export function missDetail(scene: Scene, text: string, recorded?: Rect): string {
   const near = nearestTexts(text, seenTexts(scene));
-  const where = recorded ? ` (recorded at ${at(recorded)}, ${recorded.width}×${recorded.height})` : "";
+  const there = recorded ? atRecordedPlace(scene, recorded) : undefined;
+  const where = recorded ? ` (recorded at ${at(recorded)}, ${recorded.width}×${recorded.height}; ${there !== undefined ? `the window shows ${JSON.stringify(there)} there now` : "nothing is written there now"})` : "";
   return `no text ${JSON.stringify(text)} in the window${where}; nearest texts seen: ${near.length > 0 ? near.map((t) => JSON.stringify(t)).join(", ") : "none (the window shows no text)"}`;
 }
 

@@ -3,14 +3,33 @@
 // several reads of an unchanged window cost one capture each and one OCR in all.
 import type { Rect } from "../../src/plugins/api.ts";
 import { findField, type FieldAnswer } from "./field.ts";
-import { frameHash, toGrey, type Frame } from "./frame.ts";
+import { frameHash, toGrey, upscaleGrey, type Frame } from "./frame.ts";
 import type { GreyImage, OcrWord } from "./ocr/engine.ts";
 import { buildScene, type Scene } from "./scene.ts";
 import type { Screen, ScreenWindow } from "./screen.ts";
 
+/**
+ * The window is OCR'd at this scale: UI fonts (9–12 px x-height) read markedly better at twice
+ * their size (text touching a field's border among them), for about 1.5× the time.
+ */
+export const OCR_SCALE = 2;
+
+/** A box in OCR pixels → window pixels (outwards, so the box still covers the text). */
+function unscale(r: Rect): Rect {
+  const x = Math.floor(r.x / OCR_SCALE);
+  const y = Math.floor(r.y / OCR_SCALE);
+  return { x, y, width: Math.ceil((r.x + r.width) / OCR_SCALE) - x, height: Math.ceil((r.y + r.height) / OCR_SCALE) - y };
+}
+
 /** What reads text from pixels (the OCR engine; a fixed reading in unit tests). */
 export interface TextReader {
   recognize(image: GreyImage): Promise<OcrWord[]>;
+}
+
+/** The scene of one frame: OCR'd at OCR_SCALE, boxes in the frame's pixels. */
+export async function readScene(ocr: TextReader, frame: Frame): Promise<Scene> {
+  const words = await ocr.recognize(upscaleGrey(toGrey(frame), OCR_SCALE));
+  return buildScene(words.map((w) => ({ ...w, box: unscale(w.box) })));
 }
 
 /** One look at the window: a frame, its hash and its scene. */
@@ -49,8 +68,7 @@ export class WindowReader {
     const hash = frameHash(frame);
     if (this.#last && this.#last.hash === hash) return this.#last;
     this.stats.ocrRuns++;
-    const words = await this.#ocr.recognize(toGrey(frame));
-    const scene = buildScene(words);
+    const scene = await readScene(this.#ocr, frame);
     const fields = new Map<string, FieldAnswer>();
     const boxes = scene.lines.map((l) => l.box);
     const view: View = {

@@ -1,7 +1,8 @@
 // The X11 screen: windows found by walking the tree from the root (`_NET_WM_NAME`, else `WM_NAME`),
 // pixels read with XGetImage, input injected with XTest. Before every input the window is raised
-// and given the keyboard, and that is verified (XGetInputFocus, and `_NET_ACTIVE_WINDOW` when a
-// window manager keeps it); a pointer input also verifies the window is the top one at its point.
+// and given the keyboard, and that is verified (XGetInputFocus, `_NET_ACTIVE_WINDOW` when a window
+// manager keeps it, and no other client's active grab); a pointer input also verifies the window is
+// the top one at its point.
 import type { Rect } from "../../../src/plugins/api.ts";
 import type { Frame } from "../frame.ts";
 import { ScreenUnavailableError, type InputAnswer, type Modifier, type MouseButton, type Screen, type ScreenWindow } from "../screen.ts";
@@ -130,7 +131,10 @@ export class X11Screen implements Screen {
       this.#x.raise(this.#topLevel(id));
       this.#x.requestActive(id);
       this.#x.setFocus(id);
-      if (this.#hasKeyboard(id)) return { ok: true };
+      if (this.#hasKeyboard(id)) {
+        if (!this.#x.grabbedElsewhere(id, "keyboard")) return { ok: true };
+        return { ok: false, failed: "visible", detail: `another X client holds the keyboard (an active grab, e.g. an open menu or a modal dialog of another program): keystrokes would go to it, not to ${JSON.stringify(w.title)}` };
+      }
       await this.#sleep(FOCUS_PAUSE_MS);
     }
     return { ok: false, failed: "visible", detail: `the window ${JSON.stringify(w.title)} does not get the keyboard: it stays with ${this.#describe(this.#x.focus())}` };
@@ -145,6 +149,7 @@ export class X11Screen implements Screen {
     if (at.x < 0 || at.y < 0 || at.x >= sw || at.y >= sh) return { ok: false, failed: "receives-pointer", detail: `the point ${x},${y} of the window is off the screen (at ${at.x},${at.y})` };
     const top = this.#topLevel(id);
     if (at.child !== top) return { ok: false, failed: "receives-pointer", detail: `${this.#describe(at.child)} is in front of the window at ${x},${y}` };
+    if (this.#x.grabbedElsewhere(id, "pointer")) return { ok: false, failed: "receives-pointer", detail: `another X client holds the pointer (an active grab): a click at ${x},${y} would go to it, not to ${JSON.stringify(w.title)}` };
     return { ok: true, x: at.x, y: at.y };
   }
 

@@ -16,6 +16,9 @@ export const ANY_PROPERTY_TYPE = 0;
 export const CLIENT_MESSAGE = 33;
 export const SUBSTRUCTURE_REDIRECT_MASK = 1 << 20;
 export const SUBSTRUCTURE_NOTIFY_MASK = 1 << 19;
+export const GRAB_MODE_ASYNC = 1;
+export const GRAB_SUCCESS = 0;
+export const ALREADY_GRABBED = 1;
 
 function open() {
   const P = FFIType.ptr;
@@ -47,6 +50,10 @@ function open() {
     XDisplayKeycodes: { args: [P, P, P], returns: i32 },
     XChangeKeyboardMapping: { args: [P, i32, i32, P, i32], returns: i32 },
     XSetErrorHandler: { args: [P], returns: P },
+    XGrabKeyboard: { args: [P, u64, i32, i32, i32, u64], returns: i32 },
+    XUngrabKeyboard: { args: [P, u64], returns: i32 },
+    XGrabPointer: { args: [P, u64, i32, u32, i32, i32, u64, u64, u64], returns: i32 },
+    XUngrabPointer: { args: [P, u64], returns: i32 },
     XGetErrorText: { args: [P, i32, P, i32], returns: i32 },
   }).symbols;
   const xtst = dlopen("libXtst.so.6", {
@@ -286,6 +293,22 @@ export class XConnection {
 
   moveResize(w: Xid, x: number, y: number, width: number, height: number): string | undefined {
     return this.guarded(() => xlib().XMoveResizeWindow(this.#dpy, w, x, y, width, height)).error;
+  }
+
+  /**
+   * Whether another client holds an active grab of the keyboard (or the pointer): input would go
+   * to it whatever has the focus. Probed by grabbing for `w` and releasing at once.
+   */
+  grabbedElsewhere(w: Xid, device: "keyboard" | "pointer"): boolean {
+    const status = device === "keyboard"
+      ? xlib().XGrabKeyboard(this.#dpy, w, 0, GRAB_MODE_ASYNC, GRAB_MODE_ASYNC, CURRENT_TIME)
+      : xlib().XGrabPointer(this.#dpy, w, 0, 0, GRAB_MODE_ASYNC, GRAB_MODE_ASYNC, NONE, NONE, CURRENT_TIME);
+    if (status === GRAB_SUCCESS) {
+      if (device === "keyboard") xlib().XUngrabKeyboard(this.#dpy, CURRENT_TIME);
+      else xlib().XUngrabPointer(this.#dpy, CURRENT_TIME);
+      xlib().XSync(this.#dpy, 0);
+    }
+    return status === ALREADY_GRABBED;
   }
 
   hasXTest(): boolean {

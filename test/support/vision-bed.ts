@@ -1,0 +1,182 @@
+// The vision test bed, a Citrix/RDP stand-in: the Tk form (test/fixtures/vision/form.tcl) runs on a
+// hidden Xvfb display, x11vnc serves that display on loopback, and TigerVNC's viewer shows it on a
+// second Xvfb display, where the vision driver reads and drives the viewer's window. One bed per
+// test FILE: startVisionBed() in beforeAll, stop() in afterAll. Every process runs in its own
+// process group, registered with the group guard, so none outlives the test process.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Subprocess } from "bun";
+import { guardGroup } from "../../src/plugins/api.ts";
+import { openX11Screen } from "../../plugins/vision/x11/screen.ts";
+
+export const FORM_TCL = resolve(import.meta.dir, "../fixtures/vision/form.tcl");
+/** The remote desktop's size: the form's window fills it, so the viewer's window is this size. */
+export const DESKTOP = { width: 700, height: 480 } as const;
+/** The name x11vnc gives the desktop; the viewer's title is `<name> - TigerVNC`. */
+export const DESKTOP_NAME = "Payments remote";
+export const VIEWER_TITLE = `${DESKTOP_NAME} - TigerVNC`;
+export const FORM_TITLE = "Payments - Flowproof Vision Fixture";
+export const INSTALL_HINT = "apt-get install -y xvfb x11vnc tigervnc-viewer tk fonts-dejavu-core";
+
+export type FormVariant = "normal" | "regressed";
+
+interface Started {
+  readonly name: string;
+  readonly proc: Subprocess;
+  readonly release: () => void;
+}
+
+export interface VisionBed {
+  /** The hidden display the form runs on. */
+  readonly appDisplay: string;
+  /** The display the viewer shows it on: the one the vision driver reads. */
+  readonly viewDisplay: string;
+  /** Every process the bed started and still runs (pids). */
+  pids(): number[];
+  /** (Re)starts the form on the hidden display and waits until the viewer shows it. */
+  startForm(variant?: FormVariant): Promise<void>;
+  /**
+   * Starts a small window titled `title` on the viewer's display at the given rectangle (over the
+   * viewer); with `grab`, it holds a global grab of the keyboard and pointer (as an open menu
+   * does). Returns its stop.
+   */
+  cover(title: string, rect: { x: number; y: number; width: number; height: number }, options?: { grab?: boolean }): Promise<() => Promise<void>>;
+  /** Ends every process of the bed (terminate, then kill) and waits until each is gone. */
+  stop(): Promise<void>;
+}
+
+/** Throws naming the apt-get command when a tool of the bed is missing. */
+export function requireVisionTools(): void {
+  const missing = ["Xvfb", "x11vnc", "xtigervncviewer", "wish"].filter((t) => Bun.which(t) === null);
+  if (missing.length > 0) throw new Error(`the vision test bed needs ${missing.join(", ")}; install them with: ${INSTALL_HINT}`);
+}
+
+/** Reads a stream until `pattern` matches what came so far (bounded); answers the match. */
+async function waitFor(stream: ReadableStream<Uint8Array>, pattern: RegExp, timeoutMs: number, what: string): Promise<RegExpExecArray> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      const m = pattern.exec(text);
+      if (m) return m;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const next = await Promise.race([reader.read(), new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), Math.max(0, deadline - Date.now()))))]);
+      clearTimeout(timer);
+      if (next === undefined || next.done) throw new Error(`${what}: no ${pattern} within ${timeoutMs} ms; it wrote: ${text.slice(-800)}`);
+      text += decoder.decode(next.value, { stream: true });
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/** Whether a window titled `title` is mapped on `display` (read with the vision surface's own X11 screen). */
+async function hasWindow(display: string, title: string): Promise<boolean> {
+  const screen = openX11Screen(display);
+  try {
+    return (await screen.windows()).some((w) => w.title === title);
+  } finally {
+    await screen.close();
+  }
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
+    await Bun.sleep(50);
+  }
+}
+
+/** A free loopback TCP port (bound and released at once; x11vnc binds it right after). */
+function freePort(): number {
+  const server = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = server.port;
+  server.stop(true);
+  return port;
+}
+
+export async function startVisionBed(variant: FormVariant = "normal"): Promise<VisionBed> {
+  requireVisionTools();
+  const home = mkdtempSync(join(tmpdir(), "flowproof-vision-"));
+  const env = { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, LANG: "C.UTF-8" };
+  const running: Started[] = [];
+  const spawn = (name: string, argv: string[], extraEnv: Record<string, string> = {}): Subprocess<"ignore", "pipe", "pipe"> => {
+    // Its own process group (detached), guarded: killed with the test process however it ends.
+    const proc = Bun.spawn(argv, { env: { ...env, ...extraEnv }, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    running.push({ name, proc, release: guardGroup(proc.pid) });
+    return proc;
+  };
+  const end = async (p: Started): Promise<void> => {
+    try {
+      process.kill(-p.proc.pid, "SIGTERM");
+    } catch {
+      // the group is gone already
+    }
+    const gone = await Promise.race([p.proc.exited.then(() => true), Bun.sleep(3_000).then(() => false)]);
+    if (!gone) {
+      try {
+        process.kill(-p.proc.pid, "SIGKILL");
+      } catch {
+        // gone meanwhile
+      }
+      await p.proc.exited;
+    }
+    p.release();
+    running.splice(running.indexOf(p), 1);
+  };
+  const xvfb = async (name: string, size: string): Promise<string> => {
+    // -displayfd: Xvfb picks a free display number and writes it once it accepts clients.
+    const proc = spawn(name, ["Xvfb", "-displayfd", "1", "-screen", "0", `${size}x24`, "-nolisten", "tcp", "-dpi", "96"]);
+    const m = await waitFor(proc.stdout, /^(\d+)\n/m, 15_000, name);
+    return `:${m[1]}`;
+  };
+  const stop = async (): Promise<void> => {
+    for (const p of [...running].reverse()) await end(p);
+    rmSync(home, { recursive: true, force: true });
+  };
+  try {
+    const appDisplay = await xvfb("Xvfb (app)", `${DESKTOP.width}x${DESKTOP.height}`);
+    const viewDisplay = await xvfb("Xvfb (viewer)", "1024x768");
+    const startForm = async (v: FormVariant = "normal"): Promise<void> => {
+      const old = running.find((p) => p.name === "form");
+      if (old) await end(old);
+      spawn("form", ["wish", FORM_TCL, ...(v === "regressed" ? ["regressed"] : [])], { DISPLAY: appDisplay });
+      await until(() => hasWindow(appDisplay, FORM_TITLE), 15_000, `the form's window did not appear on ${appDisplay}`);
+    };
+    await startForm(variant);
+    const port = freePort();
+    const vnc = spawn("x11vnc", [
+      "x11vnc", "-display", appDisplay, "-localhost", "-rfbport", String(port), "-nopw", "-forever", "-shared",
+      "-desktop", DESKTOP_NAME, "-noxdamage", "-noxfixes", "-noxrecord", "-nobell", "-nosel", "-noipv6", "-wait", "5", "-defer", "5",
+    ]);
+    await waitFor(vnc.stdout, /^PORT=\d+/m, 15_000, "x11vnc");
+    spawn("viewer", [
+      "xtigervncviewer", "-display", viewDisplay, "-SecurityTypes", "None", "-ReconnectOnError=0", "-AlertOnFatalError=0", "-RemoteResize=0",
+      "-AcceptClipboard=0", "-SendClipboard=0", "-SendPrimary=0", "-MenuKey=", "-geometry", `${DESKTOP.width}x${DESKTOP.height}+0+0`, `127.0.0.1::${port}`,
+    ]);
+    await until(() => hasWindow(viewDisplay, VIEWER_TITLE), 15_000, `the viewer's window did not appear on ${viewDisplay}`);
+    return {
+      appDisplay,
+      viewDisplay,
+      pids: () => running.map((p) => p.proc.pid),
+      startForm,
+      async cover(title, rect, options = {}) {
+        const script = join(home, `cover-${running.length}.tcl`);
+        const grab = options.grab ? "update\ngrab set -global .\n" : "";
+        writeFileSync(script, `wm title . {${title}}\nwm geometry . ${rect.width}x${rect.height}+${rect.x}+${rect.y}\n. configure -background "#884444"\n${grab}`);
+        const proc = spawn(`cover ${title}`, ["wish", script], { DISPLAY: viewDisplay });
+        const entry = running.find((p) => p.proc === proc)!;
+        await until(() => hasWindow(viewDisplay, title), 15_000, `the covering window did not appear on ${viewDisplay}`);
+        return () => end(entry);
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
