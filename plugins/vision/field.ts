@@ -10,7 +10,7 @@ export const MAX_RIGHT_GAP = 240;
 /** How far below a label its field may start, in pixels. */
 export const MAX_BELOW_GAP = 48;
 /** Per-channel difference above which a pixel is not background. */
-export const BACKGROUND_TOLERANCE = 24;
+export const BACKGROUND_TOLERANCE = 12;
 /** A box edge ends at this many background pixels in a row (so a dashed border still counts). */
 const EDGE_BREAK = 3;
 

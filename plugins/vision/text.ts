@@ -28,14 +28,14 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The `limit` texts of `seen` nearest to `want` (case-insensitive edit distance; ties keep the
- * order of `seen`), each once.
+ * The `limit` texts of `seen` nearest to `want`: case-insensitive edit distance over the longer
+ * length (so a short text is not nearest merely for being short); ties keep the order of `seen`.
  */
 export function nearestTexts(want: string, seen: readonly string[], limit = 3): string[] {
   const w = collapse(want).toLowerCase();
   const unique = [...new Set(seen.map(collapse).filter((s) => s !== ""))];
   return unique
-    .map((text, i) => ({ text, i, d: editDistance(w, text.toLowerCase()) }))
+    .map((text, i) => ({ text, i, d: editDistance(w, text.toLowerCase()) / Math.max(w.length, text.length, 1) }))
     .sort((a, b) => a.d - b.d || a.i - b.i)
     .slice(0, limit)
     .map((x) => x.text);

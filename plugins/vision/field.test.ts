@@ -1,0 +1,79 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Rect } from "../../src/plugins/api.ts";
+import { backgroundAround, findField, MAX_BELOW_GAP, MAX_RIGHT_GAP } from "./field.ts";
+import { decodeFramePng, type Frame } from "./frame.ts";
+
+const FORM = decodeFramePng(new Uint8Array(readFileSync(join(import.meta.dir, "../../test/fixtures/vision/form.png"))));
+// The form's OCR'd lines (x, y, width, height), as the scene reads them.
+const LINES: Record<string, Rect> = {
+  "Vendor payment": { x: 26, y: 22, width: 195, height: 20 },
+  Payee: { x: 27, y: 69, width: 47, height: 15 },
+  Amount: { x: 26, y: 109, width: 63, height: 12 },
+  Token: { x: 26, y: 149, width: 48, height: 12 },
+  Notes: { x: 27, y: 189, width: 45, height: 12 },
+  Save: { x: 58, y: 265, width: 37, height: 12 },
+  "Invoice 1001": { x: 28, y: 355, width: 99, height: 12 },
+  Pay: { x: 229, y: 354, width: 28, height: 15 },
+};
+const texts = Object.values(LINES);
+
+/** A canvas of `bg` with boxes drawn: an outline of `border`, filled with `fill`. */
+function canvas(boxes: { rect: Rect; border: number; fill?: number }[], bg = 0xe8e8e8, width = 600, height = 200): Frame {
+  const rgba = new Uint8Array(width * height * 4);
+  const put = (x: number, y: number, c: number) => rgba.set([(c >> 16) & 255, (c >> 8) & 255, c & 255, 255], (y * width + x) * 4);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) put(x, y, bg);
+  for (const b of boxes) {
+    for (let y = b.rect.y; y < b.rect.y + b.rect.height; y++) {
+      for (let x = b.rect.x; x < b.rect.x + b.rect.width; x++) {
+        const edge = x === b.rect.x || y === b.rect.y || x === b.rect.x + b.rect.width - 1 || y === b.rect.y + b.rect.height - 1;
+        put(x, y, edge ? b.border : b.fill ?? bg);
+      }
+    }
+  }
+  return { width, height, rgba };
+}
+
+describe("findField on the form's pixels", () => {
+  test.each([
+    ["Payee", { x: 140, y: 62, width: 264, height: 28 }, "right"],
+    ["Amount", { x: 140, y: 102, width: 264, height: 28 }, "right"],
+    ["Token", { x: 140, y: 142, width: 264, height: 28 }, "right"],
+    ["Notes", { x: 24, y: 210, width: 404, height: 28 }, "below"],
+  ])("the field of %p is %p (%s of it)", (label, box, side) => {
+    expect(findField(FORM, LINES[label]!, texts)).toEqual({ ok: true, box, side });
+  });
+
+  test.each(["Save", "Invoice 1001", "Vendor payment"])("%p names no field (a button's caption, a button beside it, nothing near)", (label) => {
+    const answer = findField(FORM, LINES[label]!, texts);
+    expect(answer.ok).toBe(false);
+    if (!answer.ok) expect(answer.detail).toBe(`no input box starts within ${MAX_RIGHT_GAP} px right of the label or ${MAX_BELOW_GAP} px below it`);
+  });
+
+  test("reads the background a label is drawn on", () => {
+    expect(backgroundAround(FORM, LINES["Payee"]!)).toBe(0xe8e8e8);
+  });
+});
+
+describe("findField's bounds", () => {
+  const label = { x: 20, y: 40, width: 50, height: 14 };
+
+  test("a filled box without a border counts; one too far right does not", () => {
+    const near = canvas([{ rect: { x: 70 + MAX_RIGHT_GAP - 10, y: 33, width: 200, height: 28 }, border: 0xffffff, fill: 0xffffff }]);
+    expect(findField(near, label, [label])).toMatchObject({ ok: true, side: "right", box: { x: 70 + MAX_RIGHT_GAP - 10, width: 200 } });
+    const far = canvas([{ rect: { x: 72 + MAX_RIGHT_GAP, y: 33, width: 200, height: 28 }, border: 0 }]);
+    expect(findField(far, label, [label]).ok).toBe(false);
+  });
+
+  test("other text between the label and a box stops the search to the right; the box below is taken instead", () => {
+    const other = { x: 90, y: 40, width: 40, height: 14 };
+    const frame = canvas([{ rect: { x: 88, y: 42, width: 44, height: 10 }, border: 0x000000, fill: 0x000000 }, { rect: { x: 200, y: 33, width: 200, height: 28 }, border: 0 }, { rect: { x: 18, y: 70, width: 300, height: 26 }, border: 0 }]);
+    expect(findField(frame, label, [label, other])).toEqual({ ok: true, side: "below", box: { x: 18, y: 70, width: 300, height: 26 } });
+  });
+
+  test("a box too short or too narrow for a field is not one", () => {
+    expect(findField(canvas([{ rect: { x: 100, y: 44, width: 200, height: 6 }, border: 0 }]), label, [label]).ok).toBe(false);
+    expect(findField(canvas([{ rect: { x: 100, y: 30, width: 20, height: 30 }, border: 0 }]), label, [label]).ok).toBe(false);
+  });
+});
