@@ -36,7 +36,7 @@ function canvas(boxes: { rect: Rect; border: number; fill?: number }[], bg = 0xe
 }
 
 describe("findField on the form's pixels", () => {
-  test.each([
+  test.each<[string, Rect, "right" | "below"]>([
     ["Payee", { x: 140, y: 62, width: 264, height: 28 }, "right"],
     ["Amount", { x: 140, y: 102, width: 264, height: 28 }, "right"],
     ["Token", { x: 140, y: 142, width: 264, height: 28 }, "right"],

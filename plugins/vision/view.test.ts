@@ -1,0 +1,60 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { FakeScreen } from "./fake-screen.ts";
+import { decodeFramePng } from "./frame.ts";
+import type { GreyImage, OcrWord } from "./ocr/engine.ts";
+import { OCR_SCALE, WindowReader } from "./view.ts";
+
+const fixture = (name: string) => decodeFramePng(new Uint8Array(readFileSync(join(import.meta.dir, "../../test/fixtures/vision", name))));
+const FORM = fixture("form.png");
+const SAVED = fixture("form-saved.png");
+
+/** A reader that sees one word, "Save", where the form has it, and counts its runs. */
+class OneWord {
+  runs: GreyImage[] = [];
+  async recognize(image: GreyImage): Promise<OcrWord[]> {
+    this.runs.push(image);
+    return [{ text: "Save", confidence: 96, box: { x: 116, y: 530, width: 74, height: 24 } }];
+  }
+}
+
+describe("WindowReader", () => {
+  test("OCRs at twice the size and gives boxes in window pixels", async () => {
+    const ocr = new OneWord();
+    const view = await new WindowReader(new FakeScreen(FORM), { id: "1", title: "t" }, ocr).look();
+    expect([ocr.runs[0]!.width, ocr.runs[0]!.height]).toEqual([FORM.width * OCR_SCALE, FORM.height * OCR_SCALE]);
+    expect(view.scene.lines[0]!.box).toEqual({ x: 58, y: 265, width: 37, height: 12 });
+  });
+
+  test("reuses the frame's OCR while the pixels hash the same; OCRs again when they change", async () => {
+    const screen = new FakeScreen(FORM);
+    const ocr = new OneWord();
+    const reader = new WindowReader(screen, screen.window, ocr);
+    const a = await reader.look();
+    const b = await reader.look();
+    expect(b).toBe(a);
+    expect(reader.stats).toEqual({ captures: 2, ocrRuns: 1 });
+    screen.show(SAVED);
+    expect((await reader.look()).hash).not.toBe(a.hash);
+    expect(reader.stats).toEqual({ captures: 3, ocrRuns: 2 });
+  });
+
+  test("says whether the pixels changed since it was last asked, and never misses a change", async () => {
+    const screen = new FakeScreen(FORM);
+    const reader = new WindowReader(screen, screen.window, new OneWord());
+    expect(await reader.changed()).toBe(true);
+    expect(await reader.changed()).toBe(false);
+    screen.show(SAVED);
+    expect(await reader.changed()).toBe(true);
+    expect(await reader.changed()).toBe(false);
+  });
+
+  test("memoises the field a label names per view", async () => {
+    const screen = new FakeScreen(FORM);
+    const view = await new WindowReader(screen, screen.window, new OneWord()).look();
+    const label = { x: 27, y: 69, width: 47, height: 15 };
+    expect(view.field(label)).toBe(view.field(label));
+    expect(view.field(label)).toMatchObject({ ok: true, box: { x: 140, y: 62 } });
+  });
+});
