@@ -1,6 +1,6 @@
 // What the vision surface needs of a desktop: top-level windows by title, a window's pixels and
 // geometry, and real input that goes only to that window. X11 (x11/screen.ts) and Win32
-// (win32/screen.ts) implement it; each is loaded only on its platform (see `openScreen`).
+// (win32/screen.ts) implement it; each is loaded only on its platform (see platform.ts).
 import { FlowproofError, type Rect } from "../../src/plugins/api.ts";
 import type { Frame } from "./frame.ts";
 
@@ -59,25 +59,4 @@ export class ScreenUnavailableError extends FlowproofError {
   constructor(message: string, hint: string, options?: { cause?: unknown }) {
     super({ code: "app-launch", message, hint }, options);
   }
-}
-
-/** Options for the platform's screen; `display` is the X display (default: DISPLAY). */
-export interface ScreenOptions {
-  readonly display?: string;
-}
-
-/**
- * The screen of this platform. The platform's bindings are imported only here, only on their
- * platform, so no other platform ever opens libX11 or user32.
- */
-export async function openScreen(options: ScreenOptions = {}, platform: string = process.platform): Promise<Screen> {
-  if (platform === "linux") {
-    const { openX11Screen } = await import("./x11/screen.ts");
-    return openX11Screen(options.display ?? process.env["DISPLAY"]);
-  }
-  if (platform === "win32") {
-    const { openWin32Screen } = await import("./win32/screen.ts");
-    return openWin32Screen();
-  }
-  throw new UnsupportedPlatformError(platform);
 }

@@ -7,7 +7,8 @@ import { parseVisionConfig } from "./config.ts";
 import { VisionDriver, type VisionConfig } from "./driver.ts";
 import { OcrEngine } from "./ocr/engine.ts";
 import { readModel } from "./ocr/model.ts";
-import { openScreen, type Screen, type ScreenOptions, type ScreenWindow } from "./screen.ts";
+import { openScreen, type ScreenOptions } from "./platform.ts";
+import type { Screen, ScreenWindow } from "./screen.ts";
 import type { TextReader } from "./view.ts";
 
 /** How long the window may take to appear, by default. */
