@@ -1,6 +1,7 @@
 // `bun scripts/build.ts [target…]`: single-file executables of the CLI with `bun build --compile`
 // into the gitignored dist/. The built-in plugins are part of the bundle and the built page script
-// is embedded as an asset (scripts/build-injected.ts), so an executable needs no files beside it.
+// is embedded as an asset (scripts/build-injected.ts); the OCR worker with its WASM core, and the
+// English OCR model, are embedded too. So an executable needs no files beside it.
 // Cross-compilation runtimes come from the npm registry (`@oven/bun-<target>`), fetched by Bun
 // itself; nothing else is downloaded.
 import { mkdirSync } from "node:fs";
@@ -10,6 +11,7 @@ import { writeBuiltPageScript } from "../plugins/web/injected/bundle.ts";
 const ROOT = resolve(import.meta.dir, "..");
 export const DIST_DIR = join(ROOT, "dist");
 const ENTRY = join(ROOT, "src", "cli", "main.ts");
+const VISION_OCR_WORKER = join(ROOT, "plugins", "vision", "ocr", "worker.ts");
 
 /** The release targets: Bun's `--target` name and the executable's file name in dist/. */
 export const TARGETS = {
@@ -37,6 +39,9 @@ export interface BuildOutcome {
 export function compileArgv(entry: string, bunTarget: string, outfile: string, pageScript: string): string[] {
   return [
     process.execPath, "build", entry, "--compile", `--target=${bunTarget}`, `--outfile=${outfile}`, `--asset=${pageScript}`,
+    // The OCR worker thread is an entry point of its own; with the repository as the bundle's root
+    // it sits at its repository path inside the executable, where the vision surface spawns it.
+    VISION_OCR_WORKER, `--root=${ROOT}`,
     // A project's .env, bunfig.toml or package.json must not change how the executable behaves.
     "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
   ];
