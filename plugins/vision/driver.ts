@@ -19,6 +19,13 @@ const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "k
 /** After typing, how long the field may take to show the text (through a remote-desktop viewer too). */
 const TYPE_SETTLE_MS = 3_000;
 const SETTLE_PAUSE_MS = 50;
+/**
+ * After pointer input, how long the window must hold still (and the most that is waited for it):
+ * a remote-desktop link may deliver a click after keystrokes sent just behind it (x11vnc defers
+ * pointer events), so keys wait until the click has had its effect.
+ */
+const POINTER_SETTLE_MS = 100;
+const POINTER_SETTLE_MAX_MS = 1_000;
 /** A target is stable when the pixels this far around it did not change between the read and the act. */
 const STABLE_MARGIN = 4;
 /** What the recorder asks to mask for password inputs: vision cannot tell them, so none. */
@@ -154,6 +161,7 @@ export class VisionDriver implements AppDriver {
     const p = at(r.target.box, options.at);
     const sent = await this.#screen.click(this.#window, p.x, p.y, options.button, options.clickCount);
     if (!sent.ok) return fromInput(sent);
+    await this.#settle();
     const field = r.view.field(r.target.match.box);
     this.#focusedField = field.ok ? { anchor: r.target.text, box: field.box } : undefined;
     return done("text_anchor");
@@ -182,7 +190,10 @@ export class VisionDriver implements AppDriver {
     const p = at(box);
     for (const step of [
       () => this.#screen.click(this.#window, p.x, p.y, "left", 1),
-      () => this.#screen.pressKey(this.#window, "End", []),
+      async () => {
+        await this.#settle();
+        return this.#screen.pressKey(this.#window, "End", []);
+      },
       () => this.#screen.pressKey(this.#window, "Home", ["shift"]),
     ]) {
       const sent = await step();
@@ -201,6 +212,18 @@ export class VisionDriver implements AppDriver {
         return fail("editable", `the field of ${JSON.stringify(r.target.text)} did not change within ${TYPE_SETTLE_MS} ms of typing into it`);
       }
       await this.#sleep(SETTLE_PAUSE_MS);
+    }
+  }
+
+  /** Waits (bounded) until the window's pixels held still for POINTER_SETTLE_MS. */
+  async #settle(): Promise<void> {
+    let last = await this.#reader.hashNow();
+    let still = 0;
+    for (let waited = 0; waited < POINTER_SETTLE_MAX_MS && still < POINTER_SETTLE_MS; waited += SETTLE_PAUSE_MS) {
+      await this.#sleep(SETTLE_PAUSE_MS);
+      const now = await this.#reader.hashNow();
+      still = now === last ? still + SETTLE_PAUSE_MS : 0;
+      last = now;
     }
   }
 
