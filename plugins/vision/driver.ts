@@ -119,10 +119,12 @@ export class VisionDriver implements AppDriver {
     const view = await this.#reader.look();
     const target = resolveTarget(view, ladder, want);
     if (!target.ok) return fail(target.failed, target.detail, target.retryable);
-    const region = { x: target.box.x - STABLE_MARGIN, y: target.box.y - STABLE_MARGIN, width: target.box.width + 2 * STABLE_MARGIN, height: target.box.height + 2 * STABLE_MARGIN };
+    // The text itself must hold still (a field's own box may hold a blinking caret).
+    const anchor = target.match.box;
+    const region = { x: anchor.x - STABLE_MARGIN, y: anchor.y - STABLE_MARGIN, width: anchor.width + 2 * STABLE_MARGIN, height: anchor.height + 2 * STABLE_MARGIN };
     const now = await this.#reader.frameNow();
     if (now.width !== view.frame.width || now.height !== view.frame.height || regionHash(now, region) !== regionHash(view.frame, region)) {
-      return fail("stable", `the window was still changing around ${JSON.stringify(target.text)} at ${target.box.x},${target.box.y}`);
+      return fail("stable", `the window was still changing around ${JSON.stringify(target.text)} at ${anchor.x},${anchor.y}`);
     }
     this.#resolved.set(JSON.stringify(ladder), { target, size: [view.frame.width, view.frame.height] });
     return { view, target };
