@@ -35,6 +35,7 @@ export const OCR_PARAMETERS: Readonly<Record<string, string>> = {
 const START_TIMEOUT_MS = 60_000;
 /** How long one image may take. */
 const RECOGNIZE_TIMEOUT_MS = 30_000;
+const BUG_HINT = "report this as a flowproof bug, with the run's log";
 /** How long terminating may take before it is reported. */
 const TERMINATE_TIMEOUT_MS = 5_000;
 
@@ -94,8 +95,8 @@ export class OcrEngine {
     this.#worker = worker;
     this.#exited = new Promise((resolve) => worker.once("exit", () => resolve()));
     worker.on("message", (reply: unknown) => this.#onReply(reply));
-    worker.on("error", (error: Error) => this.#fail(new Error(`the OCR worker failed: ${error.message}`)));
-    worker.once("exit", (code: number) => this.#fail(new Error(`the OCR worker ended (exit code ${code})`)));
+    worker.on("error", (error: Error) => this.#fail(new OcrError(`the OCR worker failed: ${error.message}`, BUG_HINT, { cause: error })));
+    worker.once("exit", (code: number) => this.#fail(new OcrError(`the OCR worker ended (exit code ${code})`, BUG_HINT)));
     // The worker never keeps the process alive: an unfinished run still exits.
     worker.unref();
   }
@@ -122,18 +123,18 @@ export class OcrEngine {
     const output = { text: false, blocks: false, layoutBlocks: false, hocr: false, tsv: true, box: false, unlv: false, osd: false, pdf: false, imageColor: false, imageGrey: false, imageBinary: false, debug: false };
     const data = await this.#job("recognize", { image: encodePgm(image), options: {}, output }, RECOGNIZE_TIMEOUT_MS);
     const tsv = typeof data === "object" && data !== null ? (data as Record<string, unknown>)["tsv"] : undefined;
-    if (typeof tsv !== "string") throw new OcrError("the OCR worker answered without words", "report this as a flowproof bug");
+    if (typeof tsv !== "string") throw new OcrError("the OCR worker answered without words", BUG_HINT);
     return parseTsv(tsv);
   }
 
   /** Ends the worker thread and waits until it is gone. Idempotent. */
   async terminate(): Promise<void> {
-    this.#fail(new Error("the OCR engine was terminated"));
+    this.#fail(new OcrError("the OCR engine was terminated", "start a new engine; an engine is not used after its run ends"));
     void this.#worker.terminate();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const gone = await Promise.race([this.#exited.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), TERMINATE_TIMEOUT_MS)))]);
     clearTimeout(timer);
-    if (!gone) throw new OcrError(`the OCR worker did not end within ${TERMINATE_TIMEOUT_MS} ms`, "report this as a flowproof bug");
+    if (!gone) throw new OcrError(`the OCR worker did not end within ${TERMINATE_TIMEOUT_MS} ms`, BUG_HINT);
   }
 
   /** Jobs run one at a time, in order: tesseract's API is not re-entrant. */
@@ -149,7 +150,7 @@ export class OcrEngine {
     return new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(jobId);
-        reject(new Error(`the OCR worker did not answer \`${action}\` within ${timeoutMs} ms`));
+        reject(new OcrError(`the OCR worker did not answer \`${action}\` within ${timeoutMs} ms`, "check that the machine is not overloaded; a window of a few megapixels takes seconds"));
       }, timeoutMs);
       const settle = (fn: () => void) => {
         clearTimeout(timer);
@@ -167,7 +168,7 @@ export class OcrEngine {
     const pending = this.#pending.get(reply.jobId);
     if (!pending) return;
     if (reply.status === "resolve") pending.resolve(reply.data);
-    else pending.reject(new Error(String(reply.data)));
+    else pending.reject(new OcrError(`the OCR worker refused \`${reply.action}\`: ${String(reply.data)}`, BUG_HINT));
   }
 
   #fail(error: Error): void {

@@ -13,10 +13,12 @@ script.setAdapter({
   getCore: async () => TesseractCore,
   gunzip: gunzipSync,
   fetch: async (url: string) => {
+    // A plain Error on purpose: tesseract's worker script sends only its message back, as text.
     throw new Error(`flowproof never downloads OCR data (asked for ${url})`);
   },
   // The model is the only file the worker reads, and it was handed over already.
   readCache: async (path: string) => {
+    // A plain Error on purpose: tesseract's worker script sends only its message back, as text.
     if (model === undefined) throw new Error(`no OCR model was handed to the worker (asked for ${path})`);
     return model;
   },
