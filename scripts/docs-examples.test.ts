@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { loadFlowText } from "../src/spec/flow.ts";
+import { loadFlowText } from "../test/support/surfaces.ts";
 import { planFlow } from "../src/engine/plan.ts";
 import { serializeTrace } from "../src/trace/write.ts";
 import { parseTrace } from "../src/trace/read.ts";

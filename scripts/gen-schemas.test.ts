@@ -6,7 +6,7 @@ import { staleFiles } from "./generated-file.ts";
 import { serializeTrace } from "../src/trace/write.ts";
 import type { TraceHeader } from "../src/trace/schema.ts";
 import * as compiledAhead from "../src/trace/validators.generated.js";
-import { loadFlowText } from "../src/spec/flow.ts";
+import { loadFlowText } from "../test/support/surfaces.ts";
 import { planFlow } from "../src/engine/plan.ts";
 
 // Formats checked for real (ajv alone knows none without ajv-formats).

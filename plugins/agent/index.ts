@@ -4,6 +4,7 @@
 // conversation. Every UI action answers `unsupported`.
 import { defineAdapter, type AgentRunOutcome, type AgentRunRequest, type AppDriver, type Attempt, type Reading } from "../../src/plugins/api.ts";
 import type { AgentCheck, AgentToolCall, McpLane } from "../../src/plugins/api.ts";
+import { AGENT_KEYS, executionArgs } from "./flow-keys.ts";
 import { conversationOf, firstFailure, unofferedToolWarnings, withLaneCalls } from "./checks.ts";
 import { loadMcpFraming, startLane, type Lane } from "./mcp.ts";
 export { relayMcpStdio } from "./mcp.ts";
@@ -272,6 +273,10 @@ export function createAgentDriver(): AppDriver {
 
 export const plugin = defineAdapter({
   kind: "agent",
+  title: "agent flows",
   capabilities: [],
+  steps: "agent",
+  keys: AGENT_KEYS,
+  executionArgs,
   open: async () => ({ launch: async () => createAgentDriver(), close: async () => killAllAgents() }),
 });

@@ -2,7 +2,7 @@
 // assert_sql, …), so this driver launches nothing and answers `unsupported` to every UI action.
 // It observes the requests its own steps send: a write (POST, PUT, PATCH, DELETE) a step reports
 // sending is the step's `request` effect, as method and normalised path (never a body or a query).
-import { defineAdapter, effectRequest, isWriteMethod, type AppDriver, type Attempt, type EffectKind, type EffectReading, type EffectWatch, type Reading } from "../../src/plugins/api.ts";
+import { defineAdapter, keyRole, Type, effectRequest, isWriteMethod, type AppDriver, type Attempt, type EffectKind, type EffectReading, type EffectWatch, type Reading } from "../../src/plugins/api.ts";
 
 const NO_UI = "an `app: api` flow has no UI to drive";
 const unsupported = async (): Promise<Attempt> => ({ ok: false, failed: "unsupported", detail: NO_UI, retryable: false });
@@ -58,6 +58,14 @@ export function createApiDriver(): AppDriver {
 
 export const plugin = defineAdapter({
   kind: "api",
+  title: "api flows",
   capabilities: [],
+  steps: "structured",
+  leakCorpus: true,
+  keys: {
+    // A flow may name the base its requests share (unused by the surface); an `apps:` entry may not.
+    schema: Type.Object({ url: Type.Optional(Type.String({ minLength: 1, description: "Accepted and not opened: an api flow has no page.", ...keyRole({ surface: false }) })) }, { additionalProperties: false }),
+    refuse: { url: { hint: "remove `url:`; write the full URL in each `assert_api:` step" } },
+  },
   open: async () => ({ launch: async () => createApiDriver(), close: async () => undefined }),
 });

@@ -4,6 +4,8 @@
 import { defineAdapter, FlowproofError, type AdapterSession } from "../../src/plugins/api.ts";
 import { launchSapDriver } from "./launch.ts";
 import { parseSapConfig } from "./config.ts";
+import { SAP_KEYS, SAP_PLATFORMS, withEnvironment } from "./flow-keys.ts";
+import { SAP_GRAMMAR } from "./grammar.ts";
 
 export { DEFAULT_SAP_CONNECT_TIMEOUT_MS } from "./config.ts";
 export { deleteCredentials as deleteSapCredentials, readStoredCredentials as readSapCredentials, storeCredentials as storeSapCredentials } from "./credentials.ts";
@@ -19,12 +21,17 @@ export function sapNeedsWindows(what: string): FlowproofError {
 
 export const plugin = defineAdapter({
   kind: "sap",
+  title: "SAP GUI",
   capabilities: ["keyboard", "navigation", "select", "screenshot"],
+  keys: SAP_KEYS,
+  grammar: SAP_GRAMMAR,
+  platforms: SAP_PLATFORMS,
   async open(): Promise<AdapterSession> {
     if (process.platform !== "win32") throw sapNeedsWindows("app `sap`");
     const { createComEngine } = await import("./com-engine.ts");
     return {
-      launch: async (config, ctx) => {
+      launch: async (given, ctx) => {
+        const config = withEnvironment(given, ctx);
         const { logonExe } = parseSapConfig(config);
         const engine = createComEngine({ ...(logonExe ? { logonExe } : {}), ...(process.env["APPDATA"] ? { appData: process.env["APPDATA"] } : {}) });
         return launchSapDriver(engine, config, ctx);

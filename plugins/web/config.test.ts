@@ -20,9 +20,15 @@ describe("parseWebConfig", () => {
     [{ random: { seed: -1 } }, "random.seed must be a u32"],
     [{ clock: { at: "soon" } }, "clock.at must be a date-time"],
     [{ mock: [{ url_contains: "" }] }, "mock[0].url_contains"],
-    [{ session: { cookies: [{ name: "a", value: 1 }] } }, "session.cookies[0] needs string name and value"],
+    [{ session: { cookies: [{ name: "a", value: { v: 1 } }] } }, "session.cookies[0] needs string name and value"],
   ])("refuses %j", (config, message) => {
     expect(() => parseWebConfig(config)).toThrow(message);
+  });
+
+  test("takes the flow's keys as flowproof hands them over: the browser shape flattened, the method upper-cased, values as text", () => {
+    expect(parseWebConfig({ browser: { viewport: { width: 10, height: 20 } }, mock: [{ url_contains: "/x", method: "post" }], session: { cookies: [{ name: "n", value: 42 }], local_storage: { k: true } }, headed: true })).toEqual({
+      viewport: { width: 10, height: 20 }, mock: [{ url_contains: "/x", method: "POST" }], session: { cookies: [{ name: "n", value: "42" }], local_storage: { k: "true" } }, headed: true,
+    });
   });
 
   test("never echoes a cookie value in its message", () => {

@@ -45,8 +45,31 @@ const KEYS = ["viewport", "user_agent", "args", "clock", "random", "downloads_di
 type Obj = Readonly<Record<string, unknown>>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/**
+ * The launch config as flowproof hands it over (`{browser?, mock?, session?, headed?}`: the
+ * flow's keys, docs/plugins.md) as one flat config: the `browser:` shape's fields beside `mock`,
+ * `session` (its values as text) and `headed`.
+ */
+export function flattenLaunchConfig(config: Obj): Obj {
+  const { browser, session, mock, ...rest } = config;
+  const text = (v: unknown): unknown => (typeof v === "number" || typeof v === "boolean" ? String(v) : v);
+  const s = isObj(session) ? session : undefined;
+  return {
+    ...(isObj(browser) ? browser : {}),
+    ...rest,
+    ...(Array.isArray(mock) ? { mock: mock.map((m) => (isObj(m) && typeof m["method"] === "string" ? { ...m, method: m["method"].toUpperCase() } : m)) } : mock !== undefined ? { mock } : {}),
+    ...(s ? {
+      session: {
+        ...(Array.isArray(s["cookies"]) ? { cookies: s["cookies"].map((c) => (isObj(c) ? { ...c, value: text(c["value"]) } : c)) } : s["cookies"] !== undefined ? { cookies: s["cookies"] } : {}),
+        ...(isObj(s["local_storage"]) ? { local_storage: Object.fromEntries(Object.entries(s["local_storage"]).map(([k, v]) => [k, text(v)])) } : s["local_storage"] !== undefined ? { local_storage: s["local_storage"] } : {}),
+      },
+    } : session !== undefined ? { session } : {}),
+  };
+}
+
 /** Checks the launch config; throws naming the first malformed field (a flowproof bug or a foreign caller). */
-export function parseWebConfig(config: Obj): WebConfig {
+export function parseWebConfig(raw: Obj): WebConfig {
+  const config = flattenLaunchConfig(raw);
   const fail = (what: string): never => {
     // A plain Error on purpose: flowproof builds this config from a flow it already validated, so
     // a malformed one is a flowproof bug (or a foreign caller), never a problem in the user's flow.

@@ -25,7 +25,7 @@ import { WebEffects } from "./effects.ts";
 import { TASK_ORIGINS_SCRIPT } from "./task-origins.ts";
 import { NAVIGATING, callPage, fail, isTransient, ok, toRungs, type ApiMethod, type Transient, pageInstaller } from "./page-calls.ts";
 
-const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot"]);
+export const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot", "hover", "drag", "scroll", "upload", "downloads"]);
 /** Whether an element other than the document itself has keyboard focus. */
 const HAS_FOCUS = "(() => { const a = document.activeElement; return !!a && a !== document.body && a !== document.documentElement; })()";
 /** Most trusted clicks one Select attempt makes on an ARIA combobox (open, option, and a reopen). */

@@ -3,9 +3,10 @@
 // browser, and one with `browser.endpoint` a context in a running browser we never stop.
 import { AdapterUnavailableError, defineAdapter, type AdapterSession, type AppDriver, type LaunchContext } from "../../src/plugins/api.ts";
 import { BrowserGoneError, Connection } from "./cdp/connection.ts";
-import { WebDriver } from "./driver.ts";
+import { CAPABILITIES, WebDriver } from "./driver.ts";
 import { endpointWebSocketUrl, findBrowser, launchBrowser, INSTALL_HINT, type LaunchedBrowser } from "./launch.ts";
 import { browserSource, parseWebConfig } from "./config.ts";
+import { WEB_KEYS } from "./flow-keys.ts";
 
 const ENDPOINT_HINT = "start that browser with --remote-debugging-port=<port> (and --remote-allow-origins=* for older versions), or fix `browser.endpoint:` in the flow";
 
@@ -107,6 +108,9 @@ class WebSession implements AdapterSession {
 
 export const plugin = defineAdapter({
   kind: "web",
-  capabilities: ["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot"],
+  title: "web flows",
+  capabilities: [...CAPABILITIES],
+  keys: WEB_KEYS,
+  leakCorpus: true,
   open: async () => new WebSession(),
 });

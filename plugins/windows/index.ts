@@ -5,6 +5,8 @@ import { defineAdapter, FlowproofError, MAX_TIMEOUT_MS, type AdapterPlugin, type
 import type { Desktop, DesktopAccess, ElementBackend, TopWindow } from "./backend.ts";
 import { WindowsDriver, type AppFlavour } from "./driver.ts";
 import { openWindow, type OpenedWindow, type WindowsLaunch } from "./launch.ts";
+import { CALC_GRAMMAR, NOTEPAD_GRAMMAR, WINDOWS_GRAMMAR } from "./grammar.ts";
+import { APP_KEYS, PROGRAM_KEYS, WINDOWS_PLATFORMS } from "./flow-keys.ts";
 
 const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "select", "screenshot"];
 /** How long a program's window may take to appear, by default. */
@@ -110,9 +112,11 @@ export class WindowsSession implements AdapterSession {
     this.#platform = platform;
   }
 
-  async launch(config: Readonly<Record<string, unknown>>, _ctx: LaunchContext): Promise<AppDriver> {
+  async launch(config: Readonly<Record<string, unknown>>, ctx: LaunchContext): Promise<AppDriver> {
     if (this.#platform !== "win32") throw new UnsupportedPlatformError(this.#kind, this.#platform);
-    const spec = launchSpec(this.#kind, config);
+    // Replay uses the element backend the trace was recorded with (a fact `appInfo` reported).
+    const backend = ctx.recorded?.["backend"];
+    const spec = launchSpec(this.#kind, typeof backend === "string" ? { ...config, backend } : config);
     const { desktop, backends } = await this.#access();
     const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
     const opened = await openWindow(desktop, spec, sleep);
@@ -129,11 +133,12 @@ export class WindowsSession implements AdapterSession {
   async close(): Promise<void> {}
 }
 
-const adapter = (kind: AppFlavour): AdapterPlugin => defineAdapter({ kind, capabilities: CAPABILITIES, open: async () => new WindowsSession(kind) });
+const adapter = (kind: AppFlavour, declared: Pick<AdapterPlugin, "title" | "keys" | "grammar">): AdapterPlugin =>
+  defineAdapter({ kind, capabilities: CAPABILITIES, ...declared, platforms: WINDOWS_PLATFORMS, open: async () => new WindowsSession(kind) });
 
 /** `app: {command, window_title}`: any Windows program. */
-export const plugin = adapter("windows");
-export const notepadPlugin = adapter("notepad");
-export const calcPlugin = adapter("calc");
+export const plugin = adapter("windows", { title: "a Windows program", keys: PROGRAM_KEYS, grammar: WINDOWS_GRAMMAR });
+export const notepadPlugin = adapter("notepad", { title: "Notepad", keys: APP_KEYS, grammar: NOTEPAD_GRAMMAR });
+export const calcPlugin = adapter("calc", { title: "the Windows calculator", keys: APP_KEYS, grammar: CALC_GRAMMAR });
 /** Every Windows app kind, for the built-in registry. */
 export const plugins: readonly AdapterPlugin[] = [plugin, notepadPlugin, calcPlugin];

@@ -4,6 +4,7 @@
 import type { SceneInventory } from "../plugins/api.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import type { FlowStep } from "../spec/flow.ts";
+import type { ParseContext } from "../grammar/ast.ts";
 import type { ExecutionContext } from "../engine/context.ts";
 import { redact } from "../engine/context.ts";
 import type { AuthoredBatch, StepAuthor } from "../engine/blocks.ts";
@@ -39,6 +40,8 @@ export interface AuthoringOptions {
   readonly log?: (line: string) => void;
   /** The app's "today" (injected so tests own the date). */
   readonly today?: string;
+  /** The vocabulary of the surface a step runs on (by its `in:` surface; undefined: the flow's app). */
+  readonly grammar?: (surface: string | undefined) => ParseContext;
 }
 
 /** Reads the scene until two consecutive readings list the same targets and the document is loaded (bounded). */
@@ -109,7 +112,7 @@ export function createAuthoring(options: AuthoringOptions): AuthoringSession {
         continue;
       }
       if (!parsed.ok) grounded = { ok: false, kind: "rejected", index: parsed.index ?? 0, total: parsed.index !== undefined ? parsed.index + 1 : 1, reason: parsed.reason };
-      else grounded = groundActions(parsed.actions, { intent: source.text, scene, captures, stepTimeoutMs: options.stepTimeoutMs, round });
+      else grounded = groundActions(parsed.actions, { intent: source.text, scene, captures, stepTimeoutMs: options.stepTimeoutMs, round, ...(options.grammar ? { grammar: options.grammar(source.surface) } : {}) });
       if (grounded.ok && parsed.ok) {
         const range = rangeChallenge(parsed.actions, scene);
         if (range && challenged.size === 0) {

@@ -4,8 +4,11 @@
 // all. Pure: no driver, no model.
 import type { SceneEntry, SceneInventory } from "../plugins/api.ts";
 import type { Selector, TraceStep } from "../trace/schema.ts";
-import type { StepAst, Target } from "../grammar/ast.ts";
+import type { ParseContext, StepAst, Target } from "../grammar/ast.ts";
 import { parseStep, parseTemplate } from "../grammar/index.ts";
+
+/** A surface that declares no vocabulary: the whole general grammar. */
+const GENERAL: ParseContext = { surface: { name: "this" } };
 import { compileStep } from "../engine/compile.ts";
 import type { ModelAction } from "./protocol.ts";
 
@@ -17,6 +20,8 @@ export interface GroundContext {
   readonly stepTimeoutMs: number;
   /** 0 for the first request of a step; later rounds follow `step_continues`. */
   readonly round: number;
+  /** The surface's vocabulary: `rule_step` and `press_key` actions parse in it (default: the whole general grammar). */
+  readonly grammar?: ParseContext;
 }
 
 export type Grounded =
@@ -91,14 +96,14 @@ export function groundActions(actions: readonly ModelAction[], ctx: GroundContex
       return { ok: false, kind: "ambiguity", reference: a.reference ?? "it", candidates: a.candidates ?? [...inScope] };
     }
     if (a.action === "press_key") {
-      const parsed = parseStep(`Press ${a.key}`, { app: "web" });
+      const parsed = parseStep(`Press ${a.key}`, ctx.grammar ?? GENERAL);
       if (!parsed.ok || parsed.value.kind !== "press_key") return reject(`flowproof has no key named ${JSON.stringify(a.key)} (e.g. Enter, Tab, Escape, Control+A)`);
       asts.push(parsed.value);
       summary.push(`press_key ${a.key}`);
       continue;
     }
     if (a.action === "rule_step") {
-      const parsed = parseStep(a.step, { app: "web" });
+      const parsed = parseStep(a.step, ctx.grammar ?? GENERAL);
       if (!parsed.ok) return reject(`the rule_step ${JSON.stringify(a.step)} does not parse: ${parsed.error.message} (${parsed.error.hint})`);
       const ast = parsed.value;
       if (ast.kind === "type" && !ast.target) return reject("a rule_step may not type without naming its field; use type_text with a listed target");

@@ -18,6 +18,8 @@ import { applyTranslation, firstPass, type DraftStep, type ExpectedOutcome, type
 import { translateStep } from "../authoring/from-doc/translate.ts";
 import { DRAFT_APPS, renderDraft, type DraftApp } from "../authoring/from-doc/draft.ts";
 import { flowLoadOptions } from "./flow-load.ts";
+import { surfaceCatalog } from "./project-plugins.ts";
+import { grammarContext } from "../spec/surface-kinds.ts";
 import type { CommonOptions } from "./common.ts";
 
 export interface AuthorFromDocOptions extends Pick<CommonOptions, "env" | "log"> {
@@ -89,11 +91,13 @@ export async function authorFromDoc(options: AuthorFromDocOptions): Promise<Auth
 
   let calls = 0;
   const drafts: DraftStep[] = [];
+  const catalog = surfaceCatalog();
+  const grammar = grammarContext(catalog, catalog.kinds.get(options.app), options.app);
   for (const source of sources) {
-    const { draft, pending } = firstPass(source, options.app);
+    const { draft, pending } = firstPass(source, options.app, grammar);
     if (client && (pending.action || pending.expected)) {
       log(`[TRANSLATE] ${source.index}/${sources.length}: ${source.action}`);
-      const t = await translateStep(client, { step: source, pending, app: options.app, flowName: options.name });
+      const t = await translateStep(client, { step: source, pending, app: options.app, grammar, flowName: options.name });
       calls += t.calls;
       drafts.push(applyTranslation(draft, pending, t.translation));
     } else drafts.push(draft);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { FlowproofError, SpecError } from "../diagnostics/diagnostic.ts";
 import { defineAdapter } from "../plugins/api.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
-import { loadFlowText } from "../spec/flow.ts";
+import { loadFlowText } from "../../test/support/surfaces.ts";
 import type { TraceHeader } from "../trace/schema.ts";
 import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
@@ -67,10 +67,10 @@ describe("an execution's target: what record writes is what replay opens from", 
     const flow = load(`name: t\napp: web\nurl: "\${BASE}/greeter.html"\nsession:\n  cookies:\n    - { name: sid, value: "\${SID}", domain: 127.0.0.1 }\nsteps:\n  - Press the "Greet" button\n`);
     const target = targetOfFlow(flow);
     expect(target.app).toEqual({ name: "web", adapter: "web", url: "${BASE}/greeter.html" });
-    expect(target.shaping).toEqual({ session: { cookies: [{ name: "sid", value: "${SID}", domain: "127.0.0.1" }] } });
+    expect(target.top).toEqual({ session: { cookies: [{ name: "sid", value: "${SID}", domain: "127.0.0.1" }] } });
     expect(target.apps).toBeUndefined();
-    const header = { app: { ...target.app, version: "1" }, ...target.shaping, trace_id: "x", redaction: [] } as unknown as TraceHeader;
-    expect(targetOfTrace(header)).toEqual({ app: { ...target.app, version: "1" }, shaping: target.shaping });
+    const header = { app: { ...target.app, version: "1" }, ...target.top, trace_id: "x", redaction: [] } as unknown as TraceHeader;
+    expect(targetOfTrace(header)).toEqual({ app: { ...target.app, version: "1" }, top: target.top });
   });
 
   test("a multi-surface flow: its surfaces are the header's apps, read back only for a multi app", () => {
@@ -78,7 +78,7 @@ describe("an execution's target: what record writes is what replay opens from", 
     const target = targetOfFlow(flow);
     expect(target.app).toEqual({ name: "multi", adapter: "multi" });
     expect(target.apps).toEqual({ shop: { name: "shop", adapter: "web", url: "${SHOP}/counter.html" }, admin: { name: "admin", adapter: "web", url: "${ADMIN}/greeter.html" } });
-    expect(targetOfTrace({ app: target.app, apps: target.apps } as unknown as TraceHeader)).toEqual({ app: target.app, apps: target.apps!, shaping: {} });
+    expect(targetOfTrace({ app: target.app, apps: target.apps } as unknown as TraceHeader)).toEqual({ app: target.app, apps: target.apps!, top: {} });
     // A single-app header's stray apps map is not a surface set.
     expect(targetOfTrace({ app: { name: "web", adapter: "web" }, apps: target.apps } as unknown as TraceHeader).apps).toBeUndefined();
   });
@@ -92,7 +92,7 @@ describe("openExecution through real Chromium", () => {
   test("opens the start page, resolving its ${VAR} into the secrets, and runs steps relative to it", async () => {
     const secrets = new Map<string, string>();
     const flow = { file: "/tmp/t.flow.yaml" };
-    const execution = await openExecution({ flow, target: { app: { name: "web", adapter: "web", url: "${BASE}/greeter.html" }, shaping: {} }, env: { BASE: server.url }, secrets, log: () => undefined, adapters: [], headed: false });
+    const execution = await openExecution({ flow, target: { app: { name: "web", adapter: "web", url: "${BASE}/greeter.html" }, top: {} }, env: { BASE: server.url }, secrets, log: () => undefined, adapters: [], headed: false });
     try {
       expect(execution.startUrl).toBe(`${server.url}/greeter.html`);
       expect([...secrets.values()]).toContain(server.url);
@@ -112,7 +112,7 @@ describe("openExecution through real Chromium", () => {
   test("a multi-surface execution opens each surface at its first activation and follows the active one's start URL", async () => {
     const secrets = new Map<string, string>();
     const apps = { shop: { name: "shop", adapter: "web", url: "${BASE}/counter.html" }, admin: { name: "admin", adapter: "web", url: "${BASE}/greeter.html" } };
-    const execution = await openExecution({ flow: { file: "/tmp/t.flow.yaml" }, target: { app: { name: "multi", adapter: "multi" }, apps, shaping: {} }, env: { BASE: server.url }, secrets, log: () => undefined, adapters: [], headed: false });
+    const execution = await openExecution({ flow: { file: "/tmp/t.flow.yaml" }, target: { app: { name: "multi", adapter: "multi" }, apps, top: {} }, env: { BASE: server.url }, secrets, log: () => undefined, adapters: [], headed: false });
     try {
       expect(await execution.start("shop")).toEqual({ ok: true });
       expect(execution.baseUrl).toBe(`${server.url}/counter.html`);

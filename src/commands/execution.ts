@@ -17,9 +17,10 @@ import { flowStem } from "./paths.ts";
 import { assertionKinds } from "./project-plugins.ts";
 import { resolveStartUrl } from "./start-url.ts";
 import { openSurface, withHeaded, type OpenedSurface } from "./surface.ts";
-import { desktopAppInfo, desktopConfig, launchConfig, shapingOf, type Shaping } from "./launch-config.ts";
-import { sapHeader, sapHeaderOf, sapLaunchConfig } from "./sap-launch.ts";
+import { launchOf, recordedKeys, topFieldNames } from "./launch-config.ts";
 import { openMultiSurface, surfaceEntries, surfacesHeader, type SurfacesHeader } from "./surface-set.ts";
+import { surfaceCatalog } from "./project-plugins.ts";
+import type { SurfaceCatalog } from "../spec/surface-kinds.ts";
 import { SessionPool, sharesBrowser } from "./session-pool.ts";
 import { createRecorder } from "./recording.ts";
 
@@ -52,35 +53,53 @@ export function structuredContext(options: {
  * them back, so both shape the app from the same facts (never the resolved values).
  */
 export interface ExecutionTarget {
-  /** The header's `app` entry: kind, start URL, Windows command/title/geometry/backend, SAP connection and login user, as written. */
+  /** The header's `app` entry: kind, start URL, and the adapter's recorded keys as written. */
   readonly app: AppInfo;
   /** A multi-surface flow's surfaces (the header's `apps`). */
   readonly apps?: SurfacesHeader;
-  /** The flow's `mock:`, `session:` and `browser:` as written. */
-  readonly shaping: Shaping;
+  /** Recorded keys kept beside `app` in the header (the web adapter's `mock:`, `session:`, `browser:`), as written. */
+  readonly top: TopFields;
 }
 
-/** What record writes into the trace header: the flow's app as written (never resolved). */
-export function targetOfFlow(flow: Flow): ExecutionTarget {
+/** The header fields beside `app` that adapters record keys into. */
+export type TopFields = Pick<TraceHeader, "mock" | "session" | "browser">;
+
+/** What record writes into the trace header: the flow's app and its recorded keys as written (never resolved, never a secret). */
+export function targetOfFlow(flow: Flow, catalog: SurfaceCatalog = surfaceCatalog()): ExecutionTarget {
+  const kind = catalog.kinds.get(flow.app);
+  const single = kind ? recordedKeys(kind, flow.keys, true) : { entry: {}, top: {} };
+  // A multi-surface flow's shared keys (`browser:` for every web surface) sit beside `app`, as a single flow's do.
+  const shared = flow.apps ? sharedTop(catalog, flow) : {};
   return {
-    app: { name: flow.app, adapter: flow.app, ...sapHeader(flow.sap ?? {}), ...(flow.url ? { url: flow.url.raw } : {}), ...desktopAppInfo(flow) },
-    ...(flow.apps ? { apps: surfacesHeader(flow.apps) } : {}),
-    shaping: shapingOf(flow),
+    app: { name: flow.app, adapter: flow.app, ...(flow.url ? { url: flow.url.raw } : {}), ...single.entry },
+    ...(flow.apps ? { apps: surfacesHeader(flow.apps, catalog) } : {}),
+    // The keys were checked against their adapter's schema when the flow loaded.
+    top: { ...single.top, ...shared } as TopFields,
   };
 }
 
+function sharedTop(catalog: SurfaceCatalog, flow: Flow): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const kind of new Set(Object.values(flow.apps ?? {}).map((a) => a.app))) {
+    const k = catalog.kinds.get(kind);
+    if (k) Object.assign(out, recordedKeys(k, flow.keys, true).top);
+  }
+  return out;
+}
+
 /** What a replay opens from: the trace header alone, never the (possibly edited) spec. */
-export function targetOfTrace(header: TraceHeader): ExecutionTarget {
+export function targetOfTrace(header: TraceHeader, catalog: SurfaceCatalog = surfaceCatalog()): ExecutionTarget {
+  const top = Object.fromEntries(topFieldNames(catalog).flatMap((name) => (header as Record<string, unknown>)[name] !== undefined ? [[name, (header as Record<string, unknown>)[name]]] : []));
   return {
     app: header.app,
     ...(header.app.adapter === "multi" && header.apps ? { apps: header.apps } : {}),
-    shaping: { ...(header.mock ? { mock: header.mock } : {}), ...(header.session ? { session: header.session } : {}), ...(header.browser ? { browser: header.browser } : {}) },
+    top: top as TopFields,
   };
 }
 
 export interface OpenExecutionOptions {
-  /** The flow as loaded now: its file, and the SAP logins of its spec (never in the header). */
-  readonly flow: Pick<Flow, "file" | "sap" | "apps">;
+  /** The flow as loaded now: its file, and the keys of its spec that are not recorded (secrets among them). */
+  readonly flow: Pick<Flow, "file" | "keys" | "apps">;
   readonly target: ExecutionTarget;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Gains every value resolved on the way (start URLs, session values, passwords), so every message redacts them. */
@@ -126,29 +145,34 @@ export interface OpenedExecution {
  */
 export async function openExecution(options: OpenExecutionOptions): Promise<OpenedExecution> {
   const { flow, target, env, secrets, log, headed } = options;
+  const catalog = surfaceCatalog(options.adapters);
   const rawUrl = target.app.url;
   const startUrl = rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank";
-  const config = withHeaded({ ...launchConfig(target.shaping, flow.file, env, secrets), ...desktopConfig(target.app, env, secrets) }, headed);
   const apps = target.apps;
   // An adapter's launch error may quote what it was given (a resolved command, a connection
   // name) or echo the program's stderr: it leaves here with every secret redacted.
   const launching = (opening: Promise<OpenedSurface>): Promise<OpenedSurface> => opening.catch((error: unknown) => {
     throw redactError(error, secrets);
   });
+  const resolving = { flowPath: flow.file, env, secrets };
+  // What every adapter's LaunchContext carries besides its keys: the environment, and a way to hide a value it resolved itself.
+  const extras = { env, secret: (name: string, value: string) => void secrets.set(name, value) };
   let surface: OpenedSurface;
   let multi: ReturnType<typeof openMultiSurface> | undefined;
   if (apps) {
-    // One driver per `apps:` surface from one browser, each launched at its first block.
+    // One driver per `apps:` surface from one session pool, each launched at its first block.
     const pool = options.pool ?? new SessionPool({ shared: sharesBrowser(env) });
-    const entries = surfaceEntries(apps, target.shaping, flow.file, env, secrets, flow.apps);
-    multi = openMultiSurface(entries, (e) => launching(pool.open(e.kind, flow.file, log, options.adapters, e.config && withHeaded(e.config, headed))), () => (pool === options.pool ? Promise.resolve() : pool.close()));
+    const entries = surfaceEntries(apps, { top: target.top, spec: flow.apps ?? {}, sharedSpec: flow.keys }, catalog, resolving);
+    multi = openMultiSurface(entries, (e, launch) => launching(pool.open(e.kind, flow.file, log, options.adapters, withHeaded(launch.config, headed), { ...extras, ...launch.context })), () => (pool === options.pool ? Promise.resolve() : pool.close()));
     surface = multi.surface;
   } else {
-    // A SAP flow logs on with the connection in the header and the login in the spec now.
-    const kindConfig = target.app.adapter === "sap" ? { ...config, ...sapLaunchConfig(sapHeaderOf(target.app), flow.sap ?? {}, env, secrets) } : config;
+    // Recorded keys from the header, the others (a login's password) from the spec now.
+    const kind = catalog.kinds.get(target.app.adapter);
+    const launch = kind ? launchOf(kind, { entry: target.app, top: target.top, spec: flow.keys, where: "the flow" }, resolving) : { config: {}, context: {} };
+    const config = withHeaded(launch.config, headed);
     surface = await launching(options.pool
-      ? options.pool.open(target.app.adapter, flow.file, log, options.adapters, kindConfig)
-      : openSurface(target.app.adapter, flow.file, log, options.adapters, kindConfig));
+      ? options.pool.open(target.app.adapter, flow.file, log, options.adapters, config, { ...extras, ...launch.context })
+      : openSurface(target.app.adapter, flow.file, log, options.adapters, config, { ...extras, ...launch.context }));
   }
   const set = multi?.set;
   // The steps' captures: a Windows app surface's launch command resolves them when it starts.

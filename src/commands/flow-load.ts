@@ -5,14 +5,13 @@ import { dirname, join, resolve } from "node:path";
 import { loadFlowText, type Flow, type FlowSuiteDefaults, type LoadOptions } from "../spec/flow.ts";
 import { loadSuiteText } from "../spec/suite.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
-import { BUILTIN_ADAPTERS } from "../plugins/builtin.ts";
-import type { AssertionPlugin } from "../plugins/api.ts";
+import type { AdapterPlugin, AssertionPlugin } from "../plugins/api.ts";
 import type { StructuredKind } from "../spec/structured.ts";
 import type { LoadedPlugins } from "../plugins/loader.ts";
 import { planSteps } from "../engine/plan.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
 import { displayPath } from "./paths.ts";
-import { assertionKinds, loadPluginsFor } from "./project-plugins.ts";
+import { assertionKinds, loadPluginsFor, surfaceCatalog } from "./project-plugins.ts";
 
 export function readFlowFile(spec: string): { path: string; text: string } {
   const path = resolve(spec);
@@ -22,12 +21,11 @@ export function readFlowFile(spec: string): { path: string; text: string } {
   return { path, text: readFileSync(path, "utf8") };
 }
 
-/** How a flow file loads: the project's adapter app kinds and assertion kinds, and whether plain steps must parse as rules. */
-export function flowLoadOptions(pluginAppKinds: readonly string[], assertions: readonly AssertionPlugin[], plainStepsAreRules: boolean, suite?: FlowSuiteDefaults): LoadOptions {
+/** How a flow file loads: the project's adapters and assertion kinds, and whether plain steps must parse as rules. */
+export function flowLoadOptions(adapters: readonly AdapterPlugin[], assertions: readonly AssertionPlugin[], plainStepsAreRules: boolean, suite?: FlowSuiteDefaults): LoadOptions {
   const structuredKinds = new Map<string, StructuredKind>([...assertionKinds(assertions)].map(([k, a]) => [k, a as StructuredKind]));
-  const appCapabilities = new Map(BUILTIN_ADAPTERS.map((a): [string, readonly string[]] => [a.kind, a.capabilities]));
-  // Windows apps are refused at load on any other OS (the platform this process runs on).
-  return { plainStepsAreRules, pluginAppKinds, structuredKinds, appCapabilities, ...(suite ? { suite } : {}), platform: process.platform };
+  // An adapter's `platforms` are checked at load against the platform this process runs on.
+  return { plainStepsAreRules, catalog: surfaceCatalog(adapters), structuredKinds, ...(suite ? { suite } : {}), platform: process.platform };
 }
 
 /** The nearest `suite.yaml` at or above `start` (a directory), or undefined. */
@@ -46,22 +44,23 @@ export function findSuiteFile(start: string): string | undefined {
 export function governingSuiteDefaults(flowPath: string): FlowSuiteDefaults | undefined {
   const file = findSuiteFile(dirname(resolve(flowPath)));
   if (!file) return undefined;
-  const loaded = loadSuiteText(displayPath(file), readFileSync(file, "utf8"));
+  const loaded = loadSuiteText(displayPath(file), readFileSync(file, "utf8"), surfaceCatalog());
   if (!loaded.ok) throw new SpecError(loaded.diagnostics);
   const { browser, identities } = loaded.suite;
-  return { file: displayPath(file), ...(browser ? { browser } : {}), ...(identities ? { identities } : {}) };
+  // The suite's keys adapters read: `browser:` as the default of that key, `identities:` for `session: <name>`.
+  return { file: displayPath(file), ...(browser ? { values: { browser } } : {}), ...(identities ? { maps: { identities } } : {}) };
 }
 
 /**
- * Loads and validates a flow; every problem of the file is reported together. `pluginAppKinds`:
- * app kinds of the project's adapter plugins; `assertions`: the project's assertion plugins;
+ * Loads and validates a flow; every problem of the file is reported together. `adapters`: the
+ * project's adapter plugins; `assertions`: the project's assertion plugins;
  * `plainStepsAreRules`: false when a model authors plain steps (or a replay reads the trace).
  */
-export function loadFlowFile(spec: string, pluginAppKinds: readonly string[] = [], assertions: readonly AssertionPlugin[] = [], plainStepsAreRules = true, suite?: FlowSuiteDefaults): Flow {
+export function loadFlowFile(spec: string, adapters: readonly AdapterPlugin[] = [], assertions: readonly AssertionPlugin[] = [], plainStepsAreRules = true, suite?: FlowSuiteDefaults): Flow {
   const { path, text } = readFlowFile(spec);
   // The governing suite's defaults, when the caller did not pass the ones it already loaded.
   const defaults = suite ?? governingSuiteDefaults(path);
-  const result = loadFlowText(displayPath(path), text, flowLoadOptions(pluginAppKinds, assertions, plainStepsAreRules, defaults));
+  const result = loadFlowText(displayPath(path), text, flowLoadOptions(adapters, assertions, plainStepsAreRules, defaults));
   if (!result.ok) {
     // Report the forms this version cannot run together with the parse problems, in file order.
     const plan = planSteps(result.steps, DEFAULT_STEP_TIMEOUT_MS);
@@ -85,6 +84,6 @@ export interface ReplayFlow {
  */
 export async function loadFlowForReplay(spec: string, env: Readonly<Record<string, string | undefined>>, suite?: FlowSuiteDefaults): Promise<ReplayFlow> {
   const plugins = await loadPluginsFor(spec, env);
-  const flow = loadFlowFile(spec, plugins.adapters.map((a) => a.kind), plugins.assertions, false, suite);
+  const flow = loadFlowFile(spec, plugins.adapters, plugins.assertions, false, suite);
   return { flow, plugins };
 }

@@ -71,7 +71,7 @@ export async function heal(options: HealOptions): Promise<HealResult> {
 
 async function healInSuite(options: HealOptions, suite: FlowSuite, log: (line: string) => void): Promise<HealResult> {
   const plugins = await loadPluginsFor(options.spec, suite.env);
-  const flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, false, suite.defaults);
+  const flow = loadFlowFile(options.spec, plugins.adapters, plugins.assertions, false, suite.defaults);
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
   const old = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath));
   const proposedPath = sibling(tracePath, flow.file, "proposed.jsonl");

@@ -1,7 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { desktopAppInfo, desktopConfig, launchConfig, shapingOf } from "./launch-config.ts";
-import { loadFlowText, type Flow } from "../spec/flow.ts";
+import { launchOf, recordedKeys, topFieldNames } from "./launch-config.ts";
+import type { Flow } from "../spec/flow.ts";
+import { builtinCatalog, loadFlowText } from "../../test/support/surfaces.ts";
 import { UnresolvedReferenceError } from "../engine/templates.ts";
+import { TraceError } from "../diagnostics/diagnostic.ts";
+
+const catalog = builtinCatalog();
+const kind = (name: string) => catalog.kinds.get(name)!;
 
 const FLOW = `name: Shaped
 app: web
@@ -20,35 +25,52 @@ steps:
   - assert: page shows x
 `;
 
-function flow(): Flow {
-  const r = loadFlowText("/p/a.flow.yaml", FLOW);
+function flow(text = FLOW, platform?: string): Flow {
+  const r = loadFlowText("/p/a.flow.yaml", text, platform ? { platform } : {});
   if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join("\n"));
   return r.flow;
 }
 
-describe("shapingOf", () => {
-  test("copies the blocks as written, references raw", () => {
-    expect(shapingOf(flow())).toEqual({
-      mock: [{ url_contains: "/api", body: { ok: true } }],
-      session: { cookies: [{ name: "sid", value: "${SID}" }], local_storage: { token: "Bearer ${TOKEN}" } },
-      browser: { viewport: { width: 390, height: 844 }, downloads_dir: "out/downloads", endpoint: "${GRID}" },
+describe("recordedKeys", () => {
+  test("copies a web flow's blocks as written beside `app`, references raw", () => {
+    expect(recordedKeys(kind("web"), flow().keys, true)).toEqual({
+      entry: {},
+      top: {
+        mock: [{ url_contains: "/api", body: { ok: true } }],
+        session: { cookies: [{ name: "sid", value: "${SID}" }], local_storage: { token: "Bearer ${TOKEN}" } },
+        browser: { viewport: { width: 390, height: 844 }, downloads_dir: "out/downloads", endpoint: "${GRID}" },
+      },
     });
   });
 
-  test("is empty for a flow without blocks", () => {
-    const r = loadFlowText("a.flow.yaml", "name: x\napp: web\nurl: http://x/\nsteps:\n  - assert: page shows x\n");
-    expect(r.ok && shapingOf(r.flow)).toEqual({});
+  test("on a surface the recorded keys sit in its entry", () => {
+    expect(recordedKeys(kind("web"), { browser: { user_agent: "x" } }, false)).toEqual({ entry: { browser: { user_agent: "x" } }, top: {} });
+  });
+
+  test("records a Windows program's command and title, and `window:` as its geometry", () => {
+    const keys = flow("name: W\napp: {command: \"app.exe --user ${APP_USER}\", window_title: \"App ${APP_USER}\"}\nwindow: {width: 640, height: 480}\nsteps:\n  - rules: Type x\n", "win32").keys;
+    expect(recordedKeys(kind("windows"), keys, true)).toEqual({ entry: { command: "app.exe --user ${APP_USER}", window_title: "App ${APP_USER}", geometry: { width: 640, height: 480 } }, top: {} });
+  });
+
+  test("records a login's user under its own name and never its password", () => {
+    const keys = { connection: "${SAP_CONNECTION}", login: { user: "clerk", password: "${CLERK_PW}", client: "100" } };
+    const recorded = recordedKeys(kind("sap"), keys, true);
+    expect(recorded).toEqual({ entry: { connection: "${SAP_CONNECTION}", login_user: "clerk" }, top: {} });
+    expect(JSON.stringify(recorded)).not.toContain("CLERK_PW");
+  });
+
+  test("the header fields beside `app` adapters record into", () => {
+    expect(topFieldNames(catalog).sort()).toEqual(["browser", "mock", "session"]);
   });
 });
 
-describe("launchConfig", () => {
+describe("launchOf", () => {
   test("resolves session values and the endpoint now, remembering them as secrets, and makes downloads_dir absolute", () => {
     const secrets = new Map<string, string>();
-    const config = launchConfig(shapingOf(flow()), "/p/a.flow.yaml", { SID: "abc123", TOKEN: "t0k", GRID: "ws://h:1/x" }, secrets);
-    expect(config).toEqual({
-      viewport: { width: 390, height: 844 },
-      downloads_dir: "/p/out/downloads",
-      endpoint: "ws://h:1/x",
+    const top = recordedKeys(kind("web"), flow().keys, true).top;
+    const launch = launchOf(kind("web"), { entry: { name: "web", adapter: "web" }, top, spec: {}, where: "the flow" }, { flowPath: "/p/a.flow.yaml", env: { SID: "abc123", TOKEN: "t0k", GRID: "ws://h:1/x" }, secrets });
+    expect(launch.config).toEqual({
+      browser: { viewport: { width: 390, height: 844 }, downloads_dir: "/p/out/downloads", endpoint: "ws://h:1/x" },
       mock: [{ url_contains: "/api", body: { ok: true } }],
       session: { cookies: [{ name: "sid", value: "abc123" }], local_storage: { token: "Bearer t0k" } },
     });
@@ -56,24 +78,34 @@ describe("launchConfig", () => {
   });
 
   test("fails closed on an unset variable, naming it", () => {
-    expect(() => launchConfig(shapingOf(flow()), "/p/a.flow.yaml", { TOKEN: "t", GRID: "ws://h/x" }, new Map())).toThrow(UnresolvedReferenceError);
-    expect(() => launchConfig(shapingOf(flow()), "/p/a.flow.yaml", { TOKEN: "t", GRID: "ws://h/x" }, new Map())).toThrow("${SID} is not set");
+    const top = recordedKeys(kind("web"), flow().keys, true).top;
+    const open = () => launchOf(kind("web"), { entry: { name: "web", adapter: "web" }, top, spec: {}, where: "the flow" }, { flowPath: "/p/a.flow.yaml", env: { TOKEN: "t", GRID: "ws://h/x" }, secrets: new Map() });
+    expect(open).toThrow(UnresolvedReferenceError);
+    expect(open).toThrow("${SID} is not set");
   });
-});
 
-describe("a Windows app's launch config", () => {
-  test("command and window title as written go into the header; ${VAR}s resolve only into the config", () => {
-    const loaded = loadFlowText("w.flow.yaml", "name: W\napp: {command: \"app.exe --user ${APP_USER}\", window_title: \"App ${APP_USER}\"}\nwindow: {width: 640, height: 480}\nsteps:\n  - rules: Type x\n", { plainStepsAreRules: true, platform: "win32" });
-    if (!loaded.ok) throw new Error(loaded.diagnostics[0]?.message);
-    const info = desktopAppInfo(loaded.flow);
-    expect(info).toEqual({ command: "app.exe --user ${APP_USER}", window_title: "App ${APP_USER}", geometry: { width: 640, height: 480 } });
+  test("a Windows program opens from the header; the recorded backend reaches its context, not its keys", () => {
     const secrets = new Map<string, string>();
-    expect(desktopConfig({ ...info, backend: "win32" }, { APP_USER: "ada" }, secrets)).toEqual({ command: "app.exe --user ada", window_title: "App ada", window: { width: 640, height: 480 }, backend: "win32" });
+    const entry = { name: "windows", adapter: "windows", command: "app.exe --user ${APP_USER}", window_title: "App ${APP_USER}", geometry: { width: 640, height: 480 }, backend: "win32" };
+    const launch = launchOf(kind("windows"), { entry, top: {}, spec: { command: "edited.exe" }, where: "the flow" }, { flowPath: "/p/w.flow.yaml", env: { APP_USER: "ada" }, secrets });
+    expect(launch.config).toEqual({ command: "app.exe --user ada", window_title: "App ada", window: { width: 640, height: 480 } });
+    expect(launch.context.recorded).toEqual({ backend: "win32" });
     expect([...secrets.values()]).toContain("ada");
   });
 
-  test("a web flow has no desktop facts", () => {
-    expect(desktopAppInfo({})).toEqual({});
-    expect(desktopConfig({}, {}, new Map())).toEqual({});
+  test("a login's password comes from the spec at every launch, a literal one hidden like a ${VAR}", () => {
+    const secrets = new Map<string, string>();
+    const spec = { connection: "${SAP_CONNECTION}", login: { user: "clerk", password: "literal-canary", client: 100 } };
+    const launch = launchOf(kind("sap"), { entry: { name: "sap", adapter: "sap", connection: "${SAP_CONNECTION}", login_user: "clerk" }, top: {}, spec, where: "the flow" }, { flowPath: "/p/s.flow.yaml", env: { SAP_CONNECTION: "TS3" }, secrets });
+    expect(launch.config).toEqual({ connection: "TS3", login: { user: "clerk", password: "literal-canary", client: "100" } });
+    expect(launch.context.written).toEqual(spec);
+    expect(secrets.get("login.password")).toBe("literal-canary");
+  });
+
+  test("a login user changed since recording needs a new recording", () => {
+    const open = (login_user?: string) => () => launchOf(kind("sap"), { entry: { name: "sap", adapter: "sap", connection: "TS3", ...(login_user ? { login_user } : {}) }, top: {}, spec: { connection: "TS3", login: { user: "clerk", password: "p" } }, where: "the flow" }, { flowPath: "/p/s.flow.yaml", env: {}, secrets: new Map() });
+    expect(open("approver")).toThrow(TraceError);
+    expect(open("approver")).toThrow("the flow's `login.user` is `clerk` but the trace was recorded with `approver`");
+    expect(open()).toThrow("recorded without one");
   });
 });

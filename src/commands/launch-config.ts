@@ -1,75 +1,154 @@
-// A flow's browser shaping (`mock:`, `session:`, `browser:`) on its way to the adapter: copied as
-// written into the trace header at record, and turned into the adapter's launch config from the
-// header alone (record and replay alike), resolving `${VAR}`s only then. Never prints.
+// An adapter's keys on their way from the flow to the adapter, as their roles say (docs/plugins.md,
+// "Keys"): record copies the recorded ones into the trace header as written; every record and
+// replay builds the launch config from the header's (recorded keys) and the spec's (the others,
+// secrets included), resolving `${…}` only then. Knows no app kind. Never prints.
 import { isAbsolute, resolve, dirname } from "node:path";
-import type { Flow } from "../spec/flow.ts";
-import type { AppInfo, TraceHeader } from "../trace/schema.ts";
+import type { KeyRole, LaunchContext } from "../plugins/api.ts";
+import type { AppInfo } from "../trace/schema.ts";
 import { resolveText } from "../engine/templates.ts";
+import { TraceError, diagnostic } from "../diagnostics/diagnostic.ts";
+import { keysSchemaOf, propertiesOf, roleOf, rolesOf, type SchemaNode, type SurfaceCatalog, type SurfaceKind } from "../spec/surface-kinds.ts";
 
-/** The header fields that shape the browser. */
-export type Shaping = Pick<TraceHeader, "mock" | "session" | "browser">;
+type Values = Readonly<Record<string, unknown>>;
 
-/** What record copies into the trace header: the flow's blocks as written (never resolved). */
-export function shapingOf(flow: Flow): Shaping {
-  const session = flow.session
-    ? {
-      ...(flow.session.cookies ? { cookies: flow.session.cookies.map((c) => ({ ...c })) } : {}),
-      ...(flow.session.local_storage ? { local_storage: { ...flow.session.local_storage } } : {}),
-    }
-    : undefined;
-  return {
-    ...(flow.mock && flow.mock.length > 0 ? { mock: flow.mock.map((m) => ({ ...m })) } : {}),
-    ...(session ? { session } : {}),
-    ...(flow.browser && Object.keys(flow.browser).length > 0 ? { browser: structuredClone(flow.browser) as NonNullable<TraceHeader["browser"]> } : {}),
-  };
+/** App entry fields the core itself writes; every other field of an entry is the adapter's. */
+const CORE_ENTRY_FIELDS = ["name", "adapter", "url", "version"];
+
+/** Where a recorded key lands in the header: its name there, and whether beside `app` (single-surface `top`). */
+function placement(key: string, role: KeyRole, single: boolean): { name: string; top: boolean } {
+  const r = role.recorded;
+  const as = typeof r === "object" ? r.as : undefined;
+  return { name: as ?? key.split(".").pop()!, top: single && typeof r === "object" && r.top === true };
+}
+
+const valueAt = (values: Values | undefined, path: readonly string[]): unknown => {
+  let v: unknown = values;
+  for (const seg of path) v = typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Values)[seg] : undefined;
+  return v;
+};
+
+/**
+ * What record writes for keys as written: app entry fields and, in a single-surface flow, fields
+ * beside `app` (keys recorded with `top`). Secrets never appear.
+ */
+export function recordedKeys(kind: SurfaceKind, keys: Values | undefined, single: boolean): { entry: Record<string, unknown>; top: Record<string, unknown> } {
+  const entry: Record<string, unknown> = {};
+  const top: Record<string, unknown> = {};
+  for (const [path, role] of rolesOf(kind)) {
+    if (role.recorded === undefined || role.secret) continue;
+    const value = valueAt(keys, path.split("."));
+    if (value === undefined) continue;
+    const at = placement(path, role, single);
+    (at.top ? top : entry)[at.name] = structuredClone(value);
+  }
+  return { entry, top };
+}
+
+/** The names of every header field beside `app` that some kind records keys into. */
+export function topFieldNames(catalog: SurfaceCatalog): string[] {
+  const out = new Set<string>();
+  for (const kind of catalog.kinds.values()) for (const [path, role] of rolesOf(kind)) if (placement(path, role, true).top) out.add(path);
+  return [...out];
+}
+
+/** A resolved launch: the adapter's config, and what its LaunchContext carries besides. */
+export interface Launch {
+  readonly config: Record<string, unknown>;
+  readonly context: Pick<LaunchContext, "written" | "recorded">;
+}
+
+export interface LaunchSources {
+  /** The recorded header entry (`app`, or the surface's `apps` entry). */
+  readonly entry: Readonly<AppInfo> | Values;
+  /** The header's fields beside `app` (shared keys of every surface). */
+  readonly top: Values;
+  /** The keys as the flow spec writes them now (a surface's own); the source of every unrecorded key. */
+  readonly spec: Values | undefined;
+  /** A multi-surface flow's top-level keys in the spec, which `shared` keys fall back to. */
+  readonly sharedSpec?: Values | undefined;
+  /** How messages name the place: "the flow", "surface `clerk`". */
+  readonly where: string;
+  /** A surface recorded inside a multi-surface flow (no `top` placement of its own). */
+  readonly surface?: boolean;
+}
+
+export interface ResolveContext {
+  readonly flowPath: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Gains every resolved value, so every message redacts it. */
+  readonly secrets: Map<string, string>;
+  /** The captures so far (an `apps:` surface starting at its first block). */
+  readonly captures?: ReadonlyMap<string, string>;
 }
 
 /**
- * The adapter's launch config for this shaping: session values and the endpoint resolved now
- * (each resolved value joins `secrets`, so every message redacts it), `downloads_dir` made
- * absolute against the flow file. The result is handed to the adapter and never persisted.
+ * The launch config of a surface of `kind`: recorded keys from the header, the others (secrets
+ * included) from the spec, `${…}` resolved where a key's role allows references (each value
+ * joining `secrets`), flow-relative paths made absolute. A pinned key whose spec value differs
+ * from the recorded one stops the run: the trace needs recording again.
  */
-export function launchConfig(shaping: Shaping, flowPath: string, env: Readonly<Record<string, string | undefined>>, secrets: Map<string, string>): Record<string, unknown> {
-  const ctx = { env, captures: new Map<string, string>(), secrets };
+export function launchOf(kind: SurfaceKind, sources: LaunchSources, ctx: ResolveContext): Launch {
+  const schema = keysSchemaOf(kind);
+  const roles = rolesOf(kind);
   const config: Record<string, unknown> = {};
-  const browser = shaping.browser;
-  if (browser) {
-    const { downloads_dir: dir, endpoint, ...rest } = browser;
-    Object.assign(config, structuredClone(rest));
-    if (dir !== undefined) config["downloads_dir"] = isAbsolute(dir) ? dir : resolve(dirname(flowPath), dir);
-    if (endpoint !== undefined) config["endpoint"] = resolveText(endpoint, ctx).value;
+  const written: Record<string, unknown> = {};
+  const recordedNames = new Set<string>();
+  for (const [key, sub] of Object.entries(propertiesOf(schema))) {
+    if (key === "url") continue;
+    const role = roleOf(sub);
+    let raw: unknown;
+    if (role.recorded !== undefined && !role.secret) {
+      const at = placement(key, role, !sources.surface);
+      recordedNames.add(at.name);
+      raw = at.top ? sources.top[key] : (sources.entry as Values)[at.name];
+      if (raw === undefined && role.shared) raw = sources.top[key];
+    } else {
+      raw = sources.spec?.[key];
+      if (raw === undefined && role.shared) raw = sources.sharedSpec?.[key];
+    }
+    if (raw === undefined) continue;
+    written[key] = raw;
+    config[key] = resolveValue(raw, sub, role, key, ctx);
   }
-  if (shaping.mock && shaping.mock.length > 0) config["mock"] = structuredClone(shaping.mock);
-  const session = shaping.session;
-  if (session) {
-    config["session"] = {
-      ...(session.cookies ? { cookies: session.cookies.map((c) => ({ ...c, value: resolveText(c.value, ctx).value })) } : {}),
-      ...(session.local_storage
-        ? { local_storage: Object.fromEntries(Object.entries(session.local_storage).map(([k, v]) => [k, resolveText(v, ctx).value])) }
-        : {}),
+  for (const [path, role] of roles) {
+    if (role.recorded === undefined || !path.includes(".")) continue;
+    const at = placement(path, role, !sources.surface);
+    recordedNames.add(at.name);
+    if (!role.pinned) continue;
+    const recorded = (sources.entry as Values)[at.name];
+    const now = valueAt(sources.spec, path.split("."));
+    if (recorded !== now) {
+      const name = `\`${path}\``;
+      throw new TraceError(diagnostic("bad-trace", `${sources.where}'s ${name} is ${now === undefined ? "gone" : `\`${String(now)}\``} but the trace was recorded ${recorded === undefined ? "without one" : `with \`${String(recorded)}\``}`, {
+        hint: `record the flow again after changing or removing its ${name}`,
+      }));
+    }
+  }
+  const recorded = Object.fromEntries(Object.entries(sources.entry).filter(([k]) => !CORE_ENTRY_FIELDS.includes(k) && !recordedNames.has(k)));
+  return { config, context: { written, ...(Object.keys(recorded).length > 0 ? { recorded } : {}) } };
+}
+
+/** Resolves a key's value as its (and its nested keys') roles say; values without references pass as written. */
+function resolveValue(raw: unknown, schema: SchemaNode, role: KeyRole, path: string, ctx: ResolveContext): unknown {
+  if (role.references !== undefined || role.secret) {
+    const text = (v: unknown): unknown => {
+      if (typeof v === "number" || typeof v === "boolean") v = String(v);
+      if (typeof v === "string") {
+        const value = resolveText(v, { env: ctx.env, captures: new Map(ctx.captures ?? []), secrets: ctx.secrets }).value;
+        // A literal secret (a password written in the flow) is as secret as a `${VAR}` one.
+        if (role.secret && ![...ctx.secrets.values()].includes(value)) ctx.secrets.set(path, value);
+        return value;
+      }
+      if (Array.isArray(v)) return v.map(text);
+      if (typeof v === "object" && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, text(x)]));
+      return v;
     };
+    return text(raw);
   }
-  return config;
-}
-
-/** A Windows app's header facts as written in the flow: command and window title raw, `window:` as the geometry to apply. */
-export function desktopAppInfo(flow: Pick<Flow, "desktop" | "window">): Pick<AppInfo, "command" | "window_title" | "geometry"> {
-  return {
-    ...(flow.desktop ? { command: flow.desktop.command, window_title: flow.desktop.window_title } : {}),
-    ...(flow.window ? { geometry: { ...flow.window } } : {}),
-  };
-}
-
-/**
- * A Windows app's launch config from its header facts: `${VAR}`s in the command and window title
- * resolved now (each value joining `secrets`), the geometry and backend as recorded.
- */
-export function desktopConfig(app: Pick<AppInfo, "command" | "window_title" | "geometry" | "backend">, env: Readonly<Record<string, string | undefined>>, secrets: Map<string, string>): Record<string, unknown> {
-  const ctx = { env, captures: new Map<string, string>(), secrets };
-  return {
-    ...(app.command !== undefined ? { command: resolveText(app.command, ctx).value } : {}),
-    ...(app.window_title !== undefined ? { window_title: resolveText(app.window_title, ctx).value } : {}),
-    ...(app.geometry ? { window: { ...app.geometry } } : {}),
-    ...(app.backend !== undefined ? { backend: app.backend } : {}),
-  };
+  if (role.path === "flow-relative" && typeof raw === "string") return isAbsolute(raw) ? raw : resolve(dirname(ctx.flowPath), raw);
+  const props = propertiesOf(schema);
+  if (Object.keys(props).length > 0 && typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
+    return Object.fromEntries(Object.entries(raw as Values).map(([k, v]) => [k, props[k] ? resolveValue(v, props[k]!, roleOf(props[k]), `${path}.${k}`, ctx) : structuredClone(v)]));
+  }
+  return structuredClone(raw);
 }

@@ -2,7 +2,8 @@
 // adapter for an app kind, the assertion kinds of a run.
 import { resolve } from "node:path";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
-import { BUILTIN_ADAPTERS, BUILTIN_ASSERTIONS } from "../plugins/builtin.ts";
+import { BUILTIN_ADAPTERS, BUILTIN_ASSERTIONS, PLANNED_KINDS } from "../plugins/builtin.ts";
+import { catalogOf, type SurfaceCatalog } from "../spec/surface-kinds.ts";
 import { AdapterRegistry } from "../plugins/registry.ts";
 import type { AdapterPlugin, AssertionPlugin } from "../plugins/api.ts";
 import { loadPlugins, type LoadedPlugins } from "../plugins/loader.ts";
@@ -18,6 +19,11 @@ export function adapterFor(kind: string, adapters: readonly AdapterPlugin[] = []
   const adapter = registry.get(kind);
   if (!adapter) throw new SpecError(diagnostic("unsupported-feature", `no adapter for app kind "${kind}" (available: ${registry.kinds().join(", ")})`, { hint: "use `app: web`" }));
   return adapter;
+}
+
+/** Every app kind a flow may name: the built-in adapters, then the project's (`adapters`). */
+export function surfaceCatalog(adapters: readonly AdapterPlugin[] = []): SurfaceCatalog {
+  return catalogOf([...BUILTIN_ADAPTERS, ...adapters], PLANNED_KINDS);
 }
 
 /** Every assertion kind of a run by step key: the built-ins, then the project's (`assertions`). */

@@ -16,12 +16,12 @@ import { stepsWithEffects } from "../engine/effects.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { checkWritable } from "../diagnostics/atomic-write.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import type { AssertionPlugin } from "../plugins/api.ts";
+import type { AdapterPlugin, AssertionPlugin } from "../plugins/api.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
 import { releaseSurface } from "./surface.ts";
 import { flowLoadOptions, governingSuiteDefaults, loadFlowFile, readFlowFile } from "./flow-load.ts";
 import { openExecution, stepTimeoutFromEnv, targetOfFlow } from "./execution.ts";
-import { loadPluginsFor } from "./project-plugins.ts";
+import { loadPluginsFor, surfaceCatalog } from "./project-plugins.ts";
 import { headedFor, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { recorderObserver, recordingReport, stepsWithRanges, withTimeline } from "./recording.ts";
@@ -40,6 +40,7 @@ import type { RunReport } from "../report/schema.ts";
 export type { Clarification } from "../authoring/clarification.ts";
 export type { ModelClient, ChatMessage, Backend } from "../authoring/provider.ts";
 import { unmetGate } from "../spec/suite-keys.ts";
+import { grammarContext } from "../spec/surface-kinds.ts";
 import { evidenceSentence, keepFailedRecord } from "./record-evidence.ts";
 
 export type Route = "rules" | "llm" | "reused" | "fallback";
@@ -174,11 +175,11 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
   const plugins = await loadPluginsFor(options.spec, env);
   let flow: Flow;
   try {
-    flow = loadFlowFile(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, !useModel, defaults);
+    flow = loadFlowFile(options.spec, plugins.adapters, plugins.assertions, !useModel, defaults);
   } catch (error) {
     // Auto mode without a model: a plain step the rules grammar cannot read is a question for the
     // author (stage no_model), not a broken file — unless something else in the file is wrong too.
-    const c = author === "auto" && !useModel && error instanceof SpecError ? noModelClarification(options.spec, plugins.adapters.map((a) => a.kind), plugins.assertions, error) : undefined;
+    const c = author === "auto" && !useModel && error instanceof SpecError ? noModelClarification(options.spec, plugins.adapters, plugins.assertions, error) : undefined;
     if (!c) throw error;
     return { ok: false, name: "", trace_path: null, steps: 0, reused_steps: 0, routing: [], warnings: [NO_MODEL_WARNING], step_results: [], clarification: c, error: `step ${c.step_index} (${c.step}) needs clarification: ${c.reason}; no trace was written` };
   }
@@ -219,7 +220,8 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
 
   const secrets = new Map<string, string>();
   // The header fields record writes are the ones the surface opens from, exactly as a replay will.
-  const target = targetOfFlow(flow);
+  const catalog = surfaceCatalog(plugins.adapters);
+  const target = targetOfFlow(flow, catalog);
   const execution = await openExecution({ flow, target, env, secrets, log, adapters: plugins.adapters, headed: headedFor(options, env), pool: options.pool });
   const surface = execution.surface;
   let authoring: AuthoringSession | undefined;
@@ -239,6 +241,10 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
     if (useModel && client) {
       authoring = createAuthoring({
         client, ctx, flowName: flow.name, app: flow.app, stepTimeoutMs, log,
+        grammar: (surface) => {
+          const kind = catalog.kinds.get(surface !== undefined ? flow.apps?.[surface]?.app ?? "" : flow.app);
+          return grammarContext(catalog, kind, kind?.kind ?? flow.app);
+        },
         completed: () => completed, nextStepNumber: () => recordedCount + 1,
       });
     }
@@ -356,7 +362,7 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
       ...(agent ? { agent } : {}),
       ...(recorded ? { recording: { format: RECORDING_FORMAT, dir: relative(dirname(tracePath), bundleRoot), started_at: recordingStartedAt.toISOString() } } : {}),
       ...(flow.redact ? { redaction: [...flow.redact] } : {}),
-      ...target.shaping,
+      ...target.top,
       ...(flow.effects ? { effects: flow.effects } : {}),
       ...(expected ? { expect: { fail: expected.reason, step: expected.step, ...(expected.detail !== undefined ? { failure: expected.detail } : {}) } } : {}),
     };
@@ -383,9 +389,9 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
 }
 
 /** The clarification for plain steps the rules grammar cannot read when no model is configured; undefined when other problems exist. */
-function noModelClarification(spec: string, pluginKinds: readonly string[], assertions: readonly AssertionPlugin[], error: SpecError): Clarification | undefined {
+function noModelClarification(spec: string, adapters: readonly AdapterPlugin[], assertions: readonly AssertionPlugin[], error: SpecError): Clarification | undefined {
   const { path, text } = readFlowFile(spec);
-  const loaded = loadFlowText(displayPath(path), text, flowLoadOptions(pluginKinds, assertions, false, governingSuiteDefaults(path)));
+  const loaded = loadFlowText(displayPath(path), text, flowLoadOptions(adapters, assertions, false, governingSuiteDefaults(path)));
   if (!loaded.ok) return undefined;
   const plainAt = (line: number | undefined) => loaded.flow.steps.find((s) => s.form === "plain" && s.span.line === line);
   const first = error.diagnostics[0];

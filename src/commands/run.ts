@@ -18,6 +18,7 @@ import { FLOWPROOF_VERSION } from "../version.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
 import { releaseSurface, type OpenedSurface } from "./surface.ts";
 import { openExecution, targetOfTrace } from "./execution.ts";
+import { surfaceCatalog } from "./project-plugins.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
 import { headedFor, type CommonOptions } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
@@ -94,7 +95,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
   let held: OpenedSurface | undefined;
   try {
     // The app is shaped from the trace header alone, never from the (possibly edited) spec.
-    const execution = await openExecution({ flow, target: targetOfTrace(trace.header), env, secrets, log, adapters: plugins.adapters, headed: headedFor(options, env), pool: options.pool });
+    const execution = await openExecution({ flow, target: targetOfTrace(trace.header, surfaceCatalog(plugins.adapters)), env, secrets, log, adapters: plugins.adapters, headed: headedFor(options, env), pool: options.pool });
     const surface = execution.surface;
     try {
       const opened = await execution.start(trace.steps[0]?.surface);

@@ -4,7 +4,7 @@
 import { dirname } from "node:path";
 import type { AdapterPlugin, AdapterSession } from "../plugins/api.ts";
 import { adapterFor } from "./project-plugins.ts";
-import { openSurface, type OpenedSurface } from "./surface.ts";
+import { openSurface, type LaunchExtras, type OpenedSurface } from "./surface.ts";
 
 /** Set (to any value) to give every flow its own browser instead of one shared per run. */
 export const NO_SHARED_BROWSER_VARIABLE = "FLOWPROOF_NO_SHARED_BROWSER";
@@ -24,8 +24,8 @@ export class SessionPool {
   }
 
   /** A fresh driver for `kind` from the run's shared session; the caller closes the driver, never the session. */
-  async open(kind: string, flowPath: string, log: (line: string) => void, adapters: readonly AdapterPlugin[] = [], config: Readonly<Record<string, unknown>> = {}): Promise<OpenedSurface> {
-    if (!this.#shared) return openSurface(kind, flowPath, log, adapters, config);
+  async open(kind: string, flowPath: string, log: (line: string) => void, adapters: readonly AdapterPlugin[] = [], config: Readonly<Record<string, unknown>> = {}, extras: LaunchExtras = {}): Promise<OpenedSurface> {
+    if (!this.#shared) return openSurface(kind, flowPath, log, adapters, config, extras);
     let pending = this.#sessions.get(kind);
     if (!pending) {
       pending = adapterFor(kind, adapters).open();
@@ -34,7 +34,7 @@ export class SessionPool {
       pending.catch(() => this.#sessions.delete(kind));
     }
     const session = await pending;
-    const driver = await session.launch(config, { baseDir: dirname(flowPath), log });
+    const driver = await session.launch(config, { ...extras, baseDir: dirname(flowPath), log });
     // The shared session outlives this flow: closing the surface closes its driver only.
     return { driver, session: { launch: (c, ctx) => session.launch(c, ctx), close: async () => undefined } };
   }

@@ -15,6 +15,7 @@ import { displayPath } from "./paths.ts";
 import { findSuiteFile } from "./flow-load.ts";
 import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
 import { guardGroup } from "../plugins/group-guard.ts";
+import { surfaceCatalog } from "./project-plugins.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -32,7 +33,7 @@ export interface SuiteContext {
 export { findSuiteFile };
 
 export function loadSuiteFile(path: string): SuiteConfig {
-  const loaded = loadSuiteText(displayPath(path), readFileSync(path, "utf8"));
+  const loaded = loadSuiteText(displayPath(path), readFileSync(path, "utf8"), surfaceCatalog());
   if (!loaded.ok) throw new SpecError(loaded.diagnostics);
   return loaded.suite;
 }

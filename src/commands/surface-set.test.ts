@@ -6,6 +6,11 @@ import { openMultiSurface, SurfaceActivationError, SurfaceSet, surfaceEntries, s
 import type { OpenedSurface } from "./surface.ts";
 import type { AppDriver } from "../plugins/api.ts";
 import { parseTemplate } from "../grammar/index.ts";
+import { builtinCatalog } from "../../test/support/surfaces.ts";
+
+const NO_LAUNCH = { launchAt: () => ({ config: {}, context: {} }) };
+const web = (url: string) => ({ kind: "web", ui: true, url, ...NO_LAUNCH });
+const entry = (kind: string) => ({ kind, ui: kind !== "api", ...NO_LAUNCH });
 
 let a: TestServer;
 let b: TestServer;
@@ -16,7 +21,7 @@ describe("SurfaceSet", () => {
   test("launches surfaces lazily, forwards to the active one and keeps each session alive", async () => {
     const pool = new SessionPool();
     let launched = 0;
-    const multi = openMultiSurface({ one: { kind: "web", url: `${a.url}/greeter.html` }, two: { kind: "web", url: `${b.url}/counter.html` } }, (e) => { launched++; return pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined); }, () => pool.close());
+    const multi = openMultiSurface({ one: web(`${a.url}/greeter.html`), two: web(`${b.url}/counter.html`) }, (e) => { launched++; return pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined); }, () => pool.close());
     try {
       expect(await multi.start("one")).toEqual({ ok: true });
       expect(launched).toBe(1);
@@ -39,7 +44,7 @@ describe("SurfaceSet", () => {
   });
   test("a surface whose page does not open fails its start with the reason", async () => {
     const pool = new SessionPool();
-    const multi = openMultiSurface({ down: { kind: "web", url: "http://127.0.0.1:9/" } }, (e) => pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined), () => pool.close());
+    const multi = openMultiSurface({ down: web("http://127.0.0.1:9/") }, (e) => pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined), () => pool.close());
     try {
       const r = await multi.start("down");
       expect(r.ok).toBe(false);
@@ -53,42 +58,46 @@ describe("SurfaceSet", () => {
 
 describe("surfacesHeader / surfaceEntries", () => {
   const url = (raw: string) => { const t = parseTemplate(raw); if (!t.ok) throw new Error(raw); return t.value; };
+  const catalog = builtinCatalog();
   test("the header keeps url and browser as written; entries resolve them, an api surface gets neither", () => {
     const header = surfacesHeader({
-      shop: { app: "web", url: url("${SHOP}/cart"), browser: { viewport: { width: 390, height: 700 } } },
-      backend: { app: "api" },
-    });
+      shop: { app: "web", url: url("${SHOP}/cart"), keys: { browser: { viewport: { width: 390, height: 700 } } } },
+      backend: { app: "api", keys: {} },
+    }, catalog);
     expect(header).toEqual({
       shop: { name: "shop", adapter: "web", url: "${SHOP}/cart", browser: { viewport: { width: 390, height: 700 } } },
       backend: { name: "backend", adapter: "api" },
     });
     const secrets = new Map<string, string>();
-    const entries = surfaceEntries(header, { browser: { user_agent: "flow-level" }, mock: [{ url_contains: "/x" }] }, "/tmp/x.flow.yaml", { SHOP: "http://127.0.0.1:9" }, secrets);
-    expect(entries["shop"]).toEqual({ kind: "web", url: "http://127.0.0.1:9/cart", config: { viewport: { width: 390, height: 700 }, mock: [{ url_contains: "/x" }] } });
-    expect(entries["backend"]).toEqual({ kind: "api" });
+    const entries = surfaceEntries(header, { top: { browser: { user_agent: "flow-level" }, mock: [{ url_contains: "/x" }] }, spec: {} }, catalog, { flowPath: "/tmp/x.flow.yaml", env: { SHOP: "http://127.0.0.1:9" }, secrets });
+    expect(entries["shop"]).toMatchObject({ kind: "web", ui: true, url: "http://127.0.0.1:9/cart" });
+    // The surface's own `browser:` wins outright over the flow's; the flow's `mock:` applies to every web surface.
+    expect(entries["shop"]!.launchAt(new Map()).config).toEqual({ browser: { viewport: { width: 390, height: 700 } }, mock: [{ url_contains: "/x" }] });
+    expect(entries["backend"]).toMatchObject({ kind: "api", ui: false });
+    expect(entries["backend"]!.launchAt(new Map()).config).toEqual({});
   });
   test("a Windows app surface: command, title and geometry as written in the header; the command resolves ${captured.x} when the surface starts, never before", () => {
     const header = surfacesHeader({
-      gui: { app: "windows", desktop: { command: "\"Z:\\apps\\fixture.exe\" --title=Order-${captured.order} --key=${KEY}", window_title: "Order-${captured.order}" }, window: { width: 420, height: 560, x: 0, y: 0 } },
-      notes: { app: "notepad" },
-    });
+      gui: { app: "windows", keys: { command: "\"Z:\\apps\\fixture.exe\" --title=Order-${captured.order} --key=${KEY}", window_title: "Order-${captured.order}", window: { width: 420, height: 560, x: 0, y: 0 } } },
+      notes: { app: "notepad", keys: {} },
+    }, catalog);
     expect(header).toEqual({
       gui: { name: "gui", adapter: "windows", command: "\"Z:\\apps\\fixture.exe\" --title=Order-${captured.order} --key=${KEY}", window_title: "Order-${captured.order}", geometry: { width: 420, height: 560, x: 0, y: 0 } },
       notes: { name: "notes", adapter: "notepad" },
     });
     const secrets = new Map<string, string>();
-    const entries = surfaceEntries(header, {}, "/tmp/x.flow.yaml", { KEY: "k-123" }, secrets);
+    const entries = surfaceEntries(header, { top: {}, spec: {} }, catalog, { flowPath: "/tmp/x.flow.yaml", env: { KEY: "k-123" }, secrets });
     expect(entries["gui"]?.kind).toBe("windows");
-    expect(entries["gui"]?.config).toBeUndefined();
-    expect(entries["gui"]?.configAt?.(new Map([["order", "4711"]]))).toEqual({
+    expect(secrets.size).toBe(0);
+    expect(entries["gui"]?.launchAt(new Map([["order", "4711"]])).config).toEqual({
       command: "\"Z:\\apps\\fixture.exe\" --title=Order-4711 --key=k-123", window_title: "Order-4711", window: { width: 420, height: 560, x: 0, y: 0 },
     });
     // The environment value joins the secrets (redacted from every message); the capture does not.
     expect([...secrets.values()]).toEqual(["k-123"]);
-    expect(entries["notes"]?.configAt?.(new Map())).toEqual({});
+    expect(entries["notes"]?.launchAt(new Map()).config).toEqual({});
     // A capture no earlier block made: the surface does not start, and the error names what is missing.
-    expect(() => entries["gui"]?.configAt?.(new Map())).toThrow(SurfaceActivationError);
-    expect(() => entries["gui"]?.configAt?.(new Map())).toThrow("surface `gui` cannot start: ${captured.order} was never remembered");
+    expect(() => entries["gui"]?.launchAt(new Map())).toThrow(SurfaceActivationError);
+    expect(() => entries["gui"]?.launchAt(new Map())).toThrow("surface `gui` cannot start: ${captured.order} was never remembered");
   });
 });
 
@@ -98,7 +107,7 @@ describe("SurfaceSet.surfaceFacts", () => {
     const drivers: Record<string, AppDriver> = { gui: driver({ backend: "win32", geometry: { x: 0, y: 0, width: 400, height: 300 } }), backend: driver(), later: driver({ backend: "uia" }) };
     const opened: OpenedSurface[] = [];
     const set = new SurfaceSet(
-      { gui: { kind: "windows" }, backend: { kind: "api" }, later: { kind: "windows" } },
+      { gui: entry("windows"), backend: entry("api"), later: entry("windows") },
       async (entry) => {
         const name = entry.kind === "api" ? "backend" : opened.length === 0 ? "gui" : "later";
         const surface = { driver: drivers[name]!, session: { launch: async () => drivers[name]!, close: async () => {} } } as unknown as OpenedSurface;
@@ -118,7 +127,7 @@ describe("SurfaceSet.screenChanged", () => {
     const driver = (name: string) => ({ ...(answers[name] ? { screenChanged: async () => answers[name]!.shift() ?? true } : {}), close: async () => {} }) as unknown as AppDriver;
     const names = ["a", "b", "c"];
     let next = 0;
-    const set = new SurfaceSet({ a: { kind: "windows" }, b: { kind: "windows" }, c: { kind: "windows" } }, async () => {
+    const set = new SurfaceSet({ a: entry("windows"), b: entry("windows"), c: entry("windows") }, async () => {
       const d = driver(names[next++]!);
       return { driver: d, session: { launch: async () => d, close: async () => {} } } as unknown as OpenedSurface;
     });

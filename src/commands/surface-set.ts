@@ -3,77 +3,61 @@
 // that forwards to the active surface, so the step loop and the run recorder stay unaware of
 // surfaces; activation happens between steps (the loop observer's stepStarted).
 import type { AppDriver, Attempt, Capability } from "../plugins/api.ts";
-import type { SurfaceSpec, WindowsSurfaceSpec } from "../spec/surfaces.ts";
+import type { SurfaceSpec } from "../spec/surfaces.ts";
 import type { TraceHeader } from "../trace/schema.ts";
 import { resolveStartUrl } from "./start-url.ts";
 import type { OpenedSurface } from "./surface.ts";
-import { launchConfig, type Shaping } from "./launch-config.ts";
+import { launchOf, recordedKeys, type Launch, type ResolveContext } from "./launch-config.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
-import { sapHeader, sapHeaderOf, sapLaunchConfig } from "./sap-launch.ts";
-import { resolveText } from "../engine/templates.ts";
-import { isWindowsApp } from "../spec/desktop.ts";
+import type { SurfaceCatalog } from "../spec/surface-kinds.ts";
 
 /** The trace header's `apps` map. */
 export type SurfacesHeader = NonNullable<TraceHeader["apps"]>;
 
-/** What record writes into the header's `apps` map: each surface as written (url and `browser:` raw). */
-export function surfacesHeader(apps: Readonly<Record<string, SurfaceSpec>>): SurfacesHeader {
-  return Object.fromEntries(Object.entries(apps).map(([name, a]) => [name, a.app === "api" || a.app === "agent"
-    ? { name, adapter: a.app }
-    : a.app === "sap" ? { name, adapter: "sap", ...sapHeader(a) }
-    : a.app === "web" ? { name, adapter: "web", url: a.url.raw, ...(a.browser ? { browser: structuredClone(a.browser) as NonNullable<SurfacesHeader[string]["browser"]> } : {}) }
-    : windowsHeader(name, a)]));
+/** What record writes into the header's `apps` map: each surface's kind, url and recorded keys as written. */
+export function surfacesHeader(apps: Readonly<Record<string, SurfaceSpec>>, catalog: SurfaceCatalog): SurfacesHeader {
+  return Object.fromEntries(Object.entries(apps).map(([name, a]) => {
+    const kind = catalog.kinds.get(a.app);
+    const keys = kind ? recordedKeys(kind, a.keys, false).entry : {};
+    return [name, { name, adapter: a.app, ...(a.url ? { url: a.url.raw } : {}), ...keys }];
+  }));
+}
+
+/** Where a surface's launch comes from besides its header entry. */
+export interface SurfaceSources {
+  /** The header's fields beside `app`: keys every surface shares (web's `mock:`, `session:`, `browser:`). */
+  readonly top: Readonly<Record<string, unknown>>;
+  /** Each surface as the spec writes it now: the source of its unrecorded keys (a login's password). */
+  readonly spec: Readonly<Record<string, SurfaceSpec>>;
+  /** The spec's top-level keys, for shared keys a surface does not write. */
+  readonly sharedSpec?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
- * The surface registry's entries from the header's `apps` map alone (record builds the same map
- * first, so both shape alike): start URLs and each surface's `browser:` resolved now, every
- * resolved value joining `secrets`.
+ * The surface registry's entries from the header's `apps` map (record builds the same map first,
+ * so both open alike): start URLs resolved now; each launch config resolved at the surface's
+ * first activation, with the captures made so far, every resolved value joining `secrets`.
  */
-export function surfaceEntries(apps: SurfacesHeader, shaping: Shaping, flowPath: string, env: Readonly<Record<string, string | undefined>>, secrets: Map<string, string>, specApps: Readonly<Record<string, SurfaceSpec>> = {}): Record<string, SurfaceEntry> {
-  return Object.fromEntries(Object.entries(apps).map(([name, a]) => [name, a.adapter === "sap" ? sapEntry(name, a, specApps[name], env, secrets) : isWindowsApp(a.adapter) ? windowsEntry(name, a, env, secrets) : {
-    kind: a.adapter,
-    ...(a.url !== undefined ? { url: resolveStartUrl(a.url, flowPath, env, secrets) } : {}),
-    // The flow-level mock/session/browser apply to every web surface; a surface's own `browser:` wins outright.
-    ...(a.adapter === "api" || a.adapter === "agent" ? {} : { config: launchConfig({ ...shaping, ...(a.browser ? { browser: a.browser } : {}) }, flowPath, env, secrets) }),
-  }]));
-}
-
-/**
- * A sap surface: the connection it was recorded with (the header) and the login of the flow spec
- * (`specApps`) at every record and replay; passwords are never in the header.
- */
-function sapEntry(name: string, recorded: SurfacesHeader[string], spec: SurfaceSpec | undefined, env: Readonly<Record<string, string | undefined>>, secrets: Map<string, string>): SurfaceEntry {
-  return { kind: "sap", config: sapLaunchConfig(sapHeaderOf(recorded), spec?.app === "sap" ? spec : {}, env, secrets, `surface \`${name}\``) };
-}
-
-/** A Windows app surface in the header: its command and window title as written (`${…}` raw), `window:` as the geometry to apply. */
-function windowsHeader(name: string, a: WindowsSurfaceSpec): SurfacesHeader[string] {
-  return { name, adapter: a.app, ...(a.desktop ? { command: a.desktop.command, window_title: a.desktop.window_title } : {}), ...(a.window ? { geometry: { ...a.window } } : {}) };
-}
-
-/**
- * A Windows app surface: its command and window title resolve when the surface starts (at its
- * first block), so a `${captured.x}` minted by an earlier block reaches the launch command.
- */
-function windowsEntry(name: string, recorded: SurfacesHeader[string], env: Readonly<Record<string, string | undefined>>, secrets: Map<string, string>): SurfaceEntry {
-  return {
-    kind: recorded.adapter,
-    configAt: (captures) => {
-      const ctx = { env, captures: new Map(captures), secrets };
-      try {
-        return {
-          ...(recorded.command !== undefined ? { command: resolveText(recorded.command, ctx).value } : {}),
-          ...(recorded.window_title !== undefined ? { window_title: resolveText(recorded.window_title, ctx).value } : {}),
-          ...(recorded.geometry ? { window: { ...recorded.geometry } } : {}),
-          ...(recorded.backend !== undefined ? { backend: recorded.backend } : {}),
-        };
-      } catch (error) {
-        // Never a launch against the literal reference: the run stops, naming what is missing.
-        throw new SurfaceActivationError("unresolved-reference", `surface \`${name}\` cannot start: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    },
-  };
+export function surfaceEntries(apps: SurfacesHeader, sources: SurfaceSources, catalog: SurfaceCatalog, ctx: ResolveContext & { readonly flowPath: string }): Record<string, SurfaceEntry> {
+  return Object.fromEntries(Object.entries(apps).map(([name, recorded]) => {
+    const kind = catalog.kinds.get(recorded.adapter);
+    const entry: SurfaceEntry = {
+      kind: recorded.adapter,
+      ui: kind?.steps !== "structured",
+      ...(recorded.url !== undefined ? { url: resolveStartUrl(recorded.url, ctx.flowPath, ctx.env, ctx.secrets) } : {}),
+      launchAt: (captures) => {
+        if (!kind) return { config: {}, context: {} };
+        try {
+          return launchOf(kind, { entry: recorded, top: sources.top, spec: sources.spec[name]?.keys, sharedSpec: sources.sharedSpec, where: `surface \`${name}\``, surface: true }, { ...ctx, captures });
+        } catch (error) {
+          // Never a launch against the literal reference: the run stops, naming what is missing.
+          if (error instanceof FlowproofError && error.code !== "unresolved-reference") throw error;
+          throw new SurfaceActivationError("unresolved-reference", `surface \`${name}\` cannot start: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      },
+    };
+    return [name, entry];
+  }));
 }
 
 /** A surface whose window must hold the foreground for its input (a Windows app): brought to the front when a block starts on it. */
@@ -83,12 +67,12 @@ interface DesktopSurface {
 
 export interface SurfaceEntry {
   readonly kind: string;
-  /** The surface's start URL, resolved; absent for a surface with no start page (`api`). */
+  /** Whether the surface has a UI (its adapter's steps are not `structured`): its driver describes the screen in the header. */
+  readonly ui: boolean;
+  /** The surface's start URL, resolved; absent for a surface with no start page. */
   readonly url?: string;
-  /** The adapter's launch config for this surface (its own `browser:` shape), resolved. */
-  readonly config?: Readonly<Record<string, unknown>>;
-  /** The launch config resolved at the surface's first activation, with the captures made so far. */
-  readonly configAt?: (captures: ReadonlyMap<string, string>) => Readonly<Record<string, unknown>>;
+  /** The adapter's launch, resolved at the surface's first activation with the captures made so far. */
+  readonly launchAt: (captures: ReadonlyMap<string, string>) => Launch;
 }
 
 export class SurfaceActivationError extends FlowproofError {
@@ -102,11 +86,11 @@ const ACTIVATION_TIMEOUT_MS = 30_000;
 
 export class SurfaceSet implements AppDriver {
   readonly #entries: ReadonlyMap<string, SurfaceEntry>;
-  readonly #open: (entry: SurfaceEntry) => Promise<OpenedSurface>;
+  readonly #open: (entry: SurfaceEntry, launch: Launch) => Promise<OpenedSurface>;
   readonly #opened = new Map<string, OpenedSurface>();
   #active: { name: string; driver: AppDriver; url: string } | undefined;
 
-  constructor(entries: Readonly<Record<string, SurfaceEntry>>, open: (entry: SurfaceEntry) => Promise<OpenedSurface>) {
+  constructor(entries: Readonly<Record<string, SurfaceEntry>>, open: (entry: SurfaceEntry, launch: Launch) => Promise<OpenedSurface>) {
     this.#entries = new Map(Object.entries(entries));
     this.#open = open;
   }
@@ -131,7 +115,7 @@ export class SurfaceSet implements AppDriver {
     if (!entry) throw new SurfaceActivationError("bad-trace", `the trace names surface \`${name}\`, which is not declared (declared: ${[...this.#entries.keys()].join(", ")})`);
     let opened = this.#opened.get(name);
     if (!opened) {
-      opened = await this.#open(entry.configAt ? { ...entry, config: entry.configAt(captures) } : entry);
+      opened = await this.#open(entry, entry.launchAt(captures));
       this.#opened.set(name, opened);
       if (entry.url !== undefined) {
         const nav = await opened.driver.navigate(entry.url, ACTIVATION_TIMEOUT_MS);
@@ -167,7 +151,7 @@ export class SurfaceSet implements AppDriver {
   check: AppDriver["check"] = (ladder, expect) => this.#d.check(ladder, expect);
   // The trace header's `env` describes a UI surface when one was opened (an api surface has no screen).
   environment: AppDriver["environment"] = () => {
-    const ui = [...this.#opened].find(([name]) => this.#entries.get(name)?.kind !== "api");
+    const ui = [...this.#opened].find(([name]) => this.#entries.get(name)?.ui === true);
     return (ui?.[1].driver ?? this.#d).environment();
   };
 
@@ -249,7 +233,7 @@ export interface MultiSurface {
   start(first: string | undefined): Promise<{ ok: true } | { ok: false; detail: string }>;
 }
 
-export function openMultiSurface(entries: Readonly<Record<string, SurfaceEntry>>, open: (entry: SurfaceEntry) => Promise<OpenedSurface>, closePool: () => Promise<void>): MultiSurface {
+export function openMultiSurface(entries: Readonly<Record<string, SurfaceEntry>>, open: (entry: SurfaceEntry, launch: Launch) => Promise<OpenedSurface>, closePool: () => Promise<void>): MultiSurface {
   const set = new SurfaceSet(entries, open);
   return {
     set,

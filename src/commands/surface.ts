@@ -1,9 +1,12 @@
 // Opening and releasing a flow's surface: the adapter for its app kind launches one driver (an
 // isolated context), shown or headless; `--keep-open` holds it until a person lets it go.
 import { dirname } from "node:path";
-import type { AdapterPlugin, AdapterSession, AppDriver } from "../plugins/api.ts";
+import type { AdapterPlugin, AdapterSession, AppDriver, LaunchContext } from "../plugins/api.ts";
 import type { CommonOptions } from "./common.ts";
 import { adapterFor } from "./project-plugins.ts";
+
+/** What a LaunchContext carries besides the flow's directory and log (see launch-config.ts). */
+export type LaunchExtras = Omit<LaunchContext, "baseDir" | "log">;
 
 /** A launch config that shows the browser window when `headed` (unchanged otherwise). */
 export function withHeaded(config: Readonly<Record<string, unknown>>, headed: boolean): Readonly<Record<string, unknown>> {
@@ -29,10 +32,10 @@ export async function releaseSurface(surface: OpenedSurface, keepOpen: CommonOpt
  * Opens the adapter for the flow's app kind and launches one driver (an isolated context).
  * `adapters`: the project's adapter plugins; `config`: the launch config (see launch-config.ts).
  */
-export async function openSurface(kind: string, flowPath: string, log: (line: string) => void, adapters: readonly AdapterPlugin[] = [], config: Readonly<Record<string, unknown>> = {}): Promise<OpenedSurface> {
+export async function openSurface(kind: string, flowPath: string, log: (line: string) => void, adapters: readonly AdapterPlugin[] = [], config: Readonly<Record<string, unknown>> = {}, extras: LaunchExtras = {}): Promise<OpenedSurface> {
   const session = await adapterFor(kind, adapters).open();
   try {
-    const driver = await session.launch(config, { baseDir: dirname(flowPath), log });
+    const driver = await session.launch(config, { ...extras, baseDir: dirname(flowPath), log });
     return { session, driver };
   } catch (error) {
     await session.close().catch(() => undefined);

@@ -62,7 +62,7 @@ export function validate(options: ValidateOptions): ValidateResult {
   const defaults = suiteFile && suite ? suiteDefaultsOf(suiteFile, suite) : undefined;
   // With an authoring model configured, plain steps are intent the model grounds at record time,
   // so only rules:, assert:, structured steps and blocks are checked against the grammar here.
-  const flow = loadFlowFile(options.spec, options.plugins?.adapters.map((a) => a.kind) ?? [], options.plugins?.assertions ?? [], !resolveProvider(env).configured, defaults);
+  const flow = loadFlowFile(options.spec, options.plugins?.adapters ?? [], options.plugins?.assertions ?? [], !resolveProvider(env).configured, defaults);
   const plan = planFlow(flow, stepTimeoutFromEnv(env));
   if (!plan.ok) throw new SpecError(plan.diagnostics);
   const intents = flow.steps.filter((s) => s.ast.kind === "intent").length;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { engineHarness, byId, type EngineHarness } from "../../test/support/engine.ts";
-import { loadFlowText } from "../spec/flow.ts";
+import { loadFlowText } from "../../test/support/surfaces.ts";
 import { expandAndRun, parseReadNumber, readCondition } from "./blocks.ts";
 import { planFlow, type ConditionCheck, type PlanNode } from "./plan.ts";
 

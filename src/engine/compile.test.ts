@@ -1,3 +1,4 @@
+import { at } from "../../test/support/surfaces.ts";
 import { describe, expect, test } from "bun:test";
 import { parseAssertion, parseStep, type StepAst } from "../grammar/index.ts";
 import { DEFAULT_ASSERT_TIMEOUT_MS, DEFAULT_WAIT_TIMEOUT_MS, compileStep, selectorsFor } from "./compile.ts";
@@ -6,13 +7,13 @@ import { CHECKED_DOCS, docExamples } from "../../test/support/doc-examples.ts";
 const OPTIONS = { stepTimeoutMs: 4_321 };
 
 function step(text: string): StepAst {
-  const r = parseStep(text, { app: "web" });
+  const r = parseStep(text, at("web"));
   if (!r.ok) throw new Error(`${text}: ${r.error.message}`);
   return r.value;
 }
 
 function assertion(text: string): StepAst {
-  const r = parseAssertion(text, { app: "web" });
+  const r = parseAssertion(text, at("web"));
   if (!r.ok) throw new Error(`${text}: ${r.error.message}`);
   return { kind: "assert", assertion: r.value };
 }
@@ -212,7 +213,7 @@ describe("compileStep", () => {
 
   test("compiles the calculator's display as a numeric compare and Notepad's document with an edit fallback", () => {
     const sugar = (text: string, app: "calc" | "notepad") => {
-      const r = parseAssertion(text, { app });
+      const r = parseAssertion(text, at(app));
       if (!r.ok) throw new Error(r.error.message);
       const c = compileStep("i", { kind: "assert", assertion: r.value }, OPTIONS);
       if (!c.ok) throw new Error(c.reason);

@@ -182,18 +182,14 @@ function compileAssertion(
       return element(a.target, { attribute: a.name, present: !a.negate });
     case "style":
       return element(a.target, { style: a.prop, value_equals: a.value, ...(a.negate ? { negate: true } : {}) });
-    case "app_sugar":
-      // The calculator's display, read as a number; Notepad's editor (id 15, else its only edit control).
-      return a.sugar === "display_shows"
-        ? element({ kind: "element", anchor: { kind: "id", id: "CalculatorResults" } }, { value_equals: a.text, normalize: "numeric" })
-        : sugarStep(element({ kind: "element", anchor: { kind: "id", id: "15" } }, { value_contains: a.text }));
+    case "app_sugar": {
+      // A surface's own assertion reads the element its grammar names: its native id, then an optional structural rung.
+      const compiled = element({ kind: "element", anchor: { kind: "id", id: a.reads.id } }, a.compare === "numeric_equals" ? { value_equals: a.text, normalize: "numeric" } : { value_contains: a.text });
+      const fallback = a.reads.fallback;
+      if (!compiled.ok || fallback === undefined) return compiled;
+      return { ok: true, steps: compiled.steps.map((st) => ({ ...st, selectors: [...st.selectors, { tier: "structural", provenance: "rules", confidence: 0.7, payload: { ...fallback } }] })) };
+    }
   }
-}
-
-/** Notepad's document: the editor's control id, with a structural fallback on its edit control. */
-function sugarStep(compiled: Compiled): Compiled {
-  if (!compiled.ok) return compiled;
-  return { ok: true, steps: compiled.steps.map((st) => ({ ...st, selectors: [...st.selectors, { tier: "structural", provenance: "rules", confidence: 0.7, payload: { control_type: "edit" } }] })) };
 }
 
 /** A structured step's bound: its `timeout_seconds` argument (0 = one attempt), default 10 s. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { loadFlowText, type Flow } from "../spec/flow.ts";
+import type { Flow } from "../spec/flow.ts";
+import { loadFlowText } from "../../test/support/surfaces.ts";
 import { planFlow, planSteps, stepId } from "./plan.ts";
 
 function flow(steps: readonly string[]): Flow {

@@ -1,6 +1,7 @@
+import { at } from "../../test/support/surfaces.ts";
 import { describe, expect, test } from "bun:test";
 import { parseAction } from "./action.ts";
-import type { ActionStep, AppKind } from "./ast.ts";
+import type { ActionStep } from "./ast.ts";
 
 const slice = (text: string) => ({ text, offset: 0 });
 const text = (t: string) => ({ kind: "text", text: t }) as const;
@@ -67,10 +68,10 @@ describe("parseAction pointer verbs", () => {
     ['Press Control+V', { kind: "press_key", key: "v", modifiers: ["ctrl"] }],
     ['PRESS CtrlOrMeta+Shift+P', { kind: "press_key", key: "p", modifiers: ["mod", "shift"] }],
   ])("reads %s", (input, step) => {
-    expect(parseAction(slice(input), { app: "web" })).toEqual({ ok: true, value: step });
+    expect(parseAction(slice(input), at("web"))).toEqual({ ok: true, value: step });
   });
 
-  test.each<[AppKind, string, ActionStep]>([
+  test.each<[string, string, ActionStep]>([
     ["calc", "Press plus", { kind: "press_key", key: "plus", modifiers: [] }],
     ["calc", "Press equals", { kind: "press_key", key: "equals", modifiers: [] }],
     ["windows", "Press f12", { kind: "press_key", key: "F12", modifiers: [] }],
@@ -78,10 +79,10 @@ describe("parseAction pointer verbs", () => {
     ["calc", 'Press the "id:percentButton" button', { kind: "click", target: { kind: "element", anchor: { kind: "id", id: "percentButton" }, role: "button" }, button: "left", clickCount: 1 }],
     ["vision", 'Press the "Submit" button', { kind: "click", target: { ...el("Submit"), role: "button" }, button: "left", clickCount: 1 }],
   ])("reads on %s: %s", (app, input, step) => {
-    expect(parseAction(slice(input), { app })).toEqual({ ok: true, value: step });
+    expect(parseAction(slice(input), at(app))).toEqual({ ok: true, value: step });
   });
 
-  test.each<[AppKind, string, string, string]>([
+  test.each<[string, string, string, string]>([
     ["web", 'Click "Save" at 120%,50%', "unknown-step", "between 0% and 100%"],
     ["web", 'Click "Save" at 50,50', "unknown-step", "two percentages"],
     ["web", 'Right-click "Save" at 5%,5%', "unknown-step", "Unexpected text"],
@@ -109,14 +110,14 @@ describe("parseAction pointer verbs", () => {
     ["web", "Jump around", "unknown-step", "start with a verb"],
     ["web", 'Blur the "Email" field', "refused-step", "`Press Tab`"],
   ])("rejects on %s: %s", (app, input, code, words) => {
-    const r = parseAction(slice(input), { app });
+    const r = parseAction(slice(input), at(app));
     if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.value)}`);
     expect<string>(r.error.code).toBe(code);
     expect(`${r.error.message} ${r.error.hint}`).toContain(words);
   });
 
   test("points a windows refusal at the verb", () => {
-    const r = parseAction(slice('Hover over "File"'), { app: "windows" });
+    const r = parseAction(slice('Hover over "File"'), at("windows"));
     expect(r.ok ? [] : [r.error.offset, r.error.length]).toEqual([0, 5]);
   });
 });

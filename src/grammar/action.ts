@@ -1,7 +1,7 @@
 // Action steps: the verb table and the pointer verbs (Click, Right-/Double-click, Hover, Drag,
-// Press). Value verbs live in input-action.ts. Pure: step text + app kind in, ActionStep out.
+// Press). Value verbs live in input-action.ts. Pure: step text + the surface's vocabulary in, ActionStep out.
 
-import type { ActionStep, ClickStep, DialogSuffix, ParseContext, ParseResult, Target } from "./ast.ts";
+import type { ActionStep, ClickStep, DialogSuffix, GrammarVerb, ParseContext, ParseResult, Target } from "./ast.ts";
 import { splitDialogSuffix } from "./dialog-suffix.ts";
 import {
   parseCheck, parseClear, parseHistory, parseNavigate, parseReload, parseResize, parseRemember, parseReplace, parseScroll,
@@ -18,20 +18,20 @@ interface Verb {
   /** Matched at the start of the step, case-insensitive; the rest of the text follows it. */
   readonly pattern: RegExp;
   readonly name: string;
-  /** True when the Windows UIA adapter has no such action yet. */
-  readonly notOnWindows?: boolean;
+  /** Set when a surface may refuse the verb outright (its grammar's `refusedVerbs`). */
+  readonly refusable?: GrammarVerb;
   readonly parse: VerbParser;
 }
 
 const VERBS: readonly Verb[] = [
-  { pattern: /go\s+(?=back|forward)/, name: "Go back", notOnWindows: true, parse: parseHistory },
-  { pattern: /(?:go|navigate)\s+to(?:\s+|$)/, name: "Go to", notOnWindows: true, parse: parseNavigate },
-  { pattern: /resize(?:\s+|$)/, name: "Resize the viewport", notOnWindows: true, parse: parseResize },
-  { pattern: /reload\b\s*/, name: "Reload the page", notOnWindows: true, parse: parseReload },
+  { pattern: /go\s+(?=back|forward)/, name: "Go back", refusable: "Go back", parse: parseHistory },
+  { pattern: /(?:go|navigate)\s+to(?:\s+|$)/, name: "Go to", refusable: "Go to", parse: parseNavigate },
+  { pattern: /resize(?:\s+|$)/, name: "Resize the viewport", refusable: "Resize the viewport", parse: parseResize },
+  { pattern: /reload\b\s*/, name: "Reload the page", refusable: "Reload the page", parse: parseReload },
   { pattern: /right[-\s]click(?:\s+|$)/, name: "Right-click", parse: (r, c) => parseClick(r, c, "Right-click", "right", 1) },
   { pattern: /double[-\s]click(?:\s+|$)/, name: "Double-click", parse: (r, c) => parseClick(r, c, "Double-click", "left", 2) },
   { pattern: /click(?:\s+|$)/, name: "Click", parse: (r, c) => parseClick(r, c, "Click", "left", 1) },
-  { pattern: /hover(?:\s+|$)/, name: "Hover over", notOnWindows: true, parse: parseHover },
+  { pattern: /hover(?:\s+|$)/, name: "Hover over", refusable: "Hover over", parse: parseHover },
   { pattern: /drag(?:\s+|$)/, name: "Drag", parse: parseDrag },
   { pattern: /type(?:\s+|$)/, name: "Type", parse: parseType },
   { pattern: /replace(?:\s+|$)/, name: "Replace", parse: parseReplace },
@@ -39,14 +39,12 @@ const VERBS: readonly Verb[] = [
   { pattern: /check(?:\s+|$)/, name: "Check", parse: (r, c) => parseCheck(r, c, true) },
   { pattern: /uncheck(?:\s+|$)/, name: "Uncheck", parse: (r, c) => parseCheck(r, c, false) },
   { pattern: /select(?:\s+|$)/, name: "Select", parse: parseSelect },
-  { pattern: /upload(?:\s+|$)/, name: "Upload", notOnWindows: true, parse: parseUpload },
+  { pattern: /upload(?:\s+|$)/, name: "Upload", refusable: "Upload", parse: parseUpload },
   { pattern: /scroll(?:\s+|$)/, name: "Scroll", parse: parseScroll },
   { pattern: /press(?:\s+|$)/, name: "Press", parse: parsePress },
   { pattern: /wait(?:\s+|$)/, name: "Wait", parse: parseWait },
   { pattern: /remember(?:\s+|$)/, name: "Remember", parse: parseRemember },
 ];
-
-const UIA_APPS: ReadonlySet<ParseContext["app"]> = new Set<ParseContext["app"]>(["windows", "calc", "notepad"]);
 
 /** Words people reach for that are not verbs of the grammar, with the form to write instead. */
 const SYNONYMS: Readonly<Record<string, string>> = {
@@ -70,21 +68,16 @@ const SYNONYMS: Readonly<Record<string, string>> = {
   untick: 'Uncheck the "Remember me" checkbox',
 };
 
-/** Parses an action step (already trimmed, non-empty) for the given app kind. */
+/** Parses an action step (already trimmed, non-empty) for the given surface. */
 export function parseAction(s: Slice, ctx: ParseContext): ParseResult<ActionStep> {
   const refused = findActionRefusal(s);
   if (refused !== undefined) return refused;
   for (const verb of VERBS) {
     const m = matchAt(verb.pattern, s.text, 0);
     if (m === null) continue;
-    if (verb.notOnWindows === true && UIA_APPS.has(ctx.app)) {
-      return fail(
-        "unsupported-step",
-        `\`${verb.name}\` is not implemented for windows apps yet.`,
-        'use `Click "File"` or a key chord such as `Press Alt+F` to reach the same control',
-        s.offset,
-        m[0].trimEnd().length,
-      );
+    const refused = ctx.surface.refusedVerbs;
+    if (verb.refusable !== undefined && refused?.verbs.includes(verb.refusable) === true) {
+      return fail("unsupported-step", refused.message.replaceAll("{verb}", verb.name), refused.hint, s.offset, m[0].trimEnd().length);
     }
     return verb.parse(trimSlice(sub(s, m[0].length)), ctx);
   }
@@ -192,7 +185,7 @@ function parseDrag(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
 function parsePress(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
   if (rest.text === "") return failAt("unknown-step", "`Press` needs a key or a button.", 'write `Press Enter` or `Press the "Save" button`', rest);
   if (!/^(?:the\s|"|\d+(?:st|nd|rd|th)\s)/i.test(rest.text)) {
-    const keys = parseKeys(rest, ctx.app);
+    const keys = parseKeys(rest, ctx.surface);
     return keys.ok ? ok({ kind: "press_key", key: keys.value.key, modifiers: keys.value.modifiers }) : keys;
   }
   const split = splitDialogSuffix(rest, ctx);

@@ -1,6 +1,7 @@
+import { at } from "../../test/support/surfaces.ts";
 import { describe, expect, test } from "bun:test";
 import { parseAssertionText } from "./assertion.ts";
-import type { AppKind, Assertion, Template } from "./ast.ts";
+import type { Assertion, Template } from "./ast.ts";
 
 const slice = (text: string) => ({ text, offset: 0 });
 const text = (t: string) => ({ kind: "text", text: t }) as const;
@@ -8,7 +9,7 @@ const el = (t: string) => ({ kind: "element", anchor: text(t) }) as const;
 const lit = (raw: string): Template => ({ raw, parts: [{ kind: "literal", text: raw }] });
 
 describe("parseAssertionText", () => {
-  test.each<[AppKind, string, Assertion]>([
+  test.each<[string, string, Assertion]>([
     ["web", "page shows Welcome", { kind: "page_shows", text: lit("Welcome"), negate: false }],
     ["web", "the page shows Welcome", { kind: "page_shows", text: lit("Welcome"), negate: false }],
     ["web", "Page Shows templates found 2 times", { kind: "page_shows", text: lit("templates found"), negate: false, times: 2 }],
@@ -35,8 +36,8 @@ describe("parseAssertionText", () => {
     ["web", 'the "Name" field contains exactly Ada Lovelace', { kind: "shows_exactly", target: { ...el("Name"), role: "field" }, text: lit("Ada Lovelace") }],
     ["web", 'the "Name" field is focused', { kind: "focused", target: { ...el("Name"), role: "field" }, negate: false }],
     ["web", 'the "css:#new-todo" is not focused within 2s', { kind: "focused", target: { kind: "element", anchor: { kind: "css", selector: "#new-todo" } }, negate: true, timeoutMs: 2_000 }],
-    ["calc", "display shows 8", { kind: "app_sugar", sugar: "display_shows", text: "8" }],
-    ["notepad", "document contains hello", { kind: "app_sugar", sugar: "document_contains", text: "hello" }],
+    ["calc", "display shows 8", { kind: "app_sugar", sugar: "display shows", reads: { id: "CalculatorResults" }, compare: "numeric_equals", text: "8" }],
+    ["notepad", "document contains hello", { kind: "app_sugar", sugar: "document contains", reads: { id: "15", fallback: { control_type: "edit" } }, compare: "contains", text: "hello" }],
     ["web", 'the "css:#live_preview" shows Street', { kind: "shows", target: { kind: "element", anchor: { kind: "css", selector: "#live_preview" } }, text: lit("Street") }],
     ["web", 'the "css:#status" does not show Error', { kind: "not_shows", target: { kind: "element", anchor: { kind: "css", selector: "#status" } }, text: lit("Error") }],
     ["web", 'the "Balance" does not show 0.00 within 5s', { kind: "not_shows", target: el("Balance"), text: lit("0.00"), timeoutMs: 5_000 }],
@@ -86,10 +87,10 @@ describe("parseAssertionText", () => {
     ["windows", 'the "Graphics" is selected', { kind: "selected", target: el("Graphics"), negate: false }],
     ["web", 'the "Profile" is not selected', { kind: "selected", target: el("Profile"), negate: true }],
   ])("reads on %s: %s", (app, input, assertion) => {
-    expect(parseAssertionText(slice(input), { app })).toEqual({ ok: true, value: assertion });
+    expect(parseAssertionText(slice(input), at(app))).toEqual({ ok: true, value: assertion });
   });
 
-  test.each<[AppKind, string, string, string]>([
+  test.each<[string, string, string, string]>([
     ["web", 'the 2nd "Row" appears 3 times', "refused-step", "ordinal cannot be counted"],
     ["web", 'the "A" in the item containing "X" appears 3 times', "unsupported-step", "cannot be scoped"],
     ["web", 'the "Row" appears 3', "unknown-step", "`appears <N> times`"],
@@ -131,14 +132,14 @@ describe("parseAssertionText", () => {
     ["web", "page shows ${date:today}", "refused-step", "date expression"],
     ["web", 'the 2nd "Total" in the iframe "checkout" shows 42.00', "refused-step", "iframe"],
   ])("rejects on %s: %s", (app, input, code, words) => {
-    const r = parseAssertionText(slice(input), { app });
+    const r = parseAssertionText(slice(input), at(app));
     if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.value)}`);
     expect<string>(r.error.code).toBe(code);
     expect(`${r.error.message} ${r.error.hint}`).toContain(words);
   });
 
   test("points a refused style property at the property name", () => {
-    const r = parseAssertionText(slice('the "X" style width is 10px'), { app: "web" });
+    const r = parseAssertionText(slice('the "X" style width is 10px'), at("web"));
     expect(r.ok ? [] : [r.error.offset, r.error.length]).toEqual([14, 5]);
   });
 });

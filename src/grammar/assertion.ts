@@ -1,7 +1,9 @@
-// The text of an `assert:` step → Assertion: surface forms (page shows/url/title, cookies, app
-// sugar) and element predicates over any target. Pure: no I/O; the engine does the auto-waiting.
+// The text of an `assert:` step → Assertion: surface forms (page shows/url/title, cookies, a
+// surface's own sugar) and element predicates over any target. Pure: no I/O; the engine does the
+// auto-waiting.
 
-import type { Assertion, ParseContext, ParseResult, Target } from "./ast.ts";
+import type { Assertion, AssertionSugar, GrammarForm, ParseContext, ParseResult, Target } from "./ast.ts";
+import { lacks } from "./vocabulary.ts";
 import { refuseCountedTarget } from "./input-action.ts";
 import { findTextRefusal } from "./refusal.ts";
 import { fail, failAt, matchAt, ok, splitWithin, sub, trimSlice, type Slice } from "./result.ts";
@@ -21,7 +23,7 @@ const ARITHMETIC = /\$\{captured\.[^}]*\}\s*(?:[-+*/]\s*\$\{|[*/])/;
 const PREDICATES =
   "`shows [exactly] <text>`, `does not show <text>`, `field contains [exactly] <text>`, `is [not] visible`, `is [not] focused`, `is enabled|disabled`, `checkbox is [not] checked`, `is [not] selected`, `is [not] empty`, `appears <N> times`, `attribute <name> is [not] <value>`, `has attribute <name>` or `style color is <value>`";
 
-/** Parses the text of an `assert:` step (trimmed, non-empty) for the given app kind. */
+/** Parses the text of an `assert:` step (trimmed, non-empty) for the given surface. */
 export function parseAssertionText(s: Slice, ctx: ParseContext): ParseResult<Assertion> {
   const refused = findTextRefusal(s);
   if (refused !== undefined) return refused;
@@ -35,14 +37,14 @@ export function parseAssertionText(s: Slice, ctx: ParseContext): ParseResult<Ass
   return ok(value);
 }
 
-function webOnly(s: Slice, ctx: ParseContext, what: string): ParseResult<never> | undefined {
-  if (ctx.app === "web") return undefined;
-  return failAt("unsupported-step", `\`${what}\` is web-only and cannot be checked on ${ctx.app} apps.`, "assert what the app shows instead, e.g. `page shows Saved`", s);
+function webOnly(s: Slice, ctx: ParseContext, form: GrammarForm, what: string): ParseResult<never> | undefined {
+  if (!lacks(ctx, form)) return undefined;
+  return failAt("unsupported-step", `\`${what}\` is web-only and cannot be checked on ${ctx.surface.name} apps.`, "assert what the app shows instead, e.g. `page shows Saved`", s);
 }
 
 /** `local storage "todos" contains Walk the dog` / `session storage "draft" does not exist`; the key may hold `${VAR}`. */
 function parseStorage(s: Slice, ctx: ParseContext): ParseResult<Claim> {
-  const refusal = webOnly(s, ctx, "storage");
+  const refusal = webOnly(s, ctx, "storage", "storage");
   if (refusal !== undefined) return refusal;
   const example = 'write `local storage "todos" contains Walk the dog` or `local storage "todos" does not exist` (or `session storage …`)';
   const m = /^(local|session)\s+storage\s+"([^"]+)"\s+(?:(contains)\s+(.+)|(does\s+not\s+exist))$/i.exec(s.text);
@@ -74,7 +76,8 @@ function parseClaim(s: Slice, ctx: ParseContext): ParseResult<Claim> {
   if (shows !== null) return parsePageShows(trimSlice(sub(s, shows[0].length)));
   const meta = /^(?:the\s+)?page\s+(url|title)\s+(is|contains)\s+(.+)$/i.exec(t);
   if (meta?.[1] !== undefined && meta[2] !== undefined && meta[3] !== undefined) {
-    const refusal = webOnly(s, ctx, `page ${meta[1].toLowerCase()}`);
+    const which = meta[1].toLowerCase();
+    const refusal = webOnly(s, ctx, which === "url" ? "page_url" : "page_title", `page ${which}`);
     if (refusal !== undefined) return refusal;
     const value = parseTemplateAt(meta[3], s.offset + t.length - meta[3].length);
     if (!value.ok) return value;
@@ -86,8 +89,8 @@ function parseClaim(s: Slice, ctx: ParseContext): ParseResult<Claim> {
   }
   if (/^cookie\b/i.test(t)) return parseCookie(s, ctx);
   if (/^(?:local|session)\s+storage\b/i.test(t)) return parseStorage(s, ctx);
-  const sugar = /^(display\s+shows|document\s+contains)\s+(.+)$/i.exec(t);
-  if (sugar?.[1] !== undefined && sugar[2] !== undefined) return parseSugar(s, ctx, sugar[1], sugar[2]);
+  const sugar = parseSugar(s, ctx);
+  if (sugar !== undefined) return sugar;
   const target = parseTargetPrefix(s, ctx);
   if (target === undefined) {
     return failAt("unknown-step", `\`${t}\` matches no assertion.`, 'write `page shows Welcome` or `the "Save" is enabled`; an element is named with `the "<label>"`', s);
@@ -139,26 +142,33 @@ function parseCookie(s: Slice, ctx: ParseContext): ParseResult<Claim> {
       s,
     );
   }
-  const refusal = webOnly(s, ctx, "cookie");
+  const refusal = webOnly(s, ctx, "cookie", "cookie");
   if (refusal !== undefined) return refusal;
   return ok({ kind: "cookie", name: m[1], fact: known.fact, negate: known.negate });
 }
 
-function parseSugar(s: Slice, ctx: ParseContext, form: string, text: string): ParseResult<Claim> {
-  const display = /^display/i.test(form);
-  if (display && ctx.app !== "calc") return failAt("unsupported-step", "`display shows` is calculator sugar (app: calc).", "write `page shows 8`", s);
-  if (!display && ctx.app !== "notepad") return failAt("unsupported-step", "`document contains` is Notepad sugar (app: notepad).", "write `page shows hello`", s);
-  if (display && !/^-?\d+(?:\.\d+)?$/.test(text)) {
-    return failAt("unknown-step", `\`${text}\` is not a number for the calculator display.`, "write `display shows 8`", s);
+/** `<phrase> <value>` of the surface's own sugar; another surface's phrase is refused by name. Undefined: no sugar phrase. */
+function parseSugar(s: Slice, ctx: ParseContext): ParseResult<Claim> | undefined {
+  const match = (sugar: AssertionSugar) => new RegExp(`^${sugar.phrase.trim().split(/\s+/).map(escapeRegExp).join("\\s+")}\\s+(.+)$`, "i").exec(s.text)?.[1];
+  for (const sugar of ctx.surface.sugar ?? []) {
+    const text = match(sugar);
+    if (text === undefined) continue;
+    if (sugar.value === "number" && !/^-?\d+(?:\.\d+)?$/.test(text)) {
+      return failAt("unknown-step", `\`${text}\` is not a number for \`${sugar.phrase}\`.`, `write \`${sugar.example}\``, s);
+    }
+    return ok({ kind: "app_sugar", sugar: sugar.phrase, reads: sugar.reads, compare: sugar.compare, text });
   }
-  return ok({ kind: "app_sugar", sugar: display ? "display_shows" : "document_contains", text });
+  const foreign = (ctx.foreignSugar ?? []).find((sugar) => match(sugar) !== undefined);
+  return foreign === undefined ? undefined : failAt("unsupported-step", `\`${foreign.phrase}\` is ${foreign.elsewhere.what}.`, foreign.elsewhere.hint, s);
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseResult<Claim> {
   const t = tail.text;
   let m: RegExpExecArray | null;
   if ((m = /^shows\s+exactly\s+(.+)$/i.exec(t)) && m[1] !== undefined) {
-    const refusal = webOnly(tail, ctx, "shows exactly");
+    const refusal = webOnly(tail, ctx, "exact_text", "shows exactly");
     if (refusal !== undefined) return refusal;
     const text = parseTemplateAt(m[1], tail.offset + t.length - m[1].length);
     return text.ok ? ok({ kind: "shows_exactly", target, text: text.value }) : text;
@@ -176,9 +186,9 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
     const text = parseTemplateAt(m[2], tail.offset + t.length - m[2].length);
     if (!text.ok) return text;
     if (m[1] === undefined) return ok({ kind: "field_contains", target, text: text.value });
-    return webOnly(tail, ctx, "contains exactly") ?? ok({ kind: "shows_exactly", target, text: text.value });
+    return webOnly(tail, ctx, "exact_text", "contains exactly") ?? ok({ kind: "shows_exactly", target, text: text.value });
   }
-  if ((m = /^is\s+(not\s+)?focused$/i.exec(t))) return webOnly(tail, ctx, "is focused") ?? ok({ kind: "focused", target, negate: m[1] !== undefined });
+  if ((m = /^is\s+(not\s+)?focused$/i.exec(t))) return webOnly(tail, ctx, "focus", "is focused") ?? ok({ kind: "focused", target, negate: m[1] !== undefined });
   if ((m = /^is\s+(not\s+)?visible$/i.exec(t))) return ok({ kind: "visible", target, negate: m[1] !== undefined });
   if ((m = /^is\s+(enabled|disabled)$/i.exec(t)) && m[1] !== undefined) return ok({ kind: "enabled", target, enabled: m[1].toLowerCase() === "enabled" });
   if ((m = /^is\s+(not\s+)?checked$/i.exec(t))) {
@@ -191,7 +201,7 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
   if ((m = /^is\s+(not\s+)?empty$/i.exec(t))) return ok({ kind: "empty", target, negate: m[1] !== undefined });
   if (/^appears?\b/i.test(t)) return parseCount(tail, target);
   if ((m = /^attribute\s+(\S+)\s+is\s+(not\s+)?(.+)$/i.exec(t)) && m[1] !== undefined && m[3] !== undefined) {
-    const refusal = webOnly(tail, ctx, "attribute");
+    const refusal = webOnly(tail, ctx, "attribute", "attribute");
     if (refusal !== undefined) return refusal;
     const value = parseTemplateAt(m[3], tail.offset + t.length - m[3].length);
     if (!value.ok) return value;
@@ -201,7 +211,7 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
     return ok({ kind: "attribute", target, name: m[1], value: value.value, negate: m[2] !== undefined });
   }
   if ((m = /^(has|does\s+not\s+have)\s+attribute\s+(\S+)$/i.exec(t)) && m[1] !== undefined && m[2] !== undefined) {
-    const refusal = webOnly(tail, ctx, "attribute");
+    const refusal = webOnly(tail, ctx, "attribute", "attribute");
     if (refusal !== undefined) return refusal;
     return ok({ kind: "has_attribute", target, name: m[2], negate: m[1].toLowerCase() !== "has" });
   }
@@ -210,7 +220,7 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
     if (!isStyleProp(prop)) {
       return fail("refused-step", `\`${m[1]}\` is not an allowed style property (allowed: ${STYLE_PROPS.join(", ")}).`, 'assert what the user sees instead, e.g. `the "X" is visible`, or one of the allowed properties like `the "X" style color is red`', tail.offset + t.indexOf(m[1], 5), m[1].length);
     }
-    const refusal = webOnly(tail, ctx, "style");
+    const refusal = webOnly(tail, ctx, "style", "style");
     if (refusal !== undefined) return refusal;
     return ok({ kind: "style", target, prop, value: m[3].trim(), negate: m[2] !== undefined });
   }

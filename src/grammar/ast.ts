@@ -1,8 +1,9 @@
 // Typed AST of the rules grammar: what a step's text means, before any app is touched.
 // Pure types plus tiny constructors; no I/O. Offsets are 0-based UTF-16 offsets into the step text.
 
-/** The app kind a step is parsed for; some forms are refused on some kinds (F-keys on web, css: on windows). */
-export type AppKind = "web" | "windows" | "calc" | "notepad" | "sap" | "vision" | "api";
+import type { AssertionSugar } from "./vocabulary.ts";
+
+export type { AssertionSugar, GrammarForm, GrammarVerb, KeyVocabulary, ParseContext, SurfaceGrammar } from "./vocabulary.ts";
 
 /** A `${…}` template, parsed once. `raw` is exactly what was written (what traces store). */
 export interface Template {
@@ -196,8 +197,8 @@ export type Assertion = Bound & (
   | { readonly kind: "attribute"; readonly target: Target; readonly name: string; readonly value: Template; readonly negate: boolean }
   | { readonly kind: "has_attribute"; readonly target: Target; readonly name: string; readonly negate: boolean }
   | { readonly kind: "style"; readonly target: Target; readonly prop: "color" | "background-color" | "text-transform"; readonly value: string; readonly negate: boolean }
-  /** App sugar: calc `display shows <number>`, notepad `document contains <text>`. */
-  | { readonly kind: "app_sugar"; readonly sugar: "display_shows" | "document_contains"; readonly text: string }
+  /** A surface's own assertion (its grammar's `sugar`): `display shows 8`, `document contains hello`. */
+  | { readonly kind: "app_sugar"; readonly sugar: AssertionSugar["phrase"]; readonly reads: AssertionSugar["reads"]; readonly compare: AssertionSugar["compare"]; readonly text: string }
 );
 
 // ---------------------------------------------------------------- conditions (repeat: until / when:)
@@ -228,6 +229,3 @@ export interface GrammarError {
 
 export type ParseResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: GrammarError };
 
-export interface ParseContext {
-  readonly app: AppKind;
-}

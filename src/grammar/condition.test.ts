@@ -1,3 +1,4 @@
+import { at } from "../../test/support/surfaces.ts";
 import { describe, expect, test } from "bun:test";
 import type { Condition, Template } from "./ast.ts";
 import { parseConditionText } from "./condition.ts";
@@ -20,7 +21,7 @@ describe("parseConditionText", () => {
       { kind: "shows", target: { kind: "cell", column: "Status", rowAnchors: ["Job 7"] }, text: lit("Done") },
     ],
   ])("reads %s", (input, condition) => {
-    expect(parseConditionText(slice(input), { app: "web" })).toEqual({ ok: true, value: condition });
+    expect(parseConditionText(slice(input), at("web"))).toEqual({ ok: true, value: condition });
   });
 
   test.each([
@@ -36,14 +37,14 @@ describe("parseConditionText", () => {
     ['the "${captured.x}" shows y', "bad-reference", "a capture may only be typed or compared"],
     ['the "Total" matching /\\d+/ shows 5', "refused-step", "pattern extraction"],
   ])("rejects %s", (input, code, words) => {
-    const r = parseConditionText(slice(input), { app: "web" });
+    const r = parseConditionText(slice(input), at("web"));
     if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.value)}`);
     expect<string>(r.error.code).toBe(code);
     expect(`${r.error.message} ${r.error.hint}`).toContain(words);
   });
 
   test("names the allowed forms in the hint of a refusal", () => {
-    const r = parseConditionText(slice('the "id:a" is enabled'), { app: "web" });
+    const r = parseConditionText(slice('the "id:a" is enabled'), at("web"));
     expect(r.ok ? "" : r.error.hint).toContain("is greater|less than");
   });
 });

@@ -1,3 +1,4 @@
+import { at } from "../../test/support/surfaces.ts";
 import { describe, expect, test } from "bun:test";
 import type { DialogSuffix } from "./ast.ts";
 import { splitDialogSuffix } from "./dialog-suffix.ts";
@@ -26,13 +27,13 @@ describe("splitDialogSuffix", () => {
       { disposition: "accept", reply: { raw: '5" screen', parts: [{ kind: "literal", text: '5" screen' }] } },
     ],
   ])("splits %s", (text, body, dialog) => {
-    const r = splitDialogSuffix(slice(text), { app: "web" });
+    const r = splitDialogSuffix(slice(text), at("web"));
     expect(r.ok && r.value.body.text).toBe(body);
     expect(r.ok && r.value.dialog).toEqual(dialog);
   });
 
   test.each(['"Save" at 75%,50%', '"Yes, accepting terms"', '"Save"'])("leaves %s without a suffix", (text) => {
-    expect(splitDialogSuffix(slice(text), { app: "web" })).toEqual({ ok: true, value: { body: slice(text) } });
+    expect(splitDialogSuffix(slice(text), at("web"))).toEqual({ ok: true, value: { body: slice(text) } });
   });
 
   test.each([
@@ -41,7 +42,7 @@ describe("splitDialogSuffix", () => {
     ['"Delete", then click "Next"', "unknown-step", 10, 17],
     ['"Rename", answering the prompt with New', "unknown-step", 10, 29],
   ])("rejects the malformed suffix in %s listing the three shapes", (text, code, offset, length) => {
-    const r = splitDialogSuffix(slice(text), { app: "web" });
+    const r = splitDialogSuffix(slice(text), at("web"));
     if (r.ok) throw new Error("expected an error");
     expect<string>(r.error.code).toBe(code);
     expect(r.error.hint).toContain("accepting the");
@@ -51,12 +52,12 @@ describe("splitDialogSuffix", () => {
   });
 
   test("refuses native dialogs on desktop app kinds", () => {
-    const r = splitDialogSuffix(slice('"OK", accepting the dialog'), { app: "windows" });
+    const r = splitDialogSuffix(slice('"OK", accepting the dialog'), at("windows"));
     expect(r.ok ? "" : r.error.code).toBe("unsupported-step");
   });
 
   test("refuses a date expression in a prompt reply", () => {
-    const r = splitDialogSuffix(slice('"R", answering the prompt with "${date:today}"'), { app: "web" });
+    const r = splitDialogSuffix(slice('"R", answering the prompt with "${date:today}"'), at("web"));
     expect(r.ok ? "" : r.error.code).toBe("refused-step");
   });
 });

@@ -5,6 +5,7 @@
 import type { DialogSuffix, ParseContext, ParseResult } from "./ast.ts";
 import { fail, maskQuoted, ok, sub, trimSlice, type Slice } from "./result.ts";
 import { parseTemplateAt } from "./template.ts";
+import { lacks } from "./vocabulary.ts";
 
 export interface SuffixSplit {
   /** The step text before the suffix (the whole text when there is none). */
@@ -28,10 +29,10 @@ export function splitDialogSuffix(s: Slice, ctx: ParseContext): ParseResult<Suff
   const suffix = trimSlice(sub(s, m.index + m[0].length));
   const dialog = parseSuffix(suffix);
   if (!dialog.ok) return dialog;
-  if (ctx.app !== "web") {
+  if (lacks(ctx, "dialog")) {
     return fail(
       "unsupported-step",
-      `Native dialogs exist only on web apps; a ${ctx.app} message box is a window driven by ordinary steps.`,
+      `Native dialogs exist only on web apps; a ${ctx.surface.name} message box is a window driven by ordinary steps.`,
       'drop the suffix and answer the box with its own step, e.g. `Press the "OK" button`',
       suffix.offset,
       suffix.text.length,

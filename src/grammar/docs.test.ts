@@ -5,12 +5,12 @@
 // that parse also run is checked where steps are compiled (src/engine/compile.test.ts).
 // The one grammar test that reads files (through test/support/doc-examples.ts).
 
+import { at } from "../../test/support/surfaces.ts";
 import { describe, expect, test } from "bun:test";
-import type { AppKind } from "./ast.ts";
 import { parseAssertion, parseCondition, parseStep } from "./index.ts";
 import { CHECKED_DOCS, EXAMPLE_KINDS, docExamples } from "../../test/support/doc-examples.ts";
 
-const ctx = { app: "web" } as const;
+const ctx = at("web");
 
 for (const doc of CHECKED_DOCS) {
   const all = docExamples(doc);
@@ -31,7 +31,7 @@ for (const doc of CHECKED_DOCS) {
     test.each(all.filter(([k]) => k === "unsupported"))("refuses the %s example %s as a form its app kind does not have", (_kind, line) => {
       const m = /^([a-z]+):\s+(.+)$/.exec(line);
       expect(m).not.toBeNull();
-      const app = { app: m![1] as AppKind };
+      const app = at(m![1]!);
       const codes = [parseStep(m![2]!, app), parseAssertion(m![2]!, app)].map((r) => (r.ok ? "ok" : r.error.code));
       expect(codes).toContain("unsupported-step");
       expect(codes).not.toContain("ok");

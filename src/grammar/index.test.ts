@@ -1,7 +1,8 @@
 // The grammar conformance corpus (shared/spec/grammar-corpus.md), every line, through the public API.
 
+import { at } from "../../test/support/surfaces.ts";
 import { describe, expect, test } from "bun:test";
-import { parseAssertion, parseCondition, parseStep, parseTemplate, type AppKind, type GrammarError, type ParseResult } from "./index.ts";
+import { parseAssertion, parseCondition, parseStep, parseTemplate, type GrammarError, type ParseResult } from "./index.ts";
 
 const errorOf = <T>(r: ParseResult<T>): GrammarError => {
   if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.value)}`);
@@ -11,7 +12,7 @@ const errorOf = <T>(r: ParseResult<T>): GrammarError => {
 const say = (e: GrammarError): string => `${e.message} ${e.hint}`.toLowerCase();
 
 // A. plain steps that MUST resolve
-const A: readonly (readonly [AppKind, string])[] = [
+const A: readonly (readonly [string, string])[] = [
   ["web", 'Type Ada into the "Full name" field'],
   ["web", 'Type email into the 2nd "Field Name" field'],
   ["web", "Type Ada into the name field"],
@@ -84,7 +85,7 @@ const A: readonly (readonly [AppKind, string])[] = [
 ];
 
 // B. assertions that MUST resolve
-const B: readonly (readonly [AppKind, string])[] = [
+const B: readonly (readonly [string, string])[] = [
   ["web", "page shows Welcome"],
   ["web", "the page shows Welcome"],
   ["web", "page shows templates found 2 times"],
@@ -137,8 +138,8 @@ const C: readonly (readonly [string, string, string])[] = [
 ];
 
 // D. additional positive examples: action steps
-const D_STEPS: readonly (readonly [AppKind, string])[] = [
-  ...(["windows", "sap", "vision", "calc", "notepad"] as const).map((app): readonly [AppKind, string] => [app, "Press F8"]),
+const D_STEPS: readonly (readonly [string, string])[] = [
+  ...(["windows", "sap", "vision", "calc", "notepad"] as const).map((app): readonly [string, string] => [app, "Press F8"]),
   ["windows", "Press Alt+F4"],
   ["windows", "Press f12"],
   ["web", "Wait until page shows Saved"],
@@ -194,7 +195,7 @@ const D_STEPS: readonly (readonly [AppKind, string])[] = [
 ];
 
 // D. additional positive examples: assertions
-const D_ASSERTS: readonly (readonly [AppKind, string])[] = [
+const D_ASSERTS: readonly (readonly [string, string])[] = [
   ["web", "page url is /signin"],
   ["web", "page url contains checkout"],
   ["web", "page title is Orders - Acme Admin"],
@@ -238,7 +239,7 @@ const D_CONDITIONS: readonly string[] = ['the "id:a" is greater than the "id:b"'
 
 // E. negative corpus: [app, parser, text, words the message or hint must contain]
 type Kind = "step" | "assert";
-const E: readonly (readonly [AppKind, Kind, string, string])[] = [
+const E: readonly (readonly [string, Kind, string, string])[] = [
   ["web", "step", "Press F5", 'press the "refresh" button'],
   ["web", "step", "Press Alt+F4", 'press the "close" button'],
   ["windows", "step", "Press F13", "not a key"],
@@ -305,59 +306,59 @@ const E: readonly (readonly [AppKind, Kind, string, string])[] = [
 
 describe("parseStep", () => {
   test.each(A)("resolves corpus A on %s: %s", (app, text) => {
-    expect(parseStep(text, { app }).ok).toBe(true);
+    expect(parseStep(text, at(app)).ok).toBe(true);
   });
   test.each(D_STEPS)("resolves corpus D on %s: %s", (app, text) => {
-    expect(parseStep(text, { app }).ok).toBe(true);
+    expect(parseStep(text, at(app)).ok).toBe(true);
   });
   test.each(C)("refuses %s with its reason and alternative", (text, reason, alternative) => {
-    const e = errorOf(parseStep(text, { app: "web" }));
+    const e = errorOf(parseStep(text, at("web")));
     expect(e.code).toBe("refused-step");
     expect(`${e.message} ${e.hint}`).toContain(reason);
     expect(`${e.message} ${e.hint}`).toContain(alternative);
   });
   test("returns unknown-step naming nothing when the text is blank", () => {
-    expect(errorOf(parseStep("   ", { app: "web" })).code).toBe("unknown-step");
+    expect(errorOf(parseStep("   ", at("web"))).code).toBe("unknown-step");
   });
   test("points errors into the untrimmed text", () => {
-    const e = errorOf(parseStep("   Press F5", { app: "web" }));
+    const e = errorOf(parseStep("   Press F5", at("web")));
     expect([e.offset, e.length]).toEqual([9, 2]);
   });
   test("treats keywords case-insensitively", () => {
-    expect(parseStep('TYPE Ada INTO THE "Name" FIELD', { app: "web" })).toEqual(parseStep('Type Ada into the "Name" field', { app: "web" }));
+    expect(parseStep('TYPE Ada INTO THE "Name" FIELD', at("web"))).toEqual(parseStep('Type Ada into the "Name" field', at("web")));
   });
   test("never throws on hostile input", () => {
     for (const text of ['"', '""', "${", "Click", 'Click "', "Press +", "Press ++", "the", "\u0000", "Type ${captured.}", "Select , from"]) {
-      expect(() => parseStep(text, { app: "web" })).not.toThrow();
+      expect(() => parseStep(text, at("web"))).not.toThrow();
     }
   });
 });
 
 describe("parseAssertion", () => {
   test.each(B)("resolves corpus B on %s: %s", (app, text) => {
-    expect(parseAssertion(text, { app }).ok).toBe(true);
+    expect(parseAssertion(text, at(app)).ok).toBe(true);
   });
   test.each(D_ASSERTS)("resolves corpus D on %s: %s", (app, text) => {
-    expect(parseAssertion(text, { app }).ok).toBe(true);
+    expect(parseAssertion(text, at(app)).ok).toBe(true);
   });
 });
 
 describe("parseCondition", () => {
   test.each(D_CONDITIONS)("resolves corpus D condition %s", (text) => {
-    expect(parseCondition(text, { app: "web" }).ok).toBe(true);
+    expect(parseCondition(text, at("web")).ok).toBe(true);
   });
 });
 
 describe("negative corpus E", () => {
   test.each(E)("rejects on %s (%s) %s with a hint naming %s", (app, kind, text, words) => {
-    const r: ParseResult<unknown> = kind === "step" ? parseStep(text, { app }) : parseAssertion(text, { app });
+    const r: ParseResult<unknown> = kind === "step" ? parseStep(text, at(app)) : parseAssertion(text, at(app));
     expect(say(errorOf(r))).toContain(words);
   });
 });
 
 describe("parseCondition refusals", () => {
   test("refuses a form that is not a condition by name", () => {
-    const e = errorOf(parseCondition('the "Save" is enabled', { app: "web" }));
+    const e = errorOf(parseCondition('the "Save" is enabled', at("web")));
     expect(e.code).toBe("refused-step");
     expect(e.message).toContain("`is enabled`");
   });

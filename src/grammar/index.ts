@@ -30,7 +30,7 @@ function guarded<T>(text: string, ctx: ParseContext, what: string, example: stri
  * Accepts `Wait until page shows …` and `Wait until the download completes as …`; the text of
  * an `assert:` step goes to {@link parseAssertion}.
  *
- * @example parseStep('Type Ada into the "Full name" field', { app: "web" })
+ * @example parseStep('Type Ada into the "Full name" field', { surface: { name: "web" } })
  * @see docs/authoring.md
  */
 export function parseStep(text: string, ctx: ParseContext): ParseResult<StepAst> {
@@ -40,7 +40,7 @@ export function parseStep(text: string, ctx: ParseContext): ParseResult<StepAst>
 /**
  * Parses the text of an `assert:` step. A trailing `within <N>s` becomes `timeoutMs`.
  *
- * @example parseAssertion('the "Save" is enabled within 15s', { app: "web" })
+ * @example parseAssertion('the "Save" is enabled within 15s', { surface: { name: "web" } })
  * @see docs/authoring.md
  */
 export function parseAssertion(text: string, ctx: ParseContext): ParseResult<Assertion> {
@@ -51,7 +51,7 @@ export function parseAssertion(text: string, ctx: ParseContext): ParseResult<Ass
  * Parses a `repeat: until:` or `when:` condition; forms other than page shows / does not show,
  * `the "…" shows`, `is [not] visible` and `is greater|less than` are refused by name.
  *
- * @example parseCondition('the "id:button" shows Enough', { app: "web" })
+ * @example parseCondition('the "id:button" shows Enough', { surface: { name: "web" } })
  */
 export function parseCondition(text: string, ctx: ParseContext): ParseResult<Condition> {
   return guarded(text, ctx, "condition", "page shows Done", parseConditionText);

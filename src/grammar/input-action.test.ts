@@ -1,6 +1,7 @@
+import { at } from "../../test/support/surfaces.ts";
 import { describe, expect, test } from "bun:test";
 import { parseAction } from "./action.ts";
-import type { ActionStep, AppKind, Template } from "./ast.ts";
+import type { ActionStep, Template } from "./ast.ts";
 
 const slice = (text: string) => ({ text, offset: 0 });
 const text = (t: string) => ({ kind: "text", text: t }) as const;
@@ -11,7 +12,7 @@ const item = (inner: string, role?: "field" | "checkbox") =>
 const cell = (column: string) => ({ kind: "cell", column, rowAnchors: ["Grace Hopper"] }) as const;
 
 describe("value verbs", () => {
-  test.each<[AppKind, string, ActionStep]>([
+  test.each<[string, string, ActionStep]>([
     ["web", 'Type Ada into the "Full name" field', { kind: "type", text: lit("Ada"), target: { ...el("Full name"), role: "field" } }],
     ["web", 'Type email into the 2nd "Field Name" field', { kind: "type", text: lit("email"), target: { ...el("Field Name"), nth: 2, role: "field" } }],
     ["web", "Type Ada into the name field", { kind: "type", text: lit("Ada"), target: { kind: "element", anchor: { kind: "id", id: "name", bare: true }, role: "field" } }],
@@ -87,10 +88,10 @@ describe("value verbs", () => {
     ["web", "Wait until the download completes as pir_export", { kind: "wait_download", name: "pir_export" }],
     ["web", "Wait until the download completes as report within 90 seconds", { kind: "wait_download", name: "report", timeoutMs: 90_000 }],
   ])("reads on %s: %s", (app, input, step) => {
-    expect(parseAction(slice(input), { app })).toEqual({ ok: true, value: step });
+    expect(parseAction(slice(input), at(app))).toEqual({ ok: true, value: step });
   });
 
-  test.each<[AppKind, string, string, string]>([
+  test.each<[string, string, string, string]>([
     ["web", 'Type into the "Name" field', "unknown-step", "has no text"],
     ["web", 'Type Ada into the "Name" field in the morning', "unknown-step", "is not a scope"],
     ["web", 'Type Ada into a "Name" field', "unknown-step", "is not a target"],
@@ -138,7 +139,7 @@ describe("value verbs", () => {
     ["web", "Wait until page shows", "unknown-step", "has no text"],
     ["web", "Wait until page shows Saved within 0s", "unknown-step", "more than 0"],
   ])("rejects on %s: %s", (app, input, code, words) => {
-    const r = parseAction(slice(input), { app });
+    const r = parseAction(slice(input), at(app));
     if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.value)}`);
     expect<string>(r.error.code).toBe(code);
     expect(`${r.error.message} ${r.error.hint}`).toContain(words);

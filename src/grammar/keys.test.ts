@@ -1,11 +1,12 @@
+import { at } from "../../test/support/surfaces.ts";
 import { describe, expect, test } from "bun:test";
-import type { AppKind, Modifier } from "./ast.ts";
+import type { Modifier } from "./ast.ts";
 import { parseKeys } from "./keys.ts";
 
 const slice = (text: string) => ({ text, offset: 6 });
 
 describe("parseKeys", () => {
-  test.each<[string, AppKind, string, Modifier[]]>([
+  test.each<[string, string, string, Modifier[]]>([
     ["Enter", "web", "Enter", []],
     ["enter", "web", "Enter", []],
     ["ESCAPE", "web", "Escape", []],
@@ -46,10 +47,10 @@ describe("parseKeys", () => {
     ["Ctrl+H", "calc", "h", ["ctrl"]],
     ["Enter", "calc", "Enter", []],
   ])("reads %s on %s as key %s", (text, app, key, modifiers) => {
-    expect(parseKeys(slice(text), app)).toEqual({ ok: true, value: { key, modifiers } });
+    expect(parseKeys(slice(text), at(app).surface)).toEqual({ ok: true, value: { key, modifiers } });
   });
 
-  test.each<[string, AppKind, string, string, number, number]>([
+  test.each<[string, string, string, string, number, number]>([
     ["F5", "web", "unsupported-step", 'Press the "Refresh" button', 6, 2],
     ["Alt+F4", "web", "unsupported-step", 'Click "Close"', 10, 2],
     ["F13", "windows", "unknown-step", "not a key", 6, 3],
@@ -66,7 +67,7 @@ describe("parseKeys", () => {
     ["Ctrl+", "web", "unknown-step", "not a key", 11, 1],
     ["Ctrl+Banana", "web", "unknown-step", "not a key", 11, 6],
   ])("rejects %s on %s", (text, app, code, words, offset, length) => {
-    const r = parseKeys(slice(text), app);
+    const r = parseKeys(slice(text), at(app).surface);
     if (r.ok) throw new Error("expected an error");
     expect<string>(r.error.code).toBe(code);
     expect(`${r.error.message} ${r.error.hint}`).toContain(words);

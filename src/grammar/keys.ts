@@ -1,7 +1,7 @@
-// `Press <Key>` / `Press <Mod>+…+<Key>`: named keys, chords, F-keys and calculator keys,
-// stored canonically. Pure: no I/O; which app kind may press what is decided from ParseContext.
+// `Press <Key>` / `Press <Mod>+…+<Key>`: named keys, chords, F-keys and a surface's own key words,
+// stored canonically. Pure: no I/O; what a surface may press comes from its vocabulary.
 
-import type { AppKind, Modifier, ParseResult } from "./ast.ts";
+import type { Modifier, ParseResult, SurfaceGrammar } from "./ast.ts";
 import { fail, ok, type Slice } from "./result.ts";
 
 export interface KeyChord {
@@ -28,28 +28,14 @@ const MODIFIERS: ReadonlyMap<string, Modifier> = new Map<string, Modifier>([
 /** Canonical modifier order, so `Shift+Alt+X` and `Alt+Shift+X` are the same step. */
 const MODIFIER_ORDER: readonly Modifier[] = ["mod", "ctrl", "alt", "shift", "meta"];
 
-/** Calculator operator words (calc sugar) → canonical key. */
-const CALC_KEYS: ReadonlyMap<string, string> = new Map([
-  ["plus", "plus"], ["add", "plus"],
-  ["minus", "minus"], ["subtract", "minus"],
-  ["times", "times"], ["multiply", "times"],
-  ["divide", "divide"],
-  ["equals", "equals"], ["equal", "equals"],
-  ["clear", "clear"],
-]);
-
-/** App kinds that can be sent F1–F12 (UIA apps, SAP, vision); the web refuses them. */
-const F_KEY_APPS: ReadonlySet<AppKind> = new Set<AppKind>(["windows", "calc", "notepad", "sap", "vision"]);
-
 const KEY_LIST = "Enter, Escape, Tab, Backspace, Delete, Space, ArrowUp/Down/Left/Right, Home, End, PageUp, PageDown";
 
-/** Parses the text after `Press` as a key or chord for the given app kind. */
-export function parseKeys(s: Slice, app: AppKind): ParseResult<KeyChord> {
+/** Parses the text after `Press` as a key or chord on the given surface. */
+export function parseKeys(s: Slice, surface: SurfaceGrammar): ParseResult<KeyChord> {
   const text = s.text;
-  if (app === "calc") {
-    const calc = CALC_KEYS.get(text.toLowerCase());
-    if (calc !== undefined) return ok({ key: calc, modifiers: [] });
-  }
+  const words = surface.keys?.words;
+  const word = words !== undefined && Object.hasOwn(words, text.toLowerCase()) ? words[text.toLowerCase()] : undefined;
+  if (word !== undefined) return ok({ key: word, modifiers: [] });
   if (text.length === 1 && text !== "+") {
     return fail(
       "unknown-step",
@@ -68,7 +54,7 @@ export function parseKeys(s: Slice, app: AppKind): ParseResult<KeyChord> {
     const isLast = i === pieces.length - 1;
     if (!isLast) {
       const mod = MODIFIERS.get(word.toLowerCase());
-      if (mod === undefined) return notAKey(word, start, app, true);
+      if (mod === undefined) return notAKey(word, start, surface, true);
       if (modifiers.includes(mod)) {
         return fail("unknown-step", `The modifier \`${word}\` appears twice in the chord.`, "name each modifier once, e.g. `Press Control+Shift+P`", start, word.length);
       }
@@ -81,12 +67,12 @@ export function parseKeys(s: Slice, app: AppKind): ParseResult<KeyChord> {
       if (MODIFIERS.has(word.toLowerCase())) {
         return fail("unknown-step", `\`${word}\` is a modifier, not a key.`, "press it together with a key, e.g. `Press Shift+Tab`", start, Math.max(word.length, 1));
       }
-      return notAKey(word, start, app, modifiers.length > 0);
+      return notAKey(word, start, surface, modifiers.length > 0);
     }
-    if (/^F\d+$/.test(key) && !F_KEY_APPS.has(app)) {
+    if (/^F\d+$/.test(key) && surface.keys?.functionKeys !== true) {
       return fail(
         "unsupported-step",
-        `Function key \`${key}\` is desktop-only and cannot be pressed on a ${app} app.`,
+        `Function key \`${key}\` is desktop-only and cannot be pressed on a ${surface.name} app.`,
         key === "F5"
           ? 'write `Reload the page`, or press the control the key would trigger, e.g. `Press the "Refresh" button` or `Click "Refresh"`'
           : 'press the control the key would trigger instead, e.g. `Press the "Close" button` or `Click "Close"`',
@@ -97,7 +83,7 @@ export function parseKeys(s: Slice, app: AppKind): ParseResult<KeyChord> {
     const sorted = MODIFIER_ORDER.filter((m) => modifiers.includes(m));
     return ok({ key, modifiers: sorted });
   }
-  return notAKey(text, s.offset, app, false);
+  return notAKey(text, s.offset, surface, false);
 }
 
 /** The canonical final key of a chord, or undefined when `word` names none. */
@@ -114,16 +100,9 @@ function finalKey(word: string, inChord: boolean): string | undefined {
   return undefined;
 }
 
-function notAKey(word: string, offset: number, app: AppKind, inChord: boolean) {
-  if (app === "calc" && !inChord) {
-    return fail(
-      "unknown-step",
-      `\`${word}\` is not a calculator key.`,
-      "press one of plus, minus, times, divide, equals, clear (e.g. `Press plus`), type digits with `Type 53`, or click a button with `Press the \"Square root\" button`",
-      offset,
-      word.length,
-    );
-  }
+function notAKey(word: string, offset: number, surface: SurfaceGrammar, inChord: boolean) {
+  const own = surface.keys?.unknown;
+  if (own !== undefined && !inChord) return fail("unknown-step", own.message.replaceAll("{word}", word), own.hint, offset, word.length);
   return fail(
     "unknown-step",
     `\`${word}\` is not a key.`,

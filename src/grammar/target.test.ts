@@ -1,8 +1,9 @@
+import { at } from "../../test/support/surfaces.ts";
 import { describe, expect, test } from "bun:test";
-import type { AppKind, Target } from "./ast.ts";
+import type { Target } from "./ast.ts";
 import { parseTargetPrefix, parseWholeTarget, refuseFramedPointer } from "./target.ts";
 
-const web = { app: "web" } as const;
+const web = at("web");
 const slice = (text: string) => ({ text, offset: 0 });
 const text = (t: string) => ({ kind: "text", text: t }) as const;
 
@@ -71,7 +72,7 @@ describe("parseWholeTarget", () => {
     expect(parseWholeTarget(slice(input), web)).toBeUndefined();
   });
 
-  test.each<[string, AppKind, string, string, number, number]>([
+  test.each<[string, string, string, string, number, number]>([
     ['the 2nd "Amount" in the item containing "X"', "web", "refused-step", "ordinal cannot address a scoped target", 4, 3],
     ['the "Amount" in the 2nd item containing "X"', "web", "refused-step", "ordinal cannot address a scoped container", 20, 3],
     ['the 2nd "Status" column of the row containing "X"', "web", "refused-step", "ordinal cannot address a scoped target", 4, 3],
@@ -101,7 +102,7 @@ describe("parseWholeTarget", () => {
     ['the "A" in the iframe "f"', "windows", "unsupported-step", "only on web", 7, 18],
     ['the "Save" field and more', "web", "unknown-step", "Unexpected text", 16, 9],
   ])("rejects %s on %s", (input, app, code, words, offset, length) => {
-    const r = parseWholeTarget(slice(input), { app });
+    const r = parseWholeTarget(slice(input), at(app));
     if (r === undefined || r.ok) throw new Error("expected an error");
     expect<string>(r.error.code).toBe(code);
     expect(`${r.error.message} ${r.error.hint}`).toContain(words);

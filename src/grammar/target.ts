@@ -1,8 +1,9 @@
 // Targets: quoted anchors ("Save", "css:…", "id:…"), bare ids (`the name field`), ordinals,
 // role nouns, and the scope tails (table cell, item/css/id container, iframe, `and` anchors).
-// Pure: no I/O; app-kind restrictions (css: is web-only) come from ParseContext.
+// Pure: no I/O; what a surface lacks (css:, iframes) comes from its vocabulary in ParseContext.
 
 import type { Anchor, Container, ParseContext, ParseResult, RoleNoun, Target } from "./ast.ts";
+import { lacks } from "./vocabulary.ts";
 import { fail, matchAt, ok, sub, type Failure, type Slice } from "./result.ts";
 
 /** A target read from the start of a slice; `end` is the index in the slice where it stopped. */
@@ -28,7 +29,6 @@ const roleOf = (word: string | undefined): RoleNoun | undefined =>
   word === undefined ? undefined : ROLE_BY_WORD[word.toLowerCase()];
 const CAPTURE_HINT =
   'a capture may only be typed or compared: write `Type ${captured.name} into the "Name" field` or `assert: the "Total" shows ${captured.name}`';
-const UIA_APPS: ReadonlySet<ParseContext["app"]> = new Set<ParseContext["app"]>(["windows", "calc", "notepad"]);
 
 interface Quoted {
   readonly text: string;
@@ -45,7 +45,7 @@ function readQuoted(s: Slice, i: number): Quoted | Failure {
   return { text: s.text.slice(i + 1, close), start: i, end: close + 1 };
 }
 
-/** Turns the text of a quoted label into an anchor, refusing captures and web-only css on desktop kinds. */
+/** Turns the text of a quoted label into an anchor, refusing captures, and css on a surface that lacks it. */
 function toAnchor(s: Slice, q: Quoted, ctx: ParseContext): Anchor | Failure {
   const at = s.offset + q.start;
   const length = q.end - q.start;
@@ -57,7 +57,7 @@ function toAnchor(s: Slice, q: Quoted, ctx: ParseContext): Anchor | Failure {
   }
   if (q.text.startsWith("css:")) {
     const selector = q.text.slice(4).trim();
-    if (ctx.app !== "web") return cssRefused(ctx, at, length);
+    if (lacks(ctx, "css")) return cssRefused(ctx, at, length);
     if (selector === "") return fail("unknown-step", "The `css:` label has no selector.", 'write a selector after `css:`, e.g. `"css:#save"`', at, length);
     return { kind: "css", selector };
   }
@@ -70,12 +70,8 @@ function toAnchor(s: Slice, q: Quoted, ctx: ParseContext): Anchor | Failure {
 }
 
 function cssRefused(ctx: ParseContext, offset: number, length: number): Failure {
-  const hint = UIA_APPS.has(ctx.app)
-    ? 'css is web-only; use the control\'s AutomationId, e.g. `Click "id:<AutomationId>"` such as `Click "id:saveButton"`'
-    : ctx.app === "sap"
-      ? 'css is web-only; use the SAP scripting id, e.g. `"id:wnd[0]/usr/txtVBAK-KUNNR"`'
-      : 'css is web-only; use the visible text, e.g. `Click "Save"`';
-  return fail("unsupported-step", `A \`css:\` selector only works on web apps, not on ${ctx.app}.`, hint, offset, length);
+  const hint = ctx.surface.cssHint ?? 'css is web-only; use the visible text, e.g. `Click "Save"`';
+  return fail("unsupported-step", `A \`css:\` selector only works on web apps, not on ${ctx.surface.name}.`, hint, offset, length);
 }
 
 /** `"A" [and|, "B"]…` starting at `i`. */
@@ -188,7 +184,7 @@ export function parseTargetPrefix(s: Slice, ctx: ParseContext): ParseResult<Targ
     if (nth !== undefined) {
       return fail("refused-step", "An ordinal cannot address an element inside an iframe.", 'name the element uniquely instead, e.g. `the "css:#total" in the iframe "checkout" shows 42.00`', s.offset + ordAt, (ord?.[0] ?? "").trim().length);
     }
-    if (ctx.app !== "web") return fail("unsupported-step", `iframes exist only on web apps, not on ${ctx.app}.`, 'address the element directly, e.g. `the "Total" shows 42.00`', s.offset + scopeAt, t.length - scopeAt);
+    if (lacks(ctx, "iframe")) return fail("unsupported-step", `iframes exist only on web apps, not on ${ctx.surface.name}.`, 'address the element directly, e.g. `the "Total" shows 42.00`', s.offset + scopeAt, t.length - scopeAt);
     const q = readQuoted(s, i + gap[0].length);
     if ("ok" in q) return q;
     const frameAnchor = toAnchor(s, q, ctx);

@@ -5,6 +5,15 @@ import type { Selector } from "../trace/schema.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import type { EffectWatch } from "./effects.ts";
 import type { AgentRunOutcome, AgentRunRequest } from "./agent-api.ts";
+import type { AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, StepsKind } from "./adapter-api.ts";
+
+/** TypeBox: how a plugin declares the schema of its flow keys (`keys.schema`) and of its steps' arguments. */
+export { Type } from "@sinclair/typebox";
+export type { Static, TObject, TSchema } from "@sinclair/typebox";
+export { KEY_ROLE, keyRole } from "./adapter-api.ts";
+export type { AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, KeyRole, KeysCheckContext, StepsKind } from "./adapter-api.ts";
+export type { AssertionSugar, GrammarForm, GrammarVerb, KeyVocabulary } from "../grammar/vocabulary.ts";
+export { GRAMMAR_FORMS, GRAMMAR_VERBS } from "../grammar/vocabulary.ts";
 
 export type { Selector };
 /** Every error flowproof throws on purpose carries a stable code; a plugin's own errors extend these. */
@@ -14,8 +23,17 @@ export { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
 /** Reads a FLOWPROOF_*_MS bound from the run's env: a malformed value is an error naming the variable, never a silent default. */
 export { msFromEnv, type EnvMsOptions } from "../diagnostics/env-number.ts";
 
-/** What a live surface can do; the engine checks these before running a step. */
-export type Capability = "pointer" | "keyboard" | "navigation" | "select" | "dialogs" | "frames" | "screenshot" | "cookies";
+/**
+ * What a live surface can do. A flow is checked against its adapter's declared capabilities when it
+ * loads: a step that needs one the surface lacks is refused (`unsupported-step`) naming both
+ * (docs/plugins.md, "Capabilities").
+ */
+export type Capability =
+  | "pointer" | "keyboard" | "navigation" | "select" | "dialogs" | "frames" | "screenshot" | "cookies"
+  | "hover" | "drag" | "scroll" | "upload" | "downloads";
+
+/** Every capability, in the order the docs list them. */
+export const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "navigation", "select", "dialogs", "frames", "screenshot", "cookies", "hover", "drag", "scroll", "upload", "downloads"];
 
 /** A wait condition an action checks before it acts; named in failures. */
 export type WaitCondition = "attached" | "visible" | "stable" | "enabled" | "editable" | "receives-pointer";
@@ -294,6 +312,14 @@ export interface LaunchContext {
   readonly baseDir: string;
   /** Where to report progress and warnings (stderr by default); never a secret. */
   readonly log: (line: string) => void;
+  /** The run's environment (for fallbacks such as a machine-wide login); never echo values. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The surface's keys as written (`${…}` references raw), e.g. to name a login's user reference in messages. */
+  readonly written?: Readonly<Record<string, unknown>>;
+  /** Replay only: the facts `AppDriver.appInfo` reported when the trace was recorded (e.g. the element backend that resolved the steps). */
+  readonly recorded?: Readonly<Record<string, unknown>>;
+  /** Registers a value the adapter resolved itself (a password from the environment) so every message, trace and frame hides it. */
+  readonly secret?: (name: string, value: string) => void;
 }
 
 /** A shared per-run resource an adapter may keep (one browser per run, a context per flow). */
@@ -302,11 +328,45 @@ export interface AdapterSession {
   close(): Promise<void>;
 }
 
+/**
+ * One app kind (docs/plugins.md, "The adapter interface"). A built-in adapter is a plugin that
+ * happens to be bundled: the core knows every kind only through these members.
+ */
 export interface AdapterPlugin {
   /** Unique app kind used in `app:` and `apps:` entries, e.g. "web". */
   readonly kind: string;
+  /** What its surfaces can do; every step of a flow is checked against them when it loads. */
   readonly capabilities: readonly Capability[];
-  /** Called once per run; the session launches one driver per flow. */
+  /** How messages and docs name the app, e.g. "SAP GUI" (default: `app: <kind>`). */
+  readonly title?: string;
+  /**
+   * Its flow keys and `apps:` entry keys (schema, checks, how each travels to the launch config).
+   * Default: only an optional `url:` start page.
+   */
+  readonly keys?: AdapterKeys;
+  /** Its grammar: general forms it lacks, keys it can press, assertion sugar it adds. Default: the whole general grammar. */
+  readonly grammar?: AdapterGrammar;
+  /** What its steps are (default `ui`). */
+  readonly steps?: StepsKind;
+  /**
+   * `steps: "agent"`: the arguments of the one `agent_run` step a flow's (or an `in:` block's)
+   * steps become, from the keys as written and the authored agent steps (docs/agents.md).
+   * Default: the keys and `steps`.
+   */
+  readonly executionArgs?: (keys: Readonly<Record<string, unknown>>, steps: readonly unknown[]) => Readonly<Record<string, unknown>>;
+  /**
+   * `assert_no_secret_leak` may run on its surfaces: their whole-surface text (`check` of
+   * `text_contains` on an empty ladder) and the texts their structured steps observe form the
+   * corpus it scans. Default false: the step is refused on the kind when a flow loads.
+   */
+  readonly leakCorpus?: boolean;
+  /** Where it runs (default: everywhere). */
+  readonly platforms?: AdapterPlatforms;
+  /**
+   * Called once per run; the session launches one driver per flow (or `apps:` surface) with the
+   * launch config: its keys, recorded ones from the trace header and the rest from the spec,
+   * `${VAR}` references resolved, flow-relative paths absolute, and `headed` when asked.
+   */
   open(): Promise<AdapterSession>;
 }
 
@@ -336,16 +396,6 @@ export class AdapterUnavailableError extends FlowproofError {
 
 /** A JSON Schema object (TypeBox schemas are JSON Schema objects too). */
 export type JsonSchema = Readonly<Record<string, unknown>>;
-
-/** A problem a plugin finds in a step's arguments at load time, pointed at the YAML node under `path`. */
-export interface ArgumentProblem {
-  /** Keys / list indices from the step's argument mapping to the offending node; empty = the whole step. */
-  readonly path: readonly (string | number)[];
-  /** One sentence: what is wrong. */
-  readonly message: string;
-  /** What to write instead. */
-  readonly hint: string;
-}
 
 /** Whether the engine may repeat an attempt: `poll` re-runs `run` until it passes (reads); `once` runs it exactly once (writes). */
 export type AttemptPolicy = "poll" | "once";
@@ -430,7 +480,9 @@ export interface AssertionPlugin<Args = unknown> {
 /** Identity helper that gives assertion plugin authors type checking. */
 export const defineAssertion = <A>(plugin: AssertionPlugin<A>): AssertionPlugin<A> => plugin;
 
-// ---- Agent surfaces (`app: agent`): the contract lives in agent-api.ts --------------------------
+// ---- Agent surfaces (`steps: "agent"`): the contract lives in agent-api.ts ------------------------
+/** `agent.allow_egress` entries: checked by the agent adapter when a flow loads, parsed again once resolved. */
+export { EGRESS_EXAMPLE, parseEgressEntry, type EgressEntry } from "./egress.ts";
 export type {
   AgentCheck, AgentClause, AgentContainment, AgentConversation, AgentMcpServer, AgentRunOutcome, AgentRunRequest, AgentStepLine, AgentStepRef,
   AgentTarget, AgentToolCall, AgentTurn, EgressRule, McpLane,

@@ -19,5 +19,8 @@ import { plugin as assertScreenshot } from "../../plugins/assert-screenshot/inde
 
 export const BUILTIN_ADAPTERS: readonly AdapterPlugin[] = [web, api, agent, sap, ...windows];
 
+/** App kinds announced for a later version: a flow naming one is refused by name (`unsupported-feature`), not as unknown. */
+export const PLANNED_KINDS: readonly string[] = ["vision"];
+
 /** Typed loosely on purpose: each plugin's `run` takes its own argument type, checked by its schema first. */
 export const BUILTIN_ASSERTIONS: readonly AssertionPlugin[] = [assertApi, assertSql, assertSpreadsheet, assertScreenshot] as readonly AssertionPlugin<never>[] as readonly AssertionPlugin[];

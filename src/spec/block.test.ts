@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { loadFlowText, type Flow } from "./flow.ts";
+import type { Flow } from "./flow.ts";
+import { loadFlowText } from "../../test/support/surfaces.ts";
 import { renderDiagnostic } from "../diagnostics/render.ts";
 
 const flow = (steps: string) => `name: B\napp: web\nurl: http://x/\nsteps:\n${steps}`;

@@ -3,7 +3,8 @@
 // rule that a Drag is immediately followed by an assertion. Pure: YAML nodes in, nodes and
 // diagnostics out; never decides anything about the app.
 import { parseCondition } from "../grammar/index.ts";
-import type { AppKind, Condition, ParseResult, StepAst } from "../grammar/ast.ts";
+import type { Condition, ParseContext, ParseResult, StepAst } from "../grammar/ast.ts";
+import type { SurfaceKind } from "./surface-kinds.ts";
 import { diagnostic, type Diagnostic, type DiagnosticNote, type SourceSpan } from "../diagnostics/diagnostic.ts";
 import { isMap, isScalar, isSeq, keyName, spanInScalar, spanOf, type Node, type Pair, type Scalar, type YamlSource, type YAMLMap } from "./yaml.ts";
 import { describeEach, readEachValues, substituteEach, type EachBinding } from "./foreach.ts";
@@ -72,7 +73,10 @@ export interface Scope {
 
 export interface BlockLoader {
   readonly source: YamlSource;
-  readonly app: AppKind;
+  /** The grammar context for steps on `surface` (the flow's own app when absent). */
+  grammar(surface?: string): ParseContext;
+  /** The app kind of a named surface of `apps:`. */
+  kindOf(surface: string): SurfaceKind | undefined;
   readonly problems: Diagnostic[];
   /** The flow's steps so far: a loader that builds a step itself (an agent block) appends it here. */
   readonly steps?: FlowStep[];
@@ -124,7 +128,7 @@ function loadCondition(loader: BlockLoader, keyNode: Node, node: Node | null, sc
     }));
     return undefined;
   }
-  const parsed = parseInScalar(loader, node, scope, (text) => parseCondition(text, { app: loader.app }));
+  const parsed = parseInScalar(loader, node, scope, (text) => parseCondition(text, loader.grammar(scope.surface)));
   return parsed && { text: parsed.text, span: parsed.span, condition: parsed.value };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { loadFlowText } from "./flow.ts";
+import { loadFlowText } from "../../test/support/surfaces.ts";
 
 const flow = (extra: string, step = '- rules: Click "Save"') => `name: f\napp: web\nurl: http://127.0.0.1/\n${extra}steps:\n  ${step}\n`;
 

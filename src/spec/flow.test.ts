@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
-import { loadFlowText, type Flow } from "./flow.ts";
+import type { Flow } from "./flow.ts";
+import { loadFlowText } from "../../test/support/surfaces.ts";
 
 const GOOD = `name: Sign in
 app: web
@@ -66,8 +67,8 @@ describe("loadFlowText", () => {
   test.each<[string, string, string, string, number, number]>([
     ["an unknown key with did-you-mean", flowWith(`${HEAD}\nnmae: X`), "unknown-key", "did you mean `name`?", 4, 1],
     ["a later-version key", flowWith(`${HEAD}\nexplore: x`), "unsupported-feature", "remove `explore:` for now", 4, 1],
-    ["a later-version app", flowWith("name: Demo\napp: vision\nurl: http://x/"), "unsupported-feature", "use `app: web`", 2, 6],
-    ["an unknown app", flowWith("name: Demo\napp: webb\nurl: http://x/"), "bad-value", "use `app: web`", 2, 6],
+    ["a later-version app", flowWith("name: Demo\napp: vision\nurl: http://x/"), "unsupported-feature", "use one of the app kinds there are (web, api", 2, 6],
+    ["an unknown app", flowWith("name: Demo\napp: webb\nurl: http://x/"), "bad-value", "use one of the app kinds there are (web, api", 2, 6],
     ["a non-string url", flowWith("name: Demo\napp: web\nurl: 42"), "bad-value", "url: http://", 3, 6],
     ["an empty name", flowWith("name: ''\napp: web\nurl: http://x/"), "bad-value", "write `name:", 1, 7],
     ["a steps value that is not a list", `${HEAD}\nsteps: Click "Save"\n`, "bad-value", "one step per line", 4, 8],

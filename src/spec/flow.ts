@@ -3,30 +3,30 @@
 // here, repeat/when are kept as blocks (see block.ts). Pure: no fs, no env, no clock.
 import { createHash } from "node:crypto";
 import { parseAssertion, parseStep, parseTemplate } from "../grammar/index.ts";
-import type { AppKind, GrammarError, ParseResult, StepAst, Template } from "../grammar/ast.ts";
+import type { GrammarError, ParseResult, StepAst, Template } from "../grammar/ast.ts";
 import { diagnostic, type Diagnostic, type SourceSpan } from "../diagnostics/diagnostic.ts";
-import { isMap, isScalar, isSeq, keyName, parseYaml, spanInScalar, spanOf, type Node, type Scalar, type YamlSource } from "./yaml.ts";
+import { isMap, isScalar, isSeq, keyName, parseYaml, spanInScalar, spanOf, type Node, type Scalar, type YAMLMap, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
 import { loadRedact, type FlowRedactionRule } from "./redact.ts";
-import { loadShaping, type FlowBrowser, type FlowMockRule, type FlowSession, type FlowSuiteDefaults } from "./browser-keys.ts";
 import { loadSecretLeakVars, loadStructuredArgs, SECRET_LEAK_KEY, type StructuredKind } from "./structured.ts";
 import { loadSuiteKeys, type SuiteKeys } from "./suite-keys.ts";
 import { loadEffects, withEffectsOff } from "./effects.ts";
 import { loadExpect, type ExpectedFailure } from "./expect.ts";
 import { loadApps, loadIn, type SurfaceSpec } from "./surfaces.ts";
-import { loadSapKeys, SAP_APP, sapRequiresWindows, type SapKeys } from "./sap-keys.ts";
-import { isWindowsApp, loadDesktopKeys, type DesktopKeys } from "./desktop.ts";
 import { requiredString } from "./fields.ts";
-import { AGENT_APP, AGENT_FLOW_KEYS, AGENT_STEP_KEYS, DEFAULT_AGENT_TIMEOUT_SECONDS, loadFlowMcp, loadAgentSpec, loadAgentStep, loadAgentTools, loadStrict, type AgentStepSpec } from "./agent.ts";
+import { AGENT_STEP_KEYS, agentRunStep, loadAgentStep, type AgentStepSpec } from "./agent.ts";
+import { loadAdapterKeys, type KeyPair, type SuiteValues } from "./adapter-keys.ts";
+import { neededCapabilities } from "./capabilities.ts";
+import { article, grammarContext, inAppKind, keyNamesOf, ownersOf, requires, rolesOf, titleOf, type SurfaceCatalog, type SurfaceKind } from "./surface-kinds.ts";
+import { ownerNames, writtenKind } from "./owners.ts";
 import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type FlowStep, type Scope, type StepForm } from "./block.ts";
 
 export type { FlowCondition, FlowNode, FlowStep, RepeatBlock, StepForm, WhenBlock } from "./block.ts";
-export type { FlowBrowser, FlowCookie, FlowMockRule, FlowSession, FlowSuiteDefaults } from "./browser-keys.ts";
 
-export interface Flow extends SuiteKeys, DesktopKeys {
+export interface Flow extends SuiteKeys {
   readonly file: string;
   readonly name: string;
-  /** A built-in app kind, or the kind of an adapter plugin (`LoadOptions.pluginAppKinds`). */
+  /** The app kind (an adapter's `kind`), or "multi" for a flow with `apps:`. */
   readonly app: string;
   readonly url?: Template;
   /**
@@ -36,18 +36,18 @@ export interface Flow extends SuiteKeys, DesktopKeys {
   readonly steps: readonly FlowStep[];
   /** `redact:` rules (copied into the trace header at record). */
   readonly redact?: readonly FlowRedactionRule[];
-  /** `mock:` rules, `session:` seed and `browser:` shape (web), as written; copied into the trace header at record. */
-  readonly mock?: readonly FlowMockRule[];
-  readonly session?: FlowSession;
-  readonly browser?: FlowBrowser;
+  /**
+   * The adapter's own keys as written (plain JSON, `${…}` references raw): `browser:`,
+   * `connection:`, `window:`, … and the keys of `app:` written as a mapping. In a multi-surface
+   * flow, the top-level keys its surfaces share. See docs/plugins.md, "Keys".
+   */
+  readonly keys?: Readonly<Record<string, unknown>>;
   /** The step list as it runs: concrete steps and the repeat/when blocks the recorder expands. */
   readonly body: readonly FlowNode[];
   /** `sha256:<hex>` of the file text, recorded in the trace header. */
   readonly hash: string;
   /** Named surfaces of a multi-surface flow (`apps:`); then `app` is "multi" and every step has a `surface`. */
   readonly apps?: Readonly<Record<string, SurfaceSpec>>;
-  /** `connection:` and `login:` of a SAP flow (`app: sap`), as written; absent = attach-only. */
-  readonly sap?: SapKeys;
   readonly effects?: "strict" | "off"; // `effects:` when not the default `on` (copied into the trace header)
   /** `expect: {fail: …}`: a known failure the flow declares (copied into the trace header with the step that failed). */
   readonly expect?: ExpectedFailure;
@@ -58,39 +58,42 @@ export type LoadResult =
   /** `steps` holds the steps that did parse, so callers can check them further and report everything together. */
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[]; readonly steps: readonly FlowStep[] };
 
-/** Top-level keys of the flow format that this version runs. */
-export const SUPPORTED_KEYS = ["name", "app", "url", "connection", "login", "window", "steps", "redact", "mock", "session", "browser", "control", "exports", "skip_unless_env", "apps", "agent", "tools", "mcp", "strict", "effects", "expect"] as const;
+/** Top-level keys of the flow format every flow may have; an adapter adds its own (docs/plugins.md, "Keys"). */
+export const CORE_KEYS = ["name", "app", "url", "steps", "redact", "control", "exports", "skip_unless_env", "apps", "effects", "expect"] as const;
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
-const LATER_KEYS = [
-  "connection", "login",
-  "explore",
-] as const;
+const LATER_KEYS = ["explore"] as const;
 const STEP_KEYS_LATER = [
   "assert_api", "assert_sql", "assert_spreadsheet", "assert_screenshot", "assert_no_secret_leak",
   "prompt", "assert_tool_call", "assert_no_tool_call",
 ] as const;
 const STEP_KEYS = ["rules", "assert", "repeat", "when", "foreach"] as const;
-const APP_KINDS: readonly AppKind[] = ["web", "sap"];
-/** The app kind with no UI: only structured steps run (no browser). */
-export const API_APP = "api";
-const LATER_APPS = ["vision"];
+/** How messages name the app of a flow with `apps:`. */
+export const MULTI_SURFACE = "multi-surface";
+
+/** A governing suite's values for the adapters' keys (`browser:` defaults, `identities:` for `session: <name>`). */
+export type FlowSuiteDefaults = SuiteValues;
 
 export interface LoadOptions {
   /** Whether plain steps must parse under the rules grammar now (rules mode, or auto with no model). */
   readonly plainStepsAreRules: boolean;
-  /** App kinds provided by the project's adapter plugins, accepted as `app:` besides the built-in ones. */
-  readonly pluginAppKinds?: readonly string[];
+  /** Every app kind a flow may name: the built-in adapters and the project's (their keys, grammar, capabilities). */
+  readonly catalog: SurfaceCatalog;
   /** Structured step kinds (`assert_xxx`) of the loaded assertion plugins, by step key. */
   readonly structuredKinds?: ReadonlyMap<string, StructuredKind>;
-  /** What each app kind's surface can do (adapter capabilities), for the kinds that know: checked against `StructuredKind.needs`. */
-  readonly appCapabilities?: ReadonlyMap<string, readonly string[]>;
   /** The governing suite.yaml's defaults; absent when no suite governs the flow. */
   readonly suite?: FlowSuiteDefaults;
-  /** The OS the flow would run on (`process.platform`): Windows apps need `win32`. Absent: not checked. */
+  /** The OS the flow would run on (`process.platform`): an adapter's `platforms` are checked against it. Absent: not checked. */
   readonly platform?: string;
 }
 
-export function loadFlowText(file: string, text: string, options: LoadOptions = { plainStepsAreRules: true }): LoadResult {
+/** The top-level adapter keys of `root`, sorted from the flow's own keys. */
+function adapterKeyNames(catalog: SurfaceCatalog): string[] {
+  const out = new Set<string>();
+  for (const kind of catalog.kinds.values()) for (const k of keyNamesOf(kind)) if (k !== "url") out.add(k);
+  return [...out];
+}
+
+export function loadFlowText(file: string, text: string, options: LoadOptions): LoadResult {
   const { source, diagnostics } = parseYaml(file, text);
   if (diagnostics.length > 0) return { ok: false, diagnostics, steps: [] };
   const problems: Diagnostic[] = [];
@@ -101,75 +104,63 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
       hint: "start the file with `name: My flow`, `app: web`, `url: http://…` and a `steps:` list",
     })] };
   }
+  const catalog = options.catalog;
+  const adapterKeys = adapterKeyNames(catalog);
+  const known = [...CORE_KEYS, ...adapterKeys];
   const values = new Map<string, Node | null>();
+  const written: KeyPair[] = [];
   for (const pair of root.items) {
     const key = keyName(pair);
     const keyNode = pair.key as Node;
-    if ((SUPPORTED_KEYS as readonly string[]).includes(key)) values.set(key, pair.value as Node | null);
+    if ((CORE_KEYS as readonly string[]).includes(key)) values.set(key, pair.value as Node | null);
+    else if (adapterKeys.includes(key)) written.push({ name: key, key: keyNode, value: pair.value as Node | null });
     else if ((LATER_KEYS as readonly string[]).includes(key)) {
       problems.push(diagnostic("unsupported-feature", `\`${key}:\` is part of the flow format but this version of flowproof does not run it yet`, {
         span: spanOf(source, keyNode),
         hint: `remove \`${key}:\` for now; see docs/flow-format.md for what this version supports`,
       }));
     } else {
-      const guess = nearest(key, [...SUPPORTED_KEYS, ...LATER_KEYS]);
+      const guess = nearest(key, [...known, ...LATER_KEYS]);
       problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in a flow`, {
         span: spanOf(source, keyNode),
-        hint: guess ? `did you mean \`${guess}\`? A flow's keys are: ${SUPPORTED_KEYS.join(", ")}` : `a flow's keys are: ${SUPPORTED_KEYS.join(", ")}`,
+        hint: guess ? `did you mean \`${guess}\`? A flow's keys are: ${known.join(", ")}` : `a flow's keys are: ${known.join(", ")}`,
       }));
     }
   }
+  const keyOf = (key: string): Node | undefined => root.items.find((p) => keyName(p) === key)?.key as Node | undefined;
 
   const name = requiredString(source, root, values, "name", problems, "name: Checkout with a saved card");
   const appsNode = values.get("apps");
-  const apps = appsNode === undefined ? undefined : loadApps(source, appsNode, problems, options.platform);
+  const apps = appsNode === undefined ? undefined : loadApps(source, appsNode, problems, catalog, options.platform);
   if (appsNode !== undefined && (values.has("app") || values.has("url"))) {
     problems.push(diagnostic("bad-value", "a flow has either `app:` (one surface) or `apps:` (named surfaces), not both; with `apps:` each surface carries its own `url`", {
-      span: spanOf(source, root.items.find((p) => keyName(p) === (values.has("app") ? "app" : "url"))?.key as Node | undefined),
+      span: spanOf(source, keyOf(values.has("app") ? "app" : "url")),
       hint: "remove `app:`/`url:` and give each surface under `apps:` its `url`",
     }));
   }
-  const appText = appsNode !== undefined ? "web" : isMap(values.get("app")) ? "windows" : requiredString(source, root, values, "app", problems, "app: web");
-  let app: AppKind = "web";
-  let appKnown = appText !== undefined;
-  // A plugin's app is parsed with the general (web) step forms; its driver answers `unsupported`
-  // for the forms it cannot drive.
-  let pluginApp: string | undefined;
-  if (appText !== undefined) {
-    if ((APP_KINDS as readonly string[]).includes(appText) || isWindowsApp(appText)) app = appText as AppKind;
-    else if (appText === API_APP) pluginApp = API_APP;
-    else if (appText === AGENT_APP) pluginApp = AGENT_APP;
-    else if (options.pluginAppKinds?.includes(appText)) pluginApp = appText;
-    else {
-      const later = LATER_APPS.includes(appText);
-      appKnown = false;
-      problems.push(diagnostic(later ? "unsupported-feature" : "bad-value", later
-        ? `app \`${appText}\` is not available in this version of flowproof`
-        : `unknown app \`${appText}\``, {
-        span: spanOf(source, values.get("app")),
-        hint: options.pluginAppKinds && options.pluginAppKinds.length > 0
-          ? `use \`app: web\` (a page in Chromium) or an app kind from the project's plugins: ${options.pluginAppKinds.join(", ")}`
-          : "use `app: web` (a page in Chromium), or add an adapter plugin for it (docs/plugins.md)",
-      }));
-    }
+  const resolved = appsNode !== undefined ? undefined : resolveApp(source, root, values, catalog, options.platform, problems);
+  const kind = resolved?.kind;
+  // How messages name the flow's app: its kind, or the multi-surface form.
+  const appName = appsNode !== undefined ? MULTI_SURFACE : resolved?.name;
+
+  // The adapter's own keys: the flow's kind takes its own and refuses the others by name.
+  let keys: Record<string, unknown> | undefined;
+  if (appsNode !== undefined) keys = loadSharedKeys(source, written, apps, catalog, problems, options.suite);
+  else if (kind) {
+    const own = keyNamesOf(kind);
+    for (const pair of written.filter((p) => !own.includes(p.name))) problems.push(foreignKey(source, catalog, pair, kind.kind, "the flow", kind));
+    const appNode = values.get("app");
+    keys = loadAdapterKeys(source, kind, written.filter((p) => own.includes(p.name)), isMap(appNode) ? appNode : undefined, { where: "flow", name: "the flow", prefix: "" }, problems, options.suite);
+    if (keys) keys = withSuiteDefaults(kind, keys, options.suite);
   }
 
-  const desktopKeys = loadDesktopKeys(source, root, values, appsNode !== undefined ? "multi-surface" : appKnown ? pluginApp ?? app : undefined, options.platform, problems);
-  const pairOf = (key: string): { key: Node; value: Node | null } | undefined => {
-    const pair = root.items.find((p) => keyName(p) === key);
-    return pair ? { key: pair.key as Node, value: pair.value as Node | null } : undefined;
-  };
-  // `connection:`/`login:` of SAP GUI (sap-keys.ts); a SAP flow has no start page.
-  const sap = loadSapKeys(source, pairOf("connection"), pairOf("login"), appsNode !== undefined ? "multi-surface" : appKnown ? pluginApp ?? app : undefined, "the flow", problems);
-  if (options.platform !== undefined && options.platform !== "win32") {
-    problems.push(...sapRequiresWindows(source, appKnown && app === SAP_APP ? values.get("app") ?? undefined : undefined, appsNode ?? undefined, options.platform));
-  }
-  if (app === SAP_APP && values.has("url")) {
-    problems.push(diagnostic("unknown-key", "a SAP flow has no start page: `url:` belongs to web flows", { span: spanOf(source, pairOf("url")?.key), hint: "remove `url:`; start with `Go to VA01`, and name the system with `connection:`" }));
-  }
   let url: Template | undefined;
   const urlNode = values.get("url");
-  if (urlNode !== undefined) {
+  const takesUrl = kind === undefined || keyNamesOf(kind).includes("url");
+  if (urlNode !== undefined && !takesUrl && kind) {
+    const own = kind.keys?.refuse?.["url"];
+    problems.push(diagnostic("unknown-key", own?.message ?? `${article(`app: ${kind.kind}`)} \`app: ${kind.kind}\` flow has no start page, so it takes no \`url:\``, { span: spanOf(source, keyOf("url")), hint: own?.hint ?? "remove `url:`" }));
+  } else if (urlNode !== undefined) {
     if (!isScalar(urlNode) || typeof urlNode.value !== "string") {
       problems.push(diagnostic("bad-value", "`url` must be a string", { span: spanOf(source, urlNode), hint: "url: http://127.0.0.1:3000/" }));
     } else if (/\$\{\s*each\b/.test(urlNode.value)) {
@@ -181,36 +172,15 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
       if (parsed.ok) url = parsed.value;
       else problems.push(grammarDiagnostic(source, urlNode, parsed.error));
     }
-    if (pluginApp === AGENT_APP) {
-      problems.push(diagnostic("unknown-key", "an agent flow has no start page: `url:` belongs to web flows", {
-        span: spanOf(source, root.items.find((p) => keyName(p) === "url")?.key as Node | undefined),
-        hint: "remove `url:`; a running agent service is `agent: {url: …, proxy_port: …}`",
-      }));
-    }
-  } else if (app === "web" && appKnown && pluginApp === undefined && appsNode === undefined) {
-    problems.push(diagnostic("missing-key", "a web flow needs a `url` to start from", {
+  } else if (kind && appsNode === undefined && requires(kind, "url")) {
+    problems.push(diagnostic("missing-key", `${article(`app: ${kind.kind}`)} \`app: ${kind.kind}\` flow needs a \`url\` to start from`, {
       span: spanOf(source, root.items[0]?.key as Node | undefined),
       hint: "add `url: http://127.0.0.1:3000/` (a relative path is resolved against the flow file)",
     }));
   }
 
-  const isAgent = pluginApp === AGENT_APP;
-  for (const key of AGENT_FLOW_KEYS) {
-    if (!values.has(key) || isAgent || !appKnown) continue;
-    problems.push(diagnostic("unsupported-feature", `\`${key}:\` belongs to agent flows (\`app: agent\`), not to an \`app: ${appsNode !== undefined ? "multi-surface" : pluginApp ?? app}\` flow`, {
-      span: spanOf(source, root.items.find((p) => keyName(p) === key)?.key as Node | undefined),
-      hint: `remove \`${key}:\`, or make this an agent flow with \`app: agent\``,
-    }));
-  }
-  if (isAgent && !values.has("agent")) {
-    problems.push(diagnostic("missing-key", "an agent flow needs `agent:`: the program to start or the service to call", {
-      span: spanOf(source, root.items.find((p) => keyName(p) === "app")?.key as Node | undefined),
-      hint: "agent: {command: node agent.js}",
-    }));
-  }
   const steps: FlowStep[] = [];
   let body: FlowNode[] = [];
-  const isApi = pluginApp === API_APP;
   const stepsNode = values.get("steps");
   if (stepsNode === undefined) {
     problems.push(diagnostic("missing-key", "a flow needs a `steps:` list", {
@@ -222,8 +192,8 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
       span: spanOf(source, stepsNode),
       hint: "write one step per line: `- rules: Type Ada into the \"Name\" field`",
     }));
-  } else if (isAgent) {
-    for (const step of loadAgentFlowSteps(source, values, stepsNode.items as Node[], problems)) {
+  } else if (kind?.steps === "agent") {
+    for (const step of loadAgentFlowSteps(source, kind, keys, stepsNode.items as Node[], problems)) {
       steps.push(step);
       body.push({ kind: "step", step });
     }
@@ -231,7 +201,12 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
     // A step that did not load leaves a gap; a Drag just before it is not reported as unverified.
     const beforeGap = new Set<FlowNode>();
     const loader: StepLoader = {
-      source, app, options, problems, steps, isApi, appName: pluginApp ?? app, apps, appsUnloaded: appsNode !== undefined && apps === undefined,
+      source, options, problems, steps, kind, appName: appName ?? "", apps, appsUnloaded: appsNode !== undefined && apps === undefined,
+      grammar: (surface) => {
+        const surfaceKind = surface !== undefined ? catalog.kinds.get(apps?.[surface]?.app ?? "") : kind;
+        return grammarContext(catalog, surfaceKind, surfaceKind?.kind ?? appName ?? "");
+      },
+      kindOf: (surface) => catalog.kinds.get(apps?.[surface]?.app ?? ""),
       loadList: (items, scope) => {
         const out: FlowNode[] = [];
         for (const item of items) {
@@ -257,29 +232,119 @@ export function loadFlowText(file: string, text: string, options: LoadOptions = 
 
   const redactNode = values.get("redact");
   const redact = redactNode === undefined ? [] : loadRedact(source, redactNode, problems);
-  const shaping = loadShaping(source, values, pluginApp ?? (appKnown ? app : undefined), problems, options.suite);
-  const suiteKeys = { ...loadSuiteKeys(source, values, problems), ...desktopKeys };
+  const suiteKeys = loadSuiteKeys(source, values, problems);
   const effects = loadEffects(source, values.get("effects"), problems);
   const expected = loadExpect(source, values.get("expect"), problems);
-  if (expected && isAgent) {
+  if (expected && kind?.steps === "agent") {
     problems.push(diagnostic("unsupported-feature", "`expect:` (a known failure) is for flows that drive a surface step by step; an agent flow replays its conversation whole", {
-      span: spanOf(source, root.items.find((p) => keyName(p) === "expect")?.key as Node | undefined),
+      span: spanOf(source, keyOf("expect")),
       hint: "remove `expect:` from the agent flow",
     }));
   }
 
   if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-  return { ok: true, flow: { file, name: name ?? "", app: apps ? "multi" : pluginApp ?? app, ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...shaping, ...suiteKeys, hash, ...(apps ? { apps } : {}), ...(sap.connection ? { sap } : {}), ...(effects !== undefined && effects !== "on" ? { effects } : {}), ...(expected ? { expect: expected } : {}) } };
+  return { ok: true, flow: { file, name: name ?? "", app: apps ? "multi" : kind?.kind ?? "", ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...(keys && Object.keys(keys).length > 0 ? { keys } : {}), ...suiteKeys, hash, ...(apps ? { apps } : {}), ...(effects !== undefined && effects !== "on" ? { effects } : {}), ...(expected ? { expect: expected } : {}) } };
+}
+
+/**
+ * The flow's app: a kind of the catalog named by `app:`, or the adapter that claims `app:` as a
+ * mapping of its keys; refused (with the platform) when it cannot run here.
+ */
+function resolveApp(source: YamlSource, root: YAMLMap, values: Map<string, Node | null>, catalog: SurfaceCatalog, platform: string | undefined, problems: Diagnostic[]): { kind?: SurfaceKind; name: string } | undefined {
+  const appNode = values.get("app");
+  let kind: SurfaceKind | undefined;
+  let written: string;
+  if (isMap(appNode)) {
+    kind = inAppKind(catalog);
+    if (!kind) {
+      problems.push(diagnostic("bad-value", "`app` must be an app kind", { span: spanOf(source, appNode), hint: "app: web" }));
+      return undefined;
+    }
+    written = `{${kind.keys?.inApp?.join(", ")}}`;
+  } else {
+    const text = requiredString(source, root, values, "app", problems, "app: web");
+    if (text === undefined) return undefined;
+    kind = catalog.kinds.get(text);
+    written = text;
+    if (!kind) {
+      const later = catalog.planned?.includes(text) === true;
+      const others = [...catalog.kinds.keys()];
+      problems.push(diagnostic(later ? "unsupported-feature" : "bad-value", later ? `app \`${text}\` is not available in this version of flowproof` : `unknown app \`${text}\``, {
+        span: spanOf(source, appNode),
+        hint: `use one of the app kinds there are (${others.join(", ")}), or add an adapter plugin for it (docs/plugins.md)`,
+      }));
+      return { name: text };
+    }
+    const inApp = kind.keys?.inApp ?? [];
+    if (inApp.some((k) => requires(kind!, k))) {
+      problems.push(diagnostic("bad-value", `\`app\` must be an app kind or a mapping \`{${inApp.join(", ")}}\`: ${titleOf(kind)} is written as its keys`, {
+        span: spanOf(source, appNode),
+        hint: `app: {${inApp.map((k) => `${k}: …`).join(", ")}}`,
+      }));
+      return undefined;
+    }
+  }
+  const platforms = kind.platforms;
+  if (platforms && platform !== undefined && !platforms.os.includes(platform)) {
+    problems.push(diagnostic("unsupported-platform", `\`app: ${written}\` requires ${platforms.name}${platforms.why ? `: ${platforms.why}` : ""}; this machine runs ${platform}`, { span: spanOf(source, appNode), hint: platforms.hint }));
+  }
+  return { kind, name: kind.kind };
+}
+
+/** A key another adapter owns (or none does), written where the app does not take it. */
+export function foreignKey(source: YamlSource, catalog: SurfaceCatalog, pair: KeyPair, app: string, where: string, kind?: SurfaceKind): Diagnostic {
+  const own = kind?.keys?.refuse?.[pair.name];
+  if (own) return diagnostic("unsupported-feature", own.message ?? `\`${pair.name}:\` does not belong to ${where}`, { span: spanOf(source, pair.key), hint: own.hint });
+  const owners = ownersOf(catalog, pair.name, app);
+  const owner = owners[0];
+  if (!owner) return diagnostic("unknown-key", `unknown key \`${pair.name}\` in ${where}`, { span: spanOf(source, pair.key), hint: `remove \`${pair.name}:\`` });
+  return diagnostic("unsupported-feature", `\`${pair.name}:\` belongs to ${ownerNames(owners)}; ${where} is \`app: ${app}\``, {
+    span: spanOf(source, pair.key), hint: `remove \`${pair.name}:\`, or make it \`app: ${writtenKind(owners.find((o) => writtenKind(o) === o.kind) ?? owner)}\``,
+  });
+}
+
+/** Keys with a `suiteDefault` role the flow does not write, taken from the governing suite. */
+function withSuiteDefaults(kind: SurfaceKind, keys: Record<string, unknown>, suite: FlowSuiteDefaults | undefined): Record<string, unknown> {
+  const out = { ...keys };
+  for (const [path, role] of rolesOf(kind)) {
+    if (!role.suiteDefault || path.includes(".") || path in out) continue;
+    const value = suite?.values?.[path];
+    if (value !== undefined) out[path] = structuredClone(value);
+  }
+  return out;
+}
+
+/**
+ * The top-level adapter keys of a multi-surface flow: only keys a surface's adapter shares
+ * (`shared` role), checked against the first such adapter's schema; every other one is refused.
+ */
+function loadSharedKeys(source: YamlSource, written: readonly KeyPair[], apps: Readonly<Record<string, SurfaceSpec>> | undefined, catalog: SurfaceCatalog, problems: Diagnostic[], suite: FlowSuiteDefaults | undefined): Record<string, unknown> | undefined {
+  const kinds = [...new Set(Object.values(apps ?? {}).map((a) => a.app))].flatMap((k) => catalog.kinds.get(k) ?? []);
+  const sharer = (key: string) => kinds.find((k) => rolesOf(k).get(key)?.shared === true);
+  const out: Record<string, unknown> = {};
+  for (const pair of written) {
+    const kind = sharer(pair.name);
+    if (!kind) {
+      if (apps) problems.push(foreignKey(source, catalog, pair, MULTI_SURFACE, "the flow"));
+      continue;
+    }
+    const loaded = loadAdapterKeys(source, kind, [pair], undefined, { where: "flow", name: "the flow", prefix: "", partial: true }, problems, suite);
+    if (loaded) Object.assign(out, loaded);
+  }
+  for (const kind of kinds) {
+    for (const [key, role] of rolesOf(kind)) if (role.shared && role.suiteDefault && !(key in out) && suite?.values?.[key] !== undefined) out[key] = structuredClone(suite.values[key]);
+  }
+  return out;
 }
 
 interface StepLoader extends BlockLoader {
   readonly options: LoadOptions;
   /** Every concrete step loaded so far, in file order; a new step's index is its position here. */
   readonly steps: FlowStep[];
-  /** An `app: api` flow: no UI, so text steps are refused. */
-  readonly isApi: boolean;
-  /** The flow's app kind as written (`web`, `api`, a plugin's kind). */
+  /** The flow's app kind (absent: multi-surface, or an app that did not load). */
+  readonly kind: SurfaceKind | undefined;
+  /** The flow's app as messages name it (its kind, or `multi-surface`). */
   readonly appName: string;
   readonly apps: Readonly<Record<string, SurfaceSpec>> | undefined;
   /** `apps:` was written but did not load: its own errors name why, so `in:` blocks are not reported again. */
@@ -338,10 +403,11 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
     if (key === "repeat") return loadRepeat(loader, pair, scope);
     if (key === "foreach") return loadForeach(loader, pair, scope);
     const kind = options.structuredKinds?.get(key);
-    // Inside an `in:` block the surface's app decides what the step may need (an api block has no UI).
+    // Inside an `in:` block the surface's app decides what the step may need (a structured-only surface has no UI).
     const surfaceApp = scope.surface !== undefined ? loader.apps?.[scope.surface]?.app : undefined;
     const appName = surfaceApp ?? loader.appName;
-    const isApi = loader.isApi || surfaceApp === API_APP;
+    const appKind = surfaceApp !== undefined ? options.catalog.kinds.get(surfaceApp) : loader.kind;
+    const noUi = appKind?.steps === "structured";
     if (key === SECRET_LEAK_KEY && loader.apps !== undefined) {
       problems.push(diagnostic("unsupported-step", `\`${key}\` is refused in multi-surface flows: which surfaces' text and responses form its corpus is not defined yet for mixed surfaces`, {
         span: spanOf(source, pair.key as Node),
@@ -349,21 +415,22 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
       }));
       return [];
     }
-    if (key === SECRET_LEAK_KEY && loader.appName !== "web" && !loader.isApi) {
-      problems.push(diagnostic("unsupported-step", `\`${key}\` scans what web and api flows observe; an \`app: ${loader.appName}\` flow has no corpus it can search`, {
+    if (key === SECRET_LEAK_KEY && loader.kind !== undefined && loader.kind.leakCorpus !== true) {
+      const corpora = [...options.catalog.kinds.values()].filter((k) => k.leakCorpus === true).map((k) => k.kind).join(" or ");
+      problems.push(diagnostic("unsupported-step", `\`${key}\` scans what ${corpora} flows observe; an \`app: ${loader.appName}\` flow has no corpus it can search`, {
         span: spanOf(source, pair.key as Node),
-        hint: "move the check into a web or api flow of the suite",
+        hint: `move the check into a ${corpora} flow of the suite`,
       }));
       return [];
     }
-    const caps = options.appCapabilities?.get(appName);
+    const caps = appKind?.capabilities;
     const missing = kind?.needs?.filter((c) => caps !== undefined && !caps.includes(c)) ?? [];
     if (missing.length > 0) {
       problems.push(diagnostic("unsupported-step", surfaceApp !== undefined
         ? `\`${key}\` needs a surface with the ${missing.join(", ")} capability, which the \`app: ${surfaceApp}\` surface \`${scope.surface}\` does not have`
         : `\`${key}\` needs a surface with the ${missing.join(", ")} capability, which an \`app: ${loader.appName}\` flow does not have`, {
         span: spanOf(source, pair.key as Node),
-        hint: isApi ? (surfaceApp !== undefined ? "an api surface has no UI to photograph; put this step in a web surface's block" : "an api flow has no UI to photograph; put this step in a web flow") : "use this step in a flow whose app can do it",
+        hint: noUi ? (surfaceApp !== undefined ? `an \`app: ${surfaceApp}\` surface has no UI; put this step in the block of a surface that has the capability` : `an \`app: ${loader.appName}\` flow has no UI; put this step in a flow whose app has the capability`) : "use this step in a flow whose app can do it",
       }));
       return [];
     }
@@ -404,23 +471,21 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
 }
 
 function fromText(loader: StepLoader, node: Scalar, form: StepForm, scope: Scope): FlowStep | undefined {
-  if (loader.isApi) {
-    loader.problems.push(diagnostic("unsupported-step", "an `app: api` flow has no UI, so it runs only structured steps", {
-      span: spanOf(loader.source, node),
-      hint: "use `assert_api:`, `assert_sql:`, `assert_spreadsheet:` or `assert_no_secret_leak:` steps, or make this a web flow (`app: web`)",
-    }));
-    return undefined;
-  }
-  if (scope.surface !== undefined && loader.apps?.[scope.surface]?.app === API_APP) {
-    loader.problems.push(diagnostic("unsupported-step", `surface \`${scope.surface}\` is \`app: api\`: it has no UI, so its blocks run only structured steps`, {
-      span: spanOf(loader.source, node),
-      hint: "use `assert_api:`, `assert_sql:`, `assert_spreadsheet:` or `assert_no_secret_leak:` steps here, or move this step into a web surface's `in:` block",
-    }));
-    return undefined;
-  }
-  // A sap surface's steps parse as SAP steps (`Go to VA01`, F-keys), a Windows app surface's as its app's.
   const surfaceApp = scope.surface !== undefined ? loader.apps?.[scope.surface]?.app : undefined;
-  const ctx = { app: surfaceApp === SAP_APP || isWindowsApp(surfaceApp) ? surfaceApp : loader.app };
+  const kind = surfaceApp !== undefined ? loader.options.catalog.kinds.get(surfaceApp) : loader.kind;
+  if (kind?.steps === "structured") {
+    const structured = [...(loader.options.structuredKinds?.keys() ?? []), SECRET_LEAK_KEY].map((k) => `\`${k}:\``);
+    const list = `${structured.slice(0, -1).join(", ")} or ${structured[structured.length - 1]}`;
+    loader.problems.push(diagnostic("unsupported-step", surfaceApp !== undefined
+      ? `surface \`${scope.surface}\` is \`app: ${surfaceApp}\`: it has no UI, so its blocks run only structured steps`
+      : `an \`app: ${kind.kind}\` flow has no UI, so it runs only structured steps`, {
+      span: spanOf(loader.source, node),
+      hint: surfaceApp !== undefined ? `use ${list} steps here, or move this step into the block of a surface with a UI` : `use ${list} steps, or make this a flow of an app with a UI`,
+    }));
+    return undefined;
+  }
+  // A surface's steps parse in its own vocabulary (`Go to VA01`, F-keys, a calculator's `display shows`).
+  const ctx = loader.grammar(scope.surface);
   const parsed = parseInScalar(loader, node, scope, (text): ParseResult<StepAst> => form === "assert"
     ? mapOk(parseAssertion(text, ctx), (assertion) => ({ kind: "assert", assertion }) as StepAst)
     // Under model authoring a plain step is intent, grounded at record time (src/authoring/) —
@@ -428,6 +493,15 @@ function fromText(loader: StepLoader, node: Scalar, form: StepForm, scope: Scope
     : form === "plain" && !loader.options.plainStepsAreRules ? intentUnlessRefused(text, parseStep(text, ctx))
     : parseStep(text, ctx));
   if (!parsed) return undefined;
+  // Every step is checked against what its surface declares it can do, before anything runs.
+  const missing = kind === undefined ? [] : neededCapabilities(parsed.value).filter((c) => !kind.capabilities.includes(c));
+  if (missing.length > 0 && kind) {
+    loader.problems.push(diagnostic("unsupported-step", `\`${parsed.text}\` needs the ${missing.join(" and ")} capabilit${missing.length > 1 ? "ies" : "y"}, which ${surfaceApp !== undefined ? `surface \`${scope.surface}\` (\`app: ${kind.kind}\`)` : `an \`app: ${kind.kind}\` surface`} does not have`, {
+      span: parsed.span,
+      hint: kind.capabilities.length > 0 ? `\`app: ${kind.kind}\` can do: ${kind.capabilities.join(", ")}; write a step it can run` : `\`app: ${kind.kind}\` declares no capabilities; write a step it can run`,
+    }));
+    return undefined;
+  }
   const step: FlowStep = { index: loader.steps.length, form, text: parsed.text, span: parsed.span, ast: parsed.value, ...(scope.surface ? { surface: scope.surface } : {}) };
   loader.steps.push(step);
   return step;
@@ -452,13 +526,7 @@ function grammarDiagnostic(source: YamlSource, node: Scalar, error: GrammarError
  * An agent flow runs as ONE execution: its prompts are joined into one task and its assertions
  * are checked over the whole trajectory, so the step list loads as a single `agent_run` step.
  */
-function loadAgentFlowSteps(source: YamlSource, values: Map<string, Node | null>, items: readonly Node[], problems: Diagnostic[]): FlowStep[] {
-  const agentNode = values.get("agent");
-  const agent = agentNode === undefined ? undefined : loadAgentSpec(source, agentNode, problems);
-  const toolsNode = values.get("tools");
-  const tools = toolsNode === undefined ? [] : loadAgentTools(source, toolsNode, problems);
-  const strictNode = values.get("strict");
-  const strict = strictNode === undefined ? false : loadStrict(source, strictNode, problems);
+function loadAgentFlowSteps(source: YamlSource, kind: SurfaceKind, keys: Readonly<Record<string, unknown>> | undefined, items: readonly Node[], problems: Diagnostic[]): FlowStep[] {
   const specs: AgentStepSpec[] = [];
   const leakSteps: { vars: string[]; span: SourceSpan }[] = [];
   let first: Node | undefined;
@@ -478,13 +546,8 @@ function loadAgentFlowSteps(source: YamlSource, values: Map<string, Node | null>
   if (specs.length > 0 && !specs.some((s) => s.kind === "prompt")) {
     problems.push(diagnostic("missing-key", "an agent flow needs at least one `prompt:` step: the task the agent is given", { span: spanOf(source, first), hint: "- prompt: Book the cheapest flight to Nairobi" }));
   }
-  if (!agent || !first || specs.length === 0) return [];
-  const text = specs.map((s) => s.kind === "prompt" ? `prompt: ${s.text}` : s.kind === "reply" ? `assert: ${s.text}` : s.text).join("\n");
-  const args = {
-    agent, steps: specs, ...(tools.length > 0 ? { tools } : {}), ...loadFlowMcp(source, values.get("mcp"), agent, tools, problems), ...(strict ? { strict } : {}),
-    timeout_ms: (agent.timeout_seconds ?? DEFAULT_AGENT_TIMEOUT_SECONDS) * 1000,
-  };
-  const run: FlowStep = { index: 0, form: "structured", text, span: spanOf(source, first), ast: { kind: "agent_run", args: JSON.parse(JSON.stringify(args)) as Record<string, unknown> } };
+  if (!keys || !first || specs.length === 0) return [];
+  const run: FlowStep = { index: 0, form: "structured", ...agentRunStep(kind, keys, specs), span: spanOf(source, first) };
   return [run, ...leakSteps.map((l, i): FlowStep => ({
     index: i + 1, form: "structured", text: `${SECRET_LEAK_KEY}: ${l.vars.map((v) => `\${${v}}`).join(", ")}`, span: l.span, ast: { kind: "no_secret_leak", vars: l.vars },
   }))];

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseYaml } from "./yaml.ts";
 import { describeEach, readEachValues, substituteEach, type EachBinding, type EachValue } from "./foreach.ts";
-import { loadFlowText } from "./flow.ts";
+import { loadFlowText } from "../../test/support/surfaces.ts";
 
 const bind = (value: EachValue, index = 0, count = 1): EachBinding => ({ value, index, count });
 

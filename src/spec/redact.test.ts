@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { loadFlowText } from "./flow.ts";
+import { loadFlowText } from "../../test/support/surfaces.ts";
 
 const flow = (redact: string) => `name: R\napp: web\nurl: http://127.0.0.1/\nredact:\n${redact}\nsteps:\n  - rules: Press Enter\n`;
 

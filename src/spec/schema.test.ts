@@ -3,15 +3,26 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import Ajv from "ajv";
 import { parse } from "yaml";
-import { FlowFileSchema, flowSchemaDocument } from "./schema.ts";
-import { SUPPORTED_KEYS } from "./flow.ts";
+import { flowSchemaDocument } from "./schema.ts";
+import { CORE_KEYS } from "./flow.ts";
+import { keyNamesOf } from "./surface-kinds.ts";
+import { builtinCatalog } from "../../test/support/surfaces.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
-const validate = new Ajv({ allErrors: true, strict: false }).compile(flowSchemaDocument());
+const kinds = [...builtinCatalog().kinds.values()];
+const document = flowSchemaDocument(kinds);
+const validate = new Ajv({ allErrors: true, strict: false }).compile(document);
 
 describe("flowSchemaDocument", () => {
-  test("names exactly the top-level keys the flow loader runs", () => {
-    expect(Object.keys(FlowFileSchema.properties)).toEqual([...SUPPORTED_KEYS]);
+  test("names exactly the core keys and the built-in adapters' top-level keys", () => {
+    const adapterKeys = new Set(kinds.flatMap((k) => keyNamesOf(k).filter((key) => key !== "url" && !(k.keys?.inApp ?? []).includes(key))));
+    expect(Object.keys(document["properties"] as object).sort()).toEqual([...new Set([...CORE_KEYS, ...adapterKeys])].sort());
+  });
+
+  test("a Windows program is `app:` written as its keys, and only a kind whose keys require `url` needs one", () => {
+    expect(validate({ name: "x", app: { command: "a.exe", window_title: "A" }, steps: ["a"] })).toBe(true);
+    expect(validate({ name: "x", app: { command: "a.exe" }, steps: ["a"] })).toBe(false);
+    expect(validate({ name: "x", app: "sap", connection: "TS3", steps: ["Go to VA01"] })).toBe(true);
   });
 
   test.each([

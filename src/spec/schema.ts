@@ -1,7 +1,9 @@
-// The flow file format as a JSON Schema for editors (schema/flow.schema.json): declared once here
-// with TypeBox; the loader's key lists (flow.ts) are held to it by this module's test. No I/O.
+// The flow file format as a JSON Schema for editors (schema/flow.schema.json): the core keys declared
+// once here with TypeBox, each adapter's keys from the schema it declares (docs/plugins.md); the
+// loader's key lists (flow.ts) are held to it by this module's test. No I/O.
 // The schema checks structure only; step text is checked by the grammar (`flowproof validate`).
 import { Type } from "@sinclair/typebox";
+import { keysSchemaOf, propertiesOf, type SurfaceKind } from "./surface-kinds.ts";
 
 const stepText = (description: string) => Type.String({ minLength: 1, description });
 
@@ -61,59 +63,9 @@ export const FlowStepSchema = Type.Union([
   ),
 ]);
 
-/** `browser:` of a flow, or of one web surface under `apps:`. */
-const BrowserSchema = Type.Object(
-  {
-    viewport: Type.Optional(Type.Object(
-      {
-        width: Type.Integer({ minimum: 1, maximum: 10000 }),
-        height: Type.Integer({ minimum: 1, maximum: 10000 }),
-        device_scale_factor: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10 })),
-        mobile: Type.Optional(Type.Boolean()),
-        touch: Type.Optional(Type.Boolean()),
-      },
-      { additionalProperties: false },
-    )),
-    user_agent: Type.Optional(Type.String({ minLength: 1 })),
-    args: Type.Optional(Type.Array(Type.String({ pattern: "^--" }), { description: "Extra Chromium flags; the flow gets a private browser." })),
-    clock: Type.Optional(Type.Object(
-      { at: Type.String({ description: "RFC 3339, e.g. 2026-01-15T12:00:00Z (a mid-day time)." }), timezone: Type.Optional(Type.String({ minLength: 1, description: "IANA id, e.g. Europe/Berlin." })) },
-      { additionalProperties: false },
-    )),
-    random: Type.Optional(Type.Object({ seed: Type.Integer({ minimum: 0, maximum: 4294967295 }) }, { additionalProperties: false })),
-    downloads_dir: Type.Optional(Type.String({ minLength: 1, description: "Where downloads land, relative to the flow file." })),
-    endpoint: Type.Optional(Type.String({ minLength: 1, description: "ws:// or http:// DevTools URL of a running Chromium to use instead of launching one." })),
-  },
-  { additionalProperties: false, description: "The browser the flow runs in; copied into the trace header (docs/flow-format.md, Shaping the browser)." },
-);
-
-export const FlowFileSchema = Type.Object(
-  {
+/** The keys every flow may have, whatever its app (the adapters add theirs; see flowFileSchema). */
+const CORE_PROPERTIES = {
     name: Type.String({ minLength: 1, description: "The flow's name, shown in reports." }),
-    app: Type.Optional(Type.Union([
-      Type.Literal("web", { description: "A page in Chromium." }),
-      Type.Literal("api", { description: "No UI: only structured steps (assert_api, assert_sql, …) run." }),
-      Type.Literal("agent", { description: "An AI agent, recorded through the model-boundary proxy and replayed from its cassette (docs/agents.md)." }),
-      Type.String({ pattern: "^[a-z][a-z0-9_-]*$", description: "`notepad`, `calc`, `sap` (Windows only; docs/windows.md, docs/sap.md), or the app kind of one of the project's adapter plugins (docs/plugins.md)." }),
-      Type.Object({
-        command: Type.String({ minLength: 1, description: "Any Windows program: its command line (path quoted, arguments verbatim; ${VAR} resolved at launch)." }),
-        window_title: Type.String({ minLength: 1, description: "The title of the window to wait for." }),
-      }, { additionalProperties: false }),
-    ], { description: "Which adapter drives the app (a flow has `app:` or `apps:`)." })),
-    url: Type.Optional(Type.String({ minLength: 1, description: "Where the flow starts: a URL, or a path relative to the flow file; may hold ${VAR} references. Required for `app: web`." })),
-    connection: Type.Optional(Type.String({ minLength: 1, description: "SAP flows: the SAP Logon entry to open a connection of its own to (omit to attach to a logged-on session; docs/sap.md)." })),
-    login: Type.Optional(Type.Object({
-      user: Type.String({ minLength: 1 }),
-      password: Type.String({ minLength: 1, description: "A ${VAR} reference; never stored." }),
-      client: Type.Optional(Type.String()),
-      language: Type.Optional(Type.String()),
-    }, { additionalProperties: false, description: "SAP flows: the login for `connection:` (docs/sap.md)." })),
-    window: Type.Optional(Type.Object({
-      x: Type.Optional(Type.Integer()),
-      y: Type.Optional(Type.Integer()),
-      width: Type.Optional(Type.Integer({ minimum: 1 })),
-      height: Type.Optional(Type.Integer({ minimum: 1 })),
-    }, { additionalProperties: false, description: "Windows apps: the window's geometry, applied before the first step (docs/windows.md)." })),
     steps: Type.Array(FlowStepSchema, { minItems: 1, description: "One step per item, run in order." }),
     redact: Type.Optional(
       Type.Array(
@@ -130,33 +82,6 @@ export const FlowFileSchema = Type.Object(
         { description: "Regions masked in every recorded frame, before any PNG is written (docs/flow-format.md). Password fields are always masked." },
       ),
     ),
-    mock: Type.Optional(Type.Array(
-      Type.Object(
-        {
-          url_contains: Type.String({ minLength: 1, description: "Substring of the request URL." }),
-          method: Type.Optional(Type.String({ description: "Any method when absent." })),
-          status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: "Default 200." })),
-          content_type: Type.Optional(Type.String()),
-          body: Type.Optional(Type.Unknown({ description: "A string is served verbatim (text/plain), anything else as JSON." })),
-        },
-        { additionalProperties: false },
-      ),
-      { description: "Requests answered inside the browser, identically at record and replay (docs/flow-format.md, Shaping the browser)." },
-    )),
-    session: Type.Optional(Type.Union([
-      Type.String({ description: "The name of an identity declared in the governing suite's `identities:`." }),
-      Type.Object(
-        {
-          cookies: Type.Optional(Type.Array(Type.Object(
-            { name: Type.String({ minLength: 1 }), value: Type.Union([Type.String(), Type.Number()]), domain: Type.Optional(Type.String()) },
-            { additionalProperties: false },
-          ))),
-          local_storage: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]))),
-        },
-        { additionalProperties: false, description: "Cookies and localStorage seeded before the first page script runs; values may be ${VAR}, resolved on every run and never stored." },
-      ),
-    ])),
-    browser: Type.Optional(BrowserSchema),
     control: Type.Optional(
       Type.Object(
         {
@@ -176,84 +101,99 @@ export const FlowFileSchema = Type.Object(
     skip_unless_env: Type.Optional(
       Type.Array(Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }), { minItems: 1, description: "The flow is skipped (exit 0, a visible skip) unless every one of these variables is set and non-empty." }),
     ),
-    apps: Type.Optional(
-      Type.Record(
-        Type.String({ pattern: "^[a-z][a-z0-9_-]*$" }),
-        Type.Union([
-          Type.Object(
-            {
-              app: Type.Literal("web"),
-              url: Type.String({ minLength: 1, description: "Where the surface starts when its first `in:` block runs; may hold ${VAR} references." }),
-              browser: Type.Optional(BrowserSchema),
-            },
-            { additionalProperties: false },
-          ),
-          Type.Object(
-            { app: Type.Literal("api") },
-            { additionalProperties: false, description: "No UI: the surface's `in:` blocks hold structured steps only (`assert_api:`, `assert_sql:`, …)." },
-          ),
-        ]),
-        { minProperties: 1, description: "Named surfaces of a multi-surface flow (instead of `app:`/`url:`); each step then sits in an `in: <surface>` block (docs/flow-format.md, Multi-surface flows)." },
-      ),
-    ),
-    agent: Type.Optional(Type.Union([
-      Type.Object(
-        {
-          command: Type.String({ minLength: 1, description: "Run through `sh -c` in the flow's folder, in a process group of its own." }),
-          env: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { description: "Applied last, over the injected variables; may hold ${VAR}." })),
-          timeout_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600, description: "The flow's bound (default 300)." })),
-          allow_egress: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: "Destinations the contained agent may reach over TCP: `host:port`, `ip:port`, `cidr:port`, a bare `host` or `ip` (every port), or a `${VAR}` holding one; everything else is refused and recorded (docs/agents.md, Containment)." })),
-        },
-        { additionalProperties: false },
-      ),
-      Type.Object(
-        {
-          url: Type.String({ minLength: 1, description: "A running agent service; flowproof POSTs {\"prompt\": …} to it." }),
-          proxy_port: Type.Integer({ minimum: 1, maximum: 65535, description: "The loopback port its model client is pointed at." }),
-          headers: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]))),
-          timeout_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
-        },
-        { additionalProperties: false },
-      ),
-    ], { description: "Agent flows: the agent under test (docs/agents.md)." })),
-    tools: Type.Optional(Type.Array(
-      Type.Object({ name: Type.String({ minLength: 1 }), result: Type.Optional(Type.Unknown({ description: "What the model is told the tool answered, at record and replay alike." })) }, { additionalProperties: false }),
-      { description: "Agent flows: tool declarations and substituted results." },
-    )),
-    mcp: Type.Optional(Type.Array(
-      Type.Object({
-        name: Type.String({ pattern: "^[A-Za-z][A-Za-z0-9_-]*$", description: "Wires the agent through FLOWPROOF_MCP_SERVER_<NAME> (stdio) or FLOWPROOF_MCP_URL_<NAME>." }),
-        command: Type.Optional(Type.String({ minLength: 1, description: "A stdio MCP server (started at record only)." })),
-        url: Type.Optional(Type.String({ minLength: 1, description: "A streamable-HTTP MCP server (reached at record only)." })),
-        port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "url servers: the stand-in's fixed loopback port." })),
-        tools: Type.Optional(Type.Array(
-          Type.Object({ name: Type.String({ minLength: 1 }), result: Type.Optional(Type.Unknown({ description: "Answered by the stand-in, never forwarded." })) }, { additionalProperties: false }),
-        )),
-      }, { additionalProperties: false }),
-      { description: "Agent flows: MCP servers recorded as lanes and served from them at replay (docs/agents.md)." },
-    )),
-    strict: Type.Optional(Type.Boolean({ description: "Agent flows: every tool call must be asserted, in order." })),
-    effects: Type.Optional(Type.Union([Type.Literal("on"), Type.Literal("strict"), Type.Literal("off")], {
-      description: "How replay checks each action's effect (docs/flow-format.md, Effects): `on` (default) fails a step whose recorded navigation, write request, dialog, download or target change does not happen again; `strict` also fails on a missing DOM, focus or GET effect; `off` records and checks none.",
-    })),
     expect: Type.Optional(Type.Object(
       { fail: Type.String({ minLength: 1, description: "Why the flow is expected to fail: an issue id and a sentence." }) },
       { additionalProperties: false, description: "A known failure (docs/flow-format.md, Known failures): record keeps the trace through the step that fails; replay reports an expected failure while that step still fails, and fails once it passes." },
     )),
-  },
-  { additionalProperties: false },
-);
+    effects: Type.Optional(Type.Union([Type.Literal("on"), Type.Literal("strict"), Type.Literal("off")], {
+      description: "How replay checks each action's effect (docs/flow-format.md, Effects): `on` (default) fails a step whose recorded navigation, write request, dialog, download or target change does not happen again; `strict` also fails on a missing DOM, focus or GET effect; `off` records and checks none.",
+    })),
+};
 
-/** The whole document written to schema/flow.schema.json. */
-export function flowSchemaDocument(): Record<string, unknown> {
+type Schema = Readonly<Record<string, unknown>>;
+const props = (kind: SurfaceKind): Readonly<Record<string, Schema>> => (propertiesOf(keysSchemaOf(kind)) as Readonly<Record<string, Schema>>);
+
+/** One schema for a key several kinds take: theirs when they agree, else any of them. */
+function oneOf(schemas: readonly Schema[]): Schema {
+  const distinct = schemas.filter((x, i) => schemas.findIndex((y) => JSON.stringify(y) === JSON.stringify(x)) === i);
+  return distinct.length === 1 ? distinct[0]! : { anyOf: distinct };
+}
+
+/**
+ * The flow file format for `kinds` (the built-in adapters): the core keys, each adapter's own keys
+ * (from its declared schema), `app:` naming a kind (or the mapping form an adapter claims), and
+ * `apps:` entries of each kind. A project plugin's app kind and keys are accepted by name and
+ * checked when the flow loads.
+ */
+export function flowFileSchema(kinds: readonly SurfaceKind[]): Schema {
+  const adapterKeys = new Map<string, Schema[]>();
+  for (const kind of kinds) {
+    const inApp = kind.keys?.inApp ?? [];
+    for (const [key, schema] of Object.entries(props(kind))) {
+      if (key === "url" || inApp.includes(key)) continue;
+      adapterKeys.set(key, [...(adapterKeys.get(key) ?? []), schema]);
+    }
+  }
+  const mapping = kinds.find((k) => (k.keys?.inApp?.length ?? 0) > 0);
+  const appKinds = kinds.filter((k) => !(k.keys?.inApp ?? []).some((key) => (keysSchemaOf(k)["required"] as string[] | undefined)?.includes(key)));
+  const app: Schema = { anyOf: [
+    ...appKinds.map((k) => ({ const: k.kind, type: "string", description: `${k.title ?? k.kind}${k.platforms ? ` (${k.platforms.name} only)` : ""}.` })),
+    { type: "string", pattern: "^[a-z][a-z0-9_-]*$", description: "The app kind of one of the project's adapter plugins (docs/plugins.md)." },
+    ...(mapping ? [{
+      type: "object", additionalProperties: false, required: [...(mapping.keys?.inApp ?? [])],
+      properties: Object.fromEntries((mapping.keys?.inApp ?? []).map((k) => [k, props(mapping)[k]])),
+      description: `${mapping.title ?? mapping.kind} (\`app: ${mapping.kind}\`), written as its keys.`,
+    }] : []),
+  ], description: "Which adapter drives the app (a flow has `app:` or `apps:`)." };
+  const surface = (kind: SurfaceKind): Schema => {
+    const own = Object.entries(props(kind)).filter(([k, v]) => !(kind.keys?.inApp ?? []).includes(k) && (v["flowproof"] as { surface?: boolean } | undefined)?.surface !== false);
+    const inApp = kind.keys?.inApp ?? [];
+    return {
+      type: "object", additionalProperties: false,
+      required: ["app", ...((keysSchemaOf(kind)["required"] as string[] | undefined) ?? []).filter((k) => !inApp.includes(k))],
+      properties: {
+        app: inApp.length > 0 ? { type: "object", additionalProperties: false, required: [...inApp], properties: Object.fromEntries(inApp.map((k) => [k, props(kind)[k]])) } : { const: kind.kind },
+        ...Object.fromEntries(own),
+      },
+    };
+  };
+  const apps: Schema = {
+    type: "object", minProperties: 1,
+    description: "Named surfaces of a multi-surface flow (instead of `app:`/`url:`); each step then sits in an `in: <surface>` block (docs/flow-format.md, Multi-surface flows).",
+    patternProperties: {
+      "^[a-z][a-z0-9_-]*$": { anyOf: [
+        ...kinds.map(surface),
+        { type: "object", required: ["app"], properties: { app: { type: "string", pattern: "^[a-z][a-z0-9_-]*$", not: { enum: kinds.map((k) => k.kind) } } }, description: "A surface of one of the project's adapter plugins; its keys are checked when the flow loads." },
+      ] },
+    },
+    additionalProperties: false,
+  };
+  const { name, ...rest } = CORE_PROPERTIES;
+  return {
+    type: "object",
+    properties: {
+      name,
+      app,
+      url: { type: "string", minLength: 1, description: "Where the flow starts: a URL, or a path relative to the flow file; may hold ${VAR} references. Required by the adapters whose keys require it." },
+      ...rest,
+      apps,
+      ...Object.fromEntries([...adapterKeys].map(([k, schemas]) => [k, oneOf(schemas)])),
+    },
+    required: ["name", "steps"],
+    additionalProperties: false,
+  };
+}
+
+/** The whole document written to schema/flow.schema.json, for the built-in adapters `kinds`. */
+export function flowSchemaDocument(kinds: readonly SurfaceKind[]): Record<string, unknown> {
+  // A kind whose keys require `url` starts somewhere.
+  const starts = kinds.filter((k) => ((keysSchemaOf(k)["required"] as string[] | undefined) ?? []).includes("url"));
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     $id: "https://flowproof.dev/schema/flow.schema.json",
     title: "flowproof flow file (*.flow.yaml)",
-    ...FlowFileSchema,
-    // A web flow starts somewhere.
-    if: { properties: { app: { const: "web" } }, required: ["app"] },
-    then: { required: ["url"] },
+    ...flowFileSchema(kinds),
+    ...(starts.length > 0 ? { allOf: starts.map((k) => ({ if: { properties: { app: { const: k.kind } }, required: ["app"] }, then: { required: ["url"] } })) } : {}),
     // Exactly one of `app` (one surface) and `apps` (named surfaces).
     oneOf: [{ required: ["app"] }, { required: ["apps"] }],
   };

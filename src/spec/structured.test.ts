@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { loadFlowText } from "./flow.ts";
+import { builtinCatalog, loadFlowText } from "../../test/support/surfaces.ts";
 import type { StructuredKind } from "./structured.ts";
 
 const stock: StructuredKind = {
@@ -51,7 +51,7 @@ describe("structured steps", () => {
 
   test("an api flow needs no url and refuses UI steps", () => {
     expect(problems('  - rules: Click "Save"\n  - assert_stock: {sku: A}\n', "api")).toEqual([
-      "5:12 unsupported-step an `app: api` flow has no UI, so it runs only structured steps | use `assert_api:`, `assert_sql:`, `assert_spreadsheet:` or `assert_no_secret_leak:` steps, or make this a web flow (`app: web`)",
+      "5:12 unsupported-step an `app: api` flow has no UI, so it runs only structured steps | use `assert_stock:` or `assert_no_secret_leak:` steps, or make this a flow of an app with a UI",
     ]);
     const r = loadFlowText("f.flow.yaml", "name: F\napp: api\nsteps:\n  - assert_stock: {sku: A}\n", { plainStepsAreRules: true, structuredKinds: kinds });
     expect(r.ok && r.flow.app).toBe("api");
@@ -63,7 +63,7 @@ describe("structured steps", () => {
 
   test("refuses a kind whose needed capability the app lacks, and the leak scan outside web and api flows", () => {
     const shot: StructuredKind = { schema: { type: "object" }, needs: ["screenshot"] };
-    const opts = { plainStepsAreRules: true, structuredKinds: new Map([["assert_shot", shot]]), appCapabilities: new Map([["api", []], ["web", ["screenshot"]]]), pluginAppKinds: ["notes"] };
+    const opts = { plainStepsAreRules: true, structuredKinds: new Map([["assert_shot", shot]]), catalog: builtinCatalog([{ kind: "notes", capabilities: ["pointer", "navigation"] }]) };
     const api = loadFlowText("f.flow.yaml", "name: F\napp: api\nsteps:\n  - assert_shot: {}\n", opts);
     expect(api.ok ? [] : api.diagnostics.map((d) => `${d.span?.line}:${d.span?.column} ${d.code} ${d.message}`)).toEqual([
       "4:5 unsupported-step `assert_shot` needs a surface with the screenshot capability, which an `app: api` flow does not have",

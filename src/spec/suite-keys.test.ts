@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { loadFlowText } from "./flow.ts";
+import { loadFlowText } from "../../test/support/surfaces.ts";
 import { unmetGate } from "./suite-keys.ts";
 
 const flow = (extra: string) => `name: F\napp: web\nurl: http://127.0.0.1/\nsteps:\n  - rules: Click "Go"\n${extra}`;

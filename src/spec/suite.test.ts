@@ -1,3 +1,4 @@
+import { builtinCatalog } from "../../test/support/surfaces.ts";
 import { describe, expect, test } from "bun:test";
 import { loadSuiteText, SUITE_KEYS } from "./suite.ts";
 import { SuiteFileSchema } from "./suite-schema.ts";
@@ -14,7 +15,7 @@ describe("loadSuiteText", () => {
       "browser: { viewport: { width: 390, height: 844 } }",
       "identities: { admin: { cookies: [{ name: sid, value: x }] } }",
       "server: { command: npm start, url: 'http://127.0.0.1:3000/', reuse_existing: true }",
-    ].join("\n"));
+    ].join("\n"), builtinCatalog());
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.suite.env).toEqual([{ name: "BASE", raw: "http://x" }, { name: "PORT", raw: "3000" }, { name: "FULL", raw: "${BASE}:${PORT}" }]);
@@ -24,13 +25,13 @@ describe("loadSuiteText", () => {
     expect(Object.keys(r.suite.identities ?? {})).toEqual(["admin"]);
   });
   test("an empty file is an empty suite", () => {
-    expect(loadSuiteText("suite.yaml", "")).toMatchObject({ ok: true, suite: { env: [], order: [] } });
+    expect(loadSuiteText("suite.yaml", "", builtinCatalog())).toMatchObject({ ok: true, suite: { env: [], order: [] } });
   });
   test("reports every problem together, with places and hints", () => {
-    const r = loadSuiteText("suite.yaml", "ordr: []\nmin_version: 1\nenv: { X: '${captured.a}' }\nserver: { command: x, url: ftp://x, colour: red }\nidentities: { admin: { user: x } }\n");
+    const r = loadSuiteText("suite.yaml", "ordr: []\nmin_version: 1\nenv: { X: '${captured.a}' }\nserver: { command: x, url: ftp://x, colour: red }\nidentities: { admin: { user: x } }\n", builtinCatalog());
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.diagnostics.map((d) => `${d.span?.line}:${d.code}`)).toEqual(["1:unknown-key", "2:bad-value", "3:bad-reference", "4:bad-value", "4:unknown-key", "5:bad-value"]);
+    expect(r.diagnostics.map((d) => `${d.span?.line}:${d.code}`)).toEqual(["1:unknown-key", "2:bad-value", "3:bad-reference", "4:bad-value", "4:unknown-key", "5:unknown-key"]);
     expect(r.diagnostics[0]!.hint).toContain("did you mean `order`?");
   });
   test("refuses a server timeout longer than the longest bound, at its value", () => {
@@ -40,10 +41,10 @@ describe("loadSuiteText", () => {
     expect(r.diagnostics.map((d) => `${d.span?.line}:${d.span?.column} ${d.message}`)).toEqual(["4:20 `server.timeout_seconds` is longer than the longest bound flowproof can wait, 86400 s (24 h)"]);
   });
   test("checks browser: and identities: like a flow's blocks, keeping values as written", () => {
-    const bad = loadSuiteText("suite.yaml", "browser:\n  viewport: { width: 0, height: 1 }\nidentities:\n  admin:\n    cookies: [{ value: x }]\n");
+    const bad = loadSuiteText("suite.yaml", "browser:\n  viewport: { width: 0, height: 1 }\nidentities:\n  admin:\n    cookies: [{ value: x }]\n", builtinCatalog());
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.diagnostics.map((d) => d.span?.line)).toEqual([2, 5]);
-    const good = loadSuiteText("suite.yaml", "identities:\n  admin:\n    cookies: [{ name: sid, value: \"${SID}\" }]\n");
+    const good = loadSuiteText("suite.yaml", "identities:\n  admin:\n    cookies: [{ name: sid, value: \"${SID}\" }]\n", builtinCatalog());
     expect(good.ok && good.suite.identities).toEqual({ admin: { cookies: [{ name: "sid", value: "${SID}" }] } });
   });
   test("the schema names exactly the loader's keys", () => {

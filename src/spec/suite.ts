@@ -6,7 +6,9 @@ import { parseTemplate } from "../grammar/index.ts";
 import { isMap, isScalar, isSeq, keyName, parseYaml, spanOf, type Node, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
 import { ENV_NAME } from "./suite-keys.ts";
-import { loadBrowser, loadSession, type FlowBrowser, type FlowSession } from "./browser-keys.ts";
+import { loadAdapterKeys } from "./adapter-keys.ts";
+import { rolesOf, type SurfaceCatalog } from "./surface-kinds.ts";
+import type { KeyRole } from "../plugins/adapter-api.ts";
 
 export const SUITE_KEYS = ["min_version", "env", "env_from", "before_each", "after_each", "order", "browser", "identities", "server"] as const;
 const SERVER_KEYS = ["command", "url", "timeout_seconds", "reuse_existing"] as const;
@@ -29,15 +31,32 @@ export interface SuiteConfig {
   readonly after_each?: string;
   readonly order: readonly string[];
   /** The `browser:` of every flow that has none of its own; checked here like a flow's, values as written. */
-  readonly browser?: FlowBrowser;
+  readonly browser?: Readonly<Record<string, unknown>>;
   /** Named session shapes for a flow's `session: <name>`, values as written (`${VAR}` raw). */
-  readonly identities?: Readonly<Record<string, FlowSession>>;
+  readonly identities?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   readonly server?: SuiteServer;
 }
 
 export type SuiteLoadResult = { readonly ok: true; readonly suite: SuiteConfig } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
-export function loadSuiteText(file: string, text: string): SuiteLoadResult {
+/**
+ * The value of a suite key that stands for an adapter's flow key (the `browser:` default, an
+ * identity for `session: <name>`), checked as that key is: the first adapter with a key `name`
+ * (any name when undefined) whose role `matches`. Without a catalog the value is taken as written.
+ */
+function asAdapterKey(source: YamlSource, catalog: SurfaceCatalog | undefined, name: string | undefined, matches: (role: KeyRole) => boolean, keyNode: Node, value: Node, problems: Diagnostic[]): unknown {
+  for (const kind of catalog?.kinds.values() ?? []) {
+    for (const [path, role] of rolesOf(kind)) {
+      if (path.includes(".") || (name !== undefined && path !== name) || !matches(role)) continue;
+      const keys = loadAdapterKeys(source, kind, [{ name: path, key: keyNode, value }], undefined, { where: "flow", name: "the suite", prefix: "", partial: true }, problems);
+      return keys?.[path];
+    }
+  }
+  return (value as { toJSON(): unknown }).toJSON();
+}
+
+/** `catalog`: the app kinds whose keys the suite's `browser:` and `identities:` stand for (checked as those keys). */
+export function loadSuiteText(file: string, text: string, catalog?: SurfaceCatalog): SuiteLoadResult {
   const { source, diagnostics } = parseYaml(file, text);
   if (diagnostics.length > 0) return { ok: false, diagnostics };
   const root = source.doc.contents;
@@ -107,8 +126,9 @@ export function loadSuiteText(file: string, text: string): SuiteLoadResult {
       case "browser": {
         if (!isMap(value)) problems.push(diagnostic("bad-value", "`browser` must be a mapping (the flow-level `browser:` shape)", { span: spanOf(source, value ?? keyNode), hint: "browser:\n  viewport: { width: 390, height: 844 }" }));
         else {
-          const browser = loadBrowser(source, value, problems);
-          if (browser && Object.keys(browser).length > 0) out.browser = browser;
+          // Checked as the flows' own `browser:` is, by the adapter whose key takes the suite's default.
+          const browser = asAdapterKey(source, catalog, "browser", (r) => r.suiteDefault === true, keyNode, value, problems);
+          if (browser && typeof browser === "object" && Object.keys(browser).length > 0) out.browser = browser as Record<string, unknown>;
         }
         break;
       }
@@ -117,16 +137,16 @@ export function loadSuiteText(file: string, text: string): SuiteLoadResult {
           problems.push(diagnostic("bad-value", "`identities` must map names to session shapes", { span: spanOf(source, value ?? keyNode), hint: "identities:\n  admin:\n    cookies: [{ name: sid, value: ${ADMIN_SID} }]" }));
           break;
         }
-        const ids: Record<string, FlowSession> = {};
+        const ids: Record<string, Readonly<Record<string, unknown>>> = {};
         for (const p of value.items) {
           const name = keyName(p);
           const shape = p.value as Node | null;
-          const bad = !isMap(shape) || shape.items.some((q) => !["cookies", "local_storage"].includes(keyName(q)));
           if (!/^[A-Za-z0-9_.-]+$/.test(name)) problems.push(diagnostic("bad-value", `identity name ${JSON.stringify(name)} may use letters, digits, '.', '_' and '-'`, { span: spanOf(source, p.key as Node), hint: "admin:" }));
-          else if (bad) problems.push(diagnostic("bad-value", `identity \`${name}\` must be a session shape with \`cookies\` and/or \`local_storage\``, { span: spanOf(source, (shape ?? p.key) as Node), hint: `${name}:\n  cookies: [{ name: sid, value: \${SID} }]` }));
+          else if (!isMap(shape)) problems.push(diagnostic("bad-value", `identity \`${name}\` must be a mapping: the shape a flow's key naming it takes`, { span: spanOf(source, (shape ?? p.key) as Node), hint: `${name}:\n  cookies: [{ name: sid, value: \${SID} }]` }));
           else {
-            const session = loadSession(source, shape, problems);
-            if (session) ids[name] = session;
+            // An identity is the value of the flow key that names entries of `identities:` (`session: <name>`).
+            const session = asAdapterKey(source, catalog, undefined, (r) => r.named === "identities", p.key as Node, shape, problems);
+            if (session && typeof session === "object") ids[name] = session as Record<string, unknown>;
           }
         }
         out.identities = ids;

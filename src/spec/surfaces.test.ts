@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { loadFlowText } from "./flow.ts";
+import { loadFlowText } from "../../test/support/surfaces.ts";
 
 const flow = (apps: string, steps: string) => `name: M\napps:\n${apps}steps:\n${steps}`;
 const TWO = "  shop: { app: web, url: http://127.0.0.1:1/ }\n  admin: { app: web, url: \"${ADMIN_URL}/\" }\n";
@@ -12,16 +12,16 @@ describe("apps: and in: blocks", () => {
     expect(r.flow.app).toBe("multi");
     expect(Object.keys(r.flow.apps ?? {})).toEqual(["shop", "admin"]);
     const admin = r.flow.apps?.["admin"];
-    expect(admin?.app === "web" ? admin.url.raw : undefined).toBe("${ADMIN_URL}/");
+    expect(admin?.url?.raw).toBe("${ADMIN_URL}/");
     expect(r.flow.steps.map((s) => s.surface)).toEqual(["shop", "admin", "admin"]);
   });
   test.each([
     ["a bad surface name", "  Shop: { app: web, url: http://x/ }\n", "must match [a-z][a-z0-9_-]*"],
     ["a surface without url", "  shop: { app: web }\n", "web surface `shop` needs a `url`"],
-    ["a per-surface window on a web surface", "  shop: { app: web, url: http://x/, window: {} }\n", "`apps.shop.window` sizes a desktop window; an `app: web` surface has none"],
+    ["a per-surface window on a web surface", "  shop: { app: web, url: http://x/, window: {} }\n", "`window:` sizes a desktop window; a web flow sizes its page with the browser's viewport"],
     ["a bad per-surface browser", "  shop: { app: web, url: http://x/, browser: { viewport: { width: 0 } } }\n", "viewport"],
     ["an api surface with a url", "  shop: { app: api, url: http://x/ }\n", "api surface `shop` has no start page"],
-    ["an api surface with a browser", "  shop: { app: api, browser: { user_agent: x } }\n", "api surface `shop` has no browser"],
+    ["an api surface with a browser", "  shop: { app: api, browser: { user_agent: x } }\n", "`apps.shop.browser` belongs to web flows (`app: web`); surface `shop` is `app: api`"],
     ["a later surface kind", "  shop: { app: vision }\n", "app `vision` is not available as a surface"],
     ["a captured url", "  shop: { app: web, url: \"${captured.x}\" }\n", "cannot use ${captured.…}"],
   ])("refuses %s", (_, apps, message) => {
@@ -46,8 +46,8 @@ describe("apps: and in: blocks", () => {
     const steps = "  - in: shop\n    steps:\n      - rules: Remember the \"Order\" as order\n  - in: gui\n    steps:\n      - rules: Right-click \"id:112\"\n      - rules: Press F5\n  - in: notes\n    steps:\n      - assert: document contains ${captured.order}\n";
     const r = loadFlowText("m.flow.yaml", flow(apps, steps), { plainStepsAreRules: true, platform: "win32" });
     if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join("\n"));
-    expect(r.flow.apps?.["gui"]).toEqual({ app: "windows", desktop: { command: "\"C:\\\\Apps\\\\client.exe\" --order ${captured.order}", window_title: "Order ${captured.order}" }, window: { width: 800, height: 600, x: 0, y: 0 } });
-    expect(r.flow.apps?.["notes"]).toEqual({ app: "notepad" });
+    expect(r.flow.apps?.["gui"]).toEqual({ app: "windows", keys: { command: "\"C:\\\\Apps\\\\client.exe\" --order ${captured.order}", window_title: "Order ${captured.order}", window: { width: 800, height: 600, x: 0, y: 0 } } });
+    expect(r.flow.apps?.["notes"]).toEqual({ app: "notepad", keys: {} });
     expect(r.flow.steps.map((st) => st.surface)).toEqual(["shop", "gui", "gui", "notes"]);
   });
   test("refuses bad Windows app surfaces at load, each at its key, with what to write", () => {
@@ -64,10 +64,10 @@ describe("apps: and in: blocks", () => {
     const surfaceProblems = r.diagnostics.filter((d) => !d.message.startsWith("`in:` blocks need"));
     expect(surfaceProblems.map((d) => `${d.span?.line}:${d.span?.column} ${d.code} ${d.message} | ${d.hint}`)).toEqual([
       "3:32 unknown-key unknown key `window_titel` in `apps.gui.app`: a Windows program is `{command, window_title}` | did you mean `window_title`?",
-      "3:71 unknown-key unknown key `heigth` in `apps.gui.window` | did you mean `height`? `apps.gui.window` takes width, height, x, y",
-      "4:50 bad-value `apps.notes.window` gives `width` without `height`; a size needs both | window: {width: 800, height: 600}",
-      "4:26 bad-value Windows app surface `notes` has no start page, so it takes no `url` | remove `url:`; the program is started from `app:`",
-      "5:16 bad-value surface `prog`: a Windows program is written as its command and window title | app: {command: '\"C:\\Apps\\app.exe\" --flag', window_title: \"My App\"}",
+      "3:71 unknown-key unknown key `heigth` in `window` | did you mean `height`? `window` takes: width, height, x, y",
+      "4:26 bad-value notepad surface `notes` has no start page, so it takes no `url` | remove `url:`; the program is started from `app:`",
+      "4:50 bad-value `window` gives `width` without `height`; a size needs both | window: {width: 800, height: 600}",
+      "5:16 bad-value surface `prog`: a Windows program is written as its keys, `app: {command, window_title}` | app: {command: …, window_title: …}",
     ]);
     // In a Windows app surface's block, the Windows grammar subset applies.
     const grammar = loadFlowText("m.flow.yaml", flow("  gui: { app: {command: a.exe, window_title: A} }\n", "  - in: gui\n    steps:\n      - rules: Hover over \"A\"\n      - rules: Click \"css:#a\"\n"), { plainStepsAreRules: true, platform: "win32" });
@@ -133,8 +133,8 @@ describe("api surfaces and per-surface browser", () => {
   test("an api surface needs no url; its structured steps carry the surface", () => {
     const r = loadFlowText("m.flow.yaml", flow(WEB_API, "  - in: shop\n    steps:\n      - rules: Click \"Buy\"\n      - assert_screenshot: { name: cart }\n  - in: backend\n    steps:\n      - assert_api: { url: \"http://x/${captured.id}\" }\n"), OPTIONS);
     if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join("\n"));
-    expect(r.flow.apps?.["backend"]).toEqual({ app: "api" });
-    expect(r.flow.apps?.["shop"]).toMatchObject({ app: "web", browser: { viewport: { width: 400, height: 300 } } });
+    expect(r.flow.apps?.["backend"]).toEqual({ app: "api", keys: {} });
+    expect(r.flow.apps?.["shop"]).toMatchObject({ app: "web", keys: { browser: { viewport: { width: 400, height: 300 } } } });
     expect(r.flow.steps.map((s) => [s.form, s.surface])).toEqual([["rules", "shop"], ["structured", "shop"], ["structured", "backend"]]);
   });
   test.each([

@@ -1,4 +1,5 @@
 // A real web driver on a fixture page plus an execution context, for handler and loop tests.
+import { at } from "./surfaces.ts";
 import type { AdapterSession, AppDriver } from "../../src/plugins/api.ts";
 import type { ExecutionContext } from "../../src/engine/context.ts";
 import { systemClock } from "../../src/engine/context.ts";
@@ -44,10 +45,10 @@ export async function engineHarness(): Promise<EngineHarness> {
 export function traceStep(text: string, options: { assert?: boolean; stepTimeoutMs?: number } = {}): TraceStep {
   const parsed = options.assert
     ? (() => {
-        const a = parseAssertion(text, { app: "web" });
+        const a = parseAssertion(text, at("web"));
         return a.ok ? ({ ok: true, value: { kind: "assert", assertion: a.value } } as const) : a;
       })()
-    : parseStep(text, { app: "web" });
+    : parseStep(text, at("web"));
   if (!parsed.ok) throw new Error(`${text}: ${parsed.error.message}`);
   const compiled = compileStep(text, parsed.value, { stepTimeoutMs: options.stepTimeoutMs ?? 2_000 });
   if (!compiled.ok) throw new Error(`${text}: ${compiled.reason}`);

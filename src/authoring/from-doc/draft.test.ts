@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadFlowText } from "../../spec/flow.ts";
+import { loadFlowText } from "../../../test/support/surfaces.ts";
 import { renderDraft, type DraftMeta } from "./draft.ts";
 import { firstPass, type DraftStep } from "./outcome.ts";
 import { readMarkdown } from "./read-markdown.ts";

@@ -2,7 +2,7 @@
 // `rules:` step when it parses, a TODO marker when it acts in another app or is refused by the
 // grammar, else a step left for the model to translate (or, without one, for `record` to ground).
 // Pure: the grammar is the only judge.
-import { parseAssertion, parseStep, type AppKind } from "../../grammar/index.ts";
+import { parseAssertion, parseStep, type ParseContext } from "../../grammar/index.ts";
 import { anotherApp } from "./other-app.ts";
 import type { SourceStep } from "./segment.ts";
 
@@ -49,12 +49,12 @@ export interface Translation {
 export const actionText = (s: SourceStep): string => (s.data ? `${s.action} (data: ${s.data})` : s.action);
 
 /** The first, model-free pass over one step. */
-export function firstPass(step: SourceStep, app: AppKind): { draft: DraftStep; pending: Pending } {
+export function firstPass(step: SourceStep, app: string, grammar: ParseContext = { surface: { name: app } }): { draft: DraftStep; pending: Pending } {
   const text = actionText(step);
   const other = anotherApp(text, app);
   const expectedTodo = step.expected !== undefined ? { expected: { outcome: "todo" as const } } : {};
   if (other) return { draft: { source: step, outcome: "another-app", anotherApp: other, ...expectedTodo }, pending: { action: false, expected: false } };
-  const parsed = parseStep(text, { app });
+  const parsed = parseStep(text, grammar);
   if (!parsed.ok && parsed.error.code === "refused-step") {
     return { draft: { source: step, outcome: "refused", refusal: { message: parsed.error.message, hint: parsed.error.hint }, ...expectedTodo }, pending: { action: false, expected: false } };
   }
@@ -66,7 +66,7 @@ export function firstPass(step: SourceStep, app: AppKind): { draft: DraftStep; p
   if (step.expected !== undefined) {
     const otherExpected = anotherApp(step.expected, app);
     if (otherExpected) expected = { outcome: "another-app", anotherApp: otherExpected };
-    else if (parseAssertion(step.expected, { app }).ok) expected = { outcome: "assert", assert: step.expected };
+    else if (parseAssertion(step.expected, grammar).ok) expected = { outcome: "assert", assert: step.expected };
     else {
       expected = { outcome: "todo" };
       expectedPending = true;

@@ -1,3 +1,4 @@
+import { at } from "../../../test/support/surfaces.ts";
 import { describe, expect, test } from "bun:test";
 import { parseAssertion, parseStep } from "../../grammar/index.ts";
 import type { ChatMessage, ModelClient } from "../provider.ts";
@@ -27,10 +28,10 @@ function recorded(...replies: string[]): ModelClient & { calls: (readonly ChatMe
 
 describe("the grammar the model is shown", () => {
   test.each(GRAMMAR_ACTIONS.map((s) => [s]))("action %j parses", (s) => {
-    expect(parseStep(s, { app: "web" }).ok).toBe(true);
+    expect(parseStep(s, at("web")).ok).toBe(true);
   });
   test.each(GRAMMAR_ASSERTIONS.map((s) => [s]))("assertion %j parses", (s) => {
-    expect(parseAssertion(s, { app: "web" }).ok).toBe(true);
+    expect(parseAssertion(s, at("web")).ok).toBe(true);
   });
 });
 
@@ -56,7 +57,7 @@ describe("checkReply", () => {
     expect(r.translation).toEqual({});
     expect(r.errors).toEqual([
       "steps[0] `Click Login` does not parse: `Click` needs a quoted target. Hint: quote the text, e.g. `Click \"Login\"`",
-      "\"assert\" `the form is shown` does not parse: `the form is shown` matches no assertion. Hint: " + (parseAssertion("the form is shown", { app: "web" }) as { error: { hint: string } }).error.hint,
+      "\"assert\" `the form is shown` does not parse: `the form is shown` matches no assertion. Hint: " + (parseAssertion("the form is shown", at("web")) as { error: { hint: string } }).error.hint,
     ]);
   });
 

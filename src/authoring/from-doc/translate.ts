@@ -2,7 +2,7 @@
 // expected result) in the rules grammar; every line it answers is parsed, and a reply that does
 // not parse gets one retry carrying the parser's errors. The model never sees the app, and never
 // a password: the step text it is given already holds `${VAR}` references.
-import { parseAssertion, parseStep, type AppKind } from "../../grammar/index.ts";
+import { parseAssertion, parseStep, type ParseContext } from "../../grammar/index.ts";
 import type { ChatMessage, ModelClient } from "../provider.ts";
 import { actionText, type Pending, type Translation } from "./outcome.ts";
 import type { SourceStep } from "./segment.ts";
@@ -65,7 +65,9 @@ Answer with one JSON object and nothing else:
 export interface TranslateRequest {
   readonly step: SourceStep;
   readonly pending: Pending;
-  readonly app: AppKind;
+  readonly app: string;
+  /** The app's vocabulary: the model's steps must parse in it (default: the whole general grammar). */
+  readonly grammar?: ParseContext;
   readonly flowName: string;
 }
 
@@ -104,7 +106,7 @@ export function checkReply(text: string, req: TranslateRequest): CheckedReply {
   const other = nonEmpty("another_app");
   if (other) return { translation: { anotherApp: other }, errors: [] };
   const errors: string[] = [];
-  const ctx = { app: req.app };
+  const ctx = req.grammar ?? { surface: { name: req.app } };
   let rules: string[] | undefined;
   const unclear = nonEmpty("unclear");
   if (req.pending.action) {

@@ -7,7 +7,7 @@ import type { AgentRunReport, Handler, StepOutcome } from "./shared.ts";
 import { errored } from "./shared.ts";
 import { resolveArgs } from "./structured.ts";
 import { processLifecycle } from "../../plugins/lifecycle.ts";
-import { parseEgressEntry } from "../../spec/agent.ts";
+import { parseEgressEntry } from "../../plugins/egress.ts";
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? v as Json : {});

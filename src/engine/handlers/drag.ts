@@ -7,7 +7,7 @@ export const drag = handlerFor(["drag"], async (step, ctx) => {
   const at = x_pct !== undefined && y_pct !== undefined ? { xPct: x_pct, yPct: y_pct } : undefined;
   if (onto.length === 0) return failed("the drag step has no drop target (`onto` ladder)");
   const driver = ctx.driver;
-  if (!driver.drag || !driver.capabilities.has("pointer")) return errored("this app cannot drag; Drag is web only");
+  if (!driver.drag || !driver.capabilities.has("drag")) return errored("this app cannot drag: its surface lacks the drag capability");
   const dragOnce = driver.drag.bind(driver);
   return runAction(step, ctx, () => dragOnce(step.selectors, onto, at));
 });

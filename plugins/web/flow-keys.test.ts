@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { loadFlowText, type Flow } from "./flow.ts";
-import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { builtinCatalog, loadFlowText, type Diagnostic, type Flow, type LoadOptions } from "../../test/support/surfaces.ts";
 
 const HEAD = "name: Demo\napp: web\nurl: http://127.0.0.1:3000/";
 const STEPS = 'steps:\n  - rules: Click "Save"\n';
@@ -19,10 +18,10 @@ function problems(block: string): readonly Diagnostic[] {
 }
 
 describe("loadMock", () => {
-  test("keeps rules as written, with the method upper-cased and the body as data", () => {
+  test("keeps rules as written, the body as data (the adapter upper-cases the method at launch)", () => {
     const flow = loaded("mock:\n  - url_contains: /api/rates\n    method: get\n    status: 201\n    body: { rate: 1.23 }\n  - url_contains: /hello\n    body: hi\n    content_type: text/html");
-    expect(flow.mock).toEqual([
-      { url_contains: "/api/rates", method: "GET", status: 201, body: { rate: 1.23 } },
+    expect(flow.keys?.["mock"]).toEqual([
+      { url_contains: "/api/rates", method: "get", status: 201, body: { rate: 1.23 } },
       { url_contains: "/hello", content_type: "text/html", body: "hi" },
     ]);
   });
@@ -50,18 +49,18 @@ describe("loadMock", () => {
 describe("loadSession", () => {
   test("keeps cookie values and localStorage values as written, references raw", () => {
     const flow = loaded("session:\n  cookies:\n    - { name: sid, value: \"${SID}\" }\n    - { name: n, value: 42, domain: example.test }\n  local_storage:\n    cart: '[\"a\"]'\n    token: ${TOKEN}");
-    expect(flow.session).toEqual({
-      cookies: [{ name: "sid", value: "${SID}" }, { name: "n", value: "42", domain: "example.test" }],
+    expect(flow.keys?.["session"]).toEqual({
+      cookies: [{ name: "sid", value: "${SID}" }, { name: "n", value: 42, domain: "example.test" }],
       local_storage: { cart: '["a"]', token: "${TOKEN}" },
     });
   });
 
   test.each([
-    ["session: admin", "bad-value", "names an identity of a suite", 4, 10],
+    ["session: admin", "bad-value", "names an entry of a suite's `identities:`", 4, 10],
     ["session:\n  cookie: []", "unknown-key", "unknown key `cookie` in `session`", 5, 3],
     ["session:\n  cookies:\n    - { value: x }", "missing-key", "a session cookie needs `name`", 6, 7],
     ["session:\n  cookies:\n    - { name: 'a b', value: x }", "bad-value", "cannot contain spaces", 6, 15],
-    ["session:\n  cookies:\n    - { name: a, value: \"${captured.x}\" }", "bad-reference", "cannot use `${captured.…}`", 6, 25],
+    ["session:\n  cookies:\n    - { name: a, value: \"${captured.x}\" }", "bad-reference", "cannot use ${captured.…}", 6, 25],
     ["session:\n  local_storage: [a]", "bad-value", "`local_storage` must be a mapping", 5, 18],
   ])("%j → %s", (block, code, message, line, column) => {
     const d = problems(block)[0]!;
@@ -82,7 +81,7 @@ describe("loadBrowser", () => {
       "  random: { seed: 1234 }",
       "  downloads_dir: downloads",
     ].join("\n"));
-    expect(flow.browser).toEqual({
+    expect(flow.keys?.["browser"]).toEqual({
       viewport: { width: 390, height: 844, device_scale_factor: 3, mobile: true, touch: true },
       user_agent: "my-agent",
       args: ["--lang=en-US"],
@@ -93,8 +92,8 @@ describe("loadBrowser", () => {
   });
 
   test("accepts an endpoint as a URL or a ${VAR} reference", () => {
-    expect(loaded("browser:\n  endpoint: http://127.0.0.1:9222").browser).toEqual({ endpoint: "http://127.0.0.1:9222" });
-    expect(loaded("browser:\n  endpoint: ${GRID}").browser).toEqual({ endpoint: "${GRID}" });
+    expect(loaded("browser:\n  endpoint: http://127.0.0.1:9222").keys?.["browser"]).toEqual({ endpoint: "http://127.0.0.1:9222" });
+    expect(loaded("browser:\n  endpoint: ${GRID}").keys?.["browser"]).toEqual({ endpoint: "${GRID}" });
   });
 
   test.each([
@@ -129,39 +128,39 @@ describe("loadBrowser", () => {
 
 describe("shaping on a non-web app", () => {
   test("is refused naming the app", () => {
-    const r = loadFlowText("a.flow.yaml", `name: Demo\napp: desk\nbrowser:\n  user_agent: x\n${STEPS}`, { plainStepsAreRules: true, pluginAppKinds: ["desk"] });
+    const r = loadFlowText("a.flow.yaml", `name: Demo\napp: desk\nbrowser:\n  user_agent: x\n${STEPS}`, { catalog: builtinCatalog([{ kind: "desk", capabilities: ["pointer"] }]) });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.diagnostics[0]!.code).toBe("unsupported-feature");
-    expect(r.diagnostics[0]!.message).toContain("app `desk` has no browser");
+    expect(r.diagnostics[0]!.message).toBe("`browser:` belongs to web flows (`app: web`); the flow is `app: desk`");
   });
 });
 
 describe("suite defaults", () => {
   const SUITE = {
     file: "suite.yaml",
-    browser: { viewport: { width: 390, height: 844 } },
-    identities: { admin: { cookies: [{ name: "sid", value: "${ADMIN_SID}" }] } },
+    values: { browser: { viewport: { width: 390, height: 844 } } },
+    maps: { identities: { admin: { cookies: [{ name: "sid", value: "${ADMIN_SID}" }] } } },
   };
   const load = (block: string, app = "web") => loadFlowText("a.flow.yaml", `name: Demo\napp: ${app}\n${app === "web" ? "url: http://127.0.0.1:3000/\n" : ""}${block}\n${app === "web" ? STEPS : "steps:\n  - assert_api: { request: GET http://x/ }\n"}`, { plainStepsAreRules: true, suite: SUITE, structuredKinds: new Map([["assert_api", { schema: { type: "object" } }]]) });
 
   test("session: <name> becomes the identity's shape, values raw", () => {
     const r = load("session: admin");
-    expect(r.ok && r.flow.session).toEqual({ cookies: [{ name: "sid", value: "${ADMIN_SID}" }] });
+    expect(r.ok && r.flow.keys?.["session"]).toEqual({ cookies: [{ name: "sid", value: "${ADMIN_SID}" }] });
   });
   test("an unknown name lists the declared identities", () => {
     const r = load("session: admn");
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.diagnostics[0]).toMatchObject({ message: "no identity `admn` in the `identities:` of suite.yaml", hint: "did you mean `admin`? declared identities: admin", span: { line: 4, column: 10 } });
+    if (!r.ok) expect(r.diagnostics[0]).toMatchObject({ message: "no entry `admn` in the `identities:` of suite.yaml", hint: "did you mean `admin`? declared identities: admin", span: { line: 4, column: 10 } });
   });
   test("a web flow without browser: gets the suite's; its own block wins outright", () => {
     const r = load("session: admin");
-    expect(r.ok && r.flow.browser).toEqual({ viewport: { width: 390, height: 844 } });
+    expect(r.ok && r.flow.keys?.["browser"]).toEqual({ viewport: { width: 390, height: 844 } });
     const own = load("browser:\n  user_agent: mine");
-    expect(own.ok && own.flow.browser).toEqual({ user_agent: "mine" });
+    expect(own.ok && own.flow.keys?.["browser"]).toEqual({ user_agent: "mine" });
   });
   test("an api flow gets no browser from the suite", () => {
     const r = load("", "api");
-    expect(r.ok && r.flow.browser).toBeUndefined();
+    expect(r.ok && r.flow.keys?.["browser"]).toBeUndefined();
   });
 });

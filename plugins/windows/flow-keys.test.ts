@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { loadFlowText, type LoadOptions } from "./flow.ts";
+import { loadFlowText, type LoadOptions } from "../../test/support/surfaces.ts";
 
-const WIN: LoadOptions = { plainStepsAreRules: true, platform: "win32" };
-const load = (text: string, options: LoadOptions = WIN) => loadFlowText("w.flow.yaml", text, options);
-const problems = (text: string, options: LoadOptions = WIN) => {
+const WIN: Partial<LoadOptions> = { platform: "win32" };
+const load = (text: string, options: Partial<LoadOptions> = WIN) => loadFlowText("w.flow.yaml", text, options);
+const problems = (text: string, options: Partial<LoadOptions> = WIN) => {
   const r = load(text, options);
   return r.ok ? [] : r.diagnostics.map((d) => `${d.span?.line}:${d.span?.column} ${d.code} ${d.message}`);
 };
@@ -14,8 +14,7 @@ describe("Windows apps in a flow", () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.flow.app).toBe("windows");
-    expect(r.flow.desktop).toEqual({ command: `"C:\\Program Files\\App\\app.exe" --user \${APP_USER}`, window_title: "My App" });
-    expect(r.flow.window).toEqual({ width: 800, height: 600, x: 0, y: 10 });
+    expect(r.flow.keys).toEqual({ command: `"C:\\Program Files\\App\\app.exe" --user \${APP_USER}`, window_title: "My App", window: { width: 800, height: 600, x: 0, y: 10 } });
   });
 
   test("notepad and calc load with their sugar", () => {
@@ -24,9 +23,9 @@ describe("Windows apps in a flow", () => {
   });
 
   test("on another OS the app is refused at load: requires Windows", () => {
-    expect(problems("name: n\napp: notepad\nsteps:\n  - rules: Type hello\n", { plainStepsAreRules: true, platform: "linux" }))
+    expect(problems("name: n\napp: notepad\nsteps:\n  - rules: Type hello\n", { platform: "linux" }))
       .toEqual(["2:6 unsupported-platform `app: notepad` requires Windows; this machine runs linux"]);
-    expect(problems("name: n\napp: {command: a.exe, window_title: A}\nsteps:\n  - rules: Type hello\n", { plainStepsAreRules: true, platform: "darwin" }))
+    expect(problems("name: n\napp: {command: a.exe, window_title: A}\nsteps:\n  - rules: Type hello\n", { platform: "darwin" }))
       .toEqual(["2:6 unsupported-platform `app: {command, window_title}` requires Windows; this machine runs darwin"]);
   });
 
@@ -42,7 +41,7 @@ describe("Windows apps in a flow", () => {
     expect(w("{width: 800}")).toEqual(["3:9 bad-value `window` gives `width` without `height`; a size needs both"]);
     expect(w("{width: 800, height: 600, y: 3}")).toEqual(["3:9 bad-value `window` gives `y` without `x`; a position needs both"]);
     expect(w("{x: 1, y: 2}")).toEqual(["3:9 bad-value `window` gives a position without a size; give the window's `width` and `height`"]);
-    expect(w("{width: \"${W}\", height: 600}")).toEqual(["3:17 bad-value `window.width` must be a literal integer of at least 1"]);
+    expect(w("{width: \"${W}\", height: 600}")).toEqual(["3:17 bad-value `width` must be a whole number from 1 to 32767"]);
     expect(w("{width: 800, height: 600, title: Notepad}")).toEqual(["3:35 bad-value `window.title` is for vision apps; a Windows app's window is found by `app.window_title`"]);
     expect(w("{width: 800, height: 600, left: 3}")).toEqual(["3:35 unknown-key unknown key `left` in `window`"]);
   });
@@ -51,7 +50,7 @@ describe("Windows apps in a flow", () => {
     expect(problems("name: n\napp: web\nurl: http://127.0.0.1/\nwindow: {width: 800, height: 600}\nsteps:\n  - rules: Click \"A\"\n"))
       .toEqual(["4:1 unsupported-feature `window:` sizes a desktop window; a web flow sizes its page with the browser's viewport"]);
     expect(problems("name: n\napp: api\nwindow: {width: 800, height: 600}\nsteps:\n  - assert_no_secret_leak: ${A}\n"))
-      .toEqual(["3:1 unsupported-feature `window:` sizes a desktop window; an `app: api` flow has none"]);
+      .toEqual(["3:1 unsupported-feature `window:` belongs to `app: {command, window_title}`, `app: notepad` or `app: calc`; the flow is `app: api`"]);
   });
 
   test("a Windows app has no url", () => {
