@@ -284,6 +284,7 @@ const CHECKS: readonly Check[] = [
   command("gen-schemas --check", [bun, "scripts/gen-schemas.ts", "--check"], "schemas current"),
   command("gen-docs --check", [bun, "scripts/gen-docs.ts", "--check"], "docs current"),
   command("check-deps", [bun, "scripts/check-deps.ts"], "no forbidden imports"),
+  command("check-kinds", [bun, "scripts/check-kinds.ts"], "no app kind named in the core"),
   {
     name: "one test per module",
     async run() {

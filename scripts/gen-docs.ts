@@ -8,6 +8,8 @@ import { DIAGNOSTIC_CODES } from "../src/diagnostics/diagnostic.ts";
 import { ACTION_VARIANTS, Expect } from "../src/trace/schema.ts";
 import { TOOLS, CLI_ONLY_COMMANDS, CLI_ONLY_FLAGS, type McpTool } from "../src/mcp/tools.ts";
 import { parseMode, syncGenerated, type GeneratedFile } from "./generated-file.ts";
+import { renderAdapterTables } from "./adapter-docs.ts";
+import { BUILTIN_ADAPTERS } from "../src/plugins/builtin.ts";
 
 const REPO_ROOT = resolve(import.meta.dir, "..");
 
@@ -18,6 +20,7 @@ const BLOCKS: readonly { readonly doc: string; readonly name: string; readonly s
   { doc: "docs/trace-format.md", name: "actions", source: "src/trace/schema.ts (ACTION_VARIANTS)", render: () => renderActionTable(plainSchema(ACTION_VARIANTS)) },
   { doc: "docs/mcp.md", name: "mcp-tools", source: "src/mcp/tools.ts (TOOLS, input schemas from src/cli/flags.ts)", render: () => renderMcpTools(TOOLS) },
   { doc: "docs/trace-format.md", name: "expect", source: "src/trace/schema.ts (Expect)", render: () => renderExpectTable(plainSchema(Expect.anyOf)) },
+  { doc: "docs/plugins.md", name: "adapters", source: "the built-in adapters' declarations (plugins/*/index.ts, through src/plugins/builtin.ts)", render: () => renderAdapterTables(BUILTIN_ADAPTERS) },
 ];
 
 /**

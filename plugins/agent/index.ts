@@ -275,7 +275,7 @@ export const plugin = defineAdapter({
   kind: "agent",
   title: "agent flows",
   capabilities: [],
-  steps: "agent",
+  steps: "agent_steps",
   keys: AGENT_KEYS,
   executionArgs,
   open: async () => ({ launch: async () => createAgentDriver(), close: async () => killAllAgents() }),

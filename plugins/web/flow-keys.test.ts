@@ -17,7 +17,7 @@ function problems(block: string): readonly Diagnostic[] {
   return r.diagnostics;
 }
 
-describe("loadMock", () => {
+describe("the web adapter's mock: key", () => {
   test("keeps rules as written, the body as data (the adapter upper-cases the method at launch)", () => {
     const flow = loaded("mock:\n  - url_contains: /api/rates\n    method: get\n    status: 201\n    body: { rate: 1.23 }\n  - url_contains: /hello\n    body: hi\n    content_type: text/html");
     expect(flow.keys?.["mock"]).toEqual([
@@ -46,7 +46,7 @@ describe("loadMock", () => {
   });
 });
 
-describe("loadSession", () => {
+describe("the web adapter's session: key", () => {
   test("keeps cookie values and localStorage values as written, references raw", () => {
     const flow = loaded("session:\n  cookies:\n    - { name: sid, value: \"${SID}\" }\n    - { name: n, value: 42, domain: example.test }\n  local_storage:\n    cart: '[\"a\"]'\n    token: ${TOKEN}");
     expect(flow.keys?.["session"]).toEqual({
@@ -70,7 +70,7 @@ describe("loadSession", () => {
   });
 });
 
-describe("loadBrowser", () => {
+describe("the web adapter's browser: key", () => {
   test("keeps every key of the browser block", () => {
     const flow = loaded([
       "browser:",

@@ -33,16 +33,16 @@ const WindowTitle = Type.String({
 });
 
 /** `window:` width and height together, x and y together, a position only with a size. */
-export function checkWindow(keys: Readonly<Record<string, unknown>>): ArgumentProblem[] {
+export function checkWindow(keys: Readonly<Record<string, unknown>>, ctx: { readonly prefix: string } = { prefix: "" }): ArgumentProblem[] {
   const w = keys["window"];
   if (typeof w !== "object" || w === null || Array.isArray(w)) return [];
   // Only a window the schema accepts (known keys, whole numbers) is checked for pairs.
   if (Object.entries(w).some(([k, v]) => !["width", "height", "x", "y"].includes(k) || !Number.isInteger(v))) return [];
   const has = (k: string) => (w as Record<string, unknown>)[k] !== undefined;
   const hint = "window: {width: 800, height: 600, x: 0, y: 0}";
-  if (has("width") !== has("height")) return [{ path: ["window"], message: `\`window\` gives ${has("width") ? "`width` without `height`" : "`height` without `width`"}; a size needs both`, hint: "window: {width: 800, height: 600}" }];
-  if (has("x") !== has("y")) return [{ path: ["window"], message: `\`window\` gives ${has("x") ? "`x` without `y`" : "`y` without `x`"}; a position needs both`, hint }];
-  if (!has("width")) return [{ path: ["window"], message: `\`window\` ${has("x") ? "gives a position without a size" : "is empty"}; give the window's \`width\` and \`height\``, hint }];
+  if (has("width") !== has("height")) return [{ path: ["window"], message: `\`${ctx.prefix}window\` gives ${has("width") ? "`width` without `height`" : "`height` without `width`"}; a size needs both`, hint: "window: {width: 800, height: 600}" }];
+  if (has("x") !== has("y")) return [{ path: ["window"], message: `\`${ctx.prefix}window\` gives ${has("x") ? "`x` without `y`" : "`y` without `x`"}; a position needs both`, hint }];
+  if (!has("width")) return [{ path: ["window"], message: `\`${ctx.prefix}window\` ${has("x") ? "gives a position without a size" : "is empty"}; give the window's \`width\` and \`height\``, hint }];
   return [];
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { FlowproofError, SpecError } from "../diagnostics/diagnostic.ts";
-import { defineAdapter } from "../plugins/api.ts";
+import { defineAdapter, keyRole, Type } from "../plugins/api.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
 import { loadFlowText } from "../../test/support/surfaces.ts";
 import type { TraceHeader } from "../trace/schema.ts";
@@ -136,6 +136,8 @@ describe("openExecution's launch errors", () => {
   const failing = defineAdapter({
     kind: "probe-desktop",
     capabilities: [],
+    // Its program is recorded as written and resolved at launch, as the Windows adapter's is.
+    keys: { schema: Type.Object({ command: Type.Optional(Type.String(keyRole({ references: "env", recorded: true }))), window_title: Type.Optional(Type.String(keyRole({ recorded: true }))) }) },
     open: async () => ({
       launch: async (config) => {
         throw new FlowproofError({ code: "app-launch", message: `\`${String(config["command"])}\` exited with code 3; its stderr: token tok-4711-canary refused`, hint: `run ${String(config["command"])} by hand` });
@@ -147,7 +149,7 @@ describe("openExecution's launch errors", () => {
   test("leave with every resolved value redacted: the command reads as written and the echoed stderr is redacted", async () => {
     const secrets = new Map<string, string>();
     const app = { name: "probe-desktop", adapter: "probe-desktop", command: "C:\\nope\\missing.exe --token ${SECRET_TOKEN}", window_title: "Nope" };
-    const error = await openExecution({ flow: { file: "/tmp/t.flow.yaml" }, target: { app, shaping: {} }, env: { SECRET_TOKEN: "tok-4711-canary" }, secrets, log: () => undefined, adapters: [failing], headed: false }).then(() => undefined, (e: unknown) => e);
+    const error = await openExecution({ flow: { file: "/tmp/t.flow.yaml" }, target: { app, top: {} }, env: { SECRET_TOKEN: "tok-4711-canary" }, secrets, log: () => undefined, adapters: [failing], headed: false }).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(FlowproofError);
     const e = error as FlowproofError;
     expect(e.code).toBe("app-launch");
@@ -159,7 +161,7 @@ describe("openExecution's launch errors", () => {
     const secrets = new Map<string, string>();
     // The surface's start URL holds the secret; the adapter's error quotes it.
     const apps = { gui: { name: "gui", adapter: "probe-desktop", url: "http://127.0.0.1:9/${SECRET_TOKEN}" } };
-    const execution = await openExecution({ flow: { file: "/tmp/t.flow.yaml" }, target: { app: { name: "multi", adapter: "multi" }, apps, shaping: {} }, env: { SECRET_TOKEN: "tok-4711-canary" }, secrets, log: () => undefined, adapters: [failing], headed: false });
+    const execution = await openExecution({ flow: { file: "/tmp/t.flow.yaml" }, target: { app: { name: "multi", adapter: "multi" }, apps, top: {} }, env: { SECRET_TOKEN: "tok-4711-canary" }, secrets, log: () => undefined, adapters: [failing], headed: false });
     try {
       const started = await execution.start("gui").catch((error: unknown) => ({ ok: false as const, detail: error instanceof Error ? error.message : String(error) }));
       expect(started.ok).toBe(false);

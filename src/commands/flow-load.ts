@@ -46,9 +46,15 @@ export function governingSuiteDefaults(flowPath: string): FlowSuiteDefaults | un
   if (!file) return undefined;
   const loaded = loadSuiteText(displayPath(file), readFileSync(file, "utf8"), surfaceCatalog());
   if (!loaded.ok) throw new SpecError(loaded.diagnostics);
-  const { browser, identities } = loaded.suite;
-  // The suite's keys adapters read: `browser:` as the default of that key, `identities:` for `session: <name>`.
-  return { file: displayPath(file), ...(browser ? { values: { browser } } : {}), ...(identities ? { maps: { identities } } : {}) };
+  return defaultsOf(displayPath(file), loaded.suite);
+}
+
+/**
+ * The suite's values its flows' adapter keys read: `browser:` as the default of the key of that
+ * name, `identities:` as the map `session: <name>` (a key with `named: "identities"`) picks from.
+ */
+function defaultsOf(file: string, suite: { readonly browser?: Readonly<Record<string, unknown>>; readonly identities?: Readonly<Record<string, unknown>> }): FlowSuiteDefaults {
+  return { file, ...(suite.browser ? { values: { browser: suite.browser } } : {}), ...(suite.identities ? { maps: { identities: suite.identities } } : {}) };
 }
 
 /**

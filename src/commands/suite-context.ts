@@ -66,9 +66,13 @@ export function prepareSuite(suiteFile: string, processEnv: Env, log: (line: str
   return { dir, config, env, defaults: suiteDefaultsOf(suiteFile, config) };
 }
 
-/** What a flow's own `browser:` and `session:` keys take from the suite at `suiteFile`. */
-export function suiteDefaultsOf(suiteFile: string, config: SuiteConfig): SuiteDefaults {
-  return { file: displayPath(suiteFile), ...(config.browser ? { browser: config.browser } : {}), ...(config.identities ? { identities: config.identities } : {}) };
+/**
+ * What a flow's adapter keys take from the suite at `suiteFile`: `browser:` as the default of the
+ * key of that name, `identities:` as the map `session: <name>` (a key with `named: "identities"`)
+ * picks from.
+ */
+export function suiteDefaultsOf(suiteFile: string, config: Pick<SuiteConfig, "browser" | "identities">): SuiteDefaults {
+  return { file: displayPath(suiteFile), ...(config.browser ? { values: { browser: config.browser } } : {}), ...(config.identities ? { maps: { identities: config.identities } } : {}) };
 }
 
 /** The suite one flow runs in, as record, run and heal of that flow all see it. */

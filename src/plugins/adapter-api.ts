@@ -74,6 +74,8 @@ export interface KeysCheckContext {
   readonly where: "flow" | "surface";
   /** How messages name the place: "the flow" or "surface `clerk`". */
   readonly name: string;
+  /** How messages name a key there: "" in a flow (`window`), "apps.clerk." on a surface (`apps.clerk.window`). */
+  readonly prefix: string;
 }
 
 /**
@@ -106,10 +108,10 @@ export interface AdapterKeys<K = Record<string, unknown>> {
  * What the steps of a surface are:
  * - `ui` (default): plain, `rules:` and `assert:` steps in the rules grammar, and structured steps;
  * - `structured`: no UI — only structured steps (`assert_api:`, `assert_sql:`, …);
- * - `agent`: the agent step grammar (`prompt:`, `assert_tool_call:`, …); a flow's (or a block's)
+ * - `agent_steps`: the agent step grammar (`prompt:`, `assert_tool_call:`, …); a flow's (or a block's)
  *   steps run as one execution through `AppDriver.runAgent` (docs/agents.md).
  */
-export type StepsKind = "ui" | "structured" | "agent";
+export type StepsKind = "ui" | "structured" | "agent_steps";
 
 /** Where an adapter runs; a flow naming it on another OS is refused when it loads (`unsupported-platform`). */
 export interface AdapterPlatforms {

@@ -109,6 +109,13 @@ export interface Rect {
  */
 export type RectTarget = { readonly css: string } | { readonly text: string } | { readonly secretFields: true };
 
+/**
+ * The password fields of the surface, which the recorder masks in every frame whatever the flow
+ * says: asked as this `css` target. A surface without a DOM answers with its own password fields'
+ * rectangles (or none); it never answers `ok: false` for it.
+ */
+export const PASSWORD_FIELDS: { readonly css: string } = { css: "input[type=password i]" };
+
 /** How text is typed: `secret` when it holds a `${VAR}` value (its field is then masked in every frame). */
 export interface TypeOptions {
   readonly secret?: boolean;
@@ -349,7 +356,7 @@ export interface AdapterPlugin {
   /** What its steps are (default `ui`). */
   readonly steps?: StepsKind;
   /**
-   * `steps: "agent"`: the arguments of the one `agent_run` step a flow's (or an `in:` block's)
+   * `steps: "agent_steps"`: the arguments of the one `agent_run` step a flow's (or an `in:` block's)
    * steps become, from the keys as written and the authored agent steps (docs/agents.md).
    * Default: the keys and `steps`.
    */
@@ -480,7 +487,7 @@ export interface AssertionPlugin<Args = unknown> {
 /** Identity helper that gives assertion plugin authors type checking. */
 export const defineAssertion = <A>(plugin: AssertionPlugin<A>): AssertionPlugin<A> => plugin;
 
-// ---- Agent surfaces (`steps: "agent"`): the contract lives in agent-api.ts ------------------------
+// ---- Agent surfaces (`steps: "agent_steps"`): the contract lives in agent-api.ts ------------------------
 /** `agent.allow_egress` entries: checked by the agent adapter when a flow loads, parsed again once resolved. */
 export { EGRESS_EXAMPLE, parseEgressEntry, type EgressEntry } from "./egress.ts";
 export type {

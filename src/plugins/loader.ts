@@ -5,15 +5,15 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { delimiter, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as api from "./api.ts";
-import type { AdapterPlugin, AssertionPlugin, Capability } from "./api.ts";
+import { CAPABILITIES, type AdapterPlugin, type AssertionPlugin } from "./api.ts";
+import { declarationsProblem } from "./adapter-check.ts";
 import { PluginError, diagnostic } from "../diagnostics/diagnostic.ts";
 import type Ajv from "ajv";
 
 /** Module file extensions a plugin may be written in (TypeScript or JavaScript; no build step). */
 const PLUGIN_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"] as const;
-const ADAPTER_KEYS = ["kind", "capabilities", "open"] as const;
+const ADAPTER_KEYS = ["kind", "capabilities", "open", "title", "keys", "grammar", "steps", "executionArgs", "leakCorpus", "platforms"] as const;
 const ASSERTION_KEYS = ["key", "schema", "check", "policy", "needs", "run"] as const;
-const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "navigation", "select", "dialogs", "frames", "screenshot", "cookies"];
 /** The one module of flowproof's `src/` a plugin may import. */
 const API_MODULE = "src/plugins/api.ts";
 /** How deep the import check follows a plugin's own relative imports. */
@@ -183,7 +183,7 @@ export function validatePlugin(value: unknown, display: string): { kind: "adapte
   const isAssertion = "key" in v;
   if (isAdapter === isAssertion) {
     throw fail(display, isAdapter ? "`plugin` has both `kind` (an adapter) and `key` (an assertion kind)" : "`plugin` is neither an adapter (`kind`) nor an assertion kind (`key`)",
-      "an adapter has kind, capabilities and open; an assertion kind has key, schema and run");
+      "an adapter has kind, capabilities and open (and optionally title, keys, grammar, steps, platforms); an assertion kind has key, schema and run");
   }
   const allowed = isAdapter ? ADAPTER_KEYS : ASSERTION_KEYS;
   const extra = unknownKeys(v, allowed);
@@ -201,6 +201,8 @@ export function validatePlugin(value: unknown, display: string): { kind: "adapte
         `capabilities are: ${CAPABILITIES.join(", ")}`);
     }
     if (typeof v["open"] !== "function") throw fail(display, "`open` must be a function returning a session", "open: async () => ({ launch: async (config, ctx) => driver, close: async () => {} })");
+    const declared = declarationsProblem(v);
+    if (declared) throw fail(display, declared.message, declared.hint);
     return { kind: "adapter", plugin: value as AdapterPlugin };
   }
   if (typeof v["key"] !== "string" || !/^assert_[a-z][a-z0-9_]*$/.test(v["key"])) {

@@ -2,7 +2,7 @@
 // redaction rules (from a flow's `redact:` or a trace header), always adds the password and
 // secret-field rules, and fills every resolved rectangle in a decoded frame. Pure: no I/O; the
 // recorder resolves rects.
-import type { Rect, RectTarget, RectsAnswer } from "../plugins/api.ts";
+import { PASSWORD_FIELDS, type Rect, type RectTarget, type RectsAnswer } from "../plugins/api.ts";
 import { fillRect, type Image, type Rgb } from "./image.ts";
 
 /** One rule as written in `redact:` and copied into the trace header's `redaction`. */
@@ -14,7 +14,7 @@ export type RedactionRule =
 export const MASK_RGB: Rgb = [0, 0, 0];
 
 /** Not configurable: password fields are masked whatever the flow says. */
-export const PASSWORD_TARGET: RectTarget = { css: "input[type=password i]" };
+export const PASSWORD_TARGET: RectTarget = PASSWORD_FIELDS;
 /** Not configurable: a field a `${VAR}` value was typed into is masked until it is cleared or gone. */
 export const SECRET_FIELDS_TARGET: RectTarget = { secretFields: true };
 

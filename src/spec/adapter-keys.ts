@@ -27,6 +27,8 @@ export interface KeysPlace {
   readonly prefix: string;
   /** Some keys only (a multi-surface flow's shared keys): the schema's required keys are not asked for. */
   readonly partial?: boolean;
+  /** Where a problem of the whole mapping points (a missing key): the `app:` value, or the surface's entry. */
+  readonly anchor?: Node | undefined;
 }
 
 /** A governing suite's values for keys with a `suiteDefault` or `named` role. */
@@ -90,23 +92,23 @@ export function loadAdapterKeys(
   const nodeOf = (path: readonly (string | number)[], at: "key" | "value"): Node | undefined => {
     const head = path[0];
     const pair = typeof head === "string" ? byName.get(head) : undefined;
-    if (!pair) return appMap ?? pairs[0]?.key;
+    if (!pair) return appMap ?? place.anchor ?? pairs[0]?.key;
     if (path.length === 1) return at === "key" ? pair.key : pair.value ?? pair.key;
     const found = nodeAt(pair.value, path.slice(1));
     return (at === "key" ? found.keyNode : undefined) ?? found.node ?? pair.key;
   };
   const refuse = kind.keys?.refuse ?? {};
   // The adapter's own checks speak first: a key they report on is not reported again by the schema.
-  const own = kind.keys?.check?.(values as never, { where: place.where, name: place.name }) ?? [];
+  const own = kind.keys?.check?.(values as never, { where: place.where, name: place.name, prefix: place.prefix }) ?? [];
   const ownKeys = new Set(own.map((p) => String(p.path[0] ?? "")));
   for (const p of own) problems.push(problemDiagnostic(source, p, nodeOf));
-  const schemaProblems = checkSchema(values, place.partial ? { ...schema, required: [] } : schema, place.name);
+  const schemaProblems = checkSchema(values, place.partial ? { ...schema, required: [] } : schema, place.name, [], place.prefix);
   for (const p of schemaProblems) {
     if (ownKeys.has(String(p.path[0] ?? "")) && p.path.length > 0) continue;
     if (p.missing !== undefined && p.path.length === 0 && misspelt.has(p.missing)) continue;
     const dotted = p.path.join(".");
     const refused = p.code === "unknown-key" ? refuse[dotted] : undefined;
-    const where = p.path.length === 0 ? (appMap ?? pairs[0]?.key) : nodeOf(p.path, p.at);
+    const where = p.path.length === 0 ? (appMap ?? place.anchor ?? pairs[0]?.key) : nodeOf(p.path, p.at);
     // A key of `app:` written as a mapping is missing from that mapping.
     const inApp = p.missing !== undefined && p.path.length === 0 && (kind.keys?.inApp ?? []).includes(p.missing);
     const underApp = p.path.length === 1 && (kind.keys?.inApp ?? []).includes(String(p.path[0]));

@@ -1,4 +1,4 @@
-// Surfaces whose steps are the agent step grammar (an adapter with `steps: "agent"`) in a
+// Surfaces whose steps are the agent step grammar (an adapter with `steps: "agent_steps"`) in a
 // multi-surface flow: each `in:` block on one loads as ONE `agent_run` step, its prompts that
 // execution's task and its assertions checked over that execution, with the arguments the adapter
 // composes from the surface's keys. A UI step in the block is refused naming both grammars. Pure.

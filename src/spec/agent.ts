@@ -1,6 +1,6 @@
 // The agent step grammar (`prompt:`, `follow_up:`, `assert_tool_call:`, `assert_no_tool_call:`,
 // `assert: reply …`, `assert_no_egress`): the steps of a surface whose adapter declares
-// `steps: "agent"`, loaded as one `agent_run` step. The agent's own keys (`agent:`, `tools:`, …)
+// `steps: "agent_steps"`, loaded as one `agent_run` step. The agent's own keys (`agent:`, `tools:`, …)
 // are its adapter's (plugins/agent). Pure: YAML nodes in, plain data out (`${…}` raw).
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { isMap, isScalar, isSeq, keyName, spanInScalar, spanOf, type Node, type Scalar, type YamlSource } from "./yaml.ts";

@@ -17,10 +17,12 @@ import { requiredString } from "./fields.ts";
 import { AGENT_STEP_KEYS, agentRunStep, loadAgentStep, type AgentStepSpec } from "./agent.ts";
 import { loadAdapterKeys, type KeyPair, type SuiteValues } from "./adapter-keys.ts";
 import { neededCapabilities } from "./capabilities.ts";
-import { article, grammarContext, inAppKind, keyNamesOf, ownersOf, requires, rolesOf, titleOf, type SurfaceCatalog, type SurfaceKind } from "./surface-kinds.ts";
-import { ownerNames, writtenKind } from "./owners.ts";
+import { article, grammarContext, inAppKind, keyNamesOf, topKeysOf, ownersOf, requires, rolesOf, titleOf, type SurfaceCatalog, type SurfaceKind } from "./surface-kinds.ts";
+import { loadSharedKeys, MULTI_SURFACE, resolveApp, foreignKey, withSuiteDefaults, type FlowSuiteDefaults } from "./flow-app.ts";
 import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type FlowStep, type Scope, type StepForm } from "./block.ts";
 
+export type { FlowSuiteDefaults } from "./flow-app.ts";
+export { MULTI_SURFACE } from "./flow-app.ts";
 export type { FlowCondition, FlowNode, FlowStep, RepeatBlock, StepForm, WhenBlock } from "./block.ts";
 
 export interface Flow extends SuiteKeys {
@@ -67,11 +69,7 @@ const STEP_KEYS_LATER = [
   "prompt", "assert_tool_call", "assert_no_tool_call",
 ] as const;
 const STEP_KEYS = ["rules", "assert", "repeat", "when", "foreach"] as const;
-/** How messages name the app of a flow with `apps:`. */
-export const MULTI_SURFACE = "multi-surface";
 
-/** A governing suite's values for the adapters' keys (`browser:` defaults, `identities:` for `session: <name>`). */
-export type FlowSuiteDefaults = SuiteValues;
 
 export interface LoadOptions {
   /** Whether plain steps must parse under the rules grammar now (rules mode, or auto with no model). */
@@ -89,7 +87,7 @@ export interface LoadOptions {
 /** The top-level adapter keys of `root`, sorted from the flow's own keys. */
 function adapterKeyNames(catalog: SurfaceCatalog): string[] {
   const out = new Set<string>();
-  for (const kind of catalog.kinds.values()) for (const k of keyNamesOf(kind)) if (k !== "url") out.add(k);
+  for (const kind of catalog.kinds.values()) for (const k of topKeysOf(kind)) if (k !== "url") out.add(k);
   return [...out];
 }
 
@@ -109,6 +107,9 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
   const known = [...CORE_KEYS, ...adapterKeys];
   const values = new Map<string, Node | null>();
   const written: KeyPair[] = [];
+  // The kind `app:` names, looked up before its checks, for its words about keys nobody takes.
+  const appValue = root.items.find((p) => keyName(p) === "app")?.value as Node | null | undefined;
+  const named = isMap(appValue) ? inAppKind(catalog) : isScalar(appValue) && typeof appValue.value === "string" ? catalog.kinds.get(appValue.value) : undefined;
   for (const pair of root.items) {
     const key = keyName(pair);
     const keyNode = pair.key as Node;
@@ -120,10 +121,12 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
         hint: `remove \`${key}:\` for now; see docs/flow-format.md for what this version supports`,
       }));
     } else {
+      // A key nobody takes: the flow's adapter may have words for it (another app's spelling), else a did-you-mean.
+      const own = named?.keys?.refuse?.[key];
       const guess = nearest(key, [...known, ...LATER_KEYS]);
-      problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in a flow`, {
+      problems.push(diagnostic("unknown-key", own?.message ?? `unknown key \`${key}\` in a flow`, {
         span: spanOf(source, keyNode),
-        hint: guess ? `did you mean \`${guess}\`? A flow's keys are: ${known.join(", ")}` : `a flow's keys are: ${known.join(", ")}`,
+        hint: own?.hint ?? (guess ? `did you mean \`${guess}\`? A flow's keys are: ${known.join(", ")}` : `a flow's keys are: ${known.join(", ")}`),
       }));
     }
   }
@@ -147,10 +150,10 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
   let keys: Record<string, unknown> | undefined;
   if (appsNode !== undefined) keys = loadSharedKeys(source, written, apps, catalog, problems, options.suite);
   else if (kind) {
-    const own = keyNamesOf(kind);
+    const own = topKeysOf(kind);
     for (const pair of written.filter((p) => !own.includes(p.name))) problems.push(foreignKey(source, catalog, pair, kind.kind, "the flow", kind));
     const appNode = values.get("app");
-    keys = loadAdapterKeys(source, kind, written.filter((p) => own.includes(p.name)), isMap(appNode) ? appNode : undefined, { where: "flow", name: "the flow", prefix: "" }, problems, options.suite);
+    keys = loadAdapterKeys(source, kind, written.filter((p) => own.includes(p.name)), isMap(appNode) ? appNode : undefined, { where: "flow", name: "the flow", prefix: "", anchor: appNode ?? undefined }, problems, options.suite);
     if (keys) keys = withSuiteDefaults(kind, keys, options.suite);
   }
 
@@ -192,7 +195,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
       span: spanOf(source, stepsNode),
       hint: "write one step per line: `- rules: Type Ada into the \"Name\" field`",
     }));
-  } else if (kind?.steps === "agent") {
+  } else if (kind?.steps === "agent_steps") {
     for (const step of loadAgentFlowSteps(source, kind, keys, stepsNode.items as Node[], problems)) {
       steps.push(step);
       body.push({ kind: "step", step });
@@ -235,7 +238,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
   const suiteKeys = loadSuiteKeys(source, values, problems);
   const effects = loadEffects(source, values.get("effects"), problems);
   const expected = loadExpect(source, values.get("expect"), problems);
-  if (expected && kind?.steps === "agent") {
+  if (expected && kind?.steps === "agent_steps") {
     problems.push(diagnostic("unsupported-feature", "`expect:` (a known failure) is for flows that drive a surface step by step; an agent flow replays its conversation whole", {
       span: spanOf(source, keyOf("expect")),
       hint: "remove `expect:` from the agent flow",
@@ -245,97 +248,6 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
   if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
   return { ok: true, flow: { file, name: name ?? "", app: apps ? "multi" : kind?.kind ?? "", ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...(keys && Object.keys(keys).length > 0 ? { keys } : {}), ...suiteKeys, hash, ...(apps ? { apps } : {}), ...(effects !== undefined && effects !== "on" ? { effects } : {}), ...(expected ? { expect: expected } : {}) } };
-}
-
-/**
- * The flow's app: a kind of the catalog named by `app:`, or the adapter that claims `app:` as a
- * mapping of its keys; refused (with the platform) when it cannot run here.
- */
-function resolveApp(source: YamlSource, root: YAMLMap, values: Map<string, Node | null>, catalog: SurfaceCatalog, platform: string | undefined, problems: Diagnostic[]): { kind?: SurfaceKind; name: string } | undefined {
-  const appNode = values.get("app");
-  let kind: SurfaceKind | undefined;
-  let written: string;
-  if (isMap(appNode)) {
-    kind = inAppKind(catalog);
-    if (!kind) {
-      problems.push(diagnostic("bad-value", "`app` must be an app kind", { span: spanOf(source, appNode), hint: "app: web" }));
-      return undefined;
-    }
-    written = `{${kind.keys?.inApp?.join(", ")}}`;
-  } else {
-    const text = requiredString(source, root, values, "app", problems, "app: web");
-    if (text === undefined) return undefined;
-    kind = catalog.kinds.get(text);
-    written = text;
-    if (!kind) {
-      const later = catalog.planned?.includes(text) === true;
-      const others = [...catalog.kinds.keys()];
-      problems.push(diagnostic(later ? "unsupported-feature" : "bad-value", later ? `app \`${text}\` is not available in this version of flowproof` : `unknown app \`${text}\``, {
-        span: spanOf(source, appNode),
-        hint: `use one of the app kinds there are (${others.join(", ")}), or add an adapter plugin for it (docs/plugins.md)`,
-      }));
-      return { name: text };
-    }
-    const inApp = kind.keys?.inApp ?? [];
-    if (inApp.some((k) => requires(kind!, k))) {
-      problems.push(diagnostic("bad-value", `\`app\` must be an app kind or a mapping \`{${inApp.join(", ")}}\`: ${titleOf(kind)} is written as its keys`, {
-        span: spanOf(source, appNode),
-        hint: `app: {${inApp.map((k) => `${k}: …`).join(", ")}}`,
-      }));
-      return undefined;
-    }
-  }
-  const platforms = kind.platforms;
-  if (platforms && platform !== undefined && !platforms.os.includes(platform)) {
-    problems.push(diagnostic("unsupported-platform", `\`app: ${written}\` requires ${platforms.name}${platforms.why ? `: ${platforms.why}` : ""}; this machine runs ${platform}`, { span: spanOf(source, appNode), hint: platforms.hint }));
-  }
-  return { kind, name: kind.kind };
-}
-
-/** A key another adapter owns (or none does), written where the app does not take it. */
-export function foreignKey(source: YamlSource, catalog: SurfaceCatalog, pair: KeyPair, app: string, where: string, kind?: SurfaceKind): Diagnostic {
-  const own = kind?.keys?.refuse?.[pair.name];
-  if (own) return diagnostic("unsupported-feature", own.message ?? `\`${pair.name}:\` does not belong to ${where}`, { span: spanOf(source, pair.key), hint: own.hint });
-  const owners = ownersOf(catalog, pair.name, app);
-  const owner = owners[0];
-  if (!owner) return diagnostic("unknown-key", `unknown key \`${pair.name}\` in ${where}`, { span: spanOf(source, pair.key), hint: `remove \`${pair.name}:\`` });
-  return diagnostic("unsupported-feature", `\`${pair.name}:\` belongs to ${ownerNames(owners)}; ${where} is \`app: ${app}\``, {
-    span: spanOf(source, pair.key), hint: `remove \`${pair.name}:\`, or make it \`app: ${writtenKind(owners.find((o) => writtenKind(o) === o.kind) ?? owner)}\``,
-  });
-}
-
-/** Keys with a `suiteDefault` role the flow does not write, taken from the governing suite. */
-function withSuiteDefaults(kind: SurfaceKind, keys: Record<string, unknown>, suite: FlowSuiteDefaults | undefined): Record<string, unknown> {
-  const out = { ...keys };
-  for (const [path, role] of rolesOf(kind)) {
-    if (!role.suiteDefault || path.includes(".") || path in out) continue;
-    const value = suite?.values?.[path];
-    if (value !== undefined) out[path] = structuredClone(value);
-  }
-  return out;
-}
-
-/**
- * The top-level adapter keys of a multi-surface flow: only keys a surface's adapter shares
- * (`shared` role), checked against the first such adapter's schema; every other one is refused.
- */
-function loadSharedKeys(source: YamlSource, written: readonly KeyPair[], apps: Readonly<Record<string, SurfaceSpec>> | undefined, catalog: SurfaceCatalog, problems: Diagnostic[], suite: FlowSuiteDefaults | undefined): Record<string, unknown> | undefined {
-  const kinds = [...new Set(Object.values(apps ?? {}).map((a) => a.app))].flatMap((k) => catalog.kinds.get(k) ?? []);
-  const sharer = (key: string) => kinds.find((k) => rolesOf(k).get(key)?.shared === true);
-  const out: Record<string, unknown> = {};
-  for (const pair of written) {
-    const kind = sharer(pair.name);
-    if (!kind) {
-      if (apps) problems.push(foreignKey(source, catalog, pair, MULTI_SURFACE, "the flow"));
-      continue;
-    }
-    const loaded = loadAdapterKeys(source, kind, [pair], undefined, { where: "flow", name: "the flow", prefix: "", partial: true }, problems, suite);
-    if (loaded) Object.assign(out, loaded);
-  }
-  for (const kind of kinds) {
-    for (const [key, role] of rolesOf(kind)) if (role.shared && role.suiteDefault && !(key in out) && suite?.values?.[key] !== undefined) out[key] = structuredClone(suite.values[key]);
-  }
-  return out;
 }
 
 interface StepLoader extends BlockLoader {

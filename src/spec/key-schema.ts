@@ -37,9 +37,11 @@ function typeMatches(schema: SchemaNode, v: unknown): boolean {
 }
 
 /** How a message names what is at `path`: the schema's `title` (e.g. "a mock rule"), else the last key in backticks. */
-function nameOf(schema: SchemaNode, path: readonly (string | number)[], root: string): string {
+function nameOf(schema: SchemaNode, path: readonly (string | number)[], root: string, prefix = ""): string {
   if (path.length === 0) return root;
   if (typeof schema["title"] === "string") return schema["title"];
+  // A top-level key as written in its place: `window`, or `apps.gui.window` on a surface.
+  if (path.length === 1 && typeof path[0] === "string") return `\`${prefix}${path[0]}\``;
   const last = [...path].reverse().find((p) => typeof p === "string");
   return `\`${typeof last === "string" ? last : root}\``;
 }
@@ -78,20 +80,20 @@ function wanted(schema: SchemaNode): string {
  * Every problem of `value` against `schema`. `root` names the top-level mapping in messages
  * ("the flow", "surface `clerk`"); `keyName` is the key a top-level problem sits under.
  */
-export function checkSchema(value: unknown, schema: SchemaNode, root: string, path: readonly (string | number)[] = []): SchemaProblem[] {
+export function checkSchema(value: unknown, schema: SchemaNode, root: string, path: readonly (string | number)[] = [], prefix = ""): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   const key = String([...path].reverse().find((p) => typeof p === "string") ?? root);
   const bad = (message: string): void => void out.push({ path, at: "value", code: "bad-value", message, hint: hintOf(schema, key) });
   const anyOf = schema["anyOf"];
   if (Array.isArray(anyOf)) {
     // A union: a branch whose type fits and that the value satisfies; else the fitting branch with the fewest problems speaks.
-    const fitting = (anyOf as SchemaNode[]).filter((b) => typeMatches(b, value)).map((b) => checkSchema(value, { ...b, ...("title" in schema ? { title: schema["title"] } : {}) }, root, path));
-    if (fitting.length === 0) bad(`${nameOf(schema, path, root)} must be ${wanted(schema)}`);
+    const fitting = (anyOf as SchemaNode[]).filter((b) => typeMatches(b, value)).map((b) => checkSchema(value, { ...b, ...("title" in schema ? { title: schema["title"] } : {}) }, root, path, prefix));
+    if (fitting.length === 0) bad(`${nameOf(schema, path, root, prefix)} must be ${wanted(schema)}`);
     else out.push(...fitting.reduce((best, p) => (p.length < best.length ? p : best)));
     return out;
   }
   if (!typeMatches(schema, value) || (schema["type"] === "number" && typeof value === "number" && !Number.isFinite(value))) {
-    bad(`${nameOf(schema, path, root)} must be ${wanted(schema)}`);
+    bad(`${nameOf(schema, path, root, prefix)} must be ${wanted(schema)}`);
     return out;
   }
   switch (schema["type"]) {
@@ -99,17 +101,17 @@ export function checkSchema(value: unknown, schema: SchemaNode, root: string, pa
       const obj = value as Record<string, unknown>;
       const props = propertiesOf(schema);
       const known = Object.keys(props);
-      const what = nameOf(schema, path, root);
+      const what = nameOf(schema, path, root, prefix);
       const extra = schema["additionalProperties"];
       const patterns = isObject(schema["patternProperties"]) ? Object.entries(schema["patternProperties"] as Record<string, SchemaNode>) : [];
       for (const [k, v] of Object.entries(obj)) {
         if (k in props) {
-          out.push(...checkSchema(v, props[k]!, root, [...path, k]));
+          out.push(...checkSchema(v, props[k]!, root, [...path, k], prefix));
           continue;
         }
         const pattern = patterns.find(([p]) => new RegExp(p).test(k));
-        if (pattern) out.push(...checkSchema(v, pattern[1], root, [...path, k]));
-        else if (isObject(extra)) out.push(...checkSchema(v, extra, root, [...path, k]));
+        if (pattern) out.push(...checkSchema(v, pattern[1], root, [...path, k], prefix));
+        else if (isObject(extra)) out.push(...checkSchema(v, extra, root, [...path, k], prefix));
         else if (extra === false || patterns.length > 0) {
           const guess = nearest(k, known);
           out.push({
@@ -129,14 +131,14 @@ export function checkSchema(value: unknown, schema: SchemaNode, root: string, pa
     case "array": {
       const items = value as unknown[];
       const min = schema["minItems"];
-      if (typeof min === "number" && items.length < min) bad(`${nameOf(schema, path, root)} must have at least ${min} item${min === 1 ? "" : "s"}`);
+      if (typeof min === "number" && items.length < min) bad(`${nameOf(schema, path, root, prefix)} must have at least ${min} item${min === 1 ? "" : "s"}`);
       const each = schema["items"];
-      if (isObject(each)) items.forEach((item, i) => out.push(...checkSchema(item, each, root, [...path, i])));
+      if (isObject(each)) items.forEach((item, i) => out.push(...checkSchema(item, each, root, [...path, i], prefix)));
       return out;
     }
     case "string": {
       const s = value as string;
-      const name = nameOf(schema, path, root);
+      const name = nameOf(schema, path, root, prefix);
       const minLength = schema["minLength"];
       if (typeof minLength === "number" && s.trim().length < minLength) bad(minLength === 1 ? `${name} must be a non-empty string` : `${name} must be at least ${minLength} characters`);
       else if (Array.isArray(schema["enum"]) && !(schema["enum"] as unknown[]).includes(s)) bad(`${name} must be one of ${(schema["enum"] as unknown[]).join(", ")}`);
@@ -149,7 +151,7 @@ export function checkSchema(value: unknown, schema: SchemaNode, root: string, pa
       const min = schema["minimum"];
       const max = schema["maximum"];
       const exMin = schema["exclusiveMinimum"];
-      if ((typeof min === "number" && n < min) || (typeof max === "number" && n > max) || (typeof exMin === "number" && n <= exMin)) bad(`${nameOf(schema, path, root)} must be ${wanted(schema)}`);
+      if ((typeof min === "number" && n < min) || (typeof max === "number" && n > max) || (typeof exMin === "number" && n <= exMin)) bad(`${nameOf(schema, path, root, prefix)} must be ${wanted(schema)}`);
       return out;
     }
     default:

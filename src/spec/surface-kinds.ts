@@ -48,6 +48,9 @@ export function propertiesOf(schema: SchemaNode | undefined): Readonly<Record<st
 /** The keys a kind takes (its schema's properties; `url` included when it lists it). */
 export const keyNamesOf = (kind: SurfaceKind): string[] => Object.keys(propertiesOf(keysSchemaOf(kind)));
 
+/** The keys a kind takes beside `app:` (not the ones written inside `app:` as a mapping). */
+export const topKeysOf = (kind: SurfaceKind): string[] => keyNamesOf(kind).filter((k) => !(kind.keys?.inApp ?? []).includes(k));
+
 export const roleOf = (schema: SchemaNode | undefined): KeyRole => (schema?.[KEY_ROLE] as KeyRole | undefined) ?? {};
 
 /** Whether the kind requires `key` (its schema's `required`). */
@@ -81,7 +84,7 @@ export function inAppKind(catalog: SurfaceCatalog): SurfaceKind | undefined {
 
 /** The kinds (other than `except`) that take `key` at the top level, in catalog order. */
 export function ownersOf(catalog: SurfaceCatalog, key: string, except?: string): SurfaceKind[] {
-  return [...catalog.kinds.values()].filter((k) => k.kind !== except && keyNamesOf(k).includes(key));
+  return [...catalog.kinds.values()].filter((k) => k.kind !== except && topKeysOf(k).includes(key));
 }
 
 /** The grammar context for steps on a surface of `kind`: its vocabulary, and every other kind's sugar (to refuse it by name). */

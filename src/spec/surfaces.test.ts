@@ -64,9 +64,9 @@ describe("apps: and in: blocks", () => {
     const surfaceProblems = r.diagnostics.filter((d) => !d.message.startsWith("`in:` blocks need"));
     expect(surfaceProblems.map((d) => `${d.span?.line}:${d.span?.column} ${d.code} ${d.message} | ${d.hint}`)).toEqual([
       "3:32 unknown-key unknown key `window_titel` in `apps.gui.app`: a Windows program is `{command, window_title}` | did you mean `window_title`?",
-      "3:71 unknown-key unknown key `heigth` in `window` | did you mean `height`? `window` takes: width, height, x, y",
+      "3:71 unknown-key unknown key `heigth` in `apps.gui.window` | did you mean `height`? `apps.gui.window` takes: width, height, x, y",
       "4:26 bad-value notepad surface `notes` has no start page, so it takes no `url` | remove `url:`; the program is started from `app:`",
-      "4:50 bad-value `window` gives `width` without `height`; a size needs both | window: {width: 800, height: 600}",
+      "4:50 bad-value `apps.notes.window` gives `width` without `height`; a size needs both | window: {width: 800, height: 600}",
       "5:16 bad-value surface `prog`: a Windows program is written as its keys, `app: {command, window_title}` | app: {command: …, window_title: …}",
     ]);
     // In a Windows app surface's block, the Windows grammar subset applies.

@@ -11,7 +11,7 @@ import { loadAgentBlock } from "./agent-surface.ts";
 import { loadAdapterKeys, type KeyPair } from "./adapter-keys.ts";
 import { ownerNames } from "./owners.ts";
 import { nearest } from "./suggest.ts";
-import { article, inAppKind, keyNamesOf, ownersOf, requires, rolesOf, titleOf, type SurfaceCatalog, type SurfaceKind } from "./surface-kinds.ts";
+import { article, inAppKind, topKeysOf, ownersOf, requires, rolesOf, titleOf, type SurfaceCatalog, type SurfaceKind } from "./surface-kinds.ts";
 
 /** One named surface of a multi-surface flow. */
 export interface SurfaceSpec {
@@ -103,7 +103,7 @@ function loadSurface(source: YamlSource, name: string, node: Node | null, proble
   const kind = surfaceKind(source, name, pairs.find((p) => p.name === "app"), node, catalog, platform, problems);
   if (!kind) return undefined;
   const where = `surface \`${name}\``;
-  const own = keyNamesOf(kind);
+  const own = topKeysOf(kind);
   const roles = rolesOf(kind);
   const adapterPairs: KeyPair[] = [];
   let url: Template | undefined;
@@ -140,7 +140,7 @@ function loadSurface(source: YamlSource, name: string, node: Node | null, proble
     problems.push(diagnostic("missing-key", `${kind.kind} surface \`${name}\` needs a \`url\``, { span: spanOf(source, node), hint: "url: http://127.0.0.1:3000/" }));
   }
   const appValue = pairs.find((p) => p.name === "app")?.value;
-  const keys = loadAdapterKeys(source, kind, adapterPairs, isMap(appValue) ? appValue : undefined, { where: "surface", name: where, prefix: `apps.${name}.` }, problems);
+  const keys = loadAdapterKeys(source, kind, adapterPairs, isMap(appValue) ? appValue : undefined, { where: "surface", name: where, prefix: `apps.${name}.`, anchor: node }, problems);
   if (problems.length > before || !keys) return undefined;
   return { app: kind.kind, ...(url ? { url } : {}), keys };
 }
@@ -200,7 +200,7 @@ export function loadIn(loader: BlockLoader, item: YAMLMap, scope: Scope, surface
   }
   const own = surfaces[name]!;
   const kind = loader.kindOf(name);
-  if (kind?.steps === "agent") return loadAgentBlock(loader, loader.steps ?? [], stepsNode.items as Node[], name, kind, own.keys);
+  if (kind?.steps === "agent_steps") return loadAgentBlock(loader, loader.steps ?? [], stepsNode.items as Node[], name, kind, own.keys);
   // Steps, `repeat:`/`when:` (their conditions read on this surface) and `foreach:` all run here.
   const nodes = loader.loadList(stepsNode.items as Node[], { top: false, surface: name, blockTop: true });
   const block = kind?.steps === "structured" ? nodes.find((n) => n.kind !== "step") : undefined;

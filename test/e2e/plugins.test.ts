@@ -101,6 +101,20 @@ describe("the notes adapter plugin (examples/plugins/notes)", () => {
     expect(rec.stderr).toContain('RECORD FAILED: step s0002 (page shows 3 notes within 1s) failed');
   }, 30_000);
 
+  test("a step the plugin's app cannot do is refused at load: validate exits 2 naming the step and the missing capability", async () => {
+    const project = exampleProject();
+    const spec = project.write("beyond.flow.yaml", [
+      "name: Beyond the notes app", "app: notes", "url: ${NOTES_URL}", "steps:",
+      '  - rules: Drag "Buy milk" onto "Done"', "  - assert: page shows Buy milk",
+      '  - rules: Select Red from the "Colour" dropdown', "",
+    ].join("\n"));
+    const r = await runCli(["validate", spec], { cwd: project.dir, env: { NOTES_URL: app.url } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('beyond.flow.yaml:5:12: error[unsupported-step] `Drag "Buy milk" onto "Done"` needs the drag capability, which an `app: notes` surface does not have');
+    expect(r.stderr).toContain('beyond.flow.yaml:7:12: error[unsupported-step] `Select Red from the "Colour" dropdown` needs the select capability, which an `app: notes` surface does not have');
+    expect(r.stderr).toContain("`app: notes` can do: pointer, navigation; write a step it can run");
+  });
+
   test("finds plugins in .flowproof/plugins/ and FLOWPROOF_PLUGINS too", async () => {
     const project = tmpProject();
     projects.push(project);

@@ -97,7 +97,7 @@ steps:
     p.write("bad.flow.yaml", "name: Bad\napp: web\nurl: http://127.0.0.1:1/\nsession: admn\nsteps:\n  - assert: page shows x\n");
     const res = await runCli(["validate", "bad.flow.yaml"], { cwd: p.dir });
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain("bad.flow.yaml:4:10: error[bad-value] no identity `admn` in the `identities:` of suite.yaml");
+    expect(res.stderr).toContain("bad.flow.yaml:4:10: error[bad-value] no entry `admn` in the `identities:` of suite.yaml");
     expect(res.stderr).toContain("did you mean `admin`? declared identities: admin");
   });
 
@@ -106,7 +106,7 @@ steps:
     p.write("bad.flow.yaml", "name: Bad\napp: web\nurl: http://127.0.0.1:1/\nsession: admin\nsteps:\n  - assert: page shows x\n");
     const res = await runCli(["validate", "bad.flow.yaml"], { cwd: p.dir });
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain("bad.flow.yaml:4:10: error[bad-value] `session: admin` names an identity of a suite's `identities:`, and this flow has no governing suite.yaml");
+    expect(res.stderr).toContain("bad.flow.yaml:4:10: error[bad-value] `session: admin` names an entry of a suite's `identities:`, and this flow has no governing suite.yaml");
   });
 
   test("checks the suite's browser: and identities: with spans in suite.yaml", async () => {

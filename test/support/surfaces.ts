@@ -5,6 +5,8 @@ import { BUILTIN_ADAPTERS, PLANNED_KINDS } from "../../src/plugins/builtin.ts";
 import { loadFlowText as load, type LoadOptions, type LoadResult } from "../../src/spec/flow.ts";
 import { catalogOf, grammarContext, type SurfaceCatalog, type SurfaceKind } from "../../src/spec/surface-kinds.ts";
 import { GRAMMAR_FORMS } from "../../src/grammar/vocabulary.ts";
+import { Type } from "@sinclair/typebox";
+import { keyRole } from "../../src/plugins/adapter-api.ts";
 
 /**
  * A desktop surface that sees only pixels, as a vision adapter declares it: F-keys, no page-level
@@ -12,8 +14,25 @@ import { GRAMMAR_FORMS } from "../../src/grammar/vocabulary.ts";
  */
 export const VISION_STAND_IN: SurfaceKind = {
   kind: "vision",
+  title: "a window seen only as pixels",
   capabilities: ["pointer", "keyboard", "screenshot"],
   grammar: { lacks: GRAMMAR_FORMS, keys: { functionKeys: true } },
+  keys: {
+    // `window: {title, width?, height?, x?, y?}`, recorded: replay attaches to the same window, sized alike.
+    schema: Type.Object({
+      window: Type.Object({
+        title: Type.String({ minLength: 1, ...keyRole({ references: "env" }) }),
+        width: Type.Optional(Type.Integer({ minimum: 1 })),
+        height: Type.Optional(Type.Integer({ minimum: 1 })),
+        x: Type.Optional(Type.Integer()),
+        y: Type.Optional(Type.Integer()),
+      }, { additionalProperties: false, ...keyRole({ recorded: true }) }),
+    }, { additionalProperties: false, required: ["window"] }) as never,
+    refuse: {
+      window_title: { message: "`window_title` is a Windows program's spelling; a vision app's window is `window.title`", hint: "window: {title: \"My App\"}" },
+      "window.window_title": { message: "`window.window_title` is not a key of `window`; a vision app's window is `window.title`", hint: "window: {title: \"My App\"}" },
+    },
+  },
 };
 
 /** The built-in adapters (and `extra` kinds, e.g. a project plugin's). */

@@ -1,0 +1,149 @@
+// The loader's boundary for what an adapter declares beside driving a surface: its keys (a JSON
+// Schema object whose key roles make sense), its grammar (known forms, verbs and sugar), its
+// steps, platforms and title. Each problem is one sentence with what to write instead; the
+// caller names the plugin's file. Pure.
+import type Ajv from "ajv";
+import { GRAMMAR_FORMS, GRAMMAR_VERBS } from "../grammar/vocabulary.ts";
+import { KEY_ROLE, type KeyRole } from "./adapter-api.ts";
+
+/** A problem in a plugin's declarations: what is wrong, and what to write instead. */
+export interface DeclarationProblem {
+  readonly message: string;
+  readonly hint: string;
+}
+
+type Obj = Readonly<Record<string, unknown>>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+const problem = (message: string, hint: string): DeclarationProblem => ({ message, hint });
+
+/** The header fields beside `app` the trace format defines; a key recorded with `top` lands in one of them. */
+export const TOP_HEADER_FIELDS = ["browser", "mock", "session"] as const;
+
+const ROLE_KEYS = ["references", "recorded", "secret", "pinned", "path", "suiteDefault", "named", "shared", "surface"];
+
+/** The first problem of one key's role (`path` names the key), or undefined. */
+function roleProblem(role: unknown, path: string): DeclarationProblem | undefined {
+  const hint = 'keyRole({ recorded: true, references: "env" }) — see docs/plugins.md, "Keys"';
+  if (!isObj(role)) return problem(`the role of key \`${path}\` must be an object`, hint);
+  const extra = Object.keys(role).filter((k) => !ROLE_KEYS.includes(k));
+  if (extra.length > 0) return problem(`the role of key \`${path}\` has unknown field${extra.length > 1 ? "s" : ""} ${extra.map((k) => `\`${k}\``).join(", ")}`, `a key role has: ${ROLE_KEYS.join(", ")}`);
+  const r = role as KeyRole;
+  if (r.references !== undefined && r.references !== "env" && r.references !== "captured") return problem(`key \`${path}\`: \`references\` is "env" or "captured", not ${JSON.stringify(r.references)}`, hint);
+  const rec = r.recorded;
+  if (rec !== undefined && rec !== true && !(isObj(rec) && Object.keys(rec).every((k) => k === "as" || k === "top") && (rec["as"] === undefined || typeof rec["as"] === "string") && (rec["top"] === undefined || rec["top"] === true))) {
+    return problem(`key \`${path}\`: \`recorded\` is true or { as?: "<header field>", top?: true }`, hint);
+  }
+  if (isObj(rec) && rec["top"] === true && !(TOP_HEADER_FIELDS as readonly string[]).includes(path)) {
+    return problem(`key \`${path}\` is recorded with \`top\`, but the trace header has no field \`${path}\` beside \`app\``, `record it in the app entry (\`recorded: true\`); \`top\` is for ${TOP_HEADER_FIELDS.join(", ")}`);
+  }
+  if (r.secret !== undefined && r.secret !== true) return problem(`key \`${path}\`: \`secret\` is true or absent`, hint);
+  if (r.secret && rec !== undefined) return problem(`key \`${path}\` is both a secret and recorded: a secret is never stored`, "drop `recorded`; a secret is read from the flow at every record and replay");
+  if (r.pinned && rec === undefined) return problem(`key \`${path}\` is pinned but not recorded`, "add `recorded`: a pinned key compares the spec's value with the recorded one");
+  if (r.path !== undefined && r.path !== "flow-relative") return problem(`key \`${path}\`: \`path\` is "flow-relative" or absent`, hint);
+  if (r.named !== undefined && typeof r.named !== "string") return problem(`key \`${path}\`: \`named\` names a map of the suite, e.g. "identities"`, hint);
+  if (r.surface !== undefined && r.surface !== false) return problem(`key \`${path}\`: \`surface\` is false or absent`, hint);
+  return undefined;
+}
+
+/** The first problem of `keys` (AdapterKeys), or undefined. */
+export function keysProblem(keys: unknown): DeclarationProblem | undefined {
+  const hint = 'keys: { schema: Type.Object({ command: Type.String(keyRole({ recorded: true, references: "env" })) }) }';
+  if (!isObj(keys)) return problem("`keys` must be an object with a `schema`", hint);
+  const extra = Object.keys(keys).filter((k) => !["schema", "check", "inApp", "refuse"].includes(k));
+  if (extra.length > 0) return problem(`unknown key${extra.length > 1 ? "s" : ""} ${extra.map((k) => `\`${k}\``).join(", ")} in \`keys\``, "`keys` has schema, check, inApp and refuse");
+  const schema = keys["schema"];
+  if (!isObj(schema) || schema["type"] !== "object" || (schema["properties"] !== undefined && !isObj(schema["properties"]))) {
+    return problem("`keys.schema` must be a JSON Schema object of type \"object\" with `properties`", hint);
+  }
+  try {
+    // Loaded here, not at start-up: only a project's own adapter needs its schema compiled.
+    const Validator = (require("ajv") as { default: typeof Ajv }).default;
+    new Validator({ strict: false }).compile(schema as object);
+  } catch (error) {
+    return problem(`\`keys.schema\` is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`, hint);
+  }
+  const visit = (node: Obj, prefix: string): DeclarationProblem | undefined => {
+    for (const [key, sub] of Object.entries(isObj(node["properties"]) ? node["properties"] : {})) {
+      if (!isObj(sub)) continue;
+      const path = prefix === "" ? key : `${prefix}.${key}`;
+      if (KEY_ROLE in sub) {
+        const p = roleProblem(sub[KEY_ROLE], path);
+        if (p) return p;
+      }
+      const nested = visit(sub, path);
+      if (nested) return nested;
+    }
+    return undefined;
+  };
+  const roles = visit(schema, "");
+  if (roles) return roles;
+  if (keys["check"] !== undefined && typeof keys["check"] !== "function") return problem("`keys.check` must be a function", "check: (keys, ctx) => [] (problems with a path, message and hint)");
+  const inApp = keys["inApp"];
+  const props = isObj(schema["properties"]) ? Object.keys(schema["properties"]) : [];
+  if (inApp !== undefined && (!isStrings(inApp) || inApp.some((k) => !props.includes(k)))) {
+    return problem("`keys.inApp` must list keys of `keys.schema`", 'inApp: ["command", "window_title"]');
+  }
+  const refuse = keys["refuse"];
+  if (refuse !== undefined && (!isObj(refuse) || Object.values(refuse).some((r) => !isObj(r) || typeof r["hint"] !== "string" || (r["message"] !== undefined && typeof r["message"] !== "string")))) {
+    return problem("`keys.refuse` must map keys to `{ message?, hint }`", 'refuse: { url: { hint: "remove `url:`; the program is started from `command:`" } }');
+  }
+  return undefined;
+}
+
+/** The first problem of `grammar` (AdapterGrammar), or undefined. */
+export function grammarProblem(grammar: unknown): DeclarationProblem | undefined {
+  const hint = 'grammar: { lacks: ["css", "iframe"], keys: { functionKeys: true } } — see docs/plugins.md, "Grammar"';
+  if (!isObj(grammar)) return problem("`grammar` must be an object", hint);
+  const known = ["lacks", "cssHint", "refusedVerbs", "keys", "bareDestination", "sugar"];
+  const extra = Object.keys(grammar).filter((k) => !known.includes(k));
+  if (extra.length > 0) return problem(`unknown key${extra.length > 1 ? "s" : ""} ${extra.map((k) => `\`${k}\``).join(", ")} in \`grammar\``, `\`grammar\` has ${known.join(", ")}`);
+  const lacks = grammar["lacks"];
+  if (lacks !== undefined && (!isStrings(lacks) || lacks.some((f) => !(GRAMMAR_FORMS as readonly string[]).includes(f)))) {
+    return problem(`\`grammar.lacks\` names general forms: ${GRAMMAR_FORMS.join(", ")}`, hint);
+  }
+  if (grammar["cssHint"] !== undefined && typeof grammar["cssHint"] !== "string") return problem("`grammar.cssHint` must be a string", hint);
+  const verbs = grammar["refusedVerbs"];
+  if (verbs !== undefined && !(isObj(verbs) && isStrings(verbs["verbs"]) && verbs["verbs"].every((v) => (GRAMMAR_VERBS as readonly string[]).includes(v)) && typeof verbs["message"] === "string" && typeof verbs["hint"] === "string")) {
+    return problem(`\`grammar.refusedVerbs\` is { verbs, message, hint } with verbs among ${GRAMMAR_VERBS.join(", ")}`, hint);
+  }
+  const keys = grammar["keys"];
+  if (keys !== undefined) {
+    const words = isObj(keys) ? keys["words"] : undefined;
+    const unknown = isObj(keys) ? keys["unknown"] : undefined;
+    if (!isObj(keys) || (keys["functionKeys"] !== undefined && typeof keys["functionKeys"] !== "boolean")
+      || (words !== undefined && !(isObj(words) && Object.values(words).every((w) => typeof w === "string")))
+      || (unknown !== undefined && !(isObj(unknown) && typeof unknown["message"] === "string" && typeof unknown["hint"] === "string"))) {
+      return problem("`grammar.keys` is { functionKeys?: boolean, words?: { word: key }, unknown?: { message, hint } }", hint);
+    }
+  }
+  const bare = grammar["bareDestination"];
+  if (bare !== undefined && !(isObj(bare) && typeof bare["prefix"] === "string")) return problem("`grammar.bareDestination` is { prefix }", 'bareDestination: { prefix: "/n" }');
+  const sugar = grammar["sugar"];
+  if (sugar !== undefined) {
+    const ok = Array.isArray(sugar) && sugar.every((s) => isObj(s) && typeof s["phrase"] === "string" && /\S/.test(s["phrase"])
+      && (s["value"] === "number" || s["value"] === "text") && (s["compare"] === "numeric_equals" || s["compare"] === "contains")
+      && isObj(s["reads"]) && typeof s["reads"]["id"] === "string" && typeof s["example"] === "string"
+      && isObj(s["elsewhere"]) && typeof s["elsewhere"]["what"] === "string" && typeof s["elsewhere"]["hint"] === "string");
+    if (!ok) return problem("`grammar.sugar` is a list of { phrase, value, reads: { id }, compare, example, elsewhere: { what, hint } }", 'sugar: [{ phrase: "display shows", value: "number", reads: { id: "Result" }, compare: "numeric_equals", example: "display shows 8", elsewhere: { what: "my app\'s sugar", hint: "write `page shows 8`" } }]');
+  }
+  return undefined;
+}
+
+/** The first problem of an adapter's optional declarations (besides kind, capabilities and open), or undefined. */
+export function declarationsProblem(v: Obj): DeclarationProblem | undefined {
+  if (v["title"] !== undefined && (typeof v["title"] !== "string" || v["title"].trim() === "")) return problem("`title` must be a non-empty string", 'title: "the notes app"');
+  if (v["steps"] !== undefined && !["ui", "structured", "agent_steps"].includes(v["steps"] as string)) return problem('`steps` is "ui", "structured" or "agent_steps"', 'steps: "ui"');
+  if (v["leakCorpus"] !== undefined && typeof v["leakCorpus"] !== "boolean") return problem("`leakCorpus` must be true or false", "leakCorpus: true");
+  if (v["executionArgs"] !== undefined && (typeof v["executionArgs"] !== "function" || v["steps"] !== "agent_steps")) return problem('`executionArgs` is a function, for an adapter with `steps: "agent_steps"`', "executionArgs: (keys, steps) => ({ ...keys, steps })");
+  const platforms = v["platforms"];
+  if (platforms !== undefined && !(isObj(platforms) && isStrings(platforms["os"]) && platforms["os"].length > 0 && typeof platforms["name"] === "string" && typeof platforms["hint"] === "string" && (platforms["why"] === undefined || typeof platforms["why"] === "string"))) {
+    return problem("`platforms` is { os: [process.platform values], name, why?, hint }", 'platforms: { os: ["win32"], name: "Windows", hint: "run it on Windows" }');
+  }
+  if (v["keys"] !== undefined) {
+    const p = keysProblem(v["keys"]);
+    if (p) return p;
+  }
+  if (v["grammar"] !== undefined) return grammarProblem(v["grammar"]);
+  return undefined;
+}
