@@ -2,7 +2,7 @@
 // on with), as TypeBox schemas with their roles: the connection and the user are recorded as
 // written, the password is a secret read from the flow at every record and replay, never stored.
 // Plus the launch config's fallbacks from the environment. Pure (docs/sap.md).
-import { FlowproofError, keyRole, MAX_TIMEOUT_MS, Type, type AdapterKeys, type AdapterPlatforms, type ArgumentProblem, type LaunchContext } from "../../src/plugins/api.ts";
+import { keyRole, msFromEnv, Type, type AdapterKeys, type AdapterPlatforms, type ArgumentProblem, type LaunchContext } from "../../src/plugins/api.ts";
 
 const Text = (description: string, role: Parameters<typeof keyRole>[0], example: string) =>
   Type.Union([Type.String({ minLength: 1 }), Type.Number()], { description, examples: [example], ...keyRole(role) });
@@ -83,14 +83,8 @@ export function withEnvironment(config: Readonly<Record<string, unknown>>, ctx: 
     // A user without a password: the adapter names the missing password instead of logging on as someone else.
     out["user_ref"] = "${SAP_USER}";
   }
-  const timeout = env["FLOWPROOF_SAP_CONNECT_TIMEOUT_MS"];
-  if (nonEmpty(timeout)) {
-    const ms = Number(timeout);
-    if (!Number.isInteger(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS) {
-      throw new FlowproofError({ code: "bad-value", message: `FLOWPROOF_SAP_CONNECT_TIMEOUT_MS must be a positive whole number of milliseconds, at most ${MAX_TIMEOUT_MS} (24 h), not ${JSON.stringify(timeout)}`, hint: "FLOWPROOF_SAP_CONNECT_TIMEOUT_MS=60000" });
-    }
-    out["connect_timeout_ms"] = ms;
-  }
+  // Only when set: the adapter keeps its own default (60 s), which is the hint's example too.
+  if (nonEmpty(env["FLOWPROOF_SAP_CONNECT_TIMEOUT_MS"])) out["connect_timeout_ms"] = msFromEnv(env, "FLOWPROOF_SAP_CONNECT_TIMEOUT_MS", { fallback: 60_000 });
   if (nonEmpty(env["SAP_LOGON_EXE"])) out["logon_exe"] = env["SAP_LOGON_EXE"];
   return out;
 }

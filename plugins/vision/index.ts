@@ -1,12 +1,45 @@
 // The vision surface: `app: vision` attaches to a window by `window.title` and sees only its pixels
-// (X11 or Win32 capture, OCR with tesseract.js, real input). Not registered as a built-in yet: the
-// adapter contract's config schema and grammar registration are what it waits for.
-import { defineAdapter, type AdapterPlugin, type Capability } from "../../src/plugins/api.ts";
+// (X11 or Win32 capture, OCR with tesseract.js, real input). Its keys and grammar are declared
+// through the adapter contract; it is not registered as a built-in yet.
+import { defineAdapter, GRAMMAR_FORMS, keyRole, Type, type AdapterPlugin, type ArgumentProblem, type Capability } from "../../src/plugins/api.ts";
+import { VisionWindowSchema } from "./config.ts";
 import { VisionSession } from "./session.ts";
 
 export const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "screenshot"];
 
-export const plugin: AdapterPlugin = defineAdapter({ kind: "vision", capabilities: CAPABILITIES, open: async () => new VisionSession() });
+const EXAMPLE = "window: {title: \"Payments\", width: 700, height: 480}";
+
+/** `window:` as a flow key: recorded as written, so replay attaches to the same window, pinned alike. */
+const WindowKey = Type.Object(VisionWindowSchema.properties, { additionalProperties: false, description: VisionWindowSchema.description ?? "The window a vision app attaches to.", examples: ["{title: Payments, width: 700, height: 480}"], ...keyRole({ recorded: true }) });
+
+/** The size pins together, a position only with a size (as parseVisionConfig says at launch). */
+function checkWindow(keys: Readonly<Record<string, unknown>>, ctx: { readonly prefix: string }): ArgumentProblem[] {
+  const w = keys["window"];
+  if (typeof w !== "object" || w === null) return [];
+  const has = (k: string) => (w as Record<string, unknown>)[k] !== undefined;
+  if (has("width") !== has("height")) return [{ path: ["window"], message: `\`${ctx.prefix}window.width\` and \`${ctx.prefix}window.height\` pin the size together: give both or neither`, hint: EXAMPLE }];
+  if ((has("x") || has("y")) && !has("width")) return [{ path: ["window"], message: `\`${ctx.prefix}window.x\` and \`${ctx.prefix}window.y\` move a window whose size is pinned: give \`width\` and \`height\` too`, hint: EXAMPLE }];
+  return [];
+}
+
+export const plugin: AdapterPlugin = defineAdapter({
+  kind: "vision",
+  title: "a window seen only as pixels",
+  capabilities: CAPABILITIES,
+  keys: {
+    schema: Type.Object({ window: WindowKey }, { additionalProperties: false }),
+    check: checkWindow,
+    refuse: {
+      window_title: { message: "a vision app names its window with `window.title`, not `window_title`", hint: EXAMPLE },
+      "window.window_title": { message: "a vision app names its window with `window.title`, not `window.window_title`", hint: EXAMPLE },
+      url: { message: "a vision app has no start page: it attaches to a window that is already open", hint: `remove \`url:\`; name the window with ${EXAMPLE}` },
+    },
+  },
+  // Pixels and OCR: none of the web's page-level forms; F-keys reach the window like any key.
+  grammar: { lacks: GRAMMAR_FORMS, cssHint: 'a vision app sees only text on the screen; name it, e.g. `Click "Save"`', keys: { functionKeys: true } },
+  platforms: { os: ["linux", "win32"], name: "Linux (X11) or Windows", hint: "run this flow where the window is on an X11 display or a Windows desktop" },
+  open: async () => new VisionSession(),
+});
 
 export { VisionConfigSchema } from "./config.ts";
 export { VisionDriver, type VisionConfig } from "./driver.ts";

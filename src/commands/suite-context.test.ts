@@ -142,7 +142,7 @@ describe("the suite of one flow", () => {
     const suite = suiteOfFlow(q.write("s/deep/f.flow.yaml", ""), { Z: "z" }, (l) => lines.push(l));
     expect(suite.file).toBe(join(q.dir, "s", "suite.yaml"));
     expect([suite.env["A"], suite.env["B"], suite.env["Z"]]).toEqual(["minted", "minted-env", "z"]);
-    expect(Object.keys(suite.defaults?.identities ?? {})).toEqual(["admin"]);
+    expect(Object.keys(suite.defaults?.maps?.["identities"] ?? {})).toEqual(["admin"]);
     expect(lines[0]).toMatch(/^suite: .*s\/suite\.yaml$/);
     const alone = suiteOfFlow(q.write("t/f.flow.yaml", ""), { Z: "z" }, () => undefined);
     expect(alone).toEqual({ env: { Z: "z" } });

@@ -48,7 +48,7 @@ describe("suite defaults and shared keys", () => {
   });
 });
 
-describe("a vision adapter, as the contract expresses it", () => {
+describe("the vision adapter, as it declares itself through the contract", () => {
   const catalog = builtinCatalog([VISION_STAND_IN]);
   const vision = (body: string) => {
     const r = loadFlowText("v.flow.yaml", `name: V\n${body}`, { catalog });
@@ -64,11 +64,11 @@ describe("a vision adapter, as the contract expresses it", () => {
 
   test("refuses the Windows spellings, naming the right one", () => {
     expect(vision("app: vision\nwindow_title: Orders\nsteps:\n  - rules: Press F5\n")).toEqual([
-      "3:1 unknown-key `window_title` is a Windows program's spelling; a vision app's window is `window.title`",
+      "3:1 unknown-key a vision app names its window with `window.title`, not `window_title`",
       "2:6 missing-key the flow needs `window`",
     ]);
     expect(vision("app: vision\nwindow: {window_title: Orders}\nsteps:\n  - rules: Press F5\n")).toEqual([
-      "3:10 bad-value `window.window_title` is not a key of `window`; a vision app's window is `window.title`",
+      "3:10 bad-value a vision app names its window with `window.title`, not `window.window_title`",
       "3:9 missing-key `window` needs `title`",
     ]);
   });

@@ -4,36 +4,13 @@ import type { ParseContext } from "../../src/grammar/ast.ts";
 import { BUILTIN_ADAPTERS, PLANNED_KINDS } from "../../src/plugins/builtin.ts";
 import { loadFlowText as load, type LoadOptions, type LoadResult } from "../../src/spec/flow.ts";
 import { catalogOf, grammarContext, type SurfaceCatalog, type SurfaceKind } from "../../src/spec/surface-kinds.ts";
-import { GRAMMAR_FORMS } from "../../src/grammar/vocabulary.ts";
-import { Type } from "@sinclair/typebox";
-import { keyRole } from "../../src/plugins/adapter-api.ts";
+import { plugin as vision } from "../../plugins/vision/index.ts";
 
 /**
- * A desktop surface that sees only pixels, as a vision adapter declares it: F-keys, no page-level
- * web forms. Stands in for the vision plugin in grammar tests (it is a planned kind here).
+ * The vision adapter as it declares itself through the contract (its keys, grammar and platforms);
+ * not a built-in yet (a planned kind), so tests add it to a catalog themselves.
  */
-export const VISION_STAND_IN: SurfaceKind = {
-  kind: "vision",
-  title: "a window seen only as pixels",
-  capabilities: ["pointer", "keyboard", "screenshot"],
-  grammar: { lacks: GRAMMAR_FORMS, keys: { functionKeys: true } },
-  keys: {
-    // `window: {title, width?, height?, x?, y?}`, recorded: replay attaches to the same window, sized alike.
-    schema: Type.Object({
-      window: Type.Object({
-        title: Type.String({ minLength: 1, ...keyRole({ references: "env" }) }),
-        width: Type.Optional(Type.Integer({ minimum: 1 })),
-        height: Type.Optional(Type.Integer({ minimum: 1 })),
-        x: Type.Optional(Type.Integer()),
-        y: Type.Optional(Type.Integer()),
-      }, { additionalProperties: false, ...keyRole({ recorded: true }) }),
-    }, { additionalProperties: false, required: ["window"] }) as never,
-    refuse: {
-      window_title: { message: "`window_title` is a Windows program's spelling; a vision app's window is `window.title`", hint: "window: {title: \"My App\"}" },
-      "window.window_title": { message: "`window.window_title` is not a key of `window`; a vision app's window is `window.title`", hint: "window: {title: \"My App\"}" },
-    },
-  },
-};
+export const VISION_STAND_IN: SurfaceKind = vision;
 
 /** The built-in adapters (and `extra` kinds, e.g. a project plugin's). */
 export function builtinCatalog(extra: readonly SurfaceKind[] = []): SurfaceCatalog {
