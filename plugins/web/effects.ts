@@ -225,7 +225,9 @@ class Watch implements EffectWatch {
       ...common,
       ...(onPage?.near ? { dom: "near" as const } : onPage?.page ? { dom: "page" as const } : {}),
     };
-    const all = this.navigated(true);
+    // The step's own navigation when it made one, else the last of the app's own: a timer that
+    // moves the app elsewhere after the step navigated never hides where the step went.
+    const all = navigated ?? this.navigated(true);
     const withAppsOwn: ObservedEffect = {
       ...(all !== undefined ? { navigated: all } : {}),
       ...common,

@@ -151,7 +151,7 @@ describe("assertion red paths", () => {
     const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
     expect(recorded.ok).toBe(false);
     const detail = recorded.step_results[0]?.detail ?? "";
-    expect(recorded.step_results[0]?.status).toBe("failed");
+    expect(recorded.step_results[0]?.status, recorded.error).toBe("failed");
     expect(detail).toContain(seen);
     expect(detail).not.toContain("s3cr3t-session-value");
     if (name.startsWith("a missing cookie")) expect(detail).toContain("cookies set: remember_me, secure_pref, session_token");

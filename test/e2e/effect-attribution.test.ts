@@ -42,6 +42,7 @@ beforeAll(async () => {
   server.setRoute("/spa/todos", page("todos.html", withDelay));
   server.setRoute("/spa/all", page("todos.html", withDelay));
   server.setRoute("/spa/mithril.html", page("mithril.html", (t) => t));
+  server.setRoute("/spa/poller.html", page("push-poller.html", (t) => t));
   server.setRoute("/spa/coalesce.html", page("coalesce.html", (t) => t.replaceAll("__COALESCE__", String(coalesce))));
   server.setRoute("/spa/mithril.js", () => new Response(Bun.file(join(dirname(Bun.resolveSync("mithril/package.json", ROOT)), "mithril.min.js")), { headers: { "content-type": "text/javascript" } }));
   const built = await Bun.build({ entrypoints: [join(SPA, "todos.entry.jsx")], outdir: join(project.dir, "bundle"), target: "browser", minify: true, define: { "process.env.NODE_ENV": '"production"' } });
@@ -121,6 +122,15 @@ describe("a router moving the app to another path on a start-up timer", () => {
       }
     }
   }, 180_000);
+
+  test("the app's own navigation right after the step's never hides where the step went", async () => {
+    const flow = await recordAt(0, "poller", `${server.url}/spa/poller.html`, ['rules: Click "Save"']);
+    expect(flow.effects[0]).toMatchObject({ navigated: "/spa/saved" });
+    for (let i = 0; i < 3; i++) {
+      const report = await replayAt(0, flow);
+      expect({ replay: i, steps: verdicts(report) }).toEqual({ replay: i, steps: allGreen(report) });
+    }
+  }, 60_000);
 
   test("a Save button that no longer navigates fails, whatever the app's timer did", async () => {
     save = SAVE_NAVIGATES;

@@ -184,13 +184,14 @@ describe("signals to a suite run with `server:`", () => {
     // page where Done never appears, so both flows are mid-step when the signal comes.
     server.setRoute("/site/app.html", () => new Response(`<!doctype html><button onclick="document.getElementById('out').textContent = 'Done'">Go</button><p id="out"></p>`, { headers: { "content-type": "text/html" } }));
     project.write("suite/site/app.html", `<!doctype html><button onclick="fetch('${server.url}/suite-clicked', { mode: 'no-cors' })">Go</button><p id="out"></p>`);
-    // The shell stays and the server is its grandchild, as with `npm start`.
-    project.write("suite/suite.yaml", `server:\n  command: python3 -m http.server \${APP_PORT} --bind 127.0.0.1 --directory site & wait\n  url: http://127.0.0.1:\${APP_PORT}/app.html\n  timeout_seconds: 30\n`);
     for (const name of ["a", "b", "c"]) {
       project.write(`suite/${name}.flow.yaml`, `name: Suite ${name}\napp: web\nurl: http://127.0.0.1:\${APP_PORT}/site/app.html\nsteps:\n  - Click "Go"\n  - assert: page shows Done within 60s\n`);
       const rec = await runCli(["record", `suite/${name}.flow.yaml`, "--author", "rules"], { cwd: project.dir, env: { APP_PORT: new URL(server.url).port } });
       if (rec.code !== 0) throw new Error(`recording ${name} failed: ${rec.stderr}`);
     }
+    // Written after recording, which starts a suite's `server:` too: the flows were recorded
+    // against the test server. The shell stays and the server is its grandchild, as with `npm start`.
+    project.write("suite/suite.yaml", `server:\n  command: python3 -m http.server \${APP_PORT} --bind 127.0.0.1 --directory site & wait\n  url: http://127.0.0.1:\${APP_PORT}/app.html\n  timeout_seconds: 30\n`);
     // The suite's server serves site/ at the root: the flows' url resolves under it.
     project.write("suite/site/site/app.html", readFileSync(join(project.dir, "suite/site/app.html"), "utf8"));
     const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "suite", "--workers", "2"], { cwd: project.dir, env: { ...process.env, NO_COLOR: "1", APP_PORT: String(port) }, stdout: "pipe", stderr: "pipe" });
