@@ -5,6 +5,7 @@
 // pointer whose first word is its vtable; method `i` is the i-th pointer there, called with the
 // object as its first argument. One CFunction is made per (function pointer, signature) and kept.
 import { CFunction, dlopen, FFIType, ptr, read, toArrayBuffer, type Pointer } from "bun:ffi";
+import { FlowproofError } from "../../../src/plugins/api.ts";
 import { wstr } from "./wide.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -52,18 +53,22 @@ export function failed(hr: number): boolean {
   return (hr | 0) < 0;
 }
 
-/** A COM call that returned a failure HRESULT. `code` is the hex form, `name` the symbol when known. */
-export class ComError extends Error {
-  override readonly name = "ComError";
+/** A COM call that returned a failure HRESULT (code `com-error`). `hex` is the HRESULT as Windows prints it, `symbol` its name when known. */
+export class ComError extends FlowproofError {
   readonly hresult: number;
-  readonly code: string;
+  readonly hex: string;
   readonly symbol: string | undefined;
   readonly call: string;
-  constructor(call: string, hresult: number) {
+  /** `message` replaces the default one (a server's own description of the failure). */
+  constructor(call: string, hresult: number, message?: string) {
     const symbol = hresultName(hresult);
-    super(`${call} failed with HRESULT ${hresultHex(hresult)}${symbol === undefined ? "" : ` (${symbol})`}`);
+    super({
+      code: "com-error",
+      message: message ?? `${call} failed with HRESULT ${hresultHex(hresult)}${symbol === undefined ? "" : ` (${symbol})`}`,
+      hint: "the Windows component behind this call is missing, not registered, or refused it; the HRESULT says which (docs/windows.md, \"Checking a Windows machine\")",
+    });
     this.hresult = hresult | 0;
-    this.code = hresultHex(hresult);
+    this.hex = hresultHex(hresult);
     this.symbol = symbol;
     this.call = call;
   }

@@ -48,9 +48,8 @@ export function decodeExcepInfo(bytes: Uint8Array, readText: (p: number) => stri
 export class DispatchError extends ComError {
   readonly description: string;
   constructor(call: string, hresult: number, description: string) {
-    super(call, hresult);
+    super(call, hresult, description === "" ? undefined : `${call}: ${description}`);
     this.description = description;
-    if (description !== "") this.message = `${call}: ${description}`;
   }
 }
 
