@@ -1,7 +1,7 @@
 // The Windows desktop adapters: `app: {command, window_title}` (kind `windows`), `app: notepad`
 // and `app: calc`. The bun:ffi bindings are imported only on Windows, so no other platform ever
 // opens user32 and friends; elsewhere launching is a clear unsupported-platform error.
-import { defineAdapter, FlowproofError, type AdapterPlugin, type AdapterSession, type AppDriver, type Capability, type LaunchContext } from "../../src/plugins/api.ts";
+import { defineAdapter, FlowproofError, killAtExit, type AdapterPlugin, type AdapterSession, type AppDriver, type Capability, type LaunchContext } from "../../src/plugins/api.ts";
 import type { Desktop, DesktopAccess, ElementBackend, TopWindow } from "./backend.ts";
 import { WindowsDriver, type AppFlavour } from "./driver.ts";
 import { openWindow, type OpenedWindow, type WindowsLaunch } from "./launch.ts";
@@ -73,31 +73,22 @@ export async function chooseBackend(backends: readonly ElementBackend[], window:
   return last;
 }
 
-/** Programs started by this process and not yet ended: killed at process exit whatever happened. */
-const running = new Set<{ killNow(): void }>();
-let exitHook = false;
-
 /**
  * How a session ends its program: the window is asked to close (WM_CLOSE), then the launched
- * process is awaited (bounded) and killed when it is still there. A UWP app's launched process is
- * explorer, which handed the start over: it is never killed, nor is the app's own process (not
- * ours); closing its frame window is all that is done.
+ * process is awaited (bounded) and killed when it is still there; should this process exit first,
+ * the shared exit hook kills it. A UWP app's launched process is explorer, which handed the start
+ * over: it is never killed, nor is the app's own process (not ours); closing its frame window is
+ * all that is done.
  */
 export function stopper(desktop: Desktop, opened: OpenedWindow, sleep: (ms: number) => Promise<void>): () => Promise<void> {
   if (opened.aumid !== undefined) return async () => desktop.closeWindow(opened.window).catch(() => undefined);
   const launched = opened.launched;
-  running.add(launched);
-  if (!exitHook) {
-    exitHook = true;
-    process.on("exit", () => {
-      for (const p of running) p.killNow();
-    });
-  }
+  const unhook = killAtExit(() => launched.killNow());
   return async () => {
     await desktop.closeWindow(opened.window).catch(() => undefined);
     const ended = await Promise.race([launched.exited.then(() => true), sleep(2_000).then(() => false)]);
     if (!ended) await launched.kill();
-    running.delete(launched);
+    unhook();
   };
 }
 

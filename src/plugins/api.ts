@@ -205,8 +205,11 @@ export interface SceneInventory {
 /** Step effects: what an adapter observes an action do (see effects.ts). */
 export type { EffectKind, EffectReading, EffectWatch, ObservedEffect } from "./effects.ts";
 export { effectPath, effectRequest, isWriteMethod, observingNothing, WRITE_METHODS } from "./effects.ts";
-/** A plugin that starts a process group (`detached`) registers it, so it dies with flowproof however flowproof ends. */
-export { guardDir, guardGroup } from "./group-guard.ts";
+/**
+ * A plugin that starts a process group (`detached`) registers it, so it dies with flowproof however
+ * flowproof ends; `killAtExit` is the one in-process exit hook for whatever a plugin started.
+ */
+export { guardDir, guardGroup, killAtExit } from "./group-guard.ts";
 
 /** One live surface (a browser page, a desktop window…). Every method is one attempt. */
 export interface AppDriver {
@@ -303,6 +306,33 @@ export interface AppDriver {
   /** Facts recorded into the trace header (`env`). */
   environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }>;
   close(): Promise<void>;
+}
+
+/**
+ * The driver of a surface with no UI to drive (an api flow, an agent flow): navigation is a no-op,
+ * every UI action and read answers `unsupported` with `reason`, a check fails with it, nothing is
+ * counted. `own` adds or replaces members (an agent's `runAgent`, an api surface's effect watch).
+ */
+export function noUiDriver(reason: string, own: Partial<AppDriver> = {}): AppDriver {
+  const unsupported = async (): Promise<Attempt<never>> => ({ ok: false, failed: "unsupported", detail: reason, retryable: false });
+  return {
+    capabilities: new Set(),
+    navigate: async () => ({ ok: true, value: undefined }),
+    reload: unsupported,
+    click: unsupported,
+    hover: unsupported,
+    fill: unsupported,
+    typeFocused: unsupported,
+    pressKey: unsupported,
+    select: unsupported,
+    setChecked: unsupported,
+    readText: unsupported,
+    count: async () => 0,
+    check: async (): Promise<Reading> => ({ pass: false, actual: reason, retryable: false }),
+    environment: async () => ({ os: process.platform, resolution: [0, 0] }),
+    close: async () => undefined,
+    ...own,
+  };
 }
 
 /** What a surface shows and logged when a step failed (see AppDriver.debugSnapshot). */
