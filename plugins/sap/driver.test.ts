@@ -109,7 +109,7 @@ describe("SapDriver", () => {
     const [secret] = await driver.rectsFor([{ secretFields: true }]);
     expect(secret).toMatchObject({ ok: true, rects: [expect.any(Object)] });
     // The targets every recorder masks (password inputs, secret fields) resolve, so frames of a SAP window are kept, never dropped.
-    const answers = await driver.rectsFor([{ css: "input[type=password i]" }, { secretFields: true }]);
+    const answers = await driver.rectsFor([{ passwordFields: true }, { secretFields: true }]);
     expect(answers.every((a) => a.ok)).toBe(true);
     expect(answers[0]).toMatchObject({ ok: true, rects: [expect.any(Object)] });
   });

@@ -10,8 +10,6 @@ import { INPUT_TYPES, matchAnchor, resolveLadder, screenElements, type Purpose }
 import { VKEY_HINT, vkeyFor } from "./keys.ts";
 
 const OK: Attempt = { ok: true, value: undefined };
-/** The css every recorder asks to mask (password inputs): answered with the screen's password fields. */
-const PASSWORD_CSS = "input[type=password i]";
 const unsupported = (detail: string): Attempt => ({ ok: false, failed: "unsupported", detail, retryable: false });
 
 export interface SapDriverOptions {
@@ -303,7 +301,7 @@ export class SapDriver implements AppDriver {
     return targets.map((t): RectsAnswer => {
       if ("secretFields" in t) return { ok: true, rects: elements.filter((e) => e.type === "GuiPasswordField" || this.#secretIds.has(e.id)).map((e) => rectOf(e.obj)) };
       // The password rule every recorder applies: SAP GUI's password fields (GuiPasswordField).
-      if ("css" in t && t.css === PASSWORD_CSS) return { ok: true, rects: elements.filter((e) => e.type === "GuiPasswordField").map((e) => rectOf(e.obj)) };
+      if ("passwordFields" in t) return { ok: true, rects: elements.filter((e) => e.type === "GuiPasswordField").map((e) => rectOf(e.obj)) };
       if ("text" in t) return { ok: true, rects: elements.filter((e) => e.text.includes(t.text)).map((e) => rectOf(e.obj)) };
       return { ok: false, detail: "css selectors do not apply to SAP GUI" };
     });

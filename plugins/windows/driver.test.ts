@@ -290,7 +290,7 @@ describe("reads and assertions", () => {
     main.rect = { x: 100, y: 50, width: 400, height: 300 };
     for (const c of main.controls) c.rect = { ...c.rect, x: c.rect.x + 100, y: c.rect.y + 50 };
     await driver.fill(text("Name", { role: "field" }), "Ada", { secret: true });
-    const [secret, password, css] = await driver.rectsFor([{ secretFields: true }, { css: "input[type=password i]" }, { css: "#x" }]);
+    const [secret, password, css] = await driver.rectsFor([{ secretFields: true }, { passwordFields: true }, { css: "input[type=password i]" }]);
     expect(password).toEqual({ ok: true, rects: [{ x: 80, y: 40, width: 120, height: 20 }] });
     expect(secret).toEqual({ ok: true, rects: [{ x: 80, y: 10, width: 120, height: 20 }, { x: 80, y: 40, width: 120, height: 20 }] });
     expect(css?.ok).toBe(false);

@@ -17,8 +17,6 @@ const FOREGROUND_PAUSE_MS = 100;
 /** How often, and how far apart, a field is read back until typed keystrokes have landed. */
 const SETTLE_READS = 20;
 const SETTLE_PAUSE_MS = 50;
-/** The css a recorder always asks to mask (password inputs): answered with the window's password fields. */
-const PASSWORD_CSS = "input[type=password i]";
 
 export type AppFlavour = "windows" | "calc" | "notepad";
 
@@ -459,8 +457,8 @@ export class WindowsDriver implements AppDriver {
       if ("secretFields" in t) {
         return { ok: true, rects: all.filter((e) => e.password || this.#secretRefs.has(e.ref)).map((e) => rel(e.rect)) };
       }
+      if ("passwordFields" in t) return { ok: true, rects: all.filter((e) => e.password).map((e) => rel(e.rect)) };
       if ("css" in t) {
-        if (t.css === PASSWORD_CSS) return { ok: true, rects: all.filter((e) => e.password).map((e) => rel(e.rect)) };
         return { ok: false, detail: `css rule ${JSON.stringify(t.css)} cannot be resolved on a Windows app (use a rect rule)` };
       }
       return { ok: true, rects: all.filter((e) => plainLabel(e.name).includes(t.text) || (!e.password && (e.value ?? "").includes(t.text))).map((e) => rel(e.rect)) };

@@ -103,18 +103,20 @@ export interface Rect {
 
 /**
  * What `rectsFor` locates (same-origin frames included): every element matching a CSS selector,
- * the innermost elements whose text contains `text`, or (`secretFields`) every field `fill` or
- * `typeFocused` typed a secret into (`{ secret: true }`) that is still there and not cleared.
- * A surface that cannot tell where such a field is answers ok:false (the frame is dropped).
+ * the innermost elements whose text contains `text`, (`passwordFields`) every password field the
+ * surface shows (a web page's `input[type=password]`, a Windows edit with ES_PASSWORD, a SAP
+ * GuiPasswordField), or (`secretFields`) every field `fill` or `typeFocused` typed a secret into
+ * (`{ secret: true }`) that is still there and not cleared. A surface that cannot tell where such
+ * a field is answers ok:false (the frame is dropped).
  */
-export type RectTarget = { readonly css: string } | { readonly text: string } | { readonly secretFields: true };
+export type RectTarget = { readonly css: string } | { readonly text: string } | { readonly passwordFields: true } | { readonly secretFields: true };
 
 /**
  * The password fields of the surface, which the recorder masks in every frame whatever the flow
- * says: asked as this `css` target. A surface without a DOM answers with its own password fields'
- * rectangles (or none); it never answers `ok: false` for it.
+ * says: one typed target every surface answers with its own password fields' rectangles (or none);
+ * it never answers `ok: false` for it.
  */
-export const PASSWORD_FIELDS: { readonly css: string } = { css: "input[type=password i]" };
+export const PASSWORD_FIELDS: { readonly passwordFields: true } = { passwordFields: true };
 
 /** How text is typed: `secret` when it holds a `${VAR}` value (its field is then masked in every frame). */
 export interface TypeOptions {
