@@ -25,6 +25,8 @@ export const TEST_EXEMPTIONS: readonly TestExemption[] = [
   { path: "src/index.ts", reason: "the library face: re-exports commands/ and plugins/api types" },
   { path: "src/grammar/index.ts", reason: "the grammar's public face" },
   { path: "src/engine/handlers/index.ts", reason: "the handler registry: a typed object literal, exercised through the step loop's tests" },
+  { path: "plugins/desktop/backend.ts", reason: "type-only: the desktop driver's two seams (ElementBackend, DesktopSurface), exercised by the desktop driver's tests and every desktop surface's conformance run" },
+  { path: "plugins/windows/backend.ts", reason: "type-only: what the Windows surface needs of the machine (Desktop, Launched), exercised through the fake desktop and under Wine" },
   { path: "plugins/*/index.ts", reason: "a plugin's face (`export const plugin = define…`), exercised by its conformance test" },
   // Plugin internals tested from elsewhere, each named explicitly.
   // The page script's modules (bundled by plugins/web/injected/bundle.ts) run only inside Chromium.

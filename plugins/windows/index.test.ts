@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { chooseBackend, launchSpec, windowTimeoutFromEnv, WINDOW_TIMEOUT_MS, plugins, WindowsSession, UnsupportedPlatformError } from "./index.ts";
 import { FakeDesktop, control } from "./backends/fake.ts";
-import type { ElementBackend } from "./backend.ts";
+import type { ElementBackend } from "../desktop/backend.ts";
 import { WindowsDriver } from "./driver.ts";
 
 const ctx = { baseDir: "/tmp", log: () => undefined };

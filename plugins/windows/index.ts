@@ -2,7 +2,8 @@
 // and `app: calc`. The bun:ffi bindings are imported only on Windows, so no other platform ever
 // opens user32 and friends; elsewhere launching is a clear unsupported-platform error.
 import { defineAdapter, FlowproofError, killAtExit, type AdapterPlugin, type AdapterSession, type AppDriver, type Capability, type LaunchContext } from "../../src/plugins/api.ts";
-import type { Desktop, DesktopAccess, ElementBackend, TopWindow } from "./backend.ts";
+import type { Desktop, DesktopAccess, TopWindow } from "./backend.ts";
+import type { ElementBackend } from "../desktop/backend.ts";
 import { WindowsDriver, type AppFlavour } from "./driver.ts";
 import { openWindow, type OpenedWindow, type WindowsLaunch } from "./launch.ts";
 import { CALC_GRAMMAR, NOTEPAD_GRAMMAR, WINDOWS_GRAMMAR } from "./grammar.ts";
