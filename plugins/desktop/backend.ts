@@ -47,8 +47,8 @@ export interface ElementView {
   reread(el: DesktopElement): Promise<DesktopElement | undefined>;
   /** The control that has the keyboard focus now, if the surface shows one. */
   focused(): Promise<DesktopElement | undefined>;
-  /** Records what was typed into `el`: a secret keeps it masked in every frame until other text replaces it. */
-  typedInto(el: DesktopElement, secret: boolean): void;
+  /** Records what was typed into the control `ref`: a secret keeps it masked in every frame until other text replaces it. */
+  typedInto(ref: string, secret: boolean): void;
 }
 
 /** The windows a surface shows now. */

@@ -57,9 +57,9 @@ export class DesktopDriver implements AppDriver {
       resolve: (ladder, want) => this.#resolve(ladder, want),
       reread: async (el) => (await this.#read())?.groups.flatMap((g) => g.elements).find((e) => e.ref === el.ref),
       focused: async () => (await this.#read())?.groups.flatMap((g) => g.elements).find((e) => e.focused),
-      typedInto: (el, secret) => {
-        if (secret) this.#secretRefs.add(el.ref);
-        else this.#secretRefs.delete(el.ref);
+      typedInto: (ref, secret) => {
+        if (secret) this.#secretRefs.add(ref);
+        else this.#secretRefs.delete(ref);
       },
     };
   }

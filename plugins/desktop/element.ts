@@ -18,6 +18,8 @@ export interface CellPlace {
   /** 0-based row in display order. */
   readonly row: number;
   readonly column: string;
+  /** The column's own id, when it has one besides its header text (a SAP grid's field name): a step may name the column by it too. */
+  readonly columnId?: string;
 }
 
 /** One control of a window, as a backend read it. Rects are screen pixels. */

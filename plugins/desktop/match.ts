@@ -94,11 +94,11 @@ export function cellsAt(elements: readonly DesktopElement[], column: string, anc
     const key = `${e.cell.table}#${e.cell.row}`;
     rows.set(key, [...(rows.get(key) ?? []), e]);
   }
-  const wanted = column.toLowerCase();
+  const wanted = column.trim().toLowerCase();
   const out: DesktopElement[] = [];
   for (const cells of rows.values()) {
     if (!anchors.every((a) => cells.some((c) => c.name.includes(a) || (!c.password && (c.value ?? "").includes(a))))) continue;
-    const hit = cells.find((c) => c.cell!.column.toLowerCase() === wanted);
+    const hit = cells.find((c) => c.cell!.column.trim().toLowerCase() === wanted) ?? cells.find((c) => c.cell!.columnId?.toLowerCase() === wanted);
     if (hit) out.push(hit);
   }
   return out;

@@ -148,7 +148,7 @@ export class WindowsSurface implements DesktopSurface {
     const again = await this.#foreground(f.window);
     if (!again.ok) return again;
     await this.#desktop.typeText(text);
-    view.typedInto(f.el, secret);
+    view.typedInto(f.el.ref, secret);
     if (!f.el.password) {
       // Keystrokes are queued: the field is read until it holds the text, for a bounded while.
       let now = await view.reread(f.el);
@@ -185,7 +185,7 @@ export class WindowsSurface implements DesktopSurface {
     await this.#desktop.typeText(text);
     if (secret) {
       const focused = await view.focused();
-      if (focused) view.typedInto(focused, true);
+      if (focused) view.typedInto(focused.ref, true);
     }
     return done();
   }
