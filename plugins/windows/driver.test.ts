@@ -257,6 +257,11 @@ describe("reads and assertions", () => {
     const { driver, main } = fixture();
     main.controls[1]!.value = "typed text";
     expect(await driver.check([], { kind: "text_contains", text: "typed text" })).toMatchObject({ pass: true });
+    // The one rule of every surface: as written, else ignoring case; N times as written, else ignoring case.
+    expect(await driver.check([], { kind: "text_contains", text: "TYPED Text" })).toMatchObject({ pass: true });
+    expect(await driver.check([], { kind: "text_absent", text: "Typed text" })).toMatchObject({ pass: false });
+    expect(await driver.check([], { kind: "text_contains", text: "typed", count: 1 })).toMatchObject({ pass: true });
+    expect(await driver.check([], { kind: "text_contains", text: "typed", count: 2 })).toMatchObject({ pass: false });
     expect(await driver.check([], { kind: "text_contains", text: "Goodbye" })).toMatchObject({ pass: false });
     expect(await driver.check([], { kind: "text_absent", text: "Goodbye" })).toMatchObject({ pass: true });
     expect(await driver.check([], { kind: "title", op: "contains", value: "Fix" })).toMatchObject({ pass: true });
