@@ -9,7 +9,7 @@ import { SapCallError, boolOf, isSapObject, itemsOf, numberOf, objectOf, session
 /** Controls that take text; `GuiGridCell` is an ALV grid cell as this backend hands it out. */
 export const INPUT_TYPES: ReadonlySet<string> = new Set(["GuiTextField", "GuiCTextField", "GuiPasswordField", "GuiOkCodeField", "GuiComboBox", "GuiCheckBox", "GuiRadioButton", "GuiTextedit", "GuiGridCell"]);
 /** Controls a click presses or selects. */
-const PRESSABLE: ReadonlySet<string> = new Set(["GuiButton", "GuiTab", "GuiCheckBox", "GuiRadioButton", "GuiMenu"]);
+export const PRESSABLE: ReadonlySet<string> = new Set(["GuiButton", "GuiTab", "GuiCheckBox", "GuiRadioButton", "GuiMenu"]);
 /** Controls whose own text is their label (not a value). */
 const LABELLED_BY_TEXT: ReadonlySet<string> = new Set(["GuiLabel", "GuiButton", "GuiTab", "GuiCheckBox", "GuiRadioButton", "GuiMenu", "GuiTitlebar"]);
 
@@ -93,7 +93,8 @@ export class SapBackend implements ElementBackend {
       get rect() {
         return { x: numberOf(o, "ScreenLeft"), y: numberOf(o, "ScreenTop"), width: numberOf(o, "Width"), height: numberOf(o, "Height") };
       },
-      enabled: changeable || PRESSABLE.has(type),
+      // SAP GUI says a usable field or button is changeable; a label or a container is not, and is no less shown.
+      enabled: INPUT_TYPES.has(type) || PRESSABLE.has(type) ? changeable : true,
       visible: true,
       focused: id !== "" && id === focusId,
       password,

@@ -6,10 +6,10 @@
 import type { Attempt, Capability, KeyModifier, PointerOptions, RawFrame, Reading } from "../../src/plugins/api.ts";
 import { DesktopDriver } from "../desktop/driver.ts";
 import type { DesktopSurface, ElementView, Found, SurfaceWindows } from "../desktop/backend.ts";
-import type { SurfaceWindow } from "../desktop/element.ts";
+import { describeElement, type SurfaceWindow } from "../desktop/element.ts";
 import { SapCallError, boolOf, isSapObject, itemsOf, numberOf, objectOf, sessionRelativeId, textOf, type SapObject, type ScriptingEngine } from "./engine.ts";
 import { closeConnection, statusBar } from "./connect.ts";
-import { INPUT_TYPES, SapBackend } from "./backend.ts";
+import { INPUT_TYPES, PRESSABLE, SapBackend } from "./backend.ts";
 import { VKEY_HINT, vkeyFor } from "./keys.ts";
 
 const OK: Attempt = { ok: true, value: undefined };
@@ -120,8 +120,9 @@ export class SapSurface implements DesktopSurface {
 
   async click(f: Found, options: PointerOptions): Promise<Attempt> {
     if (options.button === "right") return unsupported("SAP GUI Scripting has no right-click; open the context menu with Shift+F10 (`Press Shift+F10`)");
+    const type = f.el.className ?? "";
+    if (PRESSABLE.has(type) && !f.el.enabled) return { ok: false, failed: "enabled", detail: `${describeElement(f.el)} is disabled`, retryable: true };
     return this.#attempt(() => {
-      const type = f.el.className ?? "";
       // Buttons, tabs and menus go to the server; a checkbox, radio button or focus change does not.
       const roundTrip = type === "GuiButton" || type === "GuiTab" || type === "GuiMenu" || options.clickCount === 2;
       const o = this.#object(f);

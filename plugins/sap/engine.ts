@@ -31,7 +31,7 @@ export interface ScriptingEngine {
   /** `flowproof config sap` credentials from the OS credential store, when some are stored. */
   storedCredentials(): SapCredentials | undefined;
   /** The window of a session as a PNG (`hwnd` from GuiFrameWindow.Handle); undefined when it cannot be captured. */
-  capture?(hwnd: number): Uint8Array | undefined;
+  readonly capture?: ((hwnd: number) => Uint8Array | undefined) | undefined;
   /** Releases every object the engine handed out. */
   close(): void;
 }

@@ -39,6 +39,14 @@ describe("WindowsDriver actions", () => {
     expect(valueOf(main, "101")).toBe("Ada");
   });
 
+  test("Type nothing into a field empties it: its text is selected and deleted", async () => {
+    const { driver, desk, main } = fixture();
+    main.controls[1]!.value = "old";
+    expect(await driver.fill(text("Name", { role: "field" }), "")).toEqual({ ok: true, value: undefined, tier: "text_anchor" });
+    expect(valueOf(main, "101")).toBe("");
+    expect(desk.keys).toEqual(["Delete"]);
+  });
+
   test("keystrokes that land late are waited for before the field is judged", async () => {
     const { driver, desk, main } = fixture();
     const type = desk.typeText.bind(desk);

@@ -147,7 +147,9 @@ export class WindowsSurface implements DesktopSurface {
     // Focus may move while the field is prepared (a dialog opening): verified again before typing.
     const again = await this.#foreground(f.window);
     if (!again.ok) return again;
-    await this.#desktop.typeText(text);
+    // Nothing to type empties the field: the selection is deleted.
+    if (text === "") await this.#desktop.pressKey("Delete", []);
+    else await this.#desktop.typeText(text);
     view.typedInto(f.el.ref, secret);
     if (!f.el.password) {
       // Keystrokes are queued: the field is read until it holds the text, for a bounded while.

@@ -165,6 +165,12 @@ export class FakeDesktop implements Desktop, ElementBackend {
 
   async pressKey(key: string, modifiers: readonly string[]): Promise<void> {
     this.keys.push([...modifiers, key].join("+"));
+    // Delete or Backspace on a field whose text is all selected empties it.
+    const focused = this.windows.find((w) => w.handle === this.foregroundHandle)?.controls.find((c) => c.ref === this.focusedRef);
+    if (focused && modifiers.length === 0 && (key === "Delete" || key === "Backspace") && this.#selectAll === focused.ref) {
+      this.#selectAll = undefined;
+      focused.value = "";
+    }
   }
 
   async click(x: number, y: number, button: MouseButton, count: 1 | 2): Promise<void> {
