@@ -216,8 +216,6 @@ export function checkCycles(cycles: readonly (readonly string[])[], known: reado
 /** Where production code may still throw plain (uncoded) Errors without a marker, and why. */
 export const PLAIN_ERROR_EXEMPTIONS: readonly SizeExemption[] = [
   { path: "src/diagnostics/diagnostic.ts", reason: "FlowproofError itself extends Error" },
-  { path: "plugins/windows/**", reason: "the Windows drivers are being reworked; their plain Errors are listed for that rework" },
-  { path: "plugins/sap/**", reason: "SAP GUI Scripting is being reworked with the Windows drivers; its plain Errors are listed for that rework" },
 ];
 
 /** The comment that says why a plain Error is right here (a flowproof bug, or code that runs in the page). */

@@ -29,8 +29,8 @@ describe("the Windows adapters", () => {
   test("FLOWPROOF_WINDOW_TIMEOUT_MS bounds the wait for the window; a value that is no bound stops the launch naming it", () => {
     expect(windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "3000" })).toBe(3000);
     expect(windowTimeoutFromEnv({})).toBe(WINDOW_TIMEOUT_MS);
-    expect(() => windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "soon" })).toThrow('FLOWPROOF_WINDOW_TIMEOUT_MS must be a whole number of milliseconds from 1 to 86400000 (24 h), not "soon"');
-    expect(() => windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "2200000000" })).toThrow("not \"2200000000\"");
+    expect(() => windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "soon" })).toThrow('FLOWPROOF_WINDOW_TIMEOUT_MS must be a positive whole number of milliseconds, not "soon"');
+    expect(() => windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "2200000000" })).toThrow("FLOWPROOF_WINDOW_TIMEOUT_MS=2200000000 is longer than the longest bound flowproof can wait");
   });
 
   test("the backend: the one the trace recorded, else the first that can search the window", async () => {

@@ -1,14 +1,13 @@
 // The Windows desktop adapters: `app: {command, window_title}` (kind `windows`), `app: notepad`
 // and `app: calc`. The bun:ffi bindings are imported only on Windows, so no other platform ever
 // opens user32 and friends; elsewhere launching is a clear unsupported-platform error.
-import { defineAdapter, FlowproofError, killAtExit, type AdapterPlugin, type AdapterSession, type AppDriver, type Capability, type LaunchContext } from "../../src/plugins/api.ts";
+import { defineAdapter, FlowproofError, killAtExit, msFromEnv, type AdapterPlugin, type AdapterSession, type AppDriver, type Capability, type LaunchContext } from "../../src/plugins/api.ts";
 import type { Desktop, DesktopAccess, TopWindow } from "./backend.ts";
 import type { ElementBackend } from "../desktop/backend.ts";
 import { WindowsDriver, type AppFlavour } from "./driver.ts";
 import { openWindow, type OpenedWindow, type WindowsLaunch } from "./launch.ts";
 import { CALC_GRAMMAR, NOTEPAD_GRAMMAR, WINDOWS_GRAMMAR } from "./grammar.ts";
 import { APP_KEYS, PROGRAM_KEYS, WINDOWS_PLATFORMS } from "./flow-keys.ts";
-import { msFromEnv } from "../desktop/env.ts";
 
 const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "select", "screenshot"];
 /** How long a program's window may take to appear, by default. */
@@ -16,7 +15,7 @@ export const WINDOW_TIMEOUT_MS = 30_000;
 
 /** FLOWPROOF_WINDOW_TIMEOUT_MS (whole milliseconds, MAX_TIMEOUT_MS at most), else WINDOW_TIMEOUT_MS; any other value is a `bad-value` error. */
 export function windowTimeoutFromEnv(env: Readonly<Record<string, string | undefined>>): number {
-  return msFromEnv(env, "FLOWPROOF_WINDOW_TIMEOUT_MS", WINDOW_TIMEOUT_MS);
+  return msFromEnv(env, "FLOWPROOF_WINDOW_TIMEOUT_MS", { fallback: WINDOW_TIMEOUT_MS });
 }
 
 /** The program and window each built-in kind starts when the flow names none. */

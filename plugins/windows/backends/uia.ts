@@ -7,6 +7,7 @@ import type { TopWindow } from "../backend.ts";
 import type { ElementBackend } from "../../desktop/backend.ts";
 import type { ControlType, DesktopElement } from "../../desktop/element.ts";
 import type { ElementFacts } from "../ffi/uia.ts";
+import { FlowproofError } from "../../../src/plugins/api.ts";
 
 /** What UIA says about one element (an IsPassword element's value is never read): the bindings' own facts. */
 export type UiaFacts = ElementFacts;
@@ -52,7 +53,7 @@ export function uiaBackend<H>(api: UiaApi<H>): ElementBackend {
   const handles = new Map<string, H>();
   const handle = (el: DesktopElement): H => {
     const h = handles.get(el.ref);
-    if (h === undefined) throw new Error(`the control ${el.ref} is no longer known; read the window again`);
+    if (h === undefined) throw new FlowproofError({ code: "driver-error", message: `the control ${el.ref} is no longer known; read the window again` });
     return h;
   };
   const itemsOf = (h: H) => api.children(h).filter((c) => api.facts(c).controlType === 50007);
