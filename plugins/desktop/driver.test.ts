@@ -73,6 +73,14 @@ describe("DesktopDriver: resolution", () => {
     ]);
   });
 
+  test("a table cell keeps the step's own ladder: its id would pin a row position", async () => {
+    const cell = (ref: string, name: string, row: number, column: string) => fakeElement({ ref, name: "", value: name, controlType: "edit", automationId: ref, cell: { table: "t", row, column } });
+    const { driver } = form([cell("c00", "Pump", 0, "Description"), cell("c01", "P-100", 0, "Material")]);
+    const ladder: Selector[] = [{ tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: "Material", row_anchor: "Pump" } }];
+    expect(await driver.readText(ladder)).toMatchObject({ ok: true, value: "P-100" });
+    expect(await driver.recordedLadder(ladder)).toBeUndefined();
+  });
+
   test("a dialog over the main window is searched first; once the main window is gone, every step says so", async () => {
     const { surface, driver } = form();
     surface.addWindow("Confirm", [fakeElement({ ref: "ok", name: "Save", controlType: "button" })]);

@@ -127,13 +127,15 @@ export class DesktopDriver implements AppDriver {
   /**
    * The ladder to record for a step that passed on `ladder`: the control it acted on by its native
    * id (`native_id`), then by control type and name (`structural`), each only when it named that
-   * one control, then the step's own rungs; undefined when the step resolved no control.
+   * one control, then the step's own rungs; undefined when the step resolved no control or a
+   * table cell.
    */
   async recordedLadder(ladder: readonly Selector[]): Promise<readonly Selector[] | undefined> {
     const key = JSON.stringify(ladder);
     const hit = this.#resolved.get(key);
     this.#resolved.delete(key);
-    if (!hit) return undefined;
+    // A table cell is named by its column and row texts: an id pins a row position, which moves.
+    if (!hit || hit.el.cell) return undefined;
     const { el, elements } = hit;
     const name = plainLabel(el.name);
     const idKey = this.surface.recordedIdKey;
