@@ -4,6 +4,7 @@
 import type { Selector } from "../trace/schema.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import type { EffectWatch } from "./effects.ts";
+import { noUiAnswers } from "./no-ui.ts";
 import type { AgentRunOutcome, AgentRunRequest } from "./agent-api.ts";
 import type { AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, StepsKind } from "./adapter-api.ts";
 
@@ -103,18 +104,16 @@ export interface Rect {
 
 /**
  * What `rectsFor` locates (same-origin frames included): every element matching a CSS selector,
- * the innermost elements whose text contains `text`, (`passwordFields`) every password field the
- * surface shows (a web page's `input[type=password]`, a Windows edit with ES_PASSWORD, a SAP
- * GuiPasswordField), or (`secretFields`) every field `fill` or `typeFocused` typed a secret into
- * (`{ secret: true }`) that is still there and not cleared. A surface that cannot tell where such
- * a field is answers ok:false (the frame is dropped).
+ * the innermost elements whose text contains `text`, every password field (PASSWORD_FIELDS), or
+ * (`secretFields`) every field `fill` or `typeFocused` typed a secret into (`{ secret: true }`)
+ * that is still there and not cleared. A surface that cannot tell where such a field is answers
+ * ok:false (the frame is dropped).
  */
 export type RectTarget = { readonly css: string } | { readonly text: string } | { readonly passwordFields: true } | { readonly secretFields: true };
 
 /**
- * The password fields of the surface, which the recorder masks in every frame whatever the flow
- * says: one typed target every surface answers with its own password fields' rectangles (or none);
- * it never answers `ok: false` for it.
+ * The password fields of the surface (`input[type=password]`, ES_PASSWORD, GuiPasswordField), masked
+ * in every frame whatever the flow says; a surface answers with their rectangles (or none), never ok:false.
  */
 export const PASSWORD_FIELDS: { readonly passwordFields: true } = { passwordFields: true };
 
@@ -207,10 +206,7 @@ export interface SceneInventory {
 /** Step effects: what an adapter observes an action do (see effects.ts). */
 export type { EffectKind, EffectReading, EffectWatch, ObservedEffect } from "./effects.ts";
 export { effectPath, effectRequest, isWriteMethod, observingNothing, WRITE_METHODS } from "./effects.ts";
-/**
- * A plugin that starts a process group (`detached`) registers it, so it dies with flowproof however
- * flowproof ends; `killAtExit` is the one in-process exit hook for whatever a plugin started.
- */
+/** What a plugin starts dies with flowproof: `guardGroup` however it ends, `killAtExit` when it exits. */
 export { guardDir, guardGroup, killAtExit } from "./group-guard.ts";
 
 /** One live surface (a browser page, a desktop window…). Every method is one attempt. */
@@ -310,32 +306,8 @@ export interface AppDriver {
   close(): Promise<void>;
 }
 
-/**
- * The driver of a surface with no UI to drive (an api flow, an agent flow): navigation is a no-op,
- * every UI action and read answers `unsupported` with `reason`, a check fails with it, nothing is
- * counted. `own` adds or replaces members (an agent's `runAgent`, an api surface's effect watch).
- */
-export function noUiDriver(reason: string, own: Partial<AppDriver> = {}): AppDriver {
-  const unsupported = async (): Promise<Attempt<never>> => ({ ok: false, failed: "unsupported", detail: reason, retryable: false });
-  return {
-    capabilities: new Set(),
-    navigate: async () => ({ ok: true, value: undefined }),
-    reload: unsupported,
-    click: unsupported,
-    hover: unsupported,
-    fill: unsupported,
-    typeFocused: unsupported,
-    pressKey: unsupported,
-    select: unsupported,
-    setChecked: unsupported,
-    readText: unsupported,
-    count: async () => 0,
-    check: async (): Promise<Reading> => ({ pass: false, actual: reason, retryable: false }),
-    environment: async () => ({ os: process.platform, resolution: [0, 0] }),
-    close: async () => undefined,
-    ...own,
-  };
-}
+/** A surface with no UI (api, agent): every action, read and check answers `reason`; `own` adds members. */
+export const noUiDriver = (reason: string, own: Partial<AppDriver> = {}): AppDriver => ({ ...noUiAnswers(reason), ...own });
 
 /** What a surface shows and logged when a step failed (see AppDriver.debugSnapshot). */
 export interface DebugSnapshot {
