@@ -114,7 +114,7 @@ function runPageCases(name: string, openSession: () => Promise<AdapterSession>, 
       }
     });
 
-    test.skipIf(skipFor("pointer"))("scrolls a target below the fold into view before clicking", async () => {
+    test.skipIf(skipFor("pointer") || skipFor("scroll"))("scrolls a target below the fold into view before clicking", async () => {
       await open("below-fold.html");
       expect((await driver.click(text("Far away"), { button: "left", clickCount: 1 })).ok).toBe(true);
       expect((await driver.check([], { kind: "text_contains", text: "Far clicked" })).pass).toBe(true);
@@ -207,7 +207,7 @@ function runPageCases(name: string, openSession: () => Promise<AdapterSession>, 
       expect((await driver.check(id("out"), { kind: "text_contains", text: "clicked Search" })).pass).toBe(true);
     });
 
-    test.skipIf(skipFor("pointer"))("drags with the button held, onto a drop target that must be actionable", async () => {
+    test.skipIf(skipFor("pointer") || skipFor("drag"))("drags with the button held, onto a drop target that must be actionable", async () => {
       await open("drag.html");
       expect(driver.drag).toBeDefined();
       expect((await driver.drag!(text("Alpha"), text("Gamma"))).ok).toBe(true);
@@ -216,7 +216,7 @@ function runPageCases(name: string, openSession: () => Promise<AdapterSession>, 
       expect(missing).toMatchObject({ ok: false, failed: "not-found" });
     });
 
-    test.skipIf(skipFor("pointer"))("hover fails while the target moves away from the pointer", async () => {
+    test.skipIf(skipFor("pointer") || skipFor("hover"))("hover fails while the target moves away from the pointer", async () => {
       await open("hover-moves.html");
       expect((await driver.hover(text("Settings"))).ok).toBe(true);
       expect(await driver.hover(text("Shy button"))).toMatchObject({ ok: false, failed: "receives-pointer" });

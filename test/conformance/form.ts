@@ -31,6 +31,9 @@ export const CONFORMANCE_AREAS = {
   dialogs: { capability: "dialogs", what: "answering native dialogs" },
   cookies: { capability: "cookies", what: "cookie facts" },
   screenshot: { capability: "screenshot", what: "frames and the rectangles masked in them" },
+  hover: { capability: "hover", what: "hovering the pointer over a target" },
+  drag: { capability: "drag", what: "dragging with the button held" },
+  scroll: { capability: "scroll", what: "scrolling a target into view" },
   pages: { capability: undefined, what: "web pages served to a browser (anchors, overlays, scrolling, drag, hover, styles, keys)" },
   "unread-passwords": { capability: undefined, what: "refusing to read a password field's value" },
 } as const satisfies Record<string, { readonly capability: Capability | undefined; readonly what: string }>;

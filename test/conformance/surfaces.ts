@@ -12,6 +12,9 @@ export const WINDOWS_GAPS: Expectations = {
   dialogs: "a Windows message box is a window the driver searches like any other: steps click its buttons, nothing is armed to answer it",
   cookies: "a desktop program keeps no browser cookies",
   pages: "a Windows app shows windows, not web pages",
+  hover: "`Hover` is not implemented for windows apps yet",
+  drag: "Drag is web only",
+  scroll: "a Windows control is acted on where it is; scrolling it into view is not implemented",
 };
 
 /** Transaction ZFORM of the SAP GUI fakes: the Name field and the greeting label, by scripting id. */
@@ -22,4 +25,7 @@ export const SAP_GAPS: Expectations = {
   dialogs: "a SAP GUI popup is a window of the session (wnd[1]) that steps act in; nothing is armed to answer it",
   cookies: "SAP GUI keeps no browser cookies",
   pages: "SAP GUI shows screens of a session, not web pages",
+  hover: "SAP GUI Scripting has no hover; a tooltip is read by an assertion",
+  drag: "SAP GUI Scripting has no drag",
+  scroll: "a SAP control is reached by its id whether shown or scrolled away; a table's rows are scrolled by its own keys",
 };
