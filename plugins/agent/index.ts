@@ -2,7 +2,7 @@
 // proxy starts, the agent runs against it (record: forwarded to the upstream model and kept as
 // the cassette; replay: served from the cassette), and the agent assertions are checked over the
 // conversation. Every UI action answers `unsupported`.
-import { defineAdapter, type AgentRunOutcome, type AgentRunRequest, type AppDriver, type Attempt, type Reading } from "../../src/plugins/api.ts";
+import { defineAdapter, noUiDriver, type AgentRunOutcome, type AgentRunRequest, type AppDriver } from "../../src/plugins/api.ts";
 import type { AgentCheck, AgentToolCall, McpLane } from "../../src/plugins/api.ts";
 import { AGENT_KEYS, executionArgs } from "./flow-keys.ts";
 import { conversationOf, firstFailure, unofferedToolWarnings, withLaneCalls } from "./checks.ts";
@@ -16,7 +16,6 @@ export { probeAgent, type DoctorReport } from "./doctor.ts";
 import { agentEnvironment, callService, injectedEnvironment, killAllAgents, spawnAgent, type RunningAgent } from "./runner.ts";
 
 const NO_UI = "an `app: agent` flow has no UI to drive";
-const unsupported = async (): Promise<Attempt> => ({ ok: false, failed: "unsupported", detail: NO_UI, retryable: false });
 
 /** Where record forwards: FLOWPROOF_AGENT_UPSTREAM, else OPENAI_BASE_URL. */
 export function upstreamOf(env: Readonly<Record<string, string | undefined>>): string | undefined {
@@ -251,24 +250,7 @@ export async function runAgent(request: AgentRunRequest): Promise<AgentRunOutcom
 
 /** The driver of an agent flow: `runAgent` is the execution; every UI action is unsupported. */
 export function createAgentDriver(): AppDriver {
-  return {
-    capabilities: new Set(),
-    navigate: async () => ({ ok: true, value: undefined }),
-    reload: unsupported,
-    click: unsupported,
-    hover: unsupported,
-    fill: unsupported,
-    typeFocused: unsupported,
-    pressKey: unsupported,
-    select: unsupported,
-    setChecked: unsupported,
-    readText: async () => ({ ok: false, failed: "unsupported", detail: NO_UI, retryable: false }),
-    count: async () => 0,
-    check: async (): Promise<Reading> => ({ pass: false, actual: NO_UI, retryable: false }),
-    runAgent,
-    environment: async () => ({ os: process.platform, resolution: [0, 0] }),
-    close: async () => undefined,
-  };
+  return noUiDriver(NO_UI, { runAgent });
 }
 
 export const plugin = defineAdapter({

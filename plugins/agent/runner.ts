@@ -3,7 +3,7 @@
 // A spawned agent and every descendant end with the execution (see spawnAgent), and are killed
 // should the flowproof process exit first.
 import { spawn } from "node:child_process";
-import { guardGroup } from "../../src/plugins/api.ts";
+import { guardGroup, killAtExit } from "../../src/plugins/api.ts";
 import { reaperProgram } from "./reaper.ts";
 
 export interface AgentExit {
@@ -24,7 +24,6 @@ export interface RunningAgent {
 
 /** Process groups of agents still running: killed if the process exits first. */
 const running = new Set<number>();
-let exitHookInstalled = false;
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
@@ -38,12 +37,6 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 export function killAllAgents(): void {
   for (const pid of running) killGroup(pid, "SIGKILL");
   running.clear();
-}
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", killAllAgents);
 }
 
 const tail = (text: string, lines = 20): string => text.split("\n").filter((l) => l.trim() !== "").slice(-lines).join("\n");
@@ -90,7 +83,6 @@ const STDIO_GRACE_MS = 2_000;
  * too, those that left the agent's process group included; elsewhere its process group is ended.
  */
 export function spawnAgent(command: string, cwd: string, env: Record<string, string>, timeoutMs: number, launch?: { readonly file: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> }): RunningAgent {
-  installExitHook();
   const reaped = !launch && process.platform === "linux";
   const child = launch
     ? spawn(launch.file, [...launch.args], { cwd, env: { ...env, ...launch.env }, stdio: ["ignore", "pipe", "pipe"], detached: true })
@@ -104,6 +96,8 @@ export function spawnAgent(command: string, cwd: string, env: Record<string, str
   const adopt = (group: number) => {
     groups.push(group);
     running.add(group);
+    // Killed at process exit by the shared exit hook, unless it ended first.
+    unguards.push(killAtExit(() => killGroup(group, "SIGKILL")));
     // Killed even if flowproof dies without running any exit hook.
     unguards.push(guardGroup(group));
   };

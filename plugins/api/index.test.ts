@@ -11,6 +11,22 @@ describe("the api app kind", () => {
     expect((await createApiDriver().check([], { kind: "text_contains", text: "x" })).pass).toBe(false);
     await session.close();
   });
+
+  test("every UI action, read and check answers with the same reason, the shared no-UI driver's", async () => {
+    const driver = createApiDriver();
+    const reason = { ok: false, failed: "unsupported", detail: "an `app: api` flow has no UI to drive", retryable: false } as const;
+    expect(await driver.fill([], "x")).toEqual(reason);
+    expect(await driver.typeFocused("x")).toEqual(reason);
+    expect(await driver.pressKey("Enter", [])).toEqual(reason);
+    expect(await driver.select([], ["a"])).toEqual(reason);
+    expect(await driver.setChecked([], true)).toEqual(reason);
+    expect(await driver.hover([])).toEqual(reason);
+    expect(await driver.reload(1)).toEqual(reason);
+    expect(await driver.readText([])).toEqual(reason);
+    expect(await driver.count([])).toBe(0);
+    expect(await driver.check([], { kind: "title", op: "equals", value: "x" })).toEqual({ pass: false, actual: reason.detail, retryable: false });
+    expect(await driver.environment()).toEqual({ os: process.platform, resolution: [0, 0] });
+  });
 });
 
 describe("the api surface's effects", () => {

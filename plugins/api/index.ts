@@ -2,10 +2,9 @@
 // assert_sql, …), so this driver launches nothing and answers `unsupported` to every UI action.
 // It observes the requests its own steps send: a write (POST, PUT, PATCH, DELETE) a step reports
 // sending is the step's `request` effect, as method and normalised path (never a body or a query).
-import { defineAdapter, keyRole, Type, effectRequest, isWriteMethod, type AppDriver, type Attempt, type EffectKind, type EffectReading, type EffectWatch, type Reading } from "../../src/plugins/api.ts";
+import { defineAdapter, keyRole, Type, effectRequest, isWriteMethod, noUiDriver, type AppDriver, type EffectKind, type EffectReading, type EffectWatch } from "../../src/plugins/api.ts";
 
 const NO_UI = "an `app: api` flow has no UI to drive";
-const unsupported = async (): Promise<Attempt> => ({ ok: false, failed: "unsupported", detail: NO_UI, retryable: false });
 
 /** What the api surface observes: the requests its steps send, nothing else. */
 export const API_EFFECT_KINDS: readonly EffectKind[] = ["request"];
@@ -34,26 +33,9 @@ export class SentRequests implements EffectWatch {
   }
 }
 
-/** The driver of an api flow: navigation is a no-op, every UI action is unsupported, nothing is shown. */
+/** The driver of an api flow: navigation is a no-op, every UI action is unsupported, nothing is shown; it observes its steps' requests. */
 export function createApiDriver(): AppDriver {
-  return {
-    capabilities: new Set(),
-    navigate: async () => ({ ok: true, value: undefined }),
-    reload: unsupported,
-    click: unsupported,
-    hover: unsupported,
-    fill: unsupported,
-    typeFocused: unsupported,
-    pressKey: unsupported,
-    select: unsupported,
-    setChecked: unsupported,
-    readText: async () => ({ ok: false, failed: "unsupported", detail: NO_UI, retryable: false }),
-    count: async () => 0,
-    check: async (): Promise<Reading> => ({ pass: false, actual: NO_UI, retryable: false }),
-    observeEffect: async () => new SentRequests(),
-    environment: async () => ({ os: process.platform, resolution: [0, 0] }),
-    close: async () => undefined,
-  };
+  return noUiDriver(NO_UI, { observeEffect: async () => new SentRequests() });
 }
 
 export const plugin = defineAdapter({

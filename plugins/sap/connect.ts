@@ -34,7 +34,8 @@ export function scriptingApplication(engine: ScriptingEngine, start: boolean, ti
   try {
     return engine.application({ start, timeoutMs });
   } catch (error) {
-    if (error instanceof FlowproofError) throw error;
+    // A sap-error already says what to change; any other failure (a refused scripting call, a COM error) means scripting is off.
+    if (error instanceof FlowproofError && error.code === "sap-error") throw error;
     throw fail(`SAP GUI is running but its scripting engine is not available (${(error as Error).message}): scripting is disabled on this client`, SCRIPTING_CLIENT_HINT, error);
   }
 }

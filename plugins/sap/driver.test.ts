@@ -53,6 +53,10 @@ describe("SapDriver", () => {
     expect(await driver.click(text("Save the order"), { button: "left", clickCount: 1 })).toMatchObject({ ok: true });
     expect(log).toEqual(["SAP warning: No items were entered"]);
     expect((await driver.check([], { kind: "text_contains", text: "Standard Order 4711 has been saved" })).pass).toBe(true);
+    // page shows honours case and count the same way on every surface: as written, else ignoring case.
+    expect((await driver.check([], { kind: "text_contains", text: "standard ORDER 4711" })).pass).toBe(true);
+    expect((await driver.check([], { kind: "text_contains", text: "has been saved", count: 1 })).pass).toBe(true);
+    expect(await driver.check([], { kind: "text_contains", text: "has been saved", count: 2 })).toMatchObject({ pass: false, actual: expect.stringMatching(/^1 times in /) });
     expect(sap.orders.get("4711")).toBe("4711");
     await driver.navigate("/nVA03", 1000);
     // VA03 offers the order just saved in this session.
@@ -109,7 +113,7 @@ describe("SapDriver", () => {
     const [secret] = await driver.rectsFor([{ secretFields: true }]);
     expect(secret).toMatchObject({ ok: true, rects: [expect.any(Object)] });
     // The targets every recorder masks (password inputs, secret fields) resolve, so frames of a SAP window are kept, never dropped.
-    const answers = await driver.rectsFor([{ css: "input[type=password i]" }, { secretFields: true }]);
+    const answers = await driver.rectsFor([{ passwordFields: true }, { secretFields: true }]);
     expect(answers.every((a) => a.ok)).toBe(true);
     expect(answers[0]).toMatchObject({ ok: true, rects: [expect.any(Object)] });
   });

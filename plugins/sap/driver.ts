@@ -1,18 +1,20 @@
-// The sap AppDriver: one SAP GUI session driven through SAP GUI Scripting. Every method is one
-// attempt; after Enter, navigation and every control action the status bar is read, and an
-// error or abort message (type E or A) fails that step with SAP's own text. Password fields are
-// never read, reported or shown unmasked.
-import type { AppDriver, Attempt, Capability, DebugSnapshot, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, Rect, RectTarget, RectsAnswer, SceneEntry, SceneInventory, Selector, TypeOptions } from "../../src/plugins/api.ts";
-import { observingNothing, type EffectWatch } from "../../src/plugins/api.ts";
+// The SAP GUI surface of the desktop driver: one SAP GUI session driven through SAP GUI Scripting.
+// Its controls are read by the SAP backend; its acts set properties and send virtual keys, never
+// keystrokes. After Enter, navigation and every control action that goes to the server the status
+// bar is read, and an error or abort message (type E or A) fails that step with SAP's own text.
+// Password fields are never read, reported or shown unmasked.
+import type { Attempt, Capability, KeyModifier, PointerOptions, RawFrame, Reading } from "../../src/plugins/api.ts";
+import { DesktopDriver } from "../desktop/driver.ts";
+import type { DesktopSurface, ElementView, Found, SurfaceWindows } from "../desktop/backend.ts";
+import { describeElement, type SurfaceWindow } from "../desktop/element.ts";
 import { SapCallError, boolOf, isSapObject, itemsOf, numberOf, objectOf, sessionRelativeId, textOf, type SapObject, type ScriptingEngine } from "./engine.ts";
 import { closeConnection, statusBar } from "./connect.ts";
-import { INPUT_TYPES, matchAnchor, resolveLadder, screenElements, type Purpose } from "./resolve.ts";
+import { INPUT_TYPES, PRESSABLE, SapBackend } from "./backend.ts";
 import { VKEY_HINT, vkeyFor } from "./keys.ts";
 
 const OK: Attempt = { ok: true, value: undefined };
-/** The css every recorder asks to mask (password inputs): answered with the screen's password fields. */
-const PASSWORD_CSS = "input[type=password i]";
 const unsupported = (detail: string): Attempt => ({ ok: false, failed: "unsupported", detail, retryable: false });
+const done = (tier: string): Attempt => ({ ok: true, value: undefined, tier });
 
 export interface SapDriverOptions {
   readonly engine: ScriptingEngine;
@@ -22,24 +24,27 @@ export interface SapDriverOptions {
   readonly log: (line: string) => void;
 }
 
-export class SapDriver implements AppDriver {
+/** A SAP GUI session's windows, acts, status bar and frames around the SAP backend. */
+export class SapSurface implements DesktopSurface {
   readonly capabilities: ReadonlySet<Capability>;
-  /** Step effects: a desktop surface observes no kind yet (window and control changes are its only candidates), so its steps record `observes: []` and replay never judges them. */
-  readonly observeEffect = async (): Promise<EffectWatch> => observingNothing();
+  readonly what = "SAP GUI";
+  readonly nativeIdHint = "`id:<scripting id>` (e.g. `id:wnd[0]/usr/ctxtVBAK-AUART`)";
+  readonly recordedIdKey = "id";
+  readonly goneTitle = "SAP";
   readonly #engine: ScriptingEngine;
   readonly #session: SapObject;
   readonly #own: SapObject | undefined;
   readonly #log: (line: string) => void;
-  /** Ids of fields a secret was typed into: masked in every frame like password fields. */
-  readonly #secretIds = new Set<string>();
+  readonly #backend: SapBackend;
   /** Status bar messages seen, oldest first (the debug snapshot's console). */
   readonly #messages: string[] = [];
 
-  constructor(options: SapDriverOptions) {
+  constructor(options: SapDriverOptions, backend: SapBackend) {
     this.#engine = options.engine;
     this.#session = options.session;
     this.#own = options.own;
     this.#log = options.log;
+    this.#backend = backend;
     this.capabilities = new Set<Capability>(["keyboard", "navigation", "select", ...(options.engine.capture ? ["screenshot" as const] : [])]);
   }
 
@@ -48,16 +53,28 @@ export class SapDriver implements AppDriver {
     return isSapObject(v) ? v : undefined;
   }
 
-  #window(): SapObject {
+  /** The window that has the keyboard (a modal popup over the main window), else the main window. */
+  #active(): SapObject {
     return objectOf(this.#session, "ActiveWindow") ?? this.#find("wnd[0]")!;
   }
 
+  /** The main window and, over it, the popup that has the keyboard. */
+  async windows(): Promise<SurfaceWindows | undefined> {
+    const window = (o: SapObject, handle: string): SurfaceWindow => ({ handle, title: textOf(o, "Text"), className: textOf(o, "Type"), pid: 0, visible: true });
+    const wnd = this.#find("wnd[0]");
+    if (!wnd) return undefined;
+    const main = window(wnd, "wnd[0]");
+    const active = objectOf(this.#session, "ActiveWindow");
+    const activeId = active ? sessionRelativeId(textOf(active, "Id")) : "wnd[0]";
+    return { main, shown: active && activeId !== "wnd[0]" && activeId !== "" ? [window(active, activeId), main] : [main] };
+  }
+
   /** One scripting attempt: a SapCallError (SAP refused the call) is a failed, non-retryable step with SAP's text. */
-  #attempt<T>(run: () => Attempt<T>): Attempt<T> {
+  #attempt(run: () => Attempt): Attempt {
     try {
       return run();
     } catch (error) {
-      if (error instanceof SapCallError) return { ok: false, failed: "unsupported", detail: `SAP GUI: ${error.message}`, retryable: false };
+      if (error instanceof SapCallError) return unsupported(`SAP GUI: ${error.message}`);
       throw error;
     }
   }
@@ -71,10 +88,13 @@ export class SapDriver implements AppDriver {
     return OK;
   }
 
-  #resolve(ladder: readonly Selector[], purpose: Purpose): { ok: true; element: SapObject; tier: string } | { ok: false; attempt: Attempt & { ok: false } } {
-    const r = resolveLadder(this.#session, ladder, purpose);
-    return r.ok ? r : { ok: false, attempt: { ok: false, failed: "not-found", detail: r.detail, retryable: true } };
+  #object(f: Found): SapObject {
+    const o = this.#backend.objectOf(f.el);
+    if (!o) throw new SapCallError(`the control ${f.el.ref} is no longer on the screen`);
+    return o;
   }
+
+  // ---- acts --------------------------------------------------------------------------------
 
   async navigate(url: string): Promise<Attempt> {
     if (url === "about:blank") return OK;
@@ -85,7 +105,7 @@ export class SapDriver implements AppDriver {
       const okcd = this.#find("wnd[0]/tbar[0]/okcd");
       if (!okcd) return unsupported("this screen has no command field (wnd[0]/tbar[0]/okcd)");
       okcd.set("Text", code);
-      this.#window().call("SendVKey", 0);
+      this.#active().call("SendVKey", 0);
       return this.#afterRoundTrip();
     });
   }
@@ -94,51 +114,48 @@ export class SapDriver implements AppDriver {
     return unsupported("SAP GUI has no page to reload");
   }
 
-  async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
-    if (options.button === "right") return unsupported("SAP GUI Scripting has no right-click; open the context menu with Shift+F10 (`Press Shift+F10`)");
-    return this.#attempt(() => {
-      const r = this.#resolve(ladder, "press");
-      if (!r.ok) return r.attempt;
-      const el = r.element;
-      const type = textOf(el, "Type");
-      // Buttons, tabs and menus go to the server; a checkbox, radio button or focus change does not.
-      const roundTrip = type === "GuiButton" || type === "GuiTab" || type === "GuiMenu" || options.clickCount === 2;
-      if (type === "GuiButton") el.call("Press");
-      else if (type === "GuiTab" || type === "GuiMenu" || type === "GuiRadioButton") el.call("Select");
-      else if (type === "GuiCheckBox") el.set("Selected", !boolOf(el, "Selected"));
-      else el.call("SetFocus");
-      // Double-click on a field or list line is F2 ("choose") in SAP GUI.
-      if (options.clickCount === 2) this.#window().call("SendVKey", 2);
-      const after = roundTrip ? this.#afterRoundTrip() : OK;
-      return after.ok ? { ok: true, value: undefined, tier: r.tier } : after;
-    });
-  }
-
   async hover(): Promise<Attempt> {
     return unsupported("SAP GUI Scripting has no hover; read the tooltip with an assertion instead");
   }
 
-  async fill(ladder: readonly Selector[], text: string, options?: TypeOptions): Promise<Attempt> {
+  async click(f: Found, options: PointerOptions): Promise<Attempt> {
+    if (options.button === "right") return unsupported("SAP GUI Scripting has no right-click; open the context menu with Shift+F10 (`Press Shift+F10`)");
+    const type = f.el.className ?? "";
+    if (PRESSABLE.has(type) && !f.el.enabled) return { ok: false, failed: "enabled", detail: `${describeElement(f.el)} is disabled`, retryable: true };
     return this.#attempt(() => {
-      const r = this.#resolve(ladder, "input");
-      if (!r.ok) return r.attempt;
-      const el = r.element;
-      const type = textOf(el, "Type");
-      if (type === "GuiComboBox") return this.#choose(el, text, r.tier);
-      if (!INPUT_TYPES.has(type)) return unsupported(`${sessionRelativeId(textOf(el, "Id"))} is a ${type}, not a field to type into`);
-      if (!boolOf(el, "Changeable")) return { ok: false, failed: "editable", detail: `${sessionRelativeId(textOf(el, "Id"))} is not changeable on this screen`, retryable: true };
-      el.set("Text", text);
-      if (options?.secret) this.#secretIds.add(sessionRelativeId(textOf(el, "Id")));
-      return { ok: true, value: undefined, tier: r.tier };
+      // Buttons, tabs and menus go to the server; a checkbox, radio button or focus change does not.
+      const roundTrip = type === "GuiButton" || type === "GuiTab" || type === "GuiMenu" || options.clickCount === 2;
+      const o = this.#object(f);
+      if (type === "GuiButton") o.call("Press");
+      else if (type === "GuiTab" || type === "GuiMenu" || type === "GuiRadioButton") o.call("Select");
+      else if (type === "GuiCheckBox") o.set("Selected", !boolOf(o, "Selected"));
+      else o.call("SetFocus");
+      // Double-click on a field or list line is F2 ("choose") in SAP GUI.
+      if (options.clickCount === 2) this.#active().call("SendVKey", 2);
+      const after = roundTrip ? this.#afterRoundTrip() : OK;
+      return after.ok ? done(f.tier) : after;
     });
   }
 
-  async typeFocused(text: string, options?: TypeOptions): Promise<Attempt> {
+  async fill(f: Found, text: string, secret: boolean, view: ElementView): Promise<Attempt> {
     return this.#attempt(() => {
-      const focus = objectOf(this.#window(), "GuiFocus");
+      const type = f.el.className ?? "";
+      if (type === "GuiComboBox") return this.#choose(f, text);
+      if (!INPUT_TYPES.has(type)) return unsupported(`${f.el.ref} is a ${type}, not a field to type into`);
+      const o = this.#object(f);
+      if (!boolOf(o, "Changeable")) return { ok: false, failed: "editable", detail: `${f.el.ref} is not changeable on this screen`, retryable: true };
+      o.set("Text", text);
+      view.typedInto(f.el.ref, secret);
+      return done(f.tier);
+    });
+  }
+
+  async typeFocused(text: string, secret: boolean, view: ElementView): Promise<Attempt> {
+    return this.#attempt(() => {
+      const focus = objectOf(this.#active(), "GuiFocus");
       if (!focus || !INPUT_TYPES.has(textOf(focus, "Type"))) return { ok: false, failed: "not-found", detail: "no field has the focus", retryable: true };
       focus.set("Text", textOf(focus, "Text") + text);
-      if (options?.secret) this.#secretIds.add(sessionRelativeId(textOf(focus, "Id")));
+      if (secret) view.typedInto(sessionRelativeId(textOf(focus, "Id")), true);
       return OK;
     });
   }
@@ -147,200 +164,95 @@ export class SapDriver implements AppDriver {
     const vkey = vkeyFor(key, modifiers);
     if (vkey === undefined) return unsupported(`SAP GUI has no virtual key for ${[...modifiers, key].join("+")}: ${VKEY_HINT}`);
     return this.#attempt(() => {
-      this.#window().call("SendVKey", vkey);
+      this.#active().call("SendVKey", vkey);
       return this.#afterRoundTrip();
     });
   }
 
-  #choose(el: SapObject, value: string, tier: string): Attempt {
-    const entries = itemsOf(objectOf(el, "Entries"));
+  /** Chooses a dropdown's entry by its text, its key, or its text in any case; an unknown one lists the entries. */
+  #choose(f: Found, value: string): Attempt {
+    const o = this.#object(f);
+    const entries = itemsOf(objectOf(o, "Entries"));
     const entry = entries.find((e) => textOf(e, "Value") === value) ?? entries.find((e) => textOf(e, "Key") === value)
       ?? entries.find((e) => textOf(e, "Value").toLowerCase() === value.toLowerCase());
-    if (!entry) return { ok: false, failed: "not-found", detail: `no entry ${JSON.stringify(value)} in ${sessionRelativeId(textOf(el, "Id"))} (entries: ${entries.map((e) => JSON.stringify(textOf(e, "Value"))).join(", ")})`, retryable: true };
-    el.set("Key", textOf(entry, "Key"));
+    if (!entry) return { ok: false, failed: "not-found", detail: `no entry ${JSON.stringify(value)} in ${f.el.ref} (entries: ${entries.map((e) => JSON.stringify(textOf(e, "Value"))).join(", ")})`, retryable: true };
+    o.set("Key", textOf(entry, "Key"));
     const after = this.#afterRoundTrip();
-    return after.ok ? { ok: true, value: undefined, tier } : after;
+    return after.ok ? done(f.tier) : after;
   }
 
-  async select(ladder: readonly Selector[], values: readonly string[]): Promise<Attempt> {
+  async select(f: Found, values: readonly string[]): Promise<Attempt> {
     if (values.length !== 1) return unsupported("a SAP GUI dropdown takes exactly one entry");
     return this.#attempt(() => {
-      const r = this.#resolve(ladder, "input");
-      if (!r.ok) return r.attempt;
-      if (textOf(r.element, "Type") !== "GuiComboBox") return unsupported(`${sessionRelativeId(textOf(r.element, "Id"))} is not a dropdown (GuiComboBox)`);
-      return this.#choose(r.element, values[0]!, r.tier);
+      if (f.el.className !== "GuiComboBox") return unsupported(`${f.el.ref} is not a dropdown (GuiComboBox)`);
+      return this.#choose(f, values[0]!);
     });
   }
 
-  async setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt> {
+  async setChecked(f: Found, checked: boolean): Promise<Attempt> {
     return this.#attempt(() => {
-      const r = this.#resolve(ladder, "press");
-      if (!r.ok) return r.attempt;
-      const el = r.element;
-      const type = textOf(el, "Type");
+      const type = f.el.className ?? "";
+      const o = this.#object(f);
       if (type === "GuiRadioButton") {
         if (!checked) return unsupported("a radio button cannot be unchecked; select another one of its group");
-        el.call("Select");
+        o.call("Select");
       } else if (type === "GuiCheckBox") {
-        if (boolOf(el, "Selected") !== checked) el.set("Selected", checked);
-      } else return unsupported(`${sessionRelativeId(textOf(el, "Id"))} is a ${type}, not a checkbox`);
-      if (boolOf(el, "Selected") !== checked) return { ok: false, failed: "enabled", detail: "the checkbox did not take the new state", retryable: true };
-      return { ok: true, value: undefined, tier: r.tier };
+        if (boolOf(o, "Selected") !== checked) o.set("Selected", checked);
+      } else return unsupported(`${f.el.ref} is a ${type}, not a checkbox`);
+      if (boolOf(o, "Selected") !== checked) return { ok: false, failed: "enabled", detail: "the checkbox did not take the new state", retryable: true };
+      return done(f.tier);
     });
   }
 
-  async readText(ladder: readonly Selector[]): Promise<Attempt<string>> {
-    try {
-      const r = this.#resolve(ladder, "read");
-      if (!r.ok) return r.attempt;
-      if (textOf(r.element, "Type") === "GuiPasswordField") return { ok: false, failed: "unsupported", detail: "a password field is never read", retryable: false };
-      return { ok: true, value: textOf(r.element, "Text").trim(), tier: r.tier };
-    } catch (error) {
-      if (error instanceof SapCallError) return { ok: false, failed: "unsupported", detail: `SAP GUI: ${error.message}`, retryable: false };
-      throw error;
-    }
+  // ---- what the surface shows besides its controls -----------------------------------------
+
+  /** A SAP screen's "address" is its transaction code (`/n` dropped from the value). */
+  async checkAddress(op: "equals" | "contains", value: string): Promise<Reading> {
+    const tcode = this.#transaction();
+    const wanted = value.replace(/^\/n/i, "");
+    return { pass: op === "equals" ? tcode === wanted : tcode.includes(wanted), actual: `transaction ${tcode}` };
   }
 
-  async count(ladder: readonly Selector[]): Promise<number> {
-    for (const rung of ladder) {
-      const p = rung.payload;
-      if (typeof p["id"] === "string" && this.#find(p["id"])) return 1;
-      if (typeof p["text"] === "string") {
-        const n = matchAnchor(screenElements(this.#session), p["text"], "read", typeof p["role"] === "string" ? p["role"] : undefined).length;
-        if (n > 0) return n;
-      }
-    }
-    return 0;
+  #transaction(): string {
+    return textOf(objectOf(this.#session, "Info") ?? this.#session, "Transaction");
   }
 
-  /** Everything the session shows as text: title, controls (never password fields) and the status bar. */
-  #surfaceText(): string {
-    const wnd = this.#window();
-    const parts = [textOf(wnd, "Text"), ...screenElements(this.#session).flatMap((e) => [e.text, e.tooltip])];
-    return parts.filter((t) => t.trim() !== "").join("\n");
+  async sceneFacts(): Promise<{ url: string; loaded: boolean }> {
+    return { url: `transaction ${this.#transaction()}`, loaded: !boolOf(this.#session, "Busy") };
   }
 
-  async check(ladder: readonly Selector[], expect: Expectation): Promise<Reading> {
-    if (ladder.length === 0) return this.#checkSurface(expect);
-    const r = resolveLadder(this.#session, ladder, "read");
-    if (!r.ok) {
-      if (expect.kind === "visible") return { pass: !expect.visible, actual: r.detail };
-      if (expect.kind === "count") return { pass: expect.count === 0, actual: "0 controls" };
-      return { pass: false, actual: r.detail };
-    }
-    const el = r.element;
-    const isPassword = textOf(el, "Type") === "GuiPasswordField";
-    const text = isPassword ? "" : textOf(el, "Text").trim();
-    const shown = isPassword ? "a password field (never read)" : JSON.stringify(text);
-    switch (expect.kind) {
-      case "text_contains":
-        return { pass: !isPassword && (text.includes(expect.text) || text.toLowerCase().includes(expect.text.toLowerCase())), actual: shown, tier: r.tier };
-      case "text_absent":
-        return { pass: !isPassword && !text.toLowerCase().includes(expect.text.toLowerCase()), actual: shown, tier: r.tier };
-      case "empty":
-        return { pass: !isPassword && (text === "") === expect.empty, actual: shown, tier: r.tier };
-      case "numeric_equals": {
-        const n = Number(text.replace(/[\s,]/g, ""));
-        return { pass: Number.isFinite(n) && n === expect.value, actual: shown, tier: r.tier };
-      }
-      case "visible":
-        return { pass: expect.visible, actual: "present on this screen", tier: r.tier };
-      case "enabled": {
-        const enabled = boolOf(el, "Changeable") || textOf(el, "Type") === "GuiButton";
-        return { pass: enabled === expect.enabled, actual: enabled ? "changeable" : "not changeable", tier: r.tier };
-      }
-      case "checked": {
-        const on = boolOf(el, "Selected");
-        return { pass: on === expect.checked, actual: on ? "selected" : "not selected", tier: r.tier };
-      }
-      case "selected": {
-        const on = boolOf(el, "Selected");
-        return { pass: on === expect.selected, actual: on ? "selected" : "not selected", tier: r.tier };
-      }
-      case "count": {
-        const n = await this.count(ladder);
-        return { pass: n === expect.count, actual: `${n} controls`, tier: r.tier };
-      }
-      default:
-        return { pass: false, actual: `SAP GUI cannot check ${expect.kind} (a web page's property)`, retryable: false };
-    }
+  messages(): readonly string[] {
+    return this.#messages;
   }
 
-  #checkSurface(expect: Expectation): Reading {
-    switch (expect.kind) {
-      case "text_contains":
-      case "text_absent": {
-        const text = this.#surfaceText();
-        const found = text.includes(expect.text) || text.toLowerCase().includes(expect.text.toLowerCase());
-        return { pass: expect.kind === "text_contains" ? found : !found, actual: `the screen shows ${JSON.stringify(text.replace(/\s+/g, " ").slice(0, 300))}` };
-      }
-      case "title": {
-        const title = textOf(this.#window(), "Text");
-        return { pass: expect.op === "equals" ? title === expect.value : title.includes(expect.value), actual: JSON.stringify(title) };
-      }
-      case "url": {
-        // A SAP screen's "address" is its transaction code.
-        const tcode = textOf(objectOf(this.#session, "Info") ?? this.#session, "Transaction");
-        return { pass: expect.op === "equals" ? tcode === expect.value.replace(/^\/n/i, "") : tcode.includes(expect.value.replace(/^\/n/i, "")), actual: `transaction ${tcode}` };
-      }
-      default:
-        return { pass: false, actual: `SAP GUI cannot check ${expect.kind} of the whole screen`, retryable: false };
-    }
-  }
+  // ---- frames and lifecycle ----------------------------------------------------------------
 
   async captureFrame(): Promise<RawFrame> {
-    const png = this.#engine.capture?.(numberOf(this.#window(), "Handle"));
+    const png = this.#engine.capture?.(numberOf(this.#active(), "Handle"));
     if (!png) throw new SapCallError("the SAP GUI window could not be captured");
     return { png };
   }
 
-  async rectsFor(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
-    const wnd = this.#window();
-    const ox = numberOf(wnd, "ScreenLeft");
-    const oy = numberOf(wnd, "ScreenTop");
-    const rectOf = (o: SapObject): Rect => ({ x: numberOf(o, "ScreenLeft") - ox, y: numberOf(o, "ScreenTop") - oy, width: numberOf(o, "Width"), height: numberOf(o, "Height") });
-    const elements = screenElements(this.#session);
-    return targets.map((t): RectsAnswer => {
-      if ("secretFields" in t) return { ok: true, rects: elements.filter((e) => e.type === "GuiPasswordField" || this.#secretIds.has(e.id)).map((e) => rectOf(e.obj)) };
-      // The password rule every recorder applies: SAP GUI's password fields (GuiPasswordField).
-      if ("css" in t && t.css === PASSWORD_CSS) return { ok: true, rects: elements.filter((e) => e.type === "GuiPasswordField").map((e) => rectOf(e.obj)) };
-      if ("text" in t) return { ok: true, rects: elements.filter((e) => e.text.includes(t.text)).map((e) => rectOf(e.obj)) };
-      return { ok: false, detail: "css selectors do not apply to SAP GUI" };
-    });
-  }
-
-  async scene(): Promise<SceneInventory> {
-    const entries: SceneEntry[] = screenElements(this.#session)
-      .filter((e) => e.type !== "GuiToolbar" && e.type !== "GuiUserArea" && !(e.type === "GuiLabel" && e.text === ""))
-      .map((e) => {
-        const actionable = INPUT_TYPES.has(e.type) || e.type === "GuiButton" || e.type === "GuiTab";
-        const value = e.type === "GuiPasswordField" || !INPUT_TYPES.has(e.type) ? undefined : e.text.slice(0, 80);
-        return {
-          target: `id:${e.id}`, tag: e.type, actionable,
-          ...(e.type !== "GuiPasswordField" && !INPUT_TYPES.has(e.type) && e.text ? { text: e.text.slice(0, 80) } : {}),
-          ...(e.label || e.tooltip ? { label: e.label || e.tooltip } : {}),
-          ...(value !== undefined ? { value } : {}),
-          ...(e.type === "GuiPasswordField" ? { type: "password" } : {}),
-        };
-      });
-    const info = objectOf(this.#session, "Info");
-    return { url: `transaction ${info ? textOf(info, "Transaction") : ""}`, title: textOf(this.#window(), "Text"), text: this.#surfaceText().replace(/\s+/g, " ").slice(0, 4000), entries: entries.slice(0, 100), omitted: Math.max(0, entries.length - 100), loaded: !boolOf(this.#session, "Busy") };
-  }
-
-  async debugSnapshot(redact: (text: string) => string = (t) => t): Promise<DebugSnapshot> {
-    const elements = screenElements(this.#session);
-    const dom = elements.map((e) => `${e.id} ${e.type}${e.type === "GuiPasswordField" ? "" : ` ${JSON.stringify(redact(e.text))}`}${e.tooltip ? ` tooltip=${JSON.stringify(redact(e.tooltip))}` : ""}`).join("\n");
-    const anchors = [...new Set(elements.flatMap((e) => [e.text, e.tooltip, e.label, e.name]).filter((t) => t.trim() !== ""))].map(redact);
-    return { dom: redact(dom), console: this.#messages.map(redact), anchors };
+  async frameOrigin(): Promise<{ x: number; y: number }> {
+    const wnd = this.#active();
+    return { x: numberOf(wnd, "ScreenLeft"), y: numberOf(wnd, "ScreenTop") };
   }
 
   async environment(): Promise<{ os: string; resolution: [number, number] }> {
-    const wnd = this.#window();
+    const wnd = this.#active();
     return { os: "windows", resolution: [numberOf(wnd, "Width"), numberOf(wnd, "Height")] };
   }
 
   async close(): Promise<void> {
     if (this.#own) closeConnection(this.#own);
     this.#engine.close();
+  }
+}
+
+/** The desktop driver over a SAP GUI session. */
+export class SapDriver extends DesktopDriver {
+  constructor(options: SapDriverOptions) {
+    const backend = new SapBackend(options.session);
+    super({ surface: new SapSurface(options, backend), backend });
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { FlowproofError } from "../../src/plugins/api.ts";
 import { boolOf, itemsOf, numberOf, objectOf, sessionRelativeId, textOf, SapCallError, type SapObject } from "./engine.ts";
 
 const obj = (props: Record<string, unknown>): SapObject => ({
@@ -32,5 +33,18 @@ describe("engine readers", () => {
   test("sessionRelativeId drops the application, connection and session", () => {
     expect(sessionRelativeId("/app/con[0]/ses[1]/wnd[0]/usr/ctxtVBAK-AUART")).toBe("wnd[0]/usr/ctxtVBAK-AUART");
     expect(sessionRelativeId("/app/con[0]")).toBe("app/con[0]");
+  });
+});
+
+describe("SapCallError", () => {
+  test("is a coded flowproof error carrying SAP's text and its cause", () => {
+    const cause = new Error("DISP_E_EXCEPTION");
+    const e = new SapCallError("The control could not be found by id.", { cause });
+    expect(e).toBeInstanceOf(FlowproofError);
+    expect(e.code).toBe("sap-call");
+    expect(e.name).toBe("SapCallError");
+    expect(e.message).toBe("The control could not be found by id.");
+    expect(e.cause).toBe(cause);
+    expect(e.diagnostics[0]?.hint).toContain("SAP screen");
   });
 });

@@ -1,6 +1,7 @@
 // The SAP GUI Scripting object model as the sap adapter sees it: late-bound objects with named
 // properties and methods (COM IDispatch on Windows, an in-memory fake in unit tests), and the
 // small typed readers the driver uses on them. No I/O here.
+import { FlowproofError } from "../../src/plugins/api.ts";
 
 /** A value a scripting call returns: a scalar, nothing, or another scripting object. */
 export type SapValue = string | number | boolean | null | SapObject;
@@ -30,7 +31,7 @@ export interface ScriptingEngine {
   /** `flowproof config sap` credentials from the OS credential store, when some are stored. */
   storedCredentials(): SapCredentials | undefined;
   /** The window of a session as a PNG (`hwnd` from GuiFrameWindow.Handle); undefined when it cannot be captured. */
-  capture?(hwnd: number): Uint8Array | undefined;
+  readonly capture?: ((hwnd: number) => Uint8Array | undefined) | undefined;
   /** Releases every object the engine handed out. */
   close(): void;
 }
@@ -43,11 +44,10 @@ export interface SapCredentials {
   readonly language?: string;
 }
 
-/** A scripting call failed: SAP's own text (a COM exception's description) or the unknown member. */
-export class SapCallError extends Error {
+/** A scripting call failed (code `sap-call`): SAP's own text (a COM exception's description) or the unknown member. */
+export class SapCallError extends FlowproofError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "SapCallError";
+    super({ code: "sap-call", message, hint: "check the step's target on the SAP screen shown (a control of another type has other members); SAP's own message is above" }, options);
   }
 }
 

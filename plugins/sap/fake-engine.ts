@@ -1,6 +1,7 @@
 // An in-memory SAP GUI behind the ScriptingEngine interface, for unit tests on every platform:
 // SAP Logon entries, a login screen, VA01 (create order: order type, then customer and items,
-// Save writes an order number to the status bar), VA03 (display an order) and an error path.
+// Save writes an order number to the status bar), VA03 (display an order), ZFORM (the driver
+// conformance suite's form, test/conformance/form.ts) and an error path.
 // It models the scripting API's shape (ids, types, collections, status bar), not SAP itself.
 import { FlowproofError } from "../../src/plugins/api.ts";
 import { SapCallError, type SapArg, type SapCredentials, type SapObject, type SapValue, type ScriptingEngine } from "./engine.ts";
@@ -100,7 +101,12 @@ export interface FakeSapOptions {
   readonly loggedOnUser?: string;
   /** `flowproof config sap` credentials. */
   readonly stored?: SapCredentials;
+  /** Windows can be captured (a tiny PNG): the surface then has the `screenshot` capability. */
+  readonly frames?: boolean;
 }
+
+/** What the fake hands out as a captured window: a PNG's signature, enough for the driver. */
+export const FAKE_FRAME = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
 
 const SESSION_TYPES = { field: "GuiTextField", ctext: "GuiCTextField", pwd: "GuiPasswordField", btn: "GuiButton", lbl: "GuiLabel", chk: "GuiCheckBox", cmb: "GuiComboBox" } as const;
 /** The id prefix SAP GUI gives each control type. */
@@ -142,6 +148,10 @@ export class FakeSap implements ScriptingEngine {
   }
 
   close(): void {}
+
+  get capture(): ((hwnd: number) => Uint8Array | undefined) | undefined {
+    return this.options.frames ? () => FAKE_FRAME : undefined;
+  }
 
   /** The sessions of every connection, in order. */
   get sessions(): FakeComponent[] {
@@ -193,7 +203,7 @@ class FakeScreenSession {
     this.#wnd = session.add(new FakeComponent({ Type: "GuiMainWindow", Id: `${base}/wnd[0]`, Name: "wnd[0]", Text: "SAP", Handle: 0, Width: 1024, Height: 768, ScreenLeft: 0, ScreenTop: 0 }, w));
     const tbar = this.#wnd.add(new FakeComponent({ Type: "GuiToolbar", Id: `${base}/wnd[0]/tbar[0]`, Name: "tbar[0]" }, w));
     this.#okcd = tbar.add(new FakeComponent({ Type: "GuiOkCodeField", Id: `${base}/wnd[0]/tbar[0]/okcd`, Name: "okcd", Changeable: true, Tooltip: "Command field" }, w));
-    const save = tbar.add(new FakeComponent({ Type: "GuiButton", Id: `${base}/wnd[0]/tbar[0]/btn[11]`, Name: "btn[11]", Tooltip: "Save (Ctrl+S)" }, w));
+    const save = tbar.add(new FakeComponent({ Type: "GuiButton", Id: `${base}/wnd[0]/tbar[0]/btn[11]`, Name: "btn[11]", Tooltip: "Save (Ctrl+S)", Changeable: true }, w));
     save.methods["Press"] = () => this.#vkey(11);
     this.#usr = this.#wnd.add(new FakeComponent({ Type: "GuiUserArea", Id: `${base}/wnd[0]/usr`, Name: "usr" }, w));
     this.#sbar = this.#wnd.add(new FakeComponent({ Type: "GuiStatusbar", Id: `${base}/wnd[0]/sbar`, Name: "sbar", MessageType: "" }, w));
@@ -221,13 +231,22 @@ class FakeScreenSession {
   }
 
   #control(kind: keyof typeof SESSION_TYPES, name: string, props: Props = {}): FakeComponent {
-    const c = this.#usr.add(new FakeComponent({ Type: SESSION_TYPES[kind], Id: `${this.#usr.id}/${ID_PREFIX[kind]}${name}`, Name: name, Changeable: kind !== "lbl" && kind !== "btn", ...props }, this.#sap.writes));
+    // As in SAP GUI, a control that can be used is changeable: an enabled button too, a label never.
+    const c = this.#usr.add(new FakeComponent({ Type: SESSION_TYPES[kind], Id: `${this.#usr.id}/${ID_PREFIX[kind]}${name}`, Name: name, Changeable: kind !== "lbl", ...props }, this.#sap.writes));
     if (kind === "btn") c.methods["Press"] = () => this.#press(name);
     if (kind === "chk") c.props["Selected"] = false;
     c.methods["SetFocus"] = () => {
       this.#wnd.objects["GuiFocus"] = () => c;
       return null;
     };
+    return c;
+  }
+
+  /** A dropdown of `entries` ([key, value]): setting `Key` chooses one; `Value` is the chosen entry's text. */
+  #combo(name: string, entries: readonly (readonly [string, string])[], props: Props = {}): FakeComponent {
+    const c = this.#control("cmb", name, props);
+    c.objects["Entries"] = () => collection(entries.map(([Key, Value]) => new FakeComponent({ Key, Value }, this.#sap.writes)));
+    c.objects["Value"] = () => entries.find(([key]) => key === c.props["Key"])?.[1] ?? "";
     return c;
   }
 
@@ -283,16 +302,28 @@ class FakeScreenSession {
       this.#clear();
       this.#field("ctext", "VBAK-AUART", "Order Type", { Tooltip: "Sales Document Type" });
       this.#field("ctext", "VBAK-VKORG", "Sales Organization");
-      this.#control("cmb", "VBAK-VTWEG", { Key: "10", Value: "Final customer sales", Tooltip: "Distribution Channel" }).objects["Entries"] = () => collection([
-        new FakeComponent({ Key: "10", Value: "Final customer sales" }, this.#sap.writes),
-        new FakeComponent({ Key: "20", Value: "Wholesale" }, this.#sap.writes),
-      ]);
+      this.#combo("VBAK-VTWEG", [["10", "Final customer sales"], ["20", "Wholesale"]], { Key: "10", Tooltip: "Distribution Channel" });
     } else if (code === "VA03") {
       this.#screen = "va03";
       this.#info.props["Transaction"] = "VA03";
       this.#wnd.props["Text"] = "Display Sales Documents";
       this.#clear();
       this.#field("ctext", "VBAK-VBELN", "Order", { Text: this.#lastOrder });
+    } else if (code === "ZFORM") {
+      this.#screen = "zform";
+      this.#info.props["Transaction"] = "ZFORM";
+      this.#wnd.props["Text"] = "Flowproof Fixture";
+      this.#clear();
+      this.#field("field", "ZFORM-NAME", "Name");
+      this.#field("field", "ZFORM-EMAIL", "Email");
+      this.#field("pwd", "ZFORM-PASSWORD", "Password");
+      this.#control("chk", "ZFORM-SUBSCRIBE", { Text: "Subscribe" });
+      this.#control("lbl", "ZFORM-COUNTRY-LBL", { Text: "Country" });
+      this.#combo("ZFORM-COUNTRY", [["BE", "Belgium"], ["FR", "France"], ["DE", "Germany"]], { Key: "", Tooltip: "Country" });
+      this.#control("btn", "GREET", { Text: "Greet" });
+      this.#control("lbl", "ZFORM-GREETING", { Text: "Waiting" });
+      this.#control("btn", "DISABLED", { Text: "Disabled", Changeable: false });
+      this.#control("lbl", "ZFORM-STATUS", { Text: "Ready" });
     } else if (code === "SMEN" || code === "") {
       this.#menu();
     } else {
@@ -366,6 +397,11 @@ class FakeScreenSession {
   }
 
   #press(name: string): SapValue {
+    if (name === "GREET" && this.#screen === "zform") {
+      this.#usr.children.find((c) => c.props["Name"] === "ZFORM-GREETING")!.props["Text"] = `Hello, ${this.#value("ZFORM-NAME")}!`;
+      this.#usr.children.find((c) => c.props["Name"] === "ZFORM-STATUS")!.props["Text"] = "Greeted";
+      return null;
+    }
     if (name !== "SAVE" || this.#screen !== "va01-items") return null;
     const customer = this.#value("KUAGV-KUNNR");
     if (customer === "") {

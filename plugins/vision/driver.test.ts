@@ -126,7 +126,7 @@ describe("VisionDriver reads", () => {
       if (input.kind === "type") screen.show(SAVED);
     };
     await driver.fill(t("Amount", { role: "field" }), "42.50", { secret: true });
-    const [secret, password, byText, css] = await driver.rectsFor([{ secretFields: true }, { css: "input[type=password i]" }, { text: "ACME" }, { css: "#ssn" }]);
+    const [secret, password, byText, css] = await driver.rectsFor([{ secretFields: true }, { passwordFields: true }, { text: "ACME" }, { css: "#ssn" }]);
     // The field, then the two lines that show the value: the field's own and the result label.
     expect(secret).toMatchObject({ ok: true, rects: [{ x: 140, y: 102, width: 264, height: 28 }, { x: 141 }, { x: 25 }] });
     expect(password).toEqual({ ok: true, rects: [] });

@@ -28,8 +28,6 @@ const POINTER_SETTLE_MS = 100;
 const POINTER_SETTLE_MAX_MS = 1_000;
 /** A target is stable when the pixels this far around it did not change between the read and the act. */
 const STABLE_MARGIN = 4;
-/** What the recorder asks to mask for password inputs: vision cannot tell them, so none. */
-const PASSWORD_CSS = "input[type=password i]";
 /** The engine and OCR model the scene comes from, recorded in the trace header. */
 export const OCR_INFO = { engine: "tesseract.js 7", model: "eng 4.0.0_best_int", psm: "sparse text", scale: 2 } as const;
 
@@ -339,8 +337,9 @@ export class VisionDriver implements AppDriver {
     const view = await this.#reader.look();
     return targets.map((t): RectsAnswer => {
       if ("secretFields" in t) return { ok: true, rects: secretRects(view, this.#secretFields, [...this.#secrets]) };
+      // Pixels do not say which field holds a password: none is known; a typed secret is masked above.
+      if ("passwordFields" in t) return { ok: true, rects: [] };
       if ("css" in t) {
-        if (t.css === PASSWORD_CSS) return { ok: true, rects: [] };
         return { ok: false, detail: `css rule ${JSON.stringify(t.css)} cannot be resolved on a vision app (use a rect rule, or a text rule resolved by OCR)` };
       }
       const want = collapse(t.text);

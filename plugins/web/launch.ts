@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, join, resolve as resolvePath } from "node:path";
-import { FlowproofError, guardDir, guardGroup } from "../../src/plugins/api.ts";
+import { FlowproofError, guardDir, guardGroup, killAtExit } from "../../src/plugins/api.ts";
 
 export const INSTALL_HINT =
   "install Chromium (Debian/Ubuntu: `apt-get install chromium`) or point FLOWPROOF_CHROME at a Chrome/Chromium/Edge executable";
@@ -127,40 +127,6 @@ const PROFILE_NAME = /^flowproof-chrome-(?:(\d+)-)?[A-Za-z0-9]+$/;
 /** A profile without an owner pid in its name (older releases) is left alone while this young. */
 const UNOWNED_PROFILE_GRACE_MS = 10 * 60_000;
 
-/** Browsers this process started and has not stopped yet: killed synchronously if the process exits first. */
-const running = new Map<number, string>();
-let exitHookInstalled = false;
-
-function killRunning(): void {
-  for (const [pid, profile] of running) {
-    killGroup(pid, "SIGKILL");
-    removeProfile(profile);
-  }
-  running.clear();
-}
-
-/**
- * At process exit, every browser still running is killed synchronously. A browser has a process
- * group of its own, so a terminal's Ctrl-C no longer reaches it: when nothing else in the process
- * handles SIGINT/SIGTERM/SIGHUP (a library user, a script), the browsers are killed and the signal
- * then takes its default course. The CLI's own handlers stop flows in order and close them instead.
- */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", killRunning);
-  if (process.platform === "win32") return;
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    const fallback = () => {
-      if (process.listenerCount(signal) > 1) return;
-      killRunning();
-      process.removeListener(signal, fallback);
-      process.kill(process.pid, signal);
-    };
-    process.on(signal, fallback);
-  }
-}
-
 /** Signals the browser's whole process group; a group already gone is fine. */
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
@@ -280,14 +246,19 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
     // Pages are created per flow in their own contexts; a startup tab only slows the first connect.
     ...(options.headed ? ["about:blank"] : ["--no-startup-window"]),
   ];
-  installExitHook();
   // Its own process group: stopping the group stops every helper process the browser started.
   // On Linux the browser also dies with this process, even one killed outright (SIGKILL leaves no
   // exit hook to run): setpriv sets the parent-death signal, then runs the browser in its place.
   const [command, commandArgs] = PARENT_DEATH_WRAPPER ? [PARENT_DEATH_WRAPPER, ["--pdeathsig", "KILL", "--", executable, ...args]] : [executable, args];
   const child: ChildProcess = spawn(command, commandArgs, { stdio: ["ignore", "ignore", "pipe"], detached: process.platform !== "win32" });
   const pid = child.pid;
-  if (pid !== undefined) running.set(pid, userDataDir);
+  // At process exit a browser still running is killed synchronously, its profile removed. A browser
+  // has a process group of its own, so a terminal's Ctrl-C no longer reaches it: the shared exit
+  // hook also kills it on a signal nothing else in the process handles.
+  const unhook = pid !== undefined ? killAtExit(() => {
+    killGroup(pid, "SIGKILL");
+    removeProfile(userDataDir);
+  }) : () => undefined;
   // The group guard kills the browser's whole group if flowproof dies without running its exit
   // hooks: the only such guard where setpriv is missing (macOS, a Linux without util-linux), and
   // the one that also reaches helpers that outlive the browser. On Windows the job object does it.
@@ -301,7 +272,7 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
       // Helpers the browser left (zygotes, renderers) go with it, and so does the profile.
       if (pid !== undefined) {
         killGroup(pid, "SIGKILL");
-        running.delete(pid);
+        unhook();
       }
       unguard();
       removeOwnProfile();

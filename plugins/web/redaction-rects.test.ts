@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { rectsExpression } from "./redaction-rects.ts";
 
 describe("rectsExpression", () => {
-  test("is one self-contained call carrying the selectors as JSON", () => {
-    const expr = rectsExpression([{ css: "input[type=password i]" }, { css: '#a"b' }]);
+  test("is one self-contained call carrying the selectors as JSON; the page's password fields are its password inputs, whatever the case of their type", () => {
+    const expr = rectsExpression([{ passwordFields: true }, { css: '#a"b' }]);
     expect(expr.startsWith("(function locate(") || expr.startsWith("(locate(") || expr.startsWith("(function")).toBe(true);
     expect(expr.endsWith(`)(${JSON.stringify(["input[type=password i]", '#a"b'])}, "__flowproofSecretFields")`)).toBe(true);
   });

@@ -62,11 +62,14 @@ function locate(selectors: ReadonlyArray<string | { readonly text: string } | { 
   });
 }
 
+/** A page's password fields, whatever case the page wrote the type in. */
+const PASSWORD_FIELDS_CSS = "input[type=password i]";
+
 /** Where a document's window keeps the fields a secret was typed into (a non-enumerable Set). */
 const SECRET_FIELDS_KEY = "__flowproofSecretFields";
 
 export function rectsExpression(targets: readonly RectTarget[]): string {
-  const wire = targets.map((t) => ("css" in t ? t.css : "text" in t ? { text: t.text } : { secretFields: true as const }));
+  const wire = targets.map((t) => ("css" in t ? t.css : "text" in t ? { text: t.text } : "passwordFields" in t ? PASSWORD_FIELDS_CSS : { secretFields: true as const }));
   return `(${locate.toString()})(${JSON.stringify(wire)}, ${JSON.stringify(SECRET_FIELDS_KEY)})`;
 }
 

@@ -1,68 +1,13 @@
-// The one interface the Windows driver sees: a Desktop (processes, top-level windows, the
-// foreground, real input, frames) and an ElementBackend (the controls of one window: discovery
-// and the few acts that are not keystrokes). Backends: UI Automation, the Win32 window tree with
-// MSAA, and an in-memory fake for tests. Pure types plus matching helpers; no I/O.
+// What the Windows surface needs of the machine: a Desktop (processes, top-level windows, the
+// foreground, real input, frames) and the element backends that read a window's controls (UI
+// Automation, the Win32 window tree with MSAA; an in-memory fake for tests), which implement the
+// desktop driver's ElementBackend. Types only.
 import type { Rect } from "../../src/plugins/api.ts";
+import type { ElementBackend } from "../desktop/backend.ts";
+import type { SurfaceWindow } from "../desktop/element.ts";
 
-/** Control types the driver tells apart (UIA ControlType / MSAA role / Win32 class, mapped). */
-export type ControlType =
-  | "button" | "edit" | "document" | "checkbox" | "radio" | "combobox" | "list" | "listitem"
-  | "text" | "hyperlink" | "menuitem" | "group" | "pane"
-  // Item-bearing controls and their items (tab control, tree view, list view, header, toolbar, status bar).
-  | "tablist" | "tab" | "tree" | "treeitem" | "table" | "cell" | "header" | "headeritem" | "toolbar" | "statusbar"
-  | "other";
-
-/** Where an element sits in a table (a list view in report mode): the row's index and its column's header text. */
-export interface CellPlace {
-  /** The table's ref: cells of one table share it. */
-  readonly table: string;
-  /** 0-based row in display order. */
-  readonly row: number;
-  readonly column: string;
-}
-
-/** One control of a window, as a backend read it. Rects are screen pixels. */
-export interface WinElement {
-  /** Opaque, backend-specific reference (a window handle, a tree path); stable while the control lives. */
-  readonly ref: string;
-  /** UIA Name / MSAA name / the control's window text (mnemonic `&` kept as the app wrote it). */
-  readonly name: string;
-  readonly controlType: ControlType;
-  /** UIA AutomationId; for a classic Win32 control its control id in decimal; "" when none. */
-  readonly automationId: string;
-  readonly className?: string;
-  readonly rect: Rect;
-  readonly enabled: boolean;
-  readonly visible: boolean;
-  readonly focused: boolean;
-  /** ES_PASSWORD / UIA IsPassword: its value is never read and it is masked in every frame. */
-  readonly password: boolean;
-  readonly checked?: boolean;
-  /** An edit's text, a combo box's current text; never present for a password field. */
-  readonly value?: string;
-  /** A combo or list box's item texts, in order. */
-  readonly items?: readonly string[];
-  /** The selected item texts of a combo or list box. */
-  readonly selected?: readonly string[];
-  /** An item's own selection: the current tab, a selected tree or list item. */
-  readonly itemSelected?: boolean;
-  /** A tree item's (or a menu item's submenu's) state: shown open. */
-  readonly expanded?: boolean;
-  /** A list view item or cell in report mode: its row and column. */
-  readonly cell?: CellPlace;
-}
-
-/** A top-level window. */
-export interface TopWindow {
-  /** Opaque handle (an HWND as a decimal string). */
-  readonly handle: string;
-  readonly title: string;
-  readonly className: string;
-  readonly pid: number;
-  readonly visible: boolean;
-  /** The window that owns this one (a dialog's parent window), when there is one. */
-  readonly owner?: string;
-}
+/** A top-level window: a surface window with its process and owner. */
+export type TopWindow = SurfaceWindow;
 
 /** A program the driver started. */
 export interface Launched {
@@ -106,43 +51,9 @@ export interface Desktop {
   closeWindow(w: TopWindow): Promise<void>;
 }
 
-/** Element discovery and the acts that are not keystrokes, for one backend. */
-export interface ElementBackend {
-  /** Written into the trace (`app.backend`): which backend resolved the steps. */
-  readonly name: "uia" | "win32" | "fake";
-  /** Whether this backend can search `w`'s controls (UIA under Wine cannot). */
-  canSearch(w: TopWindow): Promise<boolean>;
-  /** Every control under `w`, in tree order (depth first). */
-  elements(w: TopWindow): Promise<readonly WinElement[]>;
-  /** Gives `el` the keyboard focus. */
-  focus(el: WinElement): Promise<void>;
-  /** Selects all of an edit's text (so typing replaces it). */
-  selectAll(el: WinElement): Promise<void>;
-  /** Presses a button (its default action). */
-  invoke(el: WinElement): Promise<void>;
-  /** Selects the items with these texts in a combo or list box; answers what went wrong, or undefined. */
-  select(el: WinElement, values: readonly string[]): Promise<string | undefined>;
-}
-
 /** What the adapter needs of the machine: a desktop, and the backends that can read a window's controls. */
 export interface DesktopAccess {
   readonly desktop: Desktop;
   /** Backends by preference (UI Automation first); the first that can search the window is used. */
   readonly backends: readonly ElementBackend[];
-}
-
-/** A label as people read it: mnemonic `&` removed (`&&` is a literal `&`), trailing `:` and spaces dropped. */
-export function plainLabel(name: string): string {
-  return name.replace(/&(&?)/g, (_m, amp: string) => amp).replace(/\s*:\s*$/, "").replace(/\s+/g, " ").trim();
-}
-
-/** Whether a control takes typed text. */
-export function isEditable(el: WinElement): boolean {
-  return el.controlType === "edit" || el.controlType === "document" || el.controlType === "combobox";
-}
-
-/** How a control is named in messages: `button "Save" (id 1001)`. */
-export function describeElement(el: WinElement): string {
-  const name = plainLabel(el.name);
-  return `${el.controlType}${name ? ` ${JSON.stringify(name)}` : ""}${el.automationId ? ` (id ${el.automationId})` : ""}`;
 }

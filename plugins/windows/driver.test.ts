@@ -39,6 +39,14 @@ describe("WindowsDriver actions", () => {
     expect(valueOf(main, "101")).toBe("Ada");
   });
 
+  test("Type nothing into a field empties it: its text is selected and deleted", async () => {
+    const { driver, desk, main } = fixture();
+    main.controls[1]!.value = "old";
+    expect(await driver.fill(text("Name", { role: "field" }), "")).toEqual({ ok: true, value: undefined, tier: "text_anchor" });
+    expect(valueOf(main, "101")).toBe("");
+    expect(desk.keys).toEqual(["Delete"]);
+  });
+
   test("keystrokes that land late are waited for before the field is judged", async () => {
     const { driver, desk, main } = fixture();
     const type = desk.typeText.bind(desk);
@@ -257,6 +265,11 @@ describe("reads and assertions", () => {
     const { driver, main } = fixture();
     main.controls[1]!.value = "typed text";
     expect(await driver.check([], { kind: "text_contains", text: "typed text" })).toMatchObject({ pass: true });
+    // The one rule of every surface: as written, else ignoring case; N times as written, else ignoring case.
+    expect(await driver.check([], { kind: "text_contains", text: "TYPED Text" })).toMatchObject({ pass: true });
+    expect(await driver.check([], { kind: "text_absent", text: "Typed text" })).toMatchObject({ pass: false });
+    expect(await driver.check([], { kind: "text_contains", text: "typed", count: 1 })).toMatchObject({ pass: true });
+    expect(await driver.check([], { kind: "text_contains", text: "typed", count: 2 })).toMatchObject({ pass: false });
     expect(await driver.check([], { kind: "text_contains", text: "Goodbye" })).toMatchObject({ pass: false });
     expect(await driver.check([], { kind: "text_absent", text: "Goodbye" })).toMatchObject({ pass: true });
     expect(await driver.check([], { kind: "title", op: "contains", value: "Fix" })).toMatchObject({ pass: true });
@@ -290,7 +303,7 @@ describe("reads and assertions", () => {
     main.rect = { x: 100, y: 50, width: 400, height: 300 };
     for (const c of main.controls) c.rect = { ...c.rect, x: c.rect.x + 100, y: c.rect.y + 50 };
     await driver.fill(text("Name", { role: "field" }), "Ada", { secret: true });
-    const [secret, password, css] = await driver.rectsFor([{ secretFields: true }, { css: "input[type=password i]" }, { css: "#x" }]);
+    const [secret, password, css] = await driver.rectsFor([{ secretFields: true }, { passwordFields: true }, { css: "input[type=password i]" }]);
     expect(password).toEqual({ ok: true, rects: [{ x: 80, y: 40, width: 120, height: 20 }] });
     expect(secret).toEqual({ ok: true, rects: [{ x: 80, y: 10, width: 120, height: 20 }, { x: 80, y: 40, width: 120, height: 20 }] });
     expect(css?.ok).toBe(false);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { chooseBackend, launchSpec, windowTimeoutFromEnv, WINDOW_TIMEOUT_MS, plugins, WindowsSession, UnsupportedPlatformError } from "./index.ts";
 import { FakeDesktop, control } from "./backends/fake.ts";
-import type { ElementBackend } from "./backend.ts";
+import type { ElementBackend } from "../desktop/backend.ts";
 import { WindowsDriver } from "./driver.ts";
 
 const ctx = { baseDir: "/tmp", log: () => undefined };
@@ -26,11 +26,11 @@ describe("the Windows adapters", () => {
     expect(() => launchSpec("windows", {})).toThrow("needs `command` and `window_title`");
   });
 
-  test("FLOWPROOF_WINDOW_TIMEOUT_MS bounds the wait for the window", () => {
+  test("FLOWPROOF_WINDOW_TIMEOUT_MS bounds the wait for the window; a value that is no bound stops the launch naming it", () => {
     expect(windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "3000" })).toBe(3000);
-    expect(windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "soon" })).toBe(WINDOW_TIMEOUT_MS);
-    expect(windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "2200000000" })).toBe(WINDOW_TIMEOUT_MS);
     expect(windowTimeoutFromEnv({})).toBe(WINDOW_TIMEOUT_MS);
+    expect(() => windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "soon" })).toThrow('FLOWPROOF_WINDOW_TIMEOUT_MS must be a positive whole number of milliseconds, not "soon"');
+    expect(() => windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "2200000000" })).toThrow("FLOWPROOF_WINDOW_TIMEOUT_MS=2200000000 is longer than the longest bound flowproof can wait");
   });
 
   test("the backend: the one the trace recorded, else the first that can search the window", async () => {

@@ -1,8 +1,9 @@
 // The Windows desktop adapters: `app: {command, window_title}` (kind `windows`), `app: notepad`
 // and `app: calc`. The bun:ffi bindings are imported only on Windows, so no other platform ever
 // opens user32 and friends; elsewhere launching is a clear unsupported-platform error.
-import { defineAdapter, FlowproofError, MAX_TIMEOUT_MS, type AdapterPlugin, type AdapterSession, type AppDriver, type Capability, type LaunchContext } from "../../src/plugins/api.ts";
-import type { Desktop, DesktopAccess, ElementBackend, TopWindow } from "./backend.ts";
+import { defineAdapter, FlowproofError, killAtExit, msFromEnv, type AdapterPlugin, type AdapterSession, type AppDriver, type Capability, type LaunchContext } from "../../src/plugins/api.ts";
+import type { Desktop, DesktopAccess, TopWindow } from "./backend.ts";
+import type { ElementBackend } from "../desktop/backend.ts";
 import { WindowsDriver, type AppFlavour } from "./driver.ts";
 import { openWindow, type OpenedWindow, type WindowsLaunch } from "./launch.ts";
 import { CALC_GRAMMAR, NOTEPAD_GRAMMAR, WINDOWS_GRAMMAR } from "./grammar.ts";
@@ -12,10 +13,9 @@ const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "select", "s
 /** How long a program's window may take to appear, by default. */
 export const WINDOW_TIMEOUT_MS = 30_000;
 
-/** FLOWPROOF_WINDOW_TIMEOUT_MS when it is a positive number a timer can hold (MAX_TIMEOUT_MS at most), else WINDOW_TIMEOUT_MS. */
+/** FLOWPROOF_WINDOW_TIMEOUT_MS (whole milliseconds, MAX_TIMEOUT_MS at most), else WINDOW_TIMEOUT_MS; any other value is a `bad-value` error. */
 export function windowTimeoutFromEnv(env: Readonly<Record<string, string | undefined>>): number {
-  const ms = Number(env["FLOWPROOF_WINDOW_TIMEOUT_MS"]);
-  return Number.isFinite(ms) && ms > 0 && ms <= MAX_TIMEOUT_MS ? ms : WINDOW_TIMEOUT_MS;
+  return msFromEnv(env, "FLOWPROOF_WINDOW_TIMEOUT_MS", { fallback: WINDOW_TIMEOUT_MS });
 }
 
 /** The program and window each built-in kind starts when the flow names none. */
@@ -73,31 +73,22 @@ export async function chooseBackend(backends: readonly ElementBackend[], window:
   return last;
 }
 
-/** Programs started by this process and not yet ended: killed at process exit whatever happened. */
-const running = new Set<{ killNow(): void }>();
-let exitHook = false;
-
 /**
  * How a session ends its program: the window is asked to close (WM_CLOSE), then the launched
- * process is awaited (bounded) and killed when it is still there. A UWP app's launched process is
- * explorer, which handed the start over: it is never killed, nor is the app's own process (not
- * ours); closing its frame window is all that is done.
+ * process is awaited (bounded) and killed when it is still there; should this process exit first,
+ * the shared exit hook kills it. A UWP app's launched process is explorer, which handed the start
+ * over: it is never killed, nor is the app's own process (not ours); closing its frame window is
+ * all that is done.
  */
 export function stopper(desktop: Desktop, opened: OpenedWindow, sleep: (ms: number) => Promise<void>): () => Promise<void> {
   if (opened.aumid !== undefined) return async () => desktop.closeWindow(opened.window).catch(() => undefined);
   const launched = opened.launched;
-  running.add(launched);
-  if (!exitHook) {
-    exitHook = true;
-    process.on("exit", () => {
-      for (const p of running) p.killNow();
-    });
-  }
+  const unhook = killAtExit(() => launched.killNow());
   return async () => {
     await desktop.closeWindow(opened.window).catch(() => undefined);
     const ended = await Promise.race([launched.exited.then(() => true), sleep(2_000).then(() => false)]);
     if (!ended) await launched.kill();
-    running.delete(launched);
+    unhook();
   };
 }
 

@@ -1,10 +1,48 @@
-// Runs the item conformance suite (menus, tabs, trees, tables) against the Windows driver over the
-// in-memory desktop, modelled on the common-controls fixture (test/fixtures/win32/controls.c): its
-// items as the Win32 backend reads them (menu items, tabs, tree items, list items and cells, the
-// status bar). The same fixture runs for real under Wine in test/e2e/windows-controls.test.ts.
+// Runs the driver conformance suite (the form every UI driver is checked on) and the item
+// conformance suite (menus, tabs, trees, tables) against the Windows driver over the in-memory
+// desktop, modelled on the Win32 fixtures as the Win32 backend reads them: the form of
+// test/fixtures/win32/fixture.c, the items of test/fixtures/win32/controls.c. The same cases run
+// for real under Wine in test/e2e/windows-conformance.test.ts and windows-controls.test.ts.
+import { runDriverConformance } from "../../test/conformance/driver.ts";
 import { runItemConformance } from "../../test/conformance/items.ts";
+import { WINDOWS_FORM_IDS, WINDOWS_GAPS } from "../../test/conformance/surfaces.ts";
 import { FakeDesktop, control, type FakeControl } from "./backends/fake.ts";
 import { WindowsDriver } from "./driver.ts";
+
+/** The form of fixture.c: labels before their fields, Greet writes the greeting and the status. */
+function formWindow(): WindowsDriver {
+  const desk = new FakeDesktop();
+  const main = desk.addWindow({ title: "Flowproof Fixture", pid: 5 });
+  let y = 0;
+  const at = (x: number, width = 100) => ({ x, y: (y += 30), width, height: 24 });
+  const name = control({ name: "", controlType: "edit", automationId: "101", value: "", rect: at(110) });
+  const greeting = control({ name: "Waiting", controlType: "text", automationId: "112", rect: at(120) });
+  const status = control({ name: "Ready", controlType: "text", automationId: "119", rect: at(10, 320) });
+  main.controls.push(
+    control({ name: "Name:", controlType: "text", automationId: "100", rect: at(10) }), name,
+    control({ name: "Email:", controlType: "text", automationId: "102", rect: at(10) }), control({ name: "", controlType: "edit", automationId: "103", value: "", rect: at(110) }),
+    control({ name: "Password:", controlType: "text", automationId: "104", rect: at(10) }), control({ name: "", controlType: "edit", automationId: "105", password: true, value: "", rect: at(110) }),
+    control({ name: "Subscribe", controlType: "checkbox", automationId: "106", checked: false, rect: at(110) }),
+    control({ name: "Country:", controlType: "text", automationId: "107", rect: at(10) }),
+    control({ name: "", controlType: "combobox", automationId: "108", items: ["Belgium", "France", "Germany"], selected: [], value: "", rect: at(110) }),
+    control({ name: "Greet", controlType: "button", automationId: "111", rect: at(10), onInvoke: () => { greeting.name = `Hello, ${name.value ?? ""}!`; status.name = "Greeted"; } }),
+    greeting,
+    control({ name: "Disabled", controlType: "button", automationId: "114", enabled: false, rect: at(120) }),
+    status,
+  );
+  desk.foregroundHandle = main.handle;
+  return new WindowsDriver({ desktop: desk, backend: desk, window: { handle: main.handle, title: main.title, className: "FlowproofFixture", pid: 5, visible: true }, flavour: "windows", sleep: async () => undefined });
+}
+
+runDriverConformance({
+  name: "windows (in-memory desktop)",
+  launch: async () => {
+    const driver = formWindow();
+    return { driver, close: () => driver.close() };
+  },
+  ids: WINDOWS_FORM_IDS,
+  expectations: WINDOWS_GAPS,
+});
 
 function controlsWindow(): { desk: FakeDesktop; driver: WindowsDriver } {
   const desk = new FakeDesktop();

@@ -18,7 +18,7 @@ const driver = (rects: Answer[], always: Answer[] = [{ ok: true }, { ok: true }]
     capabilities: new Set(["screenshot"]),
     captureFrame: async () => ({ png: white(4, 4) }),
     rectsFor: async (targets: unknown[]) => {
-      expect(targets.slice(0, 2)).toEqual([{ css: "input[type=password i]" }, { secretFields: true }]);
+      expect(targets.slice(0, 2)).toEqual([{ passwordFields: true }, { secretFields: true }]);
       const own = reads++ === 0 ? rects : (after ?? rects);
       return [...always, ...own].map(answer);
     },

@@ -4,6 +4,7 @@
 import type { Selector } from "../trace/schema.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import type { EffectWatch } from "./effects.ts";
+import { noUiAnswers } from "./no-ui.ts";
 import type { AgentRunOutcome, AgentRunRequest } from "./agent-api.ts";
 import type { AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, StepsKind } from "./adapter-api.ts";
 
@@ -103,18 +104,18 @@ export interface Rect {
 
 /**
  * What `rectsFor` locates (same-origin frames included): every element matching a CSS selector,
- * the innermost elements whose text contains `text`, or (`secretFields`) every field `fill` or
- * `typeFocused` typed a secret into (`{ secret: true }`) that is still there and not cleared.
- * A surface that cannot tell where such a field is answers ok:false (the frame is dropped).
+ * the innermost elements whose text contains `text`, every password field (PASSWORD_FIELDS), or
+ * (`secretFields`) every field `fill` or `typeFocused` typed a secret into (`{ secret: true }`)
+ * that is still there and not cleared. A surface that cannot tell where such a field is answers
+ * ok:false (the frame is dropped).
  */
-export type RectTarget = { readonly css: string } | { readonly text: string } | { readonly secretFields: true };
+export type RectTarget = { readonly css: string } | { readonly text: string } | { readonly passwordFields: true } | { readonly secretFields: true };
 
 /**
- * The password fields of the surface, which the recorder masks in every frame whatever the flow
- * says: asked as this `css` target. A surface without a DOM answers with its own password fields'
- * rectangles (or none); it never answers `ok: false` for it.
+ * The password fields of the surface (`input[type=password]`, ES_PASSWORD, GuiPasswordField), masked
+ * in every frame whatever the flow says; a surface answers with their rectangles (or none), never ok:false.
  */
-export const PASSWORD_FIELDS: { readonly css: string } = { css: "input[type=password i]" };
+export const PASSWORD_FIELDS: { readonly passwordFields: true } = { passwordFields: true };
 
 /** How text is typed: `secret` when it holds a `${VAR}` value (its field is then masked in every frame). */
 export interface TypeOptions {
@@ -205,8 +206,8 @@ export interface SceneInventory {
 /** Step effects: what an adapter observes an action do (see effects.ts). */
 export type { EffectKind, EffectReading, EffectWatch, ObservedEffect } from "./effects.ts";
 export { effectPath, effectRequest, isWriteMethod, observingNothing, WRITE_METHODS } from "./effects.ts";
-/** A plugin that starts a process group (`detached`) registers it, so it dies with flowproof however flowproof ends. */
-export { guardDir, guardGroup } from "./group-guard.ts";
+/** What a plugin starts dies with flowproof: `guardGroup` however it ends, `killAtExit` when it exits. */
+export { guardDir, guardGroup, killAtExit } from "./group-guard.ts";
 
 /** One live surface (a browser page, a desktop window…). Every method is one attempt. */
 export interface AppDriver {
@@ -304,6 +305,9 @@ export interface AppDriver {
   environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }>;
   close(): Promise<void>;
 }
+
+/** A surface with no UI (api, agent): every action, read and check answers `reason`; `own` adds members. */
+export const noUiDriver = (reason: string, own: Partial<AppDriver> = {}): AppDriver => ({ ...noUiAnswers(reason), ...own });
 
 /** What a surface shows and logged when a step failed (see AppDriver.debugSnapshot). */
 export interface DebugSnapshot {

@@ -95,3 +95,32 @@ if (process.argv[2] === "wait") setInterval(() => undefined, 1000);
   expect(await removed(quickPids.guardedDir, 10_000)).toBe(true);
   expect(existsSync(quickPids.releasedDir)).toBe(true);
 }, 60_000);
+
+test.skipIf(process.platform === "win32")("killAtExit: a kill still registered runs when the process exits, a released one does not; a signal nothing handles runs them first", async () => {
+  const script = join(dir, "exit-kills.ts");
+  writeFileSync(script, `
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { killAtExit } from ${JSON.stringify(join(import.meta.dir, "group-guard.ts"))};
+const out = process.argv[2]!;
+killAtExit(() => writeFileSync(join(out, "kept"), "x"));
+killAtExit(() => { throw new Error("already gone"); });
+killAtExit(() => writeFileSync(join(out, "released"), "x"))();
+console.log("ready");
+if (process.argv[3] === "wait") setInterval(() => undefined, 1000);
+`);
+  const normal = mkdtempSync(join(dir, "normal-"));
+  const quick = Bun.spawn([process.execPath, script, normal], { stdout: "pipe", stderr: "inherit" });
+  expect(await quick.exited).toBe(0);
+  expect(existsSync(join(normal, "kept"))).toBe(true);
+  expect(existsSync(join(normal, "released"))).toBe(false);
+
+  const signalled = mkdtempSync(join(dir, "signal-"));
+  const owner = Bun.spawn([process.execPath, script, signalled, "wait"], { stdout: "pipe", stderr: "inherit" });
+  expect(await firstLine(owner.stdout)).toBe("ready");
+  owner.kill("SIGTERM");
+  await owner.exited;
+  expect(owner.signalCode).toBe("SIGTERM");
+  expect(existsSync(join(signalled, "kept"))).toBe(true);
+  expect(existsSync(join(signalled, "released"))).toBe(false);
+}, 30_000);

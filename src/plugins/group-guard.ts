@@ -6,6 +6,10 @@
 // normal way (`D+<path>` / `D-<path>` for a directory); its stdin reaching end-of-file is
 // flowproof's death, however it came. POSIX only: on Windows the programs flowproof starts are in
 // kill-on-close job objects instead.
+//
+// Its in-process half, `killAtExit`, is the one exit hook for everything a plugin started: each
+// registration's synchronous kill runs when flowproof exits (and, when nothing else in the process
+// handles SIGINT/SIGTERM/SIGHUP, before such a signal takes its default course).
 import type { Subprocess } from "bun";
 
 /**
@@ -102,4 +106,51 @@ export function guardDir(path: string): () => void {
     released = true;
     tell(`D-${path}`);
   };
+}
+
+/** Synchronous kills still registered, run once at process exit. */
+const exitKills = new Set<() => void>();
+let exitHookInstalled = false;
+
+function runExitKills(): void {
+  for (const kill of [...exitKills]) {
+    exitKills.delete(kill);
+    try {
+      kill();
+    } catch {
+      // One kill failing (its process already gone) must not keep the others from running.
+    }
+  }
+}
+
+/**
+ * The hook, installed once per process. A signal nothing else handles would end the process
+ * without an exit event: the kills run first, then the signal takes its default course. The CLI's
+ * own handlers (which stop flows in order) make this fallback stand aside.
+ */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", runExitKills);
+  if (process.platform === "win32") return;
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    const fallback = (): void => {
+      if (process.listenerCount(signal) > 1) return;
+      runExitKills();
+      process.removeListener(signal, fallback);
+      process.kill(process.pid, signal);
+    };
+    process.on(signal, fallback);
+  }
+}
+
+/**
+ * Registers `kill`, a synchronous last resort for something this process started (a browser, an
+ * agent, a desktop program): it runs when the process exits unless released first. Returns the
+ * release, to call once the thing was ended the normal way.
+ */
+export function killAtExit(kill: () => void): () => void {
+  installExitHook();
+  exitKills.add(kill);
+  return () => void exitKills.delete(kill);
 }

@@ -27,7 +27,7 @@ function fakeSource(options: { rects?: Record<string, RectsAnswer>; points?: { x
       return { png: encodePng(solidImage(64, 40, [src.captures, 200, 100])) };
     },
     async resolve(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
-      return targets.map((t) => ("css" in t ? options.rects?.[t.css] : undefined) ?? { ok: true, rects: [] });
+      return targets.map((t) => ("css" in t ? options.rects?.[t.css] : "passwordFields" in t ? options.rects?.["input[type=password i]"] : undefined) ?? { ok: true, rects: [] });
     },
     async pointerPoints(): Promise<{ x: number; y: number }[]> {
       return options.points ?? [];

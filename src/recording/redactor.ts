@@ -65,7 +65,7 @@ export function applyMasks(image: Image, rects: readonly Rect[]): void {
 }
 
 function describeTarget(t: RectTarget): string {
-  return "css" in t ? t.css : "text" in t ? JSON.stringify(t.text) : "fields a secret was typed into";
+  return "css" in t ? t.css : "text" in t ? JSON.stringify(t.text) : "passwordFields" in t ? "password fields" : "fields a secret was typed into";
 }
 
 /** Whether two rect lists cover the same pixels (each rect rounded out to whole pixels). */

@@ -1,25 +1,69 @@
-// The AppDriver conformance suite: every driver plugin's *.conformance.test.ts calls
-// runDriverConformance against real fixture pages. Expected gaps are data, each with a reason,
-// and must agree with the driver's declared capabilities.
+// The AppDriver conformance suite: every UI driver's *.conformance.test.ts calls
+// runDriverConformance. The form cases (test/conformance/form.ts) run on every driver, against the
+// same small form each surface offers; the web page cases run where a browser serves the fixture
+// pages. Expected gaps are data, each with a reason, and must agree with the driver's declared
+// capabilities (both ways).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { AdapterSession, AppDriver, Capability, Selector } from "../../src/plugins/api.ts";
 import { startServer, type TestServer } from "../support/server.ts";
+import { FORM_CASES, gapProblems, runFormCase, type ConformanceArea, type Expectations, type FormIds, type FormRun, type OpenedForm } from "./form.ts";
+
+export type { ConformanceArea } from "./form.ts";
 
 export interface ConformanceOptions {
   readonly name: string;
-  /** Opens the adapter once for the suite. */
-  readonly open: () => Promise<AdapterSession>;
-  /** Behaviours this driver does not have, each with the reason (must match missing capabilities). */
-  readonly expectations?: Readonly<Partial<Record<ConformanceArea, string>>>;
+  /** A driver showing the form fixture, opened afresh for each form case (in this process). */
+  readonly launch?: () => Promise<OpenedForm>;
+  /** Or: the form cases already run elsewhere (a Windows executable under Wine), with the driver's capabilities. */
+  readonly ran?: () => Promise<FormRun>;
+  /** The form's native ids on this surface. */
+  readonly ids: FormIds;
+  /** The web page cases' session (test/fixtures/pages): only a browser serves them. */
+  readonly pages?: () => Promise<AdapterSession>;
+  /** Behaviours this driver does not have, each with the reason (they must agree with its capabilities). */
+  readonly expectations?: Expectations;
 }
-
-export type ConformanceArea = "pointer" | "keyboard" | "navigation" | "select" | "dialogs" | "cookies";
 
 const text = (t: string, extra: Record<string, unknown> = {}): Selector[] => [{ tier: "text_anchor", provenance: "rules", payload: { text: t, ...extra } }];
 const css = (c: string, extra: Record<string, unknown> = {}): Selector[] => [{ tier: "native_id", provenance: "rules", payload: { css: c, ...extra } }];
 const id = (i: string): Selector[] => [{ tier: "native_id", provenance: "rules", payload: { id: i } }];
 
 export function runDriverConformance(options: ConformanceOptions): void {
+  const expectations = options.expectations ?? {};
+  const gap = (area: ConformanceArea | undefined): boolean => area !== undefined && expectations[area] !== undefined;
+  let run: Promise<FormRun> | undefined;
+  const ran = (): Promise<FormRun> => (run ??= options.ran!());
+  const capabilities = async (): Promise<readonly Capability[]> => {
+    if (options.ran) return (await ran()).capabilities;
+    const opened = await options.launch!();
+    try {
+      return [...opened.driver.capabilities];
+    } finally {
+      await opened.close();
+    }
+  };
+
+  describe(`${options.name} driver conformance`, () => {
+    test("declared gaps agree with the declared capabilities, and every gap gives its reason", async () => {
+      const problems = gapProblems(await capabilities(), expectations);
+      if (!options.pages && expectations.pages === undefined) problems.push("the driver has no web pages and declares no gap \"pages\"");
+      if (options.pages && expectations.pages !== undefined) problems.push("the driver has web pages but declares the gap \"pages\"");
+      expect(problems).toEqual([]);
+    }, 300_000);
+
+    for (const c of FORM_CASES) {
+      test.skipIf(gap(c.area))(c.name, async () => {
+        const outcome = options.ran ? (await ran()).outcomes[c.name] : await runFormCase(c, options.launch!, options.ids);
+        expect(outcome).toEqual({ status: "passed" });
+      }, 300_000);
+    }
+  });
+
+  if (options.pages) runPageCases(options.name, options.pages, expectations);
+}
+
+/** The web page cases (test/fixtures/pages): a browser's driver against real pages. */
+function runPageCases(name: string, openSession: () => Promise<AdapterSession>, expectations: Expectations): void {
   let server: TestServer;
   let session: AdapterSession;
   let driver: AppDriver;
@@ -27,12 +71,12 @@ export function runDriverConformance(options: ConformanceOptions): void {
     const r = await driver.navigate(`${server.url}/${page}`, 10_000);
     expect(r.ok).toBe(true);
   };
-  const skipFor = (area: ConformanceArea) => options.expectations?.[area] !== undefined;
+  const skipFor = (area: ConformanceArea) => expectations[area] !== undefined;
 
-  describe(`${options.name} driver conformance`, () => {
+  describe(`${name} driver conformance: web pages`, () => {
     beforeAll(async () => {
       server = await startServer();
-      session = await options.open();
+      session = await openSession();
       driver = await session.launch({}, { baseDir: process.cwd(), log: () => undefined });
     });
     afterAll(async () => {
@@ -40,13 +84,6 @@ export function runDriverConformance(options: ConformanceOptions): void {
       await session?.close();
       server?.stop();
     });
-
-    test("declared gaps agree with the declared capabilities", () => {
-      for (const area of Object.keys(options.expectations ?? {}) as ConformanceArea[]) {
-        expect(driver.capabilities.has(area as Capability)).toBe(false);
-      }
-    });
-
     test.skipIf(skipFor("navigation"))("navigates, and reports an unreachable URL as a final failure", async () => {
       await open("greeter.html");
       expect((await driver.check([], { kind: "title", op: "contains", value: "" })).pass).toBe(true);
@@ -77,7 +114,7 @@ export function runDriverConformance(options: ConformanceOptions): void {
       }
     });
 
-    test.skipIf(skipFor("pointer"))("scrolls a target below the fold into view before clicking", async () => {
+    test.skipIf(skipFor("pointer") || skipFor("scroll"))("scrolls a target below the fold into view before clicking", async () => {
       await open("below-fold.html");
       expect((await driver.click(text("Far away"), { button: "left", clickCount: 1 })).ok).toBe(true);
       expect((await driver.check([], { kind: "text_contains", text: "Far clicked" })).pass).toBe(true);
@@ -170,7 +207,7 @@ export function runDriverConformance(options: ConformanceOptions): void {
       expect((await driver.check(id("out"), { kind: "text_contains", text: "clicked Search" })).pass).toBe(true);
     });
 
-    test.skipIf(skipFor("pointer"))("drags with the button held, onto a drop target that must be actionable", async () => {
+    test.skipIf(skipFor("pointer") || skipFor("drag"))("drags with the button held, onto a drop target that must be actionable", async () => {
       await open("drag.html");
       expect(driver.drag).toBeDefined();
       expect((await driver.drag!(text("Alpha"), text("Gamma"))).ok).toBe(true);
@@ -179,7 +216,7 @@ export function runDriverConformance(options: ConformanceOptions): void {
       expect(missing).toMatchObject({ ok: false, failed: "not-found" });
     });
 
-    test.skipIf(skipFor("pointer"))("hover fails while the target moves away from the pointer", async () => {
+    test.skipIf(skipFor("pointer") || skipFor("hover"))("hover fails while the target moves away from the pointer", async () => {
       await open("hover-moves.html");
       expect((await driver.hover(text("Settings"))).ok).toBe(true);
       expect(await driver.hover(text("Shy button"))).toMatchObject({ ok: false, failed: "receives-pointer" });

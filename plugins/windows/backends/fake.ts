@@ -2,7 +2,9 @@
 // the focused control of the foreground window (or in another window's log when focus was
 // stolen), programs that start or fail. Implements both Desktop and ElementBackend.
 import type { Rect } from "../../../src/plugins/api.ts";
-import type { CellPlace, ControlType, Desktop, ElementBackend, Launched, MouseButton, TopWindow, WinElement } from "../backend.ts";
+import type { Desktop, Launched, MouseButton, TopWindow } from "../backend.ts";
+import type { ElementBackend } from "../../desktop/backend.ts";
+import type { CellPlace, ControlType, DesktopElement } from "../../desktop/element.ts";
 
 export interface FakeControl {
   ref: string;
@@ -163,6 +165,12 @@ export class FakeDesktop implements Desktop, ElementBackend {
 
   async pressKey(key: string, modifiers: readonly string[]): Promise<void> {
     this.keys.push([...modifiers, key].join("+"));
+    // Delete or Backspace on a field whose text is all selected empties it.
+    const focused = this.windows.find((w) => w.handle === this.foregroundHandle)?.controls.find((c) => c.ref === this.focusedRef);
+    if (focused && modifiers.length === 0 && (key === "Delete" || key === "Backspace") && this.#selectAll === focused.ref) {
+      this.#selectAll = undefined;
+      focused.value = "";
+    }
   }
 
   async click(x: number, y: number, button: MouseButton, count: 1 | 2): Promise<void> {
@@ -195,9 +203,9 @@ export class FakeDesktop implements Desktop, ElementBackend {
     return true;
   }
 
-  async elements(w: TopWindow): Promise<readonly WinElement[]> {
+  async elements(w: TopWindow): Promise<readonly DesktopElement[]> {
     const win = this.#win(w.handle);
-    return (win?.controls ?? []).map((c): WinElement => ({
+    return (win?.controls ?? []).map((c): DesktopElement => ({
       ref: c.ref, name: c.name, controlType: c.controlType, automationId: c.automationId, rect: { ...c.rect },
       enabled: c.enabled, visible: c.visible, focused: c.ref === this.focusedRef, password: c.password,
       ...(c.checked !== undefined ? { checked: c.checked } : {}),
@@ -210,22 +218,22 @@ export class FakeDesktop implements Desktop, ElementBackend {
     }));
   }
 
-  async focus(el: WinElement): Promise<void> {
+  async focus(el: DesktopElement): Promise<void> {
     this.focusedRef = el.ref;
   }
 
-  async selectAll(el: WinElement): Promise<void> {
+  async selectAll(el: DesktopElement): Promise<void> {
     this.#selectAll = el.ref;
   }
 
-  async invoke(el: WinElement): Promise<void> {
+  async invoke(el: DesktopElement): Promise<void> {
     const c = this.#control(el.ref);
     if (!c) return;
     if (c.checked !== undefined) c.checked = !c.checked;
     c.onInvoke?.();
   }
 
-  async select(el: WinElement, values: readonly string[]): Promise<string | undefined> {
+  async select(el: DesktopElement, values: readonly string[]): Promise<string | undefined> {
     const c = this.#control(el.ref);
     if (!c) return "the control is gone";
     c.selected = [...values];

@@ -3,8 +3,11 @@
 // SelectionItem state, menu items, header items, status bars). Primary on Windows; chosen per window
 // only when UIA can search it (Wine's UIA cannot, so there the Win32 backend is used). The UIA
 // calls come through a small interface, so the mapping is tested with a fake.
-import type { ControlType, ElementBackend, TopWindow, WinElement } from "../backend.ts";
+import type { TopWindow } from "../backend.ts";
+import type { ElementBackend } from "../../desktop/backend.ts";
+import type { ControlType, DesktopElement } from "../../desktop/element.ts";
 import type { ElementFacts } from "../ffi/uia.ts";
+import { FlowproofError } from "../../../src/plugins/api.ts";
 
 /** What UIA says about one element (an IsPassword element's value is never read): the bindings' own facts. */
 export type UiaFacts = ElementFacts;
@@ -48,9 +51,9 @@ export const controlTypeOfUia = (id: number): ControlType => CONTROL_TYPES.get(i
 /** The UIA backend over `api`. Element refs are valid until the next read of the same window. */
 export function uiaBackend<H>(api: UiaApi<H>): ElementBackend {
   const handles = new Map<string, H>();
-  const handle = (el: WinElement): H => {
+  const handle = (el: DesktopElement): H => {
     const h = handles.get(el.ref);
-    if (h === undefined) throw new Error(`the control ${el.ref} is no longer known; read the window again`);
+    if (h === undefined) throw new FlowproofError({ code: "driver-error", message: `the control ${el.ref} is no longer known; read the window again` });
     return h;
   };
   const itemsOf = (h: H) => api.children(h).filter((c) => api.facts(c).controlType === 50007);
@@ -64,7 +67,7 @@ export function uiaBackend<H>(api: UiaApi<H>): ElementBackend {
       }
     },
     elements: async (w: TopWindow) => {
-      const out: WinElement[] = [];
+      const out: DesktopElement[] = [];
       // The item names of the last combo or list box: its items follow it (depth first) and are read through it.
       let owned: string[] = [];
       for (const [i, h] of api.descendants(Number(w.handle)).entries()) {
@@ -76,7 +79,7 @@ export function uiaBackend<H>(api: UiaApi<H>): ElementBackend {
         }
         const ref = `${w.handle}/${i}`;
         handles.set(ref, h);
-        const base: WinElement = {
+        const base: DesktopElement = {
           ref, name: f.name, controlType, automationId: f.automationId, className: f.className, rect: f.rect,
           enabled: f.enabled, visible: !f.offscreen && f.rect.width > 0 && f.rect.height > 0, focused: f.focused, password: f.password,
         };

@@ -3,7 +3,9 @@
 // style = control type), messages for values and selections, SendInput for keystrokes and clicks,
 // BitBlt for frames. The backend that works for classic controls under Wine.
 import type { Pointer } from "bun:ffi";
-import type { ControlType, Desktop, DesktopAccess, ElementBackend, Launched, TopWindow, WinElement } from "../backend.ts";
+import type { Desktop, DesktopAccess, Launched, TopWindow } from "../backend.ts";
+import type { ElementBackend } from "../../desktop/backend.ts";
+import type { ControlType, DesktopElement } from "../../desktop/element.ts";
 import * as u from "../ffi/user32.ts";
 import { captureWindow } from "../ffi/gdi32.ts";
 import { assignToJob, createKillOnCloseJob, currentThreadId } from "../ffi/kernel32.ts";
@@ -137,7 +139,7 @@ export function win32Desktop(): Desktop {
   };
 }
 
-function element(hwnd: number, focusedHwnd: number): WinElement {
+function element(hwnd: number, focusedHwnd: number): DesktopElement {
   const info = u.windowInfo(hwnd);
   const controlType = controlTypeOf(info.className, info.style);
   const password = controlType === "edit" && u.isPasswordEdit(hwnd);
@@ -176,7 +178,7 @@ function element(hwnd: number, focusedHwnd: number): WinElement {
 }
 
 /** A control's items by its reader, with a scratch block in its process shared by one read of the window. */
-function readItems(reader: ControlReader, hwnd: number, el: WinElement, memory: () => RemoteMemory | undefined): WinElement[] {
+function readItems(reader: ControlReader, hwnd: number, el: DesktopElement, memory: () => RemoteMemory | undefined): DesktopElement[] {
   const send = (to: number, msg: number, wParam: number, lParam: number) => u.sendMessageTimeout(to, msg, wParam, lParam, MESSAGE_TIMEOUT_MS) ?? 0;
   const ctx: ControlContext = {
     hwnd, element: el, memory,
@@ -199,8 +201,8 @@ function popupMenus(pid: number): number[] {
 }
 
 /** A child-window ref is its handle; an item's is `<control handle>/<kind>/…`. */
-const ownerOf = (el: WinElement): number => hwndOf(el.ref.split("/")[0]!);
-const isItem = (el: WinElement): boolean => el.ref.includes("/");
+const ownerOf = (el: DesktopElement): number => hwndOf(el.ref.split("/")[0]!);
+const isItem = (el: DesktopElement): boolean => el.ref.includes("/");
 
 /** Classic controls: the child-window tree, read and driven through window messages; common controls' items through their own messages. */
 export function win32Backend(menus: MenuReader = menuReader()): ElementBackend {
@@ -218,7 +220,7 @@ export function win32Backend(menus: MenuReader = menuReader()): ElementBackend {
         return typeof block === "string" ? undefined : block;
       };
       try {
-        const out: WinElement[] = [];
+        const out: DesktopElement[] = [];
         // A combo box's own edit child is part of the combo box, not a control of its own.
         for (const c of u.children(root).filter((c) => !u.className(u.parentOf(c)).toLowerCase().startsWith("combobox"))) {
           const el = element(c, focused);

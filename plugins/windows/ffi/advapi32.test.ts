@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { CREDENTIAL_SIZE, CRED_PERSIST_LOCAL_MACHINE, CRED_TYPE_GENERIC, decodeCredential, encodeCredential } from "./advapi32.ts";
+import { CREDENTIAL_SIZE, CRED_PERSIST_LOCAL_MACHINE, CRED_TYPE_GENERIC, CredentialStoreError, decodeCredential, encodeCredential } from "./advapi32.ts";
+import { FlowproofError } from "../../../src/plugins/api.ts";
 
 describe("CREDENTIALW layout", () => {
   test("a generic credential puts target, blob, persistence and user at their x64 offsets", () => {
@@ -12,5 +13,15 @@ describe("CREDENTIALW layout", () => {
     expect(v.getUint32(32, true)).toBe(24);
     expect(v.getUint32(48, true)).toBe(CRED_PERSIST_LOCAL_MACHINE);
     expect(decodeCredential(bytes)).toEqual({ userAddr: 0x2000, blobAddr: 0x3000, blobSize: 24 });
+  });
+});
+
+describe("CredentialStoreError", () => {
+  test("is a coded flowproof error naming the call and the Win32 error, with what to do", () => {
+    const e = new CredentialStoreError("CredWriteW", 1312);
+    expect(e).toBeInstanceOf(FlowproofError);
+    expect(e.code).toBe("credential-store");
+    expect(e.win32Error).toBe(1312);
+    expect(e.diagnostics[0]).toMatchObject({ message: "CredWriteW failed with Win32 error 1312", hint: expect.stringContaining("Credential Manager") });
   });
 });

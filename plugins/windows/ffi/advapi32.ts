@@ -2,6 +2,7 @@
 // generic credentials kept by the OS for the user, never in a file of ours. advapi32 opens on
 // first use; the CREDENTIALW layout is pure and tested anywhere.
 import { dlopen, FFIType, ptr, read, toArrayBuffer, type Pointer } from "bun:ffi";
+import { FlowproofError } from "../../../src/plugins/api.ts";
 import { wstr } from "./wide.ts";
 
 export const CRED_TYPE_GENERIC = 1;
@@ -58,13 +59,16 @@ let kernel: ReturnType<typeof openKernel> | undefined;
 const advapi = (): ReturnType<typeof open> => (lib ??= open());
 const lastError = (): number => (kernel ??= openKernel()).GetLastError();
 
-/** A Credential Manager call failed; `code` is the Win32 error. */
-export class CredentialStoreError extends Error {
-  readonly code: number;
-  constructor(call: string, code: number) {
-    super(`${call} failed with Win32 error ${code}`);
-    this.name = "CredentialStoreError";
-    this.code = code;
+/** A Credential Manager call failed (code `credential-store`); `win32Error` is the Win32 error. */
+export class CredentialStoreError extends FlowproofError {
+  readonly win32Error: number;
+  constructor(call: string, win32Error: number) {
+    super({
+      code: "credential-store",
+      message: `${call} failed with Win32 error ${win32Error}`,
+      hint: "check that this Windows user may use the Credential Manager (Control Panel → Credential Manager); `flowproof config sap --delete` removes a damaged entry",
+    });
+    this.win32Error = win32Error;
   }
 }
 

@@ -36,7 +36,8 @@ describe("HRESULT", () => {
     }
     expect(error).toBeInstanceOf(ComError);
     const c = error as ComError;
-    expect(c.code).toBe("0x80004001");
+    expect(c.hex).toBe("0x80004001");
+    expect(c.code).toBe("com-error");
     expect(c.symbol).toBe("E_NOTIMPL");
     expect(c.hresult).toBe(HR.E_NOTIMPL);
     expect(c.message).toBe("IUIAutomation::CreatePropertyCondition failed with HRESULT 0x80004001 (E_NOTIMPL)");

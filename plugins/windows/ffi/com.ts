@@ -5,6 +5,7 @@
 // pointer whose first word is its vtable; method `i` is the i-th pointer there, called with the
 // object as its first argument. One CFunction is made per (function pointer, signature) and kept.
 import { CFunction, dlopen, FFIType, ptr, read, toArrayBuffer, type Pointer } from "bun:ffi";
+import { FlowproofError } from "../../../src/plugins/api.ts";
 import { wstr } from "./wide.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -52,18 +53,19 @@ export function failed(hr: number): boolean {
   return (hr | 0) < 0;
 }
 
-/** A COM call that returned a failure HRESULT. `code` is the hex form, `name` the symbol when known. */
-export class ComError extends Error {
-  override readonly name = "ComError";
+/** A COM call that returned a failure HRESULT (code `com-error`). `hex` is the HRESULT as Windows prints it, `symbol` its name when known. */
+export class ComError extends FlowproofError {
   readonly hresult: number;
-  readonly code: string;
+  readonly hex: string;
   readonly symbol: string | undefined;
   readonly call: string;
-  constructor(call: string, hresult: number) {
+  /** `message` replaces the default one (a server's own description of the failure). */
+  constructor(call: string, hresult: number, message?: string) {
     const symbol = hresultName(hresult);
-    super(`${call} failed with HRESULT ${hresultHex(hresult)}${symbol === undefined ? "" : ` (${symbol})`}`);
+    const hint = "the Windows component behind this call is missing, not registered, or refused it; the HRESULT says which (docs/windows.md, \"Checking a Windows machine\")";
+    super({ code: "com-error", message: message ?? `${call} failed with HRESULT ${hresultHex(hresult)}${symbol === undefined ? "" : ` (${symbol})`}`, hint });
     this.hresult = hresult | 0;
-    this.code = hresultHex(hresult);
+    this.hex = hresultHex(hresult);
     this.symbol = symbol;
     this.call = call;
   }
@@ -83,7 +85,7 @@ const GUID_RE = /^\{?([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0
 /** The 16 bytes of a GUID (Data1..3 little-endian, Data4 as written) from `{xxxxxxxx-xxxx-…}` or without braces. */
 export function parseGuid(text: string): Uint8Array {
   const m = GUID_RE.exec(text.trim());
-  if (m === null) throw new Error(`not a GUID: "${text}" (write it as xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)`);
+  if (m === null) throw new Error(`not a GUID: "${text}" (write it as xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)`); // plain Error on purpose: GUIDs are flowproof constants, a bad one is a flowproof bug
   const [, d1, d2, d3, d4a, d4b] = m as unknown as [string, string, string, string, string, string];
   const out = new Uint8Array(16);
   const view = new DataView(out.buffer);
@@ -97,7 +99,7 @@ export function parseGuid(text: string): Uint8Array {
 
 /** The canonical `{XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}` form of 16 GUID bytes. */
 export function formatGuid(bytes: Uint8Array): string {
-  if (bytes.byteLength !== 16) throw new Error(`a GUID is 16 bytes, got ${bytes.byteLength}`);
+  if (bytes.byteLength !== 16) throw new Error(`a GUID is 16 bytes, got ${bytes.byteLength}`); // plain Error on purpose: a wrong-sized buffer of ours is a flowproof bug
   const view = new DataView(bytes.buffer, bytes.byteOffset, 16);
   const hex = (n: number, w: number): string => n.toString(16).padStart(w, "0");
   const d4 = Array.from(bytes.subarray(8), (b) => hex(b, 2)).join("");
@@ -176,7 +178,7 @@ const fnCache = new Map<string, Native>();
 
 /** The function pointer at vtable slot `index` of COM object `obj`. */
 export function vtableEntry(obj: Pointer | number, index: number): number {
-  if (obj === 0) throw new Error(`vtable call on a null COM object (slot ${index})`);
+  if (obj === 0) throw new Error(`vtable call on a null COM object (slot ${index})`); // plain Error on purpose: calling through a null object is a flowproof bug (a failed call was not checked)
   const vtbl = read.ptr(obj, 0);
   return read.ptr(vtbl, index * 8);
 }
@@ -186,7 +188,7 @@ export function vtableEntry(obj: Pointer | number, index: number): number {
  * and returns what it returns (`returns`, an HRESULT by default).
  */
 export function vcall(obj: Pointer | number, index: number, types: readonly FFIType[], args: readonly NativeArg[], returns: FFIType = FFIType.i32): unknown {
-  if (types.length !== args.length) throw new Error(`vtable slot ${index}: ${types.length} argument types for ${args.length} arguments`);
+  if (types.length !== args.length) throw new Error(`vtable slot ${index}: ${types.length} argument types for ${args.length} arguments`); // plain Error on purpose: a binding declared with the wrong arity is a flowproof bug
   const fn = vtableEntry(obj, index);
   const key = `${fn}|${types.join(",")}>${returns}`;
   let native = fnCache.get(key);
@@ -368,7 +370,7 @@ export const Variants = {
  * `alloc` (allocBstr for a real call), which the VARIANT then owns.
  */
 export function encodeVariant(v: Variant, out: Uint8Array, alloc: (text: string) => number): void {
-  if (out.byteLength < VARIANT_SIZE) throw new Error(`a VARIANT needs ${VARIANT_SIZE} bytes, got ${out.byteLength}`);
+  if (out.byteLength < VARIANT_SIZE) throw new Error(`a VARIANT needs ${VARIANT_SIZE} bytes, got ${out.byteLength}`); // plain Error on purpose: a short buffer of ours is a flowproof bug
   out.fill(0, 0, VARIANT_SIZE);
   const view = new DataView(out.buffer, out.byteOffset, VARIANT_SIZE);
   const vt = (t: number): void => view.setUint16(0, t, true);
@@ -402,7 +404,7 @@ export function encodeVariant(v: Variant, out: Uint8Array, alloc: (text: string)
       vt(VT.ERROR);
       return view.setInt32(8, v.value, true);
     case "other":
-      throw new Error(`cannot write a VARIANT of type ${v.vt}`);
+      throw new Error(`cannot write a VARIANT of type ${v.vt}`); // plain Error on purpose: flowproof writes only types it declares; another is a flowproof bug
   }
 }
 

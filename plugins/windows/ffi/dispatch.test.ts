@@ -27,6 +27,8 @@ describe("EXCEPINFO", () => {
   test("a DispatchError carries the server's description as its message", () => {
     const e = new DispatchError("FindById", HR.DISP_E_EXCEPTION, "The control could not be found by id.");
     expect(e.message).toBe("FindById: The control could not be found by id.");
-    expect(e.code).toBe("0x80020009");
+    expect(e.hex).toBe("0x80020009");
+    expect(e.code).toBe("com-error");
+    expect(e.diagnostics[0]?.message).toBe("FindById: The control could not be found by id.");
   });
 });

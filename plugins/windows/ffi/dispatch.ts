@@ -8,6 +8,7 @@ import {
   readBstr, release, takeVariant, vcall, VARIANT_SIZE, VT, type Variant,
 } from "./com.ts";
 import { readWide, wstr } from "./wide.ts";
+import { FlowproofError } from "../../../src/plugins/api.ts";
 
 export const DISPATCH_METHOD = 1;
 export const DISPATCH_PROPERTYGET = 2;
@@ -48,9 +49,8 @@ export function decodeExcepInfo(bytes: Uint8Array, readText: (p: number) => stri
 export class DispatchError extends ComError {
   readonly description: string;
   constructor(call: string, hresult: number, description: string) {
-    super(call, hresult);
+    super(call, hresult, description === "" ? undefined : `${call}: ${description}`);
     this.description = description;
-    if (description !== "") this.message = `${call}: ${description}`;
   }
 }
 
@@ -243,7 +243,7 @@ function readWideZ(p: Pointer | number): string {
 export function readSafeArray(psa: Pointer | number): Variant[] {
   const a = oleaut32();
   if (psa === 0) return [];
-  if (a.SafeArrayGetDim(psa as Pointer) !== 1) throw new Error("only one-dimensional SAFEARRAYs are read");
+  if (a.SafeArrayGetDim(psa as Pointer) !== 1) throw new FlowproofError({ code: "driver-error", message: "a COM server answered with a SAFEARRAY of several dimensions; only one-dimensional ones are read" });
   const lo = new Int32Array(1);
   const hi = new Int32Array(1);
   checkHr(a.SafeArrayGetLBound(psa as Pointer, 1, lo), "SafeArrayGetLBound");
@@ -268,7 +268,7 @@ export function readSafeArray(psa: Pointer | number): Variant[] {
       checkHr(a.SafeArrayGetElement(psa as Pointer, index, n), "SafeArrayGetElement");
       out.push({ kind: "i4", value: n[0]! });
     } else {
-      throw new Error(`SAFEARRAY of VARTYPE ${vt} is not read`);
+      throw new FlowproofError({ code: "driver-error", message: `a COM server answered with a SAFEARRAY of VARTYPE ${vt}, which is not read` });
     }
   }
   return out;

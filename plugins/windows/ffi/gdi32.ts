@@ -4,6 +4,7 @@
 import { dlopen, FFIType, type Pointer } from "bun:ffi";
 import { PNG } from "pngjs";
 import { clientRect, windowRect, type Hwnd, type Rect } from "./user32.ts";
+import { FlowproofError } from "../../../src/plugins/api.ts";
 
 export const SRCCOPY = 0x00cc0020;
 export const CAPTUREBLT = 0x40000000;
@@ -90,24 +91,24 @@ export function captureWindow(hwnd: Hwnd, options: CaptureOptions = {}): Capture
   const area = options.area ?? "window";
   const rect = area === "window" ? windowRect(hwnd) : clientRect(hwnd);
   const { width, height } = rect;
-  if (width <= 0 || height <= 0) throw new Error(`window ${hwnd} has no area to capture (${width}x${height})`);
+  if (width <= 0 || height <= 0) throw new FlowproofError({ code: "driver-error", message: `window ${hwnd} has no area to capture (${width}x${height})` });
   const g = gdi();
   const wnd = hwnd as Pointer;
   const dc = area === "window" ? g.GetWindowDC(wnd) : g.GetDC(wnd);
-  if (dc === null) throw new Error(`GetDC failed for window ${hwnd}`);
+  if (dc === null) throw new FlowproofError({ code: "driver-error", message: `GetDC failed for window ${hwnd}` });
   const mem = g.CreateCompatibleDC(dc);
   const bmp = mem === null ? null : g.CreateCompatibleBitmap(dc, width, height);
   try {
-    if (mem === null || bmp === null) throw new Error(`could not create a ${width}x${height} bitmap for window ${hwnd}`);
+    if (mem === null || bmp === null) throw new FlowproofError({ code: "driver-error", message: `could not create a ${width}x${height} bitmap for window ${hwnd}` });
     const old = g.SelectObject(mem, bmp);
     const ok = options.method === "printwindow"
       ? g.PrintWindow(wnd, mem, PW_RENDERFULLCONTENT | (area === "client" ? PW_CLIENTONLY : 0))
       : g.BitBlt(mem, 0, 0, width, height, dc, 0, 0, SRCCOPY);
     g.SelectObject(mem, old);
-    if (ok === 0) throw new Error(`${options.method === "printwindow" ? "PrintWindow" : "BitBlt"} failed for window ${hwnd}`);
+    if (ok === 0) throw new FlowproofError({ code: "driver-error", message: `${options.method === "printwindow" ? "PrintWindow" : "BitBlt"} failed for window ${hwnd}` });
     const pixels = new Uint8Array(width * height * 4);
     const lines = g.GetDIBits(mem, bmp, 0, height, pixels, bitmapInfo(width, height), DIB_RGB_COLORS);
-    if (lines !== height) throw new Error(`GetDIBits read ${lines} of ${height} lines for window ${hwnd}`);
+    if (lines !== height) throw new FlowproofError({ code: "driver-error", message: `GetDIBits read ${lines} of ${height} lines for window ${hwnd}` });
     const rgba = bgraToRgba(pixels);
     return { width, height, rect, rgba, png: encodePng(width, height, rgba) };
   } finally {

@@ -1,6 +1,7 @@
 // SendInput's INPUT records, built in pure code: keystrokes for text (KEYEVENTF_UNICODE), key
 // chords with virtual keys (F1–F24, named keys, modifiers) and mouse clicks at screen points.
 // user32.ts hands the encoded bytes to SendInput.
+import { FlowproofError } from "../../../src/plugins/api.ts";
 
 export const INPUT_MOUSE = 0;
 export const INPUT_KEYBOARD = 1;
@@ -98,7 +99,7 @@ export function textInputs(text: string): InputEvent[] {
 /** A key chord: modifiers down in order, the key down and up, modifiers up in reverse. Throws for a key with no virtual key. */
 export function chordInputs(key: string, modifiers: readonly KeyModifier[] = []): InputEvent[] {
   const k = virtualKey(key);
-  if (k === undefined) throw new Error(`no virtual key for "${key}" (use a named key such as Enter or F4, a letter or a digit)`);
+  if (k === undefined) throw new FlowproofError({ code: "unsupported-step", message: `no virtual key for "${key}"`, hint: "press a named key such as Enter or F4, a letter or a digit" });
   const mods = [...new Map(modifiers.map((m) => [MODIFIER_VK[m].vk, MODIFIER_VK[m]])).values()];
   return [
     ...mods.map((m) => keyEvent(m.vk, m.extended, false)),

@@ -6,6 +6,7 @@
 // opened on first use.
 import { dlopen, FFIType, type Pointer } from "bun:ffi";
 import { fromWide, wideBuffer, wstr } from "./wide.ts";
+import { FlowproofError } from "../../../src/plugins/api.ts";
 
 const PROCESS_CREATE_THREAD = 0x0002;
 const PROCESS_VM_OPERATION = 0x0008;
@@ -93,6 +94,7 @@ export function openRemoteMemory(pid: number, size: number, options: { readonly 
   let closed = false;
   const done = new BigUint64Array(1);
   const check = (offset: number, length: number) => {
+    // plain Error on purpose: a use after release is a flowproof bug, not something a flow can cause.
     if (closed) throw new Error(`the memory of process ${pid} was already released`);
     if (offset < 0 || length < 0 || offset + length > size) throw new RangeError(`${offset}+${length} is outside the ${size}-byte block`);
   };
@@ -103,12 +105,12 @@ export function openRemoteMemory(pid: number, size: number, options: { readonly 
     size,
     write(offset, bytes) {
       check(offset, bytes.byteLength);
-      if (k32().WriteProcessMemory(handle, at(base + offset), bytes, bytes.byteLength, done) === 0) throw new Error(`writing into process ${pid} failed (error ${k32().GetLastError()})`);
+      if (k32().WriteProcessMemory(handle, at(base + offset), bytes, bytes.byteLength, done) === 0) throw new FlowproofError({ code: "driver-error", message: `writing into process ${pid} failed (error ${k32().GetLastError()})` });
     },
     read(offset, length) {
       check(offset, length);
       const out = new Uint8Array(length);
-      if (k32().ReadProcessMemory(handle, at(base + offset), out, length, done) === 0) throw new Error(`reading process ${pid} failed (error ${k32().GetLastError()})`);
+      if (k32().ReadProcessMemory(handle, at(base + offset), out, length, done) === 0) throw new FlowproofError({ code: "driver-error", message: `reading process ${pid} failed (error ${k32().GetLastError()})` });
       return out;
     },
     runThread(offset, param, timeoutMs) {

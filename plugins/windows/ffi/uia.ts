@@ -9,6 +9,7 @@
 // cannot search the tree or fetch patterns (see ../shared/research/wine.md).
 import { FFIType, type Pointer } from "bun:ffi";
 import { allocBstr, clearVariant, coCreateInstance, freeBstr, CLSCTX_INPROC_SERVER, emptyVariant, guidArg, hrcall, hrcallOut, makeVariant, OutPtr, release, takeBstr, takeVariant, type Variant } from "./com.ts";
+import { FlowproofError } from "../../../src/plugins/api.ts";
 
 export const CLSID_CUIAutomation = "ff48dba4-60ef-4201-aa87-54103eef594e";
 export const IID_IUIAutomation = "30cbe57d-d9d0-452a-ab13-7ac5ac4825ee";
@@ -162,7 +163,7 @@ export function pattern(element: Pointer, which: keyof typeof PATTERN): Pointer 
 
 function withPattern<T>(element: Pointer, which: keyof typeof PATTERN, fn: (p: Pointer) => T): T {
   const p = pattern(element, which);
-  if (p === null) throw new Error(`the element has no ${which} pattern`);
+  if (p === null) throw new FlowproofError({ code: "driver-error", message: `the element has no ${which} pattern` });
   try {
     return fn(p);
   } finally {

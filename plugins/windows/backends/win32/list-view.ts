@@ -4,7 +4,7 @@
 // its row and its column's header text, so `the "Type" column of the row containing "…"` names
 // one. Read with LVM_GETITEMCOUNT, LVM_GETTOPINDEX, LVM_GETCOUNTPERPAGE, LVM_GETCOLUMNW,
 // LVM_GETITEMTEXTW, LVM_GETITEMSTATE, LVM_GETITEMRECT and LVM_GETSUBITEMRECT.
-import type { WinElement } from "../../backend.ts";
+import type { DesktopElement } from "../../../desktop/element.ts";
 import { item, overlaps, rectFrom, SCRATCH, scratchText, screenRect, setPointer, type ControlContext, type ControlReader } from "./reader.ts";
 
 const LVM_GETITEMCOUNT = 0x1004;
@@ -101,7 +101,7 @@ export function listViewReader(styleOf: (hwnd: number) => number): ControlReader
       const { from, to } = rowsToRead(view, count, ctx.send(LVM_GETTOPINDEX, 0, 0), ctx.send(LVM_GETCOUNTPERPAGE, 0, 0));
       const bounds = ctx.element.rect;
       const table = ctx.element.ref;
-      const items: WinElement[] = [];
+      const items: DesktopElement[] = [];
       for (let row = from; row < to; row++) {
         const name = text(LVM_GETITEMTEXTW, row, lvTextItem(p, 0, memory.base + SCRATCH.text, SCRATCH.textChars));
         const selected = (ctx.send(LVM_GETITEMSTATE, row, LVIS_SELECTED) & LVIS_SELECTED) !== 0;

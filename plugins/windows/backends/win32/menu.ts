@@ -10,7 +10,7 @@
 // that process (remote-call.ts).
 import { ptr } from "bun:ffi";
 import type { Rect } from "../../../../src/plugins/api.ts";
-import type { WinElement } from "../../backend.ts";
+import type { DesktopElement } from "../../../desktop/element.ts";
 import * as u from "../../ffi/user32.ts";
 import { isWine, remoteProcAddress, withRemoteMemory } from "../../ffi/process-memory.ts";
 import { callRemote } from "../../ffi/remote-call.ts";
@@ -68,8 +68,8 @@ export function menuLabel(text: string): string {
 }
 
 /** Pure: the elements of a menu's items shown by window `owner`. */
-export function menuElements(owner: number, menu: number, items: readonly MenuItemFacts[]): WinElement[] {
-  const out: WinElement[] = [];
+export function menuElements(owner: number, menu: number, items: readonly MenuItemFacts[]): DesktopElement[] {
+  const out: DesktopElement[] = [];
   items.forEach((facts, i) => {
     const name = menuLabel(facts.text);
     if ((facts.type & MFT_SEPARATOR) !== 0 || name === "") return;
@@ -154,8 +154,8 @@ export function menuReader(): MenuReader {
  * The menu items window `hwnd` shows: its menu bar's, then those of the popup menus of its
  * process that are open (in the order `popups` lists them).
  */
-export function windowMenuElements(read: MenuReader, hwnd: number, pid: number, popups: readonly number[]): WinElement[] {
-  const out: WinElement[] = [];
+export function windowMenuElements(read: MenuReader, hwnd: number, pid: number, popups: readonly number[]): DesktopElement[] {
+  const out: DesktopElement[] = [];
   const bar = (u.windowStyle(hwnd) & u.WS_CHILD) === 0 ? u.menuOf(hwnd) : 0;
   if (bar !== 0) out.push(...menuElements(hwnd, bar, read(pid, hwnd, bar)));
   for (const popup of popups) {

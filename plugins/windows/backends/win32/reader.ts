@@ -4,7 +4,7 @@
 // which must point into the control's own process: readers get a scratch block there, and the
 // layout of the structures they put in it (pure, by the pointer size of that process).
 import type { Rect } from "../../../../src/plugins/api.ts";
-import type { WinElement } from "../../backend.ts";
+import type { DesktopElement } from "../../../desktop/element.ts";
 import type { RemoteMemory } from "../../ffi/process-memory.ts";
 import { fromWide } from "../../ffi/wide.ts";
 
@@ -15,7 +15,7 @@ export const SCRATCH = { struct: 0, rect: 512, text: 1024, textChars: 2048, size
 export interface ControlContext {
   readonly hwnd: number;
   /** The control's element as the window walk read it (its ref, rect, enabled state). */
-  readonly element: WinElement;
+  readonly element: DesktopElement;
   /** A scratch block in the control's process; undefined when the process cannot be opened. */
   memory(): RemoteMemory | undefined;
   /** A message to the control (SendMessageW, bounded so a hung program cannot hang the read). */
@@ -28,8 +28,8 @@ export interface ControlContext {
 
 /** What a reader makes of a control: facts about the control itself, and its items as elements. */
 export interface ControlReading {
-  readonly self?: Partial<Pick<WinElement, "name" | "value">>;
-  readonly items: readonly WinElement[];
+  readonly self?: Partial<Pick<DesktopElement, "name" | "value">>;
+  readonly items: readonly DesktopElement[];
 }
 
 export interface ControlReader {
@@ -69,6 +69,6 @@ export function setPointer(view: DataView, offset: number, value: number, pointe
 }
 
 /** An item element with the defaults of a control's part: no id, not focused, never a password. */
-export function item(fields: Pick<WinElement, "ref" | "name" | "controlType" | "rect" | "enabled" | "visible"> & Partial<WinElement>): WinElement {
+export function item(fields: Pick<DesktopElement, "ref" | "name" | "controlType" | "rect" | "enabled" | "visible"> & Partial<DesktopElement>): DesktopElement {
   return { automationId: "", focused: false, password: false, ...fields };
 }

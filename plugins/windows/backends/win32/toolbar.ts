@@ -3,7 +3,7 @@
 // checked as the toolbar says. A press is a real click on it (a toolbar button has no message
 // that presses it the way a user does). Read with TB_BUTTONCOUNT, TB_GETBUTTON,
 // TB_GETBUTTONTEXTW, TB_GETITEMRECT and the toolbar's tooltip control (TTM_GETTEXTW).
-import type { WinElement } from "../../backend.ts";
+import type { DesktopElement } from "../../../desktop/element.ts";
 import { item, overlaps, rectFrom, SCRATCH, scratchText, screenRect, setPointer, type ControlReader } from "./reader.ts";
 
 const TB_GETBUTTON = 0x417;
@@ -54,7 +54,7 @@ export const toolbarReader: ControlReader = {
     const p = memory.pointerSize;
     const count = Math.min(MAX_BUTTONS, ctx.send(TB_BUTTONCOUNT, 0, 0));
     const tooltips = ctx.send(TB_GETTOOLTIPS, 0, 0);
-    const items: WinElement[] = [];
+    const items: DesktopElement[] = [];
     for (let i = 0; i < count; i++) {
       if (ctx.send(TB_GETBUTTON, i, memory.base + SCRATCH.struct) === 0) continue;
       const button = tbButton(memory.read(SCRATCH.struct, 12));

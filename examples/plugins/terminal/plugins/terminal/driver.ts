@@ -2,7 +2,6 @@
 // prompt the program waits at (`Type clerk into the "User name" field` answers `User name: `), a
 // button is a menu entry `[L] Log in` (pressing it types its letter and Enter), and text is what
 // the screen shows. Every method is one attempt; the engine polls and waits.
-import { PASSWORD_FIELDS } from "flowproof";
 import type { AppDriver, Attempt, Capability, Expectation, KeyModifier, Reading, RectTarget, RectsAnswer, SceneEntry, SceneInventory, Selector, TypeOptions } from "flowproof";
 import { CELL_HEIGHT, CELL_WIDTH, picture } from "./picture.ts";
 import type { Terminal } from "./pty.ts";
@@ -182,6 +181,9 @@ export class TerminalDriver implements AppDriver {
         this.#secrets = this.#secrets.filter((s) => s.clears === this.#screen.clears);
         return { ok: true, rects: this.#secrets.map((s) => cells(s.row, s.col, s.length)) };
       }
+      // The password fields the recorder always masks: a terminal shows none (a program that asks
+      // for a password without echoing it shows nothing to mask).
+      if ("passwordFields" in t) return { ok: true, rects: [] };
       if ("text" in t) {
         const rects = this.#screen.lines().flatMap((line, row) => {
           const out = [];
@@ -190,9 +192,6 @@ export class TerminalDriver implements AppDriver {
         });
         return { ok: true, rects };
       }
-      // The password fields the recorder always masks: a terminal shows none (a program that asks
-      // for a password without echoing it shows nothing to mask); any other css means nothing here.
-      if (t.css === PASSWORD_FIELDS.css) return { ok: true, rects: [] };
       return { ok: false, detail: "a terminal app has no css: selectors (use a text or rect rule)" };
     });
   }

@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
-import { clip, matchRung, textOf } from "./match.ts";
-import type { WinElement } from "./backend.ts";
+import { clip, closestId, matchRung, textOf, wantedId } from "./match.ts";
+import type { DesktopElement } from "./element.ts";
 
-const el = (ref: string, name: string, controlType: WinElement["controlType"], extra: Partial<WinElement> = {}): WinElement => ({
+const el = (ref: string, name: string, controlType: DesktopElement["controlType"], extra: Partial<DesktopElement> = {}): DesktopElement => ({
   ref, name, controlType, automationId: "", rect: { x: 0, y: 0, width: 1, height: 1 }, enabled: true, visible: true, focused: false, password: false, ...extra,
 });
 const rung = (tier: "native_id" | "structural" | "text_anchor", payload: Record<string, unknown>) => ({ tier, provenance: "rules", payload });
@@ -57,4 +57,34 @@ test("a label with ` > ` is a path of labels; a ladder naming the text or a cell
   expect(labelPath([rung("text_anchor", { text: " > Save" })])).toBeUndefined();
   expect(wantedText([rung("native_id", { automation_id: "15" })])).toBe("15");
   expect(wantedText([rung("structural", { kind: "cell", column_text: "Size", row_anchor: "a" })])).toBe("Size");
+});
+
+test("a text names a control by its tooltip, the label naming it or an alias, as written, else ignoring case", () => {
+  const tree = [el("l", "Order Type", "text"), el("f", "", "edit", { label: "Order Type", tooltip: "Sales Document Type", aliases: ["VBAK-AUART"] }), el("b", "", "button", { tooltip: "Save (Ctrl+S)" })];
+  expect(matchRung(tree, rung("text_anchor", { text: "Sales Document Type" }), "editable").map((e) => e.ref)).toEqual(["f"]);
+  expect(matchRung(tree, rung("text_anchor", { text: "vbak-auart" }), "any").map((e) => e.ref)).toEqual(["f"]);
+  expect(matchRung(tree, rung("text_anchor", { text: "Save (Ctrl+S)", role: "button" }), "clickable").map((e) => e.ref)).toEqual(["b"]);
+});
+
+test("a label loses to the control it labels when a text names both", () => {
+  const tree = [el("l", "Sold-To Party", "text"), el("f", "", "edit", { label: "Sold-To Party", value: "4711" })];
+  expect(matchRung(tree, rung("text_anchor", { text: "Sold-To Party" }), "any").map((e) => e.ref)).toEqual(["f"]);
+  // Not a control it labels: both stay (the step is ambiguous).
+  const apart = [el("s", "Save", "text"), el("x", "", "edit"), el("b", "Save", "button")];
+  expect(matchRung(apart, rung("text_anchor", { text: "Save" }), "any").map((e) => e.ref)).toEqual(["s", "b"]);
+});
+
+test("with no control of the kind the action needs, a control of another kind the text names is answered (a label never)", () => {
+  const tree = [el("l", "Order Type", "text"), el("f", "", "edit", { label: "Order Type" }), el("m", "Late:", "text")];
+  expect(matchRung(tree, rung("text_anchor", { text: "Order Type" }), "selectable").map((e) => e.ref)).toEqual(["f"]);
+  expect(matchRung(tree, rung("text_anchor", { text: "Late" }), "editable")).toEqual([]);
+  // A role is a filter: no other kind is answered for it.
+  expect(matchRung(tree, rung("text_anchor", { text: "Order Type", role: "dropdown" }), "selectable")).toEqual([]);
+});
+
+test("a miss on an id names the closest id when it is a typo", () => {
+  expect(wantedId([rung("text_anchor", { text: "a" }), rung("native_id", { id: "wnd[0]/usr/ctxtVBAK-AUARX" })])).toBe("wnd[0]/usr/ctxtVBAK-AUARX");
+  expect(closestId("wnd[0]/usr/ctxtVBAK-AUARX", ["wnd[0]/tbar[0]/okcd", "wnd[0]/usr/ctxtVBAK-AUART"])).toBe("wnd[0]/usr/ctxtVBAK-AUART");
+  expect(closestId("wnd[0]/usr/txtX", ["wnd[0]/tbar[0]/okcd"])).toBeUndefined();
+  expect(closestId("999", ["101", "102"])).toBeUndefined();
 });

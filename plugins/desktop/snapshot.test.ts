@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
-import type { WinElement } from "./backend.ts";
+import type { DesktopElement } from "./element.ts";
 import { anchorTexts, windowSnapshot } from "./snapshot.ts";
 
-const el = (name: string, extra: Partial<WinElement> = {}): WinElement => ({
+const el = (name: string, extra: Partial<DesktopElement> = {}): DesktopElement => ({
   ref: name, name, controlType: "edit", automationId: "", rect: { x: 1, y: 2, width: 3, height: 4 }, enabled: true, visible: true, focused: false, password: false, ...extra,
 });
 

@@ -1,14 +1,15 @@
-// Which controls a selector rung names: AutomationId, control type and name, a table cell by its
-// column and row, or a label (a static label standing for the control after it when the action
+// Which controls a selector rung names, the same on every desktop surface: the native id, control
+// type and name, a table cell by its column and row, or a text (a control's label, tooltip, the
+// label naming it, an alias; a static label standing for the control after it when the action
 // needs a field; `"status bar"` standing for the window's status bar). Pure.
 import type { Selector } from "../../src/plugins/api.ts";
-import { isEditable, plainLabel, type WinElement } from "./backend.ts";
+import { anchorsOf, isEditable, plainLabel, type DesktopElement } from "./element.ts";
 
 /** What an action needs of its target; a label names the control after it for `field`-like wants. */
 export type Want = "any" | "editable" | "selectable" | "checkable" | "clickable";
 
 /** A control's text: an edit's value, else its name. */
-export function textOf(el: WinElement): string {
+export function textOf(el: DesktopElement): string {
   if (el.value !== undefined && (isEditable(el) || el.controlType === "list")) return el.value;
   return plainLabel(el.name) || el.value || "";
 }
@@ -33,7 +34,7 @@ const WANT_TYPES: Readonly<Record<Want, readonly string[] | undefined>> = {
 };
 
 /** The controls one rung names, in tree order; a label stands for the control it labels when the action needs one. */
-export function matchRung(elements: readonly WinElement[], rung: Selector, want: Want): WinElement[] {
+export function matchRung(elements: readonly DesktopElement[], rung: Selector, want: Want): DesktopElement[] {
   const p = rung.payload;
   const id = typeof p["automation_id"] === "string" ? p["automation_id"] : typeof p["id"] === "string" ? p["id"] : undefined;
   if (rung.tier === "native_id" && id !== undefined) return elements.filter((e) => e.automationId === id);
@@ -46,23 +47,31 @@ export function matchRung(elements: readonly WinElement[], rung: Selector, want:
     return elements.filter((e) => e.controlType === p["control_type"] && (name === undefined || plainLabel(e.name) === name));
   }
   if (rung.tier !== "text_anchor" || typeof p["text"] !== "string") return [];
-  const text = p["text"];
+  const text = p["text"].trim();
   const role = typeof p["role"] === "string" ? p["role"] : undefined;
   const types = (role ? ROLE_TYPES[role] : undefined) ?? WANT_TYPES[want];
-  const exact = elements.filter((e) => plainLabel(e.name) === text);
-  const loose = exact.length > 0 ? exact : elements.filter((e) => plainLabel(e.name).toLowerCase() === text.toLowerCase());
+  const exact = elements.filter((e) => anchorsOf(e).includes(text));
+  const loose = exact.length > 0 ? exact : elements.filter((e) => anchorsOf(e).some((a) => a.toLowerCase() === text.toLowerCase()));
   // `"status bar"` names the window's status bar when no control is labelled so.
   const named = loose.length > 0 || text.toLowerCase() !== STATUS_BAR_LABEL ? loose : elements.filter((e) => e.controlType === "statusbar");
-  const out: WinElement[] = [];
+  const out: DesktopElement[] = [];
   for (const e of named) {
     const el = types && !types.includes(e.controlType) && e.controlType === "text" ? labelled(elements, e, types) : e;
     if (el && (!types || types.includes(el.controlType)) && !out.includes(el)) out.push(el);
   }
-  return out;
+  // A label loses to the control it labels when both are named (a field by the label left of it).
+  const controls = out.filter((e) => e.controlType !== "text" || !out.includes(labelled(elements, e, NOT_TEXT) as DesktopElement));
+  // No control of the kind the action needs: a control of another kind it names is answered, so the
+  // action can say what it is (a field is not a dropdown); a bare label never is (its control may come).
+  if (controls.length === 0 && types && !role) return named.filter((e) => e.controlType !== "text");
+  return controls;
 }
 
+/** Every control type but a static label. */
+const NOT_TEXT: readonly string[] = ["button", "edit", "document", "checkbox", "radio", "combobox", "list", "listitem", "hyperlink", "menuitem", "group", "pane", "tablist", "tab", "tree", "treeitem", "table", "cell", "header", "headeritem", "toolbar", "statusbar", "other"];
+
 /** The control a static label names: the next control of the wanted types, before any other label. */
-function labelled(elements: readonly WinElement[], label: WinElement, types: readonly string[]): WinElement | undefined {
+function labelled(elements: readonly DesktopElement[], label: DesktopElement, types: readonly string[]): DesktopElement | undefined {
   const start = elements.indexOf(label);
   for (const e of elements.slice(start + 1)) {
     if (types.includes(e.controlType)) return e;
@@ -78,18 +87,18 @@ export const STATUS_BAR_LABEL = "status bar";
  * The cells in column `column` (its header text, case-insensitive) of the table rows whose cells
  * contain every anchor; one per matching row, in row order.
  */
-export function cellsAt(elements: readonly WinElement[], column: string, anchors: readonly string[]): WinElement[] {
-  const rows = new Map<string, WinElement[]>();
+export function cellsAt(elements: readonly DesktopElement[], column: string, anchors: readonly string[]): DesktopElement[] {
+  const rows = new Map<string, DesktopElement[]>();
   for (const e of elements) {
     if (!e.cell) continue;
     const key = `${e.cell.table}#${e.cell.row}`;
     rows.set(key, [...(rows.get(key) ?? []), e]);
   }
-  const wanted = column.toLowerCase();
-  const out: WinElement[] = [];
+  const wanted = column.trim().toLowerCase();
+  const out: DesktopElement[] = [];
   for (const cells of rows.values()) {
-    if (!anchors.every((a) => cells.some((c) => c.name.includes(a)))) continue;
-    const hit = cells.find((c) => c.cell!.column.toLowerCase() === wanted);
+    if (!anchors.every((a) => cells.some((c) => c.name.includes(a) || (!c.password && (c.value ?? "").includes(a))))) continue;
+    const hit = cells.find((c) => c.cell!.column.trim().toLowerCase() === wanted) ?? cells.find((c) => c.cell!.columnId?.toLowerCase() === wanted);
     if (hit) out.push(hit);
   }
   return out;
@@ -142,4 +151,29 @@ export function wantedText(ladder: readonly Selector[]): string | undefined {
     for (const key of ["text", "id", "automation_id", "column_text", "name"]) if (typeof p[key] === "string" && p[key] !== "") return p[key];
   }
   return undefined;
+}
+
+/** The native id a ladder names (`id:` / `automation_id`), for a miss's did-you-mean. */
+export function wantedId(ladder: readonly Selector[]): string | undefined {
+  for (const rung of ladder) {
+    if (rung.tier !== "native_id") continue;
+    const id = rung.payload["automation_id"] ?? rung.payload["id"];
+    if (typeof id === "string" && id !== "") return id;
+  }
+  return undefined;
+}
+
+/** The id of `ids` closest to `wanted` (case-insensitive), when one is close: a typo, not another control. */
+export function closestId(wanted: string, ids: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestScore = Infinity;
+  for (const id of new Set(ids)) {
+    if (id === "" || id === wanted) continue;
+    const d = editDistance(wanted.toLowerCase(), id.toLowerCase());
+    if (d < bestScore) {
+      bestScore = d;
+      best = id;
+    }
+  }
+  return best !== undefined && bestScore <= Math.max(2, Math.floor(wanted.length / 3)) ? best : undefined;
 }

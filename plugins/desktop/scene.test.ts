@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
-import type { WinElement } from "./backend.ts";
+import type { DesktopElement } from "./element.ts";
 import { pageText, sceneOf } from "./scene.ts";
 
-const el = (ref: string, name: string, controlType: WinElement["controlType"], extra: Partial<WinElement> = {}): WinElement => ({
+const el = (ref: string, name: string, controlType: DesktopElement["controlType"], extra: Partial<DesktopElement> = {}): DesktopElement => ({
   ref, name, controlType, automationId: "", rect: { x: 0, y: 0, width: 1, height: 1 }, enabled: true, visible: true, focused: false, password: false, ...extra,
 });
 const main = { handle: "1", title: "Registry Editor", className: "RegEdit", pid: 1, visible: true };

@@ -1,0 +1,31 @@
+// The desktop surfaces' part of the conformance suite as data: the form's native ids on each, and
+// the gaps each declares with its reason. The in-memory runs (plugins/*/…conformance.test.ts) and
+// the runs under Wine (test/e2e/*-conformance.test.ts, through test/fixtures/wine/conformance.ts)
+// read the same entries, so a surface cannot pass with one set of excuses and fail with another.
+import type { Expectations, FormIds } from "./form.ts";
+
+/** test/fixtures/win32/fixture.c: the Name edit and the greeting label, by control id. */
+export const WINDOWS_FORM_IDS: FormIds = { name: "101", greeting: "112" };
+
+export const WINDOWS_GAPS: Expectations = {
+  navigation: "a Windows app has no address to go to: its program starts with the flow",
+  dialogs: "a Windows message box is a window the driver searches like any other: steps click its buttons, nothing is armed to answer it",
+  cookies: "a desktop program keeps no browser cookies",
+  pages: "a Windows app shows windows, not web pages",
+  hover: "`Hover` is not implemented for windows apps yet",
+  drag: "Drag is web only",
+  scroll: "a Windows control is acted on where it is; scrolling it into view is not implemented",
+};
+
+/** Transaction ZFORM of the SAP GUI fakes: the Name field and the greeting label, by scripting id. */
+export const SAP_FORM_IDS: FormIds = { name: "wnd[0]/usr/txtZFORM-NAME", greeting: "wnd[0]/usr/lblZFORM-GREETING" };
+
+export const SAP_GAPS: Expectations = {
+  pointer: "SAP GUI Scripting presses, selects and focuses controls; it has no pointer for right-click, hover or drag",
+  dialogs: "a SAP GUI popup is a window of the session (wnd[1]) that steps act in; nothing is armed to answer it",
+  cookies: "SAP GUI keeps no browser cookies",
+  pages: "SAP GUI shows screens of a session, not web pages",
+  hover: "SAP GUI Scripting has no hover; a tooltip is read by an assertion",
+  drag: "SAP GUI Scripting has no drag",
+  scroll: "a SAP control is reached by its id whether shown or scrolled away; a table's rows are scrolled by its own keys",
+};
