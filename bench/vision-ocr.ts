@@ -1,13 +1,16 @@
 // Benchmark: the vision surface on the test bed (the Tk form on a hidden Xvfb display, served by
 // x11vnc, shown by TigerVNC's viewer on a second display; test/support/vision-bed.ts). Prints the
-// median time to OCR the viewer's 700×480 window (target ≤ 600 ms) and the median time of a
-// 7-step scripted interaction through the vision driver, session start (OCR worker) included
-// (target ≤ 8 s). Assertions are polled and actions retried as the engine does.
+// median time to OCR the viewer's 700×480 window (target ≤ 600 ms), the median time of a 7-step
+// scripted interaction through the vision driver, session start (OCR worker) included, and the
+// median wall time of `flowproof run` replaying the same 7 steps as a flow through the real CLI
+// (a process of its own: start-up, OCR worker, attach, the steps, frames and the run bundle;
+// target ≤ 8 s). Assertions are polled and actions retried as the engine does.
 //
-//   flock /tmp/flowproof-heavy.lock node_modules/.bin/bun bench/vision-ocr.ts [--ocr-runs N] [--runs N] [--json]
+//   flock /tmp/flowproof-heavy.lock node_modules/.bin/bun bench/vision-ocr.ts [--ocr-runs N] [--runs N] [--cli-runs N] [--json]
 //
 // Exit codes: 0 after printing the figures; 1 when a run fails; 2 when a tool of the bed is
 // missing (the message names the apt-get command) or an argument is wrong. Run it on an idle machine.
+import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import type { AppDriver, Attempt, Expectation, Selector } from "../src/plugins/api.ts";
 import { decodeFramePng } from "../plugins/vision/frame.ts";
@@ -15,12 +18,15 @@ import { OcrEngine } from "../plugins/vision/ocr/engine.ts";
 import { readModel } from "../plugins/vision/ocr/model.ts";
 import { VisionSession } from "../plugins/vision/session.ts";
 import { readScene } from "../plugins/vision/view.ts";
-import { DESKTOP, requireVisionTools, startVisionBed } from "../test/support/vision-bed.ts";
+import { runCli } from "../test/support/cli.ts";
+import { tmpProject } from "../test/support/tmp-project.ts";
+import { DESKTOP, DESKTOP_NAME, requireVisionTools, startVisionBed } from "../test/support/vision-bed.ts";
 import { median, wholeOption } from "./stats.ts";
 
-const USAGE = "bun bench/vision-ocr.ts [--ocr-runs N] [--runs N] [--json]";
+const USAGE = "bun bench/vision-ocr.ts [--ocr-runs N] [--runs N] [--cli-runs N] [--json]";
 const OCR_RUNS = wholeOption("--ocr-runs", 9, USAGE, 1);
 const RUNS = wholeOption("--runs", 5, USAGE, 1);
+const CLI_RUNS = wholeOption("--cli-runs", 5, USAGE, 1);
 const JSON_OUT = process.argv.includes("--json");
 const OCR_TARGET_MS = 600;
 const FLOW_TARGET_MS = 8_000;
@@ -77,6 +83,46 @@ try {
   console.error((error as Error).message);
   process.exit(2);
 }
+/** The 7 steps as a flow (docs/vision.md's example), for the CLI replay. */
+const FLOW = [
+  "name: Pay a vendor through the remote desktop",
+  "app: vision",
+  `window: {title: "${DESKTOP_NAME}", width: ${DESKTOP.width}, height: ${DESKTOP.height}, x: 0, y: 0}`,
+  "steps:",
+  '  - rules: Type ACME Ltd into the "Payee" field',
+  '  - rules: Type 42.50 into the "Amount" field',
+  '  - rules: Click "Save"',
+  "  - assert: page shows Saved ACME Ltd, 42.50",
+  '  - rules: Click the 2nd "Pay"',
+  "  - assert: page shows Paid 1002",
+  '  - rules: Click "Clear"',
+  "",
+].join("\n");
+
+/** Records the flow once, then times `flowproof run` through the real CLI: wall time and the sum of step times. */
+async function cliReplays(display: string): Promise<{ wallMs: number[]; stepsMs: number[] }> {
+  const project = tmpProject("flowproof-vision-bench-");
+  try {
+    const spec = project.write("pay.flow.yaml", FLOW);
+    const cli = (args: string[]) => runCli(args, { cwd: project.dir, env: { DISPLAY: display } });
+    const rec = await cli(["record", spec, "--author", "rules"]);
+    if (rec.code !== 0) throw new Error(`record failed (exit ${rec.code}): ${rec.stdout}${rec.stderr}`);
+    const wallMs: number[] = [];
+    const stepsMs: number[] = [];
+    for (let k = 0; k < CLI_RUNS; k++) {
+      const t = performance.now();
+      const run = await cli(["run", spec, "--json"]);
+      wallMs.push(performance.now() - t);
+      if (run.code !== 0) throw new Error(`run ${k + 1} failed (exit ${run.code}): ${run.stdout}${run.stderr}`);
+      const report = JSON.parse(readFileSync((JSON.parse(run.stdout) as { report_path: string }).report_path, "utf8")) as { steps: { duration_ms: number }[] };
+      stepsMs.push(report.steps.reduce((sum, st) => sum + st.duration_ms, 0));
+    }
+    return { wallMs, stepsMs };
+  } finally {
+    project.remove();
+  }
+}
+
 const load = loadavg()[0]!;
 const bed = await startVisionBed();
 let failed = false;
@@ -115,6 +161,8 @@ try {
     flowMs.push(performance.now() - t);
   }
 
+  const cli = await cliReplays(bed.viewDisplay);
+
   const ocrMedian = median(ocrMs);
   const flowMedian = median(flowMs);
   const stepMedians = stepMs[0]!.map((_, i) => median(stepMs.map((r) => r[i]!)));
@@ -124,7 +172,10 @@ try {
   console.log(`  OCR of the window (median of ${OCR_RUNS}): ${ocrMedian.toFixed(0)} ms — ${verdict(ocrMedian, OCR_TARGET_MS)}`);
   console.log(`  7-step flow (median of ${RUNS}, session start included): ${flowMedian.toFixed(0)} ms — ${verdict(flowMedian, FLOW_TARGET_MS)}`);
   console.log(`  step medians: ${stepMedians.map((ms) => ms.toFixed(0)).join(", ")} ms`);
-  if (JSON_OUT) console.log(JSON.stringify({ ocrMs, startMs, flowMs, stepMs }));
+  const cliMedian = median(cli.wallMs);
+  console.log(`  \`flowproof run\` of the 7-step flow (median of ${CLI_RUNS}, process wall time): ${cliMedian.toFixed(0)} ms — ${verdict(cliMedian, FLOW_TARGET_MS)}; its steps ${median(cli.stepsMs).toFixed(0)} ms`);
+  console.log(`  load average after: ${loadavg()[0]!.toFixed(2)}`);
+  if (JSON_OUT) console.log(JSON.stringify({ ocrMs, startMs, flowMs, stepMs, cliWallMs: cli.wallMs, cliStepsMs: cli.stepsMs }));
 } catch (error) {
   failed = true;
   console.error(`the vision bench failed: ${(error as Error).message}`);

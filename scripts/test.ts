@@ -79,7 +79,7 @@ const WEIGHTS: Record<string, number> = {
   "multi-surface": 10, "debug-bundle": 10, "keep-open": 10, "windows-uwp": 10, "suite-defaults": 9,
   "api-effects": 7, "mcp-lifecycle": 6, "wine-bed": 6, "web-components": 5, "bad-input": 2,
   "author-from-doc": 2, "windows-load": 1, "sap-platform": 1, "error-shape": 1, "suite-entry-points": 8, vision: 15,
-  "vision-wine": 20,
+  "vision-wine": 40, "vision-flows": 60,
 };
 
 function jobQueue(): Job[] {

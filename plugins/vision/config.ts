@@ -2,7 +2,7 @@
 // contract will validate `app:`/`apps:` entries with) and checked at the plugin boundary. Pure.
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { FlowproofError } from "../../src/plugins/api.ts";
+import { FlowproofError, keyRole } from "../../src/plugins/api.ts";
 import type { VisionConfig } from "./driver.ts";
 
 const Px = (description: string) => Type.Integer({ minimum: 1, maximum: 16_384, description });
@@ -10,7 +10,7 @@ const Px = (description: string) => Type.Integer({ minimum: 1, maximum: 16_384, 
 /** `window:` of a vision app: the window it attaches to by title, and the geometry it pins. */
 export const VisionWindowSchema = Type.Object(
   {
-    title: Type.String({ minLength: 1, description: "A substring of the window's title (X11 `_NET_WM_NAME`/`WM_NAME`, the Win32 window text)." }),
+    title: Type.String({ minLength: 1, description: "A substring of the window's title (X11 `_NET_WM_NAME`/`WM_NAME`, the Win32 window text); may hold ${VAR}, and ${captured.x} on an `apps:` surface.", ...keyRole({ references: "captured" }) }),
     width: Type.Optional(Px("Width the window is sized to before the first step, in pixels; with `height`. OCR baselines depend on it.")),
     height: Type.Optional(Px("Height the window is sized to before the first step, in pixels; with `width`.")),
     x: Type.Optional(Type.Integer({ description: "Screen x the window is moved to (with width and height); default: where it is." })),

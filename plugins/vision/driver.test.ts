@@ -71,6 +71,13 @@ describe("VisionDriver actions", () => {
     expect(screen.inputs).toEqual([]);
   }, 30_000);
 
+  test("an `apps:` block starting on the surface raises the window, or fails naming what holds the keyboard", async () => {
+    const { screen, driver } = open();
+    expect(await driver.bringToFront()).toEqual({ ok: true, value: undefined });
+    screen.refuse = { ok: false, failed: "visible", detail: "another X client holds the keyboard" };
+    expect(await driver.bringToFront()).toEqual({ ok: false, failed: "visible", detail: "another X client holds the keyboard", retryable: true });
+  }, 30_000);
+
   test("a target whose pixels change between the reading and the act is not stable yet", async () => {
     const { screen, driver } = open();
     let n = 0;
@@ -82,6 +89,7 @@ describe("VisionDriver actions", () => {
   test("what a vision app cannot do is refused for good", async () => {
     const { driver } = open();
     expect(await driver.navigate("")).toMatchObject({ ok: true });
+    expect(await driver.navigate("about:blank")).toMatchObject({ ok: true });
     for (const r of [await driver.navigate("https://x"), await driver.reload(), await driver.select(), await driver.setChecked()]) expect(r).toMatchObject({ ok: false, failed: "unsupported", retryable: false });
     expect(await driver.click([{ tier: "native_id", provenance: "rules", payload: { css: "#save" } }], CLICK)).toMatchObject({ ok: false, failed: "unsupported" });
   }, 30_000);

@@ -146,9 +146,16 @@ export class VisionDriver implements AppDriver {
 
   // ---- actions -------------------------------------------------------------------------------
 
+  /** The flow's start: a vision flow has no start page (the engine passes `about:blank`), so there is nothing to open. */
   async navigate(url: string): Promise<Attempt> {
-    if (url === "") return done();
+    if (url === "" || url === "about:blank") return done();
     return fail("unsupported", "a vision app attaches to a window that is already open; it never navigates", false);
+  }
+
+  /** An `apps:` block starting on this surface: the window is raised and given the keyboard, verified. */
+  async bringToFront(): Promise<Attempt> {
+    const r = await this.#screen.activate(this.#window);
+    return r.ok ? done() : fromInput(r);
   }
 
   async reload(): Promise<Attempt> {

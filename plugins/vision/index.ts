@@ -1,6 +1,6 @@
 // The vision surface: `app: vision` attaches to a window by `window.title` and sees only its pixels
 // (X11 or Win32 capture, OCR with tesseract.js, real input). Its keys and grammar are declared
-// through the adapter contract; it is not registered as a built-in yet.
+// through the adapter contract, and it is registered as a built-in (src/plugins/builtin.ts).
 import { defineAdapter, GRAMMAR_FORMS, keyRole, Type, type AdapterPlugin, type ArgumentProblem, type Capability } from "../../src/plugins/api.ts";
 import { VisionWindowSchema } from "./config.ts";
 import { VisionSession } from "./session.ts";

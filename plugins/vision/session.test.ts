@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { Rect } from "../../src/plugins/api.ts";
 import { FakeScreen } from "./fake-screen.ts";
 import type { GreyImage, OcrWord } from "./ocr/engine.ts";
-import { applyGeometry, attach, findWindow, VisionSession, windowTimeoutFromEnv, WINDOW_TIMEOUT_MS } from "./session.ts";
+import { applyGeometry, attach, findWindow, sizeDrift, VisionSession, windowTimeoutFromEnv, WINDOW_TIMEOUT_MS } from "./session.ts";
 
 const frame = { width: 700, height: 480, rgba: new Uint8Array(700 * 480 * 4) };
 const noText = { recognize: async (_: GreyImage): Promise<OcrWord[]> => [] };
@@ -42,9 +42,16 @@ describe("attaching to a window", () => {
     expect(driver.appInfo()).toMatchObject({ geometry: { x: 10, y: 20, width: 700, height: 480 }, geometry_pinned: true });
   });
 
-  test("the window timeout comes from FLOWPROOF_WINDOW_TIMEOUT_MS when it is a positive number", () => {
+  test("the window timeout comes from FLOWPROOF_WINDOW_TIMEOUT_MS; a malformed value is refused naming it", () => {
     expect(windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "500" })).toBe(500);
-    expect(windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "soon" })).toBe(WINDOW_TIMEOUT_MS);
+    expect(windowTimeoutFromEnv({})).toBe(WINDOW_TIMEOUT_MS);
+    expect(() => windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "soon" })).toThrow('FLOWPROOF_WINDOW_TIMEOUT_MS must be a positive whole number of milliseconds, not "soon"');
+  });
+
+  test("a size that differs from the recorded one is named; the same size or no recorded size is not", () => {
+    expect(sizeDrift({ x: 0, y: 0, width: 700, height: 480 }, { x: 9, y: 9, width: 800, height: 600 })).toBe("800×600, recorded at 700×480");
+    expect(sizeDrift({ x: 0, y: 0, width: 700, height: 480 }, { x: 9, y: 9, width: 700, height: 480 })).toBeUndefined();
+    expect(sizeDrift(undefined, { width: 700, height: 480 })).toBeUndefined();
   });
 });
 
@@ -74,6 +81,15 @@ describe("VisionSession", () => {
     expect(terminated).toBe(1);
   });
 
+  test("takes the launch config the engine builds: `window` from the trace header, `headed` when a person watches; logs a size that drifted from the recording", async () => {
+    const lines: string[] = [];
+    const session = new VisionSession({ openScreen: async () => new FakeScreen(frame, "Payments", { x: 0, y: 0, width: 800, height: 600 }), startOcr: async () => ({ ...noText, terminate: async () => undefined }) });
+    const driver = await session.launch({ window: { title: "Pay" }, headed: true }, { ...ctx, log: (l: string) => lines.push(l), recorded: { geometry: { x: 0, y: 0, width: 700, height: 480 } } });
+    expect(driver.appInfo()).toMatchObject({ window_title: "Payments", geometry: { width: 800, height: 600 }, geometry_pinned: false });
+    expect(lines).toEqual(['vision: the window "Payments" is 800×600, recorded at 700×480; OCR may read it differently (pin `window.width` and `window.height`)']);
+    await session.close();
+  });
+
   test("a bad config or a missing window fails the launch and closes the screen it opened", async () => {
     const screens: FakeScreen[] = [];
     const session = new VisionSession({
@@ -88,6 +104,7 @@ describe("VisionSession", () => {
     await expect(session.launch({ window_title: "Pay" }, ctx)).rejects.toThrow("`window.title`, not `window_title`");
     await expect(session.launch({ window: { title: "Pay" } }, ctx)).rejects.toThrow(/^no window titled "Pay" appeared within 1 ms; windows open: "Other"$/);
     expect(screens.map((s) => s.closed)).toEqual([true]);
+    await expect(session.launch({ window: { title: "Pay", height: 480 } }, ctx)).rejects.toThrow("give both or neither");
     await session.close();
   });
 });

@@ -2,7 +2,7 @@
 // launched), its geometry pinned when the config asks, and one OCR engine serves every flow of the
 // run; closing the session terminates it, so no worker thread outlives the run.
 import type { AdapterSession, AppDriver, LaunchContext, Rect } from "../../src/plugins/api.ts";
-import { FlowproofError } from "../../src/plugins/api.ts";
+import { FlowproofError, msFromEnv } from "../../src/plugins/api.ts";
 import { parseVisionConfig } from "./config.ts";
 import { VisionDriver, type VisionConfig } from "./driver.ts";
 import { OcrEngine } from "./ocr/engine.ts";
@@ -72,10 +72,22 @@ export async function attach(screen: Screen, ocr: TextReader, config: VisionConf
   return new VisionDriver({ screen, window, ocr, geometry: rect, pinned, ...(options.sleep ? { sleep: options.sleep } : {}), ...(options.onClose ? { onClose: options.onClose } : {}) });
 }
 
-/** FLOWPROOF_WINDOW_TIMEOUT_MS when it is a positive number, else WINDOW_TIMEOUT_MS. */
+/** FLOWPROOF_WINDOW_TIMEOUT_MS, else WINDOW_TIMEOUT_MS; a malformed value is refused naming the variable. */
 export function windowTimeoutFromEnv(env: Readonly<Record<string, string | undefined>>): number {
-  const ms = Number(env["FLOWPROOF_WINDOW_TIMEOUT_MS"]);
-  return Number.isFinite(ms) && ms > 0 ? ms : WINDOW_TIMEOUT_MS;
+  return msFromEnv(env, "FLOWPROOF_WINDOW_TIMEOUT_MS", { fallback: WINDOW_TIMEOUT_MS });
+}
+
+/** Pure: "800×600, recorded at 700×480" when both are sizes and they differ, else undefined. */
+export function sizeDrift(recorded: unknown, now: unknown): string | undefined {
+  const size = (g: unknown): [number, number] | undefined => {
+    if (typeof g !== "object" || g === null) return undefined;
+    const { width, height } = g as Record<string, unknown>;
+    return typeof width === "number" && typeof height === "number" ? [width, height] : undefined;
+  };
+  const a = size(recorded);
+  const b = size(now);
+  if (!a || !b || (a[0] === b[0] && a[1] === b[1])) return undefined;
+  return `${b[0]}×${b[1]}, recorded at ${a[0]}×${a[1]}`;
 }
 
 export interface VisionSessionOptions extends ScreenOptions {
@@ -96,20 +108,30 @@ export class VisionSession implements AdapterSession {
     this.#options = options;
   }
 
-  async launch(raw: Readonly<Record<string, unknown>>, _ctx: LaunchContext): Promise<VisionDriver> {
-    const config = parseVisionConfig(raw);
+  /**
+   * A driver for the window the launch config's `window` names (`headed`, which the engine adds
+   * when a person watches, changes nothing: the window is on screen anyway). On replay, a window
+   * whose size was not pinned and differs from the recorded one is logged: OCR may read it differently.
+   */
+  async launch(raw: Readonly<Record<string, unknown>>, ctx: LaunchContext): Promise<VisionDriver> {
+    const { headed: _headed, ...keys } = raw;
+    const config = parseVisionConfig(keys);
+    const env = ctx.env ?? process.env;
+    const timeoutMs = this.#options.timeoutMs ?? windowTimeoutFromEnv(env);
     const screen = await (this.#options.openScreen ?? openScreen)(this.#options.display !== undefined ? { display: this.#options.display } : {});
     try {
-      this.#ocr ??= (this.#options.startOcr ?? (async () => OcrEngine.start((await readModel()).bytes)))();
+      this.#ocr ??= (this.#options.startOcr ?? (async () => OcrEngine.start((await readModel(env)).bytes)))();
       const ocr = await this.#ocr;
       const driver = await attach(screen, ocr, config, {
-        timeoutMs: this.#options.timeoutMs ?? windowTimeoutFromEnv(process.env),
+        timeoutMs,
         onClose: async () => {
           this.#drivers.delete(driver);
           await screen.close();
         },
       });
       this.#drivers.add(driver);
+      const drift = sizeDrift(ctx.recorded?.["geometry"], driver.appInfo()["geometry"]);
+      if (drift) ctx.log(`vision: the window ${JSON.stringify(driver.window.title)} is ${drift}; OCR may read it differently (pin \`window.width\` and \`window.height\`)`);
       return driver;
     } catch (error) {
       await screen.close();

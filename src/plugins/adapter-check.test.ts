@@ -1,15 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { declarationsProblem, grammarProblem, keysProblem } from "./adapter-check.ts";
 import { BUILTIN_ADAPTERS } from "./builtin.ts";
-import { VISION_STAND_IN } from "../../test/support/surfaces.ts";
 
 describe("declarationsProblem", () => {
   test.each(BUILTIN_ADAPTERS.map((a) => [a.kind, a] as const))("accepts what the built-in %s adapter declares", (_kind, adapter) => {
     expect(declarationsProblem(adapter as unknown as Record<string, unknown>)).toBeUndefined();
-  });
-
-  test("accepts what the vision adapter declares (not a built-in yet)", () => {
-    expect(declarationsProblem(VISION_STAND_IN as unknown as Record<string, unknown>)).toBeUndefined();
   });
 
   test.each<[string, Record<string, unknown>, string]>([

@@ -387,9 +387,10 @@ export const defineAdapter = (plugin: AdapterPlugin): AdapterPlugin => plugin;
 /**
  * The codes an unavailable adapter may give (docs/errors.md): `adapter-unavailable` by default;
  * the web adapter says `no-browser` or `browser-error`, a desktop adapter `app-launch`,
- * `unsupported-platform` or `sap-error`.
+ * `unsupported-platform` or `sap-error`, a surface that reads pixels without its OCR model
+ * `no-ocr-model`.
  */
-export type AdapterUnavailableCode = "adapter-unavailable" | "no-browser" | "browser-error" | "app-launch" | "unsupported-platform" | "sap-error";
+export type AdapterUnavailableCode = "adapter-unavailable" | "no-browser" | "browser-error" | "app-launch" | "unsupported-platform" | "sap-error" | "no-ocr-model";
 
 /**
  * Thrown by an adapter when the machine cannot run it (no browser installed, app not reachable

@@ -8,6 +8,7 @@ import { plugin as sap } from "../../plugins/sap/index.ts";
 /** `flowproof config sap`: the SAP fallback credentials in the OS credential store, and the platform check. */
 export { deleteSapCredentials, readSapCredentials, sapNeedsWindows, storeSapCredentials } from "../../plugins/sap/index.ts";
 import { plugins as windows } from "../../plugins/windows/index.ts";
+import { plugin as vision } from "../../plugins/vision/index.ts";
 /** `flowproof doctor --agent`: the agent plugin's keyless reachability probe. */
 export { probeAgent as probeAgentWiring, type DoctorReport as AgentDoctorReport } from "../../plugins/agent/index.ts";
 /** `flowproof mcp-lane <url>` (hidden): the stdio server an agent flow's agent spawns for an `mcp:` server. */
@@ -17,10 +18,10 @@ import { plugin as assertSql } from "../../plugins/assert-sql/index.ts";
 import { plugin as assertSpreadsheet } from "../../plugins/assert-spreadsheet/index.ts";
 import { plugin as assertScreenshot } from "../../plugins/assert-screenshot/index.ts";
 
-export const BUILTIN_ADAPTERS: readonly AdapterPlugin[] = [web, api, agent, sap, ...windows];
+export const BUILTIN_ADAPTERS: readonly AdapterPlugin[] = [web, api, agent, sap, ...windows, vision];
 
 /** App kinds announced for a later version: a flow naming one is refused by name (`unsupported-feature`), not as unknown. */
-export const PLANNED_KINDS: readonly string[] = ["vision"];
+export const PLANNED_KINDS: readonly string[] = [];
 
 /** Typed loosely on purpose: each plugin's `run` takes its own argument type, checked by its schema first. */
 export const BUILTIN_ASSERTIONS: readonly AssertionPlugin[] = [assertApi, assertSql, assertSpreadsheet, assertScreenshot] as readonly AssertionPlugin<never>[] as readonly AssertionPlugin[];

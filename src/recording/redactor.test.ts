@@ -3,15 +3,16 @@ import { parseRedactionRules, Redactor, PASSWORD_TARGET, SECRET_FIELDS_TARGET, M
 import { isUniform, solidImage } from "./image.ts";
 
 describe("parseRedactionRules", () => {
-  test("accepts css and rect rules", () => {
-    expect(parseRedactionRules([{ target: { css: "#ssn" }, mode: "mask" }, { target: { rect: [1, 2, 3, 4] }, mode: "mask" }])).toEqual({
+  test("accepts css, text and rect rules", () => {
+    expect(parseRedactionRules([{ target: { css: "#ssn" }, mode: "mask" }, { target: { text: "IBAN" }, mode: "mask" }, { target: { rect: [1, 2, 3, 4] }, mode: "mask" }])).toEqual({
       ok: true,
-      rules: [{ target: { css: "#ssn" }, mode: "mask" }, { target: { rect: [1, 2, 3, 4] }, mode: "mask" }],
+      rules: [{ target: { css: "#ssn" }, mode: "mask" }, { target: { text: "IBAN" }, mode: "mask" }, { target: { rect: [1, 2, 3, 4] }, mode: "mask" }],
     });
   });
 
   test.each([
-    [[{ target: { automation_id: "Pin" }, mode: "mask" }], 'redaction rule 1: target "automation_id" is not one this version can resolve (css, rect)'],
+    [[{ target: { automation_id: "Pin" }, mode: "mask" }], 'redaction rule 1: target "automation_id" is not one this version can resolve (css, text, rect)'],
+    [[{ target: { text: " " }, mode: "mask" }], "redaction rule 1: target.text must be a non-empty text"],
     [[{ target: { css: "#a" }, mode: "blur" }], 'redaction rule 1: mode must be "mask", not "blur"'],
     [[{ target: { css: "#a" }, mode: "mask" }, { target: { rect: [0, 0, 0, 5] }, mode: "mask" }], "redaction rule 2: target.rect must be [x, y, width, height] with a positive width and height"],
     [["#ssn"], "redaction rule 1: must be a mapping with `target` and `mode`"],
@@ -25,6 +26,7 @@ describe("Redactor", () => {
   test("always resolves the password and secret-field rules first", () => {
     expect(new Redactor([]).targets).toEqual([PASSWORD_TARGET, SECRET_FIELDS_TARGET]);
     expect(new Redactor([{ target: { css: "#ssn" }, mode: "mask" }]).targets).toEqual([PASSWORD_TARGET, SECRET_FIELDS_TARGET, { css: "#ssn" }]);
+    expect(new Redactor([{ target: { text: "IBAN" }, mode: "mask" }]).targets).toEqual([PASSWORD_TARGET, SECRET_FIELDS_TARGET, { text: "IBAN" }]);
   });
 
   test("fills fixed rects and every resolved rect with solid black", () => {

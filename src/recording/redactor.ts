@@ -8,6 +8,7 @@ import { fillRect, type Image, type Rgb } from "./image.ts";
 /** One rule as written in `redact:` and copied into the trace header's `redaction`. */
 export type RedactionRule =
   | { readonly target: { readonly css: string }; readonly mode: "mask" }
+  | { readonly target: { readonly text: string }; readonly mode: "mask" }
   | { readonly target: { readonly rect: readonly [number, number, number, number] }; readonly mode: "mask" };
 
 /** Solid black, per the recording design. */
@@ -37,11 +38,16 @@ function parseRule(item: unknown): RedactionRule | string {
   if (extra.length > 0) return `unknown key ${JSON.stringify(extra[0])}`;
   if (item["mode"] !== "mask") return `mode must be "mask", not ${JSON.stringify(item["mode"])}`;
   const target = item["target"];
-  if (!isRecord(target) || Object.keys(target).length !== 1) return "target must be exactly one of {css} or {rect}";
+  if (!isRecord(target) || Object.keys(target).length !== 1) return "target must be exactly one of {css}, {text} or {rect}";
   if ("css" in target) {
     const css = target["css"];
     if (typeof css !== "string" || css.trim() === "") return "target.css must be a non-empty selector";
     return { target: { css }, mode: "mask" };
+  }
+  if ("text" in target) {
+    const text = target["text"];
+    if (typeof text !== "string" || text.trim() === "") return "target.text must be a non-empty text";
+    return { target: { text }, mode: "mask" };
   }
   if ("rect" in target) {
     const rect = target["rect"];
@@ -50,7 +56,7 @@ function parseRule(item: unknown): RedactionRule | string {
     }
     return { target: { rect: [rect[0], rect[1], rect[2], rect[3]] }, mode: "mask" };
   }
-  return `target ${JSON.stringify(Object.keys(target)[0])} is not one this version can resolve (css, rect)`;
+  return `target ${JSON.stringify(Object.keys(target)[0])} is not one this version can resolve (css, text, rect)`;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -86,6 +92,7 @@ export class Redactor {
     const fixed: Rect[] = [];
     for (const rule of rules) {
       if ("css" in rule.target) targets.push({ css: rule.target.css });
+      else if ("text" in rule.target) targets.push({ text: rule.target.text });
       else {
         const [x, y, width, height] = rule.target.rect;
         fixed.push({ x, y, width, height });

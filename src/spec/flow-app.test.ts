@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { builtinCatalog, loadFlowText, VISION_STAND_IN } from "../../test/support/surfaces.ts";
+import { builtinCatalog, loadFlowText } from "../../test/support/surfaces.ts";
 
 const problems = (text: string, platform?: string) => {
   const r = loadFlowText("a.flow.yaml", text, platform ? { platform } : {});
@@ -19,13 +19,14 @@ describe("a flow's app", () => {
   });
 
   test("a planned kind is refused by name, an unknown one as unknown", () => {
-    expect(problems("name: A\napp: vision\nsteps:\n  - rules: Type x\n")[0]).toStartWith("2:6 unsupported-feature app `vision` is not available in this version of flowproof");
+    const later = loadFlowText("a.flow.yaml", "name: A\napp: hologram\nsteps:\n  - rules: Type x\n", { catalog: builtinCatalog([], ["hologram"]) });
+    expect(later.ok ? [] : later.diagnostics.map((d) => `${d.span?.line}:${d.span?.column} ${d.code} ${d.message}`)).toEqual(["2:6 unsupported-feature app `hologram` is not available in this version of flowproof"]);
     expect(problems("name: A\napp: visio\nsteps:\n  - rules: Type x\n")[0]).toStartWith("2:6 bad-value unknown app `visio`");
   });
 
   test("a key several kinds own is refused naming each", () => {
     expect(problems("name: A\napp: sap\nwindow: {width: 1, height: 1}\nsteps:\n  - Go to VA01\n")).toEqual([
-      "3:1 unsupported-feature `window:` belongs to `app: {command, window_title}`, `app: notepad` or `app: calc`; the flow is `app: sap`",
+      "3:1 unsupported-feature `window:` belongs to `app: {command, window_title}`, `app: notepad`, `app: calc` or `app: vision`; the flow is `app: sap`",
     ]);
   });
 });
@@ -48,10 +49,9 @@ describe("suite defaults and shared keys", () => {
   });
 });
 
-describe("the vision adapter, as it declares itself through the contract", () => {
-  const catalog = builtinCatalog([VISION_STAND_IN]);
+describe("the built-in vision adapter, as it declares itself through the contract", () => {
   const vision = (body: string) => {
-    const r = loadFlowText("v.flow.yaml", `name: V\n${body}`, { catalog });
+    const r = loadFlowText("v.flow.yaml", `name: V\n${body}`);
     return r.ok ? r.flow : r.diagnostics.map((d) => `${d.span?.line}:${d.span?.column} ${d.code} ${d.message}`);
   };
 

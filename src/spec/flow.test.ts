@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import type { Diagnostic } from "../diagnostics/diagnostic.ts";
 import type { Flow } from "./flow.ts";
-import { loadFlowText } from "../../test/support/surfaces.ts";
+import { builtinCatalog, loadFlowText } from "../../test/support/surfaces.ts";
 
 const GOOD = `name: Sign in
 app: web
@@ -67,7 +67,7 @@ describe("loadFlowText", () => {
   test.each<[string, string, string, string, number, number]>([
     ["an unknown key with did-you-mean", flowWith(`${HEAD}\nnmae: X`), "unknown-key", "did you mean `name`?", 4, 1],
     ["a later-version key", flowWith(`${HEAD}\nexplore: x`), "unsupported-feature", "remove `explore:` for now", 4, 1],
-    ["a later-version app", flowWith("name: Demo\napp: vision\nurl: http://x/"), "unsupported-feature", "use one of the app kinds there are (web, api", 2, 6],
+    ["a start page on an app that has none", flowWith("name: Demo\napp: vision\nwindow: {title: Payments}\nurl: http://x/"), "unknown-key", "remove `url:`; name the window with", 4, 1],
     ["an unknown app", flowWith("name: Demo\napp: webb\nurl: http://x/"), "bad-value", "use one of the app kinds there are (web, api", 2, 6],
     ["a non-string url", flowWith("name: Demo\napp: web\nurl: 42"), "bad-value", "url: http://", 3, 6],
     ["an empty name", flowWith("name: ''\napp: web\nurl: http://x/"), "bad-value", "write `name:", 1, 7],
@@ -234,7 +234,7 @@ describe("loadFlowText", () => {
 
 describe("loadFlowText with an app of a later version", () => {
   test("reports only that the app is not available, not a missing url", () => {
-    const r = loadFlowText("a.flow.yaml", "name: A\napp: vision\nsteps:\n  - assert: page shows x\n");
+    const r = loadFlowText("a.flow.yaml", "name: A\napp: hologram\nsteps:\n  - assert: page shows x\n", { catalog: builtinCatalog([], ["hologram"]) });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.diagnostics.map((d) => d.code)).toEqual(["unsupported-feature"]);
   });

@@ -234,7 +234,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
   }
 
   const redactNode = values.get("redact");
-  const redact = redactNode === undefined ? [] : loadRedact(source, redactNode, problems);
+  const redact = redactNode === undefined ? [] : loadRedact(source, redactNode, problems, kind ? grammarContext(catalog, kind, kind.kind).surface : undefined);
   const suiteKeys = loadSuiteKeys(source, values, problems);
   const effects = loadEffects(source, values.get("effects"), problems);
   const expected = loadExpect(source, values.get("expect"), problems);

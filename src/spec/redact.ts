@@ -1,29 +1,35 @@
 // The flow's `redact:` list: what every persisted frame must mask. Validated here with spans;
 // the rules are copied verbatim into the trace header at record. Pure: no I/O.
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import type { SurfaceGrammar } from "../grammar/vocabulary.ts";
 import { isMap, isScalar, isSeq, keyName, spanOf, type Node, type YamlSource } from "./yaml.ts";
 
-/** `{target: {css: "#ssn"}, mode: mask}` or `{target: {rect: [x, y, w, h]}, mode: mask}` (CSS pixels of the frame). */
+/**
+ * `{target: {css: "#ssn"}, mode: mask}`, `{target: {text: "IBAN"}, mode: mask}` (what shows that
+ * text, as the surface finds it) or `{target: {rect: [x, y, w, h]}, mode: mask}` (pixels of the frame).
+ */
 export type FlowRedactionRule =
   | { readonly target: { readonly css: string }; readonly mode: "mask" }
+  | { readonly target: { readonly text: string }; readonly mode: "mask" }
   | { readonly target: { readonly rect: readonly [number, number, number, number] }; readonly mode: "mask" };
 
 const EXAMPLE = "redact:\n  - target: { css: \"#ssn\" }\n    mode: mask";
 
-export function loadRedact(source: YamlSource, node: Node | null, problems: Diagnostic[]): FlowRedactionRule[] {
+/** `redact:` of a flow whose surface speaks `surface` (a surface that lacks `css` targets refuses css rules too). */
+export function loadRedact(source: YamlSource, node: Node | null, problems: Diagnostic[], surface?: SurfaceGrammar): FlowRedactionRule[] {
   if (!isSeq(node)) {
     problems.push(diagnostic("bad-value", "`redact` must be a list of rules", { span: spanOf(source, node), hint: EXAMPLE }));
     return [];
   }
   const rules: FlowRedactionRule[] = [];
   for (const item of node.items as Node[]) {
-    const rule = loadRule(source, item, problems);
+    const rule = loadRule(source, item, problems, surface);
     if (rule) rules.push(rule);
   }
   return rules;
 }
 
-function loadRule(source: YamlSource, item: Node, problems: Diagnostic[]): FlowRedactionRule | undefined {
+function loadRule(source: YamlSource, item: Node, problems: Diagnostic[], surface: SurfaceGrammar | undefined): FlowRedactionRule | undefined {
   const bad = (message: string, at: Node | null | undefined = item, hint = EXAMPLE) => {
     problems.push(diagnostic("bad-value", message, { span: spanOf(source, at), hint }));
     return undefined;
@@ -41,13 +47,22 @@ function loadRule(source: YamlSource, item: Node, problems: Diagnostic[]): FlowR
     }
   }
   if (mode !== undefined && !(isScalar(mode) && mode.value === "mask")) return bad("`mode` must be `mask` (a solid fill)", mode, "mode: mask");
-  if (!isMap(target) || target.items.length !== 1) return bad("`target` must be exactly one of `{ css: … }` or `{ rect: [x, y, width, height] }`", target ?? item);
+  if (!isMap(target) || target.items.length !== 1) return bad("`target` must be exactly one of `{ css: … }`, `{ text: … }` or `{ rect: [x, y, width, height] }`", target ?? item);
   const pair = target.items[0]!;
   const kind = keyName(pair);
   const value = pair.value as Node | null;
   if (kind === "css") {
+    if (surface?.lacks?.includes("css")) {
+      problems.push(diagnostic("unsupported-feature", `a \`css\` redaction target only works on web apps, not on ${surface.name}`, { span: spanOf(source, pair.key as Node), hint: "mask what shows a text with `target: { text: \"IBAN\" }`, or a fixed region with `target: { rect: [x, y, width, height] }`" }));
+      return undefined;
+    }
     if (!isScalar(value) || typeof value.value !== "string" || value.value.trim() === "") return bad("`css` must be a non-empty selector", value ?? target, "target: { css: \"#ssn\" }");
     return { target: { css: value.value }, mode: "mask" };
+  }
+  if (kind === "text") {
+    if (!isScalar(value) || typeof value.value !== "string" || value.value.trim() === "") return bad("`text` must be the non-empty text whose place is masked", value ?? target, "target: { text: \"IBAN\" }");
+    if (value.value.includes("${")) return bad("`text` is matched as written: it cannot hold a `${…}` reference (a field a `${VAR}` is typed into is masked anyway)", value, "target: { text: \"IBAN\" }");
+    return { target: { text: value.value }, mode: "mask" };
   }
   if (kind === "rect") {
     const nums = isSeq(value) ? (value.items as Node[]).map((n) => (isScalar(n) && typeof n.value === "number" ? n.value : NaN)) : [];
@@ -60,5 +75,5 @@ function loadRule(source: YamlSource, item: Node, problems: Diagnostic[]): FlowR
     problems.push(diagnostic("unsupported-feature", "`automation_id` targets are for desktop apps, which this version does not run", { span: spanOf(source, pair.key as Node), hint: "use `css:` or `rect:` on a web flow" }));
     return undefined;
   }
-  return bad(`unknown redaction target \`${kind}\``, pair.key as Node, "target: { css: \"#ssn\" } or target: { rect: [x, y, w, h] }");
+  return bad(`unknown redaction target \`${kind}\``, pair.key as Node, "target: { css: \"#ssn\" }, target: { text: \"IBAN\" } or target: { rect: [x, y, w, h] }");
 }

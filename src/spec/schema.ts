@@ -73,6 +73,7 @@ const CORE_PROPERTIES = {
           {
             target: Type.Union([
               Type.Object({ css: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+              Type.Object({ text: Type.String({ minLength: 1, description: "Masks whatever shows this text (an element holding it on a page, its OCR'd lines in a window)." }) }, { additionalProperties: false }),
               Type.Object({ rect: Type.Tuple([Type.Number(), Type.Number(), Type.Number(), Type.Number()]) }, { additionalProperties: false }),
             ]),
             mode: Type.Literal("mask"),

@@ -22,7 +22,8 @@ describe("apps: and in: blocks", () => {
     ["a bad per-surface browser", "  shop: { app: web, url: http://x/, browser: { viewport: { width: 0 } } }\n", "viewport"],
     ["an api surface with a url", "  shop: { app: api, url: http://x/ }\n", "api surface `shop` has no start page"],
     ["an api surface with a browser", "  shop: { app: api, browser: { user_agent: x } }\n", "`apps.shop.browser` belongs to web flows (`app: web`); surface `shop` is `app: api`"],
-    ["a later surface kind", "  shop: { app: vision }\n", "app `vision` is not available as a surface"],
+    ["a vision surface without its window", "  shop: { app: vision }\n", "surface `shop` needs `window`"],
+    ["a vision surface with a start page", "  shop: { app: vision, window: { title: Payments }, url: http://x/ }\n", "vision surface `shop` has no start page"],
     ["a captured url", "  shop: { app: web, url: \"${captured.x}\" }\n", "cannot use ${captured.…}"],
   ])("refuses %s", (_, apps, message) => {
     const r = loadFlowText("m.flow.yaml", flow(apps, "  - in: shop\n    steps:\n      - rules: Click \"Buy\"\n"));

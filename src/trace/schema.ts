@@ -432,7 +432,7 @@ export const TraceHeader = Type.Object(
       ),
     ),
     redaction: Opt(Type.Array(Type.Unknown(), {
-      description: "The flow's redact: rules, copied at record so every replay masks identically: {target: {css} | {rect: [x, y, w, h]}, mode: \"mask\"}. A rule this version cannot parse disables frame capture (fail closed).",
+      description: "The flow's redact: rules, copied at record so every replay masks identically: {target: {css} | {text} | {rect: [x, y, w, h]}, mode: \"mask\"}. A rule this version cannot parse disables frame capture (fail closed).",
     })),
     session: Opt(SessionSeed),
     mock: Opt(Type.Array(MockRule)),

@@ -15,6 +15,7 @@ import { buildSandbox, type Sandbox } from "../support/executable.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { readTrace } from "../support/trace.ts";
+import { startBareDisplay } from "../support/vision-bed.ts";
 
 let server: TestServer;
 let sandbox: Sandbox;
@@ -200,6 +201,19 @@ describe("the compiled executable", () => {
       await client.close();
     }
   }, 30_000);
+
+  test("carries the OCR worker and model: a vision flow starts its OCR engine, then waits for its window", async () => {
+    const x = await startBareDisplay();
+    try {
+      const spec = fromBinary.write("vision.flow.yaml", "name: Vision\napp: vision\nwindow: {title: No such window}\nsteps:\n  - assert: page shows Saved\n");
+      const r = await sandbox.run(["record", spec, "--author", "rules", "--json"], { cwd: fromBinary.dir, env: { DISPLAY: x.display, FLOWPROOF_WINDOW_TIMEOUT_MS: "300" } });
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+      // A missing model would be no-ocr-model; a worker that cannot start, plugin-error.
+      expect((JSON.parse(r.stdout) as { error: unknown }).error).toMatchObject({ code: "app-launch", message: 'no window titled "No such window" appeared within 300 ms; windows open: none' });
+    } finally {
+      await x.stop();
+    }
+  }, 60_000);
 
   test("no trace or bundle was written next to the executable", () => {
     expect(existsSync(join(sandbox.dir, ".flowproof"))).toBe(false);

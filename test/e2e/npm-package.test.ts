@@ -11,6 +11,7 @@ import { requireChromium } from "../support/chromium.ts";
 import { REPO_ROOT } from "../support/cli.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { flowYaml } from "../support/tmp-project.ts";
+import { startBareDisplay } from "../support/vision-bed.ts";
 
 const VERSION = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 const INSTALL_TIMEOUT_MS = 240_000;
@@ -101,6 +102,19 @@ describe("the npm package, installed into a fresh project", () => {
     const replayed = await sh(["npx", "flowproof", "run", "greeter.flow.yaml", "--json"], project);
     expect(replayed.code, show(replayed)).toBe(0);
     expect((JSON.parse(replayed.stdout) as { report: { passed: boolean } }).report.passed).toBe(true);
+  }, 60_000);
+
+  test("finds the OCR model it depends on: a vision flow starts its OCR engine, then waits for its window", async () => {
+    const x = await startBareDisplay();
+    try {
+      writeFileSync(join(project, "vision.flow.yaml"), "name: Vision\napp: vision\nwindow: {title: No such window}\nsteps:\n  - assert: page shows Saved\n");
+      const r = await sh(["npx", "flowproof", "record", "vision.flow.yaml", "--author", "rules", "--json"], project, { DISPLAY: x.display, FLOWPROOF_WINDOW_TIMEOUT_MS: "300" });
+      expect(r.code, show(r)).toBe(2);
+      // A missing model would be no-ocr-model; a worker that cannot start, plugin-error.
+      expect((JSON.parse(r.stdout) as { error: unknown }).error).toMatchObject({ code: "app-launch", message: 'no window titled "No such window" appeared within 300 ms; windows open: none' });
+    } finally {
+      await x.stop();
+    }
   }, 60_000);
 
   test("the library import runs a flow (`import { Flow } from \"flowproof\"`)", async () => {

@@ -99,6 +99,39 @@ function freePort(): number {
   return port;
 }
 
+/** A bare X display: one Xvfb with no window on it (its own process group, guarded). */
+export interface BareDisplay {
+  readonly display: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a bare Xvfb, for checks that need an X server and nothing on it: a vision flow there
+ * starts its OCR engine (the model read, the worker running) and then finds no window.
+ */
+export async function startBareDisplay(): Promise<BareDisplay> {
+  if (Bun.which("Xvfb") === null) throw new Error(`a bare X display needs Xvfb; install it with: ${INSTALL_HINT}`);
+  const proc = Bun.spawn(["Xvfb", "-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp"], { stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+  const release = guardGroup(proc.pid);
+  const stop = async (): Promise<void> => {
+    try {
+      process.kill(-proc.pid, "SIGKILL");
+    } catch {
+      // the group is gone already
+    }
+    await proc.exited;
+    release();
+  };
+  try {
+    const m = await waitFor(proc.stdout, /^(\d+)\n/m, 15_000, "Xvfb");
+    return { display: `:${m[1]}`, pid: proc.pid, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
 export async function startVisionBed(variant: FormVariant = "normal"): Promise<VisionBed> {
   requireVisionTools();
   const home = mkdtempSync(join(tmpdir(), "flowproof-vision-"));

@@ -35,7 +35,7 @@ describe("finding the OCR model", () => {
       error = e;
     }
     expect(error).toMatchObject({
-      code: "plugin-error",
+      code: "no-ocr-model",
       message: "no OCR model found; looked in: the bundled model (the @tesseract.js-data/eng package is not installed); beside the executable (/x/flowproof-ocr/eng.traineddata.gz: not there)",
     });
     expect((error as { diagnostics: { hint: string }[] }).diagnostics[0]!.hint).toContain(MODEL_ENV);

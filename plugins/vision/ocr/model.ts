@@ -1,8 +1,8 @@
 // Finding the OCR model (tesseract's eng.traineddata, LSTM "best_int", gzipped) and reading its
-// bytes. Never downloads: a model that is nowhere is an error naming every place looked in.
+// bytes. Never downloads: a model that is nowhere is a `no-ocr-model` error naming every place looked in.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { OcrError } from "./engine.ts";
+import { AdapterUnavailableError } from "../../../src/plugins/api.ts";
 
 /** The model's file name, as tesseract and the npm package name it. */
 export const MODEL_FILE = "eng.traineddata.gz";
@@ -21,16 +21,23 @@ export function modelFileIn(path: string, exists: (p: string) => boolean = exist
   return exists(join(path, MODEL_FILE)) || !exists(plain) ? join(path, MODEL_FILE) : plain;
 }
 
+/** The model was found nowhere (`no-ocr-model`): the run stops with exit code 2 before any step. */
+export class OcrModelMissingError extends AdapterUnavailableError {
+  constructor(message: string, hint: string) {
+    super(message, hint, { code: "no-ocr-model" });
+  }
+}
+
 /**
- * Pure: the first place whose file exists, or an OcrError listing every place and why it did not
- * serve. An explicit `FLOWPROOF_OCR_MODEL` is the only place looked in when it is set.
+ * Pure: the first place whose file exists, or an OcrModelMissingError listing every place and why
+ * it did not serve. An explicit `FLOWPROOF_OCR_MODEL` is the only place looked in when it is set.
  */
 export function chooseModel(places: readonly ModelPlace[], exists: (p: string) => boolean): string {
   for (const p of places) if ("path" in p && exists(p.path)) return p.path;
   const looked = places.map((p) => ("path" in p ? `${p.label} (${p.path}: not there)` : `${p.label} (${p.problem})`));
-  throw new OcrError(
+  throw new OcrModelMissingError(
     `no OCR model found; looked in: ${looked.join("; ")}`,
-    `install flowproof's dependencies (the @tesseract.js-data/eng package), place ${MODEL_FILE} in a "${BESIDE_EXECUTABLE_DIR}" folder beside the executable, or set ${MODEL_ENV} to the model file`,
+    `install flowproof's dependencies (the @tesseract.js-data/eng package), place ${MODEL_FILE} in a "${BESIDE_EXECUTABLE_DIR}" folder beside the executable, or set ${MODEL_ENV} to the model file (or a folder holding it)`,
   );
 }
 
