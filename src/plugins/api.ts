@@ -15,7 +15,6 @@ export { KEY_ROLE, keyRole } from "./adapter-api.ts";
 export type { AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, KeyRole, KeysCheckContext, StepsKind } from "./adapter-api.ts";
 export type { AssertionSugar, GrammarForm, GrammarVerb, KeyVocabulary } from "../grammar/vocabulary.ts";
 export { GRAMMAR_FORMS, GRAMMAR_VERBS } from "../grammar/vocabulary.ts";
-
 export type { Selector };
 /** Every error flowproof throws on purpose carries a stable code; a plugin's own errors extend these. */
 export { FlowproofError, ProtocolError } from "../diagnostics/diagnostic.ts";
