@@ -17,7 +17,7 @@ import { ConsoleLog, debugSnapshot } from "./debug.ts";
 import { readPageCookie } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
 import type { WebConfig } from "./config.ts";
-import { applyShaping, clearSiteStorage, resizeViewport, viewportOf } from "./page-setup.ts";
+import { applyShaping, clearSiteStorage, readEnvironment, resizeViewport, viewportOf } from "./page-setup.ts";
 import { Navigation } from "./navigation.ts";
 import { Dialogs } from "./dialogs.ts";
 import { watchPageEnd } from "./crashes.ts";
@@ -459,9 +459,7 @@ export class WebDriver implements AppDriver {
   }
 
   async environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }> {
-    const res = await this.#session.send("Runtime.evaluate", { expression: "[innerWidth, innerHeight, navigator.language]", returnByValue: true });
-    const [w, h, locale] = (res.result.value as [number, number, string] | undefined) ?? [viewportOf(this.#config).width, viewportOf(this.#config).height, ""];
-    return { os: process.platform, resolution: [w, h], ...(locale ? { locale } : {}) };
+    return readEnvironment(this.#session, this.#config, () => this.#navigation.settle());
   }
 
   async debugSnapshot(redact?: (text: string) => string): Promise<DebugSnapshot> {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { fail, isTransient, ok, pageCallExpression, toRungs } from "./page-calls.ts";
+import type { Session } from "./cdp/connection.ts";
+import { callPage, fail, isTransient, NAVIGATING, ok, pageCallExpression, toRungs } from "./page-calls.ts";
 
 describe("isTransient", () => {
   test("a document going away under the call is transient, as an Error or as text", () => {
@@ -32,5 +33,24 @@ describe("attempts", () => {
 
   test("toRungs keeps a selector's tier and payload only", () => {
     expect(toRungs([{ tier: "css", payload: { css: "#a" }, score: 3 } as never])).toEqual([{ tier: "css", payload: { css: "#a" } }]);
+  });
+});
+
+describe("callPage", () => {
+  /** A session whose document lacks the page script, and whose install call meets `installFails`. */
+  const lacking = (installFails: Error): Session => ({
+    send: async (_method: string, params: { expression: string }) => {
+      if (params.expression.includes("__flowproofMissing")) return { result: { value: { __flowproofMissing: true } } };
+      throw installFails;
+    },
+  }) as unknown as Session;
+
+  test("a document replaced while the script is installed is a transient, never a thrown protocol error", async () => {
+    const answer = await callPage(lacking(new Error("Runtime.evaluate: Inspected target navigated or closed")), "count", {});
+    expect(answer).toEqual({ transient: NAVIGATING });
+  });
+
+  test("any other failure to install still throws", async () => {
+    await expect(callPage(lacking(new Error("the page crashed: its renderer process ended")), "count", {})).rejects.toThrow("renderer process ended");
   });
 });

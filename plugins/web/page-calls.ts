@@ -77,7 +77,13 @@ export async function callPage<T>(session: Session, method: ApiMethod, arg: unkn
     }
     const value = res.result.value as T | { __flowproofMissing: true };
     if (value && typeof value === "object" && "__flowproofMissing" in value) {
-      await session.send("Runtime.evaluate", { expression: pageInstaller(), returnByValue: false });
+      try {
+        await session.send("Runtime.evaluate", { expression: pageInstaller(), returnByValue: false });
+      } catch (error) {
+        // The document that lacked the script is being replaced: the next attempt meets the new one.
+        if (isTransient(error)) return { transient: NAVIGATING };
+        throw error;
+      }
       continue;
     }
     return value as T;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_VIEWPORT, initScripts, pageOrigin, seedCookies, viewportOf } from "./page-setup.ts";
+import type { Session } from "./cdp/connection.ts";
+import { DEFAULT_VIEWPORT, initScripts, pageOrigin, readEnvironment, seedCookies, viewportOf } from "./page-setup.ts";
 
 describe("viewportOf", () => {
   test("is the flow's viewport, else the default page size", () => {
@@ -32,5 +33,30 @@ describe("pageOrigin", () => {
   test("is the URL's origin, and file:// for a local file as Chromium reports it", () => {
     expect(pageOrigin("http://127.0.0.1:3000/a?b")).toBe("http://127.0.0.1:3000");
     expect(pageOrigin("file:///tmp/page.html")).toBe("file://");
+  });
+});
+
+describe("readEnvironment", () => {
+  /** A session that answers with `answers` in turn: an Error is thrown, anything else is the page's value. */
+  const answering = (...answers: unknown[]): Session => ({
+    send: async () => {
+      const next = answers.shift();
+      if (next instanceof Error) throw next;
+      return { result: { value: next } };
+    },
+  }) as unknown as Session;
+  const replaced = () => new Error("Runtime.evaluate: Inspected target navigated or closed");
+
+  test("a page between documents (the last step navigated) is waited out and asked again", async () => {
+    let settled = 0;
+    const env = await readEnvironment(answering(replaced(), [1024, 700, "en-GB"]), {}, async () => void settled++);
+    expect(env).toEqual({ os: process.platform, resolution: [1024, 700], locale: "en-GB" });
+    expect(settled).toBe(2);
+  });
+
+  test("a page that keeps navigating is described by the flow's viewport; any other failure throws", async () => {
+    const env = await readEnvironment(answering(replaced(), replaced(), replaced()), { viewport: { width: 390, height: 844 } }, async () => undefined);
+    expect(env).toEqual({ os: process.platform, resolution: [390, 844] });
+    await expect(readEnvironment(answering(new Error("the page crashed")), {}, async () => undefined)).rejects.toThrow("the page crashed");
   });
 });

@@ -4,7 +4,7 @@
 // changes the shape mid-flow (a new viewport size, cleared storage or cookies).
 import type { Protocol } from "devtools-protocol/types/protocol";
 import type { Attempt } from "../../src/plugins/api.ts";
-import { fail, ok } from "./page-calls.ts";
+import { fail, isTransient, ok } from "./page-calls.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { WebConfig, WebViewport } from "./config.ts";
 import { installClock, installRandom, seedLocalStorage } from "./injected/init-scripts.ts";
@@ -98,4 +98,27 @@ export async function resizeViewport(session: Session, config: WebConfig, width:
   // A mobile viewport may lay out wider than the device (a page without a meta viewport).
   if (!vp.mobile && (w !== width || h !== height)) return fail("unsupported", `the viewport is ${w}x${h}, not ${width}x${height}, after resizing`, false);
   return ok(undefined);
+}
+
+/** How often the environment is asked again while the page is between documents. */
+const ENVIRONMENT_TRIES = 3;
+
+/**
+ * The page's size and language for the trace header. A document being replaced (the last step
+ * started a navigation) is waited out with `settle` and asked again; a page that keeps navigating
+ * is described by the flow's own viewport, never failing the recording it ends.
+ */
+export async function readEnvironment(session: Session, config: WebConfig, settle: () => Promise<void>): Promise<{ os: string; resolution: [number, number]; locale?: string }> {
+  const vp = viewportOf(config);
+  for (let attempt = 0; attempt < ENVIRONMENT_TRIES; attempt++) {
+    await settle();
+    try {
+      const res = await session.send("Runtime.evaluate", { expression: "[innerWidth, innerHeight, navigator.language]", returnByValue: true });
+      const [w, h, locale] = (res.result.value as [number, number, string] | undefined) ?? [vp.width, vp.height, ""];
+      return { os: process.platform, resolution: [w, h], ...(locale ? { locale } : {}) };
+    } catch (error) {
+      if (!isTransient(error)) throw error;
+    }
+  }
+  return { os: process.platform, resolution: [vp.width, vp.height] };
 }

@@ -50,7 +50,7 @@ describe("Windows apps in a flow", () => {
     expect(problems("name: n\napp: web\nurl: http://127.0.0.1/\nwindow: {width: 800, height: 600}\nsteps:\n  - rules: Click \"A\"\n"))
       .toEqual(["4:1 unsupported-feature `window:` sizes a desktop window; a web flow sizes its page with the browser's viewport"]);
     expect(problems("name: n\napp: api\nwindow: {width: 800, height: 600}\nsteps:\n  - assert_no_secret_leak: ${A}\n"))
-      .toEqual(["3:1 unsupported-feature `window:` belongs to `app: {command, window_title}`, `app: notepad` or `app: calc`; the flow is `app: api`"]);
+      .toEqual(["3:1 unsupported-feature `window:` belongs to `app: {command, window_title}`, `app: notepad`, `app: calc` or `app: vision`; the flow is `app: api`"]);
   });
 
   test("a Windows app has no url", () => {

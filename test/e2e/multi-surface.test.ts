@@ -126,7 +126,7 @@ steps:
   test.each([
     ["a step outside any in: block", "apps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - rules: Click \"Go\"\n", "every step sits in an `in: <surface>` block"],
     ["an undeclared surface", "apps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - in: b\n    steps: [ 'rules: Click \"Go\"' ]\n", "no surface `b` in `apps:`"],
-    ["a later surface kind", "apps:\n  a: { app: vision }\nsteps:\n  - in: a\n    steps: [ 'rules: Click \"Go\"' ]\n", "app `vision` is not available as a surface in this version"],
+    ["a vision surface without its window", "apps:\n  a: { app: vision }\nsteps:\n  - in: a\n    steps: [ 'rules: Click \"Go\"' ]\n", "surface `a` needs `window`"],
     ["a text step on an api surface", "apps:\n  a: { app: api }\nsteps:\n  - in: a\n    steps: [ 'rules: Click \"Go\"' ]\n", "surface `a` is `app: api`: it has no UI"],
     ["both app: and apps:", "app: web\napps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - in: a\n    steps: [ 'rules: Click \"Go\"' ]\n", "either `app:` (one surface) or `apps:`"],
     ["nested in: blocks", "apps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - in: a\n    steps:\n      - in: a\n        steps: [ 'rules: Click \"Go\"' ]\n", "they do not nest"],
