@@ -128,10 +128,10 @@ export const COMMAND_TABLE = {
   "author-from-doc": {
     name: "author-from-doc",
     summary: "Turn a manual test case exported from a test-management tool into a DRAFT flow to review, then record",
-    usage: "flowproof author-from-doc <doc> --app web|sap|notepad|calc --name <flow name> -o <draft.flow.yaml> [--json]",
+    usage: "flowproof author-from-doc <doc> --app <kind> --name <flow name> -o <draft.flow.yaml> [--json]",
     positional: "doc",
     flags: [
-      { name: "app", kind: "string", values: ["web", "sap", "notepad", "calc"], placeholder: "web|sap|notepad|calc", description: "The kind of app the test case drives: the draft's `app:` (required)." },
+      { name: "app", kind: "string", placeholder: "kind", description: "The kind of app the test case drives: the draft's `app:` (required). Any app kind whose steps are UI steps: a built-in (`web`, `sap`, `notepad`, `calc`, …) or a project plugin's." },
       { name: "name", kind: "string", placeholder: "flow name", description: "The draft flow's `name:` (required)." },
       { name: "out", short: "o", kind: "string", placeholder: "path", description: "Where to write the draft flow (required); an existing file is never overwritten." },
       JSON_FLAG,
