@@ -75,6 +75,7 @@ export function renderAdapterTables(adapters: readonly AdapterPlugin[]): string 
       ...(a.grammar?.keys?.words ? [`key words: ${Object.keys(a.grammar.keys.words).map((w) => `\`${w}\``).join(", ")}`] : []),
       ...(a.grammar?.bareDestination ? [`\`Go to <word>\` is \`Go to ${a.grammar.bareDestination.prefix}<word>\``] : []),
       ...(a.grammar?.sugar?.length ? [`assertions: ${a.grammar.sugar.map((s) => `\`${s.example}\``).join(", ")}`] : []),
+      ...(a.credentials ? [`fallback credentials: \`flowproof config ${a.kind}\`${a.credentials.fields?.length ? ` (${a.credentials.fields.map((f) => `\`--${f.name}\``).join(", ")})` : ""}, kept in the ${a.credentials.where}`] : []),
     ];
     out.push(facts.join("; ") + ".", "");
     const schema = a.keys?.schema as Schema | undefined;

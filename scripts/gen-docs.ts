@@ -3,7 +3,8 @@
 // `<!-- generated:<name>:start -->` / `<!-- generated:<name>:end -->` markers is touched.
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { COMMANDS, type CommandSpec, type FlagSpec } from "../src/cli/flags.ts";
+import { COMMANDS, type CommandSpec, type DeclaredFlag, type FlagSpec } from "../src/cli/flags.ts";
+import { credentialFlags } from "../src/cli/config.ts";
 import { DIAGNOSTIC_CODES } from "../src/diagnostics/diagnostic.ts";
 import { ACTION_VARIANTS, Expect } from "../src/trace/schema.ts";
 import { TOOLS, CLI_ONLY_COMMANDS, CLI_ONLY_FLAGS, type McpTool } from "../src/mcp/tools.ts";
@@ -15,7 +16,7 @@ const REPO_ROOT = resolve(import.meta.dir, "..");
 
 /** Each generated block: the doc it lives in, its marker name, and how its body is rendered. */
 const BLOCKS: readonly { readonly doc: string; readonly name: string; readonly source: string; readonly render: () => string }[] = [
-  { doc: "docs/cli.md", name: "cli", source: "src/cli/flags.ts (COMMANDS)", render: () => renderCliTables(COMMANDS) },
+  { doc: "docs/cli.md", name: "cli", source: "src/cli/flags.ts (COMMANDS) and the built-in adapters' declared flags", render: () => renderCliTables(COMMANDS, { config: credentialFlags(BUILTIN_ADAPTERS) }) },
   { doc: "docs/errors.md", name: "errors", source: "src/diagnostics/diagnostic.ts (DIAGNOSTIC_CODES)", render: () => renderErrorTable(DIAGNOSTIC_CODES) },
   { doc: "docs/trace-format.md", name: "actions", source: "src/trace/schema.ts (ACTION_VARIANTS)", render: () => renderActionTable(plainSchema(ACTION_VARIANTS)) },
   { doc: "docs/mcp.md", name: "mcp-tools", source: "src/mcp/tools.ts (TOOLS, input schemas from src/cli/flags.ts)", render: () => renderMcpTools(TOOLS) },
@@ -42,16 +43,21 @@ function flagValue(flag: FlagSpec): string {
   return `\`<${flag.placeholder ?? "value"}>\``;
 }
 
-/** One section per command: summary, usage, and a flag table (flag, short, value, description). */
-export function renderCliTables(commands: readonly CommandSpec[]): string {
+/**
+ * One section per command: summary, usage, and a flag table (flag, short, value, description),
+ * the flags the built-in plugins declare for it (`declared`) after its own, then what its row says of them.
+ */
+export function renderCliTables(commands: readonly CommandSpec[], declared: Readonly<Record<string, readonly DeclaredFlag[]>> = {}): string {
   const out: string[] = [];
   for (const c of commands) {
     out.push(`### \`flowproof ${c.name}\``, "", `${c.summary}.`, "", "```", c.usage, "```", "");
     out.push("| Flag | Short | Value | Description |", "| --- | --- | --- | --- |");
-    for (const f of c.flags) {
+    const own = declared[c.name] ?? [];
+    for (const f of [...c.flags, ...own.map((d): FlagSpec => ({ ...d, kind: "string" }))]) {
       out.push(`| \`--${f.name}\` | ${f.short ? `\`-${f.short}\`` : "—"} | ${cell(flagValue(f))} | ${cell(f.description)} |`);
     }
     out.push(`| \`--help\` | \`-h\` | — | Show this command's help. |`, "");
+    if (c.declares) out.push(c.declares, "");
   }
   return out.join("\n").trimEnd();
 }

@@ -1,7 +1,10 @@
 // `flowproof config sap` credentials: kept in the OS credential store (Windows Credential Manager
-// through advapi32, target "flowproof:sap"), never in a file of ours. The blob layout is pure;
-// the store opens only on Windows, by a dynamic import.
+// through advapi32, target "flowproof:sap"), never in a file of ours, and declared to the core
+// through the adapter contract (`credentials`). The blob layout is pure; the store opens only on
+// Windows, by a dynamic import.
+import type { AdapterCredentials, StoredCredentials } from "../../src/plugins/api.ts";
 import type { SapCredentials } from "./engine.ts";
+import { sapNeedsWindows } from "./flow-keys.ts";
 
 /** The Credential Manager target the fallback credentials live under. */
 export const CREDENTIAL_TARGET = "flowproof:sap";
@@ -46,3 +49,36 @@ export async function deleteCredentials(): Promise<boolean> {
   const store = await import("../windows/ffi/advapi32.ts");
   return store.deleteCredential(CREDENTIAL_TARGET);
 }
+
+/** The credentials as the contract carries them: client and language are its fields. */
+export function toStored(c: SapCredentials): StoredCredentials {
+  return { user: c.user, password: c.password, fields: { ...(c.client ? { client: c.client } : {}), ...(c.language ? { language: c.language } : {}) } };
+}
+
+/** The contract's credentials as SAP GUI logs on with them (fields other than client and language are not SAP's). */
+export function fromStored(c: StoredCredentials): SapCredentials {
+  const { client, language } = c.fields;
+  return { user: c.user, password: c.password, ...(client ? { client } : {}), ...(language ? { language } : {}) };
+}
+
+/** `flowproof config sap`: the fallback credentials SAP flows without a `login:` log on with (docs/sap.md). */
+export const SAP_CREDENTIALS: AdapterCredentials = {
+  name: "SAP",
+  where: `Windows Credential Manager, generic credential "${CREDENTIAL_TARGET}"`,
+  usedBy: "flows and surfaces without their own `login:` log on with them",
+  fields: [
+    { name: "client", placeholder: "nnn", description: "The SAP client to log on to." },
+    { name: "language", placeholder: "xx", description: "The logon language." },
+  ],
+  checkPlatform(what, platform) {
+    if (platform !== "win32") throw sapNeedsWindows(what, platform);
+  },
+  read: async () => {
+    const c = await readStoredCredentials();
+    return c ? toStored(c) : undefined;
+  },
+  store: (c) => storeCredentials(fromStored(c)),
+  delete: async () => {
+    await deleteCredentials();
+  },
+};

@@ -2,7 +2,7 @@
 // on with), as TypeBox schemas with their roles: the connection and the user are recorded as
 // written, the password is a secret read from the flow at every record and replay, never stored.
 // Plus the launch config's fallbacks from the environment. Pure (docs/sap.md).
-import { keyRole, msFromEnv, Type, type AdapterKeys, type AdapterPlatforms, type ArgumentProblem, type LaunchContext } from "../../src/plugins/api.ts";
+import { FlowproofError, keyRole, msFromEnv, Type, type AdapterKeys, type AdapterPlatforms, type ArgumentProblem, type LaunchContext } from "../../src/plugins/api.ts";
 
 const Text = (description: string, role: Parameters<typeof keyRole>[0], example: string) =>
   Type.Union([Type.String({ minLength: 1 }), Type.Number()], { description, examples: [example], ...keyRole(role) });
@@ -54,6 +54,15 @@ export const SAP_PLATFORMS: AdapterPlatforms = {
   why: "SAP GUI Scripting runs only with SAP GUI for Windows",
   hint: "run this flow on a Windows machine with SAP GUI and scripting enabled (the flowproof executable for windows-x64; docs/sap.md)",
 };
+
+/** The error on a platform SAP GUI does not run on (`what`: "app `sap`", "`flowproof config sap`"). */
+export function sapNeedsWindows(what: string, platform: string = process.platform): FlowproofError {
+  return new FlowproofError({
+    code: "unsupported-platform",
+    message: `${what} requires Windows: ${SAP_PLATFORMS.why ?? ""} (this machine runs ${platform})`,
+    hint: "run it on a Windows machine with SAP GUI installed and scripting enabled (docs/sap.md)",
+  });
+}
 
 const nonEmpty = (v: string | undefined): v is string => v !== undefined && v !== "";
 

@@ -55,9 +55,9 @@ describe("flowproof author-from-doc", () => {
 
   test("--app, --name and --out are required", async () => {
     const r = await runCli(["author-from-doc", "x.csv", "--name", "x", "-o", "x.flow.yaml"], { cwd: p.dir });
-    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining("author-from-doc needs --app (web, sap, notepad, calc)")]);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining("author-from-doc needs --app (web, sap, notepad, calc, vision, or a project plugin's kind whose steps are UI steps)")]);
     const bad = await runCli(["author-from-doc", "x.csv", "--app", "mobile", "--name", "x", "-o", "x.flow.yaml"], { cwd: p.dir });
-    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("--app must be one of web, sap, notepad, calc, not \"mobile\"")]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("--app must be one of web, sap, notepad, calc, vision, not \"mobile\"")]);
   });
 
   test("with the authoring model, the translated draft needs no TODO for the step", async () => {

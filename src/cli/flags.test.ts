@@ -106,6 +106,29 @@ describe("parseArgs", () => {
   });
 });
 
+describe("declared flags", () => {
+  const config = COMMAND_TABLE.config;
+  const tenant = { name: "tenant", placeholder: "id", description: "`vault`: The tenant. With --user." };
+
+  test("a plugin's declared flag is parsed as text into `declared`, apart from the table's typed flags", () => {
+    expect(parseArgs(config, ["vault", "--user", "ada", "--tenant", "t1"], [tenant])).toEqual({ positional: ["vault"], flags: { user: "ada" }, declared: { tenant: "t1" } });
+    expect(parseArgs(config, ["vault", "--show"], [tenant])).toEqual({ positional: ["vault"], flags: { show: true }, declared: {} });
+  });
+
+  test("the table's own flag of the same name wins; without the declaration the flag is unknown", () => {
+    expect(parseArgs(config, ["vault", "--user", "ada"], [{ ...tenant, name: "user" }])).toEqual({ positional: ["vault"], flags: { user: "ada" } });
+    expect(usageError(config, ["vault", "--tenant", "t1"]).message).toBe("unknown flag --tenant for `flowproof config`");
+    expect(() => parseArgs(config, ["vault", "--tenant"], [tenant])).toThrow("--tenant needs a value");
+  });
+
+  test("the help lists them after the table's flags, with what the row says of them", () => {
+    const help = commandHelp(config, [tenant]);
+    expect(help).toContain("--tenant <id>  `vault`: The tenant. With --user.");
+    expect(help.indexOf("--tenant")).toBeGreaterThan(help.indexOf("--json"));
+    expect(help).toEndWith(config.declares);
+  });
+});
+
 describe("commandHelp", () => {
   test.each(COMMANDS.map((c) => [c.name, c] as const))("lists every flag of %s with its description", (_name, c) => {
     const help = commandHelp(c);

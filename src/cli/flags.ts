@@ -23,6 +23,18 @@ export interface CommandSpec {
   /** Name of the positional argument, when the command takes one. */
   readonly positional?: string;
   readonly flags: readonly FlagSpec[];
+  /** The command also takes flags the loaded plugins declare (DeclaredFlag): which, in one sentence for the help and docs. */
+  readonly declares?: string;
+}
+
+/**
+ * A flag a loaded plugin declares for a command beside its row of the table (`flowproof config`:
+ * an adapter's credential fields). It takes a value, parsed as text into `ParsedArgs.declared`.
+ */
+export interface DeclaredFlag {
+  readonly name: string;
+  readonly placeholder: string;
+  readonly description: string;
 }
 
 const JSON_FLAG = { name: "json", kind: "boolean", description: "Print one JSON document on stdout instead of human text (for tools and agents)." } as const satisfies FlagSpec;
@@ -116,10 +128,10 @@ export const COMMAND_TABLE = {
   "author-from-doc": {
     name: "author-from-doc",
     summary: "Turn a manual test case exported from a test-management tool into a DRAFT flow to review, then record",
-    usage: "flowproof author-from-doc <doc> --app web|sap|notepad|calc --name <flow name> -o <draft.flow.yaml> [--json]",
+    usage: "flowproof author-from-doc <doc> --app <kind> --name <flow name> -o <draft.flow.yaml> [--json]",
     positional: "doc",
     flags: [
-      { name: "app", kind: "string", values: ["web", "sap", "notepad", "calc"], placeholder: "web|sap|notepad|calc", description: "The kind of app the test case drives: the draft's `app:` (required)." },
+      { name: "app", kind: "string", placeholder: "kind", description: "The kind of app the test case drives: the draft's `app:` (required). Any app kind whose steps are UI steps: a built-in (`web`, `sap`, `notepad`, `calc`, …) or a project plugin's." },
       { name: "name", kind: "string", placeholder: "flow name", description: "The draft flow's `name:` (required)." },
       { name: "out", short: "o", kind: "string", placeholder: "path", description: "Where to write the draft flow (required); an existing file is never overwritten." },
       JSON_FLAG,
@@ -155,17 +167,16 @@ export const COMMAND_TABLE = {
   },
   config: {
     name: "config",
-    summary: "Store machine-wide fallback SAP credentials in the Windows credential store",
-    usage: "flowproof config sap --user <name> [--client <nnn>] [--language <xx>] | --show | --delete [--json]",
-    positional: "system",
+    summary: "Store an app kind's machine-wide fallback credentials in the OS credential store",
+    usage: "flowproof config <kind> --user <name> [--<field> <value>…] | --show | --delete [--json]",
+    positional: "kind",
     flags: [
-      { name: "user", kind: "string", placeholder: "name", description: "Store credentials for this SAP user; the password is read from standard input (never a flag). Flows and sap surfaces without their own `login:` log on with them, after SAP_USER/SAP_PASSWORD." },
-      { name: "client", kind: "string", placeholder: "nnn", description: "The SAP client to log on to (with --user)." },
-      { name: "language", kind: "string", placeholder: "xx", description: "The logon language (with --user)." },
-      { name: "show", kind: "boolean", description: "Print the stored user, client and language (never the password)." },
+      { name: "user", kind: "string", placeholder: "name", description: "Store credentials for this user; the password is read from standard input (never a flag). Flows of the kind that give no login of their own log on with them." },
+      { name: "show", kind: "boolean", description: "Print the stored user and fields (never the password)." },
       { name: "delete", kind: "boolean", description: "Remove the stored credentials." },
       JSON_FLAG,
     ],
+    declares: "Each adapter that declares `credentials` (a built-in, or a plugin of the project in the current directory) adds its fields as flags, listed with the kinds that take them.",
   },
   init: {
     name: "init",
@@ -217,6 +228,8 @@ export type CommandFlags<N extends CommandName> = FlagOptions<(typeof COMMAND_TA
 export interface ParsedArgs<F extends readonly FlagSpec[] = readonly FlagSpec[]> {
   readonly positional: readonly string[];
   readonly flags: FlagOptions<F>;
+  /** The values of declared flags that were given, by flag name (see DeclaredFlag). */
+  readonly declared?: Readonly<Record<string, string>>;
   /** `--help` or `-h` was given. */
   readonly help?: true;
 }
@@ -248,15 +261,25 @@ export class UsageError extends FlowproofError {
 
 const HELP_FLAG: FlagSpec = { name: "help", short: "h", kind: "boolean", description: "" };
 
+/** A declared flag as the parser reads it: a string flag (the table's own flag of the same name wins). */
+const asFlagSpec = (d: DeclaredFlag): FlagSpec => ({ name: d.name, kind: "string", placeholder: d.placeholder, description: d.description });
+
+/** The declared flags a command's table does not already have. */
+const ownDeclared = (command: CommandSpec, declared: readonly DeclaredFlag[]): FlagSpec[] =>
+  declared.filter((d) => d.name !== HELP_FLAG.name && !command.flags.some((f) => f.name === d.name)).map(asFlagSpec);
+
 /**
- * Parses `argv` against a command's flag table; `--help`/`-h` is always accepted. Values are
- * checked here, once: a flag's `values`, and an integer flag's whole number and range.
+ * Parses `argv` against a command's flag table and the flags its loaded plugins declare;
+ * `--help`/`-h` is always accepted. Values are checked here, once: a flag's `values`, and an
+ * integer flag's whole number and range.
  */
-export function parseArgs<C extends CommandSpec>(command: C, argv: readonly string[]): ParsedArgs<C["flags"]> {
+export function parseArgs<C extends CommandSpec>(command: C, argv: readonly string[], declared: readonly DeclaredFlag[] = []): ParsedArgs<C["flags"]> {
   const positional: string[] = [];
   const flags: Record<string, string | number | true> = {};
+  const declaredValues: Record<string, string> = {};
+  const extra = ownDeclared(command, declared);
   let help = false;
-  const all: readonly FlagSpec[] = [...command.flags, HELP_FLAG];
+  const all: readonly FlagSpec[] = [...command.flags, ...extra, HELP_FLAG];
   const usage = `usage: ${command.usage}`;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -295,10 +318,11 @@ export function parseArgs<C extends CommandSpec>(command: C, argv: readonly stri
       flags[optionName(spec.name)] = n;
       continue;
     }
-    flags[optionName(spec.name)] = value;
+    if (extra.includes(spec)) declaredValues[spec.name] = value;
+    else flags[optionName(spec.name)] = value;
   }
   // Checked against the table above: each value has the type FlagOptions gives its flag.
-  return { positional, flags: flags as FlagOptions<C["flags"]>, ...(help ? { help: true } : {}) };
+  return { positional, flags: flags as FlagOptions<C["flags"]>, ...(extra.length > 0 ? { declared: declaredValues } : {}), ...(help ? { help: true } : {}) };
 }
 
 function splitOnce(s: string, sep: string): [string, string | undefined] {
@@ -306,13 +330,15 @@ function splitOnce(s: string, sep: string): [string, string | undefined] {
   return i === -1 ? [s, undefined] : [s.slice(0, i), s.slice(i + 1)];
 }
 
-export function commandHelp(command: CommandSpec): string {
+/** `flowproof <command> --help`: the table's flags, then those the loaded plugins declare. */
+export function commandHelp(command: CommandSpec, declared: readonly DeclaredFlag[] = []): string {
   const lines = [`${command.summary}.`, "", `Usage: ${command.usage}`, "", "Options:"];
-  const rows = command.flags.map((f) => [`${f.short ? `-${f.short}, ` : "    "}--${f.name}${f.kind === "string" ? ` <${f.placeholder ?? "value"}>` : ""}`, f.description] as const);
+  const rows = [...command.flags, ...ownDeclared(command, declared)].map((f) => [`${f.short ? `-${f.short}, ` : "    "}--${f.name}${f.kind === "string" ? ` <${f.placeholder ?? "value"}>` : ""}`, f.description] as const);
   rows.push(["-h, --help", "Show this help."]);
   // The description column starts two spaces after the longest flag.
   const width = Math.max(...rows.map(([left]) => left.length)) + 2;
   for (const [left, description] of rows) lines.push(`  ${left.padEnd(width)}${description}`);
+  if (command.declares) lines.push("", command.declares);
   return lines.join("\n");
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 // The flowproof command line: finds the command, parses its flags, calls it, maps the exit code.
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { COMMANDS, COMMAND_TABLE, UsageError, commandHelp, mainHelp, parseArgs, type CommandArgs, type CommandName } from "./flags.ts";
+import { COMMANDS, COMMAND_TABLE, UsageError, commandHelp, mainHelp, parseArgs, type CommandArgs, type CommandName, type DeclaredFlag } from "./flags.ts";
 import { processIo, reportError, type Io } from "./io.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import { recordCommand } from "./record.ts";
@@ -14,7 +14,7 @@ import { healCommand } from "./heal.ts";
 import { auditCommand } from "./audit.ts";
 import { mergeCommand } from "./merge.ts";
 import { doctorCommand } from "./doctor.ts";
-import { configCommand } from "./config.ts";
+import { configAdapters, configCommand, credentialFlags } from "./config.ts";
 import { authorFromDocCommand } from "./author-from-doc.ts";
 import { captureCommand } from "./capture.ts";
 import { nearest } from "../spec/suggest.ts";
@@ -43,15 +43,21 @@ const HANDLERS: { readonly [N in CommandName]: (args: CommandArgs<N>, io: Io) =>
   capture: (args, io) => captureCommand(args, io),
 };
 
+/** The flags the loaded plugins declare for a command whose row says it `declares` some. */
+const DECLARED_FLAGS: { readonly [N in CommandName]?: () => Promise<readonly DeclaredFlag[]> } = {
+  config: async () => credentialFlags(await configAdapters()),
+};
+
 const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMAND_TABLE, name);
 
-/** Parses the command's flags against its own row, then runs it (or prints its help). */
-function dispatch<N extends CommandName>(name: N, argv: readonly string[], io: Io): Promise<ExitCode> {
+/** Parses the command's flags against its own row (and what the plugins declare for it), then runs it (or prints its help). */
+async function dispatch<N extends CommandName>(name: N, argv: readonly string[], io: Io): Promise<ExitCode> {
   const command = COMMAND_TABLE[name];
-  const args: CommandArgs<N> = parseArgs(command, argv);
+  const declared = (await DECLARED_FLAGS[name]?.()) ?? [];
+  const args: CommandArgs<N> = parseArgs(command, argv, declared);
   if (args.help) {
-    io.out(commandHelp(command));
-    return Promise.resolve(EXIT.pass);
+    io.out(commandHelp(command, declared));
+    return EXIT.pass;
   }
   return HANDLERS[name](args, io);
 }

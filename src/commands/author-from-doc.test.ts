@@ -177,3 +177,30 @@ describe("authorFromDoc refuses", () => {
     expect(d).toMatchObject({ code: "document-no-steps", message: `${doc}: none of its 2 steps can become a step of a flow (2 another-app)` });
   });
 });
+
+describe("--app names any loaded kind whose steps are UI steps", () => {
+  /** A project whose own plugin adds the `mail` kind (steps `ui`, no keys: it takes the `url:` start page), titled "Outlook". */
+  const project = tmpProject("flowproof-from-doc-plugin-");
+  project.write("package.json", JSON.stringify({ name: "mail-project", private: true }));
+  project.write("plugins/mail.ts", `import { defineAdapter } from "flowproof";\nexport const plugin = defineAdapter({ kind: "mail", title: "Outlook", capabilities: ["pointer", "keyboard"], open: async () => { throw new Error("not opened"); } });\n`);
+  afterAll(() => project.remove());
+
+  test("a project plugin's kind is drafted like a built-in: its `app:`, its start page, and its own app's steps kept", async () => {
+    const doc = project.write("mail.csv", "Action,Expected Result\nOpen Outlook,The inbox shows\nPress the \"Send\" button,\n");
+    const out = join(project.dir, "mail.flow.yaml");
+    const r = await run({ doc, out, app: "mail" });
+    const draft = readFileSync(out, "utf8");
+    expect(draft).toContain("app: mail\n# TODO the page the test case starts on: set APP_URL, or write the URL here\nurl: ${APP_URL}\nsteps:\n");
+    // "Outlook" is the app under test here (the adapter's title), not another app.
+    expect(r.steps.map((s) => s.outcome)).toEqual(["intent", "rules"]);
+    expect(r.warnings).toBeUndefined();
+  });
+
+  test("a kind that is not loaded, or whose steps are not UI steps, is a usage error listing the kinds it can draft", async () => {
+    const doc = project.write("one.csv", "Action\nGo to /inbox\n");
+    for (const [app, why] of [["mobile", ""], ["api", ": its steps are not UI steps (`steps: structured`), which a draft cannot hold"]] as const) {
+      const e = await run({ doc, out: join(project.dir, `${app}.flow.yaml`), app }).catch((error: unknown) => error);
+      expect(e).toMatchObject({ code: "usage", message: `--app must be one of web, sap, notepad, calc, vision, mail, not "${app}"${why}` });
+    }
+  });
+});

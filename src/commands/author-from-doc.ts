@@ -16,16 +16,18 @@ import { SHAPE_LABELS, type ShapeId } from "../authoring/from-doc/shapes.ts";
 import { redactSecrets } from "../authoring/from-doc/secrets.ts";
 import { applyTranslation, firstPass, type DraftStep, type ExpectedOutcome, type StepOutcome } from "../authoring/from-doc/outcome.ts";
 import { translateStep } from "../authoring/from-doc/translate.ts";
-import { DRAFT_APPS, renderDraft, type DraftApp } from "../authoring/from-doc/draft.ts";
+import { renderDraft } from "../authoring/from-doc/draft.ts";
 import { flowLoadOptions } from "./flow-load.ts";
-import { surfaceCatalog } from "./project-plugins.ts";
-import { grammarContext } from "../spec/surface-kinds.ts";
+import { loadPluginsFor, surfaceCatalog } from "./project-plugins.ts";
+import { grammarContext, keyNamesOf, keysSchemaOf, type SurfaceCatalog, type SurfaceKind } from "../spec/surface-kinds.ts";
+import type { LoadedPlugins } from "../plugins/loader.ts";
 import type { CommonOptions } from "./common.ts";
 
 export interface AuthorFromDocOptions extends Pick<CommonOptions, "env" | "log"> {
   /** The exported test case: .pdf, .docx, .xlsx, .csv or .md. */
   readonly doc: string;
-  readonly app: DraftApp;
+  /** The app kind the test case drives: a built-in or a project plugin's kind whose steps are UI steps. */
+  readonly app: string;
   /** The flow's `name:`. */
   readonly name: string;
   /** Where the draft goes; an existing file is never overwritten. */
@@ -70,12 +72,35 @@ export interface AuthorFromDocResult {
   readonly next: string;
 }
 
+/**
+ * The app kinds a draft can be written for: those whose steps are UI steps (a draft holds plain,
+ * `rules:` and `assert:` steps) and that a flow names as `app: <kind>` (not a kind named by the
+ * keys written inside `app:`, which a draft cannot know).
+ */
+export function draftKinds(catalog: SurfaceCatalog = surfaceCatalog()): string[] {
+  return [...catalog.kinds.values()].filter((k) => (k.steps ?? "ui") === "ui" && !(k.keys?.inApp?.length)).map((k) => k.kind);
+}
+
+/** What the draft writes beside `app:` for a kind: the start page when its keys take `url`, and the keys it requires that a draft cannot fill. */
+function draftKeys(kind: SurfaceKind): { startUrl: boolean; needs: string[] } {
+  const required = (keysSchemaOf(kind)["required"] as readonly string[] | undefined) ?? [];
+  return { startUrl: keyNamesOf(kind).includes("url"), needs: required.filter((k) => k !== "url") };
+}
+
 /** Writes the draft; throws a FlowproofError (exit 2) when the document cannot be read or segmented. */
 export async function authorFromDoc(options: AuthorFromDocOptions): Promise<AuthorFromDocResult> {
   const env = options.env ?? process.env;
   const log = options.log ?? (() => undefined);
-  if (!(DRAFT_APPS as readonly string[]).includes(options.app)) {
-    throw new FlowproofError(diagnostic("usage", `--app must be one of ${DRAFT_APPS.join(", ")}, not ${JSON.stringify(options.app)}`, { hint: "the kind of app the test case drives, as a flow's `app:` names it" }));
+  // The project's plugins, found from where the draft goes: their kinds can be drafted, and the draft is checked with them.
+  const plugins: LoadedPlugins = await loadPluginsFor(options.out, env);
+  const catalog = surfaceCatalog(plugins.adapters);
+  const drafted = draftKinds(catalog);
+  const kind = catalog.kinds.get(options.app);
+  if (!kind || !drafted.includes(options.app)) {
+    const why = !kind ? ""
+      : (kind.steps ?? "ui") !== "ui" ? `: its steps are not UI steps (\`steps: ${kind.steps ?? "ui"}\`), which a draft cannot hold`
+      : ": a flow names it by the keys written inside `app:`, which a draft cannot know";
+    throw new FlowproofError(diagnostic("usage", `--app must be one of ${drafted.join(", ")}, not ${JSON.stringify(options.app)}${why}`, { hint: "the kind of app the test case drives, as a flow's `app:` names it (a project plugin's kind too)" }));
   }
   if (existsSync(options.out)) {
     throw new FlowproofError(diagnostic("usage", `${options.out} already exists; author-from-doc never overwrites a flow`, { hint: "pass another --out path, or delete the file first" }));
@@ -91,10 +116,9 @@ export async function authorFromDoc(options: AuthorFromDocOptions): Promise<Auth
 
   let calls = 0;
   const drafts: DraftStep[] = [];
-  const catalog = surfaceCatalog();
-  const grammar = grammarContext(catalog, catalog.kinds.get(options.app), options.app);
+  const grammar = grammarContext(catalog, kind, options.app);
   for (const source of sources) {
-    const { draft, pending } = firstPass(source, options.app, grammar);
+    const { draft, pending } = firstPass(source, options.app, grammar, kind.title);
     if (client && (pending.action || pending.expected)) {
       log(`[TRANSLATE] ${source.index}/${sources.length}: ${source.action}`);
       const t = await translateStep(client, { step: source, pending, app: options.app, grammar, flowName: options.name });
@@ -103,8 +127,8 @@ export async function authorFromDoc(options: AuthorFromDocOptions): Promise<Auth
     } else drafts.push(draft);
   }
 
-  const meta = { name: options.name, app: options.app, document: options.doc, shape: SHAPE_LABELS[segmented.shape], out: options.out, secrets };
-  const { text, warnings } = checkedDraft(meta, drafts, options.out);
+  const meta = { name: options.name, app: options.app, ...draftKeys(kind), document: options.doc, shape: SHAPE_LABELS[segmented.shape], out: options.out, secrets };
+  const { text, warnings } = checkedDraft(meta, drafts, options.out, plugins);
   if (!drafts.some((d) => d.outcome === "rules" || d.outcome === "translated" || d.outcome === "intent" || d.expected?.outcome === "assert" || d.expected?.outcome === "translated")) {
     throw new FlowproofError(diagnostic("document-no-steps", `${options.doc}: none of its ${sources.length} steps can become a step of a flow (${describeOutcomes(drafts)})`, {
       hint: "a flow needs at least one step of this app; write the test case's steps in this app, or author the flow by hand",
@@ -133,10 +157,10 @@ const MAX_CHECKS = 3;
  * here) goes back to a plain step or a TODO, with the reason. What no step explains (the app kind
  * on this OS) is returned as a warning.
  */
-function checkedDraft(meta: Parameters<typeof renderDraft>[0], drafts: DraftStep[], file: string): { text: string; warnings: string[] } {
+function checkedDraft(meta: Parameters<typeof renderDraft>[0], drafts: DraftStep[], file: string, plugins: LoadedPlugins): { text: string; warnings: string[] } {
   for (let round = 0; ; round++) {
     const { text, lines } = renderDraft(meta, drafts);
-    const problems = draftProblems(file, text);
+    const problems = draftProblems(file, text, plugins);
     const unplaced: Diagnostic[] = [];
     let demoted = false;
     for (const p of problems) {
@@ -161,8 +185,8 @@ function checkedDraft(meta: Parameters<typeof renderDraft>[0], drafts: DraftStep
   }
 }
 
-function draftProblems(file: string, text: string): readonly Diagnostic[] {
-  const loaded = loadFlowText(resolve(file), text, flowLoadOptions([], [], false));
+function draftProblems(file: string, text: string, plugins: LoadedPlugins): readonly Diagnostic[] {
+  const loaded = loadFlowText(resolve(file), text, flowLoadOptions(plugins.adapters, plugins.assertions, false));
   if (!loaded.ok) return loaded.diagnostics;
   const plan = planFlow(loaded.flow, DEFAULT_STEP_TIMEOUT_MS);
   return plan.ok ? [] : plan.diagnostics;

@@ -1,6 +1,6 @@
 // The project's plugins (docs/plugins.md) next to the built-ins: loading them for a flow file, the
 // adapter for an app kind, the assertion kinds of a run.
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { BUILTIN_ADAPTERS, BUILTIN_ASSERTIONS, PLANNED_KINDS } from "../plugins/builtin.ts";
 import { catalogOf, type SurfaceCatalog } from "../spec/surface-kinds.ts";
@@ -11,6 +11,12 @@ import { loadPlugins, type LoadedPlugins } from "../plugins/loader.ts";
 /** The project's plugins for a flow file (docs/plugins.md); throws PluginError naming the plugin file. */
 export function loadPluginsFor(spec: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedPlugins> {
   return loadPlugins({ flowPath: resolve(spec), env, builtinKinds: BUILTIN_ADAPTERS.map((a) => a.kind), builtinKeys: BUILTIN_ASSERTIONS.map((a) => a.key) });
+}
+
+/** The project's plugins for a command that reads no flow file: the project `dir` is in (its root searched upward from `dir`). */
+export function loadPluginsIn(dir: string, env: Readonly<Record<string, string | undefined>>): Promise<LoadedPlugins> {
+  // The loader searches upward from a flow file's directory: a file name in `dir` starts it at `dir`.
+  return loadPluginsFor(join(resolve(dir), "flowproof"), env);
 }
 
 /** The adapter (built-in or the project's) for an app kind; a spec error naming the kinds there are. */

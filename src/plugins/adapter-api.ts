@@ -126,3 +126,54 @@ export interface AdapterPlatforms {
 
 /** An adapter's grammar: the surface's vocabulary without its name (the app kind names it). */
 export type AdapterGrammar = Omit<SurfaceGrammar, "name">;
+
+/**
+ * One value an adapter's stored credentials hold beside the user and the password (SAP GUI: the
+ * client and the logon language): `--<name> <value>` on `flowproof config <kind>`, and the key of
+ * its value in the command's `--json` result.
+ */
+export interface CredentialField {
+  /** Lowercase letters, digits and dashes, e.g. "client"; not `user`, `password`, `show`, `delete`, `json` or `help`. */
+  readonly name: string;
+  /** The flag's value as usage and help write it, e.g. "nnn". */
+  readonly placeholder: string;
+  /** One sentence for the help and docs, e.g. "The SAP client to log on to." */
+  readonly description: string;
+}
+
+/** Credentials as an adapter keeps them: the user, the password, and the values of its fields that were given. */
+export interface StoredCredentials {
+  readonly user: string;
+  readonly password: string;
+  /** By field name; a field that was not given is absent. */
+  readonly fields: Readonly<Record<string, string>>;
+}
+
+/**
+ * Machine-wide fallback credentials kept in the OS credential store, never in a file, for flows
+ * that give no login of their own: `flowproof config <kind> --user <name> [--<field> <value>…] |
+ * --show | --delete` (the password only from standard input, never printed). The adapter reads
+ * them itself when it launches; the command only stores, shows and deletes them.
+ */
+export interface AdapterCredentials {
+  /** How messages name them: "SAP" in "Stored SAP fallback credentials for user clerk …". */
+  readonly name: string;
+  /** Where they are kept, for messages: `Windows Credential Manager, generic credential "flowproof:sap"`. */
+  readonly where: string;
+  /** Who uses them, ending the message after they are stored: "flows and surfaces without their own `login:` log on with them". */
+  readonly usedBy: string;
+  /** The values they hold beside the user and the password, in the order usage and help list them. */
+  readonly fields?: readonly CredentialField[];
+  /**
+   * Throws the adapter's own coded error (`unsupported-platform`) when `platform` (a
+   * `process.platform` value) cannot keep them; `what` names the command for the message
+   * ("`flowproof config sap`"). Called before the password is read.
+   */
+  readonly checkPlatform?: (what: string, platform: string) => void;
+  /** The stored credentials, or undefined when none are. */
+  read(): Promise<StoredCredentials | undefined>;
+  /** Stores them, replacing any stored before. */
+  store(credentials: StoredCredentials): Promise<void>;
+  /** Removes them; nothing stored is no error. */
+  delete(): Promise<void>;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { declarationsProblem, grammarProblem, keysProblem } from "./adapter-check.ts";
+import { credentialsProblem, declarationsProblem, grammarProblem, keysProblem } from "./adapter-check.ts";
 import { BUILTIN_ADAPTERS } from "./builtin.ts";
 
 describe("declarationsProblem", () => {
@@ -45,5 +45,30 @@ describe("grammarProblem", () => {
     ["an unknown member", { vocabulary: [] }, "unknown key `vocabulary` in `grammar`"],
   ])("refuses %s", (_what, grammar, message) => {
     expect(grammarProblem(grammar)?.message).toStartWith(message);
+  });
+});
+
+describe("credentialsProblem", () => {
+  const ok = { name: "Vault", where: "the keychain", usedBy: "vault flows use them", fields: [{ name: "tenant", placeholder: "id", description: "The tenant." }], read: async () => undefined, store: async () => undefined, delete: async () => undefined };
+
+  test("a complete declaration (the built-in sap's too) has none", () => {
+    expect(credentialsProblem(ok)).toBeUndefined();
+    expect(credentialsProblem({ ...ok, fields: undefined })).toBeUndefined();
+    expect(credentialsProblem(BUILTIN_ADAPTERS.find((a) => a.credentials)?.credentials)).toBeUndefined();
+  });
+
+  test.each<[string, unknown, string]>([
+    ["not an object", "keychain", "`credentials` must be an object"],
+    ["an unknown key", { ...ok, password: "x" }, "unknown key `password` in `credentials`"],
+    ["no where", { ...ok, where: " " }, "`credentials.where` must be a non-empty string"],
+    ["no store function", { ...ok, store: "file" }, "`credentials.store` must be a function"],
+    ["a platform check that is not a function", { ...ok, checkPlatform: true }, "`credentials.checkPlatform` must be a function that throws on a platform that cannot keep them"],
+    ["a malformed field", { ...ok, fields: [{ name: "tenant" }] }, "`credentials.fields` is a list of { name, placeholder, description }"],
+    ["a field named like the command's own flag", { ...ok, fields: [{ name: "show", placeholder: "x", description: "x" }] }, "credential field \"show\" cannot be a flag of `flowproof config`: a field is lowercase letters, digits and dashes, and not user, password, show, delete, json, help"],
+    ["a field that is no flag name", { ...ok, fields: [{ name: "Tenant ID", placeholder: "x", description: "x" }] }, "credential field \"Tenant ID\" cannot be a flag of `flowproof config`: a field is lowercase letters, digits and dashes, and not user, password, show, delete, json, help"],
+    ["a field declared twice", { ...ok, fields: [ok.fields[0], ok.fields[0]] }, "credential field \"tenant\" is declared twice"],
+  ])("refuses %s", (_name, credentials, message) => {
+    expect(credentialsProblem(credentials)?.message).toBe(message);
+    expect(declarationsProblem({ credentials })?.message).toBe(message);
   });
 });

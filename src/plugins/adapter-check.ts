@@ -130,6 +130,32 @@ export function grammarProblem(grammar: unknown): DeclarationProblem | undefined
   return undefined;
 }
 
+/** Flags `flowproof config <kind>` takes itself: no credential field may be named like one. */
+export const CONFIG_OWN_FLAGS = ["user", "password", "show", "delete", "json", "help"] as const;
+
+/** The first problem of `credentials` (AdapterCredentials), or undefined. */
+export function credentialsProblem(c: unknown): DeclarationProblem | undefined {
+  const hint = 'credentials: { name: "Notes", where: "the login keychain", usedBy: "flows without a `login:` log on with them", fields: [{ name: "tenant", placeholder: "id", description: "The tenant to log on to." }], read, store, delete } — see docs/plugins.md, "Credentials"';
+  if (!isObj(c)) return problem("`credentials` must be an object", hint);
+  const known = ["name", "where", "usedBy", "fields", "checkPlatform", "read", "store", "delete"];
+  const extra = Object.keys(c).filter((k) => !known.includes(k));
+  if (extra.length > 0) return problem(`unknown key${extra.length > 1 ? "s" : ""} ${extra.map((k) => `\`${k}\``).join(", ")} in \`credentials\``, `\`credentials\` has ${known.join(", ")}`);
+  for (const k of ["name", "where", "usedBy"]) if (typeof c[k] !== "string" || (c[k] as string).trim() === "") return problem(`\`credentials.${k}\` must be a non-empty string`, hint);
+  for (const k of ["read", "store", "delete"]) if (typeof c[k] !== "function") return problem(`\`credentials.${k}\` must be a function`, hint);
+  if (c["checkPlatform"] !== undefined && typeof c["checkPlatform"] !== "function") return problem("`credentials.checkPlatform` must be a function that throws on a platform that cannot keep them", hint);
+  const fields = c["fields"];
+  if (fields === undefined) return undefined;
+  if (!Array.isArray(fields) || !fields.every((f) => isObj(f) && typeof f["name"] === "string" && typeof f["placeholder"] === "string" && typeof f["description"] === "string")) {
+    return problem("`credentials.fields` is a list of { name, placeholder, description }", hint);
+  }
+  const names = fields.map((f) => (f as Obj)["name"] as string);
+  const bad = names.find((n) => !/^[a-z][a-z0-9-]*$/.test(n) || (CONFIG_OWN_FLAGS as readonly string[]).includes(n));
+  if (bad !== undefined) return problem(`credential field ${JSON.stringify(bad)} cannot be a flag of \`flowproof config\`: a field is lowercase letters, digits and dashes, and not ${CONFIG_OWN_FLAGS.join(", ")}`, 'fields: [{ name: "tenant", placeholder: "id", description: "The tenant to log on to." }]');
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice !== undefined) return problem(`credential field ${JSON.stringify(twice)} is declared twice`, "give each field its own name");
+  return undefined;
+}
+
 /** The first problem of an adapter's optional declarations (besides kind, capabilities and open), or undefined. */
 export function declarationsProblem(v: Obj): DeclarationProblem | undefined {
   if (v["title"] !== undefined && (typeof v["title"] !== "string" || v["title"].trim() === "")) return problem("`title` must be a non-empty string", 'title: "the notes app"');
@@ -139,6 +165,10 @@ export function declarationsProblem(v: Obj): DeclarationProblem | undefined {
   const platforms = v["platforms"];
   if (platforms !== undefined && !(isObj(platforms) && isStrings(platforms["os"]) && platforms["os"].length > 0 && typeof platforms["name"] === "string" && typeof platforms["hint"] === "string" && (platforms["why"] === undefined || typeof platforms["why"] === "string"))) {
     return problem("`platforms` is { os: [process.platform values], name, why?, hint }", 'platforms: { os: ["win32"], name: "Windows", hint: "run it on Windows" }');
+  }
+  if (v["credentials"] !== undefined) {
+    const p = credentialsProblem(v["credentials"]);
+    if (p) return p;
   }
   if (v["keys"] !== undefined) {
     const p = keysProblem(v["keys"]);

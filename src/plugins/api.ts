@@ -6,15 +6,13 @@ import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import type { EffectWatch } from "./effects.ts";
 import { noUiAnswers } from "./no-ui.ts";
 import type { AgentRunOutcome, AgentRunRequest } from "./agent-api.ts";
-import type { AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, StepsKind } from "./adapter-api.ts";
+import type { AdapterCredentials, AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, StepsKind } from "./adapter-api.ts";
 
 /** TypeBox: how a plugin declares the schema of its flow keys (`keys.schema`) and of its steps' arguments. */
-export { Type } from "@sinclair/typebox";
-export type { Static, TObject, TSchema } from "@sinclair/typebox";
+export { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 export { KEY_ROLE, keyRole } from "./adapter-api.ts";
-export type { AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, KeyRole, KeysCheckContext, StepsKind } from "./adapter-api.ts";
-export type { AssertionSugar, GrammarForm, GrammarVerb, KeyVocabulary } from "../grammar/vocabulary.ts";
-export { GRAMMAR_FORMS, GRAMMAR_VERBS } from "../grammar/vocabulary.ts";
+export type { AdapterCredentials, AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, CredentialField, KeyRole, KeysCheckContext, StepsKind, StoredCredentials } from "./adapter-api.ts";
+export { GRAMMAR_FORMS, GRAMMAR_VERBS, type AssertionSugar, type GrammarForm, type GrammarVerb, type KeyVocabulary } from "../grammar/vocabulary.ts";
 export type { Selector };
 /** Every error flowproof throws on purpose carries a stable code; a plugin's own errors extend these. */
 export { FlowproofError, ProtocolError } from "../diagnostics/diagnostic.ts";
@@ -372,6 +370,8 @@ export interface AdapterPlugin {
   readonly leakCorpus?: boolean;
   /** Where it runs (default: everywhere). */
   readonly platforms?: AdapterPlatforms;
+  /** Machine-wide fallback credentials in the OS credential store, kept by `flowproof config <kind>` (default: none). */
+  readonly credentials?: AdapterCredentials;
   /**
    * Called once per run; the session launches one driver per flow (or `apps:` surface) with the
    * launch config: its keys, recorded ones from the trace header and the rest from the spec,

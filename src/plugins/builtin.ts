@@ -5,8 +5,6 @@ import { plugin as web } from "../../plugins/web/index.ts";
 import { plugin as api } from "../../plugins/api/index.ts";
 import { plugin as agent } from "../../plugins/agent/index.ts";
 import { plugin as sap } from "../../plugins/sap/index.ts";
-/** `flowproof config sap`: the SAP fallback credentials in the OS credential store, and the platform check. */
-export { deleteSapCredentials, readSapCredentials, sapNeedsWindows, storeSapCredentials } from "../../plugins/sap/index.ts";
 import { plugins as windows } from "../../plugins/windows/index.ts";
 import { plugin as vision } from "../../plugins/vision/index.ts";
 /** `flowproof doctor --agent`: the agent plugin's keyless reachability probe. */

@@ -9,7 +9,7 @@ import { redactSecrets } from "./secrets.ts";
 import { segment } from "./segment.ts";
 import { SHAPE_LABELS } from "./shapes.ts";
 
-const meta: DraftMeta = { name: "Log in: happy path", app: "web", document: "login.pdf", shape: "HP ALM / Quality Center", out: "login.flow.yaml", secrets: [{ variable: "PASSWORD", steps: [2] }] };
+const meta: DraftMeta = { name: "Log in: happy path", app: "web", startUrl: true, document: "login.pdf", shape: "HP ALM / Quality Center", out: "login.flow.yaml", secrets: [{ variable: "PASSWORD", steps: [2] }] };
 const src = (index: number, action: string, expected?: string) => ({ index, name: `Step ${index}`, action, where: `row ${index + 1}`, ...(expected ? { expected } : {}) });
 
 const STEPS: DraftStep[] = [
@@ -60,8 +60,14 @@ describe("renderDraft", () => {
     expect(text).toContain("  # TODO refused by the grammar: Blur is not something a user does. Write instead: write `Press Tab`");
   });
 
-  test("a desktop app has no start URL", () => {
-    expect(renderDraft({ ...meta, app: "notepad", secrets: [] }, STEPS.slice(0, 1)).text).not.toContain("url:");
+  test("a kind without a start page has no start URL", () => {
+    expect(renderDraft({ ...meta, app: "notepad", startUrl: false, secrets: [] }, STEPS.slice(0, 1)).text).not.toContain("url:");
+  });
+
+  test("keys the kind requires that a draft cannot fill get one TODO after `app:`", () => {
+    const text = renderDraft({ ...meta, app: "vision", startUrl: false, needs: ["window", "tenant"], secrets: [] }, STEPS.slice(0, 1)).text;
+    expect(text).toContain("app: vision\n# TODO `app: vision` needs `window`, `tenant`: write them here before record (docs/plugins.md lists each kind's keys)\nsteps:\n");
+    expect(renderDraft({ ...meta, needs: [] }, STEPS.slice(0, 1)).text).not.toContain("needs");
   });
 });
 
@@ -76,7 +82,7 @@ describe("the draft shown in docs/authoring.md", () => {
     const seg = segment(readMarkdown(new TextEncoder().encode(exported)));
     if (!seg.ok) throw new Error(seg.message);
     const { steps, secrets } = redactSecrets(seg.steps);
-    const { text } = renderDraft({ name: "Sign in and out", app: "web", document: "login.md", shape: SHAPE_LABELS[seg.shape], out: "login.flow.yaml", secrets }, steps.map((s) => firstPass(s, "web").draft));
+    const { text } = renderDraft({ name: "Sign in and out", app: "web", startUrl: true, document: "login.md", shape: SHAPE_LABELS[seg.shape], out: "login.flow.yaml", secrets }, steps.map((s) => firstPass(s, "web").draft));
     expect(text).toBe(shown);
   });
 });

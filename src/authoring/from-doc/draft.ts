@@ -5,13 +5,14 @@ import YAML from "yaml";
 import type { DraftStep } from "./outcome.ts";
 import type { SecretVariable } from "./secrets.ts";
 
-/** The app kinds a draft can be written for (`app:` of the flow). */
-export const DRAFT_APPS = ["web", "sap", "notepad", "calc"] as const;
-export type DraftApp = (typeof DRAFT_APPS)[number];
-
 export interface DraftMeta {
   readonly name: string;
-  readonly app: DraftApp;
+  /** The app kind (`app:` of the flow): any kind whose steps are UI steps. */
+  readonly app: string;
+  /** The kind takes the core's start page (`url:` in its keys schema): the draft starts from `${APP_URL}`. */
+  readonly startUrl?: boolean;
+  /** Keys the kind requires that the draft cannot fill (`app.command`, `window`): one TODO naming them. */
+  readonly needs?: readonly string[];
   /** The document, as the person named it. */
   readonly document: string;
   /** The export shape, as printed (`HP ALM / Quality Center`). */
@@ -28,7 +29,7 @@ export interface DraftLine {
   readonly kind: "rules" | "intent" | "assert";
 }
 
-/** The variable a web draft starts from. */
+/** The variable a draft of a kind with a start page starts from. */
 export const START_URL_VARIABLE = "APP_URL";
 
 const scalar = (text: string): string => YAML.stringify(text, { lineWidth: 0 }).trimEnd();
@@ -51,9 +52,12 @@ export function renderDraft(meta: DraftMeta, steps: readonly DraftStep[]): { tex
   }
   emit(`name: ${scalar(meta.name)}`);
   emit(`app: ${meta.app}`);
-  if (meta.app === "web") {
+  if (meta.startUrl) {
     emit(comment(`TODO the page the test case starts on: set ${START_URL_VARIABLE}, or write the URL here`));
     emit(`url: \${${START_URL_VARIABLE}}`);
+  }
+  if (meta.needs && meta.needs.length > 0) {
+    emit(comment(`TODO \`app: ${meta.app}\` needs ${meta.needs.map((k) => `\`${k}\``).join(", ")}: write ${meta.needs.length === 1 ? "it" : "them"} here before record (docs/plugins.md lists each kind's keys)`));
   }
   emit("steps:");
   steps.forEach((d, i) => {

@@ -13,7 +13,7 @@ describe("anotherApp", () => {
     ["Unlock the phone and approve the login", "a phone"],
     ["Run the import script in a terminal", "a terminal"],
   ])("%j happens in %s", (text, name) => {
-    expect(anotherApp(text, "web")).toBe(name);
+    expect(anotherApp(text, ["web"])).toBe(name);
   });
 
   test.each([
@@ -24,11 +24,14 @@ describe("anotherApp", () => {
     ["Click \"Open in Outlook\""],
     ["Go to /orders"],
   ])("%j is a step of the app itself", (text) => {
-    expect(anotherApp(text, "web")).toBeUndefined();
+    expect(anotherApp(text, ["web"])).toBeUndefined();
   });
 
-  test("the app under test is not another app", () => {
-    expect(anotherApp("Open Notepad", "web")).toBe("Notepad");
-    expect(anotherApp("Open Notepad", "notepad")).toBeUndefined();
+  test("the app under test is not another app: its adapter names it by kind or title, in any case", () => {
+    expect(anotherApp("Open Notepad", ["web", "web flows"])).toBe("Notepad");
+    expect(anotherApp("Open Notepad", ["notepad"])).toBeUndefined();
+    expect(anotherApp("Log on in SAP GUI", ["web"])).toBe("SAP GUI");
+    expect(anotherApp("Log on in SAP GUI", ["sap", "SAP GUI"])).toBeUndefined();
+    expect(anotherApp("Open Outlook", ["mail", "outlook"])).toBeUndefined();
   });
 });

@@ -4,9 +4,8 @@
 
 interface OtherApp {
   readonly pattern: RegExp;
+  /** How the TODO names it; also how an adapter names its app (its kind or title), so that app's own steps are not another app's. */
   readonly name: string;
-  /** The `--app` kind this is when it is the app under test. */
-  readonly appKind?: string;
 }
 
 /** An in-app control that exports to a format (`Export to Excel`) is not the other app. */
@@ -25,16 +24,21 @@ const OTHER_APPS: readonly OtherApp[] = [
   { pattern: /\b(?:(?:mobile|smart|cell)\s*)?phone\b(?!\s*(?:number|no\b|#|field|extension|ext\b))/i, name: "a phone" },
   { pattern: /\b(?:sms|text\s+message)\b/i, name: "a phone (SMS)" },
   { pattern: /\bauthenticator\s+app\b/i, name: "an authenticator app" },
-  { pattern: /\bnotepad\b/i, name: "Notepad", appKind: "notepad" },
+  { pattern: /\bnotepad\b/i, name: "Notepad" },
   { pattern: /\b(?:microsoft\s+word|ms\s+word|word\s+document)\b/i, name: "Word" },
   { pattern: /\b(?:microsoft\s+teams|slack)\b/i, name: "a chat app" },
   { pattern: /\b(?:terminal|command\s+prompt|command\s+line|powershell|ssh)\b/i, name: "a terminal" },
   { pattern: /\b(?:file\s+explorer|windows\s+explorer|finder)\b/i, name: "a file manager" },
-  { pattern: /\bsap\s+(?:gui|logon)\b/i, name: "SAP GUI", appKind: "sap" },
+  { pattern: /\bsap\s+(?:gui|logon)\b/i, name: "SAP GUI" },
 ];
 
-/** The other application `text` acts in, or undefined when it reads as a step of `app` itself. */
-export function anotherApp(text: string, app: string): string | undefined {
+/**
+ * The other application `text` acts in, or undefined when it reads as a step of the app under
+ * test. `self` names that app as its adapter does (its kind and title: "notepad", "Notepad"; "sap",
+ * "SAP GUI"), compared case-insensitively: an app's own name is never another app.
+ */
+export function anotherApp(text: string, self: readonly string[]): string | undefined {
   const unquoted = text.replace(/"[^"]*"/g, "\"\"");
-  return OTHER_APPS.find((o) => o.appKind !== app && o.pattern.test(unquoted))?.name;
+  const names = self.map((n) => n.toLowerCase());
+  return OTHER_APPS.find((o) => !names.includes(o.name.toLowerCase()) && o.pattern.test(unquoted))?.name;
 }

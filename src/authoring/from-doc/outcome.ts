@@ -48,10 +48,11 @@ export interface Translation {
 /** The action as one line: a separate data cell follows it, since the action alone is not what to do. */
 export const actionText = (s: SourceStep): string => (s.data ? `${s.action} (data: ${s.data})` : s.action);
 
-/** The first, model-free pass over one step. */
-export function firstPass(step: SourceStep, app: string, grammar: ParseContext = { surface: { name: app } }): { draft: DraftStep; pending: Pending } {
+/** The first, model-free pass over one step; `title` is how the app's adapter names it ("SAP GUI"), beside its kind. */
+export function firstPass(step: SourceStep, app: string, grammar: ParseContext = { surface: { name: app } }, title?: string): { draft: DraftStep; pending: Pending } {
   const text = actionText(step);
-  const other = anotherApp(text, app);
+  const self = title === undefined ? [app] : [app, title];
+  const other = anotherApp(text, self);
   const expectedTodo = step.expected !== undefined ? { expected: { outcome: "todo" as const } } : {};
   if (other) return { draft: { source: step, outcome: "another-app", anotherApp: other, ...expectedTodo }, pending: { action: false, expected: false } };
   const parsed = parseStep(text, grammar);
@@ -64,7 +65,7 @@ export function firstPass(step: SourceStep, app: string, grammar: ParseContext =
   let expected: DraftExpected | undefined;
   let expectedPending = false;
   if (step.expected !== undefined) {
-    const otherExpected = anotherApp(step.expected, app);
+    const otherExpected = anotherApp(step.expected, self);
     if (otherExpected) expected = { outcome: "another-app", anotherApp: otherExpected };
     else if (parseAssertion(step.expected, grammar).ok) expected = { outcome: "assert", assert: step.expected };
     else {
