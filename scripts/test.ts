@@ -68,18 +68,19 @@ async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream
  * 30 s until listed.
  */
 const WEIGHTS: Record<string, number> = {
-  trust: 88, windows: 83, "windows-controls": 72, suite: 68, effects: 68, unit: 60,
-  "web-fixes": 57, "effect-attribution": 56, "npm-package": 46, "scoped-targets": 42,
-  "suite-scale": 41, sap: 36, agent: 34, secrets: 33, verdicts: 32, executable: 31, plugins: 31,
-  "unit-servers": 29, recording: 28, "windows-apps": 27, "oob-assertions": 26, actions: 26,
-  cli: 26, "agent-mcp": 24, "unit-commands": 23, "grammar-forms": 23, "browser-faults": 22,
-  "web-apps": 21, "agent-sdks": 21, "multi-surface-kinds": 20, "web-depth": 20,
-  "assertions-more": 19, blocks: 18, egress: 18, authoring: 17, "output-faults": 17, heal: 15,
-  signals: 14, shaping: 14, mcp: 13, "real-grids": 13, "recording-reuse": 13, python: 12, demo: 12,
-  "multi-surface": 10, "debug-bundle": 10, "keep-open": 10, "windows-uwp": 10, "suite-defaults": 9,
-  "api-effects": 7, "mcp-lifecycle": 6, "wine-bed": 6, "web-components": 5, "bad-input": 2,
-  "author-from-doc": 2, "windows-load": 1, "sap-platform": 1, "error-shape": 1, "suite-entry-points": 8, vision: 15,
-  "vision-wine": 40, "vision-flows": 60,
+  unit: 90, trust: 88, suite: 82, windows: 81, "vision-flows": 81, "windows-controls": 70,
+  effects: 68, "web-fixes": 64, "scoped-targets": 55, "effect-attribution": 51, agent: 51,
+  "suite-scale": 46, "oob-assertions": 43, executable: 41, sap: 39, "unit-servers": 38,
+  "npm-package": 37, secrets: 35, "windows-apps": 34, "windows-conformance": 31, plugins: 30,
+  actions: 30, "unit-commands": 29, verdicts: 28, "sap-conformance": 28, "grammar-forms": 28,
+  egress: 26, recording: 24, "assertions-more": 24, "agent-mcp": 23, "browser-faults": 23,
+  "terminal-plugin": 22, "web-apps": 22, python: 22, vision: 21, signals: 21, "vision-wine": 20,
+  cli: 20, "multi-surface-kinds": 20, mcp: 19, blocks: 18, "web-depth": 17, authoring: 16,
+  "output-faults": 16, heal: 15, "recording-reuse": 15, "agent-sdks": 14, "real-grids": 12,
+  demo: 12, "keep-open": 11, "windows-uwp": 11, shaping: 10, "debug-bundle": 10,
+  "multi-surface": 10, "suite-entry-points": 9, "suite-defaults": 6, "api-effects": 6,
+  "web-components": 6, "mcp-lifecycle": 5, "wine-bed": 4, "bad-input": 3, "author-from-doc": 2,
+  "sap-platform": 2, "config-credentials": 1, "error-shape": 1, "windows-load": 1,
 };
 
 function jobQueue(): Job[] {
