@@ -15,7 +15,7 @@ export { KEY_ROLE, keyRole } from "./adapter-api.ts";
 export type { AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, KeyRole, KeysCheckContext, StepsKind } from "./adapter-api.ts";
 export type { AssertionSugar, GrammarForm, GrammarVerb, KeyVocabulary } from "../grammar/vocabulary.ts";
 export { GRAMMAR_FORMS, GRAMMAR_VERBS } from "../grammar/vocabulary.ts";
-export type { Selector };
+/** Selector rungs: each tier's payload shapes and narrowing helpers (docs/trace-format.md, "Selectors"). */ export { anchorTextOf, cssOf, isTier, nativeIdOf, payloadOf, scopedPayloadOf, toSelector, type AutomationIdPayload, type CellPayload, type ControlPayload, type CssPayload, type FramedPayload, type IdPayload, type NativeIdPayload, type OpenPayload, type PayloadOf, type ScopedPayload, type Selector, type SelectorOf, type SelectorPayload, type SelectorTier, type StructuralPayload, type TextAnchorPayload } from "../trace/selector.ts";
 /** Every error flowproof throws on purpose carries a stable code; a plugin's own errors extend these. */
 export { FlowproofError, ProtocolError } from "../diagnostics/diagnostic.ts";
 /** The longest bound flowproof waits anywhere (one day, in milliseconds): a plugin's own timeouts stay within it. */
