@@ -136,6 +136,9 @@ export type CassetteTurn = Static<typeof CassetteTurn>;
 export type McpLaneRecord = Static<typeof McpLaneSchema>;
 export type AgentRunParams = Static<typeof AgentRunParams>;
 
+/** Whether a turn is one the cassette may hold (a surface's answer, checked before the trace keeps it). */
+export const isCassetteTurn = (turn: unknown): turn is CassetteTurn => Value.Check(CassetteTurn, turn);
+
 const isObject = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === "object" && v !== null && !Array.isArray(v);
 const STEP_SHAPES: Readonly<Record<(typeof AGENT_STEP_KINDS)[number], string>> = {
   prompt: "{kind: prompt, text}",
