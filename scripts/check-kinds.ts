@@ -18,13 +18,7 @@ export interface KindException {
   readonly reason: string;
 }
 
-export const KIND_EXCEPTIONS: readonly KindException[] = [
-  {
-    file: "src/engine/handlers/agent-run.ts",
-    literal: "agent",
-    reason: "the `agent_run` action's params name the agent declaration `agent` (docs/trace-format.md): a field of the trace format, not an app kind",
-  },
-];
+export const KIND_EXCEPTIONS: readonly KindException[] = [];
 
 export interface KindLiteral {
   readonly file: string;
