@@ -116,9 +116,9 @@ describe("parseTrace", () => {
   });
 
   test("refuses a drag whose drop target's rung is of no shape of its tier", () => {
-    const bad = { ...step(1), action: { type: "drag", params: { onto: [{ tier: "native_id", provenance: "rules", payload: { selector: "#bin" } }] } } };
+    const bad = { ...step(1), action: { type: "drag", params: { onto: [{ tier: "native_id", provenance: "rules", payload: { css: ["#bin"] } }] } } };
     const e = traceError(() => parseTrace(`${headerLine}\n${JSON.stringify(bad)}\n`, "a.trace.jsonl"));
-    expect(e.diagnostics[0]!.message).toStartWith("step line 2: drop-target selector 1 (native_id) payload {\"selector\":\"#bin\"} is none of its shapes; a native_id payload is {css} | {id, name?} | {automation_id, name?}");
+    expect(e.diagnostics[0]!.message).toStartWith("step line 2: drop-target selector 1 (native_id) has css [\"#bin\"] (a list), not a string; a native_id payload is {css} | {id, name?} | {automation_id, name?}");
   });
 
   test("refuses an agent step of an unknown kind, naming the step and the kinds", () => {

@@ -18,6 +18,8 @@ describe("Selector", () => {
     ["structural control (desktop recorder)", { ...rung("structural", { control_type: "button", name: "Greet" }), confidence: 0.7 }],
     ["a payload with a key a newer writer adds", rung("text_anchor", { text: "Save", future_key: [1, 2] })],
     ["a plugin's visual_template", rung("visual_template", { template: "sha256:…", score: 0.9 })],
+    ["a project plugin's own native rung", { ...rung("native_id", { screen_row: 3, field: "qty" }), provenance: "recorder" }],
+    ["a project plugin's own structural rung", { ...rung("structural", { kind: "menu-path", path: ["File", "Open"] }), provenance: "recorder" }],
   ])("accepts %s", (_, value) => {
     expect(Value.Check(Selector, value)).toBe(true);
     expect(selectorProblem(value, "selector 1")).toBeUndefined();
@@ -30,6 +32,8 @@ describe("Selector", () => {
     ["an unknown tier", rung("pixel", { x: 1 }), "selector 1 has tier \"pixel\"; expected \"native_id\", \"structural\", \"text_anchor\", \"visual_template\", \"ai_relocation\""],
     ["a zeroth ordinal", rung("text_anchor", { text: "Save", nth: 0 }), "selector 1 (text_anchor) has nth 0; expected a 1-based whole number"],
     ["no payload", { tier: "native_id", provenance: "rules" }, "selector 1 (native_id) has no payload"],
+    ["a plugin's rung that claims a built-in key with another shape", rung("native_id", { id: 7, field: "qty" }), "selector 1 (native_id) has id 7 (number), not a string"],
+    ["a plugin's structural rung that claims a built-in kind", rung("structural", { kind: "scoped", path: ["File"] }), "selector 1 (structural) payload {\"kind\":\"scoped\",\"path\":[\"File\"]} is none of its shapes"],
   ])("refuses %s, naming the key and the tier's shapes", (_, value, message) => {
     expect(Value.Check(Selector, value)).toBe(false);
     expect(selectorProblem(value, "selector 1")).toContain(message);

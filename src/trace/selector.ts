@@ -1,7 +1,7 @@
 // A selector rung of the trace format (flowproof-trace v1): its tiers and each tier's payload
 // shapes, declared once (TypeBox: the JSON Schema and the static types), with the narrowing
 // helpers consumers use instead of casts. Pure: no I/O.
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { Type, type Static, type TNever, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { TraceError, diagnostic } from "../diagnostics/diagnostic.ts";
 
@@ -52,7 +52,27 @@ export const AutomationIdPayload = shape(
   },
   "a Windows app's recorded native rung",
 );
-export const NativeIdPayload = Type.Union([CssPayload, IdPayload, AutomationIdPayload], { description: "`native_id`: {css} | {id, name?} | {automation_id, name?}" });
+/**
+ * A payload a project plugin's own recorder mints under a built-in tier (AppDriver.recordedLadder):
+ * any keys, so long as it claims none of the tier's built-in shapes (`reserved`: a key, or a key
+ * with one of its built-in values) — a payload that does must be that shape. Checked at read;
+ * typed `never` for flowproof's own code (the plugin that wrote it reads its own keys).
+ */
+const pluginOwn = (reserved: readonly (string | { readonly key: string; readonly values: readonly string[] })[], description: string): TNever =>
+  Type.Intersect(
+    [
+      Type.Object({}, { additionalProperties: true }),
+      Type.Not(Type.Union(reserved.map((r) => (typeof r === "string"
+        ? Type.Object({ [r]: Type.Unknown() })
+        : Type.Object({ [r.key]: Type.Union(r.values.map((v) => Type.Literal(v))) }))))),
+    ],
+    { description },
+  ) as unknown as TNever;
+
+export const NativeIdPayload = Type.Union(
+  [CssPayload, IdPayload, AutomationIdPayload, pluginOwn(["css", "id", "automation_id"], "a project plugin's own native rung: any keys but css, id and automation_id")],
+  { description: "`native_id`: {css} | {id, name?} | {automation_id, name?} | a plugin's own keys" },
+);
 
 // ---- text_anchor ----------------------------------------------------------------------------
 export const TextAnchorPayload = shape(
@@ -109,9 +129,10 @@ export const ControlPayload = shape(
   },
   "a desktop control by type and name (a recorder's fallback rung, an assertion sugar's fallback)",
 );
-export const StructuralPayload = Type.Union([CellPayload, ScopedPayload, FramedPayload, ControlPayload], {
-  description: "`structural`: {kind: cell, …} | {kind: scoped, …} | {kind: framed, …} | {control_type, name?}",
-});
+export const StructuralPayload = Type.Union(
+  [CellPayload, ScopedPayload, FramedPayload, ControlPayload, pluginOwn([{ key: "kind", values: ["cell", "scoped", "framed"] }, "control_type"], "a project plugin's own structural rung: any keys but control_type and a kind of cell, scoped or framed")],
+  { description: "`structural`: {kind: cell, …} | {kind: scoped, …} | {kind: framed, …} | {control_type, name?} | a plugin's own keys" },
+);
 
 // ---- visual_template, ai_relocation ---------------------------------------------------------
 export const OpenPayload = shape({}, "reserved for later recorders and heal; a plugin's own keys");
@@ -222,8 +243,8 @@ export function toSelector(value: unknown): Selector {
 }
 
 const SHAPES: Readonly<Record<SelectorTier, string>> = {
-  native_id: "{css} | {id, name?} | {automation_id, name?}",
-  structural: "{kind: \"cell\", column_text, row_anchor, row_anchor_also?} | {kind: \"scoped\", container, container_anchor, anchor_also?, inner_text|inner_css|inner_id} | {kind: \"framed\", frame_text|frame_css, inner_text|inner_css|inner_id} | {control_type, name?}",
+  native_id: "{css} | {id, name?} | {automation_id, name?}, or a plugin's own keys without css, id and automation_id",
+  structural: "{kind: \"cell\", column_text, row_anchor, row_anchor_also?} | {kind: \"scoped\", container, container_anchor, anchor_also?, inner_text|inner_css|inner_id} | {kind: \"framed\", frame_text|frame_css, inner_text|inner_css|inner_id} | {control_type, name?}, or a plugin's own keys without control_type and those kinds",
   text_anchor: "{text, box?, window?, field_box?}",
   visual_template: "an object",
   ai_relocation: "an object",
