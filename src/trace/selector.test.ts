@@ -60,6 +60,12 @@ describe("narrowing helpers", () => {
     expect([scopedPayloadOf(scoped)?.kind, scopedPayloadOf(control)]).toEqual(["scoped", undefined]);
   });
 
+  test("a project plugin's own rung reads as none of the built-in shapes", () => {
+    const own = toSelector({ tier: "structural", provenance: "recorder", payload: { kind: "menu-path", path: ["File", "Open"] } });
+    const ownId = toSelector({ tier: "native_id", provenance: "recorder", payload: { screen_row: 3 } });
+    expect([scopedPayloadOf(own), anchorTextOf(own), nativeIdOf(ownId), cssOf(ownId)]).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
   test("toSelector refuses a malformed rung with a bad-trace error", () => {
     expect(() => toSelector(rung("text_anchor", { text: ["Save"] }))).toThrow(TraceError);
     expect(() => toSelector(rung("text_anchor", { text: ["Save"] }))).toThrow("the rung (text_anchor) has text [\"Save\"] (a list), not a string");

@@ -226,7 +226,8 @@ export function cssOf(rung: Selector | undefined): string | undefined {
 /** The scoped kind (`cell`, `scoped`, `framed`) of a structural rung's payload; undefined otherwise. */
 export function scopedPayloadOf(rung: Selector | undefined): CellPayload | ScopedPayload | FramedPayload | undefined {
   const p = payloadOf(rung, "structural");
-  return p !== undefined && "kind" in p ? p : undefined;
+  // A plugin's own structural rung may carry a `kind` of its own: only the built-in kinds are these.
+  return p !== undefined && "kind" in p && (p.kind === "cell" || p.kind === "scoped" || p.kind === "framed") ? p : undefined;
 }
 
 /**
