@@ -25,11 +25,6 @@ export const KIND_EXCEPTIONS: readonly KindException[] = [
     literal: "agent",
     reason: "`flowproof doctor --agent <command>`: the flag's name (the agent's command line to diagnose), not an app kind",
   },
-  {
-    file: "src/engine/handlers/agent-run.ts",
-    literal: "agent",
-    reason: "the `agent_run` action's params name the agent declaration `agent` (docs/trace-format.md): a field of the trace format, not an app kind",
-  },
 ];
 
 export interface KindLiteral {

@@ -67,7 +67,7 @@ export interface DesktopSurface {
   /** How a step names one control natively (`id:<AutomationId>`), for the refusal of a css target. */
   readonly nativeIdHint: string;
   /** The payload key a recorded native rung uses (`automation_id`, `id`). */
-  readonly recordedIdKey: string;
+  readonly recordedIdKey: "automation_id" | "id";
   /** The surface's windows now; undefined once its main window is gone (named by `goneTitle`). */
   windows(): Promise<SurfaceWindows | undefined>;
   /** The main window's title when the surface started, for messages once it is gone. */

@@ -4,7 +4,7 @@
 // mask means the same on every desktop surface (Windows through UI Automation or Win32, SAP GUI
 // Scripting). Every method is one attempt.
 import type { AppDriver, Attempt, DebugSnapshot, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, Rect, RectTarget, RectsAnswer, SceneInventory, Selector, TypeOptions } from "../../src/plugins/api.ts";
-import { observingNothing, type EffectWatch } from "../../src/plugins/api.ts";
+import { cssOf, nativeIdOf, observingNothing, type EffectWatch } from "../../src/plugins/api.ts";
 import type { DesktopSurface, ElementBackend, ElementView, Found, Want } from "./backend.ts";
 import { describeElement, plainLabel, type DesktopElement, type SurfaceWindow, type WindowElements } from "./element.ts";
 import { clip, closestId, labelPath, matchRung, nearestTexts, textOf, wantedId, wantedText } from "./match.ts";
@@ -90,11 +90,11 @@ export class DesktopDriver implements AppDriver {
     const screen = await this.#read();
     if (!screen) return fail("not-found", `the window ${JSON.stringify(this.surface.goneTitle)} is gone`, false);
     for (const rung of ladder) {
-      if (rung.payload["css"] !== undefined) return fail("unsupported", `css selectors are web-only; a control of ${this.surface.what} is named by ${this.surface.nativeIdHint} or its label`, false);
+      if (cssOf(rung) !== undefined) return fail("unsupported", `css selectors are web-only; a control of ${this.surface.what} is named by ${this.surface.nativeIdHint} or its label`, false);
       for (const { window, elements } of screen.groups) {
         const matches = matchRung(elements, rung, want);
         if (matches.length === 0) continue;
-        const nth = typeof rung.payload["nth"] === "number" ? rung.payload["nth"] : undefined;
+        const nth = rung.payload.nth;
         if (nth !== undefined) {
           const el = matches[nth - 1];
           if (el) return this.#found(ladder, el, rung.tier, window, elements);
@@ -141,13 +141,13 @@ export class DesktopDriver implements AppDriver {
     const idKey = this.surface.recordedIdKey;
     const live: Selector[] = [];
     if (el.automationId !== "" && elements.filter((e) => e.automationId === el.automationId).length === 1) {
-      live.push({ tier: "native_id", provenance: "recorder", payload: { [idKey]: el.automationId, ...(name ? { name } : {}) } });
+      live.push({ tier: "native_id", provenance: "recorder", payload: idKey === "automation_id" ? { automation_id: el.automationId, ...(name ? { name } : {}) } : { id: el.automationId, ...(name ? { name } : {}) } });
     }
     if (name !== "" && elements.filter((e) => e.controlType === el.controlType && plainLabel(e.name) === name).length === 1) {
       live.push({ tier: "structural", provenance: "recorder", confidence: 0.7, payload: { control_type: el.controlType, name } });
     }
     const same = (a: Selector, b: Selector) => a.tier === b.tier && JSON.stringify(a.payload) === JSON.stringify(b.payload);
-    const own = ladder.filter((r) => !live.some((l) => same(l, r)) && !(r.tier === "native_id" && (r.payload["id"] === el.automationId || r.payload["automation_id"] === el.automationId)));
+    const own = ladder.filter((r) => !live.some((l) => same(l, r)) && nativeIdOf(r) !== el.automationId);
     return live.length > 0 ? [...live, ...own] : undefined;
   }
 

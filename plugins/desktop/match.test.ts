@@ -1,11 +1,12 @@
 import { expect, test } from "bun:test";
 import { clip, closestId, matchRung, textOf, wantedId } from "./match.ts";
 import type { DesktopElement } from "./element.ts";
+import { toSelector } from "../../src/plugins/api.ts";
 
 const el = (ref: string, name: string, controlType: DesktopElement["controlType"], extra: Partial<DesktopElement> = {}): DesktopElement => ({
   ref, name, controlType, automationId: "", rect: { x: 0, y: 0, width: 1, height: 1 }, enabled: true, visible: true, focused: false, password: false, ...extra,
 });
-const rung = (tier: "native_id" | "structural" | "text_anchor", payload: Record<string, unknown>) => ({ tier, provenance: "rules", payload });
+const rung = (tier: "native_id" | "structural" | "text_anchor", payload: Record<string, unknown>) => toSelector({ tier, provenance: "rules", payload });
 
 test("a label names the control after it for a field, and not past the next label", () => {
   const tree = [el("1", "Name:", "text"), el("2", "", "edit"), el("3", "Note:", "text"), el("4", "Email:", "text"), el("5", "", "edit")];

@@ -2,7 +2,7 @@
 // type and name, a table cell by its column and row, or a text (a control's label, tooltip, the
 // label naming it, an alias; a static label standing for the control after it when the action
 // needs a field; `"status bar"` standing for the window's status bar). Pure.
-import type { Selector } from "../../src/plugins/api.ts";
+import { anchorTextOf, nativeIdOf, payloadOf, type Selector } from "../../src/plugins/api.ts";
 import { anchorsOf, isEditable, plainLabel, type DesktopElement } from "./element.ts";
 
 /** What an action needs of its target; a label names the control after it for `field`-like wants. */
@@ -35,20 +35,18 @@ const WANT_TYPES: Readonly<Record<Want, readonly string[] | undefined>> = {
 
 /** The controls one rung names, in tree order; a label stands for the control it labels when the action needs one. */
 export function matchRung(elements: readonly DesktopElement[], rung: Selector, want: Want): DesktopElement[] {
-  const p = rung.payload;
-  const id = typeof p["automation_id"] === "string" ? p["automation_id"] : typeof p["id"] === "string" ? p["id"] : undefined;
-  if (rung.tier === "native_id" && id !== undefined) return elements.filter((e) => e.automationId === id);
-  if (rung.tier === "structural" && p["kind"] === "cell" && typeof p["column_text"] === "string" && typeof p["row_anchor"] === "string") {
-    const also = Array.isArray(p["row_anchor_also"]) ? p["row_anchor_also"].filter((a): a is string => typeof a === "string") : [];
-    return cellsAt(elements, p["column_text"], [p["row_anchor"], ...also]);
+  const id = nativeIdOf(rung);
+  if (id !== undefined) return elements.filter((e) => e.automationId === id);
+  const structural = payloadOf(rung, "structural");
+  if (structural && "kind" in structural && structural.kind === "cell") return cellsAt(elements, structural.column_text, [structural.row_anchor, ...(structural.row_anchor_also ?? [])]);
+  if (structural && "control_type" in structural) {
+    const name = structural.name;
+    return elements.filter((e) => e.controlType === structural.control_type && (name === undefined || plainLabel(e.name) === name));
   }
-  if (rung.tier === "structural" && typeof p["control_type"] === "string") {
-    const name = typeof p["name"] === "string" ? p["name"] : undefined;
-    return elements.filter((e) => e.controlType === p["control_type"] && (name === undefined || plainLabel(e.name) === name));
-  }
-  if (rung.tier !== "text_anchor" || typeof p["text"] !== "string") return [];
-  const text = p["text"].trim();
-  const role = typeof p["role"] === "string" ? p["role"] : undefined;
+  const p = payloadOf(rung, "text_anchor");
+  if (!p) return [];
+  const text = p.text.trim();
+  const role = p.role;
   const types = (role ? ROLE_TYPES[role] : undefined) ?? WANT_TYPES[want];
   const exact = elements.filter((e) => anchorsOf(e).includes(text));
   const loose = exact.length > 0 ? exact : elements.filter((e) => anchorsOf(e).some((a) => a.toLowerCase() === text.toLowerCase()));
@@ -136,8 +134,8 @@ export function nearestTexts(wanted: string, texts: readonly string[], max = 5):
  */
 export function labelPath(ladder: readonly Selector[]): string[] | undefined {
   for (const rung of ladder) {
-    const text = rung.tier === "text_anchor" ? rung.payload["text"] : undefined;
-    if (typeof text !== "string" || !text.includes(" > ")) continue;
+    const text = payloadOf(rung, "text_anchor")?.text;
+    if (text === undefined || !text.includes(" > ")) continue;
     const labels = text.split(" > ").map((l) => l.trim());
     return labels.length >= 2 && labels.every((l) => l !== "") ? labels : undefined;
   }
@@ -148,7 +146,8 @@ export function labelPath(ladder: readonly Selector[]): string[] | undefined {
 export function wantedText(ladder: readonly Selector[]): string | undefined {
   for (const rung of ladder) {
     const p = rung.payload;
-    for (const key of ["text", "id", "automation_id", "column_text", "name"]) if (typeof p[key] === "string" && p[key] !== "") return p[key];
+    const cell = payloadOf(rung, "structural");
+    for (const text of [anchorTextOf(rung), nativeIdOf(rung), cell && "column_text" in cell ? cell.column_text : undefined, "name" in p ? p.name : undefined]) if (text !== undefined && text !== "") return text;
   }
   return undefined;
 }
@@ -156,9 +155,8 @@ export function wantedText(ladder: readonly Selector[]): string | undefined {
 /** The native id a ladder names (`id:` / `automation_id`), for a miss's did-you-mean. */
 export function wantedId(ladder: readonly Selector[]): string | undefined {
   for (const rung of ladder) {
-    if (rung.tier !== "native_id") continue;
-    const id = rung.payload["automation_id"] ?? rung.payload["id"];
-    if (typeof id === "string" && id !== "") return id;
+    const id = nativeIdOf(rung);
+    if (id !== undefined && id !== "") return id;
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Selector } from "../../src/plugins/api.ts";
+import { toSelector, type Selector } from "../../src/plugins/api.ts";
 import { matchRung } from "../desktop/match.ts";
 import { SapBackend, controlTypeOfSap } from "./backend.ts";
 import { SapDriver } from "./driver.ts";
@@ -13,7 +13,7 @@ function va01() {
   session.call("StartTransaction", "VA01");
   return { sap, session };
 }
-const rung = (payload: Record<string, unknown>, tier: Selector["tier"] = "text_anchor"): Selector => ({ tier, provenance: "rules", payload });
+const rung = (payload: Record<string, unknown>, tier: Selector["tier"] = "text_anchor"): Selector => toSelector({ tier, provenance: "rules", payload });
 
 describe("SapBackend", () => {
   test("reads toolbar, user area and status bar controls as desktop elements with what a step may name them by", async () => {

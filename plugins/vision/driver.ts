@@ -5,7 +5,7 @@ import type {
   AppDriver, Attempt, Candidate, Capability, DebugSnapshot, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, Rect, RectTarget,
   RectsAnswer, SceneInventory, Selector, TypeOptions,
 } from "../../src/plugins/api.ts";
-import { observingNothing, type EffectWatch } from "../../src/plugins/api.ts";
+import { observingNothing, payloadOf, type EffectWatch, type TextAnchorPayload } from "../../src/plugins/api.ts";
 import { encodeFramePng, regionHash } from "./frame.ts";
 import { occurrences, textInside } from "./scene.ts";
 import { sceneInventory } from "./scene-tokens.ts";
@@ -139,8 +139,13 @@ export class VisionDriver implements AppDriver {
     if (!hit) return undefined;
     const { target, size } = hit;
     const b = target.match.box;
-    const payload: Record<string, unknown> = { ...target.rung.payload, box: { x: b.x, y: b.y, width: b.width, height: b.height }, window: { width: size[0], height: size[1] } };
-    if (target.field) payload["field_box"] = { ...target.field };
+    const anchor = payloadOf(target.rung, "text_anchor") ?? { text: target.text };
+    const payload: TextAnchorPayload = {
+      ...anchor,
+      box: { x: b.x, y: b.y, width: b.width, height: b.height },
+      window: { width: size[0], height: size[1] },
+      ...(target.field ? { field_box: { ...target.field } } : {}),
+    };
     return [{ tier: "text_anchor", provenance: "recorder", payload }, ...ladder];
   }
 

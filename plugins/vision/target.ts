@@ -1,7 +1,7 @@
 // Which place on the window a step's selector ladder names: a text anchor (`Click "Save"`, the 2nd
 // "Pay"), or the field a label names (`Type … into the "Payee" field`). Ordinals count in reading
 // order; a miss names the text expected and the nearest texts seen. Pure over a View.
-import type { Rect, Selector } from "../../src/plugins/api.ts";
+import { cssOf, payloadOf, type Rect, type Selector } from "../../src/plugins/api.ts";
 import { findText, restOfRow, seenTexts, textInside, type Scene, type TextMatch } from "./scene.ts";
 import { nearestTexts } from "./text.ts";
 import type { View } from "./view.ts";
@@ -20,15 +20,13 @@ const at = (r: Rect): string => `${r.x},${r.y}`;
 
 /** The rung's text anchor: its text, 1-based ordinal, role and the box it was recorded at. */
 export function anchorOf(rung: Selector): { text: string; nth?: number; role?: string; box?: Rect } | undefined {
-  if (rung.tier !== "text_anchor" || typeof rung.payload["text"] !== "string") return undefined;
-  const p = rung.payload;
-  const box = p["box"];
-  const isRect = typeof box === "object" && box !== null && ["x", "y", "width", "height"].every((k) => typeof (box as Record<string, unknown>)[k] === "number");
+  const p = payloadOf(rung, "text_anchor");
+  if (!p) return undefined;
   return {
-    text: p["text"] as string,
-    ...(typeof p["nth"] === "number" ? { nth: p["nth"] } : {}),
-    ...(typeof p["role"] === "string" ? { role: p["role"] } : {}),
-    ...(isRect ? { box: box as Rect } : {}),
+    text: p.text,
+    ...(p.nth !== undefined ? { nth: p.nth } : {}),
+    ...(p.role !== undefined ? { role: p.role } : {}),
+    ...(p.box !== undefined ? { box: { x: p.box.x, y: p.box.y, width: p.box.width, height: p.box.height } } : {}),
   };
 }
 
@@ -89,7 +87,7 @@ export function resolveTarget(view: View, ladder: readonly Selector[], want: Wan
     return { ok: true, match, box: match.box, rung, text: anchor.text };
   }
   if (firstMiss !== undefined) return { ok: false, failed: "not-found", detail: firstMiss, retryable: true };
-  const tiers = [...new Set(ladder.map((r) => (typeof r.payload["css"] === "string" ? "css" : r.tier)))].join(", ");
+  const tiers = [...new Set(ladder.map((r) => (cssOf(r) !== undefined ? "css" : r.tier)))].join(", ");
   return { ok: false, failed: "unsupported", detail: `a vision app is seen only as text; it cannot resolve ${tiers} targets: name what the window shows, e.g. \`Click "Save"\``, retryable: false };
 }
 

@@ -4,7 +4,7 @@
 // navigation.ts (documents and the navigations input starts), pointer.ts and keyboard.ts (input),
 // page-calls.ts (the page API and transient failures), dialogs.ts, crashes.ts, capture.ts.
 import type { AppDriver, Attempt, Candidate, DebugSnapshot, EffectWatch, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
-import { FlowproofError } from "../../src/plugins/api.ts";
+import { FlowproofError, scopedPayloadOf } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { ProbeAnswer, ProbeFailure, SelectAnswer, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
 import { keyDefinition } from "./keys.ts";
@@ -286,7 +286,7 @@ export class WebDriver implements AppDriver {
   async fill(ladder: readonly Selector[], text: string, options: TypeOptions = {}): Promise<Attempt> {
     await this.#frames.held;
     // Inside a frame a value is assigned and read back, not typed (see docs/authoring.md, iframes).
-    if (ladder[0]?.payload["kind"] === "framed") {
+    if (scopedPayloadOf(ladder[0])?.kind === "framed") {
       const assigned = await this.#scoped("assignValue", { ladder: toRungs(ladder), value: text });
       if (options.secret && text !== "") await this.#markSecretField();
       return assigned;

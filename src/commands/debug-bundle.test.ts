@@ -12,8 +12,10 @@ afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const step = (id: string, payload: Record<string, unknown>): TraceStep => ({
-  id, intent: `Click ${id}`, action: { type: "click", params: {} }, selectors: [{ tier: "text_anchor", provenance: "rules", payload }], sync: { pre: [], post: [] }, artifacts: {},
+const step = (id: string, payload: { text: string; role?: string } | { css: string }): TraceStep => ({
+  id, intent: `Click ${id}`, action: { type: "click", params: {} },
+  selectors: ["css" in payload ? { tier: "native_id", provenance: "rules", payload } : { tier: "text_anchor", provenance: "rules", payload }],
+  sync: { pre: [], post: [] }, artifacts: {},
 });
 const result = (id: string, status: StepResult["status"], detail?: string): StepResult => ({ id, intent: `Click ${id}`, status, started_ms: 0, duration_ms: 1, ...(detail ? { detail } : {}) });
 const driverWith = (snapshot: (redact?: (text: string) => string) => Promise<DebugSnapshot>) => ({ debugSnapshot: snapshot }) as unknown as AppDriver;

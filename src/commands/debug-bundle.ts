@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { AppDriver, DebugSnapshot } from "../plugins/api.ts";
 import type { StepResult } from "../engine/loop.ts";
 import type { TraceStep } from "../trace/schema.ts";
+import { anchorTextOf } from "../trace/selector.ts";
 import { redact } from "../engine/context.ts";
 import { nearest } from "../spec/suggest.ts";
 import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
@@ -19,8 +20,8 @@ const SNAPSHOT_TIMEOUT_MS = 5_000;
 /** The text a step's target names (its first text rung), if any. */
 export function targetText(step: TraceStep | undefined): string | undefined {
   for (const rung of step?.selectors ?? []) {
-    const text = rung.payload["text"] ?? rung.payload["inner_text"];
-    if (typeof text === "string" && text.trim()) return text.trim();
+    const text = anchorTextOf(rung);
+    if (text?.trim()) return text.trim();
   }
   return undefined;
 }

@@ -2,6 +2,7 @@
 // that names several visible elements would silently act on the first. Recording asks which one
 // instead; replay follows the trace as recorded and never decides again.
 import type { TraceStep } from "../trace/schema.ts";
+import { payloadOf } from "../trace/selector.ts";
 import type { ExecutionContext } from "./context.ts";
 
 function ordinal(n: number): string {
@@ -10,8 +11,8 @@ function ordinal(n: number): string {
 }
 
 /** The label as the step names it, with an optional ordinal: `the 2nd "Save" button`. */
-function named(text: string, role: unknown, nth?: number): string {
-  return `the ${nth !== undefined ? `${ordinal(nth)} ` : ""}${JSON.stringify(text)}${typeof role === "string" ? ` ${role}` : ""}`;
+function named(text: string, role: string | undefined, nth?: number): string {
+  return `the ${nth !== undefined ? `${ordinal(nth)} ` : ""}${JSON.stringify(text)}${role !== undefined ? ` ${role}` : ""}`;
 }
 
 /**
@@ -22,11 +23,12 @@ function named(text: string, role: unknown, nth?: number): string {
 export async function ambiguousLabel(step: TraceStep, ctx: ExecutionContext): Promise<string | undefined> {
   if (ctx.structured?.mode !== "record" || !ctx.driver.candidates) return undefined;
   const first = step.selectors[0];
-  const text = first?.payload["text"];
-  if (!first || typeof text !== "string" || first.payload["nth"] !== undefined) return undefined;
+  const anchor = payloadOf(first, "text_anchor");
+  if (!anchor || anchor.nth !== undefined) return undefined;
+  const text = anchor.text;
   const found = await ctx.driver.candidates(step.selectors);
   if (found.length < 2) return undefined;
-  const role = first.payload["role"];
+  const role = anchor.role;
   const second = found[1]!.nth;
   return `${found.length} elements match ${JSON.stringify(text)}: ${found.map((c) => `${ordinal(c.nth)} ${c.what}`).join(", ")}; `
     + `say which one with an ordinal, e.g. \`${named(text, role, second)}\`, or a scope, e.g. \`${named(text, role)} in the item containing "…"\``;

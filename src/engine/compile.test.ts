@@ -223,7 +223,7 @@ describe("compileStep", () => {
     expect(display.selectors).toEqual([{ tier: "native_id", provenance: "rules", payload: { id: "CalculatorResults" } }]);
     expect(display.action.params).toMatchObject({ kind: "element_state", expect: { value_equals: "8", normalize: "numeric" }, selector_ref: 0 });
     const doc = sugar("document contains hello", "notepad");
-    expect(doc.selectors.map((s) => [s.tier, s.payload])).toEqual([["native_id", { id: "15" }], ["structural", { control_type: "edit" }]]);
+    expect(doc.selectors).toEqual([{ tier: "native_id", provenance: "rules", payload: { id: "15" } }, { tier: "structural", provenance: "rules", confidence: 0.7, payload: { control_type: "edit" } }]);
     expect(doc.action.params).toMatchObject({ expect: { value_contains: "hello" } });
   });
 

@@ -1,7 +1,7 @@
 // Turns a parsed step (grammar AST) into the trace step that record writes and replay executes.
 // Pure: the same AST always compiles to the same action, selectors and sync conditions.
 // Forms this version cannot execute yet are reported here, before any browser starts.
-import type { Anchor, Assertion, DialogSuffix, RoleNoun, StepAst, Target } from "../grammar/ast.ts";
+import type { Assertion, DialogSuffix, RoleNoun, StepAst, Target } from "../grammar/ast.ts";
 import type { Action, ActionOf, DialogParam, Expect, Selector, TraceStep } from "../trace/schema.ts";
 import { scopedSelector } from "./scoped.ts";
 
@@ -29,21 +29,16 @@ const unsupported = (what: string, hint = "see docs/authoring.md for the forms t
  */
 export function selectorsFor(target: Target, implied?: RoleNoun): Selector[] | undefined {
   if (target.kind !== "element") return [scopedSelector(target)];
-  const payload: Record<string, unknown> = anchorPayload(target.anchor);
-  if (target.nth !== undefined) payload["nth"] = target.nth;
   const role = target.role ?? (target.anchor.kind === "text" ? implied : undefined);
-  if (role !== undefined) payload["role"] = role;
-  return [{ tier: target.anchor.kind === "text" ? "text_anchor" : "native_id", provenance: "rules", payload }];
-}
-
-function anchorPayload(anchor: Anchor): Record<string, unknown> {
+  const refine = { ...(target.nth !== undefined ? { nth: target.nth } : {}), ...(role !== undefined ? { role } : {}) };
+  const anchor = target.anchor;
   switch (anchor.kind) {
     case "text":
-      return { text: anchor.text };
+      return [{ tier: "text_anchor", provenance: "rules", payload: { text: anchor.text, ...refine } }];
     case "css":
-      return { css: anchor.selector };
+      return [{ tier: "native_id", provenance: "rules", payload: { css: anchor.selector, ...refine } }];
     case "id":
-      return { id: anchor.id };
+      return [{ tier: "native_id", provenance: "rules", payload: { id: anchor.id, ...refine } }];
   }
 }
 

@@ -41,9 +41,10 @@ export interface AssertionSugar {
   readonly value: "number" | "text";
   /**
    * The element it reads: a native id (the trace's `native_id` rung), and optionally one
-   * structural rung tried after it (its payload, e.g. `{ control_type: "edit" }`).
+   * structural rung tried after it (its payload: a control type and optionally its name, e.g.
+   * `{ control_type: "edit" }`).
    */
-  readonly reads: { readonly id: string; readonly fallback?: Readonly<Record<string, string>> };
+  readonly reads: { readonly id: string; readonly fallback?: { readonly control_type: string; readonly name?: string } };
   /** How the element's value is compared: numerically equal, or containing the text. */
   readonly compare: "numeric_equals" | "contains";
   /** A complete example, e.g. `display shows 8`; shown when the value is not a number. */

@@ -13,7 +13,7 @@ export { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox
 export { KEY_ROLE, keyRole } from "./adapter-api.ts";
 export type { AdapterCredentials, AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, CredentialField, KeyRole, KeysCheckContext, StepsKind, StoredCredentials } from "./adapter-api.ts";
 export { GRAMMAR_FORMS, GRAMMAR_VERBS, type AssertionSugar, type GrammarForm, type GrammarVerb, type KeyVocabulary } from "../grammar/vocabulary.ts";
-export type { Selector };
+/** Selector rungs: each tier's payload shapes and narrowing helpers (docs/trace-format.md, "Selectors"). */ export { anchorTextOf, cssOf, isTier, nativeIdOf, payloadOf, scopedPayloadOf, toSelector, type AutomationIdPayload, type CellPayload, type ControlPayload, type CssPayload, type FramedPayload, type IdPayload, type NativeIdPayload, type OpenPayload, type PayloadOf, type ScopedPayload, type Selector, type SelectorOf, type SelectorPayload, type SelectorTier, type StructuralPayload, type TextAnchorPayload } from "../trace/selector.ts";
 /** Every error flowproof throws on purpose carries a stable code; a plugin's own errors extend these. */
 export { FlowproofError, ProtocolError } from "../diagnostics/diagnostic.ts";
 /** The longest bound flowproof waits anywhere (one day, in milliseconds): a plugin's own timeouts stay within it. */

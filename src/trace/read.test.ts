@@ -108,6 +108,30 @@ describe("parseTrace", () => {
     expect(parseTrace(`${headerLine}\n${JSON.stringify(ok)}\n`, "a.trace.jsonl").steps).toHaveLength(1);
   });
 
+  test("refuses a text_anchor rung whose text is not a string, naming the rung, the key and the tier's shape", () => {
+    const bad = { ...step(1), selectors: [{ tier: "text_anchor", provenance: "rules", payload: { text: 42 } }] };
+    const e = traceError(() => parseTrace(`${headerLine}\n${JSON.stringify(bad)}\n`, "a.trace.jsonl"));
+    expect(e.code).toBe("bad-trace");
+    expect(e.diagnostics[0]!.message).toBe("step line 2: selector 1 (text_anchor) has text 42 (number), not a string; a text_anchor payload is {text, box?, window?, field_box?}");
+  });
+
+  test("refuses a drag whose drop target's rung is of no shape of its tier", () => {
+    const bad = { ...step(1), action: { type: "drag", params: { onto: [{ tier: "native_id", provenance: "rules", payload: { css: ["#bin"] } }] } } };
+    const e = traceError(() => parseTrace(`${headerLine}\n${JSON.stringify(bad)}\n`, "a.trace.jsonl"));
+    expect(e.diagnostics[0]!.message).toStartWith("step line 2: drop-target selector 1 (native_id) has css [\"#bin\"] (a list), not a string; a native_id payload is {css} | {id, name?} | {automation_id, name?}");
+  });
+
+  test("refuses an agent step of an unknown kind, naming the step and the kinds", () => {
+    const agentRun = {
+      ...step(1), selectors: [], sync: { pre: [], post: [] },
+      action: { type: "agent_run", params: { agent: { command: "node agent.js" }, steps: [{ kind: "prompt", text: "Hi" }, { kind: "whisper", text: "psst" }], timeout_ms: 300_000 } },
+    };
+    const e = traceError(() => parseTrace(`${headerLine}\n${JSON.stringify(agentRun)}\n`, "a.trace.jsonl"));
+    expect(e.diagnostics[0]!.message).toBe("step line 2: agent step 2 of 2 has kind \"whisper\"; expected \"prompt\", \"follow_up\", \"tool_call\", \"reply\", \"no_egress\"");
+    const sound = { ...agentRun, action: { ...agentRun.action, params: { ...agentRun.action.params, steps: [{ kind: "prompt", text: "Hi" }] } } };
+    expect(parseTrace(`${headerLine}\n${JSON.stringify(sound)}\n`, "a.trace.jsonl").steps).toHaveLength(1);
+  });
+
   test("refuses an unknown action type", () => {
     const bad = { ...step(1), action: { type: "teleport", params: {} } };
     const e = traceError(() => parseTrace(`${headerLine}\n${JSON.stringify(bad)}\n`, "a.trace.jsonl"));

@@ -6,6 +6,8 @@ import type { ErrorObject } from "ajv";
 import { AGENT_PROTOCOLS, TRACE_FORMAT, TRACE_VERSION, type TraceHeader as Header, type TraceStep as Step } from "./schema.ts";
 import { TraceError, diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { integrityOf } from "./write.ts";
+import { selectorProblem } from "./selector.ts";
+import { agentRunProblem } from "./agent-params.ts";
 // Compiled ahead of time from the schema in ./schema.ts by `bun run gen`: compiling the large step
 // schema at run time would cost every replaying command a noticeable share of its start-up.
 import { validateHeader, validateStep } from "./validators.generated.js";
@@ -43,6 +45,20 @@ function cassetteProblemOf(step: unknown): string | undefined {
     if (t["status"] !== undefined && !(Number.isInteger(t["status"]) && (t["status"] as number) >= 100 && (t["status"] as number) <= 599)) return `${at} has status ${JSON.stringify(t["status"])}; expected an HTTP status from 100 to 599`;
   }
   return undefined;
+}
+
+/** What is wrong with a step's selector rungs (its target's, a drag's drop target's) or its agent_run params, in one sentence; undefined when they are sound. */
+function shapeProblemOf(step: unknown): string | undefined {
+  const s = (step ?? {}) as { selectors?: unknown; action?: { type?: unknown; params?: { onto?: unknown } } };
+  const ladders: [string, unknown][] = [["selector", s.selectors], ["drop-target selector", s.action?.params?.onto]];
+  for (const [what, ladder] of ladders) {
+    if (!Array.isArray(ladder)) continue;
+    for (const [i, rung] of ladder.entries()) {
+      const problem = selectorProblem(rung, `${what} ${i + 1}`);
+      if (problem) return problem;
+    }
+  }
+  return s.action?.type === "agent_run" ? agentRunProblem(s.action.params) : undefined;
 }
 
 /** Parses trace text; `file` is used for diagnostics only. Throws TraceError listing every problem. */
@@ -100,7 +116,9 @@ export function parseTrace(text: string, file: string): Trace {
       return;
     }
     if (!validateStep(value)) {
-      problems.push(diagnostic("bad-trace", `step line ${line} does not match trace format v${TRACE_VERSION}: ${errorsText(validateStep.errors)}`, {
+      // A rung or an agent step that is off names itself; anything else lists the schema's errors.
+      const named = shapeProblemOf(value);
+      problems.push(diagnostic("bad-trace", named ? `step line ${line}: ${named}` : `step line ${line} does not match trace format v${TRACE_VERSION}: ${errorsText(validateStep.errors)}`, {
         span: spanAt(file, line, lineText),
         hint: "re-record the flow with `flowproof record <flow.yaml>`",
       }));

@@ -2,6 +2,8 @@
 // types and the JSON Schema written to schema/trace-v1.schema.json. No I/O here.
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
+import { Selector } from "./selector.ts";
+import { AgentRunParams } from "./agent-params.ts";
 
 const Opt = <T extends TSchema>(t: T) => Type.Optional(t);
 const Int = (o: object = {}) => Type.Integer({ minimum: 0, ...o });
@@ -11,30 +13,7 @@ const BoundMs = (o: object = {}) => Int({ maximum: MAX_TIMEOUT_MS, ...o });
 export const TRACE_FORMAT = "flowproof-trace";
 export const TRACE_VERSION = 1;
 
-export const SelectorTier = Type.Union(
-  [
-    Type.Literal("native_id"),
-    Type.Literal("structural"),
-    Type.Literal("text_anchor"),
-    Type.Literal("visual_template"),
-    Type.Literal("ai_relocation"),
-  ],
-  { description: "Rungs of the selector ladder, in ladder order." },
-);
-
-/** One rung of a selector ladder. Unknown payload fields are allowed (additive within v1). */
-export const Selector = Type.Object(
-  {
-    tier: SelectorTier,
-    provenance: Type.String({ description: "Who minted this rung: rules, llm, recorder." }),
-    confidence: Opt(Type.Number({ minimum: 0, maximum: 1 })),
-    payload: Type.Record(Type.String(), Type.Unknown(), {
-      description:
-        "web native_id: {css} or {id}; text_anchor: {text, nth?, role?}; structural: {kind: cell, column_text, row_anchor, row_anchor_also?} | {kind: scoped, container (item|css:…|id:…), container_anchor, anchor_also?, inner_text|inner_css|inner_id} | {kind: framed, frame_text|frame_css, inner_text|inner_css|inner_id}, each with role?; any payload may carry nth (1-based).",
-    }),
-  },
-  { additionalProperties: false },
-);
+export { Selector, SelectorTier } from "./selector.ts";
 
 // ---- Action parameters: one variant per action type ----------------------------------------
 // Each `params` object lists the keys this version writes; unknown keys are allowed (additive
@@ -176,60 +155,7 @@ export const NoSecretLeakParams = Params(
   "`assert_no_secret_leak:`",
 );
 export const AssertParams = Type.Union([ElementStateParams, StructuredParams, NoSecretLeakParams]);
-/** The model-boundary dialects a cassette turn may name (see docs/agents.md, "Dialects"). */
-export const AGENT_PROTOCOLS = ["openai", "openai-responses", "anthropic", "gemini"] as const;
-/** One exchange at the model boundary (see docs/agents.md, "The cassette"). */
-export const CassetteTurn = Type.Object(
-  {
-    protocol: Type.Union(AGENT_PROTOCOLS.map((p) => Type.Literal(p)), { description: "The dialect the agent spoke: `openai` (chat-completions), `openai-responses` (Responses), `anthropic` (Messages) or `gemini` (generateContent)." }),
-    request: Type.Record(Type.String(), Type.Unknown(), { description: "The request body as matched: no `stream` flags, `tools:` results substituted, secret values as `${NAME}`." }),
-    response: Type.Record(Type.String(), Type.Unknown(), { description: "The upstream's (non-streaming) JSON response body." }),
-    status: Opt(Type.Integer({ minimum: 100, maximum: 599, description: "The upstream's HTTP status when not 200." })),
-  },
-  { additionalProperties: true },
-);
-/** One MCP server's recorded traffic (see docs/agents.md, "MCP servers"). */
-export const McpLaneSchema = Type.Object(
-  {
-    calls: Type.Array(
-      Type.Object(
-        {
-          method: Type.String({ description: "The JSON-RPC method the client called." }),
-          params: Opt(Type.Unknown({ description: "Its params (secret values as `${NAME}`)." })),
-          result: Opt(Type.Unknown({ description: "The server's result." })),
-          error: Opt(Type.Unknown({ description: "The server's JSON-RPC error, when it answered with one." })),
-        },
-        { additionalProperties: false },
-      ),
-      { description: "Every client request, in order, with its answer." },
-    ),
-    events: Type.Array(
-      Type.Object(
-        {
-          after: Int({ description: "How many client calls had been answered when the server sent it." }),
-          method: Type.String(),
-          params: Opt(Type.Unknown()),
-        },
-        { additionalProperties: false },
-      ),
-      { description: "Server notifications, re-emitted at replay after the same number of answered calls." },
-    ),
-  },
-  { additionalProperties: false },
-);
-export const AgentRunParams = Params(
-  {
-    agent: Type.Record(Type.String(), Type.Unknown(), { description: "`agent:` as written (`${VAR}` raw): {command, env?, timeout_seconds?} or {url, proxy_port, headers?, timeout_seconds?}." }),
-    steps: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "The authored agent steps in order: {kind: prompt, text} | {kind: tool_call, text, tool, where, negate} | {kind: reply, text, op, value}." }),
-    tools: Opt(Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "`tools:` as written: {name, result?}." })),
-    strict: Opt(Type.Boolean()),
-    timeout_ms: BoundMs({ description: "The execution's bound (default 300 000)." }),
-    cassette: Opt(Type.Array(CassetteTurn, { description: "Written at record: every model turn, in the order they were made." })),
-    mcp: Opt(Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: "`mcp:` as written: {name, command | url, port?, tools?}." })),
-    lanes: Opt(Type.Record(Type.String(), McpLaneSchema, { description: "Written at record: each `mcp:` server's lane, by server name." })),
-  },
-  "an agent flow's whole execution (`app: agent`): prompts, agent assertions and the recorded cassette",
-);
+export { AGENT_PROTOCOLS, AgentRunParams, CassetteTurn, McpLaneSchema } from "./agent-params.ts";
 
 const actionVariant = <T extends string, P extends TSchema>(type: T, params: P, selectors: string) =>
   Type.Object({ type: Type.Literal(type), params }, { additionalProperties: false, description: `Selectors: ${selectors}.` });
@@ -465,7 +391,8 @@ export const TraceHeader = Type.Object(
   { additionalProperties: false },
 );
 
-export type Selector = Static<typeof Selector>;
+export type { SelectorOf, SelectorPayload } from "./selector.ts";
+export type { AgentStep, AgentSpec, AgentToolSpec, AgentMcpSpec } from "./agent-params.ts";
 export type Action = Static<typeof Action>;
 /** The action of one type, e.g. `ActionOf<"click">`. */
 export type ActionOf<T extends Action["type"]> = Extract<Action, { type: T }>;

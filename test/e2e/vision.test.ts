@@ -4,7 +4,7 @@
 // bed for the file. Record-like and replay-like passes, a regressed form, a masked secret.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import type { AppDriver, Selector } from "../../src/plugins/api.ts";
+import { payloadOf, type AppDriver, type Selector } from "../../src/plugins/api.ts";
 import { driverFrameSource } from "../../src/recording/frame-source.ts";
 import { decodePng, encodePng } from "../../src/recording/image.ts";
 import { Redactor } from "../../src/recording/redactor.ts";
@@ -131,7 +131,8 @@ describe("record, then replay, through the remote-desktop viewer", () => {
       expect(read.ok && read.value).toBe("Saved ACME Ltd, 42.50");
       const save = recorded.get("save")![0]!;
       expect(save).toMatchObject({ tier: "text_anchor", provenance: "recorder", payload: { text: "Save", window: { width: 700, height: 480 } } });
-      const box = save.payload["box"] as { x: number; y: number; width: number; height: number };
+      const box = payloadOf(save, "text_anchor")?.box;
+      if (box === undefined) throw new Error("the recorded rung has no box");
       expect(box.x).toBeGreaterThan(24);
       expect(box.x + box.width).toBeLessThan(140);
       expect(recorded.get("payee")![0]!.payload).toMatchObject({ text: "Payee", field_box: { x: 140, y: 62, width: 264, height: 28 } });

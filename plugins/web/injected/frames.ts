@@ -1,6 +1,7 @@
 // Page-side iframes and the fence around the page API: a framed ladder is answered by the frame's
 // own page API (installed there on first use), scope errors become answers, and value assignment
 // and scrolling, which frames need too.
+import type { FramedPayload } from "../../../src/plugins/api.ts";
 import type { Rung, ScopeAnswer, ScopeMethods, ScrollRequest } from "./protocol.ts";
 import { isDisabled, describe } from "./roles.ts";
 import { isVisible, norm } from "./dom.ts";
@@ -23,15 +24,15 @@ export const frameLabel = (f: Element) => {
 };
 
 type FrameApi = Record<string, (req: unknown) => unknown>;
-export const enterFrame = (p: Readonly<Record<string, unknown>>): { frame: HTMLIFrameElement; api: FrameApi } => {
+export const enterFrame = (p: FramedPayload): { frame: HTMLIFrameElement; api: FrameApi } => {
   const frames = Array.from(document.querySelectorAll("iframe, frame")) as HTMLIFrameElement[];
   let matched: HTMLIFrameElement[];
   let name: string;
-  if (typeof p["frame_css"] === "string") {
-    name = `"css:${p["frame_css"]}"`;
-    matched = (Array.from(document.querySelectorAll(p["frame_css"])) as HTMLIFrameElement[]).filter((f) => f.tagName === "IFRAME" || f.tagName === "FRAME");
+  if (p.frame_css !== undefined) {
+    name = `"css:${p.frame_css}"`;
+    matched = (Array.from(document.querySelectorAll(p.frame_css)) as HTMLIFrameElement[]).filter((f) => f.tagName === "IFRAME" || f.tagName === "FRAME");
   } else {
-    const want = norm(String(p["frame_text"] ?? ""));
+    const want = norm(p.frame_text ?? "");
     name = q(want);
     let best = 99;
     matched = [];
@@ -157,14 +158,15 @@ export const fence = <T extends object>(api: T): T & ScopeMethods => {
       try {
         const ladder = (req as { ladder?: readonly Rung[] } | undefined)?.ladder;
         const first = ladder?.[0];
-        if (first && first.payload["kind"] === "framed") {
-          const { frame, api: frameApi } = enterFrame(first.payload);
+        const framed = first && "kind" in first.payload && first.payload.kind === "framed" ? first.payload : undefined;
+        if (first && framed) {
+          const { frame, api: frameApi } = enterFrame(framed);
           const pointer = method === "probe" || method === "focusForTyping";
           if (pointer) {
             const r = frame.getBoundingClientRect();
             if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) frame.scrollIntoView({ block: "center", behavior: "instant" as ScrollBehavior });
           }
-          const answer = frameApi[method]!({ ...(req as object), ladder: [{ tier: first.tier, payload: innerRung(first.payload) }] });
+          const answer = frameApi[method]!({ ...(req as object), ladder: [{ tier: first.tier, payload: innerRung(framed) }] });
           if (pointer && answer && typeof answer === "object" && (answer as { ok?: boolean }).ok === true) {
             // Frame-viewport coordinates to page-viewport ones: the frame's content box offset.
             const r = frame.getBoundingClientRect();

@@ -125,7 +125,7 @@ export const count = (req: { ladder: readonly Rung[] }): number => {
  */
 export const candidates = (req: { ladder: readonly Rung[] }): Candidate[] => {
   const rung = req.ladder[0];
-  if (!rung || typeof rung.payload["text"] !== "string" || typeof rung.payload["nth"] === "number") return [];
+  if (!rung || !("text" in rung.payload) || rung.payload.nth !== undefined) return [];
   const visible = resolveRung(rung).filter(isVisible);
   // A label and the control it names are one target: a <label> stands for its control, and an
   // element another candidate is aria-labelledby stands for that candidate.

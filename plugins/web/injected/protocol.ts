@@ -1,12 +1,13 @@
 // The wire shapes between the driver and the page script (types only): the requests the driver
 // sends through Runtime.evaluate and the answers the page gives.
-import type { Expectation } from "../../../src/plugins/api.ts";
+import type { Expectation, SelectorPayload } from "../../../src/plugins/api.ts";
 import type { SceneOptions, SceneReading } from "./scene.ts";
 import type { DebugPage } from "./debug-page.ts";
 
+/** A selector rung as the page resolves it: its payload shape decides how (a framed rung's inner target keeps the framed rung's tier). */
 export interface Rung {
   readonly tier: string;
-  readonly payload: Readonly<Record<string, unknown>>;
+  readonly payload: SelectorPayload;
 }
 export type Purpose = "pointer" | "drag" | "type" | "read" | "check" | "select";
 export interface ProbeRequest {

@@ -125,16 +125,16 @@ export const byText = (text: string, role: string | undefined, root: Document | 
 /** All elements a rung names, in document order, visible ones first; throws on a bad selector. */
 export const resolveRung = (rung: Rung): Element[] => {
   const p = rung.payload;
-  const role = typeof p["role"] === "string" ? (p["role"] as string) : undefined;
+  const role = p.role;
   let found: Element[];
-  if (typeof p["css"] === "string") found = deepQueryAll(document, p["css"] as string);
-  else if (typeof p["id"] === "string") {
-    const id = cssEscapeId(p["id"] as string);
-    const byId = document.getElementById(p["id"] as string) ?? deepQueryAll(document, `[id="${id}"]`)[0] ?? null;
+  if ("css" in p) found = deepQueryAll(document, p.css);
+  else if ("id" in p) {
+    const id = cssEscapeId(p.id);
+    const byId = document.getElementById(p.id) ?? deepQueryAll(document, `[id="${id}"]`)[0] ?? null;
     const byName = byId ? [] : deepQueryAll(document, `[name="${id}"]`);
     found = byId ? [byId] : byName;
-  } else if (typeof p["text"] === "string") return byText(p["text"] as string, role, document);
-  else if (typeof p["kind"] === "string" && structural) return structural(rung);
+  } else if ("text" in p) return byText(p.text, role, document);
+  else if ("kind" in p && structural) return structural(rung);
   // A plain Error on purpose: page code (no flowproof module in the page); the fence turns it into the call's answer.
   else throw new Error(`unsupported selector payload ${JSON.stringify(p)}`);
   if (role) found = found.map((el) => toRole(el, role) ?? el);
@@ -147,7 +147,7 @@ export const resolve = (ladder: readonly Rung[]): { el: Element; tier: string } 
   const tried: string[] = [];
   for (const rung of ladder) {
     const all = resolveRung(rung);
-    const nth = typeof rung.payload["nth"] === "number" ? (rung.payload["nth"] as number) : 1;
+    const nth = rung.payload.nth ?? 1;
     const el = all[nth - 1];
     if (el) return { el, tier: rung.tier };
     tried.push(all.length > 0 ? `${describeRung(rung)} matched only ${all.length} ${all.length === 1 ? "element" : "elements"}` : `${describeRung(rung)} matched nothing`);
@@ -157,8 +157,8 @@ export const resolve = (ladder: readonly Rung[]): { el: Element; tier: string } 
 
 export const describeRung = (rung: Rung) => {
   const p = rung.payload;
-  const nth = typeof p["nth"] === "number" ? ` #${p["nth"]}` : "";
-  if (typeof p["css"] === "string") return `css ${JSON.stringify(p["css"])}${nth}`;
-  if (typeof p["id"] === "string") return `id ${JSON.stringify(p["id"])}${nth}`;
-  return `text ${JSON.stringify(p["text"])}${typeof p["role"] === "string" ? ` (${p["role"]})` : ""}${nth}`;
+  const nth = p.nth !== undefined ? ` #${p.nth}` : "";
+  if ("css" in p) return `css ${JSON.stringify(p.css)}${nth}`;
+  if ("id" in p) return `id ${JSON.stringify(p.id)}${nth}`;
+  return `text ${JSON.stringify("text" in p ? p.text : undefined)}${p.role !== undefined ? ` (${p.role})` : ""}${nth}`;
 };

@@ -1,14 +1,14 @@
 // The page-side scope rules, asked directly through the web driver on fixture pages in real
 // Chromium: which cell, which container, which frame, and which misses are errors.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Selector } from "../../../src/plugins/api.ts";
+import { toSelector, type Selector } from "../../../src/plugins/api.ts";
 import { engineHarness, type EngineHarness } from "../../../test/support/engine.ts";
 
 let h: EngineHarness;
 beforeAll(async () => { h = await engineHarness(); });
 afterAll(async () => { await h.close(); });
 
-const rung = (payload: Record<string, unknown>): Selector[] => [{ tier: "structural", provenance: "rules", payload }];
+const rung = (payload: Record<string, unknown>): Selector[] => [toSelector({ tier: "structural", provenance: "rules", payload })];
 const cell = (column: string, ...anchors: string[]) =>
   rung({ kind: "cell", column_text: column, row_anchor: anchors[0], ...(anchors.length > 1 ? { row_anchor_also: anchors.slice(1) } : {}) });
 const item = (anchor: string, inner: Record<string, unknown>, container = "item") => rung({ kind: "scoped", container, container_anchor: anchor, ...inner });

@@ -1,6 +1,7 @@
 // Page-side resolution of scoped targets: table/ARIA-grid cells, and item, css: and id:
 // containers found by their anchors. A miss or an ambiguity is a ScopeError, which the fence
 // (frames.ts) turns into the answer of the call that met it.
+import type { CellPayload, FramedPayload, ScopedPayload, SelectorPayload } from "../../../src/plugins/api.ts";
 import type { Rung } from "./protocol.ts";
 import { isVisible, lower, norm } from "./dom.ts";
 import { describe, isDisabled, toRole } from "./roles.ts";
@@ -176,9 +177,9 @@ export const headersOf = (grid: Element): Element[] =>
 
 export const headerName = (h: Element) => [norm(h.textContent), norm(h.getAttribute("aria-label"))];
 
-export const resolveCell = (p: Readonly<Record<string, unknown>>, doc: Document): Element[] => {
-  const column = String(p["column_text"] ?? "");
-  const anchors = [String(p["row_anchor"] ?? ""), ...(Array.isArray(p["row_anchor_also"]) ? p["row_anchor_also"].map(String) : [])];
+export const resolveCell = (p: CellPayload, doc: Document): Element[] => {
+  const column = p.column_text;
+  const anchors = [p.row_anchor, ...(p.row_anchor_also ?? [])];
   const grids = Array.from(doc.querySelectorAll(GRID)).filter(isVisible);
   const seenHeaders: string[] = [];
   const candidates: Array<{ cellOf: (row: Element) => Element | null; grid: Element; headerRow: Element | null }> = [];
@@ -235,8 +236,8 @@ export const resolveCell = (p: Readonly<Record<string, unknown>>, doc: Document)
 };
 
 /** A role noun picks that control in the cell; without one, a cell holding a single control means it. */
-export const narrow = (cell: Element, p: Readonly<Record<string, unknown>>): Element => {
-  const role = typeof p["role"] === "string" ? p["role"] : undefined;
+export const narrow = (cell: Element, p: { readonly role?: string }): Element => {
+  const role = p.role;
   if (role) {
     const el = toRole(cell, role);
     if (!el) throw new ScopeError("not-found", `${describe(cell)} holds no ${role}`);
@@ -248,22 +249,22 @@ export const narrow = (cell: Element, p: Readonly<Record<string, unknown>>): Ele
 
 // ------------------------------------------------------------------ containers
 
-export const innerRung = (p: Readonly<Record<string, unknown>>): Record<string, unknown> => {
-  const out: Record<string, unknown> = {};
-  if (typeof p["inner_text"] === "string") out["text"] = p["inner_text"];
-  if (typeof p["inner_css"] === "string") out["css"] = p["inner_css"];
-  if (typeof p["inner_id"] === "string") out["id"] = p["inner_id"];
-  if (typeof p["role"] === "string") out["role"] = p["role"];
-  return out;
+/** A scoped or framed payload's inner target as a rung of its own (`inner_text` → `text`, …). */
+export const innerRung = (p: ScopedPayload | FramedPayload): SelectorPayload => {
+  const role = p.role !== undefined ? { role: p.role } : {};
+  if (p.inner_text !== undefined) return { text: p.inner_text, ...role };
+  if (p.inner_css !== undefined) return { css: p.inner_css, ...role };
+  if (p.inner_id !== undefined) return { id: p.inner_id, ...role };
+  return role;
 };
 
-export const innerIn = (container: Element, p: Readonly<Record<string, unknown>>): Element[] => {
-  const role = typeof p["role"] === "string" ? p["role"] : undefined;
+export const innerIn = (container: Element, p: ScopedPayload | FramedPayload): Element[] => {
+  const role = p.role;
   let found: Element[];
-  if (typeof p["inner_text"] === "string") return byText(p["inner_text"], role, container);
-  if (typeof p["inner_css"] === "string") found = Array.from(container.querySelectorAll(p["inner_css"]));
-  else if (typeof p["inner_id"] === "string") {
-    const id = p["inner_id"];
+  if (p.inner_text !== undefined) return byText(p.inner_text, role, container);
+  if (p.inner_css !== undefined) found = Array.from(container.querySelectorAll(p.inner_css));
+  else if (p.inner_id !== undefined) {
+    const id = p.inner_id;
     found = Array.from(container.querySelectorAll("[id], [name]")).filter((e) => e.id === id || e.getAttribute("name") === id);
   } else throw new ScopeError("unsupported", `the scoped payload names no inner target (${JSON.stringify(p)})`);
   if (role) found = found.map((e) => toRole(e, role) ?? e);
@@ -271,9 +272,9 @@ export const innerIn = (container: Element, p: Readonly<Record<string, unknown>>
   return visible.length > 0 ? visible.concat(found.filter((e) => !visible.includes(e))) : found;
 };
 
-export const resolveScoped = (p: Readonly<Record<string, unknown>>, doc: Document): Element[] => {
-  const spec = String(p["container"] ?? "item");
-  const anchors = [String(p["container_anchor"] ?? ""), ...(Array.isArray(p["anchor_also"]) ? p["anchor_also"].map(String) : [])];
+export const resolveScoped = (p: ScopedPayload, doc: Document): Element[] => {
+  const spec = p.container;
+  const anchors = [p.container_anchor, ...(p.anchor_also ?? [])];
   let containerOf: (hit: Element) => Element | null;
   let what: string;
   if (spec === "item") {
@@ -302,16 +303,16 @@ export const resolveScoped = (p: Readonly<Record<string, unknown>>, doc: Documen
   }
   const inner = innerIn(picked.found, p);
   if (inner.length === 0) {
-    const name = typeof p["inner_css"] === "string" ? `"css:${p["inner_css"]}"` : typeof p["inner_id"] === "string" ? `"id:${p["inner_id"]}"` : q(String(p["inner_text"]));
-    throw new ScopeError("not-found", `${describe(picked.found)} has no ${name}${typeof p["role"] === "string" ? ` ${p["role"]}` : ""}`);
+    const name = p.inner_css !== undefined ? `"css:${p.inner_css}"` : p.inner_id !== undefined ? `"id:${p.inner_id}"` : q(String(p.inner_text));
+    throw new ScopeError("not-found", `${describe(picked.found)} has no ${name}${p.role !== undefined ? ` ${p.role}` : ""}`);
   }
   return inner;
 };
 
 export const resolveStructural = (rung: Rung): Element[] => {
   const p = rung.payload;
-  if (p["kind"] === "cell") return resolveCell(p, document);
-  if (p["kind"] === "scoped") return resolveScoped(p, document);
-  if (p["kind"] === "framed") throw new ScopeError("unsupported", "an iframe target must be the whole ladder");
-  throw new ScopeError("unsupported", `unknown structural payload kind ${JSON.stringify(p["kind"])}`);
+  if ("kind" in p && p.kind === "cell") return resolveCell(p, document);
+  if ("kind" in p && p.kind === "scoped") return resolveScoped(p, document);
+  if ("kind" in p && p.kind === "framed") throw new ScopeError("unsupported", "an iframe target must be the whole ladder");
+  throw new ScopeError("unsupported", `unknown structural payload ${JSON.stringify(p)}`);
 };

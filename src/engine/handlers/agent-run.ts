@@ -1,8 +1,10 @@
 // `agent_run` steps (`app: agent`): one execution of the agent under test. Resolves `${…}` in the
 // prompts, assertion values and agent declaration at execution (the trace keeps them raw), hands
 // the execution to the surface's `runAgent`, and at record stores the cassette in the step.
-import type { AgentCheck, AgentRunRequest, AgentStepRef, AgentTarget, AgentTurn, EgressRule } from "../../plugins/api.ts";
+import type { AgentCheck, AgentMcpServer, AgentRunRequest, AgentStepRef, AgentTarget, AgentTurn, EgressRule } from "../../plugins/api.ts";
 import { AGENT_PROTOCOLS, type TraceStep } from "../../trace/schema.ts";
+import { isCassetteTurn, type AgentStep } from "../../trace/agent-params.ts";
+import { resolveText } from "../templates.ts";
 import type { AgentRunReport, Handler, StepOutcome } from "./shared.ts";
 import { errored } from "./shared.ts";
 import { resolveArgs } from "./structured.ts";
@@ -37,53 +39,77 @@ export function lanesProblemOf(mcp: unknown, lanes: unknown): string | undefined
   return undefined;
 }
 
+/** An authored agent assertion with its `${…}` references resolved. */
+function resolvedCheck(step: Exclude<AgentStep, { kind: "prompt" | "follow_up" }>, r: (text: string) => string): AgentCheck {
+  switch (step.kind) {
+    case "tool_call":
+      return { kind: "tool_call", text: r(step.text), tool: r(step.tool), negate: step.negate, where: step.where.map((c) => ({ path: r(c.path), matcher: c.matcher, ...(c.value !== undefined ? { value: r(c.value) } : {}) })) };
+    case "reply":
+      return { kind: "reply", text: r(step.text), op: step.op, value: r(step.value) };
+    case "no_egress":
+      return { kind: "no_egress", text: r(step.text) };
+  }
+}
+
+const resolvedMap = (m: Readonly<Record<string, string>>, r: (text: string) => string): Record<string, string> => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, r(v)]));
+
 export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutcome> => {
-  const params = step.action.params as Json;
+  if (step.action.type !== "agent_run") return errored(`the agent_run handler was given a ${step.action.type} step`);
+  const params = step.action.params;
   const s = ctx.structured;
   if (!ctx.driver.runAgent || !s) return errored("an agent_run step needs an `app: agent` surface (the agent plugin)");
   const mode = s.mode;
+  const r = (text: string): string => resolveText(text, ctx).value;
   let cassette: AgentTurn[] | undefined;
   if (mode === "replay") {
-    const problem = cassetteProblem(params["cassette"]);
+    const problem = cassetteProblem(params.cassette);
     if (problem) return errored(`bad cassette: ${problem}`);
-    cassette = params["cassette"] as AgentTurn[];
-    const lanesProblem = lanesProblemOf(params["mcp"], params["lanes"]);
+    cassette = params.cassette;
+    const lanesProblem = lanesProblemOf(params.mcp, params.lanes);
     if (lanesProblem) return errored(`bad cassette: ${lanesProblem}`);
   }
-  const steps = (Array.isArray(params["steps"]) ? params["steps"] : []).map(obj);
-  const prompt = steps.filter((p) => p["kind"] === "prompt").map((p) => resolveArgs(String(p["text"]), ctx) as string).join("\n");
+  const steps = params.steps;
+  const prompt = steps.flatMap((p) => (p.kind === "prompt" ? [r(p.text)] : [])).join("\n");
   // A scripted conversation: each `follow_up:` is a later delivery, resolved like the prompt.
-  const followUps = steps.filter((p) => p["kind"] === "follow_up").map((p) => resolveArgs(String(p["message"]), ctx) as string);
-  const checks = steps.filter((p) => p["kind"] !== "prompt" && p["kind"] !== "follow_up").map((p) => resolveArgs(p, ctx) as AgentCheck);
+  const followUps = steps.flatMap((p) => (p.kind === "follow_up" ? [r(p.message)] : []));
+  const checks = steps.flatMap((p) => (p.kind === "prompt" || p.kind === "follow_up" ? [] : [resolvedCheck(p, r)]));
   // One report line per authored step, as written (`${…}` raw).
   let checkIndex = 0;
   const lines = steps.map((p): AgentStepRef => {
-    if (p["kind"] === "prompt") return { kind: "prompt", intent: `prompt: ${String(p["text"])}` };
-    if (p["kind"] === "follow_up") return { kind: "follow_up", intent: String(p["text"]) };
-    return { kind: "check", intent: p["kind"] === "reply" ? `assert: ${String(p["text"])}` : String(p["text"]), check: checkIndex++ };
+    if (p.kind === "prompt") return { kind: "prompt", intent: `prompt: ${p.text}` };
+    if (p.kind === "follow_up") return { kind: "follow_up", intent: p.text };
+    return { kind: "check", intent: p.kind === "reply" ? `assert: ${p.text}` : p.text, check: checkIndex++ };
   });
-  const agent = resolveArgs(obj(params["agent"]), ctx) as Json;
-  // allow_egress: each entry as resolved (a `${VAR}` holds a whole destination), parsed.
-  const allow: EgressRule[] = [];
-  for (const [i, text] of (Array.isArray(agent["allow_egress"]) ? agent["allow_egress"] as unknown[] : []).entries()) {
-    const parsed = parseEgressEntry(String(text));
-    const raw = (obj(params["agent"])["allow_egress"] as unknown[] | undefined)?.[i];
-    if (!parsed.ok) return errored(`agent.allow_egress entry ${JSON.stringify(raw)}${raw !== text ? " (as resolved)" : ""}: ${parsed.message}; ${parsed.hint}`);
-    allow.push(parsed.entry);
+  const agent = params.agent;
+  let target: AgentTarget;
+  if ("command" in agent) {
+    // allow_egress: each entry as resolved (a `${VAR}` holds a whole destination), parsed.
+    const allow: EgressRule[] = [];
+    for (const raw of agent.allow_egress ?? []) {
+      const text = r(raw);
+      const parsed = parseEgressEntry(text);
+      if (!parsed.ok) return errored(`agent.allow_egress entry ${JSON.stringify(raw)}${raw !== text ? " (as resolved)" : ""}: ${parsed.message}; ${parsed.hint}`);
+      allow.push(parsed.entry);
+    }
+    target = { command: r(agent.command), ...(agent.env ? { env: resolvedMap(agent.env, r) } : {}), ...(allow.length > 0 ? { allow_egress: allow } : {}) };
+  } else {
+    target = { url: r(agent.url), proxy_port: agent.proxy_port, ...(agent.headers ? { headers: resolvedMap(agent.headers, r) } : {}) };
   }
-  const target: AgentTarget = typeof agent["command"] === "string"
-    ? { command: agent["command"], ...(agent["env"] ? { env: agent["env"] as Record<string, string> } : {}), ...(allow.length > 0 ? { allow_egress: allow } : {}) }
-    : { url: String(agent["url"]), proxy_port: Number(agent["proxy_port"]), ...(agent["headers"] ? { headers: agent["headers"] as Record<string, string> } : {}) };
+  const mcp = params.mcp?.map((m): AgentMcpServer => ({
+    name: r(m.name),
+    ...("command" in m ? { command: r(m.command) } : { url: r(m.url), ...(m.port !== undefined ? { port: m.port } : {}) }),
+    ...(m.tools ? { tools: m.tools.map((t) => ({ name: r(t.name), ...("result" in t ? { result: resolveArgs(t.result, ctx) } : {}) })) } : {}),
+  }));
   const request: AgentRunRequest = {
     mode,
     agent: target,
     prompt,
     ...(followUps.length > 0 ? { followUps } : {}),
     checks,
-    tools: (Array.isArray(params["tools"]) ? params["tools"] : []) as AgentRunRequest["tools"],
-    strict: params["strict"] === true,
+    tools: params.tools ?? [],
+    strict: params.strict === true,
     ...(cassette ? { cassette } : {}),
-    timeoutMs: typeof params["timeout_ms"] === "number" ? params["timeout_ms"] : 300_000,
+    timeoutMs: params.timeout_ms,
     baseDir: s.baseDir,
     env: ctx.env,
     secrets: ctx.secrets,
@@ -91,14 +117,18 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     signal: processLifecycle.signal,
     // The assert_no_secret_leak corpus of an agent: every body at the model boundary.
     observe: (label, text) => s.leaks.observe(`${label} of step ${step.id}`, text),
-    ...(Array.isArray(params["mcp"]) ? { mcp: resolveArgs(params["mcp"], ctx) as NonNullable<AgentRunRequest["mcp"]> } : {}),
-    ...(params["lanes"] !== undefined ? { lanes: params["lanes"] as NonNullable<AgentRunRequest["lanes"]> } : {}),
+    ...(mcp ? { mcp } : {}),
+    ...(params.lanes !== undefined ? { lanes: params.lanes } : {}),
     lines,
   };
   const outcome = await ctx.driver.runAgent(request);
   if (outcome.status === "passed" && mode === "record") {
-    params["cassette"] = outcome.cassette ?? [];
-    if (outcome.lanes) params["lanes"] = outcome.lanes;
+    // The surface's turns are checked at this boundary before the trace keeps them.
+    const turns = outcome.cassette ?? [];
+    const kept = turns.filter(isCassetteTurn);
+    if (kept.length !== turns.length) return errored(`the agent surface recorded a malformed cassette: ${cassetteProblem(turns) ?? "a turn's status is not an HTTP status"}`);
+    params.cassette = kept;
+    if (outcome.lanes) params.lanes = Object.fromEntries(Object.entries(outcome.lanes).map(([name, lane]) => [name, { calls: [...lane.calls], events: [...lane.events] }]));
   }
   const c = outcome.conversation;
   const failedCheck = outcome.failedCheck ? checks[outcome.failedCheck.index] : undefined;

@@ -6,6 +6,7 @@ import type { ExecutionContext } from "../context.ts";
 import { poll } from "../poll.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../compile.ts";
 import { describeScopedPayload } from "../scoped.ts";
+import { anchorTextOf, nativeIdOf } from "../../trace/selector.ts";
 import { ambiguousLabel } from "../ambiguity.ts";
 
 export interface StepOutcome {
@@ -74,11 +75,11 @@ export function describeLadder(selectors: readonly Selector[]): string {
   const p = s.payload;
   const scoped = describeScopedPayload(p);
   if (scoped !== undefined) return scoped;
-  const nth = typeof p["nth"] === "number" ? `${ordinal(p["nth"])} ` : "";
-  const role = typeof p["role"] === "string" ? ` ${p["role"]}` : "";
-  if (typeof p["css"] === "string") return `the ${nth}"css:${p["css"]}"${role}`;
-  if (typeof p["id"] === "string") return `the ${nth}"id:${p["id"]}"${role}`;
-  return `the ${nth}${JSON.stringify(p["text"])}${role}`;
+  const nth = p.nth !== undefined ? `${ordinal(p.nth)} ` : "";
+  const role = p.role !== undefined ? ` ${p.role}` : "";
+  if ("css" in p) return `the ${nth}"css:${p.css}"${role}`;
+  if ("id" in p) return `the ${nth}"id:${p.id}"${role}`;
+  return `the ${nth}${JSON.stringify(anchorTextOf(s) ?? nativeIdOf(s))}${role}`;
 }
 
 function ordinal(n: number): string {
