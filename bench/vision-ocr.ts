@@ -20,7 +20,7 @@ import { VisionSession } from "../plugins/vision/session.ts";
 import { readScene } from "../plugins/vision/view.ts";
 import { runCli } from "../test/support/cli.ts";
 import { tmpProject } from "../test/support/tmp-project.ts";
-import { DESKTOP, DESKTOP_NAME, requireVisionTools, startVisionBed } from "../test/support/vision-bed.ts";
+import { DESKTOP, PAY_FLOW, requireVisionTools, startVisionBed } from "../test/support/vision-bed.ts";
 import { median, wholeOption } from "./stats.ts";
 
 const USAGE = "bun bench/vision-ocr.ts [--ocr-runs N] [--runs N] [--cli-runs N] [--json]";
@@ -83,27 +83,12 @@ try {
   console.error((error as Error).message);
   process.exit(2);
 }
-/** The 7 steps as a flow (docs/vision.md's example), for the CLI replay. */
-const FLOW = [
-  "name: Pay a vendor through the remote desktop",
-  "app: vision",
-  `window: {title: "${DESKTOP_NAME}", width: ${DESKTOP.width}, height: ${DESKTOP.height}, x: 0, y: 0}`,
-  "steps:",
-  '  - rules: Type ACME Ltd into the "Payee" field',
-  '  - rules: Type 42.50 into the "Amount" field',
-  '  - rules: Click "Save"',
-  "  - assert: page shows Saved ACME Ltd, 42.50",
-  '  - rules: Click the 2nd "Pay"',
-  "  - assert: page shows Paid 1002",
-  '  - rules: Click "Clear"',
-  "",
-].join("\n");
 
 /** Records the flow once, then times `flowproof run` through the real CLI: wall time and the sum of step times. */
 async function cliReplays(display: string): Promise<{ wallMs: number[]; stepsMs: number[] }> {
   const project = tmpProject("flowproof-vision-bench-");
   try {
-    const spec = project.write("pay.flow.yaml", FLOW);
+    const spec = project.write("pay.flow.yaml", PAY_FLOW);
     const cli = (args: string[]) => runCli(args, { cwd: project.dir, env: { DISPLAY: display } });
     const rec = await cli(["record", spec, "--author", "rules"]);
     if (rec.code !== 0) throw new Error(`record failed (exit ${rec.code}): ${rec.stdout}${rec.stderr}`);

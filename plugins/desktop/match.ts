@@ -2,7 +2,7 @@
 // type and name, a table cell by its column and row, or a text (a control's label, tooltip, the
 // label naming it, an alias; a static label standing for the control after it when the action
 // needs a field; `"status bar"` standing for the window's status bar). Pure.
-import { anchorTextOf, nativeIdOf, payloadOf, type Selector } from "../../src/plugins/api.ts";
+import { anchorTextOf, editDistance, nativeIdOf, payloadOf, type Selector } from "../../src/plugins/api.ts";
 import { anchorsOf, isEditable, plainLabel, type DesktopElement } from "./element.ts";
 
 /** What an action needs of its target; a label names the control after it for `field`-like wants. */
@@ -100,16 +100,6 @@ export function cellsAt(elements: readonly DesktopElement[], column: string, anc
     if (hit) out.push(hit);
   }
   return out;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 /**

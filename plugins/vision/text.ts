@@ -1,5 +1,6 @@
 // Text as the vision surface compares it: whitespace collapsed, a label's trailing colon dropped,
 // and the edit distance that ranks the nearest texts a miss reports. Pure.
+import { editDistance } from "../../src/plugins/api.ts";
 
 /** Whitespace collapsed to single spaces, trimmed. */
 export function collapse(text: string): string {
@@ -11,21 +12,8 @@ export function labelText(text: string): string {
   return collapse(text).replace(/\s*:$/, "");
 }
 
-/** Levenshtein distance (insertions, deletions, substitutions, each 1). */
-export function editDistance(a: string, b: string): number {
-  if (a === b) return 0;
-  if (a.length === 0) return b.length;
-  if (b.length === 0) return a.length;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
+/** The edit distance that ranks the nearest texts (the contract's). */
+export { editDistance };
 
 /**
  * The `limit` texts of `seen` nearest to `want`: case-insensitive edit distance over the longer

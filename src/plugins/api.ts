@@ -7,7 +7,6 @@ import type { EffectWatch } from "./effects.ts";
 import { noUiAnswers } from "./no-ui.ts";
 import type { AgentRunOutcome, AgentRunRequest } from "./agent-api.ts";
 import type { AdapterCredentials, AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, StepsKind } from "./adapter-api.ts";
-
 /** TypeBox: how a plugin declares the schema of its flow keys (`keys.schema`) and of its steps' arguments. */
 export { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 export { KEY_ROLE, keyRole } from "./adapter-api.ts";
@@ -20,6 +19,7 @@ export { FlowproofError, ProtocolError } from "../diagnostics/diagnostic.ts";
 export { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
 /** Reads a FLOWPROOF_*_MS bound from the run's env: a malformed value is an error naming the variable, never a silent default. */
 export { msFromEnv, type EnvMsOptions } from "../diagnostics/env-number.ts";
+/** Levenshtein distance between two strings: what "did you mean" and nearest-text hints rank by. */ export { editDistance } from "../diagnostics/edit-distance.ts";
 
 /**
  * What a live surface can do. A flow is checked against its adapter's declared capabilities when it

@@ -14,26 +14,11 @@ import { startScriptedModel, type ScriptedModel } from "../support/model-server.
 import { startServer, type TestServer } from "../support/server.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { readTrace } from "../support/trace.ts";
-import { DESKTOP_NAME, startVisionBed, VIEWER_TITLE, type VisionBed } from "../support/vision-bed.ts";
+import { DESKTOP_NAME, PAY_FLOW, startVisionBed, VIEWER_TITLE, type VisionBed } from "../support/vision-bed.ts";
 
 const WINDOW = `window: {title: "${DESKTOP_NAME}", width: 700, height: 480, x: 0, y: 0}`;
 const TOKEN = "tok-4711-Canary";
 
-/** The 7-step flow of docs/vision.md. */
-const PAY = [
-  "name: Pay a vendor through the remote desktop",
-  "app: vision",
-  WINDOW,
-  "steps:",
-  '  - rules: Type ACME Ltd into the "Payee" field',
-  '  - rules: Type 42.50 into the "Amount" field',
-  '  - rules: Click "Save"',
-  "  - assert: page shows Saved ACME Ltd, 42.50",
-  '  - rules: Click the 2nd "Pay"',
-  "  - assert: page shows Paid 1002",
-  '  - rules: Click "Clear"',
-  "",
-].join("\n");
 
 let bed: VisionBed;
 let project: TmpProject;
@@ -78,7 +63,7 @@ function allText(dir: string): string {
 describe("app: vision through the CLI", () => {
   test("records the 7-step flow, then replays it three times with the same verdict; the trace keeps the window, its geometry as applied and each text's box", async () => {
     await bed.startForm();
-    const spec = project.write("pay.flow.yaml", PAY);
+    const spec = project.write("pay.flow.yaml", PAY_FLOW);
     const rec = await cli(["record", spec, "--author", "rules"]);
     expect(rec.code, rec.stderr).toBe(0);
     expect(rec.stdout).toContain("Recorded 'Pay a vendor through the remote desktop': 7 steps -> pay.trace.jsonl");

@@ -15,6 +15,22 @@ export const FORM_TCL = resolve(import.meta.dir, "../fixtures/vision/form.tcl");
 export const DESKTOP = { width: 700, height: 480 } as const;
 /** The name x11vnc gives the desktop; the viewer's title is `<name> - TigerVNC`. */
 export const DESKTOP_NAME = "Payments remote";
+
+/** The 7-step flow of docs/vision.md on the bed's remote desktop, shown 1:1 at the screen's corner. */
+export const PAY_FLOW = [
+  "name: Pay a vendor through the remote desktop",
+  "app: vision",
+  `window: {title: "${DESKTOP_NAME}", width: ${DESKTOP.width}, height: ${DESKTOP.height}, x: 0, y: 0}`,
+  "steps:",
+  '  - rules: Type ACME Ltd into the "Payee" field',
+  '  - rules: Type 42.50 into the "Amount" field',
+  '  - rules: Click "Save"',
+  "  - assert: page shows Saved ACME Ltd, 42.50",
+  '  - rules: Click the 2nd "Pay"',
+  "  - assert: page shows Paid 1002",
+  '  - rules: Click "Clear"',
+  "",
+].join("\n");
 export const VIEWER_TITLE = `${DESKTOP_NAME} - TigerVNC`;
 export const FORM_TITLE = "Payments - Flowproof Vision Fixture";
 export const INSTALL_HINT = "apt-get install -y xvfb x11vnc tigervnc-viewer tk fonts-dejavu-core";
