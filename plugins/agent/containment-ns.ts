@@ -183,14 +183,7 @@ export function nsDnsAnswer(msg: Uint8Array, question: { type: number; end: numb
   }
   const head = new Uint8Array(12);
   head.set([msg[0]!, msg[1]!, 0x80 | (msg[2]! & 0x01), 0x80 | (addresses ? 0 : 3), 0, 1, 0, records.length, 0, 0, 0, 0]);
-  const parts = [head, msg.subarray(12, question.end), ...records];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return Buffer.concat([head, msg.subarray(12, question.end), ...records]);
 }
 
 /** The built-in modules the namespace program uses, handed in (a bundler may rename `require` inside a function). */

@@ -169,14 +169,7 @@ export class RequestParser {
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
 
 /** Where the head ends (`\r\n\r\n`, or a bare `\n\n` from a lenient client) and the body starts. */

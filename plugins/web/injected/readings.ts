@@ -57,14 +57,19 @@ const urlMatches = (expected: string): { pass: boolean; actual: string } => {
   return { pass: compared === expected, actual: `${what} ${compared}${whole}` };
 };
 
+/** The page's local or session storage, or why it cannot be read (an opaque origin, storage disabled). */
+const storageArea = (area: "local" | "session"): Storage | string => {
+  try {
+    return area === "local" ? window.localStorage : window.sessionStorage;
+  } catch {
+    return `${area} storage cannot be read on ${location.href}`;
+  }
+};
+
 /** The page's local or session storage under `key`: whether its value contains `text`, and what it holds. */
 const storageReading = (area: "local" | "session", key: string, text: string): CheckAnswer => {
-  let store: Storage;
-  try {
-    store = area === "local" ? window.localStorage : window.sessionStorage;
-  } catch {
-    return { pass: false, actual: `${area} storage cannot be read on ${location.href}` };
-  }
+  const store = storageArea(area);
+  if (typeof store === "string") return { pass: false, actual: store };
   const value = store.getItem(key);
   if (value === null) {
     const keys = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => k !== null);
@@ -75,12 +80,8 @@ const storageReading = (area: "local" | "session", key: string, text: string): C
 
 /** The page's local or session storage holds nothing under `key`. */
 const storageAbsent = (area: "local" | "session", key: string): CheckAnswer => {
-  let store: Storage;
-  try {
-    store = area === "local" ? window.localStorage : window.sessionStorage;
-  } catch {
-    return { pass: false, actual: `${area} storage cannot be read on ${location.href}` };
-  }
+  const store = storageArea(area);
+  if (typeof store === "string") return { pass: false, actual: store };
   const value = store.getItem(key);
   return { pass: value === null, actual: value === null ? `${area} storage has no key ${JSON.stringify(key)}` : `${area} storage holds ${JSON.stringify(short(value))} under ${JSON.stringify(key)}` };
 };
