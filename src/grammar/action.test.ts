@@ -19,6 +19,10 @@ describe("parseAction pointer verbs", () => {
     ['Right click the 2nd "Row actions"', { kind: "click", target: { ...el("Row actions"), nth: 2 }, button: "right", clickCount: 1 }],
     ['Double-click "Accounts"', { kind: "click", target: el("Accounts"), button: "left", clickCount: 2 }],
     ['Double click the 2nd "Row actions"', { kind: "click", target: { ...el("Row actions"), nth: 2 }, button: "left", clickCount: 2 }],
+    ['Click on "Active"', { kind: "click", target: el("Active"), button: "left", clickCount: 1 }],
+    ['Double-click on "Buy milk"', { kind: "click", target: el("Buy milk"), button: "left", clickCount: 2 }],
+    ['Right-click on the 2nd "Row actions"', { kind: "click", target: { ...el("Row actions"), nth: 2 }, button: "right", clickCount: 1 }],
+    ['Click "on"', { kind: "click", target: el("on"), button: "left", clickCount: 1 }],
     ['Press the "Save" button', { kind: "click", target: { ...el("Save"), role: "button" }, button: "left", clickCount: 1 }],
     [
       "Press the submitButton button",
@@ -87,6 +91,7 @@ describe("parseAction pointer verbs", () => {
     ["web", 'Click "Save" at 50,50', "unknown-step", "two percentages"],
     ["web", 'Right-click "Save" at 5%,5%', "unknown-step", "Unexpected text"],
     ["web", "Click Accounts", "unknown-step", '`Click "Accounts"`'],
+    ["web", "Click on Accounts", "unknown-step", '`Click "Accounts"`'],
     ["web", "Click", "unknown-step", "quoted target"],
     ["web", "Double-click Accounts", "unknown-step", '`Double-click "Accounts"`'],
     ["web", 'Hover "Accounts"', "unknown-step", '`Hover over "Accounts"`'],

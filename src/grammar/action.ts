@@ -104,6 +104,9 @@ function attach(step: ClickStep, dialog: DialogSuffix | undefined): ClickStep {
 }
 
 function parseClick(rest: Slice, ctx: ParseContext, verb: string, button: "left" | "right", clickCount: 1 | 2): ParseResult<ActionStep> {
+  // `Click on "Save"` says what `Click "Save"` says; without this the hint offered `Click "on Save"`.
+  const on = matchAt(/on\s+(?=["\w])/, rest.text, 0);
+  if (on !== null) rest = trimSlice(sub(rest, on[0].length));
   const split = splitDialogSuffix(rest, ctx);
   if (!split.ok) return split;
   const body = split.value.body;

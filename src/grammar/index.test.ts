@@ -192,6 +192,10 @@ const D_STEPS: readonly (readonly [string, string])[] = [
   ["web", 'Replace the "Name" field with 5" screen'],
   ["web", 'Select 5" screen from the "Size" dropdown'],
   ["web", 'Click the 1st "Age"'],
+  ["web", 'Click on "Active"'],
+  ["web", 'Double-click on "Buy milk"'],
+  ["web", "Press Esc"],
+  ["web", "Press Return"],
 ];
 
 // D. additional positive examples: assertions

@@ -17,6 +17,9 @@ const NAMED_KEYS: ReadonlyMap<string, string> = new Map(
   ].map((k): [string, string] => [k.toLowerCase(), k]),
 );
 
+/** Other names keyboards and people give the same keys (`Press Esc`, `Press Return`), stored canonically. */
+const KEY_ALIASES: ReadonlyMap<string, string> = new Map([["esc", "Escape"], ["return", "Enter"], ["del", "Delete"]]);
+
 const MODIFIERS: ReadonlyMap<string, Modifier> = new Map<string, Modifier>([
   ["ctrl", "ctrl"], ["control", "ctrl"],
   ["alt", "alt"], ["option", "alt"],
@@ -88,7 +91,7 @@ export function parseKeys(s: Slice, surface: SurfaceGrammar): ParseResult<KeyCho
 
 /** The canonical final key of a chord, or undefined when `word` names none. */
 function finalKey(word: string, inChord: boolean): string | undefined {
-  const named = NAMED_KEYS.get(word.toLowerCase());
+  const named = NAMED_KEYS.get(word.toLowerCase()) ?? KEY_ALIASES.get(word.toLowerCase());
   if (named !== undefined) return named;
   const f = /^f(\d{1,2})$/i.exec(word);
   if (f?.[1] !== undefined) {

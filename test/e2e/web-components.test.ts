@@ -58,3 +58,48 @@ describe("open shadow roots in real Chromium", () => {
     expect(recorded.step_results.at(-1)?.detail).toContain("Closed root text");
   });
 });
+
+describe("css: selectors and text across shadow boundaries", () => {
+  test("a descendant or child combinator reaches the shadow roots of components inside the list, and replays", async () => {
+    const spec = project.write("component-list.flow.yaml", flowYaml("Component list", `${server.url}/component-list.html`, [
+      'assert: the "css:.tasks li" appears 3 times',
+      'assert: the "css:.tasks > task-item" appears 3 times',
+      'assert: the "css:task-list li.done label" shows Walk the dog',
+      'assert: the "css:.toggle" checkbox in the item containing "Walk the dog" is checked',
+      'assert: the "css:.light li, .tasks li" appears 4 times',
+      'rules: Check the "css:.toggle" checkbox in the item containing "Read a book"',
+      'assert: the "css:.tasks li.done" appears 2 times',
+      'rules: Click "Show open"',
+      "assert: page does not show Walk the dog",
+      'assert: the "css:.tasks" does not show Read a book',
+      "assert: page shows Buy milk",
+      'assert: the "css:.tasks li" appears 1 times',
+      'rules: Click "Clear done"',
+      'assert: the "css:.tasks li" appears 1 times',
+      'assert: the "css:task-list li.done" appears 0 times',
+      'assert: the "css:.tasks li.done" is not visible',
+    ]));
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
+    expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
+    expect(recorded.ok).toBe(true);
+    expectValidTrace(recorded.trace_path!);
+    const replay = await run({ spec, recordingDetail: "off" });
+    expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
+    expect(replay.report.passed).toBe(true);
+    expectValidResult(replay.report_path);
+  });
+
+  test("a count of zero and is not visible fail while components render what the selector names, and text of a hidden component is not shown", async () => {
+    for (const [step, said] of [
+      ['assert: the "css:.tasks li" appears 0 times within 1s', "it appears 3 times"],
+      ['assert: the "css:.tasks li.done" is not visible within 1s', "visible"],
+      ["assert: page shows Walk the dog within 1s", "expected the page to show"],
+    ] as const) {
+      const first = step.includes("page shows") ? ['rules: Click "Show open"'] : [];
+      const spec = project.write("component-list-red.flow.yaml", flowYaml("Component list red", `${server.url}/component-list.html`, [...first, step]));
+      const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
+      expect(recorded.ok).toBe(false);
+      expect(recorded.step_results.at(-1)?.detail).toContain(said);
+    }
+  });
+});

@@ -94,23 +94,134 @@ export const shadowRootsIn = (root: Document | Element | ShadowRoot): ShadowRoot
   visit(root);
   return out;
 };
-/** `querySelectorAll` that also looks inside open shadow roots below `root` (`roots`, when already found). */
+/**
+ * `querySelectorAll` that also looks inside open shadow roots below `root` (`roots`, when already
+ * found). Combinators cross shadow boundaries, Playwright's rule: in `.todo-list li` the `li` may sit
+ * in the shadow root of a component inside the list (a shadow root's host is its elements' parent).
+ * Natively each tree is matched alone, so such a selector matched nothing on a page of components,
+ * and `appears 0 times` or `is not visible` passed whatever the page showed.
+ */
 export const deepQueryAll = (root: Document | Element, css: string, roots: readonly ShadowRoot[] = shadowRootsIn(root)): Element[] => {
-  const found = Array.from(root.querySelectorAll(css));
-  for (const shadow of roots) found.push(...Array.from(shadow.querySelectorAll(css)));
-  return found;
+  const found = Array.from(root.querySelectorAll(css)); // a bad selector throws here
+  if (roots.length === 0) return found;
+  const chains = splitSelectorList(css);
+  if (chains === undefined || chains.every((c) => c.length === 1)) {
+    for (const shadow of roots) found.push(...Array.from(shadow.querySelectorAll(css)));
+    return found;
+  }
+  const last = chains.map((c) => c[c.length - 1]!.compound).join(", ");
+  const pierced: Element[] = [];
+  for (const tree of [root, ...roots]) {
+    for (const el of Array.from(tree.querySelectorAll(last))) if (chains.some((c) => matchesChain(el, c, c.length - 1))) pierced.push(el);
+  }
+  return pierced;
+};
+
+/** One compound selector of a chain and the combinator that joins it to the compound before it. */
+interface ChainPart { readonly compound: string; readonly combinator: " " | ">" | "+" | "~" }
+
+/** Splits a selector list at its top-level commas and combinators; undefined when it cannot (the native query decides then). */
+const splitSelectorList = (css: string): ChainPart[][] | undefined => {
+  const chains: ChainPart[][] = [];
+  let chain: ChainPart[] = [];
+  let compound = "";
+  let combinator: ChainPart["combinator"] = " ";
+  let pending: ChainPart["combinator"] | undefined;
+  let depth = 0;
+  let quote = "";
+  const close = () => {
+    if (compound.trim() === "") return false;
+    chain.push({ compound: compound.trim(), combinator });
+    compound = "";
+    return true;
+  };
+  for (let i = 0; i < css.length; i++) {
+    const c = css[i]!;
+    if (c === "\\") { compound += c + (css[i + 1] ?? ""); i++; continue; }
+    if (quote !== "") { compound += c; if (c === quote) quote = ""; continue; }
+    if (c === '"' || c === "'") { quote = c; compound += c; continue; }
+    if (c === "(" || c === "[") depth++;
+    if (c === ")" || c === "]") depth--;
+    if (depth > 0 || !/[\s>+~,]/.test(c)) {
+      if (pending !== undefined) { combinator = pending; pending = undefined; }
+      compound += c;
+      continue;
+    }
+    if (compound.trim() !== "") { close(); pending = " "; }
+    if (c === ",") {
+      if (chain.length === 0) return undefined;
+      chains.push(chain);
+      chain = [];
+      combinator = " ";
+      pending = undefined;
+    } else if (c !== " " && c !== "\t" && c !== "\n" && c !== "\r" && c !== "\f") {
+      if (chain.length === 0) return undefined; // a leading combinator (`> li`): relative selectors are the native query's
+      pending = c as ChainPart["combinator"];
+    }
+  }
+  if (quote !== "" || depth !== 0 || !close() && chain.length === 0) return undefined;
+  if (pending !== undefined && pending !== " ") return undefined; // a dangling combinator
+  chains.push(chain);
+  return chains;
+};
+
+/** The parent across a shadow boundary: a top-level element of a shadow root has its host as parent. */
+export const hostParent = (el: Element): Element | null => el.parentElement ?? (el.parentNode instanceof ShadowRoot ? el.parentNode.host : null);
+
+/** `el.closest(css)` that climbs out of shadow roots to their hosts (an item `li` around a component). */
+export const closestDeep = (el: Element, css: string): Element | null => {
+  for (let n: Element | null = el; n; n = hostParent(n)) if (n.matches(css)) return n;
+  return null;
+};
+
+/** `el` matches compounds 0..i of `chain`, ancestors found across shadow boundaries. */
+const matchesChain = (el: Element, chain: readonly ChainPart[], i: number): boolean => {
+  const part = chain[i]!;
+  if (!el.matches(part.compound)) return false;
+  if (i === 0) return true;
+  switch (part.combinator) {
+    case " ":
+      for (let a = hostParent(el); a; a = hostParent(a)) if (matchesChain(a, chain, i - 1)) return true;
+      return false;
+    case ">": {
+      const p = hostParent(el);
+      return p !== null && matchesChain(p, chain, i - 1);
+    }
+    case "+": {
+      const prev = el.previousElementSibling;
+      return prev !== null && matchesChain(prev, chain, i - 1);
+    }
+    case "~":
+      for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (matchesChain(s, chain, i - 1)) return true;
+      return false;
+  }
 };
 /** `a.contains(b)` across shadow boundaries (b inside a's shadow tree counts). */
 export const containsDeep = (a: Element, b: Node): boolean => {
   for (let n: Node | null = b; n; n = n.parentNode ?? (n instanceof ShadowRoot ? n.host : null)) if (n === a) return true;
   return false;
 };
+/**
+ * Not rendered at all: `display: none` on it or on an ancestor in the composed tree (a component's
+ * host hidden by the page), or a host's light child that no slot takes.
+ */
+const unrendered = (el: Element): boolean => {
+  for (let n: Node | null = el; n && n instanceof Element; n = composedParent(n)) {
+    if (getComputedStyle(n).display === "none") return true;
+    const parent = n.parentElement;
+    if (parent?.shadowRoot && !n.assignedSlot) return true;
+  }
+  return false;
+};
 /** Rendered text of `el` including what its open shadow roots render (innerText leaves those out). */
 export const deepText = (el: HTMLElement): string => {
   const parts = [el.innerText ?? el.textContent ?? ""];
   for (const shadow of shadowRootsIn(el)) {
+    // innerText of an element that is not rendered is its whole textContent: a component hidden by
+    // its host's display: none (a filtered-out list item) would read as shown.
+    if (unrendered(shadow.host)) continue;
     for (const child of Array.from(shadow.children)) {
-      if (child instanceof HTMLElement && !(child instanceof HTMLStyleElement) && !(child instanceof HTMLScriptElement)) parts.push(child.innerText);
+      if (child instanceof HTMLElement && !(child instanceof HTMLStyleElement) && !(child instanceof HTMLScriptElement) && !unrendered(child)) parts.push(child.innerText);
     }
   }
   return parts.join("\n");

@@ -3,7 +3,7 @@
 // (frames.ts) turns into the answer of the call that met it.
 import type { CellPayload, FramedPayload, ScopedPayload, SelectorPayload } from "../../../src/plugins/api.ts";
 import type { Rung } from "./protocol.ts";
-import { isVisible, lower, norm } from "./dom.ts";
+import { closestDeep, containsDeep, deepQueryAll, isVisible, lower, norm, shadowRootsIn } from "./dom.ts";
 import { describe, isDisabled, toRole } from "./roles.ts";
 import { byText, ownText } from "./resolver.ts";
 
@@ -75,21 +75,25 @@ export const anchorHits = (root: Document | Element, text: string): Array<{ el: 
     if (best !== -1 && isVisible(el)) hits.push({ el, rank: best });
   };
   const doc = root.ownerDocument ?? (root as Document);
-  const walker = doc.createTreeWalker(root, 4);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const parent = node.parentElement;
-    if (!parent || parent.tagName === "SCRIPT" || parent.tagName === "STYLE") continue;
-    if ((node.nodeValue ?? "").toLowerCase().includes(head)) consider(parent);
+  // Open shadow roots are searched like the light DOM: a list of components keeps each item's text in its own root.
+  const roots = shadowRootsIn(root);
+  for (const tree of [root, ...roots]) {
+    const walker = doc.createTreeWalker(tree, 4);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.tagName === "SCRIPT" || parent.tagName === "STYLE") continue;
+      if ((node.nodeValue ?? "").toLowerCase().includes(head)) consider(parent);
+    }
   }
-  for (const el of Array.from(root.querySelectorAll(NAMED))) consider(el);
+  for (const el of deepQueryAll(root, NAMED, roots)) consider(el);
   if (hits.length > 0) return hits;
   const sub: Array<{ el: Element; rank: number }> = [];
-  for (const el of Array.from(root.querySelectorAll("*"))) {
+  for (const el of deepQueryAll(root, "*", roots)) {
     if (el.tagName === "SCRIPT" || el.tagName === "STYLE") continue;
     const t = tierOf(norm(el.textContent), want);
     if (t === -1) continue;
     // Document order visits ancestors first: a matching descendant replaces them (innermost wins).
-    for (let i = sub.length - 1; i >= 0; i--) if (sub[i]!.el.contains(el)) sub.splice(i, 1);
+    for (let i = sub.length - 1; i >= 0; i--) if (containsDeep(sub[i]!.el, el)) sub.splice(i, 1);
     sub.push({ el, rank: 6 + t });
   }
   return sub.filter((s) => isVisible(s.el));
@@ -262,10 +266,10 @@ export const innerIn = (container: Element, p: ScopedPayload | FramedPayload): E
   const role = p.role;
   let found: Element[];
   if (p.inner_text !== undefined) return byText(p.inner_text, role, container);
-  if (p.inner_css !== undefined) found = Array.from(container.querySelectorAll(p.inner_css));
+  if (p.inner_css !== undefined) found = deepQueryAll(container, p.inner_css);
   else if (p.inner_id !== undefined) {
     const id = p.inner_id;
-    found = Array.from(container.querySelectorAll("[id], [name]")).filter((e) => e.id === id || e.getAttribute("name") === id);
+    found = deepQueryAll(container, "[id], [name]").filter((e) => e.id === id || e.getAttribute("name") === id);
   } else throw new ScopeError("unsupported", `the scoped payload names no inner target (${JSON.stringify(p)})`);
   if (role) found = found.map((e) => toRole(e, role) ?? e);
   const visible = found.filter(isVisible);
@@ -278,17 +282,17 @@ export const resolveScoped = (p: ScopedPayload, doc: Document): Element[] => {
   let containerOf: (hit: Element) => Element | null;
   let what: string;
   if (spec === "item") {
-    containerOf = (hit) => hit.closest(ITEM);
+    containerOf = (hit) => closestDeep(hit, ITEM);
     what = "item";
   } else if (spec.startsWith("css:")) {
     const css = spec.slice(4);
     doc.querySelector(css); // a bad selector throws here, before any anchor is matched
-    containerOf = (hit) => hit.closest(css);
+    containerOf = (hit) => closestDeep(hit, css);
     what = `"${spec}" container`;
   } else if (spec.startsWith("id:")) {
     const box = doc.getElementById(spec.slice(3));
     if (!box) throw new ScopeError("not-found", `no element has id ${q(spec.slice(3))}`);
-    containerOf = (hit) => (box.contains(hit) ? box : null);
+    containerOf = (hit) => (containsDeep(box, hit) ? box : null);
     what = `"${spec}" container`;
   } else throw new ScopeError("unsupported", `${q(spec)} is not a container; use item, "css:…" or "id:…"`);
   const picked = pickContainer(doc, anchors, containerOf, what);
