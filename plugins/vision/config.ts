@@ -19,8 +19,11 @@ export const VisionWindowSchema = Type.Object(
   { additionalProperties: false, description: "The window a vision app attaches to; it is never launched." },
 );
 
-/** The adapter's config keys: `window`, required. */
-export const VisionConfigSchema = Type.Object({ window: VisionWindowSchema }, { additionalProperties: false });
+/** `window: "Payments"`: the title alone, the window kept at the size and place it has. */
+export const VisionWindowTitleSchema = Type.String({ minLength: 1, description: "Shorthand for `{title: …}`: a substring of the window's title, its size and place left as they are.", examples: ["Payments"], ...keyRole({ references: "captured" }) });
+
+/** The adapter's config keys: `window` (a mapping, or its title alone), required. */
+export const VisionConfigSchema = Type.Object({ window: Type.Union([VisionWindowTitleSchema, VisionWindowSchema]) }, { additionalProperties: false });
 export type VisionConfigInput = Static<typeof VisionConfigSchema>;
 
 export class VisionConfigError extends FlowproofError {
@@ -36,9 +39,13 @@ export function parseVisionConfig(raw: unknown): VisionConfig {
   if (typeof raw === "object" && raw !== null && "window_title" in raw) {
     throw new VisionConfigError("a vision app names its window with `window.title`, not `window_title`", `write ${EXAMPLE}`);
   }
-  const first = Value.Errors(VisionConfigSchema, raw).First();
+  // The form written picks the schema, so a mistake is named inside it (`window/title`), not as "no form fits".
+  const window = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>)["window"] : undefined;
+  const form = typeof window === "string" ? Type.Object({ window: VisionWindowTitleSchema }, { additionalProperties: false }) : Type.Object({ window: VisionWindowSchema }, { additionalProperties: false });
+  const first = Value.Errors(form, raw).First();
   if (first) throw new VisionConfigError(`vision app config${first.path || ""}: ${first.message}`, `write ${EXAMPLE}`);
-  const w = (raw as VisionConfigInput).window;
+  const written = (raw as VisionConfigInput).window;
+  const w = typeof written === "string" ? { title: written } : written;
   if ((w.width === undefined) !== (w.height === undefined)) throw new VisionConfigError("`window.width` and `window.height` pin the size together: give both or neither", `write ${EXAMPLE}`);
   if ((w.x !== undefined || w.y !== undefined) && w.width === undefined) throw new VisionConfigError("`window.x` and `window.y` move a window whose size is pinned: give `width` and `height` too", `write ${EXAMPLE}`);
   return { title: w.title, ...(w.width !== undefined ? { width: w.width } : {}), ...(w.height !== undefined ? { height: w.height } : {}), ...(w.x !== undefined ? { x: w.x } : {}), ...(w.y !== undefined ? { y: w.y } : {}) };

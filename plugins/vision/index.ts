@@ -2,7 +2,7 @@
 // (X11 or Win32 capture, OCR with tesseract.js, real input). Its keys and grammar are declared
 // through the adapter contract, and it is registered as a built-in (src/plugins/builtin.ts).
 import { defineAdapter, GRAMMAR_FORMS, keyRole, Type, type AdapterPlugin, type ArgumentProblem, type Capability } from "../../src/plugins/api.ts";
-import { VisionWindowSchema } from "./config.ts";
+import { VisionWindowSchema, VisionWindowTitleSchema } from "./config.ts";
 import { VisionSession } from "./session.ts";
 
 export const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "screenshot"];
@@ -10,11 +10,12 @@ export const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "scre
 const EXAMPLE = "window: {title: \"Payments\", width: 700, height: 480}";
 
 /** `window:` as a flow key: recorded as written, so replay attaches to the same window, pinned alike. */
-const WindowKey = Type.Object(VisionWindowSchema.properties, { additionalProperties: false, description: VisionWindowSchema.description ?? "The window a vision app attaches to.", examples: ["{title: Payments, width: 700, height: 480}"], ...keyRole({ recorded: true }) });
+const WindowKey = Type.Union([VisionWindowTitleSchema, Type.Object(VisionWindowSchema.properties, { additionalProperties: false })], { description: VisionWindowSchema.description ?? "The window a vision app attaches to.", examples: ["{title: Payments, width: 700, height: 480}", "Payments"], ...keyRole({ recorded: true }) });
 
 /** The size pins together, a position only with a size (as parseVisionConfig says at launch). */
 function checkWindow(keys: Readonly<Record<string, unknown>>, ctx: { readonly prefix: string }): ArgumentProblem[] {
   const w = keys["window"];
+  // `window: "Payments"` names the title alone: nothing to pin together.
   if (typeof w !== "object" || w === null) return [];
   const has = (k: string) => (w as Record<string, unknown>)[k] !== undefined;
   if (has("width") !== has("height")) return [{ path: ["window"], message: `\`${ctx.prefix}window.width\` and \`${ctx.prefix}window.height\` pin the size together: give both or neither`, hint: EXAMPLE }];

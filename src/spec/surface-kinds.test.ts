@@ -22,6 +22,15 @@ describe("the surface catalog", () => {
     expect([...rolesOf(DESK)]).toEqual([["command", { recorded: true }], ["login.password", { secret: true }]]);
   });
 
+  test("a key written in one of several forms holds the roles of every form, and each mapping form's keys", () => {
+    const window = {
+      anyOf: [{ type: "string", flowproof: { references: "captured" } }, { type: "object", properties: { title: { type: "string", flowproof: { references: "captured" } } } }],
+      flowproof: { recorded: true },
+    };
+    const SEEN: SurfaceKind = { kind: "seen", capabilities: [], keys: { schema: { type: "object", properties: { window } } as never } };
+    expect([...rolesOf(SEEN)]).toEqual([["window", { recorded: true, references: "captured" }], ["window.title", { references: "captured" }]]);
+  });
+
   test("the kind that claims `app:` as a mapping, the owners of a key, and how messages name a kind", () => {
     expect(inAppKind(catalog)?.kind).toBe("desk");
     // A key written inside `app:` is no top-level key of its owner.

@@ -62,9 +62,12 @@ export function rolesOf(kind: SurfaceKind): Map<string, KeyRole> {
   const visit = (schema: SchemaNode, prefix: string): void => {
     for (const [key, sub] of Object.entries(propertiesOf(schema))) {
       const path = prefix === "" ? key : `${prefix}.${key}`;
-      const role = roleOf(sub);
+      // A key written in one of several forms (`window: "Payments"` or `window: {title, …}`):
+      // the roles of every form hold at its path, and each mapping form's keys below it.
+      const forms = Array.isArray(sub["anyOf"]) ? (sub["anyOf"] as SchemaNode[]) : [];
+      const role = [sub, ...forms].reduce<KeyRole>((r, form) => ({ ...r, ...roleOf(form) }), {});
       if (Object.keys(role).length > 0) out.set(path, role);
-      visit(sub, path);
+      for (const form of [sub, ...forms]) visit(form, path);
     }
   };
   visit(keysSchemaOf(kind), "");

@@ -107,6 +107,17 @@ describe("app: vision through the CLI", () => {
     }
   }, 120_000);
 
+  test("`window:` may name the title alone: the window is attached as it is, and the trace keeps the form written", async () => {
+    const spec = project.write("title-only.flow.yaml", ["name: Title only", "app: vision", `window: "${DESKTOP_NAME}"`, "steps:", '  - rules: Click "Clear"', "  - assert: page shows Payee", ""].join("\n"));
+    const rec = await cli(["record", spec]);
+    expect(rec.code, rec.stderr).toBe(0);
+    const trace = readTrace(spec.replace(/\.flow\.yaml$/, ".trace.jsonl"));
+    expect(JSON.stringify(trace.header)).toContain(JSON.stringify(DESKTOP_NAME));
+    const run = await cli(["run", spec, "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect((JSON.parse(run.stdout) as RunJson).report.steps.map((st) => st.status)).toEqual(["passed", "passed"]);
+  }, 120_000);
+
   test("a typed ${VAR} secret and a `redact:` text are masked in every frame kept; the secret reaches no file", async () => {
     await bed.startForm();
     const spec = project.write("token.flow.yaml", [
