@@ -57,6 +57,18 @@ describe("parseWholeTarget", () => {
       { kind: "scoped", container: { kind: "id", id: "orders" }, anchors: ["Order 8801"], inner: text("Ship") },
     ],
     [
+      'the checkbox in the item containing "Buy milk"',
+      { kind: "scoped", container: { kind: "item" }, anchors: ["Buy milk"], role: "checkbox" },
+    ],
+    [
+      'the 2nd button inside the "css:.card" containing "Order 8801"',
+      { kind: "scoped", container: { kind: "css", selector: ".card" }, anchors: ["Order 8801"], role: "button", nth: 2 },
+    ],
+    [
+      'the field in the item containing "A" and "B"',
+      { kind: "scoped", container: { kind: "item" }, anchors: ["A", "B"], role: "field" },
+    ],
+    [
       'the "Coupon" field in the iframe "checkout"',
       { kind: "framed", frame: { kind: "text", text: "checkout" }, inner: text("Coupon"), role: "field" },
     ],
@@ -95,6 +107,12 @@ describe("parseWholeTarget", () => {
     ['the "css:" field', "web", "unknown-step", "no selector", 4, 6],
     ['the "id:"', "web", "unknown-step", "no id", 4, 5],
     ['the 0th "Save"', "web", "unknown-step", "start at 1", 4, 3],
+    ['the "Completed" filter', "web", "unknown-step", "`filter` is not a role noun", 16, 6],
+    ['the "css:#x" toggle', "web", "unknown-step", "a toggle is a checkbox", 13, 6],
+    ["the checkbox", "web", "unknown-step", "only inside a scope", 4, 8],
+    ['the checkbox in the iframe "f"', "web", "unsupported-step", "inside an iframe", 12, 18],
+    ['the checkbox in the 2nd item containing "X"', "web", "refused-step", "ordinal cannot address a scoped container", 20, 3],
+    ['the 0th checkbox in the item containing "X"', "web", "unknown-step", "start at 1", 4, 3],
     ['the "Save', "web", "unknown-step", "never closed", 4, 5],
     ['"css:#save"', "windows", "unsupported-step", "id:<AutomationId>", 0, 11],
     ['"css:#save"', "calc", "unsupported-step", "id:<AutomationId>", 0, 11],
