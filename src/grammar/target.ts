@@ -58,7 +58,7 @@ function refuseNonRoleNoun(s: Slice, i: number, label: string): Failure | undefi
   const hint = covering === undefined
     ? `drop the noun, the quoted label names the element: \`the ${quoted}\`; or use a role noun (${ROLE_LIST}) when the element is one, e.g. \`the ${quoted} link\``
     : `write \`the ${quoted} ${covering}\` (a ${word.toLowerCase()} is a ${covering} to the grammar), or drop the noun: \`the ${quoted}\``;
-  return fail("unknown-step", `\`${word}\` is not a role noun; after a label the grammar knows ${ROLE_LIST}.`, hint, s.offset + i + m[0].length - word.length, word.length);
+  return fail("refused-step", `\`${word}\` is not a role noun; after a label the grammar knows ${ROLE_LIST}.`, hint, s.offset + i + m[0].length - word.length, word.length);
 }
 const CAPTURE_HINT =
   'a capture may only be typed or compared: write `Type ${captured.name} into the "Name" field` or `assert: the "Total" shows ${captured.name}`';
