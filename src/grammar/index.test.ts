@@ -323,6 +323,8 @@ const E: readonly (readonly [string, Kind, string, string])[] = [
   ["web", "step", 'Click the checkbox in the iframe "checkout"', "inside an iframe"],
   ["web", "step", 'Click the checkbox in the 2nd item containing "Buy milk"', "ordinal cannot address a scoped container"],
   ["windows", "step", "Refresh the page", "not implemented for windows apps yet"],
+  ["windows", "step", 'Check the checkbox in the item containing "Buy milk"', "only on web apps"],
+  ["notepad", "assert", 'the "Amount" in the item containing "Invoice 4711" shows 50', "only on web apps"],
 ];
 
 describe("parseStep", () => {

@@ -115,6 +115,8 @@ describe("parseWholeTarget", () => {
     ['the 0th checkbox in the item containing "X"', "web", "unknown-step", "start at 1", 4, 3],
     ['the "Save', "web", "unknown-step", "never closed", 4, 5],
     ['"css:#save"', "windows", "unsupported-step", "id:<AutomationId>", 0, 11],
+    ['the "Pay" in the item containing "X"', "windows", "unsupported-step", "only on web apps", 9, 27],
+    ['the checkbox in the item containing "X"', "sap", "unsupported-step", "only on web apps", 12, 27],
     ['"css:#save"', "calc", "unsupported-step", "id:<AutomationId>", 0, 11],
     ['"css:#save"', "sap", "unsupported-step", "scripting id", 0, 11],
     ['the "A" in the iframe "f"', "windows", "unsupported-step", "only on web", 7, 18],

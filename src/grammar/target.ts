@@ -266,6 +266,15 @@ interface ContainerParse {
 function readContainer(s: Slice, start: number, scopeAt: number, ctx: ParseContext): ContainerParse | Failure {
   const t = s.text;
   let i = start;
+  if (lacks(ctx, "container")) {
+    return fail(
+      "unsupported-step",
+      `Item and container scopes (\`in the item containing "…"\`) exist only on web apps, not on ${ctx.surface.name}.`,
+      'name the control itself, e.g. `Click "id:<AutomationId>"`, or a table cell, e.g. `the "Status" column of the row containing "Grace Hopper"`',
+      s.offset + scopeAt,
+      t.length - scopeAt,
+    );
+  }
   let container: Container;
   if (matchAt(/item\b/, t, i) !== null) {
     container = { kind: "item" };
