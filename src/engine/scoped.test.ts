@@ -22,6 +22,13 @@ describe("scopedSelector", () => {
       .toEqual({ kind: "scoped", container: "id:box", container_anchor: "A", inner_id: "x", role: "checkbox" });
   });
 
+  test("records a role noun alone with no inner key, and its ordinal as nth", () => {
+    expect(scopedSelector({ kind: "scoped", container: { kind: "item" }, anchors: ["Buy milk"], role: "checkbox" }).payload)
+      .toEqual({ kind: "scoped", container: "item", container_anchor: "Buy milk", role: "checkbox" });
+    expect(scopedSelector({ kind: "scoped", container: { kind: "item" }, anchors: ["Buy milk"], role: "button", nth: 2 }).payload)
+      .toEqual({ kind: "scoped", container: "item", container_anchor: "Buy milk", nth: 2, role: "button" });
+  });
+
   test("records an iframe by its name or css selector", () => {
     expect(scopedSelector({ kind: "framed", frame: { kind: "text", text: "checkout" }, inner: { kind: "css", selector: "#total" } }).payload)
       .toEqual({ kind: "framed", frame_text: "checkout", inner_css: "#total" });
@@ -36,6 +43,10 @@ describe("describeScopedPayload", () => {
       .toBe('the "Status" column of the row containing "John" and "Doe"');
     expect(describeScopedPayload(scopedSelector({ kind: "scoped", container: { kind: "css", selector: ".card" }, anchors: ["Order 8801"], inner: { kind: "text", text: "Ship" } }).payload))
       .toBe('the "Ship" in the "css:.card" containing "Order 8801"');
+    expect(describeScopedPayload(scopedSelector({ kind: "scoped", container: { kind: "item" }, anchors: ["Buy milk"], role: "checkbox" }).payload))
+      .toBe('the checkbox in the item containing "Buy milk"');
+    expect(describeScopedPayload(scopedSelector({ kind: "scoped", container: { kind: "item" }, anchors: ["Buy milk"], role: "button", nth: 2 }).payload))
+      .toBe('the 2nd button in the item containing "Buy milk"');
     expect(describeScopedPayload(scopedSelector({ kind: "framed", frame: { kind: "text", text: "checkout" }, inner: { kind: "css", selector: "#total" } }).payload))
       .toBe('the "css:#total" in the iframe "checkout"');
   });

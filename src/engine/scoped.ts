@@ -28,7 +28,9 @@ export function scopedSelector(target: CellTarget | ScopedTarget | FramedTarget)
     case "scoped": {
       const c = target.container;
       const container = c.kind === "item" ? "item" : c.kind === "css" ? `css:${c.selector}` : `id:${c.id}`;
-      payload = { kind: "scoped", container, container_anchor: target.anchors[0] ?? "", ...(target.anchors.length > 1 ? { anchor_also: target.anchors.slice(1) } : {}), ...innerPayload(target.inner), ...role };
+      // A role noun alone (`the 2nd checkbox in the item …`) records no inner key: the role names it, `nth` picks among several.
+      const inner = target.inner === undefined ? (target.nth === undefined ? {} : { nth: target.nth }) : innerPayload(target.inner);
+      payload = { kind: "scoped", container, container_anchor: target.anchors[0] ?? "", ...(target.anchors.length > 1 ? { anchor_also: target.anchors.slice(1) } : {}), ...inner, ...role };
       break;
     }
     case "framed":
@@ -38,11 +40,13 @@ export function scopedSelector(target: CellTarget | ScopedTarget | FramedTarget)
   return { tier: "structural", provenance: "rules", payload };
 }
 
-const quoteInner = (p: ScopedPayload | FramedPayload): string => {
+const quoteInner = (p: ScopedPayload | FramedPayload): string | undefined => {
   if (p.inner_css !== undefined) return `"css:${p.inner_css}"`;
   if (p.inner_id !== undefined) return `"id:${p.inner_id}"`;
-  return JSON.stringify(p.inner_text ?? "");
+  return p.inner_text === undefined ? undefined : JSON.stringify(p.inner_text);
 };
+
+const ordinal = (n: number): string => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th"}`;
 
 const anchorList = (first: string, also: readonly string[] = []): string => [first, ...also].map((a) => JSON.stringify(a)).join(" and ");
 
@@ -55,11 +59,13 @@ export function describeScopedPayload(p: SelectorPayload): string | undefined {
       return `the ${JSON.stringify(p.column_text)} column${role} of the row containing ${anchorList(p.row_anchor, p.row_anchor_also)}`;
     case "scoped": {
       const container = p.container === "item" ? "the item" : `the ${JSON.stringify(p.container)}`;
-      return `the ${quoteInner(p)}${role} in ${container} containing ${anchorList(p.container_anchor, p.anchor_also)}`;
+      const inner = quoteInner(p);
+      const named = inner !== undefined ? `${inner}${role}` : `${p.nth !== undefined ? `${ordinal(p.nth)} ` : ""}${p.role ?? "element"}`;
+      return `the ${named} in ${container} containing ${anchorList(p.container_anchor, p.anchor_also)}`;
     }
     case "framed": {
       const frame = p.frame_css !== undefined ? `"css:${p.frame_css}"` : JSON.stringify(p.frame_text ?? "");
-      return `the ${quoteInner(p)}${role} in the iframe ${frame}`;
+      return `the ${quoteInner(p) ?? '""'}${role} in the iframe ${frame}`;
     }
   }
 }

@@ -27,7 +27,7 @@ const VERBS: readonly Verb[] = [
   { pattern: /go\s+(?=back|forward)/, name: "Go back", refusable: "Go back", parse: parseHistory },
   { pattern: /(?:go|navigate)\s+to(?:\s+|$)/, name: "Go to", refusable: "Go to", parse: parseNavigate },
   { pattern: /resize(?:\s+|$)/, name: "Resize the viewport", refusable: "Resize the viewport", parse: parseResize },
-  { pattern: /reload\b\s*/, name: "Reload the page", refusable: "Reload the page", parse: parseReload },
+  { pattern: /(?:reload|refresh)\b\s*/, name: "Reload the page", refusable: "Reload the page", parse: parseReload },
   { pattern: /right[-\s]click(?:\s+|$)/, name: "Right-click", parse: (r, c) => parseClick(r, c, "Right-click", "right", 1) },
   { pattern: /double[-\s]click(?:\s+|$)/, name: "Double-click", parse: (r, c) => parseClick(r, c, "Double-click", "left", 2) },
   { pattern: /click(?:\s+|$)/, name: "Click", parse: (r, c) => parseClick(r, c, "Click", "left", 1) },

@@ -21,7 +21,7 @@ const isStyleProp = (p: string): p is StyleProp => (STYLE_PROPS as readonly stri
 const COMPUTED = /^\$\{captured\.([a-z][a-z0-9_]*)\}\s*([+-])\s*(\d+(?:\.\d+)?)$/;
 const ARITHMETIC = /\$\{captured\.[^}]*\}\s*(?:[-+*/]\s*\$\{|[*/])/;
 const PREDICATES =
-  "`shows [exactly] <text>`, `does not show <text>`, `field contains [exactly] <text>`, `is [not] visible`, `is [not] focused`, `is enabled|disabled`, `checkbox is [not] checked`, `is [not] selected`, `is [not] empty`, `appears <N> times`, `attribute <name> is [not] <value>`, `has attribute <name>` or `style color is <value>`";
+  "`shows [exactly] <text>`, `does not show <text>`, `field contains [exactly] <text>`, `is [not] visible`, `is [not] focused`, `is enabled|disabled`, `checkbox is [not] checked`, `is [not] selected`, `is [not] empty`, `appears <N> times|once|twice`, `attribute <name> is [not] <value>`, `has attribute <name>` or `style color is <value>`";
 
 /** Parses the text of an `assert:` step (trimmed, non-empty) for the given surface. */
 export function parseAssertionText(s: Slice, ctx: ParseContext): ParseResult<Assertion> {
@@ -104,12 +104,18 @@ function requireText(s: Slice, example: string) {
   return parseTemplateAt(s.text, s.offset);
 }
 
+/** `N times`, `once` (1) or `twice` (2) at the end of a count; the number, or undefined. */
+const COUNT_WORDS: Readonly<Record<string, number>> = { once: 1, twice: 2 };
+const countOf = (word: string | undefined, digits: string | undefined): number | undefined =>
+  digits !== undefined ? Number(digits) : word === undefined ? undefined : COUNT_WORDS[word.toLowerCase()];
+
 function parsePageShows(s: Slice): ParseResult<Claim> {
-  const times = /^(.*\S)\s+(\d+)\s+times?$/i.exec(s.text);
+  const times = /^(.*\S)\s+(?:(\d+)\s+times?|(once|twice))$/i.exec(s.text);
   const body = times?.[1] === undefined ? s : sub(s, 0, times[1].length);
   const text = requireText(body, "page shows Welcome");
   if (!text.ok) return text;
-  return ok(times?.[2] === undefined ? { kind: "page_shows", text: text.value, negate: false } : { kind: "page_shows", text: text.value, negate: false, times: Number(times[2]) });
+  const count = countOf(times?.[3], times?.[2]);
+  return ok(count === undefined ? { kind: "page_shows", text: text.value, negate: false } : { kind: "page_shows", text: text.value, negate: false, times: count });
 }
 
 const COOKIE_FACTS: Readonly<Record<string, { fact: "exists" | "http_only" | "secure" | "persistent"; negate: boolean }>> = {
@@ -247,11 +253,12 @@ function parseShows(s: Slice, target: Target): ParseResult<Claim> {
 }
 
 function parseCount(tail: Slice, target: Target): ParseResult<Claim> {
-  const m = /^appears?\s+(\d+)\s+times?$/i.exec(tail.text);
-  if (m?.[1] === undefined) {
-    return failAt("unknown-step", "An element count is `appears <N> times` with a whole number.", 'write `the "Row" appears 3 times`', tail);
+  const m = /^appears?\s+(?:(\d+)\s+times?|(once|twice))$/i.exec(tail.text);
+  const count = countOf(m?.[2], m?.[1]);
+  if (count === undefined) {
+    return failAt("unknown-step", "An element count is `appears <N> times` with a whole number, or `appears once` / `appears twice`.", 'write `the "Row" appears 3 times` or `the "Row" appears once`', tail);
   }
   const refused = refuseCountedTarget(target, tail);
   if (refused !== undefined) return refused;
-  return ok({ kind: "count", target, count: Number(m[1]) });
+  return ok({ kind: "count", target, count });
 }

@@ -50,14 +50,19 @@ export type Container =
   | { readonly kind: "css"; readonly selector: string }
   | { readonly kind: "id"; readonly id: string };
 
-/** `the "<inner>" [role] in|inside the item|"css:…"|"id:…" containing "<a>" [and "<b>"…]` */
-export interface ScopedTarget {
+/**
+ * `the "<inner>" [role] in|inside the item|"css:…"|"id:…" containing "<a>" [and "<b>"…]`, or with a
+ * role noun alone inside (`the [2nd] checkbox in the item containing "Buy milk"`): then `inner` is
+ * absent, `role` names what to find in the container, and `nth` (1-based) picks among several.
+ */
+export type ScopedTarget = {
   readonly kind: "scoped";
   readonly container: Container;
   readonly anchors: readonly string[];
-  readonly inner: Anchor;
-  readonly role?: RoleNoun;
-}
+} & (
+  | { readonly inner: Anchor; readonly role?: RoleNoun }
+  | { readonly inner?: undefined; readonly role: RoleNoun; readonly nth?: number }
+);
 
 /** `the "<inner>" [role] in|inside the iframe "<title|name|id|aria-label>"|"css:…"` */
 export interface FramedTarget {

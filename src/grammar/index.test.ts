@@ -196,6 +196,11 @@ const D_STEPS: readonly (readonly [string, string])[] = [
   ["web", 'Double-click on "Buy milk"'],
   ["web", "Press Esc"],
   ["web", "Press Return"],
+  ["web", "Refresh the page"],
+  ["web", 'Check the checkbox in the item containing "Buy milk"'],
+  ["web", 'Click the 2nd checkbox in the item containing "Buy milk"'],
+  ["web", 'Press the button in the item containing "Invoice 4711"'],
+  ["web", 'Type Ada into the field in the "css:.card" containing "Order 8801"'],
 ];
 
 // D. additional positive examples: assertions
@@ -224,6 +229,11 @@ const D_ASSERTS: readonly (readonly [string, string])[] = [
   ["web", 'the "Row" appears 0 times'],
   ["web", 'the "css:.row" appears 2 times'],
   ["web", "page shows Row 3 times"],
+  ["web", 'the "css:.todo-list li" appears once'],
+  ["web", 'the "css:.todo-list li" appears twice'],
+  ["web", "page shows Buy milk once"],
+  ["web", "page shows Buy milk twice"],
+  ["web", 'the checkbox in the item containing "Buy milk" is checked'],
   ["web", 'the "Username" field is visible'],
   ["web", 'the "Save" button is disabled'],
   ["web", 'the "Country" dropdown is not empty'],
@@ -306,6 +316,15 @@ const E: readonly (readonly [string, Kind, string, string])[] = [
   ["web", "step", "Wait until the download completes as", "`as <name>`"],
   ["web", "step", 'Click "${captured.x}"', "a capture may only be typed or compared"],
   ["web", "step", "Go to ${captured.x}", "a capture may only be typed or compared"],
+  ["web", "step", 'Click the "Completed" filter', "`filter` is not a role noun"],
+  ["web", "step", 'Click the "Completed" tab', '`the "completed" button`'],
+  ["web", "assert", 'the "Row" appears thrice', "`appears once`"],
+  ["web", "step", "Check the checkbox", "only inside a scope"],
+  ["web", "step", 'Click the checkbox in the iframe "checkout"', "inside an iframe"],
+  ["web", "step", 'Click the checkbox in the 2nd item containing "Buy milk"', "ordinal cannot address a scoped container"],
+  ["windows", "step", "Refresh the page", "not implemented for windows apps yet"],
+  ["windows", "step", 'Check the checkbox in the item containing "Buy milk"', "only on web apps"],
+  ["notepad", "assert", 'the "Amount" in the item containing "Invoice 4711" shows 50', "only on web apps"],
 ];
 
 describe("parseStep", () => {

@@ -83,6 +83,8 @@ describe("value verbs", () => {
     ["sap", "Go to /nVA01", { kind: "navigate", url: lit("/nVA01") }],
     ["sap", "Go to VA01", { kind: "navigate", url: lit("/nVA01") }],
     ["web", "Reload the page", { kind: "reload" }],
+    ["web", "Refresh the page", { kind: "reload" }],
+    ["web", "refresh", { kind: "reload" }],
     ["web", "Wait until page shows Saved", { kind: "wait_text", text: lit("Saved") }],
     ["web", "Wait until the page shows templates found within 30s", { kind: "wait_text", text: lit("templates found"), timeoutMs: 30_000 }],
     ["web", "Wait until the download completes as pir_export", { kind: "wait_download", name: "pir_export" }],

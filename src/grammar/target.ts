@@ -27,6 +27,39 @@ const ROLE_BY_WORD: Readonly<Record<string, RoleNoun>> = {
 };
 const roleOf = (word: string | undefined): RoleNoun | undefined =>
   word === undefined ? undefined : ROLE_BY_WORD[word.toLowerCase()];
+/** A role noun standing alone inside a scope: `the [2nd] checkbox in the item containing "…"`. */
+const ROLE_ONLY = new RegExp(`(${ROLE_NOUNS})(?=\\s+(?:in|inside)\\s)`);
+const ROLE_ALONE = new RegExp(`(${ROLE_NOUNS})\\b`);
+const ROLE_LIST = "field, button, link, dropdown, checkbox";
+
+/**
+ * Nouns people put after a label that are no role noun of the grammar, with the role noun that
+ * covers them when there is one (a tab or menu item is a button to the grammar, a radio or switch
+ * a checkbox). The rest name no role at all (a filter is a link or a button, depending on the
+ * app): the label alone is enough. Data, so the refusal says the same for every app.
+ */
+const NOT_ROLE_NOUNS: Readonly<Record<string, RoleNoun | undefined>> = {
+  tab: "button", menuitem: "button", toggle: "checkbox", radio: "checkbox", switch: "checkbox",
+  input: "field", textbox: "field", textfield: "field", textarea: "field", box: "field", searchbox: "field",
+  select: "dropdown", combobox: "dropdown", listbox: "dropdown",
+  filter: undefined, icon: undefined, menu: undefined, option: undefined, label: undefined, heading: undefined,
+  title: undefined, text: undefined, image: undefined, tile: undefined, card: undefined, chip: undefined,
+  badge: undefined, pill: undefined, panel: undefined, section: undefined, element: undefined, control: undefined,
+};
+const NOT_ROLE = new RegExp(`\\s+(${Object.keys(NOT_ROLE_NOUNS).join("|")})(?=\\s|$|,)`);
+
+/** `the "Completed" filter`: refused by name, saying which role nouns exist and to drop the noun. */
+function refuseNonRoleNoun(s: Slice, i: number, label: string): Failure | undefined {
+  const m = matchAt(NOT_ROLE, s.text, i);
+  const word = m?.[1];
+  if (m === null || word === undefined) return undefined;
+  const covering = NOT_ROLE_NOUNS[word.toLowerCase()];
+  const quoted = JSON.stringify(label);
+  const hint = covering === undefined
+    ? `drop the noun, the quoted label names the element: \`the ${quoted}\`; or use a role noun (${ROLE_LIST}) when the element is one, e.g. \`the ${quoted} link\``
+    : `write \`the ${quoted} ${covering}\` (a ${word.toLowerCase()} is a ${covering} to the grammar), or drop the noun: \`the ${quoted}\``;
+  return fail("refused-step", `\`${word}\` is not a role noun; after a label the grammar knows ${ROLE_LIST}.`, hint, s.offset + i + m[0].length - word.length, word.length);
+}
 const CAPTURE_HINT =
   'a capture may only be typed or compared: write `Type ${captured.name} into the "Name" field` or `assert: the "Total" shows ${captured.name}`';
 
@@ -126,10 +159,14 @@ export function parseTargetPrefix(s: Slice, ctx: ParseContext): ParseResult<Targ
     nth = Number(ord[1]);
     i += ord[0].length;
   }
-  let anchor: Anchor;
+  let anchor: Anchor | undefined;
   let role: RoleNoun | undefined;
   let label = "";
-  if (t[i] === '"') {
+  const roleOnly = the === null || t[i] === '"' || matchAt(BARE, t, i) !== null ? null : matchAt(ROLE_ONLY, t, i);
+  if (roleOnly !== null) {
+    role = roleOf(roleOnly[1]);
+    i += roleOnly[0].length;
+  } else if (t[i] === '"') {
     const q = readQuoted(s, i);
     if ("ok" in q) return q;
     const a = toAnchor(s, q, ctx);
@@ -139,7 +176,17 @@ export function parseTargetPrefix(s: Slice, ctx: ParseContext): ParseResult<Targ
     i = q.end;
   } else {
     const bare = the === null ? null : matchAt(BARE, t, i);
-    if (bare === null || bare[1] === undefined || bare[2] === undefined) return undefined;
+    if (bare === null || bare[1] === undefined || bare[2] === undefined) {
+      const alone = the === null ? null : matchAt(ROLE_ALONE, t, i);
+      if (alone === null) return undefined;
+      return fail(
+        "unknown-step",
+        `A role noun alone (\`the ${alone[0]}\`) names an element only inside a scope.`,
+        `quote its label, e.g. \`the "Remember me" ${alone[0]}\`, or name the item it is in, e.g. \`the ${alone[0]} in the item containing "Buy milk"\``,
+        s.offset + i,
+        alone[0].length,
+      );
+    }
     if (bare[1].includes("${")) {
       return fail("bad-reference", "A capture or variable cannot name a target: a capture may only be typed or compared.", CAPTURE_HINT, s.offset + i, bare[1].length);
     }
@@ -150,19 +197,23 @@ export function parseTargetPrefix(s: Slice, ctx: ParseContext): ParseResult<Targ
   }
   if (nth === 0) return fail("unknown-step", "Ordinals start at 1.", 'write `the 1st "Save"` or leave the ordinal out', s.offset + ordAt, 3);
 
-  const column = role === undefined ? matchAt(/\s+column\s+(?:of|in)\s+(?:the\s+)?/, t, i) : null;
-  if (column !== null) return parseCell(s, { label, anchor, nth, ordAt, i: i + column[0].length });
+  const column = role === undefined && anchor !== undefined ? matchAt(/\s+column\s+(?:of|in)\s+(?:the\s+)?/, t, i) : null;
+  if (column !== null && anchor !== undefined) return parseCell(s, { label, anchor, nth, ordAt, i: i + column[0].length });
 
   if (role === undefined) {
     const r = matchAt(ROLE, t, i);
     if (r !== null) {
       role = roleOf(r[1]);
       i += r[0].length;
+    } else if (anchor !== undefined) {
+      const noun = refuseNonRoleNoun(s, i, label);
+      if (noun !== undefined) return noun;
     }
   }
   const withRole = role === undefined ? {} : { role };
 
   const scope = matchAt(SCOPE, t, i);
+  if (anchor === undefined) return role === undefined ? undefined : parseRoleInScope(s, { role, nth, ordAt, i }, ctx);
   if (scope === null) {
     const nthPart = nth === undefined ? {} : { nth };
     return ok({ target: { kind: "element", anchor, ...nthPart, ...withRole }, end: i });
@@ -197,6 +248,33 @@ export function parseTargetPrefix(s: Slice, ctx: ParseContext): ParseResult<Targ
     return refuseNesting(s, q.end) ?? ok({ target: { kind: "framed", frame, inner: anchor, ...withRole }, end: q.end });
   }
 
+  if (nth !== undefined) {
+    return fail("refused-step", "An ordinal cannot address a scoped target: position breaks when rows move.", SCOPE_ORDINAL_HINT, s.offset + ordAt, (ord?.[0] ?? "").trim().length);
+  }
+  const box = readContainer(s, i, scopeAt, ctx);
+  if ("ok" in box) return box;
+  return refuseNesting(s, box.end) ?? ok({ target: { kind: "scoped", container: box.container, anchors: box.anchors, inner: anchor, ...withRole }, end: box.end });
+}
+
+interface ContainerParse {
+  readonly container: Container;
+  readonly anchors: string[];
+  readonly end: number;
+}
+
+/** `item|"css:…"|"id:…" containing "<a>" [and "<b>"…]` starting at `i` (just after `in the `). */
+function readContainer(s: Slice, start: number, scopeAt: number, ctx: ParseContext): ContainerParse | Failure {
+  const t = s.text;
+  let i = start;
+  if (lacks(ctx, "container")) {
+    return fail(
+      "unsupported-step",
+      `Item and container scopes (\`in the item containing "…"\`) exist only on web apps, not on ${ctx.surface.name}.`,
+      'name the control itself, e.g. `Click "id:<AutomationId>"`, or a table cell, e.g. `the "Status" column of the row containing "Grace Hopper"`',
+      s.offset + scopeAt,
+      t.length - scopeAt,
+    );
+  }
   let container: Container;
   if (matchAt(/item\b/, t, i) !== null) {
     container = { kind: "item" };
@@ -232,13 +310,40 @@ export function parseTargetPrefix(s: Slice, ctx: ParseContext): ParseResult<Targ
   if (containing === null) {
     return fail("unknown-step", "A container scope needs `containing \"<anchor>\"`.", 'write e.g. `in the item containing "Invoice 4711"`', s.offset + scopeAt, t.length - scopeAt);
   }
-  if (nth !== undefined) {
-    return fail("refused-step", "An ordinal cannot address a scoped target: position breaks when rows move.", SCOPE_ORDINAL_HINT, s.offset + ordAt, (ord?.[0] ?? "").trim().length);
-  }
   const anchors = readAnchors(s, i + containing[0].length);
   if ("ok" in anchors) return anchors;
-  const inner = anchor;
-  return refuseNesting(s, anchors.end) ?? ok({ target: { kind: "scoped", container, anchors: anchors.anchors, inner, ...withRole }, end: anchors.end });
+  return { container, anchors: anchors.anchors, end: anchors.end };
+}
+
+interface RoleStart {
+  readonly role: RoleNoun;
+  readonly nth: number | undefined;
+  readonly ordAt: number;
+  /** Index just after the role noun. */
+  readonly i: number;
+}
+
+/**
+ * `the [2nd] checkbox in the item containing "…"`: a role noun alone names the container's one
+ * element of that role. An ordinal may pick among several: it counts inside one container the
+ * anchors identify, so a moved row takes its own controls with it.
+ */
+function parseRoleInScope(s: Slice, r: RoleStart, ctx: ParseContext): ParseResult<TargetParse> {
+  const t = s.text;
+  const scope = matchAt(SCOPE, t, r.i);
+  if (scope === null) return fail("unknown-step", `A role noun alone names an element only inside a scope.`, `name the item it is in, e.g. \`the ${r.role} in the item containing "Buy milk"\`, or quote its label`, s.offset, r.i);
+  const at = r.i + scope[0].length;
+  if (matchAt(/iframe\b/, t, at) !== null) {
+    return fail("unsupported-step", "A role noun alone cannot name an element inside an iframe.", `quote its label or a selector, e.g. \`the "css:input[type=checkbox]" in the iframe "checkout"\``, s.offset + r.i, t.length - r.i);
+  }
+  const scopeOrd = matchAt(/\d+(?:st|nd|rd|th)\b/, t, at);
+  if (scopeOrd !== null) {
+    return fail("refused-step", "An ordinal cannot address a scoped container: position breaks when rows move.", SCOPE_ORDINAL_HINT, s.offset + at, scopeOrd[0].length);
+  }
+  const box = readContainer(s, at, r.i, ctx);
+  if ("ok" in box) return box;
+  const nth = r.nth === undefined ? {} : { nth: r.nth };
+  return refuseNesting(s, box.end) ?? ok({ target: { kind: "scoped", container: box.container, anchors: box.anchors, role: r.role, ...nth }, end: box.end });
 }
 
 interface CellStart {

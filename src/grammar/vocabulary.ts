@@ -7,6 +7,7 @@
  * (`unsupported-step`), with the surface's name in the message:
  * - `css`: `"css:…"` targets (`cssHint` says what to write instead);
  * - `iframe`: `in the iframe "…"` scopes;
+ * - `container`: `in the item "…"|"css:…"|"id:…" containing "…"` scopes (a table cell's row is not one);
  * - `dialog`: native dialog suffixes (`, accepting the dialog`);
  * - `reload`: `Reload the page`;
  * - `download`: `Wait until the download completes as …`;
@@ -18,11 +19,11 @@
  * - `exact_text`: `shows exactly`, `contains exactly`; `focus`: `is [not] focused`.
  */
 export type GrammarForm =
-  | "css" | "iframe" | "dialog" | "reload" | "download" | "history" | "viewport" | "clear_storage"
+  | "css" | "iframe" | "container" | "dialog" | "reload" | "download" | "history" | "viewport" | "clear_storage"
   | "page_url" | "page_title" | "cookie" | "storage" | "attribute" | "style" | "exact_text" | "focus";
 
 /** Every general form, in the order the docs list them. */
-export const GRAMMAR_FORMS: readonly GrammarForm[] = ["css", "iframe", "dialog", "reload", "download", "history", "viewport", "clear_storage", "page_url", "page_title", "cookie", "storage", "attribute", "style", "exact_text", "focus"];
+export const GRAMMAR_FORMS: readonly GrammarForm[] = ["css", "iframe", "container", "dialog", "reload", "download", "history", "viewport", "clear_storage", "page_url", "page_title", "cookie", "storage", "attribute", "style", "exact_text", "focus"];
 
 /** Verbs a surface may refuse outright, before their arguments are read. */
 export type GrammarVerb = "Go to" | "Go back" | "Reload the page" | "Resize the viewport" | "Hover over" | "Upload";

@@ -245,7 +245,7 @@ export function toSelector(value: unknown): Selector {
 
 const SHAPES: Readonly<Record<SelectorTier, string>> = {
   native_id: "{css} | {id, name?} | {automation_id, name?}, or a plugin's own keys without css, id and automation_id",
-  structural: "{kind: \"cell\", column_text, row_anchor, row_anchor_also?} | {kind: \"scoped\", container, container_anchor, anchor_also?, inner_text|inner_css|inner_id} | {kind: \"framed\", frame_text|frame_css, inner_text|inner_css|inner_id} | {control_type, name?}, or a plugin's own keys without control_type and those kinds",
+  structural: "{kind: \"cell\", column_text, row_anchor, row_anchor_also?} | {kind: \"scoped\", container, container_anchor, anchor_also?, inner_text|inner_css|inner_id (or role alone)} | {kind: \"framed\", frame_text|frame_css, inner_text|inner_css|inner_id} | {control_type, name?}, or a plugin's own keys without control_type and those kinds",
   text_anchor: "{text, box?, window?, field_box?}",
   visual_template: "an object",
   ai_relocation: "an object",

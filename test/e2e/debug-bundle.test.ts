@@ -1,5 +1,5 @@
 // The debug snapshot of a failed replay through the real CLI and real Chromium: debug/dom.html
-// and debug/console.log in the run bundle, the failed step's detail naming them and suggesting
+// (open shadow roots included) and debug/console.log in the run bundle, the failed step's detail naming them and suggesting
 // the text the page does show, and no secret value in any file written.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -49,6 +49,9 @@ describe("debug snapshot of a failed replay", () => {
     const dom = readFileSync(join(runDir, "debug", "dom.html"), "utf8");
     expect(dom).toContain("token ${TOKEN}");
     expect(dom).not.toContain("static-attr-pw-77");
+    // An open shadow root is written as declarative shadow DOM, its password value left out like any other.
+    expect(dom).toContain('<session-badge><template shadowrootmode="open"><span class="badge">Signed out in shadow</span><input type="password"></template></session-badge>');
+    expect(dom).not.toContain("shadow-pw-88");
     const log = readFileSync(join(runDir, "debug", "console.log"), "utf8");
     expect(log).toContain("console.log: page ready {build: 7}");
     expect(log).toContain("console.log: token typed ${TOKEN}");

@@ -179,6 +179,25 @@ const GREEN: readonly Case[] = [
     ],
   },
   {
+    name: "names an unlabelled control by its role alone inside an item, an ordinal picking among several",
+    page: "todo-toggles.html",
+    steps: [
+      'rules: Check the checkbox in the item containing "Buy milk"',
+      'assert: the "css:#out" shows exactly Buy milk/toggle',
+      'assert: the checkbox in the item containing "Buy milk" is checked',
+      'assert: the checkbox in the item containing "Walk the dog" is not checked',
+      'rules: Check the 2nd checkbox in the item containing "Pay rent"',
+      'assert: the "css:#out" shows exactly Buy milk/toggle, Pay rent/urgent',
+      'rules: Uncheck the checkbox in the "css:.todo-list li" containing "Buy milk"',
+      'rules: Click the button in the item containing "Walk the dog"',
+      'assert: the "css:.todo-list li" appears twice',
+      'assert: page shows Walk the dog 0 times',
+      "rules: Refresh the page",
+      'assert: the "css:.todo-list li" appears 3 times',
+      'assert: page shows Pay rent once',
+    ],
+  },
+  {
     name: "scrolls the page, a container to its edges and to an exact offset, and an element into view",
     page: "scroll.html",
     steps: [
@@ -296,6 +315,8 @@ const RED: readonly Red[] = [
   { name: "an anchor outside every item points at a css: container", page: "list.html", steps: ['assert: the "css:.amount" in the item containing "Invoice 9000" shows 1 within 20s'], detail: ["in no list item", '"css:'], hard: true },
   { name: "a container stops short of the offset", page: "scroll.html", steps: ['rules: Scroll the "css:#list" to 5000px'], detail: ["short of 5000 px", "at most 480 px"], hard: true },
   { name: "a cross-origin frame is an error", page: "cross-origin.html", steps: ['assert: the "css:#total" in the iframe "elsewhere" shows 42 within 20s'], detail: ["cross-origin", "same-origin frames only"], hard: true },
+  { name: "a role noun alone is ambiguous in an item holding two of that role", page: "todo-toggles.html", steps: ['rules: Check the checkbox in the item containing "Pay rent"'], detail: ["<li> \"Pay rent\" holds 2 checkboxes: 1st <input>, 2nd <input>", 'the 2nd checkbox in the item containing "Pay rent"'], hard: true },
+  { name: "an item without a control of that role says so", page: "todo-toggles.html", steps: ['assert: the field in the item containing "Buy milk" is visible within 1s'], detail: ['<li> "Buy milk" has no field'] },
   { name: "a container whose content fits cannot scroll to an offset", page: "scroll.html", steps: ['rules: Scroll the "css:#short" to 10px'], detail: ["does not scroll: its content fits"], hard: true },
 ];
 

@@ -68,6 +68,11 @@ describe("scrolling boxes", () => {
     expect(detail).toBe('timed out after 1000 ms waiting for the "Tucked away" to be visible: <button#tucked> "Tucked away" is present but cut off by <div#collapsed>, which does not scroll it into view');
   });
 
+  test("a button under another element is not clicked, and the failure names what is on top by its class", async () => {
+    const { detail } = await red("todo-toggles.html", ['rules: Click "Mark all"']);
+    expect(detail).toContain('<button#mark-all> "Mark all" would not receive the click: <input.toggle-all> is on top at (');
+  });
+
   test("is visible on a target scrolled out of its box says where it is", async () => {
     const { detail } = await red("scroll-boxes.html", ['assert: the "Over Here" is visible within 1s']);
     expect(detail).toBe('expected the "Over Here" to be visible within 1000 ms; it is present but outside the visible area of <div#scroll-horizontal> (scrolled or clipped out of it)');

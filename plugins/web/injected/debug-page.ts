@@ -1,5 +1,5 @@
 // Page side of the debug snapshot of a failed step (a module of the page script): the document as
-// data, so the driver redacts it before it becomes HTML, and the names of the visible elements a
+// data (open shadow roots included, as declarative shadow DOM), so the driver redacts it before it becomes HTML, and the names of the visible elements a
 // step could target, "visible" as the resolver and the scene inventory judge it (dom.ts).
 import { isVisible } from "./dom.ts";
 
@@ -29,6 +29,18 @@ export function readDebugPage({ max }: { readonly max: number }): DebugPage {
       .map((a) => [a.name, a.value] as const);
     const kids = el instanceof HTMLTemplateElement ? el.content.childNodes : el.childNodes;
     const children: DomNode[] = [];
+    // An open shadow root is written as declarative shadow DOM serialises it: a first child
+    // `<template shadowrootmode="open">` holding the root's content, so the reviewer sees what
+    // the component rendered. A closed root is out of reach (`shadowRoot` is null).
+    const shadow = el.shadowRoot;
+    if (shadow !== null) {
+      const inside: DomNode[] = [];
+      for (const child of Array.from(shadow.childNodes)) {
+        const n = read(child);
+        if (n !== undefined) inside.push(n);
+      }
+      children.push(["template", [["shadowrootmode", shadow.mode]], inside]);
+    }
     for (const child of Array.from(kids)) {
       const n = read(child);
       if (n !== undefined) children.push(n);

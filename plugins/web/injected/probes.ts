@@ -2,7 +2,7 @@
 // the click (visible, still, enabled, on top), focusing a field to type into, and what it reads.
 import type { Candidate, ProbeAnswer, ProbeRequest, Rung, ValueAnswer } from "./protocol.ts";
 import { clippedBy, composedParent, containsComposed, deepHit, describeBox, isShown, isVisible, receives, scrollToSee } from "./dom.ts";
-import { checkedOf, describe, isDisabled, kindOf, labelledControl } from "./roles.ts";
+import { checkedOf, describe, describeCover, isDisabled, kindOf, labelledControl } from "./roles.ts";
 import { resolve, resolveRung } from "./resolver.ts";
 import { valueOf } from "./values.ts";
 
@@ -64,7 +64,7 @@ export const probeFound = (req: ProbeRequest, found: ReturnType<typeof resolve>)
   if (req.purpose === "pointer" || req.purpose === "drag") {
     const hit = deepHit(cx, cy);
     if (!receives(el, hit)) {
-      return { ok: false, failed: "receives-pointer", detail: `${describe(el)} would not receive the click: ${hit ? describe(hit) : "nothing"} is on top at (${Math.round(cx)}, ${Math.round(cy)})` };
+      return { ok: false, failed: "receives-pointer", detail: `${describe(el)} would not receive the click: ${hit ? describeCover(hit) : "nothing"} is on top at (${Math.round(cx)}, ${Math.round(cy)})` };
     }
   }
   const checked = checkedOf(found.el);

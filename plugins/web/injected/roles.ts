@@ -1,6 +1,6 @@
 // Page-side element kinds: what counts as a field, button, checkbox, dropdown or link, the
 // element of a requested role near a match, and how an element is described in a message.
-import { deepQueryAll, norm, short } from "./dom.ts";
+import { deepQueryAll, describeBox, norm, short } from "./dom.ts";
 
 export const BUTTON_INPUTS = ["submit", "button", "reset", "image"];
 export const NON_TEXT_INPUTS = [...BUTTON_INPUTS, "checkbox", "radio", "file", "hidden", "range", "color"];
@@ -53,6 +53,18 @@ export const describe = (el: Element) => {
   const id = el.id ? `#${el.id}` : "";
   const text = norm((el as HTMLElement).innerText ?? el.textContent ?? "");
   return `<${el.tagName.toLowerCase()}${id}>${text ? ` "${short(text)}"` : ""}`;
+};
+
+/** Longest text, in characters, that naming a covering element quotes; a longer one is left out. */
+const COVER_TEXT_MAX = 40;
+
+/**
+ * What is on top of a pointer target: named like a box (`<input.toggle-all>`, `<div#veil>`: tag
+ * plus id, else its first class) and by its text when that is short; an overlay's whole text says nothing.
+ */
+export const describeCover = (el: Element) => {
+  const text = norm((el as HTMLElement).innerText ?? el.textContent ?? "");
+  return `${describeBox(el)}${text !== "" && text.length <= COVER_TEXT_MAX ? ` "${short(text)}"` : ""}`;
 };
 
 export const isDisabled = (el: Element) => {

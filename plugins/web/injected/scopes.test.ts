@@ -90,6 +90,26 @@ describe("containers", () => {
   });
 });
 
+describe("a role noun alone in a container", () => {
+  test("names the container's one element of that role, an ordinal picking among several", async () => {
+    await h.context("todo-toggles.html");
+    const checked = async (anchor: string, extra: Record<string, unknown> = {}) =>
+      (await h.driver.check(item(anchor, { role: "checkbox", ...extra }), { kind: "checked", checked: true })).actual;
+    expect(await checked("Buy milk")).toBe("not checked");
+    expect(await read(item("Walk the dog", { role: "button" }))).toBe("");
+    expect(await checked("Pay rent", { nth: 2 })).toBe("not checked");
+  });
+
+  test("refuses several of the role without an ordinal, listing them, and reports none as retryable", async () => {
+    await h.context("todo-toggles.html");
+    const several = await read(item("Pay rent", { role: "checkbox" }));
+    expect(several).toStartWith("ambiguous (final): ");
+    expect(several).toContain("holds 2 checkboxes: 1st <input>, 2nd <input>");
+    expect(several).toContain('`the 2nd checkbox in the item containing "Pay rent"`');
+    expect(await read(item("Buy milk", { role: "field" }))).toStartWith("not-found: ");
+  });
+});
+
 describe("iframes", () => {
   test("fence the inner target to the frame's document", async () => {
     await h.context("frames.html");

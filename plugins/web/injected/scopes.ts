@@ -4,7 +4,7 @@
 import type { CellPayload, FramedPayload, ScopedPayload, SelectorPayload } from "../../../src/plugins/api.ts";
 import type { Rung } from "./protocol.ts";
 import { closestDeep, containsDeep, deepQueryAll, isVisible, lower, norm, shadowRootsIn } from "./dom.ts";
-import { describe, isDisabled, toRole } from "./roles.ts";
+import { describe, isDisabled, ROLE_TESTS, toRole } from "./roles.ts";
 import { byText, ownText } from "./resolver.ts";
 
 export const ITEM = "li, [role=listitem], [role=row], [role=option], [role=article], tr";
@@ -270,10 +270,38 @@ export const innerIn = (container: Element, p: ScopedPayload | FramedPayload): E
   else if (p.inner_id !== undefined) {
     const id = p.inner_id;
     found = deepQueryAll(container, "[id], [name]").filter((e) => e.id === id || e.getAttribute("name") === id);
-  } else throw new ScopeError("unsupported", `the scoped payload names no inner target (${JSON.stringify(p)})`);
+  } else if (p.kind === "scoped" && role !== undefined) return byRole(container, p, role);
+  else throw new ScopeError("unsupported", `the scoped payload names no inner target (${JSON.stringify(p)})`);
   if (role) found = found.map((e) => toRole(e, role) ?? e);
   const visible = found.filter(isVisible);
   return visible.length > 0 ? visible.concat(found.filter((e) => !visible.includes(e))) : found;
+};
+
+const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th"}`;
+
+/**
+ * A role noun alone (`the checkbox in the item containing "Buy milk"`): the container's elements of
+ * that role, outermost only, visible ones first. Without an ordinal it must be one: several is the
+ * usual ambiguity, listing them with the ordinal that picks each.
+ */
+const byRole = (container: Element, p: ScopedPayload, role: string): Element[] => {
+  const test = ROLE_TESTS[role];
+  if (!test) throw new ScopeError("unsupported", `${q(role)} is not a role noun`);
+  const all = deepQueryAll(container, "*").filter(test);
+  const found = all.filter((e) => !all.some((o) => o !== e && containsDeep(o, e)));
+  const visible = found.filter(isVisible);
+  const ordered = visible.length > 0 ? visible.concat(found.filter((e) => !visible.includes(e))) : found;
+  const counted = visible.length > 0 ? visible : found;
+  if (p.nth === undefined && counted.length > 1) {
+    const scope = `${p.container === "item" ? "the item" : `the ${q(p.container)}`} containing ${q(p.container_anchor)}`;
+    const many = role.endsWith("x") ? `${role}es` : `${role}s`;
+    throw new ScopeError(
+      "ambiguous",
+      `${describe(container)} holds ${counted.length} ${many}: ${counted.map((e, i) => `${ordinal(i + 1)} ${describe(e)}`).join(", ")}; `
+        + `say which one with an ordinal, e.g. \`the 2nd ${role} in ${scope}\`, or quote its label`,
+    );
+  }
+  return ordered;
 };
 
 export const resolveScoped = (p: ScopedPayload, doc: Document): Element[] => {
@@ -307,8 +335,9 @@ export const resolveScoped = (p: ScopedPayload, doc: Document): Element[] => {
   }
   const inner = innerIn(picked.found, p);
   if (inner.length === 0) {
-    const name = p.inner_css !== undefined ? `"css:${p.inner_css}"` : p.inner_id !== undefined ? `"id:${p.inner_id}"` : q(String(p.inner_text));
-    throw new ScopeError("not-found", `${describe(picked.found)} has no ${name}${p.role !== undefined ? ` ${p.role}` : ""}`);
+    const name = p.inner_css !== undefined ? `"css:${p.inner_css}"` : p.inner_id !== undefined ? `"id:${p.inner_id}"` : p.inner_text !== undefined ? q(p.inner_text) : undefined;
+    const what = name === undefined ? p.role ?? "element" : `${name}${p.role !== undefined ? ` ${p.role}` : ""}`;
+    throw new ScopeError("not-found", `${describe(picked.found)} has no ${what}`);
   }
   return inner;
 };

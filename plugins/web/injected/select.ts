@@ -2,7 +2,7 @@
 // by move with the trusted click the driver makes next (open it, then the option), then verified.
 import type { SelectAnswer, SelectRequest } from "./protocol.ts";
 import { deepHit, isVisible, lower, norm, receives, scrollToSee, short } from "./dom.ts";
-import { describe, isButton, isCheckbox, isDisabled, isDropdown, isField, isLink, labelledControl, roleOf } from "./roles.ts";
+import { describe, describeCover, isButton, isCheckbox, isDisabled, isDropdown, isField, isLink, labelledControl, roleOf } from "./roles.ts";
 import { resolve } from "./resolver.ts";
 import { holds, listboxOf, optionLabel, optionsOf, pickOption, valueOf } from "./values.ts";
 
@@ -30,7 +30,7 @@ export const clickOn = (el: Element, what: "open" | "option", tier: string): Sel
   const y = rect.top + rect.height / 2;
   const hit = deepHit(x, y);
   if (!receives(el, hit)) {
-    return { ok: false, failed: "receives-pointer", detail: `${describe(el)} would not receive the click: ${hit ? describe(hit) : "nothing"} is on top at (${Math.round(x)}, ${Math.round(y)})` };
+    return { ok: false, failed: "receives-pointer", detail: `${describe(el)} would not receive the click: ${hit ? describeCover(hit) : "nothing"} is on top at (${Math.round(x)}, ${Math.round(y)})` };
   }
   return { ok: true, click: { x, y, what }, tier };
 };
