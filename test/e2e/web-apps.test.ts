@@ -7,9 +7,8 @@ import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { runCli } from "../support/cli.ts";
+import { expectGreen } from "../support/e2e.ts";
 import { record } from "../../src/commands/record.ts";
-import { run } from "../../src/commands/run.ts";
-import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -31,15 +30,7 @@ afterAll(() => {
 let flows = 0;
 /** Records the flow, then replays it: every step passes both times. */
 async function green(page: string, steps: readonly string[]): Promise<void> {
-  const spec = project.write(`green-${++flows}.flow.yaml`, flowYaml(`Green ${flows}`, `${server.url}/${page}`, steps));
-  const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
-  expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
-  expect(recorded.ok).toBe(true);
-  expectValidTrace(recorded.trace_path!);
-  const replay = await run({ spec, recordingDetail: "off" });
-  expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
-  expect(replay.report.passed).toBe(true);
-  expectValidResult(replay.report_path);
+  await expectGreen(project.write(`green-${++flows}.flow.yaml`, flowYaml(`Green ${flows}`, `${server.url}/${page}`, steps)));
 }
 
 /** Records the flow with a short step bound; returns the failed step's detail and how long recording took. */

@@ -3,10 +3,8 @@
 // shadow root stays unreachable, and the error says what was looked for.
 import { describe, expect, test } from "bun:test";
 import { flowYaml } from "../support/tmp-project.ts";
-import { webE2e } from "../support/e2e.ts";
+import { expectGreen, webE2e } from "../support/e2e.ts";
 import { record } from "../../src/commands/record.ts";
-import { run } from "../../src/commands/run.ts";
-import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 
 const { server, project } = await webE2e();
 
@@ -27,14 +25,7 @@ describe("open shadow roots in real Chromium", () => {
       "assert: page shows Clicks 2",
       "assert: page does not show Closed root text",
     ]));
-    const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
-    expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
-    expect(recorded.ok).toBe(true);
-    expectValidTrace(recorded.trace_path!);
-    const replay = await run({ spec, recordingDetail: "off" });
-    expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
-    expect(replay.report.passed).toBe(true);
-    expectValidResult(replay.report_path);
+    await expectGreen(spec);
   });
 
   test("an assertion on text inside a component fails with what the page shows", async () => {
@@ -79,14 +70,7 @@ describe("css: selectors and text across shadow boundaries", () => {
       'assert: the "css:task-list li.done" appears 0 times',
       'assert: the "css:.tasks li.done" is not visible',
     ]));
-    const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
-    expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
-    expect(recorded.ok).toBe(true);
-    expectValidTrace(recorded.trace_path!);
-    const replay = await run({ spec, recordingDetail: "off" });
-    expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
-    expect(replay.report.passed).toBe(true);
-    expectValidResult(replay.report_path);
+    await expectGreen(spec);
   });
 
   test("a count of zero and is not visible fail while components render what the selector names, and text of a hidden component is not shown", async () => {
