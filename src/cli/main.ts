@@ -26,8 +26,10 @@ const STOP_GRACE_MS = 10_000;
 /** How long a forced exit waits for its output to reach a reader. */
 const FORCED_FLUSH_MS = 1_000;
 
+type Handler<N extends CommandName> = (args: CommandArgs<N>, io: Io) => Promise<ExitCode>;
+
 /** Each command's handler, taking the flags its row of the table produces. */
-const HANDLERS: { readonly [N in CommandName]: (args: CommandArgs<N>, io: Io) => Promise<ExitCode> } = {
+const HANDLERS: { readonly [N in CommandName]: Handler<N> } = {
   record: recordCommand,
   run: runCommand,
   heal: healCommand,
@@ -43,9 +45,15 @@ const HANDLERS: { readonly [N in CommandName]: (args: CommandArgs<N>, io: Io) =>
   capture: (args, io) => captureCommand(args, io),
 };
 
-/** The flags the loaded plugins declare for a command whose row says it `declares` some. */
-const DECLARED_FLAGS: { readonly [N in CommandName]?: () => Promise<readonly DeclaredFlag[]> } = {
-  config: async () => credentialFlags(await configAdapters()),
+/**
+ * For a command whose row says it `declares` flags: loads the plugins once, and gives the flags they
+ * declare and the handler that runs with the same plugins.
+ */
+const DECLARING: { readonly [N in CommandName]?: () => Promise<{ readonly declared: readonly DeclaredFlag[]; readonly run: Handler<N> }> } = {
+  config: async () => {
+    const adapters = await configAdapters();
+    return { declared: credentialFlags(adapters), run: (args, io) => configCommand(args, io, adapters) };
+  },
 };
 
 const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMAND_TABLE, name);
@@ -53,13 +61,14 @@ const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMAND_T
 /** Parses the command's flags against its own row (and what the plugins declare for it), then runs it (or prints its help). */
 async function dispatch<N extends CommandName>(name: N, argv: readonly string[], io: Io): Promise<ExitCode> {
   const command = COMMAND_TABLE[name];
-  const declared = (await DECLARED_FLAGS[name]?.()) ?? [];
+  const declaring = await DECLARING[name]?.();
+  const declared = declaring?.declared ?? [];
   const args: CommandArgs<N> = parseArgs(command, argv, declared);
   if (args.help) {
     io.out(commandHelp(command, declared));
     return EXIT.pass;
   }
-  return HANDLERS[name](args, io);
+  return (declaring?.run ?? HANDLERS[name])(args, io);
 }
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<ExitCode> {

@@ -3,6 +3,7 @@
 // keeps them in the OS credential store; this command stores, shows and deletes them through its
 // declaration and knows no kind by name. Never prints; never returns the password.
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
+import { joinAnd, joinOr } from "../diagnostics/word-list.ts";
 import { BUILTIN_ADAPTERS } from "../plugins/builtin.ts";
 import type { AdapterCredentials, AdapterPlugin } from "../plugins/api.ts";
 
@@ -32,8 +33,6 @@ export interface ConfigCredentialsContext {
 
 const usage = (message: string, hint: string) => new SpecError(diagnostic("usage", message, { hint }));
 const quoted = (kinds: readonly string[]) => kinds.map((k) => `\`${k}\``);
-const either = (words: readonly string[]) => (words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)!}`);
-const both = (words: readonly string[]) => (words.length <= 1 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)!}`);
 
 /** The adapters that declare credentials, in order. */
 export const credentialAdapters = (adapters: readonly AdapterPlugin[] = BUILTIN_ADAPTERS): (AdapterPlugin & { readonly credentials: AdapterCredentials })[] =>
@@ -46,7 +45,7 @@ export function configUsage(kind: string, credentials: AdapterCredentials): stri
 }
 
 /** The kinds `flowproof config` can configure, as messages list them: "`sap`" or "`sap` or `notes`". */
-export const configurableKinds = (adapters?: readonly AdapterPlugin[]): string => either(quoted(credentialAdapters(adapters).map((a) => a.kind)));
+export const configurableKinds = (adapters?: readonly AdapterPlugin[]): string => joinOr(quoted(credentialAdapters(adapters).map((a) => a.kind)));
 
 /** The credentials `kind` declares; a usage error naming the kinds that declare some when it declares none. */
 export function credentialsOf(kind: string, adapters?: readonly AdapterPlugin[]): AdapterCredentials {
@@ -56,7 +55,7 @@ export function credentialsOf(kind: string, adapters?: readonly AdapterPlugin[])
   const declaring = credentialAdapters(all);
   const kinds = declaring.map((a) => a.kind);
   const hint = kinds.length > 0 ? `usage: ${declaring.map((a) => configUsage(a.kind, a.credentials)).join("; or ")}` : "an adapter declares them with `credentials` (docs/plugins.md, \"Credentials\")";
-  const only = kinds.length > 0 ? `flowproof config knows only ${both(quoted(kinds))}` : "no adapter here declares credentials for `flowproof config`";
+  const only = kinds.length > 0 ? `flowproof config knows only ${joinAnd(quoted(kinds))}` : "no adapter here declares credentials for `flowproof config`";
   if (all.some((a) => a.kind === kind)) throw usage(`app kind \`${kind}\` keeps no fallback credentials: ${only}`, hint);
   throw usage(`${only}, not ${JSON.stringify(kind)}`, hint);
 }
@@ -71,8 +70,8 @@ export function configFields(kind: string, credentials: AdapterCredentials, give
   const declared = (credentials.fields ?? []).map((f) => f.name);
   const unknown = Object.keys(given).filter((name) => !declared.includes(name));
   if (unknown.length > 0) {
-    const takes = declared.length > 0 ? `its fields are ${both(declared.map((n) => `--${n}`))}` : "it stores only a user and a password";
-    throw usage(`\`flowproof config ${kind}\` takes no ${both(unknown.map((n) => `--${n}`))}: ${takes}`, `usage: ${configUsage(kind, credentials)}`);
+    const takes = declared.length > 0 ? `its fields are ${joinAnd(declared.map((n) => `--${n}`))}` : "it stores only a user and a password";
+    throw usage(`\`flowproof config ${kind}\` takes no ${joinAnd(unknown.map((n) => `--${n}`))}: ${takes}`, `usage: ${configUsage(kind, credentials)}`);
   }
   return Object.fromEntries(declared.flatMap((n) => (given[n] ? [[n, given[n]] as const] : [])));
 }

@@ -3,7 +3,7 @@
 import { readFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { loadFlowText, type Flow, type FlowSuiteDefaults, type LoadOptions } from "../spec/flow.ts";
-import { loadSuiteText } from "../spec/suite.ts";
+import { loadSuiteText, type SuiteConfig } from "../spec/suite.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import type { AdapterPlugin, AssertionPlugin } from "../plugins/api.ts";
 import type { StructuredKind } from "../spec/structured.ts";
@@ -40,21 +40,26 @@ export function findSuiteFile(start: string): string | undefined {
   }
 }
 
-/** The `browser` defaults and `identities` of the suite.yaml governing `flowPath`, or undefined when none does. */
-export function governingSuiteDefaults(flowPath: string): FlowSuiteDefaults | undefined {
-  const file = findSuiteFile(dirname(resolve(flowPath)));
-  if (!file) return undefined;
-  const loaded = loadSuiteText(displayPath(file), readFileSync(file, "utf8"), surfaceCatalog());
+/** The suite.yaml at `path`, loaded and checked; a SpecError with every problem otherwise. */
+export function loadSuiteFile(path: string): SuiteConfig {
+  const loaded = loadSuiteText(displayPath(path), readFileSync(path, "utf8"), surfaceCatalog());
   if (!loaded.ok) throw new SpecError(loaded.diagnostics);
-  return defaultsOf(displayPath(file), loaded.suite);
+  return loaded.suite;
 }
 
 /**
- * The suite's values its flows' adapter keys read: `browser:` as the default of the key of that
- * name, `identities:` as the map `session: <name>` (a key with `named: "identities"`) picks from.
+ * What a flow's adapter keys take from the suite at `suiteFile`: `browser:` as the default of the
+ * key of that name, `identities:` as the map `session: <name>` (a key with `named: "identities"`)
+ * picks from.
  */
-function defaultsOf(file: string, suite: { readonly browser?: Readonly<Record<string, unknown>>; readonly identities?: Readonly<Record<string, unknown>> }): FlowSuiteDefaults {
-  return { file, ...(suite.browser ? { values: { browser: suite.browser } } : {}), ...(suite.identities ? { maps: { identities: suite.identities } } : {}) };
+export function suiteDefaultsOf(suiteFile: string, config: Pick<SuiteConfig, "browser" | "identities">): FlowSuiteDefaults {
+  return { file: displayPath(suiteFile), ...(config.browser ? { values: { browser: config.browser } } : {}), ...(config.identities ? { maps: { identities: config.identities } } : {}) };
+}
+
+/** The `browser` defaults and `identities` of the suite.yaml governing `flowPath`, or undefined when none does. */
+export function governingSuiteDefaults(flowPath: string): FlowSuiteDefaults | undefined {
+  const file = findSuiteFile(dirname(resolve(flowPath)));
+  return file ? suiteDefaultsOf(file, loadSuiteFile(file)) : undefined;
 }
 
 /**

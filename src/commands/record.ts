@@ -179,7 +179,7 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
   } catch (error) {
     // Auto mode without a model: a plain step the rules grammar cannot read is a question for the
     // author (stage no_model), not a broken file — unless something else in the file is wrong too.
-    const c = author === "auto" && !useModel && error instanceof SpecError ? noModelClarification(options.spec, plugins.adapters, plugins.assertions, error) : undefined;
+    const c = author === "auto" && !useModel && error instanceof SpecError ? noModelClarification(options.spec, plugins.adapters, plugins.assertions, defaults, error) : undefined;
     if (!c) throw error;
     return { ok: false, name: "", trace_path: null, steps: 0, reused_steps: 0, routing: [], warnings: [NO_MODEL_WARNING], step_results: [], clarification: c, error: `step ${c.step_index} (${c.step}) needs clarification: ${c.reason}; no trace was written` };
   }
@@ -389,9 +389,10 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
 }
 
 /** The clarification for plain steps the rules grammar cannot read when no model is configured; undefined when other problems exist. */
-function noModelClarification(spec: string, adapters: readonly AdapterPlugin[], assertions: readonly AssertionPlugin[], error: SpecError): Clarification | undefined {
+function noModelClarification(spec: string, adapters: readonly AdapterPlugin[], assertions: readonly AssertionPlugin[], defaults: SuiteDefaults | undefined, error: SpecError): Clarification | undefined {
   const { path, text } = readFlowFile(spec);
-  const loaded = loadFlowText(displayPath(path), text, flowLoadOptions(adapters, assertions, false, governingSuiteDefaults(path)));
+  // The suite the flow was just loaded with, found again only when the caller gave none (as loadFlowFile does).
+  const loaded = loadFlowText(displayPath(path), text, flowLoadOptions(adapters, assertions, false, defaults ?? governingSuiteDefaults(path)));
   if (!loaded.ok) return undefined;
   const plainAt = (line: number | undefined) => loaded.flow.steps.find((s) => s.form === "plain" && s.span.line === line);
   const first = error.diagnostics[0];

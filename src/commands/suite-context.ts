@@ -3,19 +3,17 @@
 // that runs the suite's shell commands, and the one place record, run and heal of a single flow
 // get their suite from, whichever caller (CLI, MCP, library) started them. Never prints: output
 // goes to `log`.
-import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { FlowproofError, SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
-import { loadSuiteText, type SuiteConfig, type SuiteServer } from "../spec/suite.ts";
+import type { SuiteConfig, SuiteServer } from "../spec/suite.ts";
 import type { FlowSuiteDefaults } from "../spec/flow.ts";
 import { resolveText } from "../engine/templates.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { displayPath } from "./paths.ts";
-import { findSuiteFile } from "./flow-load.ts";
+import { findSuiteFile, loadSuiteFile, suiteDefaultsOf } from "./flow-load.ts";
 import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
 import { guardGroup } from "../plugins/group-guard.ts";
-import { surfaceCatalog } from "./project-plugins.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -30,13 +28,7 @@ export interface SuiteContext {
   readonly defaults?: SuiteDefaults;
 }
 
-export { findSuiteFile };
-
-export function loadSuiteFile(path: string): SuiteConfig {
-  const loaded = loadSuiteText(displayPath(path), readFileSync(path, "utf8"), surfaceCatalog());
-  if (!loaded.ok) throw new SpecError(loaded.diagnostics);
-  return loaded.suite;
-}
+export { findSuiteFile, loadSuiteFile, suiteDefaultsOf };
 
 /** -1, 0, 1 comparing X.Y.Z versions (pre-release suffixes ignored). */
 export function compareVersions(a: string, b: string): number {
@@ -64,15 +56,6 @@ export function prepareSuite(suiteFile: string, processEnv: Env, log: (line: str
   const env = { ...base, ...minted };
   Object.assign(env, resolveEnvEntries(config, env, log));
   return { dir, config, env, defaults: suiteDefaultsOf(suiteFile, config) };
-}
-
-/**
- * What a flow's adapter keys take from the suite at `suiteFile`: `browser:` as the default of the
- * key of that name, `identities:` as the map `session: <name>` (a key with `named: "identities"`)
- * picks from.
- */
-export function suiteDefaultsOf(suiteFile: string, config: Pick<SuiteConfig, "browser" | "identities">): SuiteDefaults {
-  return { file: displayPath(suiteFile), ...(config.browser ? { values: { browser: config.browser } } : {}), ...(config.identities ? { maps: { identities: config.identities } } : {}) };
 }
 
 /** The suite one flow runs in, as record, run and heal of that flow all see it. */

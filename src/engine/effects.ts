@@ -11,6 +11,7 @@ import { isWriteMethod } from "../plugins/api.ts";
 import type { ActionType, StepEffect, TraceStep } from "../trace/schema.ts";
 import type { Clock, EffectSettings, ExecutionContext } from "./context.ts";
 import { redact } from "./context.ts";
+import { joinAnd } from "../diagnostics/word-list.ts";
 
 export type { EffectPolicy, EffectSettings } from "./context.ts";
 
@@ -140,7 +141,6 @@ interface Missing {
   readonly kinds: Set<EffectKind>;
 }
 
-const joinAnd = (xs: readonly string[]): string => (xs.length <= 1 ? xs.join("") : `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`);
 const stateWords = (states: readonly string[]) => `${joinAnd(states)} ${states.length === 1 ? "state" : "states"}`;
 const article = (word: string) => (/^[aeiou]/i.test(word) ? "an" : "a");
 

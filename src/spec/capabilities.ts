@@ -3,57 +3,32 @@
 // project adapters alike. Pure: an AST in, capability names out.
 import type { Assertion, StepAst } from "../grammar/ast.ts";
 
+/** The capability every step of a kind needs, whatever else it says. */
+const BY_STEP: Partial<Record<StepAst["kind"], string>> = {
+  hover: "hover",
+  drag: "drag",
+  navigate: "navigation",
+  reload: "navigation",
+  press_key: "keyboard",
+  select: "select",
+  upload: "upload",
+  scroll: "scroll",
+  wait_download: "downloads",
+};
+
+/** The capability an assertion of a kind needs. */
+const BY_ASSERTION: Partial<Record<Assertion["kind"], string>> = {
+  cookie: "cookies",
+  page_url: "navigation",
+};
+
 /** The capabilities `ast` needs, each once, in a stable order. */
 export function neededCapabilities(ast: StepAst): string[] {
-  const out = new Set<string>();
-  switch (ast.kind) {
-    case "click":
-    case "hover":
-      if (ast.kind === "hover") out.add("hover");
-      if (ast.dialog) out.add("dialogs");
-      break;
-    case "drag":
-      out.add("drag");
-      break;
-    case "navigate":
-    case "reload":
-      out.add("navigation");
-      break;
-    case "type":
-      // Typing into whatever has focus is keyboard input; filling a named field is the driver's own.
-      if (ast.target === undefined) out.add("keyboard");
-      break;
-    case "press_key":
-      out.add("keyboard");
-      break;
-    case "select":
-      out.add("select");
-      break;
-    case "upload":
-      out.add("upload");
-      break;
-    case "scroll":
-      out.add("scroll");
-      break;
-    case "wait_download":
-      out.add("downloads");
-      break;
-    case "assert":
-      for (const c of assertionCapabilities(ast.assertion)) out.add(c);
-      break;
-    default:
-      break;
-  }
-  return [...out];
-}
-
-function assertionCapabilities(a: Assertion): string[] {
-  switch (a.kind) {
-    case "cookie":
-      return ["cookies"];
-    case "page_url":
-      return ["navigation"];
-    default:
-      return [];
-  }
+  const out: string[] = [];
+  const own = ast.kind === "assert" ? BY_ASSERTION[ast.assertion.kind] : BY_STEP[ast.kind];
+  if (own) out.push(own);
+  if ((ast.kind === "click" || ast.kind === "hover") && ast.dialog) out.push("dialogs");
+  // Typing into whatever has focus is keyboard input; filling a named field is the driver's own.
+  if (ast.kind === "type" && ast.target === undefined) out.push("keyboard");
+  return out;
 }

@@ -30,7 +30,7 @@ export function resolveApp(source: YamlSource, root: YAMLMap, values: Map<string
       problems.push(diagnostic("bad-value", "`app` must be an app kind", { span: spanOf(source, appNode), hint: "app: web" }));
       return undefined;
     }
-    written = `{${kind.keys?.inApp?.join(", ")}}`;
+    written = writtenKind(kind);
   } else {
     const text = requiredString(source, root, values, "app", problems, "app: web");
     if (text === undefined) return undefined;

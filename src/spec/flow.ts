@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { parseAssertion, parseStep, parseTemplate } from "../grammar/index.ts";
 import type { GrammarError, ParseResult, StepAst, Template } from "../grammar/ast.ts";
 import { diagnostic, type Diagnostic, type SourceSpan } from "../diagnostics/diagnostic.ts";
+import { joinOr } from "../diagnostics/word-list.ts";
 import { isMap, isScalar, isSeq, keyName, parseYaml, spanInScalar, spanOf, type Node, type Scalar, type YAMLMap, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
 import { loadRedact, type FlowRedactionRule } from "./redact.ts";
@@ -386,8 +387,7 @@ function fromText(loader: StepLoader, node: Scalar, form: StepForm, scope: Scope
   const surfaceApp = scope.surface !== undefined ? loader.apps?.[scope.surface]?.app : undefined;
   const kind = surfaceApp !== undefined ? loader.options.catalog.kinds.get(surfaceApp) : loader.kind;
   if (kind?.steps === "structured") {
-    const structured = [...(loader.options.structuredKinds?.keys() ?? []), SECRET_LEAK_KEY].map((k) => `\`${k}:\``);
-    const list = `${structured.slice(0, -1).join(", ")} or ${structured[structured.length - 1]}`;
+    const list = joinOr([...(loader.options.structuredKinds?.keys() ?? []), SECRET_LEAK_KEY].map((k) => `\`${k}:\``));
     loader.problems.push(diagnostic("unsupported-step", surfaceApp !== undefined
       ? `surface \`${scope.surface}\` is \`app: ${surfaceApp}\`: it has no UI, so its blocks run only structured steps`
       : `an \`app: ${kind.kind}\` flow has no UI, so it runs only structured steps`, {

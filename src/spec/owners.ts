@@ -1,4 +1,5 @@
 // How messages name the app kinds that own a flow key, and how a flow writes a kind in `app:`. Pure.
+import { joinOr } from "../diagnostics/word-list.ts";
 import { titleOf, type SurfaceKind } from "./surface-kinds.ts";
 
 /** How a flow names a kind in `app:`: its kind, or the mapping of its keys. */
@@ -7,7 +8,6 @@ export const writtenKind = (kind: SurfaceKind): string => ((kind.keys?.inApp?.le
 /** The kinds that own a key, as messages name them: "SAP GUI (`app: sap`)", or "`app: notepad`, `app: calc` or …". */
 export function ownerNames(owners: readonly SurfaceKind[]): string {
   if (owners.length === 1) return `${titleOf(owners[0]!)} (\`app: ${writtenKind(owners[0]!)}\`)`;
-  const names = owners.map((o) => `\`app: ${writtenKind(o)}\``);
-  return `${names.slice(0, -1).join(", ")} or ${names[names.length - 1]}`;
+  return joinOr(owners.map((o) => `\`app: ${writtenKind(o)}\``));
 }
 

@@ -26,8 +26,6 @@ export interface StructuredKind {
 }
 
 export const SECRET_LEAK_KEY = "assert_no_secret_leak";
-/** A secret must be at least this long to be scanned for (shorter values match by accident). */
-export const MIN_SECRET_LENGTH = 4;
 
 /** The YAML node under `path` (keys and indices), or the deepest node found on the way. */
 export function nodeAt(root: Node | null, path: readonly (string | number)[]): { node: Node | null; keyNode?: Node } {
