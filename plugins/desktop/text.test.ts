@@ -35,3 +35,10 @@ test("readNumber reads the first number a text shows", () => {
   expect(readNumber("\u22128")).toBe(-8);
   expect(readNumber("no number")).toBeUndefined();
 });
+
+test("the display's number is read whatever surrounds it", () => {
+  expect(readNumber("Display is 8")).toBe(8);
+  expect(readNumber("Display is 1,234.5")).toBe(1234.5);
+  expect(readNumber("\u22123")).toBe(-3);
+  expect(readNumber("Display is empty")).toBeUndefined();
+});
