@@ -44,7 +44,7 @@ export const RULES: readonly DepsRule[] = [
   { files: "src/index.ts", may: ["src/commands", "src/plugins/api.ts", "src/diagnostics", "src/report/schema.ts", "src/trace/schema.ts"], why: "the library API re-exports commands/, the plugin contract, and the wire types and errors its results carry" },
   { files: "src/index.test.ts", may: ["src/index.ts"], why: "the library face's test imports it by package name, as users do" },
   { files: "plugins/sap/**", may: ["src/plugins/api.ts", "plugins/windows/ffi", "plugins/desktop"], why: "SAP GUI Scripting rides on the shared Windows bindings (COM, IDispatch and the ROT, the credential store, window capture), and is an element backend of the one desktop driver" },
-  { files: "plugins/vision/**", may: ["src/plugins/api.ts", "plugins/windows/ffi"], why: "the vision surface reads and drives Windows windows through the shared user32/gdi32 bindings" },
+  { files: "plugins/vision/**", may: ["src/plugins/api.ts", "plugins/windows/ffi", "plugins/desktop/text.ts"], why: "the vision surface reads and drives Windows windows through the shared user32/gdi32 bindings, and compares text by the desktop surfaces' pure text rules" },
   { files: "plugins/windows/**", may: ["src/plugins/api.ts", "plugins/desktop"], why: "the Windows element backends (UI Automation, Win32) sit behind the one desktop driver" },
   { files: "plugins/*/**", may: ["src/plugins/api.ts"], why: "a plugin sees flowproof only through src/plugins/api.ts, besides its own folder and npm packages" },
 ];

@@ -10,7 +10,7 @@ import { describeElement, plainLabel, type DesktopElement, type SurfaceWindow, t
 import { clip, closestId, labelPath, matchRung, nearestTexts, textOf, wantedId, wantedText } from "./match.ts";
 import { anchorTexts, windowSnapshot } from "./snapshot.ts";
 import { pageText, sceneOf } from "./scene.ts";
-import { readNumber, shows, showsTimes } from "./text.ts";
+import { ordinal, readNumber, shows, showsTimes } from "./text.ts";
 
 /** How often, and how far apart, a path's next label is looked for after the one before it was clicked. */
 const PATH_READS = 20;
@@ -98,7 +98,7 @@ export class DesktopDriver implements AppDriver {
         if (nth !== undefined) {
           const el = matches[nth - 1];
           if (el) return this.#found(ladder, el, rung.tier, window, elements);
-          return fail("not-found", `only ${matches.length} control${matches.length === 1 ? "" : "s"} match, so there is no ${nth}th`);
+          return fail("not-found", `only ${matches.length} control${matches.length === 1 ? "" : "s"} match, so there is no ${ordinal(nth)}`);
         }
         if (matches.length > 1) {
           return fail("ambiguous", `${matches.length} controls match: ${matches.slice(0, 5).map((m) => `${describeElement(m)} at ${m.rect.x},${m.rect.y}`).join("; ")}; name one with an ordinal (the 2nd "…") or ${this.surface.nativeIdHint}`, false);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { collapse, occurrences, readNumber, shows, showsTimes } from "./text.ts";
+import { collapse, occurrences, ordinal, readNumber, shows, showsTimes } from "./text.ts";
 
 describe("shows", () => {
   test.each<[string, string, boolean]>([
@@ -34,4 +34,15 @@ test("readNumber reads the first number a text shows", () => {
   expect(readNumber("4711")).toBe(4711);
   expect(readNumber("\u22128")).toBe(-8);
   expect(readNumber("no number")).toBeUndefined();
+});
+
+test("the display's number is read whatever surrounds it", () => {
+  expect(readNumber("Display is 8")).toBe(8);
+  expect(readNumber("Display is 1,234.5")).toBe(1234.5);
+  expect(readNumber("\u22123")).toBe(-3);
+  expect(readNumber("Display is empty")).toBeUndefined();
+});
+
+test("ordinals are written as words are read", () => {
+  expect([1, 2, 3, 4, 11, 12, 13, 21, 102].map(ordinal)).toEqual(["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "102nd"]);
 });

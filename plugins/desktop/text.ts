@@ -1,7 +1,7 @@
 // The one rule for "shows this text" on a desktop surface, the same as a web page's: white space
 // runs read as one space; a text shows when it occurs as written or, failing that, ignoring case;
 // `N times` holds when it occurs exactly N times as written, or exactly N times ignoring case.
-// And how a number is read off a control's text. Pure.
+// And how a number is read off a control's text, and how an ordinal is written. Pure.
 
 /** White space runs as one space, trimmed. */
 export const collapse = (text: string): string => text.replace(/\s+/g, " ").trim();
@@ -36,4 +36,10 @@ export function readNumber(text: string): number | undefined {
   if (!m) return undefined;
   const n = Number(m[0].replace(/[,\u00a0\u202f ]/g, ""));
   return Number.isFinite(n) ? n : undefined;
+}
+
+/** `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`: how an ordinal is written in messages. */
+export function ordinal(n: number): string {
+  const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th";
+  return `${n}${s}`;
 }

@@ -6,7 +6,7 @@ import type {
   RectsAnswer, SceneInventory, Selector, TypeOptions,
 } from "../../src/plugins/api.ts";
 import { observingNothing, payloadOf, type EffectWatch, type TextAnchorPayload } from "../../src/plugins/api.ts";
-import { encodeFramePng, regionHash } from "./frame.ts";
+import { encodeFramePng, frameHash, regionHash } from "./frame.ts";
 import { occurrences, textInside } from "./scene.ts";
 import { sceneInventory } from "./scene-tokens.ts";
 import type { InputAnswer, Screen, ScreenWindow } from "./screen.ts";
@@ -340,7 +340,7 @@ export class VisionDriver implements AppDriver {
 
   async captureFrame(): Promise<RawFrame> {
     const frame = await this.#reader.frameNow();
-    const hash = `${frame.width}x${frame.height}:${Bun.hash(frame.rgba).toString(16)}`;
+    const hash = frameHash(frame);
     if (this.#png?.hash !== hash) this.#png = { hash, png: encodeFramePng(frame) };
     return { png: this.#png.png };
   }

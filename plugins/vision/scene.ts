@@ -2,6 +2,7 @@
 // steps name, found in it. Pure: OCR words in, boxes (window pixels) out. The rules are documented
 // in docs/vision.md ("What it sees", "Reading order").
 import type { Rect } from "../../src/plugins/api.ts";
+import { occurrences as occurrencesIn } from "../desktop/text.ts";
 import { collapse, labelText } from "./text.ts";
 
 /** One OCR'd word, box in window pixels. */
@@ -151,12 +152,7 @@ export function seenTexts(scene: Scene): string[] {
 
 /** How many times `needle` occurs in the scene's text (whitespace collapsed on both sides). */
 export function occurrences(scene: Scene, needle: string): number {
-  const hay = collapse(scene.text);
-  const n = collapse(needle);
-  if (n === "") return 0;
-  let count = 0;
-  for (let i = hay.indexOf(n); i >= 0; i = hay.indexOf(n, i + n.length)) count++;
-  return count;
+  return occurrencesIn(collapse(scene.text), collapse(needle));
 }
 
 /** The lines after `line` in its row, in order (what a label is followed by on screen). */

@@ -3,6 +3,7 @@
 // order; a miss names the text expected and the nearest texts seen. Pure over a View.
 import { cssOf, payloadOf, type Rect, type Selector } from "../../src/plugins/api.ts";
 import { findText, restOfRow, seenTexts, textInside, type Scene, type TextMatch } from "./scene.ts";
+import { ordinal } from "../desktop/text.ts";
 import { nearestTexts } from "./text.ts";
 import type { View } from "./view.ts";
 
@@ -116,7 +117,4 @@ export function shownBy(view: View, target: Extract<Resolved, { ok: true }>): st
   return [line.text, ...restOfRow(view.scene, line).map((l) => l.text)].join(" ");
 }
 
-export function ordinal(n: number): string {
-  const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th";
-  return `${n}${s}`;
-}
+export { ordinal };

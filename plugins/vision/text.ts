@@ -1,11 +1,10 @@
 // Text as the vision surface compares it: whitespace collapsed, a label's trailing colon dropped,
 // and the edit distance that ranks the nearest texts a miss reports. Pure.
 import { editDistance } from "../../src/plugins/api.ts";
+import { collapse } from "../desktop/text.ts";
 
-/** Whitespace collapsed to single spaces, trimmed. */
-export function collapse(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
-}
+/** Whitespace collapsed to single spaces, trimmed (the desktop surfaces' rule). */
+export { collapse };
 
 /** A phrase as a label reads: collapsed, with one trailing `:` (and the space before it) dropped. */
 export function labelText(text: string): string {

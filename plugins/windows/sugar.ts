@@ -26,11 +26,3 @@ export function calcTypeButtons(text: string): string[] | string {
   }
   return out.length > 0 ? out : "nothing to type on the calculator";
 }
-
-/** The number a display shows (`Display is 1,234.5` → 1234.5), or undefined when it shows none. */
-export function readNumber(text: string): number | undefined {
-  const m = /-?[\d,\u00a0\u202f ]*\d(?:\.\d+)?/.exec(text.replace(/\u2212/g, "-"));
-  if (!m) return undefined;
-  const n = Number(m[0].replace(/[,\u00a0\u202f ]/g, ""));
-  return Number.isFinite(n) ? n : undefined;
-}
