@@ -6,12 +6,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { flowYaml } from "../support/tmp-project.ts";
-import { webE2e } from "../support/e2e.ts";
+import { expectGreen, webE2e } from "../support/e2e.ts";
 import { runCli } from "../support/cli.ts";
 import { record } from "../../src/commands/record.ts";
-import { run } from "../../src/commands/run.ts";
 import { SessionPool } from "../../src/commands/session-pool.ts";
-import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
 
 const { server, project } = await webE2e();
 const pool = new SessionPool();
@@ -24,16 +22,7 @@ let flows = 0;
 /** Records the steps on the fixture page, then replays the trace REPLAYS times: every step passes every time. */
 async function green(page: string, steps: readonly string[], env: Record<string, string> = {}): Promise<string> {
   const spec = project.write(`green-${++flows}.flow.yaml`, flowYaml(`Green ${flows}`, `${server.url}/${page}`, steps));
-  const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: { ...process.env, ...env }, pool });
-  expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
-  expect(recorded.ok).toBe(true);
-  expectValidTrace(recorded.trace_path!);
-  for (let i = 0; i < REPLAYS; i++) {
-    const replay = await run({ spec, recordingDetail: "off", env: { ...process.env, ...env }, pool });
-    expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
-    expectValidResult(replay.report_path);
-  }
-  return recorded.trace_path!;
+  return expectGreen(spec, { env, pool, replays: REPLAYS });
 }
 
 /** Records the steps with a short step bound; returns the failing step's detail and how long recording took. */

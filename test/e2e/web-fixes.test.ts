@@ -10,7 +10,8 @@ import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts
 import { runCli } from "../support/cli.ts";
 import { record } from "../../src/commands/record.ts";
 import { run } from "../../src/commands/run.ts";
-import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+import { expectValidResult } from "../support/schemas.ts";
+import { expectGreen } from "../support/e2e.ts";
 import type { RunReport } from "../../src/report/schema.ts";
 
 let server: TestServer;
@@ -41,15 +42,7 @@ async function green(page: string, steps: readonly string[]): Promise<void> {
 
 /** Records the flow file text, then replays it: every step passes both times. */
 async function greenText(text: string, env: Record<string, string> = {}): Promise<void> {
-  const spec = project.write(`green-${++flows}.flow.yaml`, text);
-  const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: { ...process.env, ...env } });
-  expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
-  expect(recorded.ok).toBe(true);
-  expectValidTrace(recorded.trace_path!);
-  const replay = await run({ spec, recordingDetail: "off", env: { ...process.env, ...env } });
-  expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
-  expect(replay.report.passed).toBe(true);
-  expectValidResult(replay.report_path);
+  await expectGreen(project.write(`green-${++flows}.flow.yaml`, text), { env });
 }
 
 /** Records the flow file text with a short step bound; returns the failed step's detail. */

@@ -4,6 +4,7 @@
 import { afterAll, expect } from "bun:test";
 import { record } from "../../src/commands/record.ts";
 import { run } from "../../src/commands/run.ts";
+import type { SessionPool } from "../../src/commands/session-pool.ts";
 import { expectValidResult, expectValidTrace } from "./schemas.ts";
 import { requireChromium } from "./chromium.ts";
 import { startServer, type TestServer } from "./server.ts";
@@ -26,14 +27,31 @@ export async function webE2e(): Promise<WebE2e> {
   return { server, project };
 }
 
-/** Records the flow at `spec` with the rules grammar, then replays it: every step passes both times, and the trace and result are valid. */
-export async function expectGreen(spec: string): Promise<void> {
-  const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
+/** How `expectGreen` runs: extra env over process.env, a shared browser pool, how many replays (default 1). */
+export interface GreenOptions {
+  readonly env?: Readonly<Record<string, string>>;
+  readonly pool?: SessionPool;
+  readonly replays?: number;
+}
+
+/**
+ * Records the flow at `spec` with the rules grammar, then replays it (`replays` times): every step
+ * passes every time, and the trace and each result are valid. Answers the trace's path.
+ */
+export async function expectGreen(spec: string, options: GreenOptions = {}): Promise<string> {
+  const env = { ...process.env, ...options.env };
+  const pool = options.pool ? { pool: options.pool } : {};
+  const recorded = await record({ spec, author: "rules", recordingDetail: "off", env, ...pool });
   expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
   expect(recorded.ok).toBe(true);
   expectValidTrace(recorded.trace_path!);
-  const replay = await run({ spec, recordingDetail: "off" });
-  expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
-  expect(replay.report.passed).toBe(true);
-  expectValidResult(replay.report_path);
+  const replays = options.replays ?? 1;
+  expect(replays).toBeGreaterThan(0);
+  for (let i = 0; i < replays; i++) {
+    const replay = await run({ spec, recordingDetail: "off", env, ...pool });
+    expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
+    expect(replay.report.passed).toBe(true);
+    expectValidResult(replay.report_path);
+  }
+  return recorded.trace_path!;
 }
