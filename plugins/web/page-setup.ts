@@ -18,6 +18,10 @@ const TOUCH_POINTS = 5;
 
 export const viewportOf = (config: WebConfig): WebViewport => config.viewport ?? DEFAULT_VIEWPORT;
 
+/** The device metrics of a page `width` × `height` CSS pixels in size, at the viewport's scale and mobile setting. */
+const deviceMetrics = (vp: WebViewport, width: number, height: number): Protocol.Emulation.SetDeviceMetricsOverrideRequest =>
+  ({ width, height, deviceScaleFactor: vp.device_scale_factor ?? 1, mobile: vp.mobile ?? false });
+
 /** Init scripts (page-side source) for the clock and random of this config, in install order. */
 export function initScripts(config: WebConfig): string[] {
   const scripts: string[] = [];
@@ -30,7 +34,7 @@ export function initScripts(config: WebConfig): string[] {
 export async function applyShaping(session: Session, config: WebConfig): Promise<() => void> {
   const vp = viewportOf(config);
   const sends: Array<Promise<unknown>> = [
-    session.send("Emulation.setDeviceMetricsOverride", { width: vp.width, height: vp.height, deviceScaleFactor: vp.device_scale_factor ?? 1, mobile: vp.mobile ?? false }),
+    session.send("Emulation.setDeviceMetricsOverride", deviceMetrics(vp, vp.width, vp.height)),
   ];
   if (vp.touch) sends.push(session.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: TOUCH_POINTS }));
   if (config.user_agent !== undefined) sends.push(session.send("Emulation.setUserAgentOverride", { userAgent: config.user_agent }));
@@ -91,7 +95,7 @@ export async function clearSiteStorage(connection: Connection, session: Session,
  */
 export async function resizeViewport(session: Session, config: WebConfig, width: number, height: number, nextFrame: () => Promise<void>): Promise<Attempt> {
   const vp = viewportOf(config);
-  await session.send("Emulation.setDeviceMetricsOverride", { width, height, deviceScaleFactor: vp.device_scale_factor ?? 1, mobile: vp.mobile ?? false });
+  await session.send("Emulation.setDeviceMetricsOverride", deviceMetrics(vp, width, height));
   await nextFrame();
   const res = await session.send("Runtime.evaluate", { expression: "[innerWidth, innerHeight]", returnByValue: true });
   const [w, h] = (res.result.value as [number, number] | undefined) ?? [0, 0];

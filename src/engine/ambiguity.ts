@@ -4,11 +4,7 @@
 import type { TraceStep } from "../trace/schema.ts";
 import { payloadOf } from "../trace/selector.ts";
 import type { ExecutionContext } from "./context.ts";
-
-function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th";
-  return `${n}${suffix}`;
-}
+import { ordinal } from "./scoped.ts";
 
 /** The label as the step names it, with an optional ordinal: `the 2nd "Save" button`. */
 function named(text: string, role: string | undefined, nth?: number): string {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { describeScopedPayload, scopedSelector } from "./scoped.ts";
+import { describeScopedPayload, ordinal, scopedSelector } from "./scoped.ts";
 
 describe("scopedSelector", () => {
   test("records a cell by column header text and row anchors", () => {
@@ -53,5 +53,11 @@ describe("describeScopedPayload", () => {
 
   test("returns undefined for a plain payload", () => {
     expect(describeScopedPayload({ text: "Save" })).toBeUndefined();
+  });
+});
+
+describe("ordinal", () => {
+  test.each([[1, "1st"], [2, "2nd"], [3, "3rd"], [4, "4th"], [11, "11th"], [12, "12th"], [13, "13th"], [21, "21st"], [22, "22nd"], [111, "111th"], [123, "123rd"]])("writes %i as %s", (n, text) => {
+    expect(ordinal(n)).toBe(text);
   });
 });

@@ -46,7 +46,11 @@ const quoteInner = (p: ScopedPayload | FramedPayload): string | undefined => {
   return p.inner_text === undefined ? undefined : JSON.stringify(p.inner_text);
 };
 
-const ordinal = (n: number): string => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th"}`;
+/** `1st`, `2nd`, `11th`, `23rd`: an ordinal as a step writes it. */
+export function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th";
+  return `${n}${suffix}`;
+}
 
 const anchorList = (first: string, also: readonly string[] = []): string => [first, ...also].map((a) => JSON.stringify(a)).join(" and ");
 

@@ -138,9 +138,12 @@ export const resolveRung = (rung: Rung): Element[] => {
   // A plain Error on purpose: page code (no flowproof module in the page); the fence turns it into the call's answer.
   else throw new Error(`unsupported selector payload ${JSON.stringify(p)}`);
   if (role) found = found.map((el) => toRole(el, role) ?? el);
-  const visible = found.filter(isVisible);
-  return visible.length > 0 ? visible.concat(found.filter((e) => !visible.includes(e))) : found;
+  return visibleFirst(found);
 };
+
+/** `found` with its visible elements (`visible`, when already known) first, each part in document order. */
+export const visibleFirst = (found: Element[], visible: Element[] = found.filter(isVisible)): Element[] =>
+  visible.length > 0 ? visible.concat(found.filter((e) => !visible.includes(e))) : found;
 
 /** First rung that names anything wins; `nth` (1-based) picks among its matches. */
 export const resolve = (ladder: readonly Rung[]): { el: Element; tier: string } | { el: null; detail: string } => {

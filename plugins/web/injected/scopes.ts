@@ -5,7 +5,7 @@ import type { CellPayload, FramedPayload, ScopedPayload, SelectorPayload } from 
 import type { Rung } from "./protocol.ts";
 import { closestDeep, containsDeep, deepQueryAll, isVisible, lower, norm, shadowRootsIn } from "./dom.ts";
 import { describe, isDisabled, ROLE_TESTS, toRole } from "./roles.ts";
-import { byText, ownText } from "./resolver.ts";
+import { byText, ownText, visibleFirst } from "./resolver.ts";
 
 export const ITEM = "li, [role=listitem], [role=row], [role=option], [role=article], tr";
 export const GRID = "table, [role=grid], [role=table], [role=treegrid]";
@@ -273,8 +273,7 @@ export const innerIn = (container: Element, p: ScopedPayload | FramedPayload): E
   } else if (p.kind === "scoped" && role !== undefined) return byRole(container, p, role);
   else throw new ScopeError("unsupported", `the scoped payload names no inner target (${JSON.stringify(p)})`);
   if (role) found = found.map((e) => toRole(e, role) ?? e);
-  const visible = found.filter(isVisible);
-  return visible.length > 0 ? visible.concat(found.filter((e) => !visible.includes(e))) : found;
+  return visibleFirst(found);
 };
 
 const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th"}`;
@@ -290,7 +289,7 @@ const byRole = (container: Element, p: ScopedPayload, role: string): Element[] =
   const all = deepQueryAll(container, "*").filter(test);
   const found = all.filter((e) => !all.some((o) => o !== e && containsDeep(o, e)));
   const visible = found.filter(isVisible);
-  const ordered = visible.length > 0 ? visible.concat(found.filter((e) => !visible.includes(e))) : found;
+  const ordered = visibleFirst(found, visible);
   const counted = visible.length > 0 ? visible : found;
   if (p.nth === undefined && counted.length > 1) {
     const scope = `${p.container === "item" ? "the item" : `the ${q(p.container)}`} containing ${q(p.container_anchor)}`;

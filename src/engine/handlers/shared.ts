@@ -5,7 +5,7 @@ import type { ActionOf, ActionType, TraceStep } from "../../trace/schema.ts";
 import type { ExecutionContext } from "../context.ts";
 import { poll } from "../poll.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../compile.ts";
-import { describeScopedPayload } from "../scoped.ts";
+import { describeScopedPayload, ordinal } from "../scoped.ts";
 import { anchorTextOf, nativeIdOf } from "../../trace/selector.ts";
 import { ambiguousLabel } from "../ambiguity.ts";
 
@@ -80,11 +80,6 @@ export function describeLadder(selectors: readonly Selector[]): string {
   if ("css" in p) return `the ${nth}"css:${p.css}"${role}`;
   if ("id" in p) return `the ${nth}"id:${p.id}"${role}`;
   return `the ${nth}${JSON.stringify(anchorTextOf(s) ?? nativeIdOf(s))}${role}`;
-}
-
-function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th";
-  return `${n}${suffix}`;
 }
 
 /** The element-exists budget recorded in the step's sync conditions. */
