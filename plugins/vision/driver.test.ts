@@ -101,6 +101,11 @@ describe("VisionDriver reads", () => {
     expect(await driver.check([], { kind: "text_contains", text: "Saved ACME Ltd, 42.50" })).toMatchObject({ pass: true });
     expect(await driver.check([], { kind: "text_contains", text: "Invoice", count: 3 })).toMatchObject({ pass: true });
     expect(await driver.check([], { kind: "text_absent", text: "Nothing saved" })).toMatchObject({ pass: true });
+    // The one page-shows rule of every surface: as written, else ignoring case.
+    expect(await driver.check([], { kind: "text_contains", text: "saved acme ltd" })).toMatchObject({ pass: true });
+    expect(await driver.check([], { kind: "text_contains", text: "INVOICE", count: 3 })).toMatchObject({ pass: true });
+    expect(await driver.check([], { kind: "text_absent", text: "saved acme" })).toMatchObject({ pass: false });
+    expect(await driver.check(t("Payee", { role: "field" }), { kind: "text_contains", text: "acme" })).toMatchObject({ pass: true });
     expect(await driver.check([], { kind: "title", op: "contains", value: "Payments" })).toEqual({ pass: true, actual: 'titled "Payments - Fixture"' });
     expect(await driver.check(t("Payee", { role: "field" }), { kind: "text_contains", text: "ACME" })).toMatchObject({ pass: true, actual: '"ACME Ltd"' });
     expect(await driver.check(t("Amount"), { kind: "numeric_equals", value: 42.5 })).toMatchObject({ pass: true });

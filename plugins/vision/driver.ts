@@ -7,7 +7,8 @@ import type {
 } from "../../src/plugins/api.ts";
 import { observingNothing, payloadOf, type EffectWatch, type TextAnchorPayload } from "../../src/plugins/api.ts";
 import { encodeFramePng, frameHash, regionHash } from "./frame.ts";
-import { occurrences, textInside } from "./scene.ts";
+import { textInside } from "./scene.ts";
+import { readNumber, shows, showsTimes } from "../desktop/text.ts";
 import { sceneInventory } from "./scene-tokens.ts";
 import type { InputAnswer, Screen, ScreenWindow } from "./screen.ts";
 import { secretRects, type SecretField } from "./secrets.ts";
@@ -302,14 +303,14 @@ export class VisionDriver implements AppDriver {
       case "visible":
         return { pass: true, actual: "present", tier: "text_anchor" };
       case "text_contains":
-        return { pass: collapse(shown).includes(collapse(expect.text)), actual: JSON.stringify(shown), tier: "text_anchor" };
+        return { pass: shows(shown, expect.text), actual: JSON.stringify(shown), tier: "text_anchor" };
       case "text_absent":
-        return { pass: !collapse(shown).includes(collapse(expect.text)), actual: JSON.stringify(shown), tier: "text_anchor" };
+        return { pass: !shows(shown, expect.text), actual: JSON.stringify(shown), tier: "text_anchor" };
       case "empty":
         return { pass: (shown === "") === expect.empty, actual: shown === "" ? "empty" : JSON.stringify(shown), tier: "text_anchor" };
       case "numeric_equals": {
-        const n = Number((/-?\d[\d,]*(?:\.\d+)?/.exec(shown)?.[0] ?? "").replaceAll(",", ""));
-        return { pass: Number.isFinite(n) && Math.abs(n - expect.value) < 1e-9, actual: JSON.stringify(shown), tier: "text_anchor" };
+        const n = readNumber(shown);
+        return { pass: n !== undefined && Math.abs(n - expect.value) < 1e-9, actual: JSON.stringify(shown), tier: "text_anchor" };
       }
       default:
         return { pass: false, actual: `\`${expect.kind}\` cannot be read from a window's pixels`, retryable: false };
@@ -320,12 +321,14 @@ export class VisionDriver implements AppDriver {
     const text = view.scene.text;
     const clip = (t: string) => (t.length > 300 ? `${t.slice(0, 300)}…` : t);
     switch (expect.kind) {
+      // The one `page shows` rule of every desktop surface (docs/authoring.md): as written, else ignoring case.
       case "text_contains": {
-        const n = occurrences(view.scene, expect.text);
-        return { pass: expect.count === undefined ? n > 0 : n === expect.count, actual: expect.count === undefined ? clip(text) : `${n} times in ${JSON.stringify(clip(text))}` };
+        if (expect.count === undefined) return { pass: shows(text, expect.text), actual: clip(text) };
+        const { pass, seen } = showsTimes(text, expect.text, expect.count);
+        return { pass, actual: `${seen} times in ${JSON.stringify(clip(text))}` };
       }
       case "text_absent":
-        return { pass: occurrences(view.scene, expect.text) === 0, actual: clip(text) };
+        return { pass: !shows(text, expect.text), actual: clip(text) };
       case "title": {
         const now = (await this.#screen.windows()).find((w) => w.id === this.#window.id);
         if (!now) return { pass: false, actual: `the window ${JSON.stringify(this.#window.title)} is gone`, retryable: false };
