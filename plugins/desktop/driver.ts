@@ -10,7 +10,7 @@ import { describeElement, plainLabel, type DesktopElement, type SurfaceWindow, t
 import { clip, closestId, labelPath, matchRung, nearestTexts, textOf, wantedId, wantedText } from "./match.ts";
 import { anchorTexts, windowSnapshot } from "./snapshot.ts";
 import { pageText, sceneOf } from "./scene.ts";
-import { ordinal, readNumber, shows, showsTimes } from "./text.ts";
+import { ordinal, readNumber, shows, showsAny, showsTimes } from "./text.ts";
 
 /** How often, and how far apart, a path's next label is looked for after the one before it was clicked. */
 const PATH_READS = 20;
@@ -339,6 +339,8 @@ export class DesktopDriver implements AppDriver {
       if ("passwordFields" in t) return { ok: true, rects: all.filter((e) => e.password).map((e) => rel(e.rect)) };
       if ("secretFields" in t) return { ok: true, rects: all.filter((e) => e.password || this.#secretRefs.has(e.ref)).map((e) => rel(e.rect)) };
       if ("css" in t) return { ok: false, detail: `css rule ${JSON.stringify(t.css)} cannot be resolved on ${this.surface.what} (use a rect rule)` };
+      // Every control whose label, value or tooltip shows a secret, letter case and whitespace ignored.
+      if ("secretText" in t) return { ok: true, rects: all.filter((e) => showsAny([plainLabel(e.name), e.value ?? "", e.tooltip ?? ""], t.secretText)).map((e) => rel(e.rect)) };
       return { ok: true, rects: all.filter((e) => plainLabel(e.name).includes(t.text) || (!e.password && (e.value ?? "").includes(t.text))).map((e) => rel(e.rect)) };
     });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { collapse, occurrences, ordinal, readNumber, shows, showsTimes } from "./text.ts";
+import { collapse, occurrences, ordinal, readNumber, shows, showsAny, showsTimes } from "./text.ts";
 
 describe("shows", () => {
   test.each<[string, string, boolean]>([
@@ -45,4 +45,10 @@ test("the display's number is read whatever surrounds it", () => {
 
 test("ordinals are written as words are read", () => {
   expect([1, 2, 3, 4, 11, 12, 13, 21, 102].map(ordinal)).toEqual(["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "102nd"]);
+});
+
+test("a secret shows in a text whatever its letter case and however it is spaced; an empty secret shows nowhere", () => {
+  expect(showsAny(["Echo: note / PA SS-word7"], ["pass-Word7"])).toBe(true);
+  expect(showsAny(["Echo: note / pass-word"], ["pass-Word7"])).toBe(false);
+  expect(showsAny(["anything"], ["  "])).toBe(false);
 });

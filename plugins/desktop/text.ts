@@ -43,3 +43,13 @@ export function ordinal(n: number): string {
   const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th";
   return `${n}${s}`;
 }
+
+/** Whether any of `texts` shows any of the `secrets`, letter case and whitespace ignored (a frame masks where it does). */
+export function showsAny(texts: readonly string[], secrets: readonly string[]): boolean {
+  const fold = (s: string) => s.toLowerCase().replace(/\s+/g, "");
+  const wanted = secrets.map(fold).filter((s) => s !== "");
+  return texts.some((t) => {
+    const f = fold(t);
+    return wanted.some((w) => f.includes(w));
+  });
+}

@@ -352,6 +352,8 @@ export class VisionDriver implements AppDriver {
     const view = await this.#reader.look();
     return targets.map((t): RectsAnswer => {
       if ("secretFields" in t) return { ok: true, rects: secretRects(view, this.#secretFields, [...this.#secrets]) };
+      // Every line that shows a secret of the run's (allowing OCR's misreadings), typed here or not.
+      if ("secretText" in t) return { ok: true, rects: secretRects(view, [], t.secretText) };
       // Pixels do not say which field holds a password: none is known; a typed secret is masked above.
       if ("passwordFields" in t) return { ok: true, rects: [] };
       if ("css" in t) {

@@ -27,6 +27,8 @@ describe("secretRects", () => {
     const view = viewOf([w("Saved", 27, 309, 50), w("hunter2-Secrel", 84, 309, 120), w("Pay", 229, 354, 28, 15)]);
     expect(secretRects(view, [], ["hunter2-Secret"])).toEqual([{ x: 25, y: 307, width: 181, height: 16 }]);
     expect(showsSecret("Pay", ["hunter2-Secret"])).toBe(false);
+    // A page that shows the secret in capitals (text-transform, an echo) shows it all the same.
+    expect(showsSecret("Echo: HUNTER2-SECRET", ["hunter2-Secret"])).toBe(true);
     expect(secretRects(view, [], [])).toEqual([]);
   });
 });

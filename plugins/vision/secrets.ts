@@ -18,9 +18,10 @@ const PAD = 2;
 
 const pad = (r: Rect): Rect => ({ x: r.x - PAD, y: r.y - PAD, width: r.width + 2 * PAD, height: r.height + 2 * PAD });
 
-/** Whether `text` shows any of `secrets`. */
+/** Whether `text` shows any of `secrets`, in any letter case (allowing OCR's misreadings). */
 export function showsSecret(text: string, secrets: readonly string[]): boolean {
-  return secrets.some((s) => showsFuzzy(text, s));
+  const seen = text.toLowerCase();
+  return secrets.some((s) => showsFuzzy(seen, s.toLowerCase()));
 }
 
 /** Every rectangle to mask on `view` so no typed secret shows. */

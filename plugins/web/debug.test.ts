@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ConsoleLog, remoteText, serializeDom, type DomNode } from "./debug.ts";
 import type { Session } from "./cdp/connection.ts";
-import type { AdapterSession, AppDriver } from "../../src/plugins/api.ts";
+import { EVIDENCE_CSP, type AdapterSession, type AppDriver } from "../../src/plugins/api.ts";
 import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 import { plugin } from "./index.ts";
@@ -53,21 +53,52 @@ describe("serializeDom", () => {
   const SECRET = `Zq7Can&ry+S3c/"<x>"=`;
   const hide = (t: string) => t.split(SECRET).join("${S}");
 
+  const CSP = `<meta http-equiv="Content-Security-Policy" content="${EVIDENCE_CSP}">`;
+
   test("redacts text, attribute values, comments and raw text before escaping them", () => {
     const root: DomNode = ["html", [["lang", "en"]], [
-      ["head", [], [["title", [], [`Hi ${SECRET}`]], ["script", [], [`var t = "${SECRET}"; if (a < b) {}`]]]],
+      ["head", [], [["title", [], [`Hi ${SECRET}`]], ["style", [], [`p::after { content: "${SECRET}"; } a > b {}`]]]],
       ["body", [["data-x", `q=${SECRET}`]], [{ comment: ` ${SECRET} ` }, ["p", [], [`a & b < c ${SECRET}`]], ["br", [], []], ["input", [["value", `${SECRET}`]], []]]],
     ]];
     const html = serializeDom("html", root, hide);
     expect(html).toBe(
-      '<!DOCTYPE html>\n<html lang="en"><head><title>Hi ${S}</title><script>var t = "${S}"; if (a < b) {}</script></head>' +
+      `<!DOCTYPE html>\n<html lang="en"><head>${CSP}<title>Hi \${S}</title><style>p::after { content: "\${S}"; } a > b {}</style></head>` +
         '<body data-x="q=${S}"><!-- ${S} --><p>a &amp; b &lt; c ${S}</p><br><input value="${S}"></body></html>',
     );
   });
 
   test("escapes what the page holds so the file stays well formed", () => {
     const html = serializeDom(null, ["div", [["title", 'say "hi" & <go>']], ["x\u00a0<y>", ["svg", [["viewBox", "0 0 1 1"]], [["foreignObject", [], []]]]]], (t) => t);
-    expect(html).toBe('<div title="say &quot;hi&quot; &amp; &lt;go&gt;">x&nbsp;&lt;y&gt;<svg viewBox="0 0 1 1"><foreignObject></foreignObject></svg></div>');
+    expect(html).toBe(`${CSP}<div title="say &quot;hi&quot; &amp; &lt;go&gt;">x&nbsp;&lt;y&gt;<svg viewBox="0 0 1 1"><foreignObject></foreignObject></svg></div>`);
+  });
+
+  test("leaves out everything that could run, load or navigate, and puts the policy first in <head>", () => {
+    const root: DomNode = ["html", [], [
+      ["head", [], [["meta", [["http-equiv", "refresh"], ["content", "0;url=javascript:go()"]], []], ["base", [["href", "http://evil.test/"]], []], ["script", [], ["go()"]]]],
+      ["body", [["onload", "go()"]], [
+        ["img", [["src", "x"], ["onerror", "go()"], ["alt", "pic"]], []],
+        ["svg", [["onload", "go()"]], [["animate", [["onbegin", "go()"], ["attributeName", "href"], ["to", "javascript:go()"]], []], ["style", [], ["<img src=x onerror=go()>"]], ["a", [["xlink:href", " java\tscript:go()"]], ["x"]]]],
+        ["iframe", [["srcdoc", "<script>go()</script>"], ["src", "http://evil.test/"], ["title", "f"]], []],
+        ["object", [["data", "x.swf"]], [["embed", [["src", "x.swf"]], []]]],
+        ["a", [["href", "JavaScript:go()"], ["ping", "http://evil.test/"]], ["a"]],
+        ["a", [["href", "data:text/html,<script>go()</script>"]], ["b"]],
+        ["img", [["src", "data:image/png;base64,AAAA"]], []],
+        ["form", [["action", "vbscript:go"]], [["button", [["formaction", "javascript:go()"]], ["c"]]]],
+        { comment: "><img src=x onerror=go()>" },
+        ["div", [['x"onclick', "go()"]], []],
+      ]],
+    ]];
+    const html = serializeDom("html", root, (t) => t);
+    expect(html).toBe(
+      `<!DOCTYPE html>\n<html><head>${CSP}</head><body>` +
+        '<img src="x" alt="pic"><svg><animate></animate><style>&lt;img src=x onerror=go()&gt;</style><a>x</a></svg>' +
+        '<iframe title="f"></iframe><a ping="http://evil.test/">a</a><a>b</a><img src="data:image/png;base64,AAAA">' +
+        "<form><button>c</button></form><!--\u203a\u2039img src=x onerror=go()\u203a--><div></div></body></html>",
+    );
+  });
+
+  test("a document without a head gets one holding the policy", () => {
+    expect(serializeDom(null, ["html", [], [["body", [], ["x"]]]], (t) => t)).toBe(`<html><head>${CSP}</head><body>x</body></html>`);
   });
 });
 

@@ -9,7 +9,7 @@ import type { RectTarget, RectsAnswer } from "../../src/plugins/api.ts";
  * Runs in the page. Self-contained: no references outside the function body. A string is a CSS
  * selector; `{text}` names the innermost elements whose text contains it (whitespace collapsed).
  */
-function locate(selectors: ReadonlyArray<string | { readonly text: string } | { readonly secretFields: true }>, secretKey: string): RectsAnswer[] {
+function locate(selectors: ReadonlyArray<string | { readonly text: string } | { readonly secretFields: true } | { readonly secretText: readonly string[] }>, secretKey: string): RectsAnswer[] {
   const norm = (s: string | null) => (s ?? "").replace(/\s+/g, " ").trim();
   const byText = (doc: Document, text: string): Element[] => {
     const want = norm(text);
@@ -44,15 +44,122 @@ function locate(selectors: ReadonlyArray<string | { readonly text: string } | { 
     }
     return Array.from(held);
   };
+  type Box = { left: number; top: number; width: number; height: number };
+  /** One code point as matched: lower case, whitespace dropped (the page's and the secret's alike). */
+  const fold = (text: string): { folded: string; from: number[]; to: number[] } => {
+    let folded = "";
+    const from: number[] = [];
+    const to: number[] = [];
+    let i = 0;
+    for (const ch of text) {
+      const low = ch.toLowerCase().replace(/\s+/g, "");
+      for (let k = 0; k < low.length; k++) {
+        from.push(i);
+        to.push(i + ch.length);
+      }
+      folded += low;
+      i += ch.length;
+    }
+    return { folded, from, to };
+  };
+  const UNSHOWN = /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|TEXTAREA|HEAD|TITLE|OPTION|OPTGROUP|DATALIST)$/;
+  /**
+   * Where a document shows any secret: its text in rendering order (open shadow roots and slots
+   * followed, so `<b>pa</b>ss` is one match), each piece of a secret at least half its length
+   * shown apart from the rest, and whole elements for a field's value, a dropdown's choice or an
+   * attribute (a placeholder, a title, an `attr()` a style shows) that holds one.
+   */
+  const secretBoxes = (doc: Document, wanted: readonly string[]): Box[] => {
+    const needles = wanted.map((w) => fold(w).folded).filter((n) => n.length > 0);
+    if (needles.length === 0) return [];
+    const boxes: Box[] = [];
+    const holds = (value: string) => {
+      const f = fold(value).folded;
+      return needles.some((n) => f.includes(n));
+    };
+    const whole = (el: Element) => {
+      for (const r of Array.from(el.getClientRects())) boxes.push(r);
+    };
+    const texts: Text[] = [];
+    const visit = (node: Node): void => {
+      if (node.nodeType === 3) {
+        texts.push(node as Text);
+        return;
+      }
+      if (node.nodeType !== 1 && node.nodeType !== 11) return;
+      const el = node.nodeType === 1 ? (node as Element) : undefined;
+      if (el) {
+        if (Array.from(el.attributes).some((a) => holds(a.value))) whole(el);
+        const field = el as HTMLInputElement;
+        if ((el.tagName === "INPUT" || el.tagName === "TEXTAREA") && typeof field.value === "string" && holds(field.value)) whole(el);
+        if (el.tagName === "SELECT" && Array.from((el as HTMLSelectElement).options).some((o) => holds(o.text))) whole(el);
+        if (UNSHOWN.test(el.tagName)) return;
+        if (el.shadowRoot) return visit(el.shadowRoot);
+        if (el.tagName === "SLOT") {
+          const assigned = (el as HTMLSlotElement).assignedNodes();
+          if (assigned.length > 0) return assigned.forEach(visit);
+        }
+      }
+      node.childNodes.forEach(visit);
+    };
+    visit(doc.documentElement);
+    // The text as shown, folded, and for each folded character its text node and offsets there.
+    const parts = texts.map((t) => fold(t.data));
+    const hay = parts.map((p) => p.folded).join("");
+    const owner: number[] = [];
+    parts.forEach((p, n) => {
+      for (let k = 0; k < p.folded.length; k++) owner.push(n);
+    });
+    const starts: number[] = [];
+    let at = 0;
+    for (const p of parts) {
+      starts.push(at);
+      at += p.folded.length;
+    }
+    const mark = (a: number, b: number) => {
+      for (let n = owner[a]!; n <= owner[b - 1]!; n++) {
+        const p = parts[n]!;
+        const lo = Math.max(a, starts[n]!) - starts[n]!;
+        const hi = Math.min(b, starts[n]! + p.folded.length) - starts[n]!;
+        if (hi <= lo) continue;
+        const range = texts[n]!.ownerDocument.createRange();
+        range.setStart(texts[n]!, p.from[lo]!);
+        range.setEnd(texts[n]!, p.to[hi - 1]!);
+        const rects = Array.from(range.getClientRects());
+        const parent = texts[n]!.parentElement;
+        // SVG text has no range boxes in some engines: its element's box stands in.
+        if (rects.length === 0 && parent instanceof SVGElement) whole(parent);
+        // A little more than the glyphs: anti-aliased edges and overhanging italics.
+        for (const r of rects) boxes.push({ left: r.left - 2, top: r.top - 1, width: r.width + 4, height: r.height + 2 });
+      }
+    };
+    const find = (piece: string) => {
+      for (let i = hay.indexOf(piece); i !== -1; i = hay.indexOf(piece, i + 1)) mark(i, i + piece.length);
+    };
+    for (const n of needles) {
+      find(n);
+      // A piece shown apart from the rest (laid out out of order, or a part of the value shown alone).
+      const half = Math.max(4, Math.ceil(n.length / 2));
+      if (half >= n.length) continue;
+      const stride = Math.max(1, Math.ceil((n.length - half + 1) / 64));
+      for (let j = 0; j + half <= n.length; j += stride) find(n.slice(j, j + half));
+    }
+    return boxes;
+  };
   return selectors.map((sel) => {
     try {
       const rects: Array<{ x: number; y: number; width: number; height: number }> = [];
       for (const { doc, dx, dy } of docs) {
+        const push = (r: Box) => {
+          if (r.width <= 0 || r.height <= 0) return;
+          rects.push({ x: (r.left + dx) * dpr, y: (r.top + dy) * dpr, width: r.width * dpr, height: r.height * dpr });
+        };
+        if (typeof sel === "object" && "secretText" in sel) {
+          secretBoxes(doc, sel.secretText).forEach(push);
+          continue;
+        }
         for (const el of typeof sel === "string" ? Array.from(doc.querySelectorAll(sel)) : "text" in sel ? byText(doc, sel.text) : secretFields(doc)) {
-          for (const r of Array.from(el.getClientRects())) {
-            if (r.width <= 0 || r.height <= 0) continue;
-            rects.push({ x: (r.left + dx) * dpr, y: (r.top + dy) * dpr, width: r.width * dpr, height: r.height * dpr });
-          }
+          for (const r of Array.from(el.getClientRects())) push(r);
         }
       }
       return { ok: true as const, rects };
@@ -69,7 +176,7 @@ const PASSWORD_FIELDS_CSS = "input[type=password i]";
 const SECRET_FIELDS_KEY = "__flowproofSecretFields";
 
 export function rectsExpression(targets: readonly RectTarget[]): string {
-  const wire = targets.map((t) => ("css" in t ? t.css : "text" in t ? { text: t.text } : "passwordFields" in t ? PASSWORD_FIELDS_CSS : { secretFields: true as const }));
+  const wire = targets.map((t) => ("css" in t ? t.css : "text" in t ? { text: t.text } : "passwordFields" in t ? PASSWORD_FIELDS_CSS : "secretText" in t ? { secretText: t.secretText } : { secretFields: true as const }));
   return `(${locate.toString()})(${JSON.stringify(wire)}, ${JSON.stringify(SECRET_FIELDS_KEY)})`;
 }
 

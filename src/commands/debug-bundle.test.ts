@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AppDriver, DebugSnapshot } from "../plugins/api.ts";
+import { EVIDENCE_CSP, type AppDriver, type DebugSnapshot } from "../plugins/api.ts";
 import type { StepResult } from "../engine/loop.ts";
 import type { TraceStep } from "../trace/schema.ts";
 import { captureDebug, didYouMean, suggestionFor, targetText } from "./debug-bundle.ts";
@@ -34,7 +34,7 @@ describe("captureDebug", () => {
   test("writes the redacted DOM and console of the first failure and amends only its detail", async () => {
     dir = mkdtempSync(join(tmpdir(), "flowproof-debug-"));
     const secrets = new Map([["TOKEN", "tok-9f8e7d"]]);
-    const snap: DebugSnapshot = { dom: "<p>tok-9f8e7d</p>", console: ["[+0.1s] console.log: sent tok-9f8e7d"], anchors: ["Sign in"] };
+    const snap: DebugSnapshot = { dom: "<p>tok-9f8e7d</p>", html: true, console: ["[+0.1s] console.log: sent tok-9f8e7d"], anchors: ["Sign in"] };
     const results = [result("s1", "passed"), result("s2", "failed", 'text "Sing in" matched nothing'), result("s3", "skipped")];
     const out = await captureDebug(driverWith(async () => snap), dir, [step("s1", { text: "Go" }), step("s2", { text: "Sing in" })], results, secrets);
     expect(out[1]!.detail).toBe(`text "Sing in" matched nothing — did you mean 'Sign in'? (captured: debug/dom.html, debug/console.log)`);
@@ -51,11 +51,21 @@ describe("captureDebug", () => {
       const hide = redact ?? ((t: string) => t);
       // A surface escapes what the page holds only after redacting it.
       const text = hide(`sent t&k<"9f8e7d" as ${encodeURIComponent(`t&k<"9f8e7d"`)}`).replace(/&(?!amp;)/g, "&amp;").replace(/</g, "&lt;");
-      return { dom: `<p>${text}</p>`, console: [hide(`log ${btoa(`t&k<"9f8e7d"`)}`)], anchors: [] };
+      return { dom: `<p>${text}</p>`, html: true, console: [hide(`log ${btoa(`t&k<"9f8e7d"`)}`)], anchors: [] };
     };
     await captureDebug(driverWith(snapshot), dir, [], [result("s1", "failed", "no")], secrets);
     expect(readFileSync(join(dir, "debug", "dom.html"), "utf8")).toBe("<p>sent ${TOKEN} as ${TOKEN}</p>");
     expect(readFileSync(join(dir, "debug", "console.log"), "utf8")).toBe("log ${TOKEN}\n");
+  });
+
+  test("a text snapshot (a desktop window's controls) is written escaped in a <pre> under the evidence policy, so no title of the app's runs", async () => {
+    dir = mkdtempSync(join(tmpdir(), "flowproof-debug-"));
+    const snap: DebugSnapshot = { dom: 'window "<img src=x onerror=go()> & tok-9f8e7d" (App)\n', console: [], anchors: [] };
+    await captureDebug(driverWith(async () => snap), dir, [], [result("s1", "failed", "no")], new Map([["TOKEN", "tok-9f8e7d"]]));
+    expect(readFileSync(join(dir, "debug", "dom.html"), "utf8")).toBe(
+      `<!DOCTYPE html>\n<html><head><meta http-equiv="Content-Security-Policy" content="${EVIDENCE_CSP}"><meta charset="utf-8"><title>debug snapshot</title></head>` +
+        '<body><pre>window "&lt;img src=x onerror=go()&gt; &amp; ${TOKEN}" (App)\n</pre></body></html>\n',
+    );
   });
 
   test("leaves the results alone when nothing failed, the surface has no snapshot, or it cannot answer", async () => {

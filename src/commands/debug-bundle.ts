@@ -6,7 +6,7 @@
 // the results as they were.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { AppDriver, DebugSnapshot } from "../plugins/api.ts";
+import { EVIDENCE_CSP, type AppDriver, type DebugSnapshot } from "../plugins/api.ts";
 import type { StepResult } from "../engine/loop.ts";
 import type { TraceStep } from "../trace/schema.ts";
 import { anchorTextOf } from "../trace/selector.ts";
@@ -34,11 +34,17 @@ export function didYouMean(text: string | undefined, anchors: readonly string[])
   return nearest(text, anchors);
 }
 
+/** A text snapshot as an HTML page that shows it as written: escaped, under the evidence policy. */
+function textPage(text: string): string {
+  const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return `<!DOCTYPE html>\n<html><head><meta http-equiv="Content-Security-Policy" content="${EVIDENCE_CSP}"><meta charset="utf-8"><title>debug snapshot</title></head><body><pre>${escaped}</pre></body></html>\n`;
+}
+
 /** Writes the snapshot (redacted) under `runDir/debug/`; returns the bundle-relative paths. */
 export function writeDebugFiles(runDir: string, snapshot: DebugSnapshot, secrets: ReadonlyMap<string, string>): string[] {
   mkdirSync(join(runDir, DEBUG_DIR), { recursive: true });
   const files = [`${DEBUG_DIR}/dom.html`, `${DEBUG_DIR}/console.log`];
-  writeFileAtomic(join(runDir, files[0]!), redact(snapshot.dom, secrets));
+  writeFileAtomic(join(runDir, files[0]!), snapshot.html === true ? redact(snapshot.dom, secrets) : textPage(redact(snapshot.dom, secrets)));
   writeFileAtomic(join(runDir, files[1]!), redact(snapshot.console.length > 0 ? `${snapshot.console.join("\n")}\n` : "(no console output)\n", secrets));
   return files;
 }

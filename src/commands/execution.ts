@@ -22,7 +22,7 @@ import { openMultiSurface, surfaceEntries, surfacesHeader, type SurfacesHeader }
 import { surfaceCatalog } from "./project-plugins.ts";
 import type { SurfaceCatalog } from "../spec/surface-kinds.ts";
 import { SessionPool, sharesBrowser } from "./session-pool.ts";
-import { createRecorder } from "./recording.ts";
+import { createRecorder, frameSecrets } from "./recording.ts";
 
 /** How long the start page (or the first surface's) may take to load, and the bound of each Go to and Reload. */
 export const NAVIGATION_TIMEOUT_MS = 30_000;
@@ -188,7 +188,7 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
       if (set && name !== undefined) await set.activate(name, captures);
     },
     begin(b) {
-      const recorder = createRecorder(surface.driver, b.artifactDir, b.controls, b.redaction, systemClock);
+      const recorder = createRecorder(surface.driver, b.artifactDir, b.controls, b.redaction, systemClock, frameSecrets({ env, captures, secrets }));
       const structured = structuredContext({ flowPath: flow.file, mode: b.mode, artifactDir: b.artifactDir, assertions: b.assertions, steps: b.steps, env, secrets, log });
       const ctx: ExecutionContext = {
         driver: surface.driver, env, captures, clock: recorder.clock,

@@ -10,10 +10,25 @@ import { resolveControls, type RecordingControls } from "../recording/controls.t
 import { driverFrameSource } from "../recording/frame-source.ts";
 import { workerProcessor } from "../recording/frame-worker.ts";
 import { RunRecorder, type RecorderClock, type RecordingSummary, type StepRange } from "../recording/recorder.ts";
+import type { SecretSource } from "../recording/redactor.ts";
+import { MIN_SECRET, type ExecutionContext } from "../engine/context.ts";
+import { resolveText } from "../engine/templates.ts";
 
-export function createRecorder(driver: AppDriver, bundleRoot: string, controls: RecordingControls, rules: readonly unknown[], clock: RecorderClock): RunRecorder {
+export function createRecorder(driver: AppDriver, bundleRoot: string, controls: RecordingControls, rules: readonly unknown[], clock: RecorderClock, secrets?: SecretSource): RunRecorder {
   const source = resolveControls(controls).recordingDetail === "off" ? undefined : driverFrameSource(driver);
-  return new RunRecorder({ source, bundle: new FrameBundle(bundleRoot), clock, controls, rules, ...(source ? { processor: workerProcessor() } : {}) });
+  return new RunRecorder({ source, bundle: new FrameBundle(bundleRoot), clock, controls, rules, ...(source ? { processor: workerProcessor() } : {}), ...(secrets ? { secrets } : {}) });
+}
+
+/**
+ * The execution's secrets as frames see them: every value text outputs redact (as long as they
+ * redact one), read when each frame is taken; a rule's `${VAR}` resolved from the environment,
+ * its value joining the secrets.
+ */
+export function frameSecrets(ctx: Pick<ExecutionContext, "env" | "captures" | "secrets">): SecretSource {
+  return {
+    values: () => [...ctx.secrets.values()].filter((v) => v.length >= MIN_SECRET),
+    resolve: (text) => resolveText(text, ctx).value,
+  };
 }
 
 /** Feeds the recorder from the step loop; `after` runs once the step's frames are taken. */
@@ -43,7 +58,7 @@ export function recordingReport(summary: RecordingSummary, controls: RecordingCo
     format: summary.format,
     dir: FRAMES_DIR,
     frames: summary.frames.map((f) => ({ offset_ms: f.offset_ms, file: f.file })),
-    steps: summary.steps.map((s) => ({ id: s.id, start_ms: s.start_ms, end_ms: s.end_ms, ...(s.frames_dropped ? { frames_dropped: s.frames_dropped } : {}) })),
+    steps: summary.steps.map((s) => ({ id: s.id, start_ms: s.start_ms, end_ms: s.end_ms, ...(s.frames_dropped ? { frames_dropped: s.frames_dropped } : {}), ...(s.frames_dropped_why ? { frames_dropped_why: s.frames_dropped_why } : {}) })),
     ...(summary.gif ? { gif: summary.gif } : {}),
   };
 }

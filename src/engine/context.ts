@@ -74,8 +74,8 @@ const REF_HELD = /\uE002([\uF000-\uF8FF])/g;
 /** Characters of one page text a message keeps, counted after redaction. */
 export const SHOWN_TEXT_MAX = 120;
 
-/** Secrets shorter than this are too common to redact without mangling ordinary text. */
-const MIN_SECRET = 3;
+/** Secrets shorter than this are too common to redact without mangling ordinary text (or mask in a frame). */
+export const MIN_SECRET = 3;
 /** An encoded secret is redacted by its base64 inner groups only when they are at least this long. */
 const MIN_BASE64 = 8;
 

@@ -104,9 +104,16 @@ export interface Rect {
  * the innermost elements whose text contains `text`, every password field (PASSWORD_FIELDS), or
  * (`secretFields`) every field `fill` or `typeFocused` typed a secret into (`{ secret: true }`)
  * that is still there and not cleared. A surface that cannot tell where such a field is answers
- * ok:false (the frame is dropped).
+ * ok:false (the frame is dropped). `secretText` is every place the surface shows any of these
+ * secret values, letter case and whitespace ignored: text (split across elements too), a field's
+ * value, an attribute shown as text; a surface that cannot search what it shows answers ok:false.
  */
-export type RectTarget = { readonly css: string } | { readonly text: string } | { readonly passwordFields: true } | { readonly secretFields: true };
+export type RectTarget =
+  | { readonly css: string }
+  | { readonly text: string }
+  | { readonly passwordFields: true }
+  | { readonly secretFields: true }
+  | { readonly secretText: readonly string[] };
 
 /**
  * The password fields of the surface (`input[type=password]`, ES_PASSWORD, GuiPasswordField), masked
@@ -306,9 +313,19 @@ export interface AppDriver {
 /** A surface with no UI (api, agent): every action, read and check answers `reason`; `own` adds members. */
 export const noUiDriver = (reason: string, own: Partial<AppDriver> = {}): AppDriver => ({ ...noUiAnswers(reason), ...own });
 
+/** The Content-Security-Policy of every evidence HTML file: nothing runs, loads or navigates; inline styles and `data:` images and fonts show. */
+export const EVIDENCE_CSP = "default-src 'none'; style-src 'unsafe-inline' data:; img-src data:; font-src data:; base-uri 'none'; form-action 'none'";
+
 /** What a surface shows and logged when a step failed (see AppDriver.debugSnapshot). */
 export interface DebugSnapshot {
+  /** What the surface shows: plain text (written escaped, in a `<pre>`), or an inert HTML document when `html` is set. */
   readonly dom: string;
+  /**
+   * `dom` is an HTML document the surface made inert: nothing of the app's can run or load when it
+   * is opened (no script, no event-handler attribute, no script URL, no `srcdoc`, no plugin, no
+   * redirect), and EVIDENCE_CSP is the first thing in its `<head>`.
+   */
+  readonly html?: boolean;
   /** One line per console message or uncaught error, oldest first. */
   readonly console: readonly string[];
   /** Visible texts, labels and names of elements a step could target. */

@@ -19,7 +19,7 @@ import { POINTER_ACTIONS, type FrameSource } from "./frame-source.ts";
 import { assembleGifChunks } from "./gif.ts";
 import type { RawFrame, Rect } from "../plugins/api.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
-import { parseRedactionRules, Redactor } from "./redactor.ts";
+import { parseRedactionRules, Redactor, type SecretSource } from "./redactor.ts";
 
 /** A capture or a rect query that takes longer than this is given up (the frame is not kept). */
 const CAPTURE_TIMEOUT_MS = 15_000;
@@ -45,6 +45,8 @@ export interface StepRange {
   readonly end_ms: number;
   /** Set when a frame of this step was dropped because redaction could not be guaranteed. */
   readonly frames_dropped?: "redaction";
+  /** Why the first dropped frame of this step could not be masked (never a secret's value). */
+  readonly frames_dropped_why?: string;
 }
 
 export interface RecordingSummary {
@@ -65,6 +67,8 @@ export interface RecorderOptions {
   readonly rules: readonly unknown[];
   /** Where frames are decoded, masked and written (default: this thread). */
   readonly processor?: FrameProcessor;
+  /** The run's secret values (masked wherever the screen shows them) and how a rule's `${VAR}` resolves. */
+  readonly secrets?: SecretSource;
 }
 
 /** A capture that may be kept: its offset, the unredacted pixels and the masks they need. */
@@ -74,8 +78,13 @@ interface Shot {
   readonly masks: readonly Rect[];
 }
 
-/** A capture in flight: its pixels and masks, "dropped" when redaction could not be guaranteed, or undefined when no pixels came back. */
-type PendingShot = Promise<Shot | "dropped" | undefined>;
+/** Why a capture was not kept: its redaction could not be guaranteed. */
+interface Dropped {
+  readonly dropped: string;
+}
+
+/** A capture in flight: its pixels and masks, Dropped when redaction could not be guaranteed, or undefined when no pixels came back. */
+type PendingShot = Promise<Shot | Dropped | undefined>;
 
 /** What one capture made: its frame (and GIF image) for one overlay. */
 interface Made {
@@ -96,11 +105,19 @@ interface OpenStep {
   readonly start: number;
   end: number;
   dropped: boolean;
+  /** Why its first dropped frame was dropped. */
+  why?: string;
 }
 
 /** The status a finished step reports to the recorder. */
 export interface FinishedStep {
   readonly status: "passed" | "failed" | "skipped" | "errored";
+}
+
+/** Marks a step as missing a frame, keeping the first reason. */
+function markDropped(step: OpenStep, why: string): void {
+  step.dropped = true;
+  step.why ??= why;
 }
 
 export class RunRecorder {
@@ -136,7 +153,7 @@ export class RunRecorder {
     this.#controls = resolveControls(options.controls);
     this.#processor = options.processor ?? inlineProcessor;
     const parsed = parseRedactionRules(options.rules);
-    this.#redactor = parsed.ok ? new Redactor(parsed.rules) : undefined;
+    this.#redactor = parsed.ok ? new Redactor(parsed.rules, options.secrets) : undefined;
     this.disabledReason = parsed.ok ? undefined : parsed.detail;
   }
 
@@ -171,7 +188,8 @@ export class RunRecorder {
       this.#open = open;
       // A frame dropped for redaction is missing from both steps it serves.
       void boundary.picture.then(async (picture) => {
-        if ((await picture.shot) === "dropped") open.dropped = true;
+        const shot = await picture.shot;
+        if (shot && "dropped" in shot) markDropped(open, shot.dropped);
       });
       boundary.frames.push(this.#variant(start, this.#plain()));
       if (halo) boundary.frames.push(this.#variant(start, halo));
@@ -250,7 +268,7 @@ export class RunRecorder {
 
   /** The timeline so far (for traces and reports); final once `finish` has returned. */
   get steps(): readonly StepRange[] {
-    return this.#steps.map((s) => ({ id: s.id, start_ms: s.start, end_ms: s.end, ...(s.dropped ? { frames_dropped: "redaction" as const } : {}) }));
+    return this.#steps.map((s) => ({ id: s.id, start_ms: s.start, end_ms: s.end, ...(s.dropped ? { frames_dropped: "redaction" as const, ...(s.why ? { frames_dropped_why: s.why } : {}) } : {}) }));
   }
 
   #plain(): CursorMarks {
@@ -286,7 +304,7 @@ export class RunRecorder {
       fresh.push(variants[i]!);
     });
     if (fresh.length > 0) {
-      const job = picture.shot.then((shot) => (typeof shot === "object" ? this.#processor.submit({ root: this.#bundle.root, png: shot.png, masks: shot.masks, frames: fresh, gif: this.#controls.video }) : undefined));
+      const job = picture.shot.then((shot) => (shot && !("dropped" in shot) ? this.#processor.submit({ root: this.#bundle.root, png: shot.png, masks: shot.masks, frames: fresh, gif: this.#controls.video }) : undefined));
       freshKeys.forEach((key, j) => {
         const made = job.then((out): Made | undefined => (out ? { frame: out.frames[j]!, ...(out.gif ? { gif: out.gif[j]! } : {}) } : undefined));
         made.catch(() => undefined);
@@ -337,7 +355,7 @@ export class RunRecorder {
     this.#last = picture;
     const pending = picture.then(async (p) => {
       const shot = await p.shot;
-      if (shot === "dropped" && open) open.dropped = true;
+      if (shot && "dropped" in shot && open) markDropped(open, shot.dropped);
       return shot;
     });
     if (!source.hold?.(pending)) await pending;
@@ -347,11 +365,15 @@ export class RunRecorder {
   /** Redaction targets as the capture starts, the pixels, the targets after: a frame is kept only when both answers allow it. */
   async #shoot(source: FrameSource, offset: number): PendingShot {
     const redactor = this.#redactor;
-    if (!redactor) return "dropped";
-    const unresolved = (e: unknown) => redactor.targets.map(() => ({ ok: false as const, detail: e instanceof Error ? e.message : String(e) }));
+    if (!redactor) return { dropped: `the redaction rules cannot be applied: ${this.disabledReason ?? "unknown"}` };
+    // One list of targets for both queries: the run's secrets as they are when the capture starts.
+    const planned = redactor.targetsNow();
+    if (!planned.ok) return { dropped: planned.detail };
+    const targets = planned.targets;
+    const unresolved = (e: unknown) => targets.map(() => ({ ok: false as const, detail: e instanceof Error ? e.message : String(e) }));
     // The first rect query and the capture go out together: the query runs in the page as the
     // capture starts, and nothing that could move an element runs before either answers.
-    const beforeQuery = bounded(source.resolve(redactor.targets), "the redaction query").catch(unresolved);
+    const beforeQuery = bounded(source.resolve(targets), "the redaction query").catch(unresolved);
     // A surface that cannot give frames may throw at once (an api surface of a multi-surface flow).
     const capture = bounded((async () => source.capture())(), "the frame capture");
     capture.catch(() => undefined);
@@ -363,8 +385,8 @@ export class RunRecorder {
       // No pixels came back (the surface was closing, navigating or stuck): nothing to persist or mask.
       return undefined;
     }
-    const after = await bounded(source.resolve(redactor.targets), "the redaction query").catch(unresolved);
-    const plan = redactor.masksFor([before, after]);
-    return plan.ok ? { offset, png: raw.png, masks: plan.rects } : "dropped";
+    const after = await bounded(source.resolve(targets), "the redaction query").catch(unresolved);
+    const plan = redactor.masksFor([before, after], targets);
+    return plan.ok ? { offset, png: raw.png, masks: plan.rects } : { dropped: plan.detail };
   }
 }

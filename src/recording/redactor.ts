@@ -1,7 +1,7 @@
 // The Redactor: the one implementation that masks pixels before anything is persisted. It parses
 // redaction rules (from a flow's `redact:` or a trace header), always adds the password and
-// secret-field rules, and fills every resolved rectangle in a decoded frame. Pure: no I/O; the
-// recorder resolves rects.
+// secret-field rules and, when the run has secrets, every place the screen shows one, and fills
+// every resolved rectangle in a decoded frame. Pure: no I/O; the recorder resolves rects.
 import { PASSWORD_FIELDS, type Rect, type RectTarget, type RectsAnswer } from "../plugins/api.ts";
 import { fillRect, type Image, type Rgb } from "./image.ts";
 
@@ -18,6 +18,18 @@ export const MASK_RGB: Rgb = [0, 0, 0];
 export const PASSWORD_TARGET: RectTarget = PASSWORD_FIELDS;
 /** Not configurable: a field a `${VAR}` value was typed into is masked until it is cleared or gone. */
 export const SECRET_FIELDS_TARGET: RectTarget = { secretFields: true };
+
+/**
+ * What a frame must mask besides the rules' targets: the run's secret values, wherever the surface
+ * shows them, and how a rule's `${VAR}` text resolves (throws when it cannot). Supplied by the
+ * execution; values stay in memory, never in a trace or report.
+ */
+export interface SecretSource {
+  /** Every secret value of the run so far (what text outputs redact). */
+  values(): readonly string[];
+  /** A rule's text with its `${VAR}` references resolved; throws (its message says why) when one has no value. */
+  resolve(text: string): string;
+}
 
 export type ParsedRules = { readonly ok: true; readonly rules: readonly RedactionRule[] } | { readonly ok: false; readonly detail: string };
 
@@ -71,8 +83,12 @@ export function applyMasks(image: Image, rects: readonly Rect[]): void {
 }
 
 function describeTarget(t: RectTarget): string {
+  if ("secretText" in t) return "a secret the screen shows";
   return "css" in t ? t.css : "text" in t ? JSON.stringify(t.text) : "passwordFields" in t ? "password fields" : "fields a secret was typed into";
 }
+
+/** The targets one frame resolves (the same list before and after its capture), or why none can be. */
+export type TargetPlan = { readonly ok: true; readonly targets: readonly RectTarget[] } | { readonly ok: false; readonly detail: string };
 
 /** Whether two rect lists cover the same pixels (each rect rounded out to whole pixels). */
 function samePixels(a: readonly Rect[], b: readonly Rect[]): boolean {
@@ -84,14 +100,20 @@ export type MaskOutcome = { readonly ok: true; readonly masked: number } | { rea
 
 export class Redactor {
   readonly #fixed: readonly Rect[];
+  readonly #secrets: SecretSource | undefined;
+  /** Text rules naming a `${VAR}`: resolved for each frame, then masked as a secret is. */
+  readonly #secretRules: readonly string[];
   /** Targets resolved per frame; the password and secret-field rules always come first. */
   readonly targets: readonly RectTarget[];
 
-  constructor(rules: readonly RedactionRule[]) {
+  constructor(rules: readonly RedactionRule[], secrets?: SecretSource) {
     const targets: RectTarget[] = [PASSWORD_TARGET, SECRET_FIELDS_TARGET];
     const fixed: Rect[] = [];
+    const secretRules: string[] = [];
+    this.#secrets = secrets;
     for (const rule of rules) {
       if ("css" in rule.target) targets.push({ css: rule.target.css });
+      else if ("text" in rule.target && rule.target.text.includes("${")) secretRules.push(rule.target.text);
       else if ("text" in rule.target) targets.push({ text: rule.target.text });
       else {
         const [x, y, width, height] = rule.target.rect;
@@ -100,6 +122,26 @@ export class Redactor {
     }
     this.targets = targets;
     this.#fixed = fixed;
+    this.#secretRules = secretRules;
+  }
+
+  /**
+   * The targets of a frame taken now: the rules' targets, then (when the run has any) every secret
+   * value and every `${VAR}` rule's text as one `secretText` target. A rule whose reference cannot
+   * be resolved fails the frame.
+   */
+  targetsNow(): TargetPlan {
+    const values = [...(this.#secrets?.values() ?? [])];
+    for (const text of this.#secretRules) {
+      if (!this.#secrets) return { ok: false, detail: `the redaction rule text ${JSON.stringify(text)} cannot be resolved here` };
+      try {
+        values.push(this.#secrets.resolve(text));
+      } catch (error) {
+        return { ok: false, detail: `the redaction rule text ${JSON.stringify(text)}: ${error instanceof Error ? error.message : String(error)}` };
+      }
+    }
+    const wanted = [...new Set(values.filter((v) => v.trim() !== ""))];
+    return { ok: true, targets: wanted.length > 0 ? [...this.targets, { secretText: wanted }] : this.targets };
   }
 
   /**
@@ -109,19 +151,19 @@ export class Redactor {
    * the frame fails. Any unresolved target fails the frame too: the caller must drop it, never
    * persist it.
    */
-  masksFor(batches: ReadonlyArray<readonly RectsAnswer[]>): MaskPlan {
+  masksFor(batches: ReadonlyArray<readonly RectsAnswer[]>, targets: readonly RectTarget[] = this.targets): MaskPlan {
     const rects: Rect[] = [...this.#fixed];
     const seen: Array<readonly Rect[] | undefined> = [];
     for (const batch of batches) {
-      if (batch.length !== this.targets.length) return { ok: false, detail: `expected ${this.targets.length} answers, got ${batch.length}` };
+      if (batch.length !== targets.length) return { ok: false, detail: `expected ${targets.length} answers, got ${batch.length}` };
       for (const [i, answer] of batch.entries()) {
-        if (!answer.ok) return { ok: false, detail: `${describeTarget(this.targets[i]!)}: ${answer.detail}` };
+        if (!answer.ok) return { ok: false, detail: `${describeTarget(targets[i]!)}: ${answer.detail}` };
         const earlier = seen[i];
         if (earlier === undefined) {
           seen[i] = answer.rects;
           rects.push(...answer.rects);
         } else if (!samePixels(earlier, answer.rects)) {
-          return { ok: false, detail: `${describeTarget(this.targets[i]!)}: moved while the frame was taken` };
+          return { ok: false, detail: `${describeTarget(targets[i]!)}: moved while the frame was taken` };
         }
       }
     }

@@ -119,6 +119,12 @@ describe("reportHtml frame viewer", () => {
     const html = reportHtml({ ...recorded, recording: { ...recorded.recording!, frames: [], steps: recorded.recording!.steps.map((s) => ({ ...s, frames_dropped: "redaction" as const })) } });
     expect(panelOf(html, "s0001")![2]).toContain("their redaction could not be guaranteed");
   });
+
+  test("says why, escaped, when the recorder said", () => {
+    const why = "a secret the screen shows: <b>Range</b> failed";
+    const html = reportHtml({ ...recorded, recording: { ...recorded.recording!, frames: [], steps: recorded.recording!.steps.map((s) => ({ ...s, frames_dropped: "redaction" as const, frames_dropped_why: why })) } });
+    expect(panelOf(html, "s0001")![2]).toContain("their redaction could not be guaranteed (a secret the screen shows: &lt;b&gt;Range&lt;/b&gt; failed).");
+  });
 });
 
 describe("reportHtml, an agent run", () => {

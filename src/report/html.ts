@@ -22,7 +22,7 @@ function panel(view: StepView, selected: boolean, agent: RunReport["steps"][numb
   // Evidence a failed assertion wrote (a screenshot's actual and diff images).
   const evidence = (step.evidence ?? []).map((file) => `<figure class="frame evidence"><img src="${esc(file)}" alt="${esc(file)}" loading="lazy"><figcaption>${esc(file)}</figcaption></figure>`).join("");
   const notes = [
-    view.dropped ? `<p class="note dropped">Some frames of this step were not kept: their redaction could not be guaranteed.</p>` : "",
+    view.dropped ? `<p class="note dropped">Some frames of this step were not kept: their redaction could not be guaranteed${view.droppedWhy ? ` (${esc(view.droppedWhy)})` : ""}.</p>` : "",
     view.frames.length === 0 && !view.dropped ? `<p class="note">${step.status === "skipped" ? "Not run, so nothing was captured." : "No frames were captured for this step."}</p>` : "",
   ].join("");
   const body = agent ? conversation(agent) : `${notes}<div class="strip">${figures}${evidence}</div>`;

@@ -96,6 +96,7 @@ export const RecordingStep = Type.Object(
     start_ms: Type.Integer({ minimum: 0 }),
     end_ms: Type.Integer({ minimum: 0, description: "Ranges are monotonic and non-overlapping; a step's frames are exactly those whose offset_ms lies in [start_ms, end_ms]." }),
     frames_dropped: Type.Optional(Type.Literal("redaction", { description: "A frame of this step was not persisted because its redaction could not be guaranteed." })),
+    frames_dropped_why: Type.Optional(Type.String({ description: "Why the first frame of this step that was not persisted could not be masked (never a secret's value), e.g. a secret the screen shows could not be located." })),
   },
   { additionalProperties: false },
 );

@@ -6,7 +6,7 @@ import type { StepOutcome } from "./shared.ts";
 import { errored, failed, handlerFor, passed } from "./shared.ts";
 import { poll } from "../poll.ts";
 import { resolveText } from "../templates.ts";
-import type { ExecutionContext, StructuredContext } from "../context.ts";
+import { MIN_SECRET, type ExecutionContext, type StructuredContext } from "../context.ts";
 import { surfaceShooter } from "../surface-shot.ts";
 import { reportSent } from "../effects.ts";
 import { DEFAULT_ASSERT_TIMEOUT_MS } from "../compile.ts";
@@ -31,7 +31,7 @@ function checkVerdict(v: unknown, key: string): Verdict | string {
 }
 
 function assertionContext(step: { id: string; surface?: string }, ctx: ExecutionContext, s: StructuredContext): AssertionContext {
-  const shoot = surfaceShooter(ctx.driver);
+  const shoot = surfaceShooter(ctx.driver, () => [...ctx.secrets.values()].filter((v) => v.length >= MIN_SECRET));
   return {
     baseDir: s.baseDir,
     log: s.log,
