@@ -149,6 +149,36 @@ describe("RunRecorder redaction", () => {
     expect(readdirSync(root)).toEqual([]);
   });
 
+  test("masks every place the screen shows a secret of the run, read as each frame is taken; a failed lookup drops the frame and says why", async () => {
+    const values: string[] = [];
+    const asked: RectTarget[][] = [];
+    const shown = (answer: RectsAnswer): FrameSource => ({
+      ...fakeSource(),
+      async resolve(targets) {
+        asked.push([...targets]);
+        return targets.map((t) => ("secretText" in t ? answer : { ok: true, rects: [] }));
+      },
+    });
+    const secrets = { values: () => values, resolve: (t: string) => t };
+    newRoot();
+    let recorder = new RunRecorder({ source: shown({ ok: true, rects: [{ x: 2, y: 3, width: 20, height: 10 }] }), bundle: new FrameBundle(root), clock: tickingClock(), controls: { recordingDetail: "full" }, rules: [], secrets });
+    await recorder.stepStarted(step(1));
+    values.push("Pw-1234-x");
+    await recorder.stepFinished(step(1), { status: "passed" });
+    const kept = await recorder.finish();
+    expect(asked.map((targets) => targets.some((t) => "secretText" in t))).toEqual([false, false, true, true]);
+    expect(asked[2]!.at(-1)).toEqual({ secretText: ["Pw-1234-x"] });
+    const after = decodePng(readFileSync(join(root, kept.frames.at(-1)!.file)));
+    expect(isUniform(after, { x: 2, y: 3, width: 20, height: 10 }, [0, 0, 0])).toBe(true);
+    newRoot();
+    recorder = new RunRecorder({ source: shown({ ok: false, detail: "the page script failed" }), bundle: new FrameBundle(root), clock: tickingClock(), controls: { recordingDetail: "full" }, rules: [], secrets });
+    await recorder.stepStarted(step(1));
+    await recorder.stepFinished(step(1), { status: "passed" });
+    const dropped = await recorder.finish();
+    expect(dropped.frames).toEqual([]);
+    expect(dropped.steps[0]).toMatchObject({ frames_dropped: "redaction", frames_dropped_why: "a secret the screen shows: the page script failed" });
+  });
+
   test("an unparseable recorded rule captures no frames at all", async () => {
     const source = fakeSource();
     const summary = await record(["passed"], { recordingDetail: "full", video: true }, source, [{ target: { automation_id: "Pin" }, mode: "mask" }]);

@@ -22,6 +22,41 @@ describe("parseRedactionRules", () => {
   });
 });
 
+describe("Redactor.targetsNow", () => {
+  const env: Record<string, string> = { CANARY_PW: "Pw-1234-x" };
+  const secrets = (values: string[]) => ({
+    values: () => values,
+    resolve: (text: string) => text.replace(/\$\{(\w+)\}/g, (_, name: string) => {
+      const v = env[name];
+      if (v === undefined) throw new Error(`\${${name}} is not set`);
+      return v;
+    }),
+  });
+
+  test("adds every secret value and every `${VAR}` rule's value as one secretText target, after the rules' own", () => {
+    const r = new Redactor([{ target: { css: "#ssn" }, mode: "mask" }, { target: { text: "${CANARY_PW}" }, mode: "mask" }], secrets(["tok-9f8e", "tok-9f8e"]));
+    expect(r.targets).toEqual([PASSWORD_TARGET, SECRET_FIELDS_TARGET, { css: "#ssn" }]);
+    expect(r.targetsNow()).toEqual({ ok: true, targets: [PASSWORD_TARGET, SECRET_FIELDS_TARGET, { css: "#ssn" }, { secretText: ["tok-9f8e", "Pw-1234-x"] }] });
+  });
+
+  test("a run without secrets resolves the rules' targets only", () => {
+    expect(new Redactor([], secrets([])).targetsNow()).toEqual({ ok: true, targets: [PASSWORD_TARGET, SECRET_FIELDS_TARGET] });
+  });
+
+  test("a `${VAR}` rule that cannot be resolved fails the frame, saying why", () => {
+    expect(new Redactor([{ target: { text: "${UNSET_PW}" }, mode: "mask" }], secrets([])).targetsNow()).toEqual({ ok: false, detail: 'the redaction rule text "${UNSET_PW}": ${UNSET_PW} is not set' });
+    expect(new Redactor([{ target: { text: "${CANARY_PW}" }, mode: "mask" }]).targetsNow()).toEqual({ ok: false, detail: 'the redaction rule text "${CANARY_PW}" cannot be resolved here' });
+  });
+
+  test("an unresolved secretText answer fails the plan without naming the values", () => {
+    const r = new Redactor([], secrets(["tok-9f8e"]));
+    const plan = r.targetsNow();
+    if (!plan.ok) throw new Error(plan.detail);
+    const answers = [{ ok: true as const, rects: [] }, { ok: true as const, rects: [] }, { ok: false as const, detail: "Range failed" }];
+    expect(r.masksFor([answers, answers], plan.targets)).toEqual({ ok: false, detail: "a secret the screen shows: Range failed" });
+  });
+});
+
 describe("Redactor", () => {
   test("always resolves the password and secret-field rules first", () => {
     expect(new Redactor([]).targets).toEqual([PASSWORD_TARGET, SECRET_FIELDS_TARGET]);

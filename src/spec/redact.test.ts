@@ -19,6 +19,11 @@ describe("loadRedact", () => {
     ]);
   });
 
+  test("a text rule may name a `${VAR}`: kept as written, resolved only when frames are taken", () => {
+    const r = loadFlowText("r.flow.yaml", flow('  - target: { text: "${CANARY_PW}" }\n  - target: { text: "IBAN ${IBAN}" }'));
+    expect(r.ok && r.flow.redact).toEqual([{ target: { text: "${CANARY_PW}" }, mode: "mask" }, { target: { text: "IBAN ${IBAN}" }, mode: "mask" }]);
+  });
+
   test("a flow without redact: has no rules", () => {
     const r = loadFlowText("r.flow.yaml", "name: R\napp: web\nurl: http://127.0.0.1/\nsteps:\n  - rules: Press Enter\n");
     expect(r.ok && r.flow.redact).toBeUndefined();
@@ -31,7 +36,7 @@ describe("loadRedact", () => {
     ["  - target: { automation_id: Pin }", "unsupported-feature", "`automation_id` targets are for desktop apps, which this version does not run", 5],
     ['  - target: { xpath: "//a" }', "bad-value", "unknown redaction target `xpath`", 5],
     ['  - target: { text: "" }', "bad-value", "`text` must be the non-empty text whose place is masked", 5],
-    ['  - target: { text: "${IBAN}" }', "bad-value", "`text` is matched as written: it cannot hold a `${…}` reference (a field a `${VAR}` is typed into is masked anyway)", 5],
+    ['  - target: { text: "${captured.iban}" }', "bad-value", "`text` can name a `${VAR}` from the environment, not a `${captured.…}` value (frames are masked from the first step on, before anything is remembered)", 5],
     ['  - target: { css: "#a" }\n    colour: red', "unknown-key", "unknown key `colour` in a redaction rule", 6],
     ["  - '#ssn'", "bad-value", "a redaction rule is a mapping with `target` and `mode`", 5],
   ])("refuses %j with %s at its line", (text, code, message, line) => {

@@ -1,12 +1,13 @@
 // The flow's `redact:` list: what every persisted frame must mask. Validated here with spans;
 // the rules are copied verbatim into the trace header at record. Pure: no I/O.
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
+import { parseTemplate } from "../grammar/index.ts";
 import type { SurfaceGrammar } from "../grammar/vocabulary.ts";
 import { isMap, isScalar, isSeq, keyName, spanOf, type Node, type YamlSource } from "./yaml.ts";
 
 /**
  * `{target: {css: "#ssn"}, mode: mask}`, `{target: {text: "IBAN"}, mode: mask}` (what shows that
- * text, as the surface finds it) or `{target: {rect: [x, y, w, h]}, mode: mask}` (pixels of the frame).
+ * text, as the surface finds it; a `${VAR}` in it is resolved at run time and masked as a secret) or `{target: {rect: [x, y, w, h]}, mode: mask}` (pixels of the frame).
  */
 export type FlowRedactionRule =
   | { readonly target: { readonly css: string }; readonly mode: "mask" }
@@ -61,7 +62,15 @@ function loadRule(source: YamlSource, item: Node, problems: Diagnostic[], surfac
   }
   if (kind === "text") {
     if (!isScalar(value) || typeof value.value !== "string" || value.value.trim() === "") return bad("`text` must be the non-empty text whose place is masked", value ?? target, "target: { text: \"IBAN\" }");
-    if (value.value.includes("${")) return bad("`text` is matched as written: it cannot hold a `${…}` reference (a field a `${VAR}` is typed into is masked anyway)", value, "target: { text: \"IBAN\" }");
+    if (value.value.includes("${")) {
+      // `${VAR}` resolves from the environment as each frame is taken, and is masked as a secret is;
+      // the rule is kept as written (the value never reaches the trace or the report).
+      const parsed = parseTemplate(value.value);
+      if (!parsed.ok) return bad(parsed.error.message, value, parsed.error.hint ?? "target: { text: \"${IBAN}\" }");
+      if (parsed.value.parts.some((p) => p.kind === "captured")) {
+        return bad("`text` can name a `${VAR}` from the environment, not a `${captured.…}` value (frames are masked from the first step on, before anything is remembered)", value, "target: { text: \"${IBAN}\" }");
+      }
+    }
     return { target: { text: value.value }, mode: "mask" };
   }
   if (kind === "rect") {

@@ -10,7 +10,8 @@ import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
-import { decodePng, type Image } from "../../src/recording/image.ts";
+import { decodePng } from "../../src/recording/image.ts";
+import { gifRedColours, redPixels } from "../support/pixels.ts";
 import { resealed } from "../support/trace.ts";
 
 const CANARY = `Zq7Can&ry+S3c/"<b>"=9k`;
@@ -54,45 +55,6 @@ function expectNoCanary(project: TmpProject, extra: Record<string, string>): voi
     if (leaks.length > 0) found[name] = leaks;
   }
   expect(found).toEqual({});
-}
-
-/** Pixels whose colour is the pure red the fixture pages give what must never be seen. */
-function redPixels(image: Image): number {
-  let n = 0;
-  for (let i = 0; i < image.data.length; i += 4) {
-    if (image.data[i]! > 180 && image.data[i + 1]! < 90 && image.data[i + 2]! < 90) n++;
-  }
-  return n;
-}
-
-/**
- * The red colours of every palette of a GIF (global and per frame). A GIF pixel can only take a
- * palette colour, so a GIF with no red in its palettes shows no red pixel.
- */
-function gifRedColours(bytes: Uint8Array): number {
-  let red = 0;
-  const palette = (at: number, size: number) => {
-    for (let i = 0; i < size; i++) if (bytes[at + i * 3]! > 180 && bytes[at + i * 3 + 1]! < 90 && bytes[at + i * 3 + 2]! < 90) red++;
-    return at + size * 3;
-  };
-  const subBlocks = (at: number) => {
-    while (bytes[at]! !== 0) at += bytes[at]! + 1;
-    return at + 1;
-  };
-  let at = 13;
-  if (bytes[10]! & 0x80) at = palette(at, 2 << (bytes[10]! & 7));
-  for (;;) {
-    const block = bytes[at];
-    if (block === 0x21) at = subBlocks(at + 2);
-    else if (block === 0x2c) {
-      const packed = bytes[at + 9]!;
-      at += 10;
-      if (packed & 0x80) at = palette(at, 2 << (packed & 7));
-      at = subBlocks(at + 1);
-    } else break;
-  }
-  expect(bytes[at]).toBe(0x3b);
-  return red;
 }
 
 /** Frames (PNGs) under `.flowproof/` with red pixels, and how many frames were checked. */
