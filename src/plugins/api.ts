@@ -6,10 +6,12 @@ import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import type { EffectWatch } from "./effects.ts";
 import { noUiAnswers } from "./no-ui.ts";
 import type { AgentRunOutcome, AgentRunRequest } from "./agent-api.ts";
+import type { DebugSnapshot, RawFrame, Rect, RectTarget, RectsAnswer } from "./frame-api.ts";
 import type { AdapterCredentials, AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, StepsKind } from "./adapter-api.ts";
 /** TypeBox: how a plugin declares the schema of its flow keys (`keys.schema`) and of its steps' arguments. */
 export { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 export { KEY_ROLE, keyRole } from "./adapter-api.ts";
+export { EVIDENCE_CSP, PASSWORD_FIELDS, type DebugSnapshot, type RawFrame, type Rect, type RectTarget, type RectsAnswer } from "./frame-api.ts";
 export type { AdapterCredentials, AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, CredentialField, KeyRole, KeysCheckContext, StepsKind, StoredCredentials } from "./adapter-api.ts";
 export { GRAMMAR_FORMS, GRAMMAR_VERBS, type AssertionSugar, type GrammarForm, type GrammarVerb, type KeyVocabulary } from "../grammar/vocabulary.ts";
 /** Selector rungs: each tier's payload shapes and narrowing helpers (docs/trace-format.md, "Selectors"). */ export { anchorTextOf, cssOf, isTier, nativeIdOf, payloadOf, scopedPayloadOf, toSelector, type AutomationIdPayload, type CellPayload, type ControlPayload, type CssPayload, type FramedPayload, type IdPayload, type NativeIdPayload, type OpenPayload, type PayloadOf, type ScopedPayload, type Selector, type SelectorOf, type SelectorPayload, type SelectorTier, type StructuralPayload, type TextAnchorPayload } from "../trace/selector.ts";
@@ -92,46 +94,9 @@ export type ScrollTo = { readonly to: "top" | "bottom" } | { readonly into_view:
 export type KeyModifier = "ctrl" | "alt" | "shift" | "meta" | "mod";
 
 /** A rectangle in frame pixels (CSS pixels × device scale), origin at the frame's top-left. */
-export interface Rect {
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
-}
-
-/**
- * What `rectsFor` locates (same-origin frames included): every element matching a CSS selector,
- * the innermost elements whose text contains `text`, every password field (PASSWORD_FIELDS), or
- * (`secretFields`) every field `fill` or `typeFocused` typed a secret into (`{ secret: true }`)
- * that is still there and not cleared. A surface that cannot tell where such a field is answers
- * ok:false (the frame is dropped). `secretText` is every place the surface shows any of these
- * secret values, letter case and whitespace ignored: text (split across elements too), a field's
- * value, an attribute shown as text; a surface that cannot search what it shows answers ok:false.
- */
-export type RectTarget =
-  | { readonly css: string }
-  | { readonly text: string }
-  | { readonly passwordFields: true }
-  | { readonly secretFields: true }
-  | { readonly secretText: readonly string[] };
-
-/**
- * The password fields of the surface (`input[type=password]`, ES_PASSWORD, GuiPasswordField), masked
- * in every frame whatever the flow says; a surface answers with their rectangles (or none), never ok:false.
- */
-export const PASSWORD_FIELDS: { readonly passwordFields: true } = { passwordFields: true };
-
 /** How text is typed: `secret` when it holds a `${VAR}` value (its field is then masked in every frame). */
 export interface TypeOptions {
   readonly secret?: boolean;
-}
-
-/** One target's on-screen rectangles, or why it could not be resolved (the recorder then drops the frame). */
-export type RectsAnswer = { readonly ok: true; readonly rects: readonly Rect[] } | { readonly ok: false; readonly detail: string };
-
-/** One unredacted frame of the surface. Only the run recorder sees it; it masks before anything is persisted. */
-export interface RawFrame {
-  readonly png: Uint8Array;
 }
 
 export interface PointerOptions {
@@ -312,25 +277,6 @@ export interface AppDriver {
 
 /** A surface with no UI (api, agent): every action, read and check answers `reason`; `own` adds members. */
 export const noUiDriver = (reason: string, own: Partial<AppDriver> = {}): AppDriver => ({ ...noUiAnswers(reason), ...own });
-
-/** The Content-Security-Policy of every evidence HTML file: nothing runs, loads or navigates; inline styles and `data:` images and fonts show. */
-export const EVIDENCE_CSP = "default-src 'none'; style-src 'unsafe-inline' data:; img-src data:; font-src data:; base-uri 'none'; form-action 'none'";
-
-/** What a surface shows and logged when a step failed (see AppDriver.debugSnapshot). */
-export interface DebugSnapshot {
-  /** What the surface shows: plain text (written escaped, in a `<pre>`), or an inert HTML document when `html` is set. */
-  readonly dom: string;
-  /**
-   * `dom` is an HTML document the surface made inert: nothing of the app's can run or load when it
-   * is opened (no script, no event-handler attribute, no script URL, no `srcdoc`, no plugin, no
-   * redirect), and EVIDENCE_CSP is the first thing in its `<head>`.
-   */
-  readonly html?: boolean;
-  /** One line per console message or uncaught error, oldest first. */
-  readonly console: readonly string[];
-  /** Visible texts, labels and names of elements a step could target. */
-  readonly anchors: readonly string[];
-}
 
 export interface LaunchContext {
   /** Directory of the flow file: relative URLs resolve against it. */
