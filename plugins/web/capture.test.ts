@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { CaptureGate } from "./capture.ts";
+import { CaptureGate, pageRects } from "./capture.ts";
 import type { Session } from "./cdp/connection.ts";
 
 /** A session whose screenshots answer only when released; counts how many were in flight at once. */
@@ -48,5 +48,33 @@ describe("CaptureGate", () => {
       expect(got.map((f) => [...f.png])).toEqual([[1, 2], [1, 2]]);
       expect(s.most()).toBe(most);
     }
+  });
+});
+
+describe("pageRects", () => {
+  /** A session answering one Runtime.evaluate with `answers`, keeping the expression it was sent. */
+  const answering = (answers: unknown[]) => {
+    const sent: string[] = [];
+    const session = { send: async (_: string, p: { expression: string }) => { sent.push(p.expression); return { result: { value: answers } }; } } as unknown as Session;
+    return { session, sent };
+  };
+
+  test("asks where a password typed as written shows in the same round trip, and counts it as a secret field", async () => {
+    const rect = (x: number) => ({ x, y: 0, width: 5, height: 5 });
+    const { session, sent } = answering([{ ok: true, rects: [rect(1)] }, { ok: true, rects: [rect(2)] }, { ok: true, rects: [rect(3)] }]);
+    expect(await pageRects(session, [{ passwordFields: true }, { secretFields: true }], ["Lit-Pass-9931"])).toEqual([{ ok: true, rects: [rect(1)] }, { ok: true, rects: [rect(2), rect(3)] }]);
+    expect(sent.length).toBe(1);
+    expect(sent[0]).toContain('{"secretText":["Lit-Pass-9931"]}');
+  });
+
+  test("a typed password the page could not be searched for fails the secret fields' answer", async () => {
+    const { session } = answering([{ ok: true, rects: [] }, { ok: false, detail: "Range failed" }]);
+    expect(await pageRects(session, [{ secretFields: true }], ["Lit-Pass-9931"])).toEqual([{ ok: false, detail: "a password typed as written: Range failed" }]);
+  });
+
+  test("without typed passwords asks for the targets only", async () => {
+    const { session, sent } = answering([{ ok: true, rects: [] }]);
+    expect(await pageRects(session, [{ secretFields: true }])).toEqual([{ ok: true, rects: [] }]);
+    expect(sent[0]).not.toContain("secretText\":[");
   });
 });

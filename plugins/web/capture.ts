@@ -38,11 +38,22 @@ export class CaptureGate {
   }
 }
 
-/** Each redaction target's rectangles on the page now (one answer per target). */
-export async function pageRects(session: Session, targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
-  const res = await session.send("Runtime.evaluate", { expression: rectsExpression(targets), returnByValue: true });
+/**
+ * Each redaction target's rectangles on the page now (one answer per target), in one round trip.
+ * Passwords the flow typed as written (not from a `${VAR}`) are secrets of the page's own: where
+ * the page shows one counts as a field a secret was typed into.
+ */
+export async function pageRects(session: Session, targets: readonly RectTarget[], typedPasswords: readonly string[] = []): Promise<RectsAnswer[]> {
+  const extra = typedPasswords.length > 0 && targets.some((t) => "secretFields" in t) ? [{ secretText: typedPasswords }] : [];
+  const res = await session.send("Runtime.evaluate", { expression: rectsExpression([...targets, ...extra]), returnByValue: true });
   if (res.exceptionDetails) throw new FlowproofError({ code: "browser-error", message: `could not locate redaction targets: ${res.exceptionDetails.text}` });
-  return res.result.value as RectsAnswer[];
+  const answers = res.result.value as RectsAnswer[];
+  if (extra.length === 0) return answers;
+  const shown = answers.pop()!;
+  return answers.map((a, i): RectsAnswer => {
+    if (!("secretFields" in targets[i]!) || !a.ok) return a;
+    return shown.ok ? { ok: true, rects: [...a.rects, ...shown.rects] } : { ok: false, detail: `a password typed as written: ${shown.detail}` };
+  });
 }
 
 /** Resolves once no page of the browser context is left (the user closed the window) or the browser went away. */

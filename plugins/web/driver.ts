@@ -12,7 +12,7 @@ import { pressChord, sendKeys, strokeEvents, textStrokes } from "./keyboard.ts";
 import { dragAndDrop, sendClick, type Point } from "./pointer.ts";
 import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
 import { SCREEN_CHANGES_SCRIPT, ScreenChanges } from "./screen-changes.ts";
-import { MARK_SECRET_FIELD } from "./redaction-rects.ts";
+import { MARK_PASSWORD_FIELD, MARK_SECRET_FIELD } from "./redaction-rects.ts";
 import { ConsoleLog, debugSnapshot } from "./debug.ts";
 import { readPageCookie } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
@@ -40,6 +40,8 @@ export class WebDriver implements AppDriver {
   readonly #contextId: string;
   /** A secret was typed into a field that could not be marked: no frame can be masked safely. */
   #secretUntracked = false;
+  /** Passwords typed as written (not from a `${VAR}`): masked wherever the page shows them too. */
+  readonly #typedPasswords = new Set<string>();
   /** Frames attached below the main frame (iframes), by id. */
   readonly #childFrames = new Set<string>();
   /** Frames for the recorder, and the input held back while one is read (see capture.ts). */
@@ -294,6 +296,7 @@ export class WebDriver implements AppDriver {
     const probe = await this.#probe(ladder, "type");
     if (!probe.ok) return probe;
     if (options.secret && text !== "" && !(await this.#markSecretField())) return fail("editable", "the field a secret is typed into could not be marked for masking in frames; nothing was typed");
+    if (!options.secret) await this.#notePassword(text);
     await sendKeys(this.#session, strokeEvents(text === "" ? [{ key: "Backspace", modifiers: 0 }] : textStrokes(text)));
     return this.#takeDialog() ?? ok(undefined, probe.tier);
   }
@@ -312,6 +315,7 @@ export class WebDriver implements AppDriver {
       }
     }
     if (options.secret && !(await this.#markSecretField())) return fail("editable", "the element a secret is typed into could not be marked for masking in frames; nothing was typed");
+    if (!options.secret) await this.#notePassword(text);
     await sendKeys(this.#session, strokeEvents(textStrokes(text)));
     return this.#takeDialog() ?? ok(undefined);
   }
@@ -325,6 +329,13 @@ export class WebDriver implements AppDriver {
     const marked = res?.result.value === true;
     if (!marked) this.#secretUntracked = true;
     return marked;
+  }
+
+  /** A password typed as written into the focused password field: masked wherever the page shows it (see pageRects). */
+  async #notePassword(text: string): Promise<void> {
+    if (text.trim().length < 3) return;
+    const res = await this.#session.send("Runtime.evaluate", { expression: MARK_PASSWORD_FIELD, returnByValue: true }).catch(() => undefined);
+    if (res?.result.value === true) this.#typedPasswords.add(text);
   }
 
   async pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt> {
@@ -435,7 +446,7 @@ export class WebDriver implements AppDriver {
   }
 
   async rectsFor(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
-    const answers = await pageRects(this.#session, targets);
+    const answers = await pageRects(this.#session, targets, [...this.#typedPasswords]);
     if (!this.#secretUntracked) return answers;
     return answers.map((a, i) => ("secretFields" in targets[i]! ? { ok: false, detail: "a field a secret was typed into could not be tracked" } : a));
   }

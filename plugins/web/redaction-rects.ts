@@ -182,9 +182,10 @@ export function rectsExpression(targets: readonly RectTarget[]): string {
 
 /**
  * Runs in the page: remembers the focused element (followed through open shadow roots and
- * same-origin frames) as a field a secret is typed into. False when nothing editable has focus.
+ * same-origin frames) as a field a secret is typed into. False when nothing editable has focus,
+ * or (`passwordOnly`) when it is not a password field.
  */
-function markFocused(secretKey: string): boolean {
+function markFocused(secretKey: string, passwordOnly: boolean): boolean {
   let el: Element | null = document.activeElement;
   for (;;) {
     if (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
@@ -200,6 +201,7 @@ function markFocused(secretKey: string): boolean {
     } else break;
   }
   if (!el || el === el.ownerDocument.body || el === el.ownerDocument.documentElement) return false;
+  if (passwordOnly && !(el.tagName === "INPUT" && (el as HTMLInputElement).type.toLowerCase() === "password")) return false;
   const win = el.ownerDocument.defaultView as unknown as Record<string, Set<Element> | undefined> | null;
   if (!win) return false;
   if (!win[secretKey]) Object.defineProperty(win, secretKey, { value: new Set<Element>(), enumerable: false });
@@ -208,4 +210,6 @@ function markFocused(secretKey: string): boolean {
 }
 
 /** Marks the focused field as holding a secret (see `markFocused`); evaluates to true once marked. */
-export const MARK_SECRET_FIELD = `(${markFocused.toString()})(${JSON.stringify(SECRET_FIELDS_KEY)})`;
+export const MARK_SECRET_FIELD = `(${markFocused.toString()})(${JSON.stringify(SECRET_FIELDS_KEY)}, false)`;
+/** The same for a password field only: true when the focused element is one (and is now marked). */
+export const MARK_PASSWORD_FIELD = `(${markFocused.toString()})(${JSON.stringify(SECRET_FIELDS_KEY)}, true)`;

@@ -138,6 +138,31 @@ describe("a secret the page echoes", () => {
   });
 });
 
+describe("a password typed as written", () => {
+  test("is masked wherever the page echoes it, as a `${VAR}` one is", async () => {
+    const p = project();
+    const spec = p.write("literal.flow.yaml", [
+      "name: Literal",
+      "app: web",
+      `url: ${server.url}/echo.html`,
+      "steps:",
+      '  - rules: Type hello into the "Note" field',
+      '  - rules: Type Lit-Pass-9931 into the "Password" field',
+      '  - rules: Click "Send"',
+      "  - assert: page shows Sent",
+      "",
+    ].join("\n"));
+    const rec = await runCli(["record", spec], { cwd: p.dir });
+    expect({ code: rec.code, stderr: rec.code === 0 ? "" : rec.stderr }).toEqual({ code: 0, stderr: "" });
+    const run = await runCli(["run", spec, "--json"], { cwd: p.dir });
+    expect(run.code).toBe(0);
+    expect(resultOf(p, run.stdout).recording!.steps.every((s) => s.frames_dropped === undefined)).toBe(true);
+    const red = redIn(p);
+    expect(red.checked).toBeGreaterThan(5);
+    expect(red.showing).toEqual([]);
+  });
+});
+
 describe("a redact: text naming a ${VAR}", () => {
   test("masks the value the page shows, though no step typed it, and the value reaches no text file", async () => {
     const p = project();
