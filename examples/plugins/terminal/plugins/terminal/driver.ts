@@ -184,15 +184,23 @@ export class TerminalDriver implements AppDriver {
       // The password fields the recorder always masks: a terminal shows none (a program that asks
       // for a password without echoing it shows nothing to mask).
       if ("passwordFields" in t) return { ok: true, rects: [] };
-      if ("text" in t) {
-        const rects = this.#screen.lines().flatMap((line, row) => {
-          const out = [];
-          for (let at = line.indexOf(t.text); at >= 0 && t.text !== ""; at = line.indexOf(t.text, at + 1)) out.push(cells(row, at, [...t.text].length));
-          return out;
-        });
-        return { ok: true, rects };
-      }
+      if ("text" in t) return { ok: true, rects: this.#cellsShowing([t.text], false) };
+      // Every secret of the run wherever the screen shows it (a program that echoes it back), in any letter case.
+      if ("secretText" in t) return { ok: true, rects: this.#cellsShowing(t.secretText, true) };
       return { ok: false, detail: "a terminal app has no css: selectors (use a text or rect rule)" };
+    });
+  }
+
+  /** The cells of every place a line shows one of `texts` (ignoring letter case when told). */
+  #cellsShowing(texts: readonly string[], anyCase: boolean): ReturnType<typeof cells>[] {
+    const fold = (s: string) => (anyCase ? s.toLowerCase() : s);
+    return this.#screen.lines().flatMap((raw, row) => {
+      const line = fold(raw);
+      const out: ReturnType<typeof cells>[] = [];
+      for (const text of texts.map(fold).filter((x) => x !== "")) {
+        for (let at = line.indexOf(text); at >= 0; at = line.indexOf(text, at + 1)) out.push(cells(row, [...line.slice(0, at)].length, [...text].length));
+      }
+      return out;
     });
   }
 
