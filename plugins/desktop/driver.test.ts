@@ -107,6 +107,8 @@ describe("DesktopDriver: masks", () => {
     // Other text typed into the field unmasks it.
     expect((await driver.fill(text("Name", { role: "field" }), "Grace")).ok).toBe(true);
     expect((await driver.rectsFor([{ secretFields: true }]))[0]).toEqual({ ok: true, rects: [{ x: 10, y: 40, width: 100, height: 20 }] });
+    // A secret of the run is masked wherever a control shows it, in any letter case, typed here or not.
+    expect((await driver.rectsFor([{ secretText: ["GRACE"] }, { secretText: ["nobody"] }]))).toEqual([{ ok: true, rects: [{ x: 10, y: 10, width: 100, height: 20 }] }, { ok: true, rects: [] }]);
   });
 });
 

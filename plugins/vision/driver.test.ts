@@ -146,6 +146,9 @@ describe("VisionDriver reads", () => {
     expect(byText).toMatchObject({ ok: true, rects: [{ x: 142 }, { x: 27 }] });
     expect(css).toMatchObject({ ok: false });
     expect(JSON.stringify(await driver.scene())).not.toContain("42.50");
+    // A secret of the run that was not typed here is masked on every line that shows it.
+    const [shownSecret] = await driver.rectsFor([{ secretText: ["acme"] }]);
+    expect(shownSecret).toMatchObject({ ok: true, rects: [{ x: 140 }, { x: 25 }] });
   }, 30_000);
 
   test("the trace header's facts, the environment, a closed window", async () => {
