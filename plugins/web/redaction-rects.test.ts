@@ -1,5 +1,9 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rectsExpression } from "./redaction-rects.ts";
+import type { AdapterSession, AppDriver, Rect } from "../../src/plugins/api.ts";
+import { startServer, type TestServer } from "../../test/support/server.ts";
+import { requireChromium } from "../../test/support/chromium.ts";
+import { plugin } from "./index.ts";
 
 describe("rectsExpression", () => {
   test("is one self-contained call carrying the selectors as JSON; the page's password fields are its password inputs, whatever the case of their type", () => {
@@ -42,5 +46,53 @@ describe("rectsExpression", () => {
     const run = new Function("window", "document", "getComputedStyle", "HTMLInputElement", "HTMLTextAreaElement", `return ${rectsExpression([{ secretFields: true }])};`);
     expect(run({ devicePixelRatio: 1 }, doc, () => ({}), Field, Field)).toEqual([{ ok: true, rects: [{ x: 1, y: 2, width: 30, height: 10 }] }]);
     expect([...held]).toEqual([typed]);
+  });
+});
+
+describe("where a page shows a secret, through a real page", () => {
+  // Each case sits in its own 40 px row (row n at y = 40n), so a rect's row says which case it masks.
+  const ROWS = [
+    `<p>Echo: <b>pa</b>ss-WORD9 end</p>`,
+    `<p><a href="/x?q=pass-word9">a link whose address holds it</a></p>`,
+    `<p><input placeholder="Pass-Word9"></p>`,
+    `<p><span style="position:absolute;left:300px">word9</span><span>pass-</span></p>`,
+    `<p><span class="shown" data-v="pass-word9"></span></p>`,
+    `<p><span data-v="pass-word9">an attribute no style shows</span></p>`,
+    `<p style="display:none">pass-word9</p>`,
+  ];
+  const PAGE = `<!doctype html><style>body{margin:0;font:16px sans-serif} p{position:absolute;left:0;margin:0;height:40px} .shown::after{content:attr(data-v)}</style>` +
+    ROWS.map((r, i) => r.replace("<p", `<p style="top:${i * 40}px"`).replace('<p style="top:' + i * 40 + 'px" style="', `<p style="top:${i * 40}px;`)).join("");
+  let server: TestServer;
+  let session: AdapterSession;
+  let driver: AppDriver;
+  beforeAll(async () => {
+    requireChromium();
+    server = await startServer();
+    server.setRoute("/secrets.html", () => new Response(PAGE, { headers: { "content-type": "text/html" } }));
+    session = await plugin.open();
+    driver = await session.launch({}, { baseDir: process.cwd(), log: () => undefined });
+    expect((await driver.navigate(`${server.url}/secrets.html`, 10_000)).ok).toBe(true);
+  });
+  afterAll(async () => {
+    await driver.close();
+    await session.close();
+    server.stop();
+  });
+
+  test("masks split, capitalised, placeholder, out-of-order and attr() shown text; not an address, an unshown attribute or hidden text", async () => {
+    const [answer] = await driver.rectsFor!([{ secretText: ["Pass-word9"] }]);
+    if (!answer!.ok) throw new Error(answer!.detail);
+    const rows = (rects: readonly Rect[]) => [...new Set(rects.map((r) => Math.floor((r.y + r.height / 2) / 40)))].sort();
+    expect(rows(answer!.rects)).toEqual([0, 2, 3, 4]);
+    // The split secret is masked from "pa" to "9", not the "Echo:" before it nor " end" after it.
+    const inRow = (n: number) => answer!.rects.filter((r) => Math.floor((r.y + r.height / 2) / 40) === n);
+    const echo = inRow(0);
+    const left = Math.min(...echo.map((r) => r.x));
+    const right = Math.max(...echo.map((r) => r.x + r.width));
+    expect(left).toBeGreaterThan(30);
+    expect(right - left).toBeLessThan(120);
+    // Both pieces of the secret the page laid out out of order.
+    expect(inRow(3).some((r) => r.x >= 290)).toBe(true);
+    expect(inRow(3).some((r) => r.x < 60)).toBe(true);
   });
 });

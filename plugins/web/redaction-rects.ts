@@ -46,22 +46,25 @@ function locate(selectors: ReadonlyArray<string | { readonly text: string } | { 
   };
   type Box = { left: number; top: number; width: number; height: number };
   /** One code point as matched: lower case, whitespace dropped (the page's and the secret's alike). */
-  const fold = (text: string): { folded: string; from: number[]; to: number[] } => {
-    let folded = "";
+  const foldChar = (ch: string) => ch.toLowerCase().replace(/\s+/g, "");
+  /** A text as matched: ASCII at once, anything else code point by code point (as `offsets` counts). */
+  const fold = (text: string): string => (/^[\x00-\x7f]*$/.test(text) ? text.toLowerCase().replace(/\s+/g, "") : Array.from(text, foldChar).join(""));
+  /** For each character of `fold(text)`, the offsets in `text` of the code point it came from. */
+  const offsets = (text: string): { from: number[]; to: number[] } => {
     const from: number[] = [];
     const to: number[] = [];
     let i = 0;
     for (const ch of text) {
-      const low = ch.toLowerCase().replace(/\s+/g, "");
-      for (let k = 0; k < low.length; k++) {
+      for (let k = foldChar(ch).length; k > 0; k--) {
         from.push(i);
         to.push(i + ch.length);
       }
-      folded += low;
       i += ch.length;
     }
-    return { folded, from, to };
+    return { from, to };
   };
+  /** Attributes a page shows as text; any other one shows only through CSS `attr()` (checked on the element's pseudo-elements). */
+  const SHOWN_ATTRIBUTES = /^(placeholder|alt|value|label|title)$/i;
   const UNSHOWN = /^(SCRIPT|STYLE|NOSCRIPT|TEMPLATE|TEXTAREA|HEAD|TITLE|OPTION|OPTGROUP|DATALIST)$/;
   /**
    * Where a document shows any secret: its text in rendering order (open shadow roots and slots
@@ -70,13 +73,19 @@ function locate(selectors: ReadonlyArray<string | { readonly text: string } | { 
    * attribute (a placeholder, a title, an `attr()` a style shows) that holds one.
    */
   const secretBoxes = (doc: Document, wanted: readonly string[]): Box[] => {
-    const needles = wanted.map((w) => fold(w).folded).filter((n) => n.length > 0);
+    const needles = wanted.map(fold).filter((n) => n.length > 0);
     if (needles.length === 0) return [];
     const boxes: Box[] = [];
     const holds = (value: string) => {
-      const f = fold(value).folded;
+      const f = fold(value);
       return needles.some((n) => f.includes(n));
     };
+    const view = doc.defaultView;
+    /** Whether a pseudo-element of `el` shows an attribute (`content: attr(…)`) or the secret itself. */
+    const pseudoShows = (el: Element) => [":before", ":after"].some((pseudo) => {
+      const content = view ? view.getComputedStyle(el, pseudo).content : "";
+      return content.includes("attr(") || holds(content);
+    });
     const whole = (el: Element) => {
       for (const r of Array.from(el.getClientRects())) boxes.push(r);
     };
@@ -89,7 +98,8 @@ function locate(selectors: ReadonlyArray<string | { readonly text: string } | { 
       if (node.nodeType !== 1 && node.nodeType !== 11) return;
       const el = node.nodeType === 1 ? (node as Element) : undefined;
       if (el) {
-        if (Array.from(el.attributes).some((a) => holds(a.value))) whole(el);
+        const held = Array.from(el.attributes).filter((a) => holds(a.value));
+        if (held.some((a) => SHOWN_ATTRIBUTES.test(a.name)) || (held.length > 0 && pseudoShows(el))) whole(el);
         const field = el as HTMLInputElement;
         if ((el.tagName === "INPUT" || el.tagName === "TEXTAREA") && typeof field.value === "string" && holds(field.value)) whole(el);
         if (el.tagName === "SELECT" && Array.from((el as HTMLSelectElement).options).some((o) => holds(o.text))) whole(el);
@@ -105,30 +115,39 @@ function locate(selectors: ReadonlyArray<string | { readonly text: string } | { 
     visit(doc.documentElement);
     // The text as shown, folded, and for each folded character its text node and offsets there.
     const parts = texts.map((t) => fold(t.data));
-    const hay = parts.map((p) => p.folded).join("");
-    const owner: number[] = [];
-    parts.forEach((p, n) => {
-      for (let k = 0; k < p.folded.length; k++) owner.push(n);
-    });
+    const hay = parts.join("");
     const starts: number[] = [];
-    let at = 0;
+    let total = 0;
     for (const p of parts) {
-      starts.push(at);
-      at += p.folded.length;
+      starts.push(total);
+      total += p.length;
     }
+    /** The text node holding folded character `at` (the last one starting at or before it that is not empty). */
+    const owner = (at: number): number => {
+      let lo = 0;
+      let hi = starts.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (starts[mid]! <= at) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo;
+    };
+    const mapped = new Map<number, { from: number[]; to: number[] }>();
     const mark = (a: number, b: number) => {
-      for (let n = owner[a]!; n <= owner[b - 1]!; n++) {
-        const p = parts[n]!;
+      for (let n = owner(a); n <= owner(b - 1); n++) {
         const lo = Math.max(a, starts[n]!) - starts[n]!;
-        const hi = Math.min(b, starts[n]! + p.folded.length) - starts[n]!;
+        const hi = Math.min(b, starts[n]! + parts[n]!.length) - starts[n]!;
         if (hi <= lo) continue;
+        let p = mapped.get(n);
+        if (!p) mapped.set(n, (p = offsets(texts[n]!.data)));
         const range = texts[n]!.ownerDocument.createRange();
         range.setStart(texts[n]!, p.from[lo]!);
         range.setEnd(texts[n]!, p.to[hi - 1]!);
         const rects = Array.from(range.getClientRects());
         const parent = texts[n]!.parentElement;
         // SVG text has no range boxes in some engines: its element's box stands in.
-        if (rects.length === 0 && parent instanceof SVGElement) whole(parent);
+        if (rects.length === 0 && parent?.namespaceURI === "http://www.w3.org/2000/svg") whole(parent);
         // A little more than the glyphs: anti-aliased edges and overhanging italics.
         for (const r of rects) boxes.push({ left: r.left - 2, top: r.top - 1, width: r.width + 4, height: r.height + 2 });
       }
