@@ -2,12 +2,14 @@
 // expression that answers every target in one round trip, walking same-origin frames. A selector
 // the page rejects answers ok:false (the recorder then drops the frame, never persists it).
 // Also the page side of secret fields: a field a `${VAR}` value is typed into is remembered by its
-// document and masked in every frame until it is cleared or gone.
+// document and masked in every frame until it is cleared or gone; and of secret text: every place
+// the page shows one of the run's secret values, found in the same call.
 import type { RectTarget, RectsAnswer } from "../../src/plugins/api.ts";
 
 /**
  * Runs in the page. Self-contained: no references outside the function body. A string is a CSS
- * selector; `{text}` names the innermost elements whose text contains it (whitespace collapsed).
+ * selector; `{text}` names the innermost elements whose text contains it (whitespace collapsed);
+ * `{secretText}` where the page shows any of those values (see `secretBoxes`).
  */
 function locate(selectors: ReadonlyArray<string | { readonly text: string } | { readonly secretFields: true } | { readonly secretText: readonly string[] }>, secretKey: string): RectsAnswer[] {
   const norm = (s: string | null) => (s ?? "").replace(/\s+/g, " ").trim();

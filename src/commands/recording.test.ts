@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { StepResult } from "../engine/loop.ts";
 import type { TraceStep } from "../trace/schema.ts";
 import type { RecordingSummary } from "../recording/recorder.ts";
-import { recordingReport, stepsWithRanges, withTimeline } from "./recording.ts";
+import { frameSecrets, recordingReport, stepsWithRanges, withTimeline } from "./recording.ts";
 
 const summary: RecordingSummary = {
   format: "filmstrip/1",
@@ -32,5 +32,17 @@ describe("recording views", () => {
       { recording: { start_ms: 2, end_ms: 40 } },
       { recording: { start_ms: 41, end_ms: 41, frames_dropped: "redaction" } },
     ]);
+  });
+});
+
+describe("frameSecrets", () => {
+  test("gives frames every secret text outputs redact, and resolves a rule's ${VAR} into a secret of the run", () => {
+    const secrets = new Map([["PIN", "12"], ["TOKEN", "tok-9f8e"]]);
+    const source = frameSecrets({ env: { ACCOUNT_NO: "ACCT-99" }, captures: new Map(), secrets });
+    // A value too short to redact from text is not masked in frames either.
+    expect(source.values()).toEqual(["tok-9f8e"]);
+    expect(source.resolve("IBAN ${ACCOUNT_NO}")).toBe("IBAN ACCT-99");
+    expect(source.values()).toEqual(["tok-9f8e", "ACCT-99"]);
+    expect(() => source.resolve("${UNSET_NO}")).toThrow("${UNSET_NO} is not set");
   });
 });
