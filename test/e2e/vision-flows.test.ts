@@ -14,7 +14,7 @@ import { startScriptedModel, type ScriptedModel } from "../support/model-server.
 import { startServer, type TestServer } from "../support/server.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { readTrace } from "../support/trace.ts";
-import { DESKTOP_NAME, PAY_FLOW, startVisionBed, VIEWER_TITLE, type VisionBed } from "../support/vision-bed.ts";
+import { BED_START_MS, DESKTOP_NAME, PAY_FLOW, startVisionBed, VIEWER_TITLE, type VisionBed } from "../support/vision-bed.ts";
 
 const WINDOW = `window: {title: "${DESKTOP_NAME}", width: 700, height: 480, x: 0, y: 0}`;
 const TOKEN = "tok-4711-Canary";
@@ -32,7 +32,7 @@ beforeAll(async () => {
   project = tmpProject("flowproof-vision-flows-");
   model = await startScriptedModel();
   server = await startServer();
-}, 60_000);
+}, 4 * BED_START_MS);
 
 afterAll(async () => {
   server?.stop();

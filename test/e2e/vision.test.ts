@@ -18,7 +18,7 @@ import type { VisionDriver } from "../../plugins/vision/driver.ts";
 import { systemClock } from "../../src/engine/context.ts";
 import { poll } from "../../src/engine/poll.ts";
 import { isAlive } from "../support/processes.ts";
-import { DESKTOP, startVisionBed, VIEWER_TITLE, type VisionBed } from "../support/vision-bed.ts";
+import { BED_START_MS, DESKTOP, startVisionBed, VIEWER_TITLE, type VisionBed } from "../support/vision-bed.ts";
 
 const text = (t: string, extra: Record<string, unknown> = {}): Selector[] => [{ tier: "text_anchor", provenance: "rules", payload: { text: t, ...extra } }];
 const field = (label: string) => text(label, { role: "field" });
@@ -66,7 +66,7 @@ beforeAll(async () => {
   bed = await startVisionBed();
   session = new VisionSession({ display: bed.viewDisplay });
   ocr = await OcrEngine.start((await readModel()).bytes);
-}, 60_000);
+}, 4 * BED_START_MS);
 
 afterAll(async () => {
   await session?.close();
