@@ -1,10 +1,11 @@
 // Windows apps end to end: the flowproof windows-x64 executable records and replays flows under
 // Wine against the Win32 fixture app and Wine's notepad. One Wine bed (Xvfb + prefix) for the file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { PNG } from "pngjs";
 import { compileWin32, flowproofExecutable, showRun, startWineBed, winPath, type WineBed, type WineRun } from "../support/wine.ts";
+import { createRecordDir, listRecords, runsRoot, writeRecord } from "../../src/commands/run-records.ts";
 
 let bed: WineBed;
 let exe: string;
@@ -179,8 +180,24 @@ steps:
 `);
     const rec = await cli(["record", winPath(flow)]);
     expect(rec.code, show(rec)).toBe(0);
+    // Eleven older run records, one holding a nested folder: this run's record makes twelve, so two are pruned.
+    const projectDir = dirname(flow);
+    const old: string[] = [];
+    for (let i = 0; i < 11; i++) {
+      const { runId, dir } = createRecordDir(projectDir, new Date(Date.UTC(2026, 0, 1, 0, 0, i)));
+      mkdirSync(join(dir, "frames", "deep"), { recursive: true });
+      writeFileSync(join(dir, "frames", "deep", "frame.png"), "x");
+      writeRecord(dir, { run_id: runId, started_at: "2026-01-01T00:00:00Z", flowproof_version: "0", env: { os: "win32" }, suite: ".", flows: [] });
+      old.push(runId);
+    }
     const run = await cli(["run", winPath(flow)]);
     expect(run.code, show(run)).toBe(0);
+    // Pruning works under Wine (the recursive removal fails there with EFAULT) and this run's record stands.
+    expect(run.stdout + run.stderr).not.toContain("WARNING");
+    const records = listRecords(projectDir);
+    expect(records.length).toBe(10);
+    expect(records.slice(0, 9)).toEqual(old.slice(2));
+    expect(existsSync(join(runsRoot(projectDir), old[0]!))).toBe(false);
   }, 180_000);
 });
 
