@@ -1,11 +1,13 @@
 // Windows apps end to end: the flowproof windows-x64 executable records and replays flows under
 // Wine against the Win32 fixture app and Wine's notepad. One Wine bed (Xvfb + prefix) for the file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { PNG } from "pngjs";
 import { compileWin32, flowproofExecutable, showRun, startWineBed, winPath, type WineBed, type WineRun } from "../support/wine.ts";
 import { createRecordDir, listRecords, runsRoot, writeRecord } from "../../src/commands/run-records.ts";
+
+const CMDLINE_C = resolve(import.meta.dir, "../fixtures/win32/cmdline.c");
 
 let bed: WineBed;
 let exe: string;
@@ -168,6 +170,25 @@ steps:
     expect(rec.stderr).toContain("no window titled \"No Such Window\" appeared");
     expect(rec.stderr).toContain("windows seen: \"Elsewhere\"");
   }, 120_000);
+});
+
+describe("the command line", () => {
+  test("reaches the program exactly as written: a quoted path with spaces keeps its quotes, arguments verbatim", async () => {
+    const probe = await compileWin32(CMDLINE_C, ["-municode", "-mwindows"]);
+    const dir = join(bed.dir, "Program Files", "cmd probe");
+    mkdirSync(dir, { recursive: true });
+    const target = join(dir, "cmd probe.exe");
+    copyFileSync(probe, target);
+    const command = `"${winPath(target)}" --profile "a b" x`;
+    const flow = project("cmdline", `name: cmdline
+app: {command: '${command}', window_title: "Cmdline Probe"}
+steps:
+  - assert: page shows --profile
+`);
+    const rec = await cli(["record", winPath(flow)]);
+    expect(rec.code, show(rec)).toBe(0);
+    expect(readFileSync(join(dir, "cmdline.txt"), "utf8")).toBe(command);
+  }, 300_000);
 });
 
 describe("Wine's notepad", () => {

@@ -75,9 +75,10 @@ function tie(pid: number): void {
   if (job !== undefined) assignToJob(job, pid);
 }
 
-function launch(exe: string, args: string, options: { readonly handOff?: boolean } = {}): Launched {
-  // The arguments go to the program exactly as written (no quoting added).
-  const proc = Bun.spawn([exe, ...(args === "" ? [] : [args])], { stdin: "ignore", stdout: "ignore", stderr: "pipe", windowsVerbatimArguments: true });
+function launch(exe: string, args: string, options: { readonly handOff?: boolean; readonly program?: string } = {}): Launched {
+  // The command line reaches the program exactly as written: its first word as written (a path
+  // with spaces keeps its quotes, through argv0) and the arguments verbatim (no quoting added).
+  const proc = Bun.spawn([exe, ...(args === "" ? [] : [args])], { argv0: options.program ?? exe, stdin: "ignore", stdout: "ignore", stderr: "pipe", windowsVerbatimArguments: true });
   if (!options.handOff) tie(proc.pid);
   let stderr = "";
   const reading = (async () => {
