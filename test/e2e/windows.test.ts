@@ -192,6 +192,34 @@ steps:
 });
 
 describe("Wine's notepad", () => {
+  test("a dialog over the window is in the frames as the screen shows it, not a black box", async () => {
+    const flow = project("about", `name: about
+app: notepad
+window: {width: 640, height: 480, x: 0, y: 0}
+steps:
+  - rules: Type frames show dialogs
+  - rules: Click "Help"
+  - rules: Click "About Notepad"
+  - assert: page shows Wine
+`);
+    const rec = await cli(["record", winPath(flow)]);
+    expect(rec.code, show(rec)).toBe(0);
+    const run = await cli(["run", winPath(flow), "--json"]);
+    expect(run.code, show(run)).toBe(0);
+    const bundle = dirname((JSON.parse(run.stdout) as { report_path: string }).report_path.replace(/^Z:/i, "").replaceAll("\\", "/"));
+    const frames = readdirSync(join(bundle, "recording")).filter((f) => f.endsWith(".png")).sort((a, b) => Number(a.split("-")[1]) - Number(b.split("-")[1]));
+    const blackShare = (name: string): number => {
+      const png = PNG.sync.read(readFileSync(join(bundle, "recording", name)));
+      let black = 0;
+      for (let i = 0; i < png.data.length; i += 4) if (png.data[i] === 0 && png.data[i + 1] === 0 && png.data[i + 2] === 0) black++;
+      return black / (png.width * png.height);
+    };
+    // The first frame shows notepad alone; the last the About box over it. A dialog captured from the
+    // window's own pixels is a black box (a fifth of the window or more); from the screen, it is drawn.
+    expect(frames.length).toBeGreaterThan(1);
+    expect(blackShare(frames.at(-1)!) - blackShare(frames[0]!)).toBeLessThan(0.03);
+  }, 300_000);
+
   test("Type goes into the document and document contains reads it", async () => {
     const flow = project("notes", `name: notes
 app: notepad

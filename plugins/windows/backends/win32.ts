@@ -127,7 +127,14 @@ export function win32Desktop(): Desktop {
       u.clickAt(x, y, button, count);
     },
     capture: async (w) => {
-      const shot = captureWindow(hwndOf(w.handle));
+      // What the screen shows over the window: its own dialogs and popups included. A screen that
+      // cannot be read (a locked session) falls back to the window's own pixels.
+      let shot;
+      try {
+        shot = captureWindow(hwndOf(w.handle), { area: "screen" });
+      } catch {
+        shot = captureWindow(hwndOf(w.handle));
+      }
       return { png: new Uint8Array(shot.png), rect: shot.rect };
     },
     screenSize: async () => {
