@@ -26,6 +26,8 @@ export const TEST_EXEMPTIONS: readonly TestExemption[] = [
   { path: "src/grammar/index.ts", reason: "the grammar's public face" },
   { path: "src/engine/handlers/index.ts", reason: "the handler registry: a typed object literal, exercised through the step loop's tests" },
   { path: "plugins/desktop/backend.ts", reason: "type-only: the desktop driver's two seams (ElementBackend, DesktopSurface), exercised by the desktop driver's tests and every desktop surface's conformance run" },
+  { path: "plugins/desktop/fake.ts", reason: "a test double (an in-memory desktop surface); a test of the double itself would prove nothing about the product", coveredBy: "plugins/desktop/driver.test.ts" },
+  { path: "plugins/vision/fake-screen.ts", reason: "a test double (a screen of fixed pixels that records input); a test of the double itself would prove nothing about the product", coveredBy: "plugins/vision/driver.test.ts" },
   { path: "plugins/windows/backend.ts", reason: "type-only: what the Windows surface needs of the machine (Desktop, Launched), exercised through the fake desktop and under Wine" },
   { path: "plugins/*/index.ts", reason: "a plugin's face (`export const plugin = define…`), exercised by its conformance test" },
   // Plugin internals tested from elsewhere, each named explicitly.

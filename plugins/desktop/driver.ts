@@ -7,7 +7,7 @@ import type { AppDriver, Attempt, DebugSnapshot, Expectation, KeyModifier, Point
 import { cssOf, nativeIdOf, observingNothing, type EffectWatch } from "../../src/plugins/api.ts";
 import type { DesktopSurface, ElementBackend, ElementView, Found, Want } from "./backend.ts";
 import { describeElement, plainLabel, type DesktopElement, type SurfaceWindow, type WindowElements } from "./element.ts";
-import { clip, closestId, labelPath, matchRung, nearestTexts, textOf, wantedId, wantedText } from "./match.ts";
+import { cellMiss, clip, closestId, labelPath, matchRung, nearestTexts, textOf, wantedId, wantedText } from "./match.ts";
 import { anchorTexts, windowSnapshot } from "./snapshot.ts";
 import { pageText, sceneOf } from "./scene.ts";
 import { ordinal, readNumber, shows, showsAny, showsTimes } from "./text.ts";
@@ -112,6 +112,8 @@ export class DesktopDriver implements AppDriver {
   /** A miss's message: what was wanted, the closest id when it looks like a typo, the nearest texts shown. */
   #missed(ladder: readonly Selector[], screen: Screen): string {
     const all = screen.groups.flatMap((g) => g.elements);
+    const cell = cellMiss(ladder, all);
+    if (cell !== undefined) return cell;
     const wanted = wantedText(ladder);
     const id = wantedId(ladder);
     const typo = id === undefined ? undefined : closestId(id, all.map((e) => e.automationId));

@@ -89,3 +89,15 @@ test("a miss on an id names the closest id when it is a typo", () => {
   expect(closestId("wnd[0]/usr/txtX", ["wnd[0]/tbar[0]/okcd"])).toBeUndefined();
   expect(closestId("999", ["101", "102"])).toBeUndefined();
 });
+
+test("a cell that matches nothing is said the way a reader sees the table: the missing column, the row without that cell, or the rows there are", async () => {
+  const { cellMiss } = await import("./match.ts");
+  const cell = (ref: string, name: string, row: number, column: string) => el(ref, name, "cell", { cell: { table: "t", row, column } });
+  const tree = [cell("a", "TEMP", 0, "Name"), cell("b", "REG_SZ", 0, "Type"), cell("c", "PATH", 1, "Name"), cell("d", "REG_EXPAND_SZ", 1, "Type"), cell("e", "TMP", 2, "Name")];
+  const at = (column: string, row: string) => [rung("structural", { kind: "cell", column_text: column, row_anchor: row })];
+  expect(cellMiss(at("Type", "HOME"), tree)).toBe('no row contains "HOME"; the table\'s rows: "TEMP | REG_SZ", "PATH | REG_EXPAND_SZ", "TMP"');
+  expect(cellMiss(at("Data", "TEMP"), tree)).toBe('no column "Data" in the table; its columns: "Name", "Type"');
+  expect(cellMiss(at("Type", "TMP"), tree)).toBe('the row containing "TMP" has no cell in the column "Type"');
+  expect(cellMiss(at("Type", "TEMP"), [el("x", "Save", "button")])).toBe("the window shows no table (no list or grid with rows and columns)");
+  expect(cellMiss([rung("text_anchor", { text: "TEMP" })], tree)).toBeUndefined();
+});

@@ -165,3 +165,32 @@ export function closestId(wanted: string, ids: readonly string[]): string | unde
   }
   return best !== undefined && bestScore <= Math.max(2, Math.floor(wanted.length / 3)) ? best : undefined;
 }
+
+/**
+ * A table-cell target that matched no cell, said the way a reader looks at the table: which column
+ * was missing, or which rows exist when no row contains the anchors. Undefined for other targets.
+ */
+export function cellMiss(ladder: readonly Selector[], elements: readonly DesktopElement[]): string | undefined {
+  const structural = payloadOf(ladder[0], "structural");
+  if (structural === undefined || !("kind" in structural) || structural.kind !== "cell") return undefined;
+  const cells = elements.filter((e) => e.cell !== undefined);
+  if (cells.length === 0) return "the window shows no table (no list or grid with rows and columns)";
+  const columns = [...new Set(cells.map((c) => c.cell!.column).filter((c) => c.trim() !== ""))];
+  const wanted = structural.column_text.trim().toLowerCase();
+  if (!columns.some((c) => c.trim().toLowerCase() === wanted) && !cells.some((c) => c.cell!.columnId?.toLowerCase() === wanted)) {
+    return `no column ${JSON.stringify(structural.column_text)} in the table; its columns: ${columns.map((c) => JSON.stringify(c)).join(", ")}`;
+  }
+  const rows = new Map<string, string[]>();
+  for (const c of cells) {
+    const key = `${c.cell!.table}#${c.cell!.row}`;
+    rows.set(key, [...(rows.get(key) ?? []), c.name]);
+  }
+  const anchors = [structural.row_anchor, ...(structural.row_anchor_also ?? [])];
+  if ([...rows.values()].some((texts) => anchors.every((a) => texts.some((t) => t.includes(a))))) {
+    return `the row containing ${anchors.map((a) => JSON.stringify(a)).join(" and ")} has no cell in the column ${JSON.stringify(structural.column_text)}`;
+  }
+  const shown = [...rows.values()].slice(0, 10).map((texts) => JSON.stringify(clipRow(texts.filter((t) => t !== "").join(" | "))));
+  return `no row contains ${anchors.map((a) => JSON.stringify(a)).join(" and ")}; the table's rows: ${shown.join(", ")}${rows.size > 10 ? ` and ${rows.size - 10} more` : ""}`;
+}
+
+const clipRow = (text: string): string => (text.length > 60 ? `${text.slice(0, 59)}…` : text);

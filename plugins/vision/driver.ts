@@ -9,6 +9,7 @@ import { observingNothing, payloadOf, type EffectWatch, type TextAnchorPayload }
 import { encodeFramePng, frameHash, regionHash } from "./frame.ts";
 import { textInside } from "./scene.ts";
 import { readNumber, shows, showsTimes } from "../desktop/text.ts";
+import { visionSnapshot } from "./snapshot.ts";
 import { sceneInventory } from "./scene-tokens.ts";
 import type { InputAnswer, Screen, ScreenWindow } from "./screen.ts";
 import { secretRects, type SecretField } from "./secrets.ts";
@@ -379,10 +380,9 @@ export class VisionDriver implements AppDriver {
     return sceneInventory(await this.#reader.look(), this.#window.title, [...this.#secrets], this.#secretFields);
   }
 
+  /** What OCR saw (lines, boxes, confidences, the field each label names), for a failed step's debug files. */
   async debugSnapshot(redact?: (text: string) => string): Promise<DebugSnapshot> {
-    const view = await this.#reader.look();
-    const hide = redact ?? ((t: string) => t);
-    return { dom: "", console: [], anchors: view.scene.lines.map((l) => hide(l.text)) };
+    return visionSnapshot(await this.#reader.look(), this.#window.title, redact);
   }
 
   // ---- lifecycle -----------------------------------------------------------------------------

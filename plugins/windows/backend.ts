@@ -25,11 +25,13 @@ export type MouseButton = "left" | "right";
 /** Processes, windows, the foreground, real input and frames. */
 export interface Desktop {
   /**
-   * `exe` is the program path; `args` the rest of the command line, passed verbatim. The program
-   * (and whatever it starts) ends when this process ends, however it ends, unless `handOff`: a
-   * launcher that hands the start to another process and exits (a UWP app's explorer).
+   * `exe` is the program path; `program` the command line's first word as written (its quotes
+   * kept; default `exe`); `args` the rest of the command line. The program receives
+   * `program args` verbatim, as Windows would start it from that line. The program (and whatever it
+   * starts) ends when this process ends, however it ends, unless `handOff`: a launcher that hands
+   * the start to another process and exits (a UWP app's explorer).
    */
-  launch(exe: string, args: string, options?: { readonly handOff?: boolean }): Launched;
+  launch(exe: string, args: string, options?: { readonly handOff?: boolean; readonly program?: string }): Launched;
   topWindows(): Promise<readonly TopWindow[]>;
   /** The window that has the keyboard now (undefined: none). */
   foreground(): Promise<TopWindow | undefined>;

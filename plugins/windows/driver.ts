@@ -214,7 +214,7 @@ export class WindowsSurface implements DesktopSurface {
     if (f.el.controlType !== "combobox" && f.el.controlType !== "list") return fail("unsupported", `${describeElement(f.el)} is not a combo box or list box`, false);
     if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
     const missing = values.filter((v) => !(f.el.items ?? []).includes(v));
-    if (missing.length > 0) return fail("not-found", `${describeElement(f.el)} has no item ${JSON.stringify(missing[0])}; its items: ${(f.el.items ?? []).map((i) => JSON.stringify(i)).join(", ")}`);
+    if (missing.length > 0) return fail("not-found", `${describeElement(f.el)} at ${f.el.rect.x},${f.el.rect.y} has no item ${JSON.stringify(missing[0])}; its items: ${(f.el.items ?? []).map((i) => JSON.stringify(i)).join(", ")}`);
     const fg = await this.#foreground(f.window);
     if (!fg.ok) return fg;
     const problem = await this.#backend.select(f.el, values);

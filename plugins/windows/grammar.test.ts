@@ -25,3 +25,13 @@ describe("the Windows kinds' grammar", () => {
     expect(parseAssertion("document contains hi", ctx("notepad", NOTEPAD_GRAMMAR))).toMatchObject({ ok: true, value: { reads: { id: "15", fallback: { control_type: "edit" } }, compare: "contains" } });
   });
 });
+
+describe("the window's title", () => {
+  test("`page title is` and `page title contains` read the main window's title on every Windows kind; `page url` stays web-only", () => {
+    for (const [name, grammar] of [["windows", WINDOWS_GRAMMAR], ["notepad", NOTEPAD_GRAMMAR], ["calc", CALC_GRAMMAR]] as const) {
+      expect(parseAssertion("page title is Untitled - Notepad", ctx(name, grammar))).toMatchObject({ ok: true, value: { kind: "page_title", op: "is" } });
+      expect(parseAssertion("page title contains Notepad", ctx(name, grammar))).toMatchObject({ ok: true, value: { kind: "page_title", op: "contains" } });
+      expect(parseAssertion("page url is /x", ctx(name, grammar))).toMatchObject({ ok: false });
+    }
+  });
+});

@@ -4,9 +4,12 @@
 import { GRAMMAR_FORMS, type AdapterGrammar, type AssertionSugar } from "../../src/plugins/api.ts";
 import { CALC_DISPLAY_ID, NOTEPAD_EDITOR_ID } from "./sugar.ts";
 
-/** Every Windows app kind: the web's page-level forms do not exist on a desktop window, F-keys do. */
+/**
+ * Every Windows app kind: the web's page-level forms do not exist on a desktop window (its title
+ * does: `page title is` / `contains` reads the main window's title), F-keys do.
+ */
 export const WINDOWS_GRAMMAR: AdapterGrammar = {
-  lacks: GRAMMAR_FORMS,
+  lacks: GRAMMAR_FORMS.filter((form) => form !== "page_title"),
   cssHint: 'css is web-only; use the control\'s AutomationId, e.g. `Click "id:<AutomationId>"` such as `Click "id:saveButton"`',
   refusedVerbs: {
     verbs: ["Go to", "Go back", "Reload the page", "Resize the viewport", "Hover over", "Upload"],

@@ -55,6 +55,21 @@ describe("the Windows adapters", () => {
     expect(desk.handOffs).toEqual([false]);
   });
 
+  test("a dialog the program opens beside its main window as it starts is reported (steps would act on it first)", async () => {
+    const desk = new FakeDesktop();
+    desk.programs.set("wordpad.exe", {
+      windows: [
+        { handle: "9", title: "Document - WordPad", className: "F", visible: true, rect: { x: 0, y: 0, width: 10, height: 10 }, controls: [] },
+        { handle: "10", title: "WordPad", className: "#32770", visible: true, owner: "9", rect: { x: 0, y: 0, width: 5, height: 5 }, controls: [] },
+      ],
+    });
+    const lines: string[] = [];
+    const session = new WindowsSession("windows", async () => ({ desktop: desk, backends: [desk] }), "win32");
+    const driver = await session.launch({ command: "wordpad.exe Files\\report.rtf", window_title: "WordPad" }, { ...ctx, log: (l: string) => void lines.push(l) });
+    await driver.close();
+    expect(lines).toEqual(['WARNING: the app opened a dialog as it started, "WordPad"; the steps act on it first. If it reports an error, check the flow\'s `command:` (a program path with spaces needs quotes)']);
+  });
+
   test("a UWP app: geometry, input and closing go to its ApplicationFrameWindow host; explorer, though still running, and the app's process are never killed", async () => {
     const desk = new FakeDesktop();
     // An explorer that lingers after handing the start over (it never exits on its own here).

@@ -111,6 +111,11 @@ export class WindowsSession implements AdapterSession {
     const { desktop, backends } = await this.#access();
     const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
     const opened = await openWindow(desktop, spec, sleep);
+    // A program started with a wrong command line often opens its main window and an error box
+    // ("Could not open the file."): steps would act on that box first, so it is reported.
+    for (const d of (await desktop.topWindows()).filter((w) => w.visible && w.owner === opened.window.handle)) {
+      ctx.log(`WARNING: the app opened a dialog as it started, ${JSON.stringify(d.title)}; the steps act on it first. If it reports an error, check the flow's \`command:\` (a program path with spaces needs quotes)`);
+    }
     const stop = stopper(desktop, opened, sleep);
     try {
       const backend = await chooseBackend(backends, opened.window, spec.backend);

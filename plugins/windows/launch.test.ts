@@ -7,9 +7,9 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe("splitCommand", () => {
   test("a quoted path keeps its spaces and the arguments stay verbatim", () => {
-    expect(splitCommand(`"C:\\Program Files\\App\\app.exe" --open "a b.txt"  -x`)).toEqual({ exe: "C:\\Program Files\\App\\app.exe", args: `--open "a b.txt"  -x` });
-    expect(splitCommand("notepad.exe C:\\a.txt")).toEqual({ exe: "notepad.exe", args: "C:\\a.txt" });
-    expect(splitCommand("calc.exe")).toEqual({ exe: "calc.exe", args: "" });
+    expect(splitCommand(`"C:\\Program Files\\App\\app.exe" --open "a b.txt"  -x`)).toEqual({ exe: "C:\\Program Files\\App\\app.exe", program: `"C:\\Program Files\\App\\app.exe"`, args: `--open "a b.txt"  -x` });
+    expect(splitCommand("notepad.exe C:\\a.txt")).toEqual({ exe: "notepad.exe", program: "notepad.exe", args: "C:\\a.txt" });
+    expect(splitCommand("calc.exe")).toEqual({ exe: "calc.exe", program: "calc.exe", args: "" });
   });
 
   test("an unclosed quote or an empty command is named", () => {

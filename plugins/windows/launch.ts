@@ -56,8 +56,12 @@ export class AppLaunchError extends FlowproofError {
   }
 }
 
-/** `"C:\Program Files\App\app.exe" --x y` → the program and the rest of the line, verbatim. */
-export function splitCommand(command: string): { readonly exe: string; readonly args: string } | string {
+/**
+ * `"C:\Program Files\App\app.exe" --x y` → the program's path (`exe`, unquoted, to start it), the
+ * program as written (`program`, quotes kept: the command line's first word) and the rest of the
+ * line, verbatim. The program receives `program args`: the command line as written.
+ */
+export function splitCommand(command: string): { readonly exe: string; readonly program: string; readonly args: string } | string {
   const line = command.trim();
   if (line === "") return "the command is empty";
   if (line.startsWith("\"")) {
@@ -65,10 +69,11 @@ export function splitCommand(command: string): { readonly exe: string; readonly 
     if (end < 0) return "the program's path opens a quote it never closes";
     const exe = line.slice(1, end);
     if (exe.trim() === "") return "the quoted program path is empty";
-    return { exe, args: line.slice(end + 1).trimStart() };
+    return { exe, program: line.slice(0, end + 1), args: line.slice(end + 1).trimStart() };
   }
   const space = line.search(/\s/);
-  return space < 0 ? { exe: line, args: "" } : { exe: line.slice(0, space), args: line.slice(space).trimStart() };
+  const exe = space < 0 ? line : line.slice(0, space);
+  return { exe, program: exe, args: space < 0 ? "" : line.slice(space).trimStart() };
 }
 
 /** Whether `w` is the window a flow waits for. */
@@ -87,7 +92,7 @@ export async function openWindow(desktop: Desktop, spec: WindowsLaunch, sleep: (
   const aumid = uwpAumid(spec.command);
   let launched: Launched;
   try {
-    launched = desktop.launch(split.exe, split.args, { handOff: aumid !== undefined });
+    launched = desktop.launch(split.exe, split.args, { handOff: aumid !== undefined, program: split.program });
   } catch (error) {
     throw new AppLaunchError(`could not start \`${spec.command}\`: ${(error as Error).message}`, "check the program's path in `command:`");
   }

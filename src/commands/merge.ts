@@ -11,7 +11,7 @@ import type { RunReport } from "../report/schema.ts";
 import { junitXml } from "../report/junit.ts";
 import { suiteHtml } from "../report/suite-html.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import { createRecordDir, pruneRecords, writeRecord } from "./run-records.ts";
+import { createRecordDir, logPruned, pruneRecords, writeRecord } from "./run-records.ts";
 import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
 
 export interface MergeOptions {
@@ -142,7 +142,7 @@ export function merge(options: MergeOptions): MergeResult {
   const htmlPath = join(dir, "report.html");
   const outcome = { pass: "passed", degraded: "passed", fail: "failed", skipped: "skipped", errored: "errored", stale: "errored", xfail: "expected_failure", flaky: "flaky" } as const;
   writeFileAtomic(htmlPath, suiteHtml(record.suite, runId, merged.map((f) => ({ spec: f.flow, name: f.name, outcome: outcome[f.status], duration_ms: f.duration_ms, ...(f.reason ? { reason: f.reason } : {}), ...(f.result ? { report: f.result.replace(/result\.json$/, "report.html") } : {}) }))));
-  for (const id of pruneRecords(suiteDir)) options.log?.(`pruned run record ${id} (keeping the latest 10)`);
+  logPruned(pruneRecords(suiteDir), (line) => options.log?.(line));
   const count = (...s: FlowRecord["status"][]) => merged.filter((f) => s.includes(f.status)).length;
   return { record, record_path: recordPath, run_dir: dir, junit_path: junitPath, html_path: htmlPath, passed: count("pass", "degraded"), failed: count("fail", "flaky"), skipped: count("skipped"), errored: count("errored", "stale"), expected_failures: count("xfail") };
 }

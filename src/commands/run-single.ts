@@ -8,7 +8,7 @@ import { displayPath, defaultTracePath, flowStem } from "./paths.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
 import type { Flow } from "../spec/flow.ts";
 import { suiteOfFlow, withSuiteHooks, withSuiteServer } from "./suite-context.ts";
-import { createRecordDir, pruneRecords, writeRecord } from "./run-records.ts";
+import { createRecordDir, logPruned, pruneRecords, writeRecord } from "./run-records.ts";
 import { controlRecord, flowReason, flowStatus, type RunRecord } from "../report/run-record.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { erroredReport } from "./flow-outcome.ts";
@@ -105,7 +105,7 @@ function writeSingleRecord(suiteDir: string, specPath: string, flow: Flow | unde
       }],
     };
     const path = writeRecord(dir, record);
-    for (const id of pruneRecords(suiteDir)) log(`pruned run record ${id} (keeping the latest 10)`);
+    logPruned(pruneRecords(suiteDir), log);
     return path;
   } catch (error) {
     // A run record that cannot be written never changes the verdict.

@@ -24,7 +24,7 @@ import { recordInSuite } from "./record.ts";
 import { SessionPool, sharesBrowser } from "./session-pool.ts";
 import { findSuiteFile, prepareSuite, runHook, startAppServer, type Env, type SuiteContext } from "./suite-context.ts";
 import { discoverFlows, orderFlows, selectShard, type PlannedFlow, type Shard } from "./suite-plan.ts";
-import { createRecordDir, pruneRecords, writeRecord } from "./run-records.ts";
+import { createRecordDir, logPruned, pruneRecords, writeRecord } from "./run-records.ts";
 import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import { erroredReport, skippedReport } from "./flow-outcome.ts";
 import { runWithWorkers } from "./workers.ts";
@@ -186,7 +186,10 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   let recordPath = join(runDir, "report.json");
   try {
     recordPath = writeRecord(runDir, record);
-    for (const id of pruneRecords(dir)) log(`pruned run record ${id} (keeping the latest 10)`);
+    logPruned(pruneRecords(dir), (line) => {
+      if (line.startsWith("WARNING:")) warnings.push(line);
+      log(line);
+    });
   } catch (error) {
     // A run record that cannot be written never changes the verdict.
     const w = `WARNING: could not write the run record: ${(error as Error).message}`;

@@ -180,8 +180,15 @@ describe("structured steps: a surface that observes its own requests", () => {
     expect(stopped).toEqual(["stopped"]);
   });
 
-  test("a request reported outside any observed step goes nowhere", () => {
-    expect(() => reportSent("POST", "http://127.0.0.1:9/api/orders")).not.toThrow();
+  test("a request reported outside any observed step goes nowhere: the next step's watch never sees it", async () => {
+    reportSent("POST", "http://127.0.0.1:9/api/stray");
+    const r = await withEffect(apiStep(), surface("record", () => sentWatch()), sends("http://127.0.0.1:9/api/orders"));
+    expect(r.effect?.report.seen).toEqual({ requests: ["POST /api/orders"] });
+    // And one reported after the step ended reaches no watch either.
+    const watch = sentWatch();
+    await withEffect(apiStep(), surface("record", () => watch), async () => ({ status: "passed" as const }));
+    reportSent("POST", "http://127.0.0.1:9/api/late");
+    expect((await watch.read()).effect).toEqual({});
   });
 });
 

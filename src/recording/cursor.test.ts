@@ -33,6 +33,10 @@ describe("cursor overlay", () => {
 
   test("clips marks at the frame edge", () => {
     const img = solidImage(10, 10, [255, 255, 255]);
-    expect(() => drawMarks(img, { halos: [{ x: 0, y: 0 }], cursor: { x: 9, y: 9 } })).not.toThrow();
+    drawMarks(img, { halos: [{ x: 0, y: 0 }], cursor: { x: 9, y: 9 } });
+    // The frame keeps its size; the halo's translucent fill reaches the corner it is centred on.
+    expect(img.data.length).toBe(10 * 10 * 4);
+    expect(px(img, 0, 0)).toEqual([255, 184, 240]);
+    expect(px(img, 9, 9)).not.toEqual([255, 255, 255]);
   });
 });

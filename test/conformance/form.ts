@@ -85,7 +85,7 @@ const passes = async (d: AppDriver, ladder: Selector[], expectation: Parameters<
 
 export interface FormCase {
   readonly name: string;
-  /** The behaviour it needs beyond the form's own (skipped when the driver declares that gap). */
+  /** The behaviour it needs beyond the form's own (when the driver declares that gap, the case must fail). */
   readonly area?: ConformanceArea;
   run(driver: AppDriver, ids: FormIds): Promise<void>;
 }
@@ -218,23 +218,31 @@ export interface OpenedForm {
   close(): Promise<void>;
 }
 
-/** One case's outcome. */
-export type CaseOutcome = { readonly status: "passed" } | { readonly status: "skipped"; readonly reason: string } | { readonly status: "failed"; readonly detail: string };
+/**
+ * One case's outcome. `gap`: the driver declares a gap for the case's area and the case failed, as
+ * declared. A declared gap whose case passes is `failed`: the declaration (or the capability) is wrong.
+ */
+export type CaseOutcome =
+  | { readonly status: "passed" }
+  | { readonly status: "gap"; readonly reason: string }
+  | { readonly status: "failed"; readonly detail: string };
 
-/** One case on a freshly opened form: its outcome (a gap declared for its area skips it). */
+/** One case on a freshly opened form: its outcome. A case in a declared gap still runs, and must fail. */
 export async function runFormCase(c: FormCase, open: () => Promise<OpenedForm>, ids: FormIds, expectations: Expectations = {}): Promise<CaseOutcome> {
   const gap = c.area === undefined ? undefined : expectations[c.area];
-  if (gap !== undefined) return { status: "skipped", reason: gap };
   let opened: OpenedForm | undefined;
+  let failure: string | undefined;
   try {
     opened = await open();
     await c.run(opened.driver, ids);
-    return { status: "passed" };
   } catch (error) {
-    return { status: "failed", detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    failure = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   } finally {
     await opened?.close().catch(() => undefined);
   }
+  if (gap === undefined) return failure === undefined ? { status: "passed" } : { status: "failed", detail: failure };
+  if (failure !== undefined) return { status: "gap", reason: gap };
+  return { status: "failed", detail: `the driver declares the gap "${c.area}" (${gap}), but the case passed: remove the gap, or find why the behaviour works` };
 }
 
 /** What a run of every case elsewhere (a Windows executable under Wine) reports: the driver's capabilities and each case's outcome by name. */

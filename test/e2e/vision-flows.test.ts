@@ -5,7 +5,7 @@
 // grounds on, and the load-time refusals. One bed for the file; the form restarts per test.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { PNG } from "pngjs";
 import { runCli } from "../support/cli.ts";
 import { isAlive } from "../support/processes.ts";
@@ -14,7 +14,7 @@ import { startScriptedModel, type ScriptedModel } from "../support/model-server.
 import { startServer, type TestServer } from "../support/server.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { readTrace } from "../support/trace.ts";
-import { DESKTOP_NAME, PAY_FLOW, startVisionBed, VIEWER_TITLE, type VisionBed } from "../support/vision-bed.ts";
+import { BED_START_MS, DESKTOP_NAME, PAY_FLOW, startVisionBed, VIEWER_TITLE, type VisionBed } from "../support/vision-bed.ts";
 
 const WINDOW = `window: {title: "${DESKTOP_NAME}", width: 700, height: 480, x: 0, y: 0}`;
 const TOKEN = "tok-4711-Canary";
@@ -32,7 +32,7 @@ beforeAll(async () => {
   project = tmpProject("flowproof-vision-flows-");
   model = await startScriptedModel();
   server = await startServer();
-}, 60_000);
+}, 4 * BED_START_MS);
 
 afterAll(async () => {
   server?.stop();
@@ -102,6 +102,11 @@ describe("app: vision through the CLI", () => {
       expect(out.report.passed).toBe(false);
       expect(out.report.steps.map((s) => s.status)).toEqual(["passed", "passed", "failed", "skipped", "skipped", "skipped", "skipped"]);
       expect(out.report.steps[2]!.detail).toMatch(/no text "Save" in the window \(recorded at \d+,\d+, \d+×\d+; the window shows "Submit" there now\); nearest texts seen: "/);
+      // What OCR saw is kept beside the frames: the lines it read and the fields it found.
+      const dom = readFileSync(join(dirname(out.report_path), "debug", "dom.html"), "utf8");
+      expect(dom).toMatch(/^window ".*" 700×480, read by OCR: \d+ lines in reading order\n/);
+      expect(dom).toMatch(/line "Submit" at \d+,\d+ \d+×\d+ \(words: "Submit" \d+%\)/);
+      expect(dom).toMatch(/"Payee" → box at 140,\d+ 264×28 \(right of the label\)/);
     } finally {
       await bed.startForm();
     }

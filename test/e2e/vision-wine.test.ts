@@ -34,7 +34,9 @@ test("the Windows executable reads the Win32 app by OCR, fills its field, clicks
     expect(out["fill"]).toMatchObject({ ok: true });
     expect(out["greet"]).toMatchObject({ ok: true });
     expect(out["greeted"]).toBe(true);
-    expect(out["frame"]).toBeGreaterThan(0);
+    // The frame is the window at its pinned size, with its drawing in it (not a blank capture).
+    expect(out["frame"]).toMatchObject({ width: 480, height: 470 });
+    expect((out["frame"] as { colours: number }).colours).toBeGreaterThan(3);
   } finally {
     app.kill();
   }

@@ -1,7 +1,8 @@
 // The vision surface end to end, on real parts: a Tk form on a hidden Xvfb display, served by
 // x11vnc and shown by TigerVNC's viewer on a second display (the Citrix/RDP stand-in); the vision
 // driver reads the viewer's window with XGetImage and tesseract.js and drives it with XTest. One
-// bed for the file. Record-like and replay-like passes, a regressed form, a masked secret.
+// bed for the file. The driver as record and replay use it (the CLI record/replay with traces is
+// vision-flows.test.ts), a regressed form, a masked secret.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { payloadOf, type AppDriver, type Selector } from "../../src/plugins/api.ts";
@@ -14,8 +15,10 @@ import { readModel } from "../../plugins/vision/ocr/model.ts";
 import { readScene } from "../../plugins/vision/view.ts";
 import { VisionSession } from "../../plugins/vision/session.ts";
 import type { VisionDriver } from "../../plugins/vision/driver.ts";
+import { systemClock } from "../../src/engine/context.ts";
+import { poll } from "../../src/engine/poll.ts";
 import { isAlive } from "../support/processes.ts";
-import { DESKTOP, startVisionBed, VIEWER_TITLE, type VisionBed } from "../support/vision-bed.ts";
+import { BED_START_MS, DESKTOP, startVisionBed, VIEWER_TITLE, type VisionBed } from "../support/vision-bed.ts";
 
 const text = (t: string, extra: Record<string, unknown> = {}): Selector[] => [{ tier: "text_anchor", provenance: "rules", payload: { text: t, ...extra } }];
 const field = (label: string) => text(label, { role: "field" });
@@ -23,14 +26,13 @@ const CLICK = { button: "left", clickCount: 1 } as const;
 const CONFIG = { window: { title: "TigerVNC", width: DESKTOP.width, height: DESKTOP.height, x: 0, y: 0 } };
 const ctx = { baseDir: process.cwd(), log: () => undefined };
 
-/** The engine owns time: an assertion is polled until it holds or its bound passes. */
-async function eventually(driver: AppDriver, ladder: Selector[], expect: Parameters<AppDriver["check"]>[1], timeoutMs = 10_000): Promise<{ pass: boolean; actual: string }> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await driver.check(ladder, expect);
-    if (r.pass || Date.now() > deadline) return r;
-    await Bun.sleep(100);
-  }
+/** The engine owns time: an assertion is polled by the engine's own loop until it holds or its bound passes. */
+async function eventually(driver: AppDriver, ladder: Selector[], expectation: Parameters<AppDriver["check"]>[1], timeoutMs = 10_000): Promise<{ pass: boolean; actual: string }> {
+  const r = await poll(systemClock, timeoutMs, async () => {
+    const c = await driver.check(ladder, expectation);
+    return c.pass ? { done: true, value: c } : { done: false, retryable: true, last: c };
+  });
+  return r.value;
 }
 
 /** `eventually`, asserting it held (the failure shows what was read). */
@@ -39,14 +41,13 @@ async function holds(driver: AppDriver, ladder: Selector[], expectation: Paramet
   expect(r.pass, `${JSON.stringify(expectation)} on ${JSON.stringify(ladder)}: read ${JSON.stringify(r.actual)}`).toBe(true);
 }
 
-/** An action is retried while it fails retryably (the engine's auto-wait). */
+/** An action retried by the engine's loop while it fails retryably (the engine's auto-wait). */
 async function act<T extends { ok: boolean }>(fn: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await fn();
-    if (r.ok || (r as { retryable?: boolean }).retryable === false || Date.now() > deadline) return r;
-    await Bun.sleep(100);
-  }
+  const r = await poll(systemClock, timeoutMs, async () => {
+    const a = await fn();
+    return a.ok ? { done: true, value: a } : { done: false, retryable: (a as { retryable?: boolean }).retryable !== false, last: a };
+  });
+  return r.value;
 }
 
 let bed: VisionBed;
@@ -65,7 +66,7 @@ beforeAll(async () => {
   bed = await startVisionBed();
   session = new VisionSession({ display: bed.viewDisplay });
   ocr = await OcrEngine.start((await readModel()).bytes);
-}, 60_000);
+}, 4 * BED_START_MS);
 
 afterAll(async () => {
   await session?.close();
@@ -111,7 +112,7 @@ describe("reading the viewer's window", () => {
 describe("record, then replay, through the remote-desktop viewer", () => {
   const recorded = new Map<string, readonly Selector[]>();
 
-  test("record-like: resolves texts and fields, clicks and types, reads the result; ladders carry the box and the window size", async () => {
+  test("the driver as record uses it: resolves texts and fields, clicks and types, reads the result; ladders carry the box and the window size", async () => {
     const driver = (await session.launch(CONFIG, ctx)) as VisionDriver;
     try {
       expect(driver.appInfo()).toMatchObject({ window_title: VIEWER_TITLE, platform: "x11", geometry: { x: 0, y: 0, width: 700, height: 480 }, geometry_pinned: true });
@@ -138,7 +139,9 @@ describe("record, then replay, through the remote-desktop viewer", () => {
       expect(recorded.get("payee")![0]!.payload).toMatchObject({ text: "Payee", field_box: { x: 140, y: 62, width: 264, height: 28 } });
       // Ordinals and counts in reading order: three "Pay" buttons, the 3rd is the last invoice's.
       expect(await driver.count(text("Pay"))).toBe(3);
-      expect((await driver.click(text("Pay"), CLICK)).ok).toBe(false);
+      const ambiguous = await driver.click(text("Pay"), CLICK);
+      expect(ambiguous.ok).toBe(false);
+      if (!ambiguous.ok) expect({ failed: ambiguous.failed, retryable: ambiguous.retryable }).toEqual({ failed: "ambiguous", retryable: false });
       expect(await act(() => driver.click(text("Pay", { nth: 3 }), CLICK))).toMatchObject({ ok: true });
       await holds(driver, [], { kind: "text_contains", text: "Paid 1003" });
       expect(await act(() => driver.click(text("Clear"), CLICK))).toMatchObject({ ok: true });
@@ -148,7 +151,7 @@ describe("record, then replay, through the remote-desktop viewer", () => {
     }
   }, 90_000);
 
-  test("replay-like: a fresh driver finds the recorded texts again and the flow passes", async () => {
+  test("the driver as replay uses it: a fresh driver finds the recorded ladders again (the CLI record and replay are in vision-flows.test.ts)", async () => {
     const driver = await session.launch(CONFIG, ctx);
     try {
       expect(await act(() => driver.fill(recorded.get("payee")!, "ACME Ltd"))).toMatchObject({ ok: true });

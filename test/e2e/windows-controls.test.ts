@@ -27,14 +27,23 @@ const cli = (args: readonly string[], env: Record<string, string> = {}): Promise
 const show = showRun;
 const controlsApp = (): string => `app: {command: '"${winPath(controls)}"', window_title: "Flowproof Controls"}`;
 
-/** Records `flow`, then replays its trace: both must pass. */
+/**
+ * Records `flow`, then replays its trace: both must pass, the trace holds one line for every step
+ * of the flow, and the replay prints a [PASS] line for each of them, in order.
+ */
 async function recordAndReplay(name: string, flow: string): Promise<{ trace: string }> {
   const path = project(name, flow);
+  const intents = flow.split("\n").filter((l) => /^ {2}- (rules|assert): /.test(l)).map((l) => l.replace(/^ {2}- rules: /, "").replace(/^ {2}- assert: /, ""));
   const rec = await cli(["record", winPath(path)]);
   expect(rec.code, show(rec)).toBe(0);
+  const trace = readFileSync(path.replace(/\.flow\.yaml$/, ".trace.jsonl"), "utf8");
+  const traced = trace.trim().split("\n").slice(1).map((l) => (JSON.parse(l) as { intent?: string }).intent);
+  expect(traced).toEqual(intents);
   const run = await cli(["run", winPath(path)]);
   expect(run.code, show(run)).toBe(0);
-  return { trace: readFileSync(path.replace(/\.flow\.yaml$/, ".trace.jsonl"), "utf8") };
+  const passed = run.stdout.split("\n").filter((l) => /^\s*\[PASS\] s\d{4} /.test(l)).map((l) => l.replace(/^\s*\[PASS\] s\d{4} /, ""));
+  expect(passed.map((p, i) => p.startsWith(intents[i]!))).toEqual(intents.map(() => true));
+  return { trace };
 }
 
 /** The recorded selector ladder of the step with this intent: [tier, what it names]. */

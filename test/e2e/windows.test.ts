@@ -1,10 +1,13 @@
 // Windows apps end to end: the flowproof windows-x64 executable records and replays flows under
 // Wine against the Win32 fixture app and Wine's notepad. One Wine bed (Xvfb + prefix) for the file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { PNG } from "pngjs";
 import { compileWin32, flowproofExecutable, showRun, startWineBed, winPath, type WineBed, type WineRun } from "../support/wine.ts";
+import { createRecordDir, listRecords, runsRoot, writeRecord } from "../../src/commands/run-records.ts";
+
+const CMDLINE_C = resolve(import.meta.dir, "../fixtures/win32/cmdline.c");
 
 let bed: WineBed;
 let exe: string;
@@ -169,7 +172,54 @@ steps:
   }, 120_000);
 });
 
+describe("the command line", () => {
+  test("reaches the program exactly as written: a quoted path with spaces keeps its quotes, arguments verbatim", async () => {
+    const probe = await compileWin32(CMDLINE_C, ["-municode", "-mwindows"]);
+    const dir = join(bed.dir, "Program Files", "cmd probe");
+    mkdirSync(dir, { recursive: true });
+    const target = join(dir, "cmd probe.exe");
+    copyFileSync(probe, target);
+    const command = `"${winPath(target)}" --profile "a b" x`;
+    const flow = project("cmdline", `name: cmdline
+app: {command: '${command}', window_title: "Cmdline Probe"}
+steps:
+  - assert: page shows --profile
+`);
+    const rec = await cli(["record", winPath(flow)]);
+    expect(rec.code, show(rec)).toBe(0);
+    expect(readFileSync(join(dir, "cmdline.txt"), "utf8")).toBe(command);
+  }, 300_000);
+});
+
 describe("Wine's notepad", () => {
+  test("a dialog over the window is in the frames as the screen shows it, not a black box", async () => {
+    const flow = project("about", `name: about
+app: notepad
+window: {width: 640, height: 480, x: 0, y: 0}
+steps:
+  - rules: Type frames show dialogs
+  - rules: Click "Help"
+  - rules: Click "About Notepad"
+  - assert: page shows Wine
+`);
+    const rec = await cli(["record", winPath(flow)]);
+    expect(rec.code, show(rec)).toBe(0);
+    const run = await cli(["run", winPath(flow), "--json"]);
+    expect(run.code, show(run)).toBe(0);
+    const bundle = dirname((JSON.parse(run.stdout) as { report_path: string }).report_path.replace(/^Z:/i, "").replaceAll("\\", "/"));
+    const frames = readdirSync(join(bundle, "recording")).filter((f) => f.endsWith(".png")).sort((a, b) => Number(a.split("-")[1]) - Number(b.split("-")[1]));
+    const blackShare = (name: string): number => {
+      const png = PNG.sync.read(readFileSync(join(bundle, "recording", name)));
+      let black = 0;
+      for (let i = 0; i < png.data.length; i += 4) if (png.data[i] === 0 && png.data[i + 1] === 0 && png.data[i + 2] === 0) black++;
+      return black / (png.width * png.height);
+    };
+    // The first frame shows notepad alone; the last the About box over it. A dialog captured from the
+    // window's own pixels is a black box (a fifth of the window or more); from the screen, it is drawn.
+    expect(frames.length).toBeGreaterThan(1);
+    expect(blackShare(frames.at(-1)!) - blackShare(frames[0]!)).toBeLessThan(0.03);
+  }, 300_000);
+
   test("Type goes into the document and document contains reads it", async () => {
     const flow = project("notes", `name: notes
 app: notepad
@@ -179,8 +229,24 @@ steps:
 `);
     const rec = await cli(["record", winPath(flow)]);
     expect(rec.code, show(rec)).toBe(0);
+    // Eleven older run records, one holding a nested folder: this run's record makes twelve, so two are pruned.
+    const projectDir = dirname(flow);
+    const old: string[] = [];
+    for (let i = 0; i < 11; i++) {
+      const { runId, dir } = createRecordDir(projectDir, new Date(Date.UTC(2026, 0, 1, 0, 0, i)));
+      mkdirSync(join(dir, "frames", "deep"), { recursive: true });
+      writeFileSync(join(dir, "frames", "deep", "frame.png"), "x");
+      writeRecord(dir, { run_id: runId, started_at: "2026-01-01T00:00:00Z", flowproof_version: "0", env: { os: "win32" }, suite: ".", flows: [] });
+      old.push(runId);
+    }
     const run = await cli(["run", winPath(flow)]);
     expect(run.code, show(run)).toBe(0);
+    // Pruning works under Wine (the recursive removal fails there with EFAULT) and this run's record stands.
+    expect(run.stdout + run.stderr).not.toContain("WARNING");
+    const records = listRecords(projectDir);
+    expect(records.length).toBe(10);
+    expect(records.slice(0, 9)).toEqual(old.slice(2));
+    expect(existsSync(join(runsRoot(projectDir), old[0]!))).toBe(false);
   }, 180_000);
 });
 

@@ -39,8 +39,10 @@ export type FormVariant = "normal" | "regressed";
 
 interface Started {
   readonly name: string;
-  readonly proc: Subprocess;
+  readonly proc: Subprocess<"ignore", "pipe", "pipe">;
   readonly release: () => void;
+  /** The tail of what it wrote on stderr. */
+  readonly stderr: () => string;
 }
 
 export interface VisionBed {
@@ -99,11 +101,59 @@ async function hasWindow(display: string, title: string): Promise<boolean> {
   }
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+/**
+ * How long a start-up step of the bed may take: generous, since a busy machine (CI with other work
+ * beside it) can be many times slower than an idle one. Each wait still ends as soon as its event
+ * happens, and at once when the process it waits on exits.
+ */
+export const BED_START_MS = Number(process.env["FLOWPROOF_TEST_BED_START_MS"] ?? 90_000);
+
+/** The last few KiB a process wrote on stderr, read as it goes (for a failure message). */
+function stderrTail(proc: Subprocess<"ignore", "pipe", "pipe">): () => string {
+  let tail = "";
+  const decoder = new TextDecoder();
+  void (async () => {
+    const reader = proc.stderr.getReader();
+    try {
+      for (;;) {
+        const next = await reader.read();
+        if (next.done) break;
+        tail = (tail + decoder.decode(next.value, { stream: true })).slice(-4096);
+      }
+    } catch {
+      // the stream closed with the process: what was read is kept
+    }
+  })();
+  return () => tail.trim();
+}
+
+/**
+ * Waits until `check` holds, at most `timeoutMs`; fails at once when `watched` exits first. The
+ * failure says what was seen: `seen()` (the windows on the display) and the watched process's state
+ * and stderr.
+ */
+async function until(check: () => Promise<boolean>, timeoutMs: number, what: string, context: { watched?: Started & { stderr: () => string }; seen?: () => Promise<string> } = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
+    const exited = context.watched?.proc.exitCode ?? context.watched?.proc.signalCode ?? null;
+    if (Date.now() > deadline || exited !== null) {
+      const parts = [`${what} within ${exited !== null ? `${Date.now() - started} ms: ${context.watched!.name} exited (${exited}) first` : `${timeoutMs} ms`}`];
+      if (context.seen) parts.push(`seen: ${await context.seen().catch((e: unknown) => `(could not read: ${String(e)})`)}`);
+      if (context.watched) parts.push(`${context.watched.name} ${exited === null ? "is still running" : "is gone"}; its stderr ends: ${JSON.stringify(context.watched.stderr().slice(-800))}`);
+      throw new Error(parts.join("; "));
+    }
     await Bun.sleep(50);
+  }
+}
+
+/** The titles of the windows mapped on `display`, for a failure message. */
+async function windowTitles(display: string): Promise<string> {
+  const screen = openX11Screen(display);
+  try {
+    return JSON.stringify((await screen.windows()).map((w) => w.title));
+  } finally {
+    await screen.close();
   }
 }
 
@@ -140,7 +190,7 @@ export async function startBareDisplay(): Promise<BareDisplay> {
     release();
   };
   try {
-    const m = await waitFor(proc.stdout, /^(\d+)\n/m, 15_000, "Xvfb");
+    const m = await waitFor(proc.stdout, /^(\d+)\n/m, BED_START_MS, "Xvfb");
     return { display: `:${m[1]}`, pid: proc.pid, stop };
   } catch (error) {
     await stop();
@@ -156,7 +206,7 @@ export async function startVisionBed(variant: FormVariant = "normal"): Promise<V
   const spawn = (name: string, argv: string[], extraEnv: Record<string, string> = {}): Subprocess<"ignore", "pipe", "pipe"> => {
     // Its own process group (detached), guarded: killed with the test process however it ends.
     const proc = Bun.spawn(argv, { env: { ...env, ...extraEnv }, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
-    running.push({ name, proc, release: guardGroup(proc.pid) });
+    running.push({ name, proc, release: guardGroup(proc.pid), stderr: stderrTail(proc) });
     return proc;
   };
   const end = async (p: Started): Promise<void> => {
@@ -180,7 +230,7 @@ export async function startVisionBed(variant: FormVariant = "normal"): Promise<V
   const xvfb = async (name: string, size: string): Promise<string> => {
     // -displayfd: Xvfb picks a free display number and writes it once it accepts clients.
     const proc = spawn(name, ["Xvfb", "-displayfd", "1", "-screen", "0", `${size}x24`, "-nolisten", "tcp", "-dpi", "96"]);
-    const m = await waitFor(proc.stdout, /^(\d+)\n/m, 15_000, name);
+    const m = await waitFor(proc.stdout, /^(\d+)\n/m, BED_START_MS, name);
     return `:${m[1]}`;
   };
   const stop = async (): Promise<void> => {
@@ -193,8 +243,11 @@ export async function startVisionBed(variant: FormVariant = "normal"): Promise<V
     const startForm = async (v: FormVariant = "normal"): Promise<void> => {
       const old = running.find((p) => p.name === "form");
       if (old) await end(old);
-      spawn("form", ["wish", FORM_TCL, ...(v === "regressed" ? ["regressed"] : [])], { DISPLAY: appDisplay });
-      await until(() => hasWindow(appDisplay, FORM_TITLE), 15_000, `the form's window did not appear on ${appDisplay}`);
+      const form = spawn("form", ["wish", FORM_TCL, ...(v === "regressed" ? ["regressed"] : [])], { DISPLAY: appDisplay });
+      await until(() => hasWindow(appDisplay, FORM_TITLE), BED_START_MS, `the form's window did not appear on ${appDisplay}`, {
+        watched: running.find((p) => p.proc === form)!,
+        seen: () => windowTitles(appDisplay),
+      });
     };
     await startForm(variant);
     const port = freePort();
@@ -202,12 +255,23 @@ export async function startVisionBed(variant: FormVariant = "normal"): Promise<V
       "x11vnc", "-display", appDisplay, "-localhost", "-rfbport", String(port), "-nopw", "-forever", "-shared",
       "-desktop", DESKTOP_NAME, "-noxdamage", "-noxfixes", "-noxrecord", "-nobell", "-nosel", "-noipv6", "-wait", "5", "-defer", "5",
     ]);
-    await waitFor(vnc.stdout, /^PORT=\d+/m, 15_000, "x11vnc");
-    spawn("viewer", [
-      "xtigervncviewer", "-display", viewDisplay, "-SecurityTypes", "None", "-ReconnectOnError=0", "-AlertOnFatalError=0", "-RemoteResize=0",
-      "-AcceptClipboard=0", "-SendClipboard=0", "-SendPrimary=0", "-MenuKey=", "-geometry", `${DESKTOP.width}x${DESKTOP.height}+0+0`, `127.0.0.1::${port}`,
-    ]);
-    await until(() => hasWindow(viewDisplay, VIEWER_TITLE), 15_000, `the viewer's window did not appear on ${viewDisplay}`);
+    await waitFor(vnc.stdout, /^PORT=\d+/m, BED_START_MS, "x11vnc");
+    // The viewer connects once; on a busy machine its first connection can fail (x11vnc still
+    // setting up the session), so a viewer that exits before its window shows is started again.
+    for (let attempt = 1; ; attempt++) {
+      const viewer = spawn("viewer", [
+        "xtigervncviewer", "-display", viewDisplay, "-SecurityTypes", "None", "-ReconnectOnError=0", "-AlertOnFatalError=0", "-RemoteResize=0",
+        "-AcceptClipboard=0", "-SendClipboard=0", "-SendPrimary=0", "-MenuKey=", "-geometry", `${DESKTOP.width}x${DESKTOP.height}+0+0`, `127.0.0.1::${port}`,
+      ]);
+      const entry = running.find((p) => p.proc === viewer)!;
+      try {
+        await until(() => hasWindow(viewDisplay, VIEWER_TITLE), BED_START_MS, `the viewer's window did not appear on ${viewDisplay}`, { watched: entry, seen: () => windowTitles(viewDisplay) });
+        break;
+      } catch (error) {
+        if (attempt >= 3 || entry.proc.exitCode === null) throw error;
+        await end(entry);
+      }
+    }
     return {
       appDisplay,
       viewDisplay,
@@ -219,7 +283,7 @@ export async function startVisionBed(variant: FormVariant = "normal"): Promise<V
         writeFileSync(script, `wm title . {${title}}\nwm geometry . ${rect.width}x${rect.height}+${rect.x}+${rect.y}\n. configure -background "#884444"\n${grab}`);
         const proc = spawn(`cover ${title}`, ["wish", script], { DISPLAY: viewDisplay });
         const entry = running.find((p) => p.proc === proc)!;
-        await until(() => hasWindow(viewDisplay, title), 15_000, `the covering window did not appear on ${viewDisplay}`);
+        await until(() => hasWindow(viewDisplay, title), BED_START_MS, `the covering window did not appear on ${viewDisplay}`, { watched: entry, seen: () => windowTitles(viewDisplay) });
         return () => end(entry);
       },
       stop,

@@ -216,18 +216,20 @@ export interface WineBed {
 }
 
 const SCREEN = "1280x800x24";
+/** Xvfb reports its display in well under a second when idle; a busy CI machine can take far longer. */
+const XVFB_START_MS = 90_000;
 
 async function startXvfb(): Promise<{ proc: Subprocess; display: string }> {
   // -displayfd: Xvfb picks a free display number and writes it to stdout once it accepts clients.
   const proc = Bun.spawn(["Xvfb", "-displayfd", "1", "-screen", "0", SCREEN, "-nolisten", "tcp"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const reader = proc.stdout.getReader();
   let text = "";
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + XVFB_START_MS;
   while (!text.includes("\n")) {
     const next = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => undefined)]);
     if (next === undefined || next.done) {
       proc.kill("SIGKILL");
-      throw new Error(`Xvfb did not report a display within 15 s: ${await new Response(proc.stderr).text().catch(() => "")}`);
+      throw new Error(`Xvfb did not report a display within ${XVFB_START_MS} ms: ${await new Response(proc.stderr).text().catch(() => "")}`);
     }
     text += new TextDecoder().decode(next.value);
   }

@@ -96,7 +96,7 @@ export class FakeDesktop implements Desktop, ElementBackend {
 
   // ---- Desktop -------------------------------------------------------------------------------
 
-  launch(exe: string, args: string, options: { readonly handOff?: boolean } = {}): Launched {
+  launch(exe: string, args: string, options: { readonly handOff?: boolean; readonly program?: string } = {}): Launched {
     this.launches.push([exe, args]);
     this.handOffs.push(options.handOff === true);
     const program = this.programs.get(exe);

@@ -75,9 +75,10 @@ function tie(pid: number): void {
   if (job !== undefined) assignToJob(job, pid);
 }
 
-function launch(exe: string, args: string, options: { readonly handOff?: boolean } = {}): Launched {
-  // The arguments go to the program exactly as written (no quoting added).
-  const proc = Bun.spawn([exe, ...(args === "" ? [] : [args])], { stdin: "ignore", stdout: "ignore", stderr: "pipe", windowsVerbatimArguments: true });
+function launch(exe: string, args: string, options: { readonly handOff?: boolean; readonly program?: string } = {}): Launched {
+  // The command line reaches the program exactly as written: its first word as written (a path
+  // with spaces keeps its quotes, through argv0) and the arguments verbatim (no quoting added).
+  const proc = Bun.spawn([exe, ...(args === "" ? [] : [args])], { argv0: options.program ?? exe, stdin: "ignore", stdout: "ignore", stderr: "pipe", windowsVerbatimArguments: true });
   if (!options.handOff) tie(proc.pid);
   let stderr = "";
   const reading = (async () => {
@@ -126,7 +127,14 @@ export function win32Desktop(): Desktop {
       u.clickAt(x, y, button, count);
     },
     capture: async (w) => {
-      const shot = captureWindow(hwndOf(w.handle));
+      // What the screen shows over the window: its own dialogs and popups included. A screen that
+      // cannot be read (a locked session) falls back to the window's own pixels.
+      let shot;
+      try {
+        shot = captureWindow(hwndOf(w.handle), { area: "screen" });
+      } catch {
+        shot = captureWindow(hwndOf(w.handle));
+      }
       return { png: new Uint8Array(shot.png), rect: shot.rect };
     },
     screenSize: async () => {

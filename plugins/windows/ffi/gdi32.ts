@@ -1,5 +1,5 @@
-// Window frames through gdi32: BitBlt from the window's DC into a 32-bit top-down DIB, read with
-// GetDIBits, converted BGRA → RGBA and encoded as PNG. (PrintWindow answers success with a black
+// Window frames through gdi32: BitBlt from the window's DC (or the screen's, over the window's
+// rectangle) into a 32-bit top-down DIB, read with GetDIBits, converted BGRA → RGBA and encoded as PNG. (PrintWindow answers success with a black
 // image under Wine, so BitBlt is the default.) gdi32/user32 are opened on first use.
 import { dlopen, FFIType, type Pointer } from "bun:ffi";
 import { PNG } from "pngjs";
@@ -80,8 +80,12 @@ export interface Capture {
 }
 
 export interface CaptureOptions {
-  /** "window" (default): the whole window from its window DC; "client": the client area from GetDC. */
-  readonly area?: "window" | "client";
+  /**
+   * "window" (default): the whole window from its window DC; "client": the client area from GetDC;
+   * "screen": the window's rectangle as the screen shows it (from the screen's DC), so the dialogs
+   * and popups over the window are in the picture (a window's own DC leaves them black under Wine).
+   */
+  readonly area?: "window" | "client" | "screen";
   /** "bitblt" (default) or "printwindow" (PW_RENDERFULLCONTENT; for occluded windows on real Windows). */
   readonly method?: "bitblt" | "printwindow";
 }
@@ -89,11 +93,13 @@ export interface CaptureOptions {
 /** The window's pixels. Throws when the window has no area or a GDI call fails. */
 export function captureWindow(hwnd: Hwnd, options: CaptureOptions = {}): Capture {
   const area = options.area ?? "window";
-  const rect = area === "window" ? windowRect(hwnd) : clientRect(hwnd);
+  const rect = area === "client" ? clientRect(hwnd) : windowRect(hwnd);
   const { width, height } = rect;
   if (width <= 0 || height <= 0) throw new FlowproofError({ code: "driver-error", message: `window ${hwnd} has no area to capture (${width}x${height})` });
   const g = gdi();
-  const wnd = hwnd as Pointer;
+  // The screen's DC is the desktop's (a null window); the copy starts at the window's place on it.
+  const wnd = (area === "screen" ? null : hwnd) as Pointer;
+  const [fromX, fromY] = area === "screen" ? [rect.x, rect.y] : [0, 0];
   const dc = area === "window" ? g.GetWindowDC(wnd) : g.GetDC(wnd);
   if (dc === null) throw new FlowproofError({ code: "driver-error", message: `GetDC failed for window ${hwnd}` });
   const mem = g.CreateCompatibleDC(dc);
@@ -103,7 +109,7 @@ export function captureWindow(hwnd: Hwnd, options: CaptureOptions = {}): Capture
     const old = g.SelectObject(mem, bmp);
     const ok = options.method === "printwindow"
       ? g.PrintWindow(wnd, mem, PW_RENDERFULLCONTENT | (area === "client" ? PW_CLIENTONLY : 0))
-      : g.BitBlt(mem, 0, 0, width, height, dc, 0, 0, SRCCOPY);
+      : g.BitBlt(mem, 0, 0, width, height, dc, fromX, fromY, area === "screen" ? SRCCOPY | CAPTUREBLT : SRCCOPY);
     g.SelectObject(mem, old);
     if (ok === 0) throw new FlowproofError({ code: "driver-error", message: `${options.method === "printwindow" ? "PrintWindow" : "BitBlt"} failed for window ${hwnd}` });
     const pixels = new Uint8Array(width * height * 4);

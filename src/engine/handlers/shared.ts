@@ -79,7 +79,14 @@ export function describeLadder(selectors: readonly Selector[]): string {
   const role = p.role !== undefined ? ` ${p.role}` : "";
   if ("css" in p) return `the ${nth}"css:${p.css}"${role}`;
   if ("id" in p) return `the ${nth}"id:${p.id}"${role}`;
-  return `the ${nth}${JSON.stringify(anchorTextOf(s) ?? nativeIdOf(s))}${role}`;
+  const text = anchorTextOf(s);
+  if (text !== undefined) return `the ${nth}${JSON.stringify(text)}${role}`;
+  // A recorded desktop rung (an automation id) comes first in its ladder: name the control by the
+  // words the flow used when a later rung carries them, else as a control with that id.
+  const words = selectors.slice(1).find((r) => anchorTextOf(r) !== undefined);
+  if (words !== undefined) return describeLadder([words]);
+  const id = nativeIdOf(s);
+  return id !== undefined ? `the control with id ${JSON.stringify(id)}` : "the target";
 }
 
 /** The element-exists budget recorded in the step's sync conditions. */
