@@ -104,7 +104,7 @@ describe("app: vision through the CLI", () => {
       expect(out.report.steps[2]!.detail).toMatch(/no text "Save" in the window \(recorded at \d+,\d+, \d+×\d+; the window shows "Submit" there now\); nearest texts seen: "/);
       // What OCR saw is kept beside the frames: the lines it read and the fields it found.
       const dom = readFileSync(join(dirname(out.report_path), "debug", "dom.html"), "utf8");
-      expect(dom).toMatch(/^window ".*" 700×480, read by OCR: \d+ lines in reading order\n/);
+      expect(dom).toMatch(/<pre>window ".*" 700×480, read by OCR: \d+ lines in reading order\n/);
       expect(dom).toMatch(/line "Submit" at \d+,\d+ \d+×\d+ \(words: "Submit" \d+%\)/);
       expect(dom).toMatch(/"Payee" → box at 140,\d+ 264×28 \(right of the label\)/);
     } finally {
