@@ -63,7 +63,7 @@ export function failureDifference(recorded: RecordedFailure, step: TraceStep, re
   if (result.status !== "failed") return `the step ${result.status}`;
   if (appDown(step, result)) return "the app is down, which is never a known failure";
   const check = checkOf(step);
-  if (recorded.check !== undefined && recorded.check !== check) return `it is a ${check} check now, a ${recorded.check} check at record`;
+  if (recorded.check !== undefined && recorded.check !== check) return `the check is \`${check}\` now, \`${recorded.check}\` at record`;
   if (recorded.actual !== undefined && readsState(step)) {
     if (recorded.target !== result.selector_tier) return `its target resolved ${result.selector_tier ? `by its ${result.selector_tier} rung` : "to nothing"}, ${recorded.target ? `by its ${recorded.target} rung` : "to nothing"} at record`;
     if (plain(recorded.actual) !== plain(result.actual)) return "the app shows something else";
