@@ -58,7 +58,7 @@ describe("a trace that is not whole is refused, never replayed to PASS", () => {
     ["the last step dropped", () => lines.slice(0, 3), "the trace holds 2 steps where its header says 3"],
     ["only one step kept", () => lines.slice(0, 2), "the trace holds 1 step where its header says 3"],
     ["only the header", () => lines.slice(0, 1), "the trace has a header and no steps"],
-    ["a step edited", () => lines.map((l, i) => (i === 3 ? l.replace("Hello, Ada!", "Hello") : l)), "the trace's steps are not the ones it was recorded with"],
+    ["a step edited", () => lines.map((l, i) => (i === 3 ? l.replace("Hello, Ada!", "Hello") : l)), "the trace is not the one it was recorded with"],
     ["no flow named", () => [JSON.stringify({ ...JSON.parse(lines[0]!), spec: undefined }), ...lines.slice(1)], "the trace header names no flow"],
     ["another app's trace", () => [JSON.stringify({ ...JSON.parse(lines[0]!), app: { name: "agent", adapter: "agent" } }), ...lines.slice(1)], "was recorded for an `app: agent` flow, but"],
   ])("%s: exit 2, bad-trace", async (_what, edit, message) => {
