@@ -191,7 +191,7 @@ export const COMMAND_TABLE = {
   },
   trace: {
     name: "trace",
-    summary: "Print a flow's recorded trace, or seal a trusted one in place (--reseal)",
+    summary: "Print a flow's recorded trace, or seal a trusted one in place with --reseal",
     usage: "flowproof trace <flow.yaml> [-t <trace>] [--reseal] [--json]",
     positional: "flow.yaml",
     flags: [

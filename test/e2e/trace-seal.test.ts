@@ -122,7 +122,7 @@ describe("every hand edit of a trace is refused", () => {
   }, 60_000);
 
   test("`trace --reseal` refuses a header that disagrees with the flow, and leaves it as it is", async () => {
-    const { integrity: _seal, ...unsealed } = { ...header(), expect: { fail: "whatever", step: "s0003" } };
+    const { integrity: _seal, ...unsealed }: Record<string, unknown> = { ...header(), expect: { fail: "whatever", step: "s0003" } };
     await withTrace(withHeader(unsealed), async () => {
       const r = await runCli(["trace", spec, "--reseal"], { cwd: project.dir });
       refused(r, "bad-trace", "the trace's `expect.fail` is \"whatever\"");
