@@ -16,7 +16,7 @@ const HEADER: TraceHeader = {
   recorded_at: "2025-01-02T03:04:05.678Z",
   app: { name: "Demo", adapter: "web", url: "http://127.0.0.1:3000/" },
   env: { os: "linux", resolution: [1280, 800] },
-  spec: { name: "Demo", path: "demo.flow.yaml" },
+  spec: { name: "Demo", path: "demo.flow.yaml", hash: `sha256:${"a".repeat(64)}` },
 };
 
 const step = (n: number, extra: Partial<TraceStep> = {}): TraceStep => ({
@@ -175,6 +175,7 @@ describe("a trace that is not whole", () => {
     ["an older steps-only seal over an edited step", () => [JSON.stringify({ ...HEADER, integrity: { steps: 1, sha256: createHash("sha256").update(stepLine(1)).digest("hex") } }), stepLine(2)].join("\n"), "the trace's steps are not the ones it was recorded with (their SHA-256 differs from the header's): it was edited or damaged"],
     ["only the header", () => sealed[0]!, "the trace has a header and no steps: it was cut short"],
     ["an unsealed header and no steps", () => headerLine, "the trace has a header and no steps: it was cut short"],
+    ["a sealed trace without its flow's hash", () => serializeTrace({ ...HEADER, spec: { name: "Demo" } }, [step(1)]).trim(), "the trace header has no `spec.hash`, so nothing can tell whether its flow changed since it was recorded"],
     ["no flow named", () => `${JSON.stringify({ ...HEADER, spec: undefined })}\n${stepLine(1)}`, "the trace header names no flow (`spec` is missing), so nothing can tell which flow it replays"],
   ])("is refused as bad-trace: %s", (_name, text, message) => {
     const e = traceError(() => parseTrace(text(), "a.trace.jsonl"));

@@ -143,6 +143,8 @@ export function parseTrace(text: string, file: string): Trace {
 function wholenessProblem(header: Header, steps: readonly Step[]): string | undefined {
   if (steps.length === 0) return "the trace has a header and no steps: it was cut short";
   if (header.spec === undefined) return "the trace header names no flow (`spec` is missing), so nothing can tell which flow it replays";
+  // Every sealed trace records its flow's hash: without it, a flow edited since could not be told from the one recorded.
+  if (header.integrity?.scope === "trace" && header.spec.hash === undefined) return "the trace header has no `spec.hash`, so nothing can tell whether its flow changed since it was recorded";
   return sealProblem(header, steps);
 }
 
