@@ -1,4 +1,5 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
+import { tmpProject } from "../../test/support/tmp-project.ts";
 import { TraceError } from "../diagnostics/diagnostic.ts";
 import type { TraceHeader } from "../trace/schema.ts";
 import type { Flow } from "../spec/flow.ts";
@@ -7,11 +8,16 @@ import { targetOfFlow } from "./execution.ts";
 import { checkTraceAgreement, traceDisagreements } from "./trace-agreement.ts";
 
 const catalog = builtinCatalog();
+const project = tmpProject("flowproof-agreement-");
+afterAll(() => project.remove());
+let n = 0;
 
-function flow(text: string): Flow {
-  const r = loadFlowText("/p/a.flow.yaml", text);
+/** The flow file written to disk and loaded (with `suite` defaults, when given). */
+function flow(text: string, suite?: Parameters<typeof loadFlowText>[2]): Flow {
+  const file = project.write(`f${++n}.flow.yaml`, text);
+  const r = loadFlowText(file, text, suite ?? {});
   if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join("\n"));
-  return { ...r.flow, file: "/p/a.flow.yaml" };
+  return { ...r.flow, file };
 }
 
 const FLOW = `name: Checkout
@@ -62,7 +68,7 @@ describe("traceDisagreements", () => {
   ])("%s is named with both values", (_what, f2, h, message) => {
     const e = (() => {
       try {
-        checkTraceAgreement(h as TraceHeader, "/p/a.trace.jsonl", f2, catalog);
+        checkTraceAgreement(h as TraceHeader, `${project.dir}/a.trace.jsonl`, f2, catalog);
       } catch (error) {
         return error as TraceError;
       }
@@ -79,10 +85,24 @@ describe("traceDisagreements", () => {
     const [d] = traceDisagreements(edited, f, catalog);
     expect(d).toMatchObject({ trace: "session", hidden: true });
     try {
-      checkTraceAgreement(edited, "/p/a.trace.jsonl", f, catalog);
+      checkTraceAgreement(edited, `${project.dir}/a.trace.jsonl`, f, catalog);
     } catch (error) {
       expect((error as TraceError).message).toContain("the trace's `session` is not the flow's `session:` (values not shown)");
       expect(JSON.stringify((error as TraceError).diagnostics)).not.toContain("stolen-value");
     }
+  });
+
+  test("what the flow takes from its suite.yaml is the recording's: an edited suite.yaml does not change a recorded flow", () => {
+    const text = "name: Suited\napp: web\nurl: http://127.0.0.1:3000/\nsession: admin\nsteps:\n  - assert: page shows x\n";
+    const suite = { suite: { file: "suite.yaml", values: { browser: { viewport: { width: 390, height: 700 } } }, maps: { identities: { admin: { cookies: [{ name: "sid", value: "${SID}" }] } } } } };
+    const suited = flow(text, suite);
+    const recorded = headerOf(suited);
+    expect(recorded.browser).toEqual({ viewport: { width: 390, height: 700 } });
+    const edited = flow(text, { suite: { file: "suite.yaml", values: { browser: { viewport: { width: 500, height: 700 } } }, maps: { identities: { admin: { cookies: [{ name: "sid", value: "${OTHER}" }] } } } } });
+    // Written in the flow itself, they are the flow's, and compared.
+    expect(traceDisagreements(recorded, edited, catalog, { session: { cookies: [] }, browser: { viewport: {} } }).map((d) => d.trace).sort()).toEqual(["browser", "session"]);
+    expect(traceDisagreements(recorded, edited, catalog)).toEqual([]);
+    // A mock the flow does not write is never the suite's.
+    expect(traceDisagreements({ ...recorded, mock: [{ url_contains: "/" }] }, edited, catalog).map((d) => d.trace)).toEqual(["mock"]);
   });
 });

@@ -102,6 +102,10 @@ describe("every hand edit of a trace is refused", () => {
       expect(r.stderr).toContain("--allow-unsealed (or FLOWPROOF_ALLOW_UNSEALED=1)");
       expect((await run(["--allow-unsealed"])).code).toBe(0);
       expect((await run([], { FLOWPROOF_ALLOW_UNSEALED: "1" })).code).toBe(0);
+      // heal reads the old trace under the same rule.
+      const heal = await runCli(["heal", spec], { cwd: project.dir });
+      refused(heal, "unsealed-trace", "greet.trace.jsonl is not sealed");
+      expect((await runCli(["heal", spec, "--allow-unsealed"], { cwd: project.dir })).code).toBe(0);
       // A suite run takes the opt-in too.
       expect((await runCli(["run", project.dir, "--recording-detail", "off"], { cwd: project.dir })).code).toBe(2);
       expect((await runCli(["run", project.dir, "--recording-detail", "off", "--allow-unsealed"], { cwd: project.dir })).code).toBe(0);
