@@ -58,6 +58,19 @@ describe("traceDisagreements", () => {
     expect(traceDisagreements({ ...header, app: { ...header.app, backend: "uia" } }, f, catalog)).toEqual([]);
   });
 
+  test("a Windows app's recorded keys may be refined by what the surface reported (geometry as applied), never changed", () => {
+    const text = "name: W\napp: {command: \"app.exe\", window_title: \"App\"}\nwindow: {width: 640, height: 480}\nsteps:\n  - rules: Type x\n";
+    const file = project.write("w.flow.yaml", text);
+    const r = loadFlowText(file, text, { platform: "win32" });
+    if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join("\n"));
+    const w = { ...r.flow, file };
+    const recorded = headerOf(w);
+    const applied = { ...recorded, app: { ...recorded.app, backend: "uia", geometry: { x: 10, y: 20, width: 640, height: 480 } } };
+    expect(traceDisagreements(applied, w, catalog)).toEqual([]);
+    expect(traceDisagreements({ ...applied, app: { ...applied.app, command: "evil.exe" } }, w, catalog).map((d) => d.trace)).toEqual(["app.command"]);
+    expect(traceDisagreements({ ...applied, app: { ...applied.app, geometry: { x: 10, y: 20, width: 800, height: 480 } } }, w, catalog).map((d) => d.trace)).toEqual(["app.geometry"]);
+  });
+
   test.each([
     ["an expect added to a flow without one", flow(FLOW.replace(/expect:\n {2}fail: .*\n/, "")), header, "the trace's `expect.fail` is \"BUG-2: total wrong\", but the flow's `expect: fail:` is none"],
     ["another known failure", f, { ...header, expect: { fail: "whatever", step: "s0001" } }, "the trace's `expect.fail` is \"whatever\", but the flow's `expect: fail:` is \"BUG-2: total wrong\""],

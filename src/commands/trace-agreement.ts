@@ -28,6 +28,13 @@ function shown(value: unknown): string {
 
 const same = (a: unknown, b: unknown): boolean => (a === undefined || b === undefined ? a === b : stableJson(a) === stableJson(b));
 
+/** `recorded` is `written`, or an object holding every field of `written` as written (and facts besides). */
+function refines(recorded: unknown, written: unknown): boolean {
+  if (same(recorded, written)) return true;
+  if (typeof recorded !== "object" || recorded === null || Array.isArray(recorded) || typeof written !== "object" || written === null || Array.isArray(written)) return false;
+  return Object.entries(written).every(([k, v]) => same((recorded as Values)[k], v));
+}
+
 /** One disagreement: where the trace says it, where the flow does, and both values (session values never shown). */
 interface Disagreement {
   readonly trace: string;
@@ -59,8 +66,12 @@ function fromSuite(kind: string | undefined, catalog: SurfaceCatalog, written: V
 function entryDisagreements(recorded: Values | undefined, now: Values, kind: string, catalog: SurfaceCatalog, single: boolean, where: string, flowWhere: string, written: Values | undefined): Disagreement[] {
   const k = catalog.kinds.get(kind);
   const suite = fromSuite(kind, catalog, written);
-  const names = ["name", "adapter", "url", ...(k ? recordedEntryNames(k, single).filter((n) => !suite.has(n)) : [])];
-  return [...new Set(names)].flatMap((name) => same(recorded?.[name], now[name]) ? [] : [{ trace: `${where}.${name}`, flow: name === "url" ? `${flowWhere}url:` : name === "adapter" || name === "name" ? `${flowWhere}app:` : `${flowWhere}${name}`, recorded: recorded?.[name], now: now[name] }]);
+  const core = ["name", "adapter", "url"];
+  const names = [...core, ...(k ? recordedEntryNames(k, single).filter((n) => !suite.has(n) && !core.includes(n)) : [])];
+  // The core fields are the flow's alone; an adapter's own recorded key may be refined by what the
+  // surface reported of itself (a window's geometry as applied gains its x and y).
+  const agrees = (name: string) => core.includes(name) ? same(recorded?.[name], now[name]) : now[name] === undefined || refines(recorded?.[name], now[name]);
+  return [...new Set(names)].flatMap((name) => agrees(name) ? [] : [{ trace: `${where}.${name}`, flow: name === "url" ? `${flowWhere}url:` : name === "adapter" || name === "name" ? `${flowWhere}app:` : `${flowWhere}${name}`, recorded: recorded?.[name], now: now[name] }]);
 }
 
 /** Every field of `header` that disagrees with what recording `flow` now would write. */
