@@ -48,6 +48,8 @@ const RECORDING_FLAGS = [
   { name: "highlight-cursor", kind: "boolean", description: "Add a pre-action frame for clicks and hovers with a visible cursor and a bright halo (drawn after redaction)." },
 ] as const satisfies readonly FlagSpec[];
 
+const ALLOW_UNSEALED_FLAG = { name: "allow-unsealed", kind: "boolean", description: "Replay a trace that has no whole-trace seal (recorded by an older flowproof) instead of refusing it (unsealed-trace); also FLOWPROOF_ALLOW_UNSEALED=1. Record the flow again, or seal a trace you trust with `flowproof trace <flow.yaml> --reseal`, to drop it." } as const satisfies FlagSpec;
+
 const KEEP_OPEN_FLAG = { name: "keep-open", kind: "boolean", description: "Show the browser (headed) and keep it open after the flow until you close its window or press Ctrl-C; one flow only, not with --json." } as const satisfies FlagSpec;
 
 /** Flags of `run` that apply to a directory (a suite run). */
@@ -81,10 +83,11 @@ export const COMMAND_TABLE = {
   run: {
     name: "run",
     summary: "Replay a flow's trace with zero model calls and write a run report",
-    usage: "flowproof run <flow.yaml> [-t <trace>] [--retries N | --repeat-each N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--keep-open] [--json], or flowproof run <dir> [--retries N | --repeat-each N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]",
+    usage: "flowproof run <flow.yaml> [-t <trace>] [--allow-unsealed] [--retries N | --repeat-each N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--keep-open] [--json], or flowproof run <dir> [--retries N | --repeat-each N] [--strict | --record-missing] [--workers N] [--shard i/n] [--allow-unsealed] [--json]",
     positional: "flow.yaml|dir",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to replay (default: <stem>.trace.jsonl next to the flow). Not used for a directory." },
+      ALLOW_UNSEALED_FLAG,
       ...SUITE_RUN_FLAGS,
       ...RECORDING_FLAGS,
       KEEP_OPEN_FLAG,
@@ -94,13 +97,14 @@ export const COMMAND_TABLE = {
   heal: {
     name: "heal",
     summary: "Re-record a flow against the live app and propose a reviewable diff of its trace",
-    usage: "flowproof heal <flow.yaml> [-t <trace>] [--author auto|rules|llm] [--apply [--accept-effect-changes]] [--json]",
+    usage: "flowproof heal <flow.yaml> [-t <trace>] [--author auto|rules|llm] [--apply [--accept-effect-changes]] [--allow-unsealed] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to heal (default: <stem>.trace.jsonl next to the flow)." },
       AUTHOR_FLAG,
       { name: "apply", kind: "boolean", description: "Copy the proposal over the trace (and delete the proposal); without it the trace is never touched." },
       { name: "accept-effect-changes", kind: "boolean", description: "With --apply: apply a proposal in which steps' effects changed (a step that navigates, sends, opens or changes something else, or nothing); refused without it." },
+      ALLOW_UNSEALED_FLAG,
       JSON_FLAG,
     ],
   },
@@ -187,11 +191,12 @@ export const COMMAND_TABLE = {
   },
   trace: {
     name: "trace",
-    summary: "Print a flow's recorded trace",
-    usage: "flowproof trace <flow.yaml> [-t <trace>] [--json]",
+    summary: "Print a flow's recorded trace, or seal a trusted one in place with --reseal",
+    usage: "flowproof trace <flow.yaml> [-t <trace>] [--reseal] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to read (default: <stem>.trace.jsonl next to the flow)." },
+      { name: "reseal", kind: "boolean", description: "Seal a trace you trust in place (one recorded by an older flowproof, unsealed or sealed over its steps only), signed when FLOWPROOF_TRACE_KEY is set; refused when its header disagrees with the flow or its seal does not match. Re-recording is the safer way." },
       JSON_FLAG,
     ],
   },

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { readTraceFile, type Trace } from "../trace/read.ts";
+import { sealPolicy } from "../trace/seal.ts";
 import { diffSteps, effectChanges, type ChangedStep, type EffectChange } from "../trace/diff.ts";
 import type { TraceStep } from "../trace/schema.ts";
 import { healHtml, type StepFrames } from "../report/heal-html.ts";
@@ -28,6 +29,8 @@ export interface HealOptions extends CommonOptions {
   /** With `apply`: apply a proposal even when steps' effects changed (refused otherwise). */
   readonly acceptEffectChanges?: boolean;
   readonly author?: AuthorMode;
+  /** `--allow-unsealed`: heal a trace without a whole-trace seal (written by an older flowproof); also FLOWPROOF_ALLOW_UNSEALED=1. */
+  readonly allowUnsealed?: boolean;
   /** The authoring model (default: from the environment, as for record). */
   readonly model?: ModelClient;
 }
@@ -73,7 +76,9 @@ async function healInSuite(options: HealOptions, suite: FlowSuite, log: (line: s
   const plugins = await loadPluginsFor(options.spec, suite.env);
   const flow = loadFlowFile(options.spec, plugins.adapters, plugins.assertions, false, suite.defaults);
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
-  const old = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath));
+  const policy = sealPolicy(suite.env, options.allowUnsealed);
+  const old = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath), policy);
+  for (const w of old.warnings ?? []) log(`WARNING: ${w}`);
   const proposedPath = sibling(tracePath, flow.file, "proposed.jsonl");
   const htmlPath = sibling(tracePath, flow.file, "heal.html");
   log(`heal: re-recording ${displayPath(flow.file)} against the live app`);
@@ -85,7 +90,8 @@ async function healInSuite(options: HealOptions, suite: FlowSuite, log: (line: s
   if (!rec.ok || !rec.trace_path) {
     return { ok: false, name: flow.name, trace_path: tracePath, error: `the flow could not be re-recorded: ${rec.error ?? "unknown error"}`, ...(rec.clarification ? { clarification: rec.clarification } : {}) };
   }
-  const proposed = readTraceFile(proposedPath, displayPath(flow.file), displayPath(proposedPath));
+  // The proposal was just written by record, sealed (and signed with the key, when set).
+  const proposed = readTraceFile(proposedPath, displayPath(flow.file), displayPath(proposedPath), { ...policy, allowUnsealed: false });
   const stepDiff = diffSteps(old.steps, proposed.steps);
   const effects = effectChanges(old.steps, proposed.steps);
   // A step that now does something else (or nothing) is a change even when its target is the same.

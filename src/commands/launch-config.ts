@@ -44,6 +44,15 @@ export function recordedKeys(kind: SurfaceKind, keys: Values | undefined, single
   return { entry, top };
 }
 
+/** The names of the app entry fields a kind records keys into (`connection`, `login_user`, …), beside the core's `name`, `adapter`, `url`. */
+export function recordedEntryNames(kind: SurfaceKind, single: boolean): string[] {
+  return [...rolesOf(kind)].flatMap(([path, role]) => {
+    if (role.recorded === undefined || role.secret) return [];
+    const at = placement(path, role, single);
+    return at.top ? [] : [at.name];
+  });
+}
+
 /** The names of every header field beside `app` that some kind records keys into. */
 export function topFieldNames(catalog: SurfaceCatalog): string[] {
   const out = new Set<string>();

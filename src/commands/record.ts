@@ -26,6 +26,8 @@ import { headedFor, type AuthorMode, type CommonOptions } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { recorderObserver, recordingReport, stepsWithRanges, withTimeline } from "./recording.ts";
 import { readTraceFile } from "../trace/read.ts";
+import { sealPolicy, traceKey } from "../trace/seal.ts";
+import { appDown, recordedFailure } from "../engine/known-failure.ts";
 import { createModelClient, resolveProvider, type ModelClient } from "../authoring/provider.ts";
 import { createAuthoring, type AuthoringSession } from "../authoring/author.ts";
 import { clarification, type Clarification } from "../authoring/clarification.ts";
@@ -195,13 +197,15 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
   // directory take files before the browser starts (an io-error with a hint otherwise).
   checkWritable(dirname(tracePath), "the trace");
   checkWritable(join(dirname(flow.file), ".flowproof", "recordings"), "the recording's frames");
+  // FLOWPROOF_TRACE_KEY signs the trace; a key that cannot sign is refused before the browser starts.
+  const key = traceKey(env);
 
   let pool: ReusePool | undefined;
   let oldAgent: { backend: string; model?: string } | undefined;
   if (options.reuse) {
     const reusedFrom = resolve(defaultTracePath(flow.file));
     const from = existsSync(tracePath) ? tracePath : reusedFrom;
-    const old = readTraceFile(from, displayPath(flow.file), displayPath(from));
+    const old = readTraceFile(from, displayPath(flow.file), displayPath(from), sealPolicy(env));
     pool = new ReusePool(groupTrace(old.steps));
     oldAgent = old.header.agent;
   }
@@ -317,13 +321,16 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
     };
     const keep = (failed: TraceStep | undefined, error: string | undefined) => keepFailedRecord({ driver: surface.driver, bundleRoot, flowDir: dirname(flow.file), failedStep: failed, secrets, report: reportOf(error) });
     const failedStep = shown.find((r) => r.status !== "passed" && r.status !== "skipped");
-    // A known failure (`expect: {fail: …}`) that failed as declared: the trace is kept through the failing step.
+    // A known failure (`expect: {fail: …}`) that failed as declared: the trace is kept through the
+    // failing step, its header saying how it failed. An app that is down is never that failure.
     const knownAt = flow.expect && failedStep?.status === "failed" ? steps.findIndex((s) => s.id === failedStep.id) : -1;
-    const expected = knownAt >= 0 && flow.expect && failedStep ? { reason: flow.expect.fail, step: failedStep.id, ...(failedStep.detail !== undefined ? { detail: redact(failedStep.detail, secrets) } : {}) } : undefined;
+    const down = knownAt >= 0 && failedStep ? appDown(steps[knownAt]!, failedStep) : false;
+    const expected = knownAt >= 0 && !down && flow.expect && failedStep ? { reason: flow.expect.fail, step: failedStep.id, ...(failedStep.detail !== undefined ? { detail: redact(failedStep.detail, secrets) } : {}) } : undefined;
     if (failedStep && !expected) {
       // A target text the page does not show, but a close one: say so (a typo in the flow is common).
       const evidence = await keep(steps.find((s) => s.id === failedStep.id.replace(/\..*$/, "")), undefined);
-      return fail({ steps: steps.length, step_results: shown, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}${evidence.suggestion}${evidenceSentence(evidence)}` });
+      const notKnown = down ? "; the app is down, and an app that is down is never the known failure `expect:` declares: start the app and record again" : "";
+      return fail({ steps: steps.length, step_results: shown, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}${notKnown}${evidence.suggestion}${evidenceSentence(evidence)}` });
     }
     // assert_no_secret_leak is whole-run: a leak after its step passed still fails the recording.
     const lateLeak = structured.leaks.lateLeak();
@@ -364,12 +371,12 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
       ...(flow.redact ? { redaction: [...flow.redact] } : {}),
       ...target.top,
       ...(flow.effects ? { effects: flow.effects } : {}),
-      ...(expected ? { expect: { fail: expected.reason, step: expected.step, ...(expected.detail !== undefined ? { failure: expected.detail } : {}) } } : {}),
+      ...(expected && failedStep ? { expect: recordedFailure(expected.reason, steps[knownAt]!, redactedResult(failedStep, secrets)) } : {}),
     };
     const kept = expected ? steps.slice(0, knownAt + 1) : steps;
     const effected = stepsWithEffects(kept, new Map(results.flatMap((r) => (r.effect ? [[r.id, r.effect] as const] : []))));
     try {
-      writeTraceFile(tracePath, header, recorded ? stepsWithRanges(effected, summary.steps) : effected);
+      writeTraceFile(tracePath, header, recorded ? stepsWithRanges(effected, summary.steps) : effected, key);
     } catch (error) {
       rmSync(bundleRoot, { recursive: true, force: true });
       throw error;
@@ -404,6 +411,11 @@ function noModelClarification(spec: string, adapters: readonly AdapterPlugin[], 
     rules_error: `${first.message}${first.hint ? ` (${first.hint})` : ""}`, completed, scene: undefined,
     hint: "configure an authoring model (FLOWPROOF_AI_BASE_URL and FLOWPROOF_AI_MODEL), or rewrite the step in the rules grammar (docs/authoring.md)",
   });
+}
+
+/** A step result with its failure message and reading redacted, as the trace header may hold them. */
+function redactedResult(r: StepResult, secrets: ReadonlyMap<string, string>): StepResult {
+  return { ...r, ...(r.detail !== undefined ? { detail: redact(r.detail, secrets) } : {}), ...(r.actual !== undefined ? { actual: redact(r.actual, secrets) } : {}) };
 }
 
 /** The header's `apps` entries with what each opened surface reports of itself (a Windows surface's backend), so replay uses the same. */

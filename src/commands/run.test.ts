@@ -6,6 +6,7 @@ import { flowYaml, tmpProject, type TmpProject } from "../../test/support/tmp-pr
 import { record } from "./record.ts";
 import { knownFailure, run, runOutcome } from "./run.ts";
 import { TraceError } from "../diagnostics/diagnostic.ts";
+import { resealed } from "../../test/support/trace.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -45,7 +46,7 @@ describe("run", () => {
   });
   test("a flow that cannot start is a report with an error, not an exception", async () => {
     const spec = project.write("down.flow.yaml", flowYaml("Down", "http://127.0.0.1:9/", ['rules: Click "Greet"']));
-    project.write("down.trace.jsonl", readFileSync(`${project.dir}/r.trace.jsonl`, "utf8").replace(/"url":"[^"]*"/, '"url":"http://127.0.0.1:9/"').replace(/"spec":\{[^}]*\}/, '"spec":{"name":"Down","path":"down.flow.yaml"}'));
+    project.write("down.trace.jsonl", resealed(readFileSync(`${project.dir}/r.trace.jsonl`, "utf8").replace(/"url":"[^"]*"/, '"url":"http://127.0.0.1:9/"').replace(/"spec":\{[^}]*\}/, '"spec":{"name":"Down","path":"down.flow.yaml"}')));
     const r = await run({ spec, env: {} });
     expect(r.report.passed).toBe(false);
     expect(r.report.error).toContain("could not open the flow's url");
@@ -78,21 +79,31 @@ describe("runOutcome", () => {
 });
 
 describe("knownFailure", () => {
-  const header = { expect: { fail: "BUG-1: wrong total", step: "s0002" } } as unknown as Parameters<typeof knownFailure>[0];
-  const step = (id: string, status: "passed" | "failed" | "errored" | "skipped", detail?: string) => ({ id, intent: id, status, started_ms: 0, duration_ms: 0, ...(detail ? { detail } : {}) });
+  const header = { expect: { fail: "BUG-1: wrong total", step: "s0002", failure: "expected the page to show \"Total 90.00\" within 2000 ms; the page shows Total 100.00", check: "assert value_contains", actual: "Total 100.00" } } as unknown as Parameters<typeof knownFailure>[0];
+  const assertion = (id: string) => ({ id, intent: id, action: { type: "assert", params: { kind: "element_state", expect: { scope: "surface", timeout_ms: 2000, value_contains: "Total 90.00" }, selector_ref: null } }, selectors: [], sync: { pre: [], post: [] }, artifacts: {} });
+  const steps = [assertion("s0001"), assertion("s0002")] as unknown as Parameters<typeof knownFailure>[1];
+  const step = (id: string, status: "passed" | "failed" | "errored" | "skipped", detail?: string, actual?: string) => ({ id, intent: id, status, started_ms: 0, duration_ms: 0, ...(detail ? { detail } : {}), ...(actual ? { actual } : {}) });
+  const failing = (actual: string) => step("s0002", "failed", `expected the page to show "Total 90.00" within 2000 ms; the page shows ${actual}`, actual);
 
-  test("the recorded step failing first again is the expected failure", () => {
-    expect(knownFailure(header, [step("s0001", "passed"), step("s0002", "failed", "no total")], undefined, "c.flow.yaml").expected).toEqual({ reason: "BUG-1: wrong total", step: "s0002", detail: "no total" });
+  test("the recorded step failing first again, the same way, is the expected failure", () => {
+    expect(knownFailure(header, steps, [step("s0001", "passed"), failing("Total  100.00 ")], undefined, "c.flow.yaml").expected).toEqual({ reason: "BUG-1: wrong total", step: "s0002", detail: 'expected the page to show "Total 90.00" within 2000 ms; the page shows Total  100.00 ' });
+  });
+
+  test("the recorded step failing another way fails, naming both failures", () => {
+    const r = knownFailure(header, steps, [step("s0001", "passed"), failing("Maintenance: everything is down")], undefined, "c.flow.yaml");
+    expect(r.expected).toBeUndefined();
+    expect(r.results[1]!.status).toBe("failed");
+    expect(r.results[1]!.detail).toBe('failed, but not as the known failure (BUG-1: wrong total) was recorded (the app shows something else): at record expected the page to show "Total 90.00" within 2000 ms; the page shows Total 100.00; now expected the page to show "Total 90.00" within 2000 ms; the page shows Maintenance: everything is down. Fix the app, or, if this is the known failure now, record the flow again');
   });
 
   test("another step failing first, an errored step or an error of the run is the run's own verdict", () => {
-    expect(knownFailure(header, [step("s0001", "failed"), step("s0002", "skipped")], undefined, "c.flow.yaml").expected).toBeUndefined();
-    expect(knownFailure(header, [step("s0001", "passed"), step("s0002", "errored")], undefined, "c.flow.yaml").expected).toBeUndefined();
-    expect(knownFailure(header, [step("s0001", "passed"), step("s0002", "failed")], "could not open", "c.flow.yaml").expected).toBeUndefined();
+    expect(knownFailure(header, steps, [step("s0001", "failed"), step("s0002", "skipped")], undefined, "c.flow.yaml").expected).toBeUndefined();
+    expect(knownFailure(header, steps, [step("s0001", "passed"), step("s0002", "errored")], undefined, "c.flow.yaml").expected).toBeUndefined();
+    expect(knownFailure(header, steps, [step("s0001", "passed"), failing("Total 100.00")], "could not open", "c.flow.yaml").expected).toBeUndefined();
   });
 
   test("the recorded step passing fails it, naming the marker to remove", () => {
-    const r = knownFailure(header, [step("s0001", "passed"), step("s0002", "passed")], undefined, "c.flow.yaml");
+    const r = knownFailure(header, steps, [step("s0001", "passed"), step("s0002", "passed")], undefined, "c.flow.yaml");
     expect(r.expected).toBeUndefined();
     expect(r.results[1]).toMatchObject({ status: "failed", detail: "expected to fail (BUG-1: wrong total), but it passed: the known failure is gone; remove `expect:` from c.flow.yaml and record it again" });
   });

@@ -3,7 +3,10 @@
 import { realpathSync } from "node:fs";
 import { resolve, dirname } from "node:path";
 import { readTraceFile, type Trace } from "../trace/read.ts";
-import type { TraceHeader } from "../trace/schema.ts";
+import { sealPolicy } from "../trace/seal.ts";
+import { checkTraceAgreement } from "./trace-agreement.ts";
+import type { TraceHeader, TraceStep } from "../trace/schema.ts";
+import { failureDifference, otherFailureDetail } from "../engine/known-failure.ts";
 import { TraceError, diagnostic } from "../diagnostics/diagnostic.ts";
 import type { Flow } from "../spec/flow.ts";
 import { executeSteps, reportLines, type StepResult } from "../engine/loop.ts";
@@ -42,6 +45,8 @@ export interface RunOptions extends CommonOptions, RecordingControls {
   readonly suiteDefaults?: SuiteDefaults;
   /** The flow and plugins the caller already loaded (`loadFlowForReplay`), so the flow is read once per run. */
   readonly loaded?: ReplayFlow;
+  /** `--allow-unsealed`: replay a trace without a whole-trace seal (written by an older flowproof); also FLOWPROOF_ALLOW_UNSEALED=1. */
+  readonly allowUnsealed?: boolean;
   /** Called as each replayed step finishes (its position from 1, the step count, the step and its result): progress for the library and MCP. */
   readonly onStep?: (index: number, total: number, intent: string, result: StepResult) => void;
 }
@@ -77,10 +82,13 @@ export async function run(options: RunOptions): Promise<RunResult> {
     return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings: [], skipped: reason };
   }
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
-  const trace: Trace = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath));
+  const trace: Trace = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath), sealPolicy(env, options.allowUnsealed));
   checkTraceIdentity(trace.header, tracePath, flow);
   const stale = staleness(trace.header, flow);
-  const warnings: string[] = [];
+  // A flow that changed since recording is stale (never a pass); one that did not must agree with its trace's header.
+  if (!stale) checkTraceAgreement(trace.header, tracePath, flow, surfaceCatalog(plugins.adapters));
+  const warnings: string[] = [...(trace.warnings ?? [])];
+  for (const w of warnings) log(`WARNING: ${w}`);
 
   const startedAt = new Date();
   const t0 = systemClock.now();
@@ -163,7 +171,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
     results = trace.steps.map((s) => ({ id: s.id, intent: s.intent, status: "skipped" as const, detail: "not run: the flow could not start", started_ms: 0, duration_ms: 0 }));
   }
 
-  const known = knownFailure(trace.header, results, error, displayPath(flow.file));
+  const known = knownFailure(trace.header, trace.steps, results, error, displayPath(flow.file));
   results = known.results;
   const interrupted = interruptedBy(results, error);
   const outcome = known.expected ? "expected_failure" : runOutcome({ steps: results, error, stale: stale !== undefined, interrupted: interrupted !== undefined });
@@ -193,15 +201,21 @@ export async function run(options: RunOptions): Promise<RunResult> {
 }
 
 /**
- * A known failure (`expect` in the header) at replay: expected while its step fails again, and
- * the first step to fail; once that step passes, the step fails, naming the marker to remove.
- * Anything else (another step failing first, an error) is the replay's own verdict.
+ * A known failure (`expect` in the header) at replay: expected while its step is the first to fail
+ * and fails the same way as recorded (engine/known-failure.ts); failing another way, the step
+ * fails naming both failures; once it passes, it fails naming the marker to remove. Anything else
+ * (another step failing first, an error) is the replay's own verdict.
  */
-export function knownFailure(header: TraceHeader, results: StepResult[], error: string | undefined, flowPath: string): { results: StepResult[]; expected?: NonNullable<RunReport["expected_failure"]> } {
+export function knownFailure(header: TraceHeader, steps: readonly TraceStep[], results: StepResult[], error: string | undefined, flowPath: string): { results: StepResult[]; expected?: NonNullable<RunReport["expected_failure"]> } {
   const known = header.expect;
   if (!known || error !== undefined) return { results };
   const first = results.find((r) => r.status !== "passed");
-  if (first?.id === known.step && first.status === "failed") return { results, expected: { reason: known.fail, step: first.id, ...(first.detail !== undefined ? { detail: first.detail } : {}) } };
+  if (first?.id === known.step && first.status === "failed") {
+    const step = steps.find((s) => s.id === first.id);
+    const why = step ? failureDifference(known, step, first) : "the step is not in the trace";
+    if (why === undefined) return { results, expected: { reason: known.fail, step: first.id, ...(first.detail !== undefined ? { detail: first.detail } : {}) } };
+    return { results: results.map((r) => (r === first ? { ...r, detail: otherFailureDetail(known, first, why) } : r)) };
+  }
   if (first !== undefined) return { results };
   const gone = `expected to fail (${known.fail}), but it passed: the known failure is gone; remove \`expect:\` from ${flowPath} and record it again`;
   return { results: results.map((r) => (r.id === known.step ? { ...r, status: "failed" as const, detail: gone } : r)) };

@@ -40,6 +40,8 @@ export interface SuiteOptions extends CommonOptions, RecordingControls {
   /** Record traceless flows in place, then replay them. */
   readonly recordMissing?: boolean;
   readonly author?: AuthorMode;
+  /** `--allow-unsealed`: replay traces without a whole-trace seal (written by an older flowproof); also FLOWPROOF_ALLOW_UNSEALED=1. */
+  readonly allowUnsealed?: boolean;
   /** Flows run at once (default 1). `order:` flows always run one after another, first. */
   readonly workers?: number;
   readonly shard?: Shard;
@@ -314,6 +316,7 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
           ...(options.recordingDetail ? { recordingDetail: options.recordingDetail } : {}),
           ...(options.video ? { video: true } : {}),
           ...(options.highlightCursor ? { highlightCursor: true } : {}),
+          ...(options.allowUnsealed ? { allowUnsealed: true } : {}),
         });
       } catch (error) {
         hookError = errorLine(error);

@@ -29,6 +29,8 @@ export const DIAGNOSTIC_CODES = {
   "missing-trace": "The flow has no recorded trace to replay.",
   "bad-trace": "A trace file is malformed, does not match the trace format, is not whole (cut short, edited, no steps, no flow named), or was recorded from another flow or app.",
   "trace-version": "A trace was written by a newer flowproof than this one.",
+  "unsealed-trace": "A trace has no whole-trace seal (written by an older flowproof, or its `integrity` removed): replayed only with --allow-unsealed or FLOWPROOF_ALLOW_UNSEALED=1.",
+  "trace-signature": "FLOWPROOF_TRACE_KEY is set and a trace is unsigned or its signature does not match (edited after signing, or another key); or the key itself is unusable.",
   "no-browser": "No Chromium-family browser could be found or started.",
   "browser-error": "The browser or the DevTools connection failed.",
   "adapter-unavailable": "An app adapter (a built-in or a project's plugin) could not open on this machine; the message names the adapter and why.",

@@ -51,6 +51,8 @@ export interface McpTool {
 export const CLI_ONLY_FLAGS = {
   json: "an MCP result is always JSON: structuredContent and the same document as text",
   "keep-open": "keeps a headed browser open until a person closes its window; an MCP server has no one at the screen",
+  "allow-unsealed": "lowers what a replay trusts, which is a person's decision: the flag, or FLOWPROOF_ALLOW_UNSEALED=1 in the server's own environment; a client of this server cannot opt in",
+  reseal: "rewrites a trace's seal in place, an act of trust a person takes; the tool only reads traces",
 } as const satisfies Readonly<Record<string, string>>;
 
 /** CLI commands without a tool, and why. */

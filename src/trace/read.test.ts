@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { TraceError } from "../diagnostics/diagnostic.ts";
 import { parseTrace, readTraceFile } from "./read.ts";
 import type { TraceHeader, TraceStep } from "./schema.ts";
-import { integrityOf, serializeTrace } from "./write.ts";
+import { serializeTrace } from "./write.ts";
+import { sealOf, stepLines } from "./seal.ts";
+import { createHash } from "node:crypto";
 
 const HEADER: TraceHeader = {
   format: "flowproof-trace",
@@ -14,7 +16,7 @@ const HEADER: TraceHeader = {
   recorded_at: "2025-01-02T03:04:05.678Z",
   app: { name: "Demo", adapter: "web", url: "http://127.0.0.1:3000/" },
   env: { os: "linux", resolution: [1280, 800] },
-  spec: { name: "Demo", path: "demo.flow.yaml" },
+  spec: { name: "Demo", path: "demo.flow.yaml", hash: `sha256:${"a".repeat(64)}` },
 };
 
 const step = (n: number, extra: Partial<TraceStep> = {}): TraceStep => ({
@@ -45,7 +47,7 @@ describe("parseTrace", () => {
   test("reads back what serializeTrace wrote", () => {
     const steps = [step(1), step(2, { action: { type: "type_text", params: { text: "Ada", replace: true } } })];
     const trace = parseTrace(serializeTrace(HEADER, steps), "a.trace.jsonl");
-    expect(trace).toEqual({ path: "a.trace.jsonl", header: { ...HEADER, integrity: integrityOf(steps) }, steps });
+    expect(trace).toEqual({ path: "a.trace.jsonl", header: { ...HEADER, integrity: sealOf(HEADER, steps) }, steps });
   });
 
   test("skips blank lines, including a missing final newline", () => {
@@ -168,9 +170,12 @@ describe("a trace that is not whole", () => {
   test.each([
     ["its last step dropped", () => sealed.slice(0, 3).join("\n"), "the trace holds 2 steps where its header says 3: it was cut short or edited"],
     ["only one step kept", () => sealed.slice(0, 2).join("\n"), "the trace holds 1 step where its header says 3: it was cut short or edited"],
-    ["a step edited", () => sealed.map((l, i) => (i === 2 ? l.replace('"B2"', '"B9"') : l)).join("\n"), "the trace's steps are not the ones it was recorded with (their SHA-256 differs from the header's): it was edited or damaged"],
+    ["a step edited", () => sealed.map((l, i) => (i === 2 ? l.replace('"B2"', '"B9"') : l)).join("\n"), "the trace is not the one it was recorded with (its SHA-256 differs from its seal's): its header or steps were edited, or it was damaged"],
+    ["its header's app edited", () => sealed.map((l, i) => (i === 0 ? l.replace("127.0.0.1:3000", "127.0.0.1:4000") : l)).join("\n"), "the trace is not the one it was recorded with (its SHA-256 differs from its seal's): its header or steps were edited, or it was damaged"],
+    ["an older steps-only seal over an edited step", () => [JSON.stringify({ ...HEADER, integrity: { steps: 1, sha256: createHash("sha256").update(stepLine(1)).digest("hex") } }), stepLine(2)].join("\n"), "the trace's steps are not the ones it was recorded with (their SHA-256 differs from the header's): it was edited or damaged"],
     ["only the header", () => sealed[0]!, "the trace has a header and no steps: it was cut short"],
     ["an unsealed header and no steps", () => headerLine, "the trace has a header and no steps: it was cut short"],
+    ["a sealed trace without its flow's hash", () => serializeTrace({ ...HEADER, spec: { name: "Demo" } }, [step(1)]).trim(), "the trace header has no `spec.hash`, so nothing can tell whether its flow changed since it was recorded"],
     ["no flow named", () => `${JSON.stringify({ ...HEADER, spec: undefined })}\n${stepLine(1)}`, "the trace header names no flow (`spec` is missing), so nothing can tell which flow it replays"],
   ])("is refused as bad-trace: %s", (_name, text, message) => {
     const e = traceError(() => parseTrace(text(), "a.trace.jsonl"));
@@ -185,8 +190,10 @@ describe("a trace that is not whole", () => {
     expect(parseTrace(respaced, "a.trace.jsonl").steps).toHaveLength(3);
   });
 
-  test("a trace written before traces were sealed is read as it is", () => {
+  test("a trace written before traces were sealed, or sealed by an older flowproof over its steps, parses (its seal policy decides whether it replays)", () => {
     expect(parseTrace(`${headerLine}\n${stepLine(1)}\n${stepLine(2)}`, "a.trace.jsonl").steps).toHaveLength(2);
+    const older = { ...HEADER, integrity: { steps: 2, sha256: createHash("sha256").update(stepLines([step(1), step(2)]).join("\n")).digest("hex") } };
+    expect(parseTrace(`${JSON.stringify(older)}\n${stepLine(1)}\n${stepLine(2)}`, "a.trace.jsonl").steps).toHaveLength(2);
   });
 });
 
@@ -220,6 +227,17 @@ describe("readTraceFile", () => {
     writeFileSync(path, `${headerLine}\nnope\n`);
     expect(traceError(() => readTraceFile(path, "a.flow.yaml", "a.trace.jsonl")).diagnostics[0]!.span?.file).toBe("a.trace.jsonl");
     expect(traceError(() => readTraceFile(join(dir, "gone.jsonl"), "a.flow.yaml", "gone.jsonl")).message).toBe("no trace at gone.jsonl");
+  });
+
+  test("with a seal policy, refuses an unsealed trace unless the policy allows it", () => {
+    dir = mkdtempSync(join(tmpdir(), "flowproof-read-"));
+    const path = join(dir, "a.trace.jsonl");
+    writeFileSync(path, `${headerLine}\n${stepLine(1)}\n`);
+    expect(readTraceFile(path).steps).toHaveLength(1);
+    expect(traceError(() => readTraceFile(path, "a.flow.yaml", "a.trace.jsonl", { allowUnsealed: false })).code).toBe("unsealed-trace");
+    expect(readTraceFile(path, "a.flow.yaml", "a.trace.jsonl", { allowUnsealed: true }).steps).toHaveLength(1);
+    writeFileSync(path, serializeTrace(HEADER, [step(1)], "k".repeat(20)));
+    expect(readTraceFile(path, "a.flow.yaml", "a.trace.jsonl", { allowUnsealed: false }).warnings).toEqual(["a.trace.jsonl is signed, but FLOWPROOF_TRACE_KEY is not set, so its signature was not verified (set FLOWPROOF_TRACE_KEY to verify it)"]);
   });
 
   test("reports a missing file as missing-trace with a flowproof record hint", () => {

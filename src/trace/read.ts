@@ -1,11 +1,13 @@
 // The only reader of trace files: parses JSON lines, validates each against the v1 schema,
 // refuses other formats and newer versions with a TraceError naming file:line, and refuses a
-// trace that is not whole (no steps, no flow named, steps that do not match the header's seal).
+// trace that is not whole (no steps, no flow named, a text that does not match its seal). Given a
+// seal policy (every replaying command gives one), it also refuses an unsealed trace unless the
+// policy allows it, and checks the signature when FLOWPROOF_TRACE_KEY is set (seal.ts).
 import { readFileSync, existsSync } from "node:fs";
 import type { ErrorObject } from "ajv";
 import { AGENT_PROTOCOLS, TRACE_FORMAT, TRACE_VERSION, type TraceHeader as Header, type TraceStep as Step } from "./schema.ts";
 import { TraceError, diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
-import { integrityOf } from "./write.ts";
+import { checkSeal, sealProblem, type SealPolicy } from "./seal.ts";
 import { selectorProblem } from "./selector.ts";
 import { agentRunProblem } from "./agent-params.ts";
 // Compiled ahead of time from the schema in ./schema.ts by `bun run gen`: compiling the large step
@@ -16,6 +18,8 @@ export interface Trace {
   readonly path: string;
   readonly header: Header;
   readonly steps: readonly Step[];
+  /** What the seal policy noticed without refusing (a signed trace replayed without the key). */
+  readonly warnings?: readonly string[];
 }
 
 /** Every schema error of a line, as one sentence: `data/path message, …`. */
@@ -135,23 +139,28 @@ export function parseTrace(text: string, file: string): Trace {
   return { path: file, header: header as Header, steps };
 }
 
-/** Why a well-formed trace is not whole: no steps, no flow named, or steps that are not the ones its header was sealed with. */
+/** Why a well-formed trace is not whole: no steps, no flow named, or a text that is not the one it was sealed with. */
 function wholenessProblem(header: Header, steps: readonly Step[]): string | undefined {
   if (steps.length === 0) return "the trace has a header and no steps: it was cut short";
   if (header.spec === undefined) return "the trace header names no flow (`spec` is missing), so nothing can tell which flow it replays";
-  const sealed = header.integrity;
-  if (sealed === undefined) return undefined; // written before traces were sealed: read as it is
-  if (sealed.steps !== steps.length) return `the trace holds ${steps.length} ${steps.length === 1 ? "step" : "steps"} where its header says ${sealed.steps}: it was cut short or edited`;
-  if (sealed.sha256 !== integrityOf(steps).sha256) return "the trace's steps are not the ones it was recorded with (their SHA-256 differs from the header's): it was edited or damaged";
-  return undefined;
+  // Every sealed trace records its flow's hash: without it, a flow edited since could not be told from the one recorded.
+  if (header.integrity?.scope === "trace" && header.spec.hash === undefined) return "the trace header has no `spec.hash`, so nothing can tell whether its flow changed since it was recorded";
+  return sealProblem(header, steps);
 }
 
-/** Reads and validates a trace file; `label` is how the path appears in messages (default: `path`). */
-export function readTraceFile(path: string, specHint?: string, label: string = path): Trace {
+/**
+ * Reads and validates a trace file; `label` is how the path appears in messages (default: `path`).
+ * With `policy`, the trace's seal is judged too (an unsealed trace refused unless allowed, the
+ * signature verified when a key is set); without one, it is read as it is (to show it).
+ */
+export function readTraceFile(path: string, specHint?: string, label: string = path, policy?: SealPolicy): Trace {
   if (!existsSync(path)) {
     throw new TraceError(diagnostic("missing-trace", `no trace at ${label}`, {
       hint: specHint ? `record it first: flowproof record ${specHint}` : "record the flow first with `flowproof record <flow.yaml>`",
     }));
   }
-  return { ...parseTrace(readFileSync(path, "utf8"), label), path };
+  const trace = { ...parseTrace(readFileSync(path, "utf8"), label), path };
+  if (!policy) return trace;
+  const warnings = checkSeal(trace.header, trace.steps, policy, label, specHint);
+  return warnings.length > 0 ? { ...trace, warnings } : trace;
 }

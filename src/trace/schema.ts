@@ -373,16 +373,21 @@ export const TraceHeader = Type.Object(
       {
         fail: Type.String({ description: "The flow's `expect: {fail: …}`, as written: why the flow is expected to fail." }),
         step: Type.String({ pattern: "^s[0-9]{4,}$", description: "The step that failed at record: the trace ends with it." }),
-        failure: Opt(Type.String({ description: "How it failed at record." })),
+        failure: Opt(Type.String({ description: "How it failed at record (the step's failure message)." })),
+        check: Opt(Type.String({ description: "The kind of check that failed: the step's action type, and for an assertion or wait its expectation (`assert value_contains`)." })),
+        target: Opt(Type.String({ description: "The ladder rung that resolved the step's target when it failed (`text_anchor`, …); absent when no element was resolved (a page-level check, or a target that never appeared)." })),
+        actual: Opt(Type.String({ description: "What the app showed when the check failed (the assertion's reading, redacted as in result.json); absent when the check holds a `${VAR}` value." })),
       },
-      { additionalProperties: false, description: "A known failure (docs/flow-format.md, Known failures): replay is an expected failure while this step still fails, and fails once it passes." },
+      { additionalProperties: false, description: "A known failure (docs/flow-format.md, Known failures): replay is an expected failure while this step fails the same way (same check, same target, the same reading), and fails otherwise." },
     )),
     integrity: Opt(Type.Object(
       {
+        scope: Opt(Type.Literal("trace", { description: "`trace`: `sha256` (and `hmac`) cover the whole trace, header and steps. Absent in traces of older flowproof versions, whose `sha256` covers the steps only." })),
         steps: Type.Integer({ minimum: 0, description: "How many step lines follow the header." }),
-        sha256: Type.String({ pattern: "^[0-9a-f]{64}$", description: "SHA-256 (hex) of the step lines as flowproof writes them: each step's JSON with its keys in the format's order, joined by newlines." }),
+        sha256: Type.String({ pattern: "^[0-9a-f]{64}$", description: "SHA-256 (hex) of the trace as flowproof writes it without `integrity`: the header line (keys in the format's order), then each step line, joined by newlines." }),
+        hmac: Opt(Type.String({ pattern: "^[0-9a-f]{64}$", description: "HMAC-SHA256 (hex) of the same text with FLOWPROOF_TRACE_KEY, when the key was set at record." })),
       },
-      { additionalProperties: false, description: "Written by every record: a trace whose steps do not match it (cut short, or edited) is refused as `bad-trace`. A trace written before this field existed has none and is read as it is." },
+      { additionalProperties: false, description: "Written by every record: a trace that does not match it (cut short, or edited) is refused as `bad-trace`; a trace without it (or with an older steps-only seal) replays only with --allow-unsealed." },
     )),
     effects: Opt(Type.Union([Type.Literal("strict"), Type.Literal("off")], {
       description: "The flow's `effects:` as written when not the default: `strict` fails a step on a missing DOM, focus or GET effect too; `off` records and checks none.",

@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TraceHeader, TraceStep } from "./schema.ts";
-import { integrityOf, serializeTrace, stableJson, writeTraceFile } from "./write.ts";
-import { createHash } from "node:crypto";
+import { serializeTrace, writeTraceFile } from "./write.ts";
+import { sealOf } from "./seal.ts";
+import { createHash, createHmac } from "node:crypto";
 
 const HEADER: TraceHeader = {
   format: "flowproof-trace",
@@ -41,15 +42,27 @@ describe("serializeTrace", () => {
     expect(text.endsWith("\n")).toBe(true);
     const lines = text.trimEnd().split("\n");
     expect(lines).toHaveLength(3);
-    expect(JSON.parse(lines[0]!)).toEqual({ ...HEADER, integrity: integrityOf([STEP, { ...STEP, id: "s0002" }]) });
+    expect(JSON.parse(lines[0]!)).toEqual({ ...HEADER, integrity: sealOf(HEADER, [STEP, { ...STEP, id: "s0002" }]) });
     expect(JSON.parse(lines[2]!)).toEqual({ ...STEP, id: "s0002" });
   });
 
-  test("seals the header with the steps' count and the SHA-256 of their lines", () => {
+  test("seals the whole trace: the SHA-256 of its header line (without the seal) and its step lines", () => {
     const text = serializeTrace(HEADER, [STEP]);
     const [header, line] = text.trimEnd().split("\n");
-    expect((JSON.parse(header!) as TraceHeader).integrity).toEqual({ steps: 1, sha256: createHash("sha256").update(line!).digest("hex") });
-    expect(integrityOf([STEP])).not.toEqual(integrityOf([{ ...STEP, intent: 'Click "Saved"' }]));
+    const { integrity, ...rest } = JSON.parse(header!) as TraceHeader;
+    const covered = `${JSON.stringify(rest)}\n${line}`;
+    expect(integrity).toEqual({ scope: "trace", steps: 1, sha256: createHash("sha256").update(covered).digest("hex") });
+    expect(sealOf(HEADER, [STEP])).not.toEqual(sealOf(HEADER, [{ ...STEP, intent: 'Click "Saved"' }]));
+    expect(sealOf(HEADER, [STEP])).not.toEqual(sealOf({ ...HEADER, expect: { fail: "BUG-1", step: "s0001" } }, [STEP]));
+  });
+
+  test("signs the same text with HMAC-SHA256 when given a key, and never writes the key", () => {
+    const key = "k".repeat(32);
+    const text = serializeTrace(HEADER, [STEP], key);
+    const [header, line] = text.trimEnd().split("\n");
+    const { integrity, ...rest } = JSON.parse(header!) as TraceHeader;
+    expect(integrity?.hmac).toBe(createHmac("sha256", key).update(`${JSON.stringify(rest)}\n${line}`).digest("hex"));
+    expect(text).not.toContain(key);
   });
 
   test("orders header keys as the schema declares them, whatever the input order", () => {
@@ -86,16 +99,6 @@ describe("serializeTrace", () => {
 
   test("gives byte-identical output for equal traces built in different key orders", () => {
     expect(serializeTrace(reversed(HEADER) as TraceHeader, [reversed(STEP) as TraceStep])).toBe(serializeTrace(HEADER, [STEP]));
-  });
-});
-
-describe("stableJson", () => {
-  test("puts listed keys first in the given order and sorts the rest", () => {
-    expect(stableJson({ zeta: 1, beta: 2, alpha: 3, id: 4 }, ["id", "zeta"])).toBe('{"id":4,"zeta":1,"alpha":3,"beta":2}');
-  });
-
-  test("keeps array order and null values", () => {
-    expect(stableJson({ a: [3, 1, 2], b: null })).toBe('{"a":[3,1,2],"b":null}');
   });
 });
 

@@ -252,7 +252,7 @@ describe("exports", () => {
     // (Only the exports changed, so the trace is kept current by hand rather than re-recorded.)
     const edited = p.read("make.flow.yaml").replace("${captured.order}", "${captured.nope}");
     p.write("make.flow.yaml", edited);
-    p.write("make.trace.jsonl", p.read("make.trace.jsonl").replace(/"hash":"sha256:[0-9a-f]{64}"/, `"hash":"sha256:${createHash("sha256").update(edited).digest("hex")}"`));
+    p.write("make.trace.jsonl", resealed(p.read("make.trace.jsonl").replace(/"hash":"sha256:[0-9a-f]{64}"/, `"hash":"sha256:${createHash("sha256").update(edited).digest("hex")}"`)));
     const broken = await runCli(["run", "."], { cwd: p.dir });
     // The flow that needs the missing export errors: its configuration is incomplete.
     expect(broken.code).toBe(2);

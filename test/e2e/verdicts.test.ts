@@ -1,5 +1,5 @@
 // Verdicts a user can believe, through the real CLI and real Chromium: a trace that is not whole
-// (cut short, edited, header only, no flow named, another app's) is refused with exit 2 instead of
+// (cut short, edited, header only, no flow named, another app's even sealed again) is refused with exit 2 instead of
 // replaying to PASS; an unrecorded flow in a suite is an error in CI and a loud warning elsewhere;
 // a known failure (`expect: {fail: …}`) records through its failing step, replays as an expected
 // failure while the bug is there, and fails naming the marker once the bug is gone.
@@ -11,6 +11,7 @@ import { requireChromium } from "../support/chromium.ts";
 import { runCli } from "../support/cli.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { expectValidResult, expectValidTrace } from "../support/schemas.ts";
+import { resealed } from "../support/trace.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -58,9 +59,10 @@ describe("a trace that is not whole is refused, never replayed to PASS", () => {
     ["the last step dropped", () => lines.slice(0, 3), "the trace holds 2 steps where its header says 3"],
     ["only one step kept", () => lines.slice(0, 2), "the trace holds 1 step where its header says 3"],
     ["only the header", () => lines.slice(0, 1), "the trace has a header and no steps"],
-    ["a step edited", () => lines.map((l, i) => (i === 3 ? l.replace("Hello, Ada!", "Hello") : l)), "the trace's steps are not the ones it was recorded with"],
+    ["a step edited", () => lines.map((l, i) => (i === 3 ? l.replace("Hello, Ada!", "Hello") : l)), "the trace is not the one it was recorded with"],
     ["no flow named", () => [JSON.stringify({ ...JSON.parse(lines[0]!), spec: undefined }), ...lines.slice(1)], "the trace header names no flow"],
-    ["another app's trace", () => [JSON.stringify({ ...JSON.parse(lines[0]!), app: { name: "agent", adapter: "agent" } }), ...lines.slice(1)], "was recorded for an `app: agent` flow, but"],
+    ["its header edited", () => [JSON.stringify({ ...JSON.parse(lines[0]!), app: { name: "agent", adapter: "agent" } }), ...lines.slice(1)], "the trace is not the one it was recorded with"],
+    ["another app's trace", () => resealed(`${[JSON.stringify({ ...JSON.parse(lines[0]!), app: { name: "agent", adapter: "agent" } }), ...lines.slice(1)].join("\n")}\n`).trimEnd().split("\n"), "was recorded for an `app: agent` flow, but"],
   ])("%s: exit 2, bad-trace", async (_what, edit, message) => {
     writeFileSync(trace, `${edit().join("\n")}\n`);
     try {

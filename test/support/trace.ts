@@ -2,8 +2,8 @@
 // step. Types are the test's to state: a test reads the fields it checks. Tests that simulate a
 // drifted app by editing a recorded trace seal the edit again (`resealed`), as a new record would.
 import { readFileSync, writeFileSync } from "node:fs";
-import { integrityOf } from "../../src/trace/write.ts";
-import type { TraceStep } from "../../src/trace/schema.ts";
+import { sealOf } from "../../src/trace/seal.ts";
+import type { TraceHeader, TraceStep } from "../../src/trace/schema.ts";
 
 export interface TraceLines<H, S> {
   readonly header: H;
@@ -22,14 +22,14 @@ export function readTrace<H = Record<string, unknown>, S = Record<string, unknow
   return parseTrace<H, S>(readFileSync(path, "utf8"));
 }
 
-/** Trace text whose header seal (`integrity`) is recomputed for its step lines as they are now; text without a seal is returned as it is. */
-export function resealed(text: string): string {
+/** Trace text whose seal (`integrity`) is recomputed for its header and steps as they are now (signed with `key` when given); text without a seal is returned as it is. */
+export function resealed(text: string, key?: string): string {
   const lines = text.split("\n").filter((l) => l.trim() !== "");
   const [first, ...rest] = lines;
   if (first === undefined) return text;
   const header = JSON.parse(first) as Record<string, unknown>;
   if (header["integrity"] === undefined) return text;
-  header["integrity"] = integrityOf(rest.map((l) => JSON.parse(l) as TraceStep));
+  header["integrity"] = sealOf(header as unknown as TraceHeader, rest.map((l) => JSON.parse(l) as TraceStep), key);
   return `${[JSON.stringify(header), ...rest].join("\n")}\n`;
 }
 

@@ -142,9 +142,11 @@ export const assertStep = handlerFor(["assert", "wait"], async (step, ctx): Prom
   if (r.ok) return passed(r.value.tier);
   const expected = planned.wording;
   const actual = planned.quiet ? undefined : r.value.actual;
-  if (r.value.retryable === false) return failed(`${subject}: ${r.value.actual}`, { expected, actual });
+  // The rung that resolved the target, when one did: a known failure must fail on the same target.
+  const tier = r.value.tier !== undefined ? { tier: r.value.tier } : {};
+  if (r.value.retryable === false) return { ...failed(`${subject}: ${r.value.actual}`, { expected, actual }), ...tier };
   const seen = planned.quiet ? "" : `; ${seenClause(planned.expect, r.value.actual, surface)}`;
-  return failed(`expected ${planned.wording} within ${timeoutMs} ms${seen}`, { expected, actual });
+  return { ...failed(`expected ${planned.wording} within ${timeoutMs} ms${seen}`, { expected, actual }), ...tier };
 });
 
 /** What the app showed, as the second half of a failure sentence (`it shows "Pending"`, `it never appeared (…)`). */
