@@ -141,7 +141,7 @@ describe("a known failure: expect: {fail: …}", () => {
     total = "90.00";
     project.write("known-fixed/checkout.flow.yaml", `${flowYaml("Fixed checkout", `${server.url}/checkout.html`, STEPS)}expect:\n  fail: "BUG-123: the total ignores the discount"\n`);
     const rec = await runCli(["record", join(project.dir, "known-fixed", "checkout.flow.yaml"), "--recording-detail", "off"], { cwd: project.dir });
-    expect(rec.code).not.toBe(0);
+    expect(rec.code).toBe(2);
     expect(rec.stderr).toContain("every step passed, but the flow declares a known failure");
     expect(project.files().filter((f) => f.startsWith("known-fixed/") && f.endsWith(".trace.jsonl"))).toEqual([]);
   }, 60_000);
