@@ -119,6 +119,9 @@ function named(key: "rules" | "assert", targets: readonly NamedTarget[], what: s
   return { key, text, todo: `no name of ${what} singles it out on the page; name it with "css:…" or "id:…"` };
 }
 
+/** An assertion's subject: `the "Total"` (a bare quoted label would open the line with a quote). */
+const subject = (target: string): string => (target.startsWith('"') ? `the ${target}` : target);
+
 const typedIs = (value: string) => (ast: StepAst) => ast.kind === "type" && ast.text.raw === value;
 
 /** The step for one reported action or pointed assertion. */
@@ -154,9 +157,9 @@ export function stepFor(event: CodegenEvent, ctx: StepContext): CodegenStep {
     case "key":
       return { key: "rules", text: `Press ${event.key}` };
     case "assert_shows":
-      return named("assert", event.naming.targets, event.naming.what, (target) => [`${target} shows ${event.text}`]);
+      return named("assert", event.naming.targets, event.naming.what, (target) => [`${subject(target)} shows ${event.text}`]);
     case "assert_visible":
-      return named("assert", event.naming.targets, event.naming.what, (target) => [`${target} is visible`]);
+      return named("assert", event.naming.targets, event.naming.what, (target) => [`${subject(target)} is visible`]);
     case "assert_page_shows":
       return checkedStep("assert", `page shows ${event.text}`);
     case "assert_url":

@@ -16,6 +16,8 @@ export const isSecretField = (el: Element): boolean =>
 const ACTIONABLE = "button, a[href], input, select, textarea, label, summary, option, [role=button], [role=link], [role=tab], [role=menuitem], [role=checkbox], [role=switch], [role=radio], [role=option], [contenteditable=true]";
 /** Longest text an `assert: … shows` takes from the page; the check is a containment, so a prefix is enough. */
 const MAX_SHOWN = 80;
+/** How soon after Enter a pointerless click counts as the form's implicit submission. */
+const IMPLICIT_SUBMIT_MS = 100;
 /** How long the badge shows a captured step. */
 const BADGE_MS = 2500;
 
@@ -85,6 +87,8 @@ function start(binding: string): void {
     else emit({ kind: "type", naming: name(el, "type"), value });
   };
   let pointer = { x: 0, y: 0 };
+  /** When Enter was last reported: the click a form's implicit submission fires right after is that Enter's doing. */
+  let enteredAt = -Infinity;
 
   window.addEventListener("pointermove", (e) => {
     pointer = { x: e.clientX, y: e.clientY };
@@ -115,10 +119,13 @@ function start(binding: string): void {
     if (el instanceof Element && e.key === "Enter" && (el instanceof HTMLTextAreaElement || isButton(el) || isLink(el) || isCheckbox(el) || el instanceof HTMLSelectElement)) return;
     flush();
     emit({ kind: "key", key: e.key });
+    if (e.key === "Enter") enteredAt = performance.now();
   }, true);
 
   window.addEventListener("click", (e) => {
     if (!e.isTrusted) return;
+    // No pointer (detail 0) and right after a reported Enter: the form's implicit submission, not a click of the person's.
+    if (e.detail === 0 && performance.now() - enteredAt < IMPLICIT_SUBMIT_MS) return;
     const hit = e.composedPath()[0];
     if (!(hit instanceof Element)) return;
     const el = hit.closest(ACTIONABLE) ?? hit;
@@ -162,8 +169,10 @@ function start(binding: string): void {
       badge("nothing to assert here: it shows no text");
       return;
     }
+    // Named only by a css path, the element says less than its text on the page does.
     const naming = name(at, "read");
-    emit(naming.targets.length > 0 ? { kind: "assert_shows", naming, text } : { kind: "assert_page_shows", text });
+    const readable = naming.targets.some((t) => !(t.target.kind === "element" && t.target.anchor.kind === "css"));
+    emit(readable ? { kind: "assert_shows", naming, text } : { kind: "assert_page_shows", text });
   };
 }
 
