@@ -178,14 +178,18 @@ function checkedStep(key: "rules" | "assert", text: string): CodegenStep {
   return problem === undefined ? { key, text } : { key, text, todo: `check this step: ${problem}` };
 }
 
+/** What a step sets a field to, when it does: typing (or clearing) it, or picking in a dropdown. */
+const setting = (s: CodegenStep | undefined): string | undefined => (s?.field === undefined ? undefined : /^(Type|Clear) /.test(s.text) ? "type" : /^Select /.test(s.text) ? "select" : undefined);
+
 /**
- * Adds `step` to `steps`: typing into the field the previous step typed into replaces that step
- * (the field's final value is what the person meant), everything else is appended.
+ * Adds `step` to `steps`: setting the field the previous step set, the same way, replaces that step
+ * (the field's final value is what the person meant: arrowing through a dropdown picks once),
+ * everything else is appended.
  */
 export function appendStep(steps: CodegenStep[], step: CodegenStep): "added" | "replaced" {
   const last = steps.at(-1);
-  const typing = (s: CodegenStep | undefined) => s !== undefined && s.field !== undefined && /^(Type|Clear) /.test(s.text);
-  if (typing(last) && typing(step) && last!.field === step.field) {
+  const kind = setting(step);
+  if (kind !== undefined && setting(last) === kind && last!.field === step.field) {
     steps[steps.length - 1] = step;
     return "replaced";
   }
