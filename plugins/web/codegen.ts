@@ -10,6 +10,8 @@ import type { CodegenEvent } from "./injected/codegen-protocol.ts";
 
 export type { CodegenAnchor, CodegenEvent, CodegenRole, CodegenTarget, NamedTarget, Naming } from "./injected/codegen-protocol.ts";
 
+/** The app kind of the flows codegen writes (`app: web`). */
+export const CODEGEN_KIND = "web";
 /** The binding the page-side listener reports through. */
 const BINDING = "__flowproofCodegenReport";
 /** How long the start page may take to load before the window is handed to the person anyway. */

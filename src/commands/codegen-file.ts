@@ -3,6 +3,7 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { stringify } from "yaml";
 import type { CodegenStep } from "./codegen-steps.ts";
+import { CODEGEN_KIND } from "../plugins/builtin.ts";
 
 export interface FlowHead {
   readonly name: string;
@@ -20,7 +21,7 @@ export function renderFlow(head: FlowHead, steps: readonly CodegenStep[]): strin
   const lines = [
     `# Recorded with \`flowproof codegen\` at ${head.startedAt}; review it, then record it with \`flowproof record\`.`,
     `name: ${scalar(head.name)}`,
-    "app: web",
+    `app: ${CODEGEN_KIND}`,
     `url: ${scalar(head.url)}`,
   ];
   if (steps.length === 0) lines.push("steps: []");

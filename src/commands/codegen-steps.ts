@@ -2,7 +2,7 @@
 // rules grammar. Every step is parsed back by the grammar and compiled, and its target must compile
 // to the very ladder the page resolved to the element; a step that cannot be written so is kept
 // with the reason as a `# TODO`. Pure: no I/O, no clock.
-import type { BrowserNavigation, CodegenEvent, CodegenTarget, NamedTarget } from "../plugins/builtin.ts";
+import { CODEGEN_KIND, type BrowserNavigation, type CodegenEvent, type CodegenTarget, type NamedTarget } from "../plugins/builtin.ts";
 import type { StepAst } from "../grammar/ast.ts";
 import { parseAssertion, parseStep } from "../grammar/index.ts";
 import { compileStep, DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
@@ -29,7 +29,8 @@ export interface StepContext {
   readonly secrets: Map<string, string>;
 }
 
-const WEB = { surface: { name: "web" } } as const;
+/** The grammar of the one kind codegen writes flows for (its whole general grammar). */
+const WEB = { surface: { name: CODEGEN_KIND } } as const;
 
 /** A quoted label as a step writes it. */
 const quoted = (t: CodegenTarget & { kind: "element" | "scoped" }): string => {

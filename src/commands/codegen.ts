@@ -165,22 +165,33 @@ export class CodegenSession {
   async #record(): Promise<NonNullable<CodegenResult["record"]>> {
     const base = this.#options.env ?? process.env;
     const env = { ...base, [this.#ctx.appUrlVar]: base[this.#ctx.appUrlVar] ?? this.#ctx.origin };
-    try {
-      const r = await record({ spec: this.flowPath, env, author: "rules", ...(this.#options.log ? { log: this.#options.log } : {}) });
-      if (!r.ok) {
-        const at = r.step_results.findIndex((s) => s.status === "failed");
-        const step = this.#steps[at];
-        if (step) {
-          this.#steps[at] = { ...step, todo: `record could not perform this step: ${(r.error ?? r.step_results[at]?.detail ?? "it failed").split("\n")[0]}` };
-          this.#write();
-        }
+    const r = await recordCaptured(this.flowPath, this.#steps, env, this.#options.log);
+    if (r.flagged) this.#write();
+    return r.record;
+  }
+}
+
+/**
+ * Records the flow at `flowPath` (whose steps are `steps`) through the normal `record`. The step it
+ * fails at gets a `# TODO` with the reason, in `steps` (the caller rewrites the file: `flagged`).
+ */
+export async function recordCaptured(flowPath: string, steps: CodegenStep[], env: Readonly<Record<string, string | undefined>>, log?: (line: string) => void): Promise<{ record: NonNullable<CodegenResult["record"]>; flagged: boolean }> {
+  try {
+    const r = await record({ spec: flowPath, env, author: "rules", ...(log ? { log } : {}) });
+    let flagged = false;
+    if (!r.ok) {
+      const at = r.step_results.findIndex((s) => s.status === "failed");
+      const step = steps[at];
+      if (step) {
+        steps[at] = { ...step, todo: `record could not perform this step: ${(r.step_results[at]?.detail ?? r.error ?? "it failed").split("\n")[0]}` };
+        flagged = true;
       }
-      return { ok: r.ok, trace_path: r.trace_path, ...(r.error !== undefined ? { error: r.error } : {}) };
-    } catch (error) {
-      // The flow could not run at all (a variable unset, a step refused): the person fixes the file and records it.
-      if (!(error instanceof FlowproofError)) throw error;
-      return { ok: false, trace_path: null, error: error.message };
     }
+    return { record: { ok: r.ok, trace_path: r.trace_path, ...(r.error !== undefined ? { error: r.error } : {}) }, flagged };
+  } catch (error) {
+    // The flow could not run at all (a variable unset, a step refused): the person fixes the file and records it.
+    if (!(error instanceof FlowproofError)) throw error;
+    return { record: { ok: false, trace_path: null, error: error.message }, flagged: false };
   }
 }
 

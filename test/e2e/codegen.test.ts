@@ -70,7 +70,12 @@ function spawnCli(args: string[]) {
   let stderr = "";
   const errDone = (async () => {
     const decoder = new TextDecoder();
-    for await (const chunk of proc.stderr) stderr += decoder.decode(chunk, { stream: true });
+    const reader = proc.stderr.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      stderr += decoder.decode(value, { stream: true });
+    }
   })();
   const out = new Response(proc.stdout).text();
   return { proc, stderr: () => stderr, finished: async () => ({ code: await proc.exited, stdout: await out, stderr: (await errDone, stderr) }) };
