@@ -16,6 +16,9 @@ export const CODEGEN_KIND = "web";
 const BINDING = "__flowproofCodegenReport";
 /** How long the start page may take to load before the window is handed to the person anyway. */
 const START_LOAD_MS = 30_000;
+/** How often, and how far apart, a history entry that lags its navigation is asked for again. */
+const HISTORY_TRIES = 40;
+const HISTORY_RETRY_MS = 50;
 /** Navigation kinds (Chromium's transition types) that the person started from the browser itself, not the page. */
 const BROWSER_STARTED = new Set(["typed", "auto_bookmark", "generated", "keyword"]);
 
@@ -57,6 +60,24 @@ export function parseReport(payload: string): CodegenEvent | undefined {
   const kinds = ["click", "check", "type", "select", "key", "assert_shows", "assert_page_shows", "assert_visible", "assert_url"];
   // Shapes are the page script's own (codegen-protocol.ts), built by this same flowproof.
   return typeof kind === "string" && kinds.includes(kind) ? (value as CodegenEvent) : undefined;
+}
+
+/**
+ * Whether the navigation that committed `url` was the browser's (address bar, reload), which only
+ * its history entry says. The entry can lag the commit event on a busy machine: asked again until
+ * it is the one for `url`.
+ */
+async function browserStarted(session: Session, url: string): Promise<BrowserNavigation | undefined> {
+  for (let attempt = 0; attempt < HISTORY_TRIES; attempt++) {
+    const h = await session.send("Page.getNavigationHistory");
+    const entry = h.entries[h.currentIndex];
+    if (entry && entry.url === url) {
+      if (entry.transitionType === "reload") return { kind: "reload" };
+      return BROWSER_STARTED.has(entry.transitionType) ? { kind: "go_to", url } : undefined;
+    }
+    await new Promise((r) => setTimeout(r, HISTORY_RETRY_MS));
+  }
+  return undefined;
 }
 
 async function startBrowser(headed: boolean): Promise<LaunchedBrowser> {
@@ -115,13 +136,7 @@ async function attach(browser: LaunchedBrowser, connection: Connection, options:
   let started = false;
   session.on("Page.frameNavigated", (p) => {
     if (p.frame.parentId !== undefined || !started) return;
-    // Which navigations the browser started (address bar, reload) only its history entry says.
-    void session.send("Page.getNavigationHistory").then((h) => {
-      const entry = h.entries[h.currentIndex];
-      if (!entry) return;
-      if (entry.transitionType === "reload") options.onNavigate({ kind: "reload" });
-      else if (BROWSER_STARTED.has(entry.transitionType) && entry.url === p.frame.url) options.onNavigate({ kind: "go_to", url: entry.url });
-    }, () => undefined);
+    void browserStarted(session, p.frame.url).then((nav) => nav && options.onNavigate(nav), () => undefined);
   });
 
   await Promise.all([

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import CDP from "chrome-remote-interface";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { REPO_ROOT, runCli } from "../support/cli.ts";
@@ -108,17 +110,19 @@ function browserPort(cliPid: number): number | undefined {
 const stepsIn = (path: string): string[] =>
   existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((l) => /^ {2}(- |# TODO)/.test(l)).map((l) => l.replace(/^ {2}(- )?/, "")) : [];
 
-async function waitForSteps(path: string, n: number): Promise<void> {
-  await waitFor(`${n} steps in ${path} (have: ${JSON.stringify(stepsIn(path))})`, () => stepsIn(path).filter((s) => !s.startsWith("#")).length >= n);
+/** Waits until the flow file holds `n` steps; a timeout names the steps it has, and the session's output when given. */
+async function waitForSteps(path: string, n: number, output: () => string = () => ""): Promise<void> {
+  const count = () => stepsIn(path).filter((s) => !s.startsWith("#")).length;
+  await waitFor(`${n} steps in ${path}`, () => count() >= n).catch((e: Error) => {
+    throw new Error(`${e.message} (have: ${JSON.stringify(stepsIn(path))})\n${output()}`);
+  });
 }
 
-/** A codegen session on `page`: the CLI, a read-only DevTools client for geometry, and the window's X id. */
-async function openSession(page: string, title: string, out: string, extra: string[] = []) {
-  const cli = spawnCli(["codegen", `${server.url}/${page}`, "--out", out, ...extra]);
-  await waitFor("the codegen notice", () => cli.stderr().includes("close the window"));
-  const port = browserPort(cli.proc.pid);
-  if (port === undefined) throw new Error("no browser under the CLI");
-  const client = await CDP({ port, host: "127.0.0.1", target: (targets: Array<{ type: string; url: string }>) => targets.findIndex((t) => t.type === "page" && t.url.includes(page)) });
+/** The window of a codegen session started by process `pid`: a read-only DevTools client for geometry, the window's X id, and real input at elements. */
+async function attachWindow(pid: number, page: string, title: string) {
+  let port: number | undefined;
+  await waitFor("the browser under the session", () => (port = browserPort(pid)) !== undefined);
+  const client = await CDP({ port: port!, host: "127.0.0.1", target: (targets: Array<{ type: string; url: string }>) => targets.findIndex((t) => t.type === "page" && t.url.includes(page)) });
   const window = xdo("search", "--sync", "--onlyvisible", "--name", title).split("\n")[0]!;
   xdo("windowfocus", "--sync", window);
   /** Screen coordinates of the centre of the `nth` element `css` names: its box plus the window's place and toolbar. */
@@ -130,7 +134,14 @@ async function openSession(page: string, title: string, out: string, extra: stri
   };
   const click = async (css: string, nth = 0) => xdo("mousemove", "--sync", ...(await at(css, nth)), "click", "1");
   const pointAt = async (css: string) => xdo("mousemove", "--sync", ...(await at(css)));
-  return { cli, client, window, click, pointAt, path: join(project.dir, out) };
+  return { client, window, click, pointAt };
+}
+
+/** A codegen session on `page` through the CLI, and its window. */
+async function openSession(page: string, title: string, out: string, extra: string[] = []) {
+  const cli = spawnCli(["codegen", `${server.url}/${page}`, "--out", out, ...extra]);
+  await waitFor("the codegen notice", () => cli.stderr().includes("close the window"));
+  return { cli, ...(await attachWindow(cli.proc.pid, page, title)), path: join(project.dir, out) };
 }
 
 /** Every file under the project (bytes) and the given outputs that contain `secret`. */
@@ -157,7 +168,7 @@ describe("flowproof codegen (headed, real input)", () => {
       xdo("key", "ctrl+l");
       xdo("type", "--delay", "30", `${server.url}/codegen-people.html`);
       xdo("key", "Return");
-      await waitForSteps(s.path, 6);
+      await waitForSteps(s.path, 6, s.cli.stderr);
     } finally {
       await s.client.close().catch(() => undefined);
     }
@@ -217,5 +228,35 @@ describe("flowproof codegen (headed, real input)", () => {
     expect(existsSync(join(project.dir, "people.trace.jsonl"))).toBe(true);
     const run = await runCli(["run", "people.flow.yaml"], { cwd: project.dir, env: { APP_URL: server.url } });
     expect(run.code).toBe(0);
+  });
+
+  test("from MCP: start opens the window, steps gives what was done so far, stop ends the session with the finished flow", async () => {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, DISPLAY: display, NO_COLOR: "1" })) if (v !== undefined) env[k] = v;
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"], cwd: project.dir, env, stderr: "ignore" });
+    const mcp = new Client({ name: "flowproof-codegen-test", version: "1.0.0" });
+    await mcp.connect(transport);
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const r = (await mcp.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Record<string, unknown>; content: Array<{ text: string }> };
+      if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
+      return r.structuredContent!;
+    };
+    try {
+      const started = await call("flowproof_codegen_start", { url: `${server.url}/codegen-people.html`, out: "mcp.flow.yaml" });
+      expect(started).toEqual({ session: "codegen-1", flow_path: join(project.dir, "mcp.flow.yaml") });
+      const w = await attachWindow(transport.pid!, "codegen-people.html", "People - Codegen");
+      try {
+        await w.click("button.save", 1);
+        await waitForSteps(join(project.dir, "mcp.flow.yaml"), 1);
+      } finally {
+        await w.client.close().catch(() => undefined);
+      }
+      expect(await call("flowproof_codegen_steps", { session: "codegen-1" })).toEqual({ flow_path: join(project.dir, "mcp.flow.yaml"), steps: [{ key: "rules", text: 'Press the 2nd "Save" button' }] });
+      const stopped = await call("flowproof_codegen_stop", { session: "codegen-1" });
+      expect(stopped).toMatchObject({ steps: [{ key: "rules", text: 'Press the 2nd "Save" button' }], todos: 0, variables: [{ name: "APP_URL" }] });
+      await expect(call("flowproof_codegen_steps", { session: "codegen-1" })).rejects.toThrow(/no codegen session/);
+    } finally {
+      await mcp.close();
+    }
   });
 });
