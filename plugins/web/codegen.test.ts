@@ -80,6 +80,37 @@ describe("openCodegen", () => {
     }
   });
 
+  test("Alt+S marks the focused field secret: its typing is reported without the value", async () => {
+    const { browser, events } = await open("codegen-sign-in.html");
+    try {
+      await click(browser, "#email");
+      await browser.session.send("Input.dispatchKeyEvent", { type: "keyDown", key: "s", code: "KeyS", modifiers: 1, windowsVirtualKeyCode: 83 });
+      await browser.session.send("Input.dispatchKeyEvent", { type: "keyUp", key: "s", code: "KeyS", modifiers: 1, windowsVirtualKeyCode: 83 });
+      await browser.session.send("Input.insertText", { text: "private@example.com" });
+      await click(browser, "h1");
+      await until("the typing", () => events.length >= 1);
+      expect(events[0]).toMatchObject({ kind: "type", secret: { label: "Email" } });
+      expect(JSON.stringify(events)).not.toContain("private@example.com");
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test("Alt+A on a table cell asserts its text by column and row", async () => {
+    const { browser, events } = await open("codegen-people.html");
+    try {
+      const r = await browser.session.send("Runtime.evaluate", { expression: "(() => { const r = document.querySelectorAll('tbody tr')[1].cells[1].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()", returnByValue: true });
+      const [x, y] = r.result.value as [number, number];
+      await browser.session.send("Input.dispatchMouseEvent", { type: "mouseMoved", x, y });
+      await browser.session.send("Input.dispatchKeyEvent", { type: "keyDown", key: "a", code: "KeyA", modifiers: 1, windowsVirtualKeyCode: 65 });
+      await until("the assertion", () => events.length >= 1);
+      expect(events[0]).toMatchObject({ kind: "assert_shows", text: "Invited" });
+      expect(firstTarget(events[0])).toEqual({ kind: "cell", column: "Status", rowAnchors: ["Grace Hopper"] });
+    } finally {
+      await browser.close();
+    }
+  });
+
   test("resolves closed once the browser goes away", async () => {
     const { browser } = await open("codegen-sign-in.html");
     await browser.close();

@@ -17,7 +17,7 @@ const BINDING = "__flowproofCodegenReport";
 /** How long the start page may take to load before the window is handed to the person anyway. */
 const START_LOAD_MS = 30_000;
 /** How often, and how far apart, a history entry that lags its navigation is asked for again. */
-const HISTORY_TRIES = 40;
+const HISTORY_TRIES = 100;
 const HISTORY_RETRY_MS = 50;
 /** Navigation kinds (Chromium's transition types) that the person started from the browser itself, not the page. */
 const BROWSER_STARTED = new Set(["typed", "auto_bookmark", "generated", "keyword"]);

@@ -51,7 +51,7 @@ export async function codegenCommand(args: CommandArgs<"codegen">, io: Io, lifec
   const { json, ...options } = args.flags;
   const session = await CodegenSession.start({ url, ...options, env, log: (line) => io.err(line) });
   io.err(`[CODEGEN] writing ${displayPath(session.flowPath)}: use the app in the browser window; every action becomes a step.`);
-  io.err("[CODEGEN] point at an element and press Alt+A to assert its text (or select text first), Alt+V that it is visible, Alt+U the page URL.");
+  io.err("[CODEGEN] point at an element and press Alt+A to assert its text (or select text first), Alt+V that it is visible, Alt+U the page URL; Alt+S in a field keeps what you type there secret.");
   io.err("[CODEGEN] close the window (or press Ctrl-C) to finish.");
   // Ctrl-C ends the session as closing the window does; SIGTERM stops it too, keeping the signal's exit code.
   const stop = () => void session.stop();

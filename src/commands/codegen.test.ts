@@ -34,6 +34,20 @@ describe("CodegenSession.start", () => {
     expect((error as FlowproofError).diagnostics[0]?.hint).toBeString();
   });
 
+  test("leaves no flow file behind when the browser cannot start", async () => {
+    project = tmpProject();
+    const out = join(project.dir, "x.flow.yaml");
+    const saved = process.env["FLOWPROOF_CHROME"];
+    process.env["FLOWPROOF_CHROME"] = join(project.dir, "no-such-browser");
+    try {
+      await expect(CodegenSession.start({ url: `${server.url}/codegen-sign-in.html`, out, headed: false })).rejects.toThrow(/no Chromium-family browser/);
+    } finally {
+      if (saved === undefined) delete process.env["FLOWPROOF_CHROME"];
+      else process.env["FLOWPROOF_CHROME"] = saved;
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+
   test("never overwrites an existing flow", async () => {
     project = tmpProject();
     const out = project.write("mine.flow.yaml", "name: mine\n");

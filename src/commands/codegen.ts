@@ -2,7 +2,7 @@
 // readable flow. Each action becomes a step as it happens and the flow file is rewritten whole after
 // every step; the session ends when the window closes or `stop()` is called, then `--record`
 // replays the flow through the normal `record`. Never prints: progress goes to `log`.
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import { openWebCodegen, type BrowserNavigation, type CodegenBrowser, type CodegenEvent } from "../plugins/builtin.ts";
@@ -91,12 +91,18 @@ export class CodegenSession {
     if (existsSync(flowPath)) throw fail(`${flowPath} already exists; codegen never overwrites a flow`, "pass another --out, or move the file away first");
     const session = new CodegenSession(options, flowPath, { origin, appUrlVar, secrets: new Map() });
     session.#write();
-    session.#browser = await openWebCodegen({
-      url: options.url,
-      headed: options.headed ?? true,
-      onEvent: (e) => session.#onEvent(e),
-      onNavigate: (n) => session.#onNavigate(n),
-    });
+    try {
+      session.#browser = await openWebCodegen({
+        url: options.url,
+        headed: options.headed ?? true,
+        onEvent: (e) => session.#onEvent(e),
+        onNavigate: (n) => session.#onNavigate(n),
+      });
+    } catch (error) {
+      // No window, no session: the empty flow it would have filled is not left behind.
+      rmSync(flowPath, { force: true });
+      throw error;
+    }
     return session;
   }
 

@@ -9,8 +9,10 @@ import { norm } from "./dom.ts";
 
 /** Fields whose value is a secret: passwords, and what browsers treat as one. */
 const SECRET_AUTOCOMPLETE = ["current-password", "new-password", "one-time-code"];
+/** Fields the person marked secret (Alt+S) in this document. */
+const marked = new WeakSet<Element>();
 export const isSecretField = (el: Element): boolean =>
-  el instanceof HTMLInputElement && (el.type === "password" || SECRET_AUTOCOMPLETE.includes((el.getAttribute("autocomplete") ?? "").toLowerCase()));
+  marked.has(el) || (el instanceof HTMLInputElement && (el.type === "password" || SECRET_AUTOCOMPLETE.includes((el.getAttribute("autocomplete") ?? "").toLowerCase())));
 
 /** What a click lands on, as a person means it: the control around the pointed node. */
 const ACTIONABLE = "button, a[href], input, select, textarea, label, summary, option, [role=button], [role=link], [role=tab], [role=menuitem], [role=checkbox], [role=switch], [role=radio], [role=option], [contenteditable=true]";
@@ -47,7 +49,7 @@ function createBadge(): (text: string) => void {
     const box = document.createElement("div");
     box.style.cssText = "font:12px/1.4 system-ui,sans-serif;background:#1f2937;color:#f9fafb;border-radius:6px;padding:6px 10px;box-shadow:0 2px 8px rgba(0,0,0,.3);max-width:420px";
     const title = document.createElement("div");
-    title.textContent = "flowproof codegen · Alt+A assert text · Alt+V assert visible · Alt+U assert URL";
+    title.textContent = "flowproof codegen · Alt+A assert text · Alt+V assert visible · Alt+U assert URL · Alt+S secret field";
     title.style.cssText = "opacity:.75";
     line = document.createElement("div");
     line.style.cssText = "font-family:ui-monospace,monospace;color:#86efac";
@@ -107,10 +109,11 @@ function start(binding: string): void {
 
   window.addEventListener("keydown", (e) => {
     if (!e.isTrusted) return;
-    if (e.altKey && !e.ctrlKey && !e.metaKey && ["KeyA", "KeyV", "KeyU"].includes(e.code)) {
+    if (e.altKey && !e.ctrlKey && !e.metaKey && ["KeyA", "KeyV", "KeyU", "KeyS"].includes(e.code)) {
       e.preventDefault();
       e.stopImmediatePropagation();
-      pointed(e.code);
+      if (e.code === "KeyS") markSecret();
+      else pointed(e.code);
       return;
     }
     if (e.key !== "Enter" && e.key !== "Escape") return;
@@ -143,6 +146,17 @@ function start(binding: string): void {
     if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) emit({ kind: "check", naming: name(el, "check"), checked: el.checked });
     else if (el instanceof HTMLSelectElement) emit({ kind: "select", naming: name(el, "select"), options: Array.from(el.selectedOptions).map((o) => norm(o.text)) });
   }, true);
+
+  /** Alt+S in a text field: what is typed into it is a secret, written as a variable (from then on, the value never leaves the page). */
+  const markSecret = () => {
+    const el = editing?.el;
+    if (!el || document.activeElement !== el) {
+      badge("click into the field to keep secret first, then press Alt+S");
+      return;
+    }
+    marked.add(el);
+    badge(`the "${labelsOf(el)[0] ?? "focused"}" field is secret: it is written as a variable`);
+  };
 
   /** Alt+A: the selected text (page shows) or the pointed element's text; Alt+V: the pointed element is visible; Alt+U: the URL. */
   const pointed = (code: string) => {
