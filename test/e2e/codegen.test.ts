@@ -45,7 +45,15 @@ beforeAll(async () => {
   project = tmpProject();
   display = await startXvfb();
 });
-afterAll(() => {
+/** Every CLI the tests started: one still running when they end (a failed test) is stopped with it. */
+const started: Bun.Subprocess[] = [];
+afterAll(async () => {
+  for (const proc of started) {
+    if (proc.exitCode !== null) continue;
+    proc.kill("SIGTERM");
+    await Promise.race([proc.exited, Bun.sleep(15_000)]);
+    if (proc.exitCode === null) proc.kill("SIGKILL");
+  }
   server?.stop();
   project?.remove();
   xvfb?.kill();
@@ -69,6 +77,7 @@ async function waitFor(what: string, ok: () => boolean, ms = WAIT_MS): Promise<v
 /** The CLI as a child we can signal, its output collected as it comes. */
 function spawnCli(args: string[]) {
   const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args], { cwd: project.dir, env: { ...process.env, DISPLAY: display, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+  started.push(proc);
   let stderr = "";
   const errDone = (async () => {
     const decoder = new TextDecoder();
