@@ -80,6 +80,22 @@ describe("openCodegen", () => {
     }
   });
 
+  test("Enter in a field is one key step: the click of the form's implicit submission is not reported again", async () => {
+    const { browser, events } = await open("codegen-sign-in.html");
+    try {
+      await click(browser, "#password");
+      await browser.session.send("Input.insertText", { text: "pw" });
+      await browser.session.send("Input.dispatchKeyEvent", { type: "keyDown", key: "Enter", code: "Enter", text: "\r", windowsVirtualKeyCode: 13 });
+      await browser.session.send("Input.dispatchKeyEvent", { type: "keyUp", key: "Enter", code: "Enter", windowsVirtualKeyCode: 13 });
+      await click(browser, "h1");
+      await until("the heading click", () => events.some((e) => e.kind === "click"));
+      expect(events.map((e) => e.kind)).toEqual(["type", "key", "click"]);
+      expect(firstTarget(events[2])).toEqual({ kind: "element", anchor: { kind: "text", text: "Sign in" }, nth: 1 });
+    } finally {
+      await browser.close();
+    }
+  });
+
   test("Alt+S marks the focused field secret: its typing is reported without the value", async () => {
     const { browser, events } = await open("codegen-sign-in.html");
     try {
