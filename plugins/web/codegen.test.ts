@@ -96,6 +96,19 @@ describe("openCodegen", () => {
     }
   });
 
+  test("flush reports what is typed in the still focused field before it returns", async () => {
+    const { browser, events } = await open("codegen-sign-in.html");
+    try {
+      await click(browser, "#email");
+      await browser.session.send("Input.insertText", { text: "grace@example.com" });
+      expect(events).toEqual([]);
+      await browser.flush();
+      expect(events).toMatchObject([{ kind: "type", value: "grace@example.com" }]);
+    } finally {
+      await browser.close();
+    }
+  });
+
   test("Alt+S marks the focused field secret: its typing is reported without the value", async () => {
     const { browser, events } = await open("codegen-sign-in.html");
     try {

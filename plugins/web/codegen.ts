@@ -39,6 +39,8 @@ export interface CodegenBrowserOptions {
 export interface CodegenBrowser {
   /** Resolves, with why, once the window (or the browser) is gone. */
   readonly closed: Promise<string>;
+  /** Reports what is typed in the focused field but not yet reported (the session is ending); never fails. */
+  flush(): Promise<void>;
   /** Shows a line in the page's badge (`+ Click "Save"`); never fails. */
   show(text: string): void;
   /** The page's session, for tests that drive a headless window over CDP. */
@@ -157,6 +159,10 @@ async function attach(browser: LaunchedBrowser, connection: Connection, options:
   return {
     closed,
     session,
+    async flush() {
+      // The binding's report is sent before the evaluation's answer, so it is handled by the time this returns.
+      await session.send("Runtime.evaluate", { expression: "globalThis.__flowproofCodegenFlush?.()" }).catch(() => undefined);
+    },
     show(text) {
       const expression = `globalThis.__flowproofCodegenShow?.(${JSON.stringify(text)})`;
       void session.send("Runtime.evaluate", { expression }).catch(() => undefined);

@@ -120,6 +120,7 @@ export class CodegenSession {
   /** Ends the session now: closes the window, then finishes as `done` does. */
   async stop(): Promise<CodegenResult> {
     const ended = this.done;
+    await this.#browser?.flush();
     await this.#browser?.close();
     return ended;
   }

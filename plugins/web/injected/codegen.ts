@@ -88,6 +88,9 @@ function start(binding: string): void {
     if (isSecretField(el)) emit({ kind: "type", naming: name(el, "type"), secret: { label: labelsOf(el)[0] ?? el.getAttribute("name") ?? el.id } });
     else emit({ kind: "type", naming: name(el, "type"), value });
   };
+  // The session ending (Ctrl-C) or the page going away must not lose what is typed in the focused field.
+  Object.defineProperty(globalThis, "__flowproofCodegenFlush", { value: flush, configurable: true });
+  window.addEventListener("pagehide", flush, true);
   let pointer = { x: 0, y: 0 };
   /** When Enter was last reported: the click a form's implicit submission fires right after is that Enter's doing. */
   let enteredAt = -Infinity;
