@@ -140,6 +140,23 @@ describe("openCodegen", () => {
     }
   });
 
+  test("reports a scroll only when the person scrolled to the bottom and the page loaded more", async () => {
+    const { browser, events } = await open("codegen-feed.html");
+    try {
+      // Part of the way down: nothing loads, nothing is written.
+      await browser.session.send("Input.dispatchMouseEvent", { type: "mouseWheel", x: 300, y: 300, deltaX: 0, deltaY: 300 });
+      await browser.session.send("Input.dispatchMouseEvent", { type: "mouseWheel", x: 300, y: 300, deltaX: 0, deltaY: 100_000 });
+      await until("the scroll", () => events.length >= 1);
+      expect(events).toEqual([{ kind: "scroll", to: "bottom" }]);
+      // Once more to the bottom: the feed loads again, and so the scroll is written again.
+      await browser.session.send("Input.dispatchMouseEvent", { type: "mouseWheel", x: 300, y: 300, deltaX: 0, deltaY: 100_000 });
+      await until("the second scroll", () => events.length >= 2);
+      expect(events).toEqual([{ kind: "scroll", to: "bottom" }, { kind: "scroll", to: "bottom" }]);
+    } finally {
+      await browser.close();
+    }
+  });
+
   test("resolves closed once the browser goes away", async () => {
     const { browser } = await open("codegen-sign-in.html");
     await browser.close();

@@ -59,7 +59,7 @@ export function parseReport(payload: string): CodegenEvent | undefined {
   }
   if (typeof value !== "object" || value === null) return undefined;
   const kind = (value as { kind?: unknown }).kind;
-  const kinds = ["click", "check", "type", "select", "key", "assert_shows", "assert_page_shows", "assert_visible", "assert_url"];
+  const kinds = ["click", "check", "type", "select", "key", "scroll", "assert_shows", "assert_page_shows", "assert_visible", "assert_url"];
   // Shapes are the page script's own (codegen-protocol.ts), built by this same flowproof.
   return typeof kind === "string" && kinds.includes(kind) ? (value as CodegenEvent) : undefined;
 }

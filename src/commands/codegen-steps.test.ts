@@ -61,6 +61,7 @@ describe("stepFor", () => {
     ["emptying a field", { kind: "type", value: "", naming: naming(named(text("Email", { role: "field" }), "field")) }, { text: 'Clear the "Email" field' }],
     ["a dropdown", { kind: "select", options: ["Admin"], naming: naming(named(text("Role", { role: "dropdown" }), "dropdown")) }, { text: 'Select Admin from the "Role" dropdown' }],
     ["a key", { kind: "key", key: "Enter" }, { text: "Press Enter" }],
+    ["a scroll that loaded more", { kind: "scroll", to: "bottom" }, { text: "Scroll to the bottom" }],
     ["a pointed text", { kind: "assert_shows", text: "Saved", naming: naming(named({ kind: "element", anchor: { kind: "id", id: "status" } })) }, { key: "assert", text: 'the "id:status" shows Saved' }],
     ["a pointed element", { kind: "assert_visible", naming: naming(named(text("Welcome"))) }, { key: "assert", text: 'the "Welcome" is visible' }],
     ["selected text", { kind: "assert_page_shows", text: "Order placed" }, { key: "assert", text: "page shows Order placed" }],

@@ -157,6 +157,8 @@ export function stepFor(event: CodegenEvent, ctx: StepContext): CodegenStep {
     }
     case "key":
       return { key: "rules", text: `Press ${event.key}` };
+    case "scroll":
+      return { key: "rules", text: "Scroll to the bottom" };
     case "assert_shows":
       return named("assert", event.naming.targets, event.naming.what, (target) => [`${subject(target)} shows ${event.text}`]);
     case "assert_visible":

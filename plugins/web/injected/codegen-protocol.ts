@@ -34,6 +34,8 @@ export type CodegenEvent =
   | { readonly kind: "type"; readonly naming: Naming; readonly value?: string; readonly secret?: { readonly label: string } }
   | { readonly kind: "select"; readonly naming: Naming; readonly options: readonly string[] }
   | { readonly kind: "key"; readonly key: "Enter" | "Escape" }
+  /** The person scrolled the page to its bottom and the page grew (it loads more as it is scrolled): the scroll matters. */
+  | { readonly kind: "scroll"; readonly to: "bottom" }
   | { readonly kind: "assert_shows"; readonly naming: Naming; readonly text: string }
   | { readonly kind: "assert_page_shows"; readonly text: string }
   | { readonly kind: "assert_visible"; readonly naming: Naming }

@@ -20,6 +20,12 @@ const ACTIONABLE = "button, a[href], input, select, textarea, label, summary, op
 const MAX_SHOWN = 80;
 /** How soon after Enter a pointerless click counts as the form's implicit submission. */
 const IMPLICIT_SUBMIT_MS = 100;
+/** How recent a wheel turn, scrolling key or scrollbar press must be for a scroll to be the person's. */
+const USER_SCROLL_MS = 1000;
+/** How long after reaching the bottom the page may take to grow for the scroll to matter (it loaded more). */
+const GROWTH_MS = 1500;
+/** Keys that scroll the page. */
+const SCROLL_KEYS = ["PageDown", "End", "ArrowDown", " "];
 /** How long the badge shows a captured step. */
 const BADGE_MS = 2500;
 
@@ -110,8 +116,31 @@ function start(binding: string): void {
     if (e.isTrusted && editing && e.composedPath()[0] !== editing.el) flush();
   }, true);
 
+  // Replay scrolls every target into view itself, so a scroll is written only when it made the page
+  // load more: the person reached the bottom and the page grew.
+  let scrolledAt = -Infinity;
+  let watching = false;
+  window.addEventListener("wheel", (e) => {
+    if (e.isTrusted) scrolledAt = performance.now();
+  }, { capture: true, passive: true });
+  window.addEventListener("pointerdown", (e) => {
+    if (e.isTrusted && e.target === document.documentElement) scrolledAt = performance.now();
+  }, true);
+  window.addEventListener("scroll", (e) => {
+    const se = document.scrollingElement;
+    if (e.target !== document || !se || watching || performance.now() - scrolledAt > USER_SCROLL_MS) return;
+    if (se.scrollTop + se.clientHeight < se.scrollHeight - 2) return;
+    watching = true;
+    const height = se.scrollHeight;
+    setTimeout(() => {
+      watching = false;
+      if (se.scrollHeight > height) emit({ kind: "scroll", to: "bottom" });
+    }, GROWTH_MS);
+  }, true);
+
   window.addEventListener("keydown", (e) => {
     if (!e.isTrusted) return;
+    if (SCROLL_KEYS.includes(e.key)) scrolledAt = performance.now();
     if (e.altKey && !e.ctrlKey && !e.metaKey && ["KeyA", "KeyV", "KeyU", "KeyS"].includes(e.code)) {
       e.preventDefault();
       e.stopImmediatePropagation();
