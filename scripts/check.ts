@@ -38,6 +38,12 @@ export const TEST_EXEMPTIONS: readonly TestExemption[] = [
     coveredBy: "plugins/web/web.conformance.test.ts",
   })),
   { path: "plugins/web/injected/protocol.ts", reason: "type-only: the wire shapes between the driver and the page script" },
+  { path: "plugins/web/injected/codegen-protocol.ts", reason: "type-only: the wire shapes between `flowproof codegen`'s page-side listener and the Node side" },
+  ...["codegen", "codegen-names"].map((name) => ({
+    path: `plugins/web/injected/${name}.ts`,
+    reason: "the page side of `flowproof codegen`, which only runs inside Chromium: driven with trusted input headless (plugins/web/codegen.test.ts) and with real OS input on Xvfb (test/e2e/codegen.test.ts)",
+    coveredBy: "plugins/web/codegen.test.ts",
+  })),
   { path: "src/plugins/agent-api.ts", reason: "type-only: the agent surface's part of the plugin contract, exercised by the agent plugin's tests" },
   {
     path: "plugins/web/injected/scene.ts",

@@ -53,6 +53,13 @@ describe("docs/flow-format.md", () => {
   });
 });
 
+describe("docs/codegen.md", () => {
+  const flows = fenced("codegen.md", "yaml");
+  test.each(flows.map((f, i) => [i + 1, f]))("yaml example %d (a flow codegen writes) loads and plans", (_, text) => {
+    expect(plan(text).steps.length).toBeGreaterThan(0);
+  });
+});
+
 describe("docs/trace-format.md", () => {
   const [example] = fenced("trace-format.md", "jsonl");
   const lines = (example ?? "").trimEnd().split("\n");

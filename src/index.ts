@@ -16,6 +16,8 @@ export type { SingleRunResult } from "./commands/run-single.ts";
 export { validate, type ValidateOptions, type ValidateResult } from "./commands/validate.ts";
 export { getTrace, type GetTraceOptions, type GetTraceResult } from "./commands/get-trace.ts";
 export { heal, type HealOptions, type HealResult, type HealReport } from "./commands/heal.ts";
+/** `flowproof codegen`: a browser window whose user actions become a readable flow (docs/codegen.md). */
+export { codegen, CodegenSession, type CodegenOptions, type CodegenResult, type CodegenStep } from "./commands/codegen.ts";
 export type { Clarification, ModelClient, ChatMessage, Backend } from "./commands/record.ts";
 export type { AuthorMode } from "./commands/common.ts";
 export type { RunReport, StepReport } from "./report/schema.ts";

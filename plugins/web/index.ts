@@ -7,6 +7,8 @@ import { CAPABILITIES, WebDriver } from "./driver.ts";
 import { endpointWebSocketUrl, findBrowser, launchBrowser, INSTALL_HINT, type LaunchedBrowser } from "./launch.ts";
 import { browserSource, parseWebConfig } from "./config.ts";
 import { WEB_KEYS } from "./flow-keys.ts";
+/** `flowproof codegen`: a window whose user actions are reported as events (codegen.ts). */
+export { CODEGEN_KIND, openCodegen, type BrowserNavigation, type CodegenBrowser, type CodegenEvent, type CodegenTarget, type NamedTarget } from "./codegen.ts";
 
 const ENDPOINT_HINT = "start that browser with --remote-debugging-port=<port> (and --remote-allow-origins=* for older versions), or fix `browser.endpoint:` in the flow";
 

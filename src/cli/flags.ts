@@ -141,6 +141,19 @@ export const COMMAND_TABLE = {
       JSON_FLAG,
     ],
   },
+  codegen: {
+    name: "codegen",
+    summary: "Open the app in a browser window and write a readable flow from what you do in it",
+    usage: "flowproof codegen <url> [-o <flow.yaml>] [--name <flow name>] [--app-url-var <name>] [--record] [--json]",
+    positional: "url",
+    flags: [
+      { name: "out", short: "o", kind: "string", placeholder: "flow.yaml", description: "Where to write the flow (default recorded.flow.yaml); rewritten whole after every step, and never a file that already exists." },
+      { name: "name", kind: "string", placeholder: "flow name", description: "The flow's `name:` (default: Recorded at <the URL's path>)." },
+      { name: "app-url-var", kind: "string", placeholder: "name", description: "The variable the URL's origin becomes in the flow (default APP_URL): `url: ${APP_URL}/login`." },
+      { name: "record", kind: "boolean", description: "When the session ends, record the flow with `flowproof record` (the origin's variable set from the URL); a step that does not replay gets a `# TODO` with the reason." },
+      JSON_FLAG,
+    ],
+  },
   capture: {
     name: "capture",
     summary: "Run an HTTP sink that answers 200 and saves every request byte for byte, until Ctrl-C",

@@ -17,6 +17,7 @@ import { doctorCommand } from "./doctor.ts";
 import { configAdapters, configCommand, credentialFlags } from "./config.ts";
 import { authorFromDocCommand } from "./author-from-doc.ts";
 import { captureCommand } from "./capture.ts";
+import { codegenCommand } from "./codegen.ts";
 import { nearest } from "../spec/suggest.ts";
 import { handleStopSignals, processLifecycle } from "../plugins/lifecycle.ts";
 import { relayMcpStdio } from "../plugins/builtin.ts";
@@ -43,6 +44,7 @@ const HANDLERS: { readonly [N in CommandName]: Handler<N> } = {
   config: (args, io) => configCommand(args, io),
   "author-from-doc": authorFromDocCommand,
   capture: (args, io) => captureCommand(args, io),
+  codegen: (args, io) => codegenCommand(args, io),
 };
 
 /**

@@ -46,7 +46,7 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ isEr
 describe("flowproof mcp", () => {
   test("lists the record, run, get_trace, validate, heal, audit and merge tools with their input and output schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate", "flowproof_heal", "flowproof_audit", "flowproof_merge"]);
+    expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate", "flowproof_heal", "flowproof_audit", "flowproof_merge", "flowproof_codegen_start", "flowproof_codegen_steps", "flowproof_codegen_stop"]);
     for (const t of tools) expect(t.outputSchema?.type).toBe("object");
     expect(tools.find((t) => t.name === "flowproof_audit")!.inputSchema.required).toEqual(["dir"]);
     const rec = tools.find((t) => t.name === "flowproof_record")!;

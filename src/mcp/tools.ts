@@ -18,6 +18,7 @@ import { merge } from "../commands/merge.ts";
 import { validateFlow } from "../commands/validate.ts";
 import { getTrace } from "../commands/get-trace.ts";
 import { heal } from "../commands/heal.ts";
+import { CodegenSession, type CodegenResult } from "../commands/codegen.ts";
 import { RunReport } from "../report/schema.ts";
 import { TraceHeader, TraceStep } from "../trace/schema.ts";
 import type { PathRole } from "./roots.ts";
@@ -272,8 +273,73 @@ export const mergeTool: McpTool = {
   },
 };
 
+const CodegenStepShape = Type.Object({ key: Type.Union([Type.Literal("rules"), Type.Literal("assert")]), text: Type.String(), todo: Type.Optional(Type.String()) }, loose);
+const codegenSessionArg = Type.Object({ session: Type.String({ description: "The session id `flowproof_codegen_start` returned." }) }, { additionalProperties: false });
+const CodegenDone = Type.Object({
+  flow_path: path, steps: Type.Array(CodegenStepShape), variables: Type.Array(Type.Object({ name: Type.String(), for: Type.String() })), todos: Type.Integer(), ended: Type.String(),
+  record: Type.Optional(Type.Object({ ok: Type.Boolean(), trace_path: nullablePath, error: Type.Optional(Type.String()) }, loose)),
+}, loose);
+const stepsOf = (steps: CodegenResult["steps"]) => steps.map((s) => ({ key: s.key, text: s.text, ...(s.todo !== undefined ? { todo: s.todo } : {}) }));
+
+/**
+ * `flowproof codegen` for an agent working with a person at the screen: start opens the window and
+ * returns a session id, steps returns the flow so far, stop ends the session (as closing the window
+ * does) and returns the finished flow. Sessions live as long as this server.
+ */
+function codegenTools(): McpTool[] {
+  const sessions = new Map<string, CodegenSession>();
+  let next = 0;
+  const sessionOf = (args: ToolArgs): CodegenSession => {
+    const id = args["session"] as string;
+    const s = sessions.get(id);
+    if (!s) throw usage(`no codegen session ${JSON.stringify(id)}`, `sessions open: ${[...sessions.keys()].join(", ") || "none"}; start one with flowproof_codegen_start`);
+    return s;
+  };
+  const start: McpTool = {
+    name: "flowproof_codegen_start",
+    command: "codegen",
+    paths: { out: "flow" },
+    description: "Open the app at `url` in a browser window (on this machine's display) for a person to use; every action they take becomes a readable step of a flow file, rewritten after each step. Returns a session id for flowproof_codegen_steps and flowproof_codegen_stop.",
+    inputSchema: inputSchemaFor("codegen", { url: Type.String({ description: "The page to start at (http, https or file URL)." }) }),
+    outputSchema: Type.Object({ session: Type.String(), flow_path: path }, loose),
+    async handle(args, call) {
+      const session = await CodegenSession.start({ url: args["url"] as string, ...toolOptions("codegen", args), log: call.progress });
+      const id = `codegen-${++next}`;
+      sessions.set(id, session);
+      return { session: id, flow_path: session.flowPath };
+    },
+  };
+  const steps: McpTool = {
+    name: "flowproof_codegen_steps",
+    command: "codegen",
+    paths: {},
+    description: "The steps a codegen session captured so far, in order (each `rules:` or `assert:` text, with a `todo` when it needs a look).",
+    inputSchema: codegenSessionArg,
+    outputSchema: Type.Object({ flow_path: path, steps: Type.Array(CodegenStepShape) }, loose),
+    async handle(args) {
+      const s = sessionOf(args);
+      return { flow_path: s.flowPath, steps: stepsOf(s.steps) };
+    },
+  };
+  const stop: McpTool = {
+    name: "flowproof_codegen_stop",
+    command: "codegen",
+    paths: {},
+    description: "End a codegen session (closes its window; also what happens when the person closes it) and return the finished flow: its steps, the variables to set (the origin's and each secret field's), and with `record` the recording's result.",
+    inputSchema: codegenSessionArg,
+    outputSchema: CodegenDone,
+    async handle(args) {
+      const s = sessionOf(args);
+      sessions.delete(args["session"] as string);
+      const r = await s.stop();
+      return { ...r, steps: stepsOf(r.steps), variables: [...r.variables] };
+    },
+  };
+  return [start, steps, stop];
+}
+
 /** Every tool the server offers, in listing order. */
-export const TOOLS: readonly McpTool[] = [recordTool, runTool, getTraceTool, validateTool, healTool, auditTool, mergeTool];
+export const TOOLS: readonly McpTool[] = [recordTool, runTool, getTraceTool, validateTool, healTool, auditTool, mergeTool, ...codegenTools()];
 
 /**
  * Where the tools and the CLI disagree: a command with neither a tool nor a CLI-only reason, a

@@ -11,6 +11,8 @@ import { plugin as vision } from "../../plugins/vision/index.ts";
 export { probeAgent as probeAgentWiring, type DoctorReport as AgentDoctorReport } from "../../plugins/agent/index.ts";
 /** `flowproof mcp-lane <url>` (hidden): the stdio server an agent flow's agent spawns for an `mcp:` server. */
 export { relayMcpStdio } from "../../plugins/agent/index.ts";
+/** `flowproof codegen`: the web adapter's window that reports what a person does in it. */
+export { CODEGEN_KIND, openCodegen as openWebCodegen, type BrowserNavigation, type CodegenBrowser, type CodegenEvent, type CodegenTarget, type NamedTarget } from "../../plugins/web/index.ts";
 import { plugin as assertApi } from "../../plugins/assert-api/index.ts";
 import { plugin as assertSql } from "../../plugins/assert-sql/index.ts";
 import { plugin as assertSpreadsheet } from "../../plugins/assert-spreadsheet/index.ts";

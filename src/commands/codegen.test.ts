@@ -1,0 +1,104 @@
+// A codegen session's life (headless): its refusals, the flow file present from the start and
+// complete at the end, and a recording that flags the step it could not perform.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { FlowproofError } from "../diagnostics/diagnostic.ts";
+import { startServer, type TestServer } from "../../test/support/server.ts";
+import { requireChromium } from "../../test/support/chromium.ts";
+import { tmpProject, type TmpProject } from "../../test/support/tmp-project.ts";
+import { CodegenSession, codegen, recordCaptured } from "./codegen.ts";
+import { renderFlow } from "./codegen-file.ts";
+import type { CodegenStep } from "./codegen-steps.ts";
+
+let server: TestServer;
+let project: TmpProject;
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+});
+afterAll(() => server.stop());
+afterEach(() => project?.remove());
+
+describe("CodegenSession.start", () => {
+  test.each([
+    ["a text that is no URL", { url: "not a url" }, /is not a URL/],
+    ["a scheme a browser page is not", { url: "ftp://example.com/" }, /not ftp:/],
+    ["a variable name that is none", { url: "http://127.0.0.1:1/", appUrlVar: "APP-URL" }, /is not a variable name/],
+  ])("refuses %s with a usage error and a hint", async (_what, options, message) => {
+    project = tmpProject();
+    const error = await CodegenSession.start({ ...options, out: join(project.dir, "x.flow.yaml"), headed: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FlowproofError);
+    expect((error as FlowproofError).code).toBe("usage");
+    expect((error as FlowproofError).message).toMatch(message);
+    expect((error as FlowproofError).diagnostics[0]?.hint).toBeString();
+  });
+
+  test("leaves no flow file behind when the browser cannot start", async () => {
+    project = tmpProject();
+    const out = join(project.dir, "x.flow.yaml");
+    const saved = process.env["FLOWPROOF_CHROME"];
+    process.env["FLOWPROOF_CHROME"] = join(project.dir, "no-such-browser");
+    try {
+      await expect(CodegenSession.start({ url: `${server.url}/codegen-sign-in.html`, out, headed: false })).rejects.toThrow(/no Chromium-family browser/);
+    } finally {
+      if (saved === undefined) delete process.env["FLOWPROOF_CHROME"];
+      else process.env["FLOWPROOF_CHROME"] = saved;
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+
+  test("never overwrites an existing flow", async () => {
+    project = tmpProject();
+    const out = project.write("mine.flow.yaml", "name: mine\n");
+    await expect(CodegenSession.start({ url: `${server.url}/codegen-sign-in.html`, out, headed: false })).rejects.toThrow(/already exists/);
+    expect(readFileSync(out, "utf8")).toBe("name: mine\n");
+  });
+});
+
+describe("codegen", () => {
+  test("writes the flow file when the window opens and finishes it when the session is stopped", async () => {
+    project = tmpProject();
+    const out = join(project.dir, "s.flow.yaml");
+    const stop = new AbortController();
+    const ran = codegen({ url: `${server.url}/codegen-sign-in.html`, out, name: "Sign in", appUrlVar: "SHOP_URL", headed: false, signal: stop.signal });
+    const until = Date.now() + 60_000;
+    while (!existsSync(out) && Date.now() < until) await Bun.sleep(20);
+    expect(readFileSync(out, "utf8")).toContain("url: ${SHOP_URL}/codegen-sign-in.html");
+    stop.abort();
+    const r = await ran;
+    expect(r).toMatchObject({ flow_path: out, steps: [], todos: 0, variables: [{ name: "SHOP_URL", for: `the app's origin (${server.url})` }] });
+    expect(r.ended).toMatch(/closed|exited|killed/);
+    expect(readFileSync(out, "utf8")).toContain("name: Sign in\napp: web\n");
+  });
+});
+
+describe("recordCaptured", () => {
+  test("records a flow that replays, and flags the step a recording could not perform with a TODO and the reason", async () => {
+    project = tmpProject();
+    const head = { name: "People", url: "${APP_URL}/codegen-people.html", startedAt: "2026-01-01T00:00:00Z" };
+    const good: CodegenStep[] = [{ key: "rules", text: 'Press the 2nd "Save" button' }, { key: "assert", text: "page shows Saved the shipping address" }];
+    const goodPath = project.write("good.flow.yaml", renderFlow(head, good));
+    const ok = await recordCaptured(goodPath, good, { APP_URL: server.url });
+    expect(ok).toMatchObject({ record: { ok: true }, flagged: false });
+    expect(existsSync(join(project.dir, "good.trace.jsonl"))).toBe(true);
+
+    const bad: CodegenStep[] = [{ key: "rules", text: 'Press the 2nd "Save" button' }, { key: "rules", text: 'Press the "Archive" button' }];
+    const badPath = project.write("bad.flow.yaml", renderFlow(head, bad));
+    const failed = await recordCaptured(badPath, bad, { APP_URL: server.url });
+    expect(failed).toMatchObject({ record: { ok: false, trace_path: null }, flagged: true });
+    expect(bad[0]!.todo).toBeUndefined();
+    expect(bad[1]!.todo).toStartWith("record could not perform this step: ");
+    expect(bad[1]!.todo).toContain("Archive");
+  });
+
+  test("reports a flow that cannot run at all (a variable unset) without flagging a step", async () => {
+    project = tmpProject();
+    const steps: CodegenStep[] = [{ key: "rules", text: "Type ${PASSWORD} into the \"Password\" field" }];
+    const path = project.write("s.flow.yaml", renderFlow({ name: "S", url: "${APP_URL}/codegen-sign-in.html", startedAt: "2026-01-01T00:00:00Z" }, steps));
+    const r = await recordCaptured(path, steps, { APP_URL: server.url });
+    expect(r.flagged).toBe(false);
+    expect(r.record.ok).toBe(false);
+    expect(r.record.error).toContain("PASSWORD");
+  });
+});
