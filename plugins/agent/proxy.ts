@@ -7,7 +7,7 @@
 import type { AgentTurn } from "../../src/plugins/api.ts";
 import { stampCallIds } from "./dialect-gemini.ts";
 import { canonicalRequest, errorBody, protocolOf, readResponse, SERVED_ENDPOINTS, streamedByPath, substituteResults, synthesizeStream, upstreamBody, upstreamUrl, type Protocol } from "./dialects.ts";
-import { matchTurn } from "./matcher.ts";
+import { DEFAULT_MATCH, matchTurn, type MatchRule } from "./matcher.ts";
 
 /** What went wrong: a request that does not replay (the agent changed), the upstream model, or an endpoint flowproof does not serve. */
 export type ProxyFailureKind = "divergence" | "upstream" | "unserved";
@@ -20,6 +20,8 @@ export interface ProxyFailure {
   /** The request body as the agent sent it (masked), when there was one: which delivery it belongs to. */
   readonly body?: unknown;
   readonly protocol?: Protocol;
+  /** A divergence: the recorded turn (0-based) the request was compared with. */
+  readonly turn?: number;
 }
 
 export interface ProxyOptions {
@@ -30,6 +32,8 @@ export interface ProxyOptions {
   readonly key?: (protocol: Protocol) => string | undefined;
   /** Replay: the recorded turns. */
   readonly cassette?: readonly AgentTurn[];
+  /** Replay: how a request is matched to a recorded turn (the flow's `match:`; default the conversation). */
+  readonly match?: MatchRule;
   /** `tools:` results by tool name: what the model is told instead of the agent's tool answer. */
   readonly results: ReadonlyMap<string, unknown>;
   /** Masks secret values in a body's text (stored and matched bodies never hold them). */
@@ -56,6 +60,8 @@ export interface Proxy {
   failure(): string | undefined;
   /** The same, with its kind and where it happened. */
   failureInfo(): ProxyFailure | undefined;
+  /** Replay: request fields that differed from the recording but were not compared (`match: conversation`). */
+  readonly notes: string[];
   stop(): void;
 }
 
@@ -69,6 +75,7 @@ const reason = (error: unknown): string => {
 
 export function startProxy(options: ProxyOptions): Proxy {
   const turns: AgentTurn[] = [];
+  const notes: string[] = [];
   const consumed = new Set<number>();
   /** Call ids of the answers so far → tool names (a client chaining answers by id sends results without the call). */
   const known = new Map<string, string>();
@@ -119,9 +126,10 @@ export function startProxy(options: ProxyOptions): Proxy {
       const stored = JSON.parse(options.mask(JSON.stringify(sent))) as unknown;
       if (options.mode === "replay") {
         const cassette = options.cassette ?? [];
-        const m = matchTurn(cassette, consumed, protocol, stored, ordinal);
-        if (!m.ok) return fail(protocol, { kind: "divergence", detail: m.detail, request: ordinal, body: stored });
+        const m = matchTurn(cassette, consumed, protocol, stored, ordinal, options.match ?? DEFAULT_MATCH);
+        if (!m.ok) return fail(protocol, { kind: "divergence", detail: m.detail, request: ordinal, body: stored, ...(m.index !== undefined ? { turn: m.index } : {}) });
         consumed.add(m.index);
+        notes.push(...m.notes);
         const turn = cassette[m.index]!;
         turns.push(turn);
         remember(protocol, turn.response);
@@ -172,6 +180,7 @@ export function startProxy(options: ProxyOptions): Proxy {
     origin: `http://127.0.0.1:${String(port)}`,
     port,
     turns,
+    notes,
     requests: () => count,
     modelCalls: () => forwarded,
     failure: () => failure?.detail,

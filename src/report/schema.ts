@@ -19,6 +19,8 @@ export const AgentRunReport = Type.Object(
       { additionalProperties: false },
     )),
     reply: Type.Optional(Type.String({ description: "The main conversation's final assistant text." })),
+    diverged_turn: Type.Optional(Type.Integer({ minimum: 1, description: "Replay: the turn whose model request diverged from the recording; `calls` then hold the calls and results as they happened at replay, up to it." })),
+    notes: Type.Optional(Type.Array(Type.String(), { description: "Replay: request fields that differed from the recording but were not compared (`match: conversation`)." })),
     failed_check: Type.Optional(Type.Object(
       { text: Type.String({ description: "The agent assertion that did not hold." }), call: Type.Optional(Type.Integer({ minimum: 0, description: "0-based index of the call it matched or missed." })) },
       { additionalProperties: false },

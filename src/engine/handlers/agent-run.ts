@@ -108,6 +108,7 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     checks,
     tools: params.tools ?? [],
     strict: params.strict === true,
+    ...(params.match !== undefined ? { match: typeof params.match === "string" ? { by: params.match, ignore: [], compare: [] } : { by: params.match.by ?? "conversation", ignore: params.match.ignore ?? [], compare: params.match.compare ?? [] } } : {}),
     ...(cassette ? { cassette } : {}),
     timeoutMs: params.timeout_ms,
     baseDir: s.baseDir,
@@ -138,6 +139,8 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     // Turns count from 1, as the report and the failure messages name them.
     calls: c.calls.map((call) => ({ turn: call.turn + 1, name: call.name, arguments: call.arguments, ...(call.result !== undefined ? { result: call.result } : {}) })),
     ...(c.reply !== undefined ? { reply: c.reply } : {}),
+    ...(outcome.divergedTurn !== undefined ? { diverged_turn: outcome.divergedTurn } : {}),
+    ...(outcome.notes && outcome.notes.length > 0 ? { notes: [...outcome.notes] } : {}),
     ...(outcome.containment ? { containment: outcome.containment.tier, ...(outcome.containment.enforced ? { egress_attempts: outcome.containment.attempted.map((x) => ({ ...x })) } : {}) } : {}),
     ...(failedCheck ? { failed_check: { text: failedCheck.text, ...(outcome.failedCheck?.call !== undefined ? { call: outcome.failedCheck.call } : {}) } } : {}),
   };
