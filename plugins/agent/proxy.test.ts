@@ -64,6 +64,26 @@ describe("proxy (record): upstream faults", () => {
     }
   });
 
+  test("an upstream that resets before answering names the model request and the upstream, not the runtime's fetch options", async () => {
+    const upstream = createServer((socket) => {
+      socket.once("data", () => socket.resetAndDestroy());
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", () => resolve()));
+    const port = (upstream.address() as { port: number }).port;
+    const proxy = startProxy({ mode: "record", upstream: `http://127.0.0.1:${port}/v1`, key: () => "k", results: new Map(), mask: (t) => t });
+    try {
+      const res = await fetch(`${proxy.origin}/v1/chat/completions`, { method: "POST", body: JSON.stringify(body) });
+      expect(res.status).toBe(502);
+      const detail = proxy.failure() ?? "";
+      expect(detail).toStartWith(`the upstream model (http://127.0.0.1:${port}/v1) reset the connection during model request 1 (`);
+      expect(detail).toContain("nothing was recorded for it");
+      expect(detail).not.toContain("verbose");
+    } finally {
+      proxy.stop();
+      upstream.close();
+    }
+  });
+
   test("a request on an endpoint flowproof does not serve fails the execution, naming the method and path", async () => {
     const proxy = startProxy({ mode: "replay", cassette: [], results: new Map(), mask: (t) => t });
     try {

@@ -66,12 +66,14 @@ export interface Proxy {
 }
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-const reason = (error: unknown): string => {
+/** Why a fetch failed, without the runtime's hint about its own options (`pass \`verbose: true\` …`), which a user cannot act on. */
+export const reason = (error: unknown): string => {
   const e = error as { code?: unknown; message?: unknown } | null;
   const code = typeof e?.code === "string" ? e.code : undefined;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s*For more information, pass `verbose: true`[^.]*\.?/g, "").trim();
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 };
+const isReset = (error: unknown): boolean => /ECONNRESET|socket connection was closed|connection reset/i.test(`${String((error as { code?: unknown } | null)?.code ?? "")} ${error instanceof Error ? error.message : String(error)}`);
 
 export function startProxy(options: ProxyOptions): Proxy {
   const turns: AgentTurn[] = [];
@@ -159,7 +161,8 @@ export function startProxy(options: ProxyOptions): Proxy {
           return fail(protocol, { kind: "upstream", detail: `${where} failed while sending its answer to model request ${ordinal} (HTTP ${status}, the connection ended mid-body: ${reason(error)}); nothing was recorded for it`, request: ordinal, body: stored }, 502);
         }
       } catch (error) {
-        return fail(protocol, { kind: "upstream", detail: `${where} could not be reached: ${reason(error)}`, request: ordinal, body: stored }, 502);
+        const what = isReset(error) ? `reset the connection during model request ${ordinal} (${reason(error)})` : `could not be reached for model request ${ordinal}: ${reason(error)}`;
+        return fail(protocol, { kind: "upstream", detail: `${where} ${what}; nothing was recorded for it: run the record again once the upstream answers`, request: ordinal, body: stored }, 502);
       }
       options.observe?.(`model response ${ordinal}`, text);
       let body: unknown;

@@ -279,7 +279,10 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
           recordedCount = Math.max(recordedCount, n);
           if (r.status === "passed" && completed.at(-1) !== r.intent) completed.push(r.intent);
         }
-        log(`[AUTHOR ${route}] ${n}: ${r.intent}${r.status === "passed" ? "" : r.status === "skipped" ? " (not reached)" : ` — ${r.status.toUpperCase()}: ${r.detail ?? ""}`}`);
+        const outcome = (status: string, detail?: string) => (status === "passed" ? "" : status === "skipped" ? " (not reached)" : ` — ${status.toUpperCase()}: ${detail ?? ""}`);
+        // An agent run is recorded, not authored: one line per authored agent step.
+        if (step.action.type === "agent_run" && r.lines) for (const [i, l] of r.lines.entries()) log(`[RECORD agent] ${n}.${i + 1}: ${l.intent}${l.status === "passed" ? "" : ` — ${l.status.toUpperCase()}${l.detail ? `: ${l.detail}` : ""}`}`);
+        else log(`[AUTHOR ${route}] ${n}: ${r.intent}${outcome(r.status, r.detail)}`);
       },
       blockDecided: (line) => log(line),
       surfaceNeeded: (name) => execution.activate(name),
