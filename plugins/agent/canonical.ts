@@ -174,11 +174,11 @@ function responses(o: Json): Conversation {
 }
 
 /** What a Gemini `functionResponse.response` says: its one `output`/`content`/`result` unwrapped, text holding JSON parsed. */
-function geminiResult(response: unknown): unknown {
+function geminiResult(response: unknown): { result: unknown; key?: string } {
   const r = obj(response);
   const keys = Object.keys(r).filter((k) => k !== "name");
-  if (keys.length === 1 && ["output", "content", "result"].includes(keys[0]!)) return jsonValue(r[keys[0]!]);
-  return response ?? {};
+  if (keys.length === 1 && ["output", "content", "result"].includes(keys[0]!)) return { result: jsonValue(r[keys[0]!]), key: keys[0]! };
+  return { result: response ?? {} };
 }
 
 function gemini(o: Json): Conversation {
@@ -194,7 +194,8 @@ function gemini(o: Json): Conversation {
         entries.push({ kind: "call", name: str(call["name"]), arguments: call["args"] ?? {}, wire: `${at}.functionCall.args` });
       } else if (p["functionResponse"] !== undefined) {
         const fr = obj(p["functionResponse"]);
-        entries.push({ kind: "result", name: str(fr["name"]), result: geminiResult(fr["response"]), wire: `${at}.functionResponse.response` });
+        const { result, key } = geminiResult(fr["response"]);
+        entries.push({ kind: "result", name: str(fr["name"]), result, wire: `${at}.functionResponse.response${key ? `.${key}` : ""}` });
       }
     });
     if (texts.length > 0) entries.push(...message(role, { text: texts.join(""), parts: [] }, `contents.${i}.parts`));

@@ -134,6 +134,7 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<E
     }
     if (stopAgent) agent.kill();
     const exit = await agent.exited;
+    if (exit.output) scope.output = exit.output;
     const turns = proxy.turns.slice();
     const conversation = withLaneCalls(conversationOf(turns), laneCalls);
     const modelCalls = proxy.modelCalls();
@@ -205,6 +206,8 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<E
 interface ContainScope {
   readonly support: ReturnType<typeof containmentSupport>;
   opened?: Containment;
+  /** What the spawned agent printed. */
+  output?: { readonly stdout: string; readonly stderr: string };
 }
 
 /**
@@ -240,7 +243,7 @@ export async function runAgent(request: AgentRunRequest): Promise<AgentRunOutcom
   const verdicts = new Map([...(outcome.verdicts ?? new Map<number, CheckVerdict>())].map(([i, v]) => [full(i), v] as const));
   const { fault: runFault, verdicts: _verdicts, ...plain } = outcome;
   let fault = runFault;
-  let result: AgentRunOutcome = { ...plain, ...(outcome.failedCheck ? { failedCheck: { ...outcome.failedCheck, index: full(outcome.failedCheck.index) } } : {}), containment };
+  let result: AgentRunOutcome = { ...plain, ...(scope.output ? { output: scope.output } : {}), ...(outcome.failedCheck ? { failedCheck: { ...outcome.failedCheck, index: full(outcome.failedCheck.index) } } : {}), containment };
   if (finished?.setupError) {
     const detail = `the agent's network containment could not be set up: ${finished.setupError}${outcome.status !== "passed" && outcome.detail ? ` (${outcome.detail})` : ""}`;
     result = { ...result, status: "errored", detail };

@@ -137,6 +137,8 @@ export interface AgentRunOutcome {
   readonly modelCalls?: number;
   /** One line for each of `AgentRunRequest.lines`, in the same order. */
   readonly lines?: readonly AgentStepLine[];
+  /** A spawned agent: what it printed on stdout and stderr (unredacted: the engine redacts before it keeps them). */
+  readonly output?: { readonly stdout: string; readonly stderr: string };
   /** Replay: the turn (1-based) whose request diverged from the recording; `conversation` then holds the calls and results as they happened at replay up to it. */
   readonly divergedTurn?: number;
   /** Replay: request fields that differed from the recording but were not compared (`match: conversation`), one note per turn. */

@@ -89,6 +89,11 @@ describe.each([
     expect(drift.stdout).toMatch(/model request 2 \(wire\): \S*booking\.flight\.id: recorded KQ311, replayed KQ999/);
     expect(drift.stdout).toContain("[PASS] s0001.2 assert_tool_call");
     expect(drift.stdout).toContain("[SKIP] s0001.3 assert: reply contains Booked KQ311");
+    // report.html shows the call with the result it had at replay, and marks the turn that diverged.
+    const html = p.read(/-> (\S+report\.html)/.exec(drift.stdout)![1]!);
+    expect(html).toContain("turn 2 · <span class=\"badge failed\">diverged</span>");
+    expect(html).toContain("<div class=\"result-label\">result at replay</div>");
+    expect(html).toContain("KQ999");
     expect(model.requests.length).toBe(replayed);
     for (const f of p.files()) expect(readFileSync(join(p.dir, f), "utf8").includes(CANARY)).toBe(false);
   });

@@ -5,6 +5,9 @@ import type { AgentCheck, AgentMcpServer, AgentRunRequest, AgentStepRef, AgentTa
 import { AGENT_PROTOCOLS, type TraceStep } from "../../trace/schema.ts";
 import { isCassetteTurn, type AgentStep } from "../../trace/agent-params.ts";
 import { resolveText } from "../templates.ts";
+import { redact } from "../context.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { AgentRunReport, Handler, StepOutcome } from "./shared.ts";
 import { errored } from "./shared.ts";
 import { resolveArgs } from "./structured.ts";
@@ -52,6 +55,22 @@ function resolvedCheck(step: Exclude<AgentStep, { kind: "prompt" | "follow_up" }
 }
 
 const resolvedMap = (m: Readonly<Record<string, string>>, r: (text: string) => string): Record<string, string> => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, r(v)]));
+
+/** Where an agent's output is kept, under the run bundle. */
+const OUTPUT_DIR = "agent-output";
+
+/** The agent's stdout and stderr, redacted, as `agent-output/<step>.stdout.txt` and `.stderr.txt` under the run bundle; undefined when they cannot be written. */
+function keepOutput(dir: string, stepId: string, output: { readonly stdout: string; readonly stderr: string }, secrets: ReadonlyMap<string, string>): { stdout: string; stderr: string } | undefined {
+  try {
+    mkdirSync(join(dir, OUTPUT_DIR), { recursive: true });
+    const files = { stdout: `${OUTPUT_DIR}/${stepId}.stdout.txt`, stderr: `${OUTPUT_DIR}/${stepId}.stderr.txt` };
+    writeFileSync(join(dir, files.stdout), redact(output.stdout, secrets));
+    writeFileSync(join(dir, files.stderr), redact(output.stderr, secrets));
+    return files;
+  } catch {
+    return undefined;
+  }
+}
 
 export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutcome> => {
   if (step.action.type !== "agent_run") return errored(`the agent_run handler was given a ${step.action.type} step`);
@@ -132,6 +151,7 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     if (outcome.lanes) params.lanes = Object.fromEntries(Object.entries(outcome.lanes).map(([name, lane]) => [name, { calls: [...lane.calls], events: [...lane.events] }]));
   }
   const c = outcome.conversation;
+  const output = outcome.output ? keepOutput(s.artifactDir, step.id, outcome.output, ctx.secrets) : undefined;
   const failedCheck = outcome.failedCheck ? checks[outcome.failedCheck.index] : undefined;
   const report: AgentRunReport = {
     turns: c.turns,
@@ -139,6 +159,7 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     // Turns count from 1, as the report and the failure messages name them.
     calls: c.calls.map((call) => ({ turn: call.turn + 1, name: call.name, arguments: call.arguments, ...(call.result !== undefined ? { result: call.result } : {}) })),
     ...(c.reply !== undefined ? { reply: c.reply } : {}),
+    ...(output ? { output } : {}),
     ...(outcome.divergedTurn !== undefined ? { diverged_turn: outcome.divergedTurn } : {}),
     ...(outcome.notes && outcome.notes.length > 0 ? { notes: [...outcome.notes] } : {}),
     ...(outcome.containment ? { containment: outcome.containment.tier, ...(outcome.containment.enforced ? { egress_attempts: outcome.containment.attempted.map((x) => ({ ...x })) } : {}) } : {}),

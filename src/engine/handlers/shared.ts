@@ -40,6 +40,8 @@ export interface AgentRunReport {
   model_calls: number;
   calls: { turn: number; name: string; arguments: unknown; result?: string }[];
   reply?: string;
+  /** A spawned agent: its stdout and stderr files (redacted), relative to the run bundle. */
+  output?: { stdout: string; stderr: string };
   /** Replay: the turn whose request diverged; `calls` are then as they happened at replay, up to it. */
   diverged_turn?: number;
   /** Replay: request fields that differed but were not compared (`match: conversation`). */
