@@ -62,6 +62,9 @@ describe.each([
     const before = model.requests.length;
     const rec = await runCli(["record", "book.flow.yaml"], { cwd: p.dir, env: { FLOWPROOF_AGENT_UPSTREAM: model.url, FLOWPROOF_AGENT_KEY: CANARY } });
     expect(rec.code, rec.stdout + rec.stderr).toBe(0);
+    // An agent run is recorded, not authored: each of its steps is a line of its own.
+    expect(rec.stderr).toContain("[RECORD agent] 1.1: prompt: Book KQ311 for Ada\n[RECORD agent] 1.2: assert_tool_call: book_flight");
+    expect(rec.stderr).not.toContain("[AUTHOR");
     const sent = model.requests.slice(before);
     expect(sent.map((r) => r.protocol)).toEqual([protocol, protocol]);
     expect(sent.every((r) => r.authorization === `Bearer ${CANARY}` || r.apiKey === CANARY)).toBe(true);
