@@ -88,6 +88,7 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<E
     ...(upstream && record ? { upstream, key: (protocol: Protocol) => keyOf(request.env, protocol) } : {}),
     ...(request.cassette ? { cassette: request.cassette } : {}),
     ...(request.match ? { match: request.match } : {}),
+    ...(record && request.healFrom ? { healFrom: request.healFrom } : {}),
     results: new Map(request.tools.filter((t) => "result" in t).map((t) => [t.name, t.result])),
     mask: masker(request.secrets),
     ...("url" in request.agent ? { port: request.agent.proxy_port } : {}),
@@ -194,7 +195,8 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<E
       return { status: "failed", detail: miss.detail, conversation, modelCalls, verdicts, ...notes, failedCheck: { index: miss.index, ...(miss.call !== undefined ? { call: miss.call } : {}) } };
     }
     const recorded: Record<string, McpLane> = Object.fromEntries(lanes.map((l) => [l.server.name, l.lane]));
-    return { status: "passed", conversation, modelCalls, verdicts, ...notes, ...(record ? { cassette: turns, ...(lanes.length > 0 ? { lanes: recorded } : {}) } : {}) };
+    const healed = record && request.healFrom ? { healedFrom: proxy.kept(), recordedConversation: conversationOf(request.healFrom) } : {};
+    return { status: "passed", conversation, modelCalls, verdicts, ...notes, ...healed, ...(record ? { cassette: turns, ...(lanes.length > 0 ? { lanes: recorded } : {}) } : {}) };
   } finally {
     request.signal?.removeEventListener("abort", onAbort);
     agent?.kill();

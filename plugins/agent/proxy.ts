@@ -32,6 +32,8 @@ export interface ProxyOptions {
   readonly key?: (protocol: Protocol) => string | undefined;
   /** Replay: the recorded turns. */
   readonly cassette?: readonly AgentTurn[];
+  /** Record under `heal`: recorded turns served while requests match them; from the first that does not, record as usual. */
+  readonly healFrom?: readonly AgentTurn[];
   /** Replay: how a request is matched to a recorded turn (the flow's `match:`; default the conversation). */
   readonly match?: MatchRule;
   /** `tools:` results by tool name: what the model is told instead of the agent's tool answer. */
@@ -62,6 +64,8 @@ export interface Proxy {
   failureInfo(): ProxyFailure | undefined;
   /** Replay: request fields that differed from the recording but were not compared (`match: conversation`). */
   readonly notes: string[];
+  /** Record under `heal`: the turns served from the recording before the first divergence. */
+  kept(): number;
   stop(): void;
 }
 
@@ -83,6 +87,7 @@ export function startProxy(options: ProxyOptions): Proxy {
   const known = new Map<string, string>();
   let count = 0;
   let forwarded = 0;
+  let healDiverged = false;
   let failure: ProxyFailure | undefined;
   const fail = (protocol: Protocol, info: Omit<ProxyFailure, "protocol">, status = 400): Response => {
     if (failure === undefined) {
@@ -126,6 +131,19 @@ export function startProxy(options: ProxyOptions): Proxy {
       const sse = protocol !== "gemini" || url.searchParams.get("alt") === "sse";
       const sent = substituteResults(protocol, canonicalRequest(parsed, protocol, path), options.results, known);
       const stored = JSON.parse(options.mask(JSON.stringify(sent))) as unknown;
+      // `heal`: while the requests match the recording they are answered from it; the first that does not, and every one after it, is recorded live.
+      if (options.mode === "record" && options.healFrom && !healDiverged) {
+        const m = matchTurn(options.healFrom, consumed, protocol, stored, ordinal, options.match ?? DEFAULT_MATCH);
+        if (m.ok && m.index === consumed.size) {
+          consumed.add(m.index);
+          const turn = options.healFrom[m.index]!;
+          // The request as the agent sends it now, answered as recorded.
+          turns.push({ ...turn, request: stored });
+          remember(protocol, turn.response);
+          return answer(protocol, turn.response, stream, sse, turn.status ?? 200);
+        }
+        healDiverged = true;
+      }
       if (options.mode === "replay") {
         const cassette = options.cassette ?? [];
         const m = matchTurn(cassette, consumed, protocol, stored, ordinal, options.match ?? DEFAULT_MATCH);
@@ -184,6 +202,7 @@ export function startProxy(options: ProxyOptions): Proxy {
     port,
     turns,
     notes,
+    kept: () => (options.healFrom ? consumed.size : 0),
     requests: () => count,
     modelCalls: () => forwarded,
     failure: () => failure?.detail,

@@ -16,7 +16,7 @@ import { stepsWithEffects } from "../engine/effects.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { checkWritable } from "../diagnostics/atomic-write.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import type { AdapterPlugin, AssertionPlugin } from "../plugins/api.ts";
+import type { AdapterPlugin, AgentTurn, AssertionPlugin } from "../plugins/api.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
 import { releaseSurface } from "./surface.ts";
 import { flowLoadOptions, governingSuiteDefaults, loadFlowFile, readFlowFile } from "./flow-load.ts";
@@ -66,6 +66,8 @@ export interface RecordOptions extends CommonOptions, RecordingControls {
   readonly model?: ModelClient;
   /** Shared adapter sessions (one browser for several records and runs); default: a session of this record's own. */
   readonly pool?: SessionPool;
+  /** `heal` of an agent flow: each agent run's recorded cassette, by step id, served until its first divergence, the rest recorded live. */
+  readonly prior?: ReadonlyMap<string, readonly AgentTurn[]>;
 }
 
 export interface RecordResult {
@@ -235,7 +237,7 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
     const traceId = randomUUID();
     const bundleRoot = join(dirname(flow.file), ".flowproof", "recordings", traceId);
     const recordingStartedAt = new Date();
-    const { recorder, structured, ctx } = execution.begin({ mode: "record", artifactDir: bundleRoot, controls: options, redaction: flow.redact ?? [], assertions: plugins.assertions, steps: plan.steps, effects: flow.effects ?? "on" });
+    const { recorder, structured, ctx } = execution.begin({ mode: "record", artifactDir: bundleRoot, controls: options, redaction: flow.redact ?? [], assertions: plugins.assertions, steps: plan.steps, effects: flow.effects ?? "on", ...(options.prior ? { prior: options.prior } : {}) });
     const completed: string[] = [];
     let recordedCount = 0;
     if (useModel && client) {

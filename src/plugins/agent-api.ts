@@ -72,6 +72,8 @@ export interface AgentRunRequest {
   /** `tools:` entries; one with `result` answers for the agent's own tool, at record and replay alike. */
   readonly tools: readonly { readonly name: string; readonly result?: unknown }[];
   readonly strict: boolean;
+  /** Record under `heal`: the recorded turns, served while the requests match them (by `match`); from the first that does not, every request goes to the upstream and is recorded. */
+  readonly healFrom?: readonly AgentTurn[];
   /** Replay: how a model request is matched to its recorded turn (`match:`; absent: the conversation). */
   readonly match?: AgentMatch;
   /** Replay: the recorded turns, served instead of any upstream. */
@@ -139,6 +141,10 @@ export interface AgentRunOutcome {
   readonly lines?: readonly AgentStepLine[];
   /** A spawned agent: what it printed on stdout and stderr (unredacted: the engine redacts before it keeps them). */
   readonly output?: { readonly stdout: string; readonly stderr: string };
+  /** Record under `heal`: how many turns were served from the recording before the first divergence (the rest were recorded live). */
+  readonly healedFrom?: number;
+  /** Record under `heal`: the conversation the recording held, for the reviewer to compare with the new one. */
+  readonly recordedConversation?: AgentConversation;
   /** Replay: the turn (1-based) whose request diverged from the recording; `conversation` then holds the calls and results as they happened at replay up to it. */
   readonly divergedTurn?: number;
   /** Replay: request fields that differed from the recording but were not compared (`match: conversation`), one note per turn. */
