@@ -9,9 +9,29 @@ import type { AgentTurn } from "../plugins/api.ts";
 import { agentHealHtml, type AgentHealRun } from "../report/agent-heal-html.ts";
 import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import { displayPath } from "./paths.ts";
-import { recordInSuite } from "./record.ts";
+import { recordInSuite, type RoutingEntry } from "./record.ts";
 import type { FlowSuite } from "./suite-context.ts";
-import type { HealOptions, HealResult } from "./heal.ts";
+
+/** An agent run whose conversation changed, as the heal report lists it. */
+export interface AgentRunChange {
+  readonly id: string;
+  readonly intent: string;
+  readonly kept_turns: number;
+  readonly recorded_turns: number;
+  readonly turns: number;
+}
+
+/** What heal answers for an agent flow (a HealResult: no UI step changes, the changed agent runs instead). */
+export type AgentHealResult =
+  | {
+    readonly ok: true; readonly name: string; readonly trace_path: string; readonly applied: boolean;
+    readonly report: {
+      readonly changed: boolean; readonly steps_changed: readonly never[]; readonly steps_added: number; readonly steps_removed: number;
+      readonly effect_changes: readonly never[]; readonly routing: readonly RoutingEntry[]; readonly agent_runs?: readonly AgentRunChange[];
+      readonly proposed_path?: string; readonly diff_html?: string;
+    };
+  }
+  | { readonly ok: false; readonly name: string; readonly trace_path: string; readonly error: string };
 
 /** Each agent run's recorded cassette, by step id. */
 export function priorCassettes(trace: Trace): Map<string, readonly AgentTurn[]> {
@@ -26,7 +46,7 @@ export interface AgentHealPaths {
   readonly htmlPath: string;
 }
 
-export async function healAgentFlow(options: HealOptions, suite: FlowSuite, log: (line: string) => void, name: string, old: Trace, paths: AgentHealPaths): Promise<HealResult> {
+export async function healAgentFlow(options: { readonly spec: string; readonly apply?: boolean }, suite: FlowSuite, log: (line: string) => void, name: string, old: Trace, paths: AgentHealPaths): Promise<AgentHealResult> {
   const { tracePath, proposedPath, htmlPath } = paths;
   const prior = priorCassettes(old);
   log(`heal: re-recording the agent run${prior.size === 1 ? "" : "s"} of ${displayPath(options.spec)} from the first turn that no longer matches the recording`);
@@ -46,7 +66,7 @@ export async function healAgentFlow(options: HealOptions, suite: FlowSuite, log:
       now: { turns: r.agent.turns, calls: r.agent.calls, ...(r.agent.reply !== undefined ? { reply: r.agent.reply } : {}) },
     });
   }
-  const base = { steps_changed: [], steps_added: 0, steps_removed: 0, effect_changes: [], routing: rec.routing };
+  const base = { steps_changed: [] as never[], steps_added: 0, steps_removed: 0, effect_changes: [] as never[], routing: rec.routing };
   if (runs.length === 0) {
     rmSync(proposedPath, { force: true });
     if (rec.recording_dir) rmSync(rec.recording_dir, { recursive: true, force: true });
@@ -54,7 +74,7 @@ export async function healAgentFlow(options: HealOptions, suite: FlowSuite, log:
     return { ok: true, name, trace_path: tracePath, applied: false, report: { ...base, changed: false } };
   }
   writeFileAtomic(htmlPath, agentHealHtml({ name, tracePath: displayPath(tracePath), proposedPath: displayPath(proposedPath), runs }));
-  const agent_runs = runs.map((r) => ({ id: r.id, intent: r.intent, kept_turns: r.kept, recorded_turns: r.recorded.turns, turns: r.now.turns }));
+  const agent_runs = runs.map((r): AgentRunChange => ({ id: r.id, intent: r.intent, kept_turns: r.kept, recorded_turns: r.recorded.turns, turns: r.now.turns }));
   if (options.apply) {
     renameSync(proposedPath, tracePath);
     return { ok: true, name, trace_path: tracePath, applied: true, report: { ...base, changed: true, agent_runs, diff_html: htmlPath } };

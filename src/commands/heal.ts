@@ -18,7 +18,7 @@ import type { AuthorMode, CommonOptions } from "./common.ts";
 import { recordInSuite, type RoutingEntry } from "./record.ts";
 import { suiteOfFlow, withSuiteServer, type FlowSuite } from "./suite-context.ts";
 import type { ModelClient } from "../authoring/provider.ts";
-import { healAgentFlow } from "./heal-agent.ts";
+import { healAgentFlow, type AgentRunChange } from "./heal-agent.ts";
 
 export interface HealOptions extends CommonOptions {
   readonly spec: string;
@@ -47,7 +47,7 @@ export interface HealReport {
   readonly diff_html?: string;
   readonly routing: readonly RoutingEntry[];
   /** An agent flow: each agent run whose conversation changed — turns kept from the recording, turns recorded, turns now. */
-  readonly agent_runs?: readonly { readonly id: string; readonly intent: string; readonly kept_turns: number; readonly recorded_turns: number; readonly turns: number }[];
+  readonly agent_runs?: readonly AgentRunChange[];
 }
 
 export type HealResult =
