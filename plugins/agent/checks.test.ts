@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { AgentCheck, AgentConversation } from "../../src/plugins/api.ts";
-import { clauseHolds, conversationOf, firstFailure } from "./checks.ts";
+import { clauseHolds, conversationOf, firstFailure, partialVerdicts } from "./checks.ts";
 
 const args = { flight: { id: "KQ311" }, passengers: [{ name: "Ada" }], tags: ["x", "y"] };
 const conv: AgentConversation = { turns: 2, calls: [{ turn: 0, name: "search", arguments: {} }, { turn: 0, name: "book", arguments: args }], reply: "Booked KQ311" };
@@ -49,5 +49,23 @@ describe("tools nothing intercepts", () => {
     expect(warned).toHaveLength(2);
     expect(warned[0]).toContain("tools: names tool `book_fligth`, which the agent never offered the model (offered: book_flight)");
     expect(warned[1]).toContain("assert_no_tool_call names tool `refund`");
+  });
+});
+
+describe("partialVerdicts: a conversation that diverged", () => {
+  const conversation = { turns: 1, calls: [{ turn: 0, name: "book_flight", arguments: { flight: { id: "KQ311" } }, result: "{\"id\":\"BA065\"}" }] };
+  const call = (tool: string, negate = false, value?: string) => ({ kind: "tool_call" as const, text: tool, tool, negate, where: value ? [{ path: "flight.id", matcher: "equals" as const, value }] : [] });
+  test("a call made passes, a forbidden call made fails; a call not made yet, the reply and calls after an undecided one are skipped", () => {
+    const v = partialVerdicts([call("book_flight", false, "KQ311"), call("book_flight", true), call("pay"), call("book_flight"), { kind: "reply", text: "r", op: "contains", value: "x" }], conversation, false, 2);
+    expect(v.get(0)).toEqual({ status: "passed", call: 0 });
+    expect(v.get(1)).toMatchObject({ status: "failed", call: 0 });
+    expect(v.get(1)!.detail).toContain("the agent made it before the divergence");
+    expect(v.get(2)).toMatchObject({ status: "skipped" });
+    expect(v.get(2)!.detail).toStartWith("not judged: the conversation diverged at turn 2, before any such call");
+    expect(v.get(3)).toMatchObject({ status: "skipped" });
+    expect(v.get(4)!.detail).toBe("not judged: the conversation diverged at turn 2, before the agent's final reply");
+  });
+  test("under strict: a pass cannot be decided", () => {
+    expect(partialVerdicts([call("book_flight")], conversation, true, 2).get(0)!.status).toBe("skipped");
   });
 });

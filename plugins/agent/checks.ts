@@ -117,6 +117,50 @@ export function firstFailure(checks: readonly AgentCheck[], conversation: AgentC
   return undefined;
 }
 
+export interface PartialVerdict {
+  readonly status: "passed" | "failed" | "skipped";
+  readonly detail?: string;
+  /** The call it matched (a negated check that failed) or found. */
+  readonly call?: number;
+}
+
+/**
+ * The verdict of each check that can be decided from a conversation that stopped (diverged) at
+ * `turn`: an `assert_tool_call` passes once its call was made (in order), an `assert_no_tool_call`
+ * fails once its call was made; a call not (yet) made, the reply and `strict:` cannot be decided.
+ */
+export function partialVerdicts(checks: readonly AgentCheck[], conversation: AgentConversation, strict: boolean, turn: number): Map<number, PartialVerdict> {
+  const calls = conversation.calls;
+  const out = new Map<number, PartialVerdict>();
+  const stopped = `not judged: the conversation diverged at turn ${turn}`;
+  let cursor = 0;
+  let ordered = true;
+  for (const [index, check] of checks.entries()) {
+    if (check.kind === "no_egress") continue;
+    if (check.kind === "reply") {
+      out.set(index, { status: "skipped", detail: `${stopped}, before the agent's final reply` });
+      continue;
+    }
+    if (check.negate) {
+      const hit = calls.findIndex((c) => c.name === check.tool && check.where.every((w) => clauseHolds(c.arguments, w)));
+      if (hit >= 0) out.set(index, { status: "failed", call: hit, detail: `assert_no_tool_call ${describeCheck(check.tool, check.where)}: the agent made it before the divergence: call ${describeCall(calls[hit]!, hit)}` });
+      else out.set(index, { status: "skipped", detail: `${stopped}; no such call up to there` });
+      continue;
+    }
+    const at = ordered ? calls.findIndex((c, i) => i >= cursor && c.name === check.tool && check.where.every((w) => clauseHolds(c.arguments, w))) : -1;
+    if (at < 0) {
+      // Later calls might have made it; an ordered check after this one cannot be placed either.
+      ordered = false;
+      out.set(index, { status: "skipped", detail: `${stopped}, before any such call${calls.length > 0 ? ` (calls up to there: ${calls.map((c, i) => describeCall(c, i)).join(", ")})` : ""}` });
+      continue;
+    }
+    out.set(index, { status: "passed", call: at });
+    cursor = at + 1;
+  }
+  if (strict) for (const [i, v] of out) if (v.status === "passed") out.set(i, { status: "skipped", detail: `${stopped}; \`strict: true\` is judged over the whole conversation` });
+  return out;
+}
+
 /** Under `strict`: the first model-boundary call in [from, to) (MCP lane calls are not part of strict), or -1. */
 function unasserted(calls: readonly AgentToolCall[], from: number, to: number): number {
   for (let i = from; i < to; i++) if (calls[i]!.server === undefined) return i;

@@ -17,4 +17,9 @@ describe("doctor probe", () => {
     expect(r.advice.join("\n")).toContain("OPENAI_BASE_URL");
     expect(r.advice.join("\n")).toContain("FLOWPROOF_PROMPT");
   });
+  test("a streaming Gemini call is named streamGenerateContent", async () => {
+    const script = "await fetch(process.env.GOOGLE_GEMINI_BASE_URL + '/v1beta/models/g:streamGenerateContent?alt=sse', {method: 'POST', body: '{}'})";
+    const r = await probeAgent(`${process.execPath} -e "${script}"`, "/tmp", env, 30_000);
+    expect(r).toMatchObject({ reached: true, protocol: "gemini", dialect: "Google Gemini streamGenerateContent", path: "/v1beta/models/g:streamGenerateContent" });
+  });
 });

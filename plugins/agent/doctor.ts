@@ -91,7 +91,7 @@ export async function probeAgent(command: string, cwd: string, env: Readonly<Rec
     }
     return {
       reached: first !== undefined,
-      ...(first ? { protocol: first.protocol, dialect: PROTOCOL_NAMES[first.protocol], path: first.path, model: first.model } : {}),
+      ...(first ? { protocol: first.protocol, dialect: first.protocol === "gemini" && streamedByPath(first.path) ? "Google Gemini streamGenerateContent" : PROTOCOL_NAMES[first.protocol], path: first.path, model: first.model } : {}),
       other,
       exitCode: exit.code,
       timedOut: exit.timedOut && !first,

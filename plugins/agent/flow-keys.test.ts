@@ -66,3 +66,31 @@ describe("executionArgs", () => {
     });
   });
 });
+
+describe("match:", () => {
+  const flow = (match: string) => ["name: n", "app: agent", "agent: {command: node a.js}", `match: ${match}`, "steps:", "  - prompt: go", ""].join("\n");
+  const problemsOf = (text: string) => {
+    const r = load(text);
+    return r.ok ? [] : r.diagnostics;
+  };
+
+  test("conversation, strict and {by, ignore, compare} load, and reach the execution as written", () => {
+    for (const m of ["conversation", "strict", "{ignore: [metadata, tools.*.description]}", "{by: conversation, compare: [temperature]}", "{by: strict, ignore: [store]}"]) expect(problemsOf(flow(m))).toEqual([]);
+    expect(executionArgs({ agent: { command: "a" }, match: { ignore: ["store"] } }, [])).toMatchObject({ match: { ignore: ["store"] } });
+  });
+
+  test.each([
+    ["exact", 4, 8, "is not a way to match"],
+    ["{by: loose}", 4, 13, "`match.by` must be `conversation` or `strict`"],
+    ["{ignore: [\"a..b\"]}", 4, 18, "is not a request path"],
+    ["{ignore: store}", 4, 17, "must be a list of request paths"],
+    ["{by: strict, compare: [temperature]}", 4, 21, "`strict` already compares every field"],
+    ["{paths: [a]}", 4, 9, "unknown key `paths`"],
+  ])("`match: %s` is refused at %d:%d", (m, line, column, words) => {
+    const d = problemsOf(flow(m));
+    expect(d).toHaveLength(1);
+    expect(d[0]!.message).toContain(words);
+    expect(d[0]!.span).toMatchObject({ line, column });
+    expect(d[0]!.hint).toBeTruthy();
+  });
+});

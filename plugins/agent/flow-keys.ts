@@ -1,5 +1,5 @@
 // The agent adapter's flow keys: `agent:` (the program flowproof starts, or the running service it
-// calls), `tools:`, `mcp:` and `strict:`, for an `app: agent` flow and an agent surface of `apps:`;
+// calls), `tools:`, `mcp:`, `strict:` and `match:`, for an `app: agent` flow and an agent surface of `apps:`;
 // and the `agent_run` arguments a flow's agent steps become. Checks on the keys as written (any
 // JSON), in the words of docs/agents.md. Only `allow_egress` host names are looked up.
 import { EGRESS_EXAMPLE, parseEgressEntry, Type, type AdapterKeys, type ArgumentProblem } from "../../src/plugins/api.ts";
@@ -43,6 +43,14 @@ export const AGENT_KEYS_SCHEMA = Type.Object(
       { description: "MCP servers recorded as lanes and served from them at replay (docs/agents.md).", examples: ["[{name: notes, command: node notes-server.js}]"] },
     )),
     strict: Type.Optional(Type.Boolean({ description: "Every tool call must be asserted, in order.", examples: ["true"] })),
+    match: Type.Optional(Type.Union([
+      Type.Union([Type.Literal("conversation"), Type.Literal("strict")]),
+      Type.Object({
+        by: Type.Optional(Type.Union([Type.Literal("conversation"), Type.Literal("strict")], { description: "`conversation` (default) or `strict`." })),
+        ignore: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: "Request paths (dotted, `*` for any key or index) left out of the comparison." })),
+        compare: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: "`by: conversation` only: request paths compared as well as the conversation." })),
+      }, { additionalProperties: false }),
+    ], { description: "How a replayed model request is matched to the recorded one: `conversation` (default: instructions, messages, tool calls and results, tool definitions, the model), `strict` (the whole body), or `{by, ignore, compare}` (docs/agents.md, Matching).", examples: ["conversation", "{ignore: [metadata], compare: [temperature]}"] })),
   },
   { additionalProperties: false, required: ["agent"] },
 );
@@ -56,6 +64,8 @@ const COMMAND_KEYS = ["command", "env", "timeout_seconds", "allow_egress"];
 const URL_KEYS = ["url", "proxy_port", "headers", "timeout_seconds"];
 const EXAMPLE = "agent: {command: node agent.js}";
 const TOOLS_HINT = "tools:\n  - name: lookup_weather\n    result: {temp_c: 21}";
+const MATCH_HINT = "match: conversation   # or strict, or {by: conversation, ignore: [metadata], compare: [temperature]}";
+const MATCH_PATH = /^(?:\*|[A-Za-z0-9_$@-]+)(?:\.(?:\*|[A-Za-z0-9_$@-]+))*$/;
 const MCP_HINT = "mcp:\n  - name: notes\n    command: node notes-server.js   # or url: http://127.0.0.1:9000/mcp (port: 8931)";
 
 /** Whether `host` resolves on this machine (the system resolver, through `getent`); true where there is no `getent`. */
@@ -223,6 +233,38 @@ function checkMcp(value: unknown, keys: Obj, out: ArgumentProblem[]): void {
   });
 }
 
+/** `match:`: `conversation`, `strict`, or `{by?, ignore?, compare?}` with request paths. */
+function checkMatch(value: unknown, out: ArgumentProblem[]): void {
+  if (value === "conversation" || value === "strict") return;
+  if (typeof value === "string") {
+    out.push({ path: ["match"], message: `\`match: ${value}\` is not a way to match: \`conversation\` (the default) or \`strict\``, hint: MATCH_HINT });
+    return;
+  }
+  if (!isObj(value)) {
+    out.push({ path: ["match"], message: "`match:` must be `conversation`, `strict`, or a mapping `{by, ignore, compare}`", hint: MATCH_HINT });
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    if (!["by", "ignore", "compare"].includes(key)) out.push({ path: ["match", key], at: "key", code: "unknown-key", message: `unknown key \`${key}\` in \`match:\``, hint: "`match:` takes by (conversation or strict), ignore and compare (lists of request paths)" });
+  }
+  const by = value["by"];
+  if (by !== undefined && by !== "conversation" && by !== "strict") out.push({ path: ["match", "by"], message: `\`match.by\` must be \`conversation\` or \`strict\`, not ${JSON.stringify(by)}`, hint: "by: conversation" });
+  for (const key of ["ignore", "compare"] as const) {
+    if (!(key in value)) continue;
+    const list = value[key];
+    if (!Array.isArray(list)) {
+      out.push({ path: ["match", key], message: `\`match.${key}\` must be a list of request paths`, hint: `${key}: [metadata, tools.*.description]` });
+      continue;
+    }
+    list.forEach((item, i) => {
+      if (typeof item !== "string" || !MATCH_PATH.test(item)) {
+        out.push({ path: ["match", key, i], message: `${JSON.stringify(item)} is not a request path: dotted names or indexes, \`*\` for any one`, hint: "e.g. `metadata`, `messages.0.content`, `tools.*.description`" });
+      }
+    });
+  }
+  if (by === "strict" && "compare" in value) out.push({ path: ["match", "compare"], at: "key", message: "`match.compare` goes with `by: conversation`: `strict` already compares every field", hint: "remove `compare:`, or use `by: conversation`" });
+}
+
 /** Every check of the agent keys; `resolves` looks up `allow_egress` host names. */
 export function checkAgentKeys(keys: Obj, resolves: (host: string) => boolean = hostResolves): ArgumentProblem[] {
   const out: ArgumentProblem[] = [];
@@ -230,6 +272,7 @@ export function checkAgentKeys(keys: Obj, resolves: (host: string) => boolean = 
   if ("tools" in keys) checkTools(keys["tools"], ["tools"], out);
   if ("strict" in keys && typeof keys["strict"] !== "boolean") out.push({ path: ["strict"], message: "`strict:` must be true or false", hint: "strict: true" });
   if ("mcp" in keys) checkMcp(keys["mcp"], keys, out);
+  if ("match" in keys) checkMatch(keys["match"], out);
   return out;
 }
 
@@ -244,6 +287,7 @@ export function executionArgs(keys: Obj, steps: readonly unknown[]): Obj {
   const seconds = typeof agent["timeout_seconds"] === "number" ? agent["timeout_seconds"] : DEFAULT_AGENT_TIMEOUT_SECONDS;
   return {
     agent, steps, ...(tools.length > 0 ? { tools } : {}), ...(mcp.length > 0 ? { mcp } : {}), ...(keys["strict"] === true ? { strict: true } : {}),
+    ...(keys["match"] !== undefined ? { match: keys["match"] } : {}),
     timeout_ms: seconds * 1000,
   };
 }

@@ -5,7 +5,7 @@
 import { defineAdapter, noUiDriver, type AgentRunOutcome, type AgentRunRequest, type AppDriver } from "../../src/plugins/api.ts";
 import type { AgentCheck, AgentToolCall, McpLane } from "../../src/plugins/api.ts";
 import { AGENT_KEYS, executionArgs } from "./flow-keys.ts";
-import { conversationOf, firstFailure, unofferedToolWarnings, withLaneCalls } from "./checks.ts";
+import { conversationOf, firstFailure, partialVerdicts, unofferedToolWarnings, withLaneCalls } from "./checks.ts";
 import { loadMcpFraming, startLane, type Lane } from "./mcp.ts";
 export { relayMcpStdio } from "./mcp.ts";
 import { startProxy } from "./proxy.ts";
@@ -70,7 +70,7 @@ const LIKELY_CAUSES = "likely causes: the agent's model client ignores OPENAI_BA
 /** One execution's outcome, with what its report lines need: the conversation's own failure, and each check's verdict. */
 interface Execution extends AgentRunOutcome {
   readonly fault?: ConversationFault;
-  readonly verdicts?: ReadonlyMap<number, CheckVerdict>;
+  readonly verdicts?: ReadonlyMap<number, CheckVerdict & { readonly call?: number }>;
 }
 
 async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<Execution> {
@@ -87,6 +87,8 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<E
     mode: request.mode,
     ...(upstream && record ? { upstream, key: (protocol: Protocol) => keyOf(request.env, protocol) } : {}),
     ...(request.cassette ? { cassette: request.cassette } : {}),
+    ...(request.match ? { match: request.match } : {}),
+    ...(record && request.healFrom ? { healFrom: request.healFrom } : {}),
     results: new Map(request.tools.filter((t) => "result" in t).map((t) => [t.name, t.result])),
     mask: masker(request.secrets),
     ...("url" in request.agent ? { port: request.agent.proxy_port } : {}),
@@ -133,6 +135,7 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<E
     }
     if (stopAgent) agent.kill();
     const exit = await agent.exited;
+    if (exit.output) scope.output = exit.output;
     const turns = proxy.turns.slice();
     const conversation = withLaneCalls(conversationOf(turns), laneCalls);
     const modelCalls = proxy.modelCalls();
@@ -142,8 +145,22 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<E
     const deliveryOf = (protocol: string, body: unknown) => Math.min(Math.max(readRequest(asProtocol(protocol), body).userTurns, 1), deliveries);
     const lastDelivery = () => (turns.length > 0 ? deliveryOf(turns[turns.length - 1]!.protocol, turns[turns.length - 1]!.request) : 1);
     /** A failure of the conversation itself, at the delivery it happened in. */
-    const fault = (status: "failed" | "errored", detail: string, delivery = lastDelivery()): Execution => ({ status, detail, conversation, modelCalls, fault: { status, detail, delivery } });
+    const notes = proxy.notes.length > 0 ? { notes: [...proxy.notes] } : {};
+    const fault = (status: "failed" | "errored", detail: string, delivery = lastDelivery()): Execution => ({ status, detail, conversation, modelCalls, ...notes, fault: { status, detail, delivery } });
+    for (const note of proxy.notes) request.log(`note: ${note}`);
     const info = proxy.failureInfo();
+    if (info?.kind === "divergence" && info.body !== undefined && info.protocol) {
+      // The calls and results as they happened at replay, up to the request that diverged: the assertions that can be decided from them are judged.
+      const atReplay = withLaneCalls(conversationOf([...turns, { protocol: info.protocol, request: info.body, response: {} }]), laneCalls);
+      const { reply: _reply, ...partial } = { ...atReplay, turns: turns.length };
+      const verdicts = partialVerdicts(maskedChecks(request.checks, request.secrets), partial, request.strict, turns.length + 1);
+      const failed = [...verdicts].find(([, v]) => v.status === "failed");
+      return {
+        status: "failed", detail: info.detail, conversation: partial, modelCalls, verdicts, divergedTurn: turns.length + 1, ...notes,
+        fault: { status: "failed", detail: info.detail, delivery: deliveryOf(info.protocol, info.body) },
+        ...(failed ? { failedCheck: { index: failed[0], ...(failed[1].call !== undefined ? { call: failed[1].call } : {}) } } : {}),
+      };
+    }
     if (info) return fault(info.kind === "divergence" ? "failed" : "errored", info.detail, info.body !== undefined && info.protocol ? deliveryOf(info.protocol, info.body) : lastDelivery());
     const laneFailure = lanes.map((l) => l.failure()).find((f) => f !== undefined);
     if (laneFailure) return fault("failed", laneFailure);
@@ -175,10 +192,11 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<E
     for (let i = 0; i < (miss ? miss.index : request.checks.length); i++) verdicts.set(i, { status: "passed" });
     if (miss) {
       verdicts.set(miss.index, { status: "failed", detail: miss.detail });
-      return { status: "failed", detail: miss.detail, conversation, modelCalls, verdicts, failedCheck: { index: miss.index, ...(miss.call !== undefined ? { call: miss.call } : {}) } };
+      return { status: "failed", detail: miss.detail, conversation, modelCalls, verdicts, ...notes, failedCheck: { index: miss.index, ...(miss.call !== undefined ? { call: miss.call } : {}) } };
     }
     const recorded: Record<string, McpLane> = Object.fromEntries(lanes.map((l) => [l.server.name, l.lane]));
-    return { status: "passed", conversation, modelCalls, verdicts, ...(record ? { cassette: turns, ...(lanes.length > 0 ? { lanes: recorded } : {}) } : {}) };
+    const healed = record && request.healFrom ? { healedFrom: proxy.kept(), recordedConversation: conversationOf(request.healFrom) } : {};
+    return { status: "passed", conversation, modelCalls, verdicts, ...notes, ...healed, ...(record ? { cassette: turns, ...(lanes.length > 0 ? { lanes: recorded } : {}) } : {}) };
   } finally {
     request.signal?.removeEventListener("abort", onAbort);
     agent?.kill();
@@ -190,6 +208,8 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<E
 interface ContainScope {
   readonly support: ReturnType<typeof containmentSupport>;
   opened?: Containment;
+  /** What the spawned agent printed. */
+  output?: { readonly stdout: string; readonly stderr: string };
 }
 
 /**
@@ -225,7 +245,7 @@ export async function runAgent(request: AgentRunRequest): Promise<AgentRunOutcom
   const verdicts = new Map([...(outcome.verdicts ?? new Map<number, CheckVerdict>())].map(([i, v]) => [full(i), v] as const));
   const { fault: runFault, verdicts: _verdicts, ...plain } = outcome;
   let fault = runFault;
-  let result: AgentRunOutcome = { ...plain, ...(outcome.failedCheck ? { failedCheck: { ...outcome.failedCheck, index: full(outcome.failedCheck.index) } } : {}), containment };
+  let result: AgentRunOutcome = { ...plain, ...(scope.output ? { output: scope.output } : {}), ...(outcome.failedCheck ? { failedCheck: { ...outcome.failedCheck, index: full(outcome.failedCheck.index) } } : {}), containment };
   if (finished?.setupError) {
     const detail = `the agent's network containment could not be set up: ${finished.setupError}${outcome.status !== "passed" && outcome.detail ? ` (${outcome.detail})` : ""}`;
     result = { ...result, status: "errored", detail };

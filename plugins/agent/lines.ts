@@ -14,7 +14,7 @@ export interface ConversationFault {
 }
 
 export interface CheckVerdict {
-  readonly status: "passed" | "failed" | "errored";
+  readonly status: "passed" | "failed" | "errored" | "skipped";
   readonly detail?: string;
 }
 

@@ -1,84 +1,70 @@
-// Request ↔ recorded turn, strictly by body: each turn is consumed once, the earliest unconsumed
-// turn with an equal body wins, and a request that equals none is a divergence described against
-// the earliest unconsumed turn — its envelope (model, tool names, roles) first, then the first
-// field-level differences (`book.flight.id: recorded KQ311, replayed KQ999`). Pure.
-import { asProtocol, readRequest, type Protocol } from "./dialects.ts";
+// Request ↔ recorded turn. Each turn is consumed once; the earliest unconsumed turn that matches
+// wins. What "matches" is the flow's `match:` (MatchRule): by default the conversation the request
+// carries (canonical.ts: model, instructions, messages, tool calls and results, tool definitions)
+// plus any `compare:` paths, so a field an SDK upgrade adds or reorders is a note on the step, not
+// a divergence; `strict` compares the whole body (key order aside). `ignore:` paths are dropped from
+// both bodies first. A request that matches none is a divergence described against the earliest
+// unconsumed turn, in the flow's words (divergence.ts). Pure.
+import { conversationOfRequest, type MatchRule } from "./canonical.ts";
+export type { MatchRule } from "./canonical.ts";
+import { asProtocol, type Protocol } from "./dialects.ts";
+import { describeDivergence } from "./divergence.ts";
+import { fieldDiff, ignoring, jsonEqual, valuesAt } from "./json-diff.ts";
+import { obj } from "./wire.ts";
+export { fieldDiff, jsonEqual } from "./json-diff.ts";
 
 export interface RecordedTurn {
   readonly protocol: string;
   readonly request: unknown;
 }
 
-export type MatchResult = { readonly ok: true; readonly index: number } | { readonly ok: false; readonly detail: string };
+export const DEFAULT_MATCH: MatchRule = { by: "conversation", ignore: [], compare: [] };
 
-/** Deep equality of JSON values (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
-  const ka = Object.keys(a as object);
-  const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
+export type MatchResult =
+  | { readonly ok: true; readonly index: number; readonly notes: readonly string[] }
+  | { readonly ok: false; readonly detail: string; readonly index?: number };
 
-const show = (v: unknown): string => (v === undefined ? "(absent)" : typeof v === "string" ? v : JSON.stringify(v));
-
-/** A string holding JSON (tool arguments, a tool result) is compared as the value it holds. */
-function asJson(v: unknown): unknown {
-  if (typeof v !== "string" || !/^\s*[[{]/.test(v)) return v;
-  try {
-    return JSON.parse(v) as unknown;
-  } catch {
-    return v;
-  }
-}
-
-/** Field-level differences, `path: recorded X, replayed Y`, in document order; at most `limit`. */
-export function fieldDiff(recorded: unknown, replayed: unknown, limit = 5, path = ""): string[] {
-  const out: string[] = [];
-  const walk = (a: unknown, b: unknown, at: string): void => {
-    if (out.length >= limit) return;
-    const x = asJson(a);
-    const y = asJson(b);
-    if (jsonEqual(x, y)) return;
-    const objects = typeof x === "object" && x !== null && typeof y === "object" && y !== null && Array.isArray(x) === Array.isArray(y);
-    if (!objects) {
-      out.push(`${at || "(body)"}: recorded ${show(x)}, replayed ${show(y)}`);
-      return;
-    }
-    const keys = Array.isArray(x)
-      ? Array.from({ length: Math.max(x.length, (y as unknown[]).length) }, (_, i) => String(i))
-      : [...new Set([...Object.keys(x), ...Object.keys(y)])];
-    for (const k of keys) walk((x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k], at ? `${at}.${k}` : k);
+/** What a request is compared by under `rule`: the whole body, or its conversation plus the `compare:` paths. */
+export function matchKey(protocol: Protocol, body: unknown, rule: MatchRule): unknown {
+  const kept = ignoring(body, rule.ignore);
+  if (rule.by === "strict") return kept;
+  const c = conversationOfRequest(protocol, kept);
+  const strip = <T extends { wire: string }>(x: T) => {
+    const { wire: _wire, ...rest } = x;
+    return rest;
   };
-  walk(recorded, replayed, path);
-  return out;
+  return {
+    model: c.model,
+    system: c.system,
+    entries: c.entries.map(strip),
+    tools: c.tools.map(strip),
+    compared: rule.compare.map((p) => valuesAt(kept, p).map((v) => [v.path, v.value ?? null])),
+  };
 }
 
-/** Why `replayed` is not `recorded`: the envelope when it differs, then the body's first field differences. */
-export function describeDivergence(recorded: RecordedTurn, protocol: Protocol, replayed: unknown): string {
-  const parts: string[] = [];
-  if (recorded.protocol !== protocol) parts.push(`dialect: recorded ${recorded.protocol}, replayed ${protocol}`);
-  const a = readRequest(asProtocol(recorded.protocol), recorded.request);
-  const b = readRequest(protocol, replayed);
-  if (a.model !== b.model) parts.push(`model: recorded ${show(a.model)}, replayed ${show(b.model)}`);
-  if (a.tools.join(",") !== b.tools.join(",")) parts.push(`tool names: recorded [${a.tools.join(", ")}], replayed [${b.tools.join(", ")}]`);
-  if (a.roles.join(",") !== b.roles.join(",")) parts.push(`roles: recorded [${a.roles.join(", ")}], replayed [${b.roles.join(", ")}]`);
-  const diff = fieldDiff(recorded.request, replayed);
-  return [...parts.map((p) => `envelope ${p}`), ...diff].join("; ");
+/** Whether `request` replays `turn` under `rule`. */
+export function turnMatches(turn: RecordedTurn, protocol: Protocol, request: unknown, rule: MatchRule = DEFAULT_MATCH): boolean {
+  return turn.protocol === protocol && jsonEqual(matchKey(protocol, turn.request, rule), matchKey(protocol, request, rule));
 }
 
-/** Finds the turn a request replays: the earliest unconsumed turn with an equal body. */
-export function matchTurn(turns: readonly RecordedTurn[], consumed: ReadonlySet<number>, protocol: Protocol, request: unknown, ordinal: number): MatchResult {
+/** The request fields that differ but were not compared (`match: conversation`): notes on the step. */
+export function uncomparedNotes(turn: RecordedTurn, request: unknown, rule: MatchRule, turnNumber: number): string[] {
+  if (rule.by === "strict") return [];
+  const diffs = fieldDiff(ignoring(turn.request, rule.ignore), ignoring(request, rule.ignore), 5);
+  return diffs.length === 0 ? [] : [`turn ${turnNumber}: request fields that differ from the recording, not compared (match: conversation): ${diffs.join("; ")}`];
+}
+
+/** Finds the turn a request replays: the earliest unconsumed turn it matches under `rule`. */
+export function matchTurn(turns: readonly RecordedTurn[], consumed: ReadonlySet<number>, protocol: Protocol, request: unknown, ordinal: number, rule: MatchRule = DEFAULT_MATCH): MatchResult {
   let earliest: number | undefined;
   for (const [i, turn] of turns.entries()) {
     if (consumed.has(i)) continue;
     earliest ??= i;
-    if (turn.protocol === protocol && jsonEqual(turn.request, request)) return { ok: true, index: i };
+    if (turnMatches(turn, protocol, request, rule)) return { ok: true, index: i, notes: uncomparedNotes(turn, request, rule, i + 1) };
   }
   if (earliest === undefined) {
     return { ok: false, detail: `extra model call: request ${ordinal} has no recorded turn left (the cassette holds ${turns.length}); the agent asked the model more than it did at record` };
   }
-  return { ok: false, detail: `model request ${ordinal} diverges from recorded turn ${earliest + 1}: ${describeDivergence(turns[earliest]!, protocol, request)}` };
+  const recorded = turns[earliest]!;
+  return { ok: false, index: earliest, detail: describeDivergence({ turn: earliest + 1, ordinal, recorded: { protocol: asProtocol(recorded.protocol), request: obj(recorded.request) }, protocol, replayed: request, rule }) };
 }

@@ -37,6 +37,31 @@ describe("proxy (replay)", () => {
   });
 });
 
+describe("proxy (record under heal)", () => {
+  test("serves the recorded turns while requests match them, then records every request from the first that does not", async () => {
+    let asked = 0;
+    const live = { ...response, choices: [{ index: 0, message: { role: "assistant", content: "live" }, finish_reason: "stop" }] };
+    const upstream = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => { asked += 1; return Response.json(live); } });
+    const second = { model: "m", messages: [{ role: "user", content: "again" }] };
+    const proxy = startProxy({ mode: "record", upstream: `http://127.0.0.1:${upstream.port}/v1`, key: () => "k", results: new Map(), mask: (t) => t, healFrom: [{ protocol: "openai", request: body, response }, { protocol: "openai", request: second, response }] });
+    try {
+      const post = async (b: unknown) => (await (await fetch(`${proxy.origin}/v1/chat/completions`, { method: "POST", body: JSON.stringify(b) })).json()) as typeof response;
+      // An added field is not part of the conversation: still the recorded turn.
+      expect((await post({ ...body, store: false })).choices[0]!.message.content).toBe("hello");
+      expect(asked).toBe(0);
+      expect((await post({ model: "m", messages: [{ role: "user", content: "changed" }] })).choices[0]!.message.content).toBe("live");
+      // Once diverged, even a request equal to a recorded one is asked live.
+      expect((await post(second)).choices[0]!.message.content).toBe("live");
+      expect(asked).toBe(2);
+      expect(proxy.kept()).toBe(1);
+      expect(proxy.turns.map((t) => (t.request as { store?: unknown }).store)).toEqual([false, undefined, undefined]);
+    } finally {
+      proxy.stop();
+      upstream.stop(true);
+    }
+  });
+});
+
 describe("proxy (record): upstream faults", () => {
   test("an upstream that closes mid-body is named as the failure (502 in the client's dialect), not thrown", async () => {
     // Headers promise 1000 bytes; 20 arrive, then the connection is reset.
@@ -58,6 +83,26 @@ describe("proxy (record): upstream faults", () => {
       expect(proxy.failureInfo()).toMatchObject({ kind: "upstream", request: 1 });
       expect(failures).toHaveLength(1);
       expect(proxy.turns).toEqual([]);
+    } finally {
+      proxy.stop();
+      upstream.close();
+    }
+  });
+
+  test("an upstream that resets before answering names the model request and the upstream, not the runtime's fetch options", async () => {
+    const upstream = createServer((socket) => {
+      socket.once("data", () => socket.resetAndDestroy());
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", () => resolve()));
+    const port = (upstream.address() as { port: number }).port;
+    const proxy = startProxy({ mode: "record", upstream: `http://127.0.0.1:${port}/v1`, key: () => "k", results: new Map(), mask: (t) => t });
+    try {
+      const res = await fetch(`${proxy.origin}/v1/chat/completions`, { method: "POST", body: JSON.stringify(body) });
+      expect(res.status).toBe(502);
+      const detail = proxy.failure() ?? "";
+      expect(detail).toStartWith(`the upstream model (http://127.0.0.1:${port}/v1) reset the connection during model request 1 (`);
+      expect(detail).toContain("nothing was recorded for it");
+      expect(detail).not.toContain("verbose");
     } finally {
       proxy.stop();
       upstream.close();

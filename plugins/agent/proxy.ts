@@ -7,7 +7,7 @@
 import type { AgentTurn } from "../../src/plugins/api.ts";
 import { stampCallIds } from "./dialect-gemini.ts";
 import { canonicalRequest, errorBody, protocolOf, readResponse, SERVED_ENDPOINTS, streamedByPath, substituteResults, synthesizeStream, upstreamBody, upstreamUrl, type Protocol } from "./dialects.ts";
-import { matchTurn } from "./matcher.ts";
+import { DEFAULT_MATCH, matchTurn, type MatchRule } from "./matcher.ts";
 
 /** What went wrong: a request that does not replay (the agent changed), the upstream model, or an endpoint flowproof does not serve. */
 export type ProxyFailureKind = "divergence" | "upstream" | "unserved";
@@ -20,6 +20,8 @@ export interface ProxyFailure {
   /** The request body as the agent sent it (masked), when there was one: which delivery it belongs to. */
   readonly body?: unknown;
   readonly protocol?: Protocol;
+  /** A divergence: the recorded turn (0-based) the request was compared with. */
+  readonly turn?: number;
 }
 
 export interface ProxyOptions {
@@ -30,6 +32,10 @@ export interface ProxyOptions {
   readonly key?: (protocol: Protocol) => string | undefined;
   /** Replay: the recorded turns. */
   readonly cassette?: readonly AgentTurn[];
+  /** Record under `heal`: recorded turns served while requests match them; from the first that does not, record as usual. */
+  readonly healFrom?: readonly AgentTurn[];
+  /** Replay: how a request is matched to a recorded turn (the flow's `match:`; default the conversation). */
+  readonly match?: MatchRule;
   /** `tools:` results by tool name: what the model is told instead of the agent's tool answer. */
   readonly results: ReadonlyMap<string, unknown>;
   /** Masks secret values in a body's text (stored and matched bodies never hold them). */
@@ -56,24 +62,32 @@ export interface Proxy {
   failure(): string | undefined;
   /** The same, with its kind and where it happened. */
   failureInfo(): ProxyFailure | undefined;
+  /** Replay: request fields that differed from the recording but were not compared (`match: conversation`). */
+  readonly notes: string[];
+  /** Record under `heal`: the turns served from the recording before the first divergence. */
+  kept(): number;
   stop(): void;
 }
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-const reason = (error: unknown): string => {
+/** Why a fetch failed, without the runtime's hint about its own options (`pass \`verbose: true\` …`), which a user cannot act on. */
+export const reason = (error: unknown): string => {
   const e = error as { code?: unknown; message?: unknown } | null;
   const code = typeof e?.code === "string" ? e.code : undefined;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s*For more information, pass `verbose: true`[^.]*\.?/g, "").trim();
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 };
+const isReset = (error: unknown): boolean => /ECONNRESET|socket connection was closed|connection reset/i.test(`${String((error as { code?: unknown } | null)?.code ?? "")} ${error instanceof Error ? error.message : String(error)}`);
 
 export function startProxy(options: ProxyOptions): Proxy {
   const turns: AgentTurn[] = [];
+  const notes: string[] = [];
   const consumed = new Set<number>();
   /** Call ids of the answers so far → tool names (a client chaining answers by id sends results without the call). */
   const known = new Map<string, string>();
   let count = 0;
   let forwarded = 0;
+  let healDiverged = false;
   let failure: ProxyFailure | undefined;
   const fail = (protocol: Protocol, info: Omit<ProxyFailure, "protocol">, status = 400): Response => {
     if (failure === undefined) {
@@ -117,11 +131,25 @@ export function startProxy(options: ProxyOptions): Proxy {
       const sse = protocol !== "gemini" || url.searchParams.get("alt") === "sse";
       const sent = substituteResults(protocol, canonicalRequest(parsed, protocol, path), options.results, known);
       const stored = JSON.parse(options.mask(JSON.stringify(sent))) as unknown;
+      // `heal`: while the requests match the recording they are answered from it; the first that does not, and every one after it, is recorded live.
+      if (options.mode === "record" && options.healFrom && !healDiverged) {
+        const m = matchTurn(options.healFrom, consumed, protocol, stored, ordinal, options.match ?? DEFAULT_MATCH);
+        if (m.ok && m.index === consumed.size) {
+          consumed.add(m.index);
+          const turn = options.healFrom[m.index]!;
+          // The request as the agent sends it now, answered as recorded.
+          turns.push({ ...turn, request: stored });
+          remember(protocol, turn.response);
+          return answer(protocol, turn.response, stream, sse, turn.status ?? 200);
+        }
+        healDiverged = true;
+      }
       if (options.mode === "replay") {
         const cassette = options.cassette ?? [];
-        const m = matchTurn(cassette, consumed, protocol, stored, ordinal);
-        if (!m.ok) return fail(protocol, { kind: "divergence", detail: m.detail, request: ordinal, body: stored });
+        const m = matchTurn(cassette, consumed, protocol, stored, ordinal, options.match ?? DEFAULT_MATCH);
+        if (!m.ok) return fail(protocol, { kind: "divergence", detail: m.detail, request: ordinal, body: stored, ...(m.index !== undefined ? { turn: m.index } : {}) });
         consumed.add(m.index);
+        notes.push(...m.notes);
         const turn = cassette[m.index]!;
         turns.push(turn);
         remember(protocol, turn.response);
@@ -151,7 +179,8 @@ export function startProxy(options: ProxyOptions): Proxy {
           return fail(protocol, { kind: "upstream", detail: `${where} failed while sending its answer to model request ${ordinal} (HTTP ${status}, the connection ended mid-body: ${reason(error)}); nothing was recorded for it`, request: ordinal, body: stored }, 502);
         }
       } catch (error) {
-        return fail(protocol, { kind: "upstream", detail: `${where} could not be reached: ${reason(error)}`, request: ordinal, body: stored }, 502);
+        const what = isReset(error) ? `reset the connection during model request ${ordinal} (${reason(error)})` : `could not be reached for model request ${ordinal}: ${reason(error)}`;
+        return fail(protocol, { kind: "upstream", detail: `${where} ${what}; nothing was recorded for it: run the record again once the upstream answers`, request: ordinal, body: stored }, 502);
       }
       options.observe?.(`model response ${ordinal}`, text);
       let body: unknown;
@@ -172,6 +201,8 @@ export function startProxy(options: ProxyOptions): Proxy {
     origin: `http://127.0.0.1:${String(port)}`,
     port,
     turns,
+    notes,
+    kept: () => (options.healFrom ? consumed.size : 0),
     requests: () => count,
     modelCalls: () => forwarded,
     failure: () => failure?.detail,

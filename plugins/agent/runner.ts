@@ -11,6 +11,8 @@ export interface AgentExit {
   readonly code: number | null;
   /** The last lines of its stderr (a service: of its answer body). */
   readonly stderrTail: string;
+  /** What it printed (a spawned agent; the last OUTPUT_KEPT characters of each), kept in the run bundle. */
+  readonly output?: { readonly stdout: string; readonly stderr: string };
   readonly timedOut: boolean;
   /** Ended on purpose (fail fast, a stop request). */
   readonly killed: boolean;
@@ -21,6 +23,9 @@ export interface RunningAgent {
   /** Ends it now (its whole process group). */
   kill(): void;
 }
+
+/** Characters of an agent's stdout and of its stderr kept for the run bundle (the last ones). */
+export const OUTPUT_KEPT = 1_000_000;
 
 /** Process groups of agents still running: killed if the process exits first. */
 const running = new Set<number>();
@@ -120,9 +125,12 @@ export function spawnAgent(command: string, cwd: string, env: Record<string, str
     }
   };
   let stderr = "";
-  child.stdout?.resume();
+  let stdout = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout = (stdout + chunk.toString("utf8")).slice(-OUTPUT_KEPT);
+  });
   child.stderr?.on("data", (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString("utf8")).slice(-8192);
+    stderr = (stderr + chunk.toString("utf8")).slice(-OUTPUT_KEPT);
   });
   let timedOut = false;
   let killed = false;
@@ -155,7 +163,7 @@ export function spawnAgent(command: string, cwd: string, env: Record<string, str
       for (const unguard of unguards) unguard();
       // Output still held open (by a descendant nothing could end) no longer keeps the execution.
       for (const stream of child.stdio) stream?.destroy();
-      resolve({ code, stderrTail: tail(stderr), timedOut, killed });
+      resolve({ code, stderrTail: tail(stderr.slice(-8192)), output: { stdout, stderr }, timedOut, killed });
     };
     child.once("error", (error) => {
       stderr += `\n${error.message}`;

@@ -28,6 +28,7 @@ export const RECORD_OPTIONS_WITHOUT_FLAG = {
   model: "configured from FLOWPROOF_AI_* in the environment",
   keepOpen: "--keep-open, turned into a wait for the person at the screen (keep-open.ts)",
   pool: "a suite run's shared browser sessions, internal to the suite",
+  prior: "`flowproof heal` of an agent flow: the recorded cassettes, internal to heal",
 } as const;
 
 // The flags of `flowproof record` are RecordOptions, field for field.

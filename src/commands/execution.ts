@@ -4,7 +4,7 @@
 // recorder, the structured steps' context, the effects mode). Record and run both open through
 // openExecution, so they shape the app alike.
 import { dirname } from "node:path";
-import type { AdapterPlugin, AssertionPlugin, RunMode } from "../plugins/api.ts";
+import type { AdapterPlugin, AgentTurn, AssertionPlugin, RunMode } from "../plugins/api.ts";
 import { redactError, systemClock, type EffectPolicy, type ExecutionContext, type StructuredContext } from "../engine/context.ts";
 import { LeakWatch, leakVariables } from "../engine/secret-scan.ts";
 import type { AppInfo, TraceHeader, TraceStep } from "../trace/schema.ts";
@@ -36,6 +36,7 @@ export function stepTimeoutFromEnv(env: Readonly<Record<string, string | undefin
 export function structuredContext(options: {
   readonly flowPath: string; readonly mode: RunMode; readonly artifactDir: string; readonly assertions: readonly AssertionPlugin[];
   readonly steps: readonly TraceStep[]; readonly env: Readonly<Record<string, string | undefined>>; readonly secrets: Map<string, string>; readonly log: (line: string) => void;
+  readonly prior?: ReadonlyMap<string, readonly AgentTurn[]>;
 }): StructuredContext {
   return {
     assertions: assertionKinds(options.assertions),
@@ -45,6 +46,7 @@ export function structuredContext(options: {
     artifactDir: options.artifactDir,
     log: options.log,
     leaks: new LeakWatch(leakVariables(options.steps), options.env, options.secrets),
+    ...(options.prior ? { prior: options.prior } : {}),
   };
 }
 
@@ -135,6 +137,8 @@ export interface OpenedExecution {
   begin(options: {
     readonly mode: RunMode; readonly artifactDir: string; readonly controls: RecordingControls; readonly redaction: readonly unknown[];
     readonly assertions: readonly AssertionPlugin[]; readonly steps: readonly TraceStep[]; readonly effects: EffectPolicy;
+    /** `heal` of an agent flow: the recorded cassettes, by step id. */
+    readonly prior?: ReadonlyMap<string, readonly AgentTurn[]>;
   }): BegunExecution;
 }
 
@@ -189,7 +193,7 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
     },
     begin(b) {
       const recorder = createRecorder(surface.driver, b.artifactDir, b.controls, b.redaction, systemClock, frameSecrets({ env, captures, secrets }));
-      const structured = structuredContext({ flowPath: flow.file, mode: b.mode, artifactDir: b.artifactDir, assertions: b.assertions, steps: b.steps, env, secrets, log });
+      const structured = structuredContext({ flowPath: flow.file, mode: b.mode, artifactDir: b.artifactDir, assertions: b.assertions, steps: b.steps, env, secrets, log, ...(b.prior ? { prior: b.prior } : {}) });
       const ctx: ExecutionContext = {
         driver: surface.driver, env, captures, clock: recorder.clock,
         get baseUrl() {

@@ -19,6 +19,7 @@ import type { AuthorMode, CommonOptions } from "./common.ts";
 import { recordInSuite, type RoutingEntry } from "./record.ts";
 import { suiteOfFlow, withSuiteServer, type FlowSuite } from "./suite-context.ts";
 import type { ModelClient } from "../authoring/provider.ts";
+import { healAgentFlow, type AgentRunChange } from "./heal-agent.ts";
 
 export interface HealOptions extends CommonOptions {
   readonly spec: string;
@@ -48,6 +49,8 @@ export interface HealReport {
   readonly proposed_path?: string;
   readonly diff_html?: string;
   readonly routing: readonly RoutingEntry[];
+  /** An agent flow: each agent run whose conversation changed — turns kept from the recording, turns recorded, turns now. */
+  readonly agent_runs?: readonly AgentRunChange[];
 }
 
 export type HealResult =
@@ -81,6 +84,8 @@ async function healInSuite(options: HealOptions, suite: FlowSuite, log: (line: s
   for (const w of old.warnings ?? []) log(`WARNING: ${w}`);
   const proposedPath = sibling(tracePath, flow.file, "proposed.jsonl");
   const htmlPath = sibling(tracePath, flow.file, "heal.html");
+  // An agent flow is re-recorded from each run's first diverging turn, not from scratch.
+  if (old.steps.some((s) => s.action.type === "agent_run")) return healAgentFlow(options, suite, log, flow.name, old, { tracePath, proposedPath, htmlPath });
   log(`heal: re-recording ${displayPath(flow.file)} against the live app`);
   const rec = await recordInSuite({
     spec: options.spec, out: proposedPath, log, env: suite.env,

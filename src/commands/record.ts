@@ -16,7 +16,7 @@ import { stepsWithEffects } from "../engine/effects.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { checkWritable } from "../diagnostics/atomic-write.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import type { AdapterPlugin, AssertionPlugin } from "../plugins/api.ts";
+import type { AdapterPlugin, AgentTurn, AssertionPlugin } from "../plugins/api.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
 import { releaseSurface } from "./surface.ts";
 import { flowLoadOptions, governingSuiteDefaults, loadFlowFile, readFlowFile } from "./flow-load.ts";
@@ -68,6 +68,8 @@ export interface RecordOptions extends CommonOptions, RecordingControls {
   readonly model?: ModelClient;
   /** Shared adapter sessions (one browser for several records and runs); default: a session of this record's own. */
   readonly pool?: SessionPool;
+  /** `heal` of an agent flow: each agent run's recorded cassette, by step id, served until its first divergence, the rest recorded live. */
+  readonly prior?: ReadonlyMap<string, readonly AgentTurn[]>;
 }
 
 export interface RecordResult {
@@ -239,7 +241,7 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
     const traceId = randomUUID();
     const bundleRoot = join(dirname(flow.file), ".flowproof", "recordings", traceId);
     const recordingStartedAt = new Date();
-    const { recorder, structured, ctx } = execution.begin({ mode: "record", artifactDir: bundleRoot, controls: options, redaction: flow.redact ?? [], assertions: plugins.assertions, steps: plan.steps, effects: flow.effects ?? "on" });
+    const { recorder, structured, ctx } = execution.begin({ mode: "record", artifactDir: bundleRoot, controls: options, redaction: flow.redact ?? [], assertions: plugins.assertions, steps: plan.steps, effects: flow.effects ?? "on", ...(options.prior ? { prior: options.prior } : {}) });
     const completed: string[] = [];
     let recordedCount = 0;
     if (useModel && client) {
@@ -283,7 +285,10 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
           recordedCount = Math.max(recordedCount, n);
           if (r.status === "passed" && completed.at(-1) !== r.intent) completed.push(r.intent);
         }
-        log(`[AUTHOR ${route}] ${n}: ${r.intent}${r.status === "passed" ? "" : r.status === "skipped" ? " (not reached)" : ` — ${r.status.toUpperCase()}: ${r.detail ?? ""}`}`);
+        const outcome = (status: string, detail?: string) => (status === "passed" ? "" : status === "skipped" ? " (not reached)" : ` — ${status.toUpperCase()}: ${detail ?? ""}`);
+        // An agent run is recorded, not authored: one line per authored agent step.
+        if (step.action.type === "agent_run" && r.lines) for (const [i, l] of r.lines.entries()) log(`[RECORD agent] ${n}.${i + 1}: ${l.intent}${l.status === "passed" ? "" : ` — ${l.status.toUpperCase()}${l.detail ? `: ${l.detail}` : ""}`}`);
+        else log(`[AUTHOR ${route}] ${n}: ${r.intent}${outcome(r.status, r.detail)}`);
       },
       blockDecided: (line) => log(line),
       surfaceNeeded: (name) => execution.activate(name),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
@@ -29,6 +29,22 @@ describe("runInSuiteContext", () => {
     const rec = JSON.parse(readFileSync(r.record_path!, "utf8")) as { flows: Array<{ flow: string; status: string; control: { verdict: string }; result: string }> };
     expect(rec.flows[0]).toMatchObject({ flow: "flows/g.flow.yaml", status: "pass", control: { verdict: "pass" } });
     expect(existsSync(join(r.record_path!, "..", rec.flows[0]!.result))).toBe(true);
+  });
+  test("one run writes one run folder: the run record goes into the run's own bundle", async () => {
+    const q = tmpProject();
+    try {
+      const spec = q.write("g.flow.yaml", flowYaml("G", `${server.url}/greeter.html`, ['rules: Press the "Greet" button']));
+      expect((await record({ spec, env: {}, recordingDetail: "off" })).ok).toBe(true);
+      const runs = join(q.dir, ".flowproof", "runs");
+      const before = existsSync(runs) ? readdirSync(runs) : [];
+      const r = await runInSuiteContext({ spec, env: {}, recordingDetail: "off" });
+      const added = readdirSync(runs).filter((d) => !before.includes(d));
+      expect(added).toHaveLength(1);
+      expect(r.record_path).toBe(join(runs, added[0]!, "report.json"));
+      expect(existsSync(join(runs, added[0]!, "result.json"))).toBe(true);
+    } finally {
+      q.remove();
+    }
   });
   test("after_each runs even when the flow cannot start", async () => {
     const spec = p.write("flows/none.flow.yaml", flowYaml("None", `${server.url}/greeter.html`, ['rules: Click "Greet"']));

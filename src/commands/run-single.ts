@@ -2,13 +2,14 @@
 // would in the suite run — min_version, env_from, env, server, before_each/after_each hooks,
 // browser defaults and identities — so a flow behaves the same alone as in its suite; and every
 // run leaves a run record for `flowproof audit`. Never prints: progress goes to `log`.
-import { dirname, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { existsSync } from "node:fs";
 import { run, type RunOptions, type RunResult } from "./run.ts";
 import { displayPath, defaultTracePath, flowStem } from "./paths.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
 import type { Flow } from "../spec/flow.ts";
 import { suiteOfFlow, withSuiteHooks, withSuiteServer } from "./suite-context.ts";
-import { createRecordDir, logPruned, pruneRecords, writeRecord } from "./run-records.ts";
+import { createRecordDir, logPruned, pruneRecords, runsRoot, writeRecord } from "./run-records.ts";
 import { controlRecord, flowReason, flowStatus, type RunRecord } from "../report/run-record.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { erroredReport } from "./flow-outcome.ts";
@@ -87,7 +88,9 @@ function writeSingleRecord(suiteDir: string, specPath: string, flow: Flow | unde
     const { report } = result;
     const status = flowStatus(report);
     const reason = flowReason(report);
-    const { runId, dir } = createRecordDir(suiteDir, new Date(report.started_at));
+    // One run, one folder: the record goes into the run's own bundle when that is a run folder of this suite.
+    const own = resolve(dirname(result.run_dir)) === resolve(runsRoot(suiteDir)) && !existsSync(join(result.run_dir, "report.json"));
+    const { runId, dir } = own ? { runId: basename(result.run_dir), dir: result.run_dir } : createRecordDir(suiteDir, new Date(report.started_at));
     const rel = (p: string) => relative(suiteDir, p).split(sep).join("/");
     const record: RunRecord = {
       run_id: runId,

@@ -1,7 +1,7 @@
 // The per-flow execution context passed to every handler: the driver, the values in scope, the
 // clock and the secret redactor. One context per flow execution; the only module-level state is
 // a cache of compiled secret patterns.
-import type { AppDriver, AssertionPlugin, RunMode } from "../plugins/api.ts";
+import type { AgentTurn, AppDriver, AssertionPlugin, RunMode } from "../plugins/api.ts";
 import type { LeakWatch } from "./secret-scan.ts";
 import { FlowproofError, type Diagnostic } from "../diagnostics/diagnostic.ts";
 
@@ -58,6 +58,8 @@ export interface StructuredContext {
   readonly log: (line: string) => void;
   /** The secrets `assert_no_secret_leak` steps of this run watch for. */
   readonly leaks: LeakWatch;
+  /** `heal` of an agent flow: each agent run's recorded cassette, by step id (served until the first divergence). */
+  readonly prior?: ReadonlyMap<string, readonly AgentTurn[]>;
 }
 
 /**

@@ -45,6 +45,15 @@ export type AgentCheck =
   /** `assert_no_egress`: the contained agent attempted no destination outside `allow_egress`. */
   | { readonly kind: "no_egress"; readonly text: string };
 
+/** `match:` as the execution uses it (see docs/agents.md, "Matching"). */
+export interface AgentMatch {
+  readonly by: "conversation" | "strict";
+  /** Request paths (dotted, `*` any key or index) left out of the comparison. */
+  readonly ignore: readonly string[];
+  /** `conversation` only: request paths compared as well. */
+  readonly compare: readonly string[];
+}
+
 /** The agent to run, with `${…}` resolved (env values included). */
 export type AgentTarget =
   | { readonly command: string; readonly env?: Readonly<Record<string, string>>; readonly allow_egress?: readonly EgressRule[] }
@@ -63,6 +72,10 @@ export interface AgentRunRequest {
   /** `tools:` entries; one with `result` answers for the agent's own tool, at record and replay alike. */
   readonly tools: readonly { readonly name: string; readonly result?: unknown }[];
   readonly strict: boolean;
+  /** Record under `heal`: the recorded turns, served while the requests match them (by `match`); from the first that does not, every request goes to the upstream and is recorded. */
+  readonly healFrom?: readonly AgentTurn[];
+  /** Replay: how a model request is matched to its recorded turn (`match:`; absent: the conversation). */
+  readonly match?: AgentMatch;
   /** Replay: the recorded turns, served instead of any upstream. */
   readonly cassette?: readonly AgentTurn[];
   /** The flow's bound, ms. */
@@ -126,6 +139,16 @@ export interface AgentRunOutcome {
   readonly modelCalls?: number;
   /** One line for each of `AgentRunRequest.lines`, in the same order. */
   readonly lines?: readonly AgentStepLine[];
+  /** A spawned agent: what it printed on stdout and stderr (unredacted: the engine redacts before it keeps them). */
+  readonly output?: { readonly stdout: string; readonly stderr: string };
+  /** Record under `heal`: how many turns were served from the recording before the first divergence (the rest were recorded live). */
+  readonly healedFrom?: number;
+  /** Record under `heal`: the conversation the recording held, for the reviewer to compare with the new one. */
+  readonly recordedConversation?: AgentConversation;
+  /** Replay: the turn (1-based) whose request diverged from the recording; `conversation` then holds the calls and results as they happened at replay up to it. */
+  readonly divergedTurn?: number;
+  /** Replay: request fields that differed from the recording but were not compared (`match: conversation`), one note per turn. */
+  readonly notes?: readonly string[];
 }
 
 /** One `agent.allow_egress` destination, `${…}` resolved and parsed (a host name resolves when the agent starts); no port: any TCP port. */

@@ -458,6 +458,6 @@ export const defineAssertion = <A>(plugin: AssertionPlugin<A>): AssertionPlugin<
 /** `agent.allow_egress` entries: checked by the agent adapter when a flow loads, parsed again once resolved. */
 export { EGRESS_EXAMPLE, parseEgressEntry, type EgressEntry } from "./egress.ts";
 export type {
-  AgentCheck, AgentClause, AgentContainment, AgentConversation, AgentMcpServer, AgentRunOutcome, AgentRunRequest, AgentStepLine, AgentStepRef,
+  AgentCheck, AgentClause, AgentContainment, AgentConversation, AgentMatch, AgentMcpServer, AgentRunOutcome, AgentRunRequest, AgentStepLine, AgentStepRef,
   AgentTarget, AgentToolCall, AgentTurn, EgressRule, McpLane,
 } from "./agent-api.ts";

@@ -72,12 +72,18 @@ function effectBlock(effect: EffectView | undefined): string {
 function conversation(agent: NonNullable<RunReport["steps"][number]["agent"]>): string {
   const failed = agent.failed_check;
   const json = (v: unknown) => esc(typeof v === "string" ? v : JSON.stringify(v, null, 2));
+  const diverged = agent.diverged_turn;
+  // A replay that diverged: the calls are as they happened at replay, and the diverging turn is marked where it came.
+  const mark = diverged !== undefined ? `<li class="call flagged diverged"><div class="call-head">turn ${diverged} · <span class="badge failed">diverged</span> the agent's request no longer matches the recording; nothing after it was replayed</div></li>` : "";
   const calls = agent.calls.map((c, i) => {
     const flagged = failed?.call === i;
-    return `<li class="call${flagged ? " flagged" : ""}"><div class="call-head">turn ${c.turn} · call #${i + 1} <b>${esc(c.name)}</b>${flagged ? ` <span class="badge failed">${esc(failed.text)}</span>` : ""}</div><pre class="args">${json(c.arguments)}</pre>${c.result !== undefined ? `<div class="result-label">result</div><pre class="result">${json(c.result)}</pre>` : ""}</li>`;
-  }).join("");
+    const atReplay = diverged !== undefined && c.result !== undefined ? "result at replay" : "result";
+    return `<li class="call${flagged ? " flagged" : ""}"><div class="call-head">turn ${c.turn} · call #${i + 1} <b>${esc(c.name)}</b>${flagged ? ` <span class="badge failed">${esc(failed.text)}</span>` : ""}</div><pre class="args">${json(c.arguments)}</pre>${c.result !== undefined ? `<div class="result-label">${atReplay}</div><pre class="result">${json(c.result)}</pre>` : ""}</li>`;
+  }).join("") + mark;
+  const notes = (agent.notes ?? []).map((n) => `<p class="note">${esc(n)}</p>`).join("")
+    + (agent.output ? `<p class="note">the agent's output: <a href="${esc(agent.output.stdout)}">stdout</a> · <a href="${esc(agent.output.stderr)}">stderr</a></p>` : "");
   const unplaced = failed && failed.call === undefined ? `<p class="failed-check"><span class="badge failed">FAILED</span> ${esc(failed.text)}</p>` : "";
-  return `<div class="conversation"><p class="note">${agent.turns} model turn${agent.turns === 1 ? "" : "s"} · ${agent.calls.length} tool call${agent.calls.length === 1 ? "" : "s"} · ${agent.model_calls} model call${agent.model_calls === 1 ? "" : "s"} made${agent.model_calls === 0 ? " (served from the cassette)" : ""}</p>${unplaced}<ol class="calls">${calls}</ol><div class="reply"><div class="result-label">final reply</div>${agent.reply !== undefined ? `<pre>${esc(agent.reply)}</pre>` : `<p class="note">none: the last turn was a tool call, or the model was never reached</p>`}</div></div>`;
+  return `<div class="conversation"><p class="note">${agent.turns} model turn${agent.turns === 1 ? "" : "s"} · ${agent.calls.length} tool call${agent.calls.length === 1 ? "" : "s"} · ${agent.model_calls} model call${agent.model_calls === 1 ? "" : "s"} made${agent.model_calls === 0 ? " (served from the cassette)" : ""}</p>${notes}${unplaced}<ol class="calls">${calls}</ol><div class="reply"><div class="result-label">final reply</div>${agent.reply !== undefined ? `<pre>${esc(agent.reply)}</pre>` : `<p class="note">none: the last turn was a tool call, or the model was never reached</p>`}</div></div>`;
 }
 
 /** Row clicks and arrow keys switch the visible step panel; nothing is fetched. */

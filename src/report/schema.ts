@@ -19,6 +19,19 @@ export const AgentRunReport = Type.Object(
       { additionalProperties: false },
     )),
     reply: Type.Optional(Type.String({ description: "The main conversation's final assistant text." })),
+    output: Type.Optional(Type.Object(
+      { stdout: Type.String({ description: "The agent's stdout, redacted, relative to the run bundle." }), stderr: Type.String({ description: "The agent's stderr, redacted, relative to the run bundle." }) },
+      { additionalProperties: false, description: "A spawned agent: where its output is kept in the run bundle." },
+    )),
+    healed: Type.Optional(Type.Object(
+      {
+        kept_turns: Type.Integer({ minimum: 0, description: "Turns served from the recording before the first divergence." }),
+        recorded: Type.Object({ turns: Type.Integer({ minimum: 0 }), calls: Type.Array(Type.Unknown()), reply: Type.Optional(Type.String()) }, { additionalProperties: false, description: "The conversation the recording held." }),
+      },
+      { additionalProperties: false, description: "`flowproof heal` of an agent flow: what was kept and what the recording held." },
+    )),
+    diverged_turn: Type.Optional(Type.Integer({ minimum: 1, description: "Replay: the turn whose model request diverged from the recording; `calls` then hold the calls and results as they happened at replay, up to it." })),
+    notes: Type.Optional(Type.Array(Type.String(), { description: "Replay: request fields that differed from the recording but were not compared (`match: conversation`)." })),
     failed_check: Type.Optional(Type.Object(
       { text: Type.String({ description: "The agent assertion that did not hold." }), call: Type.Optional(Type.Integer({ minimum: 0, description: "0-based index of the call it matched or missed." })) },
       { additionalProperties: false },

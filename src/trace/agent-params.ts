@@ -120,6 +120,14 @@ export const AgentRunParams = Open(
     steps: Type.Array(AgentStep, { description: "The authored agent steps in order: {kind: prompt, text} | {kind: follow_up, text, message} | {kind: tool_call, text, tool, where, negate} | {kind: reply, text, op, value} | {kind: no_egress, text}." }),
     tools: Opt(Type.Array(AgentToolSpec, { description: "`tools:` as written: {name, result?}." })),
     strict: Opt(Type.Boolean()),
+    match: Opt(Type.Union([
+      Type.Union([Type.Literal("conversation"), Type.Literal("strict")]),
+      Open({
+        by: Opt(Type.Union([Type.Literal("conversation"), Type.Literal("strict")])),
+        ignore: Opt(Type.Array(Type.String())),
+        compare: Opt(Type.Array(Type.String())),
+      }, "{by?, ignore?, compare?}"),
+    ], { description: "`match:` as written: how a replayed model request is matched to its recorded turn (default `conversation`)." })),
     timeout_ms: Int({ maximum: MAX_TIMEOUT_MS, description: "The execution's bound (default 300 000)." }),
     cassette: Opt(Type.Array(CassetteTurn, { description: "Written at record: every model turn, in the order they were made." })),
     mcp: Opt(Type.Array(AgentMcpSpec, { description: "`mcp:` as written: {name, command | url, port?, tools?}." })),

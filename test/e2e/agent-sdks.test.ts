@@ -62,6 +62,9 @@ describe.each([
     const before = model.requests.length;
     const rec = await runCli(["record", "book.flow.yaml"], { cwd: p.dir, env: { FLOWPROOF_AGENT_UPSTREAM: model.url, FLOWPROOF_AGENT_KEY: CANARY } });
     expect(rec.code, rec.stdout + rec.stderr).toBe(0);
+    // An agent run is recorded, not authored: each of its steps is a line of its own.
+    expect(rec.stderr).toContain("[RECORD agent] 1.1: prompt: Book KQ311 for Ada\n[RECORD agent] 1.2: assert_tool_call: book_flight");
+    expect(rec.stderr).not.toContain("[AUTHOR");
     const sent = model.requests.slice(before);
     expect(sent.map((r) => r.protocol)).toEqual([protocol, protocol]);
     expect(sent.every((r) => r.authorization === `Bearer ${CANARY}` || r.apiKey === CANARY)).toBe(true);
@@ -81,12 +84,19 @@ describe.each([
     ]);
     expect(report.steps[0]!.agent).toMatchObject({ turns: 2, model_calls: 0, calls: [{ turn: 1, name: "book_flight" }] });
 
-    // The agent's own tool now answers differently: the divergence is the prompt's line, naming the turn; the assertions were not judged.
+    // The agent's own tool now answers differently: the divergence is the prompt's line, in the flow's words with the wire path
+    // as a detail line; the tool-call assertion is judged over the calls made up to there, the reply is not.
     const drift = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: { BOOKED_FLIGHT: "KQ999" } });
     expect(drift.code).toBe(1);
-    expect(drift.stdout).toMatch(/\[FAIL\] s0001\.1 prompt: Book KQ311 for Ada — model request 2 diverges from recorded turn 2: \S*booking\.flight\.id: recorded KQ311, replayed KQ999/);
-    expect(drift.stdout).toContain("[SKIP] s0001.2 assert_tool_call");
+    expect(drift.stdout).toContain("[FAIL] s0001.1 prompt: Book KQ311 for Ada — turn 2: book_flight returned booking.flight.id KQ999 (recorded KQ311)");
+    expect(drift.stdout).toMatch(/model request 2 \(wire\): \S*booking\.flight\.id: recorded KQ311, replayed KQ999/);
+    expect(drift.stdout).toContain("[PASS] s0001.2 assert_tool_call");
     expect(drift.stdout).toContain("[SKIP] s0001.3 assert: reply contains Booked KQ311");
+    // report.html shows the call with the result it had at replay, and marks the turn that diverged.
+    const html = p.read(/-> (\S+report\.html)/.exec(drift.stdout)![1]!);
+    expect(html).toContain("turn 2 · <span class=\"badge failed\">diverged</span>");
+    expect(html).toContain("<div class=\"result-label\">result at replay</div>");
+    expect(html).toContain("KQ999");
     expect(model.requests.length).toBe(replayed);
     for (const f of p.files()) expect(readFileSync(join(p.dir, f), "utf8").includes(CANARY)).toBe(false);
   });
@@ -116,7 +126,7 @@ describe("the report of an agent run", () => {
 describe("flowproof doctor --agent on every dialect", () => {
   test.each([
     ["agents-responses", "OpenAI Responses, POST /v1/responses, model gpt-test"],
-    ["ai-google", "Google Gemini generateContent, POST /v1beta/models/gemini-test:streamGenerateContent, model gemini-test"],
+    ["ai-google", "Google Gemini streamGenerateContent, POST /v1beta/models/gemini-test:streamGenerateContent, model gemini-test"],
   ])("%s: OK with the dialect, path and model, no key, no upstream", async (sdk, said) => {
     const before = model.requests.length;
     const r = await runCli(["doctor", "--agent", `AGENT_SDK=${sdk} ${BUN} ${AGENT}`], { cwd: REPO_ROOT, env: {} });

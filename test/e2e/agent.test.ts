@@ -3,7 +3,7 @@
 // `@anthropic-ai/sdk` package, streaming on and off, and over raw HTTP) recorded
 // against a scripted local model server, then replayed with that server stopped.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { createServer } from "node:net";
 import { readdirSync, readFileSync } from "node:fs";
 import { runCli, REPO_ROOT } from "../support/cli.ts";
@@ -297,6 +297,7 @@ describe("values the model sees", () => {
     const p = project();
     const secret = "tok-4d2e9a7b31";
     const flow = agentFlow(OPENAI_AGENT, {
+      env: "{AGENT_NOTE: \"voucher ${VOUCHER} in hand\"}",
       top: "tools:\n  - name: book_flight\n    result: {booking: {flight: {id: KQ311}, status: held}}",
       steps: ["  - prompt: Book KQ311 for Ada with voucher ${VOUCHER}", "  - assert_tool_call: book_flight where flight.id equals KQ311", "  - assert: reply contains Booked"],
     });
@@ -312,8 +313,15 @@ describe("values the model sees", () => {
     const trace = p.read("book.trace.jsonl");
     expect(trace).not.toContain(secret);
     expect(trace).toContain("${VOUCHER}");
-    const run = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: { VOUCHER: secret } });
+    const run = await runCli(["run", "book.flow.yaml", "--json"], { cwd: p.dir, env: { VOUCHER: secret } });
     expect(run.code).toBe(0);
+    // The agent's stdout and stderr are kept in the run bundle, redacted.
+    const { run_dir: runDir, report } = JSON.parse(run.stdout) as { run_dir: string; report: { steps: Array<{ agent?: { output?: { stdout: string; stderr: string } } }> } };
+    const output = report.steps[0]!.agent!.output!;
+    expect(readFileSync(resolve(p.dir, runDir, output.stdout), "utf8")).toContain("Booked");
+    const stderr = readFileSync(resolve(p.dir, runDir, output.stderr), "utf8");
+    expect(stderr).toContain("voucher ");
+    expect(stderr).toContain(" in hand");
     for (const f of p.files()) expect(readFileSync(join(p.dir, f), "utf8").includes(secret)).toBe(false);
   });
 });

@@ -1,10 +1,13 @@
 // `agent_run` steps (`app: agent`): one execution of the agent under test. Resolves `${…}` in the
 // prompts, assertion values and agent declaration at execution (the trace keeps them raw), hands
 // the execution to the surface's `runAgent`, and at record stores the cassette in the step.
-import type { AgentCheck, AgentMcpServer, AgentRunRequest, AgentStepRef, AgentTarget, AgentTurn, EgressRule } from "../../plugins/api.ts";
+import type { AgentCheck, AgentConversation, AgentMcpServer, AgentRunRequest, AgentStepRef, AgentTarget, AgentTurn, EgressRule } from "../../plugins/api.ts";
 import { AGENT_PROTOCOLS, type TraceStep } from "../../trace/schema.ts";
 import { isCassetteTurn, type AgentStep } from "../../trace/agent-params.ts";
 import { resolveText } from "../templates.ts";
+import { redact } from "../context.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { AgentRunReport, Handler, StepOutcome } from "./shared.ts";
 import { errored } from "./shared.ts";
 import { resolveArgs } from "./structured.ts";
@@ -52,6 +55,27 @@ function resolvedCheck(step: Exclude<AgentStep, { kind: "prompt" | "follow_up" }
 }
 
 const resolvedMap = (m: Readonly<Record<string, string>>, r: (text: string) => string): Record<string, string> => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, r(v)]));
+
+/** A conversation as the report shows it: turns counting from 1. */
+function callsOf(c: AgentConversation): { turns: number; calls: { turn: number; name: string; arguments: unknown; result?: string }[]; reply?: string } {
+  return { turns: c.turns, calls: c.calls.map((call) => ({ turn: call.turn + 1, name: call.name, arguments: call.arguments, ...(call.result !== undefined ? { result: call.result } : {}) })), ...(c.reply !== undefined ? { reply: c.reply } : {}) };
+}
+
+/** Where an agent's output is kept, under the run bundle. */
+const OUTPUT_DIR = "agent-output";
+
+/** The agent's stdout and stderr, redacted, as `agent-output/<step>.stdout.txt` and `.stderr.txt` under the run bundle; undefined when they cannot be written. */
+function keepOutput(dir: string, stepId: string, output: { readonly stdout: string; readonly stderr: string }, secrets: ReadonlyMap<string, string>): { stdout: string; stderr: string } | undefined {
+  try {
+    mkdirSync(join(dir, OUTPUT_DIR), { recursive: true });
+    const files = { stdout: `${OUTPUT_DIR}/${stepId}.stdout.txt`, stderr: `${OUTPUT_DIR}/${stepId}.stderr.txt` };
+    writeFileSync(join(dir, files.stdout), redact(output.stdout, secrets));
+    writeFileSync(join(dir, files.stderr), redact(output.stderr, secrets));
+    return files;
+  } catch {
+    return undefined;
+  }
+}
 
 export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutcome> => {
   if (step.action.type !== "agent_run") return errored(`the agent_run handler was given a ${step.action.type} step`);
@@ -108,7 +132,10 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     checks,
     tools: params.tools ?? [],
     strict: params.strict === true,
+    ...(params.match !== undefined ? { match: typeof params.match === "string" ? { by: params.match, ignore: [], compare: [] } : { by: params.match.by ?? "conversation", ignore: params.match.ignore ?? [], compare: params.match.compare ?? [] } } : {}),
     ...(cassette ? { cassette } : {}),
+    // `heal`: the recorded turns, served until the first divergence; the rest is recorded live.
+    ...(mode === "record" && s.prior?.get(step.id) ? { healFrom: s.prior.get(step.id)! } : {}),
     timeoutMs: params.timeout_ms,
     baseDir: s.baseDir,
     env: ctx.env,
@@ -131,13 +158,16 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     if (outcome.lanes) params.lanes = Object.fromEntries(Object.entries(outcome.lanes).map(([name, lane]) => [name, { calls: [...lane.calls], events: [...lane.events] }]));
   }
   const c = outcome.conversation;
+  const output = outcome.output ? keepOutput(s.artifactDir, step.id, outcome.output, ctx.secrets) : undefined;
   const failedCheck = outcome.failedCheck ? checks[outcome.failedCheck.index] : undefined;
   const report: AgentRunReport = {
-    turns: c.turns,
-    model_calls: outcome.modelCalls ?? 0,
     // Turns count from 1, as the report and the failure messages name them.
-    calls: c.calls.map((call) => ({ turn: call.turn + 1, name: call.name, arguments: call.arguments, ...(call.result !== undefined ? { result: call.result } : {}) })),
-    ...(c.reply !== undefined ? { reply: c.reply } : {}),
+    ...callsOf(c),
+    model_calls: outcome.modelCalls ?? 0,
+    ...(output ? { output } : {}),
+    ...(outcome.healedFrom !== undefined && outcome.recordedConversation ? { healed: { kept_turns: outcome.healedFrom, recorded: callsOf(outcome.recordedConversation) } } : {}),
+    ...(outcome.divergedTurn !== undefined ? { diverged_turn: outcome.divergedTurn } : {}),
+    ...(outcome.notes && outcome.notes.length > 0 ? { notes: [...outcome.notes] } : {}),
     ...(outcome.containment ? { containment: outcome.containment.tier, ...(outcome.containment.enforced ? { egress_attempts: outcome.containment.attempted.map((x) => ({ ...x })) } : {}) } : {}),
     ...(failedCheck ? { failed_check: { text: failedCheck.text, ...(outcome.failedCheck?.call !== undefined ? { call: outcome.failedCheck.call } : {}) } } : {}),
   };

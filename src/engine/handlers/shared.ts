@@ -40,6 +40,14 @@ export interface AgentRunReport {
   model_calls: number;
   calls: { turn: number; name: string; arguments: unknown; result?: string }[];
   reply?: string;
+  /** Record under `heal`: turns kept from the recording, and the conversation the recording held. */
+  healed?: { kept_turns: number; recorded: { turns: number; calls: { turn: number; name: string; arguments: unknown; result?: string }[]; reply?: string } };
+  /** A spawned agent: its stdout and stderr files (redacted), relative to the run bundle. */
+  output?: { stdout: string; stderr: string };
+  /** Replay: the turn whose request diverged; `calls` are then as they happened at replay, up to it. */
+  diverged_turn?: number;
+  /** Replay: request fields that differed but were not compared (`match: conversation`). */
+  notes?: string[];
   failed_check?: { text: string; call?: number };
   /** The containment tier of the run, and (contained runs only) what the agent attempted outside allow_egress. */
   containment?: string;
