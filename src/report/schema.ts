@@ -127,6 +127,16 @@ export const RunOutcome = Type.Union(
   },
 );
 
+/** Where a flow's browser ran when not on this machine: a Selenium Grid session (docs/grid.md). */
+export const RanOn = Type.Object(
+  {
+    grid: Type.String({ description: "The grid's URL, credentials replaced by ***." }),
+    node: Type.Optional(Type.String({ description: "The grid node that held the session, as the grid's /status names it (absent when the grid does not say)." })),
+    session: Type.String({ description: "The W3C session id." }),
+  },
+  { additionalProperties: false, description: "Where a web flow's browser ran when not on this machine (a Selenium Grid session); a fact, never used by replay." },
+);
+
 export const RunReport = Type.Object(
   {
     name: Type.String(),
@@ -176,6 +186,7 @@ export const RunReport = Type.Object(
       },
       { additionalProperties: false, description: "Present when the outcome is `flaky`." },
     )),
+    ran_on: Type.Optional(RanOn),
     interrupted: Type.Optional(Type.String({ description: "Present when the run was stopped before this flow finished: what stopped it (`SIGINT`, `SIGTERM`, or the MCP client closing the connection). The step it stopped at is errored with a detail starting `interrupted:`; the steps after it are skipped." })),
   },
   { additionalProperties: false },

@@ -4,6 +4,7 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
 import { Selector } from "./selector.ts";
 import { AgentRunParams } from "./agent-params.ts";
+import { RanOn } from "../report/schema.ts";
 
 const Opt = <T extends TSchema>(t: T) => Type.Optional(t);
 const Int = (o: object = {}) => Type.Integer({ minimum: 0, ...o });
@@ -301,6 +302,8 @@ export const BrowserShape = Type.Object(
     random: Opt(Type.Object({ seed: Type.Integer({ minimum: 0, maximum: 4294967295 }) }, { additionalProperties: false })),
     downloads_dir: Opt(Type.String({ description: "Relative to the flow file." })),
     endpoint: Opt(Type.String({ description: "DevTools URL of a running browser (raw ${VAR} references)." })),
+    grid: Opt(Type.String({ description: "Selenium Grid URL as written (raw ${VAR} references)." })),
+    capabilities: Opt(Type.Record(Type.String(), Type.Unknown(), { description: "Extra W3C capabilities for a grid session, as written." })),
   },
   { additionalProperties: false },
 );
@@ -320,6 +323,7 @@ export const AppInfo = Type.Object(
     connection: Opt(Type.String({ description: "A SAP flow's or sap surface's `connection:` (the SAP Logon entry) as written (raw ${VAR} references); absent when it attaches to a session already logged on." })),
     login_user: Opt(Type.String({ description: "A SAP flow's or sap surface's `login.user` as written (raw ${VAR} references); the password is never stored, every record and replay resolves it from the flow." })),
     version: Opt(Type.String()),
+    ran_on: Opt(RanOn),
     /** A multi-surface flow's web surface: its own `browser:` shape as written, applied from here at replay. */
     browser: Opt(BrowserShape),
   },
