@@ -123,12 +123,13 @@ export async function createDownloads(connection: Connection, browserContextId: 
       writeFileSync(join(tracker.dir, guid), await remote.download(basename(remotePath)));
       tracker.progress(guid, "completed");
     } catch {
+      // The engine reports the download as cancelled; docs/grid.md says what a node needs.
       tracker.progress(guid, "canceled");
     }
   };
   try {
     // A remote browser saves into its node's own download directory (its default), fetched back from there.
-    await connection.send("Browser.setDownloadBehavior", remote ? { behavior: "default", browserContextId, eventsEnabled: true } : { behavior: "allowAndName", browserContextId, downloadPath: tracker.dir, eventsEnabled: true });
+    await connection.send("Browser.setDownloadBehavior", remote ? { behavior: "default", eventsEnabled: true } : { behavior: "allowAndName", browserContextId, downloadPath: tracker.dir, eventsEnabled: true });
   } catch (error) {
     for (const off of offs) off();
     removeTemporary();

@@ -84,7 +84,8 @@ export class WebDriver implements AppDriver {
     // A remote browser is the flow's own (a grid session): its page opens in the browser's default
     // context, where the node's download directory applies.
     const created = options.remote ? undefined : (await connection.send("Target.createBrowserContext", { disposeOnDetach: true })).browserContextId;
-    const { targetId } = await connection.send("Target.createTarget", { url: "about:blank", ...(created ? { browserContextId: created } : {}), width, height });
+    // (Its window was sized at start: a size here is for new windows only.)
+    const { targetId } = await connection.send("Target.createTarget", { url: "about:blank", ...(created ? { browserContextId: created, width, height } : {}) });
     const browserContextId = created ?? (await connection.send("Target.getTargetInfo", { targetId })).targetInfo.browserContextId ?? "";
     const { sessionId } = await connection.send("Target.attachToTarget", { targetId, flatten: true });
     const driver = new WebDriver(connection, connection.session(sessionId), browserContextId, targetId, log, config, onClose, options);

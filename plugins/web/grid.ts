@@ -92,20 +92,31 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 
 /**
  * The capabilities of a session request: Chromium with the flow's flags (its `browser.args` and
- * window size), the flow's extra W3C capabilities merged in, and a node that hands downloads back
- * preferred (firstMatch) unless the flow says otherwise.
+ * window size) and the flow's extra W3C capabilities merged in.
  */
-export function sessionCapabilities(options: { readonly args?: readonly string[] | undefined; readonly windowSize: readonly [number, number]; readonly capabilities?: Obj | undefined }): { alwaysMatch: Obj; firstMatch: Obj[] } {
+export function sessionCapabilities(options: { readonly args?: readonly string[] | undefined; readonly windowSize: readonly [number, number]; readonly capabilities?: Obj | undefined }): { alwaysMatch: Obj } {
   const extra = options.capabilities ?? {};
   const chrome = isObj(extra["goog:chromeOptions"]) ? extra["goog:chromeOptions"] : {};
   const extraArgs = Array.isArray(chrome["args"]) ? (chrome["args"] as unknown[]) : [];
-  const alwaysMatch: Obj = {
-    browserName: "chrome",
-    ...extra,
-    "goog:chromeOptions": { ...chrome, args: [`--window-size=${options.windowSize[0]},${options.windowSize[1]}`, ...(options.args ?? []), ...extraArgs] },
+  return {
+    alwaysMatch: {
+      browserName: "chrome",
+      ...extra,
+      "goog:chromeOptions": { ...chrome, args: [`--window-size=${options.windowSize[0]},${options.windowSize[1]}`, ...(options.args ?? []), ...extraArgs] },
+    },
   };
-  const firstMatch = "se:downloadsEnabled" in extra ? [{}] : [{ "se:downloadsEnabled": true }, {}];
-  return { alwaysMatch, firstMatch };
+}
+
+/**
+ * Whether a node of the grid hands downloads back (its stereotype says `se:downloadsEnabled`,
+ * a node started with --enable-managed-downloads true): a session then asks for it, unless the
+ * flow's capabilities decide. A grid whose /status lists no nodes (some vendors') is not asked.
+ */
+export function withDownloads(capabilities: { alwaysMatch: Obj }, status: unknown): { alwaysMatch: Obj } {
+  if ("se:downloadsEnabled" in capabilities.alwaysMatch) return capabilities;
+  const nodes = isObj(status) && Array.isArray(status["nodes"]) ? (status["nodes"] as unknown[]) : [];
+  const offered = nodes.some((n) => isObj(n) && Array.isArray(n["slots"]) && (n["slots"] as unknown[]).some((slot) => isObj(slot) && isObj(slot["stereotype"]) && slot["stereotype"]["se:downloadsEnabled"] === true));
+  return offered ? { alwaysMatch: { ...capabilities.alwaysMatch, "se:downloadsEnabled": true } } : capabilities;
 }
 
 export interface OpenGridOptions {
@@ -155,7 +166,10 @@ export async function openGridSession(address: GridAddress, options: OpenGridOpt
   };
   let created: { status: number; value: unknown };
   try {
-    created = await request("POST", "/session", { capabilities: options.capabilities }, options.queueTimeoutMs);
+    // The grid's /status first: an unreachable grid fails fast, and it says whether nodes hand downloads back.
+    const status = await request("GET", "/status");
+    if (status.status === 401 || status.status === 403) created = status;
+    else created = await request("POST", "/session", { capabilities: withDownloads(options.capabilities, status.value) }, options.queueTimeoutMs);
   } catch (error) {
     const e = error as Error;
     if (e.name === "TimeoutError") {

@@ -34,7 +34,7 @@ export function gridUnavailable(): string | undefined {
 
 /** The browser the nodes start: Chromium's headless shell when installed (as local headless runs use), else Chromium. */
 function nodeBrowser(): string {
-  for (const p of ["/usr/lib/chromium/chromium-headless-shell", "/usr/lib/chromium/chromium", "/usr/bin/chromium"]) if (existsSync(p)) return p;
+  for (const p of ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]) if (existsSync(p)) return p;
   return "/usr/bin/chromium";
 }
 
