@@ -190,9 +190,9 @@ describe("a suite on the grid", () => {
     expect(victim).toBeDefined();
     grid.nodes.find((n) => n.uri === victim)!.kill();
     const done = await suite;
-    const out = JSON.parse(done.stdout) as { flows: { name: string; outcome: string; report: { error?: string; steps: { status: string; detail?: string }[] } }[] };
-    const long = out.flows.find((f) => f.name === "Long")!;
-    const short = out.flows.find((f) => f.name === "Short")!;
+    const out = JSON.parse(done.stdout) as { flows: { spec: string; outcome: string; report: { error?: string; steps: { status: string; detail?: string }[] } }[] };
+    const long = out.flows.find((f) => f.spec === "long.flow.yaml")!;
+    const short = out.flows.find((f) => f.spec === "short.flow.yaml")!;
     expect(short.outcome).toBe("passed");
     expect(long.outcome).toBe("errored");
     expect(JSON.stringify(long.report)).toContain(`the grid node ${victim} stopped answering`);

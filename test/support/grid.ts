@@ -32,7 +32,11 @@ export function gridUnavailable(): string | undefined {
   return undefined;
 }
 
-/** The browser the nodes start: Chromium's headless shell when installed (as local headless runs use), else Chromium. */
+/**
+ * The browser the nodes start: Chromium itself (headless). Not the headless shell, which cancels
+ * a download it is not told where to save, so a node could never keep one in the directory the
+ * grid hands downloads back from.
+ */
 function nodeBrowser(): string {
   for (const p of ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]) if (existsSync(p)) return p;
   return "/usr/bin/chromium";
