@@ -118,12 +118,13 @@ export async function createDownloads(connection: Connection, browserContextId: 
     }),
   ];
   const fetchBack = async (guid: string, remotePath: string | undefined): Promise<void> => {
+    // A node that hands no downloads back (not started with --enable-managed-downloads true), or
+    // a fetch that failed: the engine reports the download as cancelled (docs/grid.md).
+    if (!remote?.download || remotePath === undefined) return tracker.progress(guid, "canceled");
     try {
-      if (!remote?.download || remotePath === undefined) throw new Error("the grid node does not hand downloads back: start its nodes with --enable-managed-downloads true");
       writeFileSync(join(tracker.dir, guid), await remote.download(basename(remotePath)));
       tracker.progress(guid, "completed");
     } catch {
-      // The engine reports the download as cancelled; docs/grid.md says what a node needs.
       tracker.progress(guid, "canceled");
     }
   };

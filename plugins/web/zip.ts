@@ -3,6 +3,10 @@
 // deflated entries only (what Java's ZipOutputStream writes), read through the central directory
 // because a streamed entry's local header carries no sizes. Pure.
 import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { FlowproofError } from "../../src/plugins/api.ts";
+
+/** An archive the grid sent that cannot be read. */
+const unreadable = (what: string) => new FlowproofError({ code: "browser-error", message: `the grid sent a file archive flowproof cannot read: ${what}` });
 
 const CRC_TABLE = (() => {
   const table = new Uint32Array(256);
@@ -65,12 +69,12 @@ export function unzip(zip: Uint8Array): Map<string, Uint8Array> {
       break;
     }
   }
-  if (eocd < 0) throw new Error("not a zip archive (no end of central directory)");
+  if (eocd < 0) throw unreadable("not a zip archive (no end of central directory)");
   const count = view.getUint16(eocd + 10, true);
   let at = view.getUint32(eocd + 16, true);
   const out = new Map<string, Uint8Array>();
   for (let n = 0; n < count; n++) {
-    if (view.getUint32(at, true) !== 0x02014b50) throw new Error("malformed zip central directory");
+    if (view.getUint32(at, true) !== 0x02014b50) throw unreadable("malformed central directory");
     const method = view.getUint16(at + 10, true);
     const size = view.getUint32(at + 20, true);
     const nameLength = view.getUint16(at + 28, true);
@@ -84,7 +88,7 @@ export function unzip(zip: Uint8Array): Map<string, Uint8Array> {
     const raw = zip.subarray(dataAt, dataAt + size);
     if (method === 0) out.set(name, raw);
     else if (method === 8) out.set(name, new Uint8Array(inflateRawSync(raw)));
-    else throw new Error(`zip entry ${JSON.stringify(name)} uses compression method ${method}`);
+    else throw unreadable(`entry ${JSON.stringify(name)} uses compression method ${method}`);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // result.json (the run report) declared once: TypeBox gives the static type and the JSON Schema
 // written to schema/result.schema.json. No I/O.
 import { Type, type Static } from "@sinclair/typebox";
+import { RanOn } from "../trace/schema.ts";
 
 export const StepStatus = Type.Union([Type.Literal("passed"), Type.Literal("failed"), Type.Literal("skipped"), Type.Literal("errored")]);
 
@@ -125,16 +126,6 @@ export const RunOutcome = Type.Union(
       "expected_failure: the flow declares a known failure (`expect: {fail: …}`) and its recorded step failed again (see `expected_failure`); exit code 0, reported as XFAIL. " +
       "flaky: with `--repeat-each`, the flow passed in some repeats and not in others (see `repeat` and `flaky`); exit code 1.",
   },
-);
-
-/** Where a flow's browser ran when not on this machine: a Selenium Grid session (docs/grid.md). */
-export const RanOn = Type.Object(
-  {
-    grid: Type.String({ description: "The grid's URL, credentials replaced by ***." }),
-    node: Type.Optional(Type.String({ description: "The grid node that held the session, as the grid's /status names it (absent when the grid does not say)." })),
-    session: Type.String({ description: "The W3C session id." }),
-  },
-  { additionalProperties: false, description: "Where a web flow's browser ran when not on this machine (a Selenium Grid session); a fact, never used by replay." },
 );
 
 export const RunReport = Type.Object(

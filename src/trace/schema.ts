@@ -4,7 +4,6 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
 import { Selector } from "./selector.ts";
 import { AgentRunParams } from "./agent-params.ts";
-import { RanOn } from "../report/schema.ts";
 
 const Opt = <T extends TSchema>(t: T) => Type.Optional(t);
 const Int = (o: object = {}) => Type.Integer({ minimum: 0, ...o });
@@ -306,6 +305,16 @@ export const BrowserShape = Type.Object(
     capabilities: Opt(Type.Record(Type.String(), Type.Unknown(), { description: "Extra W3C capabilities for a grid session, as written." })),
   },
   { additionalProperties: false },
+);
+
+/** Where a flow's browser ran when not on this machine: a Selenium Grid session (docs/grid.md). */
+export const RanOn = Type.Object(
+  {
+    grid: Type.String({ description: "The grid's URL, credentials replaced by ***." }),
+    node: Opt(Type.String({ description: "The grid node that held the session, as the grid's /status names it (absent when the grid does not say)." })),
+    session: Type.String({ description: "The W3C session id." }),
+  },
+  { additionalProperties: false, description: "Where a web flow's browser ran when not on this machine (a Selenium Grid session); a fact, never used by replay." },
 );
 
 export const AppInfo = Type.Object(

@@ -40,3 +40,23 @@ test("Input.* commands wait for the gate; page commands go out at once; the gate
   answer("Input.dispatchMouseEvent");
   await later;
 });
+
+test("a bounded connection whose far end falls silent (a grid after its node died) fails every command and wait instead of hanging", async () => {
+  const { Connection: Real } = await import("./connection.ts");
+  // A WebSocket server that accepts the connection and never answers: what the grid leaves.
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req, s) => (s.upgrade(req) ? undefined : new Response("", { status: 400 })), websocket: { message() {} } });
+  try {
+    const connection = await Real.connect(`ws://127.0.0.1:${server.port}/session/x/se/cdp`, { callTimeoutMs: 300 });
+    connection.explainLoss(async () => "the grid node http://node:5555 stopped answering");
+    const waiting = connection.session("s").waitFor("Page.loadEventFired", 60_000).catch((e: Error) => e.message);
+    const started = Date.now();
+    const sent = await connection.send("Runtime.evaluate", { expression: "1" }).catch((e: Error) => e.message);
+    expect(sent).toBe("the browser is gone: the grid node http://node:5555 stopped answering: no answer to Runtime.evaluate within 300 ms");
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await waiting).toStartWith("the browser is gone: the grid node http://node:5555 stopped answering");
+    expect(connection.lost).toBe(true);
+    await connection.close();
+  } finally {
+    server.stop(true);
+  }
+});

@@ -96,6 +96,7 @@ export class Connection {
       const gone = () => {
         clearTimeout(timer);
         this.#pending.delete(gone);
+        // A plain Error on purpose: send() turns it into the connection's BrowserGoneError, which explains the loss.
         reject(new Error("the browser is gone"));
       };
       const timer = setTimeout(() => this.#lose(`no answer to ${method} within ${timeoutMs} ms`), timeoutMs);
