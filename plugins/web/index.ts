@@ -16,6 +16,9 @@ const GRID_BOUNDS = { callTimeoutMs: 60_000, heartbeatMs: 3000, heartbeatTimeout
 
 /** One flow on a Selenium Grid: a session of its own, driven over its se:cdp, deleted when the flow closes. */
 async function launchOnGrid(url: string, config: WebConfig, ctx: LaunchContext): Promise<AppDriver> {
+  if (config.headed) {
+    throw new AdapterUnavailableError("a browser on a Selenium Grid has no window on this machine to show or keep open (--keep-open, FLOWPROOF_HEADED)", "run it locally with --grid local, or drop --keep-open / FLOWPROOF_HEADED", { code: "browser-error" });
+  }
   let address;
   try {
     address = parseGridUrl(url);

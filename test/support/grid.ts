@@ -134,7 +134,7 @@ export async function startGrid(options: GridOptions = {}): Promise<TestGrid> {
     const deadline = Date.now() + (options.readyMs ?? 180_000);
     for (;;) {
       const s = await status();
-      if (s && nodes.every((n) => s.nodes.some((m) => m.uri === n.uri && m.availability === "UP"))) break;
+      if (s && Array.isArray(s.nodes) && nodes.every((n) => s.nodes.some((m) => m.uri === n.uri && m.availability === "UP"))) break;
       const dead = procs.find((p) => p.proc.exitCode !== null);
       if (dead) throw new Error(`a grid process exited at start: ${await Bun.file(`${dead.log}.err`).text().catch(() => "")}`.slice(0, 2000));
       if (Date.now() > deadline) throw new Error(`the grid was not ready within ${options.readyMs ?? 180_000} ms`);
@@ -155,7 +155,7 @@ export async function startGrid(options: GridOptions = {}): Promise<TestGrid> {
       })),
       async sessions() {
         const s = await status();
-        return s ? s.nodes.reduce((sum, n) => sum + n.slots.filter((slot) => slot.session).length, 0) : -1;
+        return s && Array.isArray(s.nodes) ? s.nodes.reduce((sum, n) => sum + n.slots.filter((slot) => slot.session).length, 0) : -1;
       },
       stop,
     };
