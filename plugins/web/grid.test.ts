@@ -84,3 +84,33 @@ describe("openGridSession against servers that are not a working grid", () => {
     }
   });
 });
+
+test("a session still open when the process exits is deleted by the exit hook (a synchronous DELETE)", async () => {
+  const deleted: string[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (req) => {
+      const path = new URL(req.url).pathname;
+      if (path === "/status") return Response.json({ value: { ready: true, nodes: [] } });
+      if (req.method === "POST" && path === "/session") return Response.json({ value: { sessionId: "s-1", capabilities: { browserName: "chrome", "se:cdp": "ws://elsewhere/session/s-1/se/cdp" } } });
+      if (req.method === "DELETE") deleted.push(`${path} ${req.headers.get("authorization") ?? ""}`);
+      return Response.json({ value: null });
+    },
+  });
+  try {
+    const script = `import { openGridSession, parseGridUrl, sessionCapabilities } from ${JSON.stringify(`${import.meta.dir}/grid.ts`)};
+const s = await openGridSession(parseGridUrl("http://u:k@127.0.0.1:${server.port}"), { capabilities: sessionCapabilities({ windowSize: [800, 600] }), queueTimeoutMs: 5000 });
+console.log(s.cdpUrl);
+process.exit(0);`;
+    const child = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    // se:cdp is addressed through the URL flowproof was given, credentials included.
+    expect(out.trim()).toBe(`ws://u:k@127.0.0.1:${server.port}/session/s-1/se/cdp`);
+    expect(deleted).toEqual([`/session/s-1 Basic ${Buffer.from("u:k").toString("base64")}`]);
+  } finally {
+    server.stop(true);
+  }
+});
