@@ -34,6 +34,10 @@ beforeAll(async () => {
 <script>document.getElementById("attachment").addEventListener("change", async (e) => { const f = e.target.files[0]; document.getElementById("chosen").textContent = f.name + " says " + (await f.text()).trim(); });</script></body></html>`);
   site.write("form.html", `<!doctype html><html><body><h1>Members</h1><label>User <input id="u"></label><label>Password <input id="p" type="password"></label>
 <button id="go" onclick="document.getElementById('out').textContent = 'Welcome ' + document.getElementById('u').value">Sign in</button><p id="out"></p></body></html>`);
+  site.write("stack.html", `<!doctype html><html><body><h1>Stack</h1><p id="rate">loading</p><p id="who"></p><button id="del">Delete</button><p id="out"></p>
+<script>fetch("/api/rates").then((r) => r.json()).then((j) => { document.getElementById("rate").textContent = "rate " + j.rate; });
+document.getElementById("who").textContent = "theme " + ((document.cookie.match(/theme=(\\w+)/) || [])[1] ?? "none");
+document.getElementById("del").onclick = () => { if (confirm("Delete it?")) document.getElementById("out").textContent = "Deleted"; };</script></body></html>`);
   // Shows "Done" only after `ms` (from the query): a flow that is still running when the test acts.
   site.write("slow.html", `<!doctype html><html><body><h1>Slow</h1><p id="s"></p><script>setTimeout(() => { document.getElementById("s").textContent = "Done"; }, Number(new URLSearchParams(location.search).get("ms") ?? 0));</script></body></html>`);
   server = await startServer(site.dir);
@@ -121,6 +125,22 @@ describe("a flow on the grid", () => {
     expect(localResult.report.ran_on).toBeUndefined();
   }, 180_000);
 
+  test("the CDP stack runs over se:cdp: mock:, session: cookies and a native dialog, recorded and replayed on the grid", async () => {
+    const p = project();
+    p.write("stack.flow.yaml", flow("Stack", `${server.url}/stack.html`, `  - assert: page shows rate 1.23
+  - assert: page shows theme dark
+  - rules: Click "Delete", accepting the dialog
+  - assert: page shows Deleted
+`, "mock:\n  - { url_contains: /api/rates, body: { rate: 1.23 } }\nsession:\n  cookies:\n    - { name: theme, value: dark }\n"));
+    const recorded = await cli(p, ["record", "stack.flow.yaml", "--author", "rules", "--grid", grid.url, "--json"]);
+    expect((JSON.parse(recorded.stdout) as { error?: string }).error).toBeUndefined();
+    expect(recorded.code).toBe(0);
+    const replay = await cli(p, ["run", "stack.flow.yaml", "--grid", grid.url, "--json"]);
+    const result = JSON.parse(replay.stdout) as { report: { passed: boolean; steps: { status: string; detail?: string }[] } };
+    expect(result.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
+    expect(result.report.passed).toBe(true);
+  }, 180_000);
+
   test("uploads a file to the node and brings a download back: assert_spreadsheet reads it", async () => {
     const p = project();
     p.write("note.txt", "hello from the runner\n");
@@ -164,39 +184,6 @@ describe("a suite on the grid", () => {
     expect(await untilNoSessions()).toBe(0);
   }, 180_000);
 
-  test("a node that dies mid-flow errors that flow, naming the node; the other flow passes", async () => {
-    const p = project();
-    p.write("long.flow.yaml", flow("Long", `${server.url}/slow.html?ms=100`, "  - assert: page shows Done\n  - rules: Go to " + `${server.url}/slow.html?ms=60000` + "\n  - assert: page shows Done within 90s\n"));
-    p.write("short.flow.yaml", flow("Short", `${server.url}/slow.html?ms=3000`, "  - assert: page shows Done\n"));
-    // Recorded locally: the grid replays a local trace.
-    const longFlow = readFileSync(join(p.dir, "long.flow.yaml"), "utf8");
-    p.write("long.flow.yaml", longFlow.replace("ms=60000", "ms=100"));
-    expect((await cli(p, ["record", "long.flow.yaml", "--author", "rules", "--json"])).code).toBe(0);
-    expect((await cli(p, ["record", "short.flow.yaml", "--author", "rules", "--json"])).code).toBe(0);
-    // The replay finds the page slower than at record: the long flow waits on its last step.
-    const trace = readFileSync(join(p.dir, "long.trace.jsonl"), "utf8");
-    writeFileSync(join(p.dir, "long.trace.jsonl"), trace.replace("ms=100", "ms=60000"));
-    const suite = runCli(["run", ".", "--workers", "2", "--grid", grid.url, "--json"], { cwd: p.dir, env: { FLOWPROOF_GRID_URL: undefined } });
-    // Once the short flow's session is gone, the one left is the long flow's: its node dies.
-    let victim: string | undefined;
-    const deadline = Date.now() + 120_000;
-    let seenTwo = false;
-    while (!victim && Date.now() < deadline) {
-      const holding = await nodesHolding();
-      if (holding.length === 2) seenTwo = true;
-      if (seenTwo && holding.length === 1) victim = holding[0];
-      await Bun.sleep(200);
-    }
-    expect(victim).toBeDefined();
-    grid.nodes.find((n) => n.uri === victim)!.kill();
-    const done = await suite;
-    const out = JSON.parse(done.stdout) as { flows: { spec: string; outcome: string; report: { error?: string; steps: { status: string; detail?: string }[] } }[] };
-    const long = out.flows.find((f) => f.spec === "long.flow.yaml")!;
-    const short = out.flows.find((f) => f.spec === "short.flow.yaml")!;
-    expect(short.outcome).toBe("passed");
-    expect(long.outcome).toBe("errored");
-    expect(JSON.stringify(long.report)).toContain(`the grid node ${victim} stopped answering`);
-  }, 240_000);
 });
 
 async function nodesHolding(): Promise<string[]> {
@@ -244,4 +231,41 @@ describe("stopping and failing to start", () => {
     expect(r.stderr).toContain("No nodes support the capabilities in the request");
     expect(r.stderr).toContain("browser.capabilities");
   }, 60_000);
+});
+
+// Last: it kills one of the two nodes, which the grid keeps listing (with its session) for a while.
+describe("a node that dies", () => {
+  test("a node that dies mid-flow errors that flow, naming the node; the other flow passes", async () => {
+    const p = project();
+    p.write("long.flow.yaml", flow("Long", `${server.url}/slow.html?ms=100`, "  - assert: page shows Done\n  - rules: Go to " + `${server.url}/slow.html?ms=60000` + "\n  - assert: page shows Done within 90s\n"));
+    p.write("short.flow.yaml", flow("Short", `${server.url}/slow.html?ms=3000`, "  - assert: page shows Done\n"));
+    // Recorded locally: the grid replays a local trace.
+    const longFlow = readFileSync(join(p.dir, "long.flow.yaml"), "utf8");
+    p.write("long.flow.yaml", longFlow.replace("ms=60000", "ms=100"));
+    expect((await cli(p, ["record", "long.flow.yaml", "--author", "rules", "--json"])).code).toBe(0);
+    expect((await cli(p, ["record", "short.flow.yaml", "--author", "rules", "--json"])).code).toBe(0);
+    // The replay finds the page slower than at record: the long flow waits on its last step.
+    const trace = readFileSync(join(p.dir, "long.trace.jsonl"), "utf8");
+    writeFileSync(join(p.dir, "long.trace.jsonl"), trace.replace("ms=100", "ms=60000"));
+    const suite = runCli(["run", ".", "--workers", "2", "--grid", grid.url, "--json"], { cwd: p.dir, env: { FLOWPROOF_GRID_URL: undefined } });
+    // Once the short flow's session is gone, the one left is the long flow's: its node dies.
+    let victim: string | undefined;
+    const deadline = Date.now() + 120_000;
+    let seenTwo = false;
+    while (!victim && Date.now() < deadline) {
+      const holding = await nodesHolding();
+      if (holding.length === 2) seenTwo = true;
+      if (seenTwo && holding.length === 1) victim = holding[0];
+      await Bun.sleep(200);
+    }
+    expect(victim).toBeDefined();
+    grid.nodes.find((n) => n.uri === victim)!.kill();
+    const done = await suite;
+    const out = JSON.parse(done.stdout) as { flows: { spec: string; outcome: string; report: { error?: string; steps: { status: string; detail?: string }[] } }[] };
+    const long = out.flows.find((f) => f.spec === "long.flow.yaml")!;
+    const short = out.flows.find((f) => f.spec === "short.flow.yaml")!;
+    expect(short.outcome).toBe("passed");
+    expect(long.outcome).toBe("errored");
+    expect(JSON.stringify(long.report)).toContain(`the grid node ${victim} stopped answering`);
+  }, 240_000);
 });
