@@ -68,7 +68,7 @@ export class Connection {
       this.#heartbeat = setInterval(() => {
         if (beating || this.#closed) return;
         beating = true;
-        void this.#bounded("Browser.getVersion", {}, undefined, bounds.heartbeatTimeoutMs ?? bounds.callTimeoutMs).catch(() => undefined).finally(() => {
+        void this.#bounded("Browser.getVersion", {}, undefined, bounds.heartbeatTimeoutMs ?? bounds.callTimeoutMs, true).catch(() => undefined).finally(() => {
           beating = false;
         });
       }, bounds.heartbeatMs);
@@ -90,26 +90,35 @@ export class Connection {
     if (silence !== undefined) void this.#client.close().catch(() => undefined);
   }
 
-  /** Sends one command, rejected once `timeoutMs` passes without an answer (the browser is then gone). */
-  #bounded(method: string, params: object, sessionId: string | undefined, timeoutMs: number): Promise<unknown> {
+  /**
+   * Sends one command, rejected once `timeoutMs` passes without an answer. With `lose`, silence
+   * means the browser is gone (the heartbeat, or a connection without one); otherwise only this
+   * command fails (a slow page), and the heartbeat decides whether the browser still answers.
+   */
+  #bounded(method: string, params: object, sessionId: string | undefined, timeoutMs: number, lose: boolean): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const gone = () => {
+      const settle = () => {
         clearTimeout(timer);
         this.#pending.delete(gone);
+      };
+      const gone = () => {
+        settle();
         // A plain Error on purpose: send() turns it into the connection's BrowserGoneError, which explains the loss.
         reject(new Error("the browser is gone"));
       };
-      const timer = setTimeout(() => this.#lose(`no answer to ${method} within ${timeoutMs} ms`), timeoutMs);
+      const timer = setTimeout(() => {
+        if (lose) return this.#lose(`no answer to ${method} within ${timeoutMs} ms`);
+        settle();
+        reject(new FlowproofError({ code: "browser-error", message: `the browser did not answer ${method} within ${timeoutMs} ms` }));
+      }, timeoutMs);
       this.#pending.add(gone);
       this.#client.send(method, params, sessionId).then(
         (r) => {
-          clearTimeout(timer);
-          this.#pending.delete(gone);
+          settle();
           resolve(r);
         },
         (e: unknown) => {
-          clearTimeout(timer);
-          this.#pending.delete(gone);
+          settle();
           reject(e);
         },
       );
@@ -162,7 +171,7 @@ export class Connection {
     if (this.#lost) throw await this.goneError();
     try {
       const p = (params ?? {}) as object;
-      return (await (this.#bounds ? this.#bounded(method, p, sessionId, this.#bounds.callTimeoutMs) : this.#client.send(method, p, sessionId))) as Result<M>;
+      return (await (this.#bounds ? this.#bounded(method, p, sessionId, this.#bounds.callTimeoutMs, !this.#bounds.heartbeatMs) : this.#client.send(method, p, sessionId))) as Result<M>;
     } catch (error) {
       if (this.#lost) throw await this.goneError();
       const message = error instanceof Error ? error.message : String(error);
