@@ -7,7 +7,7 @@ import { guardDir, type DownloadState } from "../../src/plugins/api.ts";
 import type { Connection } from "./cdp/connection.ts";
 
 interface Entry {
-  readonly name: string;
+  name: string;
   state: "inProgress" | "completed" | "canceled";
   path?: string;
   taken: boolean;
@@ -29,6 +29,14 @@ export class DownloadTracker {
 
   begin(guid: string, suggestedFilename: string): void {
     this.#entries.set(guid, { name: basename(suggestedFilename) || "download", state: "inProgress", taken: false });
+  }
+
+  /** Ends a download as cancelled by flowproof, saying why beside its name (reports read "the download of <name> (<why>)"). */
+  cancel(guid: string, why: string): void {
+    const entry = this.#entries.get(guid);
+    if (!entry || entry.state !== "inProgress") return;
+    entry.name = `${entry.name} (${why})`;
+    entry.state = "canceled";
   }
 
   progress(guid: string, state: "inProgress" | "completed" | "canceled"): void {
@@ -118,14 +126,14 @@ export async function createDownloads(connection: Connection, browserContextId: 
     }),
   ];
   const fetchBack = async (guid: string, remotePath: string | undefined): Promise<void> => {
-    // A node that hands no downloads back (not started with --enable-managed-downloads true), or
-    // a fetch that failed: the engine reports the download as cancelled (docs/grid.md).
-    if (!remote?.download || remotePath === undefined) return tracker.progress(guid, "canceled");
+    // A node that hands no downloads back, or a fetch that failed: the download is reported as
+    // cancelled, saying why (docs/grid.md).
+    if (!remote?.download || remotePath === undefined) return tracker.cancel(guid, "it stayed on the grid node: start the nodes with --enable-managed-downloads true");
     try {
       writeFileSync(join(tracker.dir, guid), await remote.download(basename(remotePath)));
       tracker.progress(guid, "completed");
-    } catch {
-      tracker.progress(guid, "canceled");
+    } catch (error) {
+      tracker.cancel(guid, `it could not be fetched from the grid node: ${(error as Error).message}`);
     }
   };
   try {
