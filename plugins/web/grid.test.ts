@@ -114,3 +114,31 @@ process.exit(0);`;
     server.stop(true);
   }
 });
+
+test("the node holding the session (from /status) is its placement, and its own se:cdp endpoint is offered", async () => {
+  let posted = false;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (req) => {
+      const path = new URL(req.url).pathname;
+      if (path === "/status") return Response.json({ value: { ready: true, nodes: [{ uri: "http://10.0.0.7:5555", slots: [{ stereotype: { browserName: "chrome", "se:downloadsEnabled": true }, session: posted ? { sessionId: "s-9" } : null }] }] } });
+      if (req.method === "POST" && path === "/session") {
+        posted = true;
+        return req.json().then((body: unknown) => Response.json({ value: { sessionId: "s-9", capabilities: { browserName: "chrome", "se:cdp": "ws://internal:4444/session/s-9/se/cdp", "se:downloadsEnabled": (body as { capabilities: { alwaysMatch: Record<string, unknown> } }).capabilities.alwaysMatch["se:downloadsEnabled"] } } }));
+      }
+      return Response.json({ value: null });
+    },
+  });
+  try {
+    const session = await openGridSession(parseGridUrl(`http://127.0.0.1:${server.port}`), { capabilities: sessionCapabilities({ windowSize: [800, 600] }), queueTimeoutMs: 5000 });
+    expect(session.placement).toEqual({ grid: `http://127.0.0.1:${server.port}`, node: "http://10.0.0.7:5555", session: "s-9" });
+    expect(session.nodeCdpUrl).toBe("ws://10.0.0.7:5555/session/s-9/se/cdp");
+    expect(session.cdpUrl).toBe(`ws://127.0.0.1:${server.port}/session/s-9/se/cdp`);
+    // The node offers downloads, so the request asked for them.
+    expect(session.downloads).toBe(true);
+    await session.close();
+  } finally {
+    server.stop(true);
+  }
+});

@@ -74,6 +74,8 @@ export interface GridSession {
   readonly id: string;
   /** The session's `se:cdp` WebSocket URL, addressed through the grid's URL (credentials included). */
   readonly cdpUrl: string;
+  /** The same endpoint on the node itself (one proxy hop fewer), when the grid names the node. */
+  readonly nodeCdpUrl?: string;
   readonly placement: GridPlacement;
   /** Whether the node hands downloads back (`se:downloadsEnabled`). */
   readonly downloads: boolean;
@@ -221,9 +223,11 @@ export async function openGridSession(address: GridAddress, options: OpenGridOpt
     const cdpUrl = `${wsBase.protocol}//${credentials ? `${credentials.split(":").map(encodeURIComponent).join(":")}@` : ""}${wsBase.host}${wsBase.pathname.replace(/\/+$/, "")}${sessionPath}/se/cdp`;
     const node = await nodeOf(id, request);
     const placement: GridPlacement = { grid: address.shown, session: id, ...(node ? { node } : {}) };
+    const nodeCdpUrl = node && /^https?:\/\//i.test(node) ? `${node.replace(/^http/i, "ws").replace(/\/+$/, "")}${sessionPath}/se/cdp` : undefined;
     return {
       id,
       cdpUrl,
+      ...(nodeCdpUrl ? { nodeCdpUrl } : {}),
       placement,
       downloads: caps["se:downloadsEnabled"] === true,
       async upload(localPath) {

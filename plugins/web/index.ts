@@ -7,12 +7,37 @@ import { BrowserGoneError, Connection } from "./cdp/connection.ts";
 import { CAPABILITIES, WebDriver } from "./driver.ts";
 import { endpointWebSocketUrl, findBrowser, launchBrowser, INSTALL_HINT, type LaunchedBrowser } from "./launch.ts";
 import { browserSource, parseWebConfig, type WebConfig } from "./config.ts";
-import { openGridSession, parseGridUrl, queueTimeoutMs, sessionCapabilities } from "./grid.ts";
+import { openGridSession, parseGridUrl, queueTimeoutMs, sessionCapabilities, type GridSession } from "./grid.ts";
 import { viewportOf } from "./page-setup.ts";
 import { WEB_KEYS } from "./flow-keys.ts";
 
 /** Bounds for a browser across the grid's hop: a node that dies leaves the socket silent. */
 const GRID_BOUNDS = { callTimeoutMs: 60_000, heartbeatMs: 3000, heartbeatTimeoutMs: 15_000 };
+
+/** How long a direct connection to a grid node may take before the grid's own endpoint is used. */
+const NODE_CONNECT_MS = 2000;
+/** Per grid (by URL): whether its nodes answered directly; a grid whose nodes did not is not tried again. */
+const nodesReachable = new Map<string, boolean>();
+
+/**
+ * The session's DevTools socket: on the node itself when this machine can reach it (a hop fewer
+ * through the grid's proxies: about a third of the round-trip time), else through the grid's URL
+ * (nodes behind a cluster network, a vendor's grid).
+ */
+async function connectToSession(grid: string, session: GridSession): Promise<Connection> {
+  if (session.nodeCdpUrl && nodesReachable.get(grid) !== false) {
+    const connecting = Connection.connect(session.nodeCdpUrl, GRID_BOUNDS);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), NODE_CONNECT_MS)));
+    const direct = await Promise.race([connecting.catch(() => undefined), late]);
+    clearTimeout(timer);
+    nodesReachable.set(grid, direct !== undefined);
+    if (direct) return direct;
+    // One that connects after all is closed at once.
+    void connecting.then((c) => c.close(), () => undefined);
+  }
+  return Connection.connect(session.cdpUrl, GRID_BOUNDS);
+}
 
 /** One flow on a Selenium Grid: a session of its own, driven over its se:cdp, deleted when the flow closes. */
 async function launchOnGrid(url: string, config: WebConfig, ctx: LaunchContext): Promise<AppDriver> {
@@ -35,7 +60,7 @@ async function launchOnGrid(url: string, config: WebConfig, ctx: LaunchContext):
   });
   let connection: Connection;
   try {
-    connection = await Connection.connect(session.cdpUrl, GRID_BOUNDS);
+    connection = await connectToSession(address.base, session);
   } catch (error) {
     await session.close();
     throw new AdapterUnavailableError(`could not open the DevTools socket of session ${session.id} on the Selenium Grid at ${address.shown}: ${(error as Error).message}`, "the grid must pass WebSockets through to /session/<id>/se/cdp (a proxy or ingress in front of the hub must allow the upgrade)", { cause: error, code: "browser-error" });
