@@ -55,6 +55,7 @@ export const TEST_EXEMPTIONS: readonly TestExemption[] = [
     reason: "the page side of the debug snapshot only runs inside Chromium; the debug snapshot tests read it from real pages (visible names as the resolver judges them, password values left out)",
     coveredBy: "plugins/web/debug.test.ts",
   },
+
   {
     path: "plugins/web/driver.ts",
     reason: "the AppDriver implementation; its contract is the shared conformance suite (test/conformance/driver.ts) run against real Chromium",

@@ -13,7 +13,8 @@ fi
 
 if [ ! -x node_modules/.bin/bun ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "Installing npm dependencies…"
-  npm ci --no-audit --no-fund
+  # No install scripts: a dev dependency's (the Selenium jar's) downloads again and fails offline; bun's runs below.
+  npm ci --ignore-scripts --no-audit --no-fund
 fi
 node_modules/.bin/bun --version >/dev/null 2>&1 || node node_modules/bun/install.js
 

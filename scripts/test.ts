@@ -68,7 +68,7 @@ async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream
  * 30 s until listed.
  */
 const WEIGHTS: Record<string, number> = {
-  unit: 90, trust: 88, suite: 82, windows: 81, "vision-flows": 81, "windows-controls": 70,
+  grid: 140, unit: 90, trust: 88, suite: 82, windows: 81, "vision-flows": 81, "windows-controls": 70,
   effects: 68, "web-fixes": 64, "scoped-targets": 55, "effect-attribution": 51, agent: 51,
   "suite-scale": 46, "oob-assertions": 43, executable: 41, sap: 39, "unit-servers": 38,
   "npm-package": 37, secrets: 35, "windows-apps": 34, "windows-conformance": 31, plugins: 30,

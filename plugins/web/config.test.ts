@@ -44,3 +44,13 @@ describe("browserSource", () => {
     expect(browserSource({})).toEqual({ kind: "shared" });
   });
 });
+
+describe("browserSource on a grid", () => {
+  test("the run's FLOWPROOF_GRID_URL wins over the flow's browser.grid; `local` keeps the flow local; an endpoint wins over both", () => {
+    expect(browserSource({ grid: "http://hub:4444" })).toEqual({ kind: "grid", url: "http://hub:4444" });
+    expect(browserSource({ grid: "http://hub:4444" }, { FLOWPROOF_GRID_URL: "http://other:4444" })).toEqual({ kind: "grid", url: "http://other:4444" });
+    expect(browserSource({ grid: "http://hub:4444", args: ["--a"] }, { FLOWPROOF_GRID_URL: "local" })).toEqual({ kind: "private", args: ["--a"] });
+    expect(browserSource({}, { FLOWPROOF_GRID_URL: "http://hub:4444" })).toEqual({ kind: "grid", url: "http://hub:4444" });
+    expect(browserSource({ endpoint: "ws://h/x" }, { FLOWPROOF_GRID_URL: "http://hub:4444" })).toEqual({ kind: "endpoint", url: "ws://h/x" });
+  });
+});

@@ -1,5 +1,6 @@
 // The web adapter's launch config (`AdapterSession.launch(config)`): the flow's `browser:` shape,
 // `mock:` rules and resolved `session:` seed, checked at the plugin boundary. Pure.
+import type { RemoteFiles } from "./downloads.ts";
 
 export interface WebViewport {
   readonly width: number;
@@ -34,13 +35,23 @@ export interface WebConfig {
   readonly downloads_dir?: string;
   /** DevTools URL of a running browser to connect to instead of launching one. */
   readonly endpoint?: string;
+  /** A Selenium Grid 4 URL (may carry user:key@): each flow a W3C session there, driven over its se:cdp. */
+  readonly grid?: string;
+  /** Extra W3C capabilities for the grid's session request (platformName, browserVersion, vendor options). */
+  readonly capabilities?: Readonly<Record<string, unknown>>;
   readonly mock?: readonly WebMockRule[];
   readonly session?: { readonly cookies?: readonly WebCookie[]; readonly local_storage?: Readonly<Record<string, string>> };
   /** Show the browser window (`--keep-open`, FLOWPROOF_HEADED) instead of running headless. */
   readonly headed?: boolean;
 }
 
-const KEYS = ["viewport", "user_agent", "args", "clock", "random", "downloads_dir", "endpoint", "mock", "session", "headed"];
+/** How a driver is opened beyond its config: a remote browser's file transfers, and facts for the trace header. */
+export interface OpenOptions {
+  readonly remote?: RemoteFiles;
+  readonly info?: Readonly<Record<string, unknown>>;
+}
+
+const KEYS = ["viewport", "user_agent", "args", "clock", "random", "downloads_dir", "endpoint", "grid", "capabilities", "mock", "session", "headed"];
 
 type Obj = Readonly<Record<string, unknown>>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -86,7 +97,8 @@ export function parseWebConfig(raw: Obj): WebConfig {
     for (const b of ["mobile", "touch"]) if (v[b] !== undefined && typeof v[b] !== "boolean") fail(`viewport.${b} must be a boolean`);
     out["viewport"] = v;
   }
-  for (const key of ["user_agent", "downloads_dir", "endpoint"]) if (config[key] !== undefined) out[key] = str(config[key], key);
+  for (const key of ["user_agent", "downloads_dir", "endpoint", "grid"]) if (config[key] !== undefined) out[key] = str(config[key], key);
+  if (config["capabilities"] !== undefined) out["capabilities"] = isObj(config["capabilities"]) ? config["capabilities"] : fail("capabilities must be a mapping");
   if (config["headed"] !== undefined) out["headed"] = typeof config["headed"] === "boolean" ? config["headed"] : fail("headed must be a boolean");
   const args = config["args"];
   if (args !== undefined) out["args"] = Array.isArray(args) ? args.map((a, i) => str(a, `args[${i}]`)) : fail("args must be a list");
@@ -135,9 +147,16 @@ export function parseWebConfig(raw: Obj): WebConfig {
   return out as WebConfig;
 }
 
-/** Where this config's flow gets its browser: a running one, a private one (own flags), or the run's shared one. */
-export function browserSource(config: WebConfig): { kind: "endpoint"; url: string } | { kind: "private"; args: readonly string[] } | { kind: "shared" } {
+/**
+ * Where this config's flow gets its browser: a running one (`endpoint`), a Selenium Grid (the
+ * run's FLOWPROOF_GRID_URL, which `--grid` sets, else the flow's `browser.grid`; `local` in the
+ * environment keeps every flow local), a private one (own flags), or the run's shared one.
+ */
+export function browserSource(config: WebConfig, env: Readonly<Record<string, string | undefined>> = {}): { kind: "endpoint"; url: string } | { kind: "grid"; url: string } | { kind: "private"; args: readonly string[] } | { kind: "shared" } {
   if (config.endpoint !== undefined) return { kind: "endpoint", url: config.endpoint };
+  const fromEnv = env["FLOWPROOF_GRID_URL"]?.trim();
+  const grid = fromEnv ? (fromEnv === "local" ? undefined : fromEnv) : config.grid;
+  if (grid !== undefined && grid !== "") return { kind: "grid", url: grid };
   if (config.args !== undefined && config.args.length > 0) return { kind: "private", args: config.args };
   return { kind: "shared" };
 }

@@ -32,6 +32,15 @@ describe("DownloadTracker", () => {
     expect(t.state(false)).toEqual({ completed: [], inProgress: 0, canceled: ["big.zip"] });
   });
 
+  test("a download flowproof cancels (one left on a grid node) says why beside its name", () => {
+    dir = mkdtempSync(join(tmpdir(), "fp-dl-test-"));
+    const t = new DownloadTracker(dir);
+    t.begin("g3", "prices.xlsx");
+    t.cancel("g3", "it stayed on the grid node");
+    t.progress("g3", "completed");
+    expect(t.state(false)).toEqual({ completed: [], inProgress: 0, canceled: ["prices.xlsx (it stayed on the grid node)"] });
+  });
+
   test("in a flow's downloads_dir, lands files directly under their names and a repeated name in a numbered folder", () => {
     dir = mkdtempSync(join(tmpdir(), "fp-dl-test-"));
     const t = new DownloadTracker(dir, true);

@@ -1,13 +1,13 @@
 // Downloads of one browser context: a private download directory, the browser's download events
 // folded into a state the engine polls. Keeps no module state; one tracker per driver.
-import { mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { guardDir, type DownloadState } from "../../src/plugins/api.ts";
 import type { Connection } from "./cdp/connection.ts";
 
 interface Entry {
-  readonly name: string;
+  name: string;
   state: "inProgress" | "completed" | "canceled";
   path?: string;
   taken: boolean;
@@ -29,6 +29,14 @@ export class DownloadTracker {
 
   begin(guid: string, suggestedFilename: string): void {
     this.#entries.set(guid, { name: basename(suggestedFilename) || "download", state: "inProgress", taken: false });
+  }
+
+  /** Ends a download as cancelled by flowproof, saying why beside its name (reports read "the download of <name> (<why>)"). */
+  cancel(guid: string, why: string): void {
+    const entry = this.#entries.get(guid);
+    if (!entry || entry.state !== "inProgress") return;
+    entry.name = `${entry.name} (${why})`;
+    entry.state = "canceled";
   }
 
   progress(guid: string, state: "inProgress" | "completed" | "canceled"): void {
@@ -66,6 +74,14 @@ export class DownloadTracker {
   }
 }
 
+/** A browser on another machine (a grid node): files go there before an upload, and downloads come back from there. */
+export interface RemoteFiles {
+  /** Sends a local file to the browser's machine; resolves with its path there. */
+  upload(localPath: string): Promise<string>;
+  /** Fetches a finished download by its name on the browser's machine; absent when that machine hands none back. */
+  readonly download?: (name: string) => Promise<Uint8Array>;
+}
+
 export interface Downloads {
   state(take: boolean): DownloadState;
   close(): void;
@@ -77,7 +93,7 @@ export interface Downloads {
  * started by any page of the context: the flow's page and its frames (`ownFrame`), and every tab
  * or popup the flow opened (an attachment link with target=_blank, `window.open`).
  */
-export async function createDownloads(connection: Connection, browserContextId: string, ownFrame: (frameId: string) => boolean, dir?: string): Promise<Downloads> {
+export async function createDownloads(connection: Connection, browserContextId: string, ownFrame: (frameId: string) => boolean, dir?: string, remote?: RemoteFiles): Promise<Downloads> {
   if (dir !== undefined) mkdirSync(dir, { recursive: true });
   const tracker = new DownloadTracker(dir ?? mkdtempSync(join(tmpdir(), "flowproof-downloads-")), dir !== undefined);
   // A temporary directory goes with this process even when it is killed outright.
@@ -103,11 +119,26 @@ export async function createDownloads(connection: Connection, browserContextId: 
       tracker.begin(p.guid, p.suggestedFilename);
     }),
     connection.on("Browser.downloadProgress", (p) => {
-      if (ours.has(p.guid)) tracker.progress(p.guid, p.state);
+      if (!ours.has(p.guid)) return;
+      // A remote browser's file is fetched back under its guid first; until then it is in progress.
+      if (remote && p.state === "completed") void fetchBack(p.guid, p.filePath);
+      else tracker.progress(p.guid, p.state);
     }),
   ];
+  const fetchBack = async (guid: string, remotePath: string | undefined): Promise<void> => {
+    // A node that hands no downloads back, or a fetch that failed: the download is reported as
+    // cancelled, saying why (docs/grid.md).
+    if (!remote?.download || remotePath === undefined) return tracker.cancel(guid, "it stayed on the grid node: start the nodes with --enable-managed-downloads true");
+    try {
+      writeFileSync(join(tracker.dir, guid), await remote.download(basename(remotePath)));
+      tracker.progress(guid, "completed");
+    } catch (error) {
+      tracker.cancel(guid, `it could not be fetched from the grid node: ${(error as Error).message}`);
+    }
+  };
   try {
-    await connection.send("Browser.setDownloadBehavior", { behavior: "allowAndName", browserContextId, downloadPath: tracker.dir, eventsEnabled: true });
+    // A remote browser saves into its node's own download directory (its default), fetched back from there.
+    await connection.send("Browser.setDownloadBehavior", remote ? { behavior: "default", eventsEnabled: true } : { behavior: "allowAndName", browserContextId, downloadPath: tracker.dir, eventsEnabled: true });
   } catch (error) {
     for (const off of offs) off();
     removeTemporary();

@@ -15,8 +15,9 @@ import { SCREEN_CHANGES_SCRIPT, ScreenChanges } from "./screen-changes.ts";
 import { MARK_PASSWORD_FIELD, MARK_SECRET_FIELD } from "./redaction-rects.ts";
 import { ConsoleLog, debugSnapshot } from "./debug.ts";
 import { readPageCookie } from "./cookies.ts";
-import { createDownloads, type Downloads } from "./downloads.ts";
-import type { WebConfig } from "./config.ts";
+import { createDownloads, type Downloads, type RemoteFiles } from "./downloads.ts";
+import { setInputFile } from "./upload.ts";
+import type { OpenOptions, WebConfig } from "./config.ts";
 import { applyShaping, clearSiteStorage, readEnvironment, resizeViewport, viewportOf } from "./page-setup.ts";
 import { Navigation } from "./navigation.ts";
 import { Dialogs } from "./dialogs.ts";
@@ -60,9 +61,13 @@ export class WebDriver implements AppDriver {
   readonly #config: WebConfig;
   readonly #onClose: () => Promise<void>;
   readonly #targetId: string;
+  readonly #remote: RemoteFiles | undefined;
+  readonly #info: Readonly<Record<string, unknown>> | undefined;
   #closing = false;
 
-  private constructor(connection: Connection, session: Session, contextId: string, targetId: string, log: (line: string) => void, config: WebConfig, onClose: () => Promise<void>) {
+  private constructor(connection: Connection, session: Session, contextId: string, targetId: string, log: (line: string) => void, config: WebConfig, onClose: () => Promise<void>, options: OpenOptions) {
+    this.#remote = options.remote;
+    this.#info = options.info;
     this.#connection = connection;
     this.#session = session;
     this.#contextId = contextId;
@@ -77,12 +82,16 @@ export class WebDriver implements AppDriver {
    * Opens a fresh isolated browser context with one page, shaped by `config` (browser:, mock:,
    * session:). `onClose` runs after the context is disposed (a private browser is stopped there).
    */
-  static async open(connection: Connection, log: (line: string) => void = () => undefined, config: WebConfig = {}, onClose: () => Promise<void> = async () => undefined): Promise<WebDriver> {
-    const { browserContextId } = await connection.send("Target.createBrowserContext", { disposeOnDetach: true });
+  static async open(connection: Connection, log: (line: string) => void = () => undefined, config: WebConfig = {}, onClose: () => Promise<void> = async () => undefined, options: OpenOptions = {}): Promise<WebDriver> {
     const { width, height } = viewportOf(config);
-    const { targetId } = await connection.send("Target.createTarget", { url: "about:blank", browserContextId, width, height });
+    // A remote browser is the flow's own (a grid session): its page opens in the browser's default
+    // context, where the node's download directory applies.
+    const created = options.remote ? undefined : (await connection.send("Target.createBrowserContext", { disposeOnDetach: true })).browserContextId;
+    // (Its window was sized at start: a size here is for new windows only.)
+    const { targetId } = await connection.send("Target.createTarget", { url: "about:blank", ...(created ? { browserContextId: created, width, height } : {}) });
+    const browserContextId = created ?? (await connection.send("Target.getTargetInfo", { targetId })).targetInfo.browserContextId ?? "";
     const { sessionId } = await connection.send("Target.attachToTarget", { targetId, flatten: true });
-    const driver = new WebDriver(connection, connection.session(sessionId), browserContextId, targetId, log, config, onClose);
+    const driver = new WebDriver(connection, connection.session(sessionId), browserContextId, targetId, log, config, onClose, options);
     await driver.#init();
     return driver;
   }
@@ -126,7 +135,7 @@ export class WebDriver implements AppDriver {
     const tree = await s.send("Page.getFrameTree");
     const mainFrameId = tree.frameTree.frame.id;
     this.#navigation.mainFrameId = mainFrameId;
-    this.#downloads = await createDownloads(this.#connection, this.#contextId, (frameId) => frameId === mainFrameId || this.#childFrames.has(frameId), this.#config.downloads_dir);
+    this.#downloads = await createDownloads(this.#connection, this.#contextId, (frameId) => frameId === mainFrameId || this.#childFrames.has(frameId), this.#config.downloads_dir, this.#remote);
   }
 
   /** Fails the page's session: every command in flight and later errors with `message`. */
@@ -239,26 +248,7 @@ export class WebDriver implements AppDriver {
     // `count` installs the page API when the document does not have it yet.
     const installed = await this.#call<number>("count", { ladder: toRungs(ladder) });
     if (typeof installed !== "number") return fail("attached", installed.transient);
-    let res;
-    try {
-      res = await this.#session.send("Runtime.evaluate", { expression: `globalThis.__flowproof.fileInput(${JSON.stringify({ ladder: toRungs(ladder) })})`, returnByValue: false });
-    } catch (error) {
-      if (isTransient(error)) return fail("attached", NAVIGATING);
-      throw error;
-    }
-    if (res.exceptionDetails) return fail("attached", res.exceptionDetails.text);
-    if (res.result.type === "string") {
-      const detail = String(res.result.value);
-      return fail(detail.includes("is not a file input") ? "unsupported" : "not-found", detail, !detail.includes("is not a file input"));
-    }
-    const objectId = res.result.objectId;
-    if (!objectId) return fail("not-found", "the file input could not be addressed");
-    try {
-      await this.#session.send("DOM.setFileInputFiles", { files: [path], objectId });
-    } finally {
-      await this.#session.send("Runtime.releaseObject", { objectId }).catch(() => undefined);
-    }
-    return ok(undefined, ladder[0]?.tier);
+    return setInputFile(this.#session, ladder, path, this.#remote);
   }
 
   armDialog(plan: DialogPlan | undefined): void {
@@ -475,6 +465,11 @@ export class WebDriver implements AppDriver {
 
   async debugSnapshot(redact?: (text: string) => string): Promise<DebugSnapshot> {
     return debugSnapshot(this.#session, this.#console, redact);
+  }
+
+  /** Where the flow ran when that is not this machine (a grid node): recorded into the trace header and the run report. */
+  appInfo(): Readonly<Record<string, unknown>> {
+    return this.#info ?? {};
   }
 
   untilClosed(): Promise<void> {

@@ -91,6 +91,11 @@ describe("the web adapter's browser: key", () => {
     });
   });
 
+  test("accepts a grid as a URL or a ${VAR} reference, with extra capabilities", () => {
+    expect(loaded("browser:\n  grid: http://127.0.0.1:4444\n  capabilities: { platformName: linux }").keys?.["browser"]).toEqual({ grid: "http://127.0.0.1:4444", capabilities: { platformName: "linux" } });
+    expect(loaded("browser:\n  grid: ${GRID_URL}").keys?.["browser"]).toEqual({ grid: "${GRID_URL}" });
+  });
+
   test("accepts an endpoint as a URL or a ${VAR} reference", () => {
     expect(loaded("browser:\n  endpoint: http://127.0.0.1:9222").keys?.["browser"]).toEqual({ endpoint: "http://127.0.0.1:9222" });
     expect(loaded("browser:\n  endpoint: ${GRID}").keys?.["browser"]).toEqual({ endpoint: "${GRID}" });
@@ -112,6 +117,9 @@ describe("the web adapter's browser: key", () => {
     ["browser:\n  random: { seed: \"${SEED}\" }", "bad-value", "`seed` must be a whole number", 5, 19, "seed"],
     ["browser:\n  endpoint: localhost:9222", "bad-value", "`endpoint` must be a ws://", 5, 13, "http://127.0.0.1:9222"],
     ["browser:\n  endpoint: ws://h/x\n  args: [\"--lang=de\"]", "bad-value", "`args` cannot be passed to a browser flowproof connects to", 6, 3, "remove `args:`"],
+    ["browser:\n  grid: hub:4444", "bad-value", "`grid` must be the http:// or https:// URL of a Selenium Grid 4", 5, 9, "http://127.0.0.1:4444"],
+    ["browser:\n  grid: https://ci:k3y@grid.example", "bad-value", "`grid` carries credentials written literally", 5, 9, "${GRID_URL}"],
+    ["browser:\n  grid: http://hub:4444\n  endpoint: ws://h/x", "bad-value", "`grid` and `endpoint` both name where the browser is", 5, 3, "keep `grid:`"],
   ])("%j → %s", (block, code, message, line, column, hint) => {
     const d = problems(block)[0]!;
     expect(d.code).toBe(code as Diagnostic["code"]);

@@ -28,6 +28,8 @@ export const BrowserSchema = Type.Object(
     random: Type.Optional(Type.Object({ seed: Type.Integer({ minimum: 0, maximum: 4294967295, examples: ["1234"] }) }, { additionalProperties: false, examples: ["{ seed: 1234 }"] })),
     downloads_dir: Type.Optional(Type.String({ minLength: 1, description: "Where downloads land, relative to the flow file.", examples: ["downloads"], ...keyRole({ path: "flow-relative" }) })),
     endpoint: Type.Optional(Type.String({ minLength: 1, description: "ws:// or http:// DevTools URL of a running Chromium to use instead of launching one; may be a ${VAR}.", examples: ["http://127.0.0.1:9222"], ...keyRole({ references: "env" }) })),
+    grid: Type.Optional(Type.String({ minLength: 1, description: "A Selenium Grid 4 URL: each flow runs in a W3C session of its own there (docs/grid.md); credentials only through a ${VAR}. FLOWPROOF_GRID_URL and --grid override it.", examples: ["http://127.0.0.1:4444", '"${GRID_URL}"'], ...keyRole({ references: "env" }) })),
+    capabilities: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "Extra W3C capabilities for the grid's session request (platformName, browserVersion, vendor options such as goog:chromeOptions or bstack:options); values may hold ${VAR}.", examples: ["{ platformName: linux, browserVersion: stable }"], ...keyRole({ references: "env" }) })),
   },
   {
     additionalProperties: false,
@@ -137,6 +139,13 @@ export function checkWebKeys(keys: Obj): ArgumentProblem[] {
     if (typeof endpoint === "string" && !endpoint.startsWith("${") && !/^(wss?|https?):\/\/[^/\s]+/i.test(endpoint)) {
       out.push({ path: ["browser", "endpoint"], message: "`endpoint` must be a ws://, wss://, http:// or https:// DevTools URL", hint });
     }
+    const grid = browser["grid"];
+    if (typeof grid === "string" && !grid.startsWith("${")) {
+      const gridHint = "grid: http://127.0.0.1:4444   # or \"${GRID_URL}\" when it carries credentials";
+      if (!/^https?:\/\/[^/\s]+/i.test(grid)) out.push({ path: ["browser", "grid"], message: "`grid` must be the http:// or https:// URL of a Selenium Grid 4 hub or router", hint: gridHint });
+      else if (/^https?:\/\/[^/@\s]*@/i.test(grid)) out.push({ path: ["browser", "grid"], message: "`grid` carries credentials written literally; a flow file is committed and shared", hint: "grid: \"${GRID_URL}\"   # with GRID_URL=https://<user>:<key>@<grid> in the environment or a CI secret" });
+    }
+    if (grid !== undefined && endpoint !== undefined) out.push({ path: ["browser", "grid"], at: "key", message: "`grid` and `endpoint` both name where the browser is; a flow has one", hint: "keep `grid:` for a Selenium Grid, or `endpoint:` for one running browser" });
     if (endpoint !== undefined && args !== undefined) {
       out.push({ path: ["browser", "args"], at: "key", message: "`args` cannot be passed to a browser flowproof connects to (`endpoint:`); it was started with its own flags", hint: "remove `args:`, or start that browser with those flags yourself" });
     }

@@ -1,14 +1,87 @@
 // The built-in web adapter: Chromium over the DevTools Protocol. One browser per run, one
 // isolated browser context (a WebDriver) per flow; a flow with `browser.args` gets a private
-// browser, and one with `browser.endpoint` a context in a running browser we never stop.
-import { AdapterUnavailableError, defineAdapter, type AdapterSession, type AppDriver, type LaunchContext } from "../../src/plugins/api.ts";
+// browser, one with `browser.endpoint` a context in a running browser we never stop, and one on a
+// Selenium Grid (`browser.grid`, FLOWPROOF_GRID_URL) a W3C session of its own (grid.ts).
+import { AdapterUnavailableError, defineAdapter, type FlowproofError, type AdapterSession, type AppDriver, type LaunchContext } from "../../src/plugins/api.ts";
 import { BrowserGoneError, Connection } from "./cdp/connection.ts";
 import { CAPABILITIES, WebDriver } from "./driver.ts";
 import { endpointWebSocketUrl, findBrowser, launchBrowser, INSTALL_HINT, type LaunchedBrowser } from "./launch.ts";
-import { browserSource, parseWebConfig } from "./config.ts";
+import { browserSource, parseWebConfig, type WebConfig } from "./config.ts";
+import { openGridSession, parseGridUrl, queueTimeoutMs, sessionCapabilities, type GridSession } from "./grid.ts";
+import { viewportOf } from "./page-setup.ts";
 import { WEB_KEYS } from "./flow-keys.ts";
 /** `flowproof codegen`: a window whose user actions are reported as events (codegen.ts). */
 export { CODEGEN_KIND, openCodegen, type BrowserNavigation, type CodegenBrowser, type CodegenEvent, type CodegenTarget, type NamedTarget } from "./codegen.ts";
+
+/** Bounds for a browser across the grid's hop: a node that dies leaves the socket silent. */
+const GRID_BOUNDS = { callTimeoutMs: 60_000, heartbeatMs: 3000, heartbeatTimeoutMs: 15_000 };
+
+/** How long a direct connection to a grid node may take before the grid's own endpoint is used. */
+const NODE_CONNECT_MS = 2000;
+/** Per grid (by URL): whether its nodes answered directly; a grid whose nodes did not is not tried again. */
+const nodesReachable = new Map<string, boolean>();
+
+/**
+ * The session's DevTools socket: on the node itself when this machine can reach it (a hop fewer
+ * through the grid's proxies: about a third of the round-trip time), else through the grid's URL
+ * (nodes behind a cluster network, a vendor's grid).
+ */
+async function connectToSession(grid: string, session: GridSession): Promise<Connection> {
+  if (session.nodeCdpUrl && nodesReachable.get(grid) !== false) {
+    const connecting = Connection.connect(session.nodeCdpUrl, GRID_BOUNDS);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), NODE_CONNECT_MS)));
+    const direct = await Promise.race([connecting.catch(() => undefined), late]);
+    clearTimeout(timer);
+    nodesReachable.set(grid, direct !== undefined);
+    if (direct) return direct;
+    // One that connects after all is closed at once.
+    void connecting.then((c) => c.close(), () => undefined);
+  }
+  return Connection.connect(session.cdpUrl, GRID_BOUNDS);
+}
+
+/** One flow on a Selenium Grid: a session of its own, driven over its se:cdp, deleted when the flow closes. */
+async function launchOnGrid(url: string, config: WebConfig, ctx: LaunchContext): Promise<AppDriver> {
+  if (config.headed) {
+    throw new AdapterUnavailableError("a browser on a Selenium Grid has no window on this machine to show or keep open (--keep-open, FLOWPROOF_HEADED)", "run it locally with --grid local, or drop --keep-open / FLOWPROOF_HEADED", { code: "browser-error" });
+  }
+  let address;
+  try {
+    address = parseGridUrl(url);
+  } catch (error) {
+    const e = error as FlowproofError;
+    throw new AdapterUnavailableError(e.message, e.diagnostics?.[0]?.hint ?? "", { code: "browser-error" });
+  }
+  // The URL's credentials are secrets from here on: every message, trace and frame hides them.
+  address.secrets.forEach((value, i) => ctx.secret?.(i === 0 ? "FLOWPROOF_GRID_URL" : `FLOWPROOF_GRID_KEY${i}`, value));
+  const { width, height } = viewportOf(config);
+  const session = await openGridSession(address, {
+    capabilities: sessionCapabilities({ args: config.args, windowSize: [width, height], capabilities: config.capabilities }),
+    queueTimeoutMs: queueTimeoutMs(ctx.env ?? process.env),
+  });
+  let connection: Connection;
+  try {
+    connection = await connectToSession(address.base, session);
+  } catch (error) {
+    await session.close();
+    throw new AdapterUnavailableError(`could not open the DevTools socket of session ${session.id} on the Selenium Grid at ${address.shown}: ${(error as Error).message}`, "the grid must pass WebSockets through to /session/<id>/se/cdp (a proxy or ingress in front of the hub must allow the upgrade)", { cause: error, code: "browser-error" });
+  }
+  connection.explainLoss(() => session.explainLoss());
+  const close = async () => {
+    await connection.close().catch(() => undefined);
+    await session.close();
+  };
+  try {
+    return await WebDriver.open(connection, ctx.log, config, close, {
+      remote: { upload: (path) => session.upload(path), ...(session.downloads ? { download: (name: string) => session.download(name) } : {}) },
+      info: { ran_on: session.placement },
+    });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
 
 const ENDPOINT_HINT = "start that browser with --remote-debugging-port=<port> (and --remote-allow-origins=* for older versions), or fix `browser.endpoint:` in the flow";
 
@@ -58,8 +131,10 @@ class WebSession implements AdapterSession {
 
   async launch(rawConfig: Readonly<Record<string, unknown>>, ctx: LaunchContext): Promise<AppDriver> {
     const config = parseWebConfig(rawConfig);
-    const source = browserSource(config);
+    const source = browserSource(config, ctx.env ?? process.env);
     switch (source.kind) {
+      case "grid":
+        return launchOnGrid(source.url, config, ctx);
       case "shared":
         try {
           return await WebDriver.open(await this.#connect(config.headed === true), ctx.log, config);

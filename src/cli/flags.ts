@@ -52,6 +52,8 @@ const ALLOW_UNSEALED_FLAG = { name: "allow-unsealed", kind: "boolean", descripti
 
 const KEEP_OPEN_FLAG = { name: "keep-open", kind: "boolean", description: "Show the browser (headed) and keep it open after the flow until you close its window or press Ctrl-C; one flow only, not with --json." } as const satisfies FlagSpec;
 
+const GRID_FLAG = { name: "grid", kind: "string", placeholder: "URL", description: "Run every web flow's browser on this Selenium Grid 4 (docs/grid.md), one W3C session per flow and worker, over the flow's `browser.grid` and FLOWPROOF_GRID_URL; `local` runs a local browser. Credentials in the URL (user:key@) are a secret." } as const satisfies FlagSpec;
+
 /** Flags of `run` that apply to a directory (a suite run). */
 const SUITE_RUN_FLAGS = [
   { name: "retries", kind: "string", placeholder: "N", integer: { min: 0, max: 255 }, description: "Re-run a failed flow up to N more times, each in a fresh browser context (default 0); also for a single flow." },
@@ -68,7 +70,7 @@ export const COMMAND_TABLE = {
   record: {
     name: "record",
     summary: "Perform a flow once in the live app and write its trace",
-    usage: "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--reuse] [--verify] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--keep-open] [--json]",
+    usage: "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--reuse] [--verify] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--keep-open] [--grid URL] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "out", short: "o", kind: "string", placeholder: "path", description: "Where to write the trace (default: <stem>.trace.jsonl next to the flow)." },
@@ -77,13 +79,14 @@ export const COMMAND_TABLE = {
       { name: "verify", kind: "boolean", description: "Replay the fresh trace once; if it cannot reproduce itself, exit 2 (\"recording not reproducible\") and keep the trace as heal evidence." },
       ...RECORDING_FLAGS,
       KEEP_OPEN_FLAG,
+      GRID_FLAG,
       JSON_FLAG,
     ],
   },
   run: {
     name: "run",
     summary: "Replay a flow's trace with zero model calls and write a run report",
-    usage: "flowproof run <flow.yaml> [-t <trace>] [--allow-unsealed] [--retries N | --repeat-each N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--keep-open] [--json], or flowproof run <dir> [--retries N | --repeat-each N] [--strict | --record-missing] [--workers N] [--shard i/n] [--allow-unsealed] [--json]",
+    usage: "flowproof run <flow.yaml> [-t <trace>] [--allow-unsealed] [--retries N | --repeat-each N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--keep-open] [--grid URL] [--json], or flowproof run <dir> [--retries N | --repeat-each N] [--strict | --record-missing] [--workers N] [--shard i/n] [--allow-unsealed] [--grid URL] [--json]",
     positional: "flow.yaml|dir",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to replay (default: <stem>.trace.jsonl next to the flow). Not used for a directory." },
@@ -91,13 +94,14 @@ export const COMMAND_TABLE = {
       ...SUITE_RUN_FLAGS,
       ...RECORDING_FLAGS,
       KEEP_OPEN_FLAG,
+      GRID_FLAG,
       JSON_FLAG,
     ],
   },
   heal: {
     name: "heal",
     summary: "Re-record a flow against the live app and propose a reviewable diff of its trace",
-    usage: "flowproof heal <flow.yaml> [-t <trace>] [--author auto|rules|llm] [--apply [--accept-effect-changes]] [--allow-unsealed] [--json]",
+    usage: "flowproof heal <flow.yaml> [-t <trace>] [--author auto|rules|llm] [--apply [--accept-effect-changes]] [--allow-unsealed] [--grid URL] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to heal (default: <stem>.trace.jsonl next to the flow)." },
@@ -105,6 +109,7 @@ export const COMMAND_TABLE = {
       { name: "apply", kind: "boolean", description: "Copy the proposal over the trace (and delete the proposal); without it the trace is never touched." },
       { name: "accept-effect-changes", kind: "boolean", description: "With --apply: apply a proposal in which steps' effects changed (a step that navigates, sends, opens or changes something else, or nothing); refused without it." },
       ALLOW_UNSEALED_FLAG,
+      GRID_FLAG,
       JSON_FLAG,
     ],
   },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { headedFor } from "./common.ts";
+import { envOf, headedFor } from "./common.ts";
 
 describe("headedFor", () => {
   const hold = async () => undefined;
@@ -11,5 +11,13 @@ describe("headedFor", () => {
   test("an explicit choice wins", () => {
     expect(headedFor({ headed: false, keepOpen: hold }, { FLOWPROOF_HEADED: "1" })).toBe(false);
     expect(headedFor({ headed: true }, {})).toBe(true);
+  });
+});
+
+describe("envOf", () => {
+  test("--grid becomes the run's FLOWPROOF_GRID_URL, over the one in the environment; without it the environment is as given", () => {
+    const env = { FLOWPROOF_GRID_URL: "http://env:4444", A: "1" };
+    expect(envOf({ env, grid: "http://flag:4444" })).toEqual({ FLOWPROOF_GRID_URL: "http://flag:4444", A: "1" });
+    expect(envOf({ env })).toBe(env);
   });
 });

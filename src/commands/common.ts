@@ -17,6 +17,17 @@ export interface CommonOptions {
   readonly keepOpen?: (driver: AppDriver) => Promise<void>;
   /** Show the browser window instead of running headless (default: with `keepOpen`, or when the env sets FLOWPROOF_HEADED). */
   readonly headed?: boolean;
+  /**
+   * `--grid`: the Selenium Grid every web flow runs on (docs/grid.md), over the flow's `browser.grid`
+   * and the environment's FLOWPROOF_GRID_URL; `local` runs a local browser. May carry user:key@ (a secret).
+   */
+  readonly grid?: string;
+}
+
+/** The run's environment: `options.env` (default process.env), with `--grid` as its FLOWPROOF_GRID_URL. */
+export function envOf(options: Pick<CommonOptions, "env" | "grid">): Readonly<Record<string, string | undefined>> {
+  const env = options.env ?? process.env;
+  return options.grid !== undefined ? { ...env, FLOWPROOF_GRID_URL: options.grid } : env;
 }
 
 /** Whether this execution shows its browser window: asked for, kept open for a person, or FLOWPROOF_HEADED in its env. */

@@ -2,6 +2,7 @@
 // diffs it against the trace by position (intent, action, surface, selectors) and writes the
 // review page `<stem>.heal.html`. Never touches the trace without `apply`. Never prints. The
 // governing suite.yaml applies as it does to record.
+import { envOf } from "./common.ts";
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { readTraceFile, type Trace } from "../trace/read.ts";
@@ -71,7 +72,7 @@ function sibling(tracePath: string, flowFile: string, suffix: string): string {
  */
 export async function heal(options: HealOptions): Promise<HealResult> {
   const log = options.log ?? (() => undefined);
-  const suite = suiteOfFlow(options.spec, options.env ?? process.env, log);
+  const suite = suiteOfFlow(options.spec, envOf(options), log);
   return withSuiteServer(suite, log, () => healInSuite(options, suite, log));
 }
 

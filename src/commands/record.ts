@@ -18,11 +18,11 @@ import { checkWritable } from "../diagnostics/atomic-write.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import type { AdapterPlugin, AgentTurn, AssertionPlugin } from "../plugins/api.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
-import { releaseSurface } from "./surface.ts";
+import { ranOnOf, releaseSurface } from "./surface.ts";
 import { flowLoadOptions, governingSuiteDefaults, loadFlowFile, readFlowFile } from "./flow-load.ts";
 import { openExecution, stepTimeoutFromEnv, targetOfFlow } from "./execution.ts";
 import { loadPluginsFor, surfaceCatalog } from "./project-plugins.ts";
-import { headedFor, type AuthorMode, type CommonOptions } from "./common.ts";
+import { headedFor, type AuthorMode, type CommonOptions, envOf } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { recorderObserver, recordingReport, stepsWithRanges, withTimeline } from "./recording.ts";
 import { readTraceFile } from "../trace/read.ts";
@@ -118,7 +118,7 @@ export function modelConfigured(env: Readonly<Record<string, string | undefined>
  */
 export async function record(options: RecordOptions): Promise<RecordResult> {
   const log = options.log ?? (() => undefined);
-  const suite = suiteOfFlow(options.spec, options.env ?? process.env, log);
+  const suite = suiteOfFlow(options.spec, envOf(options), log);
   return withSuiteServer(suite, log, () => recordInSuite(options, suite));
 }
 
@@ -159,7 +159,7 @@ function notRecorded(error: string): RecordResult {
  * given: the suite itself (hooks, server, env_from) is its caller's. `verify` is its caller's too.
  */
 async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | undefined): Promise<RecordResult> {
-  const env = options.env ?? process.env;
+  const env = envOf(options);
   const log = options.log ?? (() => undefined);
   const author = options.author ?? "auto";
   // A misconfigured provider is an error in auto and llm mode alike, never a silent fallback.
@@ -321,7 +321,7 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
         name: flow.name, trace_id: traceId, passed: false, outcome: outcome === "passed" ? "failed" : outcome, steps: timed,
         duration_ms: Math.max(0, Date.now() - recordingStartedAt.getTime()), started_at: recordingStartedAt.toISOString(),
         flowproof_version: FLOWPROOF_VERSION, spec_path: displayPath(flow.file), trace_path: displayPath(tracePath),
-        ...(error !== undefined ? { error } : {}), ...(recording ? { recording } : {}),
+        ...(error !== undefined ? { error } : {}), ...(recording ? { recording } : {}), ...ranOnOf(surface.driver),
       };
     };
     const keep = (failed: TraceStep | undefined, error: string | undefined) => keepFailedRecord({ driver: surface.driver, bundleRoot, flowDir: dirname(flow.file), failedStep: failed, secrets, report: reportOf(error) });

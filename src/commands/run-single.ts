@@ -2,6 +2,7 @@
 // would in the suite run — min_version, env_from, env, server, before_each/after_each hooks,
 // browser defaults and identities — so a flow behaves the same alone as in its suite; and every
 // run leaves a run record for `flowproof audit`. Never prints: progress goes to `log`.
+import { envOf } from "./common.ts";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { existsSync } from "node:fs";
 import { run, type RunOptions, type RunResult } from "./run.ts";
@@ -34,7 +35,7 @@ export async function runInSuiteContext(options: SingleRunOptions): Promise<Sing
   checkRepeatOptions(options);
   const log = options.log ?? (() => undefined);
   const specPath = resolve(options.spec);
-  const suite = suiteOfFlow(specPath, options.env ?? process.env, log);
+  const suite = suiteOfFlow(specPath, envOf(options), log);
   const env = suite.env;
   // The flow is loaded once, as replay reads it, and handed to the run and to its run record.
   let loaded: ReplayFlow | undefined;

@@ -19,11 +19,11 @@ import type { RunOutcome, RunReport } from "../report/schema.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
-import { releaseSurface, type OpenedSurface } from "./surface.ts";
+import { ranOnOf, releaseSurface, type OpenedSurface } from "./surface.ts";
 import { openExecution, targetOfTrace } from "./execution.ts";
 import { surfaceCatalog } from "./project-plugins.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
-import { headedFor, type CommonOptions } from "./common.ts";
+import { headedFor, type CommonOptions, envOf } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
 import { recorderObserver, recordingReport, withTimeline } from "./recording.ts";
@@ -68,7 +68,7 @@ export interface RunResult {
 }
 
 export async function run(options: RunOptions): Promise<RunResult> {
-  const env = options.env ?? process.env;
+  const env = envOf(options);
   const log = options.log ?? (() => undefined);
   // Replay reads the trace, not the step text: plain steps need not parse under the rules grammar
   // (a model-authored flow's steps are intent).
@@ -99,12 +99,14 @@ export async function run(options: RunOptions): Promise<RunResult> {
   let error: string | undefined;
   let errorHint: string | undefined;
   let exported: Record<string, string> | undefined;
+  let ranOn: Pick<RunReport, "ran_on"> = {};
   /** With --keep-open: the surface left open until the results are written. */
   let held: OpenedSurface | undefined;
   try {
     // The app is shaped from the trace header alone, never from the (possibly edited) spec.
     const execution = await openExecution({ flow, target: targetOfTrace(trace.header, surfaceCatalog(plugins.adapters)), env, secrets, log, adapters: plugins.adapters, headed: headedFor(options, env), pool: options.pool });
     const surface = execution.surface;
+    ranOn = ranOnOf(surface.driver);
     try {
       const opened = await execution.start(trace.steps[0]?.surface);
       if (!opened.ok) {
@@ -192,6 +194,7 @@ export async function run(options: RunOptions): Promise<RunResult> {
     trace_path: displayPath(tracePath),
     ...(error !== undefined ? { error: redact(error, secrets) } : {}),
     ...(recording ? { recording } : {}),
+    ...ranOn,
     ...(interrupted !== undefined ? { interrupted } : {}),
     ...(known.expected ? { expected_failure: known.expected } : {}),
   };

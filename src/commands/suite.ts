@@ -2,6 +2,7 @@
 // suite env and hooks, exports handed to later flows, retries, `--workers`, `--shard`, a merged
 // junit and a run record. A broken flow is recorded as errored and the others still run.
 // Typed options in, typed result out; progress goes to callbacks, never to stdout.
+import { envOf } from "./common.ts";
 import { existsSync, mkdirSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join, relative, resolve } from "node:path";
@@ -115,8 +116,8 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   // The nearest suite.yaml at or above the directory governs the run (as for a single flow).
   const suiteFile = findSuiteFile(dir);
   const ctx: SuiteContext = suiteFile
-    ? prepareSuite(suiteFile, options.env ?? process.env, log)
-    : { dir, config: { file: "", env: [], order: [] }, env: { ...(options.env ?? process.env) } };
+    ? prepareSuite(suiteFile, envOf(options), log)
+    : { dir, config: { file: "", env: [], order: [] }, env: { ...envOf(options) } };
   if (suiteFile) log(`suite: ${displayPath(suiteFile)}`);
   // `order:` is relative to the suite.yaml; entries outside the directory being run are not part of this run.
   const order = ctx.config.order.map((e) => relative(dir, resolve(ctx.dir, e))).filter((e) => !e.startsWith(".."));
@@ -174,7 +175,7 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
   const junitPath = join(dir, ".flowproof", "suite-junit.xml");
   writeFileAtomic(junitPath, junit);
   const htmlPath = join(runDir, "report.html");
-  writeFileAtomic(htmlPath, suiteHtml(displayPath(dir) || ".", runId, results.map((r) => ({ spec: r.spec, name: r.name, outcome: r.outcome, duration_ms: r.report.duration_ms, ...(r.reason ? { reason: r.reason } : {}), ...(r.report_path ? { report: relativeTo(runDir, r.report_path.replace(/result\.json$/, "report.html")) } : {}) }))));
+  writeFileAtomic(htmlPath, suiteHtml(displayPath(dir) || ".", runId, results.map((r) => ({ spec: r.spec, name: r.name, outcome: r.outcome, duration_ms: r.report.duration_ms, ...(r.reason ? { reason: r.reason } : {}), ...(r.report.ran_on?.node ? { node: r.report.ran_on.node } : {}), ...(r.report_path ? { report: relativeTo(runDir, r.report_path.replace(/result\.json$/, "report.html")) } : {}) }))));
   const record: RunRecord = {
     run_id: runId,
     started_at: startedAt.toISOString(),

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { SpecError } from "../diagnostics/diagnostic.ts";
-import { openSurface, withHeaded } from "./surface.ts";
+import type { AppDriver } from "../plugins/api.ts";
+import { openSurface, ranOnOf, withHeaded } from "./surface.ts";
 
 describe("withHeaded", () => {
   test("adds headed only when the window is shown, leaving the config otherwise as it was", () => {
@@ -16,5 +17,14 @@ describe("openSurface", () => {
     const error = await openSurface("desktop", "/tmp/a.flow.yaml", () => undefined).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SpecError);
     expect((error as SpecError).message).toMatch(/no adapter for app kind "desktop" \(available: .*web/);
+  });
+});
+
+describe("ranOnOf", () => {
+  test("a driver's ran_on (a grid session) goes into the run report; a driver without one adds nothing", () => {
+    const ranOn = { grid: "http://***@hub:4444", node: "http://10.0.0.7:5555", session: "s1" };
+    expect(ranOnOf({ appInfo: () => ({ ran_on: ranOn }) } as unknown as AppDriver)).toEqual({ ran_on: ranOn });
+    expect(ranOnOf({ appInfo: () => ({}) } as unknown as AppDriver)).toEqual({});
+    expect(ranOnOf({} as AppDriver)).toEqual({});
   });
 });

@@ -2,6 +2,7 @@
 // isolated context), shown or headless; `--keep-open` holds it until a person lets it go.
 import { dirname } from "node:path";
 import type { AdapterPlugin, AdapterSession, AppDriver, LaunchContext } from "../plugins/api.ts";
+import type { RunReport } from "../report/schema.ts";
 import type { CommonOptions } from "./common.ts";
 import { adapterFor } from "./project-plugins.ts";
 
@@ -41,4 +42,10 @@ export async function openSurface(kind: string, flowPath: string, log: (line: st
     await session.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** Where the surface's browser ran when not on this machine (a grid session), as its driver reports it. */
+export function ranOnOf(driver: AppDriver): Pick<RunReport, "ran_on"> {
+  const ranOn = driver.appInfo?.()["ran_on"] as RunReport["ran_on"] | undefined;
+  return ranOn ? { ran_on: ranOn } : {};
 }

@@ -37,7 +37,7 @@ describe("MCP tools and CLI flags", () => {
 
   test("flag types carry over: booleans, enumerations, bounded whole numbers, strings", () => {
     const p = inputSchemaFor("run", { spec: Type.String() }).properties as Record<string, Record<string, unknown>>;
-    expect(Object.keys(p)).toEqual(["spec", "trace", "retries", "repeat_each", "strict", "record_missing", "author", "workers", "shard", "recording_detail", "video", "highlight_cursor"]);
+    expect(Object.keys(p)).toEqual(["spec", "trace", "retries", "repeat_each", "strict", "record_missing", "author", "workers", "shard", "recording_detail", "video", "highlight_cursor", "grid"]);
     expect(p["video"]!["type"]).toBe("boolean");
     expect((p["recording_detail"]!["anyOf"] as Array<{ const: string }>).map((a) => a.const)).toEqual(["full", "low", "off"]);
     expect([p["workers"]!["type"], p["workers"]!["minimum"], p["workers"]!["maximum"]]).toEqual(["integer", 1, 64]);

@@ -126,4 +126,10 @@ describe("junitXml", () => {
   test("writes an empty testsuites element for no reports", () => {
     expect(attrs(junitXml([]), "testsuites")).toMatchObject({ tests: "0", failures: "0", errors: "0", skipped: "0", time: "0.000" });
   });
+
+  test("a flow that ran on a Selenium Grid names the grid, the node and the session as properties of its testsuite", () => {
+    const xml = junitXml([report([stepReport(1, "passed")], { ran_on: { grid: "http://***@hub:4444", node: "http://10.0.0.7:5555", session: "abc" } })]);
+    expect(xml).toContain('<properties>\n      <property name="grid" value="http://***@hub:4444"/>\n      <property name="grid.node" value="http://10.0.0.7:5555"/>\n      <property name="grid.session" value="abc"/>\n    </properties>');
+    expect(junitXml([report([stepReport(1, "passed")])])).not.toContain("<properties>");
+  });
 });

@@ -54,7 +54,10 @@ export function junitXml(reports: readonly RunReport[]): string {
       ? `\n    <testcase classname="${escapeXml(r.name)}" name="${name}" time="0">\n      <error${stale ? ' type="stale"' : ""} message="${escapeXml(r.error)}">${escapeXml(r.error)}</error>\n    </testcase>`
       : "";
     if (suiteError) { tests += 1; errors += 1; }
-    return `  <testsuite name="${escapeXml(r.name)}" tests="${r.steps.length + (suiteError ? 1 : 0) + (flaky ? 1 : 0)}" failures="${f + (flaky ? 1 : 0)}" errors="${e + (suiteError ? 1 : 0)}" skipped="${s}" time="${secs(r.duration_ms)}" timestamp="${escapeXml(r.started_at)}">\n${cases.join("\n")}${flaky}${suiteError}\n  </testsuite>`;
+    // Where the flow's browser ran, when on a Selenium Grid: the grid and the node.
+    const ranOn = r.ran_on ? Object.entries({ grid: r.ran_on.grid, "grid.node": r.ran_on.node, "grid.session": r.ran_on.session }).filter(([, v]) => v !== undefined) : [];
+    const properties = ranOn.length > 0 ? `    <properties>\n${ranOn.map(([k, v]) => `      <property name="${k}" value="${escapeXml(v!)}"/>`).join("\n")}\n    </properties>\n` : "";
+    return `  <testsuite name="${escapeXml(r.name)}" tests="${r.steps.length + (suiteError ? 1 : 0) + (flaky ? 1 : 0)}" failures="${f + (flaky ? 1 : 0)}" errors="${e + (suiteError ? 1 : 0)}" skipped="${s}" time="${secs(r.duration_ms)}" timestamp="${escapeXml(r.started_at)}">\n${properties}${cases.join("\n")}${flaky}${suiteError}\n  </testsuite>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="flowproof" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${secs(time)}">\n${suites.join("\n")}\n</testsuites>\n`;
 }

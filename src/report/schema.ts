@@ -1,6 +1,7 @@
 // result.json (the run report) declared once: TypeBox gives the static type and the JSON Schema
 // written to schema/result.schema.json. No I/O.
 import { Type, type Static } from "@sinclair/typebox";
+import { RanOn } from "../trace/schema.ts";
 
 export const StepStatus = Type.Union([Type.Literal("passed"), Type.Literal("failed"), Type.Literal("skipped"), Type.Literal("errored")]);
 
@@ -190,6 +191,7 @@ export const RunReport = Type.Object(
       },
       { additionalProperties: false, description: "Present when the outcome is `flaky`." },
     )),
+    ran_on: Type.Optional(RanOn),
     interrupted: Type.Optional(Type.String({ description: "Present when the run was stopped before this flow finished: what stopped it (`SIGINT`, `SIGTERM`, or the MCP client closing the connection). The step it stopped at is errored with a detail starting `interrupted:`; the steps after it are skipped." })),
   },
   { additionalProperties: false },

@@ -24,4 +24,8 @@ describe("suiteHtml", () => {
     expect(skipped).toContain("<title>flowproof suite s — PASS</title>");
     expect(skipped).toContain('<span class="badge skipped">SKIP</span>');
   });
+  test("a flow that ran on a Selenium Grid names its node under its file", () => {
+    const html = suiteHtml("s", "r1", [{ spec: "a.flow.yaml", name: "A", outcome: "passed", duration_ms: 5, node: "http://10.0.0.7:5555" }]);
+    expect(html).toContain("<code>a.flow.yaml</code><br><small>on http://10.0.0.7:5555</small>");
+  });
 });

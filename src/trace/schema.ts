@@ -301,8 +301,20 @@ export const BrowserShape = Type.Object(
     random: Opt(Type.Object({ seed: Type.Integer({ minimum: 0, maximum: 4294967295 }) }, { additionalProperties: false })),
     downloads_dir: Opt(Type.String({ description: "Relative to the flow file." })),
     endpoint: Opt(Type.String({ description: "DevTools URL of a running browser (raw ${VAR} references)." })),
+    grid: Opt(Type.String({ description: "Selenium Grid URL as written (raw ${VAR} references)." })),
+    capabilities: Opt(Type.Record(Type.String(), Type.Unknown(), { description: "Extra W3C capabilities for a grid session, as written." })),
   },
   { additionalProperties: false },
+);
+
+/** Where a flow's browser ran when not on this machine: a Selenium Grid session (docs/grid.md). */
+export const RanOn = Type.Object(
+  {
+    grid: Type.String({ description: "The grid's URL, credentials replaced by ***." }),
+    node: Opt(Type.String({ description: "The grid node that held the session, as the grid's /status names it (absent when the grid does not say)." })),
+    session: Type.String({ description: "The W3C session id." }),
+  },
+  { additionalProperties: false, description: "Where a web flow's browser ran when not on this machine (a Selenium Grid session); a fact, never used by replay." },
 );
 
 export const AppInfo = Type.Object(
@@ -320,6 +332,7 @@ export const AppInfo = Type.Object(
     connection: Opt(Type.String({ description: "A SAP flow's or sap surface's `connection:` (the SAP Logon entry) as written (raw ${VAR} references); absent when it attaches to a session already logged on." })),
     login_user: Opt(Type.String({ description: "A SAP flow's or sap surface's `login.user` as written (raw ${VAR} references); the password is never stored, every record and replay resolves it from the flow." })),
     version: Opt(Type.String()),
+    ran_on: Opt(RanOn),
     /** A multi-surface flow's web surface: its own `browser:` shape as written, applied from here at replay. */
     browser: Opt(BrowserShape),
   },

@@ -40,3 +40,52 @@ test("Input.* commands wait for the gate; page commands go out at once; the gate
   answer("Input.dispatchMouseEvent");
   await later;
 });
+
+test("a bounded connection whose far end falls silent (a grid after its node died) fails every command and wait instead of hanging", async () => {
+  const { Connection: Real } = await import("./connection.ts");
+  // A WebSocket server that accepts the connection and never answers: what the grid leaves.
+  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req, s) => (s.upgrade(req) ? undefined : new Response("", { status: 400 })), websocket: { message() {} } });
+  try {
+    const connection = await Real.connect(`ws://127.0.0.1:${server.port}/session/x/se/cdp`, { callTimeoutMs: 300 });
+    connection.explainLoss(async () => "the grid node http://node:5555 stopped answering");
+    const waiting = connection.session("s").waitFor("Page.loadEventFired", 60_000).catch((e: Error) => e.message);
+    const started = Date.now();
+    const sent = await connection.send("Runtime.evaluate", { expression: "1" }).catch((e: Error) => e.message);
+    expect(sent).toBe("the browser is gone: the grid node http://node:5555 stopped answering: no answer to Runtime.evaluate within 300 ms");
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await waiting).toStartWith("the browser is gone: the grid node http://node:5555 stopped answering");
+    expect(connection.lost).toBe(true);
+    await connection.close();
+  } finally {
+    server.stop(true);
+  }
+});
+
+test("with a heartbeat, a slow command alone does not end the connection; a silent heartbeat does, failing what waits", async () => {
+  const { Connection: Real } = await import("./connection.ts");
+  // Answers Browser.getVersion (the heartbeat) while `alive`; never answers anything else.
+  let alive = true;
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (req, s) => (s.upgrade(req) ? undefined : new Response("", { status: 400 })),
+    websocket: {
+      message(ws, data) {
+        const m = JSON.parse(String(data)) as { id: number; method: string };
+        if (alive && m.method === "Browser.getVersion") ws.send(JSON.stringify({ id: m.id, result: { product: "x" } }));
+      },
+    },
+  });
+  try {
+    const connection = await Real.connect(`ws://127.0.0.1:${server.port}/`, { callTimeoutMs: 300, heartbeatMs: 100, heartbeatTimeoutMs: 400 });
+    expect(await connection.send("Runtime.evaluate", { expression: "1" }).catch((e: Error) => e.message)).toContain("the browser did not answer Runtime.evaluate within 300 ms");
+    expect(connection.lost).toBe(false);
+    alive = false;
+    const waiting = await connection.session("s").waitFor("Page.loadEventFired", 60_000).catch((e: Error) => e.message);
+    expect(waiting).toBe("the browser is gone: no answer to Browser.getVersion within 400 ms");
+    expect(connection.lost).toBe(true);
+    await connection.close();
+  } finally {
+    server.stop(true);
+  }
+});

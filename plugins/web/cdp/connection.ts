@@ -29,6 +29,21 @@ export class BrowserGoneError extends FlowproofError {
 
 /** How long a failed command waits for the reason the browser went away (its process's exit status). */
 const REASON_WAIT_MS = 1000;
+/** How long closing a bounded connection waits for the far end's closing handshake. */
+const CLOSE_WAIT_MS = 2000;
+
+/**
+ * Bounds for a browser at the end of a network hop (a Selenium Grid's `se:cdp`), where the far
+ * end can fall silent without closing the socket: a node that died leaves commands unanswered.
+ */
+export interface ConnectionBounds {
+  /** Most a command may wait for its answer; past it the browser is taken as gone. */
+  readonly callTimeoutMs: number;
+  /** How often a cheap command checks that the browser still answers (0: never). */
+  readonly heartbeatMs?: number;
+  /** Most a heartbeat may wait; past it the browser is taken as gone. */
+  readonly heartbeatTimeoutMs?: number;
+}
 
 export class Connection {
   readonly #client: RawClient;
@@ -37,13 +52,76 @@ export class Connection {
   #lost = false;
   readonly #closeListeners = new Set<() => void>();
   #explain: () => Promise<string | undefined> = async () => undefined;
+  readonly #bounds: ConnectionBounds | undefined;
+  /** Rejections of the commands awaiting an answer (bounded connections only). */
+  readonly #pending = new Set<() => void>();
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** Why the far end is taken as gone when it fell silent (a bound ran out). */
+  #silence: string | undefined;
 
-  private constructor(client: RawClient) {
+  private constructor(client: RawClient, bounds?: ConnectionBounds) {
     this.#client = client;
-    this.#client.on("disconnect", () => {
-      this.#closed = true;
-      this.#lost = true;
-      for (const l of [...this.#closeListeners]) l();
+    this.#bounds = bounds;
+    this.#client.on("disconnect", () => this.#lose());
+    if (bounds?.heartbeatMs) {
+      let beating = false;
+      this.#heartbeat = setInterval(() => {
+        if (beating || this.#closed) return;
+        beating = true;
+        void this.#bounded("Browser.getVersion", {}, undefined, bounds.heartbeatTimeoutMs ?? bounds.callTimeoutMs, true).catch(() => undefined).finally(() => {
+          beating = false;
+        });
+      }, bounds.heartbeatMs);
+      this.#heartbeat.unref?.();
+    }
+  }
+
+  /** The far end went away (or fell silent): every wait and command in flight ends now. */
+  #lose(silence?: string): void {
+    if (this.#lost) return;
+    this.#silence ??= silence;
+    this.#closed = true;
+    this.#lost = true;
+    clearInterval(this.#heartbeat);
+    for (const reject of [...this.#pending]) reject();
+    this.#pending.clear();
+    for (const l of [...this.#closeListeners]) l();
+    // A silent socket is closed from our side; nothing will answer on it again.
+    if (silence !== undefined) void this.#client.close().catch(() => undefined);
+  }
+
+  /**
+   * Sends one command, rejected once `timeoutMs` passes without an answer. With `lose`, silence
+   * means the browser is gone (the heartbeat, or a connection without one); otherwise only this
+   * command fails (a slow page), and the heartbeat decides whether the browser still answers.
+   */
+  #bounded(method: string, params: object, sessionId: string | undefined, timeoutMs: number, lose: boolean): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const settle = () => {
+        clearTimeout(timer);
+        this.#pending.delete(gone);
+      };
+      const gone = () => {
+        settle();
+        // A plain Error on purpose: send() turns it into the connection's BrowserGoneError, which explains the loss.
+        reject(new Error("the browser is gone"));
+      };
+      const timer = setTimeout(() => {
+        if (lose) return this.#lose(`no answer to ${method} within ${timeoutMs} ms`);
+        settle();
+        reject(new FlowproofError({ code: "browser-error", message: `the browser did not answer ${method} within ${timeoutMs} ms` }));
+      }, timeoutMs);
+      this.#pending.add(gone);
+      this.#client.send(method, params, sessionId).then(
+        (r) => {
+          settle();
+          resolve(r);
+        },
+        (e: unknown) => {
+          settle();
+          reject(e);
+        },
+      );
     });
   }
 
@@ -63,12 +141,13 @@ export class Connection {
       new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), REASON_WAIT_MS))),
     ]);
     clearTimeout(timer);
-    return new BrowserGoneError(`the browser is gone: ${reason ?? "it closed the DevTools connection"}`);
+    return new BrowserGoneError(`the browser is gone: ${[reason, this.#silence].filter((x) => x !== undefined).join(": ") || "it closed the DevTools connection"}`);
   }
 
-  static async connect(wsUrl: string): Promise<Connection> {
+  /** Connects to a browser-level DevTools URL; `bounds` for a browser across a network hop. */
+  static async connect(wsUrl: string, bounds?: ConnectionBounds): Promise<Connection> {
     const client = (await CDP({ target: wsUrl, local: true })) as unknown as RawClient;
-    return new Connection(client);
+    return new Connection(client, bounds);
   }
 
   get closed(): boolean {
@@ -91,7 +170,8 @@ export class Connection {
   async send<M extends keyof Commands>(method: M, params?: Params<M>, sessionId?: string): Promise<Result<M>> {
     if (this.#lost) throw await this.goneError();
     try {
-      return (await this.#client.send(method, (params ?? {}) as object, sessionId)) as Result<M>;
+      const p = (params ?? {}) as object;
+      return (await (this.#bounds ? this.#bounded(method, p, sessionId, this.#bounds.callTimeoutMs, !this.#bounds.heartbeatMs) : this.#client.send(method, p, sessionId))) as Result<M>;
     } catch (error) {
       if (this.#lost) throw await this.goneError();
       const message = error instanceof Error ? error.message : String(error);
@@ -114,9 +194,16 @@ export class Connection {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#heartbeat);
     if (this.#closed) return;
     this.#closed = true;
-    await this.#client.close();
+    for (const reject of [...this.#pending]) reject();
+    this.#pending.clear();
+    if (!this.#bounds) return this.#client.close();
+    // Across a hop the far end may never answer the closing handshake (a grid after DELETE).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.#client.close().catch(() => undefined), new Promise<void>((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 }
 

@@ -80,6 +80,8 @@ class RunResult:
     exit_code: int = EXIT_PASS
     #: result.json's ``recording`` (frames, step ranges, gif), or None with ``recording_detail="off"``.
     recording: Optional[Dict[str, Any]] = None
+    #: result.json's ``ran_on`` (``{"grid", "node", "session"}``) when the browser ran on a Selenium Grid.
+    ran_on: Optional[Dict[str, str]] = None
 
     @property
     def failed_steps(self) -> List[StepResult]:
@@ -93,7 +95,7 @@ class RunResult:
             duration_ms=r["duration_ms"], started_at=r["started_at"], flowproof_version=r["flowproof_version"],
             spec_path=r["spec_path"], trace_path=r["trace_path"], report_path=d["report_path"], run_dir=d["run_dir"],
             junit_path=d["junit_path"], html_path=d["html_path"], error=r.get("error"), degraded=r.get("degraded"),
-            hint=d.get("hint"), exit_code=exit_code, recording=r.get("recording"),
+            hint=d.get("hint"), exit_code=exit_code, recording=r.get("recording"), ran_on=r.get("ran_on"),
         )
 
 
@@ -240,14 +242,20 @@ class Flow:
     >>> result.passed, [s.status for s in result.steps]
     """
 
-    def __init__(self, spec: str | os.PathLike, *, executable: Optional[Sequence[str]] = None, env: Optional[Mapping[str, str]] = None, cwd: Optional[str | os.PathLike] = None):
+    def __init__(self, spec: str | os.PathLike, *, executable: Optional[Sequence[str]] = None, env: Optional[Mapping[str, str]] = None, cwd: Optional[str | os.PathLike] = None, grid: Optional[str] = None):
+        """``grid``: a Selenium Grid URL every web flow's browser runs on (``--grid``; docs/grid.md); ``"local"`` runs
+        a local browser whatever the flow or ``FLOWPROOF_GRID_URL`` say. It travels in the environment, never on the
+        command line, so credentials in it (``https://user:key@grid``) stay out of the process list."""
         self.spec = os.fspath(spec)
         self._env = dict(os.environ if env is None else env)
+        if grid is not None:
+            self._env["FLOWPROOF_GRID_URL"] = grid
         self._command = list(executable) if executable else find_executable(self._env)
         self._cwd = os.fspath(cwd) if cwd is not None else None
 
-    def _call(self, args: Sequence[str]) -> tuple[Dict[str, Any], int]:
-        proc = subprocess.run([*self._command, *args, "--json"], cwd=self._cwd, env=self._env, capture_output=True, text=True)
+    def _call(self, args: Sequence[str], grid: Optional[str] = None) -> tuple[Dict[str, Any], int]:
+        env = self._env if grid is None else {**self._env, "FLOWPROOF_GRID_URL": grid}
+        proc = subprocess.run([*self._command, *args, "--json"], cwd=self._cwd, env=env, capture_output=True, text=True)
         try:
             out = json.loads(proc.stdout)
         except json.JSONDecodeError:
@@ -268,7 +276,7 @@ class Flow:
             args.append("--highlight-cursor")
         return args
 
-    def record(self, *, author: Optional[str] = None, out: Optional[str] = None, recording_detail: str = "full", video: bool = False, highlight_cursor: bool = False, reuse: bool = False, verify: bool = False) -> RecordResult:
+    def record(self, *, author: Optional[str] = None, out: Optional[str] = None, recording_detail: str = "full", video: bool = False, highlight_cursor: bool = False, reuse: bool = False, verify: bool = False, grid: Optional[str] = None) -> RecordResult:
         """Performs the flow once and writes its trace. A failing step gives ``ok=False``, not an exception;
         a plain step too ambiguous to author raises :class:`ClarificationNeeded`."""
         args = ["record", self.spec] + self._controls(recording_detail, video, highlight_cursor)
@@ -280,18 +288,19 @@ class Flow:
             args.append("--reuse")
         if verify:
             args.append("--verify")
-        data, code = self._call(args)
+        data, code = self._call(args, grid)
         return RecordResult.from_json(data, code)
 
-    def run(self, *, trace: Optional[str] = None, recording_detail: str = "full", video: bool = False, highlight_cursor: bool = False) -> RunResult:
-        """Replays the trace with zero model calls. A failing flow gives ``passed=False``, not an exception."""
+    def run(self, *, trace: Optional[str] = None, recording_detail: str = "full", video: bool = False, highlight_cursor: bool = False, grid: Optional[str] = None) -> RunResult:
+        """Replays the trace with zero model calls. A failing flow gives ``passed=False``, not an exception.
+        ``grid`` (here and on record/heal): this call's Selenium Grid, over the one given to the constructor."""
         args = ["run", self.spec] + self._controls(recording_detail, video, highlight_cursor)
         if trace:
             args += ["--trace", trace]
-        data, code = self._call(args)
+        data, code = self._call(args, grid)
         return RunResult.from_json(data, code)
 
-    def heal(self, *, trace: Optional[str] = None, apply: bool = False, author: Optional[str] = None) -> HealResult:
+    def heal(self, *, trace: Optional[str] = None, apply: bool = False, author: Optional[str] = None, grid: Optional[str] = None) -> HealResult:
         """Re-records against the live app and proposes a diff of the trace (never applied unless ``apply=True``).
         Raises :class:`ClarificationNeeded` when a step is too ambiguous to author."""
         args = ["heal", self.spec]
@@ -301,7 +310,7 @@ class Flow:
             args.append("--apply")
         if author:
             args += ["--author", author]
-        data, code = self._call(args)
+        data, code = self._call(args, grid)
         return HealResult.from_json(data, code)
 
     def get_trace(self, *, trace: Optional[str] = None) -> Trace:

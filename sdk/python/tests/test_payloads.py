@@ -80,6 +80,31 @@ class PayloadTest(unittest.TestCase):
         self.assertEqual(healed.steps_removed, 1)
         self.assertIn("--apply", json.loads(args_file.read_text()))
 
+    def test_a_grid_travels_in_the_environment_and_the_node_comes_back(self):
+        script = Path(self.dir) / "flowproof-grid-standin"
+        seen = Path(self.dir) / "seen.json"
+        report = {
+            "name": "Checkout", "trace_id": "t", "passed": True, "steps": [], "duration_ms": 1, "started_at": "2026-01-01T00:00:00Z",
+            "flowproof_version": "0", "spec_path": "c.flow.yaml", "trace_path": "c.trace.jsonl",
+            "ran_on": {"grid": "https://***@grid.example", "node": "http://10.0.0.7:5555", "session": "abc"},
+        }
+        document = {"report": report, "report_path": "r/result.json", "run_dir": "r", "junit_path": "r/junit.xml", "html_path": "r/report.html"}
+        script.write_text(
+            f"#!{sys.executable}\nimport json, os, sys\n"
+            f"open({str(seen)!r}, 'w').write(json.dumps([sys.argv[1:], os.environ.get('FLOWPROOF_GRID_URL')]))\n"
+            f"print({json.dumps(json.dumps(document))})\n"
+        )
+        script.chmod(script.stat().st_mode | stat.S_IEXEC)
+        flow = Flow("c.flow.yaml", executable=[str(script)], grid="https://ci:k3y@grid.example")
+        result = flow.run()
+        argv, grid = json.loads(seen.read_text())
+        self.assertEqual(grid, "https://ci:k3y@grid.example")
+        self.assertFalse(any("k3y" in a for a in argv))
+        self.assertEqual(result.ran_on["node"], "http://10.0.0.7:5555")
+        # One call's grid wins over the flow's; "local" keeps it local.
+        flow.run(grid="local")
+        self.assertEqual(json.loads(seen.read_text())[1], "local")
+
 
 if __name__ == "__main__":
     unittest.main()
