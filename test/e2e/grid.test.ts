@@ -195,12 +195,11 @@ async function nodesHolding(): Promise<string[]> {
 describe("stopping and failing to start", () => {
   test("SIGINT during a flow deletes its session: the grid holds none and no chromedriver is left", async () => {
     const p = project();
-    p.write("wait.flow.yaml", flow("Wait", `${server.url}/slow.html?ms=100`, "  - assert: page shows Done\n"));
-    expect((await cli(p, ["record", "wait.flow.yaml", "--author", "rules", "--json"])).code).toBe(0);
-    const trace = readFileSync(join(p.dir, "wait.trace.jsonl"), "utf8");
-    writeFileSync(join(p.dir, "wait.trace.jsonl"), trace.replace("ms=100", "ms=600000"));
+    // The page's delay is a variable: short at record, far longer at replay (the sealed trace is not edited).
+    p.write("wait.flow.yaml", flow("Wait", `${server.url}/slow.html?ms=\${WAIT_MS}`, "  - assert: page shows Done\n"));
+    expect((await cli(p, ["record", "wait.flow.yaml", "--author", "rules", "--json"], { WAIT_MS: "100" })).code).toBe(0);
     const before = chromedrivers();
-    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "wait.flow.yaml", "--grid", grid.url], { cwd: p.dir, env: { ...process.env, NO_COLOR: "1", FLOWPROOF_GRID_URL: undefined }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "wait.flow.yaml", "--grid", grid.url], { cwd: p.dir, env: { ...process.env, NO_COLOR: "1", FLOWPROOF_GRID_URL: undefined, WAIT_MS: "600000" }, stdout: "pipe", stderr: "pipe" });
     const deadline = Date.now() + 60_000;
     while ((await grid.sessions()) < 1 && Date.now() < deadline) await Bun.sleep(200);
     expect(await grid.sessions()).toBe(1);
@@ -237,17 +236,13 @@ describe("stopping and failing to start", () => {
 describe("a node that dies", () => {
   test("a node that dies mid-flow errors that flow, naming the node; the other flow passes", async () => {
     const p = project();
-    p.write("long.flow.yaml", flow("Long", `${server.url}/slow.html?ms=100`, "  - assert: page shows Done\n  - rules: Go to " + `${server.url}/slow.html?ms=60000` + "\n  - assert: page shows Done within 90s\n"));
+    p.write("long.flow.yaml", flow("Long", `${server.url}/slow.html?ms=100`, "  - assert: page shows Done\n  - rules: Go to " + `${server.url}/slow.html?ms=\${LONG_MS}` + "\n  - assert: page shows Done within 90s\n"));
     p.write("short.flow.yaml", flow("Short", `${server.url}/slow.html?ms=3000`, "  - assert: page shows Done\n"));
     // Recorded locally: the grid replays a local trace.
-    const longFlow = readFileSync(join(p.dir, "long.flow.yaml"), "utf8");
-    p.write("long.flow.yaml", longFlow.replace("ms=60000", "ms=100"));
-    expect((await cli(p, ["record", "long.flow.yaml", "--author", "rules", "--json"])).code).toBe(0);
+    expect((await cli(p, ["record", "long.flow.yaml", "--author", "rules", "--json"], { LONG_MS: "100" })).code).toBe(0);
     expect((await cli(p, ["record", "short.flow.yaml", "--author", "rules", "--json"])).code).toBe(0);
-    // The replay finds the page slower than at record: the long flow waits on its last step.
-    const trace = readFileSync(join(p.dir, "long.trace.jsonl"), "utf8");
-    writeFileSync(join(p.dir, "long.trace.jsonl"), trace.replace("ms=100", "ms=60000"));
-    const suite = runCli(["run", ".", "--workers", "2", "--grid", grid.url, "--json"], { cwd: p.dir, env: { FLOWPROOF_GRID_URL: undefined } });
+    // The replay finds the page slower than at record (the variable says so): the long flow waits on its last step.
+    const suite = runCli(["run", ".", "--workers", "2", "--grid", grid.url, "--json"], { cwd: p.dir, env: { FLOWPROOF_GRID_URL: undefined, LONG_MS: "60000" } });
     // Once the short flow's session is gone, the one left is the long flow's: its node dies.
     let victim: string | undefined;
     const deadline = Date.now() + 120_000;
