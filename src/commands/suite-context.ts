@@ -205,6 +205,9 @@ export function runHook(kind: "before_each" | "after_each", command: string, cwd
   });
 }
 
+/** How long one readiness probe of a `server:` url waits for response headers. */
+const ANSWER_MS = 2_000;
+
 /** How long a `server:` gets to end after SIGTERM before its group is killed. */
 const SERVER_STOP_MS = 5_000;
 
@@ -276,16 +279,17 @@ export async function startAppServer(server: SuiteServer, cwd: string, env: Env,
       await stop();
       throw new SpecError(diagnostic("bad-value", `the server command \`${server.command}\` exited (${exited}) before ${url} answered${tail.trim() ? `: ${tail.trim().split("\n").slice(-3).join(" | ")}` : ""}`, { hint: "run the command by hand to see why it stops" }));
     }
-    if (await answers(url)) return { started: true, stop };
+    if (await answers(url, lifecycle.signal)) return { started: true, stop };
     await new Promise((r) => setTimeout(r, 200));
   }
   await stop();
   throw new SpecError(diagnostic("bad-value", `${url} did not answer within ${server.timeout_seconds} s of starting \`${server.command}\``, { hint: "raise `server.timeout_seconds`, or check that `server.url` is where the app listens" }));
 }
 
-async function answers(url: string): Promise<boolean> {
+/** Whether `url` answers with response headers within ANSWER_MS (a server that accepts and never answers does not); a stop request ends the wait. */
+async function answers(url: string, stop?: AbortSignal): Promise<boolean> {
   try {
-    const r = await fetch(url, { signal: AbortSignal.timeout(2000), redirect: "manual" });
+    const r = await fetch(url, { signal: stop ? AbortSignal.any([AbortSignal.timeout(ANSWER_MS), stop]) : AbortSignal.timeout(ANSWER_MS), redirect: "manual" });
     await r.body?.cancel();
     return true;
   } catch {
