@@ -8,7 +8,7 @@ import { FlowproofError, scopedPayloadOf } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { ProbeAnswer, ProbeFailure, SelectAnswer, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
 import { keyDefinition } from "./keys.ts";
-import { pressChord, sendKeys, strokeEvents, textStrokes } from "./keyboard.ts";
+import { pressChord, sendKeys, strokeEvents, typeText } from "./keyboard.ts";
 import { dragAndDrop, sendClick, type Point } from "./pointer.ts";
 import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
 import { SCREEN_CHANGES_SCRIPT, ScreenChanges } from "./screen-changes.ts";
@@ -24,6 +24,9 @@ import { watchPageEnd } from "./crashes.ts";
 import { WebEffects } from "./effects.ts";
 import { TASK_ORIGINS_SCRIPT } from "./task-origins.ts";
 import { NAVIGATING, callPage, fail, isTransient, ok, toRungs, type ApiMethod, type Transient, pageInstaller } from "./page-calls.ts";
+
+/** How long typing may take once its field has focus when the engine names no bound. */
+const TYPING_TIMEOUT_MS = 35_000;
 
 export const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot", "hover", "drag", "scroll", "upload", "downloads"]);
 /** Whether an element other than the document itself has keyboard focus. */
@@ -294,7 +297,11 @@ export class WebDriver implements AppDriver {
     const probe = await this.#probe(ladder, "type");
     if (!probe.ok) return probe;
     if (options.secret && text !== "" && !(await this.#markSecretField())) return fail("editable", "the field a secret is typed into could not be marked for masking in frames; nothing was typed");
-    await sendKeys(this.#session, strokeEvents(text === "" ? [{ key: "Backspace", modifiers: 0 }] : textStrokes(text)));
+    if (text === "") await sendKeys(this.#session, strokeEvents([{ key: "Backspace", modifiers: 0 }]));
+    else {
+      const late = await this.#type(text, options);
+      if (late) return late;
+    }
     return this.#takeDialog() ?? ok(undefined, probe.tier);
   }
 
@@ -312,8 +319,17 @@ export class WebDriver implements AppDriver {
       }
     }
     if (options.secret && !(await this.#markSecretField())) return fail("editable", "the element a secret is typed into could not be marked for masking in frames; nothing was typed");
-    await sendKeys(this.#session, strokeEvents(textStrokes(text)));
-    return this.#takeDialog() ?? ok(undefined);
+    const late = await this.#type(text, options);
+    return late ?? this.#takeDialog() ?? ok(undefined);
+  }
+
+  /** Types `text` into what has focus (keyboard.ts's plan) within its bound; the failure names the typing, not the app. */
+  async #type(text: string, options: TypeOptions): Promise<Attempt<never> | undefined> {
+    const bound = options.timeoutMs ?? TYPING_TIMEOUT_MS;
+    const r = await typeText(this.#session, text, bound);
+    if (r.done) return undefined;
+    const total = [...text].length;
+    return fail("unsupported", `typing ${total} characters did not finish within ${bound} ms (${r.typed} of ${total} typed): the page took too long to take the input, so flowproof stopped typing`, false);
   }
 
   /**

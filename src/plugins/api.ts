@@ -117,6 +117,12 @@ export const PASSWORD_FIELDS: { readonly passwordFields: true } = { passwordFiel
 /** How text is typed: `secret` when it holds a `${VAR}` value (its field is then masked in every frame). */
 export interface TypeOptions {
   readonly secret?: boolean;
+  /**
+   * How long the typing itself may take once the field has focus (the engine gives the step's
+   * action bound plus its navigation bound); past it the driver stops typing and fails the step,
+   * naming how many characters it typed. Absent: the driver's own default.
+   */
+  readonly timeoutMs?: number;
 }
 
 /** One target's on-screen rectangles, or why it could not be resolved (the recorder then drops the frame). */

@@ -67,8 +67,12 @@ function spawnCli(args: string[], env: Record<string, string> = ENV) {
   let err = "";
   const decoder = new TextDecoder();
   const stderr = (async () => {
-    for await (const chunk of proc.stderr) err += decoder.decode(chunk, { stream: true });
-    return err;
+    const reader = proc.stderr.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return err;
+      err += decoder.decode(value, { stream: true });
+    }
   })();
   const stdout = new Response(proc.stdout).text();
   const started = performance.now();
