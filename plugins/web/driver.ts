@@ -3,7 +3,7 @@
 // trusted (Input.dispatchMouseEvent / dispatchKeyEvent). The concerns live in their modules:
 // navigation.ts (documents and the navigations input starts), pointer.ts and keyboard.ts (input),
 // page-calls.ts (the page API and transient failures), dialogs.ts, crashes.ts, capture.ts.
-import type { AppDriver, Attempt, Candidate, DebugSnapshot, EffectWatch, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
+import type { AppDriver, Attempt, FilePaths, Candidate, DebugSnapshot, EffectWatch, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
 import { FlowproofError, scopedPayloadOf } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { ProbeAnswer, ProbeFailure, SelectAnswer, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
@@ -17,6 +17,7 @@ import { ConsoleLog, debugSnapshot } from "./debug.ts";
 import { readPageCookie } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
 import type { WebConfig } from "./config.ts";
+import type { FileGate } from "./mocks.ts";
 import { applyShaping, clearSiteStorage, readEnvironment, resizeViewport, viewportOf } from "./page-setup.ts";
 import { Navigation } from "./navigation.ts";
 import { Dialogs } from "./dialogs.ts";
@@ -60,10 +61,15 @@ export class WebDriver implements AppDriver {
   #downloads: Downloads | undefined;
   readonly #config: WebConfig;
   readonly #onClose: () => Promise<void>;
+  /** A confined run's roots: the page may read no `file:` URL outside them. */
+  readonly #files: FilePaths | undefined;
+  /** A `file:` URL outside the roots that the page tried to read since the last look: the step fails on it. */
+  #refusedFile: string | undefined;
   readonly #targetId: string;
   #closing = false;
 
-  private constructor(connection: Connection, session: Session, contextId: string, targetId: string, log: (line: string) => void, config: WebConfig, onClose: () => Promise<void>) {
+  private constructor(connection: Connection, session: Session, contextId: string, targetId: string, log: (line: string) => void, config: WebConfig, onClose: () => Promise<void>, files: FilePaths | undefined) {
+    this.#files = files;
     this.#connection = connection;
     this.#session = session;
     this.#contextId = contextId;
@@ -78,12 +84,13 @@ export class WebDriver implements AppDriver {
    * Opens a fresh isolated browser context with one page, shaped by `config` (browser:, mock:,
    * session:). `onClose` runs after the context is disposed (a private browser is stopped there).
    */
-  static async open(connection: Connection, log: (line: string) => void = () => undefined, config: WebConfig = {}, onClose: () => Promise<void> = async () => undefined): Promise<WebDriver> {
+  /** `files`: a confined run's roots (LaunchContext.paths); the page then opens no `file:` URL outside them. */
+  static async open(connection: Connection, log: (line: string) => void = () => undefined, config: WebConfig = {}, onClose: () => Promise<void> = async () => undefined, files?: FilePaths): Promise<WebDriver> {
     const { browserContextId } = await connection.send("Target.createBrowserContext", { disposeOnDetach: true });
     const { width, height } = viewportOf(config);
     const { targetId } = await connection.send("Target.createTarget", { url: "about:blank", browserContextId, width, height });
     const { sessionId } = await connection.send("Target.attachToTarget", { targetId, flatten: true });
-    const driver = new WebDriver(connection, connection.session(sessionId), browserContextId, targetId, log, config, onClose);
+    const driver = new WebDriver(connection, connection.session(sessionId), browserContextId, targetId, log, config, onClose, files);
     await driver.#init();
     return driver;
   }
@@ -117,7 +124,7 @@ export class WebDriver implements AppDriver {
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: TASK_ORIGINS_SCRIPT }),
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: pageInstaller() }),
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: SCREEN_CHANGES_SCRIPT }),
-      applyShaping(s, this.#config).then((off) => {
+      applyShaping(s, this.#config, this.#fileGate()).then((off) => {
         this.#offs.push(off);
       }),
       // Several pages share one headless browser; each must behave as the focused window, or
@@ -130,6 +137,18 @@ export class WebDriver implements AppDriver {
     this.#downloads = await createDownloads(this.#connection, this.#contextId, (frameId) => frameId === mainFrameId || this.#childFrames.has(frameId), this.#config.downloads_dir);
   }
 
+  /** The gate of a confined run's `file:` URLs; none when the run is not confined. */
+  #fileGate(): FileGate | undefined {
+    const files = this.#files;
+    if (!files?.confined) return undefined;
+    return {
+      refuses: (url) => files.refusesUrl("the page's file", url),
+      refused: (message) => {
+        this.#refusedFile ??= message;
+      },
+    };
+  }
+
   /** Fails the page's session: every command in flight and later errors with `message`. */
   #fault(message: string): void {
     if (this.#session.failure) return;
@@ -139,6 +158,9 @@ export class WebDriver implements AppDriver {
 
   /** A navigation that stalled, or an undeclared dialog, since the last look: the step fails on it. */
   #takeDialog(): Attempt<never> | undefined {
+    const refused = this.#refusedFile;
+    this.#refusedFile = undefined;
+    if (refused !== undefined) return fail("not-found", refused, false);
     const stalled = this.#navigation.takeStalled();
     if (stalled !== undefined) return fail("attached", stalled, false);
     const message = this.#dialogs.takeUnexpected();
@@ -163,7 +185,11 @@ export class WebDriver implements AppDriver {
 
   async navigate(url: string, timeoutMs: number): Promise<Attempt> {
     await this.#frames.held;
-    return this.#navigation.navigate(url, timeoutMs);
+    const opened = await this.#navigation.navigate(url, timeoutMs);
+    // A `file:` document outside the run's roots was refused: the failure names it and the root.
+    const refused = this.#refusedFile;
+    this.#refusedFile = undefined;
+    return refused !== undefined ? fail("not-found", refused, false) : opened;
   }
 
   async reload(timeoutMs: number): Promise<Attempt> {

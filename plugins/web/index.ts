@@ -60,11 +60,11 @@ class WebSession implements AdapterSession {
     switch (source.kind) {
       case "shared":
         try {
-          return await WebDriver.open(await this.#connect(config.headed === true), ctx.log, config);
+          return await WebDriver.open(await this.#connect(config.headed === true), ctx.log, config, undefined, ctx.paths);
         } catch (error) {
           // The shared browser died before this flow began: the flow starts on a fresh one.
           if (!(error instanceof BrowserGoneError)) throw error;
-          return WebDriver.open(await this.#connect(config.headed === true), ctx.log, config);
+          return WebDriver.open(await this.#connect(config.headed === true), ctx.log, config, undefined, ctx.paths);
         }
       case "private": {
         // Chromium flags apply to a whole browser process: this flow gets its own.
@@ -74,7 +74,7 @@ class WebSession implements AdapterSession {
           return await WebDriver.open(connection, ctx.log, config, async () => {
             await connection.close().catch(() => undefined);
             await browser.close();
-          });
+          }, ctx.paths);
         } catch (error) {
           await browser.close();
           throw error;
@@ -89,7 +89,7 @@ class WebSession implements AdapterSession {
         }
         // Someone else's browser: closing the flow disposes its context and our socket, never the process.
         try {
-          return await WebDriver.open(connection, ctx.log, config, () => connection.close().catch(() => undefined));
+          return await WebDriver.open(connection, ctx.log, config, () => connection.close().catch(() => undefined), ctx.paths);
         } catch (error) {
           await connection.close().catch(() => undefined);
           throw error;

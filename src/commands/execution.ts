@@ -24,6 +24,7 @@ import type { SurfaceCatalog } from "../spec/surface-kinds.ts";
 import { SessionPool, sharesBrowser } from "./session-pool.ts";
 import { createRecorder } from "./recording.ts";
 import { processLifecycle, type StopRequest } from "../plugins/lifecycle.ts";
+import { filePaths } from "../plugins/file-paths.ts";
 
 /**
  * How long the start page (or the first surface's) may take to load, from the request on, and the
@@ -160,7 +161,9 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
   const catalog = surfaceCatalog(options.adapters);
   const navigationMs = navigationTimeoutFromEnv(env);
   const rawUrl = target.app.url;
-  const startUrl = rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank";
+  const paths = filePaths();
+  // A `file:` start URL outside the run's roots is refused before anything opens.
+  const startUrl = paths.url("the flow's url", rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank");
   const apps = target.apps;
   // An adapter's launch error may quote what it was given (a resolved command, a connection
   // name) or echo the program's stderr: it leaves here with every secret redacted.
@@ -169,7 +172,7 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
   });
   const resolving = { flowPath: flow.file, env, secrets };
   // What every adapter's LaunchContext carries besides its keys: the environment, and a way to hide a value it resolved itself.
-  const extras = { env, secret: (name: string, value: string) => void secrets.set(name, value) };
+  const extras = { env, secret: (name: string, value: string) => void secrets.set(name, value), paths };
   let surface: OpenedSurface;
   let multi: ReturnType<typeof openMultiSurface> | undefined;
   if (apps) {
@@ -212,7 +215,7 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
         get baseUrl() {
           return set ? set.baseUrl : startUrl;
         },
-        secrets, navigationTimeoutMs: navigationMs, structured, effects: { mode: b.mode, policy: b.effects },
+        secrets, navigationTimeoutMs: navigationMs, paths, structured, effects: { mode: b.mode, policy: b.effects },
       };
       return { recorder, structured, ctx };
     },

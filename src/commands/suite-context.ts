@@ -14,6 +14,7 @@ import { displayPath } from "./paths.ts";
 import { findSuiteFile, loadSuiteFile, suiteDefaultsOf } from "./flow-load.ts";
 import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
 import { guardGroup } from "../plugins/group-guard.ts";
+import { filePaths } from "../plugins/file-paths.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -52,6 +53,7 @@ export function prepareSuite(suiteFile: string, processEnv: Env, log: (line: str
   const base: Record<string, string | undefined> = { ...processEnv };
   // env_from sees the env: entries that already resolve against the process environment.
   const early = resolveEnvEntries(config, base, () => undefined);
+  if (config.env_from) filePaths().command("env_from", config.env_from, dir);
   const minted = config.env_from ? runEnvFrom(config.env_from, dir, { ...base, ...early }, log) : {};
   const env = { ...base, ...minted };
   Object.assign(env, resolveEnvEntries(config, env, log));
@@ -162,6 +164,11 @@ export function runEnvFrom(command: string, cwd: string, env: Env, log: (line: s
  * to stop, and killed at process exit at the latest.
  */
 export function runHook(kind: "before_each" | "after_each", command: string, cwd: string, env: Env, spec: string, log: (line: string) => void, lifecycle: Lifecycle = processLifecycle): Promise<string | undefined> {
+  try {
+    filePaths().command(kind, command, cwd);
+  } catch (error) {
+    return Promise.resolve((error as Error).message);
+  }
   return new Promise((done) => {
     const child = spawn("sh", ["-c", command], { cwd, env: { ...definedOnly(env), FLOWPROOF_SPEC: spec }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     const signalGroup = (signal: NodeJS.Signals) => {
@@ -224,6 +231,7 @@ export interface RunningServer {
  */
 export async function startAppServer(server: SuiteServer, cwd: string, env: Env, log: (line: string) => void, lifecycle: Lifecycle = processLifecycle): Promise<RunningServer> {
   const url = resolveText(server.url, { env, captures: new Map(), secrets: new Map() }).value;
+  filePaths().command("server.command", server.command, cwd);
   if (await answers(url)) {
     if (server.reuse_existing) {
       log(`[SERVER] reusing the server already answering at ${url}`);

@@ -6,6 +6,7 @@ import type { AppDriver, Attempt, Capability } from "../plugins/api.ts";
 import type { SurfaceSpec } from "../spec/surfaces.ts";
 import type { TraceHeader } from "../trace/schema.ts";
 import { resolveStartUrl } from "./start-url.ts";
+import { filePaths } from "../plugins/file-paths.ts";
 import type { OpenedSurface } from "./surface.ts";
 import { launchOf, recordedKeys, type Launch, type ResolveContext } from "./launch-config.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
@@ -44,7 +45,7 @@ export function surfaceEntries(apps: SurfacesHeader, sources: SurfaceSources, ca
     const entry: SurfaceEntry = {
       kind: recorded.adapter,
       ui: kind?.steps !== "structured",
-      ...(recorded.url !== undefined ? { url: resolveStartUrl(recorded.url, ctx.flowPath, ctx.env, ctx.secrets) } : {}),
+      ...(recorded.url !== undefined ? { url: filePaths().url("the surface's url", resolveStartUrl(recorded.url, ctx.flowPath, ctx.env, ctx.secrets)) } : {}),
       launchAt: (captures) => {
         if (!kind) return { config: {}, context: {} };
         try {

@@ -3,6 +3,7 @@
 // method is ONE attempt that answers at once. See docs/plugins.md.
 import type { Selector } from "../trace/schema.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
+import type { FilePaths } from "./file-paths.ts";
 import type { EffectWatch } from "./effects.ts";
 import { noUiAnswers } from "./no-ui.ts";
 import type { AgentRunOutcome, AgentRunRequest } from "./agent-api.ts";
@@ -19,6 +20,8 @@ export { FlowproofError, ProtocolError } from "../diagnostics/diagnostic.ts";
 export { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
 /** Reads a FLOWPROOF_*_MS bound from the run's env: a malformed value is an error naming the variable, never a silent default. */
 export { msFromEnv, type EnvMsOptions } from "../diagnostics/env-number.ts";
+/** Where a flow may read and write files (its roots); a plugin resolves every path it reads or writes through it. */
+export type { FilePaths } from "./file-paths.ts";
 /** Levenshtein distance between two strings: what "did you mean" and nearest-text hints rank by. */ export { editDistance } from "../diagnostics/edit-distance.ts";
 
 /**
@@ -334,6 +337,8 @@ export interface LaunchContext {
   readonly recorded?: Readonly<Record<string, unknown>>;
   /** Registers a value the adapter resolved itself (a password from the environment) so every message, trace and frame hides it. */
   readonly secret?: (name: string, value: string) => void;
+  /** Where the flow may read files: a surface refuses to open a `file:` URL outside its roots (see FilePaths). */
+  readonly paths?: FilePaths;
 }
 
 /** A shared per-run resource an adapter may keep (one browser per run, a context per flow). */
@@ -430,6 +435,8 @@ export type SurfaceShot =
 export interface AssertionContext {
   /** Directory of the flow file: relative paths in arguments resolve against it. */
   readonly baseDir: string;
+  /** Where the flow may read and write files: resolve every path an argument names through `paths.file(…)` (absent: anywhere). */
+  readonly paths?: FilePaths;
   readonly log: (line: string) => void;
   /** Record (`flowproof record`) or replay (`flowproof run`). */
   readonly mode: RunMode;
