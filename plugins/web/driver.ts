@@ -8,7 +8,7 @@ import { FlowproofError, scopedPayloadOf } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { ProbeAnswer, ProbeFailure, SelectAnswer, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
 import { keyDefinition } from "./keys.ts";
-import { pressChord, sendKeys, strokeEvents, typeText } from "./keyboard.ts";
+import { pressChord, sendKeys, strokeEvents, typeWithin } from "./keyboard.ts";
 import { dragAndDrop, sendClick, type Point } from "./pointer.ts";
 import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
 import { SCREEN_CHANGES_SCRIPT, ScreenChanges } from "./screen-changes.ts";
@@ -17,7 +17,7 @@ import { ConsoleLog, debugSnapshot } from "./debug.ts";
 import { readPageCookie } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
 import type { WebConfig } from "./config.ts";
-import type { FileGate } from "./mocks.ts";
+import { FileRefusals } from "./mocks.ts";
 import { applyShaping, clearSiteStorage, readEnvironment, resizeViewport, viewportOf } from "./page-setup.ts";
 import { Navigation } from "./navigation.ts";
 import { Dialogs } from "./dialogs.ts";
@@ -25,9 +25,6 @@ import { watchPageEnd } from "./crashes.ts";
 import { WebEffects } from "./effects.ts";
 import { TASK_ORIGINS_SCRIPT } from "./task-origins.ts";
 import { NAVIGATING, callPage, fail, isTransient, ok, toRungs, type ApiMethod, type Transient, pageInstaller } from "./page-calls.ts";
-
-/** How long typing may take once its field has focus when the engine names no bound. */
-const TYPING_TIMEOUT_MS = 35_000;
 
 export const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot", "hover", "drag", "scroll", "upload", "downloads"]);
 /** Whether an element other than the document itself has keyboard focus. */
@@ -61,15 +58,13 @@ export class WebDriver implements AppDriver {
   #downloads: Downloads | undefined;
   readonly #config: WebConfig;
   readonly #onClose: () => Promise<void>;
-  /** A confined run's roots: the page may read no `file:` URL outside them. */
-  readonly #files: FilePaths | undefined;
-  /** A `file:` URL outside the roots that the page tried to read since the last look: the step fails on it. */
-  #refusedFile: string | undefined;
+  /** `file:` URLs outside a confined run's roots that the page tried to read: the step fails on them. */
+  readonly #refusals: FileRefusals;
   readonly #targetId: string;
   #closing = false;
 
   private constructor(connection: Connection, session: Session, contextId: string, targetId: string, log: (line: string) => void, config: WebConfig, onClose: () => Promise<void>, files: FilePaths | undefined) {
-    this.#files = files;
+    this.#refusals = new FileRefusals(files);
     this.#connection = connection;
     this.#session = session;
     this.#contextId = contextId;
@@ -124,7 +119,7 @@ export class WebDriver implements AppDriver {
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: TASK_ORIGINS_SCRIPT }),
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: pageInstaller() }),
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: SCREEN_CHANGES_SCRIPT }),
-      applyShaping(s, this.#config, this.#fileGate()).then((off) => {
+      applyShaping(s, this.#config, this.#refusals.gate()).then((off) => {
         this.#offs.push(off);
       }),
       // Several pages share one headless browser; each must behave as the focused window, or
@@ -137,18 +132,6 @@ export class WebDriver implements AppDriver {
     this.#downloads = await createDownloads(this.#connection, this.#contextId, (frameId) => frameId === mainFrameId || this.#childFrames.has(frameId), this.#config.downloads_dir);
   }
 
-  /** The gate of a confined run's `file:` URLs; none when the run is not confined. */
-  #fileGate(): FileGate | undefined {
-    const files = this.#files;
-    if (!files?.confined) return undefined;
-    return {
-      refuses: (url) => files.refusesUrl("the page's file", url),
-      refused: (message) => {
-        this.#refusedFile ??= message;
-      },
-    };
-  }
-
   /** Fails the page's session: every command in flight and later errors with `message`. */
   #fault(message: string): void {
     if (this.#session.failure) return;
@@ -158,8 +141,7 @@ export class WebDriver implements AppDriver {
 
   /** A navigation that stalled, or an undeclared dialog, since the last look: the step fails on it. */
   #takeDialog(): Attempt<never> | undefined {
-    const refused = this.#refusedFile;
-    this.#refusedFile = undefined;
+    const refused = this.#refusals.take();
     if (refused !== undefined) return fail("not-found", refused, false);
     const stalled = this.#navigation.takeStalled();
     if (stalled !== undefined) return fail("attached", stalled, false);
@@ -187,8 +169,7 @@ export class WebDriver implements AppDriver {
     await this.#frames.held;
     const opened = await this.#navigation.navigate(url, timeoutMs);
     // A `file:` document outside the run's roots was refused: the failure names it and the root.
-    const refused = this.#refusedFile;
-    this.#refusedFile = undefined;
+    const refused = this.#refusals.take();
     return refused !== undefined ? fail("not-found", refused, false) : opened;
   }
 
@@ -325,8 +306,8 @@ export class WebDriver implements AppDriver {
     if (options.secret && text !== "" && !(await this.#markSecretField())) return fail("editable", "the field a secret is typed into could not be marked for masking in frames; nothing was typed");
     if (text === "") await sendKeys(this.#session, strokeEvents([{ key: "Backspace", modifiers: 0 }]));
     else {
-      const late = await this.#type(text, options);
-      if (late) return late;
+      const late = await typeWithin(this.#session, text, options.timeoutMs);
+      if (late !== undefined) return fail("unsupported", late, false);
     }
     return this.#takeDialog() ?? ok(undefined, probe.tier);
   }
@@ -345,17 +326,8 @@ export class WebDriver implements AppDriver {
       }
     }
     if (options.secret && !(await this.#markSecretField())) return fail("editable", "the element a secret is typed into could not be marked for masking in frames; nothing was typed");
-    const late = await this.#type(text, options);
-    return late ?? this.#takeDialog() ?? ok(undefined);
-  }
-
-  /** Types `text` into what has focus (keyboard.ts's plan) within its bound; the failure names the typing, not the app. */
-  async #type(text: string, options: TypeOptions): Promise<Attempt<never> | undefined> {
-    const bound = options.timeoutMs ?? TYPING_TIMEOUT_MS;
-    const r = await typeText(this.#session, text, bound);
-    if (r.done) return undefined;
-    const total = [...text].length;
-    return fail("unsupported", `typing ${total} characters did not finish within ${bound} ms (${r.typed} of ${total} typed): the page took too long to take the input, so flowproof stopped typing`, false);
+    const late = await typeWithin(this.#session, text, options.timeoutMs);
+    return late !== undefined ? fail("unsupported", late, false) : this.#takeDialog() ?? ok(undefined);
   }
 
   /**

@@ -103,6 +103,20 @@ export function typingPlan(text: string): TypingPiece[] {
 /** How many characters a piece types. */
 const piecedLength = (piece: TypingPiece): number => ("keys" in piece ? piece.keys.length : [...piece.insert].length);
 
+/** How long typing may take once its field has focus when the engine names no bound. */
+const TYPING_TIMEOUT_MS = 35_000;
+
+/**
+ * Types `text` by its plan into what has focus within `timeoutMs` (default TYPING_TIMEOUT_MS);
+ * answers why it stopped short (naming the typing, not the app), or undefined once all is typed.
+ */
+export async function typeWithin(session: Session, text: string, timeoutMs = TYPING_TIMEOUT_MS): Promise<string | undefined> {
+  const r = await typeText(session, text, timeoutMs);
+  if (r.done) return undefined;
+  const total = [...text].length;
+  return `typing ${total} characters did not finish within ${timeoutMs} ms (${r.typed} of ${total} typed): the page took too long to take the input, so flowproof stopped typing`;
+}
+
 /**
  * Types `text` by its plan into what has focus, within `timeoutMs`: the bound is checked before
  * each piece and bounds the piece in flight, so a page that stalls the input stops the typing.

@@ -5,6 +5,7 @@
 // `interceptRequests` is the only CDP code here.
 import type { Session } from "./cdp/connection.ts";
 import type { WebMockRule } from "./config.ts";
+import type { FilePaths } from "../../src/plugins/api.ts";
 
 export interface MockResponse {
   readonly status: number;
@@ -60,6 +61,30 @@ export function mockResponse(rules: readonly WebMockRule[], url: string, method:
 export interface FileGate {
   readonly refuses: (url: string) => string | undefined;
   readonly refused: (message: string) => void;
+}
+
+/** The `file:` URLs a confined run's page was refused: the gate to pause them with, and the first refusal since the last look. */
+export class FileRefusals {
+  readonly #files: FilePaths | undefined;
+  #first: string | undefined;
+
+  constructor(files: FilePaths | undefined) {
+    this.#files = files;
+  }
+
+  /** The gate for interceptRequests; none when the run is not confined. */
+  gate(): FileGate | undefined {
+    const files = this.#files;
+    if (!files?.confined) return undefined;
+    return { refuses: (url) => files.refusesUrl("the page's file", url), refused: (message) => void (this.#first ??= message) };
+  }
+
+  /** The first refusal since the last call (the step fails on it), once. */
+  take(): string | undefined {
+    const first = this.#first;
+    this.#first = undefined;
+    return first;
+  }
 }
 
 /**
