@@ -161,6 +161,22 @@ describe("a start page that never finishes loading", () => {
   }, 90_000);
 });
 
+describe("an `apps:` web surface whose start page never answers", () => {
+  test("fails the flow at that surface's first block within the bound, exit 2, no browser left", async () => {
+    const never = `http://127.0.0.1:${silent.port}/admin`;
+    project.write("apps.flow.yaml", [
+      "name: Two surfaces", "apps:", `  shop: { app: web, url: "${server.url}/app" }`, `  admin: { app: web, url: "${never}" }`, "steps:",
+      "  - in: admin", "    steps:", "      - assert: page shows Orders", "",
+    ].join("\n"));
+    const r = await spawnCli(["record", "apps.flow.yaml", "--author", "rules"]).finished();
+    expect(r.stderr).toContain(`waiting for ${never} to load`);
+    expect(r.stderr).toContain(`surface \`admin\` could not open ${never}: ${never} did not finish loading within ${BOUND_MS} ms`);
+    expect(r.code).toBe(2);
+    expect(r.ms).toBeLessThan(BOUND_MS + 15_000);
+    await expectAllGone(r.descendants);
+  }, 60_000);
+});
+
 describe("navigations a step starts", () => {
   test("a Go to whose server never answers fails that step within the bound", async () => {
     project.write("goto.flow.yaml", flowYaml("Go to stall", `${server.url}/app`, [`Go to http://127.0.0.1:${silent.port}/next`, "assert: page shows Shop"]));
