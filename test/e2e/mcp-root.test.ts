@@ -83,6 +83,16 @@ describe("flowproof mcp: a flow reads nothing outside the server's root", () => 
     }, 60_000);
   }
 
+  test("an assert_spreadsheet file outside the root is refused naming it and the root; its cells never reach the client", async () => {
+    writeFileSync(join(base, "outside.csv"), `Name,Secret\nAda,${SECRET}\n`);
+    const spec = write("sheet.flow.yaml", `name: Sheet\napp: web\nurl: ${server.url}/echo-upload.html\nsteps:\n  - assert_spreadsheet:\n      path: ../outside.csv\n      column: Secret\n      row_contains: Ada\n      equals: nothing\n`);
+    const r = await call("flowproof_record", { spec, author: "rules" });
+    expect(r.value["ok"]).toBe(false);
+    const step = (r.value["step_results"] as Array<{ status: string; detail: string }>)[0]!;
+    expect(step.detail).toContain(`assert_spreadsheet: the spreadsheet "../outside.csv" is outside the root (${root})`);
+    expect(received).not.toContain(SECRET);
+  }, 60_000);
+
   test("an upload inside the root still works", async () => {
     const spec = write("inside.flow.yaml", flow("Inside", `${server.url}/echo-upload.html`, ['Upload inside.txt into the "File" field', "assert: page shows GOT:inside the root"]));
     const r = await call("flowproof_record", { spec, author: "rules" });
@@ -94,6 +104,10 @@ describe("flowproof mcp: a flow reads nothing outside the server's root", () => 
     const start = await call("flowproof_record", { spec: write("start.flow.yaml", flow("Start", pathToFileURL(outside).href, ["assert: page shows nothing"])), author: "rules" });
     expect(start.isError).toBe(true);
     expect(start.text).toContain(`the flow's url ${pathToFileURL(outside).href} is outside the root (${root})`);
+    const passwd = await call("flowproof_record", { spec: write("passwd.flow.yaml", flow("Passwd", "file:///etc/passwd", ["assert: page shows root"])), author: "rules" });
+    expect(passwd.isError).toBe(true);
+    expect(passwd.text).toContain(`the flow's url file:///etc/passwd is outside the root (${root})`);
+    expect(passwd.text).not.toContain("root:x:0:0");
 
     const goTo = await call("flowproof_record", { spec: write("goto.flow.yaml", flow("Go", pathToFileURL(join(root, "page.html")).href, [`Go to ${pathToFileURL(outside).href}`, "assert: page shows nothing"])), author: "rules" });
     const goStep = (goTo.value["step_results"] as Array<{ status: string; detail: string }>)[0]!;
