@@ -112,6 +112,21 @@ describe("suite context", () => {
     expect(groupMembers(pgid)).toEqual([]);
   });
 
+  test("a url whose server accepts and never answers is not ready: the wait ends at timeout_seconds, naming the url", async () => {
+    const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: () => undefined } });
+    try {
+      const url = `http://127.0.0.1:${silent.port}/`;
+      const lifecycle = new Lifecycle();
+      const started = performance.now();
+      await expect(startAppServer({ command: "sleep 30", url, timeout_seconds: 3, reuse_existing: false }, p.dir, process.env, () => undefined, lifecycle)).rejects.toThrow(`${url} did not answer within 3 s of starting \`sleep 30\``);
+      // Each probe is bounded (2 s), so the wait ends near its bound, not at some socket timeout.
+      expect(performance.now() - started).toBeLessThan(15_000);
+      expect(lifecycle.ownedCount).toBe(0);
+    } finally {
+      silent.stop(true);
+    }
+  }, 30_000);
+
   test("a stop request while waiting for the url stops the server and says so", async () => {
     const port = freePort();
     const lifecycle = new Lifecycle();

@@ -232,7 +232,7 @@ export interface RunningServer {
 export async function startAppServer(server: SuiteServer, cwd: string, env: Env, log: (line: string) => void, lifecycle: Lifecycle = processLifecycle): Promise<RunningServer> {
   const url = resolveText(server.url, { env, captures: new Map(), secrets: new Map() }).value;
   filePaths().command("server.command", server.command, cwd);
-  if (await answers(url)) {
+  if (await answers(url, lifecycle.signal)) {
     if (server.reuse_existing) {
       log(`[SERVER] reusing the server already answering at ${url}`);
       return { started: false, stop: async () => undefined };
