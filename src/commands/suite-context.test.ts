@@ -4,6 +4,7 @@ import { tmpProject } from "../../test/support/tmp-project.ts";
 import { checkMinVersion, compareVersions, findSuiteFile, prepareSuite, runEnvFrom, runHook, startAppServer, suiteOfFlow, withSuiteHooks, withSuiteServer } from "./suite-context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { Lifecycle } from "../plugins/lifecycle.ts";
+import { confinedTo } from "../plugins/file-paths.ts";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 
 /** A port nothing listens on (taken from the OS, then released). */
@@ -126,6 +127,14 @@ describe("suite context", () => {
       silent.stop(true);
     }
   }, 30_000);
+
+  test("a confined run refuses a hook, env_from or server command whose program lies outside the root", async () => {
+    await confinedTo(p.dir, async () => {
+      expect(await runHook("before_each", "../reset.sh --all", p.dir, process.env, "a.flow.yaml", () => undefined)).toContain(`before_each's program "../reset.sh" is outside the root (${p.dir})`);
+      expect(await runHook("after_each", "true", p.dir, process.env, "a.flow.yaml", () => undefined)).toBeUndefined();
+      await expect(startAppServer({ command: "/opt/elsewhere/serve", url: "http://127.0.0.1:9/", timeout_seconds: 1, reuse_existing: false }, p.dir, process.env, () => undefined)).rejects.toThrow("server.command's program");
+    });
+  });
 
   test("a stop request while waiting for the url stops the server and says so", async () => {
     const port = freePort();
