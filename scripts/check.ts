@@ -45,6 +45,7 @@ export const TEST_EXEMPTIONS: readonly TestExemption[] = [
     coveredBy: "plugins/web/codegen.test.ts",
   })),
   { path: "src/plugins/agent-api.ts", reason: "type-only: the agent surface's part of the plugin contract, exercised by the agent plugin's tests" },
+  { path: "src/plugins/assertion-api.ts", reason: "type-only: the assertion kinds' context and verdict of the plugin contract, exercised by every assertion plugin's tests" },
   {
     path: "plugins/web/injected/scene.ts",
     reason: "the page-side scene inventory only runs inside Chromium; the authoring tests read it from real pages (tokens, options, required state, password values never reported)",

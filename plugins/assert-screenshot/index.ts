@@ -41,6 +41,8 @@ export const plugin = defineAssertion<ScreenshotArgs>({
     // `@` is refused in names by the schema, so `<name>@<surface>` never collides with a plain name.
     const file = ctx.surface !== undefined ? `${a.name}@${ctx.surface}` : a.name;
     const baseline = join(dir, `${file}.png`);
+    // Read and written inside the run's roots only: a baselines folder or file linked out of it is refused.
+    ctx.paths?.file("the screenshot baseline", baseline, ctx.baseDir);
     if (ctx.mode === "record") {
       mkdirSync(dir, { recursive: true });
       writeFileSync(baseline, shot.png);

@@ -55,7 +55,8 @@ export const plugin = defineAssertion<SpreadsheetArgs>({
   schema,
   check: checkArgs,
   async run(a, ctx) {
-    const path = isAbsolute(a.path) ? a.path : resolve(ctx.baseDir, a.path);
+    // Inside the run's roots only (symlinks followed): a path outside them throws, naming it and the root.
+    const path = ctx.paths ? ctx.paths.file("the spreadsheet", a.path, ctx.baseDir) : isAbsolute(a.path) ? a.path : resolve(ctx.baseDir, a.path);
     const ext = extname(path).toLowerCase();
     if (!SUPPORTED_EXTENSIONS.includes(ext)) {
       return fail("an xlsx, xlsm or csv file", `${path} is a ${ext || "extension-less"} file; this version reads ${SUPPORTED_EXTENSIONS.join(", ")}`, { retryable: false, hint: "export the sheet as .xlsx or .csv" });

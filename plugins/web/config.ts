@@ -1,5 +1,6 @@
 // The web adapter's launch config (`AdapterSession.launch(config)`): the flow's `browser:` shape,
 // `mock:` rules and resolved `session:` seed, checked at the plugin boundary. Pure.
+import type { FilePaths } from "../../src/plugins/api.ts";
 import type { RemoteFiles } from "./downloads.ts";
 
 export interface WebViewport {
@@ -49,6 +50,8 @@ export interface WebConfig {
 export interface OpenOptions {
   readonly remote?: RemoteFiles;
   readonly info?: Readonly<Record<string, unknown>>;
+  /** A confined run's roots (LaunchContext.paths): the page opens no `file:` URL outside them. */
+  readonly files?: FilePaths;
 }
 
 const KEYS = ["viewport", "user_agent", "args", "clock", "random", "downloads_dir", "endpoint", "grid", "capabilities", "mock", "session", "headed"];

@@ -3,12 +3,12 @@
 // trusted (Input.dispatchMouseEvent / dispatchKeyEvent). The concerns live in their modules:
 // navigation.ts (documents and the navigations input starts), pointer.ts and keyboard.ts (input),
 // page-calls.ts (the page API and transient failures), dialogs.ts, crashes.ts, capture.ts.
-import type { AppDriver, Attempt, Candidate, DebugSnapshot, EffectWatch, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
+import type { AppDriver, Attempt, FilePaths, Candidate, DebugSnapshot, EffectWatch, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
 import { FlowproofError, scopedPayloadOf } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { ProbeAnswer, ProbeFailure, SelectAnswer, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
 import { keyDefinition } from "./keys.ts";
-import { pressChord, sendKeys, strokeEvents, textStrokes } from "./keyboard.ts";
+import { pressChord, sendKeys, strokeEvents, typeWithin } from "./keyboard.ts";
 import { dragAndDrop, sendClick, type Point } from "./pointer.ts";
 import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
 import { SCREEN_CHANGES_SCRIPT, ScreenChanges } from "./screen-changes.ts";
@@ -18,6 +18,7 @@ import { readPageCookie } from "./cookies.ts";
 import { createDownloads, type Downloads, type RemoteFiles } from "./downloads.ts";
 import { setInputFile } from "./upload.ts";
 import type { OpenOptions, WebConfig } from "./config.ts";
+import { FileRefusals } from "./mocks.ts";
 import { applyShaping, clearSiteStorage, readEnvironment, resizeViewport, viewportOf } from "./page-setup.ts";
 import { Navigation } from "./navigation.ts";
 import { Dialogs } from "./dialogs.ts";
@@ -60,6 +61,8 @@ export class WebDriver implements AppDriver {
   #downloads: Downloads | undefined;
   readonly #config: WebConfig;
   readonly #onClose: () => Promise<void>;
+  /** `file:` URLs outside a confined run's roots that the page tried to read: the step fails on them. */
+  readonly #refusals: FileRefusals;
   readonly #targetId: string;
   readonly #remote: RemoteFiles | undefined;
   readonly #info: Readonly<Record<string, unknown>> | undefined;
@@ -68,6 +71,7 @@ export class WebDriver implements AppDriver {
   private constructor(connection: Connection, session: Session, contextId: string, targetId: string, log: (line: string) => void, config: WebConfig, onClose: () => Promise<void>, options: OpenOptions) {
     this.#remote = options.remote;
     this.#info = options.info;
+    this.#refusals = new FileRefusals(options.files);
     this.#connection = connection;
     this.#session = session;
     this.#contextId = contextId;
@@ -82,6 +86,7 @@ export class WebDriver implements AppDriver {
    * Opens a fresh isolated browser context with one page, shaped by `config` (browser:, mock:,
    * session:). `onClose` runs after the context is disposed (a private browser is stopped there).
    */
+  /** `options.files`: a confined run's roots (LaunchContext.paths); the page then opens no `file:` URL outside them. */
   static async open(connection: Connection, log: (line: string) => void = () => undefined, config: WebConfig = {}, onClose: () => Promise<void> = async () => undefined, options: OpenOptions = {}): Promise<WebDriver> {
     const { width, height } = viewportOf(config);
     // A remote browser is the flow's own (a grid session): its page opens in the browser's default
@@ -102,12 +107,8 @@ export class WebDriver implements AppDriver {
     this.#offs.push(
       ...this.#navigation.listen(),
       // The page's iframes, whose downloads are the flow's too.
-      s.on("Page.frameAttached", (p) => {
-        this.#childFrames.add(p.frameId);
-      }),
-      s.on("Page.frameDetached", (p) => {
-        this.#childFrames.delete(p.frameId);
-      }),
+      s.on("Page.frameAttached", (p) => void this.#childFrames.add(p.frameId)),
+      s.on("Page.frameDetached", (p) => void this.#childFrames.delete(p.frameId)),
       ...this.#dialogs.listen(s, fault, () => this.#navigation.cancelled()),
       this.#console.listen(s),
       ...this.#changes.listen(s),
@@ -125,7 +126,7 @@ export class WebDriver implements AppDriver {
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: TASK_ORIGINS_SCRIPT }),
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: pageInstaller() }),
       s.send("Page.addScriptToEvaluateOnNewDocument", { source: SCREEN_CHANGES_SCRIPT }),
-      applyShaping(s, this.#config).then((off) => {
+      applyShaping(s, this.#config, this.#refusals.gate()).then((off) => {
         this.#offs.push(off);
       }),
       // Several pages share one headless browser; each must behave as the focused window, or
@@ -147,11 +148,19 @@ export class WebDriver implements AppDriver {
 
   /** A navigation that stalled, or an undeclared dialog, since the last look: the step fails on it. */
   #takeDialog(): Attempt<never> | undefined {
+    const refused = this.#refusals.take();
+    if (refused !== undefined) return fail("not-found", refused, false);
     const stalled = this.#navigation.takeStalled();
     if (stalled !== undefined) return fail("attached", stalled, false);
     const message = this.#dialogs.takeUnexpected();
     if (message === undefined) return undefined;
     return fail("dialog", `an unexpected dialog opened: ${message}`, false);
+  }
+
+  /** Before an action: the frame being captured is done; a dialog that opened meanwhile answers instead. */
+  async #ready(): Promise<Attempt<never> | undefined> {
+    await this.#frames.held;
+    return this.#takeDialog();
   }
 
   /** Calls the injected page API once a navigation in flight has settled. */
@@ -171,7 +180,10 @@ export class WebDriver implements AppDriver {
 
   async navigate(url: string, timeoutMs: number): Promise<Attempt> {
     await this.#frames.held;
-    return this.#navigation.navigate(url, timeoutMs);
+    const opened = await this.#navigation.navigate(url, timeoutMs);
+    // A `file:` document outside the run's roots was refused: the failure names it and the root.
+    const refused = this.#refusals.take();
+    return refused !== undefined ? fail("not-found", refused, false) : opened;
   }
 
   async reload(timeoutMs: number): Promise<Attempt> {
@@ -180,9 +192,8 @@ export class WebDriver implements AppDriver {
   }
 
   async history(direction: "back" | "forward", timeoutMs: number): Promise<Attempt> {
-    await this.#frames.held;
-    const dialog = this.#takeDialog();
-    if (dialog) return dialog;
+    const blocked = await this.#ready();
+    if (blocked) return blocked;
     return this.#navigation.history(direction, timeoutMs);
   }
 
@@ -242,9 +253,8 @@ export class WebDriver implements AppDriver {
   }
 
   async upload(ladder: readonly Selector[], path: string): Promise<Attempt> {
-    await this.#frames.held;
-    const dialog = this.#takeDialog();
-    if (dialog) return dialog;
+    const blocked = await this.#ready();
+    if (blocked) return blocked;
     // `count` installs the page API when the document does not have it yet.
     const installed = await this.#call<number>("count", { ladder: toRungs(ladder) });
     if (typeof installed !== "number") return fail("attached", installed.transient);
@@ -287,14 +297,17 @@ export class WebDriver implements AppDriver {
     if (!probe.ok) return probe;
     if (options.secret && text !== "" && !(await this.#markSecretField())) return fail("editable", "the field a secret is typed into could not be marked for masking in frames; nothing was typed");
     if (!options.secret) await this.#notePassword(text);
-    await sendKeys(this.#session, strokeEvents(text === "" ? [{ key: "Backspace", modifiers: 0 }] : textStrokes(text)));
+    if (text === "") await sendKeys(this.#session, strokeEvents([{ key: "Backspace", modifiers: 0 }]));
+    else {
+      const late = await typeWithin(this.#session, text, options.timeoutMs);
+      if (late !== undefined) return fail("unsupported", late, false);
+    }
     return this.#takeDialog() ?? ok(undefined, probe.tier);
   }
 
   async typeFocused(text: string, options: TypeOptions = {}): Promise<Attempt> {
-    await this.#frames.held;
-    const dialog = this.#takeDialog();
-    if (dialog) return dialog;
+    const blocked = await this.#ready();
+    if (blocked) return blocked;
     const focused = async () => (await this.#session.send("Runtime.evaluate", { expression: HAS_FOCUS, returnByValue: true })).result.value === true;
     // Focus a page moves itself (autofocus, a click handler) lands with the next frame; after that,
     // waiting cannot give the keystrokes a target, so the step fails at once.
@@ -306,8 +319,8 @@ export class WebDriver implements AppDriver {
     }
     if (options.secret && !(await this.#markSecretField())) return fail("editable", "the element a secret is typed into could not be marked for masking in frames; nothing was typed");
     if (!options.secret) await this.#notePassword(text);
-    await sendKeys(this.#session, strokeEvents(textStrokes(text)));
-    return this.#takeDialog() ?? ok(undefined);
+    const late = await typeWithin(this.#session, text, options.timeoutMs);
+    return late !== undefined ? fail("unsupported", late, false) : this.#takeDialog() ?? ok(undefined);
   }
 
   /**
@@ -329,9 +342,8 @@ export class WebDriver implements AppDriver {
   }
 
   async pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt> {
-    await this.#frames.held;
-    const dialog = this.#takeDialog();
-    if (dialog) return dialog;
+    const blocked = await this.#ready();
+    if (blocked) return blocked;
     if (!keyDefinition(key)) return fail("unsupported", `flowproof has no key named ${JSON.stringify(key)}`, false);
     await pressChord(this.#session, key, modifiers);
     await this.#navigation.afterInput();
@@ -339,9 +351,8 @@ export class WebDriver implements AppDriver {
   }
 
   async select(ladder: readonly Selector[], values: readonly string[]): Promise<Attempt> {
-    await this.#frames.held;
-    const dialog = this.#takeDialog();
-    if (dialog) return dialog;
+    const blocked = await this.#ready();
+    if (blocked) return blocked;
     // A <select> is set in one call; an ARIA combobox or listbox answers with the trusted click
     // to make next (open it, then the option), and is verified after the option's click.
     let after: "open" | "option" | undefined;
@@ -391,9 +402,8 @@ export class WebDriver implements AppDriver {
 
   /** A page-side scope method (value assignment, scroll) as one attempt. */
   async #scoped(method: keyof ScopeMethods, arg: unknown): Promise<Attempt> {
-    await this.#frames.held;
-    const dialog = this.#takeDialog();
-    if (dialog) return dialog;
+    const blocked = await this.#ready();
+    if (blocked) return blocked;
     const answer = await this.#call<ScopeAnswer>(method, arg);
     if ("transient" in answer) return fail("attached", answer.transient);
     if (!answer.ok) {

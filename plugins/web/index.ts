@@ -6,7 +6,7 @@ import { AdapterUnavailableError, defineAdapter, type FlowproofError, type Adapt
 import { BrowserGoneError, Connection } from "./cdp/connection.ts";
 import { CAPABILITIES, WebDriver } from "./driver.ts";
 import { endpointWebSocketUrl, findBrowser, launchBrowser, INSTALL_HINT, type LaunchedBrowser } from "./launch.ts";
-import { browserSource, parseWebConfig, type WebConfig } from "./config.ts";
+import { browserSource, parseWebConfig, type OpenOptions, type WebConfig } from "./config.ts";
 import { openGridSession, parseGridUrl, queueTimeoutMs, sessionCapabilities, type GridSession } from "./grid.ts";
 import { viewportOf } from "./page-setup.ts";
 import { WEB_KEYS } from "./flow-keys.ts";
@@ -76,12 +76,16 @@ async function launchOnGrid(url: string, config: WebConfig, ctx: LaunchContext):
     return await WebDriver.open(connection, ctx.log, config, close, {
       remote: { upload: (path) => session.upload(path), ...(session.downloads ? { download: (name: string) => session.download(name) } : {}) },
       info: { ran_on: session.placement },
+      ...filesOf(ctx),
     });
   } catch (error) {
     await close();
     throw error;
   }
 }
+
+/** The open options that confine a page to the run's roots, when the run is confined. */
+const filesOf = (ctx: LaunchContext): OpenOptions => (ctx.paths ? { files: ctx.paths } : {});
 
 const ENDPOINT_HINT = "start that browser with --remote-debugging-port=<port> (and --remote-allow-origins=* for older versions), or fix `browser.endpoint:` in the flow";
 
@@ -137,11 +141,11 @@ class WebSession implements AdapterSession {
         return launchOnGrid(source.url, config, ctx);
       case "shared":
         try {
-          return await WebDriver.open(await this.#connect(config.headed === true), ctx.log, config);
+          return await WebDriver.open(await this.#connect(config.headed === true), ctx.log, config, undefined, filesOf(ctx));
         } catch (error) {
           // The shared browser died before this flow began: the flow starts on a fresh one.
           if (!(error instanceof BrowserGoneError)) throw error;
-          return WebDriver.open(await this.#connect(config.headed === true), ctx.log, config);
+          return WebDriver.open(await this.#connect(config.headed === true), ctx.log, config, undefined, filesOf(ctx));
         }
       case "private": {
         // Chromium flags apply to a whole browser process: this flow gets its own.
@@ -151,7 +155,7 @@ class WebSession implements AdapterSession {
           return await WebDriver.open(connection, ctx.log, config, async () => {
             await connection.close().catch(() => undefined);
             await browser.close();
-          });
+          }, filesOf(ctx));
         } catch (error) {
           await browser.close();
           throw error;
@@ -166,7 +170,7 @@ class WebSession implements AdapterSession {
         }
         // Someone else's browser: closing the flow disposes its context and our socket, never the process.
         try {
-          return await WebDriver.open(connection, ctx.log, config, () => connection.close().catch(() => undefined));
+          return await WebDriver.open(connection, ctx.log, config, () => connection.close().catch(() => undefined), filesOf(ctx));
         } catch (error) {
           await connection.close().catch(() => undefined);
           throw error;

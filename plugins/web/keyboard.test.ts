@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { modifierEvents, strokeEvents, textStrokes } from "./keyboard.ts";
+import { INSERT_CHUNK, KEYED_ENDS, KEYED_TEXT_MAX, modifierEvents, strokeEvents, textStrokes, typingPlan, type TypingPiece } from "./keyboard.ts";
 import { MODIFIER_BITS } from "./keys.ts";
 
 describe("textStrokes", () => {
@@ -43,5 +43,38 @@ describe("modifierEvents", () => {
 
   test("no modifier, no events", () => {
     expect(modifierEvents(0)).toEqual({ down: [], up: [] });
+  });
+});
+
+describe("typingPlan", () => {
+  const typed = (plan: readonly TypingPiece[]) => plan.map((p) => ("keys" in p ? p.keys.map((k) => (k.key === "Enter" ? "\n" : k.key)).join("") : p.insert)).join("");
+
+  test("a text of up to KEYED_TEXT_MAX characters is typed key by key", () => {
+    const text = "é".repeat(KEYED_TEXT_MAX);
+    const plan = typingPlan(text);
+    expect(plan.every((p) => "keys" in p)).toBe(true);
+    expect(typed(plan)).toBe(text);
+  });
+
+  test("a longer one: its ends as keys, the middle inserted in chunks, a newline in the middle pressed as Enter", () => {
+    const text = `${"a".repeat(KEYED_ENDS)}${"b".repeat(INSERT_CHUNK + 10)}\n${"c".repeat(5)}${"d".repeat(KEYED_ENDS)}`;
+    const plan = typingPlan(text);
+    expect(typed(plan)).toBe(text);
+    const kinds = plan.map((p) => ("keys" in p ? `keys:${p.keys.map((k) => k.key).join("")}` : `insert:${p.insert.length}`));
+    expect(kinds.filter((k) => k.startsWith("insert"))).toEqual([`insert:${INSERT_CHUNK}`, "insert:10", "insert:5"]);
+    expect(kinds).toContain("keys:Enter");
+    expect(kinds[0]).toStartWith("keys:a");
+    expect(kinds.at(-1)).toStartWith("keys:d");
+  });
+
+  test("20,000 characters take a handful of insertions, never a key per character", () => {
+    const plan = typingPlan("x".repeat(20_000));
+    expect(plan.filter((p) => "insert" in p).length).toBe(Math.ceil((20_000 - 2 * KEYED_ENDS) / INSERT_CHUNK));
+    expect(plan.filter((p) => "keys" in p).flatMap((p) => ("keys" in p ? p.keys : [])).length).toBe(2 * KEYED_ENDS);
+  });
+
+  test("characters outside the BMP are never split between pieces", () => {
+    const text = "😀".repeat(KEYED_TEXT_MAX + INSERT_CHUNK);
+    expect(typed(typingPlan(text))).toBe(text);
   });
 });

@@ -1,5 +1,6 @@
-// Trusted keyboard input (Input.dispatchKeyEvent): text typed key by key, and key chords held
-// with modifiers. The event lists are pure; sending pipelines them (CDP applies them in order).
+// Trusted keyboard input (Input.dispatchKeyEvent): text typed key by key (a long text's middle
+// inserted as a paste would, Input.insertText), and key chords held with modifiers. The event lists
+// and the typing plan are pure; sending pipelines them (CDP applies them in order).
 import type { Protocol } from "devtools-protocol/types/protocol";
 import { FlowproofError, type KeyModifier } from "../../src/plugins/api.ts";
 import type { Session } from "./cdp/connection.ts";
@@ -53,6 +54,90 @@ export function modifierEvents(mask: number): { down: KeyEvent[]; up: KeyEvent[]
     up.push({ type: "keyUp", key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode, modifiers: bits });
   }
   return { down, up };
+}
+
+/** A text of at most this many characters is typed key by key, every character its own key press. */
+export const KEYED_TEXT_MAX = 256;
+/** A longer text: this many characters at its start and at its end are typed as keys; the middle is inserted. */
+export const KEYED_ENDS = 32;
+/** Characters one insertion carries (one `input` event each). */
+export const INSERT_CHUNK = 2_000;
+/** Key presses sent in one pipelined batch (the typing's bound is checked between batches). */
+const KEY_BATCH = 8;
+
+/** One piece of typing: key presses, or text inserted at once as a paste would (an `input` event, no key events). */
+export type TypingPiece = { readonly keys: readonly Stroke[] } | { readonly insert: string };
+
+/**
+ * How `text` is typed: up to KEYED_TEXT_MAX characters key by key; a longer one its first and last
+ * KEYED_ENDS characters as keys and the middle inserted in INSERT_CHUNK-character pieces, a newline
+ * in the middle still pressed as Enter. So typing costs a few round trips per thousand characters,
+ * and what listens to keys still sees the text start and end being typed.
+ */
+export function typingPlan(text: string): TypingPiece[] {
+  const chars = [...text];
+  const keyed = (part: readonly string[]): TypingPiece[] => {
+    const out: TypingPiece[] = [];
+    for (let i = 0; i < part.length; i += KEY_BATCH) out.push({ keys: textStrokes(part.slice(i, i + KEY_BATCH).join("")) });
+    return out;
+  };
+  if (chars.length <= KEYED_TEXT_MAX) return keyed(chars);
+  const middle: TypingPiece[] = [];
+  let run: string[] = [];
+  const flush = () => {
+    for (let i = 0; i < run.length; i += INSERT_CHUNK) middle.push({ insert: run.slice(i, i + INSERT_CHUNK).join("") });
+    run = [];
+  };
+  for (const ch of chars.slice(KEYED_ENDS, chars.length - KEYED_ENDS)) {
+    if (ch !== "\n") {
+      run.push(ch);
+      continue;
+    }
+    flush();
+    middle.push({ keys: textStrokes(ch) });
+  }
+  flush();
+  return [...keyed(chars.slice(0, KEYED_ENDS)), ...middle, ...keyed(chars.slice(chars.length - KEYED_ENDS))];
+}
+
+/** How many characters a piece types. */
+const piecedLength = (piece: TypingPiece): number => ("keys" in piece ? piece.keys.length : [...piece.insert].length);
+
+/** How long typing may take once its field has focus when the engine names no bound. */
+const TYPING_TIMEOUT_MS = 35_000;
+
+/**
+ * Types `text` by its plan into what has focus within `timeoutMs` (default TYPING_TIMEOUT_MS);
+ * answers why it stopped short (naming the typing, not the app), or undefined once all is typed.
+ */
+export async function typeWithin(session: Session, text: string, timeoutMs = TYPING_TIMEOUT_MS): Promise<string | undefined> {
+  const r = await typeText(session, text, timeoutMs);
+  if (r.done) return undefined;
+  const total = [...text].length;
+  return `typing ${total} characters did not finish within ${timeoutMs} ms (${r.typed} of ${total} typed): the page took too long to take the input, so flowproof stopped typing`;
+}
+
+/**
+ * Types `text` by its plan into what has focus, within `timeoutMs`: the bound is checked before
+ * each piece and bounds the piece in flight, so a page that stalls the input stops the typing.
+ * Answers how many characters were typed when the bound ran out.
+ */
+export async function typeText(session: Session, text: string, timeoutMs: number): Promise<{ readonly done: true } | { readonly done: false; readonly typed: number }> {
+  const deadline = performance.now() + timeoutMs;
+  let typed = 0;
+  for (const piece of typingPlan(text)) {
+    const left = deadline - performance.now();
+    if (left <= 0) return { done: false, typed };
+    const sending = "keys" in piece ? sendKeys(session, strokeEvents(piece.keys)) : session.send("Input.insertText", { text: piece.insert }).then(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const inTime = await Promise.race([sending.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), left)))]).finally(() => clearTimeout(timer));
+    if (!inTime) {
+      sending.catch(() => undefined);
+      return { done: false, typed };
+    }
+    typed += piecedLength(piece);
+  }
+  return { done: true };
 }
 
 /** Sends `events` pipelined: CDP applies them in order. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { matchMock, mockResponse } from "./mocks.ts";
+import { matchMock, mockResponse, FileRefusals } from "./mocks.ts";
+import { FilePaths } from "../../src/plugins/api.ts";
 
 const RULES = [
   { url_contains: "/api/rates", method: "GET", body: { rate: 1.23 } },
@@ -47,5 +48,22 @@ describe("mockResponse", () => {
 
   test("lets a request no rule matches through", () => {
     expect(mockResponse(RULES, "http://x/api/rates", "DELETE", {})).toBeUndefined();
+  });
+});
+
+describe("FileRefusals", () => {
+  test("unconfined, no gate; confined, a file: URL outside the roots is refused once, naming it and the root", () => {
+    expect(new FileRefusals(undefined).gate()).toBeUndefined();
+    expect(new FileRefusals(new FilePaths([])).gate()).toBeUndefined();
+    const refusals = new FileRefusals(new FilePaths(["/srv/app"]));
+    const gate = refusals.gate()!;
+    expect(gate.refuses("http://127.0.0.1/etc/passwd")).toBeUndefined();
+    expect(gate.refuses("file:///srv/app/page.html")).toBeUndefined();
+    const why = gate.refuses("file:///etc/passwd")!;
+    expect(why).toContain("the page's file file:///etc/passwd is outside the root (/srv/app)");
+    gate.refused(why);
+    gate.refused("a later one");
+    expect(refusals.take()).toBe(why);
+    expect(refusals.take()).toBeUndefined();
   });
 });

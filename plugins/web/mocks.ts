@@ -1,8 +1,11 @@
 // `mock:` rules answered inside the browser: the page's requests pause in CDP `Fetch`, a matching
 // rule fulfils them (permissive CORS, preflights answered), everything else continues untouched.
-// `matchMock` and `mockResponse` are pure; `interceptMocks` is the only CDP code here.
+// The same pause refuses a `file:` URL outside the run's roots (a start page, a link, a frame, an
+// image alike) before Chromium reads a byte of it. `matchMock` and `mockResponse` are pure;
+// `interceptRequests` is the only CDP code here.
 import type { Session } from "./cdp/connection.ts";
 import type { WebMockRule } from "./config.ts";
+import type { FilePaths } from "../../src/plugins/api.ts";
 
 export interface MockResponse {
   readonly status: number;
@@ -54,10 +57,51 @@ export function mockResponse(rules: readonly WebMockRule[], url: string, method:
   };
 }
 
-/** Pauses every request of the page and answers those a rule matches; returns the stop function. */
-export async function interceptMocks(session: Session, rules: readonly WebMockRule[]): Promise<() => void> {
+/** Why a `file:` URL may not be read (outside the run's roots), or undefined when it may; `refused` hears each refusal. */
+export interface FileGate {
+  readonly refuses: (url: string) => string | undefined;
+  readonly refused: (message: string) => void;
+}
+
+/** The `file:` URLs a confined run's page was refused: the gate to pause them with, and the first refusal since the last look. */
+export class FileRefusals {
+  readonly #files: FilePaths | undefined;
+  #first: string | undefined;
+
+  constructor(files: FilePaths | undefined) {
+    this.#files = files;
+  }
+
+  /** The gate for interceptRequests; none when the run is not confined. */
+  gate(): FileGate | undefined {
+    const files = this.#files;
+    if (!files?.confined) return undefined;
+    return { refuses: (url) => files.refusesUrl("the page's file", url), refused: (message) => void (this.#first ??= message) };
+  }
+
+  /** The first refusal since the last call (the step fails on it), once. */
+  take(): string | undefined {
+    const first = this.#first;
+    this.#first = undefined;
+    return first;
+  }
+}
+
+/**
+ * Pauses the page's requests: every one when there are mock rules (answering those a rule matches),
+ * else only `file:` ones when a gate is given; a `file:` URL the gate refuses fails as access denied.
+ * Returns the stop function.
+ */
+export async function interceptRequests(session: Session, rules: readonly WebMockRule[], files?: FileGate): Promise<() => void> {
+  if (rules.length === 0 && !files) return () => undefined;
   const off = session.on("Fetch.requestPaused", (p) => {
-    const answer = mockResponse(rules, p.request.url, p.request.method, p.request.headers);
+    const refusal = files?.refuses(p.request.url);
+    if (refusal !== undefined) {
+      files?.refused(refusal);
+      session.send("Fetch.failRequest", { requestId: p.requestId, errorReason: "AccessDenied" }).catch(() => undefined);
+      return;
+    }
+    const answer = rules.length > 0 ? mockResponse(rules, p.request.url, p.request.method, p.request.headers) : undefined;
     const sent = answer
       ? session.send("Fetch.fulfillRequest", {
         requestId: p.requestId,
@@ -69,6 +113,6 @@ export async function interceptMocks(session: Session, rules: readonly WebMockRu
     // The page may navigate or close while a request is paused; its request is then gone too.
     sent.catch(() => undefined);
   });
-  await session.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] });
+  await session.send("Fetch.enable", { patterns: [{ urlPattern: rules.length > 0 ? "*" : "file://*", requestStage: "Request" }] });
   return off;
 }

@@ -7,7 +7,10 @@ import type { WebConfig } from "./config.ts";
 import { seedSession } from "./page-setup.ts";
 import { fail, ok } from "./page-calls.ts";
 
-/** How long an action waits for a navigation it started to reach DOMContentLoaded. */
+/**
+ * How long an action waits for a navigation it started to reach DOMContentLoaded, until the run
+ * names its own bound: the bound of the flow's first navigation (its start page) from then on.
+ */
 const NAVIGATION_SETTLE_MS = 30_000;
 /** How long a page whose navigation stalled gets to answer once more before the step reports it. */
 const STALLED_ANSWER_MS = 2_000;
@@ -17,6 +20,10 @@ const LOAD_GRACE_MS = 3_000;
 const HISTORY_POLL_MS = 25;
 const STATUS_TEXT: Readonly<Record<number, string>> = { 500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout" };
 
+/** Why a navigation past its bound failed: no answer, headers only, a body that stalled or redirects without end alike. */
+const DOCUMENT_NEVER_DELIVERED = "the server never delivered the whole document";
+
+/** `p`'s value, or undefined once `ms` passed first. */
 const withinMs = (p: Promise<unknown>, ms: number): Promise<unknown> => {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return Promise.race([p, new Promise((r) => { timer = setTimeout(r, ms); })]).finally(() => clearTimeout(timer));
@@ -42,6 +49,8 @@ export class Navigation {
   #loadWaiters: Array<() => void> = [];
   /** Session seeding waits for the first navigation (it needs the start URL); done once. */
   #seeded = false;
+  /** The bound of a navigation an action starts: the one the run gave its last navigation. */
+  #boundMs = NAVIGATION_SETTLE_MS;
 
   constructor(connection: Connection, session: Session, contextId: string, config: WebConfig) {
     this.#connection = connection;
@@ -105,32 +114,57 @@ export class Navigation {
       }
     }
     try {
+      this.#boundMs = timeoutMs;
       const started = performance.now();
       const waits = this.#documentWaits(timeoutMs);
-      const res = await this.#session.send("Page.navigate", { url });
-      if (res.errorText) return fail("not-found", `could not open ${url}: ${res.errorText}`, false);
-      if (res.loaderId) {
+      // Page.navigate answers only once the server's response commits: a server that never
+      // answers (or redirects without end) would hold it forever. The bound covers it too.
+      const sent = this.#session.send("Page.navigate", { url });
+      const res = await withinMs(sent, timeoutMs);
+      if (res === undefined) {
+        sent.catch(() => undefined);
+        await this.#abandon();
+        return fail("attached", `${url} did not finish loading within ${timeoutMs} ms: ${DOCUMENT_NEVER_DELIVERED}`, false);
+      }
+      const answer = res as Awaited<typeof sent>;
+      if (answer.errorText) return fail("not-found", `could not open ${url}: ${answer.errorText}`, false);
+      if (answer.loaderId) {
         const late = await this.#documentSettled(waits, started, timeoutMs);
-        if (late) return fail("attached", `${url} ${late}`, false);
+        if (late) {
+          await this.#abandon();
+          return fail("attached", `${url} ${late}`, false);
+        }
       }
       this.loaded();
       await this.firstFrame();
       // A server error page is never the app: name the status instead of failing later steps on it.
-      const status = res.loaderId ? await this.#documentStatus() : 0;
+      const status = answer.loaderId ? await this.#documentStatus() : 0;
       if (status >= 500) return fail("not-found", `${url} answered HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ""}: the app under test is running but could not serve the page (its log says why)`, false);
       return ok(undefined);
     } finally {
       // The localStorage seed belongs to the first document only.
-      if (seedScript !== undefined) await this.#session.send("Page.removeScriptToEvaluateOnNewDocument", { identifier: seedScript }).catch(() => undefined);
+      if (seedScript !== undefined) await withinMs(this.#session.send("Page.removeScriptToEvaluateOnNewDocument", { identifier: seedScript }).catch(() => undefined), STALLED_ANSWER_MS);
     }
   }
 
+  /** A navigation past its bound is stopped (bounded: a page stuck between documents may not answer), and no wait goes on for it. */
+  async #abandon(): Promise<void> {
+    this.loaded();
+    await withinMs(this.#session.send("Page.stopLoading").catch(() => undefined), STALLED_ANSWER_MS);
+  }
+
   async reload(timeoutMs: number): Promise<Attempt> {
+    this.#boundMs = timeoutMs;
     const started = performance.now();
     const waits = this.#documentWaits(timeoutMs);
-    await this.#session.send("Page.reload", {});
+    await withinMs(this.#session.send("Page.reload", {}).catch((error: unknown) => {
+      if (this.#session.failure || this.#connection.lost) throw error;
+    }), timeoutMs);
     const late = await this.#documentSettled(waits, started, timeoutMs);
-    if (late) return fail("attached", `the page ${late.replace("did not finish loading", "did not finish reloading")}`, false);
+    if (late) {
+      await this.#abandon();
+      return fail("attached", `the page ${late.replace("did not finish loading", "did not finish reloading")}`, false);
+    }
     this.loaded();
     await this.firstFrame();
     return ok(undefined);
@@ -188,7 +222,7 @@ export class Navigation {
       await waits.ready;
     } catch (error) {
       if (this.#session.failure || this.#connection.lost) throw error;
-      return `did not finish loading within ${timeoutMs} ms: the server never delivered the whole document`;
+      return `did not finish loading within ${timeoutMs} ms: ${DOCUMENT_NEVER_DELIVERED}`;
     }
     const grace = Math.max(0, Math.min(LOAD_GRACE_MS, timeoutMs - (performance.now() - started)));
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -207,7 +241,7 @@ export class Navigation {
   }
 
   /** Waits for a navigation in flight to reach DOMContentLoaded, then for its first frame. */
-  async settle(timeoutMs = NAVIGATION_SETTLE_MS): Promise<void> {
+  async settle(timeoutMs = this.#boundMs): Promise<void> {
     if (!this.#loading) return;
     const settled = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), timeoutMs);
@@ -243,8 +277,8 @@ export class Navigation {
   /** After input: one round trip lets a navigation the input started announce itself, then wait for it. */
   async afterInput(): Promise<void> {
     // A page waiting for a navigation's first response may not answer at all: bounded like the navigation.
-    const answered = await withinMs(this.#session.send("Runtime.evaluate", { expression: "0", returnByValue: true }).then(() => true, () => true), NAVIGATION_SETTLE_MS);
-    if (answered !== true && this.#loading) return this.#stall(NAVIGATION_SETTLE_MS);
+    const answered = await withinMs(this.#session.send("Runtime.evaluate", { expression: "0", returnByValue: true }).then(() => true, () => true), this.#boundMs);
+    if (answered !== true && this.#loading) return this.#stall(this.#boundMs);
     await this.settle();
   }
 }

@@ -8,7 +8,7 @@ import { fail, isTransient, ok } from "./page-calls.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { WebConfig, WebViewport } from "./config.ts";
 import { installClock, installRandom, seedLocalStorage } from "./injected/init-scripts.ts";
-import { interceptMocks } from "./mocks.ts";
+import { interceptRequests, type FileGate } from "./mocks.ts";
 
 /** The page size when a flow does not set `browser.viewport`. */
 export const DEFAULT_VIEWPORT: WebViewport = { width: 1280, height: 800 };
@@ -30,8 +30,8 @@ export function initScripts(config: WebConfig): string[] {
   return scripts;
 }
 
-/** Everything that must hold before the first document: returns what undoes the page-level listeners. */
-export async function applyShaping(session: Session, config: WebConfig): Promise<() => void> {
+/** Everything that must hold before the first document (`files`: the gate of a confined run's `file:` URLs): returns what undoes the page-level listeners. */
+export async function applyShaping(session: Session, config: WebConfig, files?: FileGate): Promise<() => void> {
   const vp = viewportOf(config);
   const sends: Array<Promise<unknown>> = [
     session.send("Emulation.setDeviceMetricsOverride", deviceMetrics(vp, vp.width, vp.height)),
@@ -41,7 +41,7 @@ export async function applyShaping(session: Session, config: WebConfig): Promise
   if (config.clock?.timezone !== undefined) sends.push(session.send("Emulation.setTimezoneOverride", { timezoneId: config.clock.timezone }));
   for (const source of initScripts(config)) sends.push(session.send("Page.addScriptToEvaluateOnNewDocument", { source }));
   await Promise.all(sends);
-  return config.mock && config.mock.length > 0 ? await interceptMocks(session, config.mock) : () => undefined;
+  return interceptRequests(session, config.mock ?? [], files);
 }
 
 /** The cookies to set for a flow starting at `startUrl`: a cookie without `domain` belongs to the start URL's host. */

@@ -50,6 +50,7 @@ const RECORDING_FLAGS = [
 
 const ALLOW_UNSEALED_FLAG = { name: "allow-unsealed", kind: "boolean", description: "Replay a trace that has no whole-trace seal (recorded by an older flowproof) instead of refusing it (unsealed-trace); also FLOWPROOF_ALLOW_UNSEALED=1. Record the flow again, or seal a trace you trust with `flowproof trace <flow.yaml> --reseal`, to drop it." } as const satisfies FlagSpec;
 
+const ROOT_FLAG = { name: "root", kind: "string", placeholder: "dir", description: "Confine the flow to <dir>: every file it reads or writes (the flow, its trace, uploads, spreadsheets, baselines, the suite's commands, plugins, file: URLs) must lie inside it, symlinks followed, or is refused naming the path and the root (as `flowproof mcp` does with its root). Default: anywhere." } as const satisfies FlagSpec;
 const KEEP_OPEN_FLAG = { name: "keep-open", kind: "boolean", description: "Show the browser (headed) and keep it open after the flow until you close its window or press Ctrl-C; one flow only, not with --json." } as const satisfies FlagSpec;
 
 const GRID_FLAG = { name: "grid", kind: "string", placeholder: "URL", description: "Run every web flow's browser on this Selenium Grid 4 (docs/grid.md), one W3C session per flow and worker, over the flow's `browser.grid` and FLOWPROOF_GRID_URL; `local` runs a local browser. Credentials in the URL (user:key@) are a secret." } as const satisfies FlagSpec;
@@ -70,7 +71,7 @@ export const COMMAND_TABLE = {
   record: {
     name: "record",
     summary: "Perform a flow once in the live app and write its trace",
-    usage: "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--reuse] [--verify] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--keep-open] [--grid URL] [--json]",
+    usage: "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--reuse] [--verify] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--root <dir>] [--keep-open] [--grid URL] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "out", short: "o", kind: "string", placeholder: "path", description: "Where to write the trace (default: <stem>.trace.jsonl next to the flow)." },
@@ -78,6 +79,7 @@ export const COMMAND_TABLE = {
       { name: "reuse", kind: "boolean", description: "Incremental re-record: reuse the existing trace's steps verbatim where the step's intent still matches and its target still resolves; only drifted or new plain steps go to the model. Needs an existing trace." },
       { name: "verify", kind: "boolean", description: "Replay the fresh trace once; if it cannot reproduce itself, exit 2 (\"recording not reproducible\") and keep the trace as heal evidence." },
       ...RECORDING_FLAGS,
+      ROOT_FLAG,
       KEEP_OPEN_FLAG,
       GRID_FLAG,
       JSON_FLAG,
@@ -86,13 +88,14 @@ export const COMMAND_TABLE = {
   run: {
     name: "run",
     summary: "Replay a flow's trace with zero model calls and write a run report",
-    usage: "flowproof run <flow.yaml> [-t <trace>] [--allow-unsealed] [--retries N | --repeat-each N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--keep-open] [--grid URL] [--json], or flowproof run <dir> [--retries N | --repeat-each N] [--strict | --record-missing] [--workers N] [--shard i/n] [--allow-unsealed] [--grid URL] [--json]",
+    usage: "flowproof run <flow.yaml> [-t <trace>] [--allow-unsealed] [--retries N | --repeat-each N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--root <dir>] [--keep-open] [--grid URL] [--json], or flowproof run <dir> [--retries N | --repeat-each N] [--strict | --record-missing] [--workers N] [--shard i/n] [--allow-unsealed] [--root <dir>] [--grid URL] [--json]",
     positional: "flow.yaml|dir",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to replay (default: <stem>.trace.jsonl next to the flow). Not used for a directory." },
       ALLOW_UNSEALED_FLAG,
       ...SUITE_RUN_FLAGS,
       ...RECORDING_FLAGS,
+      ROOT_FLAG,
       KEEP_OPEN_FLAG,
       GRID_FLAG,
       JSON_FLAG,
@@ -101,7 +104,7 @@ export const COMMAND_TABLE = {
   heal: {
     name: "heal",
     summary: "Re-record a flow against the live app and propose a reviewable diff of its trace",
-    usage: "flowproof heal <flow.yaml> [-t <trace>] [--author auto|rules|llm] [--apply [--accept-effect-changes]] [--allow-unsealed] [--grid URL] [--json]",
+    usage: "flowproof heal <flow.yaml> [-t <trace>] [--author auto|rules|llm] [--apply [--accept-effect-changes]] [--allow-unsealed] [--root <dir>] [--grid URL] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to heal (default: <stem>.trace.jsonl next to the flow)." },
@@ -109,6 +112,7 @@ export const COMMAND_TABLE = {
       { name: "apply", kind: "boolean", description: "Copy the proposal over the trace (and delete the proposal); without it the trace is never touched." },
       { name: "accept-effect-changes", kind: "boolean", description: "With --apply: apply a proposal in which steps' effects changed (a step that navigates, sends, opens or changes something else, or nothing); refused without it." },
       ALLOW_UNSEALED_FLAG,
+      ROOT_FLAG,
       GRID_FLAG,
       JSON_FLAG,
     ],
@@ -173,9 +177,9 @@ export const COMMAND_TABLE = {
   validate: {
     name: "validate",
     summary: "Parse and check a flow without a browser",
-    usage: "flowproof validate <flow.yaml> [--json]",
+    usage: "flowproof validate <flow.yaml> [--root <dir>] [--json]",
     positional: "flow.yaml",
-    flags: [JSON_FLAG],
+    flags: [ROOT_FLAG, JSON_FLAG],
   },
   doctor: {
     name: "doctor",

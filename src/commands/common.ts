@@ -2,6 +2,7 @@
 // browser is shown and held. The concepts they share live in their own modules: paths.ts,
 // project-plugins.ts, flow-load.ts, start-url.ts, surface.ts, execution.ts.
 import type { AppDriver } from "../plugins/api.ts";
+import { confinedTo, filePaths } from "../plugins/file-paths.ts";
 
 export type AuthorMode = "auto" | "rules" | "llm";
 
@@ -22,12 +23,30 @@ export interface CommonOptions {
    * and the environment's FLOWPROOF_GRID_URL; `local` runs a local browser. May carry user:key@ (a secret).
    */
   readonly grid?: string;
+  /**
+   * `--root <dir>` (the MCP server passes its roots): every path the flow reads or writes (the flow,
+   * its trace, uploads, spreadsheets, baselines, the suite's commands, plugins, `file:` URLs) must
+   * resolve inside it, symlinks followed, or is refused naming the path and the root. Default: anywhere.
+   */
+  readonly root?: string | readonly string[];
 }
 
 /** The run's environment: `options.env` (default process.env), with `--grid` as its FLOWPROOF_GRID_URL. */
 export function envOf(options: Pick<CommonOptions, "env" | "grid">): Readonly<Record<string, string | undefined>> {
   const env = options.env ?? process.env;
   return options.grid !== undefined ? { ...env, FLOWPROOF_GRID_URL: options.grid } : env;
+}
+
+/**
+ * Runs a command's work confined to `root` (when given; else in the caller's confinement), the
+ * paths the command was handed (`{ "the flow": spec, … }`, relative to the working directory)
+ * checked first.
+ */
+export function withinRoot<T>(root: string | readonly string[] | undefined, handed: Readonly<Record<string, string | undefined>>, work: () => Promise<T>): Promise<T> {
+  return confinedTo(root, async () => {
+    for (const [what, path] of Object.entries(handed)) if (path !== undefined) filePaths().file(what, path, process.cwd());
+    return work();
+  });
 }
 
 /** Whether this execution shows its browser window: asked for, kept open for a person, or FLOWPROOF_HEADED in its env. */

@@ -8,7 +8,7 @@ import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 import { flowLoadOptions } from "./flow-load.ts";
 import { releaseSurface } from "./surface.ts";
-import { openExecution, stepTimeoutFromEnv, targetOfFlow, targetOfTrace } from "./execution.ts";
+import { navigationTimeoutFromEnv, openExecution, stepTimeoutFromEnv, targetOfFlow, targetOfTrace, watchedStart } from "./execution.ts";
 
 /** The SpecError a call throws. */
 function specError(run: () => unknown): SpecError {
@@ -171,4 +171,24 @@ describe("openExecution's launch errors", () => {
       await releaseSurface(execution.surface, undefined);
     }
   });
+});
+
+describe("a start page that is slow to load", () => {
+  test("FLOWPROOF_NAVIGATION_TIMEOUT_MS sets the navigation bound (default 30000); a malformed value names the variable", () => {
+    expect(navigationTimeoutFromEnv({})).toBe(30_000);
+    expect(navigationTimeoutFromEnv({ FLOWPROOF_NAVIGATION_TIMEOUT_MS: "2500" })).toBe(2_500);
+    expect(() => navigationTimeoutFromEnv({ FLOWPROOF_NAVIGATION_TIMEOUT_MS: "5s" })).toThrow('FLOWPROOF_NAVIGATION_TIMEOUT_MS must be a positive whole number of milliseconds, not "5s"');
+  });
+
+  test("after a few seconds the URL waited for is named (its secrets shown by name); a stop request ends the wait at once", async () => {
+    const lines: string[] = [];
+    const stop = new AbortController();
+    const never = new Promise<{ ok: true }>(() => undefined);
+    const waiting = watchedStart(never, { url: "http://127.0.0.1:9/?token=hunter22", boundMs: 30_000, log: (l) => lines.push(l), secrets: new Map([["TOKEN", "hunter22"]]), stop: stop.signal });
+    const until = Date.now() + 20_000;
+    while (lines.length === 0 && Date.now() < until) await Bun.sleep(50);
+    expect(lines[0]).toMatch(/^waiting for http:\/\/127\.0\.0\.1:9\/\?token=\$\{TOKEN\} to load \(\d+ s so far; the bound is 30000 ms, FLOWPROOF_NAVIGATION_TIMEOUT_MS\)$/);
+    stop.abort({ reason: "SIGTERM", signal: "SIGTERM" });
+    expect(await waiting).toEqual({ ok: false, detail: "the run was stopped (SIGTERM) while http://127.0.0.1:9/?token=${TOKEN} was loading" });
+  }, 30_000);
 });

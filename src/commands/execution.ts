@@ -5,7 +5,7 @@
 // openExecution, so they shape the app alike.
 import { dirname } from "node:path";
 import type { AdapterPlugin, AgentTurn, AssertionPlugin, RunMode } from "../plugins/api.ts";
-import { redactError, systemClock, type EffectPolicy, type ExecutionContext, type StructuredContext } from "../engine/context.ts";
+import { redact, redactError, systemClock, type EffectPolicy, type ExecutionContext, type StructuredContext } from "../engine/context.ts";
 import { LeakWatch, leakVariables } from "../engine/secret-scan.ts";
 import type { AppInfo, TraceHeader, TraceStep } from "../trace/schema.ts";
 import type { Flow } from "../spec/flow.ts";
@@ -23,9 +23,22 @@ import { surfaceCatalog } from "./project-plugins.ts";
 import type { SurfaceCatalog } from "../spec/surface-kinds.ts";
 import { SessionPool, sharesBrowser } from "./session-pool.ts";
 import { createRecorder, frameSecrets } from "./recording.ts";
+import { processLifecycle, type StopRequest } from "../plugins/lifecycle.ts";
+import { filePaths } from "../plugins/file-paths.ts";
 
-/** How long the start page (or the first surface's) may take to load, and the bound of each Go to and Reload. */
+/**
+ * How long the start page (or the first surface's) may take to load, from the request on, and the
+ * bound of each Go to, Reload and navigation a step starts (FLOWPROOF_NAVIGATION_TIMEOUT_MS).
+ */
 export const NAVIGATION_TIMEOUT_MS = 30_000;
+/** How long a start page may load before the run says what it is waiting for, and how often it says so again. */
+const SLOW_START_MS = 3_000;
+const SLOW_START_REPEAT_MS = 10_000;
+
+/** FLOWPROOF_NAVIGATION_TIMEOUT_MS (default 30000); a malformed value is a SpecError naming it. */
+export function navigationTimeoutFromEnv(env: Readonly<Record<string, string | undefined>>): number {
+  return msFromEnv(env, "FLOWPROOF_NAVIGATION_TIMEOUT_MS", { fallback: NAVIGATION_TIMEOUT_MS });
+}
 
 /** FLOWPROOF_STEP_TIMEOUT_MS (default 5000); a malformed value is a SpecError naming it. */
 export function stepTimeoutFromEnv(env: Readonly<Record<string, string | undefined>>): number {
@@ -150,8 +163,11 @@ export interface OpenedExecution {
 export async function openExecution(options: OpenExecutionOptions): Promise<OpenedExecution> {
   const { flow, target, env, secrets, log, headed } = options;
   const catalog = surfaceCatalog(options.adapters);
+  const navigationMs = navigationTimeoutFromEnv(env);
   const rawUrl = target.app.url;
-  const startUrl = rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank";
+  const paths = filePaths();
+  // A `file:` start URL outside the run's roots is refused before anything opens.
+  const startUrl = paths.url("the flow's url", rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank");
   const apps = target.apps;
   // An adapter's launch error may quote what it was given (a resolved command, a connection
   // name) or echo the program's stderr: it leaves here with every secret redacted.
@@ -160,14 +176,14 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
   });
   const resolving = { flowPath: flow.file, env, secrets };
   // What every adapter's LaunchContext carries besides its keys: the environment, and a way to hide a value it resolved itself.
-  const extras = { env, secret: (name: string, value: string) => void secrets.set(name, value) };
+  const extras = { env, secret: (name: string, value: string) => void secrets.set(name, value), paths };
   let surface: OpenedSurface;
   let multi: ReturnType<typeof openMultiSurface> | undefined;
   if (apps) {
     // One driver per `apps:` surface from one session pool, each launched at its first block.
     const pool = options.pool ?? new SessionPool({ shared: sharesBrowser(env) });
     const entries = surfaceEntries(apps, { top: target.top, spec: flow.apps ?? {}, sharedSpec: flow.keys }, catalog, resolving);
-    multi = openMultiSurface(entries, (e, launch) => launching(pool.open(e.kind, flow.file, log, options.adapters, withHeaded(launch.config, headed), { ...extras, ...launch.context })), () => (pool === options.pool ? Promise.resolve() : pool.close()));
+    multi = openMultiSurface(entries, (e, launch) => launching(pool.open(e.kind, flow.file, log, options.adapters, withHeaded(launch.config, headed), { ...extras, ...launch.context })), () => (pool === options.pool ? Promise.resolve() : pool.close()), navigationMs);
     surface = multi.surface;
   } else {
     // Recorded keys from the header, the others (a login's password) from the spec now.
@@ -187,7 +203,11 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
     get baseUrl() {
       return set ? set.baseUrl : startUrl;
     },
-    start: (first) => (multi ? multi.start(first) : surface.driver.navigate(startUrl, NAVIGATION_TIMEOUT_MS)),
+    start: (first) => {
+      const url = multi ? (first !== undefined ? multi.urlOf(first) : undefined) : startUrl;
+      const opening = multi ? multi.start(first) : surface.driver.navigate(startUrl, navigationMs);
+      return url === undefined || url === "about:blank" ? opening : watchedStart(opening, { url, boundMs: navigationMs, log, secrets, stop: processLifecycle.signal });
+    },
     activate: async (name) => {
       if (set && name !== undefined) await set.activate(name, captures);
     },
@@ -199,9 +219,40 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
         get baseUrl() {
           return set ? set.baseUrl : startUrl;
         },
-        secrets, navigationTimeoutMs: NAVIGATION_TIMEOUT_MS, structured, effects: { mode: b.mode, policy: b.effects },
+        secrets, navigationTimeoutMs: navigationMs, paths, structured, effects: { mode: b.mode, policy: b.effects },
       };
       return { recorder, structured, ctx };
     },
   };
+}
+
+type StartOutcome = { readonly ok: true } | { readonly ok: false; readonly detail: string };
+
+/**
+ * A start page loading: after SLOW_START_MS (and every SLOW_START_REPEAT_MS after) `log` names the
+ * URL being waited for and the bound; a stop request (SIGINT/SIGTERM, a cancelled MCP call) ends
+ * the wait at once, the caller then closing the surface under it.
+ */
+export async function watchedStart(opening: Promise<StartOutcome>, w: { readonly url: string; readonly boundMs: number; readonly log: (line: string) => void; readonly secrets: ReadonlyMap<string, string>; readonly stop: AbortSignal }): Promise<StartOutcome> {
+  const shown = redact(w.url, w.secrets);
+  const started = performance.now();
+  const say = () => w.log(`waiting for ${shown} to load (${Math.round((performance.now() - started) / 1000)} s so far; the bound is ${w.boundMs} ms, FLOWPROOF_NAVIGATION_TIMEOUT_MS)`);
+  let repeat: ReturnType<typeof setInterval> | undefined;
+  const first = setTimeout(() => {
+    say();
+    repeat = setInterval(say, SLOW_START_REPEAT_MS);
+  }, SLOW_START_MS);
+  let onStop: (() => void) | undefined;
+  const stopped = new Promise<StartOutcome>((resolve) => {
+    onStop = () => resolve({ ok: false, detail: `the run was stopped (${(w.stop.reason as StopRequest | undefined)?.reason ?? "stop requested"}) while ${shown} was loading` });
+    if (w.stop.aborted) onStop();
+    else w.stop.addEventListener("abort", onStop, { once: true });
+  });
+  try {
+    return await Promise.race([opening, stopped]);
+  } finally {
+    clearTimeout(first);
+    clearInterval(repeat);
+    if (onStop) w.stop.removeEventListener("abort", onStop);
+  }
 }

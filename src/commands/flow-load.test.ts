@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../../test/support/tmp-project.ts";
-import { loadFlowFile, loadFlowForReplay, readFlowFile } from "./flow-load.ts";
+import { findSuiteFile, loadFlowFile, loadFlowForReplay, readFlowFile } from "./flow-load.ts";
+import { confinedTo } from "../plugins/file-paths.ts";
+import { join } from "node:path";
 
 /** The SpecError a call throws. */
 function specError(run: () => unknown): SpecError {
@@ -82,6 +84,21 @@ describe("loadFlowForReplay", () => {
       expect(plugins.assertions.map((a) => a.key)).toEqual(["assert_m"]);
     } finally {
       p.remove();
+    }
+  });
+});
+
+describe("findSuiteFile", () => {
+  test("finds the nearest suite.yaml upward; a confined run looks no higher than its root", async () => {
+    const project = tmpProject();
+    try {
+      project.write("suite.yaml", "env: {}\n");
+      project.write("app/flows/a.flow.yaml", flowYaml("A", "page.html", ['Click "Save"']));
+      const flows = join(project.dir, "app", "flows");
+      expect(findSuiteFile(flows)).toBe(join(project.dir, "suite.yaml"));
+      await confinedTo(join(project.dir, "app"), async () => expect(findSuiteFile(flows)).toBeUndefined());
+    } finally {
+      project.remove();
     }
   });
 });

@@ -11,6 +11,7 @@ import type { LoadedPlugins } from "../plugins/loader.ts";
 import { planSteps } from "../engine/plan.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
 import { displayPath } from "./paths.ts";
+import { filePaths } from "../plugins/file-paths.ts";
 import { assertionKinds, loadPluginsFor, surfaceCatalog } from "./project-plugins.ts";
 
 export function readFlowFile(spec: string): { path: string; text: string } {
@@ -28,10 +29,12 @@ export function flowLoadOptions(adapters: readonly AdapterPlugin[], assertions: 
   return { plainStepsAreRules, catalog: surfaceCatalog(adapters), structuredKinds, ...(suite ? { suite } : {}), platform: process.platform };
 }
 
-/** The nearest `suite.yaml` at or above `start` (a directory), or undefined. */
+/** The nearest `suite.yaml` at or above `start` (a directory), or undefined; a confined run looks no higher than its root. */
 export function findSuiteFile(start: string): string | undefined {
   let dir = resolve(start);
+  const paths = filePaths();
   for (;;) {
+    if (!paths.allows(dir)) return undefined;
     const candidate = join(dir, "suite.yaml");
     if (existsSync(candidate)) return candidate;
     const up = dirname(dir);

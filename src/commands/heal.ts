@@ -16,7 +16,7 @@ import type { Clarification } from "../authoring/clarification.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
 import { loadFlowFile } from "./flow-load.ts";
 import { loadPluginsFor } from "./project-plugins.ts";
-import type { AuthorMode, CommonOptions } from "./common.ts";
+import { withinRoot, type AuthorMode, type CommonOptions } from "./common.ts";
 import { recordInSuite, type RoutingEntry } from "./record.ts";
 import { suiteOfFlow, withSuiteServer, type FlowSuite } from "./suite-context.ts";
 import type { ModelClient } from "../authoring/provider.ts";
@@ -70,10 +70,12 @@ function sibling(tracePath: string, flowFile: string, suffix: string): string {
  * applies as it does to record (min_version, env_from, env, server, hooks around the re-record,
  * browser defaults, identities).
  */
-export async function heal(options: HealOptions): Promise<HealResult> {
-  const log = options.log ?? (() => undefined);
-  const suite = suiteOfFlow(options.spec, envOf(options), log);
-  return withSuiteServer(suite, log, () => healInSuite(options, suite, log));
+export function heal(options: HealOptions): Promise<HealResult> {
+  return withinRoot(options.root, { "the flow": options.spec, "the trace": options.trace }, () => {
+    const log = options.log ?? (() => undefined);
+    const suite = suiteOfFlow(options.spec, envOf(options), log);
+    return withSuiteServer(suite, log, () => healInSuite(options, suite, log));
+  });
 }
 
 async function healInSuite(options: HealOptions, suite: FlowSuite, log: (line: string) => void): Promise<HealResult> {

@@ -4,6 +4,7 @@ import type { Flow } from "../spec/flow.ts";
 import { builtinCatalog, loadFlowText } from "../../test/support/surfaces.ts";
 import { UnresolvedReferenceError } from "../engine/templates.ts";
 import { TraceError } from "../diagnostics/diagnostic.ts";
+import { confinedTo } from "../plugins/file-paths.ts";
 
 const catalog = builtinCatalog();
 const kind = (name: string) => catalog.kinds.get(name)!;
@@ -75,6 +76,15 @@ describe("launchOf", () => {
       session: { cookies: [{ name: "sid", value: "abc123" }], local_storage: { token: "Bearer t0k" } },
     });
     expect([...secrets.keys()].sort()).toEqual(["GRID", "SID", "TOKEN"]);
+  });
+
+  test("a confined run refuses a path key (downloads_dir) outside its root, naming the key, the path and the root", async () => {
+    const top = recordedKeys(kind("web"), flow(FLOW.replace("downloads_dir: out/downloads", "downloads_dir: ../../etc/cron.d")).keys, true).top;
+    const resolving = { flowPath: "/p/a.flow.yaml", env: { SID: "a", TOKEN: "b", GRID: "ws://h:1/x" }, secrets: new Map<string, string>() };
+    await confinedTo("/p", async () => {
+      expect(() => launchOf(kind("web"), { entry: { name: "web", adapter: "web" }, top, spec: {}, where: "the flow" }, resolving)).toThrow('`browser.downloads_dir` "/etc/cron.d" is outside the root (/p)');
+    });
+    expect(launchOf(kind("web"), { entry: { name: "web", adapter: "web" }, top, spec: {}, where: "the flow" }, resolving).config["browser"]).toMatchObject({ downloads_dir: "/etc/cron.d" });
   });
 
   test("fails closed on an unset variable, naming it", () => {

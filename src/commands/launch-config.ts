@@ -2,6 +2,7 @@
 // "Keys"): record copies the recorded ones into the trace header as written; every record and
 // replay builds the launch config from the header's (recorded keys) and the spec's (the others,
 // secrets included), resolving `${…}` only then. Knows no app kind. Never prints.
+import { filePaths } from "../plugins/file-paths.ts";
 import { isAbsolute, resolve, dirname } from "node:path";
 import type { KeyRole, LaunchContext } from "../plugins/api.ts";
 import type { AppInfo } from "../trace/schema.ts";
@@ -154,7 +155,8 @@ function resolveValue(raw: unknown, schema: SchemaNode, role: KeyRole, path: str
     };
     return text(raw);
   }
-  if (role.path === "flow-relative" && typeof raw === "string") return isAbsolute(raw) ? raw : resolve(dirname(ctx.flowPath), raw);
+  // A path key (a downloads folder, a program) of a confined run must lie inside its root.
+  if (role.path === "flow-relative" && typeof raw === "string") return filePaths().file(`\`${path}\``, isAbsolute(raw) ? raw : resolve(dirname(ctx.flowPath), raw), dirname(ctx.flowPath));
   const props = propertiesOf(schema);
   if (Object.keys(props).length > 0 && typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
     return Object.fromEntries(Object.entries(raw as Values).map(([k, v]) => [k, props[k] ? resolveValue(v, props[k]!, roleOf(props[k]), `${path}.${k}`, ctx) : structuredClone(v)]));

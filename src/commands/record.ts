@@ -22,7 +22,7 @@ import { ranOnOf, releaseSurface } from "./surface.ts";
 import { flowLoadOptions, governingSuiteDefaults, loadFlowFile, readFlowFile } from "./flow-load.ts";
 import { openExecution, stepTimeoutFromEnv, targetOfFlow } from "./execution.ts";
 import { loadPluginsFor, surfaceCatalog } from "./project-plugins.ts";
-import { headedFor, type AuthorMode, type CommonOptions, envOf } from "./common.ts";
+import { headedFor, withinRoot, type AuthorMode, type CommonOptions, envOf } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { recorderObserver, recordingReport, stepsWithRanges, withTimeline } from "./recording.ts";
 import { readTraceFile } from "../trace/read.ts";
@@ -116,10 +116,12 @@ export function modelConfigured(env: Readonly<Record<string, string | undefined>
  * suite.yaml applies (min_version, env_from, env, server, before_each/after_each, browser
  * defaults, identities), then the flow is recorded, and with `verify` replayed once.
  */
-export async function record(options: RecordOptions): Promise<RecordResult> {
-  const log = options.log ?? (() => undefined);
-  const suite = suiteOfFlow(options.spec, envOf(options), log);
-  return withSuiteServer(suite, log, () => recordInSuite(options, suite));
+export function record(options: RecordOptions): Promise<RecordResult> {
+  return withinRoot(options.root, { "the flow": options.spec, "the trace": options.out }, () => {
+    const log = options.log ?? (() => undefined);
+    const suite = suiteOfFlow(options.spec, envOf(options), log);
+    return withSuiteServer(suite, log, () => recordInSuite(options, suite));
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import { envOf } from "./common.ts";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { existsSync } from "node:fs";
 import { run, type RunOptions, type RunResult } from "./run.ts";
+import { withinRoot } from "./common.ts";
 import { displayPath, defaultTracePath, flowStem } from "./paths.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
 import type { Flow } from "../spec/flow.ts";
@@ -31,7 +32,11 @@ export interface SingleRunResult extends RunResult {
   readonly record_path?: string;
 }
 
-export async function runInSuiteContext(options: SingleRunOptions): Promise<SingleRunResult> {
+export function runInSuiteContext(options: SingleRunOptions): Promise<SingleRunResult> {
+  return withinRoot(options.root, { "the flow": options.spec, "the trace": options.trace }, () => runInSuiteConfined(options));
+}
+
+async function runInSuiteConfined(options: SingleRunOptions): Promise<SingleRunResult> {
   checkRepeatOptions(options);
   const log = options.log ?? (() => undefined);
   const specPath = resolve(options.spec);

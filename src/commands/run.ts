@@ -23,7 +23,7 @@ import { ranOnOf, releaseSurface, type OpenedSurface } from "./surface.ts";
 import { openExecution, targetOfTrace } from "./execution.ts";
 import { surfaceCatalog } from "./project-plugins.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
-import { headedFor, type CommonOptions, envOf } from "./common.ts";
+import { headedFor, withinRoot, type CommonOptions, envOf } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
 import { recorderObserver, recordingReport, withTimeline } from "./recording.ts";
@@ -67,7 +67,11 @@ export interface RunResult {
   readonly exported?: Readonly<Record<string, string>>;
 }
 
-export async function run(options: RunOptions): Promise<RunResult> {
+export function run(options: RunOptions): Promise<RunResult> {
+  return withinRoot(options.root, { "the flow": options.spec, "the trace": options.trace }, () => runConfined(options));
+}
+
+async function runConfined(options: RunOptions): Promise<RunResult> {
   const env = envOf(options);
   const log = options.log ?? (() => undefined);
   // Replay reads the trace, not the step text: plain steps need not parse under the rules grammar

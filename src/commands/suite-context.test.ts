@@ -4,6 +4,7 @@ import { tmpProject } from "../../test/support/tmp-project.ts";
 import { checkMinVersion, compareVersions, findSuiteFile, prepareSuite, runEnvFrom, runHook, startAppServer, suiteOfFlow, withSuiteHooks, withSuiteServer } from "./suite-context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { Lifecycle } from "../plugins/lifecycle.ts";
+import { confinedTo } from "../plugins/file-paths.ts";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 
 /** A port nothing listens on (taken from the OS, then released). */
@@ -110,6 +111,29 @@ describe("suite context", () => {
     lifecycle.killAll();
     for (let i = 0; i < 50 && groupMembers(pgid).length > 0; i++) await Bun.sleep(100);
     expect(groupMembers(pgid)).toEqual([]);
+  });
+
+  test("a url whose server accepts and never answers is not ready: the wait ends at timeout_seconds, naming the url", async () => {
+    const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: () => undefined } });
+    try {
+      const url = `http://127.0.0.1:${silent.port}/`;
+      const lifecycle = new Lifecycle();
+      const started = performance.now();
+      await expect(startAppServer({ command: "sleep 30", url, timeout_seconds: 3, reuse_existing: false }, p.dir, process.env, () => undefined, lifecycle)).rejects.toThrow(`${url} did not answer within 3 s of starting \`sleep 30\``);
+      // Each probe is bounded (2 s), so the wait ends near its bound, not at some socket timeout.
+      expect(performance.now() - started).toBeLessThan(15_000);
+      expect(lifecycle.ownedCount).toBe(0);
+    } finally {
+      silent.stop(true);
+    }
+  }, 30_000);
+
+  test("a confined run refuses a hook, env_from or server command whose program lies outside the root", async () => {
+    await confinedTo(p.dir, async () => {
+      expect(await runHook("before_each", "../reset.sh --all", p.dir, process.env, "a.flow.yaml", () => undefined)).toContain(`before_each's program "../reset.sh" is outside the root (${p.dir})`);
+      expect(await runHook("after_each", "true", p.dir, process.env, "a.flow.yaml", () => undefined)).toBeUndefined();
+      await expect(startAppServer({ command: "/opt/elsewhere/serve", url: "http://127.0.0.1:9/", timeout_seconds: 1, reuse_existing: false }, p.dir, process.env, () => undefined)).rejects.toThrow("server.command's program");
+    });
   });
 
   test("a stop request while waiting for the url stops the server and says so", async () => {

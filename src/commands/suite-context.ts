@@ -14,6 +14,7 @@ import { displayPath } from "./paths.ts";
 import { findSuiteFile, loadSuiteFile, suiteDefaultsOf } from "./flow-load.ts";
 import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
 import { guardGroup } from "../plugins/group-guard.ts";
+import { filePaths } from "../plugins/file-paths.ts";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -52,6 +53,7 @@ export function prepareSuite(suiteFile: string, processEnv: Env, log: (line: str
   const base: Record<string, string | undefined> = { ...processEnv };
   // env_from sees the env: entries that already resolve against the process environment.
   const early = resolveEnvEntries(config, base, () => undefined);
+  if (config.env_from) filePaths().command("env_from", config.env_from, dir);
   const minted = config.env_from ? runEnvFrom(config.env_from, dir, { ...base, ...early }, log) : {};
   const env = { ...base, ...minted };
   Object.assign(env, resolveEnvEntries(config, env, log));
@@ -162,6 +164,11 @@ export function runEnvFrom(command: string, cwd: string, env: Env, log: (line: s
  * to stop, and killed at process exit at the latest.
  */
 export function runHook(kind: "before_each" | "after_each", command: string, cwd: string, env: Env, spec: string, log: (line: string) => void, lifecycle: Lifecycle = processLifecycle): Promise<string | undefined> {
+  try {
+    filePaths().command(kind, command, cwd);
+  } catch (error) {
+    return Promise.resolve((error as Error).message);
+  }
   return new Promise((done) => {
     const child = spawn("sh", ["-c", command], { cwd, env: { ...definedOnly(env), FLOWPROOF_SPEC: spec }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     const signalGroup = (signal: NodeJS.Signals) => {
@@ -205,6 +212,9 @@ export function runHook(kind: "before_each" | "after_each", command: string, cwd
   });
 }
 
+/** How long one readiness probe of a `server:` url waits for response headers. */
+const ANSWER_MS = 2_000;
+
 /** How long a `server:` gets to end after SIGTERM before its group is killed. */
 const SERVER_STOP_MS = 5_000;
 
@@ -221,7 +231,8 @@ export interface RunningServer {
  */
 export async function startAppServer(server: SuiteServer, cwd: string, env: Env, log: (line: string) => void, lifecycle: Lifecycle = processLifecycle): Promise<RunningServer> {
   const url = resolveText(server.url, { env, captures: new Map(), secrets: new Map() }).value;
-  if (await answers(url)) {
+  filePaths().command("server.command", server.command, cwd);
+  if (await answers(url, lifecycle.signal)) {
     if (server.reuse_existing) {
       log(`[SERVER] reusing the server already answering at ${url}`);
       return { started: false, stop: async () => undefined };
@@ -276,16 +287,17 @@ export async function startAppServer(server: SuiteServer, cwd: string, env: Env,
       await stop();
       throw new SpecError(diagnostic("bad-value", `the server command \`${server.command}\` exited (${exited}) before ${url} answered${tail.trim() ? `: ${tail.trim().split("\n").slice(-3).join(" | ")}` : ""}`, { hint: "run the command by hand to see why it stops" }));
     }
-    if (await answers(url)) return { started: true, stop };
+    if (await answers(url, lifecycle.signal)) return { started: true, stop };
     await new Promise((r) => setTimeout(r, 200));
   }
   await stop();
   throw new SpecError(diagnostic("bad-value", `${url} did not answer within ${server.timeout_seconds} s of starting \`${server.command}\``, { hint: "raise `server.timeout_seconds`, or check that `server.url` is where the app listens" }));
 }
 
-async function answers(url: string): Promise<boolean> {
+/** Whether `url` answers with response headers within ANSWER_MS (a server that accepts and never answers does not); a stop request ends the wait. */
+async function answers(url: string, stop?: AbortSignal): Promise<boolean> {
   try {
-    const r = await fetch(url, { signal: AbortSignal.timeout(2000), redirect: "manual" });
+    const r = await fetch(url, { signal: stop ? AbortSignal.any([AbortSignal.timeout(ANSWER_MS), stop]) : AbortSignal.timeout(ANSWER_MS), redirect: "manual" });
     await r.body?.cancel();
     return true;
   } catch {

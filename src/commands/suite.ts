@@ -18,7 +18,7 @@ import { checkRepeatOptions, combineRepeats } from "./repeat.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
-import type { AuthorMode, CommonOptions } from "./common.ts";
+import { withinRoot, type AuthorMode, type CommonOptions } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import { run } from "./run.ts";
 import { recordInSuite } from "./record.ts";
@@ -109,7 +109,11 @@ export function errorLine(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export async function runSuite(options: SuiteOptions): Promise<SuiteResult> {
+export function runSuite(options: SuiteOptions): Promise<SuiteResult> {
+  return withinRoot(options.root, { "the suite directory": options.dir }, () => runSuiteConfined(options));
+}
+
+async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
   checkRepeatOptions(options);
   const log = options.log ?? (() => undefined);
   const dir = resolve(options.dir);

@@ -6,6 +6,7 @@ import type { AppDriver, Attempt, Capability } from "../plugins/api.ts";
 import type { SurfaceSpec } from "../spec/surfaces.ts";
 import type { TraceHeader } from "../trace/schema.ts";
 import { resolveStartUrl } from "./start-url.ts";
+import { filePaths } from "../plugins/file-paths.ts";
 import type { OpenedSurface } from "./surface.ts";
 import { launchOf, recordedKeys, type Launch, type ResolveContext } from "./launch-config.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
@@ -44,7 +45,7 @@ export function surfaceEntries(apps: SurfacesHeader, sources: SurfaceSources, ca
     const entry: SurfaceEntry = {
       kind: recorded.adapter,
       ui: kind?.steps !== "structured",
-      ...(recorded.url !== undefined ? { url: resolveStartUrl(recorded.url, ctx.flowPath, ctx.env, ctx.secrets) } : {}),
+      ...(recorded.url !== undefined ? { url: filePaths().url("the surface's url", resolveStartUrl(recorded.url, ctx.flowPath, ctx.env, ctx.secrets)) } : {}),
       launchAt: (captures) => {
         if (!kind) return { config: {}, context: {} };
         try {
@@ -81,18 +82,23 @@ export class SurfaceActivationError extends FlowproofError {
   }
 }
 
-/** How long a surface's start page may take to load at its first activation. */
-const ACTIVATION_TIMEOUT_MS = 30_000;
-
 export class SurfaceSet implements AppDriver {
   readonly #entries: ReadonlyMap<string, SurfaceEntry>;
   readonly #open: (entry: SurfaceEntry, launch: Launch) => Promise<OpenedSurface>;
   readonly #opened = new Map<string, OpenedSurface>();
+  /** How long a surface's start page may take to load at its first activation (the run's navigation bound). */
+  readonly #navigationMs: number;
   #active: { name: string; driver: AppDriver; url: string } | undefined;
 
-  constructor(entries: Readonly<Record<string, SurfaceEntry>>, open: (entry: SurfaceEntry, launch: Launch) => Promise<OpenedSurface>) {
+  constructor(entries: Readonly<Record<string, SurfaceEntry>>, open: (entry: SurfaceEntry, launch: Launch) => Promise<OpenedSurface>, navigationMs = 30_000) {
     this.#entries = new Map(Object.entries(entries));
     this.#open = open;
+    this.#navigationMs = navigationMs;
+  }
+
+  /** A declared surface's start URL (resolved), if it has one. */
+  urlOf(name: string): string | undefined {
+    return this.#entries.get(name)?.url;
   }
 
   /** The active surface's name. */
@@ -118,7 +124,7 @@ export class SurfaceSet implements AppDriver {
       opened = await this.#open(entry, entry.launchAt(captures));
       this.#opened.set(name, opened);
       if (entry.url !== undefined) {
-        const nav = await opened.driver.navigate(entry.url, ACTIVATION_TIMEOUT_MS);
+        const nav = await opened.driver.navigate(entry.url, this.#navigationMs);
         if (!nav.ok) throw new SurfaceActivationError("browser-error", `surface \`${name}\` could not open ${entry.url}: ${nav.detail}`);
       }
     }
@@ -231,12 +237,16 @@ export interface MultiSurface {
   readonly surface: OpenedSurface;
   /** Activates the first surface; a failure reads like a failed navigation. */
   start(first: string | undefined): Promise<{ ok: true } | { ok: false; detail: string }>;
+  /** A surface's start URL (resolved), if it has one. */
+  urlOf(name: string): string | undefined;
 }
 
-export function openMultiSurface(entries: Readonly<Record<string, SurfaceEntry>>, open: (entry: SurfaceEntry, launch: Launch) => Promise<OpenedSurface>, closePool: () => Promise<void>): MultiSurface {
-  const set = new SurfaceSet(entries, open);
+/** `navigationMs`: the bound of each surface's start page (the run's FLOWPROOF_NAVIGATION_TIMEOUT_MS). */
+export function openMultiSurface(entries: Readonly<Record<string, SurfaceEntry>>, open: (entry: SurfaceEntry, launch: Launch) => Promise<OpenedSurface>, closePool: () => Promise<void>, navigationMs?: number): MultiSurface {
+  const set = new SurfaceSet(entries, open, navigationMs);
   return {
     set,
+    urlOf: (name) => set.urlOf(name),
     // A plain Error on purpose: nothing launches through this session (each surface opens its own), so a call is a flowproof bug.
     surface: { driver: set, session: { launch: () => Promise.reject(new Error("a multi-surface flow launches its surfaces itself")), close: closePool } },
     async start(first) {

@@ -9,7 +9,7 @@ import type { LoadedPlugins } from "../plugins/loader.ts";
 import { displayPath } from "./paths.ts";
 import { findSuiteFile, loadFlowFile } from "./flow-load.ts";
 import { stepTimeoutFromEnv } from "./execution.ts";
-import type { CommonOptions } from "./common.ts";
+import { withinRoot, type CommonOptions } from "./common.ts";
 import { resolveProvider } from "../authoring/provider.ts";
 import { checkMinVersion, loadSuiteFile, suiteDefaultsOf } from "./suite-context.ts";
 import { loadPluginsFor } from "./project-plugins.ts";
@@ -42,9 +42,11 @@ export interface ValidateResult {
  * `flowproof validate`, as the CLI, the MCP tool and `Flow.validate` all run it: the project's
  * plugins loaded, then `validate`.
  */
-export async function validateFlow(options: ValidateOptions): Promise<ValidateResult> {
-  const plugins = options.plugins ?? await loadPluginsFor(options.spec, options.env ?? process.env);
-  return validate({ ...options, plugins });
+export function validateFlow(options: ValidateOptions): Promise<ValidateResult> {
+  return withinRoot(options.root, { "the flow": options.spec }, async () => {
+    const plugins = options.plugins ?? await loadPluginsFor(options.spec, options.env ?? process.env);
+    return validate({ ...options, plugins });
+  });
 }
 
 /**

@@ -53,6 +53,7 @@ export const DIAGNOSTIC_CODES = {
   "document-unreadable": "`author-from-doc` cannot read the document: a format it does not read, or a damaged file.",
   "document-no-steps": "`author-from-doc` found no test steps in the document, or none of them can become a step of a flow.",
   "listen-failed": "`capture` could not listen on the address and port it was given.",
+  "outside-root": "A path or `file:` URL a flow reads or writes lies outside the root (`--root`, or the MCP server's root), or a symlink inside it leads out; the message names the path and the root.",
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -3,6 +3,7 @@
 // a cache of compiled secret patterns.
 import type { AgentTurn, AppDriver, AssertionPlugin, RunMode } from "../plugins/api.ts";
 import type { LeakWatch } from "./secret-scan.ts";
+import type { FilePaths } from "../plugins/file-paths.ts";
 import { FlowproofError, type Diagnostic } from "../diagnostics/diagnostic.ts";
 
 /** The flow's `effects:` (default `on`). */
@@ -42,6 +43,8 @@ export interface ExecutionContext {
   readonly structured?: StructuredContext;
   /** Whether action effects are observed (record) and compared (replay); absent = neither. */
   readonly effects?: EffectSettings;
+  /** Where the flow may read and write files (its roots); absent = anywhere. */
+  readonly paths?: FilePaths;
 }
 
 /** The run-wide facts structured steps use: the assertion kinds, the mode, where files go, the leak scan. */

@@ -2,8 +2,9 @@
 // directories the client declares through the MCP roots capability). Every path argument of a tool
 // is checked here before the tool runs, symlinks resolved; a file that is not a flow or a trace is
 // refused without its content reaching a diagnostic, and `out:` never overwrites another kind of file.
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve, sep } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { isInside, realPathOf } from "../plugins/file-paths.ts";
 import { fileURLToPath } from "node:url";
 import { isMap, parseDocument } from "yaml";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
@@ -11,22 +12,7 @@ import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 /** What a path argument names: a flow to read, a trace to read or write, a suite directory. */
 export type PathRole = "flow" | "trace" | "trace-out" | "dir";
 
-/** The real path of `path`, symlinks resolved for the part that exists (a file to write need not exist yet). */
-export function realPathOf(path: string): string {
-  let head = resolve(path);
-  const tail: string[] = [];
-  while (!existsSync(head)) {
-    const up = dirname(head);
-    if (up === head) break;
-    tail.unshift(basename(head));
-    head = up;
-  }
-  return join(realpathSync(head), ...tail);
-}
-
-export function isInside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
-}
+export { isInside, realPathOf };
 
 /** The server's roots: the client's `file:` roots when it declares the roots capability and lists some, else the working directory. */
 export class McpRoots {

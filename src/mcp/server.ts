@@ -33,7 +33,10 @@ export async function callTool(tools: readonly McpTool[], name: string, args: un
     return json({ error: { code: "usage", message: `bad arguments for ${name}: ${problems.join("; ")}` } }, true);
   }
   try {
+    let confined = call;
     if (roots) {
+      // The flow's own reads and writes (uploads, spreadsheets, baselines, suite commands, plugins, file: URLs) stay inside the roots too.
+      confined = { ...call, roots: await roots.list() };
       for (const [arg, role] of Object.entries(tool.paths)) {
         const value = input[arg];
         for (const one of Array.isArray(value) ? value : [value]) {
@@ -42,7 +45,7 @@ export async function callTool(tools: readonly McpTool[], name: string, args: un
         }
       }
     }
-    return structured(await tool.handle(input, call));
+    return structured(await tool.handle(input, confined));
   } catch (error) {
     return json({ error: errorToJson(error) }, true);
   }

@@ -30,7 +30,12 @@ export type ToolArgs = Readonly<Record<string, unknown>>;
 export interface ToolCall {
   /** One progress line (a step authored, a flow finished); sent as an MCP progress notification when the client asked for them. */
   readonly progress: (message: string) => void;
+  /** The server's roots: every file the flow reads or writes must lie inside them (absent: not confined, as in unit tests). */
+  readonly roots?: readonly string[];
 }
+
+/** The command options that confine a call to the server's roots. */
+const rootOf = (call: ToolCall): { root?: readonly string[] } => (call.roots ? { root: call.roots } : {});
 
 export interface McpTool {
   /** `flowproof_<command>`. */
@@ -54,6 +59,7 @@ export const CLI_ONLY_FLAGS = {
   "keep-open": "keeps a headed browser open until a person closes its window; an MCP server has no one at the screen",
   "allow-unsealed": "lowers what a replay trusts, which is a person's decision: the flag, or FLOWPROOF_ALLOW_UNSEALED=1 in the server's own environment; a client of this server cannot opt in",
   reseal: "rewrites a trace's seal in place, an act of trust a person takes; the tool only reads traces",
+  root: "the server confines every tool call to its own root (its working directory, or the client's declared roots); a call cannot widen it",
 } as const satisfies Readonly<Record<string, string>>;
 
 /** CLI commands without a tool, and why. */
@@ -146,7 +152,7 @@ export const recordTool: McpTool = {
     step_results: Type.Optional(Type.Array(Type.Object({}, loose))), agent: Type.Optional(Type.Object({}, loose)), needs_clarification: clarification,
   }, loose),
   async handle(args, call) {
-    const r = await record({ spec: args["spec"] as string, ...toolOptions("record", args), log: call.progress });
+    const r = await record({ spec: args["spec"] as string, ...toolOptions("record", args), log: call.progress, ...rootOf(call) });
     // A step too ambiguous to author is data for the calling agent, not an error.
     if (r.clarification) return { needs_clarification: r.clarification as unknown as Record<string, unknown> };
     return {
@@ -168,7 +174,7 @@ export const healTool: McpTool = {
     applied: Type.Optional(Type.Boolean()), needs_clarification: clarification, error: Type.Optional(Type.String()),
   }, loose),
   async handle(args, call) {
-    const r = await heal({ spec: args["spec"] as string, ...toolOptions("heal", args), log: call.progress });
+    const r = await heal({ spec: args["spec"] as string, ...toolOptions("heal", args), log: call.progress, ...rootOf(call) });
     if (!r.ok) return r.clarification ? { needs_clarification: r.clarification as unknown as Record<string, unknown> } : { error: r.error };
     return { report: r.report, applied: r.applied };
   },
@@ -194,7 +200,7 @@ export const runTool: McpTool = {
       if (shardText !== undefined && !shard) throw usage(`\`shard\` must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`, 'e.g. "shard": "2/3"');
       let done = 0;
       const r = await runSuite({
-        dir: target, ...options, ...(shard ? { shard } : {}), log: call.progress,
+        dir: target, ...options, ...(shard ? { shard } : {}), log: call.progress, ...rootOf(call),
         onFlow: (f) => call.progress(`flow ${++done}: ${f.outcome.toUpperCase()} ${f.spec}${f.reason ? ` (${f.reason})` : ""}`),
       });
       return {
@@ -207,7 +213,7 @@ export const runTool: McpTool = {
     if (suiteOnly) throw usage(`\`${suiteOnly}\` applies to a suite run (a directory), not to one flow file`, "pass the flow's directory as `spec`");
     const { strict: _s, recordMissing: _r, author: _a, workers: _w, ...single } = options;
     const r = await runInSuiteContext({
-      spec: target, ...(trace !== undefined ? { trace } : {}), ...single, log: call.progress,
+      spec: target, ...(trace !== undefined ? { trace } : {}), ...single, log: call.progress, ...rootOf(call),
       onStep: (index, total, intent, result) => call.progress(`step ${index}/${total}: ${result.status.toUpperCase()} ${intent.split("\n")[0]}`),
     });
     if (r.skipped !== undefined) return { report: r.report, report_path: null, skipped: r.skipped };
@@ -234,8 +240,8 @@ export const validateTool: McpTool = {
   description: "Parse and check a flow without starting the app: YAML, keys, every step's grammar and whether this version runs each form. Problems come back together, each with file:line:col and a hint.",
   inputSchema: inputSchemaFor("validate", { spec }),
   outputSchema: Type.Object({ valid: Type.Literal(true), name: Type.String(), app: Type.String(), steps: Type.Integer() }, loose),
-  async handle(args) {
-    return { valid: true, ...await validateFlow({ spec: args["spec"] as string }) };
+  async handle(args, call) {
+    return { valid: true, ...await validateFlow({ spec: args["spec"] as string, ...rootOf(call) }) };
   },
 };
 

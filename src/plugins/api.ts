@@ -3,6 +3,8 @@
 // method is ONE attempt that answers at once. See docs/plugins.md.
 import type { Selector } from "../trace/schema.ts";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
+import type { FilePaths } from "./file-paths.ts";
+import type { AssertionContext, AttemptPolicy, JsonSchema, Verdict } from "./assertion-api.ts";
 import type { EffectWatch } from "./effects.ts";
 import { noUiAnswers } from "./no-ui.ts";
 import type { AgentRunOutcome, AgentRunRequest } from "./agent-api.ts";
@@ -21,6 +23,8 @@ export { FlowproofError, ProtocolError } from "../diagnostics/diagnostic.ts";
 export { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
 /** Reads a FLOWPROOF_*_MS bound from the run's env: a malformed value is an error naming the variable, never a silent default. */
 export { msFromEnv, type EnvMsOptions } from "../diagnostics/env-number.ts";
+/** Where a flow may read and write files (its roots); a plugin resolves every path it reads or writes through it. */
+export { FilePaths } from "./file-paths.ts";
 /** Levenshtein distance between two strings: what "did you mean" and nearest-text hints rank by. */ export { editDistance } from "../diagnostics/edit-distance.ts";
 
 /**
@@ -97,6 +101,8 @@ export type KeyModifier = "ctrl" | "alt" | "shift" | "meta" | "mod";
 /** How text is typed: `secret` when it holds a `${VAR}` value (its field is then masked in every frame). */
 export interface TypeOptions {
   readonly secret?: boolean;
+  /** How long the typing may take once the field has focus (the step's action plus navigation bound); past it the driver stops and fails the step, naming the typing. */
+  readonly timeoutMs?: number;
 }
 
 export interface PointerOptions {
@@ -291,6 +297,8 @@ export interface LaunchContext {
   readonly recorded?: Readonly<Record<string, unknown>>;
   /** Registers a value the adapter resolved itself (a password from the environment) so every message, trace and frame hides it. */
   readonly secret?: (name: string, value: string) => void;
+  /** Where the flow may read files: a surface refuses to open a `file:` URL outside its roots (see FilePaths). */
+  readonly paths?: FilePaths;
 }
 
 /** A shared per-run resource an adapter may keep (one browser per run, a context per flow). */
@@ -368,70 +376,8 @@ export class AdapterUnavailableError extends FlowproofError {
   }
 }
 
-/** A JSON Schema object (TypeBox schemas are JSON Schema objects too). */
-export type JsonSchema = Readonly<Record<string, unknown>>;
-
-/** Whether the engine may repeat an attempt: `poll` re-runs `run` until it passes (reads); `once` runs it exactly once (writes). */
-export type AttemptPolicy = "poll" | "once";
-
-/** How the engine opened the run: recording (mints baselines) or replaying a trace. */
-export type RunMode = "record" | "replay";
-
-/** A screenshot of the active surface, with the `mask` targets already painted over (opaque black). */
-export type SurfaceShot =
-  | { readonly ok: true; readonly png: Uint8Array }
-  /** `detail` says why: no surface can be photographed, or a mask target did not resolve. */
-  | { readonly ok: false; readonly detail: string };
-
-/** What an assertion kind's `run` may use; `${VAR}` and `${captured.x}` in its arguments are already resolved. */
-export interface AssertionContext {
-  /** Directory of the flow file: relative paths in arguments resolve against it. */
-  readonly baseDir: string;
-  readonly log: (line: string) => void;
-  /** Record (`flowproof record`) or replay (`flowproof run`). */
-  readonly mode: RunMode;
-  /** The flow file's stem (`checkout` for `checkout.flow.yaml`): baselines live in `<baseDir>/<stem>.baselines/`. */
-  readonly flowStem: string;
-  /** Directory for this execution's evidence files (the run bundle on replay, the authoring bundle on record). */
-  readonly artifactDir: string;
-  /** Environment variables, for plugin configuration (e.g. `FLOWPROOF_SQL_<NAME>`); never echo their values. */
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /**
-   * Hands text the assertion observed (a response body) to the engine's secret-leak scan
-   * (`assert_no_secret_leak`). `label` names where it came from, e.g. "assert_api response body".
-   * The engine keeps only whether a watched secret occurred, never the text.
-   */
-  readonly observe: (label: string, text: string) => void;
-  /**
-   * Reports a request this attempt sent and got a response to, as sent (method and URL; a
-   * redirect's later hops are the same request). The surface keeps only the method and the
-   * normalised path of a write, as the step's effect (see docs/trace-format.md, "Effects").
-   */
-  readonly sent?: (method: string, url: string) => void;
-  /** Present when the flow's surface can be photographed (capability "screenshot"). `mask`: targets as authored (`css:…`, `id:…`, text). */
-  readonly screenshot?: (mask: readonly string[]) => Promise<SurfaceShot>;
-  /**
-   * The named surface the step runs on, in a multi-surface flow (`in: <surface>`); absent in a
-   * single-surface flow. Anything the plugin keys per surface (screenshot baselines,
-   * `<name>@<surface>.png`) carries it, so one surface's evidence is never compared with another's.
-   */
-  readonly surface?: string;
-}
-
-/** One attempt's verdict; `expected`/`actual` are shown in the report (never a secret's value). */
-export type Verdict =
-  | { readonly pass: true }
-  | {
-    readonly pass: false;
-    readonly expected: string;
-    /** What was seen, one sentence (e.g. "response body is not valid JSON"). */
-    readonly actual: string;
-    readonly hint?: string;
-    /** False when waiting cannot change the answer (e.g. an unconfigured connection): the engine stops at once. */
-    readonly retryable?: boolean;
-    /** Files this attempt wrote as evidence, relative to `AssertionContext.artifactDir` (shown in the report). */
-    readonly evidence?: readonly string[];
-  };
+// ---- Assertion kinds (structured step keys): the contract lives in assertion-api.ts ---------------------
+export type { AssertionContext, AttemptPolicy, JsonSchema, RunMode, SurfaceShot, Verdict } from "./assertion-api.ts";
 
 /**
  * A structured assertion step kind (`- assert_sql: {…}`). The engine re-runs `run` until it passes

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { basename, delimiter, join, resolve } from "node:path";
 import { PluginError } from "../diagnostics/diagnostic.ts";
 import { discoverPlugins, loadPlugins, projectRoot, validatePlugin } from "./loader.ts";
+import { confinedTo } from "./file-paths.ts";
 
 const FIXTURES = resolve(import.meta.dir, "../../test/fixtures/plugins");
 const dirs: string[] = [];
@@ -57,6 +58,16 @@ describe("discoverPlugins", () => {
 
   test("skips flowproof's own plugins/ folder: those are the bundled built-ins", () => {
     expect(discoverPlugins(resolve(import.meta.dir, "../.."), {})).toEqual([]);
+  });
+
+  test("a confined run loads no plugin from outside its root: FLOWPROOF_PLUGINS elsewhere is refused naming it and the root", async () => {
+    const root = tmp();
+    write(root, "plugins/a.ts", ADAPTER);
+    const extra = write(tmp(), "d.ts", ADAPTER);
+    await confinedTo(root, async () => {
+      expect(discoverPlugins(root, {}).map((f) => basename(f.path))).toEqual(["a.ts"]);
+      expect(() => discoverPlugins(root, { FLOWPROOF_PLUGINS: extra })).toThrow(`the plugin (FLOWPROOF_PLUGINS) ${JSON.stringify(extra)} is outside the root (${root})`);
+    });
   });
 
   test("refuses a FLOWPROOF_PLUGINS entry that does not exist, naming it", () => {

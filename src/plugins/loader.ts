@@ -1,6 +1,7 @@
 // Finds a project's own plugins and loads them with dynamic import(): the boundary between user
 // code and the engine. Every plugin's shape is checked here (unknown keys, duplicate kinds/keys,
 // imports of engine internals) and every error names the plugin's file. See docs/plugins.md.
+import { filePaths } from "./file-paths.ts";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { delimiter, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -93,7 +94,10 @@ export function discoverPlugins(root: string, env: Readonly<Record<string, strin
     else files.push({ path, origin: "FLOWPROOF_PLUGINS" });
   }
   const seen = new Set<string>();
-  return files.filter((f) => (seen.has(f.path) ? false : (seen.add(f.path), true)));
+  const unique = files.filter((f) => (seen.has(f.path) ? false : (seen.add(f.path), true)));
+  // A confined run (--root, the MCP server) loads no code from outside its roots, symlinks followed.
+  for (const f of unique) filePaths().file(`the plugin (${f.origin})`, f.path, cwd);
+  return unique;
 }
 
 const fail = (file: string, message: string, hint: string, cause?: unknown): PluginError =>

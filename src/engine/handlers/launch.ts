@@ -25,6 +25,9 @@ export const launch = handlerFor(["launch"], async (step, ctx) => {
     if (!(ctx.baseUrl === "about:blank" && value.startsWith("/"))) return failed(`${JSON.stringify(raw)} is not a URL or a path`);
     url = value;
   }
+  // A `file:` URL outside the run's roots is never opened.
+  const refused = ctx.paths?.refusesUrl("the page to go to", url);
+  if (refused !== undefined) return failed(refused);
   const r = await ctx.driver.navigate(url, ctx.navigationTimeoutMs);
   return r.ok ? passed() : failed(r.detail);
 });

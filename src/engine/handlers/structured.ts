@@ -1,6 +1,7 @@
 // Structured steps (`- assert_xxx: {…}` owned by an assertion plugin, and `assert_no_secret_leak`):
 // resolves `${…}` in the arguments at execution, then auto-waits the plugin's one-attempt `run`
 // (reads) or runs it exactly once (writes, or a bound of 0). The plugin never loops.
+import { OutsideRootError } from "../../plugins/file-paths.ts";
 import type { AssertionContext, AssertionPlugin, Verdict } from "../../plugins/api.ts";
 import type { StepOutcome } from "./shared.ts";
 import { errored, failed, handlerFor, passed } from "./shared.ts";
@@ -34,6 +35,7 @@ function assertionContext(step: { id: string; surface?: string }, ctx: Execution
   const shoot = surfaceShooter(ctx.driver, () => [...ctx.secrets.values()].filter((v) => v.length >= MIN_SECRET));
   return {
     baseDir: s.baseDir,
+    ...(ctx.paths ? { paths: ctx.paths } : {}),
     log: s.log,
     mode: s.mode,
     flowStem: s.flowStem,
@@ -66,7 +68,8 @@ export const structuredAssert = handlerFor(["assert"], async (step, ctx): Promis
       if (typeof v === "string") fault = v;
       else return v;
     } catch (error) {
-      fault = `${key} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+      // A path outside the run's roots is refused, naming the path and the root, not a plugin bug.
+      fault = error instanceof OutsideRootError ? `${key}: ${error.message}` : `${key} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
     }
     return undefined;
   };
