@@ -6,7 +6,7 @@
 import type { AppDriver, Attempt, Candidate, DebugSnapshot, EffectWatch, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
 import { FlowproofError, scopedPayloadOf } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
-import type { ProbeAnswer, ProbeFailure, SelectAnswer, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
+import type { ProbeAnswer, ProbeFailure, SelectAnswer, SelectMove, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
 import { keyDefinition } from "./keys.ts";
 import { pressChord, sendKeys, strokeEvents, textStrokes } from "./keyboard.ts";
 import { dragAndDrop, sendClick, type Point } from "./pointer.ts";
@@ -28,8 +28,10 @@ import { NAVIGATING, callPage, fail, isTransient, ok, toRungs, type ApiMethod, t
 export const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot", "hover", "drag", "scroll", "upload", "downloads"]);
 /** Whether an element other than the document itself has keyboard focus. */
 const HAS_FOCUS = "(() => { const a = document.activeElement; return !!a && a !== document.body && a !== document.documentElement; })()";
-/** Most trusted clicks one Select attempt makes on an ARIA combobox (open, option, and a reopen). */
+/** Moves one Select attempt makes on an ARIA combobox besides two per option (open, option, a reopen, a close). */
 const SELECT_MOVES = 4;
+/** How long a Select waits, after its last move, for the control to show what was chosen. */
+const SELECT_SETTLE_MS = 1500;
 /** Browser connections already reporting target crashes (Target.setDiscoverTargets is per connection). */
 const discovering = new WeakSet<Connection>();
 
@@ -341,22 +343,38 @@ export class WebDriver implements AppDriver {
     await this.#frames.held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
-    // A <select> is set in one call; an ARIA combobox or listbox answers with the trusted click
-    // to make next (open it, then the option), and is verified after the option's click.
-    let after: "open" | "option" | undefined;
-    for (let move = 0; move < SELECT_MOVES; move++) {
+    // A <select> is set in one call; an ARIA combobox or listbox answers with the move a user
+    // makes next (a trusted click that opens it or picks an option, Escape that closes a
+    // multi-select, typing to filter an editable combobox), and is verified once it settles.
+    let after: SelectMove | undefined;
+    const moves = SELECT_MOVES + 2 * values.length;
+    const settleBy = Date.now() + SELECT_SETTLE_MS;
+    for (let move = 0; move < moves; move++) {
       const answer = await this.#call<SelectAnswer>("select", { ladder: toRungs(ladder), values, after });
       if ("transient" in answer) return fail("attached", answer.transient);
+      if (!answer.ok && answer.settling && Date.now() < settleBy) {
+        // The control may show the chosen option a moment after the popup closed.
+        await this.#navigation.firstFrame();
+        move--;
+        continue;
+      }
       if (!answer.ok) return fail(answer.failed, answer.detail, answer.retryable ?? answer.failed !== "ambiguous");
-      if (!("click" in answer)) return ok(undefined, answer.tier);
-      await this.#pointerClick(answer.click, { button: "left", clickCount: 1 });
+      if ("click" in answer) {
+        await this.#pointerClick(answer.click, { button: "left", clickCount: 1 });
+        after = answer.click.what;
+      } else if ("key" in answer) {
+        await pressChord(this.#session, answer.key, []);
+        after = "close";
+      } else if ("type" in answer) {
+        await sendKeys(this.#session, strokeEvents(textStrokes(answer.type)));
+        after = "type";
+      } else return ok(undefined, answer.tier);
       // The popup (or the new value) renders with the next frame.
       await this.#navigation.firstFrame();
       const dialog = this.#takeDialog();
       if (dialog) return dialog;
-      after = answer.click.what;
     }
-    return fail("unsupported", `the dropdown did not settle on ${JSON.stringify(values[0] ?? "")} after ${SELECT_MOVES} clicks`);
+    return fail("unsupported", `the dropdown did not settle on ${values.map((v) => JSON.stringify(v)).join(", ")} after ${moves} moves`);
   }
 
   async setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt> {

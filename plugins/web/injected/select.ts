@@ -1,10 +1,10 @@
-// Page-side Select: a native <select> set in one call; an ARIA combobox or listbox answered move
-// by move with the trusted click the driver makes next (open it, then the option), then verified.
+// Page-side Select: a native <select> set in one call; an ARIA combobox, listbox or listbox button
+// answered move by move with what the driver does next as a user (open it, the option, Escape), then verified.
 import type { SelectAnswer, SelectRequest } from "./protocol.ts";
-import { deepHit, isVisible, lower, norm, receives, scrollToSee, short } from "./dom.ts";
-import { describe, describeCover, isButton, isCheckbox, isDisabled, isDropdown, isField, isLink, labelledControl, roleOf } from "./roles.ts";
+import { deepHit, deepQueryAll, isLeaving, isVisible, lower, norm, receives, scrollToSee, short } from "./dom.ts";
+import { describe, describeCover, isButton, isCheckbox, isDisabled, isDropdown, isField, isLink, labelledControl } from "./roles.ts";
 import { resolve } from "./resolver.ts";
-import { holds, listboxOf, optionLabel, optionsOf, pickOption, valueOf } from "./values.ts";
+import { holds, holdsAll, listboxOf, optionLabel, optionsNamed, optionsOf, valueOf } from "./values.ts";
 
 export const kindWord = (el: Element): string =>
   isCheckbox(el) ? "a checkbox" : isLink(el) ? "a link" : isButton(el) ? "a button" : isField(el) ? "a text field" : `a <${el.tagName.toLowerCase()}> with no dropdown role`;
@@ -35,39 +35,86 @@ export const clickOn = (el: Element, what: "open" | "option", tier: string): Sel
   return { ok: true, click: { x, y, what }, tier };
 };
 
-/** Select on an ARIA combobox or listbox: open it, click the option by its label, verify it holds. */
-export const selectAria = (control: Element, req: SelectRequest, tier: string): SelectAnswer => {
-  if (req.values.length !== 1) {
-    return { ok: false, failed: "unsupported", retryable: false, detail: `${describe(control)} is an ARIA ${roleOf(control)}; choose one option per step (\`Select ${JSON.stringify(req.values[0] ?? "…")} from …\`)` };
-  }
-  const want = req.values[0]!;
-  if (req.after === "option") {
-    if (holds(control, want)) return { ok: true, value: valueOf(control), tier };
-    return { ok: false, failed: "unsupported", detail: `the option ${JSON.stringify(want)} was clicked but ${describe(control)} does not hold it (it reads ${JSON.stringify(short(valueOf(control)))})` };
-  }
-  if (req.after === undefined && holds(control, want)) return { ok: true, value: valueOf(control), tier };
-  const listbox = listboxOf(control, req.after === "open");
-  if (listbox && isVisible(listbox)) {
-    const options = optionsOf(listbox);
-    const option = pickOption(options, want);
+/** The options `wants` name (the text rule: exact, then prefix, then ignoring case), or the answer naming what is missing or ambiguous. */
+const pickAll = (control: Element, options: readonly Element[], wants: readonly string[]): Element[] | SelectAnswer => {
+  const picked: Element[] = [];
+  for (const want of wants) {
+    const matches = optionsNamed(options, want);
+    const option = matches[0];
     if (!option) {
       const list = options.map(optionLabel).filter((l) => l !== "");
       return { ok: false, failed: "unsupported", detail: `${describe(control)} has no option ${JSON.stringify(want)} (options: ${list.length > 0 ? list.map((l) => JSON.stringify(short(l))).join(", ") : "none"})` };
     }
-    return clickOn(option, "option", tier);
+    if (matches.length > 1) {
+      return { ok: false, failed: "ambiguous", retryable: false, detail: `${matches.length} options of ${describe(control)} answer to ${JSON.stringify(want)}: ${matches.map((o) => JSON.stringify(short(optionLabel(o)))).join(", ")}; write the whole option` };
+    }
+    picked.push(option);
   }
-  if (control === listbox) return { ok: false, failed: "visible", detail: `${describe(control)} is present but not visible` };
-  if (req.after === "open") {
-    return {
-      ok: false,
-      failed: "unsupported",
-      detail: `clicking ${describe(control)} opened no listbox (no role="listbox" it controls became visible); if it opens as you type, write \`Type ${want} into the "…" field\` and then \`Click "${want}"\``,
-    };
-  }
-  return clickOn(control, "open", tier);
+  return picked;
 };
 
+const isEditable = (el: Element) => (el instanceof HTMLInputElement && !el.readOnly) || (el as HTMLElement).isContentEditable;
+const isSelected = (o: Element) => o.getAttribute("aria-selected") === "true";
+
+/**
+ * Select on an ARIA combobox, listbox or listbox button, move by move as a user does: click it
+ * open (or, for an editable combobox whose popup does not list the option, type its text to
+ * filter), click the option by its name; a multi-select's options are clicked until exactly the
+ * wanted ones are selected and its popup is closed with Escape. Then the control must show them.
+ */
+export const selectAria = (control: Element, req: SelectRequest, tier: string): SelectAnswer => {
+  const wants = req.values;
+  const multi = wants.length > 1;
+  const held = () => (multi ? holdsAll(control, wants) : holds(control, wants[0]!));
+  const settled = (): SelectAnswer => ({ ok: true, value: valueOf(control), tier });
+  const listbox = listboxOf(control, req.after === "open" || req.after === "option" || req.after === "type");
+  const open = listbox !== null && isVisible(listbox) && (!isLeaving(listbox) || req.after === "open" || req.after === "type");
+  if (!open) {
+    if (req.after === "option" || req.after === "close") {
+      if (held()) return settled();
+      // Not retried: a second attempt would choose again in an app that just chose wrong.
+      if (!multi) {
+        return { ok: false, failed: "unsupported", retryable: false, settling: true, detail: `the option ${JSON.stringify(wants[0])} was clicked but ${describe(control)} does not show it (it shows ${JSON.stringify(short(valueOf(control)))})` };
+      }
+      if (req.after === "close") {
+        return { ok: false, failed: "unsupported", retryable: false, settling: true, detail: `${describe(control)} does not show ${wants.map((w) => JSON.stringify(w)).join(", ")} once closed (it shows ${JSON.stringify(short(valueOf(control)))})` };
+      }
+    }
+    if (req.after === undefined && held()) return settled();
+    if (control === listbox) return { ok: false, failed: "visible", detail: `${describe(control)} is present but not visible` };
+    if (req.after === "open" || req.after === "type") {
+      return {
+        ok: false,
+        failed: "unsupported",
+        detail: `clicking ${describe(control)} opened no listbox (no role="listbox" it controls became visible); if it opens as you type, write \`Type ${wants[0]} into the "…" field\` and then \`Click "${wants[0]}"\``,
+      };
+    }
+    return clickOn(control, "open", tier);
+  }
+  const options = optionsOf(listbox);
+  const picked = pickAll(control, options, wants);
+  if (!Array.isArray(picked)) {
+    // An editable combobox may list only what matches its text: type the option to filter, once.
+    if (!multi && isEditable(control) && req.after !== "type" && picked.failed === "unsupported") return { ok: true, type: wants[0]!, tier };
+    return picked;
+  }
+  if (!multi) {
+    if (req.after === "option" && held()) return settled();
+    return clickOn(picked[0]!, "option", tier);
+  }
+  // A multi-select: first a wanted option not yet selected, then a selected one not wanted.
+  const next = picked.find((o) => !isSelected(o)) ?? options.find((o) => isSelected(o) && !picked.includes(o));
+  if (next) return clickOn(next, "option", tier);
+  if (control !== listbox) return { ok: true, key: "Escape", tier };
+  return held() ? settled() : { ok: false, failed: "unsupported", retryable: false, settling: true, detail: `${describe(control)} does not hold ${wants.map((w) => JSON.stringify(w)).join(", ")} (it shows ${JSON.stringify(short(valueOf(control)))})` };
+};
+
+/** The control the last Select move worked on: the later moves of one Select keep to it while its popup sets the page aside. */
+let current: { readonly el: Element; readonly tier: string } | null = null;
+
 export const select = (req: SelectRequest): SelectAnswer => {
+  if (req.after !== undefined && current?.el.isConnected) return selectAria(current.el, req, current.tier);
+  current = null;
   const found = resolve(req.ladder);
   if (!found.el) {
     // The label names a control that is not a dropdown: no wait makes it one.
@@ -77,10 +124,26 @@ export const select = (req: SelectRequest): SelectAnswer => {
   }
   const el = found.el;
   if (!(el instanceof HTMLSelectElement)) {
-    const control = isDropdown(el) ? el : (labelledControl(el) ?? null);
-    if (!control || !isDropdown(control)) return notDropdown(el);
+    const control = dropdownOf(el);
+    if (!control) return notDropdown(el);
+    if (control instanceof HTMLSelectElement) return selectNative(control, req, found.tier);
+    current = { el: control, tier: found.tier };
     return selectAria(control, req, found.tier);
   }
+  return selectNative(el, req, found.tier);
+};
+
+/** The dropdown an element stands for: itself, the control its <label> names, or the one dropdown inside a component host's shadow tree. */
+const dropdownOf = (el: Element): Element | null => {
+  if (isDropdown(el)) return el;
+  const control = labelledControl(el);
+  if (control && isDropdown(control)) return control;
+  const inner = deepQueryAll(el, "select, [role=combobox], [role=listbox], [aria-haspopup=listbox]").filter(isVisible);
+  return inner.length === 1 ? inner[0]! : null;
+};
+
+/** A native <select>: the options set in one call, input and change dispatched, the selection read back. */
+const selectNative = (el: HTMLSelectElement, req: SelectRequest, tier: string): SelectAnswer => {
   if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
   if (isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
   const options = Array.from(el.options);
@@ -105,5 +168,5 @@ export const select = (req: SelectRequest): SelectAnswer => {
   if (now.length !== picked.length || !picked.every((p) => now.includes(p))) {
     return { ok: false, failed: "unsupported", detail: `${describe(el)} did not keep the selection (it reads ${JSON.stringify(valueOf(el))})` };
   }
-  return { ok: true, value: valueOf(el), tier: found.tier };
+  return { ok: true, value: valueOf(el), tier };
 };

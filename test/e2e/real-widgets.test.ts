@@ -1,0 +1,141 @@
+// Real dropdown widgets from npm, served locally: MUI Select (single and multiple) and Autocomplete,
+// a Headless UI Listbox (bundled here with Bun.build), and Shoelace's sl-select (a web component).
+// Each is chosen with `Select … from the "…" dropdown`, read back with `the "…" field contains …`,
+// recorded and replayed several times; the red paths name the options the popup offered, and a
+// control that ends up showing another value than the one chosen fails the step.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { dirname, join, resolve } from "node:path";
+import { flowYaml } from "../support/tmp-project.ts";
+import { expectGreen, webE2e } from "../support/e2e.ts";
+import { record } from "../../src/commands/record.ts";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const WIDGETS = resolve(import.meta.dir, "../fixtures/widgets");
+const { server, project } = await webE2e();
+
+/** A package's folder, or an error naming the devDependencies these pages need. */
+const packageDir = (name: string): string => {
+  try {
+    return dirname(Bun.resolveSync(`${name}/package.json`, ROOT));
+  } catch (error) {
+    throw new Error("the real-widget pages need the devDependencies @mui/material, @headlessui/react, @shoelace-style/shoelace, react and react-dom: run `npm install`", { cause: error });
+  }
+};
+
+const serveFile = (path: string, file: string, type: string) => server.setRoute(path, () => new Response(Bun.file(file), { headers: { "content-type": type } }));
+const page = (name: string) => join(WIDGETS, name);
+
+beforeAll(async () => {
+  const shoelace = packageDir("@shoelace-style/shoelace");
+  packageDir("@headlessui/react");
+  packageDir("@mui/material");
+  const built = await Bun.build({
+    entrypoints: [page("react-widgets.entry.js"), page("shoelace.entry.js")],
+    outdir: join(project.dir, "widgets"),
+    target: "browser",
+    minify: true,
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  if (!built.success) throw new AggregateError(built.logs, "bundling the widget pages failed");
+  serveFile("/react-widgets.js", join(project.dir, "widgets", "react-widgets.entry.js"), "text/javascript");
+  serveFile("/shoelace.js", join(project.dir, "widgets", "shoelace.entry.js"), "text/javascript");
+  serveFile("/shoelace/light.css", join(shoelace, "dist/themes/light.css"), "text/css");
+  serveFile("/react-widgets.html", page("react-widgets.html"), "text/html; charset=utf-8");
+  serveFile("/shoelace.html", page("shoelace.html"), "text/html; charset=utf-8");
+}, 120_000);
+
+const REPLAYS = 3;
+const green = (name: string, url: string, steps: readonly string[]) =>
+  expectGreen(project.write(`${name}.flow.yaml`, flowYaml(name, `${server.url}/${url}`, steps)), { replays: REPLAYS });
+
+/** Records `steps` and answers the first failed step's detail. */
+const firstFailure = async (name: string, url: string, steps: readonly string[]): Promise<string | undefined> => {
+  const recorded = await record({ spec: project.write(`${name}.flow.yaml`, flowYaml(name, `${server.url}/${url}`, steps)), author: "rules", recordingDetail: "off" });
+  expect(recorded.ok).toBe(false);
+  return recorded.step_results.find((r) => r.status === "failed")?.detail;
+};
+
+describe("MUI", () => {
+  test("Select, a multiple Select and Autocomplete are chosen by label and read back as a user sees them", async () => {
+    await green("mui", "react-widgets.html", [
+      "Wait until page shows Department within 10s",
+      'rules: Select Engineering from the "Department" dropdown',
+      'assert: the "Department" field contains Engineering',
+      'assert: the "css:#out" shows Department is Engineering;',
+      'rules: Select Legal from the "Department" dropdown',
+      'assert: the "Department" field contains Legal',
+      'rules: Select "Red" and "Blue" from the "Colours" dropdown',
+      'assert: the "css:#out" shows Colours are Red, Blue;',
+      'assert: the "Colours" field contains Red, Blue',
+      'rules: Select Germany from the "Country" dropdown',
+      'assert: the "Country" field contains Germany',
+      'assert: the "css:#out" shows Country is Germany;',
+      'rules: Click "Widgets"',
+      'assert: the "Department" field contains Legal',
+    ]);
+  });
+
+  test("an option the menu does not offer is named with the ones it does", async () => {
+    const detail = await firstFailure("mui-missing", "react-widgets.html", [
+      "Wait until page shows Department within 10s",
+      'rules: Select Marketing from the "Department" dropdown',
+    ]);
+    expect(detail).toContain('no option "Marketing"');
+    expect(detail).toContain('"Finance", "Engineering", "Legal", "Sales"');
+  });
+
+  test("a control that shows another value than the one chosen fails the step", async () => {
+    const detail = await firstFailure("mui-wrong", "react-widgets.html", [
+      "Wait until page shows Region within 10s",
+      'rules: Select North from the "Region" dropdown',
+    ]);
+    expect(detail).toContain('"North"');
+    expect(detail).toContain("does not show it (it shows \"South\")");
+  });
+});
+
+describe("Headless UI", () => {
+  test("a Listbox opened from its button is chosen by label and read back", async () => {
+    await green("headless", "react-widgets.html", [
+      "Wait until page shows Assignee within 10s",
+      'rules: Select Grace Hopper from the "Assignee" dropdown',
+      'assert: the "Assignee" field contains Grace Hopper',
+      'assert: the "css:#out" shows Assignee is Grace Hopper',
+      'rules: Select Alan Turing from the "Assignee" dropdown',
+      'assert: the "css:#out" shows Assignee is Alan Turing',
+    ]);
+  });
+
+  test("an option the listbox does not offer is named with the ones it does", async () => {
+    const detail = await firstFailure("headless-missing", "react-widgets.html", [
+      "Wait until page shows Assignee within 10s",
+      'rules: Select Linus from the "Assignee" dropdown',
+    ]);
+    expect(detail).toContain('no option "Linus"');
+    expect(detail).toContain('"Ada Lovelace", "Grace Hopper", "Alan Turing"');
+  });
+});
+
+describe("Shoelace", () => {
+  test("sl-select, single and multiple, is chosen by label and read back", async () => {
+    await green("shoelace", "shoelace.html", [
+      "Wait until page shows Sign up within 10s",
+      'rules: Select Pro from the "Plan" dropdown',
+      'assert: the "Plan" field contains Pro',
+      'assert: the "css:#out" shows Plan is pro;',
+      'rules: Select "Support" and "Audit log" from the "Extras" dropdown',
+      'assert: the "css:#out" shows Extras are support, audit',
+      'rules: Select Team from the "Plan" dropdown',
+      'assert: the "Plan" field contains Team',
+    ]);
+  });
+
+  test("an option the listbox does not offer is named with the ones it does", async () => {
+    const detail = await firstFailure("shoelace-missing", "shoelace.html", [
+      "Wait until page shows Sign up within 10s",
+      'rules: Select Enterprise from the "Plan" dropdown',
+    ]);
+    expect(detail).toContain('no option "Enterprise"');
+    expect(detail).toContain('"Free", "Pro", "Team"');
+  });
+});
