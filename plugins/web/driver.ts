@@ -352,12 +352,8 @@ export class WebDriver implements AppDriver {
     for (let move = 0; move < moves; move++) {
       const answer = await this.#call<SelectAnswer>("select", { ladder: toRungs(ladder), values, after });
       if ("transient" in answer) return fail("attached", answer.transient);
-      if (!answer.ok && answer.settling && Date.now() < settleBy) {
-        // The control may show the chosen option a moment after the popup closed.
-        await this.#navigation.firstFrame();
-        move--;
-        continue;
-      }
+      // The control may show the chosen option a moment after the popup closed: ask again next frame.
+      if (!answer.ok && answer.settling && Date.now() < settleBy) { await this.#navigation.firstFrame(); move--; continue; }
       if (!answer.ok) return fail(answer.failed, answer.detail, answer.retryable ?? answer.failed !== "ambiguous");
       if ("click" in answer) {
         await this.#pointerClick(answer.click, { button: "left", clickCount: 1 });

@@ -95,7 +95,7 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
   const picked = pickAll(control, options, wants);
   if (!Array.isArray(picked)) {
     // An editable combobox may list only what matches its text: type the option to filter, once.
-    if (!multi && isEditable(control) && req.after !== "type" && picked.failed === "unsupported") return { ok: true, type: wants[0]!, tier };
+    if (!multi && isEditable(control) && req.after !== "type" && !picked.ok && picked.failed === "unsupported") return { ok: true, type: wants[0]!, tier };
     return picked;
   }
   if (!multi) {
