@@ -164,7 +164,11 @@ function compileAssertion(
     case "cookie":
       return surface({ cookie: a.name, cookie_fact: a.fact, ...(a.negate ? { negate: true as const } : {}) });
     case "storage":
-      return surface({ storage: a.area, storage_key: a.key.raw, storage_contains: a.text.raw });
+      return surface(a.exact ? { storage: a.area, storage_key: a.key.raw, storage_equals: a.text.raw } : { storage: a.area, storage_key: a.key.raw, storage_contains: a.text.raw });
+    case "number_compare":
+      return element(a.target, { number_compare: a.op, number: a.value });
+    case "storage_keys":
+      return surface({ storage: a.area, storage_keys: a.keys.map((k) => k.raw) });
     case "storage_absent":
       return surface({ storage: a.area, storage_key: a.key.raw, storage_absent: true });
     case "shows_exactly":

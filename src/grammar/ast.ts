@@ -136,6 +136,8 @@ export interface WaitDownloadStep { readonly kind: "wait_download"; readonly nam
 /** `Remember the "…" as <name>` / `Remember how many "…" appear as <name>` (count). */
 export interface RememberStep { readonly kind: "remember"; readonly target: Target; readonly name: string; readonly count: boolean }
 /** An `assert:` step. */
+/** A numeric comparison: greater than, less than, at least, at most. */
+export type NumberOp = "gt" | "lt" | "ge" | "le";
 export interface AssertStep { readonly kind: "assert"; readonly assertion: Assertion }
 /**
  * A plain step under model authoring: natural-language intent that the rules grammar does not
@@ -176,7 +178,11 @@ export type Assertion = Bound & (
   /** `cookie "sid" exists|is httpOnly|is secure|is persistent`; `negate`: `does not exist`, `is not …` (never a value). */
   | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent"; readonly negate: boolean }
   /** `local storage "todos" contains Walk the dog` (the value stored under the key contains the text); the key may hold `${VAR}`. */
-  | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: Template; readonly text: Template }
+  | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: Template; readonly text: Template; readonly exact?: true }
+  /** `local storage has no keys` / `has only "a" and "b"`: exactly these keys are stored (`keys` empty: none). */
+  /** `the "Total" shows a number greater than 10` (also `less than`, `at least`, `at most`): the element's text read as a number. */
+  | { readonly kind: "number_compare"; readonly target: Target; readonly op: NumberOp; readonly value: number }
+  | { readonly kind: "storage_keys"; readonly area: "local" | "session"; readonly keys: readonly Template[] }
   /** `local storage "todos" does not exist` (no value is stored under the key). */
   | { readonly kind: "storage_absent"; readonly area: "local" | "session"; readonly key: Template }
   /** `the "…" shows <text>` (substring; text may be `${captured.x}`). */

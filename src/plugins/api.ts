@@ -78,7 +78,11 @@ export type Expectation =
   /** A cookie fact for the page's URL; never the cookie's value. `negate`: not set / set without the flag. Needs the `cookies` capability. */
   | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent"; readonly negate?: boolean }
   /** The page's localStorage / sessionStorage value under `key` contains `text` (a web page's origin). */
-  | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: string; readonly text: string }
+  | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: string; readonly text: string; readonly exact?: boolean }
+  /** The element's text read as a number is greater than (`gt`), less than (`lt`), at least (`ge`) or at most (`le`) `value`. */
+  | { readonly kind: "number_compare"; readonly op: "gt" | "lt" | "ge" | "le"; readonly value: number }
+  /** The page's localStorage / sessionStorage holds exactly `keys` (any order; empty: nothing). */
+  | { readonly kind: "storage_keys"; readonly area: "local" | "session"; readonly keys: readonly string[] }
   /** The page's localStorage / sessionStorage holds nothing under `key`. */
   | { readonly kind: "storage_absent"; readonly area: "local" | "session"; readonly key: string }
   /** The element's whole text or value, trimmed and with white space collapsed, equals `text` (case-sensitive). */

@@ -126,6 +126,12 @@ export const Expect = Type.Union([
   ),
   expectVariant({ storage: StorageArea, storage_key: StorageKey, storage_contains: Type.String() }, "the value the page's local / session storage holds under `storage_key` contains `storage_contains` (as written; the stored value is never written)"),
   expectVariant({ storage: StorageArea, storage_key: StorageKey, storage_absent: Type.Literal(true) }, "the page's local / session storage holds nothing under `storage_key`"),
+  expectVariant({ storage: StorageArea, storage_key: StorageKey, storage_equals: Type.String() }, "the value the page's local / session storage holds under `storage_key` is exactly `storage_equals` (as written; the stored value is never written)"),
+  expectVariant({ storage: StorageArea, storage_keys: Type.Array(StorageKey) }, "the page's local / session storage holds exactly these keys, in any order (none: empty)"),
+  expectVariant(
+    { number_compare: Type.Union([Type.Literal("gt"), Type.Literal("lt"), Type.Literal("ge"), Type.Literal("le")]), number: Type.Number() },
+    "the element's text, read as a number, is greater than (`gt`), less than (`lt`), at least (`ge`) or at most (`le`) `number`",
+  ),
   expectVariant({ value_exactly: Type.String() }, "the element's whole text or value, trimmed and with runs of white space as one space, equals it (case-sensitive)"),
   expectVariant({ focused: Type.Boolean() }, "the element has (`true`) / does not have (`false`) keyboard focus"),
 ]);

@@ -95,9 +95,18 @@ function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | stri
   }
   if ("storage" in e) {
     // The key may hold a `${VAR}`: resolved now, shown as written, and the keys the page holds are then not listed.
+    if ("storage_keys" in e) {
+      const keys = e.storage_keys.map((k) => resolveText(k, ctx));
+      const named = e.storage_keys.length === 0 ? "no keys" : `only ${e.storage_keys.map((k) => JSON.stringify(k)).join(", ")}`;
+      return { expect: { kind: "storage_keys", area: e.storage, keys: keys.map((k) => k.value) }, wording: `${e.storage} storage to hold ${named}`, quiet: keys.some((k) => k.hasEnv) };
+    }
     const key = resolveText(e.storage_key, ctx);
     if ("storage_absent" in e) {
       return { expect: { kind: "storage_absent", area: e.storage, key: key.value }, wording: `${e.storage} storage to hold nothing under ${JSON.stringify(e.storage_key)}`, quiet: key.hasEnv };
+    }
+    if ("storage_equals" in e) {
+      const t = resolveText(e.storage_equals, ctx);
+      return { expect: { kind: "storage", area: e.storage, key: key.value, text: t.value, exact: true }, wording: `${e.storage} storage ${JSON.stringify(e.storage_key)} to be exactly ${JSON.stringify(e.storage_equals)}${rememberedText(e.storage_equals, ctx)}`, quiet: t.hasEnv || key.hasEnv };
     }
     const t = resolveText(e.storage_contains, ctx);
     return { expect: { kind: "storage", area: e.storage, key: key.value, text: t.value }, wording: `${e.storage} storage ${JSON.stringify(e.storage_key)} to contain ${JSON.stringify(e.storage_contains)}${rememberedText(e.storage_contains, ctx)}`, quiet: t.hasEnv || key.hasEnv };
@@ -111,6 +120,10 @@ function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | stri
   if ("value_exactly" in e) {
     const t = resolveText(e.value_exactly, ctx);
     return { expect: { kind: "text_equals", text: t.value }, wording: `${subject} to show exactly ${JSON.stringify(e.value_exactly)}${rememberedText(e.value_exactly, ctx)}`, quiet: t.hasEnv };
+  }
+  if ("number_compare" in e) {
+    const words = { gt: "greater than", lt: "less than", ge: "at least", le: "at most" } as const;
+    return { expect: { kind: "number_compare", op: e.number_compare, value: e.number }, wording: `${subject} to show a number ${words[e.number_compare]} ${e.number}`, quiet: false };
   }
   if ("focused" in e) return { expect: { kind: "focused", focused: e.focused }, wording: `${subject} ${e.focused ? "to have" : "not to have"} keyboard focus`, quiet: false };
   return assertNever(e);
@@ -150,7 +163,7 @@ export const assertStep = handlerFor(["assert", "wait"], async (step, ctx): Prom
 /** What the app showed, as the second half of a failure sentence (`it shows "Pending"`, `it never appeared (…)`). */
 export function seenClause(expect: Expectation, actual: string, surface: boolean): string {
   const k = expect.kind;
-  if (k === "cookie" || k === "attribute" || k === "attribute_present" || k === "style" || k === "storage" || k === "storage_absent" || k === "focused") return actual;
+  if (k === "cookie" || k === "attribute" || k === "attribute_present" || k === "style" || k === "storage" || k === "storage_absent" || k === "storage_keys" || k === "focused") return actual;
   if (actual.startsWith("never appeared")) return `it ${actual}`;
   // A reading that is a sentence of its own (`<input#x> is not a checkbox, radio or switch`).
   if (/ is not an? /.test(actual)) return actual;
