@@ -14,7 +14,7 @@ import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
 import { SCREEN_CHANGES_SCRIPT, ScreenChanges } from "./screen-changes.ts";
 import { MARK_SECRET_FIELD } from "./redaction-rects.ts";
 import { ConsoleLog, debugSnapshot } from "./debug.ts";
-import { readPageCookie } from "./cookies.ts";
+import { readCookies, readPageCookie } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
 import type { WebConfig } from "./config.ts";
 import { applyShaping, clearSiteStorage, readEnvironment, resizeViewport, viewportOf } from "./page-setup.ts";
@@ -430,6 +430,7 @@ export class WebDriver implements AppDriver {
     const dialog = this.#takeDialog();
     if (dialog && !dialog.ok) return { pass: false, actual: dialog.detail };
     if (expect.kind === "cookie") return this.#checkCookie(expect);
+    if (expect.kind === "cookie_where" || expect.kind === "cookie_count") return readCookies(this.#session, expect);
     const answer = await this.#call<CheckAnswer>("check", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, expect });
     if ("transient" in answer) return { pass: false, actual: answer.transient };
     return answer;

@@ -163,6 +163,10 @@ function compileAssertion(
       return element(a.target, { element_count: a.count });
     case "cookie":
       return surface({ cookie: a.name, cookie_fact: a.fact, ...(a.negate ? { negate: true as const } : {}) });
+    case "cookie_where":
+      return surface(a.attribute === "domain" ? { cookie: a.name, cookie_domain: a.value } : { cookie: a.name, cookie_path: a.value });
+    case "cookie_count":
+      return surface({ cookie_count: a.count });
     case "storage":
       return surface(a.exact ? { storage: a.area, storage_key: a.key.raw, storage_equals: a.text.raw } : { storage: a.area, storage_key: a.key.raw, storage_contains: a.text.raw });
     case "number_compare":

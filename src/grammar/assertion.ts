@@ -116,6 +116,11 @@ function parseClaim(s: Slice, ctx: ParseContext): ParseResult<Claim> {
   if (/^(?:the\s+)?page\b/i.test(t)) {
     return failAt("unknown-step", `\`${t}\` is not a page assertion.`, "write `page shows Welcome`, `page does not show Error`, `page url is /signin` or `page title contains Acme`", s);
   }
+  const cookies = /^(?:(no)\s+cookies\s+are|(\d+)\s+cookies?\s+(?:are|is))\s+set$/i.exec(t);
+  if (cookies) {
+    const count = cookies[1] !== undefined ? 0 : Number(cookies[2]);
+    return webOnly(s, ctx, "cookie", "cookies are set") ?? ok({ kind: "cookie_count", count });
+  }
   if (/^cookie\b/i.test(t)) return parseCookie(s, ctx);
   if (/^(?:local|session)\s+storage\b/i.test(t)) return parseStorage(s, ctx);
   const sugar = parseSugar(s, ctx);
@@ -165,6 +170,12 @@ function parseCookie(s: Slice, ctx: ParseContext): ParseResult<Claim> {
     const bare = m?.[2] ?? "session_token";
     return failAt("unknown-step", "The cookie name must be quoted.", `write \`cookie "${bare}" ${fact === "" ? "exists" : fact}\``, s);
   }
+  const where = /^has\s+(domain|path)\s+(\S+)$/i.exec(fact);
+  if (where?.[1] !== undefined && where[2] !== undefined) {
+    const refusal = webOnly(s, ctx, "cookie", "cookie");
+    if (refusal !== undefined) return refusal;
+    return ok({ kind: "cookie_where", name: m[1], attribute: where[1].toLowerCase() === "domain" ? "domain" : "path", value: where[2] });
+  }
   const known = COOKIE_FACTS[fact.toLowerCase().replace(/\s+/g, " ")];
   if (known === undefined) {
     const isValue = fact !== "";
@@ -173,7 +184,7 @@ function parseCookie(s: Slice, ctx: ParseContext): ParseResult<Claim> {
       isValue
         ? `A cookie's value cannot be asserted (\`${fact}\`): it is a credential, and comparing it would put it in the trace.`
         : "The cookie assertion needs a fact.",
-      `assert a fact instead: \`cookie "${m[1]}" exists\` or \`does not exist\`, \`is [not] httpOnly\`, \`is [not] secure\` or \`is [not] persistent\``,
+      `assert a fact instead: \`cookie "${m[1]}" exists\` or \`does not exist\`, \`is [not] httpOnly\`, \`is [not] secure\`, \`is [not] persistent\`, \`has domain <host>\` or \`has path <path>\``,
       s,
     );
   }

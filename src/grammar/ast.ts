@@ -177,6 +177,10 @@ export type Assertion = Bound & (
   | { readonly kind: "page_title"; readonly op: "is" | "contains"; readonly value: Template }
   /** `cookie "sid" exists|is httpOnly|is secure|is persistent`; `negate`: `does not exist`, `is not …` (never a value). */
   | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent"; readonly negate: boolean }
+  /** `cookie "sid" has domain example.com` / `has path /app` (never a value). */
+  | { readonly kind: "cookie_where"; readonly name: string; readonly attribute: "domain" | "path"; readonly value: string }
+  /** `no cookies are set`, `2 cookies are set`: how many cookies the page's URL has. */
+  | { readonly kind: "cookie_count"; readonly count: number }
   /** `local storage "todos" contains Walk the dog` (the value stored under the key contains the text); the key may hold `${VAR}`. */
   | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: Template; readonly text: Template; readonly exact?: true }
   /** `local storage has no keys` / `has only "a" and "b"`: exactly these keys are stored (`keys` empty: none). */

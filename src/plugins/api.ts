@@ -77,6 +77,10 @@ export type Expectation =
   | { readonly kind: "style"; readonly prop: string; readonly value: string; readonly negate: boolean }
   /** A cookie fact for the page's URL; never the cookie's value. `negate`: not set / set without the flag. Needs the `cookies` capability. */
   | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent"; readonly negate?: boolean }
+  /** A cookie's domain (a leading dot and case ignored) or path, for the page's URL. Needs the `cookies` capability. */
+  | { readonly kind: "cookie_where"; readonly name: string; readonly attribute: "domain" | "path"; readonly value: string }
+  /** How many cookies the page's URL has. Needs the `cookies` capability. */
+  | { readonly kind: "cookie_count"; readonly count: number }
   /** The page's localStorage / sessionStorage value under `key` contains `text` (a web page's origin). */
   | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: string; readonly text: string; readonly exact?: boolean }
   /** The element's text read as a number is greater than (`gt`), less than (`lt`), at least (`ge`) or at most (`le`) `value`. */

@@ -111,6 +111,9 @@ function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | stri
     const t = resolveText(e.storage_contains, ctx);
     return { expect: { kind: "storage", area: e.storage, key: key.value, text: t.value }, wording: `${e.storage} storage ${JSON.stringify(e.storage_key)} to contain ${JSON.stringify(e.storage_contains)}${rememberedText(e.storage_contains, ctx)}`, quiet: t.hasEnv || key.hasEnv };
   }
+  if ("cookie_count" in e) return { expect: { kind: "cookie_count", count: e.cookie_count }, wording: `${e.cookie_count === 0 ? "no cookies" : e.cookie_count === 1 ? "1 cookie" : `${e.cookie_count} cookies`} to be set`, quiet: false };
+  if ("cookie_domain" in e) return { expect: { kind: "cookie_where", name: e.cookie, attribute: "domain", value: e.cookie_domain }, wording: `cookie ${JSON.stringify(e.cookie)} to have domain ${e.cookie_domain}`, quiet: false };
+  if ("cookie_path" in e) return { expect: { kind: "cookie_where", name: e.cookie, attribute: "path", value: e.cookie_path }, wording: `cookie ${JSON.stringify(e.cookie)} to have path ${e.cookie_path}`, quiet: false };
   if ("cookie" in e) {
     const words = { exists: "to exist", http_only: "to be httpOnly", secure: "to be secure", persistent: "to be persistent" } as const;
     const not = { exists: "not to exist", http_only: "not to be httpOnly", secure: "not to be secure", persistent: "not to be persistent" } as const;
@@ -163,7 +166,7 @@ export const assertStep = handlerFor(["assert", "wait"], async (step, ctx): Prom
 /** What the app showed, as the second half of a failure sentence (`it shows "Pending"`, `it never appeared (…)`). */
 export function seenClause(expect: Expectation, actual: string, surface: boolean): string {
   const k = expect.kind;
-  if (k === "cookie" || k === "attribute" || k === "attribute_present" || k === "style" || k === "storage" || k === "storage_absent" || k === "storage_keys" || k === "focused") return actual;
+  if (k === "cookie" || k === "cookie_where" || k === "cookie_count" || k === "attribute" || k === "attribute_present" || k === "style" || k === "storage" || k === "storage_absent" || k === "storage_keys" || k === "focused") return actual;
   if (actual.startsWith("never appeared")) return `it ${actual}`;
   // A reading that is a sentence of its own (`<input#x> is not a checkbox, radio or switch`).
   if (/ is not an? /.test(actual)) return actual;
