@@ -108,7 +108,9 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
     case "upload":
       return step({ type: "upload", params: { path: ast.path } }, ast.target);
     case "scroll": {
-      const to = ast.to.kind === "into_view" ? { into_view: true as const } : ast.to.kind === "px" ? { to_px: ast.to.px } : { to: ast.to.kind };
+      const a = ast.to;
+      const axis = "axis" in a && a.axis === "x" ? { axis: "x" as const } : {};
+      const to = a.kind === "into_view" ? { into_view: true as const } : a.kind === "px" ? { to_px: a.px, ...axis } : a.kind === "pct" ? { to_pct: a.pct, ...axis } : { to: a.kind };
       return ast.target ? step({ type: "scroll", params: to }, ast.target) : step({ type: "scroll", params: to });
     }
     case "wait_download":

@@ -127,7 +127,11 @@ export interface ScrollStep {
   readonly kind: "scroll";
   /** Absent = the page. */
   readonly target?: Target;
-  readonly to: { readonly kind: "top" } | { readonly kind: "bottom" } | { readonly kind: "into_view" } | { readonly kind: "px"; readonly px: number };
+  /** `axis: "x"` (`across`): horizontally; otherwise vertically. `pct`: 0–100 of how far the box scrolls. */
+  readonly to:
+    | { readonly kind: "top" } | { readonly kind: "bottom" } | { readonly kind: "left" } | { readonly kind: "right" } | { readonly kind: "into_view" }
+    | { readonly kind: "px"; readonly px: number; readonly axis?: "x" }
+    | { readonly kind: "pct"; readonly pct: number; readonly axis?: "x" };
 }
 /** `Wait until page shows <text> [within Ns]` (default bound 60 s). */
 export interface WaitTextStep { readonly kind: "wait_text"; readonly text: Template; readonly timeoutMs?: number }

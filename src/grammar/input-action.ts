@@ -189,13 +189,17 @@ export function parseScroll(rest: Slice, ctx: ParseContext): ParseResult<ActionS
   const tail = trimSlice(sub(rest, target.value.end));
   const t = target.value.target;
   if (/^into\s+view$/i.test(tail.text)) return ok({ kind: "scroll", target: t, to: { kind: "into_view" } });
-  const edge = /^to\s+(?:the\s+)?(top|bottom)$/i.exec(tail.text);
-  if (edge?.[1] !== undefined) return ok({ kind: "scroll", target: t, to: { kind: edge[1].toLowerCase() === "top" ? "top" : "bottom" } });
-  const to = /^to\s+(\S+)$/i.exec(tail.text);
+  const edge = /^to\s+(?:the\s+)?(top|bottom|left|right)$/i.exec(tail.text);
+  if (edge?.[1] !== undefined) return ok({ kind: "scroll", target: t, to: { kind: edge[1].toLowerCase() as "top" | "bottom" | "left" | "right" } });
+  const to = /^to\s+(\S+)(\s+across)?$/i.exec(tail.text);
   const amount = to?.[1];
-  if (amount === undefined) return failAt("unknown-step", "`Scroll` ends with `to the top`, `to the bottom`, `into view` or `to <n>px`.", `write \`${example}\` or \`Scroll "css:.list" to 147px\``, tail);
+  if (amount === undefined) return failAt("unknown-step", "`Scroll` ends with `to the top|bottom|left|right`, `into view`, `to <n>px` or `to <n>%` (`across` for horizontally).", `write \`${example}\`, \`Scroll "css:.list" to 147px\` or \`Scroll "css:.list" to 50% across\``, tail);
+  const axis = to?.[2] !== undefined ? { axis: "x" as const } : {};
   const px = /^(\d+)px$/i.exec(amount);
-  if (px?.[1] !== undefined) return ok({ kind: "scroll", target: t, to: { kind: "px", px: Number(px[1]) } });
+  if (px?.[1] !== undefined) return ok({ kind: "scroll", target: t, to: { kind: "px", px: Number(px[1]), ...axis } });
+  const pct = /^(\d+(?:\.\d+)?)%$/.exec(amount);
+  if (pct?.[1] !== undefined && Number(pct[1]) <= 100) return ok({ kind: "scroll", target: t, to: { kind: "pct", pct: Number(pct[1]), ...axis } });
+  if (pct?.[1] !== undefined) return fail("unknown-step", `\`${amount}\` is past the end: a percentage goes from 0% to 100%.`, 'write e.g. `Scroll "css:.list" to 100%`', tail.offset + tail.text.indexOf(amount), amount.length);
   const at = tail.offset + tail.text.length - amount.length;
   if (/^-?\d+(?:\.\d+)?$/.test(amount)) {
     return fail("unknown-step", `A scroll offset needs its unit: \`${amount}\` has none.`, `write \`to ${amount}px\``, at, amount.length);

@@ -95,7 +95,12 @@ export type Expectation =
   | { readonly kind: "focused"; readonly focused: boolean };
 
 /** Where `Scroll` goes: a container edge, the element into view, or an exact scrollTop in px (verified ±1 px). */
-export type ScrollTo = { readonly to: "top" | "bottom" } | { readonly into_view: true } | { readonly to_px: number };
+export type ScrollTo =
+  | { readonly to: "top" | "bottom" | "left" | "right" }
+  | { readonly into_view: true }
+  | { readonly to_px: number; readonly axis?: "x" }
+  /** 0–100 of how far the box scrolls on that axis. */
+  | { readonly to_pct: number; readonly axis?: "x" };
 
 export type KeyModifier = "ctrl" | "alt" | "shift" | "meta" | "mod";
 

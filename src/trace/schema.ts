@@ -82,9 +82,10 @@ export const CaptureDownloadParams = Params(
 );
 export const UploadParams = Params({ path: Type.String({ minLength: 1, description: "As written, quotes stripped; relative to the working directory at execution." }) }, "`Upload <path> into the \"…\" field`");
 export const ScrollParams = Type.Union([
-  Params({ to: Type.Union([Type.Literal("top"), Type.Literal("bottom")]) }, "`Scroll [the \"…\"] to the top|bottom`"),
+  Params({ to: Type.Union([Type.Literal("top"), Type.Literal("bottom"), Type.Literal("left"), Type.Literal("right")]) }, "`Scroll [the \"…\"] to the top|bottom|left|right`"),
   Params({ into_view: Type.Literal(true) }, "`Scroll \"…\" into view`"),
-  Params({ to_px: Int({ description: "Verified ±1 px." }) }, "`Scroll the \"…\" to <n>px`"),
+  Params({ to_px: Int({ description: "Verified ±1 px." }), axis: Opt(Type.Literal("x", { description: "Horizontally (`across`); absent: vertically." })) }, "`Scroll the \"…\" to <n>px [across]`"),
+  Params({ to_pct: Type.Number({ minimum: 0, maximum: 100, description: "Of how far the box scrolls; verified ±1 px." }), axis: Opt(Type.Literal("x", { description: "Horizontally (`across`); absent: vertically." })) }, "`Scroll the \"…\" to <n>% [across]`"),
 ]);
 export const FocusWindowParams = Params({}, "reserved for desktop apps; never written by this version (replay fails the step as errored)");
 

@@ -79,10 +79,10 @@ export interface PageApi {
   debugPage(req: { max: number }): DebugPage;
 }
 
-/** `{to:"top"|"bottom"} | {into_view:true} | {to_px:n}`, as in the trace's `scroll` params. */
+/** `{to:"top"|"bottom"|"left"|"right"} | {into_view:true} | {to_px:n, axis?} | {to_pct:n, axis?}`, as in the trace's `scroll` params. */
 export interface ScrollRequest {
   readonly ladder?: readonly Rung[] | undefined;
-  readonly to: { readonly to?: "top" | "bottom"; readonly into_view?: boolean; readonly to_px?: number };
+  readonly to: { readonly to?: "top" | "bottom" | "left" | "right"; readonly into_view?: boolean; readonly to_px?: number; readonly to_pct?: number; readonly axis?: "x" };
 }
 
 export type ScopeAnswer = { readonly ok: true; readonly value: string; readonly tier: string } | { readonly ok: false; readonly failed: string; readonly detail: string };
