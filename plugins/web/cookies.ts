@@ -2,7 +2,7 @@
 // pure: it judges the cookies read; `readPageCookie` reads them for the current page. Neither
 // sees nor reports a cookie's value.
 import type { Session } from "./cdp/connection.ts";
-import type { Expectation, Reading } from "../../src/plugins/api.ts";
+import type { Attempt, Expectation, Reading } from "../../src/plugins/api.ts";
 
 /** What the assertions may know about a cookie: its name and flags, never its value. */
 export interface CookieFacts {
@@ -76,6 +76,15 @@ export async function pageCookies(session: Session): Promise<{ url: string; cook
   if (!url.startsWith("http")) return { pass: false, actual: `the page (${url || "unknown"}) has no cookies to check` };
   const { cookies } = await session.send("Network.getCookies", { urls: [url] });
   return { url, cookies: cookies.map((c) => ({ name: c.name, domain: c.domain, path: c.path, httpOnly: c.httpOnly, secure: c.secure, session: c.session })) };
+}
+
+/** `Set cookie "<name>" to <value>`: a cookie for the page's current URL (http pages only). */
+export async function setPageCookie(session: Session, name: string, value: string): Promise<Attempt> {
+  const here = await session.send("Runtime.evaluate", { expression: "location.href", returnByValue: true }).catch(() => undefined);
+  const url = typeof here?.result.value === "string" ? here.result.value : "";
+  if (!url.startsWith("http")) return { ok: false, failed: "unsupported", detail: `a cookie cannot be set on ${url || "this page"}: it has no http origin`, retryable: false };
+  const { success } = await session.send("Network.setCookie", { name, value, url });
+  return success ? { ok: true, value: undefined } : { ok: false, failed: "unsupported", detail: `the browser refused the cookie ${JSON.stringify(name)} for ${url}`, retryable: false };
 }
 
 /** A cookie's domain or path, or how many cookies are set, on the page's current URL. */

@@ -14,7 +14,7 @@ import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
 import { SCREEN_CHANGES_SCRIPT, ScreenChanges } from "./screen-changes.ts";
 import { MARK_SECRET_FIELD } from "./redaction-rects.ts";
 import { ConsoleLog, debugSnapshot } from "./debug.ts";
-import { readCookies, readPageCookie } from "./cookies.ts";
+import { readCookies, readPageCookie, setPageCookie } from "./cookies.ts";
 import { createDownloads, type Downloads } from "./downloads.ts";
 import type { WebConfig } from "./config.ts";
 import { applyShaping, clearSiteStorage, readEnvironment, resizeViewport, viewportOf } from "./page-setup.ts";
@@ -182,6 +182,7 @@ export class WebDriver implements AppDriver {
     return clearSiteStorage(this.#connection, this.#session, this.#contextId, what);
   }
 
+  setCookie = (name: string, value: string): Promise<Attempt> => setPageCookie(this.#session, name, value);
   async setViewport(width: number, height: number): Promise<Attempt> {
     await this.#frames.held;
     return resizeViewport(this.#session, this.#config, width, height, () => this.#navigation.firstFrame());

@@ -196,6 +196,7 @@ export class SurfaceSet implements AppDriver {
   scroll: NonNullable<AppDriver["scroll"]> = (ladder, to) => this.#need("scroll").call(this.#d, ladder, to);
   history: NonNullable<AppDriver["history"]> = (direction, timeoutMs) => this.#need("history").call(this.#d, direction, timeoutMs);
   clearStorage: NonNullable<AppDriver["clearStorage"]> = (what) => this.#need("clearStorage").call(this.#d, what);
+  setCookie: NonNullable<AppDriver["setCookie"]> = (name, value) => this.#need("setCookie").call(this.#d, name, value);
   setViewport: NonNullable<AppDriver["setViewport"]> = (width, height) => this.#need("setViewport").call(this.#d, width, height);
   // An agent surface runs its block as one execution of the agent.
   runAgent: NonNullable<AppDriver["runAgent"]> = (request) => {
@@ -207,7 +208,7 @@ export class SurfaceSet implements AppDriver {
   observeEffect: NonNullable<AppDriver["observeEffect"]> = (ladder) => this.#active?.driver.observeEffect?.(ladder) ?? Promise.resolve(undefined);
   recordedLadder: NonNullable<AppDriver["recordedLadder"]> = (ladder) => this.#active?.driver.recordedLadder?.(ladder) ?? Promise.resolve(undefined);
 
-  #need<K extends "debugSnapshot" | "captureFrame" | "rectsFor" | "pointFor" | "drag" | "upload" | "armDialog" | "dialogOutcome" | "downloads" | "scroll" | "history" | "clearStorage" | "setViewport">(member: K): NonNullable<AppDriver[K]> {
+  #need<K extends "debugSnapshot" | "captureFrame" | "rectsFor" | "pointFor" | "drag" | "upload" | "armDialog" | "dialogOutcome" | "downloads" | "scroll" | "history" | "clearStorage" | "setCookie" | "setViewport">(member: K): NonNullable<AppDriver[K]> {
     const fn = this.#d[member];
     if (!fn) throw new SurfaceActivationError("unsupported-step", `surface \`${this.#active?.name}\` cannot ${member}`);
     return fn as NonNullable<AppDriver[K]>;

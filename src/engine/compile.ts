@@ -70,6 +70,8 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
       return step({ type: "launch", params: { reload: true } });
     case "history":
       return step({ type: "launch", params: { history: ast.direction } });
+    case "set_cookie":
+      return step({ type: "set_cookie", params: { name: ast.name, value: ast.value } });
     case "clear_storage":
       return step({ type: "clear_storage", params: { storage: ast.what } });
     case "resize":

@@ -94,6 +94,8 @@ export interface HistoryStep { readonly kind: "history"; readonly direction: "ba
 /** `Clear local storage`, `Clear session storage` (the page's origin), `Clear cookies` (the flow's browser context). */
 export interface ClearStorageStep { readonly kind: "clear_storage"; readonly what: "local" | "session" | "cookies" }
 /** `Resize the viewport to 320x480`: the page's size in CSS pixels from here on. */
+/** `Set cookie "theme" to dark`: a plain (never secret) cookie for the page's URL. */
+export interface SetCookieStep { readonly kind: "set_cookie"; readonly name: string; readonly value: string }
 export interface ResizeStep { readonly kind: "resize"; readonly width: number; readonly height: number }
 /** Click, Press the "…" button (role "button"), Right-click, Double-click, Click … at x%,y%. */
 export interface ClickStep {
@@ -150,7 +152,7 @@ export interface AssertStep { readonly kind: "assert"; readonly assertion: Asser
 export interface IntentStep { readonly kind: "intent"; readonly text: string }
 
 export type ActionStep =
-  | NavigateStep | ReloadStep | HistoryStep | ClearStorageStep | ResizeStep | ClickStep | HoverStep | DragStep | TypeStep | ClearStep | ReplaceStep
+  | NavigateStep | ReloadStep | HistoryStep | ClearStorageStep | SetCookieStep | ResizeStep | ClickStep | HoverStep | DragStep | TypeStep | ClearStep | ReplaceStep
   | PressKeyStep | SelectStep | SetCheckedStep | UploadStep | ScrollStep | WaitTextStep | WaitDownloadStep
   | RememberStep;
 

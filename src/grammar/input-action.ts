@@ -105,6 +105,24 @@ export function parseClear(rest: Slice, ctx: ParseContext): ParseResult<ActionSt
   return target.ok ? ok({ kind: "clear", target: target.value }) : target;
 }
 
+/**
+ * `Set cookie "theme" to dark`: a cookie for the page's URL, as the app would set it. The value is
+ * written in the flow and the trace, so a `${VAR}` (a secret) is refused: secret cookies are seeded
+ * with `session: cookies`.
+ */
+export function parseSetCookie(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
+  const example = 'Set cookie "theme" to dark';
+  const m = /^"([^"]+)"\s+to\s+(.+)$/i.exec(rest.text);
+  if (m?.[1] === undefined || m[2] === undefined) return failAt("unknown-step", "`Set cookie` names the cookie in quotes, then `to <value>`.", `write \`${example}\``, rest);
+  if (lacks(ctx, "cookie")) return failAt("unsupported-step", `\`Set cookie\` is web-only, not for ${ctx.surface.name} apps.`, "set it through the app instead", rest);
+  const value = m[2].trim().replace(/^"(.*)"$/, "$1");
+  if (/\$\{/.test(value)) {
+    return failAt("refused-step", "`Set cookie` takes a plain value: it is written into the trace, and a `${…}` value is a secret or a capture.", "seed a secret cookie with `session: cookies:` in the flow's header, or set a plain value, e.g. `Set cookie \"theme\" to dark`", rest);
+  }
+  if (value.includes(";")) return failAt("unknown-step", "A cookie value cannot hold `;`.", `write \`${example}\``, rest);
+  return ok({ kind: "set_cookie", name: m[1], value });
+}
+
 export function parseCheck(rest: Slice, ctx: ParseContext, checked: boolean): ParseResult<ActionStep> {
   const verb = checked ? "Check" : "Uncheck";
   const target = requireTarget(rest, ctx, verb, `${verb} the "Remember me" checkbox`);

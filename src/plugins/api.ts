@@ -229,6 +229,8 @@ export interface AppDriver {
   history?(direction: "back" | "forward", timeoutMs: number): Promise<Attempt>;
   /** Empties the page origin's localStorage / sessionStorage, or every cookie of the surface ("cookies" capability). */
   clearStorage?(what: "local" | "session" | "cookies"): Promise<Attempt>;
+  /** `Set cookie "<name>" to <value>`: a cookie for the page's current URL. */
+  setCookie?(name: string, value: string): Promise<Attempt>;
   /** Sets the surface's viewport to `width` × `height` CSS pixels from now on; verifies it took. */
   setViewport?(width: number, height: number): Promise<Attempt>;
   click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt>;

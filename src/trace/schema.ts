@@ -39,6 +39,10 @@ export const LaunchParams = Type.Union([
   Params({ reload: Type.Literal(true) }, "`Reload the page`"),
   Params({ history: Type.Union([Type.Literal("back"), Type.Literal("forward")]) }, "`Go back` / `Go forward`: one history entry, waiting for the page it lands on"),
 ]);
+export const SetCookieParams = Params(
+  { name: Type.String({ minLength: 1 }), value: Type.String({ description: "As written: a plain value, never a `${…}` reference." }) },
+  "`Set cookie \"<name>\" to <value>`: a cookie for the page's URL",
+);
 export const ClearStorageParams = Params({ storage: Type.Union([Type.Literal("local"), Type.Literal("session"), Type.Literal("cookies")]) }, "`Clear local storage`, `Clear session storage` (the page's origin), `Clear cookies` (every cookie of the flow's browser context)");
 const Side = Type.Integer({ minimum: 1, maximum: 10_000 });
 export const SetViewportParams = Params({ width: Side, height: Side }, "`Resize the viewport to <width>x<height>`: the page's size in CSS pixels from this step on (scale, mobile and touch as the flow's `browser.viewport` set them)");
@@ -198,6 +202,7 @@ export const ACTION_VARIANTS = [
   actionVariant("capture_download", CaptureDownloadParams, "none"),
   actionVariant("set_checked", SetCheckedParams, "the target"),
   actionVariant("clear_storage", ClearStorageParams, "none"),
+  actionVariant("set_cookie", SetCookieParams, "none"),
   actionVariant("set_viewport", SetViewportParams, "none"),
   actionVariant("wait", WaitParams, "none"),
   actionVariant("agent_run", AgentRunParams, "none"),
