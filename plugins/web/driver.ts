@@ -30,7 +30,7 @@ export const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["point
 const HAS_FOCUS = "(() => { const a = document.activeElement; return !!a && a !== document.body && a !== document.documentElement; })()";
 /** Moves one Select attempt makes on an ARIA combobox besides two per option (open, option, a reopen, a close). */
 const SELECT_MOVES = 4;
-/** How long a Select waits, after its last move, for the control to show what was chosen. */
+/** How long a Select waits, after each move, for what it moved to settle (a popup growing in, the value shown). */
 const SELECT_SETTLE_MS = 1500;
 /** Browser connections already reporting target crashes (Target.setDiscoverTargets is per connection). */
 const discovering = new WeakSet<Connection>();
@@ -349,7 +349,7 @@ export class WebDriver implements AppDriver {
     // multi-select, typing to filter an editable combobox), and is verified once it settles.
     let after: SelectMove | undefined;
     const moves = SELECT_MOVES + 2 * values.length;
-    const settleBy = Date.now() + SELECT_SETTLE_MS;
+    let settleBy = Date.now() + SELECT_SETTLE_MS;
     for (let move = 0; move < moves; move++) {
       const answer = await this.#call<SelectAnswer>("select", { ladder: toRungs(ladder), values, after });
       if ("transient" in answer) return fail("attached", answer.transient);
@@ -368,6 +368,7 @@ export class WebDriver implements AppDriver {
       } else return ok(undefined, answer.tier);
       // The popup (or the new value) renders with the next frame.
       await this.#navigation.firstFrame();
+      settleBy = Date.now() + SELECT_SETTLE_MS;
       const dialog = this.#takeDialog();
       if (dialog) return dialog;
     }

@@ -70,6 +70,9 @@ describe("MUI", () => {
       'rules: Select Germany from the "Country" dropdown',
       'assert: the "Country" field contains Germany',
       'assert: the "css:#out" shows Country is Germany;',
+      'rules: Select Bergamo from the "City" dropdown',
+      'assert: the "City" field contains Bergamo',
+      'assert: the "css:#out" shows City is Bergamo',
       'rules: Click "Widgets"',
       'assert: the "Department" field contains Legal',
     ]);
@@ -127,6 +130,8 @@ describe("Shoelace", () => {
       'assert: the "css:#out" shows Extras are support, audit',
       'rules: Select Team from the "Plan" dropdown',
       'assert: the "Plan" field contains Team',
+      'rules: Select Free from the "css:#plan" dropdown',
+      'assert: the "css:#out" shows Plan is free;',
     ]);
   });
 

@@ -2,7 +2,8 @@
 // answered move by move with what the driver does next as a user (open it, the option, Escape), then verified.
 import type { SelectAnswer, SelectRequest } from "./protocol.ts";
 import { deepHit, deepQueryAll, isLeaving, isVisible, lower, norm, receives, scrollToSee, short } from "./dom.ts";
-import { describe, describeCover, isButton, isCheckbox, isDisabled, isDropdown, isField, isLink, labelledControl } from "./roles.ts";
+import { describe, describeCover, isButton, isCheckbox, isDisabled, isDropdown, isField, isLink, labelledControl, roleOf } from "./roles.ts";
+import { isMoving } from "./probes.ts";
 import { resolve } from "./resolver.ts";
 import { holds, holdsAll, listboxOf, optionLabel, optionsNamed, optionsOf, valueOf } from "./values.ts";
 
@@ -24,6 +25,8 @@ export const notDropdown = (el: Element): SelectAnswer => {
 export const clickOn = (el: Element, what: "open" | "option", tier: string): SelectAnswer => {
   if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
   if (isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
+  // A popup still growing in (MUI's Grow) moves its options: the click waits for it to stand still.
+  if (isMoving(el)) return { ok: false, failed: "stable", retryable: true, settling: true, detail: `${describe(el)} is still moving (a CSS animation or transition is running)` };
   // An option below a long listbox's fold is scrolled into its listbox, as a user would.
   const rect = scrollToSee(el, what === "option" ? "nearest" : "center");
   const x = rect.left + rect.width / 2;
@@ -68,7 +71,10 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
   const held = () => (multi ? holdsAll(control, wants) : holds(control, wants[0]!));
   const settled = (): SelectAnswer => ({ ok: true, value: valueOf(control), tier });
   const listbox = listboxOf(control, req.after === "open" || req.after === "option" || req.after === "type");
-  const open = listbox !== null && isVisible(listbox) && (!isLeaving(listbox) || req.after === "open" || req.after === "type");
+  // Open: its listbox shows, is not on its way out, and the control does not say it is collapsed
+  // (a popup a previous step closed may still be animating out: it is not this step's to use).
+  const collapsed = control !== listbox && control.getAttribute("aria-expanded") === "false";
+  const open = listbox !== null && isVisible(listbox) && !collapsed && (!isLeaving(listbox) || req.after === "open" || req.after === "type");
   if (!open) {
     if (req.after === "option" || req.after === "close") {
       if (held()) return settled();
@@ -82,6 +88,8 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
     }
     if (req.after === undefined && held()) return settled();
     if (control === listbox) return { ok: false, failed: "visible", detail: `${describe(control)} is present but not visible` };
+    // An editable combobox that lists nothing until typed into (a search box): type the option, once.
+    if (req.after === "open" && !multi && isEditable(control)) return { ok: true, type: wants[0]!, tier };
     if (req.after === "open" || req.after === "type") {
       return {
         ok: false,
@@ -138,8 +146,10 @@ const dropdownOf = (el: Element): Element | null => {
   if (isDropdown(el)) return el;
   const control = labelledControl(el);
   if (control && isDropdown(control)) return control;
+  // A component's combobox stands for the listbox it pops up (still showing while it closes).
   const inner = deepQueryAll(el, "select, [role=combobox], [role=listbox], [aria-haspopup=listbox]").filter(isVisible);
-  return inner.length === 1 ? inner[0]! : null;
+  const controls = inner.filter((c) => roleOf(c) !== "listbox");
+  return controls.length === 1 ? controls[0]! : inner.length === 1 ? inner[0]! : null;
 };
 
 /** A native <select>: the options set in one call, input and change dispatched, the selection read back. */
