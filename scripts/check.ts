@@ -37,6 +37,7 @@ export const TEST_EXEMPTIONS: readonly TestExemption[] = [
   })),
   { path: "plugins/web/injected/protocol.ts", reason: "type-only: the wire shapes between the driver and the page script" },
   { path: "src/plugins/agent-api.ts", reason: "type-only: the agent surface's part of the plugin contract, exercised by the agent plugin's tests" },
+  { path: "src/plugins/expectation.ts", reason: "type-only: the expectations and scroll requests of the plugin contract (re-exported by api.ts), exercised by every driver's check and scroll tests" },
   {
     path: "plugins/web/injected/scene.ts",
     reason: "the page-side scene inventory only runs inside Chromium; the authoring tests read it from real pages (tokens, options, required state, password values never reported)",
