@@ -8,7 +8,7 @@ import { FlowproofError, scopedPayloadOf } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { ProbeAnswer, ProbeFailure, SelectAnswer, SelectMove, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
 import { keyDefinition } from "./keys.ts";
-import { pressChord, sendKeys, strokeEvents, textStrokes } from "./keyboard.ts";
+import { pressChord, sendKeys, strokeEvents, textStrokes, typeOver } from "./keyboard.ts";
 import { dragAndDrop, sendClick, type Point } from "./pointer.ts";
 import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
 import { SCREEN_CHANGES_SCRIPT, ScreenChanges } from "./screen-changes.ts";
@@ -363,7 +363,7 @@ export class WebDriver implements AppDriver {
         await pressChord(this.#session, answer.key, []);
         after = "close";
       } else if ("type" in answer) {
-        await sendKeys(this.#session, strokeEvents(textStrokes(answer.type)));
+        await typeOver(this.#session, answer.type);
         after = "type";
       } else return ok(undefined, answer.tier);
       // The popup (or the new value) renders with the next frame.

@@ -64,6 +64,12 @@ export async function sendKeys(session: Session, events: readonly KeyEvent[]): P
   await Promise.all(events.map((e) => session.send("Input.dispatchKeyEvent", e)));
 }
 
+/** Types `text` over what the focused field holds: select-all (Mod+A), then the text key by key. */
+export async function typeOver(session: Session, text: string): Promise<void> {
+  await pressChord(session, "a", ["mod"]);
+  await sendKeys(session, strokeEvents(textStrokes(text)));
+}
+
 /** Presses `key` with `modifiers` held: modifiers down, the key, modifiers up. */
 export async function pressChord(session: Session, key: string, modifiers: readonly KeyModifier[]): Promise<void> {
   const mask = modifierMask(modifiers);

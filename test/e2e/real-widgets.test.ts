@@ -73,6 +73,8 @@ describe("MUI", () => {
       'rules: Select Bergamo from the "City" dropdown',
       'assert: the "City" field contains Bergamo',
       'assert: the "css:#out" shows City is Bergamo',
+      'rules: Select Bern from the "City" dropdown',
+      'assert: the "City" field contains exactly Bern',
       'rules: Click "Widgets"',
       'assert: the "Department" field contains Legal',
     ]);
