@@ -340,7 +340,7 @@ export class WebDriver implements AppDriver {
     return this.#takeDialog() ?? ok(undefined);
   }
 
-  async select(ladder: readonly Selector[], values: readonly string[]): Promise<Attempt> {
+  async select(ladder: readonly Selector[], values: readonly string[], exact?: boolean): Promise<Attempt<readonly string[] | undefined>> {
     await this.#frames.held;
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
@@ -351,7 +351,7 @@ export class WebDriver implements AppDriver {
     const moves = SELECT_MOVES + 2 * values.length;
     let settleBy = Date.now() + SELECT_SETTLE_MS;
     for (let move = 0; move < moves; move++) {
-      const answer = await this.#call<SelectAnswer>("select", { ladder: toRungs(ladder), values, after });
+      const answer = await this.#call<SelectAnswer>("select", { ladder: toRungs(ladder), values, after, exact });
       if ("transient" in answer) return fail("attached", answer.transient);
       // The control may show the chosen option a moment after the popup closed: ask again next frame.
       if (!answer.ok && answer.settling && Date.now() < settleBy) { await this.#navigation.firstFrame(); move--; continue; }
@@ -365,7 +365,7 @@ export class WebDriver implements AppDriver {
       } else if ("type" in answer) {
         await typeOver(this.#session, answer.type);
         after = "type";
-      } else return ok(undefined, answer.tier);
+      } else return ok(answer.chosen, answer.tier);
       // The popup (or the new value) renders with the next frame.
       await this.#navigation.firstFrame();
       settleBy = Date.now() + SELECT_SETTLE_MS;

@@ -196,6 +196,7 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
           return set ? set.baseUrl : startUrl;
         },
         secrets, navigationTimeoutMs: NAVIGATION_TIMEOUT_MS, structured, effects: { mode: b.mode, policy: b.effects },
+        ...(b.mode === "record" ? { learned: new Map<string, Readonly<Record<string, unknown>>>() } : {}),
       };
       return { recorder, structured, ctx };
     },

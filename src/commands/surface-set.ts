@@ -144,7 +144,7 @@ export class SurfaceSet implements AppDriver {
   fill: AppDriver["fill"] = (ladder, text, options) => this.#d.fill(ladder, text, options);
   typeFocused: AppDriver["typeFocused"] = (text, options) => this.#d.typeFocused(text, options);
   pressKey: AppDriver["pressKey"] = (key, modifiers) => this.#d.pressKey(key, modifiers);
-  select: AppDriver["select"] = (ladder, values) => this.#d.select(ladder, values);
+  select: AppDriver["select"] = (ladder, values, exact) => this.#d.select(ladder, values, exact);
   setChecked: AppDriver["setChecked"] = (ladder, checked) => this.#d.setChecked(ladder, checked);
   readText: AppDriver["readText"] = (ladder) => this.#d.readText(ladder);
   count: AppDriver["count"] = (ladder) => this.#d.count(ladder);

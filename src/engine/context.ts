@@ -3,6 +3,7 @@
 // a cache of compiled secret patterns.
 import type { AppDriver, AssertionPlugin, RunMode } from "../plugins/api.ts";
 import type { LeakWatch } from "./secret-scan.ts";
+import type { TraceStep } from "../trace/schema.ts";
 import { FlowproofError, type Diagnostic } from "../diagnostics/diagnostic.ts";
 
 /** The flow's `effects:` (default `on`). */
@@ -42,6 +43,17 @@ export interface ExecutionContext {
   readonly structured?: StructuredContext;
   /** Whether action effects are observed (record) and compared (replay); absent = neither. */
   readonly effects?: EffectSettings;
+  /** Recording only: params a step learned while it ran (the options a Select chose), by step id, merged into its trace step. */
+  readonly learned?: Map<string, Readonly<Record<string, unknown>>>;
+}
+
+/** The trace steps with what their recording learned (`ctx.learned`) merged into their action's params. */
+export function stepsWithLearned(steps: readonly TraceStep[], learned: ReadonlyMap<string, Readonly<Record<string, unknown>>> | undefined): TraceStep[] {
+  if (!learned || learned.size === 0) return [...steps];
+  return steps.map((s) => {
+    const more = learned.get(s.id);
+    return more ? ({ ...s, action: { ...s.action, params: { ...s.action.params, ...more } } } as TraceStep) : s;
+  });
 }
 
 /** The run-wide facts structured steps use: the assertion kinds, the mode, where files go, the leak scan. */

@@ -198,7 +198,11 @@ export interface AppDriver {
   /** Real keystrokes into whatever has focus (appends). */
   typeFocused(text: string, options?: TypeOptions): Promise<Attempt>;
   pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt>;
-  select(ladder: readonly Selector[], values: readonly string[]): Promise<Attempt>;
+  /**
+   * Chooses `values` (the text rule: exact, then prefix, then ignoring case; `exact`: only an
+   * option reading exactly so, as a recording chose). May answer the labels of the options it chose.
+   */
+  select(ladder: readonly Selector[], values: readonly string[], exact?: boolean): Promise<Attempt<readonly string[] | undefined>>;
   /** Set a checkbox/radio/switch; a no-op when already in that state. Verifies the state took. */
   setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt>;
   /** The element's text (or a field's value). */

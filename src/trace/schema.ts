@@ -61,6 +61,7 @@ export const TypeTextParams = Params(
     replace: Opt(Type.Boolean({ description: "Clear / Replace: the field's value is replaced." })),
     select: Opt(Type.Boolean({ description: "Select <option> from a dropdown." })),
     values: Opt(Type.Array(Type.String(), { description: "Every option of a multi-select (`text` is the first)." })),
+    chosen: Opt(Type.Array(Type.String(), { description: "Select: the labels of the options the recording chose (never for a `${…}` option); replay chooses exactly these, not deciding again." })),
   },
   "`Type <text> [into \"…\"]` (fill, or append to the focused element), `Clear`, `Replace … with`, `Select … from the \"…\" dropdown`",
 );

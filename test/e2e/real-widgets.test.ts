@@ -7,7 +7,9 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { dirname, join, resolve } from "node:path";
 import { flowYaml } from "../support/tmp-project.ts";
 import { expectGreen, webE2e } from "../support/e2e.ts";
+import { readFileSync } from "node:fs";
 import { record } from "../../src/commands/record.ts";
+import { run } from "../../src/commands/run.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const WIDGETS = resolve(import.meta.dir, "../fixtures/widgets");
@@ -24,6 +26,8 @@ const packageDir = (name: string): string => {
 
 const serveFile = (path: string, file: string, type: string) => server.setRoute(path, () => new Response(Bun.file(file), { headers: { "content-type": type } }));
 const page = (name: string) => join(WIDGETS, name);
+/** Departments the page lists before its own, to change the page between a recording and its replay. */
+let extraDepartments: string[] = [];
 
 beforeAll(async () => {
   const shoelace = packageDir("@shoelace-style/shoelace");
@@ -40,7 +44,11 @@ beforeAll(async () => {
   serveFile("/react-widgets.js", join(project.dir, "widgets", "react-widgets.entry.js"), "text/javascript");
   serveFile("/shoelace.js", join(project.dir, "widgets", "shoelace.entry.js"), "text/javascript");
   serveFile("/shoelace/light.css", join(shoelace, "dist/themes/light.css"), "text/css");
-  serveFile("/react-widgets.html", page("react-widgets.html"), "text/html; charset=utf-8");
+  server.setRoute("/react-widgets.html", async () => {
+    const html = await Bun.file(page("react-widgets.html")).text();
+    const extra = `<script>window.EXTRA_DEPARTMENTS = ${JSON.stringify(extraDepartments)};</script>`;
+    return new Response(html.replace("</head>", `${extra}\n</head>`), { headers: { "content-type": "text/html; charset=utf-8" } });
+  });
   serveFile("/shoelace.html", page("shoelace.html"), "text/html; charset=utf-8");
 }, 120_000);
 
@@ -78,6 +86,28 @@ describe("MUI", () => {
       'rules: Click "Widgets"',
       'assert: the "Department" field contains Legal',
     ]);
+  });
+
+  test("the trace keeps the option the recording chose, and replay takes exactly it", async () => {
+    const spec = project.write("mui-chosen.flow.yaml", flowYaml("mui-chosen", `${server.url}/react-widgets.html`, [
+      "Wait until page shows Department within 10s",
+      'rules: Select Fin from the "Department" dropdown',
+      'assert: the "Department" field contains exactly Finance',
+    ]));
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
+    expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
+    const steps = readFileSync(recorded.trace_path!, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as { intent: string; action: { params: { chosen?: string[] } } });
+    expect(steps.find((s) => s.intent.startsWith("Select Fin"))?.action.params.chosen).toEqual(["Finance"]);
+    // The page now offers a second option reading "Fin…": replay does not decide the prefix again.
+    extraDepartments = ["Finance Ops"];
+    try {
+      const replay = await run({ spec, recordingDetail: "off" });
+      expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
+      const again = await record({ spec, author: "rules", recordingDetail: "off" });
+      expect(again.step_results.find((r) => r.status === "failed")?.detail).toContain('answer to "Fin": "Finance Ops", "Finance"; write the whole option');
+    } finally {
+      extraDepartments = [];
+    }
   });
 
   test("an option the menu does not offer is named with the ones it does", async () => {

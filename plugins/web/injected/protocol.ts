@@ -42,7 +42,7 @@ export type ValueAnswer = { readonly ok: true; readonly value: string; readonly 
  */
 export type SelectMove = "open" | "option" | "close" | "type";
 export type SelectAnswer =
-  | { readonly ok: true; readonly value: string; readonly tier: string }
+  | { readonly ok: true; readonly value: string; readonly tier: string; readonly chosen?: readonly string[] }
   | { readonly ok: true; readonly click: { readonly x: number; readonly y: number; readonly what: "open" | "option" }; readonly tier: string }
   | { readonly ok: true; readonly key: "Escape"; readonly tier: string }
   | { readonly ok: true; readonly type: string; readonly tier: string }
@@ -51,6 +51,8 @@ export interface SelectRequest {
   readonly ladder: readonly Rung[];
   readonly values: readonly string[];
   readonly after?: SelectMove | undefined;
+  /** Only an option whose label reads exactly so (a recording's choice, replayed). */
+  readonly exact?: boolean | undefined;
 }
 
 /** One element a plain label names: its ordinal among the label's matches, and how it reads. */

@@ -39,14 +39,15 @@ export const clickOn = (el: Element, what: "open" | "option", tier: string): Sel
 };
 
 /** The options `wants` name (the text rule: exact, then prefix, then ignoring case), or the answer naming what is missing or ambiguous. */
-const pickAll = (control: Element, options: readonly Element[], wants: readonly string[]): Element[] | SelectAnswer => {
+const pickAll = (control: Element, options: readonly Element[], wants: readonly string[], exact: boolean): Element[] | SelectAnswer => {
   const picked: Element[] = [];
   for (const want of wants) {
-    const matches = optionsNamed(options, want);
+    const matches = optionsNamed(options, want, exact);
     const option = matches[0];
     if (!option) {
       const list = options.map(optionLabel).filter((l) => l !== "");
-      return { ok: false, failed: "unsupported", detail: `${describe(control)} has no option ${JSON.stringify(want)} (options: ${list.length > 0 ? list.map((l) => JSON.stringify(short(l))).join(", ") : "none"})` };
+      const recorded = exact ? " reading exactly as recorded" : "";
+      return { ok: false, failed: "unsupported", detail: `${describe(control)} has no option ${JSON.stringify(want)}${recorded} (options: ${list.length > 0 ? list.map((l) => JSON.stringify(short(l))).join(", ") : "none"})` };
     }
     if (matches.length > 1) {
       return { ok: false, failed: "ambiguous", retryable: false, detail: `${matches.length} options of ${describe(control)} answer to ${JSON.stringify(want)}: ${matches.map((o) => JSON.stringify(short(optionLabel(o)))).join(", ")}; write the whole option` };
@@ -68,8 +69,18 @@ const isSelected = (o: Element) => o.getAttribute("aria-selected") === "true";
 export const selectAria = (control: Element, req: SelectRequest, tier: string): SelectAnswer => {
   const wants = req.values;
   const multi = wants.length > 1;
-  const held = () => (multi ? holdsAll(control, wants) : holds(control, wants[0]!));
-  const settled = (): SelectAnswer => ({ ok: true, value: valueOf(control), tier });
+  // Held: the control shows the options this Select clicked (their own labels: `Fin` chose `Finance`), else those asked for.
+  const held = () => {
+    const labels = (current?.el === control ? current.chosen : undefined) ?? wants;
+    return multi ? holdsAll(control, labels) : holds(control, labels[0]!);
+  };
+  // The labels of the options this Select clicked (kept across its moves), else what it was asked for.
+  // A control that already held the option reads as the option's own label.
+  const settled = (): SelectAnswer => {
+    const clicked = current?.el === control ? current.chosen : undefined;
+    const shown = norm(valueOf(control));
+    return { ok: true, value: valueOf(control), tier, chosen: clicked ?? (!multi && shown !== "" ? [shown] : wants) };
+  };
   const listbox = listboxOf(control, req.after === "open" || req.after === "option" || req.after === "type");
   // Open: its listbox shows, is not on its way out, and the control does not say it is collapsed
   // (a popup a previous step closed may still be animating out: it is not this step's to use).
@@ -100,12 +111,13 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
     return clickOn(control, "open", tier);
   }
   const options = optionsOf(listbox);
-  const picked = pickAll(control, options, wants);
+  const picked = pickAll(control, options, wants, req.exact === true);
   if (!Array.isArray(picked)) {
     // An editable combobox may list only what matches its text: type the option to filter, once.
     if (!multi && isEditable(control) && req.after !== "type" && !picked.ok && picked.failed === "unsupported") return { ok: true, type: wants[0]!, tier };
     return picked;
   }
+  if (current?.el === control) current = { ...current, chosen: picked.map(optionLabel) };
   if (!multi) {
     if (req.after === "option" && held()) return settled();
     return clickOn(picked[0]!, "option", tier);
@@ -118,7 +130,7 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
 };
 
 /** The control the last Select move worked on: the later moves of one Select keep to it while its popup sets the page aside. */
-let current: { readonly el: Element; readonly tier: string } | null = null;
+let current: { readonly el: Element; readonly tier: string; readonly chosen?: readonly string[] } | null = null;
 
 export const select = (req: SelectRequest): SelectAnswer => {
   if (req.after !== undefined && current?.el.isConnected) return selectAria(current.el, req, current.tier);
@@ -160,7 +172,7 @@ const selectNative = (el: HTMLSelectElement, req: SelectRequest, tier: string): 
   const picked: HTMLOptionElement[] = [];
   for (const want of req.values) {
     const w = norm(want);
-    const match =
+    const match = req.exact === true ? options.find((o) => norm(o.text) === w) :
       options.find((o) => o.value === want) ??
       options.find((o) => norm(o.text) === w) ??
       options.find((o) => norm(o.text).startsWith(w)) ??
@@ -178,5 +190,5 @@ const selectNative = (el: HTMLSelectElement, req: SelectRequest, tier: string): 
   if (now.length !== picked.length || !picked.every((p) => now.includes(p))) {
     return { ok: false, failed: "unsupported", detail: `${describe(el)} did not keep the selection (it reads ${JSON.stringify(valueOf(el))})` };
   }
-  return { ok: true, value: valueOf(el), tier };
+  return { ok: true, value: valueOf(el), tier, chosen: picked.map((o) => norm(o.text)) };
 };

@@ -83,9 +83,10 @@ export const listboxOf = (control: Element, anyVisible: boolean): Element | null
   return null;
 };
 /** The options `want` names at the best tier of the text rule (exact, its value, prefix, then ignoring case): more than one is ambiguous. */
-export const optionsNamed = (options: readonly Element[], want: string): Element[] => {
+export const optionsNamed = (options: readonly Element[], want: string, exact = false): Element[] => {
   const w = norm(want);
   const labels = options.map(optionLabel);
+  if (exact) return options.filter((_, i) => labels[i] === w);
   const tiers: Array<(l: string, o: Element) => boolean> = [
     (l) => l === w,
     (_, o) => o.getAttribute("data-value") === want || o.getAttribute("value") === want,

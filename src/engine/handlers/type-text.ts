@@ -1,14 +1,34 @@
 // `type_text`: fill a field (select-all then keystrokes), append to the focused element, clear,
 // or choose dropdown options (`select: true`). Values resolve at execution; never persisted.
-import { failed, handlerFor, runAction } from "./shared.ts";
+import type { StepOutcome } from "./shared.ts";
+import { failed, handlerFor, runAction, type StepOf } from "./shared.ts";
+import type { ExecutionContext } from "../context.ts";
 import { resolveText } from "../templates.ts";
+
+/**
+ * Select: the options as written, or on replay the labels the recording chose (`chosen`), taken
+ * exactly so the text rule is not decided again. A recording learns those labels, unless an
+ * option holds a `${…}` (its label is then not written anywhere).
+ */
+async function select(step: StepOf<"type_text">, ctx: ExecutionContext): Promise<StepOutcome> {
+  const p = step.action.params;
+  const written = p.values ?? [p.text];
+  const replaying = p.chosen !== undefined && p.chosen.length > 0;
+  const resolved = (replaying ? p.chosen! : written).map((v) => resolveText(v, ctx).value);
+  let chosen: readonly string[] | undefined;
+  const outcome = await runAction(step, ctx, async () => {
+    const a = await ctx.driver.select(step.selectors, resolved, replaying);
+    if (!a.ok) return a;
+    chosen = a.value;
+    return { ok: true, value: undefined, ...(a.tier !== undefined ? { tier: a.tier } : {}) };
+  });
+  if (outcome.status === "passed" && ctx.learned && chosen && chosen.length > 0 && !written.some((v) => v.includes("${"))) ctx.learned.set(step.id, { chosen: [...chosen] });
+  return outcome;
+}
 
 export const typeText = handlerFor(["type_text"], async (step, ctx) => {
   const p = step.action.params;
-  if (p.select === true) {
-    const resolved = (p.values ?? [p.text]).map((v) => resolveText(v, ctx).value);
-    return runAction(step, ctx, () => ctx.driver.select(step.selectors, resolved));
-  }
+  if (p.select === true) return select(step, ctx);
   const { value, hasEnv } = resolveText(p.text, ctx);
   // A `${VAR}` value is a secret: the surface masks its field in every frame from now on.
   const options = hasEnv ? { secret: true } : {};
