@@ -8,7 +8,7 @@ import { resolveText } from "../templates.ts";
 /**
  * Select: the options as written, or on replay the labels the recording chose (`chosen`), taken
  * exactly so the text rule is not decided again. A recording learns those labels, unless an
- * option holds a `${…}` (its label is then not written anywhere).
+ * option holds a `${…}` or a label holds a secret's value (it is then not written anywhere).
  */
 async function select(step: StepOf<"type_text">, ctx: ExecutionContext): Promise<StepOutcome> {
   const p = step.action.params;
@@ -22,7 +22,11 @@ async function select(step: StepOf<"type_text">, ctx: ExecutionContext): Promise
     chosen = a.value;
     return { ok: true, value: undefined, ...(a.tier !== undefined ? { tier: a.tier } : {}) };
   });
-  if (outcome.status === "passed" && ctx.learned && chosen && chosen.length > 0 && !written.some((v) => v.includes("${"))) ctx.learned.set(step.id, { chosen: [...chosen] });
+  // A label that holds a secret seen so far (a typed `${VAR}` value) is not written either.
+  const secret = (label: string) => [...ctx.secrets.values()].some((s) => s !== "" && label.includes(s));
+  if (outcome.status === "passed" && ctx.learned && chosen && chosen.length > 0 && !written.some((v) => v.includes("${")) && !chosen.some(secret)) {
+    ctx.learned.set(step.id, { chosen: [...chosen] });
+  }
   return outcome;
 }
 
