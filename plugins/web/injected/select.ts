@@ -1,7 +1,7 @@
 // Page-side Select: a native <select> set in one call; an ARIA combobox, listbox or listbox button
 // answered move by move with what the driver does next as a user (open it, the option, Escape), then verified.
 import type { SelectAnswer, SelectRequest } from "./protocol.ts";
-import { deepHit, deepQueryAll, isLeaving, isVisible, lower, norm, receives, scrollToSee, short } from "./dom.ts";
+import { composedParent, containsComposed, deepHit, deepQueryAll, isLeaving, isVisible, lower, norm, receives, scrollToSee, short } from "./dom.ts";
 import { describe, describeCover, isButton, isCheckbox, isDisabled, isDropdown, isField, isLink, labelledControl, roleOf } from "./roles.ts";
 import { isMoving } from "./probes.ts";
 import { resolve } from "./resolver.ts";
@@ -21,6 +21,17 @@ export const notDropdown = (el: Element): SelectAnswer => {
     detail: `${describe(el)} is ${kindWord(el)}, not a dropdown: Select chooses an option of a <select>, an ARIA combobox (role="combobox") or listbox (role="listbox"); ${advice}`,
   };
 };
+/**
+ * Whether `hit` is part of the control's own box (inside its parent, in the composed tree) and
+ * not a button of its own (a chip's remove button): a click there opens the control as a user's does.
+ */
+const ownChip = (el: Element, hit: Element | null): boolean => {
+  const box = composedParent(el);
+  if (!hit || !(box instanceof Element) || !containsComposed(box, hit)) return false;
+  for (let n: Node | null = hit; n && n !== box; n = composedParent(n)) if (n instanceof Element && isButton(n)) return false;
+  return true;
+};
+
 /** A trusted click on `el`, once it is visible, enabled and would receive it. */
 export const clickOn = (el: Element, what: "open" | "option", tier: string): SelectAnswer => {
   if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
@@ -29,10 +40,12 @@ export const clickOn = (el: Element, what: "open" | "option", tier: string): Sel
   if (isMoving(el)) return { ok: false, failed: "stable", retryable: true, settling: true, detail: `${describe(el)} is still moving (a CSS animation or transition is running)` };
   // An option below a long listbox's fold is scrolled into its listbox, as a user would.
   const rect = scrollToSee(el, what === "option" ? "nearest" : "center");
-  const x = rect.left + rect.width / 2;
   const y = rect.top + rect.height / 2;
+  // A control partly covered by its own chips (a multi-select's chosen options) is clicked where it shows.
+  const xs = (what === "open" ? [0.5, 0.9, 0.75, 0.25, 0.1] : [0.5]).map((f) => rect.left + rect.width * f);
+  const x = xs.find((px) => receives(el, deepHit(px, y))) ?? xs.find((px) => ownChip(el, deepHit(px, y))) ?? xs[0]!;
   const hit = deepHit(x, y);
-  if (!receives(el, hit)) {
+  if (!receives(el, hit) && !(what === "open" && ownChip(el, hit))) {
     return { ok: false, failed: "receives-pointer", detail: `${describe(el)} would not receive the click: ${hit ? describeCover(hit) : "nothing"} is on top at (${Math.round(x)}, ${Math.round(y)})` };
   }
   return { ok: true, click: { x, y, what }, tier };
@@ -67,7 +80,7 @@ const isSelected = (o: Element) => o.getAttribute("aria-selected") === "true";
  * wanted ones are selected and its popup is closed with Escape. Then the control must show them.
  */
 export const selectAria = (control: Element, req: SelectRequest, tier: string): SelectAnswer => {
-  const wants = req.values;
+  const wants = (current?.el === control ? current.wants : undefined) ?? req.values;
   const multi = wants.length > 1;
   // Held: the control shows the options this Select clicked (their own labels: `Fin` chose `Finance`), else those asked for.
   const held = () => {
@@ -113,6 +126,12 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
   const options = optionsOf(listbox);
   const picked = pickAll(control, options, wants, req.exact === true);
   if (!Array.isArray(picked)) {
+    // `Select Red and Blue` on a multi-select with no option "Red and Blue": its options Red and Blue.
+    const parts = multi || listbox.getAttribute("aria-multiselectable") !== "true" ? undefined : splitOptions(wants[0]!, (p) => optionsNamed(options, p, req.exact === true).length === 1);
+    if (parts && current?.el === control) {
+      current = { ...current, wants: parts };
+      return selectAria(control, req, tier);
+    }
     // An editable combobox may list only what matches its text: type the option to filter, once.
     if (!multi && isEditable(control) && req.after !== "type" && !picked.ok && picked.failed === "unsupported") return { ok: true, type: wants[0]!, tier };
     return picked;
@@ -130,7 +149,13 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
 };
 
 /** The control the last Select move worked on: the later moves of one Select keep to it while its popup sets the page aside. */
-let current: { readonly el: Element; readonly tier: string; readonly chosen?: readonly string[] } | null = null;
+let current: { readonly el: Element; readonly tier: string; readonly chosen?: readonly string[]; readonly wants?: readonly string[] } | null = null;
+
+/** `Red and Blue` / `Red, Green and Blue` as its parts, when there are several and each names one option (`names`); else undefined. */
+const splitOptions = (text: string, names: (part: string) => boolean): string[] | undefined => {
+  const parts = text.split(/\s*,\s*(?:and\s+)?|\s+and\s+/i).map(norm).filter((p) => p !== "");
+  return parts.length > 1 && parts.every(names) ? parts : undefined;
+};
 
 export const select = (req: SelectRequest): SelectAnswer => {
   if (req.after !== undefined && current?.el.isConnected) return selectAria(current.el, req, current.tier);
@@ -170,7 +195,10 @@ const selectNative = (el: HTMLSelectElement, req: SelectRequest, tier: string): 
   if (isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
   const options = Array.from(el.options);
   const picked: HTMLOptionElement[] = [];
-  for (const want of req.values) {
+  const named = (w: string) => options.some((o) => norm(o.text) === norm(w) || (req.exact !== true && (o.value === w || norm(o.text).startsWith(norm(w)))));
+  // `Select Red and Blue` on a <select multiple> with no option "Red and Blue": its options Red and Blue.
+  const split = el.multiple && req.values.length === 1 && !named(req.values[0]!) ? splitOptions(req.values[0]!, named) : undefined;
+  for (const want of split ?? req.values) {
     const w = norm(want);
     const match = req.exact === true ? options.find((o) => norm(o.text) === w) :
       options.find((o) => o.value === want) ??
