@@ -151,6 +151,15 @@ describe("Headless UI", () => {
     expect(detail).toContain('no option "Linus"');
     expect(detail).toContain('"Ada Lovelace", "Grace Hopper", "Alan Turing"');
   });
+
+  test("a Listbox that shows another value than the one chosen fails the step", async () => {
+    const detail = await firstFailure("headless-wrong", "react-widgets.html", [
+      "Wait until page shows Reviewer within 10s",
+      'rules: Select Alan Turing from the "Reviewer" dropdown',
+    ]);
+    expect(detail).toContain('the option "Alan Turing" was clicked but');
+    expect(detail).toContain('does not show it (it shows "Grace Hopper")');
+  });
 });
 
 describe("Shoelace", () => {
@@ -178,5 +187,14 @@ describe("Shoelace", () => {
     ]);
     expect(detail).toContain('no option "Enterprise"');
     expect(detail).toContain('"Free", "Pro", "Team"');
+  });
+
+  test("an sl-select that shows another value than the one chosen fails the step", async () => {
+    const detail = await firstFailure("shoelace-wrong", "shoelace.html", [
+      "Wait until page shows Sign up within 10s",
+      'rules: Select 10 seats from the "Seats" dropdown',
+    ]);
+    expect(detail).toContain('the option "10 seats" was clicked but');
+    expect(detail).toContain('does not show it (it shows "5 seats")');
   });
 });
