@@ -76,7 +76,7 @@ const WEIGHTS: Record<string, number> = {
   egress: 26, recording: 24, "assertions-more": 24, "agent-mcp": 23, "browser-faults": 23,
   "terminal-plugin": 22, "web-apps": 22, python: 22, vision: 21, signals: 21, "vision-wine": 20,
   cli: 20, "multi-surface-kinds": 20, mcp: 19, blocks: 18, "web-depth": 17, authoring: 16,
-  "output-faults": 16, heal: 15, "recording-reuse": 15, "agent-sdks": 14, "real-grids": 12,
+  "real-widgets": 55, "output-faults": 16, heal: 15, "recording-reuse": 15, "agent-sdks": 14, "real-grids": 12,
   demo: 12, "keep-open": 11, "windows-uwp": 11, shaping: 10, "debug-bundle": 10,
   "multi-surface": 10, "suite-entry-points": 9, "suite-defaults": 6, "api-effects": 6,
   "web-components": 6, "mcp-lifecycle": 5, "wine-bed": 4, "bad-input": 3, "author-from-doc": 2,

@@ -6,17 +6,18 @@
 import type { AppDriver, Attempt, FilePaths, Candidate, DebugSnapshot, EffectWatch, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
 import { FlowproofError, scopedPayloadOf } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
-import type { ProbeAnswer, ProbeFailure, SelectAnswer, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
+import type { ProbeAnswer, ProbeFailure, SelectAnswer, SelectMove, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
 import { keyDefinition } from "./keys.ts";
-import { pressChord, sendKeys, strokeEvents, typeWithin } from "./keyboard.ts";
+import { pressChord, sendKeys, strokeEvents, typeOver, typeWithin } from "./keyboard.ts";
 import { dragAndDrop, sendClick, type Point } from "./pointer.ts";
 import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
 import { SCREEN_CHANGES_SCRIPT, ScreenChanges } from "./screen-changes.ts";
 import { MARK_PASSWORD_FIELD, MARK_SECRET_FIELD } from "./redaction-rects.ts";
 import { ConsoleLog, debugSnapshot } from "./debug.ts";
-import { readPageCookie } from "./cookies.ts";
+import { readCookies, readPageCookie, setPageCookie } from "./cookies.ts";
 import { createDownloads, type Downloads, type RemoteFiles } from "./downloads.ts";
 import { setInputFile } from "./upload.ts";
+import { selectOptions } from "./select-moves.ts";
 import type { OpenOptions, WebConfig } from "./config.ts";
 import { FileRefusals } from "./mocks.ts";
 import { applyShaping, clearSiteStorage, readEnvironment, resizeViewport, viewportOf } from "./page-setup.ts";
@@ -30,8 +31,6 @@ import { NAVIGATING, callPage, fail, isTransient, ok, toRungs, type ApiMethod, t
 export const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot", "hover", "drag", "scroll", "upload", "downloads"]);
 /** Whether an element other than the document itself has keyboard focus. */
 const HAS_FOCUS = "(() => { const a = document.activeElement; return !!a && a !== document.body && a !== document.documentElement; })()";
-/** Most trusted clicks one Select attempt makes on an ARIA combobox (open, option, and a reopen). */
-const SELECT_MOVES = 4;
 /** Browser connections already reporting target crashes (Target.setDiscoverTargets is per connection). */
 const discovering = new WeakSet<Connection>();
 
@@ -202,6 +201,7 @@ export class WebDriver implements AppDriver {
     return clearSiteStorage(this.#connection, this.#session, this.#contextId, what);
   }
 
+  setCookie = (name: string, value: string): Promise<Attempt> => setPageCookie(this.#session, name, value);
   async setViewport(width: number, height: number): Promise<Attempt> {
     await this.#frames.held;
     return resizeViewport(this.#session, this.#config, width, height, () => this.#navigation.firstFrame());
@@ -350,25 +350,17 @@ export class WebDriver implements AppDriver {
     return this.#takeDialog() ?? ok(undefined);
   }
 
-  async select(ladder: readonly Selector[], values: readonly string[]): Promise<Attempt> {
+  async select(ladder: readonly Selector[], values: readonly string[], exact?: boolean): Promise<Attempt<readonly string[] | undefined>> {
     const blocked = await this.#ready();
     if (blocked) return blocked;
-    // A <select> is set in one call; an ARIA combobox or listbox answers with the trusted click
-    // to make next (open it, then the option), and is verified after the option's click.
-    let after: "open" | "option" | undefined;
-    for (let move = 0; move < SELECT_MOVES; move++) {
-      const answer = await this.#call<SelectAnswer>("select", { ladder: toRungs(ladder), values, after });
-      if ("transient" in answer) return fail("attached", answer.transient);
-      if (!answer.ok) return fail(answer.failed, answer.detail, answer.retryable ?? answer.failed !== "ambiguous");
-      if (!("click" in answer)) return ok(undefined, answer.tier);
-      await this.#pointerClick(answer.click, { button: "left", clickCount: 1 });
-      // The popup (or the new value) renders with the next frame.
-      await this.#navigation.firstFrame();
-      const dialog = this.#takeDialog();
-      if (dialog) return dialog;
-      after = answer.click.what;
-    }
-    return fail("unsupported", `the dropdown did not settle on ${JSON.stringify(values[0] ?? "")} after ${SELECT_MOVES} clicks`);
+    return selectOptions(ladder, values, exact, {
+      call: (arg) => this.#call<SelectAnswer>("select", arg),
+      click: (at) => this.#pointerClick(at, { button: "left", clickCount: 1 }),
+      press: (key) => pressChord(this.#session, key, []),
+      type: (text) => typeOver(this.#session, text),
+      nextFrame: () => this.#navigation.firstFrame(),
+      takeDialog: () => this.#takeDialog(),
+    });
   }
 
   async setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt> {
@@ -427,6 +419,7 @@ export class WebDriver implements AppDriver {
     const dialog = this.#takeDialog();
     if (dialog && !dialog.ok) return { pass: false, actual: dialog.detail };
     if (expect.kind === "cookie") return this.#checkCookie(expect);
+    if (expect.kind === "cookie_where" || expect.kind === "cookie_count") return readCookies(this.#session, expect);
     const answer = await this.#call<CheckAnswer>("check", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, expect });
     if ("transient" in answer) return { pass: false, actual: answer.transient };
     return answer;

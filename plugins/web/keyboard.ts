@@ -19,17 +19,21 @@ export function textStrokes(text: string): Stroke[] {
   return [...text].map((ch) => ({ key: ch === "\n" ? "Enter" : ch, modifiers: 0 }));
 }
 
+const MODIFIER_OWN_BITS: Readonly<Record<string, number>> = { Shift: MODIFIER_BITS.shift, Control: MODIFIER_BITS.ctrl, Alt: MODIFIER_BITS.alt, Meta: MODIFIER_BITS.meta };
+
 /** keyDown/keyUp pairs for `strokes`; throws on a key with no definition. */
 export function strokeEvents(strokes: readonly Stroke[]): KeyEvent[] {
   const events: KeyEvent[] = [];
   for (const stroke of strokes) {
     const def = keyDefinition(stroke.key);
     if (!def) throw new FlowproofError({ code: "unsupported-step", message: `no key definition for ${JSON.stringify(stroke.key)} in the web adapter`, hint: "press a named key (Enter, Tab, Escape, Backspace, an arrow, F1–F12, …) or one character" });
+    // A modifier key's own bit is set while it is down (a browser reports shiftKey on Shift's keydown), not on its release.
+    const own = MODIFIER_OWN_BITS[def.key] ?? 0;
     const modifiers = stroke.modifiers | (def.shift ? MODIFIER_BITS.shift : 0);
     // Ctrl/Alt/Meta chords produce no text (they are shortcuts, not characters).
     const producesText = def.text !== undefined && (stroke.modifiers & SHORTCUT_BITS) === 0;
     const base = { key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode, nativeVirtualKeyCode: def.keyCode, modifiers };
-    events.push(producesText ? { type: "keyDown", ...base, text: def.text, unmodifiedText: def.text } : { type: "rawKeyDown", ...base }, { type: "keyUp", ...base });
+    events.push(producesText ? { type: "keyDown", ...base, text: def.text, unmodifiedText: def.text } : { type: "rawKeyDown", ...base, modifiers: modifiers | own }, { type: "keyUp", ...base });
   }
   return events;
 }
@@ -143,6 +147,12 @@ export async function typeText(session: Session, text: string, timeoutMs: number
 /** Sends `events` pipelined: CDP applies them in order. */
 export async function sendKeys(session: Session, events: readonly KeyEvent[]): Promise<void> {
   await Promise.all(events.map((e) => session.send("Input.dispatchKeyEvent", e)));
+}
+
+/** Types `text` over what the focused field holds: select-all (Mod+A), then the text key by key. */
+export async function typeOver(session: Session, text: string): Promise<void> {
+  await pressChord(session, "a", ["mod"]);
+  await sendKeys(session, strokeEvents(textStrokes(text)));
 }
 
 /** Presses `key` with `modifiers` held: modifiers down, the key, modifiers up. */

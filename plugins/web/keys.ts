@@ -27,6 +27,11 @@ const NAMED: Record<string, KeyDefinition> = {
   PageDown: { key: "PageDown", code: "PageDown", keyCode: 34 },
   Insert: { key: "Insert", code: "Insert", keyCode: 45 },
 };
+// A modifier pressed alone (`Press Shift`); pressChord holds its own bit while it is down.
+NAMED["Shift"] = { key: "Shift", code: "ShiftLeft", keyCode: 16 };
+NAMED["Control"] = { key: "Control", code: "ControlLeft", keyCode: 17 };
+NAMED["Alt"] = { key: "Alt", code: "AltLeft", keyCode: 18 };
+NAMED["Meta"] = { key: "Meta", code: "MetaLeft", keyCode: 91 };
 for (let i = 1; i <= 12; i++) NAMED[`F${i}`] = { key: `F${i}`, code: `F${i}`, keyCode: 111 + i };
 
 const SHIFTED_PUNCT: Record<string, [string, number]> = {

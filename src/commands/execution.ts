@@ -220,6 +220,7 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
           return set ? set.baseUrl : startUrl;
         },
         secrets, navigationTimeoutMs: navigationMs, paths, structured, effects: { mode: b.mode, policy: b.effects },
+        ...(b.mode === "record" ? { learned: new Map<string, Readonly<Record<string, unknown>>>() } : {}),
       };
       return { recorder, structured, ctx };
     },

@@ -13,6 +13,7 @@ import { reportLines, type StepResult } from "../engine/loop.ts";
 import { expandAndRun } from "../engine/blocks.ts";
 import { redact } from "../engine/context.ts";
 import { stepsWithEffects } from "../engine/effects.ts";
+import { stepsWithLearned } from "../engine/context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { checkWritable } from "../diagnostics/atomic-write.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
@@ -381,7 +382,7 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
       ...(expected && failedStep ? { expect: recordedFailure(expected.reason, steps[knownAt]!, redactedResult(failedStep, secrets)) } : {}),
     };
     const kept = expected ? steps.slice(0, knownAt + 1) : steps;
-    const effected = stepsWithEffects(kept, new Map(results.flatMap((r) => (r.effect ? [[r.id, r.effect] as const] : []))));
+    const effected = stepsWithLearned(stepsWithEffects(kept, new Map(results.flatMap((r) => (r.effect ? [[r.id, r.effect] as const] : [])))), ctx.learned);
     try {
       writeTraceFile(tracePath, header, recorded ? stepsWithRanges(effected, summary.steps) : effected, key);
     } catch (error) {

@@ -150,7 +150,7 @@ export class SurfaceSet implements AppDriver {
   fill: AppDriver["fill"] = (ladder, text, options) => this.#d.fill(ladder, text, options);
   typeFocused: AppDriver["typeFocused"] = (text, options) => this.#d.typeFocused(text, options);
   pressKey: AppDriver["pressKey"] = (key, modifiers) => this.#d.pressKey(key, modifiers);
-  select: AppDriver["select"] = (ladder, values) => this.#d.select(ladder, values);
+  select: AppDriver["select"] = (ladder, values, exact) => this.#d.select(ladder, values, exact);
   setChecked: AppDriver["setChecked"] = (ladder, checked) => this.#d.setChecked(ladder, checked);
   readText: AppDriver["readText"] = (ladder) => this.#d.readText(ladder);
   count: AppDriver["count"] = (ladder) => this.#d.count(ladder);
@@ -202,6 +202,7 @@ export class SurfaceSet implements AppDriver {
   scroll: NonNullable<AppDriver["scroll"]> = (ladder, to) => this.#need("scroll").call(this.#d, ladder, to);
   history: NonNullable<AppDriver["history"]> = (direction, timeoutMs) => this.#need("history").call(this.#d, direction, timeoutMs);
   clearStorage: NonNullable<AppDriver["clearStorage"]> = (what) => this.#need("clearStorage").call(this.#d, what);
+  setCookie: NonNullable<AppDriver["setCookie"]> = (name, value) => this.#need("setCookie").call(this.#d, name, value);
   setViewport: NonNullable<AppDriver["setViewport"]> = (width, height) => this.#need("setViewport").call(this.#d, width, height);
   // An agent surface runs its block as one execution of the agent.
   runAgent: NonNullable<AppDriver["runAgent"]> = (request) => {
@@ -213,7 +214,7 @@ export class SurfaceSet implements AppDriver {
   observeEffect: NonNullable<AppDriver["observeEffect"]> = (ladder) => this.#active?.driver.observeEffect?.(ladder) ?? Promise.resolve(undefined);
   recordedLadder: NonNullable<AppDriver["recordedLadder"]> = (ladder) => this.#active?.driver.recordedLadder?.(ladder) ?? Promise.resolve(undefined);
 
-  #need<K extends "debugSnapshot" | "captureFrame" | "rectsFor" | "pointFor" | "drag" | "upload" | "armDialog" | "dialogOutcome" | "downloads" | "scroll" | "history" | "clearStorage" | "setViewport">(member: K): NonNullable<AppDriver[K]> {
+  #need<K extends "debugSnapshot" | "captureFrame" | "rectsFor" | "pointFor" | "drag" | "upload" | "armDialog" | "dialogOutcome" | "downloads" | "scroll" | "history" | "clearStorage" | "setCookie" | "setViewport">(member: K): NonNullable<AppDriver[K]> {
     const fn = this.#d[member];
     if (!fn) throw new SurfaceActivationError("unsupported-step", `surface \`${this.#active?.name}\` cannot ${member}`);
     return fn as NonNullable<AppDriver[K]>;

@@ -70,6 +70,8 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
       return step({ type: "launch", params: { reload: true } });
     case "history":
       return step({ type: "launch", params: { history: ast.direction } });
+    case "set_cookie":
+      return step({ type: "set_cookie", params: { name: ast.name, value: ast.value } });
     case "clear_storage":
       return step({ type: "clear_storage", params: { storage: ast.what } });
     case "resize":
@@ -108,7 +110,9 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
     case "upload":
       return step({ type: "upload", params: { path: ast.path } }, ast.target);
     case "scroll": {
-      const to = ast.to.kind === "into_view" ? { into_view: true as const } : ast.to.kind === "px" ? { to_px: ast.to.px } : { to: ast.to.kind };
+      const a = ast.to;
+      const axis = "axis" in a && a.axis === "x" ? { axis: "x" as const } : {};
+      const to = a.kind === "into_view" ? { into_view: true as const } : a.kind === "px" ? { to_px: a.px, ...axis } : a.kind === "pct" ? { to_pct: a.pct, ...axis } : { to: a.kind };
       return ast.target ? step({ type: "scroll", params: to }, ast.target) : step({ type: "scroll", params: to });
     }
     case "wait_download":
@@ -163,8 +167,16 @@ function compileAssertion(
       return element(a.target, { element_count: a.count });
     case "cookie":
       return surface({ cookie: a.name, cookie_fact: a.fact, ...(a.negate ? { negate: true as const } : {}) });
+    case "cookie_where":
+      return surface(a.attribute === "domain" ? { cookie: a.name, cookie_domain: a.value } : { cookie: a.name, cookie_path: a.value });
+    case "cookie_count":
+      return surface({ cookie_count: a.count });
     case "storage":
-      return surface({ storage: a.area, storage_key: a.key.raw, storage_contains: a.text.raw });
+      return surface(a.exact ? { storage: a.area, storage_key: a.key.raw, storage_equals: a.text.raw } : { storage: a.area, storage_key: a.key.raw, storage_contains: a.text.raw });
+    case "number_compare":
+      return element(a.target, { number_compare: a.op, number: a.value });
+    case "storage_keys":
+      return surface({ storage: a.area, storage_keys: a.keys.map((k) => k.raw) });
     case "storage_absent":
       return surface({ storage: a.area, storage_key: a.key.raw, storage_absent: true });
     case "shows_exactly":

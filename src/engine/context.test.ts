@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
-import { redact, redactError, shortenShown, SHOWN_TEXT_CLOSE, SHOWN_TEXT_MAX, SHOWN_TEXT_OPEN } from "./context.ts";
+import { redact, redactError, shortenShown, SHOWN_TEXT_CLOSE, SHOWN_TEXT_MAX, SHOWN_TEXT_OPEN, stepsWithLearned } from "./context.ts";
+import type { TraceStep } from "../trace/schema.ts";
 
 describe("redact", () => {
   test("replaces each secret value with its reference", () => {
@@ -137,5 +138,17 @@ describe("redactError", () => {
   test("redacts a plain error's message and passes anything else through", () => {
     expect((redactError(new TypeError("spawn tok-4711-canary failed"), secrets) as Error).message).toBe("spawn ${SECRET_TOKEN} failed");
     expect(redactError(42, secrets)).toBe(42);
+  });
+});
+
+describe("stepsWithLearned", () => {
+  const step = (id: string): TraceStep => ({ id, intent: "Select Fin from the \"Department\" dropdown", action: { type: "type_text", params: { text: "Fin", select: true } }, selectors: [], sync: { pre: [], post: [] } }) as unknown as TraceStep;
+  test("merges what a step learned into its action's params and leaves the others alone", () => {
+    const steps = stepsWithLearned([step("s0001"), step("s0002")], new Map([["s0002", { chosen: ["Finance"] }]]));
+    expect(steps[0]!.action.params).toEqual({ text: "Fin", select: true });
+    expect(steps[1]!.action.params).toEqual({ text: "Fin", select: true, chosen: ["Finance"] });
+  });
+  test("answers the steps unchanged when nothing was learned", () => {
+    expect(stepsWithLearned([step("s0001")], undefined)).toEqual([step("s0001")]);
   });
 });

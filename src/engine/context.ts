@@ -4,6 +4,7 @@
 import type { AgentTurn, AppDriver, AssertionPlugin, RunMode } from "../plugins/api.ts";
 import type { LeakWatch } from "./secret-scan.ts";
 import type { FilePaths } from "../plugins/file-paths.ts";
+import type { TraceStep } from "../trace/schema.ts";
 import { FlowproofError, type Diagnostic } from "../diagnostics/diagnostic.ts";
 
 /** The flow's `effects:` (default `on`). */
@@ -45,6 +46,17 @@ export interface ExecutionContext {
   readonly effects?: EffectSettings;
   /** Where the flow may read and write files (its roots); absent = anywhere. */
   readonly paths?: FilePaths;
+  /** Recording only: params a step learned while it ran (the options a Select chose), by step id, merged into its trace step. */
+  readonly learned?: Map<string, Readonly<Record<string, unknown>>>;
+}
+
+/** The trace steps with what their recording learned (`ctx.learned`) merged into their action's params. */
+export function stepsWithLearned(steps: readonly TraceStep[], learned: ReadonlyMap<string, Readonly<Record<string, unknown>>> | undefined): TraceStep[] {
+  if (!learned || learned.size === 0) return [...steps];
+  return steps.map((s) => {
+    const more = learned.get(s.id);
+    return more ? ({ ...s, action: { ...s.action, params: { ...s.action.params, ...more } } } as TraceStep) : s;
+  });
 }
 
 /** The run-wide facts structured steps use: the assertion kinds, the mode, where files go, the leak scan. */

@@ -5,7 +5,7 @@ import type { ActionStep, ClickStep, DialogSuffix, GrammarVerb, ParseContext, Pa
 import { splitDialogSuffix } from "./dialog-suffix.ts";
 import {
   parseCheck, parseClear, parseHistory, parseNavigate, parseReload, parseResize, parseRemember, parseReplace, parseScroll,
-  parseSelect, parseType, parseUpload, parseWait,
+  parseSelect, parseSetCookie, parseType, parseUpload, parseWait,
 } from "./input-action.ts";
 import { parseKeys } from "./keys.ts";
 import { findActionRefusal } from "./refusal.ts";
@@ -39,6 +39,7 @@ const VERBS: readonly Verb[] = [
   { pattern: /check(?:\s+|$)/, name: "Check", parse: (r, c) => parseCheck(r, c, true) },
   { pattern: /uncheck(?:\s+|$)/, name: "Uncheck", parse: (r, c) => parseCheck(r, c, false) },
   { pattern: /select(?:\s+|$)/, name: "Select", parse: parseSelect },
+  { pattern: /set\s+(?:the\s+|a\s+)?cookie(?:\s+|$)/, name: "Set cookie", parse: parseSetCookie },
   { pattern: /upload(?:\s+|$)/, name: "Upload", refusable: "Upload", parse: parseUpload },
   { pattern: /scroll(?:\s+|$)/, name: "Scroll", parse: parseScroll },
   { pattern: /press(?:\s+|$)/, name: "Press", parse: parsePress },

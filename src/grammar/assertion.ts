@@ -2,7 +2,7 @@
 // surface's own sugar) and element predicates over any target. Pure: no I/O; the engine does the
 // auto-waiting.
 
-import type { Assertion, AssertionSugar, GrammarForm, ParseContext, ParseResult, Target } from "./ast.ts";
+import type { Assertion, AssertionSugar, GrammarForm, ParseContext, ParseResult, Target, Template } from "./ast.ts";
 import { lacks } from "./vocabulary.ts";
 import { refuseCountedTarget } from "./input-action.ts";
 import { findTextRefusal } from "./refusal.ts";
@@ -46,10 +46,17 @@ function webOnly(s: Slice, ctx: ParseContext, form: GrammarForm, what: string): 
 function parseStorage(s: Slice, ctx: ParseContext): ParseResult<Claim> {
   const refusal = webOnly(s, ctx, "storage", "storage");
   if (refusal !== undefined) return refusal;
-  const example = 'write `local storage "todos" contains Walk the dog` or `local storage "todos" does not exist` (or `session storage …`)';
-  const m = /^(local|session)\s+storage\s+"([^"]+)"\s+(?:(contains)\s+(.+)|(does\s+not\s+exist))$/i.exec(s.text);
+  const example = 'write `local storage "todos" contains Walk the dog`, `is exactly <value>` or `does not exist` (or `session storage …`)';
+  const keys = /^(local|session)\s+storage\s+has\s+(?:(no\s+keys)|only\s+(.+))$/i.exec(s.text);
+  if (keys?.[1] !== undefined) return parseStorageKeys(s, keys[1].toLowerCase() === "local" ? "local" : "session", keys[3]);
+  const m = /^(local|session)\s+storage\s+"([^"]+)"\s+(?:(contains|is\s+exactly)\s+(.+)|(does\s+not\s+exist))$/i.exec(s.text);
   if (m?.[1] === undefined || m[2] === undefined) {
-    return failAt("unknown-step", "A storage assertion names the key in quotes, then `contains <text>` or `does not exist`.", example, s);
+    return failAt("unknown-step", "A storage assertion names the key in quotes, then `contains <text>`, `is exactly <value>` or `does not exist`; or `has no keys` / `has only \"<key>\", …` for the whole storage.", example, s);
+  }
+  // `contains exactly red` would check for the text "exactly red": the whole value is `is exactly`.
+  const nearMiss = /^contains\s+exactly\s+(.+)$/i.exec(s.text.slice(s.text.lastIndexOf('"') + 1).trim());
+  if (m[3]?.toLowerCase() === "contains" && nearMiss?.[1] !== undefined) {
+    return failAt("unknown-step", "`contains exactly` is not a storage form: it would look for the text `exactly …` inside the value.", `write \`${m[1].toLowerCase()} storage "${m[2]}" is exactly ${nearMiss[1]}\` for the whole value, or \`contains ${nearMiss[1]}\` for part of it`, s);
   }
   const area = m[1].toLowerCase() === "local" ? "local" : "session";
   const keyAt = s.offset + s.text.indexOf('"') + 1;
@@ -62,7 +69,29 @@ function parseStorage(s: Slice, ctx: ParseContext): ParseResult<Claim> {
   const raw = m[4] ?? "";
   const text = parseTemplateAt(raw, s.offset + s.text.length - raw.length);
   if (!text.ok) return text;
-  return ok({ kind: "storage", area, key: key.value, text: text.value });
+  const exact = m[3]?.toLowerCase() !== "contains";
+  return ok({ kind: "storage", area, key: key.value, text: text.value, ...(exact ? { exact: true } : {}) });
+}
+
+/** `local storage has no keys` / `local storage has only "todos" and "theme"`: the whole set of keys. */
+function parseStorageKeys(s: Slice, area: "local" | "session", list: string | undefined): ParseResult<Claim> {
+  if (list === undefined) return ok({ kind: "storage_keys", area, keys: [] });
+  const at = s.offset + s.text.length - list.length;
+  const keys: Template[] = [];
+  const re = /\s*"([^"]+)"\s*(,\s*(?:and\s+)?|and\s+|$)/iy;
+  let i = 0;
+  while (i < list.length) {
+    re.lastIndex = i;
+    const k = re.exec(list);
+    if (k?.[1] === undefined) return fail("unknown-step", "Every key of `has only` is quoted, separated by `,` or `and`.", 'write `local storage has only "todos" and "theme"`', at + i, list.length - i);
+    const key = parseTemplateAt(k[1], at + list.indexOf(k[1], i));
+    if (!key.ok) return key;
+    if (hasCapture(key.value)) return fail("bad-reference", "A capture cannot name a storage key: a capture may only be typed or compared.", 'name the key as written, or with an environment variable', at + i, k[0].length);
+    keys.push(key.value);
+    i = re.lastIndex;
+    if (k[2] === "") break;
+  }
+  return ok({ kind: "storage_keys", area, keys });
 }
 
 function parseClaim(s: Slice, ctx: ParseContext): ParseResult<Claim> {
@@ -86,6 +115,11 @@ function parseClaim(s: Slice, ctx: ParseContext): ParseResult<Claim> {
   }
   if (/^(?:the\s+)?page\b/i.test(t)) {
     return failAt("unknown-step", `\`${t}\` is not a page assertion.`, "write `page shows Welcome`, `page does not show Error`, `page url is /signin` or `page title contains Acme`", s);
+  }
+  const cookies = /^(?:(no)\s+cookies\s+are|(\d+)\s+cookies?\s+(?:are|is))\s+set$/i.exec(t);
+  if (cookies) {
+    const count = cookies[1] !== undefined ? 0 : Number(cookies[2]);
+    return webOnly(s, ctx, "cookie", "cookies are set") ?? ok({ kind: "cookie_count", count });
   }
   if (/^cookie\b/i.test(t)) return parseCookie(s, ctx);
   if (/^(?:local|session)\s+storage\b/i.test(t)) return parseStorage(s, ctx);
@@ -136,6 +170,12 @@ function parseCookie(s: Slice, ctx: ParseContext): ParseResult<Claim> {
     const bare = m?.[2] ?? "session_token";
     return failAt("unknown-step", "The cookie name must be quoted.", `write \`cookie "${bare}" ${fact === "" ? "exists" : fact}\``, s);
   }
+  const where = /^has\s+(domain|path)\s+(\S+)$/i.exec(fact);
+  if (where?.[1] !== undefined && where[2] !== undefined) {
+    const refusal = webOnly(s, ctx, "cookie", "cookie");
+    if (refusal !== undefined) return refusal;
+    return ok({ kind: "cookie_where", name: m[1], attribute: where[1].toLowerCase() === "domain" ? "domain" : "path", value: where[2] });
+  }
   const known = COOKIE_FACTS[fact.toLowerCase().replace(/\s+/g, " ")];
   if (known === undefined) {
     const isValue = fact !== "";
@@ -144,7 +184,7 @@ function parseCookie(s: Slice, ctx: ParseContext): ParseResult<Claim> {
       isValue
         ? `A cookie's value cannot be asserted (\`${fact}\`): it is a credential, and comparing it would put it in the trace.`
         : "The cookie assertion needs a fact.",
-      `assert a fact instead: \`cookie "${m[1]}" exists\` or \`does not exist\`, \`is [not] httpOnly\`, \`is [not] secure\` or \`is [not] persistent\``,
+      `assert a fact instead: \`cookie "${m[1]}" exists\` or \`does not exist\`, \`is [not] httpOnly\`, \`is [not] secure\`, \`is [not] persistent\`, \`has domain <host>\` or \`has path <path>\``,
       s,
     );
   }
@@ -178,6 +218,14 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
     if (refusal !== undefined) return refusal;
     const text = parseTemplateAt(m[1], tail.offset + t.length - m[1].length);
     return text.ok ? ok({ kind: "shows_exactly", target, text: text.value }) : text;
+  }
+  if ((m = /^shows\s+an?\s+number\s+(.*)$/i.exec(t)) && m[1] !== undefined) {
+    const cmp = /^(greater\s+than|less\s+than|at\s+least|at\s+most)\s+(-?\d+(?:\.\d+)?)$/i.exec(m[1]);
+    if (cmp?.[1] === undefined || cmp[2] === undefined) {
+      return failAt("unknown-step", "`shows a number` compares with a plain number: `greater than`, `less than`, `at least` or `at most` it.", 'write `the "Total" shows a number greater than 10`', tail);
+    }
+    const op = ({ "greater than": "gt", "less than": "lt", "at least": "ge", "at most": "le" } as const)[cmp[1].toLowerCase().replace(/\s+/g, " ") as "greater than"];
+    return webOnly(tail, ctx, "exact_text", "shows a number") ?? ok({ kind: "number_compare", target, op, value: Number(cmp[2]) });
   }
   if ((m = /^shows\s+(.+)$/i.exec(t)) && m[1] !== undefined) return parseShows(sub(tail, t.length - m[1].length), target);
   if ((m = /^does\s+not\s+show\s+(.+)$/i.exec(t)) && m[1] !== undefined) {

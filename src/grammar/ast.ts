@@ -94,6 +94,8 @@ export interface HistoryStep { readonly kind: "history"; readonly direction: "ba
 /** `Clear local storage`, `Clear session storage` (the page's origin), `Clear cookies` (the flow's browser context). */
 export interface ClearStorageStep { readonly kind: "clear_storage"; readonly what: "local" | "session" | "cookies" }
 /** `Resize the viewport to 320x480`: the page's size in CSS pixels from here on. */
+/** `Set cookie "theme" to dark`: a plain (never secret) cookie for the page's URL. */
+export interface SetCookieStep { readonly kind: "set_cookie"; readonly name: string; readonly value: string }
 export interface ResizeStep { readonly kind: "resize"; readonly width: number; readonly height: number }
 /** Click, Press the "…" button (role "button"), Right-click, Double-click, Click … at x%,y%. */
 export interface ClickStep {
@@ -127,7 +129,11 @@ export interface ScrollStep {
   readonly kind: "scroll";
   /** Absent = the page. */
   readonly target?: Target;
-  readonly to: { readonly kind: "top" } | { readonly kind: "bottom" } | { readonly kind: "into_view" } | { readonly kind: "px"; readonly px: number };
+  /** `axis: "x"` (`across`): horizontally; otherwise vertically. `pct`: 0–100 of how far the box scrolls. */
+  readonly to:
+    | { readonly kind: "top" } | { readonly kind: "bottom" } | { readonly kind: "left" } | { readonly kind: "right" } | { readonly kind: "into_view" }
+    | { readonly kind: "px"; readonly px: number; readonly axis?: "x" }
+    | { readonly kind: "pct"; readonly pct: number; readonly axis?: "x" };
 }
 /** `Wait until page shows <text> [within Ns]` (default bound 60 s). */
 export interface WaitTextStep { readonly kind: "wait_text"; readonly text: Template; readonly timeoutMs?: number }
@@ -136,6 +142,8 @@ export interface WaitDownloadStep { readonly kind: "wait_download"; readonly nam
 /** `Remember the "…" as <name>` / `Remember how many "…" appear as <name>` (count). */
 export interface RememberStep { readonly kind: "remember"; readonly target: Target; readonly name: string; readonly count: boolean }
 /** An `assert:` step. */
+/** A numeric comparison: greater than, less than, at least, at most. */
+export type NumberOp = "gt" | "lt" | "ge" | "le";
 export interface AssertStep { readonly kind: "assert"; readonly assertion: Assertion }
 /**
  * A plain step under model authoring: natural-language intent that the rules grammar does not
@@ -144,7 +152,7 @@ export interface AssertStep { readonly kind: "assert"; readonly assertion: Asser
 export interface IntentStep { readonly kind: "intent"; readonly text: string }
 
 export type ActionStep =
-  | NavigateStep | ReloadStep | HistoryStep | ClearStorageStep | ResizeStep | ClickStep | HoverStep | DragStep | TypeStep | ClearStep | ReplaceStep
+  | NavigateStep | ReloadStep | HistoryStep | ClearStorageStep | SetCookieStep | ResizeStep | ClickStep | HoverStep | DragStep | TypeStep | ClearStep | ReplaceStep
   | PressKeyStep | SelectStep | SetCheckedStep | UploadStep | ScrollStep | WaitTextStep | WaitDownloadStep
   | RememberStep;
 
@@ -175,8 +183,16 @@ export type Assertion = Bound & (
   | { readonly kind: "page_title"; readonly op: "is" | "contains"; readonly value: Template }
   /** `cookie "sid" exists|is httpOnly|is secure|is persistent`; `negate`: `does not exist`, `is not …` (never a value). */
   | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent"; readonly negate: boolean }
+  /** `cookie "sid" has domain example.com` / `has path /app` (never a value). */
+  | { readonly kind: "cookie_where"; readonly name: string; readonly attribute: "domain" | "path"; readonly value: string }
+  /** `no cookies are set`, `2 cookies are set`: how many cookies the page's URL has. */
+  | { readonly kind: "cookie_count"; readonly count: number }
   /** `local storage "todos" contains Walk the dog` (the value stored under the key contains the text); the key may hold `${VAR}`. */
-  | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: Template; readonly text: Template }
+  | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: Template; readonly text: Template; readonly exact?: true }
+  /** `local storage has no keys` / `has only "a" and "b"`: exactly these keys are stored (`keys` empty: none). */
+  /** `the "Total" shows a number greater than 10` (also `less than`, `at least`, `at most`): the element's text read as a number. */
+  | { readonly kind: "number_compare"; readonly target: Target; readonly op: NumberOp; readonly value: number }
+  | { readonly kind: "storage_keys"; readonly area: "local" | "session"; readonly keys: readonly Template[] }
   /** `local storage "todos" does not exist` (no value is stored under the key). */
   | { readonly kind: "storage_absent"; readonly area: "local" | "session"; readonly key: Template }
   /** `the "…" shows <text>` (substring; text may be `${captured.x}`). */

@@ -105,6 +105,24 @@ export function parseClear(rest: Slice, ctx: ParseContext): ParseResult<ActionSt
   return target.ok ? ok({ kind: "clear", target: target.value }) : target;
 }
 
+/**
+ * `Set cookie "theme" to dark`: a cookie for the page's URL, as the app would set it. The value is
+ * written in the flow and the trace, so a `${VAR}` (a secret) is refused: secret cookies are seeded
+ * with `session: cookies`.
+ */
+export function parseSetCookie(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
+  const example = 'Set cookie "theme" to dark';
+  const m = /^"([^"]+)"\s+to\s+(.+)$/i.exec(rest.text);
+  if (m?.[1] === undefined || m[2] === undefined) return failAt("unknown-step", "`Set cookie` names the cookie in quotes, then `to <value>`.", `write \`${example}\``, rest);
+  if (lacks(ctx, "cookie")) return failAt("unsupported-step", `\`Set cookie\` is web-only, not for ${ctx.surface.name} apps.`, "set it through the app instead", rest);
+  const value = m[2].trim().replace(/^"(.*)"$/, "$1");
+  if (/\$\{/.test(value)) {
+    return failAt("refused-step", "`Set cookie` takes a plain value: it is written into the trace, and a `${…}` value is a secret or a capture.", "seed a secret cookie with `session: cookies:` in the flow's header, or set a plain value, e.g. `Set cookie \"theme\" to dark`", rest);
+  }
+  if (value.includes(";")) return failAt("unknown-step", "A cookie value cannot hold `;`.", `write \`${example}\``, rest);
+  return ok({ kind: "set_cookie", name: m[1], value });
+}
+
 export function parseCheck(rest: Slice, ctx: ParseContext, checked: boolean): ParseResult<ActionStep> {
   const verb = checked ? "Check" : "Uncheck";
   const target = requireTarget(rest, ctx, verb, `${verb} the "Remember me" checkbox`);
@@ -189,13 +207,17 @@ export function parseScroll(rest: Slice, ctx: ParseContext): ParseResult<ActionS
   const tail = trimSlice(sub(rest, target.value.end));
   const t = target.value.target;
   if (/^into\s+view$/i.test(tail.text)) return ok({ kind: "scroll", target: t, to: { kind: "into_view" } });
-  const edge = /^to\s+(?:the\s+)?(top|bottom)$/i.exec(tail.text);
-  if (edge?.[1] !== undefined) return ok({ kind: "scroll", target: t, to: { kind: edge[1].toLowerCase() === "top" ? "top" : "bottom" } });
-  const to = /^to\s+(\S+)$/i.exec(tail.text);
+  const edge = /^to\s+(?:the\s+)?(top|bottom|left|right)$/i.exec(tail.text);
+  if (edge?.[1] !== undefined) return ok({ kind: "scroll", target: t, to: { kind: edge[1].toLowerCase() as "top" | "bottom" | "left" | "right" } });
+  const to = /^to\s+(\S+)(\s+across)?$/i.exec(tail.text);
   const amount = to?.[1];
-  if (amount === undefined) return failAt("unknown-step", "`Scroll` ends with `to the top`, `to the bottom`, `into view` or `to <n>px`.", `write \`${example}\` or \`Scroll "css:.list" to 147px\``, tail);
+  if (amount === undefined) return failAt("unknown-step", "`Scroll` ends with `to the top|bottom|left|right`, `into view`, `to <n>px` or `to <n>%` (`across` for horizontally).", `write \`${example}\`, \`Scroll "css:.list" to 147px\` or \`Scroll "css:.list" to 50% across\``, tail);
+  const axis = to?.[2] !== undefined ? { axis: "x" as const } : {};
   const px = /^(\d+)px$/i.exec(amount);
-  if (px?.[1] !== undefined) return ok({ kind: "scroll", target: t, to: { kind: "px", px: Number(px[1]) } });
+  if (px?.[1] !== undefined) return ok({ kind: "scroll", target: t, to: { kind: "px", px: Number(px[1]), ...axis } });
+  const pct = /^(\d+(?:\.\d+)?)%$/.exec(amount);
+  if (pct?.[1] !== undefined && Number(pct[1]) <= 100) return ok({ kind: "scroll", target: t, to: { kind: "pct", pct: Number(pct[1]), ...axis } });
+  if (pct?.[1] !== undefined) return fail("unknown-step", `\`${amount}\` is past the end: a percentage goes from 0% to 100%.`, 'write e.g. `Scroll "css:.list" to 100%`', tail.offset + tail.text.indexOf(amount), amount.length);
   const at = tail.offset + tail.text.length - amount.length;
   if (/^-?\d+(?:\.\d+)?$/.test(amount)) {
     return fail("unknown-step", `A scroll offset needs its unit: \`${amount}\` has none.`, `write \`to ${amount}px\``, at, amount.length);

@@ -50,6 +50,11 @@ describe("parseKeys", () => {
     ["clear", "calc", "clear", []],
     ["Ctrl+H", "calc", "h", ["ctrl"]],
     ["Enter", "calc", "Enter", []],
+    ["Shift", "web", "Shift", []],
+    ["shift", "web", "Shift", []],
+    ["Ctrl", "web", "Control", []],
+    ["Option", "web", "Alt", []],
+    ["Cmd", "web", "Meta", []],
   ])("reads %s on %s as key %s", (text, app, key, modifiers) => {
     expect(parseKeys(slice(text), at(app).surface)).toEqual({ ok: true, value: { key, modifiers } });
   });
@@ -65,7 +70,8 @@ describe("parseKeys", () => {
     ["hard on the app", "web", "unknown-step", "not a key", 6, 15],
     ["bogus", "calc", "unknown-step", "not a calculator key", 6, 5],
     ["plus", "web", "unknown-step", "not a key", 6, 4],
-    ["Shift", "web", "unknown-step", "is a modifier", 6, 5],
+    ["Mod", "web", "unknown-step", "is not pressed alone", 6, 3],
+    ["Ctrl+Shift", "web", "unknown-step", "is a modifier, not the chord's key", 11, 5],
     ["Hyper+K", "web", "unknown-step", "not a key", 6, 5],
     ["Ctrl+Ctrl+K", "web", "unknown-step", "appears twice", 11, 4],
     ["Ctrl+", "web", "unknown-step", "not a key", 11, 1],

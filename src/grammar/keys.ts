@@ -28,6 +28,9 @@ const MODIFIERS: ReadonlyMap<string, Modifier> = new Map<string, Modifier>([
   ["mod", "mod"], ["ctrlormeta", "mod"], ["controlormeta", "mod"],
 ]);
 
+/** The key a modifier names when it is pressed alone, as stored. */
+const MODIFIER_KEY_NAMES: Readonly<Record<Exclude<Modifier, "mod">, string>> = { ctrl: "Control", alt: "Alt", shift: "Shift", meta: "Meta" };
+
 /** Canonical modifier order, so `Shift+Alt+X` and `Alt+Shift+X` are the same step. */
 const MODIFIER_ORDER: readonly Modifier[] = ["mod", "ctrl", "alt", "shift", "meta"];
 
@@ -47,6 +50,12 @@ export function parseKeys(s: Slice, surface: SurfaceGrammar): ParseResult<KeyCho
       s.offset,
       1,
     );
+  }
+  // A modifier pressed alone (`Press Shift`): apps that react to the key itself (a shortcut hint, a multi-select mode).
+  const alone = MODIFIERS.get(text.trim().toLowerCase());
+  if (alone !== undefined) {
+    if (alone === "mod") return fail("unknown-step", `\`${text.trim()}\` stands for Control or Meta in a chord and is not pressed alone.`, "press the key itself, e.g. `Press Control` or `Press Meta`, or a chord such as `Press Mod+S`", s.offset, text.length);
+    return ok({ key: MODIFIER_KEY_NAMES[alone], modifiers: [] });
   }
   const pieces = text.split("+");
   const modifiers: Modifier[] = [];
@@ -68,7 +77,7 @@ export function parseKeys(s: Slice, surface: SurfaceGrammar): ParseResult<KeyCho
     const key = finalKey(word, modifiers.length > 0);
     if (key === undefined) {
       if (MODIFIERS.has(word.toLowerCase())) {
-        return fail("unknown-step", `\`${word}\` is a modifier, not a key.`, "press it together with a key, e.g. `Press Shift+Tab`", start, Math.max(word.length, 1));
+        return fail("unknown-step", `\`${word}\` is a modifier, not the chord's key.`, `press it with a key, e.g. \`Press Shift+Tab\`, or alone, e.g. \`Press ${word}\``, start, Math.max(word.length, 1));
       }
       return notAKey(word, start, surface, modifiers.length > 0);
     }

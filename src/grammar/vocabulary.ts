@@ -16,7 +16,7 @@
  * - `clear_storage`: `Clear local storage`, `Clear cookies`, …;
  * - `page_url`, `page_title`, `cookie`, `storage`, `attribute`, `style`: the page's address,
  *   title, cookies, storage, and an element's attributes and computed style;
- * - `exact_text`: `shows exactly`, `contains exactly`; `focus`: `is [not] focused`.
+ * - `exact_text`: `shows exactly`, `contains exactly`, `shows a number greater than …`; `focus`: `is [not] focused`.
  */
 export type GrammarForm =
   | "css" | "iframe" | "container" | "dialog" | "reload" | "download" | "history" | "viewport" | "clear_storage"

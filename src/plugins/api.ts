@@ -9,6 +9,7 @@ import type { EffectWatch } from "./effects.ts";
 import { noUiAnswers } from "./no-ui.ts";
 import type { AgentRunOutcome, AgentRunRequest } from "./agent-api.ts";
 import type { DebugSnapshot, RawFrame, Rect, RectTarget, RectsAnswer } from "./frame-api.ts";
+import type { Expectation, ScrollTo } from "./expectation.ts";
 import type { AdapterCredentials, AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, StepsKind } from "./adapter-api.ts";
 /** TypeBox: how a plugin declares the schema of its flow keys (`keys.schema`) and of its steps' arguments. */
 export { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
@@ -62,38 +63,8 @@ export interface Candidate {
   readonly what: string;
 }
 
-/** Expectations, with every `${…}` already resolved by the engine. */
-export type Expectation =
-  | { readonly kind: "text_contains"; readonly text: string; readonly count?: number }
-  | { readonly kind: "text_absent"; readonly text: string }
-  | { readonly kind: "url"; readonly op: "equals" | "contains"; readonly value: string }
-  | { readonly kind: "title"; readonly op: "equals" | "contains"; readonly value: string }
-  | { readonly kind: "numeric_equals"; readonly value: number }
-  | { readonly kind: "empty"; readonly empty: boolean }
-  | { readonly kind: "visible"; readonly visible: boolean }
-  | { readonly kind: "count"; readonly count: number }
-  | { readonly kind: "checked"; readonly checked: boolean }
-  /** A tab, a list or tree item, an option: whether it is the selected one. */
-  | { readonly kind: "selected"; readonly selected: boolean }
-  | { readonly kind: "enabled"; readonly enabled: boolean }
-  /** Exact, case-sensitive attribute value (name case-insensitive); `negate` passes when absent. */
-  | { readonly kind: "attribute"; readonly name: string; readonly value: string; readonly negate: boolean }
-  | { readonly kind: "attribute_present"; readonly name: string; readonly present: boolean }
-  /** Computed style; colours compare canonically (named, #rgb, #rrggbb, rgb(), rgba()). */
-  | { readonly kind: "style"; readonly prop: string; readonly value: string; readonly negate: boolean }
-  /** A cookie fact for the page's URL; never the cookie's value. `negate`: not set / set without the flag. Needs the `cookies` capability. */
-  | { readonly kind: "cookie"; readonly name: string; readonly fact: "exists" | "http_only" | "secure" | "persistent"; readonly negate?: boolean }
-  /** The page's localStorage / sessionStorage value under `key` contains `text` (a web page's origin). */
-  | { readonly kind: "storage"; readonly area: "local" | "session"; readonly key: string; readonly text: string }
-  /** The page's localStorage / sessionStorage holds nothing under `key`. */
-  | { readonly kind: "storage_absent"; readonly area: "local" | "session"; readonly key: string }
-  /** The element's whole text or value, trimmed and with white space collapsed, equals `text` (case-sensitive). */
-  | { readonly kind: "text_equals"; readonly text: string }
-  /** The element has (or has not) keyboard focus. */
-  | { readonly kind: "focused"; readonly focused: boolean };
-
-/** Where `Scroll` goes: a container edge, the element into view, or an exact scrollTop in px (verified ±1 px). */
-export type ScrollTo = { readonly to: "top" | "bottom" } | { readonly into_view: true } | { readonly to_px: number };
+// What a driver checks and where it scrolls: the contract's request shapes, in expectation.ts.
+export type { Expectation, ScrollTo } from "./expectation.ts";
 
 export type KeyModifier = "ctrl" | "alt" | "shift" | "meta" | "mod";
 
@@ -194,6 +165,8 @@ export interface AppDriver {
   history?(direction: "back" | "forward", timeoutMs: number): Promise<Attempt>;
   /** Empties the page origin's localStorage / sessionStorage, or every cookie of the surface ("cookies" capability). */
   clearStorage?(what: "local" | "session" | "cookies"): Promise<Attempt>;
+  /** `Set cookie "<name>" to <value>`: a cookie for the page's current URL. */
+  setCookie?(name: string, value: string): Promise<Attempt>;
   /** Sets the surface's viewport to `width` × `height` CSS pixels from now on; verifies it took. */
   setViewport?(width: number, height: number): Promise<Attempt>;
   click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt>;
@@ -203,7 +176,11 @@ export interface AppDriver {
   /** Real keystrokes into whatever has focus (appends). */
   typeFocused(text: string, options?: TypeOptions): Promise<Attempt>;
   pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt>;
-  select(ladder: readonly Selector[], values: readonly string[]): Promise<Attempt>;
+  /**
+   * Chooses `values` (the text rule: exact, then prefix, then ignoring case; `exact`: only an
+   * option reading exactly so, as a recording chose). May answer the labels of the options it chose.
+   */
+  select(ladder: readonly Selector[], values: readonly string[], exact?: boolean): Promise<Attempt<readonly string[] | undefined>>;
   /** Set a checkbox/radio/switch; a no-op when already in that state. Verifies the state took. */
   setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt>;
   /** The element's text (or a field's value). */

@@ -39,6 +39,10 @@ export const LaunchParams = Type.Union([
   Params({ reload: Type.Literal(true) }, "`Reload the page`"),
   Params({ history: Type.Union([Type.Literal("back"), Type.Literal("forward")]) }, "`Go back` / `Go forward`: one history entry, waiting for the page it lands on"),
 ]);
+export const SetCookieParams = Params(
+  { name: Type.String({ minLength: 1 }), value: Type.String({ description: "As written: a plain value, never a `${…}` reference." }) },
+  "`Set cookie \"<name>\" to <value>`: a cookie for the page's URL",
+);
 export const ClearStorageParams = Params({ storage: Type.Union([Type.Literal("local"), Type.Literal("session"), Type.Literal("cookies")]) }, "`Clear local storage`, `Clear session storage` (the page's origin), `Clear cookies` (every cookie of the flow's browser context)");
 const Side = Type.Integer({ minimum: 1, maximum: 10_000 });
 export const SetViewportParams = Params({ width: Side, height: Side }, "`Resize the viewport to <width>x<height>`: the page's size in CSS pixels from this step on (scale, mobile and touch as the flow's `browser.viewport` set them)");
@@ -57,6 +61,7 @@ export const TypeTextParams = Params(
     replace: Opt(Type.Boolean({ description: "Clear / Replace: the field's value is replaced." })),
     select: Opt(Type.Boolean({ description: "Select <option> from a dropdown." })),
     values: Opt(Type.Array(Type.String(), { description: "Every option of a multi-select (`text` is the first)." })),
+    chosen: Opt(Type.Array(Type.String(), { description: "Select: the labels of the options the recording chose (never for a `${…}` option); replay chooses exactly these, not deciding again." })),
   },
   "`Type <text> [into \"…\"]` (fill, or append to the focused element), `Clear`, `Replace … with`, `Select … from the \"…\" dropdown`",
 );
@@ -82,9 +87,10 @@ export const CaptureDownloadParams = Params(
 );
 export const UploadParams = Params({ path: Type.String({ minLength: 1, description: "As written, quotes stripped; relative to the working directory at execution." }) }, "`Upload <path> into the \"…\" field`");
 export const ScrollParams = Type.Union([
-  Params({ to: Type.Union([Type.Literal("top"), Type.Literal("bottom")]) }, "`Scroll [the \"…\"] to the top|bottom`"),
+  Params({ to: Type.Union([Type.Literal("top"), Type.Literal("bottom"), Type.Literal("left"), Type.Literal("right")]) }, "`Scroll [the \"…\"] to the top|bottom|left|right`"),
   Params({ into_view: Type.Literal(true) }, "`Scroll \"…\" into view`"),
-  Params({ to_px: Int({ description: "Verified ±1 px." }) }, "`Scroll the \"…\" to <n>px`"),
+  Params({ to_px: Int({ description: "Verified ±1 px." }), axis: Opt(Type.Literal("x", { description: "Horizontally (`across`); absent: vertically." })) }, "`Scroll the \"…\" to <n>px [across]`"),
+  Params({ to_pct: Type.Number({ minimum: 0, maximum: 100, description: "Of how far the box scrolls; verified ±1 px." }), axis: Opt(Type.Literal("x", { description: "Horizontally (`across`); absent: vertically." })) }, "`Scroll the \"…\" to <n>% [across]`"),
 ]);
 export const FocusWindowParams = Params({}, "reserved for desktop apps; never written by this version (replay fails the step as errored)");
 
@@ -124,8 +130,17 @@ export const Expect = Type.Union([
     { cookie: Type.String(), cookie_fact: Type.Union([Type.Literal("exists"), Type.Literal("http_only"), Type.Literal("secure"), Type.Literal("persistent")]), negate: Negate },
     "the page's cookie is set / http_only / secure / persistent; with `negate`, it is not set / is set without that flag (no value is ever written)",
   ),
+  expectVariant({ cookie: Type.String(), cookie_domain: Type.String() }, "the page's cookie has this domain (a leading dot and case ignored)"),
+  expectVariant({ cookie: Type.String(), cookie_path: Type.String() }, "the page's cookie has this path"),
+  expectVariant({ cookie_count: Int() }, "exactly that many cookies are set for the page's URL (0: none)"),
   expectVariant({ storage: StorageArea, storage_key: StorageKey, storage_contains: Type.String() }, "the value the page's local / session storage holds under `storage_key` contains `storage_contains` (as written; the stored value is never written)"),
   expectVariant({ storage: StorageArea, storage_key: StorageKey, storage_absent: Type.Literal(true) }, "the page's local / session storage holds nothing under `storage_key`"),
+  expectVariant({ storage: StorageArea, storage_key: StorageKey, storage_equals: Type.String() }, "the value the page's local / session storage holds under `storage_key` is exactly `storage_equals` (as written; the stored value is never written)"),
+  expectVariant({ storage: StorageArea, storage_keys: Type.Array(StorageKey) }, "the page's local / session storage holds exactly these keys, in any order (none: empty)"),
+  expectVariant(
+    { number_compare: Type.Union([Type.Literal("gt"), Type.Literal("lt"), Type.Literal("ge"), Type.Literal("le")]), number: Type.Number() },
+    "the element's text, read as a number, is greater than (`gt`), less than (`lt`), at least (`ge`) or at most (`le`) `number`",
+  ),
   expectVariant({ value_exactly: Type.String() }, "the element's whole text or value, trimmed and with runs of white space as one space, equals it (case-sensitive)"),
   expectVariant({ focused: Type.Boolean() }, "the element has (`true`) / does not have (`false`) keyboard focus"),
 ]);
@@ -188,6 +203,7 @@ export const ACTION_VARIANTS = [
   actionVariant("capture_download", CaptureDownloadParams, "none"),
   actionVariant("set_checked", SetCheckedParams, "the target"),
   actionVariant("clear_storage", ClearStorageParams, "none"),
+  actionVariant("set_cookie", SetCookieParams, "none"),
   actionVariant("set_viewport", SetViewportParams, "none"),
   actionVariant("wait", WaitParams, "none"),
   actionVariant("agent_run", AgentRunParams, "none"),

@@ -107,7 +107,7 @@ describe("model authoring (record --author auto with a configured model)", () =>
     expect(header!["agent"]).toEqual({ backend: "openai-compatible", model: "scripted-model" });
     expect(steps.map((s) => (s["action"] as { type: string }).type)).toEqual(["type_text", "type_text", "type_text", "type_text", "click", "capture", "type_text", "assert"]);
     expect(steps.slice(0, 5).every((s) => s["intent"] === FILL)).toBe(true);
-    expect(steps[1]!["action"]).toEqual({ type: "type_text", params: { text: "Van", select: true } });
+    expect(steps[1]!["action"]).toEqual({ type: "type_text", params: { text: "Van", select: true, chosen: ["Van"] } });
     expect(steps[3]!["action"]).toEqual({ type: "type_text", params: { text: "${OWNER_PIN}" } });
     expect(steps[0]!["selectors"]).toEqual([{ tier: "native_id", provenance: "llm", payload: { css: "#make" } }]);
     expect(steps[5]!["selectors"]).toEqual([{ tier: "structural", provenance: "llm", payload: { kind: "scoped", container: "css:div.row", container_anchor: "Order number", inner_css: ".val" } }]);

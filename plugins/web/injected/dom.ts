@@ -348,3 +348,33 @@ export const scrollToSee = (el: Element, block: ScrollLogicalPosition = "center"
   el.scrollIntoView({ block, inline: block === "nearest" ? "nearest" : "center", behavior: "instant" as ScrollBehavior });
   return boxOf(el);
 };
+
+/**
+ * Leaving, or set aside from what a user works with: inside an `aria-hidden="true"` or `inert`
+ * subtree (composed tree). A closing popover keeps its listbox in the DOM so marked while it
+ * animates out (MUI), and a modal popup so marks the page behind it. Such an element counts for a
+ * label only when nothing else answers to it (the resolver's live-first rule).
+ */
+export const isLeaving = (el: Element): boolean => {
+  for (let n: Node | null = el; n; n = composedParent(n)) {
+    if (n instanceof Element && (n.getAttribute("aria-hidden") === "true" || n.hasAttribute("inert"))) return true;
+  }
+  return false;
+};
+
+/** Visible (isVisible) and not leaving (isLeaving): what a label names first. */
+export const isLive = (el: Element): boolean => isVisible(el) && !isLeaving(el);
+
+/** The elements below `root` in the composed tree: its shadow tree, and what its slots show (assigned light children). */
+export const composedElements = (root: Element): Element[] => {
+  const out: Element[] = [];
+  const walk = (n: Element) => {
+    const kids = n instanceof HTMLSlotElement && n.assignedElements({ flatten: true }).length > 0 ? n.assignedElements({ flatten: true }) : Array.from((n.shadowRoot ?? n).children);
+    for (const k of kids) {
+      out.push(k);
+      walk(k);
+    }
+  };
+  walk(root);
+  return out;
+};

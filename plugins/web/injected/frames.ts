@@ -112,17 +112,8 @@ export const scroll = (req: ScrollRequest): ScopeAnswer => {
     const inView = r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
     return inView ? { ok: true, value: "", tier } : { ok: false, failed: "visible", detail: `${describe(target)} did not come into view` };
   }
-  if (typeof to.to_px === "number") {
-    const px = to.to_px;
-    if (target.scrollHeight <= target.clientHeight) {
-      return { ok: false, failed: "unsupported", detail: `${describe(target)} does not scroll: its content fits (${target.scrollHeight} px in ${target.clientHeight} px)` };
-    }
-    target.scrollTo({ top: px, behavior: "instant" as ScrollBehavior });
-    if (Math.abs(target.scrollTop - px) > 1) {
-      return { ok: false, failed: "unsupported", detail: `${describe(target)} stopped at ${Math.round(target.scrollTop)} px, short of ${px} px (it scrolls at most ${target.scrollHeight - target.clientHeight} px)` };
-    }
-    return { ok: true, value: String(target.scrollTop), tier };
-  }
+  if (typeof to.to_px === "number" || typeof to.to_pct === "number") return scrollBy(target, to, tier);
+  if (to.to === "left" || to.to === "right") return scrollAcross(target, to.to, tier);
   let box: Element | null = target;
   while (box && !isScrollable(box)) box = box.parentElement;
   const container = box ?? document.scrollingElement ?? document.documentElement;
@@ -131,6 +122,39 @@ export const scroll = (req: ScrollRequest): ScopeAnswer => {
   const max = container.scrollHeight - container.clientHeight;
   const reached = to.to === "bottom" ? Math.abs(max - container.scrollTop) <= 1 : container.scrollTop <= 1;
   return reached ? { ok: true, value: String(container.scrollTop), tier } : { ok: false, failed: "unsupported", detail: `${describe(container)} stopped at ${Math.round(container.scrollTop)} px` };
+};
+
+/** The scrolling box's extent on one axis: its offset now, how far it scrolls, and the words for a message. */
+const axisOf = (el: Element, x: boolean) => ({
+  at: () => (x ? el.scrollLeft : el.scrollTop),
+  max: x ? el.scrollWidth - el.clientWidth : el.scrollHeight - el.clientHeight,
+  content: x ? el.scrollWidth : el.scrollHeight,
+  view: x ? el.clientWidth : el.clientHeight,
+  go: (px: number) => el.scrollTo({ [x ? "left" : "top"]: px, behavior: "instant" as ScrollBehavior }),
+  across: x ? " across" : "",
+});
+
+/** `to <n>px` or `to <n>%` on one axis (`axis: "x"`: across), verified ±1 px. */
+const scrollBy = (target: Element, to: ScrollRequest["to"], tier: string): ScopeAnswer => {
+  const a = axisOf(target, to.axis === "x");
+  if (a.max <= 0) return { ok: false, failed: "unsupported", detail: `${describe(target)} does not scroll${a.across}: its content fits (${a.content} px in ${a.view} px)` };
+  const px = typeof to.to_px === "number" ? to.to_px : Math.round((a.max * (to.to_pct ?? 0)) / 100);
+  a.go(px);
+  if (Math.abs(a.at() - px) > 1) {
+    return { ok: false, failed: "unsupported", detail: `${describe(target)} stopped at ${Math.round(a.at())} px${a.across}, short of ${px} px (it scrolls at most ${a.max} px)` };
+  }
+  return { ok: true, value: String(a.at()), tier };
+};
+
+/** `to the left|right`: the target, or the nearest box around it that scrolls across, to that edge. */
+const scrollAcross = (target: Element, edge: "left" | "right", tier: string): ScopeAnswer => {
+  let box: Element | null = target;
+  while (box && !(box.scrollWidth > box.clientWidth && getComputedStyle(box).overflowX !== "visible" && getComputedStyle(box).overflowX !== "hidden") && box !== document.scrollingElement) box = box.parentElement;
+  const container = box ?? document.scrollingElement ?? document.documentElement;
+  const a = axisOf(container, true);
+  a.go(edge === "right" ? a.max : 0);
+  const reached = edge === "right" ? Math.abs(a.max - a.at()) <= 1 : a.at() <= 1;
+  return reached ? { ok: true, value: String(a.at()), tier } : { ok: false, failed: "unsupported", detail: `${describe(container)} stopped at ${Math.round(a.at())} px across` };
 };
 
 // ------------------------------------------------------------------ the fence

@@ -1,7 +1,7 @@
 // Page-side actionability probes and reads: where to click a target and whether it would receive
 // the click (visible, still, enabled, on top), focusing a field to type into, and what it reads.
 import type { Candidate, ProbeAnswer, ProbeRequest, Rung, ValueAnswer } from "./protocol.ts";
-import { clippedBy, composedParent, containsComposed, deepHit, describeBox, isShown, isVisible, receives, scrollToSee } from "./dom.ts";
+import { clippedBy, composedParent, containsComposed, deepHit, describeBox, isLeaving, isShown, isVisible, receives, scrollToSee } from "./dom.ts";
 import { checkedOf, describe, describeCover, isDisabled, kindOf, labelledControl } from "./roles.ts";
 import { resolve, resolveRung } from "./resolver.ts";
 import { valueOf } from "./values.ts";
@@ -126,7 +126,10 @@ export const count = (req: { ladder: readonly Rung[] }): number => {
 export const candidates = (req: { ladder: readonly Rung[] }): Candidate[] => {
   const rung = req.ladder[0];
   if (!rung || !("text" in rung.payload) || rung.payload.nth !== undefined) return [];
-  const visible = resolveRung(rung).filter(isVisible);
+  // Elements leaving (a closing popover's listbox, a page set aside by a modal popup) are left out while any other matches.
+  const shown = resolveRung(rung).filter(isVisible);
+  const live = shown.filter((el) => !isLeaving(el));
+  const visible = live.length > 0 ? live : shown;
   // A label and the control it names are one target: a <label> stands for its control, and an
   // element another candidate is aria-labelledby stands for that candidate.
   const targetOf = (el: Element): Element => {

@@ -34,17 +34,25 @@ export interface CheckAnswer {
 export type ValueAnswer = { readonly ok: true; readonly value: string; readonly tier: string } | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string };
 
 /**
- * One move of Select: the outcome, or a trusted click the driver makes before asking again
- * (`after` tells the page which click was made: the one that opens the popup, or the option's).
+ * One move of Select: the outcome, or what the driver does as a user would before asking again
+ * (`after` tells the page which move was made): a trusted click that opens the popup or picks an
+ * option, Escape that closes a multi-select's popup once its options are set, or typing the
+ * option's text into an editable combobox whose popup does not list it yet. A `settling` failure
+ * (the control does not show the option yet) is asked again for a moment before it stands.
  */
+export type SelectMove = "open" | "option" | "close" | "type";
 export type SelectAnswer =
-  | { readonly ok: true; readonly value: string; readonly tier: string }
+  | { readonly ok: true; readonly value: string; readonly tier: string; readonly chosen?: readonly string[] }
   | { readonly ok: true; readonly click: { readonly x: number; readonly y: number; readonly what: "open" | "option" }; readonly tier: string }
-  | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string; readonly retryable?: boolean };
+  | { readonly ok: true; readonly key: "Escape"; readonly tier: string }
+  | { readonly ok: true; readonly type: string; readonly tier: string }
+  | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string; readonly retryable?: boolean; readonly settling?: true };
 export interface SelectRequest {
   readonly ladder: readonly Rung[];
   readonly values: readonly string[];
-  readonly after?: "open" | "option" | undefined;
+  readonly after?: SelectMove | undefined;
+  /** Only an option whose label reads exactly so (a recording's choice, replayed). */
+  readonly exact?: boolean | undefined;
 }
 
 /** One element a plain label names: its ordinal among the label's matches, and how it reads. */
@@ -73,10 +81,10 @@ export interface PageApi {
   debugPage(req: { max: number }): DebugPage;
 }
 
-/** `{to:"top"|"bottom"} | {into_view:true} | {to_px:n}`, as in the trace's `scroll` params. */
+/** `{to:"top"|"bottom"|"left"|"right"} | {into_view:true} | {to_px:n, axis?} | {to_pct:n, axis?}`, as in the trace's `scroll` params. */
 export interface ScrollRequest {
   readonly ladder?: readonly Rung[] | undefined;
-  readonly to: { readonly to?: "top" | "bottom"; readonly into_view?: boolean; readonly to_px?: number };
+  readonly to: { readonly to?: "top" | "bottom" | "left" | "right"; readonly into_view?: boolean; readonly to_px?: number; readonly to_pct?: number; readonly axis?: "x" };
 }
 
 export type ScopeAnswer = { readonly ok: true; readonly value: string; readonly tier: string } | { readonly ok: false; readonly failed: string; readonly detail: string };

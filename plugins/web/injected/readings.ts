@@ -66,8 +66,23 @@ const storageArea = (area: "local" | "session"): Storage | string => {
   }
 };
 
-/** The page's local or session storage under `key`: whether its value contains `text`, and what it holds. */
-const storageReading = (area: "local" | "session", key: string, text: string): CheckAnswer => {
+/** The keys the page's local or session storage holds, for a message. */
+const keysOf = (store: Storage): string[] => Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => k !== null);
+const keyList = (keys: readonly string[]) => (keys.length > 0 ? keys.map((k) => JSON.stringify(short(k))).join(", ") : "none");
+
+/** The page's local or session storage holds exactly `want` (any order). */
+const storageKeys = (area: "local" | "session", want: readonly string[]): CheckAnswer => {
+  const store = storageArea(area);
+  if (typeof store === "string") return { pass: false, actual: store };
+  const keys = keysOf(store);
+  const extra = keys.filter((k) => !want.includes(k));
+  const missing = want.filter((k) => !keys.includes(k));
+  const parts = [...(extra.length > 0 ? [`it also holds ${keyList(extra)}`] : []), ...(missing.length > 0 ? [`it has no ${keyList(missing)}`] : [])];
+  return { pass: extra.length === 0 && missing.length === 0, actual: `${area} storage holds the keys ${keyList(keys)}${parts.length > 0 ? ` (${parts.join("; ")})` : ""}` };
+};
+
+/** The page's local or session storage under `key`: whether its value contains `text` (or, `exact`, is it), and what it holds. */
+const storageReading = (area: "local" | "session", key: string, text: string, exact = false): CheckAnswer => {
   const store = storageArea(area);
   if (typeof store === "string") return { pass: false, actual: store };
   const value = store.getItem(key);
@@ -75,7 +90,7 @@ const storageReading = (area: "local" | "session", key: string, text: string): C
     const keys = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => k !== null);
     return { pass: false, actual: `${area} storage has no key ${JSON.stringify(key)} (keys: ${keys.length > 0 ? keys.map((k) => JSON.stringify(short(k))).join(", ") : "none"})` };
   }
-  return { pass: containsLadder(value, text), actual: `it holds ${JSON.stringify(short(value))}` };
+  return { pass: exact ? value === text : containsLadder(value, text), actual: `it holds ${JSON.stringify(short(value))}` };
 };
 
 /** The page's local or session storage holds nothing under `key`. */
@@ -106,7 +121,8 @@ export const check = (req: CheckRequest): CheckAnswer => {
     if (e.op === "contains") return { pass: location.href.includes(e.value), actual: `it is ${location.href}` };
     return urlMatches(e.value);
   }
-  if (e.kind === "storage") return storageReading(e.area, e.key, e.text);
+  if (e.kind === "storage") return storageReading(e.area, e.key, e.text, e.exact === true);
+  if (e.kind === "storage_keys") return storageKeys(e.area, e.keys);
   if (e.kind === "title") {
     const t = norm(document.title);
     return { pass: e.op === "equals" ? t === norm(e.value) : t.includes(e.value), actual: t };
@@ -166,6 +182,12 @@ export const check = (req: CheckRequest): CheckAnswer => {
       const value = valueOf(el);
       const n = parseNumber(value);
       return { pass: n !== undefined && Math.abs(n - e.value) < 1e-9, actual: JSON.stringify(short(value)), tier };
+    }
+    case "number_compare": {
+      const value = valueOf(el);
+      const n = parseNumber(value);
+      const holds = n !== undefined && (e.op === "gt" ? n > e.value : e.op === "lt" ? n < e.value : e.op === "ge" ? n >= e.value : n <= e.value);
+      return { pass: holds, actual: n === undefined ? `${JSON.stringify(short(value))}, which is not a number` : JSON.stringify(short(value)), tier };
     }
     case "empty": {
       const value = norm(valueOf(el));

@@ -1,7 +1,7 @@
 // Page-side target resolution: a selector ladder to the element it names (text, css, id, and the
 // structural rungs scopes.ts answers), first rung that names anything wins.
 import type { Rung } from "./protocol.ts";
-import { containsDeep, cssEscapeId, deepQueryAll, isVisible, lower, norm, shadowRootsIn } from "./dom.ts";
+import { containsDeep, cssEscapeId, deepQueryAll, isLeaving, isLive, isVisible, lower, norm, shadowRootsIn } from "./dom.ts";
 import { BUTTON_INPUTS, labelledControl, toRole } from "./roles.ts";
 
 /** Resolves `cell` and `scoped` rungs (scopes.ts); set once when the page API is installed. */
@@ -96,10 +96,16 @@ export const byText = (text: string, role: string | undefined, root: Document | 
       if (t !== -1) add(t, role ? toRole(el.control, role) : el.control);
     }
   }
-  for (const bucket of buckets) {
-    const visible = bucket.filter(isVisible);
-    if (visible.length > 0) return visible;
-  }
+  // Live matches (visible and not leaving) win at any tier; then visible ones; then any.
+  const pick = (tiers: readonly Element[][], keep: (el: Element) => boolean): Element[] | undefined => {
+    for (const bucket of tiers) {
+      const kept = bucket.filter(keep);
+      if (kept.length > 0) return kept;
+    }
+    return undefined;
+  };
+  const named = pick(buckets, isLive);
+  if (named) return named;
   // Subtree text: innermost elements whose whole text matches (e.g. <button><b>Save</b> all</button>).
   const sub: Element[][] = [[], [], [], []];
   for (const el of allElements(root, roots)) {
@@ -113,13 +119,7 @@ export const byText = (text: string, role: string | undefined, root: Document | 
     for (let i = bucket.length - 1; i >= 0; i--) if (containsDeep(bucket[i]!, mapped)) bucket.splice(i, 1);
     if (!bucket.some((b) => containsDeep(mapped, b))) bucket.push(mapped);
   }
-  for (const bucket of sub) {
-    const visible = bucket.filter(isVisible);
-    if (visible.length > 0) return visible;
-  }
-  for (const bucket of buckets) if (bucket.length > 0) return bucket;
-  for (const bucket of sub) if (bucket.length > 0) return bucket;
-  return [];
+  return pick(sub, isLive) ?? pick(buckets, isVisible) ?? pick(sub, isVisible) ?? pick(buckets, () => true) ?? pick(sub, () => true) ?? [];
 };
 
 /** All elements a rung names, in document order, visible ones first; throws on a bad selector. */
@@ -141,9 +141,15 @@ export const resolveRung = (rung: Rung): Element[] => {
   return visibleFirst(found);
 };
 
-/** `found` with its visible elements (`visible`, when already known) first, each part in document order. */
-export const visibleFirst = (found: Element[], visible: Element[] = found.filter(isVisible)): Element[] =>
-  visible.length > 0 ? visible.concat(found.filter((e) => !visible.includes(e))) : found;
+/**
+ * `found` with its live elements first (visible and not leaving), then the visible ones that are
+ * leaving (`visible`, when already known), then the rest, each part in document order.
+ */
+export const visibleFirst = (found: Element[], visible: Element[] = found.filter(isVisible)): Element[] => {
+  if (visible.length === 0) return found;
+  const live = visible.filter((e) => !isLeaving(e));
+  return [...live, ...visible.filter((e) => !live.includes(e)), ...found.filter((e) => !visible.includes(e))];
+};
 
 /** First rung that names anything wins; `nth` (1-based) picks among its matches. */
 export const resolve = (ladder: readonly Rung[]): { el: Element; tier: string } | { el: null; detail: string } => {

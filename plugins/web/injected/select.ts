@@ -1,10 +1,11 @@
-// Page-side Select: a native <select> set in one call; an ARIA combobox or listbox answered move
-// by move with the trusted click the driver makes next (open it, then the option), then verified.
+// Page-side Select: a native <select> set in one call; an ARIA combobox, listbox or listbox button
+// answered move by move with what the driver does next as a user (open it, the option, Escape), then verified.
 import type { SelectAnswer, SelectRequest } from "./protocol.ts";
-import { deepHit, isVisible, lower, norm, receives, scrollToSee, short } from "./dom.ts";
+import { composedParent, containsComposed, deepHit, deepQueryAll, isLeaving, isVisible, lower, norm, receives, scrollToSee, short } from "./dom.ts";
 import { describe, describeCover, isButton, isCheckbox, isDisabled, isDropdown, isField, isLink, labelledControl, roleOf } from "./roles.ts";
+import { isMoving } from "./probes.ts";
 import { resolve } from "./resolver.ts";
-import { holds, listboxOf, optionLabel, optionsOf, pickOption, valueOf } from "./values.ts";
+import { holds, holdsAll, listboxOf, optionLabel, optionsNamed, optionsOf, valueOf } from "./values.ts";
 
 export const kindWord = (el: Element): string =>
   isCheckbox(el) ? "a checkbox" : isLink(el) ? "a link" : isButton(el) ? "a button" : isField(el) ? "a text field" : `a <${el.tagName.toLowerCase()}> with no dropdown role`;
@@ -20,54 +21,145 @@ export const notDropdown = (el: Element): SelectAnswer => {
     detail: `${describe(el)} is ${kindWord(el)}, not a dropdown: Select chooses an option of a <select>, an ARIA combobox (role="combobox") or listbox (role="listbox"); ${advice}`,
   };
 };
+/**
+ * Whether `hit` is part of the control's own box (inside its parent, in the composed tree) and
+ * not a button of its own (a chip's remove button): a click there opens the control as a user's does.
+ */
+const ownChip = (el: Element, hit: Element | null): boolean => {
+  const box = composedParent(el);
+  if (!hit || !(box instanceof Element) || !containsComposed(box, hit)) return false;
+  for (let n: Node | null = hit; n && n !== box; n = composedParent(n)) if (n instanceof Element && isButton(n)) return false;
+  return true;
+};
+
 /** A trusted click on `el`, once it is visible, enabled and would receive it. */
 export const clickOn = (el: Element, what: "open" | "option", tier: string): SelectAnswer => {
   if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
   if (isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
+  // A popup still growing in (MUI's Grow) moves its options: the click waits for it to stand still.
+  if (isMoving(el)) return { ok: false, failed: "stable", retryable: true, settling: true, detail: `${describe(el)} is still moving (a CSS animation or transition is running)` };
   // An option below a long listbox's fold is scrolled into its listbox, as a user would.
   const rect = scrollToSee(el, what === "option" ? "nearest" : "center");
-  const x = rect.left + rect.width / 2;
   const y = rect.top + rect.height / 2;
+  // A control partly covered by its own chips (a multi-select's chosen options) is clicked where it shows.
+  const xs = (what === "open" ? [0.5, 0.9, 0.75, 0.25, 0.1] : [0.5]).map((f) => rect.left + rect.width * f);
+  const x = xs.find((px) => receives(el, deepHit(px, y))) ?? xs.find((px) => ownChip(el, deepHit(px, y))) ?? xs[0]!;
   const hit = deepHit(x, y);
-  if (!receives(el, hit)) {
+  if (!receives(el, hit) && !(what === "open" && ownChip(el, hit))) {
     return { ok: false, failed: "receives-pointer", detail: `${describe(el)} would not receive the click: ${hit ? describeCover(hit) : "nothing"} is on top at (${Math.round(x)}, ${Math.round(y)})` };
   }
   return { ok: true, click: { x, y, what }, tier };
 };
 
-/** Select on an ARIA combobox or listbox: open it, click the option by its label, verify it holds. */
-export const selectAria = (control: Element, req: SelectRequest, tier: string): SelectAnswer => {
-  if (req.values.length !== 1) {
-    return { ok: false, failed: "unsupported", retryable: false, detail: `${describe(control)} is an ARIA ${roleOf(control)}; choose one option per step (\`Select ${JSON.stringify(req.values[0] ?? "…")} from …\`)` };
-  }
-  const want = req.values[0]!;
-  if (req.after === "option") {
-    if (holds(control, want)) return { ok: true, value: valueOf(control), tier };
-    return { ok: false, failed: "unsupported", detail: `the option ${JSON.stringify(want)} was clicked but ${describe(control)} does not hold it (it reads ${JSON.stringify(short(valueOf(control)))})` };
-  }
-  if (req.after === undefined && holds(control, want)) return { ok: true, value: valueOf(control), tier };
-  const listbox = listboxOf(control, req.after === "open");
-  if (listbox && isVisible(listbox)) {
-    const options = optionsOf(listbox);
-    const option = pickOption(options, want);
+/** The options `wants` name (the text rule: exact, then prefix, then ignoring case), or the answer naming what is missing or ambiguous. */
+const pickAll = (control: Element, options: readonly Element[], wants: readonly string[], exact: boolean): Element[] | SelectAnswer => {
+  const picked: Element[] = [];
+  for (const want of wants) {
+    const matches = optionsNamed(options, want, exact);
+    const option = matches[0];
     if (!option) {
       const list = options.map(optionLabel).filter((l) => l !== "");
-      return { ok: false, failed: "unsupported", detail: `${describe(control)} has no option ${JSON.stringify(want)} (options: ${list.length > 0 ? list.map((l) => JSON.stringify(short(l))).join(", ") : "none"})` };
+      const recorded = exact ? " reading exactly as recorded" : "";
+      return { ok: false, failed: "unsupported", detail: `${describe(control)} has no option ${JSON.stringify(want)}${recorded} (options: ${list.length > 0 ? list.map((l) => JSON.stringify(short(l))).join(", ") : "none"})` };
     }
-    return clickOn(option, "option", tier);
+    if (matches.length > 1) {
+      return { ok: false, failed: "ambiguous", retryable: false, detail: `${matches.length} options of ${describe(control)} answer to ${JSON.stringify(want)}: ${matches.map((o) => JSON.stringify(short(optionLabel(o)))).join(", ")}; write the whole option` };
+    }
+    picked.push(option);
   }
-  if (control === listbox) return { ok: false, failed: "visible", detail: `${describe(control)} is present but not visible` };
-  if (req.after === "open") {
-    return {
-      ok: false,
-      failed: "unsupported",
-      detail: `clicking ${describe(control)} opened no listbox (no role="listbox" it controls became visible); if it opens as you type, write \`Type ${want} into the "…" field\` and then \`Click "${want}"\``,
-    };
+  return picked;
+};
+
+const isEditable = (el: Element) => (el instanceof HTMLInputElement && !el.readOnly) || (el as HTMLElement).isContentEditable;
+const isSelected = (o: Element) => o.getAttribute("aria-selected") === "true";
+
+/**
+ * Select on an ARIA combobox, listbox or listbox button, move by move as a user does: click it
+ * open (or, for an editable combobox whose popup does not list the option, type its text to
+ * filter), click the option by its name; a multi-select's options are clicked until exactly the
+ * wanted ones are selected and its popup is closed with Escape. Then the control must show them.
+ */
+export const selectAria = (control: Element, req: SelectRequest, tier: string): SelectAnswer => {
+  const wants = (current?.el === control ? current.wants : undefined) ?? req.values;
+  const multi = wants.length > 1;
+  // Held: the control shows the options this Select clicked (their own labels: `Fin` chose `Finance`), else those asked for.
+  const held = () => {
+    const labels = (current?.el === control ? current.chosen : undefined) ?? wants;
+    return multi ? holdsAll(control, labels) : holds(control, labels[0]!);
+  };
+  // The labels of the options this Select clicked (kept across its moves), else what it was asked for.
+  // A control that already held the option reads as the option's own label.
+  const settled = (): SelectAnswer => {
+    const clicked = current?.el === control ? current.chosen : undefined;
+    const shown = norm(valueOf(control));
+    return { ok: true, value: valueOf(control), tier, chosen: clicked ?? (!multi && shown !== "" ? [shown] : wants) };
+  };
+  const listbox = listboxOf(control, req.after === "open" || req.after === "option" || req.after === "type");
+  // Open: its listbox shows, is not on its way out, and the control does not say it is collapsed
+  // (a popup a previous step closed may still be animating out: it is not this step's to use).
+  const collapsed = control !== listbox && control.getAttribute("aria-expanded") === "false";
+  const open = listbox !== null && isVisible(listbox) && !collapsed && (!isLeaving(listbox) || req.after === "open" || req.after === "type");
+  if (!open) {
+    if (req.after === "option" || req.after === "close") {
+      if (held()) return settled();
+      // Not retried: a second attempt would choose again in an app that just chose wrong.
+      if (!multi) {
+        return { ok: false, failed: "unsupported", retryable: false, settling: true, detail: `the option ${JSON.stringify(wants[0])} was clicked but ${describe(control)} does not show it (it shows ${JSON.stringify(short(valueOf(control)))})` };
+      }
+      if (req.after === "close") {
+        return { ok: false, failed: "unsupported", retryable: false, settling: true, detail: `${describe(control)} does not show ${wants.map((w) => JSON.stringify(w)).join(", ")} once closed (it shows ${JSON.stringify(short(valueOf(control)))})` };
+      }
+    }
+    if (req.after === undefined && held()) return settled();
+    if (control === listbox) return { ok: false, failed: "visible", detail: `${describe(control)} is present but not visible` };
+    // An editable combobox that lists nothing until typed into (a search box): type the option, once.
+    if (req.after === "open" && !multi && isEditable(control)) return { ok: true, type: wants[0]!, tier };
+    if (req.after === "open" || req.after === "type") {
+      return {
+        ok: false,
+        failed: "unsupported",
+        detail: `clicking ${describe(control)} opened no listbox (no role="listbox" it controls became visible); if it opens as you type, write \`Type ${wants[0]} into the "…" field\` and then \`Click "${wants[0]}"\``,
+      };
+    }
+    return clickOn(control, "open", tier);
   }
-  return clickOn(control, "open", tier);
+  const options = optionsOf(listbox);
+  const picked = pickAll(control, options, wants, req.exact === true);
+  if (!Array.isArray(picked)) {
+    // `Select Red and Blue` on a multi-select with no option "Red and Blue": its options Red and Blue.
+    const parts = multi || listbox.getAttribute("aria-multiselectable") !== "true" ? undefined : splitOptions(wants[0]!, (p) => optionsNamed(options, p, req.exact === true).length === 1);
+    if (parts && current?.el === control) {
+      current = { ...current, wants: parts };
+      return selectAria(control, req, tier);
+    }
+    // An editable combobox may list only what matches its text: type the option to filter, once.
+    if (!multi && isEditable(control) && req.after !== "type" && !picked.ok && picked.failed === "unsupported") return { ok: true, type: wants[0]!, tier };
+    return picked;
+  }
+  if (current?.el === control) current = { ...current, chosen: picked.map(optionLabel) };
+  if (!multi) {
+    if (req.after === "option" && held()) return settled();
+    return clickOn(picked[0]!, "option", tier);
+  }
+  // A multi-select: first a wanted option not yet selected, then a selected one not wanted.
+  const next = picked.find((o) => !isSelected(o)) ?? options.find((o) => isSelected(o) && !picked.includes(o));
+  if (next) return clickOn(next, "option", tier);
+  if (control !== listbox) return { ok: true, key: "Escape", tier };
+  return held() ? settled() : { ok: false, failed: "unsupported", retryable: false, settling: true, detail: `${describe(control)} does not hold ${wants.map((w) => JSON.stringify(w)).join(", ")} (it shows ${JSON.stringify(short(valueOf(control)))})` };
+};
+
+/** The control the last Select move worked on: the later moves of one Select keep to it while its popup sets the page aside. */
+let current: { readonly el: Element; readonly tier: string; readonly chosen?: readonly string[]; readonly wants?: readonly string[] } | null = null;
+
+/** `Red and Blue` / `Red, Green and Blue` as its parts, when there are several and each names one option (`names`); else undefined. */
+const splitOptions = (text: string, names: (part: string) => boolean): string[] | undefined => {
+  const parts = text.split(/\s*,\s*(?:and\s+)?|\s+and\s+/i).map(norm).filter((p) => p !== "");
+  return parts.length > 1 && parts.every(names) ? parts : undefined;
 };
 
 export const select = (req: SelectRequest): SelectAnswer => {
+  if (req.after !== undefined && current?.el.isConnected) return selectAria(current.el, req, current.tier);
+  current = null;
   const found = resolve(req.ladder);
   if (!found.el) {
     // The label names a control that is not a dropdown: no wait makes it one.
@@ -77,17 +169,38 @@ export const select = (req: SelectRequest): SelectAnswer => {
   }
   const el = found.el;
   if (!(el instanceof HTMLSelectElement)) {
-    const control = isDropdown(el) ? el : (labelledControl(el) ?? null);
-    if (!control || !isDropdown(control)) return notDropdown(el);
+    const control = dropdownOf(el);
+    if (!control) return notDropdown(el);
+    if (control instanceof HTMLSelectElement) return selectNative(control, req, found.tier);
+    current = { el: control, tier: found.tier };
     return selectAria(control, req, found.tier);
   }
+  return selectNative(el, req, found.tier);
+};
+
+/** The dropdown an element stands for: itself, the control its <label> names, or the one dropdown inside a component host's shadow tree. */
+const dropdownOf = (el: Element): Element | null => {
+  if (isDropdown(el)) return el;
+  const control = labelledControl(el);
+  if (control && isDropdown(control)) return control;
+  // A component's combobox stands for the listbox it pops up (still showing while it closes).
+  const inner = deepQueryAll(el, "select, [role=combobox], [role=listbox], [aria-haspopup=listbox]").filter(isVisible);
+  const controls = inner.filter((c) => roleOf(c) !== "listbox");
+  return controls.length === 1 ? controls[0]! : inner.length === 1 ? inner[0]! : null;
+};
+
+/** A native <select>: the options set in one call, input and change dispatched, the selection read back. */
+const selectNative = (el: HTMLSelectElement, req: SelectRequest, tier: string): SelectAnswer => {
   if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
   if (isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
   const options = Array.from(el.options);
   const picked: HTMLOptionElement[] = [];
-  for (const want of req.values) {
+  const named = (w: string) => options.some((o) => norm(o.text) === norm(w) || (req.exact !== true && (o.value === w || norm(o.text).startsWith(norm(w)))));
+  // `Select Red and Blue` on a <select multiple> with no option "Red and Blue": its options Red and Blue.
+  const split = el.multiple && req.values.length === 1 && !named(req.values[0]!) ? splitOptions(req.values[0]!, named) : undefined;
+  for (const want of split ?? req.values) {
     const w = norm(want);
-    const match =
+    const match = req.exact === true ? options.find((o) => norm(o.text) === w) :
       options.find((o) => o.value === want) ??
       options.find((o) => norm(o.text) === w) ??
       options.find((o) => norm(o.text).startsWith(w)) ??
@@ -105,5 +218,5 @@ export const select = (req: SelectRequest): SelectAnswer => {
   if (now.length !== picked.length || !picked.every((p) => now.includes(p))) {
     return { ok: false, failed: "unsupported", detail: `${describe(el)} did not keep the selection (it reads ${JSON.stringify(valueOf(el))})` };
   }
-  return { ok: true, value: valueOf(el), tier: found.tier };
+  return { ok: true, value: valueOf(el), tier, chosen: picked.map((o) => norm(o.text)) };
 };

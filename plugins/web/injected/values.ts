@@ -1,13 +1,13 @@
 // Page-side values: what a control holds (a field's value, a select's options, an ARIA listbox's
 // selection, a combobox's shown text) and the ARIA listbox a combobox controls.
-import { deepQueryAll, deepText, isVisible, lower, norm, renderedChildren, textRect } from "./dom.ts";
+import { composedElements, deepQueryAll, deepText, isLeaving, isVisible, lower, norm, renderedChildren, textRect } from "./dom.ts";
 import { roleOf } from "./roles.ts";
 
 export const valueOf = (el: Element): string => {
   if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
   if (el instanceof HTMLSelectElement) return Array.from(el.selectedOptions).map((o) => norm(o.text)).join(", ");
-  if (roleOf(el) === "listbox") return optionsOf(el).filter((o) => o.getAttribute("aria-selected") === "true").map(optionLabel).join(", ");
-  if (roleOf(el) === "combobox") return shownText(el);
+  if (roleOf(el) === "listbox") return selectedLabels(el).join(", ");
+  if (roleOf(el) === "combobox" || el.getAttribute("aria-haspopup") === "listbox") return comboboxValue(el);
   return norm(deepText(el as HTMLElement));
 };
 
@@ -15,10 +15,16 @@ export const valueOf = (el: Element): string => {
 
 /** The rendered text of a control, its popup listbox left out (walks the composed tree). */
 export const shownText = (el: Element): string => {
+  // Text nodes side by side in one element read as one run ("Red" ", " "Blue" is "Red, Blue");
+  // text in separate elements (a chip per choice) is kept apart by a space.
   const parts: string[] = [];
+  let lastParent: Node | null = null;
   const walk = (n: Node) => {
     if (n.nodeType === Node.TEXT_NODE) {
-      if (textRect(n)) parts.push(n.nodeValue ?? "");
+      if (!textRect(n)) return;
+      if (lastParent === n.parentNode && parts.length > 0) parts[parts.length - 1] += n.nodeValue ?? "";
+      else parts.push(n.nodeValue ?? "");
+      lastParent = n.parentNode;
       return;
     }
     if (!(n instanceof Element) || n instanceof HTMLStyleElement || n instanceof HTMLScriptElement) return;
@@ -33,7 +39,23 @@ export const shownText = (el: Element): string => {
   walk(el);
   return norm(parts.join(" "));
 };
-export const optionsOf = (listbox: Element): Element[] => deepQueryAll(listbox, "[role=option]");
+/**
+ * What a combobox shows: its text or its input's value; a multi-select that shows its choices as
+ * chips beside an empty input (Shoelace) reads as the labels of its selected options.
+ */
+const comboboxValue = (el: Element): string => {
+  const shown = shownText(el);
+  if (shown !== "") return shown;
+  const listbox = listboxOf(el, false);
+  return listbox ? selectedLabels(listbox).join(", ") : "";
+};
+export const selectedLabels = (listbox: Element): string[] => optionsOf(listbox).filter((o) => o.getAttribute("aria-selected") === "true").map(optionLabel);
+/** The options of a listbox, in its shadow tree and slotted into it too (a web component's options are its light children). */
+export const optionsOf = (listbox: Element): Element[] => {
+  const found = deepQueryAll(listbox, "[role=option]");
+  for (const el of composedElements(listbox)) if (roleOf(el) === "option" && !found.includes(el)) found.push(el);
+  return found;
+};
 export const optionLabel = (o: Element): string => norm(o.getAttribute("aria-label")) || norm(deepText(o as HTMLElement)) || norm(o.textContent);
 export const byIds = (el: Element, attr: string): Element[] => {
   const root = el.getRootNode() as Document | ShadowRoot;
@@ -54,9 +76,29 @@ export const listboxOf = (control: Element, anyVisible: boolean): Element | null
   // A popup portalled elsewhere (e.g. to <body>) with no reference: the one listbox now showing.
   if (anyVisible) {
     const shown = deepQueryAll(document, "[role=listbox]").filter(isVisible);
+    const live = shown.filter((lb) => !isLeaving(lb));
+    if (live.length === 1) return live[0]!;
     if (shown.length === 1) return shown[0]!;
   }
   return null;
+};
+/** The options `want` names at the best tier of the text rule (exact, its value, prefix, then ignoring case): more than one is ambiguous. */
+export const optionsNamed = (options: readonly Element[], want: string, exact = false): Element[] => {
+  const w = norm(want);
+  const labels = options.map(optionLabel);
+  if (exact) return options.filter((_, i) => labels[i] === w);
+  const tiers: Array<(l: string, o: Element) => boolean> = [
+    (l) => l === w,
+    (_, o) => o.getAttribute("data-value") === want || o.getAttribute("value") === want,
+    (l) => l.startsWith(w),
+    (l) => lower(l) === lower(w),
+    (l) => lower(l).startsWith(lower(w)),
+  ];
+  for (const test of tiers) {
+    const found = options.filter((o, i) => test(labels[i]!, o));
+    if (found.length > 0) return found;
+  }
+  return [];
 };
 export const pickOption = (options: readonly Element[], want: string): Element | undefined => {
   const w = norm(want);
@@ -69,6 +111,14 @@ export const pickOption = (options: readonly Element[], want: string): Element |
     at((l) => lower(l) === lower(w)) ??
     at((l) => lower(l).startsWith(lower(w)))
   );
+};
+/** Whether the control holds every one of `labels` (a multi-select): its selected options, else the text it shows. */
+export const holdsAll = (control: Element, labels: readonly string[]): boolean => {
+  const listbox = listboxOf(control, false);
+  const selected = listbox ? selectedLabels(listbox).map((l) => lower(l)) : [];
+  if (selected.length > 0) return labels.length === selected.length && labels.every((l) => selected.includes(lower(norm(l))));
+  const shown = lower(comboboxValue(control));
+  return labels.every((l) => shown.includes(lower(norm(l))));
 };
 /** Whether `label` is what the control holds now: a selected option, or the combobox's value or text. */
 export const holds = (control: Element, label: string): boolean => {

@@ -95,13 +95,25 @@ function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | stri
   }
   if ("storage" in e) {
     // The key may hold a `${VAR}`: resolved now, shown as written, and the keys the page holds are then not listed.
+    if ("storage_keys" in e) {
+      const keys = e.storage_keys.map((k) => resolveText(k, ctx));
+      const named = e.storage_keys.length === 0 ? "no keys" : `only ${e.storage_keys.map((k) => JSON.stringify(k)).join(", ")}`;
+      return { expect: { kind: "storage_keys", area: e.storage, keys: keys.map((k) => k.value) }, wording: `${e.storage} storage to hold ${named}`, quiet: keys.some((k) => k.hasEnv) };
+    }
     const key = resolveText(e.storage_key, ctx);
     if ("storage_absent" in e) {
       return { expect: { kind: "storage_absent", area: e.storage, key: key.value }, wording: `${e.storage} storage to hold nothing under ${JSON.stringify(e.storage_key)}`, quiet: key.hasEnv };
     }
+    if ("storage_equals" in e) {
+      const t = resolveText(e.storage_equals, ctx);
+      return { expect: { kind: "storage", area: e.storage, key: key.value, text: t.value, exact: true }, wording: `${e.storage} storage ${JSON.stringify(e.storage_key)} to be exactly ${JSON.stringify(e.storage_equals)}${rememberedText(e.storage_equals, ctx)}`, quiet: t.hasEnv || key.hasEnv };
+    }
     const t = resolveText(e.storage_contains, ctx);
     return { expect: { kind: "storage", area: e.storage, key: key.value, text: t.value }, wording: `${e.storage} storage ${JSON.stringify(e.storage_key)} to contain ${JSON.stringify(e.storage_contains)}${rememberedText(e.storage_contains, ctx)}`, quiet: t.hasEnv || key.hasEnv };
   }
+  if ("cookie_count" in e) return { expect: { kind: "cookie_count", count: e.cookie_count }, wording: `${e.cookie_count === 0 ? "no cookies" : e.cookie_count === 1 ? "1 cookie" : `${e.cookie_count} cookies`} to be set`, quiet: false };
+  if ("cookie_domain" in e) return { expect: { kind: "cookie_where", name: e.cookie, attribute: "domain", value: e.cookie_domain }, wording: `cookie ${JSON.stringify(e.cookie)} to have domain ${e.cookie_domain}`, quiet: false };
+  if ("cookie_path" in e) return { expect: { kind: "cookie_where", name: e.cookie, attribute: "path", value: e.cookie_path }, wording: `cookie ${JSON.stringify(e.cookie)} to have path ${e.cookie_path}`, quiet: false };
   if ("cookie" in e) {
     const words = { exists: "to exist", http_only: "to be httpOnly", secure: "to be secure", persistent: "to be persistent" } as const;
     const not = { exists: "not to exist", http_only: "not to be httpOnly", secure: "not to be secure", persistent: "not to be persistent" } as const;
@@ -111,6 +123,10 @@ function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | stri
   if ("value_exactly" in e) {
     const t = resolveText(e.value_exactly, ctx);
     return { expect: { kind: "text_equals", text: t.value }, wording: `${subject} to show exactly ${JSON.stringify(e.value_exactly)}${rememberedText(e.value_exactly, ctx)}`, quiet: t.hasEnv };
+  }
+  if ("number_compare" in e) {
+    const words = { gt: "greater than", lt: "less than", ge: "at least", le: "at most" } as const;
+    return { expect: { kind: "number_compare", op: e.number_compare, value: e.number }, wording: `${subject} to show a number ${words[e.number_compare]} ${e.number}`, quiet: false };
   }
   if ("focused" in e) return { expect: { kind: "focused", focused: e.focused }, wording: `${subject} ${e.focused ? "to have" : "not to have"} keyboard focus`, quiet: false };
   return assertNever(e);
@@ -152,7 +168,7 @@ export const assertStep = handlerFor(["assert", "wait"], async (step, ctx): Prom
 /** What the app showed, as the second half of a failure sentence (`it shows "Pending"`, `it never appeared (…)`). */
 export function seenClause(expect: Expectation, actual: string, surface: boolean): string {
   const k = expect.kind;
-  if (k === "cookie" || k === "attribute" || k === "attribute_present" || k === "style" || k === "storage" || k === "storage_absent" || k === "focused") return actual;
+  if (k === "cookie" || k === "cookie_where" || k === "cookie_count" || k === "attribute" || k === "attribute_present" || k === "style" || k === "storage" || k === "storage_absent" || k === "storage_keys" || k === "focused") return actual;
   if (actual.startsWith("never appeared")) return `it ${actual}`;
   // A reading that is a sentence of its own (`<input#x> is not a checkbox, radio or switch`).
   if (/ is not an? /.test(actual)) return actual;

@@ -18,6 +18,7 @@ import { captureDownload } from "./capture-download.ts";
 import { secretLeakAssert, structuredAssert } from "./structured.ts";
 import { agentRun } from "./agent-run.ts";
 import { clearStorage } from "./clear-storage.ts";
+import { setCookie } from "./set-cookie.ts";
 import { setViewport } from "./set-viewport.ts";
 
 const notYet = (what: string): Handler => async () => errored(`${what} steps are not supported by this version of flowproof; re-record with the version that wrote this trace`);
@@ -50,6 +51,7 @@ export const HANDLERS: Readonly<Record<ActionType, Handler>> = {
   capture_download: captureDownload,
   set_checked: setChecked,
   clear_storage: clearStorage,
+  set_cookie: setCookie,
   set_viewport: setViewport,
   wait: assertStep,
   assert: assertAny,

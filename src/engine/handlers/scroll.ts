@@ -7,7 +7,8 @@ import { errored, failed, handlerFor, runAction } from "./shared.ts";
 /** The trace's `scroll` params as a driver request. */
 export function scrollRequest(params: ActionOf<"scroll">["params"]): ScrollTo {
   if ("into_view" in params) return { into_view: true };
-  if ("to_px" in params) return { to_px: params.to_px };
+  if ("to_px" in params) return params.axis === "x" ? { to_px: params.to_px, axis: "x" } : { to_px: params.to_px };
+  if ("to_pct" in params) return params.axis === "x" ? { to_pct: params.to_pct, axis: "x" } : { to_pct: params.to_pct };
   return { to: params.to };
 }
 
