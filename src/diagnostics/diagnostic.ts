@@ -51,6 +51,7 @@ export const DIAGNOSTIC_CODES = {
   "document-unreadable": "`author-from-doc` cannot read the document: a format it does not read, or a damaged file.",
   "document-no-steps": "`author-from-doc` found no test steps in the document, or none of them can become a step of a flow.",
   "listen-failed": "`capture` could not listen on the address and port it was given.",
+  "limit-exceeded": "An input is larger than a documented limit (docs/flow-format.md, \"Limits\"): the message names the limit and, where one does, the variable that raises it.",
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -3,7 +3,8 @@
 // verb and returns an ActionStep.
 
 import type { ActionStep, ParseContext, ParseResult, Target, Template } from "./ast.ts";
-import { fail, failAt, matchAt, ok, splitWithin, sub, trimSlice, type Slice } from "./result.ts";
+import { fail, failAt, matchAt, ok, refuseLarge, splitWithin, sub, trimSlice, type Slice } from "./result.ts";
+import { LIMITS } from "../diagnostics/limits.ts";
 import { parseTargetPrefix, parseWholeTarget, refuseFramedPointer } from "./target.ts";
 import { hasCapture, parseTemplateAt } from "./template.ts";
 import { lacks } from "./vocabulary.ts";
@@ -195,7 +196,9 @@ export function parseScroll(rest: Slice, ctx: ParseContext): ParseResult<ActionS
   const amount = to?.[1];
   if (amount === undefined) return failAt("unknown-step", "`Scroll` ends with `to the top`, `to the bottom`, `into view` or `to <n>px`.", `write \`${example}\` or \`Scroll "css:.list" to 147px\``, tail);
   const px = /^(\d+)px$/i.exec(amount);
-  if (px?.[1] !== undefined) return ok({ kind: "scroll", target: t, to: { kind: "px", px: Number(px[1]) } });
+  if (px?.[1] !== undefined) {
+    return refuseLarge(px[1], "a scroll offset in pixels", LIMITS.scrollPx.value, tail.offset + tail.text.length - amount.length) ?? ok({ kind: "scroll", target: t, to: { kind: "px", px: Number(px[1]) } });
+  }
   const at = tail.offset + tail.text.length - amount.length;
   if (/^-?\d+(?:\.\d+)?$/.test(amount)) {
     return fail("unknown-step", `A scroll offset needs its unit: \`${amount}\` has none.`, `write \`to ${amount}px\``, at, amount.length);
