@@ -13,10 +13,14 @@ export interface SecretVariable {
 const KEYWORD = String.raw`(password|passwort|passwd|pwd|passcode|passphrase|pass phrase|pin|secret|api key|token)s?`;
 /** `password Welcome1`, `password: Welcome1`, `password is "Welcome1"`. */
 const AFTER_KEYWORD = new RegExp(String.raw`\b${KEYWORD}\b\s*(?:(is|:|=|as|of|to|with|-)\s*)?("[^"]+"|'[^']+'|[^\s"']+)`, "gi");
-/** `Welcome1 as the password`. */
-const BEFORE_KEYWORD = new RegExp(String.raw`("[^"]+"|'[^']+'|[^\s"']+)\s+as\s+(?:the\s+|a\s+|your\s+)?(?:new\s+)?${KEYWORD}\b`, "gi");
-/** `Type Welcome1 into the "Password" field`. */
-const TYPED_INTO = new RegExp(String.raw`^(?:type|enter|input|fill in)\s+("[^"]+"|'[^']+'|\S+)\s+(?:into|in)\s+(?:the\s+)?"[^"]*${KEYWORD}[^"]*"`, "i");
+/**
+ * `Welcome1 as the password`. A value starts where a word does (the lookbehind): tried at every
+ * character of one long word, the unquoted alternative would rescan the rest of it each time.
+ */
+const BEFORE_KEYWORD = new RegExp(String.raw`("[^"]+"|'[^']+'|(?<![^\s"'])[^\s"']+)\s+as\s+(?:the\s+|a\s+|your\s+)?(?:new\s+)?${KEYWORD}\b`, "gi");
+/** `Type Welcome1 into the "Password" field`: the field's label is checked for a keyword apart. */
+const TYPED_INTO = /^(?:type|enter|input|fill in)\s+("[^"]+"|'[^']+'|\S+)\s+(?:into|in)\s+(?:the\s+)?"([^"]*)"/i;
+const KEYWORD_IN_LABEL = new RegExp(String.raw`${KEYWORD}`, "i");
 const MENTIONS = new RegExp(String.raw`\b${KEYWORD}\b`, "i");
 
 /**
@@ -35,23 +39,30 @@ const NOT_A_VALUE = new Set([
   "pad", "entered", "typed", "accepted", "rejected", "updated", "saved", "sent", "used", "needed", "set", "ok", "click", "press", "tab", "enter",
 ]);
 
-const unquote = (v: string) => (/^(["']).*\1$/.test(v) ? v.slice(1, -1) : v);
+const isQuoted = (v: string) => v.length >= 2 && (v[0] === "\"" || v[0] === "'") && v[v.length - 1] === v[0];
+const unquote = (v: string) => (isQuoted(v) ? v.slice(1, -1) : v);
+/** `v` without the punctuation that ends a sentence after it (`Welcome1.` → `Welcome1`), scanned from the end. */
+const trimTrailing = (v: string) => {
+  let end = v.length;
+  while (end > 0 && ".,;:)".includes(v[end - 1]!)) end--;
+  return v.slice(0, end);
+};
 const looksSecret = (v: string) => /[\d\W_]/.test(v) || /[A-Z]/.test(v.slice(1));
 
 /** The values `text` gives for a password or other secret, in order of appearance. */
 export function findSecretValues(written: string): string[] {
   // A reference already there is not a value, and its name (`${PASSWORD}`) is not a keyword.
-  const text = written.replace(/\$\{[^}]*\}/g, "${}");
+  const text = written.replace(/\$\{[^{}]*\}/g, "${}");
   const found: string[] = [];
   const keep = (raw: string, strict: boolean) => {
-    const quoted = /^(["']).*\1$/.test(raw);
-    const value = quoted ? unquote(raw) : raw.replace(/[.,;:)]+$/, "");
+    const quoted = isQuoted(raw);
+    const value = quoted ? unquote(raw) : trimTrailing(raw);
     if (value === "" || value.startsWith("${")) return;
     if (!quoted && (NOT_A_VALUE.has(value.toLowerCase()) || (strict && !looksSecret(value)))) return;
     if (!found.includes(value)) found.push(value);
   };
   const typed = TYPED_INTO.exec(text);
-  if (typed) keep(typed[1]!, false);
+  if (typed && KEYWORD_IN_LABEL.test(typed[2]!)) keep(typed[1]!, false);
   for (const m of text.matchAll(AFTER_KEYWORD)) {
     const connector = m[2]?.toLowerCase();
     keep(m[3]!, connector !== undefined && connector !== ":" && connector !== "=" && connector !== "-");
