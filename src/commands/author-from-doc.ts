@@ -109,7 +109,7 @@ export async function authorFromDoc(options: AuthorFromDocOptions): Promise<Auth
   const provider = resolveProvider(env);
   const client: ModelClient | undefined = provider.configured ? createModelClient(provider.config) : undefined;
 
-  const { format, blocks } = await readDocument(options.doc);
+  const { format, blocks } = await readDocument(options.doc, env);
   const segmented = segment(blocks);
   if (!segmented.ok) throw new FlowproofError(diagnostic("document-no-steps", `${options.doc}: ${segmented.message}`, { hint: segmented.hint }));
   const { steps: sources, secrets } = redactSecrets(segmented.steps);

@@ -17,7 +17,7 @@ export interface Limit {
 
 const MiB = 1024 * 1024;
 
-export const LIMITS = {
+const TABLE = {
   /** A flow or suite.yaml file. */
   flowFileChars: { value: 10 * MiB, unit: "characters", what: "size of a flow or `suite.yaml` file" },
   /** Nested mappings and lists in a flow or suite file. */
@@ -33,7 +33,7 @@ export const LIMITS = {
   /** A document `author-from-doc` reads, as stored on disk. */
   docBytes: { value: 20 * MiB, unit: "bytes", env: "FLOWPROOF_DOC_MAX_BYTES", what: "size of a document `author-from-doc` reads" },
   /** A .docx or .xlsx unzipped: the sum of its entries' sizes in the zip's central directory. */
-  docUnzippedBytes: { value: 100 * MiB, unit: "bytes", env: "FLOWPROOF_DOC_MAX_UNZIPPED_BYTES", what: "a `.docx`/`.xlsx` unzipped (the sizes its zip directory declares)" },
+  docUnzippedBytes: { value: 50 * MiB, unit: "bytes", env: "FLOWPROOF_DOC_MAX_UNZIPPED_BYTES", what: "a `.docx`/`.xlsx` unzipped (the sizes its zip directory declares)" },
   /** Rows of a CSV or of all of a workbook's sheets. */
   docRows: { value: 10_000, unit: "rows", env: "FLOWPROOF_DOC_MAX_ROWS", what: "rows of a CSV, or of all a workbook's sheets together" },
   /** Pages of a PDF. */
@@ -44,7 +44,8 @@ export const LIMITS = {
   pluginLoadMs: { value: 10_000, unit: "ms", env: "FLOWPROOF_PLUGIN_LOAD_MS", what: "loading one project plugin module, its top-level `await` included" },
 } as const satisfies Record<string, Limit>;
 
-export type LimitName = keyof typeof LIMITS;
+export type LimitName = keyof typeof TABLE;
+export const LIMITS: Readonly<Record<LimitName, Limit>> = TABLE;
 
 /**
  * The bound in force: the limit's value, or the positive whole number its variable holds in

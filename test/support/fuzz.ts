@@ -35,20 +35,25 @@ export function adversarialInputs(prefixes: readonly string[], suffixes: readonl
 }
 
 /**
- * Runs `parse` on each input and returns the slowest ones over `boundMs` (empty when every parse
- * was in time), each as its first 40 characters and its time: the test asserts the list is empty,
- * so a failure names the shape that backtracks.
+ * Runs `parse` on each input and returns the ones over `boundMs` (empty when every parse was in
+ * time), each as its first 40 characters and its time: the test asserts the list is empty, so a
+ * failure names the shape that backtracks. An input over the bound is timed once more and judged
+ * by the faster run: a pause of a busy machine does not repeat, a super-linear parse does.
  */
 export async function slowInputs(inputs: readonly string[], parse: (input: string) => unknown, boundMs = FUZZ_BOUND_MS): Promise<string[]> {
   const slow: string[] = [];
-  for (const input of inputs) {
+  const timed = async (input: string) => {
     const started = performance.now();
     try {
       await parse(input);
     } catch {
       // A refusal is an answer: only the time is judged.
     }
-    const ms = performance.now() - started;
+    return performance.now() - started;
+  };
+  for (const input of inputs) {
+    let ms = await timed(input);
+    if (ms > boundMs) ms = Math.min(ms, await timed(input));
     if (ms > boundMs) slow.push(`${JSON.stringify(input.slice(0, 40))}… (${input.length} chars): ${Math.round(ms)} ms`);
   }
   return slow;

@@ -17,12 +17,14 @@ const PREFIXES = ["password ", "password: ", "Type ", "Type a into the \"", "Ent
 const SUFFIXES = [" as the password", "\" field", " excel", " outlook", "\n2. a", ":", " |", "**"];
 const AROUND = [["Type ", " into the \"Password\" field"], ["Use ", " as the new password"], ["password is \"", "\""], ["<b>", "</b>"]] as const;
 const inputs = adversarialInputs(PREFIXES, SUFFIXES, AROUND);
+/** The whole pipeline is slower per input: the shapes that reach its password and grammar forms. */
+const pipelineInputs = adversarialInputs(["password ", "Type a into the \"", "<a "], [" as the password"], [["Type ", " into the \"Password\" field"]]);
 const web = at("web");
 const enc = (s: string) => new TextEncoder().encode(s);
 
 /** A one-step table with `text` in every column, through segmenting, redaction, the first pass and the draft check. */
 function pipeline(text: string): void {
-  const seg = segment([{ kind: "table", rows: [["Step", "Action", "Test data", "Expected result"], ["1", text, text, text]] }, { kind: "lines", lines: [text, `Description: ${text}`] }]);
+  const seg = segment([{ kind: "table", rows: [["Step", "Action", "Test data", "Expected result"], ["1", text, "", text]] }]);
   if (!seg.ok) return;
   const { steps, secrets } = redactSecrets(seg.steps);
   const drafts = steps.map((s: SourceStep) => firstPass(s, "web", web).draft);
@@ -31,7 +33,10 @@ function pipeline(text: string): void {
 }
 
 describe("author-from-doc answers 10^5 characters of adversarial text in time", () => {
-  test("the first pass: segmenting, redaction, the grammar, the draft", async () => expect(await slowInputs(inputs, pipeline)).toEqual([]), 600_000);
+  test("the first pass: segmenting, redaction, the grammar, the draft", async () => expect(await slowInputs(pipelineInputs, pipeline)).toEqual([]), 600_000);
+  test("segmenting labelled lines", async () => {
+    expect(await slowInputs(inputs, (t) => segment([{ kind: "lines", lines: [t, `Description: ${t}`, `Step 1: ${t}`] }]))).toEqual([]);
+  }, 600_000);
   test("password values and other apps, word by word", async () => {
     expect(await slowInputs(inputs, (t) => [findSecretValues(t), anotherApp(t, ["web"])])).toEqual([]);
   }, 600_000);

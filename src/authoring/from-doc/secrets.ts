@@ -71,7 +71,34 @@ export function findSecretValues(written: string): string[] {
   return found;
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const isWordChar = (ch: string | undefined) => ch !== undefined && /[A-Za-z0-9_]/.test(ch);
+
+/**
+ * `text` with each whole-word `value` (not inside a longer word), and each quoted `"value"` or
+ * `'value'` with its quotes, replaced by `reference`. A scan, not a pattern built from the value:
+ * a long value tried at every position of a long text would compare it all again each time.
+ */
+export function replaceValue(text: string, value: string, reference: string): string {
+  let out = "";
+  let from = 0;
+  let at = text.indexOf(value);
+  while (at >= 0) {
+    const end = at + value.length;
+    const before = text[at - 1];
+    const quoted = (before === "\"" || before === "'") && text[end] === before;
+    if (quoted || (!isWordChar(before) && !isWordChar(text[end]))) {
+      out += text.slice(from, quoted ? at - 1 : at) + reference;
+      from = quoted ? end + 1 : end;
+      at = text.indexOf(value, from);
+      continue;
+    }
+    // Inside a longer word: the next place a whole word can start is after this word ends.
+    let next = at + 1;
+    while (next < text.length && isWordChar(text[next - 1])) next++;
+    at = text.indexOf(value, next);
+  }
+  return out + text.slice(from);
+}
 
 /**
  * `steps` with every secret value replaced by a `${VAR}` reference (`PASSWORD`, `PASSWORD_2`,
@@ -95,10 +122,7 @@ export function redactSecrets(steps: readonly SourceStep[]): { steps: SourceStep
   }
   // Longer values first, so a value holding a shorter one is replaced whole.
   const ordered = [...variables.entries()].sort((a, b) => b[0].length - a[0].length);
-  const replace = (text: string) => ordered.reduce((t, [value, variable]) => {
-    const v = escapeRegExp(value);
-    return t.replace(new RegExp(String.raw`"${v}"|'${v}'|(?<![A-Za-z0-9_])${v}(?![A-Za-z0-9_])`, "g"), `\${${variable}}`);
-  }, text);
+  const replace = (text: string) => ordered.reduce((t, [value, variable]) => replaceValue(t, value, `\${${variable}}`), text);
   const out = steps.map((s): SourceStep => ({
     ...s,
     ...(s.name !== undefined ? { name: replace(s.name) } : {}),
