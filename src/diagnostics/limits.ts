@@ -35,7 +35,7 @@ const TABLE = {
   /** A .docx or .xlsx unzipped: the sum of its entries' sizes in the zip's central directory. */
   docUnzippedBytes: { value: 50 * MiB, unit: "bytes", env: "FLOWPROOF_DOC_MAX_UNZIPPED_BYTES", what: "a `.docx`/`.xlsx` unzipped (the sizes its zip directory declares)" },
   /** Rows of a CSV or of all of a workbook's sheets. */
-  docRows: { value: 10_000, unit: "rows", env: "FLOWPROOF_DOC_MAX_ROWS", what: "rows of a CSV, or of all a workbook's sheets together" },
+  docRows: { value: 2_500, unit: "rows", env: "FLOWPROOF_DOC_MAX_ROWS", what: "rows of a CSV, or of all a workbook's sheets together" },
   /** Pages of a PDF. */
   docPages: { value: 500, unit: "pages", env: "FLOWPROOF_DOC_MAX_PAGES", what: "pages of a PDF" },
   /** Bytes of one captured body hexdumped into req-NNN.txt (the body itself is kept whole in req-NNN.body). */

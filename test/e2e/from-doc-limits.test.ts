@@ -3,10 +3,10 @@
 // inflated, a CSV by its rows, a PDF by its pages, any file by its size; each message names the
 // limit and the variable that raises it, and raising it lets the document through.
 import { afterAll, describe, expect, test } from "bun:test";
-import { closeSync, openSync, ftruncateSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, ftruncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deflateRawSync } from "node:zlib";
-import { runCli } from "../support/cli.ts";
+import { REPO_ROOT, runCli } from "../support/cli.ts";
 import { buildPdf } from "../support/pdf.ts";
 import { tmpProject } from "../support/tmp-project.ts";
 
@@ -65,11 +65,11 @@ describe("author-from-doc refuses a document past its bounds, naming the limit",
   }, 60_000);
 
   test("a CSV of more rows than the bound is refused before it is parsed; raising the bound reads it", async () => {
-    const rows = ["Step,Expected Result", ...Array.from({ length: 10_001 }, (_, i) => `Click "Item ${i}",page shows ${i}`)];
+    const rows = ["Step,Expected Result", ...Array.from({ length: 2_501 }, (_, i) => `Click "Item ${i}",page shows ${i}`)];
     writeFileSync(join(p.dir, "many.csv"), `${rows.join("\n")}\n`);
     const r = await author("many.csv", "many.flow.yaml");
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("the CSV has 10002 rows, more than author-from-doc reads: 10000 rows (raise it with FLOWPROOF_DOC_MAX_ROWS=<n>)");
+    expect(r.stderr).toContain("the CSV has 2502 rows, more than author-from-doc reads: 2500 rows (raise it with FLOWPROOF_DOC_MAX_ROWS=<n>)");
     writeFileSync(join(p.dir, "some.csv"), `${rows.slice(0, 60).join("\n")}\n`);
     const lowered = await author("some.csv", "some.flow.yaml", { FLOWPROOF_DOC_MAX_ROWS: "50" });
     expect([lowered.code, lowered.stderr]).toEqual([2, expect.stringContaining("the CSV has 60 rows, more than author-from-doc reads: 50 rows")]);
@@ -92,6 +92,23 @@ describe("author-from-doc refuses a document past its bounds, naming the limit",
     const r = await author("huge.pdf", "huge.flow.yaml");
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`holds ${21 * 1024 * 1024} bytes, more than author-from-doc reads: 20971520 bytes (raise it with FLOWPROOF_DOC_MAX_BYTES=<n>)`);
+  }, 60_000);
+
+  test("SIGTERM ends a long author-from-doc at once, in the middle of its synchronous work", async () => {
+    const rows = ["Step,Expected Result", ...Array.from({ length: 2_400 }, (_, i) => `Click "Item ${i}",page shows ${i}`)];
+    writeFileSync(join(p.dir, "long.csv"), `${rows.join("\n")}\n`);
+    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "bin", "flowproof.js"), "author-from-doc", "long.csv", "--app", "web", "--name", "Long", "-o", "long.flow.yaml"], { cwd: p.dir, stdout: "pipe", stderr: "pipe" });
+    const started = performance.now();
+    // Landed in the middle of the work (it takes several seconds), not waited on as an event.
+    await Bun.sleep(2_500);
+    const signalled = performance.now();
+    proc.kill("SIGTERM");
+    await proc.exited;
+    const took = performance.now() - signalled;
+    expect(signalled - started).toBeGreaterThan(0);
+    expect(proc.signalCode ?? proc.exitCode).toBeOneOf(["SIGTERM", 143]);
+    expect(took).toBeLessThan(2_000);
+    expect(existsSync(join(p.dir, "long.flow.yaml"))).toBe(false);
   }, 60_000);
 
   test("a bound set to something other than a positive whole number is an error naming the variable", async () => {
