@@ -68,3 +68,12 @@ export function limitText(name: LimitName, value: number = LIMITS[name].value): 
   const amount = limit.unit === "" ? String(value) : `${value} ${limit.unit}`;
   return limit.env === undefined ? amount : `${amount} (raise it with ${limit.env}=<n>)`;
 }
+
+/** The Markdown table of every limit, as docs/flow-format.md "Limits" holds it (a test compares the two). */
+export function limitsTable(): string {
+  const rows = (Object.keys(LIMITS) as LimitName[]).map((name) => {
+    const l = LIMITS[name];
+    return `| ${l.what} | ${l.unit === "" ? l.value : `${l.value} ${l.unit}`} | ${l.env === undefined ? "fixed" : `\`${l.env}\``} |`;
+  });
+  return ["| What | Limit | Raised by |", "| --- | --- | --- |", ...rows].join("\n");
+}

@@ -12,6 +12,9 @@ export interface YamlSource {
   readonly doc: Document.Parsed;
 }
 
+/** YAML syntax errors reported of one file. */
+const MAX_SYNTAX_ERRORS = 50;
+
 export function parseYaml(file: string, text: string): { source: YamlSource; diagnostics: Diagnostic[] } {
   const counter = new LineCounter();
   const tooBig = text.length > LIMITS.flowFileChars.value;
@@ -26,7 +29,8 @@ export function parseYaml(file: string, text: string): { source: YamlSource; dia
   }
   const deep = tooDeep(source);
   if (deep) return { source, diagnostics: [deep] };
-  const diagnostics = [...commentCuts(source), ...doc.errors.map((e) =>
+  // A file of thousands of stray brackets is one mistake repeated: the first errors say it.
+  const diagnostics = [...commentCuts(source), ...doc.errors.slice(0, MAX_SYNTAX_ERRORS).map((e) =>
     diagnostic("yaml-syntax", e.message.split("\n")[0] ?? "invalid YAML", {
       span: spanAtOffset(source, e.pos[0], Math.max(1, e.pos[1] - e.pos[0])),
       hint: "fix the YAML syntax; quote values that contain `: ` or start with `\"`, `{`, `[`, `*`, `&`, `!`, `%` or `@`",
