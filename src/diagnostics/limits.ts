@@ -38,8 +38,8 @@ const TABLE = {
   docRows: { value: 2_500, unit: "rows", env: "FLOWPROOF_DOC_MAX_ROWS", what: "rows of a CSV, or of all a workbook's sheets together" },
   /** Pages of a PDF. */
   docPages: { value: 500, unit: "pages", env: "FLOWPROOF_DOC_MAX_PAGES", what: "pages of a PDF" },
-  /** Bytes of one captured body hexdumped into req-NNN.txt (the body itself is kept whole in req-NNN.body). */
-  captureDumpBytes: { value: 64 * 1024, unit: "bytes", what: "bytes of a captured binary body hexdumped in `req-NNN.txt` (the rest is counted; the body is kept whole in `req-NNN.body`)" },
+  /** Bytes of one captured body kept: shown in req-NNN.txt, the rest counted and never held. */
+  captureDumpBytes: { value: 64 * 1024, unit: "bytes", what: "bytes of a body `capture` keeps and shows in `req-NNN.txt` (as text, or hexdumped when binary); the rest is counted, not kept" },
   /** How long a project plugin's module may take to load (its top-level await included). */
   pluginLoadMs: { value: 10_000, unit: "ms", env: "FLOWPROOF_PLUGIN_LOAD_MS", what: "loading one project plugin module, its top-level `await` included" },
 } as const satisfies Record<string, Limit>;

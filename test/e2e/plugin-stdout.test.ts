@@ -61,8 +61,11 @@ describe("a chatty plugin does not corrupt machine output", () => {
     const lines: string[] = [];
     const reading = (async () => {
       let buffer = "";
-      for await (const chunk of proc.stdout) {
-        buffer += new TextDecoder().decode(chunk);
+      const reader = proc.stdout.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += new TextDecoder().decode(value);
         let nl: number;
         while ((nl = buffer.indexOf("\n")) >= 0) {
           lines.push(buffer.slice(0, nl));
