@@ -35,19 +35,19 @@ function pipeline(text: string): void {
 describe("author-from-doc answers 10^5 characters of adversarial text in time", () => {
   test("the first pass: segmenting, redaction, the grammar, the draft", async () => expect(await slowInputs(pipelineInputs, pipeline)).toEqual([]), 600_000);
   test("segmenting labelled lines", async () => {
-    expect(await slowInputs(inputs, (t) => segment([{ kind: "lines", lines: [t, `Description: ${t}`, `Step 1: ${t}`] }]))).toEqual([]);
+    expect(await slowInputs(adversarialInputs(["Step 1: ", "Description: ", "1. "], [":"]), (t) => segment([{ kind: "lines", lines: [t, `Description: ${t}`, `Step 1: ${t}`] }]))).toEqual([]);
   }, 600_000);
   test("password values and other apps, word by word", async () => {
     expect(await slowInputs(inputs, (t) => [findSecretValues(t), anotherApp(t, ["web"])])).toEqual([]);
   }, 600_000);
   test("a Markdown table and its lines", async () => {
-    expect(await slowInputs(inputs, (t) => readMarkdown(enc(`| Step | Expected Result |\n| --- | --- |\n| ${t} | ${t} |\n${t}\n|\n${t}`)))).toEqual([]);
+    expect(await slowInputs(adversarialInputs(["| ", "**", "`", "# "], [" |", "**"]), (t) => readMarkdown(enc(`| Step | Expected Result |\n| --- | --- |\n| ${t} | ${t} |\n${t}\n|\n${t}`)))).toEqual([]);
   }, 600_000);
   test("a CSV cell", async () => {
     expect(await slowInputs(inputs.slice(0, 200), (t) => readCsv(enc(`Step,Expected Result\n"${t.replaceAll("\"", "\"\"")}",${t.replace(/[",\r\n]/g, "")}\n`)))).toEqual([]);
   }, 600_000);
   test("a Word document's HTML", async () => {
     const html = (t: string) => t.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
-    expect(await slowInputs(inputs, (t) => htmlBlocks(`<p>${html(t)}</p><table><tr><td>${html(t)}</td></tr></table><p>${html(t)}</p>`))).toEqual([]);
+    expect(await slowInputs(adversarialInputs(["<p>", "<a ", "&#"], ["</p>"]), (t) => htmlBlocks(`<p>${html(t)}</p><table><tr><td>${html(t)}</td></tr></table><p>${html(t)}</p>`))).toEqual([]);
   }, 600_000);
 });
