@@ -91,3 +91,21 @@ describe("helpers", () => {
     expect(text.length).toBeLessThan(4300);
   });
 });
+
+describe("credential redaction by name", () => {
+  test("header, query, form and JSON field names holding a credential word, and vendor headers", async () => {
+    const { isCredentialName, shownForm, shownJson, shownTarget } = await import("./format.ts");
+    expect(["X-Amz-Security-Token", "x-goog-api-key", "Private-Token", "X-Vault-Token", "Ocp-Apim-Subscription-Key", "Set-Cookie", "MYSAPSSO2", "X-Goog-IAP-JWT-Assertion", "sap-password", "client_secret"].filter((n) => !isCredentialName(n))).toEqual([]);
+    expect(["Host", "Content-Type", "Accept", "X-Request-Id", "user", "sap-client"].filter(isCredentialName)).toEqual([]);
+    expect(shownTarget("/a?x=1&api_key=abc&pass%77ord=p")).toBe("/a?x=1&api_key=[redacted: 3 bytes]&pass%77ord=[redacted: 1 bytes]");
+    expect(shownForm("user=ada&password=Welcome1&flag")).toBe("user=ada&password=[redacted: 8 bytes]&flag");
+    expect(shownJson('{"user": "ada", "token": "t\\"ok", "pin_key": 1234, "ok": true}')).toBe('{"user": "ada", "token": "[redacted: 5 bytes]", "pin_key": "[redacted: 4 bytes]", "ok": true}');
+  });
+
+  test("answers 10^5 characters of adversarial text in time", async () => {
+    const { adversarialInputs, slowInputs } = await import("../../test/support/fuzz.ts");
+    const { shownForm, shownJson, shownTarget, namespaceFields } = await import("./format.ts");
+    const inputs = adversarialInputs(["{\"token\": ", "/a?", "password="], ["\": 1", "=x"]);
+    expect(await slowInputs(inputs, (t) => [shownForm(t), shownJson(t), shownTarget(t), namespaceFields(t)])).toEqual([]);
+  }, 600_000);
+});

@@ -1,24 +1,86 @@
 // What `flowproof capture` saves and prints for one request: the request line and headers as sent,
 // the body as text or (binary) as a hexdump, and the SAP-namespace field names (`/SCWM/LGNUM`) in
-// it. Credential header values are replaced by their length. Pure: no files, no sockets.
+// it. Credentials — headers, query and form fields, JSON body fields, by name — are replaced by
+// their length. Pure: no files, no sockets.
 import type { RawRequest } from "./http-parser.ts";
 
-/** Headers whose values are credentials: saved and printed as `<scheme> [redacted: N bytes]`. */
-const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "cookie", "x-api-key", "api-key", "x-auth-token", "x-csrf-token"]);
+/**
+ * A header, query or form field, or JSON key whose value is a credential: its name holds one of
+ * these words (documented in docs/cli.md, `capture`).
+ */
+export const CREDENTIAL_WORDS = ["token", "key", "secret", "password", "passwd", "pwd", "auth", "session", "cookie", "signature", "credential", "sso", "jwt"] as const;
+/** Vendor headers that carry credentials without one of those words in their name. */
+export const CREDENTIAL_HEADERS = ["x-goog-iap-jwt-assertion", "x-ms-client-principal", "x-amz-security-token", "mysapsso2", "x-hub-signature-256", "x-sap-logontoken"] as const;
+
+const CREDENTIAL_NAME = new RegExp(CREDENTIAL_WORDS.join("|"), "i");
+
+/** Whether a field or header named `name` holds a credential. */
+export const isCredentialName = (name: string): boolean => CREDENTIAL_NAME.test(name) || (CREDENTIAL_HEADERS as readonly string[]).includes(name.toLowerCase());
+
+const redacted = (secret: string): string => `[redacted: ${new TextEncoder().encode(secret).length} bytes]`;
 
 /** A header value fit to save: a credential's scheme kept, its secret replaced by its length. */
 export function shownValue(name: string, value: string): string {
-  if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) return value;
+  if (!isCredentialName(name)) return value;
   const scheme = /^(Basic|Bearer|Digest|Negotiate|NTLM|SAPISID\w*)\s+/i.exec(value)?.[1];
   const secret = scheme ? value.slice(value.indexOf(scheme) + scheme.length).trimStart() : value;
   return `${scheme ? `${scheme} ` : ""}[redacted: ${secret.length} bytes]`;
 }
 
+/** `a=1&api_key=s3cr3t` with each credential field's value replaced by its length (the rest as sent). */
+export function shownForm(form: string): string {
+  return form.split("&").map((pair) => {
+    const eq = pair.indexOf("=");
+    if (eq < 0) return pair;
+    const name = pair.slice(0, eq);
+    let decoded = name;
+    try {
+      decoded = decodeURIComponent(name.replace(/\+/g, " "));
+    } catch {
+      // An undecodable name is judged as written.
+    }
+    return isCredentialName(decoded) ? `${name}=${redacted(pair.slice(eq + 1))}` : pair;
+  }).join("&");
+}
+
+/** A request target with the values of its credential query fields redacted. */
+export function shownTarget(target: string): string {
+  const q = target.indexOf("?");
+  return q < 0 ? target : `${target.slice(0, q + 1)}${shownForm(target.slice(q + 1))}`;
+}
+
+/** A JSON string, then `:`, then a value: a key and what it holds. Each alternative is disjoint, so a scan is linear. */
+const JSON_MEMBER = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*)/g;
+
+/** JSON text with the string or number value of each credential key replaced, as a string, by its length. */
+export function shownJson(text: string): string {
+  return text.replace(JSON_MEMBER, (whole, key: string, colon: string, value: string) => (isCredentialName(key) ? `"${key}"${colon}"${redacted(value.startsWith("\"") ? value.slice(1, -1) : value)}"` : whole));
+}
+
+const contentType = (req: RawRequest): string => req.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1].toLowerCase() ?? "";
+
+/** A text body fit to save: form fields and JSON keys that hold credentials redacted. */
+export function shownBody(req: RawRequest, text: string): string {
+  const type = contentType(req);
+  if (type.startsWith("application/x-www-form-urlencoded")) return shownForm(text);
+  if (type.includes("json") || /^\s*[[{]/.test(text)) return shownJson(text);
+  return text;
+}
+
+/** The request line as saved: its target's credential query fields redacted. */
+const shownRequestLine = (req: RawRequest): string => `${req.method} ${shownTarget(req.target)} ${req.version}`;
+
+/** Bytes the whole body had. */
+export const bodyLength = (req: RawRequest): number => req.bodyLength ?? req.body.length;
+/** Bytes of the body that were counted but not kept. */
+const notKept = (req: RawRequest): number => bodyLength(req) - req.body.length;
+
 /** A body is shown as text when it is valid UTF-8 with no control characters but tab, CR, LF and FF. */
-export function bodyText(body: Uint8Array): string | undefined {
+export function bodyText(body: Uint8Array, cut = false): string | undefined {
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(body);
+    // A body cut short may end inside a character: the decoder is told more was to come.
+    text = new TextDecoder("utf-8", { fatal: true }).decode(body, { stream: cut });
   } catch {
     return undefined;
   }
@@ -64,7 +126,7 @@ const decodeForm = (s: string): string => {
 /** The namespace fields of a request: in its query and its body (form-encoded bodies decoded). */
 export function requestNamespaceFields(req: RawRequest): string[] {
   const query = req.target.includes("?") ? decodeForm(req.target.slice(req.target.indexOf("?") + 1)) : "";
-  const text = bodyText(req.body) ?? "";
+  const text = bodyText(req.body, notKept(req) > 0) ?? "";
   const form = req.headers.some(([n, v]) => n.toLowerCase() === "content-type" && v.toLowerCase().startsWith("application/x-www-form-urlencoded"));
   return [...new Set([...namespaceFields(query), ...namespaceFields(form ? decodeForm(text) : text)])];
 }
@@ -91,22 +153,26 @@ export function captureRecord(req: RawRequest, seq: number, file: string): Captu
   return {
     seq,
     method: req.method,
-    path: req.target,
+    path: shownTarget(req.target),
     version: req.version,
     headers: req.headers.map(([n, v]) => [n, shownValue(n, v)] as const),
-    body_length: req.body.length,
-    body_kind: req.body.length === 0 ? "none" : bodyText(req.body) === undefined ? "binary" : "text",
+    body_length: bodyLength(req),
+    body_kind: bodyLength(req) === 0 ? "none" : textOf(req) === undefined ? "binary" : "text",
     chunked: req.chunked,
     namespace_fields: requestNamespaceFields(req),
     file,
   };
 }
 
-const headText = (req: RawRequest): string => [req.requestLine, ...req.headers.map(([n, v]) => `${n}: ${shownValue(n, v)}`)].join("\n");
+const headText = (req: RawRequest): string => [shownRequestLine(req), ...req.headers.map(([n, v]) => `${n}: ${shownValue(n, v)}`)].join("\n");
+
+/** The kept body as text, or undefined when it is binary. */
+const textOf = (req: RawRequest): string | undefined => bodyText(req.body, notKept(req) > 0);
 
 function facts(req: RawRequest, record: CaptureRecord, text: string | undefined): string {
+  const rest = notKept(req);
   return [
-    `--- body: ${req.body.length} bytes${req.body.length === 0 ? "" : text !== undefined ? ", text" : ", binary (hexdump above)"}${req.chunked ? ", sent chunked" : ""}`,
+    `--- body: ${bodyLength(req)} bytes${bodyLength(req) === 0 ? "" : text !== undefined ? ", text" : ", binary (hexdump above)"}${req.chunked ? ", sent chunked" : ""}${rest > 0 ? `; the first ${req.body.length} shown, the other ${rest} counted and not kept` : ""}`,
     ...req.trailers.map(([n, v]) => `--- trailer: ${n}: ${shownValue(n, v)}`),
     `--- SAP namespace fields: ${record.namespace_fields.length > 0 ? record.namespace_fields.join(", ") : "none"}`,
   ].join("\n");
@@ -120,9 +186,10 @@ const withNewline = (s: string): string => (s === "" || s.endsWith("\n") ? s : `
  * chunked body and the namespace fields.
  */
 export function requestText(req: RawRequest, record: CaptureRecord): string {
-  const text = bodyText(req.body);
-  const body = req.body.length === 0 ? "" : text !== undefined ? text : hexdump(req.body);
-  return `${headText(req)}\n\n${withNewline(body)}${facts(req, record, text)}\n`;
+  const text = textOf(req);
+  const body = req.body.length === 0 ? "" : text !== undefined ? shownBody(req, text) : hexdump(req.body);
+  const rest = notKept(req);
+  return `${headText(req)}\n\n${withNewline(body)}${rest > 0 ? `… ${rest} more bytes, not kept\n` : ""}${facts(req, record, text)}\n`;
 }
 
 /** Characters of a text body printed on the terminal (the file keeps all of it). */
@@ -132,9 +199,9 @@ export const PRINTED_BINARY_BYTES = 256;
 
 /** What the terminal shows for one request: the saved text, a long body cut with a pointer to the file. */
 export function printedText(req: RawRequest, record: CaptureRecord): string {
-  const text = bodyText(req.body);
+  const text = textOf(req);
   const long = text !== undefined ? text.length > PRINTED_TEXT_CHARS : req.body.length > PRINTED_BINARY_BYTES;
   if (!long) return requestText(req, record);
-  const shown = text !== undefined ? text.slice(0, PRINTED_TEXT_CHARS) : hexdump(req.body.subarray(0, PRINTED_BINARY_BYTES));
+  const shown = text !== undefined ? shownBody(req, text).slice(0, PRINTED_TEXT_CHARS) : hexdump(req.body.subarray(0, PRINTED_BINARY_BYTES));
   return `${headText(req)}\n\n${withNewline(shown)}… the rest is in ${record.file}\n${facts(req, record, text)}\n`;
 }

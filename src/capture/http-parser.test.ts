@@ -64,3 +64,31 @@ describe("RequestParser", () => {
     expect(byteString(new Uint8Array([0x41, 0xe9, 0x80]))).toBe("A\u00e9\u0080");
   });
 });
+
+describe("RequestParser refusals and bounds", () => {
+  const errorOf = (wire: string) => new RequestParser().push(bytes(wire)).find((e) => e.kind === "error");
+  test("an HTTP version other than 1.0 and 1.1 is refused", () => {
+    expect(errorOf("GET / HTTP/9.9\r\n\r\n")).toEqual({ kind: "error", message: "HTTP/9.9 is not HTTP/1.0 or HTTP/1.1, the versions capture reads" });
+    expect(errorOf("GET / HTTP/1.0\r\n\r\n")).toBeUndefined();
+  });
+
+  test("Content-Length together with Transfer-Encoding is refused", () => {
+    expect(errorOf("POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")?.kind).toBe("error");
+  });
+
+  test("keeps only the first keepBodyBytes of a body and counts the rest, however it arrives", () => {
+    const wire = `POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\n0123456789`;
+    const parser = new RequestParser({ keepBodyBytes: 4 });
+    const [r] = requests([...bytes(wire)].flatMap((b) => parser.push(new Uint8Array([b]))));
+    expect([text(r!), r!.bodyLength]).toEqual(["0123", 10]);
+    const chunked = new RequestParser({ keepBodyBytes: 6 });
+    const [c] = requests(chunked.push(bytes("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n")));
+    expect([text(c!), c!.bodyLength]).toEqual(["Wikipe", 9]);
+  });
+
+  test("answers 10^5 characters of adversarial head text in time", async () => {
+    const { adversarialInputs, slowInputs } = await import("../../test/support/fuzz.ts");
+    const inputs = adversarialInputs(["GET /", "GET / HTTP/1.1\r\nX: ", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"], ["\r\n\r\n", " HTTP/1.1\r\n\r\n"], [], 60_000);
+    expect(await slowInputs(inputs, (t) => new RequestParser().push(bytes(t)))).toEqual([]);
+  }, 600_000);
+});

@@ -12,8 +12,10 @@ export interface RawRequest {
   readonly version: string;
   /** `[name, value]` in the order sent, case kept, the value without surrounding spaces. */
   readonly headers: readonly (readonly [string, string])[];
-  /** The body; a chunked body with its chunk framing removed. */
+  /** The body, or its first `keepBodyBytes` (see RequestParser); a chunked body with its chunk framing removed. */
   readonly body: Uint8Array;
+  /** Bytes the whole body had (more than `body` holds when it was cut); `body.length` when absent. */
+  readonly bodyLength?: number;
   readonly chunked: boolean;
   /** Trailer fields after a chunked body. */
   readonly trailers: readonly (readonly [string, string])[];
@@ -59,7 +61,25 @@ export class RequestParser {
   #buffer: Uint8Array = new Uint8Array(0);
   #state: State = { kind: "head" };
   #body: Uint8Array[] = [];
+  /** Bytes of the current body seen, kept or not. */
+  #bodySeen = 0;
   #trailers: [string, string][] = [];
+  readonly #keep: number;
+
+  /**
+   * `keepBodyBytes`: how much of each body is kept (the rest is counted, never held), so a body of
+   * any size costs that much memory. Default: all of it.
+   */
+  constructor(options: { readonly keepBodyBytes?: number } = {}) {
+    this.#keep = options.keepBodyBytes ?? Infinity;
+  }
+
+  /** Keeps the part of `chunk` still under the bound, and counts all of it. */
+  #take(chunk: Uint8Array): void {
+    const room = this.#keep - Math.min(this.#keep, this.#bodySeen);
+    if (room > 0) this.#body.push(chunk.length <= room ? chunk.slice() : chunk.slice(0, room));
+    this.#bodySeen += chunk.length;
+  }
 
   /** Feeds the next bytes of the connection; returns what they completed. */
   push(bytes: Uint8Array): ParseEvent[] {
@@ -104,6 +124,7 @@ export class RequestParser {
         const framing = bodyFraming(head);
         if ("error" in framing) return { kind: "error", message: framing.error };
         this.#body = [];
+        this.#bodySeen = 0;
         this.#trailers = [];
         if ("chunked" in framing) this.#state = { kind: "chunk-size", head };
         else if (framing.length > 0) this.#state = { kind: "length", head, remaining: framing.length };
@@ -114,7 +135,7 @@ export class RequestParser {
       case "length": {
         if (this.#buffer.length === 0) return undefined;
         const take = Math.min(state.remaining, this.#buffer.length);
-        this.#body.push(this.#buffer.slice(0, take));
+        this.#take(this.#buffer.subarray(0, take));
         this.#buffer = this.#buffer.subarray(take);
         if (take < state.remaining) {
           this.#state = { ...state, remaining: state.remaining - take };
@@ -136,13 +157,13 @@ export class RequestParser {
         // The chunk's data, then its CRLF.
         if (this.#buffer.length < state.remaining + 2) {
           if (this.#buffer.length > 0 && this.#buffer.length <= state.remaining) {
-            this.#body.push(this.#buffer.slice());
+            this.#take(this.#buffer);
             this.#state = { ...state, remaining: state.remaining - this.#buffer.length };
             this.#buffer = new Uint8Array(0);
           }
           return undefined;
         }
-        this.#body.push(this.#buffer.slice(0, state.remaining));
+        this.#take(this.#buffer.subarray(0, state.remaining));
         if (this.#buffer[state.remaining] !== CR || this.#buffer[state.remaining + 1] !== LF) return { kind: "error", message: "a chunk is not followed by CRLF" };
         this.#buffer = this.#buffer.subarray(state.remaining + 2);
         this.#state = { kind: "chunk-size", head: state.head };
@@ -164,12 +185,13 @@ export class RequestParser {
     const body = concat(this.#body);
     this.#body = [];
     this.#state = { kind: "head" };
-    return { kind: "request", request: { requestLine: head.requestLine, method: head.method, target: head.target, version: head.version, headers: head.headers, body, chunked, trailers: this.#trailers } };
+    const cut = this.#bodySeen > body.length ? { bodyLength: this.#bodySeen } : {};
+    return { kind: "request", request: { requestLine: head.requestLine, method: head.method, target: head.target, version: head.version, headers: head.headers, body, ...cut, chunked, trailers: this.#trailers } };
   }
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
-  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  return parts.length === 1 ? parts[0]! : new Uint8Array(Buffer.concat(parts));
 }
 
 /** Where the head ends (`\r\n\r\n`, or a bare `\n\n` from a lenient client) and the body starts. */
@@ -200,6 +222,7 @@ function parseHead(text: string): Head | string {
   const requestLine = lines[0]!.replace(/\r$/, "");
   const m = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (\S+) (HTTP\/\d\.\d)$/.exec(requestLine);
   if (!m) return `not an HTTP/1.x request line: ${JSON.stringify(requestLine.slice(0, 80))}`;
+  if (m[3] !== "HTTP/1.1" && m[3] !== "HTTP/1.0") return `${m[3]} is not HTTP/1.0 or HTTP/1.1, the versions capture reads`;
   const headers: [string, string][] = [];
   for (const raw of lines.slice(1)) {
     const line = raw.replace(/\r$/, "");
@@ -220,6 +243,8 @@ function parseHead(text: string): Head | string {
 function bodyFraming(head: Head): { chunked: true } | { length: number } | { error: string } {
   const values = (name: string) => head.headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => v);
   const te = values("transfer-encoding").join(",").toLowerCase();
+  // Both framings at once is how requests are smuggled past a proxy (RFC 9112 §6.1): refused.
+  if (te !== "" && values("content-length").length > 0) return { error: "the request has both Transfer-Encoding and Content-Length, which RFC 9112 forbids" };
   if (te.split(",").map((s) => s.trim()).includes("chunked")) return { chunked: true };
   const lengths = [...new Set(values("content-length").flatMap((v) => v.split(",").map((s) => s.trim())))];
   if (lengths.length === 0) return { length: 0 };

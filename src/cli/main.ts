@@ -2,7 +2,7 @@
 // The flowproof command line: finds the command, parses its flags, calls it, maps the exit code.
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { COMMANDS, COMMAND_TABLE, UsageError, commandHelp, mainHelp, parseArgs, type CommandArgs, type CommandName, type DeclaredFlag } from "./flags.ts";
-import { processIo, reportError, type Io } from "./io.ts";
+import { divertStrayStdout, processIo, reportError, type Io } from "./io.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import { recordCommand } from "./record.ts";
 import { runCommand } from "./run.ts";
@@ -93,10 +93,14 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     const guess = nearest(name, COMMANDS.map((c) => c.name));
     return reportError(io, new UsageError(`unknown command ${JSON.stringify(name)}`, guess ? `did you mean \`flowproof ${guess}\`? Run \`flowproof --help\` for the list` : "run `flowproof --help` for the list of commands"), json);
   }
+  // `--json` stdout is one JSON document: whatever else prints (a project plugin) goes to stderr.
+  const restore = json && io === processIo ? divertStrayStdout() : undefined;
   try {
     return await dispatch(name, rest, io);
   } catch (error) {
     return reportError(io, error, json);
+  } finally {
+    restore?.();
   }
 }
 

@@ -21,6 +21,7 @@ import { flowLoadOptions } from "./flow-load.ts";
 import { loadPluginsFor, surfaceCatalog } from "./project-plugins.ts";
 import { grammarContext, keyNamesOf, keysSchemaOf, type SurfaceCatalog, type SurfaceKind } from "../spec/surface-kinds.ts";
 import type { LoadedPlugins } from "../plugins/loader.ts";
+import { processLifecycle, withDefaultStopSignals } from "../plugins/lifecycle.ts";
 import type { CommonOptions } from "./common.ts";
 
 export interface AuthorFromDocOptions extends Pick<CommonOptions, "env" | "log"> {
@@ -109,31 +110,37 @@ export async function authorFromDoc(options: AuthorFromDocOptions): Promise<Auth
   const provider = resolveProvider(env);
   const client: ModelClient | undefined = provider.configured ? createModelClient(provider.config) : undefined;
 
-  const { format, blocks } = await readDocument(options.doc);
-  const segmented = segment(blocks);
-  if (!segmented.ok) throw new FlowproofError(diagnostic("document-no-steps", `${options.doc}: ${segmented.message}`, { hint: segmented.hint }));
-  const { steps: sources, secrets } = redactSecrets(segmented.steps);
+  // Reading, segmenting and checking a large document are long synchronous stretches, and nothing
+  // is owned yet: a stop signal ends the process at once rather than after them.
+  const authored = await withDefaultStopSignals(processLifecycle, async () => {
+    const { format, blocks } = await readDocument(options.doc, env);
+    const segmented = segment(blocks);
+    if (!segmented.ok) throw new FlowproofError(diagnostic("document-no-steps", `${options.doc}: ${segmented.message}`, { hint: segmented.hint }));
+    const { steps: sources, secrets } = redactSecrets(segmented.steps);
 
-  let calls = 0;
-  const drafts: DraftStep[] = [];
-  const grammar = grammarContext(catalog, kind, options.app);
-  for (const source of sources) {
-    const { draft, pending } = firstPass(source, options.app, grammar, kind.title);
-    if (client && (pending.action || pending.expected)) {
-      log(`[TRANSLATE] ${source.index}/${sources.length}: ${source.action}`);
-      const t = await translateStep(client, { step: source, pending, app: options.app, grammar, flowName: options.name });
-      calls += t.calls;
-      drafts.push(applyTranslation(draft, pending, t.translation));
-    } else drafts.push(draft);
-  }
+    let calls = 0;
+    const drafts: DraftStep[] = [];
+    const grammar = grammarContext(catalog, kind, options.app);
+    for (const source of sources) {
+      const { draft, pending } = firstPass(source, options.app, grammar, kind.title);
+      if (client && (pending.action || pending.expected)) {
+        log(`[TRANSLATE] ${source.index}/${sources.length}: ${source.action}`);
+        const t = await translateStep(client, { step: source, pending, app: options.app, grammar, flowName: options.name });
+        calls += t.calls;
+        drafts.push(applyTranslation(draft, pending, t.translation));
+      } else drafts.push(draft);
+    }
 
-  const meta = { name: options.name, app: options.app, ...draftKeys(kind), document: options.doc, shape: SHAPE_LABELS[segmented.shape], out: options.out, secrets };
-  const { text, warnings } = checkedDraft(meta, drafts, options.out, plugins);
-  if (!drafts.some((d) => d.outcome === "rules" || d.outcome === "translated" || d.outcome === "intent" || d.expected?.outcome === "assert" || d.expected?.outcome === "translated")) {
-    throw new FlowproofError(diagnostic("document-no-steps", `${options.doc}: none of its ${sources.length} steps can become a step of a flow (${describeOutcomes(drafts)})`, {
-      hint: "a flow needs at least one step of this app; write the test case's steps in this app, or author the flow by hand",
-    }));
-  }
+    const meta = { name: options.name, app: options.app, ...draftKeys(kind), document: options.doc, shape: SHAPE_LABELS[segmented.shape], out: options.out, secrets };
+    const { text, warnings } = checkedDraft(meta, drafts, options.out, plugins);
+    if (!drafts.some((d) => d.outcome === "rules" || d.outcome === "translated" || d.outcome === "intent" || d.expected?.outcome === "assert" || d.expected?.outcome === "translated")) {
+      throw new FlowproofError(diagnostic("document-no-steps", `${options.doc}: none of its ${sources.length} steps can become a step of a flow (${describeOutcomes(drafts)})`, {
+        hint: "a flow needs at least one step of this app; write the test case's steps in this app, or author the flow by hand",
+      }));
+    }
+    return { format, segmented, secrets, drafts, calls, text, warnings };
+  });
+  const { format, segmented, secrets, drafts, calls, text, warnings } = authored;
   makeDir(dirname(resolve(options.out)), "the draft");
   writeFileAtomic(options.out, text);
   return {

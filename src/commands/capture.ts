@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { FlowproofError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import { RequestParser } from "../capture/http-parser.ts";
+import { LIMITS } from "../diagnostics/limits.ts";
 import { captureRecord, printedText, requestText, type CaptureRecord } from "../capture/format.ts";
 
 export interface CaptureOptions {
@@ -74,7 +75,7 @@ export async function startCapture(options: CaptureOptions, events: CaptureEvent
 
   const serve = (socket: Socket) => {
     sockets.add(socket);
-    const parser = new RequestParser();
+    const parser = new RequestParser({ keepBodyBytes: LIMITS.captureDumpBytes.value });
     // Bytes after a request that closes the connection are not read.
     let ended = false;
     socket.on("data", (chunk: Buffer) => {

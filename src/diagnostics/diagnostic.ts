@@ -54,6 +54,7 @@ export const DIAGNOSTIC_CODES = {
   "document-no-steps": "`author-from-doc` found no test steps in the document, or none of them can become a step of a flow.",
   "listen-failed": "`capture` could not listen on the address and port it was given.",
   "outside-root": "A path or `file:` URL a flow reads or writes lies outside the root (`--root`, or the MCP server's root), or a symlink inside it leads out; the message names the path and the root.",
+  "limit-exceeded": "An input is larger than a documented limit (docs/flow-format.md, \"Limits\"): the message names the limit and, where one does, the variable that raises it.",
 } as const;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

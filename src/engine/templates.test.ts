@@ -92,3 +92,12 @@ describe("resolveText", () => {
     expect(new UnresolvedReferenceError("x").name).toBe("UnresolvedReferenceError");
   });
 });
+
+describe("interpolation answers 10^5 characters of adversarial text in time", () => {
+  test("resolveText", async () => {
+    const { adversarialInputs, slowInputs } = await import("../../test/support/fuzz.ts");
+    const inputs = adversarialInputs(["${A} ", "${captured.a} ", "${", "$${A}"], ["${A}", "}"]);
+    const c = ctx({ A: "x".repeat(1000) }, { a: "y" });
+    expect(await slowInputs(inputs, (t) => resolveText(t, c))).toEqual([]);
+  }, 600_000);
+});

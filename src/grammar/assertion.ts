@@ -6,7 +6,7 @@ import type { Assertion, AssertionSugar, GrammarForm, ParseContext, ParseResult,
 import { lacks } from "./vocabulary.ts";
 import { refuseCountedTarget } from "./input-action.ts";
 import { findTextRefusal } from "./refusal.ts";
-import { fail, failAt, matchAt, ok, splitWithin, sub, trimSlice, type Slice } from "./result.ts";
+import { fail, failAt, matchAt, MAX_STEP_NUMBER, ok, refuseLarge, splitWithin, sub, trimSlice, type Slice } from "./result.ts";
 import { parseTargetPrefix } from "./target.ts";
 import { hasCapture, parseTemplateAt } from "./template.ts";
 
@@ -148,6 +148,8 @@ function parsePageShows(s: Slice): ParseResult<Claim> {
   const body = times?.[1] === undefined ? s : sub(s, 0, times[1].length);
   const text = requireText(body, "page shows Welcome");
   if (!text.ok) return text;
+  const large = times?.[2] === undefined ? undefined : refuseLarge(times[2], "a count", MAX_STEP_NUMBER, s.offset + times[1]!.length + s.text.slice(times[1]!.length).search(/\d/));
+  if (large) return large;
   const count = countOf(times?.[3], times?.[2]);
   return ok(count === undefined ? { kind: "page_shows", text: text.value, negate: false } : { kind: "page_shows", text: text.value, negate: false, times: count });
 }
@@ -291,6 +293,8 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
 function parseShows(s: Slice, target: Target): ParseResult<Claim> {
   const computed = COMPUTED.exec(s.text);
   if (computed?.[1] !== undefined && computed[2] !== undefined && computed[3] !== undefined) {
+    const large = refuseLarge(computed[3], "an amount added or taken", MAX_STEP_NUMBER, s.offset + s.text.length - computed[3].length);
+    if (large) return large;
     return ok({ kind: "shows_computed", target, capture: computed[1], op: computed[2] === "+" ? "+" : "-", amount: Number(computed[3]) });
   }
   if (ARITHMETIC.test(s.text)) {
@@ -302,6 +306,8 @@ function parseShows(s: Slice, target: Target): ParseResult<Claim> {
 
 function parseCount(tail: Slice, target: Target): ParseResult<Claim> {
   const m = /^appears?\s+(?:(\d+)\s+times?|(once|twice))$/i.exec(tail.text);
+  const large = m?.[1] === undefined ? undefined : refuseLarge(m[1], "a count", MAX_STEP_NUMBER, tail.offset + tail.text.search(/\d/));
+  if (large) return large;
   const count = countOf(m?.[2], m?.[1]);
   if (count === undefined) {
     return failAt("unknown-step", "An element count is `appears <N> times` with a whole number, or `appears once` / `appears twice`.", 'write `the "Row" appears 3 times` or `the "Row" appears once`', tail);

@@ -240,7 +240,7 @@ export type Condition =
  * - `bad-reference`: a `${…}` that is malformed or not allowed where it stands.
  */
 export interface GrammarError {
-  readonly code: "refused-step" | "unknown-step" | "unsupported-step" | "bad-reference";
+  readonly code: "refused-step" | "unknown-step" | "unsupported-step" | "bad-reference" | "limit-exceeded";
   readonly message: string;
   readonly hint: string;
   /** 0-based offset into the step text of the offending part, and its length (whole text when unknown). */

@@ -3,7 +3,8 @@
 // verb and returns an ActionStep.
 
 import type { ActionStep, ParseContext, ParseResult, Target, Template } from "./ast.ts";
-import { fail, failAt, matchAt, ok, splitWithin, sub, trimSlice, type Slice } from "./result.ts";
+import { fail, failAt, matchAt, ok, refuseLarge, splitWithin, sub, trimSlice, type Slice } from "./result.ts";
+import { LIMITS } from "../diagnostics/limits.ts";
 import { parseTargetPrefix, parseWholeTarget, refuseFramedPointer } from "./target.ts";
 import { hasCapture, parseTemplateAt } from "./template.ts";
 import { lacks } from "./vocabulary.ts";
@@ -214,7 +215,9 @@ export function parseScroll(rest: Slice, ctx: ParseContext): ParseResult<ActionS
   if (amount === undefined) return failAt("unknown-step", "`Scroll` ends with `to the top|bottom|left|right`, `into view`, `to <n>px` or `to <n>%` (`across` for horizontally).", `write \`${example}\`, \`Scroll "css:.list" to 147px\` or \`Scroll "css:.list" to 50% across\``, tail);
   const axis = to?.[2] !== undefined ? { axis: "x" as const } : {};
   const px = /^(\d+)px$/i.exec(amount);
-  if (px?.[1] !== undefined) return ok({ kind: "scroll", target: t, to: { kind: "px", px: Number(px[1]), ...axis } });
+  if (px?.[1] !== undefined) {
+    return refuseLarge(px[1], "a scroll offset in pixels", LIMITS.scrollPx.value, tail.offset + tail.text.indexOf(amount)) ?? ok({ kind: "scroll", target: t, to: { kind: "px", px: Number(px[1]), ...axis } });
+  }
   const pct = /^(\d+(?:\.\d+)?)%$/.exec(amount);
   if (pct?.[1] !== undefined && Number(pct[1]) <= 100) return ok({ kind: "scroll", target: t, to: { kind: "pct", pct: Number(pct[1]), ...axis } });
   if (pct?.[1] !== undefined) return fail("unknown-step", `\`${amount}\` is past the end: a percentage goes from 0% to 100%.`, 'write e.g. `Scroll "css:.list" to 100%`', tail.offset + tail.text.indexOf(amount), amount.length);

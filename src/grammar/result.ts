@@ -3,6 +3,7 @@
 
 import type { GrammarError, ParseResult } from "./ast.ts";
 import { MAX_TIMEOUT_SECONDS, MAX_TIMEOUT_TEXT } from "../diagnostics/bounds.ts";
+import { LIMITS } from "../diagnostics/limits.ts";
 
 /** A failed parse; assignable to every `ParseResult<T>`. */
 export interface Failure {
@@ -31,6 +32,18 @@ export function fail(
 /** The whole slice as the error location, for problems that have no narrower place. */
 export const failAt = (code: GrammarError["code"], message: string, hint: string, s: Slice): Failure =>
   fail(code, message, hint, s.offset, s.text.length);
+
+/**
+ * A number written in a step (`digits`, at `offset`) beyond the largest one flowproof accepts for
+ * `what` (`a count`, `a scroll offset`), or undefined when it is within it.
+ */
+export function refuseLarge(digits: string, what: string, most: number, offset: number): Failure | undefined {
+  if (Number(digits) <= most) return undefined;
+  return fail("limit-exceeded", `${digits} is larger than ${what} may be, ${most}.`, `write at most ${most}; see docs/flow-format.md, "Limits"`, offset, digits.length);
+}
+
+/** The largest count, ordinal or amount a step may hold (docs/flow-format.md "Limits"). */
+export const MAX_STEP_NUMBER = LIMITS.stepNumber.value;
 
 /** Trims a slice, keeping the offset of its first remaining character. */
 export function trimSlice(s: Slice): Slice {

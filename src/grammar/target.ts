@@ -4,7 +4,7 @@
 
 import type { Anchor, Container, ParseContext, ParseResult, RoleNoun, Target } from "./ast.ts";
 import { lacks } from "./vocabulary.ts";
-import { fail, matchAt, ok, sub, type Failure, type Slice } from "./result.ts";
+import { fail, matchAt, MAX_STEP_NUMBER, ok, refuseLarge, sub, type Failure, type Slice } from "./result.ts";
 
 /** A target read from the start of a slice; `end` is the index in the slice where it stopped. */
 export interface TargetParse {
@@ -196,6 +196,8 @@ export function parseTargetPrefix(s: Slice, ctx: ParseContext): ParseResult<Targ
     i += bare[0].length;
   }
   if (nth === 0) return fail("unknown-step", "Ordinals start at 1.", 'write `the 1st "Save"` or leave the ordinal out', s.offset + ordAt, 3);
+  const largeOrdinal = ord?.[1] === undefined ? undefined : refuseLarge(ord[1], "an ordinal", MAX_STEP_NUMBER, s.offset + ordAt);
+  if (largeOrdinal) return largeOrdinal;
 
   const column = role === undefined && anchor !== undefined ? matchAt(/\s+column\s+(?:of|in)\s+(?:the\s+)?/, t, i) : null;
   if (column !== null && anchor !== undefined) return parseCell(s, { label, anchor, nth, ordAt, i: i + column[0].length });

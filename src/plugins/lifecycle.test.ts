@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { Lifecycle, SIGNAL_EXIT_CODE, handleStopSignals } from "./lifecycle.ts";
+import { Lifecycle, SIGNAL_EXIT_CODE, handleStopSignals, withDefaultStopSignals } from "./lifecycle.ts";
 
 describe("Lifecycle", () => {
   test("the first stop request aborts the signal with the request; later ones answer again", () => {
@@ -119,6 +119,24 @@ describe("handleStopSignals", () => {
       expect(lines[1]).toBe("[INTERRUPTED] the run did not stop within 200 ms; stopping every browser and child now");
     } finally {
       remove();
+    }
+  });
+});
+
+describe("withDefaultStopSignals", () => {
+  test("takes the stop handlers off while work runs with nothing owned, and puts them back after", async () => {
+    const lifecycle = new Lifecycle();
+    const handler = () => undefined;
+    process.on("SIGTERM", handler);
+    try {
+      const during = await withDefaultStopSignals(lifecycle, async () => process.listeners("SIGTERM").includes(handler));
+      expect([during, process.listeners("SIGTERM").includes(handler)]).toEqual([false, true]);
+      const release = lifecycle.own({ stop: () => undefined });
+      const owning = await withDefaultStopSignals(lifecycle, async () => process.listeners("SIGTERM").includes(handler));
+      release();
+      expect(owning).toBe(true);
+    } finally {
+      process.removeListener("SIGTERM", handler);
     }
   });
 });

@@ -33,6 +33,11 @@ export class Lifecycle {
   readonly #interceptors: ((request: StopRequest) => void)[] = [];
   #request: StopRequest | undefined;
 
+  /** True while no browser, server or child is registered to be stopped with the process. */
+  get ownsNothing(): boolean {
+    return this.#owned.size === 0;
+  }
+
   /** Aborted once the process was asked to stop; what runs flows checks it between and during steps. */
   get signal(): AbortSignal {
     return this.#scope.getStore() ?? this.#controller.signal;
@@ -152,6 +157,25 @@ export class Lifecycle {
 
 /** The one lifecycle of this process. */
 export const processLifecycle = new Lifecycle();
+
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * Runs `work`, which starts no browser, server or child, with SIGINT, SIGTERM and SIGHUP at their
+ * default action while the process owns nothing: a long synchronous stretch (reading and checking
+ * a large document) runs no handler until it ends, so the signal ends the process at once instead,
+ * as it would any program with nothing to clean up. The handlers are back once `work` settles.
+ */
+export async function withDefaultStopSignals<T>(lifecycle: Lifecycle, work: () => Promise<T>): Promise<T> {
+  if (!lifecycle.ownsNothing || lifecycle.signal.aborted) return work();
+  const saved = STOP_SIGNALS.map((signal) => [signal, process.listeners(signal)] as const);
+  for (const [signal, listeners] of saved) for (const l of listeners) process.removeListener(signal, l);
+  try {
+    return await work();
+  } finally {
+    for (const [signal, listeners] of saved) for (const l of listeners) process.on(signal, l);
+  }
+}
 
 export interface StopSignalOptions {
   /** One line per signal, for the person who sent it (stderr). */

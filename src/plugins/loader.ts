@@ -9,6 +9,7 @@ import * as api from "./api.ts";
 import { CAPABILITIES, type AdapterPlugin, type AssertionPlugin } from "./api.ts";
 import { declarationsProblem } from "./adapter-check.ts";
 import { PluginError, diagnostic } from "../diagnostics/diagnostic.ts";
+import { limitValue } from "../diagnostics/limits.ts";
 import type Ajv from "ajv";
 
 /** Module file extensions a plugin may be written in (TypeScript or JavaScript; no build step). */
@@ -35,6 +36,32 @@ export interface LoadedPlugins {
 }
 
 export const NO_PLUGINS: LoadedPlugins = { adapters: [], assertions: [], files: [] };
+
+/** The file each loaded project plugin came from, as messages name it. */
+const FILES = new WeakMap<object, string>();
+
+/** The file a project plugin was loaded from (as messages name it), or undefined for a built-in. */
+export const pluginFile = (plugin: object): string | undefined => FILES.get(plugin);
+
+/**
+ * `import()` of a plugin module, bounded: a module whose top-level `await` never settles would
+ * hang every command silently. (A synchronous endless loop in a module's top level cannot be
+ * bounded from inside the process; docs/plugins.md says so.)
+ */
+async function importBounded(url: string, display: string, ms: number): Promise<Record<string, unknown>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(fail(display, `did not finish loading within ${ms} ms: its top-level code (an \`await\` in it) never settled`,
+      "make the module's top level finish (start long work in the plugin's functions, not at import), or raise FLOWPROOF_PLUGIN_LOAD_MS")), ms);
+    // The bound must not keep a process alive that has nothing else to do.
+    timer.unref?.();
+  });
+  try {
+    return await Promise.race([import(url) as Promise<Record<string, unknown>>, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** The flow file's directory upward to the nearest `package.json` or `.git`; else `cwd`. */
 export function projectRoot(flowPath: string, cwd: string = process.cwd()): string {
@@ -248,6 +275,7 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
   const files = discoverPlugins(projectRoot(options.flowPath, cwd), options.env, cwd);
   if (files.length === 0) return NO_PLUGINS;
   registerContractModule();
+  const loadMs = limitValue("pluginLoadMs", options.env);
   const adapters: AdapterPlugin[] = [];
   const assertions: AssertionPlugin[] = [];
   const owners = new Map<string, string>([
@@ -259,8 +287,9 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
     checkPluginImports(file.path, display);
     let mod: Record<string, unknown>;
     try {
-      mod = (await import(pathToFileURL(file.path).href)) as Record<string, unknown>;
+      mod = await importBounded(pathToFileURL(file.path).href, display, loadMs);
     } catch (error) {
+      if (error instanceof PluginError) throw error;
       throw fail(display, `could not be loaded: ${error instanceof Error ? error.message : String(error)}`, "fix the error above; a plugin module must load on its own", error);
     }
     if (!("plugin" in mod)) {
@@ -274,6 +303,7 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
     const owner = owners.get(id);
     if (owner !== undefined) throw fail(display, `the ${name} is already provided by ${owner}`, "rename it; each app kind and assertion key belongs to one plugin");
     owners.set(id, display);
+    FILES.set(checked.plugin, display);
     if (checked.kind === "adapter") adapters.push(checked.plugin);
     else assertions.push(checked.plugin);
   }

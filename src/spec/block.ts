@@ -9,6 +9,7 @@ import { diagnostic, type Diagnostic, type DiagnosticNote, type SourceSpan } fro
 import { isMap, isScalar, isSeq, keyName, spanInScalar, spanOf, type Node, type Pair, type Scalar, type YamlSource, type YAMLMap } from "./yaml.ts";
 import { describeEach, readEachValues, substituteEach, type EachBinding } from "./foreach.ts";
 import { nearest } from "./suggest.ts";
+import { LIMITS } from "../diagnostics/limits.ts";
 
 /** A parsed `until:` / `when:` condition with its authored text and span. */
 export interface FlowCondition {
@@ -196,7 +197,12 @@ function loadMax(loader: BlockLoader, keyNode: Node, node: Node | null, scope: S
     }
     value = sub.value;
   }
-  if (typeof value === "number" && Number.isInteger(value) && value >= 1) return value;
+  const most = LIMITS.repeatMax.value;
+  if (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= most) return value;
+  if (typeof value === "number" && value > most) {
+    loader.problems.push(diagnostic("limit-exceeded", `\`max: ${node && isScalar(node) && node.source !== undefined ? node.source : value}\` is more passes than a \`repeat:\` may take, ${most}`, { span: spanOf(loader.source, node ?? keyNode), hint: `write at most \`max: ${most}\`; see docs/flow-format.md, "Limits"` }));
+    return undefined;
+  }
   loader.problems.push(diagnostic("bad-value", "`max:` must be a whole number of passes, at least 1", { span: spanOf(loader.source, node ?? keyNode), hint: "max: 10" }));
   return undefined;
 }
@@ -244,9 +250,18 @@ export function loadForeach(loader: BlockLoader, pair: Pair, scope: Scope): Flow
     loader.problems.push(diagnostic("bad-value", values.message, { span: spanOf(loader.source, values.node ?? valuesField.key), hint: values.hint }));
     return [];
   }
+  // Bounded before expanding: the copies would be made (and held) first.
+  const most = LIMITS.flowSteps.value;
+  if (values.values.length * stepsNode.items.length > most) {
+    loader.problems.push(diagnostic("limit-exceeded", `this \`foreach:\` expands to ${values.values.length} values × ${stepsNode.items.length} steps = ${values.values.length * stepsNode.items.length} steps, more than the ${most} a flow may have`, {
+      span: spanOf(loader.source, keyNode),
+      hint: `split the values over several flows (a suite runs them together); see docs/flow-format.md, "Limits"`,
+    }));
+    return [];
+  }
   const nodes: FlowNode[] = [];
   values.values.forEach((v, index) => {
-    nodes.push(...loader.loadList(stepsNode.items as Node[], { top: false, each: { value: v, index, count: values.values.length }, ...(scope.surface !== undefined ? { surface: scope.surface } : {}) }));
+    for (const n of loader.loadList(stepsNode.items as Node[], { top: false, each: { value: v, index, count: values.values.length }, ...(scope.surface !== undefined ? { surface: scope.surface } : {}) })) nodes.push(n);
   });
   return nodes;
 }

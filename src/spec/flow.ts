@@ -21,6 +21,7 @@ import { neededCapabilities } from "./capabilities.ts";
 import { article, grammarContext, inAppKind, keyNamesOf, topKeysOf, ownersOf, requires, rolesOf, titleOf, type SurfaceCatalog, type SurfaceKind } from "./surface-kinds.ts";
 import { loadSharedKeys, MULTI_SURFACE, resolveApp, foreignKey, withSuiteDefaults, type FlowSuiteDefaults } from "./flow-app.ts";
 import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type FlowStep, type Scope, type StepForm } from "./block.ts";
+import { LIMITS } from "../diagnostics/limits.ts";
 
 export type { FlowSuiteDefaults } from "./flow-app.ts";
 export { MULTI_SURFACE } from "./flow-app.ts";
@@ -218,12 +219,19 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
           const nodes = loadItem(loader, item, scope);
           const last = out[out.length - 1];
           if (nodes.length === 0 && problems.length > reported && last) beforeGap.add(last);
-          out.push(...nodes);
+          for (const n of nodes) out.push(n);
         }
         return out;
       },
     };
     body = loader.loadList(stepsNode.items as Node[], { top: true });
+    const over = steps[LIMITS.flowSteps.value];
+    if (over) {
+      problems.push(diagnostic("limit-exceeded", `the flow has ${steps.length} steps${steps.length > stepsNode.items.length ? " once its `foreach:` blocks are expanded" : ""}, more than the ${LIMITS.flowSteps.value} a flow may have; step ${LIMITS.flowSteps.value + 1} is here`, {
+        span: over.span,
+        hint: "split it into several flows (a suite runs them together); see docs/flow-format.md, \"Limits\"",
+      }));
+    }
     if (appsNode !== undefined) {
       for (const item of stepsNode.items as Node[]) {
         if (!(isMap(item) && item.items.some((p) => keyName(p) === "in"))) {

@@ -2,7 +2,13 @@
 // the lines around them. Pure: text in, blocks out.
 import type { DocBlock } from "./segment.ts";
 
-const DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
+/** `| --- | :---: |`: every cell between pipes is dashes, with an optional `:` at either end. */
+function isDelimiterRow(line: string): boolean {
+  let row = line.trim();
+  if (row.startsWith("|")) row = row.slice(1);
+  if (row.endsWith("|")) row = row.slice(0, -1);
+  return row.split("|").every((cell) => /^:?-+:?$/.test(cell.trim()));
+}
 
 /** The blocks of a Markdown document. */
 export function readMarkdown(bytes: Uint8Array): DocBlock[] {
@@ -16,7 +22,7 @@ export function readMarkdown(bytes: Uint8Array): DocBlock[] {
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line.includes("|") && DELIMITER_ROW.test(lines[i + 1] ?? "") && (lines[i + 1] ?? "").includes("-")) {
+    if (line.includes("|") && isDelimiterRow(lines[i + 1] ?? "")) {
       flush();
       const rows = [cells(line)];
       i += 2;

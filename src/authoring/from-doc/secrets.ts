@@ -13,10 +13,14 @@ export interface SecretVariable {
 const KEYWORD = String.raw`(password|passwort|passwd|pwd|passcode|passphrase|pass phrase|pin|secret|api key|token)s?`;
 /** `password Welcome1`, `password: Welcome1`, `password is "Welcome1"`. */
 const AFTER_KEYWORD = new RegExp(String.raw`\b${KEYWORD}\b\s*(?:(is|:|=|as|of|to|with|-)\s*)?("[^"]+"|'[^']+'|[^\s"']+)`, "gi");
-/** `Welcome1 as the password`. */
-const BEFORE_KEYWORD = new RegExp(String.raw`("[^"]+"|'[^']+'|[^\s"']+)\s+as\s+(?:the\s+|a\s+|your\s+)?(?:new\s+)?${KEYWORD}\b`, "gi");
-/** `Type Welcome1 into the "Password" field`. */
-const TYPED_INTO = new RegExp(String.raw`^(?:type|enter|input|fill in)\s+("[^"]+"|'[^']+'|\S+)\s+(?:into|in)\s+(?:the\s+)?"[^"]*${KEYWORD}[^"]*"`, "i");
+/**
+ * `Welcome1 as the password`. A value starts where a word does (the lookbehind): tried at every
+ * character of one long word, the unquoted alternative would rescan the rest of it each time.
+ */
+const BEFORE_KEYWORD = new RegExp(String.raw`("[^"]+"|'[^']+'|(?<![^\s"'])[^\s"']+)\s+as\s+(?:the\s+|a\s+|your\s+)?(?:new\s+)?${KEYWORD}\b`, "gi");
+/** `Type Welcome1 into the "Password" field`: the field's label is checked for a keyword apart. */
+const TYPED_INTO = /^(?:type|enter|input|fill in)\s+("[^"]+"|'[^']+'|\S+)\s+(?:into|in)\s+(?:the\s+)?"([^"]*)"/i;
+const KEYWORD_IN_LABEL = new RegExp(String.raw`${KEYWORD}`, "i");
 const MENTIONS = new RegExp(String.raw`\b${KEYWORD}\b`, "i");
 
 /**
@@ -35,23 +39,30 @@ const NOT_A_VALUE = new Set([
   "pad", "entered", "typed", "accepted", "rejected", "updated", "saved", "sent", "used", "needed", "set", "ok", "click", "press", "tab", "enter",
 ]);
 
-const unquote = (v: string) => (/^(["']).*\1$/.test(v) ? v.slice(1, -1) : v);
+const isQuoted = (v: string) => v.length >= 2 && (v[0] === "\"" || v[0] === "'") && v[v.length - 1] === v[0];
+const unquote = (v: string) => (isQuoted(v) ? v.slice(1, -1) : v);
+/** `v` without the punctuation that ends a sentence after it (`Welcome1.` → `Welcome1`), scanned from the end. */
+const trimTrailing = (v: string) => {
+  let end = v.length;
+  while (end > 0 && ".,;:)".includes(v[end - 1]!)) end--;
+  return v.slice(0, end);
+};
 const looksSecret = (v: string) => /[\d\W_]/.test(v) || /[A-Z]/.test(v.slice(1));
 
 /** The values `text` gives for a password or other secret, in order of appearance. */
 export function findSecretValues(written: string): string[] {
   // A reference already there is not a value, and its name (`${PASSWORD}`) is not a keyword.
-  const text = written.replace(/\$\{[^}]*\}/g, "${}");
+  const text = written.replace(/\$\{[^{}]*\}/g, "${}");
   const found: string[] = [];
   const keep = (raw: string, strict: boolean) => {
-    const quoted = /^(["']).*\1$/.test(raw);
-    const value = quoted ? unquote(raw) : raw.replace(/[.,;:)]+$/, "");
+    const quoted = isQuoted(raw);
+    const value = quoted ? unquote(raw) : trimTrailing(raw);
     if (value === "" || value.startsWith("${")) return;
     if (!quoted && (NOT_A_VALUE.has(value.toLowerCase()) || (strict && !looksSecret(value)))) return;
     if (!found.includes(value)) found.push(value);
   };
   const typed = TYPED_INTO.exec(text);
-  if (typed) keep(typed[1]!, false);
+  if (typed && KEYWORD_IN_LABEL.test(typed[2]!)) keep(typed[1]!, false);
   for (const m of text.matchAll(AFTER_KEYWORD)) {
     const connector = m[2]?.toLowerCase();
     keep(m[3]!, connector !== undefined && connector !== ":" && connector !== "=" && connector !== "-");
@@ -60,7 +71,34 @@ export function findSecretValues(written: string): string[] {
   return found;
 }
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const isWordChar = (ch: string | undefined) => ch !== undefined && /[A-Za-z0-9_]/.test(ch);
+
+/**
+ * `text` with each whole-word `value` (not inside a longer word), and each quoted `"value"` or
+ * `'value'` with its quotes, replaced by `reference`. A scan, not a pattern built from the value:
+ * a long value tried at every position of a long text would compare it all again each time.
+ */
+export function replaceValue(text: string, value: string, reference: string): string {
+  let out = "";
+  let from = 0;
+  let at = text.indexOf(value);
+  while (at >= 0) {
+    const end = at + value.length;
+    const before = text[at - 1];
+    const quoted = (before === "\"" || before === "'") && text[end] === before;
+    if (quoted || (!isWordChar(before) && !isWordChar(text[end]))) {
+      out += text.slice(from, quoted ? at - 1 : at) + reference;
+      from = quoted ? end + 1 : end;
+      at = text.indexOf(value, from);
+      continue;
+    }
+    // Inside a longer word: the next place a whole word can start is after this word ends.
+    let next = at + 1;
+    while (next < text.length && isWordChar(text[next - 1])) next++;
+    at = text.indexOf(value, next);
+  }
+  return out + text.slice(from);
+}
 
 /**
  * `steps` with every secret value replaced by a `${VAR}` reference (`PASSWORD`, `PASSWORD_2`,
@@ -84,10 +122,7 @@ export function redactSecrets(steps: readonly SourceStep[]): { steps: SourceStep
   }
   // Longer values first, so a value holding a shorter one is replaced whole.
   const ordered = [...variables.entries()].sort((a, b) => b[0].length - a[0].length);
-  const replace = (text: string) => ordered.reduce((t, [value, variable]) => {
-    const v = escapeRegExp(value);
-    return t.replace(new RegExp(String.raw`"${v}"|'${v}'|(?<![A-Za-z0-9_])${v}(?![A-Za-z0-9_])`, "g"), `\${${variable}}`);
-  }, text);
+  const replace = (text: string) => ordered.reduce((t, [value, variable]) => replaceValue(t, value, `\${${variable}}`), text);
   const out = steps.map((s): SourceStep => ({
     ...s,
     ...(s.name !== undefined ? { name: replace(s.name) } : {}),

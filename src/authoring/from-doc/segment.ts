@@ -155,10 +155,12 @@ function labelledSteps(lines: readonly string[]): Omit<SourceStep, "index">[] {
  * (`<DIV><P>Open the page</P></DIV>`); line breaks are kept for `splitNumbered`.
  */
 export function plainText(raw: string): string {
-  if (!/<\/?[a-z][^>]*>/i.test(raw)) return raw;
+  // A tag ends at the next `>` or `<` (`[^<>]`): tried at each `<` of `<a<a<a…`, a tag that could
+  // run to the end of the text would be rescanned from each one.
+  if (!/<\/?[a-z][^<>]*>/i.test(raw)) return raw;
   return raw
     .replace(/<br\s*\/?>|<\/(?:p|div|li|tr)>/gi, "\n")
-    .replace(/<[^>]*>/g, "")
+    .replace(/<[^<>]*>/g, "")
     .replace(/&nbsp;/g, " ")
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")

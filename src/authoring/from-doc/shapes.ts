@@ -9,7 +9,12 @@ export type ShapeId = "hp-alm" | "azure-devops" | "xray-jira" | "testrail" | "ge
 
 /** How a header cell is compared: lower case, spaces collapsed, a trailing `:` or `*` dropped. */
 export function normalizeHeader(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, " ").trim().replace(/\s*[:*]+$/, "").trim();
+  const h = text.toLowerCase().replace(/\s+/g, " ").trim();
+  // The trailing marks are cut by a scan from the end: a pattern anchored at `$` would be tried
+  // at every `:` of a long run of them.
+  let end = h.length;
+  while (end > 0 && (h[end - 1] === ":" || h[end - 1] === "*")) end--;
+  return h.slice(0, end).trim();
 }
 
 /**

@@ -11,6 +11,27 @@ import { MIN_SECRET, type ExecutionContext, type StructuredContext } from "../co
 import { surfaceShooter } from "../surface-shot.ts";
 import { reportSent } from "../effects.ts";
 import { DEFAULT_ASSERT_TIMEOUT_MS } from "../compile.ts";
+import { pluginFile } from "../../plugins/loader.ts";
+
+/**
+ * One call of a plugin's `run()`, bounded by `ms`: a run that never settles is the plugin's fault,
+ * named with its file and key, not the app's ("the app stopped responding").
+ */
+async function runBounded<T>(run: () => Promise<T>, ms: number, who: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PluginRunTimeout(`${who}: its run() did not answer within ${ms} ms (it never settled); the plugin must resolve with a verdict or throw`)), ms);
+  });
+  try {
+    return await Promise.race([run(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+class PluginRunTimeout {
+  constructor(readonly message: string) {}
+}
 
 /** Every string in `value` with its `${VAR}` / `${captured.x}` references resolved (throws when one is unset). */
 export function resolveArgs(value: unknown, ctx: Pick<ExecutionContext, "env" | "captures" | "secrets">): unknown {
@@ -62,14 +83,19 @@ export const structuredAssert = handlerFor(["assert"], async (step, ctx): Promis
   const args = resolveArgs(p.args, ctx);
   const actx = assertionContext(step, ctx, s);
   let fault: string | undefined;
+  const file = pluginFile(plugin);
+  const who = `the assertion plugin for \`${key}\`${file ? ` (${file})` : ""}`;
+  // Under the step's own guard (its bound, plus the navigation bound, plus a margin).
+  const attemptMs = Math.max(timeoutMs, 1_000);
   const attempt = async (): Promise<Verdict | undefined> => {
     try {
-      const v = checkVerdict(await plugin.run(args as never, actx), key);
+      const v = checkVerdict(await runBounded(() => plugin.run(args as never, actx), attemptMs, who), key);
       if (typeof v === "string") fault = v;
       else return v;
     } catch (error) {
-      // A path outside the run's roots is refused, naming the path and the root, not a plugin bug.
-      fault = error instanceof OutsideRootError ? `${key}: ${error.message}` : `${key} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+      // A path outside the run's roots is refused, naming the path and the root, not a plugin bug; a
+      // plugin whose run() never answered is named with its key.
+      fault = error instanceof OutsideRootError ? `${key}: ${error.message}` : error instanceof PluginRunTimeout ? error.message : `${key} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
     }
     return undefined;
   };
