@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { startServer, type TestServer } from "../../test/support/server.ts";
@@ -46,7 +47,7 @@ describe("run", () => {
   });
   test("a flow that cannot start is a report with an error, not an exception", async () => {
     const spec = project.write("down.flow.yaml", flowYaml("Down", "http://127.0.0.1:9/", ['rules: Click "Greet"']));
-    project.write("down.trace.jsonl", resealed(readFileSync(`${project.dir}/r.trace.jsonl`, "utf8").replace(/"url":"[^"]*"/, '"url":"http://127.0.0.1:9/"').replace(/"spec":\{[^}]*\}/, '"spec":{"name":"Down","path":"down.flow.yaml"}')));
+    project.write("down.trace.jsonl", resealed(readFileSync(`${project.dir}/r.trace.jsonl`, "utf8").replace(/"url":"[^"]*"/, '"url":"http://127.0.0.1:9/"').replace(/"spec":\{[^}]*\}/, `"spec":{"name":"Down","path":"down.flow.yaml","hash":"sha256:${createHash("sha256").update(readFileSync(spec, "utf8")).digest("hex")}"}`)));
     const r = await run({ spec, env: {} });
     expect(r.report.passed).toBe(false);
     expect(r.report.error).toContain("could not open the flow's url");

@@ -51,7 +51,7 @@ describe("flowproof mcp", () => {
     expect(tools.find((t) => t.name === "flowproof_audit")!.inputSchema.required).toEqual(["dir"]);
     const rec = tools.find((t) => t.name === "flowproof_record")!;
     expect(rec.inputSchema.required).toEqual(["spec"]);
-    expect(Object.keys(rec.inputSchema.properties ?? {})).toEqual(["spec", "out", "author", "reuse", "verify", "recording_detail", "video", "highlight_cursor"]);
+    expect(Object.keys(rec.inputSchema.properties ?? {})).toEqual(["spec", "out", "author", "reuse", "verify", "recording_detail", "video", "highlight_cursor", "grid"]);
   });
 
   test("records, runs and reads the trace of a flow; a failing run is a normal result", async () => {

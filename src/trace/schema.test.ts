@@ -113,7 +113,7 @@ describe("TraceHeader", () => {
 describe("recording and redaction blocks", () => {
   const header = {
     ...HEADER,
-    spec: { name: "Demo" },
+    spec: { name: "Demo", path: "demo.flow.yaml", hash: `sha256:${"0".repeat(64)}` },
     recording: { format: "filmstrip/1", dir: ".flowproof/recordings/0b7f3c52-5f0e-4c1e-9a55-7d4b1c2e9f10", started_at: "2025-01-02T03:04:00.000Z" },
     redaction: [{ target: { css: "#ssn" }, mode: "mask" }, { target: { rect: [0, 0, 1280, 64] }, mode: "mask" }],
   };
