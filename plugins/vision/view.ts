@@ -2,9 +2,11 @@
 // frame with its scene; frames and OCR are reused while the window's pixels hash the same, so
 // several reads of an unchanged window cost one capture each and one OCR in all.
 import type { Rect } from "../../src/plugins/api.ts";
+import { captionColumn, captionWords, uncoveredCaptions } from "./captions.ts";
 import { findField, type FieldAnswer } from "./field.ts";
 import { frameHash, toGrey, upscaleGrey, type Frame } from "./frame.ts";
-import type { GreyImage, OcrWord } from "./ocr/engine.ts";
+import type { GreyImage, OcrLayout, OcrWord } from "./ocr/engine.ts";
+import { darkOnLight } from "./polarity.ts";
 import { buildScene, type Scene } from "./scene.ts";
 import type { Screen, ScreenWindow } from "./screen.ts";
 
@@ -23,13 +25,24 @@ function unscale(r: Rect): Rect {
 
 /** What reads text from pixels (the OCR engine; a fixed reading in unit tests). */
 export interface TextReader {
-  recognize(image: GreyImage): Promise<OcrWord[]>;
+  recognize(image: GreyImage, layout?: OcrLayout): Promise<OcrWord[]>;
 }
 
-/** The scene of one frame: OCR'd at OCR_SCALE, boxes in the frame's pixels. */
+/**
+ * The scene of one frame, boxes in the frame's pixels. The frame is made dark-on-light (light text
+ * on dark areas inverted, see polarity.ts) and OCR'd at OCR_SCALE; then, only when ink is left
+ * that no word read covers, those short captions are read once more, each on its own line at
+ * caption size (see captions.ts). Both passes run once per frame: views are cached by hash.
+ */
 export async function readScene(ocr: TextReader, frame: Frame): Promise<Scene> {
-  const words = await ocr.recognize(upscaleGrey(toGrey(frame), OCR_SCALE));
-  return buildScene(words.map((w) => ({ ...w, box: unscale(w.box) })));
+  const grey = darkOnLight(toGrey(frame));
+  const words = (await ocr.recognize(upscaleGrey(grey, OCR_SCALE))).map((w) => ({ ...w, box: unscale(w.box) }));
+  const first = buildScene(words);
+  const captions = uncoveredCaptions(grey, first.lines.flatMap((l) => l.words.map((w) => w.box)));
+  if (captions.length === 0) return first;
+  const column = captionColumn(grey, captions);
+  const more = captionWords(await ocr.recognize(column.image, "lines"), column.places);
+  return more.length === 0 ? first : buildScene([...words, ...more]);
 }
 
 /** One look at the window: a frame, its hash and its scene. */
