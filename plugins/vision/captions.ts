@@ -65,19 +65,20 @@ function inkComponents(image: GreyImage): Box[] {
 }
 
 /**
- * Caption-sized clusters of the glyphs that no rectangle of `covered` (the words already read, in
- * the image's pixels) holds: glyphs on one row with gaps under a glyph's height are one cluster. A
- * cluster is 5–40 px high and up to 300 px wide, or a flat sign (3–12 px wide); at most MAX_CAPTIONS,
- * in reading order.
+ * Caption-sized clusters of glyphs, those with a glyph that no rectangle of `covered` (the words
+ * read well, in the image's pixels) holds: glyphs on one row with gaps under a glyph's height are
+ * one cluster, so a letter the first pass dropped is read again with the rest of its word. A
+ * cluster is 5–40 px high and up to 300 px wide, or a flat sign (`-`, `=`, `.`: 3–12 px wide,
+ * given the height of the other captions so it is read at their size); at most MAX_CAPTIONS, in
+ * reading order.
  */
 export function uncoveredCaptions(image: GreyImage, covered: readonly Rect[]): Rect[] {
   const holds = (r: Rect, x: number, y: number) => x >= r.x && x <= r.x + r.width && y >= r.y && y <= r.y + r.height;
-  const glyphs = inkComponents(image)
-    .filter((g) => !covered.some((k) => holds(k, (g.x0 + g.x1) / 2, (g.y0 + g.y1) / 2)))
-    .sort((a, b) => a.x0 - b.x0);
-  const clusters: Box[] = [];
+  const glyphs = inkComponents(image).sort((a, b) => a.x0 - b.x0);
+  const clusters: (Box & { open: boolean })[] = [];
   for (const g of glyphs) {
     const h = g.y1 - g.y0 + 1;
+    const open = !covered.some((k) => holds(k, (g.x0 + g.x1) / 2, (g.y0 + g.y1) / 2));
     const c = clusters.find((k) => {
       const kh = k.y1 - k.y0 + 1;
       const overlap = Math.min(k.y1, g.y1) - Math.max(k.y0, g.y0) + 1;
@@ -91,14 +92,15 @@ export function uncoveredCaptions(image: GreyImage, covered: readonly Rect[]): R
       c.x1 = Math.max(c.x1, g.x1);
       c.y0 = Math.min(c.y0, g.y0);
       c.y1 = Math.max(c.y1, g.y1);
-    } else clusters.push({ ...g });
+      c.open ||= open;
+    } else clusters.push({ ...g, open });
   }
-  return clusters
-    .map((c) => ({ x: c.x0, y: c.y0, width: c.x1 - c.x0 + 1, height: c.y1 - c.y0 + 1 }))
-    // Caption-sized, or a sign's size (`-`, `=`, `.` are flat).
-    .filter((r) => (r.height >= 5 && r.height <= 40 && r.width <= 300) || (r.height < 5 && r.width >= 3 && r.width <= 12))
-    .sort((a, b) => a.y - b.y || a.x - b.x)
-    .slice(0, MAX_CAPTIONS);
+  const boxes = clusters.filter((c) => c.open).map((c) => ({ x: c.x0, y: c.y0, width: c.x1 - c.x0 + 1, height: c.y1 - c.y0 + 1 }));
+  const tall = boxes.filter((r) => r.height >= 5 && r.height <= 40 && r.width <= 300);
+  const heights = tall.map((r) => r.height).sort((x, y) => x - y);
+  const line = heights[Math.floor(heights.length / 2)] ?? 10;
+  const signs = boxes.filter((r) => r.height < 5 && r.width >= 3 && r.width <= 12).map((r) => ({ ...r, y: Math.round(r.y + r.height / 2 - line / 2), height: line }));
+  return [...tall, ...signs].sort((a, b) => a.y - b.y || a.x - b.x).slice(0, MAX_CAPTIONS);
 }
 
 /** Where each caption went in the column: its rectangle in the image, its row's top and bottom and left, its scale. */
@@ -144,20 +146,21 @@ export function captionColumn(image: GreyImage, captions: readonly Rect[]): { im
   return { image: { width, height: y, grey: out }, places };
 }
 
-/**
- * The column's words back in the image's pixels, each on the caption whose row holds its middle.
- * A caption's words are `caption: true` (a lone symbol there is a button's face, not noise).
- */
-export function captionWords(words: readonly OcrWord[], places: readonly CaptionPlace[]): (OcrWord & { readonly caption: true })[] {
-  const out: (OcrWord & { readonly caption: true })[] = [];
+/** A word read in the column: `caption` (a lone symbol there is a button's face, not noise), and the index of its place. */
+export type CaptionWord = OcrWord & { readonly caption: true; readonly place: number };
+
+/** The column's words back in the image's pixels, each on the caption whose row holds its middle. */
+export function captionWords(words: readonly OcrWord[], places: readonly CaptionPlace[]): CaptionWord[] {
+  const out: CaptionWord[] = [];
   for (const w of words) {
     const mid = w.box.y + w.box.height / 2;
-    const p = places.find((q) => mid >= q.top && mid < q.bottom);
+    const place = places.findIndex((q) => mid >= q.top && mid < q.bottom);
+    const p = places[place];
     if (!p) continue;
     const x = p.caption.x - PAD + (w.box.x - p.left) / p.scale;
     const y = p.caption.y - PAD + (w.box.y - p.top) / p.scale;
     const box = { x: Math.floor(x), y: Math.floor(y), width: Math.ceil(w.box.width / p.scale), height: Math.ceil(w.box.height / p.scale) };
-    out.push({ ...w, box, caption: true });
+    out.push({ ...w, box, caption: true, place });
   }
   return out;
 }

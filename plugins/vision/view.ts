@@ -7,7 +7,7 @@ import { findField, type FieldAnswer } from "./field.ts";
 import { frameHash, toGrey, upscaleGrey, type Frame } from "./frame.ts";
 import type { GreyImage, OcrLayout, OcrWord } from "./ocr/engine.ts";
 import { darkOnLight } from "./polarity.ts";
-import { buildScene, type Scene } from "./scene.ts";
+import { buildScene, type Scene, type SceneWord } from "./scene.ts";
 import type { Screen, ScreenWindow } from "./screen.ts";
 
 /**
@@ -15,6 +15,12 @@ import type { Screen, ScreenWindow } from "./screen.ts";
  * their size (text touching a field's border among them), for about 1.5× the time.
  */
 export const OCR_SCALE = 2;
+
+/** First-pass words at least this sure (0–100) are not read again; less sure ones may be, as part of a caption. */
+export const SURE_CONFIDENCE = 80;
+
+/** How much surer (mean confidence) the first pass's words must be to be kept over a caption's second reading. */
+export const SECOND_READING_EDGE = 10;
 
 /** A box in OCR pixels → window pixels (outwards, so the box still covers the text). */
 function unscale(r: Rect): Rect {
@@ -31,18 +37,35 @@ export interface TextReader {
 /**
  * The scene of one frame, boxes in the frame's pixels. The frame is made dark-on-light (light text
  * on dark areas inverted, see polarity.ts) and OCR'd at OCR_SCALE; then, only when ink is left
- * that no word read covers, those short captions are read once more, each on its own line at
- * caption size (see captions.ts). Both passes run once per frame: views are cached by hash.
+ * that no surely-read word covers, those short captions are read once more, each on its own line
+ * at caption size (see captions.ts), and per caption the better-read of the two readings is kept.
+ * Both passes run once per frame: views are cached by hash.
  */
 export async function readScene(ocr: TextReader, frame: Frame): Promise<Scene> {
   const grey = darkOnLight(toGrey(frame));
-  const words = (await ocr.recognize(upscaleGrey(grey, OCR_SCALE))).map((w) => ({ ...w, box: unscale(w.box) }));
+  const words: SceneWord[] = (await ocr.recognize(upscaleGrey(grey, OCR_SCALE))).map((w) => ({ ...w, box: unscale(w.box) }));
   const first = buildScene(words);
-  const captions = uncoveredCaptions(grey, first.lines.flatMap((l) => l.words.map((w) => w.box)));
+  const sure = first.lines.flatMap((l) => l.words.filter((w) => w.confidence >= SURE_CONFIDENCE).map((w) => w.box));
+  const captions = uncoveredCaptions(grey, sure);
   if (captions.length === 0) return first;
   const column = captionColumn(grey, captions);
   const more = captionWords(await ocr.recognize(column.image, "lines"), column.places);
-  return more.length === 0 ? first : buildScene([...words, ...more]);
+  if (more.length === 0) return first;
+  // Per caption, the better-read of the two readings (mean confidence): the second (read alone, at
+  // caption size) unless the first pass's words there are clearly surer.
+  const centreIn = (r: Rect, b: Rect) => b.x + b.width / 2 >= r.x && b.x + b.width / 2 <= r.x + r.width && b.y + b.height / 2 >= r.y && b.y + b.height / 2 <= r.y + r.height;
+  const mean = (ws: readonly SceneWord[]) => ws.reduce((s, w) => s + w.confidence, 0) / ws.length;
+  const dropped = new Set<SceneWord>();
+  const kept: SceneWord[] = [];
+  column.places.forEach((place, i) => {
+    const second = more.filter((w) => w.place === i);
+    if (second.length === 0) return;
+    const before = words.filter((w) => centreIn(place.caption, w.box));
+    if (before.length > 0 && mean(before) > mean(second) + SECOND_READING_EDGE) return;
+    for (const w of before) dropped.add(w);
+    kept.push(...second.map(({ place: _, ...w }) => w));
+  });
+  return buildScene([...words.filter((w) => !dropped.has(w)), ...kept]);
 }
 
 /** One look at the window: a frame, its hash and its scene. */
