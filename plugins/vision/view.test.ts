@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FakeScreen } from "./fake-screen.ts";
 import { decodeFramePng } from "./frame.ts";
-import type { GreyImage, OcrWord } from "./ocr/engine.ts";
+import type { GreyImage, OcrLayout, OcrWord } from "./ocr/engine.ts";
 import { OCR_SCALE, WindowReader } from "./view.ts";
 
 const fixture = (name: string) => decodeFramePng(new Uint8Array(readFileSync(join(import.meta.dir, "../../test/fixtures/vision", name))));
@@ -13,8 +13,9 @@ const SAVED = fixture("form-saved.png");
 /** A reader that sees one word, "Save", where the form has it, and counts its runs. */
 class OneWord {
   runs: GreyImage[] = [];
-  async recognize(image: GreyImage): Promise<OcrWord[]> {
+  async recognize(image: GreyImage, layout?: OcrLayout): Promise<OcrWord[]> {
     this.runs.push(image);
+    if (layout === "lines") return [];
     return [{ text: "Save", confidence: 96, box: { x: 116, y: 530, width: 74, height: 24 } }];
   }
 }
