@@ -56,10 +56,11 @@ function inkComponents(image: GreyImage): Box[] {
         }
       }
     }
-    // Glyph-sized only: a border, a frame or a filled area is not a character.
+    // Glyph-sized only: a border, a frame or a filled area is not a character, nor is a speck of
+    // 1–2 pixels (noise of a lossy remote desktop; an `i`'s dot is read with its stem anyway).
     const w = b.x1 - b.x0 + 1;
     const h = b.y1 - b.y0 + 1;
-    if (h <= 40 && w <= 40 && count < 0.9 * w * h + 4) out.push(b);
+    if (count > 2 && h <= 40 && w <= 40 && count < 0.9 * w * h + 4) out.push(b);
   }
   return out;
 }
@@ -68,12 +69,14 @@ function inkComponents(image: GreyImage): Box[] {
  * Caption-sized clusters of glyphs, those with a glyph that no rectangle of `covered` (the words
  * read well, in the image's pixels) holds: glyphs on one row with gaps under a glyph's height are
  * one cluster, so a letter the first pass dropped is read again with the rest of its word. A
- * cluster is 5–40 px high and up to 300 px wide, or a flat sign (`-`, `=`, `.`: 3–12 px wide,
+ * cluster is 5–40 px high and 3–300 px wide (a thinner one is a bar: a border's piece, a caret;
+ * so a lone `l` or `|` is not read), or a flat sign (`-`, `=`, `.`: 3–12 px wide,
  * given the height of the other captions so it is read at their size); at most MAX_CAPTIONS, in
  * reading order.
  */
 export function uncoveredCaptions(image: GreyImage, covered: readonly Rect[]): Rect[] {
-  const holds = (r: Rect, x: number, y: number) => x >= r.x && x <= r.x + r.width && y >= r.y && y <= r.y + r.height;
+  // A word's box may end a pixel short of its first or last glyph (the boxes come from twice the size).
+  const holds = (r: Rect, x: number, y: number) => x >= r.x - 2 && x <= r.x + r.width + 2 && y >= r.y - 2 && y <= r.y + r.height + 2;
   const glyphs = inkComponents(image).sort((a, b) => a.x0 - b.x0);
   const clusters: (Box & { open: boolean })[] = [];
   for (const g of glyphs) {
@@ -96,7 +99,8 @@ export function uncoveredCaptions(image: GreyImage, covered: readonly Rect[]): R
     } else clusters.push({ ...g, open });
   }
   const boxes = clusters.filter((c) => c.open).map((c) => ({ x: c.x0, y: c.y0, width: c.x1 - c.x0 + 1, height: c.y1 - c.y0 + 1 }));
-  const tall = boxes.filter((r) => r.height >= 5 && r.height <= 40 && r.width <= 300);
+  // A caption 1–2 px wide is a bar (a border's piece, a caret, a separator), not a caption.
+  const tall = boxes.filter((r) => r.height >= 5 && r.height <= 40 && r.width <= 300 && r.width > 2);
   const heights = tall.map((r) => r.height).sort((x, y) => x - y);
   const line = heights[Math.floor(heights.length / 2)] ?? 10;
   const signs = boxes.filter((r) => r.height < 5 && r.width >= 3 && r.width <= 12).map((r) => ({ ...r, y: Math.round(r.y + r.height / 2 - line / 2), height: line }));
