@@ -116,6 +116,25 @@ export interface CaptionPlace {
   readonly scale: number;
 }
 
+/** The most common grey on the ring one pixel outside `r`: what the caption is drawn on. */
+function ringColour(image: GreyImage, r: Rect): number {
+  const counts = new Uint32Array(256);
+  const count = (x: number, y: number) => {
+    if (x >= 0 && y >= 0 && x < image.width && y < image.height) counts[image.grey[y * image.width + x]!]!++;
+  };
+  for (let x = r.x - 1; x <= r.x + r.width; x++) {
+    count(x, r.y - 1);
+    count(x, r.y + r.height);
+  }
+  for (let y = r.y; y < r.y + r.height; y++) {
+    count(r.x - 1, y);
+    count(r.x + r.width, y);
+  }
+  let best = 255;
+  for (let v = 0; v < 256; v++) if (counts[v]! > counts[best]!) best = v;
+  return best;
+}
+
 /** The captions cut out of `image` (with a margin), each scaled to about CAPTION_HEIGHT (bilinear), stacked on white. */
 export function captionColumn(image: GreyImage, captions: readonly Rect[]): { image: GreyImage; places: CaptionPlace[] } {
   const places: CaptionPlace[] = [];
@@ -130,9 +149,13 @@ export function captionColumn(image: GreyImage, captions: readonly Rect[]): { im
   }
   const out = new Uint8Array(width * y).fill(255);
   // Bilinear: a small bitmap font scaled up smooth reads as the smooth fonts the model learnt.
-  const at = (sx: number, sy: number) => image.grey[Math.min(image.height - 1, Math.max(0, sy)) * image.width + Math.min(image.width - 1, Math.max(0, sx))]!;
+  const pixel = (sx: number, sy: number) => image.grey[Math.min(image.height - 1, Math.max(0, sy)) * image.width + Math.min(image.width - 1, Math.max(0, sx))]!;
   for (const p of places) {
     const { caption: c, scale } = p;
+    // Only the caption and a pixel around it are copied; the margin is its background (so a
+    // border or a neighbour next to it is not read as part of it).
+    const fill = ringColour(image, c);
+    const at = (sx: number, sy: number) => (sx < c.x - 1 || sy < c.y - 1 || sx > c.x + c.width || sy > c.y + c.height ? fill : pixel(sx, sy));
     for (let oy = 0; oy < (c.height + 2 * PAD) * scale; oy++) {
       const v = c.y - PAD + (oy + 0.5) / scale - 0.5;
       const y0 = Math.floor(v);

@@ -88,7 +88,8 @@ export function buildScene(words: readonly SceneWord[]): Scene {
       const last = line[line.length - 1]!;
       const gap = w.box.x - (last.box.x + last.box.width);
       // Overlap (a negative gap) is allowed: tesseract sometimes gives a word the whole line's box.
-      if (!sameRow(last.box, w.box) || gap > WORD_GAP_RATIO * Math.max(last.box.height, w.box.height)) continue;
+      // A caption read on its own is a line of its own: it never lengthens a line the first pass read.
+      if (!sameRow(last.box, w.box) || gap > WORD_GAP_RATIO * Math.max(last.box.height, w.box.height) || (last.caption === true) !== (w.caption === true)) continue;
       if (gap < bestGap) {
         best = line;
         bestGap = gap;
