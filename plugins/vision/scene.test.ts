@@ -64,7 +64,7 @@ describe("findText", () => {
 
   test("a caption read on its own is a line of its own, and a lone symbol is kept only there", () => {
     const w = (text: string, x: number, caption?: true) => ({ text, confidence: 90, box: { x, y: 10, width: 20, height: 10 }, ...(caption ? { caption } : {}) });
-    const s = buildScene([w("Pay", 10), w("J", 32, true), w("+", 60, true), w("=", 90)]);
+    const s = buildScene([w("Pay", 10), w("J", 32, true), w("+", 100, true), w("=", 160)]);
     expect(s.lines.map((l) => l.text)).toEqual(["Pay", "J", "+"]);
     expect(findText(s, "Pay").map((m) => m.tier)).toEqual([0]);
   });
