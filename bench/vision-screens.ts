@@ -1,10 +1,11 @@
 // Captures the real-toolkit screenshots of test/fixtures/vision/screens/ once, from real programs on
 // a hidden Xvfb display (no window manager, so a window is exactly what the program draws): a GTK 3
 // form (zenity --forms), the same form dark (GTK_THEME=Adwaita:dark) and at its own size on a
-// black remote desktop, xcalc (Athena widgets) and a Tk list dialog. The tests and
+// black remote desktop, xcalc (Athena widgets), a Tk list dialog and Wine's About box (a Win32
+// dialog; a fresh Wine prefix takes a minute to create). The tests and
 // bench/vision-recall.ts read only the committed PNGs; this script is how they were made.
 //
-//   node_modules/.bin/bun bench/vision-screens.ts      (apt-get install -y xvfb zenity x11-apps tk)
+//   node_modules/.bin/bun bench/vision-screens.ts [FILE]    (apt-get install -y xvfb zenity x11-apps tk wine64)
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -52,27 +53,29 @@ function onCanvas(frame: Frame, canvas: NonNullable<Shot["canvas"]>): Frame {
 const dir = mkdtempSync(join(tmpdir(), "flowproof-screens-"));
 const tcl = join(dir, "list.tcl");
 writeFileSync(tcl, TK_LIST);
+const ONLY = process.argv[2];
 const SHOTS: Shot[] = [
   { file: "gtk-form.png", title: "Expense", argv: ZENITY },
   { file: "gtk-form-black.png", title: "Expense", argv: ZENITY, canvas: { width: 640, height: 400, rgb: [0, 0, 0] } },
   { file: "gtk-dark.png", title: "Expense", argv: ZENITY, env: { GTK_THEME: "Adwaita:dark" } },
   { file: "xcalc.png", title: "Calculator", argv: ["xcalc"] },
   { file: "tk-list.png", title: "Choose a vendor", argv: ["wish", tcl] },
+  { file: "wine-about.png", title: "About Wine 8.0", argv: ["/usr/lib/wine/wine64", "winver"], env: { WINEPREFIX: process.env["WINEPREFIX"] ?? join(dir, "wine"), WINEDEBUG: "-all", WINEDLLOVERRIDES: "mscoree,mshtml=" } },
 ];
 
 const xvfb = Bun.spawn(["Xvfb", DISPLAY, "-screen", "0", "1024x768x24", "-nolisten", "tcp"], { stdout: "ignore", stderr: "ignore" });
 try {
   await Bun.sleep(1500);
   const screen = openX11Screen(DISPLAY);
-  for (const shot of SHOTS) {
+  for (const shot of SHOTS.filter((s) => !ONLY || s.file === ONLY)) {
     const proc = Bun.spawn(shot.argv, { env: { ...process.env, DISPLAY, NO_AT_BRIDGE: "1", ...shot.env }, stdout: "ignore", stderr: "ignore" });
     try {
       let win;
-      for (let i = 0; i < 100 && !win; i++) {
+      for (let i = 0; i < 1200 && !win; i++) {
         win = (await screen.windows()).find((w) => w.title === shot.title);
         if (!win) await Bun.sleep(100);
       }
-      if (!win) throw new Error(`${shot.argv[0]}: no window titled ${shot.title}`);
+      if (!win) throw new Error(`${shot.argv[0]}: no window titled ${shot.title}; windows: ${(await screen.windows()).map((w) => JSON.stringify(w.title)).join(", ")}`);
       await Bun.sleep(1500); // drawn and settled
       let frame = await screen.capture(win);
       if (shot.canvas) frame = onCanvas(frame, shot.canvas);
