@@ -56,6 +56,56 @@ describe("findField on the form's pixels", () => {
   });
 });
 
+/**
+ * A canvas of `bg` with one rounded rectangle: corners of `radius`, a border `thickness` px wide
+ * whose outer pixel is anti-aliased (half way between border and background), filled with `fill`.
+ */
+function rounded(rect: Rect, radius: number, thickness: number, border: number, fill: number, bg: number, width = 600, height = 200): Frame {
+  const rgba = new Uint8Array(width * height * 4);
+  const mix = (a: number, b: number, t: number) => [16, 8, 0].map((s) => Math.round(((a >> s) & 255) * (1 - t) + ((b >> s) & 255) * t));
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      // Distance inside the rounded rectangle's outline (negative outside).
+      const cx = Math.min(Math.max(x + 0.5, rect.x + radius), rect.x + rect.width - radius);
+      const cy = Math.min(Math.max(y + 0.5, rect.y + radius), rect.y + rect.height - radius);
+      const d = radius - Math.hypot(x + 0.5 - cx, y + 0.5 - cy);
+      const c = d < 0 ? mix(bg, bg, 0) : d < 1 ? mix(bg, border, 0.5) : d < thickness ? mix(border, border, 0) : mix(fill, fill, 0);
+      rgba.set([...c, 255], (y * width + x) * 4);
+    }
+  }
+  return { width, height, rgba };
+}
+
+describe("findField on rounded boxes", () => {
+  const label = { x: 20, y: 40, width: 50, height: 14 };
+
+  test.each<[string, number, number, number, number, number]>([
+    ["GTK's light entry (radius 5, 1 px border, white inside)", 5, 1, 0xcdc7c2, 0xffffff, 0xf6f5f4],
+    ["a focus ring (radius 8, 2 px)", 8, 2, 0x3584e4, 0xffffff, 0xf6f5f4],
+    ["a dark entry (radius 6, 2 px, filled)", 6, 2, 0x1b1b1b, 0x2d2d2d, 0x353535],
+  ])("%s is the label's field, with its whole extent", (_, radius, thickness, border, fill, bg) => {
+    const box = { x: 90, y: 32, width: 220, height: 32 };
+    expect(findField(rounded(box, radius, thickness, border, fill, bg), label, [label])).toEqual({ ok: true, side: "right", box });
+    const below = { x: 18, y: 64, width: 260, height: 30 };
+    expect(findField(rounded(below, radius, thickness, border, fill, bg), label, [label])).toEqual({ ok: true, side: "below", box: below });
+  });
+});
+
+describe("findField on a real GTK 3 form (zenity --forms)", () => {
+  const screen = (file: string) => decodeFramePng(new Uint8Array(readFileSync(join(import.meta.dir, "../../test/fixtures/vision/screens", file))));
+  const GTK_LABELS: Record<string, Rect> = { Name: { x: 21, y: 48, width: 38, height: 11 }, Amount: { x: 20, y: 88, width: 52, height: 11 }, Note: { x: 21, y: 128, width: 30, height: 11 } };
+  test.each([
+    ["gtk-form.png", "Name", 37],
+    ["gtk-form.png", "Amount", 77],
+    ["gtk-form.png", "Note", 117],
+    ["gtk-dark.png", "Amount", 77],
+  ])("in %p, the field of %p is the rounded entry right of it", (file, label, top) => {
+    const answer = findField(screen(file), GTK_LABELS[label]!, Object.values(GTK_LABELS));
+    expect(answer).toMatchObject({ ok: true, side: "right", box: { x: 81, y: top } });
+    if (answer.ok) expect(answer.box.width).toBeGreaterThan(160);
+  });
+});
+
 describe("findField's bounds", () => {
   const label = { x: 20, y: 40, width: 50, height: 14 };
 

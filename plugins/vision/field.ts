@@ -44,14 +44,28 @@ export function backgroundAround(frame: Frame, box: Rect, margin = 3): number {
 
 const inside = (r: Rect, x: number, y: number): boolean => x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
 
-/** From (x, y), stepping by (dx, dy), the last pixel before EDGE_BREAK background pixels in a row (or the frame's edge). */
-function runEnd(frame: Frame, bg: number, x: number, y: number, dx: number, dy: number): { x: number; y: number } {
+/**
+ * How far inside an edge its trace also looks, in pixels: a rounded corner (GTK's entries, Windows
+ * 11's), a 1–2 px anti-aliased border or a focus ring bends the edge inwards by up to this much, so
+ * an edge is followed while any pixel of this band across it differs from the background.
+ */
+export const CORNER_BAND = 8;
+
+/**
+ * From (x, y), stepping by (dx, dy), the last step before EDGE_BREAK steps in a row where the band
+ * of CORNER_BAND pixels across the way, towards (bx, by), is all background (or the frame's edge).
+ */
+function runEnd(frame: Frame, bg: number, x: number, y: number, dx: number, dy: number, bx: number, by: number): { x: number; y: number } {
   let last = { x, y };
   let gap = 0;
   for (let cx = x + dx, cy = y + dy; ; cx += dx, cy += dy) {
-    const c = pixelAt(frame, cx, cy);
-    if (c < 0) return last;
-    if (colourDiffers(c, bg, BACKGROUND_TOLERANCE)) {
+    if (pixelAt(frame, cx, cy) < 0) return last;
+    let edge = false;
+    for (let k = 0; k < CORNER_BAND && !edge; k++) {
+      const c = pixelAt(frame, cx + k * bx, cy + k * by);
+      edge = c >= 0 && colourDiffers(c, bg, BACKGROUND_TOLERANCE);
+    }
+    if (edge) {
       last = { x: cx, y: cy };
       gap = 0;
     } else if (++gap >= EDGE_BREAK) return last;
@@ -65,17 +79,17 @@ function fieldShaped(box: Rect, labelHeight: number): boolean {
 
 /** The box whose left edge passes through (x, y): that edge's extent, then the top edge's. */
 function boxFromLeftEdge(frame: Frame, bg: number, x: number, y: number): Rect {
-  const top = runEnd(frame, bg, x, y, 0, -1).y;
-  const bottom = runEnd(frame, bg, x, y, 0, 1).y;
-  const right = runEnd(frame, bg, x, top, 1, 0).x;
+  const top = runEnd(frame, bg, x, y, 0, -1, 1, 0).y;
+  const bottom = runEnd(frame, bg, x, y, 0, 1, 1, 0).y;
+  const right = runEnd(frame, bg, x, top, 1, 0, 0, 1).x;
   return { x, y: top, width: right - x + 1, height: bottom - top + 1 };
 }
 
 /** The box whose top edge passes through (x, y): that edge's extent, then the left edge's. */
 function boxFromTopEdge(frame: Frame, bg: number, x: number, y: number): Rect {
-  const left = runEnd(frame, bg, x, y, -1, 0).x;
-  const right = runEnd(frame, bg, x, y, 1, 0).x;
-  const bottom = runEnd(frame, bg, left, y, 0, 1).y;
+  const left = runEnd(frame, bg, x, y, -1, 0, 0, 1).x;
+  const right = runEnd(frame, bg, x, y, 1, 0, 0, 1).x;
+  const bottom = runEnd(frame, bg, left, y, 0, 1, 1, 0).y;
   return { x: left, y, width: right - left + 1, height: bottom - y + 1 };
 }
 

@@ -61,4 +61,11 @@ describe("findText", () => {
     expect(textInside(scene, { x: 140, y: 62, width: 290, height: 28 })).toBe("ACME Ltd");
     expect(seenTexts(scene)).toContain("1001");
   });
+
+  test("a caption read on its own is a line of its own, and a lone symbol is kept only there", () => {
+    const w = (text: string, x: number, caption?: true) => ({ text, confidence: 90, box: { x, y: 10, width: 20, height: 10 }, ...(caption ? { caption } : {}) });
+    const s = buildScene([w("Pay", 10), w("J", 32, true), w("+", 100, true), w("=", 160)]);
+    expect(s.lines.map((l) => l.text)).toEqual(["Pay", "J", "+"]);
+    expect(findText(s, "Pay").map((m) => m.tier)).toEqual([0]);
+  });
 });

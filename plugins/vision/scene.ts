@@ -10,6 +10,8 @@ export interface SceneWord {
   readonly text: string;
   readonly confidence: number;
   readonly box: Rect;
+  /** Read as a lone caption on its own (see captions.ts): a symbol there (`+`, `=`) is a button's face. */
+  readonly caption?: boolean;
 }
 
 /** A line: words on one baseline with word-sized gaps between them (a label, a button's caption). */
@@ -49,7 +51,11 @@ export function sameRow(a: Rect, b: Rect): boolean {
   return overlap >= SAME_ROW_OVERLAP * Math.min(a.height, b.height);
 }
 
-const meaningful = (w: SceneWord): boolean => w.confidence >= MIN_CONFIDENCE && /[\p{L}\p{N}]/u.test(w.text);
+/** A lone symbol read as a caption on its own is kept when tesseract is at least this sure of it. */
+export const MIN_SYMBOL_CONFIDENCE = 60;
+
+const meaningful = (w: SceneWord): boolean =>
+  w.confidence >= MIN_CONFIDENCE && (/[\p{L}\p{N}]/u.test(w.text) || (w.caption === true && w.confidence >= MIN_SYMBOL_CONFIDENCE && /^[^\s|]{1,3}$/u.test(w.text)));
 
 /** A vertical bar glued to a word is a field's border or a text caret, not text: it is dropped. */
 export function withoutBars(w: SceneWord): SceneWord {
@@ -82,7 +88,8 @@ export function buildScene(words: readonly SceneWord[]): Scene {
       const last = line[line.length - 1]!;
       const gap = w.box.x - (last.box.x + last.box.width);
       // Overlap (a negative gap) is allowed: tesseract sometimes gives a word the whole line's box.
-      if (!sameRow(last.box, w.box) || gap > WORD_GAP_RATIO * Math.max(last.box.height, w.box.height)) continue;
+      // A caption read on its own is a line of its own: it never lengthens a line the first pass read.
+      if (!sameRow(last.box, w.box) || gap > WORD_GAP_RATIO * Math.max(last.box.height, w.box.height) || (last.caption === true) !== (w.caption === true)) continue;
       if (gap < bestGap) {
         best = line;
         bestGap = gap;

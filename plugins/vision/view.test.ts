@@ -2,9 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FakeScreen } from "./fake-screen.ts";
-import { decodeFramePng } from "./frame.ts";
-import type { GreyImage, OcrWord } from "./ocr/engine.ts";
-import { OCR_SCALE, WindowReader } from "./view.ts";
+import { decodeFramePng, toGrey } from "./frame.ts";
+import type { GreyImage, OcrLayout, OcrWord } from "./ocr/engine.ts";
+import { darkOnLight } from "./polarity.ts";
+import { drawnArea, OCR_SCALE, WindowReader } from "./view.ts";
 
 const fixture = (name: string) => decodeFramePng(new Uint8Array(readFileSync(join(import.meta.dir, "../../test/fixtures/vision", name))));
 const FORM = fixture("form.png");
@@ -13,18 +14,26 @@ const SAVED = fixture("form-saved.png");
 /** A reader that sees one word, "Save", where the form has it, and counts its runs. */
 class OneWord {
   runs: GreyImage[] = [];
-  async recognize(image: GreyImage): Promise<OcrWord[]> {
+  async recognize(image: GreyImage, layout?: OcrLayout): Promise<OcrWord[]> {
     this.runs.push(image);
+    if (layout === "lines") return [];
     return [{ text: "Save", confidence: 96, box: { x: 116, y: 530, width: 74, height: 24 } }];
   }
 }
 
 describe("WindowReader", () => {
-  test("OCRs at twice the size and gives boxes in window pixels", async () => {
+  test("OCRs the area where something is drawn at twice the size and gives boxes in window pixels", async () => {
     const ocr = new OneWord();
     const view = await new WindowReader(new FakeScreen(FORM), { id: "1", title: "t" }, ocr).look();
-    expect([ocr.runs[0]!.width, ocr.runs[0]!.height]).toEqual([FORM.width * OCR_SCALE, FORM.height * OCR_SCALE]);
-    expect(view.scene.lines[0]!.box).toEqual({ x: 58, y: 265, width: 37, height: 12 });
+    // The form's plain background around its widgets is left out (20, 18 to 432, 461).
+    expect([ocr.runs[0]!.width, ocr.runs[0]!.height]).toEqual([412 * OCR_SCALE, 443 * OCR_SCALE]);
+    expect(view.scene.lines[0]!.box).toEqual({ x: 58 + 20, y: 265 + 18, width: 37, height: 12 });
+  });
+
+  test("a dialog at its own size on a black remote desktop is OCR'd alone", () => {
+    const frame = fixture("screens/gtk-form-black.png");
+    expect(drawnArea(darkOnLight(toGrey(frame)))).toEqual({ x: 0, y: 0, width: 269, height: 207 });
+    expect(drawnArea(toGrey(fixture("screens/xcalc.png")))).toEqual({ x: 0, y: 0, width: 226, height: 394 });
   });
 
   test("reuses the frame's OCR while the pixels hash the same; OCRs again when they change", async () => {

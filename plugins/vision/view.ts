@@ -2,10 +2,12 @@
 // frame with its scene; frames and OCR are reused while the window's pixels hash the same, so
 // several reads of an unchanged window cost one capture each and one OCR in all.
 import type { Rect } from "../../src/plugins/api.ts";
+import { captionColumn, captionWords, uncoveredCaptions } from "./captions.ts";
 import { findField, type FieldAnswer } from "./field.ts";
 import { frameHash, toGrey, upscaleGrey, type Frame } from "./frame.ts";
-import type { GreyImage, OcrWord } from "./ocr/engine.ts";
-import { buildScene, type Scene } from "./scene.ts";
+import type { GreyImage, OcrLayout, OcrWord } from "./ocr/engine.ts";
+import { darkOnLight } from "./polarity.ts";
+import { buildScene, type Scene, type SceneWord } from "./scene.ts";
 import type { Screen, ScreenWindow } from "./screen.ts";
 
 /**
@@ -14,22 +16,97 @@ import type { Screen, ScreenWindow } from "./screen.ts";
  */
 export const OCR_SCALE = 2;
 
-/** A box in OCR pixels → window pixels (outwards, so the box still covers the text). */
-function unscale(r: Rect): Rect {
+/** First-pass words at least this sure (0–100) are not read again; less sure ones may be, as part of a caption. */
+export const SURE_CONFIDENCE = 80;
+
+/** How much surer (mean confidence) the first pass's words must be to be kept over a caption's second reading. */
+export const SECOND_READING_EDGE = 10;
+
+/** A box in OCR pixels → window pixels (outwards, so the box still covers the text), offset by where the OCR'd area starts. */
+function unscale(r: Rect, at: { x: number; y: number }): Rect {
   const x = Math.floor(r.x / OCR_SCALE);
   const y = Math.floor(r.y / OCR_SCALE);
-  return { x, y, width: Math.ceil((r.x + r.width) / OCR_SCALE) - x, height: Math.ceil((r.y + r.height) / OCR_SCALE) - y };
+  return { x: x + at.x, y: y + at.y, width: Math.ceil((r.x + r.width) / OCR_SCALE) - x, height: Math.ceil((r.y + r.height) / OCR_SCALE) - y };
+}
+
+/**
+ * Where something is drawn: when three of the four corners share one grey (a remote desktop's
+ * empty surroundings around a dialog at its own size, a window's plain background), the bounding
+ * box of the pixels that differ from it, with a 4 px margin; else the whole image. Only that area
+ * is OCR'd.
+ */
+export function drawnArea(image: GreyImage): Rect {
+  const { width, height, grey } = image;
+  const whole = { x: 0, y: 0, width, height };
+  if (width === 0 || height === 0) return whole;
+  const corners = [grey[0]!, grey[width - 1]!, grey[(height - 1) * width]!, grey[height * width - 1]!];
+  const c = corners.find((v) => corners.filter((k) => k === v).length >= 3);
+  if (c === undefined) return whole;
+  let x0 = width;
+  let y0 = height;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (grey[y * width + x] === c) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      y1 = y;
+    }
+  }
+  if (x1 < 0) return whole;
+  const x = Math.max(0, x0 - 4);
+  const y = Math.max(0, y0 - 4);
+  return { x, y, width: Math.min(width, x1 + 5) - x, height: Math.min(height, y1 + 5) - y };
+}
+
+function crop(image: GreyImage, r: Rect): GreyImage {
+  if (r.x === 0 && r.y === 0 && r.width === image.width && r.height === image.height) return image;
+  const grey = new Uint8Array(r.width * r.height);
+  for (let y = 0; y < r.height; y++) grey.set(image.grey.subarray((r.y + y) * image.width + r.x, (r.y + y) * image.width + r.x + r.width), y * r.width);
+  return { width: r.width, height: r.height, grey };
 }
 
 /** What reads text from pixels (the OCR engine; a fixed reading in unit tests). */
 export interface TextReader {
-  recognize(image: GreyImage): Promise<OcrWord[]>;
+  recognize(image: GreyImage, layout?: OcrLayout): Promise<OcrWord[]>;
 }
 
-/** The scene of one frame: OCR'd at OCR_SCALE, boxes in the frame's pixels. */
+/**
+ * The scene of one frame, boxes in the frame's pixels. The frame is made dark-on-light (light text
+ * on dark areas inverted, see polarity.ts), and the area where something is drawn (see drawnArea)
+ * is OCR'd at OCR_SCALE; then, only when ink is left
+ * that no surely-read word covers, those short captions are read once more, each on its own line
+ * at caption size (see captions.ts), and per caption the better-read of the two readings is kept.
+ * Both passes run once per frame: views are cached by hash.
+ */
 export async function readScene(ocr: TextReader, frame: Frame): Promise<Scene> {
-  const words = await ocr.recognize(upscaleGrey(toGrey(frame), OCR_SCALE));
-  return buildScene(words.map((w) => ({ ...w, box: unscale(w.box) })));
+  const grey = darkOnLight(toGrey(frame));
+  const area = drawnArea(grey);
+  const words: SceneWord[] = (await ocr.recognize(upscaleGrey(crop(grey, area), OCR_SCALE))).map((w) => ({ ...w, box: unscale(w.box, area) }));
+  const first = buildScene(words);
+  const sure = first.lines.flatMap((l) => l.words.filter((w) => w.confidence >= SURE_CONFIDENCE).map((w) => w.box));
+  const captions = uncoveredCaptions(grey, sure);
+  if (captions.length === 0) return first;
+  const column = captionColumn(grey, captions);
+  const more = captionWords(await ocr.recognize(column.image, "lines"), column.places);
+  if (more.length === 0) return first;
+  // Per caption, the better-read of the two readings (mean confidence): the second (read alone, at
+  // caption size) unless the first pass's words there are clearly surer.
+  const centreIn = (r: Rect, b: Rect) => b.x + b.width / 2 >= r.x && b.x + b.width / 2 <= r.x + r.width && b.y + b.height / 2 >= r.y && b.y + b.height / 2 <= r.y + r.height;
+  const mean = (ws: readonly SceneWord[]) => ws.reduce((s, w) => s + w.confidence, 0) / ws.length;
+  const dropped = new Set<SceneWord>();
+  const kept: SceneWord[] = [];
+  column.places.forEach((place, i) => {
+    const second = more.filter((w) => w.place === i);
+    if (second.length === 0) return;
+    const before = words.filter((w) => centreIn(place.caption, w.box));
+    if (before.length > 0 && mean(before) > mean(second) + SECOND_READING_EDGE) return;
+    for (const w of before) dropped.add(w);
+    kept.push(...second.map(({ place: _, ...w }) => w));
+  });
+  return buildScene([...words.filter((w) => !dropped.has(w)), ...kept]);
 }
 
 /** One look at the window: a frame, its hash and its scene. */

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { captionColumn } from "../captions.ts";
 import { decodeFramePng, toGrey, upscaleGrey } from "../frame.ts";
 import { encodePgm, OcrEngine, parseTsv, workerPath } from "./engine.ts";
 import { readModel } from "./model.ts";
@@ -25,6 +26,17 @@ describe("OcrEngine", () => {
     expect(first.every((w) => w.confidence > 80)).toBe(true);
     expect(await engine.recognize(image)).toEqual(first);
   }, 30_000);
+
+  test("a column of one-line captions is read line by line (lone digits and signs), and sparse reading comes back afterwards", async () => {
+    const xcalc = toGrey(decodeFramePng(new Uint8Array(readFileSync(join(import.meta.dir, "../../../test/fixtures/vision/screens/xcalc.png")))));
+    // xcalc's `7`, `1` and `+` buttons' faces.
+    const { image } = captionColumn(xcalc, [{ x: 65, y: 280, width: 7, height: 10 }, { x: 65, y: 340, width: 6, height: 10 }, { x: 198, y: 343, width: 5, height: 5 }]);
+    const form = upscaleGrey(toGrey(FORM), 2);
+    const sparse = await engine.recognize(form);
+    expect((await engine.recognize(image)).map((w) => w.text)).not.toEqual(["7", "1", "+"]);
+    expect((await engine.recognize(image, "lines")).map((w) => w.text)).toEqual(["7", "1", "+"]);
+    expect(await engine.recognize(form)).toEqual(sparse);
+  }, 60_000);
 
   test("after terminate the engine refuses work, and terminating again is harmless", async () => {
     const e = await OcrEngine.start((await readModel()).bytes);

@@ -14,6 +14,9 @@ export interface OcrWord {
   readonly box: Rect;
 }
 
+/** How an image is laid out: a window's sparse texts, or a column of one-line captions. */
+export type OcrLayout = "sparse" | "lines";
+
 /** An 8-bit grey image, rows top-down. */
 export interface GreyImage {
   readonly width: number;
@@ -118,8 +121,24 @@ export class OcrEngine {
     return engine;
   }
 
-  /** The words tesseract reads in `image`, with boxes in its pixels. */
-  async recognize(image: GreyImage): Promise<OcrWord[]> {
+  /**
+   * The words tesseract reads in `image`, with boxes in its pixels. `lines`: the image is a column
+   * of one-line captions (page segmentation "a single uniform block of text"), which reads lone
+   * characters and symbols that sparse mode drops.
+   */
+  async recognize(image: GreyImage, layout: OcrLayout = "sparse"): Promise<OcrWord[]> {
+    if (layout === "lines") {
+      await this.#job("setParameters", { params: { tessedit_pageseg_mode: "6" } }, RECOGNIZE_TIMEOUT_MS);
+      try {
+        return await this.#recognize(image);
+      } finally {
+        await this.#job("setParameters", { params: { tessedit_pageseg_mode: OCR_PARAMETERS["tessedit_pageseg_mode"] } }, RECOGNIZE_TIMEOUT_MS);
+      }
+    }
+    return this.#recognize(image);
+  }
+
+  async #recognize(image: GreyImage): Promise<OcrWord[]> {
     const output = { text: false, blocks: false, layoutBlocks: false, hocr: false, tsv: true, box: false, unlv: false, osd: false, pdf: false, imageColor: false, imageGrey: false, imageBinary: false, debug: false };
     const data = await this.#job("recognize", { image: encodePgm(image), options: {}, output }, RECOGNIZE_TIMEOUT_MS);
     const tsv = typeof data === "object" && data !== null ? (data as Record<string, unknown>)["tsv"] : undefined;
