@@ -1,0 +1,145 @@
+// A project's own adapter and its keys through the real CLI: a secret declared inside a union
+// (`sign_on: string | {user, password}`) reaches `launch` resolved and is redacted everywhere; a
+// role in a shape no value is resolved through is refused when the plugin loads, naming the key;
+// and a key holding `${VAR}` without a role that resolves it stops the run before the adapter
+// launches, so an adapter never receives an unresolved reference.
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { runCli } from "../support/cli.ts";
+import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
+
+const PASSWORD = "pw-7731-canary";
+const projects: TmpProject[] = [];
+afterAll(() => {
+  for (const p of projects) p.remove();
+});
+
+/** An inventory console adapter: it writes the config `launch` received to $INV_DUMP, and shows who signed on. */
+const plugin = (schema: string) => `
+import { defineAdapter, keyRole, Type } from "flowproof";
+import { writeFileSync } from "node:fs";
+
+const unsupported = async () => ({ ok: false, failed: "unsupported", detail: "the inventory console cannot", retryable: false });
+
+export const plugin = defineAdapter({
+  kind: "inventory",
+  title: "the inventory console",
+  capabilities: [],
+  keys: { schema: ${schema} },
+  open: async () => ({
+    launch: async (config) => {
+      writeFileSync(process.env.INV_DUMP, JSON.stringify(config));
+      const signOn = config.sign_on;
+      const shown = (typeof signOn === "object" && signOn !== null ? "signed on " + signOn.user + " with " + signOn.password : "no sign-on")
+        + (config.accounts ? "; accounts " + config.accounts.map((a) => a.user + "/" + a.password).join(", ") : "")
+        + (config.tokens ? "; tokens " + Object.values(config.tokens).join(", ") : "");
+      return {
+        capabilities: new Set(),
+        navigate: async () => ({ ok: true, value: undefined }),
+        reload: async () => ({ ok: true, value: undefined }),
+        click: unsupported, hover: unsupported, fill: unsupported, typeFocused: unsupported, pressKey: unsupported,
+        select: unsupported, setChecked: unsupported,
+        readText: async () => ({ ok: true, value: shown }),
+        count: async () => 0,
+        check: async (_ladder, expect) => ({ pass: expect.kind === "text_contains" && shown.includes(expect.text), actual: shown }),
+        environment: async () => ({ os: process.platform, resolution: [0, 0] }),
+        close: async () => {},
+      };
+    },
+    close: async () => {},
+  }),
+});
+`;
+
+const UNION = `Type.Object({
+    sign_on: Type.Optional(Type.Union([
+      Type.Object({ user: Type.String(), password: Type.String({ ...keyRole({ secret: true, references: "env" }) }) }),
+      Type.String(),
+    ])),
+    note: Type.Optional(Type.String()),
+  })`;
+
+function project(schema: string): TmpProject {
+  const p = tmpProject();
+  projects.push(p);
+  p.write("package.json", "{}");
+  p.write("plugins/inventory.ts", plugin(schema));
+  return p;
+}
+
+function allText(dir: string): string {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name), "latin1")).join("\n");
+}
+
+describe("a project adapter's keys reach launch resolved", () => {
+  test("a secret inside a union is resolved before launch, and its value is redacted from every output", async () => {
+    const p = project(UNION);
+    const dump = join(p.dir, "launch.json");
+    const spec = p.write("sign-on.flow.yaml", [
+      "name: Sign on", "app: inventory", "sign_on:", "  user: clerk", "  password: ${INV_PASSWORD}", "steps:",
+      // Fails on purpose: the console shows the password, and the failure message must not.
+      "  - assert: page shows nobody", "",
+    ].join("\n"));
+    const r = await runCli(["record", spec, "--author", "rules", "--json"], { cwd: p.dir, env: { INV_PASSWORD: PASSWORD, INV_DUMP: dump, FLOWPROOF_STEP_TIMEOUT_MS: "500" } });
+    expect(existsSync(dump)).toBe(true);
+    expect(JSON.parse(readFileSync(dump, "utf8"))).toEqual({ sign_on: { user: "clerk", password: PASSWORD } });
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain("signed on clerk with");
+    expect(r.stdout + r.stderr).not.toContain(PASSWORD);
+    const text = allText(p.dir).replace(readFileSync(dump, "utf8"), "");
+    expect(text).not.toContain(PASSWORD);
+  }, 60_000);
+
+  test("a key holding ${VAR} with no role that resolves it stops the run before launch, naming the key", async () => {
+    const p = project(UNION);
+    const dump = join(p.dir, "launch.json");
+    const spec = p.write("note.flow.yaml", "name: Note\napp: inventory\nnote: ${INV_NOTE}\nsteps:\n  - assert: page shows no sign-on\n");
+    const r = await runCli(["record", spec, "--author", "rules", "--json"], { cwd: p.dir, env: { INV_NOTE: "hello", INV_DUMP: dump } });
+    expect(existsSync(dump)).toBe(false);
+    expect(r.code).toBe(2);
+    const error = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe("unresolved-reference");
+    expect(error.message).toContain("the flow's `note` still holds `${INV_NOTE}` when the app starts");
+  }, 60_000);
+
+  test("a role where no value is resolved through it is refused when the plugin loads, naming the key", async () => {
+    const p = project(`Type.Object({ sign_on: Type.Optional(Type.Not(Type.Object({ password: Type.String(keyRole({ secret: true })) }))) })`);
+    const spec = p.write("x.flow.yaml", "name: X\napp: inventory\nsteps:\n  - assert: page shows x\n");
+    const r = await runCli(["validate", spec, "--json"], { cwd: p.dir });
+    expect(r.code).toBe(2);
+    const error = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe("plugin-error");
+    expect(error.message).toContain("inventory.ts");
+    expect(error.message).toContain("key `sign_on.password` has a role inside `not`");
+  }, 60_000);
+
+  test("a recorded role inside a list's items is refused when the plugin loads", async () => {
+    const p = project(`Type.Object({ hosts: Type.Optional(Type.Array(Type.Object({ name: Type.String(keyRole({ recorded: true })) }))) })`);
+    const spec = p.write("x.flow.yaml", "name: X\napp: inventory\nsteps:\n  - assert: page shows x\n");
+    const r = await runCli(["validate", spec, "--json"], { cwd: p.dir });
+    expect(r.code).toBe(2);
+    expect((JSON.parse(r.stdout) as { error: { message: string } }).error.message).toContain("key `hosts[].name` is inside a list or a record, so its role cannot have `recorded`");
+  }, 60_000);
+
+  test("secrets in a list's items and a record's values are resolved and registered", async () => {
+    const p = project(`Type.Object({
+      accounts: Type.Optional(Type.Array(Type.Object({ user: Type.String(), password: Type.String(keyRole({ secret: true, references: "env" })) }))),
+      tokens: Type.Optional(Type.Record(Type.String(), Type.String(keyRole({ secret: true, references: "env" })))),
+      both: Type.Optional(Type.Intersect([Type.Object({ a: Type.String() }), Type.Object({ b: Type.String(keyRole({ references: "env" })) })])),
+    })`);
+    const dump = join(p.dir, "launch.json");
+    const spec = p.write("many.flow.yaml", [
+      "name: Many", "app: inventory", "accounts:", "  - user: clerk", "    password: ${INV_PASSWORD}",
+      "tokens:", "  north: ${INV_TOKEN}", "both:", "  a: plain", "  b: ${INV_B}", "steps:", "  - assert: page shows nobody", "",
+    ].join("\n"));
+    const r = await runCli(["record", spec, "--author", "rules"], { cwd: p.dir, env: { INV_PASSWORD: PASSWORD, INV_TOKEN: "tok-5512-canary", INV_B: "bee", INV_DUMP: dump, FLOWPROOF_STEP_TIMEOUT_MS: "500" } });
+    expect(JSON.parse(readFileSync(dump, "utf8"))).toEqual({ accounts: [{ user: "clerk", password: PASSWORD }], tokens: { north: "tok-5512-canary" }, both: { a: "plain", b: "bee" } });
+    // The step fails showing what the console shows: both secrets hidden there and in every file.
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain("accounts clerk/");
+    const text = allText(p.dir).replace(readFileSync(dump, "utf8"), "") + r.stdout + r.stderr;
+    expect(text).not.toContain(PASSWORD);
+    expect(text).not.toContain("tok-5512-canary");
+  }, 60_000);
+});
