@@ -8,6 +8,7 @@ describe("declarationsProblem", () => {
   });
 
   test.each<[string, Record<string, unknown>, string]>([
+    ["the kind `multi`", { kind: "multi" }, 'the app kind "multi" is reserved: a trace header\'s `app.adapter: multi` marks a multi-surface flow'],
     ["a blank title", { title: " " }, "`title` must be a non-empty string"],
     ["an unknown steps kind", { steps: "gui" }, '`steps` is "ui", "structured" or "agent_steps"'],
     ["executionArgs without agent steps", { executionArgs: () => ({}) }, "`executionArgs` is a function, for an adapter with `steps: \"agent_steps\"`"],

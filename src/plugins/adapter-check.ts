@@ -185,8 +185,14 @@ export function credentialsProblem(c: unknown): DeclarationProblem | undefined {
   return undefined;
 }
 
-/** The first problem of an adapter's optional declarations (besides kind, capabilities and open), or undefined. */
+/** App kinds no adapter may take: `multi` marks a multi-surface flow (`apps:`) in the trace header. */
+export const RESERVED_KINDS = ["multi"] as const;
+
+/** The first problem of an adapter's declarations beyond the shape of kind, capabilities and open (a reserved kind included), or undefined. */
 export function declarationsProblem(v: Obj): DeclarationProblem | undefined {
+  if (typeof v["kind"] === "string" && (RESERVED_KINDS as readonly string[]).includes(v["kind"])) {
+    return problem(`the app kind ${JSON.stringify(v["kind"])} is reserved: a trace header's \`app.adapter: multi\` marks a multi-surface flow`, 'name the kind after your app, e.g. kind: "inventory"');
+  }
   if (v["title"] !== undefined && (typeof v["title"] !== "string" || v["title"].trim() === "")) return problem("`title` must be a non-empty string", 'title: "the notes app"');
   if (v["steps"] !== undefined && !["ui", "structured", "agent_steps"].includes(v["steps"] as string)) return problem('`steps` is "ui", "structured" or "agent_steps"', 'steps: "ui"');
   if (v["leakCorpus"] !== undefined && typeof v["leakCorpus"] !== "boolean") return problem("`leakCorpus` must be true or false", "leakCorpus: true");

@@ -2,7 +2,7 @@
 // (`sign_on: string | {user, password}`) reaches `launch` resolved and is redacted everywhere; a
 // role in a shape no value is resolved through is refused when the plugin loads, naming the key;
 // and a key holding `${VAR}` without a role that resolves it stops the run before the adapter
-// launches, so an adapter never receives an unresolved reference.
+// launches, so an adapter never receives an unresolved reference. The loader refuses `kind: multi`.
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -16,14 +16,14 @@ afterAll(() => {
 });
 
 /** An inventory console adapter: it writes the config `launch` received to $INV_DUMP, and shows who signed on. */
-const plugin = (schema: string) => `
+const plugin = (schema: string, kind = "inventory") => `
 import { defineAdapter, keyRole, Type } from "flowproof";
 import { writeFileSync } from "node:fs";
 
 const unsupported = async () => ({ ok: false, failed: "unsupported", detail: "the inventory console cannot", retryable: false });
 
 export const plugin = defineAdapter({
-  kind: "inventory",
+  kind: "${kind}",
   title: "the inventory console",
   capabilities: [],
   keys: { schema: ${schema} },
@@ -60,11 +60,11 @@ const UNION = `Type.Object({
     note: Type.Optional(Type.String()),
   })`;
 
-function project(schema: string): TmpProject {
+function project(schema: string, kind?: string): TmpProject {
   const p = tmpProject();
   projects.push(p);
   p.write("package.json", "{}");
-  p.write("plugins/inventory.ts", plugin(schema));
+  p.write("plugins/inventory.ts", plugin(schema, kind));
   return p;
 }
 
@@ -141,5 +141,17 @@ describe("a project adapter's keys reach launch resolved", () => {
     const text = allText(p.dir).replace(readFileSync(dump, "utf8"), "") + r.stdout + r.stderr;
     expect(text).not.toContain(PASSWORD);
     expect(text).not.toContain("tok-5512-canary");
+  }, 60_000);
+});
+
+describe("the plugin loader", () => {
+  test("refuses `kind: multi`, the multi-surface marker, naming the plugin file", async () => {
+    const p = project(UNION, "multi");
+    const spec = p.write("w.flow.yaml", "name: W\napp: web\nurl: http://127.0.0.1:1/\nsteps:\n  - assert: page shows x\n");
+    const r = await runCli(["validate", spec, "--json"], { cwd: p.dir });
+    expect(r.code).toBe(2);
+    const error = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe("plugin-error");
+    expect(error.message).toBe("plugins/inventory.ts: the app kind \"multi\" is reserved: a trace header's `app.adapter: multi` marks a multi-surface flow");
   }, 60_000);
 });
