@@ -16,7 +16,7 @@ afterAll(() => {
 });
 
 /** An inventory console adapter: it writes the config `launch` received to $INV_DUMP, and shows who signed on. */
-const plugin = (schema: string, kind = "inventory") => `
+const plugin = (schema: string, kind = "inventory", capabilities = "[]") => `
 import { defineAdapter, keyRole, Type } from "flowproof";
 import { writeFileSync } from "node:fs";
 
@@ -25,7 +25,7 @@ const unsupported = async () => ({ ok: false, failed: "unsupported", detail: "th
 export const plugin = defineAdapter({
   kind: "${kind}",
   title: "the inventory console",
-  capabilities: [],
+  capabilities: ${capabilities},
   keys: { schema: ${schema} },
   open: async () => ({
     launch: async (config) => {
@@ -60,11 +60,11 @@ const UNION = `Type.Object({
     note: Type.Optional(Type.String()),
   })`;
 
-function project(schema: string, kind?: string): TmpProject {
+function project(schema: string, kind?: string, capabilities?: string): TmpProject {
   const p = tmpProject();
   projects.push(p);
   p.write("package.json", "{}");
-  p.write("plugins/inventory.ts", plugin(schema, kind));
+  p.write("plugins/inventory.ts", plugin(schema, kind, capabilities));
   return p;
 }
 
@@ -153,5 +153,29 @@ describe("the plugin loader", () => {
     const error = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
     expect(error.code).toBe("plugin-error");
     expect(error.message).toBe("plugins/inventory.ts: the app kind \"multi\" is reserved: a trace header's `app.adapter: multi` marks a multi-surface flow");
+  }, 60_000);
+});
+
+describe("pointer and key capabilities", () => {
+  test("pointer steps are refused at load on a surface without `pointer`, key steps on one without `keyboard`", async () => {
+    const p = project(UNION);
+    const steps = ['Click "Save"', 'Press the "Save" button', 'Double-click "Row 1"', 'Right-click "Row 1"', 'Click "Map" at 10%,20%', "Press Enter", "Type clerk"];
+    const spec = p.write("pointer.flow.yaml", ["name: Pointer", "app: inventory", "steps:", ...steps.map((s) => `  - rules: ${s}`), ""].join("\n"));
+    const r = await runCli(["validate", spec], { cwd: p.dir });
+    expect(r.code).toBe(2);
+    steps.forEach((s, i) => {
+      const need = i >= 5 ? "keyboard" : "pointer";
+      expect(r.stderr).toContain(`pointer.flow.yaml:${4 + i}:12: error[unsupported-step] \`${s}\` needs the ${need} capability, which`);
+    });
+  }, 60_000);
+
+  test("a surface with `keyboard` but no `pointer` takes key steps and refuses pointer ones", async () => {
+    const p = project(UNION, "inventory", '["keyboard"]');
+    const spec = p.write("keys.flow.yaml", "name: Keys\napp: inventory\nsteps:\n  - rules: Press Enter\n  - rules: Type clerk\n  - rules: Hover over \"Menu\"\n");
+    const r = await runCli(["validate", spec], { cwd: p.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toContain("keys.flow.yaml:4:");
+    expect(r.stderr).not.toContain("keys.flow.yaml:5:");
+    expect(r.stderr).toContain("keys.flow.yaml:6:12: error[unsupported-step] `Hover over \"Menu\"` needs the pointer and hover capabilities, which");
   }, 60_000);
 });
