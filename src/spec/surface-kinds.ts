@@ -77,6 +77,9 @@ export function rolesOf(kind: SurfaceKind): Map<string, KeyRole> {
 /** How messages name a kind: its title, else `app: <kind>`. */
 export const titleOf = (kind: SurfaceKind): string => kind.title ?? `\`app: ${kind.kind}\``;
 
+/** How a sentence names a surface of a kind: its title ("the inventory console"), else "an `app: <kind>` surface". */
+export const surfaceName = (kind: SurfaceKind): string => kind.title ?? `${article(`app: ${kind.kind}`)} \`app: ${kind.kind}\` surface`;
+
 /** "a"/"an" before a word, for messages such as "an `app: api` flow". */
 export const article = (word: string): string => (/^[`'"]?[aeiou]/i.test(word) ? "an" : "a");
 
@@ -90,7 +93,7 @@ export function ownersOf(catalog: SurfaceCatalog, key: string, except?: string):
   return [...catalog.kinds.values()].filter((k) => k.kind !== except && topKeysOf(k).includes(key));
 }
 
-/** The grammar context for steps on a surface of `kind`: its vocabulary, and every other kind's sugar (to refuse it by name). */
+/** The grammar context for steps on a surface of `kind`: its vocabulary (named by its title), and every other kind's sugar (to refuse it by name). */
 export function grammarContext(catalog: SurfaceCatalog, kind: SurfaceKind | undefined, name: string): ParseContext {
   const own = kind?.grammar?.sugar ?? [];
   const foreign: AssertionSugar[] = [];
@@ -100,5 +103,5 @@ export function grammarContext(catalog: SurfaceCatalog, kind: SurfaceKind | unde
       if (!own.some((o) => o.phrase === s.phrase) && !foreign.some((f) => f.phrase === s.phrase)) foreign.push(s);
     }
   }
-  return { surface: { name, ...(kind?.grammar ?? {}) }, ...(foreign.length > 0 ? { foreignSugar: foreign } : {}) };
+  return { surface: { name: kind ? surfaceName(kind) : name, ...(kind?.grammar ?? {}) }, ...(foreign.length > 0 ? { foreignSugar: foreign } : {}) };
 }

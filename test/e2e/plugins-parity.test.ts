@@ -16,7 +16,7 @@ afterAll(() => {
 });
 
 /** An inventory console adapter: it writes the config `launch` received to $INV_DUMP, and shows who signed on. */
-const plugin = (schema: string, kind = "inventory", capabilities = "[]") => `
+const plugin = (schema: string, kind = "inventory", capabilities = "[]", extra = "") => `
 import { defineAdapter, keyRole, Type } from "flowproof";
 import { writeFileSync } from "node:fs";
 
@@ -26,7 +26,7 @@ export const plugin = defineAdapter({
   kind: "${kind}",
   title: "the inventory console",
   capabilities: ${capabilities},
-  keys: { schema: ${schema} },
+  keys: { schema: ${schema} },${extra}
   open: async () => ({
     launch: async (config) => {
       writeFileSync(process.env.INV_DUMP, JSON.stringify(config));
@@ -60,11 +60,11 @@ const UNION = `Type.Object({
     note: Type.Optional(Type.String()),
   })`;
 
-function project(schema: string, kind?: string, capabilities?: string): TmpProject {
+function project(schema: string, kind?: string, capabilities?: string, extra?: string): TmpProject {
   const p = tmpProject();
   projects.push(p);
   p.write("package.json", "{}");
-  p.write("plugins/inventory.ts", plugin(schema, kind, capabilities));
+  p.write("plugins/inventory.ts", plugin(schema, kind, capabilities, extra));
   return p;
 }
 
@@ -177,5 +177,33 @@ describe("pointer and key capabilities", () => {
     expect(r.stderr).not.toContain("keys.flow.yaml:4:");
     expect(r.stderr).not.toContain("keys.flow.yaml:5:");
     expect(r.stderr).toContain("keys.flow.yaml:6:12: error[unsupported-step] `Hover over \"Menu\"` needs the pointer and hover capabilities, which");
+  }, 60_000);
+});
+
+describe("grammar refusals on a project adapter's surface", () => {
+  test("name the missing grammar form and the surface's title, not the web", async () => {
+    const p = project(UNION, "inventory", '["pointer", "keyboard"]', '\n  grammar: { lacks: ["page_url", "css", "reload", "container"] },');
+    const spec = p.write("forms.flow.yaml", [
+      "name: Forms", "app: inventory", "steps:", "  - assert: page url contains /orders", '  - rules: Click "css:#save"', "  - rules: Reload the page",
+      '  - rules: Click the "Pay" in the item containing "Invoice 1"', "  - rules: Press F5", "",
+    ].join("\n"));
+    const r = await runCli(["validate", spec], { cwd: p.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("forms.flow.yaml:4:13: error[unsupported-step] `page url` cannot be checked on the inventory console: it has no page address (grammar form `page_url`).");
+    expect(r.stderr).toContain("forms.flow.yaml:5:18: error[unsupported-step] A `css:` selector cannot be used on the inventory console: it has no CSS selectors (grammar form `css`).");
+    expect(r.stderr).toContain("forms.flow.yaml:6:19: error[unsupported-step] `Reload the page` cannot be done on the inventory console: it has no page to reload (grammar form `reload`).");
+    expect(r.stderr).toContain("cannot be used on the inventory console: it has no item or container scopes (grammar form `container`).");
+    expect(r.stderr).toContain("error[unsupported-step] Function key `F5` cannot be pressed on the inventory console: it takes no function keys (grammar `keys.functionKeys`).");
+    expect(r.stderr).toContain('hint: press the control the key would trigger instead, e.g. `Press the "Close" button`');
+    expect(r.stderr).not.toContain("web-only");
+    expect(r.stderr).not.toContain("a inventory");
+  }, 60_000);
+
+  test("a capability refusal names the surface's title", async () => {
+    const p = project(UNION);
+    const spec = p.write("c.flow.yaml", 'name: C\napp: inventory\nsteps:\n  - rules: Click "Save"\n');
+    const r = await runCli(["validate", spec], { cwd: p.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("c.flow.yaml:4:12: error[unsupported-step] `Click \"Save\"` needs the pointer capability, which the inventory console (`app: inventory`) does not have");
   }, 60_000);
 });
