@@ -55,7 +55,13 @@ export const DIAGNOSTIC_CODES = {
   "listen-failed": "`capture` could not listen on the address and port it was given.",
 } as const;
 
-export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+/**
+ * A code a plugin declares for its own errors (an adapter's `errors`), namespaced by its kind:
+ * `inventory/not-signed-on`. Documented by the plugin; the core accepts only declared ones.
+ */
+export type PluginErrorCode = `${string}/${string}`;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES | PluginErrorCode;
 
 export interface DiagnosticNote {
   readonly message: string;

@@ -9,6 +9,8 @@ describe("declarationsProblem", () => {
 
   test.each<[string, Record<string, unknown>, string]>([
     ["the kind `multi`", { kind: "multi" }, 'the app kind "multi" is reserved: a trace header\'s `app.adapter: multi` marks a multi-surface flow'],
+    ["an error code with a namespace of its own", { kind: "inv", errors: { "inv/x": { meaning: "m" } } }, 'error code name "inv/x" must be lowercase letters, digits and dashes (the kind is added: `inv/<name>`)'],
+    ["an error code without a meaning", { kind: "inv", errors: { "not-signed-on": { hint: "h" } } }, "error code `inv/not-signed-on` must be `{ meaning, hint? }` with a one-sentence meaning"],
     ["a blank title", { title: " " }, "`title` must be a non-empty string"],
     ["an unknown steps kind", { steps: "gui" }, '`steps` is "ui", "structured" or "agent_steps"'],
     ["executionArgs without agent steps", { executionArgs: () => ({}) }, "`executionArgs` is a function, for an adapter with `steps: \"agent_steps\"`"],

@@ -185,6 +185,19 @@ export function credentialsProblem(c: unknown): DeclarationProblem | undefined {
   return undefined;
 }
 
+/** The first problem of `errors` (an adapter's own error codes by name), or undefined. */
+export function errorsProblem(errors: unknown, kind: string): DeclarationProblem | undefined {
+  const hint = `errors: { "not-signed-on": { meaning: "The console refused the sign-on.", hint: "check the flow's \`sign_on:\`" } } — raised as \`${kind}/not-signed-on\``;
+  if (!isObj(errors)) return problem("`errors` must map code names to `{ meaning, hint? }`", hint);
+  for (const [name, entry] of Object.entries(errors)) {
+    if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) return problem(`error code name ${JSON.stringify(name)} must be lowercase letters, digits and dashes (the kind is added: \`${kind}/<name>\`)`, hint);
+    if (!isObj(entry) || typeof entry["meaning"] !== "string" || entry["meaning"].trim() === "" || (entry["hint"] !== undefined && typeof entry["hint"] !== "string") || Object.keys(entry).some((k) => k !== "meaning" && k !== "hint")) {
+      return problem(`error code \`${kind}/${name}\` must be \`{ meaning, hint? }\` with a one-sentence meaning`, hint);
+    }
+  }
+  return undefined;
+}
+
 /** App kinds no adapter may take: `multi` marks a multi-surface flow (`apps:`) in the trace header. */
 export const RESERVED_KINDS = ["multi"] as const;
 
@@ -200,6 +213,10 @@ export function declarationsProblem(v: Obj): DeclarationProblem | undefined {
   const platforms = v["platforms"];
   if (platforms !== undefined && !(isObj(platforms) && isStrings(platforms["os"]) && platforms["os"].length > 0 && typeof platforms["name"] === "string" && typeof platforms["hint"] === "string" && (platforms["why"] === undefined || typeof platforms["why"] === "string"))) {
     return problem("`platforms` is { os: [process.platform values], name, why?, hint }", 'platforms: { os: ["win32"], name: "Windows", hint: "run it on Windows" }');
+  }
+  if (v["errors"] !== undefined) {
+    const p = errorsProblem(v["errors"], typeof v["kind"] === "string" ? v["kind"] : "<kind>");
+    if (p) return p;
   }
   if (v["credentials"] !== undefined) {
     const p = credentialsProblem(v["credentials"]);

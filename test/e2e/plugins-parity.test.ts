@@ -2,7 +2,9 @@
 // (`sign_on: string | {user, password}`) reaches `launch` resolved and is redacted everywhere; a
 // role in a shape no value is resolved through is refused when the plugin loads, naming the key;
 // and a key holding `${VAR}` without a role that resolves it stops the run before the adapter
-// launches, so an adapter never receives an unresolved reference. The loader refuses `kind: multi`.
+// launches, so an adapter never receives an unresolved reference. The loader refuses `kind: multi`;
+// pointer and key steps are refused at load on a surface without `pointer` / `keyboard`; grammar
+// refusals name the surface by its title and the missing form; an adapter raises its own declared codes.
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -17,7 +19,7 @@ afterAll(() => {
 
 /** An inventory console adapter: it writes the config `launch` received to $INV_DUMP, and shows who signed on. */
 const plugin = (schema: string, kind = "inventory", capabilities = "[]", extra = "") => `
-import { defineAdapter, keyRole, Type } from "flowproof";
+import { AdapterError, defineAdapter, keyRole, Type } from "flowproof";
 import { writeFileSync } from "node:fs";
 
 const unsupported = async () => ({ ok: false, failed: "unsupported", detail: "the inventory console cannot", retryable: false });
@@ -30,6 +32,8 @@ export const plugin = defineAdapter({
   open: async () => ({
     launch: async (config) => {
       writeFileSync(process.env.INV_DUMP, JSON.stringify(config));
+      if (config.sign_on === "nobody") throw new AdapterError("inventory/not-signed-on", "the inventory console refused the sign-on of user nobody");
+      if (config.sign_on === "stray") throw new AdapterError("inventory/oops", "something odd");
       const signOn = config.sign_on;
       const shown = (typeof signOn === "object" && signOn !== null ? "signed on " + signOn.user + " with " + signOn.password : "no sign-on")
         + (config.accounts ? "; accounts " + config.accounts.map((a) => a.user + "/" + a.password).join(", ") : "")
@@ -205,5 +209,41 @@ describe("grammar refusals on a project adapter's surface", () => {
     const r = await runCli(["validate", spec], { cwd: p.dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("c.flow.yaml:4:12: error[unsupported-step] `Click \"Save\"` needs the pointer capability, which the inventory console (`app: inventory`) does not have");
+  }, 60_000);
+});
+
+describe("a plugin's own error codes", () => {
+  const ERRORS = '\n  errors: { "not-signed-on": { meaning: "The console refused the sign-on.", hint: "check the flow\'s `sign_on:` and the user\'s password" } },';
+
+  test("a declared code, namespaced by the kind, reaches --json output with its declared hint (exit 2)", async () => {
+    const p = project(UNION, "inventory", "[]", ERRORS);
+    const spec = p.write("s.flow.yaml", "name: S\napp: inventory\nsign_on: nobody\nsteps:\n  - assert: page shows x\n");
+    const r = await runCli(["record", spec, "--author", "rules", "--json"], { cwd: p.dir, env: { INV_DUMP: join(p.dir, "launch.json") } });
+    expect(r.code).toBe(2);
+    const error = (JSON.parse(r.stdout) as { error: { code: string; message: string; diagnostics: Array<{ hint?: string }> } }).error;
+    expect(error.code).toBe("inventory/not-signed-on");
+    expect(error.message).toBe("the inventory console refused the sign-on of user nobody");
+    expect(error.diagnostics[0]?.hint).toBe("check the flow's `sign_on:` and the user's password");
+    const human = await runCli(["record", spec, "--author", "rules"], { cwd: p.dir, env: { INV_DUMP: join(p.dir, "launch.json") } });
+    expect(human.code).toBe(2);
+    expect(human.stderr).toContain("error[inventory/not-signed-on] the inventory console refused the sign-on of user nobody");
+  }, 60_000);
+
+  test("a code the adapter does not declare is a plugin-error naming it", async () => {
+    const p = project(UNION, "inventory", "[]", ERRORS);
+    const spec = p.write("s.flow.yaml", "name: S\napp: inventory\nsign_on: stray\nsteps:\n  - assert: page shows x\n");
+    const r = await runCli(["record", spec, "--author", "rules", "--json"], { cwd: p.dir, env: { INV_DUMP: join(p.dir, "launch.json") } });
+    expect(r.code).toBe(2);
+    const error = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe("plugin-error");
+    expect(error.message).toBe("the `app: inventory` adapter raised the error code `inventory/oops`, which it does not declare: something odd");
+  }, 60_000);
+
+  test("a malformed `errors` declaration is refused when the plugin loads", async () => {
+    const p = project(UNION, "inventory", "[]", '\n  errors: { "Not Signed": { meaning: "x" } },');
+    const spec = p.write("s.flow.yaml", "name: S\napp: inventory\nsteps:\n  - assert: page shows x\n");
+    const r = await runCli(["validate", spec, "--json"], { cwd: p.dir });
+    expect(r.code).toBe(2);
+    expect((JSON.parse(r.stdout) as { error: { message: string } }).error.message).toBe('plugins/inventory.ts: error code name "Not Signed" must be lowercase letters, digits and dashes (the kind is added: `inventory/<name>`)');
   }, 60_000);
 });
