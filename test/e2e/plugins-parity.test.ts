@@ -226,7 +226,7 @@ describe("a plugin's own error codes", () => {
     expect(error.diagnostics[0]?.hint).toBe("check the flow's `sign_on:` and the user's password");
     const human = await runCli(["record", spec, "--author", "rules"], { cwd: p.dir, env: { INV_DUMP: join(p.dir, "launch.json") } });
     expect(human.code).toBe(2);
-    expect(human.stderr).toContain("error[inventory/not-signed-on] the inventory console refused the sign-on of user nobody");
+    expect(human.stderr).toContain("error: the inventory console refused the sign-on of user nobody [inventory/not-signed-on]");
   }, 60_000);
 
   test("a code the adapter does not declare is a plugin-error naming it", async () => {
