@@ -122,4 +122,11 @@ describe("launchOf", () => {
     expect(() => open({ note: "${INV_NOTE}" })).toThrow(UnresolvedReferenceError);
     expect(() => open({ note: "${INV_NOTE}" })).toThrow("the flow's `note` still holds `${INV_NOTE}` when the app starts");
   });
+
+  test("an agent's keys stay as written at launch: they are its execution's arguments, resolved when it runs", () => {
+    const spec = { agent: { command: "bun agent.ts", env: { TOKEN: "${AGENT_TOKEN}" } } };
+    const launch = launchOf(kind("agent"), { entry: { name: "agent", adapter: "agent" }, top: {}, spec, where: "the flow" }, { flowPath: "/p/a.flow.yaml", env: {}, secrets: new Map() });
+    expect(launch.config).toEqual(spec);
+  });
 });
+

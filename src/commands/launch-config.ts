@@ -134,7 +134,8 @@ export function launchOf(kind: SurfaceKind, sources: LaunchSources, ctx: Resolve
       }));
     }
   }
-  assertResolved(config, sources.where);
+  // An agent-steps kind's keys reach the agent as its execution's arguments, resolved when it runs.
+  if (kind.steps !== "agent_steps") assertResolved(config, sources.where);
   const recorded = Object.fromEntries(Object.entries(sources.entry).filter(([k]) => !CORE_ENTRY_FIELDS.includes(k) && !recordedNames.has(k)));
   return { config, context: { written, ...(Object.keys(recorded).length > 0 ? { recorded } : {}) } };
 }
