@@ -8,7 +8,7 @@ import type { AppInfo } from "../trace/schema.ts";
 import { resolveText, UnresolvedReferenceError } from "../engine/templates.ts";
 import { parseTemplate } from "../grammar/index.ts";
 import { TraceError, diagnostic } from "../diagnostics/diagnostic.ts";
-import { keysSchemaOf, propertiesOf, roleOf, rolesOf, type SchemaNode, type SurfaceCatalog, type SurfaceKind } from "../spec/surface-kinds.ts";
+import { formsOf, itemSchemas, keysSchemaOf, propertiesOf, propertySchemas, roleOf, rolesOf, type SchemaNode, type SurfaceCatalog, type SurfaceKind } from "../spec/surface-kinds.ts";
 
 type Values = Readonly<Record<string, unknown>>;
 
@@ -138,35 +138,6 @@ export function launchOf(kind: SurfaceKind, sources: LaunchSources, ctx: Resolve
   if (kind.steps !== "agent_steps") assertResolved(config, sources.where);
   const recorded = Object.fromEntries(Object.entries(sources.entry).filter(([k]) => !CORE_ENTRY_FIELDS.includes(k) && !recordedNames.has(k)));
   return { config, context: { written, ...(Object.keys(recorded).length > 0 ? { recorded } : {}) } };
-}
-
-/** A schema node and every branch of its unions and intersections (`anyOf`, `oneOf`, `allOf`), flattened. */
-function formsOf(schema: SchemaNode): SchemaNode[] {
-  const out: SchemaNode[] = [schema];
-  for (const word of ["anyOf", "oneOf", "allOf"]) {
-    const branches = schema[word];
-    if (Array.isArray(branches)) for (const b of branches) if (typeof b === "object" && b !== null) out.push(...formsOf(b as SchemaNode));
-  }
-  return out;
-}
-
-/** The schemas a mapping's key `k` may match in any form: `properties`, `patternProperties`, `additionalProperties` (records). */
-function propertySchemas(forms: readonly SchemaNode[], k: string): SchemaNode[] {
-  const out: SchemaNode[] = [];
-  for (const form of forms) {
-    const own = propertiesOf(form)[k];
-    if (own) out.push(own);
-    const patterns = form["patternProperties"];
-    if (typeof patterns === "object" && patterns !== null) for (const [re, sub] of Object.entries(patterns)) if (new RegExp(re, "u").test(k)) out.push(sub as SchemaNode);
-    const extra = form["additionalProperties"];
-    if (!own && typeof extra === "object" && extra !== null) out.push(extra as SchemaNode);
-  }
-  return out;
-}
-
-/** The schemas a list's items may match in any form (`items` as one schema). */
-function itemSchemas(forms: readonly SchemaNode[]): SchemaNode[] {
-  return forms.flatMap((f) => (typeof f["items"] === "object" && f["items"] !== null && !Array.isArray(f["items"]) ? [f["items"] as SchemaNode] : []));
 }
 
 /**

@@ -53,6 +53,35 @@ export const topKeysOf = (kind: SurfaceKind): string[] => keyNamesOf(kind).filte
 
 export const roleOf = (schema: SchemaNode | undefined): KeyRole => (schema?.[KEY_ROLE] as KeyRole | undefined) ?? {};
 
+/** A schema node and every branch of its unions and intersections (`anyOf`, `oneOf`, `allOf`), flattened. */
+export function formsOf(schema: SchemaNode): SchemaNode[] {
+  const out: SchemaNode[] = [schema];
+  for (const word of ["anyOf", "oneOf", "allOf"]) {
+    const branches = schema[word];
+    if (Array.isArray(branches)) for (const b of branches) if (typeof b === "object" && b !== null) out.push(...formsOf(b as SchemaNode));
+  }
+  return out;
+}
+
+/** The schemas a mapping's key `k` may match in any form: `properties`, `patternProperties`, `additionalProperties` (records). */
+export function propertySchemas(forms: readonly SchemaNode[], k: string): SchemaNode[] {
+  const out: SchemaNode[] = [];
+  for (const form of forms) {
+    const own = propertiesOf(form)[k];
+    if (own) out.push(own);
+    const patterns = form["patternProperties"];
+    if (typeof patterns === "object" && patterns !== null) for (const [re, sub] of Object.entries(patterns)) if (new RegExp(re, "u").test(k)) out.push(sub as SchemaNode);
+    const extra = form["additionalProperties"];
+    if (!own && typeof extra === "object" && extra !== null) out.push(extra as SchemaNode);
+  }
+  return out;
+}
+
+/** The schemas a list's items may match in any form (`items` as one schema). */
+export function itemSchemas(forms: readonly SchemaNode[]): SchemaNode[] {
+  return forms.flatMap((f) => (typeof f["items"] === "object" && f["items"] !== null && !Array.isArray(f["items"]) ? [f["items"] as SchemaNode] : []));
+}
+
 /** Whether the kind requires `key` (its schema's `required`). */
 export const requires = (kind: SurfaceKind, key: string): boolean => ((keysSchemaOf(kind)["required"] as string[] | undefined) ?? []).includes(key);
 

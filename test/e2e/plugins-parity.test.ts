@@ -95,16 +95,19 @@ describe("a project adapter's keys reach launch resolved", () => {
     expect(text).not.toContain(PASSWORD);
   }, 60_000);
 
-  test("a key holding ${VAR} with no role that resolves it stops the run before launch, naming the key", async () => {
+  test("a key holding ${VAR} with no role that resolves it is refused when the flow loads, at its line, and never launches", async () => {
     const p = project(UNION);
     const dump = join(p.dir, "launch.json");
-    const spec = p.write("note.flow.yaml", "name: Note\napp: inventory\nnote: ${INV_NOTE}\nsteps:\n  - assert: page shows no sign-on\n");
-    const r = await runCli(["record", spec, "--author", "rules", "--json"], { cwd: p.dir, env: { INV_NOTE: "hello", INV_DUMP: dump } });
-    expect(existsSync(dump)).toBe(false);
+    const spec = p.write("note.flow.yaml", "name: Note\napp: inventory\nnote: ${INV_NOTE}\nsign_on:\n  user: ${INV_USER}\n  password: ${INV_PASSWORD}\nsteps:\n  - assert: page shows no sign-on\n");
+    const v = await runCli(["validate", spec], { cwd: p.dir });
+    expect(v.code).toBe(2);
+    expect(v.stderr).toContain("note.flow.yaml:3:7: error[bad-reference] `note` cannot hold `${INV_NOTE}`: the inventory console does not resolve references in it, so it would reach the app as written");
+    expect(v.stderr).toContain("note.flow.yaml:5:9: error[bad-reference] `sign_on.user` cannot hold `${INV_USER}`");
+    expect(v.stderr).not.toContain("sign_on.password");
+    const r = await runCli(["record", spec, "--author", "rules", "--json"], { cwd: p.dir, env: { INV_NOTE: "hello", INV_USER: "clerk", INV_PASSWORD: PASSWORD, INV_DUMP: dump } });
     expect(r.code).toBe(2);
-    const error = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
-    expect(error.code).toBe("unresolved-reference");
-    expect(error.message).toContain("the flow's `note` still holds `${INV_NOTE}` when the app starts");
+    expect((JSON.parse(r.stdout) as { error: { code: string } }).error.code).toBe("bad-reference");
+    expect(existsSync(dump)).toBe(false);
   }, 60_000);
 
   test("a role where no value is resolved through it is refused when the plugin loads, naming the key", async () => {
