@@ -45,7 +45,7 @@ export class SapSurface implements DesktopSurface {
     this.#own = options.own;
     this.#log = options.log;
     this.#backend = backend;
-    this.capabilities = new Set<Capability>(["keyboard", "navigation", "select", ...(options.engine.capture ? ["screenshot" as const] : [])]);
+    this.capabilities = new Set<Capability>(["pointer", "keyboard", "navigation", "select", ...(options.engine.capture ? ["screenshot" as const] : [])]);
   }
 
   #find(id: string): SapObject | undefined {

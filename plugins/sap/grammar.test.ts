@@ -15,6 +15,6 @@ describe("SAP GUI's grammar", () => {
     const css = parseStep('Click "css:#x"', ctx);
     expect(css.ok ? "" : css.error.hint).toContain("SAP scripting id");
     const reload = parseStep("Reload the page", ctx);
-    expect(reload.ok ? "" : reload.error.message).toBe("`Reload the page` is web-only, not for sap apps.");
+    expect(reload.ok ? "" : reload.error.message).toBe("`Reload the page` cannot be done on sap: it has no page to reload (grammar form `reload`).");
   });
 });

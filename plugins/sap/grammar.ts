@@ -4,7 +4,7 @@ import { GRAMMAR_FORMS, type AdapterGrammar } from "../../src/plugins/api.ts";
 
 export const SAP_GRAMMAR: AdapterGrammar = {
   lacks: GRAMMAR_FORMS,
-  cssHint: 'css is web-only; use the SAP scripting id, e.g. `"id:wnd[0]/usr/txtVBAK-KUNNR"`',
+  cssHint: 'use the SAP scripting id, e.g. `"id:wnd[0]/usr/txtVBAK-KUNNR"`',
   keys: { functionKeys: true },
   bareDestination: { prefix: "/n" },
 };

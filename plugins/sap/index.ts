@@ -13,7 +13,7 @@ export { DEFAULT_SAP_CONNECT_TIMEOUT_MS } from "./config.ts";
 export const plugin = defineAdapter({
   kind: "sap",
   title: "SAP GUI",
-  capabilities: ["keyboard", "navigation", "select", "screenshot"],
+  capabilities: ["pointer", "keyboard", "navigation", "select", "screenshot"],
   keys: SAP_KEYS,
   grammar: SAP_GRAMMAR,
   platforms: SAP_PLATFORMS,

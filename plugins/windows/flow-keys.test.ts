@@ -59,7 +59,7 @@ describe("Windows apps in a flow", () => {
 
   test("the Windows grammar subset: css refused, hover not implemented, double- and right-click and F-keys allowed, calc keys checked", () => {
     expect(problems("name: n\napp: {command: a.exe, window_title: A}\nsteps:\n  - rules: Click \"css:#save\"\n  - rules: Hover over \"File\"\n  - rules: Press F12\n  - rules: Double-click \"File\"\n  - rules: Right-click \"File\"\n")).toEqual([
-      "4:18 unsupported-step A `css:` selector only works on web apps, not on windows.",
+      "4:18 unsupported-step A `css:` selector cannot be used on a Windows program: it has no CSS selectors (grammar form `css`).",
       "5:12 unsupported-step `Hover over` is not implemented for windows apps yet.",
     ]);
     expect(problems("name: n\napp: calc\nsteps:\n  - rules: Press bogus\n")).toEqual(["4:18 unknown-step `bogus` is not a calculator key."]);

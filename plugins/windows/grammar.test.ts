@@ -7,10 +7,10 @@ const error = (r: { ok: boolean; error?: { message: string } }) => (r.ok ? "ok" 
 
 describe("the Windows kinds' grammar", () => {
   test("lacks the web's page-level forms and refuses what the driver cannot do yet", () => {
-    expect(error(parseStep('Click "css:#save"', ctx("windows", WINDOWS_GRAMMAR)))).toBe("A `css:` selector only works on web apps, not on windows.");
+    expect(error(parseStep('Click "css:#save"', ctx("windows", WINDOWS_GRAMMAR)))).toBe("A `css:` selector cannot be used on windows: it has no CSS selectors (grammar form `css`).");
     expect(error(parseStep('Hover over "File"', ctx("windows", WINDOWS_GRAMMAR)))).toBe("`Hover over` is not implemented for windows apps yet.");
     expect(error(parseStep("Go back", ctx("notepad", NOTEPAD_GRAMMAR)))).toBe("`Go back` is not implemented for windows apps yet.");
-    expect(error(parseAssertion("page url contains /x", ctx("calc", CALC_GRAMMAR)))).toBe("`page url` is web-only and cannot be checked on calc apps.");
+    expect(error(parseAssertion("page url contains /x", ctx("calc", CALC_GRAMMAR)))).toBe("`page url` cannot be checked on calc: it has no page address (grammar form `page_url`).");
   });
 
   test("presses F-keys, and the calculator's operator words", () => {

@@ -10,7 +10,7 @@ import { CALC_DISPLAY_ID, NOTEPAD_EDITOR_ID } from "./sugar.ts";
  */
 export const WINDOWS_GRAMMAR: AdapterGrammar = {
   lacks: GRAMMAR_FORMS.filter((form) => form !== "page_title"),
-  cssHint: 'css is web-only; use the control\'s AutomationId, e.g. `Click "id:<AutomationId>"` such as `Click "id:saveButton"`',
+  cssHint: 'use the control\'s AutomationId, e.g. `Click "id:<AutomationId>"` such as `Click "id:saveButton"`',
   refusedVerbs: {
     verbs: ["Go to", "Go back", "Reload the page", "Resize the viewport", "Hover over", "Upload"],
     message: "`{verb}` is not implemented for windows apps yet.",

@@ -118,4 +118,25 @@ describe("launchOf", () => {
     expect(open("approver")).toThrow("the flow's `login.user` is `clerk` but the trace was recorded with `approver`");
     expect(open()).toThrow("recorded without one");
   });
+
+  test("a secret inside a union is resolved and hidden; a reference left unresolved stops the launch naming its key", () => {
+    const secret = { type: "string", flowproof: { secret: true, references: "env" } };
+    const inventory = { kind: "inventory", capabilities: [], keys: { schema: { type: "object", properties: {
+      sign_on: { anyOf: [{ type: "object", properties: { user: { type: "string" }, password: secret } }, { type: "string" }] },
+      note: { type: "string" },
+    } } } } as never;
+    const secrets = new Map<string, string>();
+    const open = (spec: Record<string, unknown>) => launchOf(inventory, { entry: { name: "inventory", adapter: "inventory" }, top: {}, spec, where: "the flow" }, { flowPath: "/p/i.flow.yaml", env: { INV_PASSWORD: "pw-canary" }, secrets });
+    expect(open({ sign_on: { user: "clerk", password: "${INV_PASSWORD}" } }).config).toEqual({ sign_on: { user: "clerk", password: "pw-canary" } });
+    expect([...secrets.values()]).toContain("pw-canary");
+    expect(() => open({ note: "${INV_NOTE}" })).toThrow(UnresolvedReferenceError);
+    expect(() => open({ note: "${INV_NOTE}" })).toThrow("the flow's `note` still holds `${INV_NOTE}` when the app starts");
+  });
+
+  test("an agent's keys stay as written at launch: they are its execution's arguments, resolved when it runs", () => {
+    const spec = { agent: { command: "bun agent.ts", env: { TOKEN: "${AGENT_TOKEN}" } } };
+    const launch = launchOf(kind("agent"), { entry: { name: "agent", adapter: "agent" }, top: {}, spec, where: "the flow" }, { flowPath: "/p/a.flow.yaml", env: {}, secrets: new Map() });
+    expect(launch.config).toEqual(spec);
+  });
 });
+

@@ -6,9 +6,10 @@ import { filePaths } from "../plugins/file-paths.ts";
 import { isAbsolute, resolve, dirname } from "node:path";
 import type { KeyRole, LaunchContext } from "../plugins/api.ts";
 import type { AppInfo } from "../trace/schema.ts";
-import { resolveText } from "../engine/templates.ts";
+import { resolveText, UnresolvedReferenceError } from "../engine/templates.ts";
+import { parseTemplate } from "../grammar/index.ts";
 import { TraceError, diagnostic } from "../diagnostics/diagnostic.ts";
-import { keysSchemaOf, propertiesOf, roleOf, rolesOf, type SchemaNode, type SurfaceCatalog, type SurfaceKind } from "../spec/surface-kinds.ts";
+import { formsOf, itemSchemas, keysSchemaOf, propertiesOf, propertySchemas, roleOf, rolesOf, type SchemaNode, type SurfaceCatalog, type SurfaceKind } from "../spec/surface-kinds.ts";
 
 type Values = Readonly<Record<string, unknown>>;
 
@@ -134,32 +135,68 @@ export function launchOf(kind: SurfaceKind, sources: LaunchSources, ctx: Resolve
       }));
     }
   }
+  // An agent-steps kind's keys reach the agent as its execution's arguments, resolved when it runs.
+  if (kind.steps !== "agent_steps") assertResolved(config, sources.where);
   const recorded = Object.fromEntries(Object.entries(sources.entry).filter(([k]) => !CORE_ENTRY_FIELDS.includes(k) && !recordedNames.has(k)));
   return { config, context: { written, ...(Object.keys(recorded).length > 0 ? { recorded } : {}) } };
 }
 
-/** Resolves a key's value as its (and its nested keys') roles say; values without references pass as written. */
+/**
+ * Resolves a value as the roles of every schema it may match say (a union's branches, an
+ * intersection's parts, nested objects, list items, records); values without references pass as written.
+ */
 function resolveValue(raw: unknown, schema: SchemaNode, role: KeyRole, path: string, ctx: ResolveContext): unknown {
+  return resolveIn(raw, formsOf(schema), role, path, ctx);
+}
+
+function resolveIn(raw: unknown, forms: readonly SchemaNode[], outer: KeyRole, path: string, ctx: ResolveContext): unknown {
+  const role = forms.reduce<KeyRole>((r, form) => ({ ...r, ...roleOf(form) }), outer);
   if (role.references !== undefined || role.secret) {
-    const text = (v: unknown): unknown => {
+    const text = (v: unknown, at: string): unknown => {
       if (typeof v === "number" || typeof v === "boolean") v = String(v);
       if (typeof v === "string") {
         const value = resolveText(v, { env: ctx.env, captures: new Map(ctx.captures ?? []), secrets: ctx.secrets }).value;
         // A literal secret (a password written in the flow) is as secret as a `${VAR}` one.
-        if (role.secret && ![...ctx.secrets.values()].includes(value)) ctx.secrets.set(path, value);
+        if (role.secret && value !== "" && ![...ctx.secrets.values()].includes(value)) ctx.secrets.set(at, value);
         return value;
       }
-      if (Array.isArray(v)) return v.map(text);
-      if (typeof v === "object" && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, text(x)]));
+      if (Array.isArray(v)) return v.map((x, i) => text(x, `${at}.${i}`));
+      if (typeof v === "object" && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, text(x, `${at}.${k}`)]));
       return v;
     };
-    return text(raw);
+    return text(raw, path);
   }
   // A path key (a downloads folder, a program) of a confined run must lie inside its root.
   if (role.path === "flow-relative" && typeof raw === "string") return filePaths().file(`\`${path}\``, isAbsolute(raw) ? raw : resolve(dirname(ctx.flowPath), raw), dirname(ctx.flowPath));
-  const props = propertiesOf(schema);
-  if (Object.keys(props).length > 0 && typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
-    return Object.fromEntries(Object.entries(raw as Values).map(([k, v]) => [k, props[k] ? resolveValue(v, props[k]!, roleOf(props[k]), `${path}.${k}`, ctx) : structuredClone(v)]));
+  if (Array.isArray(raw)) {
+    const items = itemSchemas(forms).flatMap(formsOf);
+    return items.length > 0 ? raw.map((v, i) => resolveIn(v, items, {}, `${path}.${i}`, ctx)) : structuredClone(raw);
+  }
+  if (typeof raw === "object" && raw !== null) {
+    return Object.fromEntries(Object.entries(raw as Values).map(([k, v]) => {
+      const subs = propertySchemas(forms, k).flatMap(formsOf);
+      return [k, subs.length > 0 ? resolveIn(v, subs, {}, `${path}.${k}`, ctx) : structuredClone(v)];
+    }));
   }
   return structuredClone(raw);
+}
+
+/**
+ * The last check before an adapter launches, whatever its schema says: no string of the config
+ * still holds a `${…}` reference. Fails closed naming the key; the adapter never receives one.
+ */
+export function assertResolved(config: Values, where: string): void {
+  const visit = (v: unknown, at: string): void => {
+    if (typeof v === "string") {
+      const parsed = parseTemplate(v);
+      const ref = parsed.ok ? parsed.value.parts.find((p) => p.kind !== "literal") : undefined;
+      if (!parsed.ok || ref !== undefined) {
+        const shown = ref === undefined ? "a `${…}` reference" : ref.kind === "env" ? `\`\${${ref.name}}\`` : `\`\${captured.${ref.name}}\``;
+        throw new UnresolvedReferenceError(`${where}'s \`${at}\` still holds ${shown} when the app starts: its adapter's keys schema gives it no role that resolves references, so flowproof stops rather than pass the literal reference to the app`
+          + ` (give the key \`keyRole({ references: "env" })\` in the adapter's keys schema, or write the value without \`\${…}\`)`);
+      }
+    } else if (Array.isArray(v)) v.forEach((x, i) => visit(x, `${at}.${i}`));
+    else if (typeof v === "object" && v !== null) for (const [k, x] of Object.entries(v)) visit(x, at === "" ? k : `${at}.${k}`);
+  };
+  visit(config, "");
 }

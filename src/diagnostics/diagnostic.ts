@@ -57,7 +57,13 @@ export const DIAGNOSTIC_CODES = {
   "limit-exceeded": "An input is larger than a documented limit (docs/flow-format.md, \"Limits\"): the message names the limit and, where one does, the variable that raises it.",
 } as const;
 
-export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+/**
+ * A code a plugin declares for its own errors (an adapter's `errors`), namespaced by its kind:
+ * `inventory/not-signed-on`. Documented by the plugin; the core accepts only declared ones.
+ */
+export type PluginErrorCode = `${string}/${string}`;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES | PluginErrorCode;
 
 export interface DiagnosticNote {
   readonly message: string;

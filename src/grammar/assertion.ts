@@ -3,7 +3,7 @@
 // auto-waiting.
 
 import type { Assertion, AssertionSugar, GrammarForm, ParseContext, ParseResult, Target, Template } from "./ast.ts";
-import { lacks } from "./vocabulary.ts";
+import { lackedForm, lacks } from "./vocabulary.ts";
 import { refuseCountedTarget } from "./input-action.ts";
 import { findTextRefusal } from "./refusal.ts";
 import { fail, failAt, matchAt, MAX_STEP_NUMBER, ok, refuseLarge, splitWithin, sub, trimSlice, type Slice } from "./result.ts";
@@ -37,14 +37,14 @@ export function parseAssertionText(s: Slice, ctx: ParseContext): ParseResult<Ass
   return ok(value);
 }
 
-function webOnly(s: Slice, ctx: ParseContext, form: GrammarForm, what: string): ParseResult<never> | undefined {
+function lacked(s: Slice, ctx: ParseContext, form: GrammarForm, what: string): ParseResult<never> | undefined {
   if (!lacks(ctx, form)) return undefined;
-  return failAt("unsupported-step", `\`${what}\` is web-only and cannot be checked on ${ctx.surface.name} apps.`, "assert what the app shows instead, e.g. `page shows Saved`", s);
+  return failAt("unsupported-step", lackedForm(ctx, `\`${what}\``, "checked", form), "assert what the app shows instead, e.g. `page shows Saved`", s);
 }
 
 /** `local storage "todos" contains Walk the dog` / `session storage "draft" does not exist`; the key may hold `${VAR}`. */
 function parseStorage(s: Slice, ctx: ParseContext): ParseResult<Claim> {
-  const refusal = webOnly(s, ctx, "storage", "storage");
+  const refusal = lacked(s, ctx, "storage", "storage");
   if (refusal !== undefined) return refusal;
   const example = 'write `local storage "todos" contains Walk the dog`, `is exactly <value>` or `does not exist` (or `session storage …`)';
   const keys = /^(local|session)\s+storage\s+has\s+(?:(no\s+keys)|only\s+(.+))$/i.exec(s.text);
@@ -106,7 +106,7 @@ function parseClaim(s: Slice, ctx: ParseContext): ParseResult<Claim> {
   const meta = /^(?:the\s+)?page\s+(url|title)\s+(is|contains)\s+(.+)$/i.exec(t);
   if (meta?.[1] !== undefined && meta[2] !== undefined && meta[3] !== undefined) {
     const which = meta[1].toLowerCase();
-    const refusal = webOnly(s, ctx, which === "url" ? "page_url" : "page_title", `page ${which}`);
+    const refusal = lacked(s, ctx, which === "url" ? "page_url" : "page_title", `page ${which}`);
     if (refusal !== undefined) return refusal;
     const value = parseTemplateAt(meta[3], s.offset + t.length - meta[3].length);
     if (!value.ok) return value;
@@ -119,7 +119,7 @@ function parseClaim(s: Slice, ctx: ParseContext): ParseResult<Claim> {
   const cookies = /^(?:(no)\s+cookies\s+are|(\d+)\s+cookies?\s+(?:are|is))\s+set$/i.exec(t);
   if (cookies) {
     const count = cookies[1] !== undefined ? 0 : Number(cookies[2]);
-    return webOnly(s, ctx, "cookie", "cookies are set") ?? ok({ kind: "cookie_count", count });
+    return lacked(s, ctx, "cookie", "cookies are set") ?? ok({ kind: "cookie_count", count });
   }
   if (/^cookie\b/i.test(t)) return parseCookie(s, ctx);
   if (/^(?:local|session)\s+storage\b/i.test(t)) return parseStorage(s, ctx);
@@ -174,7 +174,7 @@ function parseCookie(s: Slice, ctx: ParseContext): ParseResult<Claim> {
   }
   const where = /^has\s+(domain|path)\s+(\S+)$/i.exec(fact);
   if (where?.[1] !== undefined && where[2] !== undefined) {
-    const refusal = webOnly(s, ctx, "cookie", "cookie");
+    const refusal = lacked(s, ctx, "cookie", "cookie");
     if (refusal !== undefined) return refusal;
     return ok({ kind: "cookie_where", name: m[1], attribute: where[1].toLowerCase() === "domain" ? "domain" : "path", value: where[2] });
   }
@@ -190,7 +190,7 @@ function parseCookie(s: Slice, ctx: ParseContext): ParseResult<Claim> {
       s,
     );
   }
-  const refusal = webOnly(s, ctx, "cookie", "cookie");
+  const refusal = lacked(s, ctx, "cookie", "cookie");
   if (refusal !== undefined) return refusal;
   return ok({ kind: "cookie", name: m[1], fact: known.fact, negate: known.negate });
 }
@@ -216,7 +216,7 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
   const t = tail.text;
   let m: RegExpExecArray | null;
   if ((m = /^shows\s+exactly\s+(.+)$/i.exec(t)) && m[1] !== undefined) {
-    const refusal = webOnly(tail, ctx, "exact_text", "shows exactly");
+    const refusal = lacked(tail, ctx, "exact_text", "shows exactly");
     if (refusal !== undefined) return refusal;
     const text = parseTemplateAt(m[1], tail.offset + t.length - m[1].length);
     return text.ok ? ok({ kind: "shows_exactly", target, text: text.value }) : text;
@@ -227,7 +227,7 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
       return failAt("unknown-step", "`shows a number` compares with a plain number: `greater than`, `less than`, `at least` or `at most` it.", 'write `the "Total" shows a number greater than 10`', tail);
     }
     const op = ({ "greater than": "gt", "less than": "lt", "at least": "ge", "at most": "le" } as const)[cmp[1].toLowerCase().replace(/\s+/g, " ") as "greater than"];
-    return webOnly(tail, ctx, "exact_text", "shows a number") ?? ok({ kind: "number_compare", target, op, value: Number(cmp[2]) });
+    return lacked(tail, ctx, "exact_text", "shows a number") ?? ok({ kind: "number_compare", target, op, value: Number(cmp[2]) });
   }
   if ((m = /^shows\s+(.+)$/i.exec(t)) && m[1] !== undefined) return parseShows(sub(tail, t.length - m[1].length), target);
   if ((m = /^does\s+not\s+show\s+(.+)$/i.exec(t)) && m[1] !== undefined) {
@@ -242,9 +242,9 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
     const text = parseTemplateAt(m[2], tail.offset + t.length - m[2].length);
     if (!text.ok) return text;
     if (m[1] === undefined) return ok({ kind: "field_contains", target, text: text.value });
-    return webOnly(tail, ctx, "exact_text", "contains exactly") ?? ok({ kind: "shows_exactly", target, text: text.value });
+    return lacked(tail, ctx, "exact_text", "contains exactly") ?? ok({ kind: "shows_exactly", target, text: text.value });
   }
-  if ((m = /^is\s+(not\s+)?focused$/i.exec(t))) return webOnly(tail, ctx, "focus", "is focused") ?? ok({ kind: "focused", target, negate: m[1] !== undefined });
+  if ((m = /^is\s+(not\s+)?focused$/i.exec(t))) return lacked(tail, ctx, "focus", "is focused") ?? ok({ kind: "focused", target, negate: m[1] !== undefined });
   if ((m = /^is\s+(not\s+)?visible$/i.exec(t))) return ok({ kind: "visible", target, negate: m[1] !== undefined });
   if ((m = /^is\s+(enabled|disabled)$/i.exec(t)) && m[1] !== undefined) return ok({ kind: "enabled", target, enabled: m[1].toLowerCase() === "enabled" });
   if ((m = /^is\s+(not\s+)?checked$/i.exec(t))) {
@@ -257,7 +257,7 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
   if ((m = /^is\s+(not\s+)?empty$/i.exec(t))) return ok({ kind: "empty", target, negate: m[1] !== undefined });
   if (/^appears?\b/i.test(t)) return parseCount(tail, target);
   if ((m = /^attribute\s+(\S+)\s+is\s+(not\s+)?(.+)$/i.exec(t)) && m[1] !== undefined && m[3] !== undefined) {
-    const refusal = webOnly(tail, ctx, "attribute", "attribute");
+    const refusal = lacked(tail, ctx, "attribute", "attribute");
     if (refusal !== undefined) return refusal;
     const value = parseTemplateAt(m[3], tail.offset + t.length - m[3].length);
     if (!value.ok) return value;
@@ -267,7 +267,7 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
     return ok({ kind: "attribute", target, name: m[1], value: value.value, negate: m[2] !== undefined });
   }
   if ((m = /^(has|does\s+not\s+have)\s+attribute\s+(\S+)$/i.exec(t)) && m[1] !== undefined && m[2] !== undefined) {
-    const refusal = webOnly(tail, ctx, "attribute", "attribute");
+    const refusal = lacked(tail, ctx, "attribute", "attribute");
     if (refusal !== undefined) return refusal;
     return ok({ kind: "has_attribute", target, name: m[2], negate: m[1].toLowerCase() !== "has" });
   }
@@ -276,7 +276,7 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
     if (!isStyleProp(prop)) {
       return fail("refused-step", `\`${m[1]}\` is not an allowed style property (allowed: ${STYLE_PROPS.join(", ")}).`, 'assert what the user sees instead, e.g. `the "X" is visible`, or one of the allowed properties like `the "X" style color is red`', tail.offset + t.indexOf(m[1], 5), m[1].length);
     }
-    const refusal = webOnly(tail, ctx, "style", "style");
+    const refusal = lacked(tail, ctx, "style", "style");
     if (refusal !== undefined) return refusal;
     return ok({ kind: "style", target, prop, value: m[3].trim(), negate: m[2] !== undefined });
   }

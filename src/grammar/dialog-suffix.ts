@@ -5,7 +5,7 @@
 import type { DialogSuffix, ParseContext, ParseResult } from "./ast.ts";
 import { fail, maskQuoted, ok, sub, trimSlice, type Slice } from "./result.ts";
 import { parseTemplateAt } from "./template.ts";
-import { lacks } from "./vocabulary.ts";
+import { lackedForm, lacks } from "./vocabulary.ts";
 
 export interface SuffixSplit {
   /** The step text before the suffix (the whole text when there is none). */
@@ -32,7 +32,7 @@ export function splitDialogSuffix(s: Slice, ctx: ParseContext): ParseResult<Suff
   if (lacks(ctx, "dialog")) {
     return fail(
       "unsupported-step",
-      `Native dialogs exist only on web apps; a ${ctx.surface.name} message box is a window driven by ordinary steps.`,
+      lackedForm(ctx, "A native dialog suffix (`, accepting the dialog`)", "used", "dialog"),
       'drop the suffix and answer the box with its own step, e.g. `Press the "OK" button`',
       suffix.offset,
       suffix.text.length,

@@ -321,10 +321,10 @@ const E: readonly (readonly [string, Kind, string, string])[] = [
   ["web", "step", 'Type 5" screen into a "Name" field', "is not a target"],
   ["web", "step", "Go backwards", "`go back`"],
   ["windows", "step", "Go back", "not implemented for windows apps yet"],
-  ["sap", "step", "Go back", "web-only"],
+  ["sap", "step", "Go back", "grammar form `history`"],
   ["web", "step", "Resize the viewport to 320 by 480", "`resize the viewport to 320x480`"],
   ["web", "step", "Resize the viewport to 0x480", "outside 1 to 10000"],
-  ["sap", "step", "Clear cookies", "web-only"],
+  ["sap", "step", "Clear cookies", "grammar form `clear_storage`"],
   ["web", "assert", 'local storage "k-${captured.x}" contains a', "capture cannot name a storage key"],
   ["web", "assert", "cookie sid exists", "must be quoted"],
   ["web", "step", "Double-click Accounts", '`double-click "accounts"`'],
@@ -342,8 +342,8 @@ const E: readonly (readonly [string, Kind, string, string])[] = [
   ["web", "step", 'Click the checkbox in the iframe "checkout"', "inside an iframe"],
   ["web", "step", 'Click the checkbox in the 2nd item containing "Buy milk"', "ordinal cannot address a scoped container"],
   ["windows", "step", "Refresh the page", "not implemented for windows apps yet"],
-  ["windows", "step", 'Check the checkbox in the item containing "Buy milk"', "only on web apps"],
-  ["notepad", "assert", 'the "Amount" in the item containing "Invoice 4711" shows 50', "only on web apps"],
+  ["windows", "step", 'Check the checkbox in the item containing "Buy milk"', "grammar form `container`"],
+  ["notepad", "assert", 'the "Amount" in the item containing "Invoice 4711" shows 50', "grammar form `container`"],
 ];
 
 describe("parseStep", () => {

@@ -7,7 +7,7 @@ import { fail, failAt, matchAt, ok, refuseLarge, splitWithin, sub, trimSlice, ty
 import { LIMITS } from "../diagnostics/limits.ts";
 import { parseTargetPrefix, parseWholeTarget, refuseFramedPointer } from "./target.ts";
 import { hasCapture, parseTemplateAt } from "./template.ts";
-import { lacks } from "./vocabulary.ts";
+import { lackedForm, lacks } from "./vocabulary.ts";
 
 const NAME = /^[a-z][a-z0-9_]*$/;
 
@@ -99,7 +99,7 @@ export function parseClear(rest: Slice, ctx: ParseContext): ParseResult<ActionSt
   const store = /^(?:(local|session)\s+storage|(?:all\s+)?(cookies))$/i.exec(rest.text);
   if (store !== null) {
     const what = store[2] !== undefined ? "cookies" : store[1]?.toLowerCase() === "local" ? "local" : "session";
-    if (lacks(ctx, "clear_storage")) return failAt("unsupported-step", `\`Clear ${rest.text}\` is web-only, not for ${ctx.surface.name} apps.`, "sign out or reset through the app instead", rest);
+    if (lacks(ctx, "clear_storage")) return failAt("unsupported-step", lackedForm(ctx, `\`Clear ${rest.text}\``, "done", "clear_storage"), "sign out or reset through the app instead", rest);
     return ok({ kind: "clear_storage", what });
   }
   const target = requireTarget(rest, ctx, "Clear", 'Clear the "Search" field');
@@ -281,7 +281,7 @@ export function parseReload(rest: Slice, ctx: ParseContext): ParseResult<ActionS
   if (!/^(?:(?:the\s+)?page)?$/i.test(rest.text)) {
     return failAt("unknown-step", "Only the page can be reloaded.", "write `Reload the page`", rest);
   }
-  if (lacks(ctx, "reload")) return failAt("unsupported-step", `\`Reload the page\` is web-only, not for ${ctx.surface.name} apps.`, 'reach the screen again through the app, e.g. `Press the "Refresh" button`', rest);
+  if (lacks(ctx, "reload")) return failAt("unsupported-step", lackedForm(ctx, "`Reload the page`", "done", "reload"), 'reach the screen again through the app, e.g. `Press the "Refresh" button`', rest);
   return ok({ kind: "reload" });
 }
 
@@ -289,7 +289,7 @@ export function parseHistory(rest: Slice, ctx: ParseContext): ParseResult<Action
   const m = /^(back|forward)$/i.exec(rest.text);
   if (m?.[1] === undefined) return failAt("unknown-step", "`Go back` and `Go forward` take nothing after them.", "write `Go back` or `Go forward`", rest);
   const direction = m[1].toLowerCase() === "back" ? "back" : "forward";
-  if (lacks(ctx, "history")) return failAt("unsupported-step", `\`Go ${direction}\` is web-only, not for ${ctx.surface.name} apps.`, 'press the app\'s own control, e.g. `Press the "Back" button`', rest);
+  if (lacks(ctx, "history")) return failAt("unsupported-step", lackedForm(ctx, `\`Go ${direction}\``, "done", "history"), 'press the app\'s own control, e.g. `Press the "Back" button`', rest);
   return ok({ kind: "history", direction });
 }
 
@@ -307,7 +307,7 @@ export function parseResize(rest: Slice, ctx: ParseContext): ParseResult<ActionS
   if (width < 1 || height < 1 || width > MAX_VIEWPORT_PX || height > MAX_VIEWPORT_PX) {
     return failAt("unknown-step", `A viewport of ${width}x${height} is outside 1 to ${MAX_VIEWPORT_PX} pixels a side.`, `write \`${example}\``, rest);
   }
-  if (lacks(ctx, "viewport")) return failAt("unsupported-step", `\`Resize the viewport\` is web-only, not for ${ctx.surface.name} apps.`, "pin a desktop app's size with `window:` in the flow", rest);
+  if (lacks(ctx, "viewport")) return failAt("unsupported-step", lackedForm(ctx, "`Resize the viewport`", "done", "viewport"), "pin a desktop app's size with `window:` in the flow", rest);
   return ok({ kind: "resize", width, height });
 }
 
@@ -327,7 +327,7 @@ export function parseWait(rest: Slice, ctx: ParseContext): ParseResult<ActionSte
     if (!/\sas\s*$/i.test(` ${download[0]}`) || name === "" || !NAME.test(name)) {
       return failAt("unknown-step", "`Wait until the download completes` needs `as <name>` with a capture name.", "write `Wait until the download completes as pir_export`", body);
     }
-    if (lacks(ctx, "download")) return failAt("unsupported-step", `Downloads are web-only, not for ${ctx.surface.name} apps.`, "wait for what the app shows instead, e.g. `Wait until page shows Saved`", body);
+    if (lacks(ctx, "download")) return failAt("unsupported-step", lackedForm(ctx, "`Wait until the download completes`", "done", "download"), "wait for what the app shows instead, e.g. `Wait until page shows Saved`", body);
     return ok({ kind: "wait_download", name, ...bound });
   }
   return failAt(

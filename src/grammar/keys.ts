@@ -84,8 +84,8 @@ export function parseKeys(s: Slice, surface: SurfaceGrammar): ParseResult<KeyCho
     if (/^F\d+$/.test(key) && surface.keys?.functionKeys !== true) {
       return fail(
         "unsupported-step",
-        `Function key \`${key}\` is desktop-only and cannot be pressed on a ${surface.name} app.`,
-        key === "F5"
+        `Function key \`${key}\` cannot be pressed on ${surface.name}: it takes no function keys (grammar \`keys.functionKeys\`).`,
+        key === "F5" && surface.lacks?.includes("reload") !== true
           ? 'write `Reload the page`, or press the control the key would trigger, e.g. `Press the "Refresh" button` or `Click "Refresh"`'
           : 'press the control the key would trigger instead, e.g. `Press the "Close" button` or `Click "Close"`',
         start,

@@ -115,11 +115,11 @@ describe("parseWholeTarget", () => {
     ['the 0th checkbox in the item containing "X"', "web", "unknown-step", "start at 1", 4, 3],
     ['the "Save', "web", "unknown-step", "never closed", 4, 5],
     ['"css:#save"', "windows", "unsupported-step", "id:<AutomationId>", 0, 11],
-    ['the "Pay" in the item containing "X"', "windows", "unsupported-step", "only on web apps", 9, 27],
-    ['the checkbox in the item containing "X"', "sap", "unsupported-step", "only on web apps", 12, 27],
+    ['the "Pay" in the item containing "X"', "windows", "unsupported-step", "cannot be used on a Windows program: it has no item or container scopes (grammar form `container`)", 9, 27],
+    ['the checkbox in the item containing "X"', "sap", "unsupported-step", "grammar form `container`", 12, 27],
     ['"css:#save"', "calc", "unsupported-step", "id:<AutomationId>", 0, 11],
     ['"css:#save"', "sap", "unsupported-step", "scripting id", 0, 11],
-    ['the "A" in the iframe "f"', "windows", "unsupported-step", "only on web", 7, 18],
+    ['the "A" in the iframe "f"', "windows", "unsupported-step", "cannot be used on a Windows program: it has no iframes (grammar form `iframe`)", 7, 18],
     ['the "Save" field and more', "web", "unknown-step", "Unexpected text", 16, 9],
   ])("rejects %s on %s", (input, app, code, words, offset, length) => {
     const r = parseWholeTarget(slice(input), at(app));

@@ -3,7 +3,7 @@
 // Pure: no I/O; what a surface lacks (css:, iframes) comes from its vocabulary in ParseContext.
 
 import type { Anchor, Container, ParseContext, ParseResult, RoleNoun, Target } from "./ast.ts";
-import { lacks } from "./vocabulary.ts";
+import { lackedForm, lacks } from "./vocabulary.ts";
 import { fail, matchAt, MAX_STEP_NUMBER, ok, refuseLarge, sub, type Failure, type Slice } from "./result.ts";
 
 /** A target read from the start of a slice; `end` is the index in the slice where it stopped. */
@@ -103,8 +103,8 @@ function toAnchor(s: Slice, q: Quoted, ctx: ParseContext): Anchor | Failure {
 }
 
 function cssRefused(ctx: ParseContext, offset: number, length: number): Failure {
-  const hint = ctx.surface.cssHint ?? 'css is web-only; use the visible text, e.g. `Click "Save"`';
-  return fail("unsupported-step", `A \`css:\` selector only works on web apps, not on ${ctx.surface.name}.`, hint, offset, length);
+  const hint = ctx.surface.cssHint ?? 'use the visible text, e.g. `Click "Save"`';
+  return fail("unsupported-step", lackedForm(ctx, "A `css:` selector", "used", "css"), hint, offset, length);
 }
 
 /** `"A" [and|, "B"]…` starting at `i`. */
@@ -237,7 +237,7 @@ export function parseTargetPrefix(s: Slice, ctx: ParseContext): ParseResult<Targ
     if (nth !== undefined) {
       return fail("refused-step", "An ordinal cannot address an element inside an iframe.", 'name the element uniquely instead, e.g. `the "css:#total" in the iframe "checkout" shows 42.00`', s.offset + ordAt, (ord?.[0] ?? "").trim().length);
     }
-    if (lacks(ctx, "iframe")) return fail("unsupported-step", `iframes exist only on web apps, not on ${ctx.surface.name}.`, 'address the element directly, e.g. `the "Total" shows 42.00`', s.offset + scopeAt, t.length - scopeAt);
+    if (lacks(ctx, "iframe")) return fail("unsupported-step", lackedForm(ctx, "An iframe scope (`in the iframe \"…\"`)", "used", "iframe"), 'address the element directly, e.g. `the "Total" shows 42.00`', s.offset + scopeAt, t.length - scopeAt);
     const q = readQuoted(s, i + gap[0].length);
     if ("ok" in q) return q;
     const frameAnchor = toAnchor(s, q, ctx);
@@ -271,7 +271,7 @@ function readContainer(s: Slice, start: number, scopeAt: number, ctx: ParseConte
   if (lacks(ctx, "container")) {
     return fail(
       "unsupported-step",
-      `Item and container scopes (\`in the item containing "…"\`) exist only on web apps, not on ${ctx.surface.name}.`,
+      lackedForm(ctx, 'An item or container scope (`in the item containing "…"`)', "used", "container"),
       'name the control itself, e.g. `Click "id:<AutomationId>"`, or a table cell, e.g. `the "Status" column of the row containing "Grace Hopper"`',
       s.offset + scopeAt,
       t.length - scopeAt,

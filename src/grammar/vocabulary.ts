@@ -69,7 +69,10 @@ export interface KeyVocabulary {
 
 /** One surface's vocabulary. Every member is optional: a surface that declares nothing has the whole general grammar. */
 export interface SurfaceGrammar {
-  /** How messages name the surface, e.g. `calc` in "… not on calc". Never compared with anything. */
+  /**
+   * How messages name the surface: its adapter's title ("the inventory console", "SAP GUI"), else
+   * "an `app: <kind>` surface" — "cannot be checked on the inventory console". Never compared with anything.
+   */
   readonly name: string;
   /** General forms this surface lacks. */
   readonly lacks?: readonly GrammarForm[];
@@ -91,6 +94,34 @@ export interface ParseContext {
   readonly surface: SurfaceGrammar;
   readonly foreignSugar?: readonly AssertionSugar[];
 }
+
+/** What a surface lacking each form has not, for "cannot be … on <surface>: it has no <what>". */
+const ABSENT: Readonly<Record<GrammarForm, string>> = {
+  css: "CSS selectors",
+  iframe: "iframes",
+  container: "item or container scopes",
+  dialog: "native dialogs (a message box there is a window driven by ordinary steps)",
+  reload: "page to reload",
+  download: "downloads",
+  history: "page history",
+  viewport: "viewport",
+  clear_storage: "browser storage to clear",
+  page_url: "page address",
+  page_title: "page title",
+  cookie: "cookies",
+  storage: "browser storage",
+  attribute: "element attributes",
+  style: "computed styles",
+  exact_text: "exact text reading",
+  focus: "keyboard focus to check",
+};
+
+/** Why a surface refuses a step of `form`: "it has no page address (grammar form `page_url`)". */
+export const lacking = (form: GrammarForm): string => `it has no ${ABSENT[form]} (grammar form \`${form}\`)`;
+
+/** The sentence refusing `what` (a step or an assertion, as written) on a surface that lacks `form`. */
+export const lackedForm = (ctx: ParseContext, what: string, verb: "checked" | "done" | "used", form: GrammarForm): string =>
+  `${what} cannot be ${verb} on ${ctx.surface.name}: ${lacking(form)}.`;
 
 /** Whether the surface lacks `form`. */
 export const lacks = (ctx: ParseContext, form: GrammarForm): boolean => ctx.surface.lacks?.includes(form) === true;

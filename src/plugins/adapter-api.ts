@@ -54,6 +54,17 @@ export const KEY_ROLE = "flowproof";
 /** Schema options carrying a key's role; spread them into the TypeBox options of the key's schema. */
 export const keyRole = (role: KeyRole): { readonly [KEY_ROLE]: KeyRole } => ({ [KEY_ROLE]: role });
 
+/**
+ * One error code an adapter declares: flows and scripts see it as `<kind>/<name>`
+ * (`inventory/not-signed-on`) in `--json` output, results and messages, documented by the adapter.
+ */
+export interface AdapterErrorCode {
+  /** One sentence: what the code means, as docs/errors.md says it for the built-in codes. */
+  readonly meaning: string;
+  /** What to do about it; shown when an error of the code carries no hint of its own. */
+  readonly hint?: string;
+}
+
 /** A problem an adapter finds in a flow's keys (or a plugin in a step's arguments) at load time. */
 export interface ArgumentProblem {
   /** Keys / list indices from the checked mapping to the offending node; empty = the whole mapping. */

@@ -8,6 +8,9 @@ describe("declarationsProblem", () => {
   });
 
   test.each<[string, Record<string, unknown>, string]>([
+    ["the kind `multi`", { kind: "multi" }, 'the app kind "multi" is reserved: a trace header\'s `app.adapter: multi` marks a multi-surface flow'],
+    ["an error code with a namespace of its own", { kind: "inv", errors: { "inv/x": { meaning: "m" } } }, 'error code name "inv/x" must be lowercase letters, digits and dashes (the kind is added: `inv/<name>`)'],
+    ["an error code without a meaning", { kind: "inv", errors: { "not-signed-on": { hint: "h" } } }, "error code `inv/not-signed-on` must be `{ meaning, hint? }` with a one-sentence meaning"],
     ["a blank title", { title: " " }, "`title` must be a non-empty string"],
     ["an unknown steps kind", { steps: "gui" }, '`steps` is "ui", "structured" or "agent_steps"'],
     ["executionArgs without agent steps", { executionArgs: () => ({}) }, "`executionArgs` is a function, for an adapter with `steps: \"agent_steps\"`"],
@@ -26,6 +29,10 @@ describe("keysProblem", () => {
     ["a recorded secret", schema({ pw: { type: "string", flowproof: { secret: true, recorded: true } } }), "key `pw` is both a secret and recorded: a secret is never stored"],
     ["a pin without a record", schema({ login: { type: "object", properties: { user: { type: "string", flowproof: { pinned: true } } } } }), "key `login.user` is pinned but not recorded"],
     ["a top field the header does not have", schema({ columns: { type: "integer", flowproof: { recorded: { top: true } } } }), "key `columns` is recorded with `top`, but the trace header has no field `columns` beside `app`"],
+    ["a role below `not`", schema({ sign_on: { not: { type: "object", properties: { pw: { type: "string", flowproof: { secret: true } } } } } }), "key `sign_on.pw` has a role inside `not`, where no value is ever resolved through it"],
+    ["a role in `$defs`", { schema: { type: "object", properties: {}, $defs: { pw: { type: "string", flowproof: { secret: true } } } } }, "key `(at the schema's top)` has a role inside `$defs`, where no value is ever resolved through it"],
+    ["a role field that is wrong inside a union", schema({ sign_on: { anyOf: [{ type: "string" }, { type: "object", properties: { pw: { type: "string", flowproof: { secret: true, recorded: true } } } }] } }), "key `sign_on.pw` is both a secret and recorded: a secret is never stored"],
+    ["a recorded key inside a record", schema({ hosts: { type: "object", additionalProperties: { type: "string", flowproof: { recorded: true } } } }), "key `hosts.*` is inside a list or a record, so its role cannot have `recorded`: that names one key of the flow by its path"],
     ["inApp naming no key", { ...schema({ command: { type: "string" } }), inApp: ["program"] }, "`keys.inApp` must list keys of `keys.schema`"],
   ])("refuses %s", (_what, keys, message) => {
     expect(keysProblem(keys)?.message).toBe(message);

@@ -46,6 +46,48 @@ function roleProblem(role: unknown, path: string): DeclarationProblem | undefine
   return undefined;
 }
 
+/** Schema words whose subschemas a value is resolved through: a role below them holds. */
+const FOLLOWED = ["properties", "anyOf", "oneOf", "allOf", "items", "additionalProperties", "patternProperties"];
+/** Role fields that name a key of the flow by its path, so never hold inside a list's items or a record's values. */
+const PATH_ROLES = ["recorded", "pinned", "suiteDefault", "named", "shared", "surface"] as const;
+
+/**
+ * The first problem of the roles anywhere in a keys schema: a role's own fields, a role where it
+ * could never apply (below `not`, `if`, `$defs`, a tuple's `items`, …), or a role that names its
+ * key by path inside a list or a record. Every role a value can meet is one the launch follows.
+ */
+export function schemaRolesProblem(schema: Obj): DeclarationProblem | undefined {
+  const walk = (node: Obj, path: string, inCollection: boolean, lost: string | undefined): DeclarationProblem | undefined => {
+    if (KEY_ROLE in node) {
+      const name = path === "" ? "(at the schema's top)" : path;
+      if (node === schema) return problem(`the keys schema itself carries a role`, "put the role on a key's schema: `Type.Object({ password: Type.String(keyRole({ secret: true })) })`");
+      const p = roleProblem(node[KEY_ROLE], name);
+      if (p) return p;
+      if (lost !== undefined) return problem(`key \`${name}\` has a role inside \`${lost}\`, where no value is ever resolved through it`, "put the role on a key reached through properties, unions (anyOf/oneOf), intersections (allOf), a list's `items` or a record's values");
+      const role = node[KEY_ROLE] as Obj;
+      const byPath = PATH_ROLES.find((k) => role[k] !== undefined);
+      if (inCollection && byPath !== undefined) return problem(`key \`${name}\` is inside a list or a record, so its role cannot have \`${byPath}\`: that names one key of the flow by its path`, "give the list or record key itself the role, or keep only `references`, `secret` and `path` on its items");
+    }
+    for (const [word, sub] of Object.entries(node)) {
+      if (word === KEY_ROLE || typeof sub !== "object" || sub === null) continue;
+      const followed = FOLLOWED.includes(word) && !(word === "items" && Array.isArray(sub));
+      const here = lost ?? (followed ? undefined : word);
+      const entries: [string, unknown, boolean][] = word === "properties" ? Object.entries(sub).map(([k, v]) => [path === "" ? k : `${path}.${k}`, v, inCollection])
+        : word === "patternProperties" ? Object.values(sub).map((v) => [`${path}.*`, v, true])
+        : word === "additionalProperties" ? [[`${path}.*`, sub, true]]
+        : word === "items" && !Array.isArray(sub) ? [[`${path}[]`, sub, true]]
+        : Array.isArray(sub) ? sub.map((v) => [path, v, inCollection]) : [[path, sub, inCollection]];
+      for (const [at, v, coll] of entries) {
+        if (!isObj(v)) continue;
+        const p = walk(v, at, coll, here);
+        if (p) return p;
+      }
+    }
+    return undefined;
+  };
+  return walk(schema, "", false, undefined);
+}
+
 /** The first problem of `keys` (AdapterKeys), or undefined. */
 export function keysProblem(keys: unknown): DeclarationProblem | undefined {
   const hint = 'keys: { schema: Type.Object({ command: Type.String(keyRole({ recorded: true, references: "env" })) }) }';
@@ -63,20 +105,7 @@ export function keysProblem(keys: unknown): DeclarationProblem | undefined {
   } catch (error) {
     return problem(`\`keys.schema\` is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`, hint);
   }
-  const visit = (node: Obj, prefix: string): DeclarationProblem | undefined => {
-    for (const [key, sub] of Object.entries(isObj(node["properties"]) ? node["properties"] : {})) {
-      if (!isObj(sub)) continue;
-      const path = prefix === "" ? key : `${prefix}.${key}`;
-      if (KEY_ROLE in sub) {
-        const p = roleProblem(sub[KEY_ROLE], path);
-        if (p) return p;
-      }
-      const nested = visit(sub, path);
-      if (nested) return nested;
-    }
-    return undefined;
-  };
-  const roles = visit(schema, "");
+  const roles = schemaRolesProblem(schema);
   if (roles) return roles;
   if (keys["check"] !== undefined && typeof keys["check"] !== "function") return problem("`keys.check` must be a function", "check: (keys, ctx) => [] (problems with a path, message and hint)");
   const inApp = keys["inApp"];
@@ -156,8 +185,27 @@ export function credentialsProblem(c: unknown): DeclarationProblem | undefined {
   return undefined;
 }
 
-/** The first problem of an adapter's optional declarations (besides kind, capabilities and open), or undefined. */
+/** The first problem of `errors` (an adapter's own error codes by name), or undefined. */
+export function errorsProblem(errors: unknown, kind: string): DeclarationProblem | undefined {
+  const hint = `errors: { "not-signed-on": { meaning: "The console refused the sign-on.", hint: "check the flow's \`sign_on:\`" } } — raised as \`${kind}/not-signed-on\``;
+  if (!isObj(errors)) return problem("`errors` must map code names to `{ meaning, hint? }`", hint);
+  for (const [name, entry] of Object.entries(errors)) {
+    if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name)) return problem(`error code name ${JSON.stringify(name)} must be lowercase letters, digits and dashes (the kind is added: \`${kind}/<name>\`)`, hint);
+    if (!isObj(entry) || typeof entry["meaning"] !== "string" || entry["meaning"].trim() === "" || (entry["hint"] !== undefined && typeof entry["hint"] !== "string") || Object.keys(entry).some((k) => k !== "meaning" && k !== "hint")) {
+      return problem(`error code \`${kind}/${name}\` must be \`{ meaning, hint? }\` with a one-sentence meaning`, hint);
+    }
+  }
+  return undefined;
+}
+
+/** App kinds no adapter may take: `multi` marks a multi-surface flow (`apps:`) in the trace header. */
+export const RESERVED_KINDS = ["multi"] as const;
+
+/** The first problem of an adapter's declarations beyond the shape of kind, capabilities and open (a reserved kind included), or undefined. */
 export function declarationsProblem(v: Obj): DeclarationProblem | undefined {
+  if (typeof v["kind"] === "string" && (RESERVED_KINDS as readonly string[]).includes(v["kind"])) {
+    return problem(`the app kind ${JSON.stringify(v["kind"])} is reserved: a trace header's \`app.adapter: multi\` marks a multi-surface flow`, 'name the kind after your app, e.g. kind: "inventory"');
+  }
   if (v["title"] !== undefined && (typeof v["title"] !== "string" || v["title"].trim() === "")) return problem("`title` must be a non-empty string", 'title: "the notes app"');
   if (v["steps"] !== undefined && !["ui", "structured", "agent_steps"].includes(v["steps"] as string)) return problem('`steps` is "ui", "structured" or "agent_steps"', 'steps: "ui"');
   if (v["leakCorpus"] !== undefined && typeof v["leakCorpus"] !== "boolean") return problem("`leakCorpus` must be true or false", "leakCorpus: true");
@@ -165,6 +213,10 @@ export function declarationsProblem(v: Obj): DeclarationProblem | undefined {
   const platforms = v["platforms"];
   if (platforms !== undefined && !(isObj(platforms) && isStrings(platforms["os"]) && platforms["os"].length > 0 && typeof platforms["name"] === "string" && typeof platforms["hint"] === "string" && (platforms["why"] === undefined || typeof platforms["why"] === "string"))) {
     return problem("`platforms` is { os: [process.platform values], name, why?, hint }", 'platforms: { os: ["win32"], name: "Windows", hint: "run it on Windows" }');
+  }
+  if (v["errors"] !== undefined) {
+    const p = errorsProblem(v["errors"], typeof v["kind"] === "string" ? v["kind"] : "<kind>");
+    if (p) return p;
   }
   if (v["credentials"] !== undefined) {
     const p = credentialsProblem(v["credentials"]);

@@ -2,7 +2,7 @@
 // Adapters drive one kind of app; the engine owns time (polling, auto-wait), so every driver
 // method is ONE attempt that answers at once. See docs/plugins.md.
 import type { Selector } from "../trace/schema.ts";
-import { FlowproofError } from "../diagnostics/diagnostic.ts";
+import { FlowproofError, type PluginErrorCode } from "../diagnostics/diagnostic.ts";
 import type { FilePaths } from "./file-paths.ts";
 import type { AssertionContext, AttemptPolicy, JsonSchema, Verdict } from "./assertion-api.ts";
 import type { EffectWatch } from "./effects.ts";
@@ -10,16 +10,16 @@ import { noUiAnswers } from "./no-ui.ts";
 import type { AgentRunOutcome, AgentRunRequest } from "./agent-api.ts";
 import type { DebugSnapshot, RawFrame, Rect, RectTarget, RectsAnswer } from "./frame-api.ts";
 import type { Expectation, ScrollTo } from "./expectation.ts";
-import type { AdapterCredentials, AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, StepsKind } from "./adapter-api.ts";
+import type { AdapterCredentials, AdapterErrorCode, AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, StepsKind } from "./adapter-api.ts";
 /** TypeBox: how a plugin declares the schema of its flow keys (`keys.schema`) and of its steps' arguments. */
 export { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 export { KEY_ROLE, keyRole } from "./adapter-api.ts";
 export { EVIDENCE_CSP, PASSWORD_FIELDS, type DebugSnapshot, type RawFrame, type Rect, type RectTarget, type RectsAnswer } from "./frame-api.ts";
-export type { AdapterCredentials, AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, CredentialField, KeyRole, KeysCheckContext, StepsKind, StoredCredentials } from "./adapter-api.ts";
+export type { AdapterCredentials, AdapterErrorCode, AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, CredentialField, KeyRole, KeysCheckContext, StepsKind, StoredCredentials } from "./adapter-api.ts";
 export { GRAMMAR_FORMS, GRAMMAR_VERBS, type AssertionSugar, type GrammarForm, type GrammarVerb, type KeyVocabulary } from "../grammar/vocabulary.ts";
 /** Selector rungs: each tier's payload shapes and narrowing helpers (docs/trace-format.md, "Selectors"). */ export { anchorTextOf, cssOf, isTier, nativeIdOf, payloadOf, scopedPayloadOf, toSelector, type AutomationIdPayload, type CellPayload, type ControlPayload, type CssPayload, type FramedPayload, type IdPayload, type NativeIdPayload, type OpenPayload, type PayloadOf, type ScopedPayload, type Selector, type SelectorOf, type SelectorPayload, type SelectorTier, type StructuralPayload, type TextAnchorPayload } from "../trace/selector.ts";
 /** Every error flowproof throws on purpose carries a stable code; a plugin's own errors extend these. */
-export { FlowproofError, ProtocolError } from "../diagnostics/diagnostic.ts";
+export { FlowproofError, ProtocolError, type PluginErrorCode } from "../diagnostics/diagnostic.ts";
 /** The longest bound flowproof waits anywhere (one day, in milliseconds): a plugin's own timeouts stay within it. */
 export { MAX_TIMEOUT_MS } from "../diagnostics/bounds.ts";
 /** Reads a FLOWPROOF_*_MS bound from the run's env: a malformed value is an error naming the variable, never a silent default. */
@@ -321,6 +321,11 @@ export interface AdapterPlugin {
   /** Machine-wide fallback credentials in the OS credential store, kept by `flowproof config <kind>` (default: none). */
   readonly credentials?: AdapterCredentials;
   /**
+   * Its own error codes by name (lowercase letters, digits and dashes), raised as `<kind>/<name>`
+   * with {@link AdapterError}. A code it does not declare is reported as `plugin-error`.
+   */
+  readonly errors?: Readonly<Record<string, AdapterErrorCode>>;
+  /**
    * Called once per run; the session launches one driver per flow (or `apps:` surface) with the
    * launch config: its keys, recorded ones from the trace header and the rest from the spec,
    * `${VAR}` references resolved, flow-relative paths absolute, and `headed` when asked.
@@ -350,6 +355,17 @@ export class AdapterUnavailableError extends FlowproofError {
   constructor(message: string, hint: string, options?: { readonly cause?: unknown; readonly code?: AdapterUnavailableCode }) {
     super({ code: options?.code ?? "adapter-unavailable", message, hint }, options?.cause === undefined ? undefined : { cause: options.cause });
     this.hint = hint;
+  }
+}
+
+/**
+ * An error of the adapter's own, with a code it declares in `errors`, namespaced by its kind:
+ * `throw new AdapterError("inventory/not-signed-on", "the console refused user clerk")`. The run
+ * stops with exit code 2; without a `hint`, the declared one is shown.
+ */
+export class AdapterError extends FlowproofError {
+  constructor(code: PluginErrorCode, message: string, options?: { readonly hint?: string; readonly cause?: unknown }) {
+    super({ code, message, ...(options?.hint !== undefined ? { hint: options.hint } : {}) }, options?.cause === undefined ? undefined : { cause: options.cause });
   }
 }
 

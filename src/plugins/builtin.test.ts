@@ -10,7 +10,7 @@ describe("BUILTIN_ADAPTERS", () => {
       ["web", ["cookies", "dialogs", "downloads", "drag", "hover", "keyboard", "navigation", "pointer", "screenshot", "scroll", "select", "upload"], "any"],
       ["api", [], "any"],
       ["agent", [], "any"],
-      ["sap", ["keyboard", "navigation", "screenshot", "select"], ["win32"]],
+      ["sap", ["keyboard", "navigation", "pointer", "screenshot", "select"], ["win32"]],
       ["windows", ["keyboard", "pointer", "screenshot", "select"], ["win32"]],
       ["notepad", ["keyboard", "pointer", "screenshot", "select"], ["win32"]],
       ["calc", ["keyboard", "pointer", "screenshot", "select"], ["win32"]],

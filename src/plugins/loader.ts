@@ -14,7 +14,7 @@ import type Ajv from "ajv";
 
 /** Module file extensions a plugin may be written in (TypeScript or JavaScript; no build step). */
 const PLUGIN_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"] as const;
-const ADAPTER_KEYS = ["kind", "capabilities", "open", "title", "keys", "grammar", "steps", "executionArgs", "leakCorpus", "platforms", "credentials"] as const;
+const ADAPTER_KEYS = ["kind", "capabilities", "open", "title", "keys", "grammar", "steps", "executionArgs", "leakCorpus", "platforms", "credentials", "errors"] as const;
 const ASSERTION_KEYS = ["key", "schema", "check", "policy", "needs", "run"] as const;
 /** The one module of flowproof's `src/` a plugin may import. */
 const API_MODULE = "src/plugins/api.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { FlowproofError, PluginError } from "../diagnostics/diagnostic.ts";
-import { AdapterUnavailableError, defineAdapter, type AdapterPlugin, type AdapterSession } from "./api.ts";
-import { AdapterRegistry } from "./registry.ts";
+import { AdapterError, AdapterUnavailableError, defineAdapter, type AdapterPlugin, type AdapterSession } from "./api.ts";
+import { AdapterRegistry, ownCodes } from "./registry.ts";
 import { Lifecycle } from "./lifecycle.ts";
 
 const adapter = (kind: string): AdapterPlugin =>
@@ -85,5 +85,22 @@ describe("AdapterRegistry", () => {
     await lifecycle.stopAll(1_000);
     expect(closed).toEqual(["web", "web"]);
     expect(lifecycle.ownedCount).toBe(0);
+  });
+});
+
+describe("ownCodes", () => {
+  const inv = { kind: "inv", errors: { "not-signed-on": { meaning: "The console refused the sign-on.", hint: "check `sign_on:`" } } };
+  test("a declared code stands, gaining the declared hint; an undeclared or foreign one is a plugin-error; other errors pass as they are", () => {
+    const declared = ownCodes(inv, new AdapterError("inv/not-signed-on", "refused")) as FlowproofError;
+    expect(declared.diagnostics).toEqual([{ code: "inv/not-signed-on", message: "refused", hint: "check `sign_on:`" }]);
+    const own = new AdapterError("inv/not-signed-on", "refused", { hint: "mine" });
+    expect(ownCodes(inv, own)).toBe(own);
+    for (const code of ["inv/oops", "web/not-signed-on"] as const) {
+      const stray = ownCodes(inv, new AdapterError(code, "odd")) as FlowproofError;
+      expect(stray).toBeInstanceOf(PluginError);
+      expect(stray.message).toBe(`the \`app: inv\` adapter raised the error code \`${code}\`, which it does not declare: odd`);
+    }
+    const plain = new AdapterUnavailableError("gone", "start it");
+    expect(ownCodes(inv, plain)).toBe(plain);
   });
 });

@@ -9,7 +9,7 @@ import { keyName, spanOf, type Node, type YAMLMap, type YamlSource } from "./yam
 import { nearest } from "./suggest.ts";
 import { nodeAt } from "./structured.ts";
 import { checkSchema } from "./key-schema.ts";
-import { keysSchemaOf, propertiesOf, rolesOf, titleOf, type SchemaNode, type SurfaceKind } from "./surface-kinds.ts";
+import { formsOf, itemSchemas, keysSchemaOf, propertiesOf, propertySchemas, roleOf, rolesOf, titleOf, type SchemaNode, type SurfaceKind } from "./surface-kinds.ts";
 
 /** A key as written: its key node (for spans) and value node. */
 export interface KeyPair {
@@ -117,6 +117,7 @@ export function loadAdapterKeys(
   }
   if (problems.length > before) return undefined;
   checkReferences(source, kind, values, place, nodeOf, problems);
+  if (problems.length === before) checkUnresolvable(source, kind, values, place, nodeOf, problems);
   return problems.length > before ? undefined : values;
 }
 
@@ -173,6 +174,41 @@ function checkReferences(source: YamlSource, kind: SurfaceKind, values: Record<s
         }));
       }
     });
+  }
+}
+
+/**
+ * No `${…}` where nothing resolves it: a string holding a reference under no role that resolves
+ * references (in any form its value may match) would reach the app as written, so the flow is
+ * refused when it loads. (An agent-steps kind's keys are resolved when its execution runs.)
+ */
+function checkUnresolvable(source: YamlSource, kind: SurfaceKind, values: Record<string, unknown>, place: KeysPlace, nodeOf: (path: readonly (string | number)[], at: "key" | "value") => Node | undefined, problems: Diagnostic[]): void {
+  if (kind.steps === "agent_steps") return;
+  const walk = (v: unknown, forms: readonly SchemaNode[], at: readonly (string | number)[], resolves: boolean): void => {
+    const role = forms.reduce<KeyRole>((r, f) => ({ ...r, ...roleOf(f) }), {});
+    if (resolves || role.references !== undefined || role.secret) return;
+    if (typeof v === "string") {
+      const parsed = parseTemplate(v);
+      const ref = parsed.ok ? parsed.value.parts.find((p) => p.kind !== "literal") : undefined;
+      if (ref === undefined) return;
+      const shown = ref.kind === "env" ? `\${${ref.name}}` : ref.kind === "captured" ? `\${captured.${ref.name}}` : "";
+      const name = `${place.prefix}${(kind.keys?.inApp ?? []).includes(String(at[0])) ? "app." : ""}${at.join(".")}`;
+      problems.push(diagnostic("bad-reference", `\`${name}\` cannot hold \`${shown}\`: ${titleOf(kind)} does not resolve references in it, so it would reach the app as written`, {
+        span: spanOf(source, nodeOf(at, "value")),
+        hint: "write the value itself (flowproof never passes a literal reference to an app); an adapter that takes references there gives the key `keyRole({ references: \"env\" })`",
+      }));
+    } else if (Array.isArray(v)) {
+      const items = itemSchemas(forms).flatMap(formsOf);
+      v.forEach((x, i) => walk(x, items, [...at, i], false));
+    } else if (typeof v === "object" && v !== null) {
+      for (const [k, x] of Object.entries(v)) walk(x, propertySchemas(forms, k).flatMap(formsOf), [...at, k], false);
+    }
+  };
+  const schema = keysSchemaOf(kind);
+  for (const [key, value] of Object.entries(values)) {
+    if (key === "url") continue;
+    const sub = propertiesOf(schema)[key];
+    if (sub) walk(value, formsOf(sub), [key], false);
   }
 }
 

@@ -17,10 +17,15 @@ const assertion = (text: string): StepAst => {
 
 describe("neededCapabilities", () => {
   test.each<[string, StepAst, string[]]>([
-    ["a click", step('Click "Save"'), []],
-    ["a click answering a dialog", step('Click "Delete", accepting the dialog'), ["dialogs"]],
-    ["a hover", step('Hover over "Menu"'), ["hover"]],
-    ["a drag", step('Drag "Card" onto "Done"'), ["drag"]],
+    ["a click", step('Click "Save"'), ["pointer"]],
+    ["a button press", step('Press the "Save" button'), ["pointer"]],
+    ["a double-click", step('Double-click "Row 1"'), ["pointer"]],
+    ["a right-click", step('Right-click "Row 1"'), ["pointer"]],
+    ["a click at a point", step('Click "Map" at 10%,20%'), ["pointer"]],
+    ["a click answering a dialog", step('Click "Delete", accepting the dialog'), ["pointer", "dialogs"]],
+    ["a hover", step('Hover over "Menu"'), ["pointer", "hover"]],
+    ["a drag", step('Drag "Card" onto "Done"'), ["pointer", "drag"]],
+    ["ticking a checkbox (the surface's own)", step('Check the "Agree" checkbox'), []],
     ["typing into a named field", step('Type Ada into the "Name" field'), []],
     ["typing into whatever has focus", step("Type Ada"), ["keyboard"]],
     ["a key", step("Press Enter"), ["keyboard"]],

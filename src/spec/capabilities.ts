@@ -22,11 +22,19 @@ const BY_ASSERTION: Partial<Record<Assertion["kind"], string>> = {
   page_url: "navigation",
 };
 
+/**
+ * Steps that land a pointer on an element: `Click`, `Press the "…" button`, `Double-click`,
+ * `Right-click`, `Click … at x%,y%`, `Hover over`, `Drag`. A surface without `pointer` refuses them
+ * at load, whatever else it declares.
+ */
+const POINTER_STEPS: ReadonlySet<StepAst["kind"]> = new Set(["click", "hover", "drag"]);
+
 /** The capabilities `ast` needs, each once, in a stable order. */
 export function neededCapabilities(ast: StepAst): string[] {
   const out: string[] = [];
+  if (POINTER_STEPS.has(ast.kind)) out.push("pointer");
   const own = ast.kind === "assert" ? BY_ASSERTION[ast.assertion.kind] : BY_STEP[ast.kind];
-  if (own) out.push(own);
+  if (own && !out.includes(own)) out.push(own);
   if ((ast.kind === "click" || ast.kind === "hover") && ast.dialog) out.push("dialogs");
   // Typing into whatever has focus is keyboard input; filling a named field is the driver's own.
   if (ast.kind === "type" && ast.target === undefined) out.push("keyboard");

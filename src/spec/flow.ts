@@ -416,7 +416,7 @@ function fromText(loader: StepLoader, node: Scalar, form: StepForm, scope: Scope
   // Every step is checked against what its surface declares it can do, before anything runs.
   const missing = kind === undefined ? [] : neededCapabilities(parsed.value).filter((c) => !kind.capabilities.includes(c));
   if (missing.length > 0 && kind) {
-    loader.problems.push(diagnostic("unsupported-step", `\`${parsed.text}\` needs the ${missing.join(" and ")} capabilit${missing.length > 1 ? "ies" : "y"}, which ${surfaceApp !== undefined ? `surface \`${scope.surface}\` (\`app: ${kind.kind}\`)` : `an \`app: ${kind.kind}\` surface`} does not have`, {
+    loader.problems.push(diagnostic("unsupported-step", `\`${parsed.text}\` needs the ${missing.join(" and ")} capabilit${missing.length > 1 ? "ies" : "y"}, which ${surfaceApp !== undefined ? `surface \`${scope.surface}\` (\`app: ${kind.kind}\`)` : kind.title !== undefined ? `${kind.title} (\`app: ${kind.kind}\`)` : `an \`app: ${kind.kind}\` surface`} does not have`, {
       span: parsed.span,
       hint: kind.capabilities.length > 0 ? `\`app: ${kind.kind}\` can do: ${kind.capabilities.join(", ")}; write a step it can run` : `\`app: ${kind.kind}\` declares no capabilities; write a step it can run`,
     }));

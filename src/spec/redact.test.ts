@@ -15,7 +15,7 @@ describe("loadRedact", () => {
     expect(ok.ok && ok.flow.redact).toEqual([{ target: { text: "Invoice 1001" }, mode: "mask" }, { target: { rect: [0, 0, 10, 10] }, mode: "mask" }]);
     const css = vision('  - target: { css: "#iban" }');
     expect(css.ok ? [] : css.diagnostics.map((d) => [d.code, d.message, d.span?.line, d.span?.column, d.hint])).toEqual([
-      ["unsupported-feature", "a `css` redaction target only works on web apps, not on vision", 5, 15, "mask what shows a text with `target: { text: \"IBAN\" }`, or a fixed region with `target: { rect: [x, y, width, height] }`"],
+      ["unsupported-feature", "a `css` redaction target cannot be used on a window seen only as pixels: it has no CSS selectors (grammar form `css`)", 5, 15, "mask what shows a text with `target: { text: \"IBAN\" }`, or a fixed region with `target: { rect: [x, y, width, height] }`"],
     ]);
   });
 
@@ -33,7 +33,7 @@ describe("loadRedact", () => {
     ['  - target: { css: "" }', "bad-value", "`css` must be a non-empty selector", 5],
     ["  - target: { rect: [0, 0, 0, 10] }", "bad-value", "`rect` must be [x, y, width, height] with a positive width and height", 5],
     ['  - target: { css: "#a" }\n    mode: blur', "bad-value", "`mode` must be `mask` (a solid fill)", 6],
-    ["  - target: { automation_id: Pin }", "unsupported-feature", "`automation_id` targets are for desktop apps, which this version does not run", 5],
+    ["  - target: { automation_id: Pin }", "unsupported-feature", "`automation_id` is not a redaction target: a rule masks an element by `css` (where the surface has CSS selectors), a text wherever it shows (`text`), or a fixed region (`rect`)", 5],
     ['  - target: { xpath: "//a" }', "bad-value", "unknown redaction target `xpath`", 5],
     ['  - target: { text: "" }', "bad-value", "`text` must be the non-empty text whose place is masked", 5],
     ['  - target: { text: "${captured.iban}" }', "bad-value", "`text` can name a `${VAR}` from the environment, not a `${captured.…}` value (frames are masked from the first step on, before anything is remembered)", 5],

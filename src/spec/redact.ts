@@ -2,7 +2,7 @@
 // the rules are copied verbatim into the trace header at record. Pure: no I/O.
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { parseTemplate } from "../grammar/index.ts";
-import type { SurfaceGrammar } from "../grammar/vocabulary.ts";
+import { lacking, type SurfaceGrammar } from "../grammar/vocabulary.ts";
 import { isMap, isScalar, isSeq, keyName, spanOf, type Node, type YamlSource } from "./yaml.ts";
 
 /**
@@ -54,7 +54,7 @@ function loadRule(source: YamlSource, item: Node, problems: Diagnostic[], surfac
   const value = pair.value as Node | null;
   if (kind === "css") {
     if (surface?.lacks?.includes("css")) {
-      problems.push(diagnostic("unsupported-feature", `a \`css\` redaction target only works on web apps, not on ${surface.name}`, { span: spanOf(source, pair.key as Node), hint: "mask what shows a text with `target: { text: \"IBAN\" }`, or a fixed region with `target: { rect: [x, y, width, height] }`" }));
+      problems.push(diagnostic("unsupported-feature", `a \`css\` redaction target cannot be used on ${surface.name}: ${lacking("css")}`, { span: spanOf(source, pair.key as Node), hint: "mask what shows a text with `target: { text: \"IBAN\" }`, or a fixed region with `target: { rect: [x, y, width, height] }`" }));
       return undefined;
     }
     if (!isScalar(value) || typeof value.value !== "string" || value.value.trim() === "") return bad("`css` must be a non-empty selector", value ?? target, "target: { css: \"#ssn\" }");
@@ -81,7 +81,7 @@ function loadRule(source: YamlSource, item: Node, problems: Diagnostic[], surfac
     return { target: { rect: [nums[0]!, nums[1]!, nums[2]!, nums[3]!] }, mode: "mask" };
   }
   if (kind === "automation_id") {
-    problems.push(diagnostic("unsupported-feature", "`automation_id` targets are for desktop apps, which this version does not run", { span: spanOf(source, pair.key as Node), hint: "use `css:` or `rect:` on a web flow" }));
+    problems.push(diagnostic("unsupported-feature", "`automation_id` is not a redaction target: a rule masks an element by `css` (where the surface has CSS selectors), a text wherever it shows (`text`), or a fixed region (`rect`)", { span: spanOf(source, pair.key as Node), hint: "mask what the control shows with `target: { text: \"PIN\" }`, or its place with `target: { rect: [x, y, width, height] }`" }));
     return undefined;
   }
   return bad(`unknown redaction target \`${kind}\``, pair.key as Node, "target: { css: \"#ssn\" }, target: { text: \"IBAN\" } or target: { rect: [x, y, w, h] }");

@@ -41,9 +41,10 @@ describe("the surface catalog", () => {
     expect([article("`app: api`"), article("web")]).toEqual(["an", "a"]);
   });
 
-  test("a grammar context carries the kind's vocabulary under its name, and the sugar only other kinds own", () => {
+  test("a grammar context carries the kind's vocabulary under its title, and the sugar only other kinds own", () => {
     const ctx = grammarContext(catalog, DESK, "desk");
-    expect(ctx.surface).toEqual({ name: "desk", lacks: ["css"], sugar: [sugar("screen shows")] });
+    expect(ctx.surface).toEqual({ name: "the desk app", lacks: ["css"], sugar: [sugar("screen shows")] });
+    expect(grammarContext(catalog, PAGE, "page").surface.name).toBe("an `app: page` surface");
     expect(ctx.foreignSugar?.map((s) => s.phrase)).toEqual(["log contains"]);
     expect(grammarContext(catalog, undefined, "nope").surface).toEqual({ name: "nope" });
   });

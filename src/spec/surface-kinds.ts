@@ -53,6 +53,35 @@ export const topKeysOf = (kind: SurfaceKind): string[] => keyNamesOf(kind).filte
 
 export const roleOf = (schema: SchemaNode | undefined): KeyRole => (schema?.[KEY_ROLE] as KeyRole | undefined) ?? {};
 
+/** A schema node and every branch of its unions and intersections (`anyOf`, `oneOf`, `allOf`), flattened. */
+export function formsOf(schema: SchemaNode): SchemaNode[] {
+  const out: SchemaNode[] = [schema];
+  for (const word of ["anyOf", "oneOf", "allOf"]) {
+    const branches = schema[word];
+    if (Array.isArray(branches)) for (const b of branches) if (typeof b === "object" && b !== null) out.push(...formsOf(b as SchemaNode));
+  }
+  return out;
+}
+
+/** The schemas a mapping's key `k` may match in any form: `properties`, `patternProperties`, `additionalProperties` (records). */
+export function propertySchemas(forms: readonly SchemaNode[], k: string): SchemaNode[] {
+  const out: SchemaNode[] = [];
+  for (const form of forms) {
+    const own = propertiesOf(form)[k];
+    if (own) out.push(own);
+    const patterns = form["patternProperties"];
+    if (typeof patterns === "object" && patterns !== null) for (const [re, sub] of Object.entries(patterns)) if (new RegExp(re, "u").test(k)) out.push(sub as SchemaNode);
+    const extra = form["additionalProperties"];
+    if (!own && typeof extra === "object" && extra !== null) out.push(extra as SchemaNode);
+  }
+  return out;
+}
+
+/** The schemas a list's items may match in any form (`items` as one schema). */
+export function itemSchemas(forms: readonly SchemaNode[]): SchemaNode[] {
+  return forms.flatMap((f) => (typeof f["items"] === "object" && f["items"] !== null && !Array.isArray(f["items"]) ? [f["items"] as SchemaNode] : []));
+}
+
 /** Whether the kind requires `key` (its schema's `required`). */
 export const requires = (kind: SurfaceKind, key: string): boolean => ((keysSchemaOf(kind)["required"] as string[] | undefined) ?? []).includes(key);
 
@@ -77,6 +106,9 @@ export function rolesOf(kind: SurfaceKind): Map<string, KeyRole> {
 /** How messages name a kind: its title, else `app: <kind>`. */
 export const titleOf = (kind: SurfaceKind): string => kind.title ?? `\`app: ${kind.kind}\``;
 
+/** How a sentence names a surface of a kind: its title ("the inventory console"), else "an `app: <kind>` surface". */
+export const surfaceName = (kind: SurfaceKind): string => kind.title ?? `${article(`app: ${kind.kind}`)} \`app: ${kind.kind}\` surface`;
+
 /** "a"/"an" before a word, for messages such as "an `app: api` flow". */
 export const article = (word: string): string => (/^[`'"]?[aeiou]/i.test(word) ? "an" : "a");
 
@@ -90,7 +122,7 @@ export function ownersOf(catalog: SurfaceCatalog, key: string, except?: string):
   return [...catalog.kinds.values()].filter((k) => k.kind !== except && topKeysOf(k).includes(key));
 }
 
-/** The grammar context for steps on a surface of `kind`: its vocabulary, and every other kind's sugar (to refuse it by name). */
+/** The grammar context for steps on a surface of `kind`: its vocabulary (named by its title), and every other kind's sugar (to refuse it by name). */
 export function grammarContext(catalog: SurfaceCatalog, kind: SurfaceKind | undefined, name: string): ParseContext {
   const own = kind?.grammar?.sugar ?? [];
   const foreign: AssertionSugar[] = [];
@@ -100,5 +132,5 @@ export function grammarContext(catalog: SurfaceCatalog, kind: SurfaceKind | unde
       if (!own.some((o) => o.phrase === s.phrase) && !foreign.some((f) => f.phrase === s.phrase)) foreign.push(s);
     }
   }
-  return { surface: { name, ...(kind?.grammar ?? {}) }, ...(foreign.length > 0 ? { foreignSugar: foreign } : {}) };
+  return { surface: { name: kind ? surfaceName(kind) : name, ...(kind?.grammar ?? {}) }, ...(foreign.length > 0 ? { foreignSugar: foreign } : {}) };
 }

@@ -74,7 +74,7 @@ describe("apps: and in: blocks", () => {
     const grammar = loadFlowText("m.flow.yaml", flow("  gui: { app: {command: a.exe, window_title: A} }\n", "  - in: gui\n    steps:\n      - rules: Hover over \"A\"\n      - rules: Click \"css:#a\"\n"), { plainStepsAreRules: true, platform: "win32" });
     expect(grammar.ok ? [] : grammar.diagnostics.map((d) => `${d.span?.line}:${d.span?.column} ${d.code} ${d.message}`)).toEqual([
       "7:16 unsupported-step `Hover over` is not implemented for windows apps yet.",
-      "8:22 unsupported-step A `css:` selector only works on web apps, not on windows.",
+      "8:22 unsupported-step A `css:` selector cannot be used on a Windows program: it has no CSS selectors (grammar form `css`).",
     ]);
   });
   test("a Windows app surface on another OS requires Windows, exit-2 class error at the app's value", () => {

@@ -24,7 +24,7 @@ export interface FormIds {
 
 /** Behaviours a driver may lack, each tied to the capability that says so (or to none). */
 export const CONFORMANCE_AREAS = {
-  pointer: { capability: "pointer", what: "real pointer gestures" },
+  pointer: { capability: "pointer", what: "clicking and pressing named controls" },
   keyboard: { capability: "keyboard", what: "typing and keys" },
   navigation: { capability: "navigation", what: "going to an address" },
   select: { capability: "select", what: "choosing dropdown entries" },

@@ -21,7 +21,6 @@ export const WINDOWS_GAPS: Expectations = {
 export const SAP_FORM_IDS: FormIds = { name: "wnd[0]/usr/txtZFORM-NAME", greeting: "wnd[0]/usr/lblZFORM-GREETING" };
 
 export const SAP_GAPS: Expectations = {
-  pointer: "SAP GUI Scripting presses, selects and focuses controls; it has no pointer for right-click, hover or drag",
   dialogs: "a SAP GUI popup is a window of the session (wnd[1]) that steps act in; nothing is armed to answer it",
   cookies: "SAP GUI keeps no browser cookies",
   pages: "SAP GUI shows screens of a session, not web pages",

@@ -127,10 +127,10 @@ describe("the terminal adapter plugin (examples/plugins/terminal)", () => {
     ].join("\n"));
     const r = await cli(["validate", spec]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("beyond.flow.yaml:5:12: error[unsupported-step] `Drag \"Blue widget\" onto \"Trash\"` needs the drag capability, which an `app: terminal` surface does not have");
-    expect(r.stderr).toContain("beyond.flow.yaml:7:18: error[unsupported-step] A `css:` selector only works on web apps, not on terminal.");
+    expect(r.stderr).toContain("beyond.flow.yaml:5:12: error[unsupported-step] `Drag \"Blue widget\" onto \"Trash\"` needs the drag capability, which a terminal app (`app: terminal`) does not have");
+    expect(r.stderr).toContain("beyond.flow.yaml:7:18: error[unsupported-step] A `css:` selector cannot be used on a terminal app: it has no CSS selectors (grammar form `css`).");
     expect(r.stderr).toContain('hint: a terminal has no css; name what the screen shows, e.g. `Press the "Log in" button`');
-    expect(r.stderr).toContain("beyond.flow.yaml:8:13: error[unsupported-step] `page url` is web-only and cannot be checked on terminal apps.");
+    expect(r.stderr).toContain("beyond.flow.yaml:8:13: error[unsupported-step] `page url` cannot be checked on a terminal app: it has no page address (grammar form `page_url`).");
     const keys = project.write("keys.flow.yaml", "name: K\napp: terminal\ncommand: bun stockroom.ts\ncolumns: 10\nurl: http://x/\nsteps:\n  - assert: page shows x\n");
     const k = await cli(["validate", keys]);
     expect(k.code).toBe(2);

@@ -263,9 +263,9 @@ describe("what a vision flow cannot say is refused when it loads", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("bad.flow.yaml:3:1: error[unknown-key] a vision app names its window with `window.title`, not `window_title`");
     expect(r.stderr).toContain('hint: window: {title: "Payments", width: 700, height: 480}');
-    expect(r.stderr).toContain("bad.flow.yaml:5:18: error[unsupported-step] A `css:` selector only works on web apps, not on vision.");
-    expect(r.stderr).toContain("`Select Gold from the \"Plan\" dropdown` needs the select capability, which an `app: vision` surface does not have");
-    expect(r.stderr).toContain("bad.flow.yaml:7:13: error[unsupported-step] `page url` is web-only and cannot be checked on vision apps.");
+    expect(r.stderr).toContain("bad.flow.yaml:5:18: error[unsupported-step] A `css:` selector cannot be used on a window seen only as pixels: it has no CSS selectors (grammar form `css`).");
+    expect(r.stderr).toContain("`Select Gold from the \"Plan\" dropdown` needs the select capability, which a window seen only as pixels (`app: vision`) does not have");
+    expect(r.stderr).toContain("bad.flow.yaml:7:13: error[unsupported-step] `page url` cannot be checked on a window seen only as pixels: it has no page address (grammar form `page_url`).");
     const windows = project.write("win.flow.yaml", 'name: W\napp: {command: app.exe, window_title: Payments}\nwindow: {title: Payments, width: 700, height: 480}\nsteps:\n  - rules: Press Enter\n');
     const w = await cli(["validate", windows]);
     expect(w.code).toBe(2);

@@ -23,7 +23,7 @@ steps:
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`notes.flow.yaml:2:6: error[unsupported-platform] \`app: notepad\` requires Windows; this machine runs ${process.platform}`);
     expect(r.stderr).toContain("notes.flow.yaml:3:9: error[bad-value] `window` gives `x` without `y`; a position needs both");
-    expect(r.stderr).toContain("notes.flow.yaml:6:18: error[unsupported-step] A `css:` selector only works on web apps, not on notepad.");
+    expect(r.stderr).toContain("notes.flow.yaml:6:18: error[unsupported-step] A `css:` selector cannot be used on Notepad: it has no CSS selectors (grammar form `css`).");
     expect(r.stderr).toContain("id:<AutomationId>");
     expect(r.stderr).toContain("notes.flow.yaml:7:12: error[unsupported-step] `Hover over` is not implemented for windows apps yet.");
   }

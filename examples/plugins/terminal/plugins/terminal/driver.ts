@@ -6,7 +6,7 @@ import type { AppDriver, Attempt, Capability, Expectation, KeyModifier, Reading,
 import { CELL_HEIGHT, CELL_WIDTH, picture } from "./picture.ts";
 import type { Terminal } from "./pty.ts";
 
-export const CAPABILITIES: readonly Capability[] = ["keyboard", "screenshot"];
+export const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "screenshot"];
 
 const MENU_ENTRY = /\[([A-Za-z0-9])\]\s+([^[]*?)(?=\s{2,}|\s*\[|$)/g;
 const KEYS: Readonly<Record<string, string>> = {
