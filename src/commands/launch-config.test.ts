@@ -66,6 +66,17 @@ describe("recordedKeys", () => {
 });
 
 describe("launchOf", () => {
+  test("a key of several forms takes the roles of the form its value has: vision's window as an object keeps its numbers, as a string is a title", () => {
+    const vision = flow('name: V\napp: vision\nwindow: {title: "Pay ${WHO}", width: 700, height: 480, x: 0, y: 0}\nsteps:\n  - rules: Click "Save"\n', "linux").keys;
+    const ctx = { flowPath: "/p/a.flow.yaml", env: { WHO: "Ada" }, secrets: new Map<string, string>() };
+    const open = (keys: typeof vision) => {
+      const recorded = recordedKeys(kind("vision"), keys, true);
+      return launchOf(kind("vision"), { entry: { name: "vision", adapter: "vision", ...recorded.entry }, top: recorded.top, spec: keys, where: "the flow" }, ctx).config["window"];
+    };
+    expect(open(vision)).toEqual({ title: "Pay Ada", width: 700, height: 480, x: 0, y: 0 });
+    expect(open(flow('name: V\napp: vision\nwindow: "Pay ${WHO}"\nsteps:\n  - rules: Click "Save"\n', "linux").keys)).toBe("Pay Ada");
+  });
+
   test("resolves session values and the endpoint now, remembering them as secrets, and makes downloads_dir absolute", () => {
     const secrets = new Map<string, string>();
     const top = recordedKeys(kind("web"), flow().keys, true).top;

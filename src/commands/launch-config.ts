@@ -149,7 +149,20 @@ function resolveValue(raw: unknown, schema: SchemaNode, role: KeyRole, path: str
   return resolveIn(raw, formsOf(schema), role, path, ctx);
 }
 
-function resolveIn(raw: unknown, forms: readonly SchemaNode[], outer: KeyRole, path: string, ctx: ResolveContext): unknown {
+/** Whether a value can match a schema form by its JSON type (a form that names no type fits anything). */
+function fits(raw: unknown, form: SchemaNode): boolean {
+  const type = form["type"];
+  const types = Array.isArray(type) ? type : typeof type === "string" ? [type] : undefined;
+  if (types === undefined) return true;
+  const actual = Array.isArray(raw) ? "array" : raw === null ? "null" : typeof raw === "object" ? "object" : typeof raw === "number" ? (Number.isInteger(raw) ? ["integer", "number"] : "number") : typeof raw;
+  return types.some((t) => (Array.isArray(actual) ? actual.includes(t) : actual === t));
+}
+
+function resolveIn(raw: unknown, allForms: readonly SchemaNode[], outer: KeyRole, path: string, ctx: ResolveContext): unknown {
+  // Only the forms the value can match lend it their roles: `window: "Payments"` takes the string
+  // form's, `window: {title, width}` the object form's (whose numbers stay numbers).
+  const fitting = allForms.filter((form) => fits(raw, form));
+  const forms = fitting.length > 0 ? fitting : allForms;
   const role = forms.reduce<KeyRole>((r, form) => ({ ...r, ...roleOf(form) }), outer);
   if (role.references !== undefined || role.secret) {
     const text = (v: unknown, at: string): unknown => {
