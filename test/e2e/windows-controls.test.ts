@@ -5,6 +5,7 @@
 // One Wine bed (Xvfb + prefix) for the file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
 import { resolve } from "node:path";
 import { compileWin32, flowproofExecutable, showRun, startWineBed, winPath, type WineBed, type WineRun } from "../support/wine.ts";
 
@@ -33,7 +34,7 @@ const controlsApp = (): string => `app: {command: '"${winPath(controls)}"', wind
  */
 async function recordAndReplay(name: string, flow: string): Promise<{ trace: string }> {
   const path = project(name, flow);
-  const intents = flow.split("\n").filter((l) => /^ {2}- (rules|assert): /.test(l)).map((l) => l.replace(/^ {2}- rules: /, "").replace(/^ {2}- assert: /, ""));
+  const intents = (parseYaml(flow) as { steps: { rules?: string; assert?: string }[] }).steps.map((s) => s.rules ?? s.assert ?? "");
   const rec = await cli(["record", winPath(path)]);
   expect(rec.code, show(rec)).toBe(0);
   const trace = readFileSync(path.replace(/\.flow\.yaml$/, ".trace.jsonl"), "utf8");
