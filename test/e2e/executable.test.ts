@@ -193,7 +193,7 @@ describe("the compiled executable", () => {
     await client.connect(new StdioClientTransport({ command: sandbox.binary, args: ["mcp"], cwd: fromBinary.dir, env: { PATH: sandbox.path, NO_COLOR: "1" }, stderr: "ignore" }));
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate", "flowproof_heal", "flowproof_audit", "flowproof_merge"]);
+      expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate", "flowproof_heal", "flowproof_audit", "flowproof_merge", "flowproof_codegen_start", "flowproof_codegen_steps", "flowproof_codegen_stop"]);
       const spec = fromBinary.write("mcp.flow.yaml", flowYaml("Mcp", `${server.url}/greeter.html`, ["assert: page shows Greeter"]));
       const r = (await client.callTool({ name: "flowproof_validate", arguments: { spec } })) as { content: Array<{ text: string }> };
       expect(JSON.parse(r.content[0]!.text)).toEqual({ valid: true, name: "Mcp", app: "web", steps: 1 });
