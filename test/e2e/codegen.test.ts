@@ -11,6 +11,7 @@ import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
 import { REPO_ROOT, runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
+import { startBareDisplay } from "../support/vision-bed.ts";
 
 /** Generous: a headed Chromium on a busy two-core machine. */
 const WAIT_MS = 60_000;
@@ -21,21 +22,11 @@ let project: TmpProject;
 let xvfb: { kill(): void } | undefined;
 let display = "";
 
-/** Starts Xvfb on a free display; fails with instructions when it is not installed. */
+/** Xvfb on a free display at the browser's size (a headed Chromium shows on it); fails with instructions when it is not installed. */
 async function startXvfb(): Promise<string> {
-  const exe = Bun.which("Xvfb");
-  if (!exe) throw new Error("The codegen test needs a virtual display and Xvfb was not found. On Debian: apt-get install -y xvfb");
-  const proc = Bun.spawn([exe, "-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"], { stdout: "pipe", stderr: "ignore" });
-  xvfb = proc;
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!/\d+\n/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("Xvfb exited before announcing its display");
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return `:${text.trim()}`;
+  const x = await startBareDisplay("1280x1024", "the codegen test");
+  xvfb = { kill: () => void x.stop() };
+  return x.display;
 }
 
 beforeAll(async () => {

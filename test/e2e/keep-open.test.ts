@@ -10,6 +10,7 @@ import { requireChromium } from "../support/chromium.ts";
 import { REPO_ROOT, runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { latestRunBundle } from "../support/runs.ts";
+import { startBareDisplay } from "../support/vision-bed.ts";
 
 let server: TestServer;
 let project: TmpProject;
@@ -17,21 +18,11 @@ let xvfb: { kill(): void } | undefined;
 let display = "";
 let spec = "";
 
-/** Starts Xvfb on a free display; fails with instructions when it is not installed. */
+/** Xvfb on a free display at the browser's size (a headed Chromium shows on it); fails with instructions when it is not installed. */
 async function startXvfb(): Promise<string> {
-  const exe = Bun.which("Xvfb");
-  if (!exe) throw new Error("The --keep-open test needs a virtual display and Xvfb was not found. On Debian: apt-get install -y xvfb");
-  const proc = Bun.spawn([exe, "-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"], { stdout: "pipe", stderr: "ignore" });
-  xvfb = proc;
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!/\d+\n/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("Xvfb exited before announcing its display");
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return `:${text.trim()}`;
+  const x = await startBareDisplay("1280x1024", "the --keep-open test");
+  xvfb = { kill: () => void x.stop() };
+  return x.display;
 }
 
 beforeAll(async () => {

@@ -173,12 +173,12 @@ export interface BareDisplay {
 }
 
 /**
- * Starts a bare Xvfb, for checks that need an X server and nothing on it: a vision flow there
- * starts its OCR engine (the model read, the worker running) and then finds no window.
+ * Starts a bare Xvfb (its own process group, guarded), for checks that need an X server and nothing
+ * on it: a vision flow there finds no window; a headed browser (--keep-open, codegen) shows on it.
  */
-export async function startBareDisplay(): Promise<BareDisplay> {
-  if (Bun.which("Xvfb") === null) throw new Error(`a bare X display needs Xvfb; install it with: ${INSTALL_HINT}`);
-  const proc = Bun.spawn(["Xvfb", "-displayfd", "1", "-screen", "0", "640x480x24", "-nolisten", "tcp"], { stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+export async function startBareDisplay(size = "640x480", needs = "a bare X display"): Promise<BareDisplay> {
+  if (Bun.which("Xvfb") === null) throw new Error(`${needs} needs Xvfb, which was not found; on Debian: apt-get install -y xvfb`);
+  const proc = Bun.spawn(["Xvfb", "-displayfd", "1", "-screen", "0", `${size}x24`, "-nolisten", "tcp"], { stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
   const release = guardGroup(proc.pid);
   const stop = async (): Promise<void> => {
     try {
