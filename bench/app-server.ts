@@ -20,7 +20,11 @@ export function startServer(): { url: string; stop(): void } {
       if (pathname === "/api/signup" && req.method === "POST") {
         const body = (await req.json()) as Record<string, unknown>;
         const plan = String(body["plan"] ?? "");
-        return Response.json({ id: `A-${nextId++}`, name: `${String(body["first"] ?? "")} ${String(body["last"] ?? "")}`.trim(), plan: plan.charAt(0).toUpperCase() + plan.slice(1) });
+        return Response.json({
+          id: `A-${nextId++}`,
+          name: `${String(body["first"] ?? "")} ${String(body["last"] ?? "")}`.trim(),
+          plan: plan.charAt(0).toUpperCase() + plan.slice(1),
+        });
       }
       const rel = pathname.endsWith("/") ? `${pathname}index.html` : pathname;
       let file: string;
@@ -30,7 +34,9 @@ export function startServer(): { url: string; stop(): void } {
         return new Response("bad path", { status: 400 });
       }
       if (!file.startsWith(PAGES_DIR + sep) || !(await Bun.file(file).exists())) return new Response(`not found: ${pathname}`, { status: 404 });
-      return new Response(Bun.file(file), { headers: { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" } });
+      return new Response(Bun.file(file), {
+        headers: { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" },
+      });
     },
   });
   return { url: `http://127.0.0.1:${String(server.port)}`, stop: () => server.stop(true) };

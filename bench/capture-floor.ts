@@ -47,7 +47,10 @@ async function main(): Promise<number> {
     console.error("bench: no Chromium found; set FLOWPROOF_CHROME or install chromium");
     return 2;
   }
-  const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ");
   const loadBefore = load();
   const server = startServer();
   const browser = await launchBrowser(chrome);
@@ -110,8 +113,12 @@ async function main(): Promise<number> {
     console.log(`capture floor — ${chrome}, 1280×800, medians of ${runs}; load average ${loadBefore} before, ${load()} after`);
     for (const [name, ms] of Object.entries(latency)) console.log(`  ${name.padEnd(22)} ${ms.toFixed(1)} ms`);
     console.log(`  frames showing a change made D ms after the capture was asked for: ${shown.join(", ")}`);
-    console.log(`  30-step flow, recording off: ${offMs.toFixed(0)} ms; full ≤ 1.35× off leaves ${allowed.toFixed(1)} ms for each of its ${FLOW_CAPTURES} captures`);
-    console.log(`  the no-pixel floor alone is ${((floor * FLOW_CAPTURES) / offMs * 100).toFixed(0)} % of the off run (${FLOW_CAPTURES} × ${floor.toFixed(1)} ms); the kept frame ${(((latency["full frame (kept)"]! * FLOW_CAPTURES) / offMs) * 100).toFixed(0)} %`);
+    console.log(
+      `  30-step flow, recording off: ${offMs.toFixed(0)} ms; full ≤ 1.35× off leaves ${allowed.toFixed(1)} ms for each of its ${FLOW_CAPTURES} captures`,
+    );
+    console.log(
+      `  the no-pixel floor alone is ${(((floor * FLOW_CAPTURES) / offMs) * 100).toFixed(0)} % of the off run (${FLOW_CAPTURES} × ${floor.toFixed(1)} ms); the kept frame ${(((latency["full frame (kept)"]! * FLOW_CAPTURES) / offMs) * 100).toFixed(0)} %`,
+    );
     return 0;
   } finally {
     await browser.close();

@@ -51,9 +51,16 @@ async function main(): Promise<number> {
     hostname: "127.0.0.1",
     port: 0,
     async fetch(req) {
-      const body = await req.json() as { model: string };
+      const body = (await req.json()) as { model: string };
       n++;
-      return Response.json({ id: `c${n}`, object: "chat.completion", created: 0, model: body.model, choices: [{ index: 0, message: { role: "assistant", content: `answer ${n}` }, finish_reason: "stop" }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+      return Response.json({
+        id: `c${n}`,
+        object: "chat.completion",
+        created: 0,
+        model: body.model,
+        choices: [{ index: 0, message: { role: "assistant", content: `answer ${n}` }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      });
     },
   });
   const dir = mkdtempSync(join(tmpdir(), "flowproof-bench-egress-"));
@@ -62,15 +69,32 @@ async function main(): Promise<number> {
     const flowOf = async (requests: number) => {
       writeFileSync(join(dir, `agent${requests}.mjs`), agentSource(requests));
       const spec = join(dir, `agent${requests}.flow.yaml`);
-      writeFileSync(spec, [`name: ${requests} requests`, "app: agent", "agent:", `  command: ${node} agent${requests}.mjs`, "steps:", "  - prompt: answer", "  - assert: reply contains answer", ""].join("\n"));
-      const recorded = await record({ spec, author: "rules", env: { ...process.env, FLOWPROOF_AGENT_UPSTREAM: `http://127.0.0.1:${model.port}/v1`, FLOWPROOF_AGENT_KEY: "bench" } });
+      writeFileSync(
+        spec,
+        [
+          `name: ${requests} requests`,
+          "app: agent",
+          "agent:",
+          `  command: ${node} agent${requests}.mjs`,
+          "steps:",
+          "  - prompt: answer",
+          "  - assert: reply contains answer",
+          "",
+        ].join("\n"),
+      );
+      const recorded = await record({
+        spec,
+        author: "rules",
+        env: { ...process.env, FLOWPROOF_AGENT_UPSTREAM: `http://127.0.0.1:${model.port}/v1`, FLOWPROOF_AGENT_KEY: "bench" },
+      });
       if (!recorded.ok || recorded.trace_path === null) throw new Error(`the recording failed: ${recorded.error ?? "no trace"}`);
       return spec;
     };
     const sample = async (spec: string, contained: boolean) => {
       const env = { ...process.env, ...(contained ? {} : { FLOWPROOF_CONTAINMENT: "off" }) };
       const r = await run({ spec, env });
-      if (r.report.outcome !== "passed") throw new Error(`a ${contained ? "contained" : "uncontained"} replay ${r.report.outcome}: ${r.report.steps[0]?.detail ?? ""}`);
+      if (r.report.outcome !== "passed")
+        throw new Error(`a ${contained ? "contained" : "uncontained"} replay ${r.report.outcome}: ${r.report.steps[0]?.detail ?? ""}`);
       return r.report.steps[0]?.duration_ms ?? r.report.duration_ms;
     };
     const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
@@ -87,10 +111,14 @@ async function main(): Promise<number> {
       }
       const m = median(on) - median(off);
       overheads.push(m);
-      console.log(`agent flow of ${requests} model request(s), ${runs} replays each: agent step median contained ${fmt(median(on))}, not contained ${fmt(median(off))}, overhead ${fmt(m)} (${((m / median(off)) * 100).toFixed(1)} %)`);
+      console.log(
+        `agent flow of ${requests} model request(s), ${runs} replays each: agent step median contained ${fmt(median(on))}, not contained ${fmt(median(off))}, overhead ${fmt(m)} (${((m / median(off)) * 100).toFixed(1)} %)`,
+      );
       console.log(`  samples contained [${on.join(", ")}]  not contained [${off.join(", ")}]`);
     }
-    console.log(`containment: fixed ≈ ${fmt(overheads[0]!)} per agent execution, ≈ ${((overheads[1]! - overheads[0]!) / (REQUESTS - 1)).toFixed(1)} ms per further model request`);
+    console.log(
+      `containment: fixed ≈ ${fmt(overheads[0]!)} per agent execution, ≈ ${((overheads[1]! - overheads[0]!) / (REQUESTS - 1)).toFixed(1)} ms per further model request`,
+    );
     return 0;
   } catch (error) {
     console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);

@@ -38,7 +38,9 @@ async function replay(spec: string, env: Record<string, string | undefined>): Pr
   const r = result.report;
   if (!r.passed) {
     const bad = r.steps.find((s) => s.status !== "passed");
-    throw new Error(`replay failed: ${r.error ?? (bad ? `step ${bad.id} (${bad.intent}) ${bad.status}: ${bad.detail ?? ""}` : "unknown")} (bundle: ${result.run_dir})`);
+    throw new Error(
+      `replay failed: ${r.error ?? (bad ? `step ${bad.id} (${bad.intent}) ${bad.status}: ${bad.detail ?? ""}` : "unknown")} (bundle: ${result.run_dir})`,
+    );
   }
   return { wallMs, stepsMs: r.steps.reduce((n, s) => n + s.duration_ms, 0) };
 }
@@ -86,7 +88,9 @@ async function main(): Promise<number> {
     console.log(`whole run          ${ms(lw)}  ${ms(gw)}   ${(gw / lw).toFixed(2)}×`);
     console.log(`30 steps           ${ms(ls)}  ${ms(gs)}   ${(gs / ls).toFixed(2)}×`);
     console.log(`start + close      ${ms(lw - ls)}  ${ms(gw - gs)}`);
-    console.log(`target: the 30 steps ≤ ${TARGET_RATIO}× local — ${ratio <= TARGET_RATIO ? "met" : "NOT met"} (${ratio.toFixed(2)}×); a session start per flow comes on top (start + close)`);
+    console.log(
+      `target: the 30 steps ≤ ${TARGET_RATIO}× local — ${ratio <= TARGET_RATIO ? "met" : "NOT met"} (${ratio.toFixed(2)}×); a session start per flow comes on top (start + close)`,
+    );
     return 0;
   } catch (error) {
     console.error(`bench: ${(error as Error).message}`);

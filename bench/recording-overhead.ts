@@ -52,7 +52,12 @@ const loadAverage = () => {
   }
 };
 
-interface Sample { wallMs: number; stepsMs: number; frames: string[]; runDir: string }
+interface Sample {
+  wallMs: number;
+  stepsMs: number;
+  frames: string[];
+  runDir: string;
+}
 
 async function main(): Promise<number> {
   const runs = parseRuns(process.argv.slice(2));
@@ -96,7 +101,9 @@ async function main(): Promise<number> {
         full.push(b);
         video.push(c);
       }
-      console.error(`bench: ${round < 0 ? "warm-up" : `run ${round + 1}/${runs}`}: off ${a.wallMs.toFixed(0)} ms (steps ${a.stepsMs}), low ${l.wallMs.toFixed(0)} ms, full ${b.wallMs.toFixed(0)} ms (steps ${b.stepsMs}, ${b.frames.length} frames), full+video ${c.wallMs.toFixed(0)} ms`);
+      console.error(
+        `bench: ${round < 0 ? "warm-up" : `run ${round + 1}/${runs}`}: off ${a.wallMs.toFixed(0)} ms (steps ${a.stepsMs}), low ${l.wallMs.toFixed(0)} ms, full ${b.wallMs.toFixed(0)} ms (steps ${b.stepsMs}, ${b.frames.length} frames), full+video ${c.wallMs.toFixed(0)} ms`,
+      );
     }
     const wallVideo = median(video.map((s) => s.wallMs));
     const wallOff = median(off.map((s) => s.wallMs));
@@ -129,7 +136,9 @@ async function main(): Promise<number> {
     console.log(`  low / off:  ${times(wallLow / wallOff)} (target ≤ ${times(TARGETS.low)}): ${met(wallLow / wallOff <= TARGETS.low)}`);
     console.log(`  sum of step times:           off ${stepsOff.toFixed(0)} ms, full ${stepsFull.toFixed(0)} ms → overhead ${pct(stepsFull / stepsOff - 1)}`);
     console.log(`  frames per full run: ${frames.length}, of which new captures: ${captures} (the rest reuse an unchanged screen)`);
-    console.log(`  GIF: ${GIF_FRAMES} frames at ${size.width}×${size.height} → ${(gif.length / 1024).toFixed(0)} KiB: frame images ${chunkMs.toFixed(0)} ms (${(chunkMs / GIF_FRAMES).toFixed(1)} ms each, in the frame worker) + assembly ${assembleMs.toFixed(0)} ms = ${(chunkMs + assembleMs).toFixed(0)} ms (target ≤ ${TARGETS.gifMs} ms: ${met(chunkMs + assembleMs <= TARGETS.gifMs)}); from PNG files, decoding included: ${fromFilesMs.toFixed(0)} ms`);
+    console.log(
+      `  GIF: ${GIF_FRAMES} frames at ${size.width}×${size.height} → ${(gif.length / 1024).toFixed(0)} KiB: frame images ${chunkMs.toFixed(0)} ms (${(chunkMs / GIF_FRAMES).toFixed(1)} ms each, in the frame worker) + assembly ${assembleMs.toFixed(0)} ms = ${(chunkMs + assembleMs).toFixed(0)} ms (target ≤ ${TARGETS.gifMs} ms: ${met(chunkMs + assembleMs <= TARGETS.gifMs)}); from PNG files, decoding included: ${fromFilesMs.toFixed(0)} ms`,
+    );
     console.log(`  --video on a full run: ${wallVideo.toFixed(0)} ms vs ${wallFull.toFixed(0)} ms → adds ${pct(wallVideo / wallFull - 1)}`);
     return 0;
   } finally {

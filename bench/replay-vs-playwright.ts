@@ -48,7 +48,8 @@ function parseArgs(argv: readonly string[]): { runs: number; warmup: number; jso
     const value = (name: string): number => {
       const raw = a.includes("=") ? a.slice(a.indexOf("=") + 1) : argv[++i];
       const n = Number(raw);
-      if (!Number.isInteger(n) || n < 0 || (name === "--runs" && n < 1)) usage(`${name} needs a whole number${name === "--runs" ? " ≥ 1" : ""}, not ${JSON.stringify(raw)}`);
+      if (!Number.isInteger(n) || n < 0 || (name === "--runs" && n < 1))
+        usage(`${name} needs a whole number${name === "--runs" ? " ≥ 1" : ""}, not ${JSON.stringify(raw)}`);
       return n;
     };
     if (a === "--runs" || a.startsWith("--runs=")) runs = value("--runs");
@@ -61,7 +62,8 @@ function parseArgs(argv: readonly string[]): { runs: number; warmup: number; jso
 }
 
 function usage(problem?: string): never {
-  const text = "usage: bun bench/replay-vs-playwright.ts [--runs N] [--warmup W] [--json]\n  --runs N    timed replays of each contender (default 5)\n  --warmup W  untimed rounds first (default 1)\n  --json      also print the raw samples as JSON at the end";
+  const text =
+    "usage: bun bench/replay-vs-playwright.ts [--runs N] [--warmup W] [--json]\n  --runs N    timed replays of each contender (default 5)\n  --warmup W  untimed rounds first (default 1)\n  --json      also print the raw samples as JSON at the end";
   if (problem) {
     console.error(`bench: ${problem}\n${text}`);
     process.exit(2);
@@ -96,7 +98,8 @@ async function until(what: string, probe: () => Promise<boolean>): Promise<void>
   }
 }
 
-const shows = (loc: Locator, text: string) => until(`${String(loc)} to show ${JSON.stringify(text)}`, async () => ((await loc.textContent()) ?? "").includes(text));
+const shows = (loc: Locator, text: string) =>
+  until(`${String(loc)} to show ${JSON.stringify(text)}`, async () => ((await loc.textContent()) ?? "").includes(text));
 const rowCount = (page: Page, n: number) => until(`${n} visible order rows`, async () => (await page.locator("#orders tbody tr:visible").count()) === n);
 /** Type into an (empty) field: `fill` sets the value in one go; `pressSequentially` sends a keystroke per character. */
 const typeInto = (loc: Locator, text: string, mode: Mode) => (mode === "fill" ? loc.fill(text) : loc.pressSequentially(text));
@@ -106,7 +109,11 @@ function typeStep(label: string, text: string): BenchStep {
 }
 
 const STEPS: readonly BenchStep[] = [
-  { text: "assert: page title is Create your account - Acme", kind: "assert", pw: (page) => until("the page title", async () => (await page.title()) === "Create your account - Acme") },
+  {
+    text: "assert: page title is Create your account - Acme",
+    kind: "assert",
+    pw: (page) => until("the page title", async () => (await page.title()) === "Create your account - Acme"),
+  },
   typeStep("First name", "Ada"),
   typeStep("Last name", "Lovelace"),
   typeStep("Email", "ada.lovelace@example.com"),
@@ -114,7 +121,11 @@ const STEPS: readonly BenchStep[] = [
   typeStep("Company", "Analytical Engines Ltd"),
   typeStep("Street address", "12 Marylebone Road"),
   typeStep("City", "London"),
-  { text: 'Select United Kingdom from the "Country" dropdown', kind: "select", pw: async (page) => void (await page.getByLabel("Country").selectOption({ label: "United Kingdom" })) },
+  {
+    text: 'Select United Kingdom from the "Country" dropdown',
+    kind: "select",
+    pw: async (page) => void (await page.getByLabel("Country").selectOption({ label: "United Kingdom" })),
+  },
   { text: 'Select Team from the "Plan" dropdown', kind: "select", pw: async (page) => void (await page.getByLabel("Plan").selectOption({ label: "Team" })) },
   { text: 'Click "Annual billing"', kind: "click", pw: (page) => page.getByRole("button", { name: "Annual billing" }).click() },
   { text: 'assert: the "css:#price" shows $480 / year', kind: "assert", pw: (page) => shows(page.locator("#price"), "$480 / year") },
@@ -133,15 +144,31 @@ const STEPS: readonly BenchStep[] = [
       await city.pressSequentially("Cambridge");
     },
   },
-  { text: 'assert: the "City" field contains Cambridge', kind: "assert", pw: (page) => until("the City field to contain Cambridge", async () => (await page.getByLabel("City").inputValue()).includes("Cambridge")) },
-  { text: 'assert: the "Create account" is enabled', kind: "assert", pw: (page) => until("Create account to be enabled", () => page.getByRole("button", { name: "Create account" }).isEnabled()) },
+  {
+    text: 'assert: the "City" field contains Cambridge',
+    kind: "assert",
+    pw: (page) => until("the City field to contain Cambridge", async () => (await page.getByLabel("City").inputValue()).includes("Cambridge")),
+  },
+  {
+    text: 'assert: the "Create account" is enabled',
+    kind: "assert",
+    pw: (page) => until("Create account to be enabled", () => page.getByRole("button", { name: "Create account" }).isEnabled()),
+  },
   { text: 'Press the "Create account" button', kind: "click", pw: (page) => page.getByRole("button", { name: "Create account" }).click() },
   { text: "Wait until page shows Account created", kind: "wait", pw: (page) => page.getByText("Account created").waitFor({ timeout: 60_000 }) },
   { text: 'assert: the "css:#result" shows Ada Lovelace', kind: "assert", pw: (page) => shows(page.locator("#result"), "Ada Lovelace") },
   { text: 'Click "View your orders"', kind: "click", pw: (page) => page.getByRole("link", { name: "View your orders" }).click() },
-  { text: "assert: page url contains /orders.html", kind: "assert", pw: (page) => until("the url to contain /orders.html", async () => page.url().includes("/orders.html")) },
+  {
+    text: "assert: page url contains /orders.html",
+    kind: "assert",
+    pw: (page) => until("the url to contain /orders.html", async () => page.url().includes("/orders.html")),
+  },
   { text: 'assert: the "css:#orders tbody tr" appears 5 times', kind: "assert", pw: (page) => rowCount(page, 5) },
-  { text: 'assert: the "css:#orders tbody tr:nth-child(3) td.status" shows Shipped', kind: "assert", pw: (page) => shows(page.locator("#orders tbody tr:nth-child(3) td.status"), "Shipped") },
+  {
+    text: 'assert: the "css:#orders tbody tr:nth-child(3) td.status" shows Shipped',
+    kind: "assert",
+    pw: (page) => shows(page.locator("#orders tbody tr:nth-child(3) td.status"), "Shipped"),
+  },
   typeStep("Search orders", "1004"),
   { text: "Press Enter", kind: "press", pw: (page) => page.keyboard.press("Enter") },
   { text: 'assert: the "css:#orders tbody tr" appears 1 times', kind: "assert", pw: (page) => rowCount(page, 1) },
@@ -163,7 +190,8 @@ function checkFlowMatchesSteps(): void {
   if (STEPS.length !== 30) problems.push(`the Playwright script has ${STEPS.length} steps, not 30`);
   if (texts.length !== STEPS.length) problems.push(`${FLOW_FILE} has ${texts.length} steps, the Playwright script ${STEPS.length}`);
   texts.forEach((t, i) => {
-    if (STEPS[i] && STEPS[i].text !== t) problems.push(`step ${i + 1}: flow says ${JSON.stringify(t)}, Playwright script says ${JSON.stringify(STEPS[i].text)}`);
+    if (STEPS[i] && STEPS[i].text !== t)
+      problems.push(`step ${i + 1}: flow says ${JSON.stringify(t)}, Playwright script says ${JSON.stringify(STEPS[i].text)}`);
   });
   if (problems.length > 0) {
     console.error(`bench: the flow and the Playwright script differ:\n  ${problems.join("\n  ")}`);
@@ -190,7 +218,9 @@ async function runFlowproof(spec: string, env: Record<string, string | undefined
   const r = result.report;
   if (!r.passed) {
     const bad = r.steps.find((s) => s.status !== "passed");
-    throw new BenchFailure(`flowproof replay failed: ${r.error ?? (bad ? `step ${bad.id} (${bad.intent}) ${bad.status}: ${bad.detail ?? ""}` : "unknown")} (bundle: ${result.run_dir})`);
+    throw new BenchFailure(
+      `flowproof replay failed: ${r.error ?? (bad ? `step ${bad.id} (${bad.intent}) ${bad.status}: ${bad.detail ?? ""}` : "unknown")} (bundle: ${result.run_dir})`,
+    );
   }
   return { wallMs, stepMs: r.steps.map((s) => s.duration_ms) };
 }
@@ -208,7 +238,9 @@ async function runPlaywright(executablePath: string, url: string, mode: Mode): P
       try {
         await step.pw(page, mode);
       } catch (error) {
-        throw new BenchFailure(`Playwright (${mode}) failed at step ${i + 1} (${step.text}): ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+        throw new BenchFailure(
+          `Playwright (${mode}) failed at step ${i + 1} (${step.text}): ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+        );
       }
       stepMs.push(performance.now() - s);
     }
@@ -267,7 +299,10 @@ const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : "n/
 function table(header: readonly string[], rows: ReadonlyArray<readonly string[]>, rightAlignFrom = 1): string {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? "").length)));
   const line = (cells: readonly string[]) =>
-    cells.map((cell, c) => (c >= rightAlignFrom ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join("  ").trimEnd();
+    cells
+      .map((cell, c) => (c >= rightAlignFrom ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+      .join("  ")
+      .trimEnd();
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
@@ -289,7 +324,16 @@ function loadAverage(): string {
   }
 }
 
-function report(fp: readonly Sample[], fpOff: readonly Sample[], pwFill: readonly Sample[], pwKeys: readonly Sample[], runs: number, chrome: string, version: string, busy: readonly [number | undefined, number | undefined]): void {
+function report(
+  fp: readonly Sample[],
+  fpOff: readonly Sample[],
+  pwFill: readonly Sample[],
+  pwKeys: readonly Sample[],
+  runs: number,
+  chrome: string,
+  version: string,
+  busy: readonly [number | undefined, number | undefined],
+): void {
   const out: string[] = [];
   const allIdx = STEPS.map((_, i) => i);
   const clickIdx = indicesOf(["click"]);
@@ -312,15 +356,39 @@ function report(fp: readonly Sample[], fpOff: readonly Sample[], pwFill: readonl
   out.push(`browser: ${chrome}; machine: ${cpus} logical CPU(s), ${process.platform}/${process.arch}, Bun ${Bun.version}`);
   out.push(`machine busy (other processes) in the second before the timed runs: ${pct(busy[0])}, in the second after: ${pct(busy[1])}`);
   out.push(`load average (1, 5, 15 min) at the end: ${loadAverage()}`);
-  if (busy.some((b) => b !== undefined && b > BUSY_WARN)) out.push(`WARNING: the machine was busy with other work; the figures are noisy — rerun on an idle machine before drawing conclusions.`);
+  if (busy.some((b) => b !== undefined && b > BUSY_WARN))
+    out.push(`WARNING: the machine was busy with other work; the figures are noisy — rerun on an idle machine before drawing conclusions.`);
   out.push("");
   const overhead = (samples: readonly Sample[]) => ms(median(samples.map((s) => s.wallMs - sum(s.stepMs))));
-  out.push(table(["measure", "flowproof", "fp rec off", "PW fill", "PW keys", "fp / PW fill", "off / PW fill", "fp / PW keys"], [
-    ["wall time (launch + flow + close)", ms(fpWall), ms(offWall), ms(fillWall), ms(keysWall), ratio(fpWall, fillWall), ratio(offWall, fillWall), ratio(fpWall, keysWall)],
-    ["replay excl. launch (sum of 30 steps)", ms(fpSteps), ms(offSteps), ms(fillSteps), ms(keysSteps), ratio(fpSteps, fillSteps), ratio(offSteps, fillSteps), ratio(fpSteps, keysSteps)],
-    ["  wall time min–max", span(fp), span(fpOff), span(pwFill), span(pwKeys), "", "", ""],
-    ["launch + open + close + report (wall − steps)", overhead(fp), overhead(fpOff), overhead(pwFill), overhead(pwKeys), "", "", ""],
-  ]));
+  out.push(
+    table(
+      ["measure", "flowproof", "fp rec off", "PW fill", "PW keys", "fp / PW fill", "off / PW fill", "fp / PW keys"],
+      [
+        [
+          "wall time (launch + flow + close)",
+          ms(fpWall),
+          ms(offWall),
+          ms(fillWall),
+          ms(keysWall),
+          ratio(fpWall, fillWall),
+          ratio(offWall, fillWall),
+          ratio(fpWall, keysWall),
+        ],
+        [
+          "replay excl. launch (sum of 30 steps)",
+          ms(fpSteps),
+          ms(offSteps),
+          ms(fillSteps),
+          ms(keysSteps),
+          ratio(fpSteps, fillSteps),
+          ratio(offSteps, fillSteps),
+          ratio(fpSteps, keysSteps),
+        ],
+        ["  wall time min–max", span(fp), span(fpOff), span(pwFill), span(pwKeys), "", "", ""],
+        ["launch + open + close + report (wall − steps)", overhead(fp), overhead(fpOff), overhead(pwFill), overhead(pwKeys), "", "", ""],
+      ],
+    ),
+  );
   out.push("  flowproof = the default replay (full-detail recording: redacted frames before and after each step);");
   out.push("  fp rec off = the same replay with --recording-detail off (no frames).");
   out.push("  PW fill = idiomatic Playwright (locator.fill sets the value, no keystrokes); PW keys = same script typing with");
@@ -335,12 +403,29 @@ function report(fp: readonly Sample[], fpOff: readonly Sample[], pwFill: readonl
   const keysFit = fit(points(pwKeys));
   const fillFit = fit(points(pwFill));
   out.push("");
-  out.push(table(["per-action figure", "flowproof", "PW keys", "PW fill", "fp / PW (comparable)"], [
-    [`click step, median of ${clickIdx.length} steps × runs`, ms(fpClick), ms(pooledStepMedian(pwKeys, clickIdx)), ms(pwClick), ratio(fpClick, pwClick)],
-    [`typing, ms/char (${typeIdx.length} steps, ${chars} chars, incl. step overhead)`, ms(perChar(fp), 2), ms(perChar(pwKeys), 2), ms(perChar(pwFill), 2), ratio(perChar(fp), perChar(pwKeys))],
-    ["typing, marginal ms/char (least-squares slope)", ms(fpFit.perChar, 2), ms(keysFit.perChar, 2), ms(fillFit.perChar, 2), ratio(fpFit.perChar, keysFit.perChar)],
-    ["typing, fixed cost per type step (intercept)", ms(fpFit.fixed), ms(keysFit.fixed), ms(fillFit.fixed), ratio(fpFit.fixed, keysFit.fixed)],
-  ]));
+  out.push(
+    table(
+      ["per-action figure", "flowproof", "PW keys", "PW fill", "fp / PW (comparable)"],
+      [
+        [`click step, median of ${clickIdx.length} steps × runs`, ms(fpClick), ms(pooledStepMedian(pwKeys, clickIdx)), ms(pwClick), ratio(fpClick, pwClick)],
+        [
+          `typing, ms/char (${typeIdx.length} steps, ${chars} chars, incl. step overhead)`,
+          ms(perChar(fp), 2),
+          ms(perChar(pwKeys), 2),
+          ms(perChar(pwFill), 2),
+          ratio(perChar(fp), perChar(pwKeys)),
+        ],
+        [
+          "typing, marginal ms/char (least-squares slope)",
+          ms(fpFit.perChar, 2),
+          ms(keysFit.perChar, 2),
+          ms(fillFit.perChar, 2),
+          ratio(fpFit.perChar, keysFit.perChar),
+        ],
+        ["typing, fixed cost per type step (intercept)", ms(fpFit.fixed), ms(keysFit.fixed), ms(fillFit.fixed), ratio(fpFit.fixed, keysFit.fixed)],
+      ],
+    ),
+  );
   out.push("  Click figures compare against PW fill's click steps (clicks are identical in both PW variants).");
   out.push("  Typing compares against PW keys (pressSequentially): flowproof types real keystrokes; fill is not keystrokes.");
 
@@ -348,8 +433,18 @@ function report(fp: readonly Sample[], fpOff: readonly Sample[], pwFill: readonl
   const targetRows: string[][] = [
     ["click step median", `≤ ${TARGETS.clickMs} ms`, `${ms(fpClick)} ms`, fpClick <= TARGETS.clickMs ? "met" : "MISSED"],
     ["typing", `≤ ${TARGETS.typingMsPerChar} ms/char`, `${ms(perChar(fp), 2)} ms/char`, perChar(fp) <= TARGETS.typingMsPerChar ? "met" : "MISSED"],
-    ["30-step flow wall time, default (full recording)", `≤ ${TARGETS.wallRatio}× Playwright (fill)`, ratio(fpWall, fillWall), fpWall / fillWall <= TARGETS.wallRatio ? "met" : "MISSED"],
-    ["30-step flow wall time, recording off", `≤ ${TARGETS.wallRatioOff}× Playwright (fill)`, ratio(offWall, fillWall), offWall / fillWall <= TARGETS.wallRatioOff ? "met" : "MISSED"],
+    [
+      "30-step flow wall time, default (full recording)",
+      `≤ ${TARGETS.wallRatio}× Playwright (fill)`,
+      ratio(fpWall, fillWall),
+      fpWall / fillWall <= TARGETS.wallRatio ? "met" : "MISSED",
+    ],
+    [
+      "30-step flow wall time, recording off",
+      `≤ ${TARGETS.wallRatioOff}× Playwright (fill)`,
+      ratio(offWall, fillWall),
+      offWall / fillWall <= TARGETS.wallRatioOff ? "met" : "MISSED",
+    ],
   ];
   out.push("");
   out.push(table(["target", "goal", "flowproof", "status"], targetRows, 99));
@@ -358,19 +453,42 @@ function report(fp: readonly Sample[], fpOff: readonly Sample[], pwFill: readonl
   const kinds: Kind[] = ["type", "replace", "select", "check", "click", "press", "assert", "wait"];
   out.push("");
   out.push("time by step kind (median over runs of the per-run total, ms)");
-  out.push(table(["kind", "steps", "flowproof", "PW fill", "PW keys", "fp share", "fp / PW fill"], kinds.map((k) => {
-    const idx = indicesOf([k]);
-    const f = medianOfRunTotals(fp, idx);
-    return [k, String(idx.length), ms(f), ms(medianOfRunTotals(pwFill, idx)), ms(medianOfRunTotals(pwKeys, idx)), `${((100 * f) / fpSteps).toFixed(0)}%`, ratio(f, medianOfRunTotals(pwFill, idx))];
-  })));
+  out.push(
+    table(
+      ["kind", "steps", "flowproof", "PW fill", "PW keys", "fp share", "fp / PW fill"],
+      kinds.map((k) => {
+        const idx = indicesOf([k]);
+        const f = medianOfRunTotals(fp, idx);
+        return [
+          k,
+          String(idx.length),
+          ms(f),
+          ms(medianOfRunTotals(pwFill, idx)),
+          ms(medianOfRunTotals(pwKeys, idx)),
+          `${((100 * f) / fpSteps).toFixed(0)}%`,
+          ratio(f, medianOfRunTotals(pwFill, idx)),
+        ];
+      }),
+    ),
+  );
 
   // Per step.
   out.push("");
   out.push("per step (median ms; flowproof step times are whole milliseconds as reported by `run`)");
-  out.push(table(["#", "kind", "step", "flowproof", "PW fill", "PW keys"], STEPS.map((s, i) => [
-    String(i + 1), s.kind, s.text.length > 62 ? `${s.text.slice(0, 61)}…` : s.text,
-    ms(median(fp.map((x) => x.stepMs[i]!))), ms(median(pwFill.map((x) => x.stepMs[i]!))), ms(median(pwKeys.map((x) => x.stepMs[i]!))),
-  ]), 3));
+  out.push(
+    table(
+      ["#", "kind", "step", "flowproof", "PW fill", "PW keys"],
+      STEPS.map((s, i) => [
+        String(i + 1),
+        s.kind,
+        s.text.length > 62 ? `${s.text.slice(0, 61)}…` : s.text,
+        ms(median(fp.map((x) => x.stepMs[i]!))),
+        ms(median(pwFill.map((x) => x.stepMs[i]!))),
+        ms(median(pwKeys.map((x) => x.stepMs[i]!))),
+      ]),
+      3,
+    ),
+  );
   out.push("");
   console.log(out.join("\n"));
 }
@@ -383,7 +501,9 @@ async function main(): Promise<number> {
   // What a headless flowproof run takes (the headless shell when installed, as Playwright's headless default is).
   const chrome = findBrowser(process.env, { headless: true }).path ?? "/usr/bin/chromium";
   if (!existsSync(chrome)) {
-    console.error(`bench: Chromium not found at ${chrome}.\n  Install it (Debian/Ubuntu: apt-get install chromium) or set FLOWPROOF_CHROME to a Chrome/Chromium executable.\n  The benchmark never downloads a browser.`);
+    console.error(
+      `bench: Chromium not found at ${chrome}.\n  Install it (Debian/Ubuntu: apt-get install chromium) or set FLOWPROOF_CHROME to a Chrome/Chromium executable.\n  The benchmark never downloads a browser.`,
+    );
     return 2;
   }
   // flowproof's launcher reads FLOWPROOF_CHROME from the process environment: both contenders use this binary.
@@ -425,10 +545,21 @@ async function main(): Promise<number> {
         pwFill.push(b);
         pwKeys.push(c);
       }
-      console.error(`bench: ${timed ? `run ${round + 1}/${runs}` : "warm-up"}: flowproof ${ms(a.wallMs, 0)} ms (steps ${ms(sum(a.stepMs), 0)}), rec off ${ms(d.wallMs, 0)} ms (steps ${ms(sum(d.stepMs), 0)}), PW fill ${ms(b.wallMs, 0)} ms (steps ${ms(sum(b.stepMs), 0)}), PW keys ${ms(c.wallMs, 0)} ms (steps ${ms(sum(c.stepMs), 0)})`);
+      console.error(
+        `bench: ${timed ? `run ${round + 1}/${runs}` : "warm-up"}: flowproof ${ms(a.wallMs, 0)} ms (steps ${ms(sum(a.stepMs), 0)}), rec off ${ms(d.wallMs, 0)} ms (steps ${ms(sum(d.stepMs), 0)}), PW fill ${ms(b.wallMs, 0)} ms (steps ${ms(sum(b.stepMs), 0)}), PW keys ${ms(c.wallMs, 0)} ms (steps ${ms(sum(c.stepMs), 0)})`,
+      );
     }
     report(fp, fpOff, pwFill, pwKeys, runs, chrome, version, [busyBefore, await machineBusy()]);
-    if (json) console.log(JSON.stringify({ steps: STEPS.map((s) => ({ text: s.text, kind: s.kind, chars: s.chars })), flowproof: fp, flowproof_recording_off: fpOff, playwright_fill: pwFill, playwright_keys: pwKeys }));
+    if (json)
+      console.log(
+        JSON.stringify({
+          steps: STEPS.map((s) => ({ text: s.text, kind: s.kind, chars: s.chars })),
+          flowproof: fp,
+          flowproof_recording_off: fpOff,
+          playwright_fill: pwFill,
+          playwright_keys: pwKeys,
+        }),
+      );
     return 0;
   } catch (error) {
     if (error instanceof BenchFailure) {

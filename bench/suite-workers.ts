@@ -78,16 +78,22 @@ if (import.meta.main) {
   try {
     for (let i = 0; i < flows; i++) {
       const who = `${names[i % names.length]}${i}`;
-      writeFileSync(join(dir, `flow-${String(i).padStart(2, "0")}.flow.yaml`), [
-        `name: Orders of ${who}`, "app: web", `url: ${app.url}/`, "steps:",
-        `  - rules: Type ${who} into the "Customer" field`,
-        '  - rules: Press the "Find" button',
-        `  - assert: page shows orders for ${who}`,
-        `  - rules: Type ${who}x into the "Customer" field`,
-        '  - rules: Press the "Find" button',
-        `  - assert: page shows orders for ${who}x`,
-        "",
-      ].join("\n"));
+      writeFileSync(
+        join(dir, `flow-${String(i).padStart(2, "0")}.flow.yaml`),
+        [
+          `name: Orders of ${who}`,
+          "app: web",
+          `url: ${app.url}/`,
+          "steps:",
+          `  - rules: Type ${who} into the "Customer" field`,
+          '  - rules: Press the "Find" button',
+          `  - assert: page shows orders for ${who}`,
+          `  - rules: Type ${who}x into the "Customer" field`,
+          '  - rules: Press the "Find" button',
+          `  - assert: page shows orders for ${who}x`,
+          "",
+        ].join("\n"),
+      );
     }
     console.log(`bench: ${flows} flows of 6 steps, API latency ${latencyMs} ms, ${navigator.hardwareConcurrency} cores`);
     const rec = await cli(["run", ".", "--record-missing", "--author", "rules", "--recording-detail", "off", "--json"], dir);

@@ -158,7 +158,9 @@ try {
   console.log(`  7-step flow (median of ${RUNS}, session start included): ${flowMedian.toFixed(0)} ms — ${verdict(flowMedian, FLOW_TARGET_MS)}`);
   console.log(`  step medians: ${stepMedians.map((ms) => ms.toFixed(0)).join(", ")} ms`);
   const cliMedian = median(cli.wallMs);
-  console.log(`  \`flowproof run\` of the 7-step flow (median of ${CLI_RUNS}, process wall time): ${cliMedian.toFixed(0)} ms — ${verdict(cliMedian, FLOW_TARGET_MS)}; its steps ${median(cli.stepsMs).toFixed(0)} ms`);
+  console.log(
+    `  \`flowproof run\` of the 7-step flow (median of ${CLI_RUNS}, process wall time): ${cliMedian.toFixed(0)} ms — ${verdict(cliMedian, FLOW_TARGET_MS)}; its steps ${median(cli.stepsMs).toFixed(0)} ms`,
+  );
   console.log(`  load average after: ${loadavg()[0]!.toFixed(2)}`);
   if (JSON_OUT) console.log(JSON.stringify({ ocrMs, startMs, flowMs, stepMs, cliWallMs: cli.wallMs, cliStepsMs: cli.stepsMs }));
 } catch (error) {

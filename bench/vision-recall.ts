@@ -21,7 +21,10 @@ try {
 }
 const pad = (s: string, n: number) => s.padEnd(n);
 console.log(`${pad("screenshot", 20)} ${pad("recall", 14)} ${pad("ms", 6)} missed`);
-for (const r of rows) console.log(`${pad(r.file, 20)} ${pad(`${r.found}/${r.expected} ${Math.round((100 * r.found) / r.expected)}%`, 14)} ${pad(String(r.ms), 6)} ${r.missed.map((m) => JSON.stringify(m)).join(" ")}`);
+for (const r of rows)
+  console.log(
+    `${pad(r.file, 20)} ${pad(`${r.found}/${r.expected} ${Math.round((100 * r.found) / r.expected)}%`, 14)} ${pad(String(r.ms), 6)} ${r.missed.map((m) => JSON.stringify(m)).join(" ")}`,
+  );
 const found = rows.reduce((s, r) => s + r.found, 0);
 const expected = rows.reduce((s, r) => s + r.expected, 0);
 console.log(`${pad("all", 20)} ${found}/${expected} ${Math.round((100 * found) / expected)}%`);

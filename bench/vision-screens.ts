@@ -60,7 +60,12 @@ const SHOTS: Shot[] = [
   { file: "gtk-dark.png", title: "Expense", argv: ZENITY, env: { GTK_THEME: "Adwaita:dark" } },
   { file: "xcalc.png", title: "Calculator", argv: ["xcalc"] },
   { file: "tk-list.png", title: "Choose a vendor", argv: ["wish", tcl] },
-  { file: "wine-about.png", title: "About Wine 8.0", argv: ["/usr/lib/wine/wine64", "winver"], env: { WINEPREFIX: process.env["WINEPREFIX"] ?? join(dir, "wine"), WINEDEBUG: "-all", WINEDLLOVERRIDES: "mscoree,mshtml=" } },
+  {
+    file: "wine-about.png",
+    title: "About Wine 8.0",
+    argv: ["/usr/lib/wine/wine64", "winver"],
+    env: { WINEPREFIX: process.env["WINEPREFIX"] ?? join(dir, "wine"), WINEDEBUG: "-all", WINEDLLOVERRIDES: "mscoree,mshtml=" },
+  },
 ];
 
 const xvfb = Bun.spawn(["Xvfb", DISPLAY, "-screen", "0", "1024x768x24", "-nolisten", "tcp"], { stdout: "ignore", stderr: "ignore" });
@@ -75,7 +80,8 @@ try {
         win = (await screen.windows()).find((w) => w.title === shot.title);
         if (!win) await Bun.sleep(100);
       }
-      if (!win) throw new Error(`${shot.argv[0]}: no window titled ${shot.title}; windows: ${(await screen.windows()).map((w) => JSON.stringify(w.title)).join(", ")}`);
+      if (!win)
+        throw new Error(`${shot.argv[0]}: no window titled ${shot.title}; windows: ${(await screen.windows()).map((w) => JSON.stringify(w.title)).join(", ")}`);
       await Bun.sleep(1500); // drawn and settled
       let frame = await screen.capture(win);
       if (shot.canvas) frame = onCanvas(frame, shot.canvas);

@@ -114,11 +114,18 @@ async function main(): Promise<number> {
       }
     }
     const rows = [...samples.entries()].map(([key, s]) => ({ step: key, intent: s.intent, median_ms: Math.round(median(s.ms)), samples: s.ms }));
-    console.log(`flowproof.exe under Wine (${Bun.spawnSync(["/usr/lib/wine/wine64", "--version"]).stdout.toString().trim()}), ${runs} replay(s) of ${rows.length} steps`);
-    console.log(`load average (1 min): ${loadBefore.toFixed(1)} before, ${(loadavg()[0] ?? 0).toFixed(1)} after${Math.max(loadBefore, loadavg()[0] ?? 0) > 1.5 ? " — the machine was busy: these figures are inflated" : ""}`);
+    console.log(
+      `flowproof.exe under Wine (${Bun.spawnSync(["/usr/lib/wine/wine64", "--version"]).stdout.toString().trim()}), ${runs} replay(s) of ${rows.length} steps`,
+    );
+    console.log(
+      `load average (1 min): ${loadBefore.toFixed(1)} before, ${(loadavg()[0] ?? 0).toFixed(1)} after${Math.max(loadBefore, loadavg()[0] ?? 0) > 1.5 ? " — the machine was busy: these figures are inflated" : ""}`,
+    );
     console.log(`setup: executables ${Math.round(buildMs)} ms (cached builds are reused), bed ${Math.round(bedMs)} ms`);
     for (const r of rows) console.log(`${String(r.median_ms).padStart(7)} ms  ${r.step.padEnd(14)} ${r.intent}`);
-    for (const [name, t2] of totals) console.log(`${String(Math.round(median(t2.flowMs))).padStart(7)} ms  ${name} flow (result.json), ${Math.round(median(t2.processMs))} ms for the whole process`);
+    for (const [name, t2] of totals)
+      console.log(
+        `${String(Math.round(median(t2.flowMs))).padStart(7)} ms  ${name} flow (result.json), ${Math.round(median(t2.processMs))} ms for the whole process`,
+      );
     const stepSum = rows.reduce((a, r) => a + r.median_ms, 0);
     console.log(`${String(stepSum).padStart(7)} ms  sum of the ${rows.length} step medians (${Math.round(stepSum / Math.max(1, rows.length))} ms a step)`);
     if (json) console.log(JSON.stringify({ runs, rows, totals: Object.fromEntries(totals), buildMs, bedMs, bedTimings: bed.timings }));

@@ -6,10 +6,22 @@ import { renderAdapterTables, travels, typeOf } from "./adapter-docs.ts";
 describe("renderAdapterTables", () => {
   test("a section per adapter: what it declares, then a row per key with how it travels", () => {
     const adapter = defineAdapter({
-      kind: "term", title: "a terminal app", capabilities: ["keyboard"],
-      keys: { schema: Type.Object({ command: Type.String({ description: "The program.", ...keyRole({ recorded: true, references: "env" }) }), login: Type.Optional(Type.Object({ password: Type.String(keyRole({ secret: true })) })) }) },
+      kind: "term",
+      title: "a terminal app",
+      capabilities: ["keyboard"],
+      keys: {
+        schema: Type.Object({
+          command: Type.String({ description: "The program.", ...keyRole({ recorded: true, references: "env" }) }),
+          login: Type.Optional(Type.Object({ password: Type.String(keyRole({ secret: true })) })),
+        }),
+      },
       grammar: { lacks: ["css"], keys: { functionKeys: true } },
-      open: async () => ({ launch: async () => { throw new Error("unused"); }, close: async () => undefined }),
+      open: async () => ({
+        launch: async () => {
+          throw new Error("unused");
+        },
+        close: async () => undefined,
+      }),
     });
     expect(renderAdapterTables([adapter]).split("\n")).toEqual([
       "### `app: term` — a terminal app",

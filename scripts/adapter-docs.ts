@@ -18,13 +18,20 @@ export function typeOf(s: Schema): string {
   const min = s["minimum"];
   const max = s["maximum"];
   switch (s["type"]) {
-    case "integer": return typeof min === "number" && typeof max === "number" ? `integer ${min}–${max}` : "integer";
-    case "number": return "number";
-    case "boolean": return "boolean";
-    case "array": return isObj(s["items"]) ? `list of ${typeOf(s["items"])}` : "list";
-    case "object": return "mapping";
-    case "string": return Array.isArray(s["enum"]) ? (s["enum"] as unknown[]).map((v) => `\`${String(v)}\``).join(", ") : "string";
-    default: return "any";
+    case "integer":
+      return typeof min === "number" && typeof max === "number" ? `integer ${min}–${max}` : "integer";
+    case "number":
+      return "number";
+    case "boolean":
+      return "boolean";
+    case "array":
+      return isObj(s["items"]) ? `list of ${typeOf(s["items"])}` : "list";
+    case "object":
+      return "mapping";
+    case "string":
+      return Array.isArray(s["enum"]) ? (s["enum"] as unknown[]).map((v) => `\`${String(v)}\``).join(", ") : "string";
+    default:
+      return "any";
   }
 }
 
@@ -32,7 +39,8 @@ export function typeOf(s: Schema): string {
 export function travels(role: KeyRole): string {
   const out: string[] = [];
   const r = role.recorded;
-  if (r !== undefined) out.push(`recorded as written${typeof r === "object" && r.as ? ` as \`${r.as}\`` : ""}${typeof r === "object" && r.top ? " beside `app`" : ""}`);
+  if (r !== undefined)
+    out.push(`recorded as written${typeof r === "object" && r.as ? ` as \`${r.as}\`` : ""}${typeof r === "object" && r.top ? " beside `app`" : ""}`);
   if (role.pinned) out.push("a new recording when it changes");
   if (role.secret) out.push("secret: read from the flow at every run, never stored");
   if (role.references === "env") out.push("`${VAR}`");
@@ -55,7 +63,9 @@ function rows(schema: Schema, inApp: readonly string[], prefix = "", required: r
     const path = prefix === "" ? key : `${prefix}.${key}`;
     const role = (sub[KEY_ROLE] as KeyRole | undefined) ?? {};
     const written = prefix === "" && inApp.includes(key) ? `app.${key}` : path;
-    out.push(`| \`${written}\` | ${cell(typeOf(sub))} | ${req.includes(key) ? "yes" : "—"} | ${cell(travels(role) || "—")} | ${cell(String(sub["description"] ?? ""))} |`);
+    out.push(
+      `| \`${written}\` | ${cell(typeOf(sub))} | ${req.includes(key) ? "yes" : "—"} | ${cell(travels(role) || "—")} | ${cell(String(sub["description"] ?? ""))} |`,
+    );
     if (sub["type"] === "object" && isObj(sub["properties"]) && prefix === "") out.push(...rows(sub, [], path));
   }
   return out;
@@ -72,10 +82,20 @@ export function renderAdapterTables(adapters: readonly AdapterPlugin[]): string 
       ...(a.platforms ? [`runs on: ${a.platforms.name} (${a.platforms.os.map((o) => `\`${o}\``).join(", ")})`] : []),
       ...(a.grammar?.lacks?.length ? [`lacks: ${a.grammar.lacks.map((f) => `\`${f}\``).join(", ")}`] : []),
       ...(a.grammar?.keys?.functionKeys ? ["presses F1–F12"] : []),
-      ...(a.grammar?.keys?.words ? [`key words: ${Object.keys(a.grammar.keys.words).map((w) => `\`${w}\``).join(", ")}`] : []),
+      ...(a.grammar?.keys?.words
+        ? [
+            `key words: ${Object.keys(a.grammar.keys.words)
+              .map((w) => `\`${w}\``)
+              .join(", ")}`,
+          ]
+        : []),
       ...(a.grammar?.bareDestination ? [`\`Go to <word>\` is \`Go to ${a.grammar.bareDestination.prefix}<word>\``] : []),
       ...(a.grammar?.sugar?.length ? [`assertions: ${a.grammar.sugar.map((s) => `\`${s.example}\``).join(", ")}`] : []),
-      ...(a.credentials ? [`fallback credentials: \`flowproof config ${a.kind}\`${a.credentials.fields?.length ? ` (${a.credentials.fields.map((f) => `\`--${f.name}\``).join(", ")})` : ""}, kept in the ${a.credentials.where}`] : []),
+      ...(a.credentials
+        ? [
+            `fallback credentials: \`flowproof config ${a.kind}\`${a.credentials.fields?.length ? ` (${a.credentials.fields.map((f) => `\`--${f.name}\``).join(", ")})` : ""}, kept in the ${a.credentials.where}`,
+          ]
+        : []),
     ];
     out.push(facts.join("; ") + ".", "");
     const schema = a.keys?.schema as Schema | undefined;

@@ -38,12 +38,20 @@ export interface BuildOutcome {
  */
 export function compileArgv(entry: string, bunTarget: string, outfile: string, pageScript: string): string[] {
   return [
-    process.execPath, "build", entry, "--compile", `--target=${bunTarget}`, `--outfile=${outfile}`, `--asset=${pageScript}`,
+    process.execPath,
+    "build",
+    entry,
+    "--compile",
+    `--target=${bunTarget}`,
+    `--outfile=${outfile}`,
+    `--asset=${pageScript}`,
     // The OCR worker thread is an entry point of its own; with the repository as the bundle's root
     // it sits at its repository path inside the executable, where the vision surface spawns it.
-    VISION_OCR_WORKER, `--root=${ROOT}`,
+    VISION_OCR_WORKER,
+    `--root=${ROOT}`,
     // A project's .env, bunfig.toml or package.json must not change how the executable behaves.
-    "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
+    "--no-compile-autoload-dotenv",
+    "--no-compile-autoload-bunfig",
   ];
 }
 
@@ -76,7 +84,12 @@ if (import.meta.main) {
     if (outcome.ok) console.log(`built  ${target.padEnd(13)} ${outcome.path} (${seconds} s)`);
     else {
       failed++;
-      console.log(`FAILED ${target.padEnd(13)} (${seconds} s)\n${outcome.detail.split("\n").map((l) => `       ${l}`).join("\n")}`);
+      console.log(
+        `FAILED ${target.padEnd(13)} (${seconds} s)\n${outcome.detail
+          .split("\n")
+          .map((l) => `       ${l}`)
+          .join("\n")}`,
+      );
     }
   }
   process.exit(failed === 0 ? 0 : 1);

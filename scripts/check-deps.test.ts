@@ -10,7 +10,10 @@ describe("checkSource", () => {
     ["src/version.ts", `import pkg from "../package.json" with { type: "json" };`],
     ["src/cli/main.ts", `import { run } from "../commands/run.ts";\nimport { nearest } from "../spec/suggest.ts";`],
     ["plugins/web/driver.ts", `import type { AppDriver } from "../../src/plugins/api.ts";\nimport { keyDefinition } from "./keys.ts";`],
-    ["plugins/web/cdp/connection.ts", `import CDP from "chrome-remote-interface";\nimport type { ProtocolMapping } from "devtools-protocol/types/protocol-mapping";`],
+    [
+      "plugins/web/cdp/connection.ts",
+      `import CDP from "chrome-remote-interface";\nimport type { ProtocolMapping } from "devtools-protocol/types/protocol-mapping";`,
+    ],
     ["src/trace/read.ts", `import { readFileSync } from "node:fs";\nimport Ajv from "ajv";\nimport { test } from "bun:test";`],
     ["src/engine/loop.test.ts", `import { startServer } from "../../test/support/server.ts";`],
   ])("accepts %s importing what its row allows", (file, source) => {
@@ -77,7 +80,7 @@ describe("findImports", () => {
       `import "./g.ts";`,
       `type H = import("./h.ts").H;`,
       `const i = await import("./i.ts");`,
-      "const s = `import x from \"./not-an-import.ts\"`;",
+      'const s = `import x from "./not-an-import.ts"`;',
     ].join("\n");
     expect(findImports("x.ts", source).map((r) => [r.specifier, r.line, r.typeOnly, r.form])).toEqual([
       ["./a.ts", 1, true, "import"],

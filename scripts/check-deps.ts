@@ -29,9 +29,21 @@ export const RULES: readonly DepsRule[] = [
   { files: "src/diagnostics/**", may: [], why: "diagnostics is the shared leaf: it imports nothing from src/" },
   { files: "src/version.ts", may: ["package.json"], why: "version.ts is a leaf that reads package.json (embedded by bun build --compile)" },
   { files: "src/grammar/**", may: ["src/diagnostics"], why: "the grammar is pure and knows no driver, spec or trace" },
-  { files: "src/plugins/builtin.ts", may: ["src/diagnostics", "src/trace", "src/grammar/vocabulary.ts", "plugins/*/index.ts"], why: "builtin.ts is the one bridge to the bundled plugins, through each plugin's index.ts only" },
-  { files: "src/plugins/**", may: ["src/diagnostics", "src/trace", "src/grammar/vocabulary.ts"], why: "the plugin contract may name trace types, diagnostics and the grammar's vocabulary types (what an adapter declares), nothing of the engine" },
-  { files: "src/spec/**", may: ["src/diagnostics", "src/grammar", "src/plugins/adapter-api.ts"], why: "spec loads YAML and calls the grammar; it reads an adapter's declared keys through the contract's types; it does not plan or run" },
+  {
+    files: "src/plugins/builtin.ts",
+    may: ["src/diagnostics", "src/trace", "src/grammar/vocabulary.ts", "plugins/*/index.ts"],
+    why: "builtin.ts is the one bridge to the bundled plugins, through each plugin's index.ts only",
+  },
+  {
+    files: "src/plugins/**",
+    may: ["src/diagnostics", "src/trace", "src/grammar/vocabulary.ts"],
+    why: "the plugin contract may name trace types, diagnostics and the grammar's vocabulary types (what an adapter declares), nothing of the engine",
+  },
+  {
+    files: "src/spec/**",
+    may: ["src/diagnostics", "src/grammar", "src/plugins/adapter-api.ts"],
+    why: "spec loads YAML and calls the grammar; it reads an adapter's declared keys through the contract's types; it does not plan or run",
+  },
   { files: "src/trace/**", may: ["src/diagnostics"], why: "the trace format stands alone so every reader agrees on it" },
   { files: "src/capture/**", may: [], why: "capture's HTTP parsing and formatting are pure leaves: bytes in, text out, no flow or engine" },
   { files: "src/recording/**", may: ["src/diagnostics", "src/plugins", "src/trace"], why: "recording sees frames from drivers and step ranges of the trace" },
@@ -39,14 +51,42 @@ export const RULES: readonly DepsRule[] = [
   { files: "src/authoring/**", may: [...ENGINE_DEPS, "src/engine"], why: "authoring grounds steps for the engine's record mode" },
   { files: "src/report/**", may: ["src/diagnostics", "src/trace"], why: "reports are views of result.json and the trace" },
   { files: "src/commands/**", may: CORE, why: "commands are the one core over everything below; they never reach the CLI or MCP" },
-  { files: "src/cli/**", may: [...CORE, "src/commands", "src/mcp/server.ts"], why: "the CLI parses, calls commands/ and renders; `flowproof mcp` hands stdio to the MCP server's entry point" },
-  { files: "src/mcp/**", may: [...CORE, "src/commands", "src/cli/flags.ts"], why: "MCP tools call commands/, never the CLI; they take their arguments from the CLI's one flag table (src/cli/flags.ts, data only), so a new flag reaches MCP or fails the drift test" },
-  { files: "src/index.ts", may: ["src/commands", "src/plugins/api.ts", "src/diagnostics", "src/report/schema.ts", "src/trace/schema.ts"], why: "the library API re-exports commands/, the plugin contract, and the wire types and errors its results carry" },
+  {
+    files: "src/cli/**",
+    may: [...CORE, "src/commands", "src/mcp/server.ts"],
+    why: "the CLI parses, calls commands/ and renders; `flowproof mcp` hands stdio to the MCP server's entry point",
+  },
+  {
+    files: "src/mcp/**",
+    may: [...CORE, "src/commands", "src/cli/flags.ts"],
+    why: "MCP tools call commands/, never the CLI; they take their arguments from the CLI's one flag table (src/cli/flags.ts, data only), so a new flag reaches MCP or fails the drift test",
+  },
+  {
+    files: "src/index.ts",
+    may: ["src/commands", "src/plugins/api.ts", "src/diagnostics", "src/report/schema.ts", "src/trace/schema.ts"],
+    why: "the library API re-exports commands/, the plugin contract, and the wire types and errors its results carry",
+  },
   { files: "src/index.test.ts", may: ["src/index.ts"], why: "the library face's test imports it by package name, as users do" },
-  { files: "plugins/sap/**", may: ["src/plugins/api.ts", "plugins/windows/ffi", "plugins/desktop"], why: "SAP GUI Scripting rides on the shared Windows bindings (COM, IDispatch and the ROT, the credential store, window capture), and is an element backend of the one desktop driver" },
-  { files: "plugins/vision/**", may: ["src/plugins/api.ts", "plugins/windows/ffi", "plugins/desktop/text.ts"], why: "the vision surface reads and drives Windows windows through the shared user32/gdi32 bindings, and compares text by the desktop surfaces' pure text rules" },
-  { files: "plugins/windows/**", may: ["src/plugins/api.ts", "plugins/desktop"], why: "the Windows element backends (UI Automation, Win32) sit behind the one desktop driver" },
-  { files: "plugins/*/**", may: ["src/plugins/api.ts"], why: "a plugin sees flowproof only through src/plugins/api.ts, besides its own folder and npm packages" },
+  {
+    files: "plugins/sap/**",
+    may: ["src/plugins/api.ts", "plugins/windows/ffi", "plugins/desktop"],
+    why: "SAP GUI Scripting rides on the shared Windows bindings (COM, IDispatch and the ROT, the credential store, window capture), and is an element backend of the one desktop driver",
+  },
+  {
+    files: "plugins/vision/**",
+    may: ["src/plugins/api.ts", "plugins/windows/ffi", "plugins/desktop/text.ts"],
+    why: "the vision surface reads and drives Windows windows through the shared user32/gdi32 bindings, and compares text by the desktop surfaces' pure text rules",
+  },
+  {
+    files: "plugins/windows/**",
+    may: ["src/plugins/api.ts", "plugins/desktop"],
+    why: "the Windows element backends (UI Automation, Win32) sit behind the one desktop driver",
+  },
+  {
+    files: "plugins/*/**",
+    may: ["src/plugins/api.ts"],
+    why: "a plugin sees flowproof only through src/plugins/api.ts, besides its own folder and npm packages",
+  },
 ];
 
 /** Test files may also use the shared test support. */
@@ -80,13 +120,23 @@ export function findImports(file: string, source: string): ImportRef[] {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
       const clause = node.importClause;
       const bindings = clause?.namedBindings;
-      const allNamedAreTypes = !!clause && !clause.name && !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+      const allNamedAreTypes =
+        !!clause && !clause.name && !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
       refs.push({ specifier: node.moduleSpecifier.text, line: lineOf(node), typeOnly: !!clause?.isTypeOnly || allNamedAreTypes, form: "import" });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       refs.push({ specifier: node.moduleSpecifier.text, line: lineOf(node), typeOnly: node.isTypeOnly, form: "export" });
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
       refs.push({ specifier: node.moduleReference.expression.text, line: lineOf(node), typeOnly: node.isTypeOnly, form: "import" });
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0])
+    ) {
       refs.push({ specifier: node.arguments[0].text, line: lineOf(node), typeOnly: false, form: "dynamic-import" });
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       refs.push({ specifier: node.argument.literal.text, line: lineOf(node), typeOnly: true, form: "import-type" });
@@ -144,7 +194,14 @@ export function checkSource(file: string, source: string, rules: readonly DepsRu
   const rule = ruleFor(file, rules);
   const refs = findImports(file, source);
   if (!rule) {
-    return [{ file, line: 1, specifier: "", message: `no row of scripts/check-deps.ts RULES covers ${file}; add one for ${moduleOf(file)} (leaf-first, as in house-style.md)` }];
+    return [
+      {
+        file,
+        line: 1,
+        specifier: "",
+        message: `no row of scripts/check-deps.ts RULES covers ${file}; add one for ${moduleOf(file)} (leaf-first, as in house-style.md)`,
+      },
+    ];
   }
   const own = moduleOf(file);
   const may = file.endsWith(".test.ts") ? [...rule.may, ...TEST_MAY] : rule.may;
@@ -154,7 +211,12 @@ export function checkSource(file: string, source: string, rules: readonly DepsRu
     if (ref.specifier === SELF_PACKAGE.name || ref.specifier.startsWith(`${SELF_PACKAGE.name}/`)) target = SELF_PACKAGE.path;
     else if (ref.specifier.startsWith(".")) target = posix.normalize(posix.join(posix.dirname(file), ref.specifier));
     else if (ref.specifier.startsWith("/")) {
-      out.push({ file, line: ref.line, specifier: ref.specifier, message: `absolute import path ${JSON.stringify(ref.specifier)}; import relative to the file` });
+      out.push({
+        file,
+        line: ref.line,
+        specifier: ref.specifier,
+        message: `absolute import path ${JSON.stringify(ref.specifier)}; import relative to the file`,
+      });
       continue;
     } else continue; // a builtin or an npm package
     if (target.startsWith("../") || target === "..") {

@@ -52,7 +52,11 @@ export function findKindLiterals(file: string, source: string, kinds: readonly s
 }
 
 /** The literals of `files` (path + source) that no exception allows, and the exceptions nothing uses any more. */
-export function checkKinds(files: readonly { readonly path: string; readonly source: string }[], kinds: readonly string[], exceptions: readonly KindException[] = KIND_EXCEPTIONS): { violations: KindLiteral[]; stale: KindException[] } {
+export function checkKinds(
+  files: readonly { readonly path: string; readonly source: string }[],
+  kinds: readonly string[],
+  exceptions: readonly KindException[] = KIND_EXCEPTIONS,
+): { violations: KindLiteral[]; stale: KindException[] } {
   const core = files.filter((f) => CORE_FOLDERS.some((d) => f.path.startsWith(d)) && !f.path.endsWith(".test.ts"));
   const found = core.flatMap((f) => findKindLiterals(f.path, f.source, kinds));
   const allowed = (l: KindLiteral) => exceptions.some((e) => e.file === l.file && e.literal === l.literal);
@@ -69,7 +73,10 @@ if (import.meta.main) {
   const kinds = [...BUILTIN_ADAPTERS.map((a) => a.kind), ...PLANNED_KINDS];
   const files = scannedFiles(root).map((path) => ({ path, source: readFileSync(`${root}/${path}`, "utf8") }));
   const { violations, stale } = checkKinds(files, kinds);
-  for (const v of violations) console.log(`${v.file}:${v.line}: names the app kind ${JSON.stringify(v.literal)}; read it from the adapter contract (a declared key, grammar, steps kind or capability), or list a documented exception in KIND_EXCEPTIONS in scripts/check-kinds.ts`);
+  for (const v of violations)
+    console.log(
+      `${v.file}:${v.line}: names the app kind ${JSON.stringify(v.literal)}; read it from the adapter contract (a declared key, grammar, steps kind or capability), or list a documented exception in KIND_EXCEPTIONS in scripts/check-kinds.ts`,
+    );
   for (const e of stale) console.log(`${e.file}: KIND_EXCEPTIONS allows ${JSON.stringify(e.literal)}, which it no longer names; remove the entry`);
   if (violations.length > 0 || stale.length > 0) process.exit(1);
   console.log(`no app kind named in ${CORE_FOLDERS.join(", ")} (${KIND_EXCEPTIONS.length} documented exception${KIND_EXCEPTIONS.length === 1 ? "" : "s"})`);

@@ -2,12 +2,32 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkCycles, checkModuleTests, checkSizes, importCycles, importGraph, lineCount, uncodedErrors, KNOWN_CYCLES, PLAIN_ERROR_EXEMPTIONS, PLAIN_ERROR_MARKER, SIZE_EXEMPTIONS } from "./check.ts";
+import {
+  checkCycles,
+  checkModuleTests,
+  checkSizes,
+  importCycles,
+  importGraph,
+  lineCount,
+  uncodedErrors,
+  KNOWN_CYCLES,
+  PLAIN_ERROR_EXEMPTIONS,
+  PLAIN_ERROR_MARKER,
+  SIZE_EXEMPTIONS,
+} from "./check.ts";
 
 describe("checkSizes", () => {
   const exemptions = [{ path: "plugins/web/driver.ts", reason: "to be split" }];
   test("reports a file over the limit that is not listed, with its line count", () => {
-    const r = checkSizes([{ path: "src/a.ts", lines: 501 }, { path: "src/b.ts", lines: 500 }, { path: "plugins/web/driver.ts", lines: 790 }], 500, exemptions);
+    const r = checkSizes(
+      [
+        { path: "src/a.ts", lines: 501 },
+        { path: "src/b.ts", lines: 500 },
+        { path: "plugins/web/driver.ts", lines: 790 },
+      ],
+      500,
+      exemptions,
+    );
     expect(r).toEqual({ oversized: [{ path: "src/a.ts", lines: 501 }], stale: [] });
   });
   test("reports an exemption whose file is back within the limit, so the list stays honest", () => {
@@ -36,7 +56,13 @@ describe("uncodedErrors", () => {
 });
 
 describe("lineCount", () => {
-  test.each([["", 0], ["a", 1], ["a\n", 1], ["a\nb", 2], ["a\nb\n", 2]])("%j has %d lines", (text, n) => {
+  test.each([
+    ["", 0],
+    ["a", 1],
+    ["a\n", 1],
+    ["a\nb", 2],
+    ["a\nb\n", 2],
+  ])("%j has %d lines", (text, n) => {
     expect(lineCount(text)).toBe(n);
   });
 });
@@ -54,14 +80,25 @@ describe("importCycles", () => {
     expect(importCycles(graph)).toEqual([["src/spec/block.ts", "src/spec/flow.ts", "src/spec/surfaces.ts"], ["src/y/self.ts"]]);
   });
   test("a tree without a back edge has no cycle", () => {
-    expect(importCycles(new Map([["a.ts", ["b.ts"]], ["b.ts", ["c.ts"]], ["c.ts", []]]))).toEqual([]);
+    expect(
+      importCycles(
+        new Map([
+          ["a.ts", ["b.ts"]],
+          ["b.ts", ["c.ts"]],
+          ["c.ts", []],
+        ]),
+      ),
+    ).toEqual([]);
   });
   test("reads the graph from real files, type-only imports included", () => {
     const root = mkdtempSync(join(tmpdir(), "fp-cycles-"));
     try {
       mkdirSync(join(root, "plugins/p"), { recursive: true });
       writeFileSync(join(root, "plugins/p/cells.ts"), 'import type { Grid } from "./read.ts";\nexport const x = 1;\n');
-      writeFileSync(join(root, "plugins/p/read.ts"), 'import { x } from "./cells.ts";\nimport { readFileSync } from "node:fs";\nexport type Grid = string[][];\n');
+      writeFileSync(
+        join(root, "plugins/p/read.ts"),
+        'import { x } from "./cells.ts";\nimport { readFileSync } from "node:fs";\nexport type Grid = string[][];\n',
+      );
       const graph = importGraph(root, ["plugins/p/cells.ts", "plugins/p/read.ts"]);
       expect(importCycles(graph)).toEqual([["plugins/p/cells.ts", "plugins/p/read.ts"]]);
     } finally {
@@ -73,7 +110,15 @@ describe("importCycles", () => {
 describe("checkCycles", () => {
   const known = [{ modules: ["b.ts", "a.ts"], reason: "kept until the rebuild" }];
   test("a listed cycle passes whatever the order of its modules; an unlisted one fails", () => {
-    expect(checkCycles([["a.ts", "b.ts"], ["c.ts", "d.ts"]], known)).toEqual({ unexpected: [["c.ts", "d.ts"]], stale: [] });
+    expect(
+      checkCycles(
+        [
+          ["a.ts", "b.ts"],
+          ["c.ts", "d.ts"],
+        ],
+        known,
+      ),
+    ).toEqual({ unexpected: [["c.ts", "d.ts"]], stale: [] });
   });
   test("a listed cycle that no longer exists is reported stale", () => {
     expect(checkCycles([], known)).toEqual({ unexpected: [], stale: [["b.ts", "a.ts"]] });
@@ -85,9 +130,10 @@ describe("checkCycles", () => {
 
 describe("checkModuleTests", () => {
   test("a module needs a sibling test or an exemption whose covering test exists", () => {
-    const r = checkModuleTests(["src/a.ts", "src/a.test.ts", "src/b.ts", "plugins/web/cdp/connection.ts"], [
-      { path: "plugins/web/cdp/connection.ts", reason: "needs a live endpoint", coveredBy: "plugins/web/web.conformance.test.ts" },
-    ]);
+    const r = checkModuleTests(
+      ["src/a.ts", "src/a.test.ts", "src/b.ts", "plugins/web/cdp/connection.ts"],
+      [{ path: "plugins/web/cdp/connection.ts", reason: "needs a live endpoint", coveredBy: "plugins/web/web.conformance.test.ts" }],
+    );
     expect(r).toEqual({ missing: ["src/b.ts"], uncovered: [{ path: "plugins/web/cdp/connection.ts", coveredBy: "plugins/web/web.conformance.test.ts" }] });
   });
 });

@@ -19,42 +19,72 @@ export interface TestExemption {
 export const TEST_EXEMPTIONS: readonly TestExemption[] = [
   // Type-only files and deliberate re-export faces.
   { path: "src/grammar/ast.ts", reason: "type-only: the AST types, exercised by every grammar test" },
-  { path: "src/plugins/api.ts", reason: "the plugin contract: types, identity helpers, one error class and the no-UI driver, exercised by every plugin's tests (plugins/api/index.test.ts for the no-UI driver)" },
+  {
+    path: "src/plugins/api.ts",
+    reason:
+      "the plugin contract: types, identity helpers, one error class and the no-UI driver, exercised by every plugin's tests (plugins/api/index.test.ts for the no-UI driver)",
+  },
   { path: "src/cli/exit-codes.ts", reason: "a constant table, asserted by the CLI tests through real exit codes" },
   { path: "src/version.ts", reason: "re-exports package.json's version; nothing to test" },
   { path: "src/index.ts", reason: "the library face: re-exports commands/ and plugins/api types" },
   { path: "src/grammar/index.ts", reason: "the grammar's public face" },
   { path: "src/engine/handlers/index.ts", reason: "the handler registry: a typed object literal, exercised through the step loop's tests" },
-  { path: "plugins/desktop/backend.ts", reason: "type-only: the desktop driver's two seams (ElementBackend, DesktopSurface), exercised by the desktop driver's tests and every desktop surface's conformance run" },
-  { path: "plugins/desktop/fake.ts", reason: "a test double (an in-memory desktop surface); a test of the double itself would prove nothing about the product", coveredBy: "plugins/desktop/driver.test.ts" },
-  { path: "plugins/vision/fake-screen.ts", reason: "a test double (a screen of fixed pixels that records input); a test of the double itself would prove nothing about the product", coveredBy: "plugins/vision/driver.test.ts" },
-  { path: "plugins/windows/backend.ts", reason: "type-only: what the Windows surface needs of the machine (Desktop, Launched), exercised through the fake desktop and under Wine" },
+  {
+    path: "plugins/desktop/backend.ts",
+    reason:
+      "type-only: the desktop driver's two seams (ElementBackend, DesktopSurface), exercised by the desktop driver's tests and every desktop surface's conformance run",
+  },
+  {
+    path: "plugins/desktop/fake.ts",
+    reason: "a test double (an in-memory desktop surface); a test of the double itself would prove nothing about the product",
+    coveredBy: "plugins/desktop/driver.test.ts",
+  },
+  {
+    path: "plugins/vision/fake-screen.ts",
+    reason: "a test double (a screen of fixed pixels that records input); a test of the double itself would prove nothing about the product",
+    coveredBy: "plugins/vision/driver.test.ts",
+  },
+  {
+    path: "plugins/windows/backend.ts",
+    reason: "type-only: what the Windows surface needs of the machine (Desktop, Launched), exercised through the fake desktop and under Wine",
+  },
   { path: "plugins/*/index.ts", reason: "a plugin's face (`export const plugin = define…`), exercised by its conformance test" },
   // Plugin internals tested from elsewhere, each named explicitly.
   // The page script's modules (bundled by plugins/web/injected/bundle.ts) run only inside Chromium.
   ...["dom", "roles", "resolver", "values", "probes", "select", "readings", "frames", "page-api", "page-script"].map((name) => ({
     path: `plugins/web/injected/${name}.ts`,
-    reason: "a module of the page script, which only runs inside Chromium; the driver conformance suite drives every probe, reading and scope through real pages",
+    reason:
+      "a module of the page script, which only runs inside Chromium; the driver conformance suite drives every probe, reading and scope through real pages",
     coveredBy: "plugins/web/web.conformance.test.ts",
   })),
   { path: "plugins/web/injected/protocol.ts", reason: "type-only: the wire shapes between the driver and the page script" },
   { path: "plugins/web/injected/codegen-protocol.ts", reason: "type-only: the wire shapes between `flowproof codegen`'s page-side listener and the Node side" },
   ...["codegen", "codegen-names"].map((name) => ({
     path: `plugins/web/injected/${name}.ts`,
-    reason: "the page side of `flowproof codegen`, which only runs inside Chromium: driven with trusted input headless (plugins/web/codegen.test.ts) and with real OS input on Xvfb (test/e2e/codegen.test.ts)",
+    reason:
+      "the page side of `flowproof codegen`, which only runs inside Chromium: driven with trusted input headless (plugins/web/codegen.test.ts) and with real OS input on Xvfb (test/e2e/codegen.test.ts)",
     coveredBy: "plugins/web/codegen.test.ts",
   })),
   { path: "src/plugins/agent-api.ts", reason: "type-only: the agent surface's part of the plugin contract, exercised by the agent plugin's tests" },
-  { path: "src/plugins/assertion-api.ts", reason: "type-only: the assertion kinds' context and verdict of the plugin contract, exercised by every assertion plugin's tests" },
-  { path: "src/plugins/expectation.ts", reason: "type-only: the expectations and scroll requests of the plugin contract (re-exported by api.ts), exercised by every driver's check and scroll tests" },
+  {
+    path: "src/plugins/assertion-api.ts",
+    reason: "type-only: the assertion kinds' context and verdict of the plugin contract, exercised by every assertion plugin's tests",
+  },
+  {
+    path: "src/plugins/expectation.ts",
+    reason:
+      "type-only: the expectations and scroll requests of the plugin contract (re-exported by api.ts), exercised by every driver's check and scroll tests",
+  },
   {
     path: "plugins/web/injected/scene.ts",
-    reason: "the page-side scene inventory only runs inside Chromium; the authoring tests read it from real pages (tokens, options, required state, password values never reported)",
+    reason:
+      "the page-side scene inventory only runs inside Chromium; the authoring tests read it from real pages (tokens, options, required state, password values never reported)",
     coveredBy: "src/authoring/author.test.ts",
   },
   {
     path: "plugins/web/injected/debug-page.ts",
-    reason: "the page side of the debug snapshot only runs inside Chromium; the debug snapshot tests read it from real pages (visible names as the resolver judges them, password values left out)",
+    reason:
+      "the page side of the debug snapshot only runs inside Chromium; the debug snapshot tests read it from real pages (visible names as the resolver judges them, password values left out)",
     coveredBy: "plugins/web/debug.test.ts",
   },
 
@@ -116,8 +146,7 @@ export interface SizeExemption {
   readonly reason: string;
 }
 
-export const SIZE_EXEMPTIONS: readonly SizeExemption[] = [
-];
+export const SIZE_EXEMPTIONS: readonly SizeExemption[] = [];
 
 export interface SizeReport {
   /** Files over the limit with no exemption, with their line counts. */
@@ -130,7 +159,11 @@ export interface SizeReport {
 export const lineCount = (text: string): number => (text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0));
 
 /** Pure: which of `files` (path + line count, tests already left out) exceed `limit` without an exemption. */
-export function checkSizes(files: readonly { readonly path: string; readonly lines: number }[], limit: number = MAX_SOURCE_LINES, exemptions: readonly SizeExemption[] = SIZE_EXEMPTIONS): SizeReport {
+export function checkSizes(
+  files: readonly { readonly path: string; readonly lines: number }[],
+  limit: number = MAX_SOURCE_LINES,
+  exemptions: readonly SizeExemption[] = SIZE_EXEMPTIONS,
+): SizeReport {
   const exempt = new Set(exemptions.map((e) => e.path));
   const oversized = files.filter((f) => f.lines > limit && !exempt.has(f.path));
   const over = new Set(files.filter((f) => f.lines > limit).map((f) => f.path));
@@ -143,8 +176,7 @@ export interface CycleException {
   readonly reason: string;
 }
 
-export const KNOWN_CYCLES: readonly CycleException[] = [
-];
+export const KNOWN_CYCLES: readonly CycleException[] = [];
 
 /** `file`'s imports (type-only ones too) that resolve to another file of `files`. */
 function importsOf(file: string, source: string, files: ReadonlySet<string>): string[] {
@@ -225,9 +257,7 @@ export function checkCycles(cycles: readonly (readonly string[])[], known: reado
 }
 
 /** Where production code may still throw plain (uncoded) Errors without a marker, and why. */
-export const PLAIN_ERROR_EXEMPTIONS: readonly SizeExemption[] = [
-  { path: "src/diagnostics/diagnostic.ts", reason: "FlowproofError itself extends Error" },
-];
+export const PLAIN_ERROR_EXEMPTIONS: readonly SizeExemption[] = [{ path: "src/diagnostics/diagnostic.ts", reason: "FlowproofError itself extends Error" }];
 
 /** The comment that says why a plain Error is right here (a flowproof bug, or code that runs in the page). */
 export const PLAIN_ERROR_MARKER = "plain Error on purpose";
@@ -237,7 +267,10 @@ export const PLAIN_ERROR_MARKER = "plain Error on purpose";
  * neither in an exempted path nor explained by a PLAIN_ERROR_MARKER comment on its line or the
  * two lines above. A user-facing error is a FlowproofError with a code from docs/errors.md.
  */
-export function uncodedErrors(files: readonly { readonly path: string; readonly text: string }[], exemptions: readonly SizeExemption[] = PLAIN_ERROR_EXEMPTIONS): { path: string; line: number; text: string }[] {
+export function uncodedErrors(
+  files: readonly { readonly path: string; readonly text: string }[],
+  exemptions: readonly SizeExemption[] = PLAIN_ERROR_EXEMPTIONS,
+): { path: string; line: number; text: string }[] {
   const out: { path: string; line: number; text: string }[] = [];
   for (const f of files) {
     if (f.path.endsWith(".test.ts") || exemptions.some((e) => globToRegExp(e.path).test(f.path))) continue;
@@ -279,6 +312,7 @@ function command(name: string, argv: readonly string[], okSummary: string): Chec
 
 const bun = process.execPath;
 const tsc = `${ROOT}/node_modules/.bin/tsc`;
+const biome = `${ROOT}/node_modules/.bin/biome`;
 
 const CHECKS: readonly Check[] = [
   {
@@ -292,6 +326,22 @@ const CHECKS: readonly Check[] = [
       return { ok: false, summary: `${errors.length} type error(s) in ${files.size} file(s)`, details: r.details };
     },
   },
+  {
+    // Biome (biome.json): the one formatting of the tree, and lint rules that catch real bugs
+    // (unreachable code, unused bindings, floating or misused promises, focused tests, ==).
+    name: "format and lint (biome ci)",
+    async run() {
+      if (!existsSync(biome)) return { ok: false, summary: "node_modules/.bin/biome not found; run `npm ci --ignore-scripts`", details: [] };
+      const r = await command("biome", [biome, "ci", "--colors=off", "--max-diagnostics=50", "."], "").run();
+      if (r.ok) return { ok: true, summary: "formatted, no lint findings", details: [] };
+      const places = r.details.filter((l) => /━━/.test(l)).map((l) => l.replace(/\s*━+.*$/, ""));
+      return {
+        ok: false,
+        summary: `${places.length} finding(s); \`node_modules/.bin/biome check --write .\` formats and applies the safe fixes`,
+        details: r.details,
+      };
+    },
+  },
   command("gen-schemas --check", [bun, "scripts/gen-schemas.ts", "--check"], "schemas current"),
   command("gen-docs --check", [bun, "scripts/gen-docs.ts", "--check"], "docs current"),
   command("check-deps", [bun, "scripts/check-deps.ts"], "no forbidden imports"),
@@ -302,7 +352,8 @@ const CHECKS: readonly Check[] = [
       const files = scannedFiles(ROOT);
       const { missing, uncovered } = checkModuleTests(files);
       const modules = files.filter((f) => !f.endsWith(".test.ts")).length;
-      if (missing.length === 0 && uncovered.length === 0) return { ok: true, summary: `${modules} modules, each with a sibling test or a listed exemption`, details: [] };
+      if (missing.length === 0 && uncovered.length === 0)
+        return { ok: true, summary: `${modules} modules, each with a sibling test or a listed exemption`, details: [] };
       return {
         ok: false,
         summary: `${missing.length + uncovered.length} of ${modules} modules lack a test`,
@@ -321,7 +372,8 @@ const CHECKS: readonly Check[] = [
         .filter((f) => !f.endsWith(".test.ts"))
         .map((path) => ({ path, lines: lineCount(readFileSync(`${ROOT}/${path}`, "utf8")) }));
       const { oversized, stale } = checkSizes(files);
-      if (oversized.length === 0 && stale.length === 0) return { ok: true, summary: `${files.length} source files within ${MAX_SOURCE_LINES} lines or listed (${SIZE_EXEMPTIONS.length})`, details: [] };
+      if (oversized.length === 0 && stale.length === 0)
+        return { ok: true, summary: `${files.length} source files within ${MAX_SOURCE_LINES} lines or listed (${SIZE_EXEMPTIONS.length})`, details: [] };
       return {
         ok: false,
         summary: `${oversized.length} source file(s) over ${MAX_SOURCE_LINES} lines, ${stale.length} stale exemption(s)`,
@@ -335,9 +387,16 @@ const CHECKS: readonly Check[] = [
   {
     name: "coded errors",
     async run() {
-      const files = scannedFiles(ROOT).filter((f) => !f.endsWith(".test.ts")).map((path) => ({ path, text: readFileSync(`${ROOT}/${path}`, "utf8") }));
+      const files = scannedFiles(ROOT)
+        .filter((f) => !f.endsWith(".test.ts"))
+        .map((path) => ({ path, text: readFileSync(`${ROOT}/${path}`, "utf8") }));
       const found = uncodedErrors(files);
-      if (found.length === 0) return { ok: true, summary: `${files.length} modules throw coded errors (plain ones explained; ${PLAIN_ERROR_EXEMPTIONS.length} paths listed)`, details: [] };
+      if (found.length === 0)
+        return {
+          ok: true,
+          summary: `${files.length} modules throw coded errors (plain ones explained; ${PLAIN_ERROR_EXEMPTIONS.length} paths listed)`,
+          details: [],
+        };
       return {
         ok: false,
         summary: `${found.length} uncoded error(s)`,
@@ -353,12 +412,16 @@ const CHECKS: readonly Check[] = [
     async run() {
       const files = scannedFiles(ROOT).filter((f) => !f.endsWith(".test.ts"));
       const { unexpected, stale } = checkCycles(importCycles(importGraph(ROOT, files)));
-      if (unexpected.length === 0 && stale.length === 0) return { ok: true, summary: `${files.length} modules, no import cycle beyond the ${KNOWN_CYCLES.length} listed`, details: [] };
+      if (unexpected.length === 0 && stale.length === 0)
+        return { ok: true, summary: `${files.length} modules, no import cycle beyond the ${KNOWN_CYCLES.length} listed`, details: [] };
       return {
         ok: false,
         summary: `${unexpected.length} import cycle(s), ${stale.length} stale exception(s)`,
         details: [
-          ...unexpected.map((c) => `cycle: ${c.join(" ↔ ")}; move what they share into one of them (or a module both import), or list it with a reason in KNOWN_CYCLES in scripts/check.ts`),
+          ...unexpected.map(
+            (c) =>
+              `cycle: ${c.join(" ↔ ")}; move what they share into one of them (or a module both import), or list it with a reason in KNOWN_CYCLES in scripts/check.ts`,
+          ),
           ...stale.map((c) => `${c.join(" ↔ ")}: listed in KNOWN_CYCLES but no longer a cycle; remove the entry`),
         ],
       };

@@ -18,7 +18,9 @@ async function main(): Promise<number> {
   const env = { ...process.env, DEMO_URL: server.url };
   const log = (line: string) => process.stderr.write(`${line}\n`);
   console.log(`demo app on ${server.url}`);
-  const flows = readdirSync(FLOWS_DIR).filter((f) => f.endsWith(".flow.yaml")).sort();
+  const flows = readdirSync(FLOWS_DIR)
+    .filter((f) => f.endsWith(".flow.yaml"))
+    .sort();
   let failures = 0;
   try {
     for (const file of flows) {
@@ -31,7 +33,8 @@ async function main(): Promise<number> {
         }
         const result = await run({ spec, env, log });
         console.log(`\n${result.report.name}  (${displayPath(spec)})`);
-        for (const s of result.report.steps) console.log(`  [${LABEL[s.status]}] ${s.id} ${s.intent}${s.detail && s.status !== "skipped" ? ` — ${s.detail}` : ""}`);
+        for (const s of result.report.steps)
+          console.log(`  [${LABEL[s.status]}] ${s.id} ${s.intent}${s.detail && s.status !== "skipped" ? ` — ${s.detail}` : ""}`);
         if (result.report.error) console.log(`  error: ${result.report.error}${result.error_hint ? `\n  hint: ${result.error_hint}` : ""}`);
         console.log(`${result.report.passed ? "PASS" : "FAIL"}: ${result.report.name} (${result.report.duration_ms} ms) -> ${displayPath(result.report_path)}`);
         if (!result.report.passed) failures++;

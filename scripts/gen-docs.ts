@@ -16,12 +16,27 @@ const REPO_ROOT = resolve(import.meta.dir, "..");
 
 /** Each generated block: the doc it lives in, its marker name, and how its body is rendered. */
 const BLOCKS: readonly { readonly doc: string; readonly name: string; readonly source: string; readonly render: () => string }[] = [
-  { doc: "docs/cli.md", name: "cli", source: "src/cli/flags.ts (COMMANDS) and the built-in adapters' declared flags", render: () => renderCliTables(COMMANDS, { config: credentialFlags(BUILTIN_ADAPTERS) }) },
+  {
+    doc: "docs/cli.md",
+    name: "cli",
+    source: "src/cli/flags.ts (COMMANDS) and the built-in adapters' declared flags",
+    render: () => renderCliTables(COMMANDS, { config: credentialFlags(BUILTIN_ADAPTERS) }),
+  },
   { doc: "docs/errors.md", name: "errors", source: "src/diagnostics/diagnostic.ts (DIAGNOSTIC_CODES)", render: () => renderErrorTable(DIAGNOSTIC_CODES) },
-  { doc: "docs/trace-format.md", name: "actions", source: "src/trace/schema.ts (ACTION_VARIANTS)", render: () => renderActionTable(plainSchema(ACTION_VARIANTS)) },
+  {
+    doc: "docs/trace-format.md",
+    name: "actions",
+    source: "src/trace/schema.ts (ACTION_VARIANTS)",
+    render: () => renderActionTable(plainSchema(ACTION_VARIANTS)),
+  },
   { doc: "docs/mcp.md", name: "mcp-tools", source: "src/mcp/tools.ts (TOOLS, input schemas from src/cli/flags.ts)", render: () => renderMcpTools(TOOLS) },
   { doc: "docs/trace-format.md", name: "expect", source: "src/trace/schema.ts (Expect)", render: () => renderExpectTable(plainSchema(Expect.anyOf)) },
-  { doc: "docs/plugins.md", name: "adapters", source: "the built-in adapters' declarations (plugins/*/index.ts, through src/plugins/builtin.ts)", render: () => renderAdapterTables(BUILTIN_ADAPTERS) },
+  {
+    doc: "docs/plugins.md",
+    name: "adapters",
+    source: "the built-in adapters' declarations (plugins/*/index.ts, through src/plugins/builtin.ts)",
+    render: () => renderAdapterTables(BUILTIN_ADAPTERS),
+  },
 ];
 
 /**
@@ -63,7 +78,13 @@ export function renderCliTables(commands: readonly CommandSpec[], declared: Read
 }
 
 /** The type of one JSON Schema property, as a reader writes the value. */
-function schemaType(p: { readonly type?: string; readonly anyOf?: readonly { readonly const?: unknown }[]; readonly items?: { readonly type?: string }; readonly minimum?: number; readonly maximum?: number }): string {
+function schemaType(p: {
+  readonly type?: string;
+  readonly anyOf?: readonly { readonly const?: unknown }[];
+  readonly items?: { readonly type?: string };
+  readonly minimum?: number;
+  readonly maximum?: number;
+}): string {
   if (p.anyOf?.every((a) => a.const !== undefined)) return p.anyOf.map((a) => `\`${JSON.stringify(a.const)}\``).join(", ");
   if (p.type === "integer" && p.minimum !== undefined && p.maximum !== undefined) return `integer ${p.minimum}–${p.maximum}`;
   if (p.type === "array") return `array of ${p.items?.type ?? "values"}`;
@@ -74,17 +95,50 @@ function schemaType(p: { readonly type?: string; readonly anyOf?: readonly { rea
 export function renderMcpTools(tools: readonly McpTool[]): string {
   const out: string[] = [];
   for (const t of tools) {
-    const input = plainSchema(t.inputSchema) as { properties: Record<string, Parameters<typeof schemaType>[0] & { description?: string }>; required?: string[] };
+    const input = plainSchema(t.inputSchema) as {
+      properties: Record<string, Parameters<typeof schemaType>[0] & { description?: string }>;
+      required?: string[];
+    };
     const output = plainSchema(t.outputSchema) as { properties?: Record<string, unknown>; anyOf?: { properties: Record<string, unknown> }[] };
-    out.push(`### \`${t.name}\``, "", `${t.description} CLI: \`flowproof ${t.command}\`.`, "", "| Argument | Type | Required | Description |", "| --- | --- | --- | --- |");
+    out.push(
+      `### \`${t.name}\``,
+      "",
+      `${t.description} CLI: \`flowproof ${t.command}\`.`,
+      "",
+      "| Argument | Type | Required | Description |",
+      "| --- | --- | --- | --- |",
+    );
     for (const [name, p] of Object.entries(input.properties)) {
       out.push(`| \`${name}\` | ${cell(schemaType(p))} | ${input.required?.includes(name) ? "yes" : "—"} | ${cell(p.description ?? "")} |`);
     }
     const shapes = output.anyOf ?? [output];
-    out.push("", `Result (\`structuredContent\`): ${shapes.map((s) => Object.keys(s.properties ?? {}).map((k) => `\`${k}\``).join(", ")).join("; or ")}.`, "");
+    out.push(
+      "",
+      `Result (\`structuredContent\`): ${shapes
+        .map((s) =>
+          Object.keys(s.properties ?? {})
+            .map((k) => `\`${k}\``)
+            .join(", "),
+        )
+        .join("; or ")}.`,
+      "",
+    );
   }
-  out.push("CLI-only flags: " + Object.entries(CLI_ONLY_FLAGS).map(([f, why]) => `\`--${f}\` (${why})`).join("; ") + ".", "");
-  out.push("CLI-only commands: " + Object.entries(CLI_ONLY_COMMANDS).map(([c, why]) => `\`flowproof ${c}\` (${why})`).join("; ") + ".");
+  out.push(
+    "CLI-only flags: " +
+      Object.entries(CLI_ONLY_FLAGS)
+        .map(([f, why]) => `\`--${f}\` (${why})`)
+        .join("; ") +
+      ".",
+    "",
+  );
+  out.push(
+    "CLI-only commands: " +
+      Object.entries(CLI_ONLY_COMMANDS)
+        .map(([c, why]) => `\`flowproof ${c}\` (${why})`)
+        .join("; ") +
+      ".",
+  );
   return out.join("\n");
 }
 
@@ -100,7 +154,12 @@ const plainSchema = (schema: unknown): any => JSON.parse(JSON.stringify(schema))
 /** The JSON Schema of an object (or a union of objects), as the docs need it. */
 interface ObjectSchema {
   readonly description?: string;
-  readonly properties?: Readonly<Record<string, { readonly description?: string; readonly const?: unknown; readonly anyOf?: readonly { readonly const?: unknown }[]; readonly type?: string }>>;
+  readonly properties?: Readonly<
+    Record<
+      string,
+      { readonly description?: string; readonly const?: unknown; readonly anyOf?: readonly { readonly const?: unknown }[]; readonly type?: string }
+    >
+  >;
   readonly required?: readonly string[];
   readonly anyOf?: readonly ObjectSchema[];
 }
@@ -109,14 +168,21 @@ interface ObjectSchema {
 function renderFields(o: ObjectSchema): string {
   const required = new Set(o.required ?? []);
   const fields = Object.entries(o.properties ?? {}).map(([k, v]) => {
-    const literal = v.const !== undefined ? `: ${JSON.stringify(v.const)}` : v.anyOf?.every((a) => a.const !== undefined) ? `: ${v.anyOf.map((a) => JSON.stringify(a.const)).join(" | ")}` : "";
+    const literal =
+      v.const !== undefined
+        ? `: ${JSON.stringify(v.const)}`
+        : v.anyOf?.every((a) => a.const !== undefined)
+          ? `: ${v.anyOf.map((a) => JSON.stringify(a.const)).join(" | ")}`
+          : "";
     return `\`${k}${required.has(k) ? "" : "?"}${literal}\`${v.description ? ` (${v.description.replace(/\.$/, "")})` : ""}`;
   });
   return fields.length === 0 ? "`{}`" : fields.join(", ");
 }
 
 /** One row per action type and params shape: what writes it, its params, its selectors. */
-export function renderActionTable(variants: readonly { readonly description?: string; readonly properties: { readonly type: { readonly const: string }; readonly params: ObjectSchema } }[]): string {
+export function renderActionTable(
+  variants: readonly { readonly description?: string; readonly properties: { readonly type: { readonly const: string }; readonly params: ObjectSchema } }[],
+): string {
   const rows: string[] = ["| `type` | Written for | `params` | Selectors |", "| --- | --- | --- | --- |"];
   for (const v of variants) {
     const type = v.properties.type.const;
@@ -132,7 +198,10 @@ export function renderActionTable(variants: readonly { readonly description?: st
 export function renderExpectTable(variants: readonly ObjectSchema[]): string {
   const rows: string[] = ["| Keys | Holds when |", "| --- | --- |"];
   for (const v of variants) {
-    const own: ObjectSchema = { properties: Object.fromEntries(Object.entries(v.properties ?? {}).filter(([k]) => k !== "scope" && k !== "timeout_ms")), required: v.required ?? [] };
+    const own: ObjectSchema = {
+      properties: Object.fromEntries(Object.entries(v.properties ?? {}).filter(([k]) => k !== "scope" && k !== "timeout_ms")),
+      required: v.required ?? [],
+    };
     rows.push(`| ${cell(renderFields(own))} | ${cell(v.description ?? "")} |`);
   }
   return rows.join("\n");

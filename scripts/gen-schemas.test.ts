@@ -135,9 +135,16 @@ describe("schema/result.schema.json", () => {
   test("accepts a minimal passing run report and rejects an unknown step status", () => {
     const validate = ajv.compile(JSON.parse(readFileSync(`${REPO_ROOT}/schema/result.schema.json`, "utf8")) as object);
     const report = {
-      name: "x", trace_id: HEADER.trace_id, passed: true, outcome: "passed", duration_ms: 12, started_at: "2026-01-15T12:00:00.000Z",
-      flowproof_version: "0.1.0", spec_path: "x.flow.yaml", trace_path: "x.trace.jsonl",
-      steps: [{ id: "s0001", intent: "Click \"Save\"", status: "passed", started_ms: 0, duration_ms: 12, selector_tier: "text_anchor" }],
+      name: "x",
+      trace_id: HEADER.trace_id,
+      passed: true,
+      outcome: "passed",
+      duration_ms: 12,
+      started_at: "2026-01-15T12:00:00.000Z",
+      flowproof_version: "0.1.0",
+      spec_path: "x.flow.yaml",
+      trace_path: "x.trace.jsonl",
+      steps: [{ id: "s0001", intent: 'Click "Save"', status: "passed", started_ms: 0, duration_ms: 12, selector_tier: "text_anchor" }],
     };
     expect(validate(report), errors(validate)).toBe(true);
     expect(validate({ ...report, steps: [{ ...report.steps[0], status: "flaky" }] })).toBe(false);

@@ -23,10 +23,12 @@ export function parseMode(argv: readonly string[]): GenerateMode {
 
 /** The paths (of `files`) whose content on disk differs from what they must hold; missing files count. */
 export function staleFiles(root: string, files: readonly GeneratedFile[]): string[] {
-  return files.filter((f) => {
-    const abs = `${root}/${f.path}`;
-    return !existsSync(abs) || readFileSync(abs, "utf8") !== f.content;
-  }).map((f) => f.path);
+  return files
+    .filter((f) => {
+      const abs = `${root}/${f.path}`;
+      return !existsSync(abs) || readFileSync(abs, "utf8") !== f.content;
+    })
+    .map((f) => f.path);
 }
 
 /** Writes one file whole (temp + rename), creating its folder. */
@@ -40,7 +42,13 @@ export function writeWhole(absPath: string, content: string): void {
  * nothing. Write: rewrites only the stale files and returns 0, so `gen-schemas --write && gen-docs
  * --write` runs both; drift is caught by `bun run check`, which uses check mode.
  */
-export function syncGenerated(root: string, files: readonly GeneratedFile[], mode: GenerateMode, script: string, log: (line: string) => void = console.log): number {
+export function syncGenerated(
+  root: string,
+  files: readonly GeneratedFile[],
+  mode: GenerateMode,
+  script: string,
+  log: (line: string) => void = console.log,
+): number {
   const stale = staleFiles(root, files);
   if (stale.length === 0) {
     log(`${script}: ${files.length} generated file(s) current`);

@@ -43,7 +43,10 @@ if (!process.env["FLOWPROOF_TEST_PG_URL"]) {
   if (pg.exitCode === 0 && url) {
     process.env["FLOWPROOF_TEST_PG_URL"] = url;
     console.log(`PostgreSQL for the assert_sql tests: ${url}`);
-  } else console.log("no PostgreSQL for the assert_sql tests (they will fail with instructions): run scripts/test-postgres.sh as root, or set FLOWPROOF_TEST_PG_URL");
+  } else
+    console.log(
+      "no PostgreSQL for the assert_sql tests (they will fail with instructions): run scripts/test-postgres.sh as root, or set FLOWPROOF_TEST_PG_URL",
+    );
 }
 
 let passed = 0;
@@ -68,25 +71,80 @@ async function pump(stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream
  * 30 s until listed.
  */
 const WEIGHTS: Record<string, number> = {
-  grid: 140, unit: 90, trust: 88, suite: 82, windows: 81, "vision-flows": 81, "windows-controls": 70,
-  effects: 68, "web-fixes": 64, "scoped-targets": 55, "effect-attribution": 51, agent: 51,
-  "suite-scale": 46, "oob-assertions": 43, executable: 41, sap: 39, "unit-servers": 38,
-  "npm-package": 37, secrets: 35, "windows-apps": 34, "windows-conformance": 31, plugins: 30,
-  actions: 30, "unit-commands": 29, verdicts: 28, "sap-conformance": 28, "grammar-forms": 28,
-  egress: 26, recording: 24, "assertions-more": 24, "agent-mcp": 23, "browser-faults": 23,
-  "terminal-plugin": 22, "web-apps": 22, python: 22, vision: 21, signals: 21, "vision-wine": 20,
-  cli: 20, "multi-surface-kinds": 20, mcp: 19, blocks: 18, "web-depth": 17, authoring: 16,
-  "real-widgets": 55, "output-faults": 16, heal: 15, "recording-reuse": 15, "agent-sdks": 14, "real-grids": 12,
-  demo: 12, "keep-open": 11, "windows-uwp": 11, shaping: 10, "debug-bundle": 10,
-  "multi-surface": 10, "suite-entry-points": 9, "suite-defaults": 6, "api-effects": 6,
-  "web-components": 6, "mcp-lifecycle": 5, "wine-bed": 4, "bad-input": 3, "author-from-doc": 2,
-  "sap-platform": 2, "config-credentials": 1, "error-shape": 1, "windows-load": 1,
+  grid: 140,
+  unit: 90,
+  trust: 88,
+  suite: 82,
+  windows: 81,
+  "vision-flows": 81,
+  "windows-controls": 70,
+  effects: 68,
+  "web-fixes": 64,
+  "scoped-targets": 55,
+  "effect-attribution": 51,
+  agent: 51,
+  "suite-scale": 46,
+  "oob-assertions": 43,
+  executable: 41,
+  sap: 39,
+  "unit-servers": 38,
+  "npm-package": 37,
+  secrets: 35,
+  "windows-apps": 34,
+  "windows-conformance": 31,
+  plugins: 30,
+  actions: 30,
+  "unit-commands": 29,
+  verdicts: 28,
+  "sap-conformance": 28,
+  "grammar-forms": 28,
+  egress: 26,
+  recording: 24,
+  "assertions-more": 24,
+  "agent-mcp": 23,
+  "browser-faults": 23,
+  "terminal-plugin": 22,
+  "web-apps": 22,
+  python: 22,
+  vision: 21,
+  signals: 21,
+  "vision-wine": 20,
+  cli: 20,
+  "multi-surface-kinds": 20,
+  mcp: 19,
+  blocks: 18,
+  "web-depth": 17,
+  authoring: 16,
+  "real-widgets": 55,
+  "output-faults": 16,
+  heal: 15,
+  "recording-reuse": 15,
+  "agent-sdks": 14,
+  "real-grids": 12,
+  demo: 12,
+  "keep-open": 11,
+  "windows-uwp": 11,
+  shaping: 10,
+  "debug-bundle": 10,
+  "multi-surface": 10,
+  "suite-entry-points": 9,
+  "suite-defaults": 6,
+  "api-effects": 6,
+  "web-components": 6,
+  "mcp-lifecycle": 5,
+  "wine-bed": 4,
+  "bad-input": 3,
+  "author-from-doc": 2,
+  "sap-platform": 2,
+  "config-credentials": 1,
+  "error-shape": 1,
+  "windows-load": 1,
 };
 
 function jobQueue(): Job[] {
-  const e2e = [...new Bun.Glob("test/e2e/*.test.ts").scanSync(".")].sort().map(
-    (file): Job => ({ name: file.replace(/^test\/e2e\//, "").replace(/\.test\.ts$/, ""), kind: "bun", cmd: [bun, "test", "--timeout", "180000", file] }),
-  );
+  const e2e = [...new Bun.Glob("test/e2e/*.test.ts").scanSync(".")]
+    .sort()
+    .map((file): Job => ({ name: file.replace(/^test\/e2e\//, "").replace(/\.test\.ts$/, ""), kind: "bun", cmd: [bun, "test", "--timeout", "180000", file] }));
   return [...unitJobs(), pythonJob, ...e2e].sort((a, b) => (WEIGHTS[b.name] ?? 30) - (WEIGHTS[a.name] ?? 30));
 }
 
@@ -122,7 +180,9 @@ function countPython(output: string): void {
   }
   passed += Number(ran[1]) - failures - skipped;
   failed += failures;
-  console.log(`python: ${ran[0].trim()} ${verdict} — ${Number(ran[1]) - failures - skipped} passed, ${failures} failed${skipped ? `, ${skipped} skipped` : ""}`);
+  console.log(
+    `python: ${ran[0].trim()} ${verdict} — ${Number(ran[1]) - failures - skipped} passed, ${failures} failed${skipped ? `, ${skipped} skipped` : ""}`,
+  );
 }
 
 /** Runs every job from one queue on `workers` workers; prints each job's output as it ends. */

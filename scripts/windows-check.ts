@@ -39,7 +39,9 @@ async function poll<T>(what: string, fn: () => T | undefined, timeoutMs = 15_000
 
 async function main(): Promise<number> {
   if (process.platform !== "win32") {
-    console.error(`scripts/windows-check.ts checks the Windows bindings on a Windows machine; this is ${process.platform}. On Linux, test/e2e/wine-bed.test.ts runs them under Wine.`);
+    console.error(
+      `scripts/windows-check.ts checks the Windows bindings on a Windows machine; this is ${process.platform}. On Linux, test/e2e/wine-bed.test.ts runs them under Wine.`,
+    );
     return 2;
   }
   const u = await import("../plugins/windows/ffi/user32.ts");
@@ -145,7 +147,9 @@ async function main(): Promise<number> {
 
 function report(): number {
   const failed = checks.filter((c) => !c.ok);
-  console.log(`${checks.length - failed.length} of ${checks.length} checks passed${failed.length > 0 ? `; failed: ${failed.map((c) => c.name).join("; ")}` : ""}`);
+  console.log(
+    `${checks.length - failed.length} of ${checks.length} checks passed${failed.length > 0 ? `; failed: ${failed.map((c) => c.name).join("; ")}` : ""}`,
+  );
   return failed.length === 0 ? 0 : 1;
 }
 

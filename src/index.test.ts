@@ -19,7 +19,16 @@ afterAll(() => {
 
 describe("Flow", () => {
   test("records, replays to a passing result and reads its trace", async () => {
-    const flow = new Flow(project.write("greet.flow.yaml", flowYaml("Greet", `${server.url}/greeter.html`, ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"])));
+    const flow = new Flow(
+      project.write(
+        "greet.flow.yaml",
+        flowYaml("Greet", `${server.url}/greeter.html`, [
+          'rules: Type Ada into the "Your name" field',
+          'rules: Press the "Greet" button',
+          "assert: page shows Hello, Ada!",
+        ]),
+      ),
+    );
     const recorded = await flow.record({ author: "rules" });
     expect(recorded.ok).toBe(true);
     expect(recorded.steps).toBe(3);
@@ -46,7 +55,10 @@ describe("Flow", () => {
       model: "in-process",
       complete: async (_system, messages) => {
         prompts.push(messages[0]!.content);
-        return JSON.stringify([{ action: "type_text", target: "css:#name", text: "Ada" }, { action: "click", target: "css:#greet" }]);
+        return JSON.stringify([
+          { action: "type_text", target: "css:#name", text: "Ada" },
+          { action: "click", target: "css:#greet" },
+        ]);
       },
     };
     const flow = new Flow(project.write("model.flow.yaml", flowYaml("Model", `${server.url}/greeter.html`, ["Greet Ada", "assert: page shows Hello, Ada!"])));
@@ -61,7 +73,7 @@ describe("Flow", () => {
   }, 60_000);
 
   test("a bad flow throws a SpecError; a missing trace a TraceError", async () => {
-    const bad = new Flow(project.write("bad.flow.yaml", "name: Bad\napp: web\nurl: http://x/\nsteps:\n  - rules: Blur the \"Email\" field\n"));
+    const bad = new Flow(project.write("bad.flow.yaml", 'name: Bad\napp: web\nurl: http://x/\nsteps:\n  - rules: Blur the "Email" field\n'));
     await expect(bad.validate()).rejects.toBeInstanceOf(SpecError);
     await expect(bad.record()).rejects.toBeInstanceOf(SpecError);
     const unrecorded = new Flow(project.write("never.flow.yaml", flowYaml("Never", `${server.url}/greeter.html`, ["assert: page shows Greeter"])));
@@ -70,7 +82,9 @@ describe("Flow", () => {
   });
 
   test("an error converts to the diagnostics and JSON the CLI and the MCP server print", async () => {
-    const error = await new Flow(project.write("bad2.flow.yaml", "name: Bad\napp: web\nurl: http://x/\nsteps:\n  - rules: Blur the \"Email\" field\n")).validate().catch((e: unknown) => e);
+    const error = await new Flow(project.write("bad2.flow.yaml", 'name: Bad\napp: web\nurl: http://x/\nsteps:\n  - rules: Blur the "Email" field\n'))
+      .validate()
+      .catch((e: unknown) => e);
     const diagnostics = diagnosticsOf(error);
     expect(diagnostics[0]?.code).toBe("refused-step");
     expect(errorToJson(error)).toMatchObject({ code: "refused-step", diagnostics: [{ code: "refused-step", line: 5 }] });

@@ -3,7 +3,7 @@
 // an exception; problems that stop a command from running at all (a bad flow file, a missing
 // trace, a broken plugin) throw a FlowproofError subclass carrying diagnostics.
 import { record, type RecordOptions, type RecordResult } from "./commands/record.ts";
-import type { RunOptions, RunResult } from "./commands/run.ts";
+import type { RunOptions } from "./commands/run.ts";
 import { runInSuiteContext, type SingleRunResult } from "./commands/run-single.ts";
 import { validateFlow, type ValidateResult } from "./commands/validate.ts";
 import { getTrace, type GetTraceOptions, type GetTraceResult } from "./commands/get-trace.ts";

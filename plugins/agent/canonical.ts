@@ -83,64 +83,77 @@ function content(value: unknown, textTypes: readonly string[]): { text: string; 
   return { text: texts.join(""), parts };
 }
 
-const message = (role: string, c: { text: string; parts: unknown[] }, wire: string): Entry[] => (c.text === "" && c.parts.length === 0 ? [] : [{ kind: "message", role, text: c.text, ...(c.parts.length > 0 ? { parts: c.parts } : {}), wire }]);
+const message = (role: string, c: { text: string; parts: unknown[] }, wire: string): Entry[] =>
+  c.text === "" && c.parts.length === 0 ? [] : [{ kind: "message", role, text: c.text, ...(c.parts.length > 0 ? { parts: c.parts } : {}), wire }];
 
 function chat(o: Json): Conversation {
   const names = new Map<string, string>();
   const system: string[] = [];
   const entries: Entry[] = [];
-  arr(o["messages"]).map(obj).forEach((m, i) => {
-    const role = str(m["role"]);
-    const at = `messages.${i}`;
-    const c = content(m["content"], ["text"]);
-    if (role === "system" || role === "developer") {
-      system.push(c.text);
-      return;
-    }
-    if (role === "tool" || role === "function") {
-      const name = role === "function" ? str(m["name"]) : names.get(str(m["tool_call_id"])) ?? "";
-      entries.push({ kind: "result", name, result: jsonValue(typeof m["content"] === "string" ? m["content"] : c.text), wire: `${at}.content` });
-      return;
-    }
-    entries.push(...message(role, c, `${at}.content`));
-    arr(m["tool_calls"]).map(obj).forEach((call, j) => {
-      const f = obj(call["function"]);
-      names.set(str(call["id"]), str(f["name"]));
-      entries.push({ kind: "call", name: str(f["name"]), arguments: jsonValue(f["arguments"]), wire: `${at}.tool_calls.${j}.function.arguments` });
+  arr(o["messages"])
+    .map(obj)
+    .forEach((m, i) => {
+      const role = str(m["role"]);
+      const at = `messages.${i}`;
+      const c = content(m["content"], ["text"]);
+      if (role === "system" || role === "developer") {
+        system.push(c.text);
+        return;
+      }
+      if (role === "tool" || role === "function") {
+        const name = role === "function" ? str(m["name"]) : (names.get(str(m["tool_call_id"])) ?? "");
+        entries.push({ kind: "result", name, result: jsonValue(typeof m["content"] === "string" ? m["content"] : c.text), wire: `${at}.content` });
+        return;
+      }
+      entries.push(...message(role, c, `${at}.content`));
+      arr(m["tool_calls"])
+        .map(obj)
+        .forEach((call, j) => {
+          const f = obj(call["function"]);
+          names.set(str(call["id"]), str(f["name"]));
+          entries.push({ kind: "call", name: str(f["name"]), arguments: jsonValue(f["arguments"]), wire: `${at}.tool_calls.${j}.function.arguments` });
+        });
     });
-  });
-  const tools = arr(o["tools"]).map(obj).map((t, i): ToolDefinition => {
-    const f = obj(t["function"] ?? t);
-    return { name: str(f["name"]), parameters: schemaShape(f["parameters"] ?? {}), wire: `tools.${i}` };
-  });
+  const tools = arr(o["tools"])
+    .map(obj)
+    .map((t, i): ToolDefinition => {
+      const f = obj(t["function"] ?? t);
+      return { name: str(f["name"]), parameters: schemaShape(f["parameters"] ?? {}), wire: `tools.${i}` };
+    });
   return { model: str(o["model"]), system: system.join("\n"), entries, tools: byName(tools) };
 }
 
 function messages(o: Json): Conversation {
   const names = new Map<string, string>();
   const entries: Entry[] = [];
-  arr(o["messages"]).map(obj).forEach((m, i) => {
-    const role = str(m["role"]);
-    const at = `messages.${i}.content`;
-    if (typeof m["content"] === "string") {
-      entries.push(...message(role, { text: m["content"], parts: [] }, at));
-      return;
-    }
-    const texts: string[] = [];
-    arr(m["content"]).map(obj).forEach((b, j) => {
-      if (b["type"] === "text") texts.push(str(b["text"]));
-      else if (b["type"] === "tool_use") {
-        names.set(str(b["id"]), str(b["name"]));
-        entries.push({ kind: "call", name: str(b["name"]), arguments: b["input"] ?? {}, wire: `${at}.${j}.input` });
-      } else if (b["type"] === "tool_result") {
-        const c = content(b["content"], ["text"]);
-        entries.push({ kind: "result", name: names.get(str(b["tool_use_id"])) ?? "", result: jsonValue(c.text), wire: `${at}.${j}.content` });
+  arr(o["messages"])
+    .map(obj)
+    .forEach((m, i) => {
+      const role = str(m["role"]);
+      const at = `messages.${i}.content`;
+      if (typeof m["content"] === "string") {
+        entries.push(...message(role, { text: m["content"], parts: [] }, at));
+        return;
       }
+      const texts: string[] = [];
+      arr(m["content"])
+        .map(obj)
+        .forEach((b, j) => {
+          if (b["type"] === "text") texts.push(str(b["text"]));
+          else if (b["type"] === "tool_use") {
+            names.set(str(b["id"]), str(b["name"]));
+            entries.push({ kind: "call", name: str(b["name"]), arguments: b["input"] ?? {}, wire: `${at}.${j}.input` });
+          } else if (b["type"] === "tool_result") {
+            const c = content(b["content"], ["text"]);
+            entries.push({ kind: "result", name: names.get(str(b["tool_use_id"])) ?? "", result: jsonValue(c.text), wire: `${at}.${j}.content` });
+          }
+        });
+      if (texts.length > 0) entries.push(...message(role, { text: texts.join(""), parts: [] }, at));
     });
-    if (texts.length > 0) entries.push(...message(role, { text: texts.join(""), parts: [] }, at));
-  });
   const system = content(o["system"], ["text"]).text;
-  const tools = arr(o["tools"]).map(obj).map((t, i): ToolDefinition => ({ name: str(t["name"]), parameters: schemaShape(t["input_schema"] ?? {}), wire: `tools.${i}` }));
+  const tools = arr(o["tools"])
+    .map(obj)
+    .map((t, i): ToolDefinition => ({ name: str(t["name"]), parameters: schemaShape(t["input_schema"] ?? {}), wire: `tools.${i}` }));
   return { model: str(o["model"]), system, entries, tools: byName(tools) };
 }
 
@@ -169,7 +182,9 @@ function responses(o: Json): Conversation {
     }
     // Reasoning items and other state the client carries are not the conversation.
   });
-  const tools = arr(o["tools"]).map(obj).map((t, i): ToolDefinition => ({ name: str(t["name"] ?? t["type"]), parameters: schemaShape(t["parameters"] ?? {}), wire: `tools.${i}` }));
+  const tools = arr(o["tools"])
+    .map(obj)
+    .map((t, i): ToolDefinition => ({ name: str(t["name"] ?? t["type"]), parameters: schemaShape(t["parameters"] ?? {}), wire: `tools.${i}` }));
   return { model: str(o["model"]), system: system.join("\n"), entries, tools: byName(tools) };
 }
 
@@ -183,26 +198,36 @@ function geminiResult(response: unknown): { result: unknown; key?: string } {
 
 function gemini(o: Json): Conversation {
   const entries: Entry[] = [];
-  arr(o["contents"]).map(obj).forEach((c, i) => {
-    const role = str(c["role"]) === "model" ? "assistant" : str(c["role"]) || "user";
-    const texts: string[] = [];
-    arr(c["parts"]).map(obj).forEach((p, j) => {
-      const at = `contents.${i}.parts.${j}`;
-      if (typeof p["text"] === "string" && p["thought"] !== true) texts.push(p["text"]);
-      else if (p["functionCall"] !== undefined) {
-        const call = obj(p["functionCall"]);
-        entries.push({ kind: "call", name: str(call["name"]), arguments: call["args"] ?? {}, wire: `${at}.functionCall.args` });
-      } else if (p["functionResponse"] !== undefined) {
-        const fr = obj(p["functionResponse"]);
-        const { result, key } = geminiResult(fr["response"]);
-        entries.push({ kind: "result", name: str(fr["name"]), result, wire: `${at}.functionResponse.response${key ? `.${key}` : ""}` });
-      }
+  arr(o["contents"])
+    .map(obj)
+    .forEach((c, i) => {
+      const role = str(c["role"]) === "model" ? "assistant" : str(c["role"]) || "user";
+      const texts: string[] = [];
+      arr(c["parts"])
+        .map(obj)
+        .forEach((p, j) => {
+          const at = `contents.${i}.parts.${j}`;
+          if (typeof p["text"] === "string" && p["thought"] !== true) texts.push(p["text"]);
+          else if (p["functionCall"] !== undefined) {
+            const call = obj(p["functionCall"]);
+            entries.push({ kind: "call", name: str(call["name"]), arguments: call["args"] ?? {}, wire: `${at}.functionCall.args` });
+          } else if (p["functionResponse"] !== undefined) {
+            const fr = obj(p["functionResponse"]);
+            const { result, key } = geminiResult(fr["response"]);
+            entries.push({ kind: "result", name: str(fr["name"]), result, wire: `${at}.functionResponse.response${key ? `.${key}` : ""}` });
+          }
+        });
+      if (texts.length > 0) entries.push(...message(role, { text: texts.join(""), parts: [] }, `contents.${i}.parts`));
     });
-    if (texts.length > 0) entries.push(...message(role, { text: texts.join(""), parts: [] }, `contents.${i}.parts`));
-  });
-  const declarations = arr(o["tools"]).flatMap((t, i) => arr(obj(t)["functionDeclarations"] ?? obj(t)["function_declarations"]).map((d, j) => ({ d: obj(d), wire: `tools.${i}.functionDeclarations.${j}` })));
-  const tools = declarations.map(({ d, wire }): ToolDefinition => ({ name: str(d["name"]), parameters: schemaShape(d["parameters"] ?? d["parametersJsonSchema"] ?? {}), wire }));
-  const system = arr(obj(o["systemInstruction"] ?? o["system_instruction"])["parts"]).map((p) => str(obj(p)["text"])).join("");
+  const declarations = arr(o["tools"]).flatMap((t, i) =>
+    arr(obj(t)["functionDeclarations"] ?? obj(t)["function_declarations"]).map((d, j) => ({ d: obj(d), wire: `tools.${i}.functionDeclarations.${j}` })),
+  );
+  const tools = declarations.map(
+    ({ d, wire }): ToolDefinition => ({ name: str(d["name"]), parameters: schemaShape(d["parameters"] ?? d["parametersJsonSchema"] ?? {}), wire }),
+  );
+  const system = arr(obj(o["systemInstruction"] ?? o["system_instruction"])["parts"])
+    .map((p) => str(obj(p)["text"]))
+    .join("");
   return { model: str(o["model"]), system, entries, tools: byName(tools) };
 }
 

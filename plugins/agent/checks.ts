@@ -16,7 +16,7 @@ export function conversationOf(turns: readonly AgentTurn[]): AgentConversation {
   });
   // The main conversation: turns grouped by system prompt, the group with most turns (tie: most request text).
   const groups = new Map<string, number[]>();
-  views.forEach((v, i) => groups.set(v.req.system, [...groups.get(v.req.system) ?? [], i]));
+  views.forEach((v, i) => groups.set(v.req.system, [...(groups.get(v.req.system) ?? []), i]));
   let main: number[] = [];
   let mainText = -1;
   for (const g of groups.values()) {
@@ -62,17 +62,30 @@ export function clauseHolds(args: unknown, clause: AgentClause): boolean {
 }
 
 const describeClause = (c: AgentClause): string => `${c.path} ${c.matcher === "absent" ? "is absent" : c.matcher}${c.value !== undefined ? ` ${c.value}` : ""}`;
-const describeCheck = (tool: string, where: readonly AgentClause[]): string => `\`${tool}\`${where.length > 0 ? ` where ${where.map(describeClause).join(" and ")}` : ""}`;
+const describeCheck = (tool: string, where: readonly AgentClause[]): string =>
+  `\`${tool}\`${where.length > 0 ? ` where ${where.map(describeClause).join(" and ")}` : ""}`;
 export const describeCall = (c: AgentToolCall, i: number): string => `#${i + 1} ${c.name}(${text(c.arguments)})`;
 
 /** Why the closest call of the right tool misses, clause by clause. */
 function nearestMiss(calls: readonly AgentToolCall[], from: number, tool: string, where: readonly AgentClause[]): string {
   const same = calls.map((c, i) => ({ c, i })).filter(({ c, i }) => i >= from && c.name === tool);
-  if (same.length === 0) return calls.length === 0 ? "the agent made no tool call" : `the agent's tool calls${from > 0 ? ` after call #${from}` : ""}: ${calls.slice(from).map((c, i) => describeCall(c, i + from)).join(", ") || "none"}`;
-  return same.map(({ c, i }) => {
-    const misses = where.filter((w) => !clauseHolds(c.arguments, w)).map((w) => `${w.path} is ${valueAt(c.arguments, w.path) === undefined ? "absent" : text(valueAt(c.arguments, w.path))}`);
-    return `call ${describeCall(c, i)}: ${misses.join(", ")}`;
-  }).join("; ");
+  if (same.length === 0)
+    return calls.length === 0
+      ? "the agent made no tool call"
+      : `the agent's tool calls${from > 0 ? ` after call #${from}` : ""}: ${
+          calls
+            .slice(from)
+            .map((c, i) => describeCall(c, i + from))
+            .join(", ") || "none"
+        }`;
+  return same
+    .map(({ c, i }) => {
+      const misses = where
+        .filter((w) => !clauseHolds(c.arguments, w))
+        .map((w) => `${w.path} is ${valueAt(c.arguments, w.path) === undefined ? "absent" : text(valueAt(c.arguments, w.path))}`);
+      return `call ${describeCall(c, i)}: ${misses.join(", ")}`;
+    })
+    .join("; ");
 }
 
 export interface CheckFailure {
@@ -90,29 +103,49 @@ export function firstFailure(checks: readonly AgentCheck[], conversation: AgentC
   const matched: number[] = [];
   for (const [index, check] of checks.entries()) {
     if (check.kind === "reply") {
-      if (conversation.reply === undefined) return { index, detail: `reply ${check.op} ${check.value}: the agent gave no final reply (its last turn in the main conversation was a tool call, or it made no model request)` };
-      if (!conversation.reply.includes(check.value)) return { index, detail: `reply ${check.op} ${check.value}: the reply was ${JSON.stringify(conversation.reply.slice(0, 300))}` };
+      if (conversation.reply === undefined)
+        return {
+          index,
+          detail: `reply ${check.op} ${check.value}: the agent gave no final reply (its last turn in the main conversation was a tool call, or it made no model request)`,
+        };
+      if (!conversation.reply.includes(check.value))
+        return { index, detail: `reply ${check.op} ${check.value}: the reply was ${JSON.stringify(conversation.reply.slice(0, 300))}` };
       continue;
     }
     // Judged over what the contained agent attempted (see index.ts), not over the conversation.
     if (check.kind === "no_egress") continue;
     if (check.negate) {
       const hit = calls.findIndex((c) => c.name === check.tool && check.where.every((w) => clauseHolds(c.arguments, w)));
-      if (hit >= 0) return { index, call: hit, detail: `assert_no_tool_call ${describeCheck(check.tool, check.where)}: the agent made it: call ${describeCall(calls[hit]!, hit)}` };
+      if (hit >= 0)
+        return {
+          index,
+          call: hit,
+          detail: `assert_no_tool_call ${describeCheck(check.tool, check.where)}: the agent made it: call ${describeCall(calls[hit]!, hit)}`,
+        };
       continue;
     }
     const at = calls.findIndex((c, i) => i >= cursor && c.name === check.tool && check.where.every((w) => clauseHolds(c.arguments, w)));
     // A miss is shown against the nearest call of the same tool (the one whose arguments did not hold), if any.
     const near = calls.findIndex((c, i) => i >= cursor && c.name === check.tool);
-    if (at < 0) return { index, ...(near >= 0 ? { call: near } : {}), detail: `assert_tool_call ${describeCheck(check.tool, check.where)}: no such call${cursor > 0 ? ` after call #${cursor}` : ""}; ${nearestMiss(calls, cursor, check.tool, check.where)}` };
+    if (at < 0)
+      return {
+        index,
+        ...(near >= 0 ? { call: near } : {}),
+        detail: `assert_tool_call ${describeCheck(check.tool, check.where)}: no such call${cursor > 0 ? ` after call #${cursor}` : ""}; ${nearestMiss(calls, cursor, check.tool, check.where)}`,
+      };
     const skipped = strict ? unasserted(calls, cursor, at) : -1;
-    if (skipped >= 0) return { index, call: skipped, detail: `strict: call ${describeCall(calls[skipped]!, skipped)} is not asserted (every tool call must be, in order)` };
+    if (skipped >= 0)
+      return { index, call: skipped, detail: `strict: call ${describeCall(calls[skipped]!, skipped)} is not asserted (every tool call must be, in order)` };
     matched.push(at);
     cursor = at + 1;
   }
   const left = strict ? unasserted(calls, cursor, calls.length) : -1;
   if (left >= 0) {
-    return { index: checks.length - 1, call: left, detail: `strict: call ${describeCall(calls[left]!, left)} is not asserted (every tool call must be, in order)` };
+    return {
+      index: checks.length - 1,
+      call: left,
+      detail: `strict: call ${describeCall(calls[left]!, left)} is not asserted (every tool call must be, in order)`,
+    };
   }
   return undefined;
 }
@@ -143,7 +176,12 @@ export function partialVerdicts(checks: readonly AgentCheck[], conversation: Age
     }
     if (check.negate) {
       const hit = calls.findIndex((c) => c.name === check.tool && check.where.every((w) => clauseHolds(c.arguments, w)));
-      if (hit >= 0) out.set(index, { status: "failed", call: hit, detail: `assert_no_tool_call ${describeCheck(check.tool, check.where)}: the agent made it before the divergence: call ${describeCall(calls[hit]!, hit)}` });
+      if (hit >= 0)
+        out.set(index, {
+          status: "failed",
+          call: hit,
+          detail: `assert_no_tool_call ${describeCheck(check.tool, check.where)}: the agent made it before the divergence: call ${describeCall(calls[hit]!, hit)}`,
+        });
       else out.set(index, { status: "skipped", detail: `${stopped}; no such call up to there` });
       continue;
     }
@@ -151,13 +189,18 @@ export function partialVerdicts(checks: readonly AgentCheck[], conversation: Age
     if (at < 0) {
       // Later calls might have made it; an ordered check after this one cannot be placed either.
       ordered = false;
-      out.set(index, { status: "skipped", detail: `${stopped}, before any such call${calls.length > 0 ? ` (calls up to there: ${calls.map((c, i) => describeCall(c, i)).join(", ")})` : ""}` });
+      out.set(index, {
+        status: "skipped",
+        detail: `${stopped}, before any such call${calls.length > 0 ? ` (calls up to there: ${calls.map((c, i) => describeCall(c, i)).join(", ")})` : ""}`,
+      });
       continue;
     }
     out.set(index, { status: "passed", call: at });
     cursor = at + 1;
   }
-  if (strict) for (const [i, v] of out) if (v.status === "passed") out.set(i, { status: "skipped", detail: `${stopped}; \`strict: true\` is judged over the whole conversation` });
+  if (strict)
+    for (const [i, v] of out)
+      if (v.status === "passed") out.set(i, { status: "skipped", detail: `${stopped}; \`strict: true\` is judged over the whole conversation` });
   return out;
 }
 
@@ -173,7 +216,10 @@ function unasserted(calls: readonly AgentToolCall[], from: number, to: number): 
  */
 export function withLaneCalls(conversation: AgentConversation, laneCalls: readonly AgentToolCall[]): AgentConversation {
   if (laneCalls.length === 0) return conversation;
-  const tagged = [...conversation.calls.map((c, i) => ({ c, key: c.turn * 2, i })), ...laneCalls.map((c, i) => ({ c, key: c.turn * 2 + 1, i: conversation.calls.length + i }))];
+  const tagged = [
+    ...conversation.calls.map((c, i) => ({ c, key: c.turn * 2, i })),
+    ...laneCalls.map((c, i) => ({ c, key: c.turn * 2 + 1, i: conversation.calls.length + i })),
+  ];
   tagged.sort((a, b) => a.key - b.key || a.i - b.i);
   return { ...conversation, calls: tagged.map((t) => t.c) };
 }
@@ -185,13 +231,20 @@ const bareName = (name: string): string => name.split(/__|[./]/).pop() ?? name;
  * Warnings for `tools:` entries and `assert_no_tool_call` steps that name a tool the model was
  * never offered in any request (so nothing would intercept or forbid it): likely a typo.
  */
-export function unofferedToolWarnings(turns: readonly AgentTurn[], tools: readonly { readonly name: string; readonly result?: unknown }[], checks: readonly AgentCheck[]): string[] {
+export function unofferedToolWarnings(
+  turns: readonly AgentTurn[],
+  tools: readonly { readonly name: string; readonly result?: unknown }[],
+  checks: readonly AgentCheck[],
+): string[] {
   if (turns.length === 0) return [];
   const offered = new Set<string>();
   for (const t of turns) for (const n of readRequest(asProtocol(t.protocol), t.request).tools) offered.add(bareName(n));
   const out: string[] = [];
   const warn = (name: string, what: string) => {
-    if (!offered.has(bareName(name))) out.push(`warning: ${what} names tool \`${name}\`, which the agent never offered the model (offered: ${[...offered].join(", ") || "none"}); nothing ${what.startsWith("tools:") ? "is substituted" : "can break it"}`);
+    if (!offered.has(bareName(name)))
+      out.push(
+        `warning: ${what} names tool \`${name}\`, which the agent never offered the model (offered: ${[...offered].join(", ") || "none"}); nothing ${what.startsWith("tools:") ? "is substituted" : "can break it"}`,
+      );
   };
   for (const t of tools) if ("result" in t) warn(t.name, "tools:");
   for (const c of checks) if (c.kind === "tool_call" && c.negate) warn(c.tool, "assert_no_tool_call");

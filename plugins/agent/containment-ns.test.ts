@@ -14,13 +14,23 @@ const tcp = (port: number, flags: number) => [0xc3, 0x50, port >> 8, port & 0xff
 
 describe("nsPacket", () => {
   test("a TCP SYN to an address is an attempt with its port; replies and loopback are not", () => {
-    expect(nsPacket(ipv4(6, [10, 213, 0, 2], tcp(9090, 0x02)))).toEqual({ protocol: "tcp", address: "10.213.0.2", port: 9090, from: { address: "10.0.0.1", port: 0xc350 } });
+    expect(nsPacket(ipv4(6, [10, 213, 0, 2], tcp(9090, 0x02)))).toEqual({
+      protocol: "tcp",
+      address: "10.213.0.2",
+      port: 9090,
+      from: { address: "10.0.0.1", port: 0xc350 },
+    });
     expect(nsPacket(ipv4(6, [10, 213, 0, 2], tcp(9090, 0x12)))).toBeUndefined();
     expect(nsPacket(ipv4(6, [10, 213, 0, 2], tcp(9090, 0x10)))).toBeUndefined();
     expect(nsPacket(ipv4(6, [127, 0, 0, 1], tcp(80, 0x02)))).toBeUndefined();
   });
   test("UDP, ICMP echo requests and other protocols are attempts; ICMP errors are not", () => {
-    expect(nsPacket(ipv4(17, [8, 8, 8, 8], [0x12, 0x34, 0, 53, 0, 8, 0, 0]))).toEqual({ protocol: "udp", address: "8.8.8.8", port: 53, from: { address: "10.0.0.1", port: 0x1234 } });
+    expect(nsPacket(ipv4(17, [8, 8, 8, 8], [0x12, 0x34, 0, 53, 0, 8, 0, 0]))).toEqual({
+      protocol: "udp",
+      address: "8.8.8.8",
+      port: 53,
+      from: { address: "10.0.0.1", port: 0x1234 },
+    });
     expect(nsPacket(ipv4(1, [10, 0, 0, 9], [8, 0, 0, 0, 0, 0, 0, 0]))).toEqual({ protocol: "icmp", address: "10.0.0.9" });
     expect(nsPacket(ipv4(1, [10, 0, 0, 9], [3, 3, 0, 0, 0, 0, 0, 0]))).toBeUndefined();
     expect(nsPacket(ipv4(47, [10, 0, 0, 9], [0, 0, 0, 0]))).toEqual({ protocol: "ip-proto-47", address: "10.0.0.9" });

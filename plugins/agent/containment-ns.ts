@@ -79,7 +79,7 @@ export function nsV6Text(b: Uint8Array): string {
   for (let i = 0; i < 16; i += 2) g.push((b[i]! << 8) | b[i + 1]!);
   let best = -1;
   let bestLen = 0;
-  for (let i = 0; i < 8;) {
+  for (let i = 0; i < 8; ) {
     if (g[i] !== 0) {
       i++;
       continue;
@@ -286,30 +286,40 @@ export async function nsMain(config: NsConfig, modules: NsModules): Promise<void
     const any = config.anyPort;
     const v6 = any.addresses.filter((a) => a.includes(":"));
     const v4 = any.addresses.filter((a) => !a.includes(":"));
-    const listen = (host: string, family: 4 | 6) => new Promise<number>((resolve) => {
-      const server = net.createServer({ allowHalfOpen: true }, (inside) => {
-        // The destination before the redirect: SO_ORIGINAL_DST (80) at SOL_IP / SOL_IPV6.
-        const fd = (inside as unknown as { _handle?: { fd?: number } })._handle?.fd;
-        const sa = new Uint8Array(28);
-        const len = new Uint32Array([sa.length]);
-        if (typeof fd !== "number" || libc.symbols.getsockopt(fd, family === 4 ? 0 : 41, 80, ffi.ptr(sa), ffi.ptr(len)) !== 0) {
-          inside.destroy();
-          return;
-        }
-        const port = (sa[2]! << 8) | sa[3]!;
-        const address = family === 4 ? `${sa[4]}.${sa[5]}.${sa[6]}.${sa[7]}` : nsV6Text(sa.subarray(8, 24));
-        const out = net.connect({ path: any.socket, allowHalfOpen: true });
-        out.write(`${address} ${port}\n`);
-        nsSplice(inside, out);
+    const listen = (host: string, family: 4 | 6) =>
+      new Promise<number>((resolve) => {
+        const server = net.createServer({ allowHalfOpen: true }, (inside) => {
+          // The destination before the redirect: SO_ORIGINAL_DST (80) at SOL_IP / SOL_IPV6.
+          const fd = (inside as unknown as { _handle?: { fd?: number } })._handle?.fd;
+          const sa = new Uint8Array(28);
+          const len = new Uint32Array([sa.length]);
+          if (typeof fd !== "number" || libc.symbols.getsockopt(fd, family === 4 ? 0 : 41, 80, ffi.ptr(sa), ffi.ptr(len)) !== 0) {
+            inside.destroy();
+            return;
+          }
+          const port = (sa[2]! << 8) | sa[3]!;
+          const address = family === 4 ? `${sa[4]}.${sa[5]}.${sa[6]}.${sa[7]}` : nsV6Text(sa.subarray(8, 24));
+          const out = net.connect({ path: any.socket, allowHalfOpen: true });
+          out.write(`${address} ${port}\n`);
+          nsSplice(inside, out);
+        });
+        server.once("error", (e: Error) => fail(`cannot listen on ${host} in the agent's namespace: ${e.message}`));
+        server.listen({ host, port: 0, ipv6Only: family === 6 }, () => resolve((server.address() as { port: number }).port));
       });
-      server.once("error", (e: Error) => fail(`cannot listen on ${host} in the agent's namespace: ${e.message}`));
-      server.listen({ host, port: 0, ipv6Only: family === 6 }, () => resolve((server.address() as { port: number }).port));
-    });
     const tables: string[] = [];
-    if (v4.length > 0) tables.push(`table ip flowproof { chain out { type nat hook output priority -100; policy accept; ip daddr { ${v4.join(", ")} } meta l4proto tcp redirect to :${await listen("127.0.0.1", 4)}; }; }`);
-    if (v6.length > 0) tables.push(`table ip6 flowproof { chain out { type nat hook output priority -100; policy accept; ip6 daddr { ${v6.join(", ")} } meta l4proto tcp redirect to :${await listen("::1", 6)}; }; }`);
+    if (v4.length > 0)
+      tables.push(
+        `table ip flowproof { chain out { type nat hook output priority -100; policy accept; ip daddr { ${v4.join(", ")} } meta l4proto tcp redirect to :${await listen("127.0.0.1", 4)}; }; }`,
+      );
+    if (v6.length > 0)
+      tables.push(
+        `table ip6 flowproof { chain out { type nat hook output priority -100; policy accept; ip6 daddr { ${v6.join(", ")} } meta l4proto tcp redirect to :${await listen("::1", 6)}; }; }`,
+      );
     const nft = cp.spawnSync("nft", ["-f", "-"], { input: `${tables.join("\n")}\n`, encoding: "utf8" });
-    if (nft.status !== 0) fail(`nftables could not redirect the any-port destinations (${any.addresses.join(", ")}) in the agent's namespace: ${(nft.stderr || nft.error?.message || "").trim()}`);
+    if (nft.status !== 0)
+      fail(
+        `nftables could not redirect the any-port destinations (${any.addresses.join(", ")}) in the agent's namespace: ${(nft.stderr || nft.error?.message || "").trim()}`,
+      );
   }
 
   const env: Record<string, string> = {};
@@ -325,7 +335,7 @@ export async function nsMain(config: NsConfig, modules: NsModules): Promise<void
     clearInterval(poll);
     // This program is the PID namespace's first process: its exit ends every process left in it.
     // (Its own signal would not end it there, so an agent a signal ended exits 128 + the signal.)
-    process.exit(signal ? 128 + (os.constants.signals[signal] ?? 0) : code ?? 1);
+    process.exit(signal ? 128 + (os.constants.signals[signal] ?? 0) : (code ?? 1));
   });
 }
 

@@ -1,6 +1,16 @@
 import { expect, test } from "bun:test";
 import { createServer, type AddressInfo } from "node:net";
-import { allowedAttempt, containmentSupport, destinationOf, ENFORCED_TIER, inCidr, loopbackPortsIn, nameServers, openContainment, tierOf } from "./containment.ts";
+import {
+  allowedAttempt,
+  containmentSupport,
+  destinationOf,
+  ENFORCED_TIER,
+  inCidr,
+  loopbackPortsIn,
+  nameServers,
+  openContainment,
+  tierOf,
+} from "./containment.ts";
 
 test("FLOWPROOF_CONTAINMENT=off forces the uncontained tier; a url: agent is never contained", () => {
   const off = containmentSupport({ FLOWPROOF_CONTAINMENT: "off" });
@@ -18,7 +28,9 @@ test("an uncontained execution spawns the command as it is and reports no attemp
 });
 
 test("an allowed host that does not resolve is refused before the agent starts", async () => {
-  await expect(openContainment({ command: "true", allow_egress: [{ kind: "host", host: "no-such-host.invalid", port: 443 }] }, { enforced: true }, [])).rejects.toThrow("`no-such-host.invalid` does not resolve");
+  await expect(
+    openContainment({ command: "true", allow_egress: [{ kind: "host", host: "no-such-host.invalid", port: 443 }] }, { enforced: true }, []),
+  ).rejects.toThrow("`no-such-host.invalid` does not resolve");
 });
 
 test("CIDR membership, IPv4 and IPv6", () => {
@@ -31,7 +43,11 @@ test("CIDR membership, IPv4 and IPv6", () => {
 });
 
 test("attempts outside the allow list count; a relayed allowed connection does not", () => {
-  const rules = [{ kind: "ip", ip: "10.0.0.5", port: 8080 }, { kind: "cidr", ip: "10.9.0.0", bits: 16, port: 5432 }, { kind: "host", host: "api.test", port: 443 }] as const;
+  const rules = [
+    { kind: "ip", ip: "10.0.0.5", port: 8080 },
+    { kind: "cidr", ip: "10.9.0.0", bits: 16, port: 5432 },
+    { kind: "host", host: "api.test", port: 443 },
+  ] as const;
   const pinned = new Map([["api.test", ["10.7.0.1"]]]);
   expect(allowedAttempt({ protocol: "tcp", address: "10.0.0.5", port: 8080 }, rules, pinned)).toBe(true);
   expect(allowedAttempt({ protocol: "tcp", address: "10.0.0.5", port: 9090 }, rules, pinned)).toBe(false);
@@ -40,7 +56,10 @@ test("attempts outside the allow list count; a relayed allowed connection does n
   expect(allowedAttempt({ protocol: "tcp", address: "10.7.0.1", port: 443 }, rules, pinned)).toBe(true);
   expect(allowedAttempt({ protocol: "tcp", address: "10.7.0.2", port: 443 }, rules, pinned)).toBe(false);
   // A bare address or host: every TCP port (UDP still never).
-  const bare = [{ kind: "ip", ip: "10.0.0.6" }, { kind: "host", host: "any.test" }] as const;
+  const bare = [
+    { kind: "ip", ip: "10.0.0.6" },
+    { kind: "host", host: "any.test" },
+  ] as const;
   const anyPinned = new Map([["any.test", ["10.7.0.9"]]]);
   expect(allowedAttempt({ protocol: "tcp", address: "10.0.0.6", port: 1234 }, bare, anyPinned)).toBe(true);
   expect(allowedAttempt({ protocol: "tcp", address: "10.7.0.9", port: 22 }, bare, anyPinned)).toBe(true);
@@ -92,7 +111,9 @@ test("a bare address in allow_egress is reachable on every TCP port; another add
   expect(support).toEqual({ enforced: true });
   // Two servers on a loopback address that is not flowproof's (127.0.0.2), each on its own port.
   const servers = [0, 1].map(() => createServer((s) => s.end(`hello ${String(s.localPort)}`)));
-  const ports = await Promise.all(servers.map((s) => new Promise<number>((resolve) => s.listen(0, "127.0.0.2", () => resolve((s.address() as AddressInfo).port)))));
+  const ports = await Promise.all(
+    servers.map((s) => new Promise<number>((resolve) => s.listen(0, "127.0.0.2", () => resolve((s.address() as AddressInfo).port)))),
+  );
   const c = await openContainment({ command: "x", allow_egress: [{ kind: "ip", ip: "127.0.0.2" }] }, support, []);
   try {
     const client = [
@@ -120,7 +141,11 @@ test("a bare address needs nftables: without `nft` the execution is refused befo
   const path = process.env["PATH"];
   process.env["PATH"] = "/nonexistent";
   try {
-    await expect(openContainment({ command: "true", allow_egress: [{ kind: "ip", ip: "10.0.0.5" }] }, { enforced: true }, [])).rejects.toMatchObject({ code: "bad-value", message: "agent.allow_egress: `10.0.0.5` allows every port, which needs nftables (`nft`) inside the agent's namespace, and `nft` is not installed: install the nftables package, or name the ports (`10.0.0.5:443`)" });
+    await expect(openContainment({ command: "true", allow_egress: [{ kind: "ip", ip: "10.0.0.5" }] }, { enforced: true }, [])).rejects.toMatchObject({
+      code: "bad-value",
+      message:
+        "agent.allow_egress: `10.0.0.5` allows every port, which needs nftables (`nft`) inside the agent's namespace, and `nft` is not installed: install the nftables package, or name the ports (`10.0.0.5:443`)",
+    });
   } finally {
     process.env["PATH"] = path;
   }

@@ -26,7 +26,11 @@ let probed: Support | undefined;
 /** Probes once per process: Linux, `ip` (iproute2), and an unprivileged user + network namespace. FLOWPROOF_CONTAINMENT=off forces `not contained`. */
 export function containmentSupport(env: Readonly<Record<string, string | undefined>>): Support {
   if (env["FLOWPROOF_CONTAINMENT"] === "off") return { enforced: false, reason: "FLOWPROOF_CONTAINMENT=off" };
-  if (process.platform !== "linux") return { enforced: false, reason: `${process.platform === "darwin" ? "macOS" : process.platform === "win32" ? "Windows" : process.platform}: flowproof contains agents on Linux only` };
+  if (process.platform !== "linux")
+    return {
+      enforced: false,
+      reason: `${process.platform === "darwin" ? "macOS" : process.platform === "win32" ? "Windows" : process.platform}: flowproof contains agents on Linux only`,
+    };
   probed ??= probe();
   return probed;
 }
@@ -36,7 +40,11 @@ function probe(): Support {
   if (ip.error || ip.status !== 0) return { enforced: false, reason: "the `ip` command (iproute2) is missing" };
   const r = spawnSync("unshare", ["--user", "--map-root-user", "--net", "ip", "link", "set", "lo", "up"], { encoding: "utf8", timeout: 10_000 });
   if (r.error) return { enforced: false, reason: `util-linux \`unshare\` cannot run: ${r.error.message}` };
-  if (r.status !== 0) return { enforced: false, reason: `this kernel or environment refuses unprivileged user and network namespaces: ${(r.stderr || "").trim().split("\n")[0]}` };
+  if (r.status !== 0)
+    return {
+      enforced: false,
+      reason: `this kernel or environment refuses unprivileged user and network namespaces: ${(r.stderr || "").trim().split("\n")[0]}`,
+    };
   return { enforced: true };
 }
 
@@ -68,7 +76,15 @@ export function destinationOf(a: NsAttempt): string {
 /** Whether an attempt is one `allow_egress` permits (so a relayed connection is not reported). */
 export function allowedAttempt(a: NsAttempt, rules: readonly EgressRule[], pinned: ReadonlyMap<string, readonly string[]>): boolean {
   if (a.protocol !== "tcp" || a.port === undefined) return false;
-  return rules.some((r) => (r.port === undefined || r.port === a.port) && (r.kind === "ip" ? sameAddress(r.ip, a.address) : r.kind === "cidr" ? inCidr(a.address, r.ip, r.bits) : (pinned.get(r.host) ?? []).some((p) => sameAddress(p, a.address))));
+  return rules.some(
+    (r) =>
+      (r.port === undefined || r.port === a.port) &&
+      (r.kind === "ip"
+        ? sameAddress(r.ip, a.address)
+        : r.kind === "cidr"
+          ? inCidr(a.address, r.ip, r.bits)
+          : (pinned.get(r.host) ?? []).some((p) => sameAddress(p, a.address))),
+  );
 }
 
 function sameAddress(x: string, y: string): boolean {
@@ -119,7 +135,7 @@ export function nftAvailable(): boolean {
 /** Prepares the containment of one `command:` agent: resolves and pins `allow_egress`, starts the relays. Throws (a message for the run) when a host does not resolve, or an any-port entry cannot be served. */
 export async function openContainment(agent: AgentTarget, support: Support, loopbackPorts: readonly number[]): Promise<Containment> {
   const tier = tierOf(agent, support);
-  const rules = "command" in agent ? agent.allow_egress ?? [] : [];
+  const rules = "command" in agent ? (agent.allow_egress ?? []) : [];
   if (!support.enforced || "url" in agent) {
     return {
       tier,
@@ -138,7 +154,12 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
     } catch {
       found = [];
     }
-    if (found.length === 0) throw new FlowproofError({ code: "bad-value", message: `agent.allow_egress: host \`${r.host}\` does not resolve, so nothing can be pinned for it`, hint: "check the host name (and this machine's DNS), or allow its address or CIDR range instead" });
+    if (found.length === 0)
+      throw new FlowproofError({
+        code: "bad-value",
+        message: `agent.allow_egress: host \`${r.host}\` does not resolve, so nothing can be pinned for it`,
+        hint: "check the host name (and this machine's DNS), or allow its address or CIDR range instead",
+      });
     pinned.set(r.host, [...new Set(found)]);
   }
   const dir = mkdtempSync(join(tmpdir(), "flowproof-egress-"));
@@ -195,13 +216,20 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
   }
   // Bare hosts and addresses (any port): inside, nftables redirects every TCP connection to them to
   // one listener, which reads the original destination and names it first; relayed if allowed.
-  const anyPort = [...new Set(rules.flatMap((r) => (r.kind === "cidr" || r.port !== undefined ? [] : r.kind === "ip" ? [r.ip] : pinned.get(r.host) ?? [])))];
+  const anyPort = [...new Set(rules.flatMap((r) => (r.kind === "cidr" || r.port !== undefined ? [] : r.kind === "ip" ? [r.ip] : (pinned.get(r.host) ?? []))))];
   let anyPortSocket: string | undefined;
   if (anyPort.length > 0) {
     if (!nftAvailable()) {
       teardown();
-      const bare = rules.filter((r) => r.kind !== "cidr" && r.port === undefined).map((r) => (r.kind === "ip" ? r.ip : r.kind === "host" ? r.host : "")).join("`, `");
-      throw new FlowproofError({ code: "bad-value", message: `agent.allow_egress: \`${bare}\` allows every port, which needs nftables (\`nft\`) inside the agent's namespace, and \`nft\` is not installed: install the nftables package, or name the ports (\`${bare.split("`")[0]}:443\`)`, hint: `name the ports (\`${bare.split("`")[0]}:443\`), or install nftables` });
+      const bare = rules
+        .filter((r) => r.kind !== "cidr" && r.port === undefined)
+        .map((r) => (r.kind === "ip" ? r.ip : r.kind === "host" ? r.host : ""))
+        .join("`, `");
+      throw new FlowproofError({
+        code: "bad-value",
+        message: `agent.allow_egress: \`${bare}\` allows every port, which needs nftables (\`nft\`) inside the agent's namespace, and \`nft\` is not installed: install the nftables package, or name the ports (\`${bare.split("`")[0]}:443\`)`,
+        hint: `name the ports (\`${bare.split("`")[0]}:443\`), or install nftables`,
+      });
     }
     anyPortSocket = join(dir, "any.sock");
     // The first line names the original destination: `<address> <port>`.
@@ -222,7 +250,14 @@ export async function openContainment(agent: AgentTarget, support: Support, loop
   const names: Record<string, string[]> = Object.fromEntries(pinned);
   const events = join(dir, "events.jsonl");
   writeFileSync(events, "");
-  const config: NsConfig = { command: "", events, forwards, names, dns: [...new Set(["127.0.0.1", "::1", ...nameServers(resolvConf)])], ...(anyPortSocket ? { anyPort: { addresses: anyPort, socket: anyPortSocket } } : {}) };
+  const config: NsConfig = {
+    command: "",
+    events,
+    forwards,
+    names,
+    dns: [...new Set(["127.0.0.1", "::1", ...nameServers(resolvConf)])],
+    ...(anyPortSocket ? { anyPort: { addresses: anyPort, socket: anyPortSocket } } : {}),
+  };
   const configPath = join(dir, "config.json");
   let stopped = false;
   const stop = () => {

@@ -12,7 +12,10 @@ export function geminiRoute(path: string): { readonly model: string; readonly st
   return { model: decodeURIComponent(m[2]!), stream: m[3] === "streamGenerateContent", ...(m[1] ? { version: m[1] } : {}) };
 }
 
-const partsText = (content: unknown): string => arr(obj(content)["parts"]).map((p) => str(obj(p)["text"])).join("");
+const partsText = (content: unknown): string =>
+  arr(obj(content)["parts"])
+    .map((p) => str(obj(p)["text"]))
+    .join("");
 const contentsOf = (o: Json): Json[] => arr(o["contents"]).map(obj);
 
 /** What the model is told a tool answered: `response.content` (or `.output`) when it is text, else the JSON. */
@@ -62,11 +65,16 @@ function readRequest(body: unknown): RequestView {
 function readResponse(body: unknown): ResponseView {
   const parts = arr(obj(obj(arr(obj(body)["candidates"])[0])["content"])["parts"]).map(obj);
   return {
-    text: parts.filter((p) => typeof p["text"] === "string" && p["thought"] !== true).map((p) => p["text"] as string).join(""),
-    calls: parts.filter((p) => p["functionCall"] !== undefined).map((p) => {
-      const c = obj(p["functionCall"]);
-      return { id: str(c["id"]) || str(c["name"]), name: str(c["name"]), arguments: c["args"] ?? {} };
-    }),
+    text: parts
+      .filter((p) => typeof p["text"] === "string" && p["thought"] !== true)
+      .map((p) => p["text"] as string)
+      .join(""),
+    calls: parts
+      .filter((p) => p["functionCall"] !== undefined)
+      .map((p) => {
+        const c = obj(p["functionCall"]);
+        return { id: str(c["id"]) || str(c["name"]), name: str(c["name"]), arguments: c["args"] ?? {} };
+      }),
   };
 }
 
@@ -76,15 +84,17 @@ function substituteResults(body: Json, results: ReadonlyMap<string, unknown>): J
     ...body,
     contents: contentsOf(body).map((c) => ({
       ...c,
-      parts: arr(c["parts"]).map(obj).map((p) => {
-        const fr = obj(p["functionResponse"]);
-        const name = str(fr["name"]);
-        if (p["functionResponse"] === undefined || !results.has(name)) return p;
-        const value = results.get(name);
-        // `response` is a JSON object: a declared object as it is, anything else as its `content`.
-        const response = value !== null && typeof value === "object" && !Array.isArray(value) ? value : { name, content: value };
-        return { ...p, functionResponse: { ...fr, response } };
-      }),
+      parts: arr(c["parts"])
+        .map(obj)
+        .map((p) => {
+          const fr = obj(p["functionResponse"]);
+          const name = str(fr["name"]);
+          if (p["functionResponse"] === undefined || !results.has(name)) return p;
+          const value = results.get(name);
+          // `response` is a JSON object: a declared object as it is, anything else as its `content`.
+          const response = value !== null && typeof value === "object" && !Array.isArray(value) ? value : { name, content: value };
+          return { ...p, functionResponse: { ...fr, response } };
+        }),
     })),
   };
 }
@@ -100,19 +110,25 @@ export function stampCallIds(body: unknown, ordinal: number): unknown {
   let n = 0;
   return {
     ...o,
-    candidates: arr(o["candidates"]).map(obj).map((cand) => ({
-      ...cand,
-      ...(cand["content"] !== undefined ? {
-        content: {
-          ...obj(cand["content"]),
-          parts: arr(obj(cand["content"])["parts"]).map(obj).map((p) => {
-            if (p["functionCall"] === undefined || str(obj(p["functionCall"])["id"]) !== "") return p;
-            n += 1;
-            return { ...p, functionCall: { ...obj(p["functionCall"]), id: `flowproof-${ordinal}-${n}` } };
-          }),
-        },
-      } : {}),
-    })),
+    candidates: arr(o["candidates"])
+      .map(obj)
+      .map((cand) => ({
+        ...cand,
+        ...(cand["content"] !== undefined
+          ? {
+              content: {
+                ...obj(cand["content"]),
+                parts: arr(obj(cand["content"])["parts"])
+                  .map(obj)
+                  .map((p) => {
+                    if (p["functionCall"] === undefined || str(obj(p["functionCall"])["id"]) !== "") return p;
+                    n += 1;
+                    return { ...p, functionCall: { ...obj(p["functionCall"]), id: `flowproof-${ordinal}-${n}` } };
+                  }),
+              },
+            }
+          : {}),
+      })),
   };
 }
 

@@ -14,10 +14,12 @@ function items(body: Json): Json[] {
 /** The text of a message item's content: a string, or `input_text` / `output_text` parts. */
 function contentText(content: unknown): string {
   if (typeof content === "string") return content;
-  return arr(content).map((p) => {
-    const o = obj(p);
-    return o["type"] === "input_text" || o["type"] === "output_text" || o["type"] === "text" ? str(o["text"]) : "";
-  }).join("");
+  return arr(content)
+    .map((p) => {
+      const o = obj(p);
+      return o["type"] === "input_text" || o["type"] === "output_text" || o["type"] === "text" ? str(o["text"]) : "";
+    })
+    .join("");
 }
 
 /** A function_call_output's `output`: a string, or content parts. */
@@ -31,7 +33,9 @@ function readRequest(body: unknown): RequestView {
   const results = new Map<string, string>();
   for (const i of list) if (i["type"] === "function_call_output") results.set(str(i["call_id"]), outputText(i["output"]));
   const messages = list.filter(isMessage);
-  const system = [str(o["instructions"]), ...messages.filter((m) => m["role"] === "system" || m["role"] === "developer").map((m) => contentText(m["content"]))].filter((t) => t !== "").join("\n");
+  const system = [str(o["instructions"]), ...messages.filter((m) => m["role"] === "system" || m["role"] === "developer").map((m) => contentText(m["content"]))]
+    .filter((t) => t !== "")
+    .join("\n");
   return {
     model: str(o["model"]),
     roles: list.map((i) => (isMessage(i) ? str(i["role"]) : str(i["type"]))),
@@ -46,8 +50,13 @@ function readRequest(body: unknown): RequestView {
 function readResponse(body: unknown): ResponseView {
   const output = arr(obj(body)["output"]).map(obj);
   return {
-    text: output.filter((i) => i["type"] === "message").map((i) => contentText(i["content"])).join(""),
-    calls: output.filter((i) => i["type"] === "function_call").map((i) => ({ id: str(i["call_id"]), name: str(i["name"]), arguments: parseArgs(i["arguments"]) })),
+    text: output
+      .filter((i) => i["type"] === "message")
+      .map((i) => contentText(i["content"]))
+      .join(""),
+    calls: output
+      .filter((i) => i["type"] === "function_call")
+      .map((i) => ({ id: str(i["call_id"]), name: str(i["name"]), arguments: parseArgs(i["arguments"]) })),
   };
 }
 
@@ -72,29 +81,35 @@ function synthesizeStream(body: unknown): string {
   const event = (type: string, data: Json) => sse(type, { type, sequence_number: sequence++, ...data });
   const skeleton = { ...o, status: "in_progress", output: [] };
   let out = event("response.created", { response: skeleton }) + event("response.in_progress", { response: skeleton });
-  arr(o["output"]).map(obj).forEach((item, index) => {
-    const at = { item_id: str(item["id"]), output_index: index };
-    if (item["type"] === "message") {
-      out += event("response.output_item.added", { output_index: index, item: { ...item, status: "in_progress", content: [] } });
-      arr(item["content"]).map(obj).forEach((part, content_index) => {
-        const text = part["type"] === "output_text" ? str(part["text"]) : undefined;
-        out += event("response.content_part.added", { ...at, content_index, part: text !== undefined ? { ...part, text: "" } : part });
-        if (text !== undefined) {
-          out += event("response.output_text.delta", { ...at, content_index, delta: text, logprobs: [] });
-          out += event("response.output_text.done", { ...at, content_index, text, logprobs: [] });
-        }
-        out += event("response.content_part.done", { ...at, content_index, part });
-      });
-    } else if (item["type"] === "function_call") {
-      out += event("response.output_item.added", { output_index: index, item: { ...item, status: "in_progress", arguments: "" } });
-      out += event("response.function_call_arguments.delta", { ...at, delta: str(item["arguments"]) });
-      out += event("response.function_call_arguments.done", { ...at, name: str(item["name"]), arguments: str(item["arguments"]) });
-    } else {
-      out += event("response.output_item.added", { output_index: index, item });
-    }
-    out += event("response.output_item.done", { output_index: index, item });
-  });
-  return out + event(o["status"] === "incomplete" ? "response.incomplete" : o["status"] === "failed" ? "response.failed" : "response.completed", { response: o });
+  arr(o["output"])
+    .map(obj)
+    .forEach((item, index) => {
+      const at = { item_id: str(item["id"]), output_index: index };
+      if (item["type"] === "message") {
+        out += event("response.output_item.added", { output_index: index, item: { ...item, status: "in_progress", content: [] } });
+        arr(item["content"])
+          .map(obj)
+          .forEach((part, content_index) => {
+            const text = part["type"] === "output_text" ? str(part["text"]) : undefined;
+            out += event("response.content_part.added", { ...at, content_index, part: text !== undefined ? { ...part, text: "" } : part });
+            if (text !== undefined) {
+              out += event("response.output_text.delta", { ...at, content_index, delta: text, logprobs: [] });
+              out += event("response.output_text.done", { ...at, content_index, text, logprobs: [] });
+            }
+            out += event("response.content_part.done", { ...at, content_index, part });
+          });
+      } else if (item["type"] === "function_call") {
+        out += event("response.output_item.added", { output_index: index, item: { ...item, status: "in_progress", arguments: "" } });
+        out += event("response.function_call_arguments.delta", { ...at, delta: str(item["arguments"]) });
+        out += event("response.function_call_arguments.done", { ...at, name: str(item["name"]), arguments: str(item["arguments"]) });
+      } else {
+        out += event("response.output_item.added", { output_index: index, item });
+      }
+      out += event("response.output_item.done", { output_index: index, item });
+    });
+  return (
+    out + event(o["status"] === "incomplete" ? "response.incomplete" : o["status"] === "failed" ? "response.failed" : "response.completed", { response: o })
+  );
 }
 
 export const responsesCodec: Codec = {

@@ -19,14 +19,15 @@ export type Protocol = (typeof PROTOCOLS)[number];
 
 /** How each dialect is named to a person. */
 export const PROTOCOL_NAMES: Readonly<Record<Protocol, string>> = {
-  "openai": "OpenAI chat-completions",
+  openai: "OpenAI chat-completions",
   "openai-responses": "OpenAI Responses",
-  "anthropic": "Anthropic Messages",
-  "gemini": "Google Gemini generateContent",
+  anthropic: "Anthropic Messages",
+  gemini: "Google Gemini generateContent",
 };
 
 /** The endpoints the proxy serves, as error messages name them. */
-export const SERVED_ENDPOINTS = "POST …/chat/completions, POST …/responses, POST …/messages and POST …/models/<model>:generateContent (or :streamGenerateContent)";
+export const SERVED_ENDPOINTS =
+  "POST …/chat/completions, POST …/responses, POST …/messages and POST …/models/<model>:generateContent (or :streamGenerateContent)";
 
 /** Which dialect a request path speaks (routing by substring, so a doubled `/v1` still works). */
 export function protocolOf(path: string): Protocol | undefined {
@@ -77,12 +78,14 @@ export function upstreamBody(protocol: Protocol, request: Json): Json {
 
 function blockText(content: unknown): string {
   if (typeof content === "string") return content;
-  return arr(content).map((b) => {
-    const o = obj(b);
-    if (o["type"] === "text") return str(o["text"]);
-    if (o["type"] === "tool_result") return blockText(o["content"]);
-    return "";
-  }).join("");
+  return arr(content)
+    .map((b) => {
+      const o = obj(b);
+      if (o["type"] === "text") return str(o["text"]);
+      if (o["type"] === "tool_result") return blockText(o["content"]);
+      return "";
+    })
+    .join("");
 }
 
 function chatRequest(body: unknown): RequestView {
@@ -94,7 +97,10 @@ function chatRequest(body: unknown): RequestView {
     model: str(o["model"]),
     roles: messages.map((m) => str(m["role"])),
     tools: arr(o["tools"]).map((t) => str(obj(obj(t)["function"])["name"] ?? obj(t)["name"])),
-    system: messages.filter((m) => m["role"] === "system" || m["role"] === "developer").map((m) => blockText(m["content"])).join("\n"),
+    system: messages
+      .filter((m) => m["role"] === "system" || m["role"] === "developer")
+      .map((m) => blockText(m["content"]))
+      .join("\n"),
     results,
     text: messages.map((m) => blockText(m["content"])).join("\n"),
     userTurns: messages.filter((m) => m["role"] === "user").length,
@@ -123,14 +129,19 @@ function messagesRequest(body: unknown): RequestView {
 
 function chatResponse(body: unknown): ResponseView {
   const message = obj(obj(arr(obj(body)["choices"])[0])["message"]);
-  const calls = arr(message["tool_calls"]).map(obj).map((c) => ({ id: str(c["id"]), name: str(obj(c["function"])["name"]), arguments: parseArgs(obj(c["function"])["arguments"]) }));
+  const calls = arr(message["tool_calls"])
+    .map(obj)
+    .map((c) => ({ id: str(c["id"]), name: str(obj(c["function"])["name"]), arguments: parseArgs(obj(c["function"])["arguments"]) }));
   return { text: str(message["content"]), calls };
 }
 
 function messagesResponse(body: unknown): ResponseView {
   const blocks = arr(obj(body)["content"]).map(obj);
   return {
-    text: blocks.filter((b) => b["type"] === "text").map((b) => str(b["text"])).join(""),
+    text: blocks
+      .filter((b) => b["type"] === "text")
+      .map((b) => str(b["text"]))
+      .join(""),
     calls: blocks.filter((b) => b["type"] === "tool_use").map((b) => ({ id: str(b["id"]), name: str(b["name"]), arguments: b["input"] ?? {} })),
   };
 }
@@ -158,10 +169,12 @@ function messagesSubstitute(body: Json, results: ReadonlyMap<string, unknown>, k
       if (!Array.isArray(m["content"])) return m;
       return {
         ...m,
-        content: arr(m["content"]).map(obj).map((b) => {
-          const name = b["type"] === "tool_result" ? names.get(str(b["tool_use_id"])) : undefined;
-          return name !== undefined && results.has(name) ? { ...b, content: asText(results.get(name)) } : b;
-        }),
+        content: arr(m["content"])
+          .map(obj)
+          .map((b) => {
+            const name = b["type"] === "tool_result" ? names.get(str(b["tool_use_id"])) : undefined;
+            return name !== undefined && results.has(name) ? { ...b, content: asText(results.get(name)) } : b;
+          }),
       };
     }),
   };
@@ -171,14 +184,21 @@ function chatStream(body: unknown): string {
   const o = obj(body);
   const choice = obj(arr(o["choices"])[0]);
   const message = obj(choice["message"]);
-  const base = { id: str(o["id"]) || "chatcmpl-replay", object: "chat.completion.chunk", created: typeof o["created"] === "number" ? o["created"] : 0, model: str(o["model"]) };
+  const base = {
+    id: str(o["id"]) || "chatcmpl-replay",
+    object: "chat.completion.chunk",
+    created: typeof o["created"] === "number" ? o["created"] : 0,
+    model: str(o["model"]),
+  };
   const chunk = (delta: Json, finish: unknown = null) => sse(undefined, { ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
   let out = chunk({ role: "assistant", content: "" });
   if (typeof message["content"] === "string" && message["content"] !== "") out += chunk({ content: message["content"] });
-  arr(message["tool_calls"]).map(obj).forEach((c, index) => {
-    const f = obj(c["function"]);
-    out += chunk({ tool_calls: [{ index, id: str(c["id"]), type: "function", function: { name: str(f["name"]), arguments: str(f["arguments"]) } }] });
-  });
+  arr(message["tool_calls"])
+    .map(obj)
+    .forEach((c, index) => {
+      const f = obj(c["function"]);
+      out += chunk({ tool_calls: [{ index, id: str(c["id"]), type: "function", function: { name: str(f["name"]), arguments: str(f["arguments"]) } }] });
+    });
   out += chunk({}, choice["finish_reason"] ?? "stop");
   if (o["usage"] !== undefined) out += sse(undefined, { ...base, choices: [], usage: o["usage"] });
   return out + sse(undefined, "[DONE]");
@@ -191,19 +211,27 @@ function messagesStream(body: unknown): string {
   blocks.forEach((b, index) => {
     if (b["type"] === "tool_use") {
       out += sse("content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: b["id"], name: b["name"], input: {} } });
-      out += sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(b["input"] ?? {}) } });
+      out += sse("content_block_delta", {
+        type: "content_block_delta",
+        index,
+        delta: { type: "input_json_delta", partial_json: JSON.stringify(b["input"] ?? {}) },
+      });
     } else {
       out += sse("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } });
       out += sse("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: str(b["text"]) } });
     }
     out += sse("content_block_stop", { type: "content_block_stop", index });
   });
-  out += sse("message_delta", { type: "message_delta", delta: { stop_reason: o["stop_reason"] ?? "end_turn", stop_sequence: null }, usage: { output_tokens: obj(o["usage"])["output_tokens"] ?? 0 } });
+  out += sse("message_delta", {
+    type: "message_delta",
+    delta: { stop_reason: o["stop_reason"] ?? "end_turn", stop_sequence: null },
+    usage: { output_tokens: obj(o["usage"])["output_tokens"] ?? 0 },
+  });
   return out + sse("message_stop", { type: "message_stop" });
 }
 
 const CODECS: Readonly<Record<Protocol, Codec>> = {
-  "openai": {
+  openai: {
     readRequest: chatRequest,
     readResponse: chatResponse,
     substituteResults: chatSubstitute,
@@ -211,18 +239,18 @@ const CODECS: Readonly<Record<Protocol, Codec>> = {
     errorBody: (message) => ({ error: { message, type: "flowproof_replay", code: "flowproof_divergence" } }),
   },
   "openai-responses": responsesCodec,
-  "anthropic": {
+  anthropic: {
     readRequest: messagesRequest,
     readResponse: messagesResponse,
     substituteResults: messagesSubstitute,
     synthesizeStream: messagesStream,
     errorBody: (message) => ({ type: "error", error: { type: "invalid_request_error", message } }),
   },
-  "gemini": geminiCodec,
+  gemini: geminiCodec,
 };
 
 /** A cassette turn's protocol as a dialect (anything unknown reads as chat-completions). */
-export const asProtocol = (p: string): Protocol => ((PROTOCOLS as readonly string[]).includes(p) ? p as Protocol : "openai");
+export const asProtocol = (p: string): Protocol => ((PROTOCOLS as readonly string[]).includes(p) ? (p as Protocol) : "openai");
 
 export const readRequest = (protocol: Protocol, body: unknown): RequestView => CODECS[protocol].readRequest(body);
 export const readResponse = (protocol: Protocol, body: unknown): ResponseView => CODECS[protocol].readResponse(body);

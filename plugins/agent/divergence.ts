@@ -23,12 +23,14 @@ const value = (v: unknown): string => clip(show(v), 80);
 
 /** `flight_id BA065 (recorded KQ311)` for each leaf. */
 function changes(diffs: readonly LeafDiff[]): string {
-  return diffs.map((d) => {
-    const name = d.path || "the value";
-    if (d.replayed === undefined) return `no ${name} (recorded ${value(d.recorded)})`;
-    if (d.recorded === undefined) return `${name} ${value(d.replayed)} (not in the recording)`;
-    return `${name} ${value(d.replayed)} (recorded ${value(d.recorded)})`;
-  }).join(", ");
+  return diffs
+    .map((d) => {
+      const name = d.path || "the value";
+      if (d.replayed === undefined) return `no ${name} (recorded ${value(d.recorded)})`;
+      if (d.recorded === undefined) return `${name} ${value(d.replayed)} (not in the recording)`;
+      return `${name} ${value(d.replayed)} (recorded ${value(d.recorded)})`;
+    })
+    .join(", ");
 }
 
 function describeEntry(e: Entry): string {
@@ -51,24 +53,44 @@ function entryDifference(a: Entry, b: Entry): { words: string; wire: string[] } 
     return { words: `${b.name || "a tool"} returned ${changes(diffs)}`, wire: fieldDiff(a.result, b.result, 5, b.wire) };
   }
   if (a.kind === "call" && b.kind === "call" && a.name === b.name) {
-    return { words: `the call to ${b.name} the agent sent back carries ${changes(leafDiffs(a.arguments, b.arguments, 5))}`, wire: fieldDiff(a.arguments, b.arguments, 5, b.wire) };
+    return {
+      words: `the call to ${b.name} the agent sent back carries ${changes(leafDiffs(a.arguments, b.arguments, 5))}`,
+      wire: fieldDiff(a.arguments, b.arguments, 5, b.wire),
+    };
   }
   if (a.kind === "message" && b.kind === "message" && a.role === b.role) {
-    const words = a.text !== b.text ? `the ${b.role} message reads ${quoted(b.text)} (recorded ${quoted(a.text)})` : `the ${b.role} message's other parts changed`;
+    const words =
+      a.text !== b.text ? `the ${b.role} message reads ${quoted(b.text)} (recorded ${quoted(a.text)})` : `the ${b.role} message's other parts changed`;
     return { words, wire: fieldDiff({ text: a.text, parts: a.parts }, { text: b.text, parts: b.parts }, 3, b.wire) };
   }
-  return { words: `the agent sent a ${describeEntry(b)} where the recording has a ${describeEntry(a)}`, wire: [`${b.wire}: recorded ${describeEntry(a)}, replayed ${describeEntry(b)}`] };
+  return {
+    words: `the agent sent a ${describeEntry(b)} where the recording has a ${describeEntry(a)}`,
+    wire: [`${b.wire}: recorded ${describeEntry(a)}, replayed ${describeEntry(b)}`],
+  };
 }
 
 /** The first thing the two conversations say differently, or undefined when they are the same. */
 function conversationDifference(a: Conversation, b: Conversation): { words: string; wire: string[] } | undefined {
-  if (a.model !== b.model) return { words: `the agent asked model ${b.model || "(none)"} (recorded ${a.model || "(none)"})`, wire: [`model: recorded ${show(a.model)}, replayed ${show(b.model)}`] };
-  if (a.system !== b.system) return { words: `the instructions read ${quoted(b.system)} (recorded ${quoted(a.system)})`, wire: [`instructions: recorded ${quoted(a.system)}, replayed ${quoted(b.system)}`] };
+  if (a.model !== b.model)
+    return {
+      words: `the agent asked model ${b.model || "(none)"} (recorded ${a.model || "(none)"})`,
+      wire: [`model: recorded ${show(a.model)}, replayed ${show(b.model)}`],
+    };
+  if (a.system !== b.system)
+    return {
+      words: `the instructions read ${quoted(b.system)} (recorded ${quoted(a.system)})`,
+      wire: [`instructions: recorded ${quoted(a.system)}, replayed ${quoted(b.system)}`],
+    };
   const names = (c: Conversation) => c.tools.map((t) => t.name).join(", ");
-  if (names(a) !== names(b)) return { words: `the agent offered the tools [${names(b)}] (recorded [${names(a)}])`, wire: [`tools: recorded [${names(a)}], replayed [${names(b)}]`] };
+  if (names(a) !== names(b))
+    return { words: `the agent offered the tools [${names(b)}] (recorded [${names(a)}])`, wire: [`tools: recorded [${names(a)}], replayed [${names(b)}]`] };
   for (const [i, t] of b.tools.entries()) {
     const r = a.tools[i]!;
-    if (!jsonEqual(r.parameters, t.parameters)) return { words: `tool ${t.name}'s parameters changed: ${changes(leafDiffs(r.parameters, t.parameters, 3))}`, wire: fieldDiff(r.parameters, t.parameters, 3, `${t.wire}.parameters`) };
+    if (!jsonEqual(r.parameters, t.parameters))
+      return {
+        words: `tool ${t.name}'s parameters changed: ${changes(leafDiffs(r.parameters, t.parameters, 3))}`,
+        wire: fieldDiff(r.parameters, t.parameters, 3, `${t.wire}.parameters`),
+      };
   }
   const n = Math.max(a.entries.length, b.entries.length);
   for (let i = 0; i < n; i++) {
@@ -87,7 +109,8 @@ export function describeDivergence(input: DivergenceInput): string {
   const { turn, ordinal, recorded, protocol, replayed, rule } = input;
   const head = `turn ${turn}: `;
   const detail = (lines: readonly string[]) => `\n  model request ${ordinal} (wire): ${lines.join("; ")}`;
-  if (recorded.protocol !== protocol) return `${head}the agent spoke ${PROTOCOL_NAMES[protocol]} (recorded ${PROTOCOL_NAMES[recorded.protocol]})${detail([`dialect: recorded ${recorded.protocol}, replayed ${protocol}`])}`;
+  if (recorded.protocol !== protocol)
+    return `${head}the agent spoke ${PROTOCOL_NAMES[protocol]} (recorded ${PROTOCOL_NAMES[recorded.protocol]})${detail([`dialect: recorded ${recorded.protocol}, replayed ${protocol}`])}`;
   const a = ignoring(recorded.request, rule.ignore);
   const b = ignoring(replayed, rule.ignore);
   const found = conversationDifference(conversationOfRequest(protocol, a), conversationOfRequest(protocol, b));

@@ -20,6 +20,11 @@ describe("doctor probe", () => {
   test("a streaming Gemini call is named streamGenerateContent", async () => {
     const script = "await fetch(process.env.GOOGLE_GEMINI_BASE_URL + '/v1beta/models/g:streamGenerateContent?alt=sse', {method: 'POST', body: '{}'})";
     const r = await probeAgent(`${process.execPath} -e "${script}"`, "/tmp", env, 30_000);
-    expect(r).toMatchObject({ reached: true, protocol: "gemini", dialect: "Google Gemini streamGenerateContent", path: "/v1beta/models/g:streamGenerateContent" });
+    expect(r).toMatchObject({
+      reached: true,
+      protocol: "gemini",
+      dialect: "Google Gemini streamGenerateContent",
+      path: "/v1beta/models/g:streamGenerateContent",
+    });
   });
 });

@@ -29,17 +29,51 @@ const REPLY = "flowproof doctor: the model proxy was reached; no model answered 
 export function cannedReply(protocol: Protocol, model: string): unknown {
   switch (protocol) {
     case "openai":
-      return { id: "chatcmpl-doctor", object: "chat.completion", created: 0, model, choices: [{ index: 0, message: { role: "assistant", content: REPLY }, finish_reason: "stop" }], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } };
+      return {
+        id: "chatcmpl-doctor",
+        object: "chat.completion",
+        created: 0,
+        model,
+        choices: [{ index: 0, message: { role: "assistant", content: REPLY }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+      };
     case "openai-responses":
       return {
-        id: "resp_doctor", object: "response", created_at: 0, status: "completed", model, error: null, incomplete_details: null,
-        output: [{ type: "message", id: "msg_doctor", status: "completed", role: "assistant", content: [{ type: "output_text", text: REPLY, annotations: [] }] }],
-        usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+        id: "resp_doctor",
+        object: "response",
+        created_at: 0,
+        status: "completed",
+        model,
+        error: null,
+        incomplete_details: null,
+        output: [
+          { type: "message", id: "msg_doctor", status: "completed", role: "assistant", content: [{ type: "output_text", text: REPLY, annotations: [] }] },
+        ],
+        usage: {
+          input_tokens: 0,
+          output_tokens: 0,
+          total_tokens: 0,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens_details: { reasoning_tokens: 0 },
+        },
       };
     case "anthropic":
-      return { id: "msg_doctor", type: "message", role: "assistant", model, content: [{ type: "text", text: REPLY }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } };
+      return {
+        id: "msg_doctor",
+        type: "message",
+        role: "assistant",
+        model,
+        content: [{ type: "text", text: REPLY }],
+        stop_reason: "end_turn",
+        stop_sequence: null,
+        usage: { input_tokens: 0, output_tokens: 0 },
+      };
     case "gemini":
-      return { candidates: [{ content: { role: "model", parts: [{ text: REPLY }] }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 0, candidatesTokenCount: 0, totalTokenCount: 0 }, modelVersion: model };
+      return {
+        candidates: [{ content: { role: "model", parts: [{ text: REPLY }] }, finishReason: "STOP", index: 0 }],
+        usageMetadata: { promptTokenCount: 0, candidatesTokenCount: 0, totalTokenCount: 0 },
+        modelVersion: model,
+      };
   }
 }
 
@@ -83,15 +117,29 @@ export async function probeAgent(command: string, cwd: string, env: Readonly<Rec
     const exit = await agent.exited;
     const advice: string[] = [];
     if (!first) {
-      if (exit.timedOut) advice.push(`the agent ran for ${Math.round(timeoutMs / 1000)} s without a model request: it may wait for input (it should read its task from FLOWPROOF_PROMPT) or call a model some other way`);
+      if (exit.timedOut)
+        advice.push(
+          `the agent ran for ${Math.round(timeoutMs / 1000)} s without a model request: it may wait for input (it should read its task from FLOWPROOF_PROMPT) or call a model some other way`,
+        );
       else if (exit.code !== 0) advice.push(`the agent exited with code ${exit.code ?? "(signal)"} before any model request: fix what its stderr says first`);
-      advice.push("point its model client at the variables flowproof injects: OPENAI_BASE_URL (OpenAI clients; …/v1), ANTHROPIC_BASE_URL (Anthropic clients; no /v1) or GOOGLE_GEMINI_BASE_URL (Gemini clients; no version), instead of a base URL set in code");
-      advice.push("read the task from FLOWPROOF_PROMPT; the API key it sees is a placeholder (OPENAI_API_KEY / ANTHROPIC_API_KEY / GEMINI_API_KEY …): never require a real one at start");
+      advice.push(
+        "point its model client at the variables flowproof injects: OPENAI_BASE_URL (OpenAI clients; …/v1), ANTHROPIC_BASE_URL (Anthropic clients; no /v1) or GOOGLE_GEMINI_BASE_URL (Gemini clients; no version), instead of a base URL set in code",
+      );
+      advice.push(
+        "read the task from FLOWPROOF_PROMPT; the API key it sees is a placeholder (OPENAI_API_KEY / ANTHROPIC_API_KEY / GEMINI_API_KEY …): never require a real one at start",
+      );
       if (other.length > 0) advice.push(`it did reach the proxy, but only with ${other.join(", ")}: flowproof serves ${SERVED_ENDPOINTS}`);
     }
     return {
       reached: first !== undefined,
-      ...(first ? { protocol: first.protocol, dialect: first.protocol === "gemini" && streamedByPath(first.path) ? "Google Gemini streamGenerateContent" : PROTOCOL_NAMES[first.protocol], path: first.path, model: first.model } : {}),
+      ...(first
+        ? {
+            protocol: first.protocol,
+            dialect: first.protocol === "gemini" && streamedByPath(first.path) ? "Google Gemini streamGenerateContent" : PROTOCOL_NAMES[first.protocol],
+            path: first.path,
+            model: first.model,
+          }
+        : {}),
       other,
       exitCode: exit.code,
       timedOut: exit.timedOut && !first,

@@ -5,14 +5,15 @@ import { executionArgs } from "./flow-keys.ts";
 const load = (text: string) => loadFlowText("f.flow.yaml", text);
 
 describe("agent.allow_egress and assert_no_egress", () => {
-  const flow = (allow: string, steps = ["  - prompt: go", "  - assert_no_egress"]) => ["name: n", "app: agent", "agent:", "  command: node a.js", `  allow_egress: ${allow}`, "steps:", ...steps, ""].join("\n");
+  const flow = (allow: string, steps = ["  - prompt: go", "  - assert_no_egress"]) =>
+    ["name: n", "app: agent", "agent:", "  command: node a.js", `  allow_egress: ${allow}`, "steps:", ...steps, ""].join("\n");
   const problemsOf = (text: string) => {
     const r = load(text);
     return r.ok ? [] : r.diagnostics;
   };
 
   test("host:port, ip:port, cidr:port, [ipv6]:port and ${VAR} entries load as written; assert_no_egress is a bare step", () => {
-    const r = load(flow("[localhost:443, 10.0.0.5:8080, 10.1.0.0/16:5432, \"[fd00::1]:443\", \"${API_DEST}\"]"));
+    const r = load(flow('[localhost:443, 10.0.0.5:8080, 10.1.0.0/16:5432, "[fd00::1]:443", "${API_DEST}"]'));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const args = (r.flow.steps[0]!.ast as { args: { agent: { allow_egress: string[] }; steps: { kind: string }[] } }).args;
@@ -21,7 +22,7 @@ describe("agent.allow_egress and assert_no_egress", () => {
   });
 
   test("a bare host or address (IPv6 with or without brackets) allows every port and loads as written", () => {
-    const r = load(flow("[localhost, 10.0.0.5, \"[fd00::7]\", \"fd00::8\"]"));
+    const r = load(flow('[localhost, 10.0.0.5, "[fd00::7]", "fd00::8"]'));
     expect(r.ok).toBe(true);
   });
 
@@ -45,7 +46,19 @@ describe("agent.allow_egress and assert_no_egress", () => {
   });
 
   test("allow_egress on a url: agent is refused: flowproof does not start the service", () => {
-    const d = problemsOf(["name: n", "app: agent", "agent:", "  url: http://127.0.0.1:9/run", "  proxy_port: 8787", "  allow_egress: [10.0.0.5:80]", "steps:", "  - prompt: go", ""].join("\n"));
+    const d = problemsOf(
+      [
+        "name: n",
+        "app: agent",
+        "agent:",
+        "  url: http://127.0.0.1:9/run",
+        "  proxy_port: 8787",
+        "  allow_egress: [10.0.0.5:80]",
+        "steps:",
+        "  - prompt: go",
+        "",
+      ].join("\n"),
+    );
     expect(d.map((x) => x.message).join("\n")).toContain("`allow_egress` goes with `agent.command`");
     expect(d[0]!.span).toMatchObject({ line: 6, column: 3 });
   });
@@ -59,10 +72,16 @@ describe("agent.allow_egress and assert_no_egress", () => {
 describe("executionArgs", () => {
   test("the agent, its steps, tools and MCP servers, strict only when true, and the bound in ms (300 s by default)", () => {
     expect(executionArgs({ agent: { command: "node a.js", env: { N: 1 } }, strict: false, tools: [] }, [{ kind: "prompt", text: "go" }])).toEqual({
-      agent: { command: "node a.js", env: { N: "1" } }, steps: [{ kind: "prompt", text: "go" }], timeout_ms: 300_000,
+      agent: { command: "node a.js", env: { N: "1" } },
+      steps: [{ kind: "prompt", text: "go" }],
+      timeout_ms: 300_000,
     });
     expect(executionArgs({ agent: { url: "http://x/", proxy_port: 1, timeout_seconds: 5 }, strict: true, tools: [{ name: "t" }] }, [])).toEqual({
-      agent: { url: "http://x/", proxy_port: 1, timeout_seconds: 5 }, steps: [], tools: [{ name: "t" }], strict: true, timeout_ms: 5_000,
+      agent: { url: "http://x/", proxy_port: 1, timeout_seconds: 5 },
+      steps: [],
+      tools: [{ name: "t" }],
+      strict: true,
+      timeout_ms: 5_000,
     });
   });
 });
@@ -75,14 +94,21 @@ describe("match:", () => {
   };
 
   test("conversation, strict and {by, ignore, compare} load, and reach the execution as written", () => {
-    for (const m of ["conversation", "strict", "{ignore: [metadata, tools.*.description]}", "{by: conversation, compare: [temperature]}", "{by: strict, ignore: [store]}"]) expect(problemsOf(flow(m))).toEqual([]);
+    for (const m of [
+      "conversation",
+      "strict",
+      "{ignore: [metadata, tools.*.description]}",
+      "{by: conversation, compare: [temperature]}",
+      "{by: strict, ignore: [store]}",
+    ])
+      expect(problemsOf(flow(m))).toEqual([]);
     expect(executionArgs({ agent: { command: "a" }, match: { ignore: ["store"] } }, [])).toMatchObject({ match: { ignore: ["store"] } });
   });
 
   test.each([
     ["exact", 4, 8, "is not a way to match"],
     ["{by: loose}", 4, 13, "`match.by` must be `conversation` or `strict`"],
-    ["{ignore: [\"a..b\"]}", 4, 18, "is not a request path"],
+    ['{ignore: ["a..b"]}', 4, 18, "is not a request path"],
     ["{ignore: store}", 4, 17, "must be a list of request paths"],
     ["{by: strict, compare: [temperature]}", 4, 21, "`strict` already compares every field"],
     ["{paths: [a]}", 4, 9, "unknown key `paths`"],

@@ -64,7 +64,8 @@ function masker(secrets: ReadonlyMap<string, string>): (text: string) => string 
   };
 }
 
-const LIKELY_CAUSES = "likely causes: the agent's model client ignores OPENAI_BASE_URL / ANTHROPIC_BASE_URL (a hard-coded base URL, a client option set in code), it reads its task from somewhere other than FLOWPROOF_PROMPT, or it answered without calling a model";
+const LIKELY_CAUSES =
+  "likely causes: the agent's model client ignores OPENAI_BASE_URL / ANTHROPIC_BASE_URL (a hard-coded base URL, a client option set in code), it reads its task from somewhere other than FLOWPROOF_PROMPT, or it answered without calling a model";
 
 /** One execution of the agent through the proxy; see AgentRunRequest. */
 /** One execution's outcome, with what its report lines need: the conversation's own failure, and each check's verdict. */
@@ -107,29 +108,41 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<E
     const serverEnv = agentEnvironment(request.env, {}, undefined);
     if ((request.mcp ?? []).length > 0) await loadMcpFraming();
     for (const server of request.mcp ?? []) {
-      lanes.push(startLane({
-        mode: request.mode,
-        server,
-        ...(request.lanes?.[server.name] ? { recorded: request.lanes[server.name] } : {}),
-        mask: masker(request.secrets),
-        ...(request.observe ? { observe: request.observe } : {}),
-        modelTurns: () => proxy.turns.length,
-        toolCalls: laneCalls,
-        onFailure: () => {
-          stopAgent = true;
-          agent?.kill();
-        },
-        cwd: request.baseDir,
-        env: serverEnv,
-      }));
+      lanes.push(
+        startLane({
+          mode: request.mode,
+          server,
+          ...(request.lanes?.[server.name] ? { recorded: request.lanes[server.name] } : {}),
+          mask: masker(request.secrets),
+          ...(request.observe ? { observe: request.observe } : {}),
+          modelTurns: () => proxy.turns.length,
+          toolCalls: laneCalls,
+          onFailure: () => {
+            stopAgent = true;
+            agent?.kill();
+          },
+          cwd: request.baseDir,
+          env: serverEnv,
+        }),
+      );
     }
     const wiring = Object.fromEntries(lanes.map((l) => [l.envName, l.envValue]));
     if ("command" in request.agent) {
       const env = agentEnvironment(request.env, { ...injectedEnvironment(proxy.origin, request.prompt, request.followUps), ...wiring }, request.agent.env);
       // Contained: flowproof's loopback services named in the variables it sets are reachable inside.
-      const ours = loopbackPortsIn(Object.entries(env).filter(([k, v]) => request.env[k] !== v).map(([, v]) => v));
+      const ours = loopbackPortsIn(
+        Object.entries(env)
+          .filter(([k, v]) => request.env[k] !== v)
+          .map(([, v]) => v),
+      );
       scope.opened = await openContainment(request.agent, scope.support, ours);
-      agent = spawnAgent(request.agent.command, request.baseDir, env, request.timeoutMs, scope.opened.enforced ? scope.opened.launch(request.agent.command) : undefined);
+      agent = spawnAgent(
+        request.agent.command,
+        request.baseDir,
+        env,
+        request.timeoutMs,
+        scope.opened.enforced ? scope.opened.launch(request.agent.command) : undefined,
+      );
     } else {
       agent = callService(request.agent.url, request.agent.headers ?? {}, request.prompt, request.timeoutMs, request.followUps);
     }
@@ -146,7 +159,14 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<E
     const lastDelivery = () => (turns.length > 0 ? deliveryOf(turns[turns.length - 1]!.protocol, turns[turns.length - 1]!.request) : 1);
     /** A failure of the conversation itself, at the delivery it happened in. */
     const notes = proxy.notes.length > 0 ? { notes: [...proxy.notes] } : {};
-    const fault = (status: "failed" | "errored", detail: string, delivery = lastDelivery()): Execution => ({ status, detail, conversation, modelCalls, ...notes, fault: { status, detail, delivery } });
+    const fault = (status: "failed" | "errored", detail: string, delivery = lastDelivery()): Execution => ({
+      status,
+      detail,
+      conversation,
+      modelCalls,
+      ...notes,
+      fault: { status, detail, delivery },
+    });
     for (const note of proxy.notes) request.log(`note: ${note}`);
     const info = proxy.failureInfo();
     if (info?.kind === "divergence" && info.body !== undefined && info.protocol) {
@@ -156,33 +176,63 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<E
       const verdicts = partialVerdicts(maskedChecks(request.checks, request.secrets), partial, request.strict, turns.length + 1);
       const failed = [...verdicts].find(([, v]) => v.status === "failed");
       return {
-        status: "failed", detail: info.detail, conversation: partial, modelCalls, verdicts, divergedTurn: turns.length + 1, ...notes,
+        status: "failed",
+        detail: info.detail,
+        conversation: partial,
+        modelCalls,
+        verdicts,
+        divergedTurn: turns.length + 1,
+        ...notes,
         fault: { status: "failed", detail: info.detail, delivery: deliveryOf(info.protocol, info.body) },
         ...(failed ? { failedCheck: { index: failed[0], ...(failed[1].call !== undefined ? { call: failed[1].call } : {}) } } : {}),
       };
     }
-    if (info) return fault(info.kind === "divergence" ? "failed" : "errored", info.detail, info.body !== undefined && info.protocol ? deliveryOf(info.protocol, info.body) : lastDelivery());
+    if (info)
+      return fault(
+        info.kind === "divergence" ? "failed" : "errored",
+        info.detail,
+        info.body !== undefined && info.protocol ? deliveryOf(info.protocol, info.body) : lastDelivery(),
+      );
     const laneFailure = lanes.map((l) => l.failure()).find((f) => f !== undefined);
     if (laneFailure) return fault("failed", laneFailure);
     if (request.signal?.aborted) return fault("errored", "interrupted: the run was stopped while the agent ran");
-    if (exit.timedOut) return fault("failed", `${who} did not finish within ${Math.round(request.timeoutMs / 1000)} s (the flow's bound; \`agent.timeout_seconds\` sets it) and was stopped${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`);
+    if (exit.timedOut)
+      return fault(
+        "failed",
+        `${who} did not finish within ${Math.round(request.timeoutMs / 1000)} s (the flow's bound; \`agent.timeout_seconds\` sets it) and was stopped${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`,
+      );
     if (proxy.requests() === 0) {
-      if (exit.code !== 0) return fault("errored", `${who} exited with code ${exit.code ?? "(signal)"} before reaching the model proxy${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`, 1);
+      if (exit.code !== 0)
+        return fault(
+          "errored",
+          `${who} exited with code ${exit.code ?? "(signal)"} before reaching the model proxy${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`,
+          1,
+        );
       return fault("errored", `${who} made zero model requests, so there is nothing to ${record ? "record" : "replay"}; ${LIKELY_CAUSES}`, 1);
     }
-    if (exit.code !== 0) return fault("failed", `${who} exited with code ${exit.code ?? "(signal)"}${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`);
+    if (exit.code !== 0)
+      return fault("failed", `${who} exited with code ${exit.code ?? "(signal)"}${exit.stderrTail ? `; stderr tail:\n${exit.stderrTail}` : ""}`);
     if (!record) {
       const cassette = request.cassette ?? [];
       const left = cassette.length - turns.length;
       // The delivery of the first recorded turn never asked for: the one the agent did not make.
       const unasked = cassette.find((t) => !turns.includes(t));
-      if (left > 0) return fault("failed", `the agent finished after ${turns.length} model requests, but the cassette holds ${cassette.length}: ${left} recorded turn(s) were never asked for`, unasked ? deliveryOf(unasked.protocol, unasked.request) : lastDelivery());
+      if (left > 0)
+        return fault(
+          "failed",
+          `the agent finished after ${turns.length} model requests, but the cassette holds ${cassette.length}: ${left} recorded turn(s) were never asked for`,
+          unasked ? deliveryOf(unasked.protocol, unasked.request) : lastDelivery(),
+        );
     }
     for (const lane of lanes) {
       if (lane.received() === 0 && (record || lane.unasked() > 0)) {
-        return fault("failed", `${who} never contacted the declared MCP server \`${lane.server.name}\`: wire it to ${lane.envName} (${lane.server.command !== undefined ? "the command line to spawn as its stdio server" : "the streamable-HTTP URL to use"})`);
+        return fault(
+          "failed",
+          `${who} never contacted the declared MCP server \`${lane.server.name}\`: wire it to ${lane.envName} (${lane.server.command !== undefined ? "the command line to spawn as its stdio server" : "the streamable-HTTP URL to use"})`,
+        );
       }
-      if (!record && lane.unasked() > 0) return fault("failed", `the agent finished with ${lane.unasked()} recorded call(s) to MCP server \`${lane.server.name}\` never asked for`);
+      if (!record && lane.unasked() > 0)
+        return fault("failed", `the agent finished with ${lane.unasked()} recorded call(s) to MCP server \`${lane.server.name}\` never asked for`);
     }
     for (const w of unofferedToolWarnings(turns, request.tools, request.checks)) request.log(w);
     // The conversation holds each resolved `${VAR}` value as `${NAME}`: the checks' values are judged the same way.
@@ -192,11 +242,27 @@ async function runOnce(request: AgentRunRequest, scope: ContainScope): Promise<E
     for (let i = 0; i < (miss ? miss.index : request.checks.length); i++) verdicts.set(i, { status: "passed" });
     if (miss) {
       verdicts.set(miss.index, { status: "failed", detail: miss.detail });
-      return { status: "failed", detail: miss.detail, conversation, modelCalls, verdicts, ...notes, failedCheck: { index: miss.index, ...(miss.call !== undefined ? { call: miss.call } : {}) } };
+      return {
+        status: "failed",
+        detail: miss.detail,
+        conversation,
+        modelCalls,
+        verdicts,
+        ...notes,
+        failedCheck: { index: miss.index, ...(miss.call !== undefined ? { call: miss.call } : {}) },
+      };
     }
     const recorded: Record<string, McpLane> = Object.fromEntries(lanes.map((l) => [l.server.name, l.lane]));
     const healed = record && request.healFrom ? { healedFrom: proxy.kept(), recordedConversation: conversationOf(request.healFrom) } : {};
-    return { status: "passed", conversation, modelCalls, verdicts, ...notes, ...healed, ...(record ? { cassette: turns, ...(lanes.length > 0 ? { lanes: recorded } : {}) } : {}) };
+    return {
+      status: "passed",
+      conversation,
+      modelCalls,
+      verdicts,
+      ...notes,
+      ...healed,
+      ...(record ? { cassette: turns, ...(lanes.length > 0 ? { lanes: recorded } : {}) } : {}),
+    };
   } finally {
     request.signal?.removeEventListener("abort", onAbort);
     agent?.kill();
@@ -225,7 +291,9 @@ export async function runAgent(request: AgentRunRequest): Promise<AgentRunOutcom
   const egressAt = request.checks.findIndex((c) => c.kind === "no_egress");
   const allows = "command" in request.agent && (request.agent.allow_egress?.length ?? 0) > 0;
   if (allows && egressAt < 0 && !tier.startsWith("enforced")) {
-    request.log(`WARNING: agent.allow_egress is declared but this run is ${tier}: nothing limits the agent's network, and without \`assert_no_egress\` the flow still passes`);
+    request.log(
+      `WARNING: agent.allow_egress is declared but this run is ${tier}: nothing limits the agent's network, and without \`assert_no_egress\` the flow still passes`,
+    );
   }
   const others = request.checks.filter((c) => c.kind !== "no_egress");
   let outcome: Execution;
@@ -245,7 +313,12 @@ export async function runAgent(request: AgentRunRequest): Promise<AgentRunOutcom
   const verdicts = new Map([...(outcome.verdicts ?? new Map<number, CheckVerdict>())].map(([i, v]) => [full(i), v] as const));
   const { fault: runFault, verdicts: _verdicts, ...plain } = outcome;
   let fault = runFault;
-  let result: AgentRunOutcome = { ...plain, ...(scope.output ? { output: scope.output } : {}), ...(outcome.failedCheck ? { failedCheck: { ...outcome.failedCheck, index: full(outcome.failedCheck.index) } } : {}), containment };
+  let result: AgentRunOutcome = {
+    ...plain,
+    ...(scope.output ? { output: scope.output } : {}),
+    ...(outcome.failedCheck ? { failedCheck: { ...outcome.failedCheck, index: full(outcome.failedCheck.index) } } : {}),
+    containment,
+  };
   if (finished?.setupError) {
     const detail = `the agent's network containment could not be set up: ${finished.setupError}${outcome.status !== "passed" && outcome.detail ? ` (${outcome.detail})` : ""}`;
     result = { ...result, status: "errored", detail };

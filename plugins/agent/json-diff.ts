@@ -10,7 +10,10 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => jsonEqual(v, b[i]));
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 export const show = (v: unknown): string => (v === undefined ? "(absent)" : typeof v === "string" ? v : JSON.stringify(v));
@@ -89,7 +92,7 @@ export function valuesAt(body: unknown, path: string): { path: string; value: un
   let at: { path: string; value: unknown }[] = [{ path: "", value: body }];
   for (const part of segments(path)) {
     at = at.flatMap(({ path: p, value }) => {
-      const o = value !== null && typeof value === "object" ? value as Record<string, unknown> : undefined;
+      const o = value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
       if (!o) return [{ path: p ? `${p}.${part}` : part, value: undefined }];
       const keys = part === "*" ? Object.keys(o) : [part];
       return keys.map((k) => ({ path: p ? `${p}.${k}` : k, value: o[k] }));
@@ -97,4 +100,3 @@ export function valuesAt(body: unknown, path: string): { path: string; value: un
   }
   return at;
 }
-

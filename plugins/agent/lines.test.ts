@@ -12,8 +12,20 @@ const refs: AgentStepRef[] = [
 describe("agent report lines", () => {
   test("a passing execution: every delivery and assertion passed, one line each, in authored order", () => {
     expect(deliveryCount(refs)).toBe(2);
-    const lines = agentLines(refs, undefined, new Map([[0, { status: "passed" }], [1, { status: "passed" }]]));
-    expect(lines.map((l) => [l.intent, l.status])).toEqual([["prompt: Book KQ311", "passed"], ["assert_tool_call: book_flight", "passed"], ["follow_up: Add a window seat", "passed"], ["assert: reply contains 14A", "passed"]]);
+    const lines = agentLines(
+      refs,
+      undefined,
+      new Map([
+        [0, { status: "passed" }],
+        [1, { status: "passed" }],
+      ]),
+    );
+    expect(lines.map((l) => [l.intent, l.status])).toEqual([
+      ["prompt: Book KQ311", "passed"],
+      ["assert_tool_call: book_flight", "passed"],
+      ["follow_up: Add a window seat", "passed"],
+      ["assert: reply contains 14A", "passed"],
+    ]);
   });
 
   test("a divergence is the line of the delivery it happened in; later deliveries were not made, no assertion was judged", () => {
@@ -33,7 +45,10 @@ describe("agent report lines", () => {
   });
 
   test("several prompt: lines are one task: a failure of it is reported once", () => {
-    const two: AgentStepRef[] = [{ kind: "prompt", intent: "prompt: a" }, { kind: "prompt", intent: "prompt: b" }];
+    const two: AgentStepRef[] = [
+      { kind: "prompt", intent: "prompt: a" },
+      { kind: "prompt", intent: "prompt: b" },
+    ];
     expect(agentLines(two, { status: "failed", detail: "x", delivery: 1 }, new Map()).map((l) => l.status)).toEqual(["failed", "skipped"]);
   });
 });

@@ -31,12 +31,17 @@ export function agentLines(refs: readonly AgentStepRef[], fault: ConversationFau
     if (ref.kind === "check") {
       const verdict = checks.get(ref.check);
       if (verdict) return { intent: ref.intent, status: verdict.status, ...(verdict.detail !== undefined ? { detail: verdict.detail } : {}) };
-      return { intent: ref.intent, status: "skipped", detail: fault ? "not judged: the conversation did not complete" : "not judged: an earlier assertion failed" };
+      return {
+        intent: ref.intent,
+        status: "skipped",
+        detail: fault ? "not judged: the conversation did not complete" : "not judged: an earlier assertion failed",
+      };
     }
     const delivery = ref.kind === "prompt" ? 1 : (followUps += 1) + 1;
     if (!fault || delivery < fault.delivery) return { intent: ref.intent, status: "passed" };
     if (delivery > fault.delivery) return { intent: ref.intent, status: "skipped", detail: "not delivered: the conversation failed before it" };
-    if (faulted.has(delivery)) return { intent: ref.intent, status: "skipped", detail: "part of the task the first prompt: line reports (every prompt: is one task)" };
+    if (faulted.has(delivery))
+      return { intent: ref.intent, status: "skipped", detail: "part of the task the first prompt: line reports (every prompt: is one task)" };
     faulted.add(delivery);
     return { intent: ref.intent, status: fault.status, detail: fault.detail };
   });

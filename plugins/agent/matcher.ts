@@ -51,11 +51,20 @@ export function turnMatches(turn: RecordedTurn, protocol: Protocol, request: unk
 export function uncomparedNotes(turn: RecordedTurn, request: unknown, rule: MatchRule, turnNumber: number): string[] {
   if (rule.by === "strict") return [];
   const diffs = fieldDiff(ignoring(turn.request, rule.ignore), ignoring(request, rule.ignore), 5);
-  return diffs.length === 0 ? [] : [`turn ${turnNumber}: request fields that differ from the recording, not compared (match: conversation): ${diffs.join("; ")}`];
+  return diffs.length === 0
+    ? []
+    : [`turn ${turnNumber}: request fields that differ from the recording, not compared (match: conversation): ${diffs.join("; ")}`];
 }
 
 /** Finds the turn a request replays: the earliest unconsumed turn it matches under `rule`. */
-export function matchTurn(turns: readonly RecordedTurn[], consumed: ReadonlySet<number>, protocol: Protocol, request: unknown, ordinal: number, rule: MatchRule = DEFAULT_MATCH): MatchResult {
+export function matchTurn(
+  turns: readonly RecordedTurn[],
+  consumed: ReadonlySet<number>,
+  protocol: Protocol,
+  request: unknown,
+  ordinal: number,
+  rule: MatchRule = DEFAULT_MATCH,
+): MatchResult {
   let earliest: number | undefined;
   for (const [i, turn] of turns.entries()) {
     if (consumed.has(i)) continue;
@@ -63,8 +72,22 @@ export function matchTurn(turns: readonly RecordedTurn[], consumed: ReadonlySet<
     if (turnMatches(turn, protocol, request, rule)) return { ok: true, index: i, notes: uncomparedNotes(turn, request, rule, i + 1) };
   }
   if (earliest === undefined) {
-    return { ok: false, detail: `extra model call: request ${ordinal} has no recorded turn left (the cassette holds ${turns.length}); the agent asked the model more than it did at record` };
+    return {
+      ok: false,
+      detail: `extra model call: request ${ordinal} has no recorded turn left (the cassette holds ${turns.length}); the agent asked the model more than it did at record`,
+    };
   }
   const recorded = turns[earliest]!;
-  return { ok: false, index: earliest, detail: describeDivergence({ turn: earliest + 1, ordinal, recorded: { protocol: asProtocol(recorded.protocol), request: obj(recorded.request) }, protocol, replayed: request, rule }) };
+  return {
+    ok: false,
+    index: earliest,
+    detail: describeDivergence({
+      turn: earliest + 1,
+      ordinal,
+      recorded: { protocol: asProtocol(recorded.protocol), request: obj(recorded.request) },
+      protocol,
+      replayed: request,
+      rule,
+    }),
+  };
 }

@@ -42,7 +42,8 @@ export const REPLAY_SESSION_ID = "flowproof-replay";
 export const envSuffix = (name: string): string => name.toUpperCase().replace(/[^A-Z0-9]/g, "_");
 
 /** The variable an agent reads to reach `server`: FLOWPROOF_MCP_SERVER_<NAME> (stdio) or FLOWPROOF_MCP_URL_<NAME>. */
-export const envNameOf = (server: AgentMcpServer): string => `${server.command !== undefined ? "FLOWPROOF_MCP_SERVER_" : "FLOWPROOF_MCP_URL_"}${envSuffix(server.name)}`;
+export const envNameOf = (server: AgentMcpServer): string =>
+  `${server.command !== undefined ? "FLOWPROOF_MCP_SERVER_" : "FLOWPROOF_MCP_URL_"}${envSuffix(server.name)}`;
 
 /** The command line that runs flowproof as the stdio server the agent spawns, relaying to `url`. */
 export function relayCommand(url: string): string {
@@ -54,28 +55,35 @@ export function relayCommand(url: string): string {
 
 const isRequest = (m: Message): boolean => typeof m["method"] === "string" && m["id"] !== undefined;
 const isNotification = (m: Message): boolean => typeof m["method"] === "string" && m["id"] === undefined;
-const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? v as Json : {});
+const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
 
 /** The messages of a streamable-HTTP answer: one JSON message (or a list), or SSE `data:` frames. */
 export function messagesOf(contentType: string, text: string): Message[] {
   if (contentType.includes("text/event-stream")) {
     const out: Message[] = [];
     for (const event of text.split(/\r?\n\r?\n/)) {
-      const data = event.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");
+      const data = event
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).replace(/^ /, ""))
+        .join("\n");
       if (data.trim() !== "") out.push(JSON.parse(data) as Message);
     }
     return out;
   }
   if (text.trim() === "") return [];
   const parsed = JSON.parse(text) as unknown;
-  return Array.isArray(parsed) ? parsed as Message[] : [parsed as Message];
+  return Array.isArray(parsed) ? (parsed as Message[]) : [parsed as Message];
 }
 
 /** The text a tool result carries (its text content blocks), else its JSON. */
 function resultText(result: unknown): string {
   const content = obj(result)["content"];
   if (Array.isArray(content)) {
-    const texts = content.map(obj).filter((b) => b["type"] === "text" && typeof b["text"] === "string").map((b) => b["text"] as string);
+    const texts = content
+      .map(obj)
+      .filter((b) => b["type"] === "text" && typeof b["text"] === "string")
+      .map((b) => b["text"] as string);
     if (texts.length > 0) return texts.join("\n");
   }
   return JSON.stringify(result);
@@ -88,7 +96,9 @@ export function laneDivergence(server: string, ordinal: number, recorded: McpLan
   const r = obj(recorded.params);
   const p = obj(params);
   if (method === "initialize") {
-    return r["protocolVersion"] === p["protocolVersion"] ? undefined : `${at} (initialize): recorded protocolVersion ${String(r["protocolVersion"])}, replayed ${String(p["protocolVersion"])}`;
+    return r["protocolVersion"] === p["protocolVersion"]
+      ? undefined
+      : `${at} (initialize): recorded protocolVersion ${String(r["protocolVersion"])}, replayed ${String(p["protocolVersion"])}`;
   }
   if (method === "tools/call") {
     if (r["name"] !== p["name"]) return `${at} (tools/call): recorded tool \`${String(r["name"])}\`, replayed \`${String(p["name"])}\``;
@@ -180,7 +190,9 @@ function stdioUpstream(command: string, cwd: string, env: Readonly<Record<string
     waiting.clear();
   };
   child.once("error", (e) => gone(`the MCP server command could not start: ${e.message}`));
-  child.once("close", (code) => gone(`the MCP server command exited with code ${String(code)}${stderr.trim() ? `; stderr tail:\n${stderr.trim().split("\n").slice(-10).join("\n")}` : ""}`));
+  child.once("close", (code) =>
+    gone(`the MCP server command exited with code ${String(code)}${stderr.trim() ? `; stderr tail:\n${stderr.trim().split("\n").slice(-10).join("\n")}` : ""}`),
+  );
   return {
     async send(message) {
       if (exited) throw new FlowproofError({ code: "driver-error", message: exited, hint: "run the MCP server's command by hand to see why it stops" });
@@ -245,7 +257,7 @@ export function startLane(options: LaneOptions): Lane {
     failure = detail;
     options.onFailure(detail);
   };
-  const masked = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(options.mask(JSON.stringify(v))) as unknown);
+  const masked = (v: unknown): unknown => (v === undefined ? undefined : (JSON.parse(options.mask(JSON.stringify(v))) as unknown));
   /**
    * Takes the notifications not yet delivered: for the answer being built (`inline`, when the
    * client reads that answer as an SSE stream), else onto the standalone GET stream if one is open.
@@ -264,20 +276,28 @@ export function startLane(options: LaneOptions): Lane {
   const unsolicited = (m: Message): void => {
     options.observe?.(`${label} notification`, JSON.stringify(m));
     if (isRequest(m)) {
-      fail(`${label} sent a \`${String(m["method"])}\` request mid-record: server-initiated requests (sampling, elicitation, roots) are not supported in this version`);
+      fail(
+        `${label} sent a \`${String(m["method"])}\` request mid-record: server-initiated requests (sampling, elicitation, roots) are not supported in this version`,
+      );
       return;
     }
     if (!isNotification(m)) return;
     events.push({ after: answered, method: String(m["method"]), ...(m["params"] !== undefined ? { params: masked(m["params"]) } : {}) });
     pending.push(m);
   };
-  const upstream: Upstream | undefined = mode === "replay"
-    ? undefined
-    : server.command !== undefined
-      ? stdioUpstream(server.command, options.cwd, options.env, unsolicited)
-      : httpUpstream(server.url ?? "");
+  const upstream: Upstream | undefined =
+    mode === "replay"
+      ? undefined
+      : server.command !== undefined
+        ? stdioUpstream(server.command, options.cwd, options.env, unsolicited)
+        : httpUpstream(server.url ?? "");
   const recorded = options.recorded ?? { calls: [], events: [] };
-  if (mode === "replay") pending.push(...recorded.events.filter((e) => e.after === 0).map((e) => ({ jsonrpc: "2.0", method: e.method, ...(e.params !== undefined ? { params: e.params } : {}) })));
+  if (mode === "replay")
+    pending.push(
+      ...recorded.events
+        .filter((e) => e.after === 0)
+        .map((e) => ({ jsonrpc: "2.0", method: e.method, ...(e.params !== undefined ? { params: e.params } : {}) })),
+    );
 
   /** One client request: its answer, recorded or served. */
   const call = async (m: Message, headers: Headers, inline: boolean): Promise<{ status: number; messages: Message[]; sessionId?: string }> => {
@@ -327,12 +347,27 @@ export function startLane(options: LaneOptions): Lane {
       answer = own;
     }
     options.observe?.(`${label} response ${ordinal}`, JSON.stringify(answer));
-    calls.push({ method, ...(params !== undefined ? { params: masked(params) } : {}), ...(answer["error"] !== undefined ? { error: masked(answer["error"]) } : { result: masked(answer["result"]) }) });
+    calls.push({
+      method,
+      ...(params !== undefined ? { params: masked(params) } : {}),
+      ...(answer["error"] !== undefined ? { error: masked(answer["error"]) } : { result: masked(answer["result"]) }),
+    });
     answered += 1;
-    if (method === "tools/call") toolCalls.push({ turn, server: server.name, name: `${server.name}.${String(p["name"])}`, arguments: p["arguments"] ?? {}, result: answer["error"] !== undefined ? JSON.stringify(answer["error"]) : resultText(answer["result"]) });
+    if (method === "tools/call")
+      toolCalls.push({
+        turn,
+        server: server.name,
+        name: `${server.name}.${String(p["name"])}`,
+        arguments: p["arguments"] ?? {},
+        result: answer["error"] !== undefined ? JSON.stringify(answer["error"]) : resultText(answer["result"]),
+      });
     if (mode === "replay") {
       before.push(...deliver(inline));
-      pending.push(...recorded.events.filter((e) => e.after === answered).map((e) => ({ jsonrpc: "2.0", method: e.method, ...(e.params !== undefined ? { params: e.params } : {}) })));
+      pending.push(
+        ...recorded.events
+          .filter((e) => e.after === answered)
+          .map((e) => ({ jsonrpc: "2.0", method: e.method, ...(e.params !== undefined ? { params: e.params } : {}) })),
+      );
       return { status: 200, messages: [...before, answer, ...deliver(inline)], ...(sessionId ? { sessionId } : {}) };
     }
     return { status: 200, messages: [...before, answer], ...(sessionId ? { sessionId } : {}) };
@@ -344,7 +379,11 @@ export function startLane(options: LaneOptions): Lane {
     idleTimeout: 0,
     async fetch(req) {
       const path = new URL(req.url).pathname;
-      if (!path.includes("/mcp")) return new Response(`flowproof's MCP stand-in for \`${server.name}\` serves streamable HTTP at …/mcp (the legacy HTTP+SSE transport is not supported)`, { status: 404 });
+      if (!path.includes("/mcp"))
+        return new Response(
+          `flowproof's MCP stand-in for \`${server.name}\` serves streamable HTTP at …/mcp (the legacy HTTP+SSE transport is not supported)`,
+          { status: 404 },
+        );
       if (req.method === "GET") {
         if (getStream) return new Response("flowproof: a standalone stream is already open for this server", { status: 409 });
         const body = new ReadableStream<Uint8Array>({
@@ -372,7 +411,10 @@ export function startLane(options: LaneOptions): Lane {
       }
       if (Array.isArray(m)) {
         fail(`${label} received a JSON-RPC batch: batches are not supported; send one message per POST`);
-        return Response.json({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "flowproof: JSON-RPC batches are not supported; send one message per POST" } }, { status: 400 });
+        return Response.json(
+          { jsonrpc: "2.0", id: null, error: { code: -32600, message: "flowproof: JSON-RPC batches are not supported; send one message per POST" } },
+          { status: 400 },
+        );
       }
       const msg = obj(m);
       if (!isRequest(msg)) {
@@ -421,7 +463,7 @@ const textOf = (v: unknown): string => (typeof v === "string" ? v : JSON.stringi
  * stdin to the stand-in at `url` and writes every message of the answer to stdout, in order.
  */
 export async function relayMcpStdio(url: string): Promise<void> {
-  const { serializeMessage } = await loadMcpFraming();
+  await loadMcpFraming();
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
   const transport = new StdioServerTransport();
   let sessionId: string | undefined;
@@ -443,7 +485,12 @@ export async function relayMcpStdio(url: string): Promise<void> {
         for (const m of messagesOf(res.headers.get("content-type") ?? "", text)) await transport.send(m as unknown as JSONRPCMessage);
       } catch (error) {
         const id = (message as { id?: unknown }).id;
-        if (id !== undefined) await transport.send({ jsonrpc: "2.0", id: id as string, error: { code: -32603, message: `flowproof: the MCP stand-in is gone: ${error instanceof Error ? error.message : String(error)}` } });
+        if (id !== undefined)
+          await transport.send({
+            jsonrpc: "2.0",
+            id: id as string,
+            error: { code: -32603, message: `flowproof: the MCP stand-in is gone: ${error instanceof Error ? error.message : String(error)}` },
+          });
       }
     });
   };

@@ -6,7 +6,19 @@
 // any other endpoint fails the execution, naming its method and path.
 import type { AgentTurn } from "../../src/plugins/api.ts";
 import { stampCallIds } from "./dialect-gemini.ts";
-import { canonicalRequest, errorBody, protocolOf, readResponse, SERVED_ENDPOINTS, streamedByPath, substituteResults, synthesizeStream, upstreamBody, upstreamUrl, type Protocol } from "./dialects.ts";
+import {
+  canonicalRequest,
+  errorBody,
+  protocolOf,
+  readResponse,
+  SERVED_ENDPOINTS,
+  streamedByPath,
+  substituteResults,
+  synthesizeStream,
+  upstreamBody,
+  upstreamUrl,
+  type Protocol,
+} from "./dialects.ts";
 import { DEFAULT_MATCH, matchTurn, type MatchRule } from "./matcher.ts";
 
 /** What went wrong: a request that does not replay (the agent changed), the upstream model, or an endpoint flowproof does not serve. */
@@ -77,7 +89,10 @@ export const reason = (error: unknown): string => {
   const message = (error instanceof Error ? error.message : String(error)).replace(/\s*For more information, pass `verbose: true`[^.]*\.?/g, "").trim();
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 };
-const isReset = (error: unknown): boolean => /ECONNRESET|socket connection was closed|connection reset/i.test(`${String((error as { code?: unknown } | null)?.code ?? "")} ${error instanceof Error ? error.message : String(error)}`);
+const isReset = (error: unknown): boolean =>
+  /ECONNRESET|socket connection was closed|connection reset/i.test(
+    `${String((error as { code?: unknown } | null)?.code ?? "")} ${error instanceof Error ? error.message : String(error)}`,
+  );
 
 export function startProxy(options: ProxyOptions): Proxy {
   const turns: AgentTurn[] = [];
@@ -147,7 +162,8 @@ export function startProxy(options: ProxyOptions): Proxy {
       if (options.mode === "replay") {
         const cassette = options.cassette ?? [];
         const m = matchTurn(cassette, consumed, protocol, stored, ordinal, options.match ?? DEFAULT_MATCH);
-        if (!m.ok) return fail(protocol, { kind: "divergence", detail: m.detail, request: ordinal, body: stored, ...(m.index !== undefined ? { turn: m.index } : {}) });
+        if (!m.ok)
+          return fail(protocol, { kind: "divergence", detail: m.detail, request: ordinal, body: stored, ...(m.index !== undefined ? { turn: m.index } : {}) });
         consumed.add(m.index);
         notes.push(...m.notes);
         const turn = cassette[m.index]!;
@@ -171,23 +187,56 @@ export function startProxy(options: ProxyOptions): Proxy {
       let text: string;
       try {
         forwarded += 1;
-        const upstream = await fetch(upstreamUrl(options.upstream ?? "", protocol, model), { method: "POST", headers, body: JSON.stringify(upstreamBody(protocol, sent)) });
+        const upstream = await fetch(upstreamUrl(options.upstream ?? "", protocol, model), {
+          method: "POST",
+          headers,
+          body: JSON.stringify(upstreamBody(protocol, sent)),
+        });
         status = upstream.status;
         try {
           text = await upstream.text();
         } catch (error) {
-          return fail(protocol, { kind: "upstream", detail: `${where} failed while sending its answer to model request ${ordinal} (HTTP ${status}, the connection ended mid-body: ${reason(error)}); nothing was recorded for it`, request: ordinal, body: stored }, 502);
+          return fail(
+            protocol,
+            {
+              kind: "upstream",
+              detail: `${where} failed while sending its answer to model request ${ordinal} (HTTP ${status}, the connection ended mid-body: ${reason(error)}); nothing was recorded for it`,
+              request: ordinal,
+              body: stored,
+            },
+            502,
+          );
         }
       } catch (error) {
-        const what = isReset(error) ? `reset the connection during model request ${ordinal} (${reason(error)})` : `could not be reached for model request ${ordinal}: ${reason(error)}`;
-        return fail(protocol, { kind: "upstream", detail: `${where} ${what}; nothing was recorded for it: run the record again once the upstream answers`, request: ordinal, body: stored }, 502);
+        const what = isReset(error)
+          ? `reset the connection during model request ${ordinal} (${reason(error)})`
+          : `could not be reached for model request ${ordinal}: ${reason(error)}`;
+        return fail(
+          protocol,
+          {
+            kind: "upstream",
+            detail: `${where} ${what}; nothing was recorded for it: run the record again once the upstream answers`,
+            request: ordinal,
+            body: stored,
+          },
+          502,
+        );
       }
       options.observe?.(`model response ${ordinal}`, text);
       let body: unknown;
       try {
         body = JSON.parse(text) as unknown;
       } catch {
-        return fail(protocol, { kind: "upstream", detail: `${where} answered model request ${ordinal} with HTTP ${status} and a body that is not JSON`, request: ordinal, body: stored }, 502);
+        return fail(
+          protocol,
+          {
+            kind: "upstream",
+            detail: `${where} answered model request ${ordinal} with HTTP ${status} and a body that is not JSON`,
+            request: ordinal,
+            body: stored,
+          },
+          502,
+        );
       }
       // Gemini calls without an id get one, so a client that makes up its own sends the same ids at replay.
       if (protocol === "gemini") body = stampCallIds(body, ordinal);

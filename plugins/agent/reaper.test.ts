@@ -37,12 +37,15 @@ describe("reaper", () => {
     expect(reaperDescendants(rows, 20)).toEqual([]);
   });
 
-  test.skipIf(process.platform !== "linux")("a descendant that left the agent's process group (setsid) and holds its output ends with the agent, which ends at once", async () => {
-    const marker = `120.${process.pid}${Date.now() % 1000}`;
-    const started = Date.now();
-    const exit = await spawnAgent(`(setsid sh -c 'exec sleep ${marker}' &); sleep 0.3; exit 4`, "/tmp", { PATH: process.env["PATH"] ?? "" }, 30_000).exited;
-    expect(exit.code).toBe(4);
-    expect(Date.now() - started).toBeLessThan(3_000);
-    expect(livingWith(`sleep\0${marker}`)).toEqual([]);
-  });
+  test.skipIf(process.platform !== "linux")(
+    "a descendant that left the agent's process group (setsid) and holds its output ends with the agent, which ends at once",
+    async () => {
+      const marker = `120.${process.pid}${Date.now() % 1000}`;
+      const started = Date.now();
+      const exit = await spawnAgent(`(setsid sh -c 'exec sleep ${marker}' &); sleep 0.3; exit 4`, "/tmp", { PATH: process.env["PATH"] ?? "" }, 30_000).exited;
+      expect(exit.code).toBe(4);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(livingWith(`sleep\0${marker}`)).toEqual([]);
+    },
+  );
 });

@@ -29,7 +29,7 @@ export function reaperParseStat(text: string): ProcRow | undefined {
 /** Every live (not zombie) descendant of `root` in the table, parents before children. */
 export function reaperDescendants(rows: readonly ProcRow[], root: number): number[] {
   const children = new Map<number, ProcRow[]>();
-  for (const r of rows) children.set(r.ppid, [...children.get(r.ppid) ?? [], r]);
+  for (const r of rows) children.set(r.ppid, [...(children.get(r.ppid) ?? []), r]);
   const out: number[] = [];
   const queue = [root];
   const seen = new Set([root]);

@@ -44,10 +44,19 @@ export function killAllAgents(): void {
   running.clear();
 }
 
-const tail = (text: string, lines = 20): string => text.split("\n").filter((l) => l.trim() !== "").slice(-lines).join("\n");
+const tail = (text: string, lines = 20): string =>
+  text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .slice(-lines)
+    .join("\n");
 
 /** The environment of a spawned agent: flowproof's, then the injected variables, then `agent.env` (applied last). */
-export function agentEnvironment(base: Readonly<Record<string, string | undefined>>, injected: Readonly<Record<string, string>>, own: Readonly<Record<string, string>> | undefined): Record<string, string> {
+export function agentEnvironment(
+  base: Readonly<Record<string, string | undefined>>,
+  injected: Readonly<Record<string, string>>,
+  own: Readonly<Record<string, string>> | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) if (v !== undefined) out[k] = v;
   // The record credential stays with flowproof: the agent only ever sees a placeholder key.
@@ -87,12 +96,23 @@ const STDIO_GRACE_MS = 2_000;
  * Without one, on Linux the command runs under the reaper (reaper.ts), which ends every descendant
  * too, those that left the agent's process group included; elsewhere its process group is ended.
  */
-export function spawnAgent(command: string, cwd: string, env: Record<string, string>, timeoutMs: number, launch?: { readonly file: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> }): RunningAgent {
+export function spawnAgent(
+  command: string,
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+  launch?: { readonly file: string; readonly args: readonly string[]; readonly env: Readonly<Record<string, string>> },
+): RunningAgent {
   const reaped = !launch && process.platform === "linux";
   const child = launch
     ? spawn(launch.file, [...launch.args], { cwd, env: { ...env, ...launch.env }, stdio: ["ignore", "pipe", "pipe"], detached: true })
     : reaped
-      ? spawn(process.execPath, ["-e", reaperProgram()], { cwd, env: { ...env, BUN_BE_BUN: "1", FLOWPROOF_REAPER_COMMAND: command }, stdio: ["ignore", "pipe", "pipe", "pipe"], detached: true })
+      ? spawn(process.execPath, ["-e", reaperProgram()], {
+          cwd,
+          env: { ...env, BUN_BE_BUN: "1", FLOWPROOF_REAPER_COMMAND: command },
+          stdio: ["ignore", "pipe", "pipe", "pipe"],
+          detached: true,
+        })
       : spawn("sh", ["-c", command], { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   const pid = child.pid;
   /** The process groups to end: the child's own; under the reaper, the agent's (the reaper names it on fd 3). */
@@ -188,7 +208,13 @@ export function spawnAgent(command: string, cwd: string, env: Record<string, str
  * conversation POSTs each delivery in turn, once the one before was answered, as
  * `{"prompt", "conversation", "delivery", "deliveries"}` (one conversation id for all of them).
  */
-export function callService(url: string, headers: Readonly<Record<string, string>>, prompt: string, timeoutMs: number, followUps: readonly string[] = []): RunningAgent {
+export function callService(
+  url: string,
+  headers: Readonly<Record<string, string>>,
+  prompt: string,
+  timeoutMs: number,
+  followUps: readonly string[] = [],
+): RunningAgent {
   const controller = new AbortController();
   let killed = false;
   let timedOut = false;
@@ -202,9 +228,20 @@ export function callService(url: string, headers: Readonly<Record<string, string
       const conversation = crypto.randomUUID();
       for (const [i, text] of deliveries.entries()) {
         const payload = deliveries.length === 1 ? { prompt: text } : { prompt: text, conversation, delivery: i + 1, deliveries: deliveries.length };
-        const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(payload), signal: controller.signal });
+        const res = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: JSON.stringify(payload),
+          signal: controller.signal,
+        });
         const body = await res.text();
-        if (!res.ok) return { code: res.status, stderrTail: tail(deliveries.length === 1 ? body : `delivery ${i + 1} of ${deliveries.length}: ${body}`), timedOut, killed };
+        if (!res.ok)
+          return {
+            code: res.status,
+            stderrTail: tail(deliveries.length === 1 ? body : `delivery ${i + 1} of ${deliveries.length}: ${body}`),
+            timedOut,
+            killed,
+          };
       }
       return { code: 0, stderrTail: "", timedOut, killed };
     } catch (error) {

@@ -41,7 +41,7 @@ export interface Codec {
 }
 
 export type Json = Record<string, unknown>;
-export const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? v as Json : {});
+export const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
 export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 export const str = (v: unknown): string => (typeof v === "string" ? v : v === undefined || v === null ? "" : JSON.stringify(v));
 /** A declared tool result as the text a model is told. */
@@ -58,4 +58,5 @@ export function parseArgs(text: unknown): unknown {
 }
 
 /** One server-sent event. */
-export const sse = (event: string | undefined, data: unknown): string => `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
+export const sse = (event: string | undefined, data: unknown): string =>
+  `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;

@@ -2,7 +2,18 @@
 // assert_sql, …), so this driver launches nothing and answers `unsupported` to every UI action.
 // It observes the requests its own steps send: a write (POST, PUT, PATCH, DELETE) a step reports
 // sending is the step's `request` effect, as method and normalised path (never a body or a query).
-import { defineAdapter, keyRole, Type, effectRequest, isWriteMethod, noUiDriver, type AppDriver, type EffectKind, type EffectReading, type EffectWatch } from "../../src/plugins/api.ts";
+import {
+  defineAdapter,
+  keyRole,
+  Type,
+  effectRequest,
+  isWriteMethod,
+  noUiDriver,
+  type AppDriver,
+  type EffectKind,
+  type EffectReading,
+  type EffectWatch,
+} from "../../src/plugins/api.ts";
 
 const NO_UI = "an `app: api` flow has no UI to drive";
 
@@ -46,7 +57,10 @@ export const plugin = defineAdapter({
   leakCorpus: true,
   keys: {
     // A flow may name the base its requests share (unused by the surface); an `apps:` entry may not.
-    schema: Type.Object({ url: Type.Optional(Type.String({ minLength: 1, description: "Accepted and not opened: an api flow has no page.", ...keyRole({ surface: false }) })) }, { additionalProperties: false }),
+    schema: Type.Object(
+      { url: Type.Optional(Type.String({ minLength: 1, description: "Accepted and not opened: an api flow has no page.", ...keyRole({ surface: false }) })) },
+      { additionalProperties: false },
+    ),
     refuse: { url: { hint: "remove `url:`; write the full URL in each `assert_api:` step" } },
   },
   open: async () => ({ launch: async () => createApiDriver(), close: async () => undefined }),

@@ -41,22 +41,32 @@ describe("assert_api arguments", () => {
 
 describe("assert_api reports the request it sent", () => {
   const context = (sent: [string, string][]) => ({
-    baseDir: ".", log: () => undefined, mode: "record" as const, flowStem: "f", artifactDir: ".", env: {},
-    observe: () => undefined, sent: (m: string, u: string) => void sent.push([m, u]),
+    baseDir: ".",
+    log: () => undefined,
+    mode: "record" as const,
+    flowStem: "f",
+    artifactDir: ".",
+    env: {},
+    observe: () => undefined,
+    sent: (m: string, u: string) => void sent.push([m, u]),
   });
 
   test("an answered request is reported as sent (its first hop); a request with no answer is not", async () => {
     const server = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
-      fetch: (req) => (new URL(req.url).pathname === "/old" ? new Response(null, { status: 307, headers: { location: "/new" } }) : new Response("{}", { status: 201 })),
+      fetch: (req) =>
+        new URL(req.url).pathname === "/old" ? new Response(null, { status: 307, headers: { location: "/new" } }) : new Response("{}", { status: 201 }),
     });
     try {
       const sent: [string, string][] = [];
       const base = `http://127.0.0.1:${server.port}`;
       expect(await plugin.run({ request: `POST ${base}/orders?token=q`, body: { a: 1 } }, context(sent))).toEqual({ pass: true });
       expect(await plugin.run({ request: `PUT ${base}/old` }, context(sent))).toEqual({ pass: true });
-      expect(sent).toEqual([["POST", `${base}/orders?token=q`], ["PUT", `${base}/old`]]);
+      expect(sent).toEqual([
+        ["POST", `${base}/orders?token=q`],
+        ["PUT", `${base}/old`],
+      ]);
       const refused: [string, string][] = [];
       expect((await plugin.run({ request: "POST http://127.0.0.1:1/orders" }, context(refused))).pass).toBe(false);
       expect(refused).toEqual([]);

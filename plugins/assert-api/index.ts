@@ -62,21 +62,35 @@ export function parseRequest(request: string): { method: string; url: string } |
 export function checkArgs(a: ApiArgs): ArgumentProblem[] {
   const out: ArgumentProblem[] = [];
   const req = parseRequest(a.request);
-  if (!req) out.push({ path: ["request"], message: `\`request\` must be \`METHOD url\` with a method of ${METHODS.join(", ")}`, hint: "request: GET ${API}/orders/4711" });
+  if (!req)
+    out.push({
+      path: ["request"],
+      message: `\`request\` must be \`METHOD url\` with a method of ${METHODS.join(", ")}`,
+      hint: "request: GET ${API}/orders/4711",
+    });
   else if (a.body !== undefined && NO_BODY.includes(req.method)) {
     out.push({ path: ["body"], message: `a ${req.method} request cannot carry a \`body\``, hint: "remove `body:`, or use POST, PUT or PATCH" });
   }
-  if (a.equals !== undefined && a.body_json === undefined) out.push({ path: ["equals"], message: "`equals` needs `body_json` (the path of the value it compares)", hint: "add `body_json: results.0.balance`" });
+  if (a.equals !== undefined && a.body_json === undefined)
+    out.push({ path: ["equals"], message: "`equals` needs `body_json` (the path of the value it compares)", hint: "add `body_json: results.0.balance`" });
   for (const k of ["count", "count_at_least"] as const) {
-    if (a[k] !== undefined && a.equals !== undefined) out.push({ path: [k], message: `\`${k}\` and \`equals\` cannot go together: one counts an array, the other compares a leaf`, hint: "use two steps" });
+    if (a[k] !== undefined && a.equals !== undefined)
+      out.push({ path: [k], message: `\`${k}\` and \`equals\` cannot go together: one counts an array, the other compares a leaf`, hint: "use two steps" });
   }
-  if (a.count !== undefined && a.count_at_least !== undefined) out.push({ path: ["count_at_least"], message: "`count` and `count_at_least` are mutually exclusive", hint: "keep one of them" });
+  if (a.count !== undefined && a.count_at_least !== undefined)
+    out.push({ path: ["count_at_least"], message: "`count` and `count_at_least` are mutually exclusive", hint: "keep one of them" });
   for (const k of ["header_equals", "header_contains"] as const) {
-    if (a[k] !== undefined && a.header === undefined) out.push({ path: [k], message: `\`${k}\` needs \`header\` (the response header's name)`, hint: "add `header: Content-Type`" });
+    if (a[k] !== undefined && a.header === undefined)
+      out.push({ path: [k], message: `\`${k}\` needs \`header\` (the response header's name)`, hint: "add `header: Content-Type`" });
   }
-  if (a.header_equals !== undefined && a.header_contains !== undefined) out.push({ path: ["header_contains"], message: "`header_equals` and `header_contains` are mutually exclusive", hint: "keep one of them" });
+  if (a.header_equals !== undefined && a.header_contains !== undefined)
+    out.push({ path: ["header_contains"], message: "`header_equals` and `header_contains` are mutually exclusive", hint: "keep one of them" });
   if (a.body_json !== undefined && a.body_json.split(".").some((s) => s === "")) {
-    out.push({ path: ["body_json"], message: "`body_json` is a dotted path of object keys and array indices, with no empty segment", hint: "body_json: results.0.balance" });
+    out.push({
+      path: ["body_json"],
+      message: "`body_json` is a dotted path of object keys and array indices, with no empty segment",
+      hint: "body_json: results.0.balance",
+    });
   }
   return out;
 }
@@ -118,11 +132,20 @@ export const plugin = defineAssertion<ApiArgs>({
       return fail(a.status !== undefined ? `status ${a.status}` : "a 2xx status", `response status was ${status}`);
     }
     if (a.body_contains !== undefined && !text.includes(a.body_contains)) {
-      return fail(`the body to contain ${JSON.stringify(a.body_contains)}`, `response body does not contain ${JSON.stringify(a.body_contains)} (status ${status})`);
+      return fail(
+        `the body to contain ${JSON.stringify(a.body_contains)}`,
+        `response body does not contain ${JSON.stringify(a.body_contains)} (status ${status})`,
+      );
     }
     if (a.body_json !== undefined || a.count !== undefined || a.count_at_least !== undefined) {
-      const check: JsonCheck = a.count !== undefined ? { kind: "count", exactly: a.count } : a.count_at_least !== undefined ? { kind: "count", atLeast: a.count_at_least }
-        : a.equals !== undefined ? { kind: "equals", value: a.equals } : { kind: "exists" };
+      const check: JsonCheck =
+        a.count !== undefined
+          ? { kind: "count", exactly: a.count }
+          : a.count_at_least !== undefined
+            ? { kind: "count", atLeast: a.count_at_least }
+            : a.equals !== undefined
+              ? { kind: "equals", value: a.equals }
+              : { kind: "exists" };
       const problem = checkJson(text, a.body_json, check);
       if (problem) return fail(problem.expected, problem.actual);
     }

@@ -31,7 +31,10 @@ describe("checkJson", () => {
     const list = JSON.stringify([{ id: 1 }, { id: 2 }, { id: 3 }]);
     expect(checkJson(list, undefined, { kind: "count", exactly: 3 })).toBeUndefined();
     expect(checkJson(list, undefined, { kind: "count", atLeast: 2 })).toBeUndefined();
-    expect(checkJson(list, undefined, { kind: "count", exactly: 2 })).toEqual({ expected: "exactly 2 elements", actual: "the response body has 3 elements, expected exactly 2 elements" });
+    expect(checkJson(list, undefined, { kind: "count", exactly: 2 })).toEqual({
+      expected: "exactly 2 elements",
+      actual: "the response body has 3 elements, expected exactly 2 elements",
+    });
     expect(checkJson(doc, undefined, { kind: "count", exactly: 1 })?.actual).toBe("the response body is an object, count requires an array");
     expect(checkJson("[]", undefined, { kind: "count", atLeast: 1 })?.actual).toBe("the response body has 0 elements, expected at least 1 element");
   });

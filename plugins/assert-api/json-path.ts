@@ -34,7 +34,8 @@ export function checkJson(text: string, path: string | undefined, check: JsonChe
     const bound = check.exactly ?? check.atLeast ?? 0;
     const want = `${check.exactly !== undefined ? "exactly" : "at least"} ${elements(bound)}`;
     const where = path === undefined ? "the response body" : `path '${path}'`;
-    if (!Array.isArray(here)) return { expected: path === undefined ? "an array" : `an array at '${path}'`, actual: `${where} is ${describe(here)}, count requires an array` };
+    if (!Array.isArray(here))
+      return { expected: path === undefined ? "an array" : `an array at '${path}'`, actual: `${where} is ${describe(here)}, count requires an array` };
     const n = here.length;
     const ok = check.exactly !== undefined ? n === check.exactly : n >= (check.atLeast ?? 0);
     return ok ? undefined : { expected: want, actual: `${where} has ${elements(n)}, expected ${want}` };
@@ -42,7 +43,8 @@ export function checkJson(text: string, path: string | undefined, check: JsonChe
   if (here !== null && typeof here === "object") return { expected: `a scalar at '${path}'`, actual: "path resolves to a non-scalar; assert a leaf value" };
   if (check.kind === "equals") {
     const same = typeof here === "number" && typeof check.value === "number" ? here === check.value : canonical(here) === canonical(check.value);
-    if (!same) return { expected: `'${path}' to equal ${canonical(check.value)}`, actual: `path '${path}' is ${canonical(here)}, expected ${canonical(check.value)}` };
+    if (!same)
+      return { expected: `'${path}' to equal ${canonical(check.value)}`, actual: `path '${path}' is ${canonical(here)}, expected ${canonical(check.value)}` };
   }
   return undefined;
 }

@@ -17,7 +17,13 @@ function png(w: number, h: number, red = 0): Uint8Array {
 }
 
 const ctx = (mode: "record" | "replay", shot: Uint8Array): AssertionContext => ({
-  baseDir: dir, log: () => undefined, mode, flowStem: "home", artifactDir: join(dir, "run"), env: {}, observe: () => undefined,
+  baseDir: dir,
+  log: () => undefined,
+  mode,
+  flowStem: "home",
+  artifactDir: join(dir, "run"),
+  env: {},
+  observe: () => undefined,
   screenshot: async () => ({ ok: true, png: shot }),
 });
 
@@ -34,8 +40,16 @@ describe("assert_screenshot", () => {
   });
 
   test("a missing baseline and a size change fail for good", async () => {
-    expect(await plugin.run({ name: "none" }, ctx("replay", png(10, 10)))).toMatchObject({ pass: false, retryable: false, actual: "no baseline home.baselines/none.png" });
-    expect(await plugin.run({ name: "page" }, ctx("replay", png(12, 10)))).toMatchObject({ pass: false, retryable: false, actual: "screenshot 'page' is 12x10 but its baseline is 10x10" });
+    expect(await plugin.run({ name: "none" }, ctx("replay", png(10, 10)))).toMatchObject({
+      pass: false,
+      retryable: false,
+      actual: "no baseline home.baselines/none.png",
+    });
+    expect(await plugin.run({ name: "page" }, ctx("replay", png(12, 10)))).toMatchObject({
+      pass: false,
+      retryable: false,
+      actual: "screenshot 'page' is 12x10 but its baseline is 10x10",
+    });
   });
 
   test("a surface without screenshots fails for good", async () => {

@@ -26,7 +26,12 @@ export const schema = {
   },
 } as const;
 
-const fail = (expected: string, actual: string, extra: { hint?: string; retryable?: boolean; evidence?: string[] } = {}): Verdict => ({ pass: false, expected, actual, ...extra });
+const fail = (expected: string, actual: string, extra: { hint?: string; retryable?: boolean; evidence?: string[] } = {}): Verdict => ({
+  pass: false,
+  expected,
+  actual,
+  ...extra,
+});
 const pct = (f: number) => `${(f * 100).toFixed(f < 0.001 && f > 0 ? 4 : 2)}%`;
 
 export const plugin = defineAssertion<ScreenshotArgs>({
@@ -34,7 +39,11 @@ export const plugin = defineAssertion<ScreenshotArgs>({
   schema,
   needs: ["screenshot"],
   async run(a, ctx) {
-    if (!ctx.screenshot) return fail("a surface to photograph", "this flow's surface cannot take screenshots", { retryable: false, hint: "assert_screenshot needs a UI surface (app: web)" });
+    if (!ctx.screenshot)
+      return fail("a surface to photograph", "this flow's surface cannot take screenshots", {
+        retryable: false,
+        hint: "assert_screenshot needs a UI surface (app: web)",
+      });
     const shot = await ctx.screenshot(a.mask ?? []);
     if (!shot.ok) return fail("a screenshot with every mask resolved", shot.detail);
     const dir = join(ctx.baseDir, `${ctx.flowStem}.baselines`);
@@ -50,13 +59,18 @@ export const plugin = defineAssertion<ScreenshotArgs>({
       return { pass: true };
     }
     if (!existsSync(baseline)) {
-      return fail(`baseline ${ctx.flowStem}.baselines/${file}.png`, `no baseline ${ctx.flowStem}.baselines/${file}.png`, { retryable: false, hint: "record the flow to mint it" });
+      return fail(`baseline ${ctx.flowStem}.baselines/${file}.png`, `no baseline ${ctx.flowStem}.baselines/${file}.png`, {
+        retryable: false,
+        hint: "record the flow to mint it",
+      });
     }
     const result = compareImages(readFileSync(baseline), shot.png);
     if (result.kind === "size") {
-      return fail(`${result.baseline.width}x${result.baseline.height}`,
+      return fail(
+        `${result.baseline.width}x${result.baseline.height}`,
         `screenshot '${a.name}' is ${result.actual.width}x${result.actual.height} but its baseline is ${result.baseline.width}x${result.baseline.height}`,
-        { retryable: false, hint: "the viewport (or device scale) changed since the baseline was recorded: restore it, or re-record to mint a new baseline" });
+        { retryable: false, hint: "the viewport (or device scale) changed since the baseline was recorded: restore it, or re-record to mint a new baseline" },
+      );
     }
     const threshold = a.threshold ?? 0;
     if (result.fraction <= threshold) return { pass: true };
@@ -64,8 +78,10 @@ export const plugin = defineAssertion<ScreenshotArgs>({
     mkdirSync(visual, { recursive: true });
     writeFileSync(join(visual, `${file}.actual.png`), shot.png);
     writeFileSync(join(visual, `${file}.diff.png`), result.diff);
-    return fail(`at most ${pct(threshold)} of pixels to differ`,
+    return fail(
+      `at most ${pct(threshold)} of pixels to differ`,
       `screenshot '${file}' differs from its baseline in ${pct(result.fraction)} of pixels (${result.differing} of ${result.total}), threshold ${pct(threshold)}; see visual/${file}.diff.png`,
-      { evidence: [`visual/${file}.actual.png`, `visual/${file}.diff.png`] });
+      { evidence: [`visual/${file}.actual.png`, `visual/${file}.diff.png`] },
+    );
   },
 });

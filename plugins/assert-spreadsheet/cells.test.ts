@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { a1, canonicalCell, findCell, numericText, parseA1 } from "./cells.ts";
 
-const grid = [["Material", "Net Price ", "Currency"], ["100-100", "12.5", "EUR"], ["100-200", "7", "EUR"]];
+const grid = [
+  ["Material", "Net Price ", "Currency"],
+  ["100-100", "12.5", "EUR"],
+  ["100-200", "7", "EUR"],
+];
 
 describe("cells", () => {
   test("canonical text of exceljs values", () => {
@@ -26,7 +30,10 @@ describe("cells", () => {
   test("finds a cell by header (exact after trim, then unique substring) and a unique row", () => {
     expect(findCell(grid, { column: "Net Price", row_contains: "100-200" })).toEqual({ ok: true, text: "7", where: "B3 (column 'Net Price ')" });
     expect(findCell(grid, { column: "Curr", row_contains: "100-100" })).toMatchObject({ ok: true, text: "EUR" });
-    expect(findCell(grid, { column: "Currency", row_contains: "EUR" })).toEqual({ ok: false, error: "2 data rows contain 'EUR' (rows 2, 3); make row_contains unique" });
+    expect(findCell(grid, { column: "Currency", row_contains: "EUR" })).toEqual({
+      ok: false,
+      error: "2 data rows contain 'EUR' (rows 2, 3); make row_contains unique",
+    });
     expect(findCell(grid, { at: "D9" })).toEqual({ ok: false, error: "cell D9 is empty" });
   });
 });

@@ -54,13 +54,24 @@ export function findCell(grid: Grid, a: { at?: string; column?: string; row_cont
   if (col < 0) {
     const partial = header.flatMap((h, i) => (h.includes(want) ? [i] : []));
     if (partial.length === 1) col = partial[0]!;
-    else if (partial.length > 1) return { ok: false, error: `column '${want}' matches ${partial.length} headers: ${partial.map((i) => `'${header[i]}'`).join(", ")}` };
-    else return { ok: false, error: `no column '${want}' in the first row (headers: ${header.filter((h) => h !== "").map((h) => `'${h}'`).join(", ")})` };
+    else if (partial.length > 1)
+      return { ok: false, error: `column '${want}' matches ${partial.length} headers: ${partial.map((i) => `'${header[i]}'`).join(", ")}` };
+    else
+      return {
+        ok: false,
+        error: `no column '${want}' in the first row (headers: ${header
+          .filter((h) => h !== "")
+          .map((h) => `'${h}'`)
+          .join(", ")})`,
+      };
   }
   const rows = grid.flatMap((r, i) => (i > 0 && r.some((c) => c.includes(a.row_contains!)) ? [i] : []));
   if (rows.length === 0) return { ok: false, error: `no data row contains '${a.row_contains}'` };
-  if (rows.length > 1) return { ok: false, error: `${rows.length} data rows contain '${a.row_contains}' (rows ${rows.map((r) => r + 1).join(", ")}); make row_contains unique` };
+  if (rows.length > 1)
+    return { ok: false, error: `${rows.length} data rows contain '${a.row_contains}' (rows ${rows.map((r) => r + 1).join(", ")}); make row_contains unique` };
   const row = rows[0]!;
   const text = grid[row]?.[col] ?? "";
-  return text === "" ? { ok: false, error: `cell ${a1(row, col)} (column '${header[col]}', row ${row + 1}) is empty` } : { ok: true, text, where: `${a1(row, col)} (column '${header[col]}')` };
+  return text === ""
+    ? { ok: false, error: `cell ${a1(row, col)} (column '${header[col]}', row ${row + 1}) is empty` }
+    : { ok: true, text, where: `${a1(row, col)} (column '${header[col]}')` };
 }

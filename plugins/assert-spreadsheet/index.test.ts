@@ -3,7 +3,9 @@ import { checkArgs } from "./index.ts";
 
 describe("assert_spreadsheet arguments", () => {
   test("needs the cell", () => {
-    expect(checkArgs({ path: "a.xlsx" })).toEqual([{ path: [], message: "`assert_spreadsheet` needs the cell: `at: B2`, or `column:` with `row_contains:`", hint: "add `at: B2`" }]);
+    expect(checkArgs({ path: "a.xlsx" })).toEqual([
+      { path: [], message: "`assert_spreadsheet` needs the cell: `at: B2`, or `column:` with `row_contains:`", hint: "add `at: B2`" },
+    ]);
   });
 
   test.each([

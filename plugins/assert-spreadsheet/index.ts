@@ -39,12 +39,23 @@ export const SUPPORTED_EXTENSIONS = [".xlsx", ".xlsm", ".csv"];
 export function checkArgs(a: SpreadsheetArgs): ArgumentProblem[] {
   const out: ArgumentProblem[] = [];
   const byHeader = a.column !== undefined || a.row_contains !== undefined;
-  if (a.at !== undefined && byHeader) out.push({ path: [a.column !== undefined ? "column" : "row_contains"], message: "`at` and `column` + `row_contains` are two ways to name the cell; use one", hint: "keep `at: B2`, or remove it and keep `column:` with `row_contains:`" });
-  else if (a.at === undefined && !byHeader) out.push({ path: [], message: "`assert_spreadsheet` needs the cell: `at: B2`, or `column:` with `row_contains:`", hint: "add `at: B2`" });
+  if (a.at !== undefined && byHeader)
+    out.push({
+      path: [a.column !== undefined ? "column" : "row_contains"],
+      message: "`at` and `column` + `row_contains` are two ways to name the cell; use one",
+      hint: "keep `at: B2`, or remove it and keep `column:` with `row_contains:`",
+    });
+  else if (a.at === undefined && !byHeader)
+    out.push({ path: [], message: "`assert_spreadsheet` needs the cell: `at: B2`, or `column:` with `row_contains:`", hint: "add `at: B2`" });
   else if (byHeader && (a.column === undefined || a.row_contains === undefined)) {
-    out.push({ path: [a.column === undefined ? "row_contains" : "column"], message: "`column` and `row_contains` go together", hint: a.column === undefined ? "add `column: <header text>`" : "add `row_contains: <text in the row>`" });
+    out.push({
+      path: [a.column === undefined ? "row_contains" : "column"],
+      message: "`column` and `row_contains` go together",
+      hint: a.column === undefined ? "add `column: <header text>`" : "add `row_contains: <text in the row>`",
+    });
   }
-  if (a.equals !== undefined && a.contains !== undefined) out.push({ path: ["contains"], message: "`equals` and `contains` are mutually exclusive", hint: "keep one of them" });
+  if (a.equals !== undefined && a.contains !== undefined)
+    out.push({ path: ["contains"], message: "`equals` and `contains` are mutually exclusive", hint: "keep one of them" });
   return out;
 }
 
@@ -59,7 +70,10 @@ export const plugin = defineAssertion<SpreadsheetArgs>({
     const path = ctx.paths ? ctx.paths.file("the spreadsheet", a.path, ctx.baseDir) : isAbsolute(a.path) ? a.path : resolve(ctx.baseDir, a.path);
     const ext = extname(path).toLowerCase();
     if (!SUPPORTED_EXTENSIONS.includes(ext)) {
-      return fail("an xlsx, xlsm or csv file", `${path} is a ${ext || "extension-less"} file; this version reads ${SUPPORTED_EXTENSIONS.join(", ")}`, { retryable: false, hint: "export the sheet as .xlsx or .csv" });
+      return fail("an xlsx, xlsm or csv file", `${path} is a ${ext || "extension-less"} file; this version reads ${SUPPORTED_EXTENSIONS.join(", ")}`, {
+        retryable: false,
+        hint: "export the sheet as .xlsx or .csv",
+      });
     }
     if (!existsSync(path)) return fail(`a spreadsheet at ${path}`, `no file at ${path}`);
     let grid: Grid;
@@ -80,7 +94,8 @@ export const plugin = defineAssertion<SpreadsheetArgs>({
       const same = a1 !== undefined && a2 !== undefined ? a1 === a2 : text === want;
       return same ? { pass: true } : fail(`'${want}'`, `cell ${where} is '${text}', expected equals '${want}'`);
     }
-    if (a.contains !== undefined) return text.includes(a.contains) ? { pass: true } : fail(`'${a.contains}'`, `cell ${where} is '${text}', expected contains '${a.contains}'`);
+    if (a.contains !== undefined)
+      return text.includes(a.contains) ? { pass: true } : fail(`'${a.contains}'`, `cell ${where} is '${text}', expected contains '${a.contains}'`);
     return { pass: true };
   },
 });

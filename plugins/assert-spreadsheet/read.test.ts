@@ -10,7 +10,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("readSheet", () => {
   test("parses RFC 4180 csv: quotes, escaped quotes, embedded newlines, CRLF, BOM", () => {
-    expect(parseCsv('\uFEFFa,"b ""c""",d\r\n"x\ny",,z\n')).toEqual([["a", 'b "c"', "d"], ["x\ny", "", "z"]]);
+    expect(parseCsv('\uFEFFa,"b ""c""",d\r\n"x\ny",,z\n')).toEqual([
+      ["a", 'b "c"', "d"],
+      ["x\ny", "", "z"],
+    ]);
   });
 
   test("reads the first sheet of an xlsx by default and a named one on request", async () => {

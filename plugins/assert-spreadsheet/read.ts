@@ -14,7 +14,12 @@ export async function readSheet(path: string, ext: string, sheet: string | undef
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.readFile(path);
   const ws = sheet === undefined ? wb.worksheets[0] : wb.getWorksheet(sheet);
-  if (!ws) return { ok: false, error: sheet === undefined ? "the workbook has no sheet" : `the workbook has no sheet '${sheet}' (sheets: ${wb.worksheets.map((w) => w.name).join(", ")})` };
+  if (!ws)
+    return {
+      ok: false,
+      error:
+        sheet === undefined ? "the workbook has no sheet" : `the workbook has no sheet '${sheet}' (sheets: ${wb.worksheets.map((w) => w.name).join(", ")})`,
+    };
   const grid: string[][] = [];
   ws.eachRow({ includeEmpty: true }, (row, n) => {
     const cells: string[] = [];
@@ -36,16 +41,26 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < src.length; i++) {
     const ch = src[i]!;
     if (quoted) {
-      if (ch === '"' && src[i + 1] === '"') { field += '"'; i++; }
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && src[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ",") { row.push(field); field = ""; }
-    else if (ch === "\n" || ch === "\r") {
+    else if (ch === ",") {
+      row.push(field);
+      field = "";
+    } else if (ch === "\n" || ch === "\r") {
       if (ch === "\r" && src[i + 1] === "\n") i++;
-      row.push(field); rows.push(row); row = []; field = "";
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
     } else field += ch;
   }
-  if (field !== "" || row.length > 0) { row.push(field); rows.push(row); }
+  if (field !== "" || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }

@@ -13,8 +13,25 @@ function form(extra: FakeElement[] = []) {
   const main = surface.addWindow("Orders", [
     fakeElement({ ref: "l1", name: "Name:", controlType: "text" }),
     fakeElement({ ref: "name", name: "", controlType: "edit", automationId: "name", value: "", rect: { x: 110, y: 60, width: 100, height: 20 } }),
-    fakeElement({ ref: "pw", name: "", controlType: "edit", automationId: "pw", password: true, label: "Password", rect: { x: 110, y: 90, width: 100, height: 20 } }),
-    fakeElement({ ref: "save", name: "&Save", controlType: "button", automationId: "save", tooltip: "Save the order", onClick: () => { status.name = "Saved row 1, row 2, ROW 3"; } }),
+    fakeElement({
+      ref: "pw",
+      name: "",
+      controlType: "edit",
+      automationId: "pw",
+      password: true,
+      label: "Password",
+      rect: { x: 110, y: 90, width: 100, height: 20 },
+    }),
+    fakeElement({
+      ref: "save",
+      name: "&Save",
+      controlType: "button",
+      automationId: "save",
+      tooltip: "Save the order",
+      onClick: () => {
+        status.name = "Saved row 1, row 2, ROW 3";
+      },
+    }),
     status,
     ...extra,
   ]);
@@ -55,12 +72,19 @@ describe("DesktopDriver: resolution", () => {
     const { driver } = form();
     const r = await driver.click(id("sav"), LEFT);
     expect(r).toMatchObject({ ok: false, failed: "not-found", retryable: true });
-    expect(r.ok ? "" : r.detail).toBe('no control in "Orders" matches "sav"; did you mean "save"?; nearest texts it shows: "Save", "Save the order", "Name", "Ready", "Password"');
+    expect(r.ok ? "" : r.detail).toBe(
+      'no control in "Orders" matches "sav"; did you mean "save"?; nearest texts it shows: "Save", "Save the order", "Name", "Ready", "Password"',
+    );
   });
 
   test("a css target is refused naming how the surface names a control", async () => {
     const { driver } = form();
-    expect(await driver.click([{ tier: "native_id", provenance: "rules", payload: { css: "#x" } }], LEFT)).toEqual({ ok: false, failed: "unsupported", detail: "css selectors are web-only; a control of the fake app is named by `id:<id>` or its label", retryable: false });
+    expect(await driver.click([{ tier: "native_id", provenance: "rules", payload: { css: "#x" } }], LEFT)).toEqual({
+      ok: false,
+      failed: "unsupported",
+      detail: "css selectors are web-only; a control of the fake app is named by `id:<id>` or its label",
+      retryable: false,
+    });
   });
 
   test("the recorded ladder leads with the live control's id under the surface's key, then its type and name", async () => {
@@ -74,7 +98,8 @@ describe("DesktopDriver: resolution", () => {
   });
 
   test("a table cell keeps the step's own ladder: its id would pin a row position", async () => {
-    const cell = (ref: string, name: string, row: number, column: string) => fakeElement({ ref, name: "", value: name, controlType: "edit", automationId: ref, cell: { table: "t", row, column } });
+    const cell = (ref: string, name: string, row: number, column: string) =>
+      fakeElement({ ref, name: "", value: name, controlType: "edit", automationId: ref, cell: { table: "t", row, column } });
     const { driver } = form([cell("c00", "Pump", 0, "Description"), cell("c01", "P-100", 0, "Material")]);
     const ladder: Selector[] = [{ tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: "Material", row_anchor: "Pump" } }];
     expect(await driver.readText(ladder)).toMatchObject({ ok: true, value: "P-100" });
@@ -99,25 +124,47 @@ describe("DesktopDriver: masks", () => {
     const { surface, driver } = form();
     surface.origin = { x: 100, y: 50 };
     expect((await driver.fill(text("Name", { role: "field" }), "Ada", { secret: true })).ok).toBe(true);
-    const [password, secret, shown, css] = await driver.rectsFor([{ passwordFields: true }, { secretFields: true }, { text: "Ada" }, { css: "input[type=password i]" }]);
+    const [password, secret, shown, css] = await driver.rectsFor([
+      { passwordFields: true },
+      { secretFields: true },
+      { text: "Ada" },
+      { css: "input[type=password i]" },
+    ]);
     expect(password).toEqual({ ok: true, rects: [{ x: 10, y: 40, width: 100, height: 20 }] });
-    expect(secret).toEqual({ ok: true, rects: [{ x: 10, y: 10, width: 100, height: 20 }, { x: 10, y: 40, width: 100, height: 20 }] });
+    expect(secret).toEqual({
+      ok: true,
+      rects: [
+        { x: 10, y: 10, width: 100, height: 20 },
+        { x: 10, y: 40, width: 100, height: 20 },
+      ],
+    });
     expect(shown).toEqual({ ok: true, rects: [{ x: 10, y: 10, width: 100, height: 20 }] });
     expect(css).toMatchObject({ ok: false });
     // Other text typed into the field unmasks it.
     expect((await driver.fill(text("Name", { role: "field" }), "Grace")).ok).toBe(true);
     expect((await driver.rectsFor([{ secretFields: true }]))[0]).toEqual({ ok: true, rects: [{ x: 10, y: 40, width: 100, height: 20 }] });
     // A secret of the run is masked wherever a control shows it, in any letter case, typed here or not.
-    expect((await driver.rectsFor([{ secretText: ["GRACE"] }, { secretText: ["nobody"] }]))).toEqual([{ ok: true, rects: [{ x: 10, y: 10, width: 100, height: 20 }] }, { ok: true, rects: [] }]);
+    expect(await driver.rectsFor([{ secretText: ["GRACE"] }, { secretText: ["nobody"] }])).toEqual([
+      { ok: true, rects: [{ x: 10, y: 10, width: 100, height: 20 }] },
+      { ok: true, rects: [] },
+    ]);
   });
 });
 
 describe("DesktopDriver: reads and the rest", () => {
   test("readText never reads a password; check kinds green and red; the surface's address and messages", async () => {
-    const { surface, driver } = form([fakeElement({ ref: "box", name: "Express", controlType: "checkbox", checked: false }), fakeElement({ ref: "total", name: "Total 1,234.5", controlType: "text", automationId: "total" })]);
+    const { surface, driver } = form([
+      fakeElement({ ref: "box", name: "Express", controlType: "checkbox", checked: false }),
+      fakeElement({ ref: "total", name: "Total 1,234.5", controlType: "text", automationId: "total" }),
+    ]);
     surface.address = "transaction VA01";
     surface.reported.push("S: Order saved");
-    expect(await driver.readText(text("Password", { role: "field" }))).toEqual({ ok: false, failed: "unsupported", detail: "a password field is never read", retryable: false });
+    expect(await driver.readText(text("Password", { role: "field" }))).toEqual({
+      ok: false,
+      failed: "unsupported",
+      detail: "a password field is never read",
+      retryable: false,
+    });
     expect(await driver.check(text("Express"), { kind: "checked", checked: false })).toMatchObject({ pass: true });
     expect(await driver.check(text("Save"), { kind: "checked", checked: true })).toMatchObject({ pass: false, retryable: false });
     expect(await driver.check(id("total"), { kind: "numeric_equals", value: 1234.5 })).toMatchObject({ pass: true });

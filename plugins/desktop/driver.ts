@@ -3,7 +3,22 @@
 // counts, masks, the scene and the debug snapshot are written here once, so a check, a count or a
 // mask means the same on every desktop surface (Windows through UI Automation or Win32, SAP GUI
 // Scripting). Every method is one attempt.
-import type { AppDriver, Attempt, DebugSnapshot, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, Rect, RectTarget, RectsAnswer, SceneInventory, Selector, TypeOptions } from "../../src/plugins/api.ts";
+import type {
+  AppDriver,
+  Attempt,
+  DebugSnapshot,
+  Expectation,
+  KeyModifier,
+  PointerOptions,
+  RawFrame,
+  Reading,
+  Rect,
+  RectTarget,
+  RectsAnswer,
+  SceneInventory,
+  Selector,
+  TypeOptions,
+} from "../../src/plugins/api.ts";
 import { cssOf, nativeIdOf, observingNothing, type EffectWatch } from "../../src/plugins/api.ts";
 import type { DesktopSurface, ElementBackend, ElementView, Found, Want } from "./backend.ts";
 import { describeElement, plainLabel, type DesktopElement, type SurfaceWindow, type WindowElements } from "./element.ts";
@@ -90,7 +105,12 @@ export class DesktopDriver implements AppDriver {
     const screen = await this.#read();
     if (!screen) return fail("not-found", `the window ${JSON.stringify(this.surface.goneTitle)} is gone`, false);
     for (const rung of ladder) {
-      if (cssOf(rung) !== undefined) return fail("unsupported", `css selectors are web-only; a control of ${this.surface.what} is named by ${this.surface.nativeIdHint} or its label`, false);
+      if (cssOf(rung) !== undefined)
+        return fail(
+          "unsupported",
+          `css selectors are web-only; a control of ${this.surface.what} is named by ${this.surface.nativeIdHint} or its label`,
+          false,
+        );
       for (const { window, elements } of screen.groups) {
         const matches = matchRung(elements, rung, want);
         if (matches.length === 0) continue;
@@ -101,7 +121,14 @@ export class DesktopDriver implements AppDriver {
           return fail("not-found", `only ${matches.length} control${matches.length === 1 ? "" : "s"} match, so there is no ${ordinal(nth)}`);
         }
         if (matches.length > 1) {
-          return fail("ambiguous", `${matches.length} controls match: ${matches.slice(0, 5).map((m) => `${describeElement(m)} at ${m.rect.x},${m.rect.y}`).join("; ")}; name one with an ordinal (the 2nd "…") or ${this.surface.nativeIdHint}`, false);
+          return fail(
+            "ambiguous",
+            `${matches.length} controls match: ${matches
+              .slice(0, 5)
+              .map((m) => `${describeElement(m)} at ${m.rect.x},${m.rect.y}`)
+              .join("; ")}; name one with an ordinal (the 2nd "…") or ${this.surface.nativeIdHint}`,
+            false,
+          );
         }
         return this.#found(ladder, matches[0]!, rung.tier, window, elements);
       }
@@ -116,7 +143,13 @@ export class DesktopDriver implements AppDriver {
     if (cell !== undefined) return cell;
     const wanted = wantedText(ladder);
     const id = wantedId(ladder);
-    const typo = id === undefined ? undefined : closestId(id, all.map((e) => e.automationId));
+    const typo =
+      id === undefined
+        ? undefined
+        : closestId(
+            id,
+            all.map((e) => e.automationId),
+          );
     const near = wanted === undefined ? [] : nearestTexts(wanted, anchorTexts(all));
     return `no control in ${JSON.stringify(screen.main.title)} matches${wanted === undefined ? "" : ` ${JSON.stringify(wanted)}`}${typo === undefined ? "" : `; did you mean ${JSON.stringify(typo)}?`}${near.length > 0 ? `; nearest texts it shows: ${near.map((t) => JSON.stringify(clip(t, 40))).join(", ")}` : "; it shows no text"}`;
   }
@@ -143,7 +176,11 @@ export class DesktopDriver implements AppDriver {
     const idKey = this.surface.recordedIdKey;
     const live: Selector[] = [];
     if (el.automationId !== "" && elements.filter((e) => e.automationId === el.automationId).length === 1) {
-      live.push({ tier: "native_id", provenance: "recorder", payload: idKey === "automation_id" ? { automation_id: el.automationId, ...(name ? { name } : {}) } : { id: el.automationId, ...(name ? { name } : {}) } });
+      live.push({
+        tier: "native_id",
+        provenance: "recorder",
+        payload: idKey === "automation_id" ? { automation_id: el.automationId, ...(name ? { name } : {}) } : { id: el.automationId, ...(name ? { name } : {}) },
+      });
     }
     if (name !== "" && elements.filter((e) => e.controlType === el.controlType && plainLabel(e.name) === name).length === 1) {
       live.push({ tier: "structural", provenance: "recorder", confidence: 0.7, payload: { control_type: el.controlType, name } });
@@ -268,7 +305,8 @@ export class DesktopDriver implements AppDriver {
         if (el.checked === undefined) return { pass: false, actual: `${describeElement(el)} cannot be checked`, retryable: false };
         return reading(el.checked === expect.checked, el.checked ? "checked" : "not checked");
       case "selected":
-        if (el.itemSelected === undefined) return { pass: false, actual: `${describeElement(el)} is not a tab or an item that can be selected`, retryable: false };
+        if (el.itemSelected === undefined)
+          return { pass: false, actual: `${describeElement(el)} is not a tab or an item that can be selected`, retryable: false };
         return reading(el.itemSelected === expect.selected, el.itemSelected ? "selected" : "not selected");
       case "text_contains":
       case "text_absent": {
@@ -342,8 +380,12 @@ export class DesktopDriver implements AppDriver {
       if ("secretFields" in t) return { ok: true, rects: all.filter((e) => e.password || this.#secretRefs.has(e.ref)).map((e) => rel(e.rect)) };
       if ("css" in t) return { ok: false, detail: `css rule ${JSON.stringify(t.css)} cannot be resolved on ${this.surface.what} (use a rect rule)` };
       // Every control whose label, value or tooltip shows a secret, letter case and whitespace ignored.
-      if ("secretText" in t) return { ok: true, rects: all.filter((e) => showsAny([plainLabel(e.name), e.value ?? "", e.tooltip ?? ""], t.secretText)).map((e) => rel(e.rect)) };
-      return { ok: true, rects: all.filter((e) => plainLabel(e.name).includes(t.text) || (!e.password && (e.value ?? "").includes(t.text))).map((e) => rel(e.rect)) };
+      if ("secretText" in t)
+        return { ok: true, rects: all.filter((e) => showsAny([plainLabel(e.name), e.value ?? "", e.tooltip ?? ""], t.secretText)).map((e) => rel(e.rect)) };
+      return {
+        ok: true,
+        rects: all.filter((e) => plainLabel(e.name).includes(t.text) || (!e.password && (e.value ?? "").includes(t.text))).map((e) => rel(e.rect)),
+      };
     });
   }
 

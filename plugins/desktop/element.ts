@@ -5,10 +5,30 @@ import type { Rect } from "../../src/plugins/api.ts";
 
 /** Control types the driver tells apart (UIA ControlType / MSAA role / Win32 class / SAP GUI type, mapped). */
 export type ControlType =
-  | "button" | "edit" | "document" | "checkbox" | "radio" | "combobox" | "list" | "listitem"
-  | "text" | "hyperlink" | "menuitem" | "group" | "pane"
+  | "button"
+  | "edit"
+  | "document"
+  | "checkbox"
+  | "radio"
+  | "combobox"
+  | "list"
+  | "listitem"
+  | "text"
+  | "hyperlink"
+  | "menuitem"
+  | "group"
+  | "pane"
   // Item-bearing controls and their items (tab control, tree view, list view, header, toolbar, status bar).
-  | "tablist" | "tab" | "tree" | "treeitem" | "table" | "cell" | "header" | "headeritem" | "toolbar" | "statusbar"
+  | "tablist"
+  | "tab"
+  | "tree"
+  | "treeitem"
+  | "table"
+  | "cell"
+  | "header"
+  | "headeritem"
+  | "toolbar"
+  | "statusbar"
   | "other";
 
 /** Where an element sits in a table (a list view in report mode, a SAP table control or grid): its row and its column's header text. */
@@ -80,7 +100,11 @@ export interface WindowElements {
 
 /** A label as people read it: mnemonic `&` removed (`&&` is a literal `&`), trailing `:` and spaces dropped. */
 export function plainLabel(name: string): string {
-  return name.replace(/&(&?)/g, (_m, amp: string) => amp).replace(/\s*:\s*$/, "").replace(/\s+/g, " ").trim();
+  return name
+    .replace(/&(&?)/g, (_m, amp: string) => amp)
+    .replace(/\s*:\s*$/, "")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** Whether a control takes typed text. */

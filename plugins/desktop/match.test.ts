@@ -4,7 +4,16 @@ import type { DesktopElement } from "./element.ts";
 import { toSelector } from "../../src/plugins/api.ts";
 
 const el = (ref: string, name: string, controlType: DesktopElement["controlType"], extra: Partial<DesktopElement> = {}): DesktopElement => ({
-  ref, name, controlType, automationId: "", rect: { x: 0, y: 0, width: 1, height: 1 }, enabled: true, visible: true, focused: false, password: false, ...extra,
+  ref,
+  name,
+  controlType,
+  automationId: "",
+  rect: { x: 0, y: 0, width: 1, height: 1 },
+  enabled: true,
+  visible: true,
+  focused: false,
+  password: false,
+  ...extra,
 });
 const rung = (tier: "native_id" | "structural" | "text_anchor", payload: Record<string, unknown>) => toSelector({ tier, provenance: "rules", payload });
 
@@ -31,14 +40,21 @@ test("a control's text is a field's value, else its label; long text is clipped"
 test("a cell is named by its column and the texts of its row", async () => {
   const { cellsAt } = await import("./match.ts");
   const cell = (ref: string, name: string, row: number, column: string, table = "t") => el(ref, name, "cell", { cell: { table, row, column } });
-  const tree = [cell("a", "notes.txt", 0, "Name"), cell("b", "Text", 0, "Type"), cell("c", "photo.png", 1, "Name"), cell("d", "Image", 1, "Type"), cell("e", "notes.txt", 0, "Name", "u"), cell("f", "Text", 0, "Kind", "u")];
+  const tree = [
+    cell("a", "notes.txt", 0, "Name"),
+    cell("b", "Text", 0, "Type"),
+    cell("c", "photo.png", 1, "Name"),
+    cell("d", "Image", 1, "Type"),
+    cell("e", "notes.txt", 0, "Name", "u"),
+    cell("f", "Text", 0, "Kind", "u"),
+  ];
   expect(cellsAt(tree, "type", ["photo"]).map((e) => e.ref)).toEqual(["d"]);
   expect(cellsAt(tree, "Type", ["notes.txt", "Text"]).map((e) => e.ref)).toEqual(["b"]);
   expect(cellsAt(tree, "Type", ["Video"])).toEqual([]);
   expect(matchRung(tree, rung("structural", { kind: "cell", column_text: "Name", row_anchor: "Image" }), "any").map((e) => e.ref)).toEqual(["c"]);
 });
 
-test("\"status bar\" names the status bar unless a control is labelled so", () => {
+test('"status bar" names the status bar unless a control is labelled so', () => {
   const bar = el("s", "", "statusbar", { value: "Ready" });
   expect(matchRung([bar], rung("text_anchor", { text: "status bar" }), "any").map((e) => e.ref)).toEqual(["s"]);
   expect(matchRung([bar, el("l", "Status bar", "text")], rung("text_anchor", { text: "Status Bar" }), "any").map((e) => e.ref)).toEqual(["l"]);
@@ -61,7 +77,11 @@ test("a label with ` > ` is a path of labels; a ladder naming the text or a cell
 });
 
 test("a text names a control by its tooltip, the label naming it or an alias, as written, else ignoring case", () => {
-  const tree = [el("l", "Order Type", "text"), el("f", "", "edit", { label: "Order Type", tooltip: "Sales Document Type", aliases: ["VBAK-AUART"] }), el("b", "", "button", { tooltip: "Save (Ctrl+S)" })];
+  const tree = [
+    el("l", "Order Type", "text"),
+    el("f", "", "edit", { label: "Order Type", tooltip: "Sales Document Type", aliases: ["VBAK-AUART"] }),
+    el("b", "", "button", { tooltip: "Save (Ctrl+S)" }),
+  ];
   expect(matchRung(tree, rung("text_anchor", { text: "Sales Document Type" }), "editable").map((e) => e.ref)).toEqual(["f"]);
   expect(matchRung(tree, rung("text_anchor", { text: "vbak-auart" }), "any").map((e) => e.ref)).toEqual(["f"]);
   expect(matchRung(tree, rung("text_anchor", { text: "Save (Ctrl+S)", role: "button" }), "clickable").map((e) => e.ref)).toEqual(["b"]);
@@ -93,7 +113,13 @@ test("a miss on an id names the closest id when it is a typo", () => {
 test("a cell that matches nothing is said the way a reader sees the table: the missing column, the row without that cell, or the rows there are", async () => {
   const { cellMiss } = await import("./match.ts");
   const cell = (ref: string, name: string, row: number, column: string) => el(ref, name, "cell", { cell: { table: "t", row, column } });
-  const tree = [cell("a", "TEMP", 0, "Name"), cell("b", "REG_SZ", 0, "Type"), cell("c", "PATH", 1, "Name"), cell("d", "REG_EXPAND_SZ", 1, "Type"), cell("e", "TMP", 2, "Name")];
+  const tree = [
+    cell("a", "TEMP", 0, "Name"),
+    cell("b", "REG_SZ", 0, "Type"),
+    cell("c", "PATH", 1, "Name"),
+    cell("d", "REG_EXPAND_SZ", 1, "Type"),
+    cell("e", "TMP", 2, "Name"),
+  ];
   const at = (column: string, row: string) => [rung("structural", { kind: "cell", column_text: column, row_anchor: row })];
   expect(cellMiss(at("Type", "HOME"), tree)).toBe('no row contains "HOME"; the table\'s rows: "TEMP | REG_SZ", "PATH | REG_EXPAND_SZ", "TMP"');
   expect(cellMiss(at("Data", "TEMP"), tree)).toBe('no column "Data" in the table; its columns: "Name", "Type"');

@@ -38,7 +38,8 @@ export function matchRung(elements: readonly DesktopElement[], rung: Selector, w
   const id = nativeIdOf(rung);
   if (id !== undefined) return elements.filter((e) => e.automationId === id);
   const structural = payloadOf(rung, "structural");
-  if (structural && "kind" in structural && structural.kind === "cell") return cellsAt(elements, structural.column_text, [structural.row_anchor, ...(structural.row_anchor_also ?? [])]);
+  if (structural && "kind" in structural && structural.kind === "cell")
+    return cellsAt(elements, structural.column_text, [structural.row_anchor, ...(structural.row_anchor_also ?? [])]);
   if (structural && "control_type" in structural) {
     const name = structural.name;
     return elements.filter((e) => e.controlType === structural.control_type && (name === undefined || plainLabel(e.name) === name));
@@ -66,7 +67,31 @@ export function matchRung(elements: readonly DesktopElement[], rung: Selector, w
 }
 
 /** Every control type but a static label. */
-const NOT_TEXT: readonly string[] = ["button", "edit", "document", "checkbox", "radio", "combobox", "list", "listitem", "hyperlink", "menuitem", "group", "pane", "tablist", "tab", "tree", "treeitem", "table", "cell", "header", "headeritem", "toolbar", "statusbar", "other"];
+const NOT_TEXT: readonly string[] = [
+  "button",
+  "edit",
+  "document",
+  "checkbox",
+  "radio",
+  "combobox",
+  "list",
+  "listitem",
+  "hyperlink",
+  "menuitem",
+  "group",
+  "pane",
+  "tablist",
+  "tab",
+  "tree",
+  "treeitem",
+  "table",
+  "cell",
+  "header",
+  "headeritem",
+  "toolbar",
+  "statusbar",
+  "other",
+];
 
 /** The control a static label names: the next control of the wanted types, before any other label. */
 function labelled(elements: readonly DesktopElement[], label: DesktopElement, types: readonly string[]): DesktopElement | undefined {
@@ -115,7 +140,11 @@ export function nearestTexts(wanted: string, texts: readonly string[], max = 5):
     if (l.includes(w) || (l.length >= 3 && w.includes(l))) return Math.abs(l.length - w.length) / 1000;
     return editDistance(w, l);
   };
-  return distinct.map((t) => ({ t, s: score(t) })).sort((a, b) => a.s - b.s).slice(0, max).map((x) => x.t);
+  return distinct
+    .map((t) => ({ t, s: score(t) }))
+    .sort((a, b) => a.s - b.s)
+    .slice(0, max)
+    .map((x) => x.t);
 }
 
 /**
@@ -137,7 +166,8 @@ export function wantedText(ladder: readonly Selector[]): string | undefined {
   for (const rung of ladder) {
     const p = rung.payload;
     const cell = payloadOf(rung, "structural");
-    for (const text of [anchorTextOf(rung), nativeIdOf(rung), cell && "column_text" in cell ? cell.column_text : undefined, "name" in p ? p.name : undefined]) if (text !== undefined && text !== "") return text;
+    for (const text of [anchorTextOf(rung), nativeIdOf(rung), cell && "column_text" in cell ? cell.column_text : undefined, "name" in p ? p.name : undefined])
+      if (text !== undefined && text !== "") return text;
   }
   return undefined;
 }

@@ -23,11 +23,13 @@ function line(e: DesktopElement, redact: (text: string) => string): string {
 
 /** The texts a step may name: labels, tooltips, the labels naming controls, aliases, and values of controls that are not passwords. */
 export function anchorTexts(elements: readonly DesktopElement[]): string[] {
-  return [...new Set(elements.flatMap((e) => [...anchorsOf(e), e.password ? "" : e.value ?? ""]).filter((t) => t.trim() !== ""))];
+  return [...new Set(elements.flatMap((e) => [...anchorsOf(e), e.password ? "" : (e.value ?? "")]).filter((t) => t.trim() !== ""))];
 }
 
 /** The snapshot of `groups`; `console` holds what the surface reported (a SAP status bar's messages). */
 export function windowSnapshot(groups: readonly WindowElements[], redact: (text: string) => string = (t) => t, console: readonly string[] = []): DebugSnapshot {
-  const dom = groups.map((g) => [`window ${JSON.stringify(redact(g.window.title))} (${g.window.className})`, ...g.elements.map((e) => `  ${line(e, redact)}`)].join("\n")).join("\n");
+  const dom = groups
+    .map((g) => [`window ${JSON.stringify(redact(g.window.title))} (${g.window.className})`, ...g.elements.map((e) => `  ${line(e, redact)}`)].join("\n"))
+    .join("\n");
   return { dom: `${dom}\n`, console: console.map(redact), anchors: anchorTexts(groups.flatMap((g) => g.elements)).map(redact) };
 }

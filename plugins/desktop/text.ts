@@ -40,7 +40,7 @@ export function readNumber(text: string): number | undefined {
 
 /** `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`: how an ordinal is written in messages. */
 export function ordinal(n: number): string {
-  const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th";
+  const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : (({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[n % 10] ?? "th");
   return `${n}${s}`;
 }
 

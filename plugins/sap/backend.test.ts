@@ -21,11 +21,22 @@ describe("SapBackend", () => {
     const els = await new SapBackend(session).elements(MAIN);
     expect(els.map((e) => e.ref)).toContain("wnd[0]/usr/ctxtVBAK-AUART");
     expect(els.find((e) => e.ref === "wnd[0]/usr/ctxtVBAK-AUART")).toMatchObject({
-      name: "", controlType: "edit", automationId: "wnd[0]/usr/ctxtVBAK-AUART", className: "GuiCTextField", value: "", enabled: true,
-      tooltip: "Sales Document Type", label: "Order Type", aliases: ["VBAK-AUART"],
+      name: "",
+      controlType: "edit",
+      automationId: "wnd[0]/usr/ctxtVBAK-AUART",
+      className: "GuiCTextField",
+      value: "",
+      enabled: true,
+      tooltip: "Sales Document Type",
+      label: "Order Type",
+      aliases: ["VBAK-AUART"],
     });
     expect(els.find((e) => e.ref === "wnd[0]/usr/lblVBAK-AUART-LBL")).toMatchObject({ name: "Order Type", controlType: "text" });
-    expect(els.find((e) => e.ref === "wnd[0]/usr/cmbVBAK-VTWEG")).toMatchObject({ controlType: "combobox", items: ["Final customer sales", "Wholesale"], value: "Final customer sales" });
+    expect(els.find((e) => e.ref === "wnd[0]/usr/cmbVBAK-VTWEG")).toMatchObject({
+      controlType: "combobox",
+      items: ["Final customer sales", "Wholesale"],
+      value: "Final customer sales",
+    });
     expect(els.find((e) => e.ref === "wnd[0]/sbar")).toMatchObject({ controlType: "statusbar", value: "" });
   });
 
@@ -44,13 +55,23 @@ describe("SapBackend", () => {
   });
 
   test("SAP types map to the driver's control types", () => {
-    expect(["GuiCTextField", "GuiPasswordField", "GuiTab", "GuiLabel", "GuiTableControl", "GuiShell"].map(controlTypeOfSap)).toEqual(["edit", "edit", "tab", "text", "table", "other"]);
+    expect(["GuiCTextField", "GuiPasswordField", "GuiTab", "GuiLabel", "GuiTableControl", "GuiShell"].map(controlTypeOfSap)).toEqual([
+      "edit",
+      "edit",
+      "tab",
+      "text",
+      "table",
+      "other",
+    ]);
   });
 
   test("the first rung that names a control wins; a miss names the closest id and the nearest texts", async () => {
     const { sap, session } = va01();
     const driver = new SapDriver({ engine: sap, session, log: () => undefined });
-    expect(await driver.readText([rung({ id: "wnd[0]/usr/ctxtVBAK-AUARX" }, "native_id"), rung({ text: "Order Type" })])).toMatchObject({ ok: true, tier: "text_anchor" });
+    expect(await driver.readText([rung({ id: "wnd[0]/usr/ctxtVBAK-AUARX" }, "native_id"), rung({ text: "Order Type" })])).toMatchObject({
+      ok: true,
+      tier: "text_anchor",
+    });
     const miss = await driver.fill([rung({ text: "Ordr Type" })], "OR");
     expect(miss).toMatchObject({ ok: false, failed: "not-found", retryable: true });
     expect(!miss.ok && miss.detail).toStartWith('no control in "Create Sales Documents" matches "Ordr Type"; nearest texts it shows: "Order Type"');
@@ -59,14 +80,25 @@ describe("SapBackend", () => {
   test("a table cell: the column by its title, the row by the text of its cells (GuiTableControl)", async () => {
     const { sap, session } = va01();
     const usr = session.call("FindById", "wnd[0]/usr") as FakeComponent;
-    const table = usr.add(new FakeComponent({ Type: "GuiTableControl", Id: "/app/con[0]/ses[0]/wnd[0]/usr/tblSAPMV45ATCTRL_U_ERF_AUFTRAG", VisibleRowCount: 2 }, []));
+    const table = usr.add(
+      new FakeComponent({ Type: "GuiTableControl", Id: "/app/con[0]/ses[0]/wnd[0]/usr/tblSAPMV45ATCTRL_U_ERF_AUFTRAG", VisibleRowCount: 2 }, []),
+    );
     const titles = ["Item", "Material", "Description"];
-    const rows = [["10", "P-100", "Pump"], ["20", "M-02", "Valve"]];
-    const columns = new FakeComponent({ Type: "GuiCollection" }, [], titles.map((Title) => new FakeComponent({ Type: "GuiTableColumn", Title }, [])));
+    const rows = [
+      ["10", "P-100", "Pump"],
+      ["20", "M-02", "Valve"],
+    ];
+    const columns = new FakeComponent(
+      { Type: "GuiCollection" },
+      [],
+      titles.map((Title) => new FakeComponent({ Type: "GuiTableColumn", Title }, [])),
+    );
     table.objects["Columns"] = () => columns.get("Children");
     rows.forEach((row, r) => row.forEach((Text, c) => table.add(new FakeComponent({ Type: "GuiTextField", Id: `${table.id}/txtCELL[${c},${r}]`, Text }, []))));
     const driver = new SapDriver({ engine: sap, session, log: () => undefined });
-    const cell = (column: string, ...anchors: string[]): Selector[] => [rung({ kind: "cell", column_text: column, row_anchor: anchors[0]!, ...(anchors.length > 1 ? { row_anchor_also: anchors.slice(1) } : {}) }, "structural")];
+    const cell = (column: string, ...anchors: string[]): Selector[] => [
+      rung({ kind: "cell", column_text: column, row_anchor: anchors[0]!, ...(anchors.length > 1 ? { row_anchor_also: anchors.slice(1) } : {}) }, "structural"),
+    ];
     expect(await driver.readText(cell("Material", "Valve"))).toEqual({ ok: true, value: "M-02", tier: "structural" });
     expect(await driver.readText(cell("description", "10", "P-100"))).toMatchObject({ ok: true, value: "Pump" });
     expect(await driver.readText(cell("Material", "Hose"))).toMatchObject({ ok: false, failed: "not-found" });
@@ -78,9 +110,25 @@ describe("SapBackend", () => {
     const usr = session.call("FindById", "wnd[0]/usr") as FakeComponent;
     const ids = ["VBELN", "MATNR", "ARKTX"];
     const titles: Record<string, string> = { VBELN: "Sales Document", MATNR: "Material", ARKTX: "Description" };
-    const rows = [{ VBELN: "4711", MATNR: "P-100", ARKTX: "Pump" }, { VBELN: "4712", MATNR: "M-02", ARKTX: "Valve" }, { VBELN: "4713", MATNR: "H-07", ARKTX: "Hose" }] as Record<string, string>[];
+    const rows = [
+      { VBELN: "4711", MATNR: "P-100", ARKTX: "Pump" },
+      { VBELN: "4712", MATNR: "M-02", ARKTX: "Valve" },
+      { VBELN: "4713", MATNR: "H-07", ARKTX: "Hose" },
+    ] as Record<string, string>[];
     const calls: string[] = [];
-    const grid = usr.add(new FakeComponent({ Type: "GuiShell", SubType: "GridView", Id: "/app/con[0]/ses[0]/wnd[0]/usr/cntlGRID1/shellcont/shell", RowCount: 3, FirstVisibleRow: 0, VisibleRowCount: 2 }, []));
+    const grid = usr.add(
+      new FakeComponent(
+        {
+          Type: "GuiShell",
+          SubType: "GridView",
+          Id: "/app/con[0]/ses[0]/wnd[0]/usr/cntlGRID1/shellcont/shell",
+          RowCount: 3,
+          FirstVisibleRow: 0,
+          VisibleRowCount: 2,
+        },
+        [],
+      ),
+    );
     const order = new FakeComponent({ Type: "GuiCollection", Count: ids.length }, []);
     order.methods["ElementAt"] = (i) => ids[Number(i)]!;
     grid.objects["ColumnOrder"] = () => order;

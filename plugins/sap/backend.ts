@@ -7,18 +7,48 @@ import type { CellPlace, ControlType, DesktopElement, SurfaceWindow } from "../d
 import { SapCallError, boolOf, isSapObject, itemsOf, numberOf, objectOf, sessionRelativeId, textOf, type SapObject } from "./engine.ts";
 
 /** Controls that take text; `GuiGridCell` is an ALV grid cell as this backend hands it out. */
-export const INPUT_TYPES: ReadonlySet<string> = new Set(["GuiTextField", "GuiCTextField", "GuiPasswordField", "GuiOkCodeField", "GuiComboBox", "GuiCheckBox", "GuiRadioButton", "GuiTextedit", "GuiGridCell"]);
+export const INPUT_TYPES: ReadonlySet<string> = new Set([
+  "GuiTextField",
+  "GuiCTextField",
+  "GuiPasswordField",
+  "GuiOkCodeField",
+  "GuiComboBox",
+  "GuiCheckBox",
+  "GuiRadioButton",
+  "GuiTextedit",
+  "GuiGridCell",
+]);
 /** Controls a click presses or selects. */
 export const PRESSABLE: ReadonlySet<string> = new Set(["GuiButton", "GuiTab", "GuiCheckBox", "GuiRadioButton", "GuiMenu"]);
 /** Controls whose own text is their label (not a value). */
 const LABELLED_BY_TEXT: ReadonlySet<string> = new Set(["GuiLabel", "GuiButton", "GuiTab", "GuiCheckBox", "GuiRadioButton", "GuiMenu", "GuiTitlebar"]);
 
 const CONTROL_TYPES: ReadonlyMap<string, ControlType> = new Map<string, ControlType>([
-  ["GuiTextField", "edit"], ["GuiCTextField", "edit"], ["GuiOkCodeField", "edit"], ["GuiPasswordField", "edit"], ["GuiGridCell", "edit"],
-  ["GuiTextedit", "document"], ["GuiComboBox", "combobox"], ["GuiButton", "button"], ["GuiTab", "tab"], ["GuiTabStrip", "tablist"],
-  ["GuiCheckBox", "checkbox"], ["GuiRadioButton", "radio"], ["GuiLabel", "text"], ["GuiMenu", "menuitem"], ["GuiMenubar", "toolbar"],
-  ["GuiStatusbar", "statusbar"], ["GuiToolbar", "toolbar"], ["GuiTitlebar", "toolbar"], ["GuiUserArea", "pane"], ["GuiMainWindow", "pane"],
-  ["GuiModalWindow", "pane"], ["GuiTableControl", "table"], ["GuiBox", "group"], ["GuiSimpleContainer", "group"], ["GuiScrollContainer", "group"],
+  ["GuiTextField", "edit"],
+  ["GuiCTextField", "edit"],
+  ["GuiOkCodeField", "edit"],
+  ["GuiPasswordField", "edit"],
+  ["GuiGridCell", "edit"],
+  ["GuiTextedit", "document"],
+  ["GuiComboBox", "combobox"],
+  ["GuiButton", "button"],
+  ["GuiTab", "tab"],
+  ["GuiTabStrip", "tablist"],
+  ["GuiCheckBox", "checkbox"],
+  ["GuiRadioButton", "radio"],
+  ["GuiLabel", "text"],
+  ["GuiMenu", "menuitem"],
+  ["GuiMenubar", "toolbar"],
+  ["GuiStatusbar", "statusbar"],
+  ["GuiToolbar", "toolbar"],
+  ["GuiTitlebar", "toolbar"],
+  ["GuiUserArea", "pane"],
+  ["GuiMainWindow", "pane"],
+  ["GuiModalWindow", "pane"],
+  ["GuiTableControl", "table"],
+  ["GuiBox", "group"],
+  ["GuiSimpleContainer", "group"],
+  ["GuiScrollContainer", "group"],
 ]);
 
 /** A SAP GUI type as the driver's control type. */
@@ -132,11 +162,18 @@ export class SapBackend implements ElementBackend {
         this.#objects.set(ref, cell);
         const changeable = boolOf(cell, "Changeable");
         out.push({
-          ref, name: "", controlType: "edit", automationId: ref, className: "GuiGridCell",
+          ref,
+          name: "",
+          controlType: "edit",
+          automationId: ref,
+          className: "GuiGridCell",
           get rect() {
             return { x: numberOf(grid, "ScreenLeft"), y: numberOf(grid, "ScreenTop"), width: numberOf(grid, "Width"), height: numberOf(grid, "Height") };
           },
-          enabled: changeable, visible: true, focused: false, password: false,
+          enabled: changeable,
+          visible: true,
+          focused: false,
+          password: false,
           value: textOf(cell, "Text"),
           cell: { table: gridRef, row, column: col.title, columnId: col.id },
         });
@@ -168,8 +205,10 @@ export class SapBackend implements ElementBackend {
     if (!o) return "the control is gone";
     const entries = itemsOf(objectOf(o, "Entries"));
     const value = values[0] ?? "";
-    const entry = entries.find((e) => textOf(e, "Value") === value) ?? entries.find((e) => textOf(e, "Key") === value)
-      ?? entries.find((e) => textOf(e, "Value").toLowerCase() === value.toLowerCase());
+    const entry =
+      entries.find((e) => textOf(e, "Value") === value) ??
+      entries.find((e) => textOf(e, "Key") === value) ??
+      entries.find((e) => textOf(e, "Value").toLowerCase() === value.toLowerCase());
     if (!entry) return `no entry ${JSON.stringify(value)} in ${el.ref} (entries: ${entries.map((e) => JSON.stringify(textOf(e, "Value"))).join(", ")})`;
     o.set("Key", textOf(entry, "Key"));
     return undefined;
@@ -225,7 +264,16 @@ function gridCell(grid: SapObject, gridId: string, row: number, col: string): Sa
     return v === null || isSapObject(v) ? "" : String(v);
   };
   return {
-    get: (name) => (name === "Text" ? value() : name === "Type" ? "GuiGridCell" : name === "Id" ? id : name === "Changeable" ? cellChangeable(grid, row, col) : grid.get(name)),
+    get: (name) =>
+      name === "Text"
+        ? value()
+        : name === "Type"
+          ? "GuiGridCell"
+          : name === "Id"
+            ? id
+            : name === "Changeable"
+              ? cellChangeable(grid, row, col)
+              : grid.get(name),
     set: (name, v) => {
       if (name !== "Text") throw new SapCallError(`a grid cell has no property ${name} to set`);
       grid.call("ModifyCell", row, col, v);

@@ -18,7 +18,14 @@ export interface ComEngineOptions {
 }
 
 /** A scripting argument as the VARIANT Invoke takes (whole numbers as VT_I4). */
-export const toVariant = (a: SapArg): Variant => typeof a === "string" ? { kind: "bstr", value: a } : typeof a === "boolean" ? { kind: "bool", value: a } : Number.isInteger(a) ? { kind: "i4", value: a } : { kind: "r8", value: a };
+export const toVariant = (a: SapArg): Variant =>
+  typeof a === "string"
+    ? { kind: "bstr", value: a }
+    : typeof a === "boolean"
+      ? { kind: "bool", value: a }
+      : Number.isInteger(a)
+        ? { kind: "i4", value: a }
+        : { kind: "r8", value: a };
 
 export function createComEngine(options: ComEngineOptions): ScriptingEngine {
   const held: number[] = [];
@@ -68,7 +75,11 @@ export function createComEngine(options: ComEngineOptions): ScriptingEngine {
       if (!root && start) {
         const exe = findLogonExe(options.logonExe);
         if (!exe.path) {
-          throw new FlowproofError({ code: "sap-error", message: `SAP Logon is not running and was not found (looked at ${exe.tried.join("; ")})`, hint: "install SAP GUI for Windows, or set SAP_LOGON_EXE to saplogon.exe" });
+          throw new FlowproofError({
+            code: "sap-error",
+            message: `SAP Logon is not running and was not found (looked at ${exe.tried.join("; ")})`,
+            hint: "install SAP GUI for Windows, or set SAP_LOGON_EXE to saplogon.exe",
+          });
         }
         Bun.spawn([exe.path], { stdio: ["ignore", "ignore", "ignore"] }).unref();
         const deadline = Date.now() + timeoutMs;
@@ -76,9 +87,19 @@ export function createComEngine(options: ComEngineOptions): ScriptingEngine {
           Bun.sleepSync(250);
           root = getRunningObject("SAPGUI");
         }
-        if (!root) throw new FlowproofError({ code: "sap-error", message: `SAP Logon (${exe.path}) did not register SAPGUI within ${timeoutMs} ms`, hint: "raise FLOWPROOF_SAP_CONNECT_TIMEOUT_MS, or start SAP Logon yourself first" });
+        if (!root)
+          throw new FlowproofError({
+            code: "sap-error",
+            message: `SAP Logon (${exe.path}) did not register SAPGUI within ${timeoutMs} ms`,
+            hint: "raise FLOWPROOF_SAP_CONNECT_TIMEOUT_MS, or start SAP Logon yourself first",
+          });
       }
-      if (!root) throw new FlowproofError({ code: "sap-error", message: "SAP GUI is not running (nothing is registered as SAPGUI in the Running Object Table)", hint: "log on in SAP GUI first, or give the flow `connection:` so flowproof starts SAP Logon and opens its own session" });
+      if (!root)
+        throw new FlowproofError({
+          code: "sap-error",
+          message: "SAP GUI is not running (nothing is registered as SAPGUI in the Running Object Table)",
+          hint: "log on in SAP GUI first, or give the flow `connection:` so flowproof starts SAP Logon and opens its own session",
+        });
       const app = wrap(root).call("GetScriptingEngine");
       if (app === null || typeof app !== "object") throw new SapCallError("GetScriptingEngine returned no application");
       return app;

@@ -3,8 +3,20 @@ import { DEFAULT_SAP_CONNECT_TIMEOUT_MS, parseSapConfig } from "./config.ts";
 
 describe("parseSapConfig", () => {
   test("takes connection, login, user reference, timeout and SAP Logon's path", () => {
-    expect(parseSapConfig({ connection: " TS3 ", login: { user: "clerk", password: "pw", client: "100" }, user_ref: "${U}", connect_timeout_ms: 5000, logon_exe: "C:\\saplogon.exe" })).toEqual({
-      connection: "TS3", login: { user: "clerk", password: "pw", client: "100" }, userRef: "${U}", connectTimeoutMs: 5000, logonExe: "C:\\saplogon.exe",
+    expect(
+      parseSapConfig({
+        connection: " TS3 ",
+        login: { user: "clerk", password: "pw", client: "100" },
+        user_ref: "${U}",
+        connect_timeout_ms: 5000,
+        logon_exe: "C:\\saplogon.exe",
+      }),
+    ).toEqual({
+      connection: "TS3",
+      login: { user: "clerk", password: "pw", client: "100" },
+      userRef: "${U}",
+      connectTimeoutMs: 5000,
+      logonExe: "C:\\saplogon.exe",
     });
   });
 

@@ -26,7 +26,8 @@ export function parseSapConfig(raw: Readonly<Record<string, unknown>>): SapLaunc
   if (unknown.length > 0) throw bad(`unknown key(s) ${unknown.join(", ")}`);
   const connection = optionalString(raw, "connection");
   const timeout = raw["connect_timeout_ms"];
-  if (timeout !== undefined && (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout <= 0)) throw bad("`connect_timeout_ms` must be a positive integer");
+  if (timeout !== undefined && (typeof timeout !== "number" || !Number.isInteger(timeout) || timeout <= 0))
+    throw bad("`connect_timeout_ms` must be a positive integer");
   const loginRaw = raw["login"];
   let login: SapConnectConfig["login"];
   if (loginRaw !== undefined) {

@@ -8,7 +8,11 @@ const now = async (): Promise<void> => undefined;
 describe("connectSession", () => {
   test("opens its own connection beside a session someone else has logged on", async () => {
     const sap = new FakeSap({ loggedOnUser: "OTHER", users: { CLERK: "pw" } });
-    const { session, own } = await connectSession(sap, { connection: "TS3", login: { user: "clerk", password: "pw", language: "DE" }, connectTimeoutMs: 1000 }, now);
+    const { session, own } = await connectSession(
+      sap,
+      { connection: "TS3", login: { user: "clerk", password: "pw", language: "DE" }, connectTimeoutMs: 1000 },
+      now,
+    );
     expect(own).toBeDefined();
     expect(textOf(objectOf(session, "Info")!, "User")).toBe("CLERK");
     expect(textOf(objectOf(session, "Info")!, "Language")).toBe("DE");
@@ -24,7 +28,9 @@ describe("connectSession", () => {
 
   test("a refused login closes the connection it opened", async () => {
     const sap = new FakeSap({ users: { CLERK: "pw" } });
-    await expect(connectSession(sap, { connection: "TS3", login: { user: "clerk", password: "bad" }, userRef: "clerk", connectTimeoutMs: 1000 }, now)).rejects.toThrow("SAP refused the login of clerk");
+    await expect(
+      connectSession(sap, { connection: "TS3", login: { user: "clerk", password: "bad" }, userRef: "clerk", connectTimeoutMs: 1000 }, now),
+    ).rejects.toThrow("SAP refused the login of clerk");
     expect(sap.app.children).toHaveLength(0);
   });
 });

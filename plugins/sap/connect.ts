@@ -18,9 +18,8 @@ export interface SapConnectConfig {
 }
 
 export const SCRIPTING_CLIENT_HINT =
-  "enable scripting in SAP GUI: Options → Accessibility & Scripting → Scripting → \"Enable scripting\" (registry HKCU\\Software\\SAP\\SAPGUI Front\\SAP Frontend Server\\Security, UserScripting = 1), and untick the notify-on-attach boxes";
-export const SCRIPTING_SERVER_HINT =
-  "ask the SAP basis team to set the profile parameter sapgui/user_scripting = TRUE (transaction RZ11) on this system";
+  'enable scripting in SAP GUI: Options → Accessibility & Scripting → Scripting → "Enable scripting" (registry HKCU\\Software\\SAP\\SAPGUI Front\\SAP Frontend Server\\Security, UserScripting = 1), and untick the notify-on-attach boxes';
+export const SCRIPTING_SERVER_HINT = "ask the SAP basis team to set the profile parameter sapgui/user_scripting = TRUE (transaction RZ11) on this system";
 const CREDENTIALS_HINT =
   "give the flow `login: {user: ${SAP_USER}, password: ${SAP_PASSWORD}}`, set SAP_USER and SAP_PASSWORD, or store fallback credentials with `flowproof config sap`";
 
@@ -36,7 +35,11 @@ export function scriptingApplication(engine: ScriptingEngine, start: boolean, ti
   } catch (error) {
     // A sap-error already says what to change; any other failure (a refused scripting call, a COM error) means scripting is off.
     if (error instanceof FlowproofError && error.code === "sap-error") throw error;
-    throw fail(`SAP GUI is running but its scripting engine is not available (${(error as Error).message}): scripting is disabled on this client`, SCRIPTING_CLIENT_HINT, error);
+    throw fail(
+      `SAP GUI is running but its scripting engine is not available (${(error as Error).message}): scripting is disabled on this client`,
+      SCRIPTING_CLIENT_HINT,
+      error,
+    );
   }
 }
 
@@ -50,7 +53,7 @@ export async function connectSession(engine: ScriptingEngine, config: SapConnect
   }
   const login = config.login ?? engine.storedCredentials();
   if (!login) throw fail(`connection "${named}" needs a user to log on with, and none was given`, CREDENTIALS_HINT);
-  const userRef = config.login ? config.userRef ?? "the login user" : "the user stored by `flowproof config sap`";
+  const userRef = config.login ? (config.userRef ?? "the login user") : "the user stored by `flowproof config sap`";
   let connection: SapObject;
   try {
     const opened = app.call("OpenConnection", config.connection, true);
@@ -60,8 +63,13 @@ export async function connectSession(engine: ScriptingEngine, config: SapConnect
     const entries = engine.logonEntries();
     // SAP Logon's own message quotes the entry it was given: shown as written too.
     const said = (error as Error).message.split(config.connection).join(named);
-    throw fail(`SAP Logon has no connection "${named}" (${said})`,
-      entries.length > 0 ? `use one of SAP Logon's entries: ${entries.map((e) => JSON.stringify(e)).join(", ")}` : "add the system in SAP Logon, or fix `connection:` in the flow", error);
+    throw fail(
+      `SAP Logon has no connection "${named}" (${said})`,
+      entries.length > 0
+        ? `use one of SAP Logon's entries: ${entries.map((e) => JSON.stringify(e)).join(", ")}`
+        : "add the system in SAP Logon, or fix `connection:` in the flow",
+      error,
+    );
   }
   if (boolOf(connection, "DisabledByServer")) {
     throw fail(`the SAP system behind "${named}" does not allow scripting`, SCRIPTING_SERVER_HINT);
@@ -69,7 +77,11 @@ export async function connectSession(engine: ScriptingEngine, config: SapConnect
   const deadline = Date.now() + config.connectTimeoutMs;
   let session = itemsOf(objectOf(connection, "Children"))[0];
   while (!session) {
-    if (Date.now() > deadline) throw fail(`connection "${named}" opened no session within ${config.connectTimeoutMs} ms`, "raise FLOWPROOF_SAP_CONNECT_TIMEOUT_MS, or check the system in SAP Logon");
+    if (Date.now() > deadline)
+      throw fail(
+        `connection "${named}" opened no session within ${config.connectTimeoutMs} ms`,
+        "raise FLOWPROOF_SAP_CONNECT_TIMEOUT_MS, or check the system in SAP Logon",
+      );
     await sleep(250);
     session = itemsOf(objectOf(connection, "Children"))[0];
   }
@@ -106,7 +118,10 @@ export function logOn(session: SapObject, login: SapCredentials, userRef: string
   const user = field("txtRSYST-BNAME");
   const password = field("pwdRSYST-BCODE");
   if (!user || !password) {
-    throw fail(`the new SAP session shows no login screen (no RSYST-BNAME/RSYST-BCODE fields) for ${userRef}`, "check that the SAP Logon entry leads to the standard login screen (no single sign-on)");
+    throw fail(
+      `the new SAP session shows no login screen (no RSYST-BNAME/RSYST-BCODE fields) for ${userRef}`,
+      "check that the SAP Logon entry leads to the standard login screen (no single sign-on)",
+    );
   }
   const client = field("txtRSYST-MANDT");
   if (client && login.client !== undefined && login.client !== "") client.set("Text", login.client);
@@ -119,7 +134,10 @@ export function logOn(session: SapObject, login: SapCredentials, userRef: string
   const info = objectOf(session, "Info");
   if (!info || textOf(info, "User") === "") {
     const status = statusBar(session);
-    throw fail(`SAP refused the login of ${userRef}${status.text ? `: ${status.text}` : ""}`, "check the user, password and client given for it (the password itself is never shown)");
+    throw fail(
+      `SAP refused the login of ${userRef}${status.text ? `: ${status.text}` : ""}`,
+      "check the user, password and client given for it (the password itself is never shown)",
+    );
   }
 }
 
@@ -131,7 +149,10 @@ function attach(app: SapObject): SapObject {
       if (info && textOf(info, "User") !== "") return session;
     }
   }
-  throw fail("no logged-on SAP GUI session to attach to", "log on in SAP GUI first, or give the flow `connection:` (and `login:`) so flowproof opens its own session");
+  throw fail(
+    "no logged-on SAP GUI session to attach to",
+    "log on in SAP GUI first, or give the flow `connection:` (and `login:`) so flowproof opens its own session",
+  );
 }
 
 /** What the status bar says: `type` is SAP's message type (S, W, E, A, I or empty). */

@@ -24,11 +24,13 @@ describe("stored SAP credentials", () => {
     expect(fromStored(toStored(c))).toEqual(c);
     expect(fromStored({ user: "clerk", password: "pw", fields: { tenant: "x" } })).toEqual({ user: "clerk", password: "pw" });
     expect(SAP_CREDENTIALS.fields?.map((f) => f.name)).toEqual(["client", "language"]);
-    expect(SAP_CREDENTIALS.where).toBe("Windows Credential Manager, generic credential \"flowproof:sap\"");
+    expect(SAP_CREDENTIALS.where).toBe('Windows Credential Manager, generic credential "flowproof:sap"');
   });
 
   test("only Windows keeps them: elsewhere the platform check is SAP's unsupported-platform error", () => {
     expect(() => SAP_CREDENTIALS.checkPlatform?.("`flowproof config sap`", "win32")).not.toThrow();
-    expect(() => SAP_CREDENTIALS.checkPlatform?.("`flowproof config sap`", "linux")).toThrow("`flowproof config sap` requires Windows: SAP GUI Scripting runs only with SAP GUI for Windows (this machine runs linux)");
+    expect(() => SAP_CREDENTIALS.checkPlatform?.("`flowproof config sap`", "linux")).toThrow(
+      "`flowproof config sap` requires Windows: SAP GUI Scripting runs only with SAP GUI for Windows (this machine runs linux)",
+    );
   });
 });

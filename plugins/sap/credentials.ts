@@ -11,7 +11,9 @@ export const CREDENTIAL_TARGET = "flowproof:sap";
 
 /** Pure: what the credential's blob holds (the password and the optional client and language). */
 export function encodeSecret(c: SapCredentials): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify({ password: c.password, ...(c.client ? { client: c.client } : {}), ...(c.language ? { language: c.language } : {}) }));
+  return new TextEncoder().encode(
+    JSON.stringify({ password: c.password, ...(c.client ? { client: c.client } : {}), ...(c.language ? { language: c.language } : {}) }),
+  );
 }
 
 /** Pure: the credentials back from the user name and the blob; undefined when the blob is not ours. */
@@ -20,7 +22,8 @@ export function decodeSecret(user: string, secret: Uint8Array): SapCredentials |
     const v = JSON.parse(new TextDecoder().decode(secret)) as Record<string, unknown>;
     if (typeof v["password"] !== "string" || user === "") return undefined;
     return {
-      user, password: v["password"],
+      user,
+      password: v["password"],
       ...(typeof v["client"] === "string" ? { client: v["client"] } : {}),
       ...(typeof v["language"] === "string" ? { language: v["language"] } : {}),
     };

@@ -38,7 +38,12 @@ describe("SapDriver", () => {
     const { driver } = await open();
     await driver.navigate("/nVA01", 1000);
     expect(await driver.fill(text("Order Type", "field"), "XX")).toMatchObject({ ok: true });
-    expect(await driver.pressKey("Enter", [])).toEqual({ ok: false, failed: "dialog", detail: "SAP error message: Enter a valid sales document type", retryable: false });
+    expect(await driver.pressKey("Enter", [])).toEqual({
+      ok: false,
+      failed: "dialog",
+      detail: "SAP error message: Enter a valid sales document type",
+      retryable: false,
+    });
   });
 
   test("creates an order: fields by label, tooltip and id, Save by tooltip, a warning is logged", async () => {
@@ -56,7 +61,10 @@ describe("SapDriver", () => {
     // page shows honours case and count the same way on every surface: as written, else ignoring case.
     expect((await driver.check([], { kind: "text_contains", text: "standard ORDER 4711" })).pass).toBe(true);
     expect((await driver.check([], { kind: "text_contains", text: "has been saved", count: 1 })).pass).toBe(true);
-    expect(await driver.check([], { kind: "text_contains", text: "has been saved", count: 2 })).toMatchObject({ pass: false, actual: expect.stringMatching(/^1 times in /) });
+    expect(await driver.check([], { kind: "text_contains", text: "has been saved", count: 2 })).toMatchObject({
+      pass: false,
+      actual: expect.stringMatching(/^1 times in /),
+    });
     expect(sap.orders.get("4711")).toBe("4711");
     await driver.navigate("/nVA03", 1000);
     // VA03 offers the order just saved in this session.
@@ -129,15 +137,42 @@ describe("SapDriver", () => {
 describe("launchSapDriver", () => {
   test.each<[string, FakeSapOptions, Record<string, unknown>, string, string]>([
     ["no logged-on session to attach to", {}, {}, "no logged-on SAP GUI session to attach to", "give the flow `connection:`"],
-    ["an unknown connection lists SAP Logon's entries", {}, { ...LOGIN, connection: "PRD" }, 'SAP Logon has no connection "PRD"', 'use one of SAP Logon\'s entries: "TS3 - Test System"'],
+    [
+      "an unknown connection lists SAP Logon's entries",
+      {},
+      { ...LOGIN, connection: "PRD" },
+      'SAP Logon has no connection "PRD"',
+      'use one of SAP Logon\'s entries: "TS3 - Test System"',
+    ],
     ["client scripting off names the setting", { scriptingDisabled: true }, LOGIN, "scripting is disabled on this client", "Enable scripting"],
     ["server scripting off names the profile parameter", { disabledByServer: true }, LOGIN, "does not allow scripting", "sapgui/user_scripting = TRUE"],
     ["no credentials anywhere", {}, { connection: "TS3" }, 'connection "TS3" needs a user to log on with', "flowproof config sap"],
-    ["a user without a password names the missing password", { stored: { user: "approver", password: "canary-Pw-2" } }, { connection: "TS3", user_ref: "${SAP_USER}" }, 'connection "TS3" has a user to log on with (${SAP_USER}) but no password for it', "set SAP_PASSWORD"],
-    ["an unknown connection is named as written", {}, { ...LOGIN, connection: "canary-PRD", connection_ref: "${SAP_CONNECTION}" }, 'SAP Logon has no connection "${SAP_CONNECTION}"', "use one of SAP Logon's entries"],
-    ["a refused login names the user reference, not the password", {}, { ...LOGIN, login: { user: "clerk", password: "wrong-canary" } }, "SAP refused the login of ${CLERK_USER}: Name or password is incorrect", "never shown"],
+    [
+      "a user without a password names the missing password",
+      { stored: { user: "approver", password: "canary-Pw-2" } },
+      { connection: "TS3", user_ref: "${SAP_USER}" },
+      'connection "TS3" has a user to log on with (${SAP_USER}) but no password for it',
+      "set SAP_PASSWORD",
+    ],
+    [
+      "an unknown connection is named as written",
+      {},
+      { ...LOGIN, connection: "canary-PRD", connection_ref: "${SAP_CONNECTION}" },
+      'SAP Logon has no connection "${SAP_CONNECTION}"',
+      "use one of SAP Logon's entries",
+    ],
+    [
+      "a refused login names the user reference, not the password",
+      {},
+      { ...LOGIN, login: { user: "clerk", password: "wrong-canary" } },
+      "SAP refused the login of ${CLERK_USER}: Name or password is incorrect",
+      "never shown",
+    ],
   ])("%s", async (_name, options, config, message, hint) => {
-    const error = await open(options, config).then(() => undefined, (e: unknown) => e);
+    const error = await open(options, config).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: "sap-error" });
     const d = (error as { diagnostics: { message: string; hint: string }[] }).diagnostics[0]!;
     expect(d.message).toContain(message);

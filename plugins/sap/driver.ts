@@ -83,7 +83,8 @@ export class SapSurface implements DesktopSurface {
   #afterRoundTrip(): Attempt {
     const s = statusBar(this.#session);
     if (s.text !== "") this.#messages.push(`${s.type || "-"}: ${s.text}`);
-    if (s.type === "E" || s.type === "A") return { ok: false, failed: "dialog", detail: `SAP ${s.type === "A" ? "abort" : "error"} message: ${s.text}`, retryable: false };
+    if (s.type === "E" || s.type === "A")
+      return { ok: false, failed: "dialog", detail: `SAP ${s.type === "A" ? "abort" : "error"} message: ${s.text}`, retryable: false };
     if (s.type === "W") this.#log(`SAP warning: ${s.text}`);
     return OK;
   }
@@ -173,9 +174,17 @@ export class SapSurface implements DesktopSurface {
   #choose(f: Found, value: string): Attempt {
     const o = this.#object(f);
     const entries = itemsOf(objectOf(o, "Entries"));
-    const entry = entries.find((e) => textOf(e, "Value") === value) ?? entries.find((e) => textOf(e, "Key") === value)
-      ?? entries.find((e) => textOf(e, "Value").toLowerCase() === value.toLowerCase());
-    if (!entry) return { ok: false, failed: "not-found", detail: `no entry ${JSON.stringify(value)} in ${f.el.ref} (entries: ${entries.map((e) => JSON.stringify(textOf(e, "Value"))).join(", ")})`, retryable: true };
+    const entry =
+      entries.find((e) => textOf(e, "Value") === value) ??
+      entries.find((e) => textOf(e, "Key") === value) ??
+      entries.find((e) => textOf(e, "Value").toLowerCase() === value.toLowerCase());
+    if (!entry)
+      return {
+        ok: false,
+        failed: "not-found",
+        detail: `no entry ${JSON.stringify(value)} in ${f.el.ref} (entries: ${entries.map((e) => JSON.stringify(textOf(e, "Value"))).join(", ")})`,
+        retryable: true,
+      };
     o.set("Key", textOf(entry, "Key"));
     const after = this.#afterRoundTrip();
     return after.ok ? done(f.tier) : after;

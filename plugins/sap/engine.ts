@@ -47,7 +47,14 @@ export interface SapCredentials {
 /** A scripting call failed (code `sap-call`): SAP's own text (a COM exception's description) or the unknown member. */
 export class SapCallError extends FlowproofError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super({ code: "sap-call", message, hint: "check the step's target on the SAP screen shown (a control of another type has other members); SAP's own message is above" }, options);
+    super(
+      {
+        code: "sap-call",
+        message,
+        hint: "check the step's target on the SAP screen shown (a control of another type has other members); SAP's own message is above",
+      },
+      options,
+    );
   }
 }
 

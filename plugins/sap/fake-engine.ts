@@ -108,7 +108,15 @@ export interface FakeSapOptions {
 /** What the fake hands out as a captured window: a PNG's signature, enough for the driver. */
 export const FAKE_FRAME = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
 
-const SESSION_TYPES = { field: "GuiTextField", ctext: "GuiCTextField", pwd: "GuiPasswordField", btn: "GuiButton", lbl: "GuiLabel", chk: "GuiCheckBox", cmb: "GuiComboBox" } as const;
+const SESSION_TYPES = {
+  field: "GuiTextField",
+  ctext: "GuiCTextField",
+  pwd: "GuiPasswordField",
+  btn: "GuiButton",
+  lbl: "GuiLabel",
+  chk: "GuiCheckBox",
+  cmb: "GuiComboBox",
+} as const;
 /** The id prefix SAP GUI gives each control type. */
 const ID_PREFIX: Record<keyof typeof SESSION_TYPES, string> = { field: "txt", ctext: "ctxt", pwd: "pwd", btn: "btn", lbl: "lbl", chk: "chk", cmb: "cmb" };
 
@@ -134,7 +142,8 @@ export class FakeSap implements ScriptingEngine {
   }
 
   application(): SapObject {
-    if (this.options.notRunning) throw new FlowproofError({ code: "sap-error", message: "SAP GUI is not running (no SAPGUI entry in the Running Object Table)", hint: "start SAP Logon" });
+    if (this.options.notRunning)
+      throw new FlowproofError({ code: "sap-error", message: "SAP GUI is not running (no SAPGUI entry in the Running Object Table)", hint: "start SAP Logon" });
     if (this.options.scriptingDisabled) throw new SapCallError("GetScriptingEngine: scripting is disabled");
     return this.app;
   }
@@ -162,7 +171,12 @@ export class FakeSap implements ScriptingEngine {
     const entry = this.entries.find((e) => e === description || e.split(" ")[0] === description);
     if (!entry) throw new SapCallError(`Connection entry "${description}" was not found in SAP Logon`);
     const n = this.app.children.length;
-    const conn = this.app.add(new FakeComponent({ Type: "GuiConnection", Id: `/app/con[${n}]`, Description: entry, DisabledByServer: this.options.disabledByServer === true }, this.writes));
+    const conn = this.app.add(
+      new FakeComponent(
+        { Type: "GuiConnection", Id: `/app/con[${n}]`, Description: entry, DisabledByServer: this.options.disabledByServer === true },
+        this.writes,
+      ),
+    );
     conn.methods["CloseConnection"] = () => {
       this.app.children.splice(this.app.children.indexOf(conn), 1);
       return null;
@@ -200,10 +214,19 @@ class FakeScreenSession {
     const w = sap.writes;
     const base = session.id;
     this.#info = new FakeComponent({ Type: "GuiSessionInfo", User: "", Client: "", Language: "", Transaction: "S000", SystemName: "TS3" }, w);
-    this.#wnd = session.add(new FakeComponent({ Type: "GuiMainWindow", Id: `${base}/wnd[0]`, Name: "wnd[0]", Text: "SAP", Handle: 0, Width: 1024, Height: 768, ScreenLeft: 0, ScreenTop: 0 }, w));
+    this.#wnd = session.add(
+      new FakeComponent(
+        { Type: "GuiMainWindow", Id: `${base}/wnd[0]`, Name: "wnd[0]", Text: "SAP", Handle: 0, Width: 1024, Height: 768, ScreenLeft: 0, ScreenTop: 0 },
+        w,
+      ),
+    );
     const tbar = this.#wnd.add(new FakeComponent({ Type: "GuiToolbar", Id: `${base}/wnd[0]/tbar[0]`, Name: "tbar[0]" }, w));
-    this.#okcd = tbar.add(new FakeComponent({ Type: "GuiOkCodeField", Id: `${base}/wnd[0]/tbar[0]/okcd`, Name: "okcd", Changeable: true, Tooltip: "Command field" }, w));
-    const save = tbar.add(new FakeComponent({ Type: "GuiButton", Id: `${base}/wnd[0]/tbar[0]/btn[11]`, Name: "btn[11]", Tooltip: "Save (Ctrl+S)", Changeable: true }, w));
+    this.#okcd = tbar.add(
+      new FakeComponent({ Type: "GuiOkCodeField", Id: `${base}/wnd[0]/tbar[0]/okcd`, Name: "okcd", Changeable: true, Tooltip: "Command field" }, w),
+    );
+    const save = tbar.add(
+      new FakeComponent({ Type: "GuiButton", Id: `${base}/wnd[0]/tbar[0]/btn[11]`, Name: "btn[11]", Tooltip: "Save (Ctrl+S)", Changeable: true }, w),
+    );
     save.methods["Press"] = () => this.#vkey(11);
     this.#usr = this.#wnd.add(new FakeComponent({ Type: "GuiUserArea", Id: `${base}/wnd[0]/usr`, Name: "usr" }, w));
     this.#sbar = this.#wnd.add(new FakeComponent({ Type: "GuiStatusbar", Id: `${base}/wnd[0]/sbar`, Name: "sbar", MessageType: "" }, w));
@@ -219,7 +242,7 @@ class FakeScreenSession {
 
   #find(id: string, raise: boolean): SapValue {
     const full = `${this.#session.id}/${id.replace(/^\//, "")}`;
-    const walk = (c: FakeComponent): FakeComponent | undefined => c.id === full ? c : c.children.map(walk).find((x) => x !== undefined);
+    const walk = (c: FakeComponent): FakeComponent | undefined => (c.id === full ? c : c.children.map(walk).find((x) => x !== undefined));
     const found = walk(this.#session);
     if (!found && raise) throw new SapCallError(`The control could not be found by id.`);
     return found ?? null;
@@ -232,7 +255,12 @@ class FakeScreenSession {
 
   #control(kind: keyof typeof SESSION_TYPES, name: string, props: Props = {}): FakeComponent {
     // As in SAP GUI, a control that can be used is changeable: an enabled button too, a label never.
-    const c = this.#usr.add(new FakeComponent({ Type: SESSION_TYPES[kind], Id: `${this.#usr.id}/${ID_PREFIX[kind]}${name}`, Name: name, Changeable: kind !== "lbl", ...props }, this.#sap.writes));
+    const c = this.#usr.add(
+      new FakeComponent(
+        { Type: SESSION_TYPES[kind], Id: `${this.#usr.id}/${ID_PREFIX[kind]}${name}`, Name: name, Changeable: kind !== "lbl", ...props },
+        this.#sap.writes,
+      ),
+    );
     if (kind === "btn") c.methods["Press"] = () => this.#press(name);
     if (kind === "chk") c.props["Selected"] = false;
     c.methods["SetFocus"] = () => {
@@ -302,7 +330,14 @@ class FakeScreenSession {
       this.#clear();
       this.#field("ctext", "VBAK-AUART", "Order Type", { Tooltip: "Sales Document Type" });
       this.#field("ctext", "VBAK-VKORG", "Sales Organization");
-      this.#combo("VBAK-VTWEG", [["10", "Final customer sales"], ["20", "Wholesale"]], { Key: "10", Tooltip: "Distribution Channel" });
+      this.#combo(
+        "VBAK-VTWEG",
+        [
+          ["10", "Final customer sales"],
+          ["20", "Wholesale"],
+        ],
+        { Key: "10", Tooltip: "Distribution Channel" },
+      );
     } else if (code === "VA03") {
       this.#screen = "va03";
       this.#info.props["Transaction"] = "VA03";
@@ -319,7 +354,15 @@ class FakeScreenSession {
       this.#field("pwd", "ZFORM-PASSWORD", "Password");
       this.#control("chk", "ZFORM-SUBSCRIBE", { Text: "Subscribe" });
       this.#control("lbl", "ZFORM-COUNTRY-LBL", { Text: "Country" });
-      this.#combo("ZFORM-COUNTRY", [["BE", "Belgium"], ["FR", "France"], ["DE", "Germany"]], { Key: "", Tooltip: "Country" });
+      this.#combo(
+        "ZFORM-COUNTRY",
+        [
+          ["BE", "Belgium"],
+          ["FR", "France"],
+          ["DE", "Germany"],
+        ],
+        { Key: "", Tooltip: "Country" },
+      );
       this.#control("btn", "GREET", { Text: "Greet" });
       this.#control("lbl", "ZFORM-GREETING", { Text: "Waiting" });
       this.#control("btn", "DISABLED", { Text: "Disabled", Changeable: false });

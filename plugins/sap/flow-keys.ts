@@ -2,27 +2,48 @@
 // on with), as TypeBox schemas with their roles: the connection and the user are recorded as
 // written, the password is a secret read from the flow at every record and replay, never stored.
 // Plus the launch config's fallbacks from the environment. Pure (docs/sap.md).
-import { FlowproofError, keyRole, msFromEnv, Type, type AdapterKeys, type AdapterPlatforms, type ArgumentProblem, type LaunchContext } from "../../src/plugins/api.ts";
+import {
+  FlowproofError,
+  keyRole,
+  msFromEnv,
+  Type,
+  type AdapterKeys,
+  type AdapterPlatforms,
+  type ArgumentProblem,
+  type LaunchContext,
+} from "../../src/plugins/api.ts";
 
 const Text = (description: string, role: Parameters<typeof keyRole>[0], example: string) =>
   Type.Union([Type.String({ minLength: 1 }), Type.Number()], { description, examples: [example], ...keyRole(role) });
 
 export const SAP_KEYS_SCHEMA = Type.Object(
   {
-    connection: Type.Optional(Text(
-      "The SAP Logon entry (its description) to open a connection of its own to; omit it to attach to a session already logged on.",
-      { references: "env", recorded: true },
-      '"TS3 - Test System"',
-    )),
-    login: Type.Optional(Type.Object(
-      {
-        user: Text("The user, as written (recorded; replay stops when it changed).", { references: "env", recorded: { as: "login_user" }, pinned: true }, "${SAP_USER}"),
-        password: Text("A ${VAR} reference (a literal is hidden all the same); never stored.", { references: "env", secret: true }, "${SAP_PASSWORD}"),
-        client: Type.Optional(Text("The client, e.g. 100.", { references: "env" }, '"100"')),
-        language: Type.Optional(Text("The logon language, e.g. EN.", { references: "env" }, "EN")),
-      },
-      { additionalProperties: false, description: "The login for `connection:`; without it, `flowproof config sap` or SAP_USER/SAP_PASSWORD log on.", examples: ['{user: ${SAP_USER}, password: ${SAP_PASSWORD}, client: "100"}'] },
-    )),
+    connection: Type.Optional(
+      Text(
+        "The SAP Logon entry (its description) to open a connection of its own to; omit it to attach to a session already logged on.",
+        { references: "env", recorded: true },
+        '"TS3 - Test System"',
+      ),
+    ),
+    login: Type.Optional(
+      Type.Object(
+        {
+          user: Text(
+            "The user, as written (recorded; replay stops when it changed).",
+            { references: "env", recorded: { as: "login_user" }, pinned: true },
+            "${SAP_USER}",
+          ),
+          password: Text("A ${VAR} reference (a literal is hidden all the same); never stored.", { references: "env", secret: true }, "${SAP_PASSWORD}"),
+          client: Type.Optional(Text("The client, e.g. 100.", { references: "env" }, '"100"')),
+          language: Type.Optional(Text("The logon language, e.g. EN.", { references: "env" }, "EN")),
+        },
+        {
+          additionalProperties: false,
+          description: "The login for `connection:`; without it, `flowproof config sap` or SAP_USER/SAP_PASSWORD log on.",
+          examples: ['{user: ${SAP_USER}, password: ${SAP_PASSWORD}, client: "100"}'],
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -30,11 +51,15 @@ export const SAP_KEYS_SCHEMA = Type.Object(
 /** `login:` only with `connection:`: flowproof logs on only in a connection it opens itself. */
 export function checkSapKeys(keys: Readonly<Record<string, unknown>>): ArgumentProblem[] {
   if (keys["login"] !== undefined && keys["connection"] === undefined) {
-    return [{
-      path: ["login"], at: "key", code: "missing-key",
-      message: "`login:` needs `connection:`: flowproof logs on only in a connection it opens itself, never in someone else's session",
-      hint: "add `connection: <SAP Logon entry>`, or remove `login:` to attach to a session that is already logged on",
-    }];
+    return [
+      {
+        path: ["login"],
+        at: "key",
+        code: "missing-key",
+        message: "`login:` needs `connection:`: flowproof logs on only in a connection it opens itself, never in someone else's session",
+        hint: "add `connection: <SAP Logon entry>`, or remove `login:` to attach to a session that is already logged on",
+      },
+    ];
   }
   return [];
 }
@@ -43,7 +68,10 @@ export const SAP_KEYS: AdapterKeys = {
   schema: SAP_KEYS_SCHEMA,
   check: checkSapKeys,
   refuse: {
-    url: { message: "a SAP flow has no start page: `url:` belongs to web flows", hint: "remove `url:`; start with `Go to VA01`, and name the system with `connection:`" },
+    url: {
+      message: "a SAP flow has no start page: `url:` belongs to web flows",
+      hint: "remove `url:`; start with `Go to VA01`, and name the system with `connection:`",
+    },
     browser: { message: "a SAP GUI surface has no browser to shape", hint: "remove `browser:` from the sap surface" },
   },
 };
@@ -83,7 +111,8 @@ export function withEnvironment(config: Readonly<Record<string, unknown>>, ctx: 
   } else if (config["connection"] !== undefined && nonEmpty(env["SAP_USER"]) && nonEmpty(env["SAP_PASSWORD"])) {
     ctx.secret?.("SAP_PASSWORD", env["SAP_PASSWORD"]);
     out["login"] = {
-      user: env["SAP_USER"], password: env["SAP_PASSWORD"],
+      user: env["SAP_USER"],
+      password: env["SAP_PASSWORD"],
       ...(nonEmpty(env["SAP_CLIENT"]) ? { client: env["SAP_CLIENT"] } : {}),
       ...(nonEmpty(env["SAP_LANGUAGE"]) ? { language: env["SAP_LANGUAGE"] } : {}),
     };

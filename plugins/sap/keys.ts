@@ -25,4 +25,5 @@ export function vkeyFor(key: string, modifiers: readonly KeyModifier[]): number 
 }
 
 /** The chords `vkeyFor` knows, for hints. */
-export const VKEY_HINT = "SAP GUI takes Enter, Escape, PageUp, PageDown, F1–F12 with Shift and/or Control, and Control+S (save), C, V, X, Z, F, G, N, O, P, R, E";
+export const VKEY_HINT =
+  "SAP GUI takes Enter, Escape, PageUp, PageDown, F1–F12 with Shift and/or Control, and Control+S (save), C, V, X, Z, F, G, N, O, P, R, E";

@@ -9,7 +9,11 @@ import { SapDriver } from "./driver.ts";
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-export async function launchSapDriver(engine: ScriptingEngine, rawConfig: Readonly<Record<string, unknown>>, ctx: Pick<LaunchContext, "log">): Promise<AppDriver> {
+export async function launchSapDriver(
+  engine: ScriptingEngine,
+  rawConfig: Readonly<Record<string, unknown>>,
+  ctx: Pick<LaunchContext, "log">,
+): Promise<AppDriver> {
   const config = parseSapConfig(rawConfig);
   try {
     const { session, own } = await connectSession(engine, config, sleep);

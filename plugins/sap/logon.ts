@@ -32,7 +32,12 @@ export function iniEntries(ini: string): string[] {
 }
 
 function decodeXml(s: string): string {
-  return s.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 }
 
 /** SAP Logon's entries for the user whose APPDATA is `appData`; empty when none can be read. */

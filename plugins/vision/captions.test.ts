@@ -35,7 +35,14 @@ describe("uncoveredCaptions", () => {
   });
 
   test("`=` is one sign, read at its neighbours' height; borders, a border's piece and filled areas are not captions", () => {
-    const img = page(300, 80, [...glyph(10, 10), { x: 60, y: 13, w: 6, h: 1 }, { x: 60, y: 16, w: 6, h: 1 }, { x: 100, y: 5, w: 150, h: 1 }, { x: 120, y: 30, w: 30, h: 30 }, { x: 280, y: 40, w: 1, h: 18 }]);
+    const img = page(300, 80, [
+      ...glyph(10, 10),
+      { x: 60, y: 13, w: 6, h: 1 },
+      { x: 60, y: 16, w: 6, h: 1 },
+      { x: 100, y: 5, w: 150, h: 1 },
+      { x: 120, y: 30, w: 30, h: 30 },
+      { x: 280, y: 40, w: 1, h: 18 },
+    ]);
     expect(uncoveredCaptions(img, [])).toEqual([
       { x: 10, y: 10, width: 6, height: 9 },
       { x: 60, y: 11, width: 6, height: 9 },

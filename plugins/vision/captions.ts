@@ -88,7 +88,8 @@ export function uncoveredCaptions(image: GreyImage, covered: readonly Rect[]): R
       const beside = overlap > 0.3 * Math.min(kh, h) && g.x0 - k.x1 <= Math.max(4, 0.8 * Math.max(kh, h));
       // Stacked parts of one sign: `=`'s bars, an `i`'s dot, `:`.
       const across = Math.min(k.x1, g.x1) - Math.max(k.x0, g.x0) + 1;
-      const stacked = across >= 0.5 * Math.min(k.x1 - k.x0 + 1, g.x1 - g.x0 + 1) && Math.max(k.y0, g.y0) - Math.min(k.y1, g.y1) <= Math.max(4, 0.5 * Math.max(kh, h));
+      const stacked =
+        across >= 0.5 * Math.min(k.x1 - k.x0 + 1, g.x1 - g.x0 + 1) && Math.max(k.y0, g.y0) - Math.min(k.y1, g.y1) <= Math.max(4, 0.5 * Math.max(kh, h));
       return (beside || stacked) && g.x0 >= k.x0;
     });
     if (c) {
@@ -103,7 +104,9 @@ export function uncoveredCaptions(image: GreyImage, covered: readonly Rect[]): R
   const tall = boxes.filter((r) => r.height >= 5 && r.height <= 40 && r.width <= 300 && r.width > 2);
   const heights = tall.map((r) => r.height).sort((x, y) => x - y);
   const line = heights[Math.floor(heights.length / 2)] ?? 10;
-  const signs = boxes.filter((r) => r.height < 5 && r.width >= 3 && r.width <= 12).map((r) => ({ ...r, y: Math.round(r.y + r.height / 2 - line / 2), height: line }));
+  const signs = boxes
+    .filter((r) => r.height < 5 && r.width >= 3 && r.width <= 12)
+    .map((r) => ({ ...r, y: Math.round(r.y + r.height / 2 - line / 2), height: line }));
   return [...tall, ...signs].sort((a, b) => a.y - b.y || a.x - b.x).slice(0, MAX_CAPTIONS);
 }
 

@@ -4,10 +4,16 @@ import { parseVisionConfig, VisionConfigError, VisionConfigSchema } from "./conf
 describe("parseVisionConfig", () => {
   test("takes the window's title and the geometry to pin", () => {
     expect(parseVisionConfig({ window: { title: "Payments" } })).toEqual({ title: "Payments" });
-    expect(parseVisionConfig({ window: { title: "Payments", width: 700, height: 480, x: 0, y: 10 } })).toEqual({ title: "Payments", width: 700, height: 480, x: 0, y: 10 });
+    expect(parseVisionConfig({ window: { title: "Payments", width: 700, height: 480, x: 0, y: 10 } })).toEqual({
+      title: "Payments",
+      width: 700,
+      height: 480,
+      x: 0,
+      y: 10,
+    });
   });
 
-  test("takes the title alone as `window: \"Payments\"`", () => {
+  test('takes the title alone as `window: "Payments"`', () => {
     expect(parseVisionConfig({ window: "Payments" })).toEqual({ title: "Payments" });
   });
 

@@ -27,7 +27,14 @@ afterAll(async () => {
 
 function open(frame: Frame = FORM): { screen: FakeScreen; driver: VisionDriver } {
   const screen = new FakeScreen(frame, "Payments - Fixture");
-  const driver = new VisionDriver({ screen, window: screen.window, ocr, geometry: { x: 0, y: 0, width: 700, height: 480 }, pinned: true, sleep: async () => undefined });
+  const driver = new VisionDriver({
+    screen,
+    window: screen.window,
+    ocr,
+    geometry: { x: 0, y: 0, width: 700, height: 480 },
+    pinned: true,
+    sleep: async () => undefined,
+  });
   return { screen, driver };
 }
 
@@ -37,7 +44,11 @@ describe("VisionDriver actions", () => {
     expect(await driver.click(t("Save"), CLICK)).toEqual({ ok: true, value: undefined, tier: "text_anchor" });
     expect(screen.inputs).toEqual([{ kind: "click", x: 77, y: 271, button: "left", count: 1 }]);
     expect(await driver.recordedLadder(t("Save"))).toEqual([
-      { tier: "text_anchor", provenance: "recorder", payload: { text: "Save", box: { x: 58, y: 265, width: 37, height: 12 }, window: { width: 700, height: 480 } } },
+      {
+        tier: "text_anchor",
+        provenance: "recorder",
+        payload: { text: "Save", box: { x: 58, y: 265, width: 37, height: 12 }, window: { width: 700, height: 480 } },
+      },
       ...t("Save"),
     ]);
     expect(await driver.recordedLadder(t("Save"))).toBeUndefined();
@@ -66,7 +77,12 @@ describe("VisionDriver actions", () => {
   test("input the screen refuses fails the step with its reason; nothing is sent", async () => {
     const { screen, driver } = open();
     screen.refuse = { ok: false, failed: "receives-pointer", detail: 'window 0x2 "Other" is in front of the window at 77,271' };
-    expect(await driver.click(t("Save"), CLICK)).toEqual({ ok: false, failed: "receives-pointer", detail: 'window 0x2 "Other" is in front of the window at 77,271', retryable: true });
+    expect(await driver.click(t("Save"), CLICK)).toEqual({
+      ok: false,
+      failed: "receives-pointer",
+      detail: 'window 0x2 "Other" is in front of the window at 77,271',
+      retryable: true,
+    });
     expect(await driver.pressKey("Enter", [])).toMatchObject({ ok: false, failed: "receives-pointer" });
     expect(screen.inputs).toEqual([]);
   }, 30_000);
@@ -90,8 +106,12 @@ describe("VisionDriver actions", () => {
     const { driver } = open();
     expect(await driver.navigate("")).toMatchObject({ ok: true });
     expect(await driver.navigate("about:blank")).toMatchObject({ ok: true });
-    for (const r of [await driver.navigate("https://x"), await driver.reload(), await driver.select(), await driver.setChecked()]) expect(r).toMatchObject({ ok: false, failed: "unsupported", retryable: false });
-    expect(await driver.click([{ tier: "native_id", provenance: "rules", payload: { css: "#save" } }], CLICK)).toMatchObject({ ok: false, failed: "unsupported" });
+    for (const r of [await driver.navigate("https://x"), await driver.reload(), await driver.select(), await driver.setChecked()])
+      expect(r).toMatchObject({ ok: false, failed: "unsupported", retryable: false });
+    expect(await driver.click([{ tier: "native_id", provenance: "rules", payload: { css: "#save" } }], CLICK)).toMatchObject({
+      ok: false,
+      failed: "unsupported",
+    });
   }, 30_000);
 });
 
@@ -116,7 +136,9 @@ describe("VisionDriver reads", () => {
     const read = await driver.readText(t("Saved"));
     expect(read).toEqual({ ok: true, value: "Saved ACME Ltd, 42.50", tier: "text_anchor" });
     expect(await driver.candidates(t("Pay"))).toEqual([
-      { nth: 1, what: '1st "Pay" at 229,354' }, { nth: 2, what: '2nd "Pay" at 229,394' }, { nth: 3, what: '3rd "Pay" at 229,434' },
+      { nth: 1, what: '1st "Pay" at 229,354' },
+      { nth: 2, what: '2nd "Pay" at 229,394' },
+      { nth: 3, what: '3rd "Pay" at 229,434' },
     ]);
     expect(await driver.candidates(t("Pay", { nth: 2 }))).toEqual([]);
     expect(await driver.pointFor(t("Pay", { nth: 2 }))).toEqual({ x: 243, y: 402 });
@@ -153,7 +175,13 @@ describe("VisionDriver reads", () => {
 
   test("the trace header's facts, the environment, a closed window", async () => {
     const { screen, driver } = open();
-    expect(driver.appInfo()).toEqual({ window_title: "Payments - Fixture", platform: "fake", geometry: { x: 0, y: 0, width: 700, height: 480 }, geometry_pinned: true, ocr: { engine: "tesseract.js 7", model: "eng 4.0.0_best_int", psm: "sparse text", scale: 2 } });
+    expect(driver.appInfo()).toEqual({
+      window_title: "Payments - Fixture",
+      platform: "fake",
+      geometry: { x: 0, y: 0, width: 700, height: 480 },
+      geometry_pinned: true,
+      ocr: { engine: "tesseract.js 7", model: "eng 4.0.0_best_int", psm: "sparse text", scale: 2 },
+    });
     expect(await driver.environment()).toEqual({ os: "linux", resolution: [1024, 768] });
     expect((await driver.debugSnapshot((s) => s.replace("Vendor", "•"))).anchors[0]).toBe("• payment");
     await screen.close();

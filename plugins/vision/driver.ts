@@ -2,8 +2,22 @@
 // fields labels name); input is real pointer and keyboard input through the Screen, which verifies
 // the window is the input target before every input. Every method is one attempt.
 import type {
-  AppDriver, Attempt, Candidate, Capability, DebugSnapshot, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, Rect, RectTarget,
-  RectsAnswer, SceneInventory, Selector, TypeOptions,
+  AppDriver,
+  Attempt,
+  Candidate,
+  Capability,
+  DebugSnapshot,
+  Expectation,
+  KeyModifier,
+  PointerOptions,
+  RawFrame,
+  Reading,
+  Rect,
+  RectTarget,
+  RectsAnswer,
+  SceneInventory,
+  Selector,
+  TypeOptions,
 } from "../../src/plugins/api.ts";
 import { observingNothing, payloadOf, type EffectWatch, type TextAnchorPayload } from "../../src/plugins/api.ts";
 import { encodeFramePng, frameHash, regionHash } from "./frame.ts";
@@ -109,7 +123,13 @@ export class VisionDriver implements AppDriver {
   /** Facts for the trace header's app entry: the window, the geometry as applied, the OCR engine. */
   appInfo(): Readonly<Record<string, unknown>> {
     const g = this.#geometry;
-    return { window_title: this.#window.title, platform: this.#screen.platform, geometry: { x: g.x, y: g.y, width: g.width, height: g.height }, geometry_pinned: this.#pinned, ocr: OCR_INFO };
+    return {
+      window_title: this.#window.title,
+      platform: this.#screen.platform,
+      geometry: { x: g.x, y: g.y, width: g.width, height: g.height },
+      geometry_pinned: this.#pinned,
+      ocr: OCR_INFO,
+    };
   }
 
   // ---- resolution ---------------------------------------------------------------------------
@@ -121,7 +141,12 @@ export class VisionDriver implements AppDriver {
     if (!target.ok) return fail(target.failed, target.detail, target.retryable);
     // The text itself must hold still (a field's own box may hold a blinking caret).
     const anchor = target.match.box;
-    const region = { x: anchor.x - STABLE_MARGIN, y: anchor.y - STABLE_MARGIN, width: anchor.width + 2 * STABLE_MARGIN, height: anchor.height + 2 * STABLE_MARGIN };
+    const region = {
+      x: anchor.x - STABLE_MARGIN,
+      y: anchor.y - STABLE_MARGIN,
+      width: anchor.width + 2 * STABLE_MARGIN,
+      height: anchor.height + 2 * STABLE_MARGIN,
+    };
     const now = await this.#reader.frameNow();
     if (now.width !== view.frame.width || now.height !== view.frame.height || regionHash(now, region) !== regionHash(view.frame, region)) {
       return fail("stable", `the window was still changing around ${JSON.stringify(target.text)} at ${anchor.x},${anchor.y}`);

@@ -28,7 +28,7 @@ function canvas(boxes: { rect: Rect; border: number; fill?: number }[], bg = 0xe
     for (let y = b.rect.y; y < b.rect.y + b.rect.height; y++) {
       for (let x = b.rect.x; x < b.rect.x + b.rect.width; x++) {
         const edge = x === b.rect.x || y === b.rect.y || x === b.rect.x + b.rect.width - 1 || y === b.rect.y + b.rect.height - 1;
-        put(x, y, edge ? b.border : b.fill ?? bg);
+        put(x, y, edge ? b.border : (b.fill ?? bg));
       }
     }
   }
@@ -93,7 +93,11 @@ describe("findField on rounded boxes", () => {
 
 describe("findField on a real GTK 3 form (zenity --forms)", () => {
   const screen = (file: string) => decodeFramePng(new Uint8Array(readFileSync(join(import.meta.dir, "../../test/fixtures/vision/screens", file))));
-  const GTK_LABELS: Record<string, Rect> = { Name: { x: 21, y: 48, width: 38, height: 11 }, Amount: { x: 20, y: 88, width: 52, height: 11 }, Note: { x: 21, y: 128, width: 30, height: 11 } };
+  const GTK_LABELS: Record<string, Rect> = {
+    Name: { x: 21, y: 48, width: 38, height: 11 },
+    Amount: { x: 20, y: 88, width: 52, height: 11 },
+    Note: { x: 21, y: 128, width: 30, height: 11 },
+  };
   test.each([
     ["gtk-form.png", "Name", 37],
     ["gtk-form.png", "Amount", 77],
@@ -118,7 +122,11 @@ describe("findField's bounds", () => {
 
   test("other text between the label and a box stops the search to the right; the box below is taken instead", () => {
     const other = { x: 90, y: 40, width: 40, height: 14 };
-    const frame = canvas([{ rect: { x: 88, y: 42, width: 44, height: 10 }, border: 0x000000, fill: 0x000000 }, { rect: { x: 200, y: 33, width: 200, height: 28 }, border: 0 }, { rect: { x: 18, y: 70, width: 300, height: 26 }, border: 0 }]);
+    const frame = canvas([
+      { rect: { x: 88, y: 42, width: 44, height: 10 }, border: 0x000000, fill: 0x000000 },
+      { rect: { x: 200, y: 33, width: 200, height: 28 }, border: 0 },
+      { rect: { x: 18, y: 70, width: 300, height: 26 }, border: 0 },
+    ]);
     expect(findField(frame, label, [label, other])).toEqual({ ok: true, side: "below", box: { x: 18, y: 70, width: 300, height: 26 } });
   });
 

@@ -71,7 +71,9 @@ export function pixelAt(frame: Frame, x: number, y: number): number {
 
 /** Whether two 0xRRGGBB colours differ by more than `tolerance` in any channel. */
 export function colourDiffers(a: number, b: number, tolerance: number): boolean {
-  return Math.abs(((a >> 16) & 0xff) - ((b >> 16) & 0xff)) > tolerance
-    || Math.abs(((a >> 8) & 0xff) - ((b >> 8) & 0xff)) > tolerance
-    || Math.abs((a & 0xff) - (b & 0xff)) > tolerance;
+  return (
+    Math.abs(((a >> 16) & 0xff) - ((b >> 16) & 0xff)) > tolerance ||
+    Math.abs(((a >> 8) & 0xff) - ((b >> 8) & 0xff)) > tolerance ||
+    Math.abs((a & 0xff) - (b & 0xff)) > tolerance
+  );
 }

@@ -7,10 +7,14 @@ import { VisionSession } from "./session.ts";
 
 export const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "screenshot"];
 
-const EXAMPLE = "window: {title: \"Payments\", width: 700, height: 480}";
+const EXAMPLE = 'window: {title: "Payments", width: 700, height: 480}';
 
 /** `window:` as a flow key: recorded as written, so replay attaches to the same window, pinned alike. */
-const WindowKey = Type.Union([VisionWindowTitleSchema, Type.Object(VisionWindowSchema.properties, { additionalProperties: false })], { description: VisionWindowSchema.description ?? "The window a vision app attaches to.", examples: ["{title: Payments, width: 700, height: 480}", "Payments"], ...keyRole({ recorded: true }) });
+const WindowKey = Type.Union([VisionWindowTitleSchema, Type.Object(VisionWindowSchema.properties, { additionalProperties: false })], {
+  description: VisionWindowSchema.description ?? "The window a vision app attaches to.",
+  examples: ["{title: Payments, width: 700, height: 480}", "Payments"],
+  ...keyRole({ recorded: true }),
+});
 
 /** The size pins together, a position only with a size (as parseVisionConfig says at launch). */
 function checkWindow(keys: Readonly<Record<string, unknown>>, ctx: { readonly prefix: string }): ArgumentProblem[] {
@@ -18,8 +22,22 @@ function checkWindow(keys: Readonly<Record<string, unknown>>, ctx: { readonly pr
   // `window: "Payments"` names the title alone: nothing to pin together.
   if (typeof w !== "object" || w === null) return [];
   const has = (k: string) => (w as Record<string, unknown>)[k] !== undefined;
-  if (has("width") !== has("height")) return [{ path: ["window"], message: `\`${ctx.prefix}window.width\` and \`${ctx.prefix}window.height\` pin the size together: give both or neither`, hint: EXAMPLE }];
-  if ((has("x") || has("y")) && !has("width")) return [{ path: ["window"], message: `\`${ctx.prefix}window.x\` and \`${ctx.prefix}window.y\` move a window whose size is pinned: give \`width\` and \`height\` too`, hint: EXAMPLE }];
+  if (has("width") !== has("height"))
+    return [
+      {
+        path: ["window"],
+        message: `\`${ctx.prefix}window.width\` and \`${ctx.prefix}window.height\` pin the size together: give both or neither`,
+        hint: EXAMPLE,
+      },
+    ];
+  if ((has("x") || has("y")) && !has("width"))
+    return [
+      {
+        path: ["window"],
+        message: `\`${ctx.prefix}window.x\` and \`${ctx.prefix}window.y\` move a window whose size is pinned: give \`width\` and \`height\` too`,
+        hint: EXAMPLE,
+      },
+    ];
   return [];
 }
 
@@ -33,7 +51,10 @@ export const plugin: AdapterPlugin = defineAdapter({
     refuse: {
       window_title: { message: "a vision app names its window with `window.title`, not `window_title`", hint: EXAMPLE },
       "window.window_title": { message: "a vision app names its window with `window.title`, not `window.window_title`", hint: EXAMPLE },
-      url: { message: "a vision app has no start page: it attaches to a window that is already open", hint: `remove \`url:\`; name the window with ${EXAMPLE}` },
+      url: {
+        message: "a vision app has no start page: it attaches to a window that is already open",
+        hint: `remove \`url:\`; name the window with ${EXAMPLE}`,
+      },
     },
   },
   // Pixels and OCR: none of the web's page-level forms; F-keys reach the window like any key.

@@ -46,15 +46,19 @@ describe("recall on real toolkit screenshots", () => {
     expect(shots.map((s) => s.file).sort()).toEqual(Object.keys(FLOORS).sort());
   });
 
-  test("each screenshot keeps its recall floor", async () => {
-    const t0 = performance.now();
-    const below: string[] = [];
-    for (const shot of shots) {
-      const r = await measure(engine, shot);
-      if (r.recall < FLOORS[shot.file]!) below.push(`${shot.file}: ${r.found.length}/${shot.texts.length}, missed ${r.missed.join(" ")}`);
-      for (const t of MUST[shot.file] ?? []) if (!r.found.includes(t)) below.push(`${shot.file}: "${t}" not found`);
-    }
-    expect(below).toEqual([]);
-    expect(performance.now() - t0).toBeLessThan(BOUND_MS);
-  }, BOUND_MS + 30_000);
+  test(
+    "each screenshot keeps its recall floor",
+    async () => {
+      const t0 = performance.now();
+      const below: string[] = [];
+      for (const shot of shots) {
+        const r = await measure(engine, shot);
+        if (r.recall < FLOORS[shot.file]!) below.push(`${shot.file}: ${r.found.length}/${shot.texts.length}, missed ${r.missed.join(" ")}`);
+        for (const t of MUST[shot.file] ?? []) if (!r.found.includes(t)) below.push(`${shot.file}: "${t}" not found`);
+      }
+      expect(below).toEqual([]);
+      expect(performance.now() - t0).toBeLessThan(BOUND_MS);
+    },
+    BOUND_MS + 30_000,
+  );
 });

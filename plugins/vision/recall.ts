@@ -20,7 +20,12 @@ export interface Screenshot {
 /** The committed screenshots with the texts each must yield. */
 export function loadScreenshots(dir: string = SCREENS_DIR): Screenshot[] {
   const list = JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")) as Record<string, { program: string; texts: string[] }>;
-  return Object.entries(list).map(([file, e]) => ({ file, program: e.program, texts: e.texts, frame: decodeFramePng(new Uint8Array(readFileSync(join(dir, file)))) }));
+  return Object.entries(list).map(([file, e]) => ({
+    file,
+    program: e.program,
+    texts: e.texts,
+    frame: decodeFramePng(new Uint8Array(readFileSync(join(dir, file)))),
+  }));
 }
 
 export interface Recall {

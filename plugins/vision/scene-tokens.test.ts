@@ -10,11 +10,29 @@ import type { View } from "./view.ts";
 const FRAME = decodeFramePng(new Uint8Array(readFileSync(join(import.meta.dir, "../../test/fixtures/vision/form-saved.png"))));
 const w = (text: string, x: number, y: number, width: number, height = 12): SceneWord => ({ text, confidence: 95, box: { x, y, width, height } });
 const WORDS = [
-  w("Payee", 27, 69, 47, 15), w("ACME", 142, 69, 46), w("Ltd", 195, 69, 25), w("Amount", 26, 109, 63), w("42.50", 142, 109, 45), w("Token", 26, 149, 48),
-  w("s3cret-value", 142, 149, 100), w("Save", 58, 265, 37), w("Pay", 229, 354, 28, 15), w("Pay", 229, 394, 28, 15),
+  w("Payee", 27, 69, 47, 15),
+  w("ACME", 142, 69, 46),
+  w("Ltd", 195, 69, 25),
+  w("Amount", 26, 109, 63),
+  w("42.50", 142, 109, 45),
+  w("Token", 26, 149, 48),
+  w("s3cret-value", 142, 149, 100),
+  w("Save", 58, 265, 37),
+  w("Pay", 229, 354, 28, 15),
+  w("Pay", 229, 394, 28, 15),
 ];
 const scene = buildScene(WORDS);
-const view: View = { hash: frameHash(FRAME), frame: FRAME, scene, field: (label) => findField(FRAME, label, scene.lines.map((l) => l.box)) };
+const view: View = {
+  hash: frameHash(FRAME),
+  frame: FRAME,
+  scene,
+  field: (label) =>
+    findField(
+      FRAME,
+      label,
+      scene.lines.map((l) => l.box),
+    ),
+};
 
 describe("sceneInventory", () => {
   test("lists fields first with their contents, then texts once each with a count; never a typed secret", () => {

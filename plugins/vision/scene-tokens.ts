@@ -38,7 +38,14 @@ export function sceneInventory(view: View, title: string, secrets: readonly stri
     if (box) {
       const secret = secretFields.some((s) => sameBox(s.box, box));
       const value = secret ? "" : textInside(view.scene, box);
-      fields.push({ target: `text:${labelText(text)}`, tag: "field", type: "text", actionable: true, label: labelText(text), ...(secret ? {} : { value: value.slice(0, 80) }) });
+      fields.push({
+        target: `text:${labelText(text)}`,
+        tag: "field",
+        type: "text",
+        actionable: true,
+        label: labelText(text),
+        ...(secret ? {} : { value: value.slice(0, 80) }),
+      });
       continue;
     }
     const known = seen.get(text);

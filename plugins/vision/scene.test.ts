@@ -5,18 +5,37 @@ const w = (text: string, x: number, y: number, width: number, height = 12, confi
 
 // A form as OCR reads it: words in no particular order, a little baseline jitter.
 const WORDS = [
-  w("Pay", 234, 356, 27, 15), w("Invoice", 28, 356, 57), w("1001", 93, 357, 40),
-  w("Payee", 28, 70, 47, 15), w("ACME", 142, 72, 46), w("Ltd", 197, 71, 23),
-  w("Invoice", 28, 396, 57), w("1002", 93, 396, 40), w("Pay", 234, 395, 27, 15),
-  w("Save", 62, 266, 39), w("Clear", 187, 266, 43),
-  w("|", 140, 60, 2, 28, 20), w("~", 300, 300, 5, 5, 80), w("Saved", 26, 310, 50), w("yet", 160, 310, 25, 15, 35),
+  w("Pay", 234, 356, 27, 15),
+  w("Invoice", 28, 356, 57),
+  w("1001", 93, 357, 40),
+  w("Payee", 28, 70, 47, 15),
+  w("ACME", 142, 72, 46),
+  w("Ltd", 197, 71, 23),
+  w("Invoice", 28, 396, 57),
+  w("1002", 93, 396, 40),
+  w("Pay", 234, 395, 27, 15),
+  w("Save", 62, 266, 39),
+  w("Clear", 187, 266, 43),
+  w("|", 140, 60, 2, 28, 20),
+  w("~", 300, 300, 5, 5, 80),
+  w("Saved", 26, 310, 50),
+  w("yet", 160, 310, 25, 15, 35),
 ];
 
 describe("buildScene", () => {
   test("groups words into lines by baseline and gap, and puts lines in reading order", () => {
     const scene = buildScene(WORDS);
     expect(scene.lines.map((l) => [l.row, l.text])).toEqual([
-      [0, "Payee"], [0, "ACME Ltd"], [1, "Save"], [1, "Clear"], [2, "Saved"], [2, "yet"], [3, "Invoice 1001"], [3, "Pay"], [4, "Invoice 1002"], [4, "Pay"],
+      [0, "Payee"],
+      [0, "ACME Ltd"],
+      [1, "Save"],
+      [1, "Clear"],
+      [2, "Saved"],
+      [2, "yet"],
+      [3, "Invoice 1001"],
+      [3, "Pay"],
+      [4, "Invoice 1002"],
+      [4, "Pay"],
     ]);
     expect(scene.text.split("\n")[0]).toBe("Payee ACME Ltd");
   });
@@ -41,9 +60,15 @@ describe("findText", () => {
   const scene = buildScene([...WORDS, w("Save", 400, 20, 39), w("draft", 445, 20, 40), w("Notes:", 28, 190, 50)]);
 
   test("exact lines first, in reading order; a prefix or another case only when nothing is exact", () => {
-    expect(findText(scene, "Pay").map((m) => [m.tier, m.box.y])).toEqual([[0, 356], [0, 395]]);
+    expect(findText(scene, "Pay").map((m) => [m.tier, m.box.y])).toEqual([
+      [0, 356],
+      [0, 395],
+    ]);
     expect(findText(scene, "Save").map((m) => [m.tier, m.box.x])).toEqual([[0, 62]]);
-    expect(findText(scene, "Invoice").map((m) => [m.tier, m.wordCount, m.box.width])).toEqual([[1, 1, 57], [1, 1, 57]]);
+    expect(findText(scene, "Invoice").map((m) => [m.tier, m.wordCount, m.box.width])).toEqual([
+      [1, 1, 57],
+      [1, 1, 57],
+    ]);
     expect(findText(scene, "clear").map((m) => m.tier)).toEqual([2]);
     expect(findText(scene, "save DRAFT").map((m) => m.tier)).toEqual([2]);
     expect(findText(scene, "invoice").map((m) => m.tier)).toEqual([3, 3]);
@@ -63,7 +88,12 @@ describe("findText", () => {
   });
 
   test("a caption read on its own is a line of its own, and a lone symbol is kept only there", () => {
-    const w = (text: string, x: number, caption?: true) => ({ text, confidence: 90, box: { x, y: 10, width: 20, height: 10 }, ...(caption ? { caption } : {}) });
+    const w = (text: string, x: number, caption?: true) => ({
+      text,
+      confidence: 90,
+      box: { x, y: 10, width: 20, height: 10 },
+      ...(caption ? { caption } : {}),
+    });
     const s = buildScene([w("Pay", 10), w("J", 32, true), w("+", 100, true), w("=", 160)]);
     expect(s.lines.map((l) => l.text)).toEqual(["Pay", "J", "+"]);
     expect(findText(s, "Pay").map((m) => m.tier)).toEqual([0]);

@@ -55,7 +55,8 @@ export function sameRow(a: Rect, b: Rect): boolean {
 export const MIN_SYMBOL_CONFIDENCE = 60;
 
 const meaningful = (w: SceneWord): boolean =>
-  w.confidence >= MIN_CONFIDENCE && (/[\p{L}\p{N}]/u.test(w.text) || (w.caption === true && w.confidence >= MIN_SYMBOL_CONFIDENCE && /^[^\s|]{1,3}$/u.test(w.text)));
+  w.confidence >= MIN_CONFIDENCE &&
+  (/[\p{L}\p{N}]/u.test(w.text) || (w.caption === true && w.confidence >= MIN_SYMBOL_CONFIDENCE && /^[^\s|]{1,3}$/u.test(w.text)));
 
 /** A vertical bar glued to a word is a field's border or a text caret, not text: it is dropped. */
 export function withoutBars(w: SceneWord): SceneWord {
@@ -79,7 +80,10 @@ function trimOverlaps(words: readonly SceneWord[]): SceneWord[] {
  * between a label and the field beside it do not reorder them), rows top to bottom, each left to right.
  */
 export function buildScene(words: readonly SceneWord[]): Scene {
-  const kept = words.map(withoutBars).filter(meaningful).sort((a, b) => a.box.x - b.box.x || a.box.y - b.box.y);
+  const kept = words
+    .map(withoutBars)
+    .filter(meaningful)
+    .sort((a, b) => a.box.x - b.box.x || a.box.y - b.box.y);
   const open: SceneWord[][] = [];
   for (const w of kept) {
     let best: SceneWord[] | undefined;
@@ -89,7 +93,8 @@ export function buildScene(words: readonly SceneWord[]): Scene {
       const gap = w.box.x - (last.box.x + last.box.width);
       // Overlap (a negative gap) is allowed: tesseract sometimes gives a word the whole line's box.
       // A caption read on its own is a line of its own: it never lengthens a line the first pass read.
-      if (!sameRow(last.box, w.box) || gap > WORD_GAP_RATIO * Math.max(last.box.height, w.box.height) || (last.caption === true) !== (w.caption === true)) continue;
+      if (!sameRow(last.box, w.box) || gap > WORD_GAP_RATIO * Math.max(last.box.height, w.box.height) || (last.caption === true) !== (w.caption === true))
+        continue;
       if (gap < bestGap) {
         best = line;
         bestGap = gap;
@@ -98,7 +103,9 @@ export function buildScene(words: readonly SceneWord[]): Scene {
     if (best) best.push(w);
     else open.push([w]);
   }
-  const lines = open.map((ws) => ({ words: trimOverlaps(ws), box: union(ws.map((w) => w.box)) })).sort((a, b) => a.box.y + a.box.height / 2 - (b.box.y + b.box.height / 2));
+  const lines = open
+    .map((ws) => ({ words: trimOverlaps(ws), box: union(ws.map((w) => w.box)) }))
+    .sort((a, b) => a.box.y + a.box.height / 2 - (b.box.y + b.box.height / 2));
   const rows: { words: SceneWord[]; box: Rect }[][] = [];
   for (const line of lines) {
     const row = rows.find((r) => sameRow(r[0]!.box, line.box));
@@ -110,7 +117,14 @@ export function buildScene(words: readonly SceneWord[]): Scene {
   rows.forEach((row, r) => {
     for (const l of row.sort((a, b) => a.box.x - b.box.x)) ordered.push({ text: l.words.map((w) => w.text).join(" "), words: l.words, box: l.box, row: r });
   });
-  const text = rows.map((_, r) => ordered.filter((l) => l.row === r).map((l) => l.text).join(" ")).join("\n");
+  const text = rows
+    .map((_, r) =>
+      ordered
+        .filter((l) => l.row === r)
+        .map((l) => l.text)
+        .join(" "),
+    )
+    .join("\n");
   return { lines: ordered, text };
 }
 
@@ -136,7 +150,12 @@ export function findText(scene: Scene, want: string): TextMatch[] {
   const tiers: TextMatch[][] = [[], [], [], []];
   for (const line of scene.lines) {
     const text = labelText(line.text);
-    const head = collapse(line.words.slice(0, wantWords).map((w) => w.text).join(" ")).replace(/\s*:$/, "");
+    const head = collapse(
+      line.words
+        .slice(0, wantWords)
+        .map((w) => w.text)
+        .join(" "),
+    ).replace(/\s*:$/, "");
     const whole = line.words.length === wantWords;
     const add = (tier: number) => tiers[tier]!.push({ line, wordCount: wantWords, box: union(line.words.slice(0, wantWords).map((w) => w.box)), tier });
     if (text === target) add(0);
@@ -175,5 +194,13 @@ export function textInside(scene: Scene, box: Rect): string {
     const cy = r.y + r.height / 2;
     return cx >= box.x && cx <= box.x + box.width && cy >= box.y && cy <= box.y + box.height;
   };
-  return scene.lines.map((l) => l.words.filter((w) => inside(w.box)).map((w) => w.text).join(" ")).filter((t) => t !== "").join(" ");
+  return scene.lines
+    .map((l) =>
+      l.words
+        .filter((w) => inside(w.box))
+        .map((w) => w.text)
+        .join(" "),
+    )
+    .filter((t) => t !== "")
+    .join(" ");
 }

@@ -17,7 +17,9 @@ export type Modifier = "ctrl" | "alt" | "shift" | "meta" | "mod";
  * Whether input reached the window: `ok: false` names what holds the keyboard or the pointer
  * instead (another window in front, focus refused), and then no input was sent.
  */
-export type InputAnswer = { readonly ok: true } | { readonly ok: false; readonly failed: "receives-pointer" | "visible" | "unsupported"; readonly detail: string };
+export type InputAnswer =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly failed: "receives-pointer" | "visible" | "unsupported"; readonly detail: string };
 
 export interface Screen {
   /** "x11" or "win32": recorded with the geometry. */

@@ -11,7 +11,17 @@ const FRAME = decodeFramePng(new Uint8Array(readFileSync(join(import.meta.dir, "
 const w = (text: string, x: number, y: number, width: number, height = 12): SceneWord => ({ text, confidence: 95, box: { x, y, width, height } });
 const viewOf = (words: SceneWord[]): View => {
   const scene = buildScene(words);
-  return { hash: frameHash(FRAME), frame: FRAME, scene, field: (label) => findField(FRAME, label, scene.lines.map((l) => l.box)) };
+  return {
+    hash: frameHash(FRAME),
+    frame: FRAME,
+    scene,
+    field: (label) =>
+      findField(
+        FRAME,
+        label,
+        scene.lines.map((l) => l.box),
+      ),
+  };
 };
 
 describe("secretRects", () => {

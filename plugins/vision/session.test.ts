@@ -31,9 +31,14 @@ describe("attaching to a window", () => {
   test("pins the geometry when asked, keeps it otherwise, and fails when the window keeps another size", async () => {
     const screen = new FakeScreen(frame, "P", { x: 5, y: 6, width: 800, height: 600 });
     expect(await applyGeometry(screen, screen.window, { title: "P" })).toEqual({ rect: { x: 5, y: 6, width: 800, height: 600 }, pinned: false });
-    expect(await applyGeometry(screen, screen.window, { title: "P", width: 700, height: 480 })).toEqual({ rect: { x: 5, y: 6, width: 700, height: 480 }, pinned: true });
+    expect(await applyGeometry(screen, screen.window, { title: "P", width: 700, height: 480 })).toEqual({
+      rect: { x: 5, y: 6, width: 700, height: 480 },
+      pinned: true,
+    });
     screen.place = async (): Promise<Rect> => ({ x: 0, y: 0, width: 640, height: 480 });
-    await expect(applyGeometry(screen, screen.window, { title: "P", width: 700, height: 480, x: 0, y: 0 })).rejects.toThrow('the window "P" stayed 640×480 when sized to 700×480');
+    await expect(applyGeometry(screen, screen.window, { title: "P", width: 700, height: 480, x: 0, y: 0 })).rejects.toThrow(
+      'the window "P" stayed 640×480 when sized to 700×480',
+    );
   });
 
   test("attach gives a driver with the geometry as applied", async () => {
@@ -45,7 +50,9 @@ describe("attaching to a window", () => {
   test("the window timeout comes from FLOWPROOF_WINDOW_TIMEOUT_MS; a malformed value is refused naming it", () => {
     expect(windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "500" })).toBe(500);
     expect(windowTimeoutFromEnv({})).toBe(WINDOW_TIMEOUT_MS);
-    expect(() => windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "soon" })).toThrow('FLOWPROOF_WINDOW_TIMEOUT_MS must be a positive whole number of milliseconds, not "soon"');
+    expect(() => windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "soon" })).toThrow(
+      'FLOWPROOF_WINDOW_TIMEOUT_MS must be a positive whole number of milliseconds, not "soon"',
+    );
   });
 
   test("a size that differs from the recorded one is named; the same size or no recorded size is not", () => {
@@ -83,10 +90,18 @@ describe("VisionSession", () => {
 
   test("takes the launch config the engine builds: `window` from the trace header, `headed` when a person watches; logs a size that drifted from the recording", async () => {
     const lines: string[] = [];
-    const session = new VisionSession({ openScreen: async () => new FakeScreen(frame, "Payments", { x: 0, y: 0, width: 800, height: 600 }), startOcr: async () => ({ ...noText, terminate: async () => undefined }) });
-    const driver = await session.launch({ window: { title: "Pay" }, headed: true }, { ...ctx, log: (l: string) => lines.push(l), recorded: { geometry: { x: 0, y: 0, width: 700, height: 480 } } });
+    const session = new VisionSession({
+      openScreen: async () => new FakeScreen(frame, "Payments", { x: 0, y: 0, width: 800, height: 600 }),
+      startOcr: async () => ({ ...noText, terminate: async () => undefined }),
+    });
+    const driver = await session.launch(
+      { window: { title: "Pay" }, headed: true },
+      { ...ctx, log: (l: string) => lines.push(l), recorded: { geometry: { x: 0, y: 0, width: 700, height: 480 } } },
+    );
     expect(driver.appInfo()).toMatchObject({ window_title: "Payments", geometry: { width: 800, height: 600 }, geometry_pinned: false });
-    expect(lines).toEqual(['vision: the window "Payments" is 800×600, recorded at 700×480; OCR may read it differently (pin `window.width` and `window.height`)']);
+    expect(lines).toEqual([
+      'vision: the window "Payments" is 800×600, recorded at 700×480; OCR may read it differently (pin `window.width` and `window.height`)',
+    ]);
     await session.close();
   });
 

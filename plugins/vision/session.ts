@@ -69,7 +69,15 @@ export async function applyGeometry(screen: Screen, window: ScreenWindow, config
 export async function attach(screen: Screen, ocr: TextReader, config: VisionConfig, options: AttachOptions = {}): Promise<VisionDriver> {
   const window = await findWindow(screen, config.title, options);
   const { rect, pinned } = await applyGeometry(screen, window, config);
-  return new VisionDriver({ screen, window, ocr, geometry: rect, pinned, ...(options.sleep ? { sleep: options.sleep } : {}), ...(options.onClose ? { onClose: options.onClose } : {}) });
+  return new VisionDriver({
+    screen,
+    window,
+    ocr,
+    geometry: rect,
+    pinned,
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+    ...(options.onClose ? { onClose: options.onClose } : {}),
+  });
 }
 
 /** FLOWPROOF_WINDOW_TIMEOUT_MS, else WINDOW_TIMEOUT_MS; a malformed value is refused naming the variable. */
@@ -131,7 +139,10 @@ export class VisionSession implements AdapterSession {
       });
       this.#drivers.add(driver);
       const drift = sizeDrift(ctx.recorded?.["geometry"], driver.appInfo()["geometry"]);
-      if (drift) ctx.log(`vision: the window ${JSON.stringify(driver.window.title)} is ${drift}; OCR may read it differently (pin \`window.width\` and \`window.height\`)`);
+      if (drift)
+        ctx.log(
+          `vision: the window ${JSON.stringify(driver.window.title)} is ${drift}; OCR may read it differently (pin \`window.width\` and \`window.height\`)`,
+        );
       return driver;
     } catch (error) {
       await screen.close();
@@ -144,6 +155,6 @@ export class VisionSession implements AdapterSession {
     for (const d of [...this.#drivers]) await d.close();
     const ocr = this.#ocr;
     this.#ocr = undefined;
-    if (ocr) await (await ocr.catch(() => undefined))?.terminate();
+    if (ocr !== undefined) await (await ocr.catch(() => undefined))?.terminate();
   }
 }

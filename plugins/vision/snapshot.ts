@@ -11,7 +11,9 @@ const at = (r: Rect): string => `${r.x},${r.y} ${r.width}×${r.height}`;
 
 export function visionSnapshot(view: View, title: string, redact: (text: string) => string = (t) => t): DebugSnapshot {
   const lines = view.scene.lines.slice(0, MAX_LINES);
-  const out = [`window ${JSON.stringify(redact(title))} ${view.frame.width}×${view.frame.height}, read by OCR: ${view.scene.lines.length} line${view.scene.lines.length === 1 ? "" : "s"} in reading order`];
+  const out = [
+    `window ${JSON.stringify(redact(title))} ${view.frame.width}×${view.frame.height}, read by OCR: ${view.scene.lines.length} line${view.scene.lines.length === 1 ? "" : "s"} in reading order`,
+  ];
   let row = -1;
   for (const l of lines) {
     if (l.row !== row) {
@@ -22,7 +24,7 @@ export function visionSnapshot(view: View, title: string, redact: (text: string)
     out.push(`  line ${JSON.stringify(redact(l.text))} at ${at(l.box)} (words: ${words})`);
   }
   if (view.scene.lines.length > MAX_LINES) out.push(`… and ${view.scene.lines.length - MAX_LINES} more lines`);
-  out.push("fields (the input box `Type … into the \"<line>\" field` would use, each line taken as the label):");
+  out.push('fields (the input box `Type … into the "<line>" field` would use, each line taken as the label):');
   for (const l of lines) {
     const f = view.field(l.box);
     out.push(`  ${JSON.stringify(redact(l.text))} → ${f.ok ? `box at ${at(f.box)} (${f.side} of the label)` : `none: ${redact(f.detail)}`}`);

@@ -37,7 +37,13 @@ export function atRecordedPlace(scene: Scene, recorded: Rect): string | undefine
   const cx = recorded.x + recorded.width / 2;
   const cy = recorded.y + recorded.height / 2;
   const near = scene.lines
-    .filter((l) => l.box.x < recorded.x + recorded.width + grow && recorded.x - grow < l.box.x + l.box.width && l.box.y < recorded.y + recorded.height + grow && recorded.y - grow < l.box.y + l.box.height)
+    .filter(
+      (l) =>
+        l.box.x < recorded.x + recorded.width + grow &&
+        recorded.x - grow < l.box.x + l.box.width &&
+        l.box.y < recorded.y + recorded.height + grow &&
+        recorded.y - grow < l.box.y + l.box.height,
+    )
     .map((l) => ({ l, d: Math.hypot(l.box.x + l.box.width / 2 - cx, l.box.y + l.box.height / 2 - cy) }))
     .sort((a, b) => a.d - b.d);
   return near[0]?.l.text;
@@ -47,7 +53,9 @@ export function atRecordedPlace(scene: Scene, recorded: Rect): string | undefine
 export function missDetail(scene: Scene, text: string, recorded?: Rect): string {
   const near = nearestTexts(text, seenTexts(scene));
   const there = recorded ? atRecordedPlace(scene, recorded) : undefined;
-  const where = recorded ? ` (recorded at ${at(recorded)}, ${recorded.width}×${recorded.height}; ${there !== undefined ? `the window shows ${JSON.stringify(there)} there now` : "nothing is written there now"})` : "";
+  const where = recorded
+    ? ` (recorded at ${at(recorded)}, ${recorded.width}×${recorded.height}; ${there !== undefined ? `the window shows ${JSON.stringify(there)} there now` : "nothing is written there now"})`
+    : "";
   return `no text ${JSON.stringify(text)} in the window${where}; nearest texts seen: ${near.length > 0 ? near.map((t) => JSON.stringify(t)).join(", ") : "none (the window shows no text)"}`;
 }
 
@@ -70,26 +78,41 @@ export function resolveTarget(view: View, ladder: readonly Selector[], want: Wan
     let match: TextMatch;
     if (anchor.nth !== undefined) {
       const m = matches[anchor.nth - 1];
-      if (!m) return { ok: false, failed: "not-found", detail: `${JSON.stringify(anchor.text)} appears ${matches.length} time${matches.length === 1 ? "" : "s"}, so there is no ${ordinal(anchor.nth)}`, retryable: true };
+      if (!m)
+        return {
+          ok: false,
+          failed: "not-found",
+          detail: `${JSON.stringify(anchor.text)} appears ${matches.length} time${matches.length === 1 ? "" : "s"}, so there is no ${ordinal(anchor.nth)}`,
+          retryable: true,
+        };
       match = m;
     } else if (matches.length > 1) {
       return {
         ok: false,
         failed: "ambiguous",
-        detail: `${matches.length} texts read ${JSON.stringify(anchor.text)} (at ${matches.slice(0, 5).map((m) => at(m.box)).join("; ")}); name one with an ordinal, in reading order (the 2nd ${JSON.stringify(anchor.text)})`,
+        detail: `${matches.length} texts read ${JSON.stringify(anchor.text)} (at ${matches
+          .slice(0, 5)
+          .map((m) => at(m.box))
+          .join("; ")}); name one with an ordinal, in reading order (the 2nd ${JSON.stringify(anchor.text)})`,
         retryable: false,
       };
     } else match = matches[0]!;
     if (want === "field" || anchor.role === "field") {
       const field = view.field(match.box);
-      if (!field.ok) return { ok: false, failed: "not-found", detail: `${JSON.stringify(anchor.text)} is at ${at(match.box)}, but ${field.detail}`, retryable: true };
+      if (!field.ok)
+        return { ok: false, failed: "not-found", detail: `${JSON.stringify(anchor.text)} is at ${at(match.box)}, but ${field.detail}`, retryable: true };
       return { ok: true, match, box: field.box, field: field.box, rung, text: anchor.text };
     }
     return { ok: true, match, box: match.box, rung, text: anchor.text };
   }
   if (firstMiss !== undefined) return { ok: false, failed: "not-found", detail: firstMiss, retryable: true };
   const tiers = [...new Set(ladder.map((r) => (cssOf(r) !== undefined ? "css" : r.tier)))].join(", ");
-  return { ok: false, failed: "unsupported", detail: `a vision app is seen only as text; it cannot resolve ${tiers} targets: name what the window shows, e.g. \`Click "Save"\``, retryable: false };
+  return {
+    ok: false,
+    failed: "unsupported",
+    detail: `a vision app is seen only as text; it cannot resolve ${tiers} targets: name what the window shows, e.g. \`Click "Save"\``,
+    retryable: false,
+  };
 }
 
 /** Every place a ladder's first matching text rung names (for counts and `candidates`). */

@@ -94,7 +94,8 @@ export async function readScene(ocr: TextReader, frame: Frame): Promise<Scene> {
   if (more.length === 0) return first;
   // Per caption, the better-read of the two readings (mean confidence): the second (read alone, at
   // caption size) unless the first pass's words there are clearly surer.
-  const centreIn = (r: Rect, b: Rect) => b.x + b.width / 2 >= r.x && b.x + b.width / 2 <= r.x + r.width && b.y + b.height / 2 >= r.y && b.y + b.height / 2 <= r.y + r.height;
+  const centreIn = (r: Rect, b: Rect) =>
+    b.x + b.width / 2 >= r.x && b.x + b.width / 2 <= r.x + r.width && b.y + b.height / 2 >= r.y && b.y + b.height / 2 <= r.y + r.height;
   const mean = (ws: readonly SceneWord[]) => ws.reduce((s, w) => s + w.confidence, 0) / ws.length;
   const dropped = new Set<SceneWord>();
   const kept: SceneWord[] = [];

@@ -8,11 +8,15 @@ function slowSession() {
   let inFlight = 0;
   let most = 0;
   const session = {
-    send: () => new Promise((resolve) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      waiting.push(() => { inFlight--; resolve({ data: Buffer.from([1, 2]).toString("base64") }); });
-    }),
+    send: () =>
+      new Promise((resolve) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        waiting.push(() => {
+          inFlight--;
+          resolve({ data: Buffer.from([1, 2]).toString("base64") });
+        });
+      }),
   } as unknown as Session;
   return { session, release: () => waiting.splice(0).forEach((go) => go()), most: () => most };
 }
@@ -36,7 +40,10 @@ describe("CaptureGate", () => {
 
   test("captures overlap at device scale factor 1 and run one at a time at any other", async () => {
     const tick = () => Bun.sleep(1);
-    for (const [dsf, most] of [[1, 2], [3, 1]] as const) {
+    for (const [dsf, most] of [
+      [1, 2],
+      [3, 1],
+    ] as const) {
       const s = slowSession();
       const gate = new CaptureGate();
       const frames = [gate.capture(s.session, dsf), gate.capture(s.session, dsf)];
@@ -45,7 +52,10 @@ describe("CaptureGate", () => {
       await tick();
       s.release();
       const got = await Promise.all(frames);
-      expect(got.map((f) => [...f.png])).toEqual([[1, 2], [1, 2]]);
+      expect(got.map((f) => [...f.png])).toEqual([
+        [1, 2],
+        [1, 2],
+      ]);
       expect(s.most()).toBe(most);
     }
   });
@@ -55,26 +65,41 @@ describe("pageRects", () => {
   /** A session answering one Runtime.evaluate with `answers`, keeping the expression it was sent. */
   const answering = (answers: unknown[]) => {
     const sent: string[] = [];
-    const session = { send: async (_: string, p: { expression: string }) => { sent.push(p.expression); return { result: { value: answers } }; } } as unknown as Session;
+    const session = {
+      send: async (_: string, p: { expression: string }) => {
+        sent.push(p.expression);
+        return { result: { value: answers } };
+      },
+    } as unknown as Session;
     return { session, sent };
   };
 
   test("asks where a password typed as written shows in the same round trip, and counts it as a secret field", async () => {
     const rect = (x: number) => ({ x, y: 0, width: 5, height: 5 });
-    const { session, sent } = answering([{ ok: true, rects: [rect(1)] }, { ok: true, rects: [rect(2)] }, { ok: true, rects: [rect(3)] }]);
-    expect(await pageRects(session, [{ passwordFields: true }, { secretFields: true }], ["Lit-Pass-9931"])).toEqual([{ ok: true, rects: [rect(1)] }, { ok: true, rects: [rect(2), rect(3)] }]);
+    const { session, sent } = answering([
+      { ok: true, rects: [rect(1)] },
+      { ok: true, rects: [rect(2)] },
+      { ok: true, rects: [rect(3)] },
+    ]);
+    expect(await pageRects(session, [{ passwordFields: true }, { secretFields: true }], ["Lit-Pass-9931"])).toEqual([
+      { ok: true, rects: [rect(1)] },
+      { ok: true, rects: [rect(2), rect(3)] },
+    ]);
     expect(sent.length).toBe(1);
     expect(sent[0]).toContain('{"secretText":["Lit-Pass-9931"]}');
   });
 
   test("a typed password the page could not be searched for fails the secret fields' answer", async () => {
-    const { session } = answering([{ ok: true, rects: [] }, { ok: false, detail: "Range failed" }]);
+    const { session } = answering([
+      { ok: true, rects: [] },
+      { ok: false, detail: "Range failed" },
+    ]);
     expect(await pageRects(session, [{ secretFields: true }], ["Lit-Pass-9931"])).toEqual([{ ok: false, detail: "a password typed as written: Range failed" }]);
   });
 
   test("without typed passwords asks for the targets only", async () => {
     const { session, sent } = answering([{ ok: true, rects: [] }]);
     expect(await pageRects(session, [{ secretFields: true }])).toEqual([{ ok: true, rects: [] }]);
-    expect(sent[0]).not.toContain("secretText\":[");
+    expect(sent[0]).not.toContain('secretText":[');
   });
 });

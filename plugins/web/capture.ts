@@ -17,7 +17,13 @@ export class CaptureGate {
   }
 
   hold(until: Promise<unknown>): void {
-    this.#held = Promise.all([this.#held, until.then(() => undefined, () => undefined)]);
+    this.#held = Promise.all([
+      this.#held,
+      until.then(
+        () => undefined,
+        () => undefined,
+      ),
+    ]);
   }
 
   /**

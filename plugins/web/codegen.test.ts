@@ -21,9 +21,13 @@ async function open(page: string): Promise<{ browser: CodegenBrowser; events: Co
 
 /** Clicks the centre of the element `css` names, as trusted input. */
 async function click(b: CodegenBrowser, css: string, nth = 0): Promise<void> {
-  const r = await b.session.send("Runtime.evaluate", { expression: `(() => { const r = document.querySelectorAll(${JSON.stringify(css)})[${nth}].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, returnByValue: true });
+  const r = await b.session.send("Runtime.evaluate", {
+    expression: `(() => { const r = document.querySelectorAll(${JSON.stringify(css)})[${nth}].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`,
+    returnByValue: true,
+  });
   const [x, y] = r.result.value as [number, number];
-  for (const type of ["mousePressed", "mouseReleased"] as const) await b.session.send("Input.dispatchMouseEvent", { type, x, y, button: "left", clickCount: 1 });
+  for (const type of ["mousePressed", "mouseReleased"] as const)
+    await b.session.send("Input.dispatchMouseEvent", { type, x, y, button: "left", clickCount: 1 });
 }
 
 async function until(what: string, ok: () => boolean, ms = 20_000): Promise<void> {
@@ -66,7 +70,13 @@ describe("openCodegen", () => {
     try {
       await click(browser, "tbody button", 1);
       await until("the row click", () => events.length >= 1);
-      expect(firstTarget(events[0])).toEqual({ kind: "scoped", container: { kind: "item" }, anchors: ["Grace Hopper"], inner: { kind: "text", text: "Delete" }, role: "button" });
+      expect(firstTarget(events[0])).toEqual({
+        kind: "scoped",
+        container: { kind: "item" },
+        anchors: ["Grace Hopper"],
+        inner: { kind: "text", text: "Delete" },
+        role: "button",
+      });
       await click(browser, "button.save", 1);
       await until("the save click", () => events.length >= 2);
       expect(firstTarget(events[1])).toEqual({ kind: "element", anchor: { kind: "text", text: "Save" }, nth: 2, role: "button" });
@@ -128,7 +138,11 @@ describe("openCodegen", () => {
   test("Alt+A on a table cell asserts its text by column and row", async () => {
     const { browser, events } = await open("codegen-people.html");
     try {
-      const r = await browser.session.send("Runtime.evaluate", { expression: "(() => { const r = document.querySelectorAll('tbody tr')[1].cells[1].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()", returnByValue: true });
+      const r = await browser.session.send("Runtime.evaluate", {
+        expression:
+          "(() => { const r = document.querySelectorAll('tbody tr')[1].cells[1].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()",
+        returnByValue: true,
+      });
       const [x, y] = r.result.value as [number, number];
       await browser.session.send("Input.dispatchMouseEvent", { type: "mouseMoved", x, y });
       await browser.session.send("Input.dispatchKeyEvent", { type: "keyDown", key: "a", code: "KeyA", modifiers: 1, windowsVirtualKeyCode: 65 });
@@ -151,7 +165,10 @@ describe("openCodegen", () => {
       // Once more to the bottom: the feed loads again, and so the scroll is written again.
       await browser.session.send("Input.dispatchMouseEvent", { type: "mouseWheel", x: 300, y: 300, deltaX: 0, deltaY: 100_000 });
       await until("the second scroll", () => events.length >= 2);
-      expect(events).toEqual([{ kind: "scroll", to: "bottom" }, { kind: "scroll", to: "bottom" }]);
+      expect(events).toEqual([
+        { kind: "scroll", to: "bottom" },
+        { kind: "scroll", to: "bottom" },
+      ]);
     } finally {
       await browser.close();
     }

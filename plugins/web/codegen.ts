@@ -84,7 +84,8 @@ async function browserStarted(session: Session, url: string): Promise<BrowserNav
 
 async function startBrowser(headed: boolean): Promise<LaunchedBrowser> {
   const found = findBrowser(process.env, { headless: !headed });
-  if (!found.path) throw new AdapterUnavailableError(`no Chromium-family browser found (looked at ${found.tried.join("; ")})`, INSTALL_HINT, { code: "no-browser" });
+  if (!found.path)
+    throw new AdapterUnavailableError(`no Chromium-family browser found (looked at ${found.tried.join("; ")})`, INSTALL_HINT, { code: "no-browser" });
   try {
     return await launchBrowser(found.path, { headed });
   } catch (error) {
@@ -138,7 +139,10 @@ async function attach(browser: LaunchedBrowser, connection: Connection, options:
   let started = false;
   session.on("Page.frameNavigated", (p) => {
     if (p.frame.parentId !== undefined || !started) return;
-    void browserStarted(session, p.frame.url).then((nav) => nav && options.onNavigate(nav), () => undefined);
+    void browserStarted(session, p.frame.url).then(
+      (nav) => nav && options.onNavigate(nav),
+      () => undefined,
+    );
   });
 
   await Promise.all([
@@ -152,7 +156,12 @@ async function attach(browser: LaunchedBrowser, connection: Connection, options:
   ]);
   const loaded = session.waitFor("Page.loadEventFired", START_LOAD_MS).catch(() => undefined);
   const nav = await session.send("Page.navigate", { url: options.url, transitionType: "link" });
-  if (nav.errorText) throw new FlowproofError({ code: "browser-error", message: `could not open ${options.url}: ${nav.errorText}`, hint: "check that the app is running and the URL is right" });
+  if (nav.errorText)
+    throw new FlowproofError({
+      code: "browser-error",
+      message: `could not open ${options.url}: ${nav.errorText}`,
+      hint: "check that the app is running and the URL is right",
+    });
   await loaded;
   started = true;
 

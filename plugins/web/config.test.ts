@@ -5,16 +5,21 @@ describe("parseWebConfig", () => {
   test("accepts the full shape", () => {
     const config = {
       viewport: { width: 390, height: 844, device_scale_factor: 3, mobile: true, touch: true },
-      user_agent: "ua", args: ["--lang=de"], clock: { at: "2019-03-14T12:00:00Z", timezone: "UTC" }, random: { seed: 7 },
-      downloads_dir: "/tmp/d", mock: [{ url_contains: "/api", status: 404 }],
-      session: { cookies: [{ name: "sid", value: "v" }], local_storage: { k: "v" } }, headed: true,
+      user_agent: "ua",
+      args: ["--lang=de"],
+      clock: { at: "2019-03-14T12:00:00Z", timezone: "UTC" },
+      random: { seed: 7 },
+      downloads_dir: "/tmp/d",
+      mock: [{ url_contains: "/api", status: 404 }],
+      session: { cookies: [{ name: "sid", value: "v" }], local_storage: { k: "v" } },
+      headed: true,
     };
     expect(parseWebConfig(config)).toEqual(config);
     expect(parseWebConfig({})).toEqual({});
   });
 
   test.each([
-    [{ colour: 1 }, "unknown key \"colour\""],
+    [{ colour: 1 }, 'unknown key "colour"'],
     [{ headed: "yes" }, "headed must be a boolean"],
     [{ viewport: { width: 0, height: 1 } }, "viewport needs whole width and height"],
     [{ random: { seed: -1 } }, "random.seed must be a u32"],
@@ -26,8 +31,18 @@ describe("parseWebConfig", () => {
   });
 
   test("takes the flow's keys as flowproof hands them over: the browser shape flattened, the method upper-cased, values as text", () => {
-    expect(parseWebConfig({ browser: { viewport: { width: 10, height: 20 } }, mock: [{ url_contains: "/x", method: "post" }], session: { cookies: [{ name: "n", value: 42 }], local_storage: { k: true } }, headed: true })).toEqual({
-      viewport: { width: 10, height: 20 }, mock: [{ url_contains: "/x", method: "POST" }], session: { cookies: [{ name: "n", value: "42" }], local_storage: { k: "true" } }, headed: true,
+    expect(
+      parseWebConfig({
+        browser: { viewport: { width: 10, height: 20 } },
+        mock: [{ url_contains: "/x", method: "post" }],
+        session: { cookies: [{ name: "n", value: 42 }], local_storage: { k: true } },
+        headed: true,
+      }),
+    ).toEqual({
+      viewport: { width: 10, height: 20 },
+      mock: [{ url_contains: "/x", method: "POST" }],
+      session: { cookies: [{ name: "n", value: "42" }], local_storage: { k: "true" } },
+      headed: true,
     });
   });
 

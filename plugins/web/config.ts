@@ -71,13 +71,29 @@ export function flattenLaunchConfig(config: Obj): Obj {
   return {
     ...(isObj(browser) ? browser : {}),
     ...rest,
-    ...(Array.isArray(mock) ? { mock: mock.map((m) => (isObj(m) && typeof m["method"] === "string" ? { ...m, method: m["method"].toUpperCase() } : m)) } : mock !== undefined ? { mock } : {}),
-    ...(s ? {
-      session: {
-        ...(Array.isArray(s["cookies"]) ? { cookies: s["cookies"].map((c) => (isObj(c) ? { ...c, value: text(c["value"]) } : c)) } : s["cookies"] !== undefined ? { cookies: s["cookies"] } : {}),
-        ...(isObj(s["local_storage"]) ? { local_storage: Object.fromEntries(Object.entries(s["local_storage"]).map(([k, v]) => [k, text(v)])) } : s["local_storage"] !== undefined ? { local_storage: s["local_storage"] } : {}),
-      },
-    } : session !== undefined ? { session } : {}),
+    ...(Array.isArray(mock)
+      ? { mock: mock.map((m) => (isObj(m) && typeof m["method"] === "string" ? { ...m, method: m["method"].toUpperCase() } : m)) }
+      : mock !== undefined
+        ? { mock }
+        : {}),
+    ...(s
+      ? {
+          session: {
+            ...(Array.isArray(s["cookies"])
+              ? { cookies: s["cookies"].map((c) => (isObj(c) ? { ...c, value: text(c["value"]) } : c)) }
+              : s["cookies"] !== undefined
+                ? { cookies: s["cookies"] }
+                : {}),
+            ...(isObj(s["local_storage"])
+              ? { local_storage: Object.fromEntries(Object.entries(s["local_storage"]).map(([k, v]) => [k, text(v)])) }
+              : s["local_storage"] !== undefined
+                ? { local_storage: s["local_storage"] }
+                : {}),
+          },
+        }
+      : session !== undefined
+        ? { session }
+        : {}),
   };
 }
 
@@ -94,14 +110,17 @@ export function parseWebConfig(raw: Obj): WebConfig {
   const out: Record<string, unknown> = {};
   const vp = config["viewport"];
   if (vp !== undefined) {
-    if (!isObj(vp) || !Number.isInteger(vp["width"]) || !Number.isInteger(vp["height"]) || (vp["width"] as number) < 1 || (vp["height"] as number) < 1) fail("viewport needs whole width and height");
+    if (!isObj(vp) || !Number.isInteger(vp["width"]) || !Number.isInteger(vp["height"]) || (vp["width"] as number) < 1 || (vp["height"] as number) < 1)
+      fail("viewport needs whole width and height");
     const v = vp as Obj;
-    if (v["device_scale_factor"] !== undefined && !(typeof v["device_scale_factor"] === "number" && v["device_scale_factor"] > 0)) fail("viewport.device_scale_factor must be a positive number");
+    if (v["device_scale_factor"] !== undefined && !(typeof v["device_scale_factor"] === "number" && v["device_scale_factor"] > 0))
+      fail("viewport.device_scale_factor must be a positive number");
     for (const b of ["mobile", "touch"]) if (v[b] !== undefined && typeof v[b] !== "boolean") fail(`viewport.${b} must be a boolean`);
     out["viewport"] = v;
   }
   for (const key of ["user_agent", "downloads_dir", "endpoint", "grid"]) if (config[key] !== undefined) out[key] = str(config[key], key);
-  if (config["capabilities"] !== undefined) out["capabilities"] = isObj(config["capabilities"]) ? config["capabilities"] : fail("capabilities must be a mapping");
+  if (config["capabilities"] !== undefined)
+    out["capabilities"] = isObj(config["capabilities"]) ? config["capabilities"] : fail("capabilities must be a mapping");
   if (config["headed"] !== undefined) out["headed"] = typeof config["headed"] === "boolean" ? config["headed"] : fail("headed must be a boolean");
   const args = config["args"];
   if (args !== undefined) out["args"] = Array.isArray(args) ? args.map((a, i) => str(a, `args[${i}]`)) : fail("args must be a list");
@@ -114,7 +133,8 @@ export function parseWebConfig(raw: Obj): WebConfig {
   }
   const random = config["random"];
   if (random !== undefined) {
-    if (!isObj(random) || !Number.isInteger(random["seed"]) || (random["seed"] as number) < 0 || (random["seed"] as number) > 0xffff_ffff) fail("random.seed must be a u32");
+    if (!isObj(random) || !Number.isInteger(random["seed"]) || (random["seed"] as number) < 0 || (random["seed"] as number) > 0xffff_ffff)
+      fail("random.seed must be a u32");
     out["random"] = random;
   }
   const mock = config["mock"];
@@ -125,7 +145,8 @@ export function parseWebConfig(raw: Obj): WebConfig {
       const r = m as Obj;
       if (r["method"] !== undefined) str(r["method"], `mock[${i}].method`);
       if (r["content_type"] !== undefined) str(r["content_type"], `mock[${i}].content_type`);
-      if (r["status"] !== undefined && !(Number.isInteger(r["status"]) && (r["status"] as number) >= 100 && (r["status"] as number) <= 599)) fail(`mock[${i}].status must be 100–599`);
+      if (r["status"] !== undefined && !(Number.isInteger(r["status"]) && (r["status"] as number) >= 100 && (r["status"] as number) <= 599))
+        fail(`mock[${i}].status must be 100–599`);
     });
     out["mock"] = mock;
   }
@@ -155,7 +176,10 @@ export function parseWebConfig(raw: Obj): WebConfig {
  * run's FLOWPROOF_GRID_URL, which `--grid` sets, else the flow's `browser.grid`; `local` in the
  * environment keeps every flow local), a private one (own flags), or the run's shared one.
  */
-export function browserSource(config: WebConfig, env: Readonly<Record<string, string | undefined>> = {}): { kind: "endpoint"; url: string } | { kind: "grid"; url: string } | { kind: "private"; args: readonly string[] } | { kind: "shared" } {
+export function browserSource(
+  config: WebConfig,
+  env: Readonly<Record<string, string | undefined>> = {},
+): { kind: "endpoint"; url: string } | { kind: "grid"; url: string } | { kind: "private"; args: readonly string[] } | { kind: "shared" } {
   if (config.endpoint !== undefined) return { kind: "endpoint", url: config.endpoint };
   const fromEnv = env["FLOWPROOF_GRID_URL"]?.trim();
   const grid = fromEnv ? (fromEnv === "local" ? undefined : fromEnv) : config.grid;

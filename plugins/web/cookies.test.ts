@@ -46,16 +46,30 @@ describe("checkCookie", () => {
 
 describe("checkCookieWhere and checkCookieCount", () => {
   test("a domain compares without its leading dot and case; a path compares exactly", () => {
-    expect(checkCookieWhere(JAR, "remember_me", "domain", "EXAMPLE", "https://app.example/")).toEqual({ pass: true, actual: 'cookie "remember_me" has domain .example' });
+    expect(checkCookieWhere(JAR, "remember_me", "domain", "EXAMPLE", "https://app.example/")).toEqual({
+      pass: true,
+      actual: 'cookie "remember_me" has domain .example',
+    });
     expect(checkCookieWhere(JAR, "session_token", "domain", "example", "https://app.example/").pass).toBe(false);
     expect(checkCookieWhere(JAR, "remember_me", "path", "/account", "https://app.example/").pass).toBe(true);
-    expect(checkCookieWhere(JAR, "remember_me", "path", "/", "https://app.example/")).toEqual({ pass: false, actual: 'cookie "remember_me" has path /account' });
-    expect(checkCookieWhere(JAR, "theme", "path", "/", "https://app.example/").actual).toBe('no cookie "theme" is set for https://app.example/; cookies set: remember_me, session_token');
+    expect(checkCookieWhere(JAR, "remember_me", "path", "/", "https://app.example/")).toEqual({
+      pass: false,
+      actual: 'cookie "remember_me" has path /account',
+    });
+    expect(checkCookieWhere(JAR, "theme", "path", "/", "https://app.example/").actual).toBe(
+      'no cookie "theme" is set for https://app.example/; cookies set: remember_me, session_token',
+    );
   });
 
   test("a count names the cookies that are set", () => {
-    expect(checkCookieCount(JAR, 2, "https://app.example/")).toEqual({ pass: true, actual: "2 cookies are set for https://app.example/: remember_me, session_token" });
+    expect(checkCookieCount(JAR, 2, "https://app.example/")).toEqual({
+      pass: true,
+      actual: "2 cookies are set for https://app.example/: remember_me, session_token",
+    });
     expect(checkCookieCount([], 0, "https://app.example/")).toEqual({ pass: true, actual: "0 cookies are set for https://app.example/: none" });
-    expect(checkCookieCount(JAR.slice(0, 1), 0, "https://app.example/")).toEqual({ pass: false, actual: "1 cookie is set for https://app.example/: session_token" });
+    expect(checkCookieCount(JAR.slice(0, 1), 0, "https://app.example/")).toEqual({
+      pass: false,
+      actual: "1 cookie is set for https://app.example/: session_token",
+    });
   });
 });

@@ -35,7 +35,12 @@ export function checkCookie(
   if (!cookie) {
     const names = [...new Set(cookies.map((c) => c.name))].sort();
     // `does not exist` holds; `is not httpOnly` (any negated flag) needs the cookie to be there.
-    return { reading: { pass: negate && fact === "exists", actual: `no cookie ${JSON.stringify(name)} is set for ${pageUrl}; cookies set: ${names.length > 0 ? names.join(", ") : "none"}` } };
+    return {
+      reading: {
+        pass: negate && fact === "exists",
+        actual: `no cookie ${JSON.stringify(name)} is set for ${pageUrl}; cookies set: ${names.length > 0 ? names.join(", ") : "none"}`,
+      },
+    };
   }
   if (fact === "exists") return { reading: { pass: !negate, actual: `cookie ${JSON.stringify(name)} is set` } };
   const holds = fact === "http_only" ? cookie.httpOnly : fact === "secure" ? cookie.secure : !cookie.session;
@@ -66,7 +71,10 @@ export function checkCookieWhere(cookies: readonly CookieFacts[], name: string, 
 
 /** How many cookies are set, named. */
 export function checkCookieCount(cookies: readonly CookieFacts[], count: number, pageUrl: string): Reading {
-  return { pass: cookies.length === count, actual: `${cookies.length} ${cookies.length === 1 ? "cookie is" : "cookies are"} set for ${pageUrl}: ${namesSet(cookies)}` };
+  return {
+    pass: cookies.length === count,
+    actual: `${cookies.length} ${cookies.length === 1 ? "cookie is" : "cookies are"} set for ${pageUrl}: ${namesSet(cookies)}`,
+  };
 }
 
 /** The cookies of the page's current URL (names and flags), or why there are none to check. */
@@ -82,16 +90,21 @@ export async function pageCookies(session: Session): Promise<{ url: string; cook
 export async function setPageCookie(session: Session, name: string, value: string): Promise<Attempt> {
   const here = await session.send("Runtime.evaluate", { expression: "location.href", returnByValue: true }).catch(() => undefined);
   const url = typeof here?.result.value === "string" ? here.result.value : "";
-  if (!url.startsWith("http")) return { ok: false, failed: "unsupported", detail: `a cookie cannot be set on ${url || "this page"}: it has no http origin`, retryable: false };
+  if (!url.startsWith("http"))
+    return { ok: false, failed: "unsupported", detail: `a cookie cannot be set on ${url || "this page"}: it has no http origin`, retryable: false };
   const { success } = await session.send("Network.setCookie", { name, value, url });
-  return success ? { ok: true, value: undefined } : { ok: false, failed: "unsupported", detail: `the browser refused the cookie ${JSON.stringify(name)} for ${url}`, retryable: false };
+  return success
+    ? { ok: true, value: undefined }
+    : { ok: false, failed: "unsupported", detail: `the browser refused the cookie ${JSON.stringify(name)} for ${url}`, retryable: false };
 }
 
 /** A cookie's domain or path, or how many cookies are set, on the page's current URL. */
 export async function readCookies(session: Session, expect: Extract<Expectation, { kind: "cookie_where" | "cookie_count" }>): Promise<Reading> {
   const page = await pageCookies(session);
   if ("pass" in page) return page;
-  return expect.kind === "cookie_count" ? checkCookieCount(page.cookies, expect.count, page.url) : checkCookieWhere(page.cookies, expect.name, expect.attribute, expect.value, page.url);
+  return expect.kind === "cookie_count"
+    ? checkCookieCount(page.cookies, expect.count, page.url)
+    : checkCookieWhere(page.cookies, expect.name, expect.attribute, expect.value, page.url);
 }
 
 /** One reading of a cookie fact on the page's current URL, with a warning worth logging when it passes. */

@@ -9,7 +9,13 @@ const CRASH_REASON_MS = 200;
  * Calls `fault` with the reason when the page `targetId` crashes or its tab closes while
  * `closing()` is false. Returns the unsubscribers.
  */
-export function watchPageEnd(connection: Connection, session: Session, targetId: string, closing: () => boolean, fault: (message: string) => void): Array<() => void> {
+export function watchPageEnd(
+  connection: Connection,
+  session: Session,
+  targetId: string,
+  closing: () => boolean,
+  fault: (message: string) => void,
+): Array<() => void> {
   let crashFallback: ReturnType<typeof setTimeout> | undefined;
   return [
     connection.on("Target.targetCrashed", (p) => {

@@ -26,7 +26,9 @@ export class ConsoleLog {
         const d = p.exceptionDetails;
         this.#push("uncaught", d.exception?.description ?? d.text);
       }),
-      session.on("Log.entryAdded", (p: Protocol.Log.EntryAddedEvent) => this.#push(`${p.entry.source}.${p.entry.level}`, `${p.entry.text}${p.entry.url ? ` (${p.entry.url})` : ""}`)),
+      session.on("Log.entryAdded", (p: Protocol.Log.EntryAddedEvent) =>
+        this.#push(`${p.entry.source}.${p.entry.level}`, `${p.entry.text}${p.entry.url ? ` (${p.entry.url})` : ""}`),
+      ),
     ];
     return () => offs.forEach((off) => off());
   }
@@ -47,15 +49,34 @@ export function remoteText(arg: Protocol.Runtime.RemoteObject): string {
   if (arg.type === "string") return String(arg.value);
   if (arg.value !== undefined) return JSON.stringify(arg.value);
   const preview = arg.preview;
-  if (preview && (arg.type === "object") && arg.subtype !== "error") {
-    const items = preview.properties.map((p) => (preview.subtype === "array" ? p.value ?? p.type : `${p.name}: ${p.value ?? p.type}`));
+  if (preview && arg.type === "object" && arg.subtype !== "error") {
+    const items = preview.properties.map((p) => (preview.subtype === "array" ? (p.value ?? p.type) : `${p.name}: ${p.value ?? p.type}`));
     const more = preview.overflow ? ", …" : "";
     return preview.subtype === "array" ? `[${items.join(", ")}${more}]` : `{${items.join(", ")}${more}}`;
   }
   return arg.unserializableValue ?? arg.description ?? arg.type;
 }
 
-const VOID_ELEMENTS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr", "basefont", "bgsound", "frame", "keygen", "param"]);
+const VOID_ELEMENTS = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "source",
+  "track",
+  "wbr",
+  "basefont",
+  "bgsound",
+  "frame",
+  "keygen",
+  "param",
+]);
 /** Elements whose text the HTML serialiser writes unescaped (in HTML only: inside `<svg>`/`<math>` their text is markup). */
 const RAW_TEXT = new Set(["style", "script", "xmp", "iframe", "noembed", "noframes", "plaintext", "noscript"]);
 
@@ -65,7 +86,28 @@ const CSP_META = `<meta http-equiv="Content-Security-Policy" content="${EVIDENCE
 /** Elements left out with everything inside them: they run, embed or redirect (`<meta http-equiv>` is handled apart). */
 const ACTIVE_ELEMENTS = new Set(["script", "object", "embed", "applet", "base", "portal", "frameset", "param"]);
 /** Attributes that load or navigate: dropped when they hold a script URL (frames lose theirs whatever it is). */
-const URL_ATTRIBUTES = new Set(["href", "src", "action", "formaction", "xlink:href", "data", "poster", "background", "lowsrc", "dynsrc", "ping", "codebase", "cite", "manifest", "srcset", "imagesrcset", "to", "from", "values", "by"]);
+const URL_ATTRIBUTES = new Set([
+  "href",
+  "src",
+  "action",
+  "formaction",
+  "xlink:href",
+  "data",
+  "poster",
+  "background",
+  "lowsrc",
+  "dynsrc",
+  "ping",
+  "codebase",
+  "cite",
+  "manifest",
+  "srcset",
+  "imagesrcset",
+  "to",
+  "from",
+  "values",
+  "by",
+]);
 /** A URL that runs what it names when followed or loaded (ignoring the whitespace and controls a browser ignores). */
 const SCRIPT_URL = /^(?:javascript:|vbscript:|livescript:|data:(?!image\/(?:png|gif|jpe?g|webp|avif|bmp|x-icon|svg\+xml)[;,]))/;
 const SAFE_NAME = /^[A-Za-z][A-Za-z0-9_.:-]*$/;
@@ -81,8 +123,19 @@ function keepAttribute(name: string, key: string, value: string): boolean {
   return !SCRIPT_URL.test(url) && !url.includes("javascript:") && !url.includes("vbscript:");
 }
 
-const escapeText = (s: string) => s.replace(/&/g, "&amp;").replace(/\u00a0/g, "&nbsp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const escapeAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/\u00a0/g, "&nbsp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeText = (s: string) =>
+  s
+    .replace(/&/g, "&amp;")
+    .replace(/\u00a0/g, "&nbsp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
+const escapeAttr = (s: string) =>
+  s
+    .replace(/&/g, "&amp;")
+    .replace(/\u00a0/g, "&nbsp;")
+    .replace(/"/g, "&quot;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
 
 /**
  * The document as inert HTML. Every text node, comment, attribute value (URLs included) and raw
@@ -109,7 +162,12 @@ export function serializeDom(doctype: string | null, root: DomNode, redact: (tex
     }
     if (!Array.isArray(node)) {
       // A comment cannot be escaped (its text is not decoded): its angle brackets become look-alikes, so it can never close early.
-      out.push(`<!--${redact((node as { comment: string }).comment).replace(/--/g, "- -").replace(/</g, "\u2039").replace(/>/g, "\u203a")}-->`);
+      out.push(
+        `<!--${redact((node as { comment: string }).comment)
+          .replace(/--/g, "- -")
+          .replace(/</g, "\u2039")
+          .replace(/>/g, "\u203a")}-->`,
+      );
       return;
     }
     const [written, attrs, children] = node as readonly [string, ReadonlyArray<readonly [string, string]>, readonly DomNode[]];

@@ -37,7 +37,9 @@ describe("DialogStorm", () => {
       return storm.count(kind, "Again!");
     });
     expect(faults.slice(0, 19)).toEqual(Array(19).fill(undefined));
-    expect(faults[19]).toStartWith('the page opens dialogs without end: 20 within 2 s (alert "Again!" ×11, confirm "Again!" ×5, prompt "Again!" ×3 and 1 other kinds)');
+    expect(faults[19]).toStartWith(
+      'the page opens dialogs without end: 20 within 2 s (alert "Again!" ×11, confirm "Again!" ×5, prompt "Again!" ×3 and 1 other kinds)',
+    );
   });
 
   test("dialogs spread over time are never a storm", () => {

@@ -43,7 +43,10 @@ export class DialogStorm {
     this.#kinds.set(kind, (this.#kinds.get(kind) ?? 0) + 1);
     if (this.#times.length < DIALOG_STORM_COUNT) return undefined;
     const seen = [...this.#kinds.entries()].sort((a, b) => b[1] - a[1]);
-    const named = seen.slice(0, 3).map(([k, n]) => `${k} ×${n}`).join(", ");
+    const named = seen
+      .slice(0, 3)
+      .map(([k, n]) => `${k} ×${n}`)
+      .join(", ");
     const more = seen.length > 3 ? ` and ${seen.length - 3} other kinds` : "";
     const secs = (DIALOG_STORM_WINDOW_MS / 1000).toFixed(0);
     return `the page opens dialogs without end: ${this.#times.length} within ${secs} s (${named}${more}); flowproof dismissed them and stopped; a page should open one dialog per action`;

@@ -93,7 +93,13 @@ export interface Downloads {
  * started by any page of the context: the flow's page and its frames (`ownFrame`), and every tab
  * or popup the flow opened (an attachment link with target=_blank, `window.open`).
  */
-export async function createDownloads(connection: Connection, browserContextId: string, ownFrame: (frameId: string) => boolean, dir?: string, remote?: RemoteFiles): Promise<Downloads> {
+export async function createDownloads(
+  connection: Connection,
+  browserContextId: string,
+  ownFrame: (frameId: string) => boolean,
+  dir?: string,
+  remote?: RemoteFiles,
+): Promise<Downloads> {
   if (dir !== undefined) mkdirSync(dir, { recursive: true });
   const tracker = new DownloadTracker(dir ?? mkdtempSync(join(tmpdir(), "flowproof-downloads-")), dir !== undefined);
   // A temporary directory goes with this process even when it is killed outright.
@@ -128,7 +134,8 @@ export async function createDownloads(connection: Connection, browserContextId: 
   const fetchBack = async (guid: string, remotePath: string | undefined): Promise<void> => {
     // A node that hands no downloads back, or a fetch that failed: the download is reported as
     // cancelled, saying why (docs/grid.md).
-    if (!remote?.download || remotePath === undefined) return tracker.cancel(guid, "it stayed on the grid node: start the nodes with --enable-managed-downloads true");
+    if (!remote?.download || remotePath === undefined)
+      return tracker.cancel(guid, "it stayed on the grid node: start the nodes with --enable-managed-downloads true");
     try {
       writeFileSync(join(tracker.dir, guid), await remote.download(basename(remotePath)));
       tracker.progress(guid, "completed");
@@ -138,7 +145,10 @@ export async function createDownloads(connection: Connection, browserContextId: 
   };
   try {
     // A remote browser saves into its node's own download directory (its default), fetched back from there.
-    await connection.send("Browser.setDownloadBehavior", remote ? { behavior: "default", eventsEnabled: true } : { behavior: "allowAndName", browserContextId, downloadPath: tracker.dir, eventsEnabled: true });
+    await connection.send(
+      "Browser.setDownloadBehavior",
+      remote ? { behavior: "default", eventsEnabled: true } : { behavior: "allowAndName", browserContextId, downloadPath: tracker.dir, eventsEnabled: true },
+    );
   } catch (error) {
     for (const off of offs) off();
     removeTemporary();

@@ -3,10 +3,31 @@
 // trusted (Input.dispatchMouseEvent / dispatchKeyEvent). The concerns live in their modules:
 // navigation.ts (documents and the navigations input starts), pointer.ts and keyboard.ts (input),
 // page-calls.ts (the page API and transient failures), dialogs.ts, crashes.ts, capture.ts.
-import type { AppDriver, Attempt, FilePaths, Candidate, DebugSnapshot, EffectWatch, SceneInventory, Capability, DialogOutcome, DialogPlan, DownloadState, Expectation, KeyModifier, PointerOptions, RawFrame, Reading, RectTarget, RectsAnswer, ScrollTo, Selector, TypeOptions } from "../../src/plugins/api.ts";
+import type {
+  AppDriver,
+  Attempt,
+  Candidate,
+  DebugSnapshot,
+  EffectWatch,
+  SceneInventory,
+  Capability,
+  DialogOutcome,
+  DialogPlan,
+  DownloadState,
+  Expectation,
+  KeyModifier,
+  PointerOptions,
+  RawFrame,
+  Reading,
+  RectTarget,
+  RectsAnswer,
+  ScrollTo,
+  Selector,
+  TypeOptions,
+} from "../../src/plugins/api.ts";
 import { FlowproofError, scopedPayloadOf } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
-import type { ProbeAnswer, ProbeFailure, SelectAnswer, SelectMove, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
+import type { ProbeAnswer, ProbeFailure, SelectAnswer, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
 import { keyDefinition } from "./keys.ts";
 import { pressChord, sendKeys, strokeEvents, typeOver, typeWithin } from "./keyboard.ts";
 import { dragAndDrop, sendClick, type Point } from "./pointer.ts";
@@ -26,9 +47,22 @@ import { Dialogs } from "./dialogs.ts";
 import { watchPageEnd } from "./crashes.ts";
 import { WebEffects } from "./effects.ts";
 import { TASK_ORIGINS_SCRIPT } from "./task-origins.ts";
-import { NAVIGATING, callPage, fail, isTransient, ok, toRungs, type ApiMethod, type Transient, pageInstaller } from "./page-calls.ts";
+import { callPage, fail, ok, toRungs, type ApiMethod, type Transient, pageInstaller } from "./page-calls.ts";
 
-export const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "cookies", "screenshot", "hover", "drag", "scroll", "upload", "downloads"]);
+export const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
+  "pointer",
+  "keyboard",
+  "navigation",
+  "select",
+  "dialogs",
+  "cookies",
+  "screenshot",
+  "hover",
+  "drag",
+  "scroll",
+  "upload",
+  "downloads",
+]);
 /** Whether an element other than the document itself has keyboard focus. */
 const HAS_FOCUS = "(() => { const a = document.activeElement; return !!a && a !== document.body && a !== document.documentElement; })()";
 /** Browser connections already reporting target crashes (Target.setDiscoverTargets is per connection). */
@@ -67,7 +101,16 @@ export class WebDriver implements AppDriver {
   readonly #info: Readonly<Record<string, unknown>> | undefined;
   #closing = false;
 
-  private constructor(connection: Connection, session: Session, contextId: string, targetId: string, log: (line: string) => void, config: WebConfig, onClose: () => Promise<void>, options: OpenOptions) {
+  private constructor(
+    connection: Connection,
+    session: Session,
+    contextId: string,
+    targetId: string,
+    log: (line: string) => void,
+    config: WebConfig,
+    onClose: () => Promise<void>,
+    options: OpenOptions,
+  ) {
     this.#remote = options.remote;
     this.#info = options.info;
     this.#refusals = new FileRefusals(options.files);
@@ -86,7 +129,13 @@ export class WebDriver implements AppDriver {
    * session:). `onClose` runs after the context is disposed (a private browser is stopped there).
    */
   /** `options.files`: a confined run's roots (LaunchContext.paths); the page then opens no `file:` URL outside them. */
-  static async open(connection: Connection, log: (line: string) => void = () => undefined, config: WebConfig = {}, onClose: () => Promise<void> = async () => undefined, options: OpenOptions = {}): Promise<WebDriver> {
+  static async open(
+    connection: Connection,
+    log: (line: string) => void = () => undefined,
+    config: WebConfig = {},
+    onClose: () => Promise<void> = async () => undefined,
+    options: OpenOptions = {},
+  ): Promise<WebDriver> {
     const { width, height } = viewportOf(config);
     // A remote browser is the flow's own (a grid session): its page opens in the browser's default
     // context, where the node's download directory applies.
@@ -135,7 +184,13 @@ export class WebDriver implements AppDriver {
     const tree = await s.send("Page.getFrameTree");
     const mainFrameId = tree.frameTree.frame.id;
     this.#navigation.mainFrameId = mainFrameId;
-    this.#downloads = await createDownloads(this.#connection, this.#contextId, (frameId) => frameId === mainFrameId || this.#childFrames.has(frameId), this.#config.downloads_dir, this.#remote);
+    this.#downloads = await createDownloads(
+      this.#connection,
+      this.#contextId,
+      (frameId) => frameId === mainFrameId || this.#childFrames.has(frameId),
+      this.#config.downloads_dir,
+      this.#remote,
+    );
   }
 
   /** Fails the page's session: every command in flight and later errors with `message`. */
@@ -234,7 +289,11 @@ export class WebDriver implements AppDriver {
     const state = await this.#call<ValueAnswer>("hovered", { ladder: toRungs(ladder), x: probe.value.x, y: probe.value.y });
     if ("transient" in state) return fail("attached", state.transient);
     if (!state.ok) return fail(state.failed, state.detail);
-    if (state.value !== "true") return fail("receives-pointer", `the pointer moved onto it at (${Math.round(probe.value.x)}, ${Math.round(probe.value.y)}) but it is not hovered (it moved away or something covers it)`);
+    if (state.value !== "true")
+      return fail(
+        "receives-pointer",
+        `the pointer moved onto it at (${Math.round(probe.value.x)}, ${Math.round(probe.value.y)}) but it is not hovered (it moved away or something covers it)`,
+      );
     return ok(undefined, probe.tier);
   }
 
@@ -295,7 +354,8 @@ export class WebDriver implements AppDriver {
     }
     const probe = await this.#probe(ladder, "type");
     if (!probe.ok) return probe;
-    if (options.secret && text !== "" && !(await this.#markSecretField())) return fail("editable", "the field a secret is typed into could not be marked for masking in frames; nothing was typed");
+    if (options.secret && text !== "" && !(await this.#markSecretField()))
+      return fail("editable", "the field a secret is typed into could not be marked for masking in frames; nothing was typed");
     if (!options.secret) await this.#notePassword(text);
     if (text === "") await sendKeys(this.#session, strokeEvents([{ key: "Backspace", modifiers: 0 }]));
     else {
@@ -314,13 +374,18 @@ export class WebDriver implements AppDriver {
     if (!(await focused())) {
       await this.#navigation.firstFrame();
       if (!(await focused())) {
-        return fail("editable", "nothing has keyboard focus, so there is nothing to type into; name the field (`Type … into the \"…\" field`) or click a field first", false);
+        return fail(
+          "editable",
+          'nothing has keyboard focus, so there is nothing to type into; name the field (`Type … into the "…" field`) or click a field first',
+          false,
+        );
       }
     }
-    if (options.secret && !(await this.#markSecretField())) return fail("editable", "the element a secret is typed into could not be marked for masking in frames; nothing was typed");
+    if (options.secret && !(await this.#markSecretField()))
+      return fail("editable", "the element a secret is typed into could not be marked for masking in frames; nothing was typed");
     if (!options.secret) await this.#notePassword(text);
     const late = await typeWithin(this.#session, text, options.timeoutMs);
-    return late !== undefined ? fail("unsupported", late, false) : this.#takeDialog() ?? ok(undefined);
+    return late !== undefined ? fail("unsupported", late, false) : (this.#takeDialog() ?? ok(undefined));
   }
 
   /**

@@ -58,7 +58,15 @@ interface BackgroundNavigation {
  */
 function pageObserver(tasksKey: string, bindingName: string): unknown {
   const started = performance.now();
-  const st = { target: null as Element | null, before: null as Record<string, string> | null, near: false, page: false, nearAll: false, pageAll: false, last: started };
+  const st = {
+    target: null as Element | null,
+    before: null as Record<string, string> | null,
+    near: false,
+    page: false,
+    nearAll: false,
+    pageAll: false,
+    last: started,
+  };
   const focusBefore = document.activeElement;
   const stateOf = (el: Element): Record<string, string> => {
     const s: Record<string, string> = {};
@@ -68,7 +76,10 @@ function pageObserver(tasksKey: string, bindingName: string): unknown {
     if (el.tagName === "INPUT" && (e.type === "checkbox" || e.type === "radio")) s["checked"] = String(e.checked);
     const ac = el.getAttribute("aria-checked") ?? el.getAttribute("aria-pressed");
     if (ac !== null) s["checked"] = ac;
-    if (el.tagName === "SELECT") s["selected"] = Array.from((el as HTMLSelectElement).selectedOptions).map((o) => o.index).join(",");
+    if (el.tagName === "SELECT")
+      s["selected"] = Array.from((el as HTMLSelectElement).selectedOptions)
+        .map((o) => o.index)
+        .join(",");
     const sel = el.getAttribute("aria-selected");
     if (sel !== null) s["selected"] = sel;
     const ex = el.getAttribute("aria-expanded");
@@ -128,7 +139,15 @@ function pageObserver(tasksKey: string, bindingName: string): unknown {
       const after = stateOf(st.target);
       for (const k of Object.keys(st.before)) if (st.before[k] !== after[k]) changed.push(k);
     }
-    return { target: changed, focus: document.activeElement !== focusBefore, near: st.near, page: st.page, nearAll: st.nearAll, pageAll: st.pageAll, idle: performance.now() - st.last };
+    return {
+      target: changed,
+      focus: document.activeElement !== focusBefore,
+      near: st.near,
+      page: st.page,
+      nearAll: st.nearAll,
+      pageAll: st.pageAll,
+      idle: performance.now() - st.last,
+    };
   };
   const navigation = (globalThis as unknown as { navigation?: EventTarget }).navigation;
   const onNavigate = (ev: Event) => {
@@ -203,9 +222,15 @@ class Watch implements EffectWatch {
   async read(): Promise<EffectReading> {
     const observer = await this.#observer;
     const replacing = this.navigations.filter((n) => !n.sameDocument);
-    const page = observer === undefined || replacing.length > 0 ? undefined : await this.#sources.session
-      .send("Runtime.callFunctionOn", { objectId: observer, functionDeclaration: "function () { return this.read(); }", returnByValue: true })
-      .then((r) => r.result.value as PageAnswer | undefined, () => undefined);
+    const page =
+      observer === undefined || replacing.length > 0
+        ? undefined
+        : await this.#sources.session
+            .send("Runtime.callFunctionOn", { objectId: observer, functionDeclaration: "function () { return this.read(); }", returnByValue: true })
+            .then(
+              (r) => r.result.value as PageAnswer | undefined,
+              () => undefined,
+            );
     const navigated = this.navigated();
     // A new document replaced the observer's. When the step did it, the navigation is the effect
     // and the old page's state is gone; when the app did it on its own, the step's changes until
@@ -249,7 +274,9 @@ class Watch implements EffectWatch {
  */
 function release(session: Session, observer: string | undefined): void {
   if (observer === undefined) return;
-  void session.send("Runtime.callFunctionOn", { objectId: observer, functionDeclaration: "function () { this.stop(); }", returnByValue: true }).catch(() => undefined);
+  void session
+    .send("Runtime.callFunctionOn", { objectId: observer, functionDeclaration: "function () { this.stop(); }", returnByValue: true })
+    .catch(() => undefined);
   void session.send("Runtime.releaseObject", { objectId: observer }).catch(() => undefined);
 }
 
@@ -362,9 +389,10 @@ export class WebEffects {
     this.#releaseEnded();
     // Not waited for here: the action's own page commands queue behind the install, and its
     // trusted input is held until the observer is in place.
-    const page = this.#sources.session
-      .send("Runtime.evaluate", { expression: PAGE_OBSERVER, returnByValue: false })
-      .then((r) => (r.exceptionDetails ? undefined : r.result.objectId), () => undefined);
+    const page = this.#sources.session.send("Runtime.evaluate", { expression: PAGE_OBSERVER, returnByValue: false }).then(
+      (r) => (r.exceptionDetails ? undefined : r.result.objectId),
+      () => undefined,
+    );
     this.#sources.session.holdInputUntil(page);
     const watch: Watch = new Watch(this.#sources, page, (observer) => {
       if (this.#current === watch) this.#current = undefined;

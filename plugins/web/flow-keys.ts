@@ -20,16 +20,57 @@ export const BrowserSchema = Type.Object(
   {
     viewport: Type.Optional(Viewport),
     user_agent: Type.Optional(Type.String({ minLength: 1, examples: ["Mozilla/5.0 (flowproof)"] })),
-    args: Type.Optional(Type.Array(Type.String({ pattern: "^--" }), { description: "Extra Chromium flags; the flow gets a private browser.", examples: ['["--lang=en-US"]'] })),
-    clock: Type.Optional(Type.Object(
-      { at: Type.String({ description: "RFC 3339, e.g. 2026-01-15T12:00:00Z (a mid-day time).", examples: ['"2026-01-15T12:00:00Z"'] }), timezone: Type.Optional(Type.String({ minLength: 1, description: "IANA id, e.g. Europe/Berlin.", examples: ["Europe/Berlin"] })) },
-      { additionalProperties: false, examples: ['{ at: "2026-01-15T12:00:00Z", timezone: Europe/Berlin }'] },
-    )),
-    random: Type.Optional(Type.Object({ seed: Type.Integer({ minimum: 0, maximum: 4294967295, examples: ["1234"] }) }, { additionalProperties: false, examples: ["{ seed: 1234 }"] })),
-    downloads_dir: Type.Optional(Type.String({ minLength: 1, description: "Where downloads land, relative to the flow file.", examples: ["downloads"], ...keyRole({ path: "flow-relative" }) })),
-    endpoint: Type.Optional(Type.String({ minLength: 1, description: "ws:// or http:// DevTools URL of a running Chromium to use instead of launching one; may be a ${VAR}.", examples: ["http://127.0.0.1:9222"], ...keyRole({ references: "env" }) })),
-    grid: Type.Optional(Type.String({ minLength: 1, description: "A Selenium Grid 4 URL: each flow runs in a W3C session of its own there (docs/grid.md); credentials only through a ${VAR}. FLOWPROOF_GRID_URL and --grid override it.", examples: ["http://127.0.0.1:4444", '"${GRID_URL}"'], ...keyRole({ references: "env" }) })),
-    capabilities: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "Extra W3C capabilities for the grid's session request (platformName, browserVersion, vendor options such as goog:chromeOptions or bstack:options); values may hold ${VAR}.", examples: ["{ platformName: linux, browserVersion: stable }"], ...keyRole({ references: "env" }) })),
+    args: Type.Optional(
+      Type.Array(Type.String({ pattern: "^--" }), { description: "Extra Chromium flags; the flow gets a private browser.", examples: ['["--lang=en-US"]'] }),
+    ),
+    clock: Type.Optional(
+      Type.Object(
+        {
+          at: Type.String({ description: "RFC 3339, e.g. 2026-01-15T12:00:00Z (a mid-day time).", examples: ['"2026-01-15T12:00:00Z"'] }),
+          timezone: Type.Optional(Type.String({ minLength: 1, description: "IANA id, e.g. Europe/Berlin.", examples: ["Europe/Berlin"] })),
+        },
+        { additionalProperties: false, examples: ['{ at: "2026-01-15T12:00:00Z", timezone: Europe/Berlin }'] },
+      ),
+    ),
+    random: Type.Optional(
+      Type.Object(
+        { seed: Type.Integer({ minimum: 0, maximum: 4294967295, examples: ["1234"] }) },
+        { additionalProperties: false, examples: ["{ seed: 1234 }"] },
+      ),
+    ),
+    downloads_dir: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: "Where downloads land, relative to the flow file.",
+        examples: ["downloads"],
+        ...keyRole({ path: "flow-relative" }),
+      }),
+    ),
+    endpoint: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: "ws:// or http:// DevTools URL of a running Chromium to use instead of launching one; may be a ${VAR}.",
+        examples: ["http://127.0.0.1:9222"],
+        ...keyRole({ references: "env" }),
+      }),
+    ),
+    grid: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "A Selenium Grid 4 URL: each flow runs in a W3C session of its own there (docs/grid.md); credentials only through a ${VAR}. FLOWPROOF_GRID_URL and --grid override it.",
+        examples: ["http://127.0.0.1:4444", '"${GRID_URL}"'],
+        ...keyRole({ references: "env" }),
+      }),
+    ),
+    capabilities: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          "Extra W3C capabilities for the grid's session request (platformName, browserVersion, vendor options such as goog:chromeOptions or bstack:options); values may hold ${VAR}.",
+        examples: ["{ platformName: linux, browserVersion: stable }"],
+        ...keyRole({ references: "env" }),
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -53,7 +94,10 @@ const MockRule = Type.Object(
 const Cookie = Type.Object(
   {
     name: Type.String({ minLength: 1, examples: ["sid"] }),
-    value: Type.Union([Type.String(), Type.Number(), Type.Boolean()], { description: "May hold ${VAR}; resolved on every run, never stored resolved.", examples: ['"${SESSION_ID}"'] }),
+    value: Type.Union([Type.String(), Type.Number(), Type.Boolean()], {
+      description: "May hold ${VAR}; resolved on every run, never stored resolved.",
+      examples: ['"${SESSION_ID}"'],
+    }),
     domain: Type.Optional(Type.String({ minLength: 1, description: "Default: the host of the flow's start URL.", examples: ["127.0.0.1"] })),
   },
   { additionalProperties: false, title: "a session cookie", examples: ['{ name: sid, value: "${SESSION_ID}" }'] },
@@ -62,7 +106,12 @@ const Cookie = Type.Object(
 const Session = Type.Object(
   {
     cookies: Type.Optional(Type.Array(Cookie, { examples: ['[{ name: sid, value: "${SESSION_ID}" }]'] })),
-    local_storage: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), { description: "Keys to values (a string; quote JSON); may hold ${VAR}.", examples: ["{ cart: '[\"sku-1\"]' }"] })),
+    local_storage: Type.Optional(
+      Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+        description: "Keys to values (a string; quote JSON); may hold ${VAR}.",
+        examples: ["{ cart: '[\"sku-1\"]' }"],
+      }),
+    ),
   },
   { additionalProperties: false, examples: ['{ cookies: [{ name: sid, value: "${SESSION_ID}" }] }'] },
 );
@@ -71,19 +120,21 @@ export const WEB_KEYS_SCHEMA = Type.Object(
   {
     url: Type.String({ minLength: 1, description: "Where the flow starts: a URL, or a path relative to the flow file; may hold ${VAR} references." }),
     browser: Type.Optional(BrowserSchema),
-    mock: Type.Optional(Type.Array(MockRule, {
-      description: "Requests answered inside the browser, identically at record and replay (docs/flow-format.md, Shaping the browser).",
-      examples: ["[{ url_contains: /api/rates, body: { rate: 1.23 } }]"],
-      ...keyRole({ recorded: { top: true }, shared: true, surface: false }),
-    })),
-    session: Type.Optional(Type.Union([
-      Type.String({ description: "The name of an identity declared in the governing suite's `identities:`." }),
-      Session,
-    ], {
-      description: "Cookies and localStorage seeded before the first page script runs; values may be ${VAR}, resolved on every run and never stored. A name picks an identity of the suite's `identities:`.",
-      examples: ['{ cookies: [{ name: sid, value: "${SESSION_ID}" }] }'],
-      ...keyRole({ recorded: { top: true }, shared: true, surface: false, named: "identities", references: "env" }),
-    })),
+    mock: Type.Optional(
+      Type.Array(MockRule, {
+        description: "Requests answered inside the browser, identically at record and replay (docs/flow-format.md, Shaping the browser).",
+        examples: ["[{ url_contains: /api/rates, body: { rate: 1.23 } }]"],
+        ...keyRole({ recorded: { top: true }, shared: true, surface: false }),
+      }),
+    ),
+    session: Type.Optional(
+      Type.Union([Type.String({ description: "The name of an identity declared in the governing suite's `identities:`." }), Session], {
+        description:
+          "Cookies and localStorage seeded before the first page script runs; values may be ${VAR}, resolved on every run and never stored. A name picks an identity of the suite's `identities:`.",
+        examples: ['{ cookies: [{ name: sid, value: "${SESSION_ID}" }] }'],
+        ...keyRole({ recorded: { top: true }, shared: true, surface: false, named: "identities", references: "env" }),
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -110,7 +161,8 @@ function isTimeZone(tz: string): boolean {
 export function checkWebKeys(keys: Obj): ArgumentProblem[] {
   const out: ArgumentProblem[] = [];
   const literal = (v: unknown, path: (string | number)[], hint: string) => {
-    if (typeof v === "string" && v.includes("${")) out.push({ path, code: "bad-reference", message: `\`${String(path[path.length - 1])}\` must be written literally, not as a \`\${…}\` reference`, hint });
+    if (typeof v === "string" && v.includes("${"))
+      out.push({ path, code: "bad-reference", message: `\`${String(path[path.length - 1])}\` must be written literally, not as a \`\${…}\` reference`, hint });
   };
   const browser = keys["browser"];
   if (isObj(browser)) {
@@ -119,8 +171,14 @@ export function checkWebKeys(keys: Obj): ArgumentProblem[] {
     const args = browser["args"];
     if (Array.isArray(args)) {
       args.forEach((a, i) => {
-        if (typeof a !== "string" || !a.startsWith("--")) out.push({ path: ["browser", "args", i], message: "each of `args` must be a Chromium flag starting with `--`", hint: 'args: ["--lang=en-US"]' });
-        else if (RESERVED_ARGS.includes(a.split("=")[0]!)) out.push({ path: ["browser", "args", i], message: `\`${a.split("=")[0]}\` is set by flowproof itself to drive the browser`, hint: "remove it; to use a browser you started yourself, set `endpoint:` to its DevTools URL" });
+        if (typeof a !== "string" || !a.startsWith("--"))
+          out.push({ path: ["browser", "args", i], message: "each of `args` must be a Chromium flag starting with `--`", hint: 'args: ["--lang=en-US"]' });
+        else if (RESERVED_ARGS.includes(a.split("=")[0]!))
+          out.push({
+            path: ["browser", "args", i],
+            message: `\`${a.split("=")[0]}\` is set by flowproof itself to drive the browser`,
+            hint: "remove it; to use a browser you started yourself, set `endpoint:` to its DevTools URL",
+          });
       });
     }
     const clock = browser["clock"];
@@ -128,11 +186,20 @@ export function checkWebKeys(keys: Obj): ArgumentProblem[] {
       const at = clock["at"];
       literal(at, ["browser", "clock", "at"], 'at: "2026-01-15T12:00:00Z"');
       if (typeof at === "string" && !at.includes("${") && (!RFC3339.test(at) || Number.isNaN(Date.parse(at)))) {
-        out.push({ path: ["browser", "clock", "at"], message: `\`at\` must be an RFC 3339 date and time such as 2026-01-15T12:00:00Z, not ${JSON.stringify(at)}`, hint: 'at: "2026-01-15T12:00:00Z"   # a mid-day time keeps the date the same in every timezone' });
+        out.push({
+          path: ["browser", "clock", "at"],
+          message: `\`at\` must be an RFC 3339 date and time such as 2026-01-15T12:00:00Z, not ${JSON.stringify(at)}`,
+          hint: 'at: "2026-01-15T12:00:00Z"   # a mid-day time keeps the date the same in every timezone',
+        });
       }
       const tz = clock["timezone"];
       literal(tz, ["browser", "clock", "timezone"], "timezone: Europe/Berlin");
-      if (typeof tz === "string" && !tz.includes("${") && !isTimeZone(tz)) out.push({ path: ["browser", "clock", "timezone"], message: `\`timezone\` ${JSON.stringify(tz)} is not an IANA time zone`, hint: "timezone: Europe/Berlin   # or UTC, America/New_York, Asia/Tokyo" });
+      if (typeof tz === "string" && !tz.includes("${") && !isTimeZone(tz))
+        out.push({
+          path: ["browser", "clock", "timezone"],
+          message: `\`timezone\` ${JSON.stringify(tz)} is not an IANA time zone`,
+          hint: "timezone: Europe/Berlin   # or UTC, America/New_York, Asia/Tokyo",
+        });
     }
     const endpoint = browser["endpoint"];
     const hint = "endpoint: http://127.0.0.1:9222   # or ws://…/devtools/browser/<id>, or ${BROWSER_ENDPOINT}";
@@ -141,13 +208,30 @@ export function checkWebKeys(keys: Obj): ArgumentProblem[] {
     }
     const grid = browser["grid"];
     if (typeof grid === "string" && !grid.startsWith("${")) {
-      const gridHint = "grid: http://127.0.0.1:4444   # or \"${GRID_URL}\" when it carries credentials";
-      if (!/^https?:\/\/[^/\s]+/i.test(grid)) out.push({ path: ["browser", "grid"], message: "`grid` must be the http:// or https:// URL of a Selenium Grid 4 hub or router", hint: gridHint });
-      else if (/^https?:\/\/[^/@\s]*@/i.test(grid)) out.push({ path: ["browser", "grid"], message: "`grid` carries credentials written literally; a flow file is committed and shared", hint: "grid: \"${GRID_URL}\"   # with GRID_URL=https://<user>:<key>@<grid> in the environment or a CI secret" });
+      const gridHint = 'grid: http://127.0.0.1:4444   # or "${GRID_URL}" when it carries credentials';
+      if (!/^https?:\/\/[^/\s]+/i.test(grid))
+        out.push({ path: ["browser", "grid"], message: "`grid` must be the http:// or https:// URL of a Selenium Grid 4 hub or router", hint: gridHint });
+      else if (/^https?:\/\/[^/@\s]*@/i.test(grid))
+        out.push({
+          path: ["browser", "grid"],
+          message: "`grid` carries credentials written literally; a flow file is committed and shared",
+          hint: 'grid: "${GRID_URL}"   # with GRID_URL=https://<user>:<key>@<grid> in the environment or a CI secret',
+        });
     }
-    if (grid !== undefined && endpoint !== undefined) out.push({ path: ["browser", "grid"], at: "key", message: "`grid` and `endpoint` both name where the browser is; a flow has one", hint: "keep `grid:` for a Selenium Grid, or `endpoint:` for one running browser" });
+    if (grid !== undefined && endpoint !== undefined)
+      out.push({
+        path: ["browser", "grid"],
+        at: "key",
+        message: "`grid` and `endpoint` both name where the browser is; a flow has one",
+        hint: "keep `grid:` for a Selenium Grid, or `endpoint:` for one running browser",
+      });
     if (endpoint !== undefined && args !== undefined) {
-      out.push({ path: ["browser", "args"], at: "key", message: "`args` cannot be passed to a browser flowproof connects to (`endpoint:`); it was started with its own flags", hint: "remove `args:`, or start that browser with those flags yourself" });
+      out.push({
+        path: ["browser", "args"],
+        at: "key",
+        message: "`args` cannot be passed to a browser flowproof connects to (`endpoint:`); it was started with its own flags",
+        hint: "remove `args:`, or start that browser with those flags yourself",
+      });
     }
   }
   const mock = keys["mock"];
@@ -157,7 +241,8 @@ export function checkWebKeys(keys: Obj): ArgumentProblem[] {
       literal(m["url_contains"], ["mock", i, "url_contains"], "url_contains: /api/rates");
       literal(m["content_type"], ["mock", i, "content_type"], "content_type: application/json");
       const method = m["method"];
-      if (typeof method === "string" && !METHODS.includes(method.toUpperCase())) out.push({ path: ["mock", i, "method"], message: `\`method\` must be one of ${METHODS.join(", ")}`, hint: "method: POST" });
+      if (typeof method === "string" && !METHODS.includes(method.toUpperCase()))
+        out.push({ path: ["mock", i, "method"], message: `\`method\` must be one of ${METHODS.join(", ")}`, hint: "method: POST" });
     });
   }
   const session = keys["session"];
@@ -166,7 +251,8 @@ export function checkWebKeys(keys: Obj): ArgumentProblem[] {
       if (!isObj(c)) return;
       const name = c["name"];
       literal(name, ["session", "cookies", i, "name"], "name: sid");
-      if (typeof name === "string" && /[\s=;,]/.test(name)) out.push({ path: ["session", "cookies", i, "name"], message: "a cookie `name` cannot contain spaces, `=`, `;` or `,`", hint: "name: session_id" });
+      if (typeof name === "string" && /[\s=;,]/.test(name))
+        out.push({ path: ["session", "cookies", i, "name"], message: "a cookie `name` cannot contain spaces, `=`, `;` or `,`", hint: "name: session_id" });
       literal(c["domain"], ["session", "cookies", i, "domain"], "domain: 127.0.0.1");
     });
   }
@@ -178,6 +264,9 @@ export const WEB_KEYS: AdapterKeys<Obj> = {
   schema: WEB_KEYS_SCHEMA,
   check: checkWebKeys,
   refuse: {
-    window: { message: "`window:` sizes a desktop window; a web flow sizes its page with the browser's viewport", hint: "browser: {viewport: {width: 1280, height: 800}}" },
+    window: {
+      message: "`window:` sizes a desktop window; a web flow sizes its page with the browser's viewport",
+      hint: "browser: {viewport: {width: 1280, height: 800}}",
+    },
   },
 };

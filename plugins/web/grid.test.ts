@@ -24,14 +24,26 @@ describe("parseGridUrl", () => {
 });
 
 test("sessionCapabilities: Chromium sized like the flow, its flags, and the flow's capabilities merged in", () => {
-  const caps = sessionCapabilities({ args: ["--lang=de"], windowSize: [390, 844], capabilities: { platformName: "linux", "goog:chromeOptions": { args: ["--x"], prefs: { a: 1 } } } });
-  expect(caps).toEqual({ alwaysMatch: { browserName: "chrome", platformName: "linux", "goog:chromeOptions": { prefs: { a: 1 }, args: ["--window-size=390,844", "--lang=de", "--x"] } } });
+  const caps = sessionCapabilities({
+    args: ["--lang=de"],
+    windowSize: [390, 844],
+    capabilities: { platformName: "linux", "goog:chromeOptions": { args: ["--x"], prefs: { a: 1 } } },
+  });
+  expect(caps).toEqual({
+    alwaysMatch: {
+      browserName: "chrome",
+      platformName: "linux",
+      "goog:chromeOptions": { prefs: { a: 1 }, args: ["--window-size=390,844", "--lang=de", "--x"] },
+    },
+  });
   expect(sessionCapabilities({ windowSize: [1280, 800], capabilities: { browserName: "MicrosoftEdge" } }).alwaysMatch["browserName"]).toBe("MicrosoftEdge");
 });
 
 test("withDownloads asks for se:downloadsEnabled only when a node offers it and the flow did not decide", () => {
   const base = { alwaysMatch: { browserName: "chrome" } };
-  const offering = { nodes: [{ slots: [{ stereotype: { browserName: "chrome" } }] }, { slots: [{ stereotype: { browserName: "chrome", "se:downloadsEnabled": true } }] }] };
+  const offering = {
+    nodes: [{ slots: [{ stereotype: { browserName: "chrome" } }] }, { slots: [{ stereotype: { browserName: "chrome", "se:downloadsEnabled": true } }] }],
+  };
   expect(withDownloads(base, offering).alwaysMatch["se:downloadsEnabled"]).toBe(true);
   expect(withDownloads(base, { nodes: [{ slots: [{ stereotype: { browserName: "chrome" } }] }] })).toEqual(base);
   expect(withDownloads(base, "a vendor's status page")).toEqual(base);
@@ -50,7 +62,9 @@ describe("openGridSession against servers that are not a working grid", () => {
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
     const port = server.port;
     server.stop(true);
-    const error = await openGridSession(parseGridUrl(`http://u:k3y-123@127.0.0.1:${port}`), { capabilities: caps, queueTimeoutMs: 5000 }).catch((e: Error & { hint?: string }) => e);
+    const error = await openGridSession(parseGridUrl(`http://u:k3y-123@127.0.0.1:${port}`), { capabilities: caps, queueTimeoutMs: 5000 }).catch(
+      (e: Error & { hint?: string }) => e,
+    );
     expect((error as Error).message).toStartWith(`no Selenium Grid answered at http://***@127.0.0.1:${port}`);
     expect((error as { hint: string }).hint).toContain("FLOWPROOF_GRID_URL");
     expect(JSON.stringify(error)).not.toContain("k3y-123");
@@ -62,7 +76,8 @@ describe("openGridSession against servers that are not a working grid", () => {
       hostname: "127.0.0.1",
       port: 0,
       fetch: async (req) => {
-        if (new URL(req.url).pathname === "/status") return mode === "401" ? new Response("", { status: 401 }) : Response.json({ value: { ready: true, nodes: [] } });
+        if (new URL(req.url).pathname === "/status")
+          return mode === "401" ? new Response("", { status: 401 }) : Response.json({ value: { ready: true, nodes: [] } });
         if (mode === "queue") await Bun.sleep(3000);
         return new Response("not here", { status: 404 });
       },
@@ -93,7 +108,8 @@ test("a session still open when the process exits is deleted by the exit hook (a
     fetch: (req) => {
       const path = new URL(req.url).pathname;
       if (path === "/status") return Response.json({ value: { ready: true, nodes: [] } });
-      if (req.method === "POST" && path === "/session") return Response.json({ value: { sessionId: "s-1", capabilities: { browserName: "chrome", "se:cdp": "ws://elsewhere/session/s-1/se/cdp" } } });
+      if (req.method === "POST" && path === "/session")
+        return Response.json({ value: { sessionId: "s-1", capabilities: { browserName: "chrome", "se:cdp": "ws://elsewhere/session/s-1/se/cdp" } } });
       if (req.method === "DELETE") deleted.push(`${path} ${req.headers.get("authorization") ?? ""}`);
       return Response.json({ value: null });
     },
@@ -122,16 +138,41 @@ test("the node holding the session (from /status) is its placement, and its own 
     port: 0,
     fetch: (req) => {
       const path = new URL(req.url).pathname;
-      if (path === "/status") return Response.json({ value: { ready: true, nodes: [{ uri: "http://10.0.0.7:5555", slots: [{ stereotype: { browserName: "chrome", "se:downloadsEnabled": true }, session: posted ? { sessionId: "s-9" } : null }] }] } });
+      if (path === "/status")
+        return Response.json({
+          value: {
+            ready: true,
+            nodes: [
+              {
+                uri: "http://10.0.0.7:5555",
+                slots: [{ stereotype: { browserName: "chrome", "se:downloadsEnabled": true }, session: posted ? { sessionId: "s-9" } : null }],
+              },
+            ],
+          },
+        });
       if (req.method === "POST" && path === "/session") {
         posted = true;
-        return req.json().then((body: unknown) => Response.json({ value: { sessionId: "s-9", capabilities: { browserName: "chrome", "se:cdp": "ws://internal:4444/session/s-9/se/cdp", "se:downloadsEnabled": (body as { capabilities: { alwaysMatch: Record<string, unknown> } }).capabilities.alwaysMatch["se:downloadsEnabled"] } } }));
+        return req.json().then((body: unknown) =>
+          Response.json({
+            value: {
+              sessionId: "s-9",
+              capabilities: {
+                browserName: "chrome",
+                "se:cdp": "ws://internal:4444/session/s-9/se/cdp",
+                "se:downloadsEnabled": (body as { capabilities: { alwaysMatch: Record<string, unknown> } }).capabilities.alwaysMatch["se:downloadsEnabled"],
+              },
+            },
+          }),
+        );
       }
       return Response.json({ value: null });
     },
   });
   try {
-    const session = await openGridSession(parseGridUrl(`http://127.0.0.1:${server.port}`), { capabilities: sessionCapabilities({ windowSize: [800, 600] }), queueTimeoutMs: 5000 });
+    const session = await openGridSession(parseGridUrl(`http://127.0.0.1:${server.port}`), {
+      capabilities: sessionCapabilities({ windowSize: [800, 600] }),
+      queueTimeoutMs: 5000,
+    });
     expect(session.placement).toEqual({ grid: `http://127.0.0.1:${server.port}`, node: "http://10.0.0.7:5555", session: "s-9" });
     expect(session.nodeCdpUrl).toBe("ws://10.0.0.7:5555/session/s-9/se/cdp");
     expect(session.cdpUrl).toBe(`ws://127.0.0.1:${server.port}/session/s-9/se/cdp`);

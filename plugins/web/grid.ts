@@ -39,7 +39,11 @@ export function parseGridUrl(raw: string): GridAddress {
     url = undefined as never;
   }
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-    throw new FlowproofError({ code: "bad-value", message: `the grid URL ${JSON.stringify(redactUserinfo(raw))} is not an http:// or https:// URL`, hint: `browser: {grid: http://127.0.0.1:4444}, --grid http://127.0.0.1:4444 or ${GRID_ENV}=http://127.0.0.1:4444 (\`local\` runs a local browser)` });
+    throw new FlowproofError({
+      code: "bad-value",
+      message: `the grid URL ${JSON.stringify(redactUserinfo(raw))} is not an http:// or https:// URL`,
+      hint: `browser: {grid: http://127.0.0.1:4444}, --grid http://127.0.0.1:4444 or ${GRID_ENV}=http://127.0.0.1:4444 (\`local\` runs a local browser)`,
+    });
   }
   const user = decodeURIComponent(url.username);
   const key = decodeURIComponent(url.password);
@@ -56,7 +60,12 @@ export function parseGridUrl(raw: string): GridAddress {
   url.password = "";
   const base = url.toString().replace(/\/+$/, "");
   const shown = user !== "" || key !== "" ? base.replace("://", "://***@") : base;
-  return { base, shown, secrets: [...secrets], ...(user !== "" || key !== "" ? { authorization: `Basic ${Buffer.from(`${user}:${key}`).toString("base64")}` } : {}) };
+  return {
+    base,
+    shown,
+    secrets: [...secrets],
+    ...(user !== "" || key !== "" ? { authorization: `Basic ${Buffer.from(`${user}:${key}`).toString("base64")}` } : {}),
+  };
 }
 
 function redactUserinfo(raw: string): string {
@@ -96,7 +105,11 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
  * The capabilities of a session request: Chromium with the flow's flags (its `browser.args` and
  * window size) and the flow's extra W3C capabilities merged in.
  */
-export function sessionCapabilities(options: { readonly args?: readonly string[] | undefined; readonly windowSize: readonly [number, number]; readonly capabilities?: Obj | undefined }): { alwaysMatch: Obj } {
+export function sessionCapabilities(options: {
+  readonly args?: readonly string[] | undefined;
+  readonly windowSize: readonly [number, number];
+  readonly capabilities?: Obj | undefined;
+}): { alwaysMatch: Obj } {
   const extra = options.capabilities ?? {};
   const chrome = isObj(extra["goog:chromeOptions"]) ? extra["goog:chromeOptions"] : {};
   const extraArgs = Array.isArray(chrome["args"]) ? (chrome["args"] as unknown[]) : [];
@@ -117,7 +130,12 @@ export function sessionCapabilities(options: { readonly args?: readonly string[]
 export function withDownloads(capabilities: { alwaysMatch: Obj }, status: unknown): { alwaysMatch: Obj } {
   if ("se:downloadsEnabled" in capabilities.alwaysMatch) return capabilities;
   const nodes = isObj(status) && Array.isArray(status["nodes"]) ? (status["nodes"] as unknown[]) : [];
-  const offered = nodes.some((n) => isObj(n) && Array.isArray(n["slots"]) && (n["slots"] as unknown[]).some((slot) => isObj(slot) && isObj(slot["stereotype"]) && slot["stereotype"]["se:downloadsEnabled"] === true));
+  const offered = nodes.some(
+    (n) =>
+      isObj(n) &&
+      Array.isArray(n["slots"]) &&
+      (n["slots"] as unknown[]).some((slot) => isObj(slot) && isObj(slot["stereotype"]) && slot["stereotype"]["se:downloadsEnabled"] === true),
+  );
   return offered ? { alwaysMatch: { ...capabilities.alwaysMatch, "se:downloadsEnabled": true } } : capabilities;
 }
 
@@ -136,7 +154,8 @@ export function queueTimeoutMs(env: Readonly<Record<string, string | undefined>>
 
 /** Synchronous DELETE of a session, for process exit (no event loop left): a short-lived child does the request. */
 function deleteSync(url: string, authorization: string | undefined): void {
-  const script = "await fetch(process.env.FLOWPROOF_GRID_DELETE, { method: 'DELETE', headers: process.env.FLOWPROOF_GRID_AUTH ? { authorization: process.env.FLOWPROOF_GRID_AUTH } : {}, signal: AbortSignal.timeout(4000) }).catch(() => undefined)";
+  const script =
+    "await fetch(process.env.FLOWPROOF_GRID_DELETE, { method: 'DELETE', headers: process.env.FLOWPROOF_GRID_AUTH ? { authorization: process.env.FLOWPROOF_GRID_AUTH } : {}, signal: AbortSignal.timeout(4000) }).catch(() => undefined)";
   try {
     Bun.spawnSync([process.execPath, "-e", script], {
       env: { ...process.env, BUN_BE_BUN: "1", FLOWPROOF_GRID_DELETE: url, ...(authorization ? { FLOWPROOF_GRID_AUTH: authorization } : {}) },
@@ -156,7 +175,12 @@ export async function openGridSession(address: GridAddress, options: OpenGridOpt
     ...(address.authorization ? { Authorization: address.authorization } : {}),
   });
   const request = async (method: string, path: string, body?: unknown, timeoutMs = REQUEST_TIMEOUT_MS): Promise<{ status: number; value: unknown }> => {
-    const response = await fetch(`${address.base}${path}`, { method, headers: headers(body !== undefined), ...(body !== undefined ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetch(`${address.base}${path}`, {
+      method,
+      headers: headers(body !== undefined),
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const text = await response.text();
     let value: unknown;
     try {
@@ -175,25 +199,40 @@ export async function openGridSession(address: GridAddress, options: OpenGridOpt
   } catch (error) {
     const e = error as Error;
     if (e.name === "TimeoutError") {
-      throw new AdapterUnavailableError(`the Selenium Grid at ${address.shown} kept the session request queued for ${Math.round(options.queueTimeoutMs / 1000)} s: no free node took it`, `add nodes or slots, lower --workers, or allow a longer wait with ${GRID_QUEUE_ENV}=<seconds>; a hub started with --reject-unsupported-caps true refuses capabilities no node has at once`, { cause: error, code: "browser-error" });
+      throw new AdapterUnavailableError(
+        `the Selenium Grid at ${address.shown} kept the session request queued for ${Math.round(options.queueTimeoutMs / 1000)} s: no free node took it`,
+        `add nodes or slots, lower --workers, or allow a longer wait with ${GRID_QUEUE_ENV}=<seconds>; a hub started with --reject-unsupported-caps true refuses capabilities no node has at once`,
+        { cause: error, code: "browser-error" },
+      );
     }
     const cause = (e.cause as Error | undefined)?.message ?? e.message;
     throw new AdapterUnavailableError(`no Selenium Grid answered at ${address.shown}: ${cause}`, FIX_URL, { cause: error, code: "browser-error" });
   }
   const value = isObj(created.value) ? created.value : {};
   if (created.status === 401 || created.status === 403) {
-    throw new AdapterUnavailableError(`the Selenium Grid at ${address.shown} refused the credentials (HTTP ${created.status})`, "put the grid's user and key in its URL: https://<user>:<key>@<grid>/ (from a ${VAR} or a CI secret)", { code: "browser-error" });
+    throw new AdapterUnavailableError(
+      `the Selenium Grid at ${address.shown} refused the credentials (HTTP ${created.status})`,
+      "put the grid's user and key in its URL: https://<user>:<key>@<grid>/ (from a ${VAR} or a CI secret)",
+      { code: "browser-error" },
+    );
   }
   const id = typeof value["sessionId"] === "string" ? value["sessionId"] : undefined;
   const caps = isObj(value["capabilities"]) ? value["capabilities"] : {};
   if (created.status !== 200 || id === undefined) {
-    const message = typeof value["message"] === "string" ? value["message"].split("\n")[0]!.trim() : typeof created.value === "string" ? created.value.slice(0, 200) : `HTTP ${created.status}`;
+    const message =
+      typeof value["message"] === "string"
+        ? value["message"].split("\n")[0]!.trim()
+        : typeof created.value === "string"
+          ? created.value.slice(0, 200)
+          : `HTTP ${created.status}`;
     const unsupported = /no nodes support/i.test(message);
     throw new AdapterUnavailableError(
       `the Selenium Grid at ${address.shown} did not start a session: ${message}`,
       unsupported
         ? "no node offers the capabilities asked for: compare browser.capabilities (browserName, browserVersion, platformName) with the nodes the grid lists at /ui; flowproof needs a Chromium-family node (chrome or MicrosoftEdge)"
-        : created.status === 404 ? `${address.shown} is not a Selenium Grid 4 endpoint (POST /session answered 404); ${FIX_URL}` : FIX_URL,
+        : created.status === 404
+          ? `${address.shown} is not a Selenium Grid 4 endpoint (POST /session answered 404); ${FIX_URL}`
+          : FIX_URL,
       { code: "browser-error" },
     );
   }
@@ -213,7 +252,11 @@ export async function openGridSession(address: GridAddress, options: OpenGridOpt
   };
   try {
     if (typeof caps["se:cdp"] !== "string") {
-      throw new AdapterUnavailableError(`the Selenium Grid at ${address.shown} started a ${String(caps["browserName"] ?? "browser")} session without an se:cdp endpoint`, "flowproof drives Chromium-family browsers over the DevTools protocol: ask for browserName chrome (or MicrosoftEdge) in browser.capabilities", { code: "browser-error" });
+      throw new AdapterUnavailableError(
+        `the Selenium Grid at ${address.shown} started a ${String(caps["browserName"] ?? "browser")} session without an se:cdp endpoint`,
+        "flowproof drives Chromium-family browsers over the DevTools protocol: ask for browserName chrome (or MicrosoftEdge) in browser.capabilities",
+        { code: "browser-error" },
+      );
     }
     // The path of se:cdp, addressed through the URL flowproof was given: a hub behind a proxy or
     // an ingress announces its internal address there.
@@ -233,16 +276,25 @@ export async function openGridSession(address: GridAddress, options: OpenGridOpt
       async upload(localPath) {
         const zipped = zipOne(basename(localPath), readFileSync(localPath));
         const answer = await request("POST", `${sessionPath}/se/file`, { file: Buffer.from(zipped).toString("base64") }, 120_000);
-        if (answer.status !== 200 || typeof answer.value !== "string") throw new FlowproofError({ code: "browser-error", message: `the grid node${node ? ` ${node}` : ""} did not take the upload ${basename(localPath)} (HTTP ${answer.status})` });
+        if (answer.status !== 200 || typeof answer.value !== "string")
+          throw new FlowproofError({
+            code: "browser-error",
+            message: `the grid node${node ? ` ${node}` : ""} did not take the upload ${basename(localPath)} (HTTP ${answer.status})`,
+          });
         return answer.value;
       },
       async download(name) {
         const answer = await request("POST", `${sessionPath}/se/files`, { name }, 120_000);
         const contents = isObj(answer.value) ? answer.value["contents"] : undefined;
-        if (answer.status !== 200 || typeof contents !== "string") throw new FlowproofError({ code: "browser-error", message: `the grid node${node ? ` ${node}` : ""} did not hand back the download ${JSON.stringify(name)} (HTTP ${answer.status})` });
+        if (answer.status !== 200 || typeof contents !== "string")
+          throw new FlowproofError({
+            code: "browser-error",
+            message: `the grid node${node ? ` ${node}` : ""} did not hand back the download ${JSON.stringify(name)} (HTTP ${answer.status})`,
+          });
         const entries = unzip(new Uint8Array(Buffer.from(contents, "base64")));
         const data = entries.get(name) ?? [...entries.values()][0];
-        if (!data) throw new FlowproofError({ code: "browser-error", message: `the grid handed back an empty archive for the download ${JSON.stringify(name)}` });
+        if (!data)
+          throw new FlowproofError({ code: "browser-error", message: `the grid handed back an empty archive for the download ${JSON.stringify(name)}` });
         return data;
       },
       async explainLoss() {

@@ -36,7 +36,10 @@ async function connectToSession(grid: string, session: GridSession): Promise<Con
     nodesReachable.set(grid, direct !== undefined);
     if (direct) return direct;
     // One that connects after all is closed at once.
-    void connecting.then((c) => c.close(), () => undefined);
+    void connecting.then(
+      (c) => c.close(),
+      () => undefined,
+    );
   }
   return Connection.connect(session.cdpUrl, GRID_BOUNDS);
 }
@@ -44,7 +47,11 @@ async function connectToSession(grid: string, session: GridSession): Promise<Con
 /** One flow on a Selenium Grid: a session of its own, driven over its se:cdp, deleted when the flow closes. */
 async function launchOnGrid(url: string, config: WebConfig, ctx: LaunchContext): Promise<AppDriver> {
   if (config.headed) {
-    throw new AdapterUnavailableError("a browser on a Selenium Grid has no window on this machine to show or keep open (--keep-open, FLOWPROOF_HEADED)", "run it locally with --grid local, or drop --keep-open / FLOWPROOF_HEADED", { code: "browser-error" });
+    throw new AdapterUnavailableError(
+      "a browser on a Selenium Grid has no window on this machine to show or keep open (--keep-open, FLOWPROOF_HEADED)",
+      "run it locally with --grid local, or drop --keep-open / FLOWPROOF_HEADED",
+      { code: "browser-error" },
+    );
   }
   let address;
   try {
@@ -65,7 +72,11 @@ async function launchOnGrid(url: string, config: WebConfig, ctx: LaunchContext):
     connection = await connectToSession(address.base, session);
   } catch (error) {
     await session.close();
-    throw new AdapterUnavailableError(`could not open the DevTools socket of session ${session.id} on the Selenium Grid at ${address.shown}: ${(error as Error).message}`, "the grid must pass WebSockets through to /session/<id>/se/cdp (a proxy or ingress in front of the hub must allow the upgrade)", { cause: error, code: "browser-error" });
+    throw new AdapterUnavailableError(
+      `could not open the DevTools socket of session ${session.id} on the Selenium Grid at ${address.shown}: ${(error as Error).message}`,
+      "the grid must pass WebSockets through to /session/<id>/se/cdp (a proxy or ingress in front of the hub must allow the upgrade)",
+      { cause: error, code: "browser-error" },
+    );
   }
   connection.explainLoss(() => session.explainLoss());
   const close = async () => {
@@ -87,11 +98,13 @@ async function launchOnGrid(url: string, config: WebConfig, ctx: LaunchContext):
 /** The open options that confine a page to the run's roots, when the run is confined. */
 const filesOf = (ctx: LaunchContext): OpenOptions => (ctx.paths ? { files: ctx.paths } : {});
 
-const ENDPOINT_HINT = "start that browser with --remote-debugging-port=<port> (and --remote-allow-origins=* for older versions), or fix `browser.endpoint:` in the flow";
+const ENDPOINT_HINT =
+  "start that browser with --remote-debugging-port=<port> (and --remote-allow-origins=* for older versions), or fix `browser.endpoint:` in the flow";
 
 async function startBrowser(headed: boolean, extraArgs: readonly string[] = []): Promise<LaunchedBrowser> {
   const found = findBrowser(process.env, { headless: !headed });
-  if (!found.path) throw new AdapterUnavailableError(`no Chromium-family browser found (looked at ${found.tried.join("; ")})`, INSTALL_HINT, { code: "no-browser" });
+  if (!found.path)
+    throw new AdapterUnavailableError(`no Chromium-family browser found (looked at ${found.tried.join("; ")})`, INSTALL_HINT, { code: "no-browser" });
   try {
     return await launchBrowser(found.path, { headed, extraArgs });
   } catch (error) {
@@ -152,10 +165,16 @@ class WebSession implements AdapterSession {
         const browser = await startBrowser(config.headed === true, source.args);
         try {
           const connection = await connectTo(browser);
-          return await WebDriver.open(connection, ctx.log, config, async () => {
-            await connection.close().catch(() => undefined);
-            await browser.close();
-          }, filesOf(ctx));
+          return await WebDriver.open(
+            connection,
+            ctx.log,
+            config,
+            async () => {
+              await connection.close().catch(() => undefined);
+              await browser.close();
+            },
+            filesOf(ctx),
+          );
         } catch (error) {
           await browser.close();
           throw error;
@@ -166,7 +185,10 @@ class WebSession implements AdapterSession {
         try {
           connection = await Connection.connect(await endpointWebSocketUrl(source.url));
         } catch (error) {
-          throw new AdapterUnavailableError(`could not connect to the browser at ${source.url}: ${(error as Error).message}`, ENDPOINT_HINT, { cause: error, code: "browser-error" });
+          throw new AdapterUnavailableError(`could not connect to the browser at ${source.url}: ${(error as Error).message}`, ENDPOINT_HINT, {
+            cause: error,
+            code: "browser-error",
+          });
         }
         // Someone else's browser: closing the flow disposes its context and our socket, never the process.
         try {

@@ -4,7 +4,11 @@ import { MODIFIER_BITS } from "./keys.ts";
 
 describe("textStrokes", () => {
   test("one stroke per character, a newline typed as Enter", () => {
-    expect(textStrokes("a\nÉ")).toEqual([{ key: "a", modifiers: 0 }, { key: "Enter", modifiers: 0 }, { key: "É", modifiers: 0 }]);
+    expect(textStrokes("a\nÉ")).toEqual([
+      { key: "a", modifiers: 0 },
+      { key: "Enter", modifiers: 0 },
+      { key: "É", modifiers: 0 },
+    ]);
   });
 });
 
@@ -17,11 +21,17 @@ describe("strokeEvents", () => {
   });
 
   test("an upper-case letter or shifted punctuation holds Shift", () => {
-    expect(strokeEvents([{ key: "Z", modifiers: 0 }, { key: "?", modifiers: 0 }]).map((e) => e.modifiers)).toEqual([8, 8, 8, 8]);
+    expect(
+      strokeEvents([
+        { key: "Z", modifiers: 0 },
+        { key: "?", modifiers: 0 },
+      ]).map((e) => e.modifiers),
+    ).toEqual([8, 8, 8, 8]);
   });
 
   test("a Ctrl, Alt or Meta chord produces no text; Shift alone still does", () => {
-    for (const m of ["ctrl", "alt", "meta"] as const) expect(strokeEvents([{ key: "a", modifiers: MODIFIER_BITS[m] }])[0]).toMatchObject({ type: "rawKeyDown", modifiers: MODIFIER_BITS[m] });
+    for (const m of ["ctrl", "alt", "meta"] as const)
+      expect(strokeEvents([{ key: "a", modifiers: MODIFIER_BITS[m] }])[0]).toMatchObject({ type: "rawKeyDown", modifiers: MODIFIER_BITS[m] });
     expect(strokeEvents([{ key: "a", modifiers: MODIFIER_BITS.shift }])[0]).toMatchObject({ type: "keyDown", text: "a" });
   });
 
@@ -30,15 +40,23 @@ describe("strokeEvents", () => {
   });
 
   test("an unknown key name is refused before any event", () => {
-    expect(() => strokeEvents([{ key: "NoSuchKey", modifiers: 0 }])).toThrow(expect.objectContaining({ code: "unsupported-step", message: 'no key definition for "NoSuchKey" in the web adapter' }));
+    expect(() => strokeEvents([{ key: "NoSuchKey", modifiers: 0 }])).toThrow(
+      expect.objectContaining({ code: "unsupported-step", message: 'no key definition for "NoSuchKey" in the web adapter' }),
+    );
   });
 });
 
 describe("modifierEvents", () => {
   test("modifiers go down in a fixed order, accumulating, and come up in reverse", () => {
     const { down, up } = modifierEvents(MODIFIER_BITS.shift | MODIFIER_BITS.ctrl);
-    expect(down.map((e) => [e.type, e.key, e.modifiers])).toEqual([["rawKeyDown", "Control", 2], ["rawKeyDown", "Shift", 10]]);
-    expect(up.map((e) => [e.type, e.key, e.modifiers])).toEqual([["keyUp", "Shift", 2], ["keyUp", "Control", 0]]);
+    expect(down.map((e) => [e.type, e.key, e.modifiers])).toEqual([
+      ["rawKeyDown", "Control", 2],
+      ["rawKeyDown", "Shift", 10],
+    ]);
+    expect(up.map((e) => [e.type, e.key, e.modifiers])).toEqual([
+      ["keyUp", "Shift", 2],
+      ["keyUp", "Control", 0],
+    ]);
   });
 
   test("no modifier, no events", () => {
@@ -47,7 +65,8 @@ describe("modifierEvents", () => {
 });
 
 describe("typingPlan", () => {
-  const typed = (plan: readonly TypingPiece[]) => plan.map((p) => ("keys" in p ? p.keys.map((k) => (k.key === "Enter" ? "\n" : k.key)).join("") : p.insert)).join("");
+  const typed = (plan: readonly TypingPiece[]) =>
+    plan.map((p) => ("keys" in p ? p.keys.map((k) => (k.key === "Enter" ? "\n" : k.key)).join("") : p.insert)).join("");
 
   test("a text of up to KEYED_TEXT_MAX characters is typed key by key", () => {
     const text = "é".repeat(KEYED_TEXT_MAX);

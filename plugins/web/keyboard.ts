@@ -19,21 +19,34 @@ export function textStrokes(text: string): Stroke[] {
   return [...text].map((ch) => ({ key: ch === "\n" ? "Enter" : ch, modifiers: 0 }));
 }
 
-const MODIFIER_OWN_BITS: Readonly<Record<string, number>> = { Shift: MODIFIER_BITS.shift, Control: MODIFIER_BITS.ctrl, Alt: MODIFIER_BITS.alt, Meta: MODIFIER_BITS.meta };
+const MODIFIER_OWN_BITS: Readonly<Record<string, number>> = {
+  Shift: MODIFIER_BITS.shift,
+  Control: MODIFIER_BITS.ctrl,
+  Alt: MODIFIER_BITS.alt,
+  Meta: MODIFIER_BITS.meta,
+};
 
 /** keyDown/keyUp pairs for `strokes`; throws on a key with no definition. */
 export function strokeEvents(strokes: readonly Stroke[]): KeyEvent[] {
   const events: KeyEvent[] = [];
   for (const stroke of strokes) {
     const def = keyDefinition(stroke.key);
-    if (!def) throw new FlowproofError({ code: "unsupported-step", message: `no key definition for ${JSON.stringify(stroke.key)} in the web adapter`, hint: "press a named key (Enter, Tab, Escape, Backspace, an arrow, F1–F12, …) or one character" });
+    if (!def)
+      throw new FlowproofError({
+        code: "unsupported-step",
+        message: `no key definition for ${JSON.stringify(stroke.key)} in the web adapter`,
+        hint: "press a named key (Enter, Tab, Escape, Backspace, an arrow, F1–F12, …) or one character",
+      });
     // A modifier key's own bit is set while it is down (a browser reports shiftKey on Shift's keydown), not on its release.
     const own = MODIFIER_OWN_BITS[def.key] ?? 0;
     const modifiers = stroke.modifiers | (def.shift ? MODIFIER_BITS.shift : 0);
     // Ctrl/Alt/Meta chords produce no text (they are shortcuts, not characters).
     const producesText = def.text !== undefined && (stroke.modifiers & SHORTCUT_BITS) === 0;
     const base = { key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode, nativeVirtualKeyCode: def.keyCode, modifiers };
-    events.push(producesText ? { type: "keyDown", ...base, text: def.text, unmodifiedText: def.text } : { type: "rawKeyDown", ...base, modifiers: modifiers | own }, { type: "keyUp", ...base });
+    events.push(
+      producesText ? { type: "keyDown", ...base, text: def.text, unmodifiedText: def.text } : { type: "rawKeyDown", ...base, modifiers: modifiers | own },
+      { type: "keyUp", ...base },
+    );
   }
   return events;
 }
@@ -126,15 +139,22 @@ export async function typeWithin(session: Session, text: string, timeoutMs = TYP
  * each piece and bounds the piece in flight, so a page that stalls the input stops the typing.
  * Answers how many characters were typed when the bound ran out.
  */
-export async function typeText(session: Session, text: string, timeoutMs: number): Promise<{ readonly done: true } | { readonly done: false; readonly typed: number }> {
+export async function typeText(
+  session: Session,
+  text: string,
+  timeoutMs: number,
+): Promise<{ readonly done: true } | { readonly done: false; readonly typed: number }> {
   const deadline = performance.now() + timeoutMs;
   let typed = 0;
   for (const piece of typingPlan(text)) {
     const left = deadline - performance.now();
     if (left <= 0) return { done: false, typed };
-    const sending = "keys" in piece ? sendKeys(session, strokeEvents(piece.keys)) : session.send("Input.insertText", { text: piece.insert }).then(() => undefined);
+    const sending =
+      "keys" in piece ? sendKeys(session, strokeEvents(piece.keys)) : session.send("Input.insertText", { text: piece.insert }).then(() => undefined);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const inTime = await Promise.race([sending.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), left)))]).finally(() => clearTimeout(timer));
+    const inTime = await Promise.race([sending.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), left)))]).finally(() =>
+      clearTimeout(timer),
+    );
     if (!inTime) {
       sending.catch(() => undefined);
       return { done: false, typed };

@@ -35,16 +35,40 @@ NAMED["Meta"] = { key: "Meta", code: "MetaLeft", keyCode: 91 };
 for (let i = 1; i <= 12; i++) NAMED[`F${i}`] = { key: `F${i}`, code: `F${i}`, keyCode: 111 + i };
 
 const SHIFTED_PUNCT: Record<string, [string, number]> = {
-  "!": ["Digit1", 49], "@": ["Digit2", 50], "#": ["Digit3", 51], $: ["Digit4", 52], "%": ["Digit5", 53],
-  "^": ["Digit6", 54], "&": ["Digit7", 55], "*": ["Digit8", 56], "(": ["Digit9", 57], ")": ["Digit0", 48],
-  _: ["Minus", 189], "+": ["Equal", 187], "{": ["BracketLeft", 219], "}": ["BracketRight", 221],
-  "|": ["Backslash", 220], ":": ["Semicolon", 186], '"': ["Quote", 222], "<": ["Comma", 188],
-  ">": ["Period", 190], "?": ["Slash", 191], "~": ["Backquote", 192],
+  "!": ["Digit1", 49],
+  "@": ["Digit2", 50],
+  "#": ["Digit3", 51],
+  $: ["Digit4", 52],
+  "%": ["Digit5", 53],
+  "^": ["Digit6", 54],
+  "&": ["Digit7", 55],
+  "*": ["Digit8", 56],
+  "(": ["Digit9", 57],
+  ")": ["Digit0", 48],
+  _: ["Minus", 189],
+  "+": ["Equal", 187],
+  "{": ["BracketLeft", 219],
+  "}": ["BracketRight", 221],
+  "|": ["Backslash", 220],
+  ":": ["Semicolon", 186],
+  '"': ["Quote", 222],
+  "<": ["Comma", 188],
+  ">": ["Period", 190],
+  "?": ["Slash", 191],
+  "~": ["Backquote", 192],
 };
 const PUNCT: Record<string, [string, number]> = {
-  "-": ["Minus", 189], "=": ["Equal", 187], "[": ["BracketLeft", 219], "]": ["BracketRight", 221],
-  "\\": ["Backslash", 220], ";": ["Semicolon", 186], "'": ["Quote", 222], ",": ["Comma", 188],
-  ".": ["Period", 190], "/": ["Slash", 191], "`": ["Backquote", 192],
+  "-": ["Minus", 189],
+  "=": ["Equal", 187],
+  "[": ["BracketLeft", 219],
+  "]": ["BracketRight", 221],
+  "\\": ["Backslash", 220],
+  ";": ["Semicolon", 186],
+  "'": ["Quote", 222],
+  ",": ["Comma", 188],
+  ".": ["Period", 190],
+  "/": ["Slash", 191],
+  "`": ["Backquote", 192],
 };
 
 /** The definition of a named key or a single character; `shift` says whether Shift is implied. */

@@ -1,5 +1,17 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { CHROME_ARGS, INSTALL_HINT, PROFILE_PREFIX, endpointWebSocketUrl, findBrowser, launchBrowser, sweepStaleProfiles } from "./launch.ts";
@@ -145,16 +157,20 @@ describe("endpointWebSocketUrl", () => {
     const server = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
-      fetch: (req) => new URL(req.url).pathname === "/json/version"
-        ? Response.json({ Browser: "Chrome/1", webSocketDebuggerUrl: "ws://127.0.0.1:9/devtools/browser/abc" })
-        : new Response("no", { status: 404 }),
+      fetch: (req) =>
+        new URL(req.url).pathname === "/json/version"
+          ? Response.json({ Browser: "Chrome/1", webSocketDebuggerUrl: "ws://127.0.0.1:9/devtools/browser/abc" })
+          : new Response("no", { status: 404 }),
     });
     try {
       const base = `http://127.0.0.1:${server.port}`;
       expect(await endpointWebSocketUrl(base)).toBe("ws://127.0.0.1:9/devtools/browser/abc");
       expect(await endpointWebSocketUrl(`${base}/`)).toBe("ws://127.0.0.1:9/devtools/browser/abc");
       expect(await endpointWebSocketUrl(`${base}/json/version`)).toBe("ws://127.0.0.1:9/devtools/browser/abc");
-      await expect(endpointWebSocketUrl(`${base}/nope`)).rejects.toMatchObject({ code: "browser-error", message: expect.stringContaining("answered HTTP 404") });
+      await expect(endpointWebSocketUrl(`${base}/nope`)).rejects.toMatchObject({
+        code: "browser-error",
+        message: expect.stringContaining("answered HTTP 404"),
+      });
     } finally {
       server.stop(true);
     }
@@ -164,14 +180,19 @@ describe("endpointWebSocketUrl", () => {
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
     const url = `http://127.0.0.1:${server.port}`;
     server.stop(true);
-    await expect(endpointWebSocketUrl(url)).rejects.toMatchObject({ code: "browser-error", message: expect.stringContaining(`no browser answered at ${url}/json/version`) });
+    await expect(endpointWebSocketUrl(url)).rejects.toMatchObject({
+      code: "browser-error",
+      message: expect.stringContaining(`no browser answered at ${url}/json/version`),
+    });
   });
 
   test("refuses an endpoint that is no DevTools URL as a bad value, saying what to write", async () => {
-    await expect(endpointWebSocketUrl("ftp://127.0.0.1:9222")).rejects.toMatchObject({ code: "bad-value", message: 'browser endpoint "ftp://127.0.0.1:9222" is not a ws://, wss://, http:// or https:// URL' });
+    await expect(endpointWebSocketUrl("ftp://127.0.0.1:9222")).rejects.toMatchObject({
+      code: "bad-value",
+      message: 'browser endpoint "ftp://127.0.0.1:9222" is not a ws://, wss://, http:// or https:// URL',
+    });
   });
 });
-
 
 /** A pid that no process has any more: a child that already exited. */
 function deadPid(): number {
@@ -198,15 +219,17 @@ function processTree(root: number): Array<{ pid: number; start: string }> {
 }
 
 function stillRunning(procs: ReadonlyArray<{ pid: number; start: string }>): number[] {
-  return procs.filter((p) => {
-    try {
-      const text = readFileSync(`/proc/${p.pid}/stat`, "utf8");
-      const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
-      return f[19] === p.start && f[0] !== "Z";
-    } catch {
-      return false;
-    }
-  }).map((p) => p.pid);
+  return procs
+    .filter((p) => {
+      try {
+        const text = readFileSync(`/proc/${p.pid}/stat`, "utf8");
+        const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
+        return f[19] === p.start && f[0] !== "Z";
+      } catch {
+        return false;
+      }
+    })
+    .map((p) => p.pid);
 }
 
 async function settled(procs: ReadonlyArray<{ pid: number; start: string }>): Promise<number[]> {
@@ -229,7 +252,10 @@ function killGroup(pid: number): void {
 async function browserInChild(prefix: string): Promise<{ proc: ReturnType<typeof Bun.spawn>; pid: number }> {
   dir = mkdtempSync(join(tmpdir(), prefix));
   const script = join(dir, "hold.ts");
-  writeFileSync(script, `import { launchBrowser } from ${JSON.stringify(join(import.meta.dir, "launch.ts"))};\nconst b = await launchBrowser(${JSON.stringify(requireChromium())});\nconsole.log(b.pid);\nsetInterval(() => undefined, 1000);\n`);
+  writeFileSync(
+    script,
+    `import { launchBrowser } from ${JSON.stringify(join(import.meta.dir, "launch.ts"))};\nconst b = await launchBrowser(${JSON.stringify(requireChromium())});\nconsole.log(b.pid);\nsetInterval(() => undefined, 1000);\n`,
+  );
   const proc = Bun.spawn([process.execPath, script], { stdout: "pipe", stderr: "inherit" });
   const pid = Number(await firstLine(proc.stdout));
   expect(pid).toBeGreaterThan(0);
@@ -237,7 +263,9 @@ async function browserInChild(prefix: string): Promise<{ proc: ReturnType<typeof
 }
 
 function profileOf(pid: number): string {
-  const arg = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").find((a) => a.startsWith("--user-data-dir="));
+  const arg = readFileSync(`/proc/${pid}/cmdline`, "utf8")
+    .split("\0")
+    .find((a) => a.startsWith("--user-data-dir="));
   return arg!.slice("--user-data-dir=".length);
 }
 
@@ -317,7 +345,10 @@ describe("launchBrowser", () => {
     dir = mkdtempSync(join(tmpdir(), "flowproof-exit-"));
     const script = join(dir, "leave.ts");
     // Launches, prints the browser's pid, and exits (without close()) once told to on stdin.
-    writeFileSync(script, `import { launchBrowser } from ${JSON.stringify(join(import.meta.dir, "launch.ts"))};\nconst b = await launchBrowser(${JSON.stringify(requireChromium())});\nconsole.log(b.pid);\nfor await (const _ of console) process.exit(0);\n`);
+    writeFileSync(
+      script,
+      `import { launchBrowser } from ${JSON.stringify(join(import.meta.dir, "launch.ts"))};\nconst b = await launchBrowser(${JSON.stringify(requireChromium())});\nconsole.log(b.pid);\nfor await (const _ of console) process.exit(0);\n`,
+    );
     const proc = Bun.spawn([process.execPath, script], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
     const pid = Number(await firstLine(proc.stdout));
     expect(pid).toBeGreaterThan(0);
@@ -336,19 +367,23 @@ describe("launchBrowser", () => {
     }
   }, 60_000);
 
-  test.if(process.platform === "linux")("a process killed outright (SIGKILL, no hook can run) still takes its browser with it", async () => {
-    const { proc, pid } = await browserInChild("flowproof-kill-");
-    try {
-      await Bun.sleep(500);
-      const procs = processTree(pid);
-      expect(procs.length).toBeGreaterThan(1);
-      proc.kill("SIGKILL");
-      await proc.exited;
-      expect(await settled(procs)).toEqual([]);
-    } finally {
-      killGroup(pid);
-    }
-  }, 60_000);
+  test.if(process.platform === "linux")(
+    "a process killed outright (SIGKILL, no hook can run) still takes its browser with it",
+    async () => {
+      const { proc, pid } = await browserInChild("flowproof-kill-");
+      try {
+        await Bun.sleep(500);
+        const procs = processTree(pid);
+        expect(procs.length).toBeGreaterThan(1);
+        proc.kill("SIGKILL");
+        await proc.exited;
+        expect(await settled(procs)).toEqual([]);
+      } finally {
+        killGroup(pid);
+      }
+    },
+    60_000,
+  );
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     test(`a process ended by ${signal} that has no handler of its own takes its browser with it, and still dies of the signal`, async () => {

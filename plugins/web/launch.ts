@@ -6,8 +6,7 @@ import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, join, resolve as resolvePath } from "node:path";
 import { FlowproofError, guardDir, guardGroup, killAtExit } from "../../src/plugins/api.ts";
 
-export const INSTALL_HINT =
-  "install Chromium (Debian/Ubuntu: `apt-get install chromium`) or point FLOWPROOF_CHROME at a Chrome/Chromium/Edge executable";
+export const INSTALL_HINT = "install Chromium (Debian/Ubuntu: `apt-get install chromium`) or point FLOWPROOF_CHROME at a Chrome/Chromium/Edge executable";
 
 const NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome", "msedge", "microsoft-edge"];
 const USUAL_PATHS = [
@@ -225,7 +224,10 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null): strin
 const PARENT_DEATH_WRAPPER = process.platform === "linux" ? ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) : undefined;
 
 /** Starts the browser and resolves once its DevTools endpoint is announced. */
-export function launchBrowser(executable: string, options: { headed?: boolean; timeoutMs?: number; windowSize?: [number, number]; extraArgs?: readonly string[] } = {}): Promise<LaunchedBrowser> {
+export function launchBrowser(
+  executable: string,
+  options: { headed?: boolean; timeoutMs?: number; windowSize?: [number, number]; extraArgs?: readonly string[] } = {},
+): Promise<LaunchedBrowser> {
   sweepStaleProfiles();
   const userDataDir = mkdtempSync(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
   // The profile (and, once the browser made it, its singleton socket's directory) is removed by
@@ -255,10 +257,13 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
   // At process exit a browser still running is killed synchronously, its profile removed. A browser
   // has a process group of its own, so a terminal's Ctrl-C no longer reaches it: the shared exit
   // hook also kills it on a signal nothing else in the process handles.
-  const unhook = pid !== undefined ? killAtExit(() => {
-    killGroup(pid, "SIGKILL");
-    removeProfile(userDataDir);
-  }) : () => undefined;
+  const unhook =
+    pid !== undefined
+      ? killAtExit(() => {
+          killGroup(pid, "SIGKILL");
+          removeProfile(userDataDir);
+        })
+      : () => undefined;
   // The group guard kills the browser's whole group if flowproof dies without running its exit
   // hooks: the only such guard where setpriv is missing (macOS, a Linux without util-linux), and
   // the one that also reaches helpers that outlive the browser. On Windows the job object does it.
@@ -294,13 +299,21 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
   return new Promise((resolve, reject) => {
     let stderr = "";
     let settled = false;
-    const timer = setTimeout(() => fail(`the browser did not announce its DevTools endpoint within ${options.timeoutMs ?? 30_000} ms`), options.timeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () => fail(`the browser did not announce its DevTools endpoint within ${options.timeoutMs ?? 30_000} ms`),
+      options.timeoutMs ?? 30_000,
+    );
     // Every start failure is one no-browser error: the browser could not be started.
     const fail = (message: string, cause?: unknown) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      reject(new FlowproofError({ code: "no-browser", message: `${message}${stderr ? `\n${stderr.trim().split("\n").slice(-5).join("\n")}` : ""}` }, cause === undefined ? undefined : { cause }));
+      reject(
+        new FlowproofError(
+          { code: "no-browser", message: `${message}${stderr ? `\n${stderr.trim().split("\n").slice(-5).join("\n")}` : ""}` },
+          cause === undefined ? undefined : { cause },
+        ),
+      );
       void stop();
     };
     child.once("error", (e) => {
@@ -343,7 +356,12 @@ export function launchBrowser(executable: string, options: { headed?: boolean; t
  */
 export async function endpointWebSocketUrl(endpoint: string, timeoutMs = 10_000): Promise<string> {
   if (/^wss?:\/\//i.test(endpoint)) return endpoint;
-  if (!/^https?:\/\//i.test(endpoint)) throw new FlowproofError({ code: "bad-value", message: `browser endpoint ${JSON.stringify(endpoint)} is not a ws://, wss://, http:// or https:// URL`, hint: "browser: { endpoint: ws://127.0.0.1:9222/devtools/browser/… } or http://127.0.0.1:9222" });
+  if (!/^https?:\/\//i.test(endpoint))
+    throw new FlowproofError({
+      code: "bad-value",
+      message: `browser endpoint ${JSON.stringify(endpoint)} is not a ws://, wss://, http:// or https:// URL`,
+      hint: "browser: { endpoint: ws://127.0.0.1:9222/devtools/browser/… } or http://127.0.0.1:9222",
+    });
   const versionUrl = /\/json\/version\/?$/.test(endpoint) ? endpoint : `${endpoint.replace(/\/+$/, "")}/json/version`;
   let response: Response;
   try {
@@ -351,9 +369,14 @@ export async function endpointWebSocketUrl(endpoint: string, timeoutMs = 10_000)
   } catch (error) {
     throw new FlowproofError({ code: "browser-error", message: `no browser answered at ${versionUrl}: ${(error as Error).message}` }, { cause: error });
   }
-  if (!response.ok) throw new FlowproofError({ code: "browser-error", message: `${versionUrl} answered HTTP ${response.status}; is this a Chromium DevTools endpoint (--remote-debugging-port)?` });
+  if (!response.ok)
+    throw new FlowproofError({
+      code: "browser-error",
+      message: `${versionUrl} answered HTTP ${response.status}; is this a Chromium DevTools endpoint (--remote-debugging-port)?`,
+    });
   const info = (await response.json().catch(() => undefined)) as { webSocketDebuggerUrl?: unknown } | undefined;
   const ws = info?.webSocketDebuggerUrl;
-  if (typeof ws !== "string" || !/^wss?:\/\//.test(ws)) throw new FlowproofError({ code: "browser-error", message: `${versionUrl} did not announce a webSocketDebuggerUrl` });
+  if (typeof ws !== "string" || !/^wss?:\/\//.test(ws))
+    throw new FlowproofError({ code: "browser-error", message: `${versionUrl} did not announce a webSocketDebuggerUrl` });
   return ws;
 }

@@ -23,7 +23,7 @@ describe("matchMock", () => {
 describe("mockResponse", () => {
   test("serves data as JSON, a string as text/plain, and content_type overrides", () => {
     const json = mockResponse(RULES, "http://x/api/rates", "GET", {});
-    expect(json).toMatchObject({ status: 200, body: "{\"rate\":1.23}" });
+    expect(json).toMatchObject({ status: 200, body: '{"rate":1.23}' });
     expect(headerOf(json, "content-type")).toBe("application/json");
     const text = mockResponse(RULES, "http://x/api/save", "POST", {});
     expect(text).toMatchObject({ status: 201, body: "saved" });
@@ -40,7 +40,11 @@ describe("mockResponse", () => {
   });
 
   test("answers the CORS preflight of a mocked request and lets other preflights through", () => {
-    const pre = mockResponse(RULES, "http://api.test/api/save", "OPTIONS", { Origin: "http://app.test", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" });
+    const pre = mockResponse(RULES, "http://api.test/api/save", "OPTIONS", {
+      Origin: "http://app.test",
+      "Access-Control-Request-Method": "POST",
+      "Access-Control-Request-Headers": "content-type",
+    });
     expect(pre).toMatchObject({ status: 204, body: "" });
     expect(headerOf(pre, "access-control-allow-headers")).toBe("content-type");
     expect(mockResponse(RULES, "http://api.test/other", "OPTIONS", { "access-control-request-method": "POST" })).toBeUndefined();

@@ -28,7 +28,12 @@ function corsHeaders(requestHeaders: Readonly<Record<string, string>>): Array<{ 
   return [
     // Echoing the origin (rather than `*`) lets credentialed requests through too.
     { name: "Access-Control-Allow-Origin", value: origin ?? "*" },
-    ...(origin ? [{ name: "Access-Control-Allow-Credentials", value: "true" }, { name: "Vary", value: "Origin" }] : []),
+    ...(origin
+      ? [
+          { name: "Access-Control-Allow-Credentials", value: "true" },
+          { name: "Vary", value: "Origin" },
+        ]
+      : []),
     { name: "Access-Control-Allow-Methods", value: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" },
     { name: "Access-Control-Allow-Headers", value: header(requestHeaders, "access-control-request-headers") ?? "*" },
     { name: "Access-Control-Expose-Headers", value: "*" },
@@ -39,7 +44,12 @@ function corsHeaders(requestHeaders: Readonly<Record<string, string>>): Array<{ 
  * The answer for a request, or undefined to let it through. A CORS preflight (OPTIONS with
  * `Access-Control-Request-Method`) for a mocked request is answered 204 so the mocked request follows.
  */
-export function mockResponse(rules: readonly WebMockRule[], url: string, method: string, requestHeaders: Readonly<Record<string, string>>): MockResponse | undefined {
+export function mockResponse(
+  rules: readonly WebMockRule[],
+  url: string,
+  method: string,
+  requestHeaders: Readonly<Record<string, string>>,
+): MockResponse | undefined {
   const preflightFor = method.toUpperCase() === "OPTIONS" ? header(requestHeaders, "access-control-request-method") : undefined;
   const explicitOptions = rules.some((r) => r.method?.toUpperCase() === "OPTIONS" && url.includes(r.url_contains));
   if (preflightFor !== undefined && !explicitOptions) {
@@ -104,11 +114,11 @@ export async function interceptRequests(session: Session, rules: readonly WebMoc
     const answer = rules.length > 0 ? mockResponse(rules, p.request.url, p.request.method, p.request.headers) : undefined;
     const sent = answer
       ? session.send("Fetch.fulfillRequest", {
-        requestId: p.requestId,
-        responseCode: answer.status,
-        responseHeaders: [...answer.headers],
-        body: Buffer.from(answer.body, "utf8").toString("base64"),
-      })
+          requestId: p.requestId,
+          responseCode: answer.status,
+          responseHeaders: [...answer.headers],
+          body: Buffer.from(answer.body, "utf8").toString("base64"),
+        })
       : session.send("Fetch.continueRequest", { requestId: p.requestId });
     // The page may navigate or close while a request is paused; its request is then gone too.
     sent.catch(() => undefined);

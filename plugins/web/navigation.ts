@@ -18,7 +18,13 @@ const STALLED_ANSWER_MS = 2_000;
 const LOAD_GRACE_MS = 3_000;
 /** How often going back or forward looks whether the page arrived. */
 const HISTORY_POLL_MS = 25;
-const STATUS_TEXT: Readonly<Record<number, string>> = { 500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout" };
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
 
 /** Why a navigation past its bound failed: no answer, headers only, a body that stalled or redirects without end alike. */
 const DOCUMENT_NEVER_DELIVERED = "the server never delivered the whole document";
@@ -26,7 +32,12 @@ const DOCUMENT_NEVER_DELIVERED = "the server never delivered the whole document"
 /** `p`'s value, or undefined once `ms` passed first. */
 const withinMs = (p: Promise<unknown>, ms: number): Promise<unknown> => {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([p, new Promise((r) => { timer = setTimeout(r, ms); })]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise((r) => {
+      timer = setTimeout(r, ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 };
 
 interface DocumentWaits {
@@ -139,27 +150,42 @@ export class Navigation {
       await this.firstFrame();
       // A server error page is never the app: name the status instead of failing later steps on it.
       const status = answer.loaderId ? await this.#documentStatus() : 0;
-      if (status >= 500) return fail("not-found", `${url} answered HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ""}: the app under test is running but could not serve the page (its log says why)`, false);
+      if (status >= 500)
+        return fail(
+          "not-found",
+          `${url} answered HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ""}: the app under test is running but could not serve the page (its log says why)`,
+          false,
+        );
       return ok(undefined);
     } finally {
       // The localStorage seed belongs to the first document only.
-      if (seedScript !== undefined) await withinMs(this.#session.send("Page.removeScriptToEvaluateOnNewDocument", { identifier: seedScript }).catch(() => undefined), STALLED_ANSWER_MS);
+      if (seedScript !== undefined)
+        await withinMs(
+          this.#session.send("Page.removeScriptToEvaluateOnNewDocument", { identifier: seedScript }).catch(() => undefined),
+          STALLED_ANSWER_MS,
+        );
     }
   }
 
   /** A navigation past its bound is stopped (bounded: a page stuck between documents may not answer), and no wait goes on for it. */
   async #abandon(): Promise<void> {
     this.loaded();
-    await withinMs(this.#session.send("Page.stopLoading").catch(() => undefined), STALLED_ANSWER_MS);
+    await withinMs(
+      this.#session.send("Page.stopLoading").catch(() => undefined),
+      STALLED_ANSWER_MS,
+    );
   }
 
   async reload(timeoutMs: number): Promise<Attempt> {
     this.#boundMs = timeoutMs;
     const started = performance.now();
     const waits = this.#documentWaits(timeoutMs);
-    await withinMs(this.#session.send("Page.reload", {}).catch((error: unknown) => {
-      if (this.#session.failure || this.#connection.lost) throw error;
-    }), timeoutMs);
+    await withinMs(
+      this.#session.send("Page.reload", {}).catch((error: unknown) => {
+        if (this.#session.failure || this.#connection.lost) throw error;
+      }),
+      timeoutMs,
+    );
     const late = await this.#documentSettled(waits, started, timeoutMs);
     if (late) {
       await this.#abandon();
@@ -180,7 +206,13 @@ export class Navigation {
     const { currentIndex, entries } = await this.#session.send("Page.getNavigationHistory");
     const target = entries[currentIndex + (direction === "back" ? -1 : 1)];
     if (!target || target.url === "about:blank") {
-      return fail("not-found", direction === "back" ? "there is no earlier page to go back to in this flow's history" : "there is no later page to go forward to (nothing was gone back from)", false);
+      return fail(
+        "not-found",
+        direction === "back"
+          ? "there is no earlier page to go back to in this flow's history"
+          : "there is no later page to go forward to (nothing was gone back from)",
+        false,
+      );
     }
     const started = performance.now();
     await this.#session.send("Page.navigateToHistoryEntry", { entryId: target.id });
@@ -192,7 +224,11 @@ export class Navigation {
       if (href === target.url && state !== "loading") break;
       if (performance.now() - started > timeoutMs) {
         this.loaded();
-        return fail("attached", `going ${direction} to ${target.url} did not finish loading within ${Math.round(timeoutMs / 1000)} s (the page is at ${href || "no document"})`, false);
+        return fail(
+          "attached",
+          `going ${direction} to ${target.url} did not finish loading within ${Math.round(timeoutMs / 1000)} s (the page is at ${href || "no document"})`,
+          false,
+        );
       }
       await new Promise((r) => setTimeout(r, HISTORY_POLL_MS));
     }
@@ -226,7 +262,13 @@ export class Navigation {
     }
     const grace = Math.max(0, Math.min(LOAD_GRACE_MS, timeoutMs - (performance.now() - started)));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([waits.loaded.then(() => undefined, () => undefined), new Promise<void>((r) => (timer = setTimeout(r, grace)))]);
+    await Promise.race([
+      waits.loaded.then(
+        () => undefined,
+        () => undefined,
+      ),
+      new Promise<void>((r) => (timer = setTimeout(r, grace))),
+    ]);
     clearTimeout(timer);
     return undefined;
   }
@@ -260,7 +302,10 @@ export class Navigation {
     this.#stalled ??= `${target} did not finish loading within ${Math.round(timeoutMs / 1000)} s; flowproof stopped it`;
     this.loaded();
     // A page stuck between documents may answer neither: bounded, so the step ends with its failure.
-    await withinMs(this.#session.send("Page.stopLoading").catch(() => undefined), STALLED_ANSWER_MS);
+    await withinMs(
+      this.#session.send("Page.stopLoading").catch(() => undefined),
+      STALLED_ANSWER_MS,
+    );
     await withinMs(this.firstFrame(), STALLED_ANSWER_MS);
   }
 
@@ -277,7 +322,13 @@ export class Navigation {
   /** After input: one round trip lets a navigation the input started announce itself, then wait for it. */
   async afterInput(): Promise<void> {
     // A page waiting for a navigation's first response may not answer at all: bounded like the navigation.
-    const answered = await withinMs(this.#session.send("Runtime.evaluate", { expression: "0", returnByValue: true }).then(() => true, () => true), this.#boundMs);
+    const answered = await withinMs(
+      this.#session.send("Runtime.evaluate", { expression: "0", returnByValue: true }).then(
+        () => true,
+        () => true,
+      ),
+      this.#boundMs,
+    );
     if (answered !== true && this.#loading) return this.#stall(this.#boundMs);
     await this.settle();
   }

@@ -38,12 +38,13 @@ describe("attempts", () => {
 
 describe("callPage", () => {
   /** A session whose document lacks the page script, and whose install call meets `installFails`. */
-  const lacking = (installFails: Error): Session => ({
-    send: async (_method: string, params: { expression: string }) => {
-      if (params.expression.includes("__flowproofMissing")) return { result: { value: { __flowproofMissing: true } } };
-      throw installFails;
-    },
-  }) as unknown as Session;
+  const lacking = (installFails: Error): Session =>
+    ({
+      send: async (_method: string, params: { expression: string }) => {
+        if (params.expression.includes("__flowproofMissing")) return { result: { value: { __flowproofMissing: true } } };
+        throw installFails;
+      },
+    }) as unknown as Session;
 
   test("a document replaced while the script is installed is a transient, never a thrown protocol error", async () => {
     const answer = await callPage(lacking(new Error("Runtime.evaluate: Inspected target navigated or closed")), "count", {});

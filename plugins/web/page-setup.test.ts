@@ -21,7 +21,19 @@ describe("initScripts", () => {
 
 describe("seedCookies", () => {
   test("gives a cookie without a domain to the start URL and keeps a named domain", () => {
-    expect(seedCookies({ session: { cookies: [{ name: "a", value: "1" }, { name: "b", value: "2", domain: "example.test" }] } }, "http://127.0.0.1:3000/app")).toEqual([
+    expect(
+      seedCookies(
+        {
+          session: {
+            cookies: [
+              { name: "a", value: "1" },
+              { name: "b", value: "2", domain: "example.test" },
+            ],
+          },
+        },
+        "http://127.0.0.1:3000/app",
+      ),
+    ).toEqual([
       { name: "a", value: "1", url: "http://127.0.0.1:3000/app", path: "/" },
       { name: "b", value: "2", domain: "example.test", path: "/" },
     ]);
@@ -38,13 +50,14 @@ describe("pageOrigin", () => {
 
 describe("readEnvironment", () => {
   /** A session that answers with `answers` in turn: an Error is thrown, anything else is the page's value. */
-  const answering = (...answers: unknown[]): Session => ({
-    send: async () => {
-      const next = answers.shift();
-      if (next instanceof Error) throw next;
-      return { result: { value: next } };
-    },
-  }) as unknown as Session;
+  const answering = (...answers: unknown[]): Session =>
+    ({
+      send: async () => {
+        const next = answers.shift();
+        if (next instanceof Error) throw next;
+        return { result: { value: next } };
+      },
+    }) as unknown as Session;
   const replaced = () => new Error("Runtime.evaluate: Inspected target navigated or closed");
 
   test("a page between documents (the last step navigated) is waited out and asked again", async () => {

@@ -19,8 +19,12 @@ const TOUCH_POINTS = 5;
 export const viewportOf = (config: WebConfig): WebViewport => config.viewport ?? DEFAULT_VIEWPORT;
 
 /** The device metrics of a page `width` × `height` CSS pixels in size, at the viewport's scale and mobile setting. */
-const deviceMetrics = (vp: WebViewport, width: number, height: number): Protocol.Emulation.SetDeviceMetricsOverrideRequest =>
-  ({ width, height, deviceScaleFactor: vp.device_scale_factor ?? 1, mobile: vp.mobile ?? false });
+const deviceMetrics = (vp: WebViewport, width: number, height: number): Protocol.Emulation.SetDeviceMetricsOverrideRequest => ({
+  width,
+  height,
+  deviceScaleFactor: vp.device_scale_factor ?? 1,
+  mobile: vp.mobile ?? false,
+});
 
 /** Init scripts (page-side source) for the clock and random of this config, in install order. */
 export function initScripts(config: WebConfig): string[] {
@@ -33,9 +37,7 @@ export function initScripts(config: WebConfig): string[] {
 /** Everything that must hold before the first document (`files`: the gate of a confined run's `file:` URLs): returns what undoes the page-level listeners. */
 export async function applyShaping(session: Session, config: WebConfig, files?: FileGate): Promise<() => void> {
   const vp = viewportOf(config);
-  const sends: Array<Promise<unknown>> = [
-    session.send("Emulation.setDeviceMetricsOverride", deviceMetrics(vp, vp.width, vp.height)),
-  ];
+  const sends: Array<Promise<unknown>> = [session.send("Emulation.setDeviceMetricsOverride", deviceMetrics(vp, vp.width, vp.height))];
   if (vp.touch) sends.push(session.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: TOUCH_POINTS }));
   if (config.user_agent !== undefined) sends.push(session.send("Emulation.setUserAgentOverride", { userAgent: config.user_agent }));
   if (config.clock?.timezone !== undefined) sends.push(session.send("Emulation.setTimezoneOverride", { timezoneId: config.clock.timezone }));
@@ -46,9 +48,9 @@ export async function applyShaping(session: Session, config: WebConfig, files?: 
 
 /** The cookies to set for a flow starting at `startUrl`: a cookie without `domain` belongs to the start URL's host. */
 export function seedCookies(config: WebConfig, startUrl: string): Protocol.Network.CookieParam[] {
-  return (config.session?.cookies ?? []).map((c) => (c.domain !== undefined
-    ? { name: c.name, value: c.value, domain: c.domain, path: "/" }
-    : { name: c.name, value: c.value, url: startUrl, path: "/" }));
+  return (config.session?.cookies ?? []).map((c) =>
+    c.domain !== undefined ? { name: c.name, value: c.value, domain: c.domain, path: "/" } : { name: c.name, value: c.value, url: startUrl, path: "/" },
+  );
 }
 
 /**
@@ -57,7 +59,13 @@ export function seedCookies(config: WebConfig, startUrl: string): Protocol.Netwo
  * script's id: the caller removes it once that document has loaded, so the seed is applied once
  * and a later navigation (the app mutating the seed, another origin) never sees it re-applied.
  */
-export async function seedSession(connection: Connection, session: Session, browserContextId: string, config: WebConfig, startUrl: string): Promise<string | undefined> {
+export async function seedSession(
+  connection: Connection,
+  session: Session,
+  browserContextId: string,
+  config: WebConfig,
+  startUrl: string,
+): Promise<string | undefined> {
   const cookies = seedCookies(config, startUrl);
   if (cookies.length > 0) await connection.send("Storage.setCookies", { cookies, browserContextId });
   const items = config.session?.local_storage;
@@ -76,16 +84,28 @@ export function pageOrigin(url: string): string {
 }
 
 /** Empties the page origin's localStorage / sessionStorage, or every cookie of the flow's browser context (other flows keep theirs). */
-export async function clearSiteStorage(connection: Connection, session: Session, browserContextId: string, what: "local" | "session" | "cookies"): Promise<Attempt> {
+export async function clearSiteStorage(
+  connection: Connection,
+  session: Session,
+  browserContextId: string,
+  what: "local" | "session" | "cookies",
+): Promise<Attempt> {
   if (what === "cookies") {
     await connection.send("Storage.clearCookies", { browserContextId });
     return ok(undefined);
   }
   const area = what === "local" ? "localStorage" : "sessionStorage";
-  const res = await session.send("Runtime.evaluate", { expression: `(() => { try { ${area}.clear(); return ${area}.length; } catch (e) { return String(e); } })()`, returnByValue: true });
+  const res = await session.send("Runtime.evaluate", {
+    expression: `(() => { try { ${area}.clear(); return ${area}.length; } catch (e) { return String(e); } })()`,
+    returnByValue: true,
+  });
   const left = res.result.value;
   if (left === 0) return ok(undefined);
-  return fail("unsupported", typeof left === "string" ? `${what} storage cannot be cleared on this page: ${left}` : `${what} storage still holds ${String(left)} keys after clearing`, false);
+  return fail(
+    "unsupported",
+    typeof left === "string" ? `${what} storage cannot be cleared on this page: ${left}` : `${what} storage still holds ${String(left)} keys after clearing`,
+    false,
+  );
 }
 
 /**
@@ -112,7 +132,11 @@ const ENVIRONMENT_TRIES = 3;
  * started a navigation) is waited out with `settle` and asked again; a page that keeps navigating
  * is described by the flow's own viewport, never failing the recording it ends.
  */
-export async function readEnvironment(session: Session, config: WebConfig, settle: () => Promise<void>): Promise<{ os: string; resolution: [number, number]; locale?: string }> {
+export async function readEnvironment(
+  session: Session,
+  config: WebConfig,
+  settle: () => Promise<void>,
+): Promise<{ os: string; resolution: [number, number]; locale?: string }> {
   const vp = viewportOf(config);
   for (let attempt = 0; attempt < ENVIRONMENT_TRIES; attempt++) {
     await settle();

@@ -21,7 +21,12 @@ describe("clickEvents", () => {
 
 describe("dragPath", () => {
   test("evenly spaced points from just past the start to the end", () => {
-    expect(dragPath({ x: 0, y: 100 }, { x: 40, y: 0 }, 4)).toEqual([{ x: 10, y: 75 }, { x: 20, y: 50 }, { x: 30, y: 25 }, { x: 40, y: 0 }]);
+    expect(dragPath({ x: 0, y: 100 }, { x: 40, y: 0 }, 4)).toEqual([
+      { x: 10, y: 75 },
+      { x: 20, y: 50 },
+      { x: 30, y: 25 },
+      { x: 40, y: 0 },
+    ]);
   });
 
   test("ten moves by default", () => {

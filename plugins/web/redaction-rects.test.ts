@@ -15,7 +15,12 @@ describe("rectsExpression", () => {
   test("answers every selector in a document, and an invalid one as unresolved", () => {
     // Evaluate against a tiny DOM stand-in: one document, no frames.
     const el = { getClientRects: () => [{ left: 1, top: 2, width: 3, height: 4 }] };
-    const doc = { querySelectorAll: (css: string) => { if (css === "[[") throw new Error("not a valid selector"); return css === "iframe, frame" ? [] : [el]; } };
+    const doc = {
+      querySelectorAll: (css: string) => {
+        if (css === "[[") throw new Error("not a valid selector");
+        return css === "iframe, frame" ? [] : [el];
+      },
+    };
     const run = new Function("window", "document", "getComputedStyle", `return ${rectsExpression([{ css: "#a" }, { css: "[[" }])};`);
     expect(run({ devicePixelRatio: 2 }, doc, () => ({}))).toEqual([
       { ok: true, rects: [{ x: 2, y: 4, width: 6, height: 8 }] },
@@ -33,7 +38,11 @@ describe("rectsExpression", () => {
 
   test("locates the fields a secret was typed into while they hold a value, and forgets them once cleared or gone", () => {
     class Field {
-      constructor(public value: string, public isConnected: boolean, public ownerDocument: unknown) {}
+      constructor(
+        public value: string,
+        public isConnected: boolean,
+        public ownerDocument: unknown,
+      ) {}
       textContent = "";
       getClientRects = () => [{ left: 1, top: 2, width: 30, height: 10 }];
     }
@@ -43,7 +52,14 @@ describe("rectsExpression", () => {
     const gone = new Field("s3cret", false, doc);
     const held = new Set<unknown>([typed, cleared, gone]);
     doc["defaultView"] = { __flowproofSecretFields: held };
-    const run = new Function("window", "document", "getComputedStyle", "HTMLInputElement", "HTMLTextAreaElement", `return ${rectsExpression([{ secretFields: true }])};`);
+    const run = new Function(
+      "window",
+      "document",
+      "getComputedStyle",
+      "HTMLInputElement",
+      "HTMLTextAreaElement",
+      `return ${rectsExpression([{ secretFields: true }])};`,
+    );
     expect(run({ devicePixelRatio: 1 }, doc, () => ({}), Field, Field)).toEqual([{ ok: true, rects: [{ x: 1, y: 2, width: 30, height: 10 }] }]);
     expect([...held]).toEqual([typed]);
   });
@@ -60,7 +76,8 @@ describe("where a page shows a secret, through a real page", () => {
     `<p><span data-v="pass-word9">an attribute no style shows</span></p>`,
     `<p style="display:none">pass-word9</p>`,
   ];
-  const PAGE = `<!doctype html><style>body{margin:0;font:16px sans-serif} p{position:absolute;left:0;margin:0;height:40px} .shown::after{content:attr(data-v)}</style>` +
+  const PAGE =
+    `<!doctype html><style>body{margin:0;font:16px sans-serif} p{position:absolute;left:0;margin:0;height:40px} .shown::after{content:attr(data-v)}</style>` +
     ROWS.map((r, i) => r.replace("<p", `<p style="top:${i * 40}px"`).replace('<p style="top:' + i * 40 + 'px" style="', `<p style="top:${i * 40}px;`)).join("");
   let server: TestServer;
   let session: AdapterSession;

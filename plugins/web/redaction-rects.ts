@@ -11,7 +11,10 @@ import type { RectTarget, RectsAnswer } from "../../src/plugins/api.ts";
  * selector; `{text}` names the innermost elements whose text contains it (whitespace collapsed);
  * `{secretText}` where the page shows any of those values (see `secretBoxes`).
  */
-function locate(selectors: ReadonlyArray<string | { readonly text: string } | { readonly secretFields: true } | { readonly secretText: readonly string[] }>, secretKey: string): RectsAnswer[] {
+function locate(
+  selectors: ReadonlyArray<string | { readonly text: string } | { readonly secretFields: true } | { readonly secretText: readonly string[] }>,
+  secretKey: string,
+): RectsAnswer[] {
   const norm = (s: string | null) => (s ?? "").replace(/\s+/g, " ").trim();
   const byText = (doc: Document, text: string): Element[] => {
     const want = norm(text);
@@ -32,7 +35,11 @@ function locate(selectors: ReadonlyArray<string | { readonly text: string } | { 
       if (!inner) continue;
       const r = frame.getBoundingClientRect();
       const style = getComputedStyle(frame);
-      walk(inner, dx + r.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft), dy + r.top + parseFloat(style.borderTopWidth) + parseFloat(style.paddingTop));
+      walk(
+        inner,
+        dx + r.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft),
+        dy + r.top + parseFloat(style.borderTopWidth) + parseFloat(style.paddingTop),
+      );
     }
   };
   walk(document, 0, 0);
@@ -41,7 +48,7 @@ function locate(selectors: ReadonlyArray<string | { readonly text: string } | { 
     const held = (doc.defaultView as unknown as Record<string, Set<Element> | undefined> | null)?.[secretKey];
     if (!held) return [];
     for (const el of Array.from(held)) {
-      const value = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : el.textContent ?? "";
+      const value = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : (el.textContent ?? "");
       if (!el.isConnected || el.ownerDocument !== doc || value === "") held.delete(el);
     }
     return Array.from(held);
@@ -84,10 +91,11 @@ function locate(selectors: ReadonlyArray<string | { readonly text: string } | { 
     };
     const view = doc.defaultView;
     /** Whether a pseudo-element of `el` shows an attribute (`content: attr(…)`) or the secret itself. */
-    const pseudoShows = (el: Element) => [":before", ":after"].some((pseudo) => {
-      const content = view ? view.getComputedStyle(el, pseudo).content : "";
-      return content.includes("attr(") || holds(content);
-    });
+    const pseudoShows = (el: Element) =>
+      [":before", ":after"].some((pseudo) => {
+        const content = view ? view.getComputedStyle(el, pseudo).content : "";
+        return content.includes("attr(") || holds(content);
+      });
     const whole = (el: Element) => {
       for (const r of Array.from(el.getClientRects())) boxes.push(r);
     };
@@ -197,7 +205,17 @@ const PASSWORD_FIELDS_CSS = "input[type=password i]";
 const SECRET_FIELDS_KEY = "__flowproofSecretFields";
 
 export function rectsExpression(targets: readonly RectTarget[]): string {
-  const wire = targets.map((t) => ("css" in t ? t.css : "text" in t ? { text: t.text } : "passwordFields" in t ? PASSWORD_FIELDS_CSS : "secretText" in t ? { secretText: t.secretText } : { secretFields: true as const }));
+  const wire = targets.map((t) =>
+    "css" in t
+      ? t.css
+      : "text" in t
+        ? { text: t.text }
+        : "passwordFields" in t
+          ? PASSWORD_FIELDS_CSS
+          : "secretText" in t
+            ? { secretText: t.secretText }
+            : { secretFields: true as const },
+  );
   return `(${locate.toString()})(${JSON.stringify(wire)}, ${JSON.stringify(SECRET_FIELDS_KEY)})`;
 }
 

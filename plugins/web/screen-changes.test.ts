@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openBarePage } from "../../test/support/cdp-page.ts";
 import { startServer, type TestServer } from "../../test/support/server.ts";
-import type { Connection, Session } from "./cdp/connection.ts";
+import type { Session } from "./cdp/connection.ts";
 import type { LaunchedBrowser } from "./launch.ts";
 import { SCREEN_CHANGES_SCRIPT, SCREEN_KEY, ScreenChanges } from "./screen-changes.ts";
 
@@ -21,7 +21,6 @@ const PAGE = `<!doctype html><html><head><style>
 
 let server: TestServer;
 let browser: LaunchedBrowser;
-let connection: Connection;
 let session: Session;
 const changes = new ScreenChanges();
 
@@ -47,9 +46,13 @@ beforeAll(async () => {
   server = await startServer();
   server.setRoute("/screen-changes/page.html", () => new Response(PAGE, { headers: { "content-type": "text/html" } }));
   server.setRoute("/screen-changes/inner.html", () => new Response("<!doctype html><p id='deep'>inner</p>", { headers: { "content-type": "text/html" } }));
-  ({ browser, connection, session } = await openBarePage());
+  ({ browser, session } = await openBarePage());
   changes.listen(session);
-  await Promise.all([session.send("Page.enable"), session.send("Runtime.enable"), session.send("Page.addScriptToEvaluateOnNewDocument", { source: SCREEN_CHANGES_SCRIPT })]);
+  await Promise.all([
+    session.send("Page.enable"),
+    session.send("Runtime.enable"),
+    session.send("Page.addScriptToEvaluateOnNewDocument", { source: SCREEN_CHANGES_SCRIPT }),
+  ]);
   await session.send("Page.navigate", { url: `${server.url}/screen-changes/page.html` });
 });
 afterAll(async () => {
@@ -111,7 +114,9 @@ describe("ScreenChanges in a real page", () => {
 
   test("a hidden element added and removed within one task (a style probe) is not a change", async () => {
     await settle();
-    await evaluate(`{ const s = document.createElement("span"); s.style.display = "none"; document.body.appendChild(s); getComputedStyle(s).color; s.remove(); }`);
+    await evaluate(
+      `{ const s = document.createElement("span"); s.style.display = "none"; document.body.appendChild(s); getComputedStyle(s).color; s.remove(); }`,
+    );
     expect(await changes.changed(session)).toBe(false);
   });
 

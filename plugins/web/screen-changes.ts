@@ -24,10 +24,71 @@ function installScreenChanges(key: string): void {
   };
   // Anything input, layout, focus, selection, media, loading or animation can change.
   const EVENTS = [
-    "input", "change", "keydown", "keyup", "compositionupdate", "mousedown", "mouseup", "mousemove", "mouseover", "mouseout", "click", "dblclick", "contextmenu", "wheel",
-    "pointerdown", "pointerup", "pointermove", "touchstart", "touchmove", "touchend", "dragstart", "drag", "dragover", "drop", "dragend", "scroll", "scrollend", "focus", "blur", "focusin", "focusout",
-    "selectionchange", "select", "selectstart", "resize", "load", "error", "abort", "play", "playing", "pause", "seeked", "timeupdate", "ended", "emptied", "loadeddata", "animationstart", "animationiteration", "animationend", "animationcancel",
-    "transitionrun", "transitionstart", "transitionend", "transitioncancel", "toggle", "beforetoggle", "fullscreenchange", "visibilitychange", "hashchange", "popstate", "pageshow", "beforeprint", "afterprint", "close", "cancel",
+    "input",
+    "change",
+    "keydown",
+    "keyup",
+    "compositionupdate",
+    "mousedown",
+    "mouseup",
+    "mousemove",
+    "mouseover",
+    "mouseout",
+    "click",
+    "dblclick",
+    "contextmenu",
+    "wheel",
+    "pointerdown",
+    "pointerup",
+    "pointermove",
+    "touchstart",
+    "touchmove",
+    "touchend",
+    "dragstart",
+    "drag",
+    "dragover",
+    "drop",
+    "dragend",
+    "scroll",
+    "scrollend",
+    "focus",
+    "blur",
+    "focusin",
+    "focusout",
+    "selectionchange",
+    "select",
+    "selectstart",
+    "resize",
+    "load",
+    "error",
+    "abort",
+    "play",
+    "playing",
+    "pause",
+    "seeked",
+    "timeupdate",
+    "ended",
+    "emptied",
+    "loadeddata",
+    "animationstart",
+    "animationiteration",
+    "animationend",
+    "animationcancel",
+    "transitionrun",
+    "transitionstart",
+    "transitionend",
+    "transitioncancel",
+    "toggle",
+    "beforetoggle",
+    "fullscreenchange",
+    "visibilitychange",
+    "hashchange",
+    "popstate",
+    "pageshow",
+    "beforeprint",
+    "afterprint",
+    "close",
+    "cancel",
   ];
   for (const type of EVENTS) window.addEventListener(type, mark, { capture: true, passive: true });
   document.addEventListener("selectionchange", mark, { capture: true, passive: true });
@@ -39,7 +100,11 @@ function installScreenChanges(key: string): void {
   // A script that draws on a canvas can change pixels at any time without telling the DOM: once
   // any canvas has a context, every look is dirty.
   let drawing = false;
-  const patch = <T extends object>(proto: T | undefined, name: string, make: (original: (...args: unknown[]) => unknown) => (...args: unknown[]) => unknown): void => {
+  const patch = <T extends object>(
+    proto: T | undefined,
+    name: string,
+    make: (original: (...args: unknown[]) => unknown) => (...args: unknown[]) => unknown,
+  ): void => {
     if (!proto) return;
     const desc = Object.getOwnPropertyDescriptor(proto, name);
     if (!desc || typeof desc.value !== "function") return;
@@ -50,19 +115,41 @@ function installScreenChanges(key: string): void {
       dirty = true;
       return original.apply(this, args);
     };
-  patch(globalThis.HTMLCanvasElement?.prototype, "getContext", (original) =>
-    function (this: unknown, ...args: unknown[]) {
-      drawing = true;
-      return original.apply(this, args);
-    });
-  patch(globalThis.HTMLCanvasElement?.prototype, "transferControlToOffscreen", (original) =>
-    function (this: unknown, ...args: unknown[]) {
-      drawing = true;
-      return original.apply(this, args);
-    });
+  patch(
+    globalThis.HTMLCanvasElement?.prototype,
+    "getContext",
+    (original) =>
+      function (this: unknown, ...args: unknown[]) {
+        drawing = true;
+        return original.apply(this, args);
+      },
+  );
+  patch(
+    globalThis.HTMLCanvasElement?.prototype,
+    "transferControlToOffscreen",
+    (original) =>
+      function (this: unknown, ...args: unknown[]) {
+        drawing = true;
+        return original.apply(this, args);
+      },
+  );
   // Programmatic scrolling shows before its scroll event is dispatched, and a Web Animation can
   // start and end between two looks.
-  for (const name of ["animate", "scroll", "scrollTo", "scrollBy", "scrollIntoView", "scrollIntoViewIfNeeded", "requestFullscreen", "showPopover", "hidePopover", "togglePopover", "showModal", "show", "close"]) {
+  for (const name of [
+    "animate",
+    "scroll",
+    "scrollTo",
+    "scrollBy",
+    "scrollIntoView",
+    "scrollIntoViewIfNeeded",
+    "requestFullscreen",
+    "showPopover",
+    "hidePopover",
+    "togglePopover",
+    "showModal",
+    "show",
+    "close",
+  ]) {
     patch(globalThis.Element?.prototype, name, marking);
     patch(globalThis.HTMLElement?.prototype, name, marking);
     patch(globalThis.HTMLDialogElement?.prototype, name, marking);
@@ -168,7 +255,8 @@ function installScreenChanges(key: string): void {
       return true;
     }
     for (const m of Array.from(document.querySelectorAll("video, audio"))) if (!(m as HTMLMediaElement).paused) return true;
-    if (document.querySelector("marquee, animate, animateTransform, animateMotion, set, img[src*='.gif' i], img[src^='data:image/gif' i], embed, object")) return true;
+    if (document.querySelector("marquee, animate, animateTransform, animateMotion, set, img[src*='.gif' i], img[src^='data:image/gif' i], embed, object"))
+      return true;
     return false;
   };
   /** Same-origin frames answer for themselves; a frame without the script, or across origins, is dirty. */
@@ -251,7 +339,21 @@ export class ScreenChanges {
         this.#loading.delete(p.frameId);
         mark();
       }),
-      ...(["Page.frameNavigated", "Page.navigatedWithinDocument", "Page.frameAttached", "Page.javascriptDialogOpening", "Page.javascriptDialogClosed", "Page.domContentEventFired", "Page.loadEventFired", "Runtime.executionContextsCleared", "Runtime.executionContextDestroyed", "Inspector.targetCrashed", "Page.frameResized"] as const).map((event) => session.on(event, mark)),
+      ...(
+        [
+          "Page.frameNavigated",
+          "Page.navigatedWithinDocument",
+          "Page.frameAttached",
+          "Page.javascriptDialogOpening",
+          "Page.javascriptDialogClosed",
+          "Page.domContentEventFired",
+          "Page.loadEventFired",
+          "Runtime.executionContextsCleared",
+          "Runtime.executionContextDestroyed",
+          "Inspector.targetCrashed",
+          "Page.frameResized",
+        ] as const
+      ).map((event) => session.on(event, mark)),
     ];
   }
 

@@ -38,9 +38,21 @@ describe("selectOptions", () => {
   });
 
   test("a failure the page names is the step's; a document going away is transient; a control that never settles is named", async () => {
-    expect(await selectOptions(LADDER, ["Gold"], undefined, page([{ ok: false, failed: "not-found", detail: 'no option "Gold" (options: "Free", "Pro")' } as SelectAnswer]))).toEqual({ ok: false, failed: "not-found", detail: 'no option "Gold" (options: "Free", "Pro")', retryable: true });
+    expect(
+      await selectOptions(
+        LADDER,
+        ["Gold"],
+        undefined,
+        page([{ ok: false, failed: "not-found", detail: 'no option "Gold" (options: "Free", "Pro")' } as SelectAnswer]),
+      ),
+    ).toEqual({ ok: false, failed: "not-found", detail: 'no option "Gold" (options: "Free", "Pro")', retryable: true });
     expect(await selectOptions(LADDER, ["Pro"], undefined, page([{ transient: "navigating" }]))).toMatchObject({ ok: false, failed: "attached" });
     const endless = Array.from({ length: 10 }, () => ({ ok: true, click: { x: 1, y: 1, what: "open" }, tier: "text_anchor" }) as SelectAnswer);
-    expect(await selectOptions(LADDER, ["Pro"], undefined, page(endless))).toEqual({ ok: false, failed: "unsupported", detail: 'the dropdown did not settle on "Pro" after 6 moves', retryable: true });
+    expect(await selectOptions(LADDER, ["Pro"], undefined, page(endless))).toEqual({
+      ok: false,
+      failed: "unsupported",
+      detail: 'the dropdown did not settle on "Pro" after 6 moves',
+      retryable: true,
+    });
   });
 });

@@ -23,7 +23,12 @@ export interface SelectPage {
 }
 
 /** Chooses `values` in the dropdown `ladder` names (`exact`: the labels a recording chose, taken as written). */
-export async function selectOptions(ladder: readonly Selector[], values: readonly string[], exact: boolean | undefined, page: SelectPage): Promise<Attempt<readonly string[] | undefined>> {
+export async function selectOptions(
+  ladder: readonly Selector[],
+  values: readonly string[],
+  exact: boolean | undefined,
+  page: SelectPage,
+): Promise<Attempt<readonly string[] | undefined>> {
   // A <select> is set in one call; an ARIA combobox or listbox answers with the move a user
   // makes next (a trusted click that opens it or picks an option, Escape that closes a
   // multi-select, typing to filter an editable combobox), and is verified once it settles.
@@ -34,7 +39,11 @@ export async function selectOptions(ladder: readonly Selector[], values: readonl
     const answer = await page.call({ ladder: toRungs(ladder), values, after, exact });
     if ("transient" in answer) return fail("attached", answer.transient);
     // The control may show the chosen option a moment after the popup closed: ask again next frame.
-    if (!answer.ok && answer.settling && Date.now() < settleBy) { await page.nextFrame(); move--; continue; }
+    if (!answer.ok && answer.settling && Date.now() < settleBy) {
+      await page.nextFrame();
+      move--;
+      continue;
+    }
     if (!answer.ok) return fail(answer.failed, answer.detail, answer.retryable ?? answer.failed !== "ambiguous");
     if ("click" in answer) {
       await page.click(answer.click);

@@ -21,7 +21,11 @@ beforeAll(async () => {
   server = await startServer();
   server.setRoute("/tasks.html", () => new Response("<!doctype html><title>tasks</title><p>tasks</p>", { headers: { "content-type": "text/html" } }));
   ({ browser, session } = await openBarePage());
-  await Promise.all([session.send("Page.enable"), session.send("Runtime.enable"), session.send("Page.addScriptToEvaluateOnNewDocument", { source: TASK_ORIGINS_SCRIPT })]);
+  await Promise.all([
+    session.send("Page.enable"),
+    session.send("Runtime.enable"),
+    session.send("Page.addScriptToEvaluateOnNewDocument", { source: TASK_ORIGINS_SCRIPT }),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -23,7 +23,10 @@ describe("setInputFile", () => {
   test("puts the file into the input the page API found, and releases the handle", async () => {
     const s = session({ result: { type: "object", objectId: "obj-1" } });
     expect(await setInputFile(s.session, LADDER, "/tmp/invoice.pdf", undefined)).toEqual({ ok: true, value: undefined, tier: "text_anchor" });
-    expect(s.calls.slice(1)).toEqual([["DOM.setFileInputFiles", { files: ["/tmp/invoice.pdf"], objectId: "obj-1" }], ["Runtime.releaseObject", { objectId: "obj-1" }]]);
+    expect(s.calls.slice(1)).toEqual([
+      ["DOM.setFileInputFiles", { files: ["/tmp/invoice.pdf"], objectId: "obj-1" }],
+      ["Runtime.releaseObject", { objectId: "obj-1" }],
+    ]);
   });
 
   test("a remote browser gets the file sent to its machine first, and the input its path there", async () => {
@@ -34,9 +37,18 @@ describe("setInputFile", () => {
   });
 
   test("a target that is not a file input is final; one not found yet is retried; a document going away is transient", async () => {
-    expect(await setInputFile(session({ result: { type: "string", value: '<button> "Invoice" is not a file input' } }).session, LADDER, "/f", undefined)).toEqual({ ok: false, failed: "unsupported", detail: '<button> "Invoice" is not a file input', retryable: false });
-    expect(await setInputFile(session({ result: { type: "string", value: 'nothing matches "Invoice"' } }).session, LADDER, "/f", undefined)).toMatchObject({ ok: false, failed: "not-found", retryable: true });
-    expect(await setInputFile(session(new Error("Execution context was destroyed.")).session, LADDER, "/f", undefined)).toMatchObject({ ok: false, failed: "attached" });
+    expect(
+      await setInputFile(session({ result: { type: "string", value: '<button> "Invoice" is not a file input' } }).session, LADDER, "/f", undefined),
+    ).toEqual({ ok: false, failed: "unsupported", detail: '<button> "Invoice" is not a file input', retryable: false });
+    expect(await setInputFile(session({ result: { type: "string", value: 'nothing matches "Invoice"' } }).session, LADDER, "/f", undefined)).toMatchObject({
+      ok: false,
+      failed: "not-found",
+      retryable: true,
+    });
+    expect(await setInputFile(session(new Error("Execution context was destroyed.")).session, LADDER, "/f", undefined)).toMatchObject({
+      ok: false,
+      failed: "attached",
+    });
     await expect(setInputFile(session(new Error("the browser closed")).session, LADDER, "/f", undefined)).rejects.toThrow("the browser closed");
   });
 });

@@ -10,7 +10,10 @@ import { NAVIGATING, fail, isTransient, ok, toRungs } from "./page-calls.ts";
 export async function setInputFile(session: Session, ladder: readonly Selector[], path: string, remote: RemoteFiles | undefined): Promise<Attempt> {
   let res;
   try {
-    res = await session.send("Runtime.evaluate", { expression: `globalThis.__flowproof.fileInput(${JSON.stringify({ ladder: toRungs(ladder) })})`, returnByValue: false });
+    res = await session.send("Runtime.evaluate", {
+      expression: `globalThis.__flowproof.fileInput(${JSON.stringify({ ladder: toRungs(ladder) })})`,
+      returnByValue: false,
+    });
   } catch (error) {
     if (isTransient(error)) return fail("attached", NAVIGATING);
     throw error;

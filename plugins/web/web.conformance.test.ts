@@ -23,7 +23,13 @@ async function showing(page: string) {
   const driver = await session.launch({}, { baseDir: process.cwd(), log: () => undefined });
   const r = await driver.navigate(`${server.url}/${page}`, 10_000);
   if (!r.ok) throw new Error(`${page} did not open: ${r.detail}`);
-  return { driver, close: async () => { await driver.close(); await session.close(); } };
+  return {
+    driver,
+    close: async () => {
+      await driver.close();
+      await session.close();
+    },
+  };
 }
 
 runDriverConformance({

@@ -17,10 +17,18 @@ test("zipOne writes an archive unzip reads back byte for byte, and python's zipf
   const dir = mkdtempSync(join(tmpdir(), "flowproof-zip-"));
   try {
     writeFileSync(join(dir, "a.zip"), zipped);
-    const check = Bun.spawnSync(["python3", "-c", "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print(z.namelist()[0], len(z.read(z.namelist()[0])))", join(dir, "a.zip")]);
+    const check = Bun.spawnSync([
+      "python3",
+      "-c",
+      "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print(z.namelist()[0], len(z.read(z.namelist()[0])))",
+      join(dir, "a.zip"),
+    ]);
     expect(check.stdout.toString().trim()).toBe("näme.bin 5000");
     // A streamed archive (sizes only in the central directory, as Java writes them), made by python.
-    writeFileSync(join(dir, "make.py"), "import sys, zipfile\nclass Unseekable:\n  def __init__(s, f): s.f = f\n  def write(s, b): return s.f.write(b)\n  def flush(s): s.f.flush()\nwith open(sys.argv[1], 'wb') as raw:\n  f = Unseekable(raw)\n  z = zipfile.ZipFile(f, 'w', zipfile.ZIP_DEFLATED)\n  with z.open('report.csv', 'w', force_zip64=False) as e:\n    e.write(b'a,b\\n1,2\\n')\n  z.writestr(zipfile.ZipInfo('dir/'), b'')\n  z.writestr('stored.txt', b'plain', compress_type=zipfile.ZIP_STORED)\n  z.close()\n");
+    writeFileSync(
+      join(dir, "make.py"),
+      "import sys, zipfile\nclass Unseekable:\n  def __init__(s, f): s.f = f\n  def write(s, b): return s.f.write(b)\n  def flush(s): s.f.flush()\nwith open(sys.argv[1], 'wb') as raw:\n  f = Unseekable(raw)\n  z = zipfile.ZipFile(f, 'w', zipfile.ZIP_DEFLATED)\n  with z.open('report.csv', 'w', force_zip64=False) as e:\n    e.write(b'a,b\\n1,2\\n')\n  z.writestr(zipfile.ZipInfo('dir/'), b'')\n  z.writestr('stored.txt', b'plain', compress_type=zipfile.ZIP_STORED)\n  z.close()\n",
+    );
     expect(Bun.spawnSync(["python3", join(dir, "make.py"), join(dir, "b.zip")]).exitCode).toBe(0);
     expect(readFileSync(join(dir, "b.zip")).readUInt16LE(6) & 0x08).toBe(0x08); // the first entry is streamed (data descriptor)
     const entries = unzip(new Uint8Array(readFileSync(join(dir, "b.zip"))));

@@ -16,7 +16,14 @@ function fixture(flavour: AppFlavour = "windows") {
     control({ name: "", controlType: "edit", automationId: "101", value: "", rect: { x: 80, y: 10, width: 120, height: 20 } }),
     control({ name: "Password:", controlType: "text", automationId: "102" }),
     control({ name: "", controlType: "edit", automationId: "103", password: true, value: "", rect: { x: 80, y: 40, width: 120, height: 20 } }),
-    control({ name: "&Greet", controlType: "button", automationId: "104", onInvoke: () => { status.name = "Hello"; } }),
+    control({
+      name: "&Greet",
+      controlType: "button",
+      automationId: "104",
+      onInvoke: () => {
+        status.name = "Hello";
+      },
+    }),
     control({ name: "Subscribe", controlType: "checkbox", automationId: "105", checked: false }),
     control({ name: "Colour:", controlType: "text", automationId: "106" }),
     control({ name: "", controlType: "combobox", automationId: "107", items: ["Red", "Green"], selected: [], value: "" }),
@@ -25,7 +32,13 @@ function fixture(flavour: AppFlavour = "windows") {
     status,
   );
   desk.foregroundHandle = main.handle;
-  const driver = new WindowsDriver({ desktop: desk, backend: desk, window: { handle: main.handle, title: main.title, className: main.className, pid: 7, visible: true }, flavour, sleep: async () => undefined });
+  const driver = new WindowsDriver({
+    desktop: desk,
+    backend: desk,
+    window: { handle: main.handle, title: main.title, className: main.className, pid: 7, visible: true },
+    flavour,
+    sleep: async () => undefined,
+  });
   return { desk, main, driver, status };
 }
 
@@ -55,7 +68,13 @@ describe("WindowsDriver actions", () => {
       await type(t.slice(0, -1));
       setTimeout(() => void type(t.slice(-1)), 0);
     };
-    const slow = new WindowsDriver({ desktop: desk, backend: desk, window: driver.window, flavour: "windows", sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+    const slow = new WindowsDriver({
+      desktop: desk,
+      backend: desk,
+      window: driver.window,
+      flavour: "windows",
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    });
     expect((await slow.fill(text("Name", { role: "field" }), "Ada")).ok).toBe(true);
     expect(valueOf(main, "101")).toBe("Ada");
   });
@@ -68,7 +87,7 @@ describe("WindowsDriver actions", () => {
 
   test("clicking a button by its label (mnemonic & ignored) changes the label; a red check says what it shows", async () => {
     const { driver } = fixture();
-    expect(await driver.check(id("200"), { kind: "text_contains", text: "Hello" })).toMatchObject({ pass: false, actual: "\"Ready\"" });
+    expect(await driver.check(id("200"), { kind: "text_contains", text: "Hello" })).toMatchObject({ pass: false, actual: '"Ready"' });
     expect((await driver.click(text("Greet", { role: "button" }), LEFT)).ok).toBe(true);
     expect(await driver.check(id("200"), { kind: "text_contains", text: "Hello" })).toMatchObject({ pass: true });
   });
@@ -76,7 +95,10 @@ describe("WindowsDriver actions", () => {
   test("a label that matches two controls is ambiguous, naming both, never the first", async () => {
     const { driver, main, status } = fixture();
     let pressed = 0;
-    main.controls.push(control({ name: "OK", controlType: "button", automationId: "301", onInvoke: () => pressed++ }), control({ name: "OK", controlType: "button", automationId: "302", onInvoke: () => pressed++ }));
+    main.controls.push(
+      control({ name: "OK", controlType: "button", automationId: "301", onInvoke: () => pressed++ }),
+      control({ name: "OK", controlType: "button", automationId: "302", onInvoke: () => pressed++ }),
+    );
     const r = await driver.click(text("OK"), LEFT);
     expect(r).toMatchObject({ ok: false, failed: "ambiguous", retryable: false });
     expect(r.ok ? "" : r.detail).toContain("(id 301)");
@@ -130,7 +152,11 @@ describe("WindowsDriver actions", () => {
 
   test("css targets are refused as web-only", async () => {
     const { driver } = fixture();
-    expect(await driver.click([{ tier: "native_id", provenance: "rules", payload: { css: "#x" } }], LEFT)).toMatchObject({ ok: false, failed: "unsupported", retryable: false });
+    expect(await driver.click([{ tier: "native_id", provenance: "rules", payload: { css: "#x" } }], LEFT)).toMatchObject({
+      ok: false,
+      failed: "unsupported",
+      retryable: false,
+    });
   });
 
   test("right- and double-click are real mouse gestures on the control's centre, even on a button", async () => {
@@ -214,7 +240,7 @@ describe("foreground safety", () => {
     desk.foregroundLocked = true;
     const r = await driver.fill(text("Name", { role: "field" }), "Ada");
     expect(r).toMatchObject({ ok: false, retryable: false });
-    if (!r.ok) expect(r.detail).toContain("\"Intruder\" (Popup, pid 9) has the keyboard");
+    if (!r.ok) expect(r.detail).toContain('"Intruder" (Popup, pid 9) has the keyboard');
     expect(valueOf(main, "101")).toBe("");
     expect(other.typed).toBe("");
     expect(await driver.typeFocused("x")).toMatchObject({ ok: false });
@@ -232,7 +258,7 @@ describe("foreground safety", () => {
     desk.foregroundHandle = other.handle;
     desk.foregroundLocked = true;
     const r = await driver.bringToFront();
-    expect(r.ok ? "" : r.detail).toContain("\"Notepad\" (Notepad, pid 9) has the keyboard and \"Fixture\" could not be brought to the front");
+    expect(r.ok ? "" : r.detail).toContain('"Notepad" (Notepad, pid 9) has the keyboard and "Fixture" could not be brought to the front');
   });
 
   test("a control of the main window is not typed into while another of the app's windows keeps the keyboard", async () => {
@@ -243,7 +269,7 @@ describe("foreground safety", () => {
     desk.foregroundLocked = true;
     const r = await driver.fill(id("101"), "Ada");
     expect(r).toMatchObject({ ok: false, retryable: false });
-    expect(r.ok ? "" : r.detail).toContain("\"Tip of the day\" (Tip, pid 7) has the keyboard and \"Fixture\" could not be brought to the front");
+    expect(r.ok ? "" : r.detail).toContain('"Tip of the day" (Tip, pid 7) has the keyboard and "Fixture" could not be brought to the front');
     expect(valueOf(main, "101")).toBe("");
     expect(popup.controls[0]!.value).toBeUndefined();
   });
@@ -252,7 +278,16 @@ describe("foreground safety", () => {
     const { desk, driver, main } = fixture();
     const dialog = desk.addWindow({ title: "Confirm", pid: 7, owner: main.handle });
     let confirmed = false;
-    dialog.controls.push(control({ name: "OK", controlType: "button", automationId: "1", onInvoke: () => { confirmed = true; } }));
+    dialog.controls.push(
+      control({
+        name: "OK",
+        controlType: "button",
+        automationId: "1",
+        onInvoke: () => {
+          confirmed = true;
+        },
+      }),
+    );
     main.controls.push(control({ name: "OK", controlType: "button", automationId: "1" }));
     desk.foregroundHandle = dialog.handle;
     desk.foregroundLocked = true;
@@ -274,7 +309,7 @@ describe("reads and assertions", () => {
     expect(await driver.check([], { kind: "text_contains", text: "Goodbye" })).toMatchObject({ pass: false });
     expect(await driver.check([], { kind: "text_absent", text: "Goodbye" })).toMatchObject({ pass: true });
     expect(await driver.check([], { kind: "title", op: "contains", value: "Fix" })).toMatchObject({ pass: true });
-    expect(await driver.check([], { kind: "title", op: "equals", value: "Other" })).toMatchObject({ pass: false, actual: "titled \"Fixture\"" });
+    expect(await driver.check([], { kind: "title", op: "equals", value: "Other" })).toMatchObject({ pass: false, actual: 'titled "Fixture"' });
     expect(await driver.check([], { kind: "url", op: "equals", value: "x" })).toMatchObject({ pass: false, retryable: false });
   });
 
@@ -292,7 +327,7 @@ describe("reads and assertions", () => {
     const { driver, main } = fixture();
     main.controls[1]!.value = "Ada Lovelace";
     expect(await driver.check(id("101"), { kind: "text_contains", text: "Lovelace" })).toMatchObject({ pass: true });
-    expect(await driver.check(id("101"), { kind: "text_contains", text: "Byron" })).toMatchObject({ pass: false, actual: "\"Ada Lovelace\"" });
+    expect(await driver.check(id("101"), { kind: "text_contains", text: "Byron" })).toMatchObject({ pass: false, actual: '"Ada Lovelace"' });
     expect(await driver.check(id("101"), { kind: "empty", empty: false })).toMatchObject({ pass: true });
     expect(await driver.check(id("101"), { kind: "empty", empty: true })).toMatchObject({ pass: false });
     expect(await driver.count(text("Fruit"))).toBe(1);
@@ -306,7 +341,13 @@ describe("reads and assertions", () => {
     await driver.fill(text("Name", { role: "field" }), "Ada", { secret: true });
     const [secret, password, css] = await driver.rectsFor([{ secretFields: true }, { passwordFields: true }, { css: "input[type=password i]" }]);
     expect(password).toEqual({ ok: true, rects: [{ x: 80, y: 40, width: 120, height: 20 }] });
-    expect(secret).toEqual({ ok: true, rects: [{ x: 80, y: 10, width: 120, height: 20 }, { x: 80, y: 40, width: 120, height: 20 }] });
+    expect(secret).toEqual({
+      ok: true,
+      rects: [
+        { x: 80, y: 10, width: 120, height: 20 },
+        { x: 80, y: 40, width: 120, height: 20 },
+      ],
+    });
     expect(css?.ok).toBe(false);
   });
 
@@ -333,7 +374,13 @@ describe("calculator and notepad sugar", () => {
     }
     main.controls.push(display);
     desk.foregroundHandle = main.handle;
-    const driver = new WindowsDriver({ desktop: desk, backend: desk, window: { handle: main.handle, title: "Calculator", className: "x", pid: 3, visible: true }, flavour: "calc", sleep: async () => undefined });
+    const driver = new WindowsDriver({
+      desktop: desk,
+      backend: desk,
+      window: { handle: main.handle, title: "Calculator", className: "x", pid: 3, visible: true },
+      flavour: "calc",
+      sleep: async () => undefined,
+    });
     return { driver, pressed, display };
   }
 
@@ -350,7 +397,7 @@ describe("calculator and notepad sugar", () => {
     display.name = "Display is 1,234.5";
     const ladder = id("CalculatorResults");
     expect(await driver.check(ladder, { kind: "numeric_equals", value: 1234.5 })).toMatchObject({ pass: true });
-    expect(await driver.check(ladder, { kind: "numeric_equals", value: 8 })).toMatchObject({ pass: false, actual: "\"Display is 1,234.5\"" });
+    expect(await driver.check(ladder, { kind: "numeric_equals", value: 8 })).toMatchObject({ pass: false, actual: '"Display is 1,234.5"' });
   });
 
   test("notepad: Type goes into the document (id 15), appending", async () => {
@@ -358,7 +405,13 @@ describe("calculator and notepad sugar", () => {
     const main = desk.addWindow({ title: "Untitled - Notepad", pid: 4 });
     main.controls.push(control({ name: "", controlType: "edit", automationId: "15", value: "a" }));
     desk.foregroundHandle = main.handle;
-    const driver = new WindowsDriver({ desktop: desk, backend: desk, window: { handle: main.handle, title: main.title, className: "Notepad", pid: 4, visible: true }, flavour: "notepad", sleep: async () => undefined });
+    const driver = new WindowsDriver({
+      desktop: desk,
+      backend: desk,
+      window: { handle: main.handle, title: main.title, className: "Notepad", pid: 4, visible: true },
+      flavour: "notepad",
+      sleep: async () => undefined,
+    });
     expect((await driver.typeFocused("bc")).ok).toBe(true);
     expect(main.controls[0]!.value).toBe("abc");
     expect(await driver.check(id("15"), { kind: "text_contains", text: "abc" })).toMatchObject({ pass: true });
@@ -367,7 +420,13 @@ describe("calculator and notepad sugar", () => {
   test("appInfo names the backend and the geometry as applied", async () => {
     const desk = new FakeDesktop();
     const main = desk.addWindow({ title: "X" });
-    const driver = new WindowsDriver({ desktop: desk, backend: desk, window: { handle: main.handle, title: "X", className: "x", pid: 1, visible: true }, flavour: "windows", geometry: { x: 1, y: 2, width: 300, height: 200 } });
+    const driver = new WindowsDriver({
+      desktop: desk,
+      backend: desk,
+      window: { handle: main.handle, title: "X", className: "x", pid: 1, visible: true },
+      flavour: "windows",
+      geometry: { x: 1, y: 2, width: 300, height: 200 },
+    });
     expect(driver.appInfo()).toEqual({ backend: "fake", geometry: { x: 1, y: 2, width: 300, height: 200 } });
   });
 });
@@ -399,20 +458,34 @@ describe("items of common controls: menus, tabs, tree and list items, status bar
       tree.itemSelected = true;
       if (count === 2) tree.expanded = !tree.expanded;
     };
-    const cell = (row: number, column: string, name: string, x: number) => control({ name, controlType: column === "Name" ? "listitem" : "cell", rect: at(x, 100 + 20 * row), cell: { table: "lv", row, column } });
+    const cell = (row: number, column: string, name: string, x: number) =>
+      control({ name, controlType: column === "Name" ? "listitem" : "cell", rect: at(x, 100 + 20 * row), cell: { table: "lv", row, column } });
     main.controls.push(
       control({ name: "&File", controlType: "menuitem", rect: at(0, 0) }),
       control({ name: "Select &all", controlType: "menuitem", rect: at(0, 20), enabled: false }),
-      ...tabs, tree,
-      cell(0, "Name", "notes.txt", 10), cell(0, "Type", "Text", 60), cell(0, "Size", "2 KB", 110),
-      cell(1, "Name", "photo.png", 10), cell(1, "Type", "Image", 60), cell(1, "Size", "40 KB", 110),
+      ...tabs,
+      tree,
+      cell(0, "Name", "notes.txt", 10),
+      cell(0, "Type", "Text", 60),
+      cell(0, "Size", "2 KB", 110),
+      cell(1, "Name", "photo.png", 10),
+      cell(1, "Type", "Image", 60),
+      cell(1, "Size", "40 KB", 110),
       control({ name: "", controlType: "statusbar", value: "2 items | Ready", rect: at(0, 200) }),
     );
     desk.foregroundHandle = main.handle;
-    const driver = new WindowsDriver({ desktop: desk, backend: desk, window: { handle: main.handle, title: main.title, className: "Explorer", pid: 9, visible: true }, flavour: "windows", sleep: async () => undefined });
+    const driver = new WindowsDriver({
+      desktop: desk,
+      backend: desk,
+      window: { handle: main.handle, title: main.title, className: "Explorer", pid: 9, visible: true },
+      flavour: "windows",
+      sleep: async () => undefined,
+    });
     return { desk, driver, tabs, tree };
   }
-  const cellOf = (column: string, row: string): Selector[] => [{ tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: column, row_anchor: row } }];
+  const cellOf = (column: string, row: string): Selector[] => [
+    { tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: column, row_anchor: row } },
+  ];
 
   test("a tab is clicked with the mouse and reads as selected", async () => {
     const { driver, desk } = explorer();
@@ -442,34 +515,48 @@ describe("items of common controls: menus, tabs, tree and list items, status bar
     expect(await driver.check(cellOf("type", "notes"), { kind: "text_contains", text: "Text" })).toMatchObject({ pass: true });
     expect(await driver.readText(cellOf("Name", "Image"))).toMatchObject({ ok: true, value: "photo.png" });
     expect(await driver.readText(cellOf("Size", "movie.mp4"))).toMatchObject({ ok: false, failed: "not-found" });
-    expect(await driver.readText([{ tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: "Size", row_anchor: "KB" } }])).toMatchObject({ ok: false, failed: "ambiguous" });
+    expect(
+      await driver.readText([{ tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: "Size", row_anchor: "KB" } }]),
+    ).toMatchObject({ ok: false, failed: "ambiguous" });
   });
 
-  test("\"status bar\" names the window's status bar, and page text includes it with every item", async () => {
+  test('"status bar" names the window\'s status bar, and page text includes it with every item', async () => {
     const { driver } = explorer();
     expect(await driver.check(text("status bar"), { kind: "text_contains", text: "Ready" })).toMatchObject({ pass: true });
-    for (const t of ["2 items", "File", "Sharing", "Documents", "photo.png", "40 KB"]) expect(await driver.check([], { kind: "text_contains", text: t })).toMatchObject({ pass: true });
+    for (const t of ["2 items", "File", "Sharing", "Documents", "photo.png", "40 KB"])
+      expect(await driver.check([], { kind: "text_contains", text: t })).toMatchObject({ pass: true });
   });
 
   test("a miss names the nearest texts the window shows", async () => {
     const { driver } = explorer();
     const r = await driver.click(text("Documnets"), LEFT);
     expect(r).toMatchObject({ ok: false, failed: "not-found" });
-    expect(r.ok ? "" : r.detail).toBe('no control in "Explorer" matches "Documnets"; nearest texts it shows: "Documents", "File", "General", "Sharing", "notes.txt"');
+    expect(r.ok ? "" : r.detail).toBe(
+      'no control in "Explorer" matches "Documnets"; nearest texts it shows: "Documents", "File", "General", "Sharing", "notes.txt"',
+    );
   });
 
   test("a path `File > Open` clicks the menu, then the item of the menu it opened", async () => {
     const { driver, desk } = explorer();
     const main = desk.windows[0]!;
     const open = control({ name: "&Open", controlType: "menuitem", rect: { x: 0, y: 40, width: 40, height: 16 }, visible: false });
-    open.onClick = () => { main.title = "Opened"; };
+    open.onClick = () => {
+      main.title = "Opened";
+    };
     main.controls.push(open);
-    main.controls[0]!.onClick = () => { open.visible = true; };
+    main.controls[0]!.onClick = () => {
+      open.visible = true;
+    };
     expect(await driver.click(text("File > Open"), LEFT)).toEqual({ ok: true, value: undefined, tier: "text_anchor" });
     expect(main.title).toBe("Opened");
     expect(desk.clicks.map((c) => c.y)).toEqual([8, 48]);
     // A missing item past the first label is final (retrying would click the menu closed again).
-    expect(await driver.click(text("File > Close"), LEFT)).toMatchObject({ ok: false, failed: "not-found", retryable: false, detail: expect.stringContaining('"Close" of File > Close: no control') });
+    expect(await driver.click(text("File > Close"), LEFT)).toMatchObject({
+      ok: false,
+      failed: "not-found",
+      retryable: false,
+      detail: expect.stringContaining('"Close" of File > Close: no control'),
+    });
     expect(await driver.click(text("Fiel > Open"), LEFT)).toMatchObject({ ok: false, failed: "not-found", retryable: true });
   });
 

@@ -90,7 +90,8 @@ export class WindowsSurface implements DesktopSurface {
    * holding the control acted on; without one, this window or a dialog it owns.
    */
   async #foreground(target?: SurfaceWindow): Promise<Attempt> {
-    const ours = (w: SurfaceWindow | undefined) => w !== undefined && (target ? w.handle === target.handle : w.handle === this.#window.handle || w.owner === this.#window.handle);
+    const ours = (w: SurfaceWindow | undefined) =>
+      w !== undefined && (target ? w.handle === target.handle : w.handle === this.#window.handle || w.owner === this.#window.handle);
     const want = target ?? this.#window;
     let fg: SurfaceWindow | undefined;
     for (let i = 0; i < FOREGROUND_TRIES; i++) {
@@ -101,7 +102,11 @@ export class WindowsSurface implements DesktopSurface {
     }
     fg = await this.#desktop.foreground();
     if (ours(fg)) return done();
-    return fail("receives-pointer", `no input was sent: ${fg ? `the window ${JSON.stringify(fg.title)} (${fg.className}, pid ${fg.pid})` : "no window"} has the keyboard and ${JSON.stringify(want.title)} could not be brought to the front`, false);
+    return fail(
+      "receives-pointer",
+      `no input was sent: ${fg ? `the window ${JSON.stringify(fg.title)} (${fg.className}, pid ${fg.pid})` : "no window"} has the keyboard and ${JSON.stringify(want.title)} could not be brought to the front`,
+      false,
+    );
   }
 
   // ---- acts --------------------------------------------------------------------------------
@@ -132,7 +137,12 @@ export class WindowsSurface implements DesktopSurface {
     if (plain && (f.el.controlType === "button" || f.el.controlType === "checkbox" || f.el.controlType === "radio")) await this.#backend.invoke(f.el);
     else {
       const at = options.at ?? { xPct: 50, yPct: 50 };
-      await this.#desktop.click(Math.round(f.el.rect.x + (f.el.rect.width * at.xPct) / 100), Math.round(f.el.rect.y + (f.el.rect.height * at.yPct) / 100), options.button, options.clickCount);
+      await this.#desktop.click(
+        Math.round(f.el.rect.x + (f.el.rect.width * at.xPct) / 100),
+        Math.round(f.el.rect.y + (f.el.rect.height * at.yPct) / 100),
+        options.button,
+        options.clickCount,
+      );
     }
     return done(f.tier);
   }
@@ -176,7 +186,13 @@ export class WindowsSurface implements DesktopSurface {
     let target: DesktopElement | undefined;
     let targetWindow: SurfaceWindow | undefined;
     if (this.#flavour === "notepad") {
-      const f = await view.resolve([{ tier: "native_id", provenance: "rules", payload: { id: NOTEPAD_EDITOR_ID } }, { tier: "structural", provenance: "rules", payload: { control_type: "edit" } }], "editable");
+      const f = await view.resolve(
+        [
+          { tier: "native_id", provenance: "rules", payload: { id: NOTEPAD_EDITOR_ID } },
+          { tier: "structural", provenance: "rules", payload: { control_type: "edit" } },
+        ],
+        "editable",
+      );
       if (!f.ok) return f;
       target = f.el;
       targetWindow = f.window;
@@ -196,7 +212,10 @@ export class WindowsSurface implements DesktopSurface {
     if (this.#flavour === "calc" && modifiers.length === 0 && CALC_BUTTONS.has(key)) return this.#pressById(CALC_BUTTONS.get(key)!, view);
     const fg = await this.#foreground();
     if (!fg.ok) return fg;
-    await this.#desktop.pressKey(key, modifiers.map((m) => (m === "mod" ? "ctrl" : m)));
+    await this.#desktop.pressKey(
+      key,
+      modifiers.map((m) => (m === "mod" ? "ctrl" : m)),
+    );
     return done();
   }
 
@@ -211,16 +230,22 @@ export class WindowsSurface implements DesktopSurface {
   }
 
   async select(f: Found, values: readonly string[], view: ElementView): Promise<Attempt> {
-    if (f.el.controlType !== "combobox" && f.el.controlType !== "list") return fail("unsupported", `${describeElement(f.el)} is not a combo box or list box`, false);
+    if (f.el.controlType !== "combobox" && f.el.controlType !== "list")
+      return fail("unsupported", `${describeElement(f.el)} is not a combo box or list box`, false);
     if (!f.el.enabled) return fail("enabled", `${describeElement(f.el)} is disabled`);
     const missing = values.filter((v) => !(f.el.items ?? []).includes(v));
-    if (missing.length > 0) return fail("not-found", `${describeElement(f.el)} at ${f.el.rect.x},${f.el.rect.y} has no item ${JSON.stringify(missing[0])}; its items: ${(f.el.items ?? []).map((i) => JSON.stringify(i)).join(", ")}`);
+    if (missing.length > 0)
+      return fail(
+        "not-found",
+        `${describeElement(f.el)} at ${f.el.rect.x},${f.el.rect.y} has no item ${JSON.stringify(missing[0])}; its items: ${(f.el.items ?? []).map((i) => JSON.stringify(i)).join(", ")}`,
+      );
     const fg = await this.#foreground(f.window);
     if (!fg.ok) return fg;
     const problem = await this.#backend.select(f.el, values);
     if (problem) return fail("unsupported", problem, false);
     const now = await view.reread(f.el);
-    if (now && !values.every((v) => now.selected?.includes(v))) return fail("stable", `${describeElement(f.el)} shows ${JSON.stringify(now.selected ?? [])} after selecting`);
+    if (now && !values.every((v) => now.selected?.includes(v)))
+      return fail("stable", `${describeElement(f.el)} shows ${JSON.stringify(now.selected ?? [])} after selecting`);
     return done(f.tier);
   }
 

@@ -40,14 +40,32 @@ export function checkWindow(keys: Readonly<Record<string, unknown>>, ctx: { read
   if (Object.entries(w).some(([k, v]) => !["width", "height", "x", "y"].includes(k) || !Number.isInteger(v))) return [];
   const has = (k: string) => (w as Record<string, unknown>)[k] !== undefined;
   const hint = "window: {width: 800, height: 600, x: 0, y: 0}";
-  if (has("width") !== has("height")) return [{ path: ["window"], message: `\`${ctx.prefix}window\` gives ${has("width") ? "`width` without `height`" : "`height` without `width`"}; a size needs both`, hint: "window: {width: 800, height: 600}" }];
-  if (has("x") !== has("y")) return [{ path: ["window"], message: `\`${ctx.prefix}window\` gives ${has("x") ? "`x` without `y`" : "`y` without `x`"}; a position needs both`, hint }];
-  if (!has("width")) return [{ path: ["window"], message: `\`${ctx.prefix}window\` ${has("x") ? "gives a position without a size" : "is empty"}; give the window's \`width\` and \`height\``, hint }];
+  if (has("width") !== has("height"))
+    return [
+      {
+        path: ["window"],
+        message: `\`${ctx.prefix}window\` gives ${has("width") ? "`width` without `height`" : "`height` without `width`"}; a size needs both`,
+        hint: "window: {width: 800, height: 600}",
+      },
+    ];
+  if (has("x") !== has("y"))
+    return [{ path: ["window"], message: `\`${ctx.prefix}window\` gives ${has("x") ? "`x` without `y`" : "`y` without `x`"}; a position needs both`, hint }];
+  if (!has("width"))
+    return [
+      {
+        path: ["window"],
+        message: `\`${ctx.prefix}window\` ${has("x") ? "gives a position without a size" : "is empty"}; give the window's \`width\` and \`height\``,
+        hint,
+      },
+    ];
   return [];
 }
 
 const REFUSE = {
-  "window.title": { message: "`window.title` is for vision apps; a Windows app's window is found by `app.window_title`", hint: "remove `title:` here and write `app: {command: …, window_title: \"My App\"}`" },
+  "window.title": {
+    message: "`window.title` is for vision apps; a Windows app's window is found by `app.window_title`",
+    hint: 'remove `title:` here and write `app: {command: …, window_title: "My App"}`',
+  },
   url: { message: "a Windows app has no start page: `url:` belongs to web flows", hint: "remove `url:`; the program is started from `app:`" },
   browser: { message: "a Windows app has no browser to shape", hint: "remove `browser:`; size the window with `window: {width, height, x, y}`" },
 };

@@ -44,10 +44,21 @@ export const CALC_GRAMMAR: AdapterGrammar = {
   ...WINDOWS_GRAMMAR,
   keys: {
     functionKeys: true,
-    words: { plus: "plus", add: "plus", minus: "minus", subtract: "minus", times: "times", multiply: "times", divide: "divide", equals: "equals", equal: "equals", clear: "clear" },
+    words: {
+      plus: "plus",
+      add: "plus",
+      minus: "minus",
+      subtract: "minus",
+      times: "times",
+      multiply: "times",
+      divide: "divide",
+      equals: "equals",
+      equal: "equals",
+      clear: "clear",
+    },
     unknown: {
       message: "`{word}` is not a calculator key.",
-      hint: "press one of plus, minus, times, divide, equals, clear (e.g. `Press plus`), type digits with `Type 53`, or click a button with `Press the \"Square root\" button`",
+      hint: 'press one of plus, minus, times, divide, equals, clear (e.g. `Press plus`), type digits with `Type 53`, or click a button with `Press the "Square root" button`',
     },
   },
   sugar: [DISPLAY_SHOWS],

@@ -12,7 +12,13 @@ describe("the Windows adapters", () => {
   });
 
   test("on another OS launching is an unsupported-platform error saying it requires Windows", async () => {
-    const session = new WindowsSession("notepad", async () => { throw new Error("must not load the Windows bindings"); }, "linux");
+    const session = new WindowsSession(
+      "notepad",
+      async () => {
+        throw new Error("must not load the Windows bindings");
+      },
+      "linux",
+    );
     const error = await session.launch({}, ctx).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedPlatformError);
     expect((error as UnsupportedPlatformError).code).toBe("unsupported-platform");
@@ -21,16 +27,28 @@ describe("the Windows adapters", () => {
 
   test("notepad and calc start their program; a windows app needs command and window_title", () => {
     expect(launchSpec("notepad", {})).toMatchObject({ command: "notepad.exe", windowTitle: "Notepad" });
-    expect(launchSpec("calc", { window: { width: 400, height: 600 } })).toMatchObject({ command: "calc.exe", windowTitle: "Calculator", geometry: { width: 400, height: 600 } });
-    expect(launchSpec("windows", { command: "a.exe", window_title: "A", backend: "win32" })).toMatchObject({ command: "a.exe", windowTitle: "A", backend: "win32" });
+    expect(launchSpec("calc", { window: { width: 400, height: 600 } })).toMatchObject({
+      command: "calc.exe",
+      windowTitle: "Calculator",
+      geometry: { width: 400, height: 600 },
+    });
+    expect(launchSpec("windows", { command: "a.exe", window_title: "A", backend: "win32" })).toMatchObject({
+      command: "a.exe",
+      windowTitle: "A",
+      backend: "win32",
+    });
     expect(() => launchSpec("windows", {})).toThrow("needs `command` and `window_title`");
   });
 
   test("FLOWPROOF_WINDOW_TIMEOUT_MS bounds the wait for the window; a value that is no bound stops the launch naming it", () => {
     expect(windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "3000" })).toBe(3000);
     expect(windowTimeoutFromEnv({})).toBe(WINDOW_TIMEOUT_MS);
-    expect(() => windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "soon" })).toThrow('FLOWPROOF_WINDOW_TIMEOUT_MS must be a positive whole number of milliseconds, not "soon"');
-    expect(() => windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "2200000000" })).toThrow("FLOWPROOF_WINDOW_TIMEOUT_MS=2200000000 is longer than the longest bound flowproof can wait");
+    expect(() => windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "soon" })).toThrow(
+      'FLOWPROOF_WINDOW_TIMEOUT_MS must be a positive whole number of milliseconds, not "soon"',
+    );
+    expect(() => windowTimeoutFromEnv({ FLOWPROOF_WINDOW_TIMEOUT_MS: "2200000000" })).toThrow(
+      "FLOWPROOF_WINDOW_TIMEOUT_MS=2200000000 is longer than the longest bound flowproof can wait",
+    );
   });
 
   test("the backend: the one the trace recorded, else the first that can search the window", async () => {
@@ -44,7 +62,9 @@ describe("the Windows adapters", () => {
 
   test("on Windows a session starts the program, waits for its window and closes it at the end", async () => {
     const desk = new FakeDesktop();
-    desk.programs.set("fixture.exe", { windows: [{ handle: "9", title: "Fixture", className: "F", visible: true, rect: { x: 0, y: 0, width: 10, height: 10 }, controls: [] }] });
+    desk.programs.set("fixture.exe", {
+      windows: [{ handle: "9", title: "Fixture", className: "F", visible: true, rect: { x: 0, y: 0, width: 10, height: 10 }, controls: [] }],
+    });
     const session = new WindowsSession("windows", async () => ({ desktop: desk, backends: [desk] }), "win32");
     const driver = await session.launch({ command: "fixture.exe", window_title: "Fixture", window: { x: 5, y: 6, width: 300, height: 200 } }, ctx);
     expect(driver).toBeInstanceOf(WindowsDriver);
@@ -65,9 +85,14 @@ describe("the Windows adapters", () => {
     });
     const lines: string[] = [];
     const session = new WindowsSession("windows", async () => ({ desktop: desk, backends: [desk] }), "win32");
-    const driver = await session.launch({ command: "wordpad.exe Files\\report.rtf", window_title: "WordPad" }, { ...ctx, log: (l: string) => void lines.push(l) });
+    const driver = await session.launch(
+      { command: "wordpad.exe Files\\report.rtf", window_title: "WordPad" },
+      { ...ctx, log: (l: string) => void lines.push(l) },
+    );
     await driver.close();
-    expect(lines).toEqual(['WARNING: the app opened a dialog as it started, "WordPad"; the steps act on it first. If it reports an error, check the flow\'s `command:` (a program path with spaces needs quotes)']);
+    expect(lines).toEqual([
+      'WARNING: the app opened a dialog as it started, "WordPad"; the steps act on it first. If it reports an error, check the flow\'s `command:` (a program path with spaces needs quotes)',
+    ]);
   });
 
   test("a UWP app: geometry, input and closing go to its ApplicationFrameWindow host; explorer, though still running, and the app's process are never killed", async () => {
@@ -76,10 +101,23 @@ describe("the Windows adapters", () => {
     desk.programs.set("explorer.exe", { windows: [] });
     const other = desk.addWindow({ handle: "50", title: "Elsewhere", pid: 7 });
     desk.addWindow({ handle: "700", title: "Calculator", className: "Windows.UI.Core.CoreWindow", pid: 41 });
-    desk.addWindow({ handle: "701", title: "Calculator", className: "ApplicationFrameWindow", pid: 42, controls: [control({ name: "Expression", controlType: "edit", automationId: "expr" })] });
+    desk.addWindow({
+      handle: "701",
+      title: "Calculator",
+      className: "ApplicationFrameWindow",
+      pid: 42,
+      controls: [control({ name: "Expression", controlType: "edit", automationId: "expr" })],
+    });
     desk.foregroundHandle = other.handle;
     const session = new WindowsSession("windows", async () => ({ desktop: desk, backends: [desk] }), "win32");
-    const driver = await session.launch({ command: "explorer.exe shell:AppsFolder\\Microsoft.WindowsCalculator_8wekyb3d8bbwe!App", window_title: "Calculator", window: { x: 0, y: 0, width: 400, height: 600 } }, ctx) as WindowsDriver;
+    const driver = (await session.launch(
+      {
+        command: "explorer.exe shell:AppsFolder\\Microsoft.WindowsCalculator_8wekyb3d8bbwe!App",
+        window_title: "Calculator",
+        window: { x: 0, y: 0, width: 400, height: 600 },
+      },
+      ctx,
+    )) as WindowsDriver;
     expect(driver.window).toMatchObject({ handle: "701", className: "ApplicationFrameWindow" });
     expect(desk.windows.find((w) => w.handle === "701")!.rect).toEqual({ x: 0, y: 0, width: 400, height: 600 });
     const typed = await driver.fill([{ tier: "native_id", provenance: "rules", payload: { id: "expr" } }], "7+5", {});

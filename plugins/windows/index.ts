@@ -1,7 +1,17 @@
 // The Windows desktop adapters: `app: {command, window_title}` (kind `windows`), `app: notepad`
 // and `app: calc`. The bun:ffi bindings are imported only on Windows, so no other platform ever
 // opens user32 and friends; elsewhere launching is a clear unsupported-platform error.
-import { defineAdapter, FlowproofError, killAtExit, msFromEnv, type AdapterPlugin, type AdapterSession, type AppDriver, type Capability, type LaunchContext } from "../../src/plugins/api.ts";
+import {
+  defineAdapter,
+  FlowproofError,
+  killAtExit,
+  msFromEnv,
+  type AdapterPlugin,
+  type AdapterSession,
+  type AppDriver,
+  type Capability,
+  type LaunchContext,
+} from "../../src/plugins/api.ts";
 import type { Desktop, DesktopAccess, TopWindow } from "./backend.ts";
 import type { ElementBackend } from "../desktop/backend.ts";
 import { WindowsDriver, type AppFlavour } from "./driver.ts";
@@ -23,7 +33,6 @@ export const DEFAULT_APPS: Readonly<Record<Exclude<AppFlavour, "windows">, { rea
   notepad: { command: "notepad.exe", windowTitle: "Notepad" },
   calc: { command: "calc.exe", windowTitle: "Calculator" },
 };
-
 
 export class UnsupportedPlatformError extends FlowproofError {
   constructor(kind: string, platform: string) {
@@ -47,10 +56,14 @@ export function launchSpec(kind: AppFlavour, config: Readonly<Record<string, unk
   const command = typeof config["command"] === "string" ? config["command"] : defaults?.command;
   const windowTitle = typeof config["window_title"] === "string" ? config["window_title"] : defaults?.windowTitle;
   if (command === undefined || windowTitle === undefined) {
-    throw new FlowproofError({ code: "bad-value", message: "a Windows app needs `command` and `window_title`", hint: "app: {command: \"C:\\\\Apps\\\\app.exe\", window_title: \"My App\"}" });
+    throw new FlowproofError({
+      code: "bad-value",
+      message: "a Windows app needs `command` and `window_title`",
+      hint: 'app: {command: "C:\\\\Apps\\\\app.exe", window_title: "My App"}',
+    });
   }
   const w = config["window"];
-  const geometry = typeof w === "object" && w !== null ? w as WindowsLaunch["geometry"] : undefined;
+  const geometry = typeof w === "object" && w !== null ? (w as WindowsLaunch["geometry"]) : undefined;
   const timeout = config["window_timeout_ms"];
   return {
     command,
@@ -114,12 +127,21 @@ export class WindowsSession implements AdapterSession {
     // A program started with a wrong command line often opens its main window and an error box
     // ("Could not open the file."): steps would act on that box first, so it is reported.
     for (const d of (await desktop.topWindows()).filter((w) => w.visible && w.owner === opened.window.handle)) {
-      ctx.log(`WARNING: the app opened a dialog as it started, ${JSON.stringify(d.title)}; the steps act on it first. If it reports an error, check the flow's \`command:\` (a program path with spaces needs quotes)`);
+      ctx.log(
+        `WARNING: the app opened a dialog as it started, ${JSON.stringify(d.title)}; the steps act on it first. If it reports an error, check the flow's \`command:\` (a program path with spaces needs quotes)`,
+      );
     }
     const stop = stopper(desktop, opened, sleep);
     try {
       const backend = await chooseBackend(backends, opened.window, spec.backend);
-      return new WindowsDriver({ desktop, backend, window: opened.window, flavour: this.#kind, stop, ...(opened.geometry ? { geometry: opened.geometry } : {}) });
+      return new WindowsDriver({
+        desktop,
+        backend,
+        window: opened.window,
+        flavour: this.#kind,
+        stop,
+        ...(opened.geometry ? { geometry: opened.geometry } : {}),
+      });
     } catch (error) {
       await stop();
       throw error;

@@ -7,7 +7,11 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe("splitCommand", () => {
   test("a quoted path keeps its spaces and the arguments stay verbatim", () => {
-    expect(splitCommand(`"C:\\Program Files\\App\\app.exe" --open "a b.txt"  -x`)).toEqual({ exe: "C:\\Program Files\\App\\app.exe", program: `"C:\\Program Files\\App\\app.exe"`, args: `--open "a b.txt"  -x` });
+    expect(splitCommand(`"C:\\Program Files\\App\\app.exe" --open "a b.txt"  -x`)).toEqual({
+      exe: "C:\\Program Files\\App\\app.exe",
+      program: `"C:\\Program Files\\App\\app.exe"`,
+      args: `--open "a b.txt"  -x`,
+    });
     expect(splitCommand("notepad.exe C:\\a.txt")).toEqual({ exe: "notepad.exe", program: "notepad.exe", args: "C:\\a.txt" });
     expect(splitCommand("calc.exe")).toEqual({ exe: "calc.exe", program: "calc.exe", args: "" });
   });
@@ -19,12 +23,23 @@ describe("splitCommand", () => {
 });
 
 describe("openWindow", () => {
-  const window = { handle: "500", title: "Fixture App", className: "FixtureWindow", visible: true, rect: { x: 0, y: 0, width: 300, height: 200 }, controls: [] };
+  const window = {
+    handle: "500",
+    title: "Fixture App",
+    className: "FixtureWindow",
+    visible: true,
+    rect: { x: 0, y: 0, width: 300, height: 200 },
+    controls: [],
+  };
 
   test("waits for a window that appears late, by a part of its title, and applies window: geometry", async () => {
     const desk = new FakeDesktop();
     desk.programs.set("C:\\Apps\\fixture.exe", { windows: [window], delayMs: 150 });
-    const opened = await openWindow(desk, { command: `"C:\\Apps\\fixture.exe" --late`, windowTitle: "Fixture", geometry: { x: 40, y: 30, width: 640, height: 420 }, timeoutMs: 5_000 }, sleep);
+    const opened = await openWindow(
+      desk,
+      { command: `"C:\\Apps\\fixture.exe" --late`, windowTitle: "Fixture", geometry: { x: 40, y: 30, width: 640, height: 420 }, timeoutMs: 5_000 },
+      sleep,
+    );
     expect(desk.launches).toEqual([["C:\\Apps\\fixture.exe", "--late"]]);
     expect(opened.window.title).toBe("Fixture App");
     expect(opened.geometry).toEqual({ x: 40, y: 30, width: 640, height: 420 });
@@ -45,7 +60,9 @@ describe("openWindow", () => {
     const error = await openWindow(desk, { command: "app.exe", windowTitle: "Fixture", timeoutMs: 300 }, sleep).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FlowproofError);
     expect((error as FlowproofError).code).toBe("app-launch");
-    expect((error as Error).message).toBe(`no window titled "Fixture" appeared within 300 ms of starting \`app.exe\`; windows seen: "Some Other App", "Wrong Title"`);
+    expect((error as Error).message).toBe(
+      `no window titled "Fixture" appeared within 300 ms of starting \`app.exe\`; windows seen: "Some Other App", "Wrong Title"`,
+    );
     expect(desk.killed).toHaveLength(1);
   });
 
@@ -53,7 +70,7 @@ describe("openWindow", () => {
     const desk = new FakeDesktop();
     desk.programs.set("bad.exe", { exit: { code: 3, stderr: "cannot open config\n" } });
     const error = await openWindow(desk, { command: "bad.exe --x", windowTitle: "Fixture", timeoutMs: 5_000 }, sleep).catch((e: unknown) => e);
-    expect((error as Error).message).toBe("`bad.exe --x` exited with code 3 before a window titled \"Fixture\" appeared; its stderr: cannot open config");
+    expect((error as Error).message).toBe('`bad.exe --x` exited with code 3 before a window titled "Fixture" appeared; its stderr: cannot open config');
   });
 
   test("a program that is not there fails at once", async () => {
@@ -92,13 +109,20 @@ describe("UWP apps", () => {
     const desk = new FakeDesktop();
     desk.programs.set("explorer.exe", { exit: { code: 1, stderr: "" } });
     setTimeout(() => desk.addWindow({ handle: "700", title: "Calculator", className: CORE_WINDOW_CLASS, pid: 41 }), appearAfterMs);
-    setTimeout(() => desk.addWindow({ handle: "701", title: "Calculator", className: FRAME_WINDOW_CLASS, pid: 42, rect: { x: 5, y: 5, width: 320, height: 500 } }), withFrameAfterMs);
+    setTimeout(
+      () => desk.addWindow({ handle: "701", title: "Calculator", className: FRAME_WINDOW_CLASS, pid: 42, rect: { x: 5, y: 5, width: 320, height: 500 } }),
+      withFrameAfterMs,
+    );
     return desk;
   }
 
   test("explorer exiting at once is not a failure: the app's window of another process is awaited, and window: is applied to the host frame", async () => {
     const desk = uwpDesktop(100, 300);
-    const opened = await openWindow(desk, { command: `explorer.exe shell:AppsFolder\\${AUMID}`, windowTitle: "Calc", geometry: { x: 10, y: 20, width: 400, height: 600 }, timeoutMs: 5_000 }, sleep);
+    const opened = await openWindow(
+      desk,
+      { command: `explorer.exe shell:AppsFolder\\${AUMID}`, windowTitle: "Calc", geometry: { x: 10, y: 20, width: 400, height: 600 }, timeoutMs: 5_000 },
+      sleep,
+    );
     expect(desk.launches).toEqual([["explorer.exe", `shell:AppsFolder\\${AUMID}`]]);
     expect(opened.aumid).toBe(AUMID);
     expect(opened.window).toMatchObject({ handle: "701", className: FRAME_WINDOW_CLASS });
@@ -113,10 +137,14 @@ describe("UWP apps", () => {
     desk.programs.set("explorer.exe", { exit: { code: 1, stderr: "" } });
     desk.addWindow({ title: "Program Manager" });
     const started = Date.now();
-    const error = await openWindow(desk, { command: `explorer.exe shell:AppsFolder\\${AUMID}`, windowTitle: "Calculator", timeoutMs: 300 }, sleep).catch((e: unknown) => e);
+    const error = await openWindow(desk, { command: `explorer.exe shell:AppsFolder\\${AUMID}`, windowTitle: "Calculator", timeoutMs: 300 }, sleep).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(FlowproofError);
     expect((error as FlowproofError).code).toBe("app-launch");
-    expect((error as Error).message).toBe(`no window titled "Calculator" appeared within 300 ms of starting the UWP app ${AUMID}; the app may not be installed on this machine; windows seen: "Program Manager"`);
+    expect((error as Error).message).toBe(
+      `no window titled "Calculator" appeared within 300 ms of starting the UWP app ${AUMID}; the app may not be installed on this machine; windows seen: "Program Manager"`,
+    );
     expect((error as FlowproofError).diagnostics[0]?.hint).toContain("Get-StartApps");
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(desk.killed).toEqual([]);

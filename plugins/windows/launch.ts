@@ -64,8 +64,8 @@ export class AppLaunchError extends FlowproofError {
 export function splitCommand(command: string): { readonly exe: string; readonly program: string; readonly args: string } | string {
   const line = command.trim();
   if (line === "") return "the command is empty";
-  if (line.startsWith("\"")) {
-    const end = line.indexOf("\"", 1);
+  if (line.startsWith('"')) {
+    const end = line.indexOf('"', 1);
     if (end < 0) return "the program's path opens a quote it never closes";
     const exe = line.slice(1, end);
     if (exe.trim() === "") return "the quoted program path is empty";
@@ -85,9 +85,18 @@ export function titleMatches(w: TopWindow, title: string): boolean {
  * Starts `spec.command` and waits (polling, bounded) for a visible window whose title contains
  * `spec.windowTitle`, preferring one of the started process; applies `spec.geometry` to it.
  */
-export async function openWindow(desktop: Desktop, spec: WindowsLaunch, sleep: (ms: number) => Promise<void>, now: () => number = Date.now): Promise<OpenedWindow> {
+export async function openWindow(
+  desktop: Desktop,
+  spec: WindowsLaunch,
+  sleep: (ms: number) => Promise<void>,
+  now: () => number = Date.now,
+): Promise<OpenedWindow> {
   const split = splitCommand(spec.command);
-  if (typeof split === "string") throw new AppLaunchError(`could not start \`${spec.command}\`: ${split}`, "write `command: \"C:\\\\Path With Spaces\\\\app.exe\" --arg` (the program path in quotes when it has spaces)");
+  if (typeof split === "string")
+    throw new AppLaunchError(
+      `could not start \`${spec.command}\`: ${split}`,
+      'write `command: "C:\\\\Path With Spaces\\\\app.exe" --arg` (the program path in quotes when it has spaces)',
+    );
   // A UWP start: explorer exits at once (often with code 1) and the window is another process's.
   const aumid = uwpAumid(spec.command);
   let launched: Launched;
@@ -98,7 +107,9 @@ export async function openWindow(desktop: Desktop, spec: WindowsLaunch, sleep: (
   }
   const uwp = aumid !== undefined ? { aumid } : {};
   let exited: { code: number; stderr: string } | undefined;
-  void launched.exited.then((e) => { exited = e; });
+  void launched.exited.then((e) => {
+    exited = e;
+  });
   const deadline = now() + spec.timeoutMs;
   let seen: readonly TopWindow[] = [];
   for (let i = 0; ; i++) {

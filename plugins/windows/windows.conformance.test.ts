@@ -19,19 +19,37 @@ function formWindow(): WindowsDriver {
   const greeting = control({ name: "Waiting", controlType: "text", automationId: "112", rect: at(120) });
   const status = control({ name: "Ready", controlType: "text", automationId: "119", rect: at(10, 320) });
   main.controls.push(
-    control({ name: "Name:", controlType: "text", automationId: "100", rect: at(10) }), name,
-    control({ name: "Email:", controlType: "text", automationId: "102", rect: at(10) }), control({ name: "", controlType: "edit", automationId: "103", value: "", rect: at(110) }),
-    control({ name: "Password:", controlType: "text", automationId: "104", rect: at(10) }), control({ name: "", controlType: "edit", automationId: "105", password: true, value: "", rect: at(110) }),
+    control({ name: "Name:", controlType: "text", automationId: "100", rect: at(10) }),
+    name,
+    control({ name: "Email:", controlType: "text", automationId: "102", rect: at(10) }),
+    control({ name: "", controlType: "edit", automationId: "103", value: "", rect: at(110) }),
+    control({ name: "Password:", controlType: "text", automationId: "104", rect: at(10) }),
+    control({ name: "", controlType: "edit", automationId: "105", password: true, value: "", rect: at(110) }),
     control({ name: "Subscribe", controlType: "checkbox", automationId: "106", checked: false, rect: at(110) }),
     control({ name: "Country:", controlType: "text", automationId: "107", rect: at(10) }),
     control({ name: "", controlType: "combobox", automationId: "108", items: ["Belgium", "France", "Germany"], selected: [], value: "", rect: at(110) }),
-    control({ name: "Greet", controlType: "button", automationId: "111", rect: at(10), onInvoke: () => { greeting.name = `Hello, ${name.value ?? ""}!`; status.name = "Greeted"; } }),
+    control({
+      name: "Greet",
+      controlType: "button",
+      automationId: "111",
+      rect: at(10),
+      onInvoke: () => {
+        greeting.name = `Hello, ${name.value ?? ""}!`;
+        status.name = "Greeted";
+      },
+    }),
     greeting,
     control({ name: "Disabled", controlType: "button", automationId: "114", enabled: false, rect: at(120) }),
     status,
   );
   desk.foregroundHandle = main.handle;
-  return new WindowsDriver({ desktop: desk, backend: desk, window: { handle: main.handle, title: main.title, className: "FlowproofFixture", pid: 5, visible: true }, flavour: "windows", sleep: async () => undefined });
+  return new WindowsDriver({
+    desktop: desk,
+    backend: desk,
+    window: { handle: main.handle, title: main.title, className: "FlowproofFixture", pid: 5, visible: true },
+    flavour: "windows",
+    sleep: async () => undefined,
+  });
 }
 
 runDriverConformance({
@@ -51,25 +69,60 @@ function controlsWindow(): { desk: FakeDesktop; driver: WindowsDriver } {
   const at = (x: number) => ({ x, y: (y += 20), width: 60, height: 16 });
   const status = control({ name: "", controlType: "statusbar", value: "Ready | 3 items", rect: at(0) });
   const say = (t: string) => (status.value = `${t} | 3 items`);
-  const open = control({ name: "&Open", controlType: "menuitem", rect: at(0), visible: false, onClick: () => { say("Opened"); open.visible = save.visible = false; } });
+  const open = control({
+    name: "&Open",
+    controlType: "menuitem",
+    rect: at(0),
+    visible: false,
+    onClick: () => {
+      say("Opened");
+      open.visible = save.visible = false;
+    },
+  });
   const save = control({ name: "&Save", controlType: "menuitem", rect: at(0), visible: false, enabled: false });
-  const file = control({ name: "&File", controlType: "menuitem", rect: at(0), onClick: () => { open.visible = save.visible = true; } });
+  const file = control({
+    name: "&File",
+    controlType: "menuitem",
+    rect: at(0),
+    onClick: () => {
+      open.visible = save.visible = true;
+    },
+  });
   const pick = (group: FakeControl[], chosen: FakeControl, said: string) => {
     for (const c of group) c.itemSelected = c === chosen;
     say(said);
   };
   const tabs = ["General", "Details", "Sharing"].map((name, i) => control({ name, controlType: "tab", rect: at(0), itemSelected: i === 0 }));
   for (const t of tabs) t.onClick = () => pick(tabs, t, `Tab: ${t.name}`);
-  const tree = ["Fruits", "Apple", "Pear"].map((name) => control({ name, controlType: "treeitem", rect: at(0), itemSelected: false, expanded: name === "Fruits" }));
+  const tree = ["Fruits", "Apple", "Pear"].map((name) =>
+    control({ name, controlType: "treeitem", rect: at(0), itemSelected: false, expanded: name === "Fruits" }),
+  );
   for (const t of tree) t.onClick = () => pick(tree, t, `Tree: ${t.name}`);
-  const rows = [["notes.txt", "Text", "2 KB"], ["photo.png", "Image", "40 KB"], ["report.pdf", "Document", "120 KB"]];
+  const rows = [
+    ["notes.txt", "Text", "2 KB"],
+    ["photo.png", "Image", "40 KB"],
+    ["report.pdf", "Document", "120 KB"],
+  ];
   const cells = rows.flatMap((texts, row) => {
     const rect = at(0);
-    return texts.map((name, c) => control({ name, controlType: c === 0 ? "listitem" : "cell", rect: { ...rect, x: 70 * c }, cell: { table: "list", row, column: ["Name", "Type", "Size"][c]! } }));
+    return texts.map((name, c) =>
+      control({
+        name,
+        controlType: c === 0 ? "listitem" : "cell",
+        rect: { ...rect, x: 70 * c },
+        cell: { table: "list", row, column: ["Name", "Type", "Size"][c]! },
+      }),
+    );
   });
   main.controls.push(file, open, save, ...tabs, ...tree, ...cells, status);
   desk.foregroundHandle = main.handle;
-  const driver = new WindowsDriver({ desktop: desk, backend: desk, window: { handle: main.handle, title: main.title, className: "FlowproofControls", pid: 3, visible: true }, flavour: "windows", sleep: async () => undefined });
+  const driver = new WindowsDriver({
+    desktop: desk,
+    backend: desk,
+    window: { handle: main.handle, title: main.title, className: "FlowproofControls", pid: 3, visible: true },
+    flavour: "windows",
+    sleep: async () => undefined,
+  });
   return { desk, driver };
 }
 

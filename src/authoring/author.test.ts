@@ -24,7 +24,9 @@ afterAll(async () => {
 function recordedClient(replies: string[]): ModelClient & { calls: ChatMessage[][] } {
   const calls: ChatMessage[][] = [];
   return {
-    backend: "openai-compatible", model: "recorded", calls,
+    backend: "openai-compatible",
+    model: "recorded",
+    calls,
     complete: async (_system, messages) => {
       calls.push([...messages]);
       return replies.shift() ?? "[]";
@@ -32,7 +34,13 @@ function recordedClient(replies: string[]): ModelClient & { calls: ChatMessage[]
   };
 }
 
-const step = (text: string): FlowStep => ({ index: 0, form: "plain", text, span: { file: "f", line: 1, column: 1, length: 1, lineText: text }, ast: { kind: "intent", text } });
+const step = (text: string): FlowStep => ({
+  index: 0,
+  form: "plain",
+  text,
+  span: { file: "f", line: 1, column: 1, length: 1, lineText: text },
+  ast: { kind: "intent", text },
+});
 
 async function fresh(secrets = new Map<string, string>()): Promise<void> {
   ctx = { ...(await harness.context("vehicle.html")), secrets };
@@ -63,7 +71,10 @@ describe("stableScene of a driver without a scene", () => {
     // The live driver, but one that lists no scene (as a driver without the capability).
     const driver: AppDriver = Object.create(ctx.driver, { scene: { value: undefined } });
     const sceneless: ExecutionContext = { ...ctx, driver };
-    await expect(stableScene(sceneless)).rejects.toMatchObject({ code: "unsupported-step", diagnostics: [{ hint: "record with --author rules, or write the step as a `rules:` step" }] });
+    await expect(stableScene(sceneless)).rejects.toMatchObject({
+      code: "unsupported-step",
+      diagnostics: [{ hint: "record with --author rules, or write the step as a `rules:` step" }],
+    });
   });
 });
 
@@ -77,7 +88,10 @@ describe("scene tokens of frames and tables", () => {
     const r = await authoring.author(step("Enter Ada as the card holder"), 0);
     if (!r.ok) throw new Error(r.error);
     expect(r.steps[0]!.selectors[0]!.payload).toEqual({ kind: "framed", frame_text: "checkout", inner_css: "#holder" });
-    const ran = await executeSteps(r.steps.map((s, i) => ({ id: stepId(i + 1), ...s })), ctx);
+    const ran = await executeSteps(
+      r.steps.map((s, i) => ({ id: stepId(i + 1), ...s })),
+      ctx,
+    );
     expect(ran.map((x) => x.status)).toEqual(["passed"]);
   });
   test("a control lists the page's own rule for it and whether the page marks it invalid", async () => {
@@ -108,9 +122,23 @@ describe("scene tokens of frames and tables", () => {
 describe("createAuthoring", () => {
   test("asks once, grounds the whole sequence and keeps secrets out of the prompt", async () => {
     await fresh(new Map([["OWNER", "Volvo-Owner-Secret"]]));
-    const client = recordedClient([JSON.stringify([{ action: "type_text", target: "css:#year", text: "2020" }, { action: "click", target: "css:#next" }])]);
+    const client = recordedClient([
+      JSON.stringify([
+        { action: "type_text", target: "css:#year", text: "2020" },
+        { action: "click", target: "css:#next" },
+      ]),
+    ]);
     await driver.fill([{ tier: "native_id", provenance: "test", payload: { css: "#make" } }], "Volvo-Owner-Secret");
-    const authoring = createAuthoring({ client, ctx, flowName: "F", app: "web", stepTimeoutMs: 1000, completed: () => [], nextStepNumber: () => 1, today: "2026-01-01" });
+    const authoring = createAuthoring({
+      client,
+      ctx,
+      flowName: "F",
+      app: "web",
+      stepTimeoutMs: 1000,
+      completed: () => [],
+      nextStepNumber: () => 1,
+      today: "2026-01-01",
+    });
     const r = await authoring.author(step("Fill in the make and go on"), 0);
     expect(r.ok && r.steps.map((s) => s.action.type)).toEqual(["type_text", "click"]);
     expect(authoring.requests()).toBe(1);
@@ -126,7 +154,12 @@ describe("createAuthoring", () => {
     const r = await authoring.author(step('Enter it in the "Confirmation" field'), 0);
     expect(r.ok).toBe(false);
     expect(authoring.requests()).toBe(0);
-    expect(authoring.clarification()).toMatchObject({ step_index: 3, capture_reference: "it", capture_candidates: ["order_id", "customer_id"], completed_steps: ["a", "b"] });
+    expect(authoring.clarification()).toMatchObject({
+      step_index: 3,
+      capture_reference: "it",
+      capture_candidates: ["order_id", "customer_id"],
+      completed_steps: ["a", "b"],
+    });
   });
   test("a continuing step is asked again with what was performed", async () => {
     await fresh();

@@ -47,7 +47,12 @@ export interface AuthoringOptions {
 /** Reads the scene until two consecutive readings list the same targets and the document is loaded (bounded). */
 export async function stableScene(ctx: ExecutionContext): Promise<SceneInventory> {
   const read = ctx.driver.scene;
-  if (!read) throw new FlowproofError({ code: "unsupported-step", message: "this app's driver cannot list a scene, so its plain steps cannot be model-authored; record with --author rules", hint: "record with --author rules, or write the step as a `rules:` step" });
+  if (!read)
+    throw new FlowproofError({
+      code: "unsupported-step",
+      message: "this app's driver cannot list a scene, so its plain steps cannot be model-authored; record with --author rules",
+      hint: "record with --author rules, or write the step as a `rules:` step",
+    });
   let previous: SceneInventory | undefined;
   let latest: SceneInventory | undefined;
   for (let i = 0; i < SCENE_READS; i++) {
@@ -60,7 +65,8 @@ export async function stableScene(ctx: ExecutionContext): Promise<SceneInventory
   return latest!;
 }
 
-const sameTargets = (a: SceneInventory, b: SceneInventory) => a.entries.length === b.entries.length && a.entries.every((e, i) => e.target === b.entries[i]!.target);
+const sameTargets = (a: SceneInventory, b: SceneInventory) =>
+  a.entries.length === b.entries.length && a.entries.every((e, i) => e.target === b.entries[i]!.target);
 
 export function createAuthoring(options: AuthoringOptions): AuthoringSession {
   const { client, ctx } = options;
@@ -71,10 +77,19 @@ export function createAuthoring(options: AuthoringOptions): AuthoringSession {
 
   const ask = async (messages: readonly ChatMessage[]): Promise<string> => {
     requests++;
-    return client.complete(SYSTEM_PROMPT, messages.map((m) => ({ role: m.role, content: redact(m.content, ctx.secrets) })));
+    return client.complete(
+      SYSTEM_PROMPT,
+      messages.map((m) => ({ role: m.role, content: redact(m.content, ctx.secrets) })),
+    );
   };
 
-  const clarify = (source: FlowStep, scene: SceneInventory | undefined, reason: string, hint: string, extra: Pick<Partial<Clarification>, "stage" | "capture_reference" | "capture_candidates"> = {}): AuthoredBatch => {
+  const clarify = (
+    source: FlowStep,
+    scene: SceneInventory | undefined,
+    reason: string,
+    hint: string,
+    extra: Pick<Partial<Clarification>, "stage" | "capture_reference" | "capture_candidates"> = {},
+  ): AuthoredBatch => {
     stopped = clarification({ step: source.text, stepIndex: options.nextStepNumber(), reason, hint, completed: options.completed(), scene, ...extra });
     return { ok: false, error: `the step needs clarification: ${reason}` };
   };
@@ -85,16 +100,31 @@ export function createAuthoring(options: AuthoringOptions): AuthoringSession {
     if (round === 0) {
       const pronoun = ambiguousPronoun(source.text, captures);
       if (pronoun) {
-        return clarify(source, undefined, `"${pronoun}" could mean any of ${captures.length} remembered values (${captures.join(", ")})`,
+        return clarify(
+          source,
+          undefined,
+          `"${pronoun}" could mean any of ${captures.length} remembered values (${captures.join(", ")})`,
           `name the value instead of "${pronoun}", e.g. "Enter the ${captures[0]!.replace(/_/g, " ")} in …", or remember values under clearer names`,
-          { stage: "model", capture_reference: pronoun, capture_candidates: captures });
+          { stage: "model", capture_reference: pronoun, capture_candidates: captures },
+        );
       }
     }
     const scene = await stableScene(ctx);
-    const messages: ChatMessage[] = [{
-      role: "user",
-      content: userPrompt({ flowName: options.flowName, app: options.app, step: source.text, priorSteps: options.completed(), captures, today: options.today ?? new Date().toISOString().slice(0, 10), scene, performed }),
-    }];
+    const messages: ChatMessage[] = [
+      {
+        role: "user",
+        content: userPrompt({
+          flowName: options.flowName,
+          app: options.app,
+          step: source.text,
+          priorSteps: options.completed(),
+          captures,
+          today: options.today ?? new Date().toISOString().slice(0, 10),
+          scene,
+          performed,
+        }),
+      },
+    ];
     let jsonRetried = false;
     let corrected = false;
     /** The one range challenge of this step (`target=value`); the answer to it is accepted as intended. */
@@ -105,14 +135,29 @@ export function createAuthoring(options: AuthoringOptions): AuthoringSession {
       const parsed = parseReply(reply);
       let grounded: Grounded;
       if (!parsed.ok && parsed.kind === "json") {
-        if (jsonRetried) return clarify(source, scene, `the model did not answer with valid JSON twice (${parsed.reason})`, "rephrase the step more concretely, or write it as `rules: …`");
+        if (jsonRetried)
+          return clarify(
+            source,
+            scene,
+            `the model did not answer with valid JSON twice (${parsed.reason})`,
+            "rephrase the step more concretely, or write it as `rules: …`",
+          );
         jsonRetried = true;
         options.log?.(`  model reply for "${source.text}" was not JSON; asking once more`);
         messages.push({ role: "user", content: INVALID_JSON_PROMPT(parsed.reason) });
         continue;
       }
-      if (!parsed.ok) grounded = { ok: false, kind: "rejected", index: parsed.index ?? 0, total: parsed.index !== undefined ? parsed.index + 1 : 1, reason: parsed.reason };
-      else grounded = groundActions(parsed.actions, { intent: source.text, scene, captures, stepTimeoutMs: options.stepTimeoutMs, round, ...(options.grammar ? { grammar: options.grammar(source.surface) } : {}) });
+      if (!parsed.ok)
+        grounded = { ok: false, kind: "rejected", index: parsed.index ?? 0, total: parsed.index !== undefined ? parsed.index + 1 : 1, reason: parsed.reason };
+      else
+        grounded = groundActions(parsed.actions, {
+          intent: source.text,
+          scene,
+          captures,
+          stepTimeoutMs: options.stepTimeoutMs,
+          round,
+          ...(options.grammar ? { grammar: options.grammar(source.surface) } : {}),
+        });
       if (grounded.ok && parsed.ok) {
         const range = rangeChallenge(parsed.actions, scene);
         if (range && challenged.size === 0) {
@@ -127,15 +172,26 @@ export function createAuthoring(options: AuthoringOptions): AuthoringSession {
         return { ok: true, steps: grounded.steps, continues: grounded.continues };
       }
       if (grounded.kind === "ambiguity") {
-        return clarify(source, scene, `"${grounded.reference}" could mean more than one remembered value (${grounded.candidates.join(", ")})`,
-          `name the value instead of "${grounded.reference}"`, { stage: "model", capture_reference: grounded.reference, capture_candidates: grounded.candidates });
+        return clarify(
+          source,
+          scene,
+          `"${grounded.reference}" could mean more than one remembered value (${grounded.candidates.join(", ")})`,
+          `name the value instead of "${grounded.reference}"`,
+          { stage: "model", capture_reference: grounded.reference, capture_candidates: grounded.candidates },
+        );
       }
       if (corrected) {
-        return clarify(source, scene, `the model's actions could not be grounded on the page after one correction: action ${grounded.index + 1} of ${grounded.total}: ${grounded.reason}`,
-          "rewrite the step to name the element as the page labels it, split it into smaller steps, or write it as `rules: …`");
+        return clarify(
+          source,
+          scene,
+          `the model's actions could not be grounded on the page after one correction: action ${grounded.index + 1} of ${grounded.total}: ${grounded.reason}`,
+          "rewrite the step to name the element as the page labels it, split it into smaller steps, or write it as `rules: …`",
+        );
       }
       corrected = true;
-      options.log?.(`  model action ${grounded.index + 1} of ${grounded.total} for "${source.text}" was rejected (${grounded.reason}); asking for a correction`);
+      options.log?.(
+        `  model action ${grounded.index + 1} of ${grounded.total} for "${source.text}" was rejected (${grounded.reason}); asking for a correction`,
+      );
       messages.push({ role: "user", content: correctionPrompt(grounded.index, grounded.total, grounded.reason) });
     }
   };

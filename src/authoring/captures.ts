@@ -4,7 +4,12 @@
 const PRONOUNS = /\b(it|them|that value|this value)\b/i;
 
 /** A capture name as people say it: `order_id` → "order id". */
-const spoken = (name: string) => name.replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().trim();
+const spoken = (name: string) =>
+  name
+    .replace(/[_-]+/g, " ")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .trim();
 
 /**
  * The pronoun of `step` when it could mean more than one capture in scope (and the step names

@@ -8,7 +8,11 @@ const ctx: GroundContext = {
   round: 0,
   captures: ["order_id"],
   scene: {
-    url: "http://x/", title: "T", text: "", omitted: 0, loaded: true,
+    url: "http://x/",
+    title: "T",
+    text: "",
+    omitted: 0,
+    loaded: true,
     entries: [
       { target: "css:#name", tag: "input", actionable: true },
       { target: "css:#kind", tag: "select", actionable: true, options: ["Car", "Van"] },
@@ -24,7 +28,10 @@ describe("tokenTarget", () => {
   test.each([
     ["css:#a", { kind: "element", anchor: { kind: "css", selector: "#a" } }],
     ["id:save", { kind: "element", anchor: { kind: "id", id: "save" } }],
-    ['scoped:css:li.item containing "Invoice 1" > css:.amount', { kind: "scoped", container: { kind: "css", selector: "li.item" }, anchors: ["Invoice 1"], inner: { kind: "css", selector: ".amount" } }],
+    [
+      'scoped:css:li.item containing "Invoice 1" > css:.amount',
+      { kind: "scoped", container: { kind: "css", selector: "li.item" }, anchors: ["Invoice 1"], inner: { kind: "css", selector: ".amount" } },
+    ],
     ['framed:"Pay" > css:#c', { kind: "framed", frame: { kind: "text", text: "Pay" }, inner: { kind: "css", selector: "#c" } }],
   ])("%s", (token, target) => {
     expect(tokenTarget(token)).toEqual(target as never);
@@ -58,7 +65,14 @@ describe("groundActions", () => {
     expect(g.captured).toEqual(["order_no"]);
   });
   test.each<[ModelAction[], number, string]>([
-    [[{ action: "click", target: "css:#go" }, { action: "click", target: "css:#nope" }], 1, "is not in the scene list"],
+    [
+      [
+        { action: "click", target: "css:#go" },
+        { action: "click", target: "css:#nope" },
+      ],
+      1,
+      "is not in the scene list",
+    ],
     [[{ action: "click", target: "css:#total" }], 0, "readable only"],
     [[{ action: "select_option", target: "css:#kind", text: "Bus" }], 0, 'its options are "Car", "Van"'],
     [[{ action: "type_text", target: "css:#name", text: "${captured.order_id}" }], 0, "use type_captured"],
@@ -73,7 +87,12 @@ describe("groundActions", () => {
     expect(g.ok === false && g.kind === "rejected" && g.reason).toContain(reason);
   });
   test("capture_ambiguity becomes an ambiguity, and step_continues marks the step as continuing", () => {
-    expect(groundActions([{ action: "capture_ambiguity", reference: "it", candidates: ["a", "b"] }], ctx)).toEqual({ ok: false, kind: "ambiguity", reference: "it", candidates: ["a", "b"] });
+    expect(groundActions([{ action: "capture_ambiguity", reference: "it", candidates: ["a", "b"] }], ctx)).toEqual({
+      ok: false,
+      kind: "ambiguity",
+      reference: "it",
+      candidates: ["a", "b"],
+    });
     const g = groundActions([{ action: "click", target: "css:#go" }, { action: "step_continues" }], ctx);
     expect(g.ok && g.continues).toBe(true);
     expect(groundActions([{ action: "step_complete" }], { ...ctx, round: 1 })).toMatchObject({ ok: true, steps: [], continues: false });
@@ -85,9 +104,20 @@ describe("groundActions", () => {
 });
 
 describe("rangeChallenge", () => {
-  const scene = { ...ctx.scene, entries: [...ctx.scene.entries, { target: "css:#age", tag: "input", actionable: true, rule: "Enter an age between 18 and 99" }] };
+  const scene = {
+    ...ctx.scene,
+    entries: [...ctx.scene.entries, { target: "css:#age", tag: "input", actionable: true, rule: "Enter an age between 18 and 99" }],
+  };
   test("finds a typed number outside the field's stated range", () => {
-    expect(rangeChallenge([{ action: "click", target: "css:#go" }, { action: "type_text", target: "css:#age", text: "12" }], scene)).toEqual({ index: 1, target: "css:#age", value: "12", rule: "Enter an age between 18 and 99" });
+    expect(
+      rangeChallenge(
+        [
+          { action: "click", target: "css:#go" },
+          { action: "type_text", target: "css:#age", text: "12" },
+        ],
+        scene,
+      ),
+    ).toEqual({ index: 1, target: "css:#age", value: "12", rule: "Enter an age between 18 and 99" });
   });
   test("accepts values inside the range, non-numbers and fields without a rule", () => {
     expect(rangeChallenge([{ action: "type_text", target: "css:#age", text: "42" }], scene)).toBeUndefined();

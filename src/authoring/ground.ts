@@ -26,14 +26,14 @@ export interface GroundContext {
 
 export type Grounded =
   | {
-    readonly ok: true;
-    readonly steps: readonly Omit<TraceStep, "id">[];
-    readonly continues: boolean;
-    /** Capture names this sequence adds. */
-    readonly captured: readonly string[];
-    /** One line per action, for the continuation prompt and logs. */
-    readonly summary: readonly string[];
-  }
+      readonly ok: true;
+      readonly steps: readonly Omit<TraceStep, "id">[];
+      readonly continues: boolean;
+      /** Capture names this sequence adds. */
+      readonly captured: readonly string[];
+      /** One line per action, for the continuation prompt and logs. */
+      readonly summary: readonly string[];
+    }
   /** `index` is the 0-based failing action; every action before it grounded. */
   | { readonly ok: false; readonly kind: "rejected"; readonly index: number; readonly total: number; readonly reason: string }
   | { readonly ok: false; readonly kind: "ambiguity"; readonly reference: string; readonly candidates: readonly string[] };
@@ -75,7 +75,8 @@ export function groundActions(actions: readonly ModelAction[], ctx: GroundContex
       if (token === "surface") return purpose === "assert" ? "surface" : `"surface" may only be asserted, not used to ${purpose === "act" ? "act on" : "read"}`;
       const entry = entries.get(token);
       if (!entry) return `the target ${JSON.stringify(token)} is not in the scene list; copy a "target" from the list exactly`;
-      if (purpose === "act" && !entry.actionable) return `the target ${JSON.stringify(token)} is readable only (actionable: false); it may only be captured or asserted`;
+      if (purpose === "act" && !entry.actionable)
+        return `the target ${JSON.stringify(token)} is readable only (actionable: false); it may only be captured or asserted`;
       if (purpose === "act" && entry.disabled) return `the target ${JSON.stringify(token)} is disabled`;
       const target = tokenTarget(token);
       if (!target) return `the target ${JSON.stringify(token)} has no usable form`;
@@ -97,7 +98,8 @@ export function groundActions(actions: readonly ModelAction[], ctx: GroundContex
     }
     if (a.action === "press_key") {
       const parsed = parseStep(`Press ${a.key}`, ctx.grammar ?? GENERAL);
-      if (!parsed.ok || parsed.value.kind !== "press_key") return reject(`flowproof has no key named ${JSON.stringify(a.key)} (e.g. Enter, Tab, Escape, Control+A)`);
+      if (!parsed.ok || parsed.value.kind !== "press_key")
+        return reject(`flowproof has no key named ${JSON.stringify(a.key)} (e.g. Enter, Tab, Escape, Control+A)`);
       asts.push(parsed.value);
       summary.push(`press_key ${a.key}`);
       continue;
@@ -109,7 +111,8 @@ export function groundActions(actions: readonly ModelAction[], ctx: GroundContex
       if (ast.kind === "type" && !ast.target) return reject("a rule_step may not type without naming its field; use type_text with a listed target");
       if (ast.kind === "drag") return reject("a rule_step may not drag; use the drag action with listed targets");
       if (/\$\{\s*captured\./.test(a.step) && ast.kind !== "assert") return reject("a rule_step may not type ${captured…}; use type_captured");
-      if (ast.kind === "remember" && inScope.has(ast.name)) return reject(`the capture name ${JSON.stringify(ast.name)} is already in scope; choose another name`);
+      if (ast.kind === "remember" && inScope.has(ast.name))
+        return reject(`the capture name ${JSON.stringify(ast.name)} is already in scope; choose another name`);
       if (ast.kind === "remember") {
         inScope.add(ast.name);
         captured.push(ast.name);
@@ -177,7 +180,8 @@ export function groundActions(actions: readonly ModelAction[], ctx: GroundContex
         break;
       }
       case "type_captured": {
-        if (!inScope.has(a.capture)) return reject(`no capture named ${JSON.stringify(a.capture)} is in scope (in scope: ${[...inScope].join(", ") || "none"})`);
+        if (!inScope.has(a.capture))
+          return reject(`no capture named ${JSON.stringify(a.capture)} is in scope (in scope: ${[...inScope].join(", ") || "none"})`);
         const text = parseTemplate(`\${captured.${a.capture}}`);
         if (!text.ok) return reject(`the capture name ${JSON.stringify(a.capture)} is not valid`);
         asts.push({ kind: "type", text: text.value, target: t.target });
@@ -191,7 +195,10 @@ export function groundActions(actions: readonly ModelAction[], ctx: GroundContex
         const chosen: string[] = [];
         for (const w of wanted) {
           const exact = options.find((o) => o === w) ?? options.find((o) => o.toLowerCase() === w.toLowerCase());
-          if (exact === undefined) return reject(`${JSON.stringify(w)} is not an option of ${JSON.stringify(a.target)}; its options are ${options.map((o) => JSON.stringify(o)).join(", ")}`);
+          if (exact === undefined)
+            return reject(
+              `${JSON.stringify(w)} is not an option of ${JSON.stringify(a.target)}; its options are ${options.map((o) => JSON.stringify(o)).join(", ")}`,
+            );
           chosen.push(exact);
         }
         if (chosen.length > 1 && !t.entry.multiple) return reject(`${JSON.stringify(a.target)} allows only one option`);

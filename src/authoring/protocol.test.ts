@@ -30,8 +30,20 @@ describe("parseReply", () => {
 describe("prompts", () => {
   test("the user prompt carries the step, capture names and the scene tokens", () => {
     const text = userPrompt({
-      flowName: "F", app: "web", step: "Type ${NAME} into the name field", priorSteps: ["Open"], captures: ["order_id"], today: "2026-01-02",
-      scene: { url: "http://x/", title: "T", text: "Hello", entries: [{ target: "css:#n", tag: "input", actionable: true, label: "Name" }], omitted: 3, loaded: true },
+      flowName: "F",
+      app: "web",
+      step: "Type ${NAME} into the name field",
+      priorSteps: ["Open"],
+      captures: ["order_id"],
+      today: "2026-01-02",
+      scene: {
+        url: "http://x/",
+        title: "T",
+        text: "Hello",
+        entries: [{ target: "css:#n", tag: "input", actionable: true, label: "Name" }],
+        omitted: 3,
+        loaded: true,
+      },
     });
     expect(text.split("\n")[0]).toBe("STEP: Type ${NAME} into the name field");
     expect(text).toContain("Captures in scope (names only): order_id");
@@ -39,7 +51,9 @@ describe("prompts", () => {
     expect(text).toContain("(3 more elements not listed)");
   });
   test("the correction names the failing action and how many before it were correct", () => {
-    expect(correctionPrompt(2, 4, "bad target")).toBe("Action 3 of 4 was rejected: bad target. The first 2 actions were correct and must be repeated unchanged. Answer with the corrected full array of actions (JSON only), using only targets from the SCENE list.");
+    expect(correctionPrompt(2, 4, "bad target")).toBe(
+      "Action 3 of 4 was rejected: bad target. The first 2 actions were correct and must be repeated unchanged. Answer with the corrected full array of actions (JSON only), using only targets from the SCENE list.",
+    );
     expect(correctionPrompt(0, 1, "bad")).toContain("Answer with one corrected action object");
   });
 });

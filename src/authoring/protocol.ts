@@ -35,7 +35,11 @@ const num = (o: Record<string, unknown>, k: string): number | undefined => (type
 
 /** Parses the model's reply: JSON only (code fences stripped); one object, an array, or `{"actions": […]}`. */
 export function parseReply(text: string): ParsedReply {
-  const stripped = text.trim().replace(/^```[a-zA-Z]*\s*\n?/, "").replace(/\n?```\s*$/, "").trim();
+  const stripped = text
+    .trim()
+    .replace(/^```[a-zA-Z]*\s*\n?/, "")
+    .replace(/\n?```\s*$/, "")
+    .trim();
   let value: unknown;
   try {
     value = JSON.parse(stripped);
@@ -47,7 +51,8 @@ export function parseReply(text: string): ParsedReply {
   }
   const list = Array.isArray(value) ? value : [value];
   if (list.length === 0) return { ok: false, kind: "shape", reason: "the reply holds no action" };
-  if (list.length > MAX_ACTIONS) return { ok: false, kind: "shape", reason: `the reply holds ${list.length} actions; at most ${MAX_ACTIONS} are allowed per step` };
+  if (list.length > MAX_ACTIONS)
+    return { ok: false, kind: "shape", reason: `the reply holds ${list.length} actions; at most ${MAX_ACTIONS} are allowed per step` };
   const actions: ModelAction[] = [];
   for (const [index, raw] of list.entries()) {
     const a = parseAction(raw);
@@ -58,7 +63,7 @@ export function parseReply(text: string): ParsedReply {
 }
 
 function parseAction(raw: unknown): ModelAction | string {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return "an action must be a JSON object with an \"action\" field";
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return 'an action must be a JSON object with an "action" field';
   const o = raw as Record<string, unknown>;
   // Legacy alias: `target_css` names a css: token.
   const target = str(o, "target") ?? (str(o, "target_css") !== undefined ? `css:${str(o, "target_css")}` : undefined);
@@ -74,43 +79,60 @@ function parseAction(raw: unknown): ModelAction | string {
     case "click_at": {
       const x = num(o, "x_pct");
       const y = num(o, "y_pct");
-      if (x === undefined || y === undefined || x < 0 || x > 100 || y < 0 || y > 100) return "\"click_at\" needs x_pct and y_pct between 0 and 100";
+      if (x === undefined || y === undefined || x < 0 || x > 100 || y < 0 || y > 100) return '"click_at" needs x_pct and y_pct between 0 and 100';
       return needTarget() ?? { action: verb, target: target!, x_pct: x, y_pct: y };
     }
     case "drag":
-      return needTarget() ?? need("onto") ?? (str(o, "onto") === undefined ? "\"drag\" needs \"onto\" (a token from the list)" : { action: verb, target: target!, onto: str(o, "onto")! });
+      return (
+        needTarget() ??
+        need("onto") ??
+        (str(o, "onto") === undefined ? '"drag" needs "onto" (a token from the list)' : { action: verb, target: target!, onto: str(o, "onto")! })
+      );
     case "type_text":
-      return needTarget() ?? (str(o, "text") === undefined ? "\"type_text\" needs \"text\"" : { action: verb, target: target!, text: str(o, "text")! });
+      return needTarget() ?? (str(o, "text") === undefined ? '"type_text" needs "text"' : { action: verb, target: target!, text: str(o, "text")! });
     case "type_captured":
-      return needTarget() ?? (str(o, "capture") === undefined ? "\"type_captured\" needs \"capture\" (a capture name in scope)" : { action: verb, target: target!, capture: str(o, "capture")! });
+      return (
+        needTarget() ??
+        (str(o, "capture") === undefined
+          ? '"type_captured" needs "capture" (a capture name in scope)'
+          : { action: verb, target: target!, capture: str(o, "capture")! })
+      );
     case "select_option":
-      return needTarget() ?? (str(o, "text") === undefined ? "\"select_option\" needs \"text\" (an option of the dropdown)" : { action: verb, target: target!, text: str(o, "text")! });
+      return (
+        needTarget() ??
+        (str(o, "text") === undefined ? '"select_option" needs "text" (an option of the dropdown)' : { action: verb, target: target!, text: str(o, "text")! })
+      );
     case "select_options": {
       const values = o["values"];
-      if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === "string")) return "\"select_options\" needs \"values\", a non-empty list of option labels";
+      if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === "string"))
+        return '"select_options" needs "values", a non-empty list of option labels';
       return needTarget() ?? { action: verb, target: target!, values: values as string[] };
     }
     case "scroll": {
       const px = num(o, "to_px");
-      if (px === undefined || px < 0) return "\"scroll\" needs \"to_px\", a pixel offset ≥ 0";
+      if (px === undefined || px < 0) return '"scroll" needs "to_px", a pixel offset ≥ 0';
       return target === undefined ? { action: verb, to_px: px } : { action: verb, target, to_px: px };
     }
     case "press_key":
-      return str(o, "key") === undefined ? "\"press_key\" needs \"key\"" : { action: verb, key: str(o, "key")! };
+      return str(o, "key") === undefined ? '"press_key" needs "key"' : { action: verb, key: str(o, "key")! };
     case "capture_text":
     case "capture_count":
       return needTarget() ?? (str(o, "name") === undefined ? `"${verb}" needs "name"` : { action: verb, target: target!, name: str(o, "name")! });
     case "assert_text": {
       const t = target ?? (o["body"] !== undefined ? "surface" : undefined);
-      if (t === undefined) return "\"assert_text\" needs \"target\" (a token, or \"surface\" for the whole page)";
-      if (str(o, "expected") === undefined) return "\"assert_text\" needs \"expected\"";
+      if (t === undefined) return '"assert_text" needs "target" (a token, or "surface" for the whole page)';
+      if (str(o, "expected") === undefined) return '"assert_text" needs "expected"';
       return { action: verb, target: t, expected: str(o, "expected")!, ...(o["contains"] === false ? { contains: false } : {}) };
     }
     case "rule_step":
-      return str(o, "step") === undefined ? "\"rule_step\" needs \"step\" (an exact rules-grammar step)" : { action: verb, step: str(o, "step")! };
+      return str(o, "step") === undefined ? '"rule_step" needs "step" (an exact rules-grammar step)' : { action: verb, step: str(o, "step")! };
     case "capture_ambiguity": {
       const c = o["candidates"];
-      return { action: verb, ...(str(o, "reference") !== undefined ? { reference: str(o, "reference")! } : {}), ...(Array.isArray(c) ? { candidates: c.map(String) } : {}) };
+      return {
+        action: verb,
+        ...(str(o, "reference") !== undefined ? { reference: str(o, "reference")! } : {}),
+        ...(Array.isArray(c) ? { candidates: c.map(String) } : {}),
+      };
     }
     case "step_continues":
     case "step_complete":
@@ -168,7 +190,8 @@ export function userPrompt(ctx: PromptContext): string {
     `Previous steps: ${ctx.priorSteps.length > 0 ? ctx.priorSteps.map((s, i) => `${i + 1}. ${s}`).join(" | ") : "none"}`,
     `Captures in scope (names only): ${ctx.captures.length > 0 ? ctx.captures.join(", ") : "none"}`,
   ];
-  if (ctx.performed && ctx.performed.length > 0) lines.push(`Already performed for this step: ${ctx.performed.join("; ")}. Continue with what is left, or answer [{"action":"step_complete"}].`);
+  if (ctx.performed && ctx.performed.length > 0)
+    lines.push(`Already performed for this step: ${ctx.performed.join("; ")}. Continue with what is left, or answer [{"action":"step_complete"}].`);
   lines.push(`Page text: ${ctx.scene.text}`);
   lines.push("SCENE:");
   for (const e of ctx.scene.entries) lines.push(JSON.stringify(sceneLine(e)));

@@ -14,14 +14,18 @@ beforeAll(() => {
       const path = new URL(req.url).pathname;
       if (path === "/anthropic/v1/messages") {
         if (req.headers.get("x-api-key") !== "ak-123456") return new Response(JSON.stringify({ error: "bad key ak-123456" }), { status: 403 });
-        return Response.json({ content: [{ type: "text", text: "[{\"action\":\"press_key\",\"key\":\"Enter\"}]" }], stop_reason: "end_turn" });
+        return Response.json({ content: [{ type: "text", text: '[{"action":"press_key","key":"Enter"}]' }], stop_reason: "end_turn" });
       }
       if (path === "/slow/chat/completions") {
         await Bun.sleep(2000);
         return new Response("late");
       }
-      if (path === "/v1/chat/completions") return Response.json({ choices: [{ index: 0, message: { role: "assistant", content: "hello" }, finish_reason: "stop" }] });
-      return new Response(JSON.stringify({ error: { message: "denied for sk-secret-9999" } }), { status: 401, headers: { "content-type": "application/json" } });
+      if (path === "/v1/chat/completions")
+        return Response.json({ choices: [{ index: 0, message: { role: "assistant", content: "hello" }, finish_reason: "stop" }] });
+      return new Response(JSON.stringify({ error: { message: "denied for sk-secret-9999" } }), {
+        status: 401,
+        headers: { "content-type": "application/json" },
+      });
     },
   });
 });
@@ -33,7 +37,10 @@ describe("resolveProvider", () => {
     expect(resolveProvider({})).toEqual({ configured: false });
   });
   test("an OpenAI-compatible endpoint from FLOWPROOF_AI_* with the OPENAI_* fallbacks", () => {
-    expect(resolveProvider({ FLOWPROOF_AI_BASE_URL: "http://127.0.0.1:8000/v1/", FLOWPROOF_AI_MODEL: "llama" })).toEqual({ configured: true, config: { backend: "openai-compatible", baseUrl: "http://127.0.0.1:8000/v1", model: "llama", timeoutMs: 180_000 } });
+    expect(resolveProvider({ FLOWPROOF_AI_BASE_URL: "http://127.0.0.1:8000/v1/", FLOWPROOF_AI_MODEL: "llama" })).toEqual({
+      configured: true,
+      config: { backend: "openai-compatible", baseUrl: "http://127.0.0.1:8000/v1", model: "llama", timeoutMs: 180_000 },
+    });
     const r = resolveProvider({ OPENAI_API_KEY: "sk-1" });
     expect(r.configured && r.config).toMatchObject({ backend: "openai-compatible", baseUrl: "https://api.openai.com/v1", apiKey: "sk-1" });
   });

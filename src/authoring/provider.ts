@@ -60,21 +60,33 @@ export function resolveProvider(env: Env): ProviderResolution {
   };
   const explicit = get("FLOWPROOF_AI_PROVIDER");
   if (explicit !== undefined && explicit !== "openai-compatible" && explicit !== "openai" && explicit !== "anthropic") {
-    throw configError(`FLOWPROOF_AI_PROVIDER must be openai-compatible or anthropic, not ${JSON.stringify(explicit)}`, "FLOWPROOF_AI_PROVIDER=openai-compatible (any OpenAI-compatible endpoint) or FLOWPROOF_AI_PROVIDER=anthropic");
+    throw configError(
+      `FLOWPROOF_AI_PROVIDER must be openai-compatible or anthropic, not ${JSON.stringify(explicit)}`,
+      "FLOWPROOF_AI_PROVIDER=openai-compatible (any OpenAI-compatible endpoint) or FLOWPROOF_AI_PROVIDER=anthropic",
+    );
   }
-  const timeoutMs = msFromEnv({ FLOWPROOF_AI_TIMEOUT_MS: get("FLOWPROOF_AI_TIMEOUT_MS") }, "FLOWPROOF_AI_TIMEOUT_MS", { fallback: DEFAULT_MODEL_TIMEOUT_MS, code: "model-config" });
+  const timeoutMs = msFromEnv({ FLOWPROOF_AI_TIMEOUT_MS: get("FLOWPROOF_AI_TIMEOUT_MS") }, "FLOWPROOF_AI_TIMEOUT_MS", {
+    fallback: DEFAULT_MODEL_TIMEOUT_MS,
+    code: "model-config",
+  });
   const aiBase = get("FLOWPROOF_AI_BASE_URL");
   const aiKey = get("FLOWPROOF_AI_API_KEY");
   const aiModel = get("FLOWPROOF_AI_MODEL");
   const openaiKey = get("OPENAI_API_KEY");
   const openaiBase = get("OPENAI_BASE_URL");
   const anthropicKey = get("ANTHROPIC_API_KEY");
-  const backend: Backend | undefined = explicit === "anthropic" ? "anthropic"
-    : explicit !== undefined ? "openai-compatible"
-    : aiBase || aiKey || openaiKey || openaiBase ? "openai-compatible"
-    : anthropicKey ? "anthropic"
-    : aiModel ? "openai-compatible"
-    : undefined;
+  const backend: Backend | undefined =
+    explicit === "anthropic"
+      ? "anthropic"
+      : explicit !== undefined
+        ? "openai-compatible"
+        : aiBase || aiKey || openaiKey || openaiBase
+          ? "openai-compatible"
+          : anthropicKey
+            ? "anthropic"
+            : aiModel
+              ? "openai-compatible"
+              : undefined;
   if (backend === undefined) return { configured: false };
   const checkUrl = (url: string, name: string) => {
     if (!/^https?:\/\/[^\s/]+/i.test(url)) throw configError(`${name} must be an http(s) URL, not ${JSON.stringify(url)}`, `${name}=http://127.0.0.1:8000/v1`);
@@ -89,10 +101,17 @@ export function resolveProvider(env: Env): ProviderResolution {
   const base = aiBase ? checkUrl(aiBase, "FLOWPROOF_AI_BASE_URL") : openaiBase ? checkUrl(openaiBase, "OPENAI_BASE_URL") : undefined;
   const key = aiKey ?? openaiKey;
   if (base === undefined && key === undefined) {
-    throw configError("an OpenAI-compatible authoring model needs an endpoint", "set FLOWPROOF_AI_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama) or OPENAI_API_KEY for api.openai.com");
+    throw configError(
+      "an OpenAI-compatible authoring model needs an endpoint",
+      "set FLOWPROOF_AI_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama) or OPENAI_API_KEY for api.openai.com",
+    );
   }
   const model = aiModel ?? (base === undefined || base === OPENAI_DEFAULT_BASE ? DEFAULT_OPENAI_MODEL : undefined);
-  if (model === undefined) throw configError(`FLOWPROOF_AI_MODEL is not set for the endpoint ${base ?? ""}`, "set FLOWPROOF_AI_MODEL to a model the endpoint serves, e.g. FLOWPROOF_AI_MODEL=llama3.1");
+  if (model === undefined)
+    throw configError(
+      `FLOWPROOF_AI_MODEL is not set for the endpoint ${base ?? ""}`,
+      "set FLOWPROOF_AI_MODEL to a model the endpoint serves, e.g. FLOWPROOF_AI_MODEL=llama3.1",
+    );
   return { configured: true, config: { backend, baseUrl: base ?? OPENAI_DEFAULT_BASE, model, ...(key ? { apiKey: key } : {}), timeoutMs } };
 }
 
@@ -112,9 +131,11 @@ export function createModelClient(config: ProviderConfig): ModelClient {
 }
 
 function requestError(config: ProviderConfig, what: string): ModelRequestError {
-  return new ModelRequestError(diagnostic("model-error", redactKey(`the authoring model (${config.backend} ${config.model} at ${config.baseUrl}) ${what}`, config.apiKey), {
-    hint: "check FLOWPROOF_AI_BASE_URL, FLOWPROOF_AI_MODEL and the key; or record with --author rules",
-  }));
+  return new ModelRequestError(
+    diagnostic("model-error", redactKey(`the authoring model (${config.backend} ${config.model} at ${config.baseUrl}) ${what}`, config.apiKey), {
+      hint: "check FLOWPROOF_AI_BASE_URL, FLOWPROOF_AI_MODEL and the key; or record with --author rules",
+    }),
+  );
 }
 
 function openAiClient(config: ProviderConfig): ModelClient {
@@ -163,7 +184,8 @@ function anthropicClient(config: ProviderConfig): ModelClient {
           signal: AbortSignal.timeout(config.timeoutMs),
         });
       } catch (error) {
-        if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) throw requestError(config, `did not answer within ${config.timeoutMs} ms`);
+        if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
+          throw requestError(config, `did not answer within ${config.timeoutMs} ms`);
         throw requestError(config, `could not be reached: ${error instanceof Error ? error.message : String(error)}`);
       }
       const body = await res.text();

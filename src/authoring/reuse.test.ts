@@ -3,13 +3,22 @@ import { ReusePool, groupTrace } from "./reuse.ts";
 import type { TraceStep } from "../trace/schema.ts";
 
 const step = (id: string, intent: string): TraceStep => ({
-  id, intent, action: { type: "click", params: {} }, selectors: [], sync: { pre: [], post: [] }, artifacts: { recording: { start_ms: 0, end_ms: 1 } },
+  id,
+  intent,
+  action: { type: "click", params: {} },
+  selectors: [],
+  sync: { pre: [], post: [] },
+  artifacts: { recording: { start_ms: 0, end_ms: 1 } },
 });
 
 describe("groupTrace and ReusePool", () => {
   test("groups consecutive steps by intent without ids or recording ranges", () => {
     const groups = groupTrace([step("s0001", "Fill"), step("s0002", "Fill"), step("s0003", "Next"), step("s0004", "Fill")]);
-    expect(groups.map((g) => [g.intent, g.steps.length])).toEqual([["Fill", 2], ["Next", 1], ["Fill", 1]]);
+    expect(groups.map((g) => [g.intent, g.steps.length])).toEqual([
+      ["Fill", 2],
+      ["Next", 1],
+      ["Fill", 1],
+    ]);
     expect(groups[0]!.steps[0]).toEqual({ intent: "Fill", action: { type: "click", params: {} }, selectors: [], sync: { pre: [], post: [] }, artifacts: {} });
   });
   test("hands groups out in order, never twice", () => {

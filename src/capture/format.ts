@@ -8,9 +8,30 @@ import type { RawRequest } from "./http-parser.ts";
  * A header, query or form field, or JSON key whose value is a credential: its name holds one of
  * these words (documented in docs/cli.md, `capture`).
  */
-export const CREDENTIAL_WORDS = ["token", "key", "secret", "password", "passwd", "pwd", "auth", "session", "cookie", "signature", "credential", "sso", "jwt"] as const;
+export const CREDENTIAL_WORDS = [
+  "token",
+  "key",
+  "secret",
+  "password",
+  "passwd",
+  "pwd",
+  "auth",
+  "session",
+  "cookie",
+  "signature",
+  "credential",
+  "sso",
+  "jwt",
+] as const;
 /** Vendor headers that carry credentials without one of those words in their name. */
-export const CREDENTIAL_HEADERS = ["x-goog-iap-jwt-assertion", "x-ms-client-principal", "x-amz-security-token", "mysapsso2", "x-hub-signature-256", "x-sap-logontoken"] as const;
+export const CREDENTIAL_HEADERS = [
+  "x-goog-iap-jwt-assertion",
+  "x-ms-client-principal",
+  "x-amz-security-token",
+  "mysapsso2",
+  "x-hub-signature-256",
+  "x-sap-logontoken",
+] as const;
 
 const CREDENTIAL_NAME = new RegExp(CREDENTIAL_WORDS.join("|"), "i");
 
@@ -29,18 +50,21 @@ export function shownValue(name: string, value: string): string {
 
 /** `a=1&api_key=s3cr3t` with each credential field's value replaced by its length (the rest as sent). */
 export function shownForm(form: string): string {
-  return form.split("&").map((pair) => {
-    const eq = pair.indexOf("=");
-    if (eq < 0) return pair;
-    const name = pair.slice(0, eq);
-    let decoded = name;
-    try {
-      decoded = decodeURIComponent(name.replace(/\+/g, " "));
-    } catch {
-      // An undecodable name is judged as written.
-    }
-    return isCredentialName(decoded) ? `${name}=${redacted(pair.slice(eq + 1))}` : pair;
-  }).join("&");
+  return form
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      if (eq < 0) return pair;
+      const name = pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, " "));
+      } catch {
+        // An undecodable name is judged as written.
+      }
+      return isCredentialName(decoded) ? `${name}=${redacted(pair.slice(eq + 1))}` : pair;
+    })
+    .join("&");
 }
 
 /** A request target with the values of its credential query fields redacted. */
@@ -54,7 +78,9 @@ const JSON_MEMBER = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*"|-?[0-9][0-9.
 
 /** JSON text with the string or number value of each credential key replaced, as a string, by its length. */
 export function shownJson(text: string): string {
-  return text.replace(JSON_MEMBER, (whole, key: string, colon: string, value: string) => (isCredentialName(key) ? `"${key}"${colon}"${redacted(value.startsWith("\"") ? value.slice(1, -1) : value)}"` : whole));
+  return text.replace(JSON_MEMBER, (whole, key: string, colon: string, value: string) =>
+    isCredentialName(key) ? `"${key}"${colon}"${redacted(value.startsWith('"') ? value.slice(1, -1) : value)}"` : whole,
+  );
 }
 
 const contentType = (req: RawRequest): string => req.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1].toLowerCase() ?? "";

@@ -7,8 +7,23 @@ const text = (r: RawRequest) => new TextDecoder().decode(r.body);
 
 describe("RequestParser", () => {
   test("keeps the request line and headers as sent: order, case, spacing inside values", () => {
-    const [r] = requests(new RequestParser().push(bytes("POST /orders?x=1 HTTP/1.1\r\nhost: a\r\nX-Mixed-CASE:  two  words \r\nContent-Length: 5\r\n\r\nhello")));
-    expect(r).toEqual({ requestLine: "POST /orders?x=1 HTTP/1.1", method: "POST", target: "/orders?x=1", version: "HTTP/1.1", headers: [["host", "a"], ["X-Mixed-CASE", "two  words"], ["Content-Length", "5"]], body: bytes("hello"), chunked: false, trailers: [] });
+    const [r] = requests(
+      new RequestParser().push(bytes("POST /orders?x=1 HTTP/1.1\r\nhost: a\r\nX-Mixed-CASE:  two  words \r\nContent-Length: 5\r\n\r\nhello")),
+    );
+    expect(r).toEqual({
+      requestLine: "POST /orders?x=1 HTTP/1.1",
+      method: "POST",
+      target: "/orders?x=1",
+      version: "HTTP/1.1",
+      headers: [
+        ["host", "a"],
+        ["X-Mixed-CASE", "two  words"],
+        ["Content-Length", "5"],
+      ],
+      body: bytes("hello"),
+      chunked: false,
+      trailers: [],
+    });
   });
 
   test("reads a body that arrives a byte at a time", () => {
@@ -28,8 +43,14 @@ describe("RequestParser", () => {
   });
 
   test("reads several requests from one connection (keep-alive, pipelining)", () => {
-    const r = requests(new RequestParser().push(bytes("GET /a HTTP/1.1\r\nHost: h\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi\r\nGET /c HTTP/1.0\r\n\r\n")));
-    expect(r.map((x) => [x.method, x.target, text(x)])).toEqual([["GET", "/a", ""], ["POST", "/b", "hi"], ["GET", "/c", ""]]);
+    const r = requests(
+      new RequestParser().push(bytes("GET /a HTTP/1.1\r\nHost: h\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 2\r\n\r\nhi\r\nGET /c HTTP/1.0\r\n\r\n")),
+    );
+    expect(r.map((x) => [x.method, x.target, text(x)])).toEqual([
+      ["GET", "/a", ""],
+      ["POST", "/b", "hi"],
+      ["GET", "/c", ""],
+    ]);
   });
 
   test("keeps binary bodies and non-ASCII header bytes unchanged", () => {
@@ -47,9 +68,9 @@ describe("RequestParser", () => {
   });
 
   test.each([
-    ["a request line that is not HTTP", "HELLO\r\n\r\n", "not an HTTP/1.x request line: \"HELLO\""],
-    ["conflicting lengths", "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", "Content-Length is not one whole number: \"1, 2\""],
-    ["a bad chunk size", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "a chunk size is not hexadecimal: \"zz\""],
+    ["a request line that is not HTTP", "HELLO\r\n\r\n", 'not an HTTP/1.x request line: "HELLO"'],
+    ["conflicting lengths", "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 'Content-Length is not one whole number: "1, 2"'],
+    ["a bad chunk size", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 'a chunk size is not hexadecimal: "zz"'],
   ])("refuses %s", (_, wire, message) => {
     expect(new RequestParser().push(bytes(wire))).toEqual([{ kind: "error", message }]);
   });
@@ -88,7 +109,12 @@ describe("RequestParser refusals and bounds", () => {
 
   test("answers 10^5 characters of adversarial head text in time", async () => {
     const { adversarialInputs, slowInputs } = await import("../../test/support/fuzz.ts");
-    const inputs = adversarialInputs(["GET /", "GET / HTTP/1.1\r\nX: ", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"], ["\r\n\r\n", " HTTP/1.1\r\n\r\n"], [], 60_000);
+    const inputs = adversarialInputs(
+      ["GET /", "GET / HTTP/1.1\r\nX: ", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"],
+      ["\r\n\r\n", " HTTP/1.1\r\n\r\n"],
+      [],
+      60_000,
+    );
     expect(await slowInputs(inputs, (t) => new RequestParser().push(bytes(t)))).toEqual([]);
   }, 600_000);
 });

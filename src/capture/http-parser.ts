@@ -164,7 +164,8 @@ export class RequestParser {
           return undefined;
         }
         this.#take(this.#buffer.subarray(0, state.remaining));
-        if (this.#buffer[state.remaining] !== CR || this.#buffer[state.remaining + 1] !== LF) return { kind: "error", message: "a chunk is not followed by CRLF" };
+        if (this.#buffer[state.remaining] !== CR || this.#buffer[state.remaining + 1] !== LF)
+          return { kind: "error", message: "a chunk is not followed by CRLF" };
         this.#buffer = this.#buffer.subarray(state.remaining + 2);
         this.#state = { kind: "chunk-size", head: state.head };
         return this.#step();
@@ -186,7 +187,20 @@ export class RequestParser {
     this.#body = [];
     this.#state = { kind: "head" };
     const cut = this.#bodySeen > body.length ? { bodyLength: this.#bodySeen } : {};
-    return { kind: "request", request: { requestLine: head.requestLine, method: head.method, target: head.target, version: head.version, headers: head.headers, body, ...cut, chunked, trailers: this.#trailers } };
+    return {
+      kind: "request",
+      request: {
+        requestLine: head.requestLine,
+        method: head.method,
+        target: head.target,
+        version: head.version,
+        headers: head.headers,
+        body,
+        ...cut,
+        chunked,
+        trailers: this.#trailers,
+      },
+    };
   }
 }
 
@@ -245,9 +259,16 @@ function bodyFraming(head: Head): { chunked: true } | { length: number } | { err
   const te = values("transfer-encoding").join(",").toLowerCase();
   // Both framings at once is how requests are smuggled past a proxy (RFC 9112 §6.1): refused.
   if (te !== "" && values("content-length").length > 0) return { error: "the request has both Transfer-Encoding and Content-Length, which RFC 9112 forbids" };
-  if (te.split(",").map((s) => s.trim()).includes("chunked")) return { chunked: true };
+  if (
+    te
+      .split(",")
+      .map((s) => s.trim())
+      .includes("chunked")
+  )
+    return { chunked: true };
   const lengths = [...new Set(values("content-length").flatMap((v) => v.split(",").map((s) => s.trim())))];
   if (lengths.length === 0) return { length: 0 };
-  if (lengths.length > 1 || !/^\d+$/.test(lengths[0]!)) return { error: `Content-Length is not one whole number: ${JSON.stringify(values("content-length").join(", "))}` };
+  if (lengths.length > 1 || !/^\d+$/.test(lengths[0]!))
+    return { error: `Content-Length is not one whole number: ${JSON.stringify(values("content-length").join(", "))}` };
   return { length: Number(lengths[0]) };
 }

@@ -14,7 +14,8 @@ export async function auditCommand(args: CommandArgs<"audit">, io: Io): Promise<
   const usage = "usage: flowproof audit <dir> [--run <run-id> | --since <run-id>] [--json]";
   if (!dir || args.positional.length > 1) throw new UsageError("audit takes exactly one suite directory", usage);
   const { json, ...options } = args.flags;
-  if (options.run !== undefined && options.since !== undefined) throw new UsageError("--run and --since cannot be combined: --since always compares against the latest run", usage);
+  if (options.run !== undefined && options.since !== undefined)
+    throw new UsageError("--run and --since cannot be combined: --since always compares against the latest run", usage);
   const result = audit({ dir, ...options });
   const doc = result.kind === "map" ? result.map : result.diff;
   io.out(json ? JSON.stringify(doc, null, 2) : stringify(doc));

@@ -13,7 +13,7 @@ afterAll(() => {
 });
 
 // An Xray export: the password is in the data cell beside the action asking for it.
-const XRAY = "Action,Data,Expected Result\nGo to /login,,page shows Sign in\nEnter the password,Secr3t!,\nPress the \"Sign in\" button,,The dashboard opens\n";
+const XRAY = 'Action,Data,Expected Result\nGo to /login,,page shows Sign in\nEnter the password,Secr3t!,\nPress the "Sign in" button,,The dashboard opens\n';
 
 describe("flowproof author-from-doc", () => {
   test("writes the draft and says it is one to review, with the record command to run next", async () => {
@@ -37,9 +37,31 @@ describe("flowproof author-from-doc", () => {
     const j = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(Object.keys(j)).toEqual(["draft", "document", "model", "steps", "secrets", "todo", "next"]);
     expect(j["steps"]).toEqual([
-      { step: 1, where: "table 1, row 2", source: "Go to /login", outcome: "rules", rules: ["Go to /login"], expected: { source: "page shows Sign in", outcome: "assert", assert: "page shows Sign in" } },
-      { step: 2, where: "table 1, row 3", source: "Enter the password", data: "${PASSWORD}", outcome: "intent", intent: "Enter the password (data: ${PASSWORD})", secrets: ["PASSWORD"] },
-      { step: 3, where: "table 1, row 4", source: "Press the \"Sign in\" button", outcome: "rules", rules: ["Press the \"Sign in\" button"], expected: { source: "The dashboard opens", outcome: "todo" } },
+      {
+        step: 1,
+        where: "table 1, row 2",
+        source: "Go to /login",
+        outcome: "rules",
+        rules: ["Go to /login"],
+        expected: { source: "page shows Sign in", outcome: "assert", assert: "page shows Sign in" },
+      },
+      {
+        step: 2,
+        where: "table 1, row 3",
+        source: "Enter the password",
+        data: "${PASSWORD}",
+        outcome: "intent",
+        intent: "Enter the password (data: ${PASSWORD})",
+        secrets: ["PASSWORD"],
+      },
+      {
+        step: 3,
+        where: "table 1, row 4",
+        source: 'Press the "Sign in" button',
+        outcome: "rules",
+        rules: ['Press the "Sign in" button'],
+        expected: { source: "The dashboard opens", outcome: "todo" },
+      },
     ]);
     expect([j["secrets"], j["model"], j["next"]]).toEqual([["PASSWORD"], null, "flowproof record two.flow.yaml"]);
   });
@@ -55,18 +77,23 @@ describe("flowproof author-from-doc", () => {
 
   test("--app, --name and --out are required", async () => {
     const r = await runCli(["author-from-doc", "x.csv", "--name", "x", "-o", "x.flow.yaml"], { cwd: p.dir });
-    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining("author-from-doc needs --app (web, sap, notepad, calc, vision, or a project plugin's kind whose steps are UI steps)")]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      expect.stringContaining("author-from-doc needs --app (web, sap, notepad, calc, vision, or a project plugin's kind whose steps are UI steps)"),
+    ]);
     const bad = await runCli(["author-from-doc", "x.csv", "--app", "mobile", "--name", "x", "-o", "x.flow.yaml"], { cwd: p.dir });
-    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("--app must be one of web, sap, notepad, calc, vision, not \"mobile\"")]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--app must be one of web, sap, notepad, calc, vision, not "mobile"')]);
   });
 
   test("with the authoring model, the translated draft needs no TODO for the step", async () => {
     p.write("model.csv", "Step,Expected Result\nOpen the login page,The sign-in form shows\n");
-    model.script("Open the login page", "{\"steps\": [\"Go to /login\"], \"assert\": \"page shows Sign in\", \"another_app\": null, \"unclear\": null}");
+    model.script("Open the login page", '{"steps": ["Go to /login"], "assert": "page shows Sign in", "another_app": null, "unclear": null}');
     const r = await runCli(["author-from-doc", "model.csv", "--app", "web", "--name", "Open", "-o", "model.flow.yaml"], { cwd: p.dir, env: model.env() });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(", 1 model call (scripted-model)");
     expect(r.stdout).toContain("   1 translated    Go to /login; assert: page shows Sign in");
-    expect(readFileSync(join(p.dir, "model.flow.yaml"), "utf8")).toContain("  - rules: Go to /login\n  # expected result translated by the model: The sign-in form shows\n  - assert: page shows Sign in\n");
+    expect(readFileSync(join(p.dir, "model.flow.yaml"), "utf8")).toContain(
+      "  - rules: Go to /login\n  # expected result translated by the model: The sign-in form shows\n  - assert: page shows Sign in\n",
+    );
   });
 });

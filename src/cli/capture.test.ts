@@ -14,7 +14,12 @@ afterAll(() => {
 
 /** Starts `flowproof capture` and resolves once it prints the address it listens on. */
 async function startSink(args: readonly string[]) {
-  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "capture", "--port", "0", ...args], { cwd: p.dir, env: { ...process.env, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "capture", "--port", "0", ...args], {
+    cwd: p.dir,
+    env: { ...process.env, NO_COLOR: "1" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   started.push(proc);
   const stderr = proc.stderr.getReader();
   const decoder = new TextDecoder();
@@ -40,7 +45,17 @@ describe("flowproof capture", () => {
   test("prints and saves requests from curl and fetch; Ctrl-C ends it with exit 0", async () => {
     const sink = await startSink(["--out", "caught"]);
     expect(sink.startErr).toContain("WARNING: capture is unauthenticated: any program on this machine can send it requests");
-    const curl = Bun.spawnSync(["curl", "-s", "-H", "X-First: 1", "-H", "x-second: 2", "--data-binary", "<_-SCWM_-LGNUM>0001</_-SCWM_-LGNUM>", `${sink.url}/post?a=1`]);
+    const curl = Bun.spawnSync([
+      "curl",
+      "-s",
+      "-H",
+      "X-First: 1",
+      "-H",
+      "x-second: 2",
+      "--data-binary",
+      "<_-SCWM_-LGNUM>0001</_-SCWM_-LGNUM>",
+      `${sink.url}/post?a=1`,
+    ]);
     expect(curl.stdout.toString()).toBe("captured\n");
     const res = await fetch(`${sink.url}/second`, { headers: { Authorization: "Bearer s3cr3t-token" } });
     expect(res.status).toBe(200);
@@ -67,7 +82,10 @@ describe("flowproof capture", () => {
     sink.proc.kill("SIGINT");
     const { code, stdout } = await sink.finish();
     expect(code).toBe(0);
-    const lines = stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => [l["seq"], l["method"], l["path"], l["body_length"], l["namespace_fields"], l["file"]])).toEqual([
       [1, "PUT", "/x", 5, [], join(p.dir, "json", "req-001.txt")],
       [2, "GET", "/y", 0, [], join(p.dir, "json", "req-002.txt")],
@@ -85,20 +103,51 @@ describe("flowproof capture", () => {
     const none = await runCli(["capture"], { cwd: p.dir });
     expect([none.code, none.stderr]).toEqual([2, expect.stringContaining("capture needs --port")]);
     const bad = await runCli(["capture", "--port", "70000"], { cwd: p.dir });
-    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining("--port must be a whole number from 0 to 65535, not \"70000\"")]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--port must be a whole number from 0 to 65535, not "70000"')]);
   });
 
   test("redacts credentials by name: vendor headers, Set-Cookie, query, form and JSON fields", async () => {
     const sink = await startSink(["--out", "creds", "--json"]);
-    const secrets = ["AMZ-TOKEN-111", "GOOG-KEY-222", "PRIV-TOKEN-333", "VAULT-444", "APIM-KEY-555", "SESSION-666", "QUERY-KEY-777", "QUERY-PW-888", "FORM-PW-999", "FORM-TOKEN-000", "JSON-SECRET-aaa", "SSO-bbb"];
-    const headers = { "X-Amz-Security-Token": secrets[0]!, "X-Goog-Api-Key": secrets[1]!, "Private-Token": secrets[2]!, "X-Vault-Token": secrets[3]!, "Ocp-Apim-Subscription-Key": secrets[4]!, "Set-Cookie": `sid=${secrets[5]}; Path=/`, MYSAPSSO2: secrets[11]! };
+    const secrets = [
+      "AMZ-TOKEN-111",
+      "GOOG-KEY-222",
+      "PRIV-TOKEN-333",
+      "VAULT-444",
+      "APIM-KEY-555",
+      "SESSION-666",
+      "QUERY-KEY-777",
+      "QUERY-PW-888",
+      "FORM-PW-999",
+      "FORM-TOKEN-000",
+      "JSON-SECRET-aaa",
+      "SSO-bbb",
+    ];
+    const headers = {
+      "X-Amz-Security-Token": secrets[0]!,
+      "X-Goog-Api-Key": secrets[1]!,
+      "Private-Token": secrets[2]!,
+      "X-Vault-Token": secrets[3]!,
+      "Ocp-Apim-Subscription-Key": secrets[4]!,
+      "Set-Cookie": `sid=${secrets[5]}; Path=/`,
+      MYSAPSSO2: secrets[11]!,
+    };
     await fetch(`${sink.url}/a?api_key=${secrets[6]}&user=ada&password=${secrets[7]}`, { headers });
-    await fetch(`${sink.url}/login`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: `user=ada&password=${secrets[8]}&csrf_token=${secrets[9]}` });
-    await fetch(`${sink.url}/json`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: "ada", client_secret: secrets[10], nested: { accessToken: secrets[9] }, count: 2 }) });
+    await fetch(`${sink.url}/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: `user=ada&password=${secrets[8]}&csrf_token=${secrets[9]}`,
+    });
+    await fetch(`${sink.url}/json`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ user: "ada", client_secret: secrets[10], nested: { accessToken: secrets[9] }, count: 2 }),
+    });
     sink.proc.kill("SIGINT");
     const { stdout } = await sink.finish();
     const dir = join(p.dir, "creds");
-    const saved = readdirSync(dir).map((f) => readFileSync(join(dir, f), "utf8")).join("\n");
+    const saved = readdirSync(dir)
+      .map((f) => readFileSync(join(dir, f), "utf8"))
+      .join("\n");
     for (const secret of secrets) expect(`${stdout}\n${saved}`).not.toContain(secret);
     expect(saved).toContain("user=ada&password=[redacted: 11 bytes]&csrf_token=[redacted: 14 bytes]");
     expect(saved).toContain("GET /a?api_key=[redacted: 13 bytes]&user=ada&password=[redacted: 12 bytes] HTTP/1.1");
@@ -106,22 +155,28 @@ describe("flowproof capture", () => {
     expect(saved).toContain('"user":"ada"');
     expect(saved).toContain("X-Goog-Api-Key: [redacted: 12 bytes]");
     expect(saved).toContain('"nested":{"accessToken":"[redacted: 14 bytes]"},"count":2');
-    const records = stdout.trim().split("\n").map((l) => JSON.parse(l) as { path: string; headers: [string, string][] });
+    const records = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { path: string; headers: [string, string][] });
     expect(records[0]!.path).toBe("/a?api_key=[redacted: 13 bytes]&user=ada&password=[redacted: 12 bytes]");
   });
 
   test("HTTP/9.9, and Content-Length with Transfer-Encoding, are answered 400", async () => {
     const sink = await startSink(["--out", "bad"]);
     const { port, hostname } = new URL(sink.url);
-    const ask = (wire: string) => new Promise<string>((resolve, reject) => {
-      let got = "";
-      const socket = connect({ port: Number(port), host: hostname }, () => socket.write(wire));
-      socket.on("data", (d) => (got += d.toString("latin1")));
-      socket.on("end", () => resolve(got));
-      socket.on("error", reject);
-    });
+    const ask = (wire: string) =>
+      new Promise<string>((resolve, reject) => {
+        let got = "";
+        const socket = connect({ port: Number(port), host: hostname }, () => socket.write(wire));
+        socket.on("data", (d) => (got += d.toString("latin1")));
+        socket.on("end", () => resolve(got));
+        socket.on("error", reject);
+      });
     expect((await ask("GET / HTTP/9.9\r\nHost: x\r\n\r\n")).split("\r\n")[0]).toBe("HTTP/1.1 400 Bad Request");
-    expect((await ask("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")).split("\r\n")[0]).toBe("HTTP/1.1 400 Bad Request");
+    expect((await ask("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")).split("\r\n")[0]).toBe(
+      "HTTP/1.1 400 Bad Request",
+    );
     sink.proc.kill("SIGINT");
     const { stderr } = await sink.finish();
     expect(stderr).toContain("HTTP/9.9 is not HTTP/1.0 or HTTP/1.1");
@@ -156,7 +211,11 @@ describe("flowproof capture", () => {
     const rss = sink.proc.pid ? readFileSync(`/proc/${sink.proc.pid}/status`, "utf8").match(/VmHWM:\s+(\d+) kB/)?.[1] : undefined;
     sink.proc.kill("SIGINT");
     const { stdout } = await sink.finish();
-    const upload = stdout.trim().split("\n").map((l) => JSON.parse(l) as { path: string; body_length: number; body_kind: string; file: string }).find((r) => r.path === "/upload")!;
+    const upload = stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { path: string; body_length: number; body_kind: string; file: string })
+      .find((r) => r.path === "/upload")!;
     expect([upload.body_length, upload.body_kind]).toEqual([size, "binary"]);
     const saved = readFileSync(upload.file, "utf8");
     expect(saved.length).toBeLessThan(1024 * 1024);

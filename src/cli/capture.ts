@@ -17,13 +17,16 @@ export async function captureCommand(args: CommandArgs<"capture">, io: Io, lifec
   const { port, host = DEFAULT_CAPTURE_HOST, out = DEFAULT_CAPTURE_DIR, json } = args.flags;
   if (port === undefined) throw new UsageError("capture needs --port, the port to listen on", USAGE);
 
-  const sink = await startCapture({ port, host, out }, {
-    onRequest: (r) => {
-      if (json) io.out(JSON.stringify(r.record));
-      else io.out(`=== req-${String(r.record.seq).padStart(3, "0")} saved to ${r.record.file}\n${r.text}`);
+  const sink = await startCapture(
+    { port, host, out },
+    {
+      onRequest: (r) => {
+        if (json) io.out(JSON.stringify(r.record));
+        else io.out(`=== req-${String(r.record.seq).padStart(3, "0")} saved to ${r.record.file}\n${r.text}`);
+      },
+      onProblem: (message) => io.err(`capture: ${message}`),
     },
-    onProblem: (message) => io.err(`capture: ${message}`),
-  });
+  );
   const reach = LOOPBACK.test(host) ? "any program on this machine" : "anything on the network that can reach it";
   io.err(`WARNING: capture is unauthenticated: ${reach} can send it requests, and every one is saved.`);
   io.err(`capture: listening on ${sink.url}, saving requests to ${sink.outDir}; Ctrl-C stops`);

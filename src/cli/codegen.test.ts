@@ -11,7 +11,12 @@ describe("flowproof codegen refusals", () => {
   test.each<[string, string[], Record<string, string | undefined>, RegExp]>([
     ["no URL", ["codegen"], { DISPLAY: ":0" }, /codegen takes exactly one URL/],
     ["two URLs", ["codegen", "http://a/", "http://b/"], { DISPLAY: ":0" }, /codegen takes exactly one URL/],
-    ["a machine without a display, naming xvfb-run", ["codegen", "http://127.0.0.1:9/"], { DISPLAY: undefined, WAYLAND_DISPLAY: undefined }, /no display[\s\S]*xvfb-run/],
+    [
+      "a machine without a display, naming xvfb-run",
+      ["codegen", "http://127.0.0.1:9/"],
+      { DISPLAY: undefined, WAYLAND_DISPLAY: undefined },
+      /no display[\s\S]*xvfb-run/,
+    ],
     ["an unknown flag", ["codegen", "http://127.0.0.1:9/", "--outt", "x.flow.yaml"], { DISPLAY: ":0" }, /did you mean --out/],
   ])("refuses %s with exit 2", async (_what, args, env, message) => {
     const r = await runCli(args, { cwd: p.dir, env });
@@ -26,8 +31,14 @@ describe("flowproof codegen refusals", () => {
 
 const result = (over: Partial<CodegenResult> = {}): CodegenResult => ({
   flow_path: `${process.cwd()}/sign-in.flow.yaml`,
-  steps: [{ key: "rules", text: 'Type ${PASSWORD} into the "Password" field' }, { key: "rules", text: 'Press the "Sign in" button', todo: "check this step" }],
-  variables: [{ name: "APP_URL", for: "the app's origin (http://127.0.0.1:3000)" }, { name: "PASSWORD", for: 'the "Password" field' }],
+  steps: [
+    { key: "rules", text: 'Type ${PASSWORD} into the "Password" field' },
+    { key: "rules", text: 'Press the "Sign in" button', todo: "check this step" },
+  ],
+  variables: [
+    { name: "APP_URL", for: "the app's origin (http://127.0.0.1:3000)" },
+    { name: "PASSWORD", for: 'the "Password" field' },
+  ],
   todos: 1,
   ended: "the window was closed",
   ...over,
@@ -43,7 +54,10 @@ describe("renderCodegen", () => {
   });
 
   test("after --record, says where the trace is and to run it, or why recording failed", () => {
-    const ok = renderCodegen(result({ variables: [{ name: "APP_URL", for: "the app" }], todos: 0, record: { ok: true, trace_path: `${process.cwd()}/sign-in.trace.jsonl` } }), "http://h:1");
+    const ok = renderCodegen(
+      result({ variables: [{ name: "APP_URL", for: "the app" }], todos: 0, record: { ok: true, trace_path: `${process.cwd()}/sign-in.trace.jsonl` } }),
+      "http://h:1",
+    );
     expect(ok).toEqual(["Wrote 2 steps to sign-in.flow.yaml", "Recorded it: sign-in.trace.jsonl", "Next: APP_URL=http://h:1 flowproof run sign-in.flow.yaml"]);
     const failed = renderCodegen(result({ record: { ok: false, trace_path: null, error: "step 2 failed" } }), "http://h:1");
     expect(failed[2]).toBe("Recording it failed: step 2 failed (see # TODO in sign-in.flow.yaml)");

@@ -36,22 +36,37 @@ export function renderCodegen(r: CodegenResult, origin: string): string[] {
   const secrets = r.variables.slice(1);
   if (secrets.length > 0) lines.push(`Set before recording: ${secrets.map((v) => `${v.name} (${v.for})`).join(", ")}; their values were never written.`);
   if (r.record) {
-    lines.push(r.record.ok ? `Recorded it: ${displayPath(r.record.trace_path ?? "")}` : `Recording it failed: ${r.record.error ?? "unknown error"}${r.todos > 0 ? ` (see # TODO in ${path})` : ""}`);
+    lines.push(
+      r.record.ok
+        ? `Recorded it: ${displayPath(r.record.trace_path ?? "")}`
+        : `Recording it failed: ${r.record.error ?? "unknown error"}${r.todos > 0 ? ` (see # TODO in ${path})` : ""}`,
+    );
   }
   if (!r.record?.ok) lines.push(`Next: ${assignments(r, origin)} flowproof record ${path}`);
   else lines.push(`Next: ${assignments(r, origin)} flowproof run ${path}`);
   return lines;
 }
 
-export async function codegenCommand(args: CommandArgs<"codegen">, io: Io, lifecycle: Lifecycle = processLifecycle, env: Readonly<Record<string, string | undefined>> = process.env): Promise<ExitCode> {
+export async function codegenCommand(
+  args: CommandArgs<"codegen">,
+  io: Io,
+  lifecycle: Lifecycle = processLifecycle,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<ExitCode> {
   const url = args.positional[0];
   if (!url || args.positional.length > 1) throw new UsageError("codegen takes exactly one URL, the page to start at", USAGE);
   const why = noDisplayReason(env);
-  if (why) throw new UsageError(`codegen shows a browser window for you to use, and ${why}`, "run it in a desktop session, or under a virtual display: xvfb-run flowproof codegen <url>");
+  if (why)
+    throw new UsageError(
+      `codegen shows a browser window for you to use, and ${why}`,
+      "run it in a desktop session, or under a virtual display: xvfb-run flowproof codegen <url>",
+    );
   const { json, ...options } = args.flags;
   const session = await CodegenSession.start({ url, ...options, env, log: (line) => io.err(line) });
   io.err(`[CODEGEN] writing ${displayPath(session.flowPath)}: use the app in the browser window; every action becomes a step.`);
-  io.err("[CODEGEN] point at an element and press Alt+A to assert its text (or select text first), Alt+V that it is visible, Alt+U the page URL; Alt+S in a field keeps what you type there secret.");
+  io.err(
+    "[CODEGEN] point at an element and press Alt+A to assert its text (or select text first), Alt+V that it is visible, Alt+U the page URL; Alt+S in a field keeps what you type there secret.",
+  );
   io.err("[CODEGEN] close the window (or press Ctrl-C) to finish.");
   // Ctrl-C ends the session as closing the window does; SIGTERM stops it too, keeping the signal's exit code.
   const stop = () => void session.stop();

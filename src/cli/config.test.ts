@@ -4,16 +4,24 @@ import { commandHelp, COMMAND_TABLE, parseArgs, type CommandArgs } from "./flags
 import { BUILTIN_ADAPTERS } from "../plugins/builtin.ts";
 import { defineAdapter, type AdapterPlugin, type StoredCredentials } from "../plugins/api.ts";
 
-const args = (positional: string[], flags: CommandArgs<"config">["flags"] = {}, declared: Record<string, string> = {}): CommandArgs<"config"> => ({ positional, flags, declared });
+const args = (positional: string[], flags: CommandArgs<"config">["flags"] = {}, declared: Record<string, string> = {}): CommandArgs<"config"> => ({
+  positional,
+  flags,
+  declared,
+});
 const never = (): Promise<string> => Promise.reject(new Error("standard input must not be read"));
 
 /** A project adapter that keeps its credentials in memory, with one field. */
 function vault(): { plugin: AdapterPlugin; kept: () => StoredCredentials | undefined } {
   let kept: StoredCredentials | undefined;
   const plugin = defineAdapter({
-    kind: "vault", capabilities: [], open: () => Promise.reject(new Error("not opened here")),
+    kind: "vault",
+    capabilities: [],
+    open: () => Promise.reject(new Error("not opened here")),
     credentials: {
-      name: "Vault", where: "test memory", usedBy: "vault flows without a login use them",
+      name: "Vault",
+      where: "test memory",
+      usedBy: "vault flows without a login use them",
       fields: [{ name: "tenant", placeholder: "id", description: "The tenant." }],
       read: async () => kept,
       store: async (c) => void (kept = c),
@@ -31,7 +39,7 @@ const capture = () => {
 describe("configCommand", () => {
   test.each<[string, CommandArgs<"config">, string]>([
     ["no system", args([]), "config needs the system to configure: `sap`"],
-    ["another system", args(["erp"]), "flowproof config knows only `sap`, not \"erp\""],
+    ["another system", args(["erp"]), 'flowproof config knows only `sap`, not "erp"'],
     ["a kind that keeps no credentials", args(["web"]), "app kind `web` keeps no fallback credentials: flowproof config knows only `sap`"],
     ["no action", args(["sap"]), "config sap takes exactly one of --user, --show and --delete"],
     ["two actions", args(["sap"], { show: true, delete: true }), "config sap takes exactly one of --user, --show and --delete"],
@@ -42,7 +50,10 @@ describe("configCommand", () => {
 
   test("off Windows refuses sap before reading the password", async () => {
     if (process.platform === "win32") throw new Error("this test describes the non-Windows behaviour");
-    await expect(configCommand(args(["sap"], { user: "clerk" }), capture().io, BUILTIN_ADAPTERS, never)).rejects.toMatchObject({ code: "unsupported-platform", message: expect.stringContaining("`flowproof config sap` requires Windows") });
+    await expect(configCommand(args(["sap"], { user: "clerk" }), capture().io, BUILTIN_ADAPTERS, never)).rejects.toMatchObject({
+      code: "unsupported-platform",
+      message: expect.stringContaining("`flowproof config sap` requires Windows"),
+    });
   });
 
   test("a project adapter's credentials: stored from standard input with its field, shown without the password, deleted", async () => {
@@ -67,8 +78,13 @@ describe("configCommand", () => {
 
   test("with a project adapter the messages name every kind that keeps credentials, and refuse another kind's field before reading", async () => {
     const all = [...BUILTIN_ADAPTERS, vault().plugin];
-    await expect(configCommand(args([]), capture().io, all, never)).rejects.toMatchObject({ message: "config needs the system to configure: `sap` or `vault`" });
-    await expect(configCommand(args(["vault"], { user: "ada" }, { client: "100" }), capture().io, all, never)).rejects.toMatchObject({ code: "usage", message: "`flowproof config vault` takes no --client: its fields are --tenant" });
+    await expect(configCommand(args([]), capture().io, all, never)).rejects.toMatchObject({
+      message: "config needs the system to configure: `sap` or `vault`",
+    });
+    await expect(configCommand(args(["vault"], { user: "ada" }, { client: "100" }), capture().io, all, never)).rejects.toMatchObject({
+      code: "usage",
+      message: "`flowproof config vault` takes no --client: its fields are --tenant",
+    });
   });
 });
 
@@ -84,7 +100,14 @@ describe("credentialFlags", () => {
   });
 
   test("the --json document puts the fields beside the user", () => {
-    expect(jsonOf({ action: "set", stored: true, store: "s", user: "u", fields: { client: "100", language: "EN" } })).toEqual({ action: "set", stored: true, store: "s", user: "u", client: "100", language: "EN" });
+    expect(jsonOf({ action: "set", stored: true, store: "s", user: "u", fields: { client: "100", language: "EN" } })).toEqual({
+      action: "set",
+      stored: true,
+      store: "s",
+      user: "u",
+      client: "100",
+      language: "EN",
+    });
     expect(Object.keys(jsonOf({ action: "delete", stored: false, store: "s" }))).toEqual(["action", "stored", "store"]);
   });
 });

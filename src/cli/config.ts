@@ -2,7 +2,16 @@
 // commands/config-credentials → render. Any adapter that declares `credentials` (built-in or the
 // project's) is configured here, its fields as flags. The password comes from standard input only
 // (never a flag, so it is not in the process list or shell history) and is never printed.
-import { checkConfigPlatform, configCredentials, configFields, configUsage, configurableKinds, credentialAdapters, credentialsOf, type ConfigCredentialsResult } from "../commands/config-credentials.ts";
+import {
+  checkConfigPlatform,
+  configCredentials,
+  configFields,
+  configUsage,
+  configurableKinds,
+  credentialAdapters,
+  credentialsOf,
+  type ConfigCredentialsResult,
+} from "../commands/config-credentials.ts";
 import { loadPluginsIn } from "../commands/project-plugins.ts";
 import { BUILTIN_ADAPTERS } from "../plugins/builtin.ts";
 import type { AdapterCredentials, AdapterPlugin } from "../plugins/api.ts";
@@ -17,7 +26,10 @@ async function readPassword(): Promise<string> {
 }
 
 /** Every adapter `flowproof config` reaches from the current directory: the built-ins, then the project's. */
-export async function configAdapters(dir: string = process.cwd(), env: Readonly<Record<string, string | undefined>> = process.env): Promise<readonly AdapterPlugin[]> {
+export async function configAdapters(
+  dir: string = process.cwd(),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<readonly AdapterPlugin[]> {
   return [...BUILTIN_ADAPTERS, ...(await loadPluginsIn(dir, env)).adapters];
 }
 
@@ -36,16 +48,28 @@ export function credentialFlags(adapters: readonly AdapterPlugin[]): DeclaredFla
 
 const usageOf = (kind: string, credentials: AdapterCredentials) => `usage: ${configUsage(kind, credentials)}`;
 
-export async function configCommand(args: CommandArgs<"config">, io: Io, adapters?: readonly AdapterPlugin[], password: () => Promise<string> = readPassword): Promise<ExitCode> {
-  const all = adapters ?? await configAdapters();
+export async function configCommand(
+  args: CommandArgs<"config">,
+  io: Io,
+  adapters?: readonly AdapterPlugin[],
+  password: () => Promise<string> = readPassword,
+): Promise<ExitCode> {
+  const all = adapters ?? (await configAdapters());
   const [kind, ...extra] = args.positional;
-  if (kind === undefined) throw new UsageError(`config needs the system to configure: ${configurableKinds(all)}`, `usage: ${credentialAdapters(all).map((a) => configUsage(a.kind, a.credentials)).join("; or ")}`);
+  if (kind === undefined)
+    throw new UsageError(
+      `config needs the system to configure: ${configurableKinds(all)}`,
+      `usage: ${credentialAdapters(all)
+        .map((a) => configUsage(a.kind, a.credentials))
+        .join("; or ")}`,
+    );
   const credentials = credentialsOf(kind, all);
   const usage = usageOf(kind, credentials);
   if (extra.length > 0) throw new UsageError(`config takes one system to configure, not ${extra.length + 1}: ${args.positional.join(" ")}`, usage);
   const { user, show = false, delete: remove = false, json } = args.flags;
   const given = args.declared ?? {};
-  if ([user !== undefined, show, remove].filter(Boolean).length !== 1) throw new UsageError(`config ${kind} takes exactly one of --user, --show and --delete`, usage);
+  if ([user !== undefined, show, remove].filter(Boolean).length !== 1)
+    throw new UsageError(`config ${kind} takes exactly one of --user, --show and --delete`, usage);
   const fields = configFields(kind, credentials, given);
   if (Object.keys(fields).length > 0 && user === undefined) {
     const names = (credentials.fields ?? []).map((f) => `--${f.name}`);
@@ -53,7 +77,11 @@ export async function configCommand(args: CommandArgs<"config">, io: Io, adapter
   }
   // Refused before standard input is read: nothing is waited for on a platform that cannot store it.
   checkConfigPlatform(kind, credentials);
-  const r = await configCredentials(kind, user !== undefined ? { action: "set", user, password: await password(), fields } : { action: show ? "show" : "delete" }, { adapters: all });
+  const r = await configCredentials(
+    kind,
+    user !== undefined ? { action: "set", user, password: await password(), fields } : { action: show ? "show" : "delete" },
+    { adapters: all },
+  );
   if (json) io.out(JSON.stringify(jsonOf(r), null, 2));
   else io.out(human(r, credentials));
   return EXIT.pass;
@@ -68,6 +96,8 @@ export function jsonOf(r: ConfigCredentialsResult): Readonly<Record<string, unkn
 function human(r: ConfigCredentialsResult, c: AdapterCredentials): string {
   if (r.action === "delete") return `Removed the ${c.name} fallback credentials from the ${r.store}.`;
   if (!r.stored) return `No ${c.name} fallback credentials are stored (${r.store}).`;
-  const fields = Object.entries(r.fields ?? {}).map(([name, value]) => `, ${name} ${value}`).join("");
+  const fields = Object.entries(r.fields ?? {})
+    .map(([name, value]) => `, ${name} ${value}`)
+    .join("");
   return `${r.action === "set" ? "Stored" : "Stored are"} ${c.name} fallback credentials for user ${r.user ?? ""}${fields} in the ${r.store}; ${c.usedBy}.`;
 }

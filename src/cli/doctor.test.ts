@@ -20,7 +20,7 @@ describe("flowproof doctor --agent", () => {
     expect(r.stdout).toContain("NOT WIRED");
     expect(r.stdout).toContain("OPENAI_BASE_URL");
     const j = await runCli(["doctor", "--agent", unwired, "--json"], { cwd: p.dir });
-    expect(j.stdout + j.stderr).toContain("\"reached\": false");
+    expect(j.stdout + j.stderr).toContain('"reached": false');
     expect(j.code).toBe(1);
     expect((JSON.parse(j.stdout) as { reached: boolean }).reached).toBe(false);
   });

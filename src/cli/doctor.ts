@@ -9,7 +9,7 @@ import type { Io } from "./io.ts";
 export async function doctorCommand(args: CommandArgs<"doctor">, io: Io): Promise<ExitCode> {
   const { agent, timeout, json } = args.flags;
   if (agent === undefined || agent.trim() === "" || args.positional.length > 0) {
-    throw new UsageError("doctor needs the agent's command line in --agent", "usage: flowproof doctor --agent \"node agent.js\" [--timeout <seconds>] [--json]");
+    throw new UsageError("doctor needs the agent's command line in --agent", 'usage: flowproof doctor --agent "node agent.js" [--timeout <seconds>] [--json]');
   }
   const r = await doctor({ agent, ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}) });
   if (json) {
@@ -17,11 +17,19 @@ export async function doctorCommand(args: CommandArgs<"doctor">, io: Io): Promis
     return r.reached ? EXIT.pass : EXIT.failed;
   }
   if (r.reached) {
-    io.out(`OK: the agent reached flowproof's model proxy (${r.dialect ?? r.protocol}, POST ${r.path}${r.model ? `, model ${r.model}` : ""}); it can be recorded with \`app: agent\``);
+    io.out(
+      `OK: the agent reached flowproof's model proxy (${r.dialect ?? r.protocol}, POST ${r.path}${r.model ? `, model ${r.model}` : ""}); it can be recorded with \`app: agent\``,
+    );
     return EXIT.pass;
   }
   io.out(`NOT WIRED: the agent made no model request to flowproof's proxy${r.timedOut ? " before the bound" : ` (exit code ${r.exitCode ?? "signal"})`}`);
   for (const line of r.advice) io.out(`  - ${line}`);
-  if (r.stderrTail) io.out(`  stderr tail:\n${r.stderrTail.split("\n").map((l) => `    ${l}`).join("\n")}`);
+  if (r.stderrTail)
+    io.out(
+      `  stderr tail:\n${r.stderrTail
+        .split("\n")
+        .map((l) => `    ${l}`)
+        .join("\n")}`,
+    );
   return EXIT.failed;
 }

@@ -45,7 +45,10 @@ describe("parseArgs", () => {
   });
 
   test("gives a whole-number flag its number, under the option's name", () => {
-    expect(parseArgs(run, ["tests", "--retries", "2", "--workers=3", "--record-missing"])).toEqual({ positional: ["tests"], flags: { retries: 2, workers: 3, recordMissing: true } });
+    expect(parseArgs(run, ["tests", "--retries", "2", "--workers=3", "--record-missing"])).toEqual({
+      positional: ["tests"],
+      flags: { retries: 2, workers: 3, recordMissing: true },
+    });
   });
 
   test.each([
@@ -91,13 +94,7 @@ describe("parseArgs", () => {
     expect(usageError(record, ["--author=Rules"]).message).toContain("must be one of");
   });
 
-  test.each([
-    [["--out"]],
-    [["-o"]],
-    [["--out", "--json"]],
-    [["-o", "-x"]],
-    [["--out="]],
-  ])("refuses a missing value in %j", (argv) => {
+  test.each([[["--out"]], [["-o"]], [["--out", "--json"]], [["-o", "-x"]], [["--out="]]])("refuses a missing value in %j", (argv) => {
     expect(usageError(record, argv).message).toBe("--out needs a value");
   });
 
@@ -111,7 +108,11 @@ describe("declared flags", () => {
   const tenant = { name: "tenant", placeholder: "id", description: "`vault`: The tenant. With --user." };
 
   test("a plugin's declared flag is parsed as text into `declared`, apart from the table's typed flags", () => {
-    expect(parseArgs(config, ["vault", "--user", "ada", "--tenant", "t1"], [tenant])).toEqual({ positional: ["vault"], flags: { user: "ada" }, declared: { tenant: "t1" } });
+    expect(parseArgs(config, ["vault", "--user", "ada", "--tenant", "t1"], [tenant])).toEqual({
+      positional: ["vault"],
+      flags: { user: "ada" },
+      declared: { tenant: "t1" },
+    });
     expect(parseArgs(config, ["vault", "--show"], [tenant])).toEqual({ positional: ["vault"], flags: { show: true }, declared: {} });
   });
 
@@ -148,7 +149,9 @@ describe("commandHelp", () => {
 
   test.each(COMMANDS.map((c) => [c.name, c] as const))("keeps at least two spaces between each flag of %s and its description", (_name, c) => {
     for (const f of c.flags) {
-      const line = commandHelp(c).split("\n").find((l) => l.includes(`--${f.name}`) && l.includes(f.description))!;
+      const line = commandHelp(c)
+        .split("\n")
+        .find((l) => l.includes(`--${f.name}`) && l.includes(f.description))!;
       const gap = line.slice(0, line.indexOf(f.description));
       expect(gap.endsWith("  ")).toBe(true);
     }
@@ -165,7 +168,11 @@ describe("mainHelp", () => {
 });
 
 describe("optionName", () => {
-  test.each([["out", "out"], ["recording-detail", "recordingDetail"], ["accept-effect-changes", "acceptEffectChanges"]])("names --%s's option %s", (flag, option) => {
+  test.each([
+    ["out", "out"],
+    ["recording-detail", "recordingDetail"],
+    ["accept-effect-changes", "acceptEffectChanges"],
+  ])("names --%s's option %s", (flag, option) => {
     expect(optionName(flag)).toBe(option);
   });
 });

@@ -37,33 +37,96 @@ export interface DeclaredFlag {
   readonly description: string;
 }
 
-const JSON_FLAG = { name: "json", kind: "boolean", description: "Print one JSON document on stdout instead of human text (for tools and agents)." } as const satisfies FlagSpec;
+const JSON_FLAG = {
+  name: "json",
+  kind: "boolean",
+  description: "Print one JSON document on stdout instead of human text (for tools and agents).",
+} as const satisfies FlagSpec;
 const AUTHOR_FLAG_BASE = { name: "author", kind: "string", values: ["auto", "rules", "llm"], placeholder: "auto|rules|llm" } as const;
-const AUTHOR_FLAG = { ...AUTHOR_FLAG_BASE, description: "Authoring backend for plain steps (default auto: the model when configured, else the rules grammar with a warning)." } as const satisfies FlagSpec;
+const AUTHOR_FLAG = {
+  ...AUTHOR_FLAG_BASE,
+  description: "Authoring backend for plain steps (default auto: the model when configured, else the rules grammar with a warning).",
+} as const satisfies FlagSpec;
 
 /** The recording controls, identical on `record` and `run` (docs: run-recording). */
 const RECORDING_FLAGS = [
-  { name: "recording-detail", kind: "string", values: ["full", "low", "off"], placeholder: "full|low|off", description: "Screenshot density: full (default) frames before and after every step and on failure; low the initial state, every 5th completed step and the final state; off none (the verdict is unchanged)." },
+  {
+    name: "recording-detail",
+    kind: "string",
+    values: ["full", "low", "off"],
+    placeholder: "full|low|off",
+    description:
+      "Screenshot density: full (default) frames before and after every step and on failure; low the initial state, every 5th completed step and the final state; off none (the verdict is unchanged).",
+  },
   { name: "video", kind: "boolean", description: "Also assemble the captured frames into recording.gif (880 px wide), whatever the detail." },
-  { name: "highlight-cursor", kind: "boolean", description: "Add a pre-action frame for clicks and hovers with a visible cursor and a bright halo (drawn after redaction)." },
+  {
+    name: "highlight-cursor",
+    kind: "boolean",
+    description: "Add a pre-action frame for clicks and hovers with a visible cursor and a bright halo (drawn after redaction).",
+  },
 ] as const satisfies readonly FlagSpec[];
 
-const ALLOW_UNSEALED_FLAG = { name: "allow-unsealed", kind: "boolean", description: "Replay a trace that has no whole-trace seal (recorded by an older flowproof) instead of refusing it (unsealed-trace); also FLOWPROOF_ALLOW_UNSEALED=1. Record the flow again, or seal a trace you trust with `flowproof trace <flow.yaml> --reseal`, to drop it." } as const satisfies FlagSpec;
+const ALLOW_UNSEALED_FLAG = {
+  name: "allow-unsealed",
+  kind: "boolean",
+  description:
+    "Replay a trace that has no whole-trace seal (recorded by an older flowproof) instead of refusing it (unsealed-trace); also FLOWPROOF_ALLOW_UNSEALED=1. Record the flow again, or seal a trace you trust with `flowproof trace <flow.yaml> --reseal`, to drop it.",
+} as const satisfies FlagSpec;
 
-const ROOT_FLAG = { name: "root", kind: "string", placeholder: "dir", description: "Confine the flow to <dir>: every file it reads or writes (the flow, its trace, uploads, spreadsheets, baselines, the suite's commands, plugins, file: URLs) must lie inside it, symlinks followed, or is refused naming the path and the root (as `flowproof mcp` does with its root). Default: anywhere." } as const satisfies FlagSpec;
-const KEEP_OPEN_FLAG = { name: "keep-open", kind: "boolean", description: "Show the browser (headed) and keep it open after the flow until you close its window or press Ctrl-C; one flow only, not with --json." } as const satisfies FlagSpec;
+const ROOT_FLAG = {
+  name: "root",
+  kind: "string",
+  placeholder: "dir",
+  description:
+    "Confine the flow to <dir>: every file it reads or writes (the flow, its trace, uploads, spreadsheets, baselines, the suite's commands, plugins, file: URLs) must lie inside it, symlinks followed, or is refused naming the path and the root (as `flowproof mcp` does with its root). Default: anywhere.",
+} as const satisfies FlagSpec;
+const KEEP_OPEN_FLAG = {
+  name: "keep-open",
+  kind: "boolean",
+  description: "Show the browser (headed) and keep it open after the flow until you close its window or press Ctrl-C; one flow only, not with --json.",
+} as const satisfies FlagSpec;
 
-const GRID_FLAG = { name: "grid", kind: "string", placeholder: "URL", description: "Run every web flow's browser on this Selenium Grid 4 (docs/grid.md), one W3C session per flow and worker, over the flow's `browser.grid` and FLOWPROOF_GRID_URL; `local` runs a local browser. Credentials in the URL (user:key@) are a secret." } as const satisfies FlagSpec;
+const GRID_FLAG = {
+  name: "grid",
+  kind: "string",
+  placeholder: "URL",
+  description:
+    "Run every web flow's browser on this Selenium Grid 4 (docs/grid.md), one W3C session per flow and worker, over the flow's `browser.grid` and FLOWPROOF_GRID_URL; `local` runs a local browser. Credentials in the URL (user:key@) are a secret.",
+} as const satisfies FlagSpec;
 
 /** Flags of `run` that apply to a directory (a suite run). */
 const SUITE_RUN_FLAGS = [
-  { name: "retries", kind: "string", placeholder: "N", integer: { min: 0, max: 255 }, description: "Re-run a failed flow up to N more times, each in a fresh browser context (default 0); also for a single flow." },
-  { name: "repeat-each", kind: "string", placeholder: "N", integer: { min: 1, max: MAX_REPEAT_EACH }, description: "Replay each flow N times (default 1); a flow that passes in some repeats and not in others is FLAKY (exit 1), naming the steps whose outcome differed. Not with --retries." },
+  {
+    name: "retries",
+    kind: "string",
+    placeholder: "N",
+    integer: { min: 0, max: 255 },
+    description: "Re-run a failed flow up to N more times, each in a fresh browser context (default 0); also for a single flow.",
+  },
+  {
+    name: "repeat-each",
+    kind: "string",
+    placeholder: "N",
+    integer: { min: 1, max: MAX_REPEAT_EACH },
+    description:
+      "Replay each flow N times (default 1); a flow that passes in some repeats and not in others is FLAKY (exit 1), naming the steps whose outcome differed. Not with --retries.",
+  },
   { name: "strict", kind: "boolean", description: "Suite: a flow without a trace is an error instead of a visible skip (also when CI is set)." },
   { name: "record-missing", kind: "boolean", description: "Suite: record flows that have no trace in place (with --author), then replay them." },
   { ...AUTHOR_FLAG_BASE, description: "Authoring backend for --record-missing (default auto)." },
-  { name: "workers", kind: "string", placeholder: "N", integer: { min: 1, max: 64 }, description: "Suite: run up to N flows at once, each in its own browser context (default 1); `order:` flows run first, one at a time." },
-  { name: "shard", kind: "string", placeholder: "i/n", description: "Suite: run only shard i of n (a deterministic split for CI matrix jobs); join shards with `flowproof merge`." },
+  {
+    name: "workers",
+    kind: "string",
+    placeholder: "N",
+    integer: { min: 1, max: 64 },
+    description: "Suite: run up to N flows at once, each in its own browser context (default 1); `order:` flows run first, one at a time.",
+  },
+  {
+    name: "shard",
+    kind: "string",
+    placeholder: "i/n",
+    description: "Suite: run only shard i of n (a deterministic split for CI matrix jobs); join shards with `flowproof merge`.",
+  },
 ] as const satisfies readonly FlagSpec[];
 
 /** Every command, keyed by name (the order is the help's and the docs'). */
@@ -71,13 +134,23 @@ export const COMMAND_TABLE = {
   record: {
     name: "record",
     summary: "Perform a flow once in the live app and write its trace",
-    usage: "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--reuse] [--verify] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--root <dir>] [--keep-open] [--grid URL] [--json]",
+    usage:
+      "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--reuse] [--verify] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--root <dir>] [--keep-open] [--grid URL] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "out", short: "o", kind: "string", placeholder: "path", description: "Where to write the trace (default: <stem>.trace.jsonl next to the flow)." },
       AUTHOR_FLAG,
-      { name: "reuse", kind: "boolean", description: "Incremental re-record: reuse the existing trace's steps verbatim where the step's intent still matches and its target still resolves; only drifted or new plain steps go to the model. Needs an existing trace." },
-      { name: "verify", kind: "boolean", description: "Replay the fresh trace once; if it cannot reproduce itself, exit 2 (\"recording not reproducible\") and keep the trace as heal evidence." },
+      {
+        name: "reuse",
+        kind: "boolean",
+        description:
+          "Incremental re-record: reuse the existing trace's steps verbatim where the step's intent still matches and its target still resolves; only drifted or new plain steps go to the model. Needs an existing trace.",
+      },
+      {
+        name: "verify",
+        kind: "boolean",
+        description: 'Replay the fresh trace once; if it cannot reproduce itself, exit 2 ("recording not reproducible") and keep the trace as heal evidence.',
+      },
       ...RECORDING_FLAGS,
       ROOT_FLAG,
       KEEP_OPEN_FLAG,
@@ -88,10 +161,17 @@ export const COMMAND_TABLE = {
   run: {
     name: "run",
     summary: "Replay a flow's trace with zero model calls and write a run report",
-    usage: "flowproof run <flow.yaml> [-t <trace>] [--allow-unsealed] [--retries N | --repeat-each N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--root <dir>] [--keep-open] [--grid URL] [--json], or flowproof run <dir> [--retries N | --repeat-each N] [--strict | --record-missing] [--workers N] [--shard i/n] [--allow-unsealed] [--root <dir>] [--grid URL] [--json]",
+    usage:
+      "flowproof run <flow.yaml> [-t <trace>] [--allow-unsealed] [--retries N | --repeat-each N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--root <dir>] [--keep-open] [--grid URL] [--json], or flowproof run <dir> [--retries N | --repeat-each N] [--strict | --record-missing] [--workers N] [--shard i/n] [--allow-unsealed] [--root <dir>] [--grid URL] [--json]",
     positional: "flow.yaml|dir",
     flags: [
-      { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to replay (default: <stem>.trace.jsonl next to the flow). Not used for a directory." },
+      {
+        name: "trace",
+        short: "t",
+        kind: "string",
+        placeholder: "path",
+        description: "Trace to replay (default: <stem>.trace.jsonl next to the flow). Not used for a directory.",
+      },
       ALLOW_UNSEALED_FLAG,
       ...SUITE_RUN_FLAGS,
       ...RECORDING_FLAGS,
@@ -104,13 +184,19 @@ export const COMMAND_TABLE = {
   heal: {
     name: "heal",
     summary: "Re-record a flow against the live app and propose a reviewable diff of its trace",
-    usage: "flowproof heal <flow.yaml> [-t <trace>] [--author auto|rules|llm] [--apply [--accept-effect-changes]] [--allow-unsealed] [--root <dir>] [--grid URL] [--json]",
+    usage:
+      "flowproof heal <flow.yaml> [-t <trace>] [--author auto|rules|llm] [--apply [--accept-effect-changes]] [--allow-unsealed] [--root <dir>] [--grid URL] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to heal (default: <stem>.trace.jsonl next to the flow)." },
       AUTHOR_FLAG,
       { name: "apply", kind: "boolean", description: "Copy the proposal over the trace (and delete the proposal); without it the trace is never touched." },
-      { name: "accept-effect-changes", kind: "boolean", description: "With --apply: apply a proposal in which steps' effects changed (a step that navigates, sends, opens or changes something else, or nothing); refused without it." },
+      {
+        name: "accept-effect-changes",
+        kind: "boolean",
+        description:
+          "With --apply: apply a proposal in which steps' effects changed (a step that navigates, sends, opens or changes something else, or nothing); refused without it.",
+      },
       ALLOW_UNSEALED_FLAG,
       ROOT_FLAG,
       GRID_FLAG,
@@ -124,7 +210,12 @@ export const COMMAND_TABLE = {
     positional: "dir",
     flags: [
       { name: "run", kind: "string", placeholder: "run-id", description: "Audit this run record instead of the latest." },
-      { name: "since", kind: "string", placeholder: "run-id", description: "Compare the latest run record with this one: added, removed and changed controls; exit 1 on a regression." },
+      {
+        name: "since",
+        kind: "string",
+        placeholder: "run-id",
+        description: "Compare the latest run record with this one: added, removed and changed controls; exit 1 on a regression.",
+      },
       JSON_FLAG,
     ],
   },
@@ -134,7 +225,14 @@ export const COMMAND_TABLE = {
     usage: "flowproof merge <run-dir>... [-o <suite dir>] [--json]",
     positional: "run-dir",
     flags: [
-      { name: "out", short: "o", kind: "string", placeholder: "dir", description: "Suite directory to write the merged run under, as <dir>/.flowproof/runs/<run-id> (default: the suite the run directories are in, when they all are <suite>/.flowproof/runs/<run-id> of one suite; otherwise required)." },
+      {
+        name: "out",
+        short: "o",
+        kind: "string",
+        placeholder: "dir",
+        description:
+          "Suite directory to write the merged run under, as <dir>/.flowproof/runs/<run-id> (default: the suite the run directories are in, when they all are <suite>/.flowproof/runs/<run-id> of one suite; otherwise required).",
+      },
       JSON_FLAG,
     ],
   },
@@ -144,9 +242,21 @@ export const COMMAND_TABLE = {
     usage: "flowproof author-from-doc <doc> --app <kind> --name <flow name> -o <draft.flow.yaml> [--json]",
     positional: "doc",
     flags: [
-      { name: "app", kind: "string", placeholder: "kind", description: "The kind of app the test case drives: the draft's `app:` (required). Any app kind whose steps are UI steps: a built-in (`web`, `sap`, `notepad`, `calc`, …) or a project plugin's." },
+      {
+        name: "app",
+        kind: "string",
+        placeholder: "kind",
+        description:
+          "The kind of app the test case drives: the draft's `app:` (required). Any app kind whose steps are UI steps: a built-in (`web`, `sap`, `notepad`, `calc`, …) or a project plugin's.",
+      },
       { name: "name", kind: "string", placeholder: "flow name", description: "The draft flow's `name:` (required)." },
-      { name: "out", short: "o", kind: "string", placeholder: "path", description: "Where to write the draft flow (required); an existing file is never overwritten." },
+      {
+        name: "out",
+        short: "o",
+        kind: "string",
+        placeholder: "path",
+        description: "Where to write the draft flow (required); an existing file is never overwritten.",
+      },
       JSON_FLAG,
     ],
   },
@@ -156,10 +266,26 @@ export const COMMAND_TABLE = {
     usage: "flowproof codegen <url> [-o <flow.yaml>] [--name <flow name>] [--app-url-var <name>] [--record] [--json]",
     positional: "url",
     flags: [
-      { name: "out", short: "o", kind: "string", placeholder: "flow.yaml", description: "Where to write the flow (default recorded.flow.yaml); rewritten whole after every step, and never a file that already exists." },
+      {
+        name: "out",
+        short: "o",
+        kind: "string",
+        placeholder: "flow.yaml",
+        description: "Where to write the flow (default recorded.flow.yaml); rewritten whole after every step, and never a file that already exists.",
+      },
       { name: "name", kind: "string", placeholder: "flow name", description: "The flow's `name:` (default: Recorded at <the URL's path>)." },
-      { name: "app-url-var", kind: "string", placeholder: "name", description: "The variable the URL's origin becomes in the flow (default APP_URL): `url: ${APP_URL}/login`." },
-      { name: "record", kind: "boolean", description: "When the session ends, record the flow with `flowproof record` (the origin's variable set from the URL); a step that does not replay gets a `# TODO` with the reason." },
+      {
+        name: "app-url-var",
+        kind: "string",
+        placeholder: "name",
+        description: "The variable the URL's origin becomes in the flow (default APP_URL): `url: ${APP_URL}/login`.",
+      },
+      {
+        name: "record",
+        kind: "boolean",
+        description:
+          "When the session ends, record the flow with `flowproof record` (the origin's variable set from the URL); a step that does not replay gets a `# TODO` with the reason.",
+      },
       JSON_FLAG,
     ],
   },
@@ -168,10 +294,25 @@ export const COMMAND_TABLE = {
     summary: "Run an HTTP sink that answers 200 and saves every request byte for byte, until Ctrl-C",
     usage: "flowproof capture --port <N> [--host <addr>] [--out <dir>] [--json]",
     flags: [
-      { name: "port", kind: "string", placeholder: "N", integer: { min: 0, max: 65535 }, description: "The port to listen on (required); 0 takes a free one, printed at start." },
-      { name: "host", kind: "string", placeholder: "addr", description: "The address to listen on (default 127.0.0.1; 0.0.0.0 for every interface: the sink has no authentication)." },
+      {
+        name: "port",
+        kind: "string",
+        placeholder: "N",
+        integer: { min: 0, max: 65535 },
+        description: "The port to listen on (required); 0 takes a free one, printed at start.",
+      },
+      {
+        name: "host",
+        kind: "string",
+        placeholder: "addr",
+        description: "The address to listen on (default 127.0.0.1; 0.0.0.0 for every interface: the sink has no authentication).",
+      },
       { name: "out", kind: "string", placeholder: "dir", description: "Where to save each request as req-NNN.txt (default ./captured)." },
-      { name: "json", kind: "boolean", description: "Print one JSON line per request (method, path, ordered headers, body length, namespace fields, saved file) instead of the request text." },
+      {
+        name: "json",
+        kind: "boolean",
+        description: "Print one JSON line per request (method, path, ordered headers, body length, namespace fields, saved file) instead of the request text.",
+      },
     ],
   },
   validate: {
@@ -184,10 +325,21 @@ export const COMMAND_TABLE = {
   doctor: {
     name: "doctor",
     summary: "Check, without a key, whether an agent's model client reaches flowproof's proxy, and what to wire when it does not",
-    usage: "flowproof doctor --agent \"<command>\" [--timeout <seconds>] [--json]",
+    usage: 'flowproof doctor --agent "<command>" [--timeout <seconds>] [--json]',
     flags: [
-      { name: "agent", kind: "string", placeholder: "command", description: "The agent's command line (run through `sh -c` in the current directory, with the variables an agent flow injects)." },
-      { name: "timeout", kind: "string", placeholder: "seconds", integer: { min: 1, max: 3600 }, description: "How long to wait for the agent's first model request (default 60)." },
+      {
+        name: "agent",
+        kind: "string",
+        placeholder: "command",
+        description: "The agent's command line (run through `sh -c` in the current directory, with the variables an agent flow injects).",
+      },
+      {
+        name: "timeout",
+        kind: "string",
+        placeholder: "seconds",
+        integer: { min: 1, max: 3600 },
+        description: "How long to wait for the agent's first model request (default 60).",
+      },
       JSON_FLAG,
     ],
   },
@@ -197,12 +349,19 @@ export const COMMAND_TABLE = {
     usage: "flowproof config <kind> --user <name> [--<field> <value>…] | --show | --delete [--json]",
     positional: "kind",
     flags: [
-      { name: "user", kind: "string", placeholder: "name", description: "Store credentials for this user; the password is read from standard input (never a flag). Flows of the kind that give no login of their own log on with them." },
+      {
+        name: "user",
+        kind: "string",
+        placeholder: "name",
+        description:
+          "Store credentials for this user; the password is read from standard input (never a flag). Flows of the kind that give no login of their own log on with them.",
+      },
       { name: "show", kind: "boolean", description: "Print the stored user and fields (never the password)." },
       { name: "delete", kind: "boolean", description: "Remove the stored credentials." },
       JSON_FLAG,
     ],
-    declares: "Each adapter that declares `credentials` (a built-in, or a plugin of the project in the current directory) adds its fields as flags, listed with the kinds that take them.",
+    declares:
+      "Each adapter that declares `credentials` (a built-in, or a plugin of the project in the current directory) adds its fields as flags, listed with the kinds that take them.",
   },
   init: {
     name: "init",
@@ -218,7 +377,12 @@ export const COMMAND_TABLE = {
     positional: "flow.yaml",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to read (default: <stem>.trace.jsonl next to the flow)." },
-      { name: "reseal", kind: "boolean", description: "Seal a trace you trust in place (one recorded by an older flowproof, unsealed or sealed over its steps only), signed when FLOWPROOF_TRACE_KEY is set; refused when its header disagrees with the flow or its seal does not match. Re-recording is the safer way." },
+      {
+        name: "reseal",
+        kind: "boolean",
+        description:
+          "Seal a trace you trust in place (one recorded by an older flowproof, unsealed or sealed over its steps only), signed when FLOWPROOF_TRACE_KEY is set; refused when its header disagrees with the flow or its seal does not match. Re-recording is the safer way.",
+      },
       JSON_FLAG,
     ],
   },
@@ -244,7 +408,13 @@ export function optionName<S extends string>(flag: S): OptionName<S> {
 }
 
 /** What a flag gives its option: `true` when a boolean flag is present, one of a flag's values, a whole number, or the text. */
-export type FlagValue<F extends FlagSpec> = F["kind"] extends "boolean" ? true : F extends { readonly values: readonly (infer V)[] } ? V : F extends { readonly integer: object } ? number : string;
+export type FlagValue<F extends FlagSpec> = F["kind"] extends "boolean"
+  ? true
+  : F extends { readonly values: readonly (infer V)[] }
+    ? V
+    : F extends { readonly integer: object }
+      ? number
+      : string;
 
 /** The options a flag table produces: each flag under its option name, present only when given. */
 export type FlagOptions<F extends readonly FlagSpec[]> = { readonly [S in F[number] as OptionName<S["name"]>]?: FlagValue<S> };
@@ -270,12 +440,15 @@ export type CommandArgs<N extends CommandName> = ParsedArgs<(typeof COMMAND_TABL
  * option takes, and every option is a flag or one of `Hidden`, each listed with why no flag
  * sets it. Resolves to `true`, or to an object naming what does not match.
  */
-export type FlagsMatchOptions<Flags, Options, Cli extends keyof Flags, Hidden extends keyof Options> =
-  [Exclude<Exclude<keyof Flags, Cli>, keyof Options>] extends [never]
-    ? [Omit<Flags, Cli>] extends [Partial<Options>]
-      ? [Exclude<keyof Options, keyof Flags | Hidden>] extends [never] ? true : { readonly optionsWithoutFlag: Exclude<keyof Options, keyof Flags | Hidden> }
-      : { readonly flagsOfAnotherType: Omit<Flags, Cli> }
-    : { readonly flagsWithoutOption: Exclude<Exclude<keyof Flags, Cli>, keyof Options> };
+export type FlagsMatchOptions<Flags, Options, Cli extends keyof Flags, Hidden extends keyof Options> = [
+  Exclude<Exclude<keyof Flags, Cli>, keyof Options>,
+] extends [never]
+  ? [Omit<Flags, Cli>] extends [Partial<Options>]
+    ? [Exclude<keyof Options, keyof Flags | Hidden>] extends [never]
+      ? true
+      : { readonly optionsWithoutFlag: Exclude<keyof Options, keyof Flags | Hidden> }
+    : { readonly flagsOfAnotherType: Omit<Flags, Cli> }
+  : { readonly flagsWithoutOption: Exclude<Exclude<keyof Flags, Cli>, keyof Options> };
 
 /** The command line is malformed (`usage`); `hint` shows the usage or the fix. */
 export class UsageError extends FlowproofError {
@@ -321,7 +494,10 @@ export function parseArgs<C extends CommandSpec>(command: C, argv: readonly stri
     const [rawName, inline] = arg.startsWith("--") ? splitOnce(arg.slice(2), "=") : [arg.slice(1), undefined];
     const spec = arg.startsWith("--") ? all.find((f) => f.name === rawName) : all.find((f) => f.short === rawName);
     if (!spec) {
-      const guess = nearest(rawName, all.map((f) => f.name));
+      const guess = nearest(
+        rawName,
+        all.map((f) => f.name),
+      );
       throw new UsageError(`unknown flag ${arg} for \`flowproof ${command.name}\``, guess ? `did you mean --${guess}? Usage: ${command.usage}` : usage);
     }
     if (spec.kind === "boolean") {
@@ -360,7 +536,9 @@ function splitOnce(s: string, sep: string): [string, string | undefined] {
 /** `flowproof <command> --help`: the table's flags, then those the loaded plugins declare. */
 export function commandHelp(command: CommandSpec, declared: readonly DeclaredFlag[] = []): string {
   const lines = [`${command.summary}.`, "", `Usage: ${command.usage}`, "", "Options:"];
-  const rows = [...command.flags, ...ownDeclared(command, declared)].map((f) => [`${f.short ? `-${f.short}, ` : "    "}--${f.name}${f.kind === "string" ? ` <${f.placeholder ?? "value"}>` : ""}`, f.description] as const);
+  const rows = [...command.flags, ...ownDeclared(command, declared)].map(
+    (f) => [`${f.short ? `-${f.short}, ` : "    "}--${f.name}${f.kind === "string" ? ` <${f.placeholder ?? "value"}>` : ""}`, f.description] as const,
+  );
   rows.push(["-h, --help", "Show this help."]);
   // The description column starts two spaces after the longest flag.
   const width = Math.max(...rows.map(([left]) => left.length)) + 2;
@@ -389,5 +567,9 @@ export function mainHelp(version: string): string {
 
 /** `--repeat-each N` (its range checked by the parser) is refused beside `--retries`, which would hide the flakiness it looks for. */
 export function checkRepeatEach(flags: { readonly repeatEach?: number; readonly retries?: number }): void {
-  if (flags.repeatEach !== undefined && flags.retries !== undefined && flags.retries !== 0) throw new UsageError("--repeat-each and --retries contradict each other: a retry would hide the flakiness the repeats look for", "use --repeat-each N alone to find flaky flows");
+  if (flags.repeatEach !== undefined && flags.retries !== undefined && flags.retries !== 0)
+    throw new UsageError(
+      "--repeat-each and --retries contradict each other: a retry would hide the flakiness the repeats look for",
+      "use --repeat-each N alone to find flaky flows",
+    );
 }

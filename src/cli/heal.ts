@@ -23,7 +23,8 @@ true satisfies FlagsMatchOptions<CommandFlags<"heal">, HealOptions, "json", keyo
 
 export async function healCommand(args: CommandArgs<"heal">, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
-  if (!spec || args.positional.length > 1) throw new UsageError("heal takes exactly one flow file", "usage: flowproof heal <flow.yaml> [--apply [--accept-effect-changes]] [--json]");
+  if (!spec || args.positional.length > 1)
+    throw new UsageError("heal takes exactly one flow file", "usage: flowproof heal <flow.yaml> [--apply [--accept-effect-changes]] [--json]");
   const { json, ...options } = args.flags;
   const result = await heal({ spec, ...options, log: (line) => io.err(line) });
   if (!result.ok) {
@@ -44,7 +45,10 @@ export async function healCommand(args: CommandArgs<"heal">, io: Io): Promise<Ex
     io.out(`HEALTHY: ${result.name} — the live app still matches ${displayPath(result.trace_path)}`);
   } else {
     for (const c of r.steps_changed) io.out(`  [CHANGED] ${c.id} ${c.intent} (${c.fields.join(", ")})`);
-    for (const a of r.agent_runs ?? []) io.out(`  [CHANGED] ${a.id} agent run: ${a.kept_turns} of ${a.recorded_turns} recorded turn${a.recorded_turns === 1 ? "" : "s"} kept, re-recorded from turn ${a.kept_turns + 1} (${a.turns} turn${a.turns === 1 ? "" : "s"} now)`);
+    for (const a of r.agent_runs ?? [])
+      io.out(
+        `  [CHANGED] ${a.id} agent run: ${a.kept_turns} of ${a.recorded_turns} recorded turn${a.recorded_turns === 1 ? "" : "s"} kept, re-recorded from turn ${a.kept_turns + 1} (${a.turns} turn${a.turns === 1 ? "" : "s"} now)`,
+      );
     for (const e of r.effect_changes) io.out(`  [EFFECT CHANGED] ${e.id} ${e.intent}`);
     if (r.steps_added > 0 || r.steps_removed > 0) io.out(`  steps added: ${r.steps_added}, removed: ${r.steps_removed}`);
     if (r.diff_html) io.out(`REVIEW: ${displayPath(r.diff_html)}`);

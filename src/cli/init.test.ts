@@ -20,7 +20,9 @@ describe("initCommand", () => {
     dirs.push(dir);
     const io = capture();
     expect(await main(["init", dir], io)).toBe(0);
-    expect(io.stdout).toBe("created example.flow.yaml\ncreated example-page.html\ncreated .gitignore\nnext: flowproof record example.flow.yaml && flowproof run example.flow.yaml\n");
+    expect(io.stdout).toBe(
+      "created example.flow.yaml\ncreated example-page.html\ncreated .gitignore\nnext: flowproof record example.flow.yaml && flowproof run example.flow.yaml\n",
+    );
     expect(existsSync(join(dir, "example.flow.yaml"))).toBe(true);
     const again = capture();
     expect(await main(["init", dir, "--json"], again)).toBe(0);

@@ -21,7 +21,12 @@ describe("reportError", () => {
     expect(reportError(io, new SpecError(blur), false)).toBe(EXIT.error);
     expect(io.stdout).toEqual([]);
     expect(io.stderr).toEqual([
-      ["a.flow.yaml:5:12: error[refused-step] Blur is not something a user does", '  5 |   - rules: Blur the "Email" field', "    |            ^^^^", "  hint: write `Press Tab`"].join("\n"),
+      [
+        "a.flow.yaml:5:12: error[refused-step] Blur is not something a user does",
+        '  5 |   - rules: Blur the "Email" field',
+        "    |            ^^^^",
+        "  hint: write `Press Tab`",
+      ].join("\n"),
     ]);
   });
 

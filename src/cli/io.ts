@@ -57,7 +57,10 @@ export function machineStdout(): Writable {
 
 /** Each line of human text bounded to `MAX_LINE_CHARS` (never applied to JSON output). */
 export function boundLines(text: string): string {
-  return text.split("\n").map((line) => boundText(line, MAX_LINE_CHARS)).join("\n");
+  return text
+    .split("\n")
+    .map((line) => boundText(line, MAX_LINE_CHARS))
+    .join("\n");
 }
 
 /** Renders an error for people (stderr) or as `{"error": …}` JSON (stdout); returns exit code 2. */

@@ -26,13 +26,31 @@ export interface KeepOpenFlags {
  * wait for a person (`--json`, `--verify`, retries) and a machine that cannot show a window. A
  * command given `keepOpen` shows its browser (headed) without being told.
  */
-export function keepOpenOption(flags: KeepOpenFlags, io: Io, env: Readonly<Record<string, string | undefined>> = process.env, lifecycle: Lifecycle = processLifecycle): CommonOptions["keepOpen"] {
+export function keepOpenOption(
+  flags: KeepOpenFlags,
+  io: Io,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  lifecycle: Lifecycle = processLifecycle,
+): CommonOptions["keepOpen"] {
   if (flags.keepOpen !== true) return undefined;
-  if (flags.json === true) throw new UsageError("--keep-open waits for you to close the browser, so it cannot be combined with --json", "drop --json to inspect the browser, or drop --keep-open for a structured result");
-  if (flags.verify === true) throw new UsageError("--keep-open cannot be combined with --verify (the replay would open a second browser)", "record with --keep-open, then run `flowproof run` on the trace");
-  if (flags.retries !== undefined && flags.retries !== 0) throw new UsageError("--keep-open cannot be combined with --retries: which attempt's browser would stay open?", "drop --retries while inspecting the flow");
+  if (flags.json === true)
+    throw new UsageError(
+      "--keep-open waits for you to close the browser, so it cannot be combined with --json",
+      "drop --json to inspect the browser, or drop --keep-open for a structured result",
+    );
+  if (flags.verify === true)
+    throw new UsageError(
+      "--keep-open cannot be combined with --verify (the replay would open a second browser)",
+      "record with --keep-open, then run `flowproof run` on the trace",
+    );
+  if (flags.retries !== undefined && flags.retries !== 0)
+    throw new UsageError("--keep-open cannot be combined with --retries: which attempt's browser would stay open?", "drop --retries while inspecting the flow");
   const why = noDisplayReason(env);
-  if (why) throw new UsageError(`--keep-open shows the browser window, and ${why}`, "run it in a desktop session, or under a virtual display: xvfb-run flowproof … --keep-open");
+  if (why)
+    throw new UsageError(
+      `--keep-open shows the browser window, and ${why}`,
+      "run it in a desktop session, or under a virtual display: xvfb-run flowproof … --keep-open",
+    );
   return async (driver: AppDriver) => {
     if (!driver.untilClosed) {
       io.err("[KEEP-OPEN] this surface cannot stay open; closing it");

@@ -56,7 +56,11 @@ describe("main", () => {
   test.each(COMMANDS.map((c) => [c.name] as const))("prints the usage for `%s --help` without running it", async (name) => {
     const r = await cli([name, "--help", "does-not-exist.flow.yaml"]);
     // `config` also lists the flags the built-in adapters declare (the repository has no project plugins).
-    expect(r).toEqual({ code: 0, out: commandHelp(COMMANDS.find((c) => c.name === name)!, name === "config" ? credentialFlags(BUILTIN_ADAPTERS) : []), err: "" });
+    expect(r).toEqual({
+      code: 0,
+      out: commandHelp(COMMANDS.find((c) => c.name === name)!, name === "config" ? credentialFlags(BUILTIN_ADAPTERS) : []),
+      err: "",
+    });
   });
 
   test("refuses an unknown flag of a command with exit 2", async () => {
@@ -68,7 +72,10 @@ describe("main", () => {
 
   test("validates a good flow file and prints an OK line", async () => {
     project = tmpProject();
-    const path = project.write("login.flow.yaml", flowYaml("Log in", "http://127.0.0.1:9/", ['rules: Type Ada into the "Name" field', 'Click "Save"', "assert: page shows Saved"]));
+    const path = project.write(
+      "login.flow.yaml",
+      flowYaml("Log in", "http://127.0.0.1:9/", ['rules: Type Ada into the "Name" field', 'Click "Save"', "assert: page shows Saved"]),
+    );
     expect(await cli(["validate", path])).toEqual({ code: 0, out: `OK: ${path} (Log in: 3 steps)`, err: "" });
   });
 
@@ -127,14 +134,35 @@ describe("main", () => {
   test("a large --json output is complete through a pipe whose reader is slower than the writer", async () => {
     project = tmpProject();
     const flow = project.write("big.flow.yaml", flowYaml("Big", "http://127.0.0.1:9/", ['Click "Go"']));
-    const header = { format: "flowproof-trace", version: 1, trace_id: "8f33b3de-f7ac-4fe7-a9e0-ff9f0e490e39", recorded_at: "2026-12-01T13:22:07.247Z", app: { name: "web", adapter: "web", url: "http://127.0.0.1:9/" }, env: { os: "linux", resolution: [1280, 800], locale: "en-US" }, flowproof_version: FLOWPROOF_VERSION, spec: { name: "Big", path: "big.flow.yaml" } };
-    const step = (i: number) => ({ id: `s${String(i).padStart(4, "0")}`, intent: `Click "Go" number ${i}`, action: { type: "click", params: {} }, selectors: [{ tier: "text_anchor", provenance: "rules", payload: { text: "Go" } }], sync: { pre: [{ kind: "element_exists", selector_ref: 0, timeout_ms: 5000 }], post: [] }, artifacts: {} });
+    const header = {
+      format: "flowproof-trace",
+      version: 1,
+      trace_id: "8f33b3de-f7ac-4fe7-a9e0-ff9f0e490e39",
+      recorded_at: "2026-12-01T13:22:07.247Z",
+      app: { name: "web", adapter: "web", url: "http://127.0.0.1:9/" },
+      env: { os: "linux", resolution: [1280, 800], locale: "en-US" },
+      flowproof_version: FLOWPROOF_VERSION,
+      spec: { name: "Big", path: "big.flow.yaml" },
+    };
+    const step = (i: number) => ({
+      id: `s${String(i).padStart(4, "0")}`,
+      intent: `Click "Go" number ${i}`,
+      action: { type: "click", params: {} },
+      selectors: [{ tier: "text_anchor", provenance: "rules", payload: { text: "Go" } }],
+      sync: { pre: [{ kind: "element_exists", selector_ref: 0, timeout_ms: 5000 }], post: [] },
+      artifacts: {},
+    });
     const lines = [header, ...Array.from({ length: 400 }, (_, i) => step(i + 1))].map((l) => JSON.stringify(l));
     const trace = project.write("big.trace.jsonl", `${lines.join("\n")}\n`);
     // The reader is a process of its own that starts late, so the CLI fills the pipe (64 KiB) and
     // must wait for it rather than exit; pipefail hands back the CLI's exit code.
     const pipeline = 'set -o pipefail; "$0" "$1" trace "$2" -t "$3" --json | { sleep 1.5; cat; }';
-    const proc = Bun.spawn(["bash", "-c", pipeline, process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), flow, trace], { cwd: project.dir, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+    const proc = Bun.spawn(["bash", "-c", pipeline, process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), flow, trace], {
+      cwd: project.dir,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     const text = await new Response(proc.stdout).text();
     expect(await proc.exited).toBe(0);
     // Far beyond one pipe buffer (64 KiB), and whole.

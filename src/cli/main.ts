@@ -90,8 +90,18 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
   }
   const json = rest.includes("--json");
   if (!isCommand(name)) {
-    const guess = nearest(name, COMMANDS.map((c) => c.name));
-    return reportError(io, new UsageError(`unknown command ${JSON.stringify(name)}`, guess ? `did you mean \`flowproof ${guess}\`? Run \`flowproof --help\` for the list` : "run `flowproof --help` for the list of commands"), json);
+    const guess = nearest(
+      name,
+      COMMANDS.map((c) => c.name),
+    );
+    return reportError(
+      io,
+      new UsageError(
+        `unknown command ${JSON.stringify(name)}`,
+        guess ? `did you mean \`flowproof ${guess}\`? Run \`flowproof --help\` for the list` : "run `flowproof --help` for the list of commands",
+      ),
+      json,
+    );
   }
   // `--json` stdout is one JSON document: whatever else prints (a project plugin) goes to stderr.
   const restore = json && io === processIo ? divertStrayStdout() : undefined;
@@ -109,12 +119,13 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
  * terminal: exiting earlier cuts a piped output off at the pipe's buffer (64 KiB).
  */
 export function flushOutput(): Promise<void> {
-  const end = (stream: NodeJS.WriteStream) => new Promise<void>((done) => {
-    // A reader that went away (EPIPE) ends the wait too: there is no one left to write to. The
-    // listener stays: a late write from a run being forced down must not crash the exit.
-    stream.on("error", () => done());
-    stream.end(() => done());
-  });
+  const end = (stream: NodeJS.WriteStream) =>
+    new Promise<void>((done) => {
+      // A reader that went away (EPIPE) ends the wait too: there is no one left to write to. The
+      // listener stays: a late write from a run being forced down must not crash the exit.
+      stream.on("error", () => done());
+      stream.end(() => done());
+    });
   return Promise.all([end(process.stdout), end(process.stderr)]).then(() => undefined);
 }
 

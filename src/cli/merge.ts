@@ -10,16 +10,37 @@ import type { Io } from "./io.ts";
 true satisfies FlagsMatchOptions<CommandFlags<"merge">, MergeOptions, "json", "runDirs" | "log">;
 
 export async function mergeCommand(args: CommandArgs<"merge">, io: Io): Promise<ExitCode> {
-  if (args.positional.length === 0) throw new UsageError("merge needs the run directories of the shards", "usage: flowproof merge <run-dir>... [-o <suite dir>] [--json]");
+  if (args.positional.length === 0)
+    throw new UsageError("merge needs the run directories of the shards", "usage: flowproof merge <run-dir>... [-o <suite dir>] [--json]");
   const { json, ...options } = args.flags;
   const r = merge({ runDirs: args.positional, ...options, log: (l) => io.err(l) });
   const code: ExitCode = r.errored > 0 ? EXIT.error : r.failed > 0 ? EXIT.failed : EXIT.pass;
   if (json) {
-    io.out(JSON.stringify({ run_id: r.record.run_id, merged_from: r.record.merged_from, flows: r.record.flows, passed: r.passed, failed: r.failed, skipped: r.skipped, errored: r.errored, expected_failures: r.expected_failures, record_path: r.record_path, junit_path: r.junit_path, html_path: r.html_path }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          run_id: r.record.run_id,
+          merged_from: r.record.merged_from,
+          flows: r.record.flows,
+          passed: r.passed,
+          failed: r.failed,
+          skipped: r.skipped,
+          errored: r.errored,
+          expected_failures: r.expected_failures,
+          record_path: r.record_path,
+          junit_path: r.junit_path,
+          html_path: r.html_path,
+        },
+        null,
+        2,
+      ),
+    );
     return code;
   }
   const total = r.record.flows.length;
-  io.out(`${code === EXIT.pass ? "PASS" : "FAIL"}: ${r.passed + r.skipped + r.expected_failures}/${total} flows passed${r.skipped ? `, ${r.skipped} skipped` : ""}${r.expected_failures ? `, ${r.expected_failures} expected to fail` : ""}${r.errored ? `, ${r.errored} errored` : ""} (merged ${r.record.merged_from?.length ?? 0} runs) -> ${displayPath(r.junit_path)}`);
+  io.out(
+    `${code === EXIT.pass ? "PASS" : "FAIL"}: ${r.passed + r.skipped + r.expected_failures}/${total} flows passed${r.skipped ? `, ${r.skipped} skipped` : ""}${r.expected_failures ? `, ${r.expected_failures} expected to fail` : ""}${r.errored ? `, ${r.errored} errored` : ""} (merged ${r.record.merged_from?.length ?? 0} runs) -> ${displayPath(r.junit_path)}`,
+  );
   io.out(`run record: ${displayPath(r.record_path)}`);
   return code;
 }

@@ -8,8 +8,15 @@ import { UsageError } from "./flags.ts";
 
 let server: TestServer;
 let project: TmpProject;
-beforeAll(async () => { requireChromium(); server = await startServer(); project = tmpProject(); });
-afterAll(() => { server.stop(); project.remove(); });
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  project = tmpProject();
+});
+afterAll(() => {
+  server.stop();
+  project.remove();
+});
 
 describe("recordCommand", () => {
   test("prints the Recorded line and exits 0; -o chooses the trace path", async () => {
@@ -19,7 +26,7 @@ describe("recordCommand", () => {
     expect(code).toBe(0);
     expect(io.stdout).toContain("Recorded 'G': 1 step -> ");
     expect(io.stdout).toContain("custom.trace.jsonl");
-    expect(io.stderr).toContain("[AUTHOR rules] 1: Press the \"Greet\" button");
+    expect(io.stderr).toContain('[AUTHOR rules] 1: Press the "Greet" button');
   });
   test("exits 1 with RECORD FAILED when a step fails", async () => {
     const spec = project.write("f.flow.yaml", flowYaml("F", `${server.url}/greeter.html`, ["assert: page shows Nothing like this within 0.2s"]));

@@ -36,7 +36,8 @@ true satisfies FlagsMatchOptions<CommandFlags<"record">, RecordOptions, "json" |
 
 export async function recordCommand(args: CommandArgs<"record">, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
-  if (!spec || args.positional.length > 1) throw new UsageError("record takes exactly one flow file", "usage: flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--json]");
+  if (!spec || args.positional.length > 1)
+    throw new UsageError("record takes exactly one flow file", "usage: flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--json]");
   const { json, keepOpen: _held, ...options } = args.flags;
   const keepOpen = keepOpenOption(args.flags, io);
   const result = await record({ spec, ...options, ...(keepOpen ? { keepOpen } : {}), log: (line) => io.err(line) });
@@ -50,22 +51,32 @@ export async function recordCommand(args: CommandArgs<"record">, io: Io): Promis
     return EXIT.pass;
   }
   if (json) {
-    io.out(JSON.stringify({
-      trace_path: result.trace_path,
-      steps: result.steps,
-      reused_steps: result.reused_steps,
-      routing: result.routing,
-      ...(result.recording_dir ? { recording_dir: result.recording_dir } : {}),
-      ...(result.failed_record_dir ? { failed_record_dir: result.failed_record_dir } : {}),
-      ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
-      ...(result.agent ? { agent: result.agent } : {}),
-      ...(result.verified !== undefined ? { verified: result.verified } : {}),
-      ...(result.error ? { error: result.error, step_results: result.step_results } : {}),
-    }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          trace_path: result.trace_path,
+          steps: result.steps,
+          reused_steps: result.reused_steps,
+          routing: result.routing,
+          ...(result.recording_dir ? { recording_dir: result.recording_dir } : {}),
+          ...(result.failed_record_dir ? { failed_record_dir: result.failed_record_dir } : {}),
+          ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
+          ...(result.agent ? { agent: result.agent } : {}),
+          ...(result.verified !== undefined ? { verified: result.verified } : {}),
+          ...(result.error ? { error: result.error, step_results: result.step_results } : {}),
+        },
+        null,
+        2,
+      ),
+    );
   } else if (result.ok && result.trace_path) {
     const reused = result.reused_steps > 0 ? ` (${result.reused_steps} reused)` : "";
-    const known = result.expected_failure ? ` (a known failure: ${result.expected_failure.step} failed as \`expect:\` declares — ${result.expected_failure.reason}; the trace ends there)` : "";
-    io.out(`Recorded '${result.name}': ${result.steps} ${result.steps === 1 ? "step" : "steps"}${reused}${known} -> ${displayPath(result.trace_path)}${result.verified ? " (verified by one replay)" : ""}`);
+    const known = result.expected_failure
+      ? ` (a known failure: ${result.expected_failure.step} failed as \`expect:\` declares — ${result.expected_failure.reason}; the trace ends there)`
+      : "";
+    io.out(
+      `Recorded '${result.name}': ${result.steps} ${result.steps === 1 ? "step" : "steps"}${reused}${known} -> ${displayPath(result.trace_path)}${result.verified ? " (verified by one replay)" : ""}`,
+    );
   } else {
     io.err(`RECORD FAILED: ${result.error ?? "unknown error"}`);
   }

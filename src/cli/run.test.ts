@@ -9,16 +9,28 @@ import { UsageError } from "./flags.ts";
 
 let server: TestServer;
 let project: TmpProject;
-beforeAll(async () => { requireChromium(); server = await startServer(); project = tmpProject(); });
-afterAll(() => { server.stop(); project.remove(); });
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  project = tmpProject();
+});
+afterAll(() => {
+  server.stop();
+  project.remove();
+});
 
 describe("runCommand", () => {
   test("prints a line per step, the verdict and the result path", async () => {
-    const spec = project.write("g.flow.yaml", flowYaml("Greeting", `${server.url}/greeter.html`, ['rules: Press the "Greet" button', "assert: page shows Hello"]));
+    const spec = project.write(
+      "g.flow.yaml",
+      flowYaml("Greeting", `${server.url}/greeter.html`, ['rules: Press the "Greet" button', "assert: page shows Hello"]),
+    );
     expect((await record({ spec, env: {} })).ok).toBe(true);
     const io = captureIo();
     expect(await runCommand({ positional: [spec], flags: {} }, io)).toBe(0);
-    expect(io.stdout).toMatch(/^  \[PASS\] s0001 Press the "Greet" button\n  \[PASS\] s0002 page shows Hello\nPASS: Greeting \(\d+ ms\) -> .*report\.html\nresult: .*result\.json\n$/);
+    expect(io.stdout).toMatch(
+      /^  \[PASS\] s0001 Press the "Greet" button\n  \[PASS\] s0002 page shows Hello\nPASS: Greeting \(\d+ ms\) -> .*report\.html\nresult: .*result\.json\n$/,
+    );
   });
   test("--json prints the report document", async () => {
     const io = captureIo();

@@ -12,7 +12,13 @@ import { keepOpenOption } from "./keep-open.ts";
 import { existsSync, statSync } from "node:fs";
 
 /** Flags that only make sense for a directory. */
-const SUITE_ONLY: readonly (readonly [keyof CommandFlags<"run">, string])[] = [["strict", "--strict"], ["recordMissing", "--record-missing"], ["author", "--author"], ["workers", "--workers"], ["shard", "--shard"]];
+const SUITE_ONLY: readonly (readonly [keyof CommandFlags<"run">, string])[] = [
+  ["strict", "--strict"],
+  ["recordMissing", "--record-missing"],
+  ["author", "--author"],
+  ["workers", "--workers"],
+  ["shard", "--shard"],
+];
 
 /** The options of a single-flow run and of a suite run that no flag sets, and why. */
 export const RUN_OPTIONS_WITHOUT_FLAG = {
@@ -35,18 +41,45 @@ export const RUN_OPTIONS_WITHOUT_FLAG = {
 true satisfies FlagsMatchOptions<CommandFlags<"run">, SingleRunOptions & SuiteOptions, "json" | "keepOpen" | "shard", keyof typeof RUN_OPTIONS_WITHOUT_FLAG>;
 
 const LABEL = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" } as const;
-const EXIT_CODE: Record<RunOutcome, ExitCode> = { passed: EXIT.pass, skipped: EXIT.pass, failed: EXIT.failed, errored: EXIT.error, stale: EXIT.error, interrupted: EXIT.error, expected_failure: EXIT.pass, flaky: EXIT.failed };
-const VERDICT: Record<RunOutcome, string> = { passed: "PASS", skipped: "PASS", failed: "FAIL", errored: "ERROR", stale: "STALE", interrupted: "ERROR", expected_failure: "XFAIL", flaky: "FLAKY" };
+const EXIT_CODE: Record<RunOutcome, ExitCode> = {
+  passed: EXIT.pass,
+  skipped: EXIT.pass,
+  failed: EXIT.failed,
+  errored: EXIT.error,
+  stale: EXIT.error,
+  interrupted: EXIT.error,
+  expected_failure: EXIT.pass,
+  flaky: EXIT.failed,
+};
+const VERDICT: Record<RunOutcome, string> = {
+  passed: "PASS",
+  skipped: "PASS",
+  failed: "FAIL",
+  errored: "ERROR",
+  stale: "STALE",
+  interrupted: "ERROR",
+  expected_failure: "XFAIL",
+  flaky: "FLAKY",
+};
 
 export async function runCommand(args: CommandArgs<"run">, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
-  if (!spec || args.positional.length > 1) throw new UsageError("run takes exactly one flow file", "usage: flowproof run <flow.yaml> or flowproof run <dir> [-t <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]");
+  if (!spec || args.positional.length > 1)
+    throw new UsageError(
+      "run takes exactly one flow file",
+      "usage: flowproof run <flow.yaml> or flowproof run <dir> [-t <trace>] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--json]",
+    );
   if (existsSync(spec) && statSync(spec).isDirectory()) {
-    if (args.flags.keepOpen === true) throw new UsageError("--keep-open applies to one flow, not to a directory", "run one flow with --keep-open: flowproof run <flow.yaml> --keep-open");
+    if (args.flags.keepOpen === true)
+      throw new UsageError("--keep-open applies to one flow, not to a directory", "run one flow with --keep-open: flowproof run <flow.yaml> --keep-open");
     return suiteCommand(spec, args, io);
   }
   const suiteOnly = SUITE_ONLY.find(([key]) => args.flags[key] !== undefined)?.[1];
-  if (suiteOnly) throw new UsageError(`${suiteOnly} applies to a suite run (a directory), not to one flow file`, `run the flow's directory: flowproof run <dir> ${suiteOnly}`);
+  if (suiteOnly)
+    throw new UsageError(
+      `${suiteOnly} applies to a suite run (a directory), not to one flow file`,
+      `run the flow's directory: flowproof run <dir> ${suiteOnly}`,
+    );
   checkRepeatEach(args.flags);
   const { json, keepOpen: _keepOpenFlag, strict: _s, recordMissing: _r, author: _a, workers: _w, shard: _h, ...options } = args.flags;
   const keepOpen = keepOpenOption(args.flags, io);
@@ -59,16 +92,34 @@ export async function runCommand(args: CommandArgs<"run">, io: Io): Promise<Exit
   }
   const code = EXIT_CODE[report.outcome];
   if (json) {
-    io.out(JSON.stringify({ report, report_path: result.report_path, run_dir: result.run_dir, junit_path: result.junit_path, html_path: result.html_path, ...(result.error_hint ? { hint: result.error_hint } : {}) }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          report,
+          report_path: result.report_path,
+          run_dir: result.run_dir,
+          junit_path: result.junit_path,
+          html_path: result.html_path,
+          ...(result.error_hint ? { hint: result.error_hint } : {}),
+        },
+        null,
+        2,
+      ),
+    );
     return code;
   }
   const lines = report.steps
     .filter((s) => s.status !== "skipped" || report.error === undefined)
-    .flatMap((s) => [`  [${report.expected_failure?.step === s.id && s.status === "failed" ? "XFAIL" : LABEL[s.status]}] ${s.id} ${s.intent}${s.detail && s.status !== "skipped" ? ` — ${s.detail}` : ""}`, ...warningLines([s])]);
+    .flatMap((s) => [
+      `  [${report.expected_failure?.step === s.id && s.status === "failed" ? "XFAIL" : LABEL[s.status]}] ${s.id} ${s.intent}${s.detail && s.status !== "skipped" ? ` — ${s.detail}` : ""}`,
+      ...warningLines([s]),
+    ]);
   if (lines.length > 0) io.out(boundLines(lines.join("\n")));
   if (report.error) io.err(`error: ${report.error}${result.error_hint ? `\n  hint: ${result.error_hint}` : ""}`);
   const verdict = VERDICT[report.outcome];
-  io.out(`${verdict}: ${report.name} (${report.duration_ms} ms)${report.expected_failure ? ` — a known failure (${report.expected_failure.reason})` : ""} -> ${displayPath(result.html_path)}`);
+  io.out(
+    `${verdict}: ${report.name} (${report.duration_ms} ms)${report.expected_failure ? ` — a known failure (${report.expected_failure.reason})` : ""} -> ${displayPath(result.html_path)}`,
+  );
   io.out(`result: ${displayPath(result.report_path)}`);
   return code;
 }

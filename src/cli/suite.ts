@@ -37,8 +37,12 @@ export function flowLines(f: SuiteFlowResult): string[] {
       for (const s of f.report.flaky?.steps ?? []) lines.push(`  [FLAKY] ${s.id} ${s.intent} — ${s.outcomes.join("/")}${s.detail ? `: ${s.detail}` : ""}`);
       break;
     default: {
-      lines.push(`[${f.outcome === "passed" ? "PASS" : "FAIL"}] ${f.name} ${ms}${f.report.degraded ? " DEGRADED" : ""}${f.attempts > 1 ? ` (after ${f.attempts} attempts)` : ""}`);
-      if (f.outcome === "failed") for (const s of f.report.steps.filter((s) => s.status === "failed" || s.status === "errored")) lines.push(`  [${s.status === "failed" ? "FAIL" : "ERROR"}] ${s.id} ${s.intent}${s.detail ? ` — ${s.detail}` : ""}`);
+      lines.push(
+        `[${f.outcome === "passed" ? "PASS" : "FAIL"}] ${f.name} ${ms}${f.report.degraded ? " DEGRADED" : ""}${f.attempts > 1 ? ` (after ${f.attempts} attempts)` : ""}`,
+      );
+      if (f.outcome === "failed")
+        for (const s of f.report.steps.filter((s) => s.status === "failed" || s.status === "errored"))
+          lines.push(`  [${s.status === "failed" ? "FAIL" : "ERROR"}] ${s.id} ${s.intent}${s.detail ? ` — ${s.detail}` : ""}`);
       lines.push(...warningLines(f.report.steps));
     }
   }
@@ -49,7 +53,8 @@ export function flowLines(f: SuiteFlowResult): string[] {
 export async function suiteCommand(dir: string, args: CommandArgs<"run">, io: Io): Promise<ExitCode> {
   const { json, trace, keepOpen: _keepOpenFlag, shard: shardText, ...options } = args.flags;
   if (trace !== undefined) throw new UsageError("-t/--trace names one flow's trace; a directory run uses each flow's own <stem>.trace.jsonl", USAGE);
-  if (options.strict && options.recordMissing) throw new UsageError("--strict and --record-missing contradict each other: one errors on a missing trace, the other records it", USAGE);
+  if (options.strict && options.recordMissing)
+    throw new UsageError("--strict and --record-missing contradict each other: one errors on a missing trace, the other records it", USAGE);
   const shard = shardText !== undefined ? parseShard(shardText) : undefined;
   if (shardText !== undefined && !shard) throw new UsageError(`--shard must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`, "e.g. --shard 2/3");
   checkRepeatEach(options);
@@ -64,11 +69,36 @@ export async function suiteCommand(dir: string, args: CommandArgs<"run">, io: Io
   });
   const code: ExitCode = result.errored > 0 || result.stale > 0 ? EXIT.error : result.failed > 0 || result.flaky > 0 ? EXIT.failed : EXIT.pass;
   if (json) {
-    io.out(JSON.stringify({
-      flows: result.flows.map((f) => ({ spec: f.spec, outcome: f.outcome, report: f.report, report_path: f.report_path, attempts: f.attempts, exports: f.exports, ...(f.recorded ? { authoring: "recorded" } : {}), ...(f.reason ? { reason: f.reason } : {}) })),
-      passed: result.passed, failed: result.failed, skipped: result.skipped, errored: result.errored, stale: result.stale, flaky: result.flaky, expected_failures: result.expected_failures,
-      junit_path: result.junit_path, run_id: result.run_id, run_dir: result.run_dir, record_path: result.record_path, html_path: result.html_path,
-    }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          flows: result.flows.map((f) => ({
+            spec: f.spec,
+            outcome: f.outcome,
+            report: f.report,
+            report_path: f.report_path,
+            attempts: f.attempts,
+            exports: f.exports,
+            ...(f.recorded ? { authoring: "recorded" } : {}),
+            ...(f.reason ? { reason: f.reason } : {}),
+          })),
+          passed: result.passed,
+          failed: result.failed,
+          skipped: result.skipped,
+          errored: result.errored,
+          stale: result.stale,
+          flaky: result.flaky,
+          expected_failures: result.expected_failures,
+          junit_path: result.junit_path,
+          run_id: result.run_id,
+          run_dir: result.run_dir,
+          record_path: result.record_path,
+          html_path: result.html_path,
+        },
+        null,
+        2,
+      ),
+    );
     return code;
   }
   const total = result.flows.length;

@@ -15,7 +15,8 @@ const SEALS = { signed: "sealed and signed", sealed: "sealed", steps: "sealed ov
 
 export async function traceCommand(args: CommandArgs<"trace">, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
-  if (!spec || args.positional.length > 1) throw new UsageError("trace takes exactly one flow file", "usage: flowproof trace <flow.yaml> [-t <trace>] [--reseal] [--json]");
+  if (!spec || args.positional.length > 1)
+    throw new UsageError("trace takes exactly one flow file", "usage: flowproof trace <flow.yaml> [-t <trace>] [--reseal] [--json]");
   const { json, reseal, ...options } = args.flags;
   if (reseal) {
     const r = await resealTrace({ spec, ...options });
@@ -28,7 +29,9 @@ export async function traceCommand(args: CommandArgs<"trace">, io: Io): Promise<
     io.out(JSON.stringify(result, null, 2));
     return EXIT.pass;
   }
-  io.out(`${displayPath(result.trace_path)}: ${result.header.spec?.name ?? ""} (${result.header.app.adapter}, recorded ${result.header.recorded_at} by flowproof ${result.header.flowproof_version})`);
+  io.out(
+    `${displayPath(result.trace_path)}: ${result.header.spec?.name ?? ""} (${result.header.app.adapter}, recorded ${result.header.recorded_at} by flowproof ${result.header.flowproof_version})`,
+  );
   io.out(result.steps.map((s) => `  ${s.id} ${s.action.type.padEnd(12)} ${s.intent}`).join("\n"));
   return EXIT.pass;
 }

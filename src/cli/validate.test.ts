@@ -5,7 +5,9 @@ import { validateCommand } from "./validate.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 
 let project: TmpProject;
-beforeAll(() => { project = tmpProject(); });
+beforeAll(() => {
+  project = tmpProject();
+});
 afterAll(() => project.remove());
 
 describe("validateCommand", () => {

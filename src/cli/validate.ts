@@ -22,7 +22,8 @@ true satisfies FlagsMatchOptions<CommandFlags<"validate">, ValidateOptions, "jso
 
 export async function validateCommand(args: CommandArgs<"validate">, io: Io): Promise<ExitCode> {
   const spec = args.positional[0];
-  if (!spec || args.positional.length > 1) throw new UsageError("validate takes exactly one flow file", "usage: flowproof validate <flow.yaml> [--root <dir>] [--json]");
+  if (!spec || args.positional.length > 1)
+    throw new UsageError("validate takes exactly one flow file", "usage: flowproof validate <flow.yaml> [--root <dir>] [--json]");
   const result = await validateFlow({ spec, ...(args.flags.root !== undefined ? { root: args.flags.root } : {}) });
   if (args.flags.json) {
     io.out(JSON.stringify({ valid: true, ...result }, null, 2));

@@ -9,7 +9,16 @@ afterAll(() => p.remove());
 
 function store(at: number, verdict: "pass" | "fail"): string {
   const { runId, dir } = createRecordDir(p.dir, new Date(Date.UTC(2026, 0, 1, 0, 0, at)));
-  writeRecord(dir, { run_id: runId, started_at: "2026-01-01T00:00:00Z", flowproof_version: "0", env: { os: "linux" }, suite: ".", flows: [{ flow: "a.flow.yaml", name: "A", status: verdict, position: 0, duration_ms: 1, control: { id: "c.a", verdict, evidence: { trace: "a.trace.jsonl" } } }] });
+  writeRecord(dir, {
+    run_id: runId,
+    started_at: "2026-01-01T00:00:00Z",
+    flowproof_version: "0",
+    env: { os: "linux" },
+    suite: ".",
+    flows: [
+      { flow: "a.flow.yaml", name: "A", status: verdict, position: 0, duration_ms: 1, control: { id: "c.a", verdict, evidence: { trace: "a.trace.jsonl" } } },
+    ],
+  });
   return runId;
 }
 

@@ -26,7 +26,9 @@ export function audit(options: AuditOptions): AuditResult {
   const records = listRecords(dir);
   const latest = records[records.length - 1];
   if (!latest && !options.run) {
-    throw new SpecError(diagnostic("io-error", `no run record in ${options.dir}/.flowproof/runs`, { hint: `run the suite first: flowproof run ${options.dir}` }));
+    throw new SpecError(
+      diagnostic("io-error", `no run record in ${options.dir}/.flowproof/runs`, { hint: `run the suite first: flowproof run ${options.dir}` }),
+    );
   }
   if (options.since) {
     const base = readRecord(dir, options.since);

@@ -21,7 +21,8 @@ afterAll(() => {
 
 /** No model configured: the environment holds none of the FLOWPROOF_AI_* / OPENAI_* / ANTHROPIC_* variables. */
 const NO_MODEL = { PATH: process.env["PATH"] };
-const run = (o: Partial<AuthorFromDocOptions> & Pick<AuthorFromDocOptions, "doc" | "out">) => authorFromDoc({ app: "web", name: "Log in", env: NO_MODEL, ...o });
+const run = (o: Partial<AuthorFromDocOptions> & Pick<AuthorFromDocOptions, "doc" | "out">) =>
+  authorFromDoc({ app: "web", name: "Log in", env: NO_MODEL, ...o });
 const failure = async (o: Parameters<typeof run>[0]) => {
   const e = await run(o).catch((error: unknown) => error);
   if (!(e instanceof FlowproofError)) throw new Error(`expected a FlowproofError, got ${String(e)}`);
@@ -36,10 +37,10 @@ async function azureXlsx(name: string): Promise<string> {
   sheet.addRow([4711, "Test Case", "Log in", null, null, null]);
   sheet.addRow([null, null, null, 1, "Go to /login", "page shows Sign in"]);
   sheet.addRow([null, null, null, 2, "<DIV><P>Enter the user name ada in the name box</P></DIV>", "<P>The name is accepted</P>"]);
-  sheet.addRow([null, null, null, 3, "Type \"Welcome1!\" into the \"Password\" field", null]);
-  sheet.addRow([null, null, null, 4, "Press the \"Sign in\" button", "An email is sent to ada"]);
+  sheet.addRow([null, null, null, 3, 'Type "Welcome1!" into the "Password" field', null]);
+  sheet.addRow([null, null, null, 4, 'Press the "Sign in" button', "An email is sent to ada"]);
   sheet.addRow([null, null, null, 5, "Open Outlook and click the activation link", "The account is active"]);
-  sheet.addRow([null, null, null, 6, "Blur the \"Email\" field", null]);
+  sheet.addRow([null, null, null, 6, 'Blur the "Email" field', null]);
   const path = join(p.dir, name);
   writeFileSync(path, new Uint8Array(await workbook.xlsx.writeBuffer()));
   return path;
@@ -72,7 +73,7 @@ describe("authorFromDoc without a model", () => {
 
   test("never copies the password: a ${VAR} and a TODO naming it", () => {
     expect(result.secrets).toEqual(["PASSWORD"]);
-    expect(result.steps[2]).toMatchObject({ rules: ["Type ${PASSWORD} into the \"Password\" field"], secrets: ["PASSWORD"] });
+    expect(result.steps[2]).toMatchObject({ rules: ['Type ${PASSWORD} into the "Password" field'], secrets: ["PASSWORD"] });
     expect(draft).not.toContain("Welcome1");
     expect(JSON.stringify(result)).not.toContain("Welcome1");
     expect(draft).toContain("# TODO set PASSWORD before record");
@@ -80,7 +81,9 @@ describe("authorFromDoc without a model", () => {
 
   test("writes the draft with its TODO markers", () => {
     expect(draft).toContain("  - rules: Go to /login\n  - assert: page shows Sign in\n");
-    expect(draft).toContain("  # TODO plain step: record grounds it with the authoring model (FLOWPROOF_AI_*), or rewrite it as a `rules:` step\n  - Enter the user name ada in the name box\n  # TODO expected: The name is accepted\n");
+    expect(draft).toContain(
+      "  # TODO plain step: record grounds it with the authoring model (FLOWPROOF_AI_*), or rewrite it as a `rules:` step\n  - Enter the user name ada in the name box\n  # TODO expected: The name is accepted\n",
+    );
     expect(draft).toContain("  # TODO (another app: a mail client) expected: An email is sent to ada\n");
     expect(draft).toContain("  # TODO (another app: Outlook): not a step of this flow");
     expect(result.todo).toBe(draft.split("\n").filter((l) => l.trim().startsWith("# TODO")).length);
@@ -100,27 +103,37 @@ describe("authorFromDoc without a model", () => {
   });
 
   test("never overwrites an existing file", async () => {
-    expect(await failure({ doc: join(p.dir, "azure.xlsx"), out })).toMatchObject({ code: "usage", message: `${out} already exists; author-from-doc never overwrites a flow` });
+    expect(await failure({ doc: join(p.dir, "azure.xlsx"), out })).toMatchObject({
+      code: "usage",
+      message: `${out} already exists; author-from-doc never overwrites a flow`,
+    });
   });
 });
 
 describe("authorFromDoc with the authoring model", () => {
   test("one call per step the grammar did not take, a retry with the parser's error, the password never sent", async () => {
     const doc = join(p.dir, "alm.docx");
-    writeFileSync(doc, buildDocx([
-      "Test Plan: Login",
-      { table: [
-        ["Step Name", "Description", "Expected Result"],
-        ["Step 1", "Open the login page", "The sign-in form is displayed"],
-        ["Step 2", "Log in as ada with password Tr0ub4dor!", "The dashboard shows “Welcome”"],
-        ["Step 3", "Press the “Sign out” button", "page shows Signed out"],
-        ["Step 4", "Check the SMS on the phone", ""],
-      ] },
-    ]));
-    model.script("Open the login page", "{\"steps\": [\"Go to /login\"], \"assert\": \"page shows Sign in\", \"another_app\": null, \"unclear\": null}");
-    model.script("Log in as ada with password ${PASSWORD}",
-      "{\"steps\": [\"Type ada into the \\\"User\\\" field\", \"Type ${PASSWORD} into the \\\"Password\\\" field\", \"Click Sign in\"], \"assert\": \"page shows Welcome\"}",
-      "{\"steps\": [\"Type ada into the \\\"User\\\" field\", \"Type ${PASSWORD} into the \\\"Password\\\" field\", \"Click \\\"Sign in\\\"\"], \"assert\": \"page shows Welcome\"}");
+    writeFileSync(
+      doc,
+      buildDocx([
+        "Test Plan: Login",
+        {
+          table: [
+            ["Step Name", "Description", "Expected Result"],
+            ["Step 1", "Open the login page", "The sign-in form is displayed"],
+            ["Step 2", "Log in as ada with password Tr0ub4dor!", "The dashboard shows “Welcome”"],
+            ["Step 3", "Press the “Sign out” button", "page shows Signed out"],
+            ["Step 4", "Check the SMS on the phone", ""],
+          ],
+        },
+      ]),
+    );
+    model.script("Open the login page", '{"steps": ["Go to /login"], "assert": "page shows Sign in", "another_app": null, "unclear": null}');
+    model.script(
+      "Log in as ada with password ${PASSWORD}",
+      '{"steps": ["Type ada into the \\"User\\" field", "Type ${PASSWORD} into the \\"Password\\" field", "Click Sign in"], "assert": "page shows Welcome"}',
+      '{"steps": ["Type ada into the \\"User\\" field", "Type ${PASSWORD} into the \\"Password\\" field", "Click \\"Sign in\\""], "assert": "page shows Welcome"}',
+    );
     const before = model.requests.length;
     const out = join(p.dir, "alm.flow.yaml");
     const r = await run({ doc, out, env: { ...NO_MODEL, ...model.env() } });
@@ -132,8 +145,8 @@ describe("authorFromDoc with the authoring model", () => {
     expect(r.document.shape).toBe("hp-alm");
     expect(r.steps.map((s) => [s.outcome, s.rules, s.expected?.outcome, s.expected?.assert])).toEqual([
       ["translated", ["Go to /login"], "translated", "page shows Sign in"],
-      ["translated", ["Type ada into the \"User\" field", "Type ${PASSWORD} into the \"Password\" field", "Click \"Sign in\""], "translated", "page shows Welcome"],
-      ["rules", ["Press the \"Sign out\" button"], "assert", "page shows Signed out"],
+      ["translated", ['Type ada into the "User" field', 'Type ${PASSWORD} into the "Password" field', 'Click "Sign in"'], "translated", "page shows Welcome"],
+      ["rules", ['Press the "Sign out" button'], "assert", "page shows Signed out"],
       ["another-app", undefined, undefined, undefined],
     ]);
     const draft = readFileSync(out, "utf8");
@@ -152,7 +165,7 @@ describe("authorFromDoc with the authoring model", () => {
 describe("authorFromDoc checks the draft as validate reads it", () => {
   test("a rules step the flow loader refuses goes back to a plain step, saying why", async () => {
     // A Drag must be followed by an assertion (unverified-drag): as a plain step, record grounds it.
-    const doc = p.write("drag.md", "| Step | Expected |\n| --- | --- |\n| Drag \"Card\" onto \"Done\" | |\n| Go to /board | page shows Board |\n");
+    const doc = p.write("drag.md", '| Step | Expected |\n| --- | --- |\n| Drag "Card" onto "Done" | |\n| Go to /board | page shows Board |\n');
     const out = join(p.dir, "nested", "dir", "drag.flow.yaml");
     const r = await run({ doc, out });
     expect(r.steps.map((s) => s.outcome)).toEqual(["intent", "rules"]);
@@ -182,11 +195,14 @@ describe("--app names any loaded kind whose steps are UI steps", () => {
   /** A project whose own plugin adds the `mail` kind (steps `ui`, no keys: it takes the `url:` start page), titled "Outlook". */
   const project = tmpProject("flowproof-from-doc-plugin-");
   project.write("package.json", JSON.stringify({ name: "mail-project", private: true }));
-  project.write("plugins/mail.ts", `import { defineAdapter } from "flowproof";\nexport const plugin = defineAdapter({ kind: "mail", title: "Outlook", capabilities: ["pointer", "keyboard"], open: async () => { throw new Error("not opened"); } });\n`);
+  project.write(
+    "plugins/mail.ts",
+    `import { defineAdapter } from "flowproof";\nexport const plugin = defineAdapter({ kind: "mail", title: "Outlook", capabilities: ["pointer", "keyboard"], open: async () => { throw new Error("not opened"); } });\n`,
+  );
   afterAll(() => project.remove());
 
   test("a project plugin's kind is drafted like a built-in: its `app:`, its start page, and its own app's steps kept", async () => {
-    const doc = project.write("mail.csv", "Action,Expected Result\nOpen Outlook,The inbox shows\nPress the \"Send\" button,\n");
+    const doc = project.write("mail.csv", 'Action,Expected Result\nOpen Outlook,The inbox shows\nPress the "Send" button,\n');
     const out = join(project.dir, "mail.flow.yaml");
     const r = await run({ doc, out, app: "mail" });
     const draft = readFileSync(out, "utf8");
@@ -198,7 +214,10 @@ describe("--app names any loaded kind whose steps are UI steps", () => {
 
   test("a kind that is not loaded, or whose steps are not UI steps, is a usage error listing the kinds it can draft", async () => {
     const doc = project.write("one.csv", "Action\nGo to /inbox\n");
-    for (const [app, why] of [["mobile", ""], ["api", ": its steps are not UI steps (`steps: structured`), which a draft cannot hold"]] as const) {
+    for (const [app, why] of [
+      ["mobile", ""],
+      ["api", ": its steps are not UI steps (`steps: structured`), which a draft cannot hold"],
+    ] as const) {
       const e = await run({ doc, out: join(project.dir, `${app}.flow.yaml`), app }).catch((error: unknown) => error);
       expect(e).toMatchObject({ code: "usage", message: `--app must be one of web, sap, notepad, calc, vision, mail, not "${app}"${why}` });
     }

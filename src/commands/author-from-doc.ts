@@ -79,7 +79,7 @@ export interface AuthorFromDocResult {
  * keys written inside `app:`, which a draft cannot know).
  */
 export function draftKinds(catalog: SurfaceCatalog = surfaceCatalog()): string[] {
-  return [...catalog.kinds.values()].filter((k) => (k.steps ?? "ui") === "ui" && !(k.keys?.inApp?.length)).map((k) => k.kind);
+  return [...catalog.kinds.values()].filter((k) => (k.steps ?? "ui") === "ui" && !k.keys?.inApp?.length).map((k) => k.kind);
 }
 
 /** What the draft writes beside `app:` for a kind: the start page when its keys take `url`, and the keys it requires that a draft cannot fill. */
@@ -98,13 +98,23 @@ export async function authorFromDoc(options: AuthorFromDocOptions): Promise<Auth
   const drafted = draftKinds(catalog);
   const kind = catalog.kinds.get(options.app);
   if (!kind || !drafted.includes(options.app)) {
-    const why = !kind ? ""
-      : (kind.steps ?? "ui") !== "ui" ? `: its steps are not UI steps (\`steps: ${kind.steps ?? "ui"}\`), which a draft cannot hold`
-      : ": a flow names it by the keys written inside `app:`, which a draft cannot know";
-    throw new FlowproofError(diagnostic("usage", `--app must be one of ${drafted.join(", ")}, not ${JSON.stringify(options.app)}${why}`, { hint: "the kind of app the test case drives, as a flow's `app:` names it (a project plugin's kind too)" }));
+    const why = !kind
+      ? ""
+      : (kind.steps ?? "ui") !== "ui"
+        ? `: its steps are not UI steps (\`steps: ${kind.steps ?? "ui"}\`), which a draft cannot hold`
+        : ": a flow names it by the keys written inside `app:`, which a draft cannot know";
+    throw new FlowproofError(
+      diagnostic("usage", `--app must be one of ${drafted.join(", ")}, not ${JSON.stringify(options.app)}${why}`, {
+        hint: "the kind of app the test case drives, as a flow's `app:` names it (a project plugin's kind too)",
+      }),
+    );
   }
   if (existsSync(options.out)) {
-    throw new FlowproofError(diagnostic("usage", `${options.out} already exists; author-from-doc never overwrites a flow`, { hint: "pass another --out path, or delete the file first" }));
+    throw new FlowproofError(
+      diagnostic("usage", `${options.out} already exists; author-from-doc never overwrites a flow`, {
+        hint: "pass another --out path, or delete the file first",
+      }),
+    );
   }
   // A misconfigured model is an error before any work, never a silent switch to no model.
   const provider = resolveProvider(env);
@@ -131,12 +141,31 @@ export async function authorFromDoc(options: AuthorFromDocOptions): Promise<Auth
       } else drafts.push(draft);
     }
 
-    const meta = { name: options.name, app: options.app, ...draftKeys(kind), document: options.doc, shape: SHAPE_LABELS[segmented.shape], out: options.out, secrets };
+    const meta = {
+      name: options.name,
+      app: options.app,
+      ...draftKeys(kind),
+      document: options.doc,
+      shape: SHAPE_LABELS[segmented.shape],
+      out: options.out,
+      secrets,
+    };
     const { text, warnings } = checkedDraft(meta, drafts, options.out, plugins);
-    if (!drafts.some((d) => d.outcome === "rules" || d.outcome === "translated" || d.outcome === "intent" || d.expected?.outcome === "assert" || d.expected?.outcome === "translated")) {
-      throw new FlowproofError(diagnostic("document-no-steps", `${options.doc}: none of its ${sources.length} steps can become a step of a flow (${describeOutcomes(drafts)})`, {
-        hint: "a flow needs at least one step of this app; write the test case's steps in this app, or author the flow by hand",
-      }));
+    if (
+      !drafts.some(
+        (d) =>
+          d.outcome === "rules" ||
+          d.outcome === "translated" ||
+          d.outcome === "intent" ||
+          d.expected?.outcome === "assert" ||
+          d.expected?.outcome === "translated",
+      )
+    ) {
+      throw new FlowproofError(
+        diagnostic("document-no-steps", `${options.doc}: none of its ${sources.length} steps can become a step of a flow (${describeOutcomes(drafts)})`, {
+          hint: "a flow needs at least one step of this app; write the test case's steps in this app, or author the flow by hand",
+        }),
+      );
     }
     return { format, segmented, secrets, drafts, calls, text, warnings };
   });
@@ -147,7 +176,12 @@ export async function authorFromDoc(options: AuthorFromDocOptions): Promise<Auth
     draft: options.out,
     document: { path: options.doc, format, shape: segmented.shape, shape_label: SHAPE_LABELS[segmented.shape] },
     model: client ? { backend: client.backend, model: client.model, calls } : null,
-    steps: drafts.map((d) => report(d, secrets.filter((s) => s.steps.includes(d.source.index)).map((s) => s.variable))),
+    steps: drafts.map((d) =>
+      report(
+        d,
+        secrets.filter((s) => s.steps.includes(d.source.index)).map((s) => s.variable),
+      ),
+    ),
     secrets: secrets.map((s) => s.variable),
     todo: text.split("\n").filter((l) => /^\s*# TODO\b/.test(l)).length,
     ...(warnings.length > 0 ? { warnings } : {}),
@@ -164,7 +198,12 @@ const MAX_CHECKS = 3;
  * here) goes back to a plain step or a TODO, with the reason. What no step explains (the app kind
  * on this OS) is returned as a warning.
  */
-function checkedDraft(meta: Parameters<typeof renderDraft>[0], drafts: DraftStep[], file: string, plugins: LoadedPlugins): { text: string; warnings: string[] } {
+function checkedDraft(
+  meta: Parameters<typeof renderDraft>[0],
+  drafts: DraftStep[],
+  file: string,
+  plugins: LoadedPlugins,
+): { text: string; warnings: string[] } {
   for (let round = 0; ; round++) {
     const { text, lines } = renderDraft(meta, drafts);
     const problems = draftProblems(file, text, plugins);
@@ -220,7 +259,16 @@ function report(d: DraftStep, secrets: readonly string[]): FromDocStepReport {
     ...(d.anotherApp ? { another_app: d.anotherApp } : {}),
     ...(d.refusal ? { refusal: d.refusal } : {}),
     ...(d.note ? { note: d.note } : {}),
-    ...(e && s.expected !== undefined ? { expected: { source: s.expected, outcome: e.outcome, ...(e.assert ? { assert: e.assert } : {}), ...(e.anotherApp ? { another_app: e.anotherApp } : {}) } } : {}),
+    ...(e && s.expected !== undefined
+      ? {
+          expected: {
+            source: s.expected,
+            outcome: e.outcome,
+            ...(e.assert ? { assert: e.assert } : {}),
+            ...(e.anotherApp ? { another_app: e.anotherApp } : {}),
+          },
+        }
+      : {}),
     ...(secrets.length > 0 ? { secrets } : {}),
   };
 }

@@ -39,34 +39,59 @@ function rawExchange(port: number, wire: string | Uint8Array, { end = true } = {
 describe("startCapture", () => {
   test("answers 200 to fetch and saves the request with its body and namespace fields", async () => {
     const { sink, seen } = await start("fetch");
-    const res = await fetch(`${sink.url}/sap/bc/idoc?x=1`, { method: "POST", headers: { "X-Trace-Id": "abc", "Content-Type": "application/json" }, body: "{\"/SCWM/LGNUM\":\"0001\"}" });
+    const res = await fetch(`${sink.url}/sap/bc/idoc?x=1`, {
+      method: "POST",
+      headers: { "X-Trace-Id": "abc", "Content-Type": "application/json" },
+      body: '{"/SCWM/LGNUM":"0001"}',
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe("captured\n");
     expect(seen).toHaveLength(1);
     const r = seen[0]!.record;
-    expect([r.seq, r.method, r.path, r.body_length, r.namespace_fields, r.file]).toEqual([1, "POST", "/sap/bc/idoc?x=1", 22, ["/SCWM/LGNUM"], join(sink.outDir, "req-001.txt")]);
+    expect([r.seq, r.method, r.path, r.body_length, r.namespace_fields, r.file]).toEqual([
+      1,
+      "POST",
+      "/sap/bc/idoc?x=1",
+      22,
+      ["/SCWM/LGNUM"],
+      join(sink.outDir, "req-001.txt"),
+    ]);
     expect(r.headers.find(([n]) => n.toLowerCase() === "x-trace-id")).toBeDefined();
     const saved = readFileSync(r.file, "utf8");
     expect(saved.split("\n")[0]).toBe("POST /sap/bc/idoc?x=1 HTTP/1.1");
-    expect(saved).toContain("\n\n{\"/SCWM/LGNUM\":\"0001\"}\n--- body: 22 bytes, text\n--- SAP namespace fields: /SCWM/LGNUM\n");
+    expect(saved).toContain('\n\n{"/SCWM/LGNUM":"0001"}\n--- body: 22 bytes, text\n--- SAP namespace fields: /SCWM/LGNUM\n');
   });
 
   test("keeps header order and case exactly, and serves several requests on one connection", async () => {
     const { sink, seen } = await start("raw");
-    const wire = "PUT /a HTTP/1.1\r\nzeta: 1\r\nALPHA: 2\r\nMiXeD: three  spaces\r\nContent-Length: 3\r\n\r\nabc"
-      + "POST /b HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nxyz\r\n0\r\n\r\n"
-      + "GET /c HTTP/1.1\r\nConnection: close\r\n\r\n";
+    const wire =
+      "PUT /a HTTP/1.1\r\nzeta: 1\r\nALPHA: 2\r\nMiXeD: three  spaces\r\nContent-Length: 3\r\n\r\nabc" +
+      "POST /b HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nxyz\r\n0\r\n\r\n" +
+      "GET /c HTTP/1.1\r\nConnection: close\r\n\r\n";
     const answer = await rawExchange(sink.port, wire, { end: false });
     expect(answer.match(/HTTP\/1\.1 200 OK/g)).toHaveLength(3);
     expect(answer).toContain("Connection: close");
-    expect(seen.map((r) => [r.record.method, r.record.path, r.record.body_length, r.record.chunked])).toEqual([["PUT", "/a", 3, false], ["POST", "/b", 3, true], ["GET", "/c", 0, false]]);
-    expect(readFileSync(seen[0]!.record.file, "utf8").split("\n").slice(0, 6)).toEqual(["PUT /a HTTP/1.1", "zeta: 1", "ALPHA: 2", "MiXeD: three  spaces", "Content-Length: 3", ""]);
+    expect(seen.map((r) => [r.record.method, r.record.path, r.record.body_length, r.record.chunked])).toEqual([
+      ["PUT", "/a", 3, false],
+      ["POST", "/b", 3, true],
+      ["GET", "/c", 0, false],
+    ]);
+    expect(readFileSync(seen[0]!.record.file, "utf8").split("\n").slice(0, 6)).toEqual([
+      "PUT /a HTTP/1.1",
+      "zeta: 1",
+      "ALPHA: 2",
+      "MiXeD: three  spaces",
+      "Content-Length: 3",
+      "",
+    ]);
   });
 
   test("answers 100 Continue to a client that waits for it", async () => {
     const { sink, seen } = await start("expect");
     const answer = await new Promise<string>((done) => {
-      const socket = connect({ host: "127.0.0.1", port: sink.port }, () => socket.write("POST /up HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 4\r\nConnection: close\r\n\r\n"));
+      const socket = connect({ host: "127.0.0.1", port: sink.port }, () =>
+        socket.write("POST /up HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 4\r\nConnection: close\r\n\r\n"),
+      );
       let text = "";
       socket.on("data", (d) => {
         text += d.toString("latin1");
@@ -109,6 +134,10 @@ describe("startCapture", () => {
     const { sink: taken } = await start("busy");
     const error = await startCapture({ port: taken.port, out: join(p.dir, "busy2") }, { onRequest: () => undefined }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FlowproofError);
-    expect((error as FlowproofError).diagnostics[0]).toEqual({ code: "listen-failed", message: `capture: 127.0.0.1:${taken.port} is already in use`, hint: "pass another --port, or --port 0 to take a free one" });
+    expect((error as FlowproofError).diagnostics[0]).toEqual({
+      code: "listen-failed",
+      message: `capture: 127.0.0.1:${taken.port} is already in use`,
+      hint: "pass another --port, or --port 0 to take a free one",
+    });
   });
 });

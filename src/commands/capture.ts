@@ -56,7 +56,10 @@ const response = (status: "200 OK" | "400 Bad Request", close: boolean, http10: 
 
 /** The number after the highest req-NNN.txt already in `dir`: a restarted sink never overwrites one. */
 function nextNumber(dir: string): number {
-  const taken = readdirSync(dir).map((f) => /^req-(\d+)\.txt$/.exec(f)?.[1]).filter((n): n is string => n !== undefined).map(Number);
+  const taken = readdirSync(dir)
+    .map((f) => /^req-(\d+)\.txt$/.exec(f)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number);
   return taken.length === 0 ? 1 : Math.max(...taken) + 1;
 }
 
@@ -67,7 +70,10 @@ export async function startCapture(options: CaptureOptions, events: CaptureEvent
   try {
     mkdirSync(outDir, { recursive: true });
   } catch (error) {
-    throw new FlowproofError(diagnostic("io-error", `cannot create ${outDir}: ${(error as Error).message}`, { hint: "pass --out with a directory you can write to" }), { cause: error });
+    throw new FlowproofError(
+      diagnostic("io-error", `cannot create ${outDir}: ${(error as Error).message}`, { hint: "pass --out with a directory you can write to" }),
+      { cause: error },
+    );
   }
   let next = nextNumber(outDir);
   let count = 0;
@@ -95,7 +101,10 @@ export async function startCapture(options: CaptureOptions, events: CaptureEvent
           writeFileAtomic(file, requestText(req, record));
           count++;
           events.onRequest({ record, text: printedText(req, record) });
-          const connection = req.headers.filter(([n]) => n.toLowerCase() === "connection").map(([, v]) => v.toLowerCase()).join(",");
+          const connection = req.headers
+            .filter(([n]) => n.toLowerCase() === "connection")
+            .map(([, v]) => v.toLowerCase())
+            .join(",");
           const http10 = req.version === "HTTP/1.0";
           const close = connection.includes("close") || (http10 && !connection.includes("keep-alive"));
           if (close) {
@@ -106,7 +115,8 @@ export async function startCapture(options: CaptureOptions, events: CaptureEvent
       }
     });
     socket.on("end", () => {
-      if (!ended && !parser.idle) events.onProblem?.(`${socket.remoteAddress ?? "a client"} closed the connection in the middle of a request; nothing was saved for it`);
+      if (!ended && !parser.idle)
+        events.onProblem?.(`${socket.remoteAddress ?? "a client"} closed the connection in the middle of a request; nothing was saved for it`);
       socket.end();
     });
     // A client that resets its connection is its own business; the sink goes on serving others.
@@ -129,19 +139,23 @@ export async function startCapture(options: CaptureOptions, events: CaptureEvent
     get count() {
       return count;
     },
-    close: () => new Promise<void>((done) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => done());
-    }),
+    close: () =>
+      new Promise<void>((done) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => done());
+      }),
   };
 }
 
 function listenError(error: NodeJS.ErrnoException, host: string, port: number): FlowproofError {
   const where = `${host}:${port}`;
   const [message, hint] =
-    error.code === "EADDRINUSE" ? [`${where} is already in use`, "pass another --port, or --port 0 to take a free one"]
-    : error.code === "EACCES" ? [`listening on ${where} needs privileges flowproof does not have`, "pass a --port above 1023"]
-    : error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND" || error.code === "EAI_NONAME" ? [`${host} is not an address of this machine`, "pass --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface)"]
-    : [`cannot listen on ${where}: ${error.message}`, "check --host and --port"];
+    error.code === "EADDRINUSE"
+      ? [`${where} is already in use`, "pass another --port, or --port 0 to take a free one"]
+      : error.code === "EACCES"
+        ? [`listening on ${where} needs privileges flowproof does not have`, "pass a --port above 1023"]
+        : error.code === "EADDRNOTAVAIL" || error.code === "ENOTFOUND" || error.code === "EAI_NONAME"
+          ? [`${host} is not an address of this machine`, "pass --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface)"]
+          : [`cannot listen on ${where}: ${error.message}`, "check --host and --port"];
   return new FlowproofError(diagnostic("listen-failed", `capture: ${message}`, { hint }), { cause: error });
 }

@@ -18,18 +18,20 @@ describe("renderFlow", () => {
       { key: "rules", text: 'Click "Invoice #1001"', todo: "check this step:\nits words name another element" },
       { key: "assert", text: "page shows Welcome: Ada" },
     ]);
-    expect(text).toBe([
-      "# Recorded with `flowproof codegen` at 2026-01-02T03:04:05Z; review it, then record it with `flowproof record`.",
-      'name: "Sign in: the happy path #1"',
-      "app: web",
-      "url: ${APP_URL}/login",
-      "steps:",
-      '  - rules: Type ${EMAIL} into the "Email" field',
-      "  # TODO check this step: its words name another element",
-      "  - rules: 'Click \"Invoice #1001\"'",
-      '  - assert: "page shows Welcome: Ada"',
-      "",
-    ].join("\n"));
+    expect(text).toBe(
+      [
+        "# Recorded with `flowproof codegen` at 2026-01-02T03:04:05Z; review it, then record it with `flowproof record`.",
+        'name: "Sign in: the happy path #1"',
+        "app: web",
+        "url: ${APP_URL}/login",
+        "steps:",
+        '  - rules: Type ${EMAIL} into the "Email" field',
+        "  # TODO check this step: its words name another element",
+        "  - rules: 'Click \"Invoice #1001\"'",
+        '  - assert: "page shows Welcome: Ada"',
+        "",
+      ].join("\n"),
+    );
     project = tmpProject();
     const path = project.write("x.flow.yaml", text);
     expect(await validateFlow({ spec: path })).toMatchObject({ name: "Sign in: the happy path #1", steps: 3 });

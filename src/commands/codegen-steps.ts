@@ -53,7 +53,11 @@ export function targetText(t: CodegenTarget): string {
 
 /** The variable a secret field's value is read from: its label in upper snake case (`Admin password` → `ADMIN_PASSWORD`). */
 export function secretVarName(label: string, taken: ReadonlySet<string>): string {
-  let base = label.normalize("NFKD").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_+|_+$/g, "").toUpperCase();
+  let base = label
+    .normalize("NFKD")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toUpperCase();
   if (base === "") base = "SECRET";
   if (/^\d/.test(base)) base = `_${base}`;
   let name = base;
@@ -75,13 +79,20 @@ const typedText = (value: string): string => (/^\s|\s$/.test(value) || (value.st
 
 /** Canonical JSON (keys sorted) of a ladder's payloads, for comparing what the page resolved with what a step compiles to. */
 const canonical = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
+  JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x,
+  );
 
 /**
  * Whether `text` reads back, through the grammar and the compiler, as a step that acts on
  * `named`'s ladder (when given) and passes `check` on its AST. The reason when it does not.
  */
-export function readsBack(key: "rules" | "assert", text: string, named: NamedTarget | undefined, check: (ast: StepAst) => boolean = () => true): string | undefined {
+export function readsBack(
+  key: "rules" | "assert",
+  text: string,
+  named: NamedTarget | undefined,
+  check: (ast: StepAst) => boolean = () => true,
+): string | undefined {
   let ast: StepAst;
   if (key === "rules") {
     const r = parseStep(text, WEB);
@@ -105,7 +116,13 @@ export function readsBack(key: "rules" | "assert", text: string, named: NamedTar
  * The first of the element's names whose step reads back to it, else the best name kept with a
  * TODO (or, without any name, `fallback` with a TODO saying which element it was).
  */
-function named(key: "rules" | "assert", targets: readonly NamedTarget[], what: string, write: (target: string, t: CodegenTarget) => string[], check?: (ast: StepAst) => boolean): CodegenStep {
+function named(
+  key: "rules" | "assert",
+  targets: readonly NamedTarget[],
+  what: string,
+  write: (target: string, t: CodegenTarget) => string[],
+  check?: (ast: StepAst) => boolean,
+): CodegenStep {
   let first: { text: string; reason: string } | undefined;
   for (const t of targets) {
     const target = targetText(t.target);
@@ -129,7 +146,9 @@ const typedIs = (value: string) => (ast: StepAst) => ast.kind === "type" && ast.
 export function stepFor(event: CodegenEvent, ctx: StepContext): CodegenStep {
   switch (event.kind) {
     case "click":
-      return named("rules", event.naming.targets, event.naming.what, (target, t) => (t.role === "button" ? [`Press ${target}`, `Click ${target}`] : [`Click ${target}`]));
+      return named("rules", event.naming.targets, event.naming.what, (target, t) =>
+        t.role === "button" ? [`Press ${target}`, `Click ${target}`] : [`Click ${target}`],
+      );
     case "check": {
       const verb = event.checked ? "Check" : "Uncheck";
       return named("rules", event.naming.targets, event.naming.what, (target) => [`${verb} ${target}`]);
@@ -147,7 +166,8 @@ export function stepFor(event: CodegenEvent, ctx: StepContext): CodegenStep {
       const value = event.value ?? "";
       if (value === "") return named("rules", event.naming.targets, event.naming.what, (target) => [`Clear ${target}`]);
       const step = named("rules", event.naming.targets, event.naming.what, (target) => [`Type ${typedText(value)} into ${target}`], typedIs(value));
-      if (/[\r\n]/.test(value)) return { ...step, todo: "the typed text spans several lines, which one step cannot type; split it or type it with `Press Enter` between lines" };
+      if (/[\r\n]/.test(value))
+        return { ...step, todo: "the typed text spans several lines, which one step cannot type; split it or type it with `Press Enter` between lines" };
       if (value.includes("${")) return { ...step, todo: "the typed text holds `${`, which a flow reads as a variable reference" };
       return step;
     }
@@ -182,7 +202,8 @@ function checkedStep(key: "rules" | "assert", text: string): CodegenStep {
 }
 
 /** What a step sets a field to, when it does: typing (or clearing) it, or picking in a dropdown. */
-const setting = (s: CodegenStep | undefined): string | undefined => (s?.field === undefined ? undefined : /^(Type|Clear) /.test(s.text) ? "type" : /^Select /.test(s.text) ? "select" : undefined);
+const setting = (s: CodegenStep | undefined): string | undefined =>
+  s?.field === undefined ? undefined : /^(Type|Clear) /.test(s.text) ? "type" : /^Select /.test(s.text) ? "select" : undefined;
 
 /**
  * Adds `step` to `steps`: setting the field the previous step set, the same way, replaces that step

@@ -77,13 +77,19 @@ describe("recordCaptured", () => {
   test("records a flow that replays, and flags the step a recording could not perform with a TODO and the reason", async () => {
     project = tmpProject();
     const head = { name: "People", url: "${APP_URL}/codegen-people.html", startedAt: "2026-01-01T00:00:00Z" };
-    const good: CodegenStep[] = [{ key: "rules", text: 'Press the 2nd "Save" button' }, { key: "assert", text: "page shows Saved the shipping address" }];
+    const good: CodegenStep[] = [
+      { key: "rules", text: 'Press the 2nd "Save" button' },
+      { key: "assert", text: "page shows Saved the shipping address" },
+    ];
     const goodPath = project.write("good.flow.yaml", renderFlow(head, good));
     const ok = await recordCaptured(goodPath, good, { APP_URL: server.url });
     expect(ok).toMatchObject({ record: { ok: true }, flagged: false });
     expect(existsSync(join(project.dir, "good.trace.jsonl"))).toBe(true);
 
-    const bad: CodegenStep[] = [{ key: "rules", text: 'Press the 2nd "Save" button' }, { key: "rules", text: 'Press the "Archive" button' }];
+    const bad: CodegenStep[] = [
+      { key: "rules", text: 'Press the 2nd "Save" button' },
+      { key: "rules", text: 'Press the "Archive" button' },
+    ];
     const badPath = project.write("bad.flow.yaml", renderFlow(head, bad));
     const failed = await recordCaptured(badPath, bad, { APP_URL: server.url });
     expect(failed).toMatchObject({ record: { ok: false, trace_path: null }, flagged: true });
@@ -94,7 +100,7 @@ describe("recordCaptured", () => {
 
   test("reports a flow that cannot run at all (a variable unset) without flagging a step", async () => {
     project = tmpProject();
-    const steps: CodegenStep[] = [{ key: "rules", text: "Type ${PASSWORD} into the \"Password\" field" }];
+    const steps: CodegenStep[] = [{ key: "rules", text: 'Type ${PASSWORD} into the "Password" field' }];
     const path = project.write("s.flow.yaml", renderFlow({ name: "S", url: "${APP_URL}/codegen-sign-in.html", startedAt: "2026-01-01T00:00:00Z" }, steps));
     const r = await recordCaptured(path, steps, { APP_URL: server.url });
     expect(r.flagged).toBe(false);

@@ -60,7 +60,11 @@ function originOf(url: string): string {
   } catch {
     throw fail(`${JSON.stringify(url)} is not a URL`, "give the page to start at, e.g. `flowproof codegen http://localhost:3000/login`");
   }
-  if (!["http:", "https:", "file:"].includes(parsed.protocol)) throw fail(`codegen opens http, https and file URLs, not ${parsed.protocol}`, "give the page to start at, e.g. `flowproof codegen http://localhost:3000/login`");
+  if (!["http:", "https:", "file:"].includes(parsed.protocol))
+    throw fail(
+      `codegen opens http, https and file URLs, not ${parsed.protocol}`,
+      "give the page to start at, e.g. `flowproof codegen http://localhost:3000/login`",
+    );
   return parsed.protocol === "file:" ? "file://" : parsed.origin;
 }
 
@@ -86,7 +90,8 @@ export class CodegenSession {
   static async start(options: CodegenOptions): Promise<CodegenSession> {
     const origin = originOf(options.url);
     const appUrlVar = options.appUrlVar ?? DEFAULT_APP_URL_VAR;
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(appUrlVar)) throw fail(`${JSON.stringify(appUrlVar)} is not a variable name`, "use letters, digits and _, e.g. --app-url-var APP_URL");
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(appUrlVar))
+      throw fail(`${JSON.stringify(appUrlVar)} is not a variable name`, "use letters, digits and _, e.g. --app-url-var APP_URL");
     const flowPath = resolve(options.out ?? DEFAULT_CODEGEN_OUT);
     if (existsSync(flowPath)) throw fail(`${flowPath} already exists; codegen never overwrites a flow`, "pass another --out, or move the file away first");
     const session = new CodegenSession(options, flowPath, { origin, appUrlVar, secrets: new Map() });
@@ -182,7 +187,12 @@ export class CodegenSession {
  * Records the flow at `flowPath` (whose steps are `steps`) through the normal `record`. The step it
  * fails at gets a `# TODO` with the reason, in `steps` (the caller rewrites the file: `flagged`).
  */
-export async function recordCaptured(flowPath: string, steps: CodegenStep[], env: Readonly<Record<string, string | undefined>>, log?: (line: string) => void): Promise<{ record: NonNullable<CodegenResult["record"]>; flagged: boolean }> {
+export async function recordCaptured(
+  flowPath: string,
+  steps: CodegenStep[],
+  env: Readonly<Record<string, string | undefined>>,
+  log?: (line: string) => void,
+): Promise<{ record: NonNullable<CodegenResult["record"]>; flagged: boolean }> {
   try {
     const r = await record({ spec: flowPath, env, author: "rules", ...(log ? { log } : {}) });
     let flagged = false;

@@ -42,7 +42,11 @@ export function envOf(options: Pick<CommonOptions, "env" | "grid">): Readonly<Re
  * paths the command was handed (`{ "the flow": spec, … }`, relative to the working directory)
  * checked first.
  */
-export function withinRoot<T>(root: string | readonly string[] | undefined, handed: Readonly<Record<string, string | undefined>>, work: () => Promise<T>): Promise<T> {
+export function withinRoot<T>(
+  root: string | readonly string[] | undefined,
+  handed: Readonly<Record<string, string | undefined>>,
+  work: () => Promise<T>,
+): Promise<T> {
   return confinedTo(root, async () => {
     for (const [what, path] of Object.entries(handed)) if (path !== undefined) filePaths().file(what, path, process.cwd());
     return work();

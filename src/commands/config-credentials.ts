@@ -54,7 +54,10 @@ export function credentialsOf(kind: string, adapters?: readonly AdapterPlugin[])
   if (found) return found.credentials;
   const declaring = credentialAdapters(all);
   const kinds = declaring.map((a) => a.kind);
-  const hint = kinds.length > 0 ? `usage: ${declaring.map((a) => configUsage(a.kind, a.credentials)).join("; or ")}` : "an adapter declares them with `credentials` (docs/plugins.md, \"Credentials\")";
+  const hint =
+    kinds.length > 0
+      ? `usage: ${declaring.map((a) => configUsage(a.kind, a.credentials)).join("; or ")}`
+      : 'an adapter declares them with `credentials` (docs/plugins.md, "Credentials")';
   const only = kinds.length > 0 ? `flowproof config knows only ${joinAnd(quoted(kinds))}` : "no adapter here declares credentials for `flowproof config`";
   if (all.some((a) => a.kind === kind)) throw usage(`app kind \`${kind}\` keeps no fallback credentials: ${only}`, hint);
   throw usage(`${only}, not ${JSON.stringify(kind)}`, hint);
@@ -76,7 +79,11 @@ export function configFields(kind: string, credentials: AdapterCredentials, give
   return Object.fromEntries(declared.flatMap((n) => (given[n] ? [[n, given[n]] as const] : [])));
 }
 
-export async function configCredentials(kind: string, options: ConfigCredentialsAction, context: ConfigCredentialsContext = {}): Promise<ConfigCredentialsResult> {
+export async function configCredentials(
+  kind: string,
+  options: ConfigCredentialsAction,
+  context: ConfigCredentialsContext = {},
+): Promise<ConfigCredentialsResult> {
   const credentials = credentialsOf(kind, context.adapters);
   const platform = context.platform ?? process.platform;
   checkConfigPlatform(kind, credentials, platform);
@@ -87,10 +94,17 @@ export async function configCredentials(kind: string, options: ConfigCredentials
   }
   if (options.action === "set") {
     const fields = configFields(kind, credentials, options.fields ?? {});
-    if (options.user.trim() === "") throw usage(`\`flowproof config ${kind}\` needs a user`, `${configUsage(kind, credentials).split(" (password")[0]!}, with the password on standard input`);
+    if (options.user.trim() === "")
+      throw usage(
+        `\`flowproof config ${kind}\` needs a user`,
+        `${configUsage(kind, credentials).split(" (password")[0]!}, with the password on standard input`,
+      );
     if (options.password === "") {
       const pipe = platform === "win32" ? "Get-Content pw.txt" : "cat pw.txt";
-      throw usage(`\`flowproof config ${kind}\` read no password from standard input`, `pipe the password in: \`${pipe} | flowproof config ${kind} --user clerk\` (it is never taken from a flag)`);
+      throw usage(
+        `\`flowproof config ${kind}\` read no password from standard input`,
+        `pipe the password in: \`${pipe} | flowproof config ${kind} --user clerk\` (it is never taken from a flag)`,
+      );
     }
     await credentials.store({ user: options.user.trim(), password: options.password, fields });
   }

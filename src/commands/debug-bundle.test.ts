@@ -13,11 +13,21 @@ afterEach(() => {
 });
 
 const step = (id: string, payload: { text: string; role?: string } | { css: string }): TraceStep => ({
-  id, intent: `Click ${id}`, action: { type: "click", params: {} },
+  id,
+  intent: `Click ${id}`,
+  action: { type: "click", params: {} },
   selectors: ["css" in payload ? { tier: "native_id", provenance: "rules", payload } : { tier: "text_anchor", provenance: "rules", payload }],
-  sync: { pre: [], post: [] }, artifacts: {},
+  sync: { pre: [], post: [] },
+  artifacts: {},
 });
-const result = (id: string, status: StepResult["status"], detail?: string): StepResult => ({ id, intent: `Click ${id}`, status, started_ms: 0, duration_ms: 1, ...(detail ? { detail } : {}) });
+const result = (id: string, status: StepResult["status"], detail?: string): StepResult => ({
+  id,
+  intent: `Click ${id}`,
+  status,
+  started_ms: 0,
+  duration_ms: 1,
+  ...(detail ? { detail } : {}),
+});
 const driverWith = (snapshot: (redact?: (text: string) => string) => Promise<DebugSnapshot>) => ({ debugSnapshot: snapshot }) as unknown as AppDriver;
 
 describe("targetText and didYouMean", () => {
@@ -36,7 +46,13 @@ describe("captureDebug", () => {
     const secrets = new Map([["TOKEN", "tok-9f8e7d"]]);
     const snap: DebugSnapshot = { dom: "<p>tok-9f8e7d</p>", html: true, console: ["[+0.1s] console.log: sent tok-9f8e7d"], anchors: ["Sign in"] };
     const results = [result("s1", "passed"), result("s2", "failed", 'text "Sing in" matched nothing'), result("s3", "skipped")];
-    const out = await captureDebug(driverWith(async () => snap), dir, [step("s1", { text: "Go" }), step("s2", { text: "Sing in" })], results, secrets);
+    const out = await captureDebug(
+      driverWith(async () => snap),
+      dir,
+      [step("s1", { text: "Go" }), step("s2", { text: "Sing in" })],
+      results,
+      secrets,
+    );
     expect(out[1]!.detail).toBe(`text "Sing in" matched nothing — did you mean 'Sign in'? (captured: debug/dom.html, debug/console.log)`);
     expect(out[0]).toEqual(results[0]!);
     expect(out[2]).toEqual(results[2]!);
@@ -50,7 +66,9 @@ describe("captureDebug", () => {
     const snapshot = async (redact?: (text: string) => string): Promise<DebugSnapshot> => {
       const hide = redact ?? ((t: string) => t);
       // A surface escapes what the page holds only after redacting it.
-      const text = hide(`sent t&k<"9f8e7d" as ${encodeURIComponent(`t&k<"9f8e7d"`)}`).replace(/&(?!amp;)/g, "&amp;").replace(/</g, "&lt;");
+      const text = hide(`sent t&k<"9f8e7d" as ${encodeURIComponent(`t&k<"9f8e7d"`)}`)
+        .replace(/&(?!amp;)/g, "&amp;")
+        .replace(/</g, "&lt;");
       return { dom: `<p>${text}</p>`, html: true, console: [hide(`log ${btoa(`t&k<"9f8e7d"`)}`)], anchors: [] };
     };
     await captureDebug(driverWith(snapshot), dir, [], [result("s1", "failed", "no")], secrets);
@@ -61,7 +79,13 @@ describe("captureDebug", () => {
   test("a text snapshot (a desktop window's controls) is written escaped in a <pre> under the evidence policy, so no title of the app's runs", async () => {
     dir = mkdtempSync(join(tmpdir(), "flowproof-debug-"));
     const snap: DebugSnapshot = { dom: 'window "<img src=x onerror=go()> & tok-9f8e7d" (App)\n', console: [], anchors: [] };
-    await captureDebug(driverWith(async () => snap), dir, [], [result("s1", "failed", "no")], new Map([["TOKEN", "tok-9f8e7d"]]));
+    await captureDebug(
+      driverWith(async () => snap),
+      dir,
+      [],
+      [result("s1", "failed", "no")],
+      new Map([["TOKEN", "tok-9f8e7d"]]),
+    );
     expect(readFileSync(join(dir, "debug", "dom.html"), "utf8")).toBe(
       `<!DOCTYPE html>\n<html><head><meta http-equiv="Content-Security-Policy" content="${EVIDENCE_CSP}"><meta charset="utf-8"><title>debug snapshot</title></head>` +
         '<body><pre>window "&lt;img src=x onerror=go()&gt; &amp; ${TOKEN}" (App)\n</pre></body></html>\n',
@@ -72,13 +96,38 @@ describe("captureDebug", () => {
     dir = mkdtempSync(join(tmpdir(), "flowproof-debug-"));
     const passed = [result("s1", "passed")];
     let asked = 0;
-    expect(await captureDebug(driverWith(async () => { asked++; return { dom: "", console: [], anchors: [] }; }), dir, [], passed, new Map())).toEqual(passed);
+    expect(
+      await captureDebug(
+        driverWith(async () => {
+          asked++;
+          return { dom: "", console: [], anchors: [] };
+        }),
+        dir,
+        [],
+        passed,
+        new Map(),
+      ),
+    ).toEqual(passed);
     expect(asked).toBe(0);
     const failed = [result("s1", "errored", "driver fault")];
     expect(await captureDebug({} as AppDriver, dir, [], failed, new Map())).toEqual(failed);
-    expect(await captureDebug(driverWith(async () => { throw new Error("page gone"); }), dir, [], failed, new Map())).toEqual(failed);
+    expect(
+      await captureDebug(
+        driverWith(async () => {
+          throw new Error("page gone");
+        }),
+        dir,
+        [],
+        failed,
+        new Map(),
+      ),
+    ).toEqual(failed);
     // A surface that refuses synchronously (a surface set whose active surface has no page).
-    const refusing = { debugSnapshot: () => { throw new Error("surface `backend` cannot debugSnapshot"); } } as unknown as AppDriver;
+    const refusing = {
+      debugSnapshot: () => {
+        throw new Error("surface `backend` cannot debugSnapshot");
+      },
+    } as unknown as AppDriver;
     expect(await captureDebug(refusing, dir, [], failed, new Map())).toEqual(failed);
     expect(await suggestionFor(refusing, step("s1", { text: "Sing in" }), new Map())).toBe("");
   });

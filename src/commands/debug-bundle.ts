@@ -56,7 +56,9 @@ export async function snapshotOf(driver: AppDriver, secrets: ReadonlyMap<string,
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), SNAPSHOT_TIMEOUT_MS)));
   // A surface that refuses at once (an api surface of a multi-surface flow has no page) has no snapshot either.
-  const answer = Promise.resolve().then(() => snap((text) => redact(text, secrets))).catch(() => undefined);
+  const answer = Promise.resolve()
+    .then(() => snap((text) => redact(text, secrets)))
+    .catch(() => undefined);
   return Promise.race([answer, limit]).finally(() => clearTimeout(timer));
 }
 
@@ -70,7 +72,13 @@ export async function suggestionFor(driver: AppDriver, step: TraceStep | undefin
 }
 
 /** Captures the debug snapshot for the first failed or errored step and amends its detail. */
-export async function captureDebug(driver: AppDriver, runDir: string, steps: readonly TraceStep[], results: readonly StepResult[], secrets: ReadonlyMap<string, string>): Promise<StepResult[]> {
+export async function captureDebug(
+  driver: AppDriver,
+  runDir: string,
+  steps: readonly TraceStep[],
+  results: readonly StepResult[],
+  secrets: ReadonlyMap<string, string>,
+): Promise<StepResult[]> {
   const i = results.findIndex((r) => r.status === "failed" || r.status === "errored");
   if (i === -1) return [...results];
   const snapshot = await snapshotOf(driver, secrets);

@@ -17,5 +17,10 @@ export type DoctorResult = AgentDoctorReport;
 export const DEFAULT_DOCTOR_TIMEOUT_SECONDS = 60;
 
 export function doctor(options: DoctorOptions): Promise<DoctorResult> {
-  return probeAgentWiring(options.agent, options.cwd ?? process.cwd(), options.env ?? process.env, (options.timeoutSeconds ?? DEFAULT_DOCTOR_TIMEOUT_SECONDS) * 1000);
+  return probeAgentWiring(
+    options.agent,
+    options.cwd ?? process.cwd(),
+    options.env ?? process.env,
+    (options.timeoutSeconds ?? DEFAULT_DOCTOR_TIMEOUT_SECONDS) * 1000,
+  );
 }

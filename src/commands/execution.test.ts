@@ -64,7 +64,9 @@ describe("an execution's target: what record writes is what replay opens from", 
   };
 
   test("a web flow: the start URL and the browser shaping as written, read back unchanged from the header", () => {
-    const flow = load(`name: t\napp: web\nurl: "\${BASE}/greeter.html"\nsession:\n  cookies:\n    - { name: sid, value: "\${SID}", domain: 127.0.0.1 }\nsteps:\n  - Press the "Greet" button\n`);
+    const flow = load(
+      `name: t\napp: web\nurl: "\${BASE}/greeter.html"\nsession:\n  cookies:\n    - { name: sid, value: "\${SID}", domain: 127.0.0.1 }\nsteps:\n  - Press the "Greet" button\n`,
+    );
     const target = targetOfFlow(flow);
     expect(target.app).toEqual({ name: "web", adapter: "web", url: "${BASE}/greeter.html" });
     expect(target.top).toEqual({ session: { cookies: [{ name: "sid", value: "${SID}", domain: "127.0.0.1" }] } });
@@ -74,10 +76,15 @@ describe("an execution's target: what record writes is what replay opens from", 
   });
 
   test("a multi-surface flow: its surfaces are the header's apps, read back only for a multi app", () => {
-    const flow = load(`name: t\napps:\n  shop: { app: web, url: "\${SHOP}/counter.html" }\n  admin: { app: web, url: "\${ADMIN}/greeter.html" }\nsteps:\n  - in: shop\n    steps:\n      - Press the "Add" button\n`);
+    const flow = load(
+      `name: t\napps:\n  shop: { app: web, url: "\${SHOP}/counter.html" }\n  admin: { app: web, url: "\${ADMIN}/greeter.html" }\nsteps:\n  - in: shop\n    steps:\n      - Press the "Add" button\n`,
+    );
     const target = targetOfFlow(flow);
     expect(target.app).toEqual({ name: "multi", adapter: "multi" });
-    expect(target.apps).toEqual({ shop: { name: "shop", adapter: "web", url: "${SHOP}/counter.html" }, admin: { name: "admin", adapter: "web", url: "${ADMIN}/greeter.html" } });
+    expect(target.apps).toEqual({
+      shop: { name: "shop", adapter: "web", url: "${SHOP}/counter.html" },
+      admin: { name: "admin", adapter: "web", url: "${ADMIN}/greeter.html" },
+    });
     expect(targetOfTrace({ app: target.app, apps: target.apps } as unknown as TraceHeader)).toEqual({ app: target.app, apps: target.apps!, top: {} });
     // A single-app header's stray apps map is not a surface set.
     expect(targetOfTrace({ app: { name: "web", adapter: "web" }, apps: target.apps } as unknown as TraceHeader).apps).toBeUndefined();
@@ -86,19 +93,38 @@ describe("an execution's target: what record writes is what replay opens from", 
 
 describe("openExecution through real Chromium", () => {
   let server: TestServer;
-  beforeAll(async () => { requireChromium(); server = await startServer(); });
+  beforeAll(async () => {
+    requireChromium();
+    server = await startServer();
+  });
   afterAll(() => server.stop());
 
   test("opens the start page, resolving its ${VAR} into the secrets, and runs steps relative to it", async () => {
     const secrets = new Map<string, string>();
     const flow = { file: "/tmp/t.flow.yaml" };
-    const execution = await openExecution({ flow, target: { app: { name: "web", adapter: "web", url: "${BASE}/greeter.html" }, top: {} }, env: { BASE: server.url }, secrets, log: () => undefined, adapters: [], headed: false });
+    const execution = await openExecution({
+      flow,
+      target: { app: { name: "web", adapter: "web", url: "${BASE}/greeter.html" }, top: {} },
+      env: { BASE: server.url },
+      secrets,
+      log: () => undefined,
+      adapters: [],
+      headed: false,
+    });
     try {
       expect(execution.startUrl).toBe(`${server.url}/greeter.html`);
       expect([...secrets.values()]).toContain(server.url);
       expect((await execution.start(undefined)).ok).toBe(true);
       expect((await execution.surface.driver.check([], { kind: "title", op: "equals", value: "Greeter" })).pass).toBe(true);
-      const { ctx, structured } = execution.begin({ mode: "replay", artifactDir: "/tmp/none", controls: { recordingDetail: "off" }, redaction: [], assertions: [], steps: [], effects: "strict" });
+      const { ctx, structured } = execution.begin({
+        mode: "replay",
+        artifactDir: "/tmp/none",
+        controls: { recordingDetail: "off" },
+        redaction: [],
+        assertions: [],
+        steps: [],
+        effects: "strict",
+      });
       expect(ctx.baseUrl).toBe(`${server.url}/greeter.html`);
       expect(ctx.effects).toEqual({ mode: "replay", policy: "strict" });
       expect(ctx.secrets).toBe(secrets);
@@ -112,7 +138,15 @@ describe("openExecution through real Chromium", () => {
   test("a multi-surface execution opens each surface at its first activation and follows the active one's start URL", async () => {
     const secrets = new Map<string, string>();
     const apps = { shop: { name: "shop", adapter: "web", url: "${BASE}/counter.html" }, admin: { name: "admin", adapter: "web", url: "${BASE}/greeter.html" } };
-    const execution = await openExecution({ flow: { file: "/tmp/t.flow.yaml" }, target: { app: { name: "multi", adapter: "multi" }, apps, top: {} }, env: { BASE: server.url }, secrets, log: () => undefined, adapters: [], headed: false });
+    const execution = await openExecution({
+      flow: { file: "/tmp/t.flow.yaml" },
+      target: { app: { name: "multi", adapter: "multi" }, apps, top: {} },
+      env: { BASE: server.url },
+      secrets,
+      log: () => undefined,
+      adapters: [],
+      headed: false,
+    });
     try {
       expect(await execution.start("shop")).toEqual({ ok: true });
       expect(execution.baseUrl).toBe(`${server.url}/counter.html`);
@@ -137,10 +171,19 @@ describe("openExecution's launch errors", () => {
     kind: "probe-desktop",
     capabilities: [],
     // Its program is recorded as written and resolved at launch, as the Windows adapter's is.
-    keys: { schema: Type.Object({ command: Type.Optional(Type.String(keyRole({ references: "env", recorded: true }))), window_title: Type.Optional(Type.String(keyRole({ recorded: true }))) }) },
+    keys: {
+      schema: Type.Object({
+        command: Type.Optional(Type.String(keyRole({ references: "env", recorded: true }))),
+        window_title: Type.Optional(Type.String(keyRole({ recorded: true }))),
+      }),
+    },
     open: async () => ({
       launch: async (config) => {
-        throw new FlowproofError({ code: "app-launch", message: `\`${String(config["command"])}\` exited with code 3; its stderr: token tok-4711-canary refused`, hint: `run ${String(config["command"])} by hand` });
+        throw new FlowproofError({
+          code: "app-launch",
+          message: `\`${String(config["command"])}\` exited with code 3; its stderr: token tok-4711-canary refused`,
+          hint: `run ${String(config["command"])} by hand`,
+        });
       },
       close: async () => undefined,
     }),
@@ -149,7 +192,18 @@ describe("openExecution's launch errors", () => {
   test("leave with every resolved value redacted: the command reads as written and the echoed stderr is redacted", async () => {
     const secrets = new Map<string, string>();
     const app = { name: "probe-desktop", adapter: "probe-desktop", command: "C:\\nope\\missing.exe --token ${SECRET_TOKEN}", window_title: "Nope" };
-    const error = await openExecution({ flow: { file: "/tmp/t.flow.yaml" }, target: { app, top: {} }, env: { SECRET_TOKEN: "tok-4711-canary" }, secrets, log: () => undefined, adapters: [failing], headed: false }).then(() => undefined, (e: unknown) => e);
+    const error = await openExecution({
+      flow: { file: "/tmp/t.flow.yaml" },
+      target: { app, top: {} },
+      env: { SECRET_TOKEN: "tok-4711-canary" },
+      secrets,
+      log: () => undefined,
+      adapters: [failing],
+      headed: false,
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(FlowproofError);
     const e = error as FlowproofError;
     expect(e.code).toBe("app-launch");
@@ -161,9 +215,19 @@ describe("openExecution's launch errors", () => {
     const secrets = new Map<string, string>();
     // The surface's start URL holds the secret; the adapter's error quotes it.
     const apps = { gui: { name: "gui", adapter: "probe-desktop", url: "http://127.0.0.1:9/${SECRET_TOKEN}" } };
-    const execution = await openExecution({ flow: { file: "/tmp/t.flow.yaml" }, target: { app: { name: "multi", adapter: "multi" }, apps, top: {} }, env: { SECRET_TOKEN: "tok-4711-canary" }, secrets, log: () => undefined, adapters: [failing], headed: false });
+    const execution = await openExecution({
+      flow: { file: "/tmp/t.flow.yaml" },
+      target: { app: { name: "multi", adapter: "multi" }, apps, top: {} },
+      env: { SECRET_TOKEN: "tok-4711-canary" },
+      secrets,
+      log: () => undefined,
+      adapters: [failing],
+      headed: false,
+    });
     try {
-      const started = await execution.start("gui").catch((error: unknown) => ({ ok: false as const, detail: error instanceof Error ? error.message : String(error) }));
+      const started = await execution
+        .start("gui")
+        .catch((error: unknown) => ({ ok: false as const, detail: error instanceof Error ? error.message : String(error) }));
       expect(started.ok).toBe(false);
       expect(JSON.stringify(started)).toContain("${SECRET_TOKEN}");
       expect(JSON.stringify(started)).not.toContain("canary");
@@ -177,17 +241,27 @@ describe("a start page that is slow to load", () => {
   test("FLOWPROOF_NAVIGATION_TIMEOUT_MS sets the navigation bound (default 30000); a malformed value names the variable", () => {
     expect(navigationTimeoutFromEnv({})).toBe(30_000);
     expect(navigationTimeoutFromEnv({ FLOWPROOF_NAVIGATION_TIMEOUT_MS: "2500" })).toBe(2_500);
-    expect(() => navigationTimeoutFromEnv({ FLOWPROOF_NAVIGATION_TIMEOUT_MS: "5s" })).toThrow('FLOWPROOF_NAVIGATION_TIMEOUT_MS must be a positive whole number of milliseconds, not "5s"');
+    expect(() => navigationTimeoutFromEnv({ FLOWPROOF_NAVIGATION_TIMEOUT_MS: "5s" })).toThrow(
+      'FLOWPROOF_NAVIGATION_TIMEOUT_MS must be a positive whole number of milliseconds, not "5s"',
+    );
   });
 
   test("after a few seconds the URL waited for is named (its secrets shown by name); a stop request ends the wait at once", async () => {
     const lines: string[] = [];
     const stop = new AbortController();
     const never = new Promise<{ ok: true }>(() => undefined);
-    const waiting = watchedStart(never, { url: "http://127.0.0.1:9/?token=hunter22", boundMs: 30_000, log: (l) => lines.push(l), secrets: new Map([["TOKEN", "hunter22"]]), stop: stop.signal });
+    const waiting = watchedStart(never, {
+      url: "http://127.0.0.1:9/?token=hunter22",
+      boundMs: 30_000,
+      log: (l) => lines.push(l),
+      secrets: new Map([["TOKEN", "hunter22"]]),
+      stop: stop.signal,
+    });
     const until = Date.now() + 20_000;
     while (lines.length === 0 && Date.now() < until) await Bun.sleep(50);
-    expect(lines[0]).toMatch(/^waiting for http:\/\/127\.0\.0\.1:9\/\?token=\$\{TOKEN\} to load \(\d+ s so far; the bound is 30000 ms, FLOWPROOF_NAVIGATION_TIMEOUT_MS\)$/);
+    expect(lines[0]).toMatch(
+      /^waiting for http:\/\/127\.0\.0\.1:9\/\?token=\$\{TOKEN\} to load \(\d+ s so far; the bound is 30000 ms, FLOWPROOF_NAVIGATION_TIMEOUT_MS\)$/,
+    );
     stop.abort({ reason: "SIGTERM", signal: "SIGTERM" });
     expect(await waiting).toEqual({ ok: false, detail: "the run was stopped (SIGTERM) while http://127.0.0.1:9/?token=${TOKEN} was loading" });
   }, 30_000);

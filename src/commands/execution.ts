@@ -47,8 +47,14 @@ export function stepTimeoutFromEnv(env: Readonly<Record<string, string | undefin
 
 /** What structured steps need for one execution; `secrets` gains the watched values. */
 export function structuredContext(options: {
-  readonly flowPath: string; readonly mode: RunMode; readonly artifactDir: string; readonly assertions: readonly AssertionPlugin[];
-  readonly steps: readonly TraceStep[]; readonly env: Readonly<Record<string, string | undefined>>; readonly secrets: Map<string, string>; readonly log: (line: string) => void;
+  readonly flowPath: string;
+  readonly mode: RunMode;
+  readonly artifactDir: string;
+  readonly assertions: readonly AssertionPlugin[];
+  readonly steps: readonly TraceStep[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly secrets: Map<string, string>;
+  readonly log: (line: string) => void;
   readonly prior?: ReadonlyMap<string, readonly AgentTurn[]>;
 }): StructuredContext {
   return {
@@ -104,7 +110,11 @@ function sharedTop(catalog: SurfaceCatalog, flow: Flow): Record<string, unknown>
 
 /** What a replay opens from: the trace header alone, never the (possibly edited) spec. */
 export function targetOfTrace(header: TraceHeader, catalog: SurfaceCatalog = surfaceCatalog()): ExecutionTarget {
-  const top = Object.fromEntries(topFieldNames(catalog).flatMap((name) => (header as Record<string, unknown>)[name] !== undefined ? [[name, (header as Record<string, unknown>)[name]]] : []));
+  const top = Object.fromEntries(
+    topFieldNames(catalog).flatMap((name) =>
+      (header as Record<string, unknown>)[name] !== undefined ? [[name, (header as Record<string, unknown>)[name]]] : [],
+    ),
+  );
   return {
     app: header.app,
     ...(header.app.adapter === "multi" && header.apps ? { apps: header.apps } : {}),
@@ -148,8 +158,13 @@ export interface OpenedExecution {
   activate(surface: string | undefined): Promise<void>;
   /** The recorder over `artifactDir` and the context the steps run in. */
   begin(options: {
-    readonly mode: RunMode; readonly artifactDir: string; readonly controls: RecordingControls; readonly redaction: readonly unknown[];
-    readonly assertions: readonly AssertionPlugin[]; readonly steps: readonly TraceStep[]; readonly effects: EffectPolicy;
+    readonly mode: RunMode;
+    readonly artifactDir: string;
+    readonly controls: RecordingControls;
+    readonly redaction: readonly unknown[];
+    readonly assertions: readonly AssertionPlugin[];
+    readonly steps: readonly TraceStep[];
+    readonly effects: EffectPolicy;
     /** `heal` of an agent flow: the recorded cassettes, by step id. */
     readonly prior?: ReadonlyMap<string, readonly AgentTurn[]>;
   }): BegunExecution;
@@ -171,9 +186,10 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
   const apps = target.apps;
   // An adapter's launch error may quote what it was given (a resolved command, a connection
   // name) or echo the program's stderr: it leaves here with every secret redacted.
-  const launching = (opening: Promise<OpenedSurface>): Promise<OpenedSurface> => opening.catch((error: unknown) => {
-    throw redactError(error, secrets);
-  });
+  const launching = (opening: Promise<OpenedSurface>): Promise<OpenedSurface> =>
+    opening.catch((error: unknown) => {
+      throw redactError(error, secrets);
+    });
   const resolving = { flowPath: flow.file, env, secrets };
   // What every adapter's LaunchContext carries besides its keys: the environment, and a way to hide a value it resolved itself.
   const extras = { env, secret: (name: string, value: string) => void secrets.set(name, value), paths };
@@ -183,16 +199,23 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
     // One driver per `apps:` surface from one session pool, each launched at its first block.
     const pool = options.pool ?? new SessionPool({ shared: sharesBrowser(env) });
     const entries = surfaceEntries(apps, { top: target.top, spec: flow.apps ?? {}, sharedSpec: flow.keys }, catalog, resolving);
-    multi = openMultiSurface(entries, (e, launch) => launching(pool.open(e.kind, flow.file, log, options.adapters, withHeaded(launch.config, headed), { ...extras, ...launch.context })), () => (pool === options.pool ? Promise.resolve() : pool.close()), navigationMs);
+    multi = openMultiSurface(
+      entries,
+      (e, launch) => launching(pool.open(e.kind, flow.file, log, options.adapters, withHeaded(launch.config, headed), { ...extras, ...launch.context })),
+      () => (pool === options.pool ? Promise.resolve() : pool.close()),
+      navigationMs,
+    );
     surface = multi.surface;
   } else {
     // Recorded keys from the header, the others (a login's password) from the spec now.
     const kind = catalog.kinds.get(target.app.adapter);
     const launch = kind ? launchOf(kind, { entry: target.app, top: target.top, spec: flow.keys, where: "the flow" }, resolving) : { config: {}, context: {} };
     const config = withHeaded(launch.config, headed);
-    surface = await launching(options.pool
-      ? options.pool.open(target.app.adapter, flow.file, log, options.adapters, config, { ...extras, ...launch.context })
-      : openSurface(target.app.adapter, flow.file, log, options.adapters, config, { ...extras, ...launch.context }));
+    surface = await launching(
+      options.pool
+        ? options.pool.open(target.app.adapter, flow.file, log, options.adapters, config, { ...extras, ...launch.context })
+        : openSurface(target.app.adapter, flow.file, log, options.adapters, config, { ...extras, ...launch.context }),
+    );
   }
   const set = multi?.set;
   // The steps' captures: a Windows app surface's launch command resolves them when it starts.
@@ -206,20 +229,39 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
     start: (first) => {
       const url = multi ? (first !== undefined ? multi.urlOf(first) : undefined) : startUrl;
       const opening = multi ? multi.start(first) : surface.driver.navigate(startUrl, navigationMs);
-      return url === undefined || url === "about:blank" ? opening : watchedStart(opening, { url, boundMs: navigationMs, log, secrets, stop: processLifecycle.signal });
+      return url === undefined || url === "about:blank"
+        ? opening
+        : watchedStart(opening, { url, boundMs: navigationMs, log, secrets, stop: processLifecycle.signal });
     },
     activate: async (name) => {
       if (set && name !== undefined) await set.activate(name, captures);
     },
     begin(b) {
       const recorder = createRecorder(surface.driver, b.artifactDir, b.controls, b.redaction, systemClock, frameSecrets({ env, captures, secrets }));
-      const structured = structuredContext({ flowPath: flow.file, mode: b.mode, artifactDir: b.artifactDir, assertions: b.assertions, steps: b.steps, env, secrets, log, ...(b.prior ? { prior: b.prior } : {}) });
+      const structured = structuredContext({
+        flowPath: flow.file,
+        mode: b.mode,
+        artifactDir: b.artifactDir,
+        assertions: b.assertions,
+        steps: b.steps,
+        env,
+        secrets,
+        log,
+        ...(b.prior ? { prior: b.prior } : {}),
+      });
       const ctx: ExecutionContext = {
-        driver: surface.driver, env, captures, clock: recorder.clock,
+        driver: surface.driver,
+        env,
+        captures,
+        clock: recorder.clock,
         get baseUrl() {
           return set ? set.baseUrl : startUrl;
         },
-        secrets, navigationTimeoutMs: navigationMs, paths, structured, effects: { mode: b.mode, policy: b.effects },
+        secrets,
+        navigationTimeoutMs: navigationMs,
+        paths,
+        structured,
+        effects: { mode: b.mode, policy: b.effects },
         ...(b.mode === "record" ? { learned: new Map<string, Readonly<Record<string, unknown>>>() } : {}),
       };
       return { recorder, structured, ctx };
@@ -234,10 +276,22 @@ type StartOutcome = { readonly ok: true } | { readonly ok: false; readonly detai
  * URL being waited for and the bound; a stop request (SIGINT/SIGTERM, a cancelled MCP call) ends
  * the wait at once, the caller then closing the surface under it.
  */
-export async function watchedStart(opening: Promise<StartOutcome>, w: { readonly url: string; readonly boundMs: number; readonly log: (line: string) => void; readonly secrets: ReadonlyMap<string, string>; readonly stop: AbortSignal }): Promise<StartOutcome> {
+export async function watchedStart(
+  opening: Promise<StartOutcome>,
+  w: {
+    readonly url: string;
+    readonly boundMs: number;
+    readonly log: (line: string) => void;
+    readonly secrets: ReadonlyMap<string, string>;
+    readonly stop: AbortSignal;
+  },
+): Promise<StartOutcome> {
   const shown = redact(w.url, w.secrets);
   const started = performance.now();
-  const say = () => w.log(`waiting for ${shown} to load (${Math.round((performance.now() - started) / 1000)} s so far; the bound is ${w.boundMs} ms, FLOWPROOF_NAVIGATION_TIMEOUT_MS)`);
+  const say = () =>
+    w.log(
+      `waiting for ${shown} to load (${Math.round((performance.now() - started) / 1000)} s so far; the bound is ${w.boundMs} ms, FLOWPROOF_NAVIGATION_TIMEOUT_MS)`,
+    );
   let repeat: ReturnType<typeof setInterval> | undefined;
   const first = setTimeout(() => {
     say();
@@ -245,7 +299,11 @@ export async function watchedStart(opening: Promise<StartOutcome>, w: { readonly
   }, SLOW_START_MS);
   let onStop: (() => void) | undefined;
   const stopped = new Promise<StartOutcome>((resolve) => {
-    onStop = () => resolve({ ok: false, detail: `the run was stopped (${(w.stop.reason as StopRequest | undefined)?.reason ?? "stop requested"}) while ${shown} was loading` });
+    onStop = () =>
+      resolve({
+        ok: false,
+        detail: `the run was stopped (${(w.stop.reason as StopRequest | undefined)?.reason ?? "stop requested"}) while ${shown} was loading`,
+      });
     if (w.stop.aborted) onStop();
     else w.stop.addEventListener("abort", onStop, { once: true });
   });

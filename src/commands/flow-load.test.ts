@@ -41,7 +41,10 @@ describe("loadFlowFile", () => {
 
   test("reports refused and unsupported steps together, in file order", () => {
     project = tmpProject();
-    const path = project.write("mix.flow.yaml", flowYaml("Mix", "x.html", ["assert: display shows 8", "assert: page shows Moved", 'rules: Blur the "Email" field', 'Drag "css:#a" onto "css:#b"']));
+    const path = project.write(
+      "mix.flow.yaml",
+      flowYaml("Mix", "x.html", ["assert: display shows 8", "assert: page shows Moved", 'rules: Blur the "Email" field', 'Drag "css:#a" onto "css:#b"']),
+    );
     const e = specError(() => loadFlowFile(path));
     expect(e.diagnostics.map((d) => [d.code, d.span?.line])).toEqual([
       ["unsupported-step", 5],
@@ -76,7 +79,10 @@ describe("loadFlowForReplay", () => {
     const p = tmpProject();
     try {
       p.write("package.json", "{}");
-      p.write(".flowproof/plugins/m.ts", 'import { defineAssertion } from "flowproof";\nexport const plugin = defineAssertion<{ v: string }>({ key: "assert_m", schema: { type: "object" }, run: async () => ({ pass: true }) });\n');
+      p.write(
+        ".flowproof/plugins/m.ts",
+        'import { defineAssertion } from "flowproof";\nexport const plugin = defineAssertion<{ v: string }>({ key: "assert_m", schema: { type: "object" }, run: async () => ({ pass: true }) });\n',
+      );
       const spec = p.write("f.flow.yaml", `${flowYaml("F", "http://127.0.0.1:9/", ["Greet Ada politely"])}  - assert_m:\n      v: x\n`);
       expect(() => loadFlowFile(spec)).toThrow(SpecError);
       const { flow, plugins } = await loadFlowForReplay(spec, {});

@@ -23,7 +23,12 @@ export function readFlowFile(spec: string): { path: string; text: string } {
 }
 
 /** How a flow file loads: the project's adapters and assertion kinds, and whether plain steps must parse as rules. */
-export function flowLoadOptions(adapters: readonly AdapterPlugin[], assertions: readonly AssertionPlugin[], plainStepsAreRules: boolean, suite?: FlowSuiteDefaults): LoadOptions {
+export function flowLoadOptions(
+  adapters: readonly AdapterPlugin[],
+  assertions: readonly AssertionPlugin[],
+  plainStepsAreRules: boolean,
+  suite?: FlowSuiteDefaults,
+): LoadOptions {
   const structuredKinds = new Map<string, StructuredKind>([...assertionKinds(assertions)].map(([k, a]) => [k, a as StructuredKind]));
   // An adapter's `platforms` are checked at load against the platform this process runs on.
   return { plainStepsAreRules, catalog: surfaceCatalog(adapters), structuredKinds, ...(suite ? { suite } : {}), platform: process.platform };
@@ -56,7 +61,11 @@ export function loadSuiteFile(path: string): SuiteConfig {
  * picks from.
  */
 export function suiteDefaultsOf(suiteFile: string, config: Pick<SuiteConfig, "browser" | "identities">): FlowSuiteDefaults {
-  return { file: displayPath(suiteFile), ...(config.browser ? { values: { browser: config.browser } } : {}), ...(config.identities ? { maps: { identities: config.identities } } : {}) };
+  return {
+    file: displayPath(suiteFile),
+    ...(config.browser ? { values: { browser: config.browser } } : {}),
+    ...(config.identities ? { maps: { identities: config.identities } } : {}),
+  };
 }
 
 /** The `browser` defaults and `identities` of the suite.yaml governing `flowPath`, or undefined when none does. */
@@ -70,7 +79,13 @@ export function governingSuiteDefaults(flowPath: string): FlowSuiteDefaults | un
  * project's adapter plugins; `assertions`: the project's assertion plugins;
  * `plainStepsAreRules`: false when a model authors plain steps (or a replay reads the trace).
  */
-export function loadFlowFile(spec: string, adapters: readonly AdapterPlugin[] = [], assertions: readonly AssertionPlugin[] = [], plainStepsAreRules = true, suite?: FlowSuiteDefaults): Flow {
+export function loadFlowFile(
+  spec: string,
+  adapters: readonly AdapterPlugin[] = [],
+  assertions: readonly AssertionPlugin[] = [],
+  plainStepsAreRules = true,
+  suite?: FlowSuiteDefaults,
+): Flow {
   const { path, text } = readFlowFile(spec);
   // The governing suite's defaults, when the caller did not pass the ones it already loaded.
   const defaults = suite ?? governingSuiteDefaults(path);

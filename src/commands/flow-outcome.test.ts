@@ -5,8 +5,19 @@ const step = { id: "s0001", intent: "x", status: "passed" as const, started_ms: 
 
 describe("flow outcomes", () => {
   test("skipped and errored reports carry one step with the reason", () => {
-    expect(skippedReport("F", "f.flow.yaml", "f.trace.jsonl", "why")).toMatchObject({ trace_id: "skipped", passed: true, outcome: "skipped", steps: [{ status: "skipped", detail: "why" }] });
-    expect(erroredReport("F", "f.flow.yaml", "f.trace.jsonl", "boom")).toMatchObject({ trace_id: "errored", passed: false, outcome: "errored", error: "boom", steps: [{ status: "errored" }] });
+    expect(skippedReport("F", "f.flow.yaml", "f.trace.jsonl", "why")).toMatchObject({
+      trace_id: "skipped",
+      passed: true,
+      outcome: "skipped",
+      steps: [{ status: "skipped", detail: "why" }],
+    });
+    expect(erroredReport("F", "f.flow.yaml", "f.trace.jsonl", "boom")).toMatchObject({
+      trace_id: "errored",
+      passed: false,
+      outcome: "errored",
+      error: "boom",
+      steps: [{ status: "errored" }],
+    });
   });
   test("exports resolve from captures and env; an unresolvable one fails the last step and exports nothing", () => {
     const ctx = { env: { PREFIX: "ORD" }, captures: new Map([["order", "42"]]), secrets: new Map<string, string>() };

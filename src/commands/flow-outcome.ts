@@ -8,7 +8,14 @@ import { redact } from "../engine/context.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import type { FlowExports } from "../spec/suite-keys.ts";
 
-function oneStepReport(name: string, specPath: string, tracePath: string, traceId: "skipped" | "errored", status: "skipped" | "errored", detail: string): RunReport {
+function oneStepReport(
+  name: string,
+  specPath: string,
+  tracePath: string,
+  traceId: "skipped" | "errored",
+  status: "skipped" | "errored",
+  detail: string,
+): RunReport {
   return {
     name,
     trace_id: traceId,
@@ -38,7 +45,11 @@ export function erroredReport(name: string, specPath: string, tracePath: string,
  * Resolves `exports:` from the flow's captures and env. An export that cannot resolve fails the
  * flow's last step (the flow exports nothing); values never leave memory.
  */
-export function resolveExports(exports: FlowExports, ctx: Pick<ExecutionContext, "env" | "captures" | "secrets">, results: readonly StepResult[]): { results: StepResult[]; values?: Record<string, string> } {
+export function resolveExports(
+  exports: FlowExports,
+  ctx: Pick<ExecutionContext, "env" | "captures" | "secrets">,
+  results: readonly StepResult[],
+): { results: StepResult[]; values?: Record<string, string> } {
   const values: Record<string, string> = {};
   for (const [name, template] of Object.entries(exports)) {
     try {

@@ -24,13 +24,22 @@ export interface AgentRunChange {
 /** What heal answers for an agent flow (a HealResult: no UI step changes, the changed agent runs instead). */
 export type AgentHealResult =
   | {
-    readonly ok: true; readonly name: string; readonly trace_path: string; readonly applied: boolean;
-    readonly report: {
-      readonly changed: boolean; readonly steps_changed: readonly never[]; readonly steps_added: number; readonly steps_removed: number;
-      readonly effect_changes: readonly never[]; readonly routing: readonly RoutingEntry[]; readonly agent_runs?: readonly AgentRunChange[];
-      readonly proposed_path?: string; readonly diff_html?: string;
-    };
-  }
+      readonly ok: true;
+      readonly name: string;
+      readonly trace_path: string;
+      readonly applied: boolean;
+      readonly report: {
+        readonly changed: boolean;
+        readonly steps_changed: readonly never[];
+        readonly steps_added: number;
+        readonly steps_removed: number;
+        readonly effect_changes: readonly never[];
+        readonly routing: readonly RoutingEntry[];
+        readonly agent_runs?: readonly AgentRunChange[];
+        readonly proposed_path?: string;
+        readonly diff_html?: string;
+      };
+    }
   | { readonly ok: false; readonly name: string; readonly trace_path: string; readonly error: string };
 
 /** Each agent run's recorded cassette, by step id. */
@@ -46,12 +55,22 @@ export interface AgentHealPaths {
   readonly htmlPath: string;
 }
 
-export async function healAgentFlow(options: { readonly spec: string; readonly apply?: boolean }, suite: FlowSuite, log: (line: string) => void, name: string, old: Trace, paths: AgentHealPaths): Promise<AgentHealResult> {
+export async function healAgentFlow(
+  options: { readonly spec: string; readonly apply?: boolean },
+  suite: FlowSuite,
+  log: (line: string) => void,
+  name: string,
+  old: Trace,
+  paths: AgentHealPaths,
+): Promise<AgentHealResult> {
   const { tracePath, proposedPath, htmlPath } = paths;
   const prior = priorCassettes(old);
-  log(`heal: re-recording the agent run${prior.size === 1 ? "" : "s"} of ${displayPath(options.spec)} from the first turn that no longer matches the recording`);
+  log(
+    `heal: re-recording the agent run${prior.size === 1 ? "" : "s"} of ${displayPath(options.spec)} from the first turn that no longer matches the recording`,
+  );
   const rec = await recordInSuite({ spec: options.spec, out: proposedPath, log, env: suite.env, prior }, suite);
-  if (!rec.ok || !rec.trace_path) return { ok: false, name, trace_path: tracePath, error: `the flow could not be re-recorded: ${rec.error ?? "unknown error"}` };
+  if (!rec.ok || !rec.trace_path)
+    return { ok: false, name, trace_path: tracePath, error: `the flow could not be re-recorded: ${rec.error ?? "unknown error"}` };
   const runs: AgentHealRun[] = [];
   for (const r of rec.step_results) {
     const healed = r.agent?.healed;
@@ -61,8 +80,14 @@ export async function healAgentFlow(options: { readonly spec: string; readonly a
     const recorded = prior.get(id)?.length ?? 0;
     if (healed.kept_turns === recorded && r.agent.turns === recorded) continue;
     runs.push({
-      id, intent: r.intent, kept: healed.kept_turns,
-      recorded: { turns: healed.recorded.turns, calls: healed.recorded.calls, ...(healed.recorded.reply !== undefined ? { reply: healed.recorded.reply } : {}) },
+      id,
+      intent: r.intent,
+      kept: healed.kept_turns,
+      recorded: {
+        turns: healed.recorded.turns,
+        calls: healed.recorded.calls,
+        ...(healed.recorded.reply !== undefined ? { reply: healed.recorded.reply } : {}),
+      },
       now: { turns: r.agent.turns, calls: r.agent.calls, ...(r.agent.reply !== undefined ? { reply: r.agent.reply } : {}) },
     });
   }
@@ -74,10 +99,18 @@ export async function healAgentFlow(options: { readonly spec: string; readonly a
     return { ok: true, name, trace_path: tracePath, applied: false, report: { ...base, changed: false } };
   }
   writeFileAtomic(htmlPath, agentHealHtml({ name, tracePath: displayPath(tracePath), proposedPath: displayPath(proposedPath), runs }));
-  const agent_runs = runs.map((r): AgentRunChange => ({ id: r.id, intent: r.intent, kept_turns: r.kept, recorded_turns: r.recorded.turns, turns: r.now.turns }));
+  const agent_runs = runs.map(
+    (r): AgentRunChange => ({ id: r.id, intent: r.intent, kept_turns: r.kept, recorded_turns: r.recorded.turns, turns: r.now.turns }),
+  );
   if (options.apply) {
     renameSync(proposedPath, tracePath);
     return { ok: true, name, trace_path: tracePath, applied: true, report: { ...base, changed: true, agent_runs, diff_html: htmlPath } };
   }
-  return { ok: true, name, trace_path: tracePath, applied: false, report: { ...base, changed: true, agent_runs, proposed_path: proposedPath, diff_html: htmlPath } };
+  return {
+    ok: true,
+    name,
+    trace_path: tracePath,
+    applied: false,
+    report: { ...base, changed: true, agent_runs, proposed_path: proposedPath, diff_html: htmlPath },
+  };
 }

@@ -90,13 +90,25 @@ async function healInSuite(options: HealOptions, suite: FlowSuite, log: (line: s
   // An agent flow is re-recorded from each run's first diverging turn, not from scratch.
   if (old.steps.some((s) => s.action.type === "agent_run")) return healAgentFlow(options, suite, log, flow.name, old, { tracePath, proposedPath, htmlPath });
   log(`heal: re-recording ${displayPath(flow.file)} against the live app`);
-  const rec = await recordInSuite({
-    spec: options.spec, out: proposedPath, log, env: suite.env,
-    ...(options.author ? { author: options.author } : {}),
-    ...(options.model ? { model: options.model } : {}),
-  }, suite);
+  const rec = await recordInSuite(
+    {
+      spec: options.spec,
+      out: proposedPath,
+      log,
+      env: suite.env,
+      ...(options.author ? { author: options.author } : {}),
+      ...(options.model ? { model: options.model } : {}),
+    },
+    suite,
+  );
   if (!rec.ok || !rec.trace_path) {
-    return { ok: false, name: flow.name, trace_path: tracePath, error: `the flow could not be re-recorded: ${rec.error ?? "unknown error"}`, ...(rec.clarification ? { clarification: rec.clarification } : {}) };
+    return {
+      ok: false,
+      name: flow.name,
+      trace_path: tracePath,
+      error: `the flow could not be re-recorded: ${rec.error ?? "unknown error"}`,
+      ...(rec.clarification ? { clarification: rec.clarification } : {}),
+    };
   }
   // The proposal was just written by record, sealed (and signed with the key, when set).
   const proposed = readTraceFile(proposedPath, displayPath(flow.file), displayPath(proposedPath), { ...policy, allowUnsealed: false });
@@ -125,12 +137,24 @@ async function healInSuite(options: HealOptions, suite: FlowSuite, log: (line: s
   writeFileAtomic(htmlPath, healHtml({ name: flow.name, tracePath: displayPath(tracePath), proposedPath: displayPath(proposedPath), diff, effects, frames }));
   if (options.apply && (effects.length === 0 || options.acceptEffectChanges)) {
     renameSync(proposedPath, tracePath);
-    return { ok: true, name: flow.name, trace_path: tracePath, applied: true, report: { ...diff, effect_changes: effects, diff_html: htmlPath, routing: rec.routing } };
+    return {
+      ok: true,
+      name: flow.name,
+      trace_path: tracePath,
+      applied: true,
+      report: { ...diff, effect_changes: effects, diff_html: htmlPath, routing: rec.routing },
+    };
   }
   const refused = options.apply
     ? `the proposal changes what ${effects.length === 1 ? "a step does" : `${effects.length} steps do`} (${effects.map((e) => e.id).join(", ")}): review ${displayPath(htmlPath)}, then apply with --accept-effect-changes if the app is meant to behave so`
     : undefined;
-  return { ok: true, name: flow.name, trace_path: tracePath, applied: false, report: { ...diff, effect_changes: effects, ...(refused ? { refused } : {}), proposed_path: proposedPath, diff_html: htmlPath, routing: rec.routing } };
+  return {
+    ok: true,
+    name: flow.name,
+    trace_path: tracePath,
+    applied: false,
+    report: { ...diff, effect_changes: effects, ...(refused ? { refused } : {}), proposed_path: proposedPath, diff_html: htmlPath, routing: rec.routing },
+  };
 }
 
 const FRAME_FILE = /^frame-(\d+)-[0-9a-f]{8}\.png$/;

@@ -55,7 +55,10 @@ export function init(options: InitOptions = {}): InitResult {
   mkdirSync(dir, { recursive: true });
   const created: string[] = [];
   const skipped: string[] = [];
-  for (const [name, text] of [[EXAMPLE_FLOW, FLOW], [EXAMPLE_PAGE, PAGE]] as const) {
+  for (const [name, text] of [
+    [EXAMPLE_FLOW, FLOW],
+    [EXAMPLE_PAGE, PAGE],
+  ] as const) {
     const path = join(dir, name);
     if (existsSync(path)) skipped.push(name);
     else {

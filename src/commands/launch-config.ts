@@ -9,7 +9,18 @@ import type { AppInfo } from "../trace/schema.ts";
 import { resolveText, UnresolvedReferenceError } from "../engine/templates.ts";
 import { parseTemplate } from "../grammar/index.ts";
 import { TraceError, diagnostic } from "../diagnostics/diagnostic.ts";
-import { formsOf, itemSchemas, keysSchemaOf, propertiesOf, propertySchemas, roleOf, rolesOf, type SchemaNode, type SurfaceCatalog, type SurfaceKind } from "../spec/surface-kinds.ts";
+import {
+  formsOf,
+  itemSchemas,
+  keysSchemaOf,
+  propertiesOf,
+  propertySchemas,
+  roleOf,
+  rolesOf,
+  type SchemaNode,
+  type SurfaceCatalog,
+  type SurfaceKind,
+} from "../spec/surface-kinds.ts";
 
 type Values = Readonly<Record<string, unknown>>;
 
@@ -130,9 +141,15 @@ export function launchOf(kind: SurfaceKind, sources: LaunchSources, ctx: Resolve
     const now = valueAt(sources.spec, path.split("."));
     if (recorded !== now) {
       const name = `\`${path}\``;
-      throw new TraceError(diagnostic("bad-trace", `${sources.where}'s ${name} is ${now === undefined ? "gone" : `\`${String(now)}\``} but the trace was recorded ${recorded === undefined ? "without one" : `with \`${String(recorded)}\``}`, {
-        hint: `record the flow again after changing or removing its ${name}`,
-      }));
+      throw new TraceError(
+        diagnostic(
+          "bad-trace",
+          `${sources.where}'s ${name} is ${now === undefined ? "gone" : `\`${String(now)}\``} but the trace was recorded ${recorded === undefined ? "without one" : `with \`${String(recorded)}\``}`,
+          {
+            hint: `record the flow again after changing or removing its ${name}`,
+          },
+        ),
+      );
     }
   }
   // An agent-steps kind's keys reach the agent as its execution's arguments, resolved when it runs.
@@ -154,7 +171,17 @@ function fits(raw: unknown, form: SchemaNode): boolean {
   const type = form["type"];
   const types = Array.isArray(type) ? type : typeof type === "string" ? [type] : undefined;
   if (types === undefined) return true;
-  const actual = Array.isArray(raw) ? "array" : raw === null ? "null" : typeof raw === "object" ? "object" : typeof raw === "number" ? (Number.isInteger(raw) ? ["integer", "number"] : "number") : typeof raw;
+  const actual = Array.isArray(raw)
+    ? "array"
+    : raw === null
+      ? "null"
+      : typeof raw === "object"
+        ? "object"
+        : typeof raw === "number"
+          ? Number.isInteger(raw)
+            ? ["integer", "number"]
+            : "number"
+          : typeof raw;
   return types.some((t) => (Array.isArray(actual) ? actual.includes(t) : actual === t));
 }
 
@@ -180,16 +207,19 @@ function resolveIn(raw: unknown, allForms: readonly SchemaNode[], outer: KeyRole
     return text(raw, path);
   }
   // A path key (a downloads folder, a program) of a confined run must lie inside its root.
-  if (role.path === "flow-relative" && typeof raw === "string") return filePaths().file(`\`${path}\``, isAbsolute(raw) ? raw : resolve(dirname(ctx.flowPath), raw), dirname(ctx.flowPath));
+  if (role.path === "flow-relative" && typeof raw === "string")
+    return filePaths().file(`\`${path}\``, isAbsolute(raw) ? raw : resolve(dirname(ctx.flowPath), raw), dirname(ctx.flowPath));
   if (Array.isArray(raw)) {
     const items = itemSchemas(forms).flatMap(formsOf);
     return items.length > 0 ? raw.map((v, i) => resolveIn(v, items, {}, `${path}.${i}`, ctx)) : structuredClone(raw);
   }
   if (typeof raw === "object" && raw !== null) {
-    return Object.fromEntries(Object.entries(raw as Values).map(([k, v]) => {
-      const subs = propertySchemas(forms, k).flatMap(formsOf);
-      return [k, subs.length > 0 ? resolveIn(v, subs, {}, `${path}.${k}`, ctx) : structuredClone(v)];
-    }));
+    return Object.fromEntries(
+      Object.entries(raw as Values).map(([k, v]) => {
+        const subs = propertySchemas(forms, k).flatMap(formsOf);
+        return [k, subs.length > 0 ? resolveIn(v, subs, {}, `${path}.${k}`, ctx) : structuredClone(v)];
+      }),
+    );
   }
   return structuredClone(raw);
 }
@@ -205,8 +235,10 @@ export function assertResolved(config: Values, where: string): void {
       const ref = parsed.ok ? parsed.value.parts.find((p) => p.kind !== "literal") : undefined;
       if (!parsed.ok || ref !== undefined) {
         const shown = ref === undefined ? "a `${…}` reference" : ref.kind === "env" ? `\`\${${ref.name}}\`` : `\`\${captured.${ref.name}}\``;
-        throw new UnresolvedReferenceError(`${where}'s \`${at}\` still holds ${shown} when the app starts: its adapter's keys schema gives it no role that resolves references, so flowproof stops rather than pass the literal reference to the app`
-          + ` (give the key \`keyRole({ references: "env" })\` in the adapter's keys schema, or write the value without \`\${…}\`)`);
+        throw new UnresolvedReferenceError(
+          `${where}'s \`${at}\` still holds ${shown} when the app starts: its adapter's keys schema gives it no role that resolves references, so flowproof stops rather than pass the literal reference to the app` +
+            ` (give the key \`keyRole({ references: "env" })\` in the adapter's keys schema, or write the value without \`\${…}\`)`,
+        );
       }
     } else if (Array.isArray(v)) v.forEach((x, i) => visit(x, `${at}.${i}`));
     else if (typeof v === "object" && v !== null) for (const [k, x] of Object.entries(v)) visit(x, at === "" ? k : `${at}.${k}`);

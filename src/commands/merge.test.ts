@@ -19,13 +19,35 @@ function shard(at: number, flows: Array<[string, number]>, which: RunRecord["sha
     mkdirSync(join(dir, "flows", name), { recursive: true });
     writeRunBundle(join(dir, "flows", name), skippedReport(name, `${name}.flow.yaml`, `${name}.trace.jsonl`, "gate"));
   }
-  writeRecord(dir, { run_id: runId, started_at: `2026-01-01T00:00:0${at}Z`, flowproof_version: "0", env: { os: "linux" }, suite: ".", ...(which ? { shard: which } : {}), flows: flows.map(([name, position]) => ({ flow: `${name}.flow.yaml`, name, status: "skipped", position, duration_ms: 0, result: `flows/${name}/result.json` })) });
+  writeRecord(dir, {
+    run_id: runId,
+    started_at: `2026-01-01T00:00:0${at}Z`,
+    flowproof_version: "0",
+    env: { os: "linux" },
+    suite: ".",
+    ...(which ? { shard: which } : {}),
+    flows: flows.map(([name, position]) => ({
+      flow: `${name}.flow.yaml`,
+      name,
+      status: "skipped",
+      position,
+      duration_ms: 0,
+      result: `flows/${name}/result.json`,
+    })),
+  });
   return dir;
 }
 
 describe("merge", () => {
   test("joins shards in suite order, copies their bundles and writes junit and the record", () => {
-    const a = shard(1, [["c", 2], ["a", 0]], { index: 1, total: 2, flows: 3, plan: PLAN });
+    const a = shard(
+      1,
+      [
+        ["c", 2],
+        ["a", 0],
+      ],
+      { index: 1, total: 2, flows: 3, plan: PLAN },
+    );
     const b = shard(2, [["b", 1]], { index: 2, total: 2, flows: 3, plan: PLAN });
     const r = merge({ runDirs: [b, a] });
     expect(r.record.flows.map((f) => f.flow)).toEqual(["a.flow.yaml", "b.flow.yaml", "c.flow.yaml"]);
@@ -47,9 +69,13 @@ describe("merge", () => {
     expect(() => merge({ runDirs: [two] })).toThrow("shard 1/2 is missing: a merged run needs every shard 1..2 exactly once");
     expect(() => merge({ runDirs: [one, shard(3, [["b", 1]], { index: 1, total: 2, flows: 2, plan: PLAN })] })).toThrow(/shard 1\/2 is given twice/);
     expect(() => merge({ runDirs: [one, shard(4, [["b", 1]], { index: 2, total: 3, flows: 2, plan: PLAN })] })).toThrow(/is shard 1\/2 but .* is shard 2\/3/);
-    expect(() => merge({ runDirs: [one, shard(5, [["b", 1]], { index: 2, total: 2, flows: 2, plan: `sha256:${"b".repeat(64)}` })] })).toThrow(/shards of different suites/);
+    expect(() => merge({ runDirs: [one, shard(5, [["b", 1]], { index: 2, total: 2, flows: 2, plan: `sha256:${"b".repeat(64)}` })] })).toThrow(
+      /shards of different suites/,
+    );
     expect(() => merge({ runDirs: [shard(6, [["a", 0]], null)] })).toThrow(/is not the run of a shard/);
-    expect(() => merge({ runDirs: [one, shard(7, [], { index: 2, total: 2, flows: 2, plan: PLAN })] })).toThrow("the 2 shards hold 1 flows but the suite has 2");
+    expect(() => merge({ runDirs: [one, shard(7, [], { index: 2, total: 2, flows: 2, plan: PLAN })] })).toThrow(
+      "the 2 shards hold 1 flows but the suite has 2",
+    );
   });
   test("refuses overlapping shards and directories without a record", () => {
     const a = shard(3, [["x", 0]], { index: 1, total: 2 });

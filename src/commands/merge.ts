@@ -41,7 +41,8 @@ export interface MergeResult {
 
 function readShard(dir: string): RunRecord {
   const path = join(dir, "report.json");
-  if (!existsSync(path)) throw new SpecError(diagnostic("io-error", `${dir} holds no run record (report.json)`, { hint: "pass run directories: <suite>/.flowproof/runs/<run-id>" }));
+  if (!existsSync(path))
+    throw new SpecError(diagnostic("io-error", `${dir} holds no run record (report.json)`, { hint: "pass run directories: <suite>/.flowproof/runs/<run-id>" }));
   const value = JSON.parse(readFileSync(path, "utf8")) as Partial<RunRecord>;
   if (typeof value.run_id !== "string" || !isRunId(value.run_id) || !Array.isArray(value.flows)) {
     throw new SpecError(diagnostic("bad-value", `${path} is not a flowproof run record`, { hint: "pass run directories written by `flowproof run <dir>`" }));
@@ -66,38 +67,70 @@ export function checkShardSet(shards: readonly RunRecord[], labels: readonly str
   const label = (i: number) => labels[i]!;
   const unsharded = shards.findIndex((s) => !s.shard);
   if (unsharded >= 0) {
-    throw new SpecError(diagnostic("bad-value", `${label(unsharded)} is not the run of a shard (it ran the whole suite, without --shard)`, { hint: `only shard runs merge (flowproof run <dir> --shard i/n); ${HINT}` }));
+    throw new SpecError(
+      diagnostic("bad-value", `${label(unsharded)} is not the run of a shard (it ran the whole suite, without --shard)`, {
+        hint: `only shard runs merge (flowproof run <dir> --shard i/n); ${HINT}`,
+      }),
+    );
   }
   const first = shards[0]!;
   const n = first.shard!.total;
   for (const [i, s] of shards.entries()) {
     if (s.shard!.total !== n) {
-      throw new SpecError(diagnostic("bad-value", `${label(0)} is shard ${first.shard!.index}/${n} but ${label(i)} is shard ${s.shard!.index}/${s.shard!.total}: the shards were cut differently`, { hint: HINT }));
+      throw new SpecError(
+        diagnostic(
+          "bad-value",
+          `${label(0)} is shard ${first.shard!.index}/${n} but ${label(i)} is shard ${s.shard!.index}/${s.shard!.total}: the shards were cut differently`,
+          { hint: HINT },
+        ),
+      );
     }
     const sameSuite = first.shard!.plan !== undefined && s.shard!.plan !== undefined ? first.shard!.plan === s.shard!.plan : first.suite === s.suite;
     if (!sameSuite) {
-      throw new SpecError(diagnostic("bad-value", `${label(0)} (suite ${first.suite}) and ${label(i)} (suite ${s.suite}) are shards of different suites, or of different versions of its flow list`, { hint: HINT }));
+      throw new SpecError(
+        diagnostic(
+          "bad-value",
+          `${label(0)} (suite ${first.suite}) and ${label(i)} (suite ${s.suite}) are shards of different suites, or of different versions of its flow list`,
+          { hint: HINT },
+        ),
+      );
     }
   }
   const byIndex = new Map<number, number>();
   for (const [i, s] of shards.entries()) {
     const other = byIndex.get(s.shard!.index);
-    if (other !== undefined) throw new SpecError(diagnostic("bad-value", `shard ${s.shard!.index}/${n} is given twice: ${label(other)} and ${label(i)}`, { hint: HINT }));
+    if (other !== undefined)
+      throw new SpecError(diagnostic("bad-value", `shard ${s.shard!.index}/${n} is given twice: ${label(other)} and ${label(i)}`, { hint: HINT }));
     byIndex.set(s.shard!.index, i);
   }
   const missing = Array.from({ length: n }, (_, k) => k + 1).filter((k) => !byIndex.has(k));
   if (missing.length > 0) {
-    throw new SpecError(diagnostic("bad-value", `${missing.map((k) => `shard ${k}/${n}`).join(", ")} ${missing.length === 1 ? "is" : "are"} missing: a merged run needs every shard 1..${n} exactly once`, { hint: HINT }));
+    throw new SpecError(
+      diagnostic(
+        "bad-value",
+        `${missing.map((k) => `shard ${k}/${n}`).join(", ")} ${missing.length === 1 ? "is" : "are"} missing: a merged run needs every shard 1..${n} exactly once`,
+        { hint: HINT },
+      ),
+    );
   }
   const expected = first.shard!.flows;
   const got = shards.reduce((sum, s) => sum + s.flows.length, 0);
   if (expected !== undefined && got !== expected) {
-    throw new SpecError(diagnostic("bad-value", `the ${n} shards hold ${got} flows but the suite has ${expected}: a shard's run record is incomplete`, { hint: "re-run the incomplete shard and merge again" }));
+    throw new SpecError(
+      diagnostic("bad-value", `the ${n} shards hold ${got} flows but the suite has ${expected}: a shard's run record is incomplete`, {
+        hint: "re-run the incomplete shard and merge again",
+      }),
+    );
   }
 }
 
 export function merge(options: MergeOptions): MergeResult {
-  if (options.runDirs.length === 0) throw new SpecError(diagnostic("bad-value", "merge needs at least one run directory", { hint: "flowproof merge <suite>/.flowproof/runs/<id-1> <suite>/.flowproof/runs/<id-2>" }));
+  if (options.runDirs.length === 0)
+    throw new SpecError(
+      diagnostic("bad-value", "merge needs at least one run directory", {
+        hint: "flowproof merge <suite>/.flowproof/runs/<id-1> <suite>/.flowproof/runs/<id-2>",
+      }),
+    );
   const dirs = options.runDirs.map((d) => resolve(d));
   const shards = dirs.map(readShard);
   checkShardSet(shards, options.runDirs);
@@ -106,7 +139,12 @@ export function merge(options: MergeOptions): MergeResult {
   for (const [i, shard] of shards.entries()) {
     for (const flow of shard.flows) {
       const other = seen.get(flow.flow);
-      if (other) throw new SpecError(diagnostic("bad-value", `${flow.flow} is in both ${other} and ${shard.run_id}`, { hint: "merge the runs of distinct shards (--shard 1/n … n/n) of one suite" }));
+      if (other)
+        throw new SpecError(
+          diagnostic("bad-value", `${flow.flow} is in both ${other} and ${shard.run_id}`, {
+            hint: "merge the runs of distinct shards (--shard 1/n … n/n) of one suite",
+          }),
+        );
       seen.set(flow.flow, shard.run_id);
       flows.push({ flow, from: dirs[i]! });
     }
@@ -140,11 +178,45 @@ export function merge(options: MergeOptions): MergeResult {
   writeFileAtomic(junitPath, junit);
   writeFileAtomic(join(suiteDir, ".flowproof", "suite-junit.xml"), junit);
   const htmlPath = join(dir, "report.html");
-  const outcome = { pass: "passed", degraded: "passed", fail: "failed", skipped: "skipped", errored: "errored", stale: "errored", xfail: "expected_failure", flaky: "flaky" } as const;
-  writeFileAtomic(htmlPath, suiteHtml(record.suite, runId, merged.map((f) => ({ spec: f.flow, name: f.name, outcome: outcome[f.status], duration_ms: f.duration_ms, ...(f.reason ? { reason: f.reason } : {}), ...(f.result ? { report: f.result.replace(/result\.json$/, "report.html") } : {}) }))));
+  const outcome = {
+    pass: "passed",
+    degraded: "passed",
+    fail: "failed",
+    skipped: "skipped",
+    errored: "errored",
+    stale: "errored",
+    xfail: "expected_failure",
+    flaky: "flaky",
+  } as const;
+  writeFileAtomic(
+    htmlPath,
+    suiteHtml(
+      record.suite,
+      runId,
+      merged.map((f) => ({
+        spec: f.flow,
+        name: f.name,
+        outcome: outcome[f.status],
+        duration_ms: f.duration_ms,
+        ...(f.reason ? { reason: f.reason } : {}),
+        ...(f.result ? { report: f.result.replace(/result\.json$/, "report.html") } : {}),
+      })),
+    ),
+  );
   logPruned(pruneRecords(suiteDir), (line) => options.log?.(line));
   const count = (...s: FlowRecord["status"][]) => merged.filter((f) => s.includes(f.status)).length;
-  return { record, record_path: recordPath, run_dir: dir, junit_path: junitPath, html_path: htmlPath, passed: count("pass", "degraded"), failed: count("fail", "flaky"), skipped: count("skipped"), errored: count("errored", "stale"), expected_failures: count("xfail") };
+  return {
+    record,
+    record_path: recordPath,
+    run_dir: dir,
+    junit_path: junitPath,
+    html_path: htmlPath,
+    passed: count("pass", "degraded"),
+    failed: count("fail", "flaky"),
+    skipped: count("skipped"),
+    errored: count("errored", "stale"),
+    expected_failures: count("xfail"),
+  };
 }
 
 /** Where a merge writes by default: the one suite every run directory sits in; otherwise `-o` is needed. */
@@ -153,6 +225,13 @@ function defaultOut(dirs: readonly string[], labels: readonly string[]): string 
   const first = suites[0];
   const i = suites.findIndex((s) => s === undefined || s !== first);
   if (first !== undefined && i < 0) return first;
-  const where = i < 0 || suites[i] === undefined ? `${labels[Math.max(i, 0)]} is not <suite>/.flowproof/runs/<run-id>` : `${labels[0]} and ${labels[i]} sit in different suite directories`;
-  throw new SpecError(diagnostic("usage", `say where to write the merged run: ${where}`, { hint: "flowproof merge <run-dir>… -o <suite dir> (the merged run goes to <suite dir>/.flowproof/runs/<run-id>)" }));
+  const where =
+    i < 0 || suites[i] === undefined
+      ? `${labels[Math.max(i, 0)]} is not <suite>/.flowproof/runs/<run-id>`
+      : `${labels[0]} and ${labels[i]} sit in different suite directories`;
+  throw new SpecError(
+    diagnostic("usage", `say where to write the merged run: ${where}`, {
+      hint: "flowproof merge <run-dir>… -o <suite dir> (the merged run goes to <suite dir>/.flowproof/runs/<run-id>)",
+    }),
+  );
 }

@@ -10,11 +10,15 @@ export function displayPath(path: string): string {
 
 /** `checkout.flow.yaml` → `checkout`. */
 export function flowStem(specPath: string): string {
-  return basename(specPath).replace(/\.ya?ml$/i, "").replace(/\.flow$/i, "");
+  return basename(specPath)
+    .replace(/\.ya?ml$/i, "")
+    .replace(/\.flow$/i, "");
 }
 
 /** `calc.flow.yaml` → `calc.trace.jsonl` next to it (`.yaml`/`.yml` and `.flow` stripped). */
 export function defaultTracePath(specPath: string): string {
-  const stem = basename(specPath).replace(/\.ya?ml$/i, "").replace(/\.flow$/i, "");
+  const stem = basename(specPath)
+    .replace(/\.ya?ml$/i, "")
+    .replace(/\.flow$/i, "");
   return join(dirname(specPath), `${stem}.trace.jsonl`);
 }

@@ -23,7 +23,10 @@ export function loadPluginsIn(dir: string, env: Readonly<Record<string, string |
 export function adapterFor(kind: string, adapters: readonly AdapterPlugin[] = []): AdapterPlugin {
   const registry = new AdapterRegistry([...BUILTIN_ADAPTERS, ...adapters]);
   const adapter = registry.get(kind);
-  if (!adapter) throw new SpecError(diagnostic("unsupported-feature", `no adapter for app kind "${kind}" (available: ${registry.kinds().join(", ")})`, { hint: "use `app: web`" }));
+  if (!adapter)
+    throw new SpecError(
+      diagnostic("unsupported-feature", `no adapter for app kind "${kind}" (available: ${registry.kinds().join(", ")})`, { hint: "use `app: web`" }),
+    );
   return adapter;
 }
 

@@ -22,7 +22,9 @@ describe("failedRecordDir and evidenceSentence", () => {
     expect(failedRecordDir(dir, at)).toBe(join(dir, ".flowproof", "failed-records", "20260304T050607.089Z"));
     mkdirSync(failedRecordDir(dir, at), { recursive: true });
     expect(failedRecordDir(dir, at)).toBe(join(dir, ".flowproof", "failed-records", "20260304T050607.089Z-2"));
-    expect(evidenceSentence({ dir: "x/", kept: ["frames", "debug/dom.html"], suggestion: "" })).toBe("; no trace was written; the failure's evidence (frames, debug/dom.html) is in x/");
+    expect(evidenceSentence({ dir: "x/", kept: ["frames", "debug/dom.html"], suggestion: "" })).toBe(
+      "; no trace was written; the failure's evidence (frames, debug/dom.html) is in x/",
+    );
     expect(evidenceSentence({ kept: [], suggestion: "" })).toBe("; no trace was written");
   });
 });
@@ -37,7 +39,14 @@ describe("keepFailedRecord", () => {
     const bundleRoot = join(dir, ".flowproof", "recordings", "t-1");
     mkdirSync(join(bundleRoot, "recording"), { recursive: true });
     writeFileSync(join(bundleRoot, "recording", "frame-1-abcdef12.png"), "png");
-    const evidence = await keepFailedRecord({ driver: h.driver, bundleRoot, flowDir: dir, failedStep: traceStep('Click "Pay 1O.00"'), secrets: new Map([["MEMO", secret]]), at: new Date("2026-03-04T05:06:08.000Z") });
+    const evidence = await keepFailedRecord({
+      driver: h.driver,
+      bundleRoot,
+      flowDir: dir,
+      failedStep: traceStep('Click "Pay 1O.00"'),
+      secrets: new Map([["MEMO", secret]]),
+      at: new Date("2026-03-04T05:06:08.000Z"),
+    });
     const kept = join(dir, ".flowproof", "failed-records", "20260304T050608.000Z");
     expect(evidence).toEqual({ dir: `${kept}/`, kept: ["frames", "debug/dom.html", "debug/console.log"], suggestion: " — did you mean 'Pay 10.00'?" });
     expect(existsSync(bundleRoot)).toBe(false);

@@ -30,13 +30,18 @@ export interface FailedRecordEvidence {
 
 /** The end of a failed recording's message: no trace, and where the evidence is. */
 export function evidenceSentence(evidence: FailedRecordEvidence): string {
-  return evidence.dir === undefined ? "; no trace was written" : `; no trace was written; the failure's evidence (${evidence.kept.join(", ")}) is in ${evidence.dir}`;
+  return evidence.dir === undefined
+    ? "; no trace was written"
+    : `; no trace was written; the failure's evidence (${evidence.kept.join(", ")}) is in ${evidence.dir}`;
 }
 
 /** A new, unused `.flowproof/failed-records/<id>` directory path next to the flow. */
 export function failedRecordDir(flowDir: string, at: Date): string {
   const root = join(flowDir, FAILED_RECORDS_DIR);
-  return join(root, unusedRunId(at, (id) => existsSync(join(root, id))));
+  return join(
+    root,
+    unusedRunId(at, (id) => existsSync(join(root, id))),
+  );
 }
 
 /**

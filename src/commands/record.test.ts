@@ -10,12 +10,22 @@ import { readTrace } from "../../test/support/trace.ts";
 
 let server: TestServer;
 let project: TmpProject;
-beforeAll(async () => { requireChromium(); server = await startServer(); project = tmpProject(); });
-afterAll(() => { server.stop(); project.remove(); });
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  project = tmpProject();
+});
+afterAll(() => {
+  server.stop();
+  project.remove();
+});
 
 describe("record", () => {
   test("writes the trace next to the flow and reports routing per step", async () => {
-    const spec = project.write("a.flow.yaml", flowYaml("A", `${server.url}/greeter.html`, ['Type Ada into the "Your name" field', 'rules: Press the "Greet" button']));
+    const spec = project.write(
+      "a.flow.yaml",
+      flowYaml("A", `${server.url}/greeter.html`, ['Type Ada into the "Your name" field', 'rules: Press the "Greet" button']),
+    );
     const lines: string[] = [];
     const r = await record({ spec, env: {}, log: (l) => lines.push(l) });
     expect(r.ok).toBe(true);
@@ -32,7 +42,7 @@ describe("record", () => {
     const spec = project.write("b.flow.yaml", flowYaml("B", `${server.url}/greeter.html`, ['rules: Click "Not there"']));
     const r = await record({ spec, env: { FLOWPROOF_STEP_TIMEOUT_MS: "300" }, author: "rules" });
     expect(r.ok).toBe(false);
-    expect(r.error).toContain("step s0001 (Click \"Not there\") failed");
+    expect(r.error).toContain('step s0001 (Click "Not there") failed');
     expect(existsSync(join(project.dir, "b.trace.jsonl"))).toBe(false);
   });
   test("refuses --author llm without a configured model, with a hint", async () => {
@@ -43,7 +53,13 @@ describe("record", () => {
     const spec = project.write("d.flow.yaml", flowYaml("D", `${server.url}/greeter.html`, ['rules: Press the "Greet" button', "Fill out the whole form"]));
     const r = await record({ spec, env: {} });
     expect(r.ok).toBe(false);
-    expect(r.clarification).toMatchObject({ step: "Fill out the whole form", step_index: 2, stage: "no_model", completed_steps: ['Press the "Greet" button'], scene: [] });
+    expect(r.clarification).toMatchObject({
+      step: "Fill out the whole form",
+      step_index: 2,
+      stage: "no_model",
+      completed_steps: ['Press the "Greet" button'],
+      scene: [],
+    });
     expect(r.clarification?.rules_error).toContain("matches no rules step");
     // Under --author rules the same step is a plain rules error.
     await expect(record({ spec, env: {}, author: "rules" })).rejects.toBeInstanceOf(SpecError);
@@ -74,7 +90,14 @@ describe("record in a suite", () => {
     try {
       const log = join(p.dir, "hooks.log");
       p.write("suite.yaml", `env: { WHO_IN_SUITE: Ada }\nbefore_each: echo before >> ${log}\nafter_each: echo after >> ${log}\n`);
-      const spec = p.write("flows/g.flow.yaml", flowYaml("G", `${server.url}/greeter.html`, ['rules: Type ${WHO_IN_SUITE} into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"]));
+      const spec = p.write(
+        "flows/g.flow.yaml",
+        flowYaml("G", `${server.url}/greeter.html`, [
+          'rules: Type ${WHO_IN_SUITE} into the "Your name" field',
+          'rules: Press the "Greet" button',
+          "assert: page shows Hello, Ada!",
+        ]),
+      );
       const lines: string[] = [];
       const r = await record({ spec, env: {}, recordingDetail: "off", log: (l) => lines.push(l) });
       expect(r).toMatchObject({ ok: true, steps: 3 });

@@ -136,25 +136,49 @@ export async function recordInSuite(options: RecordOptions, suite: FlowSuite): P
   const recorded = await withSuiteHooks(suite, spec, log, () => recordFlow({ ...options, env: suite.env }, suite.defaults));
   if (!recorded.ran) return notRecorded(recorded.hookError);
   const result = recorded.value;
-  if (recorded.hookError !== undefined) return { ...result, ok: false, error: `${recorded.hookError}${result.trace_path ? `; the trace was written to ${displayPath(result.trace_path)}` : ""}` };
+  if (recorded.hookError !== undefined)
+    return { ...result, ok: false, error: `${recorded.hookError}${result.trace_path ? `; the trace was written to ${displayPath(result.trace_path)}` : ""}` };
   if (!options.verify || !result.ok || !result.trace_path) return result;
   const tracePath = result.trace_path;
   log("verify: replaying the fresh trace once");
-  const replayed = await withSuiteHooks(suite, spec, log, () => run({ spec: options.spec, trace: tracePath, env: suite.env, log, recordingDetail: "off", ...(options.pool ? { pool: options.pool } : {}), ...(suite.defaults ? { suiteDefaults: suite.defaults } : {}) }));
+  const replayed = await withSuiteHooks(suite, spec, log, () =>
+    run({
+      spec: options.spec,
+      trace: tracePath,
+      env: suite.env,
+      log,
+      recordingDetail: "off",
+      ...(options.pool ? { pool: options.pool } : {}),
+      ...(suite.defaults ? { suiteDefaults: suite.defaults } : {}),
+    }),
+  );
   const kept = `the trace was kept at ${displayPath(tracePath)} as evidence for heal`;
-  if (!replayed.ran || replayed.hookError !== undefined) return { ...result, ok: false, verified: false, error: `recording not verified: ${replayed.hookError}; ${kept}` };
+  if (!replayed.ran || replayed.hookError !== undefined)
+    return { ...result, ok: false, verified: false, error: `recording not verified: ${replayed.hookError}; ${kept}` };
   const replay = replayed.value;
   if (replay.report.passed) return { ...result, verified: true };
   const bad = replay.report.steps.find((s) => s.status !== "passed");
   return {
-    ...result, ok: false, verified: false,
+    ...result,
+    ok: false,
+    verified: false,
     error: `recording not reproducible: replaying the fresh trace failed${bad ? ` at ${bad.id} (${bad.intent}): ${bad.detail ?? bad.status}` : replay.report.error ? `: ${replay.report.error}` : ""}; ${kept}`,
   };
 }
 
 /** A recording that did not start: a `before_each` hook failed. */
 function notRecorded(error: string): RecordResult {
-  return { ok: false, name: "", trace_path: null, steps: 0, reused_steps: 0, routing: [], warnings: [], step_results: [], error: `${error}; nothing was recorded` };
+  return {
+    ok: false,
+    name: "",
+    trace_path: null,
+    steps: 0,
+    reused_steps: 0,
+    routing: [],
+    warnings: [],
+    step_results: [],
+    error: `${error}; nothing was recorded`,
+  };
 }
 
 /**
@@ -186,13 +210,37 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
   } catch (error) {
     // Auto mode without a model: a plain step the rules grammar cannot read is a question for the
     // author (stage no_model), not a broken file — unless something else in the file is wrong too.
-    const c = author === "auto" && !useModel && error instanceof SpecError ? noModelClarification(options.spec, plugins.adapters, plugins.assertions, defaults, error) : undefined;
+    const c =
+      author === "auto" && !useModel && error instanceof SpecError
+        ? noModelClarification(options.spec, plugins.adapters, plugins.assertions, defaults, error)
+        : undefined;
     if (!c) throw error;
-    return { ok: false, name: "", trace_path: null, steps: 0, reused_steps: 0, routing: [], warnings: [NO_MODEL_WARNING], step_results: [], clarification: c, error: `step ${c.step_index} (${c.step}) needs clarification: ${c.reason}; no trace was written` };
+    return {
+      ok: false,
+      name: "",
+      trace_path: null,
+      steps: 0,
+      reused_steps: 0,
+      routing: [],
+      warnings: [NO_MODEL_WARNING],
+      step_results: [],
+      clarification: c,
+      error: `step ${c.step_index} (${c.step}) needs clarification: ${c.reason}; no trace was written`,
+    };
   }
   const unmet = unmetGate(flow.skip_unless_env, env);
   if (unmet.length > 0) {
-    return { ok: true, name: flow.name, trace_path: null, steps: 0, reused_steps: 0, routing: [], warnings: [], step_results: [], skipped: `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set` };
+    return {
+      ok: true,
+      name: flow.name,
+      trace_path: null,
+      steps: 0,
+      reused_steps: 0,
+      routing: [],
+      warnings: [],
+      step_results: [],
+      skipped: `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set`,
+    };
   }
   const stepTimeoutMs = stepTimeoutFromEnv(env);
   const plan = planFlow(flow, stepTimeoutMs);
@@ -235,8 +283,16 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
   const surface = execution.surface;
   let authoring: AuthoringSession | undefined;
   const fail = (partial: Partial<RecordResult> & { error: string }): RecordResult => ({
-    ok: false, name: flow.name, trace_path: null, steps: 0, reused_steps: reusedSteps, routing, warnings, step_results: [],
-    ...(authoring ? { model_requests: authoring.requests() } : {}), ...partial,
+    ok: false,
+    name: flow.name,
+    trace_path: null,
+    steps: 0,
+    reused_steps: reusedSteps,
+    routing,
+    warnings,
+    step_results: [],
+    ...(authoring ? { model_requests: authoring.requests() } : {}),
+    ...partial,
   });
   try {
     const opened = await execution.start(plan.steps[0]?.surface);
@@ -244,58 +300,83 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
     const traceId = randomUUID();
     const bundleRoot = join(dirname(flow.file), ".flowproof", "recordings", traceId);
     const recordingStartedAt = new Date();
-    const { recorder, structured, ctx } = execution.begin({ mode: "record", artifactDir: bundleRoot, controls: options, redaction: flow.redact ?? [], assertions: plugins.assertions, steps: plan.steps, effects: flow.effects ?? "on", ...(options.prior ? { prior: options.prior } : {}) });
+    const { recorder, structured, ctx } = execution.begin({
+      mode: "record",
+      artifactDir: bundleRoot,
+      controls: options,
+      redaction: flow.redact ?? [],
+      assertions: plugins.assertions,
+      steps: plan.steps,
+      effects: flow.effects ?? "on",
+      ...(options.prior ? { prior: options.prior } : {}),
+    });
     const completed: string[] = [];
     let recordedCount = 0;
     if (useModel && client) {
       authoring = createAuthoring({
-        client, ctx, flowName: flow.name, app: flow.app, stepTimeoutMs, log,
+        client,
+        ctx,
+        flowName: flow.name,
+        app: flow.app,
+        stepTimeoutMs,
+        log,
         grammar: (surface) => {
-          const kind = catalog.kinds.get(surface !== undefined ? flow.apps?.[surface]?.app ?? "" : flow.app);
+          const kind = catalog.kinds.get(surface !== undefined ? (flow.apps?.[surface]?.app ?? "") : flow.app);
           return grammarContext(catalog, kind, kind?.kind ?? flow.app);
         },
-        completed: () => completed, nextStepNumber: () => recordedCount + 1,
+        completed: () => completed,
+        nextStepNumber: () => recordedCount + 1,
       });
     }
-    const authorHook: StepAuthor | undefined = authoring && (async (source, round) => {
-      if (round === 0 && pool) {
-        const c = pool.candidate(source.text);
-        if (c && await stillResolves(c.group, ctx, Math.min(stepTimeoutMs, 2_000))) {
-          pool.take(c.index);
-          currentRoute = "reused";
-          reusedSteps += c.group.steps.length;
-          return { ok: true, steps: c.group.steps, continues: false };
+    const authorHook: StepAuthor | undefined =
+      authoring &&
+      (async (source, round) => {
+        if (round === 0 && pool) {
+          const c = pool.candidate(source.text);
+          if (c && (await stillResolves(c.group, ctx, Math.min(stepTimeoutMs, 2_000)))) {
+            pool.take(c.index);
+            currentRoute = "reused";
+            reusedSteps += c.group.steps.length;
+            return { ok: true, steps: c.group.steps, continues: false };
+          }
         }
-      }
-      currentRoute = "llm";
-      const answer = await authoring!.author(source, round);
-      if (answer.ok) authoredByModel += answer.steps.length;
-      return answer;
-    });
+        currentRoute = "llm";
+        const answer = await authoring!.author(source, round);
+        if (answer.ok) authoredByModel += answer.steps.length;
+        return answer;
+      });
     await recorder.start();
     const loopObserver = recorderObserver(recorder);
-    const expansion = await expandAndRun(plan.nodes, ctx, {
-      stepStarted: async (step) => {
-        await execution.activate(step.surface);
-        return loopObserver.stepStarted?.(step, 0);
+    const expansion = await expandAndRun(
+      plan.nodes,
+      ctx,
+      {
+        stepStarted: async (step) => {
+          await execution.activate(step.surface);
+          return loopObserver.stepStarted?.(step, 0);
+        },
+        stepFinished: async (step, r, source) => {
+          await loopObserver.stepFinished?.(step, r);
+          const n = Number(r.id.slice(1));
+          const route = routeOf(source.form);
+          if (r.status !== "skipped") {
+            routing.push({ step: n, intent: r.intent, route });
+            recordedCount = Math.max(recordedCount, n);
+            if (r.status === "passed" && completed.at(-1) !== r.intent) completed.push(r.intent);
+          }
+          const outcome = (status: string, detail?: string) =>
+            status === "passed" ? "" : status === "skipped" ? " (not reached)" : ` — ${status.toUpperCase()}: ${detail ?? ""}`;
+          // An agent run is recorded, not authored: one line per authored agent step.
+          if (step.action.type === "agent_run" && r.lines)
+            for (const [i, l] of r.lines.entries())
+              log(`[RECORD agent] ${n}.${i + 1}: ${l.intent}${l.status === "passed" ? "" : ` — ${l.status.toUpperCase()}${l.detail ? `: ${l.detail}` : ""}`}`);
+          else log(`[AUTHOR ${route}] ${n}: ${r.intent}${outcome(r.status, r.detail)}`);
+        },
+        blockDecided: (line) => log(line),
+        surfaceNeeded: (name) => execution.activate(name),
       },
-      stepFinished: async (step, r, source) => {
-        await loopObserver.stepFinished?.(step, r);
-        const n = Number(r.id.slice(1));
-        const route = routeOf(source.form);
-        if (r.status !== "skipped") {
-          routing.push({ step: n, intent: r.intent, route });
-          recordedCount = Math.max(recordedCount, n);
-          if (r.status === "passed" && completed.at(-1) !== r.intent) completed.push(r.intent);
-        }
-        const outcome = (status: string, detail?: string) => (status === "passed" ? "" : status === "skipped" ? " (not reached)" : ` — ${status.toUpperCase()}: ${detail ?? ""}`);
-        // An agent run is recorded, not authored: one line per authored agent step.
-        if (step.action.type === "agent_run" && r.lines) for (const [i, l] of r.lines.entries()) log(`[RECORD agent] ${n}.${i + 1}: ${l.intent}${l.status === "passed" ? "" : ` — ${l.status.toUpperCase()}${l.detail ? `: ${l.detail}` : ""}`}`);
-        else log(`[AUTHOR ${route}] ${n}: ${r.intent}${outcome(r.status, r.detail)}`);
-      },
-      blockDecided: (line) => log(line),
-      surfaceNeeded: (name) => execution.activate(name),
-    }, authorHook);
+      authorHook,
+    );
     let summary: Awaited<ReturnType<typeof recorder.finish>>;
     try {
       summary = await recorder.finish();
@@ -311,7 +392,12 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
     const clarification = authoring?.clarification();
     if (clarification) {
       rmSync(bundleRoot, { recursive: true, force: true });
-      return fail({ steps: steps.length, step_results: shown, clarification, error: `step ${clarification.step_index} (${clarification.step}) needs clarification: ${clarification.reason}; no trace was written` });
+      return fail({
+        steps: steps.length,
+        step_results: shown,
+        clarification,
+        error: `step ${clarification.step_index} (${clarification.step}) needs clarification: ${clarification.reason}; no trace was written`,
+      });
     }
     // No trace is minted on a failure, so the bundle moves to failed-records/ with the page's
     // debug snapshot, and the message says where.
@@ -321,45 +407,84 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
       const outcome = runOutcome({ steps: timed, error, stale: false, interrupted: false });
       const recording = recordingReport(summary, options);
       return {
-        name: flow.name, trace_id: traceId, passed: false, outcome: outcome === "passed" ? "failed" : outcome, steps: timed,
-        duration_ms: Math.max(0, Date.now() - recordingStartedAt.getTime()), started_at: recordingStartedAt.toISOString(),
-        flowproof_version: FLOWPROOF_VERSION, spec_path: displayPath(flow.file), trace_path: displayPath(tracePath),
-        ...(error !== undefined ? { error } : {}), ...(recording ? { recording } : {}), ...ranOnOf(surface.driver),
+        name: flow.name,
+        trace_id: traceId,
+        passed: false,
+        outcome: outcome === "passed" ? "failed" : outcome,
+        steps: timed,
+        duration_ms: Math.max(0, Date.now() - recordingStartedAt.getTime()),
+        started_at: recordingStartedAt.toISOString(),
+        flowproof_version: FLOWPROOF_VERSION,
+        spec_path: displayPath(flow.file),
+        trace_path: displayPath(tracePath),
+        ...(error !== undefined ? { error } : {}),
+        ...(recording ? { recording } : {}),
+        ...ranOnOf(surface.driver),
       };
     };
-    const keep = (failed: TraceStep | undefined, error: string | undefined) => keepFailedRecord({ driver: surface.driver, bundleRoot, flowDir: dirname(flow.file), failedStep: failed, secrets, report: reportOf(error) });
+    const keep = (failed: TraceStep | undefined, error: string | undefined) =>
+      keepFailedRecord({ driver: surface.driver, bundleRoot, flowDir: dirname(flow.file), failedStep: failed, secrets, report: reportOf(error) });
     const failedStep = shown.find((r) => r.status !== "passed" && r.status !== "skipped");
     // A known failure (`expect: {fail: …}`) that failed as declared: the trace is kept through the
     // failing step, its header saying how it failed. An app that is down is never that failure.
     const knownAt = flow.expect && failedStep?.status === "failed" ? steps.findIndex((s) => s.id === failedStep.id) : -1;
     const down = knownAt >= 0 && failedStep ? appDown(steps[knownAt]!, failedStep) : false;
-    const expected = knownAt >= 0 && !down && flow.expect && failedStep ? { reason: flow.expect.fail, step: failedStep.id, ...(failedStep.detail !== undefined ? { detail: redact(failedStep.detail, secrets) } : {}) } : undefined;
+    const expected =
+      knownAt >= 0 && !down && flow.expect && failedStep
+        ? { reason: flow.expect.fail, step: failedStep.id, ...(failedStep.detail !== undefined ? { detail: redact(failedStep.detail, secrets) } : {}) }
+        : undefined;
     if (failedStep && !expected) {
       // A target text the page does not show, but a close one: say so (a typo in the flow is common).
-      const evidence = await keep(steps.find((s) => s.id === failedStep.id.replace(/\..*$/, "")), undefined);
+      const evidence = await keep(
+        steps.find((s) => s.id === failedStep.id.replace(/\..*$/, "")),
+        undefined,
+      );
       const notKnown = down ? "; the app is down, and an app that is down is never the known failure `expect:` declares: start the app and record again" : "";
-      return fail({ steps: steps.length, step_results: shown, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}${notKnown}${evidence.suggestion}${evidenceSentence(evidence)}` });
+      return fail({
+        steps: steps.length,
+        step_results: shown,
+        ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}),
+        error: `step ${failedStep.id} (${failedStep.intent}) ${failedStep.status}: ${failedStep.detail ?? ""}${notKnown}${evidence.suggestion}${evidenceSentence(evidence)}`,
+      });
     }
     // assert_no_secret_leak is whole-run: a leak after its step passed still fails the recording.
     const lateLeak = structured.leaks.lateLeak();
     if (lateLeak) {
       const error = redact(lateLeak, secrets);
       const evidence = await keep(undefined, error);
-      return fail({ steps: steps.length, step_results: shown, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `${error}${evidenceSentence(evidence)}` });
+      return fail({
+        steps: steps.length,
+        step_results: shown,
+        ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}),
+        error: `${error}${evidenceSentence(evidence)}`,
+      });
     }
     if (!expected && flow.expect) {
       rmSync(bundleRoot, { recursive: true, force: true });
-      return fail({ steps: steps.length, step_results: shown, error: `every step passed, but the flow declares a known failure (expect: fail: ${flow.expect.fail}): the failure is gone, so remove \`expect:\` from ${displayPath(flow.file)} and record it again; no trace was written` });
+      return fail({
+        steps: steps.length,
+        step_results: shown,
+        error: `every step passed, but the flow declares a known failure (expect: fail: ${flow.expect.fail}): the failure is gone, so remove \`expect:\` from ${displayPath(flow.file)} and record it again; no trace was written`,
+      });
     }
     if (!expansion.ok && !expected) {
       const error = expansion.error ?? "a block failed";
       const evidence = await keep(undefined, error);
-      return fail({ steps: steps.length, step_results: shown, ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}), error: `${error}${evidenceSentence(evidence)}` });
+      return fail({
+        steps: steps.length,
+        step_results: shown,
+        ...(evidence.dir ? { failed_record_dir: evidence.dir } : {}),
+        error: `${error}${evidenceSentence(evidence)}`,
+      });
     }
     if (steps.length === 0) {
       // Every block decided to run nothing: an empty trace would replay as a flow that checks nothing.
       rmSync(bundleRoot, { recursive: true, force: true });
-      return fail({ step_results: shown, error: "no step ran: every repeat/when block ran zero passes, so there is nothing to replay; add an `assert:` step after the blocks; no trace was written" });
+      return fail({
+        step_results: shown,
+        error:
+          "no step ran: every repeat/when block ran zero passes, so there is nothing to replay; add an `assert:` step after the blocks; no trace was written",
+      });
     }
     const environment = await surface.driver.environment();
     const recorded = resolveControls(options).recordingDetail !== "off";
@@ -375,7 +500,9 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
       flowproof_version: FLOWPROOF_VERSION,
       spec: { name: flow.name, path: relative(dirname(tracePath), flow.file) || flow.file, hash: flow.hash },
       ...(agent ? { agent } : {}),
-      ...(recorded ? { recording: { format: RECORDING_FORMAT, dir: relative(dirname(tracePath), bundleRoot), started_at: recordingStartedAt.toISOString() } } : {}),
+      ...(recorded
+        ? { recording: { format: RECORDING_FORMAT, dir: relative(dirname(tracePath), bundleRoot), started_at: recordingStartedAt.toISOString() } }
+        : {}),
       ...(flow.redact ? { redaction: [...flow.redact] } : {}),
       ...target.top,
       ...(flow.effects ? { effects: flow.effects } : {}),
@@ -390,7 +517,14 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
       throw error;
     }
     const result: RecordResult = {
-      ok: true, name: flow.name, trace_path: tracePath, steps: kept.length, reused_steps: reusedSteps, routing, warnings, step_results: shown,
+      ok: true,
+      name: flow.name,
+      trace_path: tracePath,
+      steps: kept.length,
+      reused_steps: reusedSteps,
+      routing,
+      warnings,
+      step_results: shown,
       ...(expected ? { expected_failure: expected } : {}),
       ...(recorded ? { recording_dir: bundleRoot } : {}),
       ...(agent && agent.model !== undefined ? { agent: { backend: agent.backend, model: agent.model } } : {}),
@@ -404,7 +538,13 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
 }
 
 /** The clarification for plain steps the rules grammar cannot read when no model is configured; undefined when other problems exist. */
-function noModelClarification(spec: string, adapters: readonly AdapterPlugin[], assertions: readonly AssertionPlugin[], defaults: SuiteDefaults | undefined, error: SpecError): Clarification | undefined {
+function noModelClarification(
+  spec: string,
+  adapters: readonly AdapterPlugin[],
+  assertions: readonly AssertionPlugin[],
+  defaults: SuiteDefaults | undefined,
+  error: SpecError,
+): Clarification | undefined {
   const { path, text } = readFlowFile(spec);
   // The suite the flow was just loaded with, found again only when the caller gave none (as loadFlowFile does).
   const loaded = loadFlowText(displayPath(path), text, flowLoadOptions(adapters, assertions, false, defaults ?? governingSuiteDefaults(path)));
@@ -415,15 +555,24 @@ function noModelClarification(spec: string, adapters: readonly AdapterPlugin[], 
   const step = plainAt(first.span?.line)!;
   const completed = loaded.flow.steps.slice(0, step.index).map((s) => s.text);
   return clarification({
-    step: step.text, stepIndex: step.index + 1, stage: "no_model", reason: "no authoring model is configured and the rules grammar cannot read this step",
-    rules_error: `${first.message}${first.hint ? ` (${first.hint})` : ""}`, completed, scene: undefined,
+    step: step.text,
+    stepIndex: step.index + 1,
+    stage: "no_model",
+    reason: "no authoring model is configured and the rules grammar cannot read this step",
+    rules_error: `${first.message}${first.hint ? ` (${first.hint})` : ""}`,
+    completed,
+    scene: undefined,
     hint: "configure an authoring model (FLOWPROOF_AI_BASE_URL and FLOWPROOF_AI_MODEL), or rewrite the step in the rules grammar (docs/authoring.md)",
   });
 }
 
 /** A step result with its failure message and reading redacted, as the trace header may hold them. */
 function redactedResult(r: StepResult, secrets: ReadonlyMap<string, string>): StepResult {
-  return { ...r, ...(r.detail !== undefined ? { detail: redact(r.detail, secrets) } : {}), ...(r.actual !== undefined ? { actual: redact(r.actual, secrets) } : {}) };
+  return {
+    ...r,
+    ...(r.detail !== undefined ? { detail: redact(r.detail, secrets) } : {}),
+    ...(r.actual !== undefined ? { actual: redact(r.actual, secrets) } : {}),
+  };
 }
 
 /** The header's `apps` entries with what each opened surface reports of itself (a Windows surface's backend), so replay uses the same. */

@@ -14,9 +14,24 @@ import type { SecretSource } from "../recording/redactor.ts";
 import { MIN_SECRET, type ExecutionContext } from "../engine/context.ts";
 import { resolveText } from "../engine/templates.ts";
 
-export function createRecorder(driver: AppDriver, bundleRoot: string, controls: RecordingControls, rules: readonly unknown[], clock: RecorderClock, secrets?: SecretSource): RunRecorder {
+export function createRecorder(
+  driver: AppDriver,
+  bundleRoot: string,
+  controls: RecordingControls,
+  rules: readonly unknown[],
+  clock: RecorderClock,
+  secrets?: SecretSource,
+): RunRecorder {
   const source = resolveControls(controls).recordingDetail === "off" ? undefined : driverFrameSource(driver);
-  return new RunRecorder({ source, bundle: new FrameBundle(bundleRoot), clock, controls, rules, ...(source ? { processor: workerProcessor() } : {}), ...(secrets ? { secrets } : {}) });
+  return new RunRecorder({
+    source,
+    bundle: new FrameBundle(bundleRoot),
+    clock,
+    controls,
+    rules,
+    ...(source ? { processor: workerProcessor() } : {}),
+    ...(secrets ? { secrets } : {}),
+  });
 }
 
 /**
@@ -58,7 +73,13 @@ export function recordingReport(summary: RecordingSummary, controls: RecordingCo
     format: summary.format,
     dir: FRAMES_DIR,
     frames: summary.frames.map((f) => ({ offset_ms: f.offset_ms, file: f.file })),
-    steps: summary.steps.map((s) => ({ id: s.id, start_ms: s.start_ms, end_ms: s.end_ms, ...(s.frames_dropped ? { frames_dropped: s.frames_dropped } : {}), ...(s.frames_dropped_why ? { frames_dropped_why: s.frames_dropped_why } : {}) })),
+    steps: summary.steps.map((s) => ({
+      id: s.id,
+      start_ms: s.start_ms,
+      end_ms: s.end_ms,
+      ...(s.frames_dropped ? { frames_dropped: s.frames_dropped } : {}),
+      ...(s.frames_dropped_why ? { frames_dropped_why: s.frames_dropped_why } : {}),
+    })),
     ...(summary.gif ? { gif: summary.gif } : {}),
   };
 }
@@ -69,6 +90,9 @@ export function stepsWithRanges(steps: readonly TraceStep[], ranges: readonly St
   return steps.map((s) => {
     const r = byId.get(s.id);
     if (!r) return s;
-    return { ...s, artifacts: { ...s.artifacts, recording: { start_ms: r.start_ms, end_ms: r.end_ms, ...(r.frames_dropped ? { frames_dropped: r.frames_dropped } : {}) } } };
+    return {
+      ...s,
+      artifacts: { ...s.artifacts, recording: { start_ms: r.start_ms, end_ms: r.end_ms, ...(r.frames_dropped ? { frames_dropped: r.frames_dropped } : {}) } },
+    };
   });
 }

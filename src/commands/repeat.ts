@@ -3,7 +3,6 @@
 // two runs of the same app — naming the steps whose outcome differed. Pure.
 import type { RunOutcome, RunReport, StepReport } from "../report/schema.ts";
 
-
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 
 /** The most repeats a flow may be given. */
@@ -13,8 +12,14 @@ export const MAX_REPEAT_EACH = 100;
 export function checkRepeatOptions(options: { readonly repeatEach?: number; readonly retries?: number }): void {
   const n = options.repeatEach;
   if (n === undefined) return;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_REPEAT_EACH) throw new SpecError(diagnostic("bad-value", `repeatEach must be a whole number from 1 to ${MAX_REPEAT_EACH}, not ${n}`, { hint: "e.g. repeatEach: 5" }));
-  if (n > 1 && (options.retries ?? 0) > 0) throw new SpecError(diagnostic("bad-value", "repeatEach and retries contradict each other: a retry would hide the flakiness the repeats look for", { hint: "repeat without retries to find flaky flows" }));
+  if (!Number.isInteger(n) || n < 1 || n > MAX_REPEAT_EACH)
+    throw new SpecError(diagnostic("bad-value", `repeatEach must be a whole number from 1 to ${MAX_REPEAT_EACH}, not ${n}`, { hint: "e.g. repeatEach: 5" }));
+  if (n > 1 && (options.retries ?? 0) > 0)
+    throw new SpecError(
+      diagnostic("bad-value", "repeatEach and retries contradict each other: a retry would hide the flakiness the repeats look for", {
+        hint: "repeat without retries to find flaky flows",
+      }),
+    );
 }
 
 /** Outcomes that count as the flow holding: it passed, or failed exactly as it declares it does. */

@@ -11,9 +11,12 @@ import { resealTrace } from "./reseal.ts";
 
 const KEY = "0123456789abcdef0123456789abcdef";
 const STEP: TraceStep = {
-  id: "s0001", intent: 'Click "Go"', action: { type: "click", params: {} },
+  id: "s0001",
+  intent: 'Click "Go"',
+  action: { type: "click", params: {} },
   selectors: [{ tier: "text_anchor", provenance: "rules", payload: { text: "Go" } }],
-  sync: { pre: [], post: [] }, artifacts: {},
+  sync: { pre: [], post: [] },
+  artifacts: {},
 };
 
 let project: TmpProject | undefined;
@@ -25,7 +28,16 @@ function setUp(edit: (h: TraceHeader) => TraceHeader = (h) => h, key?: string): 
   const spec = project.write("a.flow.yaml", flowYaml("A", "http://127.0.0.1:9/", ['Click "Go"']));
   const flow = loadFlowFile(spec);
   const target = targetOfFlow(flow);
-  const header: TraceHeader = { format: "flowproof-trace", version: 1, trace_id: "0b7f3c52-5f0e-4c1e-9a55-7d4b1c2e9f10", recorded_at: "2025-01-02T03:04:05.678Z", app: target.app, env: { os: "linux", resolution: [1280, 800] }, spec: { name: "A", path: "a.flow.yaml", hash: flow.hash }, ...target.top };
+  const header: TraceHeader = {
+    format: "flowproof-trace",
+    version: 1,
+    trace_id: "0b7f3c52-5f0e-4c1e-9a55-7d4b1c2e9f10",
+    recorded_at: "2025-01-02T03:04:05.678Z",
+    app: target.app,
+    env: { os: "linux", resolution: [1280, 800] },
+    spec: { name: "A", path: "a.flow.yaml", hash: flow.hash },
+    ...target.top,
+  };
   const text = serializeTrace(edit(header), [STEP], key);
   const unsealed = key === undefined ? text.replace(/,"integrity":\{[^}]*\}/, "") : text;
   return { spec, trace: project.write("a.trace.jsonl", unsealed) };
@@ -56,7 +68,9 @@ describe("resealTrace", () => {
   test("refuses a header that disagrees with the flow, and leaves the trace as it is", async () => {
     const { spec, trace } = setUp((h) => ({ ...h, app: { ...h.app, url: "http://elsewhere/" } }));
     const before = readFileSync(trace, "utf8");
-    expect((await refusal(() => resealTrace({ spec, env: {} }))).message).toContain("the trace's `app.url` is \"http://elsewhere/\", but the flow's `url:` is \"http://127.0.0.1:9/\"");
+    expect((await refusal(() => resealTrace({ spec, env: {} }))).message).toContain(
+      'the trace\'s `app.url` is "http://elsewhere/", but the flow\'s `url:` is "http://127.0.0.1:9/"',
+    );
     expect(readFileSync(trace, "utf8")).toBe(before);
   });
 

@@ -40,17 +40,21 @@ export async function resealTrace(options: ResealOptions): Promise<ResealResult>
   const was = sealKind(trace.header);
   if (was === "signed") {
     if (key === undefined) {
-      throw new TraceError(diagnostic("trace-signature", `${label} is signed: sealing it again without ${TRACE_KEY_VAR} would drop its signature`, {
-        hint: `set ${TRACE_KEY_VAR} to the key it was signed with, or leave it as it is`,
-      }));
+      throw new TraceError(
+        diagnostic("trace-signature", `${label} is signed: sealing it again without ${TRACE_KEY_VAR} would drop its signature`, {
+          hint: `set ${TRACE_KEY_VAR} to the key it was signed with, or leave it as it is`,
+        }),
+      );
     }
     checkSeal(trace.header, trace.steps, { allowUnsealed: false, key }, label, displayPath(flow.file));
   }
   checkTraceIdentity(trace.header, tracePath, flow);
   if (staleness(trace.header, flow)) {
-    throw new TraceError(diagnostic("bad-trace", `${displayPath(flow.file)} changed since ${label} was recorded: a stale trace is recorded again, not sealed`, {
-      hint: `record it again: flowproof record ${displayPath(flow.file)}`,
-    }));
+    throw new TraceError(
+      diagnostic("bad-trace", `${displayPath(flow.file)} changed since ${label} was recorded: a stale trace is recorded again, not sealed`, {
+        hint: `record it again: flowproof record ${displayPath(flow.file)}`,
+      }),
+    );
   }
   checkTraceAgreement(trace.header, tracePath, flow, surfaceCatalog(plugins.adapters));
   writeTraceFile(tracePath, trace.header, trace.steps, key);

@@ -55,7 +55,10 @@ describe("pruning where the recursive removal fails (a Windows executable under 
         if (dir.endsWith(stuck)) throw new Error("EFAULT: bad address in system call argument");
         removeTree(dir, efault);
       });
-      expect(pruned).toEqual({ removed: [ids[1]!], problems: [`WARNING: could not prune the old run record ${stuck}: EFAULT: bad address in system call argument`] });
+      expect(pruned).toEqual({
+        removed: [ids[1]!],
+        problems: [`WARNING: could not prune the old run record ${stuck}: EFAULT: bad address in system call argument`],
+      });
       expect(listRecords(q.dir)).toEqual([stuck, ...ids.slice(2)]);
     } finally {
       q.remove();

@@ -30,14 +30,20 @@ export function writeRecord(dir: string, record: RunRecord): string {
 export function listRecords(suiteDir: string): string[] {
   const root = runsRoot(suiteDir);
   if (!existsSync(root)) return [];
-  return readdirSync(root).filter((n) => isRunId(n) && existsSync(join(root, n, "report.json"))).sort();
+  return readdirSync(root)
+    .filter((n) => isRunId(n) && existsSync(join(root, n, "report.json")))
+    .sort();
 }
 
 export function readRecord(suiteDir: string, runId: string): RunRecord {
   const path = join(runsRoot(suiteDir), runId, "report.json");
   if (!existsSync(path)) {
     const known = listRecords(suiteDir);
-    throw new SpecError(diagnostic("io-error", `no run record ${runId} in ${runsRoot(suiteDir)}`, { hint: known.length > 0 ? `known runs: ${known.slice(-5).join(", ")}` : "run `flowproof run <dir>` first" }));
+    throw new SpecError(
+      diagnostic("io-error", `no run record ${runId} in ${runsRoot(suiteDir)}`, {
+        hint: known.length > 0 ? `known runs: ${known.slice(-5).join(", ")}` : "run `flowproof run <dir>` first",
+      }),
+    );
   }
   return JSON.parse(readFileSync(path, "utf8")) as RunRecord;
 }

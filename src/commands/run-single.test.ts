@@ -10,14 +10,24 @@ import { TraceError } from "../diagnostics/diagnostic.ts";
 
 let server: TestServer;
 let p: TmpProject;
-beforeAll(async () => { requireChromium(); server = await startServer(); p = tmpProject(); });
-afterAll(() => { server.stop(); p.remove(); });
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+  p = tmpProject();
+});
+afterAll(() => {
+  server.stop();
+  p.remove();
+});
 
 describe("runInSuiteContext", () => {
   test("applies the nearest suite.yaml's env and hooks and writes a run record with the control", async () => {
     const log = join(p.dir, "hooks.log");
     p.write("suite.yaml", `env: { WHO: Ada }\nbefore_each: echo before >> ${log}\nafter_each: echo after >> ${log}\n`);
-    const spec = p.write("flows/g.flow.yaml", `${flowYaml("G", `${server.url}/greeter.html`, ['rules: Type ${WHO} into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"])}control: { id: greet.ada }\n`);
+    const spec = p.write(
+      "flows/g.flow.yaml",
+      `${flowYaml("G", `${server.url}/greeter.html`, ['rules: Type ${WHO} into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"])}control: { id: greet.ada }\n`,
+    );
     expect((await record({ spec, env: { WHO: "Ada" }, recordingDetail: "off" })).ok).toBe(true);
     const lines: string[] = [];
     const r = await runInSuiteContext({ spec, env: {}, recordingDetail: "off", log: (l) => lines.push(l) });
@@ -26,7 +36,9 @@ describe("runInSuiteContext", () => {
     expect(lines[0]).toContain("suite: ");
     // The hooks ran around the recording, then around the replay.
     expect(readFileSync(log, "utf8")).toBe("before\nafter\nbefore\nafter\n");
-    const rec = JSON.parse(readFileSync(r.record_path!, "utf8")) as { flows: Array<{ flow: string; status: string; control: { verdict: string }; result: string }> };
+    const rec = JSON.parse(readFileSync(r.record_path!, "utf8")) as {
+      flows: Array<{ flow: string; status: string; control: { verdict: string }; result: string }>;
+    };
     expect(rec.flows[0]).toMatchObject({ flow: "flows/g.flow.yaml", status: "pass", control: { verdict: "pass" } });
     expect(existsSync(join(r.record_path!, "..", rec.flows[0]!.result))).toBe(true);
   });

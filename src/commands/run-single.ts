@@ -47,7 +47,7 @@ async function runInSuiteConfined(options: SingleRunOptions): Promise<SingleRunR
   const result = await withSuiteServer(suite, log, async (): Promise<RunResult> => {
     let loadError: { error: unknown } | undefined;
     try {
-      loaded = options.loaded ?? await loadFlowForReplay(specPath, env, suite.defaults);
+      loaded = options.loaded ?? (await loadFlowForReplay(specPath, env, suite.defaults));
     } catch (error) {
       loadError = { error };
     }
@@ -72,7 +72,12 @@ async function runInSuiteConfined(options: SingleRunOptions): Promise<SingleRunR
     });
     if (hooked.hookError === undefined) return hooked.value;
     const ran = hooked.ran ? hooked.value : undefined;
-    const report = erroredReport(loaded?.flow.name ?? flowStem(specPath), displayPath(specPath), displayPath(options.trace ?? defaultTracePath(specPath)), hooked.hookError);
+    const report = erroredReport(
+      loaded?.flow.name ?? flowStem(specPath),
+      displayPath(specPath),
+      displayPath(options.trace ?? defaultTracePath(specPath)),
+      hooked.hookError,
+    );
     const dir = ran?.run_dir ?? createRunDir(dirname(specPath), new Date());
     const paths = writeRunBundle(dir, report);
     return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings: ran?.warnings ?? [] };
@@ -84,7 +89,10 @@ async function runInSuiteConfined(options: SingleRunOptions): Promise<SingleRunR
 /** The result of a flow's repeats: their combined report, written over the bundle of the repeat it shows. */
 function repeated(repeats: readonly RunResult[]): RunResult {
   const shown = repeats.find((r) => r.report.outcome !== "passed" && r.report.outcome !== "expected_failure") ?? repeats[repeats.length - 1]!;
-  const report = combineRepeats(repeats.map((r) => r.report), repeats.map((r) => relative(shown.run_dir, r.report_path).split(sep).join("/")));
+  const report = combineRepeats(
+    repeats.map((r) => r.report),
+    repeats.map((r) => relative(shown.run_dir, r.report_path).split(sep).join("/")),
+  );
   writeRunBundle(shown.run_dir, report);
   return { ...shown, report };
 }
@@ -104,14 +112,20 @@ function writeSingleRecord(suiteDir: string, specPath: string, flow: Flow | unde
       flowproof_version: FLOWPROOF_VERSION,
       env: { os: process.platform },
       suite: displayPath(suiteDir) || ".",
-      flows: [{
-        flow: rel(specPath), name: report.name, status, position: 0, duration_ms: report.duration_ms,
-        ...(report.degraded ? { degraded: true } : {}),
-        ...(reason ? { reason } : {}),
-        result: relative(dir, result.report_path).split(sep).join("/"),
-        ...(result.exported ? { exports: Object.keys(result.exported) } : {}),
-        ...(flow?.control ? { control: controlRecord(flow.control, status, reason, report, rel(defaultTracePath(specPath))) } : {}),
-      }],
+      flows: [
+        {
+          flow: rel(specPath),
+          name: report.name,
+          status,
+          position: 0,
+          duration_ms: report.duration_ms,
+          ...(report.degraded ? { degraded: true } : {}),
+          ...(reason ? { reason } : {}),
+          result: relative(dir, result.report_path).split(sep).join("/"),
+          ...(result.exported ? { exports: Object.keys(result.exported) } : {}),
+          ...(flow?.control ? { control: controlRecord(flow.control, status, reason, report, rel(defaultTracePath(specPath))) } : {}),
+        },
+      ],
     };
     const path = writeRecord(dir, record);
     logPruned(pruneRecords(suiteDir), log);

@@ -76,7 +76,7 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
   const log = options.log ?? (() => undefined);
   // Replay reads the trace, not the step text: plain steps need not parse under the rules grammar
   // (a model-authored flow's steps are intent).
-  const { flow, plugins } = options.loaded ?? await loadFlowForReplay(options.spec, env, options.suiteDefaults);
+  const { flow, plugins } = options.loaded ?? (await loadFlowForReplay(options.spec, env, options.suiteDefaults));
   const unmet = unmetGate(flow.skip_unless_env, env);
   if (unmet.length > 0) {
     const reason = `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set`;
@@ -108,17 +108,36 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
   let held: OpenedSurface | undefined;
   try {
     // The app is shaped from the trace header alone, never from the (possibly edited) spec.
-    const execution = await openExecution({ flow, target: targetOfTrace(trace.header, surfaceCatalog(plugins.adapters)), env, secrets, log, adapters: plugins.adapters, headed: headedFor(options, env), pool: options.pool });
+    const execution = await openExecution({
+      flow,
+      target: targetOfTrace(trace.header, surfaceCatalog(plugins.adapters)),
+      env,
+      secrets,
+      log,
+      adapters: plugins.adapters,
+      headed: headedFor(options, env),
+      pool: options.pool,
+    });
     const surface = execution.surface;
     ranOn = ranOnOf(surface.driver);
     try {
       const opened = await execution.start(trace.steps[0]?.surface);
       if (!opened.ok) {
         error = `could not open the flow's url: ${opened.detail}`;
-        errorHint = /answered HTTP 5\d\d/.test(opened.detail) ? "the app under test answered with a server error: its log says why" : "start the app under test first, or fix `url:` in the flow";
+        errorHint = /answered HTTP 5\d\d/.test(opened.detail)
+          ? "the app under test answered with a server error: its log says why"
+          : "start the app under test first, or fix `url:` in the flow";
       } else {
         // Replays mask with the rules recorded into the trace, never the (possibly edited) spec's.
-        const { recorder, structured, ctx } = execution.begin({ mode: "replay", artifactDir: dir, controls: options, redaction: trace.header.redaction ?? [], assertions: plugins.assertions, steps: trace.steps, effects: trace.header.effects ?? "on" });
+        const { recorder, structured, ctx } = execution.begin({
+          mode: "replay",
+          artifactDir: dir,
+          controls: options,
+          redaction: trace.header.redaction ?? [],
+          assertions: plugins.assertions,
+          steps: trace.steps,
+          effects: trace.header.effects ?? "on",
+        });
         await recorder.start();
         const observer = recorderObserver(recorder);
         results = await executeSteps(trace.steps, ctx, {
@@ -174,13 +193,22 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
     errorHint = `re-record the trace: flowproof record ${displayPath(flow.file)}`;
   }
   if (error !== undefined && results.length === 0) {
-    results = trace.steps.map((s) => ({ id: s.id, intent: s.intent, status: "skipped" as const, detail: "not run: the flow could not start", started_ms: 0, duration_ms: 0 }));
+    results = trace.steps.map((s) => ({
+      id: s.id,
+      intent: s.intent,
+      status: "skipped" as const,
+      detail: "not run: the flow could not start",
+      started_ms: 0,
+      duration_ms: 0,
+    }));
   }
 
   const known = knownFailure(trace.header, trace.steps, results, error, displayPath(flow.file));
   results = known.results;
   const interrupted = interruptedBy(results, error);
-  const outcome = known.expected ? "expected_failure" : runOutcome({ steps: results, error, stale: stale !== undefined, interrupted: interrupted !== undefined });
+  const outcome = known.expected
+    ? "expected_failure"
+    : runOutcome({ steps: results, error, stale: stale !== undefined, interrupted: interrupted !== undefined });
   // An agent run reports how many model calls it made (none at replay, by construction).
   const agentRuns = results.filter((r) => r.agent !== undefined);
   const report: RunReport = {
@@ -204,7 +232,16 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
   };
   const paths = writeRunBundle(dir, report);
   if (held) await releaseSurface(held, options.keepOpen);
-  return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings, ...(errorHint ? { error_hint: errorHint } : {}), ...(exported ? { exported } : {}) };
+  return {
+    report,
+    report_path: paths.result,
+    run_dir: dir,
+    junit_path: paths.junit,
+    html_path: paths.html,
+    warnings,
+    ...(errorHint ? { error_hint: errorHint } : {}),
+    ...(exported ? { exported } : {}),
+  };
 }
 
 /**
@@ -213,14 +250,21 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
  * fails naming both failures; once it passes, it fails naming the marker to remove. Anything else
  * (another step failing first, an error) is the replay's own verdict.
  */
-export function knownFailure(header: TraceHeader, steps: readonly TraceStep[], results: StepResult[], error: string | undefined, flowPath: string): { results: StepResult[]; expected?: NonNullable<RunReport["expected_failure"]> } {
+export function knownFailure(
+  header: TraceHeader,
+  steps: readonly TraceStep[],
+  results: StepResult[],
+  error: string | undefined,
+  flowPath: string,
+): { results: StepResult[]; expected?: NonNullable<RunReport["expected_failure"]> } {
   const known = header.expect;
   if (!known || error !== undefined) return { results };
   const first = results.find((r) => r.status !== "passed");
   if (first?.id === known.step && first.status === "failed") {
     const step = steps.find((s) => s.id === first.id);
     const why = step ? failureDifference(known, step, first) : "the step is not in the trace";
-    if (why === undefined) return { results, expected: { reason: known.fail, step: first.id, ...(first.detail !== undefined ? { detail: first.detail } : {}) } };
+    if (why === undefined)
+      return { results, expected: { reason: known.fail, step: first.id, ...(first.detail !== undefined ? { detail: first.detail } : {}) } };
     return { results: results.map((r) => (r === first ? { ...r, detail: otherFailureDetail(known, first, why) } : r)) };
   }
   if (first !== undefined) return { results };
@@ -249,12 +293,20 @@ function samePath(a: string, b: string): boolean {
 export function checkTraceIdentity(header: TraceHeader, tracePath: string, flow: Pick<Flow, "name" | "file" | "app" | "apps">): void {
   const spec = header.spec;
   if (!spec) return;
-  const recordedApps = appsOf(header.app.adapter, Object.entries(header.apps ?? {}).map(([name, a]) => [name, a.adapter] as const));
-  const flowApps = appsOf(flow.app, Object.entries(flow.apps ?? {}).map(([name, a]) => [name, a.app] as const));
+  const recordedApps = appsOf(
+    header.app.adapter,
+    Object.entries(header.apps ?? {}).map(([name, a]) => [name, a.adapter] as const),
+  );
+  const flowApps = appsOf(
+    flow.app,
+    Object.entries(flow.apps ?? {}).map(([name, a]) => [name, a.app] as const),
+  );
   if (recordedApps !== flowApps) {
-    throw new TraceError(diagnostic("bad-trace", `${displayPath(tracePath)} was recorded for ${recordedApps}, but ${displayPath(flow.file)} is ${flowApps}`, {
-      hint: `record the flow again: flowproof record ${displayPath(flow.file)}`,
-    }));
+    throw new TraceError(
+      diagnostic("bad-trace", `${displayPath(tracePath)} was recorded for ${recordedApps}, but ${displayPath(flow.file)} is ${flowApps}`, {
+        hint: `record the flow again: flowproof record ${displayPath(flow.file)}`,
+      }),
+    );
   }
   const recordedPath = recordedFlowPath(header, tracePath);
   const otherName = spec.name !== flow.name;
@@ -262,15 +314,20 @@ export function checkTraceIdentity(header: TraceHeader, tracePath: string, flow:
   if (!otherName && !otherFile) return;
   const recorded = `${JSON.stringify(spec.name)}${recordedPath !== undefined ? ` (${displayPath(recordedPath)})` : ""}`;
   const wanted = `${JSON.stringify(flow.name)} (${displayPath(flow.file)})`;
-  throw new TraceError(diagnostic("bad-trace", `${displayPath(tracePath)} was recorded from the flow ${recorded}, not from ${wanted}`, {
-    hint: `replay the flow's own trace (${displayPath(defaultTracePath(flow.file))}), or record one for it: flowproof record ${displayPath(flow.file)}`,
-  }));
+  throw new TraceError(
+    diagnostic("bad-trace", `${displayPath(tracePath)} was recorded from the flow ${recorded}, not from ${wanted}`, {
+      hint: `replay the flow's own trace (${displayPath(defaultTracePath(flow.file))}), or record one for it: flowproof record ${displayPath(flow.file)}`,
+    }),
+  );
 }
 
 /** A flow's app as a phrase: `an app: web flow`, or its surfaces `apps: gui (sap), portal (web)`. */
 function appsOf(app: string, surfaces: readonly (readonly [string, string])[]): string {
   if (app !== "multi") return `an \`app: ${app}\` flow`;
-  return `a flow with \`apps: ${[...surfaces].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, kind]) => `${name} (${kind})`).join(", ")}\``;
+  return `a flow with \`apps: ${[...surfaces]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, kind]) => `${name} (${kind})`)
+    .join(", ")}\``;
 }
 
 /** The recorded and current hashes when the flow file changed since its trace was recorded. */
@@ -284,7 +341,12 @@ export function staleness(header: TraceHeader, flow: Pick<Flow, "hash">): { trac
  * written); then interrupted (the process was stopped: a step errored as interrupted, or the flow
  * could not start); then an error of the run or an errored step; then a failed step.
  */
-export function runOutcome(run: { readonly steps: readonly Pick<StepResult, "status">[]; readonly error: string | undefined; readonly stale: boolean; readonly interrupted: boolean }): RunOutcome {
+export function runOutcome(run: {
+  readonly steps: readonly Pick<StepResult, "status">[];
+  readonly error: string | undefined;
+  readonly stale: boolean;
+  readonly interrupted: boolean;
+}): RunOutcome {
   if (run.stale) return "stale";
   if (run.interrupted) return "interrupted";
   if (run.error !== undefined || run.steps.some((s) => s.status === "errored")) return "errored";

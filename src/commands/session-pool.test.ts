@@ -24,7 +24,10 @@ function browsersOfThisProcess(): number[] {
   }
   return out;
 }
-beforeAll(async () => { requireChromium(); server = await startServer(); });
+beforeAll(async () => {
+  requireChromium();
+  server = await startServer();
+});
 afterAll(() => server.stop());
 
 describe("SessionPool", () => {
@@ -66,7 +69,10 @@ describe("SessionPool", () => {
       // Closing a's session stops a's browser (a shared session's close would be a no-op).
       await a.session.close();
       // a's browser is gone; b's is its own and still answers.
-      const gone = await a.driver.navigate(`${server.url}/greeter.html`, 2_000).then((r) => r.ok, () => false);
+      const gone = await a.driver.navigate(`${server.url}/greeter.html`, 2_000).then(
+        (r) => r.ok,
+        () => false,
+      );
       expect(gone).toBe(false);
       expect((await b.driver.navigate(`${server.url}/greeter.html`, 10_000)).ok).toBe(true);
     } finally {

@@ -24,7 +24,14 @@ export class SessionPool {
   }
 
   /** A fresh driver for `kind` from the run's shared session; the caller closes the driver, never the session. */
-  async open(kind: string, flowPath: string, log: (line: string) => void, adapters: readonly AdapterPlugin[] = [], config: Readonly<Record<string, unknown>> = {}, extras: LaunchExtras = {}): Promise<OpenedSurface> {
+  async open(
+    kind: string,
+    flowPath: string,
+    log: (line: string) => void,
+    adapters: readonly AdapterPlugin[] = [],
+    config: Readonly<Record<string, unknown>> = {},
+    extras: LaunchExtras = {},
+  ): Promise<OpenedSurface> {
     if (!this.#shared) return openSurface(kind, flowPath, log, adapters, config, extras);
     let pending = this.#sessions.get(kind);
     if (!pending) {

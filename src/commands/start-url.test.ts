@@ -1,20 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { pathToFileURL } from "node:url";
-import { join } from "node:path";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { UnresolvedReferenceError } from "../engine/templates.ts";
 import { resolveStartUrl } from "./start-url.ts";
-
-/** The SpecError a call throws. */
-function specError(run: () => unknown): SpecError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof SpecError) return error;
-    throw error;
-  }
-  throw new Error("expected a SpecError");
-}
 
 describe("resolveStartUrl", () => {
   const flowPath = "/projects/demo/flows/login.flow.yaml";

@@ -1,7 +1,18 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { tmpProject } from "../../test/support/tmp-project.ts";
-import { checkMinVersion, compareVersions, findSuiteFile, prepareSuite, runEnvFrom, runHook, startAppServer, suiteOfFlow, withSuiteHooks, withSuiteServer } from "./suite-context.ts";
+import {
+  checkMinVersion,
+  compareVersions,
+  findSuiteFile,
+  prepareSuite,
+  runEnvFrom,
+  runHook,
+  startAppServer,
+  suiteOfFlow,
+  withSuiteHooks,
+  withSuiteServer,
+} from "./suite-context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { Lifecycle } from "../plugins/lifecycle.ts";
 import { confinedTo } from "../plugins/file-paths.ts";
@@ -70,7 +81,12 @@ describe("suite context", () => {
     expect(compareVersions("1.0.0", "1.0.0")).toBe(0);
   });
   test("a server command that exits before its url answers is an error with its output", async () => {
-    const start = startAppServer({ command: "echo listening failed >&2; exit 1", url: "http://127.0.0.1:9/", timeout_seconds: 5, reuse_existing: false }, p.dir, process.env, () => undefined);
+    const start = startAppServer(
+      { command: "echo listening failed >&2; exit 1", url: "http://127.0.0.1:9/", timeout_seconds: 5, reuse_existing: false },
+      p.dir,
+      process.env,
+      () => undefined,
+    );
     await expect(start).rejects.toBeInstanceOf(SpecError);
     await expect(start).rejects.toThrow(/exited \(exit code 1\) before .* answered: listening failed/);
   });
@@ -80,7 +96,9 @@ describe("suite context", () => {
       const url = `http://127.0.0.1:${s.port}/`;
       const reused = await startAppServer({ command: "exit 1", url, timeout_seconds: 5, reuse_existing: true }, p.dir, process.env, () => undefined);
       expect(reused.started).toBe(false);
-      await expect(startAppServer({ command: "exit 1", url, timeout_seconds: 5, reuse_existing: false }, p.dir, process.env, () => undefined)).rejects.toThrow(/already answers/);
+      await expect(startAppServer({ command: "exit 1", url, timeout_seconds: 5, reuse_existing: false }, p.dir, process.env, () => undefined)).rejects.toThrow(
+        /already answers/,
+      );
     } finally {
       s.stop(true);
     }
@@ -90,7 +108,13 @@ describe("suite context", () => {
     const url = `http://127.0.0.1:${port}/`;
     const lifecycle = new Lifecycle();
     // The shell stays and the server is its grandchild, as with `npm start`.
-    const server = await startAppServer({ command: `python3 -m http.server ${port} --bind 127.0.0.1 & wait`, url, timeout_seconds: 20, reuse_existing: false }, p.dir, process.env, () => undefined, lifecycle);
+    const server = await startAppServer(
+      { command: `python3 -m http.server ${port} --bind 127.0.0.1 & wait`, url, timeout_seconds: 20, reuse_existing: false },
+      p.dir,
+      process.env,
+      () => undefined,
+      lifecycle,
+    );
     expect(server.started).toBe(true);
     expect(lifecycle.ownedCount).toBe(1);
     const pgid = findGroupOf(port);
@@ -106,7 +130,13 @@ describe("suite context", () => {
   test("killAll at process exit kills the server's group at once", async () => {
     const port = freePort();
     const lifecycle = new Lifecycle();
-    await startAppServer({ command: `python3 -m http.server ${port} --bind 127.0.0.1 & wait`, url: `http://127.0.0.1:${port}/`, timeout_seconds: 20, reuse_existing: false }, p.dir, process.env, () => undefined, lifecycle);
+    await startAppServer(
+      { command: `python3 -m http.server ${port} --bind 127.0.0.1 & wait`, url: `http://127.0.0.1:${port}/`, timeout_seconds: 20, reuse_existing: false },
+      p.dir,
+      process.env,
+      () => undefined,
+      lifecycle,
+    );
     const pgid = findGroupOf(port);
     lifecycle.killAll();
     for (let i = 0; i < 50 && groupMembers(pgid).length > 0; i++) await Bun.sleep(100);
@@ -119,7 +149,9 @@ describe("suite context", () => {
       const url = `http://127.0.0.1:${silent.port}/`;
       const lifecycle = new Lifecycle();
       const started = performance.now();
-      await expect(startAppServer({ command: "sleep 30", url, timeout_seconds: 3, reuse_existing: false }, p.dir, process.env, () => undefined, lifecycle)).rejects.toThrow(`${url} did not answer within 3 s of starting \`sleep 30\``);
+      await expect(
+        startAppServer({ command: "sleep 30", url, timeout_seconds: 3, reuse_existing: false }, p.dir, process.env, () => undefined, lifecycle),
+      ).rejects.toThrow(`${url} did not answer within 3 s of starting \`sleep 30\``);
       // Each probe is bounded (2 s), so the wait ends near its bound, not at some socket timeout.
       expect(performance.now() - started).toBeLessThan(15_000);
       expect(lifecycle.ownedCount).toBe(0);
@@ -130,16 +162,31 @@ describe("suite context", () => {
 
   test("a confined run refuses a hook, env_from or server command whose program lies outside the root", async () => {
     await confinedTo(p.dir, async () => {
-      expect(await runHook("before_each", "../reset.sh --all", p.dir, process.env, "a.flow.yaml", () => undefined)).toContain(`before_each's program "../reset.sh" is outside the root (${p.dir})`);
+      expect(await runHook("before_each", "../reset.sh --all", p.dir, process.env, "a.flow.yaml", () => undefined)).toContain(
+        `before_each's program "../reset.sh" is outside the root (${p.dir})`,
+      );
       expect(await runHook("after_each", "true", p.dir, process.env, "a.flow.yaml", () => undefined)).toBeUndefined();
-      await expect(startAppServer({ command: "/opt/elsewhere/serve", url: "http://127.0.0.1:9/", timeout_seconds: 1, reuse_existing: false }, p.dir, process.env, () => undefined)).rejects.toThrow("server.command's program");
+      await expect(
+        startAppServer(
+          { command: "/opt/elsewhere/serve", url: "http://127.0.0.1:9/", timeout_seconds: 1, reuse_existing: false },
+          p.dir,
+          process.env,
+          () => undefined,
+        ),
+      ).rejects.toThrow("server.command's program");
     });
   });
 
   test("a stop request while waiting for the url stops the server and says so", async () => {
     const port = freePort();
     const lifecycle = new Lifecycle();
-    const start = startAppServer({ command: "sleep 30", url: `http://127.0.0.1:${port}/`, timeout_seconds: 30, reuse_existing: false }, p.dir, process.env, () => undefined, lifecycle);
+    const start = startAppServer(
+      { command: "sleep 30", url: `http://127.0.0.1:${port}/`, timeout_seconds: 30, reuse_existing: false },
+      p.dir,
+      process.env,
+      () => undefined,
+      lifecycle,
+    );
     lifecycle.requestStop({ reason: "SIGINT", signal: "SIGINT" });
     await expect(start).rejects.toMatchObject({ code: "interrupted", message: expect.stringContaining("the run was interrupted (SIGINT)") });
     expect(lifecycle.ownedCount).toBe(0);
@@ -188,7 +235,11 @@ describe("the suite of one flow", () => {
       }
       throw new Error("not refused");
     })();
-    expect([e.code, e.message, e.diagnostics[0]!.hint]).toEqual(["bad-value", "suite.yaml needs flowproof 1.2.0 or newer; this is flowproof 1.1.9", "upgrade flowproof to 1.2.0 or newer"]);
+    expect([e.code, e.message, e.diagnostics[0]!.hint]).toEqual([
+      "bad-value",
+      "suite.yaml needs flowproof 1.2.0 or newer; this is flowproof 1.1.9",
+      "upgrade flowproof to 1.2.0 or newer",
+    ]);
     expect(() => checkMinVersion("suite.yaml", { file: "suite.yaml", env: [], order: [], min_version: "1.2.0" }, "1.2.0")).not.toThrow();
   });
 
@@ -196,19 +247,47 @@ describe("the suite of one flow", () => {
     const log = join(q.dir, "h", "hooks.log");
     q.write("h/suite.yaml", `before_each: echo "before $FLOWPROOF_SPEC" >> ${log}\nafter_each: echo after >> ${log}\n`);
     const suite = suiteOfFlow(q.write("h/f.flow.yaml", ""), {}, () => undefined);
-    expect(await withSuiteHooks(suite, "f.flow.yaml", () => undefined, async () => 42)).toEqual({ ran: true, value: 42 });
-    await expect(withSuiteHooks(suite, "f.flow.yaml", () => undefined, async () => { throw new Error("boom"); })).rejects.toThrow("boom");
+    expect(
+      await withSuiteHooks(
+        suite,
+        "f.flow.yaml",
+        () => undefined,
+        async () => 42,
+      ),
+    ).toEqual({ ran: true, value: 42 });
+    await expect(
+      withSuiteHooks(
+        suite,
+        "f.flow.yaml",
+        () => undefined,
+        async () => {
+          throw new Error("boom");
+        },
+      ),
+    ).rejects.toThrow("boom");
     expect(readFileSync(log, "utf8")).toBe("before f.flow.yaml\nafter\nbefore f.flow.yaml\nafter\n");
 
     q.write("h/suite.yaml", `before_each: exit 3\nafter_each: echo after >> ${log}\n`);
     let ran = false;
-    const failed = await withSuiteHooks(suiteOfFlow(join(q.dir, "h", "f.flow.yaml"), {}, () => undefined), "f.flow.yaml", () => undefined, async () => (ran = true));
+    const failed = await withSuiteHooks(
+      suiteOfFlow(join(q.dir, "h", "f.flow.yaml"), {}, () => undefined),
+      "f.flow.yaml",
+      () => undefined,
+      async () => (ran = true),
+    );
     expect(failed).toEqual({ ran: false, hookError: "before_each hook `exit 3` failed (exit code 3)" });
     expect(ran).toBe(false);
     expect(readFileSync(log, "utf8").endsWith("after\nafter\n")).toBe(true);
 
     q.write("h/suite.yaml", "after_each: exit 4\n");
-    expect(await withSuiteHooks(suiteOfFlow(join(q.dir, "h", "f.flow.yaml"), {}, () => undefined), "f.flow.yaml", () => undefined, async () => "kept")).toEqual({ ran: true, value: "kept", hookError: "after_each hook `exit 4` failed (exit code 4)" });
+    expect(
+      await withSuiteHooks(
+        suiteOfFlow(join(q.dir, "h", "f.flow.yaml"), {}, () => undefined),
+        "f.flow.yaml",
+        () => undefined,
+        async () => "kept",
+      ),
+    ).toEqual({ ran: true, value: "kept", hookError: "after_each hook `exit 4` failed (exit code 4)" });
   });
 
   test("withSuiteServer starts the suite's server for the body and stops it after, also when the body throws", async () => {
@@ -216,9 +295,23 @@ describe("the suite of one flow", () => {
     const url = `http://127.0.0.1:${port}/`;
     q.write("w/suite.yaml", `server:\n  command: exec python3 -m http.server ${port} --bind 127.0.0.1\n  url: ${url}\n  timeout_seconds: 20\n`);
     const suite = suiteOfFlow(q.write("w/f.flow.yaml", ""), process.env, () => undefined);
-    expect(await withSuiteServer(suite, () => undefined, () => answers(url))).toBe(true);
+    expect(
+      await withSuiteServer(
+        suite,
+        () => undefined,
+        () => answers(url),
+      ),
+    ).toBe(true);
     expect(await answers(url)).toBe(false);
-    await expect(withSuiteServer(suite, () => undefined, async () => { throw new Error("body failed"); })).rejects.toThrow("body failed");
+    await expect(
+      withSuiteServer(
+        suite,
+        () => undefined,
+        async () => {
+          throw new Error("body failed");
+        },
+      ),
+    ).rejects.toThrow("body failed");
     expect(await answers(url)).toBe(false);
   });
 });

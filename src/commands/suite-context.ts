@@ -3,7 +3,7 @@
 // that runs the suite's shell commands, and the one place record, run and heal of a single flow
 // get their suite from, whichever caller (CLI, MCP, library) started them. Never prints: output
 // goes to `log`.
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { FlowproofError, SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import type { SuiteConfig, SuiteServer } from "../spec/suite.ts";
@@ -33,7 +33,8 @@ export { findSuiteFile, loadSuiteFile, suiteDefaultsOf };
 
 /** -1, 0, 1 comparing X.Y.Z versions (pre-release suffixes ignored). */
 export function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.-]/).slice(0, 3).map(Number), pb = b.split(/[.-]/).slice(0, 3).map(Number);
+  const pa = a.split(/[.-]/).slice(0, 3).map(Number),
+    pb = b.split(/[.-]/).slice(0, 3).map(Number);
   for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) < (pb[i] ?? 0) ? -1 : 1;
   return 0;
 }
@@ -41,7 +42,11 @@ export function compareVersions(a: string, b: string): number {
 /** Refuses a suite whose `min_version` is newer than this flowproof, naming both versions. */
 export function checkMinVersion(suiteFile: string, config: SuiteConfig, version: string = FLOWPROOF_VERSION): void {
   if (config.min_version && compareVersions(version, config.min_version) < 0) {
-    throw new SpecError(diagnostic("bad-value", `${displayPath(suiteFile)} needs flowproof ${config.min_version} or newer; this is flowproof ${version}`, { hint: `upgrade flowproof to ${config.min_version} or newer` }));
+    throw new SpecError(
+      diagnostic("bad-value", `${displayPath(suiteFile)} needs flowproof ${config.min_version} or newer; this is flowproof ${version}`, {
+        hint: `upgrade flowproof to ${config.min_version} or newer`,
+      }),
+    );
   }
 }
 
@@ -84,7 +89,12 @@ export function suiteOfFlow(spec: string, env: Env, log: (line: string) => void)
 }
 
 /** Runs `body` with the suite's `server:` answering (started first, stopped after, whatever happens). */
-export async function withSuiteServer<T>(suite: FlowSuite, log: (line: string) => void, body: () => Promise<T>, lifecycle: Lifecycle = processLifecycle): Promise<T> {
+export async function withSuiteServer<T>(
+  suite: FlowSuite,
+  log: (line: string) => void,
+  body: () => Promise<T>,
+  lifecycle: Lifecycle = processLifecycle,
+): Promise<T> {
   const ctx = suite.ctx;
   const server = ctx?.config.server ? await startAppServer(ctx.config.server, ctx.dir, suite.env, log, lifecycle) : undefined;
   try {
@@ -105,7 +115,13 @@ export type Hooked<T> =
  * `spec`). A failing `before_each` skips the body; `after_each` always runs, also when the body
  * throws (which is then rethrown). The first hook failure is `hookError`.
  */
-export async function withSuiteHooks<T>(suite: FlowSuite, spec: string, log: (line: string) => void, body: () => Promise<T>, lifecycle: Lifecycle = processLifecycle): Promise<Hooked<T>> {
+export async function withSuiteHooks<T>(
+  suite: FlowSuite,
+  spec: string,
+  log: (line: string) => void,
+  body: () => Promise<T>,
+  lifecycle: Lifecycle = processLifecycle,
+): Promise<Hooked<T>> {
   const ctx = suite.ctx;
   const before = ctx?.config.before_each ? await runHook("before_each", ctx.config.before_each, ctx.dir, suite.env, spec, log, lifecycle) : undefined;
   let ran: { value: T } | undefined;
@@ -143,7 +159,13 @@ export function runEnvFrom(command: string, cwd: string, env: Env, log: (line: s
   const r = spawnSync("sh", ["-c", command], { cwd, env: definedOnly(env), encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
   if (r.stderr) for (const line of r.stderr.trimEnd().split("\n")) log(`[env_from] ${line}`);
   if (r.error || r.status !== 0) {
-    throw new SpecError(diagnostic("bad-value", `env_from \`${command}\` failed (${r.error ? r.error.message : `exit code ${r.status ?? `signal ${r.signal}`}`}); the run is aborted`, { hint: "fix the command so it exits 0 and prints NAME=VALUE lines" }));
+    throw new SpecError(
+      diagnostic(
+        "bad-value",
+        `env_from \`${command}\` failed (${r.error ? r.error.message : `exit code ${r.status ?? `signal ${r.signal}`}`}); the run is aborted`,
+        { hint: "fix the command so it exits 0 and prints NAME=VALUE lines" },
+      ),
+    );
   }
   const out: Record<string, string> = {};
   for (const [i, line] of r.stdout.split(/\r?\n/).entries()) {
@@ -151,7 +173,11 @@ export function runEnvFrom(command: string, cwd: string, env: Env, log: (line: s
     const m = ENV_LINE.exec(line);
     if (!m) {
       // The line may hold a secret: name its number, never its text.
-      throw new SpecError(diagnostic("bad-value", `env_from \`${command}\` printed a line that is not NAME=VALUE (stdout line ${i + 1}); the run is aborted`, { hint: "print one NAME=VALUE per line; blank lines and # comments are allowed" }));
+      throw new SpecError(
+        diagnostic("bad-value", `env_from \`${command}\` printed a line that is not NAME=VALUE (stdout line ${i + 1}); the run is aborted`, {
+          hint: "print one NAME=VALUE per line; blank lines and # comments are allowed",
+        }),
+      );
     }
     out[m[1]!] = m[2]!;
   }
@@ -163,7 +189,15 @@ export function runEnvFrom(command: string, cwd: string, env: Env, log: (line: s
  * hook runs in a process group of its own, ended (grandchildren included) when the run is asked
  * to stop, and killed at process exit at the latest.
  */
-export function runHook(kind: "before_each" | "after_each", command: string, cwd: string, env: Env, spec: string, log: (line: string) => void, lifecycle: Lifecycle = processLifecycle): Promise<string | undefined> {
+export function runHook(
+  kind: "before_each" | "after_each",
+  command: string,
+  cwd: string,
+  env: Env,
+  spec: string,
+  log: (line: string) => void,
+  lifecycle: Lifecycle = processLifecycle,
+): Promise<string | undefined> {
   try {
     filePaths().command(kind, command, cwd);
   } catch (error) {
@@ -229,7 +263,13 @@ export interface RunningServer {
  * The server runs in a process group of its own, owned by `lifecycle`: `stop()`, a stopping run,
  * a forced exit and the process's exit all end the whole group, so no server keeps its port.
  */
-export async function startAppServer(server: SuiteServer, cwd: string, env: Env, log: (line: string) => void, lifecycle: Lifecycle = processLifecycle): Promise<RunningServer> {
+export async function startAppServer(
+  server: SuiteServer,
+  cwd: string,
+  env: Env,
+  log: (line: string) => void,
+  lifecycle: Lifecycle = processLifecycle,
+): Promise<RunningServer> {
   const url = resolveText(server.url, { env, captures: new Map(), secrets: new Map() }).value;
   filePaths().command("server.command", server.command, cwd);
   if (await answers(url, lifecycle.signal)) {
@@ -237,7 +277,11 @@ export async function startAppServer(server: SuiteServer, cwd: string, env: Env,
       log(`[SERVER] reusing the server already answering at ${url}`);
       return { started: false, stop: async () => undefined };
     }
-    throw new SpecError(diagnostic("bad-value", `something already answers at ${url}, so \`server.command\` would not be the app under test`, { hint: "stop that server, or set `reuse_existing: true` under `server:` in suite.yaml" }));
+    throw new SpecError(
+      diagnostic("bad-value", `something already answers at ${url}, so \`server.command\` would not be the app under test`, {
+        hint: "stop that server, or set `reuse_existing: true` under `server:` in suite.yaml",
+      }),
+    );
   }
   // Its own process group, so stopping it also stops what the command spawned (npm → node …).
   const child = spawn("sh", ["-c", server.command], { cwd, env: definedOnly(env), stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -248,10 +292,12 @@ export async function startAppServer(server: SuiteServer, cwd: string, env: Env,
   child.stdout.on("data", collect);
   child.stderr.on("data", collect);
   let exited: string | undefined;
-  const exit = new Promise<void>((done) => child.once("exit", (code, signal) => {
-    exited = code !== null ? `exit code ${code}` : `signal ${signal}`;
-    done();
-  }));
+  const exit = new Promise<void>((done) =>
+    child.once("exit", (code, signal) => {
+      exited = code !== null ? `exit code ${code}` : `signal ${signal}`;
+      done();
+    }),
+  );
   const signalGroup = (signal: NodeJS.Signals) => {
     if (child.pid === undefined) return;
     try {
@@ -281,17 +327,32 @@ export async function startAppServer(server: SuiteServer, cwd: string, env: Env,
   while (Date.now() < deadline) {
     if (lifecycle.signal.aborted) {
       await stop();
-      throw new FlowproofError(diagnostic("interrupted", `the run was interrupted (${lifecycle.stopRequest?.reason ?? "stop requested"}) while waiting for ${url}; the server was stopped`));
+      throw new FlowproofError(
+        diagnostic(
+          "interrupted",
+          `the run was interrupted (${lifecycle.stopRequest?.reason ?? "stop requested"}) while waiting for ${url}; the server was stopped`,
+        ),
+      );
     }
     if (exited !== undefined) {
       await stop();
-      throw new SpecError(diagnostic("bad-value", `the server command \`${server.command}\` exited (${exited}) before ${url} answered${tail.trim() ? `: ${tail.trim().split("\n").slice(-3).join(" | ")}` : ""}`, { hint: "run the command by hand to see why it stops" }));
+      throw new SpecError(
+        diagnostic(
+          "bad-value",
+          `the server command \`${server.command}\` exited (${exited}) before ${url} answered${tail.trim() ? `: ${tail.trim().split("\n").slice(-3).join(" | ")}` : ""}`,
+          { hint: "run the command by hand to see why it stops" },
+        ),
+      );
     }
     if (await answers(url, lifecycle.signal)) return { started: true, stop };
     await new Promise((r) => setTimeout(r, 200));
   }
   await stop();
-  throw new SpecError(diagnostic("bad-value", `${url} did not answer within ${server.timeout_seconds} s of starting \`${server.command}\``, { hint: "raise `server.timeout_seconds`, or check that `server.url` is where the app listens" }));
+  throw new SpecError(
+    diagnostic("bad-value", `${url} did not answer within ${server.timeout_seconds} s of starting \`${server.command}\``, {
+      hint: "raise `server.timeout_seconds`, or check that `server.url` is where the app listens",
+    }),
+  );
 }
 
 /** Whether `url` answers with response headers within ANSWER_MS (a server that accepts and never answers does not); a stop request ends the wait. */

@@ -13,7 +13,11 @@ describe("suite plan", () => {
   });
   test("order: entries come first; an unknown entry is refused", () => {
     const planned = orderFlows(p.dir, discoverFlows(p.dir), ["sub/c.flow.yaml"], "suite.yaml");
-    expect(planned.map((f) => [f.rel, f.position, f.pinned])).toEqual([["sub/c.flow.yaml", 0, true], ["a.flow.yml", 1, false], ["b.flow.yaml", 2, false]]);
+    expect(planned.map((f) => [f.rel, f.position, f.pinned])).toEqual([
+      ["sub/c.flow.yaml", 0, true],
+      ["a.flow.yml", 1, false],
+      ["b.flow.yaml", 2, false],
+    ]);
     expect(() => orderFlows(p.dir, discoverFlows(p.dir), ["gone.flow.yaml"], "suite.yaml")).toThrow(SpecError);
   });
   test("shards cover every flow exactly once and keep the order: group together", () => {

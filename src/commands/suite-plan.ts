@@ -40,7 +40,13 @@ export function orderFlows(dir: string, found: readonly string[], order: readonl
     const rel = relative(dir, resolve(dir, entry)).split(sep).join("/");
     if (!found.includes(rel)) {
       const exists = existsSync(resolve(dir, entry));
-      throw new SpecError(diagnostic("bad-value", `\`order\` in ${suiteFile ?? "suite.yaml"} lists ${entry}, ${exists ? "which is not a *.flow.yaml file of this suite" : "which does not exist"}`, { hint: `list flow files relative to the suite directory; found: ${found.slice(0, 8).join(", ")}${found.length > 8 ? ", …" : ""}` }));
+      throw new SpecError(
+        diagnostic(
+          "bad-value",
+          `\`order\` in ${suiteFile ?? "suite.yaml"} lists ${entry}, ${exists ? "which is not a *.flow.yaml file of this suite" : "which does not exist"}`,
+          { hint: `list flow files relative to the suite directory; found: ${found.slice(0, 8).join(", ")}${found.length > 8 ? ", …" : ""}` },
+        ),
+      );
     }
     pinned.push(rel);
   }
@@ -57,7 +63,8 @@ export interface Shard {
 export function parseShard(text: string): Shard | undefined {
   const m = /^(\d+)\/(\d+)$/.exec(text);
   if (!m) return undefined;
-  const index = Number(m[1]), total = Number(m[2]);
+  const index = Number(m[1]),
+    total = Number(m[2]);
   return index >= 1 && total >= 1 && index <= total ? { index, total } : undefined;
 }
 

@@ -104,7 +104,8 @@ interface Loaded {
 export function errorLine(error: unknown): string {
   if (error instanceof FlowproofError) {
     const d = error.diagnostics[0];
-    if (d) return `${d.span ? `${d.span.file}:${d.span.line}:${d.span.column}: ` : ""}${d.message}${d.hint ? ` (hint: ${d.hint.split("\n")[0]})` : ""}${error.diagnostics.length > 1 ? ` (+${error.diagnostics.length - 1} more)` : ""}`;
+    if (d)
+      return `${d.span ? `${d.span.file}:${d.span.line}:${d.span.column}: ` : ""}${d.message}${d.hint ? ` (hint: ${d.hint.split("\n")[0]})` : ""}${error.diagnostics.length > 1 ? ` (+${error.diagnostics.length - 1} more)` : ""}`;
   }
   return error instanceof Error ? error.message : String(error);
 }
@@ -128,19 +129,25 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
   const whole = orderFlows(dir, discoverFlows(dir), order, suiteFile && displayPath(suiteFile));
   const planned = selectShard(whole, options.shard);
   if (planned.length === 0 && !options.shard) {
-    throw new SpecError(diagnostic("io-error", `no *.flow.yaml files below ${displayPath(dir) || "."}`, { hint: "a suite is a directory of flow files; `flowproof init` writes an example" }));
+    throw new SpecError(
+      diagnostic("io-error", `no *.flow.yaml files below ${displayPath(dir) || "."}`, {
+        hint: "a suite is a directory of flow files; `flowproof init` writes an example",
+      }),
+    );
   }
   // Each flow is loaded once, as replay reads it: with the project's plugins, plain steps as
   // intent (a model-authored flow's steps are not rules text; replay reads the trace).
-  const loaded: Loaded[] = await Promise.all(planned.map(async (plan): Promise<Loaded> => {
-    const path = join(dir, plan.rel);
-    try {
-      const replay = await loadFlowForReplay(path, ctx.env, ctx.defaults);
-      return { plan, path, flow: replay.flow, replay };
-    } catch (error) {
-      return { plan, path, loadError: errorLine(error) };
-    }
-  }));
+  const loaded: Loaded[] = await Promise.all(
+    planned.map(async (plan): Promise<Loaded> => {
+      const path = join(dir, plan.rel);
+      try {
+        const replay = await loadFlowForReplay(path, ctx.env, ctx.defaults);
+        return { plan, path, flow: replay.flow, replay };
+      } catch (error) {
+        return { plan, path, loadError: errorLine(error) };
+      }
+    }),
+  );
   checkControlsUnique(loaded);
 
   const server = ctx.config.server ? await startAppServer(ctx.config.server, ctx.dir, ctx.env, log) : undefined;
@@ -157,8 +164,25 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
         r = await runFlow(item, ctx, { ...options, log }, pool, runDir, { ...ctx.env, ...exportedEnv });
       } catch (error) {
         // Whatever breaks one flow (even writing its bundle) errors that flow only.
-        const report = erroredReport(item.flow?.name ?? item.plan.rel, displayPath(item.path), displayPath(defaultTracePath(item.path)), `harness fault: ${errorLine(error)}`);
-        r = { result: { spec: item.plan.rel, name: report.name, outcome: outcomeOf(report), report, report_path: null, attempts: 1, exports: [], position: item.plan.position, reason: report.error! } };
+        const report = erroredReport(
+          item.flow?.name ?? item.plan.rel,
+          displayPath(item.path),
+          displayPath(defaultTracePath(item.path)),
+          `harness fault: ${errorLine(error)}`,
+        );
+        r = {
+          result: {
+            spec: item.plan.rel,
+            name: report.name,
+            outcome: outcomeOf(report),
+            report,
+            report_path: null,
+            attempts: 1,
+            exports: [],
+            position: item.plan.position,
+            reason: report.error!,
+          },
+        };
       }
       if (r.exported) Object.assign(exportedEnv, r.exported);
       results.push(r.result);
@@ -166,7 +190,11 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
     };
     // The `order:` group is a sequence (exports flow along it); everything else may run in parallel.
     for (const item of loaded.filter((l) => l.plan.pinned)) await runOne(item);
-    await runWithWorkers(loaded.filter((l) => !l.plan.pinned), Math.max(1, options.workers ?? 1), runOne);
+    await runWithWorkers(
+      loaded.filter((l) => !l.plan.pinned),
+      Math.max(1, options.workers ?? 1),
+      runOne,
+    );
   } finally {
     await pool.close();
     await server?.stop();
@@ -179,7 +207,22 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
   const junitPath = join(dir, ".flowproof", "suite-junit.xml");
   writeFileAtomic(junitPath, junit);
   const htmlPath = join(runDir, "report.html");
-  writeFileAtomic(htmlPath, suiteHtml(displayPath(dir) || ".", runId, results.map((r) => ({ spec: r.spec, name: r.name, outcome: r.outcome, duration_ms: r.report.duration_ms, ...(r.reason ? { reason: r.reason } : {}), ...(r.report.ran_on?.node ? { node: r.report.ran_on.node } : {}), ...(r.report_path ? { report: relativeTo(runDir, r.report_path.replace(/result\.json$/, "report.html")) } : {}) }))));
+  writeFileAtomic(
+    htmlPath,
+    suiteHtml(
+      displayPath(dir) || ".",
+      runId,
+      results.map((r) => ({
+        spec: r.spec,
+        name: r.name,
+        outcome: r.outcome,
+        duration_ms: r.report.duration_ms,
+        ...(r.reason ? { reason: r.reason } : {}),
+        ...(r.report.ran_on?.node ? { node: r.report.ran_on.node } : {}),
+        ...(r.report_path ? { report: relativeTo(runDir, r.report_path.replace(/result\.json$/, "report.html")) } : {}),
+      })),
+    ),
+  );
   const record: RunRecord = {
     run_id: runId,
     started_at: startedAt.toISOString(),
@@ -204,12 +247,30 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
     log(w);
   }
   const count = (o: FlowOutcome) => results.filter((r) => r.outcome === o).length;
-  return { dir, flows: results, passed: count("passed"), failed: count("failed"), skipped: count("skipped"), errored: count("errored"), stale: count("stale"), expected_failures: count("expected_failure"), flaky: count("flaky"), junit_path: junitPath, run_id: runId, run_dir: runDir, record_path: recordPath, html_path: htmlPath, warnings };
+  return {
+    dir,
+    flows: results,
+    passed: count("passed"),
+    failed: count("failed"),
+    skipped: count("skipped"),
+    errored: count("errored"),
+    stale: count("stale"),
+    expected_failures: count("expected_failure"),
+    flaky: count("flaky"),
+    junit_path: junitPath,
+    run_id: runId,
+    run_dir: runDir,
+    record_path: recordPath,
+    html_path: htmlPath,
+    warnings,
+  };
 }
 
 /** sha256 of the suite's ordered flow list (the `order:` group marked): the same for every shard of one suite. */
 function planHash(flows: readonly PlannedFlow[]): string {
-  return `sha256:${createHash("sha256").update(flows.map((f) => `${f.rel}${f.pinned ? "\t(order)" : ""}`).join("\n")).digest("hex")}`;
+  return `sha256:${createHash("sha256")
+    .update(flows.map((f) => `${f.rel}${f.pinned ? "\t(order)" : ""}`).join("\n"))
+    .digest("hex")}`;
 }
 
 function relativeTo(from: string, path: string): string {
@@ -224,7 +285,12 @@ function checkControlsUnique(loaded: readonly Loaded[]): void {
     const id = l.flow?.control?.id;
     if (!id) continue;
     const first = seen.get(id);
-    if (first) problems.push(diagnostic("bad-value", `control id ${JSON.stringify(id)} is claimed by both ${first} and ${l.plan.rel}`, { hint: "control ids are unique within a suite: rename one of them" }));
+    if (first)
+      problems.push(
+        diagnostic("bad-value", `control id ${JSON.stringify(id)} is claimed by both ${first} and ${l.plan.rel}`, {
+          hint: "control ids are unique within a suite: rename one of them",
+        }),
+      );
     else seen.set(id, l.plan.rel);
   }
   if (problems.length > 0) throw new SpecError(problems);
@@ -271,7 +337,14 @@ function outcomeOf(report: RunReport): FlowOutcome {
   return report.outcome === "interrupted" ? "errored" : report.outcome;
 }
 
-async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & { log: (line: string) => void }, pool: SessionPool, runDir: string, env: Env): Promise<{ result: SuiteFlowResult; exported?: Readonly<Record<string, string>> }> {
+async function runFlow(
+  item: Loaded,
+  ctx: SuiteContext,
+  options: SuiteOptions & { log: (line: string) => void },
+  pool: SessionPool,
+  runDir: string,
+  env: Env,
+): Promise<{ result: SuiteFlowResult; exported?: Readonly<Record<string, string>> }> {
   const { plan, path } = item;
   const spec = displayPath(path);
   const tracePath = defaultTracePath(path);
@@ -279,7 +352,20 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
   const synthetic = (report: RunReport, extra: Partial<SuiteFlowResult> = {}) => {
     const dir = flowBundleDir(runDir, plan.rel, 1);
     const paths = writeRunBundle(mkdirp(dir), report);
-    return { result: { spec: plan.rel, name, outcome: outcomeOf(report), report, report_path: paths.result, attempts: 1, exports: [], position: plan.position, ...(flowReason(report) ? { reason: flowReason(report)! } : {}), ...extra } };
+    return {
+      result: {
+        spec: plan.rel,
+        name,
+        outcome: outcomeOf(report),
+        report,
+        report_path: paths.result,
+        attempts: 1,
+        exports: [],
+        position: plan.position,
+        ...(flowReason(report) ? { reason: flowReason(report)! } : {}),
+        ...extra,
+      },
+    };
   };
   if (item.loadError !== undefined) return synthetic(erroredReport(name, spec, displayPath(tracePath), item.loadError));
   let recorded = false;
@@ -288,7 +374,10 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
       options.log(`[RECORD] ${name}`);
       try {
         // Recorded as a single `flowproof record` would: between the suite's hooks, in its env.
-        const r = await recordInSuite({ spec: path, env, ...(options.author ? { author: options.author } : {}), log: options.log }, { ctx, env, ...(ctx.defaults ? { defaults: ctx.defaults } : {}) });
+        const r = await recordInSuite(
+          { spec: path, env, ...(options.author ? { author: options.author } : {}), log: options.log },
+          { ctx, env, ...(ctx.defaults ? { defaults: ctx.defaults } : {}) },
+        );
         if (!r.ok) return synthetic(erroredReport(name, spec, displayPath(tracePath), `could not record the missing trace: ${r.error ?? "unknown error"}`));
         recorded = true;
       } catch (error) {
@@ -296,10 +385,26 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
       }
     } else if (options.strict || inCi(env)) {
       const why = options.strict ? "--strict" : "CI is set: an unrecorded flow would otherwise pass unseen";
-      return synthetic(erroredReport(name, spec, displayPath(tracePath), `no trace recorded at ${displayPath(tracePath)} (${why}); record it with \`flowproof record ${spec}\``));
+      return synthetic(
+        erroredReport(
+          name,
+          spec,
+          displayPath(tracePath),
+          `no trace recorded at ${displayPath(tracePath)} (${why}); record it with \`flowproof record ${spec}\``,
+        ),
+      );
     } else {
-      options.log(`WARNING: ${spec} has no trace, so it was not run and checks nothing; record it with \`flowproof record ${spec}\` (in CI, or with --strict, this is an error)`);
-      return synthetic(skippedReport(name, spec, displayPath(tracePath), `no trace recorded at ${displayPath(tracePath)}; record it with \`flowproof record ${spec}\` (or run with --record-missing)`));
+      options.log(
+        `WARNING: ${spec} has no trace, so it was not run and checks nothing; record it with \`flowproof record ${spec}\` (in CI, or with --strict, this is an error)`,
+      );
+      return synthetic(
+        skippedReport(
+          name,
+          spec,
+          displayPath(tracePath),
+          `no trace recorded at ${displayPath(tracePath)}; record it with \`flowproof record ${spec}\` (or run with --record-missing)`,
+        ),
+      );
     }
   }
   const hookEnv = env;
@@ -316,7 +421,12 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
     if (hookError === undefined) {
       try {
         last = await run({
-          spec: path, env, pool, runDir: mkdirp(flowBundleDir(runDir, plan.rel, repeat > 1 ? 1 : attempt, repeat)), ...(ctx.defaults ? { suiteDefaults: ctx.defaults } : {}), log: options.log,
+          spec: path,
+          env,
+          pool,
+          runDir: mkdirp(flowBundleDir(runDir, plan.rel, repeat > 1 ? 1 : attempt, repeat)),
+          ...(ctx.defaults ? { suiteDefaults: ctx.defaults } : {}),
+          log: options.log,
           ...(item.replay ? { loaded: item.replay } : {}),
           ...(options.recordingDetail ? { recordingDetail: options.recordingDetail } : {}),
           ...(options.video ? { video: true } : {}),
@@ -347,7 +457,10 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
   if (repeats.length > 1) {
     // One verdict for the repeats, written over the bundle of the repeat it shows.
     const shown = repeats.find((r) => !["passed", "expected_failure"].includes(r.report.outcome)) ?? repeats[repeats.length - 1]!;
-    const combined = combineRepeats(repeats.map((r) => r.report), repeats.map((r) => relativeTo(shown.run_dir, r.report_path)));
+    const combined = combineRepeats(
+      repeats.map((r) => r.report),
+      repeats.map((r) => relativeTo(shown.run_dir, r.report_path)),
+    );
     writeRunBundle(shown.run_dir, combined);
     last = { ...shown, report: combined };
   }
@@ -355,7 +468,18 @@ async function runFlow(item: Loaded, ctx: SuiteContext, options: SuiteOptions & 
   const exported = last!.exported;
   const reason = flowReason(report);
   return {
-    result: { spec: plan.rel, name, outcome: outcomeOf(report), report, report_path: last!.report_path, attempts: repeats.length > 1 ? 1 : attempt, exports: exported ? Object.keys(exported) : [], position: plan.position, ...(recorded ? { recorded } : {}), ...(reason ? { reason } : {}) },
+    result: {
+      spec: plan.rel,
+      name,
+      outcome: outcomeOf(report),
+      report,
+      report_path: last!.report_path,
+      attempts: repeats.length > 1 ? 1 : attempt,
+      exports: exported ? Object.keys(exported) : [],
+      position: plan.position,
+      ...(recorded ? { recorded } : {}),
+      ...(reason ? { reason } : {}),
+    },
     ...(exported ? { exported } : {}),
   };
 }

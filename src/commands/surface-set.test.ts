@@ -14,14 +14,28 @@ const entry = (kind: string) => ({ kind, ui: kind !== "api", ...NO_LAUNCH });
 
 let a: TestServer;
 let b: TestServer;
-beforeAll(async () => { requireChromium(); a = await startServer(); b = await startServer(); });
-afterAll(() => { a.stop(); b.stop(); });
+beforeAll(async () => {
+  requireChromium();
+  a = await startServer();
+  b = await startServer();
+});
+afterAll(() => {
+  a.stop();
+  b.stop();
+});
 
 describe("SurfaceSet", () => {
   test("launches surfaces lazily, forwards to the active one and keeps each session alive", async () => {
     const pool = new SessionPool();
     let launched = 0;
-    const multi = openMultiSurface({ one: web(`${a.url}/greeter.html`), two: web(`${b.url}/counter.html`) }, (e) => { launched++; return pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined); }, () => pool.close());
+    const multi = openMultiSurface(
+      { one: web(`${a.url}/greeter.html`), two: web(`${b.url}/counter.html`) },
+      (e) => {
+        launched++;
+        return pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined);
+      },
+      () => pool.close(),
+    );
     try {
       expect(await multi.start("one")).toEqual({ ok: true });
       expect(launched).toBe(1);
@@ -33,7 +47,9 @@ describe("SurfaceSet", () => {
       await multi.set.activate("one");
       expect(launched).toBe(2);
       // The first surface kept its page: the typed name is still there.
-      expect((await multi.set.check([{ tier: "native_id", provenance: "recorded", payload: { css: "#name" } }], { kind: "text_contains", text: "Ada" })).pass).toBe(true);
+      expect(
+        (await multi.set.check([{ tier: "native_id", provenance: "recorded", payload: { css: "#name" } }], { kind: "text_contains", text: "Ada" })).pass,
+      ).toBe(true);
       await expect(multi.set.activate("three")).rejects.toBeInstanceOf(SurfaceActivationError);
       // A web surface can hold input for a capture, but the set never does: the recorder waits.
       expect(multi.set.holdInput(Promise.resolve())).toBe(false);
@@ -44,7 +60,11 @@ describe("SurfaceSet", () => {
   });
   test("a surface whose page does not open fails its start with the reason", async () => {
     const pool = new SessionPool();
-    const multi = openMultiSurface({ down: web("http://127.0.0.1:9/") }, (e) => pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined), () => pool.close());
+    const multi = openMultiSurface(
+      { down: web("http://127.0.0.1:9/") },
+      (e) => pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined),
+      () => pool.close(),
+    );
     try {
       const r = await multi.start("down");
       expect(r.ok).toBe(false);
@@ -57,19 +77,30 @@ describe("SurfaceSet", () => {
 });
 
 describe("surfacesHeader / surfaceEntries", () => {
-  const url = (raw: string) => { const t = parseTemplate(raw); if (!t.ok) throw new Error(raw); return t.value; };
+  const url = (raw: string) => {
+    const t = parseTemplate(raw);
+    if (!t.ok) throw new Error(raw);
+    return t.value;
+  };
   const catalog = builtinCatalog();
   test("the header keeps url and browser as written; entries resolve them, an api surface gets neither", () => {
-    const header = surfacesHeader({
-      shop: { app: "web", url: url("${SHOP}/cart"), keys: { browser: { viewport: { width: 390, height: 700 } } } },
-      backend: { app: "api", keys: {} },
-    }, catalog);
+    const header = surfacesHeader(
+      {
+        shop: { app: "web", url: url("${SHOP}/cart"), keys: { browser: { viewport: { width: 390, height: 700 } } } },
+        backend: { app: "api", keys: {} },
+      },
+      catalog,
+    );
     expect(header).toEqual({
       shop: { name: "shop", adapter: "web", url: "${SHOP}/cart", browser: { viewport: { width: 390, height: 700 } } },
       backend: { name: "backend", adapter: "api" },
     });
     const secrets = new Map<string, string>();
-    const entries = surfaceEntries(header, { top: { browser: { user_agent: "flow-level" }, mock: [{ url_contains: "/x" }] }, spec: {} }, catalog, { flowPath: "/tmp/x.flow.yaml", env: { SHOP: "http://127.0.0.1:9" }, secrets });
+    const entries = surfaceEntries(header, { top: { browser: { user_agent: "flow-level" }, mock: [{ url_contains: "/x" }] }, spec: {} }, catalog, {
+      flowPath: "/tmp/x.flow.yaml",
+      env: { SHOP: "http://127.0.0.1:9" },
+      secrets,
+    });
     expect(entries["shop"]).toMatchObject({ kind: "web", ui: true, url: "http://127.0.0.1:9/cart" });
     // The surface's own `browser:` wins outright over the flow's; the flow's `mock:` applies to every web surface.
     expect(entries["shop"]!.launchAt(new Map()).config).toEqual({ browser: { viewport: { width: 390, height: 700 } }, mock: [{ url_contains: "/x" }] });
@@ -77,12 +108,28 @@ describe("surfacesHeader / surfaceEntries", () => {
     expect(entries["backend"]!.launchAt(new Map()).config).toEqual({});
   });
   test("a Windows app surface: command, title and geometry as written in the header; the command resolves ${captured.x} when the surface starts, never before", () => {
-    const header = surfacesHeader({
-      gui: { app: "windows", keys: { command: "\"Z:\\apps\\fixture.exe\" --title=Order-${captured.order} --key=${KEY}", window_title: "Order-${captured.order}", window: { width: 420, height: 560, x: 0, y: 0 } } },
-      notes: { app: "notepad", keys: {} },
-    }, catalog);
+    const header = surfacesHeader(
+      {
+        gui: {
+          app: "windows",
+          keys: {
+            command: '"Z:\\apps\\fixture.exe" --title=Order-${captured.order} --key=${KEY}',
+            window_title: "Order-${captured.order}",
+            window: { width: 420, height: 560, x: 0, y: 0 },
+          },
+        },
+        notes: { app: "notepad", keys: {} },
+      },
+      catalog,
+    );
     expect(header).toEqual({
-      gui: { name: "gui", adapter: "windows", command: "\"Z:\\apps\\fixture.exe\" --title=Order-${captured.order} --key=${KEY}", window_title: "Order-${captured.order}", geometry: { width: 420, height: 560, x: 0, y: 0 } },
+      gui: {
+        name: "gui",
+        adapter: "windows",
+        command: '"Z:\\apps\\fixture.exe" --title=Order-${captured.order} --key=${KEY}',
+        window_title: "Order-${captured.order}",
+        geometry: { width: 420, height: 560, x: 0, y: 0 },
+      },
       notes: { name: "notes", adapter: "notepad" },
     });
     const secrets = new Map<string, string>();
@@ -90,7 +137,9 @@ describe("surfacesHeader / surfaceEntries", () => {
     expect(entries["gui"]?.kind).toBe("windows");
     expect(secrets.size).toBe(0);
     expect(entries["gui"]?.launchAt(new Map([["order", "4711"]])).config).toEqual({
-      command: "\"Z:\\apps\\fixture.exe\" --title=Order-4711 --key=k-123", window_title: "Order-4711", window: { width: 420, height: 560, x: 0, y: 0 },
+      command: '"Z:\\apps\\fixture.exe" --title=Order-4711 --key=k-123',
+      window_title: "Order-4711",
+      window: { width: 420, height: 560, x: 0, y: 0 },
     });
     // The environment value joins the secrets (redacted from every message); the capture does not.
     expect([...secrets.values()]).toEqual(["k-123"]);
@@ -104,17 +153,18 @@ describe("surfacesHeader / surfaceEntries", () => {
 describe("SurfaceSet.surfaceFacts", () => {
   test("reports what each opened surface records of itself, and nothing for an unopened or silent one", async () => {
     const driver = (facts?: Record<string, unknown>) => ({ ...(facts ? { appInfo: () => facts } : {}), close: async () => {} }) as unknown as AppDriver;
-    const drivers: Record<string, AppDriver> = { gui: driver({ backend: "win32", geometry: { x: 0, y: 0, width: 400, height: 300 } }), backend: driver(), later: driver({ backend: "uia" }) };
+    const drivers: Record<string, AppDriver> = {
+      gui: driver({ backend: "win32", geometry: { x: 0, y: 0, width: 400, height: 300 } }),
+      backend: driver(),
+      later: driver({ backend: "uia" }),
+    };
     const opened: OpenedSurface[] = [];
-    const set = new SurfaceSet(
-      { gui: entry("windows"), backend: entry("api"), later: entry("windows") },
-      async (entry) => {
-        const name = entry.kind === "api" ? "backend" : opened.length === 0 ? "gui" : "later";
-        const surface = { driver: drivers[name]!, session: { launch: async () => drivers[name]!, close: async () => {} } } as unknown as OpenedSurface;
-        opened.push(surface);
-        return surface;
-      },
-    );
+    const set = new SurfaceSet({ gui: entry("windows"), backend: entry("api"), later: entry("windows") }, async (entry) => {
+      const name = entry.kind === "api" ? "backend" : opened.length === 0 ? "gui" : "later";
+      const surface = { driver: drivers[name]!, session: { launch: async () => drivers[name]!, close: async () => {} } } as unknown as OpenedSurface;
+      opened.push(surface);
+      return surface;
+    });
     await set.activate("gui");
     await set.activate("backend");
     expect(set.surfaceFacts()).toEqual({ gui: { backend: "win32", geometry: { x: 0, y: 0, width: 400, height: 300 } } });
@@ -124,7 +174,8 @@ describe("SurfaceSet.surfaceFacts", () => {
 describe("SurfaceSet.screenChanged", () => {
   test("answers the active surface's own signal, and yes after every switch to another surface or from one without a signal", async () => {
     const answers: Record<string, boolean[]> = { a: [false, false, false], b: [false] };
-    const driver = (name: string) => ({ ...(answers[name] ? { screenChanged: async () => answers[name]!.shift() ?? true } : {}), close: async () => {} }) as unknown as AppDriver;
+    const driver = (name: string) =>
+      ({ ...(answers[name] ? { screenChanged: async () => answers[name]!.shift() ?? true } : {}), close: async () => {} }) as unknown as AppDriver;
     const names = ["a", "b", "c"];
     let next = 0;
     const set = new SurfaceSet({ a: entry("windows"), b: entry("windows"), c: entry("windows") }, async () => {

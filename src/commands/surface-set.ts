@@ -17,11 +17,13 @@ export type SurfacesHeader = NonNullable<TraceHeader["apps"]>;
 
 /** What record writes into the header's `apps` map: each surface's kind, url and recorded keys as written. */
 export function surfacesHeader(apps: Readonly<Record<string, SurfaceSpec>>, catalog: SurfaceCatalog): SurfacesHeader {
-  return Object.fromEntries(Object.entries(apps).map(([name, a]) => {
-    const kind = catalog.kinds.get(a.app);
-    const keys = kind ? recordedKeys(kind, a.keys, false).entry : {};
-    return [name, { name, adapter: a.app, ...(a.url ? { url: a.url.raw } : {}), ...keys }];
-  }));
+  return Object.fromEntries(
+    Object.entries(apps).map(([name, a]) => {
+      const kind = catalog.kinds.get(a.app);
+      const keys = kind ? recordedKeys(kind, a.keys, false).entry : {};
+      return [name, { name, adapter: a.app, ...(a.url ? { url: a.url.raw } : {}), ...keys }];
+    }),
+  );
 }
 
 /** Where a surface's launch comes from besides its header entry. */
@@ -39,26 +41,47 @@ export interface SurfaceSources {
  * so both open alike): start URLs resolved now; each launch config resolved at the surface's
  * first activation, with the captures made so far, every resolved value joining `secrets`.
  */
-export function surfaceEntries(apps: SurfacesHeader, sources: SurfaceSources, catalog: SurfaceCatalog, ctx: ResolveContext & { readonly flowPath: string }): Record<string, SurfaceEntry> {
-  return Object.fromEntries(Object.entries(apps).map(([name, recorded]) => {
-    const kind = catalog.kinds.get(recorded.adapter);
-    const entry: SurfaceEntry = {
-      kind: recorded.adapter,
-      ui: kind?.steps !== "structured",
-      ...(recorded.url !== undefined ? { url: filePaths().url("the surface's url", resolveStartUrl(recorded.url, ctx.flowPath, ctx.env, ctx.secrets)) } : {}),
-      launchAt: (captures) => {
-        if (!kind) return { config: {}, context: {} };
-        try {
-          return launchOf(kind, { entry: recorded, top: sources.top, spec: sources.spec[name]?.keys, sharedSpec: sources.sharedSpec, where: `surface \`${name}\``, surface: true }, { ...ctx, captures });
-        } catch (error) {
-          // Never a launch against the literal reference: the run stops, naming what is missing.
-          if (error instanceof FlowproofError && error.code !== "unresolved-reference") throw error;
-          throw new SurfaceActivationError("unresolved-reference", `surface \`${name}\` cannot start: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      },
-    };
-    return [name, entry];
-  }));
+export function surfaceEntries(
+  apps: SurfacesHeader,
+  sources: SurfaceSources,
+  catalog: SurfaceCatalog,
+  ctx: ResolveContext & { readonly flowPath: string },
+): Record<string, SurfaceEntry> {
+  return Object.fromEntries(
+    Object.entries(apps).map(([name, recorded]) => {
+      const kind = catalog.kinds.get(recorded.adapter);
+      const entry: SurfaceEntry = {
+        kind: recorded.adapter,
+        ui: kind?.steps !== "structured",
+        ...(recorded.url !== undefined ? { url: filePaths().url("the surface's url", resolveStartUrl(recorded.url, ctx.flowPath, ctx.env, ctx.secrets)) } : {}),
+        launchAt: (captures) => {
+          if (!kind) return { config: {}, context: {} };
+          try {
+            return launchOf(
+              kind,
+              {
+                entry: recorded,
+                top: sources.top,
+                spec: sources.spec[name]?.keys,
+                sharedSpec: sources.sharedSpec,
+                where: `surface \`${name}\``,
+                surface: true,
+              },
+              { ...ctx, captures },
+            );
+          } catch (error) {
+            // Never a launch against the literal reference: the run stops, naming what is missing.
+            if (error instanceof FlowproofError && error.code !== "unresolved-reference") throw error;
+            throw new SurfaceActivationError(
+              "unresolved-reference",
+              `surface \`${name}\` cannot start: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          }
+        },
+      };
+      return [name, entry];
+    }),
+  );
 }
 
 /** A surface whose window must hold the foreground for its input (a Windows app): brought to the front when a block starts on it. */
@@ -118,7 +141,11 @@ export class SurfaceSet implements AppDriver {
   async activate(name: string, captures: ReadonlyMap<string, string> = new Map()): Promise<void> {
     if (this.#active?.name === name) return;
     const entry = this.#entries.get(name);
-    if (!entry) throw new SurfaceActivationError("bad-trace", `the trace names surface \`${name}\`, which is not declared (declared: ${[...this.#entries.keys()].join(", ")})`);
+    if (!entry)
+      throw new SurfaceActivationError(
+        "bad-trace",
+        `the trace names surface \`${name}\`, which is not declared (declared: ${[...this.#entries.keys()].join(", ")})`,
+      );
     let opened = this.#opened.get(name);
     if (!opened) {
       opened = await this.#open(entry, entry.launchAt(captures));
@@ -163,10 +190,12 @@ export class SurfaceSet implements AppDriver {
 
   /** Facts each opened surface records into its `apps` header entry (a Windows app's element backend and geometry as applied). */
   surfaceFacts(): Record<string, Readonly<Record<string, unknown>>> {
-    return Object.fromEntries([...this.#opened].flatMap(([name, s]) => {
-      const facts = s.driver.appInfo?.();
-      return facts && Object.keys(facts).length > 0 ? [[name, facts] as const] : [];
-    }));
+    return Object.fromEntries(
+      [...this.#opened].flatMap(([name, s]) => {
+        const facts = s.driver.appInfo?.();
+        return facts && Object.keys(facts).length > 0 ? [[name, facts] as const] : [];
+      }),
+    );
   }
 
   #screenOf: string | undefined;
@@ -214,7 +243,23 @@ export class SurfaceSet implements AppDriver {
   observeEffect: NonNullable<AppDriver["observeEffect"]> = (ladder) => this.#active?.driver.observeEffect?.(ladder) ?? Promise.resolve(undefined);
   recordedLadder: NonNullable<AppDriver["recordedLadder"]> = (ladder) => this.#active?.driver.recordedLadder?.(ladder) ?? Promise.resolve(undefined);
 
-  #need<K extends "debugSnapshot" | "captureFrame" | "rectsFor" | "pointFor" | "drag" | "upload" | "armDialog" | "dialogOutcome" | "downloads" | "scroll" | "history" | "clearStorage" | "setCookie" | "setViewport">(member: K): NonNullable<AppDriver[K]> {
+  #need<
+    K extends
+      | "debugSnapshot"
+      | "captureFrame"
+      | "rectsFor"
+      | "pointFor"
+      | "drag"
+      | "upload"
+      | "armDialog"
+      | "dialogOutcome"
+      | "downloads"
+      | "scroll"
+      | "history"
+      | "clearStorage"
+      | "setCookie"
+      | "setViewport",
+  >(member: K): NonNullable<AppDriver[K]> {
     const fn = this.#d[member];
     if (!fn) throw new SurfaceActivationError("unsupported-step", `surface \`${this.#active?.name}\` cannot ${member}`);
     return fn as NonNullable<AppDriver[K]>;
@@ -243,7 +288,12 @@ export interface MultiSurface {
 }
 
 /** `navigationMs`: the bound of each surface's start page (the run's FLOWPROOF_NAVIGATION_TIMEOUT_MS). */
-export function openMultiSurface(entries: Readonly<Record<string, SurfaceEntry>>, open: (entry: SurfaceEntry, launch: Launch) => Promise<OpenedSurface>, closePool: () => Promise<void>, navigationMs?: number): MultiSurface {
+export function openMultiSurface(
+  entries: Readonly<Record<string, SurfaceEntry>>,
+  open: (entry: SurfaceEntry, launch: Launch) => Promise<OpenedSurface>,
+  closePool: () => Promise<void>,
+  navigationMs?: number,
+): MultiSurface {
   const set = new SurfaceSet(entries, open, navigationMs);
   return {
     set,

@@ -33,7 +33,14 @@ export async function releaseSurface(surface: OpenedSurface, keepOpen: CommonOpt
  * Opens the adapter for the flow's app kind and launches one driver (an isolated context).
  * `adapters`: the project's adapter plugins; `config`: the launch config (see launch-config.ts).
  */
-export async function openSurface(kind: string, flowPath: string, log: (line: string) => void, adapters: readonly AdapterPlugin[] = [], config: Readonly<Record<string, unknown>> = {}, extras: LaunchExtras = {}): Promise<OpenedSurface> {
+export async function openSurface(
+  kind: string,
+  flowPath: string,
+  log: (line: string) => void,
+  adapters: readonly AdapterPlugin[] = [],
+  config: Readonly<Record<string, unknown>> = {},
+  extras: LaunchExtras = {},
+): Promise<OpenedSurface> {
   const session = await adapterFor(kind, adapters).open();
   try {
     const driver = await session.launch(config, { ...extras, baseDir: dirname(flowPath), log });

@@ -31,7 +31,8 @@ const same = (a: unknown, b: unknown): boolean => (a === undefined || b === unde
 /** `recorded` is `written`, or an object holding every field of `written` as written (and facts besides). */
 function refines(recorded: unknown, written: unknown): boolean {
   if (same(recorded, written)) return true;
-  if (typeof recorded !== "object" || recorded === null || Array.isArray(recorded) || typeof written !== "object" || written === null || Array.isArray(written)) return false;
+  if (typeof recorded !== "object" || recorded === null || Array.isArray(recorded) || typeof written !== "object" || written === null || Array.isArray(written))
+    return false;
   return Object.entries(written).every(([k, v]) => same((recorded as Values)[k], v));
 }
 
@@ -47,7 +48,7 @@ interface Disagreement {
 /** The flow file's own top-level keys as written (before its suite's defaults and identities apply). */
 export function writtenKeys(flow: Pick<Flow, "file">): Values {
   const value = parseYaml(flow.file, readFileSync(flow.file, "utf8")).source.doc.toJS() as unknown;
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? value as Values : {};
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Values) : {};
 }
 
 /** Keys of `kind` whose value came from the suite, not from `written`: a suite default the flow does not write, an identity it names. */
@@ -63,31 +64,70 @@ function fromSuite(kind: string | undefined, catalog: SurfaceCatalog, written: V
 }
 
 /** The app entry fields a flow decides (core and recorded keys), compared with the header's; the adapter's facts (a backend) and what the suite gave are the recording's. */
-function entryDisagreements(recorded: Values | undefined, now: Values, kind: string, catalog: SurfaceCatalog, single: boolean, where: string, flowWhere: string, written: Values | undefined): Disagreement[] {
+function entryDisagreements(
+  recorded: Values | undefined,
+  now: Values,
+  kind: string,
+  catalog: SurfaceCatalog,
+  single: boolean,
+  where: string,
+  flowWhere: string,
+  written: Values | undefined,
+): Disagreement[] {
   const k = catalog.kinds.get(kind);
   const suite = fromSuite(kind, catalog, written);
   const core = ["name", "adapter", "url"];
   const names = [...core, ...(k ? recordedEntryNames(k, single).filter((n) => !suite.has(n) && !core.includes(n)) : [])];
   // The core fields are the flow's alone; an adapter's own recorded key may be refined by what the
   // surface reported of itself (a window's geometry as applied gains its x and y).
-  const agrees = (name: string) => core.includes(name) ? same(recorded?.[name], now[name]) : now[name] === undefined || refines(recorded?.[name], now[name]);
-  return [...new Set(names)].flatMap((name) => agrees(name) ? [] : [{ trace: `${where}.${name}`, flow: name === "url" ? `${flowWhere}url:` : name === "adapter" || name === "name" ? `${flowWhere}app:` : `${flowWhere}${name}`, recorded: recorded?.[name], now: now[name] }]);
+  const agrees = (name: string) => (core.includes(name) ? same(recorded?.[name], now[name]) : now[name] === undefined || refines(recorded?.[name], now[name]));
+  return [...new Set(names)].flatMap((name) =>
+    agrees(name)
+      ? []
+      : [
+          {
+            trace: `${where}.${name}`,
+            flow: name === "url" ? `${flowWhere}url:` : name === "adapter" || name === "name" ? `${flowWhere}app:` : `${flowWhere}${name}`,
+            recorded: recorded?.[name],
+            now: now[name],
+          },
+        ],
+  );
 }
 
 /** Every field of `header` that disagrees with what recording `flow` now would write. */
 export function traceDisagreements(header: TraceHeader, flow: Flow, catalog: SurfaceCatalog, written: Values = writtenKeys(flow)): Disagreement[] {
   const target = targetOfFlow(flow, catalog);
   const out: Disagreement[] = [];
-  if (header.expect?.fail !== flow.expect?.fail) out.push({ trace: "expect.fail", flow: "expect: fail:", recorded: header.expect?.fail, now: flow.expect?.fail });
+  if (header.expect?.fail !== flow.expect?.fail)
+    out.push({ trace: "expect.fail", flow: "expect: fail:", recorded: header.expect?.fail, now: flow.expect?.fail });
   const appKeys = typeof written["app"] === "object" && written["app"] !== null ? { ...written, ...(written["app"] as Values) } : written;
   if (flow.app !== "multi") out.push(...entryDisagreements(header.app, target.app, flow.app, catalog, true, "app", "", appKeys));
-  const recordedApps = header.app.adapter === "multi" ? header.apps ?? {} : {};
+  const recordedApps = header.app.adapter === "multi" ? (header.apps ?? {}) : {};
   const flowApps = target.apps ?? {};
   for (const name of [...new Set([...Object.keys(recordedApps), ...Object.keys(flowApps)])].sort()) {
     const r = recordedApps[name];
     const n = flowApps[name];
-    if (r === undefined || n === undefined) out.push({ trace: `apps.${name}`, flow: `apps: ${name}:`, recorded: r === undefined ? undefined : r.adapter, now: n === undefined ? undefined : n.adapter });
-    else out.push(...entryDisagreements(r, n, n.adapter, catalog, false, `apps.${name}`, `apps: ${name}: `, ((written["apps"] ?? {}) as Record<string, Values | undefined>)[name]));
+    if (r === undefined || n === undefined)
+      out.push({
+        trace: `apps.${name}`,
+        flow: `apps: ${name}:`,
+        recorded: r === undefined ? undefined : r.adapter,
+        now: n === undefined ? undefined : n.adapter,
+      });
+    else
+      out.push(
+        ...entryDisagreements(
+          r,
+          n,
+          n.adapter,
+          catalog,
+          false,
+          `apps.${name}`,
+          `apps: ${name}: `,
+          ((written["apps"] ?? {}) as Record<string, Values | undefined>)[name],
+        ),
+      );
   }
   const headerFields = header as unknown as Values;
   const top = target.top as Values;
@@ -95,7 +135,8 @@ export function traceDisagreements(header: TraceHeader, flow: Flow, catalog: Sur
   const suite = new Set(kinds.flatMap((k) => [...fromSuite(k, catalog, written)]));
   for (const name of topFieldNames(catalog)) {
     if (suite.has(name)) continue;
-    if (!same(headerFields[name], top[name])) out.push({ trace: name, flow: `${name}:`, recorded: headerFields[name], now: top[name], ...(name === "session" ? { hidden: true } : {}) });
+    if (!same(headerFields[name], top[name]))
+      out.push({ trace: name, flow: `${name}:`, recorded: headerFields[name], now: top[name], ...(name === "session" ? { hidden: true } : {}) });
   }
   if (!same(header.redaction, flow.redact)) out.push({ trace: "redaction", flow: "redact:", recorded: header.redaction, now: flow.redact });
   if (header.effects !== flow.effects) out.push({ trace: "effects", flow: "effects:", recorded: header.effects ?? "on", now: flow.effects ?? "on" });
@@ -112,10 +153,16 @@ export function checkTraceAgreement(header: TraceHeader, tracePath: string, flow
   if (found.length === 0) return;
   const trace = displayPath(tracePath);
   const file = displayPath(flow.file);
-  const diagnostics: Diagnostic[] = found.map((d) => diagnostic("bad-trace", d.hidden
-    ? `${trace} disagrees with ${file}: the trace's \`${d.trace}\` is not the flow's \`${d.flow}\` (values not shown)`
-    : `${trace} disagrees with ${file}: the trace's \`${d.trace}\` is ${shown(d.recorded)}, but the flow's \`${d.flow}\` is ${shown(d.now)}`, {
-    hint: `the flow decides what a replay checks and where: record it again (flowproof record ${file}); a trace is never edited by hand`,
-  }));
+  const diagnostics: Diagnostic[] = found.map((d) =>
+    diagnostic(
+      "bad-trace",
+      d.hidden
+        ? `${trace} disagrees with ${file}: the trace's \`${d.trace}\` is not the flow's \`${d.flow}\` (values not shown)`
+        : `${trace} disagrees with ${file}: the trace's \`${d.trace}\` is ${shown(d.recorded)}, but the flow's \`${d.flow}\` is ${shown(d.now)}`,
+      {
+        hint: `the flow decides what a replay checks and where: record it again (flowproof record ${file}); a trace is never edited by hand`,
+      },
+    ),
+  );
   throw new TraceError(diagnostics);
 }

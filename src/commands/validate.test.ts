@@ -33,13 +33,22 @@ describe("validate", () => {
   });
 
   test("throws a SpecError with every unsupported form and its span", () => {
-    const spec = write(['Click "Save"', 'Upload a.png into the "Avatar" field', 'assert: cookie "sid" exists', "assert: display shows 8", "assert: document contains x"]);
+    const spec = write([
+      'Click "Save"',
+      'Upload a.png into the "Avatar" field',
+      'assert: cookie "sid" exists',
+      "assert: display shows 8",
+      "assert: document contains x",
+    ]);
     const e = specError(() => validate({ spec, env: {} }));
     expect(e.diagnostics.map((d) => [d.code, d.span?.line, d.span?.column])).toEqual([
       ["unsupported-step", 8, 13],
       ["unsupported-step", 9, 13],
     ]);
-    expect(e.diagnostics.map((d) => d.message)).toEqual(["`display shows` is calculator sugar (app: calc).", "`document contains` is Notepad sugar (app: notepad)."]);
+    expect(e.diagnostics.map((d) => d.message)).toEqual([
+      "`display shows` is calculator sugar (app: calc).",
+      "`document contains` is Notepad sugar (app: notepad).",
+    ]);
   });
 
   test("throws the grammar's diagnostics for a step that does not parse", () => {
@@ -61,9 +70,21 @@ describe("unsetVariables", () => {
   test("lists each unset ${VAR} once with its place, skipping set ones, captures and comment lines", () => {
     const p = tmpProject();
     try {
-      const spec = p.write("v.flow.yaml", "# uses ${IN_COMMENT}\n" + flowYaml("V", "${BASE_U}/x.html", ['rules: Type ${USER_U} into the "A" field', 'rules: Type ${USER_U} into the "B" field', 'rules: Type ${SET_U} into the "C" field', 'rules: Type ${captured.x} into the "D" field']));
+      const spec = p.write(
+        "v.flow.yaml",
+        "# uses ${IN_COMMENT}\n" +
+          flowYaml("V", "${BASE_U}/x.html", [
+            'rules: Type ${USER_U} into the "A" field',
+            'rules: Type ${USER_U} into the "B" field',
+            'rules: Type ${SET_U} into the "C" field',
+            'rules: Type ${captured.x} into the "D" field',
+          ]),
+      );
       const w = validate({ spec, env: { SET_U: "1" } }).warnings ?? [];
-      expect(w.map((x) => [x.variable, x.line, x.column])).toEqual([["BASE_U", 4, 6], ["USER_U", 6, 17]]);
+      expect(w.map((x) => [x.variable, x.line, x.column])).toEqual([
+        ["BASE_U", 4, 6],
+        ["USER_U", 6, 17],
+      ]);
       expect(w[0]!.message).toContain("${BASE_U} is not set");
     } finally {
       p.remove();

@@ -44,7 +44,7 @@ export interface ValidateResult {
  */
 export function validateFlow(options: ValidateOptions): Promise<ValidateResult> {
   return withinRoot(options.root, { "the flow": options.spec }, async () => {
-    const plugins = options.plugins ?? await loadPluginsFor(options.spec, options.env ?? process.env);
+    const plugins = options.plugins ?? (await loadPluginsFor(options.spec, options.env ?? process.env));
     return validate({ ...options, plugins });
   });
 }
@@ -93,7 +93,13 @@ export function unsetVariables(file: string, env: Readonly<Record<string, string
       const value = env[name];
       if ((value !== undefined && value !== "") || suiteNames.includes(name)) continue;
       const where = envFrom ? "the environment (or the suite's env_from)" : "the environment";
-      out.push({ variable: name, file: displayPath(file), line: i + 1, column: m.index + 1, message: `\${${name}} is not set; set ${name} in ${where} before record or run, or a step using it errors (exit code 2)` });
+      out.push({
+        variable: name,
+        file: displayPath(file),
+        line: i + 1,
+        column: m.index + 1,
+        message: `\${${name}} is not set; set ${name} in ${where} before record or run, or a step using it errors (exit code 2)`,
+      });
     }
   }
   return out;

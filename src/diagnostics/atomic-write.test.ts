@@ -23,10 +23,18 @@ describe("writeFilesAtomic", () => {
   test("moves every file into place once all are written, and none when one cannot be", () => {
     const dir = mkdtempSync(join(tmpdir(), "flowproof-atomic-many-"));
     try {
-      writeFilesAtomic([[join(dir, "a.txt"), "A"], [join(dir, "b.txt"), "B"]]);
+      writeFilesAtomic([
+        [join(dir, "a.txt"), "A"],
+        [join(dir, "b.txt"), "B"],
+      ]);
       expect([readFileSync(join(dir, "a.txt"), "utf8"), readFileSync(join(dir, "b.txt"), "utf8")]).toEqual(["A", "B"]);
       // The second file cannot be written (its directory is missing): the first stays as it was.
-      expect(() => writeFilesAtomic([[join(dir, "a.txt"), "A2"], [join(dir, "missing", "c.txt"), "C"]])).toThrow(/cannot write .*missing\/c\.txt/);
+      expect(() =>
+        writeFilesAtomic([
+          [join(dir, "a.txt"), "A2"],
+          [join(dir, "missing", "c.txt"), "C"],
+        ]),
+      ).toThrow(/cannot write .*missing\/c\.txt/);
       expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("A");
       expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
     } finally {
@@ -39,9 +47,9 @@ describe("writeFileAtomic", () => {
   test("writes text and bytes whole, replacing an older file, and leaves no temp file", () => {
     const dir = makeDir(join(root, "ok"));
     writeFileAtomic(join(dir, "a.json"), "old");
-    writeFileAtomic(join(dir, "a.json"), "{\"new\":true}\n");
+    writeFileAtomic(join(dir, "a.json"), '{"new":true}\n');
     writeFileAtomic(join(dir, "b.png"), new Uint8Array([137, 80, 78, 71]));
-    expect(readFileSync(join(dir, "a.json"), "utf8")).toBe("{\"new\":true}\n");
+    expect(readFileSync(join(dir, "a.json"), "utf8")).toBe('{"new":true}\n');
     expect([...readFileSync(join(dir, "b.png"))]).toEqual([137, 80, 78, 71]);
     expect(readdirSync(dir).sort()).toEqual(["a.json", "b.png"]);
   });

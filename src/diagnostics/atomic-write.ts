@@ -80,16 +80,24 @@ export function outputError(error: unknown, path: string, about: { readonly purp
   const code = typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined;
   const where = about.purpose ? `${path} (${about.purpose})` : path;
   const dir = about.fix ?? dirname(path);
-  const reason = code === "ENOSPC" ? "the disk is full"
-    : code === "EDQUOT" ? "the disk quota is used up"
-    : code === "EACCES" || code === "EPERM" ? "permission denied"
-    : code === "EROFS" ? "the file system is read-only"
-    : error instanceof Error ? error.message : String(error);
-  const hint = code === "ENOSPC" || code === "EDQUOT"
-    ? `free space on the disk holding ${dir}, or record fewer frames (--recording-detail low|off)`
-    : code === "EACCES" || code === "EPERM" || code === "EROFS"
-      ? `make ${dir} writable (check its permissions, \`lsattr\` for an immutable flag, and read-only mounts), or run from a writable project directory`
-      : `check that ${dir} exists and can be written`;
+  const reason =
+    code === "ENOSPC"
+      ? "the disk is full"
+      : code === "EDQUOT"
+        ? "the disk quota is used up"
+        : code === "EACCES" || code === "EPERM"
+          ? "permission denied"
+          : code === "EROFS"
+            ? "the file system is read-only"
+            : error instanceof Error
+              ? error.message
+              : String(error);
+  const hint =
+    code === "ENOSPC" || code === "EDQUOT"
+      ? `free space on the disk holding ${dir}, or record fewer frames (--recording-detail low|off)`
+      : code === "EACCES" || code === "EPERM" || code === "EROFS"
+        ? `make ${dir} writable (check its permissions, \`lsattr\` for an immutable flag, and read-only mounts), or run from a writable project directory`
+        : `check that ${dir} exists and can be written`;
   return new OutputError(diagnostic("io-error", `cannot write ${where}: ${reason}${code ? ` (${code})` : ""}`, { hint }), { cause: error });
 }
 

@@ -27,34 +27,44 @@ export const DIAGNOSTIC_CODES = {
   "unverified-drag": "A Drag step is not immediately followed by an assertion step.",
   "unresolved-reference": "A ${VAR} or ${captured.name} reference has no value at execution.",
   "missing-trace": "The flow has no recorded trace to replay.",
-  "bad-trace": "A trace file is malformed, does not match the trace format, is not whole (cut short, edited, no steps, no flow named), or was recorded from another flow or app.",
+  "bad-trace":
+    "A trace file is malformed, does not match the trace format, is not whole (cut short, edited, no steps, no flow named), or was recorded from another flow or app.",
   "trace-version": "A trace was written by a newer flowproof than this one.",
-  "unsealed-trace": "A trace has no whole-trace seal (written by an older flowproof, or its `integrity` removed): replayed only with --allow-unsealed or FLOWPROOF_ALLOW_UNSEALED=1.",
-  "trace-signature": "FLOWPROOF_TRACE_KEY is set and a trace is unsigned or its signature does not match (edited after signing, or another key); or the key itself is unusable.",
+  "unsealed-trace":
+    "A trace has no whole-trace seal (written by an older flowproof, or its `integrity` removed): replayed only with --allow-unsealed or FLOWPROOF_ALLOW_UNSEALED=1.",
+  "trace-signature":
+    "FLOWPROOF_TRACE_KEY is set and a trace is unsigned or its signature does not match (edited after signing, or another key); or the key itself is unusable.",
   "no-browser": "No Chromium-family browser could be found or started.",
   "browser-error": "The browser or the DevTools connection failed.",
   "adapter-unavailable": "An app adapter (a built-in or a project's plugin) could not open on this machine; the message names the adapter and why.",
-  "driver-error": "An app's driver, or a process it runs for the flow (an agent's MCP server), failed or stopped answering outside a step's own check: a frame capture or a redaction query that never came back, an MCP server that exited.",
-  "interrupted": "The run was stopped (SIGINT, SIGTERM or SIGHUP) before this work could start or finish.",
+  "driver-error":
+    "An app's driver, or a process it runs for the flow (an agent's MCP server), failed or stopped answering outside a step's own check: a frame capture or a redaction query that never came back, an MCP server that exited.",
+  interrupted: "The run was stopped (SIGINT, SIGTERM or SIGHUP) before this work could start or finish.",
   "step-failed": "A step did not complete or an assertion did not hold.",
-  "usage": "The command line is malformed.",
+  usage: "The command line is malformed.",
   "io-error": "A file could not be read or written; a run whose evidence could not be written whole is errored in every file that was written.",
   "plugin-error": "A plugin could not be loaded or returned a malformed answer.",
   "model-config": "The authoring model's provider is configured incompletely or contradictorily (FLOWPROOF_AI_*).",
   "model-error": "The authoring model's provider failed: unreachable, timed out, or answered with an error.",
   "needs-clarification": "A plain step is too ambiguous to author; the clarification lists what is needed.",
-  "unsupported-platform": "The flow's app kind or the command needs another operating system (SAP GUI and Windows apps need Windows; a vision app needs an X11 display or Windows).",
+  "unsupported-platform":
+    "The flow's app kind or the command needs another operating system (SAP GUI and Windows apps need Windows; a vision app needs an X11 display or Windows).",
   "sap-error": "SAP GUI could not be reached or refused the session: not running, scripting disabled, unknown connection, or a refused login.",
   "sap-call": "A SAP GUI Scripting call failed: SAP's own message for it, or a member the control does not have.",
-  "com-error": "A Windows COM call failed; the message names the call and its HRESULT (a class that is not registered, an interface the object lacks, a server that went away).",
-  "credential-store": "The Windows credential store refused to read, write or delete the credentials flowproof keeps there; the message names the call and its Win32 error.",
+  "com-error":
+    "A Windows COM call failed; the message names the call and its HRESULT (a class that is not registered, an interface the object lacks, a server that went away).",
+  "credential-store":
+    "The Windows credential store refused to read, write or delete the credentials flowproof keeps there; the message names the call and its Win32 error.",
   "app-launch": "A desktop program could not be started, ended before its window appeared, or its window (awaited by title) never appeared.",
-  "no-ocr-model": "The OCR model a surface that reads pixels needs (tesseract's English model) was found in none of the places flowproof looks; the message lists each place.",
+  "no-ocr-model":
+    "The OCR model a surface that reads pixels needs (tesseract's English model) was found in none of the places flowproof looks; the message lists each place.",
   "document-unreadable": "`author-from-doc` cannot read the document: a format it does not read, or a damaged file.",
   "document-no-steps": "`author-from-doc` found no test steps in the document, or none of them can become a step of a flow.",
   "listen-failed": "`capture` could not listen on the address and port it was given.",
-  "outside-root": "A path or `file:` URL a flow reads or writes lies outside the root (`--root`, or the MCP server's root), or a symlink inside it leads out; the message names the path and the root.",
-  "limit-exceeded": "An input is larger than a documented limit (docs/flow-format.md, \"Limits\"): the message names the limit and, where one does, the variable that raises it.",
+  "outside-root":
+    "A path or `file:` URL a flow reads or writes lies outside the root (`--root`, or the MCP server's root), or a symlink inside it leads out; the message names the path and the root.",
+  "limit-exceeded":
+    'An input is larger than a documented limit (docs/flow-format.md, "Limits"): the message names the limit and, where one does, the variable that raises it.',
 } as const;
 
 /**

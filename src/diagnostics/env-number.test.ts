@@ -29,7 +29,11 @@ describe("msFromEnv", () => {
 
   test.each(["abc", "5s", "1.5", "0", "-5", " 250 ", "1e3", "0x10", "Infinity"])("refuses %p, naming the variable, the value and what to write", (raw) => {
     const e = refusal(raw);
-    expect([e.code, e.message, e.diagnostics[0]!.hint]).toEqual(["bad-value", `${NAME} must be a positive whole number of milliseconds, not ${JSON.stringify(raw)}`, `${NAME}=5000`]);
+    expect([e.code, e.message, e.diagnostics[0]!.hint]).toEqual([
+      "bad-value",
+      `${NAME} must be a positive whole number of milliseconds, not ${JSON.stringify(raw)}`,
+      `${NAME}=5000`,
+    ]);
   });
 
   test("refuses a bound no timer can hold", () => {

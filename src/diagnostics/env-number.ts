@@ -22,10 +22,16 @@ export function msFromEnv(env: Readonly<Record<string, string | undefined>>, nam
   const code = options.code ?? "bad-value";
   const ms = /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!(ms > 0)) {
-    throw new SpecError(diagnostic(code, `${name} must be a positive whole number of milliseconds, not ${JSON.stringify(raw)}`, { hint: `${name}=${options.fallback}` }));
+    throw new SpecError(
+      diagnostic(code, `${name} must be a positive whole number of milliseconds, not ${JSON.stringify(raw)}`, { hint: `${name}=${options.fallback}` }),
+    );
   }
   if (ms > MAX_TIMEOUT_MS) {
-    throw new SpecError(diagnostic(code, `${name}=${raw} is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_MS} ms (24 h)`, { hint: `set at most ${MAX_TIMEOUT_MS}, e.g. ${name}=${options.fallback}` }));
+    throw new SpecError(
+      diagnostic(code, `${name}=${raw} is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_MS} ms (24 h)`, {
+        hint: `set at most ${MAX_TIMEOUT_MS}, e.g. ${name}=${options.fallback}`,
+      }),
+    );
   }
   return ms;
 }

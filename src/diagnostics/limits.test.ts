@@ -17,7 +17,9 @@ describe("limits", () => {
     for (const raw of ["0", "-1", "1.5", "lots", " 10", "1e3"]) {
       expect(() => limitValue("docPages", { FLOWPROOF_DOC_MAX_PAGES: raw })).toThrow(SpecError);
     }
-    expect(() => limitValue("docPages", { FLOWPROOF_DOC_MAX_PAGES: "lots" })).toThrow('FLOWPROOF_DOC_MAX_PAGES must be a positive whole number of pages, not "lots"');
+    expect(() => limitValue("docPages", { FLOWPROOF_DOC_MAX_PAGES: "lots" })).toThrow(
+      'FLOWPROOF_DOC_MAX_PAGES must be a positive whole number of pages, not "lots"',
+    );
   });
 
   test("limitText names the variable that raises a limit", () => {

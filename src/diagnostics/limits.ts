@@ -33,13 +33,22 @@ const TABLE = {
   /** A document `author-from-doc` reads, as stored on disk. */
   docBytes: { value: 20 * MiB, unit: "bytes", env: "FLOWPROOF_DOC_MAX_BYTES", what: "size of a document `author-from-doc` reads" },
   /** A .docx or .xlsx unzipped: the sum of its entries' sizes in the zip's central directory. */
-  docUnzippedBytes: { value: 50 * MiB, unit: "bytes", env: "FLOWPROOF_DOC_MAX_UNZIPPED_BYTES", what: "a `.docx`/`.xlsx` unzipped (the sizes its zip directory declares)" },
+  docUnzippedBytes: {
+    value: 50 * MiB,
+    unit: "bytes",
+    env: "FLOWPROOF_DOC_MAX_UNZIPPED_BYTES",
+    what: "a `.docx`/`.xlsx` unzipped (the sizes its zip directory declares)",
+  },
   /** Rows of a CSV or of all of a workbook's sheets. */
   docRows: { value: 2_500, unit: "rows", env: "FLOWPROOF_DOC_MAX_ROWS", what: "rows of a CSV, or of all a workbook's sheets together" },
   /** Pages of a PDF. */
   docPages: { value: 500, unit: "pages", env: "FLOWPROOF_DOC_MAX_PAGES", what: "pages of a PDF" },
   /** Bytes of one captured body kept: shown in req-NNN.txt, the rest counted and never held. */
-  captureDumpBytes: { value: 64 * 1024, unit: "bytes", what: "bytes of a body `capture` keeps and shows in `req-NNN.txt` (as text, or hexdumped when binary); the rest is counted, not kept" },
+  captureDumpBytes: {
+    value: 64 * 1024,
+    unit: "bytes",
+    what: "bytes of a body `capture` keeps and shows in `req-NNN.txt` (as text, or hexdumped when binary); the rest is counted, not kept",
+  },
   /** How long a project plugin's module may take to load (its top-level await included). */
   pluginLoadMs: { value: 10_000, unit: "ms", env: "FLOWPROOF_PLUGIN_LOAD_MS", what: "loading one project plugin module, its top-level `await` included" },
 } as const satisfies Record<string, Limit>;
@@ -57,7 +66,11 @@ export function limitValue(name: LimitName, env: Readonly<Record<string, string 
   if (raw === undefined || raw === "") return limit.value;
   const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!(n > 0) || !Number.isSafeInteger(n)) {
-    throw new SpecError(diagnostic("bad-value", `${limit.env} must be a positive whole number of ${limit.unit}, not ${JSON.stringify(raw)}`, { hint: `${limit.env}=${limit.value} (the default)` }));
+    throw new SpecError(
+      diagnostic("bad-value", `${limit.env} must be a positive whole number of ${limit.unit}, not ${JSON.stringify(raw)}`, {
+        hint: `${limit.env}=${limit.value} (the default)`,
+      }),
+    );
   }
   return n;
 }

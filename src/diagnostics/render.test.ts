@@ -1,6 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { FlowproofError, diagnostic, type Diagnostic, type SourceSpan } from "./diagnostic.ts";
-import { MAX_ECHO_CHARS, MAX_FRAME_CHARS, boundText, diagnosticToJson, errorToJson, frameWindow, renderDiagnostic, renderDiagnostics, terminalSafe } from "./render.ts";
+import {
+  MAX_ECHO_CHARS,
+  MAX_FRAME_CHARS,
+  boundText,
+  diagnosticToJson,
+  errorToJson,
+  frameWindow,
+  renderDiagnostic,
+  renderDiagnostics,
+  terminalSafe,
+} from "./render.ts";
 
 const span: SourceSpan = { file: "checkout.flow.yaml", line: 14, column: 12, length: 4, lineText: '  - rules: Blur the "Email" field' };
 const blur = diagnostic("refused-step", "Blur is not something a user does", { span, hint: "write `Press Tab`" });
@@ -75,7 +85,11 @@ describe("renderDiagnostics", () => {
 describe("errorToJson", () => {
   test("gives the first diagnostic's code and message and every diagnostic, hint included", () => {
     const e = new FlowproofError(diagnostic("no-browser", "no Chromium-family browser found", { hint: "set FLOWPROOF_CHROME" }));
-    expect(errorToJson(e)).toEqual({ code: "no-browser", message: "no Chromium-family browser found", diagnostics: [{ code: "no-browser", message: "no Chromium-family browser found", hint: "set FLOWPROOF_CHROME" }] });
+    expect(errorToJson(e)).toEqual({
+      code: "no-browser",
+      message: "no Chromium-family browser found",
+      diagnostics: [{ code: "no-browser", message: "no Chromium-family browser found", hint: "set FLOWPROOF_CHROME" }],
+    });
   });
   test("gives a thrown value that is not a FlowproofError as an io-error", () => {
     expect(errorToJson(new Error("disk gone"))).toEqual({ code: "io-error", message: "disk gone", diagnostics: [{ code: "io-error", message: "disk gone" }] });

@@ -67,7 +67,8 @@ function unsplit(text: string, at: number): number {
  * title and colour sequences; bidirectional overrides; line separators; lone surrogates). Tab and
  * newline print as they are.
  */
-const TERMINAL_UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const TERMINAL_UNSAFE =
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * Text safe to write to a terminal: every unsafe character becomes its visible `\uXXXX` escape.
@@ -99,6 +100,8 @@ export function diagnosticToJson(d: Diagnostic): Record<string, unknown> {
     message: boundText(d.message),
     ...(d.span ? { file: d.span.file, line: d.span.line, column: d.span.column } : {}),
     ...(d.hint ? { hint: boundText(d.hint) } : {}),
-    ...(d.notes ? { notes: d.notes.map((n) => ({ message: boundText(n.message), ...(n.span ? { file: n.span.file, line: n.span.line, column: n.span.column } : {}) })) } : {}),
+    ...(d.notes
+      ? { notes: d.notes.map((n) => ({ message: boundText(n.message), ...(n.span ? { file: n.span.file, line: n.span.line, column: n.span.column } : {}) })) }
+      : {}),
   };
 }

@@ -4,8 +4,12 @@ import { redact, type ExecutionContext, type StructuredContext } from "./context
 import { ambiguousLabel } from "./ambiguity.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 const inMode = (ctx: ExecutionContext, mode: "record" | "replay"): ExecutionContext => ({ ...ctx, structured: { mode } as StructuredContext });
 

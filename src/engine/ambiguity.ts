@@ -26,6 +26,8 @@ export async function ambiguousLabel(step: TraceStep, ctx: ExecutionContext): Pr
   if (found.length < 2) return undefined;
   const role = anchor.role;
   const second = found[1]!.nth;
-  return `${found.length} elements match ${JSON.stringify(text)}: ${found.map((c) => `${ordinal(c.nth)} ${c.what}`).join(", ")}; `
-    + `say which one with an ordinal, e.g. \`${named(text, role, second)}\`, or a scope, e.g. \`${named(text, role)} in the item containing "…"\``;
+  return (
+    `${found.length} elements match ${JSON.stringify(text)}: ${found.map((c) => `${ordinal(c.nth)} ${c.what}`).join(", ")}; ` +
+    `say which one with an ordinal, e.g. \`${named(text, role, second)}\`, or a scope, e.g. \`${named(text, role)} in the item containing "…"\``
+  );
 }

@@ -5,8 +5,12 @@ import { expandAndRun, parseReadNumber, readCondition } from "./blocks.ts";
 import { planFlow, type ConditionCheck, type PlanNode } from "./plan.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 function nodes(steps: string): readonly PlanNode[] {
   const r = loadFlowText("b.flow.yaml", `name: B\napp: web\nurl: http://x/\nsteps:\n${steps}`);
@@ -25,7 +29,12 @@ const PRESS = (max: number) => `  - repeat:
 
 describe("parseReadNumber", () => {
   test.each([
-    ["10", 10], [" 9 ", 9], ["-3.5", -3.5], ["1,204.50", 1204.5], ["+7", 7], [".5", 0.5],
+    ["10", 10],
+    [" 9 ", 9],
+    ["-3.5", -3.5],
+    ["1,204.50", 1204.5],
+    ["+7", 7],
+    [".5", 0.5],
   ])("reads %j as %p", (text, n) => {
     expect(parseReadNumber(text)).toBe(n);
   });
@@ -84,7 +93,9 @@ describe("expandAndRun", () => {
   test("runs a repeat's passes until its condition holds, numbering steps as they ran", async () => {
     const ctx = await h.context("press-until.html?enough=3");
     const decided: string[] = [];
-    const x = await expandAndRun(nodes(`  - rules: Click "Press until enough"\n${PRESS(10)}  - assert: the "id:presses" shows 3\n`), ctx, { blockDecided: (l) => decided.push(l) });
+    const x = await expandAndRun(nodes(`  - rules: Click "Press until enough"\n${PRESS(10)}  - assert: the "id:presses" shows 3\n`), ctx, {
+      blockDecided: (l) => decided.push(l),
+    });
     expect(x.ok).toBe(true);
     expect(x.steps.map((s) => [s.id, s.intent])).toEqual([
       ["s0001", 'Click "Press until enough"'],
@@ -110,7 +121,9 @@ describe("expandAndRun", () => {
     const ctx = await h.context("press-until.html?enough=100");
     const x = await expandAndRun(nodes(`${PRESS(4)}  - assert: page shows Enough\n`), ctx);
     expect(x.ok).toBe(false);
-    expect(x.error).toBe('repeat at b.flow.yaml:5:5 reached its bound of max: 4 passes and `the "id:label" shows Enough` still does not hold; raise `max:` or fix the condition');
+    expect(x.error).toBe(
+      'repeat at b.flow.yaml:5:5 reached its bound of max: 4 passes and `the "id:label" shows Enough` still does not hold; raise `max:` or fix the condition',
+    );
     expect(x.steps).toHaveLength(4);
     expect(x.results.map((r) => r.status)).toEqual(["passed", "passed", "passed", "passed", "skipped"]);
     expect(await h.driver.readText(byId("presses"))).toMatchObject({ ok: true, value: "4" });
@@ -132,7 +145,10 @@ describe("expandAndRun", () => {
   });
 
   test("a condition that cannot be read fails the expansion with its place in the file", async () => {
-    const x = await expandAndRun(nodes(`  - when: the "id:supplier" is less than the "id:reorder"\n    steps:\n      - rules: Click "Reorder"\n`), await h.context("compare.html"));
+    const x = await expandAndRun(
+      nodes(`  - when: the "id:supplier" is less than the "id:reorder"\n    steps:\n      - rules: Click "Reorder"\n`),
+      await h.context("compare.html"),
+    );
     expect(x.ok).toBe(false);
     expect(x.error).toBe('when at b.flow.yaml:5:5: the "id:supplier" reads "n/a", which is not a number, so it cannot be compared');
     expect(x.steps).toEqual([]);
@@ -140,7 +156,10 @@ describe("expandAndRun", () => {
 
   test("a failing step inside a pass stops the expansion; later steps are not reached", async () => {
     const ctx = await h.context("press-until.html?enough=3");
-    const x = await expandAndRun(nodes(`  - repeat:\n      until: the "id:label" shows Enough\n      max: 3\n      steps:\n        - rules: Click "Missing"\n  - rules: Click "More"\n`), ctx);
+    const x = await expandAndRun(
+      nodes(`  - repeat:\n      until: the "id:label" shows Enough\n      max: 3\n      steps:\n        - rules: Click "Missing"\n  - rules: Click "More"\n`),
+      ctx,
+    );
     expect(x.ok).toBe(false);
     expect(x.error).toBeUndefined();
     expect(x.results.map((r) => r.status)).toEqual(["failed", "skipped"]);
@@ -148,7 +167,10 @@ describe("expandAndRun", () => {
 
   test("steps not reached after a failure are numbered on, one number each", async () => {
     const ctx = await h.context("press-until.html?enough=3");
-    const x = await expandAndRun(nodes(`  - assert: page shows Missing within 0.3s\n  - rules: Click "More"\n  - rules: Click "More"\n  - assert: page shows Enough\n`), ctx);
+    const x = await expandAndRun(
+      nodes(`  - assert: page shows Missing within 0.3s\n  - rules: Click "More"\n  - rules: Click "More"\n  - assert: page shows Enough\n`),
+      ctx,
+    );
     expect(x.results.map((r) => `${r.id} ${r.status}`)).toEqual(["s0001 failed", "s0002 skipped", "s0003 skipped", "s0004 skipped"]);
   });
 });
@@ -161,7 +183,13 @@ describe("expandAndRun with a step author", () => {
     if (!plan.ok) throw new Error(JSON.stringify(plan.diagnostics));
     return plan.nodes;
   }
-  const click = { intent: "Press it twice", action: { type: "click" as const, params: {} }, selectors: byId("button"), sync: { pre: [], post: [] }, artifacts: {} };
+  const click = {
+    intent: "Press it twice",
+    action: { type: "click" as const, params: {} },
+    selectors: byId("button"),
+    sync: { pre: [], post: [] },
+    artifacts: {},
+  };
 
   test("performs each round the author grounds, asking again while the step continues", async () => {
     const ctx = await h.context("press-until.html");
@@ -180,7 +208,11 @@ describe("expandAndRun with a step author", () => {
     const refused = await expandAndRun(intentNodes("  - Press it twice\n"), ctx, {}, async () => ({ ok: false, error: "nothing fits" }));
     expect(refused.ok).toBe(false);
     expect(refused.results[0]).toMatchObject({ status: "failed", detail: "nothing fits", intent: "Press it twice" });
-    const runaway = await expandAndRun(intentNodes("  - Press it twice\n"), await h.context("press-until.html"), {}, async () => ({ ok: true, steps: [], continues: true }));
+    const runaway = await expandAndRun(intentNodes("  - Press it twice\n"), await h.context("press-until.html"), {}, async () => ({
+      ok: true,
+      steps: [],
+      continues: true,
+    }));
     expect(runaway.results.at(-1)!.detail).toContain("kept continuing this step after 10 rounds");
     const none = await expandAndRun(intentNodes("  - Press it twice\n"), ctx);
     expect(none.results[0]!.detail).toContain("needs an authoring model");

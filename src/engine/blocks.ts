@@ -8,7 +8,7 @@ import type { Selector } from "../plugins/api.ts";
 import type { ExecutionContext } from "./context.ts";
 import { redact } from "./context.ts";
 import { executeSteps, type StepResult } from "./loop.ts";
-import { stepId, type ConditionCheck, type PlanNode, type PlannedCondition } from "./plan.ts";
+import { stepId, type ConditionCheck, type PlanNode } from "./plan.ts";
 import { resolveText, UnresolvedReferenceError, UnsetVariableError } from "./templates.ts";
 import { describeLadder } from "./handlers/shared.ts";
 
@@ -26,12 +26,12 @@ export interface ExpansionObserver {
 /** What the authoring loop answers for one round of a plain (intent) step. */
 export type AuthoredBatch =
   | {
-    readonly ok: true;
-    /** Grounded trace steps to perform now (the same step types the rules grammar compiles to). */
-    readonly steps: readonly Omit<TraceStep, "id">[];
-    /** The step is not finished: perform these, then ask again (`step_continues`). */
-    readonly continues: boolean;
-  }
+      readonly ok: true;
+      /** Grounded trace steps to perform now (the same step types the rules grammar compiles to). */
+      readonly steps: readonly Omit<TraceStep, "id">[];
+      /** The step is not finished: perform these, then ask again (`step_continues`). */
+      readonly continues: boolean;
+    }
   /** The step could not be authored; `error` says why (redacted by the caller). */
   | { readonly ok: false; readonly error: string };
 
@@ -60,7 +60,12 @@ const MAX_AUTHOR_ROUNDS = 10;
 const where = (span: SourceSpan) => `${span.file}:${span.line}:${span.column}`;
 
 /** Runs `nodes` once against the live app, expanding every block; stops at the first failure. */
-export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionContext, observer: ExpansionObserver = {}, author?: StepAuthor): Promise<Expansion> {
+export async function expandAndRun(
+  nodes: readonly PlanNode[],
+  ctx: ExecutionContext,
+  observer: ExpansionObserver = {},
+  author?: StepAuthor,
+): Promise<Expansion> {
   const origin = ctx.clock.now();
   const steps: TraceStep[] = [];
   const sources: FlowStep[] = [];
@@ -75,14 +80,22 @@ export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionCon
       // A plain step under model authoring: ground it against the scene as it is now, perform
       // what was grounded, and ask again while the model says the step continues.
       for (let round = 0; !stopped; round++) {
-        const answer: AuthoredBatch = round >= MAX_AUTHOR_ROUNDS
-          ? { ok: false, error: `the model kept continuing this step after ${MAX_AUTHOR_ROUNDS} rounds; split it into smaller steps` }
-          : author
-          ? await author(node.source, round)
-          : { ok: false, error: "this plain step needs an authoring model; record with --author rules or write it as `rules: …`" };
+        const answer: AuthoredBatch =
+          round >= MAX_AUTHOR_ROUNDS
+            ? { ok: false, error: `the model kept continuing this step after ${MAX_AUTHOR_ROUNDS} rounds; split it into smaller steps` }
+            : author
+              ? await author(node.source, round)
+              : { ok: false, error: "this plain step needs an authoring model; record with --author rules or write it as `rules: …`" };
         if (!answer.ok) {
           const at = Math.round(ctx.clock.now() - origin);
-          results.push({ id: stepId(steps.length + notReached + 1), intent: node.source.text, status: "failed", detail: redact(answer.error, ctx.secrets), started_ms: at, duration_ms: 0 });
+          results.push({
+            id: stepId(steps.length + notReached + 1),
+            intent: node.source.text,
+            status: "failed",
+            detail: redact(answer.error, ctx.secrets),
+            started_ms: at,
+            duration_ms: 0,
+          });
           notReached += 1;
           fail(answer.error);
           return;
@@ -102,7 +115,14 @@ export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionCon
       notReached += batch.length;
       const at = Math.round(ctx.clock.now() - origin);
       for (const step of batch) {
-        const r: StepResult = { id: step.id, intent: step.intent, status: "skipped", detail: "not run: an earlier step failed", started_ms: at, duration_ms: 0 };
+        const r: StepResult = {
+          id: step.id,
+          intent: step.intent,
+          status: "skipped",
+          detail: "not run: an earlier step failed",
+          started_ms: at,
+          duration_ms: 0,
+        };
         results.push(r);
         await observer.stepFinished?.(step, r, node.source);
       }
@@ -145,7 +165,9 @@ export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionCon
           fail(`when at ${where(node.span)}: ${r.error}`);
           continue;
         }
-        observer.blockDecided?.(`when (line ${node.span.line}): ${node.condition.text} — ${r.holds ? "holds, running its steps" : "does not hold, skipping its steps"}`);
+        observer.blockDecided?.(
+          `when (line ${node.span.line}): ${node.condition.text} — ${r.holds ? "holds, running its steps" : "does not hold, skipping its steps"}`,
+        );
         if (r.holds) await runNodes(node.body);
         continue;
       }
@@ -160,7 +182,9 @@ export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionCon
           break;
         }
         if (pass === node.max) {
-          fail(`repeat at ${where(node.span)} reached its bound of max: ${node.max} ${node.max === 1 ? "pass" : "passes"} and \`${node.until.text}\` still does not hold; raise \`max:\` or fix the condition`);
+          fail(
+            `repeat at ${where(node.span)} reached its bound of max: ${node.max} ${node.max === 1 ? "pass" : "passes"} and \`${node.until.text}\` still does not hold; raise \`max:\` or fix the condition`,
+          );
           break;
         }
         await runNodes(node.body);
@@ -181,7 +205,10 @@ export async function expandAndRun(nodes: readonly PlanNode[], ctx: ExecutionCon
 export async function readCondition(check: ConditionCheck, ctx: ExecutionContext): Promise<ConditionReading> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const guard = new Promise<ConditionReading>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, error: `the app stopped responding: the condition could not be read within ${CONDITION_GUARD_MS} ms` }), CONDITION_GUARD_MS);
+    timer = setTimeout(
+      () => resolve({ ok: false, error: `the app stopped responding: the condition could not be read within ${CONDITION_GUARD_MS} ms` }),
+      CONDITION_GUARD_MS,
+    );
   });
   try {
     return await Promise.race([readOnce(check, ctx), guard]);

@@ -37,7 +37,7 @@ describe("compileStep", () => {
     ['Press the "Save" button', "click", {}, text("Save", { role: "button" })],
     ['Hover over "Menu"', "hover", {}, text("Menu")],
     ['Type Ada into the "Name" field', "type_text", { text: "Ada" }, text("Name", { role: "field" })],
-    ["Type ${USER_NAME} into the \"Name\" field", "type_text", { text: "${USER_NAME}" }, text("Name", { role: "field" })],
+    ['Type ${USER_NAME} into the "Name" field', "type_text", { text: "${USER_NAME}" }, text("Name", { role: "field" })],
     ['Clear the "Search" field', "type_text", { text: "", replace: true }, text("Search", { role: "field" })],
     ['Replace the "Search" field with Berlin', "type_text", { text: "Berlin", replace: true }, text("Search", { role: "field" })],
     ['Select A from the "R" dropdown', "type_text", { text: "A", select: true }, text("R", { role: "dropdown" })],
@@ -90,7 +90,13 @@ describe("compileStep", () => {
       { kind: "element_state", expect: { scope: "surface", value_contains: "Saved", timeout_ms: DEFAULT_WAIT_TIMEOUT_MS }, selector_ref: null },
     ],
   ])("compiles the page-level step %s with no selectors and no sync", (input, type, params) => {
-    expect(compiled(step(input))).toEqual({ intent: "intent", action: { type: type as never, params }, selectors: [], sync: { pre: [], post: [] }, artifacts: {} });
+    expect(compiled(step(input))).toEqual({
+      intent: "intent",
+      action: { type: type as never, params },
+      selectors: [],
+      sync: { pre: [], post: [] },
+      artifacts: {},
+    });
   });
 
   test("waits 60 s by default for Wait until page shows", () => {
@@ -109,7 +115,10 @@ describe("compileStep", () => {
   ])("compiles the page assertion %s to its expect keys", (input, expectKeys) => {
     expect(compiled(assertion(input))).toEqual({
       intent: "intent",
-      action: { type: "assert", params: { kind: "element_state", expect: { ...expectKeys, timeout_ms: DEFAULT_ASSERT_TIMEOUT_MS } as never, selector_ref: null } },
+      action: {
+        type: "assert",
+        params: { kind: "element_state", expect: { ...expectKeys, timeout_ms: DEFAULT_ASSERT_TIMEOUT_MS } as never, selector_ref: null },
+      },
       selectors: [],
       sync: { pre: [], post: [] },
       artifacts: {},
@@ -173,9 +182,17 @@ describe("compileStep", () => {
   });
 
   test.each<[string, StepAst, Record<string, unknown>]>([
-    ["an accepting click", step('Click "Delete", accepting the "Are you sure?" dialog'), { disposition: "accept", message: "Are you sure?", match: "contains" }],
+    [
+      "an accepting click",
+      step('Click "Delete", accepting the "Are you sure?" dialog'),
+      { disposition: "accept", message: "Are you sure?", match: "contains" },
+    ],
     ["a dismissing hover", step('Hover over "Menu", dismissing the dialog'), { disposition: "dismiss", match: "contains" }],
-    ["a prompt answer (reference kept raw)", step('Press the "Rename" button, answering the prompt with "${NAME}"'), { disposition: "accept", match: "contains", reply: "${NAME}" }],
+    [
+      "a prompt answer (reference kept raw)",
+      step('Press the "Rename" button, answering the prompt with "${NAME}"'),
+      { disposition: "accept", match: "contains", reply: "${NAME}" },
+    ],
   ])("writes the dialog param of %s", (_what, ast, dialog) => {
     expect((compiled(ast).action.params as { dialog?: unknown }).dialog).toEqual(dialog);
   });
@@ -204,7 +221,9 @@ describe("compileStep", () => {
 
   test("compiles cell, container and iframe targets to one structural rung", () => {
     const cell = compiled(assertion('the "Email" column of the row containing "John" and "Doe" shows j@x'));
-    expect(cell.selectors).toEqual([{ tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: "Email", row_anchor: "John", row_anchor_also: ["Doe"] } }]);
+    expect(cell.selectors).toEqual([
+      { tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: "Email", row_anchor: "John", row_anchor_also: ["Doe"] } },
+    ]);
     const item = compiled(step('Check the "Select" checkbox in the item containing "Invoice 4711"'));
     expect(item.selectors[0]?.payload).toEqual({ kind: "scoped", container: "item", container_anchor: "Invoice 4711", inner_text: "Select", role: "checkbox" });
     const framed = compiled(step('Type Ada into the "css:input" in the iframe "checkout"'));
@@ -223,7 +242,10 @@ describe("compileStep", () => {
     expect(display.selectors).toEqual([{ tier: "native_id", provenance: "rules", payload: { id: "CalculatorResults" } }]);
     expect(display.action.params).toMatchObject({ kind: "element_state", expect: { value_equals: "8", normalize: "numeric" }, selector_ref: 0 });
     const doc = sugar("document contains hello", "notepad");
-    expect(doc.selectors).toEqual([{ tier: "native_id", provenance: "rules", payload: { id: "15" } }, { tier: "structural", provenance: "rules", confidence: 0.7, payload: { control_type: "edit" } }]);
+    expect(doc.selectors).toEqual([
+      { tier: "native_id", provenance: "rules", payload: { id: "15" } },
+      { tier: "structural", provenance: "rules", confidence: 0.7, payload: { control_type: "edit" } },
+    ]);
     expect(doc.action.params).toMatchObject({ expect: { value_contains: "hello" } });
   });
 
@@ -250,7 +272,11 @@ describe("selectorsFor", () => {
 describe("the docs' examples", () => {
   // A doc that says a form runs must not list one this compiler refuses (and the grammar test
   // checks what the docs say is refused).
-  const runnable = CHECKED_DOCS.flatMap((doc) => docExamples(doc).filter(([k]) => k === "rules" || k === "assert").map(([k, line]) => [doc, k, line] as const));
+  const runnable = CHECKED_DOCS.flatMap((doc) =>
+    docExamples(doc)
+      .filter(([k]) => k === "rules" || k === "assert")
+      .map(([k, line]) => [doc, k, line] as const),
+  );
   test.each(runnable)("%s: the %s example %s compiles for a web flow", (_doc, kind, line) => {
     const r = compileStep(line, kind === "rules" ? step(line) : assertion(line), OPTIONS);
     expect(r.ok ? "ok" : r.reason).toBe("ok");

@@ -14,7 +14,9 @@ export interface CompileOptions {
   readonly stepTimeoutMs: number;
 }
 
-export type Compiled = { readonly ok: true; readonly steps: readonly Omit<TraceStep, "id">[] } | { readonly ok: false; readonly reason: string; readonly hint: string };
+export type Compiled =
+  | { readonly ok: true; readonly steps: readonly Omit<TraceStep, "id">[] }
+  | { readonly ok: false; readonly reason: string; readonly hint: string };
 
 const unsupported = (what: string, hint = "see docs/authoring.md for the forms this version runs"): Compiled => ({
   ok: false,
@@ -49,18 +51,27 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
   const step = (action: Action, target?: Target, implied?: RoleNoun): Compiled => {
     if (!target) return { ok: true, steps: [{ intent, action, selectors: [], sync: { pre: [], post: [] }, artifacts: {} }] };
     const selectors = selectorsFor(target, implied);
-    if (!selectors) return unsupported(target.kind === "cell" ? "a table-cell target" : target.kind === "scoped" ? "a scoped (item/container) target" : "an iframe target", "address the element with `\"css:…\"` for now");
+    if (!selectors)
+      return unsupported(
+        target.kind === "cell" ? "a table-cell target" : target.kind === "scoped" ? "a scoped (item/container) target" : "an iframe target",
+        'address the element with `"css:…"` for now',
+      );
     return {
       ok: true,
-      steps: [{
-        intent,
-        action,
-        selectors,
-        // Assertions and waits carry their own bound in `expect`; an element-exists precondition
-        // would contradict `is not visible` / `appears 0 times`.
-        sync: { pre: action.type === "assert" || action.type === "wait" ? [] : [{ kind: "element_exists", selector_ref: 0, timeout_ms: options.stepTimeoutMs }], post: [] },
-        artifacts: {},
-      }],
+      steps: [
+        {
+          intent,
+          action,
+          selectors,
+          // Assertions and waits carry their own bound in `expect`; an element-exists precondition
+          // would contradict `is not visible` / `appears 0 times`.
+          sync: {
+            pre: action.type === "assert" || action.type === "wait" ? [] : [{ kind: "element_exists", selector_ref: 0, timeout_ms: options.stepTimeoutMs }],
+            post: [],
+          },
+          artifacts: {},
+        },
+      ],
     };
   };
   switch (ast.kind) {
@@ -85,7 +96,9 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
     // A step's kind narrows a plain label to the elements of its role (typing means a field), so a
     // heading that repeats a field's label neither takes the keystrokes nor makes the label ambiguous.
     case "type":
-      return ast.target ? step({ type: "type_text", params: { text: ast.text.raw } }, ast.target, "field") : step({ type: "type_text", params: { text: ast.text.raw } });
+      return ast.target
+        ? step({ type: "type_text", params: { text: ast.text.raw } }, ast.target, "field")
+        : step({ type: "type_text", params: { text: ast.text.raw } });
     case "clear":
       return step({ type: "type_text", params: { text: "", replace: true } }, ast.target, "field");
     case "replace":
@@ -93,18 +106,29 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
     case "press_key":
       return step({ type: "press_key", params: { key: ast.key, modifiers: [...ast.modifiers] } });
     case "select":
-      return step({ type: "type_text", params: { text: ast.options[0] ?? "", select: true, ...(ast.multi ? { values: [...ast.options] } : {}) } }, ast.target, "dropdown");
+      return step(
+        { type: "type_text", params: { text: ast.options[0] ?? "", select: true, ...(ast.multi ? { values: [...ast.options] } : {}) } },
+        ast.target,
+        "dropdown",
+      );
     case "set_checked":
       return step({ type: "set_checked", params: { checked: ast.checked } }, ast.target, "checkbox");
     case "wait_text":
-      return step({ type: "wait", params: { kind: "element_state", expect: { scope: "surface", value_contains: ast.text.raw, timeout_ms: ast.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS }, selector_ref: null } });
+      return step({
+        type: "wait",
+        params: {
+          kind: "element_state",
+          expect: { scope: "surface", value_contains: ast.text.raw, timeout_ms: ast.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS },
+          selector_ref: null,
+        },
+      });
     case "remember":
       return step({ type: "capture", params: ast.count ? { name: ast.name, count: true } : { name: ast.name } }, ast.target);
     case "assert":
       return compileAssertion(intent, ast.assertion, step);
     case "drag": {
       const onto = selectorsFor(ast.onto);
-      if (!onto) return unsupported("a drop target other than a plain element", "address the drop target with `\"css:…\"` for now");
+      if (!onto) return unsupported("a drop target other than a plain element", 'address the drop target with `"css:…"` for now');
       return step({ type: "drag", params: { onto, ...(ast.at ? { x_pct: ast.at.xPct, y_pct: ast.at.yPct } : {}) } }, ast.source);
     }
     case "upload":
@@ -112,7 +136,14 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
     case "scroll": {
       const a = ast.to;
       const axis = "axis" in a && a.axis === "x" ? { axis: "x" as const } : {};
-      const to = a.kind === "into_view" ? { into_view: true as const } : a.kind === "px" ? { to_px: a.px, ...axis } : a.kind === "pct" ? { to_pct: a.pct, ...axis } : { to: a.kind };
+      const to =
+        a.kind === "into_view"
+          ? { into_view: true as const }
+          : a.kind === "px"
+            ? { to_px: a.px, ...axis }
+            : a.kind === "pct"
+              ? { to_pct: a.pct, ...axis }
+              : { to: a.kind };
       return ast.target ? step({ type: "scroll", params: to }, ast.target) : step({ type: "scroll", params: to });
     }
     case "wait_download":
@@ -130,14 +161,12 @@ export function compileStep(intent: string, ast: StepAst, options: CompileOption
   }
 }
 
-function compileAssertion(
-  _intent: string,
-  a: Assertion,
-  step: (action: Action, target?: Target) => Compiled,
-): Compiled {
+function compileAssertion(_intent: string, a: Assertion, step: (action: Action, target?: Target) => Compiled): Compiled {
   const timeout_ms = a.timeoutMs ?? DEFAULT_ASSERT_TIMEOUT_MS;
-  const surface = (expect: ExpectKeys) => step({ type: "assert", params: { kind: "element_state", expect: { scope: "surface", ...expect, timeout_ms }, selector_ref: null } });
-  const element = (target: Target, expect: ExpectKeys) => step({ type: "assert", params: { kind: "element_state", expect: { ...expect, timeout_ms }, selector_ref: 0 } }, target);
+  const surface = (expect: ExpectKeys) =>
+    step({ type: "assert", params: { kind: "element_state", expect: { scope: "surface", ...expect, timeout_ms }, selector_ref: null } });
+  const element = (target: Target, expect: ExpectKeys) =>
+    step({ type: "assert", params: { kind: "element_state", expect: { ...expect, timeout_ms }, selector_ref: 0 } }, target);
   switch (a.kind) {
     case "page_shows":
       if (a.negate) return surface({ value_not_contains: a.text.raw });
@@ -172,7 +201,11 @@ function compileAssertion(
     case "cookie_count":
       return surface({ cookie_count: a.count });
     case "storage":
-      return surface(a.exact ? { storage: a.area, storage_key: a.key.raw, storage_equals: a.text.raw } : { storage: a.area, storage_key: a.key.raw, storage_contains: a.text.raw });
+      return surface(
+        a.exact
+          ? { storage: a.area, storage_key: a.key.raw, storage_equals: a.text.raw }
+          : { storage: a.area, storage_key: a.key.raw, storage_contains: a.text.raw },
+      );
     case "number_compare":
       return element(a.target, { number_compare: a.op, number: a.value });
     case "storage_keys":
@@ -191,10 +224,19 @@ function compileAssertion(
       return element(a.target, { style: a.prop, value_equals: a.value, ...(a.negate ? { negate: true } : {}) });
     case "app_sugar": {
       // A surface's own assertion reads the element its grammar names: its native id, then an optional structural rung.
-      const compiled = element({ kind: "element", anchor: { kind: "id", id: a.reads.id } }, a.compare === "numeric_equals" ? { value_equals: a.text, normalize: "numeric" } : { value_contains: a.text });
+      const compiled = element(
+        { kind: "element", anchor: { kind: "id", id: a.reads.id } },
+        a.compare === "numeric_equals" ? { value_equals: a.text, normalize: "numeric" } : { value_contains: a.text },
+      );
       const fallback = a.reads.fallback;
       if (!compiled.ok || fallback === undefined) return compiled;
-      return { ok: true, steps: compiled.steps.map((st) => ({ ...st, selectors: [...st.selectors, { tier: "structural", provenance: "rules", confidence: 0.7, payload: { ...fallback } }] })) };
+      return {
+        ok: true,
+        steps: compiled.steps.map((st) => ({
+          ...st,
+          selectors: [...st.selectors, { tier: "structural", provenance: "rules", confidence: 0.7, payload: { ...fallback } }],
+        })),
+      };
     }
   }
 }

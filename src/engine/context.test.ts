@@ -5,7 +5,15 @@ import type { TraceStep } from "../trace/schema.ts";
 
 describe("redact", () => {
   test("replaces each secret value with its reference", () => {
-    expect(redact("user ada typed hunter2", new Map([["USER", "ada"], ["PASS", "hunter2"]]))).toBe("user ${USER} typed ${PASS}");
+    expect(
+      redact(
+        "user ada typed hunter2",
+        new Map([
+          ["USER", "ada"],
+          ["PASS", "hunter2"],
+        ]),
+      ),
+    ).toBe("user ${USER} typed ${PASS}");
   });
 
   test("replaces every occurrence", () => {
@@ -13,7 +21,10 @@ describe("redact", () => {
   });
 
   test("replaces longer secrets first so a shorter one inside cannot split them", () => {
-    const secrets = new Map([["SHORT", "pass"], ["LONG", "password123"]]);
+    const secrets = new Map([
+      ["SHORT", "pass"],
+      ["LONG", "password123"],
+    ]);
     expect(redact("password123 and pass", secrets)).toBe("${LONG} and ${SHORT}");
   });
 
@@ -41,7 +52,12 @@ describe("redact", () => {
     ["HTML-escaped as a text node (quotes left)", CANARY.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")],
     ["HTML numeric entities", CANARY.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)],
     ["URL-encoded (encodeURIComponent)", encodeURIComponent(CANARY)],
-    ["URL-encoded, lower-case hex", encodeURIComponent(CANARY).toLowerCase().replace(/zq7can/, "Zq7Can")],
+    [
+      "URL-encoded, lower-case hex",
+      encodeURIComponent(CANARY)
+        .toLowerCase()
+        .replace(/zq7can/, "Zq7Can"),
+    ],
     ["form-encoded", new URLSearchParams({ q: CANARY }).toString().slice(2)],
     ["double URL-encoded", encodeURIComponent(encodeURIComponent(CANARY))],
     ["JSON-escaped", JSON.stringify(CANARY).slice(1, -1)],
@@ -107,7 +123,10 @@ describe("shortenShown", () => {
 
 describe("redact keeps references whole", () => {
   test("a value that is part of a variable's name leaves a reference as written alone, and redacting twice changes nothing", () => {
-    const secrets = new Map([["CLERK_USER", "clerk"], ["PW", "s3cret-pw"]]);
+    const secrets = new Map([
+      ["CLERK_USER", "clerk"],
+      ["PW", "s3cret-pw"],
+    ]);
     expect(redact("SAP refused the login of ${CLERK_USER} (clerk, s3cret-pw)", secrets)).toBe("SAP refused the login of ${CLERK_USER} (${CLERK_USER}, ${PW})");
     const once = redact("typed ${captured.clerk} as clerk into ${PW}", secrets);
     expect(once).toBe("typed ${captured.clerk} as ${CLERK_USER} into ${PW}");
@@ -115,7 +134,15 @@ describe("redact keeps references whole", () => {
   });
 
   test("a literal `${…}` that is not a reference of the run is redacted like any text", () => {
-    expect(redact("the page shows ${s3cret-pw} and ${clerk}", new Map([["PW", "s3cret-pw"], ["U", "clerk"]]))).toBe("the page shows ${${PW}} and ${${U}}");
+    expect(
+      redact(
+        "the page shows ${s3cret-pw} and ${clerk}",
+        new Map([
+          ["PW", "s3cret-pw"],
+          ["U", "clerk"],
+        ]),
+      ),
+    ).toBe("the page shows ${${PW}} and ${${U}}");
   });
 });
 
@@ -124,7 +151,12 @@ describe("redactError", () => {
 
   test("redacts a FlowproofError's message, hint and notes, keeping its code and name", () => {
     class LaunchError extends FlowproofError {}
-    const error = new LaunchError({ code: "app-launch", message: "`a.exe --token tok-4711-canary` exited", hint: "its stderr: bad tok-4711-canary", notes: [{ message: "tried tok-4711-canary" }] });
+    const error = new LaunchError({
+      code: "app-launch",
+      message: "`a.exe --token tok-4711-canary` exited",
+      hint: "its stderr: bad tok-4711-canary",
+      notes: [{ message: "tried tok-4711-canary" }],
+    });
     const out = redactError(error, secrets) as FlowproofError;
     expect(out).toBeInstanceOf(FlowproofError);
     expect(out.code).toBe("app-launch");
@@ -142,7 +174,14 @@ describe("redactError", () => {
 });
 
 describe("stepsWithLearned", () => {
-  const step = (id: string): TraceStep => ({ id, intent: "Select Fin from the \"Department\" dropdown", action: { type: "type_text", params: { text: "Fin", select: true } }, selectors: [], sync: { pre: [], post: [] } }) as unknown as TraceStep;
+  const step = (id: string): TraceStep =>
+    ({
+      id,
+      intent: 'Select Fin from the "Department" dropdown',
+      action: { type: "type_text", params: { text: "Fin", select: true } },
+      selectors: [],
+      sync: { pre: [], post: [] },
+    }) as unknown as TraceStep;
   test("merges what a step learned into its action's params and leaves the others alone", () => {
     const steps = stepsWithLearned([step("s0001"), step("s0002")], new Map([["s0002", { chosen: ["Finance"] }]]));
     expect(steps[0]!.action.params).toEqual({ text: "Fin", select: true });

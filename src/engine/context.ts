@@ -223,7 +223,9 @@ export function redact(text: string, secrets: ReadonlyMap<string, string>): stri
     }
     return token;
   };
-  let out = text.replace(/\$\{(captured\.[A-Za-z_][\w.]*|[A-Za-z_]\w*)\}/g, (ref, name: string) => (name.startsWith("captured.") || secrets.has(name) ? hold(ref) : ref));
+  let out = text.replace(/\$\{(captured\.[A-Za-z_][\w.]*|[A-Za-z_]\w*)\}/g, (ref, name: string) =>
+    name.startsWith("captured.") || secrets.has(name) ? hold(ref) : ref,
+  );
   const entries = [...secrets.entries()].filter(([, v]) => v.length >= MIN_SECRET).sort((a, b) => b[1].length - a[1].length);
   for (const [name, value] of entries) {
     const ref = `\${${name}}`;

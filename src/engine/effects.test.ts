@@ -1,5 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { describeEffect, EFFECT_MIN_BOUND_MS, hasEffect, judgeEffect, observesEffect, reportSent, signatureOf, stepsWithEffects, withEffect } from "./effects.ts";
+import {
+  describeEffect,
+  EFFECT_MIN_BOUND_MS,
+  hasEffect,
+  judgeEffect,
+  observesEffect,
+  reportSent,
+  signatureOf,
+  stepsWithEffects,
+  withEffect,
+} from "./effects.ts";
 import type { EffectKind, EffectWatch, ObservedEffect } from "../plugins/api.ts";
 import { effectRequest, observingNothing } from "../plugins/api.ts";
 import type { StepEffect, TraceStep } from "../trace/schema.ts";
@@ -23,23 +33,31 @@ describe("judgeEffect", () => {
 
   test("extras never fail; the same effect passes", () => {
     const recorded = rec({ requests: ["POST /api/orders"], navigated: "/orders/confirm", dom: "near", focus: true });
-    const j = judgeEffect(INTENT, recorded, { requests: ["POST /api/analytics", "POST /api/orders"], navigated: "/orders/confirm", dom: "near", focus: true, dialog: "alert" }, ALL, true);
+    const j = judgeEffect(
+      INTENT,
+      recorded,
+      { requests: ["POST /api/analytics", "POST /api/orders"], navigated: "/orders/confirm", dom: "near", focus: true, dialog: "alert" },
+      ALL,
+      true,
+    );
     expect(j).toEqual({});
   });
 
   test("DOM, focus and GET effects warn, and fail only under strict", () => {
     const recorded = rec({ dom: "near", requests: ["GET /api/items"] });
-    const lenient = judgeEffect("Click \"Load\"", recorded, { dom: "page" }, ALL, false);
+    const lenient = judgeEffect('Click "Load"', recorded, { dom: "page" }, ALL, false);
     expect(lenient.failure).toBeUndefined();
     expect(lenient.warning).toBe('Click "Load": at record it sent GET /api/items and changed the page near the target; at replay it did neither');
-    const strict = judgeEffect("Click \"Load\"", recorded, { dom: "page" }, ALL, true);
+    const strict = judgeEffect('Click "Load"', recorded, { dom: "page" }, ALL, true);
     expect(strict.failure).toContain("at replay it changed the page instead");
   });
 
   test("a dialog, a download and a target change are hard effects", () => {
     expect(judgeEffect("x", rec({ dialog: "confirm" }), {}, ALL, false).failure).toBe("x: at record it opened a confirm dialog; at replay it did not");
     expect(judgeEffect("x", rec({ download: true }), {}, ALL, false).failure).toBe("x: at record it started a download; at replay it did not");
-    expect(judgeEffect("x", rec({ target: ["checked"] }), { target: ["value"] }, ALL, false).failure).toBe("x: at record it changed the target's checked state; at replay it changed the target's value state instead");
+    expect(judgeEffect("x", rec({ target: ["checked"] }), { target: ["value"] }, ALL, false).failure).toBe(
+      "x: at record it changed the target's checked state; at replay it changed the target's value state instead",
+    );
   });
 
   test("kinds not observed at record or at replay are never judged", () => {
@@ -64,8 +82,13 @@ describe("signatureOf", () => {
 });
 
 const clickStep = (effect?: StepEffect): TraceStep => ({
-  id: "s0001", intent: INTENT, action: { type: "click", params: {} }, selectors: [{ tier: "text_anchor", provenance: "rules", payload: { text: "Place order" } }],
-  sync: { pre: [{ kind: "element_exists", selector_ref: 0, timeout_ms: 50 }], post: [] }, artifacts: {}, ...(effect ? { effect } : {}),
+  id: "s0001",
+  intent: INTENT,
+  action: { type: "click", params: {} },
+  selectors: [{ tier: "text_anchor", provenance: "rules", payload: { text: "Place order" } }],
+  sync: { pre: [{ kind: "element_exists", selector_ref: 0, timeout_ms: 50 }], post: [] },
+  artifacts: {},
+  ...(effect ? { effect } : {}),
 });
 
 /** A watch answering a fixed effect: the engine's side of the contract, no page involved. */
@@ -76,7 +99,11 @@ function fixedWatch(effect: ObservedEffect): EffectWatch {
 function context(mode: "record" | "replay", effect: ObservedEffect, policy: "on" | "strict" | "off" = "on"): ExecutionContext {
   return {
     driver: { observeEffect: async () => fixedWatch(effect) } as unknown as ExecutionContext["driver"],
-    env: {}, captures: new Map(), secrets: new Map(), baseUrl: "http://x/", navigationTimeoutMs: 1_000,
+    env: {},
+    captures: new Map(),
+    secrets: new Map(),
+    baseUrl: "http://x/",
+    navigationTimeoutMs: 1_000,
     clock: { now: () => performance.now(), sleep: (ms) => Bun.sleep(ms) },
     effects: { mode, policy },
   };
@@ -111,8 +138,13 @@ describe("withEffect", () => {
 });
 
 const apiStep = (effect?: StepEffect): TraceStep => ({
-  id: "s0001", intent: "assert_api", action: { type: "assert", params: { kind: "structured", key: "assert_api", args: { request: "POST ${API}/orders/${captured.action}" } } },
-  selectors: [], sync: { pre: [], post: [] }, artifacts: {}, ...(effect ? { effect } : {}),
+  id: "s0001",
+  intent: "assert_api",
+  action: { type: "assert", params: { kind: "structured", key: "assert_api", args: { request: "POST ${API}/orders/${captured.action}" } } },
+  selectors: [],
+  sync: { pre: [], post: [] },
+  artifacts: {},
+  ...(effect ? { effect } : {}),
 });
 
 /** A surface's watch that takes the requests its steps report (as the api surface's does). */
@@ -131,62 +163,115 @@ function surface(mode: "record" | "replay", watch: () => EffectWatch | undefined
 }
 
 describe("structured steps: a surface that observes its own requests", () => {
-  const sends = (url: string, method = "POST") => async () => {
-    reportSent(method, url);
-    return { status: "passed" as const };
-  };
+  const sends =
+    (url: string, method = "POST") =>
+    async () => {
+      reportSent(method, url);
+      return { status: "passed" as const };
+    };
 
   test("record writes the write the step reported, as method and normalised path, with the surface's kinds", async () => {
     const step = apiStep();
-    const r = await withEffect(step, surface("record", () => sentWatch()), sends("http://127.0.0.1:9/api/orders/approve?card=zq-canary-7731"));
+    const r = await withEffect(
+      step,
+      surface("record", () => sentWatch()),
+      sends("http://127.0.0.1:9/api/orders/approve?card=zq-canary-7731"),
+    );
     expect(r.effect?.report).toEqual({ check: "on", observes: ["request"], seen: { requests: ["POST /api/orders/approve"] } });
-    expect(stepsWithEffects([step], new Map([["s0001", r.effect!.report]]))[0]!.effect).toEqual({ observes: ["request"], requests: ["POST /api/orders/approve"] });
+    expect(stepsWithEffects([step], new Map([["s0001", r.effect!.report]]))[0]!.effect).toEqual({
+      observes: ["request"],
+      requests: ["POST /api/orders/approve"],
+    });
     expect(JSON.stringify(r)).not.toContain("canary");
   });
 
   test("a ${VAR} value in the path is written as its reference", async () => {
-    const r = await withEffect(apiStep(), surface("record", () => sentWatch(), new Map([["TENANT", "acme-tenant"]])), sends("http://127.0.0.1:9/t/acme-tenant/orders"));
+    const r = await withEffect(
+      apiStep(),
+      surface("record", () => sentWatch(), new Map([["TENANT", "acme-tenant"]])),
+      sends("http://127.0.0.1:9/t/acme-tenant/orders"),
+    );
     expect(r.effect?.report.seen).toEqual({ requests: ["POST /t/${TENANT}/orders"] });
   });
 
   test("replay fails a write to another path at once, naming both sides; the same write passes; an extra one too", async () => {
     const step = apiStep(rec({ requests: ["POST /api/orders/approve"] }, ["request"]));
     const started = performance.now();
-    const r = await withEffect(step, surface("replay", () => sentWatch()), sends("http://127.0.0.1:9/api/orders/archive"));
+    const r = await withEffect(
+      step,
+      surface("replay", () => sentWatch()),
+      sends("http://127.0.0.1:9/api/orders/archive"),
+    );
     expect(r.effect?.failure).toBe("assert_api: at record it sent POST /api/orders/approve; at replay it sent POST /api/orders/archive instead");
     expect(performance.now() - started).toBeLessThan(EFFECT_MIN_BOUND_MS);
-    expect((await withEffect(step, surface("replay", () => sentWatch()), sends("http://127.0.0.1:9/api/orders/approve"))).effect?.failure).toBeUndefined();
+    expect(
+      (
+        await withEffect(
+          step,
+          surface("replay", () => sentWatch()),
+          sends("http://127.0.0.1:9/api/orders/approve"),
+        )
+      ).effect?.failure,
+    ).toBeUndefined();
     const extra = async () => {
       reportSent("POST", "http://127.0.0.1:9/api/audit");
       reportSent("POST", "http://127.0.0.1:9/api/orders/approve");
       return { status: "passed" as const };
     };
-    expect((await withEffect(step, surface("replay", () => sentWatch()), extra)).effect?.failure).toBeUndefined();
-    const none = await withEffect(step, surface("replay", () => sentWatch()), async () => ({ status: "passed" as const }));
+    expect(
+      (
+        await withEffect(
+          step,
+          surface("replay", () => sentWatch()),
+          extra,
+        )
+      ).effect?.failure,
+    ).toBeUndefined();
+    const none = await withEffect(
+      step,
+      surface("replay", () => sentWatch()),
+      async () => ({ status: "passed" as const }),
+    );
     expect(none.effect?.failure).toBe("assert_api: at record it sent POST /api/orders/approve; at replay it did not");
   });
 
   test("a failing step is not judged: its own failure says more", async () => {
     const step = apiStep(rec({ requests: ["POST /api/orders/approve"] }, ["request"]));
-    const r = await withEffect(step, surface("replay", () => sentWatch()), async () => ({ status: "failed" as const }));
+    const r = await withEffect(
+      step,
+      surface("replay", () => sentWatch()),
+      async () => ({ status: "failed" as const }),
+    );
     expect(r.effect).toBeUndefined();
   });
 
   test("a surface whose watch takes no reports (a web page) does not observe structured steps", async () => {
     const stopped: string[] = [];
     const page: EffectWatch = { ...fixedWatch({ dom: "page" }), stop: async () => void stopped.push("stopped") };
-    const r = await withEffect(apiStep(), surface("record", () => page), sends("http://127.0.0.1:9/api/orders"));
+    const r = await withEffect(
+      apiStep(),
+      surface("record", () => page),
+      sends("http://127.0.0.1:9/api/orders"),
+    );
     expect(r.effect).toBeUndefined();
     expect(stopped).toEqual(["stopped"]);
   });
 
   test("a request reported outside any observed step goes nowhere: the next step's watch never sees it", async () => {
     reportSent("POST", "http://127.0.0.1:9/api/stray");
-    const r = await withEffect(apiStep(), surface("record", () => sentWatch()), sends("http://127.0.0.1:9/api/orders"));
+    const r = await withEffect(
+      apiStep(),
+      surface("record", () => sentWatch()),
+      sends("http://127.0.0.1:9/api/orders"),
+    );
     expect(r.effect?.report.seen).toEqual({ requests: ["POST /api/orders"] });
     // And one reported after the step ended reaches no watch either.
     const watch = sentWatch();
-    await withEffect(apiStep(), surface("record", () => watch), async () => ({ status: "passed" as const }));
+    await withEffect(
+      apiStep(),
+      surface("record", () => watch),
+      async () => ({ status: "passed" as const }),
+    );
     reportSent("POST", "http://127.0.0.1:9/api/late");
     expect((await watch.read()).effect).toEqual({});
   });
@@ -202,7 +287,9 @@ describe("a surface observing nothing (the desktop adapters)", () => {
     // Even a trace claiming every kind is judged only on the kinds the surface observes now: none.
     const claimed = clickStep(rec({ requests: ["POST /api/orders"], navigated: "/done", target: ["value"], dom: "near" }));
     const started = performance.now();
-    const replayed = await withEffect(claimed, { ...surface("replay", observingNothing), effects: { mode: "replay", policy: "strict" } }, async () => ({ status: "passed" as const }));
+    const replayed = await withEffect(claimed, { ...surface("replay", observingNothing), effects: { mode: "replay", policy: "strict" } }, async () => ({
+      status: "passed" as const,
+    }));
     expect(replayed.effect?.failure).toBeUndefined();
     expect(replayed.effect?.report.warning).toBeUndefined();
     expect(performance.now() - started).toBeLessThan(EFFECT_MIN_BOUND_MS);

@@ -41,7 +41,17 @@ export interface EffectReport {
 }
 
 /** Actions whose effect is observed: input a user gives an element or the page. */
-const OBSERVED_ACTIONS: ReadonlySet<ActionType> = new Set<ActionType>(["click", "double_click", "right_click", "hover", "drag", "type_text", "press_key", "upload", "set_checked"]);
+const OBSERVED_ACTIONS: ReadonlySet<ActionType> = new Set<ActionType>([
+  "click",
+  "double_click",
+  "right_click",
+  "hover",
+  "drag",
+  "type_text",
+  "press_key",
+  "upload",
+  "set_checked",
+]);
 
 /** Record: the effect has settled once nothing happened for this long… */
 export const EFFECT_QUIET_MS = 100;
@@ -74,7 +84,15 @@ export function observesEffect(step: TraceStep, settings: EffectSettings | undef
 
 /** True when the effect holds anything at all. */
 export function hasEffect(e: ObservedEffect): boolean {
-  return e.navigated !== undefined || (e.requests?.length ?? 0) > 0 || e.dialog !== undefined || e.download === true || (e.target?.length ?? 0) > 0 || e.focus === true || e.dom !== undefined;
+  return (
+    e.navigated !== undefined ||
+    (e.requests?.length ?? 0) > 0 ||
+    e.dialog !== undefined ||
+    e.download === true ||
+    (e.target?.length ?? 0) > 0 ||
+    e.focus === true ||
+    e.dom !== undefined
+  );
 }
 
 /** The signature record writes: GETs only when the action sent nothing else and did not navigate; secrets as their references. */
@@ -180,8 +198,10 @@ function missingOf(recorded: ObservedEffect, seen: ObservedEffect, kinds: Readon
     const lostReads = lost.filter((r) => !isWrite(r));
     if (lostReads.length > 0) miss("request", false, `sent ${joinAnd(lostReads)}`);
   }
-  if (kinds.has("navigation") && recorded.navigated !== undefined && seen.navigated !== recorded.navigated) miss("navigation", true, `navigated to ${recorded.navigated}`);
-  if (kinds.has("dialog") && recorded.dialog !== undefined && seen.dialog !== recorded.dialog) miss("dialog", true, `opened ${article(recorded.dialog)} ${recorded.dialog} dialog`);
+  if (kinds.has("navigation") && recorded.navigated !== undefined && seen.navigated !== recorded.navigated)
+    miss("navigation", true, `navigated to ${recorded.navigated}`);
+  if (kinds.has("dialog") && recorded.dialog !== undefined && seen.dialog !== recorded.dialog)
+    miss("dialog", true, `opened ${article(recorded.dialog)} ${recorded.dialog} dialog`);
   if (kinds.has("download") && recorded.download && !seen.download) miss("download", true, "started a download");
   if (kinds.has("target") && recorded.target && recorded.target.length > 0 && !recorded.target.some((t) => seen.target?.includes(t))) {
     miss("target", true, `changed the target's ${stateWords(recorded.target)}`);
@@ -211,7 +231,8 @@ export function judgeEffect(intent: string, recorded: StepEffect, seen: Observed
   const warning = strict ? [] : m.soft;
   const out: { failure?: string; warning?: string } = {};
   if (failing.length > 0) out.failure = `${intent}: at record it ${joinAnd(failing)}; at replay it ${replaySide(seen, m, failing.length)}`;
-  if (warning.length > 0) out.warning = `${intent}: at record it ${joinAnd(warning)}; at replay it ${warning.length === 1 ? "did not" : warning.length === 2 ? "did neither" : "did none of these"}`;
+  if (warning.length > 0)
+    out.warning = `${intent}: at record it ${joinAnd(warning)}; at replay it ${warning.length === 1 ? "did not" : warning.length === 2 ? "did neither" : "did none of these"}`;
   return out;
 }
 
@@ -235,7 +256,7 @@ async function settle(watch: EffectWatch, clock: Clock, step: TraceStep, setting
   const hardBound = recorded ? replayBoundMs(step) : EFFECT_SETTLE_MAX_MS;
   for (;;) {
     const r = await watch.read();
-    if (r.final) return recorded ? r.withAppsOwn ?? r.effect : r.effect;
+    if (r.final) return recorded ? (r.withAppsOwn ?? r.effect) : r.effect;
     const elapsed = clock.now() - started;
     if (recorded) {
       // Replay is judged on everything seen: record kept only what was certainly the step's.
@@ -276,7 +297,11 @@ export function unobservedReport(step: TraceStep, settings: EffectSettings | und
  * Runs `act` with the step's effect observed; after a passing action reads the effect until it
  * settles, then (replay) compares it with the recorded one.
  */
-export async function withEffect<T extends { readonly status: string }>(step: TraceStep, ctx: ExecutionContext, act: () => Promise<T>): Promise<{ outcome: T; effect?: EffectOutcome }> {
+export async function withEffect<T extends { readonly status: string }>(
+  step: TraceStep,
+  ctx: ExecutionContext,
+  act: () => Promise<T>,
+): Promise<{ outcome: T; effect?: EffectOutcome }> {
   const settings = ctx.effects;
   if (!settings || !observesEffect(step, settings) || !ctx.driver.observeEffect) {
     const report = unobservedReport(step, settings);
@@ -293,7 +318,13 @@ export async function withEffect<T extends { readonly status: string }>(step: Tr
     if (outcome.status !== "passed") return { outcome };
     const raw = await settle(watch, ctx.clock, step, settings);
     const seen = signatureOf(raw, ctx.secrets);
-    if (settings.mode === "record") return { outcome, effect: { report: { check: hasEffect(seen) ? (settings.policy === "strict" ? "strict" : "on") : "unjudged", observes: [...watch.kinds], seen: dataOf(seen) } } };
+    if (settings.mode === "record")
+      return {
+        outcome,
+        effect: {
+          report: { check: hasEffect(seen) ? (settings.policy === "strict" ? "strict" : "on") : "unjudged", observes: [...watch.kinds], seen: dataOf(seen) },
+        },
+      };
     const recorded = step.effect!;
     // Compared on the full observation (GETs included), reported as the signature.
     const judged = judgeEffect(step.intent, recorded, redactEffect(raw, ctx.secrets), watch.kinds, settings.policy === "strict");

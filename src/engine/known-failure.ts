@@ -19,7 +19,11 @@ export function checkOf(step: TraceStep): string {
   const a = step.action;
   if (a.type !== "assert" && a.type !== "wait") return a.type;
   const p = a.params;
-  if (p.kind === "element_state") return `${a.type} ${Object.keys(p.expect).filter((k) => !EXPECT_SETTINGS.has(k)).sort().join("+")}`;
+  if (p.kind === "element_state")
+    return `${a.type} ${Object.keys(p.expect)
+      .filter((k) => !EXPECT_SETTINGS.has(k))
+      .sort()
+      .join("+")}`;
   if (p.kind === "structured") return `${a.type} ${p.key}`;
   return `${a.type} ${p.kind}`;
 }
@@ -27,7 +31,8 @@ export function checkOf(step: TraceStep): string {
 /** Whether a step reads the app's state (an element-state assertion or wait): its reading is what the app showed. */
 const readsState = (step: TraceStep): boolean => (step.action.type === "assert" || step.action.type === "wait") && step.action.params.kind === "element_state";
 
-const APP_DOWN = /answered HTTP 5\d\d|net::ERR_(?:CONNECTION_REFUSED|CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE|NAME_NOT_RESOLVED|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|TIMED_OUT|CONNECTION_TIMED_OUT)|ECONNREFUSED|connection refused/i;
+const APP_DOWN =
+  /answered HTTP 5\d\d|net::ERR_(?:CONNECTION_REFUSED|CONNECTION_RESET|CONNECTION_CLOSED|EMPTY_RESPONSE|NAME_NOT_RESOLVED|ADDRESS_UNREACHABLE|INTERNET_DISCONNECTED|TIMED_OUT|CONNECTION_TIMED_OUT)|ECONNREFUSED|connection refused/i;
 
 /** Whether a failure says the app is down: a navigation step that failed, a server error page, a refused connection. */
 export function appDown(step: TraceStep, result: Pick<StepResult, "status" | "detail">): boolean {
@@ -65,7 +70,8 @@ export function failureDifference(recorded: RecordedFailure, step: TraceStep, re
   const check = checkOf(step);
   if (recorded.check !== undefined && recorded.check !== check) return `the check is \`${check}\` now, \`${recorded.check}\` at record`;
   if (recorded.actual !== undefined && readsState(step)) {
-    if (recorded.target !== result.selector_tier) return `its target resolved ${result.selector_tier ? `by its ${result.selector_tier} rung` : "to nothing"}, ${recorded.target ? `by its ${recorded.target} rung` : "to nothing"} at record`;
+    if (recorded.target !== result.selector_tier)
+      return `its target resolved ${result.selector_tier ? `by its ${result.selector_tier} rung` : "to nothing"}, ${recorded.target ? `by its ${recorded.target} rung` : "to nothing"} at record`;
     if (plain(recorded.actual) !== plain(result.actual)) return "the app shows something else";
     return undefined;
   }

@@ -4,10 +4,15 @@ import { executeSteps, reportLines } from "./loop.ts";
 import { stepId } from "./plan.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
-const steps = (...texts: Array<[string, boolean?]>) => texts.map(([t, assert], i) => ({ ...traceStep(t, { assert: assert ?? false, stepTimeoutMs: 400 }), id: stepId(i + 1) }));
+const steps = (...texts: Array<[string, boolean?]>) =>
+  texts.map(([t, assert], i) => ({ ...traceStep(t, { assert: assert ?? false, stepTimeoutMs: 400 }), id: stepId(i + 1) }));
 
 describe("executeSteps", () => {
   test("runs steps in order and reports each with its timing and rung", async () => {
@@ -17,7 +22,11 @@ describe("executeSteps", () => {
       stepStarted: (s) => events.push(`start ${s.id}`),
       stepFinished: (s, r) => events.push(`end ${s.id} ${r.status}`),
     });
-    expect(results.map((r) => [r.id, r.status])).toEqual([["s0001", "passed"], ["s0002", "passed"], ["s0003", "passed"]]);
+    expect(results.map((r) => [r.id, r.status])).toEqual([
+      ["s0001", "passed"],
+      ["s0002", "passed"],
+      ["s0003", "passed"],
+    ]);
     expect(results[0]!.selector_tier).toBe("text_anchor");
     expect(events).toEqual(["start s0001", "end s0001 passed", "start s0002", "end s0002 passed", "start s0003", "end s0003 passed"]);
     for (let i = 1; i < results.length; i++) expect(results[i]!.started_ms).toBeGreaterThanOrEqual(results[i - 1]!.started_ms + results[i - 1]!.duration_ms);
@@ -30,7 +39,10 @@ describe("executeSteps", () => {
   });
   test("fails closed on an unresolved reference and redacts resolved secrets from details", async () => {
     const ctx = await h.context("greeter.html", { TOKEN: "tok-123456" });
-    const results = await executeSteps(steps(['Type ${TOKEN} into the "Your name" field'], ["page shows tok-123456 within 0.2s", true], ['Type ${MISSING_VAR_X} into the "Your name" field']), ctx);
+    const results = await executeSteps(
+      steps(['Type ${TOKEN} into the "Your name" field'], ["page shows tok-123456 within 0.2s", true], ['Type ${MISSING_VAR_X} into the "Your name" field']),
+      ctx,
+    );
     expect(results[0]!.status).toBe("passed");
     expect(results[1]!.status).toBe("failed");
     expect(results[1]!.detail).not.toContain("tok-123456");
@@ -48,11 +60,16 @@ describe("executeSteps", () => {
     const ctx = await h.context("greeter.html");
     const stop = new AbortController();
     const began = Date.now();
-    const results = await executeSteps(steps(["page shows Never shown within 20s", true], ['Press the "Greet" button']), ctx, {
-      stepStarted: () => {
-        setTimeout(() => stop.abort({ reason: "SIGTERM", signal: "SIGTERM" }), 100);
+    const results = await executeSteps(
+      steps(["page shows Never shown within 20s", true], ['Press the "Greet" button']),
+      ctx,
+      {
+        stepStarted: () => {
+          setTimeout(() => stop.abort({ reason: "SIGTERM", signal: "SIGTERM" }), 100);
+        },
       },
-    }, stop.signal);
+      stop.signal,
+    );
     expect(Date.now() - began).toBeLessThan(5_000);
     expect(results.map((r) => [r.status, r.detail])).toEqual([
       ["errored", "interrupted: the run was stopped (SIGTERM) during this step"],
@@ -75,11 +92,23 @@ describe("reportLines", () => {
   test("a step with lines is reported as one line each, `<id>.<n>`; the first carries its time and conversation; other steps stay as they are", () => {
     const agent = { turns: 2, model_calls: 0, calls: [] };
     const lines = reportLines([
-      { id: "s0001", intent: "Click \"Go\"", status: "passed", started_ms: 0, duration_ms: 5 },
-      { id: "s0002", intent: "prompt: a\nassert: reply contains b", status: "failed", detail: "the run failed", started_ms: 5, duration_ms: 900, agent, lines: [{ intent: "prompt: a", status: "failed", detail: "model request 2 diverges" }, { intent: "assert: reply contains b", status: "skipped", detail: "not judged" }] },
+      { id: "s0001", intent: 'Click "Go"', status: "passed", started_ms: 0, duration_ms: 5 },
+      {
+        id: "s0002",
+        intent: "prompt: a\nassert: reply contains b",
+        status: "failed",
+        detail: "the run failed",
+        started_ms: 5,
+        duration_ms: 900,
+        agent,
+        lines: [
+          { intent: "prompt: a", status: "failed", detail: "model request 2 diverges" },
+          { intent: "assert: reply contains b", status: "skipped", detail: "not judged" },
+        ],
+      },
     ]);
     expect(lines).toEqual([
-      { id: "s0001", intent: "Click \"Go\"", status: "passed", started_ms: 0, duration_ms: 5 },
+      { id: "s0001", intent: 'Click "Go"', status: "passed", started_ms: 0, duration_ms: 5 },
       { id: "s0002.1", intent: "prompt: a", status: "failed", detail: "model request 2 diverges", started_ms: 5, duration_ms: 900, agent },
       { id: "s0002.2", intent: "assert: reply contains b", status: "skipped", detail: "not judged", started_ms: 5, duration_ms: 0 },
     ]);

@@ -49,7 +49,7 @@ function paramsBoundMs(a: TraceStep["action"]): number {
   switch (a.type) {
     case "assert":
     case "wait":
-      return a.params.kind === "element_state" ? a.params.expect.timeout_ms : a.params.kind === "structured" ? a.params.timeout_ms ?? 0 : 0;
+      return a.params.kind === "element_state" ? a.params.expect.timeout_ms : a.params.kind === "structured" ? (a.params.timeout_ms ?? 0) : 0;
     case "capture_download":
     case "agent_run":
       return a.params.timeout_ms ?? 0;
@@ -63,14 +63,23 @@ function boundOf(step: TraceStep): number {
   return Math.max(paramsBoundMs(step.action), fromSync, 0);
 }
 
-const interruptedDuring = (request: StopRequest): StepOutcome => ({ status: "errored", detail: `interrupted: the run was stopped (${request.reason}) during this step` });
+const interruptedDuring = (request: StopRequest): StepOutcome => ({
+  status: "errored",
+  detail: `interrupted: the run was stopped (${request.reason}) during this step`,
+});
 
 /** Runs the step's handler with its effect observed; a recorded effect that did not happen again fails a passing action. */
 async function runObserved(step: TraceStep, ctx: ExecutionContext): Promise<StepOutcome & { effect?: EffectReport }> {
   const { outcome, effect } = await withEffect(step, ctx, () => HANDLERS[step.action.type](step, ctx));
   if (!effect) return outcome;
   if (effect.failure !== undefined && outcome.status === "passed") {
-    return { status: "failed", detail: effect.failure, ...(outcome.tier ? { tier: outcome.tier } : {}), hint: "the app no longer does what this step did when it was recorded: check the change, or re-record the flow (flowproof heal) if it is intended", effect: effect.report };
+    return {
+      status: "failed",
+      detail: effect.failure,
+      ...(outcome.tier ? { tier: outcome.tier } : {}),
+      hint: "the app no longer does what this step did when it was recorded: check the change, or re-record the flow (flowproof heal) if it is intended",
+      effect: effect.report,
+    };
   }
   return { ...outcome, effect: effect.report };
 }
@@ -107,7 +116,12 @@ async function executeOne(step: TraceStep, ctx: ExecutionContext, stop: AbortSig
  * asked to stop (`stop`, default the process lifecycle's), the running step ends as `errored`
  * with an `interrupted:` detail and no further step starts.
  */
-export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionContext, observer: LoopObserver = {}, stop: AbortSignal = processLifecycle.signal): Promise<StepResult[]> {
+export async function executeSteps(
+  steps: readonly TraceStep[],
+  ctx: ExecutionContext,
+  observer: LoopObserver = {},
+  stop: AbortSignal = processLifecycle.signal,
+): Promise<StepResult[]> {
   const origin = ctx.clock.now();
   const results: StepResult[] = [];
   let stopped = false;
@@ -115,14 +129,28 @@ export async function executeSteps(steps: readonly TraceStep[], ctx: ExecutionCo
     const started = ctx.clock.now();
     if (!stopped && stop.aborted) {
       // Stopped before this step began: it is the step the run was interrupted at.
-      const r: StepResult = { id: step.id, intent: step.intent, status: "errored", detail: `interrupted: the run was stopped (${(stop.reason as StopRequest).reason}) before this step`, started_ms: Math.round(started - origin), duration_ms: 0 };
+      const r: StepResult = {
+        id: step.id,
+        intent: step.intent,
+        status: "errored",
+        detail: `interrupted: the run was stopped (${(stop.reason as StopRequest).reason}) before this step`,
+        started_ms: Math.round(started - origin),
+        duration_ms: 0,
+      };
       results.push(r);
       await observer.stepFinished?.(step, r);
       stopped = true;
       continue;
     }
     if (stopped) {
-      const r: StepResult = { id: step.id, intent: step.intent, status: "skipped", detail: stop.aborted ? "not run: the run was interrupted" : "not run: an earlier step failed", started_ms: Math.round(started - origin), duration_ms: 0 };
+      const r: StepResult = {
+        id: step.id,
+        intent: step.intent,
+        status: "skipped",
+        detail: stop.aborted ? "not run: the run was interrupted" : "not run: an earlier step failed",
+        started_ms: Math.round(started - origin),
+        duration_ms: 0,
+      };
       results.push(r);
       await observer.stepFinished?.(step, r);
       continue;
@@ -165,14 +193,16 @@ export function reportLines(results: readonly StepResult[]): StepResult[] {
   return results.flatMap((r): StepResult[] => {
     if (!r.lines || r.lines.length === 0) return [r];
     const { lines, agent, effect: _effect, selector_tier: _tier, detail: _detail, expected: _expected, actual: _actual, hint: _hint, ...rest } = r;
-    return lines.map((l, i): StepResult => ({
-      ...rest,
-      id: `${r.id}.${i + 1}`,
-      intent: l.intent,
-      status: l.status,
-      ...(l.detail !== undefined ? { detail: l.detail } : {}),
-      duration_ms: i === 0 ? r.duration_ms : 0,
-      ...(i === 0 && agent ? { agent } : {}),
-    }));
+    return lines.map(
+      (l, i): StepResult => ({
+        ...rest,
+        id: `${r.id}.${i + 1}`,
+        intent: l.intent,
+        status: l.status,
+        ...(l.detail !== undefined ? { detail: l.detail } : {}),
+        duration_ms: i === 0 ? r.duration_ms : 0,
+        ...(i === 0 && agent ? { agent } : {}),
+      }),
+    );
   });
 }

@@ -39,20 +39,32 @@ describe("planFlow", () => {
   });
 
   test("plans repeat and when blocks with their conditions as ladders, each body step compiled once", () => {
-    const plan = planFlow(flow([
-      'rules: Click "Start"',
-      'repeat:\n      until: the "id:label" shows Enough\n      max: 5\n      steps:\n        - rules: Press the "id:more" button',
-      'when: the "css:.banner" is visible\n    steps:\n      - rules: Click "Dismiss"',
-      'when: the "id:a" is greater than the "id:b"\n    steps:\n      - assert: page does not show Error',
-    ]), 5_000);
+    const plan = planFlow(
+      flow([
+        'rules: Click "Start"',
+        'repeat:\n      until: the "id:label" shows Enough\n      max: 5\n      steps:\n        - rules: Press the "id:more" button',
+        'when: the "css:.banner" is visible\n    steps:\n      - rules: Click "Dismiss"',
+        'when: the "id:a" is greater than the "id:b"\n    steps:\n      - assert: page does not show Error',
+      ]),
+      5_000,
+    );
     if (!plan.ok) throw new Error(JSON.stringify(plan.diagnostics));
     expect(plan.hasBlocks).toBe(true);
-    expect(plan.steps.map((s) => [s.id, s.intent])).toEqual([["s0001", 'Click "Start"'], ["s0002", 'Press the "id:more" button'], ["s0003", 'Click "Dismiss"'], ["s0004", "page does not show Error"]]);
+    expect(plan.steps.map((s) => [s.id, s.intent])).toEqual([
+      ["s0001", 'Click "Start"'],
+      ["s0002", 'Press the "id:more" button'],
+      ["s0003", 'Click "Dismiss"'],
+      ["s0004", "page does not show Error"],
+    ]);
     expect(plan.nodes.map((n) => n.kind)).toEqual(["step", "repeat", "when", "when"]);
     const [, repeat, when, compare] = plan.nodes;
     if (repeat?.kind !== "repeat" || when?.kind !== "when" || compare?.kind !== "when") throw new Error("expected blocks");
     expect(repeat.max).toBe(5);
-    expect(repeat.until).toMatchObject({ text: 'the "id:label" shows Enough', span: { line: 7 }, check: { kind: "shows", text: "Enough", ladder: [{ tier: "native_id", payload: { id: "label" } }] } });
+    expect(repeat.until).toMatchObject({
+      text: 'the "id:label" shows Enough',
+      span: { line: 7 },
+      check: { kind: "shows", text: "Enough", ladder: [{ tier: "native_id", payload: { id: "label" } }] },
+    });
     expect(repeat.body.map((n) => n.kind === "step" && n.steps[0]!.action.type)).toEqual(["click"]);
     expect(when.condition.check).toEqual({ kind: "visible", negate: false, ladder: [{ tier: "native_id", provenance: "rules", payload: { css: ".banner" } }] });
     expect(compare.condition.check).toMatchObject({ kind: "compare", op: "gt", left: [{ payload: { id: "a" } }], right: [{ payload: { id: "b" } }] });

@@ -24,21 +24,28 @@ export interface PlannedCondition {
 
 export type PlanNode =
   | { readonly kind: "step"; readonly source: FlowStep; readonly steps: readonly Omit<TraceStep, "id">[] }
-  | { readonly kind: "repeat"; readonly span: SourceSpan; readonly until: PlannedCondition; readonly max: number; readonly body: readonly PlanNode[]; readonly surface?: string }
+  | {
+      readonly kind: "repeat";
+      readonly span: SourceSpan;
+      readonly until: PlannedCondition;
+      readonly max: number;
+      readonly body: readonly PlanNode[];
+      readonly surface?: string;
+    }
   | { readonly kind: "when"; readonly span: SourceSpan; readonly condition: PlannedCondition; readonly body: readonly PlanNode[]; readonly surface?: string };
 
 export type Plan =
   | {
-    readonly ok: true;
-    /** Every authored step compiled once, in file order; for a flow without blocks, exactly the trace. */
-    readonly steps: readonly TraceStep[];
-    /** Index of the flow step each trace step came from. */
-    readonly sources: readonly number[];
-    /** The flow as it runs: compiled steps and blocks. */
-    readonly nodes: readonly PlanNode[];
-    /** True when the flow holds repeat/when blocks, so its trace is only known once recorded. */
-    readonly hasBlocks: boolean;
-  }
+      readonly ok: true;
+      /** Every authored step compiled once, in file order; for a flow without blocks, exactly the trace. */
+      readonly steps: readonly TraceStep[];
+      /** Index of the flow step each trace step came from. */
+      readonly sources: readonly number[];
+      /** The flow as it runs: compiled steps and blocks. */
+      readonly nodes: readonly PlanNode[];
+      /** True when the flow holds repeat/when blocks, so its trace is only known once recorded. */
+      readonly hasBlocks: boolean;
+    }
   | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
 
 export const stepId = (n: number) => `s${String(n).padStart(4, "0")}`;
@@ -49,7 +56,11 @@ export function planFlow(flow: Flow, stepTimeoutMs: number): Plan {
 
 /** Plans a list of steps with no blocks (e.g. the steps of a flow that did not fully load). */
 export function planSteps(flowSteps: readonly FlowStep[], stepTimeoutMs: number): Plan {
-  return planBody(flowSteps, flowSteps.map((step) => ({ kind: "step", step })), stepTimeoutMs);
+  return planBody(
+    flowSteps,
+    flowSteps.map((step) => ({ kind: "step", step })),
+    stepTimeoutMs,
+  );
 }
 
 function planBody(flowSteps: readonly FlowStep[], body: readonly FlowNode[], stepTimeoutMs: number): Plan {
@@ -75,26 +86,29 @@ function planBody(flowSteps: readonly FlowStep[], body: readonly FlowNode[], ste
     }
   }
   let hasBlocks = false;
-  const toNodes = (list: readonly FlowNode[]): PlanNode[] => list.flatMap((node): PlanNode[] => {
-    switch (node.kind) {
-      case "step": {
-        const c = compiled.get(node.step);
-        return c ? [{ kind: "step", source: node.step, steps: c }] : [];
+  const toNodes = (list: readonly FlowNode[]): PlanNode[] =>
+    list.flatMap((node): PlanNode[] => {
+      switch (node.kind) {
+        case "step": {
+          const c = compiled.get(node.step);
+          return c ? [{ kind: "step", source: node.step, steps: c }] : [];
+        }
+        case "repeat": {
+          hasBlocks = true;
+          const until = planCondition(node.until, problems);
+          const inner = toNodes(node.body);
+          return until
+            ? [{ kind: "repeat", span: node.span, until, max: node.max, body: inner, ...(node.surface !== undefined ? { surface: node.surface } : {}) }]
+            : [];
+        }
+        case "when": {
+          hasBlocks = true;
+          const condition = planCondition(node.condition, problems);
+          const inner = toNodes(node.body);
+          return condition ? [{ kind: "when", span: node.span, condition, body: inner, ...(node.surface !== undefined ? { surface: node.surface } : {}) }] : [];
+        }
       }
-      case "repeat": {
-        hasBlocks = true;
-        const until = planCondition(node.until, problems);
-        const inner = toNodes(node.body);
-        return until ? [{ kind: "repeat", span: node.span, until, max: node.max, body: inner, ...(node.surface !== undefined ? { surface: node.surface } : {}) }] : [];
-      }
-      case "when": {
-        hasBlocks = true;
-        const condition = planCondition(node.condition, problems);
-        const inner = toNodes(node.body);
-        return condition ? [{ kind: "when", span: node.span, condition, body: inner, ...(node.surface !== undefined ? { surface: node.surface } : {}) }] : [];
-      }
-    }
-  });
+    });
   const nodes = toNodes(body);
   return problems.length > 0 ? { ok: false, diagnostics: problems } : { ok: true, steps, sources, nodes, hasBlocks };
 }
@@ -103,10 +117,12 @@ function planCondition(c: FlowCondition, problems: Diagnostic[]): PlannedConditi
   const ladder = (target: Target): readonly Selector[] | undefined => {
     const l = selectorsFor(target);
     if (!l) {
-      problems.push(diagnostic("unsupported-step", "this kind of target cannot be read by a condition in this version of flowproof", {
-        span: c.span,
-        hint: "name the element with `\"id:…\"` or `\"css:…\"` in the condition",
-      }));
+      problems.push(
+        diagnostic("unsupported-step", "this kind of target cannot be read by a condition in this version of flowproof", {
+          span: c.span,
+          hint: 'name the element with `"id:…"` or `"css:…"` in the condition',
+        }),
+      );
     }
     return l;
   };

@@ -23,18 +23,36 @@ export function scopedSelector(target: CellTarget | ScopedTarget | FramedTarget)
   let payload: StructuralPayload;
   switch (target.kind) {
     case "cell":
-      payload = { kind: "cell", column_text: target.column, row_anchor: target.rowAnchors[0] ?? "", ...(target.rowAnchors.length > 1 ? { row_anchor_also: target.rowAnchors.slice(1) } : {}), ...role };
+      payload = {
+        kind: "cell",
+        column_text: target.column,
+        row_anchor: target.rowAnchors[0] ?? "",
+        ...(target.rowAnchors.length > 1 ? { row_anchor_also: target.rowAnchors.slice(1) } : {}),
+        ...role,
+      };
       break;
     case "scoped": {
       const c = target.container;
       const container = c.kind === "item" ? "item" : c.kind === "css" ? `css:${c.selector}` : `id:${c.id}`;
       // A role noun alone (`the 2nd checkbox in the item …`) records no inner key: the role names it, `nth` picks among several.
       const inner = target.inner === undefined ? (target.nth === undefined ? {} : { nth: target.nth }) : innerPayload(target.inner);
-      payload = { kind: "scoped", container, container_anchor: target.anchors[0] ?? "", ...(target.anchors.length > 1 ? { anchor_also: target.anchors.slice(1) } : {}), ...inner, ...role };
+      payload = {
+        kind: "scoped",
+        container,
+        container_anchor: target.anchors[0] ?? "",
+        ...(target.anchors.length > 1 ? { anchor_also: target.anchors.slice(1) } : {}),
+        ...inner,
+        ...role,
+      };
       break;
     }
     case "framed":
-      payload = { kind: "framed", ...(target.frame.kind === "css" ? { frame_css: target.frame.selector } : { frame_text: target.frame.text }), ...innerPayload(target.inner), ...role };
+      payload = {
+        kind: "framed",
+        ...(target.frame.kind === "css" ? { frame_css: target.frame.selector } : { frame_text: target.frame.text }),
+        ...innerPayload(target.inner),
+        ...role,
+      };
       break;
   }
   return { tier: "structural", provenance: "rules", payload };

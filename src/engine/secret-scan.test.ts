@@ -3,7 +3,14 @@ import { LeakWatch, leakVariables } from "./secret-scan.ts";
 import type { TraceStep } from "../trace/schema.ts";
 import type { AppDriver } from "../plugins/api.ts";
 
-const scanStep = (vars: string[]): TraceStep => ({ id: "s0001", intent: "x", action: { type: "assert", params: { kind: "no_secret_leak", vars } }, selectors: [], sync: { pre: [], post: [] }, artifacts: {} });
+const scanStep = (vars: string[]): TraceStep => ({
+  id: "s0001",
+  intent: "x",
+  action: { type: "assert", params: { kind: "no_secret_leak", vars } },
+  selectors: [],
+  sync: { pre: [], post: [] },
+  artifacts: {},
+});
 
 describe("LeakWatch", () => {
   test("collects the variables of every scan step, first-seen order", () => {
@@ -22,7 +29,9 @@ describe("LeakWatch", () => {
 
   test("refuses unset and short values, naming the minimum", () => {
     const w = new LeakWatch(["A", "B"], { B: "abc" }, new Map());
-    expect(w.check(["A", "B"], { B: "abc" })).toBe("${A} is not set; set the environment variable A so the run can be scanned for it; ${B} is too short to scan for: a secret must be at least 4 characters");
+    expect(w.check(["A", "B"], { B: "abc" })).toBe(
+      "${A} is not set; set the environment variable A so the run can be scanned for it; ${B} is too short to scan for: a secret must be at least 4 characters",
+    );
   });
 
   test("a leak after a passed scan step is reported at the end of the run", async () => {

@@ -45,7 +45,15 @@ describe("surfaceShooter", () => {
   });
 
   test("always paints password fields and fields a secret was typed into, with no step mask", async () => {
-    const shot = await surfaceShooter(driver([], [{ ok: true, rects: [{ x: 0, y: 0, width: 1, height: 1 }] }, { ok: true, rects: [{ x: 2, y: 0, width: 1, height: 1 }] }]))!([]);
+    const shot = await surfaceShooter(
+      driver(
+        [],
+        [
+          { ok: true, rects: [{ x: 0, y: 0, width: 1, height: 1 }] },
+          { ok: true, rects: [{ x: 2, y: 0, width: 1, height: 1 }] },
+        ],
+      ),
+    )!([]);
     if (!shot.ok) throw new Error(shot.detail);
     const p = PNG.sync.read(Buffer.from(shot.png));
     expect([...p.data.subarray(0, 4)]).toEqual([0, 0, 0, 255]);
@@ -54,9 +62,15 @@ describe("surfaceShooter", () => {
   });
 
   test("fails when a secret field cannot be located, or a mask moved while the frame was taken", async () => {
-    expect(await surfaceShooter(driver([], [{ ok: true }, { ok: false }]))!([])).toEqual({ ok: false, detail: "the screenshot could not be masked safely: fields a secret was typed into: bad selector" });
+    expect(await surfaceShooter(driver([], [{ ok: true }, { ok: false }]))!([])).toEqual({
+      ok: false,
+      detail: "the screenshot could not be masked safely: fields a secret was typed into: bad selector",
+    });
     const moved = driver([{ ok: true, rects: [{ x: 0, y: 0, width: 1, height: 1 }] }], undefined, [{ ok: true, rects: [{ x: 3, y: 0, width: 1, height: 1 }] }]);
-    expect(await surfaceShooter(moved)!(["css:.badge"])).toEqual({ ok: false, detail: "the screenshot could not be masked safely: css:.badge: moved while the frame was taken" });
+    expect(await surfaceShooter(moved)!(["css:.badge"])).toEqual({
+      ok: false,
+      detail: "the screenshot could not be masked safely: css:.badge: moved while the frame was taken",
+    });
   });
 
   test("is absent for a surface that cannot take screenshots", () => {

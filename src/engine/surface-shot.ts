@@ -14,7 +14,10 @@ export function maskTarget(mask: string): RectTarget {
 }
 
 /** Captures the surface and blanks every mask; undefined when the driver cannot take screenshots. */
-export function surfaceShooter(driver: AppDriver, secrets: () => readonly string[] = () => []): ((mask: readonly string[]) => Promise<SurfaceShot>) | undefined {
+export function surfaceShooter(
+  driver: AppDriver,
+  secrets: () => readonly string[] = () => [],
+): ((mask: readonly string[]) => Promise<SurfaceShot>) | undefined {
   const capture = driver.captureFrame?.bind(driver);
   const rectsFor = driver.rectsFor?.bind(driver);
   if (!driver.capabilities.has("screenshot") || !capture || !rectsFor) return undefined;

@@ -53,7 +53,9 @@ export function resolveText(raw: string, ctx: Pick<ExecutionContext, "env" | "ca
         const v = ctx.captures.get(part.name);
         if (v === undefined) {
           const scope = [...ctx.captures.keys()];
-          throw new UnresolvedReferenceError(`\${captured.${part.name}} was never remembered; ${scope.length > 0 ? `captures in scope: ${scope.join(", ")}` : "no value has been remembered yet"} (add a \`Remember the "…" as ${part.name}\` step before this one)`);
+          throw new UnresolvedReferenceError(
+            `\${captured.${part.name}} was never remembered; ${scope.length > 0 ? `captures in scope: ${scope.join(", ")}` : "no value has been remembered yet"} (add a \`Remember the "…" as ${part.name}\` step before this one)`,
+          );
         }
         value += v;
         break;

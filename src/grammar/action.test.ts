@@ -30,7 +30,12 @@ describe("parseAction pointer verbs", () => {
     ],
     [
       'Press the "Edit" button in the item containing "John" and "Doe"',
-      { kind: "click", target: { kind: "scoped", container: { kind: "item" }, anchors: ["John", "Doe"], inner: text("Edit"), role: "button" }, button: "left", clickCount: 1 },
+      {
+        kind: "click",
+        target: { kind: "scoped", container: { kind: "item" }, anchors: ["John", "Doe"], inner: text("Edit"), role: "button" },
+        button: "left",
+        clickCount: 1,
+      },
     ],
     [
       'Click "Delete", accepting the "Are you sure?" dialog',
@@ -60,7 +65,11 @@ describe("parseAction pointer verbs", () => {
     ['Hover over the 2nd "Row actions", accepting the dialog', { kind: "hover", target: { ...el("Row actions"), nth: 2 }, dialog: { disposition: "accept" } }],
     [
       'Drag the "css:#src" onto the "css:#dst"',
-      { kind: "drag", source: { kind: "element", anchor: { kind: "css", selector: "#src" } }, onto: { kind: "element", anchor: { kind: "css", selector: "#dst" } } },
+      {
+        kind: "drag",
+        source: { kind: "element", anchor: { kind: "css", selector: "#src" } },
+        onto: { kind: "element", anchor: { kind: "css", selector: "#dst" } },
+      },
     ],
     [
       'Drag "Heading block" onto the "css:#canvas" at 30%,40%',
@@ -68,9 +77,9 @@ describe("parseAction pointer verbs", () => {
     ],
     ['Drag "Card" onto the "Board" at 0%, 100%', { kind: "drag", source: el("Card"), onto: el("Board"), at: { xPct: 0, yPct: 100 } }],
     ['Drag "Card" onto the 2nd "Board" AT 12.5%,50%', { kind: "drag", source: el("Card"), onto: { ...el("Board"), nth: 2 }, at: { xPct: 12.5, yPct: 50 } }],
-    ['Press Enter', { kind: "press_key", key: "Enter", modifiers: [] }],
-    ['Press Control+V', { kind: "press_key", key: "v", modifiers: ["ctrl"] }],
-    ['PRESS CtrlOrMeta+Shift+P', { kind: "press_key", key: "p", modifiers: ["mod", "shift"] }],
+    ["Press Enter", { kind: "press_key", key: "Enter", modifiers: [] }],
+    ["Press Control+V", { kind: "press_key", key: "v", modifiers: ["ctrl"] }],
+    ["PRESS CtrlOrMeta+Shift+P", { kind: "press_key", key: "p", modifiers: ["mod", "shift"] }],
   ])("reads %s", (input, step) => {
     expect(parseAction(slice(input), at("web"))).toEqual({ ok: true, value: step });
   });
@@ -80,7 +89,11 @@ describe("parseAction pointer verbs", () => {
     ["calc", "Press equals", { kind: "press_key", key: "equals", modifiers: [] }],
     ["windows", "Press f12", { kind: "press_key", key: "F12", modifiers: [] }],
     ["windows", "Press Alt+F4", { kind: "press_key", key: "F4", modifiers: ["alt"] }],
-    ["calc", 'Press the "id:percentButton" button', { kind: "click", target: { kind: "element", anchor: { kind: "id", id: "percentButton" }, role: "button" }, button: "left", clickCount: 1 }],
+    [
+      "calc",
+      'Press the "id:percentButton" button',
+      { kind: "click", target: { kind: "element", anchor: { kind: "id", id: "percentButton" }, role: "button" }, button: "left", clickCount: 1 },
+    ],
     ["vision", 'Press the "Submit" button', { kind: "click", target: { ...el("Submit"), role: "button" }, button: "left", clickCount: 1 }],
   ])("reads on %s: %s", (app, input, step) => {
     expect(parseAction(slice(input), at(app))).toEqual({ ok: true, value: step });
@@ -99,7 +112,12 @@ describe("parseAction pointer verbs", () => {
     ["web", 'Drag "A" to "B"', "unknown-step", "onto"],
     ["web", 'Drag "A" onto B', "unknown-step", "quoted target"],
     ["web", 'Drag "A" onto "B" at 130%,40%', "unknown-step", "A drop point must lie between 0% and 100% of the drop target's box"],
-    ["web", 'Drag "A" onto "B" at 30,40', "unknown-step", 'A drop point is two percentages of the drop target\'s box. write `Drag "Card" onto "Board" at 30%,40%`'],
+    [
+      "web",
+      'Drag "A" onto "B" at 30,40',
+      "unknown-step",
+      'A drop point is two percentages of the drop target\'s box. write `Drag "Card" onto "Board" at 30%,40%`',
+    ],
     ["web", 'Drag "A" onto "B" quickly', "unknown-step", "Unexpected text after the drop target"],
     ["web", 'Press the "Save"', "unknown-step", '`Press the "Save" button`'],
     ["web", "Press the Enter key", "unknown-step", "`Press Enter`"],

@@ -4,8 +4,20 @@
 import type { ActionStep, ClickStep, DialogSuffix, GrammarVerb, ParseContext, ParseResult, Target } from "./ast.ts";
 import { splitDialogSuffix } from "./dialog-suffix.ts";
 import {
-  parseCheck, parseClear, parseHistory, parseNavigate, parseReload, parseResize, parseRemember, parseReplace, parseScroll,
-  parseSelect, parseSetCookie, parseType, parseUpload, parseWait,
+  parseCheck,
+  parseClear,
+  parseHistory,
+  parseNavigate,
+  parseReload,
+  parseResize,
+  parseRemember,
+  parseReplace,
+  parseScroll,
+  parseSelect,
+  parseSetCookie,
+  parseType,
+  parseUpload,
+  parseWait,
 } from "./input-action.ts";
 import { parseKeys } from "./keys.ts";
 import { findActionRefusal } from "./refusal.ts";
@@ -131,7 +143,9 @@ function parseAt(after: Slice, verb: string): ParseResult<{ xPct: number; yPct: 
   const drag = verb === "Drag";
   const example = drag ? 'Drag "Card" onto "Board" at 30%,40%' : 'Click "Save" at 75%,50%';
   if ((verb !== "Click" && !drag) || !/^at\s/i.test(trimmed.text)) {
-    const end = drag ? 'end the step after the drop target, or give a drop point, e.g. `Drag "Card" onto "Board" at 30%,40%`' : `end the step after the target, e.g. \`${verb} "Save"\``;
+    const end = drag
+      ? 'end the step after the drop target, or give a drop point, e.g. `Drag "Card" onto "Board" at 30%,40%`'
+      : `end the step after the target, e.g. \`${verb} "Save"\``;
     return failAt("unknown-step", `Unexpected text after the ${drag ? "drop " : ""}target: \`${trimmed.text}\`.`, end, trimmed);
   }
   const m = /^at\s+(-?\d+(?:\.\d+)?)%\s*,\s*(-?\d+(?:\.\d+)?)%$/i.exec(trimmed.text);
@@ -142,7 +156,12 @@ function parseAt(after: Slice, verb: string): ParseResult<{ xPct: number; yPct: 
   const xPct = Number(m[1]);
   const yPct = Number(m[2]);
   if (xPct < 0 || xPct > 100 || yPct < 0 || yPct > 100) {
-    return failAt("unknown-step", `${drag ? "A drop point must lie between 0% and 100% of the drop target's box" : "A click point must lie between 0% and 100% of the element box"}.`, `write percentages from 0 to 100, e.g. \`${example}\``, trimmed);
+    return failAt(
+      "unknown-step",
+      `${drag ? "A drop point must lie between 0% and 100% of the drop target's box" : "A click point must lie between 0% and 100% of the element box"}.`,
+      `write percentages from 0 to 100, e.g. \`${example}\``,
+      trimmed,
+    );
   }
   return ok({ xPct, yPct });
 }
@@ -196,12 +215,22 @@ function parsePress(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
   if (!split.ok) return split;
   const parsed = parseWholeTarget(split.value.body, ctx);
   if (parsed === undefined) {
-    return failAt("unknown-step", "`Press the …` names a button, but no button follows.", 'write `Press the "Save" button`, or name a key like `Press Enter`', rest);
+    return failAt(
+      "unknown-step",
+      "`Press the …` names a button, but no button follows.",
+      'write `Press the "Save" button`, or name a key like `Press Enter`',
+      rest,
+    );
   }
   if (!parsed.ok) return parsed;
   const target: Target = parsed.value;
   if (target.role !== "button") {
-    return failAt("unknown-step", "`Press` a control needs the `button` noun.", 'write `Press the "Save" button`, or `Click "Save"` for anything that is not a button', split.value.body);
+    return failAt(
+      "unknown-step",
+      "`Press` a control needs the `button` noun.",
+      'write `Press the "Save" button`, or `Click "Save"` for anything that is not a button',
+      split.value.body,
+    );
   }
   const framed = refuseFramedPointer(target, "Press … button", split.value.body);
   if (framed !== undefined) return framed;

@@ -51,19 +51,35 @@ function parseStorage(s: Slice, ctx: ParseContext): ParseResult<Claim> {
   if (keys?.[1] !== undefined) return parseStorageKeys(s, keys[1].toLowerCase() === "local" ? "local" : "session", keys[3]);
   const m = /^(local|session)\s+storage\s+"([^"]+)"\s+(?:(contains|is\s+exactly)\s+(.+)|(does\s+not\s+exist))$/i.exec(s.text);
   if (m?.[1] === undefined || m[2] === undefined) {
-    return failAt("unknown-step", "A storage assertion names the key in quotes, then `contains <text>`, `is exactly <value>` or `does not exist`; or `has no keys` / `has only \"<key>\", …` for the whole storage.", example, s);
+    return failAt(
+      "unknown-step",
+      'A storage assertion names the key in quotes, then `contains <text>`, `is exactly <value>` or `does not exist`; or `has no keys` / `has only "<key>", …` for the whole storage.',
+      example,
+      s,
+    );
   }
   // `contains exactly red` would check for the text "exactly red": the whole value is `is exactly`.
   const nearMiss = /^contains\s+exactly\s+(.+)$/i.exec(s.text.slice(s.text.lastIndexOf('"') + 1).trim());
   if (m[3]?.toLowerCase() === "contains" && nearMiss?.[1] !== undefined) {
-    return failAt("unknown-step", "`contains exactly` is not a storage form: it would look for the text `exactly …` inside the value.", `write \`${m[1].toLowerCase()} storage "${m[2]}" is exactly ${nearMiss[1]}\` for the whole value, or \`contains ${nearMiss[1]}\` for part of it`, s);
+    return failAt(
+      "unknown-step",
+      "`contains exactly` is not a storage form: it would look for the text `exactly …` inside the value.",
+      `write \`${m[1].toLowerCase()} storage "${m[2]}" is exactly ${nearMiss[1]}\` for the whole value, or \`contains ${nearMiss[1]}\` for part of it`,
+      s,
+    );
   }
   const area = m[1].toLowerCase() === "local" ? "local" : "session";
   const keyAt = s.offset + s.text.indexOf('"') + 1;
   const key = parseTemplateAt(m[2], keyAt);
   if (!key.ok) return key;
   if (hasCapture(key.value)) {
-    return fail("bad-reference", "A capture cannot name a storage key: a capture may only be typed or compared.", 'name the key as written, or with an environment variable, e.g. `local storage "todos-${APP}" contains Walk the dog`', keyAt, m[2].length);
+    return fail(
+      "bad-reference",
+      "A capture cannot name a storage key: a capture may only be typed or compared.",
+      'name the key as written, or with an environment variable, e.g. `local storage "todos-${APP}" contains Walk the dog`',
+      keyAt,
+      m[2].length,
+    );
   }
   if (m[5] !== undefined) return ok({ kind: "storage_absent", area, key: key.value });
   const raw = m[4] ?? "";
@@ -83,10 +99,24 @@ function parseStorageKeys(s: Slice, area: "local" | "session", list: string | un
   while (i < list.length) {
     re.lastIndex = i;
     const k = re.exec(list);
-    if (k?.[1] === undefined) return fail("unknown-step", "Every key of `has only` is quoted, separated by `,` or `and`.", 'write `local storage has only "todos" and "theme"`', at + i, list.length - i);
+    if (k?.[1] === undefined)
+      return fail(
+        "unknown-step",
+        "Every key of `has only` is quoted, separated by `,` or `and`.",
+        'write `local storage has only "todos" and "theme"`',
+        at + i,
+        list.length - i,
+      );
     const key = parseTemplateAt(k[1], at + list.indexOf(k[1], i));
     if (!key.ok) return key;
-    if (hasCapture(key.value)) return fail("bad-reference", "A capture cannot name a storage key: a capture may only be typed or compared.", 'name the key as written, or with an environment variable', at + i, k[0].length);
+    if (hasCapture(key.value))
+      return fail(
+        "bad-reference",
+        "A capture cannot name a storage key: a capture may only be typed or compared.",
+        "name the key as written, or with an environment variable",
+        at + i,
+        k[0].length,
+      );
     keys.push(key.value);
     i = re.lastIndex;
     if (k[2] === "") break;
@@ -114,7 +144,12 @@ function parseClaim(s: Slice, ctx: ParseContext): ParseResult<Claim> {
     return ok(meta[1].toLowerCase() === "url" ? { kind: "page_url", op, value: value.value } : { kind: "page_title", op, value: value.value });
   }
   if (/^(?:the\s+)?page\b/i.test(t)) {
-    return failAt("unknown-step", `\`${t}\` is not a page assertion.`, "write `page shows Welcome`, `page does not show Error`, `page url is /signin` or `page title contains Acme`", s);
+    return failAt(
+      "unknown-step",
+      `\`${t}\` is not a page assertion.`,
+      "write `page shows Welcome`, `page does not show Error`, `page url is /signin` or `page title contains Acme`",
+      s,
+    );
   }
   const cookies = /^(?:(no)\s+cookies\s+are|(\d+)\s+cookies?\s+(?:are|is))\s+set$/i.exec(t);
   if (cookies) {
@@ -127,7 +162,12 @@ function parseClaim(s: Slice, ctx: ParseContext): ParseResult<Claim> {
   if (sugar !== undefined) return sugar;
   const target = parseTargetPrefix(s, ctx);
   if (target === undefined) {
-    return failAt("unknown-step", `\`${t}\` matches no assertion.`, 'write `page shows Welcome` or `the "Save" is enabled`; an element is named with `the "<label>"`', s);
+    return failAt(
+      "unknown-step",
+      `\`${t}\` matches no assertion.`,
+      'write `page shows Welcome` or `the "Save" is enabled`; an element is named with `the "<label>"`',
+      s,
+    );
   }
   if (!target.ok) return target;
   return parsePredicate(trimSlice(sub(s, target.value.end)), target.value.target, ctx);
@@ -148,10 +188,15 @@ function parsePageShows(s: Slice): ParseResult<Claim> {
   const body = times?.[1] === undefined ? s : sub(s, 0, times[1].length);
   const text = requireText(body, "page shows Welcome");
   if (!text.ok) return text;
-  const large = times?.[2] === undefined ? undefined : refuseLarge(times[2], "a count", MAX_STEP_NUMBER, s.offset + times[1]!.length + s.text.slice(times[1]!.length).search(/\d/));
+  const large =
+    times?.[2] === undefined
+      ? undefined
+      : refuseLarge(times[2], "a count", MAX_STEP_NUMBER, s.offset + times[1]!.length + s.text.slice(times[1]!.length).search(/\d/));
   if (large) return large;
   const count = countOf(times?.[3], times?.[2]);
-  return ok(count === undefined ? { kind: "page_shows", text: text.value, negate: false } : { kind: "page_shows", text: text.value, negate: false, times: count });
+  return ok(
+    count === undefined ? { kind: "page_shows", text: text.value, negate: false } : { kind: "page_shows", text: text.value, negate: false, times: count },
+  );
 }
 
 const COOKIE_FACTS: Readonly<Record<string, { fact: "exists" | "http_only" | "secure" | "persistent"; negate: boolean }>> = {
@@ -224,9 +269,16 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
   if ((m = /^shows\s+an?\s+number\s+(.*)$/i.exec(t)) && m[1] !== undefined) {
     const cmp = /^(greater\s+than|less\s+than|at\s+least|at\s+most)\s+(-?\d+(?:\.\d+)?)$/i.exec(m[1]);
     if (cmp?.[1] === undefined || cmp[2] === undefined) {
-      return failAt("unknown-step", "`shows a number` compares with a plain number: `greater than`, `less than`, `at least` or `at most` it.", 'write `the "Total" shows a number greater than 10`', tail);
+      return failAt(
+        "unknown-step",
+        "`shows a number` compares with a plain number: `greater than`, `less than`, `at least` or `at most` it.",
+        'write `the "Total" shows a number greater than 10`',
+        tail,
+      );
     }
-    const op = ({ "greater than": "gt", "less than": "lt", "at least": "ge", "at most": "le" } as const)[cmp[1].toLowerCase().replace(/\s+/g, " ") as "greater than"];
+    const op = ({ "greater than": "gt", "less than": "lt", "at least": "ge", "at most": "le" } as const)[
+      cmp[1].toLowerCase().replace(/\s+/g, " ") as "greater than"
+    ];
     return lacked(tail, ctx, "exact_text", "shows a number") ?? ok({ kind: "number_compare", target, op, value: Number(cmp[2]) });
   }
   if ((m = /^shows\s+(.+)$/i.exec(t)) && m[1] !== undefined) return parseShows(sub(tail, t.length - m[1].length), target);
@@ -234,10 +286,16 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
     const text = parseTemplateAt(m[1], tail.offset + t.length - m[1].length);
     return text.ok ? ok({ kind: "not_shows", target, text: text.value }) : text;
   }
-  if ((m = /^does\s+not\s+show$/i.exec(t))) return failAt("unknown-step", "`does not show` needs the text that must be absent.", 'write `the "css:#status" does not show Error`', tail);
+  if ((m = /^does\s+not\s+show$/i.exec(t)))
+    return failAt("unknown-step", "`does not show` needs the text that must be absent.", 'write `the "css:#status" does not show Error`', tail);
   if ((m = /^contains\s+(exactly\s+)?(.+)$/i.exec(t)) && m[2] !== undefined) {
     if (target.role !== "field" && target.role !== "dropdown") {
-      return failAt("unknown-step", "`contains` reads a field's value and needs the `field` noun.", 'write `the "Search" field contains Berlin`, or `the "Search" shows Berlin` for visible text', tail);
+      return failAt(
+        "unknown-step",
+        "`contains` reads a field's value and needs the `field` noun.",
+        'write `the "Search" field contains Berlin`, or `the "Search" shows Berlin` for visible text',
+        tail,
+      );
     }
     const text = parseTemplateAt(m[2], tail.offset + t.length - m[2].length);
     if (!text.ok) return text;
@@ -262,7 +320,12 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
     const value = parseTemplateAt(m[3], tail.offset + t.length - m[3].length);
     if (!value.ok) return value;
     if (hasCapture(value.value)) {
-      return failAt("bad-reference", "An attribute cannot be compared with a capture: captures compare with `shows`.", 'write `the "Link" shows ${captured.x}`, or compare the attribute with a literal like `attribute href is /orders`', tail);
+      return failAt(
+        "bad-reference",
+        "An attribute cannot be compared with a capture: captures compare with `shows`.",
+        'write `the "Link" shows ${captured.x}`, or compare the attribute with a literal like `attribute href is /orders`',
+        tail,
+      );
     }
     return ok({ kind: "attribute", target, name: m[1], value: value.value, negate: m[2] !== undefined });
   }
@@ -274,20 +337,41 @@ function parsePredicate(tail: Slice, target: Target, ctx: ParseContext): ParseRe
   if ((m = /^style\s+(\S+)\s+is\s+(not\s+)?(.+)$/i.exec(t)) && m[1] !== undefined && m[3] !== undefined) {
     const prop = m[1].toLowerCase();
     if (!isStyleProp(prop)) {
-      return fail("refused-step", `\`${m[1]}\` is not an allowed style property (allowed: ${STYLE_PROPS.join(", ")}).`, 'assert what the user sees instead, e.g. `the "X" is visible`, or one of the allowed properties like `the "X" style color is red`', tail.offset + t.indexOf(m[1], 5), m[1].length);
+      return fail(
+        "refused-step",
+        `\`${m[1]}\` is not an allowed style property (allowed: ${STYLE_PROPS.join(", ")}).`,
+        'assert what the user sees instead, e.g. `the "X" is visible`, or one of the allowed properties like `the "X" style color is red`',
+        tail.offset + t.indexOf(m[1], 5),
+        m[1].length,
+      );
     }
     const refusal = lacked(tail, ctx, "style", "style");
     if (refusal !== undefined) return refusal;
     return ok({ kind: "style", target, prop, value: m[3].trim(), negate: m[2] !== undefined });
   }
   if (/^has\s+css\b/i.test(t)) {
-    return failAt("refused-step", "`has css` asserts implementation, not what the user sees.", 'write `the "X" style color is red` (color, background-color, text-transform) or `the "X" is visible`', tail);
+    return failAt(
+      "refused-step",
+      "`has css` asserts implementation, not what the user sees.",
+      'write `the "X" style color is red` (color, background-color, text-transform) or `the "X" is visible`',
+      tail,
+    );
   }
   if (/^is\s+(?:greater|less)\s+than\b/i.test(t)) {
-    return failAt("unknown-step", "A comparison between two elements is a condition, not an assertion.", 'use it in `when:` or `repeat: until:`, e.g. `when: the "id:a" is greater than the "id:b"`', tail);
+    return failAt(
+      "unknown-step",
+      "A comparison between two elements is a condition, not an assertion.",
+      'use it in `when:` or `repeat: until:`, e.g. `when: the "id:a" is greater than the "id:b"`',
+      tail,
+    );
   }
   const shown = t === "" ? "(nothing)" : t;
-  return failAt("unknown-step", `\`${shown}\` is not something an element can be asserted to be.`, `end with a predicate: ${PREDICATES}`, t === "" ? { text: "", offset: tail.offset } : tail);
+  return failAt(
+    "unknown-step",
+    `\`${shown}\` is not something an element can be asserted to be.`,
+    `end with a predicate: ${PREDICATES}`,
+    t === "" ? { text: "", offset: tail.offset } : tail,
+  );
 }
 
 function parseShows(s: Slice, target: Target): ParseResult<Claim> {
@@ -298,7 +382,12 @@ function parseShows(s: Slice, target: Target): ParseResult<Claim> {
     return ok({ kind: "shows_computed", target, capture: computed[1], op: computed[2] === "+" ? "+" : "-", amount: Number(computed[3]) });
   }
   if (ARITHMETIC.test(s.text)) {
-    return failAt("refused-step", "Arithmetic on captures is refused: a trace records what happened, not a computation.", 'compare one capture plus or minus one number, e.g. `the "Total" shows ${captured.rows} + 1`', s);
+    return failAt(
+      "refused-step",
+      "Arithmetic on captures is refused: a trace records what happened, not a computation.",
+      'compare one capture plus or minus one number, e.g. `the "Total" shows ${captured.rows} + 1`',
+      s,
+    );
   }
   const text = parseTemplateAt(s.text, s.offset);
   return text.ok ? ok({ kind: "shows", target, text: text.value }) : text;
@@ -310,7 +399,12 @@ function parseCount(tail: Slice, target: Target): ParseResult<Claim> {
   if (large) return large;
   const count = countOf(m?.[2], m?.[1]);
   if (count === undefined) {
-    return failAt("unknown-step", "An element count is `appears <N> times` with a whole number, or `appears once` / `appears twice`.", 'write `the "Row" appears 3 times` or `the "Row" appears once`', tail);
+    return failAt(
+      "unknown-step",
+      "An element count is `appears <N> times` with a whole number, or `appears once` / `appears twice`.",
+      'write `the "Row" appears 3 times` or `the "Row" appears once`',
+      tail,
+    );
   }
   const refused = refuseCountedTarget(target, tail);
   if (refused !== undefined) return refused;

@@ -22,7 +22,13 @@ export function parseConditionText(s: Slice, ctx: ParseContext): ParseResult<Con
   const within = findOutsideQuotes(s.text, /\swithin\s+\d/);
   const w = within[0];
   if (w !== undefined) {
-    return fail("refused-step", "A condition reads the app once and never waits, so it takes no `within` bound.", `drop the bound, e.g. \`${s.text.slice(0, w).trim()}\``, s.offset + w + 1, s.text.length - w - 1);
+    return fail(
+      "refused-step",
+      "A condition reads the app once and never waits, so it takes no `within` bound.",
+      `drop the bound, e.g. \`${s.text.slice(0, w).trim()}\``,
+      s.offset + w + 1,
+      s.text.length - w - 1,
+    );
   }
   const t = s.text;
   const notShow = matchAt(/(?:the\s+)?page\s+does\s+not\s+show\s+/, t, 0);

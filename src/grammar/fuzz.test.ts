@@ -8,12 +8,35 @@ import { parseAssertion, parseCondition, parseStep, parseTemplate } from "./inde
 
 const ctx = at("web");
 const PREFIXES = [
-  "Click \"", "Click the 2nd \"", "Type ", "Type a into the \"", "Select a from the \"", "Scroll \"css:a\" to ", "Wait until page shows ",
-  "Remember the \"", "Press ", "Drag \"a\" to \"", "Go to ", "Upload ", "page shows ", "page does not show ", "page url contains ",
-  "the \"a\" shows ", "the \"a\" appears ", "the ", "${captured.a} ", "Click \"a\" in the \"",
+  'Click "',
+  'Click the 2nd "',
+  "Type ",
+  'Type a into the "',
+  'Select a from the "',
+  'Scroll "css:a" to ',
+  "Wait until page shows ",
+  'Remember the "',
+  "Press ",
+  'Drag "a" to "',
+  "Go to ",
+  "Upload ",
+  "page shows ",
+  "page does not show ",
+  "page url contains ",
+  'the "a" shows ',
+  'the "a" appears ',
+  "the ",
+  "${captured.a} ",
+  'Click "a" in the "',
 ];
-const SUFFIXES = ["\" field", " within 5s", " 3 times", " as a", "\" is enabled"];
-const AROUND = [["Click \"", "\" field"], ["Type a into the \"", "\" field"], ["page shows ", " 3 times"], ["the \"a\" shows ", " within 5s"], ["Remember the \"", "\" as a"]] as const;
+const SUFFIXES = ['" field', " within 5s", " 3 times", " as a", '" is enabled'];
+const AROUND = [
+  ['Click "', '" field'],
+  ['Type a into the "', '" field'],
+  ["page shows ", " 3 times"],
+  ['the "a" shows ', " within 5s"],
+  ['Remember the "', '" as a'],
+] as const;
 const inputs = adversarialInputs(PREFIXES, SUFFIXES, AROUND);
 
 describe("the grammar answers 10^5 characters of adversarial text in time", () => {

@@ -331,7 +331,7 @@ const E: readonly (readonly [string, Kind, string, string])[] = [
   ["web", "step", 'Hover "Accounts"', '`hover over "accounts"`'],
   ["web", "step", "Hover over Accounts", '`hover over "accounts"`'],
   ["web", "step", "Hover Accounts", '`hover over "accounts"`'],
-  ["web", "step", 'Click "Delete", accepting the box', '`, dismissing the dialog`'],
+  ["web", "step", 'Click "Delete", accepting the box', "`, dismissing the dialog`"],
   ["web", "step", "Wait until the download completes as", "`as <name>`"],
   ["web", "step", 'Click "${captured.x}"', "a capture may only be typed or compared"],
   ["web", "step", "Go to ${captured.x}", "a capture may only be typed or compared"],
@@ -413,7 +413,15 @@ describe("parseTemplate", () => {
   test("parses env and capture references into parts", () => {
     expect(parseTemplate("a${B}c${captured.d}")).toEqual({
       ok: true,
-      value: { raw: "a${B}c${captured.d}", parts: [{ kind: "literal", text: "a" }, { kind: "env", name: "B" }, { kind: "literal", text: "c" }, { kind: "captured", name: "d" }] },
+      value: {
+        raw: "a${B}c${captured.d}",
+        parts: [
+          { kind: "literal", text: "a" },
+          { kind: "env", name: "B" },
+          { kind: "literal", text: "c" },
+          { kind: "captured", name: "d" },
+        ],
+      },
     });
   });
 });

@@ -21,7 +21,12 @@ function guarded<T>(text: string, ctx: ParseContext, what: string, example: stri
   } catch (cause) {
     // Never throw at the caller: the grammar's contract is a typed result for every input.
     const detail = cause instanceof Error ? cause.message : String(cause);
-    return failAt("unknown-step", `\`${s.text}\` could not be parsed (internal error: ${detail}).`, `rewrite the ${what} in a documented form, e.g. \`${example}\``, s);
+    return failAt(
+      "unknown-step",
+      `\`${s.text}\` could not be parsed (internal error: ${detail}).`,
+      `rewrite the ${what} in a documented form, e.g. \`${example}\``,
+      s,
+    );
   }
 }
 
@@ -69,6 +74,9 @@ export function parseTemplate(raw: string): ParseResult<Template> {
   } catch (cause) {
     // Same contract as the step parsers: a typed result, never an exception.
     const detail = cause instanceof Error ? cause.message : String(cause);
-    return failAt("bad-reference", `\`${raw}\` could not be parsed (internal error: ${detail}).`, "write `${NAME}` or `${captured.name}`", { text: raw, offset: 0 });
+    return failAt("bad-reference", `\`${raw}\` could not be parsed (internal error: ${detail}).`, "write `${NAME}` or `${captured.name}`", {
+      text: raw,
+      offset: 0,
+    });
   }
 }

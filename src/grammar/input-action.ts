@@ -48,7 +48,13 @@ function splitOnTarget(s: Slice, ctx: ParseContext, keyword: RegExp): { before: 
 function typedText(s: Slice, what: string, example: string): ParseResult<Template> {
   if (s.text.length >= 2 && s.text.startsWith('"') && s.text.endsWith('"')) {
     const inner = sub(s, 1, s.text.length - 1);
-    if (inner.text === "") return failAt("unknown-step", `\`${what}\` has no text between its quotes.`, `write the text to type, e.g. \`${example}\`, or \`Clear the "Name" field\` to empty a field`, s);
+    if (inner.text === "")
+      return failAt(
+        "unknown-step",
+        `\`${what}\` has no text between its quotes.`,
+        `write the text to type, e.g. \`${example}\`, or \`Clear the "Name" field\` to empty a field`,
+        s,
+      );
     return parseTemplateAt(inner.text, inner.offset);
   }
   return textTemplate(s, what, example);
@@ -99,7 +105,8 @@ export function parseClear(rest: Slice, ctx: ParseContext): ParseResult<ActionSt
   const store = /^(?:(local|session)\s+storage|(?:all\s+)?(cookies))$/i.exec(rest.text);
   if (store !== null) {
     const what = store[2] !== undefined ? "cookies" : store[1]?.toLowerCase() === "local" ? "local" : "session";
-    if (lacks(ctx, "clear_storage")) return failAt("unsupported-step", lackedForm(ctx, `\`Clear ${rest.text}\``, "done", "clear_storage"), "sign out or reset through the app instead", rest);
+    if (lacks(ctx, "clear_storage"))
+      return failAt("unsupported-step", lackedForm(ctx, `\`Clear ${rest.text}\``, "done", "clear_storage"), "sign out or reset through the app instead", rest);
     return ok({ kind: "clear_storage", what });
   }
   const target = requireTarget(rest, ctx, "Clear", 'Clear the "Search" field');
@@ -114,11 +121,18 @@ export function parseClear(rest: Slice, ctx: ParseContext): ParseResult<ActionSt
 export function parseSetCookie(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
   const example = 'Set cookie "theme" to dark';
   const m = /^"([^"]+)"\s+to\s+(.+)$/i.exec(rest.text);
-  if (m?.[1] === undefined || m[2] === undefined) return failAt("unknown-step", "`Set cookie` names the cookie in quotes, then `to <value>`.", `write \`${example}\``, rest);
-  if (lacks(ctx, "cookie")) return failAt("unsupported-step", `\`Set cookie\` is web-only, not for ${ctx.surface.name} apps.`, "set it through the app instead", rest);
+  if (m?.[1] === undefined || m[2] === undefined)
+    return failAt("unknown-step", "`Set cookie` names the cookie in quotes, then `to <value>`.", `write \`${example}\``, rest);
+  if (lacks(ctx, "cookie"))
+    return failAt("unsupported-step", `\`Set cookie\` is web-only, not for ${ctx.surface.name} apps.`, "set it through the app instead", rest);
   const value = m[2].trim().replace(/^"(.*)"$/, "$1");
   if (/\$\{/.test(value)) {
-    return failAt("refused-step", "`Set cookie` takes a plain value: it is written into the trace, and a `${…}` value is a secret or a capture.", "seed a secret cookie with `session: cookies:` in the flow's header, or set a plain value, e.g. `Set cookie \"theme\" to dark`", rest);
+    return failAt(
+      "refused-step",
+      "`Set cookie` takes a plain value: it is written into the trace, and a `${…}` value is a secret or a capture.",
+      'seed a secret cookie with `session: cookies:` in the flow\'s header, or set a plain value, e.g. `Set cookie "theme" to dark`',
+      rest,
+    );
   }
   if (value.includes(";")) return failAt("unknown-step", "A cookie value cannot hold `;`.", `write \`${example}\``, rest);
   return ok({ kind: "set_cookie", name: m[1], value });
@@ -146,7 +160,7 @@ export function parseSelect(rest: Slice, ctx: ParseContext): ParseResult<ActionS
       break;
     }
   }
-  if (found === undefined) return failAt("unknown-step", "`Select` needs `from the \"<label>\" field` or `dropdown`.", `write \`${example}\``, rest);
+  if (found === undefined) return failAt("unknown-step", '`Select` needs `from the "<label>" field` or `dropdown`.', `write \`${example}\``, rest);
   if (!found.target.ok) return found.target;
   const target = found.target.value;
   const scoped = target.kind === "cell" || target.kind === "scoped";
@@ -163,7 +177,8 @@ function parseOptions(s: Slice): ParseResult<readonly string[]> {
   if (s.text === "") return failAt("unknown-step", "`Select` has no option.", 'write `Select Admin from the "Role" dropdown`', s);
   if (!s.text.startsWith('"')) {
     // A quoted pair means a list was meant; a lone quote is part of the option (`5" screen`).
-    if (/"[^"]*"/.test(s.text)) return failAt("unknown-step", "Every option of a multi-select must be quoted.", 'write `Select "A", "B" and "C" from the "Tags" field`', s);
+    if (/"[^"]*"/.test(s.text))
+      return failAt("unknown-step", "Every option of a multi-select must be quoted.", 'write `Select "A", "B" and "C" from the "Tags" field`', s);
     return ok([s.text]);
   }
   const options: string[] = [];
@@ -171,17 +186,35 @@ function parseOptions(s: Slice): ParseResult<readonly string[]> {
   for (;;) {
     const q = matchAt(/"([^"]*)"/, s.text, i);
     if (q?.[1] === undefined || q[1] === "") {
-      return fail("unknown-step", "Every option of a multi-select must be quoted.", 'write `Select "A", "B" and "C" from the "Tags" field`', s.offset + i, s.text.length - i);
+      return fail(
+        "unknown-step",
+        "Every option of a multi-select must be quoted.",
+        'write `Select "A", "B" and "C" from the "Tags" field`',
+        s.offset + i,
+        s.text.length - i,
+      );
     }
     options.push(q[1]);
     i += q[0].length;
     if (i >= s.text.length) break;
     const sep = matchAt(/\s*,\s*(?:and\s+)?|\s+and\s+/, s.text, i);
-    if (sep === null) return fail("unknown-step", "Options are separated by `,` or `and`.", 'write `Select "A", "B" and "C" from the "Tags" field`', s.offset + i, s.text.length - i);
+    if (sep === null)
+      return fail(
+        "unknown-step",
+        "Options are separated by `,` or `and`.",
+        'write `Select "A", "B" and "C" from the "Tags" field`',
+        s.offset + i,
+        s.text.length - i,
+      );
     i += sep[0].length;
   }
   if (options.length < 2) {
-    return failAt("unknown-step", "A quoted option list needs at least two options.", `for one option write it unquoted, e.g. \`Select ${options[0] ?? "A"} from the "L" field\``, s);
+    return failAt(
+      "unknown-step",
+      "A quoted option list needs at least two options.",
+      `for one option write it unquoted, e.g. \`Select ${options[0] ?? "A"} from the "L" field\``,
+      s,
+    );
   }
   return ok(options);
 }
@@ -203,7 +236,8 @@ export function parseScroll(rest: Slice, ctx: ParseContext): ParseResult<ActionS
   if (page?.[1] !== undefined) return ok({ kind: "scroll", to: { kind: page[1].toLowerCase() === "top" ? "top" : "bottom" } });
   const example = 'Scroll "css:.list" to the bottom';
   const target = parseTargetPrefix(rest, ctx);
-  if (target === undefined) return failAt("unknown-step", "`Scroll` needs `to the top|bottom` or a quoted target.", `write \`Scroll to the bottom\` or \`${example}\``, rest);
+  if (target === undefined)
+    return failAt("unknown-step", "`Scroll` needs `to the top|bottom` or a quoted target.", `write \`Scroll to the bottom\` or \`${example}\``, rest);
   if (!target.ok) return target;
   const tail = trimSlice(sub(rest, target.value.end));
   const t = target.value.target;
@@ -212,20 +246,42 @@ export function parseScroll(rest: Slice, ctx: ParseContext): ParseResult<ActionS
   if (edge?.[1] !== undefined) return ok({ kind: "scroll", target: t, to: { kind: edge[1].toLowerCase() as "top" | "bottom" | "left" | "right" } });
   const to = /^to\s+(\S+)(\s+across)?$/i.exec(tail.text);
   const amount = to?.[1];
-  if (amount === undefined) return failAt("unknown-step", "`Scroll` ends with `to the top|bottom|left|right`, `into view`, `to <n>px` or `to <n>%` (`across` for horizontally).", `write \`${example}\`, \`Scroll "css:.list" to 147px\` or \`Scroll "css:.list" to 50% across\``, tail);
+  if (amount === undefined)
+    return failAt(
+      "unknown-step",
+      "`Scroll` ends with `to the top|bottom|left|right`, `into view`, `to <n>px` or `to <n>%` (`across` for horizontally).",
+      `write \`${example}\`, \`Scroll "css:.list" to 147px\` or \`Scroll "css:.list" to 50% across\``,
+      tail,
+    );
   const axis = to?.[2] !== undefined ? { axis: "x" as const } : {};
   const px = /^(\d+)px$/i.exec(amount);
   if (px?.[1] !== undefined) {
-    return refuseLarge(px[1], "a scroll offset in pixels", LIMITS.scrollPx.value, tail.offset + tail.text.indexOf(amount)) ?? ok({ kind: "scroll", target: t, to: { kind: "px", px: Number(px[1]), ...axis } });
+    return (
+      refuseLarge(px[1], "a scroll offset in pixels", LIMITS.scrollPx.value, tail.offset + tail.text.indexOf(amount)) ??
+      ok({ kind: "scroll", target: t, to: { kind: "px", px: Number(px[1]), ...axis } })
+    );
   }
   const pct = /^(\d+(?:\.\d+)?)%$/.exec(amount);
   if (pct?.[1] !== undefined && Number(pct[1]) <= 100) return ok({ kind: "scroll", target: t, to: { kind: "pct", pct: Number(pct[1]), ...axis } });
-  if (pct?.[1] !== undefined) return fail("unknown-step", `\`${amount}\` is past the end: a percentage goes from 0% to 100%.`, 'write e.g. `Scroll "css:.list" to 100%`', tail.offset + tail.text.indexOf(amount), amount.length);
+  if (pct?.[1] !== undefined)
+    return fail(
+      "unknown-step",
+      `\`${amount}\` is past the end: a percentage goes from 0% to 100%.`,
+      'write e.g. `Scroll "css:.list" to 100%`',
+      tail.offset + tail.text.indexOf(amount),
+      amount.length,
+    );
   const at = tail.offset + tail.text.length - amount.length;
   if (/^-?\d+(?:\.\d+)?$/.test(amount)) {
     return fail("unknown-step", `A scroll offset needs its unit: \`${amount}\` has none.`, `write \`to ${amount}px\``, at, amount.length);
   }
-  return fail("unknown-step", `\`${amount}\` is not a whole, non-negative pixel offset.`, 'write whole pixels, e.g. `Scroll "css:.list" to 147px`', at, amount.length);
+  return fail(
+    "unknown-step",
+    `\`${amount}\` is not a whole, non-negative pixel offset.`,
+    'write whole pixels, e.g. `Scroll "css:.list" to 147px`',
+    at,
+    amount.length,
+  );
 }
 
 export function parseRemember(rest: Slice, ctx: ParseContext): ParseResult<ActionStep> {
@@ -237,10 +293,17 @@ export function parseRemember(rest: Slice, ctx: ParseContext): ParseResult<Actio
   if (!target.ok) return target;
   const tail = many === null ? /^\s+as\s+(\S+)$/i : /^\s+appears?\s+as\s+(\S+)$/i;
   const m = tail.exec(body.text.slice(target.value.end));
-  if (m?.[1] === undefined) return failAt("unknown-step", `\`Remember\` needs \`${many === null ? "" : "appear "}as <name>\` at the end.`, `write \`${example}\``, body);
+  if (m?.[1] === undefined)
+    return failAt("unknown-step", `\`Remember\` needs \`${many === null ? "" : "appear "}as <name>\` at the end.`, `write \`${example}\``, body);
   const name = m[1];
   if (!NAME.test(name)) {
-    return fail("unknown-step", `\`${name}\` is not a capture name (lowercase letters, digits and _, starting with a letter).`, `write e.g. \`${example}\``, rest.offset + rest.text.length - name.length, name.length);
+    return fail(
+      "unknown-step",
+      `\`${name}\` is not a capture name (lowercase letters, digits and _, starting with a letter).`,
+      `write e.g. \`${example}\``,
+      rest.offset + rest.text.length - name.length,
+      name.length,
+    );
   }
   const t = target.value.target;
   if (many !== null) {
@@ -253,10 +316,20 @@ export function parseRemember(rest: Slice, ctx: ParseContext): ParseResult<Actio
 /** Counting rides on the ordinal, so a count cannot itself take one, nor a scope (yet). */
 export function refuseCountedTarget(t: Target, s: Slice) {
   if (t.kind === "element" && t.nth !== undefined) {
-    return failAt("refused-step", "An ordinal cannot be counted: counting already walks the ordinals.", 'drop the ordinal, e.g. `the "Row" appears 3 times`', s);
+    return failAt(
+      "refused-step",
+      "An ordinal cannot be counted: counting already walks the ordinals.",
+      'drop the ordinal, e.g. `the "Row" appears 3 times`',
+      s,
+    );
   }
   if (t.kind !== "element") {
-    return failAt("unsupported-step", "Counting cannot be scoped to a row, item or iframe yet.", 'count a selector that names the elements, e.g. `the "css:.order-row" appears 3 times`', s);
+    return failAt(
+      "unsupported-step",
+      "Counting cannot be scoped to a row, item or iframe yet.",
+      'count a selector that names the elements, e.g. `the "css:.order-row" appears 3 times`',
+      s,
+    );
   }
   return undefined;
 }
@@ -266,7 +339,12 @@ export function parseNavigate(rest: Slice, ctx: ParseContext): ParseResult<Actio
   const url = parseTemplateAt(rest.text, rest.offset);
   if (!url.ok) return url;
   if (hasCapture(url.value)) {
-    return failAt("bad-reference", "A capture cannot choose a destination: a capture may only be typed or compared.", 'go to a fixed path, e.g. `Go to /orders`, and type the capture with `Type ${captured.order} into the "Search" field`', rest);
+    return failAt(
+      "bad-reference",
+      "A capture cannot choose a destination: a capture may only be typed or compared.",
+      'go to a fixed path, e.g. `Go to /orders`, and type the capture with `Type ${captured.order} into the "Search" field`',
+      rest,
+    );
   }
   // A surface that reaches named destinations (SAP's transaction codes): a bare `VA01` means `/nVA01`.
   const bare = ctx.surface.bareDestination;
@@ -281,7 +359,13 @@ export function parseReload(rest: Slice, ctx: ParseContext): ParseResult<ActionS
   if (!/^(?:(?:the\s+)?page)?$/i.test(rest.text)) {
     return failAt("unknown-step", "Only the page can be reloaded.", "write `Reload the page`", rest);
   }
-  if (lacks(ctx, "reload")) return failAt("unsupported-step", lackedForm(ctx, "`Reload the page`", "done", "reload"), 'reach the screen again through the app, e.g. `Press the "Refresh" button`', rest);
+  if (lacks(ctx, "reload"))
+    return failAt(
+      "unsupported-step",
+      lackedForm(ctx, "`Reload the page`", "done", "reload"),
+      'reach the screen again through the app, e.g. `Press the "Refresh" button`',
+      rest,
+    );
   return ok({ kind: "reload" });
 }
 
@@ -289,7 +373,13 @@ export function parseHistory(rest: Slice, ctx: ParseContext): ParseResult<Action
   const m = /^(back|forward)$/i.exec(rest.text);
   if (m?.[1] === undefined) return failAt("unknown-step", "`Go back` and `Go forward` take nothing after them.", "write `Go back` or `Go forward`", rest);
   const direction = m[1].toLowerCase() === "back" ? "back" : "forward";
-  if (lacks(ctx, "history")) return failAt("unsupported-step", lackedForm(ctx, `\`Go ${direction}\``, "done", "history"), 'press the app\'s own control, e.g. `Press the "Back" button`', rest);
+  if (lacks(ctx, "history"))
+    return failAt(
+      "unsupported-step",
+      lackedForm(ctx, `\`Go ${direction}\``, "done", "history"),
+      'press the app\'s own control, e.g. `Press the "Back" button`',
+      rest,
+    );
   return ok({ kind: "history", direction });
 }
 
@@ -307,7 +397,13 @@ export function parseResize(rest: Slice, ctx: ParseContext): ParseResult<ActionS
   if (width < 1 || height < 1 || width > MAX_VIEWPORT_PX || height > MAX_VIEWPORT_PX) {
     return failAt("unknown-step", `A viewport of ${width}x${height} is outside 1 to ${MAX_VIEWPORT_PX} pixels a side.`, `write \`${example}\``, rest);
   }
-  if (lacks(ctx, "viewport")) return failAt("unsupported-step", lackedForm(ctx, "`Resize the viewport`", "done", "viewport"), "pin a desktop app's size with `window:` in the flow", rest);
+  if (lacks(ctx, "viewport"))
+    return failAt(
+      "unsupported-step",
+      lackedForm(ctx, "`Resize the viewport`", "done", "viewport"),
+      "pin a desktop app's size with `window:` in the flow",
+      rest,
+    );
   return ok({ kind: "resize", width, height });
 }
 
@@ -325,9 +421,20 @@ export function parseWait(rest: Slice, ctx: ParseContext): ParseResult<ActionSte
   if (download !== null) {
     const name = body.text.slice(download[0].length).trim();
     if (!/\sas\s*$/i.test(` ${download[0]}`) || name === "" || !NAME.test(name)) {
-      return failAt("unknown-step", "`Wait until the download completes` needs `as <name>` with a capture name.", "write `Wait until the download completes as pir_export`", body);
+      return failAt(
+        "unknown-step",
+        "`Wait until the download completes` needs `as <name>` with a capture name.",
+        "write `Wait until the download completes as pir_export`",
+        body,
+      );
     }
-    if (lacks(ctx, "download")) return failAt("unsupported-step", lackedForm(ctx, "`Wait until the download completes`", "done", "download"), "wait for what the app shows instead, e.g. `Wait until page shows Saved`", body);
+    if (lacks(ctx, "download"))
+      return failAt(
+        "unsupported-step",
+        lackedForm(ctx, "`Wait until the download completes`", "done", "download"),
+        "wait for what the app shows instead, e.g. `Wait until page shows Saved`",
+        body,
+      );
     return ok({ kind: "wait_download", name, ...bound });
   }
   return failAt(

@@ -11,21 +11,31 @@ export interface KeyChord {
 
 /** Named keys by lowercase spelling → canonical name. */
 const NAMED_KEYS: ReadonlyMap<string, string> = new Map(
-  [
-    "Enter", "Escape", "Tab", "Backspace", "Delete", "Space", "ArrowUp", "ArrowDown", "ArrowLeft",
-    "ArrowRight", "Home", "End", "PageUp", "PageDown",
-  ].map((k): [string, string] => [k.toLowerCase(), k]),
+  ["Enter", "Escape", "Tab", "Backspace", "Delete", "Space", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"].map(
+    (k): [string, string] => [k.toLowerCase(), k],
+  ),
 );
 
 /** Other names keyboards and people give the same keys (`Press Esc`, `Press Return`), stored canonically. */
-const KEY_ALIASES: ReadonlyMap<string, string> = new Map([["esc", "Escape"], ["return", "Enter"], ["del", "Delete"]]);
+const KEY_ALIASES: ReadonlyMap<string, string> = new Map([
+  ["esc", "Escape"],
+  ["return", "Enter"],
+  ["del", "Delete"],
+]);
 
 const MODIFIERS: ReadonlyMap<string, Modifier> = new Map<string, Modifier>([
-  ["ctrl", "ctrl"], ["control", "ctrl"],
-  ["alt", "alt"], ["option", "alt"],
+  ["ctrl", "ctrl"],
+  ["control", "ctrl"],
+  ["alt", "alt"],
+  ["option", "alt"],
   ["shift", "shift"],
-  ["meta", "meta"], ["win", "meta"], ["cmd", "meta"], ["command", "meta"],
-  ["mod", "mod"], ["ctrlormeta", "mod"], ["controlormeta", "mod"],
+  ["meta", "meta"],
+  ["win", "meta"],
+  ["cmd", "meta"],
+  ["command", "meta"],
+  ["mod", "mod"],
+  ["ctrlormeta", "mod"],
+  ["controlormeta", "mod"],
 ]);
 
 /** The key a modifier names when it is pressed alone, as stored. */
@@ -43,18 +53,19 @@ export function parseKeys(s: Slice, surface: SurfaceGrammar): ParseResult<KeyCho
   const word = words !== undefined && Object.hasOwn(words, text.toLowerCase()) ? words[text.toLowerCase()] : undefined;
   if (word !== undefined) return ok({ key: word, modifiers: [] });
   if (text.length === 1 && text !== "+") {
-    return fail(
-      "unknown-step",
-      `\`Press ${text}\` presses a single character, which is typing.`,
-      `write \`Type ${text}\``,
-      s.offset,
-      1,
-    );
+    return fail("unknown-step", `\`Press ${text}\` presses a single character, which is typing.`, `write \`Type ${text}\``, s.offset, 1);
   }
   // A modifier pressed alone (`Press Shift`): apps that react to the key itself (a shortcut hint, a multi-select mode).
   const alone = MODIFIERS.get(text.trim().toLowerCase());
   if (alone !== undefined) {
-    if (alone === "mod") return fail("unknown-step", `\`${text.trim()}\` stands for Control or Meta in a chord and is not pressed alone.`, "press the key itself, e.g. `Press Control` or `Press Meta`, or a chord such as `Press Mod+S`", s.offset, text.length);
+    if (alone === "mod")
+      return fail(
+        "unknown-step",
+        `\`${text.trim()}\` stands for Control or Meta in a chord and is not pressed alone.`,
+        "press the key itself, e.g. `Press Control` or `Press Meta`, or a chord such as `Press Mod+S`",
+        s.offset,
+        text.length,
+      );
     return ok({ key: MODIFIER_KEY_NAMES[alone], modifiers: [] });
   }
   const pieces = text.split("+");
@@ -68,7 +79,13 @@ export function parseKeys(s: Slice, surface: SurfaceGrammar): ParseResult<KeyCho
       const mod = MODIFIERS.get(word.toLowerCase());
       if (mod === undefined) return notAKey(word, start, surface, true);
       if (modifiers.includes(mod)) {
-        return fail("unknown-step", `The modifier \`${word}\` appears twice in the chord.`, "name each modifier once, e.g. `Press Control+Shift+P`", start, word.length);
+        return fail(
+          "unknown-step",
+          `The modifier \`${word}\` appears twice in the chord.`,
+          "name each modifier once, e.g. `Press Control+Shift+P`",
+          start,
+          word.length,
+        );
       }
       modifiers.push(mod);
       at += piece.length + 1;
@@ -77,7 +94,13 @@ export function parseKeys(s: Slice, surface: SurfaceGrammar): ParseResult<KeyCho
     const key = finalKey(word, modifiers.length > 0);
     if (key === undefined) {
       if (MODIFIERS.has(word.toLowerCase())) {
-        return fail("unknown-step", `\`${word}\` is a modifier, not the chord's key.`, `press it with a key, e.g. \`Press Shift+Tab\`, or alone, e.g. \`Press ${word}\``, start, Math.max(word.length, 1));
+        return fail(
+          "unknown-step",
+          `\`${word}\` is a modifier, not the chord's key.`,
+          `press it with a key, e.g. \`Press Shift+Tab\`, or alone, e.g. \`Press ${word}\``,
+          start,
+          Math.max(word.length, 1),
+        );
       }
       return notAKey(word, start, surface, modifiers.length > 0);
     }

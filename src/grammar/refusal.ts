@@ -13,11 +13,9 @@ interface Refusal {
   readonly hint: string;
 }
 
-const REPEAT_HINT =
-  'use a `repeat:` block, e.g. `repeat: {until: the "Status" shows Done, max: 10, steps: [Click "Next"]}`';
+const REPEAT_HINT = 'use a `repeat:` block, e.g. `repeat: {until: the "Status" shows Done, max: 10, steps: [Click "Next"]}`';
 const WHEN_HINT = 'use a `when: <condition>` block with its own steps, e.g. `when: the "Banner" is visible` with `steps: [Click "Dismiss"]`';
-const WHOLE_TEXT_HINT =
-  'give the value its own element and read its whole text, e.g. `Remember the "id:total" as amount`';
+const WHOLE_TEXT_HINT = 'give the value its own element and read its whole text, e.g. `Remember the "id:total" as amount`';
 
 const LOOP: Refusal = {
   pattern: /\suntil\s/,

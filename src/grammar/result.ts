@@ -19,19 +19,12 @@ export interface Slice {
 
 export const ok = <T>(value: T): ParseResult<T> => ({ ok: true, value });
 
-export function fail(
-  code: GrammarError["code"],
-  message: string,
-  hint: string,
-  offset: number,
-  length: number,
-): Failure {
+export function fail(code: GrammarError["code"], message: string, hint: string, offset: number, length: number): Failure {
   return { ok: false, error: { code, message, hint, offset, length: Math.max(length, 1) } };
 }
 
 /** The whole slice as the error location, for problems that have no narrower place. */
-export const failAt = (code: GrammarError["code"], message: string, hint: string, s: Slice): Failure =>
-  fail(code, message, hint, s.offset, s.text.length);
+export const failAt = (code: GrammarError["code"], message: string, hint: string, s: Slice): Failure => fail(code, message, hint, s.offset, s.text.length);
 
 /**
  * A number written in a step (`digits`, at `offset`) beyond the largest one flowproof accepts for
@@ -39,7 +32,13 @@ export const failAt = (code: GrammarError["code"], message: string, hint: string
  */
 export function refuseLarge(digits: string, what: string, most: number, offset: number): Failure | undefined {
   if (Number(digits) <= most) return undefined;
-  return fail("limit-exceeded", `${digits} is larger than ${what} may be, ${most}.`, `write at most ${most}; see docs/flow-format.md, "Limits"`, offset, digits.length);
+  return fail(
+    "limit-exceeded",
+    `${digits} is larger than ${what} may be, ${most}.`,
+    `write at most ${most}; see docs/flow-format.md, "Limits"`,
+    offset,
+    digits.length,
+  );
 }
 
 /** The largest count, ordinal or amount a step may hold (docs/flow-format.md "Limits"). */
@@ -128,7 +127,13 @@ export function splitWithin(s: Slice): ParseResult<Bounded> {
     return fail("unknown-step", "A `within` bound must be more than 0 seconds.", "write a positive bound, e.g. `within 15s`", at, s.text.length - last - 1);
   }
   if (seconds > MAX_TIMEOUT_SECONDS) {
-    return fail("unknown-step", `\`within ${m[1]}s\` is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_TEXT}.`, `write a bound of at most ${MAX_TIMEOUT_SECONDS} seconds, e.g. \`within 30s\``, at, s.text.length - last - 1);
+    return fail(
+      "unknown-step",
+      `\`within ${m[1]}s\` is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_TEXT}.`,
+      `write a bound of at most ${MAX_TIMEOUT_SECONDS} seconds, e.g. \`within 30s\``,
+      at,
+      s.text.length - last - 1,
+    );
   }
   return ok({ body: trimSlice(sub(s, 0, last)), timeoutMs: Math.round(seconds * 1000) });
 }

@@ -24,18 +24,9 @@ describe("parseWholeTarget", () => {
     ["the submitButton button", { kind: "element", anchor: { kind: "id", id: "submitButton", bare: true }, role: "button" }],
     ["the id:15 field", { kind: "element", anchor: { kind: "id", id: "15", bare: true }, role: "field" }],
     ['the "${HOME}"', { kind: "element", anchor: text("${HOME}") }],
-    [
-      'the "Status" column of the row containing "Grace Hopper"',
-      { kind: "cell", column: "Status", rowAnchors: ["Grace Hopper"] },
-    ],
-    [
-      'the "Status" column in the row containing "John" and "Doe"',
-      { kind: "cell", column: "Status", rowAnchors: ["John", "Doe"] },
-    ],
-    [
-      'the "Pay" in the item containing "Invoice 4711"',
-      { kind: "scoped", container: { kind: "item" }, anchors: ["Invoice 4711"], inner: text("Pay") },
-    ],
+    ['the "Status" column of the row containing "Grace Hopper"', { kind: "cell", column: "Status", rowAnchors: ["Grace Hopper"] }],
+    ['the "Status" column in the row containing "John" and "Doe"', { kind: "cell", column: "Status", rowAnchors: ["John", "Doe"] }],
+    ['the "Pay" in the item containing "Invoice 4711"', { kind: "scoped", container: { kind: "item" }, anchors: ["Invoice 4711"], inner: text("Pay") }],
     [
       'the "Amount" field inside the item containing "Invoice 4711"',
       { kind: "scoped", container: { kind: "item" }, anchors: ["Invoice 4711"], inner: text("Amount"), role: "field" },
@@ -44,10 +35,7 @@ describe("parseWholeTarget", () => {
       'the "Pay" in the item containing "John" and "Doe" and "Overdue"',
       { kind: "scoped", container: { kind: "item" }, anchors: ["John", "Doe", "Overdue"], inner: text("Pay") },
     ],
-    [
-      'the "Pay" in the item containing "A", "B"',
-      { kind: "scoped", container: { kind: "item" }, anchors: ["A", "B"], inner: text("Pay") },
-    ],
+    ['the "Pay" in the item containing "A", "B"', { kind: "scoped", container: { kind: "item" }, anchors: ["A", "B"], inner: text("Pay") }],
     [
       'the "Ship" in the "css:.card" containing "Order 8801"',
       { kind: "scoped", container: { kind: "css", selector: ".card" }, anchors: ["Order 8801"], inner: text("Ship") },
@@ -56,22 +44,13 @@ describe("parseWholeTarget", () => {
       'the "Ship" in the "id:orders" containing "Order 8801"',
       { kind: "scoped", container: { kind: "id", id: "orders" }, anchors: ["Order 8801"], inner: text("Ship") },
     ],
-    [
-      'the checkbox in the item containing "Buy milk"',
-      { kind: "scoped", container: { kind: "item" }, anchors: ["Buy milk"], role: "checkbox" },
-    ],
+    ['the checkbox in the item containing "Buy milk"', { kind: "scoped", container: { kind: "item" }, anchors: ["Buy milk"], role: "checkbox" }],
     [
       'the 2nd button inside the "css:.card" containing "Order 8801"',
       { kind: "scoped", container: { kind: "css", selector: ".card" }, anchors: ["Order 8801"], role: "button", nth: 2 },
     ],
-    [
-      'the field in the item containing "A" and "B"',
-      { kind: "scoped", container: { kind: "item" }, anchors: ["A", "B"], role: "field" },
-    ],
-    [
-      'the "Coupon" field in the iframe "checkout"',
-      { kind: "framed", frame: { kind: "text", text: "checkout" }, inner: text("Coupon"), role: "field" },
-    ],
+    ['the field in the item containing "A" and "B"', { kind: "scoped", container: { kind: "item" }, anchors: ["A", "B"], role: "field" }],
+    ['the "Coupon" field in the iframe "checkout"', { kind: "framed", frame: { kind: "text", text: "checkout" }, inner: text("Coupon"), role: "field" }],
     [
       'the "css:#total" inside the iframe "css:iframe[title=checkout]"',
       { kind: "framed", frame: { kind: "css", selector: "iframe[title=checkout]" }, inner: { kind: "css", selector: "#total" } },
@@ -115,7 +94,14 @@ describe("parseWholeTarget", () => {
     ['the 0th checkbox in the item containing "X"', "web", "unknown-step", "start at 1", 4, 3],
     ['the "Save', "web", "unknown-step", "never closed", 4, 5],
     ['"css:#save"', "windows", "unsupported-step", "id:<AutomationId>", 0, 11],
-    ['the "Pay" in the item containing "X"', "windows", "unsupported-step", "cannot be used on a Windows program: it has no item or container scopes (grammar form `container`)", 9, 27],
+    [
+      'the "Pay" in the item containing "X"',
+      "windows",
+      "unsupported-step",
+      "cannot be used on a Windows program: it has no item or container scopes (grammar form `container`)",
+      9,
+      27,
+    ],
     ['the checkbox in the item containing "X"', "sap", "unsupported-step", "grammar form `container`", 12, 27],
     ['"css:#save"', "calc", "unsupported-step", "id:<AutomationId>", 0, 11],
     ['"css:#save"', "sap", "unsupported-step", "scripting id", 0, 11],

@@ -25,8 +25,7 @@ const ROLE_BY_WORD: Readonly<Record<string, RoleNoun>> = {
   dropdown: "dropdown",
   checkbox: "checkbox",
 };
-const roleOf = (word: string | undefined): RoleNoun | undefined =>
-  word === undefined ? undefined : ROLE_BY_WORD[word.toLowerCase()];
+const roleOf = (word: string | undefined): RoleNoun | undefined => (word === undefined ? undefined : ROLE_BY_WORD[word.toLowerCase()]);
 /** A role noun standing alone inside a scope: `the [2nd] checkbox in the item containing "…"`. */
 const ROLE_ONLY = new RegExp(`(${ROLE_NOUNS})(?=\\s+(?:in|inside)\\s)`);
 const ROLE_ALONE = new RegExp(`(${ROLE_NOUNS})\\b`);
@@ -39,12 +38,38 @@ const ROLE_LIST = "field, button, link, dropdown, checkbox";
  * app): the label alone is enough. Data, so the refusal says the same for every app.
  */
 const NOT_ROLE_NOUNS: Readonly<Record<string, RoleNoun | undefined>> = {
-  tab: "button", menuitem: "button", toggle: "checkbox", radio: "checkbox", switch: "checkbox",
-  input: "field", textbox: "field", textfield: "field", textarea: "field", box: "field", searchbox: "field",
-  select: "dropdown", combobox: "dropdown", listbox: "dropdown",
-  filter: undefined, icon: undefined, menu: undefined, option: undefined, label: undefined, heading: undefined,
-  title: undefined, text: undefined, image: undefined, tile: undefined, card: undefined, chip: undefined,
-  badge: undefined, pill: undefined, panel: undefined, section: undefined, element: undefined, control: undefined,
+  tab: "button",
+  menuitem: "button",
+  toggle: "checkbox",
+  radio: "checkbox",
+  switch: "checkbox",
+  input: "field",
+  textbox: "field",
+  textfield: "field",
+  textarea: "field",
+  box: "field",
+  searchbox: "field",
+  select: "dropdown",
+  combobox: "dropdown",
+  listbox: "dropdown",
+  filter: undefined,
+  icon: undefined,
+  menu: undefined,
+  option: undefined,
+  label: undefined,
+  heading: undefined,
+  title: undefined,
+  text: undefined,
+  image: undefined,
+  tile: undefined,
+  card: undefined,
+  chip: undefined,
+  badge: undefined,
+  pill: undefined,
+  panel: undefined,
+  section: undefined,
+  element: undefined,
+  control: undefined,
 };
 const NOT_ROLE = new RegExp(`\\s+(${Object.keys(NOT_ROLE_NOUNS).join("|")})(?=\\s|$|,)`);
 
@@ -55,10 +80,17 @@ function refuseNonRoleNoun(s: Slice, i: number, label: string): Failure | undefi
   if (m === null || word === undefined) return undefined;
   const covering = NOT_ROLE_NOUNS[word.toLowerCase()];
   const quoted = JSON.stringify(label);
-  const hint = covering === undefined
-    ? `drop the noun, the quoted label names the element: \`the ${quoted}\`; or use a role noun (${ROLE_LIST}) when the element is one, e.g. \`the ${quoted} link\``
-    : `write \`the ${quoted} ${covering}\` (a ${word.toLowerCase()} is a ${covering} to the grammar), or drop the noun: \`the ${quoted}\``;
-  return fail("refused-step", `\`${word}\` is not a role noun; after a label the grammar knows ${ROLE_LIST}.`, hint, s.offset + i + m[0].length - word.length, word.length);
+  const hint =
+    covering === undefined
+      ? `drop the noun, the quoted label names the element: \`the ${quoted}\`; or use a role noun (${ROLE_LIST}) when the element is one, e.g. \`the ${quoted} link\``
+      : `write \`the ${quoted} ${covering}\` (a ${word.toLowerCase()} is a ${covering} to the grammar), or drop the noun: \`the ${quoted}\``;
+  return fail(
+    "refused-step",
+    `\`${word}\` is not a role noun; after a label the grammar knows ${ROLE_LIST}.`,
+    hint,
+    s.offset + i + m[0].length - word.length,
+    word.length,
+  );
 }
 const CAPTURE_HINT =
   'a capture may only be typed or compared: write `Type ${captured.name} into the "Name" field` or `assert: the "Total" shows ${captured.name}`';
@@ -113,12 +145,32 @@ function readAnchors(s: Slice, i: number): { anchors: string[]; end: number } | 
   let at = i;
   for (;;) {
     if (s.text[at] !== '"') {
-      return fail("unknown-step", "`containing` must be followed by a quoted anchor.", 'quote the anchor, e.g. `in the item containing "Invoice 4711"`', s.offset + at, Math.max(s.text.length - at, 1));
+      return fail(
+        "unknown-step",
+        "`containing` must be followed by a quoted anchor.",
+        'quote the anchor, e.g. `in the item containing "Invoice 4711"`',
+        s.offset + at,
+        Math.max(s.text.length - at, 1),
+      );
     }
     const q = readQuoted(s, at);
     if ("ok" in q) return q;
-    if (CAPTURE.test(q.text)) return fail("bad-reference", "A capture cannot name a target: a capture may only be typed or compared.", CAPTURE_HINT, s.offset + q.start, q.end - q.start);
-    if (q.text.trim() === "") return fail("unknown-step", "The quoted anchor is empty.", 'quote text the row or item contains, e.g. `containing "Invoice 4711"`', s.offset + q.start, 2);
+    if (CAPTURE.test(q.text))
+      return fail(
+        "bad-reference",
+        "A capture cannot name a target: a capture may only be typed or compared.",
+        CAPTURE_HINT,
+        s.offset + q.start,
+        q.end - q.start,
+      );
+    if (q.text.trim() === "")
+      return fail(
+        "unknown-step",
+        "The quoted anchor is empty.",
+        'quote text the row or item contains, e.g. `containing "Invoice 4711"`',
+        s.offset + q.start,
+        2,
+      );
     anchors.push(q.text);
     at = q.end;
     const more = matchAt(/(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?=")/, s.text, at);
@@ -188,7 +240,13 @@ export function parseTargetPrefix(s: Slice, ctx: ParseContext): ParseResult<Targ
       );
     }
     if (bare[1].includes("${")) {
-      return fail("bad-reference", "A capture or variable cannot name a target: a capture may only be typed or compared.", CAPTURE_HINT, s.offset + i, bare[1].length);
+      return fail(
+        "bad-reference",
+        "A capture or variable cannot name a target: a capture may only be typed or compared.",
+        CAPTURE_HINT,
+        s.offset + i,
+        bare[1].length,
+      );
     }
     const id = bare[1].startsWith("id:") ? bare[1].slice(3) : bare[1];
     anchor = { kind: "id", id, bare: true };
@@ -224,7 +282,13 @@ export function parseTargetPrefix(s: Slice, ctx: ParseContext): ParseResult<Targ
   i += scope[0].length;
   const scopeOrd = matchAt(/\d+(?:st|nd|rd|th)\b/, t, i);
   if (scopeOrd !== null) {
-    return fail("refused-step", "An ordinal cannot address a scoped container: position breaks when rows move.", SCOPE_ORDINAL_HINT, s.offset + i, scopeOrd[0].length);
+    return fail(
+      "refused-step",
+      "An ordinal cannot address a scoped container: position breaks when rows move.",
+      SCOPE_ORDINAL_HINT,
+      s.offset + i,
+      scopeOrd[0].length,
+    );
   }
 
   if (matchAt(/iframe\b/, t, i) !== null) {
@@ -232,30 +296,58 @@ export function parseTargetPrefix(s: Slice, ctx: ParseContext): ParseResult<Targ
     i += "iframe".length;
     const gap = matchAt(/\s+(?=")/, t, i);
     if (gap === null) {
-      return fail("unknown-step", "The iframe must be named.", 'name the frame by its title, name, id or aria-label, e.g. `the "Total" in the iframe "checkout" shows 42.00`', s.offset + frameAt, i - frameAt);
+      return fail(
+        "unknown-step",
+        "The iframe must be named.",
+        'name the frame by its title, name, id or aria-label, e.g. `the "Total" in the iframe "checkout" shows 42.00`',
+        s.offset + frameAt,
+        i - frameAt,
+      );
     }
     if (nth !== undefined) {
-      return fail("refused-step", "An ordinal cannot address an element inside an iframe.", 'name the element uniquely instead, e.g. `the "css:#total" in the iframe "checkout" shows 42.00`', s.offset + ordAt, (ord?.[0] ?? "").trim().length);
+      return fail(
+        "refused-step",
+        "An ordinal cannot address an element inside an iframe.",
+        'name the element uniquely instead, e.g. `the "css:#total" in the iframe "checkout" shows 42.00`',
+        s.offset + ordAt,
+        (ord?.[0] ?? "").trim().length,
+      );
     }
-    if (lacks(ctx, "iframe")) return fail("unsupported-step", lackedForm(ctx, "An iframe scope (`in the iframe \"…\"`)", "used", "iframe"), 'address the element directly, e.g. `the "Total" shows 42.00`', s.offset + scopeAt, t.length - scopeAt);
+    if (lacks(ctx, "iframe"))
+      return fail(
+        "unsupported-step",
+        lackedForm(ctx, 'An iframe scope (`in the iframe "…"`)', "used", "iframe"),
+        'address the element directly, e.g. `the "Total" shows 42.00`',
+        s.offset + scopeAt,
+        t.length - scopeAt,
+      );
     const q = readQuoted(s, i + gap[0].length);
     if ("ok" in q) return q;
     const frameAnchor = toAnchor(s, q, ctx);
     if ("ok" in frameAnchor) return frameAnchor;
-    const frame = frameAnchor.kind === "css"
-      ? { kind: "css" as const, selector: frameAnchor.selector }
-      : frameAnchor.kind === "id"
-        ? { kind: "text" as const, text: frameAnchor.id }
-        : { kind: "text" as const, text: frameAnchor.text };
+    const frame =
+      frameAnchor.kind === "css"
+        ? { kind: "css" as const, selector: frameAnchor.selector }
+        : frameAnchor.kind === "id"
+          ? { kind: "text" as const, text: frameAnchor.id }
+          : { kind: "text" as const, text: frameAnchor.text };
     return refuseNesting(s, q.end) ?? ok({ target: { kind: "framed", frame, inner: anchor, ...withRole }, end: q.end });
   }
 
   if (nth !== undefined) {
-    return fail("refused-step", "An ordinal cannot address a scoped target: position breaks when rows move.", SCOPE_ORDINAL_HINT, s.offset + ordAt, (ord?.[0] ?? "").trim().length);
+    return fail(
+      "refused-step",
+      "An ordinal cannot address a scoped target: position breaks when rows move.",
+      SCOPE_ORDINAL_HINT,
+      s.offset + ordAt,
+      (ord?.[0] ?? "").trim().length,
+    );
   }
   const box = readContainer(s, i, scopeAt, ctx);
   if ("ok" in box) return box;
-  return refuseNesting(s, box.end) ?? ok({ target: { kind: "scoped", container: box.container, anchors: box.anchors, inner: anchor, ...withRole }, end: box.end });
+  return (
+    refuseNesting(s, box.end) ?? ok({ target: { kind: "scoped", container: box.container, anchors: box.anchors, inner: anchor, ...withRole }, end: box.end })
+  );
 }
 
 interface ContainerParse {
@@ -302,7 +394,9 @@ function readContainer(s: Slice, start: number, scopeAt: number, ctx: ParseConte
     const isRow = /^row$/i.test(word);
     return fail(
       "unknown-step",
-      isRow ? "A row scope needs a column: `the \"<column>\" column of the row containing \"…\"`." : `\`${word}\` is not a scope: write \`in the item containing "…"\`, \`in the "css:…" containing "…"\` or \`in the iframe "…"\`.`,
+      isRow
+        ? 'A row scope needs a column: `the "<column>" column of the row containing "…"`.'
+        : `\`${word}\` is not a scope: write \`in the item containing "…"\`, \`in the "css:…" containing "…"\` or \`in the iframe "…"\`.`,
       isRow ? 'write `the "Status" column of the row containing "Grace Hopper"`' : 'write e.g. `Click the "Pay" in the item containing "Invoice 4711"`',
       s.offset + i,
       Math.max(word.length, 1),
@@ -310,7 +404,13 @@ function readContainer(s: Slice, start: number, scopeAt: number, ctx: ParseConte
   }
   const containing = matchAt(/\s+containing\s+/, t, i);
   if (containing === null) {
-    return fail("unknown-step", "A container scope needs `containing \"<anchor>\"`.", 'write e.g. `in the item containing "Invoice 4711"`', s.offset + scopeAt, t.length - scopeAt);
+    return fail(
+      "unknown-step",
+      'A container scope needs `containing "<anchor>"`.',
+      'write e.g. `in the item containing "Invoice 4711"`',
+      s.offset + scopeAt,
+      t.length - scopeAt,
+    );
   }
   const anchors = readAnchors(s, i + containing[0].length);
   if ("ok" in anchors) return anchors;
@@ -333,14 +433,33 @@ interface RoleStart {
 function parseRoleInScope(s: Slice, r: RoleStart, ctx: ParseContext): ParseResult<TargetParse> {
   const t = s.text;
   const scope = matchAt(SCOPE, t, r.i);
-  if (scope === null) return fail("unknown-step", `A role noun alone names an element only inside a scope.`, `name the item it is in, e.g. \`the ${r.role} in the item containing "Buy milk"\`, or quote its label`, s.offset, r.i);
+  if (scope === null)
+    return fail(
+      "unknown-step",
+      `A role noun alone names an element only inside a scope.`,
+      `name the item it is in, e.g. \`the ${r.role} in the item containing "Buy milk"\`, or quote its label`,
+      s.offset,
+      r.i,
+    );
   const at = r.i + scope[0].length;
   if (matchAt(/iframe\b/, t, at) !== null) {
-    return fail("unsupported-step", "A role noun alone cannot name an element inside an iframe.", `quote its label or a selector, e.g. \`the "css:input[type=checkbox]" in the iframe "checkout"\``, s.offset + r.i, t.length - r.i);
+    return fail(
+      "unsupported-step",
+      "A role noun alone cannot name an element inside an iframe.",
+      `quote its label or a selector, e.g. \`the "css:input[type=checkbox]" in the iframe "checkout"\``,
+      s.offset + r.i,
+      t.length - r.i,
+    );
   }
   const scopeOrd = matchAt(/\d+(?:st|nd|rd|th)\b/, t, at);
   if (scopeOrd !== null) {
-    return fail("refused-step", "An ordinal cannot address a scoped container: position breaks when rows move.", SCOPE_ORDINAL_HINT, s.offset + at, scopeOrd[0].length);
+    return fail(
+      "refused-step",
+      "An ordinal cannot address a scoped container: position breaks when rows move.",
+      SCOPE_ORDINAL_HINT,
+      s.offset + at,
+      scopeOrd[0].length,
+    );
   }
   const box = readContainer(s, at, r.i, ctx);
   if ("ok" in box) return box;
@@ -360,18 +479,42 @@ interface CellStart {
 function parseCell(s: Slice, c: CellStart): ParseResult<TargetParse> {
   const t = s.text;
   if (c.nth !== undefined) {
-    return fail("refused-step", "An ordinal cannot address a scoped target: position breaks when rows move.", 'name the row by its content, e.g. `the "Status" column of the row containing "Grace Hopper"`', s.offset + c.ordAt, String(c.nth).length + 2);
+    return fail(
+      "refused-step",
+      "An ordinal cannot address a scoped target: position breaks when rows move.",
+      'name the row by its content, e.g. `the "Status" column of the row containing "Grace Hopper"`',
+      s.offset + c.ordAt,
+      String(c.nth).length + 2,
+    );
   }
   if (c.anchor.kind !== "text") {
-    return fail("unknown-step", "A column is named by its header text, not a selector.", 'write the header text, e.g. `the "Status" column of the row containing "Grace Hopper"`', s.offset, c.i);
+    return fail(
+      "unknown-step",
+      "A column is named by its header text, not a selector.",
+      'write the header text, e.g. `the "Status" column of the row containing "Grace Hopper"`',
+      s.offset,
+      c.i,
+    );
   }
   const rowOrd = matchAt(/\d+(?:st|nd|rd|th)\b/, t, c.i);
   if (rowOrd !== null) {
-    return fail("refused-step", "An ordinal cannot address a scoped row: position breaks when rows move.", 'name the row by its content, e.g. `the "Status" column of the row containing "Grace Hopper"`', s.offset + c.i, rowOrd[0].length);
+    return fail(
+      "refused-step",
+      "An ordinal cannot address a scoped row: position breaks when rows move.",
+      'name the row by its content, e.g. `the "Status" column of the row containing "Grace Hopper"`',
+      s.offset + c.i,
+      rowOrd[0].length,
+    );
   }
   const row = matchAt(/row\s+containing\s+/, t, c.i);
   if (row === null) {
-    return fail("unknown-step", "A column must be followed by `of the row containing \"…\"`.", 'write e.g. `the "Status" column of the row containing "Grace Hopper"`', s.offset + c.i, Math.max(t.length - c.i, 1));
+    return fail(
+      "unknown-step",
+      'A column must be followed by `of the row containing "…"`.',
+      'write e.g. `the "Status" column of the row containing "Grace Hopper"`',
+      s.offset + c.i,
+      Math.max(t.length - c.i, 1),
+    );
   }
   const anchors = readAnchors(s, c.i + row[0].length);
   if ("ok" in anchors) return anchors;
@@ -395,7 +538,13 @@ export function parseWholeTarget(s: Slice, ctx: ParseContext): ParseResult<Targe
   if (r === undefined || !r.ok) return r;
   const rest = sub(s, r.value.end);
   if (rest.text.trim() !== "") {
-    return fail("unknown-step", `Unexpected text after the target: \`${rest.text.trim()}\`.`, 'end the target after its label, role noun or scope, e.g. `the "Amount" field in the item containing "Invoice 4711"`', rest.offset, rest.text.length);
+    return fail(
+      "unknown-step",
+      `Unexpected text after the target: \`${rest.text.trim()}\`.`,
+      'end the target after its label, role noun or scope, e.g. `the "Amount" field in the item containing "Invoice 4711"`',
+      rest.offset,
+      rest.text.length,
+    );
   }
   return ok(r.value.target);
 }

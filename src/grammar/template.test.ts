@@ -8,10 +8,20 @@ describe("parseTemplate", () => {
     ["", []],
     ["${API_TOKEN}", [{ kind: "env", name: "API_TOKEN" }]],
     ["${_x1}", [{ kind: "env", name: "_x1" }]],
-    ["order-${captured.oid}", [{ kind: "literal", text: "order-" }, { kind: "captured", name: "oid" }]],
+    [
+      "order-${captured.oid}",
+      [
+        { kind: "literal", text: "order-" },
+        { kind: "captured", name: "oid" },
+      ],
+    ],
     [
       "${captured.first} ${captured.last}",
-      [{ kind: "captured", name: "first" }, { kind: "literal", text: " " }, { kind: "captured", name: "last" }],
+      [
+        { kind: "captured", name: "first" },
+        { kind: "literal", text: " " },
+        { kind: "captured", name: "last" },
+      ],
     ],
     ["costs $5 or {x}", [{ kind: "literal", text: "costs $5 or {x}" }]],
   ])("parses %j into parts", (raw, parts) => {

@@ -19,11 +19,44 @@
  * - `exact_text`: `shows exactly`, `contains exactly`, `shows a number greater than …`; `focus`: `is [not] focused`.
  */
 export type GrammarForm =
-  | "css" | "iframe" | "container" | "dialog" | "reload" | "download" | "history" | "viewport" | "clear_storage"
-  | "page_url" | "page_title" | "cookie" | "storage" | "attribute" | "style" | "exact_text" | "focus";
+  | "css"
+  | "iframe"
+  | "container"
+  | "dialog"
+  | "reload"
+  | "download"
+  | "history"
+  | "viewport"
+  | "clear_storage"
+  | "page_url"
+  | "page_title"
+  | "cookie"
+  | "storage"
+  | "attribute"
+  | "style"
+  | "exact_text"
+  | "focus";
 
 /** Every general form, in the order the docs list them. */
-export const GRAMMAR_FORMS: readonly GrammarForm[] = ["css", "iframe", "container", "dialog", "reload", "download", "history", "viewport", "clear_storage", "page_url", "page_title", "cookie", "storage", "attribute", "style", "exact_text", "focus"];
+export const GRAMMAR_FORMS: readonly GrammarForm[] = [
+  "css",
+  "iframe",
+  "container",
+  "dialog",
+  "reload",
+  "download",
+  "history",
+  "viewport",
+  "clear_storage",
+  "page_url",
+  "page_title",
+  "cookie",
+  "storage",
+  "attribute",
+  "style",
+  "exact_text",
+  "focus",
+];
 
 /** Verbs a surface may refuse outright, before their arguments are read. */
 export type GrammarVerb = "Go to" | "Go back" | "Reload the page" | "Resize the viewport" | "Hover over" | "Upload";

@@ -31,13 +31,23 @@ describe("RunResources", () => {
   });
 
   test("reads documents as text and frames as base64", async () => {
-    expect(await runs.read(`flowproof://runs/${id}/result.json`)).toEqual({ uri: `flowproof://runs/${id}/result.json`, mimeType: "application/json", text: '{"passed":true}\n' });
+    expect(await runs.read(`flowproof://runs/${id}/result.json`)).toEqual({
+      uri: `flowproof://runs/${id}/result.json`,
+      mimeType: "application/json",
+      text: '{"passed":true}\n',
+    });
     const frame = await runs.read(`flowproof://runs/${id}/frames/s0001-after.png`);
     expect("blob" in frame && Buffer.from(frame.blob, "base64").toString("latin1")).toBe(Buffer.from("\x89PNG-bytes").toString("latin1"));
   });
 
   test("refuses paths that climb out, unknown runs, and a symlink leading outside the root, without its content", async () => {
-    for (const uri of [`flowproof://runs/${id}/../../../etc/passwd`, `flowproof://runs/${id}/..%2F..%2Fsecret.json`, "flowproof://runs/nope/result.json", `flowproof://runs/${id}/missing.json`, "file:///etc/passwd"]) {
+    for (const uri of [
+      `flowproof://runs/${id}/../../../etc/passwd`,
+      `flowproof://runs/${id}/..%2F..%2Fsecret.json`,
+      "flowproof://runs/nope/result.json",
+      `flowproof://runs/${id}/missing.json`,
+      "file:///etc/passwd",
+    ]) {
       await expect(runs.read(uri)).rejects.toThrow("no run evidence at");
     }
     const leak = runs.read(`flowproof://runs/${id}/leak.json`);

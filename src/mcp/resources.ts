@@ -10,7 +10,15 @@ import { isInside } from "./roots.ts";
 export const RESOURCE_SCHEME = "flowproof://runs/";
 
 const MIME: Readonly<Record<string, string>> = {
-  ".json": "application/json", ".html": "text/html", ".xml": "application/xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".txt": "text/plain", ".jsonl": "application/jsonl",
+  ".json": "application/json",
+  ".html": "text/html",
+  ".xml": "application/xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".txt": "text/plain",
+  ".jsonl": "application/jsonl",
 };
 const TEXT = new Set(["application/json", "text/html", "application/xml", "text/plain", "application/jsonl"]);
 
@@ -75,16 +83,26 @@ export class RunResources {
 
   /** The contents of `uri`: text for documents, base64 for images. Refuses anything outside its run directory or the roots. */
   async read(uri: string): Promise<ResourceContents> {
-    if (!uri.startsWith(RESOURCE_SCHEME)) throw notFound(uri, `a run resource is ${RESOURCE_SCHEME}<run-id>/<file>, e.g. ${RESOURCE_SCHEME}<run-id>/report.html`);
-    const [id, ...parts] = uri.slice(RESOURCE_SCHEME.length).split("/").map((p) => decodeURIComponent(p));
-    if (!id || parts.length === 0 || parts.some((p) => p === "" || p === "." || p === ".." || p.includes(sep))) throw notFound(uri, `name a file of the run: ${RESOURCE_SCHEME}<run-id>/result.json`);
+    if (!uri.startsWith(RESOURCE_SCHEME))
+      throw notFound(uri, `a run resource is ${RESOURCE_SCHEME}<run-id>/<file>, e.g. ${RESOURCE_SCHEME}<run-id>/report.html`);
+    const [id, ...parts] = uri
+      .slice(RESOURCE_SCHEME.length)
+      .split("/")
+      .map((p) => decodeURIComponent(p));
+    if (!id || parts.length === 0 || parts.some((p) => p === "" || p === "." || p === ".." || p.includes(sep)))
+      throw notFound(uri, `name a file of the run: ${RESOURCE_SCHEME}<run-id>/result.json`);
     const dir = (await this.#runs()).get(id);
     if (!dir) throw notFound(uri, "list the run's evidence with resources/list; run ids are the directories under .flowproof/runs/");
     const file = join(dir, ...parts);
     if (!existsSync(file) || !statSync(file).isFile()) throw notFound(uri, `list the run's files with resources/list (${RESOURCE_SCHEME}${id}/…)`);
     const real = realpathSync(file);
     const roots = (await this.#roots()).map((r) => realpathSync(r));
-    if (!isInside(real, realpathSync(dir)) || !roots.some((r) => isInside(real, r))) throw new SpecError(diagnostic("usage", `${uri} leads outside its run directory or the server's root; it is not served`, { hint: "a run's evidence is served only from inside its run directory and the server's root" }));
+    if (!isInside(real, realpathSync(dir)) || !roots.some((r) => isInside(real, r)))
+      throw new SpecError(
+        diagnostic("usage", `${uri} leads outside its run directory or the server's root; it is not served`, {
+          hint: "a run's evidence is served only from inside its run directory and the server's root",
+        }),
+      );
     const mimeType = mimeOf(file);
     return TEXT.has(mimeType) ? { uri, mimeType, text: readFileSync(real, "utf8") } : { uri, mimeType, blob: readFileSync(real).toString("base64") };
   }

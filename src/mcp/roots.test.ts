@@ -53,7 +53,9 @@ describe("McpRoots.check", () => {
   });
 
   test("never lets out: overwrite a file that is not a trace", async () => {
-    await expect(roots.check("out", "package.jsonl", "trace-out")).rejects.toThrow('`out` "package.jsonl" is a file that is not a flowproof trace; it is not overwritten');
+    await expect(roots.check("out", "package.jsonl", "trace-out")).rejects.toThrow(
+      '`out` "package.jsonl" is a file that is not a flowproof trace; it is not overwritten',
+    );
     await expect(roots.check("out", "a.flow.yaml", "trace-out")).rejects.toThrow("is not a trace file");
   });
 
@@ -76,10 +78,21 @@ describe("McpRoots.check", () => {
 });
 
 describe("holdsFlow, holdsTrace, isInside", () => {
-  test.each([[FLOW, true], ["root:$6$x:1:::\n", false], ["steps: []\n", true], ["- a\n- b\n", false], ["{ bad: [\n", false]])("holdsFlow(%j) is %p", (text, expected) => {
+  test.each([
+    [FLOW, true],
+    ["root:$6$x:1:::\n", false],
+    ["steps: []\n", true],
+    ["- a\n- b\n", false],
+    ["{ bad: [\n", false],
+  ])("holdsFlow(%j) is %p", (text, expected) => {
     expect(holdsFlow(text)).toBe(expected);
   });
-  test.each([[TRACE, true], ["", true], ['{"name":"x"}\n', false], ["root:x\n", false]])("holdsTrace(%j) is %p", (text, expected) => {
+  test.each([
+    [TRACE, true],
+    ["", true],
+    ['{"name":"x"}\n', false],
+    ["root:x\n", false],
+  ])("holdsTrace(%j) is %p", (text, expected) => {
     expect(holdsTrace(text)).toBe(expected);
   });
   test("isInside compares whole path segments", () => {

@@ -47,9 +47,11 @@ export class McpRoots {
     const roots = await this.list();
     const real = realPathOf(resolve(this.#cwd, value));
     if (!roots.some((r) => isInside(real, realPathOf(r)))) {
-      throw new SpecError(diagnostic("usage", `\`${arg}\` ${JSON.stringify(value)} is outside the MCP server's ${roots.length > 1 ? "roots" : "root"} (${roots.join(", ")})`, {
-        hint: "pass a path inside the project the server was started in, or declare its directory as a root in the MCP client",
-      }));
+      throw new SpecError(
+        diagnostic("usage", `\`${arg}\` ${JSON.stringify(value)} is outside the MCP server's ${roots.length > 1 ? "roots" : "root"} (${roots.join(", ")})`, {
+          hint: "pass a path inside the project the server was started in, or declare its directory as a root in the MCP client",
+        }),
+      );
     }
     refuseOtherKinds(arg, value, real, role);
   }
@@ -65,7 +67,8 @@ function refuseOtherKinds(arg: string, value: string, real: string, role: PathRo
       return;
     case "flow":
       if (!/\.ya?ml$/i.test(real)) throw refuse(`\`${arg}\` ${shown} is not a flow file (a flow is a \`.yaml\` file)`, "pass a `*.flow.yaml` file");
-      if (isFile && !holdsFlow(readFileSync(real, "utf8"))) throw refuse(`\`${arg}\` ${shown} does not hold a flow (a YAML mapping with \`steps:\`); its content is not shown`, "pass a `*.flow.yaml` file");
+      if (isFile && !holdsFlow(readFileSync(real, "utf8")))
+        throw refuse(`\`${arg}\` ${shown} does not hold a flow (a YAML mapping with \`steps:\`); its content is not shown`, "pass a `*.flow.yaml` file");
       return;
     case "trace":
     case "trace-out":

@@ -25,7 +25,9 @@ beforeAll(async () => {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: "1" })) if (v !== undefined) env[k] = v;
   client = new Client({ name: "flowproof-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"], cwd: project.dir, env, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"], cwd: project.dir, env, stderr: "ignore" }),
+  );
 });
 afterAll(async () => {
   await client?.close();
@@ -46,16 +48,44 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ isEr
 describe("flowproof mcp", () => {
   test("lists the record, run, get_trace, validate, heal, audit and merge tools with their input and output schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate", "flowproof_heal", "flowproof_audit", "flowproof_merge", "flowproof_codegen_start", "flowproof_codegen_steps", "flowproof_codegen_stop"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "flowproof_record",
+      "flowproof_run",
+      "flowproof_get_trace",
+      "flowproof_validate",
+      "flowproof_heal",
+      "flowproof_audit",
+      "flowproof_merge",
+      "flowproof_codegen_start",
+      "flowproof_codegen_steps",
+      "flowproof_codegen_stop",
+    ]);
     for (const t of tools) expect(t.outputSchema?.type).toBe("object");
     expect(tools.find((t) => t.name === "flowproof_audit")!.inputSchema.required).toEqual(["dir"]);
     const rec = tools.find((t) => t.name === "flowproof_record")!;
     expect(rec.inputSchema.required).toEqual(["spec"]);
-    expect(Object.keys(rec.inputSchema.properties ?? {})).toEqual(["spec", "out", "author", "reuse", "verify", "recording_detail", "video", "highlight_cursor", "grid"]);
+    expect(Object.keys(rec.inputSchema.properties ?? {})).toEqual([
+      "spec",
+      "out",
+      "author",
+      "reuse",
+      "verify",
+      "recording_detail",
+      "video",
+      "highlight_cursor",
+      "grid",
+    ]);
   });
 
   test("records, runs and reads the trace of a flow; a failing run is a normal result", async () => {
-    const spec = project.write("greet.flow.yaml", flowYaml("Greet", `${server.url}/greeter.html`, ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"]));
+    const spec = project.write(
+      "greet.flow.yaml",
+      flowYaml("Greet", `${server.url}/greeter.html`, [
+        'rules: Type Ada into the "Your name" field',
+        'rules: Press the "Greet" button',
+        "assert: page shows Hello, Ada!",
+      ]),
+    );
     const rec = await call("flowproof_record", { spec, author: "rules" });
     expect(rec.isError).toBe(false);
     expect(rec.value["ok"]).toBe(true);
@@ -71,11 +101,21 @@ describe("flowproof mcp", () => {
     expect((filmed.value["report"] as { recording?: { gif?: string } }).recording?.gif).toBeTruthy();
 
     const trace = await call("flowproof_get_trace", { spec });
-    expect((trace.value["steps"] as Array<{ intent: string }>).map((s) => s.intent)).toEqual(['Type Ada into the "Your name" field', 'Press the "Greet" button', "page shows Hello, Ada!"]);
+    expect((trace.value["steps"] as Array<{ intent: string }>).map((s) => s.intent)).toEqual([
+      'Type Ada into the "Your name" field',
+      'Press the "Greet" button',
+      "page shows Hello, Ada!",
+    ]);
     expect((trace.value["header"] as { app: { adapter: string } }).app.adapter).toBe("web");
 
     // The app drifts: the recorded assertion no longer holds. Still a result, not an error.
-    server.setRoute("/greeter.html", () => new Response("<!doctype html><title>Greeter</title><input placeholder='Your name'><button>Greet</button><p>Goodbye</p>", { headers: { "content-type": "text/html" } }));
+    server.setRoute(
+      "/greeter.html",
+      () =>
+        new Response("<!doctype html><title>Greeter</title><input placeholder='Your name'><button>Greet</button><p>Goodbye</p>", {
+          headers: { "content-type": "text/html" },
+        }),
+    );
     const drifted = await call("flowproof_run", { spec });
     expect(drifted.isError).toBe(false);
     const report = drifted.value["report"] as { passed: boolean; steps: Array<{ status: string }> };
@@ -88,13 +128,19 @@ describe("flowproof mcp", () => {
     const r = await call("flowproof_validate", { spec });
     expect(r.isError).toBe(true);
     const error = r.value["error"] as { code: string; diagnostics: Array<{ code: string; line?: number; column?: number }> };
-    expect(error.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([["refused-step", 5, 12], ["unknown-key", 6, 5]]);
+    expect(error.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([
+      ["refused-step", 5, 12],
+      ["unknown-key", 6, 5],
+    ]);
     const ok = await call("flowproof_validate", { spec: project.write("ok.flow.yaml", flowYaml("Ok", "http://127.0.0.1:1/", ["assert: page shows x"])) });
     expect(ok).toEqual({ isError: false, value: { valid: true, name: "Ok", app: "web", steps: 1 } });
   });
 
   test("heal reports a healthy flow as data, and leaves no proposal behind", async () => {
-    const spec = project.write("counter.flow.yaml", flowYaml("Counter", `${server.url}/counter.html`, ['rules: Press the "Add" button', "assert: page shows 42"]));
+    const spec = project.write(
+      "counter.flow.yaml",
+      flowYaml("Counter", `${server.url}/counter.html`, ['rules: Press the "Add" button', "assert: page shows 42"]),
+    );
     expect((await call("flowproof_record", { spec, author: "rules" })).value["ok"]).toBe(true);
     const healed = await call("flowproof_heal", { spec, author: "rules" });
     expect(healed.isError).toBe(false);
@@ -104,10 +150,19 @@ describe("flowproof mcp", () => {
 
   test("audit reads the control map of a suite's run record, never re-running it", async () => {
     const dir = join(project.dir, "audited");
-    const spec = project.write("audited/login.flow.yaml", [
-      "name: Login is guarded", "app: web", `url: ${server.url}/counter.html`,
-      "control: { id: auth.login-guard, title: Login is guarded }", "steps:", '  - rules: Press the "Add" button', "  - assert: page shows 42", "",
-    ].join("\n"));
+    const spec = project.write(
+      "audited/login.flow.yaml",
+      [
+        "name: Login is guarded",
+        "app: web",
+        `url: ${server.url}/counter.html`,
+        "control: { id: auth.login-guard, title: Login is guarded }",
+        "steps:",
+        '  - rules: Press the "Add" button',
+        "  - assert: page shows 42",
+        "",
+      ].join("\n"),
+    );
     expect((await call("flowproof_record", { spec, author: "rules" })).value["ok"]).toBe(true);
     const none = await call("flowproof_audit", { dir });
     expect(none.isError).toBe(true);
@@ -184,7 +239,9 @@ describe("flowproof mcp: paths stay inside the server's root", () => {
     const rooted = new Client({ name: "flowproof-roots-test", version: "1.0.0" }, { capabilities: { roots: { listChanged: true } } });
     rooted.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: pathToFileURL(declared.dir).href, name: "declared" }] }));
     try {
-      await rooted.connect(new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"], cwd: project.dir, env, stderr: "ignore" }));
+      await rooted.connect(
+        new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"], cwd: project.dir, env, stderr: "ignore" }),
+      );
       const inDeclared = declared.write("ok.flow.yaml", flowYaml("Ok", "http://127.0.0.1:1/", ["assert: page shows x"]));
       const ok = await rooted.callTool({ name: "flowproof_validate", arguments: { spec: inDeclared } });
       expect(ok.isError).toBeFalsy();

@@ -1,7 +1,15 @@
 // `flowproof mcp`: an MCP server over stdio (the official SDK's low-level Server) offering the
 // tools of tools.ts. stdout carries only the protocol; nothing here prints.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListResourceTemplatesRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { RESOURCE_SCHEME, RunResources, mimeOf } from "./resources.ts";
 import { Value } from "@sinclair/typebox/value";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
@@ -16,7 +24,10 @@ import { McpRoots } from "./roots.ts";
 import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
 import type { Readable, Writable } from "node:stream";
 
-const json = (value: unknown, isError = false): CallToolResult => ({ content: [{ type: "text", text: JSON.stringify(value, null, 2) }], ...(isError ? { isError: true } : {}) });
+const json = (value: unknown, isError = false): CallToolResult => ({
+  content: [{ type: "text", text: JSON.stringify(value, null, 2) }],
+  ...(isError ? { isError: true } : {}),
+});
 
 /** A successful result: the document as structuredContent, and as text for clients that only read text. */
 const structured = (value: Record<string, unknown>): CallToolResult => ({ ...json(value), structuredContent: value });
@@ -26,7 +37,8 @@ const noProgress: ToolCall = { progress: () => undefined };
 /** Runs one tool call: argument check, path confinement to `roots` (when given), then the handler; a command that could not run becomes an error result with diagnostics. */
 export async function callTool(tools: readonly McpTool[], name: string, args: unknown, roots?: McpRoots, call: ToolCall = noProgress): Promise<CallToolResult> {
   const tool = tools.find((t) => t.name === name);
-  if (!tool) return json({ error: { code: "usage", message: `unknown tool ${JSON.stringify(name)}`, hint: `tools: ${tools.map((t) => t.name).join(", ")}` } }, true);
+  if (!tool)
+    return json({ error: { code: "usage", message: `unknown tool ${JSON.stringify(name)}`, hint: `tools: ${tools.map((t) => t.name).join(", ")}` } }, true);
   const input = (args ?? {}) as Record<string, unknown>;
   if (!Value.Check(tool.inputSchema, input)) {
     const problems = [...Value.Errors(tool.inputSchema, input)].map((e) => `${e.path || "/"}: ${e.message}`);
@@ -65,20 +77,34 @@ function withEvidenceLinks(result: CallToolResult, runs: RunResources): CallTool
 const isDirectory = (path: string): boolean => existsSync(path) && statSync(path).isDirectory();
 
 /** A tool's schema as plain JSON (TypeBox's symbol-keyed metadata dropped), an object at its root. */
-const plain = (schema: unknown): { type: "object"; [key: string]: unknown } => ({ ...(JSON.parse(JSON.stringify(schema)) as Record<string, unknown>), type: "object" });
+const plain = (schema: unknown): { type: "object"; [key: string]: unknown } => ({
+  ...(JSON.parse(JSON.stringify(schema)) as Record<string, unknown>),
+  type: "object",
+});
 
 /**
  * The MCP server over `tools`. Path arguments are confined to its roots: the client's (MCP roots
  * capability) or else the working directory. `inFlight` collects the tool calls still running.
  */
-export function createMcpServer(tools: readonly McpTool[] = TOOLS, inFlight: Set<Promise<unknown>> = new Set(), cwd: string = process.cwd(), lifecycle: Lifecycle = processLifecycle): Server {
+export function createMcpServer(
+  tools: readonly McpTool[] = TOOLS,
+  inFlight: Set<Promise<unknown>> = new Set(),
+  cwd: string = process.cwd(),
+  lifecycle: Lifecycle = processLifecycle,
+): Server {
   const server = new Server({ name: "flowproof", version: FLOWPROOF_VERSION }, { capabilities: { tools: {}, resources: {} } });
   const roots = new McpRoots(cwd, async () => (server.getClientCapabilities()?.roots ? (await server.listRoots()).roots.map((r) => r.uri) : undefined));
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => roots.invalidate());
   const runs = new RunResources(() => roots.list());
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await runs.list() }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: [{ uriTemplate: `${RESOURCE_SCHEME}{run_id}/{file}`, name: "run evidence", description: "A file of a run directory (.flowproof/runs/<run-id>/): result.json, report.html, junit.xml, recording/…" }],
+    resourceTemplates: [
+      {
+        uriTemplate: `${RESOURCE_SCHEME}{run_id}/{file}`,
+        name: "run evidence",
+        description: "A file of a run directory (.flowproof/runs/<run-id>/): result.json, report.html, junit.xml, recording/…",
+      },
+    ],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     try {
@@ -102,10 +128,12 @@ export function createMcpServer(tools: readonly McpTool[] = TOOLS, inFlight: Set
       queue = queue.then(() => extra.sendNotification({ method: "notifications/progress", params }).catch(() => undefined));
     };
     // A cancelled call (notifications/cancelled) stops like a flow on a signal, leaving other calls running.
-    const call = lifecycle.scoped(extra.signal, "the MCP client cancelled the call", () => callTool(tools, request.params.name, request.params.arguments, roots, { progress })).then(async (r) => {
-      await queue;
-      return withEvidenceLinks(r, runs);
-    });
+    const call = lifecycle
+      .scoped(extra.signal, "the MCP client cancelled the call", () => callTool(tools, request.params.name, request.params.arguments, roots, { progress }))
+      .then(async (r) => {
+        await queue;
+        return withEvidenceLinks(r, runs);
+      });
     inFlight.add(call);
     try {
       return await call;

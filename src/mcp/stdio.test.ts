@@ -26,7 +26,10 @@ describe("LineTransport", () => {
     t.input.write('{"jsonrpc":"2.0","id":1,"met');
     t.input.write('hod":"ping"}\r\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     await tick();
-    expect(t.received).toEqual([{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", method: "notifications/initialized" }]);
+    expect(t.received).toEqual([
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+    ]);
   });
 
   test("answers a line that is not JSON with -32700 and id null", async () => {

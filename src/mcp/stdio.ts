@@ -59,7 +59,8 @@ export class LineTransport implements Transport {
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
-      const id = typeof value === "object" && value !== null && "id" in value && (typeof value.id === "string" || typeof value.id === "number") ? value.id : null;
+      const id =
+        typeof value === "object" && value !== null && "id" in value && (typeof value.id === "string" || typeof value.id === "number") ? value.id : null;
       void this.#reply(id, ErrorCode.InvalidRequest, "Invalid Request: not a JSON-RPC 2.0 message");
       return;
     }

@@ -8,7 +8,7 @@
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { Type, type TObject, type TSchema } from "@sinclair/typebox";
 import { existsSync, statSync } from "node:fs";
-import { COMMANDS, COMMAND_TABLE, optionName, type CommandFlags, type CommandName, type CommandSpec, type FlagSpec, type OptionName } from "../cli/flags.ts";
+import { COMMAND_TABLE, optionName, type CommandFlags, type CommandName, type CommandSpec, type FlagSpec, type OptionName } from "../cli/flags.ts";
 import { record } from "../commands/record.ts";
 import { runInSuiteContext } from "../commands/run-single.ts";
 import { runSuite } from "../commands/suite.ts";
@@ -57,7 +57,8 @@ export interface McpTool {
 export const CLI_ONLY_FLAGS = {
   json: "an MCP result is always JSON: structuredContent and the same document as text",
   "keep-open": "keeps a headed browser open until a person closes its window; an MCP server has no one at the screen",
-  "allow-unsealed": "lowers what a replay trusts, which is a person's decision: the flag, or FLOWPROOF_ALLOW_UNSEALED=1 in the server's own environment; a client of this server cannot opt in",
+  "allow-unsealed":
+    "lowers what a replay trusts, which is a person's decision: the flag, or FLOWPROOF_ALLOW_UNSEALED=1 in the server's own environment; a client of this server cannot opt in",
   reseal: "rewrites a trace's seal in place, an act of trust a person takes; the tool only reads traces",
   root: "the server confines every tool call to its own root (its working directory, or the client's declared roots); a call cannot widen it",
 } as const satisfies Readonly<Record<string, string>>;
@@ -66,7 +67,8 @@ export const CLI_ONLY_FLAGS = {
 export const CLI_ONLY_COMMANDS: Readonly<Record<string, string>> = {
   init: "scaffolds a new project on disk for a person to start from",
   mcp: "starts this server",
-  config: "stores machine-wide credentials in the OS credential store, the password read from a person's standard input; a client of this server is not handed credentials to store",
+  config:
+    "stores machine-wide credentials in the OS credential store, the password read from a person's standard input; a client of this server is not handed credentials to store",
   doctor: "runs an arbitrary command line through `sh -c` to diagnose a person's agent setup; a client of this server is not given a shell",
   "author-from-doc": "writes a draft flow for a person to review before anything records it; an agent authors flows directly, with `validate` and `record`",
   capture: "a network listener that runs until a person presses Ctrl-C; a tool call has to return",
@@ -79,7 +81,11 @@ export const argName = (flag: string): string => flag.replace(/-/g, "_");
 export function flagSchema(flag: FlagSpec): TSchema {
   const description = flag.description;
   if (flag.kind === "boolean") return Type.Boolean({ description });
-  if (flag.values) return Type.Union(flag.values.map((v) => Type.Literal(v)), { description });
+  if (flag.values)
+    return Type.Union(
+      flag.values.map((v) => Type.Literal(v)),
+      { description },
+    );
   if (flag.integer) return Type.Integer({ description, minimum: flag.integer.min, maximum: flag.integer.max });
   return Type.String({ description });
 }
@@ -123,18 +129,50 @@ const nullablePath = Type.Union([Type.String(), Type.Null()]);
 const loose = { additionalProperties: true } as const;
 const clarification = Type.Optional(Type.Object({}, { ...loose, description: "A step too ambiguous to author: what was asked and the candidates." }));
 
-const SingleRunResult = Type.Object({
-  report: RunReport, report_path: nullablePath, run_dir: Type.Optional(path), junit_path: Type.Optional(path), html_path: Type.Optional(path),
-  warnings: Type.Optional(Type.Array(Type.String())), hint: Type.Optional(Type.String()), skipped: Type.Optional(Type.String()),
-}, loose);
-const SuiteRunResult = Type.Object({
-  flows: Type.Array(Type.Object({
-    spec: Type.String(), outcome: Type.Union(["passed", "failed", "skipped", "errored", "stale", "expected_failure", "flaky"].map((o) => Type.Literal(o))), report: RunReport, report_path: nullablePath,
-    attempts: Type.Integer({ minimum: 0 }), exports: Type.Array(Type.String()), authoring: Type.Optional(Type.Literal("recorded")), reason: Type.Optional(Type.String()),
-  }, loose)),
-  passed: Type.Integer(), failed: Type.Integer(), skipped: Type.Integer(), errored: Type.Integer(), stale: Type.Integer(), expected_failures: Type.Integer(),
-  junit_path: path, run_id: Type.String(), run_dir: path, record_path: path, html_path: path,
-}, loose);
+const SingleRunResult = Type.Object(
+  {
+    report: RunReport,
+    report_path: nullablePath,
+    run_dir: Type.Optional(path),
+    junit_path: Type.Optional(path),
+    html_path: Type.Optional(path),
+    warnings: Type.Optional(Type.Array(Type.String())),
+    hint: Type.Optional(Type.String()),
+    skipped: Type.Optional(Type.String()),
+  },
+  loose,
+);
+const SuiteRunResult = Type.Object(
+  {
+    flows: Type.Array(
+      Type.Object(
+        {
+          spec: Type.String(),
+          outcome: Type.Union(["passed", "failed", "skipped", "errored", "stale", "expected_failure", "flaky"].map((o) => Type.Literal(o))),
+          report: RunReport,
+          report_path: nullablePath,
+          attempts: Type.Integer({ minimum: 0 }),
+          exports: Type.Array(Type.String()),
+          authoring: Type.Optional(Type.Literal("recorded")),
+          reason: Type.Optional(Type.String()),
+        },
+        loose,
+      ),
+    ),
+    passed: Type.Integer(),
+    failed: Type.Integer(),
+    skipped: Type.Integer(),
+    errored: Type.Integer(),
+    stale: Type.Integer(),
+    expected_failures: Type.Integer(),
+    junit_path: path,
+    run_id: Type.String(),
+    run_dir: path,
+    record_path: path,
+    html_path: path,
+  },
+  loose,
+);
 
 /** An output schema is an object at its root (MCP); a tool with two result shapes names both under anyOf. */
 const objectOf = (...shapes: TObject[]): TSchema => (shapes.length === 1 ? shapes[0]! : ({ type: "object", anyOf: shapes } as unknown as TSchema));
@@ -143,21 +181,40 @@ export const recordTool: McpTool = {
   name: "flowproof_record",
   command: "record",
   paths: { spec: "flow", out: "trace-out" },
-  description: "Perform a flow once in the live app and write its trace (whole, or not at all when a step fails). A failing step is a normal result with ok: false and the failing step's detail. A step too ambiguous to author returns {needs_clarification}.",
+  description:
+    "Perform a flow once in the live app and write its trace (whole, or not at all when a step fails). A failing step is a normal result with ok: false and the failing step's detail. A step too ambiguous to author returns {needs_clarification}.",
   inputSchema: inputSchemaFor("record", { spec }),
-  outputSchema: Type.Object({
-    ok: Type.Optional(Type.Boolean()), name: Type.Optional(Type.String()), trace_path: Type.Optional(path), steps: Type.Optional(Type.Integer()),
-    reused_steps: Type.Optional(Type.Integer()), routing: Type.Optional(Type.Array(Type.Object({ route: Type.String() }, loose))),
-    warnings: Type.Optional(Type.Array(Type.String())), verified: Type.Optional(Type.Boolean()), error: Type.Optional(Type.String()),
-    step_results: Type.Optional(Type.Array(Type.Object({}, loose))), agent: Type.Optional(Type.Object({}, loose)), needs_clarification: clarification,
-  }, loose),
+  outputSchema: Type.Object(
+    {
+      ok: Type.Optional(Type.Boolean()),
+      name: Type.Optional(Type.String()),
+      trace_path: Type.Optional(path),
+      steps: Type.Optional(Type.Integer()),
+      reused_steps: Type.Optional(Type.Integer()),
+      routing: Type.Optional(Type.Array(Type.Object({ route: Type.String() }, loose))),
+      warnings: Type.Optional(Type.Array(Type.String())),
+      verified: Type.Optional(Type.Boolean()),
+      error: Type.Optional(Type.String()),
+      step_results: Type.Optional(Type.Array(Type.Object({}, loose))),
+      agent: Type.Optional(Type.Object({}, loose)),
+      needs_clarification: clarification,
+    },
+    loose,
+  ),
   async handle(args, call) {
     const r = await record({ spec: args["spec"] as string, ...toolOptions("record", args), log: call.progress, ...rootOf(call) });
     // A step too ambiguous to author is data for the calling agent, not an error.
     if (r.clarification) return { needs_clarification: r.clarification as unknown as Record<string, unknown> };
     return {
-      ok: r.ok, name: r.name, trace_path: r.trace_path, steps: r.steps, reused_steps: r.reused_steps, routing: r.routing,
-      warnings: r.warnings, ...(r.agent ? { agent: r.agent } : {}), ...(r.verified !== undefined ? { verified: r.verified } : {}),
+      ok: r.ok,
+      name: r.name,
+      trace_path: r.trace_path,
+      steps: r.steps,
+      reused_steps: r.reused_steps,
+      routing: r.routing,
+      warnings: r.warnings,
+      ...(r.agent ? { agent: r.agent } : {}),
+      ...(r.verified !== undefined ? { verified: r.verified } : {}),
       ...(r.error !== undefined ? { error: r.error, step_results: r.step_results } : {}),
     };
   },
@@ -167,12 +224,20 @@ export const healTool: McpTool = {
   name: "flowproof_heal",
   command: "heal",
   paths: { spec: "flow", trace: "trace" },
-  description: "Re-record a flow against the live app and propose a diff of its trace (steps compared by position on intent, action, surface and selectors), with <stem>.proposed.jsonl and a review page <stem>.heal.html showing old and new frames per changed step. The trace is only replaced with apply: true, and not when a step's effect changed (it navigates, sends, opens or changes something else, or nothing) unless accept_effect_changes: true too. A step too ambiguous to author returns {needs_clarification}.",
+  description:
+    "Re-record a flow against the live app and propose a diff of its trace (steps compared by position on intent, action, surface and selectors), with <stem>.proposed.jsonl and a review page <stem>.heal.html showing old and new frames per changed step. The trace is only replaced with apply: true, and not when a step's effect changed (it navigates, sends, opens or changes something else, or nothing) unless accept_effect_changes: true too. A step too ambiguous to author returns {needs_clarification}.",
   inputSchema: inputSchemaFor("heal", { spec }),
-  outputSchema: Type.Object({
-    report: Type.Optional(Type.Object({ changed: Type.Boolean(), steps_changed: Type.Array(Type.Unknown()), steps_added: Type.Integer(), steps_removed: Type.Integer() }, loose)),
-    applied: Type.Optional(Type.Boolean()), needs_clarification: clarification, error: Type.Optional(Type.String()),
-  }, loose),
+  outputSchema: Type.Object(
+    {
+      report: Type.Optional(
+        Type.Object({ changed: Type.Boolean(), steps_changed: Type.Array(Type.Unknown()), steps_added: Type.Integer(), steps_removed: Type.Integer() }, loose),
+      ),
+      applied: Type.Optional(Type.Boolean()),
+      needs_clarification: clarification,
+      error: Type.Optional(Type.String()),
+    },
+    loose,
+  ),
   async handle(args, call) {
     const r = await heal({ spec: args["spec"] as string, ...toolOptions("heal", args), log: call.progress, ...rootOf(call) });
     if (!r.ok) return r.clarification ? { needs_clarification: r.clarification as unknown as Record<string, unknown> } : { error: r.error };
@@ -187,37 +252,78 @@ export const runTool: McpTool = {
   name: "flowproof_run",
   command: "run",
   paths: { spec: "flow-or-dir", trace: "trace" },
-  description: "Replay a flow's trace with zero model calls and write the run bundle (result.json, junit.xml, report.html); or, given a directory, run it as a suite (workers, shard, retries) with a run record. A failing flow is a normal result: report.passed is false and the failing step says what was expected and seen. Progress: one notification per replayed step of a flow (step 2/3: PASSED …), and per flow of a suite as it finishes.",
-  inputSchema: inputSchemaFor("run", { spec: Type.String({ description: "A flow file (`*.flow.yaml`), or a directory to run as a suite; absolute or relative to the server's working directory." }) }),
+  description:
+    "Replay a flow's trace with zero model calls and write the run bundle (result.json, junit.xml, report.html); or, given a directory, run it as a suite (workers, shard, retries) with a run record. A failing flow is a normal result: report.passed is false and the failing step says what was expected and seen. Progress: one notification per replayed step of a flow (step 2/3: PASSED …), and per flow of a suite as it finishes.",
+  inputSchema: inputSchemaFor("run", {
+    spec: Type.String({
+      description: "A flow file (`*.flow.yaml`), or a directory to run as a suite; absolute or relative to the server's working directory.",
+    }),
+  }),
   outputSchema: objectOf(SingleRunResult, SuiteRunResult),
   async handle(args, call) {
     const target = args["spec"] as string;
     const { trace, shard: shardText, ...options } = toolOptions("run", args);
     if (existsSync(target) && statSync(target).isDirectory()) {
-      if (trace !== undefined) throw usage("`trace` names one flow's trace; a directory run uses each flow's own <stem>.trace.jsonl", "leave out `trace` for a directory");
-      if (options.strict && options.recordMissing) throw usage("`strict` and `record_missing` contradict each other: one errors on a missing trace, the other records it", "pass one of them");
+      if (trace !== undefined)
+        throw usage("`trace` names one flow's trace; a directory run uses each flow's own <stem>.trace.jsonl", "leave out `trace` for a directory");
+      if (options.strict && options.recordMissing)
+        throw usage("`strict` and `record_missing` contradict each other: one errors on a missing trace, the other records it", "pass one of them");
       const shard = shardText !== undefined ? parseShard(shardText) : undefined;
       if (shardText !== undefined && !shard) throw usage(`\`shard\` must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`, 'e.g. "shard": "2/3"');
       let done = 0;
       const r = await runSuite({
-        dir: target, ...options, ...(shard ? { shard } : {}), log: call.progress, ...rootOf(call),
+        dir: target,
+        ...options,
+        ...(shard ? { shard } : {}),
+        log: call.progress,
+        ...rootOf(call),
         onFlow: (f) => call.progress(`flow ${++done}: ${f.outcome.toUpperCase()} ${f.spec}${f.reason ? ` (${f.reason})` : ""}`),
       });
       return {
-        flows: r.flows.map((f) => ({ spec: f.spec, outcome: f.outcome, report: f.report, report_path: f.report_path, attempts: f.attempts, exports: f.exports, ...(f.recorded ? { authoring: "recorded" } : {}), ...(f.reason ? { reason: f.reason } : {}) })),
-        passed: r.passed, failed: r.failed, skipped: r.skipped, errored: r.errored, stale: r.stale, expected_failures: r.expected_failures,
-        junit_path: r.junit_path, run_id: r.run_id, run_dir: r.run_dir, record_path: r.record_path, html_path: r.html_path,
+        flows: r.flows.map((f) => ({
+          spec: f.spec,
+          outcome: f.outcome,
+          report: f.report,
+          report_path: f.report_path,
+          attempts: f.attempts,
+          exports: f.exports,
+          ...(f.recorded ? { authoring: "recorded" } : {}),
+          ...(f.reason ? { reason: f.reason } : {}),
+        })),
+        passed: r.passed,
+        failed: r.failed,
+        skipped: r.skipped,
+        errored: r.errored,
+        stale: r.stale,
+        expected_failures: r.expected_failures,
+        junit_path: r.junit_path,
+        run_id: r.run_id,
+        run_dir: r.run_dir,
+        record_path: r.record_path,
+        html_path: r.html_path,
       };
     }
     const suiteOnly = SUITE_ONLY.find((k) => args[k] !== undefined);
     if (suiteOnly) throw usage(`\`${suiteOnly}\` applies to a suite run (a directory), not to one flow file`, "pass the flow's directory as `spec`");
     const { strict: _s, recordMissing: _r, author: _a, workers: _w, ...single } = options;
     const r = await runInSuiteContext({
-      spec: target, ...(trace !== undefined ? { trace } : {}), ...single, log: call.progress, ...rootOf(call),
+      spec: target,
+      ...(trace !== undefined ? { trace } : {}),
+      ...single,
+      log: call.progress,
+      ...rootOf(call),
       onStep: (index, total, intent, result) => call.progress(`step ${index}/${total}: ${result.status.toUpperCase()} ${intent.split("\n")[0]}`),
     });
     if (r.skipped !== undefined) return { report: r.report, report_path: null, skipped: r.skipped };
-    return { report: r.report, report_path: r.report_path, run_dir: r.run_dir, junit_path: r.junit_path, html_path: r.html_path, warnings: r.warnings, ...(r.error_hint !== undefined ? { hint: r.error_hint } : {}) };
+    return {
+      report: r.report,
+      report_path: r.report_path,
+      run_dir: r.run_dir,
+      junit_path: r.junit_path,
+      html_path: r.html_path,
+      warnings: r.warnings,
+      ...(r.error_hint !== undefined ? { hint: r.error_hint } : {}),
+    };
   },
 };
 
@@ -237,11 +343,12 @@ export const validateTool: McpTool = {
   name: "flowproof_validate",
   command: "validate",
   paths: { spec: "flow" },
-  description: "Parse and check a flow without starting the app: YAML, keys, every step's grammar and whether this version runs each form. Problems come back together, each with file:line:col and a hint.",
+  description:
+    "Parse and check a flow without starting the app: YAML, keys, every step's grammar and whether this version runs each form. Problems come back together, each with file:line:col and a hint.",
   inputSchema: inputSchemaFor("validate", { spec }),
   outputSchema: Type.Object({ valid: Type.Literal(true), name: Type.String(), app: Type.String(), steps: Type.Integer() }, loose),
   async handle(args, call) {
-    return { valid: true, ...await validateFlow({ spec: args["spec"] as string, ...rootOf(call) }) };
+    return { valid: true, ...(await validateFlow({ spec: args["spec"] as string, ...rootOf(call) })) };
   },
 };
 
@@ -249,15 +356,20 @@ export const auditTool: McpTool = {
   name: "flowproof_audit",
   command: "audit",
   paths: { dir: "dir" },
-  description: "The control map of a suite from its persisted run record (never re-runs): each flow's `control` with its verdict (pass, fail or capability-error) and evidence. With `since`, the difference to an earlier run: added, removed and changed controls, and whether that is a regression.",
+  description:
+    "The control map of a suite from its persisted run record (never re-runs): each flow's `control` with its verdict (pass, fail or capability-error) and evidence. With `since`, the difference to an earlier run: added, removed and changed controls, and whether that is a regression.",
   inputSchema: inputSchemaFor("audit", { dir: Type.String({ description: "The suite directory (the one `flowproof run <dir>` ran)." }) }),
   outputSchema: objectOf(
     Type.Object({ controls: Type.Array(Type.Object({ id: Type.String(), verdict: Type.String() }, loose)), failed: Type.Boolean() }, loose),
-    Type.Object({ added: Type.Array(Type.Unknown()), removed: Type.Array(Type.Unknown()), changed: Type.Array(Type.Unknown()), regression: Type.Boolean() }, loose),
+    Type.Object(
+      { added: Type.Array(Type.Unknown()), removed: Type.Array(Type.Unknown()), changed: Type.Array(Type.Unknown()), regression: Type.Boolean() },
+      loose,
+    ),
   ),
   async handle(args) {
     const options = toolOptions("audit", args);
-    if (options.run !== undefined && options.since !== undefined) throw usage("`run` and `since` cannot be combined: `since` always compares against the latest run", "pass one of them");
+    if (options.run !== undefined && options.since !== undefined)
+      throw usage("`run` and `since` cannot be combined: `since` always compares against the latest run", "pass one of them");
     const r = audit({ dir: args["dir"] as string, ...options });
     return r.kind === "map" ? { ...r.map, failed: r.failed } : { ...r.diff, regression: r.regression };
   },
@@ -268,23 +380,62 @@ export const mergeTool: McpTool = {
   command: "merge",
   paths: { run_dirs: "dir", out: "dir" },
   description: "Join the run records of shards (`flowproof_run` with `shard`) into one run record, junit.xml and report.",
-  inputSchema: inputSchemaFor("merge", { run_dirs: Type.Array(Type.String(), { minItems: 1, description: "The run directories of the shards (`<suite>/.flowproof/runs/<run-id>`)." }) }),
-  outputSchema: Type.Object({
-    run_id: Type.String(), merged_from: Type.Optional(Type.Array(Type.String())), flows: Type.Array(Type.Object({}, loose)),
-    passed: Type.Integer(), failed: Type.Integer(), skipped: Type.Integer(), errored: Type.Integer(), expected_failures: Type.Integer(), record_path: path, junit_path: path, html_path: path,
-  }, loose),
+  inputSchema: inputSchemaFor("merge", {
+    run_dirs: Type.Array(Type.String(), { minItems: 1, description: "The run directories of the shards (`<suite>/.flowproof/runs/<run-id>`)." }),
+  }),
+  outputSchema: Type.Object(
+    {
+      run_id: Type.String(),
+      merged_from: Type.Optional(Type.Array(Type.String())),
+      flows: Type.Array(Type.Object({}, loose)),
+      passed: Type.Integer(),
+      failed: Type.Integer(),
+      skipped: Type.Integer(),
+      errored: Type.Integer(),
+      expected_failures: Type.Integer(),
+      record_path: path,
+      junit_path: path,
+      html_path: path,
+    },
+    loose,
+  ),
   async handle(args, call) {
     const r = merge({ runDirs: args["run_dirs"] as string[], ...toolOptions("merge", args), log: call.progress });
-    return { run_id: r.record.run_id, ...(r.record.merged_from ? { merged_from: r.record.merged_from } : {}), flows: r.record.flows, passed: r.passed, failed: r.failed, skipped: r.skipped, errored: r.errored, expected_failures: r.expected_failures, record_path: r.record_path, junit_path: r.junit_path, html_path: r.html_path };
+    return {
+      run_id: r.record.run_id,
+      ...(r.record.merged_from ? { merged_from: r.record.merged_from } : {}),
+      flows: r.record.flows,
+      passed: r.passed,
+      failed: r.failed,
+      skipped: r.skipped,
+      errored: r.errored,
+      expected_failures: r.expected_failures,
+      record_path: r.record_path,
+      junit_path: r.junit_path,
+      html_path: r.html_path,
+    };
   },
 };
 
-const CodegenStepShape = Type.Object({ key: Type.Union([Type.Literal("rules"), Type.Literal("assert")]), text: Type.String(), todo: Type.Optional(Type.String()) }, loose);
-const codegenSessionArg = Type.Object({ session: Type.String({ description: "The session id `flowproof_codegen_start` returned." }) }, { additionalProperties: false });
-const CodegenDone = Type.Object({
-  flow_path: path, steps: Type.Array(CodegenStepShape), variables: Type.Array(Type.Object({ name: Type.String(), for: Type.String() })), todos: Type.Integer(), ended: Type.String(),
-  record: Type.Optional(Type.Object({ ok: Type.Boolean(), trace_path: nullablePath, error: Type.Optional(Type.String()) }, loose)),
-}, loose);
+const CodegenStepShape = Type.Object(
+  { key: Type.Union([Type.Literal("rules"), Type.Literal("assert")]), text: Type.String(), todo: Type.Optional(Type.String()) },
+  loose,
+);
+const codegenSessionArg = Type.Object(
+  { session: Type.String({ description: "The session id `flowproof_codegen_start` returned." }) },
+  { additionalProperties: false },
+);
+const CodegenDone = Type.Object(
+  {
+    flow_path: path,
+    steps: Type.Array(CodegenStepShape),
+    variables: Type.Array(Type.Object({ name: Type.String(), for: Type.String() })),
+    todos: Type.Integer(),
+    ended: Type.String(),
+    record: Type.Optional(Type.Object({ ok: Type.Boolean(), trace_path: nullablePath, error: Type.Optional(Type.String()) }, loose)),
+  },
+  loose,
+);
 const stepsOf = (steps: CodegenResult["steps"]) => steps.map((s) => ({ key: s.key, text: s.text, ...(s.todo !== undefined ? { todo: s.todo } : {}) }));
 
 /**
@@ -298,14 +449,19 @@ function codegenTools(): McpTool[] {
   const sessionOf = (args: ToolArgs): CodegenSession => {
     const id = args["session"] as string;
     const s = sessions.get(id);
-    if (!s) throw usage(`no codegen session ${JSON.stringify(id)}`, `sessions open: ${[...sessions.keys()].join(", ") || "none"}; start one with flowproof_codegen_start`);
+    if (!s)
+      throw usage(
+        `no codegen session ${JSON.stringify(id)}`,
+        `sessions open: ${[...sessions.keys()].join(", ") || "none"}; start one with flowproof_codegen_start`,
+      );
     return s;
   };
   const start: McpTool = {
     name: "flowproof_codegen_start",
     command: "codegen",
     paths: { out: "flow" },
-    description: "Open the app at `url` in a browser window (on this machine's display) for a person to use; every action they take becomes a readable step of a flow file, rewritten after each step. Returns a session id for flowproof_codegen_steps and flowproof_codegen_stop.",
+    description:
+      "Open the app at `url` in a browser window (on this machine's display) for a person to use; every action they take becomes a readable step of a flow file, rewritten after each step. Returns a session id for flowproof_codegen_steps and flowproof_codegen_stop.",
     inputSchema: inputSchemaFor("codegen", { url: Type.String({ description: "The page to start at (http, https or file URL)." }) }),
     outputSchema: Type.Object({ session: Type.String(), flow_path: path }, loose),
     async handle(args, call) {
@@ -331,7 +487,8 @@ function codegenTools(): McpTool[] {
     name: "flowproof_codegen_stop",
     command: "codegen",
     paths: {},
-    description: "End a codegen session (closes its window; also what happens when the person closes it) and return the finished flow: its steps, the variables to set (the origin's and each secret field's), and with `record` the recording's result.",
+    description:
+      "End a codegen session (closes its window; also what happens when the person closes it) and return the finished flow: its steps, the variables to set (the origin's and each secret field's), and with `record` the recording's result.",
     inputSchema: codegenSessionArg,
     outputSchema: CodegenDone,
     async handle(args) {
@@ -368,10 +525,14 @@ export function mcpDrift(commands: readonly CommandSpec[], tools: readonly McpTo
       fromFlags.add(arg);
       const schema = properties[arg];
       if (!schema) problems.push(`--${flag.name} of \`flowproof ${c.name}\` has no argument \`${arg}\` in ${tool.name}`);
-      else if (JSON.stringify(schema) !== JSON.stringify(flagSchema(flag))) problems.push(`\`${arg}\` of ${tool.name} does not match --${flag.name} of \`flowproof ${c.name}\``);
+      else if (JSON.stringify(schema) !== JSON.stringify(flagSchema(flag)))
+        problems.push(`\`${arg}\` of ${tool.name} does not match --${flag.name} of \`flowproof ${c.name}\``);
     }
     const extra = Object.keys(properties).filter((k) => !fromFlags.has(k));
-    if (extra.length !== 1) problems.push(`${tool.name} takes ${extra.map((k) => `\`${k}\``).join(", ") || "nothing"} besides the flags of \`flowproof ${c.name}\`; only its positional argument may be`);
+    if (extra.length !== 1)
+      problems.push(
+        `${tool.name} takes ${extra.map((k) => `\`${k}\``).join(", ") || "nothing"} besides the flags of \`flowproof ${c.name}\`; only its positional argument may be`,
+      );
   }
   for (const t of tools) if (!commands.some((c) => c.name === t.command)) problems.push(`${t.name} names \`flowproof ${t.command}\`, which does not exist`);
   return problems;

@@ -9,11 +9,19 @@ describe("declarationsProblem", () => {
 
   test.each<[string, Record<string, unknown>, string]>([
     ["the kind `multi`", { kind: "multi" }, 'the app kind "multi" is reserved: a trace header\'s `app.adapter: multi` marks a multi-surface flow'],
-    ["an error code with a namespace of its own", { kind: "inv", errors: { "inv/x": { meaning: "m" } } }, 'error code name "inv/x" must be lowercase letters, digits and dashes (the kind is added: `inv/<name>`)'],
-    ["an error code without a meaning", { kind: "inv", errors: { "not-signed-on": { hint: "h" } } }, "error code `inv/not-signed-on` must be `{ meaning, hint? }` with a one-sentence meaning"],
+    [
+      "an error code with a namespace of its own",
+      { kind: "inv", errors: { "inv/x": { meaning: "m" } } },
+      'error code name "inv/x" must be lowercase letters, digits and dashes (the kind is added: `inv/<name>`)',
+    ],
+    [
+      "an error code without a meaning",
+      { kind: "inv", errors: { "not-signed-on": { hint: "h" } } },
+      "error code `inv/not-signed-on` must be `{ meaning, hint? }` with a one-sentence meaning",
+    ],
     ["a blank title", { title: " " }, "`title` must be a non-empty string"],
     ["an unknown steps kind", { steps: "gui" }, '`steps` is "ui", "structured" or "agent_steps"'],
-    ["executionArgs without agent steps", { executionArgs: () => ({}) }, "`executionArgs` is a function, for an adapter with `steps: \"agent_steps\"`"],
+    ["executionArgs without agent steps", { executionArgs: () => ({}) }, '`executionArgs` is a function, for an adapter with `steps: "agent_steps"`'],
     ["platforms without a hint", { platforms: { os: ["win32"], name: "Windows" } }, "`platforms` is { os: [process.platform values], name, why?, hint }"],
   ])("refuses %s", (_what, declared, message) => {
     expect(declarationsProblem(declared)?.message).toBe(message);
@@ -23,23 +31,55 @@ describe("declarationsProblem", () => {
 describe("keysProblem", () => {
   const schema = (props: Record<string, unknown>) => ({ schema: { type: "object", properties: props } });
   test.each<[string, unknown, string]>([
-    ["a schema that is no object schema", { schema: { type: "string" } }, "`keys.schema` must be a JSON Schema object of type \"object\" with `properties`"],
+    ["a schema that is no object schema", { schema: { type: "string" } }, '`keys.schema` must be a JSON Schema object of type "object" with `properties`'],
     ["an unknown member", { ...schema({}), defaults: {} }, "unknown key `defaults` in `keys`"],
     ["an unknown role field", schema({ a: { type: "string", flowproof: { stored: true } } }), "the role of key `a` has unknown field `stored`"],
-    ["a recorded secret", schema({ pw: { type: "string", flowproof: { secret: true, recorded: true } } }), "key `pw` is both a secret and recorded: a secret is never stored"],
-    ["a pin without a record", schema({ login: { type: "object", properties: { user: { type: "string", flowproof: { pinned: true } } } } }), "key `login.user` is pinned but not recorded"],
-    ["a top field the header does not have", schema({ columns: { type: "integer", flowproof: { recorded: { top: true } } } }), "key `columns` is recorded with `top`, but the trace header has no field `columns` beside `app`"],
-    ["a role below `not`", schema({ sign_on: { not: { type: "object", properties: { pw: { type: "string", flowproof: { secret: true } } } } } }), "key `sign_on.pw` has a role inside `not`, where no value is ever resolved through it"],
-    ["a role in `$defs`", { schema: { type: "object", properties: {}, $defs: { pw: { type: "string", flowproof: { secret: true } } } } }, "key `(at the schema's top)` has a role inside `$defs`, where no value is ever resolved through it"],
-    ["a role field that is wrong inside a union", schema({ sign_on: { anyOf: [{ type: "string" }, { type: "object", properties: { pw: { type: "string", flowproof: { secret: true, recorded: true } } } }] } }), "key `sign_on.pw` is both a secret and recorded: a secret is never stored"],
-    ["a recorded key inside a record", schema({ hosts: { type: "object", additionalProperties: { type: "string", flowproof: { recorded: true } } } }), "key `hosts.*` is inside a list or a record, so its role cannot have `recorded`: that names one key of the flow by its path"],
+    [
+      "a recorded secret",
+      schema({ pw: { type: "string", flowproof: { secret: true, recorded: true } } }),
+      "key `pw` is both a secret and recorded: a secret is never stored",
+    ],
+    [
+      "a pin without a record",
+      schema({ login: { type: "object", properties: { user: { type: "string", flowproof: { pinned: true } } } } }),
+      "key `login.user` is pinned but not recorded",
+    ],
+    [
+      "a top field the header does not have",
+      schema({ columns: { type: "integer", flowproof: { recorded: { top: true } } } }),
+      "key `columns` is recorded with `top`, but the trace header has no field `columns` beside `app`",
+    ],
+    [
+      "a role below `not`",
+      schema({ sign_on: { not: { type: "object", properties: { pw: { type: "string", flowproof: { secret: true } } } } } }),
+      "key `sign_on.pw` has a role inside `not`, where no value is ever resolved through it",
+    ],
+    [
+      "a role in `$defs`",
+      { schema: { type: "object", properties: {}, $defs: { pw: { type: "string", flowproof: { secret: true } } } } },
+      "key `(at the schema's top)` has a role inside `$defs`, where no value is ever resolved through it",
+    ],
+    [
+      "a role field that is wrong inside a union",
+      schema({
+        sign_on: { anyOf: [{ type: "string" }, { type: "object", properties: { pw: { type: "string", flowproof: { secret: true, recorded: true } } } }] },
+      }),
+      "key `sign_on.pw` is both a secret and recorded: a secret is never stored",
+    ],
+    [
+      "a recorded key inside a record",
+      schema({ hosts: { type: "object", additionalProperties: { type: "string", flowproof: { recorded: true } } } }),
+      "key `hosts.*` is inside a list or a record, so its role cannot have `recorded`: that names one key of the flow by its path",
+    ],
     ["inApp naming no key", { ...schema({ command: { type: "string" } }), inApp: ["program"] }, "`keys.inApp` must list keys of `keys.schema`"],
   ])("refuses %s", (_what, keys, message) => {
     expect(keysProblem(keys)?.message).toBe(message);
   });
 
   test("accepts roles on nested keys", () => {
-    expect(keysProblem(schema({ login: { type: "object", properties: { user: { type: "string", flowproof: { recorded: { as: "login_user" }, pinned: true } } } } }))).toBeUndefined();
+    expect(
+      keysProblem(schema({ login: { type: "object", properties: { user: { type: "string", flowproof: { recorded: { as: "login_user" }, pinned: true } } } } })),
+    ).toBeUndefined();
   });
 });
 
@@ -48,7 +88,11 @@ describe("grammarProblem", () => {
     ["an unknown form", { lacks: ["mouse"] }, "`grammar.lacks` names general forms"],
     ["an unknown verb", { refusedVerbs: { verbs: ["Fly"], message: "m", hint: "h" } }, "`grammar.refusedVerbs` is { verbs, message, hint }"],
     ["a key word that maps to no key", { keys: { words: { plus: 1 } } }, "`grammar.keys` is"],
-    ["sugar without a target", { sugar: [{ phrase: "display shows", value: "number", compare: "numeric_equals", example: "x", elsewhere: { what: "w", hint: "h" } }] }, "`grammar.sugar` is a list of"],
+    [
+      "sugar without a target",
+      { sugar: [{ phrase: "display shows", value: "number", compare: "numeric_equals", example: "x", elsewhere: { what: "w", hint: "h" } }] },
+      "`grammar.sugar` is a list of",
+    ],
     ["an unknown member", { vocabulary: [] }, "unknown key `vocabulary` in `grammar`"],
   ])("refuses %s", (_what, grammar, message) => {
     expect(grammarProblem(grammar)?.message).toStartWith(message);
@@ -56,7 +100,15 @@ describe("grammarProblem", () => {
 });
 
 describe("credentialsProblem", () => {
-  const ok = { name: "Vault", where: "the keychain", usedBy: "vault flows use them", fields: [{ name: "tenant", placeholder: "id", description: "The tenant." }], read: async () => undefined, store: async () => undefined, delete: async () => undefined };
+  const ok = {
+    name: "Vault",
+    where: "the keychain",
+    usedBy: "vault flows use them",
+    fields: [{ name: "tenant", placeholder: "id", description: "The tenant." }],
+    read: async () => undefined,
+    store: async () => undefined,
+    delete: async () => undefined,
+  };
 
   test("a complete declaration (the built-in sap's too) has none", () => {
     expect(credentialsProblem(ok)).toBeUndefined();
@@ -69,11 +121,23 @@ describe("credentialsProblem", () => {
     ["an unknown key", { ...ok, password: "x" }, "unknown key `password` in `credentials`"],
     ["no where", { ...ok, where: " " }, "`credentials.where` must be a non-empty string"],
     ["no store function", { ...ok, store: "file" }, "`credentials.store` must be a function"],
-    ["a platform check that is not a function", { ...ok, checkPlatform: true }, "`credentials.checkPlatform` must be a function that throws on a platform that cannot keep them"],
+    [
+      "a platform check that is not a function",
+      { ...ok, checkPlatform: true },
+      "`credentials.checkPlatform` must be a function that throws on a platform that cannot keep them",
+    ],
     ["a malformed field", { ...ok, fields: [{ name: "tenant" }] }, "`credentials.fields` is a list of { name, placeholder, description }"],
-    ["a field named like the command's own flag", { ...ok, fields: [{ name: "show", placeholder: "x", description: "x" }] }, "credential field \"show\" cannot be a flag of `flowproof config`: a field is lowercase letters, digits and dashes, and not user, password, show, delete, json, help"],
-    ["a field that is no flag name", { ...ok, fields: [{ name: "Tenant ID", placeholder: "x", description: "x" }] }, "credential field \"Tenant ID\" cannot be a flag of `flowproof config`: a field is lowercase letters, digits and dashes, and not user, password, show, delete, json, help"],
-    ["a field declared twice", { ...ok, fields: [ok.fields[0], ok.fields[0]] }, "credential field \"tenant\" is declared twice"],
+    [
+      "a field named like the command's own flag",
+      { ...ok, fields: [{ name: "show", placeholder: "x", description: "x" }] },
+      'credential field "show" cannot be a flag of `flowproof config`: a field is lowercase letters, digits and dashes, and not user, password, show, delete, json, help',
+    ],
+    [
+      "a field that is no flag name",
+      { ...ok, fields: [{ name: "Tenant ID", placeholder: "x", description: "x" }] },
+      'credential field "Tenant ID" cannot be a flag of `flowproof config`: a field is lowercase letters, digits and dashes, and not user, password, show, delete, json, help',
+    ],
+    ["a field declared twice", { ...ok, fields: [ok.fields[0], ok.fields[0]] }, 'credential field "tenant" is declared twice'],
   ])("refuses %s", (_name, credentials, message) => {
     expect(credentialsProblem(credentials)?.message).toBe(message);
     expect(declarationsProblem({ credentials })?.message).toBe(message);

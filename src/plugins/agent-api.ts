@@ -115,7 +115,13 @@ export interface AgentStepLine {
 }
 
 /** One `mcp:` server, `${…}` resolved: a stdio `command` or a streamable-HTTP `url` (`port`: the stand-in's fixed port); `tools` with `result` are answered by the stand-in. */
-export interface AgentMcpServer { readonly name: string; readonly command?: string; readonly url?: string; readonly port?: number; readonly tools?: readonly { readonly name: string; readonly result?: unknown }[] }
+export interface AgentMcpServer {
+  readonly name: string;
+  readonly command?: string;
+  readonly url?: string;
+  readonly port?: number;
+  readonly tools?: readonly { readonly name: string; readonly result?: unknown }[];
+}
 
 /** One MCP server's traffic as recorded: each client call with its answer (secrets as `${NAME}`), each server notification anchored `after` that many answered calls. */
 export interface McpLane {

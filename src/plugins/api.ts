@@ -8,16 +8,52 @@ import type { AssertionContext, AttemptPolicy, JsonSchema, Verdict } from "./ass
 import type { EffectWatch } from "./effects.ts";
 import { noUiAnswers } from "./no-ui.ts";
 import type { AgentRunOutcome, AgentRunRequest } from "./agent-api.ts";
-import type { DebugSnapshot, RawFrame, Rect, RectTarget, RectsAnswer } from "./frame-api.ts";
+import type { DebugSnapshot, RawFrame, RectTarget, RectsAnswer } from "./frame-api.ts";
 import type { Expectation, ScrollTo } from "./expectation.ts";
 import type { AdapterCredentials, AdapterErrorCode, AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, StepsKind } from "./adapter-api.ts";
 /** TypeBox: how a plugin declares the schema of its flow keys (`keys.schema`) and of its steps' arguments. */
 export { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 export { KEY_ROLE, keyRole } from "./adapter-api.ts";
 export { EVIDENCE_CSP, PASSWORD_FIELDS, type DebugSnapshot, type RawFrame, type Rect, type RectTarget, type RectsAnswer } from "./frame-api.ts";
-export type { AdapterCredentials, AdapterErrorCode, AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, CredentialField, KeyRole, KeysCheckContext, StepsKind, StoredCredentials } from "./adapter-api.ts";
+export type {
+  AdapterCredentials,
+  AdapterErrorCode,
+  AdapterGrammar,
+  AdapterKeys,
+  AdapterPlatforms,
+  ArgumentProblem,
+  CredentialField,
+  KeyRole,
+  KeysCheckContext,
+  StepsKind,
+  StoredCredentials,
+} from "./adapter-api.ts";
 export { GRAMMAR_FORMS, GRAMMAR_VERBS, type AssertionSugar, type GrammarForm, type GrammarVerb, type KeyVocabulary } from "../grammar/vocabulary.ts";
-/** Selector rungs: each tier's payload shapes and narrowing helpers (docs/trace-format.md, "Selectors"). */ export { anchorTextOf, cssOf, isTier, nativeIdOf, payloadOf, scopedPayloadOf, toSelector, type AutomationIdPayload, type CellPayload, type ControlPayload, type CssPayload, type FramedPayload, type IdPayload, type NativeIdPayload, type OpenPayload, type PayloadOf, type ScopedPayload, type Selector, type SelectorOf, type SelectorPayload, type SelectorTier, type StructuralPayload, type TextAnchorPayload } from "../trace/selector.ts";
+/** Selector rungs: each tier's payload shapes and narrowing helpers (docs/trace-format.md, "Selectors"). */ export {
+  anchorTextOf,
+  cssOf,
+  isTier,
+  nativeIdOf,
+  payloadOf,
+  scopedPayloadOf,
+  toSelector,
+  type AutomationIdPayload,
+  type CellPayload,
+  type ControlPayload,
+  type CssPayload,
+  type FramedPayload,
+  type IdPayload,
+  type NativeIdPayload,
+  type OpenPayload,
+  type PayloadOf,
+  type ScopedPayload,
+  type Selector,
+  type SelectorOf,
+  type SelectorPayload,
+  type SelectorTier,
+  type StructuralPayload,
+  type TextAnchorPayload,
+} from "../trace/selector.ts";
 /** Every error flowproof throws on purpose carries a stable code; a plugin's own errors extend these. */
 export { FlowproofError, ProtocolError, type PluginErrorCode } from "../diagnostics/diagnostic.ts";
 /** The longest bound flowproof waits anywhere (one day, in milliseconds): a plugin's own timeouts stay within it. */
@@ -34,11 +70,36 @@ export { FilePaths } from "./file-paths.ts";
  * (docs/plugins.md, "Capabilities").
  */
 export type Capability =
-  | "pointer" | "keyboard" | "navigation" | "select" | "dialogs" | "frames" | "screenshot" | "cookies"
-  | "hover" | "drag" | "scroll" | "upload" | "downloads";
+  | "pointer"
+  | "keyboard"
+  | "navigation"
+  | "select"
+  | "dialogs"
+  | "frames"
+  | "screenshot"
+  | "cookies"
+  | "hover"
+  | "drag"
+  | "scroll"
+  | "upload"
+  | "downloads";
 
 /** Every capability, in the order the docs list them. */
-export const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "navigation", "select", "dialogs", "frames", "screenshot", "cookies", "hover", "drag", "scroll", "upload", "downloads"];
+export const CAPABILITIES: readonly Capability[] = [
+  "pointer",
+  "keyboard",
+  "navigation",
+  "select",
+  "dialogs",
+  "frames",
+  "screenshot",
+  "cookies",
+  "hover",
+  "drag",
+  "scroll",
+  "upload",
+  "downloads",
+];
 
 /** A wait condition an action checks before it acts; named in failures. */
 export type WaitCondition = "attached" | "visible" | "stable" | "enabled" | "editable" | "receives-pointer";
@@ -46,7 +107,12 @@ export type WaitCondition = "attached" | "visible" | "stable" | "enabled" | "edi
 /** One attempt's answer. `failed` names the condition that did not hold; `retryable` false stops polling. */
 export type Attempt<T = undefined> =
   | { readonly ok: true; readonly value: T; readonly tier?: string }
-  | { readonly ok: false; readonly failed: WaitCondition | "not-found" | "unsupported" | "dialog" | "ambiguous"; readonly detail: string; readonly retryable: boolean };
+  | {
+      readonly ok: false;
+      readonly failed: WaitCondition | "not-found" | "unsupported" | "dialog" | "ambiguous";
+      readonly detail: string;
+      readonly retryable: boolean;
+    };
 
 /** A reading of an expectation: did it hold, and what was seen (never a secret's value). */
 export interface Reading {
@@ -342,7 +408,14 @@ export const defineAdapter = (plugin: AdapterPlugin): AdapterPlugin => plugin;
  * `unsupported-platform` or `sap-error`, a surface that reads pixels without its OCR model
  * `no-ocr-model`.
  */
-export type AdapterUnavailableCode = "adapter-unavailable" | "no-browser" | "browser-error" | "app-launch" | "unsupported-platform" | "sap-error" | "no-ocr-model";
+export type AdapterUnavailableCode =
+  | "adapter-unavailable"
+  | "no-browser"
+  | "browser-error"
+  | "app-launch"
+  | "unsupported-platform"
+  | "sap-error"
+  | "no-ocr-model";
 
 /**
  * Thrown by an adapter when the machine cannot run it (no browser installed, app not reachable
@@ -365,7 +438,10 @@ export class AdapterUnavailableError extends FlowproofError {
  */
 export class AdapterError extends FlowproofError {
   constructor(code: PluginErrorCode, message: string, options?: { readonly hint?: string; readonly cause?: unknown }) {
-    super({ code, message, ...(options?.hint !== undefined ? { hint: options.hint } : {}) }, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      { code, message, ...(options?.hint !== undefined ? { hint: options.hint } : {}) },
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
   }
 }
 
@@ -397,6 +473,19 @@ export const defineAssertion = <A>(plugin: AssertionPlugin<A>): AssertionPlugin<
 /** `agent.allow_egress` entries: checked by the agent adapter when a flow loads, parsed again once resolved. */
 export { EGRESS_EXAMPLE, parseEgressEntry, type EgressEntry } from "./egress.ts";
 export type {
-  AgentCheck, AgentClause, AgentContainment, AgentConversation, AgentMatch, AgentMcpServer, AgentRunOutcome, AgentRunRequest, AgentStepLine, AgentStepRef,
-  AgentTarget, AgentToolCall, AgentTurn, EgressRule, McpLane,
+  AgentCheck,
+  AgentClause,
+  AgentContainment,
+  AgentConversation,
+  AgentMatch,
+  AgentMcpServer,
+  AgentRunOutcome,
+  AgentRunRequest,
+  AgentStepLine,
+  AgentStepRef,
+  AgentTarget,
+  AgentToolCall,
+  AgentTurn,
+  EgressRule,
+  McpLane,
 } from "./agent-api.ts";

@@ -59,13 +59,13 @@ export interface AssertionContext {
 export type Verdict =
   | { readonly pass: true }
   | {
-    readonly pass: false;
-    readonly expected: string;
-    /** What was seen, one sentence (e.g. "response body is not valid JSON"). */
-    readonly actual: string;
-    readonly hint?: string;
-    /** False when waiting cannot change the answer (e.g. an unconfigured connection): the engine stops at once. */
-    readonly retryable?: boolean;
-    /** Files this attempt wrote as evidence, relative to `AssertionContext.artifactDir` (shown in the report). */
-    readonly evidence?: readonly string[];
-  };
+      readonly pass: false;
+      readonly expected: string;
+      /** What was seen, one sentence (e.g. "response body is not valid JSON"). */
+      readonly actual: string;
+      readonly hint?: string;
+      /** False when waiting cannot change the answer (e.g. an unconfigured connection): the engine stops at once. */
+      readonly retryable?: boolean;
+      /** Files this attempt wrote as evidence, relative to `AssertionContext.artifactDir` (shown in the report). */
+      readonly evidence?: readonly string[];
+    };

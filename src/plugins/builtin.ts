@@ -12,7 +12,15 @@ export { probeAgent as probeAgentWiring, type DoctorReport as AgentDoctorReport 
 /** `flowproof mcp-lane <url>` (hidden): the stdio server an agent flow's agent spawns for an `mcp:` server. */
 export { relayMcpStdio } from "../../plugins/agent/index.ts";
 /** `flowproof codegen`: the web adapter's window that reports what a person does in it. */
-export { CODEGEN_KIND, openCodegen as openWebCodegen, type BrowserNavigation, type CodegenBrowser, type CodegenEvent, type CodegenTarget, type NamedTarget } from "../../plugins/web/index.ts";
+export {
+  CODEGEN_KIND,
+  openCodegen as openWebCodegen,
+  type BrowserNavigation,
+  type CodegenBrowser,
+  type CodegenEvent,
+  type CodegenTarget,
+  type NamedTarget,
+} from "../../plugins/web/index.ts";
 import { plugin as assertApi } from "../../plugins/assert-api/index.ts";
 import { plugin as assertSql } from "../../plugins/assert-sql/index.ts";
 import { plugin as assertSpreadsheet } from "../../plugins/assert-spreadsheet/index.ts";
@@ -24,4 +32,9 @@ export const BUILTIN_ADAPTERS: readonly AdapterPlugin[] = [web, api, agent, sap,
 export const PLANNED_KINDS: readonly string[] = [];
 
 /** Typed loosely on purpose: each plugin's `run` takes its own argument type, checked by its schema first. */
-export const BUILTIN_ASSERTIONS: readonly AssertionPlugin[] = [assertApi, assertSql, assertSpreadsheet, assertScreenshot] as readonly AssertionPlugin<never>[] as readonly AssertionPlugin[];
+export const BUILTIN_ASSERTIONS: readonly AssertionPlugin[] = [
+  assertApi,
+  assertSql,
+  assertSpreadsheet,
+  assertScreenshot,
+] as readonly AssertionPlugin<never>[] as readonly AssertionPlugin[];

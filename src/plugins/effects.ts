@@ -88,6 +88,13 @@ export function effectPath(url: string): string {
   }
   return path
     .split("/")
-    .map((seg) => (/^\d+$/.test(seg) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(seg) || /^[0-9a-f]{12,}$/i.test(seg) || (seg.length >= 6 && /\d.*\d/.test(seg)) ? ":id" : seg))
+    .map((seg) =>
+      /^\d+$/.test(seg) ||
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(seg) ||
+      /^[0-9a-f]{12,}$/i.test(seg) ||
+      (seg.length >= 6 && /\d.*\d/.test(seg))
+        ? ":id"
+        : seg,
+    )
     .join("/");
 }

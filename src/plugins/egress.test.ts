@@ -18,7 +18,11 @@ describe("parseEgressEntry", () => {
     expect(parseEgressEntry(text)).toEqual({ ok: true, entry } as never);
   });
 
-  test.each([["10.0.0.0/16", "the ports you name"], ["http://x:80", "is a URL"], ["10.0.0.5:0", "out of range"]])("refuses %s: %s", (text, words) => {
+  test.each([
+    ["10.0.0.0/16", "the ports you name"],
+    ["http://x:80", "is a URL"],
+    ["10.0.0.5:0", "out of range"],
+  ])("refuses %s: %s", (text, words) => {
     const r = parseEgressEntry(text);
     expect(r.ok ? "" : r.message).toContain(words);
   });

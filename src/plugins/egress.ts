@@ -38,13 +38,24 @@ export function parseEgressEntry(text: string): { ok: true; entry: EgressEntry }
   const m = /^\[([^\]]+)\]:(\S*)$/.exec(t) ?? /^([^:\s[\]]+):(\S*)$/.exec(t);
   if (!m) {
     const range = /^\[?([^\]/\s]+)\/\d+\]?$/.exec(t);
-    if (range && (IPV4.test(range[1]!) || isIpv6(range[1]!))) return { ok: false, message: `\`${t}\` names no port: a CIDR range is allowed on the ports you name`, hint: `write \`${t.includes(":") && !t.startsWith("[") ? `[${t}]` : t}:443\` (one entry per port), or name each address alone for every port` };
-    if (/^\d+(\.\d+)*$/.test(t)) return { ok: false, message: `\`${t}\` is not an IPv4 address`, hint: "four numbers from 0 to 255, e.g. `10.0.0.5` or `10.0.0.5:8080`" };
+    if (range && (IPV4.test(range[1]!) || isIpv6(range[1]!)))
+      return {
+        ok: false,
+        message: `\`${t}\` names no port: a CIDR range is allowed on the ports you name`,
+        hint: `write \`${t.includes(":") && !t.startsWith("[") ? `[${t}]` : t}:443\` (one entry per port), or name each address alone for every port`,
+      };
+    if (/^\d+(\.\d+)*$/.test(t))
+      return { ok: false, message: `\`${t}\` is not an IPv4 address`, hint: "four numbers from 0 to 255, e.g. `10.0.0.5` or `10.0.0.5:8080`" };
     return { ok: false, message: `\`${t}\` is not a destination: write \`host\`, \`ip\`, \`host:port\`, \`ip:port\` or \`cidr:port\``, hint: EGRESS_EXAMPLE };
   }
   const [, addr, portText] = m as unknown as [string, string, string];
   const port = /^\d{1,5}$/.test(portText) ? Number(portText) : NaN;
-  if (!(port >= 1 && port <= 65535)) return { ok: false, message: `port \`${portText}\` in \`${t}\` is out of range: a port is a whole number from 1 to 65535`, hint: `e.g. \`${m[0].slice(0, m[0].length - portText.length)}443\`` };
+  if (!(port >= 1 && port <= 65535))
+    return {
+      ok: false,
+      message: `port \`${portText}\` in \`${t}\` is out of range: a port is a whole number from 1 to 65535`,
+      hint: `e.g. \`${m[0].slice(0, m[0].length - portText.length)}443\``,
+    };
   const slash = addr.indexOf("/");
   if (slash >= 0) {
     const ip = addr.slice(0, slash);
@@ -52,8 +63,14 @@ export function parseEgressEntry(text: string): { ok: true; entry: EgressEntry }
     const v6 = isIpv6(ip);
     const max = v6 ? 128 : 32;
     const bits = /^\d{1,3}$/.test(bitsText) ? Number(bitsText) : NaN;
-    if (!(IPV4.test(ip) || v6)) return { ok: false, message: `\`${addr}\` is not a CIDR range: the address before \`/\` must be an IPv4 or IPv6 address`, hint: "e.g. `10.1.0.0/16:5432` or `[fd00::/8]:443`" };
-    if (!(bits >= 0 && bits <= max)) return { ok: false, message: `prefix length \`/${bitsText}\` in \`${addr}\` must be from 0 to ${max}`, hint: "e.g. `10.1.0.0/16:5432`" };
+    if (!(IPV4.test(ip) || v6))
+      return {
+        ok: false,
+        message: `\`${addr}\` is not a CIDR range: the address before \`/\` must be an IPv4 or IPv6 address`,
+        hint: "e.g. `10.1.0.0/16:5432` or `[fd00::/8]:443`",
+      };
+    if (!(bits >= 0 && bits <= max))
+      return { ok: false, message: `prefix length \`/${bitsText}\` in \`${addr}\` must be from 0 to ${max}`, hint: "e.g. `10.1.0.0/16:5432`" };
     return { ok: true, entry: { kind: "cidr", ip, bits, port } };
   }
   if (IPV4.test(addr) || isIpv6(addr)) return { ok: true, entry: { kind: "ip", ip: addr, port } };

@@ -41,7 +41,7 @@ describe("FilePaths", () => {
   test("a suite command's program written as a path must lie inside; one found on PATH is the machine's", () => {
     expect(() => paths.command("env_from", "./mint.sh --all", root)).not.toThrow();
     expect(() => paths.command("env_from", "cat /etc/passwd", root)).not.toThrow();
-    expect(() => paths.command("before_each", "../reset.sh", root)).toThrow("before_each's program \"../reset.sh\" is outside the root");
+    expect(() => paths.command("before_each", "../reset.sh", root)).toThrow('before_each\'s program "../reset.sh" is outside the root');
   });
 
   test("unconfined, everything is allowed", () => {

@@ -35,9 +35,15 @@ export function isInside(path: string, root: string): boolean {
 /** A path or `file:` URL outside every root, named with the roots. */
 export class OutsideRootError extends FlowproofError {
   constructor(what: string, shown: string, roots: readonly string[]) {
-    super(diagnostic("outside-root", `${what} ${shown} is outside the ${roots.length > 1 ? "roots" : "root"} (${roots.join(", ")}): flowproof reads and writes only inside ${roots.length > 1 ? "them" : "it"}`, {
-      hint: "move the file inside the root (a symlink out of it is refused too), or run without --root where reading it is intended",
-    }));
+    super(
+      diagnostic(
+        "outside-root",
+        `${what} ${shown} is outside the ${roots.length > 1 ? "roots" : "root"} (${roots.join(", ")}): flowproof reads and writes only inside ${roots.length > 1 ? "them" : "it"}`,
+        {
+          hint: "move the file inside the root (a symlink out of it is refused too), or run without --root where reading it is intended",
+        },
+      ),
+    );
   }
 }
 

@@ -9,11 +9,17 @@ describe("the frames part of the plugin contract", () => {
   });
 
   test("the evidence policy lets nothing run, load from elsewhere, or navigate a form or base URL", () => {
-    const directives = new Map(EVIDENCE_CSP.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+    const directives = new Map(
+      EVIDENCE_CSP.split(";")
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name!, values]),
+    );
     expect(directives.get("default-src")).toEqual(["'none'"]);
     // No script-src of its own: scripts, handlers and javascript: URLs fall back to default-src 'none'.
     expect(directives.has("script-src")).toBe(false);
-    for (const [name, values] of directives) if (name !== "default-src") expect({ name, values: values.filter((v) => !["'unsafe-inline'", "data:", "'none'"].includes(v)) }).toEqual({ name, values: [] });
+    for (const [name, values] of directives)
+      if (name !== "default-src")
+        expect({ name, values: values.filter((v) => !["'unsafe-inline'", "data:", "'none'"].includes(v)) }).toEqual({ name, values: [] });
     expect(directives.get("base-uri")).toEqual(["'none'"]);
     expect(directives.get("form-action")).toEqual(["'none'"]);
   });

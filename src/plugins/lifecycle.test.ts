@@ -56,7 +56,12 @@ describe("Lifecycle", () => {
   test("killAll calls every synchronous kill and survives one that throws", () => {
     const l = new Lifecycle();
     const killed: string[] = [];
-    l.own({ stop: () => undefined, kill: () => { throw new Error("already gone"); } });
+    l.own({
+      stop: () => undefined,
+      kill: () => {
+        throw new Error("already gone");
+      },
+    });
     l.own({ stop: () => undefined, kill: () => void killed.push("b") });
     l.killAll();
     expect(killed).toEqual(["b"]);

@@ -58,9 +58,10 @@ export class Lifecycle {
     const onProcess = () => controller.abort(this.#controller.signal.reason);
     // A stop that comes with the whole process stopping (the MCP connection closing aborts its calls
     // first) reports the process's reason: the scoped one applies only when the process goes on.
-    const onStop = () => setTimeout(() => {
-      if (!controller.signal.aborted) controller.abort(this.#controller.signal.aborted ? this.#controller.signal.reason : ({ reason } satisfies StopRequest));
-    }, 0);
+    const onStop = () =>
+      setTimeout(() => {
+        if (!controller.signal.aborted) controller.abort(this.#controller.signal.aborted ? this.#controller.signal.reason : ({ reason } satisfies StopRequest));
+      }, 0);
     if (this.#controller.signal.aborted) onProcess();
     else if (stop.aborted) controller.abort({ reason } satisfies StopRequest);
     this.#controller.signal.addEventListener("abort", onProcess, { once: true });
@@ -120,21 +121,28 @@ export class Lifecycle {
   /** Stops everything still owned, together; each stop gets at most `boundMs`. */
   async stopAll(boundMs: number): Promise<void> {
     const all = [...this.#owned];
-    await Promise.all(all.map(async (o) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const bound = new Promise<false>((done) => {
-        timer = setTimeout(() => done(false), boundMs);
-      });
-      try {
-        const finished = await Promise.race([Promise.resolve().then(o.stop).then(() => true), bound]);
-        // One that did not finish stays owned, so killAll still reaches it.
-        if (finished) this.#owned.delete(o);
-      } catch {
-        // A stop that failed leaves the thing owned, so killAll still reaches it.
-      } finally {
-        clearTimeout(timer);
-      }
-    }));
+    await Promise.all(
+      all.map(async (o) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const bound = new Promise<false>((done) => {
+          timer = setTimeout(() => done(false), boundMs);
+        });
+        try {
+          const finished = await Promise.race([
+            Promise.resolve()
+              .then(o.stop)
+              .then(() => true),
+            bound,
+          ]);
+          // One that did not finish stays owned, so killAll still reaches it.
+          if (finished) this.#owned.delete(o);
+        } catch {
+          // A stop that failed leaves the thing owned, so killAll still reaches it.
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
   }
 
   /** Synchronously kills everything still owned that can be killed (the process is exiting). */
@@ -220,7 +228,9 @@ export function handleStopSignals(lifecycle: Lifecycle, options: StopSignalOptio
       return;
     }
     firstAt = Date.now();
-    options.notify(`[INTERRUPTED] ${signal}: stopping the run, closing its browsers and writing its results (${signal === "SIGINT" ? "Ctrl-C" : "the signal"} again quits at once)`);
+    options.notify(
+      `[INTERRUPTED] ${signal}: stopping the run, closing its browsers and writing its results (${signal === "SIGINT" ? "Ctrl-C" : "the signal"} again quits at once)`,
+    );
     grace = setTimeout(() => {
       options.notify(`[INTERRUPTED] the run did not stop within ${options.graceMs} ms; stopping every browser and child now`);
       void force(signal);

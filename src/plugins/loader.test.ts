@@ -23,7 +23,8 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const ADAPTER = 'export const plugin = { kind: "KIND", capabilities: ["pointer"], open: async () => ({ launch: async () => { throw new Error("x"); }, close: async () => {} }) };\n';
+const ADAPTER =
+  'export const plugin = { kind: "KIND", capabilities: ["pointer"], open: async () => ({ launch: async () => { throw new Error("x"); }, close: async () => {} }) };\n';
 
 describe("projectRoot", () => {
   test("walks up from the flow to the nearest package.json or .git", () => {
@@ -66,7 +67,9 @@ describe("discoverPlugins", () => {
     const extra = write(tmp(), "d.ts", ADAPTER);
     await confinedTo(root, async () => {
       expect(discoverPlugins(root, {}).map((f) => basename(f.path))).toEqual(["a.ts"]);
-      expect(() => discoverPlugins(root, { FLOWPROOF_PLUGINS: extra })).toThrow(`the plugin (FLOWPROOF_PLUGINS) ${JSON.stringify(extra)} is outside the root (${root})`);
+      expect(() => discoverPlugins(root, { FLOWPROOF_PLUGINS: extra })).toThrow(
+        `the plugin (FLOWPROOF_PLUGINS) ${JSON.stringify(extra)} is outside the root (${root})`,
+      );
     });
   });
 
@@ -97,30 +100,47 @@ describe("validatePlugin", () => {
 });
 
 describe("loadPlugins", () => {
-  const broken = readdirSync(join(FIXTURES, "broken")).filter((f) => f.endsWith(".ts")).sort();
+  const broken = readdirSync(join(FIXTURES, "broken"))
+    .filter((f) => f.endsWith(".ts"))
+    .sort();
 
   test.each(broken)("refuses test/fixtures/plugins/broken/%s with its expected error", async (file) => {
     const path = join(FIXTURES, "broken", file);
     const expected = /^\/\/ expected error: (.*)$/m.exec(readFileSync(path, "utf8"))![1]!;
     const project = tmp();
-    const error = await loadPlugins({ flowPath: join(project, "f.flow.yaml"), env: { FLOWPROOF_PLUGINS: path }, builtinKinds: ["web"], cwd: join(FIXTURES, "broken") }).catch((e: unknown) => e);
+    const error = await loadPlugins({
+      flowPath: join(project, "f.flow.yaml"),
+      env: { FLOWPROOF_PLUGINS: path },
+      builtinKinds: ["web"],
+      cwd: join(FIXTURES, "broken"),
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PluginError);
     expect((error as PluginError).code).toBe("plugin-error");
     expect((error as PluginError).message).toBe(expected);
   });
 
-  test("loads the good fixtures: an adapter and an assertion kind importing \"flowproof\"", async () => {
+  test('loads the good fixtures: an adapter and an assertion kind importing "flowproof"', async () => {
     const loaded = await loadPlugins({ flowPath: join(tmp(), "f.flow.yaml"), env: { FLOWPROOF_PLUGINS: join(FIXTURES, "good") }, builtinKinds: ["web"] });
     expect(loaded.adapters.map((a) => a.kind)).toEqual(["echo"]);
     expect(loaded.assertions.map((a) => a.key)).toEqual(["assert_stock"]);
-    expect(await loaded.assertions[0]!.run({ sku: "B2", at_least: 1 }, { baseDir: ".", log: () => undefined, mode: "replay", flowStem: "f", artifactDir: ".", env: {}, observe: () => undefined })).toEqual({ pass: false, expected: "at least 1 of B2", actual: "0 in stock" });
+    expect(
+      await loaded.assertions[0]!.run(
+        { sku: "B2", at_least: 1 },
+        { baseDir: ".", log: () => undefined, mode: "replay", flowStem: "f", artifactDir: ".", env: {}, observe: () => undefined },
+      ),
+    ).toEqual({ pass: false, expected: "at least 1 of B2", actual: "0 in stock" });
   });
 
   test("refuses two plugins claiming one app kind, naming both files", async () => {
     const dir = tmp();
     const a = write(dir, "first.ts", ADAPTER.replace("KIND", "same"));
     const b = write(dir, "second.ts", ADAPTER.replace("KIND", "same"));
-    const error = await loadPlugins({ flowPath: join(dir, "f.flow.yaml"), env: { FLOWPROOF_PLUGINS: [a, b].join(delimiter) }, builtinKinds: [], cwd: dir }).catch((e: unknown) => e);
+    const error = await loadPlugins({
+      flowPath: join(dir, "f.flow.yaml"),
+      env: { FLOWPROOF_PLUGINS: [a, b].join(delimiter) },
+      builtinKinds: [],
+      cwd: dir,
+    }).catch((e: unknown) => e);
     expect((error as Error).message).toBe('second.ts: the app kind "same" is already provided by first.ts');
   });
 

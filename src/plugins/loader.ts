@@ -14,7 +14,20 @@ import type Ajv from "ajv";
 
 /** Module file extensions a plugin may be written in (TypeScript or JavaScript; no build step). */
 const PLUGIN_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"] as const;
-const ADAPTER_KEYS = ["kind", "capabilities", "open", "title", "keys", "grammar", "steps", "executionArgs", "leakCorpus", "platforms", "credentials", "errors"] as const;
+const ADAPTER_KEYS = [
+  "kind",
+  "capabilities",
+  "open",
+  "title",
+  "keys",
+  "grammar",
+  "steps",
+  "executionArgs",
+  "leakCorpus",
+  "platforms",
+  "credentials",
+  "errors",
+] as const;
 const ASSERTION_KEYS = ["key", "schema", "check", "policy", "needs", "run"] as const;
 /** The one module of flowproof's `src/` a plugin may import. */
 const API_MODULE = "src/plugins/api.ts";
@@ -51,8 +64,17 @@ export const pluginFile = (plugin: object): string | undefined => FILES.get(plug
 async function importBounded(url: string, display: string, ms: number): Promise<Record<string, unknown>> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(fail(display, `did not finish loading within ${ms} ms: its top-level code (an \`await\` in it) never settled`,
-      "make the module's top level finish (start long work in the plugin's functions, not at import), or raise FLOWPROOF_PLUGIN_LOAD_MS")), ms);
+    timer = setTimeout(
+      () =>
+        reject(
+          fail(
+            display,
+            `did not finish loading within ${ms} ms: its top-level code (an \`await\` in it) never settled`,
+            "make the module's top level finish (start long work in the plugin's functions, not at import), or raise FLOWPROOF_PLUGIN_LOAD_MS",
+          ),
+        ),
+      ms,
+    );
     // The bound must not keep a process alive that has nothing else to do.
     timer.unref?.();
   });
@@ -83,8 +105,7 @@ function isFlowproofPackage(dir: string): boolean {
   }
 }
 
-const isPluginModule = (name: string) =>
-  (PLUGIN_EXTENSIONS as readonly string[]).includes(extname(name)) && !/\.(test|spec|d)\.[mc]?[jt]s$/.test(name);
+const isPluginModule = (name: string) => (PLUGIN_EXTENSIONS as readonly string[]).includes(extname(name)) && !/\.(test|spec|d)\.[mc]?[jt]s$/.test(name);
 
 /** The modules of a plugins directory: each top-level module file, and each folder's `index.*`. */
 function modulesIn(dir: string): string[] {
@@ -113,9 +134,11 @@ export function discoverPlugins(root: string, env: Readonly<Record<string, strin
   for (const entry of (env["FLOWPROOF_PLUGINS"] ?? "").split(delimiter).filter((e) => e.trim() !== "")) {
     const path = resolve(cwd, entry);
     if (!existsSync(path)) {
-      throw new PluginError(diagnostic("plugin-error", `${entry}: FLOWPROOF_PLUGINS names a path that does not exist`, {
-        hint: `FLOWPROOF_PLUGINS is a list of plugin files or directories separated by "${delimiter}"`,
-      }));
+      throw new PluginError(
+        diagnostic("plugin-error", `${entry}: FLOWPROOF_PLUGINS names a path that does not exist`, {
+          hint: `FLOWPROOF_PLUGINS is a list of plugin files or directories separated by "${delimiter}"`,
+        }),
+      );
     }
     if (statSync(path).isDirectory()) for (const p of modulesIn(path)) files.push({ path: p, origin: "FLOWPROOF_PLUGINS" });
     else files.push({ path, origin: "FLOWPROOF_PLUGINS" });
@@ -164,11 +187,20 @@ export function checkPluginImports(file: string, display: string): void {
     try {
       imports = transpiler.scanImports(readFileSync(path, "utf8"));
     } catch (error) {
-      throw fail(display, `does not parse: ${error instanceof Error ? error.message : String(error)}`, "fix the syntax error; plugins are TypeScript or JavaScript modules", error);
+      throw fail(
+        display,
+        `does not parse: ${error instanceof Error ? error.message : String(error)}`,
+        "fix the syntax error; plugins are TypeScript or JavaScript modules",
+        error,
+      );
     }
     for (const { path: specifier } of imports) {
       if (/^flowproof\/.+/.test(specifier)) {
-        throw fail(display, `imports ${JSON.stringify(specifier)}, an engine internal`, 'import only from "flowproof" (the plugin contract, src/plugins/api.ts)');
+        throw fail(
+          display,
+          `imports ${JSON.stringify(specifier)}, an engine internal`,
+          'import only from "flowproof" (the plugin contract, src/plugins/api.ts)',
+        );
       }
       if (!specifier.startsWith(".") && !isAbsolute(specifier) && !specifier.startsWith("file:")) continue; // a package or builtin
       const target = resolveRelative(path, specifier.startsWith("file:") ? new URL(specifier).pathname : specifier);
@@ -177,7 +209,11 @@ export function checkPluginImports(file: string, display: string): void {
         const inside = relative(root, target).split(sep).join("/");
         if (inside.startsWith("src/") && inside !== API_MODULE) {
           const via = path === file ? "" : ` through ${relative(dirname(file), path).split(sep).join("/")}`;
-          throw fail(display, `imports ${JSON.stringify(specifier)} (flowproof's ${inside})${via}, an engine internal`, 'a plugin may import only the plugin contract: `import { defineAdapter } from "flowproof"`');
+          throw fail(
+            display,
+            `imports ${JSON.stringify(specifier)} (flowproof's ${inside})${via}, an engine internal`,
+            'a plugin may import only the plugin contract: `import { defineAdapter } from "flowproof"`',
+          );
         }
       }
       visit(target, depth + 1);
@@ -207,45 +243,82 @@ function unknownKeys(value: object, allowed: readonly string[]): string[] {
 /** Checks one exported `plugin` value; returns it typed, or throws naming `display`. */
 export function validatePlugin(value: unknown, display: string): { kind: "adapter"; plugin: AdapterPlugin } | { kind: "assertion"; plugin: AssertionPlugin } {
   if (value === null || typeof value !== "object") {
-    throw fail(display, `\`plugin\` must be an object, not ${value === null ? "null" : typeof value}`, "export const plugin = defineAdapter({ kind, capabilities, open }) or defineAssertion({ key, schema, run })");
+    throw fail(
+      display,
+      `\`plugin\` must be an object, not ${value === null ? "null" : typeof value}`,
+      "export const plugin = defineAdapter({ kind, capabilities, open }) or defineAssertion({ key, schema, run })",
+    );
   }
   const v = value as Record<string, unknown>;
   const isAdapter = "kind" in v;
   const isAssertion = "key" in v;
   if (isAdapter === isAssertion) {
-    throw fail(display, isAdapter ? "`plugin` has both `kind` (an adapter) and `key` (an assertion kind)" : "`plugin` is neither an adapter (`kind`) nor an assertion kind (`key`)",
-      "an adapter has kind, capabilities and open (and optionally title, keys, grammar, steps, platforms); an assertion kind has key, schema and run");
+    throw fail(
+      display,
+      isAdapter
+        ? "`plugin` has both `kind` (an adapter) and `key` (an assertion kind)"
+        : "`plugin` is neither an adapter (`kind`) nor an assertion kind (`key`)",
+      "an adapter has kind, capabilities and open (and optionally title, keys, grammar, steps, platforms); an assertion kind has key, schema and run",
+    );
   }
   const allowed = isAdapter ? ADAPTER_KEYS : ASSERTION_KEYS;
   const extra = unknownKeys(v, allowed);
   if (extra.length > 0) {
-    throw fail(display, `unknown key${extra.length > 1 ? "s" : ""} ${extra.map((k) => `\`${k}\``).join(", ")} in ${isAdapter ? "an adapter" : "an assertion"} plugin`, `${isAdapter ? "an adapter" : "an assertion kind"} has exactly: ${allowed.join(", ")}`);
+    throw fail(
+      display,
+      `unknown key${extra.length > 1 ? "s" : ""} ${extra.map((k) => `\`${k}\``).join(", ")} in ${isAdapter ? "an adapter" : "an assertion"} plugin`,
+      `${isAdapter ? "an adapter" : "an assertion kind"} has exactly: ${allowed.join(", ")}`,
+    );
   }
   if (isAdapter) {
     if (typeof v["kind"] !== "string" || !/^[a-z][a-z0-9_-]*$/.test(v["kind"])) {
-      throw fail(display, `\`kind\` must be a lowercase name such as "notes", not ${JSON.stringify(v["kind"])}`, "the kind is what flows write as `app: <kind>`");
+      throw fail(
+        display,
+        `\`kind\` must be a lowercase name such as "notes", not ${JSON.stringify(v["kind"])}`,
+        "the kind is what flows write as `app: <kind>`",
+      );
     }
     const caps = v["capabilities"];
     if (!Array.isArray(caps) || caps.some((c) => !(CAPABILITIES as readonly unknown[]).includes(c))) {
       const bad = Array.isArray(caps) ? caps.filter((c) => !(CAPABILITIES as readonly unknown[]).includes(c)) : [];
-      throw fail(display, Array.isArray(caps) ? `unknown capabilit${bad.length > 1 ? "ies" : "y"} ${bad.map((c) => JSON.stringify(c)).join(", ")}` : "`capabilities` must be a list",
-        `capabilities are: ${CAPABILITIES.join(", ")}`);
+      throw fail(
+        display,
+        Array.isArray(caps)
+          ? `unknown capabilit${bad.length > 1 ? "ies" : "y"} ${bad.map((c) => JSON.stringify(c)).join(", ")}`
+          : "`capabilities` must be a list",
+        `capabilities are: ${CAPABILITIES.join(", ")}`,
+      );
     }
-    if (typeof v["open"] !== "function") throw fail(display, "`open` must be a function returning a session", "open: async () => ({ launch: async (config, ctx) => driver, close: async () => {} })");
+    if (typeof v["open"] !== "function")
+      throw fail(
+        display,
+        "`open` must be a function returning a session",
+        "open: async () => ({ launch: async (config, ctx) => driver, close: async () => {} })",
+      );
     const declared = declarationsProblem(v);
     if (declared) throw fail(display, declared.message, declared.hint);
     return { kind: "adapter", plugin: value as AdapterPlugin };
   }
   if (typeof v["key"] !== "string" || !/^assert_[a-z][a-z0-9_]*$/.test(v["key"])) {
-    throw fail(display, `\`key\` must be a step key starting with assert_, such as "assert_stock", not ${JSON.stringify(v["key"])}`, "the key is what flows write as `- assert_stock: {…}`");
+    throw fail(
+      display,
+      `\`key\` must be a step key starting with assert_, such as "assert_stock", not ${JSON.stringify(v["key"])}`,
+      "the key is what flows write as `- assert_stock: {…}`",
+    );
   }
-  if (v["schema"] === null || typeof v["schema"] !== "object" || Array.isArray(v["schema"])) throw fail(display, "`schema` must be a JSON Schema object", 'schema: { type: "object", properties: { … } }');
+  if (v["schema"] === null || typeof v["schema"] !== "object" || Array.isArray(v["schema"]))
+    throw fail(display, "`schema` must be a JSON Schema object", 'schema: { type: "object", properties: { … } }');
   try {
     // Loaded here, not at start-up: only a project's own assertion kind needs a schema compiled.
     const Validator = (require("ajv") as { default: typeof Ajv }).default;
     new Validator({ strict: false }).compile(v["schema"] as object);
   } catch (error) {
-    throw fail(display, `\`schema\` is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`, 'schema: { type: "object", properties: { … } }', error);
+    throw fail(
+      display,
+      `\`schema\` is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+      'schema: { type: "object", properties: { … } }',
+      error,
+    );
   }
   if (typeof v["run"] !== "function") throw fail(display, "`run` must be a function returning a verdict", "run: async (args, ctx) => ({ pass: true })");
   const needs = v["needs"];
@@ -253,7 +326,12 @@ export function validatePlugin(value: unknown, display: string): { kind: "adapte
     throw fail(display, "`needs` must be a list of capabilities", `capabilities are: ${CAPABILITIES.join(", ")}`);
   }
   for (const k of ["check", "policy"] as const) {
-    if (k in v && typeof v[k] !== "function") throw fail(display, `\`${k}\` must be a function`, k === "check" ? "check: (args) => [] (problems with a path, message and hint)" : 'policy: (args) => "poll" or "once"');
+    if (k in v && typeof v[k] !== "function")
+      throw fail(
+        display,
+        `\`${k}\` must be a function`,
+        k === "check" ? "check: (args) => [] (problems with a path, message and hint)" : 'policy: (args) => "poll" or "once"',
+      );
   }
   return { kind: "assertion", plugin: value as AssertionPlugin };
 }
@@ -290,18 +368,27 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
       mod = await importBounded(pathToFileURL(file.path).href, display, loadMs);
     } catch (error) {
       if (error instanceof PluginError) throw error;
-      throw fail(display, `could not be loaded: ${error instanceof Error ? error.message : String(error)}`, "fix the error above; a plugin module must load on its own", error);
+      throw fail(
+        display,
+        `could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+        "fix the error above; a plugin module must load on its own",
+        error,
+      );
     }
     if (!("plugin" in mod)) {
       const names = Object.keys(mod);
-      throw fail(display, `does not export \`plugin\`${names.length > 0 ? ` (it exports ${names.map((n) => `\`${n}\``).join(", ")})` : ""}`,
-        "export const plugin = defineAdapter({ … }); — a named export, not a default one");
+      throw fail(
+        display,
+        `does not export \`plugin\`${names.length > 0 ? ` (it exports ${names.map((n) => `\`${n}\``).join(", ")})` : ""}`,
+        "export const plugin = defineAdapter({ … }); — a named export, not a default one",
+      );
     }
     const checked = validatePlugin(mod["plugin"], display);
     const id = checked.kind === "adapter" ? `kind:${checked.plugin.kind}` : `key:${checked.plugin.key}`;
     const name = checked.kind === "adapter" ? `app kind "${checked.plugin.kind}"` : `step key "${checked.plugin.key}"`;
     const owner = owners.get(id);
-    if (owner !== undefined) throw fail(display, `the ${name} is already provided by ${owner}`, "rename it; each app kind and assertion key belongs to one plugin");
+    if (owner !== undefined)
+      throw fail(display, `the ${name} is already provided by ${owner}`, "rename it; each app kind and assertion key belongs to one plugin");
     owners.set(id, display);
     FILES.set(checked.plugin, display);
     if (checked.kind === "adapter") adapters.push(checked.plugin);

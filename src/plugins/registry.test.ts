@@ -48,13 +48,25 @@ describe("AdapterRegistry", () => {
 
   test("an adapter whose open() fails uncoded is unavailable, named by its kind; a coded failure stands", async () => {
     const failing = new AdapterRegistry([adapter("notes")]);
-    const e = await failing.get("notes")!.open().then(() => undefined, (error: unknown) => error);
+    const e = await failing
+      .get("notes")!
+      .open()
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     expect(e).toBeInstanceOf(AdapterUnavailableError);
     expect(e).toMatchObject({ code: "adapter-unavailable", message: "the `app: notes` adapter could not open: not opened in unit tests" });
     expect((e as AdapterUnavailableError).hint).toContain("`notes` adapter needs on this machine");
     expect((e as Error).cause).toBeInstanceOf(Error);
     const coded = new FlowproofError({ code: "app-launch", message: "notes.exe did not start" });
-    const own = defineAdapter({ kind: "notes", capabilities: ["pointer"], open: async (): Promise<AdapterSession> => { throw coded; } });
+    const own = defineAdapter({
+      kind: "notes",
+      capabilities: ["pointer"],
+      open: async (): Promise<AdapterSession> => {
+        throw coded;
+      },
+    });
     await expect(new AdapterRegistry([own]).get("notes")!.open()).rejects.toBe(coded);
   });
 
@@ -70,7 +82,12 @@ describe("AdapterRegistry", () => {
     const web = defineAdapter({
       kind: "web",
       capabilities: ["pointer"],
-      open: async (): Promise<AdapterSession> => ({ launch: async () => { throw new Error("no driver here"); }, close: async () => void closed.push("web") }),
+      open: async (): Promise<AdapterSession> => ({
+        launch: async () => {
+          throw new Error("no driver here");
+        },
+        close: async () => void closed.push("web"),
+      }),
     });
     const registry = new AdapterRegistry([web], lifecycle);
     const first = await registry.get("web")!.open();
@@ -80,7 +97,10 @@ describe("AdapterRegistry", () => {
     expect(lifecycle.ownedCount).toBe(1);
     lifecycle.requestStop({ reason: "SIGTERM", signal: "SIGTERM" });
     await expect(second.launch({}, { baseDir: ".", log: () => undefined })).rejects.toThrow("the run was interrupted (SIGTERM) before this flow started");
-    await expect(registry.get("web")!.open()).rejects.toMatchObject({ code: "interrupted", message: "the run was interrupted (SIGTERM) before this flow started" });
+    await expect(registry.get("web")!.open()).rejects.toMatchObject({
+      code: "interrupted",
+      message: "the run was interrupted (SIGTERM) before this flow started",
+    });
     // A forced exit stops what is still open.
     await lifecycle.stopAll(1_000);
     expect(closed).toEqual(["web", "web"]);

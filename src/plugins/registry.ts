@@ -74,7 +74,11 @@ async function openAdapter(plugin: AdapterPlugin): Promise<AdapterSession> {
   } catch (error) {
     if (error instanceof FlowproofError) throw ownCodes(plugin, error);
     const why = error instanceof Error ? error.message : String(error);
-    throw new AdapterUnavailableError(`the \`app: ${plugin.kind}\` adapter could not open: ${why}`, `the adapter's open() failed before any app started: check what the \`${plugin.kind}\` adapter needs on this machine (its plugin's documentation), then run again`, { cause: error });
+    throw new AdapterUnavailableError(
+      `the \`app: ${plugin.kind}\` adapter could not open: ${why}`,
+      `the adapter's open() failed before any app started: check what the \`${plugin.kind}\` adapter needs on this machine (its plugin's documentation), then run again`,
+      { cause: error },
+    );
   }
 }
 
@@ -85,16 +89,20 @@ async function openAdapter(plugin: AdapterPlugin): Promise<AdapterSession> {
  */
 export function ownCodes(plugin: Pick<AdapterPlugin, "kind" | "errors">, error: unknown): unknown {
   if (!(error instanceof FlowproofError) || !error.diagnostics.some((d) => d.code.includes("/"))) return error;
-  const declared = (code: string) => code.startsWith(`${plugin.kind}/`) ? plugin.errors?.[code.slice(plugin.kind.length + 1)] : undefined;
+  const declared = (code: string) => (code.startsWith(`${plugin.kind}/`) ? plugin.errors?.[code.slice(plugin.kind.length + 1)] : undefined);
   const stray = error.diagnostics.find((d) => d.code.includes("/") && declared(d.code) === undefined);
   if (stray) {
     const name = stray.code.includes("/") ? stray.code.slice(stray.code.indexOf("/") + 1) : stray.code;
-    return new PluginError(diagnostic("plugin-error", `the \`app: ${plugin.kind}\` adapter raised the error code \`${stray.code}\`, which it does not declare: ${stray.message}`, {
-      hint: `declare it in the adapter's \`errors\` (\`errors: { "${name}": { meaning, hint } }\`); an adapter's codes are namespaced by its kind: \`${plugin.kind}/<name>\``,
-    }));
+    return new PluginError(
+      diagnostic("plugin-error", `the \`app: ${plugin.kind}\` adapter raised the error code \`${stray.code}\`, which it does not declare: ${stray.message}`, {
+        hint: `declare it in the adapter's \`errors\` (\`errors: { "${name}": { meaning, hint } }\`); an adapter's codes are namespaced by its kind: \`${plugin.kind}/<name>\``,
+      }),
+    );
   }
   if (error.diagnostics.every((d) => d.hint !== undefined || declared(d.code)?.hint === undefined)) return error;
-  const copy = new FlowproofError(error.diagnostics.map((d) => (d.hint === undefined && declared(d.code)?.hint !== undefined ? { ...d, hint: declared(d.code)!.hint! } : d)));
+  const copy = new FlowproofError(
+    error.diagnostics.map((d) => (d.hint === undefined && declared(d.code)?.hint !== undefined ? { ...d, hint: declared(d.code)!.hint! } : d)),
+  );
   copy.name = error.name;
   return copy;
 }

@@ -7,6 +7,10 @@ describe("resolveControls", () => {
   });
 
   test("keeps what the caller chose", () => {
-    expect(resolveControls({ recordingDetail: "low", video: true, highlightCursor: true })).toEqual({ recordingDetail: "low", video: true, highlightCursor: true });
+    expect(resolveControls({ recordingDetail: "low", video: true, highlightCursor: true })).toEqual({
+      recordingDetail: "low",
+      video: true,
+      highlightCursor: true,
+    });
   });
 });

@@ -25,7 +25,13 @@ describe("cursor overlay", () => {
 
   test("marks both ends of a drag and keeps the cursor at the end", () => {
     const img = solidImage(200, 100, [255, 255, 255]);
-    drawMarks(img, { halos: [{ x: 30, y: 50 }, { x: 170, y: 50 }], cursor: { x: 170, y: 50 } });
+    drawMarks(img, {
+      halos: [
+        { x: 30, y: 50 },
+        { x: 170, y: 50 },
+      ],
+      cursor: { x: 170, y: 50 },
+    });
     expect(px(img, 30 + 25, 50)).toEqual([...HALO_RGB]);
     expect(px(img, 170 - 25, 50)).toEqual([...HALO_RGB]);
     expect(px(img, 172, 60)).toEqual([255, 255, 255]);

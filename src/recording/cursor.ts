@@ -14,7 +14,13 @@ const HALO_ALPHA = 0.28;
 
 /** Arrow outline relative to the hot spot (tip), in pixels. */
 const ARROW: readonly Point[] = [
-  { x: 0, y: 0 }, { x: 0, y: 21 }, { x: 5, y: 16 }, { x: 9, y: 25 }, { x: 13, y: 23 }, { x: 9, y: 15 }, { x: 16, y: 15 },
+  { x: 0, y: 0 },
+  { x: 0, y: 21 },
+  { x: 5, y: 16 },
+  { x: 9, y: 25 },
+  { x: 13, y: 23 },
+  { x: 9, y: 15 },
+  { x: 16, y: 15 },
 ];
 
 function blend(image: Image, x: number, y: number, rgb: Rgb, alpha: number): void {
@@ -60,11 +66,21 @@ export function drawCursor(image: Image, at: Point): void {
       const py = y + 0.5;
       if (!inside(ARROW, px, py)) {
         // One-pixel outline around the arrow.
-        const near = [[-1, 0], [1, 0], [0, -1], [0, 1]].some(([dx, dy]) => inside(ARROW, px + dx!, py + dy!));
+        const near = [
+          [-1, 0],
+          [1, 0],
+          [0, -1],
+          [0, 1],
+        ].some(([dx, dy]) => inside(ARROW, px + dx!, py + dy!));
         if (near) blend(image, ox + x, oy + y, [0, 0, 0], 1);
         continue;
       }
-      const edge = [[-1, 0], [1, 0], [0, -1], [0, 1]].some(([dx, dy]) => !inside(ARROW, px + dx!, py + dy!));
+      const edge = [
+        [-1, 0],
+        [1, 0],
+        [0, -1],
+        [0, 1],
+      ].some(([dx, dy]) => !inside(ARROW, px + dx!, py + dy!));
       blend(image, ox + x, oy + y, edge ? [0, 0, 0] : [255, 255, 255], 1);
     }
   }

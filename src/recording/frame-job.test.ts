@@ -15,7 +15,15 @@ describe("processFrame", () => {
   test("masks the decoded frame, then draws each overlay variant, and writes one file per variant", async () => {
     root = mkdtempSync(join(tmpdir(), "flowproof-job-"));
     const png = encodePng(solidImage(80, 60, [255, 255, 255]));
-    const { frames } = await inlineProcessor.submit({ root, png, masks: [{ x: 0, y: 0, width: 80, height: 20 }], frames: [{ offsetMs: 42, marks: undefined }, { offsetMs: 42, marks: { halos: [{ x: 40, y: 50 }], cursor: { x: 40, y: 50 } } }] });
+    const { frames } = await inlineProcessor.submit({
+      root,
+      png,
+      masks: [{ x: 0, y: 0, width: 80, height: 20 }],
+      frames: [
+        { offsetMs: 42, marks: undefined },
+        { offsetMs: 42, marks: { halos: [{ x: 40, y: 50 }], cursor: { x: 40, y: 50 } } },
+      ],
+    });
     expect(frames.map((f) => f.offset_ms)).toEqual([42, 42]);
     const [plain, marked] = frames.map((f) => decodePng(readFileSync(join(root, f.file))));
     for (const img of [plain!, marked!]) expect(isUniform(img, { x: 0, y: 0, width: 80, height: 20 }, [0, 0, 0])).toBe(true);
@@ -41,7 +49,16 @@ describe("processFrame", () => {
   test("one capture can be several timeline frames: the same picture at each offset, encoded once", async () => {
     root = mkdtempSync(join(tmpdir(), "flowproof-job-"));
     const png = encodePng(solidImage(40, 30, [10, 20, 30]));
-    const out = processFrame({ root, png, masks: [], frames: [{ offsetMs: 100, marks: undefined }, { offsetMs: 101, marks: undefined }], gif: true });
+    const out = processFrame({
+      root,
+      png,
+      masks: [],
+      frames: [
+        { offsetMs: 100, marks: undefined },
+        { offsetMs: 101, marks: undefined },
+      ],
+      gif: true,
+    });
     expect(out.frames.map((f) => f.offset_ms)).toEqual([100, 101]);
     expect(out.frames[0]!.file.slice(-12)).toBe(out.frames[1]!.file.slice(-12));
     expect(readFileSync(join(root, out.frames[0]!.file)).equals(readFileSync(join(root, out.frames[1]!.file)))).toBe(true);

@@ -9,7 +9,12 @@ function fakeDriver(capabilities: Capability[], extra: Partial<AppDriver>): AppD
 }
 
 const step = (params: Record<string, unknown> = {}): TraceStep => ({
-  id: "s0001", intent: "Click Save", action: { type: "click", params }, selectors: [{ tier: "native_id", provenance: "rules", payload: { id: "save" } }], sync: { pre: [], post: [] }, artifacts: {},
+  id: "s0001",
+  intent: "Click Save",
+  action: { type: "click", params },
+  selectors: [{ tier: "native_id", provenance: "rules", payload: { id: "save" } }],
+  sync: { pre: [], post: [] },
+  artifacts: {},
 });
 
 describe("driverFrameSource", () => {
@@ -24,30 +29,50 @@ describe("driverFrameSource", () => {
   });
 
   test("a rect query that throws answers every target unresolved (fail closed)", async () => {
-    const source = driverFrameSource(fakeDriver(["screenshot"], { captureFrame: async () => ({ png: new Uint8Array() }), rectsFor: async () => { throw new Error("page navigated"); } }))!;
-    expect(await source.resolve([{ css: "a" }, { css: "b" }])).toEqual([{ ok: false, detail: "page navigated" }, { ok: false, detail: "page navigated" }]);
+    const source = driverFrameSource(
+      fakeDriver(["screenshot"], {
+        captureFrame: async () => ({ png: new Uint8Array() }),
+        rectsFor: async () => {
+          throw new Error("page navigated");
+        },
+      }),
+    )!;
+    expect(await source.resolve([{ css: "a" }, { css: "b" }])).toEqual([
+      { ok: false, detail: "page navigated" },
+      { ok: false, detail: "page navigated" },
+    ]);
   });
 
   test("asks the driver where a pointer step lands, passing a click-at point", async () => {
     const seen: unknown[] = [];
-    const source = driverFrameSource(fakeDriver(["screenshot"], {
-      captureFrame: async () => ({ png: new Uint8Array() }),
-      rectsFor: async () => [],
-      pointFor: async (ladder, at) => { seen.push(ladder.length, at); return { x: 3, y: 4 }; },
-    }))!;
+    const source = driverFrameSource(
+      fakeDriver(["screenshot"], {
+        captureFrame: async () => ({ png: new Uint8Array() }),
+        rectsFor: async () => [],
+        pointFor: async (ladder, at) => {
+          seen.push(ladder.length, at);
+          return { x: 3, y: 4 };
+        },
+      }),
+    )!;
     expect(await source.pointerPoints(step({ x_pct: 10, y_pct: 90 }))).toEqual([{ x: 3, y: 4 }]);
     expect(seen).toEqual([1, { xPct: 10, yPct: 90 }]);
   });
 
   test("a drag lands at both ends: its source and its drop target (params.onto)", async () => {
     const onto: TraceStep["selectors"] = [{ tier: "text_anchor", provenance: "rules", payload: { text: "Bin" } }];
-    const source = driverFrameSource(fakeDriver(["screenshot"], {
-      captureFrame: async () => ({ png: new Uint8Array() }),
-      rectsFor: async () => [],
-      pointFor: async (ladder) => (ladder === onto ? { x: 50, y: 60 } : { x: 5, y: 6 }),
-    }))!;
+    const source = driverFrameSource(
+      fakeDriver(["screenshot"], {
+        captureFrame: async () => ({ png: new Uint8Array() }),
+        rectsFor: async () => [],
+        pointFor: async (ladder) => (ladder === onto ? { x: 50, y: 60 } : { x: 5, y: 6 }),
+      }),
+    )!;
     const drag: TraceStep = { ...step(), action: { type: "drag", params: { onto } } };
-    expect(await source.pointerPoints(drag)).toEqual([{ x: 5, y: 6 }, { x: 50, y: 60 }]);
+    expect(await source.pointerPoints(drag)).toEqual([
+      { x: 5, y: 6 },
+      { x: 50, y: 60 },
+    ]);
   });
 
   test("counts click, double, right, hover and drag as pointer actions, typing not", () => {

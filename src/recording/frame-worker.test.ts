@@ -16,7 +16,12 @@ describe("workerProcessor", () => {
   test("writes the same redacted frames on a worker thread as inline, in submission order", async () => {
     const [a, b] = [mkdtempSync(join(tmpdir(), "flowproof-w-")), mkdtempSync(join(tmpdir(), "flowproof-w-"))];
     roots.push(a!, b!);
-    const job = (root: string, n: number) => ({ root, png: encodePng(solidImage(40, 30, [n, 100, 200])), masks: [{ x: 5, y: 5, width: 10, height: 10 }], frames: [{ offsetMs: n * 10, marks: undefined }] });
+    const job = (root: string, n: number) => ({
+      root,
+      png: encodePng(solidImage(40, 30, [n, 100, 200])),
+      masks: [{ x: 5, y: 5, width: 10, height: 10 }],
+      frames: [{ offsetMs: n * 10, marks: undefined }],
+    });
     const processor = workerProcessor();
     try {
       const viaWorker = await Promise.all([1, 2, 3].map((n) => processor.submit(job(a!, n))));
@@ -44,7 +49,9 @@ describe("workerProcessor", () => {
   test("reports a job that cannot be written as a rejected promise", async () => {
     const processor = workerProcessor();
     try {
-      await expect(processor.submit({ root: "/dev/null/flowproof", png: new Uint8Array([1, 2, 3]), masks: [], frames: [{ offsetMs: 0, marks: undefined }] })).rejects.toThrow("could not write a recording frame");
+      await expect(
+        processor.submit({ root: "/dev/null/flowproof", png: new Uint8Array([1, 2, 3]), masks: [], frames: [{ offsetMs: 0, marks: undefined }] }),
+      ).rejects.toThrow("could not write a recording frame");
     } finally {
       processor.close();
     }

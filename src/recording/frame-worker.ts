@@ -5,7 +5,9 @@ import { FlowproofError, type Diagnostic } from "../diagnostics/diagnostic.ts";
 import { OutputError } from "../diagnostics/atomic-write.ts";
 
 /** A failed job's reply carries its diagnostics when it had them (an io-error keeps its hint across the thread). */
-type Reply = { readonly id: number; readonly output: FrameOutput } | { readonly id: number; readonly error: string; readonly diagnostics?: readonly Diagnostic[] };
+type Reply =
+  | { readonly id: number; readonly output: FrameOutput }
+  | { readonly id: number; readonly error: string; readonly diagnostics?: readonly Diagnostic[] };
 
 declare const self: { onmessage: ((e: MessageEvent<{ id: number; job: FrameJob }>) => void) | null; postMessage(m: Reply): void } | undefined;
 
@@ -17,7 +19,11 @@ if (IS_WORKER && self) {
     try {
       self.postMessage({ id, output: processFrame(job) });
     } catch (error) {
-      self.postMessage({ id, error: error instanceof Error ? error.message : String(error), ...(error instanceof FlowproofError ? { diagnostics: error.diagnostics } : {}) });
+      self.postMessage({
+        id,
+        error: error instanceof Error ? error.message : String(error),
+        ...(error instanceof FlowproofError ? { diagnostics: error.diagnostics } : {}),
+      });
     }
   };
 }
@@ -39,7 +45,12 @@ export function workerProcessor(workerUrl: string = new URL("./frame-worker.ts",
     const w = waiting.get(e.data.id);
     if (!w) return;
     waiting.delete(e.data.id);
-    if ("error" in e.data) w.reject(e.data.diagnostics ? new OutputError(e.data.diagnostics) : new OutputError({ code: "io-error", message: `could not write a recording frame: ${e.data.error}` }));
+    if ("error" in e.data)
+      w.reject(
+        e.data.diagnostics
+          ? new OutputError(e.data.diagnostics)
+          : new OutputError({ code: "io-error", message: `could not write a recording frame: ${e.data.error}` }),
+      );
     else w.resolve(e.data.output);
   };
   worker.onerror = () => {

@@ -52,9 +52,23 @@ export function assembleGifChunks(offsetsMs: readonly number[], chunks: readonly
   const head = [
     ...Array.from("GIF89a", (ch) => ch.charCodeAt(0)),
     // Logical screen descriptor: size, no global palette (every frame has its own).
-    width & 0xff, width >> 8, height & 0xff, height >> 8, 0x00, 0x00, 0x00,
+    width & 0xff,
+    width >> 8,
+    height & 0xff,
+    height >> 8,
+    0x00,
+    0x00,
+    0x00,
     // NETSCAPE2.0 application extension: loop forever.
-    0x21, 0xff, 0x0b, ...Array.from("NETSCAPE2.0", (ch) => ch.charCodeAt(0)), 0x03, 0x01, 0x00, 0x00, 0x00,
+    0x21,
+    0xff,
+    0x0b,
+    ...Array.from("NETSCAPE2.0", (ch) => ch.charCodeAt(0)),
+    0x03,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
   ];
   const total = head.length + chunks.reduce((n, c) => n + c.length, 0) + 1;
   const out = new Uint8Array(total);

@@ -15,7 +15,12 @@ import { HALO_RGB } from "./cursor.ts";
 /** A deterministic clock: every reading advances it by a fixed step. */
 function tickingClock(stepMs = 7): RecorderClock {
   let t = 1000;
-  return { now: () => (t += stepMs), sleep: async (ms) => { t += ms; } };
+  return {
+    now: () => (t += stepMs),
+    sleep: async (ms) => {
+      t += ms;
+    },
+  };
 }
 
 /** Deterministic frames: frame n is a solid colour n; rects answered from a table per css. */
@@ -27,7 +32,9 @@ function fakeSource(options: { rects?: Record<string, RectsAnswer>; points?: { x
       return { png: encodePng(solidImage(64, 40, [src.captures, 200, 100])) };
     },
     async resolve(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
-      return targets.map((t) => ("css" in t ? options.rects?.[t.css] : "passwordFields" in t ? options.rects?.["input[type=password i]"] : undefined) ?? { ok: true, rects: [] });
+      return targets.map(
+        (t) => ("css" in t ? options.rects?.[t.css] : "passwordFields" in t ? options.rects?.["input[type=password i]"] : undefined) ?? { ok: true, rects: [] },
+      );
     },
     async pointerPoints(): Promise<{ x: number; y: number }[]> {
       return options.points ?? [];
@@ -37,7 +44,12 @@ function fakeSource(options: { rects?: Record<string, RectsAnswer>; points?: { x
 }
 
 const step = (n: number, type: TraceStep["action"]["type"] = "type_text"): TraceStep => ({
-  id: `s${String(n).padStart(4, "0")}`, intent: `step ${n}`, action: { type, params: {} } as TraceStep["action"], selectors: [], sync: { pre: [], post: [] }, artifacts: {},
+  id: `s${String(n).padStart(4, "0")}`,
+  intent: `step ${n}`,
+  action: { type, params: {} } as TraceStep["action"],
+  selectors: [],
+  sync: { pre: [], post: [] },
+  artifacts: {},
 });
 
 let root = "";
@@ -52,7 +64,13 @@ afterEach(() => {
   for (const r of roots.splice(0)) rmSync(r, { recursive: true, force: true });
 });
 
-async function record(statuses: Array<"passed" | "failed" | "skipped" | "errored">, controls: RecordingControls, source: FrameSource | null = fakeSource(), rules: unknown[] = [], types?: Array<TraceStep["action"]["type"]>): Promise<RecordingSummary> {
+async function record(
+  statuses: Array<"passed" | "failed" | "skipped" | "errored">,
+  controls: RecordingControls,
+  source: FrameSource | null = fakeSource(),
+  rules: unknown[] = [],
+  types?: Array<TraceStep["action"]["type"]>,
+): Promise<RecordingSummary> {
   newRoot();
   const recorder = new RunRecorder({ source: source ?? undefined, bundle: new FrameBundle(root), clock: tickingClock(), controls, rules });
   await recorder.start();
@@ -129,8 +147,16 @@ describe("RunRecorder timeline", () => {
 
 describe("RunRecorder redaction", () => {
   test("masks password fields and css rules in every persisted frame", async () => {
-    const source = fakeSource({ rects: { "input[type=password i]": { ok: true, rects: [{ x: 2, y: 2, width: 10, height: 5 }] }, "#ssn": { ok: true, rects: [{ x: 30, y: 10, width: 20, height: 8 }] } } });
-    const summary = await record(["passed", "passed"], { recordingDetail: "full" }, source, [{ target: { css: "#ssn" }, mode: "mask" }, { target: { rect: [0, 30, 64, 10] }, mode: "mask" }]);
+    const source = fakeSource({
+      rects: {
+        "input[type=password i]": { ok: true, rects: [{ x: 2, y: 2, width: 10, height: 5 }] },
+        "#ssn": { ok: true, rects: [{ x: 30, y: 10, width: 20, height: 8 }] },
+      },
+    });
+    const summary = await record(["passed", "passed"], { recordingDetail: "full" }, source, [
+      { target: { css: "#ssn" }, mode: "mask" },
+      { target: { rect: [0, 30, 64, 10] }, mode: "mask" },
+    ]);
     expect(summary.frames.length).toBe(4);
     for (const f of summary.frames) {
       const img = decodePng(readFileSync(join(root, f.file)));
@@ -161,7 +187,14 @@ describe("RunRecorder redaction", () => {
     });
     const secrets = { values: () => values, resolve: (t: string) => t };
     newRoot();
-    let recorder = new RunRecorder({ source: shown({ ok: true, rects: [{ x: 2, y: 3, width: 20, height: 10 }] }), bundle: new FrameBundle(root), clock: tickingClock(), controls: { recordingDetail: "full" }, rules: [], secrets });
+    let recorder = new RunRecorder({
+      source: shown({ ok: true, rects: [{ x: 2, y: 3, width: 20, height: 10 }] }),
+      bundle: new FrameBundle(root),
+      clock: tickingClock(),
+      controls: { recordingDetail: "full" },
+      rules: [],
+      secrets,
+    });
     await recorder.stepStarted(step(1));
     values.push("Pw-1234-x");
     await recorder.stepFinished(step(1), { status: "passed" });
@@ -171,7 +204,14 @@ describe("RunRecorder redaction", () => {
     const after = decodePng(readFileSync(join(root, kept.frames.at(-1)!.file)));
     expect(isUniform(after, { x: 2, y: 3, width: 20, height: 10 }, [0, 0, 0])).toBe(true);
     newRoot();
-    recorder = new RunRecorder({ source: shown({ ok: false, detail: "the page script failed" }), bundle: new FrameBundle(root), clock: tickingClock(), controls: { recordingDetail: "full" }, rules: [], secrets });
+    recorder = new RunRecorder({
+      source: shown({ ok: false, detail: "the page script failed" }),
+      bundle: new FrameBundle(root),
+      clock: tickingClock(),
+      controls: { recordingDetail: "full" },
+      rules: [],
+      secrets,
+    });
     await recorder.stepStarted(step(1));
     await recorder.stepFinished(step(1), { status: "passed" });
     const dropped = await recorder.finish();
@@ -210,7 +250,10 @@ describe("RunRecorder cursor and video", () => {
   });
 
   test("the cursor is drawn after redaction, over the mask", async () => {
-    const source = fakeSource({ rects: { "input[type=password i]": { ok: true, rects: [{ x: 0, y: 0, width: 64, height: 40 }] } }, points: [{ x: 20, y: 10 }] });
+    const source = fakeSource({
+      rects: { "input[type=password i]": { ok: true, rects: [{ x: 0, y: 0, width: 64, height: 40 }] } },
+      points: [{ x: 20, y: 10 }],
+    });
     const summary = await record(["passed"], { recordingDetail: "low", highlightCursor: true }, source, [], ["click"]);
     const checkpoint = decodePng(readFileSync(join(root, summary.frames[1]!.file)));
     expect(isUniform(checkpoint, { x: 22, y: 20, width: 1, height: 1 }, [255, 255, 255])).toBe(true);
@@ -244,7 +287,13 @@ describe("RunRecorder with a source that holds input", () => {
   test("the step path does not wait for a capture; input is held on it and the frames land at their offsets", async () => {
     newRoot();
     const slow = slowSource();
-    const recorder = new RunRecorder({ source: slow.source, bundle: new FrameBundle(root), clock: tickingClock(), controls: { recordingDetail: "full" }, rules: [] });
+    const recorder = new RunRecorder({
+      source: slow.source,
+      bundle: new FrameBundle(root),
+      clock: tickingClock(),
+      controls: { recordingDetail: "full" },
+      rules: [],
+    });
     await recorder.start();
     await recorder.stepStarted(step(1));
     await recorder.stepFinished(step(1), { status: "passed" });
@@ -271,7 +320,13 @@ describe("RunRecorder with a source that holds input", () => {
   test("a frame dropped after its steps finished still marks both steps it served", async () => {
     newRoot();
     const slow = slowSource({ "#ssn[": { ok: false, detail: "not a valid selector" } });
-    const recorder = new RunRecorder({ source: slow.source, bundle: new FrameBundle(root), clock: tickingClock(), controls: { recordingDetail: "full" }, rules: [{ target: { css: "#ssn[" }, mode: "mask" }] });
+    const recorder = new RunRecorder({
+      source: slow.source,
+      bundle: new FrameBundle(root),
+      clock: tickingClock(),
+      controls: { recordingDetail: "full" },
+      rules: [{ target: { css: "#ssn[" }, mode: "mask" }],
+    });
     await recorder.start();
     await recorder.stepStarted(step(1));
     await recorder.stepFinished(step(1), { status: "passed" });
@@ -291,7 +346,12 @@ describe("RunRecorder with a source that holds input", () => {
 
 describe("RunRecorder with a source that cannot give a frame now", () => {
   test("a capture that throws at once keeps no frame and does not fail the step", async () => {
-    const source: FrameSource = { ...fakeSource(), capture: () => { throw new Error("surface `backend` cannot captureFrame"); } };
+    const source: FrameSource = {
+      ...fakeSource(),
+      capture: () => {
+        throw new Error("surface `backend` cannot captureFrame");
+      },
+    };
     const summary = await record(["passed", "passed"], { recordingDetail: "full" }, source);
     expect(summary.frames).toEqual([]);
     expect(summary.steps.map((s) => s.frames_dropped)).toEqual([undefined, undefined]);

@@ -27,7 +27,10 @@ const CAPTURE_TIMEOUT_MS = 15_000;
 function bounded<T>(work: Promise<T>, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new FlowproofError({ code: "driver-error", message: `${what} did not answer within ${CAPTURE_TIMEOUT_MS} ms` })), CAPTURE_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new FlowproofError({ code: "driver-error", message: `${what} did not answer within ${CAPTURE_TIMEOUT_MS} ms` })),
+      CAPTURE_TIMEOUT_MS,
+    );
   });
   return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
@@ -203,7 +206,11 @@ export class RunRecorder {
       if (halo) variants.push(halo);
       if (variants.length > 0) {
         const shot = await this.#capture();
-        if (shot) this.#persist(shot.picture, variants.map((m) => this.#variant(shot.offset, m)));
+        if (shot)
+          this.#persist(
+            shot.picture,
+            variants.map((m) => this.#variant(shot.offset, m)),
+          );
       }
     }
     if (halo) this.#cursor = halo.cursor;
@@ -261,14 +268,24 @@ export class RunRecorder {
     if (this.#controls.video && frames.length > 0) {
       // Every job of a --video run carries `gif: true`, so each frame came back with its GIF image.
       const chunks = made.map((m) => m.gif!);
-      gif = this.#bundle.writeGif(assembleGifChunks(frames.map((f) => f.offset_ms), chunks));
+      gif = this.#bundle.writeGif(
+        assembleGifChunks(
+          frames.map((f) => f.offset_ms),
+          chunks,
+        ),
+      );
     }
     return { format: RECORDING_FORMAT, frames, steps: this.steps, ...(gif ? { gif } : {}) };
   }
 
   /** The timeline so far (for traces and reports); final once `finish` has returned. */
   get steps(): readonly StepRange[] {
-    return this.#steps.map((s) => ({ id: s.id, start_ms: s.start, end_ms: s.end, ...(s.dropped ? { frames_dropped: "redaction" as const, ...(s.why ? { frames_dropped_why: s.why } : {}) } : {}) }));
+    return this.#steps.map((s) => ({
+      id: s.id,
+      start_ms: s.start,
+      end_ms: s.end,
+      ...(s.dropped ? { frames_dropped: "redaction" as const, ...(s.why ? { frames_dropped_why: s.why } : {}) } : {}),
+    }));
   }
 
   #plain(): CursorMarks {
@@ -304,7 +321,11 @@ export class RunRecorder {
       fresh.push(variants[i]!);
     });
     if (fresh.length > 0) {
-      const job = picture.shot.then((shot) => (shot && !("dropped" in shot) ? this.#processor.submit({ root: this.#bundle.root, png: shot.png, masks: shot.masks, frames: fresh, gif: this.#controls.video }) : undefined));
+      const job = picture.shot.then((shot) =>
+        shot && !("dropped" in shot)
+          ? this.#processor.submit({ root: this.#bundle.root, png: shot.png, masks: shot.masks, frames: fresh, gif: this.#controls.video })
+          : undefined,
+      );
       freshKeys.forEach((key, j) => {
         const made = job.then((out): Made | undefined => (out ? { frame: out.frames[j]!, ...(out.gif ? { gif: out.gif[j]! } : {}) } : undefined));
         made.catch(() => undefined);
@@ -347,7 +368,7 @@ export class RunRecorder {
       // starts, so whatever changes from then on (even while the pixels are read back) is in the
       // next look; a reused picture shares the previous capture's fate (a dropped frame stays
       // dropped: nothing changed that could make its masks resolve).
-      const prior = previous ? await previous.catch(() => undefined) : undefined;
+      const prior = previous !== undefined ? await previous.catch(() => undefined) : undefined;
       const changed = source.changed ? await source.changed() : true;
       if (prior && !changed) return prior;
       return { shot: this.#shoot(source, offset), made: new Map() };

@@ -39,7 +39,12 @@ const text = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify
 function turnCell(c: HealConversation, turn: number): string {
   if (turn > c.turns) return `<p class="none">no such turn</p>`;
   const calls = c.calls.filter((x) => x.turn === turn);
-  const items = calls.map((x) => `<li><b>${esc(x.name)}</b> <code>${esc(text(x.arguments))}</code>${x.result !== undefined ? `<div class="result">returned <code>${esc(x.result)}</code></div>` : ""}</li>`).join("");
+  const items = calls
+    .map(
+      (x) =>
+        `<li><b>${esc(x.name)}</b> <code>${esc(text(x.arguments))}</code>${x.result !== undefined ? `<div class="result">returned <code>${esc(x.result)}</code></div>` : ""}</li>`,
+    )
+    .join("");
   const reply = turn === c.turns && c.reply !== undefined ? `<p class="reply">reply: ${esc(c.reply)}</p>` : "";
   return `${items ? `<ul>${items}</ul>` : ""}${reply}` || `<p class="none">no tool call</p>`;
 }

@@ -34,7 +34,16 @@ export function auditMap(record: RunRecord): AuditMap {
   for (const f of record.flows) {
     const c = f.control;
     if (!c) continue;
-    controls.push({ id: c.id, ...(c.title ? { title: c.title } : {}), flow: f.flow, verdict: c.verdict, ...(c.reason ? { reason: c.reason } : {}), ...(c.lanes ? { lanes: c.lanes } : {}), ...(c.containment ? { containment: c.containment } : {}), evidence: c.evidence });
+    controls.push({
+      id: c.id,
+      ...(c.title ? { title: c.title } : {}),
+      flow: f.flow,
+      verdict: c.verdict,
+      ...(c.reason ? { reason: c.reason } : {}),
+      ...(c.lanes ? { lanes: c.lanes } : {}),
+      ...(c.containment ? { containment: c.containment } : {}),
+      evidence: c.evidence,
+    });
   }
   controls.sort((a, b) => a.id.localeCompare(b.id));
   return { suite: record.suite, run: record.run_id, controls };

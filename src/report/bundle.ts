@@ -15,7 +15,10 @@ export { runId };
 /** A new run directory, proven writable before the run starts (an `io-error` otherwise). */
 export function createRunDir(baseDir: string, at: Date): string {
   const root = join(baseDir, ".flowproof", "runs");
-  const dir = join(root, unusedRunId(at, (id) => existsSync(join(root, id))));
+  const dir = join(
+    root,
+    unusedRunId(at, (id) => existsSync(join(root, id))),
+  );
   checkWritable(dir, "the run's result.json, junit.xml, report.html and frames");
   return dir;
 }
@@ -35,7 +38,11 @@ export interface BundlePaths {
  */
 export function writeRunBundle(dir: string, report: RunReport): BundlePaths {
   const paths = { dir, result: join(dir, "result.json"), junit: join(dir, "junit.xml"), html: join(dir, "report.html") };
-  const files = (r: RunReport): [string, string][] => [[paths.result, JSON.stringify(r, null, 2) + "\n"], [paths.junit, junitXml([r])], [paths.html, reportHtml(r)]];
+  const files = (r: RunReport): [string, string][] => [
+    [paths.result, JSON.stringify(r, null, 2) + "\n"],
+    [paths.junit, junitXml([r])],
+    [paths.html, reportHtml(r)],
+  ];
   try {
     // The verdict files last: the view is the largest and the likeliest to meet a full disk.
     writeFilesAtomic(files(report).reverse());

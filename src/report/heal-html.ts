@@ -25,9 +25,15 @@ export interface HealPage {
 const json = (v: unknown) => esc(JSON.stringify(v, null, 2));
 
 function column(kind: "old" | "new", files: readonly string[], label: string): string {
-  const figures = files.length === 0
-    ? `<p class="none">No frames were recorded for this step.</p>`
-    : files.map((f, i) => `<figure><img src="${esc(f)}" alt="${esc(`${label} frame ${i + 1}`)}"><figcaption>${esc(label)} · ${i === 0 ? "before" : i === files.length - 1 ? "after" : "during"}</figcaption></figure>`).join("");
+  const figures =
+    files.length === 0
+      ? `<p class="none">No frames were recorded for this step.</p>`
+      : files
+          .map(
+            (f, i) =>
+              `<figure><img src="${esc(f)}" alt="${esc(`${label} frame ${i + 1}`)}"><figcaption>${esc(label)} · ${i === 0 ? "before" : i === files.length - 1 ? "after" : "during"}</figcaption></figure>`,
+          )
+          .join("");
   return `<div class="col ${kind}"><h3>${esc(label)}</h3>${figures}</div>`;
 }
 
@@ -60,7 +66,10 @@ export function healHtml(page: HealPage): string {
     ...effects.map((e) => effectSection(e, d.steps_changed.some((c) => c.id === e.id) ? undefined : page.frames.get(e.id))),
     ...d.steps_changed.map((c) => changedSection(c, page.frames.get(c.id))),
   ].join("\n");
-  const effectNote = effects.length > 0 ? ` · <strong class="effect">${effects.length} step${effects.length === 1 ? "" : "s"} now do${effects.length === 1 ? "es" : ""} something else: <code>--apply</code> needs <code>--accept-effect-changes</code></strong>` : "";
+  const effectNote =
+    effects.length > 0
+      ? ` · <strong class="effect">${effects.length} step${effects.length === 1 ? "" : "s"} now do${effects.length === 1 ? "es" : ""} something else: <code>--apply</code> needs <code>--accept-effect-changes</code></strong>`
+      : "";
   const counts = `${d.steps_changed.length} changed · ${d.steps_added} added · ${d.steps_removed} removed${effectNote}`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Heal proposal: ${esc(page.name)} — flowproof</title>

@@ -21,7 +21,11 @@ const base: RunReport = {
   trace_path: "checkout.trace.jsonl",
 };
 
-const rows = (html: string) => [...html.matchAll(/<tr class="(\w+)(?: selected)?" data-step="\w+" tabindex="0"><td><span class="badge \w+">(\w+)<\/span><\/td><td class="id">([^<]*)<\/td><td>(.*?)<\/td>(?:<td class="num">\d+<\/td>)?<td class="num">(\d+) ms<\/td><\/tr>/g)];
+const rows = (html: string) => [
+  ...html.matchAll(
+    /<tr class="(\w+)(?: selected)?" data-step="\w+" tabindex="0"><td><span class="badge \w+">(\w+)<\/span><\/td><td class="id">([^<]*)<\/td><td>(.*?)<\/td>(?:<td class="num">\d+<\/td>)?<td class="num">(\d+) ms<\/td><\/tr>/g,
+  ),
+];
 
 describe("reportHtml", () => {
   test("is self-contained: no external scripts, styles, images or links", () => {
@@ -75,7 +79,12 @@ describe("reportHtml", () => {
 
 describe("reportHtml verdict", () => {
   test("shows ERROR when a step errored even without a run-level error", () => {
-    const html = reportHtml({ ...base, passed: false, outcome: "errored", steps: [{ id: "s0001", intent: "Click \"A\"", status: "errored", detail: "driver fault", started_ms: 0, duration_ms: 1 }] });
+    const html = reportHtml({
+      ...base,
+      passed: false,
+      outcome: "errored",
+      steps: [{ id: "s0001", intent: 'Click "A"', status: "errored", detail: "driver fault", started_ms: 0, duration_ms: 1 }],
+    });
     expect(html).toMatch(/<span class="verdict ERROR">ERROR<\/span>/);
   });
 });
@@ -86,12 +95,22 @@ describe("reportHtml frame viewer", () => {
     recording: {
       format: "filmstrip/1",
       dir: "recording",
-      frames: [{ offset_ms: 1, file: "recording/frame-1-aaaaaaaa.png" }, { offset_ms: 110, file: "recording/frame-110-bbbbbbbb.png" }, { offset_ms: 121, file: "recording/frame-121-cccccccc.png" }, { offset_ms: 5100, file: "recording/frame-5100-dddddddd.png" }],
-      steps: [{ id: "s0001", start_ms: 0, end_ms: 119 }, { id: "s0002", start_ms: 120, end_ms: 5119 }, { id: "s0003", start_ms: 5120, end_ms: 5120 }],
+      frames: [
+        { offset_ms: 1, file: "recording/frame-1-aaaaaaaa.png" },
+        { offset_ms: 110, file: "recording/frame-110-bbbbbbbb.png" },
+        { offset_ms: 121, file: "recording/frame-121-cccccccc.png" },
+        { offset_ms: 5100, file: "recording/frame-5100-dddddddd.png" },
+      ],
+      steps: [
+        { id: "s0001", start_ms: 0, end_ms: 119 },
+        { id: "s0002", start_ms: 120, end_ms: 5119 },
+        { id: "s0003", start_ms: 5120, end_ms: 5120 },
+      ],
       gif: "recording.gif",
     },
   };
-  const panelOf = (html: string, id: string) => new RegExp(`<section class="step-frames" id="frames-${id}" data-step="${id}"( hidden)?>(.*?)</section>`).exec(html);
+  const panelOf = (html: string, id: string) =>
+    new RegExp(`<section class="step-frames" id="frames-${id}" data-step="${id}"( hidden)?>(.*?)</section>`).exec(html);
 
   test("has one panel per step; only the first failing step's panel is visible at first", () => {
     const html = reportHtml(recorded);
@@ -104,7 +123,10 @@ describe("reportHtml frame viewer", () => {
   test("references each step's frames relatively, labelled, with the failure frame highlighted", () => {
     const html = reportHtml(recorded);
     const s1 = panelOf(html, "s0001")![2]!;
-    expect([...s1.matchAll(/<figure class="frame (\w+)"><img src="([^"]+)"/g)].map((m) => [m[1], m[2]])).toEqual([["before", "recording/frame-1-aaaaaaaa.png"], ["after", "recording/frame-110-bbbbbbbb.png"]]);
+    expect([...s1.matchAll(/<figure class="frame (\w+)"><img src="([^"]+)"/g)].map((m) => [m[1], m[2]])).toEqual([
+      ["before", "recording/frame-1-aaaaaaaa.png"],
+      ["after", "recording/frame-110-bbbbbbbb.png"],
+    ]);
     const s2 = panelOf(html, "s0002")![2]!;
     expect([...s2.matchAll(/<figure class="frame (\w+)"/g)].map((m) => m[1])).toEqual(["before", "failure"]);
     expect(panelOf(html, "s0003")![2]).toContain("Not run, so nothing was captured.");
@@ -116,52 +138,95 @@ describe("reportHtml frame viewer", () => {
   });
 
   test("says when frames were dropped for redaction", () => {
-    const html = reportHtml({ ...recorded, recording: { ...recorded.recording!, frames: [], steps: recorded.recording!.steps.map((s) => ({ ...s, frames_dropped: "redaction" as const })) } });
+    const html = reportHtml({
+      ...recorded,
+      recording: { ...recorded.recording!, frames: [], steps: recorded.recording!.steps.map((s) => ({ ...s, frames_dropped: "redaction" as const })) },
+    });
     expect(panelOf(html, "s0001")![2]).toContain("their redaction could not be guaranteed");
   });
 
   test("says why, escaped, when the recorder said", () => {
     const why = "a secret the screen shows: <b>Range</b> failed";
-    const html = reportHtml({ ...recorded, recording: { ...recorded.recording!, frames: [], steps: recorded.recording!.steps.map((s) => ({ ...s, frames_dropped: "redaction" as const, frames_dropped_why: why })) } });
+    const html = reportHtml({
+      ...recorded,
+      recording: {
+        ...recorded.recording!,
+        frames: [],
+        steps: recorded.recording!.steps.map((s) => ({ ...s, frames_dropped: "redaction" as const, frames_dropped_why: why })),
+      },
+    });
     expect(panelOf(html, "s0001")![2]).toContain("their redaction could not be guaranteed (a secret the screen shows: &lt;b&gt;Range&lt;/b&gt; failed).");
   });
 });
 
 describe("reportHtml, an agent run", () => {
   const agentStep: StepReport = {
-    id: "s0001", intent: "prompt: Book KQ311", status: "failed", detail: "assert_no_tool_call `book_flight`: the agent made it", started_ms: 0, duration_ms: 900,
-    agent: { turns: 2, model_calls: 0, calls: [{ turn: 1, name: "search", arguments: { to: "NBO" }, result: "[\"KQ311\"]" }, { turn: 2, name: "book_flight", arguments: { flight: { id: "KQ311" } }, result: "<ok>" }], reply: "Booked <KQ311>", failed_check: { text: "assert_no_tool_call: book_flight", call: 1 } },
+    id: "s0001",
+    intent: "prompt: Book KQ311",
+    status: "failed",
+    detail: "assert_no_tool_call `book_flight`: the agent made it",
+    started_ms: 0,
+    duration_ms: 900,
+    agent: {
+      turns: 2,
+      model_calls: 0,
+      calls: [
+        { turn: 1, name: "search", arguments: { to: "NBO" }, result: '["KQ311"]' },
+        { turn: 2, name: "book_flight", arguments: { flight: { id: "KQ311" } }, result: "<ok>" },
+      ],
+      reply: "Booked <KQ311>",
+      failed_check: { text: "assert_no_tool_call: book_flight", call: 1 },
+    },
   };
   test("shows each call with arguments and result, the reply, and the failed assertion on the call it matched", () => {
     const html = reportHtml({ ...base, passed: false, steps: [agentStep] });
     expect(html).toContain("turn 1 · call #1 <b>search</b>");
     expect(html).toContain("&quot;to&quot;: &quot;NBO&quot;");
-    expect(html).toContain("<pre class=\"result\">&lt;ok&gt;</pre>");
+    expect(html).toContain('<pre class="result">&lt;ok&gt;</pre>');
     expect(html).toContain("<pre>Booked &lt;KQ311&gt;</pre>");
-    expect(html).toMatch(/<li class="call flagged"><div class="call-head">turn 2 · call #2 <b>book_flight<\/b> <span class="badge failed">assert_no_tool_call: book_flight<\/span>/);
+    expect(html).toMatch(
+      /<li class="call flagged"><div class="call-head">turn 2 · call #2 <b>book_flight<\/b> <span class="badge failed">assert_no_tool_call: book_flight<\/span>/,
+    );
     expect(html.match(/class="call flagged"/g)).toHaveLength(1);
   });
   test("every line of a run shows the run's conversation; a run without frames counts model calls, not frames", () => {
-    const lines: StepReport[] = [{ ...agentStep, id: "s0001.1" }, { id: "s0001.2", intent: "assert_no_tool_call: book_flight", status: "failed", started_ms: 0, duration_ms: 0 }];
-    const html = reportHtml({ ...base, passed: false, model_calls: 0, steps: lines, recording: { format: "filmstrip/1", dir: "recording", frames: [], steps: [] } });
+    const lines: StepReport[] = [
+      { ...agentStep, id: "s0001.1" },
+      { id: "s0001.2", intent: "assert_no_tool_call: book_flight", status: "failed", started_ms: 0, duration_ms: 0 },
+    ];
+    const html = reportHtml({
+      ...base,
+      passed: false,
+      model_calls: 0,
+      steps: lines,
+      recording: { format: "filmstrip/1", dir: "recording", frames: [], steps: [] },
+    });
     expect(/<section class="step-frames" id="frames-s0001\.2"[^>]*>([\s\S]*?)<\/section>/.exec(html)?.[1]).toContain("turn 2 · call #2 <b>book_flight</b>");
     expect(html).toContain(" · 0 model calls</div>");
     expect(html).not.toContain("frames (filmstrip/1)");
-    expect(html).not.toContain("<th class=\"num\">Frames</th>");
+    expect(html).not.toContain('<th class="num">Frames</th>');
   });
   test("a missed assertion (no call to point at) is shown above the calls; no reply says so", () => {
     const { reply: _reply, ...noReply } = agentStep.agent!;
     const html = reportHtml({ ...base, passed: false, steps: [{ ...agentStep, agent: { ...noReply, failed_check: { text: "assert_tool_call: refund" } } }] });
-    expect(html).toContain("<p class=\"failed-check\"><span class=\"badge failed\">FAILED</span> assert_tool_call: refund</p>");
+    expect(html).toContain('<p class="failed-check"><span class="badge failed">FAILED</span> assert_tool_call: refund</p>');
     expect(html).toContain("none: the last turn was a tool call");
-    expect(html).not.toContain("class=\"call flagged\"");
+    expect(html).not.toContain('class="call flagged"');
   });
 
   test("shows each step's effect recorded and seen, whether it was checked, and a warning", () => {
     const html = reportHtml({
       ...base,
       steps: [
-        { ...steps[0]!, effect: { check: "on", recorded: { requests: ["POST /api/orders"], navigated: "/orders/confirm" }, seen: { dom: "page" }, warning: "Click: at record it moved focus; at replay it did not" } },
+        {
+          ...steps[0]!,
+          effect: {
+            check: "on",
+            recorded: { requests: ["POST /api/orders"], navigated: "/orders/confirm" },
+            seen: { dom: "page" },
+            warning: "Click: at record it moved focus; at replay it did not",
+          },
+        },
         { ...steps[1]!, effect: { check: "off" } },
       ],
     });

@@ -7,7 +7,16 @@ import { ROLE_LABEL, stepViews, type StepView } from "./viewer.ts";
 
 const BADGE: Record<string, string> = { passed: "PASS", failed: "FAIL", skipped: "SKIP", errored: "ERROR" };
 /** The page's verdict: a skipped flow passed (it proves nothing failed); stale and interrupted are errors. */
-const VERDICT: Record<RunOutcome, "PASS" | "FAIL" | "ERROR" | "XFAIL" | "FLAKY"> = { passed: "PASS", skipped: "PASS", failed: "FAIL", errored: "ERROR", stale: "ERROR", interrupted: "ERROR", expected_failure: "XFAIL", flaky: "FLAKY" };
+const VERDICT: Record<RunOutcome, "PASS" | "FAIL" | "ERROR" | "XFAIL" | "FLAKY"> = {
+  passed: "PASS",
+  skipped: "PASS",
+  failed: "FAIL",
+  errored: "ERROR",
+  stale: "ERROR",
+  interrupted: "ERROR",
+  expected_failure: "XFAIL",
+  flaky: "FLAKY",
+};
 
 /** The conversation an agent run's line belongs to: its own, or its run's (`s0001.3` reads `s0001.1`'s). */
 function conversationOf(report: RunReport, step: RunReport["steps"][number]): RunReport["steps"][number]["agent"] {
@@ -18,12 +27,23 @@ function conversationOf(report: RunReport, step: RunReport["steps"][number]): Ru
 
 function panel(view: StepView, selected: boolean, agent: RunReport["steps"][number]["agent"]): string {
   const { step } = view;
-  const figures = view.frames.map((f) => `<figure class="frame ${f.role}"><img src="${esc(f.file)}" alt="${esc(`${ROLE_LABEL[f.role]} ${step.id}`)}" loading="lazy"><figcaption>${ROLE_LABEL[f.role]} · ${f.offset_ms} ms</figcaption></figure>`).join("");
+  const figures = view.frames
+    .map(
+      (f) =>
+        `<figure class="frame ${f.role}"><img src="${esc(f.file)}" alt="${esc(`${ROLE_LABEL[f.role]} ${step.id}`)}" loading="lazy"><figcaption>${ROLE_LABEL[f.role]} · ${f.offset_ms} ms</figcaption></figure>`,
+    )
+    .join("");
   // Evidence a failed assertion wrote (a screenshot's actual and diff images).
-  const evidence = (step.evidence ?? []).map((file) => `<figure class="frame evidence"><img src="${esc(file)}" alt="${esc(file)}" loading="lazy"><figcaption>${esc(file)}</figcaption></figure>`).join("");
+  const evidence = (step.evidence ?? [])
+    .map((file) => `<figure class="frame evidence"><img src="${esc(file)}" alt="${esc(file)}" loading="lazy"><figcaption>${esc(file)}</figcaption></figure>`)
+    .join("");
   const notes = [
-    view.dropped ? `<p class="note dropped">Some frames of this step were not kept: their redaction could not be guaranteed${view.droppedWhy ? ` (${esc(view.droppedWhy)})` : ""}.</p>` : "",
-    view.frames.length === 0 && !view.dropped ? `<p class="note">${step.status === "skipped" ? "Not run, so nothing was captured." : "No frames were captured for this step."}</p>` : "",
+    view.dropped
+      ? `<p class="note dropped">Some frames of this step were not kept: their redaction could not be guaranteed${view.droppedWhy ? ` (${esc(view.droppedWhy)})` : ""}.</p>`
+      : "",
+    view.frames.length === 0 && !view.dropped
+      ? `<p class="note">${step.status === "skipped" ? "Not run, so nothing was captured." : "No frames were captured for this step."}</p>`
+      : "",
   ].join("");
   const body = agent ? conversation(agent) : `${notes}<div class="strip">${figures}${evidence}</div>`;
   return `<section class="step-frames" id="frames-${esc(step.id)}" data-step="${esc(step.id)}"${selected ? "" : " hidden"}><h2><span class="badge ${step.status}">${BADGE[step.status]}</span> ${esc(step.id)} ${esc(step.intent)}</h2>${step.detail ? `<div class="detail">${esc(step.detail)}</div>` : ""}${effectBlock(step.effect)}${body}</section>`;
@@ -62,7 +82,9 @@ function effectBlock(effect: EffectView | undefined): string {
   }
   const rows = [
     `<tr><th>Effect check</th><td>${esc(CHECK_LABEL[effect.check])}</td></tr>`,
-    ...(effect.check !== "off" ? [`<tr><th>Effect recorded</th><td>${esc(effectWords(effect.recorded ?? (effect.observes ? effect.seen : undefined)))}</td></tr>`] : []),
+    ...(effect.check !== "off"
+      ? [`<tr><th>Effect recorded</th><td>${esc(effectWords(effect.recorded ?? (effect.observes ? effect.seen : undefined)))}</td></tr>`]
+      : []),
     ...(effect.check !== "off" && !effect.observes ? [`<tr><th>Effect seen</th><td>${esc(effectWords(effect.seen))}</td></tr>`] : []),
   ].join("");
   return `<table class="effect">${rows}</table>${effect.warning ? `<p class="note effect-warning">Warning: ${esc(effect.warning)}</p>` : ""}`;
@@ -74,14 +96,23 @@ function conversation(agent: NonNullable<RunReport["steps"][number]["agent"]>): 
   const json = (v: unknown) => esc(typeof v === "string" ? v : JSON.stringify(v, null, 2));
   const diverged = agent.diverged_turn;
   // A replay that diverged: the calls are as they happened at replay, and the diverging turn is marked where it came.
-  const mark = diverged !== undefined ? `<li class="call flagged diverged"><div class="call-head">turn ${diverged} · <span class="badge failed">diverged</span> the agent's request no longer matches the recording; nothing after it was replayed</div></li>` : "";
-  const calls = agent.calls.map((c, i) => {
-    const flagged = failed?.call === i;
-    const atReplay = diverged !== undefined && c.result !== undefined ? "result at replay" : "result";
-    return `<li class="call${flagged ? " flagged" : ""}"><div class="call-head">turn ${c.turn} · call #${i + 1} <b>${esc(c.name)}</b>${flagged ? ` <span class="badge failed">${esc(failed.text)}</span>` : ""}</div><pre class="args">${json(c.arguments)}</pre>${c.result !== undefined ? `<div class="result-label">${atReplay}</div><pre class="result">${json(c.result)}</pre>` : ""}</li>`;
-  }).join("") + mark;
-  const notes = (agent.notes ?? []).map((n) => `<p class="note">${esc(n)}</p>`).join("")
-    + (agent.output ? `<p class="note">the agent's output: <a href="${esc(agent.output.stdout)}">stdout</a> · <a href="${esc(agent.output.stderr)}">stderr</a></p>` : "");
+  const mark =
+    diverged !== undefined
+      ? `<li class="call flagged diverged"><div class="call-head">turn ${diverged} · <span class="badge failed">diverged</span> the agent's request no longer matches the recording; nothing after it was replayed</div></li>`
+      : "";
+  const calls =
+    agent.calls
+      .map((c, i) => {
+        const flagged = failed?.call === i;
+        const atReplay = diverged !== undefined && c.result !== undefined ? "result at replay" : "result";
+        return `<li class="call${flagged ? " flagged" : ""}"><div class="call-head">turn ${c.turn} · call #${i + 1} <b>${esc(c.name)}</b>${flagged ? ` <span class="badge failed">${esc(failed.text)}</span>` : ""}</div><pre class="args">${json(c.arguments)}</pre>${c.result !== undefined ? `<div class="result-label">${atReplay}</div><pre class="result">${json(c.result)}</pre>` : ""}</li>`;
+      })
+      .join("") + mark;
+  const notes =
+    (agent.notes ?? []).map((n) => `<p class="note">${esc(n)}</p>`).join("") +
+    (agent.output
+      ? `<p class="note">the agent's output: <a href="${esc(agent.output.stdout)}">stdout</a> · <a href="${esc(agent.output.stderr)}">stderr</a></p>`
+      : "");
   const unplaced = failed && failed.call === undefined ? `<p class="failed-check"><span class="badge failed">FAILED</span> ${esc(failed.text)}</p>` : "";
   return `<div class="conversation"><p class="note">${agent.turns} model turn${agent.turns === 1 ? "" : "s"} · ${agent.calls.length} tool call${agent.calls.length === 1 ? "" : "s"} · ${agent.model_calls} model call${agent.model_calls === 1 ? "" : "s"} made${agent.model_calls === 0 ? " (served from the cassette)" : ""}</p>${notes}${unplaced}<ol class="calls">${calls}</ol><div class="reply"><div class="result-label">final reply</div>${agent.reply !== undefined ? `<pre>${esc(agent.reply)}</pre>` : `<p class="note">none: the last turn was a tool call, or the model was never reached</p>`}</div></div>`;
 }
@@ -110,12 +141,16 @@ export function reportHtml(report: RunReport): string {
   const rec = report.recording;
   // A run without a single frame (an agent or API flow) has no frames to count.
   const framed = (rec?.frames.length ?? 0) > 0;
-  const rows = report.steps.map((s, i) => {
-    const frames = views[i]!.frames.filter((f) => f.role !== "earlier").length;
-    return `<tr class="${s.status}${s === initial ? " selected" : ""}" data-step="${esc(s.id)}" tabindex="0"><td><span class="badge ${s.status}">${BADGE[s.status]}</span></td><td class="id">${esc(s.id)}</td><td>${esc(s.intent)}${s.detail ? `<div class="detail">${esc(s.detail)}</div>` : ""}</td>${framed ? `<td class="num">${frames}</td>` : ""}<td class="num">${s.duration_ms} ms</td></tr>`;
-  }).join("\n");
+  const rows = report.steps
+    .map((s, i) => {
+      const frames = views[i]!.frames.filter((f) => f.role !== "earlier").length;
+      return `<tr class="${s.status}${s === initial ? " selected" : ""}" data-step="${esc(s.id)}" tabindex="0"><td><span class="badge ${s.status}">${BADGE[s.status]}</span></td><td class="id">${esc(s.id)}</td><td>${esc(s.intent)}${s.detail ? `<div class="detail">${esc(s.detail)}</div>` : ""}</td>${framed ? `<td class="num">${frames}</td>` : ""}<td class="num">${s.duration_ms} ms</td></tr>`;
+    })
+    .join("\n");
   const panels = views.map((v) => panel(v, v.step === initial, conversationOf(report, v.step))).join("\n");
-  const gif = rec?.gif ? `<details class="gif"><summary>Whole run as an animation</summary><img src="${esc(rec.gif)}" alt="Recording of the whole run"></details>` : "";
+  const gif = rec?.gif
+    ? `<details class="gif"><summary>Whole run as an animation</summary><img src="${esc(rec.gif)}" alt="Recording of the whole run"></details>`
+    : "";
   const recordingMeta = rec && framed ? ` · ${rec.frames.length} frames (${esc(rec.format)})` : "";
   const modelMeta = report.model_calls !== undefined ? ` · ${report.model_calls} model call${report.model_calls === 1 ? "" : "s"}` : "";
   return `<!doctype html>

@@ -70,7 +70,9 @@ describe("junitXml", () => {
     ["errored", "error"],
   ] as const)("gives a %s step a <%s> element carrying the detail", (status, element) => {
     const xml = junitXml([report([stepReport(1, status, 'expected "Saved" <but> saw & nothing')])]);
-    expect(xml).toContain(`<${element} message="expected &quot;Saved&quot; &lt;but&gt; saw &amp; nothing">expected &quot;Saved&quot; &lt;but&gt; saw &amp; nothing</${element}>`);
+    expect(xml).toContain(
+      `<${element} message="expected &quot;Saved&quot; &lt;but&gt; saw &amp; nothing">expected &quot;Saved&quot; &lt;but&gt; saw &amp; nothing</${element}>`,
+    );
   });
 
   test("gives a skipped step a <skipped> element", () => {
@@ -82,7 +84,15 @@ describe("junitXml", () => {
     const steps = [stepReport(1, "passed"), stepReport(2, "failed", "x"), stepReport(3, "errored", "y"), stepReport(4, "skipped"), stepReport(5, "skipped")];
     const xml = junitXml([report(steps)]);
     expect(attrs(xml, "testsuites")).toEqual({ name: "flowproof", tests: "5", failures: "1", errors: "1", skipped: "2", time: "2.345" });
-    expect(attrs(xml, "testsuite")).toMatchObject({ name: "Checkout", tests: "5", failures: "1", errors: "1", skipped: "2", time: "2.345", timestamp: "2025-01-02T03:04:05.678Z" });
+    expect(attrs(xml, "testsuite")).toMatchObject({
+      name: "Checkout",
+      tests: "5",
+      failures: "1",
+      errors: "1",
+      skipped: "2",
+      time: "2.345",
+      timestamp: "2025-01-02T03:04:05.678Z",
+    });
     expect(xml.match(/<testcase /g)).toHaveLength(5);
   });
 
@@ -105,7 +115,9 @@ describe("junitXml", () => {
 
   test("a stale flow gets a stale error testcase whatever its steps did", () => {
     const error = "checkout.flow.yaml changed since checkout.trace.jsonl was recorded: the trace is stale";
-    const xml = junitXml([report([stepReport(1, "passed")], { passed: false, outcome: "stale", error, stale: { trace_hash: "sha256:a", flow_hash: "sha256:b" } })]);
+    const xml = junitXml([
+      report([stepReport(1, "passed")], { passed: false, outcome: "stale", error, stale: { trace_hash: "sha256:a", flow_hash: "sha256:b" } }),
+    ]);
     expect(xml).toContain('<testcase classname="Checkout" name="stale trace" time="0">');
     expect(xml).toContain(`<error type="stale" message="${error}">`);
     expect(attrs(xml, "testsuite")).toMatchObject({ tests: "2", failures: "0", errors: "1" });
@@ -129,7 +141,9 @@ describe("junitXml", () => {
 
   test("a flow that ran on a Selenium Grid names the grid, the node and the session as properties of its testsuite", () => {
     const xml = junitXml([report([stepReport(1, "passed")], { ran_on: { grid: "http://***@hub:4444", node: "http://10.0.0.7:5555", session: "abc" } })]);
-    expect(xml).toContain('<properties>\n      <property name="grid" value="http://***@hub:4444"/>\n      <property name="grid.node" value="http://10.0.0.7:5555"/>\n      <property name="grid.session" value="abc"/>\n    </properties>');
+    expect(xml).toContain(
+      '<properties>\n      <property name="grid" value="http://***@hub:4444"/>\n      <property name="grid.node" value="http://10.0.0.7:5555"/>\n      <property name="grid.session" value="abc"/>\n    </properties>',
+    );
     expect(junitXml([report([stepReport(1, "passed")])])).not.toContain("<properties>");
   });
 });

@@ -14,7 +14,10 @@ export function isRunId(name: string): boolean {
 
 /** The run id of a run started at `at`: sortable as text. */
 export function runId(at: Date): string {
-  return at.toISOString().replace(/[-:]/g, "").replace(/\.(\d{3})Z$/, ".$1Z");
+  return at
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.(\d{3})Z$/, ".$1Z");
 }
 
 /** The first run id for `at` that `taken` does not report as used (`-2`, `-3`… after the plain one). */

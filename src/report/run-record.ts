@@ -5,9 +5,21 @@ import { Type, type Static } from "@sinclair/typebox";
 import type { RunReport } from "./schema.ts";
 import { EARLIER_RUN_ID_PATTERN, RUN_ID_PATTERN } from "./run-id.ts";
 
-export const FlowStatus = Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("degraded"), Type.Literal("skipped"), Type.Literal("errored"), Type.Literal("stale"), Type.Literal("xfail"), Type.Literal("flaky")], {
-  description: "stale: the flow file changed since its trace was recorded; the replay proves nothing about the flow as written.",
-});
+export const FlowStatus = Type.Union(
+  [
+    Type.Literal("pass"),
+    Type.Literal("fail"),
+    Type.Literal("degraded"),
+    Type.Literal("skipped"),
+    Type.Literal("errored"),
+    Type.Literal("stale"),
+    Type.Literal("xfail"),
+    Type.Literal("flaky"),
+  ],
+  {
+    description: "stale: the flow file changed since its trace was recorded; the replay proves nothing about the flow as written.",
+  },
+);
 export const ControlVerdict = Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("capability-error")]);
 
 export const ControlRecord = Type.Object(
@@ -17,12 +29,23 @@ export const ControlRecord = Type.Object(
     description: Type.Optional(Type.String()),
     verdict: ControlVerdict,
     reason: Type.Optional(Type.String({ description: "Why the verdict is not pass (never a secret's value)." })),
-    lanes: Type.Optional(Type.Array(Type.Union([Type.Literal("egress"), Type.Literal("secret_leak")]), { description: "What the flow asserts: `egress` (assert_no_egress), `secret_leak` (assert_no_secret_leak)." })),
-    containment: Type.Optional(Type.String({ description: "What this run enforced on the agent's network: `enforced (linux …)` or `not contained (<reason>)`." })),
-    evidence: Type.Object({
-      trace: Type.String({ description: "The trace replayed, relative to the suite directory." }),
-      blocked: Type.Optional(Type.Array(Type.String(), { description: "Contained runs only: the destinations the agent attempted outside allow_egress, refused." })),
-    }, { additionalProperties: false }),
+    lanes: Type.Optional(
+      Type.Array(Type.Union([Type.Literal("egress"), Type.Literal("secret_leak")]), {
+        description: "What the flow asserts: `egress` (assert_no_egress), `secret_leak` (assert_no_secret_leak).",
+      }),
+    ),
+    containment: Type.Optional(
+      Type.String({ description: "What this run enforced on the agent's network: `enforced (linux …)` or `not contained (<reason>)`." }),
+    ),
+    evidence: Type.Object(
+      {
+        trace: Type.String({ description: "The trace replayed, relative to the suite directory." }),
+        blocked: Type.Optional(
+          Type.Array(Type.String(), { description: "Contained runs only: the destinations the agent attempted outside allow_egress, refused." }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
   },
   { additionalProperties: false },
 );
@@ -46,20 +69,32 @@ export const FlowRecord = Type.Object(
 
 export const RunRecord = Type.Object(
   {
-    run_id: Type.String({ pattern: `${RUN_ID_PATTERN.source}|${EARLIER_RUN_ID_PATTERN.source}`, description: "Sortable: YYYYMMDDTHHMMSS.mmmZ (then -2, -3… within one millisecond); records written before carry YYYY-MM-DDTHH-MM-SSZ-<4 hex>." }),
+    run_id: Type.String({
+      pattern: `${RUN_ID_PATTERN.source}|${EARLIER_RUN_ID_PATTERN.source}`,
+      description: "Sortable: YYYYMMDDTHHMMSS.mmmZ (then -2, -3… within one millisecond); records written before carry YYYY-MM-DDTHH-MM-SSZ-<4 hex>.",
+    }),
     started_at: Type.String({ format: "date-time" }),
     flowproof_version: Type.String(),
     env: Type.Object({ os: Type.String() }, { additionalProperties: false }),
     suite: Type.String({ description: "The suite directory (or the single flow's directory)." }),
-    shard: Type.Optional(Type.Object(
-      {
-        index: Type.Integer({ minimum: 1 }),
-        total: Type.Integer({ minimum: 1 }),
-        flows: Type.Optional(Type.Integer({ minimum: 0, description: "Flows in the whole suite (every shard together): a merge must account for all of them." })),
-        plan: Type.Optional(Type.String({ pattern: "^sha256:[0-9a-f]{64}$", description: "sha256 of the suite's ordered flow list: shards merge only with shards of the same suite and flow list." })),
-      },
-      { additionalProperties: false },
-    )),
+    shard: Type.Optional(
+      Type.Object(
+        {
+          index: Type.Integer({ minimum: 1 }),
+          total: Type.Integer({ minimum: 1 }),
+          flows: Type.Optional(
+            Type.Integer({ minimum: 0, description: "Flows in the whole suite (every shard together): a merge must account for all of them." }),
+          ),
+          plan: Type.Optional(
+            Type.String({
+              pattern: "^sha256:[0-9a-f]{64}$",
+              description: "sha256 of the suite's ordered flow list: shards merge only with shards of the same suite and flow list.",
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     merged_from: Type.Optional(Type.Array(Type.String(), { description: "Run ids this record was merged from (`flowproof merge`)." })),
     flows: Type.Array(FlowRecord),
   },
@@ -95,7 +130,13 @@ export function controlEvidence(report: Pick<RunReport, "steps">): { lanes?: ("e
 }
 
 /** A control's record: its declaration, its verdict, the lanes and containment of its run, and its evidence. */
-export function controlRecord(control: { readonly id: string; readonly title?: string; readonly description?: string }, status: FlowStatus, reason: string | undefined, report: Pick<RunReport, "steps">, trace: string): ControlRecord {
+export function controlRecord(
+  control: { readonly id: string; readonly title?: string; readonly description?: string },
+  status: FlowStatus,
+  reason: string | undefined,
+  report: Pick<RunReport, "steps">,
+  trace: string,
+): ControlRecord {
   const { blocked, ...facts } = controlEvidence(report);
   return { ...control, ...controlVerdict(status, reason), ...facts, evidence: { trace, ...(blocked ? { blocked } : {}) } };
 }
@@ -112,14 +153,21 @@ export function controlVerdict(status: FlowStatus, reason: string | undefined): 
 /** A flow's status in the record, from its run report's outcome (an interrupted flow is errored). */
 export function flowStatus(report: Pick<RunReport, "outcome" | "degraded">): FlowStatus {
   switch (report.outcome) {
-    case "stale": return "stale";
-    case "skipped": return "skipped";
+    case "stale":
+      return "stale";
+    case "skipped":
+      return "skipped";
     case "errored":
-    case "interrupted": return "errored";
-    case "failed": return "fail";
-    case "expected_failure": return "xfail";
-    case "flaky": return "flaky";
-    case "passed": return report.degraded ? "degraded" : "pass";
+    case "interrupted":
+      return "errored";
+    case "failed":
+      return "fail";
+    case "expected_failure":
+      return "xfail";
+    case "flaky":
+      return "flaky";
+    case "passed":
+      return report.degraded ? "degraded" : "pass";
   }
 }
 
@@ -128,12 +176,18 @@ export function flowReason(report: Pick<RunReport, "outcome" | "error" | "steps"
   if (report.outcome === "passed") return undefined;
   if (report.error !== undefined) return report.error;
   if (report.flaky) return `flaky: ${report.flaky.summary}`;
-  if (report.expected_failure) return `known failure (${report.expected_failure.reason}): ${report.expected_failure.step} failed as recorded${report.expected_failure.detail ? `: ${report.expected_failure.detail}` : ""}`;
+  if (report.expected_failure)
+    return `known failure (${report.expected_failure.reason}): ${report.expected_failure.step} failed as recorded${report.expected_failure.detail ? `: ${report.expected_failure.detail}` : ""}`;
   const step = report.steps.find((s) => s.status !== "passed");
   if (!step) return undefined;
   return report.outcome === "skipped" ? step.detail : `${step.id} ${step.intent}: ${step.detail ?? step.status}`;
 }
 
 export function runRecordSchemaDocument(): Record<string, unknown> {
-  return { $schema: "http://json-schema.org/draft-07/schema#", $id: "https://flowproof.dev/schema/run-record.schema.json", title: "flowproof run record (.flowproof/runs/<run-id>/report.json)", ...RunRecord };
+  return {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    $id: "https://flowproof.dev/schema/run-record.schema.json",
+    title: "flowproof run record (.flowproof/runs/<run-id>/report.json)",
+    ...RunRecord,
+  };
 }

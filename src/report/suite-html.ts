@@ -29,7 +29,12 @@ const BADGE: Record<RunOutcome, { readonly text: string; readonly css: string }>
 
 export function suiteHtml(suite: string, runId: string, rows: readonly SuiteHtmlRow[]): string {
   const bad = rows.some((r) => r.outcome !== "passed" && r.outcome !== "skipped");
-  const body = rows.map((r) => `<tr><td><span class="badge ${BADGE[r.outcome].css}">${BADGE[r.outcome].text}</span></td><td>${r.report ? `<a href="${esc(r.report)}">${esc(r.name)}</a>` : esc(r.name)}</td><td><code>${esc(r.spec)}</code>${r.node ? `<br><small>on ${esc(r.node)}</small>` : ""}</td><td>${r.duration_ms} ms</td><td>${esc(r.reason ?? "")}</td></tr>`).join("\n");
+  const body = rows
+    .map(
+      (r) =>
+        `<tr><td><span class="badge ${BADGE[r.outcome].css}">${BADGE[r.outcome].text}</span></td><td>${r.report ? `<a href="${esc(r.report)}">${esc(r.name)}</a>` : esc(r.name)}</td><td><code>${esc(r.spec)}</code>${r.node ? `<br><small>on ${esc(r.node)}</small>` : ""}</td><td>${r.duration_ms} ms</td><td>${esc(r.reason ?? "")}</td></tr>`,
+    )
+    .join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>flowproof suite ${esc(suite)} — ${bad ? "FAIL" : "PASS"}</title>
 <style>body{font:14px system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}.badge{font-weight:600;padding:.1rem .4rem;border-radius:3px;color:#fff}.passed{background:#2a7d2a}.failed{background:#b22}.skipped{background:#777}.errored{background:#c80}</style>

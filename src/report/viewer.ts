@@ -37,11 +37,17 @@ export function stepViews(report: RunReport): StepView[] {
     const why = dropped && range.frames_dropped_why ? { droppedWhy: range.frames_dropped_why } : {};
     if (own.length === 0) {
       const earlier = rec.frames.filter((f) => f.offset_ms < range.start_ms).at(-1);
-      return { step, dropped, ...why, frames: earlier && step.status !== "skipped" ? [{ file: earlier.file, offset_ms: earlier.offset_ms, role: "earlier" as const }] : [] };
+      return {
+        step,
+        dropped,
+        ...why,
+        frames: earlier && step.status !== "skipped" ? [{ file: earlier.file, offset_ms: earlier.offset_ms, role: "earlier" as const }] : [],
+      };
     }
     const frames = own.map((f, i): ViewerFrame => {
       const last = i === own.length - 1;
-      const role: FrameRole = own.length === 1 ? (failing(step) ? "failure" : "checkpoint") : i === 0 ? "before" : last ? (failing(step) ? "failure" : "after") : "pointer";
+      const role: FrameRole =
+        own.length === 1 ? (failing(step) ? "failure" : "checkpoint") : i === 0 ? "before" : last ? (failing(step) ? "failure" : "after") : "pointer";
       return { file: f.file, offset_ms: f.offset_ms, role };
     });
     return { step, frames, dropped, ...why };

@@ -10,15 +10,22 @@ const TERM: SurfaceKind = {
   title: "the terminal app",
   capabilities: ["keyboard"],
   keys: {
-    schema: Type.Object({
-      command: Type.String({ minLength: 1, ...keyRole({ recorded: true, references: "captured" }) }),
-      columns: Type.Optional(Type.Integer({ minimum: 20, maximum: 400, ...keyRole({ recorded: true }) })),
-      token: Type.Optional(Type.String(keyRole({ secret: true, references: "env" }))),
-    }, { additionalProperties: false }) as never,
-    check: ((keys: Record<string, unknown>) => (keys["command"] === "rm -rf /" ? [{ path: ["command"], message: "`command` must not erase the machine", hint: "command: ./app" }] : [])) as never,
+    schema: Type.Object(
+      {
+        command: Type.String({ minLength: 1, ...keyRole({ recorded: true, references: "captured" }) }),
+        columns: Type.Optional(Type.Integer({ minimum: 20, maximum: 400, ...keyRole({ recorded: true }) })),
+        token: Type.Optional(Type.String(keyRole({ secret: true, references: "env" }))),
+      },
+      { additionalProperties: false },
+    ) as never,
+    check: ((keys: Record<string, unknown>) =>
+      keys["command"] === "rm -rf /" ? [{ path: ["command"], message: "`command` must not erase the machine", hint: "command: ./app" }] : []) as never,
     refuse: {
       url: { message: "a terminal app has no start page", hint: "remove `url:`; the program is `command:`" },
-      window_title: { message: "`window_title` is how a Windows program's window is found; a terminal app has none", hint: "size the terminal with `columns:` and `rows:`" },
+      window_title: {
+        message: "`window_title` is how a Windows program's window is found; a terminal app has none",
+        hint: "size the terminal with `columns:` and `rows:`",
+      },
     },
   },
 };
@@ -38,11 +45,19 @@ describe("loadAdapterKeys", () => {
   test.each<[string, string, string[]]>([
     ["a missing required key, at the app", "columns: 80\n", ["2:6 missing-key the flow needs `command`"]],
     ["a value out of range, at the value", "command: ./app\ncolumns: 5\n", ["4:10 bad-value `columns` must be a whole number from 20 to 400"]],
-    ["a capture before any step", "command: ./app ${captured.x}\n", ["3:10 bad-reference `command` cannot use ${captured.…}: it is used when the flow starts, before any step has run"]],
+    [
+      "a capture before any step",
+      "command: ./app ${captured.x}\n",
+      ["3:10 bad-reference `command` cannot use ${captured.…}: it is used when the flow starts, before any step has run"],
+    ],
     ["a malformed reference", "command: ./app ${NOT CLOSED\n", ["3:10 bad-reference"]],
     ["the adapter's own check", "command: rm -rf /\n", ["3:10 bad-value `command` must not erase the machine"]],
     ["the adapter's words for a key it does not take", "command: ./app\nurl: http://x/\n", ["4:1 unknown-key a terminal app has no start page"]],
-    ["another adapter's key", "command: ./app\nbrowser: {}\n", ["4:1 unsupported-feature `browser:` belongs to web flows (`app: web`); the flow is `app: term`"]],
+    [
+      "another adapter's key",
+      "command: ./app\nbrowser: {}\n",
+      ["4:1 unsupported-feature `browser:` belongs to web flows (`app: web`); the flow is `app: term`"],
+    ],
   ])("refuses %s", (_what, body, expected) => {
     const got = problems(body);
     expect(got.length).toBe(expected.length);
@@ -50,10 +65,14 @@ describe("loadAdapterKeys", () => {
   });
 
   test("a spelling of another app that no adapter takes at the top level is refused in the adapter's words", () => {
-    expect(problems("command: ./app\nwindow_title: X\n")).toEqual(["4:1 unknown-key `window_title` is how a Windows program's window is found; a terminal app has none"]);
+    expect(problems("command: ./app\nwindow_title: X\n")).toEqual([
+      "4:1 unknown-key `window_title` is how a Windows program's window is found; a terminal app has none",
+    ]);
   });
 
   test("a key of the project's adapter is refused by name on another app", () => {
-    expect(problems("url: http://x/\ncolumns: 80\n", "web")).toEqual(["4:1 unsupported-feature `columns:` belongs to the terminal app (`app: term`); the flow is `app: web`"]);
+    expect(problems("url: http://x/\ncolumns: 80\n", "web")).toEqual([
+      "4:1 unsupported-feature `columns:` belongs to the terminal app (`app: term`); the flow is `app: web`",
+    ]);
   });
 });

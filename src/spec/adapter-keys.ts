@@ -9,7 +9,18 @@ import { keyName, spanOf, type Node, type YAMLMap, type YamlSource } from "./yam
 import { nearest } from "./suggest.ts";
 import { nodeAt } from "./structured.ts";
 import { checkSchema } from "./key-schema.ts";
-import { formsOf, itemSchemas, keysSchemaOf, propertiesOf, propertySchemas, roleOf, rolesOf, titleOf, type SchemaNode, type SurfaceKind } from "./surface-kinds.ts";
+import {
+  formsOf,
+  itemSchemas,
+  keysSchemaOf,
+  propertiesOf,
+  propertySchemas,
+  roleOf,
+  rolesOf,
+  titleOf,
+  type SchemaNode,
+  type SurfaceKind,
+} from "./surface-kinds.ts";
 
 /** A key as written: its key node (for spans) and value node. */
 export interface KeyPair {
@@ -46,7 +57,11 @@ const toJson = (node: Node | null): unknown => (node === null || node === undefi
 /** The schema of the keys actually loaded here: the kind's schema without `url` (the core's start page) and, on a surface, without flow-only keys. */
 function effectiveSchema(kind: SurfaceKind, place: KeysPlace): SchemaNode {
   const schema = keysSchemaOf(kind);
-  const props = Object.fromEntries(Object.entries(propertiesOf(schema)).filter(([k, s]) => k !== "url" && !(place.where === "surface" && (s["flowproof"] as KeyRole | undefined)?.surface === false)));
+  const props = Object.fromEntries(
+    Object.entries(propertiesOf(schema)).filter(
+      ([k, s]) => k !== "url" && !(place.where === "surface" && (s["flowproof"] as KeyRole | undefined)?.surface === false),
+    ),
+  );
   const required = ((schema["required"] as string[] | undefined) ?? []).filter((k) => k in props);
   return { ...schema, properties: props, required };
 }
@@ -57,7 +72,13 @@ function effectiveSchema(kind: SurfaceKind, place: KeysPlace): SchemaNode {
  * was reported.
  */
 export function loadAdapterKeys(
-  source: YamlSource, kind: SurfaceKind, pairs: readonly KeyPair[], appMap: YAMLMap | undefined, place: KeysPlace, problems: Diagnostic[], suite?: SuiteValues,
+  source: YamlSource,
+  kind: SurfaceKind,
+  pairs: readonly KeyPair[],
+  appMap: YAMLMap | undefined,
+  place: KeysPlace,
+  problems: Diagnostic[],
+  suite?: SuiteValues,
 ): Record<string, unknown> | undefined {
   const before = problems.length;
   const schema = effectiveSchema(kind, place);
@@ -75,10 +96,12 @@ export function loadAdapterKeys(
       }
       const guess = nearest(name, [...inApp]);
       if (guess) misspelt.add(guess);
-      problems.push(diagnostic("unknown-key", `unknown key \`${name}\` in \`${place.prefix}app\`: ${titleOf(kind)} is \`{${inApp.join(", ")}}\``, {
-        span: spanOf(source, pair.key as Node),
-        hint: guess ? `did you mean \`${guess}\`?` : `${place.prefix}app: {${inApp.map((k) => `${k}: …`).join(", ")}}`,
-      }));
+      problems.push(
+        diagnostic("unknown-key", `unknown key \`${name}\` in \`${place.prefix}app\`: ${titleOf(kind)} is \`{${inApp.join(", ")}}\``, {
+          span: spanOf(source, pair.key as Node),
+          hint: guess ? `did you mean \`${guess}\`?` : `${place.prefix}app: {${inApp.map((k) => `${k}: …`).join(", ")}}`,
+        }),
+      );
     }
   }
   const values: Record<string, unknown> = {};
@@ -93,7 +116,7 @@ export function loadAdapterKeys(
     const head = path[0];
     const pair = typeof head === "string" ? byName.get(head) : undefined;
     if (!pair) return appMap ?? place.anchor ?? pairs[0]?.key;
-    if (path.length === 1) return at === "key" ? pair.key : pair.value ?? pair.key;
+    if (path.length === 1) return at === "key" ? pair.key : (pair.value ?? pair.key);
     const found = nodeAt(pair.value, path.slice(1));
     return (at === "key" ? found.keyNode : undefined) ?? found.node ?? pair.key;
   };
@@ -112,7 +135,11 @@ export function loadAdapterKeys(
     // A key of `app:` written as a mapping is missing from that mapping.
     const inApp = p.missing !== undefined && p.path.length === 0 && (kind.keys?.inApp ?? []).includes(p.missing);
     const underApp = p.path.length === 1 && (kind.keys?.inApp ?? []).includes(String(p.path[0]));
-    const message = inApp ? `\`${place.prefix}app\` needs \`${p.missing}\`` : underApp ? p.message.replace(`\`${String(p.path[0])}\``, `\`${place.prefix}app.${String(p.path[0])}\``) : p.message;
+    const message = inApp
+      ? `\`${place.prefix}app\` needs \`${p.missing}\``
+      : underApp
+        ? p.message.replace(`\`${String(p.path[0])}\``, `\`${place.prefix}app.${String(p.path[0])}\``)
+        : p.message;
     problems.push(diagnostic(refused ? "bad-value" : p.code, refused?.message ?? message, { span: spanOf(source, where), hint: refused?.hint ?? p.hint }));
   }
   if (problems.length > before) return undefined;
@@ -121,7 +148,11 @@ export function loadAdapterKeys(
   return problems.length > before ? undefined : values;
 }
 
-export function problemDiagnostic(source: YamlSource, p: ArgumentProblem, nodeOf: (path: readonly (string | number)[], at: "key" | "value") => Node | undefined): Diagnostic {
+export function problemDiagnostic(
+  source: YamlSource,
+  p: ArgumentProblem,
+  nodeOf: (path: readonly (string | number)[], at: "key" | "value") => Node | undefined,
+): Diagnostic {
   return diagnostic(p.code ?? "bad-value", p.message, { span: spanOf(source, nodeOf(p.path, p.at ?? "value")), hint: p.hint });
 }
 
@@ -129,22 +160,39 @@ export function problemDiagnostic(source: YamlSource, p: ArgumentProblem, nodeOf
 function named(source: YamlSource, pair: KeyPair, map: string, name: string, suite: SuiteValues | undefined, problems: Diagnostic[]): unknown {
   const span = spanOf(source, pair.value ?? pair.key);
   if (!suite) {
-    problems.push(diagnostic("bad-value", `\`${pair.name}: ${name}\` names an entry of a suite's \`${map}:\`, and this flow has no governing suite.yaml that declares it`, { span, hint: `write \`${pair.name}:\` inline, or declare \`${map}:\` in the suite.yaml above this flow` }));
+    problems.push(
+      diagnostic("bad-value", `\`${pair.name}: ${name}\` names an entry of a suite's \`${map}:\`, and this flow has no governing suite.yaml that declares it`, {
+        span,
+        hint: `write \`${pair.name}:\` inline, or declare \`${map}:\` in the suite.yaml above this flow`,
+      }),
+    );
     return undefined;
   }
   const entries = suite.maps?.[map] ?? {};
   if (Object.hasOwn(entries, name)) return structuredClone(entries[name]);
   const names = Object.keys(entries);
   const guess = nearest(name, names);
-  problems.push(diagnostic("bad-value", `no entry \`${name}\` in the \`${map}:\` of ${suite.file}`, {
-    span,
-    hint: names.length > 0 ? `${guess ? `did you mean \`${guess}\`? ` : ""}declared ${map}: ${names.join(", ")}` : `${suite.file} declares no ${map}; add one under \`${map}:\`, or write \`${pair.name}:\` inline`,
-  }));
+  problems.push(
+    diagnostic("bad-value", `no entry \`${name}\` in the \`${map}:\` of ${suite.file}`, {
+      span,
+      hint:
+        names.length > 0
+          ? `${guess ? `did you mean \`${guess}\`? ` : ""}declared ${map}: ${names.join(", ")}`
+          : `${suite.file} declares no ${map}; add one under \`${map}:\`, or write \`${pair.name}:\` inline`,
+    }),
+  );
   return undefined;
 }
 
 /** Every string under a key whose role allows references is a well-formed `${…}` template, without captures where none exist yet. */
-function checkReferences(source: YamlSource, kind: SurfaceKind, values: Record<string, unknown>, place: KeysPlace, nodeOf: (path: readonly (string | number)[], at: "key" | "value") => Node | undefined, problems: Diagnostic[]): void {
+function checkReferences(
+  source: YamlSource,
+  kind: SurfaceKind,
+  values: Record<string, unknown>,
+  place: KeysPlace,
+  nodeOf: (path: readonly (string | number)[], at: "key" | "value") => Node | undefined,
+  problems: Diagnostic[],
+): void {
   for (const [dotted, role] of rolesOf(kind)) {
     if (role.references === undefined) continue;
     const path = dotted.split(".");
@@ -157,7 +205,12 @@ function checkReferences(source: YamlSource, kind: SurfaceKind, values: Record<s
       const node = nodeOf(at, "value");
       const span = spanOf(source, node);
       if (/\$\{\s*each\b/.test(text)) {
-        problems.push(diagnostic("bad-reference", `${named(at)} is needed before any step runs, so it cannot use \${each}`, { span, hint: "write the value, or a `${VAR}` environment reference" }));
+        problems.push(
+          diagnostic("bad-reference", `${named(at)} is needed before any step runs, so it cannot use \${each}`, {
+            span,
+            hint: "write the value, or a `${VAR}` environment reference",
+          }),
+        );
         return;
       }
       const parsed = parseTemplate(text);
@@ -166,12 +219,19 @@ function checkReferences(source: YamlSource, kind: SurfaceKind, values: Record<s
         return;
       }
       if (!captures && parsed.value.parts.some((p) => p.kind === "captured")) {
-        problems.push(diagnostic("bad-reference", `${named(at)} cannot use \${captured.…}: it is used when the ${place.where === "surface" ? "surface" : "flow"} starts, before any step has run`, {
-          span,
-          hint: role.references === "captured"
-            ? "use a `${VAR}` environment reference, or make this a surface of `apps:` that starts after the block that remembers the value"
-            : "use a `${VAR}` environment reference or a literal",
-        }));
+        problems.push(
+          diagnostic(
+            "bad-reference",
+            `${named(at)} cannot use \${captured.…}: it is used when the ${place.where === "surface" ? "surface" : "flow"} starts, before any step has run`,
+            {
+              span,
+              hint:
+                role.references === "captured"
+                  ? "use a `${VAR}` environment reference, or make this a surface of `apps:` that starts after the block that remembers the value"
+                  : "use a `${VAR}` environment reference or a literal",
+            },
+          ),
+        );
       }
     });
   }
@@ -182,7 +242,14 @@ function checkReferences(source: YamlSource, kind: SurfaceKind, values: Record<s
  * references (in any form its value may match) would reach the app as written, so the flow is
  * refused when it loads. (An agent-steps kind's keys are resolved when its execution runs.)
  */
-function checkUnresolvable(source: YamlSource, kind: SurfaceKind, values: Record<string, unknown>, place: KeysPlace, nodeOf: (path: readonly (string | number)[], at: "key" | "value") => Node | undefined, problems: Diagnostic[]): void {
+function checkUnresolvable(
+  source: YamlSource,
+  kind: SurfaceKind,
+  values: Record<string, unknown>,
+  place: KeysPlace,
+  nodeOf: (path: readonly (string | number)[], at: "key" | "value") => Node | undefined,
+  problems: Diagnostic[],
+): void {
   if (kind.steps === "agent_steps") return;
   const walk = (v: unknown, forms: readonly SchemaNode[], at: readonly (string | number)[], resolves: boolean): void => {
     const role = forms.reduce<KeyRole>((r, f) => ({ ...r, ...roleOf(f) }), {});
@@ -193,10 +260,16 @@ function checkUnresolvable(source: YamlSource, kind: SurfaceKind, values: Record
       if (ref === undefined) return;
       const shown = ref.kind === "env" ? `\${${ref.name}}` : ref.kind === "captured" ? `\${captured.${ref.name}}` : "";
       const name = `${place.prefix}${(kind.keys?.inApp ?? []).includes(String(at[0])) ? "app." : ""}${at.join(".")}`;
-      problems.push(diagnostic("bad-reference", `\`${name}\` cannot hold \`${shown}\`: ${titleOf(kind)} does not resolve references in it, so it would reach the app as written`, {
-        span: spanOf(source, nodeOf(at, "value")),
-        hint: "write the value itself (flowproof never passes a literal reference to an app); an adapter that takes references there gives the key `keyRole({ references: \"env\" })`",
-      }));
+      problems.push(
+        diagnostic(
+          "bad-reference",
+          `\`${name}\` cannot hold \`${shown}\`: ${titleOf(kind)} does not resolve references in it, so it would reach the app as written`,
+          {
+            span: spanOf(source, nodeOf(at, "value")),
+            hint: 'write the value itself (flowproof never passes a literal reference to an app); an adapter that takes references there gives the key `keyRole({ references: "env" })`',
+          },
+        ),
+      );
     } else if (Array.isArray(v)) {
       const items = itemSchemas(forms).flatMap(formsOf);
       v.forEach((x, i) => walk(x, items, [...at, i], false));

@@ -12,7 +12,14 @@ import type { SurfaceKind } from "./surface-kinds.ts";
  * One `in:` block on an agent surface: its items are agent steps, loaded as one `agent_run` step
  * (an execution of the agent) carrying the surface's keys; `steps` receives it.
  */
-export function loadAgentBlock(loader: BlockLoader, steps: FlowStep[], items: readonly Node[], surface: string, kind: SurfaceKind, keys: Readonly<Record<string, unknown>>): FlowNode[] {
+export function loadAgentBlock(
+  loader: BlockLoader,
+  steps: FlowStep[],
+  items: readonly Node[],
+  surface: string,
+  kind: SurfaceKind,
+  keys: Readonly<Record<string, unknown>>,
+): FlowNode[] {
   const { source, problems } = loader;
   const specs: AgentStepSpec[] = [];
   let first: Node | undefined;
@@ -23,7 +30,12 @@ export function loadAgentBlock(loader: BlockLoader, steps: FlowStep[], items: re
     specs.push(loaded.spec);
   }
   if (specs.length > 0 && !specs.some((s) => s.kind === "prompt")) {
-    problems.push(diagnostic("missing-key", `a block on agent surface \`${surface}\` needs at least one \`prompt:\` step: the task the agent is given`, { span: spanOf(source, first), hint: "- prompt: Summarise ticket ${captured.ticket}" }));
+    problems.push(
+      diagnostic("missing-key", `a block on agent surface \`${surface}\` needs at least one \`prompt:\` step: the task the agent is given`, {
+        span: spanOf(source, first),
+        hint: "- prompt: Summarise ticket ${captured.ticket}",
+      }),
+    );
     return [];
   }
   if (!first || specs.length === 0) return [];

@@ -3,7 +3,7 @@
 // `steps: "agent_steps"`, loaded as one `agent_run` step. The agent's own keys (`agent:`, `tools:`, …)
 // are its adapter's (plugins/agent). Pure: YAML nodes in, plain data out (`${…}` raw).
 import { diagnostic, type Diagnostic } from "../diagnostics/diagnostic.ts";
-import { isMap, isScalar, isSeq, keyName, spanInScalar, spanOf, type Node, type Scalar, type YamlSource } from "./yaml.ts";
+import { isMap, isScalar, keyName, spanInScalar, spanOf, type Node, type Scalar, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
 import type { StepAst } from "../grammar/ast.ts";
 import type { SurfaceKind } from "./surface-kinds.ts";
@@ -34,13 +34,21 @@ export const NO_EGRESS_STEP = "assert_no_egress";
 const TOOL_CALL_EXAMPLE = "assert_tool_call: book_flight where flight.id equals KQ311 and passengers.0.name exists";
 
 /** Parses one `assert_tool_call` / `assert_no_tool_call` value. Offsets are into `text`. */
-export function parseToolCall(text: string): { ok: true; tool: string; where: ToolCallClause[] } | { ok: false; message: string; hint: string; offset: number; length: number } {
+export function parseToolCall(
+  text: string,
+): { ok: true; tool: string; where: ToolCallClause[] } | { ok: false; message: string; hint: string; offset: number; length: number } {
   const m = /^\s*(\S+)(?:\s+where\s+([\s\S]*))?$/.exec(text);
   if (!m || m[1] === "where") return { ok: false, message: "name the tool first", hint: TOOL_CALL_EXAMPLE, offset: 0, length: Math.max(1, text.length) };
   const tool = m[1]!;
   if (/\s/.test(text.trim()) && m[2] === undefined) {
     const at = text.indexOf(tool) + tool.length;
-    return { ok: false, message: `after the tool name comes \`where <path> <matcher> <value>\`, not \`${text.slice(at).trim()}\``, hint: TOOL_CALL_EXAMPLE, offset: at, length: text.length - at };
+    return {
+      ok: false,
+      message: `after the tool name comes \`where <path> <matcher> <value>\`, not \`${text.slice(at).trim()}\``,
+      hint: TOOL_CALL_EXAMPLE,
+      offset: at,
+      length: text.length - at,
+    };
   }
   const where: ToolCallClause[] = [];
   if (m[2] !== undefined) {
@@ -60,10 +68,15 @@ export function parseToolCall(text: string): { ok: true; tool: string; where: To
 function parseClause(clause: string): { ok: true; clause: ToolCallClause } | { ok: false; message: string; hint: string } {
   const m = /^(\S+)\s+(equals|is absent|is missing|is|contains|matches|exists)(?:\s+([\s\S]*))?$/.exec(clause);
   if (!m) {
-    return { ok: false, message: `\`${clause}\` is not a clause: write \`<path> <matcher> <value>\``, hint: "matchers: `equals` (or `is`), `contains`, `matches <regex>`, `exists`, `is absent` (or `is missing`); e.g. `flight.id equals KQ311`" };
+    return {
+      ok: false,
+      message: `\`${clause}\` is not a clause: write \`<path> <matcher> <value>\``,
+      hint: "matchers: `equals` (or `is`), `contains`, `matches <regex>`, `exists`, `is absent` (or `is missing`); e.g. `flight.id equals KQ311`",
+    };
   }
   const path = m[1]!;
-  if (!/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/.test(path)) return { ok: false, message: `\`${path}\` is not a dotted path`, hint: "write keys and array indices separated by dots: `passengers.0.name`" };
+  if (!/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/.test(path))
+    return { ok: false, message: `\`${path}\` is not a dotted path`, hint: "write keys and array indices separated by dots: `passengers.0.name`" };
   const word = m[2]!;
   const value = m[3]?.trim();
   if (word === "exists" || word === "is absent" || word === "is missing") {
@@ -75,10 +88,14 @@ function parseClause(clause: string): { ok: true; clause: ToolCallClause } | { o
     try {
       new RegExp(value);
     } catch (error) {
-      return { ok: false, message: `\`${value}\` is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`, hint: "write a JavaScript regular expression without slashes, e.g. `matches ^KQ[0-9]+$`" };
+      return {
+        ok: false,
+        message: `\`${value}\` is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}`,
+        hint: "write a JavaScript regular expression without slashes, e.g. `matches ^KQ[0-9]+$`",
+      };
     }
   }
-  return { ok: true, clause: { path, matcher: word === "is" ? "equals" : word as ClauseMatcher, value } };
+  return { ok: true, clause: { path, matcher: word === "is" ? "equals" : (word as ClauseMatcher), value } };
 }
 
 /** `reply contains <text>` / `reply is <text>` (the text of an `assert:` step in an agent flow). */
@@ -89,16 +106,26 @@ export function parseReply(text: string): { op: "contains" | "is"; value: string
 
 /** Loads one step of an agent flow; undefined (with a problem) when it is not an agent step. */
 export function loadAgentStep(source: YamlSource, item: Node, problems: Diagnostic[]): { spec: AgentStepSpec; keyNode: Node } | undefined {
-  const hint = "an agent flow's steps are `prompt: <task>`, `follow_up: <message>`, `assert_tool_call: <tool> [where …]`, `assert_no_tool_call: <tool> [where …]` and `assert: reply contains <text>`";
+  const hint =
+    "an agent flow's steps are `prompt: <task>`, `follow_up: <message>`, `assert_tool_call: <tool> [where …]`, `assert_no_tool_call: <tool> [where …]` and `assert: reply contains <text>`";
   if (isScalar(item) && item.value === NO_EGRESS_STEP) return { spec: { kind: "no_egress", text: NO_EGRESS_STEP }, keyNode: item };
   if (isMap(item) && item.items.length === 1 && keyName(item.items[0]!) === NO_EGRESS_STEP) {
-    problems.push(diagnostic("bad-value", "`assert_no_egress` is a bare step: it takes no value", { span: spanOf(source, item.items[0]!.key as Node), hint: "write `- assert_no_egress` (the destinations the agent may reach go in `agent.allow_egress`)" }));
+    problems.push(
+      diagnostic("bad-value", "`assert_no_egress` is a bare step: it takes no value", {
+        span: spanOf(source, item.items[0]!.key as Node),
+        hint: "write `- assert_no_egress` (the destinations the agent may reach go in `agent.allow_egress`)",
+      }),
+    );
     return undefined;
   }
   if (!isMap(item) || item.items.length !== 1) {
-    problems.push(diagnostic("unsupported-step", isScalar(item)
-      ? "an agent flow has no UI: a plain step is a UI step (rules grammar), not an agent step"
-      : "an agent step is a one-key mapping", { span: spanOf(source, item), hint }));
+    problems.push(
+      diagnostic(
+        "unsupported-step",
+        isScalar(item) ? "an agent flow has no UI: a plain step is a UI step (rules grammar), not an agent step" : "an agent step is a one-key mapping",
+        { span: spanOf(source, item), hint },
+      ),
+    );
     return undefined;
   }
   const pair = item.items[0]!;
@@ -106,17 +133,46 @@ export function loadAgentStep(source: YamlSource, item: Node, problems: Diagnost
   const keyNode = pair.key as Node;
   const value = pair.value as Node | null;
   const text = isScalar(value) && (typeof value.value === "string" || typeof value.value === "number") ? String(value.value) : undefined;
-  if (key === "rules" || key === "repeat" || key === "when" || key === "foreach" || key === "in" || key.startsWith("assert_") && !(AGENT_STEP_KEYS as readonly string[]).includes(key)) {
-    problems.push(diagnostic("unsupported-step", `\`${key}:\` is a UI/structured step (rules grammar); an agent flow takes agent steps only`, { span: spanOf(source, keyNode), hint }));
+  if (
+    key === "rules" ||
+    key === "repeat" ||
+    key === "when" ||
+    key === "foreach" ||
+    key === "in" ||
+    (key.startsWith("assert_") && !(AGENT_STEP_KEYS as readonly string[]).includes(key))
+  ) {
+    problems.push(
+      diagnostic("unsupported-step", `\`${key}:\` is a UI/structured step (rules grammar); an agent flow takes agent steps only`, {
+        span: spanOf(source, keyNode),
+        hint,
+      }),
+    );
     return undefined;
   }
   if (!(AGENT_STEP_KEYS as readonly string[]).includes(key) && key !== "assert") {
     const guess = nearest(key, [...AGENT_STEP_KEYS, "assert"]);
-    problems.push(diagnostic("unknown-key", `unknown step key \`${key}\` in an agent flow`, { span: spanOf(source, keyNode), hint: guess ? `did you mean \`${guess}\`? ${hint}` : hint }));
+    problems.push(
+      diagnostic("unknown-key", `unknown step key \`${key}\` in an agent flow`, {
+        span: spanOf(source, keyNode),
+        hint: guess ? `did you mean \`${guess}\`? ${hint}` : hint,
+      }),
+    );
     return undefined;
   }
   if (text === undefined || text.trim() === "") {
-    problems.push(diagnostic("bad-value", `\`${key}:\` takes text`, { span: spanOf(source, (value ?? keyNode) as Node), hint: key === "prompt" ? "prompt: Book the cheapest flight to Nairobi" : key === "follow_up" ? "follow_up: Make it a window seat" : key === "assert" ? "assert: reply contains booked" : TOOL_CALL_EXAMPLE }));
+    problems.push(
+      diagnostic("bad-value", `\`${key}:\` takes text`, {
+        span: spanOf(source, (value ?? keyNode) as Node),
+        hint:
+          key === "prompt"
+            ? "prompt: Book the cheapest flight to Nairobi"
+            : key === "follow_up"
+              ? "follow_up: Make it a window seat"
+              : key === "assert"
+                ? "assert: reply contains booked"
+                : TOOL_CALL_EXAMPLE,
+      }),
+    );
     return undefined;
   }
   const scalar = value as Scalar;
@@ -125,7 +181,13 @@ export function loadAgentStep(source: YamlSource, item: Node, problems: Diagnost
   if (key === "assert") {
     const reply = parseReply(text);
     if (!reply) {
-      problems.push(diagnostic("unsupported-step", "in an agent flow `assert:` checks the agent's reply: `reply contains <text>` or `reply is <text>`; a UI assertion (rules grammar) has no page to read here", { span: spanOf(source, scalar), hint: "assert: reply contains booked" }));
+      problems.push(
+        diagnostic(
+          "unsupported-step",
+          "in an agent flow `assert:` checks the agent's reply: `reply contains <text>` or `reply is <text>`; a UI assertion (rules grammar) has no page to read here",
+          { span: spanOf(source, scalar), hint: "assert: reply contains booked" },
+        ),
+      );
       return undefined;
     }
     return { spec: { kind: "reply", text: `reply ${reply.op} ${reply.value}`, ...reply }, keyNode };

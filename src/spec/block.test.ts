@@ -35,7 +35,10 @@ describe("repeat: blocks", () => {
     expect(repeat.until.span).toMatchObject({ line: 6, column: 14, length: 28 });
     expect(repeat.until.condition).toMatchObject({ kind: "shows", text: { raw: "Enough" } });
     expect(repeat.body.map((n) => n.kind === "step" && n.step.text)).toEqual(['Press the "id:button" button']);
-    expect(f.steps.map((s) => [s.index, s.text])).toEqual([[0, 'Press the "id:button" button'], [1, "page shows Enough"]]);
+    expect(f.steps.map((s) => [s.index, s.text])).toEqual([
+      [0, 'Press the "id:button" button'],
+      [1, "page shows Enough"],
+    ]);
   });
 
   test("nest: a when inside a repeat", () => {
@@ -53,18 +56,72 @@ describe("repeat: blocks", () => {
   });
 
   test.each([
-    ["no max", "  - repeat:\n      until: page shows X\n      steps:\n        - rules: Click \"A\"\n", "missing-key", "a `repeat:` block needs `max:`, the most passes it may take", 5],
-    ["no until", "  - repeat:\n      max: 3\n      steps:\n        - rules: Click \"A\"\n", "missing-key", "a `repeat:` block needs `until:`, the condition that ends it", 5],
+    [
+      "no max",
+      '  - repeat:\n      until: page shows X\n      steps:\n        - rules: Click "A"\n',
+      "missing-key",
+      "a `repeat:` block needs `max:`, the most passes it may take",
+      5,
+    ],
+    [
+      "no until",
+      '  - repeat:\n      max: 3\n      steps:\n        - rules: Click "A"\n',
+      "missing-key",
+      "a `repeat:` block needs `until:`, the condition that ends it",
+      5,
+    ],
     ["no steps", "  - repeat:\n      until: page shows X\n      max: 3\n", "missing-key", "a `repeat:` block needs a `steps:` list", 5],
-    ["a zero max", "  - repeat:\n      until: page shows X\n      max: 0\n      steps:\n        - rules: Click \"A\"\n", "bad-value", "`max:` must be a whole number of passes, at least 1", 7],
-    ["a text max", "  - repeat:\n      until: page shows X\n      max: lots\n      steps:\n        - rules: Click \"A\"\n", "bad-value", "`max:` must be a whole number of passes, at least 1", 7],
-    ["empty steps", "  - repeat:\n      until: page shows X\n      max: 2\n      steps: []\n", "bad-value", "the `steps:` of a `repeat:` block must be a non-empty list", 8],
+    [
+      "a zero max",
+      '  - repeat:\n      until: page shows X\n      max: 0\n      steps:\n        - rules: Click "A"\n',
+      "bad-value",
+      "`max:` must be a whole number of passes, at least 1",
+      7,
+    ],
+    [
+      "a text max",
+      '  - repeat:\n      until: page shows X\n      max: lots\n      steps:\n        - rules: Click "A"\n',
+      "bad-value",
+      "`max:` must be a whole number of passes, at least 1",
+      7,
+    ],
+    [
+      "empty steps",
+      "  - repeat:\n      until: page shows X\n      max: 2\n      steps: []\n",
+      "bad-value",
+      "the `steps:` of a `repeat:` block must be a non-empty list",
+      8,
+    ],
     ["a scalar", "  - repeat: 3\n", "bad-value", "`repeat:` takes a mapping with `until`, `max` and `steps`", 5],
-    ["an unknown key", "  - repeat:\n      until: page shows X\n      max: 2\n      timeout: 3\n      steps:\n        - rules: Click \"A\"\n", "unknown-key", "unknown key `timeout` in a `repeat:` block", 8],
-    ["an empty until", "  - repeat:\n      until:\n      max: 2\n      steps:\n        - rules: Click \"A\"\n", "bad-value", "`until:` takes a condition", 6],
-    ["a waiting condition", "  - repeat:\n      until: page shows X within 5s\n      max: 2\n      steps:\n        - rules: Click \"A\"\n", "refused-step", "A condition reads the app once and never waits, so it takes no `within` bound.", 6],
-    ["a condition that is not one", "  - repeat:\n      until: the \"id:a\" is enabled\n      max: 2\n      steps:\n        - rules: Click \"A\"\n", "refused-step", "`is enabled` is not allowed as a condition.", 6],
-    ["a bad step in the body", "  - repeat:\n      until: page shows X\n      max: 2\n      steps:\n        - rules: Frobnicate\n", "unknown-step", undefined, 9],
+    [
+      "an unknown key",
+      '  - repeat:\n      until: page shows X\n      max: 2\n      timeout: 3\n      steps:\n        - rules: Click "A"\n',
+      "unknown-key",
+      "unknown key `timeout` in a `repeat:` block",
+      8,
+    ],
+    ["an empty until", '  - repeat:\n      until:\n      max: 2\n      steps:\n        - rules: Click "A"\n', "bad-value", "`until:` takes a condition", 6],
+    [
+      "a waiting condition",
+      '  - repeat:\n      until: page shows X within 5s\n      max: 2\n      steps:\n        - rules: Click "A"\n',
+      "refused-step",
+      "A condition reads the app once and never waits, so it takes no `within` bound.",
+      6,
+    ],
+    [
+      "a condition that is not one",
+      '  - repeat:\n      until: the "id:a" is enabled\n      max: 2\n      steps:\n        - rules: Click "A"\n',
+      "refused-step",
+      "`is enabled` is not allowed as a condition.",
+      6,
+    ],
+    [
+      "a bad step in the body",
+      "  - repeat:\n      until: page shows X\n      max: 2\n      steps:\n        - rules: Frobnicate\n",
+      "unknown-step",
+      undefined,
+      9,
+    ],
   ])("refuses %s, at its line", (_name, steps, code, message, line) => {
     const d = refused(steps);
     expect(d.map((x): [string, number | undefined] => [x.code, x.span?.line])).toEqual([[code, line]]);
@@ -73,7 +130,7 @@ describe("repeat: blocks", () => {
   });
 
   test("a refused condition points at the refused words", () => {
-    const [d] = refused("  - repeat:\n      until: the \"id:a\" is enabled\n      max: 2\n      steps:\n        - rules: Click \"A\"\n");
+    const [d] = refused('  - repeat:\n      until: the "id:a" is enabled\n      max: 2\n      steps:\n        - rules: Click "A"\n');
     expect(renderDiagnostic(d!)).toContain("^^^^^^^^^^");
     expect(d!.span).toMatchObject({ line: 6, column: 25, length: 10 });
   });
@@ -102,10 +159,22 @@ describe("when: blocks", () => {
 
   test.each([
     ["no steps", "  - when: page shows X\n", "missing-key", "a `when:` block needs a `steps:` list", 5],
-    ["a third key", "  - when: page shows X\n    steps:\n      - rules: Click \"A\"\n    else:\n      - rules: Click \"B\"\n", "unknown-key", "unknown key `else` in a `when:` block", 8],
-    ["a bare steps", "  - steps:\n      - rules: Click \"A\"\n    rules: Click \"B\"\n", "bad-value", "a step mapping must have exactly one key", 5],
-    ["an in: block without apps:", "  - in: admin\n    steps:\n      - rules: Click \"A\"\n", "bad-value", "`in:` blocks need the flow's surfaces declared under `apps:`", 5],
-    ["an unknown condition", "  - when: the dialog is open\n    steps:\n      - rules: Click \"A\"\n", "refused-step", undefined, 5],
+    [
+      "a third key",
+      '  - when: page shows X\n    steps:\n      - rules: Click "A"\n    else:\n      - rules: Click "B"\n',
+      "unknown-key",
+      "unknown key `else` in a `when:` block",
+      8,
+    ],
+    ["a bare steps", '  - steps:\n      - rules: Click "A"\n    rules: Click "B"\n', "bad-value", "a step mapping must have exactly one key", 5],
+    [
+      "an in: block without apps:",
+      '  - in: admin\n    steps:\n      - rules: Click "A"\n',
+      "bad-value",
+      "`in:` blocks need the flow's surfaces declared under `apps:`",
+      5,
+    ],
+    ["an unknown condition", '  - when: the dialog is open\n    steps:\n      - rules: Click "A"\n', "refused-step", undefined, 5],
   ])("refuses %s", (_name, steps, code, message, line) => {
     const d = refused(steps);
     expect(d.map((x): [string, number | undefined] => [x.code, x.span?.line])).toEqual([[code, line]]);
@@ -125,7 +194,11 @@ describe("checkDragsAsserted", () => {
     ["last in the flow", `  - ${DRAG}\n`, 5],
     ["followed by an action", `  - ${DRAG}\n  - rules: Click "Save"\n`, 5],
     ["last in a repeat body", `  - repeat:\n      until: page shows X\n      max: 2\n      steps:\n        - ${DRAG}\n  - assert: page shows X\n`, 9],
-    ["inside a when, followed by a nested block", `  - when: page shows X\n    steps:\n      - ${DRAG}\n      - when: page shows Y\n        steps:\n          - assert: page shows Z\n`, 7],
+    [
+      "inside a when, followed by a nested block",
+      `  - when: page shows X\n    steps:\n      - ${DRAG}\n      - when: page shows Y\n        steps:\n          - assert: page shows Z\n`,
+      7,
+    ],
   ])("refuses a Drag %s, at the Drag's span", (_name, steps, line) => {
     const d = refused(steps);
     expect(d.map((x) => [x.code, x.span?.line])).toEqual([["unverified-drag", line]]);

@@ -95,12 +95,19 @@ const eachNote = (scope: Scope): readonly DiagnosticNote[] =>
  * Substitutes `${each…}` in a scalar, then parses the trimmed text. Errors point into the
  * authored text; once a value was spliced in they cover the whole template and name the pass.
  */
-export function parseInScalar<T>(loader: BlockLoader, node: Scalar, scope: Scope, parse: (text: string) => ParseResult<T>): { value: T; text: string; span: SourceSpan } | undefined {
+export function parseInScalar<T>(
+  loader: BlockLoader,
+  node: Scalar,
+  scope: Scope,
+  parse: (text: string) => ParseResult<T>,
+): { value: T; text: string; span: SourceSpan } | undefined {
   const { source, problems } = loader;
   const template = String(node.value);
   const sub = substituteEach(template, scope.each);
   if (!sub.ok) {
-    problems.push(diagnostic("bad-reference", sub.message, { span: spanInScalar(source, node, sub.offset, sub.length), hint: sub.hint, notes: eachNote(scope) }));
+    problems.push(
+      diagnostic("bad-reference", sub.message, { span: spanInScalar(source, node, sub.offset, sub.length), hint: sub.hint, notes: eachNote(scope) }),
+    );
     return undefined;
   }
   const text = String(sub.value);
@@ -111,11 +118,13 @@ export function parseInScalar<T>(loader: BlockLoader, node: Scalar, scope: Scope
   const parsed = parse(trimmed);
   if (!parsed.ok) {
     const e = parsed.error;
-    problems.push(diagnostic(e.code, e.message, {
-      span: sub.changed ? span : spanInScalar(source, node, e.offset + lead, e.length),
-      hint: e.hint,
-      ...(sub.changed ? { notes: eachNote(scope) } : {}),
-    }));
+    problems.push(
+      diagnostic(e.code, e.message, {
+        span: sub.changed ? span : spanInScalar(source, node, e.offset + lead, e.length),
+        hint: e.hint,
+        ...(sub.changed ? { notes: eachNote(scope) } : {}),
+      }),
+    );
     return undefined;
   }
   return { value: parsed.value, text: trimmed, span };
@@ -123,10 +132,12 @@ export function parseInScalar<T>(loader: BlockLoader, node: Scalar, scope: Scope
 
 function loadCondition(loader: BlockLoader, keyNode: Node, node: Node | null, scope: Scope, key: string): FlowCondition | undefined {
   if (!isScalar(node) || typeof node.value !== "string" || node.value.trim() === "") {
-    loader.problems.push(diagnostic("bad-value", `\`${key}:\` takes a condition`, {
-      span: spanOf(loader.source, node && !(isScalar(node) && (node.value === null || node.value === "")) ? node : keyNode),
-      hint: `${key}: the "id:status" shows Done`,
-    }));
+    loader.problems.push(
+      diagnostic("bad-value", `\`${key}:\` takes a condition`, {
+        span: spanOf(loader.source, node && !(isScalar(node) && (node.value === null || node.value === "")) ? node : keyNode),
+        hint: `${key}: the "id:status" shows Done`,
+      }),
+    );
     return undefined;
   }
   const parsed = parseInScalar(loader, node, scope, (text) => parseCondition(text, loader.grammar(scope.surface)));
@@ -136,14 +147,28 @@ function loadCondition(loader: BlockLoader, keyNode: Node, node: Node | null, sc
 /** A block's `steps:` value: a non-empty list, loaded as a body. */
 function loadBody(loader: BlockLoader, keyNode: Node, node: Node | null | undefined, scope: Scope, block: string): FlowNode[] | undefined {
   if (node === undefined) {
-    loader.problems.push(diagnostic("missing-key", `a \`${block}:\` block needs a \`steps:\` list`, { span: spanOf(loader.source, keyNode), hint: block === "when" ? "- when: page shows Error\n  steps:\n    - rules: Press the \"Retry\" button" : REPEAT_EXAMPLE }));
+    loader.problems.push(
+      diagnostic("missing-key", `a \`${block}:\` block needs a \`steps:\` list`, {
+        span: spanOf(loader.source, keyNode),
+        hint: block === "when" ? '- when: page shows Error\n  steps:\n    - rules: Press the "Retry" button' : REPEAT_EXAMPLE,
+      }),
+    );
     return undefined;
   }
   if (!isSeq(node) || node.items.length === 0) {
-    loader.problems.push(diagnostic("bad-value", `the \`steps:\` of a \`${block}:\` block must be a non-empty list`, { span: spanOf(loader.source, node), hint: "write one step per line: `- rules: Press the \"Next\" button`" }));
+    loader.problems.push(
+      diagnostic("bad-value", `the \`steps:\` of a \`${block}:\` block must be a non-empty list`, {
+        span: spanOf(loader.source, node),
+        hint: 'write one step per line: `- rules: Press the "Next" button`',
+      }),
+    );
     return undefined;
   }
-  return loader.loadList(node.items as Node[], { top: false, ...(scope.each ? { each: scope.each } : {}), ...(scope.surface !== undefined ? { surface: scope.surface } : {}) });
+  return loader.loadList(node.items as Node[], {
+    top: false,
+    ...(scope.each ? { each: scope.each } : {}),
+    ...(scope.surface !== undefined ? { surface: scope.surface } : {}),
+  });
 }
 
 /** Splits a block's mapping into its known keys, reporting unknown ones. */
@@ -154,10 +179,12 @@ function fields(loader: BlockLoader, map: YAMLMap, allowed: readonly string[], b
     if (allowed.includes(name)) out.set(name, { key: pair.key as Node, value: pair.value as Node | null });
     else {
       const guess = nearest(name, allowed);
-      loader.problems.push(diagnostic("unknown-key", `unknown key \`${name}\` in a \`${block}:\` block`, {
-        span: spanOf(loader.source, pair.key as Node),
-        hint: `${guess ? `did you mean \`${guess}\`? ` : ""}a \`${block}:\` block has ${allowed.map((k) => `\`${k}\``).join(", ")}`,
-      }));
+      loader.problems.push(
+        diagnostic("unknown-key", `unknown key \`${name}\` in a \`${block}:\` block`, {
+          span: spanOf(loader.source, pair.key as Node),
+          hint: `${guess ? `did you mean \`${guess}\`? ` : ""}a \`${block}:\` block has ${allowed.map((k) => `\`${k}\``).join(", ")}`,
+        }),
+      );
     }
   }
   return out;
@@ -168,15 +195,24 @@ export function loadRepeat(loader: BlockLoader, pair: Pair, scope: Scope): FlowN
   const keyNode = pair.key as Node;
   const value = pair.value as Node | null;
   if (!isMap(value)) {
-    loader.problems.push(diagnostic("bad-value", "`repeat:` takes a mapping with `until`, `max` and `steps`", { span: spanOf(loader.source, value ?? keyNode), hint: REPEAT_EXAMPLE }));
+    loader.problems.push(
+      diagnostic("bad-value", "`repeat:` takes a mapping with `until`, `max` and `steps`", {
+        span: spanOf(loader.source, value ?? keyNode),
+        hint: REPEAT_EXAMPLE,
+      }),
+    );
     return [];
   }
   const f = fields(loader, value, ["until", "max", "steps"], "repeat");
   const missing = ["until", "max", "steps"].filter((k) => !f.has(k));
   for (const k of missing.filter((k) => k !== "steps")) {
-    loader.problems.push(diagnostic("missing-key", k === "max"
-      ? "a `repeat:` block needs `max:`, the most passes it may take"
-      : "a `repeat:` block needs `until:`, the condition that ends it", { span: spanOf(loader.source, keyNode), hint: REPEAT_EXAMPLE }));
+    loader.problems.push(
+      diagnostic(
+        "missing-key",
+        k === "max" ? "a `repeat:` block needs `max:`, the most passes it may take" : "a `repeat:` block needs `until:`, the condition that ends it",
+        { span: spanOf(loader.source, keyNode), hint: REPEAT_EXAMPLE },
+      ),
+    );
   }
   const untilField = f.get("until");
   const until = untilField && loadCondition(loader, untilField.key, untilField.value, scope, "until");
@@ -200,10 +236,18 @@ function loadMax(loader: BlockLoader, keyNode: Node, node: Node | null, scope: S
   const most = LIMITS.repeatMax.value;
   if (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= most) return value;
   if (typeof value === "number" && value > most) {
-    loader.problems.push(diagnostic("limit-exceeded", `\`max: ${node && isScalar(node) && node.source !== undefined ? node.source : value}\` is more passes than a \`repeat:\` may take, ${most}`, { span: spanOf(loader.source, node ?? keyNode), hint: `write at most \`max: ${most}\`; see docs/flow-format.md, "Limits"` }));
+    loader.problems.push(
+      diagnostic(
+        "limit-exceeded",
+        `\`max: ${node && isScalar(node) && node.source !== undefined ? node.source : value}\` is more passes than a \`repeat:\` may take, ${most}`,
+        { span: spanOf(loader.source, node ?? keyNode), hint: `write at most \`max: ${most}\`; see docs/flow-format.md, "Limits"` },
+      ),
+    );
     return undefined;
   }
-  loader.problems.push(diagnostic("bad-value", "`max:` must be a whole number of passes, at least 1", { span: spanOf(loader.source, node ?? keyNode), hint: "max: 10" }));
+  loader.problems.push(
+    diagnostic("bad-value", "`max:` must be a whole number of passes, at least 1", { span: spanOf(loader.source, node ?? keyNode), hint: "max: 10" }),
+  );
   return undefined;
 }
 
@@ -222,26 +266,47 @@ export function loadWhen(loader: BlockLoader, map: YAMLMap, scope: Scope): FlowN
 export function loadForeach(loader: BlockLoader, pair: Pair, scope: Scope): FlowNode[] {
   const keyNode = pair.key as Node;
   if (!scope.top && !scope.blockTop) {
-    loader.problems.push(diagnostic("bad-value", scope.each
-      ? "a `foreach:` cannot be nested inside another `foreach:`"
-      : "`foreach:` may only appear at the top level of `steps:` (or of an `in:` block), not inside a `repeat:` or `when:` block", {
-      span: spanOf(loader.source, keyNode),
-      hint: scope.each ? "use one foreach whose values are mappings: `values: [{size: S, colour: red}, …]` with `${each.size}` and `${each.colour}`" : "move the foreach out of the block, to the flow's `steps:` list",
-    }));
+    loader.problems.push(
+      diagnostic(
+        "bad-value",
+        scope.each
+          ? "a `foreach:` cannot be nested inside another `foreach:`"
+          : "`foreach:` may only appear at the top level of `steps:` (or of an `in:` block), not inside a `repeat:` or `when:` block",
+        {
+          span: spanOf(loader.source, keyNode),
+          hint: scope.each
+            ? "use one foreach whose values are mappings: `values: [{size: S, colour: red}, …]` with `${each.size}` and `${each.colour}`"
+            : "move the foreach out of the block, to the flow's `steps:` list",
+        },
+      ),
+    );
     return [];
   }
   const value = pair.value as Node | null;
   if (!isMap(value)) {
-    loader.problems.push(diagnostic("bad-value", "`foreach:` takes a mapping with `values` and `steps`", { span: spanOf(loader.source, value ?? keyNode), hint: FOREACH_EXAMPLE }));
+    loader.problems.push(
+      diagnostic("bad-value", "`foreach:` takes a mapping with `values` and `steps`", { span: spanOf(loader.source, value ?? keyNode), hint: FOREACH_EXAMPLE }),
+    );
     return [];
   }
   const f = fields(loader, value, ["values", "steps"], "foreach");
   const valuesField = f.get("values");
   const stepsNode = f.get("steps")?.value;
-  if (!valuesField) loader.problems.push(diagnostic("missing-key", "a `foreach:` block needs `values:`, the list to repeat over", { span: spanOf(loader.source, keyNode), hint: FOREACH_EXAMPLE }));
-  if (f.get("steps") === undefined) loader.problems.push(diagnostic("missing-key", "a `foreach:` block needs a `steps:` list", { span: spanOf(loader.source, keyNode), hint: FOREACH_EXAMPLE }));
+  if (!valuesField)
+    loader.problems.push(
+      diagnostic("missing-key", "a `foreach:` block needs `values:`, the list to repeat over", { span: spanOf(loader.source, keyNode), hint: FOREACH_EXAMPLE }),
+    );
+  if (f.get("steps") === undefined)
+    loader.problems.push(
+      diagnostic("missing-key", "a `foreach:` block needs a `steps:` list", { span: spanOf(loader.source, keyNode), hint: FOREACH_EXAMPLE }),
+    );
   else if (!isSeq(stepsNode) || stepsNode.items.length === 0) {
-    loader.problems.push(diagnostic("bad-value", "the `steps:` of a `foreach:` block must be a non-empty list", { span: spanOf(loader.source, stepsNode ?? keyNode), hint: FOREACH_EXAMPLE }));
+    loader.problems.push(
+      diagnostic("bad-value", "the `steps:` of a `foreach:` block must be a non-empty list", {
+        span: spanOf(loader.source, stepsNode ?? keyNode),
+        hint: FOREACH_EXAMPLE,
+      }),
+    );
     return [];
   }
   if (!valuesField || !isSeq(stepsNode)) return [];
@@ -253,15 +318,26 @@ export function loadForeach(loader: BlockLoader, pair: Pair, scope: Scope): Flow
   // Bounded before expanding: the copies would be made (and held) first.
   const most = LIMITS.flowSteps.value;
   if (values.values.length * stepsNode.items.length > most) {
-    loader.problems.push(diagnostic("limit-exceeded", `this \`foreach:\` expands to ${values.values.length} values × ${stepsNode.items.length} steps = ${values.values.length * stepsNode.items.length} steps, more than the ${most} a flow may have`, {
-      span: spanOf(loader.source, keyNode),
-      hint: `split the values over several flows (a suite runs them together); see docs/flow-format.md, "Limits"`,
-    }));
+    loader.problems.push(
+      diagnostic(
+        "limit-exceeded",
+        `this \`foreach:\` expands to ${values.values.length} values × ${stepsNode.items.length} steps = ${values.values.length * stepsNode.items.length} steps, more than the ${most} a flow may have`,
+        {
+          span: spanOf(loader.source, keyNode),
+          hint: `split the values over several flows (a suite runs them together); see docs/flow-format.md, "Limits"`,
+        },
+      ),
+    );
     return [];
   }
   const nodes: FlowNode[] = [];
   values.values.forEach((v, index) => {
-    for (const n of loader.loadList(stepsNode.items as Node[], { top: false, each: { value: v, index, count: values.values.length }, ...(scope.surface !== undefined ? { surface: scope.surface } : {}) })) nodes.push(n);
+    for (const n of loader.loadList(stepsNode.items as Node[], {
+      top: false,
+      each: { value: v, index, count: values.values.length },
+      ...(scope.surface !== undefined ? { surface: scope.surface } : {}),
+    }))
+      nodes.push(n);
   });
   return nodes;
 }
@@ -279,9 +355,11 @@ export function checkDragsAsserted(nodes: readonly FlowNode[], problems: Diagnos
     if (node.step.ast.kind !== "drag" || beforeGap.has(node)) return;
     const next = nodes[i + 1];
     if (next?.kind === "step" && (next.step.ast.kind === "assert" || next.step.ast.kind === "structured")) return;
-    problems.push(diagnostic("unverified-drag", "a Drag step must be immediately followed by an assertion step", {
-      span: node.step.span,
-      hint: "add an `assert:` step right after it that checks where the item landed, e.g. `- assert: the \"id:done\" shows Write docs`",
-    }));
+    problems.push(
+      diagnostic("unverified-drag", "a Drag step must be immediately followed by an assertion step", {
+        span: node.step.span,
+        hint: 'add an `assert:` step right after it that checks where the item landed, e.g. `- assert: the "id:done" shows Write docs`',
+      }),
+    );
   });
 }

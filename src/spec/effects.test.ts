@@ -28,6 +28,10 @@ describe("effects: in a flow", () => {
     const bad = loadFlowText("f.flow.yaml", flow("", '- rules: Click "Save"\n    effects: strict'));
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
-    expect(bad.diagnostics[0]).toMatchObject({ code: "bad-value", message: 'a step\'s `effects:` can only be off, not "strict"', span: { line: 6, column: 14 } });
+    expect(bad.diagnostics[0]).toMatchObject({
+      code: "bad-value",
+      message: 'a step\'s `effects:` can only be off, not "strict"',
+      span: { line: 6, column: 14 },
+    });
   });
 });

@@ -10,10 +10,12 @@ export function loadEffects(source: YamlSource, node: Node | null | undefined, p
   if (isScalar(node) && (node.value === "on" || node.value === "strict" || node.value === "off")) return node.value;
   // YAML 1.1 readers turn a bare `off`/`on` into a boolean; take it as meant.
   if (isScalar(node) && typeof node.value === "boolean") return node.value ? "on" : "off";
-  problems.push(diagnostic("bad-value", `\`effects:\` must be on, strict or off, not ${JSON.stringify(isScalar(node) ? node.value : "a block")}`, {
-    span: spanOf(source, node),
-    hint: "effects: strict   (or on, the default; or off to check no step's effect)",
-  }));
+  problems.push(
+    diagnostic("bad-value", `\`effects:\` must be on, strict or off, not ${JSON.stringify(isScalar(node) ? node.value : "a block")}`, {
+      span: spanOf(source, node),
+      hint: "effects: strict   (or on, the default; or off to check no step's effect)",
+    }),
+  );
   return undefined;
 }
 
@@ -21,7 +23,13 @@ export function loadEffects(source: YamlSource, node: Node | null | undefined, p
  * `- rules: <step>` with `effects: off` beside it: the step (loaded by `load`, which adds it to
  * `steps`) marked so its effect is neither recorded nor checked; nothing when either key is wrong.
  */
-export function withEffectsOff(source: YamlSource, item: Node, problems: Diagnostic[], steps: FlowStep[], load: (text: Scalar) => FlowStep | undefined): FlowNode[] {
+export function withEffectsOff(
+  source: YamlSource,
+  item: Node,
+  problems: Diagnostic[],
+  steps: FlowStep[],
+  load: (text: Scalar) => FlowStep | undefined,
+): FlowNode[] {
   const text = rulesWithEffectsOff(source, item, problems);
   const step = text && load(text);
   if (!step) return [];
@@ -38,15 +46,22 @@ function rulesWithEffectsOff(source: YamlSource, item: Node, problems: Diagnosti
   if (!rules || !effects) return undefined;
   const value = effects.value as Node | null;
   if (!(isScalar(value) && (value.value === "off" || value.value === false))) {
-    problems.push(diagnostic("bad-value", `a step's \`effects:\` can only be off, not ${JSON.stringify(isScalar(value) ? value.value : "a block")}`, {
-      span: spanOf(source, (value ?? effects.key) as Node),
-      hint: "- rules: Press the \"Ping\" button\n  effects: off   (strict applies to a whole flow: `effects: strict` at the top)",
-    }));
+    problems.push(
+      diagnostic("bad-value", `a step's \`effects:\` can only be off, not ${JSON.stringify(isScalar(value) ? value.value : "a block")}`, {
+        span: spanOf(source, (value ?? effects.key) as Node),
+        hint: '- rules: Press the "Ping" button\n  effects: off   (strict applies to a whole flow: `effects: strict` at the top)',
+      }),
+    );
     return undefined;
   }
   const text = rules.value as Node | null;
   if (!isScalar(text) || typeof text.value !== "string" || text.value.trim() === "") {
-    problems.push(diagnostic("bad-value", "`rules:` takes the step's text", { span: spanOf(source, (text ?? rules.key) as Node), hint: "- rules: Press the \"Save\" button" }));
+    problems.push(
+      diagnostic("bad-value", "`rules:` takes the step's text", {
+        span: spanOf(source, (text ?? rules.key) as Node),
+        hint: '- rules: Press the "Save" button',
+      }),
+    );
     return undefined;
   }
   return text;

@@ -15,14 +15,25 @@ const FORM = 'expect:\n  fail: "BUG-123: the total ignores the discount"';
 export function loadExpect(source: YamlSource, node: Node | null | undefined, problems: Diagnostic[]): ExpectedFailure | undefined {
   if (node === undefined) return undefined;
   if (isScalar(node) && node.value === "fail") {
-    problems.push(diagnostic("bad-value", "a known failure needs its reason: say why the flow fails (an issue id, a sentence), so the report and whoever removes it later know", { span: spanOf(source, node), hint: FORM }));
+    problems.push(
+      diagnostic(
+        "bad-value",
+        "a known failure needs its reason: say why the flow fails (an issue id, a sentence), so the report and whoever removes it later know",
+        { span: spanOf(source, node), hint: FORM },
+      ),
+    );
     return undefined;
   }
   const pairs = isMap(node) ? node.items : undefined;
   const only = pairs?.length === 1 ? pairs[0] : undefined;
   const reason = only && keyName(only) === "fail" && isScalar(only.value) && typeof only.value.value === "string" ? only.value.value.trim() : undefined;
   if (!reason) {
-    problems.push(diagnostic("bad-value", "`expect:` takes one key, `fail:`, with the reason the flow is expected to fail", { span: spanOf(source, (only?.value as Node | null | undefined) ?? node), hint: FORM }));
+    problems.push(
+      diagnostic("bad-value", "`expect:` takes one key, `fail:`, with the reason the flow is expected to fail", {
+        span: spanOf(source, (only?.value as Node | null | undefined) ?? node),
+        hint: FORM,
+      }),
+    );
     return undefined;
   }
   return { fail: reason };

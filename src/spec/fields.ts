@@ -34,10 +34,12 @@ export function entries(f: Fields, node: Node | null, what: string, allowed: rea
       continue;
     }
     const guess = nearest(key, allowed);
-    f.problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in ${what}`, {
-      span: spanOf(f.source, keyNode),
-      hint: `${guess ? `did you mean \`${guess}\`? ` : ""}${what} takes: ${allowed.join(", ")}`,
-    }));
+    f.problems.push(
+      diagnostic("unknown-key", `unknown key \`${key}\` in ${what}`, {
+        span: spanOf(f.source, keyNode),
+        hint: `${guess ? `did you mean \`${guess}\`? ` : ""}${what} takes: ${allowed.join(", ")}`,
+      }),
+    );
   }
   return out;
 }
@@ -65,7 +67,9 @@ export function literal(f: Fields, e: Entry, name: string, hint: string): string
   const value = text(f, e, name, hint);
   if (value === undefined) return undefined;
   if (value.includes("${")) {
-    f.problems.push(diagnostic("bad-reference", `\`${name}\` must be written literally, not as a \`\${…}\` reference`, { span: spanOf(f.source, e.value), hint }));
+    f.problems.push(
+      diagnostic("bad-reference", `\`${name}\` must be written literally, not as a \`\${…}\` reference`, { span: spanOf(f.source, e.value), hint }),
+    );
     return undefined;
   }
   return value;
@@ -86,7 +90,12 @@ export function template(f: Fields, e: Entry, name: string, hint: string, allowE
     return undefined;
   }
   if (parsed.value.parts.some((p) => p.kind === "captured")) {
-    f.problems.push(diagnostic("bad-reference", `\`${name}\` is applied before the first step, so it cannot use \`\${captured.…}\``, { span: spanOf(f.source, v), hint: "use a `${VAR}` environment reference or a literal" }));
+    f.problems.push(
+      diagnostic("bad-reference", `\`${name}\` is applied before the first step, so it cannot use \`\${captured.…}\``, {
+        span: spanOf(f.source, v),
+        hint: "use a `${VAR}` environment reference or a literal",
+      }),
+    );
     return undefined;
   }
   return value;
@@ -123,7 +132,14 @@ export function list(f: Fields, e: Entry, name: string, hint: string): Node[] | 
 }
 
 /** A flow's required top-level string (`name`, `app`), trimmed; reported when absent or not a non-empty string. */
-export function requiredString(source: YamlSource, root: Node, values: Map<string, Node | null>, key: string, problems: Diagnostic[], example: string): string | undefined {
+export function requiredString(
+  source: YamlSource,
+  root: Node,
+  values: Map<string, Node | null>,
+  key: string,
+  problems: Diagnostic[],
+  example: string,
+): string | undefined {
   const node = values.get(key);
   if (node === undefined) {
     problems.push(diagnostic("missing-key", `a flow needs \`${key}\``, { span: spanOf(source, root), hint: `add \`${example}\`` }));

@@ -20,7 +20,14 @@ export type FlowSuiteDefaults = SuiteValues;
  * The flow's app: a kind of the catalog named by `app:`, or the adapter that claims `app:` as a
  * mapping of its keys; refused (with the platform) when it cannot run here.
  */
-export function resolveApp(source: YamlSource, root: YAMLMap, values: Map<string, Node | null>, catalog: SurfaceCatalog, platform: string | undefined, problems: Diagnostic[]): { kind?: SurfaceKind; name: string } | undefined {
+export function resolveApp(
+  source: YamlSource,
+  root: YAMLMap,
+  values: Map<string, Node | null>,
+  catalog: SurfaceCatalog,
+  platform: string | undefined,
+  problems: Diagnostic[],
+): { kind?: SurfaceKind; name: string } | undefined {
   const appNode = values.get("app");
   let kind: SurfaceKind | undefined;
   let written: string;
@@ -39,24 +46,38 @@ export function resolveApp(source: YamlSource, root: YAMLMap, values: Map<string
     if (!kind) {
       const later = catalog.planned?.includes(text) === true;
       const others = [...catalog.kinds.keys()];
-      problems.push(diagnostic(later ? "unsupported-feature" : "bad-value", later ? `app \`${text}\` is not available in this version of flowproof` : `unknown app \`${text}\``, {
-        span: spanOf(source, appNode),
-        hint: `use one of the app kinds there are (${others.join(", ")}), or add an adapter plugin for it (docs/plugins.md)`,
-      }));
+      problems.push(
+        diagnostic(
+          later ? "unsupported-feature" : "bad-value",
+          later ? `app \`${text}\` is not available in this version of flowproof` : `unknown app \`${text}\``,
+          {
+            span: spanOf(source, appNode),
+            hint: `use one of the app kinds there are (${others.join(", ")}), or add an adapter plugin for it (docs/plugins.md)`,
+          },
+        ),
+      );
       return { name: text };
     }
     const inApp = kind.keys?.inApp ?? [];
     if (inApp.some((k) => requires(kind!, k))) {
-      problems.push(diagnostic("bad-value", `\`app\` must be an app kind or a mapping \`{${inApp.join(", ")}}\`: ${titleOf(kind)} is written as its keys`, {
-        span: spanOf(source, appNode),
-        hint: `app: {${inApp.map((k) => `${k}: …`).join(", ")}}`,
-      }));
+      problems.push(
+        diagnostic("bad-value", `\`app\` must be an app kind or a mapping \`{${inApp.join(", ")}}\`: ${titleOf(kind)} is written as its keys`, {
+          span: spanOf(source, appNode),
+          hint: `app: {${inApp.map((k) => `${k}: …`).join(", ")}}`,
+        }),
+      );
       return undefined;
     }
   }
   const platforms = kind.platforms;
   if (platforms && platform !== undefined && !platforms.os.includes(platform)) {
-    problems.push(diagnostic("unsupported-platform", `\`app: ${written}\` requires ${platforms.name}${platforms.why ? `: ${platforms.why}` : ""}; this machine runs ${platform}`, { span: spanOf(source, appNode), hint: platforms.hint }));
+    problems.push(
+      diagnostic(
+        "unsupported-platform",
+        `\`app: ${written}\` requires ${platforms.name}${platforms.why ? `: ${platforms.why}` : ""}; this machine runs ${platform}`,
+        { span: spanOf(source, appNode), hint: platforms.hint },
+      ),
+    );
   }
   return { kind, name: kind.kind };
 }
@@ -64,12 +85,18 @@ export function resolveApp(source: YamlSource, root: YAMLMap, values: Map<string
 /** A key another adapter owns (or none does), written where the app does not take it. */
 export function foreignKey(source: YamlSource, catalog: SurfaceCatalog, pair: KeyPair, app: string, where: string, kind?: SurfaceKind): Diagnostic {
   const own = kind?.keys?.refuse?.[pair.name];
-  if (own) return diagnostic("unsupported-feature", own.message ?? `\`${pair.name}:\` does not belong to ${where}`, { span: spanOf(source, pair.key), hint: own.hint });
+  if (own)
+    return diagnostic("unsupported-feature", own.message ?? `\`${pair.name}:\` does not belong to ${where}`, {
+      span: spanOf(source, pair.key),
+      hint: own.hint,
+    });
   const owners = ownersOf(catalog, pair.name, app);
   const owner = owners[0];
-  if (!owner) return diagnostic("unknown-key", `unknown key \`${pair.name}\` in ${where}`, { span: spanOf(source, pair.key), hint: `remove \`${pair.name}:\`` });
+  if (!owner)
+    return diagnostic("unknown-key", `unknown key \`${pair.name}\` in ${where}`, { span: spanOf(source, pair.key), hint: `remove \`${pair.name}:\`` });
   return diagnostic("unsupported-feature", `\`${pair.name}:\` belongs to ${ownerNames(owners)}; ${where} is \`app: ${app}\``, {
-    span: spanOf(source, pair.key), hint: `remove \`${pair.name}:\`, or make it \`app: ${writtenKind(owners.find((o) => writtenKind(o) === o.kind) ?? owner)}\``,
+    span: spanOf(source, pair.key),
+    hint: `remove \`${pair.name}:\`, or make it \`app: ${writtenKind(owners.find((o) => writtenKind(o) === o.kind) ?? owner)}\``,
   });
 }
 
@@ -88,7 +115,14 @@ export function withSuiteDefaults(kind: SurfaceKind, keys: Record<string, unknow
  * The top-level adapter keys of a multi-surface flow: only keys a surface's adapter shares
  * (`shared` role), checked against the first such adapter's schema; every other one is refused.
  */
-export function loadSharedKeys(source: YamlSource, written: readonly KeyPair[], apps: Readonly<Record<string, SurfaceSpec>> | undefined, catalog: SurfaceCatalog, problems: Diagnostic[], suite: FlowSuiteDefaults | undefined): Record<string, unknown> | undefined {
+export function loadSharedKeys(
+  source: YamlSource,
+  written: readonly KeyPair[],
+  apps: Readonly<Record<string, SurfaceSpec>> | undefined,
+  catalog: SurfaceCatalog,
+  problems: Diagnostic[],
+  suite: FlowSuiteDefaults | undefined,
+): Record<string, unknown> | undefined {
   const kinds = [...new Set(Object.values(apps ?? {}).map((a) => a.app))].flatMap((k) => catalog.kinds.get(k) ?? []);
   const sharer = (key: string) => kinds.find((k) => rolesOf(k).get(key)?.shared === true);
   const out: Record<string, unknown> = {};
@@ -102,7 +136,8 @@ export function loadSharedKeys(source: YamlSource, written: readonly KeyPair[], 
     if (loaded) Object.assign(out, loaded);
   }
   for (const kind of kinds) {
-    for (const [key, role] of rolesOf(kind)) if (role.shared && role.suiteDefault && !(key in out) && suite?.values?.[key] !== undefined) out[key] = structuredClone(suite.values[key]);
+    for (const [key, role] of rolesOf(kind))
+      if (role.shared && role.suiteDefault && !(key in out) && suite?.values?.[key] !== undefined) out[key] = structuredClone(suite.values[key]);
   }
   return out;
 }

@@ -35,7 +35,10 @@ describe("loadFlowText", () => {
     expect(flow.name).toBe("Sign in");
     expect(flow.app).toBe("web");
     expect(flow.url?.raw).toBe("http://127.0.0.1:3000/${PATH_PART}");
-    expect(flow.url?.parts).toEqual([{ kind: "literal", text: "http://127.0.0.1:3000/" }, { kind: "env", name: "PATH_PART" }]);
+    expect(flow.url?.parts).toEqual([
+      { kind: "literal", text: "http://127.0.0.1:3000/" },
+      { kind: "env", name: "PATH_PART" },
+    ]);
     expect(flow.steps.map((s) => [s.index, s.form, s.text, s.ast.kind])).toEqual([
       [0, "rules", 'Type Ada into the "Name" field', "type"],
       [1, "plain", 'Click "Save"', "click"],
@@ -67,13 +70,20 @@ describe("loadFlowText", () => {
   test.each<[string, string, string, string, number, number]>([
     ["an unknown key with did-you-mean", flowWith(`${HEAD}\nnmae: X`), "unknown-key", "did you mean `name`?", 4, 1],
     ["a later-version key", flowWith(`${HEAD}\nexplore: x`), "unsupported-feature", "remove `explore:` for now", 4, 1],
-    ["a start page on an app that has none", flowWith("name: Demo\napp: vision\nwindow: {title: Payments}\nurl: http://x/"), "unknown-key", "remove `url:`; name the window with", 4, 1],
+    [
+      "a start page on an app that has none",
+      flowWith("name: Demo\napp: vision\nwindow: {title: Payments}\nurl: http://x/"),
+      "unknown-key",
+      "remove `url:`; name the window with",
+      4,
+      1,
+    ],
     ["an unknown app", flowWith("name: Demo\napp: webb\nurl: http://x/"), "bad-value", "use one of the app kinds there are (web, api", 2, 6],
     ["a non-string url", flowWith("name: Demo\napp: web\nurl: 42"), "bad-value", "url: http://", 3, 6],
     ["an empty name", flowWith("name: ''\napp: web\nurl: http://x/"), "bad-value", "write `name:", 1, 7],
     ["a steps value that is not a list", `${HEAD}\nsteps: Click "Save"\n`, "bad-value", "one step per line", 4, 8],
     ["an empty steps list", `${HEAD}\nsteps: []\n`, "bad-value", "one step per line", 4, 8],
-    ["a step mapping with two keys", flowWith(HEAD, ['  - rules: Click "A"', '    assert: page shows B']), "bad-value", "one step per list item", 5, 5],
+    ["a step mapping with two keys", flowWith(HEAD, ['  - rules: Click "A"', "    assert: page shows B"]), "bad-value", "one step per list item", 5, 5],
     ["an unknown step key with did-you-mean", flowWith(HEAD, ['  - rule: Click "A"']), "unknown-key", "did you mean `rules`?", 5, 5],
     ["an assert_api step", flowWith(HEAD, ["  - assert_api: {get: /x}"]), "unsupported-feature", "use `rules:` and `assert:` steps", 5, 5],
     ["a rules key without text", flowWith(HEAD, ["  - rules:"]), "bad-value", "- rules: Press", 5, 5],
@@ -109,7 +119,7 @@ describe("loadFlowText", () => {
   });
 
   test("refuses a file that is not a mapping", () => {
-    const d = problems("- Click \"Save\"\n");
+    const d = problems('- Click "Save"\n');
     expect(d.map((x) => x.code)).toEqual(["bad-value"]);
     expect(d[0]!.message).toContain("must be a mapping");
   });
@@ -121,24 +131,29 @@ describe("loadFlowText", () => {
   });
 
   test("refuses a step YAML cut at a comment, in every step position, and keeps `# note` comments", () => {
-    const d = problems([
-      HEAD,
-      "steps:",
-      "  - assert: page shows Invoice #1002",
-      "  - repeat:",
-      "      until: page shows #done",
-      "      max: 3",
-      "      steps:",
-      '        - rules: Click "Next #2"',
-      "  - foreach:",
-      "      values: [a, b]",
-      "      steps:",
-      "        - page url contains #/active",
-      '  - rules: Click "Save" # the main button',
-      "",
-    ].join("\n"));
+    const d = problems(
+      [
+        HEAD,
+        "steps:",
+        "  - assert: page shows Invoice #1002",
+        "  - repeat:",
+        "      until: page shows #done",
+        "      max: 3",
+        "      steps:",
+        '        - rules: Click "Next #2"',
+        "  - foreach:",
+        "      values: [a, b]",
+        "      steps:",
+        "        - page url contains #/active",
+        '  - rules: Click "Save" # the main button',
+        "",
+      ].join("\n"),
+    );
     expect(d.map((x) => [x.code, x.span?.line, x.span?.column])).toEqual([
-      ["yaml-comment", 5, 32], ["yaml-comment", 7, 25], ["yaml-comment", 10, 30], ["yaml-comment", 14, 29],
+      ["yaml-comment", 5, 32],
+      ["yaml-comment", 7, 25],
+      ["yaml-comment", 10, 30],
+      ["yaml-comment", 14, 29],
     ]);
     expect(d[0]!.message).toBe("YAML read ` #1002` as a comment, so the text ends at `page shows Invoice`");
   });
@@ -217,7 +232,12 @@ describe("loadFlowText", () => {
     test("loads a plain step as intent for the authoring model, even when the rules grammar cannot read it", () => {
       const r = loadFlowText("a.flow.yaml", flowWith(HEAD, ["  - Fill out all the vehicle data and click next"]), { plainStepsAreRules: false });
       expect(r.ok).toBe(true);
-      if (r.ok) expect(r.flow.steps[0]).toMatchObject({ form: "plain", ast: { kind: "intent", text: "Fill out all the vehicle data and click next" }, span: { line: 5, column: 5 } });
+      if (r.ok)
+        expect(r.flow.steps[0]).toMatchObject({
+          form: "plain",
+          ast: { kind: "intent", text: "Fill out all the vehicle data and click next" },
+          span: { line: 5, column: 5 },
+        });
     });
 
     test("a plain step the grammar refuses on purpose stays refused: it is never handed to the model", () => {

@@ -6,7 +6,7 @@ import { parseAssertion, parseStep, parseTemplate } from "../grammar/index.ts";
 import type { GrammarError, ParseResult, StepAst, Template } from "../grammar/ast.ts";
 import { diagnostic, type Diagnostic, type SourceSpan } from "../diagnostics/diagnostic.ts";
 import { joinOr } from "../diagnostics/word-list.ts";
-import { isMap, isScalar, isSeq, keyName, parseYaml, spanInScalar, spanOf, type Node, type Scalar, type YAMLMap, type YamlSource } from "./yaml.ts";
+import { isMap, isScalar, isSeq, keyName, parseYaml, spanInScalar, spanOf, type Node, type Scalar, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
 import { loadRedact, type FlowRedactionRule } from "./redact.ts";
 import { loadSecretLeakVars, loadStructuredArgs, SECRET_LEAK_KEY, type StructuredKind } from "./structured.ts";
@@ -16,11 +16,22 @@ import { loadExpect, type ExpectedFailure } from "./expect.ts";
 import { loadApps, loadIn, type SurfaceSpec } from "./surfaces.ts";
 import { requiredString } from "./fields.ts";
 import { AGENT_STEP_KEYS, agentRunStep, loadAgentStep, type AgentStepSpec } from "./agent.ts";
-import { loadAdapterKeys, type KeyPair, type SuiteValues } from "./adapter-keys.ts";
+import { loadAdapterKeys, type KeyPair } from "./adapter-keys.ts";
 import { neededCapabilities } from "./capabilities.ts";
-import { article, grammarContext, inAppKind, keyNamesOf, topKeysOf, ownersOf, requires, rolesOf, titleOf, type SurfaceCatalog, type SurfaceKind } from "./surface-kinds.ts";
+import { article, grammarContext, inAppKind, keyNamesOf, topKeysOf, requires, type SurfaceCatalog, type SurfaceKind } from "./surface-kinds.ts";
 import { loadSharedKeys, MULTI_SURFACE, resolveApp, foreignKey, withSuiteDefaults, type FlowSuiteDefaults } from "./flow-app.ts";
-import { checkDragsAsserted, loadForeach, loadRepeat, loadWhen, parseInScalar, type BlockLoader, type FlowNode, type FlowStep, type Scope, type StepForm } from "./block.ts";
+import {
+  checkDragsAsserted,
+  loadForeach,
+  loadRepeat,
+  loadWhen,
+  parseInScalar,
+  type BlockLoader,
+  type FlowNode,
+  type FlowStep,
+  type Scope,
+  type StepForm,
+} from "./block.ts";
 import { LIMITS } from "../diagnostics/limits.ts";
 
 export type { FlowSuiteDefaults } from "./flow-app.ts";
@@ -67,11 +78,16 @@ export const CORE_KEYS = ["name", "app", "url", "steps", "redact", "control", "e
 /** Keys of the flow format that later versions run; refused by name rather than ignored. */
 const LATER_KEYS = ["explore"] as const;
 const STEP_KEYS_LATER = [
-  "assert_api", "assert_sql", "assert_spreadsheet", "assert_screenshot", "assert_no_secret_leak",
-  "prompt", "assert_tool_call", "assert_no_tool_call",
+  "assert_api",
+  "assert_sql",
+  "assert_spreadsheet",
+  "assert_screenshot",
+  "assert_no_secret_leak",
+  "prompt",
+  "assert_tool_call",
+  "assert_no_tool_call",
 ] as const;
 const STEP_KEYS = ["rules", "assert", "repeat", "when", "foreach"] as const;
-
 
 export interface LoadOptions {
   /** Whether plain steps must parse under the rules grammar now (rules mode, or auto with no model). */
@@ -99,10 +115,16 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
   const problems: Diagnostic[] = [];
   const root = source.doc.contents;
   if (!isMap(root)) {
-    return { ok: false, steps: [], diagnostics: [diagnostic("bad-value", "a flow file must be a mapping with `name`, `app`, `url` and `steps`", {
-      span: spanOf(source, root),
-      hint: "start the file with `name: My flow`, `app: web`, `url: http://…` and a `steps:` list",
-    })] };
+    return {
+      ok: false,
+      steps: [],
+      diagnostics: [
+        diagnostic("bad-value", "a flow file must be a mapping with `name`, `app`, `url` and `steps`", {
+          span: spanOf(source, root),
+          hint: "start the file with `name: My flow`, `app: web`, `url: http://…` and a `steps:` list",
+        }),
+      ],
+    };
   }
   const catalog = options.catalog;
   const adapterKeys = adapterKeyNames(catalog);
@@ -118,18 +140,22 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
     if ((CORE_KEYS as readonly string[]).includes(key)) values.set(key, pair.value as Node | null);
     else if (adapterKeys.includes(key)) written.push({ name: key, key: keyNode, value: pair.value as Node | null });
     else if ((LATER_KEYS as readonly string[]).includes(key)) {
-      problems.push(diagnostic("unsupported-feature", `\`${key}:\` is part of the flow format but this version of flowproof does not run it yet`, {
-        span: spanOf(source, keyNode),
-        hint: `remove \`${key}:\` for now; see docs/flow-format.md for what this version supports`,
-      }));
+      problems.push(
+        diagnostic("unsupported-feature", `\`${key}:\` is part of the flow format but this version of flowproof does not run it yet`, {
+          span: spanOf(source, keyNode),
+          hint: `remove \`${key}:\` for now; see docs/flow-format.md for what this version supports`,
+        }),
+      );
     } else {
       // A key nobody takes: the flow's adapter may have words for it (another app's spelling), else a did-you-mean.
       const own = named?.keys?.refuse?.[key];
       const guess = nearest(key, [...known, ...LATER_KEYS]);
-      problems.push(diagnostic("unknown-key", own?.message ?? `unknown key \`${key}\` in a flow`, {
-        span: spanOf(source, keyNode),
-        hint: own?.hint ?? (guess ? `did you mean \`${guess}\`? A flow's keys are: ${known.join(", ")}` : `a flow's keys are: ${known.join(", ")}`),
-      }));
+      problems.push(
+        diagnostic("unknown-key", own?.message ?? `unknown key \`${key}\` in a flow`, {
+          span: spanOf(source, keyNode),
+          hint: own?.hint ?? (guess ? `did you mean \`${guess}\`? A flow's keys are: ${known.join(", ")}` : `a flow's keys are: ${known.join(", ")}`),
+        }),
+      );
     }
   }
   const keyOf = (key: string): Node | undefined => root.items.find((p) => keyName(p) === key)?.key as Node | undefined;
@@ -138,10 +164,12 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
   const appsNode = values.get("apps");
   const apps = appsNode === undefined ? undefined : loadApps(source, appsNode, problems, catalog, options.platform);
   if (appsNode !== undefined && (values.has("app") || values.has("url"))) {
-    problems.push(diagnostic("bad-value", "a flow has either `app:` (one surface) or `apps:` (named surfaces), not both; with `apps:` each surface carries its own `url`", {
-      span: spanOf(source, keyOf(values.has("app") ? "app" : "url")),
-      hint: "remove `app:`/`url:` and give each surface under `apps:` its `url`",
-    }));
+    problems.push(
+      diagnostic("bad-value", "a flow has either `app:` (one surface) or `apps:` (named surfaces), not both; with `apps:` each surface carries its own `url`", {
+        span: spanOf(source, keyOf(values.has("app") ? "app" : "url")),
+        hint: "remove `app:`/`url:` and give each surface under `apps:` its `url`",
+      }),
+    );
   }
   const resolved = appsNode !== undefined ? undefined : resolveApp(source, root, values, catalog, options.platform, problems);
   const kind = resolved?.kind;
@@ -155,7 +183,15 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
     const own = topKeysOf(kind);
     for (const pair of written.filter((p) => !own.includes(p.name))) problems.push(foreignKey(source, catalog, pair, kind.kind, "the flow", kind));
     const appNode = values.get("app");
-    keys = loadAdapterKeys(source, kind, written.filter((p) => own.includes(p.name)), isMap(appNode) ? appNode : undefined, { where: "flow", name: "the flow", prefix: "", anchor: appNode ?? undefined }, problems, options.suite);
+    keys = loadAdapterKeys(
+      source,
+      kind,
+      written.filter((p) => own.includes(p.name)),
+      isMap(appNode) ? appNode : undefined,
+      { where: "flow", name: "the flow", prefix: "", anchor: appNode ?? undefined },
+      problems,
+      options.suite,
+    );
     if (keys) keys = withSuiteDefaults(kind, keys, options.suite);
   }
 
@@ -164,39 +200,53 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
   const takesUrl = kind === undefined || keyNamesOf(kind).includes("url");
   if (urlNode !== undefined && !takesUrl && kind) {
     const own = kind.keys?.refuse?.["url"];
-    problems.push(diagnostic("unknown-key", own?.message ?? `${article(`app: ${kind.kind}`)} \`app: ${kind.kind}\` flow has no start page, so it takes no \`url:\``, { span: spanOf(source, keyOf("url")), hint: own?.hint ?? "remove `url:`" }));
+    problems.push(
+      diagnostic("unknown-key", own?.message ?? `${article(`app: ${kind.kind}`)} \`app: ${kind.kind}\` flow has no start page, so it takes no \`url:\``, {
+        span: spanOf(source, keyOf("url")),
+        hint: own?.hint ?? "remove `url:`",
+      }),
+    );
   } else if (urlNode !== undefined) {
     if (!isScalar(urlNode) || typeof urlNode.value !== "string") {
       problems.push(diagnostic("bad-value", "`url` must be a string", { span: spanOf(source, urlNode), hint: "url: http://127.0.0.1:3000/" }));
     } else if (/\$\{\s*each\b/.test(urlNode.value)) {
-      problems.push(diagnostic("bad-reference", "`${each}` is only defined inside a `foreach:` block, not in `url:`", {
-        span: spanOf(source, urlNode), hint: "write the start URL itself, or a `${VAR}` environment reference",
-      }));
+      problems.push(
+        diagnostic("bad-reference", "`${each}` is only defined inside a `foreach:` block, not in `url:`", {
+          span: spanOf(source, urlNode),
+          hint: "write the start URL itself, or a `${VAR}` environment reference",
+        }),
+      );
     } else {
       const parsed = parseTemplate(urlNode.value);
       if (parsed.ok) url = parsed.value;
       else problems.push(grammarDiagnostic(source, urlNode, parsed.error));
     }
   } else if (kind && appsNode === undefined && requires(kind, "url")) {
-    problems.push(diagnostic("missing-key", `${article(`app: ${kind.kind}`)} \`app: ${kind.kind}\` flow needs a \`url\` to start from`, {
-      span: spanOf(source, root.items[0]?.key as Node | undefined),
-      hint: "add `url: http://127.0.0.1:3000/` (a relative path is resolved against the flow file)",
-    }));
+    problems.push(
+      diagnostic("missing-key", `${article(`app: ${kind.kind}`)} \`app: ${kind.kind}\` flow needs a \`url\` to start from`, {
+        span: spanOf(source, root.items[0]?.key as Node | undefined),
+        hint: "add `url: http://127.0.0.1:3000/` (a relative path is resolved against the flow file)",
+      }),
+    );
   }
 
   const steps: FlowStep[] = [];
   let body: FlowNode[] = [];
   const stepsNode = values.get("steps");
   if (stepsNode === undefined) {
-    problems.push(diagnostic("missing-key", "a flow needs a `steps:` list", {
-      span: spanOf(source, root.items[0]?.key as Node | undefined),
-      hint: "add `steps:` with one step per line, e.g. `- rules: Click \"Save\"`",
-    }));
+    problems.push(
+      diagnostic("missing-key", "a flow needs a `steps:` list", {
+        span: spanOf(source, root.items[0]?.key as Node | undefined),
+        hint: 'add `steps:` with one step per line, e.g. `- rules: Click "Save"`',
+      }),
+    );
   } else if (!isSeq(stepsNode) || stepsNode.items.length === 0) {
-    problems.push(diagnostic("bad-value", "`steps` must be a non-empty list", {
-      span: spanOf(source, stepsNode),
-      hint: "write one step per line: `- rules: Type Ada into the \"Name\" field`",
-    }));
+    problems.push(
+      diagnostic("bad-value", "`steps` must be a non-empty list", {
+        span: spanOf(source, stepsNode),
+        hint: 'write one step per line: `- rules: Type Ada into the "Name" field`',
+      }),
+    );
   } else if (kind?.steps === "agent_steps") {
     for (const step of loadAgentFlowSteps(source, kind, keys, stepsNode.items as Node[], problems)) {
       steps.push(step);
@@ -206,7 +256,14 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
     // A step that did not load leaves a gap; a Drag just before it is not reported as unverified.
     const beforeGap = new Set<FlowNode>();
     const loader: StepLoader = {
-      source, options, problems, steps, kind, appName: appName ?? "", apps, appsUnloaded: appsNode !== undefined && apps === undefined,
+      source,
+      options,
+      problems,
+      steps,
+      kind,
+      appName: appName ?? "",
+      apps,
+      appsUnloaded: appsNode !== undefined && apps === undefined,
       grammar: (surface) => {
         const surfaceKind = surface !== undefined ? catalog.kinds.get(apps?.[surface]?.app ?? "") : kind;
         return grammarContext(catalog, surfaceKind, surfaceKind?.kind ?? appName ?? "");
@@ -227,15 +284,26 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
     body = loader.loadList(stepsNode.items as Node[], { top: true });
     const over = steps[LIMITS.flowSteps.value];
     if (over) {
-      problems.push(diagnostic("limit-exceeded", `the flow has ${steps.length} steps${steps.length > stepsNode.items.length ? " once its `foreach:` blocks are expanded" : ""}, more than the ${LIMITS.flowSteps.value} a flow may have; step ${LIMITS.flowSteps.value + 1} is here`, {
-        span: over.span,
-        hint: "split it into several flows (a suite runs them together); see docs/flow-format.md, \"Limits\"",
-      }));
+      problems.push(
+        diagnostic(
+          "limit-exceeded",
+          `the flow has ${steps.length} steps${steps.length > stepsNode.items.length ? " once its `foreach:` blocks are expanded" : ""}, more than the ${LIMITS.flowSteps.value} a flow may have; step ${LIMITS.flowSteps.value + 1} is here`,
+          {
+            span: over.span,
+            hint: 'split it into several flows (a suite runs them together); see docs/flow-format.md, "Limits"',
+          },
+        ),
+      );
     }
     if (appsNode !== undefined) {
       for (const item of stepsNode.items as Node[]) {
         if (!(isMap(item) && item.items.some((p) => keyName(p) === "in"))) {
-          problems.push(diagnostic("bad-value", "in a flow with `apps:`, every step sits in an `in: <surface>` block, so it is clear which surface runs it", { span: spanOf(source, item), hint: "- in: shop\n  steps:\n    - rules: Click \"Buy\"" }));
+          problems.push(
+            diagnostic("bad-value", "in a flow with `apps:`, every step sits in an `in: <surface>` block, so it is clear which surface runs it", {
+              span: spanOf(source, item),
+              hint: '- in: shop\n  steps:\n    - rules: Click "Buy"',
+            }),
+          );
         }
       }
     }
@@ -248,15 +316,38 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
   const effects = loadEffects(source, values.get("effects"), problems);
   const expected = loadExpect(source, values.get("expect"), problems);
   if (expected && kind?.steps === "agent_steps") {
-    problems.push(diagnostic("unsupported-feature", "`expect:` (a known failure) is for flows that drive a surface step by step; an agent flow replays its conversation whole", {
-      span: spanOf(source, keyOf("expect")),
-      hint: "remove `expect:` from the agent flow",
-    }));
+    problems.push(
+      diagnostic(
+        "unsupported-feature",
+        "`expect:` (a known failure) is for flows that drive a surface step by step; an agent flow replays its conversation whole",
+        {
+          span: spanOf(source, keyOf("expect")),
+          hint: "remove `expect:` from the agent flow",
+        },
+      ),
+    );
   }
 
   if (problems.length > 0) return { ok: false, diagnostics: unique(problems), steps };
   const hash = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-  return { ok: true, flow: { file, name: name ?? "", app: apps ? "multi" : kind?.kind ?? "", ...(url ? { url } : {}), steps, body, ...(redact.length > 0 ? { redact } : {}), ...(keys && Object.keys(keys).length > 0 ? { keys } : {}), ...suiteKeys, hash, ...(apps ? { apps } : {}), ...(effects !== undefined && effects !== "on" ? { effects } : {}), ...(expected ? { expect: expected } : {}) } };
+  return {
+    ok: true,
+    flow: {
+      file,
+      name: name ?? "",
+      app: apps ? "multi" : (kind?.kind ?? ""),
+      ...(url ? { url } : {}),
+      steps,
+      body,
+      ...(redact.length > 0 ? { redact } : {}),
+      ...(keys && Object.keys(keys).length > 0 ? { keys } : {}),
+      ...suiteKeys,
+      hash,
+      ...(apps ? { apps } : {}),
+      ...(effects !== undefined && effects !== "on" ? { effects } : {}),
+      ...(expected ? { expect: expected } : {}),
+    },
+  };
 }
 
 interface StepLoader extends BlockLoader {
@@ -288,7 +379,12 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
   const asNodes = (step: FlowStep | undefined): FlowNode[] => (step ? [{ kind: "step", step }] : []);
   if (isScalar(item)) {
     if (typeof item.value !== "string") {
-      problems.push(diagnostic("bad-value", "a step must be text or a one-key mapping", { span: spanOf(source, item), hint: "quote it: `- \"Type 42 into the \\\"Age\\\" field\"`" }));
+      problems.push(
+        diagnostic("bad-value", "a step must be text or a one-key mapping", {
+          span: spanOf(source, item),
+          hint: 'quote it: `- "Type 42 into the \\"Age\\" field"`',
+        }),
+      );
       return [];
     }
     return asNodes(fromText(loader, item, "plain", scope));
@@ -297,14 +393,17 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
     const keys = item.items.map(keyName);
     if (keys.includes("when")) return loadWhen(loader, item, scope);
     if (keys.includes("in")) return loader.appsUnloaded ? [] : loadIn(loader, item, scope, loader.apps);
-    if (keys.includes("effects") && keys.includes("rules") && item.items.length === 2) return withEffectsOff(source, item, problems, loader.steps, (text) => fromText(loader, text, "rules", scope));
+    if (keys.includes("effects") && keys.includes("rules") && item.items.length === 2)
+      return withEffectsOff(source, item, problems, loader.steps, (text) => fromText(loader, text, "rules", scope));
     if (item.items.length !== 1) {
-      problems.push(diagnostic("bad-value", "a step mapping must have exactly one key", {
-        span: spanOf(source, item),
-        hint: keys.includes("steps")
-          ? "`steps:` goes with `when: <condition>` in a two-key mapping; `repeat:` and `foreach:` hold their `steps:` inside them"
-          : "write one step per list item: `- rules: …` or `- assert: …`",
-      }));
+      problems.push(
+        diagnostic("bad-value", "a step mapping must have exactly one key", {
+          span: spanOf(source, item),
+          hint: keys.includes("steps")
+            ? "`steps:` goes with `when: <condition>` in a two-key mapping; `repeat:` and `foreach:` hold their `steps:` inside them"
+            : "write one step per list item: `- rules: …` or `- assert: …`",
+        }),
+      );
       return [];
     }
     const pair = item.items[0]!;
@@ -313,10 +412,12 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
     if (key === "rules" || key === "assert") {
       if (!isScalar(value) || typeof value.value !== "string" || value.value.trim() === "") {
         const empty = !value || (isScalar(value) && (value.value === null || value.value === ""));
-        problems.push(diagnostic("bad-value", `\`${key}:\` takes the step's text`, {
-          span: spanOf(source, (empty ? pair.key : value) as Node),
-          hint: key === "rules" ? "- rules: Press the \"Save\" button" : "- assert: page shows Saved",
-        }));
+        problems.push(
+          diagnostic("bad-value", `\`${key}:\` takes the step's text`, {
+            span: spanOf(source, (empty ? pair.key : value) as Node),
+            hint: key === "rules" ? '- rules: Press the "Save" button' : "- assert: page shows Saved",
+          }),
+        );
         return [];
       }
       return asNodes(fromText(loader, value, key, scope));
@@ -330,64 +431,103 @@ function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode[] {
     const appKind = surfaceApp !== undefined ? options.catalog.kinds.get(surfaceApp) : loader.kind;
     const noUi = appKind?.steps === "structured";
     if (key === SECRET_LEAK_KEY && loader.apps !== undefined) {
-      problems.push(diagnostic("unsupported-step", `\`${key}\` is refused in multi-surface flows: which surfaces' text and responses form its corpus is not defined yet for mixed surfaces`, {
-        span: spanOf(source, pair.key as Node),
-        hint: "check for the leak in a single-surface web or api flow of the suite",
-      }));
+      problems.push(
+        diagnostic(
+          "unsupported-step",
+          `\`${key}\` is refused in multi-surface flows: which surfaces' text and responses form its corpus is not defined yet for mixed surfaces`,
+          {
+            span: spanOf(source, pair.key as Node),
+            hint: "check for the leak in a single-surface web or api flow of the suite",
+          },
+        ),
+      );
       return [];
     }
     if (key === SECRET_LEAK_KEY && loader.kind !== undefined && loader.kind.leakCorpus !== true) {
-      const corpora = [...options.catalog.kinds.values()].filter((k) => k.leakCorpus === true).map((k) => k.kind).join(" or ");
-      problems.push(diagnostic("unsupported-step", `\`${key}\` scans what ${corpora} flows observe; an \`app: ${loader.appName}\` flow has no corpus it can search`, {
-        span: spanOf(source, pair.key as Node),
-        hint: `move the check into a ${corpora} flow of the suite`,
-      }));
+      const corpora = [...options.catalog.kinds.values()]
+        .filter((k) => k.leakCorpus === true)
+        .map((k) => k.kind)
+        .join(" or ");
+      problems.push(
+        diagnostic("unsupported-step", `\`${key}\` scans what ${corpora} flows observe; an \`app: ${loader.appName}\` flow has no corpus it can search`, {
+          span: spanOf(source, pair.key as Node),
+          hint: `move the check into a ${corpora} flow of the suite`,
+        }),
+      );
       return [];
     }
     const caps = appKind?.capabilities;
     const missing = kind?.needs?.filter((c) => caps !== undefined && !caps.includes(c)) ?? [];
     if (missing.length > 0) {
-      problems.push(diagnostic("unsupported-step", surfaceApp !== undefined
-        ? `\`${key}\` needs a surface with the ${missing.join(", ")} capability, which the \`app: ${surfaceApp}\` surface \`${scope.surface}\` does not have`
-        : `\`${key}\` needs a surface with the ${missing.join(", ")} capability, which an \`app: ${loader.appName}\` flow does not have`, {
-        span: spanOf(source, pair.key as Node),
-        hint: noUi ? (surfaceApp !== undefined ? `an \`app: ${surfaceApp}\` surface has no UI; put this step in the block of a surface that has the capability` : `an \`app: ${loader.appName}\` flow has no UI; put this step in a flow whose app has the capability`) : "use this step in a flow whose app can do it",
-      }));
+      problems.push(
+        diagnostic(
+          "unsupported-step",
+          surfaceApp !== undefined
+            ? `\`${key}\` needs a surface with the ${missing.join(", ")} capability, which the \`app: ${surfaceApp}\` surface \`${scope.surface}\` does not have`
+            : `\`${key}\` needs a surface with the ${missing.join(", ")} capability, which an \`app: ${loader.appName}\` flow does not have`,
+          {
+            span: spanOf(source, pair.key as Node),
+            hint: noUi
+              ? surfaceApp !== undefined
+                ? `an \`app: ${surfaceApp}\` surface has no UI; put this step in the block of a surface that has the capability`
+                : `an \`app: ${loader.appName}\` flow has no UI; put this step in a flow whose app has the capability`
+              : "use this step in a flow whose app can do it",
+          },
+        ),
+      );
       return [];
     }
     if (key === SECRET_LEAK_KEY || kind) {
-      const args = key === SECRET_LEAK_KEY
-        ? loadSecretLeakVars(source, pair.key as Node, value, problems)
-        : loadStructuredArgs(source, key, pair.key as Node, value, kind!, scope.each, problems);
+      const args =
+        key === SECRET_LEAK_KEY
+          ? loadSecretLeakVars(source, pair.key as Node, value, problems)
+          : loadStructuredArgs(source, key, pair.key as Node, value, kind!, scope.each, problems);
       if (args === undefined) return [];
       const ast: StepAst = key === SECRET_LEAK_KEY ? { kind: "no_secret_leak", vars: args as string[] } : { kind: "structured", key, args };
       const text = key === SECRET_LEAK_KEY ? `${key}: ${(args as string[]).map((v) => `\${${v}}`).join(", ")}` : `${key}: ${JSON.stringify(args)}`;
-      const step: FlowStep = { index: loader.steps.length, form: "structured", text, span: spanOf(source, pair.key as Node), ast, ...(scope.surface ? { surface: scope.surface } : {}) };
+      const step: FlowStep = {
+        index: loader.steps.length,
+        form: "structured",
+        text,
+        span: spanOf(source, pair.key as Node),
+        ast,
+        ...(scope.surface ? { surface: scope.surface } : {}),
+      };
       loader.steps.push(step);
       return asNodes(step);
     }
     if ((AGENT_STEP_KEYS as readonly string[]).includes(key)) {
-      problems.push(diagnostic("unsupported-step", `\`${key}:\` is an agent step (agent grammar); an \`app: ${appName}\` flow drives a surface with \`rules:\`/\`assert:\` steps (rules grammar)`, {
-        span: spanOf(source, pair.key as Node),
-        hint: "move this step into an agent flow (`app: agent`)",
-      }));
+      problems.push(
+        diagnostic(
+          "unsupported-step",
+          `\`${key}:\` is an agent step (agent grammar); an \`app: ${appName}\` flow drives a surface with \`rules:\`/\`assert:\` steps (rules grammar)`,
+          {
+            span: spanOf(source, pair.key as Node),
+            hint: "move this step into an agent flow (`app: agent`)",
+          },
+        ),
+      );
       return [];
     }
     if ((STEP_KEYS_LATER as readonly string[]).includes(key)) {
-      problems.push(diagnostic("unsupported-feature", `\`${key}:\` steps are part of the flow format but this version of flowproof does not run them yet`, {
-        span: spanOf(source, pair.key as Node),
-        hint: "use `rules:` and `assert:` steps for now",
-      }));
+      problems.push(
+        diagnostic("unsupported-feature", `\`${key}:\` steps are part of the flow format but this version of flowproof does not run them yet`, {
+          span: spanOf(source, pair.key as Node),
+          hint: "use `rules:` and `assert:` steps for now",
+        }),
+      );
       return [];
     }
     const guess = nearest(key, [...STEP_KEYS, ...STEP_KEYS_LATER]);
-    problems.push(diagnostic("unknown-key", `unknown step key \`${key}\``, {
-      span: spanOf(source, pair.key as Node),
-      hint: `${guess ? `did you mean \`${guess}\`? ` : ""}a step is plain text, \`rules: <step>\`, \`assert: <assertion>\`, or a \`repeat:\`, \`when:\` or \`foreach:\` block`,
-    }));
+    problems.push(
+      diagnostic("unknown-key", `unknown step key \`${key}\``, {
+        span: spanOf(source, pair.key as Node),
+        hint: `${guess ? `did you mean \`${guess}\`? ` : ""}a step is plain text, \`rules: <step>\`, \`assert: <assertion>\`, or a \`repeat:\`, \`when:\` or \`foreach:\` block`,
+      }),
+    );
     return [];
   }
-  problems.push(diagnostic("bad-value", "a step must be text or a one-key mapping", { span: spanOf(source, item), hint: "- rules: Click \"Save\"" }));
+  problems.push(diagnostic("bad-value", "a step must be text or a one-key mapping", { span: spanOf(source, item), hint: '- rules: Click "Save"' }));
   return [];
 }
 
@@ -396,33 +536,65 @@ function fromText(loader: StepLoader, node: Scalar, form: StepForm, scope: Scope
   const kind = surfaceApp !== undefined ? loader.options.catalog.kinds.get(surfaceApp) : loader.kind;
   if (kind?.steps === "structured") {
     const list = joinOr([...(loader.options.structuredKinds?.keys() ?? []), SECRET_LEAK_KEY].map((k) => `\`${k}:\``));
-    loader.problems.push(diagnostic("unsupported-step", surfaceApp !== undefined
-      ? `surface \`${scope.surface}\` is \`app: ${surfaceApp}\`: it has no UI, so its blocks run only structured steps`
-      : `an \`app: ${kind.kind}\` flow has no UI, so it runs only structured steps`, {
-      span: spanOf(loader.source, node),
-      hint: surfaceApp !== undefined ? `use ${list} steps here, or move this step into the block of a surface with a UI` : `use ${list} steps, or make this a flow of an app with a UI`,
-    }));
+    loader.problems.push(
+      diagnostic(
+        "unsupported-step",
+        surfaceApp !== undefined
+          ? `surface \`${scope.surface}\` is \`app: ${surfaceApp}\`: it has no UI, so its blocks run only structured steps`
+          : `an \`app: ${kind.kind}\` flow has no UI, so it runs only structured steps`,
+        {
+          span: spanOf(loader.source, node),
+          hint:
+            surfaceApp !== undefined
+              ? `use ${list} steps here, or move this step into the block of a surface with a UI`
+              : `use ${list} steps, or make this a flow of an app with a UI`,
+        },
+      ),
+    );
     return undefined;
   }
   // A surface's steps parse in its own vocabulary (`Go to VA01`, F-keys, a calculator's `display shows`).
   const ctx = loader.grammar(scope.surface);
-  const parsed = parseInScalar(loader, node, scope, (text): ParseResult<StepAst> => form === "assert"
-    ? mapOk(parseAssertion(text, ctx), (assertion) => ({ kind: "assert", assertion }) as StepAst)
-    // Under model authoring a plain step is intent, grounded at record time (src/authoring/) —
-    // except a shape the grammar refuses on purpose, which is never handed to the model.
-    : form === "plain" && !loader.options.plainStepsAreRules ? intentUnlessRefused(text, parseStep(text, ctx))
-    : parseStep(text, ctx));
+  const parsed = parseInScalar(
+    loader,
+    node,
+    scope,
+    (text): ParseResult<StepAst> =>
+      form === "assert"
+        ? mapOk(parseAssertion(text, ctx), (assertion) => ({ kind: "assert", assertion }) as StepAst)
+        : // Under model authoring a plain step is intent, grounded at record time (src/authoring/) —
+          // except a shape the grammar refuses on purpose, which is never handed to the model.
+          form === "plain" && !loader.options.plainStepsAreRules
+          ? intentUnlessRefused(text, parseStep(text, ctx))
+          : parseStep(text, ctx),
+  );
   if (!parsed) return undefined;
   // Every step is checked against what its surface declares it can do, before anything runs.
   const missing = kind === undefined ? [] : neededCapabilities(parsed.value).filter((c) => !kind.capabilities.includes(c));
   if (missing.length > 0 && kind) {
-    loader.problems.push(diagnostic("unsupported-step", `\`${parsed.text}\` needs the ${missing.join(" and ")} capabilit${missing.length > 1 ? "ies" : "y"}, which ${surfaceApp !== undefined ? `surface \`${scope.surface}\` (\`app: ${kind.kind}\`)` : kind.title !== undefined ? `${kind.title} (\`app: ${kind.kind}\`)` : `an \`app: ${kind.kind}\` surface`} does not have`, {
-      span: parsed.span,
-      hint: kind.capabilities.length > 0 ? `\`app: ${kind.kind}\` can do: ${kind.capabilities.join(", ")}; write a step it can run` : `\`app: ${kind.kind}\` declares no capabilities; write a step it can run`,
-    }));
+    loader.problems.push(
+      diagnostic(
+        "unsupported-step",
+        `\`${parsed.text}\` needs the ${missing.join(" and ")} capabilit${missing.length > 1 ? "ies" : "y"}, which ${surfaceApp !== undefined ? `surface \`${scope.surface}\` (\`app: ${kind.kind}\`)` : kind.title !== undefined ? `${kind.title} (\`app: ${kind.kind}\`)` : `an \`app: ${kind.kind}\` surface`} does not have`,
+        {
+          span: parsed.span,
+          hint:
+            kind.capabilities.length > 0
+              ? `\`app: ${kind.kind}\` can do: ${kind.capabilities.join(", ")}; write a step it can run`
+              : `\`app: ${kind.kind}\` declares no capabilities; write a step it can run`,
+        },
+      ),
+    );
     return undefined;
   }
-  const step: FlowStep = { index: loader.steps.length, form, text: parsed.text, span: parsed.span, ast: parsed.value, ...(scope.surface ? { surface: scope.surface } : {}) };
+  const step: FlowStep = {
+    index: loader.steps.length,
+    form,
+    text: parsed.text,
+    span: parsed.span,
+    ast: parsed.value,
+    ...(scope.surface ? { surface: scope.surface } : {}),
+  };
   loader.steps.push(step);
   return step;
 }
@@ -446,7 +618,13 @@ function grammarDiagnostic(source: YamlSource, node: Scalar, error: GrammarError
  * An agent flow runs as ONE execution: its prompts are joined into one task and its assertions
  * are checked over the whole trajectory, so the step list loads as a single `agent_run` step.
  */
-function loadAgentFlowSteps(source: YamlSource, kind: SurfaceKind, keys: Readonly<Record<string, unknown>> | undefined, items: readonly Node[], problems: Diagnostic[]): FlowStep[] {
+function loadAgentFlowSteps(
+  source: YamlSource,
+  kind: SurfaceKind,
+  keys: Readonly<Record<string, unknown>> | undefined,
+  items: readonly Node[],
+  problems: Diagnostic[],
+): FlowStep[] {
   const specs: AgentStepSpec[] = [];
   const leakSteps: { vars: string[]; span: SourceSpan }[] = [];
   let first: Node | undefined;
@@ -464,11 +642,25 @@ function loadAgentFlowSteps(source: YamlSource, kind: SurfaceKind, keys: Readonl
     specs.push(loaded.spec);
   }
   if (specs.length > 0 && !specs.some((s) => s.kind === "prompt")) {
-    problems.push(diagnostic("missing-key", "an agent flow needs at least one `prompt:` step: the task the agent is given", { span: spanOf(source, first), hint: "- prompt: Book the cheapest flight to Nairobi" }));
+    problems.push(
+      diagnostic("missing-key", "an agent flow needs at least one `prompt:` step: the task the agent is given", {
+        span: spanOf(source, first),
+        hint: "- prompt: Book the cheapest flight to Nairobi",
+      }),
+    );
   }
   if (!keys || !first || specs.length === 0) return [];
   const run: FlowStep = { index: 0, form: "structured", ...agentRunStep(kind, keys, specs), span: spanOf(source, first) };
-  return [run, ...leakSteps.map((l, i): FlowStep => ({
-    index: i + 1, form: "structured", text: `${SECRET_LEAK_KEY}: ${l.vars.map((v) => `\${${v}}`).join(", ")}`, span: l.span, ast: { kind: "no_secret_leak", vars: l.vars },
-  }))];
+  return [
+    run,
+    ...leakSteps.map(
+      (l, i): FlowStep => ({
+        index: i + 1,
+        form: "structured",
+        text: `${SECRET_LEAK_KEY}: ${l.vars.map((v) => `\${${v}}`).join(", ")}`,
+        span: l.span,
+        ast: { kind: "no_secret_leak", vars: l.vars },
+      }),
+    ),
+  ];
 }

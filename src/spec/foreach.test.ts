@@ -93,12 +93,20 @@ describe("foreach expansion in loadFlowText", () => {
       [7, "page shows Done"],
     ]);
     expect(r.flow.body.every((n) => n.kind === "step")).toBe(true);
-    expect(r.flow.steps[3]!.span).toEqual({ file: "f.flow.yaml", line: 9, column: 18, length: 35, lineText: '        - rules: Type ${each} into the "Fruit" field' });
+    expect(r.flow.steps[3]!.span).toEqual({
+      file: "f.flow.yaml",
+      line: 9,
+      column: 18,
+      length: 35,
+      lineText: '        - rules: Type ${each} into the "Fruit" field',
+    });
     expect(r.flow.steps[5]!.span).toEqual(r.flow.steps[1]!.span);
   });
 
   test("substitutes mapping keys, and into repeat/when conditions inside the foreach", () => {
-    const r = loadFlowText("f.flow.yaml", flow(`  - foreach:
+    const r = loadFlowText(
+      "f.flow.yaml",
+      flow(`  - foreach:
       values: [{who: Ada, n: 2}, {who: Bo, n: 3}]
       steps:
         - rules: Type \${each.who} into the "Name" field
@@ -107,7 +115,8 @@ describe("foreach expansion in loadFlowText", () => {
             max: \${each.n}
             steps:
               - rules: Press the "Add" button
-`));
+`),
+    );
     if (!r.ok) throw new Error(JSON.stringify(r.diagnostics));
     expect(r.flow.body.map((n) => (n.kind === "step" ? n.step.text : `repeat ${n.kind === "repeat" ? `${n.until.text} max ${n.max}` : ""}`))).toEqual([
       'Type Ada into the "Name" field',
@@ -118,13 +127,37 @@ describe("foreach expansion in loadFlowText", () => {
   });
 
   test.each([
-    ["an empty values list", "  - foreach:\n      values: []\n      steps:\n        - rules: Click \"A\"\n", "bad-value", "`values:` must be a non-empty list", 6],
-    ["no values", "  - foreach:\n      steps:\n        - rules: Click \"A\"\n", "missing-key", "a `foreach:` block needs `values:`, the list to repeat over", 5],
+    [
+      "an empty values list",
+      '  - foreach:\n      values: []\n      steps:\n        - rules: Click "A"\n',
+      "bad-value",
+      "`values:` must be a non-empty list",
+      6,
+    ],
+    ["no values", '  - foreach:\n      steps:\n        - rules: Click "A"\n', "missing-key", "a `foreach:` block needs `values:`, the list to repeat over", 5],
     ["empty steps", "  - foreach:\n      values: [a]\n      steps: []\n", "bad-value", "the `steps:` of a `foreach:` block must be a non-empty list", 7],
-    ["a nested foreach", "  - foreach:\n      values: [a]\n      steps:\n        - foreach:\n            values: [b]\n            steps:\n              - rules: Click \"${each}\"\n", "bad-value", "a `foreach:` cannot be nested inside another `foreach:`", 8],
-    ["a foreach inside a repeat", "  - repeat:\n      until: page shows X\n      max: 2\n      steps:\n        - foreach:\n            values: [b]\n            steps:\n              - rules: Click \"${each}\"\n", "bad-value", "`foreach:` may only appear at the top level of `steps:` (or of an `in:` block), not inside a `repeat:` or `when:` block", 9],
-    ["${each} outside a foreach", "  - rules: Click \"${each}\"\n", "bad-reference", "`${each}` is only defined inside a `foreach:` block", 5],
-    ["a missing key", "  - foreach:\n      values: [{a: 1}]\n      steps:\n        - rules: Click \"${each.b}\"\n", "bad-reference", "the foreach value {a: 1} has no key `b`", 8],
+    [
+      "a nested foreach",
+      '  - foreach:\n      values: [a]\n      steps:\n        - foreach:\n            values: [b]\n            steps:\n              - rules: Click "${each}"\n',
+      "bad-value",
+      "a `foreach:` cannot be nested inside another `foreach:`",
+      8,
+    ],
+    [
+      "a foreach inside a repeat",
+      '  - repeat:\n      until: page shows X\n      max: 2\n      steps:\n        - foreach:\n            values: [b]\n            steps:\n              - rules: Click "${each}"\n',
+      "bad-value",
+      "`foreach:` may only appear at the top level of `steps:` (or of an `in:` block), not inside a `repeat:` or `when:` block",
+      9,
+    ],
+    ["${each} outside a foreach", '  - rules: Click "${each}"\n', "bad-reference", "`${each}` is only defined inside a `foreach:` block", 5],
+    [
+      "a missing key",
+      '  - foreach:\n      values: [{a: 1}]\n      steps:\n        - rules: Click "${each.b}"\n',
+      "bad-reference",
+      "the foreach value {a: 1} has no key `b`",
+      8,
+    ],
   ])("refuses %s", (_name, steps, code, message, line) => {
     const r = loadFlowText("f.flow.yaml", flow(steps));
     if (r.ok) throw new Error("expected a refusal");
@@ -132,7 +165,7 @@ describe("foreach expansion in loadFlowText", () => {
   });
 
   test("refuses a misspelt key, suggesting the right one, and reports what is then missing", () => {
-    const r = loadFlowText("f.flow.yaml", flow("  - foreach:\n      values: [a]\n      step:\n        - rules: Click \"A\"\n"));
+    const r = loadFlowText("f.flow.yaml", flow('  - foreach:\n      values: [a]\n      step:\n        - rules: Click "A"\n'));
     if (r.ok) throw new Error("expected a refusal");
     expect(r.diagnostics.map((d) => [d.code, d.message, d.span?.line, d.hint])).toEqual([
       ["unknown-key", "unknown key `step` in a `foreach:` block", 7, "did you mean `steps`? a `foreach:` block has `values`, `steps`"],
@@ -150,13 +183,13 @@ describe("foreach expansion in loadFlowText", () => {
   });
 
   test("refuses ${each} in url:, which no foreach reaches", () => {
-    const r = loadFlowText("f.flow.yaml", "name: F\napp: web\nurl: http://x/${each}\nsteps:\n  - rules: Click \"A\"\n");
+    const r = loadFlowText("f.flow.yaml", 'name: F\napp: web\nurl: http://x/${each}\nsteps:\n  - rules: Click "A"\n');
     if (r.ok) throw new Error("expected a refusal");
     expect(r.diagnostics.map((d) => [d.code, d.span?.line])).toEqual([["bad-reference", 3]]);
   });
 
   test("reports the same problem once, however many passes hit it", () => {
-    const r = loadFlowText("f.flow.yaml", flow("  - foreach:\n      values: [a, b, c]\n      steps:\n        - rules: Click \"X\" at 200%,5%\n"));
+    const r = loadFlowText("f.flow.yaml", flow('  - foreach:\n      values: [a, b, c]\n      steps:\n        - rules: Click "X" at 200%,5%\n'));
     if (r.ok) throw new Error("expected a refusal");
     expect(r.diagnostics).toHaveLength(1);
     expect(r.diagnostics[0]!.notes).toBeUndefined();

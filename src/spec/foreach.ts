@@ -24,7 +24,10 @@ export type Substituted =
 
 /** How a value reads in messages: `mysql`, `200`, `{name: Ada, status: 200}`. */
 export function describeEach(value: EachValue): string {
-  if (value !== null && typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${k}: ${String(v)}`).join(", ")}}`;
+  if (value !== null && typeof value === "object")
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k}: ${String(v)}`)
+      .join(", ")}}`;
   return String(value);
 }
 
@@ -77,14 +80,21 @@ function valueOf(value: EachValue, key: string | undefined): EachScalar | { mess
   if (value !== null && typeof value === "object") {
     const keys = Object.keys(value);
     if (key === undefined) {
-      return { message: "this foreach's values are mappings, so `${each}` has no single value", hint: `name a key: ${keys.map((k) => `\`\${each.${k}}\``).join(", ")}` };
+      return {
+        message: "this foreach's values are mappings, so `${each}` has no single value",
+        hint: `name a key: ${keys.map((k) => `\`\${each.${k}}\``).join(", ")}`,
+      };
     }
     if (!Object.hasOwn(value, key)) {
       return { message: `the foreach value ${describeEach(value)} has no key \`${key}\``, hint: `its keys are: ${keys.join(", ")}` };
     }
     return value[key] ?? null;
   }
-  if (key !== undefined) return { message: `this foreach's value ${describeEach(value)} is not a mapping, so \`\${each.${key}}\` has no value`, hint: "write `${each}` for a scalar value" };
+  if (key !== undefined)
+    return {
+      message: `this foreach's value ${describeEach(value)} is not a mapping, so \`\${each.${key}}\` has no value`,
+      hint: "write `${each}` for a scalar value",
+    };
   return value;
 }
 
@@ -111,7 +121,8 @@ export function readEachValues(node: Node | null): ValuesResult {
         const v = pair.value as Node | null;
         if (!isScalar(v)) return { ok: false, node: v ?? item, message: `the value of \`${keyName(pair)}\` must be a scalar`, hint };
         const s = v.value;
-        if (!(typeof s === "string" || typeof s === "number" || typeof s === "boolean" || s === null)) return { ok: false, node: v, message: `the value of \`${keyName(pair)}\` must be a scalar`, hint };
+        if (!(typeof s === "string" || typeof s === "number" || typeof s === "boolean" || s === null))
+          return { ok: false, node: v, message: `the value of \`${keyName(pair)}\` must be a scalar`, hint };
         entry[keyName(pair)] = s;
       }
       values.push(entry);

@@ -1,7 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { checkSchema } from "./key-schema.ts";
 
-const VIEWPORT = { type: "object", additionalProperties: false, required: ["width"], properties: { width: { type: "integer", minimum: 1, maximum: 100, examples: ["10"] }, mobile: { type: "boolean" } } };
+const VIEWPORT = {
+  type: "object",
+  additionalProperties: false,
+  required: ["width"],
+  properties: { width: { type: "integer", minimum: 1, maximum: 100, examples: ["10"] }, mobile: { type: "boolean" } },
+};
 const KEYS = {
   type: "object",
   properties: {
@@ -37,7 +42,18 @@ describe("checkSchema", () => {
   });
 
   test("names the root as given, and hints with the first example", () => {
-    const [p] = checkSchema({}, { type: "object", required: ["agent"], properties: { agent: { type: "object", examples: ["{command: node a.js}"] } } }, "surface `bot`");
-    expect(p).toEqual({ path: [], at: "value", code: "missing-key", message: "surface `bot` needs `agent`", hint: "agent: {command: node a.js}", missing: "agent" });
+    const [p] = checkSchema(
+      {},
+      { type: "object", required: ["agent"], properties: { agent: { type: "object", examples: ["{command: node a.js}"] } } },
+      "surface `bot`",
+    );
+    expect(p).toEqual({
+      path: [],
+      at: "value",
+      code: "missing-key",
+      message: "surface `bot` needs `agent`",
+      hint: "agent: {command: node a.js}",
+      missing: "agent",
+    });
   });
 });

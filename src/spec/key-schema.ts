@@ -32,7 +32,7 @@ function typeMatches(schema: SchemaNode, v: unknown): boolean {
   const t = schema["type"];
   if (t === undefined) return true;
   const actual = jsonType(v);
-  const types = Array.isArray(t) ? t as string[] : [t as string];
+  const types = Array.isArray(t) ? (t as string[]) : [t as string];
   return types.some((x) => x === actual || (x === "number" && actual === "integer"));
 }
 
@@ -62,17 +62,26 @@ function wanted(schema: SchemaNode): string {
   const min = schema["minimum"];
   const max = schema["maximum"];
   switch (schema["type"]) {
-    case "object": return "a mapping";
-    case "array": return "a list";
-    case "boolean": return "true or false";
-    case "string": return Array.isArray(schema["enum"]) ? `one of ${(schema["enum"] as unknown[]).join(", ")}` : ((schema["minLength"] as number | undefined) ?? 0) > 0 ? "a non-empty string" : "a string";
+    case "object":
+      return "a mapping";
+    case "array":
+      return "a list";
+    case "boolean":
+      return "true or false";
+    case "string":
+      return Array.isArray(schema["enum"])
+        ? `one of ${(schema["enum"] as unknown[]).join(", ")}`
+        : ((schema["minLength"] as number | undefined) ?? 0) > 0
+          ? "a non-empty string"
+          : "a string";
     case "integer":
       if (typeof min === "number" && typeof max === "number") return `a whole number from ${min} to ${max}`;
       return typeof min === "number" ? `a whole number of at least ${min}` : "a whole number";
     case "number":
       if (schema["exclusiveMinimum"] === 0 && typeof max === "number") return `a number above 0 and at most ${max}`;
       return typeof min === "number" && typeof max === "number" ? `a number from ${min} to ${max}` : "a number";
-    default: return "a value of another kind";
+    default:
+      return "a value of another kind";
   }
 }
 
@@ -87,7 +96,9 @@ export function checkSchema(value: unknown, schema: SchemaNode, root: string, pa
   const anyOf = schema["anyOf"];
   if (Array.isArray(anyOf)) {
     // A union: a branch whose type fits and that the value satisfies; else the fitting branch with the fewest problems speaks.
-    const fitting = (anyOf as SchemaNode[]).filter((b) => typeMatches(b, value)).map((b) => checkSchema(value, { ...b, ...("title" in schema ? { title: schema["title"] } : {}) }, root, path, prefix));
+    const fitting = (anyOf as SchemaNode[])
+      .filter((b) => typeMatches(b, value))
+      .map((b) => checkSchema(value, { ...b, ...("title" in schema ? { title: schema["title"] } : {}) }, root, path, prefix));
     if (fitting.length === 0) bad(`${nameOf(schema, path, root, prefix)} must be ${wanted(schema)}`);
     else out.push(...fitting.reduce((best, p) => (p.length < best.length ? p : best)));
     return out;
@@ -115,14 +126,22 @@ export function checkSchema(value: unknown, schema: SchemaNode, root: string, pa
         else if (extra === false || patterns.length > 0) {
           const guess = nearest(k, known);
           out.push({
-            path: [...path, k], at: "key", code: "unknown-key",
+            path: [...path, k],
+            at: "key",
+            code: "unknown-key",
             message: patterns.length > 0 && known.length === 0 ? `\`${k}\` is not a valid key in ${what}` : `unknown key \`${k}\` in ${what}`,
-            hint: known.length > 0 ? `${guess ? `did you mean \`${guess}\`? ` : ""}${what} takes: ${known.join(", ")}` : typeof schema["description"] === "string" ? schema["description"] : "remove it",
+            hint:
+              known.length > 0
+                ? `${guess ? `did you mean \`${guess}\`? ` : ""}${what} takes: ${known.join(", ")}`
+                : typeof schema["description"] === "string"
+                  ? schema["description"]
+                  : "remove it",
           });
         }
       }
       for (const req of (schema["required"] as string[] | undefined) ?? []) {
-        if (!(req in obj)) out.push({ path, at: "value", code: "missing-key", message: `${what} needs \`${req}\``, hint: hintOf(props[req] ?? schema, req), missing: req });
+        if (!(req in obj))
+          out.push({ path, at: "value", code: "missing-key", message: `${what} needs \`${req}\``, hint: hintOf(props[req] ?? schema, req), missing: req });
       }
       const min = schema["minProperties"];
       if (typeof min === "number" && Object.keys(obj).length < min) bad(`${what} must not be empty`);
@@ -140,9 +159,12 @@ export function checkSchema(value: unknown, schema: SchemaNode, root: string, pa
       const s = value as string;
       const name = nameOf(schema, path, root, prefix);
       const minLength = schema["minLength"];
-      if (typeof minLength === "number" && s.trim().length < minLength) bad(minLength === 1 ? `${name} must be a non-empty string` : `${name} must be at least ${minLength} characters`);
-      else if (Array.isArray(schema["enum"]) && !(schema["enum"] as unknown[]).includes(s)) bad(`${name} must be one of ${(schema["enum"] as unknown[]).join(", ")}`);
-      else if (typeof schema["pattern"] === "string" && !new RegExp(schema["pattern"]).test(s)) bad(`${name} must match ${typeof schema["description"] === "string" ? schema["description"] : `/${schema["pattern"]}/`}`);
+      if (typeof minLength === "number" && s.trim().length < minLength)
+        bad(minLength === 1 ? `${name} must be a non-empty string` : `${name} must be at least ${minLength} characters`);
+      else if (Array.isArray(schema["enum"]) && !(schema["enum"] as unknown[]).includes(s))
+        bad(`${name} must be one of ${(schema["enum"] as unknown[]).join(", ")}`);
+      else if (typeof schema["pattern"] === "string" && !new RegExp(schema["pattern"]).test(s))
+        bad(`${name} must match ${typeof schema["description"] === "string" ? schema["description"] : `/${schema["pattern"]}/`}`);
       return out;
     }
     case "integer":
@@ -151,7 +173,8 @@ export function checkSchema(value: unknown, schema: SchemaNode, root: string, pa
       const min = schema["minimum"];
       const max = schema["maximum"];
       const exMin = schema["exclusiveMinimum"];
-      if ((typeof min === "number" && n < min) || (typeof max === "number" && n > max) || (typeof exMin === "number" && n <= exMin)) bad(`${nameOf(schema, path, root, prefix)} must be ${wanted(schema)}`);
+      if ((typeof min === "number" && n < min) || (typeof max === "number" && n > max) || (typeof exMin === "number" && n <= exMin))
+        bad(`${nameOf(schema, path, root, prefix)} must be ${wanted(schema)}`);
       return out;
     }
     default:

@@ -3,7 +3,11 @@ import { ownerNames, writtenKind } from "./owners.ts";
 import type { SurfaceKind } from "./surface-kinds.ts";
 
 const SAP: SurfaceKind = { kind: "sap", title: "SAP GUI", capabilities: [] };
-const PROGRAM: SurfaceKind = { kind: "windows", capabilities: [], keys: { schema: { type: "object", properties: { command: {} } } as never, inApp: ["command", "window_title"] } };
+const PROGRAM: SurfaceKind = {
+  kind: "windows",
+  capabilities: [],
+  keys: { schema: { type: "object", properties: { command: {} } } as never, inApp: ["command", "window_title"] },
+};
 const NOTEPAD: SurfaceKind = { kind: "notepad", capabilities: [] };
 
 describe("ownerNames", () => {

@@ -10,4 +10,3 @@ export function ownerNames(owners: readonly SurfaceKind[]): string {
   if (owners.length === 1) return `${titleOf(owners[0]!)} (\`app: ${writtenKind(owners[0]!)}\`)`;
   return joinOr(owners.map((o) => `\`app: ${writtenKind(o)}\``));
 }
-

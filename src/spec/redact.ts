@@ -14,7 +14,7 @@ export type FlowRedactionRule =
   | { readonly target: { readonly text: string }; readonly mode: "mask" }
   | { readonly target: { readonly rect: readonly [number, number, number, number] }; readonly mode: "mask" };
 
-const EXAMPLE = "redact:\n  - target: { css: \"#ssn\" }\n    mode: mask";
+const EXAMPLE = 'redact:\n  - target: { css: "#ssn" }\n    mode: mask';
 
 /** `redact:` of a flow whose surface speaks `surface` (a surface that lacks `css` targets refuses css rules too). */
 export function loadRedact(source: YamlSource, node: Node | null, problems: Diagnostic[], surface?: SurfaceGrammar): FlowRedactionRule[] {
@@ -43,32 +43,49 @@ function loadRule(source: YamlSource, item: Node, problems: Diagnostic[], surfac
     if (key === "target") target = pair.value as Node | null;
     else if (key === "mode") mode = pair.value as Node | null;
     else {
-      problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in a redaction rule`, { span: spanOf(source, pair.key as Node), hint: "a rule has `target` and `mode`" }));
+      problems.push(
+        diagnostic("unknown-key", `unknown key \`${key}\` in a redaction rule`, {
+          span: spanOf(source, pair.key as Node),
+          hint: "a rule has `target` and `mode`",
+        }),
+      );
       return undefined;
     }
   }
   if (mode !== undefined && !(isScalar(mode) && mode.value === "mask")) return bad("`mode` must be `mask` (a solid fill)", mode, "mode: mask");
-  if (!isMap(target) || target.items.length !== 1) return bad("`target` must be exactly one of `{ css: … }`, `{ text: … }` or `{ rect: [x, y, width, height] }`", target ?? item);
+  if (!isMap(target) || target.items.length !== 1)
+    return bad("`target` must be exactly one of `{ css: … }`, `{ text: … }` or `{ rect: [x, y, width, height] }`", target ?? item);
   const pair = target.items[0]!;
   const kind = keyName(pair);
   const value = pair.value as Node | null;
   if (kind === "css") {
     if (surface?.lacks?.includes("css")) {
-      problems.push(diagnostic("unsupported-feature", `a \`css\` redaction target cannot be used on ${surface.name}: ${lacking("css")}`, { span: spanOf(source, pair.key as Node), hint: "mask what shows a text with `target: { text: \"IBAN\" }`, or a fixed region with `target: { rect: [x, y, width, height] }`" }));
+      problems.push(
+        diagnostic("unsupported-feature", `a \`css\` redaction target cannot be used on ${surface.name}: ${lacking("css")}`, {
+          span: spanOf(source, pair.key as Node),
+          hint: 'mask what shows a text with `target: { text: "IBAN" }`, or a fixed region with `target: { rect: [x, y, width, height] }`',
+        }),
+      );
       return undefined;
     }
-    if (!isScalar(value) || typeof value.value !== "string" || value.value.trim() === "") return bad("`css` must be a non-empty selector", value ?? target, "target: { css: \"#ssn\" }");
+    if (!isScalar(value) || typeof value.value !== "string" || value.value.trim() === "")
+      return bad("`css` must be a non-empty selector", value ?? target, 'target: { css: "#ssn" }');
     return { target: { css: value.value }, mode: "mask" };
   }
   if (kind === "text") {
-    if (!isScalar(value) || typeof value.value !== "string" || value.value.trim() === "") return bad("`text` must be the non-empty text whose place is masked", value ?? target, "target: { text: \"IBAN\" }");
+    if (!isScalar(value) || typeof value.value !== "string" || value.value.trim() === "")
+      return bad("`text` must be the non-empty text whose place is masked", value ?? target, 'target: { text: "IBAN" }');
     if (value.value.includes("${")) {
       // `${VAR}` resolves from the environment as each frame is taken, and is masked as a secret is;
       // the rule is kept as written (the value never reaches the trace or the report).
       const parsed = parseTemplate(value.value);
-      if (!parsed.ok) return bad(parsed.error.message, value, parsed.error.hint ?? "target: { text: \"${IBAN}\" }");
+      if (!parsed.ok) return bad(parsed.error.message, value, parsed.error.hint ?? 'target: { text: "${IBAN}" }');
       if (parsed.value.parts.some((p) => p.kind === "captured")) {
-        return bad("`text` can name a `${VAR}` from the environment, not a `${captured.…}` value (frames are masked from the first step on, before anything is remembered)", value, "target: { text: \"${IBAN}\" }");
+        return bad(
+          "`text` can name a `${VAR}` from the environment, not a `${captured.…}` value (frames are masked from the first step on, before anything is remembered)",
+          value,
+          'target: { text: "${IBAN}" }',
+        );
       }
     }
     return { target: { text: value.value }, mode: "mask" };
@@ -81,8 +98,17 @@ function loadRule(source: YamlSource, item: Node, problems: Diagnostic[], surfac
     return { target: { rect: [nums[0]!, nums[1]!, nums[2]!, nums[3]!] }, mode: "mask" };
   }
   if (kind === "automation_id") {
-    problems.push(diagnostic("unsupported-feature", "`automation_id` is not a redaction target: a rule masks an element by `css` (where the surface has CSS selectors), a text wherever it shows (`text`), or a fixed region (`rect`)", { span: spanOf(source, pair.key as Node), hint: "mask what the control shows with `target: { text: \"PIN\" }`, or its place with `target: { rect: [x, y, width, height] }`" }));
+    problems.push(
+      diagnostic(
+        "unsupported-feature",
+        "`automation_id` is not a redaction target: a rule masks an element by `css` (where the surface has CSS selectors), a text wherever it shows (`text`), or a fixed region (`rect`)",
+        {
+          span: spanOf(source, pair.key as Node),
+          hint: 'mask what the control shows with `target: { text: "PIN" }`, or its place with `target: { rect: [x, y, width, height] }`',
+        },
+      ),
+    );
     return undefined;
   }
-  return bad(`unknown redaction target \`${kind}\``, pair.key as Node, "target: { css: \"#ssn\" }, target: { text: \"IBAN\" } or target: { rect: [x, y, w, h] }");
+  return bad(`unknown redaction target \`${kind}\``, pair.key as Node, 'target: { css: "#ssn" }, target: { text: "IBAN" } or target: { rect: [x, y, w, h] }');
 }

@@ -56,7 +56,7 @@ describe("flowSchemaDocument", () => {
 
 describe("flowSchemaDocument and multi-surface flows", () => {
   test("accepts apps: with in: blocks and refuses app: together with apps:", () => {
-    const multi = { name: "m", apps: { shop: { app: "web", url: "http://x/" } }, steps: [{ in: "shop", steps: [{ rules: "Click \"Buy\"" }] }] };
+    const multi = { name: "m", apps: { shop: { app: "web", url: "http://x/" } }, steps: [{ in: "shop", steps: [{ rules: 'Click "Buy"' }] }] };
     expect(validate(multi)).toBe(true);
     expect(validate({ ...multi, app: "web", url: "http://x/" })).toBe(false);
   });

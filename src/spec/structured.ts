@@ -70,9 +70,17 @@ function toArgs(source: YamlSource, node: Node | null, each: EachBinding | undef
   return null;
 }
 
-const jsonPointer = (p: string): string[] => p.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+const jsonPointer = (p: string): string[] =>
+  p
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
 
-function describeError(e: ErrorObject, key: string, schema: Readonly<Record<string, unknown>>): { path: (string | number)[]; onKey: boolean; message: string; hint: string } {
+function describeError(
+  e: ErrorObject,
+  key: string,
+  schema: Readonly<Record<string, unknown>>,
+): { path: (string | number)[]; onKey: boolean; message: string; hint: string } {
   const path: (string | number)[] = jsonPointer(e.instancePath).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
   const at = path.length > 0 ? `\`${path.join(".")}\`` : `\`${key}\``;
   const params = e.params as Record<string, unknown>;
@@ -83,30 +91,56 @@ function describeError(e: ErrorObject, key: string, schema: Readonly<Record<stri
       const extra = String(params["additionalProperty"]);
       const guess = path.length === 0 ? nearest(extra, known) : undefined;
       return {
-        path: [...path, extra], onKey: true,
+        path: [...path, extra],
+        onKey: true,
         message: `unknown key \`${extra}\` in \`${key}\``,
         hint: `${guess ? `did you mean \`${guess}\`? ` : ""}${path.length === 0 ? `\`${key}\` takes: ${known.join(", ")}` : "remove it"}`,
       };
     }
     case "required":
-      return { path, onKey: false, message: `\`${key}\` needs \`${String(params["missingProperty"])}\``, hint: `add \`${String(params["missingProperty"])}:\` to the step` };
+      return {
+        path,
+        onKey: false,
+        message: `\`${key}\` needs \`${String(params["missingProperty"])}\``,
+        hint: `add \`${String(params["missingProperty"])}:\` to the step`,
+      };
     case "type":
-      return { path, onKey: false, message: `${at} must be ${articled(String(params["type"]))}`, hint: path.length === 0 ? `write \`${key}:\` with a mapping of its keys: ${known.join(", ")}` : "see docs/flow-format.md for the step's keys" };
+      return {
+        path,
+        onKey: false,
+        message: `${at} must be ${articled(String(params["type"]))}`,
+        hint: path.length === 0 ? `write \`${key}:\` with a mapping of its keys: ${known.join(", ")}` : "see docs/flow-format.md for the step's keys",
+      };
     case "enum":
-      return { path, onKey: false, message: `${at} must be one of ${(params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`, hint: "pick one of the listed values" };
+      return {
+        path,
+        onKey: false,
+        message: `${at} must be one of ${(params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+        hint: "pick one of the listed values",
+      };
     default:
       return { path, onKey: false, message: `${at} ${e.message ?? "is not valid"}`, hint: "see docs/flow-format.md for the step's keys" };
   }
 }
 
-const articled = (type: string) => type.split(",").map((t) => (t === "object" ? "a mapping" : t === "array" ? "a list" : t === "integer" ? "a whole number" : `a ${t}`)).join(" or ");
+const articled = (type: string) =>
+  type
+    .split(",")
+    .map((t) => (t === "object" ? "a mapping" : t === "array" ? "a list" : t === "integer" ? "a whole number" : `a ${t}`))
+    .join(" or ");
 
 /**
  * Validates a structured step's value node against `kind`. Returns the arguments (templates raw)
  * when there was no problem; pushes every problem, each with the span of its node.
  */
 export function loadStructuredArgs(
-  source: YamlSource, key: string, keyNode: Node, value: Node | null, kind: StructuredKind, each: EachBinding | undefined, problems: Diagnostic[],
+  source: YamlSource,
+  key: string,
+  keyNode: Node,
+  value: Node | null,
+  kind: StructuredKind,
+  each: EachBinding | undefined,
+  problems: Diagnostic[],
 ): unknown | undefined {
   const before = problems.length;
   const args = toArgs(source, value, each, problems);
@@ -124,9 +158,14 @@ export function loadStructuredArgs(
       if (seen.has(sig)) continue;
       seen.add(sig);
       const found = nodeAt(value, d.path);
-      const whole = e.keyword === "required" && d.path.length === 0 ? keyNode : value ?? keyNode;
-      const spanNode = d.onKey ? found.keyNode ?? found.node ?? keyNode : (d.path.length === 0 ? whole : found.node ?? keyNode);
-      problems.push(diagnostic(e.keyword === "additionalProperties" ? "unknown-key" : e.keyword === "required" ? "missing-key" : "bad-value", d.message, { span: spanOf(source, spanNode), hint: d.hint }));
+      const whole = e.keyword === "required" && d.path.length === 0 ? keyNode : (value ?? keyNode);
+      const spanNode = d.onKey ? (found.keyNode ?? found.node ?? keyNode) : d.path.length === 0 ? whole : (found.node ?? keyNode);
+      problems.push(
+        diagnostic(e.keyword === "additionalProperties" ? "unknown-key" : e.keyword === "required" ? "missing-key" : "bad-value", d.message, {
+          span: spanOf(source, spanNode),
+          hint: d.hint,
+        }),
+      );
     }
     return undefined;
   }
@@ -135,12 +174,19 @@ export function loadStructuredArgs(
   const timeout = typeof args === "object" && args !== null ? (args as Record<string, unknown>)["timeout_seconds"] : undefined;
   if (typeof timeout === "number" && !(timeout <= MAX_TIMEOUT_SECONDS)) {
     const found = nodeAt(value, ["timeout_seconds"]);
-    problems.push(diagnostic("bad-value", `\`timeout_seconds\` of \`${key}\` is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_TEXT}`, { span: spanOf(source, found.node ?? keyNode), hint: `write at most ${MAX_TIMEOUT_SECONDS}, e.g. \`timeout_seconds: 30\`` }));
+    problems.push(
+      diagnostic("bad-value", `\`timeout_seconds\` of \`${key}\` is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_TEXT}`, {
+        span: spanOf(source, found.node ?? keyNode),
+        hint: `write at most ${MAX_TIMEOUT_SECONDS}, e.g. \`timeout_seconds: 30\``,
+      }),
+    );
     return undefined;
   }
   for (const p of kind.check?.(args as never) ?? []) {
     const found = nodeAt(value, p.path);
-    problems.push(diagnostic("bad-value", p.message, { span: spanOf(source, p.path.length === 0 ? keyNode : found.keyNode ?? found.node ?? keyNode), hint: p.hint }));
+    problems.push(
+      diagnostic("bad-value", p.message, { span: spanOf(source, p.path.length === 0 ? keyNode : (found.keyNode ?? found.node ?? keyNode)), hint: p.hint }),
+    );
   }
   return problems.length > before ? undefined : args;
 }
@@ -159,7 +205,12 @@ export function loadSecretLeakVars(source: YamlSource, keyNode: Node, value: Nod
     const m = isScalar(item) && typeof item.value === "string" ? /^\s*\$\{([A-Za-z_][A-Za-z0-9_]*)\}\s*$/.exec(item.value) : null;
     if (!m) {
       bad = true;
-      problems.push(diagnostic("bad-value", "`assert_no_secret_leak` takes only `${NAME}` references to environment variables", { span: spanOf(source, item ?? keyNode), hint }));
+      problems.push(
+        diagnostic("bad-value", "`assert_no_secret_leak` takes only `${NAME}` references to environment variables", {
+          span: spanOf(source, item ?? keyNode),
+          hint,
+        }),
+      );
       continue;
     }
     if (!vars.includes(m[1]!)) vars.push(m[1]!);

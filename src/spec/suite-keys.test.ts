@@ -18,7 +18,7 @@ describe("loadSuiteKeys (through loadFlowText)", () => {
     ["control: { title: T }", "`control` needs an `id`"],
     ["control: { id: a, owner: b }", "unknown key `owner` in `control`"],
     ["exports: { 1BAD: x }", "is not an environment variable name"],
-    ["exports: { GOOD: \"${captured.\" }", "never closed"],
+    ['exports: { GOOD: "${captured." }', "never closed"],
     ["exports: []", "must be a non-empty mapping"],
     ["skip_unless_env: STAGING", "must be a non-empty list"],
   ])("refuses %s", (extra, message) => {

@@ -56,7 +56,12 @@ function loadControl(source: YamlSource, node: Node | null, problems: Diagnostic
     const key = keyName(pair);
     const value = pair.value as Node | null;
     if (!["id", "title", "description"].includes(key)) {
-      problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in \`control\``, { span: spanOf(source, pair.key as Node), hint: "a control has `id`, `title` and `description`" }));
+      problems.push(
+        diagnostic("unknown-key", `unknown key \`${key}\` in \`control\``, {
+          span: spanOf(source, pair.key as Node),
+          hint: "a control has `id`, `title` and `description`",
+        }),
+      );
       ok = false;
       continue;
     }
@@ -74,7 +79,12 @@ function loadControl(source: YamlSource, node: Node | null, problems: Diagnostic
   }
   if (!CONTROL_ID.test(id)) {
     const idNode = node.items.find((p) => keyName(p) === "id")?.value as Node | undefined;
-    problems.push(diagnostic("bad-value", `control id ${JSON.stringify(id)} may use only lowercase letters, digits, '.', '_' and '-'`, { span: spanOf(source, idNode), hint: "id: auth.session-expiry" }));
+    problems.push(
+      diagnostic("bad-value", `control id ${JSON.stringify(id)} may use only lowercase letters, digits, '.', '_' and '-'`, {
+        span: spanOf(source, idNode),
+        hint: "id: auth.session-expiry",
+      }),
+    );
     return undefined;
   }
   if (!ok) return undefined;
@@ -93,7 +103,12 @@ function loadExports(source: YamlSource, node: Node | null, problems: Diagnostic
     const name = keyName(pair);
     const value = pair.value as Node | null;
     if (!ENV_NAME.test(name)) {
-      problems.push(diagnostic("bad-value", `export name ${JSON.stringify(name)} is not an environment variable name`, { span: spanOf(source, pair.key as Node), hint: "use letters, digits and `_`, not starting with a digit: `ORDER_NO`" }));
+      problems.push(
+        diagnostic("bad-value", `export name ${JSON.stringify(name)} is not an environment variable name`, {
+          span: spanOf(source, pair.key as Node),
+          hint: "use letters, digits and `_`, not starting with a digit: `ORDER_NO`",
+        }),
+      );
       ok = false;
       continue;
     }

@@ -7,27 +7,59 @@ const command = (description: string) => Type.String({ minLength: 1, description
 
 export const SuiteFileSchema = Type.Object(
   {
-    min_version: Type.Optional(Type.String({ pattern: "^\\d+\\.\\d+\\.\\d+$", description: "The oldest flowproof that may run this suite, X.Y.Z; an older engine refuses, naming both versions." })),
-    env: Type.Optional(Type.Record(Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
-      description: "Variables for every flow and hook; values may compose ${VAR}. An entry that cannot resolve is skipped with a warning (it fails only a flow that uses it).",
-    })),
-    env_from: Type.Optional(command("A shell command (sh -c, in the suite directory) run once per run; its stdout must be NAME=VALUE lines (blank lines and # comments allowed). A non-zero exit or a malformed line aborts the run. Precedence: process env < env_from < env.")),
+    min_version: Type.Optional(
+      Type.String({
+        pattern: "^\\d+\\.\\d+\\.\\d+$",
+        description: "The oldest flowproof that may run this suite, X.Y.Z; an older engine refuses, naming both versions.",
+      }),
+    ),
+    env: Type.Optional(
+      Type.Record(Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+        description:
+          "Variables for every flow and hook; values may compose ${VAR}. An entry that cannot resolve is skipped with a warning (it fails only a flow that uses it).",
+      }),
+    ),
+    env_from: Type.Optional(
+      command(
+        "A shell command (sh -c, in the suite directory) run once per run; its stdout must be NAME=VALUE lines (blank lines and # comments allowed). A non-zero exit or a malformed line aborts the run. Precedence: process env < env_from < env.",
+      ),
+    ),
     before_each: Type.Optional(command("A shell command run before each flow, with FLOWPROOF_SPEC set; failing errors that flow.")),
     after_each: Type.Optional(command("A shell command run after each flow whatever its verdict, with FLOWPROOF_SPEC set; failing errors that flow.")),
-    order: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: "Flow files (relative to the suite directory) run first, in this order; the rest follow sorted by path." })),
-    browser: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "Default `browser:` settings for flows that have none of their own (the flow's block wins outright)." })),
-    identities: Type.Optional(Type.Record(Type.String({ pattern: "^[A-Za-z0-9_.-]+$" }), Type.Record(Type.String(), Type.Unknown()), {
-      description: "Named session shapes ({cookies, local_storage}) a flow references with `session: <name>`.",
-    })),
-    server: Type.Optional(Type.Object(
-      {
-        command: command("Starts the app under test (sh -c, in the suite directory, with the suite env). Stopped when the run ends."),
-        url: Type.String({ minLength: 1, description: "Polled until it answers; flows start after that." }),
-        timeout_seconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: MAX_TIMEOUT_SECONDS, description: "How long to wait for `url` to answer (default 60, at most 86400)." })),
-        reuse_existing: Type.Optional(Type.Boolean({ description: "When `url` already answers, use that server instead of starting one (default false: an answering url is an error)." })),
-      },
-      { additionalProperties: false, description: "The app under test, started before the first flow and stopped at the end (like Playwright's webServer)." },
-    )),
+    order: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        description: "Flow files (relative to the suite directory) run first, in this order; the rest follow sorted by path.",
+      }),
+    ),
+    browser: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: "Default `browser:` settings for flows that have none of their own (the flow's block wins outright).",
+      }),
+    ),
+    identities: Type.Optional(
+      Type.Record(Type.String({ pattern: "^[A-Za-z0-9_.-]+$" }), Type.Record(Type.String(), Type.Unknown()), {
+        description: "Named session shapes ({cookies, local_storage}) a flow references with `session: <name>`.",
+      }),
+    ),
+    server: Type.Optional(
+      Type.Object(
+        {
+          command: command("Starts the app under test (sh -c, in the suite directory, with the suite env). Stopped when the run ends."),
+          url: Type.String({ minLength: 1, description: "Polled until it answers; flows start after that." }),
+          timeout_seconds: Type.Optional(
+            Type.Number({
+              exclusiveMinimum: 0,
+              maximum: MAX_TIMEOUT_SECONDS,
+              description: "How long to wait for `url` to answer (default 60, at most 86400).",
+            }),
+          ),
+          reuse_existing: Type.Optional(
+            Type.Boolean({ description: "When `url` already answers, use that server instead of starting one (default false: an answering url is an error)." }),
+          ),
+        },
+        { additionalProperties: false, description: "The app under test, started before the first flow and stopped at the end (like Playwright's webServer)." },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

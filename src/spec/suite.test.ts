@@ -5,20 +5,28 @@ import { SuiteFileSchema } from "./suite-schema.ts";
 
 describe("loadSuiteText", () => {
   test("reads every key", () => {
-    const r = loadSuiteText("suite.yaml", [
-      'min_version: "0.1.0"',
-      "env: { BASE: http://x, PORT: 3000, FULL: '${BASE}:${PORT}' }",
-      "env_from: ./mint.sh",
-      "before_each: ./reset.sh",
-      "after_each: ./clean.sh",
-      "order: [b.flow.yaml, a.flow.yaml]",
-      "browser: { viewport: { width: 390, height: 844 } }",
-      "identities: { admin: { cookies: [{ name: sid, value: x }] } }",
-      "server: { command: npm start, url: 'http://127.0.0.1:3000/', reuse_existing: true }",
-    ].join("\n"), builtinCatalog());
+    const r = loadSuiteText(
+      "suite.yaml",
+      [
+        'min_version: "0.1.0"',
+        "env: { BASE: http://x, PORT: 3000, FULL: '${BASE}:${PORT}' }",
+        "env_from: ./mint.sh",
+        "before_each: ./reset.sh",
+        "after_each: ./clean.sh",
+        "order: [b.flow.yaml, a.flow.yaml]",
+        "browser: { viewport: { width: 390, height: 844 } }",
+        "identities: { admin: { cookies: [{ name: sid, value: x }] } }",
+        "server: { command: npm start, url: 'http://127.0.0.1:3000/', reuse_existing: true }",
+      ].join("\n"),
+      builtinCatalog(),
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.suite.env).toEqual([{ name: "BASE", raw: "http://x" }, { name: "PORT", raw: "3000" }, { name: "FULL", raw: "${BASE}:${PORT}" }]);
+    expect(r.suite.env).toEqual([
+      { name: "BASE", raw: "http://x" },
+      { name: "PORT", raw: "3000" },
+      { name: "FULL", raw: "${BASE}:${PORT}" },
+    ]);
     expect(r.suite.order).toEqual(["b.flow.yaml", "a.flow.yaml"]);
     expect(r.suite.server).toEqual({ command: "npm start", url: "http://127.0.0.1:3000/", timeout_seconds: 60, reuse_existing: true });
     expect(r.suite.browser).toEqual({ viewport: { width: 390, height: 844 } });
@@ -28,23 +36,40 @@ describe("loadSuiteText", () => {
     expect(loadSuiteText("suite.yaml", "", builtinCatalog())).toMatchObject({ ok: true, suite: { env: [], order: [] } });
   });
   test("reports every problem together, with places and hints", () => {
-    const r = loadSuiteText("suite.yaml", "ordr: []\nmin_version: 1\nenv: { X: '${captured.a}' }\nserver: { command: x, url: ftp://x, colour: red }\nidentities: { admin: { user: x } }\n", builtinCatalog());
+    const r = loadSuiteText(
+      "suite.yaml",
+      "ordr: []\nmin_version: 1\nenv: { X: '${captured.a}' }\nserver: { command: x, url: ftp://x, colour: red }\nidentities: { admin: { user: x } }\n",
+      builtinCatalog(),
+    );
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.diagnostics.map((d) => `${d.span?.line}:${d.code}`)).toEqual(["1:unknown-key", "2:bad-value", "3:bad-reference", "4:bad-value", "4:unknown-key", "5:unknown-key"]);
+    expect(r.diagnostics.map((d) => `${d.span?.line}:${d.code}`)).toEqual([
+      "1:unknown-key",
+      "2:bad-value",
+      "3:bad-reference",
+      "4:bad-value",
+      "4:unknown-key",
+      "5:unknown-key",
+    ]);
     expect(r.diagnostics[0]!.hint).toContain("did you mean `order`?");
   });
   test("refuses a server timeout longer than the longest bound, at its value", () => {
     const r = loadSuiteText("suite.yaml", "server:\n  command: npm start\n  url: http://127.0.0.1:3000/\n  timeout_seconds: 2200000\n");
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.diagnostics.map((d) => `${d.span?.line}:${d.span?.column} ${d.message}`)).toEqual(["4:20 `server.timeout_seconds` is longer than the longest bound flowproof can wait, 86400 s (24 h)"]);
+    expect(r.diagnostics.map((d) => `${d.span?.line}:${d.span?.column} ${d.message}`)).toEqual([
+      "4:20 `server.timeout_seconds` is longer than the longest bound flowproof can wait, 86400 s (24 h)",
+    ]);
   });
   test("checks browser: and identities: like a flow's blocks, keeping values as written", () => {
-    const bad = loadSuiteText("suite.yaml", "browser:\n  viewport: { width: 0, height: 1 }\nidentities:\n  admin:\n    cookies: [{ value: x }]\n", builtinCatalog());
+    const bad = loadSuiteText(
+      "suite.yaml",
+      "browser:\n  viewport: { width: 0, height: 1 }\nidentities:\n  admin:\n    cookies: [{ value: x }]\n",
+      builtinCatalog(),
+    );
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.diagnostics.map((d) => d.span?.line)).toEqual([2, 5]);
-    const good = loadSuiteText("suite.yaml", "identities:\n  admin:\n    cookies: [{ name: sid, value: \"${SID}\" }]\n", builtinCatalog());
+    const good = loadSuiteText("suite.yaml", 'identities:\n  admin:\n    cookies: [{ name: sid, value: "${SID}" }]\n', builtinCatalog());
     expect(good.ok && good.suite.identities).toEqual({ admin: { cookies: [{ name: "sid", value: "${SID}" }] } });
   });
   test("the schema names exactly the loader's keys", () => {

@@ -44,11 +44,26 @@ export type SuiteLoadResult = { readonly ok: true; readonly suite: SuiteConfig }
  * identity for `session: <name>`), checked as that key is: the first adapter with a key `name`
  * (any name when undefined) whose role `matches`. Without a catalog the value is taken as written.
  */
-function asAdapterKey(source: YamlSource, catalog: SurfaceCatalog | undefined, name: string | undefined, matches: (role: KeyRole) => boolean, keyNode: Node, value: Node, problems: Diagnostic[]): unknown {
+function asAdapterKey(
+  source: YamlSource,
+  catalog: SurfaceCatalog | undefined,
+  name: string | undefined,
+  matches: (role: KeyRole) => boolean,
+  keyNode: Node,
+  value: Node,
+  problems: Diagnostic[],
+): unknown {
   for (const kind of catalog?.kinds.values() ?? []) {
     for (const [path, role] of rolesOf(kind)) {
       if (path.includes(".") || (name !== undefined && path !== name) || !matches(role)) continue;
-      const keys = loadAdapterKeys(source, kind, [{ name: path, key: keyNode, value }], undefined, { where: "flow", name: "the suite", prefix: "", partial: true }, problems);
+      const keys = loadAdapterKeys(
+        source,
+        kind,
+        [{ name: path, key: keyNode, value }],
+        undefined,
+        { where: "flow", name: "the suite", prefix: "", partial: true },
+        problems,
+      );
       return keys?.[path];
     }
   }
@@ -62,7 +77,10 @@ export function loadSuiteText(file: string, text: string, catalog?: SurfaceCatal
   const root = source.doc.contents;
   if (root === null || (isScalar(root) && (root.value === null || root.value === ""))) return { ok: true, suite: { file, env: [], order: [] } };
   if (!isMap(root)) {
-    return { ok: false, diagnostics: [diagnostic("bad-value", "suite.yaml must be a mapping", { span: spanOf(source, root), hint: `its keys are: ${SUITE_KEYS.join(", ")}` })] };
+    return {
+      ok: false,
+      diagnostics: [diagnostic("bad-value", "suite.yaml must be a mapping", { span: spanOf(source, root), hint: `its keys are: ${SUITE_KEYS.join(", ")}` })],
+    };
   }
   const problems: Diagnostic[] = [];
   const out: {
@@ -75,25 +93,52 @@ export function loadSuiteText(file: string, text: string, catalog?: SurfaceCatal
     switch (key) {
       case "min_version": {
         const v = scalarText(value);
-        if (v === undefined || !/^\d+\.\d+\.\d+$/.test(v)) problems.push(diagnostic("bad-value", "`min_version` must be a version X.Y.Z", { span: spanOf(source, value ?? keyNode), hint: 'min_version: "0.3.0"' }));
+        if (v === undefined || !/^\d+\.\d+\.\d+$/.test(v))
+          problems.push(
+            diagnostic("bad-value", "`min_version` must be a version X.Y.Z", { span: spanOf(source, value ?? keyNode), hint: 'min_version: "0.3.0"' }),
+          );
         else out.min_version = v;
         break;
       }
       case "env": {
         if (!isMap(value)) {
-          problems.push(diagnostic("bad-value", "`env` must be a mapping of NAME: value", { span: spanOf(source, value ?? keyNode), hint: "env:\n  BASE_URL: http://127.0.0.1:3000" }));
+          problems.push(
+            diagnostic("bad-value", "`env` must be a mapping of NAME: value", {
+              span: spanOf(source, value ?? keyNode),
+              hint: "env:\n  BASE_URL: http://127.0.0.1:3000",
+            }),
+          );
           break;
         }
         const env: { name: string; raw: string }[] = [];
         for (const p of value.items) {
           const name = keyName(p);
           const v = scalarText(p.value as Node | null);
-          if (!ENV_NAME.test(name)) problems.push(diagnostic("bad-value", `${JSON.stringify(name)} is not an environment variable name`, { span: spanOf(source, p.key as Node), hint: "use letters, digits and `_`: BASE_URL" }));
-          else if (v === undefined) problems.push(diagnostic("bad-value", `\`env.${name}\` must be a string, number or boolean`, { span: spanOf(source, (p.value ?? p.key) as Node), hint: `${name}: some-value` }));
+          if (!ENV_NAME.test(name))
+            problems.push(
+              diagnostic("bad-value", `${JSON.stringify(name)} is not an environment variable name`, {
+                span: spanOf(source, p.key as Node),
+                hint: "use letters, digits and `_`: BASE_URL",
+              }),
+            );
+          else if (v === undefined)
+            problems.push(
+              diagnostic("bad-value", `\`env.${name}\` must be a string, number or boolean`, {
+                span: spanOf(source, (p.value ?? p.key) as Node),
+                hint: `${name}: some-value`,
+              }),
+            );
           else {
             const parsed = parseTemplate(v);
-            if (!parsed.ok) problems.push(diagnostic(parsed.error.code, parsed.error.message, { span: spanOf(source, p.value as Node), hint: parsed.error.hint }));
-            else if (parsed.value.parts.some((part) => part.kind === "captured")) problems.push(diagnostic("bad-reference", `\`env.${name}\` uses \${captured.…}, which exists only inside a flow`, { span: spanOf(source, p.value as Node), hint: "use `exports:` in the flow that remembers the value" }));
+            if (!parsed.ok)
+              problems.push(diagnostic(parsed.error.code, parsed.error.message, { span: spanOf(source, p.value as Node), hint: parsed.error.hint }));
+            else if (parsed.value.parts.some((part) => part.kind === "captured"))
+              problems.push(
+                diagnostic("bad-reference", `\`env.${name}\` uses \${captured.…}, which exists only inside a flow`, {
+                  span: spanOf(source, p.value as Node),
+                  hint: "use `exports:` in the flow that remembers the value",
+                }),
+              );
             else env.push({ name, raw: v });
           }
         }
@@ -104,27 +149,46 @@ export function loadSuiteText(file: string, text: string, catalog?: SurfaceCatal
       case "before_each":
       case "after_each": {
         const v = scalarText(value);
-        if (v === undefined || v.trim() === "") problems.push(diagnostic("bad-value", `\`${key}\` must be a shell command`, { span: spanOf(source, value ?? keyNode), hint: `${key}: ./scripts/${key === "env_from" ? "mint-test-data.sh" : "reset-db.sh"}` }));
+        if (v === undefined || v.trim() === "")
+          problems.push(
+            diagnostic("bad-value", `\`${key}\` must be a shell command`, {
+              span: spanOf(source, value ?? keyNode),
+              hint: `${key}: ./scripts/${key === "env_from" ? "mint-test-data.sh" : "reset-db.sh"}`,
+            }),
+          );
         else out[key] = v;
         break;
       }
       case "order": {
         if (!isSeq(value)) {
-          problems.push(diagnostic("bad-value", "`order` must be a list of flow files", { span: spanOf(source, value ?? keyNode), hint: "order:\n  - login.flow.yaml\n  - checkout.flow.yaml" }));
+          problems.push(
+            diagnostic("bad-value", "`order` must be a list of flow files", {
+              span: spanOf(source, value ?? keyNode),
+              hint: "order:\n  - login.flow.yaml\n  - checkout.flow.yaml",
+            }),
+          );
           break;
         }
         const order: string[] = [];
         for (const item of value.items as Node[]) {
           const v = scalarText(item);
-          if (v === undefined || v.trim() === "") problems.push(diagnostic("bad-value", "each `order` entry must be a flow file path", { span: spanOf(source, item), hint: "- login.flow.yaml" }));
-          else if (order.includes(v)) problems.push(diagnostic("bad-value", `${v} is listed twice in \`order\``, { span: spanOf(source, item), hint: "list each flow once" }));
+          if (v === undefined || v.trim() === "")
+            problems.push(diagnostic("bad-value", "each `order` entry must be a flow file path", { span: spanOf(source, item), hint: "- login.flow.yaml" }));
+          else if (order.includes(v))
+            problems.push(diagnostic("bad-value", `${v} is listed twice in \`order\``, { span: spanOf(source, item), hint: "list each flow once" }));
           else order.push(v);
         }
         out.order = order;
         break;
       }
       case "browser": {
-        if (!isMap(value)) problems.push(diagnostic("bad-value", "`browser` must be a mapping (the flow-level `browser:` shape)", { span: spanOf(source, value ?? keyNode), hint: "browser:\n  viewport: { width: 390, height: 844 }" }));
+        if (!isMap(value))
+          problems.push(
+            diagnostic("bad-value", "`browser` must be a mapping (the flow-level `browser:` shape)", {
+              span: spanOf(source, value ?? keyNode),
+              hint: "browser:\n  viewport: { width: 390, height: 844 }",
+            }),
+          );
         else {
           // Checked as the flows' own `browser:` is, by the adapter whose key takes the suite's default.
           const browser = asAdapterKey(source, catalog, "browser", (r) => r.suiteDefault === true, keyNode, value, problems);
@@ -134,15 +198,32 @@ export function loadSuiteText(file: string, text: string, catalog?: SurfaceCatal
       }
       case "identities": {
         if (!isMap(value)) {
-          problems.push(diagnostic("bad-value", "`identities` must map names to session shapes", { span: spanOf(source, value ?? keyNode), hint: "identities:\n  admin:\n    cookies: [{ name: sid, value: ${ADMIN_SID} }]" }));
+          problems.push(
+            diagnostic("bad-value", "`identities` must map names to session shapes", {
+              span: spanOf(source, value ?? keyNode),
+              hint: "identities:\n  admin:\n    cookies: [{ name: sid, value: ${ADMIN_SID} }]",
+            }),
+          );
           break;
         }
         const ids: Record<string, Readonly<Record<string, unknown>>> = {};
         for (const p of value.items) {
           const name = keyName(p);
           const shape = p.value as Node | null;
-          if (!/^[A-Za-z0-9_.-]+$/.test(name)) problems.push(diagnostic("bad-value", `identity name ${JSON.stringify(name)} may use letters, digits, '.', '_' and '-'`, { span: spanOf(source, p.key as Node), hint: "admin:" }));
-          else if (!isMap(shape)) problems.push(diagnostic("bad-value", `identity \`${name}\` must be a mapping: the shape a flow's key naming it takes`, { span: spanOf(source, (shape ?? p.key) as Node), hint: `${name}:\n  cookies: [{ name: sid, value: \${SID} }]` }));
+          if (!/^[A-Za-z0-9_.-]+$/.test(name))
+            problems.push(
+              diagnostic("bad-value", `identity name ${JSON.stringify(name)} may use letters, digits, '.', '_' and '-'`, {
+                span: spanOf(source, p.key as Node),
+                hint: "admin:",
+              }),
+            );
+          else if (!isMap(shape))
+            problems.push(
+              diagnostic("bad-value", `identity \`${name}\` must be a mapping: the shape a flow's key naming it takes`, {
+                span: spanOf(source, (shape ?? p.key) as Node),
+                hint: `${name}:\n  cookies: [{ name: sid, value: \${SID} }]`,
+              }),
+            );
           else {
             // An identity is the value of the flow key that names entries of `identities:` (`session: <name>`).
             const session = asAdapterKey(source, catalog, undefined, (r) => r.named === "identities", p.key as Node, shape, problems);
@@ -159,7 +240,12 @@ export function loadSuiteText(file: string, text: string, catalog?: SurfaceCatal
       }
       default: {
         const guess = nearest(key, SUITE_KEYS);
-        problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in suite.yaml`, { span: spanOf(source, keyNode), hint: `${guess ? `did you mean \`${guess}\`? ` : ""}suite.yaml keys are: ${SUITE_KEYS.join(", ")}` }));
+        problems.push(
+          diagnostic("unknown-key", `unknown key \`${key}\` in suite.yaml`, {
+            span: spanOf(source, keyNode),
+            hint: `${guess ? `did you mean \`${guess}\`? ` : ""}suite.yaml keys are: ${SUITE_KEYS.join(", ")}`,
+          }),
+        );
       }
     }
   }
@@ -173,7 +259,10 @@ function loadServer(source: YamlSource, value: Node | null, keyNode: Node, probl
     return undefined;
   }
   const before = problems.length;
-  let command: string | undefined, url: string | undefined, timeout = DEFAULT_SERVER_TIMEOUT_S, reuse = false;
+  let command: string | undefined,
+    url: string | undefined,
+    timeout = DEFAULT_SERVER_TIMEOUT_S,
+    reuse = false;
   for (const p of value.items) {
     const key = keyName(p);
     const v = p.value as Node | null;
@@ -182,21 +271,39 @@ function loadServer(source: YamlSource, value: Node | null, keyNode: Node, probl
       const t = scalarText(v);
       if (t === undefined || t.trim() === "") problems.push(diagnostic("bad-value", `\`server.${key}\` must be a non-empty string`, { span: at, hint }));
       else if (key === "command") command = t;
-      else if (!/^https?:\/\//.test(t) && !t.includes("${")) problems.push(diagnostic("bad-value", `\`server.url\` must be an http(s) URL, not ${JSON.stringify(t)}`, { span: at, hint: "url: http://127.0.0.1:3000/" }));
+      else if (!/^https?:\/\//.test(t) && !t.includes("${"))
+        problems.push(
+          diagnostic("bad-value", `\`server.url\` must be an http(s) URL, not ${JSON.stringify(t)}`, { span: at, hint: "url: http://127.0.0.1:3000/" }),
+        );
       else url = t;
     } else if (key === "timeout_seconds") {
-      if (!isScalar(v) || typeof v.value !== "number" || !(v.value > 0)) problems.push(diagnostic("bad-value", "`server.timeout_seconds` must be a positive number", { span: at, hint: "timeout_seconds: 60" }));
-      else if (v.value > MAX_TIMEOUT_SECONDS) problems.push(diagnostic("bad-value", `\`server.timeout_seconds\` is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_TEXT}`, { span: at, hint: `write at most ${MAX_TIMEOUT_SECONDS}, e.g. \`timeout_seconds: 60\`` }));
+      if (!isScalar(v) || typeof v.value !== "number" || !(v.value > 0))
+        problems.push(diagnostic("bad-value", "`server.timeout_seconds` must be a positive number", { span: at, hint: "timeout_seconds: 60" }));
+      else if (v.value > MAX_TIMEOUT_SECONDS)
+        problems.push(
+          diagnostic("bad-value", `\`server.timeout_seconds\` is longer than the longest bound flowproof can wait, ${MAX_TIMEOUT_TEXT}`, {
+            span: at,
+            hint: `write at most ${MAX_TIMEOUT_SECONDS}, e.g. \`timeout_seconds: 60\``,
+          }),
+        );
       else timeout = v.value;
     } else if (key === "reuse_existing") {
-      if (!isScalar(v) || typeof v.value !== "boolean") problems.push(diagnostic("bad-value", "`server.reuse_existing` must be true or false", { span: at, hint: "reuse_existing: true" }));
+      if (!isScalar(v) || typeof v.value !== "boolean")
+        problems.push(diagnostic("bad-value", "`server.reuse_existing` must be true or false", { span: at, hint: "reuse_existing: true" }));
       else reuse = v.value;
     } else {
-      problems.push(diagnostic("unknown-key", `unknown key \`${key}\` in \`server\``, { span: spanOf(source, p.key as Node), hint: `\`server\` keys are: ${SERVER_KEYS.join(", ")}` }));
+      problems.push(
+        diagnostic("unknown-key", `unknown key \`${key}\` in \`server\``, {
+          span: spanOf(source, p.key as Node),
+          hint: `\`server\` keys are: ${SERVER_KEYS.join(", ")}`,
+        }),
+      );
     }
   }
-  if (command === undefined && problems.length === before) problems.push(diagnostic("missing-key", "`server` needs a `command`", { span: spanOf(source, value), hint }));
-  if (url === undefined && problems.length === before) problems.push(diagnostic("missing-key", "`server` needs the `url` to wait for", { span: spanOf(source, value), hint }));
+  if (command === undefined && problems.length === before)
+    problems.push(diagnostic("missing-key", "`server` needs a `command`", { span: spanOf(source, value), hint }));
+  if (url === undefined && problems.length === before)
+    problems.push(diagnostic("missing-key", "`server` needs the `url` to wait for", { span: spanOf(source, value), hint }));
   if (problems.length > before || command === undefined || url === undefined) return undefined;
   return { command, url, timeout_seconds: timeout, reuse_existing: reuse };
 }

@@ -1,11 +1,30 @@
 import { describe, expect, test } from "bun:test";
 import { article, catalogOf, grammarContext, inAppKind, keyNamesOf, ownersOf, requires, rolesOf, titleOf, type SurfaceKind } from "./surface-kinds.ts";
 
-const sugar = (phrase: string) => ({ phrase, value: "text" as const, reads: { id: "x" }, compare: "contains" as const, example: `${phrase} y`, elsewhere: { what: "its sugar", hint: "write `page shows y`" } });
+const sugar = (phrase: string) => ({
+  phrase,
+  value: "text" as const,
+  reads: { id: "x" },
+  compare: "contains" as const,
+  example: `${phrase} y`,
+  elsewhere: { what: "its sugar", hint: "write `page shows y`" },
+});
 const PAGE: SurfaceKind = { kind: "page", capabilities: ["pointer"] };
 const DESK: SurfaceKind = {
-  kind: "desk", title: "the desk app", capabilities: [],
-  keys: { schema: { type: "object", required: ["command"], properties: { command: { type: "string", flowproof: { recorded: true } }, login: { type: "object", properties: { password: { type: "string", flowproof: { secret: true } } } } } } as never, inApp: ["command"] },
+  kind: "desk",
+  title: "the desk app",
+  capabilities: [],
+  keys: {
+    schema: {
+      type: "object",
+      required: ["command"],
+      properties: {
+        command: { type: "string", flowproof: { recorded: true } },
+        login: { type: "object", properties: { password: { type: "string", flowproof: { secret: true } } } },
+      },
+    } as never,
+    inApp: ["command"],
+  },
   grammar: { lacks: ["css"], sugar: [sugar("screen shows")] },
 };
 const OTHER: SurfaceKind = { kind: "other", capabilities: [], grammar: { sugar: [sugar("screen shows"), sugar("log contains")] } };
@@ -19,16 +38,25 @@ describe("the surface catalog", () => {
   });
 
   test("roles by dotted path, nested keys included", () => {
-    expect([...rolesOf(DESK)]).toEqual([["command", { recorded: true }], ["login.password", { secret: true }]]);
+    expect([...rolesOf(DESK)]).toEqual([
+      ["command", { recorded: true }],
+      ["login.password", { secret: true }],
+    ]);
   });
 
   test("a key written in one of several forms holds the roles of every form, and each mapping form's keys", () => {
     const window = {
-      anyOf: [{ type: "string", flowproof: { references: "captured" } }, { type: "object", properties: { title: { type: "string", flowproof: { references: "captured" } } } }],
+      anyOf: [
+        { type: "string", flowproof: { references: "captured" } },
+        { type: "object", properties: { title: { type: "string", flowproof: { references: "captured" } } } },
+      ],
       flowproof: { recorded: true },
     };
     const SEEN: SurfaceKind = { kind: "seen", capabilities: [], keys: { schema: { type: "object", properties: { window } } as never } };
-    expect([...rolesOf(SEEN)]).toEqual([["window", { recorded: true, references: "captured" }], ["window.title", { references: "captured" }]]);
+    expect([...rolesOf(SEEN)]).toEqual([
+      ["window", { recorded: true, references: "captured" }],
+      ["window.title", { references: "captured" }],
+    ]);
   });
 
   test("the kind that claims `app:` as a mapping, the owners of a key, and how messages name a kind", () => {

@@ -25,7 +25,10 @@ export interface SurfaceCatalog {
   readonly planned?: readonly string[];
 }
 
-export const catalogOf = (kinds: readonly SurfaceKind[], planned: readonly string[] = []): SurfaceCatalog => ({ kinds: new Map(kinds.map((k) => [k.kind, k])), planned });
+export const catalogOf = (kinds: readonly SurfaceKind[], planned: readonly string[] = []): SurfaceCatalog => ({
+  kinds: new Map(kinds.map((k) => [k.kind, k])),
+  planned,
+});
 
 /** A JSON Schema object as spec/ reads it. */
 export type SchemaNode = Readonly<Record<string, unknown>>;
@@ -42,7 +45,7 @@ export const keysSchemaOf = (kind: SurfaceKind): SchemaNode => (kind.keys?.schem
 /** The properties of an object schema (none when it is not one). */
 export function propertiesOf(schema: SchemaNode | undefined): Readonly<Record<string, SchemaNode>> {
   const props = schema?.["properties"];
-  return typeof props === "object" && props !== null ? props as Record<string, SchemaNode> : {};
+  return typeof props === "object" && props !== null ? (props as Record<string, SchemaNode>) : {};
 }
 
 /** The keys a kind takes (its schema's properties; `url` included when it lists it). */
@@ -70,7 +73,8 @@ export function propertySchemas(forms: readonly SchemaNode[], k: string): Schema
     const own = propertiesOf(form)[k];
     if (own) out.push(own);
     const patterns = form["patternProperties"];
-    if (typeof patterns === "object" && patterns !== null) for (const [re, sub] of Object.entries(patterns)) if (new RegExp(re, "u").test(k)) out.push(sub as SchemaNode);
+    if (typeof patterns === "object" && patterns !== null)
+      for (const [re, sub] of Object.entries(patterns)) if (new RegExp(re, "u").test(k)) out.push(sub as SchemaNode);
     const extra = form["additionalProperties"];
     if (!own && typeof extra === "object" && extra !== null) out.push(extra as SchemaNode);
   }

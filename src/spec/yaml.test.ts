@@ -110,11 +110,11 @@ describe("keyName", () => {
 
 describe("comments that cut a value", () => {
   test.each([
-    ["no space after #", "  - assert: page shows Invoice #1002", 3, 32, "` #1002`", "`- assert: \"page shows Invoice #1002\"`"],
-    ["a URL fragment", "  - page url contains #/active", 3, 23, "` #/active`", "`- \"page url contains #/active\"`"],
+    ["no space after #", "  - assert: page shows Invoice #1002", 3, 32, "` #1002`", '`- assert: "page shows Invoice #1002"`'],
+    ["a URL fragment", "  - page url contains #/active", 3, 23, "` #/active`", '`- "page url contains #/active"`'],
     ["an unclosed double quote", '  - Click "Invoice #1001"', 3, 20, '` #1001"`', "`- 'Click \"Invoice #1001\"'`"],
     ["an unclosed quote before `# `", '  - rules: Click "Invoice # 1001"', 3, 27, '` # 1001"`', "`- rules: 'Click \"Invoice # 1001\"'`"],
-    ["a block condition", "  - when: page shows #7\n    steps: [x]", 3, 22, "` #7`", "`- when: \"page shows #7\"`"],
+    ["a block condition", "  - when: page shows #7\n    steps: [x]", 3, 22, "` #7`", '`- when: "page shows #7"`'],
   ])("refuses %s with the position and the quoted form", (_what, line, lineNo, column, comment, written) => {
     const { diagnostics } = parseYaml("f.flow.yaml", `name: T\nsteps:\n${line}\n`);
     const d = diagnostics[0]!;

@@ -22,20 +22,28 @@ export function parseYaml(file: string, text: string): { source: YamlSource; dia
   const doc = parseDocument(tooBig ? "" : text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   const source: YamlSource = { file, text, lines: tooBig ? [text.slice(0, 200).split(/\r?\n/)[0]!] : text.split(/\r?\n/), counter, doc };
   if (tooBig) {
-    return { source, diagnostics: [diagnostic("limit-exceeded", `the file holds ${text.length} characters, more than the ${LIMITS.flowFileChars.value} a flow or suite file may hold`, {
-      span: { file, line: 1, column: 1, length: 1, lineText: source.lines[0] ?? "" },
-      hint: "split the flow into several flows (a suite runs them together); see docs/flow-format.md, \"Limits\"",
-    })] };
+    return {
+      source,
+      diagnostics: [
+        diagnostic("limit-exceeded", `the file holds ${text.length} characters, more than the ${LIMITS.flowFileChars.value} a flow or suite file may hold`, {
+          span: { file, line: 1, column: 1, length: 1, lineText: source.lines[0] ?? "" },
+          hint: 'split the flow into several flows (a suite runs them together); see docs/flow-format.md, "Limits"',
+        }),
+      ],
+    };
   }
   const deep = tooDeep(source);
   if (deep) return { source, diagnostics: [deep] };
   // A file of thousands of stray brackets is one mistake repeated: the first errors say it.
-  const diagnostics = [...commentCuts(source), ...doc.errors.slice(0, MAX_SYNTAX_ERRORS).map((e) =>
-    diagnostic("yaml-syntax", e.message.split("\n")[0] ?? "invalid YAML", {
-      span: spanAtOffset(source, e.pos[0], Math.max(1, e.pos[1] - e.pos[0])),
-      hint: "fix the YAML syntax; quote values that contain `: ` or start with `\"`, `{`, `[`, `*`, `&`, `!`, `%` or `@`",
-    }),
-  )];
+  const diagnostics = [
+    ...commentCuts(source),
+    ...doc.errors.slice(0, MAX_SYNTAX_ERRORS).map((e) =>
+      diagnostic("yaml-syntax", e.message.split("\n")[0] ?? "invalid YAML", {
+        span: spanAtOffset(source, e.pos[0], Math.max(1, e.pos[1] - e.pos[0])),
+        hint: 'fix the YAML syntax; quote values that contain `: ` or start with `"`, `{`, `[`, `*`, `&`, `!`, `%` or `@`',
+      }),
+    ),
+  ];
   return { source, diagnostics };
 }
 
@@ -64,10 +72,12 @@ function commentCuts(source: YamlSource): Diagnostic[] {
     const start = spanAtOffset(source, node.range[0]);
     const lead = start.lineText.slice(0, start.column - 1).trimStart();
     const written = /[[{]/.test(lead) ? quoted : `${lead}${quoted}`;
-    out.push(diagnostic("yaml-comment", `YAML read \` ${comment}\` as a comment, so the text ends at \`${value}\``, {
-      span: spanAtOffset(source, at, comment.length),
-      hint: `quote the whole text so the \`#\` is part of it: \`${written}\`${openQuote ? "" : " (a comment needs a space after `#`: `# note`)"}`,
-    }));
+    out.push(
+      diagnostic("yaml-comment", `YAML read \` ${comment}\` as a comment, so the text ends at \`${value}\``, {
+        span: spanAtOffset(source, at, comment.length),
+        hint: `quote the whole text so the \`#\` is part of it: \`${written}\`${openQuote ? "" : " (a comment needs a space after `#`: `# note`)"}`,
+      }),
+    );
   });
   return out;
 }
@@ -117,7 +127,7 @@ function tooDeep(source: YamlSource): Diagnostic | undefined {
 const depthDiagnostic = (_source: YamlSource, span: SourceSpan): Diagnostic =>
   diagnostic("limit-exceeded", `mappings and lists are nested more than ${LIMITS.yamlDepth.value} levels deep here`, {
     span,
-    hint: "a flow needs a few levels at most: flatten the structure; see docs/flow-format.md, \"Limits\"",
+    hint: 'a flow needs a few levels at most: flatten the structure; see docs/flow-format.md, "Limits"',
   });
 
 export function spanAtOffset(source: YamlSource, offset: number, length = 1): SourceSpan {

@@ -7,13 +7,22 @@ const params = (extra: Record<string, unknown> = {}) => ({
   steps: [
     { kind: "prompt", text: "Book a flight to ${CITY}" },
     { kind: "follow_up", text: "follow_up: window seat", message: "window seat" },
-    { kind: "tool_call", text: "assert_tool_call: book where flight.id equals KQ311", tool: "book", where: [{ path: "flight.id", matcher: "equals", value: "KQ311" }], negate: false },
+    {
+      kind: "tool_call",
+      text: "assert_tool_call: book where flight.id equals KQ311",
+      tool: "book",
+      where: [{ path: "flight.id", matcher: "equals", value: "KQ311" }],
+      negate: false,
+    },
     { kind: "tool_call", text: "assert_no_tool_call: cancel", tool: "cancel", where: [], negate: true },
     { kind: "reply", text: "reply contains booked", op: "contains", value: "booked" },
     { kind: "no_egress", text: "assert_no_egress" },
   ],
   tools: [{ name: "lookup_weather", result: { temp_c: 21 } }, { name: "echo" }],
-  mcp: [{ name: "notes", command: "node notes.js", tools: [{ name: "read" }] }, { name: "web", url: "http://127.0.0.1:9000/mcp", port: 8931 }],
+  mcp: [
+    { name: "notes", command: "node notes.js", tools: [{ name: "read" }] },
+    { name: "web", url: "http://127.0.0.1:9000/mcp", port: 8931 },
+  ],
   timeout_ms: 60_000,
   ...extra,
 });
@@ -30,9 +39,21 @@ describe("AgentRunParams", () => {
   });
 
   test.each([
-    ["an agent step of an unknown kind", params({ steps: [{ kind: "shout", text: "hi" }] }), "agent step 1 of 1 has kind \"shout\"; expected \"prompt\", \"follow_up\", \"tool_call\", \"reply\", \"no_egress\""],
-    ["a tool_call step without its tool", params({ steps: [{ kind: "tool_call", text: "assert_tool_call: x", where: [], negate: false }] }), "agent step 1 of 1 (tool_call) has no `tool`; a tool_call step is {kind: tool_call, text, tool, where: [{path, matcher, value?}], negate}"],
-    ["a reply step with an unknown op", params({ steps: [{ kind: "reply", text: "reply near x", op: "near", value: "x" }] }), "agent step 1 of 1 (reply) has a malformed `op` (\"near\")"],
+    [
+      "an agent step of an unknown kind",
+      params({ steps: [{ kind: "shout", text: "hi" }] }),
+      'agent step 1 of 1 has kind "shout"; expected "prompt", "follow_up", "tool_call", "reply", "no_egress"',
+    ],
+    [
+      "a tool_call step without its tool",
+      params({ steps: [{ kind: "tool_call", text: "assert_tool_call: x", where: [], negate: false }] }),
+      "agent step 1 of 1 (tool_call) has no `tool`; a tool_call step is {kind: tool_call, text, tool, where: [{path, matcher, value?}], negate}",
+    ],
+    [
+      "a reply step with an unknown op",
+      params({ steps: [{ kind: "reply", text: "reply near x", op: "near", value: "x" }] }),
+      'agent step 1 of 1 (reply) has a malformed `op` ("near")',
+    ],
     ["an agent with neither command nor url", params({ agent: { env: {} } }), "the agent_run step has no `agent` {command, …} or {url, proxy_port, …}"],
   ])("refuses %s, naming the step", (_, value, message) => {
     expect(Value.Check(AgentRunParams, value)).toBe(false);

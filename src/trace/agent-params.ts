@@ -15,8 +15,16 @@ export const AGENT_PROTOCOLS = ["openai", "openai-responses", "anthropic", "gemi
 /** One exchange at the model boundary (see docs/agents.md, "The cassette"). */
 export const CassetteTurn = Type.Object(
   {
-    protocol: Type.Union(AGENT_PROTOCOLS.map((p) => Type.Literal(p)), { description: "The dialect the agent spoke: `openai` (chat-completions), `openai-responses` (Responses), `anthropic` (Messages) or `gemini` (generateContent)." }),
-    request: Type.Record(Type.String(), Type.Unknown(), { description: "The request body as matched: no `stream` flags, `tools:` results substituted, secret values as `${NAME}`." }),
+    protocol: Type.Union(
+      AGENT_PROTOCOLS.map((p) => Type.Literal(p)),
+      {
+        description:
+          "The dialect the agent spoke: `openai` (chat-completions), `openai-responses` (Responses), `anthropic` (Messages) or `gemini` (generateContent).",
+      },
+    ),
+    request: Type.Record(Type.String(), Type.Unknown(), {
+      description: "The request body as matched: no `stream` flags, `tools:` results substituted, secret values as `${NAME}`.",
+    }),
     response: Type.Record(Type.String(), Type.Unknown(), { description: "The upstream's (non-streaming) JSON response body." }),
     status: Opt(Type.Integer({ minimum: 100, maximum: 599, description: "The upstream's HTTP status when not 200." })),
   },
@@ -55,26 +63,29 @@ const TextMap = (description: string) => Opt(Type.Record(Type.String(), Type.Str
 const Seconds = Opt(Type.Integer({ minimum: 1, maximum: 3600, description: "The execution's bound in seconds (default 300)." }));
 
 /** `agent:` as written (`${VAR}` raw; env and header values as text): a program flowproof starts, or a running service. */
-export const AgentSpec = Type.Union([
-  Open(
-    {
-      command: Type.String({ description: "Run through `sh -c` in the flow's folder." }),
-      env: TextMap("Applied over the injected variables."),
-      timeout_seconds: Seconds,
-      allow_egress: Opt(Type.Array(Type.String(), { description: "Destinations the contained agent may reach, as written." })),
-    },
-    "{command, env?, timeout_seconds?, allow_egress?}",
-  ),
-  Open(
-    {
-      url: Type.String({ description: "A running agent service flowproof POSTs the prompt to." }),
-      proxy_port: Type.Integer({ minimum: 1, maximum: 65535, description: "The loopback port its model client is pointed at." }),
-      headers: TextMap("Sent with every delivery."),
-      timeout_seconds: Seconds,
-    },
-    "{url, proxy_port, headers?, timeout_seconds?}",
-  ),
-], { description: "`agent:` as written (`${VAR}` raw): {command, env?, timeout_seconds?, allow_egress?} or {url, proxy_port, headers?, timeout_seconds?}." });
+export const AgentSpec = Type.Union(
+  [
+    Open(
+      {
+        command: Type.String({ description: "Run through `sh -c` in the flow's folder." }),
+        env: TextMap("Applied over the injected variables."),
+        timeout_seconds: Seconds,
+        allow_egress: Opt(Type.Array(Type.String(), { description: "Destinations the contained agent may reach, as written." })),
+      },
+      "{command, env?, timeout_seconds?, allow_egress?}",
+    ),
+    Open(
+      {
+        url: Type.String({ description: "A running agent service flowproof POSTs the prompt to." }),
+        proxy_port: Type.Integer({ minimum: 1, maximum: 65535, description: "The loopback port its model client is pointed at." }),
+        headers: TextMap("Sent with every delivery."),
+        timeout_seconds: Seconds,
+      },
+      "{url, proxy_port, headers?, timeout_seconds?}",
+    ),
+  ],
+  { description: "`agent:` as written (`${VAR}` raw): {command, env?, timeout_seconds?, allow_egress?} or {url, proxy_port, headers?, timeout_seconds?}." },
+);
 
 const StepText = Type.String({ description: "The step as written (`${VAR}` raw)." });
 /** One `where` clause of a tool-call assertion. */
@@ -91,16 +102,31 @@ export const AgentClauseSchema = Open(
 export const AGENT_STEP_KINDS = ["prompt", "follow_up", "tool_call", "reply", "no_egress"] as const;
 
 /** One authored agent step, as carried into the trace (`text` is the step as written). */
-export const AgentStep = Type.Union([
-  Open({ kind: Type.Literal("prompt"), text: StepText }, "`prompt: <task>`"),
-  Open({ kind: Type.Literal("follow_up"), text: StepText, message: Type.String({ description: "The later delivery." }) }, "`follow_up: <message>`"),
-  Open(
-    { kind: Type.Literal("tool_call"), text: StepText, tool: Type.String(), where: Type.Array(AgentClauseSchema), negate: Type.Boolean({ description: "`assert_no_tool_call`." }) },
-    "`assert_tool_call: <tool> [where …]`, `assert_no_tool_call: …`",
-  ),
-  Open({ kind: Type.Literal("reply"), text: StepText, op: Type.Union([Type.Literal("contains"), Type.Literal("is")]), value: Type.String() }, "`assert: reply contains|is <text>`"),
-  Open({ kind: Type.Literal("no_egress"), text: StepText }, "`assert_no_egress`"),
-], { description: "{kind: prompt, text} | {kind: follow_up, text, message} | {kind: tool_call, text, tool, where, negate} | {kind: reply, text, op, value} | {kind: no_egress, text}" });
+export const AgentStep = Type.Union(
+  [
+    Open({ kind: Type.Literal("prompt"), text: StepText }, "`prompt: <task>`"),
+    Open({ kind: Type.Literal("follow_up"), text: StepText, message: Type.String({ description: "The later delivery." }) }, "`follow_up: <message>`"),
+    Open(
+      {
+        kind: Type.Literal("tool_call"),
+        text: StepText,
+        tool: Type.String(),
+        where: Type.Array(AgentClauseSchema),
+        negate: Type.Boolean({ description: "`assert_no_tool_call`." }),
+      },
+      "`assert_tool_call: <tool> [where …]`, `assert_no_tool_call: …`",
+    ),
+    Open(
+      { kind: Type.Literal("reply"), text: StepText, op: Type.Union([Type.Literal("contains"), Type.Literal("is")]), value: Type.String() },
+      "`assert: reply contains|is <text>`",
+    ),
+    Open({ kind: Type.Literal("no_egress"), text: StepText }, "`assert_no_egress`"),
+  ],
+  {
+    description:
+      "{kind: prompt, text} | {kind: follow_up, text, message} | {kind: tool_call, text, tool, where, negate} | {kind: reply, text, op, value} | {kind: no_egress, text}",
+  },
+);
 
 /** A `tools:` entry as written. */
 export const AgentToolSpec = Open(
@@ -109,25 +135,42 @@ export const AgentToolSpec = Open(
 );
 
 /** An `mcp:` server as written: a stdio `command` or a streamable-HTTP `url` (with the stand-in's `port`). */
-export const AgentMcpSpec = Type.Union([
-  Open({ name: Type.String(), command: Type.String(), tools: Opt(Type.Array(AgentToolSpec)) }, "{name, command, tools?}"),
-  Open({ name: Type.String(), url: Type.String(), port: Opt(Type.Integer({ minimum: 1, maximum: 65535 })), tools: Opt(Type.Array(AgentToolSpec)) }, "{name, url, port?, tools?}"),
-], { description: "{name, command | url, port?, tools?}" });
+export const AgentMcpSpec = Type.Union(
+  [
+    Open({ name: Type.String(), command: Type.String(), tools: Opt(Type.Array(AgentToolSpec)) }, "{name, command, tools?}"),
+    Open(
+      { name: Type.String(), url: Type.String(), port: Opt(Type.Integer({ minimum: 1, maximum: 65535 })), tools: Opt(Type.Array(AgentToolSpec)) },
+      "{name, url, port?, tools?}",
+    ),
+  ],
+  { description: "{name, command | url, port?, tools?}" },
+);
 
 export const AgentRunParams = Open(
   {
     agent: AgentSpec,
-    steps: Type.Array(AgentStep, { description: "The authored agent steps in order: {kind: prompt, text} | {kind: follow_up, text, message} | {kind: tool_call, text, tool, where, negate} | {kind: reply, text, op, value} | {kind: no_egress, text}." }),
+    steps: Type.Array(AgentStep, {
+      description:
+        "The authored agent steps in order: {kind: prompt, text} | {kind: follow_up, text, message} | {kind: tool_call, text, tool, where, negate} | {kind: reply, text, op, value} | {kind: no_egress, text}.",
+    }),
     tools: Opt(Type.Array(AgentToolSpec, { description: "`tools:` as written: {name, result?}." })),
     strict: Opt(Type.Boolean()),
-    match: Opt(Type.Union([
-      Type.Union([Type.Literal("conversation"), Type.Literal("strict")]),
-      Open({
-        by: Opt(Type.Union([Type.Literal("conversation"), Type.Literal("strict")])),
-        ignore: Opt(Type.Array(Type.String())),
-        compare: Opt(Type.Array(Type.String())),
-      }, "{by?, ignore?, compare?}"),
-    ], { description: "`match:` as written: how a replayed model request is matched to its recorded turn (default `conversation`)." })),
+    match: Opt(
+      Type.Union(
+        [
+          Type.Union([Type.Literal("conversation"), Type.Literal("strict")]),
+          Open(
+            {
+              by: Opt(Type.Union([Type.Literal("conversation"), Type.Literal("strict")])),
+              ignore: Opt(Type.Array(Type.String())),
+              compare: Opt(Type.Array(Type.String())),
+            },
+            "{by?, ignore?, compare?}",
+          ),
+        ],
+        { description: "`match:` as written: how a replayed model request is matched to its recorded turn (default `conversation`)." },
+      ),
+    ),
     timeout_ms: Int({ maximum: MAX_TIMEOUT_MS, description: "The execution's bound (default 300 000)." }),
     cassette: Opt(Type.Array(CassetteTurn, { description: "Written at record: every model turn, in the order they were made." })),
     mcp: Opt(Type.Array(AgentMcpSpec, { description: "`mcp:` as written: {name, command | url, port?, tools?}." })),
@@ -170,13 +213,15 @@ export function agentRunProblem(params: unknown): string | undefined {
     const at = `agent step ${i + 1} of ${steps.length}`;
     if (!isObject(step)) return `${at} is not an object {kind, text, …}`;
     const kind = step["kind"];
-    if (!(AGENT_STEP_KINDS as readonly unknown[]).includes(kind)) return `${at} has kind ${JSON.stringify(kind)}; expected ${AGENT_STEP_KINDS.map((k) => JSON.stringify(k)).join(", ")}`;
+    if (!(AGENT_STEP_KINDS as readonly unknown[]).includes(kind))
+      return `${at} has kind ${JSON.stringify(kind)}; expected ${AGENT_STEP_KINDS.map((k) => JSON.stringify(k)).join(", ")}`;
     const k = kind as (typeof AGENT_STEP_KINDS)[number];
     const schema = AgentStep.anyOf[AGENT_STEP_KINDS.indexOf(k)]!;
     for (const [key, prop] of Object.entries(schema.properties)) {
       const required = (schema.required as readonly string[] | undefined)?.includes(key) ?? false;
       const v = step[key];
-      if (v === undefined ? required : !Value.Check(prop, v)) return `${at} (${k}) has ${v === undefined ? "no" : `a malformed`} \`${key}\`${v === undefined ? "" : ` (${clip(JSON.stringify(v))})`}; a ${k} step is ${STEP_SHAPES[k]}`;
+      if (v === undefined ? required : !Value.Check(prop, v))
+        return `${at} (${k}) has ${v === undefined ? "no" : `a malformed`} \`${key}\`${v === undefined ? "" : ` (${clip(JSON.stringify(v))})`}; a ${k} step is ${STEP_SHAPES[k]}`;
     }
   }
   return undefined;

@@ -3,9 +3,12 @@ import { canonical, diffSteps, effectChanges } from "./diff.ts";
 import type { TraceStep } from "./schema.ts";
 
 const step = (id: string, css: string, intent = "Send the order"): TraceStep => ({
-  id, intent, action: { type: "click", params: {} },
+  id,
+  intent,
+  action: { type: "click", params: {} },
   selectors: [{ tier: "native_id", provenance: "llm", payload: { css } }],
-  sync: { pre: [], post: [] }, artifacts: { recording: { start_ms: 1, end_ms: 2 } },
+  sync: { pre: [], post: [] },
+  artifacts: { recording: { start_ms: 1, end_ms: 2 } },
 });
 
 describe("diffSteps", () => {

@@ -32,12 +32,20 @@ export interface TraceDiff {
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value !== null && typeof value === "object") {
-    return `{${Object.keys(value as object).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(",")}}`;
+    return `{${Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
 
-export const core = (s: TraceStep): StepCore => ({ intent: s.intent, action: s.action, selectors: s.selectors, ...(s.surface !== undefined ? { surface: s.surface } : {}) });
+export const core = (s: TraceStep): StepCore => ({
+  intent: s.intent,
+  action: s.action,
+  selectors: s.selectors,
+  ...(s.surface !== undefined ? { surface: s.surface } : {}),
+});
 
 export function diffSteps(oldSteps: readonly TraceStep[], newSteps: readonly TraceStep[]): TraceDiff {
   const changed: ChangedStep[] = [];

@@ -101,12 +101,23 @@ describe("parseTrace", () => {
   });
 
   test("refuses a bound a timer cannot hold, naming its line", () => {
-    const within = { ...step(1), action: { type: "assert", params: { kind: "element_state", expect: { scope: "surface", value_contains: "Finished", timeout_ms: 2_200_000_000 }, selector_ref: null } }, selectors: [], sync: { pre: [], post: [] } };
+    const within = {
+      ...step(1),
+      action: {
+        type: "assert",
+        params: { kind: "element_state", expect: { scope: "surface", value_contains: "Finished", timeout_ms: 2_200_000_000 }, selector_ref: null },
+      },
+      selectors: [],
+      sync: { pre: [], post: [] },
+    };
     const pre = step(2, { sync: { pre: [{ kind: "element_exists", selector_ref: 0, timeout_ms: 86_400_001 }], post: [] } });
     const e = traceError(() => parseTrace(`${headerLine}\n${JSON.stringify(within)}\n${JSON.stringify(pre)}\n`, "a.trace.jsonl"));
     expect(e.diagnostics.map((d) => d.span?.line)).toEqual([2, 3]);
     expect(e.diagnostics[0]!.message).toContain("timeout_ms");
-    const ok = { ...within, action: { ...within.action, params: { ...within.action.params, expect: { ...within.action.params.expect, timeout_ms: 86_400_000 } } } };
+    const ok = {
+      ...within,
+      action: { ...within.action, params: { ...within.action.params, expect: { ...within.action.params.expect, timeout_ms: 86_400_000 } } },
+    };
     expect(parseTrace(`${headerLine}\n${JSON.stringify(ok)}\n`, "a.trace.jsonl").steps).toHaveLength(1);
   });
 
@@ -114,22 +125,40 @@ describe("parseTrace", () => {
     const bad = { ...step(1), selectors: [{ tier: "text_anchor", provenance: "rules", payload: { text: 42 } }] };
     const e = traceError(() => parseTrace(`${headerLine}\n${JSON.stringify(bad)}\n`, "a.trace.jsonl"));
     expect(e.code).toBe("bad-trace");
-    expect(e.diagnostics[0]!.message).toBe("step line 2: selector 1 (text_anchor) has text 42 (number), not a string; a text_anchor payload is {text, box?, window?, field_box?}");
+    expect(e.diagnostics[0]!.message).toBe(
+      "step line 2: selector 1 (text_anchor) has text 42 (number), not a string; a text_anchor payload is {text, box?, window?, field_box?}",
+    );
   });
 
   test("refuses a drag whose drop target's rung is of no shape of its tier", () => {
     const bad = { ...step(1), action: { type: "drag", params: { onto: [{ tier: "native_id", provenance: "rules", payload: { css: ["#bin"] } }] } } };
     const e = traceError(() => parseTrace(`${headerLine}\n${JSON.stringify(bad)}\n`, "a.trace.jsonl"));
-    expect(e.diagnostics[0]!.message).toStartWith("step line 2: drop-target selector 1 (native_id) has css [\"#bin\"] (a list), not a string; a native_id payload is {css} | {id, name?} | {automation_id, name?}");
+    expect(e.diagnostics[0]!.message).toStartWith(
+      'step line 2: drop-target selector 1 (native_id) has css ["#bin"] (a list), not a string; a native_id payload is {css} | {id, name?} | {automation_id, name?}',
+    );
   });
 
   test("refuses an agent step of an unknown kind, naming the step and the kinds", () => {
     const agentRun = {
-      ...step(1), selectors: [], sync: { pre: [], post: [] },
-      action: { type: "agent_run", params: { agent: { command: "node agent.js" }, steps: [{ kind: "prompt", text: "Hi" }, { kind: "whisper", text: "psst" }], timeout_ms: 300_000 } },
+      ...step(1),
+      selectors: [],
+      sync: { pre: [], post: [] },
+      action: {
+        type: "agent_run",
+        params: {
+          agent: { command: "node agent.js" },
+          steps: [
+            { kind: "prompt", text: "Hi" },
+            { kind: "whisper", text: "psst" },
+          ],
+          timeout_ms: 300_000,
+        },
+      },
     };
     const e = traceError(() => parseTrace(`${headerLine}\n${JSON.stringify(agentRun)}\n`, "a.trace.jsonl"));
-    expect(e.diagnostics[0]!.message).toBe("step line 2: agent step 2 of 2 has kind \"whisper\"; expected \"prompt\", \"follow_up\", \"tool_call\", \"reply\", \"no_egress\"");
+    expect(e.diagnostics[0]!.message).toBe(
+      'step line 2: agent step 2 of 2 has kind "whisper"; expected "prompt", "follow_up", "tool_call", "reply", "no_egress"',
+    );
     const sound = { ...agentRun, action: { ...agentRun.action, params: { ...agentRun.action.params, steps: [{ kind: "prompt", text: "Hi" }] } } };
     expect(parseTrace(`${headerLine}\n${JSON.stringify(sound)}\n`, "a.trace.jsonl").steps).toHaveLength(1);
   });
@@ -165,18 +194,40 @@ describe("parseTrace", () => {
 });
 
 describe("a trace that is not whole", () => {
-  const sealed = serializeTrace(HEADER, [step(1), step(2), step(3)]).trim().split("\n");
+  const sealed = serializeTrace(HEADER, [step(1), step(2), step(3)])
+    .trim()
+    .split("\n");
 
   test.each([
     ["its last step dropped", () => sealed.slice(0, 3).join("\n"), "the trace holds 2 steps where its header says 3: it was cut short or edited"],
     ["only one step kept", () => sealed.slice(0, 2).join("\n"), "the trace holds 1 step where its header says 3: it was cut short or edited"],
-    ["a step edited", () => sealed.map((l, i) => (i === 2 ? l.replace('"B2"', '"B9"') : l)).join("\n"), "the trace is not the one it was recorded with (its SHA-256 differs from its seal's): its header or steps were edited, or it was damaged"],
-    ["its header's app edited", () => sealed.map((l, i) => (i === 0 ? l.replace("127.0.0.1:3000", "127.0.0.1:4000") : l)).join("\n"), "the trace is not the one it was recorded with (its SHA-256 differs from its seal's): its header or steps were edited, or it was damaged"],
-    ["an older steps-only seal over an edited step", () => [JSON.stringify({ ...HEADER, integrity: { steps: 1, sha256: createHash("sha256").update(stepLine(1)).digest("hex") } }), stepLine(2)].join("\n"), "the trace's steps are not the ones it was recorded with (their SHA-256 differs from the header's): it was edited or damaged"],
+    [
+      "a step edited",
+      () => sealed.map((l, i) => (i === 2 ? l.replace('"B2"', '"B9"') : l)).join("\n"),
+      "the trace is not the one it was recorded with (its SHA-256 differs from its seal's): its header or steps were edited, or it was damaged",
+    ],
+    [
+      "its header's app edited",
+      () => sealed.map((l, i) => (i === 0 ? l.replace("127.0.0.1:3000", "127.0.0.1:4000") : l)).join("\n"),
+      "the trace is not the one it was recorded with (its SHA-256 differs from its seal's): its header or steps were edited, or it was damaged",
+    ],
+    [
+      "an older steps-only seal over an edited step",
+      () => [JSON.stringify({ ...HEADER, integrity: { steps: 1, sha256: createHash("sha256").update(stepLine(1)).digest("hex") } }), stepLine(2)].join("\n"),
+      "the trace's steps are not the ones it was recorded with (their SHA-256 differs from the header's): it was edited or damaged",
+    ],
     ["only the header", () => sealed[0]!, "the trace has a header and no steps: it was cut short"],
     ["an unsealed header and no steps", () => headerLine, "the trace has a header and no steps: it was cut short"],
-    ["a sealed trace without its flow's hash", () => serializeTrace({ ...HEADER, spec: { name: "Demo" } }, [step(1)]).trim(), "the trace header has no `spec.hash`, so nothing can tell whether its flow changed since it was recorded"],
-    ["no flow named", () => `${JSON.stringify({ ...HEADER, spec: undefined })}\n${stepLine(1)}`, "the trace header names no flow (`spec` is missing), so nothing can tell which flow it replays"],
+    [
+      "a sealed trace without its flow's hash",
+      () => serializeTrace({ ...HEADER, spec: { name: "Demo" } }, [step(1)]).trim(),
+      "the trace header has no `spec.hash`, so nothing can tell whether its flow changed since it was recorded",
+    ],
+    [
+      "no flow named",
+      () => `${JSON.stringify({ ...HEADER, spec: undefined })}\n${stepLine(1)}`,
+      "the trace header names no flow (`spec` is missing), so nothing can tell which flow it replays",
+    ],
   ])("is refused as bad-trace: %s", (_name, text, message) => {
     const e = traceError(() => parseTrace(text(), "a.trace.jsonl"));
     expect(e.code).toBe("bad-trace");
@@ -192,7 +243,15 @@ describe("a trace that is not whole", () => {
 
   test("a trace written before traces were sealed, or sealed by an older flowproof over its steps, parses (its seal policy decides whether it replays)", () => {
     expect(parseTrace(`${headerLine}\n${stepLine(1)}\n${stepLine(2)}`, "a.trace.jsonl").steps).toHaveLength(2);
-    const older = { ...HEADER, integrity: { steps: 2, sha256: createHash("sha256").update(stepLines([step(1), step(2)]).join("\n")).digest("hex") } };
+    const older = {
+      ...HEADER,
+      integrity: {
+        steps: 2,
+        sha256: createHash("sha256")
+          .update(stepLines([step(1), step(2)]).join("\n"))
+          .digest("hex"),
+      },
+    };
     expect(parseTrace(`${JSON.stringify(older)}\n${stepLine(1)}\n${stepLine(2)}`, "a.trace.jsonl").steps).toHaveLength(2);
   });
 });
@@ -237,7 +296,9 @@ describe("readTraceFile", () => {
     expect(traceError(() => readTraceFile(path, "a.flow.yaml", "a.trace.jsonl", { allowUnsealed: false })).code).toBe("unsealed-trace");
     expect(readTraceFile(path, "a.flow.yaml", "a.trace.jsonl", { allowUnsealed: true }).steps).toHaveLength(1);
     writeFileSync(path, serializeTrace(HEADER, [step(1)], "k".repeat(20)));
-    expect(readTraceFile(path, "a.flow.yaml", "a.trace.jsonl", { allowUnsealed: false }).warnings).toEqual(["a.trace.jsonl is signed, but FLOWPROOF_TRACE_KEY is not set, so its signature was not verified (set FLOWPROOF_TRACE_KEY to verify it)"]);
+    expect(readTraceFile(path, "a.flow.yaml", "a.trace.jsonl", { allowUnsealed: false }).warnings).toEqual([
+      "a.trace.jsonl is signed, but FLOWPROOF_TRACE_KEY is not set, so its signature was not verified (set FLOWPROOF_TRACE_KEY to verify it)",
+    ]);
   });
 
   test("reports a missing file as missing-trace with a flowproof record hint", () => {

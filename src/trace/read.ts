@@ -42,11 +42,14 @@ function cassetteProblemOf(step: unknown): string | undefined {
     const t = turn as Record<string, unknown> | null;
     const at = `cassette turn ${i + 1} of ${cassette.length}`;
     if (t === null || typeof t !== "object" || Array.isArray(t)) return `${at} is not an object {protocol, request, response}`;
-    if (!(AGENT_PROTOCOLS as readonly unknown[]).includes(t["protocol"])) return `${at} has protocol ${JSON.stringify(t["protocol"])}; expected ${AGENT_PROTOCOLS.map((p) => JSON.stringify(p)).join(", ")}`;
+    if (!(AGENT_PROTOCOLS as readonly unknown[]).includes(t["protocol"]))
+      return `${at} has protocol ${JSON.stringify(t["protocol"])}; expected ${AGENT_PROTOCOLS.map((p) => JSON.stringify(p)).join(", ")}`;
     for (const key of ["request", "response"]) {
-      if (t[key] === null || typeof t[key] !== "object" || Array.isArray(t[key])) return `${at} has ${t[key] === undefined ? "no" : "a non-object"} \`${key}\`; expected the JSON body as an object`;
+      if (t[key] === null || typeof t[key] !== "object" || Array.isArray(t[key]))
+        return `${at} has ${t[key] === undefined ? "no" : "a non-object"} \`${key}\`; expected the JSON body as an object`;
     }
-    if (t["status"] !== undefined && !(Number.isInteger(t["status"]) && (t["status"] as number) >= 100 && (t["status"] as number) <= 599)) return `${at} has status ${JSON.stringify(t["status"])}; expected an HTTP status from 100 to 599`;
+    if (t["status"] !== undefined && !(Number.isInteger(t["status"]) && (t["status"] as number) >= 100 && (t["status"] as number) <= 599))
+      return `${at} has status ${JSON.stringify(t["status"])}; expected an HTTP status from 100 to 599`;
   }
   return undefined;
 }
@@ -54,7 +57,10 @@ function cassetteProblemOf(step: unknown): string | undefined {
 /** What is wrong with a step's selector rungs (its target's, a drag's drop target's) or its agent_run params, in one sentence; undefined when they are sound. */
 function shapeProblemOf(step: unknown): string | undefined {
   const s = (step ?? {}) as { selectors?: unknown; action?: { type?: unknown; params?: { onto?: unknown } } };
-  const ladders: [string, unknown][] = [["selector", s.selectors], ["drop-target selector", s.action?.params?.onto]];
+  const ladders: [string, unknown][] = [
+    ["selector", s.selectors],
+    ["drop-target selector", s.action?.params?.onto],
+  ];
   for (const [what, ladder] of ladders) {
     if (!Array.isArray(ladder)) continue;
     for (const [i, rung] of ladder.entries()) {
@@ -78,10 +84,12 @@ export function parseTrace(text: string, file: string): Trace {
     try {
       value = JSON.parse(lineText);
     } catch (error) {
-      problems.push(diagnostic("bad-trace", `line ${line} is not valid JSON (${(error as Error).message})`, {
-        span: spanAt(file, line, lineText),
-        hint: "re-record the flow with `flowproof record <flow.yaml>`; traces are written by flowproof, not by hand",
-      }));
+      problems.push(
+        diagnostic("bad-trace", `line ${line} is not valid JSON (${(error as Error).message})`, {
+          span: spanAt(file, line, lineText),
+          hint: "re-record the flow with `flowproof record <flow.yaml>`; traces are written by flowproof, not by hand",
+        }),
+      );
       // The first non-empty line is the header slot even when it is broken.
       header ??= {} as Header;
       return;
@@ -89,43 +97,57 @@ export function parseTrace(text: string, file: string): Trace {
     if (header === undefined) {
       const obj = (value ?? {}) as Record<string, unknown>;
       if (obj["format"] !== TRACE_FORMAT) {
-        problems.push(diagnostic("bad-trace", `the first line is not a flowproof trace header (format is ${JSON.stringify(obj["format"])}, expected "${TRACE_FORMAT}")`, {
-          span: spanAt(file, line, lineText),
-          hint: "pass the .trace.jsonl written by `flowproof record`, or re-record the flow",
-        }));
+        problems.push(
+          diagnostic("bad-trace", `the first line is not a flowproof trace header (format is ${JSON.stringify(obj["format"])}, expected "${TRACE_FORMAT}")`, {
+            span: spanAt(file, line, lineText),
+            hint: "pass the .trace.jsonl written by `flowproof record`, or re-record the flow",
+          }),
+        );
         header = {} as Header;
         return;
       }
       if (typeof obj["version"] === "number" && obj["version"] > TRACE_VERSION) {
-        throw new TraceError(diagnostic("trace-version", `trace version ${obj["version"]} is newer than this flowproof supports (version ${TRACE_VERSION})`, {
-          span: spanAt(file, line, lineText),
-          hint: "upgrade flowproof to the version that recorded this trace",
-        }));
+        throw new TraceError(
+          diagnostic("trace-version", `trace version ${obj["version"]} is newer than this flowproof supports (version ${TRACE_VERSION})`, {
+            span: spanAt(file, line, lineText),
+            hint: "upgrade flowproof to the version that recorded this trace",
+          }),
+        );
       }
       if (!validateHeader(value)) {
-        problems.push(diagnostic("bad-trace", `the trace header does not match trace format v${TRACE_VERSION}: ${errorsText(validateHeader.errors)}`, {
-          span: spanAt(file, line, lineText),
-          hint: "re-record the flow with `flowproof record <flow.yaml>`",
-        }));
+        problems.push(
+          diagnostic("bad-trace", `the trace header does not match trace format v${TRACE_VERSION}: ${errorsText(validateHeader.errors)}`, {
+            span: spanAt(file, line, lineText),
+            hint: "re-record the flow with `flowproof record <flow.yaml>`",
+          }),
+        );
       }
       header = value as Header;
       return;
     }
     const cassette = cassetteProblemOf(value);
     if (cassette) {
-      problems.push(diagnostic("bad-trace", `step line ${line}: ${cassette}`, {
-        span: spanAt(file, line, lineText),
-        hint: "a cassette is written by `flowproof record`: undo the hand edit, or re-record the flow",
-      }));
+      problems.push(
+        diagnostic("bad-trace", `step line ${line}: ${cassette}`, {
+          span: spanAt(file, line, lineText),
+          hint: "a cassette is written by `flowproof record`: undo the hand edit, or re-record the flow",
+        }),
+      );
       return;
     }
     if (!validateStep(value)) {
       // A rung or an agent step that is off names itself; anything else lists the schema's errors.
       const named = shapeProblemOf(value);
-      problems.push(diagnostic("bad-trace", named ? `step line ${line}: ${named}` : `step line ${line} does not match trace format v${TRACE_VERSION}: ${errorsText(validateStep.errors)}`, {
-        span: spanAt(file, line, lineText),
-        hint: "re-record the flow with `flowproof record <flow.yaml>`",
-      }));
+      problems.push(
+        diagnostic(
+          "bad-trace",
+          named ? `step line ${line}: ${named}` : `step line ${line} does not match trace format v${TRACE_VERSION}: ${errorsText(validateStep.errors)}`,
+          {
+            span: spanAt(file, line, lineText),
+            hint: "re-record the flow with `flowproof record <flow.yaml>`",
+          },
+        ),
+      );
       return;
     }
     steps.push(value as Step);
@@ -135,7 +157,13 @@ export function parseTrace(text: string, file: string): Trace {
   }
   if (problems.length > 0) throw new TraceError(problems);
   const whole = wholenessProblem(header as Header, steps);
-  if (whole) throw new TraceError(diagnostic("bad-trace", whole, { span: spanAt(file, 1, rawLines.find((l) => l.trim() !== "") ?? ""), hint: "re-record the flow with `flowproof record <flow.yaml>` (or `flowproof heal` to review what changed); a trace is written whole by flowproof, never cut or edited by hand" }));
+  if (whole)
+    throw new TraceError(
+      diagnostic("bad-trace", whole, {
+        span: spanAt(file, 1, rawLines.find((l) => l.trim() !== "") ?? ""),
+        hint: "re-record the flow with `flowproof record <flow.yaml>` (or `flowproof heal` to review what changed); a trace is written whole by flowproof, never cut or edited by hand",
+      }),
+    );
   return { path: file, header: header as Header, steps };
 }
 
@@ -144,7 +172,8 @@ function wholenessProblem(header: Header, steps: readonly Step[]): string | unde
   if (steps.length === 0) return "the trace has a header and no steps: it was cut short";
   if (header.spec === undefined) return "the trace header names no flow (`spec` is missing), so nothing can tell which flow it replays";
   // Every sealed trace records its flow's hash: without it, a flow edited since could not be told from the one recorded.
-  if (header.integrity?.scope === "trace" && header.spec.hash === undefined) return "the trace header has no `spec.hash`, so nothing can tell whether its flow changed since it was recorded";
+  if (header.integrity?.scope === "trace" && header.spec.hash === undefined)
+    return "the trace header has no `spec.hash`, so nothing can tell whether its flow changed since it was recorded";
   return sealProblem(header, steps);
 }
 
@@ -155,9 +184,11 @@ function wholenessProblem(header: Header, steps: readonly Step[]): string | unde
  */
 export function readTraceFile(path: string, specHint?: string, label: string = path, policy?: SealPolicy): Trace {
   if (!existsSync(path)) {
-    throw new TraceError(diagnostic("missing-trace", `no trace at ${label}`, {
-      hint: specHint ? `record it first: flowproof record ${specHint}` : "record the flow first with `flowproof record <flow.yaml>`",
-    }));
+    throw new TraceError(
+      diagnostic("missing-trace", `no trace at ${label}`, {
+        hint: specHint ? `record it first: flowproof record ${specHint}` : "record the flow first with `flowproof record <flow.yaml>`",
+      }),
+    );
   }
   const trace = { ...parseTrace(readFileSync(path, "utf8"), label), path };
   if (!policy) return trace;

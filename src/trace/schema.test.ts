@@ -81,7 +81,10 @@ describe("TraceStep", () => {
 
   test.each([
     ["a click with an extra key (additive within v1)", { type: "click", params: { x_pct: 10, y_pct: 20, pressure: 0.5 } }],
-    ["a page assertion", { type: "assert", params: { kind: "element_state", expect: { scope: "surface", url_contains: "/x", timeout_ms: 10 }, selector_ref: null } }],
+    [
+      "a page assertion",
+      { type: "assert", params: { kind: "element_state", expect: { scope: "surface", url_contains: "/x", timeout_ms: 10 }, selector_ref: null } },
+    ],
     ["a structured assertion", { type: "assert", params: { kind: "structured", key: "assert_sql", args: { query: "select 1" }, timeout_ms: 0 } }],
   ])("accepts %s", (_what, action) => {
     expect(validate({ ...STEP, action })).toBe(true);
@@ -115,7 +118,10 @@ describe("recording and redaction blocks", () => {
     ...HEADER,
     spec: { name: "Demo", path: "demo.flow.yaml", hash: `sha256:${"0".repeat(64)}` },
     recording: { format: "filmstrip/1", dir: ".flowproof/recordings/0b7f3c52-5f0e-4c1e-9a55-7d4b1c2e9f10", started_at: "2025-01-02T03:04:00.000Z" },
-    redaction: [{ target: { css: "#ssn" }, mode: "mask" }, { target: { rect: [0, 0, 1280, 64] }, mode: "mask" }],
+    redaction: [
+      { target: { css: "#ssn" }, mode: "mask" },
+      { target: { rect: [0, 0, 1280, 64] }, mode: "mask" },
+    ],
   };
   const steps = [
     { ...STEP, artifacts: { recording: { start_ms: 0, end_ms: 530 } } },
@@ -147,7 +153,12 @@ describe("TraceHeader shaping fields", () => {
     ...HEADER,
     mock: [{ url_contains: "/api/rates", method: "GET", body: { rate: 1.23 } }],
     session: { cookies: [{ name: "sid", value: "${SID}" }], local_storage: { cart: "x" } },
-    browser: { viewport: { width: 390, height: 844, device_scale_factor: 3 }, clock: { at: "2019-03-14T12:00:00Z", timezone: "UTC" }, random: { seed: 1 }, endpoint: "${GRID}" },
+    browser: {
+      viewport: { width: 390, height: 844, device_scale_factor: 3 },
+      clock: { at: "2019-03-14T12:00:00Z", timezone: "UTC" },
+      random: { seed: 1 },
+      endpoint: "${GRID}",
+    },
   };
 
   test("accepts mock, session and browser as a flow writes them", () => {

@@ -13,9 +13,12 @@ const HEADER: TraceHeader = {
   spec: { name: "Demo", path: "demo.flow.yaml" },
 };
 const STEP: TraceStep = {
-  id: "s0001", intent: 'Click "Save"', action: { type: "click", params: {} },
+  id: "s0001",
+  intent: 'Click "Save"',
+  action: { type: "click", params: {} },
   selectors: [{ tier: "text_anchor", provenance: "rules", payload: { text: "Save" } }],
-  sync: { pre: [], post: [] }, artifacts: {},
+  sync: { pre: [], post: [] },
+  artifacts: {},
 };
 const KEY = "0123456789abcdef0123456789abcdef";
 const sealed = (h: TraceHeader, key?: string): TraceHeader => ({ ...h, integrity: sealOf(h, [STEP], key) });
@@ -39,7 +42,8 @@ describe("sealProblem", () => {
       { ...h, expect: { fail: "whatever", step: "s0001" } },
       { ...h, mock: [{ url_contains: "/", status: 200, body: "ok" }] },
       { ...h, app: { ...h.app, url: "http://elsewhere/" } },
-    ]) expect(sealProblem(edited, [STEP])).toContain("its header or steps were edited");
+    ])
+      expect(sealProblem(edited, [STEP])).toContain("its header or steps were edited");
     expect(sealProblem(h, [{ ...STEP, intent: 'Click "Store"' }])).toContain("its header or steps were edited");
   });
 
@@ -79,7 +83,9 @@ describe("checkSeal", () => {
   });
 
   test("a signed trace replayed without the key replays with a warning that it was not verified", () => {
-    expect(checkSeal(sealed(HEADER, KEY), [STEP], strict, "a.trace.jsonl")).toEqual(["a.trace.jsonl is signed, but FLOWPROOF_TRACE_KEY is not set, so its signature was not verified (set FLOWPROOF_TRACE_KEY to verify it)"]);
+    expect(checkSeal(sealed(HEADER, KEY), [STEP], strict, "a.trace.jsonl")).toEqual([
+      "a.trace.jsonl is signed, but FLOWPROOF_TRACE_KEY is not set, so its signature was not verified (set FLOWPROOF_TRACE_KEY to verify it)",
+    ]);
   });
 });
 

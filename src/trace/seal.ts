@@ -56,13 +56,16 @@ export function sealKind(header: Header): SealKind {
 export function sealProblem(header: Header, steps: readonly Step[]): string | undefined {
   const seal = header.integrity;
   if (seal === undefined) return undefined;
-  if (seal.steps !== steps.length) return `the trace holds ${steps.length} ${steps.length === 1 ? "step" : "steps"} where its header says ${seal.steps}: it was cut short or edited`;
+  if (seal.steps !== steps.length)
+    return `the trace holds ${steps.length} ${steps.length === 1 ? "step" : "steps"} where its header says ${seal.steps}: it was cut short or edited`;
   if (seal.scope === "trace") {
-    if (seal.sha256 !== sha256(sealedText(header, steps))) return "the trace is not the one it was recorded with (its SHA-256 differs from its seal's): its header or steps were edited, or it was damaged";
+    if (seal.sha256 !== sha256(sealedText(header, steps)))
+      return "the trace is not the one it was recorded with (its SHA-256 differs from its seal's): its header or steps were edited, or it was damaged";
     return undefined;
   }
   // An older seal: the steps' lines only.
-  if (seal.sha256 !== sha256(stepLines(steps).join("\n"))) return "the trace's steps are not the ones it was recorded with (their SHA-256 differs from the header's): it was edited or damaged";
+  if (seal.sha256 !== sha256(stepLines(steps).join("\n")))
+    return "the trace's steps are not the ones it was recorded with (their SHA-256 differs from the header's): it was edited or damaged";
   return undefined;
 }
 
@@ -79,9 +82,15 @@ export function traceKey(env: Readonly<Record<string, string | undefined>>): str
   const key = env[TRACE_KEY_VAR];
   if (key === undefined) return undefined;
   if (key.length < MIN_TRACE_KEY_LENGTH) {
-    throw new TraceError(diagnostic("trace-signature", `${TRACE_KEY_VAR} is set but ${key.length === 0 ? "empty" : `shorter than ${MIN_TRACE_KEY_LENGTH} characters`}: it cannot sign or verify a trace`, {
-      hint: `set ${TRACE_KEY_VAR} to a random secret of at least ${MIN_TRACE_KEY_LENGTH} characters (e.g. \`openssl rand -hex 32\`), or unset it to record and replay without signatures`,
-    }));
+    throw new TraceError(
+      diagnostic(
+        "trace-signature",
+        `${TRACE_KEY_VAR} is set but ${key.length === 0 ? "empty" : `shorter than ${MIN_TRACE_KEY_LENGTH} characters`}: it cannot sign or verify a trace`,
+        {
+          hint: `set ${TRACE_KEY_VAR} to a random secret of at least ${MIN_TRACE_KEY_LENGTH} characters (e.g. \`openssl rand -hex 32\`), or unset it to record and replay without signatures`,
+        },
+      ),
+    );
   }
   return key;
 }
@@ -106,27 +115,38 @@ export function checkSeal(header: Header, steps: readonly Step[], policy: SealPo
   const rerecord = `record it again: flowproof record ${flowHint}`;
   if (policy.key !== undefined) {
     if (kind !== "signed") {
-      throw new TraceError(diagnostic("trace-signature", `${label} is not signed, but ${TRACE_KEY_VAR} is set: only a trace recorded (or resealed) with the key replays`, {
-        hint: `${rerecord} with ${TRACE_KEY_VAR} set; or, for a trace you trust, \`flowproof trace ${flowHint} --reseal\` with ${TRACE_KEY_VAR} set`,
-      }));
+      throw new TraceError(
+        diagnostic("trace-signature", `${label} is not signed, but ${TRACE_KEY_VAR} is set: only a trace recorded (or resealed) with the key replays`, {
+          hint: `${rerecord} with ${TRACE_KEY_VAR} set; or, for a trace you trust, \`flowproof trace ${flowHint} --reseal\` with ${TRACE_KEY_VAR} set`,
+        }),
+      );
     }
     const expected = Buffer.from(hmacOf(policy.key, sealedText(header, steps)), "hex");
     const given = Buffer.from(header.integrity?.hmac ?? "", "hex");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw new TraceError(diagnostic("trace-signature", `${label}'s signature (integrity.hmac) does not match ${TRACE_KEY_VAR}: the trace was edited after it was signed, or signed with another key`, {
-        hint: `${rerecord} with the team's ${TRACE_KEY_VAR} set; never edit a trace by hand`,
-      }));
+      throw new TraceError(
+        diagnostic(
+          "trace-signature",
+          `${label}'s signature (integrity.hmac) does not match ${TRACE_KEY_VAR}: the trace was edited after it was signed, or signed with another key`,
+          {
+            hint: `${rerecord} with the team's ${TRACE_KEY_VAR} set; never edit a trace by hand`,
+          },
+        ),
+      );
     }
     return [];
   }
   if (kind === "none" || kind === "steps") {
     if (policy.allowUnsealed) return [];
-    const what = kind === "none"
-      ? `${label} is not sealed (its header has no \`integrity\`): nothing shows that its header and steps are the ones flowproof recorded (an older flowproof wrote it, or its seal was removed)`
-      : `${label} is sealed by an older flowproof: its seal covers the steps only, so an edit of its header (app, expect, mock, session, …) would go unnoticed`;
-    throw new TraceError(diagnostic("unsealed-trace", what, {
-      hint: `${rerecord}; or replay it as it is with --allow-unsealed (or ${ALLOW_UNSEALED_VAR}=1) if you trust it; ${RESEAL}`,
-    }));
+    const what =
+      kind === "none"
+        ? `${label} is not sealed (its header has no \`integrity\`): nothing shows that its header and steps are the ones flowproof recorded (an older flowproof wrote it, or its seal was removed)`
+        : `${label} is sealed by an older flowproof: its seal covers the steps only, so an edit of its header (app, expect, mock, session, …) would go unnoticed`;
+    throw new TraceError(
+      diagnostic("unsealed-trace", what, {
+        hint: `${rerecord}; or replay it as it is with --allow-unsealed (or ${ALLOW_UNSEALED_VAR}=1) if you trust it; ${RESEAL}`,
+      }),
+    );
   }
   if (kind === "signed") return [`${label} is signed, but ${TRACE_KEY_VAR} is not set, so its signature was not verified (set ${TRACE_KEY_VAR} to verify it)`];
   return [];

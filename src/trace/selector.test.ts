@@ -11,7 +11,15 @@ describe("Selector", () => {
     ["native_id id", rung("native_id", { id: "email", nth: 2 })],
     ["native_id automation_id (Windows recorder)", { ...rung("native_id", { automation_id: "111", name: "Greet" }), provenance: "recorder" }],
     ["text_anchor", rung("text_anchor", { text: "Email", role: "field" })],
-    ["text_anchor (vision recorder)", rung("text_anchor", { text: "Payee", box: { x: 1, y: 2, width: 3, height: 4 }, window: { width: 700, height: 480 }, field_box: { x: 5, y: 6, width: 7, height: 8 } })],
+    [
+      "text_anchor (vision recorder)",
+      rung("text_anchor", {
+        text: "Payee",
+        box: { x: 1, y: 2, width: 3, height: 4 },
+        window: { width: 700, height: 480 },
+        field_box: { x: 5, y: 6, width: 7, height: 8 },
+      }),
+    ],
     ["structural cell", rung("structural", { kind: "cell", column_text: "Status", row_anchor: "John", row_anchor_also: ["Doe"] })],
     ["structural scoped", rung("structural", { kind: "scoped", container: "css:.card", container_anchor: "Order 8801", inner_css: ".amount" })],
     ["structural framed", rung("structural", { kind: "framed", frame_text: "checkout", inner_text: "Pay", role: "button" })],
@@ -26,14 +34,38 @@ describe("Selector", () => {
   });
 
   test.each([
-    ["a text_anchor whose text is a number", rung("text_anchor", { text: 5 }), "selector 1 (text_anchor) has text 5 (number), not a string; a text_anchor payload is {text, box?, window?, field_box?}"],
-    ["a text_anchor without text", rung("text_anchor", { css: "#x" }), "selector 1 (text_anchor) payload {\"css\":\"#x\"} is none of its shapes; a text_anchor payload is {text, box?, window?, field_box?}"],
-    ["a cell without its column", rung("structural", { kind: "cell", row_anchor: "John" }), "selector 1 (structural) payload {\"kind\":\"cell\",\"row_anchor\":\"John\"} is none of its shapes"],
-    ["an unknown tier", rung("pixel", { x: 1 }), "selector 1 has tier \"pixel\"; expected \"native_id\", \"structural\", \"text_anchor\", \"visual_template\", \"ai_relocation\""],
+    [
+      "a text_anchor whose text is a number",
+      rung("text_anchor", { text: 5 }),
+      "selector 1 (text_anchor) has text 5 (number), not a string; a text_anchor payload is {text, box?, window?, field_box?}",
+    ],
+    [
+      "a text_anchor without text",
+      rung("text_anchor", { css: "#x" }),
+      'selector 1 (text_anchor) payload {"css":"#x"} is none of its shapes; a text_anchor payload is {text, box?, window?, field_box?}',
+    ],
+    [
+      "a cell without its column",
+      rung("structural", { kind: "cell", row_anchor: "John" }),
+      'selector 1 (structural) payload {"kind":"cell","row_anchor":"John"} is none of its shapes',
+    ],
+    [
+      "an unknown tier",
+      rung("pixel", { x: 1 }),
+      'selector 1 has tier "pixel"; expected "native_id", "structural", "text_anchor", "visual_template", "ai_relocation"',
+    ],
     ["a zeroth ordinal", rung("text_anchor", { text: "Save", nth: 0 }), "selector 1 (text_anchor) has nth 0; expected a 1-based whole number"],
     ["no payload", { tier: "native_id", provenance: "rules" }, "selector 1 (native_id) has no payload"],
-    ["a plugin's rung that claims a built-in key with another shape", rung("native_id", { id: 7, field: "qty" }), "selector 1 (native_id) has id 7 (number), not a string"],
-    ["a plugin's structural rung that claims a built-in kind", rung("structural", { kind: "scoped", path: ["File"] }), "selector 1 (structural) payload {\"kind\":\"scoped\",\"path\":[\"File\"]} is none of its shapes"],
+    [
+      "a plugin's rung that claims a built-in key with another shape",
+      rung("native_id", { id: 7, field: "qty" }),
+      "selector 1 (native_id) has id 7 (number), not a string",
+    ],
+    [
+      "a plugin's structural rung that claims a built-in kind",
+      rung("structural", { kind: "scoped", path: ["File"] }),
+      'selector 1 (structural) payload {"kind":"scoped","path":["File"]} is none of its shapes',
+    ],
   ])("refuses %s, naming the key and the tier's shapes", (_, value, message) => {
     expect(Value.Check(Selector, value)).toBe(false);
     expect(selectorProblem(value, "selector 1")).toContain(message);
@@ -68,6 +100,6 @@ describe("narrowing helpers", () => {
 
   test("toSelector refuses a malformed rung with a bad-trace error", () => {
     expect(() => toSelector(rung("text_anchor", { text: ["Save"] }))).toThrow(TraceError);
-    expect(() => toSelector(rung("text_anchor", { text: ["Save"] }))).toThrow("the rung (text_anchor) has text [\"Save\"] (a list), not a string");
+    expect(() => toSelector(rung("text_anchor", { text: ["Save"] }))).toThrow('the rung (text_anchor) has text ["Save"] (a list), not a string');
   });
 });

@@ -8,13 +8,7 @@ import { TraceError, diagnostic } from "../diagnostics/diagnostic.ts";
 const Opt = <T extends TSchema>(t: T) => Type.Optional(t);
 
 export const SelectorTier = Type.Union(
-  [
-    Type.Literal("native_id"),
-    Type.Literal("structural"),
-    Type.Literal("text_anchor"),
-    Type.Literal("visual_template"),
-    Type.Literal("ai_relocation"),
-  ],
+  [Type.Literal("native_id"), Type.Literal("structural"), Type.Literal("text_anchor"), Type.Literal("visual_template"), Type.Literal("ai_relocation")],
   { description: "Rungs of the selector ladder, in ladder order." },
 );
 
@@ -26,7 +20,7 @@ const shape = <P extends Record<string, TSchema>>(properties: P, description: st
   Type.Object(
     {
       ...properties,
-      nth: Opt(Type.Integer({ minimum: 1, description: "1-based ordinal among the matches (`the 2nd \"Save\"`)." })),
+      nth: Opt(Type.Integer({ minimum: 1, description: '1-based ordinal among the matches (`the 2nd "Save"`).' })),
       role: Opt(Type.String({ description: "The role noun written after the label (`field`, `button`, …): only elements of that role match." })),
     },
     { additionalProperties: true, description },
@@ -37,13 +31,13 @@ const Rect = (description: string) =>
   Type.Object({ x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() }, { additionalProperties: true, description });
 
 // ---- native_id ------------------------------------------------------------------------------
-export const CssPayload = shape({ css: Type.String({ description: "A CSS selector (`\"css:…\"`); web only." }) }, "web `\"css:…\"`");
+export const CssPayload = shape({ css: Type.String({ description: 'A CSS selector (`"css:…"`); web only.' }) }, 'web `"css:…"`');
 export const IdPayload = shape(
   {
     id: Type.String({ description: "The DOM id, else the `name` attribute (web); a control id (SAP GUI, a Windows app's rules rung)." }),
     name: Opt(Type.String({ description: "The control's label when the recorder read it (desktop)." })),
   },
-  "`\"id:…\"`, `the email field`; a desktop recorder's native rung",
+  '`"id:…"`, `the email field`; a desktop recorder\'s native rung',
 );
 export const AutomationIdPayload = shape(
   {
@@ -62,15 +56,24 @@ const pluginOwn = (reserved: readonly (string | { readonly key: string; readonly
   Type.Intersect(
     [
       Type.Object({}, { additionalProperties: true }),
-      Type.Not(Type.Union(reserved.map((r) => (typeof r === "string"
-        ? Type.Object({ [r]: Type.Unknown() })
-        : Type.Object({ [r.key]: Type.Union(r.values.map((v) => Type.Literal(v))) }))))),
+      Type.Not(
+        Type.Union(
+          reserved.map((r) =>
+            typeof r === "string" ? Type.Object({ [r]: Type.Unknown() }) : Type.Object({ [r.key]: Type.Union(r.values.map((v) => Type.Literal(v))) }),
+          ),
+        ),
+      ),
     ],
     { description },
   ) as unknown as TNever;
 
 export const NativeIdPayload = Type.Union(
-  [CssPayload, IdPayload, AutomationIdPayload, pluginOwn(["css", "id", "automation_id"], "a project plugin's own native rung: any keys but css, id and automation_id")],
+  [
+    CssPayload,
+    IdPayload,
+    AutomationIdPayload,
+    pluginOwn(["css", "id", "automation_id"], "a project plugin's own native rung: any keys but css, id and automation_id"),
+  ],
   { description: "`native_id`: {css} | {id, name?} | {automation_id, name?} | a plugin's own keys" },
 );
 
@@ -79,7 +82,9 @@ export const TextAnchorPayload = shape(
   {
     text: Type.String({ description: "The quoted label as written: visible text, aria-label, placeholder, title, alt, an associated label." }),
     box: Opt(Rect("Vision recorder: where the text was read, relative to the window.")),
-    window: Opt(Type.Object({ width: Type.Number(), height: Type.Number() }, { additionalProperties: true, description: "Vision recorder: the window's size then." })),
+    window: Opt(
+      Type.Object({ width: Type.Number(), height: Type.Number() }, { additionalProperties: true, description: "Vision recorder: the window's size then." }),
+    ),
     field_box: Opt(Rect("Vision recorder: the input box the label named, for a field.")),
   },
   "`text_anchor`: {text, box?, window?, field_box?}",
@@ -101,7 +106,7 @@ export const CellPayload = shape(
     row_anchor: Type.String({ description: "A text the row contains." }),
     row_anchor_also: Anchors("Further texts the row contains."),
   },
-  "`the \"Status\" column of the row containing \"John\"`",
+  '`the "Status" column of the row containing "John"`',
 );
 export const ScopedPayload = shape(
   {
@@ -111,7 +116,7 @@ export const ScopedPayload = shape(
     anchor_also: Anchors("Further texts the container contains."),
     ...Inner,
   },
-  "`the \"Pay\" in the item containing \"Invoice 4711\"`",
+  '`the "Pay" in the item containing "Invoice 4711"`',
 );
 export const FramedPayload = shape(
   {
@@ -120,7 +125,7 @@ export const FramedPayload = shape(
     frame_css: Opt(Type.String({ description: "The iframe's CSS selector." })),
     ...Inner,
   },
-  "`the \"css:#total\" in the iframe \"checkout\"`",
+  '`the "css:#total" in the iframe "checkout"`',
 );
 export const ControlPayload = shape(
   {
@@ -130,7 +135,16 @@ export const ControlPayload = shape(
   "a desktop control by type and name (a recorder's fallback rung, an assertion sugar's fallback)",
 );
 export const StructuralPayload = Type.Union(
-  [CellPayload, ScopedPayload, FramedPayload, ControlPayload, pluginOwn([{ key: "kind", values: ["cell", "scoped", "framed"] }, "control_type"], "a project plugin's own structural rung: any keys but control_type and a kind of cell, scoped or framed")],
+  [
+    CellPayload,
+    ScopedPayload,
+    FramedPayload,
+    ControlPayload,
+    pluginOwn(
+      [{ key: "kind", values: ["cell", "scoped", "framed"] }, "control_type"],
+      "a project plugin's own structural rung: any keys but control_type and a kind of cell, scoped or framed",
+    ),
+  ],
   { description: "`structural`: {kind: cell, …} | {kind: scoped, …} | {kind: framed, …} | {control_type, name?} | a plugin's own keys" },
 );
 
@@ -238,14 +252,19 @@ export function scopedPayloadOf(rung: Selector | undefined): CellPayload | Scope
 export function toSelector(value: unknown): Selector {
   const problem = selectorProblem(value, "the rung");
   if (problem !== undefined || !Value.Check(Selector, value)) {
-    throw new TraceError(diagnostic("bad-trace", `${problem ?? "the rung is not a selector {tier, provenance, confidence?, payload}"}`, { hint: "build the rung with one of its tier's payload shapes (docs/trace-format.md, Selectors)" }));
+    throw new TraceError(
+      diagnostic("bad-trace", `${problem ?? "the rung is not a selector {tier, provenance, confidence?, payload}"}`, {
+        hint: "build the rung with one of its tier's payload shapes (docs/trace-format.md, Selectors)",
+      }),
+    );
   }
   return value; // checked against the schema just above
 }
 
 const SHAPES: Readonly<Record<SelectorTier, string>> = {
   native_id: "{css} | {id, name?} | {automation_id, name?}, or a plugin's own keys without css, id and automation_id",
-  structural: "{kind: \"cell\", column_text, row_anchor, row_anchor_also?} | {kind: \"scoped\", container, container_anchor, anchor_also?, inner_text|inner_css|inner_id (or role alone)} | {kind: \"framed\", frame_text|frame_css, inner_text|inner_css|inner_id} | {control_type, name?}, or a plugin's own keys without control_type and those kinds",
+  structural:
+    '{kind: "cell", column_text, row_anchor, row_anchor_also?} | {kind: "scoped", container, container_anchor, anchor_also?, inner_text|inner_css|inner_id (or role alone)} | {kind: "framed", frame_text|frame_css, inner_text|inner_css|inner_id} | {control_type, name?}, or a plugin\'s own keys without control_type and those kinds',
   text_anchor: "{text, box?, window?, field_box?}",
   visual_template: "an object",
   ai_relocation: "an object",
@@ -261,7 +280,10 @@ const isObject = (v: unknown): v is Readonly<Record<string, unknown>> => typeof 
 export function selectorProblem(value: unknown, where: string): string | undefined {
   if (!isObject(value)) return `${where} is not an object {tier, provenance, payload}`;
   const tier = value["tier"];
-  if (typeof tier !== "string" || !(tier in PAYLOAD_SCHEMAS)) return `${where} has tier ${JSON.stringify(tier)}; expected ${Object.keys(PAYLOAD_SCHEMAS).map((t) => JSON.stringify(t)).join(", ")}`;
+  if (typeof tier !== "string" || !(tier in PAYLOAD_SCHEMAS))
+    return `${where} has tier ${JSON.stringify(tier)}; expected ${Object.keys(PAYLOAD_SCHEMAS)
+      .map((t) => JSON.stringify(t))
+      .join(", ")}`;
   const t = tier as SelectorTier;
   const payload = value["payload"];
   if (!isObject(payload)) return `${where} (${t}) has ${payload === undefined ? "no" : "a non-object"} payload; expected ${SHAPES[t]}`;
@@ -274,11 +296,30 @@ export function selectorProblem(value: unknown, where: string): string | undefin
   if (Value.Check(PAYLOAD_SCHEMAS[t], payload)) return undefined;
   // The key that breaks it: a present key whose value is not a string where every shape wants one.
   const wrong = Object.entries(payload).find(([k, v]) => STRING_KEYS.has(k) && typeof v !== "string");
-  const detail = wrong ? `has ${wrong[0]} ${JSON.stringify(wrong[1])} (${Array.isArray(wrong[1]) ? "a list" : typeof wrong[1]}), not a string` : `payload ${clip(JSON.stringify(payload))} is none of its shapes`;
+  const detail = wrong
+    ? `has ${wrong[0]} ${JSON.stringify(wrong[1])} (${Array.isArray(wrong[1]) ? "a list" : typeof wrong[1]}), not a string`
+    : `payload ${clip(JSON.stringify(payload))} is none of its shapes`;
   return `${where} (${t}) ${detail}; a ${t} payload is ${SHAPES[t]}`;
 }
 
 /** Payload keys that hold text in every shape that declares them. */
-const STRING_KEYS = new Set(["css", "id", "automation_id", "name", "text", "kind", "column_text", "row_anchor", "container", "container_anchor", "inner_text", "inner_css", "inner_id", "frame_text", "frame_css", "control_type"]);
+const STRING_KEYS = new Set([
+  "css",
+  "id",
+  "automation_id",
+  "name",
+  "text",
+  "kind",
+  "column_text",
+  "row_anchor",
+  "container",
+  "container_anchor",
+  "inner_text",
+  "inner_css",
+  "inner_id",
+  "frame_text",
+  "frame_css",
+  "control_type",
+]);
 
 const clip = (s: string): string => (s.length > 120 ? `${s.slice(0, 117)}…` : s);

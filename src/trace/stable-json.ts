@@ -2,7 +2,24 @@
 // the seal (which hashes the same text the writer writes).
 
 /** Order of well-known nested keys (the rest sorted): the reading order of the format's docs. */
-const NESTED_ORDER = ["type", "params", "tier", "provenance", "confidence", "payload", "pre", "post", "kind", "name", "adapter", "url", "os", "resolution", "path", "hash"];
+const NESTED_ORDER = [
+  "type",
+  "params",
+  "tier",
+  "provenance",
+  "confidence",
+  "payload",
+  "pre",
+  "post",
+  "kind",
+  "name",
+  "adapter",
+  "url",
+  "os",
+  "resolution",
+  "path",
+  "hash",
+];
 
 /** JSON with object keys in `order` first (schema order), the rest sorted; nested objects sorted. */
 export function stableJson(value: unknown, order: readonly string[] = []): string {

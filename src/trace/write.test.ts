@@ -31,7 +31,11 @@ const STEP: TraceStep = {
 function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reversed(v)]),
+  );
 }
 
 const keysOf = (line: string): string[] => Object.keys(JSON.parse(line) as object);
@@ -61,7 +65,11 @@ describe("serializeTrace", () => {
     const text = serializeTrace(HEADER, [STEP], key);
     const [header, line] = text.trimEnd().split("\n");
     const { integrity, ...rest } = JSON.parse(header!) as TraceHeader;
-    expect(integrity?.hmac).toBe(createHmac("sha256", key).update(`${JSON.stringify(rest)}\n${line}`).digest("hex"));
+    expect(integrity?.hmac).toBe(
+      createHmac("sha256", key)
+        .update(`${JSON.stringify(rest)}\n${line}`)
+        .digest("hex"),
+    );
     expect(text).not.toContain(key);
   });
 

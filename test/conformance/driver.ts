@@ -46,8 +46,8 @@ export function runDriverConformance(options: ConformanceOptions): void {
   describe(`${options.name} driver conformance`, () => {
     test("declared gaps agree with the declared capabilities, and every gap gives its reason", async () => {
       const problems = gapProblems(await capabilities(), expectations);
-      if (!options.pages && expectations.pages === undefined) problems.push("the driver has no web pages and declares no gap \"pages\"");
-      if (options.pages && expectations.pages !== undefined) problems.push("the driver has web pages but declares the gap \"pages\"");
+      if (!options.pages && expectations.pages === undefined) problems.push('the driver has no web pages and declares no gap "pages"');
+      if (options.pages && expectations.pages !== undefined) problems.push('the driver has web pages but declares the gap "pages"');
       expect(problems).toEqual([]);
     }, 300_000);
 
@@ -126,7 +126,7 @@ function runPageCases(name: string, openSession: () => Promise<AdapterSession>, 
       await open("greeter.html");
       expect((await driver.fill(text("Your name", { role: "field" }), "Ada")).ok).toBe(true);
       expect((await driver.fill(text("Your name", { role: "field" }), "Grace")).ok).toBe(true);
-      expect((await driver.typeFocused(" H."))).toEqual({ ok: true, value: undefined });
+      expect(await driver.typeFocused(" H.")).toEqual({ ok: true, value: undefined });
       expect(await driver.readText(id("name"))).toEqual({ ok: true, value: "Grace H.", tier: "native_id" });
       expect((await driver.fill(id("name"), "")).ok).toBe(true);
       expect((await driver.check(id("name"), { kind: "empty", empty: true })).pass).toBe(true);

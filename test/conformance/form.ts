@@ -139,7 +139,8 @@ export const FORM_CASES: readonly FormCase[] = [
       const missing = await d.select(text("Country", { role: "dropdown" }), ["Spain"]);
       like(missing, { ok: false }, "an unknown entry");
       const detail = missing.ok ? "" : missing.detail;
-      if (!detail.includes(COUNTRIES.map((c) => JSON.stringify(c)).join(", "))) throw new ConformanceFailure(`an unknown entry names the entries: got ${JSON.stringify(detail)}`);
+      if (!detail.includes(COUNTRIES.map((c) => JSON.stringify(c)).join(", ")))
+        throw new ConformanceFailure(`an unknown entry names the entries: got ${JSON.stringify(detail)}`);
     },
   },
   {
@@ -167,7 +168,8 @@ export const FORM_CASES: readonly FormCase[] = [
         [text("Greet"), { kind: "enabled", enabled: true }, true],
         [text("Subscribe", { role: "checkbox" }), { kind: "checked", checked: false }, true],
       ];
-      for (const [ladder, expectation, pass] of cases) same((await d.check(ladder, expectation)).pass, pass, `${JSON.stringify(ladder.map((r) => r.payload))} ${JSON.stringify(expectation)}`);
+      for (const [ladder, expectation, pass] of cases)
+        same((await d.check(ladder, expectation)).pass, pass, `${JSON.stringify(ladder.map((r) => r.payload))} ${JSON.stringify(expectation)}`);
       same(await d.count(text("Greet")), 1, "the count of Greet");
     },
   },
@@ -207,7 +209,8 @@ export const FORM_CASES: readonly FormCase[] = [
     name: "reports the environment recorded into trace headers",
     async run(d) {
       const env = await d.environment();
-      if (env.os === "" || !(env.resolution[0] > 0) || !(env.resolution[1] > 0)) throw new ConformanceFailure(`an OS and a resolution: got ${Bun.inspect(env)}`);
+      if (env.os === "" || !(env.resolution[0] > 0) || !(env.resolution[1] > 0))
+        throw new ConformanceFailure(`an OS and a resolution: got ${Bun.inspect(env)}`);
     },
   },
 ];

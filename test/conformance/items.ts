@@ -16,7 +16,9 @@ export interface ItemConformanceOptions {
 }
 
 const text = (t: string): Selector[] => [{ tier: "text_anchor", provenance: "rules", payload: { text: t } }];
-const cell = (column: string, row: string): Selector[] => [{ tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: column, row_anchor: row } }];
+const cell = (column: string, row: string): Selector[] => [
+  { tier: "structural", provenance: "rules", payload: { kind: "cell", column_text: column, row_anchor: row } },
+];
 const LEFT = { button: "left", clickCount: 1 } as const;
 
 export function runItemConformance(options: ItemConformanceOptions): void {

@@ -65,7 +65,7 @@ const CASES: readonly Case[] = [
     page: "upload.html",
     inProject: true,
     steps: [
-      "rules: Upload logo.png into the \"Avatar\" field",
+      'rules: Upload logo.png into the "Avatar" field',
       'assert: the "id:chosen" shows avatar = logo.png (5 bytes)',
       'rules: Upload "data/notes.txt" into the "Attachment" field',
       'assert: the "id:chosen" shows attachment = notes.txt (12 bytes)',
@@ -201,7 +201,11 @@ describe("action red paths", () => {
   });
 
   test("dismisses and fails an undeclared beforeunload, staying on the page", async () => {
-    const f = await firstFailure("dialogs.html", ['rules: Check the "Unsaved changes" checkbox', 'rules: Click "Leave"', "assert: page shows Second page within 1s"], "beforeunload-undeclared");
+    const f = await firstFailure(
+      "dialogs.html",
+      ['rules: Check the "Unsaved changes" checkbox', 'rules: Click "Leave"', "assert: page shows Second page within 1s"],
+      "beforeunload-undeclared",
+    );
     expect(f?.id).toBe("s0002");
     expect(f?.detail).toContain("unexpected dialog opened: beforeunload");
   });

@@ -19,7 +19,7 @@ beforeAll(() => {
   // The final reply names the flight the tool booked, so a changed tool changes the conversation after it.
   model = startAgentModel((turn, body) => {
     if (turn === 0) return { tool: "book_flight", args: { flight: { id: "KQ311" }, passengers: [{ name: "Ada" }] } };
-    const booked = /"id":"(\w+)"/.exec(JSON.stringify((body["messages"] as unknown[]).at(-1)).replace(/\\"/g, "\""))?.[1] ?? "?";
+    const booked = /"id":"(\w+)"/.exec(JSON.stringify((body["messages"] as unknown[]).at(-1)).replace(/\\"/g, '"'))?.[1] ?? "?";
     return { text: `Booked ${booked} for Ada.` };
   });
 });
@@ -28,7 +28,17 @@ afterAll(() => {
   for (const p of projects) p.remove();
 });
 
-const FLOW = ["name: Book a flight", "app: agent", "agent:", `  command: ${BUN} ${AGENT}`, "steps:", "  - prompt: Book KQ311 for Ada", "  - assert_tool_call: book_flight where flight.id equals KQ311", "  - assert: reply contains Booked", ""].join("\n");
+const FLOW = [
+  "name: Book a flight",
+  "app: agent",
+  "agent:",
+  `  command: ${BUN} ${AGENT}`,
+  "steps:",
+  "  - prompt: Book KQ311 for Ada",
+  "  - assert_tool_call: book_flight where flight.id equals KQ311",
+  "  - assert: reply contains Booked",
+  "",
+].join("\n");
 const upstream = () => ({ FLOWPROOF_AGENT_UPSTREAM: model.url, FLOWPROOF_AGENT_KEY: "sk-heal-test" });
 
 describe("flowproof heal <agent flow>", () => {
@@ -56,8 +66,8 @@ describe("flowproof heal <agent flow>", () => {
     expect(model.requests.length - asked).toBe(1);
     expect(p.read("book.trace.jsonl")).toBe(recorded);
     const html = p.read("book.heal.html");
-    expect(html).toContain("<tr class=\"kept\"><th>turn 1");
-    expect(html).toContain("<tr class=\"diverged\"><th>turn 2");
+    expect(html).toContain('<tr class="kept"><th>turn 1');
+    expect(html).toContain('<tr class="diverged"><th>turn 2');
     expect(html).toContain("reply: Booked KQ311 for Ada.");
     expect(html).toContain("reply: Booked BA065 for Ada.");
     expect(html).not.toContain("sk-heal-test");

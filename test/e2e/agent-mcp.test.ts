@@ -35,17 +35,23 @@ function project(): TmpProject {
 
 const recordEnv = (extra: Record<string, string> = {}) => ({ FLOWPROOF_AGENT_UPSTREAM: model.url, FLOWPROOF_AGENT_KEY: KEY, ...extra });
 
-function flow(server: string, steps: readonly string[] = [
-  "  - prompt: When does my gate close?",
-  "  - assert_tool_call: read_note where id equals n1",
-  "  - assert_tool_call: notes.read_note where id equals n1",
-  "  - assert: reply contains Gate 14",
-]): string {
+function flow(
+  server: string,
+  steps: readonly string[] = [
+    "  - prompt: When does my gate close?",
+    "  - assert_tool_call: read_note where id equals n1",
+    "  - assert_tool_call: notes.read_note where id equals n1",
+    "  - assert: reply contains Gate 14",
+  ],
+): string {
   return ["name: Notes", "app: agent", `agent: {command: ${AGENT}}`, "mcp:", "  - name: notes", `    ${server}`, "steps:", ...steps, ""].join("\n");
 }
 
 const serverLog = (p: TmpProject): string[] => (p.files().includes("notes-server.log") ? p.read("notes-server.log").trim().split("\n") : []);
-const trace = (p: TmpProject) => JSON.parse(p.read("notes.trace.jsonl").trim().split("\n")[1]!) as { action: { params: { lanes: Record<string, { calls: Array<{ method: string }>; events: Array<{ after: number; method: string }> }> } } };
+const trace = (p: TmpProject) =>
+  JSON.parse(p.read("notes.trace.jsonl").trim().split("\n")[1]!) as {
+    action: { params: { lanes: Record<string, { calls: Array<{ method: string }>; events: Array<{ after: number; method: string }> }> } };
+  };
 
 async function recorded(p: TmpProject, server: string, steps?: readonly string[], env: Record<string, string> = {}): Promise<void> {
   p.write("notes.flow.yaml", flow(server, steps));
@@ -97,15 +103,23 @@ describe("a stdio MCP server", () => {
 
   test("an assert_tool_call over the lane that does not hold fails the record", async () => {
     const p = project();
-    p.write("notes.flow.yaml", flow(`command: ${SERVER}`, ["  - prompt: When does my gate close?", "  - assert_tool_call: notes.read_note where id equals n2"]));
+    p.write(
+      "notes.flow.yaml",
+      flow(`command: ${SERVER}`, ["  - prompt: When does my gate close?", "  - assert_tool_call: notes.read_note where id equals n2"]),
+    );
     const rec = await runCli(["record", "notes.flow.yaml"], { cwd: p.dir, env: recordEnv() });
     expect(rec.code).toBe(1);
-    expect(rec.stdout + rec.stderr).toContain("assert_tool_call `notes.read_note` where id equals n2: no such call; call #2 notes.read_note({\"id\":\"n1\"}): id is n1");
+    expect(rec.stdout + rec.stderr).toContain(
+      'assert_tool_call `notes.read_note` where id equals n2: no such call; call #2 notes.read_note({"id":"n1"}): id is n1',
+    );
   });
 
   test("a tool with result: under the server is answered by the stand-in, never forwarded, at record and replay", async () => {
     const p = project();
-    await recorded(p, `command: ${SERVER}\n    tools:\n      - name: read_note\n        result: Gate 3 closes at 11:00`, ["  - prompt: When does my gate close?", "  - assert_tool_call: notes.read_note where id equals n1"]);
+    await recorded(p, `command: ${SERVER}\n    tools:\n      - name: read_note\n        result: Gate 3 closes at 11:00`, [
+      "  - prompt: When does my gate close?",
+      "  - assert_tool_call: notes.read_note where id equals n1",
+    ]);
     expect(JSON.stringify(model.requests.at(-1)!.body)).toContain("Gate 3 closes at 11:00");
     expect(serverLog(p)).toEqual(["start"]);
     const run = await runCli(["run", "notes.flow.yaml"], { cwd: p.dir, env: {} });
@@ -115,7 +129,20 @@ describe("a stdio MCP server", () => {
 
   test("a declared server the agent never contacts fails the record, naming the variable to wire", async () => {
     const p = project();
-    p.write("notes.flow.yaml", ["name: Notes", "app: agent", `agent: {command: ${BUN} ${join(AGENTS, "openai-agent.mjs")}}`, "mcp:", "  - name: notes", `    command: ${SERVER}`, "steps:", "  - prompt: Book KQ311", ""].join("\n"));
+    p.write(
+      "notes.flow.yaml",
+      [
+        "name: Notes",
+        "app: agent",
+        `agent: {command: ${BUN} ${join(AGENTS, "openai-agent.mjs")}}`,
+        "mcp:",
+        "  - name: notes",
+        `    command: ${SERVER}`,
+        "steps:",
+        "  - prompt: Book KQ311",
+        "",
+      ].join("\n"),
+    );
     const rec = await runCli(["record", "notes.flow.yaml"], { cwd: p.dir, env: recordEnv() });
     expect(rec.code).toBe(1);
     expect(rec.stdout + rec.stderr).toContain("never contacted the declared MCP server `notes`: wire it to FLOWPROOF_MCP_SERVER_NOTES");
@@ -139,7 +166,12 @@ describe("a stdio MCP server", () => {
 describe("a streamable-HTTP MCP server", () => {
   test("records through the stand-in (bearer token and session passed through, not stored), replays with the server stopped", async () => {
     const p = project();
-    const server = Bun.spawn([BUN, join(AGENTS, "notes-mcp-server.mjs"), "--http"], { cwd: p.dir, env: { ...process.env, NOTES_TOKEN: TOKEN }, stdout: "pipe", stderr: "pipe" });
+    const server = Bun.spawn([BUN, join(AGENTS, "notes-mcp-server.mjs"), "--http"], {
+      cwd: p.dir,
+      env: { ...process.env, NOTES_TOKEN: TOKEN },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     try {
       const port = new TextDecoder().decode((await server.stdout.getReader().read()).value).trim();
       await recorded(p, `url: http://127.0.0.1:${port}/mcp`, undefined, { NOTES_TOKEN: TOKEN });
@@ -166,7 +198,12 @@ describe("bad input", () => {
     ["port on a command server", "mcp:\n  - name: notes\n    command: a\n    port: 8931\n", "7:5", "`port:` goes with an `mcp:` server's `url:`"],
     ["the same server twice", "mcp:\n  - name: notes\n    command: a\n  - name: notes\n    command: b\n", "7:11", "declared twice"],
     ["an unknown key", "mcp:\n  - name: notes\n    comand: a\n", "6:5", "unknown key `comand`"],
-    ["a tool mocked at both boundaries", "tools:\n  - name: read_note\n    result: x\nmcp:\n  - name: notes\n    command: a\n    tools:\n      - name: read_note\n        result: y\n", "8:3", "`result:` at both boundaries"],
+    [
+      "a tool mocked at both boundaries",
+      "tools:\n  - name: read_note\n    result: x\nmcp:\n  - name: notes\n    command: a\n    tools:\n      - name: read_note\n        result: y\n",
+      "8:3",
+      "`result:` at both boundaries",
+    ],
   ])("%s is refused at load with its position, exit 2", async (_name, body, at, message) => {
     const p = project();
     p.write("bad.flow.yaml", `name: Bad\napp: agent\nagent: {command: a}\n${body}steps:\n  - prompt: hi\n`);
@@ -178,12 +215,15 @@ describe("bad input", () => {
 
   test("a url server without port beside a running agent service is refused; mcp: on a web flow too", async () => {
     const p = project();
-    p.write("svc.flow.yaml", "name: Bad\napp: agent\nagent: {url: http://127.0.0.1:1/run, proxy_port: 8787}\nmcp:\n  - name: notes\n    url: http://127.0.0.1:2/mcp\nsteps:\n  - prompt: hi\n");
+    p.write(
+      "svc.flow.yaml",
+      "name: Bad\napp: agent\nagent: {url: http://127.0.0.1:1/run, proxy_port: 8787}\nmcp:\n  - name: notes\n    url: http://127.0.0.1:2/mcp\nsteps:\n  - prompt: hi\n",
+    );
     const r = await runCli(["validate", "svc.flow.yaml"], { cwd: p.dir });
     expect(r.code).toBe(2);
     expect(r.stderr + r.stdout).toContain("svc.flow.yaml:5:3");
     expect(r.stderr + r.stdout).toContain("MCP server `notes` needs `port:`");
-    p.write("web.flow.yaml", "name: Bad\napp: web\nurl: http://127.0.0.1:1/\nmcp:\n  - name: notes\n    command: a\nsteps:\n  - rules: Click \"Save\"\n");
+    p.write("web.flow.yaml", 'name: Bad\napp: web\nurl: http://127.0.0.1:1/\nmcp:\n  - name: notes\n    command: a\nsteps:\n  - rules: Click "Save"\n');
     const w = await runCli(["validate", "web.flow.yaml"], { cwd: p.dir });
     expect(w.code).toBe(2);
     expect(w.stderr + w.stdout).toContain("web.flow.yaml:4:1");
@@ -200,14 +240,21 @@ describe("an agent flow over flowproof's own MCP server", () => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, ...recordEnv() })) if (v !== undefined) env[k] = v;
     const client = new Client({ name: "agent-flow-test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: BUN, args: [join(REPO_ROOT, "src", "cli", "main.ts"), "mcp"], cwd: p.dir, env, stderr: "ignore" }));
+    await client.connect(
+      new StdioClientTransport({ command: BUN, args: [join(REPO_ROOT, "src", "cli", "main.ts"), "mcp"], cwd: p.dir, env, stderr: "ignore" }),
+    );
     try {
       const spec = join(p.dir, "notes.flow.yaml");
-      const rec = (await client.callTool({ name: "flowproof_record", arguments: { spec } }, undefined, { timeout: 170_000 })) as { structuredContent?: Record<string, unknown> };
+      const rec = (await client.callTool({ name: "flowproof_record", arguments: { spec } }, undefined, { timeout: 170_000 })) as {
+        structuredContent?: Record<string, unknown>;
+      };
       expect(rec.structuredContent?.["ok"]).toBe(true);
       const before = model.requests.length;
       const progress: string[] = [];
-      const run = (await client.callTool({ name: "flowproof_run", arguments: { spec } }, undefined, { timeout: 170_000, onprogress: (n) => progress.push(n.message ?? "") })) as { structuredContent?: { report: { passed: boolean; steps: Array<{ agent?: { calls: Array<{ name: string }> } }> } } };
+      const run = (await client.callTool({ name: "flowproof_run", arguments: { spec } }, undefined, {
+        timeout: 170_000,
+        onprogress: (n) => progress.push(n.message ?? ""),
+      })) as { structuredContent?: { report: { passed: boolean; steps: Array<{ agent?: { calls: Array<{ name: string }> } }> } } };
       expect(run.structuredContent?.report.passed).toBe(true);
       expect(run.structuredContent?.report.steps[0]!.agent?.calls.map((c) => c.name)).toEqual(["read_note", "notes.read_note"]);
       expect(model.requests.length).toBe(before);

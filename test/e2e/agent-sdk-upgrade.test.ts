@@ -19,7 +19,9 @@ let model: AgentModel;
 let project: TmpProject;
 
 beforeAll(async () => {
-  model = startAgentModel((turn) => (turn === 0 ? { tool: "book_flight", args: { flight: { id: "KQ311" }, passengers: [{ name: "Ada" }] } } : { text: "Booked KQ311 for Ada." }));
+  model = startAgentModel((turn) =>
+    turn === 0 ? { tool: "book_flight", args: { flight: { id: "KQ311" }, passengers: [{ name: "Ada" }] } } : { text: "Booked KQ311 for Ada." },
+  );
   project = tmpProject("flowproof-agent-upgrade-");
   for (const f of ["package.json", "agent.mjs"]) copyFileSync(join(FIXTURE, f), join(project.dir, f));
   const npm = Bun.spawn(["npm", "install", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: project.dir, stdout: "pipe", stderr: "pipe" });
@@ -31,25 +33,28 @@ afterAll(() => {
   project?.remove();
 });
 
-const flow = (match?: string) => [
-  "name: Book with the Agents SDK",
-  "app: agent",
-  "agent:",
-  `  command: ${BUN} agent.mjs`,
-  ...(match ? [`match: ${match}`] : []),
-  "steps:",
-  "  - prompt: Book KQ311 for Ada",
-  "  - assert_tool_call: book_flight where flight.id equals KQ311",
-  "  - assert: reply contains Booked KQ311",
-  "",
-].join("\n");
+const flow = (match?: string) =>
+  [
+    "name: Book with the Agents SDK",
+    "app: agent",
+    "agent:",
+    `  command: ${BUN} agent.mjs`,
+    ...(match ? [`match: ${match}`] : []),
+    "steps:",
+    "  - prompt: Book KQ311 for Ada",
+    "  - assert_tool_call: book_flight where flight.id equals KQ311",
+    "  - assert: reply contains Booked KQ311",
+    "",
+  ].join("\n");
 
 describe("an agent SDK upgrade between record and replay", () => {
   test("recorded with @openai/agents 0.3.0, replays green with 0.20.0 by the conversation; strict still sees the wire change; a changed tool result still fails", async () => {
     project.write("book.flow.yaml", flow());
     const rec = await runCli(["record", "book.flow.yaml"], { cwd: project.dir, env: { FLOWPROOF_AGENT_UPSTREAM: model.url, AGENTS_PACKAGE: "agents-old" } });
     expect(rec.code, rec.stdout + rec.stderr).toBe(0);
-    const cassette = (JSON.parse(project.read("book.trace.jsonl").trim().split("\n")[1]!) as { action: { params: { cassette: Array<{ request: Record<string, unknown> }> } } }).action.params.cassette;
+    const cassette = (
+      JSON.parse(project.read("book.trace.jsonl").trim().split("\n")[1]!) as { action: { params: { cassette: Array<{ request: Record<string, unknown> }> } } }
+    ).action.params.cassette;
     expect(cassette).toHaveLength(2);
     expect(cassette[0]!.request["response_format"]).toEqual({ type: "text" });
 
@@ -60,7 +65,9 @@ describe("an agent SDK upgrade between record and replay", () => {
     const { report } = JSON.parse(run.stdout) as { report: { steps: Array<{ status: string; agent?: { notes?: string[] } }> } };
     expect(report.steps.map((s) => s.status)).toEqual(["passed", "passed", "passed"]);
     // What the newer SDK sends differently is a note on the step, not a divergence.
-    expect(report.steps[0]!.agent!.notes!.join("\n")).toContain("turn 1: request fields that differ from the recording, not compared (match: conversation): response_format: recorded {\"type\":\"text\"}, replayed (absent)");
+    expect(report.steps[0]!.agent!.notes!.join("\n")).toContain(
+      'turn 1: request fields that differ from the recording, not compared (match: conversation): response_format: recorded {"type":"text"}, replayed (absent)',
+    );
 
     // Recorded under `match: strict`, the wire change is a divergence…
     const recordOld = async (match?: string) => {
@@ -72,7 +79,7 @@ describe("an agent SDK upgrade between record and replay", () => {
     const strict = await runCli(["run", "book.flow.yaml"], { cwd: project.dir, env: { AGENTS_PACKAGE: "agents-new" } });
     expect(strict.code, strict.stdout + strict.stderr).toBe(1);
     expect(strict.stdout).toContain("turn 1: the request differs outside the conversation (`match: strict` compares every field)");
-    expect(strict.stdout).toContain("model request 1 (wire): response_format: recorded {\"type\":\"text\"}, replayed (absent)");
+    expect(strict.stdout).toContain('model request 1 (wire): response_format: recorded {"type":"text"}, replayed (absent)');
     // …unless the flow names the fields to ignore.
     await recordOld("{by: strict, ignore: [response_format, messages.2.content]}");
     const ignored = await runCli(["run", "book.flow.yaml"], { cwd: project.dir, env: { AGENTS_PACKAGE: "agents-new" } });

@@ -18,7 +18,9 @@ let model: AgentModel;
 const projects: TmpProject[] = [];
 
 beforeAll(() => {
-  model = startAgentModel((turn) => (turn === 0 ? { tool: "book_flight", args: { flight: { id: "KQ311" }, passengers: [{ name: "Ada" }] } } : { text: "Booked KQ311 for Ada." }));
+  model = startAgentModel((turn) =>
+    turn === 0 ? { tool: "book_flight", args: { flight: { id: "KQ311" }, passengers: [{ name: "Ada" }] } } : { text: "Booked KQ311 for Ada." },
+  );
 });
 afterAll(() => {
   model.stop();
@@ -31,22 +33,29 @@ function project(): TmpProject {
   return p;
 }
 
-const flow = (sdk: string, stream = false) => [
-  `name: Book with ${sdk}`,
-  "app: agent",
-  "agent:",
-  `  command: ${BUN} ${AGENT}`,
-  `  env: {AGENT_SDK: ${sdk}${stream ? ", AGENT_STREAM: \"1\"" : ""}}`,
-  "steps:",
-  "  - prompt: Book KQ311 for Ada",
-  "  - assert_tool_call: book_flight where flight.id equals KQ311 and passengers.0.name is Ada",
-  "  - assert: reply contains Booked KQ311",
-  "",
-].join("\n");
+const flow = (sdk: string, stream = false) =>
+  [
+    `name: Book with ${sdk}`,
+    "app: agent",
+    "agent:",
+    `  command: ${BUN} ${AGENT}`,
+    `  env: {AGENT_SDK: ${sdk}${stream ? ', AGENT_STREAM: "1"' : ""}}`,
+    "steps:",
+    "  - prompt: Book KQ311 for Ada",
+    "  - assert_tool_call: book_flight where flight.id equals KQ311 and passengers.0.name is Ada",
+    "  - assert: reply contains Booked KQ311",
+    "",
+  ].join("\n");
 
 interface Result {
   model_calls?: number;
-  steps: Array<{ id: string; intent: string; status: string; detail?: string; agent?: { turns: number; model_calls: number; calls: Array<{ turn: number; name: string }> } }>;
+  steps: Array<{
+    id: string;
+    intent: string;
+    status: string;
+    detail?: string;
+    agent?: { turns: number; model_calls: number; calls: Array<{ turn: number; name: string }> };
+  }>;
 }
 
 describe.each([
@@ -94,8 +103,8 @@ describe.each([
     expect(drift.stdout).toContain("[SKIP] s0001.3 assert: reply contains Booked KQ311");
     // report.html shows the call with the result it had at replay, and marks the turn that diverged.
     const html = p.read(/-> (\S+report\.html)/.exec(drift.stdout)![1]!);
-    expect(html).toContain("turn 2 · <span class=\"badge failed\">diverged</span>");
-    expect(html).toContain("<div class=\"result-label\">result at replay</div>");
+    expect(html).toContain('turn 2 · <span class="badge failed">diverged</span>');
+    expect(html).toContain('<div class="result-label">result at replay</div>');
     expect(html).toContain("KQ999");
     expect(model.requests.length).toBe(replayed);
     for (const f of p.files()) expect(readFileSync(join(p.dir, f), "utf8").includes(CANARY)).toBe(false);
@@ -116,7 +125,7 @@ describe("the report of an agent run", () => {
     expect(html.match(/<tr class="passed[^"]*" data-step="s0001\.\d"/g)).toHaveLength(3);
     expect(html).toContain(" · 0 model calls</div>");
     expect(html).not.toContain("frames (filmstrip/1)");
-    expect(html).not.toContain("<th class=\"num\">Frames</th>");
+    expect(html).not.toContain('<th class="num">Frames</th>');
     // Every line of the run shows its conversation.
     expect(html.match(/<div class="conversation">/g)).toHaveLength(3);
     expect(html).toContain("turn 1 · call #1 <b>book_flight</b>");
@@ -139,11 +148,13 @@ describe("flowproof doctor --agent on every dialect", () => {
 describe("an endpoint flowproof does not serve", () => {
   test("fails the record naming the method and path, not as an agent that never reached the proxy (exit 2, no trace)", async () => {
     const p = project();
-    p.write("embed.mjs", "const r = await fetch(`${process.env.OPENAI_BASE_URL}/embeddings`, { method: \"POST\", body: \"{}\" });\nprocess.exit(r.ok ? 0 : 1);\n");
+    p.write("embed.mjs", 'const r = await fetch(`${process.env.OPENAI_BASE_URL}/embeddings`, { method: "POST", body: "{}" });\nprocess.exit(r.ok ? 0 : 1);\n');
     p.write("embed.flow.yaml", ["name: Embeddings", "app: agent", "agent:", `  command: ${BUN} embed.mjs`, "steps:", "  - prompt: Embed this", ""].join("\n"));
     const r = await runCli(["record", "embed.flow.yaml"], { cwd: p.dir, env: { FLOWPROOF_AGENT_UPSTREAM: model.url } });
     expect(r.code).toBe(2);
-    expect(r.stdout + r.stderr).toContain("the agent sent POST /v1/embeddings to flowproof's model proxy, which serves POST …/chat/completions, POST …/responses");
+    expect(r.stdout + r.stderr).toContain(
+      "the agent sent POST /v1/embeddings to flowproof's model proxy, which serves POST …/chat/completions, POST …/responses",
+    );
     expect(r.stdout + r.stderr).not.toContain("before reaching the model proxy");
     expect(p.files().filter((f) => f.endsWith(".trace.jsonl"))).toEqual([]);
   });

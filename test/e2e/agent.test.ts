@@ -25,10 +25,14 @@ let modelUrl: string;
 const projects: TmpProject[] = [];
 
 beforeAll(() => {
-  model = startAgentModel((turn, body) => (turn === 0
-    ? { tool: "book_flight", args: { flight: { id: "KQ311" }, passengers: [{ name: "Ada" }] } }
-    // A scripted conversation's second delivery asks for a window seat.
-    : JSON.stringify((body["messages"] as unknown[]).at(-1)).includes("window seat") ? { text: "Window seat 14A added to KQ311." } : { text: "Booked KQ311 for Ada." }));
+  model = startAgentModel((turn, body) =>
+    turn === 0
+      ? { tool: "book_flight", args: { flight: { id: "KQ311" }, passengers: [{ name: "Ada" }] } }
+      : // A scripted conversation's second delivery asks for a window seat.
+        JSON.stringify((body["messages"] as unknown[]).at(-1)).includes("window seat")
+        ? { text: "Window seat 14A added to KQ311." }
+        : { text: "Booked KQ311 for Ada." },
+  );
   modelUrl = model.url;
 });
 afterAll(() => {
@@ -75,10 +79,10 @@ function noCanaryUnder(p: TmpProject): void {
 
 describe.each([
   ["openai, not streaming", OPENAI_AGENT, undefined],
-  ["openai, streaming", OPENAI_AGENT, "{AGENT_STREAM: \"1\"}"],
+  ["openai, streaming", OPENAI_AGENT, '{AGENT_STREAM: "1"}'],
   ["anthropic over raw HTTP", ANTHROPIC_AGENT, undefined],
   ["@anthropic-ai/sdk, not streaming", ANTHROPIC_SDK_AGENT, undefined],
-  ["@anthropic-ai/sdk, streaming", ANTHROPIC_SDK_AGENT, "{AGENT_STREAM: \"1\"}"],
+  ["@anthropic-ai/sdk, streaming", ANTHROPIC_SDK_AGENT, '{AGENT_STREAM: "1"}'],
 ] as const)("%s", (_name, file, env) => {
   test("records through the proxy, then replays with zero model requests; the key reaches only the upstream header", async () => {
     const p = project();
@@ -88,7 +92,11 @@ describe.each([
     expect(rec.requests).toBe(2);
     const last = model.requests.at(-1)!;
     expect(last.authorization === `Bearer ${CANARY}` || last.apiKey === CANARY).toBe(true);
-    const trace = p.read("book.trace.jsonl").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const trace = p
+      .read("book.trace.jsonl")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(trace).toHaveLength(2);
     const step = trace[1] as { action: { type: string; params: { cassette: unknown[] } } };
     expect(step.action.type).toBe("agent_run");
@@ -104,7 +112,9 @@ describe.each([
     expect(html).toContain("call #1 <b>book_flight</b>");
     expect(html).toContain("&quot;KQ311&quot;");
     expect(html).toContain("<pre>Booked KQ311 for Ada.</pre>");
-    const result = JSON.parse(p.read(report.replace("report.html", "result.json"))) as { steps: Array<{ agent?: { calls: Array<{ name: string; result?: string }> } }> };
+    const result = JSON.parse(p.read(report.replace("report.html", "result.json"))) as {
+      steps: Array<{ agent?: { calls: Array<{ name: string; result?: string }> } }>;
+    };
     expect(result.steps[0]!.agent!.calls[0]!.result).toContain("confirmed");
     noCanaryUnder(p);
   });
@@ -133,7 +143,7 @@ describe("failures", () => {
 
   test("an extra model call at replay fails the run: @anthropic-ai/sdk, streaming", async () => {
     const p = project();
-    expect((await recordAndCount(p, agentFlow(ANTHROPIC_SDK_AGENT, { env: "{AGENT_STREAM: \"1\"}" }))).code).toBe(0);
+    expect((await recordAndCount(p, agentFlow(ANTHROPIC_SDK_AGENT, { env: '{AGENT_STREAM: "1"}' }))).code).toBe(0);
     const before = model.requests.length;
     const run = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: { ASK_AGAIN: "1" } });
     expect(run.code).toBe(1);
@@ -143,7 +153,10 @@ describe("failures", () => {
 
   test("an assertion that does not hold at record writes no trace", async () => {
     const p = project();
-    const rec = await recordAndCount(p, agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311 for Ada", "  - assert_tool_call: book_flight where flight.id equals KQ999"] }));
+    const rec = await recordAndCount(
+      p,
+      agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311 for Ada", "  - assert_tool_call: book_flight where flight.id equals KQ999"] }),
+    );
     expect(rec.code).toBe(1);
     expect(rec.stdout + rec.stderr).toContain("assert_tool_call `book_flight` where flight.id equals KQ999: no such call; call #1 book_flight(");
     expect(rec.stdout + rec.stderr).toContain("flight.id is KQ311");
@@ -152,12 +165,15 @@ describe("failures", () => {
 
   test("assert_no_tool_call and reply assertions that do not hold fail the record", async () => {
     const p = project();
-    const rec = await recordAndCount(p, agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311 for Ada", "  - assert_no_tool_call: book_flight where passengers.0.name is Ada"] }));
+    const rec = await recordAndCount(
+      p,
+      agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311 for Ada", "  - assert_no_tool_call: book_flight where passengers.0.name is Ada"] }),
+    );
     expect(rec.code).toBe(1);
     expect(rec.stdout + rec.stderr).toContain("assert_no_tool_call `book_flight` where passengers.0.name equals Ada: the agent made it: call #1 book_flight(");
     const reply = await recordAndCount(p, agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311 for Ada", "  - assert: reply is Cancelled"] }));
     expect(reply.code).toBe(1);
-    expect(reply.stdout + reply.stderr).toContain("reply is Cancelled: the reply was \"Booked KQ311 for Ada.\"");
+    expect(reply.stdout + reply.stderr).toContain('reply is Cancelled: the reply was "Booked KQ311 for Ada."');
     expect(p.files().filter((f) => f.endsWith(".trace.jsonl"))).toEqual([]);
   });
 
@@ -168,15 +184,29 @@ describe("failures", () => {
     ["is absent", "flight.id is absent", "flight.id is KQ311"],
   ])("the %s matcher's red path: a clause that does not hold fails the record, saying what the call held; no trace", async (_m, clause, why) => {
     const p = project();
-    const rec = await recordAndCount(p, agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311 for Ada", `  - assert_tool_call: book_flight where ${clause}`] }));
+    const rec = await recordAndCount(
+      p,
+      agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311 for Ada", `  - assert_tool_call: book_flight where ${clause}`] }),
+    );
     expect(rec.code).toBe(1);
-    expect(rec.stdout + rec.stderr).toContain(`assert_tool_call \`book_flight\` where ${clause}: no such call; call #1 book_flight({"flight":{"id":"KQ311"},"passengers":[{"name":"Ada"}]}): ${why}`);
+    expect(rec.stdout + rec.stderr).toContain(
+      `assert_tool_call \`book_flight\` where ${clause}: no such call; call #1 book_flight({"flight":{"id":"KQ311"},"passengers":[{"name":"Ada"}]}): ${why}`,
+    );
     expect(p.files().filter((f) => f.endsWith(".trace.jsonl"))).toEqual([]);
   });
 
   test("an assertion value from a ${VAR} is judged against the conversation as it holds that value (written ${NAME})", async () => {
     const p = project();
-    p.write("book.flow.yaml", agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311 for Ada", "  - assert_tool_call: book_flight where flight.id equals ${WANT_FLIGHT}", "  - assert: reply contains ${WANT_FLIGHT}"] }));
+    p.write(
+      "book.flow.yaml",
+      agentFlow(OPENAI_AGENT, {
+        steps: [
+          "  - prompt: Book KQ311 for Ada",
+          "  - assert_tool_call: book_flight where flight.id equals ${WANT_FLIGHT}",
+          "  - assert: reply contains ${WANT_FLIGHT}",
+        ],
+      }),
+    );
     const rec = await runCli(["record", "book.flow.yaml"], { cwd: p.dir, env: { ...recordEnv(), WANT_FLIGHT: "KQ311" } });
     expect(rec.code, rec.stdout + rec.stderr).toBe(0);
     const run = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: { WANT_FLIGHT: "KQ311" } });
@@ -185,7 +215,9 @@ describe("failures", () => {
     other.write("book.flow.yaml", p.read("book.flow.yaml"));
     const wrong = await runCli(["record", "book.flow.yaml"], { cwd: other.dir, env: { ...recordEnv(), WANT_FLIGHT: "KQ999" } });
     expect(wrong.code).toBe(1);
-    expect(wrong.stdout + wrong.stderr).toContain("where flight.id equals ${WANT_FLIGHT}: no such call; call #1 book_flight({\"flight\":{\"id\":\"KQ311\"},\"passengers\":[{\"name\":\"Ada\"}]}): flight.id is KQ311");
+    expect(wrong.stdout + wrong.stderr).toContain(
+      'where flight.id equals ${WANT_FLIGHT}: no such call; call #1 book_flight({"flight":{"id":"KQ311"},"passengers":[{"name":"Ada"}]}): flight.id is KQ311',
+    );
   });
 
   test("a replay whose assertion fails: report.html shows the conversation with the failed assertion against the call it missed", async () => {
@@ -193,22 +225,22 @@ describe("failures", () => {
     expect((await recordAndCount(p, agentFlow(OPENAI_AGENT))).code).toBe(0);
     // The trace's assertion now wants another flight (the conversation replays unchanged).
     const [header, step] = p.read("book.trace.jsonl").trim().split("\n") as [string, string];
-    expect(step).toContain("\"value\":\"KQ311\"");
-    p.write("book.trace.jsonl", resealed(`${header}\n${step.replace("\"value\":\"KQ311\"", "\"value\":\"KQ999\"")}\n`));
+    expect(step).toContain('"value":"KQ311"');
+    p.write("book.trace.jsonl", resealed(`${header}\n${step.replace('"value":"KQ311"', '"value":"KQ999"')}\n`));
     const run = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: {} });
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).toContain("where flight.id equals KQ999 and passengers.0.name equals Ada: no such call");
     const html = p.read(p.files().find((f) => f.endsWith("report.html"))!);
     const flagged = /<li class="call flagged">.*?<\/li>/s.exec(html)?.[0] ?? "";
     expect(flagged).toContain("call #1 <b>book_flight</b>");
-    expect(flagged).toContain("<span class=\"badge failed\">assert_tool_call: book_flight where flight.id equals KQ311 and passengers.0.name is Ada</span>");
+    expect(flagged).toContain('<span class="badge failed">assert_tool_call: book_flight where flight.id equals KQ311 and passengers.0.name is Ada</span>');
     expect(flagged).toContain("&quot;KQ311&quot;");
     expect(html).toContain("<pre>Booked KQ311 for Ada.</pre>");
   });
 
   test("an agent that never calls the model fails the record, naming likely causes; no trace", async () => {
     const p = project();
-    p.write("book.flow.yaml", "name: Quiet\napp: agent\nagent: {command: \"true\"}\nsteps:\n  - prompt: hi\n");
+    p.write("book.flow.yaml", 'name: Quiet\napp: agent\nagent: {command: "true"}\nsteps:\n  - prompt: hi\n');
     const r = await runCli(["record", "book.flow.yaml"], { cwd: p.dir, env: recordEnv() });
     expect(r.code).not.toBe(0);
     expect(r.stdout + r.stderr).toContain("made zero model requests");
@@ -219,7 +251,7 @@ describe("failures", () => {
   test("an upstream that closes mid-answer fails the record naming the upstream, not the agent (exit 2, no trace)", async () => {
     const upstream = createServer((socket) => {
       socket.once("data", () => {
-        socket.write("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{\"id\":\"chatcmpl-1\",\"cho");
+        socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"id":"chatcmpl-1","cho');
         setTimeout(() => socket.resetAndDestroy(), 50);
       });
     });
@@ -230,7 +262,9 @@ describe("failures", () => {
       const url = `http://127.0.0.1:${(upstream.address() as { port: number }).port}/v1`;
       const r = await runCli(["record", "book.flow.yaml"], { cwd: p.dir, env: { FLOWPROOF_AGENT_UPSTREAM: url, FLOWPROOF_AGENT_KEY: CANARY } });
       expect(r.code).toBe(2);
-      expect(r.stdout + r.stderr).toContain(`s0001.1 (prompt: Book KQ311 for Ada) errored: the upstream model (${url}) failed while sending its answer to model request 1`);
+      expect(r.stdout + r.stderr).toContain(
+        `s0001.1 (prompt: Book KQ311 for Ada) errored: the upstream model (${url}) failed while sending its answer to model request 1`,
+      );
       expect(r.stdout + r.stderr).not.toContain("exited with code");
       expect(r.stdout + r.stderr).not.toMatch(/proxy\.ts:\d+/);
       expect(p.files().filter((f) => f.endsWith(".trace.jsonl"))).toEqual([]);
@@ -241,7 +275,7 @@ describe("failures", () => {
 
   test("an agent that exits non-zero before reaching the proxy reports its code and stderr", async () => {
     const p = project();
-    p.write("book.flow.yaml", "name: Broken\napp: agent\nagent: {command: \"echo missing module openai >&2; exit 7\"}\nsteps:\n  - prompt: hi\n");
+    p.write("book.flow.yaml", 'name: Broken\napp: agent\nagent: {command: "echo missing module openai >&2; exit 7"}\nsteps:\n  - prompt: hi\n');
     const r = await runCli(["record", "book.flow.yaml"], { cwd: p.dir, env: recordEnv() });
     expect(r.code).not.toBe(0);
     expect(r.stdout + r.stderr).toContain("exited with code 7 before reaching the model proxy; stderr tail:\nmissing module openai");
@@ -253,8 +287,13 @@ describe("bad input", () => {
     ["both command and url", "agent: {command: a, url: http://127.0.0.1:1/}\nsteps:\n  - prompt: hi\n", "3:21", "both `command:` and `url:`"],
     ["url without proxy_port", "agent: {url: http://127.0.0.1:1/}\nsteps:\n  - prompt: hi\n", "3:9", "needs `proxy_port:`"],
     ["an unknown agent key", "agent: {command: a, cwd: x}\nsteps:\n  - prompt: hi\n", "3:21", "unknown key `cwd`"],
-    ["a regex that does not compile", "agent: {command: a}\nsteps:\n  - prompt: hi\n  - assert_tool_call: t where a matches [z-a]\n", "6:31", "not a valid regular expression"],
-    ["a UI step", "agent: {command: a}\nsteps:\n  - prompt: hi\n  - rules: Click \"Save\"\n", "6:5", "rules grammar"],
+    [
+      "a regex that does not compile",
+      "agent: {command: a}\nsteps:\n  - prompt: hi\n  - assert_tool_call: t where a matches [z-a]\n",
+      "6:31",
+      "not a valid regular expression",
+    ],
+    ["a UI step", 'agent: {command: a}\nsteps:\n  - prompt: hi\n  - rules: Click "Save"\n', "6:5", "rules grammar"],
   ])("%s is refused at load with its position, exit 2", async (_name, body, at, message) => {
     const p = project();
     p.write("bad.flow.yaml", `name: Bad\napp: agent\n${body}`);
@@ -276,19 +315,23 @@ describe("bad input", () => {
   test("a cassette edited into an invalid shape is refused before the agent runs (exit 2), never a crash", async () => {
     const p = project();
     expect((await recordAndCount(p, agentFlow(OPENAI_AGENT))).code).toBe(0);
-    p.write("book.trace.jsonl", p.read("book.trace.jsonl").replace("\"protocol\":\"openai\"", "\"protocol\":\"cohere\""));
+    p.write("book.trace.jsonl", p.read("book.trace.jsonl").replace('"protocol":"openai"', '"protocol":"cohere"'));
     const r = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: {} });
     expect(r.code).toBe(2);
     // Refused when the trace is read, naming the line, the turn and what is wrong.
-    expect(r.stderr + r.stdout).toContain("book.trace.jsonl:2:1: error[bad-trace] step line 2: cassette turn 1 of 2 has protocol \"cohere\"; expected \"openai\", \"openai-responses\", \"anthropic\", \"gemini\"");
+    expect(r.stderr + r.stdout).toContain(
+      'book.trace.jsonl:2:1: error[bad-trace] step line 2: cassette turn 1 of 2 has protocol "cohere"; expected "openai", "openai-responses", "anthropic", "gemini"',
+    );
     // The second turn without its request.
-    const lines = p.read("book.trace.jsonl").replace("\"protocol\":\"cohere\"", "\"protocol\":\"openai\"").split("\n");
+    const lines = p.read("book.trace.jsonl").replace('"protocol":"cohere"', '"protocol":"openai"').split("\n");
     const step = JSON.parse(lines[1]!) as { action: { params: { cassette: Array<Record<string, unknown>> } } };
     delete step.action.params.cassette[1]!["request"];
     p.write("book.trace.jsonl", [lines[0], JSON.stringify(step), ""].join("\n"));
     const second = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: {} });
     expect(second.code).toBe(2);
-    expect(second.stderr + second.stdout).toContain("book.trace.jsonl:2:1: error[bad-trace] step line 2: cassette turn 2 of 2 has no `request`; expected the JSON body as an object");
+    expect(second.stderr + second.stdout).toContain(
+      "book.trace.jsonl:2:1: error[bad-trace] step line 2: cassette turn 2 of 2 has no `request`; expected the JSON body as an object",
+    );
   });
 });
 
@@ -297,9 +340,13 @@ describe("values the model sees", () => {
     const p = project();
     const secret = "tok-4d2e9a7b31";
     const flow = agentFlow(OPENAI_AGENT, {
-      env: "{AGENT_NOTE: \"voucher ${VOUCHER} in hand\"}",
+      env: '{AGENT_NOTE: "voucher ${VOUCHER} in hand"}',
       top: "tools:\n  - name: book_flight\n    result: {booking: {flight: {id: KQ311}, status: held}}",
-      steps: ["  - prompt: Book KQ311 for Ada with voucher ${VOUCHER}", "  - assert_tool_call: book_flight where flight.id equals KQ311", "  - assert: reply contains Booked"],
+      steps: [
+        "  - prompt: Book KQ311 for Ada with voucher ${VOUCHER}",
+        "  - assert_tool_call: book_flight where flight.id equals KQ311",
+        "  - assert: reply contains Booked",
+      ],
     });
     p.write("book.flow.yaml", flow);
     const before = model.requests.length;
@@ -316,7 +363,10 @@ describe("values the model sees", () => {
     const run = await runCli(["run", "book.flow.yaml", "--json"], { cwd: p.dir, env: { VOUCHER: secret } });
     expect(run.code).toBe(0);
     // The agent's stdout and stderr are kept in the run bundle, redacted.
-    const { run_dir: runDir, report } = JSON.parse(run.stdout) as { run_dir: string; report: { steps: Array<{ agent?: { output?: { stdout: string; stderr: string } } }> } };
+    const { run_dir: runDir, report } = JSON.parse(run.stdout) as {
+      run_dir: string;
+      report: { steps: Array<{ agent?: { output?: { stdout: string; stderr: string } } }> };
+    };
     const output = report.steps[0]!.agent!.output!;
     expect(readFileSync(resolve(p.dir, runDir, output.stdout), "utf8")).toContain("Booked");
     const stderr = readFileSync(resolve(p.dir, runDir, output.stderr), "utf8");
@@ -337,13 +387,17 @@ describe("the agent's processes", () => {
   };
 
   /** Live processes whose command line holds `marker` (found by name: inside a PID namespace a pid means another thing). */
-  const livingWith = (marker: string): number[] => readdirSync("/proc").filter((d) => /^\d+$/.test(d)).filter((d) => {
-    try {
-      return readFileSync(`/proc/${d}/cmdline`, "utf8").includes(marker) && alive(Number(d));
-    } catch {
-      return false;
-    }
-  }).map(Number);
+  const livingWith = (marker: string): number[] =>
+    readdirSync("/proc")
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return readFileSync(`/proc/${d}/cmdline`, "utf8").includes(marker) && alive(Number(d));
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
 
   let slowAgents = 0;
   /** Records an agent flow whose agent starts a child and waits; answers flowproof's process and the pids of the agent and its child. */
@@ -351,7 +405,12 @@ describe("the agent's processes", () => {
     const p = project();
     const marker = `120.${process.pid}0${++slowAgents}`;
     p.write("slow.flow.yaml", `name: Slow\napp: agent\nagent: {command: "sleep ${marker} & echo started > agent.pid; wait"}\nsteps:\n  - prompt: hi\n`);
-    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "record", "slow.flow.yaml"], { cwd: p.dir, env: { ...process.env, ...recordEnv() }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "record", "slow.flow.yaml"], {
+      cwd: p.dir,
+      env: { ...process.env, ...recordEnv() },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const deadline = Date.now() + 30_000;
     // The agent's shell and its child, both named by the marker.
     while (!(p.files().includes("agent.pid") && livingWith(marker).length === 2) && Date.now() < deadline) await Bun.sleep(100);
@@ -384,7 +443,10 @@ describe("the agent's processes", () => {
   // A grandchild that double-forks into a session of its own (setsid) and keeps the agent's stdout open.
   const escapee = (marker: string) => `(setsid sh -c 'exec sleep ${marker}' &); echo started > started.txt; sleep 120`;
 
-  describe.each([["contained", "on"], ["not contained", "off"]])("%s", (_name, containment) => {
+  describe.each([
+    ["contained", "on"],
+    ["not contained", "off"],
+  ])("%s", (_name, containment) => {
     test("a descendant that left the agent's process group and holds its output ends with the flow, at the flow's bound", async () => {
       const p = project();
       const marker = `120.${process.pid}${containment === "on" ? 1 : 2}1`;
@@ -400,7 +462,12 @@ describe("the agent's processes", () => {
       const p = project();
       const marker = `120.${process.pid}${containment === "on" ? 1 : 2}2`;
       p.write("slow.flow.yaml", `name: Slow\napp: agent\nagent: {command: "${escapee(marker)}"}\nsteps:\n  - prompt: hi\n`);
-      const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "record", "slow.flow.yaml"], { cwd: p.dir, env: { ...process.env, ...recordEnv(), FLOWPROOF_CONTAINMENT: containment }, stdout: "pipe", stderr: "pipe" });
+      const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "record", "slow.flow.yaml"], {
+        cwd: p.dir,
+        env: { ...process.env, ...recordEnv(), FLOWPROOF_CONTAINMENT: containment },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const deadline = Date.now() + 30_000;
       while (!(p.files().includes("started.txt") && livingWith(`sleep\0${marker}`).length > 0) && Date.now() < deadline) await Bun.sleep(100);
       expect(livingWith(`sleep\0${marker}`)).toHaveLength(1);
@@ -420,16 +487,29 @@ describe("an agent run as a service (agent.url)", () => {
     probe.stop(true);
     const service = Bun.spawn([BUN, join(REPO_ROOT, "test", "fixtures", "agents", "service.mjs")], {
       env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${proxyPort}/v1`, OPENAI_API_KEY: "service-placeholder" },
-      stdout: "pipe", stderr: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
     });
     try {
       const reader = service.stdout.getReader();
       const port = new TextDecoder().decode((await reader.read()).value).trim();
       const p = project();
-      p.write("svc.flow.yaml", [
-        "name: Book through the service", "app: agent", "agent:", `  url: http://127.0.0.1:${port}/run`, `  proxy_port: ${proxyPort}`, "  headers: {X-Test: yes}", "steps:",
-        "  - prompt: Book KQ311 for Ada", "  - assert_tool_call: book_flight where flight.id equals KQ311", "  - assert: reply contains Booked KQ311", "",
-      ].join("\n"));
+      p.write(
+        "svc.flow.yaml",
+        [
+          "name: Book through the service",
+          "app: agent",
+          "agent:",
+          `  url: http://127.0.0.1:${port}/run`,
+          `  proxy_port: ${proxyPort}`,
+          "  headers: {X-Test: yes}",
+          "steps:",
+          "  - prompt: Book KQ311 for Ada",
+          "  - assert_tool_call: book_flight where flight.id equals KQ311",
+          "  - assert: reply contains Booked KQ311",
+          "",
+        ].join("\n"),
+      );
       const before = model.requests.length;
       const rec = await runCli(["record", "svc.flow.yaml"], { cwd: p.dir, env: recordEnv() });
       expect(rec.stdout + rec.stderr).not.toContain(CANARY);
@@ -452,16 +532,28 @@ describe("an agent run as a service (agent.url)", () => {
     const log = join(p.dir, "service.log");
     const service = Bun.spawn([BUN, join(REPO_ROOT, "test", "fixtures", "agents", "service.mjs")], {
       env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${proxyPort}/v1`, OPENAI_API_KEY: "service-placeholder", SERVICE_LOG: log },
-      stdout: "pipe", stderr: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
     });
     try {
       const reader = service.stdout.getReader();
       const port = new TextDecoder().decode((await reader.read()).value).trim();
-      p.write("svc.flow.yaml", [
-        "name: Book and add a seat through the service", "app: agent", "agent:", `  url: http://127.0.0.1:${port}/run`, `  proxy_port: ${proxyPort}`, "steps:",
-        "  - prompt: Book KQ311 for Ada", "  - assert_tool_call: book_flight where flight.id equals KQ311",
-        "  - follow_up: Add a window seat", "  - assert: reply contains Window seat 14A", "",
-      ].join("\n"));
+      p.write(
+        "svc.flow.yaml",
+        [
+          "name: Book and add a seat through the service",
+          "app: agent",
+          "agent:",
+          `  url: http://127.0.0.1:${port}/run`,
+          `  proxy_port: ${proxyPort}`,
+          "steps:",
+          "  - prompt: Book KQ311 for Ada",
+          "  - assert_tool_call: book_flight where flight.id equals KQ311",
+          "  - follow_up: Add a window seat",
+          "  - assert: reply contains Window seat 14A",
+          "",
+        ].join("\n"),
+      );
       const before = model.requests.length;
       const rec = await runCli(["record", "svc.flow.yaml"], { cwd: p.dir, env: recordEnv() });
       expect(rec.code, rec.stdout + rec.stderr).toBe(0);
@@ -469,10 +561,17 @@ describe("an agent run as a service (agent.url)", () => {
       expect(recorded).toBeGreaterThanOrEqual(3);
       type Posted = { prompt: string; conversation: string; delivery: number; deliveries: number; received_at: number };
       type Answered = { answered: number; answered_at: number };
-      const lines = () => readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Posted | Answered);
+      const lines = () =>
+        readFileSync(log, "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as Posted | Answered);
       const posts = () => lines().filter((l): l is Posted => "prompt" in l);
       const atRecord = posts();
-      expect(atRecord.map((b) => [b.prompt, b.delivery, b.deliveries])).toEqual([["Book KQ311 for Ada", 1, 2], ["Add a window seat", 2, 2]]);
+      expect(atRecord.map((b) => [b.prompt, b.delivery, b.deliveries])).toEqual([
+        ["Book KQ311 for Ada", 1, 2],
+        ["Add a window seat", 2, 2],
+      ]);
       expect(atRecord[0]!.conversation).toBe(atRecord[1]!.conversation);
       // The second delivery was sent only once the first was answered.
       const firstAnswered = lines().find((l): l is Answered => "answered" in l && l.answered === 1)!;
@@ -482,7 +581,10 @@ describe("an agent run as a service (agent.url)", () => {
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(model.requests.length).toBe(replayed);
       const atReplay = posts().slice(2);
-      expect(atReplay.map((b) => [b.prompt, b.delivery])).toEqual([["Book KQ311 for Ada", 1], ["Add a window seat", 2]]);
+      expect(atReplay.map((b) => [b.prompt, b.delivery])).toEqual([
+        ["Book KQ311 for Ada", 1],
+        ["Add a window seat", 2],
+      ]);
       // A new execution is a new conversation.
       expect(atReplay[0]!.conversation).not.toBe(atRecord[0]!.conversation);
       expect(atReplay[0]!.conversation).toBe(atReplay[1]!.conversation);
@@ -554,12 +656,17 @@ describe("flowproof doctor --agent", () => {
 describe("a scripted conversation in an agent flow", () => {
   test("follow_up: steps are later deliveries of one execution: recorded, replayed with zero model requests, judged on the last reply", async () => {
     const p = project();
-    const rec = await recordAndCount(p, agentFlow(OPENAI_AGENT, { steps: [
-      "  - prompt: Book KQ311 for Ada",
-      "  - assert_tool_call: book_flight where flight.id equals KQ311",
-      "  - follow_up: Add a window seat",
-      "  - assert: reply contains Window seat 14A",
-    ] }));
+    const rec = await recordAndCount(
+      p,
+      agentFlow(OPENAI_AGENT, {
+        steps: [
+          "  - prompt: Book KQ311 for Ada",
+          "  - assert_tool_call: book_flight where flight.id equals KQ311",
+          "  - follow_up: Add a window seat",
+          "  - assert: reply contains Window seat 14A",
+        ],
+      }),
+    );
     expect(rec.code, rec.stdout + rec.stderr).toBe(0);
     expect(rec.requests).toBe(3);
     expect(JSON.stringify(model.requests.at(-1)!.body)).toContain("Add a window seat");
@@ -572,13 +679,15 @@ describe("a scripted conversation in an agent flow", () => {
     // An agent that drops the later delivery leaves a recorded turn unasked: the replay fails.
     const dropped = await runCli(["run", "book.flow.yaml"], { cwd: p.dir, env: { DROP_FOLLOW_UPS: "1" } });
     expect(dropped.code).toBe(1);
-    expect(dropped.stdout + dropped.stderr).toContain("the agent finished after 2 model requests, but the cassette holds 3: 1 recorded turn(s) were never asked for");
+    expect(dropped.stdout + dropped.stderr).toContain(
+      "the agent finished after 2 model requests, but the cassette holds 3: 1 recorded turn(s) were never asked for",
+    );
     expect(model.requests.length).toBe(before);
   });
 
   test("an empty follow_up is refused at load with its position; follow_up on a web flow too", async () => {
     const p = project();
-    p.write("bad.flow.yaml", agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311", "  - follow_up: \"\""] }));
+    p.write("bad.flow.yaml", agentFlow(OPENAI_AGENT, { steps: ["  - prompt: Book KQ311", '  - follow_up: ""'] }));
     const r = await runCli(["validate", "bad.flow.yaml"], { cwd: p.dir });
     expect(r.code).toBe(2);
     expect(r.stderr + r.stdout).toContain("bad.flow.yaml:7:16");
@@ -595,14 +704,14 @@ describe("an agent surface in a multi-surface flow", () => {
   const FLOW = [
     "name: Book from the page",
     "apps:",
-    "  site: { app: web, url: \"${SITE_URL}/flight\" }",
+    '  site: { app: web, url: "${SITE_URL}/flight" }',
     "  assistant:",
     "    app: agent",
     `    agent: {command: ${BUN} ${OPENAI_AGENT}}`,
     "steps:",
     "  - in: site",
     "    steps:",
-    "      - rules: Remember the \"id:flight\" as flight",
+    '      - rules: Remember the "id:flight" as flight',
     "  - in: assistant",
     "    steps:",
     "      - prompt: Book ${captured.flight} for Ada",
@@ -614,7 +723,7 @@ describe("an agent surface in a multi-surface flow", () => {
   test("a web block's capture reaches the agent's prompt at execution, stays raw in the trace; one agent_run step replays with no model", async () => {
     requireChromium();
     const site = await startServer();
-    site.setRoute("/flight", () => new Response("<!doctype html><title>Flight</title><p id=\"flight\">KQ311</p>", { headers: { "content-type": "text/html" } }));
+    site.setRoute("/flight", () => new Response('<!doctype html><title>Flight</title><p id="flight">KQ311</p>', { headers: { "content-type": "text/html" } }));
     try {
       const p = project();
       p.write("book.flow.yaml", FLOW);
@@ -623,9 +732,17 @@ describe("an agent surface in a multi-surface flow", () => {
       expect(rec.code, rec.stdout + rec.stderr).toBe(0);
       expect(model.requests.length - before).toBe(2);
       expect(JSON.stringify(model.requests[before]!.body)).toContain("Book KQ311 for Ada");
-      const lines = p.read("book.trace.jsonl").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = p
+        .read("book.trace.jsonl")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect((lines[0]!["apps"] as Record<string, unknown>)["assistant"]).toEqual({ name: "assistant", adapter: "agent" });
-      const agentSteps = lines.slice(1).filter((s) => (s["action"] as { type: string }).type === "agent_run") as Array<{ surface: string; intent: string; action: { params: { cassette: unknown[] } } }>;
+      const agentSteps = lines.slice(1).filter((s) => (s["action"] as { type: string }).type === "agent_run") as Array<{
+        surface: string;
+        intent: string;
+        action: { params: { cassette: unknown[] } };
+      }>;
       expect(agentSteps).toHaveLength(1);
       expect(agentSteps[0]!.surface).toBe("assistant");
       expect(agentSteps[0]!.intent).toContain("prompt: Book ${captured.flight} for Ada");
@@ -645,10 +762,16 @@ describe("an agent surface in a multi-surface flow", () => {
   test("a scripted conversation: two deliveries in one agent block record as one agent_run step and replay with no model", async () => {
     requireChromium();
     const site = await startServer();
-    site.setRoute("/flight", () => new Response("<!doctype html><title>Flight</title><p id=\"flight\">KQ311</p>", { headers: { "content-type": "text/html" } }));
+    site.setRoute("/flight", () => new Response('<!doctype html><title>Flight</title><p id="flight">KQ311</p>', { headers: { "content-type": "text/html" } }));
     try {
       const p = project();
-      p.write("book.flow.yaml", FLOW.replace("      - assert: reply contains Booked KQ311", "      - follow_up: Add a window seat on ${captured.flight}\n      - assert: reply contains Window seat 14A"));
+      p.write(
+        "book.flow.yaml",
+        FLOW.replace(
+          "      - assert: reply contains Booked KQ311",
+          "      - follow_up: Add a window seat on ${captured.flight}\n      - assert: reply contains Window seat 14A",
+        ),
+      );
       const before = model.requests.length;
       const rec = await runCli(["record", "book.flow.yaml", "--author", "rules"], { cwd: p.dir, env: { ...recordEnv(), SITE_URL: site.url } });
       expect(rec.code, rec.stdout + rec.stderr).toBe(0);
@@ -658,8 +781,15 @@ describe("an agent surface in a multi-surface flow", () => {
       expect(third).toContain("Book KQ311 for Ada");
       expect(third).toContain("Booked KQ311 for Ada.");
       expect(third).toContain("Add a window seat on KQ311");
-      const lines = p.read("book.trace.jsonl").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-      const agentSteps = lines.slice(1).filter((s) => (s["action"] as { type: string }).type === "agent_run") as Array<{ intent: string; action: { params: { cassette: unknown[]; steps: Array<{ kind: string; message?: string }> } } }>;
+      const lines = p
+        .read("book.trace.jsonl")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const agentSteps = lines.slice(1).filter((s) => (s["action"] as { type: string }).type === "agent_run") as Array<{
+        intent: string;
+        action: { params: { cassette: unknown[]; steps: Array<{ kind: string; message?: string }> } };
+      }>;
       expect(agentSteps).toHaveLength(1);
       expect(agentSteps[0]!.intent).toContain("follow_up: Add a window seat on ${captured.flight}");
       expect(agentSteps[0]!.action.params.cassette).toHaveLength(3);
@@ -675,7 +805,7 @@ describe("an agent surface in a multi-surface flow", () => {
 
   test("a UI step inside an agent block is a load error naming both grammars", async () => {
     const p = project();
-    p.write("bad.flow.yaml", FLOW.replace("      - assert: reply contains Booked KQ311", "      - rules: Press the \"Book\" button"));
+    p.write("bad.flow.yaml", FLOW.replace("      - assert: reply contains Booked KQ311", '      - rules: Press the "Book" button'));
     const r = await runCli(["validate", "bad.flow.yaml"], { cwd: p.dir });
     expect(r.code).toBe(2);
     expect(r.stderr + r.stdout).toContain("bad.flow.yaml:15:9");

@@ -30,11 +30,18 @@ let redirecting = false;
 beforeAll(async () => {
   requireChromium();
   server = await startServer();
-  server.setRoute("/order.html", () => new Response(`<!doctype html><title>Order 4711</title><p>Next: <span id="action">${action}</span></p><p>Ticket <span id="token">${TOKEN}</span></p>`, { headers: { "content-type": "text/html; charset=utf-8" } }));
+  server.setRoute(
+    "/order.html",
+    () =>
+      new Response(`<!doctype html><title>Order 4711</title><p>Next: <span id="action">${action}</span></p><p>Ticket <span id="token">${TOKEN}</span></p>`, {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      }),
+  );
   const answer = (req: Request) => {
     const url = new URL(req.url);
     seen.push(`${req.method} ${url.pathname}`);
-    if (redirecting && url.pathname === "/api/orders/4711/approve") return new Response(null, { status: 307, headers: { location: "/api/v2/orders/4711/approve" } });
+    if (redirecting && url.pathname === "/api/orders/4711/approve")
+      return new Response(null, { status: 307, headers: { location: "/api/v2/orders/4711/approve" } });
     return Response.json({ ok: true });
   };
   for (const path of ["/api/orders/4711/approve", "/api/orders/4711/archive", "/api/v2/orders/4711/approve", "/api/jobs"]) server.setRoute(path, answer);
@@ -71,7 +78,10 @@ steps:
 `;
 
 interface RunOut {
-  readonly report: { outcome: string; steps: Array<{ id: string; status: string; detail?: string; effect?: { check: string; recorded?: unknown; seen?: unknown } }> };
+  readonly report: {
+    outcome: string;
+    steps: Array<{ id: string; status: string; detail?: string; effect?: { check: string; recorded?: unknown; seen?: unknown } }>;
+  };
   readonly report_path: string;
 }
 
@@ -108,7 +118,10 @@ describe("an api surface observes the writes its own steps send", () => {
     // The same page and api: the write is sent again and the step is judged.
     const same = await replay(p, env, "order.flow.yaml");
     expect(same.code).toBe(0);
-    expect(same.out.report.steps[2]).toMatchObject({ status: "passed", effect: { check: "on", recorded: { requests: ["POST /api/orders/:id/approve"] }, seen: { requests: ["POST /api/orders/:id/approve"] } } });
+    expect(same.out.report.steps[2]).toMatchObject({
+      status: "passed",
+      effect: { check: "on", recorded: { requests: ["POST /api/orders/:id/approve"] }, seen: { requests: ["POST /api/orders/:id/approve"] } },
+    });
     expect(same.files).not.toContain(CANARY);
 
     // The api now redirects approvals to v2: the client sends an extra write, which never fails.
@@ -129,7 +142,11 @@ describe("an api surface observes the writes its own steps send", () => {
     const failed = mutant.out.report.steps[2]!;
     expect(failed.status).toBe("failed");
     expect(failed.detail).toContain("at record it sent POST /api/orders/:id/approve; at replay it sent POST /api/orders/:id/archive instead");
-    expect(failed.effect).toMatchObject({ check: "on", recorded: { requests: ["POST /api/orders/:id/approve"] }, seen: { requests: ["POST /api/orders/:id/archive"] } });
+    expect(failed.effect).toMatchObject({
+      check: "on",
+      recorded: { requests: ["POST /api/orders/:id/approve"] },
+      seen: { requests: ["POST /api/orders/:id/archive"] },
+    });
     for (const secret of [CANARY, TOKEN]) expect(mutant.files).not.toContain(secret);
     action = "approve";
   }, 120_000);
@@ -163,7 +180,16 @@ ${extra}steps:
 
     // The trace's request edited into a read (as a hand edit or a merge could): its checks pass, its write is gone.
     const offPath = join(p.dir, "jobs-off.trace.jsonl");
-    for (const path of [tracePath, offPath]) writeFileSync(path, resealed(readFileSync(path, "utf8").replaceAll("POST ${API}/api/jobs?key=${CANARY}", "GET ${API}/api/jobs?key=${CANARY}").replaceAll(String.raw`\"body\":{\"kind\":\"export\",\"key\":\"\${CANARY}\"},`, "").replaceAll('"body":{"kind":"export","key":"${CANARY}"},', "")));
+    for (const path of [tracePath, offPath])
+      writeFileSync(
+        path,
+        resealed(
+          readFileSync(path, "utf8")
+            .replaceAll("POST ${API}/api/jobs?key=${CANARY}", "GET ${API}/api/jobs?key=${CANARY}")
+            .replaceAll(String.raw`\"body\":{\"kind\":\"export\",\"key\":\"\${CANARY}\"},`, "")
+            .replaceAll('"body":{"kind":"export","key":"${CANARY}"},', ""),
+        ),
+      );
     const edited = await replay(p, env, "jobs.flow.yaml");
     expect(seen).toEqual(["GET /api/jobs"]);
     expect(edited.code).toBe(1);

@@ -105,7 +105,8 @@ describe("attribute, style and cookie assertions in real Chromium", () => {
     expect(replay.report.steps.length).toBe(c.steps.length);
     expectValidResult(replay.report_path);
     // No cookie value reaches the trace, the log or the result.
-    for (const text of [readFileSync(recorded.trace_path!, "utf8"), readFileSync(replay.report_path, "utf8"), ...lines, ...replayLines]) expect(text).not.toContain("s3cr3t-session-value");
+    for (const text of [readFileSync(recorded.trace_path!, "utf8"), readFileSync(replay.report_path, "utf8"), ...lines, ...replayLines])
+      expect(text).not.toContain("s3cr3t-session-value");
     if (c.page === "cookies.html") {
       expect([...lines, ...replayLines].filter((l) => l.includes("certifies nothing about production")).length).toBe(2);
     }
@@ -116,7 +117,7 @@ describe("attribute, style and cookie assertions in real Chromium", () => {
       "keys.flow.yaml",
       flowYaml("keys", `${server.url}/cookies.html`, [
         'assert: cookie "remember_me" is persistent',
-        'rules: Go to /styled.html',
+        "rules: Go to /styled.html",
         'assert: the "Save" attribute data-state is not Busy',
         'assert: the "Save" has attribute title',
         'assert: the "Danger zone" style color is red',

@@ -38,15 +38,21 @@ afterAll(() => {
 
 describe("author-from-doc on a printed PDF", () => {
   test("without a model: rules where the text parses, TODO markers elsewhere, the password never copied", async () => {
-    const r = await runCli(["author-from-doc", "alm-export.pdf", "--app", "web", "--name", "Sign in and out", "-o", "plain.flow.yaml", "--json"], { cwd: p.dir });
+    const r = await runCli(["author-from-doc", "alm-export.pdf", "--app", "web", "--name", "Sign in and out", "-o", "plain.flow.yaml", "--json"], {
+      cwd: p.dir,
+    });
     expect(r.code).toBe(0);
-    const j = JSON.parse(r.stdout) as { document: { shape: string }; steps: Array<{ name: string; source: string; outcome: string; another_app?: string; expected?: { outcome: string } }>; secrets: string[] };
+    const j = JSON.parse(r.stdout) as {
+      document: { shape: string };
+      steps: Array<{ name: string; source: string; outcome: string; another_app?: string; expected?: { outcome: string } }>;
+      secrets: string[];
+    };
     expect(j.document.shape).toBe("hp-alm");
     expect(j.steps.map((s) => [s.name, s.source, s.outcome, s.expected?.outcome])).toEqual([
       ["Step 1", "Go to /login", "rules", "assert"],
       ["Step 2", STEP_2, "intent", "todo"],
       ["Step 3", "Open the confirmation email in Outlook", "another-app", "todo"],
-      ["Step 4", "Press the \"Sign out\" button", "rules", "assert"],
+      ["Step 4", 'Press the "Sign out" button', "rules", "assert"],
     ]);
     expect(j.secrets).toEqual(["PASSWORD"]);
     const draft = readFileSync(join(p.dir, "plain.flow.yaml"), "utf8");
@@ -57,13 +63,19 @@ describe("author-from-doc on a printed PDF", () => {
   });
 
   test("with the scripted model: the prose step is translated, and the draft validates without a model", async () => {
-    model.script(STEP_2, JSON.stringify({
-      steps: ["Type ada into the \"User\" field", "Type ${PASSWORD} into the \"Password\" field", "Press the \"Sign in\" button"],
-      assert: "page shows Welcome, ada",
-      another_app: null,
-      unclear: null,
-    }));
-    const r = await runCli(["author-from-doc", "alm-export.pdf", "--app", "web", "--name", "Sign in and out", "-o", "model.flow.yaml"], { cwd: p.dir, env: model.env() });
+    model.script(
+      STEP_2,
+      JSON.stringify({
+        steps: ['Type ada into the "User" field', 'Type ${PASSWORD} into the "Password" field', 'Press the "Sign in" button'],
+        assert: "page shows Welcome, ada",
+        another_app: null,
+        unclear: null,
+      }),
+    );
+    const r = await runCli(["author-from-doc", "alm-export.pdf", "--app", "web", "--name", "Sign in and out", "-o", "model.flow.yaml"], {
+      cwd: p.dir,
+      env: model.env(),
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("DRAFT written to model.flow.yaml: 4 steps from alm-export.pdf (HP ALM / Quality Center), 1 model call (scripted-model)");
     expect(model.requests.map((q) => q.step)).toEqual([STEP_2]);

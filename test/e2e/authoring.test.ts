@@ -52,21 +52,33 @@ const traceLines = (path: string) => {
 describe("model authoring (record --author auto with a configured model)", () => {
   test("grounds a multi-action step after one correction, retries invalid JSON, and replays with zero model requests", async () => {
     // A half-valid sequence: actions 1-2 ground, action 3 names a token that is not listed.
-    model.script(FILL, JSON.stringify([
-      { action: "type_text", target: "css:#make", text: "Volvo" },
-      { action: "select_option", target: "css:#model", text: "Van" },
-      { action: "type_text", target: "css:#vehicle-year", text: "2021" },
-      { action: "click", target: "css:#next" },
-    ]), `\`\`\`json\n${fullSequence}\n\`\`\``);
+    model.script(
+      FILL,
+      JSON.stringify([
+        { action: "type_text", target: "css:#make", text: "Volvo" },
+        { action: "select_option", target: "css:#model", text: "Van" },
+        { action: "type_text", target: "css:#vehicle-year", text: "2021" },
+        { action: "click", target: "css:#next" },
+      ]),
+      `\`\`\`json\n${fullSequence}\n\`\`\``,
+    );
     model.script(REMEMBER, "Sure! The order number is in the summary.", JSON.stringify({ action: "capture_text", target: ORDER_TOKEN, name: "order_number" }));
     model.script(ENTER_IT, JSON.stringify({ actions: [{ action: "type_captured", target: "css:#confirm", capture: "order_number" }] }));
-    const spec = project.write("vehicle.flow.yaml", flowYaml("Vehicle", `${server.url}/vehicle.html`, [FILL, REMEMBER, JSON.stringify(ENTER_IT), 'assert: "page shows Saved: Volvo Van 2021 (PIN set)"']));
+    const spec = project.write(
+      "vehicle.flow.yaml",
+      flowYaml("Vehicle", `${server.url}/vehicle.html`, [FILL, REMEMBER, JSON.stringify(ENTER_IT), 'assert: "page shows Saved: Volvo Van 2021 (PIN set)"']),
+    );
     const env = model.env({ OWNER_PIN: PIN });
 
     const rec = await runCli(["record", spec, "--json"], { cwd: project.dir, env });
     expect(rec.stderr).not.toContain("WARNING: no authoring model");
     expect(rec.code).toBe(0);
-    const out = JSON.parse(rec.stdout) as { trace_path: string; steps: number; routing: Array<{ step: number; route: string; intent: string }>; agent: unknown };
+    const out = JSON.parse(rec.stdout) as {
+      trace_path: string;
+      steps: number;
+      routing: Array<{ step: number; route: string; intent: string }>;
+      agent: unknown;
+    };
     expect(out.routing.map((r) => r.route)).toEqual(["llm", "llm", "llm", "llm", "llm", "llm", "llm", "rules"]);
     expect(out.routing[0]).toEqual({ step: 1, intent: FILL, route: "llm" });
     expect(out.agent).toEqual({ backend: "openai-compatible", model: "scripted-model" });
@@ -105,12 +117,23 @@ describe("model authoring (record --author auto with a configured model)", () =>
     expectValidTrace(tracePath);
     const [header, ...steps] = traceLines(tracePath);
     expect(header!["agent"]).toEqual({ backend: "openai-compatible", model: "scripted-model" });
-    expect(steps.map((s) => (s["action"] as { type: string }).type)).toEqual(["type_text", "type_text", "type_text", "type_text", "click", "capture", "type_text", "assert"]);
+    expect(steps.map((s) => (s["action"] as { type: string }).type)).toEqual([
+      "type_text",
+      "type_text",
+      "type_text",
+      "type_text",
+      "click",
+      "capture",
+      "type_text",
+      "assert",
+    ]);
     expect(steps.slice(0, 5).every((s) => s["intent"] === FILL)).toBe(true);
     expect(steps[1]!["action"]).toEqual({ type: "type_text", params: { text: "Van", select: true, chosen: ["Van"] } });
     expect(steps[3]!["action"]).toEqual({ type: "type_text", params: { text: "${OWNER_PIN}" } });
     expect(steps[0]!["selectors"]).toEqual([{ tier: "native_id", provenance: "llm", payload: { css: "#make" } }]);
-    expect(steps[5]!["selectors"]).toEqual([{ tier: "structural", provenance: "llm", payload: { kind: "scoped", container: "css:div.row", container_anchor: "Order number", inner_css: ".val" } }]);
+    expect(steps[5]!["selectors"]).toEqual([
+      { tier: "structural", provenance: "llm", payload: { kind: "scoped", container: "css:div.row", container_anchor: "Order number", inner_css: ".val" } },
+    ]);
     expect(steps[6]!["action"]).toEqual({ type: "type_text", params: { text: "${captured.order_number}" } });
     expect(readFileSync(tracePath, "utf8")).not.toContain(PIN);
 
@@ -133,7 +156,17 @@ describe("model authoring (record --author auto with a configured model)", () =>
     const before = model.requests.length;
     const rec = await runCli(["record", spec, "--json"], { cwd: project.dir, env: model.env() });
     expect(rec.code).toBe(2);
-    const out = JSON.parse(rec.stdout) as { needs_clarification: { step: string; step_index: number; stage: string; reason: string; scene: Array<{ target: string }>; completed_steps: string[]; hint: string } };
+    const out = JSON.parse(rec.stdout) as {
+      needs_clarification: {
+        step: string;
+        step_index: number;
+        stage: string;
+        reason: string;
+        scene: Array<{ target: string }>;
+        completed_steps: string[];
+        hint: string;
+      };
+    };
     expect(out.needs_clarification).toMatchObject({ step, step_index: 1, stage: "model", completed_steps: [] });
     expect(out.needs_clarification.reason).toContain("action 2 of 2");
     expect(out.needs_clarification.scene.map((e) => e.target)).toContain("css:#next");
@@ -145,7 +178,10 @@ describe("model authoring (record --author auto with a configured model)", () =>
     model.script(FILL, fullSequence);
     model.script(REMEMBER, JSON.stringify({ action: "capture_text", target: ORDER_TOKEN, name: "order_number" }));
     model.script(REMEMBER_CUSTOMER, JSON.stringify({ action: "capture_text", target: CUSTOMER_TOKEN, name: "customer_number" }));
-    const spec = project.write("ambiguous.flow.yaml", flowYaml("Ambiguous", `${server.url}/vehicle.html`, [FILL, REMEMBER, REMEMBER_CUSTOMER, JSON.stringify(ENTER_IT)]));
+    const spec = project.write(
+      "ambiguous.flow.yaml",
+      flowYaml("Ambiguous", `${server.url}/vehicle.html`, [FILL, REMEMBER, REMEMBER_CUSTOMER, JSON.stringify(ENTER_IT)]),
+    );
     const rec = await runCli(["record", spec, "--json"], { cwd: project.dir, env: model.env({ OWNER_PIN: PIN }) });
     expect(rec.code).toBe(2);
     const { needs_clarification: c } = JSON.parse(rec.stdout) as { needs_clarification: Record<string, unknown> };
@@ -207,7 +243,15 @@ describe("model authoring (record --author auto with a configured model)", () =>
 
   test("--author llm without a model is an error; a misconfigured provider is an error, not a fallback", async () => {
     const spec = project.write("nomodel.flow.yaml", flowYaml("NoModel", `${server.url}/vehicle.html`, ['Press the "Next" button']));
-    const clean = { FLOWPROOF_AI_BASE_URL: "", FLOWPROOF_AI_MODEL: "", FLOWPROOF_AI_API_KEY: "", OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ANTHROPIC_API_KEY: "", FLOWPROOF_AI_PROVIDER: "" };
+    const clean = {
+      FLOWPROOF_AI_BASE_URL: "",
+      FLOWPROOF_AI_MODEL: "",
+      FLOWPROOF_AI_API_KEY: "",
+      OPENAI_API_KEY: "",
+      OPENAI_BASE_URL: "",
+      ANTHROPIC_API_KEY: "",
+      FLOWPROOF_AI_PROVIDER: "",
+    };
     const llm = await runCli(["record", spec, "--author", "llm"], { cwd: project.dir, env: clean });
     expect(llm.code).toBe(2);
     expect(llm.stderr).toContain("--author llm needs an authoring model");

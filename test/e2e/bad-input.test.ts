@@ -15,20 +15,23 @@ const NO_BROWSER = { FLOWPROOF_CHROME: "/nonexistent/chromium" };
 
 describe("bad input (CLI)", () => {
   test("reports every problem of a flow file together, each with file:line:col and a hint", async () => {
-    project.write("many.flow.yaml", [
-      "name: Many problems",
-      "app: web",
-      "url: http://127.0.0.1:9/",
-      "stpes: []",
-      "steps:",
-      '  - rules: Blur the "Email" field',
-      "  - rules: Frobnicate the widget",
-      '  - rules: Click "Next" until the "Status" shows Done',
-      "  - assert: the \"Terms\" is checked",
-      "  - colour: red",
-      "  - assert: display shows 8",
-      "",
-    ].join("\n"));
+    project.write(
+      "many.flow.yaml",
+      [
+        "name: Many problems",
+        "app: web",
+        "url: http://127.0.0.1:9/",
+        "stpes: []",
+        "steps:",
+        '  - rules: Blur the "Email" field',
+        "  - rules: Frobnicate the widget",
+        '  - rules: Click "Next" until the "Status" shows Done',
+        '  - assert: the "Terms" is checked',
+        "  - colour: red",
+        "  - assert: display shows 8",
+        "",
+      ].join("\n"),
+    );
     const res = await runCli(["validate", "many.flow.yaml"], { cwd: project.dir, env: NO_BROWSER });
     expect(res.code).toBe(2);
     expect(res.stdout).toBe("");
@@ -104,7 +107,10 @@ describe("bad input (CLI)", () => {
   });
 
   test("validate accepts a good flow without a browser", async () => {
-    project.write("good.flow.yaml", 'name: Good\napp: web\nurl: http://127.0.0.1:9/\nsteps:\n  - rules: Type Ada into the "Name" field\n  - assert: page shows Ada\n');
+    project.write(
+      "good.flow.yaml",
+      'name: Good\napp: web\nurl: http://127.0.0.1:9/\nsteps:\n  - rules: Type Ada into the "Name" field\n  - assert: page shows Ada\n',
+    );
     const res = await runCli(["validate", "good.flow.yaml", "--json"], { cwd: project.dir, env: NO_BROWSER });
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toEqual({ valid: true, name: "Good", app: "web", steps: 2 });

@@ -14,7 +14,11 @@ const { server, project } = await webE2e();
 
 const flowText = (name: string, page: string, steps: string) => `name: ${JSON.stringify(name)}\napp: web\nurl: ${server.url}/${page}\nsteps:\n${steps}`;
 
-interface TraceLine { readonly id: string; readonly intent: string; readonly action: { readonly type: string } }
+interface TraceLine {
+  readonly id: string;
+  readonly intent: string;
+  readonly action: { readonly type: string };
+}
 
 function traceSteps(path: string): TraceLine[] {
   return readTrace<unknown, TraceLine>(path).steps;
@@ -53,9 +57,11 @@ const PRESS = 'Press the "id:button" button';
 
 describe("repeat: in real Chromium", () => {
   test("presses until the label says Enough; the trace holds the three passes that ran", async () => {
-    const { lines } = await recordAndReplay("press.flow.yaml", flowText("Press until enough", "press-until.html?enough=3", `${PRESS_UNTIL_ENOUGH(15)}  - assert: the "id:presses" shows 3\n`), [
-      PRESS, PRESS, PRESS, 'the "id:presses" shows 3',
-    ]);
+    const { lines } = await recordAndReplay(
+      "press.flow.yaml",
+      flowText("Press until enough", "press-until.html?enough=3", `${PRESS_UNTIL_ENOUGH(15)}  - assert: the "id:presses" shows 3\n`),
+      [PRESS, PRESS, PRESS, 'the "id:presses" shows 3'],
+    );
     expect(lines).toEqual([
       `[AUTHOR rules] 1: ${PRESS}`,
       `[AUTHOR rules] 2: ${PRESS}`,
@@ -66,7 +72,11 @@ describe("repeat: in real Chromium", () => {
   });
 
   test("a repeat whose condition already holds runs zero times", async () => {
-    await recordAndReplay("settled.flow.yaml", flowText("Already enough", "press-until.html?enough=0", `${PRESS_UNTIL_ENOUGH(15)}  - assert: the "id:presses" shows 0\n`), ['the "id:presses" shows 0']);
+    await recordAndReplay(
+      "settled.flow.yaml",
+      flowText("Already enough", "press-until.html?enough=0", `${PRESS_UNTIL_ENOUGH(15)}  - assert: the "id:presses" shows 0\n`),
+      ['the "id:presses" shows 0'],
+    );
   });
 
   test("a flow whose blocks all ran nothing records no empty trace", async () => {
@@ -78,7 +88,10 @@ describe("repeat: in real Chromium", () => {
   });
 
   test("a repeat that never settles fails the recording naming the bound, and writes no trace", async () => {
-    const spec = project.write("never.flow.yaml", flowText("Never enough", "press-until.html?enough=100", `${PRESS_UNTIL_ENOUGH(4)}  - assert: the "id:label" shows Enough\n`));
+    const spec = project.write(
+      "never.flow.yaml",
+      flowText("Never enough", "press-until.html?enough=100", `${PRESS_UNTIL_ENOUGH(4)}  - assert: the "id:label" shows Enough\n`),
+    );
     const r = await record({ spec, author: "rules", env: {} });
     expect(r.ok).toBe(false);
     expect(r.error).toContain("reached its bound of max: 4 passes");
@@ -93,7 +106,9 @@ describe("repeat: in real Chromium", () => {
     const ok = project.write("cli-press.flow.yaml", flowText("CLI press", "press-until.html?enough=2", `${PRESS_UNTIL_ENOUGH(5)}`));
     const rec = await runCli(["record", ok], { cwd: project.dir });
     expect(rec.code).toBe(0);
-    expect(rec.stderr).toContain(`[AUTHOR rules] 1: ${PRESS}\n[AUTHOR rules] 2: ${PRESS}\nrepeat (line 5): until the "id:label" shows Enough — held after 2 passes`);
+    expect(rec.stderr).toContain(
+      `[AUTHOR rules] 1: ${PRESS}\n[AUTHOR rules] 2: ${PRESS}\nrepeat (line 5): until the "id:label" shows Enough — held after 2 passes`,
+    );
     expect(rec.stdout).toContain("Recorded 'CLI press': 2 steps");
     const bad = project.write("cli-never.flow.yaml", flowText("CLI never", "press-until.html?enough=9", `${PRESS_UNTIL_ENOUGH(1)}`));
     const failed = await runCli(["record", bad], { cwd: project.dir });
@@ -112,18 +127,26 @@ describe("when: in real Chromium", () => {
 
   test("dismisses a fault banner that is showing; the taken branch is recorded", async () => {
     await recordAndReplay("fault.flow.yaml", flowText("Fault", "fault-banner.html?fault=1", FLOW), [
-      'Press the "Dismiss" button', 'Press the "Continue" button', 'the "id:status" shows Continued',
+      'Press the "Dismiss" button',
+      'Press the "Continue" button',
+      'the "id:status" shows Continued',
     ]);
   });
 
   test("leaves nothing in the trace when the banner is not showing", async () => {
-    await recordAndReplay("no-fault.flow.yaml", flowText("No fault", "fault-banner.html", FLOW), ['Press the "Continue" button', 'the "id:status" shows Continued']);
+    await recordAndReplay("no-fault.flow.yaml", flowText("No fault", "fault-banner.html", FLOW), [
+      'Press the "Continue" button',
+      'the "id:status" shows Continued',
+    ]);
   });
 
   test("replay decides nothing: a trace recorded with the banner fails where the banner no longer shows", async () => {
     const page = readFileSync(join(import.meta.dir, "../fixtures/pages/fault-banner.html"), "utf8");
     let faulty = true;
-    server.setRoute("/toggled-fault.html", () => new Response(faulty ? page.replace('role="alert" hidden>', 'role="alert">') : page, { headers: { "content-type": "text/html; charset=utf-8" } }));
+    server.setRoute(
+      "/toggled-fault.html",
+      () => new Response(faulty ? page.replace('role="alert" hidden>', 'role="alert">') : page, { headers: { "content-type": "text/html; charset=utf-8" } }),
+    );
     const spec = project.write("toggled.flow.yaml", flowText("Toggled fault", "toggled-fault.html", FLOW));
     const recorded = await record({ spec, author: "rules", env: { FLOWPROOF_STEP_TIMEOUT_MS: "1000" } });
     expect(recorded.ok).toBe(true);
@@ -135,22 +158,39 @@ describe("when: in real Chromium", () => {
   });
 
   test("compares two numbers as numbers: 10 is greater than 9", async () => {
-    await recordAndReplay("compare.flow.yaml", flowText("Compare", "compare.html", `  - when: the "id:on-hand" is greater than the "id:reorder"
+    await recordAndReplay(
+      "compare.flow.yaml",
+      flowText(
+        "Compare",
+        "compare.html",
+        `  - when: the "id:on-hand" is greater than the "id:reorder"
     steps:
       - rules: Press the "Mark healthy" button
   - when: the "id:on-hand" is less than the "id:reorder"
     steps:
       - rules: Press the "Reorder" button
   - assert: the "id:out" shows healthy
-`), ['Press the "Mark healthy" button', 'the "id:out" shows healthy']);
+`,
+      ),
+      ['Press the "Mark healthy" button', 'the "id:out" shows healthy'],
+    );
   });
 
   test("a side that does not read as a number fails the recording and is quoted", async () => {
-    const spec = project.write("nan.flow.yaml", flowText("Not a number", "compare.html", `  - when: the "id:supplier" is greater than the "id:reorder"\n    steps:\n      - rules: Press the "Reorder" button\n`));
+    const spec = project.write(
+      "nan.flow.yaml",
+      flowText(
+        "Not a number",
+        "compare.html",
+        `  - when: the "id:supplier" is greater than the "id:reorder"\n    steps:\n      - rules: Press the "Reorder" button\n`,
+      ),
+    );
     const r = await record({ spec, author: "rules", env: {} });
     expect(r.ok).toBe(false);
     expect(r.error).toStartWith("when at ");
-    expect(r.error).toContain('nan.flow.yaml:5:5: the "id:supplier" reads "n/a", which is not a number, so it cannot be compared; no trace was written; the failure\'s evidence (');
+    expect(r.error).toContain(
+      'nan.flow.yaml:5:5: the "id:supplier" reads "n/a", which is not a number, so it cannot be compared; no trace was written; the failure\'s evidence (',
+    );
     expect(existsSync(join(project.dir, "nan.trace.jsonl"))).toBe(false);
   });
 });
@@ -158,20 +198,30 @@ describe("when: in real Chromium", () => {
 describe("foreach: in real Chromium", () => {
   test("types three values into a field, one ordinary step per pass", async () => {
     const values = ["apple", "pear", "fig"];
-    await recordAndReplay("foreach.flow.yaml", flowText("Shopping", "list-entry.html", `  - foreach:
+    await recordAndReplay(
+      "foreach.flow.yaml",
+      flowText(
+        "Shopping",
+        "list-entry.html",
+        `  - foreach:
       values: [apple, pear, fig]
       steps:
         - rules: Type \${each} into the "Item" field
         - rules: Press the "Add" button
         - assert: the "id:list" shows \${each}
   - assert: the "id:count" shows 3
-`), [...values.flatMap((v) => [`Type ${v} into the "Item" field`, 'Press the "Add" button', `the "id:list" shows ${v}`]), 'the "id:count" shows 3']);
+`,
+      ),
+      [...values.flatMap((v) => [`Type ${v} into the "Item" field`, 'Press the "Add" button', `the "id:list" shows ${v}`]), 'the "id:count" shows 3'],
+    );
   });
 });
 
 describe("validate", () => {
   test("reports block problems with their positions", async () => {
-    const spec = project.write("bad-blocks.flow.yaml", `name: Bad
+    const spec = project.write(
+      "bad-blocks.flow.yaml",
+      `name: Bad
 app: web
 url: ${server.url}/press-until.html
 steps:
@@ -183,7 +233,8 @@ steps:
       values: []
       steps:
         - rules: Type \${each} into the "Item" field
-`);
+`,
+    );
     const r = await runCli(["validate", spec, "--json"], { cwd: project.dir });
     expect(r.code).toBe(2);
     const out = JSON.parse(r.stdout) as { error: { diagnostics: Array<{ code: string; message: string; file: string; line: number; column: number }> } };

@@ -28,20 +28,43 @@ beforeAll(async () => {
 <script>setTimeout(() => fetch("/faults/polling-${name}"), 800);</script>`;
     return new Response(body, { headers: { "content-type": "text/html" } });
   });
-  server.setRoute("/faults/quick.html", () => new Response("<!doctype html><title>Quick</title><p>Quick page</p>", { headers: { "content-type": "text/html" } }));
+  server.setRoute(
+    "/faults/quick.html",
+    () => new Response("<!doctype html><title>Quick</title><p>Quick page</p>", { headers: { "content-type": "text/html" } }),
+  );
   // Clicking Start shows "Started"; in a storm it opens an alert and a confirm without end, the
   // alert quoting the secret typed into the field.
-  server.setRoute("/faults/storm.html", () => new Response(`<!doctype html><title>Storm</title>
+  server.setRoute(
+    "/faults/storm.html",
+    () =>
+      new Response(
+        `<!doctype html><title>Storm</title>
 <label>Token <input id="t"></label><button id="go">Start</button><p id="out"></p>
 <script>document.getElementById("go").addEventListener("click", () => {
   ${ready ? "" : 'for (;;) { alert("Careful: " + document.getElementById("t").value); confirm("Sure?"); }'}
   document.getElementById("out").textContent = "Started";
-});</script>`, { headers: { "content-type": "text/html" } }));
+});</script>`,
+        { headers: { "content-type": "text/html" } },
+      ),
+  );
   // A start page the server fails with 500 (once recorded), and one whose image never arrives.
-  server.setRoute("/faults/broken.html", () => new Response(ready ? "<!doctype html><title>Shop</title><p>Welcome in</p>" : "<!doctype html><title>Oops</title><p>Something broke</p>", { status: ready ? 200 : 500, headers: { "content-type": "text/html" } }));
+  server.setRoute(
+    "/faults/broken.html",
+    () =>
+      new Response(ready ? "<!doctype html><title>Shop</title><p>Welcome in</p>" : "<!doctype html><title>Oops</title><p>Something broke</p>", {
+        status: ready ? 200 : 500,
+        headers: { "content-type": "text/html" },
+      }),
+  );
   // The image's server accepts the connection and never answers (no idle timeout ends it).
   silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: () => undefined } });
-  server.setRoute("/faults/hanging-image.html", () => new Response(`<!doctype html><title>Gallery</title><p>Gallery ready</p><img src="http://127.0.0.1:${silent!.port}/never.png" alt="never">`, { headers: { "content-type": "text/html" } }));
+  server.setRoute(
+    "/faults/hanging-image.html",
+    () =>
+      new Response(`<!doctype html><title>Gallery</title><p>Gallery ready</p><img src="http://127.0.0.1:${silent!.port}/never.png" alt="never">`, {
+        headers: { "content-type": "text/html" },
+      }),
+  );
   for (const name of ["a", "b", "c", "d", "slow", "rec", "crash"]) server.setRoute(`/faults/polling-${name}`, () => new Response("ok"));
 });
 afterAll(() => {
@@ -160,7 +183,12 @@ async function browserOf(cliPid: number, timeoutMs = 30_000): Promise<{ pid: num
     for (const p of tree(cliPid)) {
       const args = cmdline(p.pid);
       const profile = args.find((a) => a.startsWith("--user-data-dir="));
-      if (profile && args.some((a) => a.startsWith("--remote-debugging-port")) && !args.some((a) => a.startsWith("--type=")) && !/(^|\/)(ba|da)?sh$/.test(args[0] ?? "")) {
+      if (
+        profile &&
+        args.some((a) => a.startsWith("--remote-debugging-port")) &&
+        !args.some((a) => a.startsWith("--type=")) &&
+        !/(^|\/)(ba|da)?sh$/.test(args[0] ?? "")
+      ) {
         started.add(p.pid);
         return { pid: p.pid, profile: profile.slice("--user-data-dir=".length) };
       }
@@ -228,8 +256,18 @@ function spawnCli(args: readonly string[], cwd: string): { pid: number; exited: 
 }
 
 function spawnCliWith(args: readonly string[], cwd: string, extraEnv: Record<string, string>): { pid: number; exited: Promise<Exited>; kill(): void } {
-  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args], { cwd, env: { ...process.env, NO_COLOR: "1", ...extraEnv }, stdout: "pipe", stderr: "pipe" });
-  const exited = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).then(([stdout, stderr, code]) => ({ code, stdout, stderr, at: Date.now() }));
+  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: "1", ...extraEnv },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const exited = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).then(([stdout, stderr, code]) => ({
+    code,
+    stdout,
+    stderr,
+    at: Date.now(),
+  }));
   return { pid: proc.pid, exited, kill: () => proc.kill("SIGKILL") };
 }
 
@@ -237,7 +275,10 @@ function spawnCliWith(args: readonly string[], cwd: string, extraEnv: Record<str
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -387,7 +428,14 @@ describe("the page dies or runs away", () => {
     const p = project();
     const env = { STORM_TOKEN: "tok-8842-secret" };
     ready = true;
-    const spec = p.write("storm.flow.yaml", flowYaml("Storm", `${server.url}/faults/storm.html`, ['rules: Type ${STORM_TOKEN} into the "Token" field', 'rules: Click "Start"', "assert: page shows Started"]));
+    const spec = p.write(
+      "storm.flow.yaml",
+      flowYaml("Storm", `${server.url}/faults/storm.html`, [
+        'rules: Type ${STORM_TOKEN} into the "Token" field',
+        'rules: Click "Start"',
+        "assert: page shows Started",
+      ]),
+    );
     const rec = await record({ spec, author: "rules", env, recordingDetail: "off" });
     expect(rec.error).toBeUndefined();
     ready = false;

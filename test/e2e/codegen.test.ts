@@ -31,7 +31,8 @@ async function startXvfb(): Promise<string> {
 
 beforeAll(async () => {
   requireChromium();
-  if (!Bun.which("xdotool")) throw new Error("The codegen test drives the browser with real input through xdotool, which was not found. On Debian: apt-get install -y xdotool");
+  if (!Bun.which("xdotool"))
+    throw new Error("The codegen test drives the browser with real input through xdotool, which was not found. On Debian: apt-get install -y xdotool");
   server = await startServer();
   project = tmpProject();
   display = await startXvfb();
@@ -67,7 +68,12 @@ async function waitFor(what: string, ok: () => boolean, ms = WAIT_MS): Promise<v
 
 /** The CLI as a child we can signal, its output collected as it comes. */
 function spawnCli(args: string[]) {
-  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args], { cwd: project.dir, env: { ...process.env, DISPLAY: display, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args], {
+    cwd: project.dir,
+    env: { ...process.env, DISPLAY: display, NO_COLOR: "1" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   started.push(proc);
   let stderr = "";
   const errDone = (async () => {
@@ -108,7 +114,12 @@ function browserPort(cliPid: number): number | undefined {
 
 /** The steps of the flow file as written so far: `rules: …` / `assert: …`, and `# TODO` lines. */
 const stepsIn = (path: string): string[] =>
-  existsSync(path) ? readFileSync(path, "utf8").split("\n").filter((l) => /^ {2}(- |# TODO)/.test(l)).map((l) => l.replace(/^ {2}(- )?/, "")) : [];
+  existsSync(path)
+    ? readFileSync(path, "utf8")
+        .split("\n")
+        .filter((l) => /^ {2}(- |# TODO)/.test(l))
+        .map((l) => l.replace(/^ {2}(- )?/, ""))
+    : [];
 
 /** Waits until the flow file holds `n` steps; a timeout names the steps it has, and the session's output when given. */
 async function waitForSteps(path: string, n: number, output: () => string = () => ""): Promise<void> {
@@ -122,7 +133,11 @@ async function waitForSteps(path: string, n: number, output: () => string = () =
 async function attachWindow(pid: number, page: string, title: string) {
   let port: number | undefined;
   await waitFor("the browser under the session", () => (port = browserPort(pid)) !== undefined);
-  const client = await CDP({ port: port!, host: "127.0.0.1", target: (targets: Array<{ type: string; url: string }>) => targets.findIndex((t) => t.type === "page" && t.url.includes(page)) });
+  const client = await CDP({
+    port: port!,
+    host: "127.0.0.1",
+    target: (targets: Array<{ type: string; url: string }>) => targets.findIndex((t) => t.type === "page" && t.url.includes(page)),
+  });
   const window = xdo("search", "--sync", "--onlyvisible", "--name", title).split("\n")[0]!;
   xdo("windowfocus", "--sync", window);
   /** Screen coordinates of the centre of the `nth` element `css` names: its box plus the window's place and toolbar. */
@@ -147,7 +162,12 @@ async function openSession(page: string, title: string, out: string, extra: stri
 /** Every file under the project (bytes) and the given outputs that contain `secret`. */
 function holding(secret: string, outputs: Record<string, string>): string[] {
   const files = project.files().filter((f) => readFileSync(join(project.dir, f)).includes(Buffer.from(secret)));
-  return [...files, ...Object.entries(outputs).filter(([, text]) => text.includes(secret)).map(([name]) => name)];
+  return [
+    ...files,
+    ...Object.entries(outputs)
+      .filter(([, text]) => text.includes(secret))
+      .map(([name]) => name),
+  ];
 }
 
 describe("flowproof codegen (headed, real input)", () => {
@@ -168,7 +188,8 @@ describe("flowproof codegen (headed, real input)", () => {
       // The address bar takes the keys once it has focus; a press that lands before that (a busy
       // machine) navigates nowhere, and is made again, as a person would. Whether the browser went
       // there is read from the page; the step must then follow.
-      const at = async (): Promise<string> => String((await s.client.Runtime.evaluate({ expression: "location.pathname", returnByValue: true }).catch(() => undefined))?.result.value ?? "");
+      const at = async (): Promise<string> =>
+        String((await s.client.Runtime.evaluate({ expression: "location.pathname", returnByValue: true }).catch(() => undefined))?.result.value ?? "");
       for (let attempt = 0; attempt < 3 && (await at()) !== "/codegen-people.html"; attempt++) {
         xdo("key", "ctrl+l");
         xdo("type", "--delay", "30", `${server.url}/codegen-people.html`);
@@ -244,11 +265,21 @@ describe("flowproof codegen (headed, real input)", () => {
   test("from MCP: start opens the window, steps gives what was done so far, stop ends the session with the finished flow", async () => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, DISPLAY: display, NO_COLOR: "1" })) if (v !== undefined) env[k] = v;
-    const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"], cwd: project.dir, env, stderr: "ignore" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"],
+      cwd: project.dir,
+      env,
+      stderr: "ignore",
+    });
     const mcp = new Client({ name: "flowproof-codegen-test", version: "1.0.0" });
     await mcp.connect(transport);
     const call = async (name: string, args: Record<string, unknown>) => {
-      const r = (await mcp.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Record<string, unknown>; content: Array<{ text: string }> };
+      const r = (await mcp.callTool({ name, arguments: args })) as {
+        isError?: boolean;
+        structuredContent?: Record<string, unknown>;
+        content: Array<{ text: string }>;
+      };
       if (r.isError) throw new Error(`${name}: ${r.content[0]?.text}`);
       return r.structuredContent!;
     };
@@ -262,7 +293,10 @@ describe("flowproof codegen (headed, real input)", () => {
       } finally {
         await w.client.close().catch(() => undefined);
       }
-      expect(await call("flowproof_codegen_steps", { session: "codegen-1" })).toEqual({ flow_path: join(project.dir, "mcp.flow.yaml"), steps: [{ key: "rules", text: 'Press the 2nd "Save" button' }] });
+      expect(await call("flowproof_codegen_steps", { session: "codegen-1" })).toEqual({
+        flow_path: join(project.dir, "mcp.flow.yaml"),
+        steps: [{ key: "rules", text: 'Press the 2nd "Save" button' }],
+      });
       const stopped = await call("flowproof_codegen_stop", { session: "codegen-1" });
       expect(stopped).toMatchObject({ steps: [{ key: "rules", text: 'Press the 2nd "Save" button' }], todos: 0, variables: [{ name: "APP_URL" }] });
       await expect(call("flowproof_codegen_steps", { session: "codegen-1" })).rejects.toThrow(/no codegen session/);

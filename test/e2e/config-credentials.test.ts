@@ -49,7 +49,11 @@ describe("flowproof config <kind>", () => {
     const p = vaultProject();
     const store = join(p.dir, "vault-store.json");
     const set = await runCli(["config", "vault", "--user", "ada", "--tenant", "t1"], { cwd: p.dir, stdin: `${PASSWORD}\n` });
-    expect([set.code, set.stdout.trim(), set.stderr]).toEqual([0, "Stored Vault fallback credentials for user ada, tenant t1 in the test store vault-store.json; vault flows without a login use them.", ""]);
+    expect([set.code, set.stdout.trim(), set.stderr]).toEqual([
+      0,
+      "Stored Vault fallback credentials for user ada, tenant t1 in the test store vault-store.json; vault flows without a login use them.",
+      "",
+    ]);
     expect(JSON.parse(readFileSync(store, "utf8"))).toEqual({ user: "ada", password: PASSWORD, fields: { tenant: "t1" } });
 
     const show = await runCli(["config", "vault", "--show", "--json"], { cwd: p.dir });
@@ -88,6 +92,8 @@ describe("flowproof config <kind>", () => {
     const r = await runCli(["config", "sap", "--user", "clerk", "--client", "100", "--json"], { cwd: p.dir, stdin: `${PASSWORD}\n` });
     expect(r.code).toBe(2);
     expect(r.stdout).not.toContain(PASSWORD);
-    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: "unsupported-platform", message: expect.stringContaining("`flowproof config sap` requires Windows") } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      error: { code: "unsupported-platform", message: expect.stringContaining("`flowproof config sap` requires Windows") },
+    });
   });
 });

@@ -25,16 +25,19 @@ afterAll(() => {
 
 describe("debug snapshot of a failed replay", () => {
   test("writes the page and its console, names them in the failure with a did-you-mean, and redacts secrets", async () => {
-    const spec = project.write("signin.flow.yaml", [
-      "name: Sign in",
-      "app: web",
-      `url: ${server.url}/debug.html`,
-      "steps:",
-      '  - rules: Type ${TOKEN} into the "Token" field',
-      '  - rules: Click "Sign in"',
-      "  - assert: page shows Welcome",
-      "",
-    ].join("\n"));
+    const spec = project.write(
+      "signin.flow.yaml",
+      [
+        "name: Sign in",
+        "app: web",
+        `url: ${server.url}/debug.html`,
+        "steps:",
+        '  - rules: Type ${TOKEN} into the "Token" field',
+        '  - rules: Click "Sign in"',
+        "  - assert: page shows Welcome",
+        "",
+      ].join("\n"),
+    );
     expect((await runCli(["record", spec], { cwd: project.dir, env: { TOKEN } })).code).toBe(0);
     // The app renamed its button: the trace still asks for the old name.
     const tracePath = join(project.dir, "signin.trace.jsonl");
@@ -50,7 +53,9 @@ describe("debug snapshot of a failed replay", () => {
     expect(dom).toContain("token ${TOKEN}");
     expect(dom).not.toContain("static-attr-pw-77");
     // An open shadow root is written as declarative shadow DOM, its password value left out like any other.
-    expect(dom).toContain('<session-badge><template shadowrootmode="open"><span class="badge">Signed out in shadow</span><input type="password"></template></session-badge>');
+    expect(dom).toContain(
+      '<session-badge><template shadowrootmode="open"><span class="badge">Signed out in shadow</span><input type="password"></template></session-badge>',
+    );
     expect(dom).not.toContain("shadow-pw-88");
     const log = readFileSync(join(runDir, "debug", "console.log"), "utf8");
     expect(log).toContain("console.log: page ready {build: 7}");
@@ -61,7 +66,10 @@ describe("debug snapshot of a failed replay", () => {
   });
 
   test("a recording that fails on a misspelt target suggests the text the page shows", async () => {
-    const spec = project.write("typo.flow.yaml", ["name: Typo", "app: web", `url: ${server.url}/debug.html`, "steps:", '  - rules: Click "Sing in"', ""].join("\n"));
+    const spec = project.write(
+      "typo.flow.yaml",
+      ["name: Typo", "app: web", `url: ${server.url}/debug.html`, "steps:", '  - rules: Click "Sing in"', ""].join("\n"),
+    );
     const rec = await runCli(["record", spec], { cwd: project.dir, env: { FLOWPROOF_STEP_TIMEOUT_MS: "1000" } });
     expect(rec.code).toBe(1);
     expect(rec.stderr).toContain("matched nothing — did you mean 'Sign in'?; no trace was written");

@@ -11,7 +11,9 @@ import { run } from "../../src/commands/run.ts";
 import { runCli } from "../support/cli.ts";
 
 const FLOWS = join(import.meta.dir, "..", "..", "examples", "demo", "flows");
-const specs = readdirSync(FLOWS).filter((f) => f.endsWith(".flow.yaml")).sort();
+const specs = readdirSync(FLOWS)
+  .filter((f) => f.endsWith(".flow.yaml"))
+  .sort();
 let server: DemoServer;
 
 beforeAll(async () => {

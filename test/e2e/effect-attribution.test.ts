@@ -38,16 +38,47 @@ beforeAll(async () => {
   server = await startServer(SPA);
   const withDelay = (t: string) => t.replaceAll("__DELAY__", String(delay));
   server.setRoute("/spa/hash.html", page("hash-timer.html", withDelay));
-  server.setRoute("/spa/push.html", page("push-timer.html", (t) => withDelay(t).replace("__SAVE__", save)));
+  server.setRoute(
+    "/spa/push.html",
+    page("push-timer.html", (t) => withDelay(t).replace("__SAVE__", save)),
+  );
   server.setRoute("/spa/todos", page("todos.html", withDelay));
   server.setRoute("/spa/all", page("todos.html", withDelay));
-  server.setRoute("/spa/mithril.html", page("mithril.html", (t) => t));
-  server.setRoute("/spa/poller.html", page("push-poller.html", (t) => t));
-  server.setRoute("/spa/coalesce.html", page("coalesce.html", (t) => t.replaceAll("__COALESCE__", String(coalesce))));
-  server.setRoute("/spa/mithril.js", () => new Response(Bun.file(join(dirname(Bun.resolveSync("mithril/package.json", ROOT)), "mithril.min.js")), { headers: { "content-type": "text/javascript" } }));
-  const built = await Bun.build({ entrypoints: [join(SPA, "todos.entry.jsx")], outdir: join(project.dir, "bundle"), target: "browser", minify: true, define: { "process.env.NODE_ENV": '"production"' } });
-  if (!built.success) throw new AggregateError(built.logs, "bundling the React todos page failed (it needs the devDependencies react, react-dom and react-router: run `npm install`)");
-  server.setRoute("/spa/todos.js", () => new Response(Bun.file(join(project.dir, "bundle", "todos.entry.js")), { headers: { "content-type": "text/javascript" } }));
+  server.setRoute(
+    "/spa/mithril.html",
+    page("mithril.html", (t) => t),
+  );
+  server.setRoute(
+    "/spa/poller.html",
+    page("push-poller.html", (t) => t),
+  );
+  server.setRoute(
+    "/spa/coalesce.html",
+    page("coalesce.html", (t) => t.replaceAll("__COALESCE__", String(coalesce))),
+  );
+  server.setRoute(
+    "/spa/mithril.js",
+    () =>
+      new Response(Bun.file(join(dirname(Bun.resolveSync("mithril/package.json", ROOT)), "mithril.min.js")), {
+        headers: { "content-type": "text/javascript" },
+      }),
+  );
+  const built = await Bun.build({
+    entrypoints: [join(SPA, "todos.entry.jsx")],
+    outdir: join(project.dir, "bundle"),
+    target: "browser",
+    minify: true,
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  if (!built.success)
+    throw new AggregateError(
+      built.logs,
+      "bundling the React todos page failed (it needs the devDependencies react, react-dom and react-router: run `npm install`)",
+    );
+  server.setRoute(
+    "/spa/todos.js",
+    () => new Response(Bun.file(join(project.dir, "bundle", "todos.entry.js")), { headers: { "content-type": "text/javascript" } }),
+  );
 }, 60_000);
 afterAll(() => {
   server.stop();
@@ -67,7 +98,11 @@ async function recordAt(recordDelay: number, name: string, url: string, steps: r
   expect(rec.error).toBeUndefined();
   expect(rec.ok).toBe(true);
   expectValidTrace(rec.trace_path!);
-  const lines = readFileSync(rec.trace_path!, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as { effect?: unknown });
+  const lines = readFileSync(rec.trace_path!, "utf8")
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => JSON.parse(l) as { effect?: unknown });
   return { spec, trace: rec.trace_path!, effects: lines.map((l) => l.effect) };
 }
 
@@ -84,7 +119,7 @@ const verdicts = (r: RunReport) => r.steps.map((s) => [s.id, s.status, s.detail 
 const allGreen = (steps: readonly string[]) => steps.map((_, i) => [`s${String(i + 1).padStart(4, "0")}`, "passed", null, null]);
 
 describe("a router setting the URL's fragment on a start-up timer (the hash case)", () => {
-  const STEPS = ['rules: Click the "Name" field', "rules: Type Ada into the \"Name\" field", 'assert: the "Name" field contains Ada'];
+  const STEPS = ['rules: Click the "Name" field', 'rules: Type Ada into the "Name" field', 'assert: the "Name" field contains Ada'];
 
   test("records the same effects at every delay, and every replay delay passes every recording", async () => {
     const recordings: Recorded[] = [];
@@ -129,7 +164,7 @@ describe("a router moving the app to another path on a start-up timer", () => {
     expect(flow.effects[0]).toMatchObject({ navigated: "/spa/saved" });
     for (let i = 0; i < 3; i++) {
       const report = await replayAt(0, flow);
-      expect({ replay: i, steps: verdicts(report) }).toEqual({ replay: i, steps: allGreen(["rules: Click \"Save\""]) });
+      expect({ replay: i, steps: verdicts(report) }).toEqual({ replay: i, steps: allGreen(['rules: Click "Save"']) });
     }
   }, 60_000);
 
@@ -141,10 +176,16 @@ describe("a router moving the app to another path on a start-up timer", () => {
       for (const d of [0, 150]) {
         const report = await replayAt(d, flow);
         // The typing step is unchanged: it passes whatever the timer did.
-        expect({ replayDelay: d, step: report.steps[0]!.status, detail: report.steps[0]!.detail }).toEqual({ replayDelay: d, step: "passed", detail: undefined });
+        expect({ replayDelay: d, step: report.steps[0]!.status, detail: report.steps[0]!.detail }).toEqual({
+          replayDelay: d,
+          step: "passed",
+          detail: undefined,
+        });
         expect(report.steps[1]!.status).toBe("failed");
         // What replay saw instead is named: nothing, or the app's own navigation when its timer fired during the click.
-        expect(report.steps[1]!.detail).toMatch(/^Click "Save": at record it navigated to \/spa\/saved; at replay it (did not|navigated to \/spa\/inbox instead)/);
+        expect(report.steps[1]!.detail).toMatch(
+          /^Click "Save": at record it navigated to \/spa\/saved; at replay it (did not|navigated to \/spa\/inbox instead)/,
+        );
       }
     } finally {
       save = SAVE_NAVIGATES;

@@ -42,7 +42,10 @@ beforeAll(async () => {
   server.setRoute("/api/subscribe", () => new Response(null, { status: 303, headers: { location: "/orders/confirm" } }));
   server.setRoute("/api/subscribe-v2", () => new Response(null, { status: 303, headers: { location: "/orders/confirm" } }));
   server.setRoute(`/api/tokens/${CANARY}`, () => new Response("{}"));
-  server.setRoute("/files/report.csv", () => new Response("id\n1\n", { headers: { "content-type": "text/csv", "content-disposition": 'attachment; filename="report.csv"' } }));
+  server.setRoute(
+    "/files/report.csv",
+    () => new Response("id\n1\n", { headers: { "content-type": "text/csv", "content-disposition": 'attachment; filename="report.csv"' } }),
+  );
 });
 afterAll(() => {
   server.stop();
@@ -72,7 +75,12 @@ async function replay(flow: Flow, page: string, as?: string) {
   return r.report;
 }
 
-const stepLines = (trace: string) => readFileSync(trace, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as Record<string, unknown>);
+const stepLines = (trace: string) =>
+  readFileSync(trace, "utf8")
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe("a mutant of each effect kind fails a flow with no assertion after the action", () => {
   const CASES = [
@@ -102,7 +110,7 @@ describe("a mutant of each effect kind fails a flow with no assertion after the 
       page: "checkbox",
       steps: ['rules: Click "Send me news"'],
       effect: { target: ["checked"] },
-      message: "Click \"Send me news\": at record it changed the target's checked state; at replay it did not",
+      message: 'Click "Send me news": at record it changed the target\'s checked state; at replay it did not',
     },
     {
       kind: "confirm dialog no longer opens",
@@ -161,7 +169,9 @@ describe("what never fails a step", () => {
     expect(failed.steps[0]!.status).toBe("failed");
     // The clock's ticks are the app's own work: they are never recorded as a step's effect, and far
     // from the target they cannot stand in for the change near it that the step no longer makes.
-    expect(failed.steps[0]!.detail).toContain('Press the "Show note" button: at record it changed the page near the target; at replay it changed the page instead');
+    expect(failed.steps[0]!.detail).toContain(
+      'Press the "Show note" button: at record it changed the page near the target; at replay it changed the page instead',
+    );
     expect(failed.steps[0]!.effect?.check).toBe("strict");
   }, 90_000);
 
@@ -173,7 +183,10 @@ describe("what never fails a step", () => {
     expect(a.steps[0]!.effect?.check).toBe("off");
 
     variant.delete("order");
-    const spec = project.write("order-step-off.flow.yaml", `name: order-step-off\napp: web\nurl: ${server.url}/order.html\nsteps:\n  - rules: Press the "Place order" button\n    effects: off\n`);
+    const spec = project.write(
+      "order-step-off.flow.yaml",
+      `name: order-step-off\napp: web\nurl: ${server.url}/order.html\nsteps:\n  - rules: Press the "Place order" button\n    effects: off\n`,
+    );
     const rec = await record({ spec, author: "rules", recordingDetail: "off" });
     expect(rec.ok).toBe(true);
     expect(stepLines(rec.trace_path!)[0]!["effect"]).toEqual({ observes: [], off: true });
@@ -185,10 +198,14 @@ describe("what never fails a step", () => {
   test("a trace recorded before effects (no `effect`) replays as before", async () => {
     const flow = await recorded("order-old", "order", ['rules: Press the "Place order" button']);
     const lines = readFileSync(flow.trace, "utf8").trim().split("\n");
-    const old = [lines[0], ...lines.slice(1).map((l) => {
-      const { effect: _e, ...rest } = JSON.parse(l) as Record<string, unknown>;
-      return JSON.stringify(rest);
-    })].join("\n") + "\n";
+    const old =
+      [
+        lines[0],
+        ...lines.slice(1).map((l) => {
+          const { effect: _e, ...rest } = JSON.parse(l) as Record<string, unknown>;
+          return JSON.stringify(rest);
+        }),
+      ].join("\n") + "\n";
     writeFileSync(flow.trace, resealed(old));
     const r = await replay(flow, "order", "mutant");
     expect(r.steps[0]!.status).toBe("passed");

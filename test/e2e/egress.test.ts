@@ -114,7 +114,16 @@ function sh(argv: string[]): string {
 }
 
 const serverLog = () => (existsSync(join(serverDir.dir, "hits.log")) ? readFileSync(join(serverDir.dir, "hits.log"), "utf8").split("\n").filter(Boolean) : []);
-const inEchos = () => Number(/^Icmp: (.*)$/m.exec(sh(["ip", "netns", "exec", NS, "cat", "/proc/net/snmp"]).split("\n").filter((l) => l.startsWith("Icmp:"))[1] ?? "")?.[1]?.split(" ")[7] ?? NaN);
+const inEchos = () =>
+  Number(
+    /^Icmp: (.*)$/m
+      .exec(
+        sh(["ip", "netns", "exec", NS, "cat", "/proc/net/snmp"])
+          .split("\n")
+          .filter((l) => l.startsWith("Icmp:"))[1] ?? "",
+      )?.[1]
+      ?.split(" ")[7] ?? NaN,
+  );
 
 beforeAll(async () => {
   model = startAgentModel(() => ({ text: "done" }));
@@ -128,7 +137,11 @@ beforeAll(async () => {
   sh(["ip", "-n", NS, "link", "set", PEER_IF, "up"]);
   sh(["ip", "-n", NS, "link", "set", "lo", "up"]);
   const file = serverDir.write("server.js", SERVER);
-  server = Bun.spawn(["ip", "netns", "exec", NS, process.execPath, file], { env: { ...process.env, LOG: join(serverDir.dir, "hits.log") }, stdout: "pipe", stderr: "inherit" });
+  server = Bun.spawn(["ip", "netns", "exec", NS, process.execPath, file], {
+    env: { ...process.env, LOG: join(serverDir.dir, "hits.log") },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const reader = (server.stdout as ReadableStream<Uint8Array>).getReader();
   const first = await reader.read();
   expect(new TextDecoder().decode(first.value)).toContain("ready");
@@ -170,9 +183,15 @@ function flow(command: string, actions: string, extra: { allow?: string; steps?:
 
 const recordEnv = () => ({ FLOWPROOF_AGENT_UPSTREAM: model.url, FLOWPROOF_AGENT_KEY: "sk-egress-test" });
 
-interface AgentReport { containment?: string; egress_attempts?: { destination: string; at_ms: number }[] }
+interface AgentReport {
+  containment?: string;
+  egress_attempts?: { destination: string; at_ms: number }[];
+}
 
-async function replay(p: TmpProject, env: Record<string, string> = {}): Promise<{ code: number; stderr: string; stdout: string; agent: AgentReport; result: Record<string, unknown> }> {
+async function replay(
+  p: TmpProject,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stderr: string; stdout: string; agent: AgentReport; result: Record<string, unknown> }> {
   const r = await runCli(["run", "f.flow.yaml"], { cwd: p.dir, env });
   const path = /result: (\S+)/.exec(r.stdout + r.stderr)?.[1];
   expect(path).toBeDefined();
@@ -184,8 +203,18 @@ const destinations = (a: AgentReport) => (a.egress_attempts ?? []).map((x) => x.
 
 describe.each([
   // UDP to the allowed ip:port is not relayed (TCP only): refused and recorded like any other.
-  ["Node", () => `${NODE} agent.mjs`, "allowed,undeclared,dns-offhost,udp-allowed,dns-name,child", [`tcp ${TARGET}:${BAD_PORT}`, `udp ${TARGET}:53`, `udp ${TARGET}:${OK_PORT}`, "dns exfil.flowproof.invalid"]],
-  ["Python", () => `${PYTHON} agent.py`, "allowed,undeclared,raw,dns-name,child", [`tcp ${TARGET}:${BAD_PORT}`, `icmp ${TARGET}`, "dns exfil.flowproof.invalid"]],
+  [
+    "Node",
+    () => `${NODE} agent.mjs`,
+    "allowed,undeclared,dns-offhost,udp-allowed,dns-name,child",
+    [`tcp ${TARGET}:${BAD_PORT}`, `udp ${TARGET}:53`, `udp ${TARGET}:${OK_PORT}`, "dns exfil.flowproof.invalid"],
+  ],
+  [
+    "Python",
+    () => `${PYTHON} agent.py`,
+    "allowed,undeclared,raw,dns-name,child",
+    [`tcp ${TARGET}:${BAD_PORT}`, `icmp ${TARGET}`, "dns exfil.flowproof.invalid"],
+  ],
 ] as const)("%s agent", (_name, command, actions, expected) => {
   test("the allowed destination answers; everything else is refused by the kernel, recorded, and never arrives — at record and at replay alike", async () => {
     expect(PYTHON).not.toBeNull();
@@ -231,7 +260,11 @@ test("the compiled executable contains the agent the same way (no Bun or Node on
     expect(rec.stderr).toContain("containment: enforced (linux user+network namespace)");
     expect(rec.code).toBe(1);
     expect(rec.stderr).toContain(`each refused: tcp ${TARGET}:${BAD_PORT}`);
-    expect(JSON.parse(p.read("out.json"))).toMatchObject({ allowed: `200 allowed-${OK_PORT}`, undeclared: "ConnectionRefusedError", child: "ConnectionRefusedError" });
+    expect(JSON.parse(p.read("out.json"))).toMatchObject({
+      allowed: `200 allowed-${OK_PORT}`,
+      undeclared: "ConnectionRefusedError",
+      child: "ConnectionRefusedError",
+    });
     expect(serverLog().slice(hitsBefore)).toEqual([`tcp ${OK_PORT}`]);
   } finally {
     sandbox.remove();
@@ -250,7 +283,13 @@ describe("assert_no_egress", () => {
 
   test("passes when only allowed destinations were reached; a replay whose agent reaches further fails naming it", async () => {
     const p = project();
-    p.write("f.flow.yaml", flow(`${NODE} agent.mjs`, "${ACTIONS}", { steps: ["  - prompt: reach out", "  - assert_no_egress"] }).replace('ACTIONS: "${ACTIONS}"', 'ACTIONS: "${AGENT_ACTIONS}"'));
+    p.write(
+      "f.flow.yaml",
+      flow(`${NODE} agent.mjs`, "${ACTIONS}", { steps: ["  - prompt: reach out", "  - assert_no_egress"] }).replace(
+        'ACTIONS: "${ACTIONS}"',
+        'ACTIONS: "${AGENT_ACTIONS}"',
+      ),
+    );
     const rec = await runCli(["record", "f.flow.yaml"], { cwd: p.dir, env: { ...recordEnv(), AGENT_ACTIONS: "allowed" } });
     expect(rec.code).toBe(0);
     const clean = await replay(p, { AGENT_ACTIONS: "allowed" });
@@ -278,7 +317,12 @@ describe("assert_no_egress", () => {
     expect(run.agent.egress_attempts).toBeUndefined();
     const audit = await runCli(["audit", ".", "--json"], { cwd: p.dir });
     const control = (JSON.parse(audit.stdout) as { controls: { id: string; verdict: string; containment?: string; lanes?: string[] }[] }).controls[0]!;
-    expect(control).toMatchObject({ id: "agent-egress", verdict: "capability-error", containment: "not contained (FLOWPROOF_CONTAINMENT=off)", lanes: ["egress"] });
+    expect(control).toMatchObject({
+      id: "agent-egress",
+      verdict: "capability-error",
+      containment: "not contained (FLOWPROOF_CONTAINMENT=off)",
+      lanes: ["egress"],
+    });
   }, 90_000);
 
   test("allow_egress without assert_no_egress on an uncontained run warns, and the flow still passes", async () => {
@@ -294,7 +338,13 @@ describe("a bare address in allow_egress", () => {
   test("every TCP port of it is reachable, at record and replay; another address is still refused and recorded", async () => {
     const p = project();
     const elsewhere = `${SUBNET}.3`;
-    p.write("f.flow.yaml", flow(`${NODE} agent.mjs`, "allowed,undeclared,elsewhere", { allow: `[${TARGET}]` }).replace("OUT: out.json}", `OUT: out.json, ELSEWHERE: "${elsewhere}"}`));
+    p.write(
+      "f.flow.yaml",
+      flow(`${NODE} agent.mjs`, "allowed,undeclared,elsewhere", { allow: `[${TARGET}]` }).replace(
+        "OUT: out.json}",
+        `OUT: out.json, ELSEWHERE: "${elsewhere}"}`,
+      ),
+    );
     const hitsBefore = serverLog().length;
     const rec = await runCli(["record", "f.flow.yaml"], { cwd: p.dir, env: recordEnv() });
     expect(rec.stderr).toContain("containment: enforced (linux user+network namespace)");
@@ -326,7 +376,20 @@ describe("bad allow_egress input", () => {
 
   test("allow_egress on a url: agent: file:line:col, exit 2", async () => {
     const p = project();
-    p.write("f.flow.yaml", ["name: u", "app: agent", "agent:", "  url: http://127.0.0.1:9/run", "  proxy_port: 8787", "  allow_egress: [10.0.0.5:80]", "steps:", "  - prompt: go", ""].join("\n"));
+    p.write(
+      "f.flow.yaml",
+      [
+        "name: u",
+        "app: agent",
+        "agent:",
+        "  url: http://127.0.0.1:9/run",
+        "  proxy_port: 8787",
+        "  allow_egress: [10.0.0.5:80]",
+        "steps:",
+        "  - prompt: go",
+        "",
+      ].join("\n"),
+    );
     const r = await runCli(["validate", "f.flow.yaml"], { cwd: p.dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("f.flow.yaml:6:3: error[bad-value] `allow_egress` goes with `agent.command`");

@@ -28,7 +28,9 @@ async function overMcp(name: string, args: Record<string, unknown>): Promise<{ i
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: "1", ...NO_CHROME })) if (v !== undefined) env[k] = v;
   const client = new Client({ name: "flowproof-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"], cwd: project.dir, env, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"], cwd: project.dir, env, stderr: "ignore" }),
+  );
   try {
     const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
     return { isError: r.isError === true, error: (JSON.parse(r.content[0]!.text) as { error: ErrorDoc }).error };

@@ -54,7 +54,12 @@ interface Outcome {
   readonly runDir: string;
 }
 
-async function recordAndRun(project: TmpProject, file: string, body: string, cli: (args: readonly string[], o: { cwd: string }) => Promise<CliResult>): Promise<Outcome> {
+async function recordAndRun(
+  project: TmpProject,
+  file: string,
+  body: string,
+  cli: (args: readonly string[], o: { cwd: string }) => Promise<CliResult>,
+): Promise<Outcome> {
   const spec = project.write(file, body);
   const record = await cli(["record", spec, "--author", "rules"], { cwd: project.dir });
   const run = await cli(["run", spec, "--json"], { cwd: project.dir });
@@ -87,7 +92,11 @@ describe("the compiled executable", () => {
   });
 
   test("records and replays a passing flow with the same verdicts and report shape as the source CLI", async () => {
-    const body = flowYaml("Greet", `${server.url}/greeter.html`, ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"]);
+    const body = flowYaml("Greet", `${server.url}/greeter.html`, [
+      'rules: Type Ada into the "Your name" field',
+      'rules: Press the "Greet" button',
+      "assert: page shows Hello, Ada!",
+    ]);
     const src = await recordAndRun(fromSource, "greet.flow.yaml", body, source);
     const bin = await recordAndRun(fromBinary, "greet.flow.yaml", body, binary);
     expect(bin.record.code).toBe(0);
@@ -111,8 +120,15 @@ describe("the compiled executable", () => {
     const greeter = readFileSync(join(import.meta.dir, "../fixtures/pages/greeter.html"), "utf8");
     const html = (text: string) => () => new Response(text, { headers: { "content-type": "text/html; charset=utf-8" } });
     server.setRoute("/drift.html", html(greeter));
-    const body = flowYaml("Drift", `${server.url}/drift.html`, ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada! within 1s"]);
-    for (const [project, cli] of [[fromSource, source], [fromBinary, binary]] as const) {
+    const body = flowYaml("Drift", `${server.url}/drift.html`, [
+      'rules: Type Ada into the "Your name" field',
+      'rules: Press the "Greet" button',
+      "assert: page shows Hello, Ada! within 1s",
+    ]);
+    for (const [project, cli] of [
+      [fromSource, source],
+      [fromBinary, binary],
+    ] as const) {
       const spec = project.write("drift.flow.yaml", body);
       expect((await cli(["record", spec, "--author", "rules"], { cwd: project.dir })).code).toBe(0);
     }
@@ -134,17 +150,26 @@ describe("the compiled executable", () => {
     expect(bin.code).toBe(1);
     expect(bin.code).toBe(src.code);
     type Suite = { flows: Array<{ spec: string; report: { passed: boolean; steps: Array<{ status: string }> } }>; junit_path: string };
-    const verdicts = (out: string) => (JSON.parse(out) as Suite).flows.map((f) => [f.spec.replace(/^.*\//, ""), f.report.passed, f.report.steps.map((s) => s.status)]);
-    expect(verdicts(bin.stdout)).toEqual([["drift.flow.yaml", false, ["passed", "passed", "failed"]], ["greet.flow.yaml", true, ["passed", "passed", "passed"]]]);
+    const verdicts = (out: string) =>
+      (JSON.parse(out) as Suite).flows.map((f) => [f.spec.replace(/^.*\//, ""), f.report.passed, f.report.steps.map((s) => s.status)]);
+    expect(verdicts(bin.stdout)).toEqual([
+      ["drift.flow.yaml", false, ["passed", "passed", "failed"]],
+      ["greet.flow.yaml", true, ["passed", "passed", "passed"]],
+    ]);
     expect(verdicts(bin.stdout)).toEqual(verdicts(src.stdout));
     const junit = readFileSync((JSON.parse(bin.stdout) as Suite).junit_path, "utf8");
     expect((junit.match(/<testsuite /g) ?? []).length).toBe(2);
-    const records = readdirSync(join(fromBinary.dir, ".flowproof", "runs")).filter((d) => existsSync(join(fromBinary.dir, ".flowproof", "runs", d, "report.json")));
+    const records = readdirSync(join(fromBinary.dir, ".flowproof", "runs")).filter((d) =>
+      existsSync(join(fromBinary.dir, ".flowproof", "runs", d, "report.json")),
+    );
     expect(records.length).toBeGreaterThan(0);
   }, 120_000);
 
   test("starts and sends its first DevTools command quickly (start-up figure printed)", async () => {
-    const figure = async (cli: (args: readonly string[], o: { cwd: string; env?: Record<string, string | undefined> }) => Promise<CliResult>, project: TmpProject) => {
+    const figure = async (
+      cli: (args: readonly string[], o: { cwd: string; env?: Record<string, string | undefined> }) => Promise<CliResult>,
+      project: TmpProject,
+    ) => {
       let firstMessageAt = 0;
       const ws = Bun.serve({
         hostname: "127.0.0.1",
@@ -158,7 +183,10 @@ describe("the compiled executable", () => {
         },
       });
       // A stand-in browser: announces the test's WebSocket as its DevTools endpoint, then idles.
-      const fake = project.write("fake-chrome.sh", `#!/bin/sh\necho "DevTools listening on ws://127.0.0.1:${ws.port}/devtools/browser/fake" >&2\nexec sleep 30\n`);
+      const fake = project.write(
+        "fake-chrome.sh",
+        `#!/bin/sh\necho "DevTools listening on ws://127.0.0.1:${ws.port}/devtools/browser/fake" >&2\nexec sleep 30\n`,
+      );
       chmodSync(fake, 0o755);
       const spec = project.write("startup.flow.yaml", flowYaml("Startup", `${server.url}/greeter.html`, ['rules: Press the "Greet" button']));
       const t0 = performance.now();
@@ -190,10 +218,23 @@ describe("the compiled executable", () => {
 
   test("serves MCP over stdio: the SDK's client lists the tools and validates a flow", async () => {
     const client = new Client({ name: "flowproof-exe-test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: sandbox.binary, args: ["mcp"], cwd: fromBinary.dir, env: { PATH: sandbox.path, NO_COLOR: "1" }, stderr: "ignore" }));
+    await client.connect(
+      new StdioClientTransport({ command: sandbox.binary, args: ["mcp"], cwd: fromBinary.dir, env: { PATH: sandbox.path, NO_COLOR: "1" }, stderr: "ignore" }),
+    );
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(["flowproof_record", "flowproof_run", "flowproof_get_trace", "flowproof_validate", "flowproof_heal", "flowproof_audit", "flowproof_merge", "flowproof_codegen_start", "flowproof_codegen_steps", "flowproof_codegen_stop"]);
+      expect(tools.map((t) => t.name)).toEqual([
+        "flowproof_record",
+        "flowproof_run",
+        "flowproof_get_trace",
+        "flowproof_validate",
+        "flowproof_heal",
+        "flowproof_audit",
+        "flowproof_merge",
+        "flowproof_codegen_start",
+        "flowproof_codegen_steps",
+        "flowproof_codegen_stop",
+      ]);
       const spec = fromBinary.write("mcp.flow.yaml", flowYaml("Mcp", `${server.url}/greeter.html`, ["assert: page shows Greeter"]));
       const r = (await client.callTool({ name: "flowproof_validate", arguments: { spec } })) as { content: Array<{ text: string }> };
       expect(JSON.parse(r.content[0]!.text)).toEqual({ valid: true, name: "Mcp", app: "web", steps: 1 });
@@ -206,10 +247,16 @@ describe("the compiled executable", () => {
     const x = await startBareDisplay();
     try {
       const spec = fromBinary.write("vision.flow.yaml", "name: Vision\napp: vision\nwindow: {title: No such window}\nsteps:\n  - assert: page shows Saved\n");
-      const r = await sandbox.run(["record", spec, "--author", "rules", "--json"], { cwd: fromBinary.dir, env: { DISPLAY: x.display, FLOWPROOF_WINDOW_TIMEOUT_MS: "300" } });
+      const r = await sandbox.run(["record", spec, "--author", "rules", "--json"], {
+        cwd: fromBinary.dir,
+        env: { DISPLAY: x.display, FLOWPROOF_WINDOW_TIMEOUT_MS: "300" },
+      });
       expect(r.code, r.stdout + r.stderr).toBe(2);
       // A missing model would be no-ocr-model; a worker that cannot start, plugin-error.
-      expect((JSON.parse(r.stdout) as { error: unknown }).error).toMatchObject({ code: "app-launch", message: 'no window titled "No such window" appeared within 300 ms; windows open: none' });
+      expect((JSON.parse(r.stdout) as { error: unknown }).error).toMatchObject({
+        code: "app-launch",
+        message: 'no window titled "No such window" appeared within 300 ms; windows open: none',
+      });
     } finally {
       await x.stop();
     }

@@ -20,8 +20,18 @@ function docxBomb(megabytes: number): Uint8Array {
   const body = Buffer.alloc(megabytes * 1024 * 1024, "a");
   const xml = Buffer.concat([Buffer.from(head), body, Buffer.from(tail)]);
   const entries = [
-    { name: "[Content_Types].xml", data: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`) },
-    { name: "_rels/.rels", data: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`) },
+    {
+      name: "[Content_Types].xml",
+      data: Buffer.from(
+        `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+      ),
+    },
+    {
+      name: "_rels/.rels",
+      data: Buffer.from(
+        `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+      ),
+    },
     { name: "word/document.xml", data: xml },
   ];
   const local: Buffer[] = [];
@@ -32,19 +42,34 @@ function docxBomb(megabytes: number): Uint8Array {
     const packed = deflateRawSync(e.data, { level: 9 });
     const crc = Bun.hash.crc32(e.data) >>> 0;
     const h = Buffer.alloc(30);
-    h.writeUInt32LE(0x04034b50, 0); h.writeUInt16LE(20, 4); h.writeUInt16LE(8, 8); h.writeUInt32LE(crc, 14);
-    h.writeUInt32LE(packed.length, 18); h.writeUInt32LE(e.data.length, 22); h.writeUInt16LE(name.length, 26);
+    h.writeUInt32LE(0x04034b50, 0);
+    h.writeUInt16LE(20, 4);
+    h.writeUInt16LE(8, 8);
+    h.writeUInt32LE(crc, 14);
+    h.writeUInt32LE(packed.length, 18);
+    h.writeUInt32LE(e.data.length, 22);
+    h.writeUInt16LE(name.length, 26);
     local.push(h, name, packed);
     const c = Buffer.alloc(46);
-    c.writeUInt32LE(0x02014b50, 0); c.writeUInt16LE(20, 4); c.writeUInt16LE(20, 6); c.writeUInt16LE(8, 10); c.writeUInt32LE(crc, 16);
-    c.writeUInt32LE(packed.length, 20); c.writeUInt32LE(e.data.length, 24); c.writeUInt16LE(name.length, 28); c.writeUInt32LE(offset, 42);
+    c.writeUInt32LE(0x02014b50, 0);
+    c.writeUInt16LE(20, 4);
+    c.writeUInt16LE(20, 6);
+    c.writeUInt16LE(8, 10);
+    c.writeUInt32LE(crc, 16);
+    c.writeUInt32LE(packed.length, 20);
+    c.writeUInt32LE(e.data.length, 24);
+    c.writeUInt16LE(name.length, 28);
+    c.writeUInt32LE(offset, 42);
     central.push(c, name);
     offset += 30 + name.length + packed.length;
   }
   const dir = Buffer.concat(central);
   const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(dir.length, 12); end.writeUInt32LE(offset, 16);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(offset, 16);
   return new Uint8Array(Buffer.concat([...local, dir, end]));
 }
 
@@ -60,7 +85,9 @@ describe("author-from-doc refuses a document past its bounds, naming the limit",
     const r = await author("bomb.docx", "bomb.flow.yaml");
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("[limit-exceeded]");
-    expect(r.stderr).toMatch(/bomb\.docx unzips to \d+ bytes \(as its zip directory declares\), more than author-from-doc reads: 52428800 bytes \(raise it with FLOWPROOF_DOC_MAX_UNZIPPED_BYTES=<n>\)/);
+    expect(r.stderr).toMatch(
+      /bomb\.docx unzips to \d+ bytes \(as its zip directory declares\), more than author-from-doc reads: 52428800 bytes \(raise it with FLOWPROOF_DOC_MAX_UNZIPPED_BYTES=<n>\)/,
+    );
     expect(performance.now() - started).toBeLessThan(30_000);
   }, 60_000);
 
@@ -99,7 +126,10 @@ describe("author-from-doc refuses a document past its bounds, naming the limit",
     // longer than the moment the signal lands, on an idle machine as on a busy one.
     const rows = ["Step,Expected Result", ...Array.from({ length: 40_000 }, (_, i) => `Click "Item ${i}",page shows ${i}`)];
     writeFileSync(join(p.dir, "long.csv"), `${rows.join("\n")}\n`);
-    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "bin", "flowproof.js"), "author-from-doc", "long.csv", "--app", "web", "--name", "Long", "-o", "long.flow.yaml"], { cwd: p.dir, env: { ...process.env, FLOWPROOF_DOC_MAX_ROWS: "50000" }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(
+      [process.execPath, join(REPO_ROOT, "bin", "flowproof.js"), "author-from-doc", "long.csv", "--app", "web", "--name", "Long", "-o", "long.flow.yaml"],
+      { cwd: p.dir, env: { ...process.env, FLOWPROOF_DOC_MAX_ROWS: "50000" }, stdout: "pipe", stderr: "pipe" },
+    );
     const started = performance.now();
     await Bun.sleep(2_000);
     expect(proc.exitCode).toBeNull();
@@ -116,6 +146,6 @@ describe("author-from-doc refuses a document past its bounds, naming the limit",
   test("a bound set to something other than a positive whole number is an error naming the variable", async () => {
     const r = await author("many.csv", "x.flow.yaml", { FLOWPROOF_DOC_MAX_ROWS: "lots" });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("FLOWPROOF_DOC_MAX_ROWS must be a positive whole number of rows, not \"lots\"");
+    expect(r.stderr).toContain('FLOWPROOF_DOC_MAX_ROWS must be a positive whole number of rows, not "lots"');
   });
 });

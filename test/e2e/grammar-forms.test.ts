@@ -40,7 +40,12 @@ const CASES: readonly Case[] = [
   {
     name: "selects an option by its value and a field by its bare id",
     page: "form.html",
-    steps: ['rules: Select editor from the "Role" field', "rules: Type bare@example.com into the email field", 'assert: the "Role" dropdown shows Editor', "assert: the email field contains bare@"],
+    steps: [
+      'rules: Select editor from the "Role" field',
+      "rules: Type bare@example.com into the email field",
+      'assert: the "Role" dropdown shows Editor',
+      "assert: the email field contains bare@",
+    ],
   },
   {
     name: "matches anchors exact first, then by prefix, then case-insensitively; css: and ordinals",
@@ -54,7 +59,7 @@ const CASES: readonly Case[] = [
       'assert: the "id:out" shows clicked Close account',
       'rules: Click "Search"',
       'assert: the "id:out" shows clicked Search',
-      'rules: Click "css:[data-test=\'icon-only\']"',
+      "rules: Click \"css:[data-test='icon-only']\"",
       'assert: the "id:out" shows clicked icon-only',
       'rules: Type second into the 2nd "Row value" field',
       'assert: the "id:row-value-2" field contains second',
@@ -146,7 +151,13 @@ const CASES: readonly Case[] = [
   {
     name: "compares a number with a remembered one plus an offset, and counts elements",
     page: "counter.html",
-    steps: ['rules: Remember the "id:count" as before', 'rules: Press the "Add" button', 'assert: the "id:count" shows ${captured.before} + 1', 'rules: Press the "Add" button', 'assert: the "id:count" shows ${captured.before} + 2 within 2s'],
+    steps: [
+      'rules: Remember the "id:count" as before',
+      'rules: Press the "Add" button',
+      'assert: the "id:count" shows ${captured.before} + 1',
+      'rules: Press the "Add" button',
+      'assert: the "id:count" shows ${captured.before} + 2 within 2s',
+    ],
   },
   {
     name: "checks text counts, visibility, emptiness, element counts, title and url",
@@ -175,7 +186,17 @@ const CASES: readonly Case[] = [
   {
     name: "waits for a disabled button to become enabled, an overlay to leave, and scrolls below the fold",
     page: "late-enable.html",
-    steps: ['rules: Click "Start"', 'rules: Click "Continue"', "assert: page shows Continued", "rules: Go to /overlay.html", 'rules: Click "Buy"', "assert: page shows Bought", "rules: Go to /below-fold.html", 'rules: Click "Far away"', "assert: page shows Far clicked"],
+    steps: [
+      'rules: Click "Start"',
+      'rules: Click "Continue"',
+      "assert: page shows Continued",
+      "rules: Go to /overlay.html",
+      'rules: Click "Buy"',
+      "assert: page shows Bought",
+      "rules: Go to /below-fold.html",
+      'rules: Click "Far away"',
+      "assert: page shows Far clicked",
+    ],
   },
 ];
 

@@ -3,7 +3,7 @@
 // both nodes; uploads and downloads through the grid; SIGINT and a node that dies mid-flow;
 // an unreachable grid; credentials in the grid URL and a typed secret, redacted everywhere.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
 import { runCli, REPO_ROOT } from "../support/cli.ts";
@@ -30,16 +30,28 @@ beforeAll(async () => {
   ws.addRow(["100-100", 12.5, "EUR"]);
   await wb.xlsx.writeFile(join(site.dir, "files", "prices.xlsx"));
   site.write("export.html", '<!doctype html><html><body><h1>Exports</h1><a href="/files/prices.xlsx" download>Download prices</a></body></html>');
-  site.write("upload.html", `<!doctype html><html><body><label>Attachment <input type="file" id="attachment"></label><p id="chosen">no file chosen</p>
-<script>document.getElementById("attachment").addEventListener("change", async (e) => { const f = e.target.files[0]; document.getElementById("chosen").textContent = f.name + " says " + (await f.text()).trim(); });</script></body></html>`);
-  site.write("form.html", `<!doctype html><html><body><h1>Members</h1><label>User <input id="u"></label><label>Password <input id="p" type="password"></label>
-<button id="go" onclick="document.getElementById('out').textContent = 'Welcome ' + document.getElementById('u').value">Sign in</button><p id="out"></p></body></html>`);
-  site.write("stack.html", `<!doctype html><html><body><h1>Stack</h1><p id="rate">loading</p><p id="who"></p><button id="del">Delete</button><p id="out"></p>
+  site.write(
+    "upload.html",
+    `<!doctype html><html><body><label>Attachment <input type="file" id="attachment"></label><p id="chosen">no file chosen</p>
+<script>document.getElementById("attachment").addEventListener("change", async (e) => { const f = e.target.files[0]; document.getElementById("chosen").textContent = f.name + " says " + (await f.text()).trim(); });</script></body></html>`,
+  );
+  site.write(
+    "form.html",
+    `<!doctype html><html><body><h1>Members</h1><label>User <input id="u"></label><label>Password <input id="p" type="password"></label>
+<button id="go" onclick="document.getElementById('out').textContent = 'Welcome ' + document.getElementById('u').value">Sign in</button><p id="out"></p></body></html>`,
+  );
+  site.write(
+    "stack.html",
+    `<!doctype html><html><body><h1>Stack</h1><p id="rate">loading</p><p id="who"></p><button id="del">Delete</button><p id="out"></p>
 <script>fetch("/api/rates").then((r) => r.json()).then((j) => { document.getElementById("rate").textContent = "rate " + j.rate; });
 document.getElementById("who").textContent = "theme " + ((document.cookie.match(/theme=(\\w+)/) || [])[1] ?? "none");
-document.getElementById("del").onclick = () => { if (confirm("Delete it?")) document.getElementById("out").textContent = "Deleted"; };</script></body></html>`);
+document.getElementById("del").onclick = () => { if (confirm("Delete it?")) document.getElementById("out").textContent = "Deleted"; };</script></body></html>`,
+  );
   // Shows "Done" only after `ms` (from the query): a flow that is still running when the test acts.
-  site.write("slow.html", `<!doctype html><html><body><h1>Slow</h1><p id="s"></p><script>setTimeout(() => { document.getElementById("s").textContent = "Done"; }, Number(new URLSearchParams(location.search).get("ms") ?? 0));</script></body></html>`);
+  site.write(
+    "slow.html",
+    `<!doctype html><html><body><h1>Slow</h1><p id="s"></p><script>setTimeout(() => { document.getElementById("s").textContent = "Done"; }, Number(new URLSearchParams(location.search).get("ms") ?? 0));</script></body></html>`,
+  );
   server = await startServer(site.dir);
   grid = await startGrid({ nodes: 2, auth: { user: "ci", password: "gr1d-s3cret-key" } });
 }, 240_000);
@@ -92,11 +104,18 @@ async function untilNoSessions(timeoutMs = 30_000): Promise<number> {
 describe("a flow on the grid", () => {
   test("records with --grid and replays with FLOWPROOF_GRID_URL; the trace, result and junit name the node; credentials and a typed secret never reach the evidence", async () => {
     const p = project();
-    p.write("signin.flow.yaml", flow("Sign in", `${server.url}/form.html`, `  - rules: Type "ada" into the "User" field
+    p.write(
+      "signin.flow.yaml",
+      flow(
+        "Sign in",
+        `${server.url}/form.html`,
+        `  - rules: Type "ada" into the "User" field
   - rules: Type "\${PASSWORD}" into the "Password" field
   - rules: Click "Sign in"
   - assert: page shows Welcome ada
-`));
+`,
+      ),
+    );
     const env = { PASSWORD: "hunter2-typed-secret" };
     const recorded = await cli(p, ["record", "signin.flow.yaml", "--author", "rules", "--grid", grid.url, "--json"], env);
     expect(recorded.stderr).not.toContain("gr1d-s3cret-key");
@@ -108,7 +127,11 @@ describe("a flow on the grid", () => {
     expect(grid.nodes.map((n) => n.uri)).toContain(header.app.ran_on?.node as string);
 
     const replay = await cli(p, ["run", "signin.flow.yaml", "--json"], { ...env, FLOWPROOF_GRID_URL: grid.url });
-    const result = JSON.parse(replay.stdout) as { report: { passed: boolean; ran_on?: { node?: string; session: string } }; run_dir: string; junit_path: string };
+    const result = JSON.parse(replay.stdout) as {
+      report: { passed: boolean; ran_on?: { node?: string; session: string } };
+      run_dir: string;
+      junit_path: string;
+    };
     expect(result.report.passed).toBe(true);
     expect(grid.nodes.map((n) => n.uri)).toContain(result.report.ran_on?.node as string);
     expect(readFileSync(result.junit_path, "utf8")).toContain(`<property name="grid.node" value="${result.report.ran_on?.node}"/>`);
@@ -127,11 +150,19 @@ describe("a flow on the grid", () => {
 
   test("the CDP stack runs over se:cdp: mock:, session: cookies and a native dialog, recorded and replayed on the grid", async () => {
     const p = project();
-    p.write("stack.flow.yaml", flow("Stack", `${server.url}/stack.html`, `  - assert: page shows rate 1.23
+    p.write(
+      "stack.flow.yaml",
+      flow(
+        "Stack",
+        `${server.url}/stack.html`,
+        `  - assert: page shows rate 1.23
   - assert: page shows theme dark
   - rules: Click "Delete", accepting the dialog
   - assert: page shows Deleted
-`, "mock:\n  - { url_contains: /api/rates, body: { rate: 1.23 } }\nsession:\n  cookies:\n    - { name: theme, value: dark }\n"));
+`,
+        "mock:\n  - { url_contains: /api/rates, body: { rate: 1.23 } }\nsession:\n  cookies:\n    - { name: theme, value: dark }\n",
+      ),
+    );
     const recorded = await cli(p, ["record", "stack.flow.yaml", "--author", "rules", "--grid", grid.url, "--json"]);
     expect((JSON.parse(recorded.stdout) as { error?: string }).error).toBeUndefined();
     expect(recorded.code).toBe(0);
@@ -144,7 +175,12 @@ describe("a flow on the grid", () => {
   test("uploads a file to the node and brings a download back: assert_spreadsheet reads it", async () => {
     const p = project();
     p.write("note.txt", "hello from the runner\n");
-    p.write("files.flow.yaml", flow("Files", `${server.url}/upload.html`, `  - rules: Upload note.txt into the "Attachment" field
+    p.write(
+      "files.flow.yaml",
+      flow(
+        "Files",
+        `${server.url}/upload.html`,
+        `  - rules: Upload note.txt into the "Attachment" field
   - assert: page shows note.txt says hello from the runner
   - rules: Go to ${server.url}/export.html
   - rules: Click "Download prices"
@@ -154,7 +190,10 @@ describe("a flow on the grid", () => {
       column: Net Price
       row_contains: "100-100"
       equals: 12.5
-`, `browser: { grid: "\${GRID}" }\n`));
+`,
+        `browser: { grid: "\${GRID}" }\n`,
+      ),
+    );
     const recorded = await cli(p, ["record", "files.flow.yaml", "--author", "rules", "--json"], { GRID: grid.url });
     const rec = JSON.parse(recorded.stdout) as { ok: boolean; error?: string; step_results: { detail?: string }[] };
     expect(rec.error).toBeUndefined();
@@ -183,7 +222,6 @@ describe("a suite on the grid", () => {
     for (const node of nodes) expect(html).toContain(`on ${node}`);
     expect(await untilNoSessions()).toBe(0);
   }, 180_000);
-
 });
 
 async function nodesHolding(): Promise<string[]> {
@@ -199,7 +237,12 @@ describe("stopping and failing to start", () => {
     p.write("wait.flow.yaml", flow("Wait", `${server.url}/slow.html?ms=\${WAIT_MS}`, "  - assert: page shows Done\n"));
     expect((await cli(p, ["record", "wait.flow.yaml", "--author", "rules", "--json"], { WAIT_MS: "100" })).code).toBe(0);
     const before = chromedrivers();
-    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "wait.flow.yaml", "--grid", grid.url], { cwd: p.dir, env: { ...process.env, NO_COLOR: "1", FLOWPROOF_GRID_URL: undefined, WAIT_MS: "600000" }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "wait.flow.yaml", "--grid", grid.url], {
+      cwd: p.dir,
+      env: { ...process.env, NO_COLOR: "1", FLOWPROOF_GRID_URL: undefined, WAIT_MS: "600000" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const deadline = Date.now() + 60_000;
     while ((await grid.sessions()) < 1 && Date.now() < deadline) await Bun.sleep(200);
     expect(await grid.sessions()).toBe(1);
@@ -236,13 +279,23 @@ describe("stopping and failing to start", () => {
 describe("a node that dies", () => {
   test("a node that dies mid-flow errors that flow, naming the node; the other flow passes", async () => {
     const p = project();
-    p.write("long.flow.yaml", flow("Long", `${server.url}/slow.html?ms=100`, "  - assert: page shows Done\n  - rules: Go to " + `${server.url}/slow.html?ms=\${LONG_MS}` + "\n  - assert: page shows Done within 90s\n"));
+    p.write(
+      "long.flow.yaml",
+      flow(
+        "Long",
+        `${server.url}/slow.html?ms=100`,
+        "  - assert: page shows Done\n  - rules: Go to " + `${server.url}/slow.html?ms=\${LONG_MS}` + "\n  - assert: page shows Done within 90s\n",
+      ),
+    );
     p.write("short.flow.yaml", flow("Short", `${server.url}/slow.html?ms=3000`, "  - assert: page shows Done\n"));
     // Recorded locally: the grid replays a local trace.
     expect((await cli(p, ["record", "long.flow.yaml", "--author", "rules", "--json"], { LONG_MS: "100" })).code).toBe(0);
     expect((await cli(p, ["record", "short.flow.yaml", "--author", "rules", "--json"])).code).toBe(0);
     // The replay finds the page slower than at record (the variable says so): the long flow waits on its last step.
-    const suite = runCli(["run", ".", "--workers", "2", "--grid", grid.url, "--json"], { cwd: p.dir, env: { FLOWPROOF_GRID_URL: undefined, LONG_MS: "60000" } });
+    const suite = runCli(["run", ".", "--workers", "2", "--grid", grid.url, "--json"], {
+      cwd: p.dir,
+      env: { FLOWPROOF_GRID_URL: undefined, LONG_MS: "60000" },
+    });
     // Once the short flow's session is gone, the one left is the long flow's: its node dies.
     let victim: string | undefined;
     const deadline = Date.now() + 120_000;
@@ -256,7 +309,9 @@ describe("a node that dies", () => {
     expect(victim).toBeDefined();
     grid.nodes.find((n) => n.uri === victim)!.kill();
     const done = await suite;
-    const out = JSON.parse(done.stdout) as { flows: { spec: string; outcome: string; report: { error?: string; steps: { status: string; detail?: string }[] } }[] };
+    const out = JSON.parse(done.stdout) as {
+      flows: { spec: string; outcome: string; report: { error?: string; steps: { status: string; detail?: string }[] } }[];
+    };
     const long = out.flows.find((f) => f.spec === "long.flow.yaml")!;
     const short = out.flows.find((f) => f.spec === "short.flow.yaml")!;
     expect(short.outcome).toBe("passed");

@@ -71,7 +71,18 @@ describe("flowproof heal", () => {
     // Healthy steps are unchanged; the button step changed its selectors only.
     const healed = await runCli(["heal", spec, "--json"], { cwd: project.dir, env });
     expect(healed.code).toBe(1);
-    const out = JSON.parse(healed.stdout) as { applied: boolean; report: { changed: boolean; steps_changed: Array<{ id: string; intent: string; fields: string[]; old: { selectors: Selector[] }; new: { selectors: Selector[] } }>; steps_added: number; steps_removed: number; proposed_path: string; diff_html: string; routing: Array<{ route: string }> } };
+    const out = JSON.parse(healed.stdout) as {
+      applied: boolean;
+      report: {
+        changed: boolean;
+        steps_changed: Array<{ id: string; intent: string; fields: string[]; old: { selectors: Selector[] }; new: { selectors: Selector[] } }>;
+        steps_added: number;
+        steps_removed: number;
+        proposed_path: string;
+        diff_html: string;
+        routing: Array<{ route: string }>;
+      };
+    };
     expect(out.applied).toBe(false);
     expect(out.report).toMatchObject({ changed: true, steps_added: 0, steps_removed: 0 });
     expect(out.report.steps_changed.map((c) => [c.id, c.intent, c.fields])).toEqual([["s0002", SEND, ["selectors"]]]);

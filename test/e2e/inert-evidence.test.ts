@@ -67,7 +67,10 @@ async function allPayloadsSince(since: number, ms: number): Promise<void> {
 
 describe("debug/dom.html of a page with active content", () => {
   test("runs nothing of the page's when opened in a browser", async () => {
-    const spec = project.write("handlers.flow.yaml", ["name: Handlers", "app: web", `url: ${server.url}/handlers.html`, "steps:", "  - assert: page shows Never shown", ""].join("\n"));
+    const spec = project.write(
+      "handlers.flow.yaml",
+      ["name: Handlers", "app: web", `url: ${server.url}/handlers.html`, "steps:", "  - assert: page shows Never shown", ""].join("\n"),
+    );
     const rec = await runCli(["record", spec, "--json"], { cwd: project.dir, env: { FLOWPROOF_STEP_TIMEOUT_MS: "1000" } });
     expect(rec.code).toBe(1);
     const out = JSON.parse(rec.stdout) as { failed_record_dir: string };

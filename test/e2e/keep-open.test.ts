@@ -29,7 +29,19 @@ beforeAll(async () => {
   requireChromium();
   server = await startServer();
   project = tmpProject();
-  spec = project.write("greet.flow.yaml", ["name: Greet", "app: web", `url: ${server.url}/greeter.html`, "steps:", '  - rules: Type Ada into the "Your name" field', '  - rules: Click "Greet"', "  - assert: page shows Hello, Ada!", ""].join("\n"));
+  spec = project.write(
+    "greet.flow.yaml",
+    [
+      "name: Greet",
+      "app: web",
+      `url: ${server.url}/greeter.html`,
+      "steps:",
+      '  - rules: Type Ada into the "Your name" field',
+      '  - rules: Click "Greet"',
+      "  - assert: page shows Hello, Ada!",
+      "",
+    ].join("\n"),
+  );
   const rec = await runCli(["record", spec], { cwd: project.dir });
   if (rec.code !== 0) throw new Error(`recording the fixture failed: ${rec.stderr}`);
   display = await startXvfb();
@@ -66,7 +78,12 @@ describe("--keep-open refusals", () => {
 
 /** The CLI as a child we can signal; resolves its output once it exits. */
 function spawnCli(args: string[]) {
-  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args], { cwd: project.dir, env: { ...process.env, DISPLAY: display, NO_COLOR: "1" }, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args], {
+    cwd: project.dir,
+    env: { ...process.env, DISPLAY: display, NO_COLOR: "1" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   let stderr = "";
   const errDone = (async () => {
     const decoder = new TextDecoder();

@@ -19,35 +19,51 @@ const firstFailure = async (name: string, steps: readonly string[]): Promise<str
 
 describe("storage", () => {
   test("a whole value and the set of keys, recorded and replayed", async () => {
-    await expectGreen(project.write("storage.flow.yaml", flowYaml("storage", url(), [
-      "rules: Clear local storage",
-      "assert: local storage has no keys",
-      'rules: Click "Remember red"',
-      'assert: local storage "theme" is exactly red',
-      'assert: local storage has only "theme" and "todos"',
-      'rules: Click "Forget todos"',
-      'assert: local storage has only "theme"',
-    ])), { replays: 2 });
+    await expectGreen(
+      project.write(
+        "storage.flow.yaml",
+        flowYaml("storage", url(), [
+          "rules: Clear local storage",
+          "assert: local storage has no keys",
+          'rules: Click "Remember red"',
+          'assert: local storage "theme" is exactly red',
+          'assert: local storage has only "theme" and "todos"',
+          'rules: Click "Forget todos"',
+          'assert: local storage has only "theme"',
+        ]),
+      ),
+      { replays: 2 },
+    );
   });
 
   test("a value that is not the whole one, and a key too many, fail with what is stored", async () => {
-    expect(await firstFailure("storage-red", ['rules: Click "Remember red"', 'assert: local storage "theme" is exactly re within 1s'])).toContain('it holds "red"');
-    expect(await firstFailure("storage-keys-red", ['rules: Click "Remember red"', 'assert: local storage has only "theme" within 1s'])).toContain('it also holds "todos"');
+    expect(await firstFailure("storage-red", ['rules: Click "Remember red"', 'assert: local storage "theme" is exactly re within 1s'])).toContain(
+      'it holds "red"',
+    );
+    expect(await firstFailure("storage-keys-red", ['rules: Click "Remember red"', 'assert: local storage has only "theme" within 1s'])).toContain(
+      'it also holds "todos"',
+    );
   });
 });
 
 describe("cookies", () => {
   test("counted, placed, and one set mid-flow", async () => {
-    await expectGreen(project.write("cookies.flow.yaml", flowYaml("cookies", url(), [
-      "rules: Clear cookies",
-      "assert: no cookies are set",
-      'rules: Set cookie "theme" to dark',
-      'rules: Click "Accept cookies"',
-      "assert: 2 cookies are set",
-      'assert: cookie "theme" exists',
-      'assert: cookie "theme" has path /',
-      'assert: cookie "consent" has domain 127.0.0.1',
-    ])), { replays: 2 });
+    await expectGreen(
+      project.write(
+        "cookies.flow.yaml",
+        flowYaml("cookies", url(), [
+          "rules: Clear cookies",
+          "assert: no cookies are set",
+          'rules: Set cookie "theme" to dark',
+          'rules: Click "Accept cookies"',
+          "assert: 2 cookies are set",
+          'assert: cookie "theme" exists',
+          'assert: cookie "theme" has path /',
+          'assert: cookie "consent" has domain 127.0.0.1',
+        ]),
+      ),
+      { replays: 2 },
+    );
   });
 
   test("a wrong count names the cookies that are set", async () => {
@@ -59,23 +75,29 @@ describe("cookies", () => {
 
 describe("numbers, scrolling across and by percentage, a modifier alone", () => {
   test("recorded and replayed", async () => {
-    await expectGreen(project.write("misc.flow.yaml", flowYaml("misc", url(), [
-      'assert: the "css:#total" shows a number greater than 10',
-      'assert: the "css:#total" shows a number at most 12.5',
-      'rules: Scroll the "css:#wide" to the right',
-      'assert: the "css:#where" shows wide at 800 of 800',
-      'rules: Scroll the "css:#wide" to 50% across',
-      'assert: the "css:#where" shows wide at 400 of 800',
-      'rules: Scroll the "css:#wide" to 120px across',
-      'assert: the "css:#where" shows wide at 120 of 800',
-      'rules: Scroll the "css:#wide" to the left',
-      'assert: the "css:#where" shows wide at 0 of 800',
-      'rules: Scroll the "css:#list" to 50%',
-      'assert: the "css:#where" shows list at 200 of 400',
-      'rules: Click "Keys"',
-      "rules: Press Shift",
-      'assert: the "css:#keys" shows Shift down with shiftKey',
-    ])), { replays: 2 });
+    await expectGreen(
+      project.write(
+        "misc.flow.yaml",
+        flowYaml("misc", url(), [
+          'assert: the "css:#total" shows a number greater than 10',
+          'assert: the "css:#total" shows a number at most 12.5',
+          'rules: Scroll the "css:#wide" to the right',
+          'assert: the "css:#where" shows wide at 800 of 800',
+          'rules: Scroll the "css:#wide" to 50% across',
+          'assert: the "css:#where" shows wide at 400 of 800',
+          'rules: Scroll the "css:#wide" to 120px across',
+          'assert: the "css:#where" shows wide at 120 of 800',
+          'rules: Scroll the "css:#wide" to the left',
+          'assert: the "css:#where" shows wide at 0 of 800',
+          'rules: Scroll the "css:#list" to 50%',
+          'assert: the "css:#where" shows list at 200 of 400',
+          'rules: Click "Keys"',
+          "rules: Press Shift",
+          'assert: the "css:#keys" shows Shift down with shiftKey',
+        ]),
+      ),
+      { replays: 2 },
+    );
   });
 
   test("a number on the wrong side fails with the text read", async () => {

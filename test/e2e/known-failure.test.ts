@@ -16,12 +16,19 @@ let project: TmpProject;
 /** What the shop page is: the wrong total (the known bug), a maintenance page, or a server error. */
 let page: "bug" | "maintenance" | "error" = "bug";
 
-const html = (body: string, status = 200) => new Response(`<!doctype html><title>Shop</title>${body}`, { status, headers: { "content-type": "text/html; charset=utf-8" } });
+const html = (body: string, status = 200) =>
+  new Response(`<!doctype html><title>Shop</title>${body}`, { status, headers: { "content-type": "text/html; charset=utf-8" } });
 
 beforeAll(async () => {
   requireChromium();
   server = await startServer();
-  server.setRoute("/shop.html", () => (page === "bug" ? html("<p>Greet</p><p>Total 100.00</p>") : page === "maintenance" ? html("<p>Maintenance: everything is down</p>") : html("<p>Internal error</p>", 503)));
+  server.setRoute("/shop.html", () =>
+    page === "bug"
+      ? html("<p>Greet</p><p>Total 100.00</p>")
+      : page === "maintenance"
+        ? html("<p>Maintenance: everything is down</p>")
+        : html("<p>Internal error</p>", 503),
+  );
   server.setRoute("/broken.html", () => html("<p>Internal error</p>", 500));
   project = tmpProject("flowproof-known-");
 });
@@ -32,7 +39,12 @@ afterAll(() => {
 
 const KNOWN = 'expect:\n  fail: "BUG-2: total wrong"\n';
 const STEPS = ["assert: page shows Total 90.00 within 2s"];
-const resultOf = (stdout: string) => JSON.parse(readFileSync(join(project.dir, /result: (.*)/.exec(stdout)![1]!), "utf8")) as { outcome: string; expected_failure?: unknown; steps: { id: string; status: string; detail?: string }[] };
+const resultOf = (stdout: string) =>
+  JSON.parse(readFileSync(join(project.dir, /result: (.*)/.exec(stdout)![1]!), "utf8")) as {
+    outcome: string;
+    expected_failure?: unknown;
+    steps: { id: string; status: string; detail?: string }[];
+  };
 
 describe("a known failure is the same failure", () => {
   let spec = "";
@@ -44,7 +56,10 @@ describe("a known failure is the same failure", () => {
     const trace = join(project.dir, "shop", "total.trace.jsonl");
     expectValidTrace(trace);
     expect(JSON.parse(readFileSync(trace, "utf8").split("\n")[0]!).expect).toEqual({
-      fail: "BUG-2: total wrong", step: "s0001", check: "assert value_contains", actual: "Greet Total 100.00",
+      fail: "BUG-2: total wrong",
+      step: "s0001",
+      check: "assert value_contains",
+      actual: "Greet Total 100.00",
       failure: 'expected the page to show "Total 90.00" within 2000 ms; the page shows Greet Total 100.00',
     });
   });
@@ -63,7 +78,9 @@ describe("a known failure is the same failure", () => {
     const r = await runCli(["run", spec, "--recording-detail", "off"], { cwd: project.dir });
     expect(r.code).toBe(1);
     expect(r.stdout).not.toContain("XFAIL");
-    expect(r.stdout).toContain("[FAIL] s0001 page shows Total 90.00 within 2s — failed, but not as the known failure (BUG-2: total wrong) was recorded (the app shows something else): at record expected the page to show \"Total 90.00\" within 2000 ms; the page shows Greet Total 100.00; now expected the page to show \"Total 90.00\" within 2000 ms; the page shows Maintenance: everything is down");
+    expect(r.stdout).toContain(
+      '[FAIL] s0001 page shows Total 90.00 within 2s — failed, but not as the known failure (BUG-2: total wrong) was recorded (the app shows something else): at record expected the page to show "Total 90.00" within 2000 ms; the page shows Greet Total 100.00; now expected the page to show "Total 90.00" within 2000 ms; the page shows Maintenance: everything is down',
+    );
     const resultPath = join(project.dir, /result: (.*)/.exec(r.stdout)![1]!);
     expectValidResult(resultPath);
     const result = resultOf(r.stdout);
@@ -98,7 +115,10 @@ describe("a known failure is the same failure", () => {
 
   test("a step failing because the app is down is not recorded as the known failure", async () => {
     page = "bug";
-    const downSpec = project.write("down/go.flow.yaml", `${flowYaml("Known bug behind a broken page", `${server.url}/shop.html`, ["rules: Go to /broken.html", ...STEPS])}${KNOWN}`);
+    const downSpec = project.write(
+      "down/go.flow.yaml",
+      `${flowYaml("Known bug behind a broken page", `${server.url}/shop.html`, ["rules: Go to /broken.html", ...STEPS])}${KNOWN}`,
+    );
     const rec = await runCli(["record", downSpec, "--recording-detail", "off"], { cwd: project.dir });
     expect(rec.code).not.toBe(0);
     expect(rec.stderr).toContain("answered HTTP 500");

@@ -14,32 +14,67 @@ let server: TestServer;
 let project: TmpProject;
 
 /** 20,000 characters: words, punctuation, a few newlines, an accent, and an end marker. */
-const LONG = Array.from({ length: 400 }, (_, i) => (i % 50 === 49 ? `line ${i} é.\n` : `word${i}, more text; `)).join("").padEnd(19_990, "x").slice(0, 19_990) + "END-MARK-9";
+const LONG =
+  Array.from({ length: 400 }, (_, i) => (i % 50 === 49 ? `line ${i} é.\n` : `word${i}, more text; `))
+    .join("")
+    .padEnd(19_990, "x")
+    .slice(0, 19_990) + "END-MARK-9";
 
 beforeAll(async () => {
   requireChromium();
   project = tmpProject("flowproof-typing-");
   server = await startServer();
-  server.setRoute("/typing/plain.html", () => new Response(`<!doctype html><title>Plain</title><label>Notes <textarea id="n"></textarea></label>
+  server.setRoute(
+    "/typing/plain.html",
+    () =>
+      new Response(
+        `<!doctype html><title>Plain</title><label>Notes <textarea id="n"></textarea></label>
 <button id="check">Check</button><p id="out"></p>
 <script>document.getElementById("check").addEventListener("click", () => {
   const v = document.getElementById("n").value;
   document.getElementById("out").textContent = "value " + v.length + " " + (v === ${JSON.stringify(LONG)} ? "equal" : "different at " + [...v].findIndex((c, i) => c !== ${JSON.stringify(LONG)}[i]) + " " + JSON.stringify(v.slice(920, 940)));
-});</script>`, { headers: { "content-type": "text/html; charset=utf-8" } }));
+});</script>`,
+        { headers: { "content-type": "text/html; charset=utf-8" } },
+      ),
+  );
   // Every key press costs the page 300 ms (a handler doing heavy work per key).
-  server.setRoute("/typing/slow.html", () => new Response(`<!doctype html><title>Slow</title><label>Notes <textarea id="n"></textarea></label>
-<script>document.getElementById("n").addEventListener("keydown", () => { const until = performance.now() + 300; while (performance.now() < until); });</script>`, { headers: { "content-type": "text/html; charset=utf-8" } }));
-  server.setRoute("/typing/react.html", () => new Response(`<!doctype html><title>React notes</title><div id="root"></div><script src="/typing/react.js"></script>`, { headers: { "content-type": "text/html; charset=utf-8" } }));
-  const built = await Bun.build({ entrypoints: [join(SPA, "long-text.entry.jsx")], outdir: join(project.dir, "bundle"), target: "browser", minify: true, define: { "process.env.NODE_ENV": '"production"' } });
-  if (!built.success) throw new AggregateError(built.logs, "bundling the React page failed (it needs the devDependencies react and react-dom: run `npm install`)");
-  server.setRoute("/typing/react.js", () => new Response(Bun.file(join(project.dir, "bundle", "long-text.entry.js")), { headers: { "content-type": "text/javascript" } }));
+  server.setRoute(
+    "/typing/slow.html",
+    () =>
+      new Response(
+        `<!doctype html><title>Slow</title><label>Notes <textarea id="n"></textarea></label>
+<script>document.getElementById("n").addEventListener("keydown", () => { const until = performance.now() + 300; while (performance.now() < until); });</script>`,
+        { headers: { "content-type": "text/html; charset=utf-8" } },
+      ),
+  );
+  server.setRoute(
+    "/typing/react.html",
+    () =>
+      new Response(`<!doctype html><title>React notes</title><div id="root"></div><script src="/typing/react.js"></script>`, {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      }),
+  );
+  const built = await Bun.build({
+    entrypoints: [join(SPA, "long-text.entry.jsx")],
+    outdir: join(project.dir, "bundle"),
+    target: "browser",
+    minify: true,
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  if (!built.success)
+    throw new AggregateError(built.logs, "bundling the React page failed (it needs the devDependencies react and react-dom: run `npm install`)");
+  server.setRoute(
+    "/typing/react.js",
+    () => new Response(Bun.file(join(project.dir, "bundle", "long-text.entry.js")), { headers: { "content-type": "text/javascript" } }),
+  );
 }, 60_000);
 afterAll(() => {
   server?.stop();
   project?.remove();
 });
 
-const flow = (name: string, page: string, steps: readonly string[]) => `name: ${name}\napp: web\nurl: ${server.url}/typing/${page}\nsteps:\n${steps.map((s) => `  - ${s}`).join("\n")}\n`;
+const flow = (name: string, page: string, steps: readonly string[]) =>
+  `name: ${name}\napp: web\nurl: ${server.url}/typing/${page}\nsteps:\n${steps.map((s) => `  - ${s}`).join("\n")}\n`;
 /** The long text as a flow step: YAML's double-quoted form keeps the newlines. */
 const typeStep = `${JSON.stringify(`Type ${LONG.replaceAll('"', "'")} into the "Notes" field`)}`;
 
@@ -58,7 +93,10 @@ describe("typing long text", () => {
   }, 90_000);
 
   test("a React-controlled textarea receives the whole value in its state", async () => {
-    const spec = project.write("react.flow.yaml", flow("React", "react.html", [typeStep, 'assert: page shows React holds 20000 characters ending "xxEND-MARK-9"']));
+    const spec = project.write(
+      "react.flow.yaml",
+      flow("React", "react.html", [typeStep, 'assert: page shows React holds 20000 characters ending "xxEND-MARK-9"']),
+    );
     const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: process.env });
     expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
     expect(recorded.ok).toBe(true);

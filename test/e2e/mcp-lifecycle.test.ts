@@ -18,7 +18,14 @@ let showsDone = true;
 beforeAll(async () => {
   requireChromium();
   server = await startServer();
-  server.setRoute("/app", () => new Response(`<!doctype html><button onclick="fetch('/clicked'); ${showsDone ? "document.getElementById('out').textContent = 'Done'" : ""}">Go</button><p id="out"></p>`, { headers: { "content-type": "text/html" } }));
+  server.setRoute(
+    "/app",
+    () =>
+      new Response(
+        `<!doctype html><button onclick="fetch('/clicked'); ${showsDone ? "document.getElementById('out').textContent = 'Done'" : ""}">Go</button><p id="out"></p>`,
+        { headers: { "content-type": "text/html" } },
+      ),
+  );
   server.setRoute("/clicked", () => new Response("ok"));
   project = tmpProject();
   project.write("waits.flow.yaml", `name: Waits\napp: web\nurl: ${server.url}/app\nsteps:\n  - Click "Go"\n  - assert: page shows Done within 60s\n`);
@@ -33,7 +40,13 @@ afterAll(() => {
 
 /** `flowproof mcp` with its stdin and stdout in the test's hands; stdout is split into JSON lines. */
 function spawnMcp() {
-  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "mcp"], { cwd: project.dir, env: { ...process.env, NO_COLOR: "1" }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "mcp"], {
+    cwd: project.dir,
+    env: { ...process.env, NO_COLOR: "1" },
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const lines: string[] = [];
   const reading = (async () => {
     const decoder = new TextDecoder();
@@ -65,7 +78,14 @@ function spawnMcp() {
     }
   };
   const initialize = async () => {
-    send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } } }));
+    send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } },
+      }),
+    );
     await response(1);
     send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
   };
@@ -128,29 +148,45 @@ describe("flowproof mcp: exits with its client", () => {
     expect(await exitWithin(mcp.proc, 5_000)).toBe(0);
   }, 30_000);
 
-  test.each([["SIGTERM", 143], ["SIGINT", 130]] as const)("%s ends an idle server with exit %d", async (signal, code) => {
-    const mcp = spawnMcp();
-    await mcp.initialize();
-    mcp.proc.kill(signal);
-    expect(await exitWithin(mcp.proc, 5_000)).toBe(code);
-  }, 30_000);
+  test.each([
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+  ] as const)(
+    "%s ends an idle server with exit %d",
+    async (signal, code) => {
+      const mcp = spawnMcp();
+      await mcp.initialize();
+      mcp.proc.kill(signal);
+      expect(await exitWithin(mcp.proc, 5_000)).toBe(code);
+    },
+    30_000,
+  );
 
-  test.each([["closing stdin", 0], ["SIGTERM", 143]] as const)("%s during a flowproof_run call stops the flow, closes its browser and writes result.json first (exit %d)", async (how, code) => {
-    const mcp = spawnMcp();
-    await mcp.initialize();
-    const clicked = server.waitForRequest("/clicked");
-    mcp.send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "flowproof_run", arguments: { spec: "waits.flow.yaml" } } }));
-    await clicked;
-    const tree = descendants(mcp.proc.pid);
-    expect(tree.filter(isBrowser).length).toBeGreaterThan(0);
-    if (how === "SIGTERM") mcp.proc.kill("SIGTERM");
-    else mcp.proc.stdin.end();
-    expect(await exitWithin(mcp.proc, 20_000)).toBe(code);
-    await expectAllGone(tree);
-    const result = JSON.parse(readFileSync(join(latestRunBundle(project.dir), "result.json"), "utf8"));
-    expect(result.passed).toBe(false);
-    expect(result.interrupted).toBe(how === "SIGTERM" ? "SIGTERM" : "the MCP client closed the connection (end of input)");
-    const interrupted = result.steps.find((s: { status: string }) => s.status === "errored");
-    expect(interrupted.detail).toMatch(how === "SIGTERM" ? /^interrupted: the run was stopped \(SIGTERM\)/ : /^interrupted: the run was stopped \(the MCP client closed the connection/);
-  }, 90_000);
+  test.each([
+    ["closing stdin", 0],
+    ["SIGTERM", 143],
+  ] as const)(
+    "%s during a flowproof_run call stops the flow, closes its browser and writes result.json first (exit %d)",
+    async (how, code) => {
+      const mcp = spawnMcp();
+      await mcp.initialize();
+      const clicked = server.waitForRequest("/clicked");
+      mcp.send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "flowproof_run", arguments: { spec: "waits.flow.yaml" } } }));
+      await clicked;
+      const tree = descendants(mcp.proc.pid);
+      expect(tree.filter(isBrowser).length).toBeGreaterThan(0);
+      if (how === "SIGTERM") mcp.proc.kill("SIGTERM");
+      else mcp.proc.stdin.end();
+      expect(await exitWithin(mcp.proc, 20_000)).toBe(code);
+      await expectAllGone(tree);
+      const result = JSON.parse(readFileSync(join(latestRunBundle(project.dir), "result.json"), "utf8"));
+      expect(result.passed).toBe(false);
+      expect(result.interrupted).toBe(how === "SIGTERM" ? "SIGTERM" : "the MCP client closed the connection (end of input)");
+      const interrupted = result.steps.find((s: { status: string }) => s.status === "errored");
+      expect(interrupted.detail).toMatch(
+        how === "SIGTERM" ? /^interrupted: the run was stopped \(SIGTERM\)/ : /^interrupted: the run was stopped \(the MCP client closed the connection/,
+      );
+    },
+    90_000,
+  );
 });

@@ -31,12 +31,24 @@ function expectValid(validate: ReturnType<typeof schema>, value: unknown): void 
 beforeAll(async () => {
   requireChromium();
   server = await startServer();
-  server.setRoute("/slow", () => new Response(`<!doctype html><button onclick="${showsDone ? "document.getElementById('out').textContent = 'Done'" : ""}">Go</button><p id="out"></p>`, { headers: { "content-type": "text/html" } }));
+  server.setRoute(
+    "/slow",
+    () =>
+      new Response(`<!doctype html><button onclick="${showsDone ? "document.getElementById('out').textContent = 'Done'" : ""}">Go</button><p id="out"></p>`, {
+        headers: { "content-type": "text/html" },
+      }),
+  );
   project = tmpProject();
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: "1" })) if (v !== undefined) env[k] = v;
   client = new Client({ name: "flowproof-agent-test", version: "1.0.0" });
-  transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"], cwd: project.dir, env, stderr: "ignore" });
+  transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"],
+    cwd: project.dir,
+    env,
+    stderr: "ignore",
+  });
   await client.connect(transport);
 });
 afterAll(async () => {
@@ -60,16 +72,32 @@ describe("flowproof mcp for agents", () => {
   test("record, run, heal, get_trace, validate with the options they take; results match schema/", async () => {
     const spec = project.write("one/counter.flow.yaml", counterFlow("Counter"));
     const out = join(project.dir, "one", "kept.trace.jsonl");
-    const rec = await call("flowproof_record", { spec, out, author: "rules", reuse: false, verify: true, recording_detail: "low", video: false, highlight_cursor: false });
+    const rec = await call("flowproof_record", {
+      spec,
+      out,
+      author: "rules",
+      reuse: false,
+      verify: true,
+      recording_detail: "low",
+      video: false,
+      highlight_cursor: false,
+    });
     expect(rec.structuredContent).toMatchObject({ ok: true, trace_path: out, verified: true });
     const reused = await call("flowproof_record", { spec, out, author: "rules", reuse: true });
     // Only plain steps are reused; `rules:` steps are authored again by the grammar.
     expect(reused.structuredContent).toMatchObject({ ok: true, reused_steps: 0, routing: [{ route: "rules" }, { route: "rules" }] });
 
     const steps: Array<{ progress: number; message?: string | undefined }> = [];
-    const ran = await call("flowproof_run", { spec, trace: out, retries: 1, recording_detail: "full", video: true, highlight_cursor: true }, { onprogress: (p) => steps.push(p) });
+    const ran = await call(
+      "flowproof_run",
+      { spec, trace: out, retries: 1, recording_detail: "full", video: true, highlight_cursor: true },
+      { onprogress: (p) => steps.push(p) },
+    );
     // One progress notification per replayed step, in order.
-    expect(steps.map((p) => p.message).filter((m) => /^step /.test(m ?? ""))).toEqual(["step 1/2: PASSED Press the \"Add\" button", "step 2/2: PASSED page shows 42"]);
+    expect(steps.map((p) => p.message).filter((m) => /^step /.test(m ?? ""))).toEqual([
+      'step 1/2: PASSED Press the "Add" button',
+      "step 2/2: PASSED page shows 42",
+    ]);
     expect(steps.map((p) => p.progress)).toEqual(steps.map((_, i) => i + 1));
     const doc = ran.structuredContent!;
     expectValid(validResult, doc["report"]);
@@ -86,10 +114,19 @@ describe("flowproof mcp for agents", () => {
 
   test("a 3-flow suite reports progress per flow in order, with workers, retries and shards merged into one record", async () => {
     for (const n of ["a", "b", "c"]) project.write(`suite/${n}.flow.yaml`, counterFlow(`Flow ${n}`));
-    for (const n of ["a", "b", "c"]) expect((await call("flowproof_record", { spec: join(project.dir, "suite", `${n}.flow.yaml`), author: "rules", recording_detail: "off" })).structuredContent!["ok"]).toBe(true);
+    for (const n of ["a", "b", "c"])
+      expect(
+        (await call("flowproof_record", { spec: join(project.dir, "suite", `${n}.flow.yaml`), author: "rules", recording_detail: "off" })).structuredContent![
+          "ok"
+        ],
+      ).toBe(true);
     const dir = join(project.dir, "suite");
     const progress: Array<{ progress: number; message?: string | undefined }> = [];
-    const suite = await call("flowproof_run", { spec: dir, workers: 1, retries: 0, strict: true, recording_detail: "low" }, { onprogress: (p) => progress.push(p) });
+    const suite = await call(
+      "flowproof_run",
+      { spec: dir, workers: 1, retries: 0, strict: true, recording_detail: "low" },
+      { onprogress: (p) => progress.push(p) },
+    );
     const doc = suite.structuredContent!;
     expect(doc).toMatchObject({ passed: 3, failed: 0, errored: 0 });
     for (const f of doc["flows"] as Array<{ report: unknown }>) expectValid(validResult, f.report);
@@ -125,15 +162,23 @@ describe("flowproof mcp for agents", () => {
     showsDone = true;
     const dir = join(project.dir, "slow");
     for (const n of ["1", "2", "3"]) {
-      project.write(`slow/s${n}.flow.yaml`, `name: Slow ${n}\napp: web\nurl: ${server.url}/slow\nsteps:\n  - rules: Press the "Go" button\n  - assert: page shows Done within 60s\n`);
-      expect((await call("flowproof_record", { spec: join(dir, `s${n}.flow.yaml`), author: "rules", recording_detail: "off" })).structuredContent!["ok"]).toBe(true);
+      project.write(
+        `slow/s${n}.flow.yaml`,
+        `name: Slow ${n}\napp: web\nurl: ${server.url}/slow\nsteps:\n  - rules: Press the "Go" button\n  - assert: page shows Done within 60s\n`,
+      );
+      expect((await call("flowproof_record", { spec: join(dir, `s${n}.flow.yaml`), author: "rules", recording_detail: "off" })).structuredContent!["ok"]).toBe(
+        true,
+      );
     }
     showsDone = false;
     const pid = transport.pid!;
     const abort = new AbortController();
     const progress: string[] = [];
     const started = Date.now();
-    const cancelled = client.callTool({ name: "flowproof_run", arguments: { spec: dir } }, undefined, { signal: abort.signal, onprogress: (p) => progress.push(p.message ?? "") });
+    const cancelled = client.callTool({ name: "flowproof_run", arguments: { spec: dir } }, undefined, {
+      signal: abort.signal,
+      onprogress: (p) => progress.push(p.message ?? ""),
+    });
     let browsers: number[] = [];
     while (browsers.length === 0 && Date.now() - started < 30_000) {
       await Bun.sleep(200);
@@ -151,16 +196,36 @@ describe("flowproof mcp for agents", () => {
     const runs = join(dir, ".flowproof", "runs");
     let results: string[] = [];
     while (results.length === 0 && Date.now() < until) {
-      results = existsSync(runs) ? readdirSync(runs, { recursive: true }).map(String).filter((f) => f.endsWith("result.json")) : [];
+      results = existsSync(runs)
+        ? readdirSync(runs, { recursive: true })
+            .map(String)
+            .filter((f) => f.endsWith("result.json"))
+        : [];
       await Bun.sleep(200);
     }
     // The suite's remaining flows are marked interrupted rather than run: every flow has its result.json.
     while (results.length < 3 && Date.now() < until) {
       await Bun.sleep(200);
-      results = readdirSync(runs, { recursive: true }).map(String).filter((f) => f.endsWith("result.json"));
+      results = readdirSync(runs, { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith("result.json"));
     }
-    const reports = results.map((f) => JSON.parse(readFileSync(join(runs, f), "utf8")) as { name: string; outcome: string; passed: boolean; steps: Array<{ status: string; detail?: string }> }).sort((a, b) => a.name.localeCompare(b.name));
-    expect(reports.map((r) => [r.name, r.outcome])).toEqual([["Slow 1", "interrupted"], ["Slow 2", "interrupted"], ["Slow 3", "interrupted"]]);
+    const reports = results
+      .map(
+        (f) =>
+          JSON.parse(readFileSync(join(runs, f), "utf8")) as {
+            name: string;
+            outcome: string;
+            passed: boolean;
+            steps: Array<{ status: string; detail?: string }>;
+          },
+      )
+      .sort((a, b) => a.name.localeCompare(b.name));
+    expect(reports.map((r) => [r.name, r.outcome])).toEqual([
+      ["Slow 1", "interrupted"],
+      ["Slow 2", "interrupted"],
+      ["Slow 3", "interrupted"],
+    ]);
     const first = reports[0]!;
     expect(first.passed).toBe(false);
     expect(JSON.stringify(first.steps)).toContain("the MCP client cancelled the call");

@@ -117,13 +117,24 @@ describe("an api surface in apps:", () => {
   });
 
   test.each([
-    ["a text step in an api block", "      - rules: Press the \"Add\" button\n", "order.flow.yaml:8:16: error[unsupported-step] surface `backend` is `app: api`: it has no UI"],
-    ["assert_screenshot in an api block", "      - assert_screenshot: { name: x }\n", "order.flow.yaml:8:9: error[unsupported-step] `assert_screenshot` needs a surface with the screenshot capability, which the `app: api` surface `backend` does not have"],
+    [
+      "a text step in an api block",
+      '      - rules: Press the "Add" button\n',
+      "order.flow.yaml:8:16: error[unsupported-step] surface `backend` is `app: api`: it has no UI",
+    ],
+    [
+      "assert_screenshot in an api block",
+      "      - assert_screenshot: { name: x }\n",
+      "order.flow.yaml:8:9: error[unsupported-step] `assert_screenshot` needs a surface with the screenshot capability, which the `app: api` surface `backend` does not have",
+    ],
     ["a url on an api surface", null, "api surface `backend` has no start page"],
   ])("refuses %s at load", async (_, step, message) => {
     const p = project();
     const apps = step === null ? "  backend: { app: api, url: http://127.0.0.1:1/ }\n" : "  backend: { app: api }\n";
-    p.write("order.flow.yaml", `name: Bad\napps:\n  shop: { app: web, url: http://127.0.0.1:1/ }\n${apps}steps:\n  - in: backend\n    steps:\n${step ?? "      - assert_api: { request: GET http://127.0.0.1:1/ }\n"}`);
+    p.write(
+      "order.flow.yaml",
+      `name: Bad\napps:\n  shop: { app: web, url: http://127.0.0.1:1/ }\n${apps}steps:\n  - in: backend\n    steps:\n${step ?? "      - assert_api: { request: GET http://127.0.0.1:1/ }\n"}`,
+    );
     const res = await runCli(["validate", "order.flow.yaml"], { cwd: p.dir });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(message);
@@ -133,7 +144,9 @@ describe("an api surface in apps:", () => {
 describe("assert_screenshot in a multi-surface flow", () => {
   test("names each baseline <name>@<surface>.png and compares each surface with its own", async () => {
     const p = project();
-    p.write("shots.flow.yaml", `name: Two surfaces, one screenshot name
+    p.write(
+      "shots.flow.yaml",
+      `name: Two surfaces, one screenshot name
 apps:
   shop:  { app: web, url: "\${SHOP_URL}/counter.html" }
   admin: { app: web, url: "\${SHOP_URL}/greeter.html" }
@@ -145,7 +158,8 @@ steps:
   - in: admin
     steps:
       - assert_screenshot: { name: home }
-`);
+`,
+    );
     const env = { SHOP_URL: shop.url };
     const rec = await runCli(["record", "shots.flow.yaml", "--author", "rules"], { cwd: p.dir, env });
     expect(rec.code).toBe(0);
@@ -172,7 +186,9 @@ steps:
 describe("per-surface browser:", () => {
   test("each web surface gets its own viewport, carried in the header and applied at replay", async () => {
     const p = project();
-    p.write("sizes.flow.yaml", `name: Phone and desktop
+    p.write(
+      "sizes.flow.yaml",
+      `name: Phone and desktop
 apps:
   phone:   { app: web, url: "\${SHOP_URL}/shaping.html", browser: { viewport: { width: 390, height: 700 }, user_agent: phone-agent } }
   desktop: { app: web, url: "\${SHOP_URL}/shaping.html", browser: { viewport: { width: 1100, height: 700 } } }
@@ -187,7 +203,8 @@ steps:
   - in: phone
     steps:
       - assert: the "id:fact-width" shows width = 390
-`);
+`,
+    );
     const env = { SHOP_URL: shop.url };
     const rec = await runCli(["record", "sizes.flow.yaml", "--author", "rules"], { cwd: p.dir, env });
     expect(rec.stderr).not.toContain("FAILED");

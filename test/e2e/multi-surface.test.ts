@@ -79,7 +79,9 @@ describe("apps: + in: blocks", () => {
     // The when is the admin block's first node, right after a shop block: read on shop, where the
     // page is the counter, it would not hold and its body would not run. The repeat, back on shop,
     // holds at once there; read on admin (no counter) it would press a button admin lacks.
-    p.write("blocks.flow.yaml", `name: Blocks across surfaces
+    p.write(
+      "blocks.flow.yaml",
+      `name: Blocks across surfaces
 apps:
   shop:  { app: web, url: "\${SHOP_URL}/counter.html" }
   admin: { app: web, url: "\${ADMIN_URL}/greeter.html" }
@@ -105,7 +107,8 @@ steps:
           steps:
             - rules: Press the "Add" button
       - assert: the "id:count" shows 42
-`);
+`,
+    );
     const env = { SHOP_URL: shop.url, ADMIN_URL: admin.url };
     const rec = await runCli(["record", "blocks.flow.yaml", "--author", "rules"], { cwd: p.dir, env });
     expect(rec.stderr).toContain("holds, running its steps");
@@ -124,12 +127,36 @@ steps:
   });
 
   test.each([
-    ["a step outside any in: block", "apps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - rules: Click \"Go\"\n", "every step sits in an `in: <surface>` block"],
-    ["an undeclared surface", "apps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - in: b\n    steps: [ 'rules: Click \"Go\"' ]\n", "no surface `b` in `apps:`"],
-    ["a vision surface without its window", "apps:\n  a: { app: vision }\nsteps:\n  - in: a\n    steps: [ 'rules: Click \"Go\"' ]\n", "surface `a` needs `window`"],
-    ["a text step on an api surface", "apps:\n  a: { app: api }\nsteps:\n  - in: a\n    steps: [ 'rules: Click \"Go\"' ]\n", "surface `a` is `app: api`: it has no UI"],
-    ["both app: and apps:", "app: web\napps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - in: a\n    steps: [ 'rules: Click \"Go\"' ]\n", "either `app:` (one surface) or `apps:`"],
-    ["nested in: blocks", "apps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - in: a\n    steps:\n      - in: a\n        steps: [ 'rules: Click \"Go\"' ]\n", "they do not nest"],
+    [
+      "a step outside any in: block",
+      'apps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - rules: Click "Go"\n',
+      "every step sits in an `in: <surface>` block",
+    ],
+    [
+      "an undeclared surface",
+      "apps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - in: b\n    steps: [ 'rules: Click \"Go\"' ]\n",
+      "no surface `b` in `apps:`",
+    ],
+    [
+      "a vision surface without its window",
+      "apps:\n  a: { app: vision }\nsteps:\n  - in: a\n    steps: [ 'rules: Click \"Go\"' ]\n",
+      "surface `a` needs `window`",
+    ],
+    [
+      "a text step on an api surface",
+      "apps:\n  a: { app: api }\nsteps:\n  - in: a\n    steps: [ 'rules: Click \"Go\"' ]\n",
+      "surface `a` is `app: api`: it has no UI",
+    ],
+    [
+      "both app: and apps:",
+      "app: web\napps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - in: a\n    steps: [ 'rules: Click \"Go\"' ]\n",
+      "either `app:` (one surface) or `apps:`",
+    ],
+    [
+      "nested in: blocks",
+      "apps:\n  a: { app: web, url: http://127.0.0.1/ }\nsteps:\n  - in: a\n    steps:\n      - in: a\n        steps: [ 'rules: Click \"Go\"' ]\n",
+      "they do not nest",
+    ],
   ])("refuses %s at parse time", async (_, body, message) => {
     p.write("bad.flow.yaml", `name: Bad\n${body}`);
     const res = await runCli(["validate", "bad.flow.yaml"], { cwd: p.dir });

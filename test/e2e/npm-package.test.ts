@@ -96,7 +96,14 @@ describe("the npm package, installed into a fresh project", () => {
   }, 60_000);
 
   test("records and replays a flow against a page served on 127.0.0.1", async () => {
-    writeFileSync(join(project, "greeter.flow.yaml"), flowYaml("Served page", `${server.url}/greeter.html`, ["rules: Type Grace into the \"Your name\" field", "rules: Click the \"Greet\" button", "assert: page shows Hello, Grace!"]));
+    writeFileSync(
+      join(project, "greeter.flow.yaml"),
+      flowYaml("Served page", `${server.url}/greeter.html`, [
+        'rules: Type Grace into the "Your name" field',
+        'rules: Click the "Greet" button',
+        "assert: page shows Hello, Grace!",
+      ]),
+    );
     const recorded = await sh(["npx", "flowproof", "record", "greeter.flow.yaml"], project);
     expect(recorded.code, show(recorded)).toBe(0);
     const replayed = await sh(["npx", "flowproof", "run", "greeter.flow.yaml", "--json"], project);
@@ -108,17 +115,26 @@ describe("the npm package, installed into a fresh project", () => {
     const x = await startBareDisplay();
     try {
       writeFileSync(join(project, "vision.flow.yaml"), "name: Vision\napp: vision\nwindow: {title: No such window}\nsteps:\n  - assert: page shows Saved\n");
-      const r = await sh(["npx", "flowproof", "record", "vision.flow.yaml", "--author", "rules", "--json"], project, { DISPLAY: x.display, FLOWPROOF_WINDOW_TIMEOUT_MS: "300" });
+      const r = await sh(["npx", "flowproof", "record", "vision.flow.yaml", "--author", "rules", "--json"], project, {
+        DISPLAY: x.display,
+        FLOWPROOF_WINDOW_TIMEOUT_MS: "300",
+      });
       expect(r.code, show(r)).toBe(2);
       // A missing model would be no-ocr-model; a worker that cannot start, plugin-error.
-      expect((JSON.parse(r.stdout) as { error: unknown }).error).toMatchObject({ code: "app-launch", message: 'no window titled "No such window" appeared within 300 ms; windows open: none' });
+      expect((JSON.parse(r.stdout) as { error: unknown }).error).toMatchObject({
+        code: "app-launch",
+        message: 'no window titled "No such window" appeared within 300 ms; windows open: none',
+      });
     } finally {
       await x.stop();
     }
   }, 60_000);
 
-  test("the library import runs a flow (`import { Flow } from \"flowproof\"`)", async () => {
-    writeFileSync(join(project, "lib.ts"), 'import { Flow } from "flowproof";\nconst { report } = await new Flow("greeter.flow.yaml").run();\nconsole.log(JSON.stringify({ passed: report.passed, steps: report.steps.length }));\n');
+  test('the library import runs a flow (`import { Flow } from "flowproof"`)', async () => {
+    writeFileSync(
+      join(project, "lib.ts"),
+      'import { Flow } from "flowproof";\nconst { report } = await new Flow("greeter.flow.yaml").run();\nconsole.log(JSON.stringify({ passed: report.passed, steps: report.steps.length }));\n',
+    );
     const r = await ok([process.execPath, "lib.ts"], project);
     expect(JSON.parse(r.stdout.trim().split("\n").at(-1)!)).toEqual({ passed: true, steps: 3 });
   }, 60_000);

@@ -38,7 +38,13 @@ beforeAll(() => {
       const n = bump(key);
       switch (url.pathname) {
         case "/users":
-          return Response.json({ results: [{ balance: 150953, ref: "0953", name: "Ada" }, { balance: 2, name: "Bob" }], meta: { page: 1 } });
+          return Response.json({
+            results: [
+              { balance: 150953, ref: "0953", name: "Ada" },
+              { balance: 2, name: "Bob" },
+            ],
+            meta: { page: 1 },
+          });
         case "/multi": {
           const h = new Headers({ "content-type": "text/plain" });
           h.append("x-tag", "a");
@@ -46,7 +52,12 @@ beforeAll(() => {
           return new Response("plain text, not json", { headers: h });
         }
         case "/echo":
-          return Response.json({ method: req.method, type: req.headers.get("content-type"), auth: req.headers.get("authorization") === `Bearer ${TOKEN}`, body: await req.text() });
+          return Response.json({
+            method: req.method,
+            type: req.headers.get("content-type"),
+            auth: req.headers.get("authorization") === `Bearer ${TOKEN}`,
+            body: await req.text(),
+          });
         case "/jobs":
           return new Response("failing", { status: 500 });
         case "/jobs-eventually":
@@ -86,7 +97,12 @@ async function cli(p: TmpProject, args: string[], env: Record<string, string> = 
 /** Frames off, for the web tests whose evidence is not frames: each frame costs CPU. */
 const NO_FRAMES = ["--recording-detail", "off"];
 
-async function record(p: TmpProject, flow: string, env: Record<string, string> = {}, flags: readonly string[] = []): Promise<{ r: CliResult; json: { ok: boolean; error?: string; trace_path: string | null } }> {
+async function record(
+  p: TmpProject,
+  flow: string,
+  env: Record<string, string> = {},
+  flags: readonly string[] = [],
+): Promise<{ r: CliResult; json: { ok: boolean; error?: string; trace_path: string | null } }> {
   p.write("t.flow.yaml", flow);
   const r = await cli(p, ["record", "t.flow.yaml", "--author", "rules", "--json", ...flags], env);
   const json = JSON.parse(r.stdout) as { error?: string; trace_path: string | null };
@@ -110,7 +126,11 @@ async function replayHere(p: TmpProject): Promise<RunJson> {
   return r as unknown as RunJson;
 }
 
-interface RunJson { report: { passed: boolean; error?: string; steps: Array<{ status: string; detail?: string }> }; report_path: string; run_dir: string }
+interface RunJson {
+  report: { passed: boolean; error?: string; steps: Array<{ status: string; detail?: string }> };
+  report_path: string;
+  run_dir: string;
+}
 async function replay(p: TmpProject, env: Record<string, string> = {}, flags: readonly string[] = []): Promise<RunJson> {
   const r = await cli(p, ["run", "t.flow.yaml", "--json", ...flags], env);
   const out = JSON.parse(r.stdout) as RunJson;
@@ -121,7 +141,9 @@ async function replay(p: TmpProject, env: Record<string, string> = {}, flags: re
 describe("app: api flows with assert_api", () => {
   test("records and replays without a browser; the trace keeps only references", async () => {
     const p = project();
-    const { r, json } = await record(p, apiFlow(`  - assert_api:
+    const { r, json } = await record(
+      p,
+      apiFlow(`  - assert_api:
       request: GET \${API}/users
       status: 200
       body_contains: Ada
@@ -152,14 +174,15 @@ describe("app: api flows with assert_api", () => {
   - assert_api:
       request: GET \${API}/users
       body_json: results.1.name
-`));
+`),
+    );
     expect(r.stderr).not.toContain("error");
     expect(json.ok).toBe(true);
     const trace = readFileSync(json.trace_path!, "utf8");
     expectValidTrace(json.trace_path!);
     expect(trace).toContain("Bearer ${TOKEN}");
     expect(trace).not.toContain(TOKEN);
-    expect(trace).not.toContain("150953\"}"); // the live value is never stored (only the expectation)
+    expect(trace).not.toContain('150953"}'); // the live value is never stored (only the expectation)
     expect(parseTrace(trace).header["app"]).toEqual({ name: "api", adapter: "api" });
     const run = await replay(p);
     expect(run.report.passed).toBe(true);
@@ -169,7 +192,9 @@ describe("app: api flows with assert_api", () => {
 
   test("sends JSON with content-type application/json unless the flow sets its own", async () => {
     const p = project();
-    const json = await recordHere(p, apiFlow(`  - assert_api:
+    const json = await recordHere(
+      p,
+      apiFlow(`  - assert_api:
       request: PUT \${API}/echo
       body: [1, 2]
       body_json: type
@@ -180,7 +205,8 @@ describe("app: api flows with assert_api", () => {
       body: hello
       body_json: body
       equals: hello
-`));
+`),
+    );
     expect(json.error).toBeUndefined();
     expect(json.ok).toBe(true);
   });
@@ -192,13 +218,29 @@ describe("app: api flows with assert_api", () => {
     ["a path that runs off the document", "request: GET ${API}/users\n      body_json: results.0.balance.x", "path 'results.0.balance.x' stops at segment 'x'"],
     ["an index past the end", "request: GET ${API}/users\n      body_json: results.5.balance", "path 'results.5.balance' stops at segment '5'"],
     ["a path to an object", "request: GET ${API}/users\n      body_json: meta", "path resolves to a non-scalar; assert a leaf value"],
-    ["a string leaf against a number", "request: GET ${API}/users\n      body_json: results.0.ref\n      equals: 953", "path 'results.0.ref' is 0953, expected 953"],
+    [
+      "a string leaf against a number",
+      "request: GET ${API}/users\n      body_json: results.0.ref\n      equals: 953",
+      "path 'results.0.ref' is 0953, expected 953",
+    ],
     ["a count on an object", "request: GET ${API}/users\n      body_json: meta\n      count: 1", "path 'meta' is an object, count requires an array"],
     ["a wrong count", "request: GET ${API}/users\n      body_json: results\n      count: 5", "path 'results' has 2 elements, expected exactly 5"],
-    ["a count below the minimum", "request: GET ${API}/users\n      body_json: results\n      count_at_least: 3", "path 'results' has 2 elements, expected at least 3"],
+    [
+      "a count below the minimum",
+      "request: GET ${API}/users\n      body_json: results\n      count_at_least: 3",
+      "path 'results' has 2 elements, expected at least 3",
+    ],
     ["an absent header", "request: GET ${API}/users\n      header: X-Missing", "response has no 'X-Missing' header (status 200)"],
-    ["a header value mismatch", "request: GET ${API}/users\n      header: Content-Type\n      header_equals: text/html", "header 'Content-Type' is 'application/json;charset=utf-8', expected equals 'text/html' (status 200)"],
-    ["a header substring mismatch", "request: GET ${API}/multi\n      header: x-tag\n      header_contains: c", "header 'x-tag' is 'a, b', expected contains 'c' (status 200)"],
+    [
+      "a header value mismatch",
+      "request: GET ${API}/users\n      header: Content-Type\n      header_equals: text/html",
+      "header 'Content-Type' is 'application/json;charset=utf-8', expected equals 'text/html' (status 200)",
+    ],
+    [
+      "a header substring mismatch",
+      "request: GET ${API}/multi\n      header: x-tag\n      header_contains: c",
+      "header 'x-tag' is 'a, b', expected contains 'c' (status 200)",
+    ],
   ])("fails on %s with the documented message", async (_, args, message) => {
     const p = project();
     const json = await recordHere(p, apiFlow(`  - assert_api:\n      ${args}\n      timeout_seconds: 0\n`));
@@ -231,14 +273,19 @@ describe("app: api flows with assert_api", () => {
     expect(counts.get("POST /jobs-eventually")).toBe(3);
 
     counts.delete("GET /slow-ready");
-    const readOnce = await record(p, apiFlow("  - assert_api:\n      request: GET ${API}/slow-ready\n      body_json: state\n      equals: ready\n      retry: false\n"));
+    const readOnce = await record(
+      p,
+      apiFlow("  - assert_api:\n      request: GET ${API}/slow-ready\n      body_json: state\n      equals: ready\n      retry: false\n"),
+    );
     expect(readOnce.json.ok).toBe(false);
     expect(counts.get("GET /slow-ready")).toBe(1);
   });
 
   test("refuses malformed steps at load with file:line:col, did-you-mean and the documented rules", async () => {
     const p = project();
-    p.write("t.flow.yaml", apiFlow(`  - assert_api:
+    p.write(
+      "t.flow.yaml",
+      apiFlow(`  - assert_api:
       request: GET \${API}/users
       stauts: 200
   - assert_api:
@@ -256,7 +303,8 @@ describe("app: api flows with assert_api", () => {
       connection: main
   - assert_screenshot:
       name: home
-`));
+`),
+    );
     const r = await cli(p, ["validate", "t.flow.yaml"]);
     expect(r.code).toBe(2);
     const err = r.stderr;
@@ -269,7 +317,9 @@ describe("app: api flows with assert_api", () => {
     expect(err).toContain("t.flow.yaml:15:7: error[bad-value] `count` and `count_at_least` are mutually exclusive");
     expect(err).toContain("t.flow.yaml:17:12: error[unsupported-step] an `app: api` flow has no UI");
     expect(err).toContain("t.flow.yaml:18:5: error[missing-key] `assert_sql` needs `query`");
-    expect(err).toContain("t.flow.yaml:20:5: error[unsupported-step] `assert_screenshot` needs a surface with the screenshot capability, which an `app: api` flow does not have");
+    expect(err).toContain(
+      "t.flow.yaml:20:5: error[unsupported-step] `assert_screenshot` needs a surface with the screenshot capability, which an `app: api` flow does not have",
+    );
   });
 });
 
@@ -279,18 +329,26 @@ describe("assert_sql", () => {
 
   test("reads a real PostgreSQL server (FLOWPROOF_TEST_PG_URL, started by .ci/run)", async () => {
     if (!pgUrl) {
-      throw new Error("FLOWPROOF_TEST_PG_URL is not set: the SQL tests need a PostgreSQL server. Run .ci/run, or start one and export FLOWPROOF_TEST_PG_URL=postgres://user:pass@127.0.0.1:5432/db");
+      throw new Error(
+        "FLOWPROOF_TEST_PG_URL is not set: the SQL tests need a PostgreSQL server. Run .ci/run, or start one and export FLOWPROOF_TEST_PG_URL=postgres://user:pass@127.0.0.1:5432/db",
+      );
     }
     const sql = postgres(pgUrl, { max: 1, connect_timeout: 5, onnotice: () => undefined });
     try {
-      await sql.unsafe(`DROP TABLE IF EXISTS ${table}; CREATE TABLE ${table} (ref text, total numeric); INSERT INTO ${table} VALUES ('4711', 12.50), ('4712', 3)`);
+      await sql.unsafe(
+        `DROP TABLE IF EXISTS ${table}; CREATE TABLE ${table} (ref text, total numeric); INSERT INTO ${table} VALUES ('4711', 12.50), ('4712', 3)`,
+      );
     } catch (e) {
-      throw new Error(`the PostgreSQL server at FLOWPROOF_TEST_PG_URL is not reachable (${e instanceof Error ? e.message : String(e)}); run .ci/run to install and start it`);
+      throw new Error(
+        `the PostgreSQL server at FLOWPROOF_TEST_PG_URL is not reachable (${e instanceof Error ? e.message : String(e)}); run .ci/run to install and start it`,
+      );
     }
     try {
       const p = project();
       const env = { FLOWPROOF_SQL_REPORTING: pgUrl };
-      const { json } = await record(p, apiFlow(`  - assert_sql:
+      const { json } = await record(
+        p,
+        apiFlow(`  - assert_sql:
       connection: reporting
       query: SELECT count(*) FROM ${table} WHERE ref = '4711'
       equals: "1"
@@ -301,14 +359,24 @@ describe("assert_sql", () => {
   - assert_sql:
       connection: reporting
       query: SELECT 1 FROM ${table} WHERE ref = '4712'
-`), env);
+`),
+        env,
+      );
       expect(json.error).toBeUndefined();
       expect(readFileSync(json.trace_path!, "utf8")).not.toContain(pgUrl);
       expect((await replay(p, env)).report.passed).toBe(true);
       // Red paths: a value mismatch and no rows.
-      const bad = await record(p, apiFlow(`  - assert_sql:\n      connection: reporting\n      query: SELECT count(*) FROM ${table}\n      equals: 3\n      timeout_seconds: 0\n`), env);
+      const bad = await record(
+        p,
+        apiFlow(`  - assert_sql:\n      connection: reporting\n      query: SELECT count(*) FROM ${table}\n      equals: 3\n      timeout_seconds: 0\n`),
+        env,
+      );
       expect(bad.json.error).toContain("assert_sql: query returned '2', expected '3'");
-      const none = await record(p, apiFlow(`  - assert_sql:\n      connection: reporting\n      query: SELECT 1 FROM ${table} WHERE ref = 'nope'\n      timeout_seconds: 0\n`), env);
+      const none = await record(
+        p,
+        apiFlow(`  - assert_sql:\n      connection: reporting\n      query: SELECT 1 FROM ${table} WHERE ref = 'nope'\n      timeout_seconds: 0\n`),
+        env,
+      );
       expect(none.json.error).toContain("query returned no rows");
     } finally {
       await sql.unsafe(`DROP TABLE IF EXISTS ${table}`);
@@ -323,7 +391,11 @@ describe("assert_sql", () => {
     db.run("INSERT INTO orders VALUES ('4711', 'confirmed')");
     db.close();
     const env = { FLOWPROOF_SQL_APP_DB: "sqlite:app.db" };
-    const { json } = await record(p, apiFlow("  - assert_sql:\n      connection: app-db\n      query: SELECT status FROM orders WHERE ref = '4711'\n      equals: confirmed\n"), env);
+    const { json } = await record(
+      p,
+      apiFlow("  - assert_sql:\n      connection: app-db\n      query: SELECT status FROM orders WHERE ref = '4711'\n      equals: confirmed\n"),
+      env,
+    );
     expect(json.error).toBeUndefined();
     expect((await replay(p, env)).report.passed).toBe(true);
     const bad = await record(p, apiFlow("  - assert_sql:\n      connection: app-db\n      query: SELECT nope FROM orders\n      timeout_seconds: 0\n"), env);
@@ -355,7 +427,9 @@ describe("assert_spreadsheet", () => {
     const p = project();
     await writeWorkbook(join(p.dir, "prices.xlsx"));
     p.write("prices.csv", 'Material,Net Price,Note\n100-100,12.50,"said ""hi"", twice"\n100-200,7,\n');
-    const { json } = await record(p, apiFlow(`  - assert_spreadsheet:
+    const { json } = await record(
+      p,
+      apiFlow(`  - assert_spreadsheet:
       path: prices.xlsx
       at: B2
       equals: "12.50"
@@ -373,7 +447,9 @@ describe("assert_spreadsheet", () => {
   - assert_spreadsheet:
       path: prices.csv
       at: A3
-`), { DATA: p.dir });
+`),
+      { DATA: p.dir },
+    );
     expect(json.error).toBeUndefined();
     expect((await replay(p, { DATA: p.dir })).report.passed).toBe(true);
   });
@@ -396,7 +472,12 @@ describe("assert_spreadsheet", () => {
 
   test("refuses at and column together, and equals with contains, at load", async () => {
     const p = project();
-    p.write("t.flow.yaml", apiFlow("  - assert_spreadsheet:\n      path: a.xlsx\n      at: B2\n      column: Net\n      row_contains: x\n  - assert_spreadsheet:\n      path: a.xlsx\n      at: B2\n      equals: 1\n      contains: '1'\n"));
+    p.write(
+      "t.flow.yaml",
+      apiFlow(
+        "  - assert_spreadsheet:\n      path: a.xlsx\n      at: B2\n      column: Net\n      row_contains: x\n  - assert_spreadsheet:\n      path: a.xlsx\n      at: B2\n      equals: 1\n      contains: '1'\n",
+      ),
+    );
     const r = await cli(p, ["validate", "t.flow.yaml"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("t.flow.yaml:7:7: error[bad-value] `at` and `column` + `row_contains` are two ways to name the cell");
@@ -413,9 +494,12 @@ describe("web flows: a downloaded xlsx, screenshots and the secret-leak scan", (
     mkdirSync(join(site.dir, "files"), { recursive: true });
     await writeWorkbook(join(site.dir, "files", "prices.xlsx"));
     site.write("export.html", '<!doctype html><html><body><h1>Exports</h1><a href="/files/prices.xlsx" download>Download prices</a></body></html>');
-    site.write("dash.html", `<!doctype html><html><head><style>body{margin:0;font:16px sans-serif} .clock{position:absolute;left:10px;top:60px;width:200px;height:30px;background:#0a0}</style></head>
+    site.write(
+      "dash.html",
+      `<!doctype html><html><head><style>body{margin:0;font:16px sans-serif} .clock{position:absolute;left:10px;top:60px;width:200px;height:30px;background:#0a0}</style></head>
 <body><h1 id="title">Dashboard</h1><div class="clock" id="clock"></div><p id="secret"></p>
-<script>const q=new URLSearchParams(location.search); if(q.get("clock")) document.getElementById("clock").style.background=q.get("clock"); if(q.get("title")) document.getElementById("title").textContent=q.get("title"); if(q.get("leak")) document.getElementById("secret").textContent="token "+q.get("leak");</script></body></html>`);
+<script>const q=new URLSearchParams(location.search); if(q.get("clock")) document.getElementById("clock").style.background=q.get("clock"); if(q.get("title")) document.getElementById("title").textContent=q.get("title"); if(q.get("leak")) document.getElementById("secret").textContent="token "+q.get("leak");</script></body></html>`,
+    );
     server = await startServer(site.dir);
   });
   afterAll(() => server?.stop());
@@ -424,14 +508,22 @@ describe("web flows: a downloaded xlsx, screenshots and the secret-leak scan", (
 
   test("checks a real download's xlsx through ${captured.x}", async () => {
     const p = project();
-    const { json } = await record(p, webFlow(`${server.url}/export.html`, `  - rules: Click "Download prices"
+    const { json } = await record(
+      p,
+      webFlow(
+        `${server.url}/export.html`,
+        `  - rules: Click "Download prices"
   - rules: Wait until the download completes as prices within 10s
   - assert_spreadsheet:
       path: \${captured.prices}
       column: Net Price
       row_contains: "100-100"
       equals: 12.5
-`), {}, NO_FRAMES);
+`,
+      ),
+      {},
+      NO_FRAMES,
+    );
     expect(json.error).toBeUndefined();
     expectValidTrace(json.trace_path!);
     expect(readFileSync(json.trace_path!, "utf8")).toContain("${captured.prices}");
@@ -439,13 +531,21 @@ describe("web flows: a downloaded xlsx, screenshots and the secret-leak scan", (
   }, 60_000);
 
   /** A page of its own per test, rewritten between record and replay to change what it shows. */
-  const dashPage = (name: string, clock: string) => site.write(`${name}.html`, `<!doctype html><html><head><style>body{margin:0;font:16px sans-serif} .clock{position:absolute;left:10px;top:60px;width:200px;height:30px;background:${clock}}</style></head>
-<body><h1 id="title">Dashboard</h1><div class="clock" id="clock"></div><p style="position:absolute;top:120px;left:10px;margin:0;color:${clock}">Synced</p></body></html>`);
+  const dashPage = (name: string, clock: string) =>
+    site.write(
+      `${name}.html`,
+      `<!doctype html><html><head><style>body{margin:0;font:16px sans-serif} .clock{position:absolute;left:10px;top:60px;width:200px;height:30px;background:${clock}}</style></head>
+<body><h1 id="title">Dashboard</h1><div class="clock" id="clock"></div><p style="position:absolute;top:120px;left:10px;margin:0;color:${clock}">Synced</p></body></html>`,
+    );
 
   test("mints a baseline at record, matches it, and reports a mismatch with actual and diff images", async () => {
     const p = project();
     dashPage("shot1", "#0a0");
-    const flow = (extra = "") => webFlow(`${server.url}/shot1.html`, `  - assert: page shows Dashboard\n  - assert_screenshot:\n      name: dashboard\n      timeout_seconds: 1${extra}\n`);
+    const flow = (extra = "") =>
+      webFlow(
+        `${server.url}/shot1.html`,
+        `  - assert: page shows Dashboard\n  - assert_screenshot:\n      name: dashboard\n      timeout_seconds: 1${extra}\n`,
+      );
     const json = await recordHere(p, flow());
     expect(json.error).toBeUndefined();
     expectValidTrace(json.trace_path!);
@@ -458,7 +558,9 @@ describe("web flows: a downloaded xlsx, screenshots and the secret-leak scan", (
     const bad = await replayHere(p);
     expect(bad.report.passed).toBe(false);
     const detail = bad.report.steps[1]!.detail!;
-    expect(detail).toMatch(/screenshot 'dashboard' differs from its baseline in \d+\.\d+% of pixels \(\d+ of \d+\), threshold 0\.00%; see visual\/dashboard\.diff\.png/);
+    expect(detail).toMatch(
+      /screenshot 'dashboard' differs from its baseline in \d+\.\d+% of pixels \(\d+ of \d+\), threshold 0\.00%; see visual\/dashboard\.diff\.png/,
+    );
     expect(readdirSync(join(bad.run_dir, "visual")).sort()).toEqual(["dashboard.actual.png", "dashboard.diff.png"]);
     expect((bad.report.steps[1] as { evidence?: string[] }).evidence).toEqual(["visual/dashboard.actual.png", "visual/dashboard.diff.png"]);
     expect(readFileSync(join(bad.run_dir, "report.html"), "utf8")).toContain('<img src="visual/dashboard.diff.png"');
@@ -475,7 +577,11 @@ describe("web flows: a downloaded xlsx, screenshots and the secret-leak scan", (
   test("masks are blanked at record and replay; an unresolved mask fails; a size change explains itself", async () => {
     const p = project();
     dashPage("shot2", "#0a0");
-    const flow = (mask: string) => webFlow(`${server.url}/shot2.html`, `  - assert: page shows Dashboard\n  - assert_screenshot:\n      name: masked\n      mask: [${mask}]\n      timeout_seconds: 1\n`);
+    const flow = (mask: string) =>
+      webFlow(
+        `${server.url}/shot2.html`,
+        `  - assert: page shows Dashboard\n  - assert_screenshot:\n      name: masked\n      mask: [${mask}]\n      timeout_seconds: 1\n`,
+      );
     expect((await recordHere(p, flow('"css:.clock", Synced'))).error).toBeUndefined();
     const png = PNG.sync.read(readFileSync(join(p.dir, "t.baselines", "masked.png")));
     expect([...png.data.subarray((70 * png.width + 50) * 4, (70 * png.width + 50) * 4 + 3)]).toEqual([0, 0, 0]);
@@ -504,7 +610,11 @@ describe("web flows: a downloaded xlsx, screenshots and the secret-leak scan", (
     expect(clean.json.error).toBeUndefined();
     expect((await replay(p, env)).report.passed).toBe(true);
 
-    const leakyPage = await record(p, webFlow(`${server.url}/dash.html?leak=\${DB_PASSWORD}`, "  - assert: page shows Dashboard\n  - assert_no_secret_leak:\n      - ${DB_PASSWORD}\n"), env);
+    const leakyPage = await record(
+      p,
+      webFlow(`${server.url}/dash.html?leak=\${DB_PASSWORD}`, "  - assert: page shows Dashboard\n  - assert_no_secret_leak:\n      - ${DB_PASSWORD}\n"),
+      env,
+    );
     expect(leakyPage.json.ok).toBe(false);
     expect(leakyPage.json.error).toContain("secret leak: ${DB_PASSWORD} surfaced in surface text after step s0001");
     expect(leakyPage.r.stdout + leakyPage.r.stderr).not.toContain(SECRET);
@@ -526,7 +636,9 @@ describe("web flows: a downloaded xlsx, screenshots and the secret-leak scan", (
 describe("a project's own assertion kind", () => {
   test("a plugin in the project's plugins/ adds assert_stock, validated and auto-waited like the built-ins", async () => {
     const p = project();
-    p.write("plugins/stock.ts", `import { defineAssertion } from "flowproof";
+    p.write(
+      "plugins/stock.ts",
+      `import { defineAssertion } from "flowproof";
 export const plugin = defineAssertion({
   key: "assert_stock",
   schema: { type: "object", required: ["sku", "at_least"], additionalProperties: false, properties: { sku: { type: "string" }, at_least: { type: "integer" }, timeout_seconds: { type: "number" } } },
@@ -536,7 +648,8 @@ export const plugin = defineAssertion({
     return body.state === "ready" ? { pass: true } : { pass: false, expected: "ready", actual: "stock for " + args.sku + " is " + body.state };
   },
 });
-`);
+`,
+    );
     counts.delete("GET /slow-ready");
     const { json } = await record(p, apiFlow("  - assert_stock:\n      sku: B2\n      at_least: 1\n"));
     expect(json.error).toBeUndefined();
@@ -559,7 +672,9 @@ describe("through the compiled executable", () => {
       db.run("INSERT INTO t VALUES ('ok')");
       db.close();
       await writeWorkbook(join(p.dir, "prices.xlsx"));
-      p.write("t.flow.yaml", apiFlow(`  - assert_api:
+      p.write(
+        "t.flow.yaml",
+        apiFlow(`  - assert_api:
       request: GET \${API}/users
       body_json: results.0.name
       equals: Ada
@@ -571,7 +686,8 @@ describe("through the compiled executable", () => {
       path: prices.xlsx
       at: B2
       equals: 12.5
-`));
+`),
+      );
       const env = { API, FLOWPROOF_SQL_APP: "sqlite:app.db", PATH: sandbox.path };
       const rec = await sandbox.run(["record", "t.flow.yaml", "--author", "rules"], { cwd: p.dir, env });
       expect(rec.stderr).not.toContain("error");

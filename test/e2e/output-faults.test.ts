@@ -20,15 +20,25 @@ let status = "Ready";
 beforeAll(async () => {
   requireChromium();
   server = await startServer();
-  server.setRoute("/invoice", () => new Response(
-    "<!doctype html><title>Invoices</title><h1>Invoice #1001</h1><button>Open</button>",
-    { headers: { "content-type": "text/html; charset=utf-8" } },
-  ));
-  server.setRoute("/hostile", () => new Response(
-    `<!doctype html><title>Hostile \u001b]0;PWNED\u0007</title><h1 id="total">${hostileTotal} \u001b]0;PWNED\u0007\u001b[31mRED\u009b2J \uFFFE\uFFFF end</h1><button>Pay</button>`,
-    { headers: { "content-type": "text/html; charset=utf-8" } },
-  ));
-  server.setRoute("/status", () => new Response(`<!doctype html><title>Status</title><p id="status">${status}</p>`, { headers: { "content-type": "text/html; charset=utf-8" } }));
+  server.setRoute(
+    "/invoice",
+    () =>
+      new Response("<!doctype html><title>Invoices</title><h1>Invoice #1001</h1><button>Open</button>", {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      }),
+  );
+  server.setRoute(
+    "/hostile",
+    () =>
+      new Response(
+        `<!doctype html><title>Hostile \u001b]0;PWNED\u0007</title><h1 id="total">${hostileTotal} \u001b]0;PWNED\u0007\u001b[31mRED\u009b2J \uFFFE\uFFFF end</h1><button>Pay</button>`,
+        { headers: { "content-type": "text/html; charset=utf-8" } },
+      ),
+  );
+  server.setRoute(
+    "/status",
+    () => new Response(`<!doctype html><title>Status</title><p id="status">${status}</p>`, { headers: { "content-type": "text/html; charset=utf-8" } }),
+  );
   project = tmpProject();
 });
 afterAll(() => {
@@ -53,17 +63,16 @@ describe("a step YAML cut at a comment", () => {
     const spec = project.write("quote.flow.yaml", flow("Quote", ['rules: Click "Invoice #1001"']));
     const res = await runCli(["validate", spec], { cwd: project.dir });
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain("quote.flow.yaml:5:27: error[yaml-comment] YAML read ` #1001\"` as a comment");
+    expect(res.stderr).toContain('quote.flow.yaml:5:27: error[yaml-comment] YAML read ` #1001"` as a comment');
     expect(res.stderr).toContain("`- rules: 'Click \"Invoice #1001\"'`");
   });
 
   test("the quoted step keeps its `#`, and `# note` after a complete step stays a comment", async () => {
     // Cut at the `#`, "does not show Invoice" would fail on this page; whole, it holds.
-    const spec = project.write("noted.flow.yaml", flow("Noted", [
-      'assert: "page does not show Invoice #1002"',
-      "assert: 'page shows Invoice #1001' # the first invoice",
-      'rules: Click "Open" # opens it',
-    ]));
+    const spec = project.write(
+      "noted.flow.yaml",
+      flow("Noted", ['assert: "page does not show Invoice #1002"', "assert: 'page shows Invoice #1001' # the first invoice", 'rules: Click "Open" # opens it']),
+    );
     const res = await runCli(["record", spec], { cwd: project.dir });
     expect({ code: res.code, stderr: res.stderr }).toMatchObject({ code: 0 });
     const trace = project.read("noted.trace.jsonl");
@@ -83,15 +92,18 @@ function wellFormedXml(file: string): { ok: boolean; error: string } {
 
 describe("page text hostile to terminals and XML", () => {
   test("escape sequences never reach the terminal raw and junit.xml stays well-formed", async () => {
-    const spec = project.write("hostile.flow.yaml", [
-      "name: Hostile",
-      "app: web",
-      `url: ${server.url}/hostile`,
-      "steps:",
-      '  - rules: Click "Pay"',
-      '  - assert: the "id:total" shows Total within 1s',
-      "",
-    ].join("\n"));
+    const spec = project.write(
+      "hostile.flow.yaml",
+      [
+        "name: Hostile",
+        "app: web",
+        `url: ${server.url}/hostile`,
+        "steps:",
+        '  - rules: Click "Pay"',
+        '  - assert: the "id:total" shows Total within 1s',
+        "",
+      ].join("\n"),
+    );
     expect((await runCli(["record", spec], { cwd: project.dir })).code).toBe(0);
     // The app changed: the page no longer shows the total the trace asserts.
     hostileTotal = "Sum";
@@ -125,10 +137,17 @@ function sh(...cmd: string[]): void {
 /** Every file under `dir`, relative. */
 function filesUnder(dir: string, rel = ""): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((e) => statSync(join(dir, e)).isDirectory() ? filesUnder(join(dir, e), `${rel}${e}/`) : [`${rel}${e}`]);
+  return readdirSync(dir).flatMap((e) => (statSync(join(dir, e)).isDirectory() ? filesUnder(join(dir, e), `${rel}${e}/`) : [`${rel}${e}`]));
 }
 
-const STEPS = ['rules: Click "Open"', "assert: 'page shows Invoice #1001'", 'rules: Click "Open"', "assert: the \"Open\" button is visible", 'rules: Click "Open"', "assert: page does not show Error"];
+const STEPS = [
+  'rules: Click "Open"',
+  "assert: 'page shows Invoice #1001'",
+  'rules: Click "Open"',
+  'assert: the "Open" button is visible',
+  'rules: Click "Open"',
+  "assert: page does not show Error",
+];
 
 describe("output that cannot be written", () => {
   const immutable: string[] = [];
@@ -182,7 +201,9 @@ describe("output that cannot be written", () => {
     expect(res.code).toBe(2);
     const out = JSON.parse(res.stdout) as { error: { code: string; message: string; diagnostics: Array<{ hint?: string }> } };
     expect(out.error.code).toBe("io-error");
-    expect(out.error.message).toMatch(/^cannot write .*\.flowproof\/runs\/\d{8}T[\d.]+Z \(the run's result\.json, junit\.xml, report\.html and frames\): permission denied \(EPERM\)$/);
+    expect(out.error.message).toMatch(
+      /^cannot write .*\.flowproof\/runs\/\d{8}T[\d.]+Z \(the run's result\.json, junit\.xml, report\.html and frames\): permission denied \(EPERM\)$/,
+    );
     expect(out.error.diagnostics[0]!.hint).toContain("writable");
   });
 
@@ -204,14 +225,17 @@ describe("output that cannot be written", () => {
     writeFileSync(join(dir, "filler.bin"), new Uint8Array(Math.max(0, avail - leaveBytes)));
   };
   /** Every result.json and junit.xml under `dir`, and what each says. */
-  const verdicts = (dir: string) => filesUnder(dir).filter((f) => /(result\.json|junit\.xml|report\.json)$/.test(f)).map((f) => {
-    const text = readFileSync(join(dir, f), "utf8");
-    const junit = /<testsuites [^>]*failures="(\d+)" errors="(\d+)"/.exec(text);
-    if (junit) return { file: f, says: Number(junit[1]) + Number(junit[2]) > 0 ? "not passed" : "passed" };
-    const json = JSON.parse(text) as { outcome?: string; flows?: { status: string }[] };
-    const passed = f.endsWith("report.json") ? (json.flows ?? []).some((fl) => fl.status === "pass") : json.outcome === "passed";
-    return { file: f, says: passed ? "passed" : "not passed" };
-  });
+  const verdicts = (dir: string) =>
+    filesUnder(dir)
+      .filter((f) => /(result\.json|junit\.xml|report\.json)$/.test(f))
+      .map((f) => {
+        const text = readFileSync(join(dir, f), "utf8");
+        const junit = /<testsuites [^>]*failures="(\d+)" errors="(\d+)"/.exec(text);
+        if (junit) return { file: f, says: Number(junit[1]) + Number(junit[2]) > 0 ? "not passed" : "passed" };
+        const json = JSON.parse(text) as { outcome?: string; flows?: { status: string }[] };
+        const passed = f.endsWith("report.json") ? (json.flows ?? []).some((fl) => fl.status === "pass") : json.outcome === "passed";
+        return { file: f, says: passed ? "passed" : "not passed" };
+      });
 
   test("a disk with room for result.json but not the whole bundle: exit 2, and nothing written says the run passed", async () => {
     const dir = smallDisk(join(project.dir, "full-report"));
@@ -224,7 +248,11 @@ describe("output that cannot be written", () => {
     const written = verdicts(dir);
     expect(written.map((v) => v.file)).toContainEqual(expect.stringMatching(/result\.json$/));
     expect(written.filter((v) => v.says === "passed")).toEqual([]);
-    const result = JSON.parse(readFileSync(join(dir, written.find((v) => v.file.endsWith("result.json"))!.file), "utf8")) as { outcome: string; passed: boolean; error: string };
+    const result = JSON.parse(readFileSync(join(dir, written.find((v) => v.file.endsWith("result.json"))!.file), "utf8")) as {
+      outcome: string;
+      passed: boolean;
+      error: string;
+    };
     expect(result).toMatchObject({ outcome: "errored", passed: false });
     expect(result.error).toContain("the run's evidence could not be written whole: cannot write");
     expect(filesUnder(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
@@ -255,20 +283,32 @@ describe("output that cannot be written", () => {
 describe("retry bundles", () => {
   test("a retried flow never writes into the bundle of a flow named like its retry", async () => {
     const suite = join(project.dir, "retry-suite");
-    const statusFlow = (name: string) => [`name: ${name}`, "app: web", `url: ${server.url}/status`, "steps:", "  - assert: page shows Ready within 1s", ""].join("\n");
+    const statusFlow = (name: string) =>
+      [`name: ${name}`, "app: web", `url: ${server.url}/status`, "steps:", "  - assert: page shows Ready within 1s", ""].join("\n");
     const checkout = project.write("retry-suite/checkout.flow.yaml", statusFlow("Checkout"));
     const other = project.write("retry-suite/checkout-attempt-2.flow.yaml", statusFlow("Checkout attempt two"));
     for (const spec of [checkout, other]) expect((await runCli(["record", spec, "--recording-detail", "off"], { cwd: suite })).code).toBe(0);
     // `checkout-attempt-2` now passes on its own trace; `checkout` fails, is retried, and fails again.
-    project.write("retry-suite/checkout-attempt-2.trace.jsonl", resealed(project.read("retry-suite/checkout-attempt-2.trace.jsonl").replaceAll("Ready", "Busy")));
+    project.write(
+      "retry-suite/checkout-attempt-2.trace.jsonl",
+      resealed(project.read("retry-suite/checkout-attempt-2.trace.jsonl").replaceAll("Ready", "Busy")),
+    );
     status = "Busy";
     const res = await runCli(["run", ".", "--retries", "1", "--json", "--recording-detail", "off"], { cwd: suite });
     status = "Ready";
     const out = JSON.parse(res.stdout) as { run_dir: string; flows: Array<{ spec: string; outcome: string; attempts: number; report_path: string }> };
     expect(res.code).toBe(1);
     const bySpec = Object.fromEntries(out.flows.map((f) => [f.spec, f]));
-    expect(bySpec["checkout.flow.yaml"]).toMatchObject({ outcome: "failed", attempts: 2, report_path: join(out.run_dir, "attempts", "2", "checkout", "result.json") });
-    expect(bySpec["checkout-attempt-2.flow.yaml"]).toMatchObject({ outcome: "passed", attempts: 1, report_path: join(out.run_dir, "flows", "checkout-attempt-2", "result.json") });
+    expect(bySpec["checkout.flow.yaml"]).toMatchObject({
+      outcome: "failed",
+      attempts: 2,
+      report_path: join(out.run_dir, "attempts", "2", "checkout", "result.json"),
+    });
+    expect(bySpec["checkout-attempt-2.flow.yaml"]).toMatchObject({
+      outcome: "passed",
+      attempts: 1,
+      report_path: join(out.run_dir, "flows", "checkout-attempt-2", "result.json"),
+    });
     const kept = JSON.parse(readFileSync(join(out.run_dir, "flows", "checkout-attempt-2", "result.json"), "utf8")) as { name: string; passed: boolean };
     expect(kept).toMatchObject({ name: "Checkout attempt two", passed: true });
     const first = JSON.parse(readFileSync(join(out.run_dir, "flows", "checkout", "result.json"), "utf8")) as { name: string; passed: boolean };

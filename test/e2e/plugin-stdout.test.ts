@@ -34,11 +34,18 @@ export const plugin = defineAssertion<{ say: string; timeout_seconds?: number }>
 `;
 const FLOW = "name: Said\napp: api\nsteps:\n  - assert_said:\n      say: hello\n      timeout_seconds: 1\n";
 
-const chatty = () => project(assertion(`async (a) => {
+const chatty = () =>
+  project(
+    assertion(
+      `async (a) => {
     console.log("CHATTY in run", a.say);
     process.stdout.write("CHATTY write in run\\n");
     return { pass: true };
-  }`, `console.log("CHATTY at import");\nconsole.info(${JSON.stringify(FAKE_RESPONSE)});\nprocess.stdout.write("CHATTY write at import\\n");`), FLOW);
+  }`,
+      `console.log("CHATTY at import");\nconsole.info(${JSON.stringify(FAKE_RESPONSE)});\nprocess.stdout.write("CHATTY write at import\\n");`,
+    ),
+    FLOW,
+  );
 
 describe("a chatty plugin does not corrupt machine output", () => {
   test("--json: stdout is one JSON document; the plugin's lines are on stderr", async () => {
@@ -86,7 +93,12 @@ describe("a chatty plugin does not corrupt machine output", () => {
         await Bun.sleep(20);
       }
     };
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } } });
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } },
+    });
     await response(1);
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "flowproof_validate", arguments: { spec: "check.flow.yaml" } } });

@@ -24,7 +24,9 @@ beforeAll(async () => {
   try {
     agPackage = Bun.resolveSync("ag-grid-community/package.json", ROOT);
   } catch (error) {
-    throw new Error("the real-grid pages need the devDependencies ag-grid-community, @mui/x-data-grid, @mui/material, react and react-dom: run `npm install`", { cause: error });
+    throw new Error("the real-grid pages need the devDependencies ag-grid-community, @mui/x-data-grid, @mui/material, react and react-dom: run `npm install`", {
+      cause: error,
+    });
   }
   const agGrid = join(dirname(agPackage), "dist/ag-grid-community.min.js");
   server.setRoute("/vendor/ag-grid-community.min.js", () => new Response(Bun.file(agGrid), { headers: { "content-type": "text/javascript" } }));
@@ -71,7 +73,7 @@ const CASES: readonly Case[] = [
     page: "ag-grid.html",
     steps: [
       "Wait until page shows Entry 0001 within 10s",
-      'assert: page does not show Entry 0400',
+      "assert: page does not show Entry 0400",
       'rules: Scroll the "css:#ledger .ag-body-vertical-scroll-viewport" to 15000px',
       'assert: the "Amount" column of the row containing "Entry 0503" shows 754.50',
       'rules: Scroll "Entry 0505" into view',

@@ -20,11 +20,15 @@ const packageDir = (name: string): string => {
   try {
     return dirname(Bun.resolveSync(`${name}/package.json`, ROOT));
   } catch (error) {
-    throw new Error("the real-widget pages need the devDependencies @mui/material, @headlessui/react, @shoelace-style/shoelace, react and react-dom: run `npm install`", { cause: error });
+    throw new Error(
+      "the real-widget pages need the devDependencies @mui/material, @headlessui/react, @shoelace-style/shoelace, react and react-dom: run `npm install`",
+      { cause: error },
+    );
   }
 };
 
-const serveFile = (path: string, file: string, type: string) => server.setRoute(path, () => new Response(Bun.file(file), { headers: { "content-type": type } }));
+const serveFile = (path: string, file: string, type: string) =>
+  server.setRoute(path, () => new Response(Bun.file(file), { headers: { "content-type": type } }));
 const page = (name: string) => join(WIDGETS, name);
 /** Departments the page lists before its own, to change the page between a recording and its replay. */
 let extraDepartments: string[] = [];
@@ -58,7 +62,11 @@ const green = (name: string, url: string, steps: readonly string[]) =>
 
 /** Records `steps` and answers the first failed step's detail. */
 const firstFailure = async (name: string, url: string, steps: readonly string[]): Promise<string | undefined> => {
-  const recorded = await record({ spec: project.write(`${name}.flow.yaml`, flowYaml(name, `${server.url}/${url}`, steps)), author: "rules", recordingDetail: "off" });
+  const recorded = await record({
+    spec: project.write(`${name}.flow.yaml`, flowYaml(name, `${server.url}/${url}`, steps)),
+    author: "rules",
+    recordingDetail: "off",
+  });
   expect(recorded.ok).toBe(false);
   return recorded.step_results.find((r) => r.status === "failed")?.detail;
 };
@@ -91,14 +99,21 @@ describe("MUI", () => {
   });
 
   test("the trace keeps the option the recording chose, and replay takes exactly it", async () => {
-    const spec = project.write("mui-chosen.flow.yaml", flowYaml("mui-chosen", `${server.url}/react-widgets.html`, [
-      "Wait until page shows Department within 10s",
-      'rules: Select Fin from the "Department" dropdown',
-      'assert: the "Department" field contains exactly Finance',
-    ]));
+    const spec = project.write(
+      "mui-chosen.flow.yaml",
+      flowYaml("mui-chosen", `${server.url}/react-widgets.html`, [
+        "Wait until page shows Department within 10s",
+        'rules: Select Fin from the "Department" dropdown',
+        'assert: the "Department" field contains exactly Finance',
+      ]),
+    );
     const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
     expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
-    const steps = readFileSync(recorded.trace_path!, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as { intent: string; action: { params: { chosen?: string[] } } });
+    const steps = readFileSync(recorded.trace_path!, "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => JSON.parse(l) as { intent: string; action: { params: { chosen?: string[] } } });
     expect(steps.find((s) => s.intent.startsWith("Select Fin"))?.action.params.chosen).toEqual(["Finance"]);
     // The page now offers a second option reading "Fin…": replay does not decide the prefix again.
     extraDepartments = ["Finance Ops"];
@@ -127,7 +142,7 @@ describe("MUI", () => {
       'rules: Select North from the "Region" dropdown',
     ]);
     expect(detail).toContain('"North"');
-    expect(detail).toContain("does not show it (it shows \"South\")");
+    expect(detail).toContain('does not show it (it shows "South")');
   });
 });
 

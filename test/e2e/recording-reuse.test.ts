@@ -13,7 +13,11 @@ import { expectValidResult } from "../support/schemas.ts";
 import { decodePng, isUniform, type PixelRect } from "../../src/recording/image.ts";
 import type { RunReport } from "../../src/report/schema.ts";
 
-const html = (body: string) => () => new Response(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reuse</title><style>body { margin: 0; font: 20px sans-serif; } #box { position: absolute; left: 0; top: 0; width: 40px; height: 40px; background: rgb(0, 0, 200); } p, button { margin-left: 60px; }</style></head><body>${body}</body></html>`, { headers: { "content-type": "text/html" } });
+const html = (body: string) => () =>
+  new Response(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Reuse</title><style>body { margin: 0; font: 20px sans-serif; } #box { position: absolute; left: 0; top: 0; width: 40px; height: 40px; background: rgb(0, 0, 200); } p, button { margin-left: 60px; }</style></head><body>${body}</body></html>`,
+    { headers: { "content-type": "text/html" } },
+  );
 const BOX: PixelRect = { x: 5, y: 5, width: 30, height: 30 };
 const BLUE = [0, 0, 200] as const;
 const RED = [200, 0, 0] as const;
@@ -23,13 +27,31 @@ const projects: TmpProject[] = [];
 beforeAll(async () => {
   requireChromium();
   server = await startServer();
-  server.setRoute("/reuse/still.html", html(`<div id="box"></div><p>Ready</p><button onclick="document.getElementById('box').style.background = 'rgb(200, 0, 0)'">Paint</button>`));
+  server.setRoute(
+    "/reuse/still.html",
+    html(`<div id="box"></div><p>Ready</p><button onclick="document.getElementById('box').style.background = 'rgb(200, 0, 0)'">Paint</button>`),
+  );
   // The timer repaints the box 300 ms after Start, then shows Done 300 ms later.
-  server.setRoute("/reuse/timer.html", html(`<div id="box"></div><p id="s">Idle</p><button onclick="setTimeout(() => { document.getElementById('box').style.background = 'rgb(200, 0, 0)'; }, 300); setTimeout(() => { document.getElementById('s').textContent = 'Done'; }, 600)">Start</button>`));
+  server.setRoute(
+    "/reuse/timer.html",
+    html(
+      `<div id="box"></div><p id="s">Idle</p><button onclick="setTimeout(() => { document.getElementById('box').style.background = 'rgb(200, 0, 0)'; }, 300); setTimeout(() => { document.getElementById('s').textContent = 'Done'; }, 600)">Start</button>`,
+    ),
+  );
   // An endless animation (600 px/s) that does not touch the DOM once started; 300 ms after Go a
   // timer writes local storage (no change on screen), which a step waits for while the box moves.
-  server.setRoute("/reuse/animated.html", html(`<style>@keyframes slide { from { left: 0; } to { left: 1200px; } } .moving { animation: slide 2s linear infinite; }</style><div id="box"></div><p>Still</p><button onclick="document.getElementById('box').classList.add('moving'); setTimeout(() => localStorage.setItem('phase', 'later'), 300)">Go</button>`));
-  server.setRoute("/reuse/secret.html", html(`<p>Sign in</p><label for="pw">Password</label><input id="pw" type="password" style="position: absolute; left: 200px; top: 100px; width: 400px; height: 40px; box-sizing: border-box;">`));
+  server.setRoute(
+    "/reuse/animated.html",
+    html(
+      `<style>@keyframes slide { from { left: 0; } to { left: 1200px; } } .moving { animation: slide 2s linear infinite; }</style><div id="box"></div><p>Still</p><button onclick="document.getElementById('box').classList.add('moving'); setTimeout(() => localStorage.setItem('phase', 'later'), 300)">Go</button>`,
+    ),
+  );
+  server.setRoute(
+    "/reuse/secret.html",
+    html(
+      `<p>Sign in</p><label for="pw">Password</label><input id="pw" type="password" style="position: absolute; left: 200px; top: 100px; width: 400px; height: 40px; box-sizing: border-box;">`,
+    ),
+  );
 });
 afterAll(() => {
   server.stop();
@@ -40,7 +62,10 @@ afterAll(() => {
 async function replay(page: string, steps: readonly string[], env: Record<string, string> = {}) {
   const project = tmpProject();
   projects.push(project);
-  const spec = project.write("reuse.flow.yaml", ["name: Reuse", "app: web", `url: ${server.url}/reuse/${page}`, "steps:", ...steps.map((s) => `  - ${s}`), ""].join("\n"));
+  const spec = project.write(
+    "reuse.flow.yaml",
+    ["name: Reuse", "app: web", `url: ${server.url}/reuse/${page}`, "steps:", ...steps.map((s) => `  - ${s}`), ""].join("\n"),
+  );
   const rec = await runCli(["record", spec], { cwd: project.dir, env });
   expect(rec.stderr).not.toContain("FAILED");
   expect(rec.code).toBe(0);
@@ -58,7 +83,12 @@ const image = (dir: string, file: string) => decodePng(readFileSync(join(dir, fi
 
 describe("recording reuses the previous frame only when nothing changed (real browser)", () => {
   test("steps that change nothing show the previous frame: the same file, each at an offset inside its own step", async () => {
-    const { dir, frames, report } = await replay("still.html", ["assert: page shows Ready", "assert: page shows Ready", 'rules: Click "Paint"', "assert: page shows Ready"]);
+    const { dir, frames, report } = await replay("still.html", [
+      "assert: page shows Ready",
+      "assert: page shows Ready",
+      'rules: Click "Paint"',
+      "assert: page shows Ready",
+    ]);
     expect(frames.map((f) => f.length)).toEqual([2, 2, 2, 2]);
     const [a1, a2, click, a3] = frames as [string[], string[], string[], string[]];
     // Every frame file is named by its offset and picture, so the bundle still maps offsets to
@@ -108,14 +138,19 @@ describe("recording reuses the previous frame only when nothing changed (real br
 
   test("a reused frame is the redacted capture: the password stays masked and the secret never reaches disk", async () => {
     const secret = "pw-Reuse-7731-secret";
-    const { project, dir, frames } = await replay("secret.html", ['rules: Type ${SECRET_PW} into the "Password" field', "assert: page shows Sign in", "assert: page shows Sign in"], { SECRET_PW: secret });
+    const { project, dir, frames } = await replay(
+      "secret.html",
+      ['rules: Type ${SECRET_PW} into the "Password" field', "assert: page shows Sign in", "assert: page shows Sign in"],
+      { SECRET_PW: secret },
+    );
     const [typed, a1, a2] = frames as [string[], string[], string[]];
     // Each step's before-frame is the previous step's after-frame, linked, never captured again.
     // (Whether an assertion's after-frame is reused too depends on when the page's last
     // selectionchange of the typing lands, so it is not compared: a fresh capture is masked the same.)
     expect(inode(dir, a1[0]!)).toBe(inode(dir, typed[1]!));
     expect(inode(dir, a2[0]!)).toBe(inode(dir, a1[1]!));
-    for (const f of [typed[1]!, a1[0]!, a1[1]!, a2[0]!, a2[1]!]) expect(isUniform(image(dir, f), { x: 200, y: 100, width: 400, height: 40 }, [0, 0, 0])).toBe(true);
+    for (const f of [typed[1]!, a1[0]!, a1[1]!, a2[0]!, a2[1]!])
+      expect(isUniform(image(dir, f), { x: 200, y: 100, width: 400, height: 40 }, [0, 0, 0])).toBe(true);
     const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
     for (const file of walk(project.dir)) expect([file, readFileSync(file, "latin1").includes(secret)]).toEqual([file, false]);
   });

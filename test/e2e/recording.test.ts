@@ -205,15 +205,18 @@ describe("recording redaction (real browser)", () => {
   test("--highlight-cursor on a drag marks both ends on the pre-action checkpoint, and shares boundary captures", async () => {
     const drag = tmpProject();
     projects.push(drag);
-    const spec = drag.write("drag.flow.yaml", [
-      "name: Drag marked",
-      "app: web",
-      `url: ${server.url}/drag.html`,
-      "steps:",
-      '  - rules: Drag "Card" onto "Bin"',
-      "  - assert: page shows dropped card-1",
-      "",
-    ].join("\n"));
+    const spec = drag.write(
+      "drag.flow.yaml",
+      [
+        "name: Drag marked",
+        "app: web",
+        `url: ${server.url}/drag.html`,
+        "steps:",
+        '  - rules: Drag "Card" onto "Bin"',
+        "  - assert: page shows dropped card-1",
+        "",
+      ].join("\n"),
+    );
     const rec = await runCli(["record", spec], { cwd: drag.dir, env: {} });
     expect(rec.code).toBe(0);
     const run = await runCli(["run", spec, "--highlight-cursor"], { cwd: drag.dir, env: {} });
@@ -263,7 +266,14 @@ describe("recording redaction (real browser)", () => {
     expect(run.code).toBe(0);
     const dir = runDirOf(run.stdout, paint.dir);
     const report = json<RunReport>(join(dir, "result.json"));
-    const colours: Array<readonly [number, number, number]> = [[0, 0, 0], [200, 0, 0], [0, 200, 0], [0, 0, 200], [200, 200, 0], [0, 200, 200]];
+    const colours: Array<readonly [number, number, number]> = [
+      [0, 0, 0],
+      [200, 0, 0],
+      [0, 200, 0],
+      [0, 0, 200],
+      [200, 200, 0],
+      [0, 200, 200],
+    ];
     const corner = { x: 2, y: 2, width: 20, height: 20 };
     const ranges = report.recording!.steps;
     let actions = 0;
@@ -286,20 +296,23 @@ describe("recording redaction (real browser)", () => {
     // Chromium swaps the emulation for each capture; overlapping captures would leave it wrong.
     const mobile = tmpProject();
     projects.push(mobile);
-    const spec = mobile.write("mobile.flow.yaml", [
-      "name: Mobile",
-      "app: web",
-      `url: ${server.url}/shaping.html`,
-      "browser:",
-      "  viewport: { width: 390, height: 844, device_scale_factor: 3, mobile: true, touch: true }",
-      "steps:",
-      "  - assert: page shows width = 390",
-      "  - assert: page shows dpr = 3",
-      '  - rules: Click "Add to cart"',
-      "  - assert: page shows cart now",
-      "  - assert: page shows width = 390",
-      "",
-    ].join("\n"));
+    const spec = mobile.write(
+      "mobile.flow.yaml",
+      [
+        "name: Mobile",
+        "app: web",
+        `url: ${server.url}/shaping.html`,
+        "browser:",
+        "  viewport: { width: 390, height: 844, device_scale_factor: 3, mobile: true, touch: true }",
+        "steps:",
+        "  - assert: page shows width = 390",
+        "  - assert: page shows dpr = 3",
+        '  - rules: Click "Add to cart"',
+        "  - assert: page shows cart now",
+        "  - assert: page shows width = 390",
+        "",
+      ].join("\n"),
+    );
     const rec = await runCli(["record", spec], { cwd: mobile.dir, env: {} });
     expect(rec.stderr).not.toContain("FAILED");
     expect(rec.code).toBe(0);
@@ -324,18 +337,30 @@ describe("recording redaction (real browser)", () => {
       // Every request is intercepted: file: URLs continue, anything else is refused and recorded.
       s.on("Fetch.requestPaused", (p) => {
         const local = p.request.url.startsWith("file:");
-        void (local ? s.send("Fetch.continueRequest", { requestId: p.requestId }) : s.send("Fetch.failRequest", { requestId: p.requestId, errorReason: "BlockedByClient" })).catch(() => undefined);
+        void (
+          local
+            ? s.send("Fetch.continueRequest", { requestId: p.requestId })
+            : s.send("Fetch.failRequest", { requestId: p.requestId, errorReason: "BlockedByClient" })
+        ).catch(() => undefined);
       });
-      await Promise.all([s.send("Network.enable"), s.send("Page.enable"), s.send("Runtime.enable"), s.send("Fetch.enable", { patterns: [{ urlPattern: "*" }] })]);
+      await Promise.all([
+        s.send("Network.enable"),
+        s.send("Page.enable"),
+        s.send("Runtime.enable"),
+        s.send("Fetch.enable", { patterns: [{ urlPattern: "*" }] }),
+      ]);
       await s.send("Emulation.setDeviceMetricsOverride", { width: 1400, height: 900, deviceScaleFactor: 1, mobile: false });
       const loaded = s.waitFor("Page.loadEventFired", 20_000);
       await s.send("Page.navigate", { url: `file://${join(runDir, "report.html")}` });
       await loaded;
-      const evaluate = async <T>(expression: string): Promise<T> => (await s.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true })).result.value as T;
+      const evaluate = async <T>(expression: string): Promise<T> =>
+        (await s.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true })).result.value as T;
 
       expect(await evaluate<string>("document.querySelector('h1').textContent")).toBe("PASSRedaction");
       // Click the 4th step's row with a real mouse event.
-      const box = await evaluate<{ x: number; y: number }>("(() => { const r = document.querySelector('tr[data-step=s0004]'); r.scrollIntoView(); const b = r.getBoundingClientRect(); return { x: b.left + b.width / 2, y: b.top + b.height / 2 }; })()");
+      const box = await evaluate<{ x: number; y: number }>(
+        "(() => { const r = document.querySelector('tr[data-step=s0004]'); r.scrollIntoView(); const b = r.getBoundingClientRect(); return { x: b.left + b.width / 2, y: b.top + b.height / 2 }; })()",
+      );
       await s.send("Input.dispatchMouseEvent", { type: "mousePressed", x: box.x, y: box.y, button: "left", clickCount: 1 });
       await s.send("Input.dispatchMouseEvent", { type: "mouseReleased", x: box.x, y: box.y, button: "left", clickCount: 1 });
       const shown = await evaluate<{ visible: string[]; images: Array<{ src: string; w: number; cls: string }> }>(`(async () => {
@@ -350,7 +375,9 @@ describe("recording redaction (real browser)", () => {
       expect(shown.images.map((i) => i.src)).toEqual(expected);
       expect(shown.images.map((i) => i.cls)).toEqual(["frame before", "frame pointer", "frame after"]);
       expect(shown.images.every((i) => i.w === 1280)).toBe(true);
-      const gifWidth = await evaluate<number>("(async () => { const g = document.querySelector('details.gif img'); document.querySelector('details.gif').open = true; await g.decode(); return g.naturalWidth; })()");
+      const gifWidth = await evaluate<number>(
+        "(async () => { const g = document.querySelector('details.gif img'); document.querySelector('details.gif').open = true; await g.decode(); return g.naturalWidth; })()",
+      );
       expect(gifWidth).toBe(880);
       expect(requested.length).toBeGreaterThan(0);
       expect(requested.filter((u) => !u.startsWith("file:"))).toEqual([]);

@@ -24,7 +24,11 @@ afterAll(async () => {
 runDriverConformance({
   name: "sap (SAP GUI Scripting under Wine)",
   ran: async () => {
-    const [runner, mocksap, started] = await Promise.all([windowsExecutable(RUNNER, "conformance"), compileWin32(MOCKSAP_C, ["-lole32", "-loleaut32", "-luuid", "-lgdi32"]), startWineBed()]);
+    const [runner, mocksap, started] = await Promise.all([
+      windowsExecutable(RUNNER, "conformance"),
+      compileWin32(MOCKSAP_C, ["-lole32", "-loleaut32", "-luuid", "-lgdi32"]),
+      startWineBed(),
+    ]);
     bed = started;
     // SAP Logon is started once, as on a desk: every case opens a connection of its own in it.
     const ready = join(bed.dir, "sap-ready.txt");

@@ -118,7 +118,8 @@ function blackBlocks(png: PNG, w: number, h: number): { x: number; y: number }[]
       sum[(y + 1) * (width + 1) + x + 1] = sum[y * (width + 1) + x + 1]! + row;
     }
   }
-  const area = (x: number, y: number): number => sum[(y + h) * (width + 1) + x + w]! - sum[y * (width + 1) + x + w]! - sum[(y + h) * (width + 1) + x]! + sum[y * (width + 1) + x]!;
+  const area = (x: number, y: number): number =>
+    sum[(y + h) * (width + 1) + x + w]! - sum[y * (width + 1) + x + w]! - sum[(y + h) * (width + 1) + x]! + sum[y * (width + 1) + x]!;
   const found: { x: number; y: number }[] = [];
   for (let y = 0; y + h <= height; y++) {
     for (let x = 0; x + w <= width; x++) {
@@ -146,7 +147,18 @@ beforeAll(async () => {
   // SAP Logon is started once, as on a desk: every flow of the file opens its own connection in it
   // (SAP_LOGON_EXE stays set, so a flow would start it again if it were gone).
   const ready = join(bed.dir, "sap-ready.txt");
-  simulator = bed.start(sapLogon, ["--log", winPath(writesLog), "--user", `CLERK=${CLERK_PW}`, "--user", `APPROVER=${APPROVER_PW}`, "--ready", winPath(ready), "--exit-after", "1800"]);
+  simulator = bed.start(sapLogon, [
+    "--log",
+    winPath(writesLog),
+    "--user",
+    `CLERK=${CLERK_PW}`,
+    "--user",
+    `APPROVER=${APPROVER_PW}`,
+    "--ready",
+    winPath(ready),
+    "--exit-after",
+    "1800",
+  ]);
   const deadline = Date.now() + 60_000;
   while (!existsSync(ready) && Date.now() < deadline) await Bun.sleep(100);
   if (!existsSync(ready)) throw new Error("the SAP GUI simulator did not register SAPGUI within 60 s");
@@ -156,7 +168,6 @@ afterAll(async () => {
   simulator?.kill();
   await bed?.stop();
 });
-
 
 /** The clerk surface's block of a multi-surface flow: creates an order for `soldTo` in VA01 and remembers its number as `order`. */
 const clerkSavesOrder = (soldTo: string): string => `  - in: clerk
@@ -189,7 +200,9 @@ describe("sap flows through the Windows executable", () => {
     expect(report.report.outcome).toBe("passed");
     // The simulator took a password only where it must go: the login screen's password field and
     // the password field the flow typed it into (SU3), once on record and once on replay.
-    const writes = readFileSync(writesLog, "utf8").split("\n").filter((l) => l.includes(CLERK_PW));
+    const writes = readFileSync(writesLog, "utf8")
+      .split("\n")
+      .filter((l) => l.includes(CLERK_PW));
     expect(writes.length).toBe(4);
     for (const w of writes) expect(w).toMatch(/^(?:\uFEFF)?SET \/app\/con\[\d+\]\/ses\[0\]\/wnd\[0\]\/usr\/pwdRSYST-BCODE Text=/);
   }, 600_000);
@@ -232,7 +245,9 @@ describe("sap flows through the Windows executable", () => {
   }, 300_000);
 
   test("two surfaces of one system log on with their own users in one flow", async () => {
-    const flow = writeFlow("approval", `name: Order approval
+    const flow = writeFlow(
+      "approval",
+      `name: Order approval
 apps:
   clerk: { app: sap, connection: TS3, login: { user: clerk, password: "\${CLERK_PW}" } }
   approver: { app: sap, connection: TS3, login: { user: approver, password: "\${APPROVER_PW}" } }
@@ -248,7 +263,8 @@ ${clerkSavesOrder("815")}
   - in: clerk
     steps:
       - assert: page shows Display Sales Documents
-`);
+`,
+    );
     const rec = await flowproof(["record", winPath(flow), "--json"]);
     expect(rec.code, `${rec.stdout}\n${rec.stderr}`).toBe(0);
     const header = JSON.parse(readFileSync(join(project, "approval.trace.jsonl"), "utf8").split("\n")[0]!) as { apps: Record<string, Record<string, unknown>> };
@@ -256,7 +272,9 @@ ${clerkSavesOrder("815")}
     expect(header.apps["approver"]).toMatchObject({ adapter: "sap", login_user: "approver" });
     const run = await flowproof(["run", winPath(flow), "--json"]);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
-    const approverWrites = readFileSync(writesLog, "utf8").split("\n").filter((l) => l.includes(APPROVER_PW));
+    const approverWrites = readFileSync(writesLog, "utf8")
+      .split("\n")
+      .filter((l) => l.includes(APPROVER_PW));
     expect(approverWrites.length).toBe(2);
     for (const w of approverWrites) expect(w).toContain("/usr/pwdRSYST-BCODE Text=");
   }, 500_000);
@@ -280,16 +298,22 @@ ${clerkSavesOrder("815")}
   }, 300_000);
 
   test("flowproof config sap keeps fallback credentials in the credential store, and a flow without login uses them", async () => {
-    const store = await bed.run("cmd", ["/c", `echo ${APPROVER_PW}| ${winPath(exe)} config sap --user approver --client 200 --json`], { env: sapEnv(), timeoutMs: 120_000 });
+    const store = await bed.run("cmd", ["/c", `echo ${APPROVER_PW}| ${winPath(exe)} config sap --user approver --client 200 --json`], {
+      env: sapEnv(),
+      timeoutMs: 120_000,
+    });
     expect(store.code, `${store.stdout}\n${store.stderr}`).toBe(0);
     expect(store.stdout).toContain('"user": "approver"');
     expect(store.stdout).not.toContain(APPROVER_PW);
-    const flow = writeFlow("fallback", `name: Fallback login
+    const flow = writeFlow(
+      "fallback",
+      `name: Fallback login
 app: sap
 connection: TS3
 steps:
   - assert: page shows Welcome APPROVER
-`);
+`,
+    );
     const rec = await flowproof(["record", winPath(flow), "--json"]);
     expect(rec.code, `${rec.stdout}\n${rec.stderr}`).toBe(0);
     const removed = await flowproof(["config", "sap", "--delete", "--json"]);
@@ -307,7 +331,8 @@ steps:
       fetch(req) {
         const url = new URL(req.url);
         if (url.pathname === "/portal") {
-          return new Response(`<!doctype html><title>Order portal</title>
+          return new Response(
+            `<!doctype html><title>Order portal</title>
 <label for="q">Search</label> <input id="q"> <button id="find">Find</button>
 <ul id="results"></ul>
 <script>
@@ -317,7 +342,9 @@ document.getElementById("find").onclick = async () => {
   document.getElementById("results").innerHTML = found.length === 0 ? "<li>No orders found</li>"
     : found.map((o) => "<li>Order " + o.number + " for customer " + o.customer + "</li>").join("");
 };
-</script>`, { headers: { "content-type": "text/html; charset=utf-8" } });
+</script>`,
+            { headers: { "content-type": "text/html; charset=utf-8" } },
+          );
         }
         if (url.pathname === "/api/orders") {
           const q = url.searchParams.get("q") ?? "";
@@ -336,7 +363,9 @@ document.getElementById("find").onclick = async () => {
     let browser: LaunchedBrowser | undefined;
     try {
       browser = await launchBrowser(requireChromium(), { extraArgs: ["--remote-allow-origins=*"] });
-      const flow = writeFlow("sap-web-api", `name: Order in SAP, on the portal, from the API
+      const flow = writeFlow(
+        "sap-web-api",
+        `name: Order in SAP, on the portal, from the API
 apps:
   clerk: { app: sap, connection: TS3, login: { user: clerk, password: "\${CLERK_PW}" } }
   portal: { app: web, url: "\${PORTAL_URL}/portal", browser: { endpoint: "\${BROWSER_ENDPOINT}" } }
@@ -354,12 +383,15 @@ ${clerkSavesOrder("90210")}
           request: GET \${PORTAL_URL}/api/orders/\${captured.order}
           body_json: customer
           equals: "90210"
-`);
+`,
+      );
       const env = sapEnv({ PORTAL_URL: server.url.origin, BROWSER_ENDPOINT: browser.wsUrl });
       const rec = await flowproof(["record", winPath(flow), "--json"], env);
       expect(rec.code, `${rec.stdout}\n${rec.stderr}`).toBe(0);
       const saved = [...orders().keys()];
-      const header = JSON.parse(readFileSync(join(project, "sap-web-api.trace.jsonl"), "utf8").split("\n")[0]!) as { apps: Record<string, Record<string, unknown>> };
+      const header = JSON.parse(readFileSync(join(project, "sap-web-api.trace.jsonl"), "utf8").split("\n")[0]!) as {
+        apps: Record<string, Record<string, unknown>>;
+      };
       expect(header.apps["clerk"]).toMatchObject({ adapter: "sap", connection: "TS3", login_user: "clerk" });
       expect(header.apps["portal"]).toMatchObject({ adapter: "web", browser: { endpoint: "${BROWSER_ENDPOINT}" } });
 

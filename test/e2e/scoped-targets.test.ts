@@ -21,7 +21,13 @@ beforeAll(async () => {
   project = tmpProject();
   // The same server under another host name is another origin.
   const other = server.url.replace("127.0.0.1", "localhost");
-  server.setRoute("/cross-origin.html", () => new Response(`<!doctype html><title>Cross</title><iframe title="elsewhere" src="${other}/frames.html"></iframe>`, { headers: { "content-type": "text/html; charset=utf-8" } }));
+  server.setRoute(
+    "/cross-origin.html",
+    () =>
+      new Response(`<!doctype html><title>Cross</title><iframe title="elsewhere" src="${other}/frames.html"></iframe>`, {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      }),
+  );
 });
 afterAll(() => {
   server.stop();
@@ -61,15 +67,15 @@ const GREEN: readonly Case[] = [
       'rules: Clear the "Note" column of the row containing "Alan Turing"',
       'assert: the "Note" column of the row containing "Alan Turing" is empty',
       'rules: Select Approved from the "Value" column of the row containing "Grace Hopper"',
-      'assert: page shows Grace Hopper set to Approved',
+      "assert: page shows Grace Hopper set to Approved",
       'rules: Click the "Edit" in the item containing "Alan Turing"',
-      'assert: page shows editing Alan Turing',
+      "assert: page shows editing Alan Turing",
       'rules: Remember the "Balance" column of the row containing "Alan Turing" as balance',
       'assert: the "Balance" column of the row containing "Alan Turing" shows ${captured.balance}',
       'rules: Double-click the "Name" column of the row containing "Ada Lovelace"',
-      'assert: page shows opened Ada Lovelace',
+      "assert: page shows opened Ada Lovelace",
       'rules: Right-click the "Status" column of the row containing "Alan Turing"',
-      'assert: page shows menu for Alan Turing',
+      "assert: page shows menu for Alan Turing",
       'rules: Hover over the "Edit" in the item containing "Grace Hopper"',
       'rules: Scroll the "Status" column of the row containing "Alan Turing" into view',
       'assert: the "Thursday" column of the row containing "11:00 - 13:00" shows THU-B',
@@ -191,10 +197,10 @@ const GREEN: readonly Case[] = [
       'rules: Uncheck the checkbox in the "css:.todo-list li" containing "Buy milk"',
       'rules: Click the button in the item containing "Walk the dog"',
       'assert: the "css:.todo-list li" appears twice',
-      'assert: page shows Walk the dog 0 times',
+      "assert: page shows Walk the dog 0 times",
       "rules: Refresh the page",
       'assert: the "css:.todo-list li" appears 3 times',
-      'assert: page shows Pay rent once',
+      "assert: page shows Pay rent once",
     ],
   },
   {
@@ -218,7 +224,8 @@ const GREEN: readonly Case[] = [
   },
 ];
 
-const flowFor = (c: Case, suffix: string) => project.write(`${c.page.replace(".html", "")}-${suffix}.flow.yaml`, flowYaml(c.name, `${server.url}/${c.page}`, c.steps));
+const flowFor = (c: Case, suffix: string) =>
+  project.write(`${c.page.replace(".html", "")}-${suffix}.flow.yaml`, flowYaml(c.name, `${server.url}/${c.page}`, c.steps));
 
 describe("scoped targets and Scroll in real Chromium", () => {
   test.each(GREEN.map((c, i) => [c.name, c, i] as const))("%s", async (_name, c, i) => {
@@ -253,7 +260,10 @@ describe("scoped targets and Scroll in real Chromium", () => {
     const spec = flowFor(c, "live");
     const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
     expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
-    html = original.replace('<tbody id="rows">', '<tbody id="rows">\n<tr id="row-099"><td></td><td class="column-name">Edsger Dijkstra</td><td>edsger@example.com</td><td class="column-status">Active</td><td>1.00</td><td></td><td></td><td><button class="edit">Edit</button></td></tr>');
+    html = original.replace(
+      '<tbody id="rows">',
+      '<tbody id="rows">\n<tr id="row-099"><td></td><td class="column-name">Edsger Dijkstra</td><td>edsger@example.com</td><td class="column-status">Active</td><td>1.00</td><td></td><td></td><td><button class="edit">Edit</button></td></tr>',
+    );
     const replay = await run({ spec, recordingDetail: "off" });
     expect(replay.report.steps.filter((s) => s.status !== "passed")).toEqual([]);
     expect(replay.report.passed).toBe(true);
@@ -288,43 +298,206 @@ interface Red {
 }
 
 const RED: readonly Red[] = [
-  { name: "a cell shows the wrong text", page: "grid.html", steps: ['assert: the "Status" column of the row containing "Grace Hopper" shows Active within 1s'], detail: ['expected the "Status" column of the row containing "Grace Hopper" to show "Active"', '"Suspended"'] },
-  { name: "a cell's attribute differs", page: "grid.html", steps: ['assert: the "Status" column of the row containing "Grace Hopper" attribute data-state is active within 1s'], detail: ["suspended"] },
-  { name: "a cell's colour differs", page: "grid.html", steps: ['assert: the "Status" column of the row containing "Ada Lovelace" style color is crimson within 1s'], detail: ["color is"] },
-  { name: "a non-empty cell is not empty", page: "grid.html", steps: ['assert: the "Balance" column of the row containing "Ada Lovelace" is empty within 1s'], detail: ["to be empty", "1,200.00"] },
-  { name: "an empty cell is not non-empty", page: "grid.html", steps: ['assert: the "Balance" column of the row containing "Grace Hopper" is not empty within 1s'], detail: ["to be not empty"] },
-  { name: "a missing row never appears", page: "grid.html", steps: ['assert: the "Status" column of the row containing "Nobody Here" is visible within 1s'], detail: ['no row contains "Nobody Here"'] },
-  { name: "a present cell is visible", page: "grid.html", steps: ['assert: the "Status" column of the row containing "Ada Lovelace" is not visible within 1s'], detail: ["to be not visible"] },
-  { name: "a disabled cell field is not enabled", page: "grid.html", steps: ['assert: the "Note" column of the row containing "Grace Hopper" is enabled within 1s'], detail: ["to be enabled", "disabled"] },
-  { name: "an enabled cell field is not disabled", page: "grid.html", steps: ['assert: the "Note" column of the row containing "Ada Lovelace" is disabled within 1s'], detail: ["to be disabled", "enabled"] },
-  { name: "an unchecked checkbox in an item is not checked", page: "list.html", steps: ['assert: the "Select" checkbox in the item containing "Invoice 4711" is checked within 1s'], detail: ["to be checked", "not checked"] },
-  { name: "a checked checkbox in an item is checked", page: "list.html", steps: ['rules: Check the "Select" checkbox in the item containing "Invoice 4712"', 'assert: the "Select" checkbox in the item containing "Invoice 4712" is not checked within 1s'], detail: ["to be not checked"] },
-  { name: "a field in an item holds another value", page: "list.html", steps: ['assert: the "Amount" field in the item containing "Invoice 4711" contains 75 within 1s'], detail: ['to show "75"', '"50.00"'] },
-  { name: "a card's state is not what was asserted", page: "cards.html", steps: ['assert: the "css:.state" in the "css:.card" containing "Order 8802" shows Shipped within 1s'], detail: ['"Open"'] },
-  { name: "the frame fence: the page's #total is not the frame's", page: "frames.html", steps: ['assert: the "css:#total" in the iframe "receipt" shows 42.00 within 1s'], detail: ['the "css:#total" in the iframe "receipt"', "never appeared"] },
+  {
+    name: "a cell shows the wrong text",
+    page: "grid.html",
+    steps: ['assert: the "Status" column of the row containing "Grace Hopper" shows Active within 1s'],
+    detail: ['expected the "Status" column of the row containing "Grace Hopper" to show "Active"', '"Suspended"'],
+  },
+  {
+    name: "a cell's attribute differs",
+    page: "grid.html",
+    steps: ['assert: the "Status" column of the row containing "Grace Hopper" attribute data-state is active within 1s'],
+    detail: ["suspended"],
+  },
+  {
+    name: "a cell's colour differs",
+    page: "grid.html",
+    steps: ['assert: the "Status" column of the row containing "Ada Lovelace" style color is crimson within 1s'],
+    detail: ["color is"],
+  },
+  {
+    name: "a non-empty cell is not empty",
+    page: "grid.html",
+    steps: ['assert: the "Balance" column of the row containing "Ada Lovelace" is empty within 1s'],
+    detail: ["to be empty", "1,200.00"],
+  },
+  {
+    name: "an empty cell is not non-empty",
+    page: "grid.html",
+    steps: ['assert: the "Balance" column of the row containing "Grace Hopper" is not empty within 1s'],
+    detail: ["to be not empty"],
+  },
+  {
+    name: "a missing row never appears",
+    page: "grid.html",
+    steps: ['assert: the "Status" column of the row containing "Nobody Here" is visible within 1s'],
+    detail: ['no row contains "Nobody Here"'],
+  },
+  {
+    name: "a present cell is visible",
+    page: "grid.html",
+    steps: ['assert: the "Status" column of the row containing "Ada Lovelace" is not visible within 1s'],
+    detail: ["to be not visible"],
+  },
+  {
+    name: "a disabled cell field is not enabled",
+    page: "grid.html",
+    steps: ['assert: the "Note" column of the row containing "Grace Hopper" is enabled within 1s'],
+    detail: ["to be enabled", "disabled"],
+  },
+  {
+    name: "an enabled cell field is not disabled",
+    page: "grid.html",
+    steps: ['assert: the "Note" column of the row containing "Ada Lovelace" is disabled within 1s'],
+    detail: ["to be disabled", "enabled"],
+  },
+  {
+    name: "an unchecked checkbox in an item is not checked",
+    page: "list.html",
+    steps: ['assert: the "Select" checkbox in the item containing "Invoice 4711" is checked within 1s'],
+    detail: ["to be checked", "not checked"],
+  },
+  {
+    name: "a checked checkbox in an item is checked",
+    page: "list.html",
+    steps: [
+      'rules: Check the "Select" checkbox in the item containing "Invoice 4712"',
+      'assert: the "Select" checkbox in the item containing "Invoice 4712" is not checked within 1s',
+    ],
+    detail: ["to be not checked"],
+  },
+  {
+    name: "a field in an item holds another value",
+    page: "list.html",
+    steps: ['assert: the "Amount" field in the item containing "Invoice 4711" contains 75 within 1s'],
+    detail: ['to show "75"', '"50.00"'],
+  },
+  {
+    name: "a card's state is not what was asserted",
+    page: "cards.html",
+    steps: ['assert: the "css:.state" in the "css:.card" containing "Order 8802" shows Shipped within 1s'],
+    detail: ['"Open"'],
+  },
+  {
+    name: "the frame fence: the page's #total is not the frame's",
+    page: "frames.html",
+    steps: ['assert: the "css:#total" in the iframe "receipt" shows 42.00 within 1s'],
+    detail: ['the "css:#total" in the iframe "receipt"', "never appeared"],
+  },
   { name: "the page is not the frame", page: "frames.html", steps: ['assert: the "css:#total" shows 42.00 within 1s'], detail: ['"Total 10.00"'] },
-  { name: "a missing frame lists the frames present", page: "frames.html", steps: ['assert: the "css:#total" in the iframe "invoice" shows 42 within 1s'], detail: ['no iframe "invoice" on the page; frames present: title="checkout", title="receipt"'] },
-  { name: "a framed read differs", page: "frames.html", steps: ['assert: the "css:.status" in the iframe "checkout" shows Declined within 1s'], detail: ['"Card accepted"'] },
-  { name: "a framed field value differs", page: "frames.html", steps: ['assert: the "Coupon" field in the iframe "checkout" contains WINTER within 1s'], detail: ['"SAVE20"'] },
-  { name: "a rewritten framed value fails Type", page: "frames.html", steps: ['rules: Type quiet into the "Upper" field in the iframe "checkout"'], detail: ["did not keep the value: the page rewrote it"], hard: true },
-  { name: "a read-only framed field refuses Type", page: "frames.html", steps: ['rules: Type x into the "Locked" field in the iframe "checkout"'], detail: ["is read-only"], hard: true },
-  { name: "a disabled framed field refuses Type", page: "frames.html", steps: ['rules: Type x into the "Off" field in the iframe "checkout"'], detail: ["is disabled"] },
-  { name: "an anchor in several rows is ambiguous", page: "grid.html", steps: ['assert: the "Email" column of the row containing "John" shows example within 20s'], detail: ['"John" is in 2 rows', "css:"], hard: true },
-  { name: "a duplicate column header is an error", page: "grid.html", steps: ['assert: the "Total" column of the row containing "Q1" shows 10 within 20s'], detail: ['2 columns headed "Total"', "css:"], hard: true },
-  { name: "an anchor in every item is ambiguous", page: "list.html", steps: ['rules: Click the "Pay" in the item containing "Invoice"'], detail: ['"Invoice" is in', "items", "css:"], hard: true },
-  { name: "an anchor outside every item points at a css: container", page: "list.html", steps: ['assert: the "css:.amount" in the item containing "Invoice 9000" shows 1 within 20s'], detail: ["in no list item", '"css:'], hard: true },
-  { name: "a container stops short of the offset", page: "scroll.html", steps: ['rules: Scroll the "css:#list" to 5000px'], detail: ["short of 5000 px", "at most 480 px"], hard: true },
-  { name: "a cross-origin frame is an error", page: "cross-origin.html", steps: ['assert: the "css:#total" in the iframe "elsewhere" shows 42 within 20s'], detail: ["cross-origin", "same-origin frames only"], hard: true },
-  { name: "a role noun alone is ambiguous in an item holding two of that role", page: "todo-toggles.html", steps: ['rules: Check the checkbox in the item containing "Pay rent"'], detail: ["<li> \"Pay rent\" holds 2 checkboxes: 1st <input>, 2nd <input>", 'the 2nd checkbox in the item containing "Pay rent"'], hard: true },
-  { name: "an item without a control of that role says so", page: "todo-toggles.html", steps: ['assert: the field in the item containing "Buy milk" is visible within 1s'], detail: ['<li> "Buy milk" has no field'] },
-  { name: "a container whose content fits cannot scroll to an offset", page: "scroll.html", steps: ['rules: Scroll the "css:#short" to 10px'], detail: ["does not scroll: its content fits"], hard: true },
+  {
+    name: "a missing frame lists the frames present",
+    page: "frames.html",
+    steps: ['assert: the "css:#total" in the iframe "invoice" shows 42 within 1s'],
+    detail: ['no iframe "invoice" on the page; frames present: title="checkout", title="receipt"'],
+  },
+  {
+    name: "a framed read differs",
+    page: "frames.html",
+    steps: ['assert: the "css:.status" in the iframe "checkout" shows Declined within 1s'],
+    detail: ['"Card accepted"'],
+  },
+  {
+    name: "a framed field value differs",
+    page: "frames.html",
+    steps: ['assert: the "Coupon" field in the iframe "checkout" contains WINTER within 1s'],
+    detail: ['"SAVE20"'],
+  },
+  {
+    name: "a rewritten framed value fails Type",
+    page: "frames.html",
+    steps: ['rules: Type quiet into the "Upper" field in the iframe "checkout"'],
+    detail: ["did not keep the value: the page rewrote it"],
+    hard: true,
+  },
+  {
+    name: "a read-only framed field refuses Type",
+    page: "frames.html",
+    steps: ['rules: Type x into the "Locked" field in the iframe "checkout"'],
+    detail: ["is read-only"],
+    hard: true,
+  },
+  {
+    name: "a disabled framed field refuses Type",
+    page: "frames.html",
+    steps: ['rules: Type x into the "Off" field in the iframe "checkout"'],
+    detail: ["is disabled"],
+  },
+  {
+    name: "an anchor in several rows is ambiguous",
+    page: "grid.html",
+    steps: ['assert: the "Email" column of the row containing "John" shows example within 20s'],
+    detail: ['"John" is in 2 rows', "css:"],
+    hard: true,
+  },
+  {
+    name: "a duplicate column header is an error",
+    page: "grid.html",
+    steps: ['assert: the "Total" column of the row containing "Q1" shows 10 within 20s'],
+    detail: ['2 columns headed "Total"', "css:"],
+    hard: true,
+  },
+  {
+    name: "an anchor in every item is ambiguous",
+    page: "list.html",
+    steps: ['rules: Click the "Pay" in the item containing "Invoice"'],
+    detail: ['"Invoice" is in', "items", "css:"],
+    hard: true,
+  },
+  {
+    name: "an anchor outside every item points at a css: container",
+    page: "list.html",
+    steps: ['assert: the "css:.amount" in the item containing "Invoice 9000" shows 1 within 20s'],
+    detail: ["in no list item", '"css:'],
+    hard: true,
+  },
+  {
+    name: "a container stops short of the offset",
+    page: "scroll.html",
+    steps: ['rules: Scroll the "css:#list" to 5000px'],
+    detail: ["short of 5000 px", "at most 480 px"],
+    hard: true,
+  },
+  {
+    name: "a cross-origin frame is an error",
+    page: "cross-origin.html",
+    steps: ['assert: the "css:#total" in the iframe "elsewhere" shows 42 within 20s'],
+    detail: ["cross-origin", "same-origin frames only"],
+    hard: true,
+  },
+  {
+    name: "a role noun alone is ambiguous in an item holding two of that role",
+    page: "todo-toggles.html",
+    steps: ['rules: Check the checkbox in the item containing "Pay rent"'],
+    detail: ['<li> "Pay rent" holds 2 checkboxes: 1st <input>, 2nd <input>', 'the 2nd checkbox in the item containing "Pay rent"'],
+    hard: true,
+  },
+  {
+    name: "an item without a control of that role says so",
+    page: "todo-toggles.html",
+    steps: ['assert: the field in the item containing "Buy milk" is visible within 1s'],
+    detail: ['<li> "Buy milk" has no field'],
+  },
+  {
+    name: "a container whose content fits cannot scroll to an offset",
+    page: "scroll.html",
+    steps: ['rules: Scroll the "css:#short" to 10px'],
+    detail: ["does not scroll: its content fits"],
+    hard: true,
+  },
 ];
 
 describe("scoped targets fail when they should", () => {
   test.each(RED.map((c, i) => [c.name, c, i] as const))("%s", async (_name, c, i) => {
     const spec = project.write(`red-${i}.flow.yaml`, flowYaml(c.name, `${server.url}/${c.page}`, c.steps));
     const t0 = performance.now();
-    const recorded = await record({ spec, author: "rules", recordingDetail: "off", ...(c.hard ? { env: { ...process.env, FLOWPROOF_STEP_TIMEOUT_MS: "20000" } } : {}) });
+    const recorded = await record({
+      spec,
+      author: "rules",
+      recordingDetail: "off",
+      ...(c.hard ? { env: { ...process.env, FLOWPROOF_STEP_TIMEOUT_MS: "20000" } } : {}),
+    });
     const ms = performance.now() - t0;
     expect(recorded.ok).toBe(false);
     const results = recorded.step_results;

@@ -91,7 +91,12 @@ function project(): TmpProject {
 function redIn(p: TmpProject): { checked: number; showing: string[]; gifs: Record<string, number> } {
   const pngs = p.files().filter((f) => f.startsWith(".flowproof/") && f.endsWith(".png"));
   const showing = pngs.filter((f) => redPixels(decodePng(readFileSync(join(p.dir, f)))) > 0);
-  const gifs = Object.fromEntries(p.files().filter((f) => f.endsWith(".gif")).map((f) => [f, gifRedColours(readFileSync(join(p.dir, f)))]));
+  const gifs = Object.fromEntries(
+    p
+      .files()
+      .filter((f) => f.endsWith(".gif"))
+      .map((f) => [f, gifRedColours(readFileSync(join(p.dir, f)))]),
+  );
   return { checked: pngs.length, showing, gifs };
 }
 
@@ -104,18 +109,21 @@ function resultOf(p: TmpProject, stdout: string): RunReport {
 describe("a secret the page echoes", () => {
   test("is masked in every frame of the record and a --video run, wherever and however the page shows it, and the frames after the click are kept", async () => {
     const p = project();
-    const spec = p.write("echo.flow.yaml", [
-      "name: Echo",
-      "app: web",
-      `url: ${server.url}/echo.html`,
-      "steps:",
-      '  - rules: Type hello into the "Note" field',
-      '  - rules: Type ${CANARY_PW} into the "Password" field',
-      '  - rules: Click "Send"',
-      "  - assert: page shows Sent",
-      "  - assert: page shows Echo",
-      "",
-    ].join("\n"));
+    const spec = p.write(
+      "echo.flow.yaml",
+      [
+        "name: Echo",
+        "app: web",
+        `url: ${server.url}/echo.html`,
+        "steps:",
+        '  - rules: Type hello into the "Note" field',
+        '  - rules: Type ${CANARY_PW} into the "Password" field',
+        '  - rules: Click "Send"',
+        "  - assert: page shows Sent",
+        "  - assert: page shows Echo",
+        "",
+      ].join("\n"),
+    );
     const env = { CANARY_PW: PASSWORD };
     const rec = await runCli(["record", spec, "--video"], { cwd: p.dir, env });
     expect({ code: rec.code, stderr: rec.code === 0 ? "" : rec.stderr }).toEqual({ code: 0, stderr: "" });
@@ -141,17 +149,20 @@ describe("a secret the page echoes", () => {
 describe("a password typed as written", () => {
   test("is masked wherever the page echoes it, as a `${VAR}` one is", async () => {
     const p = project();
-    const spec = p.write("literal.flow.yaml", [
-      "name: Literal",
-      "app: web",
-      `url: ${server.url}/echo.html`,
-      "steps:",
-      '  - rules: Type hello into the "Note" field',
-      '  - rules: Type Lit-Pass-9931 into the "Password" field',
-      '  - rules: Click "Send"',
-      "  - assert: page shows Sent",
-      "",
-    ].join("\n"));
+    const spec = p.write(
+      "literal.flow.yaml",
+      [
+        "name: Literal",
+        "app: web",
+        `url: ${server.url}/echo.html`,
+        "steps:",
+        '  - rules: Type hello into the "Note" field',
+        '  - rules: Type Lit-Pass-9931 into the "Password" field',
+        '  - rules: Click "Send"',
+        "  - assert: page shows Sent",
+        "",
+      ].join("\n"),
+    );
     const rec = await runCli(["record", spec], { cwd: p.dir });
     expect({ code: rec.code, stderr: rec.code === 0 ? "" : rec.stderr }).toEqual({ code: 0, stderr: "" });
     const run = await runCli(["run", spec, "--json"], { cwd: p.dir });
@@ -166,17 +177,20 @@ describe("a password typed as written", () => {
 describe("a redact: text naming a ${VAR}", () => {
   test("masks the value the page shows, though no step typed it, and the value reaches no text file", async () => {
     const p = project();
-    const spec = p.write("statement.flow.yaml", [
-      "name: Statement",
-      "app: web",
-      `url: ${server.url}/statement.html`,
-      "redact:",
-      '  - target: { text: "${ACCOUNT_NO}" }',
-      "steps:",
-      '  - rules: Click "Refresh"',
-      "  - assert: page shows Statement",
-      "",
-    ].join("\n"));
+    const spec = p.write(
+      "statement.flow.yaml",
+      [
+        "name: Statement",
+        "app: web",
+        `url: ${server.url}/statement.html`,
+        "redact:",
+        '  - target: { text: "${ACCOUNT_NO}" }',
+        "steps:",
+        '  - rules: Click "Refresh"',
+        "  - assert: page shows Statement",
+        "",
+      ].join("\n"),
+    );
     const env = { ACCOUNT_NO: ACCOUNT };
     const rec = await runCli(["record", spec], { cwd: p.dir, env });
     expect({ code: rec.code, stderr: rec.code === 0 ? "" : rec.stderr }).toEqual({ code: 0, stderr: "" });
@@ -197,16 +211,19 @@ describe("a redact: text naming a ${VAR}", () => {
 
   test("whose variable is not set keeps no frame, and the result says why", async () => {
     const p = project();
-    const spec = p.write("statement.flow.yaml", [
-      "name: Statement",
-      "app: web",
-      `url: ${server.url}/statement.html`,
-      "redact:",
-      '  - target: { text: "${ACCOUNT_NO}" }',
-      "steps:",
-      "  - assert: page shows Statement",
-      "",
-    ].join("\n"));
+    const spec = p.write(
+      "statement.flow.yaml",
+      [
+        "name: Statement",
+        "app: web",
+        `url: ${server.url}/statement.html`,
+        "redact:",
+        '  - target: { text: "${ACCOUNT_NO}" }',
+        "steps:",
+        "  - assert: page shows Statement",
+        "",
+      ].join("\n"),
+    );
     const rec = await runCli(["record", spec], { cwd: p.dir, env: { ACCOUNT_NO: ACCOUNT } });
     expect({ code: rec.code, stderr: rec.code === 0 ? "" : rec.stderr }).toEqual({ code: 0, stderr: "" });
     const run = await runCli(["run", spec, "--json"], { cwd: p.dir, env: { ACCOUNT_NO: undefined } });

@@ -38,7 +38,9 @@ function canaryForms(): Array<[string, string]> {
 /** Every form of the canary found in `text`, by name. */
 function leaksIn(text: string): string[] {
   const lower = text.toLowerCase();
-  return canaryForms().filter(([, form]) => lower.includes(form.toLowerCase())).map(([name]) => name);
+  return canaryForms()
+    .filter(([, form]) => lower.includes(form.toLowerCase()))
+    .map(([name]) => name);
 }
 
 /** Fails naming each file (and form) that holds the canary. */
@@ -155,19 +157,22 @@ let vault: Promise<{ p: TmpProject; rec: { stdout: string; stderr: string }; run
 function recordAndFailVault() {
   vault ??= (async () => {
     const p = project();
-    const spec = p.write("vault.flow.yaml", [
-      "name: Vault",
-      "app: web",
-      `url: ${server.url}/vault.html`,
-      "redact:",
-      '  - target: { css: "#out" }',
-      "    mode: mask",
-      "steps:",
-      '  - rules: Type ${CANARY} into the "Note" field',
-      '  - rules: Click "Save"',
-      "  - assert: page shows Saved",
-      "",
-    ].join("\n"));
+    const spec = p.write(
+      "vault.flow.yaml",
+      [
+        "name: Vault",
+        "app: web",
+        `url: ${server.url}/vault.html`,
+        "redact:",
+        '  - target: { css: "#out" }',
+        "    mode: mask",
+        "steps:",
+        '  - rules: Type ${CANARY} into the "Note" field',
+        '  - rules: Click "Save"',
+        "  - assert: page shows Saved",
+        "",
+      ].join("\n"),
+    );
     const rec = await runCli(["record", spec, "--video"], { cwd: p.dir, env: ENV });
     if (rec.code !== 0) throw new Error(`record failed: ${rec.stderr}`);
     // The app changed its wording: the replay fails on the page text, which holds the canary
@@ -212,17 +217,12 @@ describe("a redact: rule on a moving element", () => {
       `  - rules: Wait until page shows Rest ${lap}`,
       ...Array.from({ length: 3 }, () => "  - assert: page shows Moving badge"),
     ]);
-    const spec = p.write("moving.flow.yaml", [
-      "name: Moving",
-      "app: web",
-      `url: ${server.url}/moving.html`,
-      "redact:",
-      '  - target: { css: "#badge" }',
-      "    mode: mask",
-      "steps:",
-      ...steps,
-      "",
-    ].join("\n"));
+    const spec = p.write(
+      "moving.flow.yaml",
+      ["name: Moving", "app: web", `url: ${server.url}/moving.html`, "redact:", '  - target: { css: "#badge" }', "    mode: mask", "steps:", ...steps, ""].join(
+        "\n",
+      ),
+    );
     expect((await runCli(["record", spec], { cwd: p.dir, env: ENV })).code).toBe(0);
     // Each replay takes five frames as a race starts: at least one of them is dropped even when a
     // loaded machine starts some capture only after its race ended.

@@ -30,7 +30,10 @@ beforeAll(async () => {
     rateHits++;
     return new Response("the app has no rates", { status: 503 });
   });
-  server.setRoute("/report.csv", () => new Response("a,b\n1,2\n", { headers: { "content-type": "text/csv", "content-disposition": "attachment; filename=report.csv" } }));
+  server.setRoute(
+    "/report.csv",
+    () => new Response("a,b\n1,2\n", { headers: { "content-type": "text/csv", "content-disposition": "attachment; filename=report.csv" } }),
+  );
   project = tmpProject();
 });
 afterAll(() => {
@@ -116,7 +119,10 @@ describe("mock:, session: and browser: in real Chromium", () => {
     const header = readTrace<Record<string, unknown>>(tracePath).header;
     expect(header["mock"]).toEqual([{ url_contains: "/api/rates", method: "GET", body: { rate: 1.23, source: "mocked" } }]);
     expect(header["session"]).toEqual({
-      cookies: [{ name: "theme", value: "dark" }, { name: "sid", value: "${SESSION_SECRET}" }],
+      cookies: [
+        { name: "theme", value: "dark" },
+        { name: "sid", value: "${SESSION_SECRET}" },
+      ],
       local_storage: { cart: "sku-1", token: "${CART_TOKEN}" },
     });
     expect(header["browser"]).toEqual({
@@ -137,7 +143,9 @@ describe("mock:, session: and browser: in real Chromium", () => {
     const resultPath = project.files().find((f) => f.endsWith("result.json"));
     expect(resultPath).toBeDefined();
     expectValidResult(join(project.dir, resultPath!));
-    expect((JSON.parse(readFileSync(join(project.dir, resultPath!), "utf8")) as { steps: Array<{ status: string }> }).steps.every((st) => st.status === "passed")).toBe(true);
+    expect(
+      (JSON.parse(readFileSync(join(project.dir, resultPath!), "utf8")) as { steps: Array<{ status: string }> }).steps.every((st) => st.status === "passed"),
+    ).toBe(true);
     expect(existsSync(join(project.dir, "downloads", "report.csv"))).toBe(true);
     expect(rateHits).toBe(0);
 
@@ -154,8 +162,23 @@ describe("mock:, session: and browser: in real Chromium", () => {
 /** A Chromium someone else started, with a DevTools port: what `browser.endpoint` connects to. */
 async function startForeignChromium(): Promise<{ wsUrl: string; httpUrl: string; proc: ReturnType<typeof Bun.spawn>; stop(): Promise<void> }> {
   const userDataDir = mkdtempSync(join(tmpdir(), "flowproof-foreign-chrome-"));
-  const proc = Bun.spawn([requireChromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--remote-debugging-port=0", `--user-data-dir=${userDataDir}`, "--user-agent=foreign-browser/1.0", "about:blank"], { stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn(
+    [
+      requireChromium(),
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--remote-debugging-port=0",
+      `--user-data-dir=${userDataDir}`,
+      "--user-agent=foreign-browser/1.0",
+      "about:blank",
+    ],
+    { stdout: "ignore", stderr: "pipe" },
+  );
   const reader = proc.stderr.getReader();
   let text = "";
   for (;;) {
@@ -167,7 +190,9 @@ async function startForeignChromium(): Promise<{ wsUrl: string; httpUrl: string;
       reader.releaseLock();
       void proc.stderr.pipeTo(new WritableStream()).catch(() => undefined);
       return {
-        wsUrl: m[1]!, httpUrl: `http://127.0.0.1:${m[2]!}`, proc,
+        wsUrl: m[1]!,
+        httpUrl: `http://127.0.0.1:${m[2]!}`,
+        proc,
         async stop() {
           proc.kill();
           await proc.exited;
@@ -182,7 +207,9 @@ describe("browser.endpoint and browser.args", () => {
   test("connects to a running Chromium over http:// and ws:// endpoints, one context per flow, and leaves that browser running", async () => {
     const foreign = await startForeignChromium();
     try {
-      const spec = project.write("endpoint.flow.yaml", `name: Remote browser
+      const spec = project.write(
+        "endpoint.flow.yaml",
+        `name: Remote browser
 app: web
 url: ${server.url}/shaping.html
 browser:
@@ -191,7 +218,8 @@ browser:
 steps:
   - assert: page shows ua = foreign-browser/1.0
   - assert: page shows now = 2019-03-14T12:00:00.000Z
-`);
+`,
+      );
       const recorded = await runCli(["record", spec, "--author", "rules"], { cwd: project.dir, env: { BROWSER_ENDPOINT: foreign.httpUrl } });
       if (recorded.code !== 0) throw new Error(`record failed:\n${recorded.stdout}\n${recorded.stderr}`);
       const header = readTrace<{ browser: unknown }>(join(project.dir, "endpoint.trace.jsonl")).header;
@@ -209,14 +237,17 @@ steps:
   });
 
   test("gives a flow with args a private browser started with those flags", async () => {
-    const spec = project.write("args.flow.yaml", `name: Private browser
+    const spec = project.write(
+      "args.flow.yaml",
+      `name: Private browser
 app: web
 url: ${server.url}/shaping.html
 browser:
   args: ["--user-agent=private-args/2.0"]
 steps:
   - assert: page shows ua = private-args/2.0
-`);
+`,
+    );
     const recorded = await runCli(["record", spec, "--author", "rules"], { cwd: project.dir });
     if (recorded.code !== 0) throw new Error(`record failed:\n${recorded.stdout}\n${recorded.stderr}`);
     const replayed = await runCli(["run", spec], { cwd: project.dir });
@@ -231,14 +262,17 @@ describe("mock: across origins, and bad shaping input", () => {
       crossHits++;
       return new Response("the app has no cross endpoint", { status: 500 });
     });
-    const spec = project.write("cors.flow.yaml", `name: Cross-origin mock
+    const spec = project.write(
+      "cors.flow.yaml",
+      `name: Cross-origin mock
 app: web
 url: ${server.url}/mock-cors.html
 mock:
   - { url_contains: /api/cross, method: POST, status: 201, body: created }
 steps:
   - assert: page shows answer 201 created
-`);
+`,
+    );
     const recorded = await runCli(["record", spec, "--author", "rules", "--recording-detail", "off"], { cwd: project.dir });
     if (recorded.code !== 0) throw new Error(`record failed:\n${recorded.stdout}\n${recorded.stderr}`);
     const replayed = await runCli(["run", spec, "--recording-detail", "off"], { cwd: project.dir });
@@ -247,7 +281,9 @@ steps:
   });
 
   test("reports every bad key of the blocks with its position before any browser starts", async () => {
-    const spec = project.write("bad.flow.yaml", `name: Bad shaping
+    const spec = project.write(
+      "bad.flow.yaml",
+      `name: Bad shaping
 app: web
 url: ${server.url}/shaping.html
 browser:
@@ -257,7 +293,8 @@ mock:
   - { url_contain: /api }
 steps:
   - assert: page shows Shaping
-`);
+`,
+    );
     const r = await runCli(["validate", spec], { cwd: project.dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("bad.flow.yaml:5:27: error[unknown-key] unknown key `hieght` in `viewport`");
@@ -267,7 +304,9 @@ steps:
   });
 
   test("fails closed, naming the variable, when a session reference is unset", async () => {
-    const spec = project.write("unset.flow.yaml", `name: Unset secret
+    const spec = project.write(
+      "unset.flow.yaml",
+      `name: Unset secret
 app: web
 url: ${server.url}/shaping.html
 session:
@@ -275,7 +314,8 @@ session:
     - { name: sid, value: "\${UNSET_SESSION_SECRET}" }
 steps:
   - assert: page shows Shaping
-`);
+`,
+    );
     const r = await runCli(["record", spec, "--author", "rules"], { cwd: project.dir, env: { UNSET_SESSION_SECRET: undefined } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("${UNSET_SESSION_SECRET} is not set");
@@ -284,8 +324,14 @@ steps:
 
 describe("session: on a local file", () => {
   test("seeds localStorage for a flow whose url is a file next to it", async () => {
-    project.write("local/page.html", "<!doctype html><title>Local</title><p id=v></p><script>document.getElementById('v').textContent = 'seeded ' + localStorage.getItem('greeting');</script>");
-    const spec = project.write("local/local.flow.yaml", "name: Local file\napp: web\nurl: page.html\nsession:\n  local_storage: { greeting: hello }\nsteps:\n  - assert: page shows seeded hello\n");
+    project.write(
+      "local/page.html",
+      "<!doctype html><title>Local</title><p id=v></p><script>document.getElementById('v').textContent = 'seeded ' + localStorage.getItem('greeting');</script>",
+    );
+    const spec = project.write(
+      "local/local.flow.yaml",
+      "name: Local file\napp: web\nurl: page.html\nsession:\n  local_storage: { greeting: hello }\nsteps:\n  - assert: page shows seeded hello\n",
+    );
     const recorded = await runCli(["record", spec, "--author", "rules", "--recording-detail", "off"], { cwd: project.dir });
     if (recorded.code !== 0) throw new Error(`record failed:\n${recorded.stdout}\n${recorded.stderr}`);
   });

@@ -17,7 +17,8 @@ let project: TmpProject;
 /** Whether the app page shows "Done" after the click (true while recording, false while replaying). */
 let showsDone = true;
 
-const page = () => `<!doctype html><title>App</title><button onclick="fetch('/clicked'); ${showsDone ? "document.getElementById('out').textContent = 'Done'" : ""}">Go</button><p id="out"></p>`;
+const page = () =>
+  `<!doctype html><title>App</title><button onclick="fetch('/clicked'); ${showsDone ? "document.getElementById('out').textContent = 'Done'" : ""}">Go</button><p id="out"></p>`;
 
 beforeAll(async () => {
   requireChromium();
@@ -91,25 +92,33 @@ function expectInterrupted(result: { passed: boolean; interrupted?: string; step
 const browsersOf = (pids: readonly number[]) => pids.filter((p) => /chrom/i.test(commandOf(p)));
 
 describe("signals to `flowproof run`", () => {
-  test.each([["SIGTERM", 143], ["SIGINT", 130], ["SIGHUP", 129]] as const)("%s mid-step stops the flow, writes result.json with the step interrupted, closes the browser and exits %d", async (signal, exitCode) => {
-    const clicked = server.waitForRequest("/clicked");
-    const cli = spawnCli(["run", "waits.flow.yaml"]);
-    await clicked;
-    const tree = descendants(cli.proc.pid);
-    expect(browsersOf(tree).length).toBeGreaterThan(0);
-    const sent = Date.now();
-    cli.proc.kill(signal);
-    const done = await cli.finished();
-    expect(Date.now() - sent).toBeLessThan(10_000);
-    expect(done.code).toBe(exitCode);
-    expect(done.stderr).toContain(`[INTERRUPTED] ${signal}`);
-    await expectAllGone(tree);
-    const dir = latestRun();
-    expectValidResult(join(dir, "result.json"));
-    const result = JSON.parse(readFileSync(join(dir, "result.json"), "utf8"));
-    expectInterrupted(result, signal);
-    expect(readFileSync(join(dir, "junit.xml"), "utf8")).toContain("interrupted");
-  }, 90_000);
+  test.each([
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+    ["SIGHUP", 129],
+  ] as const)(
+    "%s mid-step stops the flow, writes result.json with the step interrupted, closes the browser and exits %d",
+    async (signal, exitCode) => {
+      const clicked = server.waitForRequest("/clicked");
+      const cli = spawnCli(["run", "waits.flow.yaml"]);
+      await clicked;
+      const tree = descendants(cli.proc.pid);
+      expect(browsersOf(tree).length).toBeGreaterThan(0);
+      const sent = Date.now();
+      cli.proc.kill(signal);
+      const done = await cli.finished();
+      expect(Date.now() - sent).toBeLessThan(10_000);
+      expect(done.code).toBe(exitCode);
+      expect(done.stderr).toContain(`[INTERRUPTED] ${signal}`);
+      await expectAllGone(tree);
+      const dir = latestRun();
+      expectValidResult(join(dir, "result.json"));
+      const result = JSON.parse(readFileSync(join(dir, "result.json"), "utf8"));
+      expectInterrupted(result, signal);
+      expect(readFileSync(join(dir, "junit.xml"), "utf8")).toContain("interrupted");
+    },
+    90_000,
+  );
 });
 
 describe("signals to the npm launcher (node bin/flowproof.js)", () => {
@@ -148,7 +157,9 @@ async function answers(url: string): Promise<boolean> {
 
 /** Every result.json below `dir`. */
 function resultFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith("result.json")).map((f) => join(dir, f));
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith("result.json"))
+    .map((f) => join(dir, f));
 }
 
 describe("Ctrl-C in a terminal (SIGINT to the whole foreground process group)", () => {
@@ -182,19 +193,39 @@ describe("signals to a suite run with `server:`", () => {
     });
     // Recorded against the test server (the page shows Done); the suite's own server serves a
     // page where Done never appears, so both flows are mid-step when the signal comes.
-    server.setRoute("/site/app.html", () => new Response(`<!doctype html><button onclick="document.getElementById('out').textContent = 'Done'">Go</button><p id="out"></p>`, { headers: { "content-type": "text/html" } }));
-    project.write("suite/site/app.html", `<!doctype html><button onclick="fetch('${server.url}/suite-clicked', { mode: 'no-cors' })">Go</button><p id="out"></p>`);
+    server.setRoute(
+      "/site/app.html",
+      () =>
+        new Response(`<!doctype html><button onclick="document.getElementById('out').textContent = 'Done'">Go</button><p id="out"></p>`, {
+          headers: { "content-type": "text/html" },
+        }),
+    );
+    project.write(
+      "suite/site/app.html",
+      `<!doctype html><button onclick="fetch('${server.url}/suite-clicked', { mode: 'no-cors' })">Go</button><p id="out"></p>`,
+    );
     for (const name of ["a", "b", "c"]) {
-      project.write(`suite/${name}.flow.yaml`, `name: Suite ${name}\napp: web\nurl: http://127.0.0.1:\${APP_PORT}/site/app.html\nsteps:\n  - Click "Go"\n  - assert: page shows Done within 60s\n`);
+      project.write(
+        `suite/${name}.flow.yaml`,
+        `name: Suite ${name}\napp: web\nurl: http://127.0.0.1:\${APP_PORT}/site/app.html\nsteps:\n  - Click "Go"\n  - assert: page shows Done within 60s\n`,
+      );
       const rec = await runCli(["record", `suite/${name}.flow.yaml`, "--author", "rules"], { cwd: project.dir, env: { APP_PORT: new URL(server.url).port } });
       if (rec.code !== 0) throw new Error(`recording ${name} failed: ${rec.stderr}`);
     }
     // Written after recording, which starts a suite's `server:` too: the flows were recorded
     // against the test server. The shell stays and the server is its grandchild, as with `npm start`.
-    project.write("suite/suite.yaml", `server:\n  command: python3 -m http.server \${APP_PORT} --bind 127.0.0.1 --directory site & wait\n  url: http://127.0.0.1:\${APP_PORT}/app.html\n  timeout_seconds: 30\n`);
+    project.write(
+      "suite/suite.yaml",
+      `server:\n  command: python3 -m http.server \${APP_PORT} --bind 127.0.0.1 --directory site & wait\n  url: http://127.0.0.1:\${APP_PORT}/app.html\n  timeout_seconds: 30\n`,
+    );
     // The suite's server serves site/ at the root: the flows' url resolves under it.
     project.write("suite/site/site/app.html", readFileSync(join(project.dir, "suite/site/app.html"), "utf8"));
-    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "suite", "--workers", "2"], { cwd: project.dir, env: { ...process.env, NO_COLOR: "1", APP_PORT: String(port) }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "suite", "--workers", "2"], {
+      cwd: project.dir,
+      env: { ...process.env, NO_COLOR: "1", APP_PORT: String(port) },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const stderr = new Response(proc.stderr).text();
     const stdout = new Response(proc.stdout).text();
     await waitFor("both flows to click", () => clicks >= 2);
@@ -210,7 +241,16 @@ describe("signals to a suite run with `server:`", () => {
     expect(err).toContain("[INTERRUPTED] SIGTERM");
     await expectAllGone(tree);
     expect(await answers(`${appUrl}/app.html`)).toBe(false);
-    const results = resultFiles(join(project.dir, "suite", ".flowproof")).map((f) => JSON.parse(readFileSync(f, "utf8")) as { name: string; passed: boolean; error?: string; interrupted?: string; steps: { status: string; detail?: string }[] });
+    const results = resultFiles(join(project.dir, "suite", ".flowproof")).map(
+      (f) =>
+        JSON.parse(readFileSync(f, "utf8")) as {
+          name: string;
+          passed: boolean;
+          error?: string;
+          interrupted?: string;
+          steps: { status: string; detail?: string }[];
+        },
+    );
     expect(results.map((r) => r.name).sort()).toEqual(["Suite a", "Suite b", "Suite c"]);
     // a and b were mid-step; c (two workers) had not started and does not start a browser.
     for (const r of results.filter((r) => r.name !== "Suite c")) expectInterrupted(r, "SIGTERM");
@@ -226,9 +266,17 @@ describe("signals to a suite run with `server:`", () => {
     project.write("stubborn/a.flow.yaml", readFileSync(join(project.dir, "suite/a.flow.yaml"), "utf8"));
     project.write("stubborn/a.trace.jsonl", readFileSync(join(project.dir, "suite/a.trace.jsonl"), "utf8"));
     project.write("stubborn/site/site/app.html", readFileSync(join(project.dir, "suite/site/site/app.html"), "utf8"));
-    project.write("stubborn/suite.yaml", `server:\n  command: trap '' TERM; python3 -m http.server \${APP_PORT} --bind 127.0.0.1 --directory site & wait\n  url: http://127.0.0.1:\${APP_PORT}/site/app.html\n  timeout_seconds: 30\n`);
+    project.write(
+      "stubborn/suite.yaml",
+      `server:\n  command: trap '' TERM; python3 -m http.server \${APP_PORT} --bind 127.0.0.1 --directory site & wait\n  url: http://127.0.0.1:\${APP_PORT}/site/app.html\n  timeout_seconds: 30\n`,
+    );
     const before = clicks;
-    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "stubborn"], { cwd: project.dir, env: { ...process.env, NO_COLOR: "1", APP_PORT: String(port) }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "stubborn"], {
+      cwd: project.dir,
+      env: { ...process.env, NO_COLOR: "1", APP_PORT: String(port) },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const stderr = new Response(proc.stderr).text();
     const stdout = new Response(proc.stdout).text();
     await waitFor("the flow to click", () => clicks > before);
@@ -255,12 +303,20 @@ describe("signals to a suite run with `server:`", () => {
     project.write("killed/a.flow.yaml", readFileSync(join(project.dir, "suite/a.flow.yaml"), "utf8"));
     project.write("killed/a.trace.jsonl", readFileSync(join(project.dir, "suite/a.trace.jsonl"), "utf8"));
     project.write("killed/site/site/app.html", readFileSync(join(project.dir, "suite/site/site/app.html"), "utf8"));
-    project.write("killed/suite.yaml", `server:\n  command: python3 -m http.server \${APP_PORT} --bind 127.0.0.1 --directory site & wait\n  url: http://127.0.0.1:\${APP_PORT}/site/app.html\n  timeout_seconds: 30\n`);
+    project.write(
+      "killed/suite.yaml",
+      `server:\n  command: python3 -m http.server \${APP_PORT} --bind 127.0.0.1 --directory site & wait\n  url: http://127.0.0.1:\${APP_PORT}/site/app.html\n  timeout_seconds: 30\n`,
+    );
     const before = clicks;
     // A temporary directory of its own: the browser profile, its downloads directory (and the full
     // browser's singleton socket) land there, and must all be gone once it was killed.
     const tmp = project.write("killed-tmp/.keep", "").replace(/\/\.keep$/, "");
-    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "killed"], { cwd: project.dir, env: { ...process.env, NO_COLOR: "1", APP_PORT: String(port), TMPDIR: tmp }, stdout: "ignore", stderr: "ignore" });
+    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "killed"], {
+      cwd: project.dir,
+      env: { ...process.env, NO_COLOR: "1", APP_PORT: String(port), TMPDIR: tmp },
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     await waitFor("the flow to click", () => clicks > before);
     const tree = descendants(proc.pid);
     expect(tree.filter((p) => commandOf(p).includes("http.server")).length).toBeGreaterThanOrEqual(1);
@@ -276,6 +332,8 @@ describe("signals to a suite run with `server:`", () => {
     await proc.exited;
     await expectAllGone(tree);
     expect(await answers(`http://127.0.0.1:${port}/site/app.html`)).toBe(false);
-    await waitFor("the temporary directories to be removed", () => ours().length === 0, 15_000).catch((e) => { throw new Error(`${e.message}: left ${ours().join(", ")}`); });
+    await waitFor("the temporary directories to be removed", () => ours().length === 0, 15_000).catch((e) => {
+      throw new Error(`${e.message}: left ${ours().join(", ")}`);
+    });
   }, 120_000);
 });

@@ -28,13 +28,19 @@ beforeAll(async () => {
   server = await startServer();
   silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: () => undefined } });
   halfway = Bun.listen({
-    hostname: "127.0.0.1", port: 0,
-    socket: { data: (socket) => void socket.write("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100000\r\n\r\n<!doctype html><title>Half</title><p>Half a page") },
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      data: (socket) =>
+        void socket.write("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 100000\r\n\r\n<!doctype html><title>Half</title><p>Half a page"),
+    },
   });
   server.setRoute("/app", async (req) => {
     switch (mode) {
       case "page":
-        return new Response(`<!doctype html><title>App</title><h1>Shop</h1><a href="${server.url}/stalls">Slow link</a>`, { headers: { "content-type": "text/html" } });
+        return new Response(`<!doctype html><title>App</title><h1>Shop</h1><a href="${server.url}/stalls">Slow link</a>`, {
+          headers: { "content-type": "text/html" },
+        });
       case "silent":
         return new Promise<Response>(() => undefined);
       case "headers":
@@ -59,7 +65,12 @@ afterAll(() => {
 
 /** The CLI as a child: its descendants are sampled while it runs, so none may outlive it. */
 function spawnCli(args: string[], env: Record<string, string> = ENV) {
-  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args], { cwd: project.dir, env: { ...process.env, NO_COLOR: "1", ...env }, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args], {
+    cwd: project.dir,
+    env: { ...process.env, NO_COLOR: "1", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const seen = new Set<number>();
   const sampler = setInterval(() => {
     for (const p of descendants(proc.pid)) seen.add(p);
@@ -137,7 +148,9 @@ describe("a start page that never finishes loading", () => {
     const r = await spawnCli(["record", "slow.flow.yaml", "--author", "rules", "--json"], { FLOWPROOF_NAVIGATION_TIMEOUT_MS: "5000" }).finished();
     expect(r.stderr).toContain(`waiting for http://127.0.0.1:${silent.port}/slow to load`);
     const doc = JSON.parse(r.stdout) as { error: string };
-    expect(doc.error).toBe(`could not open the flow's url: http://127.0.0.1:${silent.port}/slow did not finish loading within 5000 ms: the server never delivered the whole document`);
+    expect(doc.error).toBe(
+      `could not open the flow's url: http://127.0.0.1:${silent.port}/slow did not finish loading within 5000 ms: the server never delivered the whole document`,
+    );
     expect(r.code).toBe(2);
   }, 60_000);
 
@@ -164,10 +177,20 @@ describe("a start page that never finishes loading", () => {
 describe("an `apps:` web surface whose start page never answers", () => {
   test("fails the flow at that surface's first block within the bound, exit 2, no browser left", async () => {
     const never = `http://127.0.0.1:${silent.port}/admin`;
-    project.write("apps.flow.yaml", [
-      "name: Two surfaces", "apps:", `  shop: { app: web, url: "${server.url}/app" }`, `  admin: { app: web, url: "${never}" }`, "steps:",
-      "  - in: admin", "    steps:", "      - assert: page shows Orders", "",
-    ].join("\n"));
+    project.write(
+      "apps.flow.yaml",
+      [
+        "name: Two surfaces",
+        "apps:",
+        `  shop: { app: web, url: "${server.url}/app" }`,
+        `  admin: { app: web, url: "${never}" }`,
+        "steps:",
+        "  - in: admin",
+        "    steps:",
+        "      - assert: page shows Orders",
+        "",
+      ].join("\n"),
+    );
     const r = await spawnCli(["record", "apps.flow.yaml", "--author", "rules"]).finished();
     expect(r.stderr).toContain(`waiting for ${never} to load`);
     expect(r.stderr).toContain(`surface \`admin\` could not open ${never}: ${never} did not finish loading within ${BOUND_MS} ms`);

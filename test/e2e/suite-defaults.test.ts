@@ -46,7 +46,9 @@ describe("suite.yaml browser: and identities:", () => {
   test("a flow gets the suite's browser and its named identity, at record and at replay", async () => {
     const p = project();
     p.write("suite.yaml", SUITE);
-    p.write("admin.flow.yaml", `name: Admin on a phone
+    p.write(
+      "admin.flow.yaml",
+      `name: Admin on a phone
 app: web
 url: \${BASE}/shaping.html
 session: admin
@@ -55,8 +57,11 @@ steps:
   - assert: the "id:fact-ua" shows ua = suite-agent
   - assert: the "id:fact-sid" shows sid has ${SID.length} chars
   - assert: the "id:fact-cart" shows cart = admin-cart
-`);
-    p.write("own.flow.yaml", `name: Own browser wins outright
+`,
+    );
+    p.write(
+      "own.flow.yaml",
+      `name: Own browser wins outright
 app: web
 url: \${BASE}/shaping.html
 browser:
@@ -64,7 +69,8 @@ browser:
 steps:
   - assert: the "id:fact-width" shows width = 800
   - assert: page does not show suite-agent
-`);
+`,
+    );
     const env = { BASE: server.url, ADMIN_SID: SID };
     for (const flow of ["admin", "own"]) {
       const rec = await runCli(["record", `${flow}.flow.yaml`, "--author", "rules"], { cwd: p.dir, env });
@@ -106,7 +112,9 @@ steps:
     p.write("bad.flow.yaml", "name: Bad\napp: web\nurl: http://127.0.0.1:1/\nsession: admin\nsteps:\n  - assert: page shows x\n");
     const res = await runCli(["validate", "bad.flow.yaml"], { cwd: p.dir });
     expect(res.code).toBe(2);
-    expect(res.stderr).toContain("bad.flow.yaml:4:10: error[bad-value] `session: admin` names an entry of a suite's `identities:`, and this flow has no governing suite.yaml");
+    expect(res.stderr).toContain(
+      "bad.flow.yaml:4:10: error[bad-value] `session: admin` names an entry of a suite's `identities:`, and this flow has no governing suite.yaml",
+    );
   });
 
   test("checks the suite's browser: and identities: with spans in suite.yaml", async () => {

@@ -30,7 +30,9 @@ beforeAll(async () => {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: "1" })) if (v !== undefined) env[k] = v;
   client = new Client({ name: "flowproof-entry-points-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"], cwd: project.dir, env, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp"], cwd: project.dir, env, stderr: "ignore" }),
+  );
 });
 afterAll(async () => {
   await client?.close();
@@ -66,24 +68,37 @@ async function drive(entry: Entry, command: Command, spec: string): Promise<Outc
     return { ok: true, doc };
   }
   if (entry === "mcp") {
-    const r = (await client.callTool({ name: TOOL[command], arguments: { spec, ...EXTRA[command].args } })) as { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, unknown> };
+    const r = (await client.callTool({ name: TOOL[command], arguments: { spec, ...EXTRA[command].args } })) as {
+      isError?: boolean;
+      content: { text: string }[];
+      structuredContent?: Record<string, unknown>;
+    };
     if (r.isError) return { ok: false, error: (JSON.parse(r.content[0]!.text) as { error: ErrorDoc }).error };
     return { ok: true, doc: r.structuredContent! };
   }
   const flow = new Flow(spec);
   try {
     switch (command) {
-      case "record": return { ok: true, doc: { ...await flow.record({ author: "rules", recordingDetail: "off" }) } };
-      case "run": return { ok: true, doc: { ...await flow.run({ recordingDetail: "off" }) } };
-      case "heal": return { ok: true, doc: { ...await flow.heal({ author: "rules" }) } };
-      case "validate": return { ok: true, doc: { ...await flow.validate() } };
+      case "record":
+        return { ok: true, doc: { ...(await flow.record({ author: "rules", recordingDetail: "off" })) } };
+      case "run":
+        return { ok: true, doc: { ...(await flow.run({ recordingDetail: "off" })) } };
+      case "heal":
+        return { ok: true, doc: { ...(await flow.heal({ author: "rules" })) } };
+      case "validate":
+        return { ok: true, doc: { ...(await flow.validate()) } };
     }
   } catch (error) {
     return { ok: false, error: errorToJson(error) };
   }
 }
 
-const greeter = (name: string) => flowYaml(name, `${server.url}/greeter.html`, [`rules: Type \${${VARIABLE}} into the "Your name" field`, 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"]);
+const greeter = (name: string) =>
+  flowYaml(name, `${server.url}/greeter.html`, [
+    `rules: Type \${${VARIABLE}} into the "Your name" field`,
+    'rules: Press the "Greet" button',
+    "assert: page shows Hello, Ada!",
+  ]);
 
 describe("one suite, three entry points", () => {
   test("min_version refuses record, run, heal and validate with the same diagnostic everywhere", async () => {
@@ -104,13 +119,10 @@ describe("one suite, three entry points", () => {
 
   test("the suite's env: reaches ${VAR} at record, run and heal; heal runs between the hooks", async () => {
     const hooks = join(project.dir, "env", "hooks.log");
-    project.write("env/suite.yaml", [
-      "env:",
-      `  ${VARIABLE}: Ada`,
-      `before_each: echo before >> ${hooks}`,
-      `after_each: echo after >> ${hooks}`,
-      "",
-    ].join("\n"));
+    project.write(
+      "env/suite.yaml",
+      ["env:", `  ${VARIABLE}: Ada`, `before_each: echo before >> ${hooks}`, `after_each: echo after >> ${hooks}`, ""].join("\n"),
+    );
     const spec = project.write("env/flows/g.flow.yaml", greeter("Suite env"));
     const trace = join(project.dir, "env", "flows", "g.trace.jsonl");
     for (const entry of ENTRIES) {

@@ -21,7 +21,14 @@ beforeAll(async () => {
   p = tmpProject("flowproof-scale-");
   // Five flows: four pass, one fails after drift (its trace expects another greeting).
   for (const [i, who] of ["Ada", "Bo", "Cy", "Di", "Ed"].entries()) {
-    const spec = p.write(`f${i}.flow.yaml`, flowYaml(`Flow ${who}`, `${server.url}/greeter.html`, [`rules: Type ${who} into the "Your name" field`, 'rules: Press the "Greet" button', `assert: page shows Hello, ${who}!`]));
+    const spec = p.write(
+      `f${i}.flow.yaml`,
+      flowYaml(`Flow ${who}`, `${server.url}/greeter.html`, [
+        `rules: Type ${who} into the "Your name" field`,
+        'rules: Press the "Greet" button',
+        `assert: page shows Hello, ${who}!`,
+      ]),
+    );
     const r = await record({ spec, author: "rules", env: {}, recordingDetail: "off" });
     expect(r.error).toBeUndefined();
   }
@@ -32,7 +39,11 @@ afterAll(() => {
   p.remove();
 });
 
-interface SuiteJson { flows: Array<{ spec: string; outcome: string }>; run_dir: string; record_path: string }
+interface SuiteJson {
+  flows: Array<{ spec: string; outcome: string }>;
+  run_dir: string;
+  record_path: string;
+}
 const verdicts = (j: SuiteJson) => j.flows.map((f) => [f.spec, f.outcome]);
 
 /** The plain serial run of the five flows: the reference both the workers and the shards are held to, run once. */
@@ -46,7 +57,13 @@ describe("scale", () => {
     expect(reference.code).toBe(1);
     expect(parallel.code).toBe(1);
     expect(verdicts(JSON.parse(parallel.stdout) as SuiteJson)).toEqual(verdicts(JSON.parse(reference.stdout) as SuiteJson));
-    expect(verdicts(JSON.parse(reference.stdout) as SuiteJson)).toEqual([["f0.flow.yaml", "passed"], ["f1.flow.yaml", "passed"], ["f2.flow.yaml", "passed"], ["f3.flow.yaml", "failed"], ["f4.flow.yaml", "passed"]]);
+    expect(verdicts(JSON.parse(reference.stdout) as SuiteJson)).toEqual([
+      ["f0.flow.yaml", "passed"],
+      ["f1.flow.yaml", "passed"],
+      ["f2.flow.yaml", "passed"],
+      ["f3.flow.yaml", "failed"],
+      ["f4.flow.yaml", "passed"],
+    ]);
   });
 
   test("--shard 1/3..3/3 split the suite exactly once and merge equals the unsharded run", async () => {
@@ -79,8 +96,19 @@ describe("scale", () => {
     const k = tmpProject("flowproof-kill-");
     try {
       let slow = false;
-      server.setRoute("/slow.html", () => new Response(`<!doctype html><title>Slow</title><p id="s"></p><script>setTimeout(() => { document.getElementById("s").textContent = "done"; }, ${slow ? 60_000 : 0});</script>`, { headers: { "content-type": "text/html" } }));
-      for (const [name, page, step] of [["a", "greeter.html", "assert: page shows Greet"], ["b", "slow.html", "assert: page shows done within 50s"], ["c", "greeter.html", "assert: page shows Greet"]] as const) {
+      server.setRoute(
+        "/slow.html",
+        () =>
+          new Response(
+            `<!doctype html><title>Slow</title><p id="s"></p><script>setTimeout(() => { document.getElementById("s").textContent = "done"; }, ${slow ? 60_000 : 0});</script>`,
+            { headers: { "content-type": "text/html" } },
+          ),
+      );
+      for (const [name, page, step] of [
+        ["a", "greeter.html", "assert: page shows Greet"],
+        ["b", "slow.html", "assert: page shows done within 50s"],
+        ["c", "greeter.html", "assert: page shows Greet"],
+      ] as const) {
         const spec = k.write(`${name}.flow.yaml`, flowYaml(`Flow ${name}`, `${server.url}/${page}`, [step]));
         const r = await record({ spec, author: "rules", env: {}, recordingDetail: "off" });
         expect(r.error).toBeUndefined();
@@ -92,13 +120,22 @@ describe("scale", () => {
       await server.waitForRequest("/slow.html");
       await Bun.sleep(300);
       // The browser is the CLI's own child process: kill exactly that pid.
-      const children = Bun.spawnSync(["pgrep", "-P", String(proc.pid)]).stdout.toString().trim().split("\n").filter(Boolean).map(Number);
+      const children = Bun.spawnSync(["pgrep", "-P", String(proc.pid)])
+        .stdout.toString()
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map(Number);
       expect(children.length).toBeGreaterThan(0);
       for (const pid of children) process.kill(pid, "SIGKILL");
       const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
       expect(code).toBe(2);
       const j = JSON.parse(stdout) as SuiteJson;
-      expect(verdicts(j)).toEqual([["a.flow.yaml", "passed"], ["b.flow.yaml", "errored"], ["c.flow.yaml", "passed"]]);
+      expect(verdicts(j)).toEqual([
+        ["a.flow.yaml", "passed"],
+        ["b.flow.yaml", "errored"],
+        ["c.flow.yaml", "passed"],
+      ]);
       expect(existsSync(j.record_path)).toBe(true);
       expect(existsSync(join(k.dir, ".flowproof", "suite-junit.xml"))).toBe(true);
     } finally {

@@ -27,7 +27,9 @@ afterAll(() => {
   for (const p of projects) p.remove();
 });
 
-const validateRecord = new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(JSON.parse(readFileSync(join(REPO_ROOT, "schema/run-record.schema.json"), "utf8")) as object);
+const validateRecord = new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(
+  JSON.parse(readFileSync(join(REPO_ROOT, "schema/run-record.schema.json"), "utf8")) as object,
+);
 
 function project(): TmpProject {
   const p = tmpProject("flowproof-suite-");
@@ -47,7 +49,13 @@ const greet = (name: string, who: string, extra = "") =>
 
 interface SuiteJson {
   flows: Array<{ spec: string; outcome: string; exports: string[]; reason?: string; report_path: string | null; attempts: number }>;
-  passed: number; failed: number; skipped: number; errored: number; junit_path: string; record_path: string; run_dir: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+  errored: number;
+  junit_path: string;
+  record_path: string;
+  run_dir: string;
 }
 
 function allBytes(dir: string): string {
@@ -95,7 +103,11 @@ describe("flowproof run <dir>", () => {
     expect(again.code).toBe(1);
     const json = JSON.parse(again.stdout) as SuiteJson;
     expect(json.flows.map((f) => [f.spec, f.outcome])).toEqual([
-      ["a-pass.flow.yaml", "passed"], ["b-fail.flow.yaml", "failed"], ["c-broken.flow.yaml", "passed"], ["e-gated.flow.yaml", "skipped"], ["nested/d-untraced.flow.yaml", "skipped"],
+      ["a-pass.flow.yaml", "passed"],
+      ["b-fail.flow.yaml", "failed"],
+      ["c-broken.flow.yaml", "passed"],
+      ["e-gated.flow.yaml", "skipped"],
+      ["nested/d-untraced.flow.yaml", "skipped"],
     ]);
     for (const f of json.flows) expectValidResult(f.report_path!);
     const rec = JSON.parse(readFileSync(json.record_path, "utf8")) as unknown;
@@ -141,19 +153,27 @@ describe("suite.yaml", () => {
   test("env, env_from, hooks and order reach every flow; after_each always runs", async () => {
     const p = project();
     const log = join(p.dir, "hooks.log");
-    p.write("suite.yaml", [
-      "order: [z-first.flow.yaml]",
-      "env:",
-      "  WHO: ${MINTED}-x",
-      "env_from: echo MINTED=Ada; echo '# a comment'",
-      `before_each: echo "before $FLOWPROOF_SPEC" >> ${log}`,
-      `after_each: echo "after $FLOWPROOF_SPEC" >> ${log}`,
-      "",
-    ].join("\n"));
+    p.write(
+      "suite.yaml",
+      [
+        "order: [z-first.flow.yaml]",
+        "env:",
+        "  WHO: ${MINTED}-x",
+        "env_from: echo MINTED=Ada; echo '# a comment'",
+        `before_each: echo "before $FLOWPROOF_SPEC" >> ${log}`,
+        `after_each: echo "after $FLOWPROOF_SPEC" >> ${log}`,
+        "",
+      ].join("\n"),
+    );
     await recorded(p, "z-first.flow.yaml", greet("First", "${WHO}"), { WHO: "Ada-x" });
     await recorded(p, "a-second.flow.yaml", greet("Second", "${MINTED}"), { MINTED: "Ada" });
     // Each recording ran between the hooks too; from here on, the log is the suite run's.
-    expect(readFileSync(log, "utf8").trim().split("\n").map((l) => l.split(" ")[0])).toEqual(["before", "after", "before", "after"]);
+    expect(
+      readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split(" ")[0]),
+    ).toEqual(["before", "after", "before", "after"]);
     writeFileSync(log, "");
     const res = await runCli(["run", "."], { cwd: p.dir });
     expect(res.code).toBe(0);
@@ -213,16 +233,28 @@ describe("suite.yaml", () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
     p.write("site/greeter.html", readFileSync(join(REPO_ROOT, "test/fixtures/pages/greeter.html"), "utf8"));
     // Record against the test server's copy, replay against the suite's own server.
-    await recorded(p, "a.flow.yaml", flowYaml("Served", "${APP_URL}/greeter.html", ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows Hello, Ada!"]), { APP_URL: server.url });
-    p.write("suite.yaml", [
-      "env:",
-      `  APP_URL: http://127.0.0.1:${port}`,
-      "server:",
-      `  command: exec python3 -m http.server ${port} --bind 127.0.0.1 --directory site`,
-      `  url: http://127.0.0.1:${port}/greeter.html`,
-      "  timeout_seconds: 30",
-      "",
-    ].join("\n"));
+    await recorded(
+      p,
+      "a.flow.yaml",
+      flowYaml("Served", "${APP_URL}/greeter.html", [
+        'rules: Type Ada into the "Your name" field',
+        'rules: Press the "Greet" button',
+        "assert: page shows Hello, Ada!",
+      ]),
+      { APP_URL: server.url },
+    );
+    p.write(
+      "suite.yaml",
+      [
+        "env:",
+        `  APP_URL: http://127.0.0.1:${port}`,
+        "server:",
+        `  command: exec python3 -m http.server ${port} --bind 127.0.0.1 --directory site`,
+        `  url: http://127.0.0.1:${port}/greeter.html`,
+        "  timeout_seconds: 30",
+        "",
+      ].join("\n"),
+    );
     const res = await runCli(["run", "."], { cwd: p.dir });
     expect(res.stderr).toContain("[SERVER] started");
     expect(res.code).toBe(0);
@@ -236,10 +268,26 @@ describe("exports", () => {
   test("a passing flow hands captured values to later flows by name only; a failed flow exports nothing", async () => {
     const p = project();
     const code = "ORD-4711-SECRET";
-    server.setRoute("/order.html", () => new Response(`<!doctype html><title>Order</title><p>Order <span id="order">${code}</span></p>`, { headers: { "content-type": "text/html" } }));
+    server.setRoute(
+      "/order.html",
+      () => new Response(`<!doctype html><title>Order</title><p>Order <span id="order">${code}</span></p>`, { headers: { "content-type": "text/html" } }),
+    );
     p.write("suite.yaml", "order: [make.flow.yaml, use.flow.yaml]\n");
-    await recorded(p, "make.flow.yaml", `${flowYaml("Make order", `${server.url}/order.html`, ['rules: Remember the "id:order" as order'])}exports:\n  HANDOFF_ORDER_NO: \${captured.order}\n`);
-    await recorded(p, "use.flow.yaml", flowYaml("Use order", `${server.url}/greeter.html`, ['rules: Type ${HANDOFF_ORDER_NO} into the "Your name" field', 'rules: Press the "Greet" button', "assert: page shows ORD-4711"]), { HANDOFF_ORDER_NO: code });
+    await recorded(
+      p,
+      "make.flow.yaml",
+      `${flowYaml("Make order", `${server.url}/order.html`, ['rules: Remember the "id:order" as order'])}exports:\n  HANDOFF_ORDER_NO: \${captured.order}\n`,
+    );
+    await recorded(
+      p,
+      "use.flow.yaml",
+      flowYaml("Use order", `${server.url}/greeter.html`, [
+        'rules: Type ${HANDOFF_ORDER_NO} into the "Your name" field',
+        'rules: Press the "Greet" button',
+        "assert: page shows ORD-4711",
+      ]),
+      { HANDOFF_ORDER_NO: code },
+    );
     const res = await runCli(["run", "."], { cwd: p.dir });
     expect(res.code).toBe(0);
     expect(res.stdout).toContain("  [EXPORT] HANDOFF_ORDER_NO");
@@ -252,7 +300,10 @@ describe("exports", () => {
     // (Only the exports changed, so the trace is kept current by hand rather than re-recorded.)
     const edited = p.read("make.flow.yaml").replace("${captured.order}", "${captured.nope}");
     p.write("make.flow.yaml", edited);
-    p.write("make.trace.jsonl", resealed(p.read("make.trace.jsonl").replace(/"hash":"sha256:[0-9a-f]{64}"/, `"hash":"sha256:${createHash("sha256").update(edited).digest("hex")}"`)));
+    p.write(
+      "make.trace.jsonl",
+      resealed(p.read("make.trace.jsonl").replace(/"hash":"sha256:[0-9a-f]{64}"/, `"hash":"sha256:${createHash("sha256").update(edited).digest("hex")}"`)),
+    );
     const broken = await runCli(["run", "."], { cwd: p.dir });
     // The flow that needs the missing export errors: its configuration is incomplete.
     expect(broken.code).toBe(2);
@@ -283,9 +334,16 @@ describe("controls and audit", () => {
     const first = JSON.parse((await runCli(["run", ".", "--json"], { cwd: p.dir })).stdout) as SuiteJson & { run_id: string };
     const map = await runCli(["audit", ".", "--json"], { cwd: p.dir });
     expect(map.code).toBe(0);
-    const doc = JSON.parse(map.stdout) as { run: string; controls: Array<{ id: string; verdict: string; reason?: string; flow: string; evidence: { trace: string } }> };
+    const doc = JSON.parse(map.stdout) as {
+      run: string;
+      controls: Array<{ id: string; verdict: string; reason?: string; flow: string; evidence: { trace: string } }>;
+    };
     expect(doc.run).toBe(first.run_id);
-    expect(doc.controls.map((c) => [c.id, c.verdict])).toEqual([["greet.ada", "pass"], ["greet.bo", "pass"], ["greet.cy", "capability-error"]]);
+    expect(doc.controls.map((c) => [c.id, c.verdict])).toEqual([
+      ["greet.ada", "pass"],
+      ["greet.bo", "pass"],
+      ["greet.cy", "capability-error"],
+    ]);
     expect(doc.controls[0]!.evidence.trace).toBe("a.trace.jsonl");
     expect(doc.controls[2]!.reason).toContain("no trace recorded");
     const yaml = await runCli(["audit", "."], { cwd: p.dir });

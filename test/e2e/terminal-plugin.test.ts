@@ -23,7 +23,8 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   project = tmpProject();
-  for (const f of ["package.json", "plugins", "stockroom.ts", "restock.flow.yaml", "audit.flow.yaml"]) cpSync(join(EXAMPLE, f), join(project.dir, f), { recursive: true });
+  for (const f of ["package.json", "plugins", "stockroom.ts", "restock.flow.yaml", "audit.flow.yaml"])
+    cpSync(join(EXAMPLE, f), join(project.dir, f), { recursive: true });
   // The flows start the app as `bun stockroom.ts`: the bun running the tests is `bun` on PATH.
   const bin = join(project.dir, ".bin");
   mkdirSync(bin);
@@ -41,7 +42,10 @@ const cli = (args: readonly string[], extra: Record<string, string> = {}) => run
 
 /** Every file under `dir`, as text, for leak checks. */
 function allText(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name), "latin1")).join("\n");
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), "latin1"))
+    .join("\n");
 }
 
 describe("the terminal adapter plugin (examples/plugins/terminal)", () => {
@@ -61,7 +65,15 @@ describe("the terminal adapter plugin (examples/plugins/terminal)", () => {
     fresh();
     const run = await cli(["run", spec, "--json"]);
     expect(run.code).toBe(0);
-    const out = JSON.parse(run.stdout) as { report: { passed: boolean; steps: Array<{ id: string; status: string }>; recording: { frames: Array<{ offset_ms: number; file: string }>; steps: Array<{ id: string; start_ms: number; end_ms: number }> } }; report_path: string; run_dir: string };
+    const out = JSON.parse(run.stdout) as {
+      report: {
+        passed: boolean;
+        steps: Array<{ id: string; status: string }>;
+        recording: { frames: Array<{ offset_ms: number; file: string }>; steps: Array<{ id: string; start_ms: number; end_ms: number }> };
+      };
+      report_path: string;
+      run_dir: string;
+    };
     expect(out.report.passed).toBe(true);
     expect(out.report.steps.map((s) => s.status)).toEqual(Array(11).fill("passed"));
     expectValidResult(out.report_path);
@@ -75,7 +87,8 @@ describe("the terminal adapter plugin (examples/plugins/terminal)", () => {
     const pixel = (x: number, y: number) => [...png.data.subarray((y * png.width + x) * 4, (y * png.width + x) * 4 + 3)];
     const region = (col: number, row: number, cells: number) => {
       const seen = new Set<string>();
-      for (let y = row * CELL.height; y < (row + 1) * CELL.height; y++) for (let x = col * CELL.width; x < (col + cells) * CELL.width; x++) seen.add(pixel(x, y).join(","));
+      for (let y = row * CELL.height; y < (row + 1) * CELL.height; y++)
+        for (let x = col * CELL.width; x < (col + cells) * CELL.width; x++) seen.add(pixel(x, y).join(","));
       return [...seen].sort();
     };
     expect(region(11, 7, TOKEN.length)).toEqual(["0,0,0"]);
@@ -101,16 +114,26 @@ describe("the terminal adapter plugin (examples/plugins/terminal)", () => {
     fresh();
     const SHOW = "Open the list of everything in stock";
     model.script(SHOW, JSON.stringify({ action: "click", target: "text:Show stock" }));
-    const spec = project.write("browse.flow.yaml", [
-      "name: Browse the stock", "app: terminal", "command: bun stockroom.ts --store ${STOCKROOM_STORE}", "steps:",
-      `  - ${SHOW}`, "  - assert: page shows The stock is empty.", "",
-    ].join("\n"));
+    const spec = project.write(
+      "browse.flow.yaml",
+      [
+        "name: Browse the stock",
+        "app: terminal",
+        "command: bun stockroom.ts --store ${STOCKROOM_STORE}",
+        "steps:",
+        `  - ${SHOW}`,
+        "  - assert: page shows The stock is empty.",
+        "",
+      ].join("\n"),
+    );
     const rec = await cli(["record", spec, "--json"], model.env());
     expect(rec.code).toBe(0);
     const request = model.requests.find((r) => r.step === SHOW)!;
     const prompt = request.body.messages.map((m) => m.content).join("\n");
     for (const token of ["text:Log in", "text:Show stock", "text:Choice"]) expect(prompt).toContain(token);
-    const { steps } = readTrace<unknown, { action: { type: string }; selectors: Array<{ payload: Record<string, unknown> }> }>(join(project.dir, "browse.trace.jsonl"));
+    const { steps } = readTrace<unknown, { action: { type: string }; selectors: Array<{ payload: Record<string, unknown> }> }>(
+      join(project.dir, "browse.trace.jsonl"),
+    );
     expect(steps[0]!.action.type).toBe("click");
     expect(steps[0]!.selectors[0]!.payload).toEqual({ text: "Show stock" });
     const before = model.requests.length;
@@ -120,22 +143,39 @@ describe("the terminal adapter plugin (examples/plugins/terminal)", () => {
   }, 120_000);
 
   test("steps a terminal cannot do are refused when the flow loads, saying what to write", async () => {
-    const spec = project.write("beyond.flow.yaml", [
-      "name: Beyond a terminal", "app: terminal", "command: bun stockroom.ts --store x", "steps:",
-      '  - rules: Drag "Blue widget" onto "Trash"', "  - assert: page shows Trash",
-      '  - rules: Click "css:#login"', "  - assert: page url contains /x", "",
-    ].join("\n"));
+    const spec = project.write(
+      "beyond.flow.yaml",
+      [
+        "name: Beyond a terminal",
+        "app: terminal",
+        "command: bun stockroom.ts --store x",
+        "steps:",
+        '  - rules: Drag "Blue widget" onto "Trash"',
+        "  - assert: page shows Trash",
+        '  - rules: Click "css:#login"',
+        "  - assert: page url contains /x",
+        "",
+      ].join("\n"),
+    );
     const r = await cli(["validate", spec]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("beyond.flow.yaml:5:12: error[unsupported-step] `Drag \"Blue widget\" onto \"Trash\"` needs the drag capability, which a terminal app (`app: terminal`) does not have");
-    expect(r.stderr).toContain("beyond.flow.yaml:7:18: error[unsupported-step] A `css:` selector cannot be used on a terminal app: it has no CSS selectors (grammar form `css`).");
+    expect(r.stderr).toContain(
+      'beyond.flow.yaml:5:12: error[unsupported-step] `Drag "Blue widget" onto "Trash"` needs the drag capability, which a terminal app (`app: terminal`) does not have',
+    );
+    expect(r.stderr).toContain(
+      "beyond.flow.yaml:7:18: error[unsupported-step] A `css:` selector cannot be used on a terminal app: it has no CSS selectors (grammar form `css`).",
+    );
     expect(r.stderr).toContain('hint: a terminal has no css; name what the screen shows, e.g. `Press the "Log in" button`');
-    expect(r.stderr).toContain("beyond.flow.yaml:8:13: error[unsupported-step] `page url` cannot be checked on a terminal app: it has no page address (grammar form `page_url`).");
-    const keys = project.write("keys.flow.yaml", "name: K\napp: terminal\ncommand: bun stockroom.ts\ncolumns: 10\nurl: http://x/\nsteps:\n  - assert: page shows x\n");
+    expect(r.stderr).toContain(
+      "beyond.flow.yaml:8:13: error[unsupported-step] `page url` cannot be checked on a terminal app: it has no page address (grammar form `page_url`).",
+    );
+    const keys = project.write(
+      "keys.flow.yaml",
+      "name: K\napp: terminal\ncommand: bun stockroom.ts\ncolumns: 10\nurl: http://x/\nsteps:\n  - assert: page shows x\n",
+    );
     const k = await cli(["validate", keys]);
     expect(k.code).toBe(2);
     expect(k.stderr).toContain("keys.flow.yaml:4:10: error[bad-value] `columns` must be a whole number from 20 to 240");
     expect(k.stderr).toContain("keys.flow.yaml:5:1: error[unknown-key] a terminal app has no start page: `url:` belongs to web flows");
   });
 });
-

@@ -26,7 +26,13 @@ beforeAll(async () => {
   requireChromium();
   server = await startServer();
   // A broken app: greets nobody. Only a mock (or another app) could make the flow pass.
-  server.setRoute("/broken.html", () => new Response('<!doctype html><title>Broken</title><input placeholder="Your name"><button>Greet</button><p id="out"></p>', { headers: { "content-type": "text/html; charset=utf-8" } }));
+  server.setRoute(
+    "/broken.html",
+    () =>
+      new Response('<!doctype html><title>Broken</title><input placeholder="Your name"><button>Greet</button><p id="out"></p>', {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      }),
+  );
   project = tmpProject("flowproof-seal-");
   spec = project.write("greet.flow.yaml", flowYaml("Greet", `${server.url}/greeter.html`, GREET));
   trace = join(project.dir, "greet.trace.jsonl");
@@ -42,7 +48,8 @@ afterAll(() => {
 const lines = () => recorded.trimEnd().split("\n");
 const header = () => JSON.parse(lines()[0]!) as Record<string, unknown>;
 const withHeader = (h: Record<string, unknown>) => `${[JSON.stringify(h), ...lines().slice(1)].join("\n")}\n`;
-const run = (flags: string[] = [], env: Record<string, string | undefined> = {}) => runCli(["run", spec, "--recording-detail", "off", ...flags], { cwd: project.dir, env });
+const run = (flags: string[] = [], env: Record<string, string | undefined> = {}) =>
+  runCli(["run", spec, "--recording-detail", "off", ...flags], { cwd: project.dir, env });
 
 /** The recorded trace with `text` in its place while `body` runs. */
 async function withTrace<T>(text: string, body: () => Promise<T>): Promise<T> {
@@ -69,7 +76,14 @@ describe("every hand edit of a trace is refused", () => {
 
   const edits: [string, () => Record<string, unknown>][] = [
     ["an expect added", () => ({ ...header(), expect: { fail: "whatever", step: "s0003" } })],
-    ["a mock added for the app's URL", () => ({ ...header(), app: { ...(header()["app"] as object), url: `${server.url}/broken.html` }, mock: [{ url_contains: "/greeter", status: 200, content_type: "text/html", body: "<p>Hello, Ada!</p>" }] })],
+    [
+      "a mock added for the app's URL",
+      () => ({
+        ...header(),
+        app: { ...(header()["app"] as object), url: `${server.url}/broken.html` },
+        mock: [{ url_contains: "/greeter", status: 200, content_type: "text/html", body: "<p>Hello, Ada!</p>" }],
+      }),
+    ],
     ["app.url edited", () => ({ ...header(), app: { ...(header()["app"] as object), url: `${server.url}/broken.html` } })],
   ];
 
@@ -89,9 +103,15 @@ describe("every hand edit of a trace is refused", () => {
   });
 
   test("a step edited and the steps' SHA-256 recomputed as older seals had it", async () => {
-    const steps = lines().slice(1).map((l) => l.replace("Hello, Ada!", "Hello"));
+    const steps = lines()
+      .slice(1)
+      .map((l) => l.replace("Hello, Ada!", "Hello"));
     const integrity = { ...(header()["integrity"] as object), sha256: createHash("sha256").update(steps.join("\n")).digest("hex") };
-    refused(await withTrace(`${[JSON.stringify({ ...header(), integrity }), ...steps].join("\n")}\n`, () => run()), "bad-trace", "its header or steps were edited");
+    refused(
+      await withTrace(`${[JSON.stringify({ ...header(), integrity }), ...steps].join("\n")}\n`, () => run()),
+      "bad-trace",
+      "its header or steps were edited",
+    );
   });
 
   test("integrity deleted: an unsealed trace, refused unless the user opts in", async () => {
@@ -129,7 +149,7 @@ describe("every hand edit of a trace is refused", () => {
     const { integrity: _seal, ...unsealed }: Record<string, unknown> = { ...header(), expect: { fail: "whatever", step: "s0003" } };
     await withTrace(withHeader(unsealed), async () => {
       const r = await runCli(["trace", spec, "--reseal"], { cwd: project.dir });
-      refused(r, "bad-trace", "the trace's `expect.fail` is \"whatever\"");
+      refused(r, "bad-trace", 'the trace\'s `expect.fail` is "whatever"');
       expect(JSON.parse(readFileSync(trace, "utf8").split("\n")[0]!).integrity).toBeUndefined();
     });
   });

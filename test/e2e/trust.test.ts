@@ -45,28 +45,52 @@ async function recorded(p: TmpProject, rel: string, text: string, env: Record<st
 }
 
 const greet = (name: string, who: string) =>
-  flowYaml(name, `${server.url}/greeter.html`, [`rules: Type ${who} into the "Your name" field`, 'rules: Press the "Greet" button', `assert: page shows Hello, ${who}!`]);
+  flowYaml(name, `${server.url}/greeter.html`, [
+    `rules: Type ${who} into the "Your name" field`,
+    'rules: Press the "Greet" button',
+    `assert: page shows Hello, ${who}!`,
+  ]);
 
 interface SuiteJson {
-  flows: Array<{ spec: string; outcome: string; reason?: string; attempts: number; report_path: string | null; report: { passed: boolean; stale?: { trace_hash: string; flow_hash: string }; steps: Array<{ status: string; detail?: string }> } }>;
-  passed: number; failed: number; skipped: number; errored: number; stale: number; record_path: string; run_dir: string; junit_path: string;
+  flows: Array<{
+    spec: string;
+    outcome: string;
+    reason?: string;
+    attempts: number;
+    report_path: string | null;
+    report: { passed: boolean; stale?: { trace_hash: string; flow_hash: string }; steps: Array<{ status: string; detail?: string }> };
+  }>;
+  passed: number;
+  failed: number;
+  skipped: number;
+  errored: number;
+  stale: number;
+  record_path: string;
+  run_dir: string;
+  junit_path: string;
 }
 
 describe("a trace must belong to the flow it replays", () => {
   test("a trace recorded from another flow is a load error (exit 2) naming both", async () => {
     const p = project();
     const greetSpec = await recorded(p, "greet.flow.yaml", greet("Greet a visitor", "Ada"));
-    await recorded(p, "navigation.flow.yaml", flowYaml("Navigation", `${server.url}/nav.html`, ['rules: Click "Go to page 2"', "assert: page shows Second page"]));
+    await recorded(
+      p,
+      "navigation.flow.yaml",
+      flowYaml("Navigation", `${server.url}/nav.html`, ['rules: Click "Go to page 2"', "assert: page shows Second page"]),
+    );
     const res = await runCli(["run", greetSpec, "-t", "navigation.trace.jsonl"], { cwd: p.dir });
     expect(res.code).toBe(2);
     expect(res.stdout).not.toContain("PASS");
-    expect(res.stderr).toContain('navigation.trace.jsonl was recorded from the flow "Navigation" (navigation.flow.yaml), not from "Greet a visitor" (greet.flow.yaml)');
+    expect(res.stderr).toContain(
+      'navigation.trace.jsonl was recorded from the flow "Navigation" (navigation.flow.yaml), not from "Greet a visitor" (greet.flow.yaml)',
+    );
     expect(res.stderr).toContain("flowproof record greet.flow.yaml");
     // The same name in another file is another flow too.
     p.write("copy/greet.flow.yaml", p.read("greet.flow.yaml"));
     const copy = await runCli(["run", "copy/greet.flow.yaml", "-t", "greet.trace.jsonl", "--json"], { cwd: p.dir });
     expect(copy.code).toBe(2);
-    expect(copy.stdout).toContain("was recorded from the flow \\\"Greet a visitor\\\" (greet.flow.yaml), not from \\\"Greet a visitor\\\" (copy/greet.flow.yaml)");
+    expect(copy.stdout).toContain('was recorded from the flow \\"Greet a visitor\\" (greet.flow.yaml), not from \\"Greet a visitor\\" (copy/greet.flow.yaml)');
   });
 
   test("a flow edited since its trace was recorded is stale in result.json, the suite JSON, junit and the run record (exit 2)", async () => {
@@ -83,7 +107,9 @@ describe("a trace must belong to the flow it replays", () => {
     const result = JSON.parse(readFileSync(join(p.dir, single.stdout.match(/^result: (.*)$/m)![1]!), "utf8")) as SuiteJson["flows"][number]["report"];
     expect(result.passed).toBe(false);
     expect(result.stale!.trace_hash).not.toBe(result.stale!.flow_hash);
-    expect(readFileSync(join(p.dir, single.stdout.match(/^result: (.*)$/m)![1]!.replace("result.json", "junit.xml")), "utf8")).toContain('<testcase classname="Greet a visitor" name="stale trace" time="0">\n      <error type="stale"');
+    expect(readFileSync(join(p.dir, single.stdout.match(/^result: (.*)$/m)![1]!.replace("result.json", "junit.xml")), "utf8")).toContain(
+      '<testcase classname="Greet a visitor" name="stale trace" time="0">\n      <error type="stale"',
+    );
 
     const suite = await runCli(["run", ".", "--retries", "2", "--json"], { cwd: p.dir });
     expect(suite.code).toBe(2);
@@ -115,10 +141,13 @@ describe("an unset ${VAR} in a step is a configuration error", () => {
 
     const single = await runCli(["run", spec, "--retries", "2"], { cwd: p.dir, env: { TRUST_WHO: undefined } });
     expect(single.code).toBe(2);
-    expect(single.stdout).toContain("[ERROR] s0001 Type ${TRUST_WHO} into the \"Your name\" field — ${TRUST_WHO} is not set");
+    expect(single.stdout).toContain('[ERROR] s0001 Type ${TRUST_WHO} into the "Your name" field — ${TRUST_WHO} is not set');
     expect(single.stdout).toMatch(/^ERROR: Who /m);
     expect(single.stderr).not.toContain("retry");
-    const result = JSON.parse(readFileSync(join(p.dir, single.stdout.match(/^result: (.*)$/m)![1]!), "utf8")) as { passed: boolean; steps: Array<{ status: string }> };
+    const result = JSON.parse(readFileSync(join(p.dir, single.stdout.match(/^result: (.*)$/m)![1]!), "utf8")) as {
+      passed: boolean;
+      steps: Array<{ status: string }>;
+    };
     expect(result.passed).toBe(false);
     expect(result.steps[0]!.status).toBe("errored");
 
@@ -134,7 +163,14 @@ describe("an unset ${VAR} in a step is a configuration error", () => {
 
   test("validate warns about the unset variables it can see and still exits 0", async () => {
     const p = project();
-    const spec = p.write("vars.flow.yaml", flowYaml("Vars", "${TRUST_BASE}/greeter.html", ['rules: Type ${TRUST_USER} into the "Your name" field', 'rules: Type ${TRUST_SET} into the "Your name" field', 'rules: Press the "Greet" button']));
+    const spec = p.write(
+      "vars.flow.yaml",
+      flowYaml("Vars", "${TRUST_BASE}/greeter.html", [
+        'rules: Type ${TRUST_USER} into the "Your name" field',
+        'rules: Type ${TRUST_SET} into the "Your name" field',
+        'rules: Press the "Greet" button',
+      ]),
+    );
     const res = await runCli(["validate", spec], { cwd: p.dir, env: { TRUST_BASE: undefined, TRUST_USER: undefined, TRUST_SET: "x" } });
     expect(res.code).toBe(0);
     expect(res.stdout).toContain("OK: ");
@@ -164,13 +200,25 @@ export const plugin = defineAssertion<{ value: string }>({
     const p = project();
     p.write("package.json", "{}");
     p.write(".flowproof/plugins/marker.ts", PLUGIN);
-    model.script(GREET, JSON.stringify([{ action: "type_text", target: "css:#name", text: "Ada" }, { action: "click", target: "css:#greet" }]));
+    model.script(
+      GREET,
+      JSON.stringify([
+        { action: "type_text", target: "css:#name", text: "Ada" },
+        { action: "click", target: "css:#greet" },
+      ]),
+    );
     // A plain step the rules grammar cannot read: only the model can author it.
-    const authored = p.write("a-authored.flow.yaml", `${flowYaml("Authored", `${server.url}/greeter.html`, [GREET, "assert: page shows Hello, Ada!"])}control:\n  id: greet.model\n`);
+    const authored = p.write(
+      "a-authored.flow.yaml",
+      `${flowYaml("Authored", `${server.url}/greeter.html`, [GREET, "assert: page shows Hello, Ada!"])}control:\n  id: greet.model\n`,
+    );
     const rec = await runCli(["record", authored], { cwd: p.dir, env: model.env() });
     expect(rec.stderr).toContain(`[AUTHOR llm] 1: ${GREET}`);
     expect(rec.code).toBe(0);
-    const plugged = p.write("b-plugin.flow.yaml", `${flowYaml("Plugged", `${server.url}/greeter.html`, ['rules: Type Bo into the "Your name" field'])}  - assert_marker:\n      value: ok\n`);
+    const plugged = p.write(
+      "b-plugin.flow.yaml",
+      `${flowYaml("Plugged", `${server.url}/greeter.html`, ['rules: Type Bo into the "Your name" field'])}  - assert_marker:\n      value: ok\n`,
+    );
     const recPlugin = await runCli(["record", plugged, "--author", "rules"], { cwd: p.dir });
     expect(recPlugin.code).toBe(0);
     const requests = model.requests.length;
@@ -185,9 +233,16 @@ export const plugin = defineAssertion<{ value: string }>({
     // The latest run record is the authored flow's, with its control.
     const audit = await runCli(["audit", ".", "--json"], { cwd: p.dir });
     expect(audit.code).toBe(0);
-    expect((JSON.parse(audit.stdout) as { controls: Array<{ id: string; verdict: string }> }).controls).toEqual([expect.objectContaining({ id: "greet.model", verdict: "pass" })]);
+    expect((JSON.parse(audit.stdout) as { controls: Array<{ id: string; verdict: string }> }).controls).toEqual([
+      expect.objectContaining({ id: "greet.model", verdict: "pass" }),
+    ]);
 
-    for (const args of [["run", "."], ["run", ".", "--workers", "2"], ["run", ".", "--shard", "1/2"], ["run", ".", "--shard", "2/2"]]) {
+    for (const args of [
+      ["run", "."],
+      ["run", ".", "--workers", "2"],
+      ["run", ".", "--shard", "1/2"],
+      ["run", ".", "--shard", "2/2"],
+    ]) {
       const res = await runCli([...args, "--json"], { cwd: p.dir });
       const json = JSON.parse(res.stdout) as SuiteJson;
       expect(json.flows.map((f) => [f.spec, f.outcome, f.reason])).toEqual(json.flows.map((f) => [f.spec, "passed", undefined]));
@@ -285,7 +340,8 @@ describe("a navigation that never finishes", () => {
     const silent = createServer((socket) => {
       held.push(socket);
       socket.once("data", (request) => {
-        if (request.toString().startsWith("GET /partial.html")) socket.write("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<!doctype html><title>Report</title><h1>Report is loading");
+        if (request.toString().startsWith("GET /partial.html"))
+          socket.write("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<!doctype html><title>Report</title><h1>Report is loading");
       });
     });
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", () => r()));
@@ -294,8 +350,17 @@ describe("a navigation that never finishes", () => {
     let target = never;
     try {
       let hang = false;
-      server.setRoute("/trust-start.html", () => new Response(`<!doctype html><title>Start</title><a href="${hang ? target : "/trust-report.html"}">Open report</a>`, { headers: { "content-type": "text/html" } }));
-      server.setRoute("/trust-report.html", () => new Response("<!doctype html><title>Report</title><h1>Report</h1>", { headers: { "content-type": "text/html" } }));
+      server.setRoute(
+        "/trust-start.html",
+        () =>
+          new Response(`<!doctype html><title>Start</title><a href="${hang ? target : "/trust-report.html"}">Open report</a>`, {
+            headers: { "content-type": "text/html" },
+          }),
+      );
+      server.setRoute(
+        "/trust-report.html",
+        () => new Response("<!doctype html><title>Report</title><h1>Report</h1>", { headers: { "content-type": "text/html" } }),
+      );
       const spec = await recorded(p, "report.flow.yaml", flowYaml("Report", `${server.url}/trust-start.html`, ['rules: Click "Open report"']));
       expect((await runCli(["run", spec], { cwd: p.dir })).code).toBe(0);
       hang = true;

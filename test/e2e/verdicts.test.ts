@@ -23,16 +23,24 @@ let visits = 0;
 beforeAll(async () => {
   requireChromium();
   server = await startServer();
-  server.setRoute("/checkout.html", () => new Response(
-    `<!doctype html><title>Checkout</title><input placeholder="Code"><button id="apply">Apply</button><p id="total"></p>
+  server.setRoute(
+    "/checkout.html",
+    () =>
+      new Response(
+        `<!doctype html><title>Checkout</title><input placeholder="Code"><button id="apply">Apply</button><p id="total"></p>
 <script>document.getElementById("apply").addEventListener("click", () => { document.getElementById("total").textContent = "Total ${total}"; });</script>`,
-    { headers: { "content-type": "text/html; charset=utf-8" } },
-  ));
-  server.setRoute("/flaky.html", () => new Response(
-    `<!doctype html><title>Flaky</title><button id="save">Save</button><p id="out"></p>
+        { headers: { "content-type": "text/html; charset=utf-8" } },
+      ),
+  );
+  server.setRoute(
+    "/flaky.html",
+    () =>
+      new Response(
+        `<!doctype html><title>Flaky</title><button id="save">Save</button><p id="out"></p>
 <script>document.getElementById("save").addEventListener("click", () => { document.getElementById("out").textContent = ${++visits % 2 === 1 ? '"Saved"' : '"Try again"'}; });</script>`,
-    { headers: { "content-type": "text/html; charset=utf-8" } },
-  ));
+        { headers: { "content-type": "text/html; charset=utf-8" } },
+      ),
+  );
   project = tmpProject("flowproof-verdicts-");
 });
 afterAll(() => {
@@ -61,8 +69,19 @@ describe("a trace that is not whole is refused, never replayed to PASS", () => {
     ["only the header", () => lines.slice(0, 1), "the trace has a header and no steps"],
     ["a step edited", () => lines.map((l, i) => (i === 3 ? l.replace("Hello, Ada!", "Hello") : l)), "the trace is not the one it was recorded with"],
     ["no flow named", () => [JSON.stringify({ ...JSON.parse(lines[0]!), spec: undefined }), ...lines.slice(1)], "the trace header names no flow"],
-    ["its header edited", () => [JSON.stringify({ ...JSON.parse(lines[0]!), app: { name: "agent", adapter: "agent" } }), ...lines.slice(1)], "the trace is not the one it was recorded with"],
-    ["another app's trace", () => resealed(`${[JSON.stringify({ ...JSON.parse(lines[0]!), app: { name: "agent", adapter: "agent" } }), ...lines.slice(1)].join("\n")}\n`).trimEnd().split("\n"), "was recorded for an `app: agent` flow, but"],
+    [
+      "its header edited",
+      () => [JSON.stringify({ ...JSON.parse(lines[0]!), app: { name: "agent", adapter: "agent" } }), ...lines.slice(1)],
+      "the trace is not the one it was recorded with",
+    ],
+    [
+      "another app's trace",
+      () =>
+        resealed(`${[JSON.stringify({ ...JSON.parse(lines[0]!), app: { name: "agent", adapter: "agent" } }), ...lines.slice(1)].join("\n")}\n`)
+          .trimEnd()
+          .split("\n"),
+      "was recorded for an `app: agent` flow, but",
+    ],
   ])("%s: exit 2, bad-trace", async (_what, edit, message) => {
     writeFileSync(trace, `${edit().join("\n")}\n`);
     try {
@@ -96,7 +115,10 @@ describe("an unrecorded flow in a suite", () => {
     expect(r.stderr).toContain("WARNING: suite/b.flow.yaml has no trace, so it was not run and checks nothing");
   });
 
-  test.each([["CI=true", { CI: "true" }, []], ["--strict", {}, ["--strict"]]] as const)("is an error with %s", async (_what, env, flags) => {
+  test.each([
+    ["CI=true", { CI: "true" }, []],
+    ["--strict", {}, ["--strict"]],
+  ] as const)("is an error with %s", async (_what, env, flags) => {
     const r = await runCli(["run", join(project.dir, "suite"), "--recording-detail", "off", ...flags], { cwd: project.dir, env });
     expect(r.code).toBe(2);
     expect(r.stdout).toContain("[ERROR] Never recorded: no trace recorded at");
@@ -104,15 +126,25 @@ describe("an unrecorded flow in a suite", () => {
 });
 
 describe("a known failure: expect: {fail: …}", () => {
-  const STEPS = ['rules: Type SAVE10 into the "Code" field', 'rules: Press the "Apply" button', "assert: page shows Total 90.00 within 2s", 'rules: Click "Apply"'];
+  const STEPS = [
+    'rules: Type SAVE10 into the "Code" field',
+    'rules: Press the "Apply" button',
+    "assert: page shows Total 90.00 within 2s",
+    'rules: Click "Apply"',
+  ];
   const spec = () => join(project.dir, "known", "checkout.flow.yaml");
 
   test("records through the failing step, replays as an expected failure, and fails once the bug is gone", async () => {
     total = "100.00";
-    project.write("known/checkout.flow.yaml", `${flowYaml("Discounted checkout", `${server.url}/checkout.html`, STEPS)}expect:\n  fail: "BUG-123: the total ignores the discount"\n`);
+    project.write(
+      "known/checkout.flow.yaml",
+      `${flowYaml("Discounted checkout", `${server.url}/checkout.html`, STEPS)}expect:\n  fail: "BUG-123: the total ignores the discount"\n`,
+    );
     const rec = await runCli(["record", spec(), "--recording-detail", "off"], { cwd: project.dir });
     expect(rec.code).toBe(0);
-    expect(rec.stdout).toContain("Recorded 'Discounted checkout': 3 steps (a known failure: s0003 failed as `expect:` declares — BUG-123: the total ignores the discount; the trace ends there)");
+    expect(rec.stdout).toContain(
+      "Recorded 'Discounted checkout': 3 steps (a known failure: s0003 failed as `expect:` declares — BUG-123: the total ignores the discount; the trace ends there)",
+    );
     const trace = join(project.dir, "known", "checkout.trace.jsonl");
     expectValidTrace(trace);
     expect(JSON.parse(readFileSync(trace, "utf8").split("\n")[0]!).expect).toMatchObject({ fail: "BUG-123: the total ignores the discount", step: "s0003" });
@@ -123,8 +155,14 @@ describe("a known failure: expect: {fail: …}", () => {
     expect(bug.stdout).toMatch(/XFAIL: Discounted checkout \(\d+ ms\) — a known failure \(BUG-123: the total ignores the discount\)/);
     const resultPath = join(project.dir, /result: (.*)/.exec(bug.stdout)![1]!);
     expectValidResult(resultPath);
-    expect(JSON.parse(readFileSync(resultPath, "utf8"))).toMatchObject({ outcome: "expected_failure", passed: true, expected_failure: { reason: "BUG-123: the total ignores the discount", step: "s0003" } });
-    expect(readFileSync(resultPath.replace("result.json", "junit.xml"), "utf8")).toContain('<skipped type="xfail" message="expected failure (BUG-123: the total ignores the discount)');
+    expect(JSON.parse(readFileSync(resultPath, "utf8"))).toMatchObject({
+      outcome: "expected_failure",
+      passed: true,
+      expected_failure: { reason: "BUG-123: the total ignores the discount", step: "s0003" },
+    });
+    expect(readFileSync(resultPath.replace("result.json", "junit.xml"), "utf8")).toContain(
+      '<skipped type="xfail" message="expected failure (BUG-123: the total ignores the discount)',
+    );
 
     const suite = await runCli(["run", join(project.dir, "known"), "--recording-detail", "off"], { cwd: project.dir });
     expect(suite.code).toBe(0);
@@ -134,12 +172,17 @@ describe("a known failure: expect: {fail: …}", () => {
     total = "90.00";
     const fixed = await runCli(["run", spec(), "--recording-detail", "off"], { cwd: project.dir });
     expect(fixed.code).toBe(1);
-    expect(fixed.stdout).toContain("[FAIL] s0003 page shows Total 90.00 within 2s — expected to fail (BUG-123: the total ignores the discount), but it passed: the known failure is gone; remove `expect:` from");
+    expect(fixed.stdout).toContain(
+      "[FAIL] s0003 page shows Total 90.00 within 2s — expected to fail (BUG-123: the total ignores the discount), but it passed: the known failure is gone; remove `expect:` from",
+    );
   }, 60_000);
 
   test("a flow whose every step passes at record is told to drop the marker, and nothing is written", async () => {
     total = "90.00";
-    project.write("known-fixed/checkout.flow.yaml", `${flowYaml("Fixed checkout", `${server.url}/checkout.html`, STEPS)}expect:\n  fail: "BUG-123: the total ignores the discount"\n`);
+    project.write(
+      "known-fixed/checkout.flow.yaml",
+      `${flowYaml("Fixed checkout", `${server.url}/checkout.html`, STEPS)}expect:\n  fail: "BUG-123: the total ignores the discount"\n`,
+    );
     const rec = await runCli(["record", join(project.dir, "known-fixed", "checkout.flow.yaml"), "--recording-detail", "off"], { cwd: project.dir });
     expect(rec.code).toBe(2);
     expect(rec.stderr).toContain("every step passed, but the flow declares a known failure");
@@ -160,12 +203,18 @@ describe("--repeat-each N", () => {
     expect(single.stdout).toMatch(/FLAKY: Flaky save \(\d+ ms\)/);
     const resultPath = join(project.dir, /result: (.*)/.exec(single.stdout)![1]!);
     expectValidResult(resultPath);
-    const result = JSON.parse(readFileSync(resultPath, "utf8")) as { outcome: string; repeat: { outcomes: string[]; runs: string[] }; flaky: { summary: string; steps: { id: string; outcomes: string[] }[] } };
+    const result = JSON.parse(readFileSync(resultPath, "utf8")) as {
+      outcome: string;
+      repeat: { outcomes: string[]; runs: string[] };
+      flaky: { summary: string; steps: { id: string; outcomes: string[] }[] };
+    };
     expect(result.outcome).toBe("flaky");
     expect(result.repeat.outcomes).toEqual(["passed", "failed", "passed"]);
     expect(result.repeat.runs).toHaveLength(3);
     expect(result.flaky.summary).toBe("2 of 3 repeats passed; s0002 passed/failed/passed");
-    expect(readFileSync(resultPath.replace("result.json", "junit.xml"), "utf8")).toContain('<failure type="flaky" message="flaky: 2 of 3 repeats passed; s0002 passed/failed/passed">');
+    expect(readFileSync(resultPath.replace("result.json", "junit.xml"), "utf8")).toContain(
+      '<failure type="flaky" message="flaky: 2 of 3 repeats passed; s0002 passed/failed/passed">',
+    );
 
     visits = 0;
     const suite = await runCli(["run", join(project.dir, "flaky"), "--repeat-each", "3", "--recording-detail", "off"], { cwd: project.dir });
@@ -180,7 +229,10 @@ describe("--repeat-each N", () => {
     expect((await runCli(["record", spec, "--recording-detail", "off"], { cwd: project.dir })).code).toBe(0);
     const r = await runCli(["run", spec, "--repeat-each", "2", "--recording-detail", "off", "--json"], { cwd: project.dir });
     expect(r.code).toBe(0);
-    expect((JSON.parse(r.stdout) as { report: { outcome: string; repeat: { outcomes: string[] } } }).report).toMatchObject({ outcome: "passed", repeat: { outcomes: ["passed", "passed"] } });
+    expect((JSON.parse(r.stdout) as { report: { outcome: string; repeat: { outcomes: string[] } } }).report).toMatchObject({
+      outcome: "passed",
+      repeat: { outcomes: ["passed", "passed"] },
+    });
     const both = await runCli(["run", spec, "--repeat-each", "2", "--retries", "1"], { cwd: project.dir });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain("--repeat-each and --retries contradict each other");

@@ -19,7 +19,6 @@ import { BED_START_MS, DESKTOP_NAME, PAY_FLOW, startVisionBed, VIEWER_TITLE, typ
 const WINDOW = `window: {title: "${DESKTOP_NAME}", width: 700, height: 480, x: 0, y: 0}`;
 const TOKEN = "tok-4711-Canary";
 
-
 let bed: VisionBed;
 let project: TmpProject;
 let model: ScriptedModel;
@@ -57,7 +56,10 @@ interface RunJson {
 
 /** Every file under `dir`, as text, for leak checks. */
 function allText(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name), "latin1")).join("\n");
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), "latin1"))
+    .join("\n");
 }
 
 describe("app: vision through the CLI", () => {
@@ -69,7 +71,10 @@ describe("app: vision through the CLI", () => {
     expect(rec.stdout).toContain("Recorded 'Pay a vendor through the remote desktop': 7 steps -> pay.trace.jsonl");
     const tracePath = join(project.dir, "pay.trace.jsonl");
     expectValidTrace(tracePath);
-    const { header, steps } = readTrace<{ app: Record<string, unknown> }, { selectors: Array<{ tier: string; provenance: string; payload: Record<string, unknown> }> }>(tracePath);
+    const { header, steps } = readTrace<
+      { app: Record<string, unknown> },
+      { selectors: Array<{ tier: string; provenance: string; payload: Record<string, unknown> }> }
+    >(tracePath);
     expect(header.app).toMatchObject({
       adapter: "vision",
       window: { title: DESKTOP_NAME, width: 700, height: 480, x: 0, y: 0 },
@@ -101,7 +106,9 @@ describe("app: vision through the CLI", () => {
       expectValidResult(out.report_path);
       expect(out.report.passed).toBe(false);
       expect(out.report.steps.map((s) => s.status)).toEqual(["passed", "passed", "failed", "skipped", "skipped", "skipped", "skipped"]);
-      expect(out.report.steps[2]!.detail).toMatch(/no text "Save" in the window \(recorded at \d+,\d+, \d+×\d+; the window shows "Submit" there now\); nearest texts seen: "/);
+      expect(out.report.steps[2]!.detail).toMatch(
+        /no text "Save" in the window \(recorded at \d+,\d+, \d+×\d+; the window shows "Submit" there now\); nearest texts seen: "/,
+      );
       // What OCR saw is kept beside the frames: the lines it read and the fields it found.
       const dom = readFileSync(join(dirname(out.report_path), "debug", "dom.html"), "utf8");
       expect(dom).toMatch(/<pre>window ".*" 700×480, read by OCR: \d+ lines in reading order\n/);
@@ -113,7 +120,10 @@ describe("app: vision through the CLI", () => {
   }, 120_000);
 
   test("`window:` may name the title alone: the window is attached as it is, and the trace keeps the form written", async () => {
-    const spec = project.write("title-only.flow.yaml", ["name: Title only", "app: vision", `window: "${DESKTOP_NAME}"`, "steps:", '  - rules: Click "Clear"', "  - assert: page shows Payee", ""].join("\n"));
+    const spec = project.write(
+      "title-only.flow.yaml",
+      ["name: Title only", "app: vision", `window: "${DESKTOP_NAME}"`, "steps:", '  - rules: Click "Clear"', "  - assert: page shows Payee", ""].join("\n"),
+    );
     const rec = await cli(["record", spec]);
     expect(rec.code, rec.stderr).toBe(0);
     const trace = readTrace(spec.replace(/\.flow\.yaml$/, ".trace.jsonl"));
@@ -125,16 +135,22 @@ describe("app: vision through the CLI", () => {
 
   test("a typed ${VAR} secret and a `redact:` text are masked in every frame kept; the secret reaches no file", async () => {
     await bed.startForm();
-    const spec = project.write("token.flow.yaml", [
-      "name: Pay with a token", "app: vision", WINDOW,
-      "redact:", "  - target: { text: Invoice 1001 }",
-      "steps:",
-      '  - rules: Type ACME Ltd into the "Payee" field',
-      '  - rules: Type ${PAYMENT_TOKEN} into the "Token" field',
-      '  - rules: Click "Save"',
-      "  - assert: page shows Saved ACME Ltd",
-      "",
-    ].join("\n"));
+    const spec = project.write(
+      "token.flow.yaml",
+      [
+        "name: Pay with a token",
+        "app: vision",
+        WINDOW,
+        "redact:",
+        "  - target: { text: Invoice 1001 }",
+        "steps:",
+        '  - rules: Type ACME Ltd into the "Payee" field',
+        '  - rules: Type ${PAYMENT_TOKEN} into the "Token" field',
+        '  - rules: Click "Save"',
+        "  - assert: page shows Saved ACME Ltd",
+        "",
+      ].join("\n"),
+    );
     const rec = await cli(["record", spec, "--author", "rules"]);
     expect(rec.code, rec.stderr).toBe(0);
     await bed.startForm();
@@ -160,40 +176,50 @@ describe("app: vision through the CLI", () => {
 
   test("an `apps:` flow hands values from a web page to the window and back: one capture namespace, one trace, one verdict", async () => {
     await bed.startForm();
-    server.setRoute("/portal.html", () => new Response([
-      "<!doctype html><title>Vendor portal</title>",
-      '<p>Vendor: <span id="vendor">ACME Ltd</span></p><p>Amount due: <span id="amount">42.50</span></p>',
-      '<label>Receipt <input id="receipt"></label><button onclick="document.getElementById(\'out\').textContent = \'Confirmed: \' + document.getElementById(\'receipt\').value">Confirm</button>',
-      '<p id="out"></p>',
-    ].join(""), { headers: { "content-type": "text/html; charset=utf-8" } }));
-    const spec = project.write("handoff.flow.yaml", [
-      "name: Pay what the portal lists, confirm it there",
-      "apps:",
-      "  portal: {app: web, url: \"${PORTAL_URL}/portal.html\"}",
-      `  desk: {app: vision, ${WINDOW}}`,
-      "steps:",
-      "  - in: portal",
-      "    steps:",
-      '      - rules: Remember the "id:vendor" as vendor',
-      '      - rules: Remember the "id:amount" as amount',
-      "  - in: desk",
-      "    steps:",
-      '      - rules: Type ${captured.vendor} into the "Payee" field',
-      '      - rules: Type ${captured.amount} into the "Amount" field',
-      '      - rules: Click "Save"',
-      "      - assert: page shows Saved ACME Ltd, 42.50",
-      '      - rules: Remember the "Saved" as receipt',
-      "  - in: portal",
-      "    steps:",
-      '      - rules: Type ${captured.receipt} into the "Receipt" field',
-      '      - rules: Press the "Confirm" button',
-      "      - assert: 'page shows Confirmed: Saved ACME Ltd, 42.50'",
-      "  - in: desk",
-      "    steps:",
-      '      - rules: Click "Clear"',
-      "      - assert: page shows Nothing saved yet",
-      "",
-    ].join("\n"));
+    server.setRoute(
+      "/portal.html",
+      () =>
+        new Response(
+          [
+            "<!doctype html><title>Vendor portal</title>",
+            '<p>Vendor: <span id="vendor">ACME Ltd</span></p><p>Amount due: <span id="amount">42.50</span></p>',
+            "<label>Receipt <input id=\"receipt\"></label><button onclick=\"document.getElementById('out').textContent = 'Confirmed: ' + document.getElementById('receipt').value\">Confirm</button>",
+            '<p id="out"></p>',
+          ].join(""),
+          { headers: { "content-type": "text/html; charset=utf-8" } },
+        ),
+    );
+    const spec = project.write(
+      "handoff.flow.yaml",
+      [
+        "name: Pay what the portal lists, confirm it there",
+        "apps:",
+        '  portal: {app: web, url: "${PORTAL_URL}/portal.html"}',
+        `  desk: {app: vision, ${WINDOW}}`,
+        "steps:",
+        "  - in: portal",
+        "    steps:",
+        '      - rules: Remember the "id:vendor" as vendor',
+        '      - rules: Remember the "id:amount" as amount',
+        "  - in: desk",
+        "    steps:",
+        '      - rules: Type ${captured.vendor} into the "Payee" field',
+        '      - rules: Type ${captured.amount} into the "Amount" field',
+        '      - rules: Click "Save"',
+        "      - assert: page shows Saved ACME Ltd, 42.50",
+        '      - rules: Remember the "Saved" as receipt',
+        "  - in: portal",
+        "    steps:",
+        '      - rules: Type ${captured.receipt} into the "Receipt" field',
+        '      - rules: Press the "Confirm" button',
+        "      - assert: 'page shows Confirmed: Saved ACME Ltd, 42.50'",
+        "  - in: desk",
+        "    steps:",
+        '      - rules: Click "Clear"',
+        "      - assert: page shows Nothing saved yet",
+        "",
+      ].join("\n"),
+    );
     const env = { PORTAL_URL: server.url };
     const rec = await cli(["record", spec, "--author", "rules"], env);
     expect(rec.code, rec.stdout + rec.stderr).toBe(0);
@@ -217,21 +243,31 @@ describe("app: vision through the CLI", () => {
     const SAVE = "Save the payment";
     model.script(FILL, JSON.stringify({ action: "type_text", target: "text:Amount", text: "42.50" }));
     model.script(SAVE, JSON.stringify({ action: "click", target: "text:Save" }));
-    const spec = project.write("author.flow.yaml", [
-      "name: Pay by intent", "app: vision", WINDOW, "steps:",
-      '  - rules: Type ACME Ltd into the "Payee" field',
-      '  - rules: Type ${PAYMENT_TOKEN} into the "Token" field',
-      `  - ${FILL}`, `  - ${SAVE}`,
-      "  - assert: page shows Saved ACME Ltd, 42.50",
-      '  - rules: Click "Clear"',
-      "",
-    ].join("\n"));
+    const spec = project.write(
+      "author.flow.yaml",
+      [
+        "name: Pay by intent",
+        "app: vision",
+        WINDOW,
+        "steps:",
+        '  - rules: Type ACME Ltd into the "Payee" field',
+        '  - rules: Type ${PAYMENT_TOKEN} into the "Token" field',
+        `  - ${FILL}`,
+        `  - ${SAVE}`,
+        "  - assert: page shows Saved ACME Ltd, 42.50",
+        '  - rules: Click "Clear"',
+        "",
+      ].join("\n"),
+    );
     const rec = await cli(["record", spec], model.env());
     expect(rec.code, rec.stdout + rec.stderr).toBe(0);
     const request = model.requests.find((r) => r.step === FILL)!;
     const prompt = request.body.messages.map((m) => m.content).join("\n");
     const lines = prompt.split("\n");
-    const scene = lines.slice(lines.indexOf("SCENE:") + 1).filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const scene = lines
+      .slice(lines.indexOf("SCENE:") + 1)
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(scene.slice(0, 4)).toEqual([
       { target: "text:Payee", tag: "field", type: "text", actionable: true, label: "Payee", value: "ACME Ltd" },
       { target: "text:Amount", tag: "field", type: "text", actionable: true, label: "Amount", value: "" },
@@ -242,7 +278,9 @@ describe("app: vision through the CLI", () => {
     expect(texts.slice(0, 4)).toEqual(["text:Vendor payment", "text:Save", "text:Clear", "text:Nothing saved yet"]);
     expect(scene.find((e) => e["target"] === "text:Pay")).toMatchObject({ count: 3 });
     expect(model.requests.some((r) => r.raw.includes(TOKEN))).toBe(false);
-    const { steps } = readTrace<unknown, { action: { type: string }; selectors: Array<{ payload: Record<string, unknown> }> }>(join(project.dir, "author.trace.jsonl"));
+    const { steps } = readTrace<unknown, { action: { type: string }; selectors: Array<{ payload: Record<string, unknown> }> }>(
+      join(project.dir, "author.trace.jsonl"),
+    );
     expect(steps[2]!.action.type).toBe("type_text");
     expect(steps[2]!.selectors.at(-1)!.payload).toMatchObject({ text: "Amount" });
     const before = model.requests.length;
@@ -255,18 +293,36 @@ describe("app: vision through the CLI", () => {
 
 describe("what a vision flow cannot say is refused when it loads", () => {
   test("the Windows spellings, css targets and steps a window's pixels cannot do, each naming what to write", async () => {
-    const spec = project.write("bad.flow.yaml", [
-      "name: Bad", "app: vision", "window_title: Payments", "steps:",
-      '  - rules: Click "css:#save"', '  - rules: Select Gold from the "Plan" dropdown', "  - assert: page url contains /pay", "",
-    ].join("\n"));
+    const spec = project.write(
+      "bad.flow.yaml",
+      [
+        "name: Bad",
+        "app: vision",
+        "window_title: Payments",
+        "steps:",
+        '  - rules: Click "css:#save"',
+        '  - rules: Select Gold from the "Plan" dropdown',
+        "  - assert: page url contains /pay",
+        "",
+      ].join("\n"),
+    );
     const r = await cli(["validate", spec]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("bad.flow.yaml:3:1: error[unknown-key] a vision app names its window with `window.title`, not `window_title`");
     expect(r.stderr).toContain('hint: window: {title: "Payments", width: 700, height: 480}');
-    expect(r.stderr).toContain("bad.flow.yaml:5:18: error[unsupported-step] A `css:` selector cannot be used on a window seen only as pixels: it has no CSS selectors (grammar form `css`).");
-    expect(r.stderr).toContain("`Select Gold from the \"Plan\" dropdown` needs the select capability, which a window seen only as pixels (`app: vision`) does not have");
-    expect(r.stderr).toContain("bad.flow.yaml:7:13: error[unsupported-step] `page url` cannot be checked on a window seen only as pixels: it has no page address (grammar form `page_url`).");
-    const windows = project.write("win.flow.yaml", 'name: W\napp: {command: app.exe, window_title: Payments}\nwindow: {title: Payments, width: 700, height: 480}\nsteps:\n  - rules: Press Enter\n');
+    expect(r.stderr).toContain(
+      "bad.flow.yaml:5:18: error[unsupported-step] A `css:` selector cannot be used on a window seen only as pixels: it has no CSS selectors (grammar form `css`).",
+    );
+    expect(r.stderr).toContain(
+      '`Select Gold from the "Plan" dropdown` needs the select capability, which a window seen only as pixels (`app: vision`) does not have',
+    );
+    expect(r.stderr).toContain(
+      "bad.flow.yaml:7:13: error[unsupported-step] `page url` cannot be checked on a window seen only as pixels: it has no page address (grammar form `page_url`).",
+    );
+    const windows = project.write(
+      "win.flow.yaml",
+      "name: W\napp: {command: app.exe, window_title: Payments}\nwindow: {title: Payments, width: 700, height: 480}\nsteps:\n  - rules: Press Enter\n",
+    );
     const w = await cli(["validate", windows]);
     expect(w.code).toBe(2);
     expect(w.stderr).toContain("win.flow.yaml:3:10: error[");

@@ -15,7 +15,11 @@ let fixture: string;
 let exe: string;
 
 beforeAll(async () => {
-  [fixture, probe, exe] = await Promise.all([compileWin32(), windowsExecutable(join(import.meta.dir, "../fixtures/vision/wine-probe.ts")), flowproofExecutable()]);
+  [fixture, probe, exe] = await Promise.all([
+    compileWin32(),
+    windowsExecutable(join(import.meta.dir, "../fixtures/vision/wine-probe.ts")),
+    flowproofExecutable(),
+  ]);
   bed = await startWineBed();
 }, 600_000);
 afterAll(async () => {
@@ -29,7 +33,12 @@ test("the Windows executable reads the Win32 app by OCR, fills its field, clicks
     expect(r.code, showRun(r)).toBe(0);
     const out = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as Record<string, unknown>;
     expect(out["error"], showRun(r)).toBeUndefined();
-    expect(out["app"]).toMatchObject({ window_title: "Flowproof Fixture", platform: "win32", geometry: { x: 0, y: 0, width: 480, height: 470 }, geometry_pinned: true });
+    expect(out["app"]).toMatchObject({
+      window_title: "Flowproof Fixture",
+      platform: "win32",
+      geometry: { x: 0, y: 0, width: 480, height: 470 },
+      geometry_pinned: true,
+    });
     expect(out["scene"]).toContain("Greet");
     expect(out["fill"]).toMatchObject({ ok: true });
     expect(out["greet"]).toMatchObject({ ok: true });
@@ -45,23 +54,32 @@ test("the Windows executable reads the Win32 app by OCR, fills its field, clicks
 test("flowproof.exe records and replays an `app: vision` flow on the Win32 app's pixels, a typed secret masked in its frames", async () => {
   const app = bed.start(fixture, []);
   try {
-    const flow = bed.writeFlow("greet", [
-      "name: Greet through the pixels",
-      "app: vision",
-      'window: {title: "Flowproof Fixture", width: 480, height: 470, x: 0, y: 0}',
-      "steps:",
-      '  - rules: Type Ada into the "Name" field',
-      '  - rules: Type ${FIXTURE_EMAIL} into the "Email" field',
-      '  - rules: Click "Greet"',
-      "  - assert: page shows Hello, Ada!",
-      "",
-    ].join("\n"));
+    const flow = bed.writeFlow(
+      "greet",
+      [
+        "name: Greet through the pixels",
+        "app: vision",
+        'window: {title: "Flowproof Fixture", width: 480, height: 470, x: 0, y: 0}',
+        "steps:",
+        '  - rules: Type Ada into the "Name" field',
+        '  - rules: Type ${FIXTURE_EMAIL} into the "Email" field',
+        '  - rules: Click "Greet"',
+        "  - assert: page shows Hello, Ada!",
+        "",
+      ].join("\n"),
+    );
     const env = { FIXTURE_EMAIL: "ada-Secret@example.org" };
     const rec = await bed.run(exe, ["record", winPath(flow), "--author", "rules"], { timeoutMs: 300_000, env });
     expect(rec.code, showRun(rec)).toBe(0);
     const trace = readFileSync(flow.replace(/\.flow\.yaml$/, ".trace.jsonl"), "utf8");
     const header = JSON.parse(trace.split("\n")[0]!) as { app: Record<string, unknown> };
-    expect(header.app).toMatchObject({ adapter: "vision", window_title: "Flowproof Fixture", platform: "win32", geometry: { x: 0, y: 0, width: 480, height: 470 }, geometry_pinned: true });
+    expect(header.app).toMatchObject({
+      adapter: "vision",
+      window_title: "Flowproof Fixture",
+      platform: "win32",
+      geometry: { x: 0, y: 0, width: 480, height: 470 },
+      geometry_pinned: true,
+    });
     const run = await bed.run(exe, ["run", winPath(flow), "--json"], { timeoutMs: 300_000, env });
     expect(run.code, showRun(run)).toBe(0);
     const out = JSON.parse(run.stdout) as { report_path: string; report: { steps: { status: string }[]; recording: { frames: { file: string }[] } } };

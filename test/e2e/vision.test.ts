@@ -27,7 +27,12 @@ const CONFIG = { window: { title: "TigerVNC", width: DESKTOP.width, height: DESK
 const ctx = { baseDir: process.cwd(), log: () => undefined };
 
 /** The engine owns time: an assertion is polled by the engine's own loop until it holds or its bound passes. */
-async function eventually(driver: AppDriver, ladder: Selector[], expectation: Parameters<AppDriver["check"]>[1], timeoutMs = 10_000): Promise<{ pass: boolean; actual: string }> {
+async function eventually(
+  driver: AppDriver,
+  ladder: Selector[],
+  expectation: Parameters<AppDriver["check"]>[1],
+  timeoutMs = 10_000,
+): Promise<{ pass: boolean; actual: string }> {
   const r = await poll(systemClock, timeoutMs, async () => {
     const c = await driver.check(ladder, expectation);
     return c.pass ? { done: true, value: c } : { done: false, retryable: true, last: c };
@@ -54,13 +59,14 @@ let bed: VisionBed;
 let session: VisionSession;
 let ocr: OcrEngine;
 /** This process's worker threads now (Bun names each "Worker"; the OCR engine runs on one). */
-const workerThreads = (): number => readdirSync("/proc/self/task").filter((t) => {
-  try {
-    return readFileSync(`/proc/self/task/${t}/comm`, "utf8").trim() === "Worker";
-  } catch {
-    return false; // ended while read
-  }
-}).length;
+const workerThreads = (): number =>
+  readdirSync("/proc/self/task").filter((t) => {
+    try {
+      return readFileSync(`/proc/self/task/${t}/comm`, "utf8").trim() === "Worker";
+    } catch {
+      return false; // ended while read
+    }
+  }).length;
 
 beforeAll(async () => {
   bed = await startVisionBed();
@@ -115,7 +121,12 @@ describe("record, then replay, through the remote-desktop viewer", () => {
   test("the driver as record uses it: resolves texts and fields, clicks and types, reads the result; ladders carry the box and the window size", async () => {
     const driver = (await session.launch(CONFIG, ctx)) as VisionDriver;
     try {
-      expect(driver.appInfo()).toMatchObject({ window_title: VIEWER_TITLE, platform: "x11", geometry: { x: 0, y: 0, width: 700, height: 480 }, geometry_pinned: true });
+      expect(driver.appInfo()).toMatchObject({
+        window_title: VIEWER_TITLE,
+        platform: "x11",
+        geometry: { x: 0, y: 0, width: 700, height: 480 },
+        geometry_pinned: true,
+      });
       const steps: [string, Selector[], () => Promise<{ ok: boolean }>][] = [
         ["payee", field("Payee"), () => driver.fill(field("Payee"), "ACME Ltd")],
         ["amount", field("Amount"), () => driver.fill(field("Amount"), "42.50")],

@@ -61,7 +61,7 @@ describe("slotted text in web components", () => {
   test("a component button under a real overlay of the page is refused, naming what is on top", async () => {
     const { detail } = await red("slotted.html", ['rules: Press the "Delete account" button']);
     expect(detail).toContain("would not receive the click");
-    expect(detail).toContain('<div#veil>');
+    expect(detail).toContain("<div#veil>");
   });
 });
 
@@ -125,7 +125,10 @@ describe("native drag and drop into an iframe canvas", () => {
   });
 
   test("a drop point outside the drop target's box is refused before anything runs, with where and what to write", async () => {
-    project.write("bad-drop.flow.yaml", flowYaml("Bad drop", `${server.url}/page-builder.html`, ['rules: Drag "Image block" onto the "css:#canvas" at 130%,40%', 'assert: page shows Dropped']));
+    project.write(
+      "bad-drop.flow.yaml",
+      flowYaml("Bad drop", `${server.url}/page-builder.html`, ['rules: Drag "Image block" onto the "css:#canvas" at 130%,40%', "assert: page shows Dropped"]),
+    );
     const r = await runCli(["validate", "bad-drop.flow.yaml"], { cwd: project.dir });
     expect(r.code).toBe(2);
     expect(r.stderr + r.stdout).toContain("bad-drop.flow.yaml:5:");
@@ -134,7 +137,10 @@ describe("native drag and drop into an iframe canvas", () => {
   });
 
   test("a drop the canvas does not take fails on the assertion that follows, with what the page shows", async () => {
-    const { detail } = await red("page-builder.html", ['rules: Drag "Heading block" onto the "css:#out"', 'assert: the "css:#out" shows Dropped Heading within 1s']);
+    const { detail } = await red("page-builder.html", [
+      'rules: Drag "Heading block" onto the "css:#out"',
+      'assert: the "css:#out" shows Dropped Heading within 1s',
+    ]);
     expect(detail).toContain("nothing dropped");
   });
 });

@@ -29,7 +29,13 @@ async function green(page: string, steps: readonly string[], env: Record<string,
 async function red(page: string, steps: readonly string[], stepTimeoutMs = 2_000): Promise<{ detail: string; ms: number }> {
   const spec = project.write(`red-${++flows}.flow.yaml`, flowYaml(`Red ${flows}`, `${server.url}/${page}`, steps));
   const started = performance.now();
-  const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: { ...process.env, FLOWPROOF_STEP_TIMEOUT_MS: String(stepTimeoutMs) }, pool });
+  const recorded = await record({
+    spec,
+    author: "rules",
+    recordingDetail: "off",
+    env: { ...process.env, FLOWPROOF_STEP_TIMEOUT_MS: String(stepTimeoutMs) },
+    pool,
+  });
   const ms = performance.now() - started;
   expect(recorded.ok).toBe(false);
   return { detail: recorded.step_results.find((r) => r.status !== "passed")?.detail ?? "", ms };
@@ -54,7 +60,9 @@ describe("scrolling boxes", () => {
 
   test("a button cut off by a collapsed panel is not clicked, and the failure names the panel", async () => {
     const { detail } = await red("scroll-boxes.html", ['rules: Click "Tucked away"'], 1_000);
-    expect(detail).toBe('timed out after 1000 ms waiting for the "Tucked away" to be visible: <button#tucked> "Tucked away" is present but cut off by <div#collapsed>, which does not scroll it into view');
+    expect(detail).toBe(
+      'timed out after 1000 ms waiting for the "Tucked away" to be visible: <button#tucked> "Tucked away" is present but cut off by <div#collapsed>, which does not scroll it into view',
+    );
   });
 
   test("a button under another element is not clicked, and the failure names what is on top by its class", async () => {
@@ -64,13 +72,20 @@ describe("scrolling boxes", () => {
 
   test("is visible on a target scrolled out of its box says where it is", async () => {
     const { detail } = await red("scroll-boxes.html", ['assert: the "Over Here" is visible within 1s']);
-    expect(detail).toBe('expected the "Over Here" to be visible within 1000 ms; it is present but outside the visible area of <div#scroll-horizontal> (scrolled or clipped out of it)');
+    expect(detail).toBe(
+      'expected the "Over Here" to be visible within 1000 ms; it is present but outside the visible area of <div#scroll-horizontal> (scrolled or clipped out of it)',
+    );
   });
 });
 
 describe("labels real components repeat", () => {
   test("an ordinal always resolves, and a squashed table header is not a second match", async () => {
-    await green("data-table.html", ['rules: Click the 1st "Age"', 'assert: the "css:#sorted" shows Sorted by Age, Cedric Kelly first', 'rules: Click the 1st "Name"', 'assert: the "css:#sorted" shows Airi Satou first']);
+    await green("data-table.html", [
+      'rules: Click the 1st "Age"',
+      'assert: the "css:#sorted" shows Sorted by Age, Cedric Kelly first',
+      'rules: Click the 1st "Name"',
+      'assert: the "css:#sorted" shows Airi Satou first',
+    ]);
   });
 
   test("a label in the header and the footer is ambiguous, listing only the visible two", async () => {
@@ -91,35 +106,39 @@ describe("labels real components repeat", () => {
 
 describe("a TodoMVC-like app", () => {
   test("focus, exact text, storage under a ${VAR} key, history across documents and routes, and a narrower viewport", async () => {
-    await green("todo-app.html", [
-      'assert: the "What needs to be done?" field is focused',
-      "rules: Type Walk the dog",
-      "rules: Press Enter",
-      'assert: the "css:.todo-count" shows exactly 1 item left',
-      'assert: local storage "todos-${FW}" contains Walk the dog',
-      'assert: local storage "todos-react" does not exist',
-      'rules: Click "todos"',
-      'assert: the "What needs to be done?" field is not focused',
-      'rules: Click "Active"',
-      "assert: page shows Showing active",
-      "rules: Go back",
-      "assert: page shows Showing all",
-      "rules: Go forward",
-      "assert: page shows Showing active",
-      'rules: Click "About"',
-      "assert: page shows About todos",
-      "rules: Go back",
-      "assert: page url is /todo-app.html",
-      "assert: page shows Showing active",
-      "rules: Go forward",
-      "assert: page shows About todos",
-      "rules: Go back",
-      "rules: Resize the viewport to 320x480",
-      "assert: page shows Narrow layout",
-      'assert: the "Wide layout" is not visible',
-      "rules: Resize the viewport to 1280x800",
-      'assert: the "Wide layout" is visible',
-    ], { FW: "vanillajs" });
+    await green(
+      "todo-app.html",
+      [
+        'assert: the "What needs to be done?" field is focused',
+        "rules: Type Walk the dog",
+        "rules: Press Enter",
+        'assert: the "css:.todo-count" shows exactly 1 item left',
+        'assert: local storage "todos-${FW}" contains Walk the dog',
+        'assert: local storage "todos-react" does not exist',
+        'rules: Click "todos"',
+        'assert: the "What needs to be done?" field is not focused',
+        'rules: Click "Active"',
+        "assert: page shows Showing active",
+        "rules: Go back",
+        "assert: page shows Showing all",
+        "rules: Go forward",
+        "assert: page shows Showing active",
+        'rules: Click "About"',
+        "assert: page shows About todos",
+        "rules: Go back",
+        "assert: page url is /todo-app.html",
+        "assert: page shows Showing active",
+        "rules: Go forward",
+        "assert: page shows About todos",
+        "rules: Go back",
+        "rules: Resize the viewport to 320x480",
+        "assert: page shows Narrow layout",
+        'assert: the "Wide layout" is not visible',
+        "rules: Resize the viewport to 1280x800",
+        'assert: the "Wide layout" is visible',
+      ],
+      { FW: "vanillajs" },
+    );
   });
 
   test("cookies and storage: facts and absence, then cleared", async () => {
@@ -151,28 +170,39 @@ describe("a TodoMVC-like app", () => {
       'assert: the "css:#echo" shows [ padded ]',
       'assert: the "Name" field contains exactly padded',
     ]);
-    const typed = readFileSync(trace, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as { action: { params: { text?: string } }; selectors: unknown[] });
+    const typed = readFileSync(trace, "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => JSON.parse(l) as { action: { params: { text?: string } }; selectors: unknown[] });
     expect(typed.slice(0, 1).map((s) => [s.action.params.text, s.selectors.length])).toEqual([['5" screen', 1]]);
     expect(typed[2]?.action.params.text).toBe(" padded ");
   });
 
   test("typing with nothing focused fails at once, saying so", async () => {
     const { detail, ms } = await red("todo-app.html", ['rules: Click "todos"', "rules: Type zzz"], 5_000);
-    expect(detail).toBe('the page: nothing has keyboard focus, so there is nothing to type into; name the field (`Type … into the "…" field`) or click a field first');
+    expect(detail).toBe(
+      'the page: nothing has keyboard focus, so there is nothing to type into; name the field (`Type … into the "…" field`) or click a field first',
+    );
     expect(ms).toBeLessThan(5_000);
   });
 
   test("failures say what they compared: the URL's path, the whole text, the focus, a cookie, storage, the history", async () => {
-    expect((await red("todo-app.html?fw=x", ["assert: page url is /todo-app.html?fw=y within 1s"])).detail)
-      .toBe(`expected the page url to be "/todo-app.html?fw=y" within 1000 ms; its path and query are /todo-app.html?fw=x (the whole URL is ${server.url}/todo-app.html?fw=x)`);
-    expect((await red("todo-app.html", ['assert: the "css:.todo-count" shows exactly 0 items within 1s'])).detail)
-      .toBe('expected the "css:.todo-count" to show exactly "0 items" within 1000 ms; it shows "0 items left"');
-    expect((await red("todo-app.html", ['assert: the "What needs to be done?" field is not focused within 1s'])).detail)
-      .toBe('expected the "What needs to be done?" field not to have keyboard focus within 1000 ms; it has keyboard focus');
-    expect((await red("todo-app.html", ['assert: cookie "theme" is not httpOnly within 1s'])).detail)
-      .toBe(`expected cookie "theme" not to be httpOnly within 1000 ms; no cookie "theme" is set for ${server.url}/todo-app.html; cookies set: none`);
-    expect((await red("todo-app.html", ['rules: Click "Save preferences"', 'assert: session storage "draft" does not exist within 1s'])).detail)
-      .toBe('expected session storage to hold nothing under "draft" within 1000 ms; session storage holds "half a thought" under "draft"');
+    expect((await red("todo-app.html?fw=x", ["assert: page url is /todo-app.html?fw=y within 1s"])).detail).toBe(
+      `expected the page url to be "/todo-app.html?fw=y" within 1000 ms; its path and query are /todo-app.html?fw=x (the whole URL is ${server.url}/todo-app.html?fw=x)`,
+    );
+    expect((await red("todo-app.html", ['assert: the "css:.todo-count" shows exactly 0 items within 1s'])).detail).toBe(
+      'expected the "css:.todo-count" to show exactly "0 items" within 1000 ms; it shows "0 items left"',
+    );
+    expect((await red("todo-app.html", ['assert: the "What needs to be done?" field is not focused within 1s'])).detail).toBe(
+      'expected the "What needs to be done?" field not to have keyboard focus within 1000 ms; it has keyboard focus',
+    );
+    expect((await red("todo-app.html", ['assert: cookie "theme" is not httpOnly within 1s'])).detail).toBe(
+      `expected cookie "theme" not to be httpOnly within 1000 ms; no cookie "theme" is set for ${server.url}/todo-app.html; cookies set: none`,
+    );
+    expect((await red("todo-app.html", ['rules: Click "Save preferences"', 'assert: session storage "draft" does not exist within 1s'])).detail).toBe(
+      'expected session storage to hold nothing under "draft" within 1000 ms; session storage holds "half a thought" under "draft"',
+    );
     expect((await red("todo-app.html", ["rules: Go back"])).detail).toBe("there is no earlier page to go back to in this flow's history");
   });
 });

@@ -22,10 +22,23 @@ beforeAll(async () => {
   requireChromium();
   server = await startServer();
   project = tmpProject("flowproof-web-fixes-");
-  server.setRoute("/api/todos", () => Response.json([{ id: 1, title: "Walk the dog" }, { id: 2, title: "Buy milk" }, { id: 3, title: "Call Ada" }]));
+  server.setRoute("/api/todos", () =>
+    Response.json([
+      { id: 1, title: "Walk the dog" },
+      { id: 2, title: "Buy milk" },
+      { id: 3, title: "Call Ada" },
+    ]),
+  );
   server.setRoute("/api/profile", () => Response.json({ name: "Ada", todos: 3 }));
   // A page whose "Reset" button is single while recording and doubled on replay.
-  server.setRoute("/resets.html", () => new Response(`<!doctype html><html><body><p id="out"></p>${'<button onclick="document.getElementById(\'out\').textContent=\'Reset done\'">Reset</button>'.repeat(resets)}</body></html>`, { headers: { "content-type": "text/html" } }));
+  server.setRoute(
+    "/resets.html",
+    () =>
+      new Response(
+        `<!doctype html><html><body><p id="out"></p>${"<button onclick=\"document.getElementById('out').textContent='Reset done'\">Reset</button>".repeat(resets)}</body></html>`,
+        { headers: { "content-type": "text/html" } },
+      ),
+  );
 });
 afterAll(() => {
   server.stop();
@@ -48,7 +61,12 @@ async function greenText(text: string, env: Record<string, string> = {}): Promis
 /** Records the flow file text with a short step bound; returns the failed step's detail. */
 async function redText(text: string, stepTimeoutMs = 3_000, env: Record<string, string> = {}): Promise<string> {
   const spec = project.write(`red-${++flows}.flow.yaml`, text);
-  const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: { ...process.env, FLOWPROOF_STEP_TIMEOUT_MS: String(stepTimeoutMs), ...env } });
+  const recorded = await record({
+    spec,
+    author: "rules",
+    recordingDetail: "off",
+    env: { ...process.env, FLOWPROOF_STEP_TIMEOUT_MS: String(stepTimeoutMs), ...env },
+  });
   expect(recorded.ok).toBe(false);
   const failed = recorded.step_results.find((r) => r.status !== "passed");
   expect(failed).toBeDefined();
@@ -59,7 +77,10 @@ const web = (page: string, steps: readonly string[]) => flowYaml(`Web ${flows + 
 
 describe("assert_api counts the items of a top-level JSON array", () => {
   test("count and count_at_least without body_json count the array the response is", async () => {
-    await greenText(apiFlow("Todos API", `  - assert_api:
+    await greenText(
+      apiFlow(
+        "Todos API",
+        `  - assert_api:
       request: GET ${server.url}/api/todos
       count: 3
   - assert_api:
@@ -69,41 +90,63 @@ describe("assert_api counts the items of a top-level JSON array", () => {
       request: GET ${server.url}/api/todos
       body_json: 0.title
       equals: Walk the dog
-`));
+`,
+      ),
+    );
   });
 
   test("a wrong count and a body that is not an array say so", async () => {
-    expect(await redText(apiFlow("Wrong count", `  - assert_api:
+    expect(
+      await redText(
+        apiFlow(
+          "Wrong count",
+          `  - assert_api:
       request: GET ${server.url}/api/todos
       count: 5
       timeout_seconds: 0
-`))).toBe("assert_api: the response body has 3 elements, expected exactly 5 elements");
-    expect(await redText(apiFlow("Not an array", `  - assert_api:
+`,
+        ),
+      ),
+    ).toBe("assert_api: the response body has 3 elements, expected exactly 5 elements");
+    expect(
+      await redText(
+        apiFlow(
+          "Not an array",
+          `  - assert_api:
       request: GET ${server.url}/api/profile
       count_at_least: 1
       timeout_seconds: 0
-`))).toBe("assert_api: the response body is an object, count requires an array");
+`,
+        ),
+      ),
+    ).toBe("assert_api: the response body is an object, count requires an array");
   });
 });
 
 describe("the messages a failed recording leaves", () => {
   test("a failed computed assertion shows the remembered value and the result it expected", async () => {
-    const detail = await redText(web("wallet.html", [
-      "assert: page shows Balance loaded",
-      'rules: Remember the "css:#balance" as balance',
-      'rules: Press the "Pay 10.00" button',
-      'assert: the "css:#balance" shows ${captured.balance} - 12.34 within 1s',
-    ]));
+    const detail = await redText(
+      web("wallet.html", [
+        "assert: page shows Balance loaded",
+        'rules: Remember the "css:#balance" as balance',
+        'rules: Press the "Pay 10.00" button',
+        'assert: the "css:#balance" shows ${captured.balance} - 12.34 within 1s',
+      ]),
+    );
     expect(detail).toBe('expected the "css:#balance" to show ${captured.balance} - 12.34 (100.00 - 12.34 = 87.66) within 1000 ms; it shows "90.00"');
   });
 
   test("a remembered value in expected text is shown as it was remembered; a ${VAR} value stays masked", async () => {
-    const detail = await redText(web("wallet.html", [
-      "assert: page shows Balance loaded",
-      'rules: Remember the "css:#balance" as balance',
-      'rules: Type ${MEMO_CODE} into the "Memo" field',
-      'assert: the "Memo" field contains ${captured.balance} ${MEMO_CODE} within 1s',
-    ]), 3_000, { MEMO_CODE: "memo-7781-secret" });
+    const detail = await redText(
+      web("wallet.html", [
+        "assert: page shows Balance loaded",
+        'rules: Remember the "css:#balance" as balance',
+        'rules: Type ${MEMO_CODE} into the "Memo" field',
+        'assert: the "Memo" field contains ${captured.balance} ${MEMO_CODE} within 1s',
+      ]),
+      3_000,
+      { MEMO_CODE: "memo-7781-secret" },
+    );
     expect(detail).toBe('expected the "Memo" field to show "${captured.balance} ${MEMO_CODE}" (that is, "100.00 ${MEMO_CODE}") within 1000 ms');
   });
 
@@ -111,19 +154,24 @@ describe("the messages a failed recording leaves", () => {
     const own = tmpProject("flowproof-failed-record-");
     try {
       const memo = "memo-3391-secret";
-      own.write("pay.flow.yaml", web("wallet.html", [
-        "assert: page shows Balance loaded",
-        'rules: Type ${MEMO_CODE} into the "Memo" field',
-        'rules: Press the "Pay 10.00" button',
-        'assert: the "css:#balance" shows 87.66 within 1s',
-        'rules: Press the "Pay 12.34" button',
-      ]));
+      own.write(
+        "pay.flow.yaml",
+        web("wallet.html", [
+          "assert: page shows Balance loaded",
+          'rules: Type ${MEMO_CODE} into the "Memo" field',
+          'rules: Press the "Pay 10.00" button',
+          'assert: the "css:#balance" shows 87.66 within 1s',
+          'rules: Press the "Pay 12.34" button',
+        ]),
+      );
       const r = await runCli(["record", "pay.flow.yaml", "--author", "rules", "--json"], { cwd: own.dir, env: { MEMO_CODE: memo } });
       expect(r.code).toBe(1);
       const out = JSON.parse(r.stdout) as { trace_path: null; error: string; failed_record_dir: string };
       expect(out.trace_path).toBeNull();
       expect(out.failed_record_dir).toMatch(/^\.flowproof\/failed-records\/\d{8}T\d{6}\.\d{3}Z\/$/);
-      expect(out.error).toBe(`step s0004 (the "css:#balance" shows 87.66 within 1s) failed: expected the "css:#balance" to show "87.66" within 1000 ms; it shows "90.00"; no trace was written; the failure's evidence (report.html, frames, debug/dom.html, debug/console.log) is in ${out.failed_record_dir}`);
+      expect(out.error).toBe(
+        `step s0004 (the "css:#balance" shows 87.66 within 1s) failed: expected the "css:#balance" to show "87.66" within 1000 ms; it shows "90.00"; no trace was written; the failure's evidence (report.html, frames, debug/dom.html, debug/console.log) is in ${out.failed_record_dir}`,
+      );
       const dir = join(own.dir, out.failed_record_dir);
       expect(readdirSync(join(dir, "recording")).filter((f) => f.endsWith(".png")).length).toBeGreaterThan(3);
       expect(readFileSync(join(dir, "debug", "dom.html"), "utf8")).toContain("90.00");
@@ -136,34 +184,41 @@ describe("the messages a failed recording leaves", () => {
       for (const f of report.recording!.frames) expect(existsSync(join(dir, f.file))).toBe(true);
       const html = readFileSync(join(dir, "report.html"), "utf8");
       expect(html).toContain("FAIL");
-      expect(html).toContain('it shows &quot;90.00&quot;');
+      expect(html).toContain("it shows &quot;90.00&quot;");
       expect(html).toContain(report.recording!.frames[0]!.file);
       expect(readFileSync(join(dir, "debug", "console.log"), "utf8")).toContain("console.log: paid 10.00 with memo ${MEMO_CODE}");
       expect(readdirSync(join(own.dir, ".flowproof", "recordings"))).toEqual([]);
       for (const file of own.files()) expect({ file, leaked: readFileSync(join(own.dir, file)).includes(memo) }).toEqual({ file, leaked: false });
       // The human form names the same directory.
       const human = await runCli(["record", "pay.flow.yaml", "--author", "rules"], { cwd: own.dir, env: { MEMO_CODE: memo } });
-      expect(human.stderr).toMatch(/RECORD FAILED: .*; no trace was written; the failure's evidence \(report\.html, frames, debug\/dom\.html, debug\/console\.log\) is in \.flowproof\/failed-records\/\S+\/\n/);
+      expect(human.stderr).toMatch(
+        /RECORD FAILED: .*; no trace was written; the failure's evidence \(report\.html, frames, debug\/dom\.html, debug\/console\.log\) is in \.flowproof\/failed-records\/\S+\/\n/,
+      );
     } finally {
       own.remove();
     }
   });
 
   test("an ordinal past the matches and a count of nothing read as sentences", async () => {
-    expect(await redText(web("wallet.html", ['rules: Press the 2nd "Pay 12.34" button']), 1_000))
-      .toBe('timed out after 1000 ms waiting for the 2nd "Pay 12.34" button to appear: text "Pay 12.34" (button) #2 matched only 1 element');
-    expect(await redText(web("wallet.html", ['rules: Remember how many "css:.receipt" appear as receipts']), 1_000))
-      .toBe('the "css:.receipt" never appeared within 1000 ms, and a count of zero is not remembered; to check that none appear, assert `the "css:.receipt" appears 0 times`');
+    expect(await redText(web("wallet.html", ['rules: Press the 2nd "Pay 12.34" button']), 1_000)).toBe(
+      'timed out after 1000 ms waiting for the 2nd "Pay 12.34" button to appear: text "Pay 12.34" (button) #2 matched only 1 element',
+    );
+    expect(await redText(web("wallet.html", ['rules: Remember how many "css:.receipt" appear as receipts']), 1_000)).toBe(
+      'the "css:.receipt" never appeared within 1000 ms, and a count of zero is not remembered; to check that none appear, assert `the "css:.receipt" appears 0 times`',
+    );
   });
 
   test("the steps not reached after a failed record are each numbered", async () => {
-    project.write("not-reached.flow.yaml", web("wallet.html", [
-      "assert: page shows Balance loaded",
-      'assert: the "css:#status" shows Paid within 1s',
-      'rules: Press the "Pay 12.34" button',
-      "assert: page shows Paid",
-      'assert: the "css:#balance" shows 87.66',
-    ]));
+    project.write(
+      "not-reached.flow.yaml",
+      web("wallet.html", [
+        "assert: page shows Balance loaded",
+        'assert: the "css:#status" shows Paid within 1s',
+        'rules: Press the "Pay 12.34" button',
+        "assert: page shows Paid",
+        'assert: the "css:#balance" shows 87.66',
+      ]),
+    );
     const r = await runCli(["record", "not-reached.flow.yaml", "--author", "rules"], { cwd: project.dir });
     expect(r.code).toBe(1);
     const lines = (r.stdout + r.stderr).split("\n").filter((l) => l.startsWith("[AUTHOR"));
@@ -177,7 +232,7 @@ describe("the messages a failed recording leaves", () => {
   });
 });
 
-describe("an element-level negative: the \"…\" does not show", () => {
+describe('an element-level negative: the "…" does not show', () => {
   test("waits until the element no longer shows the text, where the page as a whole still does", async () => {
     await green("wallet.html", [
       'assert: the "css:#status" does not show Loading',
@@ -190,7 +245,13 @@ describe("an element-level negative: the \"…\" does not show", () => {
   });
 
   test("fails when the element shows the text, saying what it shows", async () => {
-    const detail = await redText(web("wallet.html", ["rules: Wait until page shows Balance loaded", 'rules: Press the "Break the card" button', 'assert: the "css:#status" does not show Error within 1s']));
+    const detail = await redText(
+      web("wallet.html", [
+        "rules: Wait until page shows Balance loaded",
+        'rules: Press the "Break the card" button',
+        'assert: the "css:#status" does not show Error within 1s',
+      ]),
+    );
     expect(detail).toBe('expected the "css:#status" not to show "Error" within 1000 ms; it shows "Error: card declined"');
   });
 });
@@ -206,25 +267,35 @@ describe("remembering a value that loads after the page", () => {
   });
 
   test("remembering at once reads the placeholder, and the computed assertion says so", async () => {
-    const detail = await redText(web("wallet.html?delay=4000", [
-      'rules: Remember the "css:#balance" as balance',
-      "rules: Wait until page shows Balance loaded",
-      'rules: Press the "Pay 12.34" button',
-      'assert: the "css:#balance" shows ${captured.balance} - 12.34 within 3s',
-    ]));
+    const detail = await redText(
+      web("wallet.html?delay=4000", [
+        'rules: Remember the "css:#balance" as balance',
+        "rules: Wait until page shows Balance loaded",
+        'rules: Press the "Pay 12.34" button',
+        'assert: the "css:#balance" shows ${captured.balance} - 12.34 within 3s',
+      ]),
+    );
     expect(detail).toBe('expected the "css:#balance" to show ${captured.balance} - 12.34 (0.00 - 12.34 = -12.34) within 3000 ms; it shows "87.66"');
   });
 });
 
 describe("what the docs say assertions read", () => {
   test("field contains on a <select> reads the selected option's text, not its value", async () => {
-    await green("wallet.html", ['rules: Select Euro from the "Currency" dropdown', 'assert: the "Currency" dropdown contains Euro', 'assert: the "Currency" field contains Euro']);
-    expect(await redText(web("wallet.html", ['rules: Select Euro from the "Currency" dropdown', 'assert: the "Currency" field contains 978 within 1s']))).toBe('expected the "Currency" field to show "978" within 1000 ms; it shows "Euro"');
+    await green("wallet.html", [
+      'rules: Select Euro from the "Currency" dropdown',
+      'assert: the "Currency" dropdown contains Euro',
+      'assert: the "Currency" field contains Euro',
+    ]);
+    expect(await redText(web("wallet.html", ['rules: Select Euro from the "Currency" dropdown', 'assert: the "Currency" field contains 978 within 1s']))).toBe(
+      'expected the "Currency" field to show "978" within 1000 ms; it shows "Euro"',
+    );
   });
 
   test("page shows does not read the text inside an iframe; a frame target does", async () => {
     await green("frames.html", ['assert: the "css:body" in the iframe "checkout" shows Card accepted']);
-    expect(await redText(web("frames.html", ["assert: page shows Card accepted within 1s"]))).toStartWith('expected the page to show "Card accepted" within 1000 ms; the page shows ');
+    expect(await redText(web("frames.html", ["assert: page shows Card accepted within 1s"]))).toStartWith(
+      'expected the page to show "Card accepted" within 1000 ms; the page shows ',
+    );
   });
 });
 
@@ -242,21 +313,38 @@ describe("web storage assertions wait for a debounced save", () => {
   });
 
   test("a value the key does not hold, and a key that is not there, say what storage holds", async () => {
-    expect(await redText(web("todos-storage.html", ['rules: Type Walk the dog into the "New todo" field', "rules: Press Enter", 'assert: local storage "todos" contains Feed the cat within 2s'])))
-      .toBe('expected local storage "todos" to contain "Feed the cat" within 2000 ms; it holds "[\\"Walk the dog\\"]"');
-    expect(await redText(web("todos-storage.html", ['rules: Type Buy milk into the "New todo" field', 'assert: session storage "drafts" contains Buy milk within 2s'])))
-      .toBe('expected session storage "drafts" to contain "Buy milk" within 2000 ms; session storage has no key "drafts" (keys: "draft")');
+    expect(
+      await redText(
+        web("todos-storage.html", [
+          'rules: Type Walk the dog into the "New todo" field',
+          "rules: Press Enter",
+          'assert: local storage "todos" contains Feed the cat within 2s',
+        ]),
+      ),
+    ).toBe('expected local storage "todos" to contain "Feed the cat" within 2000 ms; it holds "[\\"Walk the dog\\"]"');
+    expect(
+      await redText(
+        web("todos-storage.html", ['rules: Type Buy milk into the "New todo" field', 'assert: session storage "drafts" contains Buy milk within 2s']),
+      ),
+    ).toBe('expected session storage "drafts" to contain "Buy milk" within 2000 ms; session storage has no key "drafts" (keys: "draft")');
   });
 
   test("a key whose expected text is a secret reference never shows the stored value, in the message or the run's reports", async () => {
     const token = "tok-5577-secret";
-    const spec = project.write("storage-secret.flow.yaml", web("todos-storage.html", ['rules: Type ${API_TOKEN} into the "Token" field', 'assert: local storage "token" contains ${EXPECTED_TOKEN} within 3s']));
+    const spec = project.write(
+      "storage-secret.flow.yaml",
+      web("todos-storage.html", ['rules: Type ${API_TOKEN} into the "Token" field', 'assert: local storage "token" contains ${EXPECTED_TOKEN} within 3s']),
+    );
     const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: { ...process.env, API_TOKEN: token, EXPECTED_TOKEN: token } });
     expect(recorded.ok).toBe(true);
     const replay = await run({ spec, recordingDetail: "off", env: { ...process.env, API_TOKEN: token, EXPECTED_TOKEN: "tok-other-0000" } });
     expect(replay.report.passed).toBe(false);
-    expect(replay.report.steps[1]!.detail).toBe('expected local storage "token" to contain "${EXPECTED_TOKEN}" within 3000 ms (captured: debug/dom.html, debug/console.log)');
-    const files = readdirSync(replay.run_dir, { recursive: true }).map(String).filter((f) => statSync(join(replay.run_dir, f)).isFile());
+    expect(replay.report.steps[1]!.detail).toBe(
+      'expected local storage "token" to contain "${EXPECTED_TOKEN}" within 3000 ms (captured: debug/dom.html, debug/console.log)',
+    );
+    const files = readdirSync(replay.run_dir, { recursive: true })
+      .map(String)
+      .filter((f) => statSync(join(replay.run_dir, f)).isFile());
     expect(files).toContain("report.html");
     for (const file of files) {
       const text = readFileSync(join(replay.run_dir, file), "utf8");
@@ -266,7 +354,7 @@ describe("web storage assertions wait for a debounced save", () => {
 });
 
 describe("ambiguous plain labels", () => {
-  test("an ordinal or a scope says which of two \"Save\" buttons; a label naming one element twice is not ambiguous", async () => {
+  test('an ordinal or a scope says which of two "Save" buttons; a label naming one element twice is not ambiguous', async () => {
     await green("duplicates.html", [
       'rules: Press the 2nd "Save" button',
       'assert: the "css:#out" shows Saved publish',
@@ -278,10 +366,12 @@ describe("ambiguous plain labels", () => {
   });
 
   test("recording refuses a label that names several elements, listing them with the ordinal or scope to write", async () => {
-    expect(await redText(web("duplicates.html", ['rules: Press the "Save" button'])))
-      .toBe('the "Save" button: 2 elements match "Save": 1st <button#save-draft> "Save", 2nd <button#save-publish> "Save"; say which one with an ordinal, e.g. `the 2nd "Save" button`, or a scope, e.g. `the "Save" button in the item containing "…"`');
-    expect(await redText(web("duplicates.html", ['assert: the "Save" is enabled'])))
-      .toBe('the "Save": 2 elements match "Save": 1st <button#save-draft> "Save", 2nd <button#save-publish> "Save"; say which one with an ordinal, e.g. `the 2nd "Save"`, or a scope, e.g. `the "Save" in the item containing "…"`');
+    expect(await redText(web("duplicates.html", ['rules: Press the "Save" button']))).toBe(
+      'the "Save" button: 2 elements match "Save": 1st <button#save-draft> "Save", 2nd <button#save-publish> "Save"; say which one with an ordinal, e.g. `the 2nd "Save" button`, or a scope, e.g. `the "Save" button in the item containing "…"`',
+    );
+    expect(await redText(web("duplicates.html", ['assert: the "Save" is enabled']))).toBe(
+      'the "Save": 2 elements match "Save": 1st <button#save-draft> "Save", 2nd <button#save-publish> "Save"; say which one with an ordinal, e.g. `the 2nd "Save"`, or a scope, e.g. `the "Save" in the item containing "…"`',
+    );
   });
 
   test("replay follows the trace: a label that became ambiguous after recording is not decided again", async () => {

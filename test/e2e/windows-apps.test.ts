@@ -50,7 +50,9 @@ async function noFixtureLeft(): Promise<number[]> {
 
 describe("Windows app surfaces in apps:", () => {
   test("a desktop block, an api block and a second program started with a remembered value; each block foregrounds its window; recorded and replayed", async () => {
-    const flow = project("order", `name: order
+    const flow = project(
+      "order",
+      `name: order
 apps:
   gui: { app: {command: ${program()}, window_title: "Flowproof Fixture"}, window: {width: 420, height: 560, x: 0, y: 0} }
   backend: { app: api }
@@ -75,7 +77,8 @@ steps:
     steps:
       - assert: the "id:120" shows Active
       - assert: the "id:112" shows Hello, Zed!
-`);
+`,
+    );
     const env = { API: api.url };
     const rec = await cli(["record", winPath(flow)], env);
     expect(rec.code, show(rec)).toBe(0);
@@ -83,7 +86,13 @@ steps:
     const trace = readFileSync(flow.replace(/\.flow\.yaml$/, ".trace.jsonl"), "utf8");
     const header = JSON.parse(trace.split("\n")[0]!) as { app: { adapter: string }; apps: Record<string, Record<string, unknown>> };
     expect(header.app.adapter).toBe("multi");
-    expect(header.apps["gui"]).toMatchObject({ name: "gui", adapter: "windows", window_title: "Flowproof Fixture", geometry: { width: 420, height: 560, x: 0, y: 0 }, backend: "win32" });
+    expect(header.apps["gui"]).toMatchObject({
+      name: "gui",
+      adapter: "windows",
+      window_title: "Flowproof Fixture",
+      geometry: { width: 420, height: 560, x: 0, y: 0 },
+      backend: "win32",
+    });
     // The launch command keeps the reference; the value is resolved again at every activation.
     expect(header.apps["follow"]).toMatchObject({ adapter: "windows", window_title: "Order-${captured.who}" });
     expect(String(header.apps["follow"]?.["command"])).toContain("--title=Order-${captured.who}");
@@ -95,7 +104,9 @@ steps:
   }, 900_000);
 
   test("a capture no earlier block made stops the run at the surface's activation, naming it; nothing is started with the literal reference", async () => {
-    const flow = project("unresolved", `name: unresolved
+    const flow = project(
+      "unresolved",
+      `name: unresolved
 apps:
   gui: { app: {command: ${program()}, window_title: "Flowproof Fixture"} }
   follow: { app: {command: ${program("--title=Order-${captured.who}")}, window_title: "Order-\${captured.who}"} }
@@ -106,7 +117,8 @@ steps:
   - in: follow
     steps:
       - rules: Type Zed into the "Name" field
-`);
+`,
+    );
     const rec = await cli(["record", winPath(flow)]);
     expect(rec.code, show(rec)).not.toBe(0);
     expect(rec.stdout + rec.stderr).toContain("surface `follow` cannot start: ${captured.who} was never remembered");
@@ -118,12 +130,15 @@ steps:
     // Directly, and through cmd's `start`, which starts the fixture from another process and exits.
     const commands = [program(), `'cmd /c start "" "${winPath(fixture)}"'`];
     for (const [i, command] of commands.entries()) {
-      const flow = project(`killed-${i}`, `name: killed
+      const flow = project(
+        `killed-${i}`,
+        `name: killed
 app: {command: ${command}, window_title: "Flowproof Fixture"}
 steps:
   - rules: Type Ada into the "Name" field
   - assert: the "id:112" shows Never within 60s
-`);
+`,
+      );
       expect(fixturesRunning()).toEqual([]);
       const running = cli(["record", winPath(flow)]);
       // Once the fixture is up, the flow waits on its assertion: kill flowproof.exe's own process.
@@ -148,7 +163,9 @@ steps:
   }, 300_000);
 
   test("bad window and app keys of a Windows surface are load errors at file:line:col, exit 2", async () => {
-    const flow = project("bad", `name: bad
+    const flow = project(
+      "bad",
+      `name: bad
 apps:
   gui: { app: {command: a.exe, window_titel: A}, window: {width: 800, heigth: 600} }
   notes: { app: notepad, window: {width: 800, x: 1} }
@@ -156,10 +173,13 @@ steps:
   - in: notes
     steps:
       - rules: Hover over "File"
-`);
+`,
+    );
     const r = await cli(["validate", winPath(flow)]);
     expect(r.code, show(r)).toBe(2);
-    expect(r.stderr).toContain("bad.flow.yaml:3:32: error[unknown-key] unknown key `window_titel` in `apps.gui.app`: a Windows program is `{command, window_title}`");
+    expect(r.stderr).toContain(
+      "bad.flow.yaml:3:32: error[unknown-key] unknown key `window_titel` in `apps.gui.app`: a Windows program is `{command, window_title}`",
+    );
     expect(r.stderr).toContain("did you mean `window_title`?");
     expect(r.stderr).toContain("bad.flow.yaml:3:71: error[unknown-key] unknown key `heigth` in `apps.gui.window`");
     expect(r.stderr).toContain("bad.flow.yaml:4:34: error[bad-value] `apps.notes.window` gives `width` without `height`; a size needs both");

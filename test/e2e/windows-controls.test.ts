@@ -38,24 +38,37 @@ async function recordAndReplay(name: string, flow: string): Promise<{ trace: str
   const rec = await cli(["record", winPath(path)]);
   expect(rec.code, show(rec)).toBe(0);
   const trace = readFileSync(path.replace(/\.flow\.yaml$/, ".trace.jsonl"), "utf8");
-  const traced = trace.trim().split("\n").slice(1).map((l) => (JSON.parse(l) as { intent?: string }).intent);
+  const traced = trace
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => (JSON.parse(l) as { intent?: string }).intent);
   expect(traced).toEqual(intents);
   const run = await cli(["run", winPath(path)]);
   expect(run.code, show(run)).toBe(0);
-  const passed = run.stdout.split("\n").filter((l) => /^\s*\[PASS\] s\d{4} /.test(l)).map((l) => l.replace(/^\s*\[PASS\] s\d{4} /, ""));
+  const passed = run.stdout
+    .split("\n")
+    .filter((l) => /^\s*\[PASS\] s\d{4} /.test(l))
+    .map((l) => l.replace(/^\s*\[PASS\] s\d{4} /, ""));
   expect(passed.map((p, i) => p.startsWith(intents[i]!))).toEqual(intents.map(() => true));
   return { trace };
 }
 
 /** The recorded selector ladder of the step with this intent: [tier, what it names]. */
 function ladder(trace: string, intent: string): [string, unknown][] {
-  const steps = trace.trim().split("\n").slice(1).map((l) => JSON.parse(l) as { intent?: string; selectors?: { tier: string; payload: Record<string, unknown> }[] });
+  const steps = trace
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => JSON.parse(l) as { intent?: string; selectors?: { tier: string; payload: Record<string, unknown> }[] });
   return (steps.find((s) => s.intent === intent)?.selectors ?? []).map((r) => [r.tier, r.payload["control_type"] ?? r.payload["text"] ?? r.payload["kind"]]);
 }
 
 describe("Wine's own programs through flowproof.exe", () => {
   test("notepad: the menu bar opens a menu, a menu item is picked; the status bar reads", async () => {
-    const { trace } = await recordAndReplay("notepad-menus", `name: notepad menus
+    const { trace } = await recordAndReplay(
+      "notepad-menus",
+      `name: notepad menus
 app: notepad
 steps:
   - rules: Type hello world
@@ -66,12 +79,18 @@ steps:
   - assert: document contains replaced
   - assert: page does not show hello world
   - assert: the "status bar" shows Ln 1
-`);
-    expect(ladder(trace, 'Click "Select All"')).toEqual([["structural", "menuitem"], ["text_anchor", "Select All"]]);
+`,
+    );
+    expect(ladder(trace, 'Click "Select All"')).toEqual([
+      ["structural", "menuitem"],
+      ["text_anchor", "Select All"],
+    ]);
   }, 600_000);
 
   test("regedit: tree items expand on a double-click and ArrowRight; the list view answers the table form", async () => {
-    await recordAndReplay("regedit", `name: regedit
+    await recordAndReplay(
+      "regedit",
+      `name: regedit
 app: {command: regedit, window_title: "Registry Editor"}
 steps:
   - assert: page shows HKEY_CURRENT_USER
@@ -82,11 +101,14 @@ steps:
   - rules: Click "Software"
   - rules: Press ArrowRight
   - assert: page shows Wine
-`);
+`,
+    );
   }, 600_000);
 
   test("winecfg: a tab of the property sheet is clicked and reads as selected", async () => {
-    await recordAndReplay("winecfg", `name: winecfg
+    await recordAndReplay(
+      "winecfg",
+      `name: winecfg
 app: {command: winecfg, window_title: "Wine configuration"}
 steps:
   - rules: Click "Graphics"
@@ -94,13 +116,16 @@ steps:
   - assert: the "Applications" is not selected
   - rules: Click "About"
   - assert: the "About" is selected
-`);
+`,
+    );
   }, 600_000);
 });
 
 describe("the common-controls fixture", () => {
   test("menu, toolbar buttons by text and by tooltip, tabs, tree items, a header and a list cell", async () => {
-    await recordAndReplay("controls", `name: controls
+    await recordAndReplay(
+      "controls",
+      `name: controls
 ${controlsApp()}
 steps:
   - rules: Click "File"
@@ -124,35 +149,45 @@ steps:
   - assert: page shows 3 items
   - rules: Click "View > Large icons"
   - assert: the "status bar" shows Large icons
-`);
+`,
+    );
   }, 600_000);
 
   test("red paths: a disabled menu item, a miss naming the nearest texts, a row no cell names", async () => {
     const env = { FLOWPROOF_STEP_TIMEOUT_MS: "2000" };
-    const disabled = project("disabled", `name: disabled
+    const disabled = project(
+      "disabled",
+      `name: disabled
 ${controlsApp()}
 steps:
   - rules: Click "File"
   - rules: Click "Save"
-`);
+`,
+    );
     const d = await cli(["record", winPath(disabled)], env);
     expect(d.code, show(d)).toBe(1);
     expect(d.stdout + d.stderr).toContain('menuitem "Save" is disabled');
 
-    const miss = project("miss", `name: miss
+    const miss = project(
+      "miss",
+      `name: miss
 ${controlsApp()}
 steps:
   - rules: Click "Refesh"
-`);
+`,
+    );
     const m = await cli(["record", winPath(miss)], env);
     expect(m.code, show(m)).toBe(1);
     expect(m.stdout + m.stderr).toContain('no control in "Flowproof Controls" matches "Refesh"; nearest texts it shows: "Refresh"');
 
-    const row = project("row", `name: row
+    const row = project(
+      "row",
+      `name: row
 ${controlsApp()}
 steps:
   - assert: the "Type" column of the row containing "movie.mp4" shows Video within 1s
-`);
+`,
+    );
     const r = await cli(["record", winPath(row)], env);
     expect(r.code, show(r)).toBe(1);
     expect(r.stdout + r.stderr).toContain('expected the "Type" column of the row containing "movie.mp4" to show "Video"');
@@ -162,21 +197,27 @@ steps:
 describe("launch errors", () => {
   test("show the command as written and redact what the program echoes: the token never appears", async () => {
     const env = { SECRET_TOKEN: "tok-4711-canary" };
-    const missing = project("missing", `name: missing
+    const missing = project(
+      "missing",
+      `name: missing
 app: {command: 'C:\\nope\\missing.exe --token \${SECRET_TOKEN}', window_title: "Nope"}
 steps:
   - rules: Click "OK"
-`);
+`,
+    );
     const a = await cli(["record", winPath(missing)], env);
     expect(a.code, show(a)).toBe(2);
     expect(a.stderr).toContain("missing.exe --token ${SECRET_TOKEN}");
     expect(a.stdout + a.stderr).not.toContain("tok-4711-canary");
 
-    const echo = project("echo", `name: echo
+    const echo = project(
+      "echo",
+      `name: echo
 app: {command: 'cmd.exe /c echo token \${SECRET_TOKEN} 1>&2 && exit /b 3', window_title: "Nope"}
 steps:
   - rules: Click "OK"
-`);
+`,
+    );
     const b = await cli(["record", winPath(echo)], env);
     expect(b.code, show(b)).toBe(2);
     expect(b.stderr).toContain("exited with code 3");

@@ -38,15 +38,20 @@ function commandLines(): string[] {
 describe("a UWP app that is not installed", () => {
   test("record fails at launch within the window bound, naming the AUMID and the windows seen; exit 2, never a hang", async () => {
     const aumid = "Microsoft.WindowsCalculator_8wekyb3d8bbwe!App";
-    const flow = project("uwp", `name: uwp
+    const flow = project(
+      "uwp",
+      `name: uwp
 app: {command: 'EXPLORER.EXE shell:AppsFolder\\${aumid}', window_title: Calculator}
 window: {width: 400, height: 600, x: 0, y: 0}
 steps:
   - rules: Click "Seven"
-`);
+`,
+    );
     const r = await cli(["record", winPath(flow)], { FLOWPROOF_WINDOW_TIMEOUT_MS: "4000" });
     expect(r.code, show(r)).toBe(2);
-    expect(r.stderr).toContain(`no window titled "Calculator" appeared within 4000 ms of starting the UWP app ${aumid}; the app may not be installed on this machine; windows seen:`);
+    expect(r.stderr).toContain(
+      `no window titled "Calculator" appeared within 4000 ms of starting the UWP app ${aumid}; the app may not be installed on this machine; windows seen:`,
+    );
     expect(r.stderr).toContain("Get-StartApps");
     // Bounded: the window wait, plus Wine's start-up of the executable.
     expect(r.ms, show(r)).toBeLessThan(90_000);

@@ -30,7 +30,9 @@ const show = showRun;
 
 describe("the fixture app, recorded and replayed through flowproof.exe under Wine", () => {
   test("typing, fill, a button that changes a label, check and uncheck, combo and list, the late control; password masked in the frames", async () => {
-    const flow = project("fixture", `name: fixture
+    const flow = project(
+      "fixture",
+      `name: fixture
 ${fixtureApp("--late-ms=400")}
 window: {width: 420, height: 560, x: 0, y: 0}
 steps:
@@ -51,19 +53,34 @@ steps:
   - assert: page shows Continue
   - assert: the "Disabled" is disabled
   - assert: the "Name" field contains Ada
-`);
+`,
+    );
     const env = { FIXTURE_PASSWORD: "hunter2-secret" };
     const rec = await cli(["record", winPath(flow)], env);
     expect(rec.code, show(rec)).toBe(0);
     const trace = readFileSync(flow.replace(/\.flow\.yaml$/, ".trace.jsonl"), "utf8");
     expect(trace).not.toContain("hunter2-secret");
     const header = JSON.parse(trace.split("\n")[0]!) as { app: Record<string, unknown> };
-    expect(header.app).toMatchObject({ name: "windows", adapter: "windows", window_title: "Flowproof Fixture", backend: "win32", geometry: { x: 0, y: 0, width: 420, height: 560 } });
+    expect(header.app).toMatchObject({
+      name: "windows",
+      adapter: "windows",
+      window_title: "Flowproof Fixture",
+      backend: "win32",
+      geometry: { x: 0, y: 0, width: 420, height: 560 },
+    });
     // Recorded ladders lead with the live control: its AutomationId, then its type and name, then the step's own rung.
-    const steps = trace.trim().split("\n").slice(1).map((l) => JSON.parse(l) as { intent?: string; selectors?: { tier: string; payload: Record<string, unknown> }[] });
+    const steps = trace
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => JSON.parse(l) as { intent?: string; selectors?: { tier: string; payload: Record<string, unknown> }[] });
     const ladder = (intent: string) => steps.find((st) => st.intent === intent)?.selectors ?? [];
     expect(ladder('Type Ada into the "Name" field')[0]).toMatchObject({ tier: "native_id", payload: { automation_id: "101" } });
-    expect(ladder('Click "Greet"').map((r) => [r.tier, r.payload["automation_id"] ?? r.payload["control_type"] ?? r.payload["text"]])).toEqual([["native_id", "111"], ["structural", "button"], ["text_anchor", "Greet"]]);
+    expect(ladder('Click "Greet"').map((r) => [r.tier, r.payload["automation_id"] ?? r.payload["control_type"] ?? r.payload["text"]])).toEqual([
+      ["native_id", "111"],
+      ["structural", "button"],
+      ["text_anchor", "Greet"],
+    ]);
 
     const run = await cli(["run", winPath(flow), "--json"], env);
     expect(run.code, show(run)).toBe(0);
@@ -78,97 +95,120 @@ steps:
     expect(readFileSync(join(bundle, "report.html"), "utf8")).not.toContain("hunter2-secret");
     // The password field (id 105) is masked solid black in every frame after it was typed into.
     // Frames are recording/frame-<ms>-<hash>.png; the last one is taken after the password was typed.
-    const frames = readdirSync(join(bundle, "recording")).filter((f) => f.endsWith(".png")).sort((a, b) => Number(a.split("-")[1]) - Number(b.split("-")[1]));
+    const frames = readdirSync(join(bundle, "recording"))
+      .filter((f) => f.endsWith(".png"))
+      .sort((a, b) => Number(a.split("-")[1]) - Number(b.split("-")[1]));
     expect(frames.length).toBeGreaterThan(0);
     const last = PNG.sync.read(readFileSync(join(bundle, "recording", frames.at(-1)!)));
     expect(maskedBlackBox(last)).toBe(true);
   }, 900_000);
 
   test("a red assertion fails the recording with exit 1, naming what it expected", async () => {
-    const flow = project("red", `name: red
+    const flow = project(
+      "red",
+      `name: red
 ${fixtureApp()}
 steps:
   - rules: Type Ada into the "Name" field
   - assert: the "id:112" shows Goodbye within 1s
-`);
+`,
+    );
     const rec = await cli(["record", winPath(flow)]);
     expect(rec.code, show(rec)).toBe(1);
     expect(rec.stderr + rec.stdout).toContain("Goodbye");
   }, 120_000);
 
   test("a window that took the foreground is sent back before typing: the text lands in the flow's field", async () => {
-    const flow = project("stolen", `name: stolen
+    const flow = project(
+      "stolen",
+      `name: stolen
 ${fixtureApp("--steal-ms=200")}
 steps:
   - rules: Click "Steal focus"
   - rules: Wait until page shows Intruder opened within 5s
   - rules: Type Ada into the "Name" field
   - assert: the "Name" field contains Ada
-`);
+`,
+    );
     const rec = await cli(["record", winPath(flow)]);
     expect(rec.code, show(rec)).toBe(0);
   }, 120_000);
 
   test("a window that keeps the foreground fails the step, naming it; nothing is typed into it", async () => {
     const log = join(bed.dir, "intruder.txt");
-    const flow = project("held", `name: held
+    const flow = project(
+      "held",
+      `name: held
 ${fixtureApp(`--steal-ms=100 --steal-hold --intruder-log=${winPath(log)}`)}
 steps:
   - rules: Click "Steal focus"
   - rules: Wait until page shows Intruder opened within 5s
   - rules: Type Ada into the "Name" field
-`);
+`,
+    );
     const rec = await cli(["record", winPath(flow)]);
     expect(rec.code, show(rec)).toBe(1);
-    expect(rec.stdout + rec.stderr).toContain("no input was sent: the window \"Intruder\" (FlowproofIntruder, pid");
+    expect(rec.stdout + rec.stderr).toContain('no input was sent: the window "Intruder" (FlowproofIntruder, pid');
     // The intruder writes its field's text on every change: it never received a keystroke.
     expect(existsSync(log) ? readFileSync(log, "utf8") : "").toBe("");
   }, 180_000);
 
   test("Right-click opens a control's context menu and Double-click opens a file entry; a single click only selects it", async () => {
-    const flow = project("gestures", `name: gestures
+    const flow = project(
+      "gestures",
+      `name: gestures
 ${fixtureApp()}
 steps:
   - rules: Right-click "report.txt"
   - assert: the "id:122" shows Menu for report.txt
   - rules: Double-click "report.txt"
   - assert: the "id:122" shows Opened report.txt
-`);
+`,
+    );
     const rec = await cli(["record", winPath(flow)]);
     expect(rec.code, show(rec)).toBe(0);
     const run = await cli(["run", winPath(flow)]);
     expect(run.code, show(run)).toBe(0);
 
-    const red = project("gestures-red", `name: gestures red
+    const red = project(
+      "gestures-red",
+      `name: gestures red
 ${fixtureApp()}
 steps:
   - rules: Click "report.txt"
   - assert: the "id:122" shows Opened report.txt within 1s
-`);
+`,
+    );
     const redRec = await cli(["record", winPath(red)]);
     expect(redRec.code, show(redRec)).toBe(1);
     expect(redRec.stdout + redRec.stderr).toContain("Selected report.txt");
 
-    const disabled = project("gestures-disabled", `name: gestures disabled
+    const disabled = project(
+      "gestures-disabled",
+      `name: gestures disabled
 ${fixtureApp()}
 steps:
   - rules: Double-click "Disabled"
-`);
+`,
+    );
     const off = await cli(["record", winPath(disabled)], { FLOWPROOF_STEP_TIMEOUT_MS: "2000" });
     expect(off.code, show(off)).toBe(1);
-    expect(off.stdout + off.stderr).toContain("button \"Disabled\" (id 114) is disabled");
+    expect(off.stdout + off.stderr).toContain('button "Disabled" (id 114) is disabled');
   }, 400_000);
 
   test("a window that never appears names the windows seen; exit 2", async () => {
-    const flow = project("nowindow", `name: nowindow
+    const flow = project(
+      "nowindow",
+      `name: nowindow
 app: {command: '"${winPath(fixture)}" --title=Elsewhere', window_title: "No Such Window"}
 steps:
   - rules: Click "Greet"
-`);
+`,
+    );
     const rec = await cli(["record", winPath(flow)], { FLOWPROOF_WINDOW_TIMEOUT_MS: "20000" });
     expect(rec.code, show(rec)).toBe(2);
-    expect(rec.stderr).toContain("no window titled \"No Such Window\" appeared");
-    expect(rec.stderr).toContain("windows seen: \"Elsewhere\"");
+    expect(rec.stderr).toContain('no window titled "No Such Window" appeared');
+    expect(rec.stderr).toContain('windows seen: "Elsewhere"');
   }, 120_000);
 });
 
@@ -180,11 +220,14 @@ describe("the command line", () => {
     const target = join(dir, "cmd probe.exe");
     copyFileSync(probe, target);
     const command = `"${winPath(target)}" --profile "a b" x`;
-    const flow = project("cmdline", `name: cmdline
+    const flow = project(
+      "cmdline",
+      `name: cmdline
 app: {command: '${command}', window_title: "Cmdline Probe"}
 steps:
   - assert: page shows --profile
-`);
+`,
+    );
     const rec = await cli(["record", winPath(flow)]);
     expect(rec.code, show(rec)).toBe(0);
     expect(readFileSync(join(dir, "cmdline.txt"), "utf8")).toBe(command);
@@ -193,7 +236,9 @@ steps:
 
 describe("Wine's notepad", () => {
   test("a dialog over the window is in the frames as the screen shows it, not a black box", async () => {
-    const flow = project("about", `name: about
+    const flow = project(
+      "about",
+      `name: about
 app: notepad
 window: {width: 640, height: 480, x: 0, y: 0}
 steps:
@@ -201,13 +246,16 @@ steps:
   - rules: Click "Help"
   - rules: Click "About Notepad"
   - assert: page shows Wine
-`);
+`,
+    );
     const rec = await cli(["record", winPath(flow)]);
     expect(rec.code, show(rec)).toBe(0);
     const run = await cli(["run", winPath(flow), "--json"]);
     expect(run.code, show(run)).toBe(0);
     const bundle = dirname((JSON.parse(run.stdout) as { report_path: string }).report_path.replace(/^Z:/i, "").replaceAll("\\", "/"));
-    const frames = readdirSync(join(bundle, "recording")).filter((f) => f.endsWith(".png")).sort((a, b) => Number(a.split("-")[1]) - Number(b.split("-")[1]));
+    const frames = readdirSync(join(bundle, "recording"))
+      .filter((f) => f.endsWith(".png"))
+      .sort((a, b) => Number(a.split("-")[1]) - Number(b.split("-")[1]));
     const blackShare = (name: string): number => {
       const png = PNG.sync.read(readFileSync(join(bundle, "recording", name)));
       let black = 0;
@@ -221,12 +269,15 @@ steps:
   }, 300_000);
 
   test("Type goes into the document and document contains reads it", async () => {
-    const flow = project("notes", `name: notes
+    const flow = project(
+      "notes",
+      `name: notes
 app: notepad
 steps:
   - rules: Type flowproof drove this
   - assert: document contains flowproof drove this
-`);
+`,
+    );
     const rec = await cli(["record", winPath(flow)]);
     expect(rec.code, show(rec)).toBe(0);
     // Eleven older run records, one holding a nested folder: this run's record makes twelve, so two are pruned.

@@ -5,7 +5,18 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { PNG } from "pngjs";
-import { buildTimings, compileWin32, processAlive, processesOfPrefix, requireWineTools, startWineBed, windowsExecutable, winPath, type WineBed, type WineRun } from "../support/wine.ts";
+import {
+  buildTimings,
+  compileWin32,
+  processAlive,
+  processesOfPrefix,
+  requireWineTools,
+  startWineBed,
+  windowsExecutable,
+  winPath,
+  type WineBed,
+  type WineRun,
+} from "../support/wine.ts";
 
 const PROBE = resolve(import.meta.dir, "../fixtures/wine/probe.ts");
 const WINDOWS_CHECK = resolve(import.meta.dir, "../../scripts/windows-check.ts");
@@ -76,7 +87,12 @@ const setup: Record<string, number> = {};
 beforeAll(async () => {
   const t0 = performance.now();
   // Builds (cached per machine) and the bed start overlap.
-  const [probeExe, fixtureExe, started, check] = await Promise.all([windowsExecutable(PROBE, "probe"), compileWin32(), startWineBed(), windowsExecutable(WINDOWS_CHECK, "windows-check")]);
+  const [probeExe, fixtureExe, started, check] = await Promise.all([
+    windowsExecutable(PROBE, "probe"),
+    compileWin32(),
+    startWineBed(),
+    windowsExecutable(WINDOWS_CHECK, "windows-check"),
+  ]);
   checkExe = check;
   bed = started;
   setup["setup total"] = performance.now() - t0;
@@ -92,7 +108,12 @@ beforeAll(async () => {
   }
   console.log(
     "wine bed timings (ms):",
-    JSON.stringify({ ...bed.timings, ...setup, probeRun: probeRun.ms, builds: buildTimings.map((b) => `${b.label} ${Math.round(b.ms)}${b.cached ? " (cached)" : ""}`) }),
+    JSON.stringify({
+      ...bed.timings,
+      ...setup,
+      probeRun: probeRun.ms,
+      builds: buildTimings.map((b) => `${b.label} ${Math.round(b.ms)}${b.cached ? " (cached)" : ""}`),
+    }),
   );
   console.log("per-call medians under Wine (ms):", JSON.stringify(probe.costs));
 }, 900_000);
@@ -129,7 +150,9 @@ describe("the probe exe under Wine", () => {
   test("reads the fixture's control ids, classes and styles: the password box has ES_PASSWORD, the disabled button WS_DISABLED", () => {
     expect(probe.fixtureWindow.className).toBe("FlowproofFixture");
     const byId = new Map(probe.controls.map((c) => [c.id, c]));
-    expect([...byId.keys()].sort((a, b) => a - b)).toEqual([100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 118, 119, 120, 121, 122]);
+    expect([...byId.keys()].sort((a, b) => a - b)).toEqual([
+      100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 118, 119, 120, 121, 122,
+    ]);
     expect(byId.get(100)).toMatchObject({ className: "Static", text: "Name:" });
     expect(byId.get(101)?.className).toBe("Edit");
     expect((byId.get(105)?.style ?? 0) & ES_PASSWORD).toBe(ES_PASSWORD);
@@ -220,7 +243,15 @@ describe("scripts/windows-check.ts under Wine", () => {
     const r = await bed.run(checkExe, [], { timeoutMs: 120_000 });
     const lines = r.stdout.trim().split("\n");
     const verdict = (name: string): string | undefined => lines.find((l) => l.includes(name))?.slice(0, 4);
-    for (const name of ["find the notepad window", "find its text area", "bring it to the foreground", "type with SendInput", "capture a frame", "MSAA", "end notepad"]) {
+    for (const name of [
+      "find the notepad window",
+      "find its text area",
+      "bring it to the foreground",
+      "type with SendInput",
+      "capture a frame",
+      "MSAA",
+      "end notepad",
+    ]) {
       expect(`${name}: ${verdict(name)}`).toBe(`${name}: ok  `);
     }
     const version = Bun.spawnSync(["/usr/lib/wine/wine64", "--version"]).stdout.toString();
@@ -235,7 +266,9 @@ describe("scripts/windows-check.ts under Wine", () => {
 
 describe("the bed", () => {
   test("refuses to start without Wine, naming the apt-get command", () => {
-    expect(() => requireWineTools({ wine64: "/nonexistent/wine64" })).toThrow(/Wine \(\/nonexistent\/wine64\).*apt-get install -y --no-install-recommends wine wine64 libwine fonts-wine gcc-mingw-w64-x86-64/);
+    expect(() => requireWineTools({ wine64: "/nonexistent/wine64" })).toThrow(
+      /Wine \(\/nonexistent\/wine64\).*apt-get install -y --no-install-recommends wine wine64 libwine fonts-wine gcc-mingw-w64-x86-64/,
+    );
     expect(() => requireWineTools({ gcc: "no-such-mingw-gcc" })).toThrow(/mingw \(no-such-mingw-gcc\).*apt-get install/);
   });
 

@@ -20,7 +20,13 @@ export async function runCli(args: readonly string[], options: { cwd: string; en
   // that wants one passes its variables (e.g. the scripted model's) explicitly.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !MODEL_VARIABLES.test(k)));
   for (const [k, v] of Object.entries({ ...inherited, NO_COLOR: "1", ...options.env })) if (v !== undefined) env[k] = v;
-  const proc = Bun.spawn([process.execPath, MAIN, ...args], { cwd: options.cwd, env, ...(options.stdin === undefined ? {} : { stdin: new Blob([options.stdin]) }), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, MAIN, ...args], {
+    cwd: options.cwd,
+    env,
+    ...(options.stdin === undefined ? {} : { stdin: new Blob([options.stdin]) }),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }

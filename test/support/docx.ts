@@ -8,10 +8,15 @@ const escapeXml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, 
 
 /** A paragraph; a newline in `text` becomes a line break inside it. */
 const paragraph = (text: string): string =>
-  `<w:p><w:r>${text.split("\n").map((line, i) => `${i > 0 ? "<w:br/>" : ""}<w:t xml:space="preserve">${escapeXml(line)}</w:t>`).join("")}</w:r></w:p>`;
+  `<w:p><w:r>${text
+    .split("\n")
+    .map((line, i) => `${i > 0 ? "<w:br/>" : ""}<w:t xml:space="preserve">${escapeXml(line)}</w:t>`)
+    .join("")}</w:r></w:p>`;
 
 function table(rows: readonly (readonly string[])[]): string {
-  const body = rows.map((row) => `<w:tr>${row.map((cell) => `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/></w:tcPr>${paragraph(cell)}</w:tc>`).join("")}</w:tr>`).join("");
+  const body = rows
+    .map((row) => `<w:tr>${row.map((cell) => `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/></w:tcPr>${paragraph(cell)}</w:tc>`).join("")}</w:tr>`)
+    .join("");
   return `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr>${body}</w:tbl>`;
 }
 

@@ -9,9 +9,59 @@ export const FUZZ_CHARS = 100_000;
 export const FUZZ_BOUND_MS = 2_000;
 
 const FILLERS: readonly string[] = [
-  "a", "A1", "9", " ", "\t", "\n", "\r\n", ".", ",", ";", ":", "-", "/", "\\", "#", "%", "$", "{", "}", "[", "]", "(", ")",
-  "\"", "'", "`", "${", "${a", "${}", "\"a\"", "'a'", "\"'", "a ", "a\"", "\" ", "a,", "a;", "<", "<a>", "<a", "&", "a=", "=&",
-  "1 ", "1.", "x\t", "\"\"", "''", "*", "_-A", "/A/", "é", "\u0000",
+  "a",
+  "A1",
+  "9",
+  " ",
+  "\t",
+  "\n",
+  "\r\n",
+  ".",
+  ",",
+  ";",
+  ":",
+  "-",
+  "/",
+  "\\",
+  "#",
+  "%",
+  "$",
+  "{",
+  "}",
+  "[",
+  "]",
+  "(",
+  ")",
+  '"',
+  "'",
+  "`",
+  "${",
+  "${a",
+  "${}",
+  '"a"',
+  "'a'",
+  "\"'",
+  "a ",
+  'a"',
+  '" ',
+  "a,",
+  "a;",
+  "<",
+  "<a>",
+  "<a",
+  "&",
+  "a=",
+  "=&",
+  "1 ",
+  "1.",
+  "x\t",
+  '""',
+  "''",
+  "*",
+  "_-A",
+  "/A/",
+  "é",
+  "\u0000",
 ];
 
 /** Every filler repeated to `chars` characters (cut to length). */
@@ -23,7 +73,12 @@ export function fillers(chars = FUZZ_CHARS): string[] {
  * The inputs for a parser: each filler alone, behind each of `prefixes` (the words that lead the
  * parser into one of its forms), before each of `suffixes`, and between each `[prefix, suffix]` of `around`.
  */
-export function adversarialInputs(prefixes: readonly string[], suffixes: readonly string[] = [], around: readonly (readonly [string, string])[] = [], chars = FUZZ_CHARS): string[] {
+export function adversarialInputs(
+  prefixes: readonly string[],
+  suffixes: readonly string[] = [],
+  around: readonly (readonly [string, string])[] = [],
+  chars = FUZZ_CHARS,
+): string[] {
   const out: string[] = [];
   for (const body of fillers(chars)) {
     out.push(body);

@@ -90,7 +90,12 @@ export async function startGrid(options: GridOptions = {}): Promise<TestGrid> {
   const procs: Proc[] = [];
   const spawn = (name: string, args: string[]): Proc => {
     const log = join(dir, `${name}.log`);
-    const proc = Bun.spawn(["java", "-Xmx256m", "-jar", jar, ...args], { stdout: Bun.file(log), stderr: Bun.file(`${log}.err`), stdin: "ignore", detached: true });
+    const proc = Bun.spawn(["java", "-Xmx256m", "-jar", jar, ...args], {
+      stdout: Bun.file(log),
+      stderr: Bun.file(`${log}.err`),
+      stdin: "ignore",
+      detached: true,
+    });
     const p = { proc, release: guardGroup(proc.pid), log };
     procs.push(p);
     return p;
@@ -117,12 +122,20 @@ export async function startGrid(options: GridOptions = {}): Promise<TestGrid> {
     for (let i = 0; i < (options.nodes ?? 2); i++) {
       const nodePort = await freePort();
       const config = join(dir, `node${i}.toml`);
-      const stereotype = JSON.stringify({ browserName: "chrome", "goog:chromeOptions": { binary: nodeBrowser(), args: ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage"] } });
-      writeFileSync(config, `[node]\ndetect-drivers = false\nmax-sessions = 1\nenable-managed-downloads = true\n\n[[node.driver-configuration]]\ndisplay-name = "chromium"\nwebdriver-executable = "${CHROMEDRIVER}"\nmax-sessions = 1\nstereotype = '${stereotype}'\n`);
+      const stereotype = JSON.stringify({
+        browserName: "chrome",
+        "goog:chromeOptions": { binary: nodeBrowser(), args: ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage"] },
+      });
+      writeFileSync(
+        config,
+        `[node]\ndetect-drivers = false\nmax-sessions = 1\nenable-managed-downloads = true\n\n[[node.driver-configuration]]\ndisplay-name = "chromium"\nwebdriver-executable = "${CHROMEDRIVER}"\nmax-sessions = 1\nstereotype = '${stereotype}'\n`,
+      );
       const proc = spawn(`node${i}`, ["node", "--config", config, "--host", "127.0.0.1", "--port", String(nodePort), "--grid-url", base, ...events]);
       nodes.push({ proc, uri: `http://127.0.0.1:${nodePort}` });
     }
-    const authorization = options.auth ? { Authorization: `Basic ${Buffer.from(`${options.auth.user}:${options.auth.password}`).toString("base64")}` } : undefined;
+    const authorization = options.auth
+      ? { Authorization: `Basic ${Buffer.from(`${options.auth.user}:${options.auth.password}`).toString("base64")}` }
+      : undefined;
     const status = async (): Promise<{ ready: boolean; nodes: { uri: string; availability: string; slots: { session: unknown }[] }[] } | undefined> => {
       try {
         const r = await fetch(`${base}/status`, { signal: AbortSignal.timeout(5000), ...(authorization ? { headers: authorization } : {}) });
@@ -136,7 +149,12 @@ export async function startGrid(options: GridOptions = {}): Promise<TestGrid> {
       const s = await status();
       if (s && Array.isArray(s.nodes) && nodes.every((n) => s.nodes.some((m) => m.uri === n.uri && m.availability === "UP"))) break;
       const dead = procs.find((p) => p.proc.exitCode !== null);
-      if (dead) throw new Error(`a grid process exited at start: ${await Bun.file(`${dead.log}.err`).text().catch(() => "")}`.slice(0, 2000));
+      if (dead)
+        throw new Error(
+          `a grid process exited at start: ${await Bun.file(`${dead.log}.err`)
+            .text()
+            .catch(() => "")}`.slice(0, 2000),
+        );
       if (Date.now() > deadline) throw new Error(`the grid was not ready within ${options.readyMs ?? 180_000} ms`);
       await Bun.sleep(250);
     }

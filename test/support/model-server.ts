@@ -62,7 +62,13 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
     script(step, ...replies) {
       scripts.set(step, replies);
     },
-    env: (extra = {}) => ({ FLOWPROOF_AI_BASE_URL: url, FLOWPROOF_AI_MODEL: "scripted-model", FLOWPROOF_AI_API_KEY: "sk-test-key-123456", FLOWPROOF_AI_TIMEOUT_MS: "20000", ...extra }),
+    env: (extra = {}) => ({
+      FLOWPROOF_AI_BASE_URL: url,
+      FLOWPROOF_AI_MODEL: "scripted-model",
+      FLOWPROOF_AI_API_KEY: "sk-test-key-123456",
+      FLOWPROOF_AI_TIMEOUT_MS: "20000",
+      ...extra,
+    }),
     stop: () => server.stop(true),
   };
 }
@@ -107,44 +113,99 @@ export function startAgentModel(answer: (turn: number, body: Json) => AgentModel
     async fetch(req) {
       const { pathname } = new URL(req.url);
       const model = /\/models\/([^/:]+):generateContent$/.exec(pathname)?.[1];
-      const protocol = pathname.endsWith("/chat/completions") ? "openai" : pathname.endsWith("/responses") ? "openai-responses" : pathname.endsWith("/messages") ? "anthropic" : model !== undefined ? "gemini" : undefined;
+      const protocol = pathname.endsWith("/chat/completions")
+        ? "openai"
+        : pathname.endsWith("/responses")
+          ? "openai-responses"
+          : pathname.endsWith("/messages")
+            ? "anthropic"
+            : model !== undefined
+              ? "gemini"
+              : undefined;
       if (req.method !== "POST" || !protocol) return new Response("not found", { status: 404 });
-      const body = await req.json() as Json;
-      requests.push({ protocol, body, authorization: req.headers.get("authorization"), apiKey: req.headers.get("x-api-key") ?? req.headers.get("x-goog-api-key") });
+      const body = (await req.json()) as Json;
+      requests.push({
+        protocol,
+        body,
+        authorization: req.headers.get("authorization"),
+        apiKey: req.headers.get("x-api-key") ?? req.headers.get("x-goog-api-key"),
+      });
       const n = requests.length;
       if (protocol === "openai-responses") {
         const input = typeof body["input"] === "string" ? [{ role: "user", content: body["input"] }] : (body["input"] as Json[]);
         const previous = typeof body["previous_response_id"] === "string" ? conversations.get(body["previous_response_id"]) : undefined;
-        if (body["previous_response_id"] !== undefined && !previous) return Response.json({ error: { message: "previous response not found" } }, { status: 400 });
-        const history = [...previous ?? [], ...input.map((i) => (i["type"] === "item_reference" ? items.get(String(i["id"])) ?? i : i))];
+        if (body["previous_response_id"] !== undefined && !previous)
+          return Response.json({ error: { message: "previous response not found" } }, { status: 400 });
+        const history = [...(previous ?? []), ...input.map((i) => (i["type"] === "item_reference" ? (items.get(String(i["id"])) ?? i) : i))];
         const a = answer(history.filter((i) => i["type"] === "function_call_output").length, body);
-        const output: Json[] = "tool" in a
-          ? [{ type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: a.tool, arguments: JSON.stringify(a.args), status: "completed" }]
-          : [{ type: "message", id: `msg_${n}`, status: "completed", role: "assistant", content: [{ type: "output_text", text: a.text, annotations: [] }] }];
+        const output: Json[] =
+          "tool" in a
+            ? [{ type: "function_call", id: `fc_${n}`, call_id: `call_${n}`, name: a.tool, arguments: JSON.stringify(a.args), status: "completed" }]
+            : [{ type: "message", id: `msg_${n}`, status: "completed", role: "assistant", content: [{ type: "output_text", text: a.text, annotations: [] }] }];
         for (const o of output) items.set(String(o["id"]), o);
         conversations.set(`resp_${n}`, [...history, ...output]);
         return Response.json({
-          id: `resp_${n}`, object: "response", created_at: 0, status: "completed", model: body["model"], error: null, incomplete_details: null, output,
-          usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+          id: `resp_${n}`,
+          object: "response",
+          created_at: 0,
+          status: "completed",
+          model: body["model"],
+          error: null,
+          incomplete_details: null,
+          output,
+          usage: {
+            input_tokens: 1,
+            output_tokens: 1,
+            total_tokens: 2,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens_details: { reasoning_tokens: 0 },
+          },
         });
       }
       if (protocol === "gemini") {
         const contents = (body["contents"] as Array<{ parts?: Json[] }>) ?? [];
         const a = answer(contents.flatMap((c) => c.parts ?? []).filter((p) => p["functionResponse"] !== undefined).length, body);
         const parts = "tool" in a ? [{ functionCall: { name: a.tool, args: a.args } }] : [{ text: a.text }];
-        return Response.json({ candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 }, modelVersion: model });
+        return Response.json({
+          candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
+          usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
+          modelVersion: model,
+        });
       }
       const messages = (body["messages"] as Json[]) ?? [];
-      const results = messages.filter((m) => m["role"] === "tool" || (Array.isArray(m["content"]) && (m["content"] as Json[]).some((b) => b["type"] === "tool_result"))).length;
+      const results = messages.filter(
+        (m) => m["role"] === "tool" || (Array.isArray(m["content"]) && (m["content"] as Json[]).some((b) => b["type"] === "tool_result")),
+      ).length;
       const a = answer(results, body);
       if (protocol === "openai") {
-        const message = "tool" in a
-          ? { role: "assistant", content: null, tool_calls: [{ id: `call_${n}`, type: "function", function: { name: a.tool, arguments: JSON.stringify(a.args) } }] }
-          : { role: "assistant", content: a.text };
-        return Response.json({ id: `chatcmpl-${n}`, object: "chat.completion", created: 0, model: body["model"], choices: [{ index: 0, message, finish_reason: "tool" in a ? "tool_calls" : "stop" }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+        const message =
+          "tool" in a
+            ? {
+                role: "assistant",
+                content: null,
+                tool_calls: [{ id: `call_${n}`, type: "function", function: { name: a.tool, arguments: JSON.stringify(a.args) } }],
+              }
+            : { role: "assistant", content: a.text };
+        return Response.json({
+          id: `chatcmpl-${n}`,
+          object: "chat.completion",
+          created: 0,
+          model: body["model"],
+          choices: [{ index: 0, message, finish_reason: "tool" in a ? "tool_calls" : "stop" }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        });
       }
       const content = "tool" in a ? [{ type: "tool_use", id: `toolu_${n}`, name: a.tool, input: a.args }] : [{ type: "text", text: a.text }];
-      return Response.json({ id: `msg_${n}`, type: "message", role: "assistant", model: body["model"], content, stop_reason: "tool" in a ? "tool_use" : "end_turn", stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } });
+      return Response.json({
+        id: `msg_${n}`,
+        type: "message",
+        role: "assistant",
+        model: body["model"],
+        content,
+        stop_reason: "tool" in a ? "tool_use" : "end_turn",
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      });
     },
   });
   return { url: `http://127.0.0.1:${String(server.port)}/v1`, requests, stop: () => void server.stop(true) };

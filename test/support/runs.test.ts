@@ -10,7 +10,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("latestRunBundle", () => {
   test("skips a later run record without result.json", () => {
     const runs = join(dir, ".flowproof", "runs");
-    for (const [id, file] of [["20261201T190241.400Z", "result.json"], ["20261201T190241.424Z", "result.json"], ["20261201T190241.424Z-2", "run.json"]] as const) {
+    for (const [id, file] of [
+      ["20261201T190241.400Z", "result.json"],
+      ["20261201T190241.424Z", "result.json"],
+      ["20261201T190241.424Z-2", "run.json"],
+    ] as const) {
       mkdirSync(join(runs, id), { recursive: true });
       writeFileSync(join(runs, id, file), "{}");
     }

@@ -14,7 +14,9 @@ const validateResult = ajv.compile(load("result.schema.json"));
 
 /** Line 1 against the header definition, every further non-empty line against the step definition. */
 export function expectValidTrace(path: string): void {
-  const lines = readFileSync(path, "utf8").split("\n").filter((l) => l.trim() !== "");
+  const lines = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   expect(lines.length).toBeGreaterThan(1);
   const [header, ...steps] = lines.map((l) => JSON.parse(l) as unknown);
   if (!validateHeader(header)) throw new Error(`trace header invalid: ${ajv.errorsText(validateHeader.errors)}`);

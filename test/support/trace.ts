@@ -12,7 +12,10 @@ export interface TraceLines<H, S> {
 
 /** The parsed lines of trace text. */
 export function parseTrace<H = Record<string, unknown>, S = Record<string, unknown>>(text: string): TraceLines<H, S> {
-  const [header, ...steps] = text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as unknown);
+  const [header, ...steps] = text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as unknown);
   if (header === undefined) throw new Error("an empty trace: no header line");
   return { header: header as H, steps: steps as S[] };
 }
@@ -29,7 +32,11 @@ export function resealed(text: string, key?: string): string {
   if (first === undefined) return text;
   const header = JSON.parse(first) as Record<string, unknown>;
   if (header["integrity"] === undefined) return text;
-  header["integrity"] = sealOf(header as unknown as TraceHeader, rest.map((l) => JSON.parse(l) as TraceStep), key);
+  header["integrity"] = sealOf(
+    header as unknown as TraceHeader,
+    rest.map((l) => JSON.parse(l) as TraceStep),
+    key,
+  );
   return `${[JSON.stringify(header), ...rest].join("\n")}\n`;
 }
 

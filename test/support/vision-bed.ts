@@ -81,7 +81,10 @@ async function waitFor(stream: ReadableStream<Uint8Array>, pattern: RegExp, time
       const m = pattern.exec(text);
       if (m) return m;
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const next = await Promise.race([reader.read(), new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), Math.max(0, deadline - Date.now()))))]);
+      const next = await Promise.race([
+        reader.read(),
+        new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), Math.max(0, deadline - Date.now())))),
+      ]);
       clearTimeout(timer);
       if (next === undefined || next.done) throw new Error(`${what}: no ${pattern} within ${timeoutMs} ms; it wrote: ${text.slice(-800)}`);
       text += decoder.decode(next.value, { stream: true });
@@ -132,7 +135,12 @@ function stderrTail(proc: Subprocess<"ignore", "pipe", "pipe">): () => string {
  * failure says what was seen: `seen()` (the windows on the display) and the watched process's state
  * and stderr.
  */
-async function until(check: () => Promise<boolean>, timeoutMs: number, what: string, context: { watched?: Started & { stderr: () => string }; seen?: () => Promise<string> } = {}): Promise<void> {
+async function until(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+  context: { watched?: Started & { stderr: () => string }; seen?: () => Promise<string> } = {},
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const started = Date.now();
   while (!(await check())) {
@@ -140,7 +148,10 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
     if (Date.now() > deadline || exited !== null) {
       const parts = [`${what} within ${exited !== null ? `${Date.now() - started} ms: ${context.watched!.name} exited (${exited}) first` : `${timeoutMs} ms`}`];
       if (context.seen) parts.push(`seen: ${await context.seen().catch((e: unknown) => `(could not read: ${String(e)})`)}`);
-      if (context.watched) parts.push(`${context.watched.name} ${exited === null ? "is still running" : "is gone"}; its stderr ends: ${JSON.stringify(context.watched.stderr().slice(-800))}`);
+      if (context.watched)
+        parts.push(
+          `${context.watched.name} ${exited === null ? "is still running" : "is gone"}; its stderr ends: ${JSON.stringify(context.watched.stderr().slice(-800))}`,
+        );
       throw new Error(parts.join("; "));
     }
     await Bun.sleep(50);
@@ -178,7 +189,12 @@ export interface BareDisplay {
  */
 export async function startBareDisplay(size = "640x480", needs = "a bare X display"): Promise<BareDisplay> {
   if (Bun.which("Xvfb") === null) throw new Error(`${needs} needs Xvfb, which was not found; on Debian: apt-get install -y xvfb`);
-  const proc = Bun.spawn(["Xvfb", "-displayfd", "1", "-screen", "0", `${size}x24`, "-nolisten", "tcp"], { stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+  const proc = Bun.spawn(["Xvfb", "-displayfd", "1", "-screen", "0", `${size}x24`, "-nolisten", "tcp"], {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    detached: true,
+  });
   const release = guardGroup(proc.pid);
   const stop = async (): Promise<void> => {
     try {
@@ -252,20 +268,55 @@ export async function startVisionBed(variant: FormVariant = "normal"): Promise<V
     await startForm(variant);
     const port = freePort();
     const vnc = spawn("x11vnc", [
-      "x11vnc", "-display", appDisplay, "-localhost", "-rfbport", String(port), "-nopw", "-forever", "-shared",
-      "-desktop", DESKTOP_NAME, "-noxdamage", "-noxfixes", "-noxrecord", "-nobell", "-nosel", "-noipv6", "-wait", "5", "-defer", "5",
+      "x11vnc",
+      "-display",
+      appDisplay,
+      "-localhost",
+      "-rfbport",
+      String(port),
+      "-nopw",
+      "-forever",
+      "-shared",
+      "-desktop",
+      DESKTOP_NAME,
+      "-noxdamage",
+      "-noxfixes",
+      "-noxrecord",
+      "-nobell",
+      "-nosel",
+      "-noipv6",
+      "-wait",
+      "5",
+      "-defer",
+      "5",
     ]);
     await waitFor(vnc.stdout, /^PORT=\d+/m, BED_START_MS, "x11vnc");
     // The viewer connects once; on a busy machine its first connection can fail (x11vnc still
     // setting up the session), so a viewer that exits before its window shows is started again.
     for (let attempt = 1; ; attempt++) {
       const viewer = spawn("viewer", [
-        "xtigervncviewer", "-display", viewDisplay, "-SecurityTypes", "None", "-ReconnectOnError=0", "-AlertOnFatalError=0", "-RemoteResize=0",
-        "-AcceptClipboard=0", "-SendClipboard=0", "-SendPrimary=0", "-MenuKey=", "-geometry", `${DESKTOP.width}x${DESKTOP.height}+0+0`, `127.0.0.1::${port}`,
+        "xtigervncviewer",
+        "-display",
+        viewDisplay,
+        "-SecurityTypes",
+        "None",
+        "-ReconnectOnError=0",
+        "-AlertOnFatalError=0",
+        "-RemoteResize=0",
+        "-AcceptClipboard=0",
+        "-SendClipboard=0",
+        "-SendPrimary=0",
+        "-MenuKey=",
+        "-geometry",
+        `${DESKTOP.width}x${DESKTOP.height}+0+0`,
+        `127.0.0.1::${port}`,
       ]);
       const entry = running.find((p) => p.proc === viewer)!;
       try {
-        await until(() => hasWindow(viewDisplay, VIEWER_TITLE), BED_START_MS, `the viewer's window did not appear on ${viewDisplay}`, { watched: entry, seen: () => windowTitles(viewDisplay) });
+        await until(() => hasWindow(viewDisplay, VIEWER_TITLE), BED_START_MS, `the viewer's window did not appear on ${viewDisplay}`, {
+          watched: entry,
+          seen: () => windowTitles(viewDisplay),
+        });
         break;
       } catch (error) {
         if (attempt >= 3 || entry.proc.exitCode === null) throw error;
@@ -280,10 +331,16 @@ export async function startVisionBed(variant: FormVariant = "normal"): Promise<V
       async cover(title, rect, options = {}) {
         const script = join(home, `cover-${running.length}.tcl`);
         const grab = options.grab ? "update\ngrab set -global .\n" : "";
-        writeFileSync(script, `wm title . {${title}}\nwm geometry . ${rect.width}x${rect.height}+${rect.x}+${rect.y}\n. configure -background "#884444"\n${grab}`);
+        writeFileSync(
+          script,
+          `wm title . {${title}}\nwm geometry . ${rect.width}x${rect.height}+${rect.x}+${rect.y}\n. configure -background "#884444"\n${grab}`,
+        );
         const proc = spawn(`cover ${title}`, ["wish", script], { DISPLAY: viewDisplay });
         const entry = running.find((p) => p.proc === proc)!;
-        await until(() => hasWindow(viewDisplay, title), BED_START_MS, `the covering window did not appear on ${viewDisplay}`, { watched: entry, seen: () => windowTitles(viewDisplay) });
+        await until(() => hasWindow(viewDisplay, title), BED_START_MS, `the covering window did not appear on ${viewDisplay}`, {
+          watched: entry,
+          seen: () => windowTitles(viewDisplay),
+        });
         return () => end(entry);
       },
       stop,

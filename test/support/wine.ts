@@ -76,16 +76,26 @@ function collect(stream: ReadableStream<Uint8Array>): { done: Promise<void>; tex
  * program that starts the prefix's wineserver or services hands them its stdout and stderr, so
  * those pipes may never reach end-of-file while the bed lives.
  */
-async function run(argv: readonly string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([...argv], { cwd: options.cwd ?? ROOT, env: options.env ?? (process.env as Record<string, string>), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+async function run(
+  argv: readonly string[],
+  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([...argv], {
+    cwd: options.cwd ?? ROOT,
+    env: options.env ?? (process.env as Record<string, string>),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const out = collect(proc.stdout);
   const err = collect(proc.stderr);
   const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => proc.kill("SIGKILL"), options.timeoutMs);
   // Bounded even if the exit is never reported: 5 s after the kill, answer 137 (SIGKILL's code).
   let giveUp: ReturnType<typeof setTimeout> | undefined;
-  const code = options.timeoutMs === undefined
-    ? await proc.exited
-    : await Promise.race([proc.exited, new Promise<number>((done) => (giveUp = setTimeout(() => done(137), (options.timeoutMs ?? 0) + 5_000)))]);
+  const code =
+    options.timeoutMs === undefined
+      ? await proc.exited
+      : await Promise.race([proc.exited, new Promise<number>((done) => (giveUp = setTimeout(() => done(137), (options.timeoutMs ?? 0) + 5_000)))]);
   if (timer !== undefined) clearTimeout(timer);
   if (giveUp !== undefined) clearTimeout(giveUp);
   await Promise.race([Promise.all([out.done, err.done]), Bun.sleep(1_000)]);
@@ -287,7 +297,10 @@ async function prefixTemplate(env: Record<string, string>, timings: Record<strin
     await run([WINESERVER, "-w"], { env: benv, timeoutMs: 120_000 });
     timings["wineboot"] = performance.now() - t;
     t = performance.now();
-    const reg = await run([WINE64, "reg", "delete", "HKLM\\Software\\Microsoft\\Windows NT\\CurrentVersion\\AeDebug", "/v", "Debugger", "/f"], { env: benv, timeoutMs: 120_000 });
+    const reg = await run([WINE64, "reg", "delete", "HKLM\\Software\\Microsoft\\Windows NT\\CurrentVersion\\AeDebug", "/v", "Debugger", "/f"], {
+      env: benv,
+      timeoutMs: 120_000,
+    });
     if (reg.code !== 0) throw new Error(`removing the AeDebug debugger failed (${reg.code}):\n${reg.stdout}${reg.stderr}`);
     await run([WINESERVER, "-k"], { env: benv, timeoutMs: 60_000 });
     await run([WINESERVER, "-w"], { env: benv, timeoutMs: 60_000 });

@@ -5,7 +5,11 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
-interface Item { readonly number: number; readonly name: string; readonly quantity: number }
+interface Item {
+  readonly number: number;
+  readonly name: string;
+  readonly quantity: number;
+}
 
 const args = process.argv.slice(2);
 const storeAt = args.indexOf("--store");

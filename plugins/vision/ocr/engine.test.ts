@@ -21,7 +21,28 @@ describe("OcrEngine", () => {
   test("reads the form's words with their boxes, the same every time", async () => {
     const image = upscaleGrey(toGrey(FORM), 2);
     const first = await engine.recognize(image);
-    expect(first.map((w) => w.text)).toEqual(["Vendor", "payment", "Payee", "Amount", "Token", "Notes", "Save", "Clear", "Nothing", "saved", "yet", "Invoice", "1001", "Pay", "Invoice", "1002", "Pay", "Invoice", "1003", "Pay"]);
+    expect(first.map((w) => w.text)).toEqual([
+      "Vendor",
+      "payment",
+      "Payee",
+      "Amount",
+      "Token",
+      "Notes",
+      "Save",
+      "Clear",
+      "Nothing",
+      "saved",
+      "yet",
+      "Invoice",
+      "1001",
+      "Pay",
+      "Invoice",
+      "1002",
+      "Pay",
+      "Invoice",
+      "1003",
+      "Pay",
+    ]);
     expect(first.find((w) => w.text === "Save")!.box).toMatchObject({ x: 116, y: 530 });
     expect(first.every((w) => w.confidence > 80)).toBe(true);
     expect(await engine.recognize(image)).toEqual(first);
@@ -30,7 +51,11 @@ describe("OcrEngine", () => {
   test("a column of one-line captions is read line by line (lone digits and signs), and sparse reading comes back afterwards", async () => {
     const xcalc = toGrey(decodeFramePng(new Uint8Array(readFileSync(join(import.meta.dir, "../../../test/fixtures/vision/screens/xcalc.png")))));
     // xcalc's `7`, `1` and `+` buttons' faces.
-    const { image } = captionColumn(xcalc, [{ x: 65, y: 280, width: 7, height: 10 }, { x: 65, y: 340, width: 6, height: 10 }, { x: 198, y: 343, width: 5, height: 5 }]);
+    const { image } = captionColumn(xcalc, [
+      { x: 65, y: 280, width: 7, height: 10 },
+      { x: 65, y: 340, width: 6, height: 10 },
+      { x: 198, y: 343, width: 5, height: 5 },
+    ]);
     const form = upscaleGrey(toGrey(FORM), 2);
     const sparse = await engine.recognize(form);
     expect((await engine.recognize(image)).map((w) => w.text)).not.toEqual(["7", "1", "+"]);
@@ -58,7 +83,8 @@ describe("OCR wire helpers", () => {
   });
 
   test("TSV rows of level 5 with text become words", () => {
-    const tsv = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n4\t1\t1\t1\t1\t0\t1\t2\t3\t4\t-1\t\n5\t1\t1\t1\t1\t1\t10\t20\t30\t12\t96.5\tSave\n5\t1\t1\t1\t1\t2\t50\t20\t5\t12\t10\t \n";
+    const tsv =
+      "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n4\t1\t1\t1\t1\t0\t1\t2\t3\t4\t-1\t\n5\t1\t1\t1\t1\t1\t10\t20\t30\t12\t96.5\tSave\n5\t1\t1\t1\t1\t2\t50\t20\t5\t12\t10\t \n";
     expect(parseTsv(tsv)).toEqual([{ text: "Save", confidence: 96.5, box: { x: 10, y: 20, width: 30, height: 12 } }]);
   });
 

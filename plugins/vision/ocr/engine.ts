@@ -111,12 +111,20 @@ export class OcrEngine {
       await engine.#job("flowproof-model", { model: modelBytes }, START_TIMEOUT_MS);
       await engine.#job("load", { options: { lstmOnly: true, logging: false } }, START_TIMEOUT_MS);
       // langPath is only a name here: the worker answers its read with the bytes it was given.
-      await engine.#job("loadLanguage", { langs: "eng", options: { langPath: "/flowproof-model", cacheMethod: "none", gzip: true, lstmOnly: true } }, START_TIMEOUT_MS);
+      await engine.#job(
+        "loadLanguage",
+        { langs: "eng", options: { langPath: "/flowproof-model", cacheMethod: "none", gzip: true, lstmOnly: true } },
+        START_TIMEOUT_MS,
+      );
       await engine.#job("initialize", { langs: "eng", oem: 1, config: {} }, START_TIMEOUT_MS);
       await engine.#job("setParameters", { params: OCR_PARAMETERS }, START_TIMEOUT_MS);
     } catch (error) {
       await engine.terminate();
-      throw new OcrError(`the OCR engine could not start: ${(error as Error).message}`, "check that the OCR model file is eng.traineddata(.gz) from @tesseract.js-data/eng", { cause: error });
+      throw new OcrError(
+        `the OCR engine could not start: ${(error as Error).message}`,
+        "check that the OCR model file is eng.traineddata(.gz) from @tesseract.js-data/eng",
+        { cause: error },
+      );
     }
     return engine;
   }
@@ -139,7 +147,21 @@ export class OcrEngine {
   }
 
   async #recognize(image: GreyImage): Promise<OcrWord[]> {
-    const output = { text: false, blocks: false, layoutBlocks: false, hocr: false, tsv: true, box: false, unlv: false, osd: false, pdf: false, imageColor: false, imageGrey: false, imageBinary: false, debug: false };
+    const output = {
+      text: false,
+      blocks: false,
+      layoutBlocks: false,
+      hocr: false,
+      tsv: true,
+      box: false,
+      unlv: false,
+      osd: false,
+      pdf: false,
+      imageColor: false,
+      imageGrey: false,
+      imageBinary: false,
+      debug: false,
+    };
     const data = await this.#job("recognize", { image: encodePgm(image), options: {}, output }, RECOGNIZE_TIMEOUT_MS);
     const tsv = typeof data === "object" && data !== null ? (data as Record<string, unknown>)["tsv"] : undefined;
     if (typeof tsv !== "string") throw new OcrError("the OCR worker answered without words", BUG_HINT);
@@ -169,7 +191,12 @@ export class OcrEngine {
     return new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#pending.delete(jobId);
-        reject(new OcrError(`the OCR worker did not answer \`${action}\` within ${timeoutMs} ms`, "check that the machine is not overloaded; a window of a few megapixels takes seconds"));
+        reject(
+          new OcrError(
+            `the OCR worker did not answer \`${action}\` within ${timeoutMs} ms`,
+            "check that the machine is not overloaded; a window of a few megapixels takes seconds",
+          ),
+        );
       }, timeoutMs);
       const settle = (fn: () => void) => {
         clearTimeout(timer);

@@ -30,13 +30,20 @@ describe("finding the OCR model", () => {
   test("a model that is nowhere is an error naming every place and why, and how to fix it", () => {
     let error: unknown;
     try {
-      chooseModel([{ label: "the bundled model", problem: "the @tesseract.js-data/eng package is not installed" }, { label: "beside the executable", path: "/x/flowproof-ocr/eng.traineddata.gz" }], () => false);
+      chooseModel(
+        [
+          { label: "the bundled model", problem: "the @tesseract.js-data/eng package is not installed" },
+          { label: "beside the executable", path: "/x/flowproof-ocr/eng.traineddata.gz" },
+        ],
+        () => false,
+      );
     } catch (e) {
       error = e;
     }
     expect(error).toMatchObject({
       code: "no-ocr-model",
-      message: "no OCR model found; looked in: the bundled model (the @tesseract.js-data/eng package is not installed); beside the executable (/x/flowproof-ocr/eng.traineddata.gz: not there)",
+      message:
+        "no OCR model found; looked in: the bundled model (the @tesseract.js-data/eng package is not installed); beside the executable (/x/flowproof-ocr/eng.traineddata.gz: not there)",
     });
     expect((error as { diagnostics: { hint: string }[] }).diagnostics[0]!.hint).toContain(MODEL_ENV);
   });

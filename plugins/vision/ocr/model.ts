@@ -15,7 +15,11 @@ export const BESIDE_EXECUTABLE_DIR = "flowproof-ocr";
 export type ModelPlace = { readonly label: string; readonly path: string } | { readonly label: string; readonly problem: string };
 
 /** A model file path for `path`: itself when a file, else `<path>/eng.traineddata(.gz)`. */
-export function modelFileIn(path: string, exists: (p: string) => boolean = existsSync, isDir: (p: string) => boolean = (p) => statSync(p).isDirectory()): string {
+export function modelFileIn(
+  path: string,
+  exists: (p: string) => boolean = existsSync,
+  isDir: (p: string) => boolean = (p) => statSync(p).isDirectory(),
+): string {
   if (!exists(path) || !isDir(path)) return path;
   const plain = join(path, "eng.traineddata");
   return exists(join(path, MODEL_FILE)) || !exists(plain) ? join(path, MODEL_FILE) : plain;
@@ -57,7 +61,10 @@ export async function modelPlaces(env: Readonly<Record<string, string | undefine
 }
 
 /** The model's bytes (as stored: gzipped or not), from the first place that has it. */
-export async function readModel(env?: Readonly<Record<string, string | undefined>>, execPath?: string): Promise<{ readonly path: string; readonly bytes: Uint8Array }> {
+export async function readModel(
+  env?: Readonly<Record<string, string | undefined>>,
+  execPath?: string,
+): Promise<{ readonly path: string; readonly bytes: Uint8Array }> {
   const path = chooseModel(await modelPlaces(env, execPath), existsSync);
   return { path, bytes: new Uint8Array(readFileSync(path)) };
 }

@@ -33,11 +33,17 @@ export function isWorkerRequest(v: unknown): v is WorkerPacket {
 
 /** Whether `v` is flowproof's model packet, with its bytes. */
 export function isModelPacket(v: unknown): v is ModelPacket {
-  return isRecord(v) && typeof v["jobId"] === "string" && v["action"] === "flowproof-model" && isRecord(v["payload"]) && v["payload"]["model"] instanceof Uint8Array;
+  return (
+    isRecord(v) && typeof v["jobId"] === "string" && v["action"] === "flowproof-model" && isRecord(v["payload"]) && v["payload"]["model"] instanceof Uint8Array
+  );
 }
 
 /** Whether `v` is a reply from the worker. */
 export function isWorkerReply(v: unknown): v is WorkerReply {
-  return isRecord(v) && typeof v["jobId"] === "string" && typeof v["action"] === "string"
-    && (v["status"] === "resolve" || v["status"] === "reject" || v["status"] === "progress");
+  return (
+    isRecord(v) &&
+    typeof v["jobId"] === "string" &&
+    typeof v["action"] === "string" &&
+    (v["status"] === "resolve" || v["status"] === "reject" || v["status"] === "progress")
+  );
 }

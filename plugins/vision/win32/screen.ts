@@ -60,13 +60,18 @@ export class Win32Screen implements Screen {
 
   async activate(w: ScreenWindow): Promise<InputAnswer> {
     const id = hwnd(w);
-    if (!u.isWindow(id) || !u.isVisible(id)) return { ok: false, failed: "visible", detail: `the window ${JSON.stringify(w.title)} is ${u.isWindow(id) ? "hidden" : "gone"}` };
+    if (!u.isWindow(id) || !u.isVisible(id))
+      return { ok: false, failed: "visible", detail: `the window ${JSON.stringify(w.title)} is ${u.isWindow(id) ? "hidden" : "gone"}` };
     for (let i = 0; i < FOREGROUND_TRIES; i++) {
       if (u.bringToForeground(id, currentThreadId()) && u.foregroundWindow() === id) return { ok: true };
       await Bun.sleep(FOREGROUND_PAUSE_MS);
     }
     const fg = u.foregroundWindow();
-    return { ok: false, failed: "visible", detail: `the window ${JSON.stringify(w.title)} does not come to the foreground: ${fg === 0 ? "no window" : JSON.stringify(u.windowText(fg))} keeps it` };
+    return {
+      ok: false,
+      failed: "visible",
+      detail: `the window ${JSON.stringify(w.title)} does not come to the foreground: ${fg === 0 ? "no window" : JSON.stringify(u.windowText(fg))} keeps it`,
+    };
   }
 
   async #pointOn(w: ScreenWindow, x: number, y: number): Promise<{ ok: true; x: number; y: number } | Extract<InputAnswer, { ok: false }>> {
@@ -74,7 +79,12 @@ export class Win32Screen implements Screen {
     const sx = r.x + x;
     const sy = r.y + y;
     const top = topLevelAt(sx, sy);
-    if (top !== hwnd(w)) return { ok: false, failed: "receives-pointer", detail: `${top === 0 ? "no window" : `the window ${JSON.stringify(u.windowText(top))}`} is at ${x},${y} of the window instead` };
+    if (top !== hwnd(w))
+      return {
+        ok: false,
+        failed: "receives-pointer",
+        detail: `${top === 0 ? "no window" : `the window ${JSON.stringify(u.windowText(top))}`} is at ${x},${y} of the window instead`,
+      };
     return { ok: true, x: sx, y: sy };
   }
 
@@ -125,5 +135,3 @@ export class Win32Screen implements Screen {
 export function openWin32Screen(): Screen {
   return new Win32Screen();
 }
-
-

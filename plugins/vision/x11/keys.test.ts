@@ -3,7 +3,15 @@ import { charKeysym, keysymName, MODIFIER_KEYSYMS } from "./keys.ts";
 
 describe("X11 keys", () => {
   test.each([
-    ["Enter", "Return"], ["Escape", "Escape"], ["Backspace", "BackSpace"], ["ArrowUp", "Up"], ["PageDown", "Next"], ["F4", "F4"], ["f12", "F12"], ["A", "a"], ["7", "7"],
+    ["Enter", "Return"],
+    ["Escape", "Escape"],
+    ["Backspace", "BackSpace"],
+    ["ArrowUp", "Up"],
+    ["PageDown", "Next"],
+    ["F4", "F4"],
+    ["f12", "F12"],
+    ["A", "a"],
+    ["7", "7"],
   ])("the key %p is the keysym %p", (key, name) => {
     expect(keysymName(key)).toBe(name);
   });

@@ -3,9 +3,21 @@
 
 /** Canonical key names (src/grammar/keys.ts) → X keysym names. */
 const NAMED: ReadonlyMap<string, string> = new Map([
-  ["enter", "Return"], ["escape", "Escape"], ["tab", "Tab"], ["backspace", "BackSpace"], ["delete", "Delete"],
-  ["insert", "Insert"], ["space", "space"], ["arrowup", "Up"], ["arrowdown", "Down"], ["arrowleft", "Left"],
-  ["arrowright", "Right"], ["home", "Home"], ["end", "End"], ["pageup", "Prior"], ["pagedown", "Next"],
+  ["enter", "Return"],
+  ["escape", "Escape"],
+  ["tab", "Tab"],
+  ["backspace", "BackSpace"],
+  ["delete", "Delete"],
+  ["insert", "Insert"],
+  ["space", "space"],
+  ["arrowup", "Up"],
+  ["arrowdown", "Down"],
+  ["arrowleft", "Left"],
+  ["arrowright", "Right"],
+  ["home", "Home"],
+  ["end", "End"],
+  ["pageup", "Prior"],
+  ["pagedown", "Next"],
 ]);
 
 export type X11Modifier = "ctrl" | "alt" | "shift" | "meta" | "mod";

@@ -74,7 +74,8 @@ export class X11Screen implements Screen {
     const attrs = this.#x.attributes(xid(w));
     if (!attrs) throw new ScreenUnavailableError(`the window ${JSON.stringify(w.title)} is gone`, "keep the window open while the flow runs");
     const image = this.#x.image(xid(w), attrs.width, attrs.height);
-    if (typeof image === "string") throw new ScreenUnavailableError(`the window ${JSON.stringify(w.title)} could not be read: ${image}`, "keep the whole window on the screen and mapped");
+    if (typeof image === "string")
+      throw new ScreenUnavailableError(`the window ${JSON.stringify(w.title)} could not be read: ${image}`, "keep the whole window on the screen and mapped");
     return image;
   }
 
@@ -126,18 +127,27 @@ export class X11Screen implements Screen {
   async activate(w: ScreenWindow): Promise<InputAnswer> {
     const id = xid(w);
     const attrs = this.#x.attributes(id);
-    if (!attrs?.viewable) return { ok: false, failed: "visible", detail: `the window ${JSON.stringify(w.title)} is ${attrs ? "not mapped (minimised or hidden)" : "gone"}` };
+    if (!attrs?.viewable)
+      return { ok: false, failed: "visible", detail: `the window ${JSON.stringify(w.title)} is ${attrs ? "not mapped (minimised or hidden)" : "gone"}` };
     for (let i = 0; i < FOCUS_TRIES; i++) {
       this.#x.raise(this.#topLevel(id));
       this.#x.requestActive(id);
       this.#x.setFocus(id);
       if (this.#hasKeyboard(id)) {
         if (!this.#x.grabbedElsewhere(id, "keyboard")) return { ok: true };
-        return { ok: false, failed: "visible", detail: `another X client holds the keyboard (an active grab, e.g. an open menu or a modal dialog of another program): keystrokes would go to it, not to ${JSON.stringify(w.title)}` };
+        return {
+          ok: false,
+          failed: "visible",
+          detail: `another X client holds the keyboard (an active grab, e.g. an open menu or a modal dialog of another program): keystrokes would go to it, not to ${JSON.stringify(w.title)}`,
+        };
       }
       await this.#sleep(FOCUS_PAUSE_MS);
     }
-    return { ok: false, failed: "visible", detail: `the window ${JSON.stringify(w.title)} does not get the keyboard: it stays with ${this.#describe(this.#x.focus())}` };
+    return {
+      ok: false,
+      failed: "visible",
+      detail: `the window ${JSON.stringify(w.title)} does not get the keyboard: it stays with ${this.#describe(this.#x.focus())}`,
+    };
   }
 
   /** The root point for (x, y) of `w`, when `w` is the top window there. */
@@ -146,10 +156,16 @@ export class X11Screen implements Screen {
     const at = this.#x.toRoot(id, x, y);
     if (!at) return { ok: false, failed: "visible", detail: `the window ${JSON.stringify(w.title)} is gone` };
     const [sw, sh] = this.#x.screenSize();
-    if (at.x < 0 || at.y < 0 || at.x >= sw || at.y >= sh) return { ok: false, failed: "receives-pointer", detail: `the point ${x},${y} of the window is off the screen (at ${at.x},${at.y})` };
+    if (at.x < 0 || at.y < 0 || at.x >= sw || at.y >= sh)
+      return { ok: false, failed: "receives-pointer", detail: `the point ${x},${y} of the window is off the screen (at ${at.x},${at.y})` };
     const top = this.#topLevel(id);
     if (at.child !== top) return { ok: false, failed: "receives-pointer", detail: `${this.#describe(at.child)} is in front of the window at ${x},${y}` };
-    if (this.#x.grabbedElsewhere(id, "pointer")) return { ok: false, failed: "receives-pointer", detail: `another X client holds the pointer (an active grab): a click at ${x},${y} would go to it, not to ${JSON.stringify(w.title)}` };
+    if (this.#x.grabbedElsewhere(id, "pointer"))
+      return {
+        ok: false,
+        failed: "receives-pointer",
+        detail: `another X client holds the pointer (an active grab): a click at ${x},${y} would go to it, not to ${JSON.stringify(w.title)}`,
+      };
     return { ok: true, x: at.x, y: at.y };
   }
 
@@ -245,18 +261,28 @@ export class X11Screen implements Screen {
 /** The screen of X display `display`: fails clearly when there is none, or it lacks XTEST. */
 export function openX11Screen(display: string | undefined): Screen {
   if (display === undefined || display === "") {
-    throw new ScreenUnavailableError("there is no X display to read: DISPLAY is not set", "run flowproof inside the X session that shows the window (set DISPLAY, e.g. :0)");
+    throw new ScreenUnavailableError(
+      "there is no X display to read: DISPLAY is not set",
+      "run flowproof inside the X session that shows the window (set DISPLAY, e.g. :0)",
+    );
   }
   let x: XConnection | undefined;
   try {
     x = XConnection.open(display);
   } catch (error) {
-    throw new ScreenUnavailableError(`libX11 or libXtst could not be opened: ${(error as Error).message}`, "install them (Debian: apt-get install libx11-6 libxtst6)", { cause: error });
+    throw new ScreenUnavailableError(
+      `libX11 or libXtst could not be opened: ${(error as Error).message}`,
+      "install them (Debian: apt-get install libx11-6 libxtst6)",
+      { cause: error },
+    );
   }
   if (!x) throw new ScreenUnavailableError(`cannot connect to the X display ${display}`, "check DISPLAY and that the X server lets this user connect (xauth)");
   if (!x.hasXTest()) {
     x.close();
-    throw new ScreenUnavailableError(`the X display ${display} has no XTEST extension, so no input can be sent to it`, "start the X server with XTEST enabled (Xvfb and Xorg have it by default)");
+    throw new ScreenUnavailableError(
+      `the X display ${display} has no XTEST extension, so no input can be sent to it`,
+      "start the X server with XTEST enabled (Xvfb and Xorg have it by default)",
+    );
   }
   return new X11Screen(x);
 }

@@ -78,10 +78,13 @@ let handler: JSCallback | undefined;
 /** Installs an error handler that records errors instead of exiting: a window may vanish mid-walk. */
 function trapErrors(): void {
   if (handler) return;
-  handler = new JSCallback((_display: Pointer, event: Pointer) => {
-    lastError = { code: read.u8(event, 32), request: read.u8(event, 33), resource: Number(read.u64(event, 16)) };
-    return 0;
-  }, { args: [FFIType.ptr, FFIType.ptr], returns: FFIType.i32 });
+  handler = new JSCallback(
+    (_display: Pointer, event: Pointer) => {
+      lastError = { code: read.u8(event, 32), request: read.u8(event, 33), resource: Number(read.u64(event, 16)) };
+      return 0;
+    },
+    { args: [FFIType.ptr, FFIType.ptr], returns: FFIType.i32 },
+  );
   xlib().XSetErrorHandler(handler.ptr);
 }
 
@@ -100,7 +103,13 @@ export interface WindowAttributes {
 }
 
 /** Pure: a ZPixmap of 32 bits per pixel with these channel masks → RGBA, full alpha. */
-export function zpixmapToRgba(data: Uint8Array, width: number, height: number, bytesPerLine: number, masks: { red: number; green: number; blue: number }): Uint8Array {
+export function zpixmapToRgba(
+  data: Uint8Array,
+  width: number,
+  height: number,
+  bytesPerLine: number,
+  masks: { red: number; green: number; blue: number },
+): Uint8Array {
   const out = new Uint8Array(width * height * 4);
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const shift = (mask: number): number => (mask === 0 ? 0 : Math.clz32(1) - Math.clz32(mask & -mask));
@@ -300,9 +309,10 @@ export class XConnection {
    * to it whatever has the focus. Probed by grabbing for `w` and releasing at once.
    */
   grabbedElsewhere(w: Xid, device: "keyboard" | "pointer"): boolean {
-    const status = device === "keyboard"
-      ? xlib().XGrabKeyboard(this.#dpy, w, 0, GRAB_MODE_ASYNC, GRAB_MODE_ASYNC, CURRENT_TIME)
-      : xlib().XGrabPointer(this.#dpy, w, 0, 0, GRAB_MODE_ASYNC, GRAB_MODE_ASYNC, NONE, NONE, CURRENT_TIME);
+    const status =
+      device === "keyboard"
+        ? xlib().XGrabKeyboard(this.#dpy, w, 0, GRAB_MODE_ASYNC, GRAB_MODE_ASYNC, CURRENT_TIME)
+        : xlib().XGrabPointer(this.#dpy, w, 0, 0, GRAB_MODE_ASYNC, GRAB_MODE_ASYNC, NONE, NONE, CURRENT_TIME);
     if (status === GRAB_SUCCESS) {
       if (device === "keyboard") xlib().XUngrabKeyboard(this.#dpy, CURRENT_TIME);
       else xlib().XUngrabPointer(this.#dpy, CURRENT_TIME);
@@ -360,4 +370,3 @@ export class XConnection {
     xlib().XTestFakeMotionEvent(this.#dpy, this.screen, x, y, CURRENT_TIME);
   }
 }
-

@@ -44,11 +44,19 @@ test("Input.* commands wait for the gate; page commands go out at once; the gate
 test("a bounded connection whose far end falls silent (a grid after its node died) fails every command and wait instead of hanging", async () => {
   const { Connection: Real } = await import("./connection.ts");
   // A WebSocket server that accepts the connection and never answers: what the grid leaves.
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req, s) => (s.upgrade(req) ? undefined : new Response("", { status: 400 })), websocket: { message() {} } });
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (req, s) => (s.upgrade(req) ? undefined : new Response("", { status: 400 })),
+    websocket: { message() {} },
+  });
   try {
     const connection = await Real.connect(`ws://127.0.0.1:${server.port}/session/x/se/cdp`, { callTimeoutMs: 300 });
     connection.explainLoss(async () => "the grid node http://node:5555 stopped answering");
-    const waiting = connection.session("s").waitFor("Page.loadEventFired", 60_000).catch((e: Error) => e.message);
+    const waiting = connection
+      .session("s")
+      .waitFor("Page.loadEventFired", 60_000)
+      .catch((e: Error) => e.message);
     const started = Date.now();
     const sent = await connection.send("Runtime.evaluate", { expression: "1" }).catch((e: Error) => e.message);
     expect(sent).toBe("the browser is gone: the grid node http://node:5555 stopped answering: no answer to Runtime.evaluate within 300 ms");
@@ -78,10 +86,15 @@ test("with a heartbeat, a slow command alone does not end the connection; a sile
   });
   try {
     const connection = await Real.connect(`ws://127.0.0.1:${server.port}/`, { callTimeoutMs: 300, heartbeatMs: 100, heartbeatTimeoutMs: 400 });
-    expect(await connection.send("Runtime.evaluate", { expression: "1" }).catch((e: Error) => e.message)).toContain("the browser did not answer Runtime.evaluate within 300 ms");
+    expect(await connection.send("Runtime.evaluate", { expression: "1" }).catch((e: Error) => e.message)).toContain(
+      "the browser did not answer Runtime.evaluate within 300 ms",
+    );
     expect(connection.lost).toBe(false);
     alive = false;
-    const waiting = await connection.session("s").waitFor("Page.loadEventFired", 60_000).catch((e: Error) => e.message);
+    const waiting = await connection
+      .session("s")
+      .waitFor("Page.loadEventFired", 60_000)
+      .catch((e: Error) => e.message);
     expect(waiting).toBe("the browser is gone: no answer to Browser.getVersion within 400 ms");
     expect(connection.lost).toBe(true);
     await connection.close();

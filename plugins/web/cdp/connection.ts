@@ -68,9 +68,11 @@ export class Connection {
       this.#heartbeat = setInterval(() => {
         if (beating || this.#closed) return;
         beating = true;
-        void this.#bounded("Browser.getVersion", {}, undefined, bounds.heartbeatTimeoutMs ?? bounds.callTimeoutMs, true).catch(() => undefined).finally(() => {
-          beating = false;
-        });
+        void this.#bounded("Browser.getVersion", {}, undefined, bounds.heartbeatTimeoutMs ?? bounds.callTimeoutMs, true)
+          .catch(() => undefined)
+          .finally(() => {
+            beating = false;
+          });
       }, bounds.heartbeatMs);
       this.#heartbeat.unref?.();
     }
@@ -141,7 +143,9 @@ export class Connection {
       new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), REASON_WAIT_MS))),
     ]);
     clearTimeout(timer);
-    return new BrowserGoneError(`the browser is gone: ${[reason, this.#silence].filter((x) => x !== undefined).join(": ") || "it closed the DevTools connection"}`);
+    return new BrowserGoneError(
+      `the browser is gone: ${[reason, this.#silence].filter((x) => x !== undefined).join(": ") || "it closed the DevTools connection"}`,
+    );
   }
 
   /** Connects to a browser-level DevTools URL; `bounds` for a browser across a network hop. */
@@ -171,7 +175,9 @@ export class Connection {
     if (this.#lost) throw await this.goneError();
     try {
       const p = (params ?? {}) as object;
-      return (await (this.#bounds ? this.#bounded(method, p, sessionId, this.#bounds.callTimeoutMs, !this.#bounds.heartbeatMs) : this.#client.send(method, p, sessionId))) as Result<M>;
+      return (await (this.#bounds
+        ? this.#bounded(method, p, sessionId, this.#bounds.callTimeoutMs, !this.#bounds.heartbeatMs)
+        : this.#client.send(method, p, sessionId))) as Result<M>;
     } catch (error) {
       if (this.#lost) throw await this.goneError();
       const message = error instanceof Error ? error.message : String(error);
@@ -217,7 +223,10 @@ export class Session {
   readonly #failListeners = new Set<(error: Error) => void>();
   #inputGate: Promise<unknown> | undefined;
 
-  constructor(readonly connection: Connection, readonly id: string) {}
+  constructor(
+    readonly connection: Connection,
+    readonly id: string,
+  ) {}
 
   /** Why this session can no longer be used, once it cannot. */
   get failure(): Error | undefined {

@@ -15,7 +15,22 @@ describe("the page script", () => {
     const g = globalThis as { __flowproof?: Record<string, unknown> };
     try {
       (0, eval)(installerOf(text));
-      expect(Object.keys(g.__flowproof ?? {}).sort()).toEqual(["assignValue", "candidates", "check", "checkedState", "count", "debugPage", "fileInput", "focusForTyping", "hovered", "probe", "read", "scene", "scroll", "select"]);
+      expect(Object.keys(g.__flowproof ?? {}).sort()).toEqual([
+        "assignValue",
+        "candidates",
+        "check",
+        "checkedState",
+        "count",
+        "debugPage",
+        "fileInput",
+        "focusForTyping",
+        "hovered",
+        "probe",
+        "read",
+        "scene",
+        "scroll",
+        "select",
+      ]);
     } finally {
       delete g.__flowproof;
     }

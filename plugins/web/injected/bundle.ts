@@ -23,7 +23,9 @@ const HEADER = "// flowproof page script, built from sources ";
 /** A digest of every page-side module (this folder's non-test sources). */
 export function sourceDigest(dir: string = import.meta.dir): string {
   const hash = createHash("sha256");
-  for (const name of readdirSync(dir).filter((n) => n.endsWith(".ts") && !n.endsWith(".test.ts")).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith(".ts") && !n.endsWith(".test.ts"))
+    .sort()) {
     hash.update(`\0${name}\0`).update(readFileSync(join(dir, name)));
   }
   return hash.digest("hex").slice(0, 16);
@@ -31,7 +33,11 @@ export function sourceDigest(dir: string = import.meta.dir): string {
 
 /** Bundles `entry` for the browser as one IIFE; throws with the bundler's message when it fails. */
 export function bundle(entry: string = ENTRY): string {
-  const result = Bun.spawnSync([process.execPath, "build", entry, "--target=browser", "--format=iife"], { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  const result = Bun.spawnSync([process.execPath, "build", entry, "--target=browser", "--format=iife"], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   // A plain Error on purpose: the page script is flowproof's own, so a build failure is a flowproof bug.
   if (result.exitCode !== 0) throw new Error(`the page script did not build: ${result.stderr.toString().trim() || `bun build exited with ${result.exitCode}`}`);
   return result.stdout.toString();

@@ -22,7 +22,14 @@ const MAX_ANCHOR = 40;
 const MAX_NAMES = 3;
 
 /** The role a step of this purpose gives a text label that names none (compile.ts `selectorsFor`). */
-const IMPLIED: Readonly<Record<Purpose, CodegenRole | undefined>> = { click: undefined, type: "field", select: "dropdown", check: "checkbox", read: undefined, visible: undefined };
+const IMPLIED: Readonly<Record<Purpose, CodegenRole | undefined>> = {
+  click: undefined,
+  type: "field",
+  select: "dropdown",
+  check: "checkbox",
+  read: undefined,
+  visible: undefined,
+};
 
 /** A label that can be quoted in a step: not empty, short, no quote, no selector or template syntax. */
 const quotable = (s: string): boolean => s !== "" && s.length <= MAX_LABEL && !s.includes('"') && !/^(css|id):/.test(s) && !s.includes("${");
@@ -73,10 +80,23 @@ export function ladderOf(target: CodegenTarget, implied: CodegenRole | undefined
       return [{ tier: "native_id", payload: a.kind === "css" ? { css: a.selector, ...refine } : { id: a.id, ...refine } }];
     }
     case "scoped":
-      payload = { kind: "scoped", container: "item", container_anchor: target.anchors[0] ?? "", ...(target.anchors.length > 1 ? { anchor_also: target.anchors.slice(1) } : {}), ...inner(target.inner), ...role };
+      payload = {
+        kind: "scoped",
+        container: "item",
+        container_anchor: target.anchors[0] ?? "",
+        ...(target.anchors.length > 1 ? { anchor_also: target.anchors.slice(1) } : {}),
+        ...inner(target.inner),
+        ...role,
+      };
       break;
     case "cell":
-      payload = { kind: "cell", column_text: target.column, row_anchor: target.rowAnchors[0] ?? "", ...(target.rowAnchors.length > 1 ? { row_anchor_also: target.rowAnchors.slice(1) } : {}), ...role };
+      payload = {
+        kind: "cell",
+        column_text: target.column,
+        row_anchor: target.rowAnchors[0] ?? "",
+        ...(target.rowAnchors.length > 1 ? { row_anchor_also: target.rowAnchors.slice(1) } : {}),
+        ...role,
+      };
       break;
   }
   return [{ tier: "structural", payload }];
@@ -174,7 +194,8 @@ export function nameElement(el: Element, purpose: Purpose): Naming {
   const item = closestDeep(el, ITEM);
   if (label !== undefined && item) {
     for (const anchor of itemAnchors(item, el, label)) {
-      if (tryTarget({ kind: "scoped", container: { kind: "item" }, anchors: [anchor], inner: { kind: "text", text: label }, ...withRole })) return { targets: found, what: whatOf(el) };
+      if (tryTarget({ kind: "scoped", container: { kind: "item" }, anchors: [anchor], inner: { kind: "text", text: label }, ...withRole }))
+        return { targets: found, what: whatOf(el) };
     }
   }
   if (label !== undefined && found.length === 0) {
@@ -190,10 +211,11 @@ export function nameElement(el: Element, purpose: Purpose): Naming {
     const table = cell?.closest("table");
     const header = table && cell ? norm(table.querySelector(`thead tr > :nth-child(${(cell as HTMLTableCellElement).cellIndex + 1})`)?.textContent) : "";
     if (row && quotable(header)) {
-      for (const anchor of itemAnchors(row, cell, header)) if (tryTarget({ kind: "cell", column: header, rowAnchors: [anchor] })) return { targets: found, what: whatOf(el) };
+      for (const anchor of itemAnchors(row, cell, header))
+        if (tryTarget({ kind: "cell", column: header, rowAnchors: [anchor] })) return { targets: found, what: whatOf(el) };
     }
   }
-  const idLike = el.id || (isField(el) || isDropdown(el) ? el.getAttribute("name") ?? "" : "");
+  const idLike = el.id || (isField(el) || isDropdown(el) ? (el.getAttribute("name") ?? "") : "");
   if (quotable(idLike)) tryTarget({ kind: "element", anchor: { kind: "id", id: idLike }, ...withRole });
   const css = cssPathOf(el);
   if (found.length === 0 && css !== "" && !css.includes('"')) tryTarget({ kind: "element", anchor: { kind: "css", selector: css }, ...withRole });

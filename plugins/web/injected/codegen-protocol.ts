@@ -3,7 +3,10 @@
 import type { Rung } from "./protocol.ts";
 
 /** What a quoted label names: visible text, a `css:` selector or an `id:` (the grammar's Anchor). */
-export type CodegenAnchor = { readonly kind: "text"; readonly text: string } | { readonly kind: "css"; readonly selector: string } | { readonly kind: "id"; readonly id: string };
+export type CodegenAnchor =
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "css"; readonly selector: string }
+  | { readonly kind: "id"; readonly id: string };
 
 /** The grammar's role nouns. */
 export type CodegenRole = "field" | "button" | "link" | "dropdown" | "checkbox";
@@ -11,7 +14,13 @@ export type CodegenRole = "field" | "button" | "link" | "dropdown" | "checkbox";
 /** A target in the grammar's AST shape (src/grammar/ast.ts `Target`), as the page named an element. */
 export type CodegenTarget =
   | { readonly kind: "element"; readonly anchor: CodegenAnchor; readonly nth?: number; readonly role?: CodegenRole }
-  | { readonly kind: "scoped"; readonly container: { readonly kind: "item" }; readonly anchors: readonly string[]; readonly inner: CodegenAnchor; readonly role?: CodegenRole }
+  | {
+      readonly kind: "scoped";
+      readonly container: { readonly kind: "item" };
+      readonly anchors: readonly string[];
+      readonly inner: CodegenAnchor;
+      readonly role?: CodegenRole;
+    }
   | { readonly kind: "cell"; readonly column: string; readonly rowAnchors: readonly string[]; readonly role?: CodegenRole };
 
 /** A target the page resolved back to exactly the element acted on, and the ladder it resolved. */

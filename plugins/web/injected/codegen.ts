@@ -12,10 +12,12 @@ const SECRET_AUTOCOMPLETE = ["current-password", "new-password", "one-time-code"
 /** Fields the person marked secret (Alt+S) in this document. */
 const marked = new WeakSet<Element>();
 export const isSecretField = (el: Element): boolean =>
-  marked.has(el) || (el instanceof HTMLInputElement && (el.type === "password" || SECRET_AUTOCOMPLETE.includes((el.getAttribute("autocomplete") ?? "").toLowerCase())));
+  marked.has(el) ||
+  (el instanceof HTMLInputElement && (el.type === "password" || SECRET_AUTOCOMPLETE.includes((el.getAttribute("autocomplete") ?? "").toLowerCase())));
 
 /** What a click lands on, as a person means it: the control around the pointed node. */
-const ACTIONABLE = "button, a[href], input, select, textarea, label, summary, option, [role=button], [role=link], [role=tab], [role=menuitem], [role=checkbox], [role=switch], [role=radio], [role=option], [contenteditable=true]";
+const ACTIONABLE =
+  "button, a[href], input, select, textarea, label, summary, option, [role=button], [role=link], [role=tab], [role=menuitem], [role=checkbox], [role=switch], [role=radio], [role=option], [contenteditable=true]";
 /** Longest text an `assert: … shows` takes from the page; the check is a containment, so a prefix is enough. */
 const MAX_SHOWN = 80;
 /** How soon after Enter a pointerless click counts as the form's implicit submission. */
@@ -29,8 +31,7 @@ const SCROLL_KEYS = ["PageDown", "End", "ArrowDown", " "];
 /** How long the badge shows a captured step. */
 const BADGE_MS = 2500;
 
-const isTextField = (el: Element | null): el is HTMLElement =>
-  !!el && isField(el) && !(el instanceof HTMLSelectElement) && !isDropdown(el);
+const isTextField = (el: Element | null): el is HTMLElement => !!el && isField(el) && !(el instanceof HTMLSelectElement) && !isDropdown(el);
 
 const fieldValue = (el: HTMLElement): string => (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : norm(el.innerText));
 
@@ -53,7 +54,8 @@ function createBadge(): (text: string) => void {
     host.style.cssText = "position:fixed;right:12px;bottom:12px;z-index:2147483647;pointer-events:none";
     const root = host.attachShadow({ mode: "closed" });
     const box = document.createElement("div");
-    box.style.cssText = "font:12px/1.4 system-ui,sans-serif;background:#1f2937;color:#f9fafb;border-radius:6px;padding:6px 10px;box-shadow:0 2px 8px rgba(0,0,0,.3);max-width:420px";
+    box.style.cssText =
+      "font:12px/1.4 system-ui,sans-serif;background:#1f2937;color:#f9fafb;border-radius:6px;padding:6px 10px;box-shadow:0 2px 8px rgba(0,0,0,.3);max-width:420px";
     const title = document.createElement("div");
     title.textContent = "flowproof codegen · Alt+A assert text · Alt+V assert visible · Alt+U assert URL · Alt+S secret field";
     title.style.cssText = "opacity:.75";
@@ -101,83 +103,130 @@ function start(binding: string): void {
   /** When Enter was last reported: the click a form's implicit submission fires right after is that Enter's doing. */
   let enteredAt = -Infinity;
 
-  window.addEventListener("pointermove", (e) => {
-    pointer = { x: e.clientX, y: e.clientY };
-  }, true);
-  window.addEventListener("focusin", (e) => {
-    const el = e.composedPath()[0];
-    if (el instanceof Element && isTextField(el) && editing?.el !== el) editing = { el, start: fieldValue(el) };
-  }, true);
-  window.addEventListener("focusout", (e) => {
-    if (e.composedPath()[0] === editing?.el) flush();
-  }, true);
+  window.addEventListener(
+    "pointermove",
+    (e) => {
+      pointer = { x: e.clientX, y: e.clientY };
+    },
+    true,
+  );
+  window.addEventListener(
+    "focusin",
+    (e) => {
+      const el = e.composedPath()[0];
+      if (el instanceof Element && isTextField(el) && editing?.el !== el) editing = { el, start: fieldValue(el) };
+    },
+    true,
+  );
+  window.addEventListener(
+    "focusout",
+    (e) => {
+      if (e.composedPath()[0] === editing?.el) flush();
+    },
+    true,
+  );
   // A click on something that takes no focus leaves the field focused: its value is written first.
-  window.addEventListener("pointerdown", (e) => {
-    if (e.isTrusted && editing && e.composedPath()[0] !== editing.el) flush();
-  }, true);
+  window.addEventListener(
+    "pointerdown",
+    (e) => {
+      if (e.isTrusted && editing && e.composedPath()[0] !== editing.el) flush();
+    },
+    true,
+  );
 
   // Replay scrolls every target into view itself, so a scroll is written only when it made the page
   // load more: the person reached the bottom and the page grew.
   let scrolledAt = -Infinity;
   let watching = false;
-  window.addEventListener("wheel", (e) => {
-    if (e.isTrusted) scrolledAt = performance.now();
-  }, { capture: true, passive: true });
-  window.addEventListener("pointerdown", (e) => {
-    if (e.isTrusted && e.target === document.documentElement) scrolledAt = performance.now();
-  }, true);
-  window.addEventListener("scroll", (e) => {
-    const se = document.scrollingElement;
-    if (e.target !== document || !se || watching || performance.now() - scrolledAt > USER_SCROLL_MS) return;
-    if (se.scrollTop + se.clientHeight < se.scrollHeight - 2) return;
-    watching = true;
-    const height = se.scrollHeight;
-    setTimeout(() => {
-      watching = false;
-      if (se.scrollHeight > height) emit({ kind: "scroll", to: "bottom" });
-    }, GROWTH_MS);
-  }, true);
+  window.addEventListener(
+    "wheel",
+    (e) => {
+      if (e.isTrusted) scrolledAt = performance.now();
+    },
+    { capture: true, passive: true },
+  );
+  window.addEventListener(
+    "pointerdown",
+    (e) => {
+      if (e.isTrusted && e.target === document.documentElement) scrolledAt = performance.now();
+    },
+    true,
+  );
+  window.addEventListener(
+    "scroll",
+    (e) => {
+      const se = document.scrollingElement;
+      if (e.target !== document || !se || watching || performance.now() - scrolledAt > USER_SCROLL_MS) return;
+      if (se.scrollTop + se.clientHeight < se.scrollHeight - 2) return;
+      watching = true;
+      const height = se.scrollHeight;
+      setTimeout(() => {
+        watching = false;
+        if (se.scrollHeight > height) emit({ kind: "scroll", to: "bottom" });
+      }, GROWTH_MS);
+    },
+    true,
+  );
 
-  window.addEventListener("keydown", (e) => {
-    if (!e.isTrusted) return;
-    if (SCROLL_KEYS.includes(e.key)) scrolledAt = performance.now();
-    if (e.altKey && !e.ctrlKey && !e.metaKey && ["KeyA", "KeyV", "KeyU", "KeyS"].includes(e.code)) {
-      e.preventDefault();
-      e.stopImmediatePropagation();
-      if (e.code === "KeyS") markSecret();
-      else pointed(e.code);
-      return;
-    }
-    if (e.key !== "Enter" && e.key !== "Escape") return;
-    const el = e.composedPath()[0];
-    // Enter on a button or link is the click that follows; in a text area it is a new line.
-    if (el instanceof Element && e.key === "Enter" && (el instanceof HTMLTextAreaElement || isButton(el) || isLink(el) || isCheckbox(el) || el instanceof HTMLSelectElement)) return;
-    flush();
-    emit({ kind: "key", key: e.key });
-    if (e.key === "Enter") enteredAt = performance.now();
-  }, true);
+  window.addEventListener(
+    "keydown",
+    (e) => {
+      if (!e.isTrusted) return;
+      if (SCROLL_KEYS.includes(e.key)) scrolledAt = performance.now();
+      if (e.altKey && !e.ctrlKey && !e.metaKey && ["KeyA", "KeyV", "KeyU", "KeyS"].includes(e.code)) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+        if (e.code === "KeyS") markSecret();
+        else pointed(e.code);
+        return;
+      }
+      if (e.key !== "Enter" && e.key !== "Escape") return;
+      const el = e.composedPath()[0];
+      // Enter on a button or link is the click that follows; in a text area it is a new line.
+      if (
+        el instanceof Element &&
+        e.key === "Enter" &&
+        (el instanceof HTMLTextAreaElement || isButton(el) || isLink(el) || isCheckbox(el) || el instanceof HTMLSelectElement)
+      )
+        return;
+      flush();
+      emit({ kind: "key", key: e.key });
+      if (e.key === "Enter") enteredAt = performance.now();
+    },
+    true,
+  );
 
-  window.addEventListener("click", (e) => {
-    if (!e.isTrusted) return;
-    // No pointer (detail 0) and right after a reported Enter: the form's implicit submission, not a click of the person's.
-    if (e.detail === 0 && performance.now() - enteredAt < IMPLICIT_SUBMIT_MS) return;
-    const hit = e.composedPath()[0];
-    if (!(hit instanceof Element)) return;
-    const el = hit.closest(ACTIONABLE) ?? hit;
-    // Checkboxes and dropdowns are reported by their change; fields take focus, and typing is reported on leaving.
-    const control = el instanceof HTMLLabelElement ? el.control : el;
-    if (control && (isCheckbox(control) || isField(control) || isDropdown(control))) return;
-    if (el instanceof HTMLOptionElement || el === document.body || el === document.documentElement) return;
-    emit({ kind: "click", naming: name(el, "click") });
-  }, true);
+  window.addEventListener(
+    "click",
+    (e) => {
+      if (!e.isTrusted) return;
+      // No pointer (detail 0) and right after a reported Enter: the form's implicit submission, not a click of the person's.
+      if (e.detail === 0 && performance.now() - enteredAt < IMPLICIT_SUBMIT_MS) return;
+      const hit = e.composedPath()[0];
+      if (!(hit instanceof Element)) return;
+      const el = hit.closest(ACTIONABLE) ?? hit;
+      // Checkboxes and dropdowns are reported by their change; fields take focus, and typing is reported on leaving.
+      const control = el instanceof HTMLLabelElement ? el.control : el;
+      if (control && (isCheckbox(control) || isField(control) || isDropdown(control))) return;
+      if (el instanceof HTMLOptionElement || el === document.body || el === document.documentElement) return;
+      emit({ kind: "click", naming: name(el, "click") });
+    },
+    true,
+  );
 
-  window.addEventListener("change", (e) => {
-    if (!e.isTrusted) return;
-    const el = e.composedPath()[0];
-    if (!(el instanceof Element)) return;
-    if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) emit({ kind: "check", naming: name(el, "check"), checked: el.checked });
-    else if (el instanceof HTMLSelectElement) emit({ kind: "select", naming: name(el, "select"), options: Array.from(el.selectedOptions).map((o) => norm(o.text)) });
-  }, true);
+  window.addEventListener(
+    "change",
+    (e) => {
+      if (!e.isTrusted) return;
+      const el = e.composedPath()[0];
+      if (!(el instanceof Element)) return;
+      if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio"))
+        emit({ kind: "check", naming: name(el, "check"), checked: el.checked });
+      else if (el instanceof HTMLSelectElement)
+        emit({ kind: "select", naming: name(el, "select"), options: Array.from(el.selectedOptions).map((o) => norm(o.text)) });
+    },
+    true,
+  );
 
   /** Alt+S in a text field: what is typed into it is a secret, written as a variable (from then on, the value never leaves the page). */
   const markSecret = () => {

@@ -42,7 +42,10 @@ export const isContents = (el: Element) => getComputedStyle(el).display === "con
 export const boxOf = (el: Element): DOMRect => {
   const rect = el.getBoundingClientRect();
   if (rect.width > 0 || rect.height > 0 || !isContents(el)) return rect;
-  let l = Infinity, t = Infinity, r = -Infinity, b = -Infinity;
+  let l = Infinity,
+    t = Infinity,
+    r = -Infinity,
+    b = -Infinity;
   for (const n of renderedChildren(el)) {
     const box = n.nodeType === Node.TEXT_NODE ? textRect(n) : n instanceof Element && isVisible(n) ? boxOf(n) : undefined;
     if (!box) continue;
@@ -118,7 +121,10 @@ export const deepQueryAll = (root: Document | Element, css: string, roots: reado
 };
 
 /** One compound selector of a chain and the combinator that joins it to the compound before it. */
-interface ChainPart { readonly compound: string; readonly combinator: " " | ">" | "+" | "~" }
+interface ChainPart {
+  readonly compound: string;
+  readonly combinator: " " | ">" | "+" | "~";
+}
 
 /** Splits a selector list at its top-level commas and combinators; undefined when it cannot (the native query decides then). */
 const splitSelectorList = (css: string): ChainPart[][] | undefined => {
@@ -137,17 +143,35 @@ const splitSelectorList = (css: string): ChainPart[][] | undefined => {
   };
   for (let i = 0; i < css.length; i++) {
     const c = css[i]!;
-    if (c === "\\") { compound += c + (css[i + 1] ?? ""); i++; continue; }
-    if (quote !== "") { compound += c; if (c === quote) quote = ""; continue; }
-    if (c === '"' || c === "'") { quote = c; compound += c; continue; }
-    if (c === "(" || c === "[") depth++;
-    if (c === ")" || c === "]") depth--;
-    if (depth > 0 || !/[\s>+~,]/.test(c)) {
-      if (pending !== undefined) { combinator = pending; pending = undefined; }
+    if (c === "\\") {
+      compound += c + (css[i + 1] ?? "");
+      i++;
+      continue;
+    }
+    if (quote !== "") {
+      compound += c;
+      if (c === quote) quote = "";
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
       compound += c;
       continue;
     }
-    if (compound.trim() !== "") { close(); pending = " "; }
+    if (c === "(" || c === "[") depth++;
+    if (c === ")" || c === "]") depth--;
+    if (depth > 0 || !/[\s>+~,]/.test(c)) {
+      if (pending !== undefined) {
+        combinator = pending;
+        pending = undefined;
+      }
+      compound += c;
+      continue;
+    }
+    if (compound.trim() !== "") {
+      close();
+      pending = " ";
+    }
     if (c === ",") {
       if (chain.length === 0) return undefined;
       chains.push(chain);
@@ -159,7 +183,7 @@ const splitSelectorList = (css: string): ChainPart[][] | undefined => {
       pending = c as ChainPart["combinator"];
     }
   }
-  if (quote !== "" || depth !== 0 || !close() && chain.length === 0) return undefined;
+  if (quote !== "" || depth !== 0 || (!close() && chain.length === 0)) return undefined;
   if (pending !== undefined && pending !== " ") return undefined; // a dangling combinator
   chains.push(chain);
   return chains;
@@ -221,7 +245,8 @@ export const deepText = (el: HTMLElement): string => {
     // its host's display: none (a filtered-out list item) would read as shown.
     if (unrendered(shadow.host)) continue;
     for (const child of Array.from(shadow.children)) {
-      if (child instanceof HTMLElement && !(child instanceof HTMLStyleElement) && !(child instanceof HTMLScriptElement) && !unrendered(child)) parts.push(child.innerText);
+      if (child instanceof HTMLElement && !(child instanceof HTMLStyleElement) && !(child instanceof HTMLScriptElement) && !unrendered(child))
+        parts.push(child.innerText);
     }
   }
   return parts.join("\n");
@@ -369,7 +394,10 @@ export const isLive = (el: Element): boolean => isVisible(el) && !isLeaving(el);
 export const composedElements = (root: Element): Element[] => {
   const out: Element[] = [];
   const walk = (n: Element) => {
-    const kids = n instanceof HTMLSlotElement && n.assignedElements({ flatten: true }).length > 0 ? n.assignedElements({ flatten: true }) : Array.from((n.shadowRoot ?? n).children);
+    const kids =
+      n instanceof HTMLSlotElement && n.assignedElements({ flatten: true }).length > 0
+        ? n.assignedElements({ flatten: true })
+        : Array.from((n.shadowRoot ?? n).children);
     for (const k of kids) {
       out.push(k);
       walk(k);

@@ -47,7 +47,8 @@ export const enterFrame = (p: FramedPayload): { frame: HTMLIFrameElement; api: F
   if (matched.length === 0) {
     throw new ScopeError("not-found", `no iframe ${name} on the page; frames present: ${frames.length ? frames.map(frameLabel).join(", ") : "none"}`);
   }
-  if (matched.length > 1) throw new ScopeError("ambiguous", `${matched.length} iframes match ${name} (${matched.map(frameLabel).join(", ")}); name one with "css:…"`);
+  if (matched.length > 1)
+    throw new ScopeError("ambiguous", `${matched.length} iframes match ${name} (${matched.map(frameLabel).join(", ")}); name one with "css:…"`);
   const frame = matched[0]!;
   let doc: Document | null = null;
   try {
@@ -84,7 +85,11 @@ export const assignValue = (req: { ladder: readonly Rung[]; value: string }): Sc
   el.dispatchEvent(new Event("input", { bubbles: true }));
   el.dispatchEvent(new Event("change", { bubbles: true }));
   if (el.value !== req.value) {
-    return { ok: false, failed: "unsupported", detail: `${describe(el)} did not keep the value: the page rewrote it (it now holds ${el.value.length} characters, ${req.value.length} were set)` };
+    return {
+      ok: false,
+      failed: "unsupported",
+      detail: `${describe(el)} did not keep the value: the page rewrote it (it now holds ${el.value.length} characters, ${req.value.length} were set)`,
+    };
   }
   return { ok: true, value: "", tier: found.tier };
 };
@@ -121,7 +126,9 @@ export const scroll = (req: ScrollRequest): ScopeAnswer => {
   container.scrollTo({ top, behavior: "instant" as ScrollBehavior });
   const max = container.scrollHeight - container.clientHeight;
   const reached = to.to === "bottom" ? Math.abs(max - container.scrollTop) <= 1 : container.scrollTop <= 1;
-  return reached ? { ok: true, value: String(container.scrollTop), tier } : { ok: false, failed: "unsupported", detail: `${describe(container)} stopped at ${Math.round(container.scrollTop)} px` };
+  return reached
+    ? { ok: true, value: String(container.scrollTop), tier }
+    : { ok: false, failed: "unsupported", detail: `${describe(container)} stopped at ${Math.round(container.scrollTop)} px` };
 };
 
 /** The scrolling box's extent on one axis: its offset now, how far it scrolls, and the words for a message. */
@@ -137,11 +144,16 @@ const axisOf = (el: Element, x: boolean) => ({
 /** `to <n>px` or `to <n>%` on one axis (`axis: "x"`: across), verified ±1 px. */
 const scrollBy = (target: Element, to: ScrollRequest["to"], tier: string): ScopeAnswer => {
   const a = axisOf(target, to.axis === "x");
-  if (a.max <= 0) return { ok: false, failed: "unsupported", detail: `${describe(target)} does not scroll${a.across}: its content fits (${a.content} px in ${a.view} px)` };
+  if (a.max <= 0)
+    return { ok: false, failed: "unsupported", detail: `${describe(target)} does not scroll${a.across}: its content fits (${a.content} px in ${a.view} px)` };
   const px = typeof to.to_px === "number" ? to.to_px : Math.round((a.max * (to.to_pct ?? 0)) / 100);
   a.go(px);
   if (Math.abs(a.at() - px) > 1) {
-    return { ok: false, failed: "unsupported", detail: `${describe(target)} stopped at ${Math.round(a.at())} px${a.across}, short of ${px} px (it scrolls at most ${a.max} px)` };
+    return {
+      ok: false,
+      failed: "unsupported",
+      detail: `${describe(target)} stopped at ${Math.round(a.at())} px${a.across}, short of ${px} px (it scrolls at most ${a.max} px)`,
+    };
   }
   return { ok: true, value: String(a.at()), tier };
 };
@@ -149,12 +161,19 @@ const scrollBy = (target: Element, to: ScrollRequest["to"], tier: string): Scope
 /** `to the left|right`: the target, or the nearest box around it that scrolls across, to that edge. */
 const scrollAcross = (target: Element, edge: "left" | "right", tier: string): ScopeAnswer => {
   let box: Element | null = target;
-  while (box && !(box.scrollWidth > box.clientWidth && getComputedStyle(box).overflowX !== "visible" && getComputedStyle(box).overflowX !== "hidden") && box !== document.scrollingElement) box = box.parentElement;
+  while (
+    box &&
+    !(box.scrollWidth > box.clientWidth && getComputedStyle(box).overflowX !== "visible" && getComputedStyle(box).overflowX !== "hidden") &&
+    box !== document.scrollingElement
+  )
+    box = box.parentElement;
   const container = box ?? document.scrollingElement ?? document.documentElement;
   const a = axisOf(container, true);
   a.go(edge === "right" ? a.max : 0);
   const reached = edge === "right" ? Math.abs(a.max - a.at()) <= 1 : a.at() <= 1;
-  return reached ? { ok: true, value: String(a.at()), tier } : { ok: false, failed: "unsupported", detail: `${describe(container)} stopped at ${Math.round(a.at())} px across` };
+  return reached
+    ? { ok: true, value: String(a.at()), tier }
+    : { ok: false, failed: "unsupported", detail: `${describe(container)} stopped at ${Math.round(a.at())} px across` };
 };
 
 // ------------------------------------------------------------------ the fence
@@ -188,7 +207,8 @@ export const fence = <T extends object>(api: T): T & ScopeMethods => {
           const pointer = method === "probe" || method === "focusForTyping";
           if (pointer) {
             const r = frame.getBoundingClientRect();
-            if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) frame.scrollIntoView({ block: "center", behavior: "instant" as ScrollBehavior });
+            if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
+              frame.scrollIntoView({ block: "center", behavior: "instant" as ScrollBehavior });
           }
           const answer = frameApi[method]!({ ...(req as object), ladder: [{ tier: first.tier, payload: innerRung(framed) }] });
           if (pointer && answer && typeof answer === "object" && (answer as { ok?: boolean }).ok === true) {
@@ -196,7 +216,11 @@ export const fence = <T extends object>(api: T): T & ScopeMethods => {
             const r = frame.getBoundingClientRect();
             const style = getComputedStyle(frame);
             const a = answer as { x: number; y: number };
-            return { ...a, x: a.x + r.left + frame.clientLeft + parseFloat(style.paddingLeft), y: a.y + r.top + frame.clientTop + parseFloat(style.paddingTop) };
+            return {
+              ...a,
+              x: a.x + r.left + frame.clientLeft + parseFloat(style.paddingLeft),
+              y: a.y + r.top + frame.clientTop + parseFloat(style.paddingTop),
+            };
           }
           return answer;
         }

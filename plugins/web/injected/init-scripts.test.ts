@@ -10,10 +10,17 @@ function inPage<T>(fn: (...args: never[]) => void, args: readonly unknown[], the
 describe("installClock", () => {
   const AT = Date.UTC(2019, 2, 14, 12);
   test("pins Date.now and new Date(), leaves explicit dates alone", () => {
-    expect(inPage<number[]>(installClock, [AT], "[Date.now(), new Date().getTime(), new Date(0).getTime(), Date.UTC(2000, 0, 1)]")).toEqual([AT, AT, 0, Date.UTC(2000, 0, 1)]);
+    expect(inPage<number[]>(installClock, [AT], "[Date.now(), new Date().getTime(), new Date(0).getTime(), Date.UTC(2000, 0, 1)]")).toEqual([
+      AT,
+      AT,
+      0,
+      Date.UTC(2000, 0, 1),
+    ]);
   });
   test("keeps Date() a string and dates instances of Date", () => {
-    expect(inPage<[string, boolean, boolean]>(installClock, [AT], "[typeof Date(), new Date() instanceof Date, Date.parse('2019-03-14T12:00:00Z') === Date.now()]")).toEqual(["string", true, true]);
+    expect(
+      inPage<[string, boolean, boolean]>(installClock, [AT], "[typeof Date(), new Date() instanceof Date, Date.parse('2019-03-14T12:00:00Z') === Date.now()]"),
+    ).toEqual(["string", true, true]);
   });
 });
 

@@ -14,7 +14,20 @@ import { readDebugPage } from "./debug-page.ts";
 /** Installs the page API on this document's global object and returns it (fenced: framed ladders, scope errors). */
 export function installPageApi(): PageApi {
   useStructural(resolveStructural);
-  const api: PageApi = { probe, focusForTyping, check, read, count, candidates, select, checkedState, hovered, fileInput, scene: readScene, debugPage: readDebugPage };
+  const api: PageApi = {
+    probe,
+    focusForTyping,
+    check,
+    read,
+    count,
+    candidates,
+    select,
+    checkedState,
+    hovered,
+    fileInput,
+    scene: readScene,
+    debugPage: readDebugPage,
+  };
   const fenced = fence(api);
   Object.defineProperty(globalThis, "__flowproof", { value: fenced, configurable: true, enumerable: false, writable: true });
   return fenced;

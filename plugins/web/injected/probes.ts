@@ -53,7 +53,8 @@ export const probeFound = (req: ProbeRequest, found: ReturnType<typeof resolve>)
   // Every scrolling box around it (and the page) is scrolled to bring it into view first.
   const rect = scrollToSee(el, "center", req.at);
   const clip = clippedBy(el);
-  if (clip) return { ok: false, failed: "visible", detail: `${describe(el)} is present but cut off by ${describeBox(clip)}, which does not scroll it into view` };
+  if (clip)
+    return { ok: false, failed: "visible", detail: `${describe(el)} is present but cut off by ${describeBox(clip)}, which does not scroll it into view` };
   const xPct = req.at ? req.at.xPct : 50;
   const yPct = req.at ? req.at.yPct : 50;
   const x = rect.left + (rect.width * xPct) / 100;
@@ -64,7 +65,11 @@ export const probeFound = (req: ProbeRequest, found: ReturnType<typeof resolve>)
   if (req.purpose === "pointer" || req.purpose === "drag") {
     const hit = deepHit(cx, cy);
     if (!receives(el, hit)) {
-      return { ok: false, failed: "receives-pointer", detail: `${describe(el)} would not receive the click: ${hit ? describeCover(hit) : "nothing"} is on top at (${Math.round(cx)}, ${Math.round(cy)})` };
+      return {
+        ok: false,
+        failed: "receives-pointer",
+        detail: `${describe(el)} would not receive the click: ${hit ? describeCover(hit) : "nothing"} is on top at (${Math.round(cx)}, ${Math.round(cy)})`,
+      };
     }
   }
   const checked = checkedOf(found.el);
@@ -141,7 +146,8 @@ export const candidates = (req: { ladder: readonly Rung[] }): Candidate[] => {
   const kept: { el: Element; nth: number }[] = [];
   for (const [i, found] of visible.entries()) {
     const el = targetOf(found);
-    if (!kept.some((k) => k.el === el || containsComposed(k.el, el) || containsComposed(el, k.el) || oneWidget(k.el, el) || oneComponent(k.el, el))) kept.push({ el, nth: i + 1 });
+    if (!kept.some((k) => k.el === el || containsComposed(k.el, el) || containsComposed(el, k.el) || oneWidget(k.el, el) || oneComponent(k.el, el)))
+      kept.push({ el, nth: i + 1 });
   }
   return kept.map((k) => ({ nth: k.nth, what: describe(k.el) }));
 };

@@ -18,7 +18,15 @@ export interface ProbeRequest {
 }
 export type ProbeFailure = "not-found" | "visible" | "stable" | "enabled" | "editable" | "receives-pointer" | "unsupported" | "ambiguous";
 export type ProbeAnswer =
-  | { readonly ok: true; readonly tier: string; readonly x: number; readonly y: number; readonly tag: string; readonly kind: string; readonly checked?: boolean }
+  | {
+      readonly ok: true;
+      readonly tier: string;
+      readonly x: number;
+      readonly y: number;
+      readonly tag: string;
+      readonly kind: string;
+      readonly checked?: boolean;
+    }
   | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string };
 export interface CheckRequest {
   /** Absent = the whole page surface. */
@@ -31,7 +39,9 @@ export interface CheckAnswer {
   readonly actual: string;
   readonly tier?: string;
 }
-export type ValueAnswer = { readonly ok: true; readonly value: string; readonly tier: string } | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string };
+export type ValueAnswer =
+  | { readonly ok: true; readonly value: string; readonly tier: string }
+  | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string };
 
 /**
  * One move of Select: the outcome, or what the driver does as a user would before asking again
@@ -84,10 +94,18 @@ export interface PageApi {
 /** `{to:"top"|"bottom"|"left"|"right"} | {into_view:true} | {to_px:n, axis?} | {to_pct:n, axis?}`, as in the trace's `scroll` params. */
 export interface ScrollRequest {
   readonly ladder?: readonly Rung[] | undefined;
-  readonly to: { readonly to?: "top" | "bottom" | "left" | "right"; readonly into_view?: boolean; readonly to_px?: number; readonly to_pct?: number; readonly axis?: "x" };
+  readonly to: {
+    readonly to?: "top" | "bottom" | "left" | "right";
+    readonly into_view?: boolean;
+    readonly to_px?: number;
+    readonly to_pct?: number;
+    readonly axis?: "x";
+  };
 }
 
-export type ScopeAnswer = { readonly ok: true; readonly value: string; readonly tier: string } | { readonly ok: false; readonly failed: string; readonly detail: string };
+export type ScopeAnswer =
+  | { readonly ok: true; readonly value: string; readonly tier: string }
+  | { readonly ok: false; readonly failed: string; readonly detail: string };
 
 export interface ScopeMethods {
   /** Sets a field's value as a script would (value setter + input/change), then reads it back. */

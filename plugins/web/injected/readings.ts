@@ -78,7 +78,10 @@ const storageKeys = (area: "local" | "session", want: readonly string[]): CheckA
   const extra = keys.filter((k) => !want.includes(k));
   const missing = want.filter((k) => !keys.includes(k));
   const parts = [...(extra.length > 0 ? [`it also holds ${keyList(extra)}`] : []), ...(missing.length > 0 ? [`it has no ${keyList(missing)}`] : [])];
-  return { pass: extra.length === 0 && missing.length === 0, actual: `${area} storage holds the keys ${keyList(keys)}${parts.length > 0 ? ` (${parts.join("; ")})` : ""}` };
+  return {
+    pass: extra.length === 0 && missing.length === 0,
+    actual: `${area} storage holds the keys ${keyList(keys)}${parts.length > 0 ? ` (${parts.join("; ")})` : ""}`,
+  };
 };
 
 /** The page's local or session storage under `key`: whether its value contains `text` (or, `exact`, is it), and what it holds. */
@@ -88,7 +91,10 @@ const storageReading = (area: "local" | "session", key: string, text: string, ex
   const value = store.getItem(key);
   if (value === null) {
     const keys = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => k !== null);
-    return { pass: false, actual: `${area} storage has no key ${JSON.stringify(key)} (keys: ${keys.length > 0 ? keys.map((k) => JSON.stringify(short(k))).join(", ") : "none"})` };
+    return {
+      pass: false,
+      actual: `${area} storage has no key ${JSON.stringify(key)} (keys: ${keys.length > 0 ? keys.map((k) => JSON.stringify(short(k))).join(", ") : "none"})`,
+    };
   }
   return { pass: exact ? value === text : containsLadder(value, text), actual: `it holds ${JSON.stringify(short(value))}` };
 };
@@ -98,7 +104,13 @@ const storageAbsent = (area: "local" | "session", key: string): CheckAnswer => {
   const store = storageArea(area);
   if (typeof store === "string") return { pass: false, actual: store };
   const value = store.getItem(key);
-  return { pass: value === null, actual: value === null ? `${area} storage has no key ${JSON.stringify(key)}` : `${area} storage holds ${JSON.stringify(short(value))} under ${JSON.stringify(key)}` };
+  return {
+    pass: value === null,
+    actual:
+      value === null
+        ? `${area} storage has no key ${JSON.stringify(key)}`
+        : `${area} storage holds ${JSON.stringify(short(value))} under ${JSON.stringify(key)}`,
+  };
 };
 
 /** The element that has keyboard focus, looked up through open shadow roots. */
@@ -158,7 +170,11 @@ export const check = (req: CheckRequest): CheckAnswer => {
       const rendered = isVisible(el);
       const clip = rendered ? clippedBy(el) : null;
       const v = rendered && clip === null;
-      const actual = v ? "visible" : clip ? `present but outside the visible area of ${describeBox(clip)} (scrolled or clipped out of it)` : "present but not rendered";
+      const actual = v
+        ? "visible"
+        : clip
+          ? `present but outside the visible area of ${describeBox(clip)} (scrolled or clipped out of it)`
+          : "present but not rendered";
       return { pass: v === e.visible, actual, tier };
     }
     case "text_contains": {

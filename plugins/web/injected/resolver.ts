@@ -2,7 +2,7 @@
 // structural rungs scopes.ts answers), first rung that names anything wins.
 import type { Rung } from "./protocol.ts";
 import { containsDeep, cssEscapeId, deepQueryAll, isLeaving, isLive, isVisible, lower, norm, shadowRootsIn } from "./dom.ts";
-import { BUTTON_INPUTS, labelledControl, toRole } from "./roles.ts";
+import { BUTTON_INPUTS, toRole } from "./roles.ts";
 
 /** Resolves `cell` and `scoped` rungs (scopes.ts); set once when the page API is installed. */
 let structural: ((rung: Rung) => Element[]) | undefined;
@@ -21,7 +21,12 @@ export const labelledByText = (el: Element): string => {
   const ids = (el.getAttribute("aria-labelledby") ?? "").split(/\s+/).filter((id) => id !== "");
   if (ids.length === 0) return "";
   const root = el.getRootNode() as Document | ShadowRoot;
-  return norm(ids.map((id) => (root.getElementById ? root.getElementById(id) : null) ?? document.getElementById(id)).map((l) => l?.textContent ?? "").join(" "));
+  return norm(
+    ids
+      .map((id) => (root.getElementById ? root.getElementById(id) : null) ?? document.getElementById(id))
+      .map((l) => l?.textContent ?? "")
+      .join(" "),
+  );
 };
 
 /** Names an element answers to, besides its subtree text. */
@@ -109,7 +114,8 @@ export const byText = (text: string, role: string | undefined, root: Document | 
   // Subtree text: innermost elements whose whole text matches (e.g. <button><b>Save</b> all</button>).
   const sub: Element[][] = [[], [], [], []];
   for (const el of allElements(root, roots)) {
-    if (el instanceof HTMLScriptElement || el instanceof HTMLStyleElement || el.tagName === "HEAD" || el === document.body || el === document.documentElement) continue;
+    if (el instanceof HTMLScriptElement || el instanceof HTMLStyleElement || el.tagName === "HEAD" || el === document.body || el === document.documentElement)
+      continue;
     // textContent needs no layout; hidden matches are filtered by visibility below.
     const t = matchTier(norm(el.textContent), want, wantLower);
     if (t === -1) continue;
@@ -159,7 +165,11 @@ export const resolve = (ladder: readonly Rung[]): { el: Element; tier: string } 
     const nth = rung.payload.nth ?? 1;
     const el = all[nth - 1];
     if (el) return { el, tier: rung.tier };
-    tried.push(all.length > 0 ? `${describeRung(rung)} matched only ${all.length} ${all.length === 1 ? "element" : "elements"}` : `${describeRung(rung)} matched nothing`);
+    tried.push(
+      all.length > 0
+        ? `${describeRung(rung)} matched only ${all.length} ${all.length === 1 ? "element" : "elements"}`
+        : `${describeRung(rung)} matched nothing`,
+    );
   }
   return { el: null, detail: tried.join("; ") || "empty selector ladder" };
 };

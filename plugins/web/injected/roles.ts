@@ -20,7 +20,8 @@ export const isCheckbox = (el: Element) =>
   (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) ||
   ["checkbox", "switch", "radio", "menuitemcheckbox"].includes(roleOf(el));
 /** A native <select>, an ARIA combobox or listbox, or a control that pops up a listbox (`aria-haspopup="listbox"`: a Headless UI Listbox's button). */
-export const isDropdown = (el: Element) => el instanceof HTMLSelectElement || ["combobox", "listbox"].includes(roleOf(el)) || el.getAttribute("aria-haspopup") === "listbox";
+export const isDropdown = (el: Element) =>
+  el instanceof HTMLSelectElement || ["combobox", "listbox"].includes(roleOf(el)) || el.getAttribute("aria-haspopup") === "listbox";
 export const isLink = (el: Element) => (el instanceof HTMLAnchorElement && el.hasAttribute("href")) || roleOf(el) === "link";
 export const ROLE_TESTS: Record<string, (el: Element) => boolean> = {
   field: (el) => isField(el) || isDropdown(el),

@@ -58,7 +58,8 @@ export function readScene(options: SceneOptions): SceneReading {
   // "Visible" is the resolver's own (dom.ts): the model is offered exactly what a step can reach.
   const visible = isVisible;
 
-  const INTERACTIVE = "input:not([type=hidden]), select, textarea, button, a[href], summary, [role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], [role=switch], [contenteditable=true], [onclick], [draggable=true]";
+  const INTERACTIVE =
+    "input:not([type=hidden]), select, textarea, button, a[href], summary, [role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], [role=switch], [contenteditable=true], [onclick], [draggable=true]";
   const isInteractive = (el: Element) => el.matches(INTERACTIVE);
 
   /** A CSS selector naming exactly `el` within its document: id, name, a distinctive attribute, else a structural path. */
@@ -124,7 +125,10 @@ export function readScene(options: SceneOptions): SceneReading {
 
   const describedBy = (el: Element): string | undefined => {
     const ids = (el.getAttribute("aria-describedby") ?? "").split(/\s+/).filter(Boolean);
-    const text = ids.map((id) => el.ownerDocument.getElementById(id)?.textContent ?? "").join(" ").trim();
+    const text = ids
+      .map((id) => el.ownerDocument.getElementById(id)?.textContent ?? "")
+      .join(" ")
+      .trim();
     return text ? clip(text, 100) : undefined;
   };
 
@@ -146,7 +150,9 @@ export function readScene(options: SceneOptions): SceneReading {
       if (described) e.rule = described;
       if (el.getAttribute("aria-invalid") === "true" || (el.value !== "" && !el.checkValidity())) e.invalid = true;
     } else if (el instanceof HTMLSelectElement) {
-      e.options = Array.from(el.options).slice(0, 60).map((o) => clip(o.label || o.text));
+      e.options = Array.from(el.options)
+        .slice(0, 60)
+        .map((o) => clip(o.label || o.text));
       const chosen = Array.from(el.selectedOptions).map((o) => o.label || o.text);
       if (chosen.length > 0) e.value = clip(chosen.join(", "));
       if (el.multiple) e.multiple = true;
@@ -179,14 +185,21 @@ export function readScene(options: SceneOptions): SceneReading {
       const controls = label.querySelectorAll("input, select, textarea");
       const c = controls[0];
       if (controls.length !== 1 || !c || visible(c) || !visible(label) || (c as HTMLInputElement).disabled) continue;
-      interactive.push({ ...entryFor(label, prefix, true), ...(c instanceof HTMLInputElement && (c.type === "checkbox" || c.type === "radio") ? { checked: c.checked } : {}) });
+      interactive.push({
+        ...entryFor(label, prefix, true),
+        ...(c instanceof HTMLInputElement && (c.type === "checkbox" || c.type === "radio") ? { checked: c.checked } : {}),
+      });
     }
     // Readable leaves: elements with their own text that are not inside an interactive element.
     for (const el of Array.from(body.querySelectorAll("*"))) {
       const tag = el.tagName.toLowerCase();
       if (tag === "script" || tag === "style" || tag === "noscript" || tag === "option" || tag === "label") continue;
       if (isInteractive(el) || el.closest(INTERACTIVE)) continue;
-      const own = Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent ?? "").join(" ").trim();
+      const own = Array.from(el.childNodes)
+        .filter((n) => n.nodeType === 3)
+        .map((n) => n.textContent ?? "")
+        .join(" ")
+        .trim();
       if (!own || !visible(el)) continue;
       const entry = entryFor(el, prefix, false);
       readable.push(entry);
@@ -196,12 +209,20 @@ export function readScene(options: SceneOptions): SceneReading {
       if (container && container !== body && container.children.length >= 2 && container.children.length <= 6) {
         // The anchor is the nearest earlier sibling with text: a label reads before its value.
         const siblings = Array.from(container.children);
-        const anchorEl = siblings.slice(0, siblings.indexOf(el)).reverse().find((c) => (c.textContent ?? "").trim() !== "");
+        const anchorEl = siblings
+          .slice(0, siblings.indexOf(el))
+          .reverse()
+          .find((c) => (c.textContent ?? "").trim() !== "");
         const inner = Array.from(el.classList).find((c) => /^[a-zA-Z][\w-]*$/.test(c));
         const containerClass = Array.from(container.classList).find((c) => /^[a-zA-Z][\w-]*$/.test(c));
         if (anchorEl && inner && containerClass && doc === document) {
           const anchor = clip(anchorEl.textContent ?? "", 60);
-          readable.push({ target: `scoped:css:${container.tagName.toLowerCase()}.${esc(containerClass)} containing "${anchor.replace(/"/g, "'")}" > css:.${esc(inner)}`, tag: el.tagName.toLowerCase(), actionable: false, ...(entry.text ? { text: entry.text } : {}) });
+          readable.push({
+            target: `scoped:css:${container.tagName.toLowerCase()}.${esc(containerClass)} containing "${anchor.replace(/"/g, "'")}" > css:.${esc(inner)}`,
+            tag: el.tagName.toLowerCase(),
+            actionable: false,
+            ...(entry.text ? { text: entry.text } : {}),
+          });
         }
       }
     }
@@ -238,5 +259,12 @@ export function readScene(options: SceneOptions): SceneReading {
   }
   // Visible text with password values never included (innerText does not include field values).
   const text = clip(document.body ? document.body.innerText : "", 2000);
-  return { url: location.href, title: document.title, text, entries: all.slice(0, MAX), omitted: Math.max(0, all.length - MAX), loaded: document.readyState === "complete" };
+  return {
+    url: location.href,
+    title: document.title,
+    text,
+    entries: all.slice(0, MAX),
+    omitted: Math.max(0, all.length - MAX),
+    loaded: document.readyState === "complete",
+  };
 }

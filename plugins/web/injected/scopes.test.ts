@@ -5,8 +5,12 @@ import { toSelector, type Selector } from "../../../src/plugins/api.ts";
 import { engineHarness, type EngineHarness } from "../../../test/support/engine.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 const rung = (payload: Record<string, unknown>): Selector[] => [toSelector({ tier: "structural", provenance: "rules", payload })];
 const cell = (column: string, ...anchors: string[]) =>
@@ -56,7 +60,7 @@ describe("cells", () => {
   test("report a missing column with the columns seen, and a missing row, as retryable", async () => {
     await h.context("grid.html");
     const column = await read(cell("Salary", "Ada Lovelace"));
-    expect(column).toStartWith("not-found: no table or grid has a column headed \"Salary\"");
+    expect(column).toStartWith('not-found: no table or grid has a column headed "Salary"');
     expect(column).toContain('"Status"');
     expect(await read(cell("Status", "Nobody"))).toStartWith('not-found: no row contains "Nobody"');
   });
@@ -121,7 +125,9 @@ describe("iframes", () => {
 
   test("list the frames present when the named one is missing", async () => {
     await h.context("frames.html");
-    expect(await read(framed({ frame_text: "invoice" }, { inner_css: "#total" }))).toBe('not-found: no iframe "invoice" on the page; frames present: title="checkout", title="receipt"');
+    expect(await read(framed({ frame_text: "invoice" }, { inner_css: "#total" }))).toBe(
+      'not-found: no iframe "invoice" on the page; frames present: title="checkout", title="receipt"',
+    );
   });
 
   test("assign a value and read it back, refusing read-only fields and rewrites", async () => {

@@ -4,14 +4,15 @@
 import type { CellPayload, FramedPayload, ScopedPayload, SelectorPayload } from "../../../src/plugins/api.ts";
 import type { Rung } from "./protocol.ts";
 import { closestDeep, containsDeep, deepQueryAll, isVisible, lower, norm, shadowRootsIn } from "./dom.ts";
-import { describe, isDisabled, ROLE_TESTS, toRole } from "./roles.ts";
+import { describe, ROLE_TESTS, toRole } from "./roles.ts";
 import { byText, ownText, visibleFirst } from "./resolver.ts";
 
 export const ITEM = "li, [role=listitem], [role=row], [role=option], [role=article], tr";
 export const GRID = "table, [role=grid], [role=table], [role=treegrid]";
 export const ROW = "tr, [role=row]";
 export const CELL = "th, td, [role=cell], [role=gridcell], [role=columnheader], [role=rowheader]";
-export const CONTROL = "input:not([type=hidden]), select, textarea, button, a[href], [role=button], [role=checkbox], [role=switch], [role=combobox], [role=textbox]";
+export const CONTROL =
+  "input:not([type=hidden]), select, textarea, button, a[href], [role=button], [role=checkbox], [role=switch], [role=combobox], [role=textbox]";
 export const ESCAPE = 'name the element with "css:…" instead, e.g. `the "css:.amount" in the "css:.card" containing "…"`';
 
 /**
@@ -208,7 +209,10 @@ export const resolveCell = (p: CellPayload, doc: Document): Element[] => {
     const position = headerRow ? positionOf(header, headerRow) : -1;
     const distinct = new Set(matched.map((h) => h.getAttribute("aria-colindex") ?? String(positionOf(h, h.closest(ROW) ?? h))));
     if (distinct.size > 1) {
-      throw new ScopeError("ambiguous", `${describe(grid)} has ${matched.length} columns headed ${q(column)}; a duplicate header cannot name a column — ${ESCAPE}`);
+      throw new ScopeError(
+        "ambiguous",
+        `${describe(grid)} has ${matched.length} columns headed ${q(column)}; a duplicate header cannot name a column — ${ESCAPE}`,
+      );
     }
     const cellOf = (row: Element): Element | null => {
       if (colindex !== null) {
@@ -220,9 +224,13 @@ export const resolveCell = (p: CellPayload, doc: Document): Element[] => {
   }
   if (candidates.length === 0) {
     const list = [...new Set(seenHeaders.filter((h) => h !== ""))].slice(0, 12).map(q).join(", ");
-    throw new ScopeError("not-found", `no table or grid has a column headed ${q(column)}${list ? ` (columns seen: ${list})` : " (no table or ARIA grid is visible)"}`);
+    throw new ScopeError(
+      "not-found",
+      `no table or grid has a column headed ${q(column)}${list ? ` (columns seen: ${list})` : " (no table or ARIA grid is visible)"}`,
+    );
   }
-  const isHeaderRow = (row: Element) => row.parentElement?.tagName === "THEAD" || row.querySelector("[role=columnheader]") !== null || candidates.some((c) => c.headerRow === row);
+  const isHeaderRow = (row: Element) =>
+    row.parentElement?.tagName === "THEAD" || row.querySelector("[role=columnheader]") !== null || candidates.some((c) => c.headerRow === row);
   const owner = new Map<Element, (typeof candidates)[number]>();
   for (const c of candidates) owner.set(c.grid, c);
   const rowOf = (hit: Element): Element | null => {
@@ -296,8 +304,8 @@ const byRole = (container: Element, p: ScopedPayload, role: string): Element[] =
     const many = role.endsWith("x") ? `${role}es` : `${role}s`;
     throw new ScopeError(
       "ambiguous",
-      `${describe(container)} holds ${counted.length} ${many}: ${counted.map((e, i) => `${ordinal(i + 1)} ${describe(e)}`).join(", ")}; `
-        + `say which one with an ordinal, e.g. \`the 2nd ${role} in ${scope}\`, or quote its label`,
+      `${describe(container)} holds ${counted.length} ${many}: ${counted.map((e, i) => `${ordinal(i + 1)} ${describe(e)}`).join(", ")}; ` +
+        `say which one with an ordinal, e.g. \`the 2nd ${role} in ${scope}\`, or quote its label`,
     );
   }
   return ordered;
@@ -334,8 +342,15 @@ export const resolveScoped = (p: ScopedPayload, doc: Document): Element[] => {
   }
   const inner = innerIn(picked.found, p);
   if (inner.length === 0) {
-    const name = p.inner_css !== undefined ? `"css:${p.inner_css}"` : p.inner_id !== undefined ? `"id:${p.inner_id}"` : p.inner_text !== undefined ? q(p.inner_text) : undefined;
-    const what = name === undefined ? p.role ?? "element" : `${name}${p.role !== undefined ? ` ${p.role}` : ""}`;
+    const name =
+      p.inner_css !== undefined
+        ? `"css:${p.inner_css}"`
+        : p.inner_id !== undefined
+          ? `"id:${p.inner_id}"`
+          : p.inner_text !== undefined
+            ? q(p.inner_text)
+            : undefined;
+    const what = name === undefined ? (p.role ?? "element") : `${name}${p.role !== undefined ? ` ${p.role}` : ""}`;
     throw new ScopeError("not-found", `${describe(picked.found)} has no ${what}`);
   }
   return inner;

@@ -8,7 +8,15 @@ import { resolve } from "./resolver.ts";
 import { holds, holdsAll, listboxOf, optionLabel, optionsNamed, optionsOf, valueOf } from "./values.ts";
 
 export const kindWord = (el: Element): string =>
-  isCheckbox(el) ? "a checkbox" : isLink(el) ? "a link" : isButton(el) ? "a button" : isField(el) ? "a text field" : `a <${el.tagName.toLowerCase()}> with no dropdown role`;
+  isCheckbox(el)
+    ? "a checkbox"
+    : isLink(el)
+      ? "a link"
+      : isButton(el)
+        ? "a button"
+        : isField(el)
+          ? "a text field"
+          : `a <${el.tagName.toLowerCase()}> with no dropdown role`;
 export const notDropdown = (el: Element): SelectAnswer => {
   const name = norm(el.getAttribute("aria-label")) || norm((el as HTMLElement).innerText ?? el.textContent).slice(0, 40);
   const advice = isField(el)
@@ -37,7 +45,14 @@ export const clickOn = (el: Element, what: "open" | "option", tier: string): Sel
   if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
   if (isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
   // A popup still growing in (MUI's Grow) moves its options: the click waits for it to stand still.
-  if (isMoving(el)) return { ok: false, failed: "stable", retryable: true, settling: true, detail: `${describe(el)} is still moving (a CSS animation or transition is running)` };
+  if (isMoving(el))
+    return {
+      ok: false,
+      failed: "stable",
+      retryable: true,
+      settling: true,
+      detail: `${describe(el)} is still moving (a CSS animation or transition is running)`,
+    };
   // An option below a long listbox's fold is scrolled into its listbox, as a user would.
   const rect = scrollToSee(el, what === "option" ? "nearest" : "center");
   const y = rect.top + rect.height / 2;
@@ -46,7 +61,11 @@ export const clickOn = (el: Element, what: "open" | "option", tier: string): Sel
   const x = xs.find((px) => receives(el, deepHit(px, y))) ?? xs.find((px) => ownChip(el, deepHit(px, y))) ?? xs[0]!;
   const hit = deepHit(x, y);
   if (!receives(el, hit) && !(what === "open" && ownChip(el, hit))) {
-    return { ok: false, failed: "receives-pointer", detail: `${describe(el)} would not receive the click: ${hit ? describeCover(hit) : "nothing"} is on top at (${Math.round(x)}, ${Math.round(y)})` };
+    return {
+      ok: false,
+      failed: "receives-pointer",
+      detail: `${describe(el)} would not receive the click: ${hit ? describeCover(hit) : "nothing"} is on top at (${Math.round(x)}, ${Math.round(y)})`,
+    };
   }
   return { ok: true, click: { x, y, what }, tier };
 };
@@ -60,10 +79,19 @@ const pickAll = (control: Element, options: readonly Element[], wants: readonly 
     if (!option) {
       const list = options.map(optionLabel).filter((l) => l !== "");
       const recorded = exact ? " reading exactly as recorded" : "";
-      return { ok: false, failed: "unsupported", detail: `${describe(control)} has no option ${JSON.stringify(want)}${recorded} (options: ${list.length > 0 ? list.map((l) => JSON.stringify(short(l))).join(", ") : "none"})` };
+      return {
+        ok: false,
+        failed: "unsupported",
+        detail: `${describe(control)} has no option ${JSON.stringify(want)}${recorded} (options: ${list.length > 0 ? list.map((l) => JSON.stringify(short(l))).join(", ") : "none"})`,
+      };
     }
     if (matches.length > 1) {
-      return { ok: false, failed: "ambiguous", retryable: false, detail: `${matches.length} options of ${describe(control)} answer to ${JSON.stringify(want)}: ${matches.map((o) => JSON.stringify(short(optionLabel(o)))).join(", ")}; write the whole option` };
+      return {
+        ok: false,
+        failed: "ambiguous",
+        retryable: false,
+        detail: `${matches.length} options of ${describe(control)} answer to ${JSON.stringify(want)}: ${matches.map((o) => JSON.stringify(short(optionLabel(o)))).join(", ")}; write the whole option`,
+      };
     }
     picked.push(option);
   }
@@ -104,10 +132,22 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
       if (held()) return settled();
       // Not retried: a second attempt would choose again in an app that just chose wrong.
       if (!multi) {
-        return { ok: false, failed: "unsupported", retryable: false, settling: true, detail: `the option ${JSON.stringify(wants[0])} was clicked but ${describe(control)} does not show it (it shows ${JSON.stringify(short(valueOf(control)))})` };
+        return {
+          ok: false,
+          failed: "unsupported",
+          retryable: false,
+          settling: true,
+          detail: `the option ${JSON.stringify(wants[0])} was clicked but ${describe(control)} does not show it (it shows ${JSON.stringify(short(valueOf(control)))})`,
+        };
       }
       if (req.after === "close") {
-        return { ok: false, failed: "unsupported", retryable: false, settling: true, detail: `${describe(control)} does not show ${wants.map((w) => JSON.stringify(w)).join(", ")} once closed (it shows ${JSON.stringify(short(valueOf(control)))})` };
+        return {
+          ok: false,
+          failed: "unsupported",
+          retryable: false,
+          settling: true,
+          detail: `${describe(control)} does not show ${wants.map((w) => JSON.stringify(w)).join(", ")} once closed (it shows ${JSON.stringify(short(valueOf(control)))})`,
+        };
       }
     }
     if (req.after === undefined && held()) return settled();
@@ -127,7 +167,10 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
   const picked = pickAll(control, options, wants, req.exact === true);
   if (!Array.isArray(picked)) {
     // `Select Red and Blue` on a multi-select with no option "Red and Blue": its options Red and Blue.
-    const parts = multi || listbox.getAttribute("aria-multiselectable") !== "true" ? undefined : splitOptions(wants[0]!, (p) => optionsNamed(options, p, req.exact === true).length === 1);
+    const parts =
+      multi || listbox.getAttribute("aria-multiselectable") !== "true"
+        ? undefined
+        : splitOptions(wants[0]!, (p) => optionsNamed(options, p, req.exact === true).length === 1);
     if (parts && current?.el === control) {
       current = { ...current, wants: parts };
       return selectAria(control, req, tier);
@@ -145,7 +188,15 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
   const next = picked.find((o) => !isSelected(o)) ?? options.find((o) => isSelected(o) && !picked.includes(o));
   if (next) return clickOn(next, "option", tier);
   if (control !== listbox) return { ok: true, key: "Escape", tier };
-  return held() ? settled() : { ok: false, failed: "unsupported", retryable: false, settling: true, detail: `${describe(control)} does not hold ${wants.map((w) => JSON.stringify(w)).join(", ")} (it shows ${JSON.stringify(short(valueOf(control)))})` };
+  return held()
+    ? settled()
+    : {
+        ok: false,
+        failed: "unsupported",
+        retryable: false,
+        settling: true,
+        detail: `${describe(control)} does not hold ${wants.map((w) => JSON.stringify(w)).join(", ")} (it shows ${JSON.stringify(short(valueOf(control)))})`,
+      };
 };
 
 /** The control the last Select move worked on: the later moves of one Select keep to it while its popup sets the page aside. */
@@ -153,7 +204,10 @@ let current: { readonly el: Element; readonly tier: string; readonly chosen?: re
 
 /** `Red and Blue` / `Red, Green and Blue` as its parts, when there are several and each names one option (`names`); else undefined. */
 const splitOptions = (text: string, names: (part: string) => boolean): string[] | undefined => {
-  const parts = text.split(/\s*,\s*(?:and\s+)?|\s+and\s+/i).map(norm).filter((p) => p !== "");
+  const parts = text
+    .split(/\s*,\s*(?:and\s+)?|\s+and\s+/i)
+    .map(norm)
+    .filter((p) => p !== "");
   return parts.length > 1 && parts.every(names) ? parts : undefined;
 };
 
@@ -164,7 +218,8 @@ export const select = (req: SelectRequest): SelectAnswer => {
   if (!found.el) {
     // The label names a control that is not a dropdown: no wait makes it one.
     const plain = resolve(req.ladder.map((r) => ({ tier: r.tier, payload: Object.fromEntries(Object.entries(r.payload).filter(([k]) => k !== "role")) })));
-    if (plain.el && isVisible(plain.el) && !isDropdown(plain.el) && (isButton(plain.el) || isField(plain.el) || isCheckbox(plain.el) || isLink(plain.el))) return notDropdown(plain.el);
+    if (plain.el && isVisible(plain.el) && !isDropdown(plain.el) && (isButton(plain.el) || isField(plain.el) || isCheckbox(plain.el) || isLink(plain.el)))
+      return notDropdown(plain.el);
     return { ok: false, failed: "not-found", detail: found.detail };
   }
   const el = found.el;
@@ -200,13 +255,19 @@ const selectNative = (el: HTMLSelectElement, req: SelectRequest, tier: string): 
   const split = el.multiple && req.values.length === 1 && !named(req.values[0]!) ? splitOptions(req.values[0]!, named) : undefined;
   for (const want of split ?? req.values) {
     const w = norm(want);
-    const match = req.exact === true ? options.find((o) => norm(o.text) === w) :
-      options.find((o) => o.value === want) ??
-      options.find((o) => norm(o.text) === w) ??
-      options.find((o) => norm(o.text).startsWith(w)) ??
-      options.find((o) => lower(norm(o.text)) === lower(w));
+    const match =
+      req.exact === true
+        ? options.find((o) => norm(o.text) === w)
+        : (options.find((o) => o.value === want) ??
+          options.find((o) => norm(o.text) === w) ??
+          options.find((o) => norm(o.text).startsWith(w)) ??
+          options.find((o) => lower(norm(o.text)) === lower(w)));
     if (!match) {
-      return { ok: false, failed: "unsupported", detail: `${describe(el)} has no option ${JSON.stringify(want)} (options: ${options.map((o) => JSON.stringify(norm(o.text))).join(", ")})` };
+      return {
+        ok: false,
+        failed: "unsupported",
+        detail: `${describe(el)} has no option ${JSON.stringify(want)} (options: ${options.map((o) => JSON.stringify(norm(o.text))).join(", ")})`,
+      };
     }
     picked.push(match);
   }

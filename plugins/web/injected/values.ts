@@ -5,7 +5,10 @@ import { roleOf } from "./roles.ts";
 
 export const valueOf = (el: Element): string => {
   if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
-  if (el instanceof HTMLSelectElement) return Array.from(el.selectedOptions).map((o) => norm(o.text)).join(", ");
+  if (el instanceof HTMLSelectElement)
+    return Array.from(el.selectedOptions)
+      .map((o) => norm(o.text))
+      .join(", ");
   if (roleOf(el) === "listbox") return selectedLabels(el).join(", ");
   if (roleOf(el) === "combobox" || el.getAttribute("aria-haspopup") === "listbox") return comboboxValue(el);
   return norm(deepText(el as HTMLElement));
@@ -49,7 +52,10 @@ const comboboxValue = (el: Element): string => {
   const listbox = listboxOf(el, false);
   return listbox ? selectedLabels(listbox).join(", ") : "";
 };
-export const selectedLabels = (listbox: Element): string[] => optionsOf(listbox).filter((o) => o.getAttribute("aria-selected") === "true").map(optionLabel);
+export const selectedLabels = (listbox: Element): string[] =>
+  optionsOf(listbox)
+    .filter((o) => o.getAttribute("aria-selected") === "true")
+    .map(optionLabel);
 /** The options of a listbox, in its shadow tree and slotted into it too (a web component's options are its light children). */
 export const optionsOf = (listbox: Element): Element[] => {
   const found = deepQueryAll(listbox, "[role=option]");
@@ -59,7 +65,11 @@ export const optionsOf = (listbox: Element): Element[] => {
 export const optionLabel = (o: Element): string => norm(o.getAttribute("aria-label")) || norm(deepText(o as HTMLElement)) || norm(o.textContent);
 export const byIds = (el: Element, attr: string): Element[] => {
   const root = el.getRootNode() as Document | ShadowRoot;
-  return (el.getAttribute(attr) ?? "").split(/\s+/).filter((id) => id !== "").map((id) => (root.getElementById ? root.getElementById(id) : null) ?? document.getElementById(id)).filter((x): x is HTMLElement => x !== null);
+  return (el.getAttribute(attr) ?? "")
+    .split(/\s+/)
+    .filter((id) => id !== "")
+    .map((id) => (root.getElementById ? root.getElementById(id) : null) ?? document.getElementById(id))
+    .filter((x): x is HTMLElement => x !== null);
 };
 /** The listbox a combobox controls: aria-controls / aria-owns, inside it (its shadow root too), or beside it. */
 export const listboxOf = (control: Element, anyVisible: boolean): Element | null => {

@@ -77,7 +77,16 @@ export class FakeDesktop implements Desktop, ElementBackend {
   #pid = 1000;
 
   addWindow(w: Partial<FakeWindow> & Pick<FakeWindow, "title">): FakeWindow {
-    const win: FakeWindow = { handle: String(100 + this.windows.length), className: "FakeWindow", pid: 1, visible: true, rect: { x: 0, y: 0, width: 400, height: 300 }, controls: [], typed: "", ...w };
+    const win: FakeWindow = {
+      handle: String(100 + this.windows.length),
+      className: "FakeWindow",
+      pid: 1,
+      visible: true,
+      rect: { x: 0, y: 0, width: 400, height: 300 },
+      controls: [],
+      typed: "",
+      ...w,
+    };
     this.windows.push(win);
     return win;
   }
@@ -102,7 +111,9 @@ export class FakeDesktop implements Desktop, ElementBackend {
     const program = this.programs.get(exe);
     const pid = this.#pid++;
     let resolveExit: (v: { code: number; stderr: string }) => void = () => undefined;
-    const exited = new Promise<{ code: number; stderr: string }>((r) => { resolveExit = r; });
+    const exited = new Promise<{ code: number; stderr: string }>((r) => {
+      resolveExit = r;
+    });
     if (!program) {
       resolveExit({ code: 1, stderr: `'${exe}' is not recognized as a program` });
     } else if (program.exit) {
@@ -175,7 +186,9 @@ export class FakeDesktop implements Desktop, ElementBackend {
 
   async click(x: number, y: number, button: MouseButton, count: 1 | 2): Promise<void> {
     this.clicks.push({ x, y, button, count });
-    const hit = this.windows.flatMap((w) => w.controls).find((c) => x >= c.rect.x && x < c.rect.x + c.rect.width && y >= c.rect.y && y < c.rect.y + c.rect.height);
+    const hit = this.windows
+      .flatMap((w) => w.controls)
+      .find((c) => x >= c.rect.x && x < c.rect.x + c.rect.width && y >= c.rect.y && y < c.rect.y + c.rect.height);
     if (hit) {
       this.focusedRef = hit.ref;
       hit.onClick?.(count, button);
@@ -205,17 +218,26 @@ export class FakeDesktop implements Desktop, ElementBackend {
 
   async elements(w: TopWindow): Promise<readonly DesktopElement[]> {
     const win = this.#win(w.handle);
-    return (win?.controls ?? []).map((c): DesktopElement => ({
-      ref: c.ref, name: c.name, controlType: c.controlType, automationId: c.automationId, rect: { ...c.rect },
-      enabled: c.enabled, visible: c.visible, focused: c.ref === this.focusedRef, password: c.password,
-      ...(c.checked !== undefined ? { checked: c.checked } : {}),
-      ...(c.value !== undefined && !c.password ? { value: c.value } : {}),
-      ...(c.items ? { items: [...c.items] } : {}),
-      ...(c.selected ? { selected: [...c.selected] } : {}),
-      ...(c.itemSelected !== undefined ? { itemSelected: c.itemSelected } : {}),
-      ...(c.expanded !== undefined ? { expanded: c.expanded } : {}),
-      ...(c.cell ? { cell: { ...c.cell } } : {}),
-    }));
+    return (win?.controls ?? []).map(
+      (c): DesktopElement => ({
+        ref: c.ref,
+        name: c.name,
+        controlType: c.controlType,
+        automationId: c.automationId,
+        rect: { ...c.rect },
+        enabled: c.enabled,
+        visible: c.visible,
+        focused: c.ref === this.focusedRef,
+        password: c.password,
+        ...(c.checked !== undefined ? { checked: c.checked } : {}),
+        ...(c.value !== undefined && !c.password ? { value: c.value } : {}),
+        ...(c.items ? { items: [...c.items] } : {}),
+        ...(c.selected ? { selected: [...c.selected] } : {}),
+        ...(c.itemSelected !== undefined ? { itemSelected: c.itemSelected } : {}),
+        ...(c.expanded !== undefined ? { expanded: c.expanded } : {}),
+        ...(c.cell ? { cell: { ...c.cell } } : {}),
+      }),
+    );
   }
 
   async focus(el: DesktopElement): Promise<void> {

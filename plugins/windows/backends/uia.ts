@@ -35,11 +35,30 @@ export interface UiaApi<H> {
 }
 
 const CONTROL_TYPES: ReadonlyMap<number, ControlType> = new Map([
-  [50000, "button"], [50002, "checkbox"], [50003, "combobox"], [50004, "edit"], [50005, "hyperlink"],
-  [50007, "listitem"], [50008, "list"], [50011, "menuitem"], [50013, "radio"], [50020, "text"],
-  [50026, "group"], [50030, "document"], [50033, "pane"],
-  [50017, "statusbar"], [50018, "tablist"], [50019, "tab"], [50021, "toolbar"], [50023, "tree"], [50024, "treeitem"],
-  [50028, "table"], [50029, "listitem"], [50034, "header"], [50035, "headeritem"], [50036, "table"],
+  [50000, "button"],
+  [50002, "checkbox"],
+  [50003, "combobox"],
+  [50004, "edit"],
+  [50005, "hyperlink"],
+  [50007, "listitem"],
+  [50008, "list"],
+  [50011, "menuitem"],
+  [50013, "radio"],
+  [50020, "text"],
+  [50026, "group"],
+  [50030, "document"],
+  [50033, "pane"],
+  [50017, "statusbar"],
+  [50018, "tablist"],
+  [50019, "tab"],
+  [50021, "toolbar"],
+  [50023, "tree"],
+  [50024, "treeitem"],
+  [50028, "table"],
+  [50029, "listitem"],
+  [50034, "header"],
+  [50035, "headeritem"],
+  [50036, "table"],
 ]);
 /** Items whose SelectionItem pattern says whether they are the selected one. */
 const SELECTABLE_ITEMS: ReadonlySet<ControlType> = new Set<ControlType>(["tab", "treeitem", "listitem"]);
@@ -80,8 +99,16 @@ export function uiaBackend<H>(api: UiaApi<H>): ElementBackend {
         const ref = `${w.handle}/${i}`;
         handles.set(ref, h);
         const base: DesktopElement = {
-          ref, name: f.name, controlType, automationId: f.automationId, className: f.className, rect: f.rect,
-          enabled: f.enabled, visible: !f.offscreen && f.rect.width > 0 && f.rect.height > 0, focused: f.focused, password: f.password,
+          ref,
+          name: f.name,
+          controlType,
+          automationId: f.automationId,
+          className: f.className,
+          rect: f.rect,
+          enabled: f.enabled,
+          visible: !f.offscreen && f.rect.width > 0 && f.rect.height > 0,
+          focused: f.focused,
+          password: f.password,
         };
         if (controlType === "checkbox") {
           out.push({ ...base, checked: api.toggleState(h) === 1 });
@@ -94,7 +121,7 @@ export function uiaBackend<H>(api: UiaApi<H>): ElementBackend {
           const items = itemsOf(h);
           const names = items.map((c) => api.facts(c).name);
           const selected = items.filter((c) => api.isSelected(c) === true).map((c) => api.facts(c).name);
-          const value = controlType === "combobox" ? api.value(h) ?? selected[0] ?? "" : undefined;
+          const value = controlType === "combobox" ? (api.value(h) ?? selected[0] ?? "") : undefined;
           owned = [...names];
           out.push({ ...base, items: names, selected, ...(value !== undefined ? { value } : {}) });
         } else if (SELECTABLE_ITEMS.has(controlType)) {
@@ -102,7 +129,15 @@ export function uiaBackend<H>(api: UiaApi<H>): ElementBackend {
           out.push(selected === undefined ? base : { ...base, itemSelected: selected });
         } else if (controlType === "statusbar") {
           // A status bar's parts are its text children: its value, as the Win32 backend reads it.
-          out.push({ ...base, name: "", value: api.children(h).map((c) => api.facts(c).name.trim()).filter((t) => t !== "").join(" | ") });
+          out.push({
+            ...base,
+            name: "",
+            value: api
+              .children(h)
+              .map((c) => api.facts(c).name.trim())
+              .filter((t) => t !== "")
+              .join(" | "),
+          });
         } else out.push(base);
       }
       return out;

@@ -44,8 +44,12 @@ export function controlTypeOf(className: string, style: number): ControlType {
 
 /** The common controls whose items the readers in ./win32/ read, by class. */
 const CONTAINER_TYPES: ReadonlyMap<string, ControlType> = new Map<string, ControlType>([
-  ["systabcontrol32", "tablist"], ["systreeview32", "tree"], ["syslistview32", "table"], ["sysheader32", "header"],
-  ["toolbarwindow32", "toolbar"], ["msctls_statusbar32", "statusbar"],
+  ["systabcontrol32", "tablist"],
+  ["systreeview32", "tree"],
+  ["syslistview32", "table"],
+  ["sysheader32", "header"],
+  ["toolbarwindow32", "toolbar"],
+  ["msctls_statusbar32", "statusbar"],
 ]);
 
 const READERS: readonly ControlReader[] = [tabReader, treeViewReader, listViewReader(u.windowStyle), headerReader, toolbarReader, statusBarReader];
@@ -56,7 +60,14 @@ const MESSAGE_TIMEOUT_MS = 1_000;
 const hwndOf = (handle: string): number => Number(handle);
 
 function topWindow(info: u.WindowInfo): TopWindow {
-  return { handle: String(info.hwnd), title: info.title, className: info.className, pid: info.pid, visible: info.visible, ...(info.owner !== 0 ? { owner: String(info.owner) } : {}) };
+  return {
+    handle: String(info.hwnd),
+    title: info.title,
+    className: info.className,
+    pid: info.pid,
+    visible: info.visible,
+    ...(info.owner !== 0 ? { owner: String(info.owner) } : {}),
+  };
 }
 
 /** The stderr tail a started program leaves. */
@@ -78,7 +89,13 @@ function tie(pid: number): void {
 function launch(exe: string, args: string, options: { readonly handOff?: boolean; readonly program?: string } = {}): Launched {
   // The command line reaches the program exactly as written: its first word as written (a path
   // with spaces keeps its quotes, through argv0) and the arguments verbatim (no quoting added).
-  const proc = Bun.spawn([exe, ...(args === "" ? [] : [args])], { argv0: options.program ?? exe, stdin: "ignore", stdout: "ignore", stderr: "pipe", windowsVerbatimArguments: true });
+  const proc = Bun.spawn([exe, ...(args === "" ? [] : [args])], {
+    argv0: options.program ?? exe,
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "pipe",
+    windowsVerbatimArguments: true,
+  });
   if (!options.handOff) tie(proc.pid);
   let stderr = "";
   const reading = (async () => {
@@ -189,7 +206,9 @@ function element(hwnd: number, focusedHwnd: number): DesktopElement {
 function readItems(reader: ControlReader, hwnd: number, el: DesktopElement, memory: () => RemoteMemory | undefined): DesktopElement[] {
   const send = (to: number, msg: number, wParam: number, lParam: number) => u.sendMessageTimeout(to, msg, wParam, lParam, MESSAGE_TIMEOUT_MS) ?? 0;
   const ctx: ControlContext = {
-    hwnd, element: el, memory,
+    hwnd,
+    element: el,
+    memory,
     send: (msg, wParam, lParam) => send(hwnd, msg, wParam, lParam),
     sendTo: send,
     toScreen: (x, y) => u.clientToScreen(hwnd, x, y),

@@ -1,7 +1,22 @@
 // The pure parts of the COM layer: GUID bytes, HRESULT errors, BSTR and VARIANT layouts.
 // The native calls (CoCreateInstance, vtable calls, SysAllocString) run under Wine in test/e2e/wine-bed.test.ts.
 import { describe, expect, test } from "bun:test";
-import { ComError, HR, VARIANT_SIZE, VT, checkHr, decodeVariant, encodeBstr, encodeVariant, failed, formatGuid, hresultHex, parseGuid, variantValue, type Variant } from "./com.ts";
+import {
+  ComError,
+  HR,
+  VARIANT_SIZE,
+  VT,
+  checkHr,
+  decodeVariant,
+  encodeBstr,
+  encodeVariant,
+  failed,
+  formatGuid,
+  hresultHex,
+  parseGuid,
+  variantValue,
+  type Variant,
+} from "./com.ts";
 
 describe("GUID", () => {
   test("parses into the in-memory layout: Data1..3 little-endian, Data4 as written", () => {

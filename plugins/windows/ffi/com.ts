@@ -62,7 +62,8 @@ export class ComError extends FlowproofError {
   /** `message` replaces the default one (a server's own description of the failure). */
   constructor(call: string, hresult: number, message?: string) {
     const symbol = hresultName(hresult);
-    const hint = "the Windows component behind this call is missing, not registered, or refused it; the HRESULT says which (docs/windows.md, \"Checking a Windows machine\")";
+    const hint =
+      'the Windows component behind this call is missing, not registered, or refused it; the HRESULT says which (docs/windows.md, "Checking a Windows machine")';
     super({ code: "com-error", message: message ?? `${call} failed with HRESULT ${hresultHex(hresult)}${symbol === undefined ? "" : ` (${symbol})`}`, hint });
     this.hresult = hresult | 0;
     this.hex = hresultHex(hresult);

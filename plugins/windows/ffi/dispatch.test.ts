@@ -21,7 +21,12 @@ describe("EXCEPINFO", () => {
     v.setBigUint64(16, 22n, true);
     v.setInt32(56, 0x80004005 | 0, true);
     const texts: Record<number, string> = { 11: "SAP Frontend Server", 22: "The control could not be found by id." };
-    expect(decodeExcepInfo(bytes, (p) => texts[p] ?? "")).toEqual({ wCode: 1000, source: "SAP Frontend Server", description: "The control could not be found by id.", scode: 0x80004005 | 0 });
+    expect(decodeExcepInfo(bytes, (p) => texts[p] ?? "")).toEqual({
+      wCode: 1000,
+      source: "SAP Frontend Server",
+      description: "The control could not be found by id.",
+      scode: 0x80004005 | 0,
+    });
   });
 
   test("a DispatchError carries the server's description as its message", () => {

@@ -4,8 +4,25 @@
 // ole32/oleaut32 open on first use; the layouts (DISPPARAMS, EXCEPINFO) are pure and tested anywhere.
 import { dlopen, FFIType, ptr, read, type Pointer } from "bun:ffi";
 import {
-  ComError, HR, IID, OutPtr, checkHr, clearVariant, coTaskMemFree, emptyVariant, failed, hrcall, makeVariant, queryInterface,
-  readBstr, release, takeVariant, vcall, VARIANT_SIZE, VT, type Variant,
+  ComError,
+  HR,
+  IID,
+  OutPtr,
+  checkHr,
+  clearVariant,
+  coTaskMemFree,
+  emptyVariant,
+  failed,
+  hrcall,
+  makeVariant,
+  queryInterface,
+  readBstr,
+  release,
+  takeVariant,
+  vcall,
+  VARIANT_SIZE,
+  VT,
+  type Variant,
 } from "./com.ts";
 import { readWide, wstr } from "./wide.ts";
 import { FlowproofError } from "../../../src/plugins/api.ts";
@@ -89,7 +106,13 @@ export function getDispId(disp: Pointer | number, name: string): number {
   const text = wstr(name);
   const names = new BigUint64Array([BigInt(ptr(text))]);
   const out = new Int32Array(1);
-  hrcall(disp, 5, `GetIDsOfNames("${name}")`, [FFIType.ptr, FFIType.ptr, FFIType.u32, FFIType.u32, FFIType.ptr], [IID_NULL, names, 1, LOCALE_USER_DEFAULT, out]);
+  hrcall(
+    disp,
+    5,
+    `GetIDsOfNames("${name}")`,
+    [FFIType.ptr, FFIType.ptr, FFIType.u32, FFIType.u32, FFIType.ptr],
+    [IID_NULL, names, 1, LOCALE_USER_DEFAULT, out],
+  );
   dispIds.set(key, out[0]!);
   return out[0]!;
 }
@@ -116,15 +139,21 @@ export function invoke(disp: Pointer | number, name: string, kind: InvokeKind, a
     argBuf.set(v, (args.length - 1 - i) * VARIANT_SIZE);
   });
   const named = new Int32Array([DISPID_PROPERTYPUT]);
-  const params = kind === "put"
-    ? encodeDispParams(Number(ptr(argBuf)), args.length, Number(ptr(named)), 1)
-    : encodeDispParams(args.length > 0 ? Number(ptr(argBuf)) : 0, args.length, 0, 0);
+  const params =
+    kind === "put"
+      ? encodeDispParams(Number(ptr(argBuf)), args.length, Number(ptr(named)), 1)
+      : encodeDispParams(args.length > 0 ? Number(ptr(argBuf)) : 0, args.length, 0, 0);
   const flags = kind === "put" ? DISPATCH_PROPERTYPUT : kind === "get" ? DISPATCH_PROPERTYGET | (args.length > 0 ? DISPATCH_METHOD : 0) : DISPATCH_METHOD;
   const result = emptyVariant();
   const excep = new Uint8Array(EXCEPINFO_SIZE);
   const argErr = new Uint32Array(1);
   try {
-    const hr = vcall(disp, 6, [FFIType.i32, FFIType.ptr, FFIType.u32, FFIType.u16, FFIType.ptr, FFIType.ptr, FFIType.ptr, FFIType.ptr], [id, IID_NULL, LOCALE_USER_DEFAULT, flags, params, result, excep, argErr]) as number;
+    const hr = vcall(
+      disp,
+      6,
+      [FFIType.i32, FFIType.ptr, FFIType.u32, FFIType.u16, FFIType.ptr, FFIType.ptr, FFIType.ptr, FFIType.ptr],
+      [id, IID_NULL, LOCALE_USER_DEFAULT, flags, params, result, excep, argErr],
+    ) as number;
     if (failed(hr)) {
       const call = `${kind === "put" ? "set " : ""}${name}`;
       if (hr === HR.DISP_E_EXCEPTION) {
@@ -243,7 +272,11 @@ function readWideZ(p: Pointer | number): string {
 export function readSafeArray(psa: Pointer | number): Variant[] {
   const a = oleaut32();
   if (psa === 0) return [];
-  if (a.SafeArrayGetDim(psa as Pointer) !== 1) throw new FlowproofError({ code: "driver-error", message: "a COM server answered with a SAFEARRAY of several dimensions; only one-dimensional ones are read" });
+  if (a.SafeArrayGetDim(psa as Pointer) !== 1)
+    throw new FlowproofError({
+      code: "driver-error",
+      message: "a COM server answered with a SAFEARRAY of several dimensions; only one-dimensional ones are read",
+    });
   const lo = new Int32Array(1);
   const hi = new Int32Array(1);
   checkHr(a.SafeArrayGetLBound(psa as Pointer, 1, lo), "SafeArrayGetLBound");

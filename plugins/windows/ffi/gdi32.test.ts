@@ -9,7 +9,9 @@ test("BGRA pixels become RGBA with full alpha", () => {
 
 test("the DIB header asks for 32bpp top-down rows", () => {
   const v = new DataView(bitmapInfo(632, 374).buffer);
-  expect([v.getUint32(0, true), v.getInt32(4, true), v.getInt32(8, true), v.getUint16(12, true), v.getUint16(14, true), v.getUint32(16, true)]).toEqual([40, 632, -374, 1, 32, 0]);
+  expect([v.getUint32(0, true), v.getInt32(4, true), v.getInt32(8, true), v.getUint16(12, true), v.getUint16(14, true), v.getUint32(16, true)]).toEqual([
+    40, 632, -374, 1, 32, 0,
+  ]);
 });
 
 test("RGBA encodes to a PNG that decodes to the same pixels", () => {

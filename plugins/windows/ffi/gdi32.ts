@@ -105,13 +105,16 @@ export function captureWindow(hwnd: Hwnd, options: CaptureOptions = {}): Capture
   const mem = g.CreateCompatibleDC(dc);
   const bmp = mem === null ? null : g.CreateCompatibleBitmap(dc, width, height);
   try {
-    if (mem === null || bmp === null) throw new FlowproofError({ code: "driver-error", message: `could not create a ${width}x${height} bitmap for window ${hwnd}` });
+    if (mem === null || bmp === null)
+      throw new FlowproofError({ code: "driver-error", message: `could not create a ${width}x${height} bitmap for window ${hwnd}` });
     const old = g.SelectObject(mem, bmp);
-    const ok = options.method === "printwindow"
-      ? g.PrintWindow(wnd, mem, PW_RENDERFULLCONTENT | (area === "client" ? PW_CLIENTONLY : 0))
-      : g.BitBlt(mem, 0, 0, width, height, dc, fromX, fromY, area === "screen" ? SRCCOPY | CAPTUREBLT : SRCCOPY);
+    const ok =
+      options.method === "printwindow"
+        ? g.PrintWindow(wnd, mem, PW_RENDERFULLCONTENT | (area === "client" ? PW_CLIENTONLY : 0))
+        : g.BitBlt(mem, 0, 0, width, height, dc, fromX, fromY, area === "screen" ? SRCCOPY | CAPTUREBLT : SRCCOPY);
     g.SelectObject(mem, old);
-    if (ok === 0) throw new FlowproofError({ code: "driver-error", message: `${options.method === "printwindow" ? "PrintWindow" : "BitBlt"} failed for window ${hwnd}` });
+    if (ok === 0)
+      throw new FlowproofError({ code: "driver-error", message: `${options.method === "printwindow" ? "PrintWindow" : "BitBlt"} failed for window ${hwnd}` });
     const pixels = new Uint8Array(width * height * 4);
     const lines = g.GetDIBits(mem, bmp, 0, height, pixels, bitmapInfo(width, height), DIB_RGB_COLORS);
     if (lines !== height) throw new FlowproofError({ code: "driver-error", message: `GetDIBits read ${lines} of ${height} lines for window ${hwnd}` });
@@ -123,4 +126,3 @@ export function captureWindow(hwnd: Hwnd, options: CaptureOptions = {}): Capture
     g.ReleaseDC(wnd, dc);
   }
 }
-

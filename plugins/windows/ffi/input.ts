@@ -25,9 +25,29 @@ export type InputEvent =
   | { readonly type: "mouse"; readonly dx: number; readonly dy: number; readonly flags: number };
 
 export const VK = {
-  BACK: 0x08, TAB: 0x09, RETURN: 0x0d, SHIFT: 0x10, CONTROL: 0x11, MENU: 0x12, ESCAPE: 0x1b, SPACE: 0x20,
-  PRIOR: 0x21, NEXT: 0x22, END: 0x23, HOME: 0x24, LEFT: 0x25, UP: 0x26, RIGHT: 0x27, DOWN: 0x28,
-  INSERT: 0x2d, DELETE: 0x2e, LWIN: 0x5b, MULTIPLY: 0x6a, ADD: 0x6b, SUBTRACT: 0x6d, DIVIDE: 0x6f,
+  BACK: 0x08,
+  TAB: 0x09,
+  RETURN: 0x0d,
+  SHIFT: 0x10,
+  CONTROL: 0x11,
+  MENU: 0x12,
+  ESCAPE: 0x1b,
+  SPACE: 0x20,
+  PRIOR: 0x21,
+  NEXT: 0x22,
+  END: 0x23,
+  HOME: 0x24,
+  LEFT: 0x25,
+  UP: 0x26,
+  RIGHT: 0x27,
+  DOWN: 0x28,
+  INSERT: 0x2d,
+  DELETE: 0x2e,
+  LWIN: 0x5b,
+  MULTIPLY: 0x6a,
+  ADD: 0x6b,
+  SUBTRACT: 0x6d,
+  DIVIDE: 0x6f,
   F1: 0x70,
 } as const;
 
@@ -77,7 +97,10 @@ export function virtualKey(key: string): { vk: number; extended: boolean } | und
 }
 
 const keyEvent = (vk: number, extended: boolean, up: boolean): InputEvent => ({
-  type: "key", vk, scan: 0, flags: (extended ? KEYEVENTF_EXTENDEDKEY : 0) | (up ? KEYEVENTF_KEYUP : 0),
+  type: "key",
+  vk,
+  scan: 0,
+  flags: (extended ? KEYEVENTF_EXTENDEDKEY : 0) | (up ? KEYEVENTF_KEYUP : 0),
 });
 
 /** Down and up for each UTF-16 unit of `text` as KEYEVENTF_UNICODE; a line break is the Enter key, a tab the Tab key. */
@@ -99,7 +122,12 @@ export function textInputs(text: string): InputEvent[] {
 /** A key chord: modifiers down in order, the key down and up, modifiers up in reverse. Throws for a key with no virtual key. */
 export function chordInputs(key: string, modifiers: readonly KeyModifier[] = []): InputEvent[] {
   const k = virtualKey(key);
-  if (k === undefined) throw new FlowproofError({ code: "unsupported-step", message: `no virtual key for "${key}"`, hint: "press a named key such as Enter or F4, a letter or a digit" });
+  if (k === undefined)
+    throw new FlowproofError({
+      code: "unsupported-step",
+      message: `no virtual key for "${key}"`,
+      hint: "press a named key such as Enter or F4, a letter or a digit",
+    });
   const mods = [...new Map(modifiers.map((m) => [MODIFIER_VK[m].vk, MODIFIER_VK[m]])).values()];
   return [
     ...mods.map((m) => keyEvent(m.vk, m.extended, false)),
@@ -110,13 +138,20 @@ export function chordInputs(key: string, modifiers: readonly KeyModifier[] = [])
 }
 
 /** A click (or double click) at screen point (x, y): an absolute move, then button down/up `count` times. */
-export function clickInputs(x: number, y: number, screen: { width: number; height: number }, button: "left" | "right" = "left", count: 1 | 2 = 1): InputEvent[] {
+export function clickInputs(
+  x: number,
+  y: number,
+  screen: { width: number; height: number },
+  button: "left" | "right" = "left",
+  count: 1 | 2 = 1,
+): InputEvent[] {
   // Absolute coordinates are 0..65535 across the primary screen.
   const nx = Math.round((x * 65535) / Math.max(1, screen.width - 1));
   const ny = Math.round((y * 65535) / Math.max(1, screen.height - 1));
   const [down, up] = button === "left" ? [MOUSEEVENTF_LEFTDOWN, MOUSEEVENTF_LEFTUP] : [MOUSEEVENTF_RIGHTDOWN, MOUSEEVENTF_RIGHTUP];
   const out: InputEvent[] = [{ type: "mouse", dx: nx, dy: ny, flags: MOUSEEVENTF_MOVE | MOUSEEVENTF_ABSOLUTE }];
-  for (let i = 0; i < count; i++) out.push({ type: "mouse", dx: nx, dy: ny, flags: down | MOUSEEVENTF_ABSOLUTE }, { type: "mouse", dx: nx, dy: ny, flags: up | MOUSEEVENTF_ABSOLUTE });
+  for (let i = 0; i < count; i++)
+    out.push({ type: "mouse", dx: nx, dy: ny, flags: down | MOUSEEVENTF_ABSOLUTE }, { type: "mouse", dx: nx, dy: ny, flags: up | MOUSEEVENTF_ABSOLUTE });
   return out;
 }
 

@@ -2,7 +2,22 @@
 // role, state, value, default action, location and children. This is the accessibility source
 // that works for classic Win32 controls under Wine, where UI Automation cannot search.
 import { dlopen, FFIType, type Pointer } from "bun:ffi";
-import { checkHr, emptyVariant, HR, IID, guidArg, makeVariant, OutPtr, readVariant, release, takeBstr, takeVariant, vcall, VARIANT_SIZE, type Variant } from "./com.ts";
+import {
+  checkHr,
+  emptyVariant,
+  HR,
+  IID,
+  guidArg,
+  makeVariant,
+  OutPtr,
+  readVariant,
+  release,
+  takeBstr,
+  takeVariant,
+  vcall,
+  VARIANT_SIZE,
+  type Variant,
+} from "./com.ts";
 
 export const OBJID_WINDOW = 0x00000000;
 export const OBJID_CLIENT = 0xfffffffc | 0;
@@ -10,15 +25,42 @@ export const CHILDID_SELF = 0;
 
 /** MSAA roles (ROLE_SYSTEM_*) the drivers map to control types. */
 export const ROLE = {
-  TITLEBAR: 0x1, MENUBAR: 0x2, SCROLLBAR: 0x3, WINDOW: 0x9, CLIENT: 0xa, DIALOG: 0x12, GROUPING: 0x14,
-  LIST: 0x21, LISTITEM: 0x22, LINK: 0x1e, STATICTEXT: 0x29, TEXT: 0x2a, PUSHBUTTON: 0x2b, CHECKBUTTON: 0x2c,
-  RADIOBUTTON: 0x2d, COMBOBOX: 0x2e, DROPLIST: 0x2f, MENUITEM: 0xc, PAGETAB: 0x25, DOCUMENT: 0xf,
+  TITLEBAR: 0x1,
+  MENUBAR: 0x2,
+  SCROLLBAR: 0x3,
+  WINDOW: 0x9,
+  CLIENT: 0xa,
+  DIALOG: 0x12,
+  GROUPING: 0x14,
+  LIST: 0x21,
+  LISTITEM: 0x22,
+  LINK: 0x1e,
+  STATICTEXT: 0x29,
+  TEXT: 0x2a,
+  PUSHBUTTON: 0x2b,
+  CHECKBUTTON: 0x2c,
+  RADIOBUTTON: 0x2d,
+  COMBOBOX: 0x2e,
+  DROPLIST: 0x2f,
+  MENUITEM: 0xc,
+  PAGETAB: 0x25,
+  DOCUMENT: 0xf,
 } as const;
 
 /** MSAA state bits (STATE_SYSTEM_*). */
 export const STATE = {
-  UNAVAILABLE: 0x1, SELECTED: 0x2, FOCUSED: 0x4, PRESSED: 0x8, CHECKED: 0x10, MIXED: 0x20, READONLY: 0x40,
-  DEFAULT: 0x100, INVISIBLE: 0x8000, OFFSCREEN: 0x10000, FOCUSABLE: 0x100000, SELECTABLE: 0x200000,
+  UNAVAILABLE: 0x1,
+  SELECTED: 0x2,
+  FOCUSED: 0x4,
+  PRESSED: 0x8,
+  CHECKED: 0x10,
+  MIXED: 0x20,
+  READONLY: 0x40,
+  DEFAULT: 0x100,
+  INVISIBLE: 0x8000,
+  OFFSCREEN: 0x10000,
+  FOCUSABLE: 0x100000,
+  SELECTABLE: 0x200000,
   PROTECTED: 0x20000000,
 } as const;
 
@@ -31,7 +73,9 @@ export function roleName(role: number): string {
 
 /** Pure: the names of the set bits of an MSAA state ("checked", "focusable", …). */
 export function stateNames(state: number): string[] {
-  return Object.entries(STATE).filter(([, bit]) => (state & bit) !== 0).map(([name]) => name.toLowerCase());
+  return Object.entries(STATE)
+    .filter(([, bit]) => (state & bit) !== 0)
+    .map(([name]) => name.toLowerCase());
 }
 
 function open() {
@@ -47,9 +91,22 @@ const oleacc = (): ReturnType<typeof open> => (lib ??= open());
 
 // IAccessible vtable: IUnknown (0–2), IDispatch (3–6), then the accessors in declaration order.
 const V = {
-  get_accParent: 7, get_accChildCount: 8, get_accChild: 9, get_accName: 10, get_accValue: 11,
-  get_accDescription: 12, get_accRole: 13, get_accState: 14, get_accHelp: 15, get_accKeyboardShortcut: 17,
-  get_accFocus: 18, get_accDefaultAction: 20, accSelect: 21, accLocation: 22, accDoDefaultAction: 25, put_accValue: 27,
+  get_accParent: 7,
+  get_accChildCount: 8,
+  get_accChild: 9,
+  get_accName: 10,
+  get_accValue: 11,
+  get_accDescription: 12,
+  get_accRole: 13,
+  get_accState: 14,
+  get_accHelp: 15,
+  get_accKeyboardShortcut: 17,
+  get_accFocus: 18,
+  get_accDefaultAction: 20,
+  accSelect: 21,
+  accLocation: 22,
+  accDoDefaultAction: 25,
+  put_accValue: 27,
 } as const;
 
 /** An IAccessible and the child id its calls address (CHILDID_SELF for the object itself). */

@@ -105,12 +105,14 @@ export function openRemoteMemory(pid: number, size: number, options: { readonly 
     size,
     write(offset, bytes) {
       check(offset, bytes.byteLength);
-      if (k32().WriteProcessMemory(handle, at(base + offset), bytes, bytes.byteLength, done) === 0) throw new FlowproofError({ code: "driver-error", message: `writing into process ${pid} failed (error ${k32().GetLastError()})` });
+      if (k32().WriteProcessMemory(handle, at(base + offset), bytes, bytes.byteLength, done) === 0)
+        throw new FlowproofError({ code: "driver-error", message: `writing into process ${pid} failed (error ${k32().GetLastError()})` });
     },
     read(offset, length) {
       check(offset, length);
       const out = new Uint8Array(length);
-      if (k32().ReadProcessMemory(handle, at(base + offset), out, length, done) === 0) throw new FlowproofError({ code: "driver-error", message: `reading process ${pid} failed (error ${k32().GetLastError()})` });
+      if (k32().ReadProcessMemory(handle, at(base + offset), out, length, done) === 0)
+        throw new FlowproofError({ code: "driver-error", message: `reading process ${pid} failed (error ${k32().GetLastError()})` });
       return out;
     },
     runThread(offset, param, timeoutMs) {

@@ -5,7 +5,10 @@ import { batchBytes, CALL_ROUTINE, decodeResults, encodeCalls } from "./remote-c
 
 describe("remote calls", () => {
   test("a batch is the count, then per call the function, four arguments and the result slot", () => {
-    const bytes = encodeCalls([{ fn: 0x7ff0_0010, args: [1, -1] }, { fn: 0x7ff0_0020, args: [2, 3, 4, 5] }]);
+    const bytes = encodeCalls([
+      { fn: 0x7ff0_0010, args: [1, -1] },
+      { fn: 0x7ff0_0020, args: [2, 3, 4, 5] },
+    ]);
     expect(bytes.byteLength).toBe(batchBytes(2));
     const v = new DataView(bytes.buffer);
     expect(v.getBigUint64(0, true)).toBe(2n);
@@ -17,7 +20,10 @@ describe("remote calls", () => {
   });
 
   test("results are read from each record's last word as 32-bit signed values", () => {
-    const bytes = encodeCalls([{ fn: 1, args: [] }, { fn: 2, args: [] }]);
+    const bytes = encodeCalls([
+      { fn: 1, args: [] },
+      { fn: 2, args: [] },
+    ]);
     const v = new DataView(bytes.buffer);
     v.setBigUint64(8 + 40, 0xdead_0000_0005n, true);
     v.setBigUint64(8 + 48 + 40, 0xffff_ffffn, true);

@@ -8,7 +8,23 @@
 // Under Wine 8 CoCreateInstance(CUIAutomation) answers REGDB_E_CLASSNOTREG; Wine 10 creates it but
 // cannot search the tree or fetch patterns (see ../shared/research/wine.md).
 import { FFIType, type Pointer } from "bun:ffi";
-import { allocBstr, clearVariant, coCreateInstance, freeBstr, CLSCTX_INPROC_SERVER, emptyVariant, guidArg, hrcall, hrcallOut, makeVariant, OutPtr, release, takeBstr, takeVariant, type Variant } from "./com.ts";
+import {
+  allocBstr,
+  clearVariant,
+  coCreateInstance,
+  freeBstr,
+  CLSCTX_INPROC_SERVER,
+  emptyVariant,
+  guidArg,
+  hrcall,
+  hrcallOut,
+  makeVariant,
+  OutPtr,
+  release,
+  takeBstr,
+  takeVariant,
+  type Variant,
+} from "./com.ts";
 import { FlowproofError } from "../../../src/plugins/api.ts";
 
 export const CLSID_CUIAutomation = "ff48dba4-60ef-4201-aa87-54103eef594e";
@@ -16,28 +32,66 @@ export const IID_IUIAutomation = "30cbe57d-d9d0-452a-ab13-7ac5ac4825ee";
 
 /** IUIAutomation slots. */
 export const UIA = {
-  GetRootElement: 5, ElementFromHandle: 6, ElementFromPoint: 7, GetFocusedElement: 8, CreateTrueCondition: 21,
-  CreatePropertyCondition: 23, CreateAndCondition: 25,
+  GetRootElement: 5,
+  ElementFromHandle: 6,
+  ElementFromPoint: 7,
+  GetFocusedElement: 8,
+  CreateTrueCondition: 21,
+  CreatePropertyCondition: 23,
+  CreateAndCondition: 25,
 } as const;
 
 /** IUIAutomationElement slots. */
 export const ELEMENT = {
-  SetFocus: 3, FindFirst: 5, FindAll: 6, GetCurrentPropertyValue: 10, GetCurrentPropertyValueEx: 11, GetCurrentPatternAs: 14,
-  get_CurrentControlType: 21, get_CurrentName: 23, get_CurrentBoundingRectangle: 43,
+  SetFocus: 3,
+  FindFirst: 5,
+  FindAll: 6,
+  GetCurrentPropertyValue: 10,
+  GetCurrentPropertyValueEx: 11,
+  GetCurrentPatternAs: 14,
+  get_CurrentControlType: 21,
+  get_CurrentName: 23,
+  get_CurrentBoundingRectangle: 43,
 } as const;
 
 export const TreeScope = { Element: 0x1, Children: 0x2, Descendants: 0x4, Subtree: 0x7 } as const;
 
 export const PROPERTY = {
-  BoundingRectangle: 30001, ProcessId: 30002, ControlType: 30003, LocalizedControlType: 30004, Name: 30005,
-  HasKeyboardFocus: 30008, IsKeyboardFocusable: 30009, IsEnabled: 30010, AutomationId: 30011, ClassName: 30012,
-  IsPassword: 30019, NativeWindowHandle: 30020, IsOffscreen: 30022, FrameworkId: 30024, ValueValue: 30045,
-  ExpandCollapseState: 30070, SelectionItemIsSelected: 30079, ToggleState: 30086,
+  BoundingRectangle: 30001,
+  ProcessId: 30002,
+  ControlType: 30003,
+  LocalizedControlType: 30004,
+  Name: 30005,
+  HasKeyboardFocus: 30008,
+  IsKeyboardFocusable: 30009,
+  IsEnabled: 30010,
+  AutomationId: 30011,
+  ClassName: 30012,
+  IsPassword: 30019,
+  NativeWindowHandle: 30020,
+  IsOffscreen: 30022,
+  FrameworkId: 30024,
+  ValueValue: 30045,
+  ExpandCollapseState: 30070,
+  SelectionItemIsSelected: 30079,
+  ToggleState: 30086,
 } as const;
 
 export const CONTROL_TYPE = {
-  Button: 50000, CheckBox: 50002, ComboBox: 50003, Edit: 50004, Hyperlink: 50005, ListItem: 50007, List: 50008,
-  MenuItem: 50011, RadioButton: 50013, Text: 50020, Group: 50026, Document: 50030, Window: 50032, Pane: 50033,
+  Button: 50000,
+  CheckBox: 50002,
+  ComboBox: 50003,
+  Edit: 50004,
+  Hyperlink: 50005,
+  ListItem: 50007,
+  List: 50008,
+  MenuItem: 50011,
+  RadioButton: 50013,
+  Text: 50020,
+  Group: 50026,
+  Document: 50030,
+  Window: 50032,
+  Pane: 50033,
 } as const;
 
 /** Control patterns: id, interface id and the slots used. */
@@ -45,7 +99,11 @@ export const PATTERN = {
   Invoke: { id: 10000, iid: "fb377fbe-8ea6-46d5-9c73-6499642d3059", slots: { Invoke: 3 } },
   Value: { id: 10002, iid: "a94cd8b1-0844-4cd6-9d2d-640537ab39e9", slots: { SetValue: 3, get_CurrentValue: 4, get_CurrentIsReadOnly: 5 } },
   ExpandCollapse: { id: 10005, iid: "619be086-1f4e-4ee4-bafa-210128738730", slots: { Expand: 3, Collapse: 4, get_CurrentExpandCollapseState: 5 } },
-  SelectionItem: { id: 10010, iid: "a8efa66a-0fda-421a-9194-38021f3578ea", slots: { Select: 3, AddToSelection: 4, RemoveFromSelection: 5, get_CurrentIsSelected: 6 } },
+  SelectionItem: {
+    id: 10010,
+    iid: "a8efa66a-0fda-421a-9194-38021f3578ea",
+    slots: { Select: 3, AddToSelection: 4, RemoveFromSelection: 5, get_CurrentIsSelected: 6 },
+  },
   Toggle: { id: 10015, iid: "94cf8058-9b8d-4ab9-8bfd-4cd0a33c8c70", slots: { Toggle: 3, get_CurrentToggleState: 4 } },
 } as const;
 
@@ -110,7 +168,13 @@ export function findFirst(element: Pointer, scope: number, condition: Pointer): 
 /** GetCurrentPropertyValueEx (slot 11; the plain GetCurrentPropertyValue is a stub in Wine 10). */
 export function propertyValue(element: Pointer, propertyId: number, ignoreDefault = false): Variant {
   const out = emptyVariant();
-  hrcall(element, ELEMENT.GetCurrentPropertyValueEx, `IUIAutomationElement::GetCurrentPropertyValueEx(${propertyId})`, [FFIType.i32, FFIType.i32, P], [propertyId, ignoreDefault ? 1 : 0, out]);
+  hrcall(
+    element,
+    ELEMENT.GetCurrentPropertyValueEx,
+    `IUIAutomationElement::GetCurrentPropertyValueEx(${propertyId})`,
+    [FFIType.i32, FFIType.i32, P],
+    [propertyId, ignoreDefault ? 1 : 0, out],
+  );
   return takeVariant(out);
 }
 
@@ -147,9 +211,15 @@ export interface ElementFacts {
 export function elementFacts(element: Pointer): ElementFacts {
   const p = (id: number): Variant => propertyValue(element, id);
   return {
-    name: str(p(PROPERTY.Name)), automationId: str(p(PROPERTY.AutomationId)), className: str(p(PROPERTY.ClassName)),
-    controlType: int(p(PROPERTY.ControlType)), enabled: bool(p(PROPERTY.IsEnabled)), password: bool(p(PROPERTY.IsPassword)),
-    focused: bool(p(PROPERTY.HasKeyboardFocus)), offscreen: bool(p(PROPERTY.IsOffscreen)), hwnd: int(p(PROPERTY.NativeWindowHandle)),
+    name: str(p(PROPERTY.Name)),
+    automationId: str(p(PROPERTY.AutomationId)),
+    className: str(p(PROPERTY.ClassName)),
+    controlType: int(p(PROPERTY.ControlType)),
+    enabled: bool(p(PROPERTY.IsEnabled)),
+    password: bool(p(PROPERTY.IsPassword)),
+    focused: bool(p(PROPERTY.HasKeyboardFocus)),
+    offscreen: bool(p(PROPERTY.IsOffscreen)),
+    hwnd: int(p(PROPERTY.NativeWindowHandle)),
     rect: elementRect(element),
   };
 }
@@ -173,9 +243,12 @@ function withPattern<T>(element: Pointer, which: keyof typeof PATTERN, fn: (p: P
 
 export const invoke = (element: Pointer): void => withPattern(element, "Invoke", (p) => void hrcall(p, PATTERN.Invoke.slots.Invoke, "Invoke", [], []));
 export const toggle = (element: Pointer): void => withPattern(element, "Toggle", (p) => void hrcall(p, PATTERN.Toggle.slots.Toggle, "Toggle", [], []));
-export const select = (element: Pointer): void => withPattern(element, "SelectionItem", (p) => void hrcall(p, PATTERN.SelectionItem.slots.Select, "Select", [], []));
-export const expand = (element: Pointer): void => withPattern(element, "ExpandCollapse", (p) => void hrcall(p, PATTERN.ExpandCollapse.slots.Expand, "Expand", [], []));
-export const collapse = (element: Pointer): void => withPattern(element, "ExpandCollapse", (p) => void hrcall(p, PATTERN.ExpandCollapse.slots.Collapse, "Collapse", [], []));
+export const select = (element: Pointer): void =>
+  withPattern(element, "SelectionItem", (p) => void hrcall(p, PATTERN.SelectionItem.slots.Select, "Select", [], []));
+export const expand = (element: Pointer): void =>
+  withPattern(element, "ExpandCollapse", (p) => void hrcall(p, PATTERN.ExpandCollapse.slots.Expand, "Expand", [], []));
+export const collapse = (element: Pointer): void =>
+  withPattern(element, "ExpandCollapse", (p) => void hrcall(p, PATTERN.ExpandCollapse.slots.Collapse, "Collapse", [], []));
 
 /** ToggleState: 0 off, 1 on, 2 indeterminate. */
 export function toggleState(element: Pointer): number {

@@ -139,10 +139,13 @@ const num = (p: Pointer | number | bigint | null): number => (p === null ? 0 : N
 
 function enumerate(parent: Hwnd | undefined): Hwnd[] {
   const found: Hwnd[] = [];
-  const cb = new JSCallback((hwnd: Pointer | number | null) => {
-    found.push(num(hwnd));
-    return 1;
-  }, { args: [FFIType.ptr, FFIType.i64], returns: FFIType.i32 });
+  const cb = new JSCallback(
+    (hwnd: Pointer | number | null) => {
+      found.push(num(hwnd));
+      return 1;
+    },
+    { args: [FFIType.ptr, FFIType.i64], returns: FFIType.i32 },
+  );
   try {
     if (parent === undefined) user32().EnumWindows(cb.ptr, 0);
     else user32().EnumChildWindows(h(parent), cb.ptr, 0);
@@ -182,8 +185,17 @@ export interface WindowInfo {
 export function windowInfo(hwnd: Hwnd): WindowInfo {
   const { pid, threadId } = windowProcess(hwnd);
   return {
-    hwnd, title: windowText(hwnd), className: className(hwnd), pid, threadId, id: controlId(hwnd), style: windowStyle(hwnd),
-    visible: isVisible(hwnd), enabled: isEnabled(hwnd), owner: num(user32().GetWindow(h(hwnd), GW_OWNER)), rect: windowRect(hwnd),
+    hwnd,
+    title: windowText(hwnd),
+    className: className(hwnd),
+    pid,
+    threadId,
+    id: controlId(hwnd),
+    style: windowStyle(hwnd),
+    visible: isVisible(hwnd),
+    enabled: isEnabled(hwnd),
+    owner: num(user32().GetWindow(h(hwnd), GW_OWNER)),
+    rect: windowRect(hwnd),
   };
 }
 
@@ -381,7 +393,9 @@ export function setCheckState(hwnd: Hwnd, state: number): void {
 /** True for a check box or radio button (BS_* type from the style). */
 export function isCheckable(hwnd: Hwnd): boolean {
   const type = windowStyle(hwnd) & BS_TYPEMASK;
-  return className(hwnd).toLowerCase() === "button" && [BS_CHECKBOX, BS_AUTOCHECKBOX, BS_RADIOBUTTON, BS_3STATE, BS_AUTO3STATE, BS_AUTORADIOBUTTON].includes(type);
+  return (
+    className(hwnd).toLowerCase() === "button" && [BS_CHECKBOX, BS_AUTOCHECKBOX, BS_RADIOBUTTON, BS_3STATE, BS_AUTO3STATE, BS_AUTORADIOBUTTON].includes(type)
+  );
 }
 
 function itemTexts(hwnd: Hwnd, count: number, lenMsg: number, textMsg: number): string[] {
@@ -436,7 +450,8 @@ export const menuItemCount = (menu: number): number => user32().GetMenuItemCount
 /** GetMenuItemInfoW by position into `info` (a MENUITEMINFOW); false when it failed. */
 export const menuItemInfo = (menu: number, index: number, info: Uint8Array): boolean => user32().GetMenuItemInfoW(h(menu), index, 1, info) !== 0;
 /** GetMenuItemRect into `rect` (screen pixels); false when the item has no place on screen. */
-export const menuItemRect = (owner: Hwnd, menu: number, index: number, rect: Uint8Array): boolean => user32().GetMenuItemRect(h(owner), h(menu), index, rect) !== 0;
+export const menuItemRect = (owner: Hwnd, menu: number, index: number, rect: Uint8Array): boolean =>
+  user32().GetMenuItemRect(h(owner), h(menu), index, rect) !== 0;
 
 // ---------------------------------------------------------------------------------------------
 // Real input (goes to whichever window has the foreground: callers check it first)

@@ -6,7 +6,14 @@ const bytes = (n: number) => new Uint8Array(n).fill(65);
 
 describe("declaredUnzippedBytes", () => {
   test("sums the sizes the central directory declares", () => {
-    expect(declaredUnzippedBytes(storedZip([{ name: "a.xml", data: bytes(10) }, { name: "b.xml", data: bytes(32) }]))).toBe(42);
+    expect(
+      declaredUnzippedBytes(
+        storedZip([
+          { name: "a.xml", data: bytes(10) },
+          { name: "b.xml", data: bytes(32) },
+        ]),
+      ),
+    ).toBe(42);
   });
 
   test("a declared size larger than the data is taken as declared (a bomb declares what it inflates to)", () => {
@@ -30,6 +37,6 @@ test("DocumentTooLarge names the limit and the variable that raises it", () => {
   expect(e.diagnostics[0]).toEqual({
     code: "limit-exceeded",
     message: "the CSV has 12 rows, more than author-from-doc reads: 10 rows (raise it with FLOWPROOF_DOC_MAX_ROWS=<n>)",
-    hint: "export only the test case's steps, or set FLOWPROOF_DOC_MAX_ROWS higher; see docs/flow-format.md, \"Limits\"",
+    hint: 'export only the test case\'s steps, or set FLOWPROOF_DOC_MAX_ROWS higher; see docs/flow-format.md, "Limits"',
   });
 });

@@ -17,9 +17,11 @@ export interface DocumentBounds {
  */
 export class DocumentTooLarge extends FlowproofError {
   constructor(what: string, limit: LimitName, value: number) {
-    super(diagnostic("limit-exceeded", `${what}, more than author-from-doc reads: ${limitText(limit, value)}`, {
-      hint: `export only the test case's steps${LIMITS[limit].env ? `, or set ${LIMITS[limit].env} higher` : ""}; see docs/flow-format.md, "Limits"`,
-    }));
+    super(
+      diagnostic("limit-exceeded", `${what}, more than author-from-doc reads: ${limitText(limit, value)}`, {
+        hint: `export only the test case's steps${LIMITS[limit].env ? `, or set ${LIMITS[limit].env} higher` : ""}; see docs/flow-format.md, "Limits"`,
+      }),
+    );
   }
 }
 

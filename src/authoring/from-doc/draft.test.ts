@@ -9,14 +9,38 @@ import { redactSecrets } from "./secrets.ts";
 import { segment } from "./segment.ts";
 import { SHAPE_LABELS } from "./shapes.ts";
 
-const meta: DraftMeta = { name: "Log in: happy path", app: "web", startUrl: true, document: "login.pdf", shape: "HP ALM / Quality Center", out: "login.flow.yaml", secrets: [{ variable: "PASSWORD", steps: [2] }] };
-const src = (index: number, action: string, expected?: string) => ({ index, name: `Step ${index}`, action, where: `row ${index + 1}`, ...(expected ? { expected } : {}) });
+const meta: DraftMeta = {
+  name: "Log in: happy path",
+  app: "web",
+  startUrl: true,
+  document: "login.pdf",
+  shape: "HP ALM / Quality Center",
+  out: "login.flow.yaml",
+  secrets: [{ variable: "PASSWORD", steps: [2] }],
+};
+const src = (index: number, action: string, expected?: string) => ({
+  index,
+  name: `Step ${index}`,
+  action,
+  where: `row ${index + 1}`,
+  ...(expected ? { expected } : {}),
+});
 
 const STEPS: DraftStep[] = [
-  { source: src(1, "Go to /login", "page shows Sign in"), outcome: "rules", rules: ["Go to /login"], expected: { outcome: "assert", assert: "page shows Sign in" } },
-  { source: src(2, "Type ${PASSWORD} into the \"Password\" field"), outcome: "rules", rules: ["Type ${PASSWORD} into the \"Password\" field"] },
+  {
+    source: src(1, "Go to /login", "page shows Sign in"),
+    outcome: "rules",
+    rules: ["Go to /login"],
+    expected: { outcome: "assert", assert: "page shows Sign in" },
+  },
+  { source: src(2, 'Type ${PASSWORD} into the "Password" field'), outcome: "rules", rules: ['Type ${PASSWORD} into the "Password" field'] },
   { source: src(3, "Note: open the order #1002", "The order opens"), outcome: "intent", intent: "Note: open the order #1002", expected: { outcome: "todo" } },
-  { source: src(4, "Log in", "Welcome shows"), outcome: "translated", rules: ["Press the \"Log in\" button"], expected: { outcome: "translated", assert: "page shows Welcome" } },
+  {
+    source: src(4, "Log in", "Welcome shows"),
+    outcome: "translated",
+    rules: ['Press the "Log in" button'],
+    expected: { outcome: "translated", assert: "page shows Welcome" },
+  },
   { source: src(5, "Open Outlook", "Mail arrived"), outcome: "another-app", anotherApp: "Outlook", expected: { outcome: "todo" } },
   { source: src(6, "Blur the field"), outcome: "refused", refusal: { message: "Blur is not something a user does.", hint: "write `Press Tab`" } },
 ];
@@ -31,13 +55,18 @@ describe("renderDraft", () => {
     expect(loaded.flow.steps.map((s) => [s.form, s.text])).toEqual([
       ["rules", "Go to /login"],
       ["assert", "page shows Sign in"],
-      ["rules", "Type ${PASSWORD} into the \"Password\" field"],
+      ["rules", 'Type ${PASSWORD} into the "Password" field'],
       ["plain", "Note: open the order #1002"],
-      ["rules", "Press the \"Log in\" button"],
+      ["rules", 'Press the "Log in" button'],
       ["assert", "page shows Welcome"],
     ]);
     expect(loaded.flow.steps.map((s) => lines.get(s.span.line))).toEqual([
-      { step: 0, kind: "rules" }, { step: 0, kind: "assert" }, { step: 1, kind: "rules" }, { step: 2, kind: "intent" }, { step: 3, kind: "rules" }, { step: 3, kind: "assert" },
+      { step: 0, kind: "rules" },
+      { step: 0, kind: "assert" },
+      { step: 1, kind: "rules" },
+      { step: 2, kind: "intent" },
+      { step: 3, kind: "rules" },
+      { step: 3, kind: "assert" },
     ]);
   });
 
@@ -66,7 +95,9 @@ describe("renderDraft", () => {
 
   test("keys the kind requires that a draft cannot fill get one TODO after `app:`", () => {
     const text = renderDraft({ ...meta, app: "vision", startUrl: false, needs: ["window", "tenant"], secrets: [] }, STEPS.slice(0, 1)).text;
-    expect(text).toContain("app: vision\n# TODO `app: vision` needs `window`, `tenant`: write them here before record (docs/plugins.md lists each kind's keys)\nsteps:\n");
+    expect(text).toContain(
+      "app: vision\n# TODO `app: vision` needs `window`, `tenant`: write them here before record (docs/plugins.md lists each kind's keys)\nsteps:\n",
+    );
     expect(renderDraft({ ...meta, needs: [] }, STEPS.slice(0, 1)).text).not.toContain("needs");
   });
 });
@@ -76,13 +107,17 @@ describe("the draft shown in docs/authoring.md", () => {
     const doc = readFileSync(join(import.meta.dir, "../../../docs/authoring.md"), "utf8");
     const section = doc.slice(doc.indexOf("## Drafts from manual test cases"));
     const shown = /```yaml\n([\s\S]*?)```/.exec(section)![1]!;
-    const exported = "| Step Name | Description | Expected Result |\n| --- | --- | --- |\n| Step 1 | Go to /login | page shows Sign in |\n"
-      + "| Step 2 | Log in as ada with password Tr0ub4dor | The dashboard opens |\n| Step 3 | Open the confirmation email in Outlook | |\n"
-      + "| Step 4 | Press the “Sign out” button | page shows Signed out |\n";
+    const exported =
+      "| Step Name | Description | Expected Result |\n| --- | --- | --- |\n| Step 1 | Go to /login | page shows Sign in |\n" +
+      "| Step 2 | Log in as ada with password Tr0ub4dor | The dashboard opens |\n| Step 3 | Open the confirmation email in Outlook | |\n" +
+      "| Step 4 | Press the “Sign out” button | page shows Signed out |\n";
     const seg = segment(readMarkdown(new TextEncoder().encode(exported)));
     if (!seg.ok) throw new Error(seg.message);
     const { steps, secrets } = redactSecrets(seg.steps);
-    const { text } = renderDraft({ name: "Sign in and out", app: "web", startUrl: true, document: "login.md", shape: SHAPE_LABELS[seg.shape], out: "login.flow.yaml", secrets }, steps.map((s) => firstPass(s, "web").draft));
+    const { text } = renderDraft(
+      { name: "Sign in and out", app: "web", startUrl: true, document: "login.md", shape: SHAPE_LABELS[seg.shape], out: "login.flow.yaml", secrets },
+      steps.map((s) => firstPass(s, "web").draft),
+    );
     expect(text).toBe(shown);
   });
 });

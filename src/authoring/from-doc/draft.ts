@@ -44,7 +44,9 @@ export function renderDraft(meta: DraftMeta, steps: readonly DraftStep[]): { tex
     out.push(text);
     if (line) lines.set(out.length, line);
   };
-  emit(comment(`DRAFT written by \`flowproof author-from-doc\` from ${meta.document} (${meta.shape}, ${steps.length} ${steps.length === 1 ? "step" : "steps"}).`));
+  emit(
+    comment(`DRAFT written by \`flowproof author-from-doc\` from ${meta.document} (${meta.shape}, ${steps.length} ${steps.length === 1 ? "step" : "steps"}).`),
+  );
   emit(comment("Nothing here has been run. Review it and every TODO, then record it against the app:"));
   emit(`#   flowproof record ${meta.out}`);
   if (meta.secrets.length > 0) {
@@ -57,7 +59,11 @@ export function renderDraft(meta: DraftMeta, steps: readonly DraftStep[]): { tex
     emit(`url: \${${START_URL_VARIABLE}}`);
   }
   if (meta.needs && meta.needs.length > 0) {
-    emit(comment(`TODO \`app: ${meta.app}\` needs ${meta.needs.map((k) => `\`${k}\``).join(", ")}: write ${meta.needs.length === 1 ? "it" : "them"} here before record (docs/plugins.md lists each kind's keys)`));
+    emit(
+      comment(
+        `TODO \`app: ${meta.app}\` needs ${meta.needs.map((k) => `\`${k}\``).join(", ")}: write ${meta.needs.length === 1 ? "it" : "them"} here before record (docs/plugins.md lists each kind's keys)`,
+      ),
+    );
   }
   emit("steps:");
   steps.forEach((d, i) => {
@@ -65,7 +71,8 @@ export function renderDraft(meta: DraftMeta, steps: readonly DraftStep[]): { tex
     const item = (text: string, kind: DraftLine["kind"]) => emit(`  - ${text}`, { step: i, kind });
     const note = (text: string) => emit(`  ${comment(text)}`);
     note(`${s.index}${s.name ? ` (${s.name})` : ""}: ${s.action}${s.data ? ` (data: ${s.data})` : ""}`);
-    for (const secret of meta.secrets) if (secret.steps.includes(s.index)) note(`TODO set ${secret.variable} before record: the document's value was not copied into this draft`);
+    for (const secret of meta.secrets)
+      if (secret.steps.includes(s.index)) note(`TODO set ${secret.variable} before record: the document's value was not copied into this draft`);
     switch (d.outcome) {
       case "rules":
         for (const r of d.rules ?? []) item(`rules: ${scalar(r)}`, "rules");
@@ -80,7 +87,9 @@ export function renderDraft(meta: DraftMeta, steps: readonly DraftStep[]): { tex
         item(scalar(d.intent ?? s.action), "intent");
         break;
       case "another-app":
-        note(`TODO (another app: ${d.anotherApp}): not a step of this flow; do it another way (an assert_api, assert_sql or assert_spreadsheet step, a separate flow) or drop it`);
+        note(
+          `TODO (another app: ${d.anotherApp}): not a step of this flow; do it another way (an assert_api, assert_sql or assert_spreadsheet step, a separate flow) or drop it`,
+        );
         break;
       case "refused":
         note(`TODO refused by the grammar: ${d.refusal?.message ?? ""} Write instead: ${d.refusal?.hint ?? ""}`);

@@ -17,11 +17,11 @@ describe("anotherApp", () => {
   });
 
   test.each([
-    ["Click \"Export to Excel\""],
+    ['Click "Export to Excel"'],
     ["Click Export to Excel"],
-    ["Type ada@example.com into the \"Email\" field"],
+    ['Type ada@example.com into the "Email" field'],
     ["Enter the phone number 555-0100"],
-    ["Click \"Open in Outlook\""],
+    ['Click "Open in Outlook"'],
     ["Go to /orders"],
   ])("%j is a step of the app itself", (text) => {
     expect(anotherApp(text, ["web"])).toBeUndefined();

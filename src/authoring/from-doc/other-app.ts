@@ -17,7 +17,11 @@ const OTHER_APPS: readonly OtherApp[] = [
   { pattern: /\bgmail\b/i, name: "Gmail" },
   { pattern: /\b(?:e-?mail|mail)\s+(?:client|inbox|app|application|program)\b|\b(?:inbox|mailbox)\b/i, name: "a mail client" },
   { pattern: /\b(?:check|open|read)\s+(?:the\s+|your\s+|an?\s+|their\s+)?(?:confirmation\s+|activation\s+)?(?:e-?mails?|mails?)\b/i, name: "a mail client" },
-  { pattern: /\b(?:e-?mail|mail)\s+(?:is|was|has\s+been|gets)\s+(?:received|sent|delivered)\b|\breceives?d?\s+(?:an?\s+|the\s+)?(?:confirmation\s+|activation\s+)?e-?mail\b/i, name: "a mail client" },
+  {
+    pattern:
+      /\b(?:e-?mail|mail)\s+(?:is|was|has\s+been|gets)\s+(?:received|sent|delivered)\b|\breceives?d?\s+(?:an?\s+|the\s+)?(?:confirmation\s+|activation\s+)?e-?mail\b/i,
+    name: "a mail client",
+  },
   { pattern: new RegExp(String.raw`${NOT_EXPORT}\b(?:microsoft\s+|ms\s+)?excel\b`, "i"), name: "Excel" },
   { pattern: new RegExp(String.raw`${NOT_EXPORT}\bspreadsheet\b`, "i"), name: "a spreadsheet" },
   { pattern: /\b(?:google\s+sheets|libreoffice(?:\s+calc)?|openoffice)\b/i, name: "a spreadsheet" },
@@ -38,7 +42,7 @@ const OTHER_APPS: readonly OtherApp[] = [
  * "SAP GUI"), compared case-insensitively: an app's own name is never another app.
  */
 export function anotherApp(text: string, self: readonly string[]): string | undefined {
-  const unquoted = text.replace(/"[^"]*"/g, "\"\"");
+  const unquoted = text.replace(/"[^"]*"/g, '""');
   const names = self.map((n) => n.toLowerCase());
   return OTHER_APPS.find((o) => !names.includes(o.name.toLowerCase()) && o.pattern.test(unquoted))?.name;
 }

@@ -6,8 +6,13 @@ const step = (action: string, extra: Partial<SourceStep> = {}): SourceStep => ({
 
 describe("firstPass", () => {
   test("a step and an expectation that parse are kept, nothing is left for the model", () => {
-    const { draft, pending } = firstPass(step("Click \"Save\"", { expected: "page shows Saved" }), "web");
-    expect(draft).toEqual({ source: step("Click \"Save\"", { expected: "page shows Saved" }), outcome: "rules", rules: ["Click \"Save\""], expected: { outcome: "assert", assert: "page shows Saved" } });
+    const { draft, pending } = firstPass(step('Click "Save"', { expected: "page shows Saved" }), "web");
+    expect(draft).toEqual({
+      source: step('Click "Save"', { expected: "page shows Saved" }),
+      outcome: "rules",
+      rules: ['Click "Save"'],
+      expected: { outcome: "assert", assert: "page shows Saved" },
+    });
     expect(pending).toEqual({ action: false, expected: false });
   });
 
@@ -20,7 +25,11 @@ describe("firstPass", () => {
   });
 
   test("a form this app kind cannot run stays a plain step, with the grammar's advice", () => {
-    expect(firstPass(step("Press F5"), "web").draft).toMatchObject({ outcome: "intent", intent: "Press F5", note: expect.stringContaining("Write instead: write `Reload the page`") });
+    expect(firstPass(step("Press F5"), "web").draft).toMatchObject({
+      outcome: "intent",
+      intent: "Press F5",
+      note: expect.stringContaining("Write instead: write `Reload the page`"),
+    });
   });
 
   test("a data cell travels with the action", () => {
@@ -34,11 +43,14 @@ describe("firstPass", () => {
   });
 
   test("an expectation in another app is marked as such", () => {
-    expect(firstPass(step("Press the \"Order\" button", { expected: "An email is sent to the customer" }), "web").draft.expected).toEqual({ outcome: "another-app", anotherApp: "a mail client" });
+    expect(firstPass(step('Press the "Order" button', { expected: "An email is sent to the customer" }), "web").draft.expected).toEqual({
+      outcome: "another-app",
+      anotherApp: "a mail client",
+    });
   });
 
   test("a form the grammar refuses on purpose is never a step, and never goes to the model", () => {
-    const { draft, pending } = firstPass(step("Blur the \"Email\" field"), "web");
+    const { draft, pending } = firstPass(step('Blur the "Email" field'), "web");
     expect(draft.outcome).toBe("refused");
     expect(draft.refusal?.hint).toContain("Press Tab");
     expect(pending).toEqual({ action: false, expected: false });
@@ -50,7 +62,10 @@ describe("applyTranslation", () => {
 
   test("takes translated steps and assertion", () => {
     expect(applyTranslation(draft, pending, { rules: ["Go to /login"], assert: "page shows Sign in" })).toEqual({
-      source: draft.source, outcome: "translated", rules: ["Go to /login"], expected: { outcome: "translated", assert: "page shows Sign in" },
+      source: draft.source,
+      outcome: "translated",
+      rules: ["Go to /login"],
+      expected: { outcome: "translated", assert: "page shows Sign in" },
     });
   });
 
@@ -60,6 +75,11 @@ describe("applyTranslation", () => {
   });
 
   test("the model may say the step is on another app", () => {
-    expect(applyTranslation(draft, pending, { anotherApp: "a phone" })).toEqual({ source: draft.source, outcome: "another-app", anotherApp: "a phone", expected: { outcome: "todo" } });
+    expect(applyTranslation(draft, pending, { anotherApp: "a phone" })).toEqual({
+      source: draft.source,
+      outcome: "another-app",
+      anotherApp: "a phone",
+      expected: { outcome: "todo" },
+    });
   });
 });

@@ -49,7 +49,12 @@ export interface Translation {
 export const actionText = (s: SourceStep): string => (s.data ? `${s.action} (data: ${s.data})` : s.action);
 
 /** The first, model-free pass over one step; `title` is how the app's adapter names it ("SAP GUI"), beside its kind. */
-export function firstPass(step: SourceStep, app: string, grammar: ParseContext = { surface: { name: app } }, title?: string): { draft: DraftStep; pending: Pending } {
+export function firstPass(
+  step: SourceStep,
+  app: string,
+  grammar: ParseContext = { surface: { name: app } },
+  title?: string,
+): { draft: DraftStep; pending: Pending } {
   const text = actionText(step);
   const self = title === undefined ? [app] : [app, title];
   const other = anotherApp(text, self);
@@ -57,11 +62,17 @@ export function firstPass(step: SourceStep, app: string, grammar: ParseContext =
   if (other) return { draft: { source: step, outcome: "another-app", anotherApp: other, ...expectedTodo }, pending: { action: false, expected: false } };
   const parsed = parseStep(text, grammar);
   if (!parsed.ok && parsed.error.code === "refused-step") {
-    return { draft: { source: step, outcome: "refused", refusal: { message: parsed.error.message, hint: parsed.error.hint }, ...expectedTodo }, pending: { action: false, expected: false } };
+    return {
+      draft: { source: step, outcome: "refused", refusal: { message: parsed.error.message, hint: parsed.error.hint }, ...expectedTodo },
+      pending: { action: false, expected: false },
+    };
   }
   // A form the grammar knows but cannot run on this app kind (`Press F5` on the web) says what to write instead.
-  const unsupported = !parsed.ok && parsed.error.code === "unsupported-step" ? { note: `the grammar: ${parsed.error.message} Write instead: ${parsed.error.hint}` } : {};
-  const action: Pick<DraftStep, "outcome" | "rules" | "intent" | "note"> = parsed.ok ? { outcome: "rules", rules: [text] } : { outcome: "intent", intent: text, ...unsupported };
+  const unsupported =
+    !parsed.ok && parsed.error.code === "unsupported-step" ? { note: `the grammar: ${parsed.error.message} Write instead: ${parsed.error.hint}` } : {};
+  const action: Pick<DraftStep, "outcome" | "rules" | "intent" | "note"> = parsed.ok
+    ? { outcome: "rules", rules: [text] }
+    : { outcome: "intent", intent: text, ...unsupported };
   let expected: DraftExpected | undefined;
   let expectedPending = false;
   if (step.expected !== undefined) {
@@ -78,7 +89,8 @@ export function firstPass(step: SourceStep, app: string, grammar: ParseContext =
 
 /** The step with a model's translation applied; what it did not translate stays as it was. */
 export function applyTranslation(draft: DraftStep, pending: Pending, t: Translation): DraftStep {
-  if (t.anotherApp) return { source: draft.source, outcome: "another-app", anotherApp: t.anotherApp, ...(draft.expected ? { expected: { outcome: "todo" } } : {}) };
+  if (t.anotherApp)
+    return { source: draft.source, outcome: "another-app", anotherApp: t.anotherApp, ...(draft.expected ? { expected: { outcome: "todo" } } : {}) };
   const { intent: _intent, note: _note, ...rest } = draft;
   const action = pending.action && t.rules && t.rules.length > 0 ? { ...rest, outcome: "translated" as const, rules: t.rules } : draft;
   const expected = pending.expected && t.assert ? { expected: { outcome: "translated" as const, assert: t.assert } } : {};

@@ -7,11 +7,22 @@ const run = (str: string, x: number, y: number, width: number, page = 1): PdfTex
 // the `Step Name` header wraps over two lines, and long cells wrap inside their column.
 const ALM: PdfTextItem[] = [
   run("Test: Login", 34, 737, 116),
-  run("Step", 47, 675, 23), run("Name", 44, 662, 30), run("Description", 255, 668, 59), run(" ", 314, 668, 235), run("Expected Result", 490, 668, 83),
-  run("Step 1", 37, 637, 30), run("Go to /login", 84, 637, 58), run("page shows Sign", 489, 644, 81), run("in", 489, 630, 9),
-  run("Step 2", 37, 605, 30), run("Enter the user name admin in the user name field which is long", 84, 612, 392), run("and wraps", 84, 599, 50),
-  run("The user name is", 489, 612, 82), run("accepted", 489, 599, 42),
-  run("Step 3", 37, 581, 30), run("Press Enter", 84, 581, 60),
+  run("Step", 47, 675, 23),
+  run("Name", 44, 662, 30),
+  run("Description", 255, 668, 59),
+  run(" ", 314, 668, 235),
+  run("Expected Result", 490, 668, 83),
+  run("Step 1", 37, 637, 30),
+  run("Go to /login", 84, 637, 58),
+  run("page shows Sign", 489, 644, 81),
+  run("in", 489, 630, 9),
+  run("Step 2", 37, 605, 30),
+  run("Enter the user name admin in the user name field which is long", 84, 612, 392),
+  run("and wraps", 84, 599, 50),
+  run("The user name is", 489, 612, 82),
+  run("accepted", 489, 599, 42),
+  run("Step 3", 37, 581, 30),
+  run("Press Enter", 84, 581, 60),
   run("A closing paragraph that runs across every column of the page", 34, 540, 500),
 ];
 
@@ -40,22 +51,37 @@ describe("layoutPdf", () => {
 
   test("a second name in a row without wider gaps starts a row of its own", () => {
     const tight: PdfTextItem[] = [
-      run("Step Name", 40, 700, 50), run("Description", 120, 700, 60), run("Expected", 300, 700, 50),
-      run("1", 40, 687, 6), run("Go to /a", 120, 687, 40),
-      run("2", 40, 674, 6), run("Go to /b", 120, 674, 40), run("page shows B", 300, 674, 60),
+      run("Step Name", 40, 700, 50),
+      run("Description", 120, 700, 60),
+      run("Expected", 300, 700, 50),
+      run("1", 40, 687, 6),
+      run("Go to /a", 120, 687, 40),
+      run("2", 40, 674, 6),
+      run("Go to /b", 120, 674, 40),
+      run("page shows B", 300, 674, 60),
     ];
     const [table] = layoutPdf(tight);
-    expect(table?.kind === "table" && table.rows).toEqual([["Step Name", "Description", "Expected"], ["1", "Go to /a", ""], ["2", "Go to /b", "page shows B"]]);
+    expect(table?.kind === "table" && table.rows).toEqual([
+      ["Step Name", "Description", "Expected"],
+      ["1", "Go to /a", ""],
+      ["2", "Go to /b", "page shows B"],
+    ]);
   });
 
   test("a table continues on the next page", () => {
     const paged: PdfTextItem[] = [
-      run("Action", 40, 700, 40), run("Expected Result", 200, 700, 80),
+      run("Action", 40, 700, 40),
+      run("Expected Result", 200, 700, 80),
       run("Go to /a", 40, 680, 40),
-      run("Go to /b", 40, 760, 40, 2), run("page shows B", 200, 760, 60, 2),
+      run("Go to /b", 40, 760, 40, 2),
+      run("page shows B", 200, 760, 60, 2),
     ];
     const [table] = layoutPdf(paged);
-    expect(table?.kind === "table" && table.rows).toEqual([["Action", "Expected Result"], ["Go to /a", ""], ["Go to /b", "page shows B"]]);
+    expect(table?.kind === "table" && table.rows).toEqual([
+      ["Action", "Expected Result"],
+      ["Go to /a", ""],
+      ["Go to /b", "page shows B"],
+    ]);
   });
 
   test("text without a step header gives lines only", () => {

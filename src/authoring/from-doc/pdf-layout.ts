@@ -49,7 +49,19 @@ export function layoutPdf(items: readonly PdfTextItem[]): DocBlock[] {
     tables.push({ kind: "table", rows: found.rows });
     i = found.end - 1;
   }
-  return [...tables, { kind: "lines", lines: lines.map((l) => l.runs.map((r) => r.text).join(" ").replace(/\s+/g, " ").trim()) }];
+  return [
+    ...tables,
+    {
+      kind: "lines",
+      lines: lines.map((l) =>
+        l.runs
+          .map((r) => r.text)
+          .join(" ")
+          .replace(/\s+/g, " ")
+          .trim(),
+      ),
+    },
+  ];
 }
 
 function toLines(items: readonly PdfTextItem[]): Line[] {

@@ -20,11 +20,26 @@ const failure = async (path: string) => {
 describe("readDocument", () => {
   test("reads by extension", async () => {
     const path = p.write("case.MD", "| Step | Expected |\n| --- | --- |\n| Press Enter | page shows Done |\n");
-    expect(await readDocument(path)).toEqual({ format: "markdown", blocks: [{ kind: "table", rows: [["Step", "Expected"], ["Press Enter", "page shows Done"]] }] });
+    expect(await readDocument(path)).toEqual({
+      format: "markdown",
+      blocks: [
+        {
+          kind: "table",
+          rows: [
+            ["Step", "Expected"],
+            ["Press Enter", "page shows Done"],
+          ],
+        },
+      ],
+    });
   });
 
   test("an old binary format says what to save it as", async () => {
-    expect(await failure(p.write("case.xls", "x"))).toEqual({ code: "document-unreadable", message: `${join(p.dir, "case.xls")}: \`.xls\` is not a format author-from-doc reads`, hint: "save it as .xlsx and pass that file" });
+    expect(await failure(p.write("case.xls", "x"))).toEqual({
+      code: "document-unreadable",
+      message: `${join(p.dir, "case.xls")}: \`.xls\` is not a format author-from-doc reads`,
+      hint: "save it as .xlsx and pass that file",
+    });
   });
 
   test("a damaged file names its format", async () => {
@@ -34,10 +49,20 @@ describe("readDocument", () => {
   });
 
   test("a missing file is an io-error", async () => {
-    expect(await failure(join(p.dir, "missing.docx"))).toEqual({ code: "io-error", message: `cannot read ${join(p.dir, "missing.docx")}: no such file`, hint: "pass the path of the exported test case" });
+    expect(await failure(join(p.dir, "missing.docx"))).toEqual({
+      code: "io-error",
+      message: `cannot read ${join(p.dir, "missing.docx")}: no such file`,
+      hint: "pass the path of the exported test case",
+    });
   });
 
   test("formatOf", () => {
-    expect([formatOf("a.pdf"), formatOf("a.XLSX"), formatOf("a.csv"), formatOf("a.markdown"), formatOf("a.txt")]).toEqual(["pdf", "xlsx", "csv", "markdown", undefined]);
+    expect([formatOf("a.pdf"), formatOf("a.XLSX"), formatOf("a.csv"), formatOf("a.markdown"), formatOf("a.txt")]).toEqual([
+      "pdf",
+      "xlsx",
+      "csv",
+      "markdown",
+      undefined,
+    ]);
   });
 });

@@ -9,7 +9,15 @@ import { declaredUnzippedBytes, DocumentTooLarge, type DocumentBounds } from "./
 
 export type DocumentFormat = "pdf" | "docx" | "xlsx" | "csv" | "markdown";
 
-const FORMATS: Readonly<Record<string, DocumentFormat>> = { ".pdf": "pdf", ".docx": "docx", ".xlsx": "xlsx", ".xlsm": "xlsx", ".csv": "csv", ".md": "markdown", ".markdown": "markdown" };
+const FORMATS: Readonly<Record<string, DocumentFormat>> = {
+  ".pdf": "pdf",
+  ".docx": "docx",
+  ".xlsx": "xlsx",
+  ".xlsm": "xlsx",
+  ".csv": "csv",
+  ".md": "markdown",
+  ".markdown": "markdown",
+};
 /**
  * Each reader loads on first use: PDF.js, mammoth and exceljs take a third of a second to load,
  * which no other command should pay for.
@@ -32,14 +40,23 @@ export const formatOf = (path: string): DocumentFormat | undefined => FORMATS[ex
  * Reads the document at `path` into blocks, within the bounds of docs/flow-format.md "Limits"
  * (raised by the FLOWPROOF_DOC_MAX_* variables of `env`).
  */
-export async function readDocument(path: string, env: Readonly<Record<string, string | undefined>> = {}): Promise<{ format: DocumentFormat; blocks: DocBlock[] }> {
+export async function readDocument(
+  path: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): Promise<{ format: DocumentFormat; blocks: DocBlock[] }> {
   const ext = extname(path).toLowerCase();
   const format = formatOf(path);
   if (!format) {
     const saveAs = SAVE_AS[ext];
-    throw new FlowproofError(diagnostic("document-unreadable", `${path}: ${ext ? `\`${ext}\` is not a format author-from-doc reads` : "the file has no extension to tell its format"}`, {
-      hint: saveAs ? `save it as ${saveAs} and pass that file` : `export the test case as ${SUPPORTED}`,
-    }));
+    throw new FlowproofError(
+      diagnostic(
+        "document-unreadable",
+        `${path}: ${ext ? `\`${ext}\` is not a format author-from-doc reads` : "the file has no extension to tell its format"}`,
+        {
+          hint: saveAs ? `save it as ${saveAs} and pass that file` : `export the test case as ${SUPPORTED}`,
+        },
+      ),
+    );
   }
   const maxBytes = limitValue("docBytes", env);
   const bounds: DocumentBounds = { rows: limitValue("docRows", env), pages: limitValue("docPages", env) };
@@ -51,19 +68,34 @@ export async function readDocument(path: string, env: Readonly<Record<string, st
   } catch (error) {
     if (error instanceof DocumentTooLarge) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    throw new FlowproofError(diagnostic("io-error", `cannot read ${path}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (error as Error).message}`, { hint: "pass the path of the exported test case" }), { cause: error });
+    throw new FlowproofError(
+      diagnostic(
+        "io-error",
+        `cannot read ${path}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (error as Error).message}`,
+        { hint: "pass the path of the exported test case" },
+      ),
+      { cause: error },
+    );
   }
   if (format === "docx" || format === "xlsx") {
     const unzipped = declaredUnzippedBytes(bytes);
     const max = limitValue("docUnzippedBytes", env);
-    if (unzipped !== undefined && unzipped > max) throw new DocumentTooLarge(`${path} unzips to ${Number.isFinite(unzipped) ? `${unzipped} bytes` : "more than 4 GiB"} (as its zip directory declares)`, "docUnzippedBytes", max);
+    if (unzipped !== undefined && unzipped > max)
+      throw new DocumentTooLarge(
+        `${path} unzips to ${Number.isFinite(unzipped) ? `${unzipped} bytes` : "more than 4 GiB"} (as its zip directory declares)`,
+        "docUnzippedBytes",
+        max,
+      );
   }
   try {
     return { format, blocks: await READERS[format](bytes, bounds) };
   } catch (error) {
     if (error instanceof DocumentTooLarge) throw error;
-    throw new FlowproofError(diagnostic("document-unreadable", `${path} could not be read as ${format.toUpperCase()}: ${error instanceof Error ? error.message : String(error)}`, {
-      hint: `check that the file is a complete ${format.toUpperCase()} export (open it once in its application and save it again)`,
-    }), { cause: error });
+    throw new FlowproofError(
+      diagnostic("document-unreadable", `${path} could not be read as ${format.toUpperCase()}: ${error instanceof Error ? error.message : String(error)}`, {
+        hint: `check that the file is a complete ${format.toUpperCase()} export (open it once in its application and save it again)`,
+      }),
+      { cause: error },
+    );
   }
 }

@@ -5,7 +5,16 @@ import { buildDocx } from "../../../test/support/docx.ts";
 
 describe("readDocx", () => {
   test("reads tables and the paragraphs around them, in document order", async () => {
-    const docx = buildDocx(["Test case: Login", { table: [["Step Name", "Description", "Expected Result"], ["Step 1", "Type “Ada” into the “Name” field\nthen wait", "page shows <Ada> & co"]] }, "Reviewed by QA"]);
+    const docx = buildDocx([
+      "Test case: Login",
+      {
+        table: [
+          ["Step Name", "Description", "Expected Result"],
+          ["Step 1", "Type “Ada” into the “Name” field\nthen wait", "page shows <Ada> & co"],
+        ],
+      },
+      "Reviewed by QA",
+    ]);
     const blocks = await readDocx(docx);
     expect(blocks.map((b) => b.kind)).toEqual(["lines", "table", "lines"]);
     expect(blocks[0]).toEqual({ kind: "lines", lines: ["Test case: Login"] });
@@ -24,6 +33,8 @@ describe("readDocx", () => {
 
 describe("htmlBlocks", () => {
   test("splits list items and line breaks into lines", () => {
-    expect(htmlBlocks("<h1>Login</h1><ul><li>Step 1: Go to /login</li></ul><p>a<br />b</p>")).toEqual([{ kind: "lines", lines: ["Login", "Step 1: Go to /login", "a", "b"] }]);
+    expect(htmlBlocks("<h1>Login</h1><ul><li>Step 1: Go to /login</li></ul><p>a<br />b</p>")).toEqual([
+      { kind: "lines", lines: ["Login", "Step 1: Go to /login", "a", "b"] },
+    ]);
   });
 });

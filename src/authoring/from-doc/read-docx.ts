@@ -22,7 +22,10 @@ export function htmlBlocks(html: string): DocBlock[] {
   const blocks: DocBlock[] = [];
   let at = 0;
   const paragraphs = (part: string) => {
-    const lines = [...part.matchAll(PARAGRAPH)].flatMap((m) => text(m[2]!).split("\n")).map((l) => l.trim()).filter(Boolean);
+    const lines = [...part.matchAll(PARAGRAPH)]
+      .flatMap((m) => text(m[2]!).split("\n"))
+      .map((l) => l.trim())
+      .filter(Boolean);
     if (lines.length > 0) blocks.push({ kind: "lines", lines });
   };
   for (const t of html.matchAll(TABLE)) {
@@ -41,7 +44,7 @@ function text(html: string): string {
     .replace(/<[^>]*>/g, "")
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, "\"")
+    .replace(/&quot;/g, '"')
     .replace(/&#39;/g, "'")
     .replace(/&amp;/g, "&");
 }

@@ -12,11 +12,20 @@ function isDelimiterRow(line: string): boolean {
 
 /** The blocks of a Markdown document. */
 export function readMarkdown(bytes: Uint8Array): DocBlock[] {
-  const lines = new TextDecoder().decode(bytes).replace(/^\ufeff/, "").split(/\r?\n/);
+  const lines = new TextDecoder()
+    .decode(bytes)
+    .replace(/^\ufeff/, "")
+    .split(/\r?\n/);
   const blocks: DocBlock[] = [];
   let text: string[] = [];
   const flush = () => {
-    const kept = text.map((l) => inline(l).replace(/^\s*(?:#{1,6}|[-*+]|>)\s+/, "").trim()).filter(Boolean);
+    const kept = text
+      .map((l) =>
+        inline(l)
+          .replace(/^\s*(?:#{1,6}|[-*+]|>)\s+/, "")
+          .trim(),
+      )
+      .filter(Boolean);
     if (kept.length > 0) blocks.push({ kind: "lines", lines: kept });
     text = [];
   };

@@ -16,7 +16,9 @@ export async function readPdf(bytes: Uint8Array, bounds?: DocumentBounds): Promi
     // Counted before any page's text is read.
     if (bounds && pdf.numPages > bounds.pages) throw new DocumentTooLarge(`the PDF has ${pdf.numPages} pages`, "docPages", bounds.pages);
     const { items } = await extractTextItems(pdf);
-    const runs: PdfTextItem[] = items.flatMap((page, p) => page.map((it) => ({ page: p + 1, str: it.str, x: it.x, y: it.y, width: it.width, height: it.height })));
+    const runs: PdfTextItem[] = items.flatMap((page, p) =>
+      page.map((it) => ({ page: p + 1, str: it.str, x: it.x, y: it.y, width: it.width, height: it.height })),
+    );
     return layoutPdf(runs);
   } finally {
     await pdf.loadingTask.destroy();

@@ -69,10 +69,14 @@ export function csvRows(text: string): number {
 
 /** The delimiter of a CSV: whichever of `,` `;` and tab its first line holds most of, outside quotes. */
 export function csvDelimiter(text: string): string {
-  const counts = new Map<string, number>([[",", 0], [";", 0], ["\t", 0]]);
+  const counts = new Map<string, number>([
+    [",", 0],
+    [";", 0],
+    ["\t", 0],
+  ]);
   let quoted = false;
   for (const ch of text) {
-    if (ch === "\"") quoted = !quoted;
+    if (ch === '"') quoted = !quoted;
     else if (!quoted && (ch === "\n" || ch === "\r")) break;
     else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
   }

@@ -29,17 +29,136 @@ const MENTIONS = new RegExp(String.raw`\b${KEYWORD}\b`, "i");
  * letter): "the password is accepted" holds none.
  */
 const NOT_A_VALUE = new Set([
-  "a", "an", "the", "and", "or", "but", "for", "from", "in", "into", "on", "of", "to", "with", "by", "at", "as", "is", "are", "was", "were",
-  "be", "been", "not", "no", "do", "does", "did", "has", "have", "will", "can", "cannot", "may", "must", "should", "shall", "this", "that",
-  "it", "its", "your", "their", "his", "her", "my", "our", "field", "fields", "box", "input", "textbox", "text", "area", "prompt", "dialog",
-  "page", "screen", "form", "policy", "rules", "requirements", "reset", "change", "changed", "expired", "expires", "manager", "link", "hint",
-  "strength", "again", "confirmation", "confirm", "match", "matches", "mismatch", "shown", "displayed", "masked", "hidden", "required",
-  "empty", "blank", "invalid", "valid", "incorrect", "correct", "wrong", "user", "users", "account", "login", "log", "sign", "then", "twice",
-  "once", "new", "old", "current", "temporary", "button", "label", "character", "characters", "length", "entry", "value", "code", "number",
-  "pad", "entered", "typed", "accepted", "rejected", "updated", "saved", "sent", "used", "needed", "set", "ok", "click", "press", "tab", "enter",
+  "a",
+  "an",
+  "the",
+  "and",
+  "or",
+  "but",
+  "for",
+  "from",
+  "in",
+  "into",
+  "on",
+  "of",
+  "to",
+  "with",
+  "by",
+  "at",
+  "as",
+  "is",
+  "are",
+  "was",
+  "were",
+  "be",
+  "been",
+  "not",
+  "no",
+  "do",
+  "does",
+  "did",
+  "has",
+  "have",
+  "will",
+  "can",
+  "cannot",
+  "may",
+  "must",
+  "should",
+  "shall",
+  "this",
+  "that",
+  "it",
+  "its",
+  "your",
+  "their",
+  "his",
+  "her",
+  "my",
+  "our",
+  "field",
+  "fields",
+  "box",
+  "input",
+  "textbox",
+  "text",
+  "area",
+  "prompt",
+  "dialog",
+  "page",
+  "screen",
+  "form",
+  "policy",
+  "rules",
+  "requirements",
+  "reset",
+  "change",
+  "changed",
+  "expired",
+  "expires",
+  "manager",
+  "link",
+  "hint",
+  "strength",
+  "again",
+  "confirmation",
+  "confirm",
+  "match",
+  "matches",
+  "mismatch",
+  "shown",
+  "displayed",
+  "masked",
+  "hidden",
+  "required",
+  "empty",
+  "blank",
+  "invalid",
+  "valid",
+  "incorrect",
+  "correct",
+  "wrong",
+  "user",
+  "users",
+  "account",
+  "login",
+  "log",
+  "sign",
+  "then",
+  "twice",
+  "once",
+  "new",
+  "old",
+  "current",
+  "temporary",
+  "button",
+  "label",
+  "character",
+  "characters",
+  "length",
+  "entry",
+  "value",
+  "code",
+  "number",
+  "pad",
+  "entered",
+  "typed",
+  "accepted",
+  "rejected",
+  "updated",
+  "saved",
+  "sent",
+  "used",
+  "needed",
+  "set",
+  "ok",
+  "click",
+  "press",
+  "tab",
+  "enter",
 ]);
 
-const isQuoted = (v: string) => v.length >= 2 && (v[0] === "\"" || v[0] === "'") && v[v.length - 1] === v[0];
+const isQuoted = (v: string) => v.length >= 2 && (v[0] === '"' || v[0] === "'") && v[v.length - 1] === v[0];
 const unquote = (v: string) => (isQuoted(v) ? v.slice(1, -1) : v);
 /** `v` without the punctuation that ends a sentence after it (`Welcome1.` → `Welcome1`), scanned from the end. */
 const trimTrailing = (v: string) => {
@@ -85,7 +204,7 @@ export function replaceValue(text: string, value: string, reference: string): st
   while (at >= 0) {
     const end = at + value.length;
     const before = text[at - 1];
-    const quoted = (before === "\"" || before === "'") && text[end] === before;
+    const quoted = (before === '"' || before === "'") && text[end] === before;
     if (quoted || (!isWordChar(before) && !isWordChar(text[end]))) {
       out += text.slice(from, quoted ? at - 1 : at) + reference;
       from = quoted ? end + 1 : end;
@@ -118,18 +237,21 @@ export function redactSecrets(steps: readonly SourceStep[]): { steps: SourceStep
   };
   for (const s of steps) {
     for (const text of [s.action, s.data ?? "", s.expected ?? ""]) for (const v of findSecretValues(text)) name(v, text);
-    if (s.data && MENTIONS.test(s.action) && !/\s/.test(s.data) && findSecretValues(s.data).length === 0 && !s.data.startsWith("${")) name(unquote(s.data), s.action);
+    if (s.data && MENTIONS.test(s.action) && !/\s/.test(s.data) && findSecretValues(s.data).length === 0 && !s.data.startsWith("${"))
+      name(unquote(s.data), s.action);
   }
   // Longer values first, so a value holding a shorter one is replaced whole.
   const ordered = [...variables.entries()].sort((a, b) => b[0].length - a[0].length);
   const replace = (text: string) => ordered.reduce((t, [value, variable]) => replaceValue(t, value, `\${${variable}}`), text);
-  const out = steps.map((s): SourceStep => ({
-    ...s,
-    ...(s.name !== undefined ? { name: replace(s.name) } : {}),
-    action: replace(s.action),
-    ...(s.data !== undefined ? { data: replace(s.data) } : {}),
-    ...(s.expected !== undefined ? { expected: replace(s.expected) } : {}),
-  }));
+  const out = steps.map(
+    (s): SourceStep => ({
+      ...s,
+      ...(s.name !== undefined ? { name: replace(s.name) } : {}),
+      action: replace(s.action),
+      ...(s.data !== undefined ? { data: replace(s.data) } : {}),
+      ...(s.expected !== undefined ? { expected: replace(s.expected) } : {}),
+    }),
+  );
   const secrets = [...new Set(variables.values())].map((variable) => ({
     variable,
     steps: out.filter((s) => [s.name, s.action, s.data, s.expected].some((t) => t?.includes(`\${${variable}}`))).map((s) => s.index),

@@ -65,7 +65,13 @@ const HEADER_SEARCH_ROWS = 10;
 function tableSteps(cells: readonly (readonly string[])[], where: string): { shape?: ShapeId; steps: Omit<SourceStep, "index">[]; headerSeen?: string } {
   const rows = cells.map((r) => r.map(plainText));
   const first = rows.find((r) => r.some((c) => c.trim() !== ""));
-  const headerSeen = first ? `\`${first.map((c) => cleanText(c)).filter(Boolean).slice(0, 4).join(" | ")}\`` : undefined;
+  const headerSeen = first
+    ? `\`${first
+        .map((c) => cleanText(c))
+        .filter(Boolean)
+        .slice(0, 4)
+        .join(" | ")}\``
+    : undefined;
   for (let h = 0; h < Math.min(rows.length, HEADER_SEARCH_ROWS); h++) {
     const header = readHeader(rows[h]!);
     if (!header) continue;
@@ -74,7 +80,7 @@ function tableSteps(cells: readonly (readonly string[])[], where: string): { sha
       const row = rows[r]!;
       // A header repeated on every page of a printed table is not a step.
       if (readHeader(row)) continue;
-      const cell = (i: number | undefined) => (i === undefined ? "" : row[i] ?? "");
+      const cell = (i: number | undefined) => (i === undefined ? "" : (row[i] ?? ""));
       const action = cell(header.action);
       if (cleanText(action) === "") continue;
       const expected = cell(header.expected);
@@ -82,7 +88,15 @@ function tableSteps(cells: readonly (readonly string[])[], where: string): { sha
       if (numbered) {
         const expectations = splitNumbered(expected);
         numbered.forEach((text, i) => {
-          steps.push(source({ name: `${cleanText(cell(header.name)) || `row ${r + 1}`}.${i + 1}`, action: text, expected: expectations?.[i] ?? (i === numbered.length - 1 && !expectations ? expected : ""), data: "", where: `${where}, row ${r + 1}` }));
+          steps.push(
+            source({
+              name: `${cleanText(cell(header.name)) || `row ${r + 1}`}.${i + 1}`,
+              action: text,
+              expected: expectations?.[i] ?? (i === numbered.length - 1 && !expectations ? expected : ""),
+              data: "",
+              where: `${where}, row ${r + 1}`,
+            }),
+          );
         });
         continue;
       }
@@ -111,7 +125,13 @@ const STEP_LINE = /^\s*step\s+(\d+)\s*(?:[:.)–-]\s*(.*))?$/i;
  * stray `Description:` in prose is not a test case.
  */
 function labelledSteps(lines: readonly string[]): Omit<SourceStep, "index">[] {
-  interface Draft { name: string; action: string; data: string; expected: string; where: string }
+  interface Draft {
+    name: string;
+    action: string;
+    data: string;
+    expected: string;
+    where: string;
+  }
   const out: Draft[] = [];
   const roles = new Set<ColumnRole>();
   let current: Draft | undefined;
@@ -164,7 +184,7 @@ export function plainText(raw: string): string {
     .replace(/&nbsp;/g, " ")
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, "\"")
+    .replace(/&quot;/g, '"')
     .replace(/&#39;|&apos;/g, "'")
     .replace(/&#(\d+);/g, (_, n: string) => String.fromCodePoint(Number(n)))
     .replace(/&#x([0-9a-f]+);/gi, (_, n: string) => String.fromCodePoint(parseInt(n, 16)))
@@ -176,15 +196,17 @@ export function plainText(raw: string): string {
  * grammar's "Save"), control characters dropped, whitespace collapsed, one closing full stop removed.
  */
 export function cleanText(raw: string): string {
-  return raw
-    .replace(/[“”„‟″«»]/g, "\"")
-    .replace(/[‘’‚‛′]/g, "'")
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b\ufeff]/g, "")
-    .replace(/\s+/g, " ")
-    .trim()
-    .replace(/(?<!\.)\.$/, "")
-    .trim();
+  return (
+    raw
+      .replace(/[“”„‟″«»]/g, '"')
+      .replace(/[‘’‚‛′]/g, "'")
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b\ufeff]/g, "")
+      .replace(/\s+/g, " ")
+      .trim()
+      .replace(/(?<!\.)\.$/, "")
+      .trim()
+  );
 }
 
 const NUMBERED_ITEM = /^\s*(\d+)[.)]\s+(.*)$/;

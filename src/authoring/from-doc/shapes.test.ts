@@ -4,7 +4,11 @@ import { headerRoles, normalizeHeader, readHeader } from "./shapes.ts";
 describe("readHeader", () => {
   test.each([
     ["HP ALM", ["Step Name", "Description", "Expected Result", "Actual Result"], { action: 1, name: 0, expected: 2, shape: "hp-alm" }],
-    ["Azure DevOps", ["ID", "Work Item Type", "Title", "Test Step", "Step Action", "Step Expected"], { action: 4, name: 3, expected: 5, shape: "azure-devops" }],
+    [
+      "Azure DevOps",
+      ["ID", "Work Item Type", "Title", "Test Step", "Step Action", "Step Expected"],
+      { action: 4, name: 3, expected: 5, shape: "azure-devops" },
+    ],
     ["Xray", ["Action", "Data", "Expected Result"], { action: 0, data: 1, expected: 2, shape: "xray-jira" }],
     ["Zephyr", ["Test Step", "Test Data", "Expected Result"], { action: 0, data: 1, expected: 2, shape: "xray-jira" }],
     ["TestRail", ["ID", "Title", "Steps (Step)", "Steps (Expected Result)"], { action: 2, expected: 3, shape: "testrail" }],

@@ -23,14 +23,47 @@ export function normalizeHeader(text: string): string {
  * name or number the step.
  */
 export const ACTION_HEADERS: readonly string[] = [
-  "step action", "steps (step)", "action", "actions", "description", "step description", "test step description",
-  "step details", "instructions", "procedure", "test step", "step", "steps",
+  "step action",
+  "steps (step)",
+  "action",
+  "actions",
+  "description",
+  "step description",
+  "test step description",
+  "step details",
+  "instructions",
+  "procedure",
+  "test step",
+  "step",
+  "steps",
 ];
-const NAME_HEADERS: readonly string[] = ["step name", "step #", "step no", "step no.", "step number", "step id", "#", "no", "no.", "nr", "index", "test step", "step"];
+const NAME_HEADERS: readonly string[] = [
+  "step name",
+  "step #",
+  "step no",
+  "step no.",
+  "step number",
+  "step id",
+  "#",
+  "no",
+  "no.",
+  "nr",
+  "index",
+  "test step",
+  "step",
+];
 const DATA_HEADERS: readonly string[] = ["data", "test data", "step data", "input data", "steps (data)"];
 export const EXPECTED_HEADERS: readonly string[] = [
-  "expected result", "expected results", "expected", "step expected", "steps (expected result)", "expected outcome",
-  "expected behavior", "expected behaviour", "expected output", "result",
+  "expected result",
+  "expected results",
+  "expected",
+  "step expected",
+  "steps (expected result)",
+  "expected outcome",
+  "expected behavior",
+  "expected behaviour",
+  "expected output",
+  "result",
 ];
 const ACTUAL_HEADERS: readonly string[] = ["actual result", "actual results", "actual", "actual outcome", "status", "result status"];
 

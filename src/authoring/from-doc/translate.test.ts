@@ -46,29 +46,38 @@ describe("translatePrompt", () => {
 
 describe("checkReply", () => {
   test("takes steps and an assertion that parse", () => {
-    expect(checkReply("```json\n{\"steps\": [\"Go to /login\", \"Press Enter\"], \"assert\": \"page shows Sign in\", \"another_app\": null, \"unclear\": null}\n```", req("Open the login page"))).toEqual({
+    expect(
+      checkReply(
+        '```json\n{"steps": ["Go to /login", "Press Enter"], "assert": "page shows Sign in", "another_app": null, "unclear": null}\n```',
+        req("Open the login page"),
+      ),
+    ).toEqual({
       translation: { rules: ["Go to /login", "Press Enter"], assert: "page shows Sign in" },
       errors: [],
     });
   });
 
   test("names each line that does not parse, with the grammar's hint", () => {
-    const r = checkReply("{\"steps\": [\"Click Login\"], \"assert\": \"the form is shown\"}", req("Log in"));
+    const r = checkReply('{"steps": ["Click Login"], "assert": "the form is shown"}', req("Log in"));
     expect(r.translation).toEqual({});
     expect(r.errors).toEqual([
-      "steps[0] `Click Login` does not parse: `Click` needs a quoted target. Hint: quote the text, e.g. `Click \"Login\"`",
-      "\"assert\" `the form is shown` does not parse: `the form is shown` matches no assertion. Hint: " + (parseAssertion("the form is shown", at("web")) as { error: { hint: string } }).error.hint,
+      'steps[0] `Click Login` does not parse: `Click` needs a quoted target. Hint: quote the text, e.g. `Click "Login"`',
+      '"assert" `the form is shown` does not parse: `the form is shown` matches no assertion. Hint: ' +
+        (parseAssertion("the form is shown", at("web")) as { error: { hint: string } }).error.hint,
     ]);
   });
 
   test("a translation that drops a secret reference is refused", () => {
-    const r = checkReply("{\"steps\": [\"Type hunter2 into the \\\"Password\\\" field\"], \"assert\": null}", req("Enter password ${PASSWORD}"));
+    const r = checkReply('{"steps": ["Type hunter2 into the \\"Password\\" field"], "assert": null}', req("Enter password ${PASSWORD}"));
     expect(r.errors).toEqual(["keep ${PASSWORD} exactly as written in the step; it stands for a secret"]);
   });
 
   test("another app or an unclear step is an answer, not an error", () => {
-    expect(checkReply("{\"steps\": [], \"another_app\": \"Outlook\"}", req("Confirm the booking"))).toEqual({ translation: { anotherApp: "Outlook" }, errors: [] });
-    expect(checkReply("{\"steps\": [], \"assert\": null, \"unclear\": \"which record?\"}", req("Pick the record"))).toEqual({ translation: { note: "the model: which record?" }, errors: [] });
+    expect(checkReply('{"steps": [], "another_app": "Outlook"}', req("Confirm the booking"))).toEqual({ translation: { anotherApp: "Outlook" }, errors: [] });
+    expect(checkReply('{"steps": [], "assert": null, "unclear": "which record?"}', req("Pick the record"))).toEqual({
+      translation: { note: "the model: which record?" },
+      errors: [],
+    });
   });
 
   test("not JSON is an error", () => {
@@ -78,20 +87,23 @@ describe("checkReply", () => {
 
 describe("translateStep", () => {
   test("one call when the reply parses", async () => {
-    const client = recorded("{\"steps\": [\"Go to /login\"], \"assert\": \"page shows Sign in\"}");
-    expect(await translateStep(client, req("Open the login page"))).toEqual({ translation: { rules: ["Go to /login"], assert: "page shows Sign in" }, calls: 1 });
+    const client = recorded('{"steps": ["Go to /login"], "assert": "page shows Sign in"}');
+    expect(await translateStep(client, req("Open the login page"))).toEqual({
+      translation: { rules: ["Go to /login"], assert: "page shows Sign in" },
+      calls: 1,
+    });
   });
 
   test("retries once in the same conversation with the parser's errors", async () => {
-    const client = recorded("{\"steps\": [\"Click Login\"], \"assert\": null}", "{\"steps\": [\"Click \\\"Login\\\"\"], \"assert\": null}");
+    const client = recorded('{"steps": ["Click Login"], "assert": null}', '{"steps": ["Click \\"Login\\""], "assert": null}');
     const r = await translateStep(client, req("Log in"));
-    expect(r).toEqual({ translation: { rules: ["Click \"Login\""] }, calls: 2 });
+    expect(r).toEqual({ translation: { rules: ['Click "Login"'] }, calls: 2 });
     expect(client.calls[1]!.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
     expect(client.calls[1]![2]!.content).toContain("`Click` needs a quoted target");
   });
 
   test("after the retry, keeps what parses and says why the rest was not kept", async () => {
-    const client = recorded("{\"steps\": [\"Click Login\"], \"assert\": \"page shows Welcome\"}");
+    const client = recorded('{"steps": ["Click Login"], "assert": "page shows Welcome"}');
     const r = await translateStep(client, req("Log in"));
     expect(r.calls).toBe(2);
     expect(r.translation.rules).toBeUndefined();

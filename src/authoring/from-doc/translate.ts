@@ -11,38 +11,38 @@ import type { SourceStep } from "./segment.ts";
 export const GRAMMAR_ACTIONS: readonly string[] = [
   "Go to /login",
   "Go to https://shop.example.com/cart",
-  "Click \"Sign in\"",
-  "Press the \"Save\" button",
-  "Type Ada Lovelace into the \"Full name\" field",
-  "Type ${PASSWORD} into the \"Password\" field",
-  "Clear the \"Search\" field",
-  "Replace the \"Quantity\" field with 2",
-  "Select Express from the \"Shipping\" dropdown",
-  "Check the \"Remember me\" checkbox",
-  "Uncheck the \"Newsletter\" checkbox",
+  'Click "Sign in"',
+  'Press the "Save" button',
+  'Type Ada Lovelace into the "Full name" field',
+  'Type ${PASSWORD} into the "Password" field',
+  'Clear the "Search" field',
+  'Replace the "Quantity" field with 2',
+  'Select Express from the "Shipping" dropdown',
+  'Check the "Remember me" checkbox',
+  'Uncheck the "Newsletter" checkbox',
   "Press Enter",
   "Press Control+A",
-  "Hover over \"Account\"",
-  "Double-click \"Row 1\"",
-  "Right-click \"Invoice 4711\"",
+  'Hover over "Account"',
+  'Double-click "Row 1"',
+  'Right-click "Invoice 4711"',
   "Scroll to the bottom",
   "Wait until page shows Order placed",
-  "Remember the \"css:#order-id\" as order_id",
-  "Click \"Delete\", accepting the \"Are you sure?\" dialog",
-  "Click the \"Edit\" in the item containing \"Invoice 4711\"",
+  'Remember the "css:#order-id" as order_id',
+  'Click "Delete", accepting the "Are you sure?" dialog',
+  'Click the "Edit" in the item containing "Invoice 4711"',
 ];
 export const GRAMMAR_ASSERTIONS: readonly string[] = [
   "page shows Welcome back",
   "page does not show Payment failed",
   "page url contains /orders",
   "page title is Orders - Acme",
-  "the \"Status\" shows Active",
-  "the \"Email\" field contains ada@example.com",
-  "the \"Save\" is enabled",
-  "the \"Error\" is not visible",
-  "the \"Remember me\" checkbox is checked",
-  "the \"css:.order-row\" appears 3 times",
-  "the \"Status\" column of the row containing \"Grace Hopper\" shows Suspended",
+  'the "Status" shows Active',
+  'the "Email" field contains ada@example.com',
+  'the "Save" is enabled',
+  'the "Error" is not visible',
+  'the "Remember me" checkbox is checked',
+  'the "css:.order-row" appears 3 times',
+  'the "Status" column of the row containing "Grace Hopper" shows Suspended',
 ];
 
 export const TRANSLATE_SYSTEM_PROMPT = `You translate one step of a manual test case into flowproof's rules grammar: exact, deterministic step texts that a test runner executes against the app. You cannot see the app.
@@ -73,7 +73,12 @@ export interface TranslateRequest {
 
 /** The user message. Its first line is `STEP: <action>`, how a recorded model keys its answers. */
 export function translatePrompt(req: TranslateRequest): string {
-  const wanted = req.pending.action && req.pending.expected ? "the steps and the assertion" : req.pending.action ? "the steps (\"assert\": null)" : "the assertion only (\"steps\": [])";
+  const wanted =
+    req.pending.action && req.pending.expected
+      ? "the steps and the assertion"
+      : req.pending.action
+        ? 'the steps ("assert": null)'
+        : 'the assertion only ("steps": [])';
   return [
     `STEP: ${actionText(req.step)}`,
     `EXPECTED RESULT: ${req.step.expected ?? "(none)"}`,
@@ -93,14 +98,19 @@ const REFERENCE = /\$\{[A-Za-z_][A-Za-z0-9_.]*\}/g;
 
 /** Reads one reply. Invalid parts are left out of `translation` and explained in `errors`. */
 export function checkReply(text: string, req: TranslateRequest): CheckedReply {
-  const stripped = text.trim().replace(/^```[a-zA-Z]*\s*\n?/, "").replace(/\n?```\s*$/, "").trim();
+  const stripped = text
+    .trim()
+    .replace(/^```[a-zA-Z]*\s*\n?/, "")
+    .replace(/\n?```\s*$/, "")
+    .trim();
   let value: unknown;
   try {
     value = JSON.parse(stripped);
   } catch (error) {
     return { translation: {}, errors: [`the reply is not valid JSON (${(error as Error).message}); answer with the JSON object only`] };
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return { translation: {}, errors: ["the reply must be one JSON object with \"steps\", \"assert\", \"another_app\" and \"unclear\""] };
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return { translation: {}, errors: ['the reply must be one JSON object with "steps", "assert", "another_app" and "unclear"'] };
   const o = value as Record<string, unknown>;
   const nonEmpty = (k: string) => (typeof o[k] === "string" && (o[k] as string).trim() !== "" ? (o[k] as string).trim() : undefined);
   const other = nonEmpty("another_app");
@@ -111,9 +121,9 @@ export function checkReply(text: string, req: TranslateRequest): CheckedReply {
   const unclear = nonEmpty("unclear");
   if (req.pending.action) {
     const steps = o["steps"];
-    if (!Array.isArray(steps) || !steps.every((s) => typeof s === "string")) errors.push("\"steps\" must be a list of strings");
+    if (!Array.isArray(steps) || !steps.every((s) => typeof s === "string")) errors.push('"steps" must be a list of strings');
     else if (steps.length === 0) {
-      if (!unclear) errors.push("\"steps\" is empty: translate the step, or say in \"unclear\" what is missing");
+      if (!unclear) errors.push('"steps" is empty: translate the step, or say in "unclear" what is missing');
     } else {
       const problems = steps.flatMap((s, i) => {
         const r = parseStep(s, ctx);
@@ -132,7 +142,7 @@ export function checkReply(text: string, req: TranslateRequest): CheckedReply {
       const r = parseAssertion(a, ctx);
       if (r.ok) assert = a.trim();
       else errors.push(`"assert" \`${a}\` does not parse: ${r.error.message} Hint: ${r.error.hint}`);
-    } else if (a !== null && a !== undefined && a !== "") errors.push("\"assert\" must be a string or null");
+    } else if (a !== null && a !== undefined && a !== "") errors.push('"assert" must be a string or null');
   }
   return { translation: { ...(rules ? { rules } : {}), ...(assert ? { assert } : {}), ...(unclear ? { note: `the model: ${unclear}` } : {}) }, errors };
 }
@@ -143,7 +153,13 @@ export async function translateStep(client: ModelClient, req: TranslateRequest):
   const first = await client.complete(TRANSLATE_SYSTEM_PROMPT, messages);
   const checked = checkReply(first, req);
   if (checked.errors.length === 0) return { translation: checked.translation, calls: 1 };
-  messages.push({ role: "assistant", content: first }, { role: "user", content: `Your answer does not parse:\n${checked.errors.map((e) => `- ${e}`).join("\n")}\nAnswer again with the corrected JSON object only.` });
+  messages.push(
+    { role: "assistant", content: first },
+    {
+      role: "user",
+      content: `Your answer does not parse:\n${checked.errors.map((e) => `- ${e}`).join("\n")}\nAnswer again with the corrected JSON object only.`,
+    },
+  );
   const second = checkReply(await client.complete(TRANSLATE_SYSTEM_PROMPT, messages), req);
   const note = second.errors.length > 0 ? { note: `the model's translation did not parse: ${second.errors[0]}` } : {};
   return { translation: { ...second.translation, ...note }, calls: 2 };

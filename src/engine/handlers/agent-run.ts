@@ -15,14 +15,15 @@ import { processLifecycle } from "../../plugins/lifecycle.ts";
 import { parseEgressEntry } from "../../plugins/egress.ts";
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? v as Json : {});
+const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});
 
 /** Checks a cassette read from a trace: a list of `{protocol, request, response}`; the problem names the turn. */
 export function cassetteProblem(value: unknown): string | undefined {
   if (!Array.isArray(value)) return "the agent_run step has no `cassette` list: re-record the flow";
   for (const [i, turn] of value.entries()) {
     const t = obj(turn);
-    if (!(AGENT_PROTOCOLS as readonly unknown[]).includes(t["protocol"])) return `cassette turn ${i + 1} has protocol ${JSON.stringify(t["protocol"])} (expected ${AGENT_PROTOCOLS.map((p) => JSON.stringify(p)).join(", ")})`;
+    if (!(AGENT_PROTOCOLS as readonly unknown[]).includes(t["protocol"]))
+      return `cassette turn ${i + 1} has protocol ${JSON.stringify(t["protocol"])} (expected ${AGENT_PROTOCOLS.map((p) => JSON.stringify(p)).join(", ")})`;
     if (t["request"] === null || typeof t["request"] !== "object") return `cassette turn ${i + 1} has no request object`;
     if (t["response"] === null || typeof t["response"] !== "object") return `cassette turn ${i + 1} has no response object`;
   }
@@ -36,8 +37,10 @@ export function lanesProblemOf(mcp: unknown, lanes: unknown): string | undefined
   const l = obj(lanes);
   for (const name of servers) {
     const lane = obj(l[name]);
-    if (!Array.isArray(lane["calls"]) || !Array.isArray(lane["events"])) return `the MCP lane of server \`${name}\` is missing or has no \`calls\`/\`events\` lists: re-record the flow`;
-    for (const [i, c] of (lane["calls"] as unknown[]).entries()) if (typeof obj(c)["method"] !== "string") return `call ${i + 1} of the MCP lane of server \`${name}\` has no method`;
+    if (!Array.isArray(lane["calls"]) || !Array.isArray(lane["events"]))
+      return `the MCP lane of server \`${name}\` is missing or has no \`calls\`/\`events\` lists: re-record the flow`;
+    for (const [i, c] of (lane["calls"] as unknown[]).entries())
+      if (typeof obj(c)["method"] !== "string") return `call ${i + 1} of the MCP lane of server \`${name}\` has no method`;
   }
   return undefined;
 }
@@ -46,7 +49,13 @@ export function lanesProblemOf(mcp: unknown, lanes: unknown): string | undefined
 function resolvedCheck(step: Exclude<AgentStep, { kind: "prompt" | "follow_up" }>, r: (text: string) => string): AgentCheck {
   switch (step.kind) {
     case "tool_call":
-      return { kind: "tool_call", text: r(step.text), tool: r(step.tool), negate: step.negate, where: step.where.map((c) => ({ path: r(c.path), matcher: c.matcher, ...(c.value !== undefined ? { value: r(c.value) } : {}) })) };
+      return {
+        kind: "tool_call",
+        text: r(step.text),
+        tool: r(step.tool),
+        negate: step.negate,
+        where: step.where.map((c) => ({ path: r(c.path), matcher: c.matcher, ...(c.value !== undefined ? { value: r(c.value) } : {}) })),
+      };
     case "reply":
       return { kind: "reply", text: r(step.text), op: step.op, value: r(step.value) };
     case "no_egress":
@@ -54,18 +63,33 @@ function resolvedCheck(step: Exclude<AgentStep, { kind: "prompt" | "follow_up" }
   }
 }
 
-const resolvedMap = (m: Readonly<Record<string, string>>, r: (text: string) => string): Record<string, string> => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, r(v)]));
+const resolvedMap = (m: Readonly<Record<string, string>>, r: (text: string) => string): Record<string, string> =>
+  Object.fromEntries(Object.entries(m).map(([k, v]) => [k, r(v)]));
 
 /** A conversation as the report shows it: turns counting from 1. */
 function callsOf(c: AgentConversation): { turns: number; calls: { turn: number; name: string; arguments: unknown; result?: string }[]; reply?: string } {
-  return { turns: c.turns, calls: c.calls.map((call) => ({ turn: call.turn + 1, name: call.name, arguments: call.arguments, ...(call.result !== undefined ? { result: call.result } : {}) })), ...(c.reply !== undefined ? { reply: c.reply } : {}) };
+  return {
+    turns: c.turns,
+    calls: c.calls.map((call) => ({
+      turn: call.turn + 1,
+      name: call.name,
+      arguments: call.arguments,
+      ...(call.result !== undefined ? { result: call.result } : {}),
+    })),
+    ...(c.reply !== undefined ? { reply: c.reply } : {}),
+  };
 }
 
 /** Where an agent's output is kept, under the run bundle. */
 const OUTPUT_DIR = "agent-output";
 
 /** The agent's stdout and stderr, redacted, as `agent-output/<step>.stdout.txt` and `.stderr.txt` under the run bundle; undefined when they cannot be written. */
-function keepOutput(dir: string, stepId: string, output: { readonly stdout: string; readonly stderr: string }, secrets: ReadonlyMap<string, string>): { stdout: string; stderr: string } | undefined {
+function keepOutput(
+  dir: string,
+  stepId: string,
+  output: { readonly stdout: string; readonly stderr: string },
+  secrets: ReadonlyMap<string, string>,
+): { stdout: string; stderr: string } | undefined {
   try {
     mkdirSync(join(dir, OUTPUT_DIR), { recursive: true });
     const files = { stdout: `${OUTPUT_DIR}/${stepId}.stdout.txt`, stderr: `${OUTPUT_DIR}/${stepId}.stderr.txt` };
@@ -112,18 +136,21 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     for (const raw of agent.allow_egress ?? []) {
       const text = r(raw);
       const parsed = parseEgressEntry(text);
-      if (!parsed.ok) return errored(`agent.allow_egress entry ${JSON.stringify(raw)}${raw !== text ? " (as resolved)" : ""}: ${parsed.message}; ${parsed.hint}`);
+      if (!parsed.ok)
+        return errored(`agent.allow_egress entry ${JSON.stringify(raw)}${raw !== text ? " (as resolved)" : ""}: ${parsed.message}; ${parsed.hint}`);
       allow.push(parsed.entry);
     }
     target = { command: r(agent.command), ...(agent.env ? { env: resolvedMap(agent.env, r) } : {}), ...(allow.length > 0 ? { allow_egress: allow } : {}) };
   } else {
     target = { url: r(agent.url), proxy_port: agent.proxy_port, ...(agent.headers ? { headers: resolvedMap(agent.headers, r) } : {}) };
   }
-  const mcp = params.mcp?.map((m): AgentMcpServer => ({
-    name: r(m.name),
-    ...("command" in m ? { command: r(m.command) } : { url: r(m.url), ...(m.port !== undefined ? { port: m.port } : {}) }),
-    ...(m.tools ? { tools: m.tools.map((t) => ({ name: r(t.name), ...("result" in t ? { result: resolveArgs(t.result, ctx) } : {}) })) } : {}),
-  }));
+  const mcp = params.mcp?.map(
+    (m): AgentMcpServer => ({
+      name: r(m.name),
+      ...("command" in m ? { command: r(m.command) } : { url: r(m.url), ...(m.port !== undefined ? { port: m.port } : {}) }),
+      ...(m.tools ? { tools: m.tools.map((t) => ({ name: r(t.name), ...("result" in t ? { result: resolveArgs(t.result, ctx) } : {}) })) } : {}),
+    }),
+  );
   const request: AgentRunRequest = {
     mode,
     agent: target,
@@ -132,7 +159,14 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     checks,
     tools: params.tools ?? [],
     strict: params.strict === true,
-    ...(params.match !== undefined ? { match: typeof params.match === "string" ? { by: params.match, ignore: [], compare: [] } : { by: params.match.by ?? "conversation", ignore: params.match.ignore ?? [], compare: params.match.compare ?? [] } } : {}),
+    ...(params.match !== undefined
+      ? {
+          match:
+            typeof params.match === "string"
+              ? { by: params.match, ignore: [], compare: [] }
+              : { by: params.match.by ?? "conversation", ignore: params.match.ignore ?? [], compare: params.match.compare ?? [] },
+        }
+      : {}),
     ...(cassette ? { cassette } : {}),
     // `heal`: the recorded turns, served until the first divergence; the rest is recorded live.
     ...(mode === "record" && s.prior?.get(step.id) ? { healFrom: s.prior.get(step.id)! } : {}),
@@ -153,9 +187,11 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     // The surface's turns are checked at this boundary before the trace keeps them.
     const turns = outcome.cassette ?? [];
     const kept = turns.filter(isCassetteTurn);
-    if (kept.length !== turns.length) return errored(`the agent surface recorded a malformed cassette: ${cassetteProblem(turns) ?? "a turn's status is not an HTTP status"}`);
+    if (kept.length !== turns.length)
+      return errored(`the agent surface recorded a malformed cassette: ${cassetteProblem(turns) ?? "a turn's status is not an HTTP status"}`);
     params.cassette = kept;
-    if (outcome.lanes) params.lanes = Object.fromEntries(Object.entries(outcome.lanes).map(([name, lane]) => [name, { calls: [...lane.calls], events: [...lane.events] }]));
+    if (outcome.lanes)
+      params.lanes = Object.fromEntries(Object.entries(outcome.lanes).map(([name, lane]) => [name, { calls: [...lane.calls], events: [...lane.events] }]));
   }
   const c = outcome.conversation;
   const output = outcome.output ? keepOutput(s.artifactDir, step.id, outcome.output, ctx.secrets) : undefined;
@@ -165,11 +201,25 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     ...callsOf(c),
     model_calls: outcome.modelCalls ?? 0,
     ...(output ? { output } : {}),
-    ...(outcome.healedFrom !== undefined && outcome.recordedConversation ? { healed: { kept_turns: outcome.healedFrom, recorded: callsOf(outcome.recordedConversation) } } : {}),
+    ...(outcome.healedFrom !== undefined && outcome.recordedConversation
+      ? { healed: { kept_turns: outcome.healedFrom, recorded: callsOf(outcome.recordedConversation) } }
+      : {}),
     ...(outcome.divergedTurn !== undefined ? { diverged_turn: outcome.divergedTurn } : {}),
     ...(outcome.notes && outcome.notes.length > 0 ? { notes: [...outcome.notes] } : {}),
-    ...(outcome.containment ? { containment: outcome.containment.tier, ...(outcome.containment.enforced ? { egress_attempts: outcome.containment.attempted.map((x) => ({ ...x })) } : {}) } : {}),
-    ...(failedCheck ? { failed_check: { text: failedCheck.text, ...(outcome.failedCheck?.call !== undefined ? { call: outcome.failedCheck.call } : {}) } } : {}),
+    ...(outcome.containment
+      ? {
+          containment: outcome.containment.tier,
+          ...(outcome.containment.enforced ? { egress_attempts: outcome.containment.attempted.map((x) => ({ ...x })) } : {}),
+        }
+      : {}),
+    ...(failedCheck
+      ? { failed_check: { text: failedCheck.text, ...(outcome.failedCheck?.call !== undefined ? { call: outcome.failedCheck.call } : {}) } }
+      : {}),
   };
-  return { status: outcome.status, ...(outcome.detail !== undefined ? { detail: outcome.detail } : {}), agent: report, ...(outcome.lines ? { lines: outcome.lines } : {}) };
+  return {
+    status: outcome.status,
+    ...(outcome.detail !== undefined ? { detail: outcome.detail } : {}),
+    agent: report,
+    ...(outcome.lines ? { lines: outcome.lines } : {}),
+  };
 };

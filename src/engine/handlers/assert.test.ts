@@ -4,8 +4,12 @@ import { assertStep, seenClause } from "./assert.ts";
 import { redact } from "../context.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 const a = (text: string) => traceStep(text, { assert: true });
 
 describe("assertStep", () => {
@@ -65,18 +69,24 @@ describe("assertStep", () => {
     ctx.captures.set("before", "40");
     expect((await assertStep(a('the "id:count" shows ${captured.before} + 1'), ctx)).status).toBe("passed");
     ctx.captures.set("word", "forty");
-    expect((await assertStep(a('the "id:count" shows ${captured.word} + 1'), ctx)).detail).toBe('the value remembered as word ("forty") does not read as a number, so it cannot be compared with + 1');
+    expect((await assertStep(a('the "id:count" shows ${captured.word} + 1'), ctx)).detail).toBe(
+      'the value remembered as word ("forty") does not read as a number, so it cannot be compared with + 1',
+    );
   });
   test("a failed computed assertion shows the remembered value and the result it expected", async () => {
     const ctx = await h.context("counter.html");
     ctx.captures.set("before", "$39.50");
     const r = await assertStep(a('the "id:count" shows ${captured.before} + 0.25 within 0.2s'), ctx);
-    expect(redact(r.detail!, ctx.secrets)).toBe('expected the "id:count" to show ${captured.before} + 0.25 (39.50 + 0.25 = 39.75, before was remembered as "$39.50") within 200 ms; it shows "41"');
+    expect(redact(r.detail!, ctx.secrets)).toBe(
+      'expected the "id:count" to show ${captured.before} + 0.25 (39.50 + 0.25 = 39.75, before was remembered as "$39.50") within 200 ms; it shows "41"',
+    );
   });
   test("a failed text assertion shows what a remembered value made it, never a ${VAR} value", async () => {
     const ctx = await h.context("counter.html", { CODE: "hunter2-canary" });
     ctx.captures.set("n", "40");
-    expect(redact((await assertStep(a('the "id:count" shows ${captured.n} within 0.2s'), ctx)).detail!, ctx.secrets)).toBe('expected the "id:count" to show "${captured.n}" (that is, "40") within 200 ms; it shows "41"');
+    expect(redact((await assertStep(a('the "id:count" shows ${captured.n} within 0.2s'), ctx)).detail!, ctx.secrets)).toBe(
+      'expected the "id:count" to show "${captured.n}" (that is, "40") within 200 ms; it shows "41"',
+    );
     const masked = await assertStep(a('the "id:count" shows ${captured.n} ${CODE} within 0.2s'), ctx);
     expect(masked.detail).toBe('expected the "id:count" to show "${captured.n} ${CODE}" (that is, "40 ${CODE}") within 200 ms');
   });

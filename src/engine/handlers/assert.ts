@@ -26,7 +26,7 @@ interface Planned {
 function rememberedText(raw: string, ctx: ExecutionContext): string {
   const parsed = parseTemplate(raw);
   if (!parsed.ok || !parsed.value.parts.some((p) => p.kind === "captured")) return "";
-  const text = parsed.value.parts.map((p) => (p.kind === "literal" ? p.text : p.kind === "env" ? `\${${p.name}}` : ctx.captures.get(p.name) ?? "")).join("");
+  const text = parsed.value.parts.map((p) => (p.kind === "literal" ? p.text : p.kind === "env" ? `\${${p.name}}` : (ctx.captures.get(p.name) ?? ""))).join("");
   return ` (that is, ${JSON.stringify(text)})`;
 }
 
@@ -48,11 +48,19 @@ function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | stri
   }
   if ("value_not_contains" in e) {
     const t = resolveText(e.value_not_contains, ctx);
-    return { expect: { kind: "text_absent", text: t.value }, wording: `${subject} not to show ${JSON.stringify(e.value_not_contains)}${rememberedText(e.value_not_contains, ctx)}`, quiet: t.hasEnv };
+    return {
+      expect: { kind: "text_absent", text: t.value },
+      wording: `${subject} not to show ${JSON.stringify(e.value_not_contains)}${rememberedText(e.value_not_contains, ctx)}`,
+      quiet: t.hasEnv,
+    };
   }
   const page = (kind: "url" | "title", op: "equals" | "contains", raw: string): Planned => {
     const t = resolveText(raw, ctx);
-    return { expect: { kind, op, value: t.value }, wording: `the page ${kind} ${op === "equals" ? "to be" : "to contain"} ${JSON.stringify(raw)}`, quiet: t.hasEnv };
+    return {
+      expect: { kind, op, value: t.value },
+      wording: `the page ${kind} ${op === "equals" ? "to be" : "to contain"} ${JSON.stringify(raw)}`,
+      quiet: t.hasEnv,
+    };
   };
   if ("url_equals" in e) return page("url", "equals", e.url_equals);
   if ("url_contains" in e) return page("url", "contains", e.url_contains);
@@ -63,7 +71,8 @@ function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | stri
     const raw = resolveText(`\${captured.${name}}`, ctx).value;
     const digits = raw.replace(/[^0-9.\-]/g, "");
     const base = Number(digits);
-    if (digits === "" || !Number.isFinite(base)) return `the value remembered as ${name} (${JSON.stringify(raw)}) does not read as a number, so it cannot be compared with ${offset >= 0 ? "+" : "-"} ${Math.abs(offset)}`;
+    if (digits === "" || !Number.isFinite(base))
+      return `the value remembered as ${name} (${JSON.stringify(raw)}) does not read as a number, so it cannot be compared with ${offset >= 0 ? "+" : "-"} ${Math.abs(offset)}`;
     const sign = offset === 0 ? "" : offset > 0 ? ` + ${offset}` : ` - ${-offset}`;
     // The expected result as the page would write it: as many decimals as the remembered value or the offset has.
     const want = (base + offset).toFixed(Math.max(decimalsOf(digits), decimalsOf(String(Math.abs(offset)))));
@@ -77,58 +86,124 @@ function plan(e: Expect, ctx: ExecutionContext, subject: string): Planned | stri
     if (!Number.isFinite(value)) return `${JSON.stringify(e.value_equals)} is not a number, so the display cannot be compared with it`;
     return { expect: { kind: "numeric_equals", value }, wording: `${subject} to show the number ${e.value_equals}`, quiet: t.hasEnv };
   }
-  if ("element_present" in e) return { expect: { kind: "visible", visible: e.element_present }, wording: `${subject} to be ${e.element_present ? "visible" : "not visible"}`, quiet: false };
-  if ("enabled" in e) return { expect: { kind: "enabled", enabled: e.enabled }, wording: `${subject} to be ${e.enabled ? "enabled" : "disabled"}`, quiet: false };
-  if ("checked" in e) return { expect: { kind: "checked", checked: e.checked }, wording: `${subject} to be ${e.checked ? "checked" : "not checked"}`, quiet: false };
-  if ("selected" in e) return { expect: { kind: "selected", selected: e.selected }, wording: `${subject} to be ${e.selected ? "selected" : "not selected"}`, quiet: false };
-  if ("value_empty" in e) return { expect: { kind: "empty", empty: e.value_empty }, wording: `${subject} to be ${e.value_empty ? "empty" : "not empty"}`, quiet: false };
-  if ("element_count" in e) return { expect: { kind: "count", count: e.element_count }, wording: `${subject} to appear ${times(e.element_count)}`, quiet: false };
+  if ("element_present" in e)
+    return {
+      expect: { kind: "visible", visible: e.element_present },
+      wording: `${subject} to be ${e.element_present ? "visible" : "not visible"}`,
+      quiet: false,
+    };
+  if ("enabled" in e)
+    return { expect: { kind: "enabled", enabled: e.enabled }, wording: `${subject} to be ${e.enabled ? "enabled" : "disabled"}`, quiet: false };
+  if ("checked" in e)
+    return { expect: { kind: "checked", checked: e.checked }, wording: `${subject} to be ${e.checked ? "checked" : "not checked"}`, quiet: false };
+  if ("selected" in e)
+    return { expect: { kind: "selected", selected: e.selected }, wording: `${subject} to be ${e.selected ? "selected" : "not selected"}`, quiet: false };
+  if ("value_empty" in e)
+    return { expect: { kind: "empty", empty: e.value_empty }, wording: `${subject} to be ${e.value_empty ? "empty" : "not empty"}`, quiet: false };
+  if ("element_count" in e)
+    return { expect: { kind: "count", count: e.element_count }, wording: `${subject} to appear ${times(e.element_count)}`, quiet: false };
   if ("attribute" in e && "present" in e) {
-    return { expect: { kind: "attribute_present", name: e.attribute, present: e.present }, wording: `${subject} ${e.present ? "to have" : "not to have"} attribute ${e.attribute}`, quiet: false };
+    return {
+      expect: { kind: "attribute_present", name: e.attribute, present: e.present },
+      wording: `${subject} ${e.present ? "to have" : "not to have"} attribute ${e.attribute}`,
+      quiet: false,
+    };
   }
   if ("attribute" in e) {
     const t = resolveText(e.value_equals, ctx);
-    return { expect: { kind: "attribute", name: e.attribute, value: t.value, negate }, wording: `${subject} to have ${e.attribute} ${negate ? "other than" : "equal to"} ${JSON.stringify(e.value_equals)}`, quiet: t.hasEnv };
+    return {
+      expect: { kind: "attribute", name: e.attribute, value: t.value, negate },
+      wording: `${subject} to have ${e.attribute} ${negate ? "other than" : "equal to"} ${JSON.stringify(e.value_equals)}`,
+      quiet: t.hasEnv,
+    };
   }
   if ("style" in e) {
-    return { expect: { kind: "style", prop: e.style, value: e.value_equals, negate }, wording: `${subject} to have ${e.style} ${negate ? "other than" : "equal to"} ${e.value_equals}`, quiet: false };
+    return {
+      expect: { kind: "style", prop: e.style, value: e.value_equals, negate },
+      wording: `${subject} to have ${e.style} ${negate ? "other than" : "equal to"} ${e.value_equals}`,
+      quiet: false,
+    };
   }
   if ("storage" in e) {
     // The key may hold a `${VAR}`: resolved now, shown as written, and the keys the page holds are then not listed.
     if ("storage_keys" in e) {
       const keys = e.storage_keys.map((k) => resolveText(k, ctx));
       const named = e.storage_keys.length === 0 ? "no keys" : `only ${e.storage_keys.map((k) => JSON.stringify(k)).join(", ")}`;
-      return { expect: { kind: "storage_keys", area: e.storage, keys: keys.map((k) => k.value) }, wording: `${e.storage} storage to hold ${named}`, quiet: keys.some((k) => k.hasEnv) };
+      return {
+        expect: { kind: "storage_keys", area: e.storage, keys: keys.map((k) => k.value) },
+        wording: `${e.storage} storage to hold ${named}`,
+        quiet: keys.some((k) => k.hasEnv),
+      };
     }
     const key = resolveText(e.storage_key, ctx);
     if ("storage_absent" in e) {
-      return { expect: { kind: "storage_absent", area: e.storage, key: key.value }, wording: `${e.storage} storage to hold nothing under ${JSON.stringify(e.storage_key)}`, quiet: key.hasEnv };
+      return {
+        expect: { kind: "storage_absent", area: e.storage, key: key.value },
+        wording: `${e.storage} storage to hold nothing under ${JSON.stringify(e.storage_key)}`,
+        quiet: key.hasEnv,
+      };
     }
     if ("storage_equals" in e) {
       const t = resolveText(e.storage_equals, ctx);
-      return { expect: { kind: "storage", area: e.storage, key: key.value, text: t.value, exact: true }, wording: `${e.storage} storage ${JSON.stringify(e.storage_key)} to be exactly ${JSON.stringify(e.storage_equals)}${rememberedText(e.storage_equals, ctx)}`, quiet: t.hasEnv || key.hasEnv };
+      return {
+        expect: { kind: "storage", area: e.storage, key: key.value, text: t.value, exact: true },
+        wording: `${e.storage} storage ${JSON.stringify(e.storage_key)} to be exactly ${JSON.stringify(e.storage_equals)}${rememberedText(e.storage_equals, ctx)}`,
+        quiet: t.hasEnv || key.hasEnv,
+      };
     }
     const t = resolveText(e.storage_contains, ctx);
-    return { expect: { kind: "storage", area: e.storage, key: key.value, text: t.value }, wording: `${e.storage} storage ${JSON.stringify(e.storage_key)} to contain ${JSON.stringify(e.storage_contains)}${rememberedText(e.storage_contains, ctx)}`, quiet: t.hasEnv || key.hasEnv };
+    return {
+      expect: { kind: "storage", area: e.storage, key: key.value, text: t.value },
+      wording: `${e.storage} storage ${JSON.stringify(e.storage_key)} to contain ${JSON.stringify(e.storage_contains)}${rememberedText(e.storage_contains, ctx)}`,
+      quiet: t.hasEnv || key.hasEnv,
+    };
   }
-  if ("cookie_count" in e) return { expect: { kind: "cookie_count", count: e.cookie_count }, wording: `${e.cookie_count === 0 ? "no cookies" : e.cookie_count === 1 ? "1 cookie" : `${e.cookie_count} cookies`} to be set`, quiet: false };
-  if ("cookie_domain" in e) return { expect: { kind: "cookie_where", name: e.cookie, attribute: "domain", value: e.cookie_domain }, wording: `cookie ${JSON.stringify(e.cookie)} to have domain ${e.cookie_domain}`, quiet: false };
-  if ("cookie_path" in e) return { expect: { kind: "cookie_where", name: e.cookie, attribute: "path", value: e.cookie_path }, wording: `cookie ${JSON.stringify(e.cookie)} to have path ${e.cookie_path}`, quiet: false };
+  if ("cookie_count" in e)
+    return {
+      expect: { kind: "cookie_count", count: e.cookie_count },
+      wording: `${e.cookie_count === 0 ? "no cookies" : e.cookie_count === 1 ? "1 cookie" : `${e.cookie_count} cookies`} to be set`,
+      quiet: false,
+    };
+  if ("cookie_domain" in e)
+    return {
+      expect: { kind: "cookie_where", name: e.cookie, attribute: "domain", value: e.cookie_domain },
+      wording: `cookie ${JSON.stringify(e.cookie)} to have domain ${e.cookie_domain}`,
+      quiet: false,
+    };
+  if ("cookie_path" in e)
+    return {
+      expect: { kind: "cookie_where", name: e.cookie, attribute: "path", value: e.cookie_path },
+      wording: `cookie ${JSON.stringify(e.cookie)} to have path ${e.cookie_path}`,
+      quiet: false,
+    };
   if ("cookie" in e) {
     const words = { exists: "to exist", http_only: "to be httpOnly", secure: "to be secure", persistent: "to be persistent" } as const;
     const not = { exists: "not to exist", http_only: "not to be httpOnly", secure: "not to be secure", persistent: "not to be persistent" } as const;
     const negated = e.negate === true;
-    return { expect: { kind: "cookie", name: e.cookie, fact: e.cookie_fact, ...(negated ? { negate: true } : {}) }, wording: `cookie ${JSON.stringify(e.cookie)} ${(negated ? not : words)[e.cookie_fact]}`, quiet: false };
+    return {
+      expect: { kind: "cookie", name: e.cookie, fact: e.cookie_fact, ...(negated ? { negate: true } : {}) },
+      wording: `cookie ${JSON.stringify(e.cookie)} ${(negated ? not : words)[e.cookie_fact]}`,
+      quiet: false,
+    };
   }
   if ("value_exactly" in e) {
     const t = resolveText(e.value_exactly, ctx);
-    return { expect: { kind: "text_equals", text: t.value }, wording: `${subject} to show exactly ${JSON.stringify(e.value_exactly)}${rememberedText(e.value_exactly, ctx)}`, quiet: t.hasEnv };
+    return {
+      expect: { kind: "text_equals", text: t.value },
+      wording: `${subject} to show exactly ${JSON.stringify(e.value_exactly)}${rememberedText(e.value_exactly, ctx)}`,
+      quiet: t.hasEnv,
+    };
   }
   if ("number_compare" in e) {
     const words = { gt: "greater than", lt: "less than", ge: "at least", le: "at most" } as const;
-    return { expect: { kind: "number_compare", op: e.number_compare, value: e.number }, wording: `${subject} to show a number ${words[e.number_compare]} ${e.number}`, quiet: false };
+    return {
+      expect: { kind: "number_compare", op: e.number_compare, value: e.number },
+      wording: `${subject} to show a number ${words[e.number_compare]} ${e.number}`,
+      quiet: false,
+    };
   }
-  if ("focused" in e) return { expect: { kind: "focused", focused: e.focused }, wording: `${subject} ${e.focused ? "to have" : "not to have"} keyboard focus`, quiet: false };
+  if ("focused" in e)
+    return { expect: { kind: "focused", focused: e.focused }, wording: `${subject} ${e.focused ? "to have" : "not to have"} keyboard focus`, quiet: false };
   return assertNever(e);
 }
 
@@ -168,16 +243,30 @@ export const assertStep = handlerFor(["assert", "wait"], async (step, ctx): Prom
 /** What the app showed, as the second half of a failure sentence (`it shows "Pending"`, `it never appeared (…)`). */
 export function seenClause(expect: Expectation, actual: string, surface: boolean): string {
   const k = expect.kind;
-  if (k === "cookie" || k === "cookie_where" || k === "cookie_count" || k === "attribute" || k === "attribute_present" || k === "style" || k === "storage" || k === "storage_absent" || k === "storage_keys" || k === "focused") return actual;
+  if (
+    k === "cookie" ||
+    k === "cookie_where" ||
+    k === "cookie_count" ||
+    k === "attribute" ||
+    k === "attribute_present" ||
+    k === "style" ||
+    k === "storage" ||
+    k === "storage_absent" ||
+    k === "storage_keys" ||
+    k === "focused"
+  )
+    return actual;
   if (actual.startsWith("never appeared")) return `it ${actual}`;
   // A reading that is a sentence of its own (`<input#x> is not a checkbox, radio or switch`).
   if (/ is not an? /.test(actual)) return actual;
   const counted = /^(?:found )?(\d+)(?: times)?$/.exec(actual);
-  if (counted && (k === "count" || (k === "text_contains" && expect.count !== undefined))) return `${surface ? "the page shows it" : k === "count" ? "it appears" : "it shows it"} ${times(Number(counted[1]))}`;
+  if (counted && (k === "count" || (k === "text_contains" && expect.count !== undefined)))
+    return `${surface ? "the page shows it" : k === "count" ? "it appears" : "it shows it"} ${times(Number(counted[1]))}`;
   // The page says which part of the URL it compared (`its path is /x (the whole URL is …)`).
   if (k === "url") return actual;
   if (k === "title") return `it is ${actual}`;
-  if (k === "text_contains" || k === "text_absent" || k === "numeric_equals" || k === "text_equals") return `${surface ? "the page shows" : "it shows"} ${actual}`;
+  if (k === "text_contains" || k === "text_absent" || k === "numeric_equals" || k === "text_equals")
+    return `${surface ? "the page shows" : "it shows"} ${actual}`;
   if (k === "empty" && actual !== "empty") return `it shows ${actual}`;
   return `it is ${actual}`;
 }

@@ -7,10 +7,15 @@ let h: EngineHarness;
 beforeAll(async () => {
   h = await engineHarness();
   for (const name of ["report", "a", "b"]) {
-    h.server.setRoute(`/files/${name}.csv`, () => new Response("id\n1\n", { headers: { "content-type": "text/csv", "content-disposition": `attachment; filename="${name}.csv"` } }));
+    h.server.setRoute(
+      `/files/${name}.csv`,
+      () => new Response("id\n1\n", { headers: { "content-type": "text/csv", "content-disposition": `attachment; filename="${name}.csv"` } }),
+    );
   }
 });
-afterAll(async () => { await h.close(); });
+afterAll(async () => {
+  await h.close();
+});
 
 describe("captureDownload", () => {
   test("remembers the completed download's path under its server-given name", async () => {

@@ -3,8 +3,12 @@ import { engineHarness, traceStep, type EngineHarness } from "../../../test/supp
 import { capture } from "./capture.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 describe("capture", () => {
   test("remembers an element's text under its name", async () => {
@@ -18,7 +22,9 @@ describe("capture", () => {
     expect(ctx.captures.get("rows")).toBe("3");
     const zero = await capture(traceStep('Remember how many "css:.gone" appear as gone', { stepTimeoutMs: 300 }), ctx);
     expect(zero.status).toBe("failed");
-    expect(zero.detail).toBe('the "css:.gone" never appeared within 300 ms, and a count of zero is not remembered; to check that none appear, assert `the "css:.gone" appears 0 times`');
+    expect(zero.detail).toBe(
+      'the "css:.gone" never appeared within 300 ms, and a count of zero is not remembered; to check that none appear, assert `the "css:.gone" appears 0 times`',
+    );
     expect(ctx.captures.has("gone")).toBe(false);
   });
 });

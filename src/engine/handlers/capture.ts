@@ -11,7 +11,10 @@ export const capture = handlerFor(["capture"], async (step, ctx) => {
       const n = await ctx.driver.count(step.selectors);
       return n > 0 ? { done: true, value: n } : { done: false, retryable: true, last: n };
     });
-    if (!r.ok) return failed(`${describeLadder(step.selectors)} never appeared within ${timeoutMs} ms, and a count of zero is not remembered; to check that none appear, assert \`${describeLadder(step.selectors)} appears 0 times\``);
+    if (!r.ok)
+      return failed(
+        `${describeLadder(step.selectors)} never appeared within ${timeoutMs} ms, and a count of zero is not remembered; to check that none appear, assert \`${describeLadder(step.selectors)} appears 0 times\``,
+      );
     ctx.captures.set(name, String(r.value));
     return passed();
   }

@@ -4,8 +4,12 @@ import { click } from "./click.ts";
 import { clearStorage } from "./clear-storage.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 const holds = async (expect: Parameters<EngineHarness["driver"]["check"]>[1]) => (await h.driver.check([], expect)).pass;
 

@@ -3,7 +3,8 @@ import { errored, failed, handlerFor, passed } from "./shared.ts";
 
 export const clearStorage = handlerFor(["clear_storage"], async (step, ctx) => {
   const what = step.action.params.storage;
-  if (!ctx.driver.clearStorage) return errored(`clearing ${what === "cookies" ? "cookies" : `${what} storage`} needs a surface with site storage; this surface has none`);
+  if (!ctx.driver.clearStorage)
+    return errored(`clearing ${what === "cookies" ? "cookies" : `${what} storage`} needs a surface with site storage; this surface has none`);
   const r = await ctx.driver.clearStorage(what);
   return r.ok ? passed() : failed(r.detail);
 });

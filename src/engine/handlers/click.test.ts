@@ -3,8 +3,12 @@ import { engineHarness, traceStep, type EngineHarness } from "../../../test/supp
 import { click } from "./click.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 describe("click", () => {
   test("clicks, double-clicks and right-clicks by the trace's action type", async () => {

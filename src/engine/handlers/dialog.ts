@@ -43,7 +43,8 @@ export async function withDialog(dialog: DialogParam | undefined, ctx: Execution
     });
     const o = r.value;
     if (!o.opened) return failed(`expected ${wanted} to open, but no dialog opened within ${DIALOG_GRACE_MS} ms of the action`);
-    if (plan.reply !== undefined && o.type !== "prompt") return failed(`expected a prompt to answer, but ${o.type === "alert" ? "an" : "a"} ${o.type} dialog opened (${JSON.stringify(o.message)})`);
+    if (plan.reply !== undefined && o.type !== "prompt")
+      return failed(`expected a prompt to answer, but ${o.type === "alert" ? "an" : "a"} ${o.type} dialog opened (${JSON.stringify(o.message)})`);
     if (plan.message !== undefined && !o.message.includes(plan.message)) {
       return failed(`expected ${wanted}, but the ${o.type} dialog said ${JSON.stringify(o.message)}; it was dismissed`);
     }

@@ -3,8 +3,12 @@ import { engineHarness, traceStep, byId, type EngineHarness } from "../../../tes
 import { drag } from "./drag.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 describe("drag", () => {
   test("reorders a mouse-event sortable list", async () => {

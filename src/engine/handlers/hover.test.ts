@@ -3,8 +3,12 @@ import { engineHarness, traceStep, byId, type EngineHarness } from "../../../tes
 import { hover } from "./hover.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 describe("hover", () => {
   test("moves the pointer onto the target so :hover styles apply", async () => {

@@ -3,4 +3,6 @@
 import { handlerFor, runAction } from "./shared.ts";
 import { withDialog } from "./dialog.ts";
 
-export const hover = handlerFor(["hover"], async (step, ctx) => withDialog(step.action.params.dialog, ctx, () => runAction(step, ctx, () => ctx.driver.hover(step.selectors))));
+export const hover = handlerFor(["hover"], async (step, ctx) =>
+  withDialog(step.action.params.dialog, ctx, () => runAction(step, ctx, () => ctx.driver.hover(step.selectors))),
+);

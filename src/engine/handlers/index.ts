@@ -21,7 +21,10 @@ import { clearStorage } from "./clear-storage.ts";
 import { setCookie } from "./set-cookie.ts";
 import { setViewport } from "./set-viewport.ts";
 
-const notYet = (what: string): Handler => async () => errored(`${what} steps are not supported by this version of flowproof; re-record with the version that wrote this trace`);
+const notYet =
+  (what: string): Handler =>
+  async () =>
+    errored(`${what} steps are not supported by this version of flowproof; re-record with the version that wrote this trace`);
 
 /** `assert` steps: element/page expectations, structured (plugin) assertions, the secret-leak scan. */
 const assertAny = handlerFor(["assert"], async (step, ctx) => {

@@ -3,8 +3,12 @@ import { engineHarness, traceStep, byId, type EngineHarness } from "../../../tes
 import { launch } from "./launch.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 describe("launch", () => {
   test("goes to a path relative to the flow's start URL", async () => {

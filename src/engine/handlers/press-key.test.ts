@@ -3,8 +3,12 @@ import { engineHarness, traceStep, byId, type EngineHarness } from "../../../tes
 import { pressKey } from "./press-key.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 describe("pressKey", () => {
   test("presses named keys and chords with their modifiers", async () => {

@@ -7,14 +7,20 @@ import { systemClock } from "../context.ts";
 
 /** The page logs scroll positions from its scroll events, which arrive with the next frame. */
 const pageShows = async (text: string) =>
-  (await poll(systemClock, 2_000, async () => {
-    const r = await h.driver.check([], { kind: "text_contains", text });
-    return r.pass ? { done: true, value: r } : { done: false, retryable: true, last: r };
-  })).ok;
+  (
+    await poll(systemClock, 2_000, async () => {
+      const r = await h.driver.check([], { kind: "text_contains", text });
+      return r.pass ? { done: true, value: r } : { done: false, retryable: true, last: r };
+    })
+  ).ok;
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 describe("scrollRequest", () => {
   test.each<[ActionOf<"scroll">["params"], unknown]>([

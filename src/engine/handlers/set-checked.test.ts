@@ -3,8 +3,12 @@ import { engineHarness, traceStep, byId, type EngineHarness } from "../../../tes
 import { setChecked } from "./set-checked.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 const box = byId("remember");
 
 describe("setChecked", () => {

@@ -3,4 +3,5 @@
 import { handlerFor, runAction } from "./shared.ts";
 
 export const setChecked = handlerFor(["set_checked"], async (step, ctx) =>
-  runAction(step, ctx, () => ctx.driver.setChecked(step.selectors, step.action.params.checked)));
+  runAction(step, ctx, () => ctx.driver.setChecked(step.selectors, step.action.params.checked)),
+);

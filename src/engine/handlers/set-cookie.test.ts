@@ -4,8 +4,12 @@ import { clearStorage } from "./clear-storage.ts";
 import { setCookie } from "./set-cookie.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 const reading = (expect: Parameters<EngineHarness["driver"]["check"]>[1]) => h.driver.check([], expect);
 

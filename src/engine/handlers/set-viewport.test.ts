@@ -3,8 +3,12 @@ import { engineHarness, traceStep, type EngineHarness } from "../../../test/supp
 import { setViewport } from "./set-viewport.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 describe("setViewport", () => {
   test("resizes the page, which lays itself out for the new size, and back", async () => {

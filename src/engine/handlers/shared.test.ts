@@ -10,7 +10,13 @@ describe("describeLadder", () => {
     [[{ tier: "native_id", provenance: "rules", payload: { css: "#x" } }], 'the "css:#x"'],
     [[{ tier: "native_id", provenance: "rules", payload: { id: "y", nth: 11 } }], 'the 11th "id:y"'],
     // A desktop recording's ladder leads with the control's automation id; the flow's words come later.
-    [[{ tier: "native_id", provenance: "recorder", payload: { automation_id: "2001" } }, { tier: "text_anchor", provenance: "rules", payload: { text: "Total", role: "field" } }], 'the "Total" field'],
+    [
+      [
+        { tier: "native_id", provenance: "recorder", payload: { automation_id: "2001" } },
+        { tier: "text_anchor", provenance: "rules", payload: { text: "Total", role: "field" } },
+      ],
+      'the "Total" field',
+    ],
     [[{ tier: "native_id", provenance: "recorder", payload: { automation_id: "2001" } }], 'the control with id "2001"'],
     [[], "the page"],
   ])("names %j as %s", (ladder, expected) => {

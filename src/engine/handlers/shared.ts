@@ -59,7 +59,8 @@ export type Handler = (step: TraceStep, ctx: ExecutionContext) => Promise<StepOu
 /** A trace step whose action is of one of the types `T`, its params typed accordingly. */
 export type StepOf<T extends ActionType> = Omit<TraceStep, "action"> & { readonly action: ActionOf<T> };
 
-const isOf = <T extends ActionType>(step: TraceStep, types: readonly T[]): step is TraceStep & StepOf<T> => (types as readonly ActionType[]).includes(step.action.type);
+const isOf = <T extends ActionType>(step: TraceStep, types: readonly T[]): step is TraceStep & StepOf<T> =>
+  (types as readonly ActionType[]).includes(step.action.type);
 
 /** A handler for the action types `types`: the step reaches `run` with its params typed. */
 export function handlerFor<T extends ActionType>(types: readonly T[], run: (step: StepOf<T>, ctx: ExecutionContext) => Promise<StepOutcome>): Handler {
@@ -67,7 +68,10 @@ export function handlerFor<T extends ActionType>(types: readonly T[], run: (step
 }
 
 export const passed = (tier?: string): StepOutcome => (tier ? { status: "passed", tier } : { status: "passed" });
-export const failed = (detail: string, why: { readonly expected?: string | undefined; readonly actual?: string | undefined; readonly hint?: string | undefined } = {}): StepOutcome => ({
+export const failed = (
+  detail: string,
+  why: { readonly expected?: string | undefined; readonly actual?: string | undefined; readonly hint?: string | undefined } = {},
+): StepOutcome => ({
   status: "failed",
   detail,
   ...(why.expected !== undefined ? { expected: why.expected } : {}),
@@ -131,7 +135,7 @@ export async function runAction(step: TraceStep, ctx: ExecutionContext, attempt:
   if (r.ok) return passed(r.tier);
   const what = describeLadder(step.selectors);
   if (r.failed === "dialog") return failed(r.detail);
-  return failed(result.timedOut
-    ? `timed out after ${timeoutMs} ms waiting for ${what} to ${WAITING_FOR[r.failed] ?? r.failed}: ${r.detail}`
-    : `${what}: ${r.detail}`);
+  return failed(
+    result.timedOut ? `timed out after ${timeoutMs} ms waiting for ${what} to ${WAITING_FOR[r.failed] ?? r.failed}: ${r.detail}` : `${what}: ${r.detail}`,
+  );
 }

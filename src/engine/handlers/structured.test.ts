@@ -8,7 +8,14 @@ import type { TraceStep } from "../../trace/schema.ts";
 import { resolveArgs, secretLeakAssert, structuredAssert } from "./structured.ts";
 
 function step(args: unknown, timeout_ms = 1_000): TraceStep {
-  return { id: "s0001", intent: "x", action: { type: "assert", params: { kind: "structured", key: "assert_probe", args, timeout_ms } }, selectors: [], sync: { pre: [], post: [] }, artifacts: {} };
+  return {
+    id: "s0001",
+    intent: "x",
+    action: { type: "assert", params: { kind: "structured", key: "assert_probe", args, timeout_ms } },
+    selectors: [],
+    sync: { pre: [], post: [] },
+    artifacts: {},
+  };
 }
 
 function probe(answers: Verdict[], policy?: "poll" | "once"): AssertionPlugin & { calls: unknown[] } {
@@ -28,8 +35,22 @@ function probe(answers: Verdict[], policy?: "poll" | "once"): AssertionPlugin & 
 function ctx(plugin: AssertionPlugin, env: Record<string, string> = {}): ExecutionContext {
   const secrets = new Map<string, string>();
   return {
-    driver: { capabilities: new Set(), check: async () => ({ pass: false, actual: "" }) } as unknown as AppDriver, env, captures: new Map([["x", "42"]]), clock: systemClock, baseUrl: "", secrets, navigationTimeoutMs: 1_000,
-    structured: { assertions: new Map([[plugin.key, plugin]]), mode: "replay", baseDir: ".", flowStem: "f", artifactDir: ".", log: () => undefined, leaks: new LeakWatch(["PW"], env, secrets) },
+    driver: { capabilities: new Set(), check: async () => ({ pass: false, actual: "" }) } as unknown as AppDriver,
+    env,
+    captures: new Map([["x", "42"]]),
+    clock: systemClock,
+    baseUrl: "",
+    secrets,
+    navigationTimeoutMs: 1_000,
+    structured: {
+      assertions: new Map([[plugin.key, plugin]]),
+      mode: "replay",
+      baseDir: ".",
+      flowStem: "f",
+      artifactDir: ".",
+      log: () => undefined,
+      leaks: new LeakWatch(["PW"], env, secrets),
+    },
   };
 }
 
@@ -37,7 +58,9 @@ const no: Verdict = { pass: false, expected: "ready", actual: "state is pending"
 
 describe("structuredAssert", () => {
   test("resolves ${VAR} and ${captured.x} in every string of the arguments", () => {
-    expect(resolveArgs({ a: "${V}/${captured.x}", b: [1, "${V}"], c: true }, { env: { V: "v" }, captures: new Map([["x", "42"]]), secrets: new Map() })).toEqual({ a: "v/42", b: [1, "v"], c: true });
+    expect(
+      resolveArgs({ a: "${V}/${captured.x}", b: [1, "${V}"], c: true }, { env: { V: "v" }, captures: new Map([["x", "42"]]), secrets: new Map() }),
+    ).toEqual({ a: "v/42", b: [1, "v"], c: true });
   });
 
   test("polls a read until it passes", async () => {
@@ -48,7 +71,12 @@ describe("structuredAssert", () => {
 
   test("runs a write exactly once", async () => {
     const p = probe([no, { pass: true }], "once");
-    expect(await structuredAssert(step({}), ctx(p))).toEqual({ status: "failed", detail: "assert_probe: state is pending (expected ready)", expected: "ready", actual: "state is pending" });
+    expect(await structuredAssert(step({}), ctx(p))).toEqual({
+      status: "failed",
+      detail: "assert_probe: state is pending (expected ready)",
+      expected: "ready",
+      actual: "state is pending",
+    });
     expect(p.calls.length).toBe(1);
   });
 
@@ -70,7 +98,12 @@ describe("structuredAssert", () => {
   test("reports a malformed verdict or a throwing plugin as an error", async () => {
     const bad = { ...probe([]), run: async () => ({ pass: "yes" }) } as unknown as AssertionPlugin;
     expect(await structuredAssert(step({}), ctx(bad))).toMatchObject({ status: "errored", detail: expect.stringContaining("malformed verdict") });
-    const throws = { ...probe([]), run: async () => { throw new Error("boom"); } } as unknown as AssertionPlugin;
+    const throws = {
+      ...probe([]),
+      run: async () => {
+        throw new Error("boom");
+      },
+    } as unknown as AssertionPlugin;
     expect(await structuredAssert(step({}), ctx(throws))).toEqual({ status: "errored", detail: "assert_probe failed unexpectedly: boom" });
   });
 

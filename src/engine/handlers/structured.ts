@@ -20,7 +20,11 @@ import { pluginFile } from "../../plugins/loader.ts";
 async function runBounded<T>(run: () => Promise<T>, ms: number, who: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new PluginRunTimeout(`${who}: its run() did not answer within ${ms} ms (it never settled); the plugin must resolve with a verdict or throw`)), ms);
+    timer = setTimeout(
+      () =>
+        reject(new PluginRunTimeout(`${who}: its run() did not answer within ${ms} ms (it never settled); the plugin must resolve with a verdict or throw`)),
+      ms,
+    );
   });
   try {
     return await Promise.race([run(), late]);
@@ -79,7 +83,7 @@ export const structuredAssert = handlerFor(["assert"], async (step, ctx): Promis
     return errored(`no assertion plugin provides \`${key}\`; add the plugin that defines it to the project's plugins/ (docs/plugins.md)`);
   }
   const timeoutMs = p.timeout_ms ?? DEFAULT_ASSERT_TIMEOUT_MS;
-  const policy = timeoutMs === 0 ? "once" : plugin.policy?.(p.args as never) ?? "poll";
+  const policy = timeoutMs === 0 ? "once" : (plugin.policy?.(p.args as never) ?? "poll");
   const args = resolveArgs(p.args, ctx);
   const actx = assertionContext(step, ctx, s);
   let fault: string | undefined;
@@ -95,7 +99,12 @@ export const structuredAssert = handlerFor(["assert"], async (step, ctx): Promis
     } catch (error) {
       // A path outside the run's roots is refused, naming the path and the root, not a plugin bug; a
       // plugin whose run() never answered is named with its key.
-      fault = error instanceof OutsideRootError ? `${key}: ${error.message}` : error instanceof PluginRunTimeout ? error.message : `${key} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+      fault =
+        error instanceof OutsideRootError
+          ? `${key}: ${error.message}`
+          : error instanceof PluginRunTimeout
+            ? error.message
+            : `${key} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
     }
     return undefined;
   };
@@ -116,7 +125,11 @@ export const structuredAssert = handlerFor(["assert"], async (step, ctx): Promis
   // A plugin's `actual` may already say what was expected (the documented failure messages do).
   const expected = verdict.expected && !verdict.actual.includes(verdict.expected) ? ` (expected ${verdict.expected})` : "";
   const why = `${verdict.actual}${expected}${verdict.hint ? `; ${verdict.hint}` : ""}`;
-  const outcome = failed(timedOut ? `${key}: timed out after ${timeoutMs} ms: ${why}` : `${key}: ${why}`, { expected: verdict.expected, actual: verdict.actual, hint: verdict.hint });
+  const outcome = failed(timedOut ? `${key}: timed out after ${timeoutMs} ms: ${why}` : `${key}: ${why}`, {
+    expected: verdict.expected,
+    actual: verdict.actual,
+    hint: verdict.hint,
+  });
   return verdict.evidence && verdict.evidence.length > 0 ? { ...outcome, evidence: [...verdict.evidence] } : outcome;
 });
 

@@ -4,8 +4,12 @@ import { typeText } from "./type-text.ts";
 import { UnresolvedReferenceError } from "../templates.ts";
 
 let h: EngineHarness;
-beforeAll(async () => { h = await engineHarness(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await engineHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
 const nameField = byId("name");
 
 describe("typeText", () => {

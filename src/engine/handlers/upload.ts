@@ -14,7 +14,8 @@ export const upload = handlerFor(["upload"], async (step, ctx) => {
   const paths = ctx.paths ?? ANYWHERE;
   if (!paths.allows(resolve(process.cwd(), written))) return failed(new OutsideRootError("the file to upload", JSON.stringify(written), paths.roots).message);
   const path = resolve(process.cwd(), written);
-  if (!existsSync(path) || !statSync(path).isFile()) return failed(`the file to upload does not exist: ${path} (relative paths resolve from the working directory, ${process.cwd()})`);
+  if (!existsSync(path) || !statSync(path).isFile())
+    return failed(`the file to upload does not exist: ${path} (relative paths resolve from the working directory, ${process.cwd()})`);
   const driver = ctx.driver;
   if (!driver.upload) return errored("this app cannot upload files; Upload is web only");
   const uploadOnce = driver.upload.bind(driver);

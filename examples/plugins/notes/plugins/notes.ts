@@ -84,7 +84,7 @@ class NotesDriver implements AppDriver {
     const all = screen.texts.join("\n");
     switch (expect.kind) {
       case "text_contains": {
-        const seen = label === undefined ? all : screen.fields[label] ?? "";
+        const seen = label === undefined ? all : (screen.fields[label] ?? "");
         return { pass: seen.includes(expect.text), actual: seen.slice(0, 200) };
       }
       case "text_absent":

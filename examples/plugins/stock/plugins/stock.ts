@@ -13,7 +13,8 @@ export const plugin = defineAssertion<{ sku: string; at_least: number; timeout_s
   check: (a) => (a.at_least < 1 ? [{ path: ["at_least"], message: "`at_least` must be 1 or more", hint: "at_least: 1" }] : []),
   run: async (args, ctx) => {
     const api = ctx.env["STOCK_API"];
-    if (!api) return { pass: false, expected: "STOCK_API to be set", actual: "STOCK_API is not set", retryable: false, hint: "export STOCK_API=http://127.0.0.1:8080" };
+    if (!api)
+      return { pass: false, expected: "STOCK_API to be set", actual: "STOCK_API is not set", retryable: false, hint: "export STOCK_API=http://127.0.0.1:8080" };
     const res = await fetch(`${api}/stock/${encodeURIComponent(args.sku)}`);
     const have = Number(await res.text());
     return have >= args.at_least ? { pass: true } : { pass: false, expected: `at least ${args.at_least}`, actual: `${have} of ${args.sku} in stock` };

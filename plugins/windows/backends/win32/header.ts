@@ -31,8 +31,20 @@ export const headerReader: ControlReader = {
       memory.write(SCRATCH.struct, hdItem(memory.pointerSize, memory.base + SCRATCH.text, SCRATCH.textChars));
       memory.write(SCRATCH.text, new Uint8Array(2));
       const name = ctx.send(HDM_GETITEMW, i, memory.base + SCRATCH.struct) !== 0 ? scratchText(memory) : "";
-      const rect = ctx.send(HDM_GETITEMRECT, i, memory.base + SCRATCH.rect) !== 0 ? screenRect(ctx, rectFrom(memory.read(SCRATCH.rect, 16))) : { x: 0, y: 0, width: 0, height: 0 };
-      items.push(item({ ref: `${ctx.hwnd}/header/${i}`, name, controlType: "headeritem", rect, enabled: ctx.element.enabled, visible: ctx.element.visible && overlaps(rect, ctx.element.rect) }));
+      const rect =
+        ctx.send(HDM_GETITEMRECT, i, memory.base + SCRATCH.rect) !== 0
+          ? screenRect(ctx, rectFrom(memory.read(SCRATCH.rect, 16)))
+          : { x: 0, y: 0, width: 0, height: 0 };
+      items.push(
+        item({
+          ref: `${ctx.hwnd}/header/${i}`,
+          name,
+          controlType: "headeritem",
+          rect,
+          enabled: ctx.element.enabled,
+          visible: ctx.element.visible && overlaps(rect, ctx.element.rect),
+        }),
+      );
     }
     return { items };
   },

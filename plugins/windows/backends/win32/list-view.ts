@@ -84,7 +84,9 @@ export function listViewReader(styleOf: (hwnd: number) => number): ControlReader
       };
       const rectOf = (msg: number, index: number, query: Uint8Array) => {
         memory.write(SCRATCH.rect, query);
-        return ctx.send(msg, index, memory.base + SCRATCH.rect) !== 0 ? screenRect(ctx, rectFrom(memory.read(SCRATCH.rect, 16))) : { x: 0, y: 0, width: 0, height: 0 };
+        return ctx.send(msg, index, memory.base + SCRATCH.rect) !== 0
+          ? screenRect(ctx, rectFrom(memory.read(SCRATCH.rect, 16)))
+          : { x: 0, y: 0, width: 0, height: 0 };
       };
       const view = viewOf(ctx, styleOf(ctx.hwnd));
       const report = view === VIEW.details;
@@ -107,16 +109,31 @@ export function listViewReader(styleOf: (hwnd: number) => number): ControlReader
         const selected = (ctx.send(LVM_GETITEMSTATE, row, LVIS_SELECTED) & LVIS_SELECTED) !== 0;
         const rect = rectOf(LVM_GETITEMRECT, row, lvRectQuery(LVIR_LABEL));
         const shown = ctx.element.visible && overlaps(rect, bounds);
-        items.push(item({
-          ref: `${ctx.hwnd}/list/${row}`, name, controlType: "listitem", rect, enabled: ctx.element.enabled, visible: shown, itemSelected: selected,
-          ...(report ? { cell: { table, row, column: columns[0] ?? "" } } : {}),
-        }));
+        items.push(
+          item({
+            ref: `${ctx.hwnd}/list/${row}`,
+            name,
+            controlType: "listitem",
+            rect,
+            enabled: ctx.element.enabled,
+            visible: shown,
+            itemSelected: selected,
+            ...(report ? { cell: { table, row, column: columns[0] ?? "" } } : {}),
+          }),
+        );
         for (let c = 1; report && c < columns.length; c++) {
           const cellRect = rectOf(LVM_GETSUBITEMRECT, row, lvRectQuery(LVIR_BOUNDS, c));
-          items.push(item({
-            ref: `${ctx.hwnd}/list/${row}/${c}`, name: text(LVM_GETITEMTEXTW, row, lvTextItem(p, c, memory.base + SCRATCH.text, SCRATCH.textChars)),
-            controlType: "cell", rect: cellRect, enabled: ctx.element.enabled, visible: ctx.element.visible && overlaps(cellRect, bounds), cell: { table, row, column: columns[c]! },
-          }));
+          items.push(
+            item({
+              ref: `${ctx.hwnd}/list/${row}/${c}`,
+              name: text(LVM_GETITEMTEXTW, row, lvTextItem(p, c, memory.base + SCRATCH.text, SCRATCH.textChars)),
+              controlType: "cell",
+              rect: cellRect,
+              enabled: ctx.element.enabled,
+              visible: ctx.element.visible && overlaps(cellRect, bounds),
+              cell: { table, row, column: columns[c]! },
+            }),
+          );
         }
       }
       return { items };

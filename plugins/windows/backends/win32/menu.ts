@@ -74,10 +74,17 @@ export function menuElements(owner: number, menu: number, items: readonly MenuIt
     const name = menuLabel(facts.text);
     if ((facts.type & MFT_SEPARATOR) !== 0 || name === "") return;
     const rect = facts.rect ?? { x: 0, y: 0, width: 0, height: 0 };
-    out.push(item({
-      ref: `${owner}/menu/${menu}/${i}`, name, controlType: "menuitem", rect, enabled: (facts.state & MFS_GRAYED) === 0,
-      visible: rect.width > 0 && rect.height > 0, ...(facts.submenu !== 0 ? { expanded: (facts.state & MFS_HILITE) !== 0 } : {}),
-    }));
+    out.push(
+      item({
+        ref: `${owner}/menu/${menu}/${i}`,
+        name,
+        controlType: "menuitem",
+        rect,
+        enabled: (facts.state & MFS_GRAYED) === 0,
+        visible: rect.width > 0 && rect.height > 0,
+        ...(facts.submenu !== 0 ? { expanded: (facts.state & MFS_HILITE) !== 0 } : {}),
+      }),
+    );
   });
   return out;
 }
@@ -109,7 +116,11 @@ export function remoteMenuReader(): MenuReader {
   const functions = (pid: number) => {
     let known = addresses.get(pid);
     if (!known) {
-      known = { count: remoteProcAddress(pid, "user32.dll", "GetMenuItemCount"), info: remoteProcAddress(pid, "user32.dll", "GetMenuItemInfoW"), rect: remoteProcAddress(pid, "user32.dll", "GetMenuItemRect") };
+      known = {
+        count: remoteProcAddress(pid, "user32.dll", "GetMenuItemCount"),
+        info: remoteProcAddress(pid, "user32.dll", "GetMenuItemInfoW"),
+        rect: remoteProcAddress(pid, "user32.dll", "GetMenuItemRect"),
+      };
       addresses.set(pid, known);
     }
     return known;
@@ -117,30 +128,36 @@ export function remoteMenuReader(): MenuReader {
   return (pid, owner, menu) => {
     const fn = functions(pid);
     if (fn.count === 0 || fn.info === 0 || fn.rect === 0) return [];
-    const read = withRemoteMemory(pid, BLOCK_BYTES, (memory) => {
-      const [n] = callRemote(memory, BATCH_AT, [{ fn: fn.count, args: [menu] }]) ?? [];
-      const count = Math.min(MAX_ITEMS, n ?? 0);
-      if (count <= 0) return [];
-      const slot = (i: number) => SLOTS_AT + i * SLOT_BYTES;
-      const calls = [];
-      for (let i = 0; i < count; i++) {
-        memory.write(slot(i), menuItemQuery(memory.base + slot(i) + MII_BYTES + 16, TEXT_CHARS));
-        memory.write(slot(i) + MII_BYTES + 16, new Uint8Array(2));
-        calls.push({ fn: fn.info, args: [menu, i, 1, memory.base + slot(i)] }, { fn: fn.rect, args: [owner, menu, i, memory.base + slot(i) + MII_BYTES] });
-      }
-      const results = callRemote(memory, BATCH_AT, calls);
-      if (!results) return [];
-      const out: MenuItemFacts[] = [];
-      for (let i = 0; i < count; i++) {
-        if (results[i * 2] === 0) continue;
-        const bytes = memory.read(slot(i), SLOT_BYTES);
-        out.push({
-          text: fromWide(bytes.subarray(MII_BYTES + 16)), ...menuItemFacts(bytes.subarray(0, MII_BYTES)),
-          ...(results[i * 2 + 1] !== 0 ? { rect: rectFrom(bytes.subarray(MII_BYTES, MII_BYTES + 16)) } : {}),
-        });
-      }
-      return out;
-    }, { executable: true });
+    const read = withRemoteMemory(
+      pid,
+      BLOCK_BYTES,
+      (memory) => {
+        const [n] = callRemote(memory, BATCH_AT, [{ fn: fn.count, args: [menu] }]) ?? [];
+        const count = Math.min(MAX_ITEMS, n ?? 0);
+        if (count <= 0) return [];
+        const slot = (i: number) => SLOTS_AT + i * SLOT_BYTES;
+        const calls = [];
+        for (let i = 0; i < count; i++) {
+          memory.write(slot(i), menuItemQuery(memory.base + slot(i) + MII_BYTES + 16, TEXT_CHARS));
+          memory.write(slot(i) + MII_BYTES + 16, new Uint8Array(2));
+          calls.push({ fn: fn.info, args: [menu, i, 1, memory.base + slot(i)] }, { fn: fn.rect, args: [owner, menu, i, memory.base + slot(i) + MII_BYTES] });
+        }
+        const results = callRemote(memory, BATCH_AT, calls);
+        if (!results) return [];
+        const out: MenuItemFacts[] = [];
+        for (let i = 0; i < count; i++) {
+          if (results[i * 2] === 0) continue;
+          const bytes = memory.read(slot(i), SLOT_BYTES);
+          out.push({
+            text: fromWide(bytes.subarray(MII_BYTES + 16)),
+            ...menuItemFacts(bytes.subarray(0, MII_BYTES)),
+            ...(results[i * 2 + 1] !== 0 ? { rect: rectFrom(bytes.subarray(MII_BYTES, MII_BYTES + 16)) } : {}),
+          });
+        }
+        return out;
+      },
+      { executable: true },
+    );
     return typeof read === "string" ? [] : read;
   };
 }

@@ -25,6 +25,8 @@ describe("control reader helpers", () => {
   });
 
   test("an item has no id, no focus and is never a password", () => {
-    expect(item({ ref: "1/tab/0", name: "General", controlType: "tab", rect: { x: 0, y: 0, width: 1, height: 1 }, enabled: true, visible: true })).toMatchObject({ automationId: "", focused: false, password: false });
+    expect(
+      item({ ref: "1/tab/0", name: "General", controlType: "tab", rect: { x: 0, y: 0, width: 1, height: 1 }, enabled: true, visible: true }),
+    ).toMatchObject({ automationId: "", focused: false, password: false });
   });
 });

@@ -54,7 +54,14 @@ export function screenRect(ctx: ControlContext, r: Rect): Rect {
 
 /** Pure: whether `inner` shows inside `outer` at all. */
 export function overlaps(inner: Rect, outer: Rect): boolean {
-  return inner.width > 0 && inner.height > 0 && inner.x < outer.x + outer.width && inner.x + inner.width > outer.x && inner.y < outer.y + outer.height && inner.y + inner.height > outer.y;
+  return (
+    inner.width > 0 &&
+    inner.height > 0 &&
+    inner.x < outer.x + outer.width &&
+    inner.x + inner.width > outer.x &&
+    inner.y < outer.y + outer.height &&
+    inner.y + inner.height > outer.y
+  );
 }
 
 /** The text a message left in the scratch block's text buffer. */

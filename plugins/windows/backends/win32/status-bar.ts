@@ -14,7 +14,10 @@ const MAX_PARTS = 32;
 
 /** Pure: the parts' texts as the status bar's value (empty parts left out). */
 export function statusText(parts: readonly string[]): string {
-  return parts.map((t) => t.trim()).filter((t) => t !== "").join(" | ");
+  return parts
+    .map((t) => t.trim())
+    .filter((t) => t !== "")
+    .join(" | ");
 }
 
 export const statusBarReader: ControlReader = {

@@ -34,10 +34,17 @@ export const tabReader: ControlReader = {
       const name = ctx.send(TCM_GETITEMW, i, memory.base + SCRATCH.struct) !== 0 ? scratchText(memory) : "";
       const has = ctx.send(TCM_GETITEMRECT, i, memory.base + SCRATCH.rect) !== 0;
       const rect = has ? screenRect(ctx, rectFrom(memory.read(SCRATCH.rect, 16))) : { x: 0, y: 0, width: 0, height: 0 };
-      items.push(item({
-        ref: `${ctx.hwnd}/tab/${i}`, name, controlType: "tab", rect, enabled: ctx.element.enabled,
-        visible: ctx.element.visible && rect.width > 0, itemSelected: i === current,
-      }));
+      items.push(
+        item({
+          ref: `${ctx.hwnd}/tab/${i}`,
+          name,
+          controlType: "tab",
+          rect,
+          enabled: ctx.element.enabled,
+          visible: ctx.element.visible && rect.width > 0,
+          itemSelected: i === current,
+        }),
+      );
     }
     return { items };
   },

@@ -68,11 +68,21 @@ export const toolbarReader: ControlReader = {
         ctx.sendTo(tooltips, TTM_GETTEXTW, SCRATCH.textChars, memory.base + SCRATCH.struct);
         name = scratchText(memory);
       }
-      const rect = ctx.send(TB_GETITEMRECT, i, memory.base + SCRATCH.rect) !== 0 ? screenRect(ctx, rectFrom(memory.read(SCRATCH.rect, 16))) : { x: 0, y: 0, width: 0, height: 0 };
-      items.push(item({
-        ref: `${ctx.hwnd}/toolbar/${i}`, name, controlType: "button", rect, enabled: ctx.element.enabled && facts.enabled,
-        visible: ctx.element.visible && overlaps(rect, ctx.element.rect), ...(facts.checked !== undefined ? { checked: facts.checked } : {}),
-      }));
+      const rect =
+        ctx.send(TB_GETITEMRECT, i, memory.base + SCRATCH.rect) !== 0
+          ? screenRect(ctx, rectFrom(memory.read(SCRATCH.rect, 16)))
+          : { x: 0, y: 0, width: 0, height: 0 };
+      items.push(
+        item({
+          ref: `${ctx.hwnd}/toolbar/${i}`,
+          name,
+          controlType: "button",
+          rect,
+          enabled: ctx.element.enabled && facts.enabled,
+          visible: ctx.element.visible && overlaps(rect, ctx.element.rect),
+          ...(facts.checked !== undefined ? { checked: facts.checked } : {}),
+        }),
+      );
     }
     return { items };
   },

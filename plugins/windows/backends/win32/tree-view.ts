@@ -54,7 +54,11 @@ export const treeViewReader: ControlReader = {
     const view = ctx.element.rect;
     const limit = Math.min(MAX_ITEMS, ctx.send(TVM_GETVISIBLECOUNT, 0, 0) + 2);
     const items = [];
-    for (let handle = ctx.send(TVM_GETNEXTITEM, TVGN_FIRSTVISIBLE, 0); handle !== 0 && items.length < limit; handle = ctx.send(TVM_GETNEXTITEM, TVGN_NEXTVISIBLE, handle)) {
+    for (
+      let handle = ctx.send(TVM_GETNEXTITEM, TVGN_FIRSTVISIBLE, 0);
+      handle !== 0 && items.length < limit;
+      handle = ctx.send(TVM_GETNEXTITEM, TVGN_NEXTVISIBLE, handle)
+    ) {
       memory.write(SCRATCH.struct, tvItem(p, handle, memory.base + SCRATCH.text, SCRATCH.textChars));
       memory.write(SCRATCH.text, new Uint8Array(2));
       if (ctx.send(TVM_GETITEMW, 0, memory.base + SCRATCH.struct) === 0) continue;
@@ -63,10 +67,18 @@ export const treeViewReader: ControlReader = {
       memory.write(SCRATCH.rect, tvRectQuery(p, handle));
       const has = ctx.send(TVM_GETITEMRECT, 1, memory.base + SCRATCH.rect) !== 0;
       const rect = has ? screenRect(ctx, rectFrom(memory.read(SCRATCH.rect, 16))) : { x: 0, y: 0, width: 0, height: 0 };
-      items.push(item({
-        ref: `${ctx.hwnd}/tree/${handle}`, name, controlType: "treeitem", rect, enabled: ctx.element.enabled,
-        visible: ctx.element.visible && overlaps(rect, view), itemSelected: state.selected, expanded: state.expanded,
-      }));
+      items.push(
+        item({
+          ref: `${ctx.hwnd}/tree/${handle}`,
+          name,
+          controlType: "treeitem",
+          rect,
+          enabled: ctx.element.enabled,
+          visible: ctx.element.visible && overlaps(rect, view),
+          itemSelected: state.selected,
+          expanded: state.expanded,
+        }),
+      );
     }
     return { items };
   },

@@ -2,7 +2,20 @@
 // prompt the program waits at (`Type clerk into the "User name" field` answers `User name: `), a
 // button is a menu entry `[L] Log in` (pressing it types its letter and Enter), and text is what
 // the screen shows. Every method is one attempt; the engine polls and waits.
-import type { AppDriver, Attempt, Capability, Expectation, KeyModifier, Reading, RectTarget, RectsAnswer, SceneEntry, SceneInventory, Selector, TypeOptions } from "flowproof";
+import type {
+  AppDriver,
+  Attempt,
+  Capability,
+  Expectation,
+  KeyModifier,
+  Reading,
+  RectTarget,
+  RectsAnswer,
+  SceneEntry,
+  SceneInventory,
+  Selector,
+  TypeOptions,
+} from "flowproof";
 import { CELL_HEIGHT, CELL_WIDTH, picture } from "./picture.ts";
 import type { Terminal } from "./pty.ts";
 
@@ -10,8 +23,20 @@ export const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "scre
 
 const MENU_ENTRY = /\[([A-Za-z0-9])\]\s+([^[]*?)(?=\s{2,}|\s*\[|$)/g;
 const KEYS: Readonly<Record<string, string>> = {
-  Enter: "\r", Tab: "\t", Escape: "\x1b", Backspace: "\x7f", Space: " ", Delete: "\x1b[3~",
-  ArrowUp: "\x1b[A", ArrowDown: "\x1b[B", ArrowRight: "\x1b[C", ArrowLeft: "\x1b[D", Home: "\x1b[H", End: "\x1b[F", PageUp: "\x1b[5~", PageDown: "\x1b[6~",
+  Enter: "\r",
+  Tab: "\t",
+  Escape: "\x1b",
+  Backspace: "\x7f",
+  Space: " ",
+  Delete: "\x1b[3~",
+  ArrowUp: "\x1b[A",
+  ArrowDown: "\x1b[B",
+  ArrowRight: "\x1b[C",
+  ArrowLeft: "\x1b[D",
+  Home: "\x1b[H",
+  End: "\x1b[F",
+  PageUp: "\x1b[5~",
+  PageDown: "\x1b[6~",
 };
 
 /** The label a step names (`"Log in"`); `css:` and `id:` rungs mean nothing on a terminal. */
@@ -71,7 +96,12 @@ export class TerminalDriver implements AppDriver {
   async navigate(_url: string, timeoutMs: number): Promise<Attempt> {
     const until = Date.now() + timeoutMs;
     while (this.#screen.text() === "" && this.#term.exited === undefined && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
-    return this.#gone() ?? (this.#screen.text() === "" ? { ok: false, failed: "not-found", detail: `the terminal app showed nothing within ${timeoutMs} ms`, retryable: false } : done);
+    return (
+      this.#gone() ??
+      (this.#screen.text() === ""
+        ? { ok: false, failed: "not-found", detail: `the terminal app showed nothing within ${timeoutMs} ms`, retryable: false }
+        : done)
+    );
   }
 
   reload = async (): Promise<Attempt> => unsupported("page to reload");
@@ -84,7 +114,17 @@ export class TerminalDriver implements AppDriver {
     const label = labelOf(ladder);
     if (label === undefined) return unsupported("css: or id: targets; name a menu entry by its text");
     const entry = this.#entries().find((e) => e.label === label) ?? this.#entries().find((e) => e.label.toLowerCase() === label.toLowerCase());
-    if (!entry) return this.#gone() ?? notFound(`no menu entry "${label}" on the screen (it shows: ${this.#entries().map((e) => `[${e.key}] ${e.label}`).join(", ") || "no menu"})`);
+    if (!entry)
+      return (
+        this.#gone() ??
+        notFound(
+          `no menu entry "${label}" on the screen (it shows: ${
+            this.#entries()
+              .map((e) => `[${e.key}] ${e.label}`)
+              .join(", ") || "no menu"
+          })`,
+        )
+      );
     this.#term.type(`${entry.key}\r`);
     return done;
   }
@@ -94,7 +134,8 @@ export class TerminalDriver implements AppDriver {
     const label = labelOf(ladder);
     if (label === undefined) return unsupported("css: or id: targets; name the prompt by its text");
     const prompt = this.#prompt();
-    if (!prompt.toLowerCase().startsWith(label.toLowerCase())) return this.#gone() ?? notFound(`the terminal app is not asking for "${label}" (its prompt is ${JSON.stringify(prompt)})`);
+    if (!prompt.toLowerCase().startsWith(label.toLowerCase()))
+      return this.#gone() ?? notFound(`the terminal app is not asking for "${label}" (its prompt is ${JSON.stringify(prompt)})`);
     this.#typeAt(text, options);
     this.#term.type("\r");
     return done;
@@ -130,7 +171,15 @@ export class TerminalDriver implements AppDriver {
     if (label === undefined) return { ok: true, value: this.#screen.text() };
     for (const line of this.#screen.lines()) {
       const at = line.indexOf(label);
-      if (at >= 0) return { ok: true, value: line.slice(at + label.length).replace(/^\s*:?\s*/, "").trim() || line.trim() };
+      if (at >= 0)
+        return {
+          ok: true,
+          value:
+            line
+              .slice(at + label.length)
+              .replace(/^\s*:?\s*/, "")
+              .trim() || line.trim(),
+        };
     }
     return notFound(`"${label}" is not on the screen`);
   }
@@ -159,7 +208,10 @@ export class TerminalDriver implements AppDriver {
         return { pass: expect.op === "equals" ? title === expect.value : title.includes(expect.value), actual: title };
       }
       case "visible":
-        return { pass: (label !== undefined && screen.includes(label)) === expect.visible, actual: label !== undefined && screen.includes(label) ? "shown" : "not shown" };
+        return {
+          pass: (label !== undefined && screen.includes(label)) === expect.visible,
+          actual: label !== undefined && screen.includes(label) ? "shown" : "not shown",
+        };
       case "empty":
         return { pass: seen !== undefined && (seen === "") === expect.empty, actual: seen === undefined ? "not on the screen" : JSON.stringify(seen) };
       case "count": {
@@ -217,14 +269,25 @@ export class TerminalDriver implements AppDriver {
     if (prompt !== "") entries.push({ target: `text:${prompt}`, tag: "input", type: "text", actionable: true, label: prompt });
     for (const line of this.#screen.lines()) {
       const text = line.trim();
-      if (text !== "" && !/\[[A-Za-z0-9]\]\s/.test(line) && !(prompt !== "" && text.startsWith(prompt))) entries.push({ target: `text:${text.slice(0, 80)}`, actionable: false, text: text.slice(0, 80) });
+      if (text !== "" && !/\[[A-Za-z0-9]\]\s/.test(line) && !(prompt !== "" && text.startsWith(prompt)))
+        entries.push({ target: `text:${text.slice(0, 80)}`, actionable: false, text: text.slice(0, 80) });
     }
     const { row } = this.#screen.cursor;
-    return { url: `terminal:${this.#describe}`, title: this.#screen.lines()[0] ?? "", text: this.#screen.text().replace(/\s+/g, " ").slice(0, 2000), entries, omitted: 0, loaded: row >= 0 && this.#prompt() !== "" };
+    return {
+      url: `terminal:${this.#describe}`,
+      title: this.#screen.lines()[0] ?? "",
+      text: this.#screen.text().replace(/\s+/g, " ").slice(0, 2000),
+      entries,
+      omitted: 0,
+      loaded: row >= 0 && this.#prompt() !== "",
+    };
   }
 
   async environment(): Promise<{ os: string; resolution: [number, number] }> {
-    return { os: `${process.platform} (terminal ${this.#screen.columns}x${this.#screen.rows})`, resolution: [this.#screen.columns * CELL_WIDTH, this.#screen.rows * CELL_HEIGHT] };
+    return {
+      os: `${process.platform} (terminal ${this.#screen.columns}x${this.#screen.rows})`,
+      resolution: [this.#screen.columns * CELL_WIDTH, this.#screen.rows * CELL_HEIGHT],
+    };
   }
 
   async close(): Promise<void> {

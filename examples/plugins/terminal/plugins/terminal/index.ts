@@ -12,13 +12,24 @@ export const KEYS = Type.Object(
   {
     command: Type.String({
       minLength: 1,
-      description: "The program and its arguments, run through the shell in the flow's folder; may hold ${VAR}, and ${captured.x} on an `apps:` surface (resolved when it starts).",
+      description:
+        "The program and its arguments, run through the shell in the flow's folder; may hold ${VAR}, and ${captured.x} on an `apps:` surface (resolved when it starts).",
       examples: ["bun stockroom.ts --store ${STORE}"],
       // Recorded as written: replay starts the same program from the trace header.
       ...keyRole({ recorded: true, references: "captured" }),
     }),
-    columns: Type.Optional(Type.Integer({ minimum: 20, maximum: 240, description: "The terminal's width in characters (default 80).", examples: ["80"], ...keyRole({ recorded: true }) })),
-    rows: Type.Optional(Type.Integer({ minimum: 5, maximum: 100, description: "The terminal's height in lines (default 24).", examples: ["24"], ...keyRole({ recorded: true }) })),
+    columns: Type.Optional(
+      Type.Integer({
+        minimum: 20,
+        maximum: 240,
+        description: "The terminal's width in characters (default 80).",
+        examples: ["80"],
+        ...keyRole({ recorded: true }),
+      }),
+    ),
+    rows: Type.Optional(
+      Type.Integer({ minimum: 5, maximum: 100, description: "The terminal's height in lines (default 24).", examples: ["24"], ...keyRole({ recorded: true }) }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -32,8 +43,13 @@ function sizeOf(config: Readonly<Record<string, unknown>>): { columns: number; r
 class TerminalSession implements AdapterSession {
   async launch(config: Readonly<Record<string, unknown>>, ctx: LaunchContext): Promise<AppDriver> {
     const command = config["command"];
-    if (typeof command !== "string" || command.trim() === "") throw new AdapterUnavailableError("a terminal app needs `command:`", "command: bun stockroom.ts --store ${STORE}");
-    if (!Bun.which("script")) throw new AdapterUnavailableError("no `script` program found (util-linux): it provides the pseudo-terminal", "install util-linux (Debian: `apt-get install bsdutils`)");
+    if (typeof command !== "string" || command.trim() === "")
+      throw new AdapterUnavailableError("a terminal app needs `command:`", "command: bun stockroom.ts --store ${STORE}");
+    if (!Bun.which("script"))
+      throw new AdapterUnavailableError(
+        "no `script` program found (util-linux): it provides the pseudo-terminal",
+        "install util-linux (Debian: `apt-get install bsdutils`)",
+      );
     // Messages name the program as written, so a `${VAR}` in it stays a reference there.
     const written = typeof ctx.written?.["command"] === "string" ? ctx.written["command"] : "the terminal app";
     return new TerminalDriver(openTerminal(command, sizeOf(config), ctx.baseDir), written);
@@ -48,10 +64,17 @@ export const plugin = defineAdapter({
   capabilities: [...CAPABILITIES],
   keys: {
     schema: KEYS,
-    refuse: { url: { message: "a terminal app has no start page: `url:` belongs to web flows", hint: "remove `url:`; the program is started from `command:`" } },
+    refuse: {
+      url: { message: "a terminal app has no start page: `url:` belongs to web flows", hint: "remove `url:`; the program is started from `command:`" },
+    },
   },
   // A terminal shows lines of text: none of the web's page-level forms apply.
   grammar: { lacks: GRAMMAR_FORMS, cssHint: 'a terminal has no css; name what the screen shows, e.g. `Press the "Log in" button`' },
-  platforms: { os: ["linux", "darwin", "freebsd"], name: "a Unix-like system", why: "the pseudo-terminal comes from `script` (util-linux)", hint: "run this flow on Linux or macOS" },
+  platforms: {
+    os: ["linux", "darwin", "freebsd"],
+    name: "a Unix-like system",
+    why: "the pseudo-terminal comes from `script` (util-linux)",
+    hint: "run this flow on Linux or macOS",
+  },
   open: async () => new TerminalSession(),
 });

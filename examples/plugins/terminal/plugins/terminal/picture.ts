@@ -43,7 +43,12 @@ export function encodePng(width: number, height: number, rgb: Uint8Array): Uint8
   h.setUint32(0, width);
   h.setUint32(4, height);
   header.set([8, 2, 0, 0, 0], 8);
-  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", header), chunk("IDAT", deflateSync(raw, { level: 6 })), chunk("IEND", new Uint8Array())];
+  const parts = [
+    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(raw, { level: 6 })),
+    chunk("IEND", new Uint8Array()),
+  ];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
@@ -65,12 +70,14 @@ export function picture(screen: Screen): Uint8Array {
       glyph(ch).forEach((bits, gy) => {
         for (let gx = 0; gx < 5; gx++) {
           if (!((bits >> (4 - gx)) & 1)) continue;
-          for (let dy = 0; dy < SCALE; dy++) for (let dx = 0; dx < SCALE; dx++) paint(col * CELL_WIDTH + gx * SCALE + dx, row * CELL_HEIGHT + (gy + 1) * SCALE + dy);
+          for (let dy = 0; dy < SCALE; dy++)
+            for (let dx = 0; dx < SCALE; dx++) paint(col * CELL_WIDTH + gx * SCALE + dx, row * CELL_HEIGHT + (gy + 1) * SCALE + dy);
         }
       });
     });
   });
   const { row, col } = screen.cursor;
-  for (let x = 0; x < CELL_WIDTH - SCALE; x++) for (let dy = 0; dy < SCALE; dy++) paint(Math.min(col, screen.columns - 1) * CELL_WIDTH + x, row * CELL_HEIGHT + CELL_HEIGHT - SCALE + dy);
+  for (let x = 0; x < CELL_WIDTH - SCALE; x++)
+    for (let dy = 0; dy < SCALE; dy++) paint(Math.min(col, screen.columns - 1) * CELL_WIDTH + x, row * CELL_HEIGHT + CELL_HEIGHT - SCALE + dy);
   return encodePng(width, height, rgb);
 }

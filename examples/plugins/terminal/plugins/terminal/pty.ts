@@ -21,18 +21,22 @@ export function openTerminal(command: string, size: { readonly columns: number; 
   const screen = new Screen(size.columns, size.rows);
   const inner = `stty cols ${size.columns} rows ${size.rows}; exec ${command}`;
   const child: ChildProcess = spawn("script", ["-q", "-e", "-c", `sh -c ${quote(inner)}`, "/dev/null"], {
-    cwd, detached: true, stdio: ["pipe", "pipe", "pipe"],
+    cwd,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
     env: { ...process.env, TERM: "xterm", COLUMNS: String(size.columns), LINES: String(size.rows) },
   });
   const unguard = child.pid !== undefined ? guardGroup(child.pid) : () => undefined;
   const decoder = new TextDecoder();
   let exited: { code: number | null } | undefined;
   child.stdout?.on("data", (data: Buffer) => screen.write(decoder.decode(data, { stream: true })));
-  const ended = new Promise<void>((resolve) => child.on("exit", (code) => {
-    exited = { code };
-    unguard();
-    resolve();
-  }));
+  const ended = new Promise<void>((resolve) =>
+    child.on("exit", (code) => {
+      exited = { code };
+      unguard();
+      resolve();
+    }),
+  );
   return {
     screen,
     type: (text) => void child.stdin?.write(text),

@@ -86,17 +86,27 @@ export class Screen {
     if (params.startsWith("?")) return; // private modes (cursor visibility, …) change nothing shown
     const n = params.split(";").map((p) => (p === "" ? undefined : Number(p)));
     const first = n[0] ?? 1;
-    const clear = (row: number, from: number, to: number) => { for (let c = from; c < to; c++) this.#cells[row]![c] = " "; };
+    const clear = (row: number, from: number, to: number) => {
+      for (let c = from; c < to; c++) this.#cells[row]![c] = " ";
+    };
     switch (final) {
       case "H":
       case "f":
         this.#row = Math.min(this.rows - 1, Math.max(0, (n[0] ?? 1) - 1));
         this.#col = Math.min(this.columns - 1, Math.max(0, (n[1] ?? 1) - 1));
         break;
-      case "A": this.#row = Math.max(0, this.#row - first); break;
-      case "B": this.#row = Math.min(this.rows - 1, this.#row + first); break;
-      case "C": this.#col = Math.min(this.columns - 1, this.#col + first); break;
-      case "D": this.#col = Math.max(0, this.#col - first); break;
+      case "A":
+        this.#row = Math.max(0, this.#row - first);
+        break;
+      case "B":
+        this.#row = Math.min(this.rows - 1, this.#row + first);
+        break;
+      case "C":
+        this.#col = Math.min(this.columns - 1, this.#col + first);
+        break;
+      case "D":
+        this.#col = Math.max(0, this.#col - first);
+        break;
       case "J": {
         const mode = n[0] ?? 0;
         if (mode === 2 || mode === 3) {
