@@ -1,8 +1,9 @@
 // The web AppDriver: one page in its own browser context, driven over CDP. Every method is one
 // attempt (the engine polls); probes are one round trip through the injected page API; input is
 // trusted (Input.dispatchMouseEvent / dispatchKeyEvent). The concerns live in their modules:
-// navigation.ts (documents and the navigations input starts), pointer.ts and keyboard.ts (input),
-// page-calls.ts (the page API and transient failures), dialogs.ts, crashes.ts, capture.ts.
+// navigation.ts (documents and the navigations input starts), pointer.ts, pointer-gestures.ts,
+// keyboard.ts and text-entry.ts (input), page-calls.ts (the page API and transient failures),
+// page-start.ts, typed-secrets.ts, dialogs.ts, crashes.ts, capture.ts.
 import type {
   AppDriver,
   Attempt,
@@ -25,15 +26,17 @@ import type {
   Selector,
   TypeOptions,
 } from "../../src/plugins/api.ts";
-import { FlowproofError, scopedPayloadOf } from "../../src/plugins/api.ts";
+import { FlowproofError } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { ProbeAnswer, ProbeFailure, SelectAnswer, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
 import { keyDefinition } from "./keys.ts";
-import { pressChord, sendKeys, strokeEvents, typeOver, typeWithin } from "./keyboard.ts";
-import { dragAndDrop, sendClick, type Point } from "./pointer.ts";
-import { CaptureGate, pageRects, untilContextClosed } from "./capture.ts";
-import { SCREEN_CHANGES_SCRIPT, ScreenChanges } from "./screen-changes.ts";
-import { MARK_PASSWORD_FIELD, MARK_SECRET_FIELD } from "./redaction-rects.ts";
+import { pressChord, typeOver } from "./keyboard.ts";
+import { sendClick, type Point } from "./pointer.ts";
+import { dragOnto, hoverOver, setCheckedState, type GesturePage } from "./pointer-gestures.ts";
+import { CaptureGate, untilContextClosed } from "./capture.ts";
+import { ScreenChanges } from "./screen-changes.ts";
+import { TypedSecrets } from "./typed-secrets.ts";
+import { fillField, typeIntoFocus, type TextPage } from "./text-entry.ts";
 import { ConsoleLog, debugSnapshot } from "./debug.ts";
 import { readCookies, readPageCookie, setPageCookie } from "./cookies.ts";
 import { createDownloads, type Downloads, type RemoteFiles } from "./downloads.ts";
@@ -41,13 +44,13 @@ import { setInputFile } from "./upload.ts";
 import { selectOptions } from "./select-moves.ts";
 import type { OpenOptions, WebConfig } from "./config.ts";
 import { FileRefusals } from "./mocks.ts";
-import { applyShaping, clearSiteStorage, readEnvironment, resizeViewport, viewportOf } from "./page-setup.ts";
+import { clearSiteStorage, readEnvironment, resizeViewport, viewportOf } from "./page-setup.ts";
 import { Navigation } from "./navigation.ts";
 import { Dialogs } from "./dialogs.ts";
 import { watchPageEnd } from "./crashes.ts";
 import { WebEffects } from "./effects.ts";
-import { TASK_ORIGINS_SCRIPT } from "./task-origins.ts";
-import { callPage, fail, ok, toRungs, type ApiMethod, type Transient, pageInstaller } from "./page-calls.ts";
+import { discoverTargets, startPage } from "./page-start.ts";
+import { callPage, fail, ok, toRungs, type ApiMethod, type Transient } from "./page-calls.ts";
 
 export const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
   "pointer",
@@ -63,20 +66,14 @@ export const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
   "upload",
   "downloads",
 ]);
-/** Whether an element other than the document itself has keyboard focus. */
-const HAS_FOCUS = "(() => { const a = document.activeElement; return !!a && a !== document.body && a !== document.documentElement; })()";
-/** Browser connections already reporting target crashes (Target.setDiscoverTargets is per connection). */
-const discovering = new WeakSet<Connection>();
 
 export class WebDriver implements AppDriver {
   readonly capabilities = CAPABILITIES;
   readonly #connection: Connection;
   readonly #session: Session;
   readonly #contextId: string;
-  /** A secret was typed into a field that could not be marked: no frame can be masked safely. */
-  #secretUntracked = false;
-  /** Passwords typed as written (not from a `${VAR}`): masked wherever the page shows them too. */
-  readonly #typedPasswords = new Set<string>();
+  /** What frames mask because of what was typed (see typed-secrets.ts). */
+  readonly #secrets = new TypedSecrets();
   /** Frames attached below the main frame (iframes), by id. */
   readonly #childFrames = new Set<string>();
   /** Frames for the recorder, and the input held back while one is read (see capture.ts). */
@@ -162,25 +159,8 @@ export class WebDriver implements AppDriver {
       ...this.#changes.listen(s),
       ...watchPageEnd(this.#connection, s, this.#targetId, () => this.#closing, fault),
     );
-    if (!discovering.has(this.#connection)) {
-      discovering.add(this.#connection);
-      await this.#connection.send("Target.setDiscoverTargets", { discover: true }).catch(() => undefined);
-    }
-    await Promise.all([
-      s.send("Page.enable"),
-      s.send("Runtime.enable"),
-      s.send("Log.enable"),
-      // First, so that every callback the page schedules is tagged (effect attribution).
-      s.send("Page.addScriptToEvaluateOnNewDocument", { source: TASK_ORIGINS_SCRIPT }),
-      s.send("Page.addScriptToEvaluateOnNewDocument", { source: pageInstaller() }),
-      s.send("Page.addScriptToEvaluateOnNewDocument", { source: SCREEN_CHANGES_SCRIPT }),
-      applyShaping(s, this.#config, this.#refusals.gate()).then((off) => {
-        this.#offs.push(off);
-      }),
-      // Several pages share one headless browser; each must behave as the focused window, or
-      // keyboard input and :focus styles depend on which flow ran last.
-      s.send("Emulation.setFocusEmulationEnabled", { enabled: true }),
-    ]);
+    await discoverTargets(this.#connection);
+    await startPage(s, this.#config, this.#refusals.gate(), (off) => void this.#offs.push(off));
     const tree = await s.send("Page.getFrameTree");
     const mainFrameId = tree.frameTree.frame.id;
     this.#navigation.mainFrameId = mainFrameId;
@@ -278,37 +258,24 @@ export class WebDriver implements AppDriver {
 
   async hover(ladder: readonly Selector[]): Promise<Attempt> {
     await this.#frames.held;
-    const probe = await this.#probe(ladder, "pointer");
-    if (!probe.ok) return probe;
-    await this.#session.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: probe.value.x, y: probe.value.y });
-    // A lone move is dispatched with the next frame; let it (and the page's hover handlers) run first.
-    await this.#navigation.firstFrame();
-    const dialog = this.#takeDialog();
-    if (dialog) return dialog;
-    // The post-condition: the pointer really rests on the target (a page may move it away on hover).
-    const state = await this.#call<ValueAnswer>("hovered", { ladder: toRungs(ladder), x: probe.value.x, y: probe.value.y });
-    if ("transient" in state) return fail("attached", state.transient);
-    if (!state.ok) return fail(state.failed, state.detail);
-    if (state.value !== "true")
-      return fail(
-        "receives-pointer",
-        `the pointer moved onto it at (${Math.round(probe.value.x)}, ${Math.round(probe.value.y)}) but it is not hovered (it moved away or something covers it)`,
-      );
-    return ok(undefined, probe.tier);
+    return hoverOver(this.#gesturePage(), ladder);
   }
 
   async drag(source: readonly Selector[], onto: readonly Selector[], at?: PointerOptions["at"]): Promise<Attempt> {
     await this.#frames.held;
-    let from = await this.#probe(source, "drag");
-    if (!from.ok) return from;
-    const to = await this.#probe(onto, "pointer", at);
-    if (!to.ok) return { ...to, detail: `the drop target: ${to.detail}` };
-    // Bringing the drop target into view may have scrolled the source: read it again.
-    from = await this.#probe(source, "drag");
-    if (!from.ok) return from;
-    await dragAndDrop(this.#session, { x: from.value.x, y: from.value.y }, { x: to.value.x, y: to.value.y }, () => this.#navigation.firstFrame());
-    await this.#navigation.afterInput();
-    return this.#takeDialog() ?? ok(undefined, from.tier);
+    return dragOnto(this.#gesturePage(), source, onto, at);
+  }
+
+  #gesturePage(): GesturePage {
+    return {
+      session: this.#session,
+      probe: (ladder, purpose, at) => this.#probe(ladder, purpose, at),
+      click: (at) => this.#pointerClick(at, { button: "left", clickCount: 1 }),
+      read: (method, arg) => this.#call<ValueAnswer>(method, arg),
+      afterInput: () => this.#navigation.afterInput(),
+      nextFrame: () => this.#navigation.firstFrame(),
+      takeDialog: () => this.#takeDialog(),
+    };
   }
 
   async upload(ladder: readonly Selector[], path: string): Promise<Attempt> {
@@ -346,64 +313,24 @@ export class WebDriver implements AppDriver {
 
   async fill(ladder: readonly Selector[], text: string, options: TypeOptions = {}): Promise<Attempt> {
     await this.#frames.held;
-    // Inside a frame a value is assigned and read back, not typed (see docs/authoring.md, iframes).
-    if (scopedPayloadOf(ladder[0])?.kind === "framed") {
-      const assigned = await this.#scoped("assignValue", { ladder: toRungs(ladder), value: text });
-      if (options.secret && text !== "") await this.#markSecretField();
-      return assigned;
-    }
-    const probe = await this.#probe(ladder, "type");
-    if (!probe.ok) return probe;
-    if (options.secret && text !== "" && !(await this.#markSecretField()))
-      return fail("editable", "the field a secret is typed into could not be marked for masking in frames; nothing was typed");
-    if (!options.secret) await this.#notePassword(text);
-    if (text === "") await sendKeys(this.#session, strokeEvents([{ key: "Backspace", modifiers: 0 }]));
-    else {
-      const late = await typeWithin(this.#session, text, options.timeoutMs);
-      if (late !== undefined) return fail("unsupported", late, false);
-    }
-    return this.#takeDialog() ?? ok(undefined, probe.tier);
+    return fillField(this.#textPage(), ladder, text, options);
   }
 
   async typeFocused(text: string, options: TypeOptions = {}): Promise<Attempt> {
     const blocked = await this.#ready();
     if (blocked) return blocked;
-    const focused = async () => (await this.#session.send("Runtime.evaluate", { expression: HAS_FOCUS, returnByValue: true })).result.value === true;
-    // Focus a page moves itself (autofocus, a click handler) lands with the next frame; after that,
-    // waiting cannot give the keystrokes a target, so the step fails at once.
-    if (!(await focused())) {
-      await this.#navigation.firstFrame();
-      if (!(await focused())) {
-        return fail(
-          "editable",
-          'nothing has keyboard focus, so there is nothing to type into; name the field (`Type … into the "…" field`) or click a field first',
-          false,
-        );
-      }
-    }
-    if (options.secret && !(await this.#markSecretField()))
-      return fail("editable", "the element a secret is typed into could not be marked for masking in frames; nothing was typed");
-    if (!options.secret) await this.#notePassword(text);
-    const late = await typeWithin(this.#session, text, options.timeoutMs);
-    return late !== undefined ? fail("unsupported", late, false) : (this.#takeDialog() ?? ok(undefined));
+    return typeIntoFocus(this.#textPage(), text, options);
   }
 
-  /**
-   * Remembers the focused field as holding a secret, so every frame masks it until it is cleared
-   * or gone. When that fails, redaction can no longer be guaranteed: every later frame is dropped.
-   */
-  async #markSecretField(): Promise<boolean> {
-    const res = await this.#session.send("Runtime.evaluate", { expression: MARK_SECRET_FIELD, returnByValue: true }).catch(() => undefined);
-    const marked = res?.result.value === true;
-    if (!marked) this.#secretUntracked = true;
-    return marked;
-  }
-
-  /** A password typed as written into the focused password field: masked wherever the page shows it (see pageRects). */
-  async #notePassword(text: string): Promise<void> {
-    if (text.trim().length < 3) return;
-    const res = await this.#session.send("Runtime.evaluate", { expression: MARK_PASSWORD_FIELD, returnByValue: true }).catch(() => undefined);
-    if (res?.result.value === true) this.#typedPasswords.add(text);
+  #textPage(): TextPage {
+    return {
+      session: this.#session,
+      secrets: this.#secrets,
+      assign: (ladder, value) => this.#scoped("assignValue", { ladder: toRungs(ladder), value }),
+      focus: (ladder) => this.#probe(ladder, "type"),
+      nextFrame: () => this.#navigation.firstFrame(),
+      takeDialog: () => this.#takeDialog(),
+    };
   }
 
   async pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt> {
@@ -430,19 +357,7 @@ export class WebDriver implements AppDriver {
 
   async setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt> {
     await this.#frames.held;
-    const probe = await this.#probe(ladder, "pointer");
-    if (!probe.ok) return probe;
-    if (probe.value.checked === undefined) return fail("unsupported", "the target is not a checkbox, radio or switch", false);
-    if (probe.value.checked === checked) return ok(undefined, probe.tier);
-    await this.#pointerClick(probe.value, { button: "left", clickCount: 1 });
-    const dialog = this.#takeDialog();
-    if (dialog) return dialog;
-    const state = await this.#call<ValueAnswer>("checkedState", { ladder: toRungs(ladder) });
-    if ("transient" in state || !state.ok) return ok(undefined, probe.tier);
-    if (state.value !== String(checked)) {
-      return fail("unsupported", `clicking did not ${checked ? "check" : "uncheck"} it; it is still ${checked ? "unchecked" : "checked"}`, true);
-    }
-    return ok(undefined, probe.tier);
+    return setCheckedState(this.#gesturePage(), ladder, checked);
   }
 
   async readText(ladder: readonly Selector[]): Promise<Attempt<string>> {
@@ -503,10 +418,8 @@ export class WebDriver implements AppDriver {
     return this.#frames.capture(this.#session, viewportOf(this.#config).device_scale_factor ?? 1);
   }
 
-  async rectsFor(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
-    const answers = await pageRects(this.#session, targets, [...this.#typedPasswords]);
-    if (!this.#secretUntracked) return answers;
-    return answers.map((a, i) => ("secretFields" in targets[i]! ? { ok: false, detail: "a field a secret was typed into could not be tracked" } : a));
+  rectsFor(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
+    return this.#secrets.rectsFor(this.#session, targets);
   }
 
   async pointFor(ladder: readonly Selector[], at?: PointerOptions["at"]): Promise<{ x: number; y: number } | undefined> {

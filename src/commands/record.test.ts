@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../../test/support/tmp-project.ts";
-import { modelConfigured, record } from "./record.ts";
-import { SpecError } from "../diagnostics/diagnostic.ts";
+import { record } from "./record.ts";
 import { readTrace } from "../../test/support/trace.ts";
 
 let server: TestServer;
@@ -44,43 +43,6 @@ describe("record", () => {
     expect(r.ok).toBe(false);
     expect(r.error).toContain('step s0001 (Click "Not there") failed');
     expect(existsSync(join(project.dir, "b.trace.jsonl"))).toBe(false);
-  });
-  test("refuses --author llm without a configured model, with a hint", async () => {
-    const spec = project.write("c.flow.yaml", flowYaml("C", `${server.url}/greeter.html`, ['rules: Click "Greet"']));
-    await expect(record({ spec, author: "llm", env: {} })).rejects.toBeInstanceOf(SpecError);
-  });
-  test("auto with no model: a plain step the rules grammar cannot read is a no_model clarification", async () => {
-    const spec = project.write("d.flow.yaml", flowYaml("D", `${server.url}/greeter.html`, ['rules: Press the "Greet" button', "Fill out the whole form"]));
-    const r = await record({ spec, env: {} });
-    expect(r.ok).toBe(false);
-    expect(r.clarification).toMatchObject({
-      step: "Fill out the whole form",
-      step_index: 2,
-      stage: "no_model",
-      completed_steps: ['Press the "Greet" button'],
-      scene: [],
-    });
-    expect(r.clarification?.rules_error).toContain("matches no rules step");
-    // Under --author rules the same step is a plain rules error.
-    await expect(record({ spec, env: {}, author: "rules" })).rejects.toBeInstanceOf(SpecError);
-  });
-  test("knows when a model is configured, and refuses a half-configured one", () => {
-    expect(modelConfigured({})).toBe(false);
-    expect(modelConfigured({ FLOWPROOF_AI_MODEL: "m", FLOWPROOF_AI_BASE_URL: "http://127.0.0.1:1/v1" })).toBe(true);
-    expect(() => modelConfigured({ FLOWPROOF_AI_MODEL: "m" })).toThrow(SpecError);
-  });
-});
-
-describe("record and skip_unless_env", () => {
-  test("an unmet gate records nothing and says why", async () => {
-    const p = tmpProject();
-    try {
-      const spec = p.write("g.flow.yaml", 'name: G\napp: web\nurl: http://127.0.0.1:9/\nskip_unless_env: [NOT_SET_HERE]\nsteps:\n  - rules: Click "Go"\n');
-      const r = await record({ spec, env: {} });
-      expect(r).toMatchObject({ ok: true, trace_path: null, skipped: "skip_unless_env: NOT_SET_HERE is not set" });
-    } finally {
-      p.remove();
-    }
   });
 });
 

@@ -17,10 +17,10 @@ import { stepsWithLearned } from "../engine/context.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import { checkWritable } from "../diagnostics/atomic-write.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
-import type { AdapterPlugin, AgentTurn, AssertionPlugin } from "../plugins/api.ts";
+import type { AgentTurn } from "../plugins/api.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
 import { ranOnOf, releaseSurface } from "./surface.ts";
-import { flowLoadOptions, governingSuiteDefaults, loadFlowFile, readFlowFile } from "./flow-load.ts";
+import { loadFlowFile } from "./flow-load.ts";
 import { openExecution, stepTimeoutFromEnv, targetOfFlow } from "./execution.ts";
 import { loadPluginsFor, surfaceCatalog } from "./project-plugins.ts";
 import { headedFor, withinRoot, type AuthorMode, type CommonOptions, envOf } from "./common.ts";
@@ -29,10 +29,9 @@ import { recorderObserver, recordingReport, stepsWithRanges, withTimeline } from
 import { readTraceFile } from "../trace/read.ts";
 import { sealPolicy, traceKey } from "../trace/seal.ts";
 import { appDown, recordedFailure } from "../engine/known-failure.ts";
-import { createModelClient, resolveProvider, type ModelClient } from "../authoring/provider.ts";
+import type { ModelClient } from "../authoring/provider.ts";
 import { createAuthoring, type AuthoringSession } from "../authoring/author.ts";
-import { clarification, type Clarification } from "../authoring/clarification.ts";
-import { loadFlowText, type Flow } from "../spec/flow.ts";
+import type { Flow } from "../spec/flow.ts";
 import { ReusePool, groupTrace, stillResolves } from "../authoring/reuse.ts";
 import type { StepAuthor } from "../engine/blocks.ts";
 import { run, runOutcome } from "./run.ts";
@@ -45,16 +44,11 @@ export type { ModelClient, ChatMessage, Backend } from "../authoring/provider.ts
 import { unmetGate } from "../spec/suite-keys.ts";
 import { grammarContext } from "../spec/surface-kinds.ts";
 import { evidenceSentence, keepFailedRecord } from "./record-evidence.ts";
+import { authoringClient, NO_MODEL_WARNING, noModelClarification } from "./record-model.ts";
+import { clarificationRecord, notRecorded, skippedRecord, type RecordResult, type Route, type RoutingEntry } from "./record-result.ts";
 
-export type Route = "rules" | "llm" | "reused" | "fallback";
-
-export interface RoutingEntry {
-  /** 1-based executable step number. */
-  readonly step: number;
-  readonly intent: string;
-  readonly route: Route;
-  readonly warning?: string;
-}
+export type { RecordResult, Route, RoutingEntry } from "./record-result.ts";
+export { modelConfigured } from "./record-model.ts";
 
 export interface RecordOptions extends CommonOptions, RecordingControls {
   readonly spec: string;
@@ -71,45 +65,6 @@ export interface RecordOptions extends CommonOptions, RecordingControls {
   readonly pool?: SessionPool;
   /** `heal` of an agent flow: each agent run's recorded cassette, by step id, served until its first divergence, the rest recorded live. */
   readonly prior?: ReadonlyMap<string, readonly AgentTurn[]>;
-}
-
-export interface RecordResult {
-  /** True when every step passed and the trace was written. */
-  readonly ok: boolean;
-  /** The flow's name. */
-  readonly name: string;
-  readonly trace_path: string | null;
-  readonly steps: number;
-  readonly reused_steps: number;
-  readonly routing: readonly RoutingEntry[];
-  readonly warnings: readonly string[];
-  readonly step_results: readonly StepResult[];
-  /** Why no trace was written (the failing step's detail). */
-  readonly error?: string;
-  /** The authoring bundle (`.flowproof/recordings/<trace_id>`), when a trace was written with frames. */
-  readonly recording_dir?: string;
-  /** A recording that failed: where its evidence is (`.flowproof/failed-records/<id>/`, frames and debug snapshot). */
-  readonly failed_record_dir?: string;
-  /** Set when a plain step was too ambiguous to author (`record --json` prints it and exits 2). */
-  readonly clarification?: Clarification;
-  /** `--verify`: whether the fresh trace replayed to PASS. */
-  readonly verified?: boolean;
-  /** Which backend and model authored plain steps, when one did. */
-  readonly agent?: { readonly backend: string; readonly model: string };
-  /** Requests sent to the authoring model. */
-  readonly model_requests?: number;
-  /** Why nothing was recorded on purpose (`skip_unless_env` unmet); `ok` is true. */
-  readonly skipped?: string;
-  /** A flow with `expect: {fail: …}` whose step failed as declared: the trace ends with that step. */
-  readonly expected_failure?: { readonly reason: string; readonly step: string; readonly detail?: string };
-}
-
-const NO_MODEL_WARNING =
-  "WARNING: no authoring model is available (set FLOWPROOF_AI_BASE_URL and FLOWPROOF_AI_MODEL, OPENAI_API_KEY, or ANTHROPIC_API_KEY), so plain steps are recorded with the deterministic rules grammar (route: fallback). Mark steps `rules:` or pass --author rules to make that explicit.";
-
-/** Whether the environment configures an authoring model (throws SpecError when it is misconfigured). */
-export function modelConfigured(env: Readonly<Record<string, string | undefined>>): boolean {
-  return resolveProvider(env).configured;
 }
 
 /**
@@ -166,21 +121,6 @@ export async function recordInSuite(options: RecordOptions, suite: FlowSuite): P
   };
 }
 
-/** A recording that did not start: a `before_each` hook failed. */
-function notRecorded(error: string): RecordResult {
-  return {
-    ok: false,
-    name: "",
-    trace_path: null,
-    steps: 0,
-    reused_steps: 0,
-    routing: [],
-    warnings: [],
-    step_results: [],
-    error: `${error}; nothing was recorded`,
-  };
-}
-
 /**
  * Performs the flow once and writes its trace, in the environment and with the suite defaults
  * given: the suite itself (hooks, server, env_from) is its caller's. `verify` is its caller's too.
@@ -189,19 +129,7 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
   const env = envOf(options);
   const log = options.log ?? (() => undefined);
   const author = options.author ?? "auto";
-  // A misconfigured provider is an error in auto and llm mode alike, never a silent fallback.
-  let client: ModelClient | undefined = options.model;
-  if (!client && author !== "rules") {
-    const provider = resolveProvider(env);
-    if (provider.configured) client = createModelClient(provider.config);
-  }
-  if (author === "llm" && !client) {
-    throw new SpecError({
-      code: "model-config",
-      message: "--author llm needs an authoring model, and none is configured",
-      hint: "set FLOWPROOF_AI_BASE_URL and FLOWPROOF_AI_MODEL (any OpenAI-compatible endpoint), OPENAI_API_KEY, or FLOWPROOF_AI_PROVIDER=anthropic with ANTHROPIC_API_KEY",
-    });
-  }
+  const client = authoringClient(author, options.model, env);
   const useModel = author !== "rules" && client !== undefined;
   const plugins = await loadPluginsFor(options.spec, env);
   let flow: Flow;
@@ -215,33 +143,10 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
         ? noModelClarification(options.spec, plugins.adapters, plugins.assertions, defaults, error)
         : undefined;
     if (!c) throw error;
-    return {
-      ok: false,
-      name: "",
-      trace_path: null,
-      steps: 0,
-      reused_steps: 0,
-      routing: [],
-      warnings: [NO_MODEL_WARNING],
-      step_results: [],
-      clarification: c,
-      error: `step ${c.step_index} (${c.step}) needs clarification: ${c.reason}; no trace was written`,
-    };
+    return clarificationRecord(c, [NO_MODEL_WARNING]);
   }
   const unmet = unmetGate(flow.skip_unless_env, env);
-  if (unmet.length > 0) {
-    return {
-      ok: true,
-      name: flow.name,
-      trace_path: null,
-      steps: 0,
-      reused_steps: 0,
-      routing: [],
-      warnings: [],
-      step_results: [],
-      skipped: `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set`,
-    };
-  }
+  if (unmet.length > 0) return skippedRecord(flow.name, unmet);
   const stepTimeoutMs = stepTimeoutFromEnv(env);
   const plan = planFlow(flow, stepTimeoutMs);
   if (!plan.ok) throw new SpecError(plan.diagnostics);
@@ -536,36 +441,6 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
     await releaseSurface(surface, options.keepOpen);
   }
 }
-
-/** The clarification for plain steps the rules grammar cannot read when no model is configured; undefined when other problems exist. */
-function noModelClarification(
-  spec: string,
-  adapters: readonly AdapterPlugin[],
-  assertions: readonly AssertionPlugin[],
-  defaults: SuiteDefaults | undefined,
-  error: SpecError,
-): Clarification | undefined {
-  const { path, text } = readFlowFile(spec);
-  // The suite the flow was just loaded with, found again only when the caller gave none (as loadFlowFile does).
-  const loaded = loadFlowText(displayPath(path), text, flowLoadOptions(adapters, assertions, false, defaults ?? governingSuiteDefaults(path)));
-  if (!loaded.ok) return undefined;
-  const plainAt = (line: number | undefined) => loaded.flow.steps.find((s) => s.form === "plain" && s.span.line === line);
-  const first = error.diagnostics[0];
-  if (!first || !error.diagnostics.every((d) => (d.code === "unknown-step" || d.code === "unsupported-step") && plainAt(d.span?.line))) return undefined;
-  const step = plainAt(first.span?.line)!;
-  const completed = loaded.flow.steps.slice(0, step.index).map((s) => s.text);
-  return clarification({
-    step: step.text,
-    stepIndex: step.index + 1,
-    stage: "no_model",
-    reason: "no authoring model is configured and the rules grammar cannot read this step",
-    rules_error: `${first.message}${first.hint ? ` (${first.hint})` : ""}`,
-    completed,
-    scene: undefined,
-    hint: "configure an authoring model (FLOWPROOF_AI_BASE_URL and FLOWPROOF_AI_MODEL), or rewrite the step in the rules grammar (docs/authoring.md)",
-  });
-}
-
 /** A step result with its failure message and reading redacted, as the trace header may hold them. */
 function redactedResult(r: StepResult, secrets: ReadonlyMap<string, string>): StepResult {
   return {

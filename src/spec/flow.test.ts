@@ -62,11 +62,6 @@ describe("loadFlowText", () => {
     expect(expected).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
-  test("refuses a UI step in an `app: api` flow", () => {
-    const d = problems("name: Api\napp: api\nurl: http://x/\nsteps:\n  - assert: page shows X\n");
-    expect(d.map((x) => [x.code, x.message])).toEqual([["unsupported-step", "an `app: api` flow has no UI, so it runs only structured steps"]]);
-  });
-
   test.each<[string, string, string, string, number, number]>([
     ["an unknown key with did-you-mean", flowWith(`${HEAD}\nnmae: X`), "unknown-key", "did you mean `name`?", 4, 1],
     ["a later-version key", flowWith(`${HEAD}\nexplore: x`), "unsupported-feature", "remove `explore:` for now", 4, 1],
@@ -221,34 +216,6 @@ describe("loadFlowText", () => {
       ["unknown-step", 10],
     ]);
     expect(d[0]!.hint).toContain("did you mean `steps`?");
-  });
-
-  test("numbers steps by their position among the loaded steps", () => {
-    const flow = loaded(flowWith(HEAD, ['  - Click "A"', '  - Click "B"', "  - assert: page shows C"]));
-    expect(flow.steps.map((s) => s.index)).toEqual([0, 1, 2]);
-  });
-
-  describe("with plainStepsAreRules: false", () => {
-    test("loads a plain step as intent for the authoring model, even when the rules grammar cannot read it", () => {
-      const r = loadFlowText("a.flow.yaml", flowWith(HEAD, ["  - Fill out all the vehicle data and click next"]), { plainStepsAreRules: false });
-      expect(r.ok).toBe(true);
-      if (r.ok)
-        expect(r.flow.steps[0]).toMatchObject({
-          form: "plain",
-          ast: { kind: "intent", text: "Fill out all the vehicle data and click next" },
-          span: { line: 5, column: 5 },
-        });
-    });
-
-    test("a plain step the grammar refuses on purpose stays refused: it is never handed to the model", () => {
-      const d = problems(flowWith(HEAD, ['  - Blur the "Email" field']), { plainStepsAreRules: false });
-      expect(d.map((x) => x.code)).toEqual(["refused-step"]);
-    });
-
-    test("still loads rules: and assert: steps", () => {
-      const r = loadFlowText("a.flow.yaml", flowWith(HEAD, ['  - rules: Click "Save"', "  - assert: page shows Saved"]), { plainStepsAreRules: false });
-      expect(r.ok).toBe(true);
-    });
   });
 });
 
