@@ -1,6 +1,7 @@
 // `flowproof run <dir>`: parse the suite flags → commands/suite → one line per flow as it
 // finishes, then the summary; or one JSON document with --json.
 import { runSuite, type SuiteFlowResult } from "../commands/suite.ts";
+import { suiteDocument } from "../commands/suite-document.ts";
 import { displayPath } from "../commands/paths.ts";
 import { parseShard } from "../commands/suite-plan.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
@@ -69,36 +70,7 @@ export async function suiteCommand(dir: string, args: CommandArgs<"run">, io: Io
   });
   const code: ExitCode = result.errored > 0 || result.stale > 0 ? EXIT.error : result.failed > 0 || result.flaky > 0 ? EXIT.failed : EXIT.pass;
   if (json) {
-    io.out(
-      JSON.stringify(
-        {
-          flows: result.flows.map((f) => ({
-            spec: f.spec,
-            outcome: f.outcome,
-            report: f.report,
-            report_path: f.report_path,
-            attempts: f.attempts,
-            exports: f.exports,
-            ...(f.recorded ? { authoring: "recorded" } : {}),
-            ...(f.reason ? { reason: f.reason } : {}),
-          })),
-          passed: result.passed,
-          failed: result.failed,
-          skipped: result.skipped,
-          errored: result.errored,
-          stale: result.stale,
-          flaky: result.flaky,
-          expected_failures: result.expected_failures,
-          junit_path: result.junit_path,
-          run_id: result.run_id,
-          run_dir: result.run_dir,
-          record_path: result.record_path,
-          html_path: result.html_path,
-        },
-        null,
-        2,
-      ),
-    );
+    io.out(JSON.stringify(suiteDocument(result), null, 2));
     return code;
   }
   const total = result.flows.length;

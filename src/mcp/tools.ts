@@ -13,6 +13,7 @@ import { inputSchemaFor, toolOptions, type ToolArgs } from "./tool-flags.ts";
 import { record } from "../commands/record.ts";
 import { runInSuiteContext } from "../commands/run-single.ts";
 import { runSuite } from "../commands/suite.ts";
+import { suiteDocument } from "../commands/suite-document.ts";
 import { parseShard } from "../commands/suite-plan.ts";
 import { audit } from "../commands/audit.ts";
 import { merge } from "../commands/merge.ts";
@@ -108,6 +109,7 @@ const SuiteRunResult = Type.Object(
     skipped: Type.Integer(),
     errored: Type.Integer(),
     stale: Type.Integer(),
+    flaky: Type.Integer(),
     expected_failures: Type.Integer(),
     junit_path: path,
     run_id: Type.String(),
@@ -223,29 +225,7 @@ export const runTool: McpTool = {
         ...rootOf(call),
         onFlow: (f) => call.progress(`flow ${++done}: ${f.outcome.toUpperCase()} ${f.spec}${f.reason ? ` (${f.reason})` : ""}`),
       });
-      return {
-        flows: r.flows.map((f) => ({
-          spec: f.spec,
-          outcome: f.outcome,
-          report: f.report,
-          report_path: f.report_path,
-          attempts: f.attempts,
-          exports: f.exports,
-          ...(f.recorded ? { authoring: "recorded" } : {}),
-          ...(f.reason ? { reason: f.reason } : {}),
-        })),
-        passed: r.passed,
-        failed: r.failed,
-        skipped: r.skipped,
-        errored: r.errored,
-        stale: r.stale,
-        expected_failures: r.expected_failures,
-        junit_path: r.junit_path,
-        run_id: r.run_id,
-        run_dir: r.run_dir,
-        record_path: r.record_path,
-        html_path: r.html_path,
-      };
+      return suiteDocument(r);
     }
     const suiteOnly = SUITE_ONLY.find((k) => args[k] !== undefined);
     if (suiteOnly) throw usage(`\`${suiteOnly}\` applies to a suite run (a directory), not to one flow file`, "pass the flow's directory as `spec`");
