@@ -3,7 +3,7 @@
 // navigations the person starts from the address bar. Says nothing about steps: the recorder in
 // src/commands turns these events into flow text.
 import { AdapterUnavailableError, FlowproofError } from "../../src/plugins/api.ts";
-import { Connection, type Session } from "./cdp/connection.ts";
+import { Connection, type Result, type Session } from "./cdp/connection.ts";
 import { findBrowser, launchBrowser, INSTALL_HINT, type LaunchedBrowser } from "./launch.ts";
 import { pageInstaller } from "./page-calls.ts";
 import type { CodegenEvent } from "./injected/codegen-protocol.ts";
@@ -19,8 +19,13 @@ const START_LOAD_MS = 30_000;
 /** How often, and how far apart, a history entry that lags its navigation is asked for again. */
 const HISTORY_TRIES = 100;
 const HISTORY_RETRY_MS = 50;
-/** Navigation kinds (Chromium's transition types) that the person started from the browser itself, not the page. */
-const BROWSER_STARTED = new Set(["typed", "auto_bookmark", "generated", "keyword"]);
+const HISTORY_CALL_MS = 2_000;
+/**
+ * Navigation kinds (Chromium's transition types) that the person started from the browser itself,
+ * not the page: the address bar reports `typed`, or `address_bar`/`generated`/`keyword` variants
+ * depending on which suggestion the Return took.
+ */
+const BROWSER_STARTED = new Set(["typed", "address_bar", "auto_bookmark", "generated", "keyword", "keyword_generated"]);
 
 /** A navigation the person started outside the page: the address bar, or a reload. */
 export type BrowserNavigation = { readonly kind: "go_to"; readonly url: string } | { readonly kind: "reload" };
@@ -64,6 +69,19 @@ export function parseReport(payload: string): CodegenEvent | undefined {
   return typeof kind === "string" && kinds.includes(kind) ? (value as CodegenEvent) : undefined;
 }
 
+/** The tab's history, or undefined when the browser did not answer within HISTORY_CALL_MS. */
+async function historyOf(session: Session): Promise<Result<"Page.getNavigationHistory"> | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), HISTORY_CALL_MS);
+  });
+  try {
+    return await Promise.race([session.send("Page.getNavigationHistory").catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * Whether the navigation that committed `url` was the browser's (address bar, reload), which only
  * its history entry says. The entry can lag the commit event on a busy machine: asked again until
@@ -71,9 +89,12 @@ export function parseReport(payload: string): CodegenEvent | undefined {
  */
 async function browserStarted(session: Session, url: string): Promise<BrowserNavigation | undefined> {
   for (let attempt = 0; attempt < HISTORY_TRIES; attempt++) {
-    const h = await session.send("Page.getNavigationHistory");
-    const entry = h.entries[h.currentIndex];
-    if (entry && entry.url === url) {
+    // Asked while the tab moves to a new renderer (the address bar starts a fresh one), the call
+    // can fail or go unanswered: each try is bounded, and a failed one is a try like any other.
+    const h = await historyOf(session);
+    // The current entry, or the newest one when the index has not moved to it yet.
+    const entry = h && [h.entries[h.currentIndex], h.entries.at(-1)].find((e) => e?.url === url);
+    if (entry) {
       if (entry.transitionType === "reload") return { kind: "reload" };
       return BROWSER_STARTED.has(entry.transitionType) ? { kind: "go_to", url } : undefined;
     }

@@ -198,7 +198,11 @@ describe("flowproof codegen (headed, real input)", () => {
         while ((await at()) !== "/codegen-people.html" && Date.now() < until) await Bun.sleep(100);
       }
       expect(await at()).toBe("/codegen-people.html");
-      await waitForSteps(s.path, 6, s.cli.stderr);
+      // What the browser's history says of that navigation, shown when the step does not follow.
+      const history = async (): Promise<string> =>
+        JSON.stringify((await s.client.Page.getNavigationHistory().catch(() => undefined))?.entries.map((e) => [e.url, e.transitionType]));
+      const seen = await history();
+      await waitForSteps(s.path, 6, () => `history: ${seen}\n${s.cli.stderr()}`);
     } finally {
       await s.client.close().catch(() => undefined);
     }
