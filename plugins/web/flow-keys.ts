@@ -18,6 +18,13 @@ const Viewport = Type.Object(
 /** `browser:` of a flow, of a suite, or of one web surface under `apps:`. */
 export const BrowserSchema = Type.Object(
   {
+    name: Type.Optional(
+      Type.Union([Type.Literal("chromium"), Type.Literal("firefox")], {
+        description:
+          "The browser engine: chromium (the default, over the DevTools Protocol) or firefox (over WebDriver BiDi); --browser and FLOWPROOF_BROWSER override it (docs/browsers.md).",
+        examples: ["firefox"],
+      }),
+    ),
     viewport: Type.Optional(Viewport),
     user_agent: Type.Optional(Type.String({ minLength: 1, examples: ["Mozilla/5.0 (flowproof)"] })),
     args: Type.Optional(
