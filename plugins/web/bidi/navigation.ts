@@ -9,6 +9,8 @@ import type { BidiPage } from "./page.ts";
 
 /** How long an action waits for a navigation it started until the run names its own bound. */
 const NAVIGATION_SETTLE_MS = 30_000;
+/** How often a navigation in flight asks the page whether it arrived. */
+const POLL_MS = 50;
 /** The navigation events a page is followed by. */
 export const NAVIGATION_EVENTS = [
   "browsingContext.navigationStarted",
@@ -158,7 +160,7 @@ export class BidiNavigation {
   /** Waits for a navigation in flight to reach DOMContentLoaded, then for its first frame; a stall is named to the next step. */
   async settle(timeoutMs = this.#boundMs): Promise<void> {
     if (!this.#loading) return;
-    const settled = await withinMs(new Promise<true>((resolve) => this.#waiters.push(() => resolve(true))), timeoutMs);
+    const settled = await withinMs(Promise.race([new Promise<true>((resolve) => this.#waiters.push(() => resolve(true))), this.#arrived()]), timeoutMs);
     if (!settled) {
       const target = this.#pendingUrl ? `the navigation to ${this.#pendingUrl}` : "a navigation of the page";
       this.#stalled ??= `${target} did not finish loading within ${Math.round(timeoutMs / 1000)} s; flowproof stopped it`;
@@ -166,6 +168,23 @@ export class BidiNavigation {
       return;
     }
     await this.#page.nextFrame();
+  }
+
+  /**
+   * Resolves once the page shows the document being navigated to, ready: a page restored from the
+   * back-forward cache announces its navigation but no DOMContentLoaded, so the page is asked too.
+   */
+  async #arrived(): Promise<true> {
+    while (this.#loading) {
+      const target = this.#pendingUrl;
+      const here = await this.#page.tryEvaluate<string>(`document.readyState !== "loading" ? location.href : ""`);
+      if (this.#loading && target && here === target) {
+        this.loaded();
+        break;
+      }
+      await Bun.sleep(POLL_MS);
+    }
+    return true;
   }
 
   /** After input: one round trip lets a navigation the input started announce itself, then wait for it. */
