@@ -53,7 +53,8 @@ export class TypedSecrets {
 
   /** The page rects of `targets`, with the typed passwords masked; secret fields fail once one went untracked. */
   async rectsFor(session: Session | PageEval, targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
-    const answers = typeof session === "function" ? await rectsVia(session, targets, [...this.#passwords]) : await pageRects(session, targets, [...this.#passwords]);
+    const answers =
+      typeof session === "function" ? await rectsVia(session, targets, [...this.#passwords]) : await pageRects(session, targets, [...this.#passwords]);
     if (!this.#untracked) return answers;
     return answers.map((a, i) => ("secretFields" in targets[i]! ? { ok: false, detail: "a field a secret was typed into could not be tracked" } : a));
   }

@@ -204,7 +204,11 @@ export const SessionSeed = Type.Object(
 /** The `browser:` shape as written; replay applies it from here, never from the spec. */
 export const BrowserShape = Type.Object(
   {
-    name: Opt(Type.Union([Type.Literal("chromium"), Type.Literal("firefox")], { description: "The browser engine as written; --browser and FLOWPROOF_BROWSER override it." })),
+    name: Opt(
+      Type.Union([Type.Literal("chromium"), Type.Literal("firefox")], {
+        description: "The browser engine as written; --browser and FLOWPROOF_BROWSER override it.",
+      }),
+    ),
     viewport: Opt(
       Type.Object(
         {

@@ -61,7 +61,16 @@ const resultOf = (p: TmpProject, stdout: string): RunReport => {
 };
 
 const greetFlow = (url: string) =>
-  ["name: Greet", "app: web", `url: ${url}`, "steps:", '  - rules: Type Ada into the "Your name" field', '  - rules: Click "Greet"', '  - assert: page shows Hello, Ada!', ""].join("\n");
+  [
+    "name: Greet",
+    "app: web",
+    `url: ${url}`,
+    "steps:",
+    '  - rules: Type Ada into the "Your name" field',
+    '  - rules: Click "Greet"',
+    "  - assert: page shows Hello, Ada!",
+    "",
+  ].join("\n");
 
 describe("Firefox", () => {
   test("replays the bundled demo flows, recorded on Chromium, to the same verdict three times over (--repeat-each 3)", async () => {
@@ -115,7 +124,17 @@ describe("Firefox", () => {
     const p = project();
     const spec = p.write(
       "echo.flow.yaml",
-      ["name: Echo", "app: web", "browser: {name: firefox}", `url: ${server.url}/echo.html`, "steps:", '  - rules: Type ${CANARY_PW} into the "Password" field', '  - rules: Click "Send"', "  - assert: page shows Sent", ""].join("\n"),
+      [
+        "name: Echo",
+        "app: web",
+        "browser: {name: firefox}",
+        `url: ${server.url}/echo.html`,
+        "steps:",
+        '  - rules: Type ${CANARY_PW} into the "Password" field',
+        '  - rules: Click "Send"',
+        "  - assert: page shows Sent",
+        "",
+      ].join("\n"),
     );
     const env = { CANARY_PW: PASSWORD };
     const rec = await runCli(["record", spec], { cwd: p.dir, env });
@@ -144,7 +163,16 @@ describe("Firefox", () => {
     // A flow that waits long on its last step: flowproof is killed while Firefox runs.
     const spec = p.write(
       "wait.flow.yaml",
-      ["name: Wait", "app: web", "browser: {name: firefox}", `url: ${server.url}/greeter.html`, "steps:", '  - rules: Click "Greet"', '  - assert: page shows "Never shown"', ""].join("\n"),
+      [
+        "name: Wait",
+        "app: web",
+        "browser: {name: firefox}",
+        `url: ${server.url}/greeter.html`,
+        "steps:",
+        '  - rules: Click "Greet"',
+        '  - assert: page shows "Never shown"',
+        "",
+      ].join("\n"),
     );
     const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "record", spec], {
       cwd: p.dir,

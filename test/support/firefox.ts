@@ -5,7 +5,9 @@ import { FIREFOX_INSTALL_HINT, findFirefox } from "../../plugins/web/bidi/launch
 export function requireFirefox(): string {
   const found = findFirefox(process.env);
   if (!found.path)
-    throw new Error(`The Firefox tests need Firefox and none was found (looked at ${found.tried.join("; ")}). ${FIREFOX_INSTALL_HINT}. On Debian: apt-get install -y firefox-esr`);
+    throw new Error(
+      `The Firefox tests need Firefox and none was found (looked at ${found.tried.join("; ")}). ${FIREFOX_INSTALL_HINT}. On Debian: apt-get install -y firefox-esr`,
+    );
   return found.path;
 }
 

@@ -22,7 +22,9 @@ test("opens a BiDi session, answers commands by id and events to their listeners
     await c.send("browsingContext.navigate", { context, url: "data:text/html,<p>hi</p>", wait: "complete" });
     expect(await loaded).toStartWith("data:text/html");
     // Several commands in flight are each answered with their own result.
-    const answers = await Promise.all([1, 2, 3].map((n) => c.send<{ result: { value: number } }>("script.evaluate", { expression: `${n} * 10`, target: { context }, awaitPromise: false })));
+    const answers = await Promise.all(
+      [1, 2, 3].map((n) => c.send<{ result: { value: number } }>("script.evaluate", { expression: `${n} * 10`, target: { context }, awaitPromise: false })),
+    );
     expect(answers.map((a) => a.result.value)).toEqual([10, 20, 30]);
     await c.send("browsingContext.close", { context });
   } finally {

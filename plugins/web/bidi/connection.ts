@@ -37,9 +37,14 @@ export class BidiConnection {
   static async connect(url: string, timeoutMs = 30_000): Promise<BidiConnection> {
     const ws = new WebSocket(url);
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no WebDriver BiDi answer at ${url} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new FlowproofError({ code: "browser-error", message: `no WebDriver BiDi answer at ${url} within ${timeoutMs} ms` })),
+        timeoutMs,
+      );
       ws.addEventListener("open", () => (clearTimeout(timer), resolve()), { once: true });
-      ws.addEventListener("error", () => (clearTimeout(timer), reject(new Error(`could not open ${url}`))), { once: true });
+      ws.addEventListener("error", () => (clearTimeout(timer), reject(new FlowproofError({ code: "browser-error", message: `could not open ${url}` }))), {
+        once: true,
+      });
     });
     const connection = new BidiConnection(ws);
     await connection.send("session.new", { capabilities: { alwaysMatch: { acceptInsecureCerts: true, unhandledPromptBehavior: { default: "ignore" } } } });

@@ -19,9 +19,7 @@ export class BidiDialogs {
         const type = String(p["type"] ?? "alert");
         const message = String(p["message"] ?? "");
         const answer = (accept: boolean, userText?: string) =>
-          void connection
-            .send("browsingContext.handleUserPrompt", { context, accept, ...(userText !== undefined ? { userText } : {}) })
-            .catch(() => undefined);
+          void connection.send("browsingContext.handleUserPrompt", { context, accept, ...(userText !== undefined ? { userText } : {}) }).catch(() => undefined);
         const storm = this.#storm.count(type, message);
         if (storm !== undefined) {
           answer(false);

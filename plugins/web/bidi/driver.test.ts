@@ -1,6 +1,5 @@
 // The Firefox driver's own members; the grammar's cases run in firefox.conformance.test.ts.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { decodePng } from "../../../src/recording/image.ts";
 import { startFirefox, type FirefoxBed } from "../../../test/support/firefox.ts";
 import { FIREFOX_CAPABILITIES, FirefoxDriver } from "./driver.ts";
 
@@ -9,6 +8,12 @@ beforeAll(async () => {
   bed = await startFirefox();
 });
 afterAll(() => bed?.close());
+
+/** A PNG's size, from its header (IHDR). */
+const decodePng = (png: Uint8Array) => {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+};
 
 const contexts = async () => (await bed.connection.send<{ contexts: unknown[] }>("browsingContext.getTree", {})).contexts.length;
 

@@ -43,7 +43,17 @@ import { startFirefoxPage } from "./page-start.ts";
 import { fillFirefoxField, typeIntoFirefoxFocus } from "./text-entry.ts";
 
 /** What flowproof drives in Firefox; the Chromium driver's set without cookies, uploads and downloads (docs/browsers.md). */
-export const FIREFOX_CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "navigation", "select", "dialogs", "screenshot", "hover", "drag", "scroll"]);
+export const FIREFOX_CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
+  "pointer",
+  "keyboard",
+  "navigation",
+  "select",
+  "dialogs",
+  "screenshot",
+  "hover",
+  "drag",
+  "scroll",
+]);
 
 export class FirefoxDriver implements AppDriver {
   readonly capabilities = FIREFOX_CAPABILITIES;
@@ -62,7 +72,14 @@ export class FirefoxDriver implements AppDriver {
   #effects: BidiEffects | undefined;
   #failure: FlowproofError | undefined;
 
-  private constructor(connection: BidiConnection, context: string, userContext: string, config: WebConfig, info: Readonly<Record<string, unknown>>, onClose: () => Promise<void>) {
+  private constructor(
+    connection: BidiConnection,
+    context: string,
+    userContext: string,
+    config: WebConfig,
+    info: Readonly<Record<string, unknown>>,
+    onClose: () => Promise<void>,
+  ) {
     this.#connection = connection;
     this.#page = new BidiPage(connection, context);
     this.#input = new BidiInput(connection, context);
@@ -74,7 +91,12 @@ export class FirefoxDriver implements AppDriver {
   }
 
   /** Opens a fresh user context (an isolated profile) with one tab, shaped by `config`. */
-  static async open(connection: BidiConnection, config: WebConfig, info: Readonly<Record<string, unknown>>, onClose: () => Promise<void>): Promise<FirefoxDriver> {
+  static async open(
+    connection: BidiConnection,
+    config: WebConfig,
+    info: Readonly<Record<string, unknown>>,
+    onClose: () => Promise<void>,
+  ): Promise<FirefoxDriver> {
     const { userContext } = await connection.send<{ userContext: string }>("browser.createUserContext", {});
     try {
       const { context } = await connection.send<{ context: string }>("browsingContext.create", { type: "tab", userContext });

@@ -23,7 +23,10 @@ afterAll(async () => {
   server?.stop();
 });
 
-const inFirefox = (config: Readonly<Record<string, unknown>>) => ({ ...config, browser: { ...((config["browser"] as object | undefined) ?? {}), name: "firefox" } });
+const inFirefox = (config: Readonly<Record<string, unknown>>) => ({
+  ...config,
+  browser: { ...((config["browser"] as object | undefined) ?? {}), name: "firefox" },
+});
 
 /** A page in the file's Firefox showing `page`, and how to close it. */
 async function showing(page: string) {

@@ -15,7 +15,9 @@ describe("findFirefox", () => {
     writeFileSync(exe, "#!/bin/sh\n");
     chmodSync(exe, 0o755);
     expect(findFirefox({ FLOWPROOF_FIREFOX: exe, PATH: "/usr/bin" })).toEqual({ path: exe, tried: [] });
-    expect(findFirefox({ FLOWPROOF_FIREFOX: join(dir, "missing"), PATH: "/usr/bin" })).toEqual({ tried: [`FLOWPROOF_FIREFOX=${join(dir, "missing")} (does not exist)`] });
+    expect(findFirefox({ FLOWPROOF_FIREFOX: join(dir, "missing"), PATH: "/usr/bin" })).toEqual({
+      tried: [`FLOWPROOF_FIREFOX=${join(dir, "missing")} (does not exist)`],
+    });
   });
 
   test("firefox-esr, then firefox, on PATH", () => {

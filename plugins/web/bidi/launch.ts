@@ -5,11 +5,15 @@ import { accessSync, constants, existsSync, statSync, writeFileSync } from "node
 import { delimiter, join } from "node:path";
 import { launchBrowser, type LaunchedBrowser } from "../launch.ts";
 
-export const FIREFOX_INSTALL_HINT =
-  "install Firefox (Debian/Ubuntu: `apt-get install firefox-esr`) or point FLOWPROOF_FIREFOX at a Firefox executable";
+export const FIREFOX_INSTALL_HINT = "install Firefox (Debian/Ubuntu: `apt-get install firefox-esr`) or point FLOWPROOF_FIREFOX at a Firefox executable";
 
 const NAMES = ["firefox-esr", "firefox"];
-const USUAL_PATHS = ["/usr/lib/firefox-esr/firefox-esr", "/usr/lib/firefox/firefox", "/Applications/Firefox.app/Contents/MacOS/firefox", "C:\\Program Files\\Mozilla Firefox\\firefox.exe"];
+const USUAL_PATHS = [
+  "/usr/lib/firefox-esr/firefox-esr",
+  "/usr/lib/firefox/firefox",
+  "/Applications/Firefox.app/Contents/MacOS/firefox",
+  "C:\\Program Files\\Mozilla Firefox\\firefox.exe",
+];
 
 /** `FLOWPROOF_FIREFOX` (an explicit choice that is wrong is an error, never a switch), then `firefox-esr` and `firefox` on PATH, then the usual install paths. */
 export function findFirefox(env: Readonly<Record<string, string | undefined>> = process.env): { path?: string; tried: string[] } {
@@ -71,15 +75,30 @@ export function userJs(prefs: Readonly<Record<string, string | number | boolean>
 }
 
 /** Starts Firefox with a fresh profile; resolves with its BiDi socket (`ws://127.0.0.1:<port>/session`). */
-export async function launchFirefox(executable: string, options: { headed?: boolean; windowSize?: [number, number]; downloadsDir?: string } = {}): Promise<LaunchedBrowser> {
+export async function launchFirefox(
+  executable: string,
+  options: { headed?: boolean; windowSize?: [number, number]; downloadsDir?: string } = {},
+): Promise<LaunchedBrowser> {
   const [w, h] = options.windowSize ?? [1280, 800];
   const browser = await launchBrowser(executable, {
     headed: options.headed === true,
     start: {
       profilePrefix: "flowproof-firefox-",
       argv: (profile) => {
-        writeFileSync(join(profile, "user.js"), userJs({ ...FIREFOX_PREFS, ...(options.downloadsDir ? { "browser.download.dir": options.downloadsDir } : {}) }));
-        return [...(options.headed ? [] : ["--headless"]), "--no-remote", "--profile", profile, "--remote-debugging-port", "0", `--window-size=${w},${h}`, "about:blank"];
+        writeFileSync(
+          join(profile, "user.js"),
+          userJs({ ...FIREFOX_PREFS, ...(options.downloadsDir ? { "browser.download.dir": options.downloadsDir } : {}) }),
+        );
+        return [
+          ...(options.headed ? [] : ["--headless"]),
+          "--no-remote",
+          "--profile",
+          profile,
+          "--remote-debugging-port",
+          "0",
+          `--window-size=${w},${h}`,
+          "about:blank",
+        ];
       },
       announce: /WebDriver BiDi listening on (ws:\/\/\S+)/,
     },

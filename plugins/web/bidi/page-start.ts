@@ -9,7 +9,13 @@ import { NAVIGATION_EVENTS } from "./navigation.ts";
 import type { BidiPage } from "./page.ts";
 
 /** The events a page is followed by: its navigations, its dialogs, its requests (effects). */
-export const PAGE_EVENTS = [...NAVIGATION_EVENTS, "browsingContext.userPromptOpened", "network.beforeRequestSent", "network.responseCompleted", "network.fetchError"];
+export const PAGE_EVENTS = [
+  ...NAVIGATION_EVENTS,
+  "browsingContext.userPromptOpened",
+  "network.beforeRequestSent",
+  "network.responseCompleted",
+  "network.fetchError",
+];
 
 /** A preload script's function declaration running `source` (an expression or statements). */
 export const preloadOf = (source: string): string => `() => {\n${source}\n}`;
@@ -40,7 +46,9 @@ export async function startFirefoxPage(page: BidiPage, userContext: string, conf
       .catch((e) => refuse("viewport", e)),
   ];
   if (config.clock?.timezone !== undefined)
-    sends.push(c.send("emulation.setTimezoneOverride", { timezone: config.clock.timezone, userContexts: [userContext] }).catch((e) => refuse("clock.timezone", e)));
+    sends.push(
+      c.send("emulation.setTimezoneOverride", { timezone: config.clock.timezone, userContexts: [userContext] }).catch((e) => refuse("clock.timezone", e)),
+    );
   if (config.user_agent !== undefined)
     sends.push(c.send("emulation.setUserAgentOverride", { userAgent: config.user_agent, userContexts: [userContext] }).catch((e) => refuse("user_agent", e)));
   await Promise.all(sends);

@@ -27,7 +27,11 @@ describe("in Firefox", () => {
   test("evaluates plain data, awaits promises, and throws a page exception as a browser error", async () => {
     const page = await bed.page();
     await bed.connection.send("browsingContext.navigate", { context: page.context, url: "data:text/html,<title>T</title><p id=p>Hello</p>", wait: "complete" });
-    expect(await page.evaluate("({ title: document.title, n: [1, 2], t: document.getElementById('p').textContent })")).toEqual({ title: "T", n: [1, 2], t: "Hello" });
+    expect(await page.evaluate("({ title: document.title, n: [1, 2], t: document.getElementById('p').textContent })")).toEqual({
+      title: "T",
+      n: [1, 2],
+      t: "Hello",
+    });
     expect(await page.evaluate("new Promise((r) => setTimeout(() => r('late'), 10))")).toBe("late");
     expect(await page.evaluate("undefined")).toBeUndefined();
     const error = await page.evaluate("nope()").catch((e: unknown) => e);
@@ -38,7 +42,11 @@ describe("in Firefox", () => {
 
   test("calls the injected page API, installing it in a document that lacks it", async () => {
     const page = await bed.page();
-    await bed.connection.send("browsingContext.navigate", { context: page.context, url: "data:text/html,<button>Save</button><button>Save</button>", wait: "complete" });
+    await bed.connection.send("browsingContext.navigate", {
+      context: page.context,
+      url: "data:text/html,<button>Save</button><button>Save</button>",
+      wait: "complete",
+    });
     expect(await page.evaluate("typeof globalThis.__flowproof")).toBe("undefined");
     const count = await page.call<number>("count", { ladder: [{ tier: "text_anchor", payload: { text: "Save" } }] });
     expect(count).toBe(2);

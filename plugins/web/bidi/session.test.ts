@@ -13,7 +13,9 @@ describe("what Firefox refuses, before the first step", () => {
       "`mock:` (requests answered in the browser)",
       "`session:` (seeded cookies and storage)",
     ]);
-    expect(firefoxRefusals({}, { FLOWPROOF_GRID_URL: "http://grid:4444" })).toEqual(["a Selenium Grid (`browser.grid`, --grid, FLOWPROOF_GRID_URL; docs/grid.md)"]);
+    expect(firefoxRefusals({}, { FLOWPROOF_GRID_URL: "http://grid:4444" })).toEqual([
+      "a Selenium Grid (`browser.grid`, --grid, FLOWPROOF_GRID_URL; docs/grid.md)",
+    ]);
     expect(firefoxRefusals({ grid: "http://grid:4444" }, { FLOWPROOF_GRID_URL: "local" })).toEqual([]);
   });
 });

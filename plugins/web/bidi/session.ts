@@ -14,7 +14,8 @@ export function firefoxRefusals(config: WebConfig, env: Readonly<Record<string, 
   const out: string[] = [];
   const grid = env["FLOWPROOF_GRID_URL"]?.trim();
   if (config.endpoint !== undefined) out.push("`browser.endpoint` (a running Chromium's DevTools URL)");
-  if ((grid && grid !== "local") || (!grid && config.grid !== undefined)) out.push("a Selenium Grid (`browser.grid`, --grid, FLOWPROOF_GRID_URL; docs/grid.md)");
+  if ((grid && grid !== "local") || (!grid && config.grid !== undefined))
+    out.push("a Selenium Grid (`browser.grid`, --grid, FLOWPROOF_GRID_URL; docs/grid.md)");
   if (config.args !== undefined && config.args.length > 0) out.push("`browser.args` (Chromium flags)");
   if (config.viewport?.mobile || config.viewport?.touch) out.push("`browser.viewport.mobile` / `touch` (mobile emulation)");
   if (config.mock !== undefined && config.mock.length > 0) out.push("`mock:` (requests answered in the browser)");
@@ -33,12 +34,16 @@ export class FirefoxSession {
     if (this.#connection && !this.#connection.closed) return this.#connection;
     this.#starting ??= (async () => {
       const found = findFirefox(env);
-      if (!found.path) throw new AdapterUnavailableError(`no Firefox found (looked at ${found.tried.join("; ")})`, FIREFOX_INSTALL_HINT, { code: "no-browser" });
+      if (!found.path)
+        throw new AdapterUnavailableError(`no Firefox found (looked at ${found.tried.join("; ")})`, FIREFOX_INSTALL_HINT, { code: "no-browser" });
       let browser: LaunchedBrowser;
       try {
         browser = await launchFirefox(found.path, { headed });
       } catch (error) {
-        throw new AdapterUnavailableError(`could not start ${found.path}: ${(error as Error).message}`, FIREFOX_INSTALL_HINT, { cause: error, code: "no-browser" });
+        throw new AdapterUnavailableError(`could not start ${found.path}: ${(error as Error).message}`, FIREFOX_INSTALL_HINT, {
+          cause: error,
+          code: "no-browser",
+        });
       }
       this.#browser = browser;
       try {

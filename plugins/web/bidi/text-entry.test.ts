@@ -56,8 +56,7 @@ test("a secret's field is marked for masking before it is typed, and frames mask
   const tp = textPage(page, secrets);
   expect((await fillFirefoxField(tp, field("Secret"), "s3cret-value", { secret: true })).ok).toBe(true);
   const [answer] = await secrets.rectsFor((e) => page.evaluate(e), [{ secretFields: true }]);
-  expect(answer).toMatchObject({ ok: true });
-  expect((answer as { rects: unknown[] }).rects.length).toBeGreaterThan(0);
+  expect(answer?.ok && answer.rects.length > 0).toBe(true);
 }, 60_000);
 
 test("typing with nothing focused fails at once, saying what to write", async () => {
