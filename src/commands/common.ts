@@ -36,6 +36,7 @@ export interface CommonOptions {
 /** The run's environment: `options.env` (default process.env), with `--grid` as its FLOWPROOF_GRID_URL and `--browser` as its FLOWPROOF_BROWSER. */
 export function envOf(options: Pick<CommonOptions, "env" | "grid" | "browser">): Readonly<Record<string, string | undefined>> {
   const env = options.env ?? process.env;
+  if (options.grid === undefined && options.browser === undefined) return env;
   return {
     ...env,
     ...(options.grid !== undefined ? { FLOWPROOF_GRID_URL: options.grid } : {}),

@@ -17,8 +17,8 @@ const decodePng = (png: Uint8Array) => {
 
 const contexts = async () => (await bed.connection.send<{ contexts: unknown[] }>("browsingContext.getTree", {})).contexts.length;
 
-test("declares what it drives, without cookies, uploads and downloads", () => {
-  expect([...FIREFOX_CAPABILITIES].sort()).toEqual(["dialogs", "drag", "hover", "keyboard", "navigation", "pointer", "screenshot", "scroll", "select"]);
+test("declares what it drives, without cookies and downloads", () => {
+  expect([...FIREFOX_CAPABILITIES].sort()).toEqual(["dialogs", "drag", "hover", "keyboard", "navigation", "pointer", "screenshot", "scroll", "select", "upload"]);
 });
 
 test("frames are PNGs of the viewport, which a step can resize; a cookie check is refused naming Firefox; close removes the page's user context", async () => {

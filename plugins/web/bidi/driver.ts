@@ -40,9 +40,10 @@ import { BidiInput } from "./input.ts";
 import { BidiNavigation } from "./navigation.ts";
 import { BidiPage } from "./page.ts";
 import { startFirefoxPage } from "./page-start.ts";
+import { setFirefoxInputFile } from "./upload.ts";
 import { fillFirefoxField, typeIntoFirefoxFocus } from "./text-entry.ts";
 
-/** What flowproof drives in Firefox; the Chromium driver's set without cookies, uploads and downloads (docs/browsers.md). */
+/** What flowproof drives in Firefox; the Chromium driver's set without cookies and downloads (docs/browsers.md). */
 export const FIREFOX_CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
   "pointer",
   "keyboard",
@@ -207,6 +208,15 @@ export class FirefoxDriver implements AppDriver {
     await this.#input.drag(from.value, to.value);
     await this.#navigation.afterInput();
     return this.#takeDialog() ?? ok(undefined, from.tier);
+  }
+
+  async upload(ladder: readonly Selector[], path: string): Promise<Attempt> {
+    const blocked = await this.#ready();
+    if (blocked) return blocked;
+    // `count` installs the page API when the document does not have it yet.
+    const installed = await this.#call<number>("count", { ladder: toRungs(ladder) });
+    if (typeof installed !== "number") return fail("attached", installed.transient);
+    return setFirefoxInputFile(this.#page, ladder, path);
   }
 
   armDialog(plan: DialogPlan | undefined): void {
