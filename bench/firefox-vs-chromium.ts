@@ -78,7 +78,8 @@ async function main(): Promise<number> {
     const med = (k: string, f: keyof Sample) => median(samples[k]!.map((s) => s[f]));
     console.log(`flowproof replay, Firefox beside Chromium — 30-step flow recorded in Chromium, ${runs} timed run(s) each, medians (ms)`);
     console.log(`${"".padEnd(22)}${"wall".padStart(8)}${"steps".padStart(8)}`);
-    for (const k of Object.keys(samples)) console.log(`${k.padEnd(22)}${String(Math.round(med(k, "wallMs"))).padStart(8)}${String(Math.round(med(k, "stepsMs"))).padStart(8)}`);
+    for (const k of Object.keys(samples))
+      console.log(`${k.padEnd(22)}${String(Math.round(med(k, "wallMs"))).padStart(8)}${String(Math.round(med(k, "stepsMs"))).padStart(8)}`);
     const ratio = med("firefox", "wallMs") / med("chromium", "wallMs");
     const stepsRatio = med("firefox", "stepsMs") / med("chromium", "stepsMs");
     console.log(

@@ -40,10 +40,12 @@ import { BidiInput } from "./input.ts";
 import { BidiNavigation } from "./navigation.ts";
 import { BidiPage } from "./page.ts";
 import { startFirefoxPage } from "./page-start.ts";
+import { interceptFirefoxRequests } from "./mocks.ts";
+import { FirefoxStorage } from "./storage.ts";
 import { setFirefoxInputFile } from "./upload.ts";
 import { fillFirefoxField, typeIntoFirefoxFocus } from "./text-entry.ts";
 
-/** What flowproof drives in Firefox; the Chromium driver's set without cookies and downloads (docs/browsers.md). */
+/** What flowproof drives in Firefox; the Chromium driver's set without downloads (docs/browsers.md). */
 export const FIREFOX_CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
   "pointer",
   "keyboard",
@@ -54,6 +56,8 @@ export const FIREFOX_CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>
   "hover",
   "drag",
   "scroll",
+  "upload",
+  "cookies",
 ]);
 
 export class FirefoxDriver implements AppDriver {
@@ -72,6 +76,10 @@ export class FirefoxDriver implements AppDriver {
   #held: Promise<unknown> = Promise.resolve();
   #effects: BidiEffects | undefined;
   #failure: FlowproofError | undefined;
+  readonly #storage: FirefoxStorage;
+  readonly #log: (line: string) => void;
+  /** The flow's `session:` seed goes with its first navigation (it needs the start URL); done once. */
+  #seeded = false;
 
   private constructor(
     connection: BidiConnection,
@@ -80,7 +88,9 @@ export class FirefoxDriver implements AppDriver {
     config: WebConfig,
     info: Readonly<Record<string, unknown>>,
     onClose: () => Promise<void>,
+    log: (line: string) => void,
   ) {
+    this.#log = log;
     this.#connection = connection;
     this.#page = new BidiPage(connection, context);
     this.#input = new BidiInput(connection, context);
@@ -89,6 +99,7 @@ export class FirefoxDriver implements AppDriver {
     this.#userContext = userContext;
     this.#info = info;
     this.#onClose = onClose;
+    this.#storage = new FirefoxStorage(this.#page, userContext);
   }
 
   /** Opens a fresh user context (an isolated profile) with one tab, shaped by `config`. */
@@ -97,11 +108,12 @@ export class FirefoxDriver implements AppDriver {
     config: WebConfig,
     info: Readonly<Record<string, unknown>>,
     onClose: () => Promise<void>,
+    log: (line: string) => void = () => undefined,
   ): Promise<FirefoxDriver> {
     const { userContext } = await connection.send<{ userContext: string }>("browser.createUserContext", {});
     try {
       const { context } = await connection.send<{ context: string }>("browsingContext.create", { type: "tab", userContext });
-      const driver = new FirefoxDriver(connection, context, userContext, config, info, onClose);
+      const driver = new FirefoxDriver(connection, context, userContext, config, info, onClose, log);
       driver.#offs.push(
         ...driver.#navigation.listen(),
         ...driver.#dialogs.listen(connection, context, (message) => {
@@ -109,6 +121,7 @@ export class FirefoxDriver implements AppDriver {
         }),
       );
       await startFirefoxPage(driver.#page, userContext, config);
+      driver.#offs.push(await interceptFirefoxRequests(connection, context, config.mock ?? []));
       return driver;
     } catch (error) {
       await connection.send("browser.removeUserContext", { userContext }).catch(() => undefined);
@@ -146,7 +159,30 @@ export class FirefoxDriver implements AppDriver {
 
   async navigate(url: string, timeoutMs: number): Promise<Attempt> {
     await this.#held;
-    return this.#navigation.navigate(url, timeoutMs);
+    let unseed: (() => Promise<void>) | undefined;
+    if (!this.#seeded) {
+      this.#seeded = true;
+      try {
+        unseed = await this.#storage.seed(this.#config, url);
+      } catch (error) {
+        return fail("not-found", `could not seed the flow's session for ${url}: ${(error as Error).message}`, false);
+      }
+    }
+    try {
+      return await this.#navigation.navigate(url, timeoutMs);
+    } finally {
+      await unseed?.();
+    }
+  }
+
+  async clearStorage(what: "local" | "session" | "cookies"): Promise<Attempt> {
+    await this.#held;
+    return this.#storage.clear(what);
+  }
+
+  async setCookie(name: string, value: string): Promise<Attempt> {
+    await this.#held;
+    return this.#storage.setCookie(name, value);
   }
 
   async reload(timeoutMs: number): Promise<Attempt> {
@@ -331,8 +367,7 @@ export class FirefoxDriver implements AppDriver {
   async check(ladder: readonly Selector[], expect: Expectation): Promise<Reading> {
     const dialog = this.#takeDialog();
     if (dialog && !dialog.ok) return { pass: false, actual: dialog.detail };
-    if (expect.kind === "cookie" || expect.kind === "cookie_where" || expect.kind === "cookie_count")
-      return { pass: false, actual: "flowproof does not read cookies in Firefox yet (docs/browsers.md)", retryable: false };
+    if (expect.kind === "cookie" || expect.kind === "cookie_where" || expect.kind === "cookie_count") return this.#storage.check(expect, this.#log);
     const answer = await this.#call<CheckAnswer>("check", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, expect });
     if ("transient" in answer) return { pass: false, actual: answer.transient };
     return answer;

@@ -49,7 +49,6 @@ runDriverConformance({
   pages: firefoxPages,
   expectations: {
     "unread-passwords": "the web driver reads a password input's value like any field's (`Remember` can capture it); the desktop drivers refuse",
-    cookies: "flowproof does not read or set cookies in Firefox yet (storage.getCookies is not wired): a cookie step is refused naming Firefox",
   },
 });
 

@@ -7,12 +7,9 @@ import { FirefoxSession, firefoxRefusals } from "./session.ts";
 describe("what Firefox refuses, before the first step", () => {
   test("Chromium-only keys and what flowproof does not do in Firefox yet are named; a plain flow is taken", () => {
     expect(firefoxRefusals({ viewport: { width: 800, height: 600 }, clock: { at: "2026-01-15T12:00:00Z" } })).toEqual([]);
-    expect(firefoxRefusals({ endpoint: "http://127.0.0.1:9222", args: ["--lang=de"], mock: [{ url_contains: "/api" }], session: {} })).toEqual([
-      "`browser.endpoint` (a running Chromium's DevTools URL)",
-      "`browser.args` (Chromium flags)",
-      "`mock:` (requests answered in the browser)",
-      "`session:` (seeded cookies and storage)",
-    ]);
+    expect(
+      firefoxRefusals({ endpoint: "http://127.0.0.1:9222", args: ["--lang=de"], downloads_dir: "/tmp/d", mock: [{ url_contains: "/api" }], session: {} }),
+    ).toEqual(["`browser.endpoint` (a running Chromium's DevTools URL)", "`browser.args` (Chromium flags)", "`browser.downloads_dir` (downloads)"]);
     expect(firefoxRefusals({}, { FLOWPROOF_GRID_URL: "http://grid:4444" })).toEqual([
       "a Selenium Grid (`browser.grid`, --grid, FLOWPROOF_GRID_URL; docs/grid.md)",
     ]);
@@ -25,11 +22,11 @@ describe("the run's Firefox", () => {
   afterAll(() => session.close());
 
   test("a flow with a key Firefox does not take is refused naming Firefox and the key, before any browser starts", async () => {
-    const error = await session.launch({ mock: [{ url_contains: "/api" }] }, { baseDir: ".", log: () => undefined }).catch((e: unknown) => e);
+    const error = await session.launch({ args: ["--lang=de"] }, { baseDir: ".", log: () => undefined }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FlowproofError);
     expect((error as FlowproofError).code).toBe("unsupported-step");
     expect((error as Error).message).toContain("in Firefox");
-    expect((error as Error).message).toContain("`mock:`");
+    expect((error as Error).message).toContain("`browser.args`");
   });
 
   test("a missing Firefox is a no-browser error with the install command", async () => {

@@ -18,8 +18,6 @@ export function firefoxRefusals(config: WebConfig, env: Readonly<Record<string, 
     out.push("a Selenium Grid (`browser.grid`, --grid, FLOWPROOF_GRID_URL; docs/grid.md)");
   if (config.args !== undefined && config.args.length > 0) out.push("`browser.args` (Chromium flags)");
   if (config.viewport?.mobile || config.viewport?.touch) out.push("`browser.viewport.mobile` / `touch` (mobile emulation)");
-  if (config.mock !== undefined && config.mock.length > 0) out.push("`mock:` (requests answered in the browser)");
-  if (config.session !== undefined) out.push("`session:` (seeded cookies and storage)");
   if (config.downloads_dir !== undefined) out.push("`browser.downloads_dir` (downloads)");
   return out;
 }
@@ -77,7 +75,7 @@ export class FirefoxSession {
         hint: "run it on Chromium (`--browser chromium`, or `browser: {name: chromium}`), or remove those keys",
       });
     const connection = await this.#connect(config.headed === true, env);
-    return FirefoxDriver.open(connection, config, { engine: "firefox" }, async () => undefined);
+    return FirefoxDriver.open(connection, config, { engine: "firefox" }, async () => undefined, ctx.log);
   }
 
   async close(): Promise<void> {
