@@ -17,7 +17,7 @@ const decodePng = (png: Uint8Array) => {
 
 const contexts = async () => (await bed.connection.send<{ contexts: unknown[] }>("browsingContext.getTree", {})).contexts.length;
 
-test("declares what it drives: the Chromium driver's capabilities without downloads", () => {
+test("declares what it drives: the Chromium driver's capabilities", () => {
   expect([...FIREFOX_CAPABILITIES].sort()).toEqual([
     "cookies",
     "dialogs",

@@ -10,6 +10,7 @@ import type {
   Capability,
   DialogOutcome,
   DialogPlan,
+  DownloadState,
   EffectWatch,
   Expectation,
   KeyModifier,
@@ -32,6 +33,7 @@ import { setCheckedState } from "../pointer-gestures.ts";
 import { selectOptions } from "../select-moves.ts";
 import { TypedSecrets } from "../typed-secrets.ts";
 import type { WebConfig } from "../config.ts";
+import type { Downloads } from "../downloads.ts";
 import { viewportOf } from "../page-setup.ts";
 import type { BidiConnection } from "./connection.ts";
 import { BidiDialogs } from "./dialogs.ts";
@@ -40,12 +42,13 @@ import { BidiInput } from "./input.ts";
 import { BidiNavigation } from "./navigation.ts";
 import { BidiPage } from "./page.ts";
 import { startFirefoxPage } from "./page-start.ts";
+import { createFirefoxDownloads } from "./downloads.ts";
 import { interceptFirefoxRequests } from "./mocks.ts";
 import { FirefoxStorage } from "./storage.ts";
 import { setFirefoxInputFile } from "./upload.ts";
 import { fillFirefoxField, typeIntoFirefoxFocus } from "./text-entry.ts";
 
-/** What flowproof drives in Firefox; the Chromium driver's set without downloads (docs/browsers.md). */
+/** What flowproof drives in Firefox; the Chromium driver's set (docs/browsers.md). */
 export const FIREFOX_CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
   "pointer",
   "keyboard",
@@ -58,6 +61,7 @@ export const FIREFOX_CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>
   "scroll",
   "upload",
   "cookies",
+  "downloads",
 ]);
 
 export class FirefoxDriver implements AppDriver {
@@ -80,6 +84,7 @@ export class FirefoxDriver implements AppDriver {
   readonly #log: (line: string) => void;
   /** The flow's `session:` seed goes with its first navigation (it needs the start URL); done once. */
   #seeded = false;
+  #downloads: Downloads | undefined;
 
   private constructor(
     connection: BidiConnection,
@@ -122,6 +127,7 @@ export class FirefoxDriver implements AppDriver {
       );
       await startFirefoxPage(driver.#page, userContext, config);
       driver.#offs.push(await interceptFirefoxRequests(connection, context, config.mock ?? []));
+      driver.#downloads = await createFirefoxDownloads(connection, userContext, (c) => c === context, config.downloads_dir);
       return driver;
     } catch (error) {
       await connection.send("browser.removeUserContext", { userContext }).catch(() => undefined);
@@ -253,6 +259,10 @@ export class FirefoxDriver implements AppDriver {
     const installed = await this.#call<number>("count", { ladder: toRungs(ladder) });
     if (typeof installed !== "number") return fail("attached", installed.transient);
     return setFirefoxInputFile(this.#page, ladder, path);
+  }
+
+  downloads(take: boolean): DownloadState {
+    return this.#downloads ? this.#downloads.state(take) : { completed: [], inProgress: 0, canceled: [] };
   }
 
   armDialog(plan: DialogPlan | undefined): void {
@@ -422,6 +432,7 @@ export class FirefoxDriver implements AppDriver {
   async close(): Promise<void> {
     for (const off of this.#offs.splice(0)) off();
     await this.#effects?.dispose();
+    this.#downloads?.close();
     if (!this.#connection.closed) await this.#connection.send("browser.removeUserContext", { userContext: this.#userContext }, 10_000).catch(() => undefined);
     await this.#onClose();
   }

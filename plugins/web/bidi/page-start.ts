@@ -5,6 +5,7 @@ import { AdapterUnavailableError } from "../../../src/plugins/api.ts";
 import type { WebConfig } from "../config.ts";
 import { pageInstaller } from "../page-calls.ts";
 import { initScripts, viewportOf } from "../page-setup.ts";
+import { DOWNLOAD_EVENTS } from "./downloads.ts";
 import { NAVIGATION_EVENTS } from "./navigation.ts";
 import type { BidiPage } from "./page.ts";
 

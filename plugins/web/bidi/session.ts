@@ -18,7 +18,6 @@ export function firefoxRefusals(config: WebConfig, env: Readonly<Record<string, 
     out.push("a Selenium Grid (`browser.grid`, --grid, FLOWPROOF_GRID_URL; docs/grid.md)");
   if (config.args !== undefined && config.args.length > 0) out.push("`browser.args` (Chromium flags)");
   if (config.viewport?.mobile || config.viewport?.touch) out.push("`browser.viewport.mobile` / `touch` (mobile emulation)");
-  if (config.downloads_dir !== undefined) out.push("`browser.downloads_dir` (downloads)");
   return out;
 }
 
