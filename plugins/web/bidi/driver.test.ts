@@ -1,6 +1,7 @@
 // The Firefox driver's own members; the grammar's cases run in firefox.conformance.test.ts.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startFirefox, type FirefoxBed } from "../../../test/support/firefox.ts";
+import { CAPABILITIES } from "../driver.ts";
 import { FIREFOX_CAPABILITIES, FirefoxDriver } from "./driver.ts";
 
 let bed: FirefoxBed;
@@ -18,19 +19,7 @@ const decodePng = (png: Uint8Array) => {
 const contexts = async () => (await bed.connection.send<{ contexts: unknown[] }>("browsingContext.getTree", {})).contexts.length;
 
 test("declares what it drives: the Chromium driver's capabilities", () => {
-  expect([...FIREFOX_CAPABILITIES].sort()).toEqual([
-    "cookies",
-    "dialogs",
-    "drag",
-    "hover",
-    "keyboard",
-    "navigation",
-    "pointer",
-    "screenshot",
-    "scroll",
-    "select",
-    "upload",
-  ]);
+  expect([...FIREFOX_CAPABILITIES].sort()).toEqual([...CAPABILITIES].sort());
 });
 
 test("frames are PNGs of the viewport, which a step can resize; a cookie check on a page without an origin says so; close removes the page's user context", async () => {

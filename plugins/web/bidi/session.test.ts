@@ -9,7 +9,7 @@ describe("what Firefox refuses, before the first step", () => {
     expect(firefoxRefusals({ viewport: { width: 800, height: 600 }, clock: { at: "2026-01-15T12:00:00Z" } })).toEqual([]);
     expect(
       firefoxRefusals({ endpoint: "http://127.0.0.1:9222", args: ["--lang=de"], downloads_dir: "/tmp/d", mock: [{ url_contains: "/api" }], session: {} }),
-    ).toEqual(["`browser.endpoint` (a running Chromium's DevTools URL)", "`browser.args` (Chromium flags)", "`browser.downloads_dir` (downloads)"]);
+    ).toEqual(["`browser.endpoint` (a running Chromium's DevTools URL)", "`browser.args` (Chromium flags)"]);
     expect(firefoxRefusals({}, { FLOWPROOF_GRID_URL: "http://grid:4444" })).toEqual([
       "a Selenium Grid (`browser.grid`, --grid, FLOWPROOF_GRID_URL; docs/grid.md)",
     ]);
