@@ -44,6 +44,7 @@ import { BidiPage } from "./page.ts";
 import { startFirefoxPage } from "./page-start.ts";
 import { createFirefoxDownloads } from "./downloads.ts";
 import { interceptFirefoxRequests } from "./mocks.ts";
+import { FirefoxScreenChanges } from "./screen-changes.ts";
 import { FirefoxStorage } from "./storage.ts";
 import { setFirefoxInputFile } from "./upload.ts";
 import { fillFirefoxField, typeIntoFirefoxFocus } from "./text-entry.ts";
@@ -85,6 +86,8 @@ export class FirefoxDriver implements AppDriver {
   /** The flow's `session:` seed goes with its first navigation (it needs the start URL); done once. */
   #seeded = false;
   #downloads: Downloads | undefined;
+  /** Whether the page may have changed since the recorder's last frame. */
+  readonly #changes = new FirefoxScreenChanges();
 
   private constructor(
     connection: BidiConnection,
@@ -121,6 +124,7 @@ export class FirefoxDriver implements AppDriver {
       const driver = new FirefoxDriver(connection, context, userContext, config, info, onClose, log);
       driver.#offs.push(
         ...driver.#navigation.listen(),
+        ...driver.#changes.listen(connection, context),
         ...driver.#dialogs.listen(connection, context, (message) => {
           driver.#failure ??= new FlowproofError({ code: "browser-error", message });
         }),
@@ -388,8 +392,8 @@ export class FirefoxDriver implements AppDriver {
     return true;
   }
 
-  async screenChanged(): Promise<boolean> {
-    return true;
+  screenChanged(): Promise<boolean> {
+    return this.#changes.changed(this.#page, () => this.#navigation.loading);
   }
 
   async captureFrame(): Promise<RawFrame> {

@@ -1,5 +1,5 @@
 // Starting a Firefox page: the scripts every document gets (the page API, a pinned clock and
-// random), and the page's shaping from `browser:` (viewport, time zone, user agent), each through
+// random, the screen-change flag), and the page's shaping from `browser:` (viewport, time zone, user agent), each through
 // its BiDi command. A shaping Firefox cannot apply is an error naming it, never a silent skip.
 import { AdapterUnavailableError } from "../../../src/plugins/api.ts";
 import type { WebConfig } from "../config.ts";
@@ -7,12 +7,12 @@ import { pageInstaller } from "../page-calls.ts";
 import { initScripts, viewportOf } from "../page-setup.ts";
 import { DOWNLOAD_EVENTS } from "./downloads.ts";
 import { NAVIGATION_EVENTS } from "./navigation.ts";
+import { SCREEN_CHANGES_SCRIPT, SCREEN_EVENTS } from "./screen-changes.ts";
 import type { BidiPage } from "./page.ts";
 
-/** The events a page is followed by: its navigations, its dialogs, its requests (effects). */
+/** The events a page is followed by: its navigations, downloads, dialogs and requests (effects), and what changes its screen. */
 export const PAGE_EVENTS = [
-  ...NAVIGATION_EVENTS,
-  "browsingContext.userPromptOpened",
+  ...new Set([...NAVIGATION_EVENTS, ...DOWNLOAD_EVENTS, ...SCREEN_EVENTS]),
   "network.beforeRequestSent",
   "network.responseCompleted",
   "network.fetchError",
@@ -35,7 +35,7 @@ export async function startFirefoxPage(page: BidiPage, userContext: string, conf
   const sends: Array<Promise<unknown>> = [
     c.send("session.subscribe", { events: PAGE_EVENTS, contexts: [page.context] }),
     // The clock and random first: the page's own scripts must never see the real ones.
-    ...[...initScripts(config), pageInstaller()].map((source) =>
+    ...[...initScripts(config), pageInstaller(), SCREEN_CHANGES_SCRIPT].map((source) =>
       c.send("script.addPreloadScript", { functionDeclaration: preloadOf(source), userContexts: [userContext] }),
     ),
     c
