@@ -31,6 +31,18 @@ const ECHO = `<!doctype html><html><head><title>Echo</title>
   document.getElementById("echo").innerHTML = '<div class="red">' + p + '</div><input class="red" readonly value="' + p + '"><div>Sent</div>';
 });</script></body></html>`;
 const PASSWORD = "Fx-Secret-5813";
+/** A page that reads a mocked API, shows the seeded cookie and storage, takes a file, asks to confirm, and offers a download. */
+const SHOP = `<!doctype html><html><head><title>Shop</title></head><body>
+<p id="rate">loading</p><p id="seed"></p>
+<label>Receipt <input id="file" type="file"></label><p id="picked">no file</p>
+<button id="del">Delete</button><p id="deleted">kept</p>
+<a href="/export.csv">Export</a>
+<script>
+  fetch("/api/rates").then((r) => r.json()).then((j) => (document.getElementById("rate").textContent = "Rate " + j.rate));
+  document.getElementById("seed").textContent = "Cart " + localStorage.getItem("cart") + " " + (document.cookie.includes("sid=") ? "signed in" : "anonymous");
+  document.getElementById("file").addEventListener("change", (e) => (document.getElementById("picked").textContent = "Picked " + e.target.files[0].name));
+  document.getElementById("del").addEventListener("click", () => { if (confirm("Delete the order?")) document.getElementById("deleted").textContent = "Deleted"; });
+</script></body></html>`;
 
 let demo: DemoServer;
 let server: TestServer;
@@ -41,6 +53,11 @@ beforeAll(async () => {
   demo = await startDemoServer(0);
   server = await startServer();
   server.setRoute("/greeter.html", () => new Response(greeter, { headers: { "content-type": "text/html; charset=utf-8" } }));
+  server.setRoute("/shop.html", () => new Response(SHOP, { headers: { "content-type": "text/html; charset=utf-8" } }));
+  server.setRoute(
+    "/export.csv",
+    () => new Response("id,total\n1,9.50\n", { headers: { "content-type": "text/csv", "content-disposition": "attachment; filename=export.csv" } }),
+  );
   server.setRoute("/echo.html", () => new Response(ECHO, { headers: { "content-type": "text/html; charset=utf-8" } }));
 });
 afterAll(() => {
@@ -147,6 +164,42 @@ describe("Firefox", () => {
     expect(pngs.filter((f) => redPixels(decodePng(readFileSync(join(p.dir, f)))) > 0)).toEqual([]);
     for (const f of p.files().filter((f) => f.endsWith(".jsonl") || f.endsWith(".json") || f.endsWith(".html")))
       expect({ f, leaked: readFileSync(join(p.dir, f), "utf8").includes(PASSWORD) }).toEqual({ f, leaked: false });
+  }, 180_000);
+
+  test("mock:, session:, an upload, a dialog, a download and cookie facts: recorded in Chromium, replayed in Firefox twice over", async () => {
+    const p = project();
+    p.write("receipt.txt", "paid\n");
+    const spec = p.write(
+      "shop.flow.yaml",
+      [
+        "name: Shop",
+        "app: web",
+        `url: ${server.url}/shop.html`,
+        "mock:",
+        "  - { url_contains: /api/rates, body: { rate: 1.23 } }",
+        "session:",
+        '  cookies: [{ name: sid, value: "${SID}" }]',
+        "  local_storage: { cart: sku-1 }",
+        "steps:",
+        "  - assert: page shows Rate 1.23",
+        "  - assert: page shows Cart sku-1 signed in",
+        '  - assert: cookie "sid" exists',
+        '  - rules: Upload receipt.txt into the "Receipt" field',
+        "  - assert: page shows Picked receipt.txt",
+        '  - rules: Click "Delete", accepting the "Delete the order?" dialog',
+        "  - assert: page shows Deleted",
+        '  - rules: Click "Export"',
+        "  - rules: Wait until the download completes as export",
+        '  - rules: Set cookie "theme" to dark',
+        "  - assert: 2 cookies are set",
+        "",
+      ].join("\n"),
+    );
+    const env = { SID: "sid-value-7731" };
+    const rec = await runCli(["record", spec], { cwd: p.dir, env });
+    expect({ code: rec.code, stderr: rec.code === 0 ? "" : rec.stderr }).toEqual({ code: 0, stderr: "" });
+    const run = await runCli(["run", spec, "--browser", "firefox", "--repeat-each", "2", "--json"], { cwd: p.dir, env });
+    expect({ code: run.code, stderr: run.code === 0 ? "" : run.stderr.slice(-2000) }).toEqual({ code: 0, stderr: "" });
   }, 180_000);
 
   test("a missing Firefox is exit 2 naming the install command", async () => {
