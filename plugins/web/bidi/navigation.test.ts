@@ -11,6 +11,8 @@ beforeAll(async () => {
   server.setRoute("/a.html", () => new Response('<title>A</title><a href="/b.html">to b</a>', { headers: { "content-type": "text/html" } }));
   server.setRoute("/b.html", () => new Response("<title>B</title><p>B page</p>", { headers: { "content-type": "text/html" } }));
   server.setRoute("/boom.html", () => new Response("<title>Boom</title>", { status: 503, headers: { "content-type": "text/html" } }));
+  server.setRoute("/dl.html", () => new Response('<a href="/file.csv">get</a>', { headers: { "content-type": "text/html" } }));
+  server.setRoute("/file.csv", () => new Response("a\n", { headers: { "content-type": "text/csv", "content-disposition": "attachment; filename=f.csv" } }));
   server.setRoute("/slow.html", () => new Promise<Response>(() => undefined));
 });
 afterAll(async () => {
@@ -19,7 +21,7 @@ afterAll(async () => {
 });
 
 async function opened() {
-  const page = await bed.page(NAVIGATION_EVENTS);
+  const page = await bed.page([...NAVIGATION_EVENTS, "browsingContext.downloadWillBegin"]);
   const nav = new BidiNavigation(bed.connection, page);
   const offs = nav.listen();
   return { page, nav, off: () => offs.forEach((o) => o()) };
@@ -69,5 +71,18 @@ test("follows a navigation input started, and goes back and forward through hist
   expect(await page.evaluate("document.title")).toBe("B");
   expect(await nav.reload(10_000)).toEqual({ ok: true, value: undefined });
   expect(await page.evaluate("document.title")).toBe("B");
+  off();
+}, 60_000);
+
+test("a navigation that turns into a download ends there, without waiting for a document", async () => {
+  const { page, nav, off } = await opened();
+  await nav.navigate(`${server.url}/dl.html`, 10_000);
+  await page.evaluate("document.querySelector('a').click()");
+  const started = performance.now();
+  await nav.afterInput();
+  await nav.settle(20_000);
+  expect(performance.now() - started).toBeLessThan(10_000);
+  expect(nav.loading).toBe(false);
+  expect(nav.takeStalled()).toBeUndefined();
   off();
 }, 60_000);

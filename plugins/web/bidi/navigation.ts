@@ -58,6 +58,10 @@ export class BidiNavigation {
           this.loaded();
         }),
       ),
+      // A navigation that turned into a download ends there: no document follows it.
+      this.#connection.on("browsingContext.downloadWillBegin", (p) => {
+        if (mine(p)) this.loaded();
+      }),
       this.#connection.on("browsingContext.fragmentNavigated", (p) => {
         if (!mine(p)) return;
         for (const l of this.#listeners) l(String(p["url"] ?? ""));
