@@ -241,6 +241,25 @@ export function checkWebKeys(keys: Obj): ArgumentProblem[] {
       });
     }
   }
+  if (isObj(browser) && browser["name"] === "firefox") {
+    // What only Chromium takes is refused where it is written, naming Firefox (docs/browsers.md).
+    const chromiumOnly: Array<[(string | number)[], boolean, string]> = [
+      [["browser", "args"], browser["args"] !== undefined, "`args` are Chromium flags; Firefox (`name: firefox`) takes none"],
+      [
+        ["browser", "endpoint"],
+        browser["endpoint"] !== undefined,
+        "`endpoint` is a running Chromium's DevTools URL; Firefox (`name: firefox`) is started by flowproof",
+      ],
+      [["browser", "grid"], browser["grid"] !== undefined, "flowproof runs Firefox (`name: firefox`) locally only, not on a Selenium Grid (docs/grid.md)"],
+      [
+        ["browser", "viewport"],
+        isObj(browser["viewport"]) && (browser["viewport"]["mobile"] !== undefined || browser["viewport"]["touch"] !== undefined),
+        "`mobile` and `touch` emulation are Chromium's; Firefox (`name: firefox`) has neither",
+      ],
+    ];
+    for (const [path, present, message] of chromiumOnly)
+      if (present) out.push({ path, at: "key", message, hint: "remove it, or run the flow in Chromium: `browser: {name: chromium}`" });
+  }
   const mock = keys["mock"];
   if (Array.isArray(mock)) {
     mock.forEach((m, i) => {
