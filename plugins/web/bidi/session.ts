@@ -25,7 +25,6 @@ export class FirefoxSession {
   #browser: LaunchedBrowser | undefined;
   #connection: BidiConnection | undefined;
   #starting: Promise<BidiConnection> | undefined;
-  #version = "";
 
   async #connect(headed: boolean, env: Readonly<Record<string, string | undefined>>): Promise<BidiConnection> {
     if (this.#connection && !this.#connection.closed) return this.#connection;
@@ -46,7 +45,6 @@ export class FirefoxSession {
       try {
         const connection = await BidiConnection.connect(browser.wsUrl);
         connection.explainLoss(() => new Promise((resolve) => browser.onExit(resolve)));
-        this.#version = String(((await connection.send("session.status").catch(() => ({}))) as { message?: string }).message ?? "");
         this.#connection = connection;
         return connection;
       } catch (error) {
