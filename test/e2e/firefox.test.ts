@@ -137,6 +137,19 @@ describe("Firefox", () => {
     expect({ code: run.code, stderr: run.code === 0 ? "" : run.stderr }).toEqual({ code: 0, stderr: "" });
   }, 180_000);
 
+  test("a suite.yaml's `browser: {name: firefox}` is its flows' default, and --browser overrides it", async () => {
+    const p = project();
+    p.write("suite.yaml", "browser: { name: firefox }\n");
+    const spec = p.write("greet.flow.yaml", greetFlow(`${server.url}/greeter.html`));
+    const engine = () => (JSON.parse(p.read("greet.trace.jsonl").split("\n")[0]!) as { app: Record<string, unknown> }).app["engine"];
+    const rec = await runCli(["record", spec], { cwd: p.dir });
+    expect({ code: rec.code, stderr: rec.code === 0 ? "" : rec.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(engine()).toBe("firefox");
+    const again = await runCli(["record", spec, "--browser", "chromium"], { cwd: p.dir });
+    expect({ code: again.code, stderr: again.code === 0 ? "" : again.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(engine()).toBeUndefined();
+  }, 180_000);
+
   test("masks a typed secret the page echoes in every frame of a Firefox record and run", async () => {
     const p = project();
     const spec = p.write(
