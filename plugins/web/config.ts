@@ -27,6 +27,8 @@ export interface WebCookie {
 }
 
 export interface WebConfig {
+  /** The engine as written (`browser.name`); FLOWPROOF_BROWSER overrides it (browser-choice.ts). */
+  readonly name?: string;
   readonly viewport?: WebViewport;
   readonly user_agent?: string;
   readonly args?: readonly string[];
@@ -54,7 +56,7 @@ export interface OpenOptions {
   readonly files?: FilePaths;
 }
 
-const KEYS = ["viewport", "user_agent", "args", "clock", "random", "downloads_dir", "endpoint", "grid", "capabilities", "mock", "session", "headed"];
+const KEYS = ["name", "viewport", "user_agent", "args", "clock", "random", "downloads_dir", "endpoint", "grid", "capabilities", "mock", "session", "headed"];
 
 type Obj = Readonly<Record<string, unknown>>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -118,7 +120,7 @@ export function parseWebConfig(raw: Obj): WebConfig {
     for (const b of ["mobile", "touch"]) if (v[b] !== undefined && typeof v[b] !== "boolean") fail(`viewport.${b} must be a boolean`);
     out["viewport"] = v;
   }
-  for (const key of ["user_agent", "downloads_dir", "endpoint", "grid"]) if (config[key] !== undefined) out[key] = str(config[key], key);
+  for (const key of ["name", "user_agent", "downloads_dir", "endpoint", "grid"]) if (config[key] !== undefined) out[key] = str(config[key], key);
   if (config["capabilities"] !== undefined)
     out["capabilities"] = isObj(config["capabilities"]) ? config["capabilities"] : fail("capabilities must be a mapping");
   if (config["headed"] !== undefined) out["headed"] = typeof config["headed"] === "boolean" ? config["headed"] : fail("headed must be a boolean");

@@ -108,6 +108,14 @@ describe("the web adapter's browser: key", () => {
     expect(loaded("browser:\n  grid: ${GRID_URL}").keys?.["browser"]).toEqual({ grid: "${GRID_URL}" });
   });
 
+  test("takes the engine by name: chromium or firefox", () => {
+    expect(loaded("browser:\n  name: firefox\n  viewport: { width: 800, height: 600 }").keys?.["browser"]).toEqual({
+      name: "firefox",
+      viewport: { width: 800, height: 600 },
+    });
+    expect(loaded("browser:\n  name: chromium\n  args: [--lang=de]").keys?.["browser"]).toEqual({ name: "chromium", args: ["--lang=de"] });
+  });
+
   test("accepts an endpoint as a URL or a ${VAR} reference", () => {
     expect(loaded("browser:\n  endpoint: http://127.0.0.1:9222").keys?.["browser"]).toEqual({ endpoint: "http://127.0.0.1:9222" });
     expect(loaded("browser:\n  endpoint: ${GRID}").keys?.["browser"]).toEqual({ endpoint: "${GRID}" });
@@ -146,6 +154,24 @@ describe("the web adapter's browser: key", () => {
     ["browser:\n  grid: hub:4444", "bad-value", "`grid` must be the http:// or https:// URL of a Selenium Grid 4", 5, 9, "http://127.0.0.1:4444"],
     ["browser:\n  grid: https://ci:k3y@grid.example", "bad-value", "`grid` carries credentials written literally", 5, 9, "${GRID_URL}"],
     ["browser:\n  grid: http://hub:4444\n  endpoint: ws://h/x", "bad-value", "`grid` and `endpoint` both name where the browser is", 5, 3, "keep `grid:`"],
+    [
+      'browser:\n  name: firefox\n  args: ["--lang=de"]',
+      "bad-value",
+      "`args` are Chromium flags; Firefox (`name: firefox`) takes none",
+      6,
+      3,
+      "name: chromium",
+    ],
+    ["browser:\n  name: firefox\n  grid: http://hub:4444", "bad-value", "not on a Selenium Grid", 6, 3, "name: chromium"],
+    [
+      "browser:\n  name: firefox\n  viewport: { width: 390, height: 844, mobile: true }",
+      "bad-value",
+      "`mobile` and `touch` emulation are Chromium's",
+      6,
+      3,
+      "name: chromium",
+    ],
+    ["browser:\n  name: webkit", "bad-value", '`name` must be "chromium" or "firefox"', 5, 9, "name: firefox"],
   ])("%j → %s", (block, code, message, line, column, hint) => {
     const d = problems(block)[0]!;
     expect(d.code).toBe(code as Diagnostic["code"]);

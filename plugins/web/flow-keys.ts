@@ -18,6 +18,13 @@ const Viewport = Type.Object(
 /** `browser:` of a flow, of a suite, or of one web surface under `apps:`. */
 export const BrowserSchema = Type.Object(
   {
+    name: Type.Optional(
+      Type.Union([Type.Literal("chromium"), Type.Literal("firefox")], {
+        description:
+          "The browser engine: chromium (the default, over the DevTools Protocol) or firefox (over WebDriver BiDi); --browser and FLOWPROOF_BROWSER override it (docs/browsers.md).",
+        examples: ["firefox"],
+      }),
+    ),
     viewport: Type.Optional(Viewport),
     user_agent: Type.Optional(Type.String({ minLength: 1, examples: ["Mozilla/5.0 (flowproof)"] })),
     args: Type.Optional(
@@ -233,6 +240,25 @@ export function checkWebKeys(keys: Obj): ArgumentProblem[] {
         hint: "remove `args:`, or start that browser with those flags yourself",
       });
     }
+  }
+  if (isObj(browser) && browser["name"] === "firefox") {
+    // What only Chromium takes is refused where it is written, naming Firefox (docs/browsers.md).
+    const chromiumOnly: Array<[(string | number)[], boolean, string]> = [
+      [["browser", "args"], browser["args"] !== undefined, "`args` are Chromium flags; Firefox (`name: firefox`) takes none"],
+      [
+        ["browser", "endpoint"],
+        browser["endpoint"] !== undefined,
+        "`endpoint` is a running Chromium's DevTools URL; Firefox (`name: firefox`) is started by flowproof",
+      ],
+      [["browser", "grid"], browser["grid"] !== undefined, "flowproof runs Firefox (`name: firefox`) locally only, not on a Selenium Grid (docs/grid.md)"],
+      [
+        ["browser", "viewport"],
+        isObj(browser["viewport"]) && (browser["viewport"]["mobile"] !== undefined || browser["viewport"]["touch"] !== undefined),
+        "`mobile` and `touch` emulation are Chromium's; Firefox (`name: firefox`) has neither",
+      ],
+    ];
+    for (const [path, present, message] of chromiumOnly)
+      if (present) out.push({ path, at: "key", message, hint: "remove it, or run the flow in Chromium: `browser: {name: chromium}`" });
   }
   const mock = keys["mock"];
   if (Array.isArray(mock)) {

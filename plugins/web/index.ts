@@ -10,6 +10,8 @@ import { browserSource, parseWebConfig, type OpenOptions, type WebConfig } from 
 import { openGridSession, parseGridUrl, queueTimeoutMs, sessionCapabilities, type GridSession } from "./grid.ts";
 import { viewportOf } from "./page-setup.ts";
 import { WEB_KEYS } from "./flow-keys.ts";
+import { chooseBrowser } from "./browser-choice.ts";
+import { FirefoxSession } from "./bidi/session.ts";
 /** `flowproof codegen`: a window whose user actions are reported as events (codegen.ts). */
 export { CODEGEN_KIND, openCodegen, type BrowserNavigation, type CodegenBrowser, type CodegenEvent, type CodegenTarget, type NamedTarget } from "./codegen.ts";
 
@@ -146,8 +148,15 @@ class WebSession implements AdapterSession {
     }
   }
 
+  /** The run's Firefox, when a flow runs in it (bidi/session.ts). */
+  #firefox: FirefoxSession | undefined;
+
   async launch(rawConfig: Readonly<Record<string, unknown>>, ctx: LaunchContext): Promise<AppDriver> {
     const config = parseWebConfig(rawConfig);
+    if (chooseBrowser(config.name, ctx.env ?? process.env) === "firefox") {
+      this.#firefox ??= new FirefoxSession();
+      return this.#firefox.launch(config, ctx);
+    }
     const source = browserSource(config, ctx.env ?? process.env);
     switch (source.kind) {
       case "grid":
@@ -202,6 +211,7 @@ class WebSession implements AdapterSession {
   }
 
   async close(): Promise<void> {
+    await this.#firefox?.close();
     await this.#connection?.close().catch(() => undefined);
     await this.#browser?.close();
     this.#connection = undefined;

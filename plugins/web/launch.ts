@@ -122,7 +122,7 @@ export const CHROME_ARGS = [
 
 /** Temporary profiles are `flowproof-chrome-<pid of the flowproof process>-<random>` in the temp directory. */
 export const PROFILE_PREFIX = "flowproof-chrome-";
-const PROFILE_NAME = /^flowproof-chrome-(?:(\d+)-)?[A-Za-z0-9]+$/;
+const PROFILE_NAME = /^flowproof-(?:chrome|firefox)-(?:(\d+)-)?[A-Za-z0-9]+$/;
 /** A profile without an owner pid in its name (older releases) is left alone while this young. */
 const UNOWNED_PROFILE_GRACE_MS = 10 * 60_000;
 
@@ -223,13 +223,20 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null): strin
 /** util-linux `setpriv` (Linux): runs a program with a parent-death signal set. Absent elsewhere. */
 const PARENT_DEATH_WRAPPER = process.platform === "linux" ? ["/usr/bin/setpriv", "/bin/setpriv"].find((p) => existsSync(p)) : undefined;
 
-/** Starts the browser and resolves once its DevTools endpoint is announced. */
+/** Another engine's start (Firefox, bidi/launch.ts): its profile's name, its command line, and the line announcing its socket. */
+export interface BrowserStart {
+  readonly profilePrefix: string;
+  readonly argv: (profileDir: string) => string[];
+  readonly announce: RegExp;
+}
+
+/** Starts the browser and resolves once its DevTools endpoint (or `start.announce`) is announced. */
 export function launchBrowser(
   executable: string,
-  options: { headed?: boolean; timeoutMs?: number; windowSize?: [number, number]; extraArgs?: readonly string[] } = {},
+  options: { headed?: boolean; timeoutMs?: number; windowSize?: [number, number]; extraArgs?: readonly string[]; start?: BrowserStart } = {},
 ): Promise<LaunchedBrowser> {
   sweepStaleProfiles();
-  const userDataDir = mkdtempSync(join(tmpdir(), `${PROFILE_PREFIX}${process.pid}-`));
+  const userDataDir = mkdtempSync(join(tmpdir(), `${options.start?.profilePrefix ?? PROFILE_PREFIX}${process.pid}-`));
   // The profile (and, once the browser made it, its singleton socket's directory) is removed by
   // the group guard's watchdog if this process is killed outright; the next launch's sweep is the
   // fallback where no watchdog runs.
@@ -239,7 +246,7 @@ export function launchBrowser(
     for (const release of dirGuards.splice(0)) release();
   };
   const size = options.windowSize ?? [1280, 800];
-  const args = [
+  const args = options.start?.argv(userDataDir) ?? [
     ...CHROME_ARGS.filter((a) => !(options.headed && a.startsWith("--headless"))),
     `--user-data-dir=${userDataDir}`,
     `--window-size=${size[0]},${size[1]}`,
@@ -325,7 +332,7 @@ export function launchBrowser(
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => {
       stderr += chunk;
-      const m = /DevTools listening on (ws:\/\/\S+)/.exec(stderr);
+      const m = (options.start?.announce ?? /DevTools listening on (ws:\/\/\S+)/).exec(stderr);
       if (!m || settled || pid === undefined) return;
       settled = true;
       clearTimeout(timer);

@@ -56,7 +56,11 @@ export async function dragOnto(page: GesturePage, source: readonly Selector[], o
 }
 
 /** Clicks a checkbox, radio or switch when it is not `checked` yet, and checks that it then is. */
-export async function setCheckedState(page: GesturePage, ladder: readonly Selector[], checked: boolean): Promise<Attempt> {
+export async function setCheckedState(
+  page: Pick<GesturePage, "probe" | "click" | "read" | "takeDialog">,
+  ladder: readonly Selector[],
+  checked: boolean,
+): Promise<Attempt> {
   const probe = await page.probe(ladder, "pointer");
   if (!probe.ok) return probe;
   if (probe.value.checked === undefined) return fail("unsupported", "the target is not a checkbox, radio or switch", false);

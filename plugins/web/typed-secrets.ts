@@ -4,7 +4,30 @@
 import type { RectTarget, RectsAnswer } from "../../src/plugins/api.ts";
 import type { Session } from "./cdp/connection.ts";
 import { pageRects } from "./capture.ts";
-import { MARK_PASSWORD_FIELD, MARK_SECRET_FIELD } from "./redaction-rects.ts";
+import { MARK_PASSWORD_FIELD, MARK_SECRET_FIELD, rectsExpression } from "./redaction-rects.ts";
+
+/** A page reached through another protocol (WebDriver BiDi): an expression evaluated there, its value as plain data. */
+export type PageEval = (expression: string) => Promise<unknown>;
+
+/** Runs `expression` in the page (a CDP session or a PageEval); undefined when it failed. */
+async function evaluateIn(page: Session | PageEval, expression: string): Promise<unknown> {
+  if (typeof page === "function") return page(expression).catch(() => undefined);
+  const res = await page.send("Runtime.evaluate", { expression, returnByValue: true }).catch(() => undefined);
+  return res?.result.value;
+}
+
+/** `pageRects` through a PageEval: the same one query, typed passwords counted as secret fields. */
+async function rectsVia(evaluate: PageEval, targets: readonly RectTarget[], typedPasswords: readonly string[]): Promise<RectsAnswer[]> {
+  const extra = typedPasswords.length > 0 && targets.some((t) => "secretFields" in t) ? [{ secretText: typedPasswords }] : [];
+  const answers = (await evaluate(rectsExpression([...targets, ...extra]))) as RectsAnswer[] | undefined;
+  if (!Array.isArray(answers)) return targets.map(() => ({ ok: false, detail: "the page could not be read" }));
+  if (extra.length === 0) return answers;
+  const shown = answers.pop()!;
+  return answers.map((a, i): RectsAnswer => {
+    if (!("secretFields" in targets[i]!) || !a.ok) return a;
+    return shown.ok ? { ok: true, rects: [...a.rects, ...shown.rects] } : { ok: false, detail: `a password typed as written: ${shown.detail}` };
+  });
+}
 
 export class TypedSecrets {
   /** A secret was typed into a field that could not be marked: no frame can be masked safely. */
@@ -16,23 +39,22 @@ export class TypedSecrets {
    * Remembers the focused field as holding a secret, so every frame masks it until it is cleared
    * or gone. When that fails, redaction can no longer be guaranteed: every later frame is dropped.
    */
-  async markField(session: Session): Promise<boolean> {
-    const res = await session.send("Runtime.evaluate", { expression: MARK_SECRET_FIELD, returnByValue: true }).catch(() => undefined);
-    const marked = res?.result.value === true;
+  async markField(session: Session | PageEval): Promise<boolean> {
+    const marked = (await evaluateIn(session, MARK_SECRET_FIELD)) === true;
     if (!marked) this.#untracked = true;
     return marked;
   }
 
   /** A password typed as written into the focused password field: masked wherever the page shows it (see pageRects). */
-  async notePassword(session: Session, text: string): Promise<void> {
+  async notePassword(session: Session | PageEval, text: string): Promise<void> {
     if (text.trim().length < 3) return;
-    const res = await session.send("Runtime.evaluate", { expression: MARK_PASSWORD_FIELD, returnByValue: true }).catch(() => undefined);
-    if (res?.result.value === true) this.#passwords.add(text);
+    if ((await evaluateIn(session, MARK_PASSWORD_FIELD)) === true) this.#passwords.add(text);
   }
 
   /** The page rects of `targets`, with the typed passwords masked; secret fields fail once one went untracked. */
-  async rectsFor(session: Session, targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
-    const answers = await pageRects(session, targets, [...this.#passwords]);
+  async rectsFor(session: Session | PageEval, targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
+    const answers =
+      typeof session === "function" ? await rectsVia(session, targets, [...this.#passwords]) : await pageRects(session, targets, [...this.#passwords]);
     if (!this.#untracked) return answers;
     return answers.map((a, i) => ("secretFields" in targets[i]! ? { ok: false, detail: "a field a secret was typed into could not be tracked" } : a));
   }

@@ -74,6 +74,15 @@ const GRID_FLAG = {
     "Run every web flow's browser on this Selenium Grid 4 (docs/grid.md), one W3C session per flow and worker, over the flow's `browser.grid` and FLOWPROOF_GRID_URL; `local` runs a local browser. Credentials in the URL (user:key@) are a secret.",
 } as const satisfies FlagSpec;
 
+const BROWSER_FLAG = {
+  name: "browser",
+  kind: "string",
+  values: ["chromium", "firefox"],
+  placeholder: "chromium|firefox",
+  description:
+    "Run every web flow in this browser engine (docs/browsers.md), over the flow's `browser.name` and FLOWPROOF_BROWSER: chromium (the default) or firefox (FLOWPROOF_FIREFOX names its executable).",
+} as const satisfies FlagSpec;
+
 /** Flags of `run` that apply to a directory (a suite run). */
 const SUITE_RUN_FLAGS = [
   {
@@ -115,7 +124,7 @@ export const COMMAND_TABLE = {
     name: "record",
     summary: "Perform a flow once in the live app and write its trace",
     usage:
-      "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--reuse] [--verify] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--root <dir>] [--keep-open] [--grid URL] [--json]",
+      "flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--reuse] [--verify] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--root <dir>] [--keep-open] [--grid URL] [--browser chromium|firefox] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "out", short: "o", kind: "string", placeholder: "path", description: "Where to write the trace (default: <stem>.trace.jsonl next to the flow)." },
@@ -135,6 +144,7 @@ export const COMMAND_TABLE = {
       ROOT_FLAG,
       KEEP_OPEN_FLAG,
       GRID_FLAG,
+      BROWSER_FLAG,
       JSON_FLAG,
     ],
   },
@@ -142,7 +152,7 @@ export const COMMAND_TABLE = {
     name: "run",
     summary: "Replay a flow's trace with zero model calls and write a run report",
     usage:
-      "flowproof run <flow.yaml> [-t <trace>] [--allow-unsealed] [--retries N | --repeat-each N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--root <dir>] [--keep-open] [--grid URL] [--json], or flowproof run <dir> [--retries N | --repeat-each N] [--strict | --record-missing] [--workers N] [--shard i/n] [--allow-unsealed] [--root <dir>] [--grid URL] [--json]",
+      "flowproof run <flow.yaml> [-t <trace>] [--allow-unsealed] [--retries N | --repeat-each N] [--recording-detail full|low|off] [--video] [--highlight-cursor] [--root <dir>] [--keep-open] [--grid URL] [--browser chromium|firefox] [--json], or flowproof run <dir> [--retries N | --repeat-each N] [--strict | --record-missing] [--workers N] [--shard i/n] [--allow-unsealed] [--root <dir>] [--grid URL] [--browser chromium|firefox] [--json]",
     positional: "flow.yaml|dir",
     flags: [
       {
@@ -158,6 +168,7 @@ export const COMMAND_TABLE = {
       ROOT_FLAG,
       KEEP_OPEN_FLAG,
       GRID_FLAG,
+      BROWSER_FLAG,
       JSON_FLAG,
     ],
   },
@@ -165,7 +176,7 @@ export const COMMAND_TABLE = {
     name: "heal",
     summary: "Re-record a flow against the live app and propose a reviewable diff of its trace",
     usage:
-      "flowproof heal <flow.yaml> [-t <trace>] [--author auto|rules|llm] [--apply [--accept-effect-changes]] [--allow-unsealed] [--root <dir>] [--grid URL] [--json]",
+      "flowproof heal <flow.yaml> [-t <trace>] [--author auto|rules|llm] [--apply [--accept-effect-changes]] [--allow-unsealed] [--root <dir>] [--grid URL] [--browser chromium|firefox] [--json]",
     positional: "flow.yaml",
     flags: [
       { name: "trace", short: "t", kind: "string", placeholder: "path", description: "Trace to heal (default: <stem>.trace.jsonl next to the flow)." },
@@ -180,6 +191,7 @@ export const COMMAND_TABLE = {
       ALLOW_UNSEALED_FLAG,
       ROOT_FLAG,
       GRID_FLAG,
+      BROWSER_FLAG,
       JSON_FLAG,
     ],
   },

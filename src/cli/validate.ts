@@ -13,6 +13,7 @@ export const VALIDATE_OPTIONS_WITHOUT_FLAG = {
   log: "validate reports problems, not progress",
   headed: "validate starts no app",
   grid: "validate starts no browser",
+  browser: "validate starts no browser",
   keepOpen: "validate starts no app",
   plugins: "the project's plugins, loaded by the command",
 } as const;

@@ -20,4 +20,9 @@ describe("envOf", () => {
     expect(envOf({ env, grid: "http://flag:4444" })).toEqual({ FLOWPROOF_GRID_URL: "http://flag:4444", A: "1" });
     expect(envOf({ env })).toBe(env);
   });
+  test("--browser becomes the run's FLOWPROOF_BROWSER, over the one in the environment", () => {
+    const env = { FLOWPROOF_BROWSER: "chromium", A: "1" };
+    expect(envOf({ env, browser: "firefox" })).toEqual({ FLOWPROOF_BROWSER: "firefox", A: "1" });
+    expect(envOf({ env, grid: "local", browser: "firefox" })).toEqual({ FLOWPROOF_BROWSER: "firefox", FLOWPROOF_GRID_URL: "local", A: "1" });
+  });
 });

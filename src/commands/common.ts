@@ -23,6 +23,8 @@ export interface CommonOptions {
    * and the environment's FLOWPROOF_GRID_URL; `local` runs a local browser. May carry user:key@ (a secret).
    */
   readonly grid?: string;
+  /** `--browser`: the engine every web flow runs in (docs/browsers.md), over the flow's `browser.name` and the environment's FLOWPROOF_BROWSER. */
+  readonly browser?: string;
   /**
    * `--root <dir>` (the MCP server passes its roots): every path the flow reads or writes (the flow,
    * its trace, uploads, spreadsheets, baselines, the suite's commands, plugins, `file:` URLs) must
@@ -31,10 +33,15 @@ export interface CommonOptions {
   readonly root?: string | readonly string[];
 }
 
-/** The run's environment: `options.env` (default process.env), with `--grid` as its FLOWPROOF_GRID_URL. */
-export function envOf(options: Pick<CommonOptions, "env" | "grid">): Readonly<Record<string, string | undefined>> {
+/** The run's environment: `options.env` (default process.env), with `--grid` as its FLOWPROOF_GRID_URL and `--browser` as its FLOWPROOF_BROWSER. */
+export function envOf(options: Pick<CommonOptions, "env" | "grid" | "browser">): Readonly<Record<string, string | undefined>> {
   const env = options.env ?? process.env;
-  return options.grid !== undefined ? { ...env, FLOWPROOF_GRID_URL: options.grid } : env;
+  if (options.grid === undefined && options.browser === undefined) return env;
+  return {
+    ...env,
+    ...(options.grid !== undefined ? { FLOWPROOF_GRID_URL: options.grid } : {}),
+    ...(options.browser !== undefined ? { FLOWPROOF_BROWSER: options.browser } : {}),
+  };
 }
 
 /**

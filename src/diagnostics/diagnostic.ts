@@ -34,7 +34,7 @@ export const DIAGNOSTIC_CODES = {
     "A trace has no whole-trace seal (written by an older flowproof, or its `integrity` removed): replayed only with --allow-unsealed or FLOWPROOF_ALLOW_UNSEALED=1.",
   "trace-signature":
     "FLOWPROOF_TRACE_KEY is set and a trace is unsigned or its signature does not match (edited after signing, or another key); or the key itself is unusable.",
-  "no-browser": "No Chromium-family browser could be found or started.",
+  "no-browser": "No browser (Chromium, or Firefox for a flow that runs in it) could be found or started.",
   "browser-error": "The browser or the DevTools connection failed.",
   "adapter-unavailable": "An app adapter (a built-in or a project's plugin) could not open on this machine; the message names the adapter and why.",
   "driver-error":

@@ -204,6 +204,11 @@ export const SessionSeed = Type.Object(
 /** The `browser:` shape as written; replay applies it from here, never from the spec. */
 export const BrowserShape = Type.Object(
   {
+    name: Opt(
+      Type.Union([Type.Literal("chromium"), Type.Literal("firefox")], {
+        description: "The browser engine as written; --browser and FLOWPROOF_BROWSER override it.",
+      }),
+    ),
     viewport: Opt(
       Type.Object(
         {
@@ -268,6 +273,11 @@ export const AppInfo = Type.Object(
       }),
     ),
     version: Opt(Type.String()),
+    engine: Opt(
+      Type.Union([Type.Literal("chromium"), Type.Literal("firefox")], {
+        description: "The browser engine a web flow was recorded in (a fact: replay runs in the engine the flow or the run names).",
+      }),
+    ),
     ran_on: Opt(RanOn),
     /** A multi-surface flow's web surface: its own `browser:` shape as written, applied from here at replay. */
     browser: Opt(BrowserShape),

@@ -1,0 +1,443 @@
+// The web AppDriver on Firefox: one page (a browsing context) in its own user context, driven over
+// WebDriver BiDi. The grammar's meaning comes from the same injected page script as on Chromium
+// (resolution, visibility, ambiguity, checks), installed with script.addPreloadScript and called
+// with script.evaluate; input is trusted (input.performActions). What BiDi cannot do yet is left
+// out of FIREFOX_CAPABILITIES, and a step that needs it is refused naming Firefox.
+import type {
+  AppDriver,
+  Attempt,
+  Candidate,
+  Capability,
+  DialogOutcome,
+  DialogPlan,
+  DownloadState,
+  EffectWatch,
+  Expectation,
+  KeyModifier,
+  PointerOptions,
+  RawFrame,
+  Reading,
+  RectTarget,
+  RectsAnswer,
+  SceneInventory,
+  ScrollTo,
+  Selector,
+  TypeOptions,
+} from "../../../src/plugins/api.ts";
+import { FlowproofError } from "../../../src/plugins/api.ts";
+import type { CheckAnswer, ProbeAnswer, ProbeFailure, ScopeAnswer, ScopeMethods, SelectAnswer, ValueAnswer } from "../injected/protocol.ts";
+import { keyDefinition } from "../keys.ts";
+import { fail, ok, toRungs, type ApiMethod, type Transient } from "../page-calls.ts";
+import type { Point } from "../pointer.ts";
+import { setCheckedState } from "../pointer-gestures.ts";
+import { selectOptions } from "../select-moves.ts";
+import { TypedSecrets } from "../typed-secrets.ts";
+import type { WebConfig } from "../config.ts";
+import type { Downloads } from "../downloads.ts";
+import { viewportOf } from "../page-setup.ts";
+import type { BidiConnection } from "./connection.ts";
+import { BidiDialogs } from "./dialogs.ts";
+import { BidiEffects } from "./effects.ts";
+import { BidiInput } from "./input.ts";
+import { BidiNavigation } from "./navigation.ts";
+import { BidiPage } from "./page.ts";
+import { startFirefoxPage } from "./page-start.ts";
+import { createFirefoxDownloads } from "./downloads.ts";
+import { interceptFirefoxRequests } from "./mocks.ts";
+import { FirefoxScreenChanges } from "./screen-changes.ts";
+import { FirefoxStorage } from "./storage.ts";
+import { setFirefoxInputFile } from "./upload.ts";
+import { fillFirefoxField, typeIntoFirefoxFocus } from "./text-entry.ts";
+
+/** What flowproof drives in Firefox; the Chromium driver's set (docs/browsers.md). */
+export const FIREFOX_CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
+  "pointer",
+  "keyboard",
+  "navigation",
+  "select",
+  "dialogs",
+  "screenshot",
+  "hover",
+  "drag",
+  "scroll",
+  "upload",
+  "cookies",
+  "downloads",
+]);
+
+export class FirefoxDriver implements AppDriver {
+  readonly capabilities = FIREFOX_CAPABILITIES;
+  readonly #connection: BidiConnection;
+  readonly #page: BidiPage;
+  readonly #input: BidiInput;
+  readonly #navigation: BidiNavigation;
+  readonly #dialogs = new BidiDialogs();
+  readonly #secrets = new TypedSecrets();
+  readonly #config: WebConfig;
+  readonly #userContext: string;
+  readonly #onClose: () => Promise<void>;
+  readonly #info: Readonly<Record<string, unknown>>;
+  readonly #offs: Array<() => void> = [];
+  #held: Promise<unknown> = Promise.resolve();
+  #effects: BidiEffects | undefined;
+  #failure: FlowproofError | undefined;
+  readonly #storage: FirefoxStorage;
+  readonly #log: (line: string) => void;
+  /** The flow's `session:` seed goes with its first navigation (it needs the start URL); done once. */
+  #seeded = false;
+  #downloads: Downloads | undefined;
+  /** Whether the page may have changed since the recorder's last frame. */
+  readonly #changes = new FirefoxScreenChanges();
+
+  private constructor(
+    connection: BidiConnection,
+    context: string,
+    userContext: string,
+    config: WebConfig,
+    info: Readonly<Record<string, unknown>>,
+    onClose: () => Promise<void>,
+    log: (line: string) => void,
+  ) {
+    this.#log = log;
+    this.#connection = connection;
+    this.#page = new BidiPage(connection, context);
+    this.#input = new BidiInput(connection, context);
+    this.#navigation = new BidiNavigation(connection, this.#page);
+    this.#config = config;
+    this.#userContext = userContext;
+    this.#info = info;
+    this.#onClose = onClose;
+    this.#storage = new FirefoxStorage(this.#page, userContext);
+  }
+
+  /** Opens a fresh user context (an isolated profile) with one tab, shaped by `config`. */
+  static async open(
+    connection: BidiConnection,
+    config: WebConfig,
+    info: Readonly<Record<string, unknown>>,
+    onClose: () => Promise<void>,
+    log: (line: string) => void = () => undefined,
+  ): Promise<FirefoxDriver> {
+    const { userContext } = await connection.send<{ userContext: string }>("browser.createUserContext", {});
+    try {
+      const { context } = await connection.send<{ context: string }>("browsingContext.create", { type: "tab", userContext });
+      const driver = new FirefoxDriver(connection, context, userContext, config, info, onClose, log);
+      driver.#offs.push(
+        ...driver.#navigation.listen(),
+        ...driver.#changes.listen(connection, context),
+        ...driver.#dialogs.listen(connection, context, (message) => {
+          driver.#failure ??= new FlowproofError({ code: "browser-error", message });
+        }),
+      );
+      await startFirefoxPage(driver.#page, userContext, config);
+      driver.#offs.push(await interceptFirefoxRequests(connection, context, config.mock ?? []));
+      driver.#downloads = await createFirefoxDownloads(connection, userContext, (c) => c === context, config.downloads_dir);
+      return driver;
+    } catch (error) {
+      await connection.send("browser.removeUserContext", { userContext }).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** A dialog storm, a stalled navigation or an undeclared dialog since the last look: the step fails on it. */
+  #takeDialog(): Attempt<never> | undefined {
+    if (this.#failure) throw this.#failure;
+    const stalled = this.#navigation.takeStalled();
+    if (stalled !== undefined) return fail("attached", stalled, false);
+    const message = this.#dialogs.takeUnexpected();
+    return message === undefined ? undefined : fail("dialog", `an unexpected dialog opened: ${message}`, false);
+  }
+
+  async #ready(): Promise<Attempt<never> | undefined> {
+    await this.#held;
+    return this.#takeDialog();
+  }
+
+  async #call<T>(method: ApiMethod, arg: unknown): Promise<T | Transient> {
+    await this.#navigation.settle();
+    return this.#page.call<T>(method, arg);
+  }
+
+  async #probe(ladder: readonly Selector[], purpose: "pointer" | "drag" | "type", at?: PointerOptions["at"]): Promise<Attempt<ProbeAnswer & { ok: true }>> {
+    const dialog = this.#takeDialog();
+    if (dialog) return dialog;
+    const answer = await this.#call<ProbeAnswer>(purpose === "type" ? "focusForTyping" : "probe", { ladder: toRungs(ladder), purpose, at });
+    if ("transient" in answer) return fail("attached", answer.transient);
+    if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "unsupported" && answer.failed !== "editable" && answer.failed !== "ambiguous");
+    return ok(answer, answer.tier);
+  }
+
+  async navigate(url: string, timeoutMs: number): Promise<Attempt> {
+    await this.#held;
+    let unseed: (() => Promise<void>) | undefined;
+    if (!this.#seeded) {
+      this.#seeded = true;
+      try {
+        unseed = await this.#storage.seed(this.#config, url);
+      } catch (error) {
+        return fail("not-found", `could not seed the flow's session for ${url}: ${(error as Error).message}`, false);
+      }
+    }
+    try {
+      return await this.#navigation.navigate(url, timeoutMs);
+    } finally {
+      await unseed?.();
+    }
+  }
+
+  async clearStorage(what: "local" | "session" | "cookies"): Promise<Attempt> {
+    await this.#held;
+    return this.#storage.clear(what);
+  }
+
+  async setCookie(name: string, value: string): Promise<Attempt> {
+    await this.#held;
+    return this.#storage.setCookie(name, value);
+  }
+
+  async reload(timeoutMs: number): Promise<Attempt> {
+    await this.#held;
+    return this.#navigation.reload(timeoutMs);
+  }
+
+  async history(direction: "back" | "forward", timeoutMs: number): Promise<Attempt> {
+    const blocked = await this.#ready();
+    return blocked ?? this.#navigation.history(direction, timeoutMs);
+  }
+
+  async setViewport(width: number, height: number): Promise<Attempt> {
+    await this.#held;
+    await this.#connection.send("browsingContext.setViewport", { context: this.#page.context, viewport: { width, height } });
+    await this.#page.nextFrame();
+    const size = await this.#page.tryEvaluate<[number, number]>("[innerWidth, innerHeight]");
+    if (!size || size[0] !== width || size[1] !== height)
+      return fail("unsupported", `the viewport did not take ${width}×${height}${size ? ` (it is ${size[0]}×${size[1]})` : ""}`, false);
+    return ok(undefined);
+  }
+
+  async #click(at: Point, options: Pick<PointerOptions, "button" | "clickCount">): Promise<void> {
+    await this.#input.click(at, options);
+    await this.#navigation.afterInput();
+  }
+
+  async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
+    await this.#held;
+    const probe = await this.#probe(ladder, "pointer", options.at);
+    if (!probe.ok) return probe;
+    await this.#click(probe.value, options);
+    return this.#takeDialog() ?? ok(undefined, probe.tier);
+  }
+
+  async hover(ladder: readonly Selector[]): Promise<Attempt> {
+    await this.#held;
+    const probe = await this.#probe(ladder, "pointer");
+    if (!probe.ok) return probe;
+    await this.#input.move(probe.value);
+    await this.#page.nextFrame();
+    const dialog = this.#takeDialog();
+    if (dialog) return dialog;
+    const state = await this.#call<ValueAnswer>("hovered", { ladder: toRungs(ladder), x: probe.value.x, y: probe.value.y });
+    if ("transient" in state) return fail("attached", state.transient);
+    if (!state.ok) return fail(state.failed, state.detail);
+    if (state.value !== "true") return fail("receives-pointer", "the pointer moved onto it but it is not hovered (it moved away or something covers it)");
+    return ok(undefined, probe.tier);
+  }
+
+  async drag(source: readonly Selector[], onto: readonly Selector[], at?: PointerOptions["at"]): Promise<Attempt> {
+    await this.#held;
+    let from = await this.#probe(source, "drag");
+    if (!from.ok) return from;
+    const to = await this.#probe(onto, "pointer", at);
+    if (!to.ok) return { ...to, detail: `the drop target: ${to.detail}` };
+    from = await this.#probe(source, "drag");
+    if (!from.ok) return from;
+    await this.#input.drag(from.value, to.value);
+    await this.#navigation.afterInput();
+    return this.#takeDialog() ?? ok(undefined, from.tier);
+  }
+
+  async upload(ladder: readonly Selector[], path: string): Promise<Attempt> {
+    const blocked = await this.#ready();
+    if (blocked) return blocked;
+    // `count` installs the page API when the document does not have it yet.
+    const installed = await this.#call<number>("count", { ladder: toRungs(ladder) });
+    if (typeof installed !== "number") return fail("attached", installed.transient);
+    return setFirefoxInputFile(this.#page, ladder, path);
+  }
+
+  downloads(take: boolean): DownloadState {
+    return this.#downloads ? this.#downloads.state(take) : { completed: [], inProgress: 0, canceled: [] };
+  }
+
+  armDialog(plan: DialogPlan | undefined): void {
+    this.#dialogs.arm(plan);
+  }
+
+  dialogOutcome(): DialogOutcome {
+    return this.#dialogs.outcome();
+  }
+
+  async observeEffect(_ladder: readonly Selector[]): Promise<EffectWatch | undefined> {
+    this.#effects ??= new BidiEffects(this.#connection, this.#page.context, this.#navigation);
+    return this.#effects.watch();
+  }
+
+  #textPage() {
+    return {
+      input: this.#input,
+      secrets: this.#secrets,
+      evaluate: (expression: string) => this.#page.evaluate<unknown>(expression),
+      focus: (ladder: readonly Selector[]) => this.#probe(ladder, "type"),
+      assign: (ladder: readonly Selector[], value: string) => this.#scoped("assignValue", { ladder: toRungs(ladder), value }),
+      nextFrame: () => this.#page.nextFrame(),
+      afterInput: () => this.#navigation.afterInput(),
+      takeDialog: () => this.#takeDialog(),
+    };
+  }
+
+  async fill(ladder: readonly Selector[], text: string, options: TypeOptions = {}): Promise<Attempt> {
+    await this.#held;
+    return fillFirefoxField(this.#textPage(), ladder, text, options);
+  }
+
+  async typeFocused(text: string, options: TypeOptions = {}): Promise<Attempt> {
+    const blocked = await this.#ready();
+    return blocked ?? typeIntoFirefoxFocus(this.#textPage(), text, options);
+  }
+
+  async pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt> {
+    const blocked = await this.#ready();
+    if (blocked) return blocked;
+    if (!keyDefinition(key)) return fail("unsupported", `flowproof has no key named ${JSON.stringify(key)}`, false);
+    await this.#input.press(key, modifiers);
+    await this.#navigation.afterInput();
+    return this.#takeDialog() ?? ok(undefined);
+  }
+
+  async select(ladder: readonly Selector[], values: readonly string[], exact?: boolean): Promise<Attempt<readonly string[] | undefined>> {
+    const blocked = await this.#ready();
+    if (blocked) return blocked;
+    return selectOptions(ladder, values, exact, {
+      call: (arg) => this.#call<SelectAnswer>("select", arg),
+      click: (at) => this.#click(at, { button: "left", clickCount: 1 }),
+      press: (key) => this.#input.press(key, []),
+      type: async (text) => {
+        await this.#input.press("a", ["mod"]);
+        await this.#input.type(text, 35_000);
+      },
+      nextFrame: () => this.#page.nextFrame(),
+      takeDialog: () => this.#takeDialog(),
+    });
+  }
+
+  async setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt> {
+    await this.#held;
+    return setCheckedState(
+      {
+        probe: (l, purpose, at) => this.#probe(l, purpose, at),
+        click: (at) => this.#click(at, { button: "left", clickCount: 1 }),
+        read: (method, arg) => this.#call<ValueAnswer>(method, arg),
+        takeDialog: () => this.#takeDialog(),
+      },
+      ladder,
+      checked,
+    );
+  }
+
+  async readText(ladder: readonly Selector[]): Promise<Attempt<string>> {
+    const answer = await this.#call<ValueAnswer>("read", { ladder: toRungs(ladder) });
+    if ("transient" in answer) return fail("attached", answer.transient);
+    if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "ambiguous" && answer.failed !== "unsupported");
+    return ok(answer.value, answer.tier);
+  }
+
+  async scroll(ladder: readonly Selector[], to: ScrollTo): Promise<Attempt> {
+    await this.#held;
+    return this.#scoped("scroll", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, to });
+  }
+
+  async #scoped(method: keyof ScopeMethods, arg: unknown): Promise<Attempt> {
+    const blocked = await this.#ready();
+    if (blocked) return blocked;
+    const answer = await this.#call<ScopeAnswer>(method, arg);
+    if ("transient" in answer) return fail("attached", answer.transient);
+    if (!answer.ok) {
+      const failed = answer.failed as ProbeFailure;
+      return fail(failed, answer.detail, failed === "not-found" || failed === "visible" || failed === "enabled");
+    }
+    return this.#takeDialog() ?? ok(undefined, answer.tier);
+  }
+
+  async count(ladder: readonly Selector[]): Promise<number> {
+    const answer = await this.#call<number>("count", { ladder: toRungs(ladder) });
+    return typeof answer === "number" ? answer : 0;
+  }
+
+  async candidates(ladder: readonly Selector[]): Promise<readonly Candidate[]> {
+    const answer = await this.#call<Candidate[]>("candidates", { ladder: toRungs(ladder) });
+    return Array.isArray(answer) ? answer : [];
+  }
+
+  async check(ladder: readonly Selector[], expect: Expectation): Promise<Reading> {
+    const dialog = this.#takeDialog();
+    if (dialog && !dialog.ok) return { pass: false, actual: dialog.detail };
+    if (expect.kind === "cookie" || expect.kind === "cookie_where" || expect.kind === "cookie_count") return this.#storage.check(expect, this.#log);
+    const answer = await this.#call<CheckAnswer>("check", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, expect });
+    if ("transient" in answer) return { pass: false, actual: answer.transient };
+    return answer;
+  }
+
+  holdInput(until: Promise<unknown>): boolean {
+    this.#held = Promise.all([this.#held, until.catch(() => undefined)]);
+    return true;
+  }
+
+  screenChanged(): Promise<boolean> {
+    return this.#changes.changed(this.#page, () => this.#navigation.loading);
+  }
+
+  async captureFrame(): Promise<RawFrame> {
+    const { data } = await this.#connection.send<{ data: string }>("browsingContext.captureScreenshot", {
+      context: this.#page.context,
+      origin: "viewport",
+      format: { type: "image/png" },
+    });
+    return { png: Buffer.from(data, "base64") };
+  }
+
+  rectsFor(targets: readonly RectTarget[]): Promise<RectsAnswer[]> {
+    return this.#secrets.rectsFor((expression) => this.#page.evaluate<unknown>(expression), targets);
+  }
+
+  async pointFor(ladder: readonly Selector[], at?: PointerOptions["at"]): Promise<{ x: number; y: number } | undefined> {
+    await this.#held;
+    const answer = await this.#call<ProbeAnswer>("probe", { ladder: toRungs(ladder), purpose: "pointer", at });
+    return "transient" in answer || !answer.ok ? undefined : { x: answer.x, y: answer.y };
+  }
+
+  async scene(): Promise<SceneInventory> {
+    const answer = await this.#call<SceneInventory>("scene", { max: 100 });
+    return "transient" in answer ? { url: "", title: "", text: "", entries: [], omitted: 0, loaded: false } : answer;
+  }
+
+  async environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }> {
+    await this.#navigation.settle();
+    const vp = viewportOf(this.#config);
+    const read = await this.#page.tryEvaluate<[number, number, string]>("[innerWidth, innerHeight, navigator.language]");
+    const [w, h, locale] = read ?? [vp.width, vp.height, ""];
+    return { os: process.platform, resolution: [w, h], ...(locale ? { locale } : {}) };
+  }
+
+  /** The browser the flow ran in, recorded into the trace header (`app.engine`). */
+  appInfo(): Readonly<Record<string, unknown>> {
+    return this.#info;
+  }
+
+  async close(): Promise<void> {
+    for (const off of this.#offs.splice(0)) off();
+    await this.#effects?.dispose();
+    this.#downloads?.close();
+    if (!this.#connection.closed) await this.#connection.send("browser.removeUserContext", { userContext: this.#userContext }, 10_000).catch(() => undefined);
+    await this.#onClose();
+  }
+}

@@ -1,0 +1,153 @@
+// Trusted input over WebDriver BiDi (`input.performActions`): pointer clicks, moves and drags by
+// viewport coordinates, and keys by their WebDriver key values. Action lists are pure; sending
+// them is one command each (the browser dispatches them in order).
+import { FlowproofError, type KeyModifier, type PointerOptions } from "../../../src/plugins/api.ts";
+import { keyDefinition, modifierMask, MODIFIER_BITS, type PhysicalModifier } from "../keys.ts";
+import { dragPath, type Point } from "../pointer.ts";
+import type { BidiConnection } from "./connection.ts";
+
+/** The WebDriver key values of named keys (W3C WebDriver, "Keyboard actions"). */
+const SPECIAL: Readonly<Record<string, string>> = {
+  Enter: "\uE007",
+  Tab: "\uE004",
+  Escape: "\uE00C",
+  Backspace: "\uE003",
+  Delete: "\uE017",
+  ArrowUp: "\uE013",
+  ArrowDown: "\uE015",
+  ArrowLeft: "\uE012",
+  ArrowRight: "\uE014",
+  Home: "\uE011",
+  End: "\uE010",
+  PageUp: "\uE00E",
+  PageDown: "\uE00F",
+  Insert: "\uE016",
+  Shift: "\uE008",
+  Control: "\uE009",
+  Alt: "\uE00A",
+  Meta: "\uE03D",
+  ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`F${i + 1}`, String.fromCharCode(0xe031 + i)])),
+};
+
+const MODIFIER_VALUES: Readonly<Record<PhysicalModifier, string>> = { ctrl: "\uE009", alt: "\uE00A", meta: "\uE03D", shift: "\uE008" };
+
+/** The WebDriver key value of a flowproof key name or one character; throws on a key with no definition. */
+export function keyValue(name: string): string {
+  const def = keyDefinition(name);
+  if (!def)
+    throw new FlowproofError({
+      code: "unsupported-step",
+      message: `no key definition for ${JSON.stringify(name)} in the web adapter`,
+      hint: "press a named key (Enter, Tab, Escape, Backspace, an arrow, F1–F12, …) or one character",
+    });
+  return SPECIAL[def.key] ?? def.key;
+}
+
+type KeyAction = { type: "keyDown" | "keyUp"; value: string };
+type PointerAction =
+  | { type: "pointerMove"; x: number; y: number; duration?: number }
+  | { type: "pointerDown" | "pointerUp"; button: number }
+  | { type: "pause"; duration: number };
+
+/** The key actions that type `text`, one press per character (a newline as Enter). */
+export function textActions(text: string): KeyAction[] {
+  return [...text].flatMap((ch) => {
+    const value = ch === "\n" ? SPECIAL["Enter"]! : keyValue(ch);
+    return [
+      { type: "keyDown" as const, value },
+      { type: "keyUp" as const, value },
+    ];
+  });
+}
+
+/** Modifiers down (ctrl, alt, meta, shift), the key, modifiers up in reverse. */
+export function chordActions(key: string, modifiers: readonly KeyModifier[], platform: string = process.platform): KeyAction[] {
+  const mask = modifierMask(modifiers, platform);
+  const held = (["ctrl", "alt", "meta", "shift"] as const).filter((m) => mask & MODIFIER_BITS[m]).map((m) => MODIFIER_VALUES[m]);
+  const value = keyValue(key);
+  return [
+    ...held.map((v) => ({ type: "keyDown" as const, value: v })),
+    { type: "keyDown", value },
+    { type: "keyUp", value },
+    ...[...held].reverse().map((v) => ({ type: "keyUp" as const, value: v })),
+  ];
+}
+
+/** WebDriver pointer coordinates are whole CSS pixels of the viewport. */
+const at = (p: Point) => ({ x: Math.round(p.x), y: Math.round(p.y) });
+
+/** Move, then press and release `clickCount` times. */
+export function clickActions(p: Point, options: Pick<PointerOptions, "button" | "clickCount">): PointerAction[] {
+  const button = options.button === "left" ? 0 : 2;
+  const actions: PointerAction[] = [{ type: "pointerMove", ...at(p), duration: 0 }];
+  for (let n = 0; n < options.clickCount; n++) actions.push({ type: "pointerDown", button }, { type: "pointerUp", button });
+  return actions;
+}
+
+/** Press at `a`, move through the drag path with the button held (paced as a hand moves), release at `b`. */
+export function dragActions(a: Point, b: Point): PointerAction[] {
+  return [
+    { type: "pointerMove", ...at(a), duration: 0 },
+    { type: "pointerDown", button: 0 },
+    ...dragPath(a, b).flatMap((p): PointerAction[] => [{ type: "pointerMove", ...at(p), duration: 20 }]),
+    { type: "pause", duration: 50 },
+    { type: "pointerUp", button: 0 },
+  ];
+}
+
+export class BidiInput {
+  readonly #connection: BidiConnection;
+  readonly #context: string;
+
+  constructor(connection: BidiConnection, context: string) {
+    this.#connection = connection;
+    this.#context = context;
+  }
+
+  async #perform(actions: readonly unknown[]): Promise<void> {
+    await this.#connection.send("input.performActions", { context: this.#context, actions });
+  }
+
+  pointer(actions: readonly PointerAction[]): Promise<void> {
+    return this.#perform([{ type: "pointer", id: "flowproof-mouse", parameters: { pointerType: "mouse" }, actions }]);
+  }
+
+  keys(actions: readonly KeyAction[]): Promise<void> {
+    return this.#perform([{ type: "key", id: "flowproof-keyboard", actions }]);
+  }
+
+  click(p: Point, options: Pick<PointerOptions, "button" | "clickCount">): Promise<void> {
+    return this.pointer(clickActions(p, options));
+  }
+
+  move(p: Point): Promise<void> {
+    return this.pointer([{ type: "pointerMove", ...at(p), duration: 0 }]);
+  }
+
+  drag(a: Point, b: Point): Promise<void> {
+    return this.pointer(dragActions(a, b));
+  }
+
+  press(key: string, modifiers: readonly KeyModifier[]): Promise<void> {
+    return this.keys(chordActions(key, modifiers));
+  }
+
+  /** Types `text` key by key, in batches so that a bound can be checked between them; answers how many characters went in. */
+  async type(text: string, timeoutMs: number): Promise<{ done: boolean; typed: number }> {
+    const deadline = performance.now() + timeoutMs;
+    const chars = [...text];
+    let typed = 0;
+    for (let i = 0; i < chars.length; i += 64) {
+      if (performance.now() > deadline) return { done: false, typed };
+      const piece = chars.slice(i, i + 64).join("");
+      await this.keys(textActions(piece));
+      typed += [...piece].length;
+    }
+    return { done: true, typed };
+  }
+
+  /** Releases every key and button still held (between steps a held key must never leak). */
+  async release(): Promise<void> {
+    await this.#connection.send("input.releaseActions", { context: this.#context }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,53 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { requireFirefox } from "../../../test/support/firefox.ts";
+import { isAlive } from "../../../test/support/processes.ts";
+import { FIREFOX_PREFS, findFirefox, launchFirefox, userJs } from "./launch.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "flowproof-fxfind-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("findFirefox", () => {
+  test("FLOWPROOF_FIREFOX wins; a wrong one is reported, never replaced by another Firefox", () => {
+    const exe = join(dir, "my-firefox");
+    writeFileSync(exe, "#!/bin/sh\n");
+    chmodSync(exe, 0o755);
+    expect(findFirefox({ FLOWPROOF_FIREFOX: exe, PATH: "/usr/bin" })).toEqual({ path: exe, tried: [] });
+    expect(findFirefox({ FLOWPROOF_FIREFOX: join(dir, "missing"), PATH: "/usr/bin" })).toEqual({
+      tried: [`FLOWPROOF_FIREFOX=${join(dir, "missing")} (does not exist)`],
+    });
+  });
+
+  test("firefox-esr, then firefox, on PATH", () => {
+    const bin = join(dir, "bin");
+    mkdirSync(bin, { recursive: true });
+    for (const name of ["firefox", "firefox-esr"]) {
+      writeFileSync(join(bin, name), "#!/bin/sh\n");
+      chmodSync(join(bin, name), 0o755);
+    }
+    expect(findFirefox({ PATH: bin }).path).toBe(join(bin, "firefox-esr"));
+    rmSync(join(bin, "firefox-esr"));
+    expect(findFirefox({ PATH: bin }).path).toBe(join(bin, "firefox"));
+  });
+});
+
+test("user.js writes each preference as a user_pref line", () => {
+  expect(userJs({ "a.b": false, "c.d": "x", "e.f": 2 })).toBe('user_pref("a.b", false);\nuser_pref("c.d", "x");\nuser_pref("e.f", 2);');
+  expect(FIREFOX_PREFS["app.update.enabled"]).toBe(false);
+});
+
+test("launchFirefox starts Firefox with its BiDi socket and a fresh profile; closing stops the process and removes the profile", async () => {
+  const browser = await launchFirefox(requireFirefox());
+  expect(browser.wsUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/session$/);
+  const cmdline = readFileSync(`/proc/${browser.pid}/cmdline`, "utf8").split("\0");
+  const profile = cmdline[cmdline.indexOf("--profile") + 1]!;
+  expect(profile).toContain("flowproof-firefox-");
+  expect(readFileSync(join(profile, "user.js"), "utf8")).toContain("app.update.enabled");
+  expect(cmdline).toContain("--headless");
+  await browser.close();
+  expect(browser.exitReason).toBeDefined();
+  expect(isAlive(browser.pid)).toBe(false);
+  expect(existsSync(profile)).toBe(false);
+}, 60_000);

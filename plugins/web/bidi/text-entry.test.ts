@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Selector } from "../../../src/plugins/api.ts";
+import { startFirefox, type FirefoxBed } from "../../../test/support/firefox.ts";
+import type { ProbeAnswer } from "../injected/protocol.ts";
+import { fail, ok, toRungs } from "../page-calls.ts";
+import { TypedSecrets } from "../typed-secrets.ts";
+import { BidiInput } from "./input.ts";
+import type { BidiPage } from "./page.ts";
+import { fillFirefoxField, typeIntoFirefoxFocus, type FirefoxTextPage } from "./text-entry.ts";
+
+const PAGE = "data:text/html,<label>Note <input id=note></label><label>Secret <input id=pw type=password></label><p>plain</p>";
+const field = (label: string): Selector[] => [{ tier: "text_anchor", provenance: "rules", payload: { text: label, role: "field" } }];
+
+let bed: FirefoxBed;
+beforeAll(async () => {
+  bed = await startFirefox();
+});
+afterAll(() => bed?.close());
+
+function textPage(page: BidiPage, secrets: TypedSecrets): FirefoxTextPage {
+  return {
+    input: new BidiInput(bed.connection, page.context),
+    secrets,
+    evaluate: (e) => page.evaluate(e),
+    assign: async () => ok(undefined),
+    focus: async (ladder) => {
+      const a = await page.call<ProbeAnswer>("focusForTyping", { ladder: toRungs(ladder), purpose: "type" });
+      return "transient" in a ? fail("attached", a.transient) : a.ok ? ok(a, a.tier) : fail(a.failed, a.detail);
+    },
+    nextFrame: () => page.nextFrame(),
+    afterInput: async () => undefined,
+    takeDialog: () => undefined,
+  };
+}
+
+async function opened() {
+  const page = await bed.page();
+  await bed.connection.send("browsingContext.navigate", { context: page.context, url: PAGE, wait: "complete" });
+  return page;
+}
+
+test("fills a field by its label, replacing what it held, as trusted keys", async () => {
+  const page = await opened();
+  const tp = textPage(page, new TypedSecrets());
+  expect((await fillFirefoxField(tp, field("Note"), "first", {})).ok).toBe(true);
+  expect((await fillFirefoxField(tp, field("Note"), "Grace", {})).ok).toBe(true);
+  expect((await typeIntoFirefoxFocus(tp, " H.", {})).ok).toBe(true);
+  expect(await page.evaluate("document.getElementById('note').value")).toBe("Grace H.");
+  expect((await fillFirefoxField(tp, field("Note"), "", {})).ok).toBe(true);
+  expect(await page.evaluate("document.getElementById('note').value")).toBe("");
+}, 60_000);
+
+test("a secret's field is marked for masking before it is typed, and frames mask it", async () => {
+  const page = await opened();
+  const secrets = new TypedSecrets();
+  const tp = textPage(page, secrets);
+  expect((await fillFirefoxField(tp, field("Secret"), "s3cret-value", { secret: true })).ok).toBe(true);
+  const [answer] = await secrets.rectsFor((e) => page.evaluate(e), [{ secretFields: true }]);
+  expect(answer?.ok && answer.rects.length > 0).toBe(true);
+}, 60_000);
+
+test("typing with nothing focused fails at once, saying what to write", async () => {
+  const page = await opened();
+  const r = await typeIntoFirefoxFocus(textPage(page, new TypedSecrets()), "x", {});
+  expect(r).toMatchObject({ ok: false, failed: "editable", retryable: false });
+  expect(r.ok ? "" : r.detail).toContain("nothing has keyboard focus");
+}, 60_000);

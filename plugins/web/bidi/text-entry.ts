@@ -1,0 +1,72 @@
+// Typing text in Firefox: into a field a ladder names (inside a frame the value is assigned and
+// read back instead), or into whatever has keyboard focus. A secret's field is marked for masking
+// before a key is sent, and nothing is typed when that fails (as on Chromium, text-entry.ts).
+import type { Attempt, Selector, TypeOptions } from "../../../src/plugins/api.ts";
+import { scopedPayloadOf } from "../../../src/plugins/api.ts";
+import { fail, ok } from "../page-calls.ts";
+import { HAS_FOCUS } from "../text-entry.ts";
+import type { PageEval, TypedSecrets } from "../typed-secrets.ts";
+import type { BidiInput } from "./input.ts";
+
+/** How long typing may take once its field has focus when the engine names no bound. */
+const TYPING_TIMEOUT_MS = 35_000;
+
+export interface FirefoxTextPage {
+  readonly input: BidiInput;
+  readonly secrets: TypedSecrets;
+  readonly evaluate: PageEval;
+  assign(ladder: readonly Selector[], value: string): Promise<Attempt>;
+  focus(ladder: readonly Selector[]): Promise<Attempt<unknown>>;
+  nextFrame(): Promise<void>;
+  afterInput(): Promise<void>;
+  takeDialog(): Attempt<never> | undefined;
+}
+
+async function typeBounded(page: FirefoxTextPage, text: string, timeoutMs = TYPING_TIMEOUT_MS): Promise<string | undefined> {
+  const r = await page.input.type(text, timeoutMs);
+  if (r.done) return undefined;
+  const total = [...text].length;
+  return `typing ${total} characters did not finish within ${timeoutMs} ms (${r.typed} of ${total} typed): the page took too long to take the input, so flowproof stopped typing`;
+}
+
+/** Replaces the text of the field `ladder` names with `text`. */
+export async function fillFirefoxField(page: FirefoxTextPage, ladder: readonly Selector[], text: string, options: TypeOptions): Promise<Attempt> {
+  if (scopedPayloadOf(ladder[0])?.kind === "framed") {
+    const assigned = await page.assign(ladder, text);
+    if (options.secret && text !== "") await page.secrets.markField(page.evaluate);
+    return assigned;
+  }
+  const probe = await page.focus(ladder);
+  if (!probe.ok) return probe;
+  if (options.secret && text !== "" && !(await page.secrets.markField(page.evaluate)))
+    return fail("editable", "the field a secret is typed into could not be marked for masking in frames; nothing was typed");
+  if (!options.secret) await page.secrets.notePassword(page.evaluate, text);
+  if (text === "") await page.input.press("Backspace", []);
+  else {
+    const late = await typeBounded(page, text, options.timeoutMs);
+    if (late !== undefined) return fail("unsupported", late, false);
+  }
+  await page.afterInput();
+  return page.takeDialog() ?? ok(undefined, probe.tier);
+}
+
+/** Types `text` into whatever has keyboard focus; fails at once when nothing does. */
+export async function typeIntoFirefoxFocus(page: FirefoxTextPage, text: string, options: TypeOptions): Promise<Attempt> {
+  const focused = async () => (await page.evaluate(HAS_FOCUS).catch(() => false)) === true;
+  if (!(await focused())) {
+    await page.nextFrame();
+    if (!(await focused()))
+      return fail(
+        "editable",
+        'nothing has keyboard focus, so there is nothing to type into; name the field (`Type … into the "…" field`) or click a field first',
+        false,
+      );
+  }
+  if (options.secret && !(await page.secrets.markField(page.evaluate)))
+    return fail("editable", "the element a secret is typed into could not be marked for masking in frames; nothing was typed");
+  if (!options.secret) await page.secrets.notePassword(page.evaluate, text);
+  const late = await typeBounded(page, text, options.timeoutMs);
+  if (late !== undefined) return fail("unsupported", late, false);
+  await page.afterInput();
+  return page.takeDialog() ?? ok(undefined);
+}
