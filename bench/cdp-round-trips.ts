@@ -76,7 +76,12 @@ async function replay(spec: string, env: Record<string, string | undefined>, det
   }
   const wallMs = performance.now() - t0;
   // A whole-millisecond duration may start up to 1 ms before the window's first command.
-  const steps = windows.map((w, i) => ({ intent: w.intent, kind: kindOf(FLOW_STEPS[i]!), ms: w.ms, calls: calls.filter((c) => c.sentAt >= w.from - 1 && c.sentAt <= w.to) }));
+  const steps = windows.map((w, i) => ({
+    intent: w.intent,
+    kind: kindOf(FLOW_STEPS[i]!),
+    ms: w.ms,
+    calls: calls.filter((c) => c.sentAt >= w.from - 1 && c.sentAt <= w.to),
+  }));
   const inside = new Set(steps.flatMap((s) => s.calls));
   return { steps, outside: calls.filter((c) => !inside.has(c)).length, wallMs };
 }
@@ -121,7 +126,9 @@ function report(label: string, samples: readonly RunSample[], perStep: boolean):
       .map(([m, n]) => `${m} ${n.toFixed(1)}`)
       .join(", ");
     total += median(perRun) * idx.length;
-    console.log(`${kind.padEnd(8)} ${String(idx.length).padStart(5)}  ${median(perRun).toFixed(1).padStart(10)}  ${median(hops).toFixed(1).padStart(9)}  ${median(ms).toFixed(0).padStart(7)}  ${listed}`);
+    console.log(
+      `${kind.padEnd(8)} ${String(idx.length).padStart(5)}  ${median(perRun).toFixed(1).padStart(10)}  ${median(hops).toFixed(1).padStart(9)}  ${median(ms).toFixed(0).padStart(7)}  ${listed}`,
+    );
   }
   console.log(
     `all 30 steps: ${Math.round(total)} commands, ${Math.round(totalHops)} awaited round trips, ${Math.round(median(samples.map((s) => s.steps.reduce((n, x) => n + x.ms, 0))))} ms; outside the steps: ${Math.round(median(samples.map((s) => s.outside)))} commands`,
@@ -140,7 +147,9 @@ function report(label: string, samples: readonly RunSample[], perStep: boolean):
     const calls = median(samples.map((s) => s.steps[i]!.calls.length));
     const ms = median(samples.map((s) => s.steps[i]!.ms));
     const hops = median(samples.map((s) => hopsOf(s.steps[i]!.calls)));
-    console.log(`  ${String(i + 1).padStart(2)} ${String(calls).padStart(4)} calls ${String(hops).padStart(4)} hops ${String(ms).padStart(5)} ms  ${st.intent}  [${st.calls.map((c) => c.method).join(" ")}]`);
+    console.log(
+      `  ${String(i + 1).padStart(2)} ${String(calls).padStart(4)} calls ${String(hops).padStart(4)} hops ${String(ms).padStart(5)} ms  ${st.intent}  [${st.calls.map((c) => c.method).join(" ")}]`,
+    );
   });
 }
 

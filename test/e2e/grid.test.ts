@@ -212,7 +212,10 @@ describe("a node running the headless shell", () => {
     const shellGrid = await startGrid({ nodes: 1, browser: "/usr/lib/chromium/chromium-headless-shell" });
     try {
       const p = project();
-      p.write("shell.flow.yaml", flow("Shell", `${server.url}/export.html`, '  - rules: Click "Download prices"\n  - rules: Wait until the download completes as prices within 20s\n'));
+      p.write(
+        "shell.flow.yaml",
+        flow("Shell", `${server.url}/export.html`, '  - rules: Click "Download prices"\n  - rules: Wait until the download completes as prices within 20s\n'),
+      );
       const recorded = await cli(p, ["record", "shell.flow.yaml", "--author", "rules", "--json", "--grid", shellGrid.url]);
       const rec = JSON.parse(recorded.stdout) as { step_results: { status: string; detail?: string }[] };
       const failed = rec.step_results.find((s) => s.status !== "passed");

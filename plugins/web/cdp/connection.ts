@@ -58,7 +58,7 @@ export interface TappedCall {
  * A measuring tap on every command of every connection in this process (bench/cdp-round-trips.ts
  * counts round trips per step with it). Unset, it costs one property read per command.
  */
-export const cdpTap: { onCall?: (call: TappedCall) => void } = {};
+export const cdpTap: { onCall?: ((call: TappedCall) => void) | undefined } = {};
 
 export class Connection {
   readonly #client: RawClient;
