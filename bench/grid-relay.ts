@@ -6,9 +6,11 @@
 // browser three ways: through the hub's se:cdp, through the node's own se:cdp, and straight to the
 // browser's DevTools port (the session's goog:chromeOptions.debuggerAddress, reachable only
 // because the node runs on this machine). Prints the median of an awaited Runtime.evaluate and of
-// typing 25 characters (50 key events sent pipelined, as flowproof types) each way. Exit codes:
+// typing 25 characters (50 key events sent pipelined, as flowproof types) each way, and the same
+// against the same Chromium binary launched by flowproof itself on this machine. Exit codes:
 // 0 after the figures, 2 when the grid cannot start.
 import { Connection } from "../plugins/web/cdp/connection.ts";
+import { launchBrowser } from "../plugins/web/launch.ts";
 import { strokeEvents, textStrokes } from "../plugins/web/keyboard.ts";
 import { gridUnavailable, startGrid } from "../test/support/grid.ts";
 import { median, wholeOption } from "./stats.ts";
@@ -21,6 +23,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const grid = await startGrid({ nodes: 1 });
+  const local = await launchBrowser("/usr/lib/chromium/chromium");
   let sessionId: string | undefined;
   try {
     const created = (await (
@@ -38,6 +41,7 @@ async function main(): Promise<number> {
       ["through the hub", String(caps["se:cdp"])],
       ["through the node", `${grid.nodes[0]!.uri.replace(/^http/, "ws")}/session/${sessionId}/se/cdp`],
       ["to the browser", version.webSocketDebuggerUrl],
+      ["launched locally", local.wsUrl],
     ];
     const keys = strokeEvents(textStrokes("abcdefghijklmnopqrstuvwxy"));
     console.log(`DevTools commands to one grid session's browser, ${runs} runs each, medians (ms)`);
@@ -68,6 +72,7 @@ async function main(): Promise<number> {
     return 0;
   } finally {
     if (sessionId) await fetch(`${grid.url}/session/${sessionId}`, { method: "DELETE" }).catch(() => undefined);
+    await local.close();
     await grid.stop();
   }
 }
