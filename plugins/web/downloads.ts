@@ -82,6 +82,10 @@ export interface RemoteFiles {
   readonly download?: (name: string) => Promise<Uint8Array>;
 }
 
+/** Why a download the grid node's browser cancelled did not come back. */
+export const REMOTE_CANCELLED =
+  "the grid node's browser cancelled it: a node running Chromium's headless shell keeps no download; run Chrome or Chromium on the node (docs/grid.md)";
+
 export interface Downloads {
   state(take: boolean): DownloadState;
   close(): void;
@@ -128,6 +132,9 @@ export async function createDownloads(
       if (!ours.has(p.guid)) return;
       // A remote browser's file is fetched back under its guid first; until then it is in progress.
       if (remote && p.state === "completed") void fetchBack(p.guid, p.filePath);
+      // A node's browser that cancels a download itself is, nearly always, Chromium's headless
+      // shell, which saves no download it was not told where to put (docs/grid.md).
+      else if (remote && p.state === "canceled") tracker.cancel(p.guid, REMOTE_CANCELLED);
       else tracker.progress(p.guid, p.state);
     }),
   ];

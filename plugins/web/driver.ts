@@ -198,15 +198,20 @@ export class WebDriver implements AppDriver {
   }
 
   /** Calls the injected page API once a navigation in flight has settled. */
-  async #call<T>(method: ApiMethod, arg: unknown): Promise<T | Transient> {
+  async #call<T>(method: ApiMethod, arg: unknown, afterward?: string): Promise<T | Transient> {
     await this.#navigation.settle();
-    return callPage<T>(this.#session, method, arg);
+    return callPage<T>(this.#session, method, arg, afterward);
   }
 
-  async #probe(ladder: readonly Selector[], purpose: "pointer" | "drag" | "type", at?: PointerOptions["at"]): Promise<Attempt<ProbeAnswer & { ok: true }>> {
+  async #probe(
+    ladder: readonly Selector[],
+    purpose: "pointer" | "drag" | "type",
+    at?: PointerOptions["at"],
+    afterward?: string,
+  ): Promise<Attempt<ProbeAnswer & { ok: true }>> {
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
-    const answer = await this.#call<ProbeAnswer>(purpose === "type" ? "focusForTyping" : "probe", { ladder: toRungs(ladder), purpose, at });
+    const answer = await this.#call<ProbeAnswer>(purpose === "type" ? "focusForTyping" : "probe", { ladder: toRungs(ladder), purpose, at }, afterward);
     if ("transient" in answer) return fail("attached", answer.transient);
     if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "unsupported" && answer.failed !== "editable" && answer.failed !== "ambiguous");
     return ok(answer, answer.tier);
@@ -296,14 +301,18 @@ export class WebDriver implements AppDriver {
   }
 
   observeEffect(_ladder: readonly Selector[]): Promise<EffectWatch | undefined> {
-    this.#effects ??= new WebEffects({
-      session: this.#session,
-      mainFrame: () => this.#navigation.mainFrameId,
-      downloadsBegun: () => {
-        const d = this.downloads(false);
-        return d.completed.length + d.inProgress + d.canceled.length;
-      },
-    });
+    if (!this.#effects) {
+      const effects = new WebEffects({
+        session: this.#session,
+        mainFrame: () => this.#navigation.mainFrameId,
+        downloadsBegun: () => {
+          const d = this.downloads(false);
+          return d.completed.length + d.inProgress + d.canceled.length;
+        },
+      });
+      this.#effects = effects;
+      this.#navigation.roundTripAfterInput = () => effects.readAfterInput();
+    }
     return this.#effects.watch();
   }
 
@@ -327,7 +336,7 @@ export class WebDriver implements AppDriver {
       session: this.#session,
       secrets: this.#secrets,
       assign: (ladder, value) => this.#scoped("assignValue", { ladder: toRungs(ladder), value }),
-      focus: (ladder) => this.#probe(ladder, "type"),
+      focus: (ladder, afterward) => this.#probe(ladder, "type", undefined, afterward),
       nextFrame: () => this.#navigation.firstFrame(),
       takeDialog: () => this.#takeDialog(),
     };

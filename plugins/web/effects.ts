@@ -39,7 +39,7 @@ interface PageAnswer {
   /** Every DOM change, the app's own work included. */
   readonly nearAll: boolean;
   readonly pageAll: boolean;
-  /** ms since the last DOM change (or since the watch began). */
+  /** ms since the last DOM change or input the page heard (or since the watch began). */
   readonly idle: number;
 }
 
@@ -102,6 +102,28 @@ function pageObserver(tasksKey: string, bindingName: string): unknown {
   };
   const events = ["pointerdown", "mousedown", "keydown", "click", "beforeinput", "dragstart"];
   for (const t of events) window.addEventListener(t, pick, { capture: true });
+  // The quiet that ends an effect is counted from the action's last input reaching the page, not
+  // from the watch's start: what the page does within the window after a slow probe, or after the
+  // last key of long typing (a debounced search), is the step's whatever the action took.
+  const inputs = [
+    "pointerdown",
+    "pointerup",
+    "mousedown",
+    "mouseup",
+    "click",
+    "keydown",
+    "keyup",
+    "beforeinput",
+    "input",
+    "change",
+    "dragstart",
+    "drop",
+    "dragend",
+  ];
+  const heard = () => {
+    st.last = performance.now();
+  };
+  for (const t of inputs) window.addEventListener(t, heard, { capture: true, passive: true });
   const nearRoot = () => {
     let n: Element | null = st.target ?? (document.activeElement !== document.body ? document.activeElement : null);
     for (let i = 0; i < 3 && n?.parentElement && n.parentElement !== document.body && n.parentElement !== document.documentElement; i++) n = n.parentElement;
@@ -165,6 +187,7 @@ function pageObserver(tasksKey: string, bindingName: string): unknown {
     stop(): void {
       mo.disconnect();
       for (const t of events) window.removeEventListener(t, pick, { capture: true });
+      for (const t of inputs) window.removeEventListener(t, heard, { capture: true });
       navigation?.removeEventListener("navigate", onNavigate);
       if (tasks && tasks.around === around) tasks.around = undefined;
     },
@@ -196,12 +219,19 @@ class Watch implements EffectWatch {
   readonly #sources: EffectSources;
   readonly #downloadsBefore: number;
   readonly #observer: Promise<string | undefined>;
+  /** The observer's answer read as the round trip after the action's input (see WebEffects.readAfterInput), for the first read. */
+  #early: { readonly answer: PageAnswer | undefined; readonly navigations: number } | undefined;
+  /** The observer once installed (the action's input waits for the install). */
+  #observerId: string | undefined;
   readonly #done: (observer: Promise<string | undefined>) => void;
 
   constructor(sources: EffectSources, observer: Promise<string | undefined>, done: (observer: Promise<string | undefined>) => void) {
     this.#sources = sources;
     this.#downloadsBefore = sources.downloadsBegun();
     this.#observer = observer;
+    void observer.then((id) => {
+      this.#observerId = id;
+    });
     this.#done = done;
   }
 
@@ -219,18 +249,41 @@ class Watch implements EffectWatch {
     return last === undefined ? undefined : effectPath(last.url);
   }
 
+  /**
+   * Reads the page observer as the round trip that follows the action's input, keeping the answer
+   * for the first read(); undefined when the observer is not installed (yet).
+   */
+  readAfterInput(): Promise<unknown> | undefined {
+    const observer = this.#observerId;
+    if (observer === undefined) return undefined;
+    const navigations = this.navigations.length;
+    return this.#readPage(observer).then((answer) => {
+      this.#early = { answer, navigations };
+    });
+  }
+
+  #readPage(observer: string): Promise<PageAnswer | undefined> {
+    return this.#sources.session
+      .send("Runtime.callFunctionOn", { objectId: observer, functionDeclaration: "function () { return this.read(); }", returnByValue: true })
+      .then(
+        (r) => r.result.value as PageAnswer | undefined,
+        () => undefined,
+      );
+  }
+
   async read(): Promise<EffectReading> {
     const observer = await this.#observer;
     const replacing = this.navigations.filter((n) => !n.sameDocument);
+    // The answer read right after the input serves once, while no navigation came since. Its
+    // idle time counts as none: whether the page has gone quiet is always read afresh.
+    const early = this.#early;
+    this.#early = undefined;
     const page =
       observer === undefined || replacing.length > 0
         ? undefined
-        : await this.#sources.session
-            .send("Runtime.callFunctionOn", { objectId: observer, functionDeclaration: "function () { return this.read(); }", returnByValue: true })
-            .then(
-              (r) => r.result.value as PageAnswer | undefined,
-              () => undefined,
-            );
+        : early?.answer !== undefined && early.navigations === this.navigations.length
+          ? { ...early.answer, idle: 0 }
+          : await this.#readPage(observer);
     const navigated = this.navigated();
     // A new document replaced the observer's. When the step did it, the navigation is the effect
     // and the old page's state is gone; when the app did it on its own, the step's changes until
@@ -400,6 +453,11 @@ export class WebEffects {
     });
     this.#current = watch;
     return watch;
+  }
+
+  /** The round trip after an action's input, as a read of the open watch's observer; undefined when none can be read. */
+  readAfterInput(): Promise<unknown> | undefined {
+    return this.#current?.readAfterInput();
   }
 
   #releaseEnded(): void {

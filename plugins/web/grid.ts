@@ -15,6 +15,14 @@ export const GRID_QUEUE_ENV = "FLOWPROOF_GRID_QUEUE_TIMEOUT";
 const DEFAULT_QUEUE_S = 300;
 /** Most any other grid request (status, files, delete) may take. */
 const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * The capability that names one session request, so the session a request abandoned in the queue
+ * becomes can be found and deleted (W3C extension capabilities are ignored by the nodes).
+ */
+export const REQUEST_MARK = "flowproof:request";
+/** How long a run stopped during its session request looks for the session the grid may still start from it. */
+const ABANDONED_SWEEP_MS = 8_000;
+const SWEEP_POLL_MS = 250;
 
 const FIX_URL = `check the grid's URL (browser.grid, --grid or ${GRID_ENV}) and that the hub runs; docs/grid.md shows how to start one`;
 
@@ -143,6 +151,8 @@ export interface OpenGridOptions {
   readonly capabilities: ReturnType<typeof sessionCapabilities>;
   /** Most the request may wait in the grid's queue. */
   readonly queueTimeoutMs: number;
+  /** Aborted when the run is stopped: a request still waiting (in the grid's queue) is given up. */
+  readonly stop?: AbortSignal | undefined;
 }
 
 /** The queue bound from the environment (seconds), or the default. */
@@ -174,12 +184,18 @@ export async function openGridSession(address: GridAddress, options: OpenGridOpt
     ...(json ? { "Content-Type": "application/json; charset=utf-8" } : {}),
     ...(address.authorization ? { Authorization: address.authorization } : {}),
   });
-  const request = async (method: string, path: string, body?: unknown, timeoutMs = REQUEST_TIMEOUT_MS): Promise<{ status: number; value: unknown }> => {
+  const request = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    timeoutMs = REQUEST_TIMEOUT_MS,
+    stop?: AbortSignal,
+  ): Promise<{ status: number; value: unknown }> => {
     const response = await fetch(`${address.base}${path}`, {
       method,
       headers: headers(body !== undefined),
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: stop ? AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]) : AbortSignal.timeout(timeoutMs),
     });
     const text = await response.text();
     let value: unknown;
@@ -191,13 +207,31 @@ export async function openGridSession(address: GridAddress, options: OpenGridOpt
     return { status: response.status, value };
   };
   let created: { status: number; value: unknown };
+  const mark = crypto.randomUUID();
+  let asked = false;
   try {
     // The grid's /status first: an unreachable grid fails fast, and it says whether nodes hand downloads back.
-    const status = await request("GET", "/status");
+    const status = await request("GET", "/status", undefined, REQUEST_TIMEOUT_MS, options.stop);
     if (status.status === 401 || status.status === 403) created = status;
-    else created = await request("POST", "/session", { capabilities: withDownloads(options.capabilities, status.value) }, options.queueTimeoutMs);
+    else {
+      const capabilities = withDownloads(options.capabilities, status.value);
+      asked = true;
+      created = await request(
+        "POST",
+        "/session",
+        { capabilities: { alwaysMatch: { ...capabilities.alwaysMatch, [REQUEST_MARK]: mark } } },
+        options.queueTimeoutMs,
+        options.stop,
+      );
+    }
   } catch (error) {
     const e = error as Error;
+    if (options.stop?.aborted) {
+      // The grid keeps a request whose client went away in its queue and may start it later:
+      // that session is looked for (by its mark) and deleted before the run ends.
+      if (asked) await deleteAbandoned(request, mark);
+      throw new FlowproofError({ code: "interrupted", message: `the run was stopped while its session request waited at the Selenium Grid ${address.shown}` });
+    }
     if (e.name === "TimeoutError") {
       throw new AdapterUnavailableError(
         `the Selenium Grid at ${address.shown} kept the session request queued for ${Math.round(options.queueTimeoutMs / 1000)} s: no free node took it`,
@@ -306,6 +340,40 @@ export async function openGridSession(address: GridAddress, options: OpenGridOpt
   } catch (error) {
     await close();
     throw error;
+  }
+}
+
+type GridRequest = (method: string, path: string, body?: unknown, timeoutMs?: number) => Promise<{ status: number; value: unknown }>;
+
+/** The session the grid started from the request marked `mark`, from its /status. */
+async function sessionMarked(request: GridRequest, mark: string): Promise<string | undefined> {
+  const status = await request("GET", "/status", undefined, 2_000).catch(() => undefined);
+  const nodes = isObj(status?.value) && Array.isArray(status.value["nodes"]) ? (status.value["nodes"] as unknown[]) : [];
+  for (const n of nodes) {
+    if (!isObj(n) || !Array.isArray(n["slots"])) continue;
+    for (const slot of n["slots"] as unknown[]) {
+      const session = isObj(slot) && isObj(slot["session"]) ? slot["session"] : undefined;
+      const caps = session && isObj(session["capabilities"]) ? session["capabilities"] : undefined;
+      if (caps?.[REQUEST_MARK] === mark && typeof session?.["sessionId"] === "string") return session["sessionId"];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A request given up while queued or starting: its session, should the grid start it within
+ * ABANDONED_SWEEP_MS (a slot the stopping run's other flows free), is deleted. One the grid starts
+ * later still (its queue held by others) is ended by the node's session timeout (docs/grid.md).
+ */
+async function deleteAbandoned(request: GridRequest, mark: string): Promise<void> {
+  const deadline = Date.now() + ABANDONED_SWEEP_MS;
+  while (Date.now() < deadline) {
+    const id = await sessionMarked(request, mark);
+    if (id !== undefined) {
+      await request("DELETE", `/session/${id}`, undefined, 10_000).catch(() => undefined);
+      return;
+    }
+    await Bun.sleep(SWEEP_POLL_MS);
   }
 }
 

@@ -68,6 +68,7 @@ async function launchOnGrid(url: string, config: WebConfig, ctx: LaunchContext):
   const session = await openGridSession(address, {
     capabilities: sessionCapabilities({ args: config.args, windowSize: [width, height], capabilities: config.capabilities }),
     queueTimeoutMs: queueTimeoutMs(ctx.env ?? process.env),
+    stop: ctx.stop,
   });
   let connection: Connection;
   try {

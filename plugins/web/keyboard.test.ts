@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { INSERT_CHUNK, KEYED_ENDS, KEYED_TEXT_MAX, modifierEvents, strokeEvents, textStrokes, typingPlan, type TypingPiece } from "./keyboard.ts";
+import type { Session } from "./cdp/connection.ts";
+import { INSERT_CHUNK, KEYED_ENDS, KEYED_TEXT_MAX, modifierEvents, strokeEvents, textStrokes, typeText, typingPlan, type TypingPiece } from "./keyboard.ts";
 import { MODIFIER_BITS } from "./keys.ts";
 
 describe("textStrokes", () => {
@@ -95,5 +96,39 @@ describe("typingPlan", () => {
   test("characters outside the BMP are never split between pieces", () => {
     const text = "😀".repeat(KEYED_TEXT_MAX + INSERT_CHUNK);
     expect(typed(typingPlan(text))).toBe(text);
+  });
+});
+
+describe("typeText", () => {
+  /** A session that answers each key event after `answerMs` (never, when undefined), noting the most events unanswered at once. */
+  function session(answerMs: number | undefined) {
+    const seen = { sent: 0, inFlight: 0, most: 0 };
+    const send = (_method: string) => {
+      seen.sent++;
+      seen.inFlight++;
+      seen.most = Math.max(seen.most, seen.inFlight);
+      return new Promise((resolve) => {
+        if (answerMs === undefined) return;
+        setTimeout(() => {
+          seen.inFlight--;
+          resolve({});
+        }, answerMs);
+      });
+    };
+    return { session: { send } as unknown as Session, seen };
+  }
+
+  test("keeps a window of key presses in flight, never waiting for a batch before sending the next key", async () => {
+    const { session: s, seen } = session(1);
+    expect(await typeText(s, "x".repeat(100), 10_000)).toEqual({ done: true });
+    expect(seen.sent).toBe(200);
+    // 16 key presses (32 events) in flight: more than a batch of 8, never the whole text.
+    expect(seen.most).toBe(32);
+  });
+
+  test("a page that takes no input stops the typing at its bound with the keys answered so far, a window at most sent", async () => {
+    const { session: s, seen } = session(undefined);
+    expect(await typeText(s, "x".repeat(100), 50)).toEqual({ done: false, typed: 0 });
+    expect(seen.sent).toBe(32);
   });
 });

@@ -79,7 +79,7 @@ export const KEYED_TEXT_MAX = 256;
 export const KEYED_ENDS = 32;
 /** Characters one insertion carries (one `input` event each). */
 export const INSERT_CHUNK = 2_000;
-/** Key presses sent in one pipelined batch (the typing's bound is checked between batches). */
+/** Key presses per keyed piece of a typing plan. */
 const KEY_BATCH = 8;
 
 /** One piece of typing: key presses, or text inserted at once as a paste would (an `input` event, no key events). */
@@ -117,9 +117,6 @@ export function typingPlan(text: string): TypingPiece[] {
   return [...keyed(chars.slice(0, KEYED_ENDS)), ...middle, ...keyed(chars.slice(chars.length - KEYED_ENDS))];
 }
 
-/** How many characters a piece types. */
-const piecedLength = (piece: TypingPiece): number => ("keys" in piece ? piece.keys.length : [...piece.insert].length);
-
 /** How long typing may take once its field has focus when the engine names no bound. */
 const TYPING_TIMEOUT_MS = 35_000;
 
@@ -134,34 +131,68 @@ export async function typeWithin(session: Session, text: string, timeoutMs = TYP
   return `typing ${total} characters did not finish within ${timeoutMs} ms (${r.typed} of ${total} typed): the page took too long to take the input, so flowproof stopped typing`;
 }
 
+/** Key presses (or insertions) in flight at once while typing: the next is sent as each one is answered. */
+const TYPING_WINDOW = 2 * KEY_BATCH;
+
+/** One unit of typing on the wire: a key press (its down and up) or one insertion, and the characters it types. */
+interface TypingUnit {
+  readonly chars: number;
+  send(): Promise<unknown>;
+}
+
+function typingUnits(session: Session, text: string): TypingUnit[] {
+  return typingPlan(text).flatMap((piece): TypingUnit[] =>
+    "keys" in piece
+      ? piece.keys.map((stroke) => {
+          const events = strokeEvents([stroke]);
+          return { chars: 1, send: () => sendKeys(session, events) };
+        })
+      : [{ chars: [...piece.insert].length, send: () => session.send("Input.insertText", { text: piece.insert }) }],
+  );
+}
+
 /**
- * Types `text` by its plan into what has focus, within `timeoutMs`: the bound is checked before
- * each piece and bounds the piece in flight, so a page that stalls the input stops the typing.
- * Answers how many characters were typed when the bound ran out.
+ * Types `text` by its plan into what has focus, within `timeoutMs`. The key presses go out as a
+ * sliding window (TYPING_WINDOW in flight, the next sent as each is answered; CDP applies them in
+ * order), so typing waits for no round trip of its own, and a page that stalls the input holds at
+ * most a window of them when the bound runs out. Answers how many characters were typed then.
  */
 export async function typeText(
   session: Session,
   text: string,
   timeoutMs: number,
 ): Promise<{ readonly done: true } | { readonly done: false; readonly typed: number }> {
-  const deadline = performance.now() + timeoutMs;
-  let typed = 0;
-  for (const piece of typingPlan(text)) {
-    const left = deadline - performance.now();
-    if (left <= 0) return { done: false, typed };
-    const sending =
-      "keys" in piece ? sendKeys(session, strokeEvents(piece.keys)) : session.send("Input.insertText", { text: piece.insert }).then(() => undefined);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const inTime = await Promise.race([sending.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), left)))]).finally(() =>
-      clearTimeout(timer),
-    );
-    if (!inTime) {
-      sending.catch(() => undefined);
-      return { done: false, typed };
-    }
-    typed += piecedLength(piece);
-  }
-  return { done: true };
+  const units = typingUnits(session, text);
+  return await new Promise((resolve, reject) => {
+    let typed = 0;
+    let next = 0;
+    let inFlight = 0;
+    let over = false;
+    const end = (): boolean => {
+      if (over) return false;
+      over = true;
+      clearTimeout(timer);
+      return true;
+    };
+    const timer = setTimeout(() => end() && resolve({ done: false, typed }), Math.max(0, timeoutMs));
+    const pump = (): void => {
+      while (!over && inFlight < TYPING_WINDOW && next < units.length) {
+        const unit = units[next++]!;
+        inFlight++;
+        unit.send().then(
+          () => {
+            inFlight--;
+            typed += unit.chars;
+            pump();
+          },
+          (error: unknown) => end() && reject(error),
+        );
+      }
+      if (!over && inFlight === 0 && next === units.length && end()) resolve({ done: true });
+    };
+    if (timeoutMs <= 0) return void (end() && resolve({ done: false, typed }));
+    pump();
+  });
 }
 
 /** Sends `events` pipelined: CDP applies them in order. */

@@ -62,6 +62,11 @@ export class Navigation {
   #seeded = false;
   /** The bound of a navigation an action starts: the one the run gave its last navigation. */
   #boundMs = NAVIGATION_SETTLE_MS;
+  /**
+   * A page read that can stand as the round trip after input (the open step-effect watch's read,
+   * which the step needs next anyway); undefined when there is none, and "0" is evaluated instead.
+   */
+  roundTripAfterInput: () => Promise<unknown> | undefined = () => undefined;
 
   constructor(connection: Connection, session: Session, contextId: string, config: WebConfig) {
     this.#connection = connection;
@@ -322,8 +327,9 @@ export class Navigation {
   /** After input: one round trip lets a navigation the input started announce itself, then wait for it. */
   async afterInput(): Promise<void> {
     // A page waiting for a navigation's first response may not answer at all: bounded like the navigation.
+    const roundTrip = this.roundTripAfterInput() ?? this.#session.send("Runtime.evaluate", { expression: "0", returnByValue: true });
     const answered = await withinMs(
-      this.#session.send("Runtime.evaluate", { expression: "0", returnByValue: true }).then(
+      roundTrip.then(
         () => true,
         () => true,
       ),

@@ -51,17 +51,23 @@ export function toRungs(ladder: readonly Selector[]): Rung[] {
   return ladder.map((s) => ({ tier: s.tier, payload: s.payload }));
 }
 
-/** The expression that calls `method` of the page API with `arg`, or reports the API missing. */
-export function pageCallExpression(method: ApiMethod, arg: unknown): string {
-  return `globalThis.__flowproof ? globalThis.__flowproof.${method}(${JSON.stringify(arg)}) : ({ __flowproofMissing: true })`;
+/**
+ * The expression that calls `method` of the page API with `arg`, or reports the API missing. With
+ * `afterward`, an expression evaluated in the same round trip once the call answered `ok` (its
+ * value in the answer's `afterward`): what a step would otherwise ask the page next.
+ */
+export function pageCallExpression(method: ApiMethod, arg: unknown, afterward?: string): string {
+  const call = `globalThis.__flowproof.${method}(${JSON.stringify(arg)})`;
+  const then = afterward === undefined ? call : `((a) => { if (a && a.ok === true) a.afterward = ${afterward}; return a; })(${call})`;
+  return `globalThis.__flowproof ? ${then} : ({ __flowproofMissing: true })`;
 }
 
 /**
  * Calls the injected page API; installs it first when the document does not have it yet. A page
  * script that throws is a bug in flowproof and throws; a document going away is a Transient.
  */
-export async function callPage<T>(session: Session, method: ApiMethod, arg: unknown): Promise<T | Transient> {
-  const expression = pageCallExpression(method, arg);
+export async function callPage<T>(session: Session, method: ApiMethod, arg: unknown, afterward?: string): Promise<T | Transient> {
+  const expression = pageCallExpression(method, arg, afterward);
   for (let attempt = 0; attempt < 2; attempt++) {
     let res;
     try {

@@ -19,6 +19,8 @@ function page(focused: boolean[], marks = true) {
       return marks;
     },
     notePassword: async (_s: Session, text: string) => void done.push(["notePassword", text]),
+    passwordCheck: (text: string) => (text.trim().length < 3 ? undefined : "PASSWORD_CHECK"),
+    passwordChecked: (text: string, answer: unknown) => void done.push(["passwordChecked", text, answer]),
   } as unknown as TypedSecrets;
   const p: TextPage = {
     session: { send } as unknown as Session,
@@ -27,7 +29,10 @@ function page(focused: boolean[], marks = true) {
       done.push(["assign", value]);
       return { ok: true, value: undefined };
     },
-    focus: async () => ({ ok: true, value: undefined, tier: "text_anchor" }),
+    focus: async (_ladder, afterward) => {
+      if (afterward !== undefined) done.push(["focus", afterward]);
+      return { ok: true, value: afterward === undefined ? undefined : { afterward: true }, tier: "text_anchor" };
+    },
     nextFrame: async () => void done.push("nextFrame"),
     takeDialog: () => undefined,
   };
@@ -35,10 +40,13 @@ function page(focused: boolean[], marks = true) {
 }
 
 describe("fillField", () => {
-  test("types into the focused field, remembering a password typed as written", async () => {
+  test("types into the focused field, asking whether it is a password field in the round trip that focuses it", async () => {
     const p = page([]);
-    expect(await fillField(p.page, FIELD, "ab", {})).toEqual({ ok: true, value: undefined, tier: "text_anchor" });
-    expect(p.done[0]).toEqual(["notePassword", "ab"]);
+    expect(await fillField(p.page, FIELD, "abc", {})).toEqual({ ok: true, value: undefined, tier: "text_anchor" });
+    expect(p.done.slice(0, 2)).toEqual([
+      ["focus", "PASSWORD_CHECK"],
+      ["passwordChecked", "abc", true],
+    ]);
     expect(p.done).toContain("Input.dispatchKeyEvent");
   });
 

@@ -17,8 +17,8 @@ export interface TextPage {
   readonly secrets: TypedSecrets;
   /** Assigns `value` to the field inside a frame (the page-side `assignValue`). */
   assign(ladder: readonly Selector[], value: string): Promise<Attempt>;
-  /** Focuses the field for typing (the `focusForTyping` probe). */
-  focus(ladder: readonly Selector[]): Promise<Attempt<unknown>>;
+  /** Focuses the field for typing (the `focusForTyping` probe); `afterward` is evaluated with it once focused (its value in the answer's `afterward`). */
+  focus(ladder: readonly Selector[], afterward?: string): Promise<Attempt<unknown>>;
   nextFrame(): Promise<void>;
   takeDialog(): Attempt<never> | undefined;
 }
@@ -31,11 +31,13 @@ export async function fillField(page: TextPage, ladder: readonly Selector[], tex
     if (options.secret && text !== "") await page.secrets.markField(page.session);
     return assigned;
   }
-  const probe = await page.focus(ladder);
+  // A password typed as written is looked for in the round trip that focuses the field.
+  const passwordCheck = options.secret ? undefined : page.secrets.passwordCheck(text);
+  const probe = await page.focus(ladder, passwordCheck);
   if (!probe.ok) return probe;
   if (options.secret && text !== "" && !(await page.secrets.markField(page.session)))
     return fail("editable", "the field a secret is typed into could not be marked for masking in frames; nothing was typed");
-  if (!options.secret) await page.secrets.notePassword(page.session, text);
+  if (passwordCheck !== undefined) page.secrets.passwordChecked(text, (probe.value as { afterward?: unknown } | undefined)?.afterward);
   if (text === "") await sendKeys(page.session, strokeEvents([{ key: "Backspace", modifiers: 0 }]));
   else {
     const late = await typeWithin(page.session, text, options.timeoutMs);

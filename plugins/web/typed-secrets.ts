@@ -47,8 +47,23 @@ export class TypedSecrets {
 
   /** A password typed as written into the focused password field: masked wherever the page shows it (see pageRects). */
   async notePassword(session: Session | PageEval, text: string): Promise<void> {
-    if (text.trim().length < 3) return;
-    if ((await evaluateIn(session, MARK_PASSWORD_FIELD)) === true) this.#passwords.add(text);
+    const expression = this.passwordCheck(text);
+    if (expression === undefined) return;
+    this.passwordChecked(text, await evaluateIn(session, expression));
+  }
+
+  /**
+   * The page expression that marks the focused field when it is a password field (true then), for
+   * `text` typed as written; undefined when the text is too short to mask. Sent in the round trip
+   * that focuses the field, its answer goes to passwordChecked.
+   */
+  passwordCheck(text: string): string | undefined {
+    return text.trim().length < 3 ? undefined : MARK_PASSWORD_FIELD;
+  }
+
+  /** The answer of passwordCheck's expression: `text` went into a password field when it is true. */
+  passwordChecked(text: string, answer: unknown): void {
+    if (answer === true) this.#passwords.add(text);
   }
 
   /** The page rects of `targets`, with the typed passwords masked; secret fields fail once one went untracked. */

@@ -342,6 +342,8 @@ export interface LaunchContext {
   readonly secret?: (name: string, value: string) => void;
   /** Where the flow may read files: a surface refuses to open a `file:` URL outside its roots (see FilePaths). */
   readonly paths?: FilePaths;
+  /** Aborted when the run is asked to stop (SIGINT, SIGTERM): a launch still waiting (a grid's queue) gives up. */
+  readonly stop?: AbortSignal;
 }
 
 /** A shared per-run resource an adapter may keep (one browser per run, a context per flow). */

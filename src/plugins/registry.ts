@@ -36,7 +36,7 @@ export class AdapterRegistry {
           async launch(config, ctx) {
             refuseWhenStopping(lifecycle);
             try {
-              return await session.launch(config, ctx);
+              return await session.launch(config, ctx.stop ? ctx : { ...ctx, stop: lifecycle.signal });
             } catch (error) {
               throw ownCodes(plugin, error);
             }

@@ -207,6 +207,26 @@ describe("a flow on the grid", () => {
   }, 180_000);
 });
 
+describe("a node running the headless shell", () => {
+  test("a download it cancels fails the wait, naming the shell and what to run on the node instead", async () => {
+    const shellGrid = await startGrid({ nodes: 1, browser: "/usr/lib/chromium/chromium-headless-shell" });
+    try {
+      const p = project();
+      p.write(
+        "shell.flow.yaml",
+        flow("Shell", `${server.url}/export.html`, '  - rules: Click "Download prices"\n  - rules: Wait until the download completes as prices within 20s\n'),
+      );
+      const recorded = await cli(p, ["record", "shell.flow.yaml", "--author", "rules", "--json", "--grid", shellGrid.url]);
+      const rec = JSON.parse(recorded.stdout) as { step_results: { status: string; detail?: string }[] };
+      const failed = rec.step_results.find((s) => s.status !== "passed");
+      expect(failed?.detail).toContain("the download of prices.xlsx (the grid node's browser cancelled it: a node running Chromium's headless shell");
+      expect(failed?.detail).toContain("run Chrome or Chromium on the node");
+    } finally {
+      await shellGrid.stop();
+    }
+  }, 240_000);
+});
+
 describe("a suite on the grid", () => {
   test("--workers 2 holds two sessions at once, one on each node; the suite report names them", async () => {
     const p = project();
@@ -253,6 +273,48 @@ describe("stopping and failing to start", () => {
     while (chromedrivers() > before && Date.now() < end) await Bun.sleep(200);
     expect(chromedrivers()).toBe(before);
   }, 120_000);
+
+  test("SIGINT while the session request waits in the grid's queue gives it up, and the session the grid starts from it is deleted", async () => {
+    const p = project();
+    p.write("x.flow.yaml", flow("X", `${server.url}/form.html`, "  - assert: page shows Members\n"));
+    expect((await cli(p, ["record", "x.flow.yaml", "--author", "rules", "--json"])).code).toBe(0);
+    // Both nodes busy with sessions of someone else: flowproof's request waits in the queue.
+    const auth = { Authorization: `Basic ${Buffer.from("ci:gr1d-s3cret-key").toString("base64")}` };
+    const occupy = async (): Promise<string> => {
+      const r = await fetch(`${grid.base}/session`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json; charset=utf-8" },
+        body: JSON.stringify({ capabilities: { alwaysMatch: { browserName: "chrome" } } }),
+      });
+      return ((await r.json()) as { value: { sessionId: string } }).value.sessionId;
+    };
+    const held = [await occupy(), await occupy()];
+    const queued = async () =>
+      ((await (await fetch(`${grid.base}/se/grid/newsessionqueue/queue`, { headers: auth })).json()) as { value: unknown[] }).value.length;
+    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "run", "x.flow.yaml", "--grid", grid.url], {
+      cwd: p.dir,
+      env: { ...process.env, NO_COLOR: "1", FLOWPROOF_GRID_URL: undefined },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const deadline = Date.now() + 60_000;
+    while ((await queued()) < 1 && Date.now() < deadline) await Bun.sleep(200);
+    expect(await queued()).toBe(1);
+    const stoppedAt = Date.now();
+    proc.kill("SIGINT");
+    // A slot frees as the run stops: the grid starts the abandoned request there.
+    await fetch(`${grid.base}/session/${held[0]}`, { method: "DELETE", headers: auth });
+    expect(await proc.exited).toBe(130);
+    expect(Date.now() - stoppedAt).toBeLessThan(30_000);
+    expect(await new Response(proc.stderr).text()).toContain("the run was stopped while its session request waited at the Selenium Grid");
+    // Nothing is left but the session still held by the other user.
+    const settled = Date.now() + 15_000;
+    while (((await queued()) > 0 || (await grid.sessions()) > 1) && Date.now() < settled) await Bun.sleep(250);
+    expect(await queued()).toBe(0);
+    expect(await grid.sessions()).toBe(1);
+    await fetch(`${grid.base}/session/${held[1]}`, { method: "DELETE", headers: auth });
+    expect(await untilNoSessions()).toBe(0);
+  }, 180_000);
 
   test("an unreachable grid is exit 2 naming the URL (without its key) and what to change", async () => {
     const p = project();

@@ -79,6 +79,8 @@ export interface GridOptions {
   readonly auth?: { readonly user: string; readonly password: string };
   /** How long to wait for the hub and every node to be ready (default 180 s: a busy machine). */
   readonly readyMs?: number;
+  /** The browser binary the nodes run (default: Chromium itself, see nodeBrowser). */
+  readonly browser?: string;
 }
 
 /** Starts a hub and `nodes` nodes (default 2) and waits until /status lists every node UP. */
@@ -124,7 +126,7 @@ export async function startGrid(options: GridOptions = {}): Promise<TestGrid> {
       const config = join(dir, `node${i}.toml`);
       const stereotype = JSON.stringify({
         browserName: "chrome",
-        "goog:chromeOptions": { binary: nodeBrowser(), args: ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage"] },
+        "goog:chromeOptions": { binary: options.browser ?? nodeBrowser(), args: ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage"] },
       });
       writeFileSync(
         config,

@@ -102,3 +102,28 @@ test("with a heartbeat, a slow command alone does not end the connection; a sile
     server.stop(true);
   }
 });
+
+test("the tap sees every command of a real browser, answered or failed, and costs nothing once unset", async () => {
+  const { requireChromium } = await import("../../../test/support/chromium.ts");
+  const { findBrowser, launchBrowser } = await import("../launch.ts");
+  const { cdpTap, Connection: Real } = await import("./connection.ts");
+  requireChromium();
+  const browser = await launchBrowser(findBrowser(process.env, { headless: true }).path!);
+  const calls: Array<{ method: string; failed: boolean; answeredAfterSent: boolean }> = [];
+  cdpTap.onCall = (c) => calls.push({ method: c.method, failed: c.failed, answeredAfterSent: c.answeredAt >= c.sentAt });
+  try {
+    const connection = await Real.connect(browser.wsUrl);
+    await connection.send("Browser.getVersion");
+    await connection.send("Target.attachToTarget", { targetId: "no-such-target" }).catch(() => undefined);
+    cdpTap.onCall = undefined;
+    await connection.send("Browser.getVersion");
+    expect(calls).toEqual([
+      { method: "Browser.getVersion", failed: false, answeredAfterSent: true },
+      { method: "Target.attachToTarget", failed: true, answeredAfterSent: true },
+    ]);
+    await connection.close();
+  } finally {
+    cdpTap.onCall = undefined;
+    await browser.close();
+  }
+}, 60_000);

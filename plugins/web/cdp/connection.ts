@@ -45,6 +45,21 @@ export interface ConnectionBounds {
   readonly heartbeatTimeoutMs?: number;
 }
 
+/** One DevTools command as the tap sees it: when it was sent and answered (performance.now()), and whether it failed. */
+export interface TappedCall {
+  readonly method: string;
+  readonly sessionId: string | undefined;
+  readonly sentAt: number;
+  readonly answeredAt: number;
+  readonly failed: boolean;
+}
+
+/**
+ * A measuring tap on every command of every connection in this process (bench/cdp-round-trips.ts
+ * counts round trips per step with it). Unset, it costs one property read per command.
+ */
+export const cdpTap: { onCall?: ((call: TappedCall) => void) | undefined } = {};
+
 export class Connection {
   readonly #client: RawClient;
   #closed = false;
@@ -173,6 +188,25 @@ export class Connection {
 
   async send<M extends keyof Commands>(method: M, params?: Params<M>, sessionId?: string): Promise<Result<M>> {
     if (this.#lost) throw await this.goneError();
+    const tap = cdpTap.onCall;
+    if (tap) {
+      const sentAt = performance.now();
+      const answered = (failed: boolean) => tap({ method, sessionId, sentAt, answeredAt: performance.now(), failed });
+      return this.#send(method, params, sessionId).then(
+        (r) => {
+          answered(false);
+          return r;
+        },
+        (e: unknown) => {
+          answered(true);
+          throw e;
+        },
+      );
+    }
+    return this.#send(method, params, sessionId);
+  }
+
+  async #send<M extends keyof Commands>(method: M, params?: Params<M>, sessionId?: string): Promise<Result<M>> {
     try {
       const p = (params ?? {}) as object;
       return (await (this.#bounds
