@@ -2,7 +2,16 @@
 // isolated browser context (a WebDriver) per flow; a flow with `browser.args` gets a private
 // browser, one with `browser.endpoint` a context in a running browser we never stop, and one on a
 // Selenium Grid (`browser.grid`, FLOWPROOF_GRID_URL) a W3C session of its own (grid.ts).
-import { AdapterUnavailableError, defineAdapter, type FlowproofError, type AdapterSession, type AppDriver, type LaunchContext } from "../../src/plugins/api.ts";
+import {
+  AdapterUnavailableError,
+  defineAdapter,
+  RanOn,
+  Type,
+  type FlowproofError,
+  type AdapterSession,
+  type AppDriver,
+  type LaunchContext,
+} from "../../src/plugins/api.ts";
 import { BrowserGoneError, Connection } from "./cdp/connection.ts";
 import { CAPABILITIES, WebDriver } from "./driver.ts";
 import { endpointWebSocketUrl, findBrowser, launchBrowser, INSTALL_HINT, type LaunchedBrowser } from "./launch.ts";
@@ -214,6 +223,8 @@ export const plugin = defineAdapter({
   title: "web flows",
   capabilities: [...CAPABILITIES],
   keys: WEB_KEYS,
+  // Where the browser ran when not on this machine (a grid session), recorded in the app entry.
+  facts: Type.Object({ ran_on: Type.Optional(RanOn) }, { additionalProperties: false }),
   leakCorpus: true,
   open: async () => new WebSession(),
 });

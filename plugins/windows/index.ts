@@ -17,7 +17,7 @@ import type { ElementBackend } from "../desktop/backend.ts";
 import { WindowsDriver, type AppFlavour } from "./driver.ts";
 import { openWindow, type OpenedWindow, type WindowsLaunch } from "./launch.ts";
 import { CALC_GRAMMAR, NOTEPAD_GRAMMAR, WINDOWS_GRAMMAR } from "./grammar.ts";
-import { APP_KEYS, PROGRAM_KEYS, WINDOWS_PLATFORMS } from "./flow-keys.ts";
+import { APP_KEYS, PROGRAM_KEYS, WINDOWS_FACTS, WINDOWS_PLATFORMS } from "./flow-keys.ts";
 
 const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "select", "screenshot"];
 /** How long a program's window may take to appear, by default. */
@@ -152,7 +152,14 @@ export class WindowsSession implements AdapterSession {
 }
 
 const adapter = (kind: AppFlavour, declared: Pick<AdapterPlugin, "title" | "keys" | "grammar">): AdapterPlugin =>
-  defineAdapter({ kind, capabilities: CAPABILITIES, ...declared, platforms: WINDOWS_PLATFORMS, open: async () => new WindowsSession(kind) });
+  defineAdapter({
+    kind,
+    capabilities: CAPABILITIES,
+    ...declared,
+    platforms: WINDOWS_PLATFORMS,
+    facts: WINDOWS_FACTS,
+    open: async () => new WindowsSession(kind),
+  });
 
 /** `app: {command, window_title}`: any Windows program. */
 export const plugin = adapter("windows", { title: "a Windows program", keys: PROGRAM_KEYS, grammar: WINDOWS_GRAMMAR });

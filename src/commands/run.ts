@@ -21,6 +21,7 @@ import { FLOWPROOF_VERSION } from "../version.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
 import { ranOnOf, releaseSurface, type OpenedSurface } from "./surface.ts";
 import { openExecution, targetOfTrace } from "./execution.ts";
+import { assertHeaderBlocks } from "./header-blocks.ts";
 import { surfaceCatalog } from "./project-plugins.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
 import { headedFor, withinRoot, type CommonOptions, envOf } from "./common.ts";
@@ -88,6 +89,8 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
   const trace: Trace = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath), sealPolicy(env, options.allowUnsealed));
   checkTraceIdentity(trace.header, tracePath, flow);
+  // Every adapter block of the header is checked against its adapter's own schema before anything opens from it.
+  assertHeaderBlocks(trace.header, surfaceCatalog(plugins.adapters));
   const stale = staleness(trace.header, flow);
   // A flow that changed since recording is stale (never a pass); one that did not must agree with its trace's header.
   if (!stale) checkTraceAgreement(trace.header, tracePath, flow, surfaceCatalog(plugins.adapters));
