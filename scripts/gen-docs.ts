@@ -10,6 +10,7 @@ import { ACTION_VARIANTS, Expect } from "../src/trace/schema.ts";
 import { TOOLS, CLI_ONLY_COMMANDS, CLI_ONLY_FLAGS, type McpTool } from "../src/mcp/tools.ts";
 import { parseMode, syncGenerated, type GeneratedFile } from "./generated-file.ts";
 import { renderAdapterTables } from "./adapter-docs.ts";
+import { checksOf, renderChecksTable } from "./checks-docs.ts";
 import { BUILTIN_ADAPTERS } from "../src/plugins/builtin.ts";
 
 const REPO_ROOT = resolve(import.meta.dir, "..");
@@ -31,6 +32,12 @@ const BLOCKS: readonly { readonly doc: string; readonly name: string; readonly s
   },
   { doc: "docs/mcp.md", name: "mcp-tools", source: "src/mcp/tools.ts (TOOLS, input schemas from src/cli/flags.ts)", render: () => renderMcpTools(TOOLS) },
   { doc: "docs/trace-format.md", name: "expect", source: "src/trace/schema.ts (Expect)", render: () => renderExpectTable(plainSchema(Expect.anyOf)) },
+  {
+    doc: "docs/plugins.md",
+    name: "checks",
+    source: "src/plugins/expectation.ts (the Expectation type, read with the TypeScript compiler API)",
+    render: () => renderChecksTable(checksOf(readFileSync(resolve(REPO_ROOT, "src/plugins/expectation.ts"), "utf8"))),
+  },
   {
     doc: "docs/plugins.md",
     name: "adapters",
