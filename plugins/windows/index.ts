@@ -14,7 +14,7 @@ import {
 } from "../../src/plugins/api.ts";
 import type { Desktop, DesktopAccess, TopWindow } from "./backend.ts";
 import type { ElementBackend } from "../desktop/backend.ts";
-import { WindowsDriver, type AppFlavour } from "./driver.ts";
+import { TITLES, WindowsDriver, type AppFlavour } from "./driver.ts";
 import { openWindow, type OpenedWindow, type WindowsLaunch } from "./launch.ts";
 import { CALC_GRAMMAR, NOTEPAD_GRAMMAR, WINDOWS_GRAMMAR } from "./grammar.ts";
 import { APP_KEYS, PROGRAM_KEYS, WINDOWS_FACTS, WINDOWS_PLATFORMS } from "./flow-keys.ts";
@@ -162,8 +162,8 @@ const adapter = (kind: AppFlavour, declared: Pick<AdapterPlugin, "title" | "keys
   });
 
 /** `app: {command, window_title}`: any Windows program. */
-export const plugin = adapter("windows", { title: "a Windows program", keys: PROGRAM_KEYS, grammar: WINDOWS_GRAMMAR });
-export const notepadPlugin = adapter("notepad", { title: "Notepad", keys: APP_KEYS, grammar: NOTEPAD_GRAMMAR });
-export const calcPlugin = adapter("calc", { title: "the Windows calculator", keys: APP_KEYS, grammar: CALC_GRAMMAR });
+export const plugin = adapter("windows", { title: TITLES.windows, keys: PROGRAM_KEYS, grammar: WINDOWS_GRAMMAR });
+export const notepadPlugin = adapter("notepad", { title: TITLES.notepad, keys: APP_KEYS, grammar: NOTEPAD_GRAMMAR });
+export const calcPlugin = adapter("calc", { title: TITLES.calc, keys: APP_KEYS, grammar: CALC_GRAMMAR });
 /** Every Windows app kind, for the built-in registry. */
 export const plugins: readonly AdapterPlugin[] = [plugin, notepadPlugin, calcPlugin];
