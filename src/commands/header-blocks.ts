@@ -23,9 +23,11 @@ const CORE_ENTRY_FIELDS: readonly string[] = Object.keys(AppInfo.properties);
 
 /** The schema of a (dotted) key path in a kind's keys schema, through every form of each key on the way. */
 function schemasAt(kind: SurfaceKind, path: string): SchemaNode[] {
+  const segs = path.split(".");
   let forms: SchemaNode[] = formsOf(keysSchemaOf(kind));
-  for (const seg of path.split(".")) forms = propertySchemas(forms, seg).flatMap(formsOf);
-  return forms.length > 0 ? [{ anyOf: forms }] : [];
+  for (const seg of segs.slice(0, -1)) forms = propertySchemas(forms, seg).flatMap(formsOf);
+  // The key's own schemas as declared (a union stays one), each of which a recorded value may satisfy.
+  return propertySchemas(forms, segs[segs.length - 1]!);
 }
 
 /** By name in the header: the schemas a kind's recorded keys are written under, beside `app` (`top`) or in an app entry. */
