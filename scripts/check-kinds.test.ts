@@ -25,12 +25,16 @@ describe("checkKinds", () => {
     { path: "src/spec/flow.ts", source: 'if (app === "web") {}' },
     { path: "src/spec/flow.test.ts", source: 'load("web")' },
     { path: "src/report/html.ts", source: 'const k = "web";' },
+    { path: "plugins/web/index.ts", source: 'kind: "web"' },
     { path: "src/engine/run.ts", source: 'params["sap"]' },
   ];
 
-  test("flags the core's modules only, never their tests or other folders, and honours an exception", () => {
+  test("flags every module of src/ (report, trace, diagnostics and capture included), never its tests or the plugins, and honours an exception", () => {
     const { violations, stale } = checkKinds(files, KINDS, [{ file: "src/engine/run.ts", literal: "sap", reason: "a trace field" }]);
-    expect(violations).toEqual([{ file: "src/spec/flow.ts", line: 1, literal: "web" }]);
+    expect(violations).toEqual([
+      { file: "src/spec/flow.ts", line: 1, literal: "web" },
+      { file: "src/report/html.ts", line: 1, literal: "web" },
+    ]);
     expect(stale).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { cell, docFiles, renderCliTables, renderErrorTable, renderMcpTools, replaceBlock } from "./gen-docs.ts";
+import { cell, docFiles, renderCliTables, renderErrorTable, renderMcpTools, replaceBlock, renderAdapterErrorTable } from "./gen-docs.ts";
 import { TOOLS } from "../src/mcp/tools.ts";
 import { staleFiles } from "./generated-file.ts";
 import { COMMANDS } from "../src/cli/flags.ts";
@@ -66,5 +66,19 @@ describe("cell", () => {
 
   test("escapes angle brackets outside code spans only", () => {
     expect(cell("default: <stem>.trace.jsonl, `<path>`")).toBe("default: &lt;stem&gt;.trace.jsonl, `<path>`");
+  });
+});
+
+describe("renderAdapterErrorTable", () => {
+  test("lists each declared code as <kind>/<name> with its meaning and hint", () => {
+    const table = renderAdapterErrorTable([
+      { kind: "inventory", errors: { "not-signed-on": { meaning: "The console refused the sign-on.", hint: "check `sign_on:`" } } },
+      { kind: "web" },
+    ]);
+    expect(table.split("\n")).toEqual([
+      "| Code | Meaning | Hint |",
+      "| --- | --- | --- |",
+      "| `inventory/not-signed-on` | The console refused the sign-on. | check `sign_on:` |",
+    ]);
   });
 });

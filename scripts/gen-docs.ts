@@ -10,7 +10,13 @@ import { ACTION_VARIANTS, Expect } from "../src/trace/schema.ts";
 import { TOOLS, CLI_ONLY_COMMANDS, CLI_ONLY_FLAGS, type McpTool } from "../src/mcp/tools.ts";
 import { parseMode, syncGenerated, type GeneratedFile } from "./generated-file.ts";
 import { renderAdapterTables } from "./adapter-docs.ts";
+import { checksOf, renderChecksTable } from "./checks-docs.ts";
 import { BUILTIN_ADAPTERS } from "../src/plugins/builtin.ts";
+import type { AdapterPlugin } from "../src/plugins/api.ts";
+import { plugin as terminalExample } from "../examples/plugins/terminal/plugins/terminal/index.ts";
+
+/** The example projects' adapters (examples/plugins/), whose declarations the docs show as a project's. */
+const EXAMPLE_ADAPTERS: readonly AdapterPlugin[] = [terminalExample];
 
 const REPO_ROOT = resolve(import.meta.dir, "..");
 
@@ -24,6 +30,12 @@ const BLOCKS: readonly { readonly doc: string; readonly name: string; readonly s
   },
   { doc: "docs/errors.md", name: "errors", source: "src/diagnostics/diagnostic.ts (DIAGNOSTIC_CODES)", render: () => renderErrorTable(DIAGNOSTIC_CODES) },
   {
+    doc: "docs/errors.md",
+    name: "adapter-errors",
+    source: "the `errors` the built-in adapters and the example adapters (examples/plugins/) declare",
+    render: () => renderAdapterErrorTable([...BUILTIN_ADAPTERS, ...EXAMPLE_ADAPTERS]),
+  },
+  {
     doc: "docs/trace-format.md",
     name: "actions",
     source: "src/trace/schema.ts (ACTION_VARIANTS)",
@@ -31,6 +43,12 @@ const BLOCKS: readonly { readonly doc: string; readonly name: string; readonly s
   },
   { doc: "docs/mcp.md", name: "mcp-tools", source: "src/mcp/tools.ts (TOOLS, input schemas from src/cli/flags.ts)", render: () => renderMcpTools(TOOLS) },
   { doc: "docs/trace-format.md", name: "expect", source: "src/trace/schema.ts (Expect)", render: () => renderExpectTable(plainSchema(Expect.anyOf)) },
+  {
+    doc: "docs/plugins.md",
+    name: "checks",
+    source: "src/plugins/expectation.ts (the Expectation type, read with the TypeScript compiler API)",
+    render: () => renderChecksTable(checksOf(readFileSync(resolve(REPO_ROOT, "src/plugins/expectation.ts"), "utf8"))),
+  },
   {
     doc: "docs/plugins.md",
     name: "adapters",
@@ -143,6 +161,14 @@ export function renderMcpTools(tools: readonly McpTool[]): string {
 }
 
 /** Every diagnostic code, in declaration order, with its meaning. */
+/** The codes adapters declare (`<kind>/<name>`), with the meaning and hint each declares, as the built-in codes are documented. */
+export function renderAdapterErrorTable(adapters: readonly Pick<AdapterPlugin, "kind" | "errors">[]): string {
+  const rows = adapters.flatMap((a) =>
+    Object.entries(a.errors ?? {}).map(([name, e]) => `| \`${a.kind}/${name}\` | ${cell(e.meaning)} | ${e.hint ? cell(e.hint) : "—"} |`),
+  );
+  return ["| Code | Meaning | Hint |", "| --- | --- | --- |", ...rows].join("\n");
+}
+
 export function renderErrorTable(codes: Readonly<Record<string, string>>): string {
   const rows = Object.entries(codes).map(([code, meaning]) => `| \`${code}\` | ${cell(meaning)} |`);
   return ["| Code | Meaning |", "| --- | --- |", ...rows].join("\n");

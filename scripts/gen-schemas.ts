@@ -10,6 +10,7 @@ import { resultSchemaDocument } from "../src/report/schema.ts";
 import { flowSchemaDocument } from "../src/spec/schema.ts";
 import { BUILTIN_ADAPTERS } from "../src/plugins/builtin.ts";
 import { suiteSchemaDocument } from "../src/spec/suite-schema.ts";
+import { catalogOf } from "../src/spec/surface-kinds.ts";
 import { runRecordSchemaDocument } from "../src/report/run-record.ts";
 import { parseMode, syncGenerated, type GeneratedFile } from "./generated-file.ts";
 
@@ -21,7 +22,7 @@ const SCHEMAS: readonly { readonly path: string; readonly document: () => Record
   { path: "schema/trace-v1.schema.json", document: traceSchemaDocument },
   { path: "schema/result.schema.json", document: resultSchemaDocument },
   { path: "schema/flow.schema.json", document: () => flowSchemaDocument(BUILTIN_ADAPTERS) },
-  { path: "schema/suite.schema.json", document: suiteSchemaDocument },
+  { path: "schema/suite.schema.json", document: () => suiteSchemaDocument(catalogOf(BUILTIN_ADAPTERS)) },
   { path: "schema/run-record.schema.json", document: runRecordSchemaDocument },
 ];
 

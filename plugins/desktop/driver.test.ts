@@ -82,7 +82,7 @@ describe("DesktopDriver: resolution", () => {
     expect(await driver.click([{ tier: "native_id", provenance: "rules", payload: { css: "#x" } }], LEFT)).toEqual({
       ok: false,
       failed: "unsupported",
-      detail: "css selectors are web-only; a control of the fake app is named by `id:<id>` or its label",
+      detail: "a css selector cannot be used on the fake app: it has no CSS selectors; a control is named by `id:<id>` or its label",
       retryable: false,
     });
   });

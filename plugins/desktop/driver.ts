@@ -108,7 +108,7 @@ export class DesktopDriver implements AppDriver {
       if (cssOf(rung) !== undefined)
         return fail(
           "unsupported",
-          `css selectors are web-only; a control of ${this.surface.what} is named by ${this.surface.nativeIdHint} or its label`,
+          `a css selector cannot be used on ${this.surface.what}: it has no CSS selectors; a control is named by ${this.surface.nativeIdHint} or its label`,
           false,
         );
       for (const { window, elements } of screen.groups) {

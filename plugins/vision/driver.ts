@@ -191,7 +191,7 @@ export class VisionDriver implements AppDriver {
   }
 
   async reload(): Promise<Attempt> {
-    return fail("unsupported", "`Reload the page` is web-only; a vision app is a window's pixels", false);
+    return fail("unsupported", "`Reload the page` cannot be done on a window seen only as pixels: it has no page to reload", false);
   }
 
   async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {

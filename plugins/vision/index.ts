@@ -41,8 +41,23 @@ function checkWindow(keys: Readonly<Record<string, unknown>>, ctx: { readonly pr
   return [];
 }
 
+/** What a vision surface reports into its trace header entry (VisionDriver.appInfo). */
+const FACTS = Type.Object(
+  {
+    window_title: Type.Optional(Type.String({ description: "The title of the window it attached to." })),
+    platform: Type.Optional(Type.String({ description: "The screen it read: x11 or win32." })),
+    geometry: Type.Optional(
+      Type.Object({ x: Type.Integer(), y: Type.Integer(), width: Type.Integer(), height: Type.Integer() }, { additionalProperties: false }),
+    ),
+    geometry_pinned: Type.Optional(Type.Boolean({ description: "Whether the flow pinned the window's size." })),
+    ocr: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { description: "The OCR engine, model and settings." })),
+  },
+  { additionalProperties: false },
+);
+
 export const plugin: AdapterPlugin = defineAdapter({
   kind: "vision",
+  facts: FACTS,
   title: "a window seen only as pixels",
   capabilities: CAPABILITIES,
   keys: {

@@ -2,7 +2,16 @@
 // isolated browser context (a WebDriver) per flow; a flow with `browser.args` gets a private
 // browser, one with `browser.endpoint` a context in a running browser we never stop, and one on a
 // Selenium Grid (`browser.grid`, FLOWPROOF_GRID_URL) a W3C session of its own (grid.ts).
-import { AdapterUnavailableError, defineAdapter, type FlowproofError, type AdapterSession, type AppDriver, type LaunchContext } from "../../src/plugins/api.ts";
+import {
+  AdapterUnavailableError,
+  defineAdapter,
+  RanOn,
+  Type,
+  type FlowproofError,
+  type AdapterSession,
+  type AppDriver,
+  type LaunchContext,
+} from "../../src/plugins/api.ts";
 import { BrowserGoneError, Connection } from "./cdp/connection.ts";
 import { CAPABILITIES, WebDriver } from "./driver.ts";
 import { endpointWebSocketUrl, findBrowser, launchBrowser, INSTALL_HINT, type LaunchedBrowser } from "./launch.ts";
@@ -225,6 +234,19 @@ export const plugin = defineAdapter({
   title: "web flows",
   capabilities: [...CAPABILITIES],
   keys: WEB_KEYS,
+  // Where the browser ran when not on this machine (a grid session), and the engine a Firefox
+  // flow was recorded in (absent: Chromium), recorded in the app entry.
+  facts: Type.Object(
+    {
+      ran_on: Type.Optional(RanOn),
+      engine: Type.Optional(
+        Type.Union([Type.Literal("chromium"), Type.Literal("firefox")], {
+          description: "The browser engine a web flow was recorded in (a fact: replay runs in the engine the flow or the run names).",
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
   leakCorpus: true,
   open: async () => new WebSession(),
 });

@@ -20,6 +20,9 @@ const SETTLE_PAUSE_MS = 50;
 
 export type AppFlavour = "windows" | "calc" | "notepad";
 
+/** Each flavour's adapter title (plugins/windows/index.ts), how messages name its surface. */
+export const TITLES: Readonly<Record<AppFlavour, string>> = { windows: "a Windows program", notepad: "Notepad", calc: "the Windows calculator" };
+
 export interface WindowsDriverOptions {
   readonly desktop: Desktop;
   readonly backend: ElementBackend;
@@ -40,7 +43,10 @@ const done = (tier?: string): Attempt => (tier ? { ok: true, value: undefined, t
 /** A Windows program's windows, input and frames around its element backend. */
 export class WindowsSurface implements DesktopSurface {
   readonly capabilities = CAPABILITIES;
-  readonly what = "a Windows app";
+  /** How messages name it: its adapter's title. */
+  get what(): string {
+    return TITLES[this.#flavour];
+  }
   readonly nativeIdHint = "`id:<AutomationId>`";
   readonly recordedIdKey = "automation_id";
   readonly #desktop: Desktop;
@@ -120,11 +126,11 @@ export class WindowsSurface implements DesktopSurface {
   }
 
   async reload(): Promise<Attempt> {
-    return fail("unsupported", "`Reload the page` is not implemented for windows apps", false);
+    return fail("unsupported", `\`Reload the page\` cannot be done on ${this.what}: a desktop window has no page to reload`, false);
   }
 
   async hover(): Promise<Attempt> {
-    return fail("unsupported", "`Hover` is not implemented for windows apps yet", false);
+    return fail("unsupported", `\`Hover\` cannot be done on ${this.what}: it has no hover (the \`hover\` capability)`, false);
   }
 
   async click(f: Found, options: PointerOptions): Promise<Attempt> {

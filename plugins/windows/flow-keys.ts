@@ -90,3 +90,17 @@ export const WINDOWS_PLATFORMS: AdapterPlatforms = {
   name: "Windows",
   hint: "run this flow on a Windows machine (the flowproof executable for windows-x64), or drive a web or api surface here",
 };
+
+/** What a Windows surface reports into its trace header entry: the element backend that resolved the steps, the window's geometry as applied. */
+export const WINDOWS_FACTS = Type.Object(
+  {
+    backend: Type.Optional(Type.String({ description: "The element backend that resolved the steps (uia, win32); replay uses the same one." })),
+    geometry: Type.Optional(
+      Type.Object(
+        { x: Type.Integer(), y: Type.Integer(), width: Type.Integer({ minimum: 1 }), height: Type.Integer({ minimum: 1 }) },
+        { additionalProperties: false, description: "The window's rectangle as applied before the first step; replay applies it again." },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -10,8 +10,12 @@ describe("the Windows kinds' grammar", () => {
     expect(error(parseStep('Click "css:#save"', ctx("windows", WINDOWS_GRAMMAR)))).toBe(
       "A `css:` selector cannot be used on windows: it has no CSS selectors (grammar form `css`).",
     );
-    expect(error(parseStep('Hover over "File"', ctx("windows", WINDOWS_GRAMMAR)))).toBe("`Hover over` is not implemented for windows apps yet.");
-    expect(error(parseStep("Go back", ctx("notepad", NOTEPAD_GRAMMAR)))).toBe("`Go back` is not implemented for windows apps yet.");
+    expect(error(parseStep('Hover over "File"', ctx("windows", WINDOWS_GRAMMAR)))).toBe(
+      "`Hover over` cannot be done on windows: a desktop window has no page to go to, reload or resize, no hover and no file input.",
+    );
+    expect(error(parseStep("Go back", ctx("notepad", NOTEPAD_GRAMMAR)))).toBe(
+      "`Go back` cannot be done on notepad: a desktop window has no page to go to, reload or resize, no hover and no file input.",
+    );
     expect(error(parseAssertion("page url contains /x", ctx("calc", CALC_GRAMMAR)))).toBe(
       "`page url` cannot be checked on calc: it has no page address (grammar form `page_url`).",
     );

@@ -13,7 +13,7 @@ export const WINDOWS_GRAMMAR: AdapterGrammar = {
   cssHint: 'use the control\'s AutomationId, e.g. `Click "id:<AutomationId>"` such as `Click "id:saveButton"`',
   refusedVerbs: {
     verbs: ["Go to", "Go back", "Reload the page", "Resize the viewport", "Hover over", "Upload"],
-    message: "`{verb}` is not implemented for windows apps yet.",
+    message: "`{verb}` cannot be done on {surface}: a desktop window has no page to go to, reload or resize, no hover and no file input.",
     hint: 'use `Click "File"` or a key chord such as `Press Alt+F` to reach the same control',
   },
   keys: { functionKeys: true },

@@ -14,10 +14,10 @@ import {
 } from "../../src/plugins/api.ts";
 import type { Desktop, DesktopAccess, TopWindow } from "./backend.ts";
 import type { ElementBackend } from "../desktop/backend.ts";
-import { WindowsDriver, type AppFlavour } from "./driver.ts";
+import { TITLES, WindowsDriver, type AppFlavour } from "./driver.ts";
 import { openWindow, type OpenedWindow, type WindowsLaunch } from "./launch.ts";
 import { CALC_GRAMMAR, NOTEPAD_GRAMMAR, WINDOWS_GRAMMAR } from "./grammar.ts";
-import { APP_KEYS, PROGRAM_KEYS, WINDOWS_PLATFORMS } from "./flow-keys.ts";
+import { APP_KEYS, PROGRAM_KEYS, WINDOWS_FACTS, WINDOWS_PLATFORMS } from "./flow-keys.ts";
 
 const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "select", "screenshot"];
 /** How long a program's window may take to appear, by default. */
@@ -152,11 +152,18 @@ export class WindowsSession implements AdapterSession {
 }
 
 const adapter = (kind: AppFlavour, declared: Pick<AdapterPlugin, "title" | "keys" | "grammar">): AdapterPlugin =>
-  defineAdapter({ kind, capabilities: CAPABILITIES, ...declared, platforms: WINDOWS_PLATFORMS, open: async () => new WindowsSession(kind) });
+  defineAdapter({
+    kind,
+    capabilities: CAPABILITIES,
+    ...declared,
+    platforms: WINDOWS_PLATFORMS,
+    facts: WINDOWS_FACTS,
+    open: async () => new WindowsSession(kind),
+  });
 
 /** `app: {command, window_title}`: any Windows program. */
-export const plugin = adapter("windows", { title: "a Windows program", keys: PROGRAM_KEYS, grammar: WINDOWS_GRAMMAR });
-export const notepadPlugin = adapter("notepad", { title: "Notepad", keys: APP_KEYS, grammar: NOTEPAD_GRAMMAR });
-export const calcPlugin = adapter("calc", { title: "the Windows calculator", keys: APP_KEYS, grammar: CALC_GRAMMAR });
+export const plugin = adapter("windows", { title: TITLES.windows, keys: PROGRAM_KEYS, grammar: WINDOWS_GRAMMAR });
+export const notepadPlugin = adapter("notepad", { title: TITLES.notepad, keys: APP_KEYS, grammar: NOTEPAD_GRAMMAR });
+export const calcPlugin = adapter("calc", { title: TITLES.calc, keys: APP_KEYS, grammar: CALC_GRAMMAR });
 /** Every Windows app kind, for the built-in registry. */
 export const plugins: readonly AdapterPlugin[] = [plugin, notepadPlugin, calcPlugin];

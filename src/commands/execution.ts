@@ -82,8 +82,8 @@ export interface ExecutionTarget {
   readonly top: TopFields;
 }
 
-/** The header fields beside `app` that adapters record keys into. */
-export type TopFields = Pick<TraceHeader, "mock" | "session" | "browser">;
+/** The header fields beside `app` that adapters record keys into (their own blocks), by name. */
+export type TopFields = Readonly<Record<string, unknown>>;
 
 /** What record writes into the trace header: the flow's app and its recorded keys as written (never resolved, never a secret). */
 export function targetOfFlow(flow: Flow, catalog: SurfaceCatalog = surfaceCatalog()): ExecutionTarget {

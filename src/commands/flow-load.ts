@@ -48,27 +48,32 @@ export function findSuiteFile(start: string): string | undefined {
   }
 }
 
-/** The suite.yaml at `path`, loaded and checked; a SpecError with every problem otherwise. */
+/**
+ * The suite.yaml at `path`, loaded and checked; a SpecError with every problem otherwise. Keys
+ * no built-in adapter declares are kept for the flow's own adapters (a project's), which check them
+ * when the flow loads.
+ */
 export function loadSuiteFile(path: string): SuiteConfig {
-  const loaded = loadSuiteText(displayPath(path), readFileSync(path, "utf8"), surfaceCatalog());
+  const loaded = loadSuiteText(displayPath(path), readFileSync(path, "utf8"), surfaceCatalog(), { pending: true });
   if (!loaded.ok) throw new SpecError(loaded.diagnostics);
   return loaded.suite;
 }
 
 /**
- * What a flow's adapter keys take from the suite at `suiteFile`: `browser:` as the default of the
- * key of that name, `identities:` as the map `session: <name>` (a key with `named: "identities"`)
- * picks from.
+ * What a flow's adapter keys take from the suite at `suiteFile`: the defaults of keys with a
+ * `suiteDefault` role (the web's `browser:`), the maps `named` keys pick from (`identities:` for
+ * `session: <name>`), and the keys left for the flow's adapters to declare.
  */
-export function suiteDefaultsOf(suiteFile: string, config: Pick<SuiteConfig, "browser" | "identities">): FlowSuiteDefaults {
+export function suiteDefaultsOf(suiteFile: string, config: Pick<SuiteConfig, "values" | "maps" | "pending">): FlowSuiteDefaults {
   return {
     file: displayPath(suiteFile),
-    ...(config.browser ? { values: { browser: config.browser } } : {}),
-    ...(config.identities ? { maps: { identities: config.identities } } : {}),
+    ...(config.values ? { values: config.values } : {}),
+    ...(config.maps ? { maps: config.maps } : {}),
+    ...(config.pending ? { pending: config.pending } : {}),
   };
 }
 
-/** The `browser` defaults and `identities` of the suite.yaml governing `flowPath`, or undefined when none does. */
+/** The adapter keys' defaults and maps of the suite.yaml governing `flowPath`, or undefined when none does. */
 export function governingSuiteDefaults(flowPath: string): FlowSuiteDefaults | undefined {
   const file = findSuiteFile(dirname(resolve(flowPath)));
   return file ? suiteDefaultsOf(file, loadSuiteFile(file)) : undefined;

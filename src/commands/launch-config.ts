@@ -5,7 +5,7 @@
 import { filePaths } from "../plugins/file-paths.ts";
 import { isAbsolute, resolve, dirname } from "node:path";
 import type { KeyRole, LaunchContext } from "../plugins/api.ts";
-import type { AppInfo } from "../trace/schema.ts";
+import { AppInfo } from "../trace/schema.ts";
 import { resolveText, UnresolvedReferenceError } from "../engine/templates.ts";
 import { parseTemplate } from "../grammar/index.ts";
 import { TraceError, diagnostic } from "../diagnostics/diagnostic.ts";
@@ -25,7 +25,7 @@ import {
 type Values = Readonly<Record<string, unknown>>;
 
 /** App entry fields the core itself writes; every other field of an entry is the adapter's. */
-const CORE_ENTRY_FIELDS = ["name", "adapter", "url", "version"];
+const CORE_ENTRY_FIELDS: readonly string[] = Object.keys(AppInfo.properties);
 
 /** Where a recorded key lands in the header: its name there, and whether beside `app` (single-surface `top`). */
 function placement(key: string, role: KeyRole, single: boolean): { name: string; top: boolean } {

@@ -19,9 +19,34 @@ export function loadPluginsIn(dir: string, env: Readonly<Record<string, string |
   return loadPluginsFor(join(resolve(dir), "flowproof"), env);
 }
 
+/**
+ * A run's plugins are one list, loaded once (LoadedPlugins): its catalogue, registry and assertion
+ * map are built once per list and shared by every flow, surface and check of the run, so no part
+ * of a run sees another set of kinds than the rest.
+ */
+const NO_ADAPTERS: readonly AdapterPlugin[] = [];
+const NO_ASSERTIONS: readonly AssertionPlugin[] = [];
+const registries = new WeakMap<readonly AdapterPlugin[], AdapterRegistry>();
+const catalogs = new WeakMap<readonly AdapterPlugin[], SurfaceCatalog>();
+const assertionMaps = new WeakMap<readonly AssertionPlugin[], ReadonlyMap<string, AssertionPlugin>>();
+
+/** The one value of `map` for `key`, made by `make` the first time it is asked for. */
+function once<K extends object, V>(map: WeakMap<K, V>, key: K, make: () => V): V {
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  const made = make();
+  map.set(key, made);
+  return made;
+}
+
+/** The registry of every adapter of a run: the built-ins, then the project's (`adapters`). */
+export function adapterRegistry(adapters: readonly AdapterPlugin[] = NO_ADAPTERS): AdapterRegistry {
+  return once(registries, adapters, () => new AdapterRegistry([...BUILTIN_ADAPTERS, ...adapters]));
+}
+
 /** The adapter (built-in or the project's) for an app kind; a spec error naming the kinds there are. */
-export function adapterFor(kind: string, adapters: readonly AdapterPlugin[] = []): AdapterPlugin {
-  const registry = new AdapterRegistry([...BUILTIN_ADAPTERS, ...adapters]);
+export function adapterFor(kind: string, adapters: readonly AdapterPlugin[] = NO_ADAPTERS): AdapterPlugin {
+  const registry = adapterRegistry(adapters);
   const adapter = registry.get(kind);
   if (!adapter)
     throw new SpecError(
@@ -31,11 +56,11 @@ export function adapterFor(kind: string, adapters: readonly AdapterPlugin[] = []
 }
 
 /** Every app kind a flow may name: the built-in adapters, then the project's (`adapters`). */
-export function surfaceCatalog(adapters: readonly AdapterPlugin[] = []): SurfaceCatalog {
-  return catalogOf([...BUILTIN_ADAPTERS, ...adapters], PLANNED_KINDS);
+export function surfaceCatalog(adapters: readonly AdapterPlugin[] = NO_ADAPTERS): SurfaceCatalog {
+  return once(catalogs, adapters, () => catalogOf([...BUILTIN_ADAPTERS, ...adapters], PLANNED_KINDS));
 }
 
 /** Every assertion kind of a run by step key: the built-ins, then the project's (`assertions`). */
-export function assertionKinds(assertions: readonly AssertionPlugin[] = []): Map<string, AssertionPlugin> {
-  return new Map([...BUILTIN_ASSERTIONS, ...assertions].map((a) => [a.key, a]));
+export function assertionKinds(assertions: readonly AssertionPlugin[] = NO_ASSERTIONS): ReadonlyMap<string, AssertionPlugin> {
+  return once(assertionMaps, assertions, () => new Map([...BUILTIN_ASSERTIONS, ...assertions].map((a) => [a.key, a])));
 }

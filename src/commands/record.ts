@@ -23,6 +23,7 @@ import { ranOnOf, releaseSurface } from "./surface.ts";
 import { loadFlowFile } from "./flow-load.ts";
 import { openExecution, stepTimeoutFromEnv, targetOfFlow } from "./execution.ts";
 import { loadPluginsFor, surfaceCatalog } from "./project-plugins.ts";
+import { assertRecordedFacts } from "./header-blocks.ts";
 import { headedFor, withinRoot, type AuthorMode, type CommonOptions, envOf } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { recorderObserver, recordingReport, stepsWithRanges, withTimeline } from "./recording.ts";
@@ -416,6 +417,7 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
     const kept = expected ? steps.slice(0, knownAt + 1) : steps;
     const effected = stepsWithLearned(stepsWithEffects(kept, new Map(results.flatMap((r) => (r.effect ? [[r.id, r.effect] as const] : [])))), ctx.learned);
     try {
+      assertRecordedFacts(header, catalog);
       writeTraceFile(tracePath, header, recorded ? stepsWithRanges(effected, summary.steps) : effected, key);
     } catch (error) {
       rmSync(bundleRoot, { recursive: true, force: true });

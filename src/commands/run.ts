@@ -21,6 +21,7 @@ import { FLOWPROOF_VERSION } from "../version.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
 import { ranOnOf, releaseSurface, type OpenedSurface } from "./surface.ts";
 import { openExecution, targetOfTrace } from "./execution.ts";
+import { assertHeaderBlocks } from "./header-blocks.ts";
 import { surfaceCatalog } from "./project-plugins.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
 import { headedFor, withinRoot, type CommonOptions, envOf } from "./common.ts";
@@ -88,9 +89,12 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
   const trace: Trace = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath), sealPolicy(env, options.allowUnsealed));
   checkTraceIdentity(trace.header, tracePath, flow);
+  // Every adapter block of the header is checked against its adapter's own schema before anything opens from it.
+  const catalog = surfaceCatalog(plugins.adapters);
+  assertHeaderBlocks(trace.header, catalog);
   const stale = staleness(trace.header, flow);
   // A flow that changed since recording is stale (never a pass); one that did not must agree with its trace's header.
-  if (!stale) checkTraceAgreement(trace.header, tracePath, flow, surfaceCatalog(plugins.adapters));
+  if (!stale) checkTraceAgreement(trace.header, tracePath, flow, catalog);
   const warnings: string[] = [...(trace.warnings ?? [])];
   for (const w of warnings) log(`WARNING: ${w}`);
 
@@ -110,7 +114,7 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
     // The app is shaped from the trace header alone, never from the (possibly edited) spec.
     const execution = await openExecution({
       flow,
-      target: targetOfTrace(trace.header, surfaceCatalog(plugins.adapters)),
+      target: targetOfTrace(trace.header, catalog),
       env,
       secrets,
       log,

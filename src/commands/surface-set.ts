@@ -4,7 +4,7 @@
 // surfaces; activation happens between steps (the loop observer's stepStarted).
 import type { AppDriver, Attempt, Capability } from "../plugins/api.ts";
 import type { SurfaceSpec } from "../spec/surfaces.ts";
-import type { TraceHeader } from "../trace/schema.ts";
+import type { AppInfo } from "../trace/schema.ts";
 import { resolveStartUrl } from "./start-url.ts";
 import { filePaths } from "../plugins/file-paths.ts";
 import type { OpenedSurface } from "./surface.ts";
@@ -13,7 +13,7 @@ import { FlowproofError } from "../diagnostics/diagnostic.ts";
 import type { SurfaceCatalog } from "../spec/surface-kinds.ts";
 
 /** The trace header's `apps` map. */
-export type SurfacesHeader = NonNullable<TraceHeader["apps"]>;
+export type SurfacesHeader = Record<string, AppInfo>;
 
 /** What record writes into the header's `apps` map: each surface's kind, url and recorded keys as written. */
 export function surfacesHeader(apps: Readonly<Record<string, SurfaceSpec>>, catalog: SurfaceCatalog): SurfacesHeader {

@@ -102,7 +102,7 @@ describe("traceDisagreements", () => {
     [
       "a mock added",
       f,
-      { ...header, mock: [...header.mock!, { url_contains: "/", status: 200, body: "ok" }] },
+      { ...header, mock: [...(header.mock as unknown[]), { url_contains: "/", status: 200, body: "ok" }] },
       'the trace\'s `mock` is [{"body":{"total":90},"url_contains":"/api/price"},{"body":"ok","status":200,"url_contains":"/"}], but the flow\'s `mock:` is [{"body":{"total":90},"url_contains":"/api/price"}]',
     ],
     [

@@ -127,7 +127,7 @@ describe("parseAction pointer verbs", () => {
     ["web", 'Drag "A" onto the "B" in the iframe "f"', "refused-step", "isTrusted"],
     ["windows", 'Right-click "css:#file"', "unsupported-step", "id:<AutomationId>"],
     ["notepad", 'Double-click "css:#file"', "unsupported-step", "id:<AutomationId>"],
-    ["calc", 'Hover over "File"', "unsupported-step", "not implemented for windows apps yet"],
+    ["calc", 'Hover over "File"', "unsupported-step", "cannot be done on the Windows calculator: a desktop window has no page"],
     ["windows", 'Click "css:#save"', "unsupported-step", "id:<AutomationId>"],
     ["web", "Fill in the form", "unknown-step", '`Type Ada into the "Name" field`'],
     ["web", "Jump around", "unknown-step", "start with a verb"],

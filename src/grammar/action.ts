@@ -90,7 +90,13 @@ export function parseAction(s: Slice, ctx: ParseContext): ParseResult<ActionStep
     if (m === null) continue;
     const refused = ctx.surface.refusedVerbs;
     if (verb.refusable !== undefined && refused?.verbs.includes(verb.refusable) === true) {
-      return fail("unsupported-step", refused.message.replaceAll("{verb}", verb.name), refused.hint, s.offset, m[0].trimEnd().length);
+      return fail(
+        "unsupported-step",
+        refused.message.replaceAll("{verb}", verb.name).replaceAll("{surface}", ctx.surface.name),
+        refused.hint,
+        s.offset,
+        m[0].trimEnd().length,
+      );
     }
     return verb.parse(trimSlice(sub(s, m[0].length)), ctx);
   }

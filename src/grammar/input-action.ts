@@ -123,8 +123,7 @@ export function parseSetCookie(rest: Slice, ctx: ParseContext): ParseResult<Acti
   const m = /^"([^"]+)"\s+to\s+(.+)$/i.exec(rest.text);
   if (m?.[1] === undefined || m[2] === undefined)
     return failAt("unknown-step", "`Set cookie` names the cookie in quotes, then `to <value>`.", `write \`${example}\``, rest);
-  if (lacks(ctx, "cookie"))
-    return failAt("unsupported-step", `\`Set cookie\` is web-only, not for ${ctx.surface.name} apps.`, "set it through the app instead", rest);
+  if (lacks(ctx, "cookie")) return failAt("unsupported-step", lackedForm(ctx, "`Set cookie`", "done", "cookie"), "set it through the app instead", rest);
   const value = m[2].trim().replace(/^"(.*)"$/, "$1");
   if (/\$\{/.test(value)) {
     return failAt(

@@ -111,7 +111,7 @@ export interface SurfaceGrammar {
   readonly lacks?: readonly GrammarForm[];
   /** What to write instead of a `css:` target here (with `css` in `lacks`). */
   readonly cssHint?: string;
-  /** Verbs refused outright, with one message (`{verb}` is replaced) and hint for all of them. */
+  /** Verbs refused outright, with one message (`{verb}` and `{surface}`, the surface's title, are replaced) and hint for all of them. */
   readonly refusedVerbs?: { readonly verbs: readonly GrammarVerb[]; readonly message: string; readonly hint: string };
   readonly keys?: KeyVocabulary;
   /**

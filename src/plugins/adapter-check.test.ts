@@ -20,6 +20,12 @@ describe("declarationsProblem", () => {
       "error code `inv/not-signed-on` must be `{ meaning, hint? }` with a one-sentence meaning",
     ],
     ["a blank title", { title: " " }, "`title` must be a non-empty string"],
+    ["facts that are no object schema", { facts: { type: "string" } }, '`facts` must be a JSON Schema object of type "object" with `properties`'],
+    [
+      "facts naming a core field",
+      { facts: { type: "object", properties: { url: { type: "string" } } } },
+      "`facts` names `url`, which the core writes in the app entry",
+    ],
     ["an unknown steps kind", { steps: "gui" }, '`steps` is "ui", "structured" or "agent_steps"'],
     ["executionArgs without agent steps", { executionArgs: () => ({}) }, '`executionArgs` is a function, for an adapter with `steps: "agent_steps"`'],
     ["platforms without a hint", { platforms: { os: ["win32"], name: "Windows" } }, "`platforms` is { os: [process.platform values], name, why?, hint }"],
@@ -45,9 +51,14 @@ describe("keysProblem", () => {
       "key `login.user` is pinned but not recorded",
     ],
     [
-      "a top field the header does not have",
-      schema({ columns: { type: "integer", flowproof: { recorded: { top: true } } } }),
-      "key `columns` is recorded with `top`, but the trace header has no field `columns` beside `app`",
+      "a top block named like a field of the format",
+      schema({ spec: { type: "integer", flowproof: { recorded: { top: true } } } }),
+      "key `spec` is recorded with `top`, but `spec` is a field of the trace format itself",
+    ],
+    [
+      "a recorded key named like a core field of the app entry",
+      schema({ where: { type: "string", flowproof: { recorded: { as: "url" } } } }),
+      "key `where` is recorded as `url`, a field the core writes in the app entry",
     ],
     [
       "a role below `not`",

@@ -4,6 +4,7 @@
 // caller names the plugin's file. Pure.
 import type Ajv from "ajv";
 import { GRAMMAR_FORMS, GRAMMAR_VERBS } from "../grammar/vocabulary.ts";
+import { ADAPTER_BLOCK_NAME, AppInfo, TraceHeader } from "../trace/schema.ts";
 import { KEY_ROLE, type KeyRole } from "./adapter-api.ts";
 
 /** A problem in a plugin's declarations: what is wrong, and what to write instead. */
@@ -17,8 +18,10 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 const problem = (message: string, hint: string): DeclarationProblem => ({ message, hint });
 
-/** The header fields beside `app` the trace format defines; a key recorded with `top` lands in one of them. */
-export const TOP_HEADER_FIELDS = ["browser", "mock", "session"] as const;
+/** The trace header's own fields: a key recorded with `top` becomes an adapter block beside them, never one of them. */
+const FORMAT_FIELDS: readonly string[] = Object.keys(TraceHeader.properties);
+/** The app entry's core fields: an adapter's recorded key or fact is never one of them. */
+export const CORE_ENTRY_FIELDS: readonly string[] = Object.keys(AppInfo.properties);
 
 const ROLE_KEYS = ["references", "recorded", "secret", "pinned", "path", "suiteDefault", "named", "shared", "surface"];
 
@@ -48,12 +51,21 @@ function roleProblem(role: unknown, path: string): DeclarationProblem | undefine
   ) {
     return problem(`key \`${path}\`: \`recorded\` is true or { as?: "<header field>", top?: true }`, hint);
   }
-  if (isObj(rec) && rec["top"] === true && !(TOP_HEADER_FIELDS as readonly string[]).includes(path)) {
+  if (isObj(rec) && rec["top"] === true && (FORMAT_FIELDS.includes(path) || !new RegExp(ADAPTER_BLOCK_NAME).test(path))) {
     return problem(
-      `key \`${path}\` is recorded with \`top\`, but the trace header has no field \`${path}\` beside \`app\``,
-      `record it in the app entry (\`recorded: true\`); \`top\` is for ${TOP_HEADER_FIELDS.join(", ")}`,
+      FORMAT_FIELDS.includes(path)
+        ? `key \`${path}\` is recorded with \`top\`, but \`${path}\` is a field of the trace format itself`
+        : `key \`${path}\` is recorded with \`top\`, but a header block's name is lowercase letters, digits and \`_\``,
+      `name the key after what it holds, or record it in the app entry (\`recorded: true\`); the format's own fields are ${FORMAT_FIELDS.join(", ")}`,
     );
   }
+  const entryName = isObj(rec) && typeof rec["as"] === "string" ? rec["as"] : path.split(".").pop()!;
+  // (A key inside a list or a record is refused for its `recorded` below, by where it is.)
+  if (rec !== undefined && !(isObj(rec) && rec["top"] === true) && !/\[\]|\.\*/.test(path) && CORE_ENTRY_FIELDS.includes(entryName))
+    return problem(
+      `key \`${path}\` is recorded as \`${entryName}\`, a field the core writes in the app entry`,
+      `record it under another name with \`recorded: { as: "<name>" }\`; the core's fields are ${CORE_ENTRY_FIELDS.join(", ")}`,
+    );
   if (r.secret !== undefined && r.secret !== true) return problem(`key \`${path}\`: \`secret\` is true or absent`, hint);
   if (r.secret && rec !== undefined)
     return problem(
@@ -349,6 +361,30 @@ export function declarationsProblem(v: Obj): DeclarationProblem | undefined {
     const p = keysProblem(v["keys"]);
     if (p) return p;
   }
+  if (v["facts"] !== undefined) {
+    const p = factsProblem(v["facts"]);
+    if (p) return p;
+  }
   if (v["grammar"] !== undefined) return grammarProblem(v["grammar"]);
+  return undefined;
+}
+
+/** The first problem of `facts` (the schema of what an adapter's drivers' `appInfo` reports), or undefined. */
+export function factsProblem(facts: unknown): DeclarationProblem | undefined {
+  const hint = 'facts: Type.Object({ build: Type.Optional(Type.String()) }) — see docs/plugins.md, "Header blocks"';
+  if (!isObj(facts) || facts["type"] !== "object" || !isObj(facts["properties"]))
+    return problem('`facts` must be a JSON Schema object of type "object" with `properties`', hint);
+  const core = Object.keys(facts["properties"]).filter((k) => CORE_ENTRY_FIELDS.includes(k));
+  if (core.length > 0)
+    return problem(
+      `\`facts\` names ${core.map((k) => `\`${k}\``).join(", ")}, which the core writes in the app entry`,
+      `name the fact after what it holds; the core's fields are ${CORE_ENTRY_FIELDS.join(", ")}`,
+    );
+  try {
+    const Validator = (require("ajv") as { default: typeof Ajv }).default;
+    new Validator({ strict: false }).compile(facts as object);
+  } catch (error) {
+    return problem(`\`facts\` is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`, hint);
+  }
   return undefined;
 }

@@ -1,6 +1,7 @@
 // THE plugin contract: the only src/ module a plugin (built-in or a user's) may import.
 // Adapters drive one kind of app; the engine owns time (polling, auto-wait), so every driver
 // method is ONE attempt that answers at once. See docs/plugins.md.
+import type { TObject } from "@sinclair/typebox";
 import type { Selector } from "../trace/schema.ts";
 import { FlowproofError, type PluginErrorCode } from "../diagnostics/diagnostic.ts";
 import type { FilePaths } from "./file-paths.ts";
@@ -13,6 +14,7 @@ import type { Expectation, ScrollTo } from "./expectation.ts";
 import type { AdapterCredentials, AdapterErrorCode, AdapterGrammar, AdapterKeys, AdapterPlatforms, ArgumentProblem, StepsKind } from "./adapter-api.ts";
 /** TypeBox: how a plugin declares the schema of its flow keys (`keys.schema`) and of its steps' arguments. */
 export { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
+export { RanOn } from "../trace/schema.ts";
 export { KEY_ROLE, keyRole } from "./adapter-api.ts";
 export { EVIDENCE_CSP, PASSWORD_FIELDS, type DebugSnapshot, type RawFrame, type Rect, type RectTarget, type RectsAnswer } from "./frame-api.ts";
 export type {
@@ -131,10 +133,8 @@ export interface Candidate {
 
 // What a driver checks and where it scrolls: the contract's request shapes, in expectation.ts.
 export type { Expectation, ScrollTo } from "./expectation.ts";
-
 export type KeyModifier = "ctrl" | "alt" | "shift" | "meta" | "mod";
 
-/** A rectangle in frame pixels (CSS pixels × device scale), origin at the frame's top-left. */
 /** How text is typed: `secret` when it holds a `${VAR}` value (its field is then masked in every frame). */
 export interface TypeOptions {
   readonly secret?: boolean;
@@ -393,6 +393,13 @@ export interface AdapterPlugin {
    * with {@link AdapterError}. A code it does not declare is reported as `plugin-error`.
    */
   readonly errors?: Readonly<Record<string, AdapterErrorCode>>;
+  /**
+   * The facts its drivers' `appInfo()` report into the trace header's app entry (a Windows app's
+   * element backend, a web browser's grid session), as a TypeBox object schema: record refuses a
+   * fact it does not accept, and a replay checks the recorded entry against it and the keys schema
+   * (docs/plugins.md, "Header blocks"). Default: no facts.
+   */
+  readonly facts?: TObject;
   /**
    * Called once per run; the session launches one driver per flow (or `apps:` surface) with the
    * launch config: its keys, recorded ones from the trace header and the rest from the spec,

@@ -3,20 +3,31 @@
 
 /** Expectations, with every `${…}` already resolved by the engine. */
 export type Expectation =
+  /** The element's text (the whole surface's, for an empty ladder) contains `text`; with `count`, exactly that many elements show it. */
   | { readonly kind: "text_contains"; readonly text: string; readonly count?: number }
+  /** Nothing the ladder names (the whole surface, for an empty ladder) shows `text`. */
   | { readonly kind: "text_absent"; readonly text: string }
+  /** The page's address equals or contains `value` (grammar form `page_url`). */
   | { readonly kind: "url"; readonly op: "equals" | "contains"; readonly value: string }
+  /** The page's or window's title equals or contains `value` (grammar form `title`). */
   | { readonly kind: "title"; readonly op: "equals" | "contains"; readonly value: string }
+  /** The element's text read as a number equals `value` (assertion sugar such as `display shows 8`). */
   | { readonly kind: "numeric_equals"; readonly value: number }
+  /** The field is (or is not) empty. */
   | { readonly kind: "empty"; readonly empty: boolean }
+  /** The element is (or is not) visible. */
   | { readonly kind: "visible"; readonly visible: boolean }
+  /** Exactly `count` elements match the ladder. */
   | { readonly kind: "count"; readonly count: number }
+  /** The checkbox or radio is (or is not) checked. */
   | { readonly kind: "checked"; readonly checked: boolean }
   /** A tab, a list or tree item, an option: whether it is the selected one. */
   | { readonly kind: "selected"; readonly selected: boolean }
+  /** The control is enabled (or disabled). */
   | { readonly kind: "enabled"; readonly enabled: boolean }
   /** Exact, case-sensitive attribute value (name case-insensitive); `negate` passes when absent. */
   | { readonly kind: "attribute"; readonly name: string; readonly value: string; readonly negate: boolean }
+  /** The element has (or has not) the attribute `name`. */
   | { readonly kind: "attribute_present"; readonly name: string; readonly present: boolean }
   /** Computed style; colours compare canonically (named, #rgb, #rrggbb, rgb(), rgba()). */
   | { readonly kind: "style"; readonly prop: string; readonly value: string; readonly negate: boolean }

@@ -27,6 +27,7 @@ const ADAPTER_KEYS = [
   "platforms",
   "credentials",
   "errors",
+  "facts",
 ] as const;
 const ASSERTION_KEYS = ["key", "schema", "check", "policy", "needs", "run"] as const;
 /** The one module of flowproof's `src/` a plugin may import. */

@@ -2,6 +2,7 @@
 // wide, each frame shown for the real gap to the next (clamped to stay watchable). Each frame's
 // GIF image block is made on its own (in the frame worker, as the frame is written) and the file
 // is only concatenated at the end, with the delays filled in once the gaps are known. Pure.
+/// <reference path="./gifenc.d.ts" />
 import { GIFEncoder, applyPalette, quantize } from "gifenc";
 import { scaleToWidth, type Image } from "./image.ts";
 

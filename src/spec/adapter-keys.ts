@@ -50,6 +50,16 @@ export interface SuiteValues {
   readonly values?: Readonly<Record<string, unknown>>;
   /** Named entries by map name (e.g. `identities`), for keys with `named: <map>`. */
   readonly maps?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Suite keys no adapter of the suite's load declared, checked against the flow's adapters when it loads. */
+  readonly pending?: readonly PendingSuiteKey[];
+}
+
+/** A suite key left for a flow's adapters to declare: its name and nodes, for messages at its line in suite.yaml. */
+export interface PendingSuiteKey {
+  readonly name: string;
+  readonly source: YamlSource;
+  readonly key: Node;
+  readonly value: Node | null;
 }
 
 const toJson = (node: Node | null): unknown => (node === null || node === undefined ? null : (node as { toJSON(): unknown }).toJSON());

@@ -10,6 +10,7 @@ import { nearest } from "./suggest.ts";
 import { loadRedact, type FlowRedactionRule } from "./redact.ts";
 import { loadSecretLeakVars, SECRET_LEAK_KEY } from "./structured.ts";
 import { loadSuiteKeys, type SuiteKeys } from "./suite-keys.ts";
+import { settleSuiteKeys } from "./suite.ts";
 import { loadEffects } from "./effects.ts";
 import { loadExpect, type ExpectedFailure } from "./expect.ts";
 import { loadApps, type SurfaceSpec } from "./surfaces.ts";
@@ -94,6 +95,8 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
     };
   }
   const catalog = options.catalog;
+  // The governing suite's keys no built-in declares are checked against this flow's adapters.
+  const suite = options.suite ? settleSuiteKeys(options.suite, catalog, problems) : undefined;
   const adapterKeys = adapterKeyNames(catalog);
   const known = [...CORE_KEYS, ...adapterKeys];
   const values = new Map<string, Node | null>();
@@ -145,7 +148,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
 
   // The adapter's own keys: the flow's kind takes its own and refuses the others by name.
   let keys: Record<string, unknown> | undefined;
-  if (appsNode !== undefined) keys = loadSharedKeys(source, written, apps, catalog, problems, options.suite);
+  if (appsNode !== undefined) keys = loadSharedKeys(source, written, apps, catalog, problems, suite);
   else if (kind) {
     const own = topKeysOf(kind);
     for (const pair of written.filter((p) => !own.includes(p.name))) problems.push(foreignKey(source, catalog, pair, kind.kind, "the flow", kind));
@@ -157,9 +160,9 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
       isMap(appNode) ? appNode : undefined,
       { where: "flow", name: "the flow", prefix: "", anchor: appNode ?? undefined },
       problems,
-      options.suite,
+      suite,
     );
-    if (keys) keys = withSuiteDefaults(kind, keys, options.suite);
+    if (keys) keys = withSuiteDefaults(kind, keys, suite);
   }
 
   let url: Template | undefined;

@@ -2,6 +2,8 @@
 // editors. The loader (suite.ts) checks the same keys with spans; its test holds the two together.
 import { Type } from "@sinclair/typebox";
 import { MAX_TIMEOUT_SECONDS } from "../diagnostics/bounds.ts";
+import { declaredSuiteKeys } from "./suite.ts";
+import { keysSchemaOf, propertiesOf, titleOf, type SurfaceCatalog } from "./surface-kinds.ts";
 
 const command = (description: string) => Type.String({ minLength: 1, description });
 
@@ -31,16 +33,6 @@ export const SuiteFileSchema = Type.Object(
         description: "Flow files (relative to the suite directory) run first, in this order; the rest follow sorted by path.",
       }),
     ),
-    browser: Type.Optional(
-      Type.Record(Type.String(), Type.Unknown(), {
-        description: "Default `browser:` settings for flows that have none of their own (the flow's block wins outright).",
-      }),
-    ),
-    identities: Type.Optional(
-      Type.Record(Type.String({ pattern: "^[A-Za-z0-9_.-]+$" }), Type.Record(Type.String(), Type.Unknown()), {
-        description: "Named session shapes ({cookies, local_storage}) a flow references with `session: <name>`.",
-      }),
-    ),
     server: Type.Optional(
       Type.Object(
         {
@@ -64,12 +56,30 @@ export const SuiteFileSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** The whole document written to schema/suite.schema.json. */
-export function suiteSchemaDocument(): Record<string, unknown> {
+/**
+ * The whole document written to schema/suite.schema.json: the core's keys, and the keys the
+ * adapters of `catalog` declare (a key's default, a map a `named` key picks from) with their schemas.
+ * (A project adapter's own suite keys are not in it: flowproof checks them when a flow loads.)
+ */
+export function suiteSchemaDocument(catalog?: SurfaceCatalog): Record<string, unknown> {
+  const declared: Record<string, unknown> = {};
+  for (const [key, d] of declaredSuiteKeys(catalog)) {
+    const schema = propertiesOf(keysSchemaOf(d.kind))[d.path] ?? {};
+    declared[key] =
+      d.form === "default"
+        ? { ...schema, description: `The default of a flow's \`${d.path}:\` (${titleOf(d.kind)}) when it writes none; the flow's own wins outright.` }
+        : {
+            type: "object",
+            propertyNames: { pattern: "^[A-Za-z0-9_.-]+$" },
+            additionalProperties: schema,
+            description: `Named values a flow's \`${d.path}: <name>\` (${titleOf(d.kind)}) picks.`,
+          };
+  }
   return {
     $schema: "http://json-schema.org/draft-07/schema#",
     $id: "https://flowproof.dev/schema/suite.schema.json",
     title: "flowproof suite file (suite.yaml)",
     ...SuiteFileSchema,
+    properties: { ...SuiteFileSchema.properties, ...declared },
   };
 }

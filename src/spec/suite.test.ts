@@ -1,6 +1,7 @@
 import { builtinCatalog } from "../../test/support/surfaces.ts";
 import { describe, expect, test } from "bun:test";
-import { loadSuiteText, SUITE_KEYS } from "./suite.ts";
+import type { Diagnostic } from "../diagnostics/diagnostic.ts";
+import { loadSuiteText, settleSuiteKeys, SUITE_KEYS } from "./suite.ts";
 import { SuiteFileSchema } from "./suite-schema.ts";
 
 describe("loadSuiteText", () => {
@@ -29,8 +30,8 @@ describe("loadSuiteText", () => {
     ]);
     expect(r.suite.order).toEqual(["b.flow.yaml", "a.flow.yaml"]);
     expect(r.suite.server).toEqual({ command: "npm start", url: "http://127.0.0.1:3000/", timeout_seconds: 60, reuse_existing: true });
-    expect(r.suite.browser).toEqual({ viewport: { width: 390, height: 844 } });
-    expect(Object.keys(r.suite.identities ?? {})).toEqual(["admin"]);
+    expect(r.suite.values?.["browser"]).toEqual({ viewport: { width: 390, height: 844 } });
+    expect(Object.keys(r.suite.maps?.["identities"] ?? {})).toEqual(["admin"]);
   });
   test("an empty file is an empty suite", () => {
     expect(loadSuiteText("suite.yaml", "", builtinCatalog())).toMatchObject({ ok: true, suite: { env: [], order: [] } });
@@ -70,9 +71,32 @@ describe("loadSuiteText", () => {
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.diagnostics.map((d) => d.span?.line)).toEqual([2, 5]);
     const good = loadSuiteText("suite.yaml", 'identities:\n  admin:\n    cookies: [{ name: sid, value: "${SID}" }]\n', builtinCatalog());
-    expect(good.ok && good.suite.identities).toEqual({ admin: { cookies: [{ name: "sid", value: "${SID}" }] } });
+    expect(good.ok && good.suite.maps?.["identities"]).toEqual({ admin: { cookies: [{ name: "sid", value: "${SID}" }] } });
   });
   test("the schema names exactly the loader's keys", () => {
     expect(Object.keys(SuiteFileSchema.properties)).toEqual([...SUITE_KEYS]);
+  });
+});
+
+describe("adapter-declared suite keys", () => {
+  test("a key no adapter at hand declares is refused, or kept pending for the flow's adapters and settled against them", () => {
+    const text = "sites:\n  north: { host: n1 }\n";
+    const now = loadSuiteText("suite.yaml", text, builtinCatalog());
+    expect(now.ok ? [] : now.diagnostics.map((d) => d.code)).toEqual(["unknown-key"]);
+    const later = loadSuiteText("suite.yaml", text, builtinCatalog(), { pending: true });
+    if (!later.ok) throw new Error("expected the key kept pending");
+    expect(later.suite.pending?.map((p) => p.name)).toEqual(["sites"]);
+    const { kinds } = builtinCatalog();
+    const site = {
+      kind: "inventory",
+      capabilities: [],
+      keys: { schema: { type: "object", properties: { site: { type: "object", properties: { host: { type: "string" } }, flowproof: { named: "sites" } } } } },
+    };
+    const catalog = { kinds: new Map([...kinds, ["inventory", site as never]]) };
+    const problems: Diagnostic[] = [];
+    expect(settleSuiteKeys(later.suite, catalog, problems).maps).toEqual({ sites: { north: { host: "n1" } } });
+    expect(problems).toEqual([]);
+    settleSuiteKeys(later.suite, builtinCatalog(), problems);
+    expect(problems.map((p) => `${p.span?.line}:${p.code}`)).toEqual(["1:unknown-key"]);
   });
 });

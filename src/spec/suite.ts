@@ -6,11 +6,12 @@ import { parseTemplate } from "../grammar/index.ts";
 import { isMap, isScalar, isSeq, keyName, parseYaml, spanOf, type Node, type YamlSource } from "./yaml.ts";
 import { nearest } from "./suggest.ts";
 import { ENV_NAME } from "./suite-keys.ts";
-import { loadAdapterKeys } from "./adapter-keys.ts";
-import { rolesOf, type SurfaceCatalog } from "./surface-kinds.ts";
+import { loadAdapterKeys, type PendingSuiteKey, type SuiteValues } from "./adapter-keys.ts";
+import { rolesOf, titleOf, type SurfaceCatalog, type SurfaceKind } from "./surface-kinds.ts";
 import type { KeyRole } from "../plugins/adapter-api.ts";
 
-export const SUITE_KEYS = ["min_version", "env", "env_from", "before_each", "after_each", "order", "browser", "identities", "server"] as const;
+/** The suite.yaml keys of the core; every other key is one an adapter declares (see `declaredSuiteKeys`). */
+export const SUITE_KEYS = ["min_version", "env", "env_from", "before_each", "after_each", "order", "server"] as const;
 const SERVER_KEYS = ["command", "url", "timeout_seconds", "reuse_existing"] as const;
 export const DEFAULT_SERVER_TIMEOUT_S = 60;
 
@@ -30,11 +31,34 @@ export interface SuiteConfig {
   readonly before_each?: string;
   readonly after_each?: string;
   readonly order: readonly string[];
-  /** The `browser:` of every flow that has none of its own; checked here like a flow's, values as written. */
-  readonly browser?: Readonly<Record<string, unknown>>;
-  /** Named session shapes for a flow's `session: <name>`, values as written (`${VAR}` raw). */
-  readonly identities?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Defaults of adapter keys with a `suiteDefault` role (the web's `browser:`), by key; checked like a flow's, values as written. */
+  readonly values?: Readonly<Record<string, unknown>>;
+  /** Maps a `named` role picks entries from (the web's `identities:` for `session: <name>`), values as written (`${VAR}` raw). */
+  readonly maps?: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, unknown>>>>>>;
+  /** Keys no adapter at hand declares, kept to be checked when a flow loads with its project's adapters (`settleSuiteKeys`). */
+  readonly pending?: readonly PendingSuiteKey[];
   readonly server?: SuiteServer;
+}
+
+/** A suite key an adapter declares: the default of its key (`suiteDefault` role), or the map its `named` role picks from. */
+export interface DeclaredSuiteKey {
+  readonly kind: SurfaceKind;
+  /** The adapter's flow key. */
+  readonly path: string;
+  readonly form: "default" | "map";
+}
+
+/** The suite keys the adapters of `catalog` declare, by suite key (the first adapter to declare one owns it). */
+export function declaredSuiteKeys(catalog: SurfaceCatalog | undefined): Map<string, DeclaredSuiteKey> {
+  const out = new Map<string, DeclaredSuiteKey>();
+  for (const kind of catalog?.kinds.values() ?? [])
+    for (const [path, role] of rolesOf(kind)) {
+      if (path.includes(".")) continue;
+      if (role.suiteDefault && !out.has(path) && !(SUITE_KEYS as readonly string[]).includes(path)) out.set(path, { kind, path, form: "default" });
+      if (role.named !== undefined && !out.has(role.named) && !(SUITE_KEYS as readonly string[]).includes(role.named))
+        out.set(role.named, { kind, path, form: "map" });
+    }
+  return out;
 }
 
 export type SuiteLoadResult = { readonly ok: true; readonly suite: SuiteConfig } | { readonly ok: false; readonly diagnostics: readonly Diagnostic[] };
@@ -70,8 +94,12 @@ function asAdapterKey(
   return (value as { toJSON(): unknown }).toJSON();
 }
 
-/** `catalog`: the app kinds whose keys the suite's `browser:` and `identities:` stand for (checked as those keys). */
-export function loadSuiteText(file: string, text: string, catalog?: SurfaceCatalog): SuiteLoadResult {
+/**
+ * `catalog`: the app kinds whose declared suite keys (the web's `browser:`, `identities:`) the suite
+ * may hold, checked as those keys. With `pending`, a key none of them declares is kept for the
+ * flow's own adapters (a project's, loaded later) rather than refused.
+ */
+export function loadSuiteText(file: string, text: string, catalog?: SurfaceCatalog, options: { readonly pending?: boolean } = {}): SuiteLoadResult {
   const { source, diagnostics } = parseYaml(file, text);
   if (diagnostics.length > 0) return { ok: false, diagnostics };
   const root = source.doc.contents;
@@ -83,9 +111,7 @@ export function loadSuiteText(file: string, text: string, catalog?: SurfaceCatal
     };
   }
   const problems: Diagnostic[] = [];
-  const out: {
-    -readonly [K in keyof SuiteConfig]: SuiteConfig[K];
-  } = { file, env: [], order: [] };
+  const out: MutableSuite = { file, env: [], order: [] };
   for (const pair of root.items) {
     const key = keyName(pair);
     const value = pair.value as Node | null;
@@ -181,75 +207,116 @@ export function loadSuiteText(file: string, text: string, catalog?: SurfaceCatal
         out.order = order;
         break;
       }
-      case "browser": {
-        if (!isMap(value))
-          problems.push(
-            diagnostic("bad-value", "`browser` must be a mapping (the flow-level `browser:` shape)", {
-              span: spanOf(source, value ?? keyNode),
-              hint: "browser:\n  viewport: { width: 390, height: 844 }",
-            }),
-          );
-        else {
-          // Checked as the flows' own `browser:` is, by the adapter whose key takes the suite's default.
-          const browser = asAdapterKey(source, catalog, "browser", (r) => r.suiteDefault === true, keyNode, value, problems);
-          if (browser && typeof browser === "object" && Object.keys(browser).length > 0) out.browser = browser as Record<string, unknown>;
-        }
-        break;
-      }
-      case "identities": {
-        if (!isMap(value)) {
-          problems.push(
-            diagnostic("bad-value", "`identities` must map names to session shapes", {
-              span: spanOf(source, value ?? keyNode),
-              hint: "identities:\n  admin:\n    cookies: [{ name: sid, value: ${ADMIN_SID} }]",
-            }),
-          );
-          break;
-        }
-        const ids: Record<string, Readonly<Record<string, unknown>>> = {};
-        for (const p of value.items) {
-          const name = keyName(p);
-          const shape = p.value as Node | null;
-          if (!/^[A-Za-z0-9_.-]+$/.test(name))
-            problems.push(
-              diagnostic("bad-value", `identity name ${JSON.stringify(name)} may use letters, digits, '.', '_' and '-'`, {
-                span: spanOf(source, p.key as Node),
-                hint: "admin:",
-              }),
-            );
-          else if (!isMap(shape))
-            problems.push(
-              diagnostic("bad-value", `identity \`${name}\` must be a mapping: the shape a flow's key naming it takes`, {
-                span: spanOf(source, (shape ?? p.key) as Node),
-                hint: `${name}:\n  cookies: [{ name: sid, value: \${SID} }]`,
-              }),
-            );
-          else {
-            // An identity is the value of the flow key that names entries of `identities:` (`session: <name>`).
-            const session = asAdapterKey(source, catalog, undefined, (r) => r.named === "identities", p.key as Node, shape, problems);
-            if (session && typeof session === "object") ids[name] = session as Record<string, unknown>;
-          }
-        }
-        out.identities = ids;
-        break;
-      }
       case "server": {
         const server = loadServer(source, value, keyNode, problems);
         if (server) out.server = server;
         break;
       }
       default: {
-        const guess = nearest(key, SUITE_KEYS);
-        problems.push(
-          diagnostic("unknown-key", `unknown key \`${key}\` in suite.yaml`, {
-            span: spanOf(source, keyNode),
-            hint: `${guess ? `did you mean \`${guess}\`? ` : ""}suite.yaml keys are: ${SUITE_KEYS.join(", ")}`,
-          }),
-        );
+        const declared = declaredSuiteKeys(catalog).get(key);
+        if (declared) loadDeclaredKey(source, catalog, declared, key, keyNode, value, problems, out as SuiteSink);
+        else if (options.pending) out.pending = [...(out.pending ?? []), { name: key, source, key: keyNode, value }];
+        else problems.push(unknownSuiteKey(source, catalog, key, keyNode));
       }
     }
   }
   return problems.length > 0 ? { ok: false, diagnostics: problems } : { ok: true, suite: out };
+}
+
+function unknownSuiteKey(source: YamlSource, catalog: SurfaceCatalog | undefined, key: string, keyNode: Node): Diagnostic {
+  const declared = [...declaredSuiteKeys(catalog).entries()];
+  const names = [...SUITE_KEYS, ...declared.map(([k]) => k)];
+  const guess = nearest(key, names);
+  const adapters = declared.map(([k, d]) => `\`${k}\` (${titleOf(d.kind)})`);
+  return diagnostic("unknown-key", `unknown key \`${key}\` in suite.yaml`, {
+    span: spanOf(source, keyNode),
+    hint: `${guess ? `did you mean \`${guess}\`? ` : ""}suite.yaml keys are: ${SUITE_KEYS.join(", ")}${adapters.length > 0 ? `, and the adapters' own: ${adapters.join(", ")}` : ""}`,
+  });
+}
+
+type MutableSuite = { -readonly [K in keyof SuiteConfig]: SuiteConfig[K] };
+/** Where declared keys land: a suite's (or a flow's settled) `values` and `maps`. */
+type SuiteSink = { values?: Readonly<Record<string, unknown>>; maps?: Readonly<Record<string, Readonly<Record<string, unknown>>>> };
+
+/** Loads a key an adapter declares into the suite's `values` (a key's default) or `maps` (entries a `named` key picks). */
+function loadDeclaredKey(
+  source: YamlSource,
+  catalog: SurfaceCatalog | undefined,
+  declared: DeclaredSuiteKey,
+  key: string,
+  keyNode: Node,
+  value: Node | null,
+  problems: Diagnostic[],
+  out: SuiteSink,
+): void {
+  if (declared.form === "default") {
+    if (value === null)
+      return void problems.push(
+        diagnostic("bad-value", `\`${key}\` needs a value: the default of the flows' \`${key}:\``, {
+          span: spanOf(source, keyNode),
+          hint: `remove \`${key}:\`, or give it a value`,
+        }),
+      );
+    // Checked as the flows' own key is, by the adapter whose key takes the suite's default.
+    const v = asAdapterKey(source, catalog, declared.path, (r) => r.suiteDefault === true, keyNode, value, problems);
+    if (v !== undefined && !(typeof v === "object" && v !== null && Object.keys(v).length === 0)) out.values = { ...(out.values ?? {}), [key]: v };
+    return;
+  }
+  if (!isMap(value)) {
+    problems.push(
+      diagnostic("bad-value", `\`${key}\` must map names to the shapes a flow's \`${declared.path}: <name>\` picks`, {
+        span: spanOf(source, value ?? keyNode),
+        hint: `${key}:\n  admin:\n    …`,
+      }),
+    );
+    return;
+  }
+  const entries: Record<string, Readonly<Record<string, unknown>>> = {};
+  for (const p of value.items) {
+    const name = keyName(p);
+    const shape = p.value as Node | null;
+    if (!/^[A-Za-z0-9_.-]+$/.test(name))
+      problems.push(
+        diagnostic("bad-value", `${key} name ${JSON.stringify(name)} may use letters, digits, '.', '_' and '-'`, {
+          span: spanOf(source, p.key as Node),
+          hint: "admin:",
+        }),
+      );
+    else if (!isMap(shape))
+      problems.push(
+        diagnostic("bad-value", `\`${key}.${name}\` must be a mapping: the shape a flow's \`${declared.path}: ${name}\` takes`, {
+          span: spanOf(source, (shape ?? p.key) as Node),
+          hint: `${name}:\n  …`,
+        }),
+      );
+    else {
+      // An entry is the value of the flow key that names entries of this map (`session: <name>`).
+      const named = asAdapterKey(source, catalog, undefined, (r) => r.named === key, p.key as Node, shape, problems);
+      if (named && typeof named === "object") entries[name] = named as Record<string, unknown>;
+    }
+  }
+  out.maps = { ...(out.maps ?? {}), [key]: entries };
+}
+
+/**
+ * The suite's values for a flow whose adapters are `catalog`: the keys the suite kept pending
+ * (no built-in declares them) checked against the adapters that declare them, a key none does
+ * refused at its line in suite.yaml.
+ */
+export function settleSuiteKeys(suite: SuiteValues, catalog: SurfaceCatalog, problems: Diagnostic[]): SuiteValues {
+  if (!suite.pending || suite.pending.length === 0) return suite;
+  const out: SuiteSink = {
+    ...(suite.values ? { values: { ...suite.values } } : {}),
+    ...(suite.maps ? { maps: { ...suite.maps } } : {}),
+  };
+  const declared = declaredSuiteKeys(catalog);
+  for (const p of suite.pending) {
+    const d = declared.get(p.name);
+    if (d) loadDeclaredKey(p.source, catalog, d, p.name, p.key, p.value, problems, out);
+    else problems.push(unknownSuiteKey(p.source, catalog, p.name, p.key));
+  }
+  const { pending: _settled, ...rest } = suite;
+  return { ...rest, ...out };
 }
 
 function loadServer(source: YamlSource, value: Node | null, keyNode: Node, problems: Diagnostic[]): SuiteServer | undefined {

@@ -16,6 +16,8 @@ export interface SurfaceKind {
   readonly executionArgs?: (keys: Readonly<Record<string, unknown>>, steps: readonly unknown[]) => Readonly<Record<string, unknown>>;
   readonly platforms?: AdapterPlatforms;
   readonly leakCorpus?: boolean;
+  /** The schema of the facts its drivers report into the trace header's app entry. */
+  readonly facts?: object;
 }
 
 /** Every app kind a flow may name: the built-in adapters and the project's own. */

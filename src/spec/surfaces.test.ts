@@ -102,7 +102,7 @@ describe("apps: and in: blocks", () => {
       { plainStepsAreRules: true, platform: "win32" },
     );
     expect(grammar.ok ? [] : grammar.diagnostics.map((d) => `${d.span?.line}:${d.span?.column} ${d.code} ${d.message}`)).toEqual([
-      "7:16 unsupported-step `Hover over` is not implemented for windows apps yet.",
+      "7:16 unsupported-step `Hover over` cannot be done on a Windows program: a desktop window has no page to go to, reload or resize, no hover and no file input.",
       "8:22 unsupported-step A `css:` selector cannot be used on a Windows program: it has no CSS selectors (grammar form `css`).",
     ]);
   });

@@ -178,61 +178,6 @@ export const TraceStep = Type.Object(
   { additionalProperties: false },
 );
 
-/** A `mock:` rule as written in the flow (see docs/flow-format.md); applied identically at record and every replay. */
-export const MockRule = Type.Object(
-  {
-    url_contains: Type.String({ minLength: 1, description: "Substring of the request URL." }),
-    method: Opt(Type.String({ description: "Upper-case HTTP method; any when absent." })),
-    status: Opt(Type.Integer({ minimum: 100, maximum: 599, description: "Default 200." })),
-    content_type: Opt(Type.String()),
-    body: Opt(Type.Unknown({ description: "A string is served verbatim (text/plain), anything else as JSON." })),
-  },
-  { additionalProperties: false },
-);
-
-/** The `session:` seed with values as written (`${VAR}` raw, resolved at apply time on every run). */
-export const SessionSeed = Type.Object(
-  {
-    cookies: Opt(
-      Type.Array(Type.Object({ name: Type.String({ minLength: 1 }), value: Type.String(), domain: Opt(Type.String()) }, { additionalProperties: false })),
-    ),
-    local_storage: Opt(Type.Record(Type.String(), Type.String())),
-  },
-  { additionalProperties: false },
-);
-
-/** The `browser:` shape as written; replay applies it from here, never from the spec. */
-export const BrowserShape = Type.Object(
-  {
-    name: Opt(
-      Type.Union([Type.Literal("chromium"), Type.Literal("firefox")], {
-        description: "The browser engine as written; --browser and FLOWPROOF_BROWSER override it.",
-      }),
-    ),
-    viewport: Opt(
-      Type.Object(
-        {
-          width: Type.Integer({ minimum: 1 }),
-          height: Type.Integer({ minimum: 1 }),
-          device_scale_factor: Opt(Type.Number({ exclusiveMinimum: 0 })),
-          mobile: Opt(Type.Boolean()),
-          touch: Opt(Type.Boolean()),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-    user_agent: Opt(Type.String()),
-    args: Opt(Type.Array(Type.String())),
-    clock: Opt(Type.Object({ at: Type.String({ format: "date-time" }), timezone: Opt(Type.String()) }, { additionalProperties: false })),
-    random: Opt(Type.Object({ seed: Type.Integer({ minimum: 0, maximum: 4294967295 }) }, { additionalProperties: false })),
-    downloads_dir: Opt(Type.String({ description: "Relative to the flow file." })),
-    endpoint: Opt(Type.String({ description: "DevTools URL of a running browser (raw ${VAR} references)." })),
-    grid: Opt(Type.String({ description: "Selenium Grid URL as written (raw ${VAR} references)." })),
-    capabilities: Opt(Type.Record(Type.String(), Type.Unknown(), { description: "Extra W3C capabilities for a grid session, as written." })),
-  },
-  { additionalProperties: false },
-);
-
 /** Where a flow's browser ran when not on this machine: a Selenium Grid session (docs/grid.md). */
 export const RanOn = Type.Object(
   {
@@ -246,43 +191,23 @@ export const RanOn = Type.Object(
   },
 );
 
+/** Where an adapter's own header block may sit beside the format's fields: a lowercase name. */
+export const ADAPTER_BLOCK_NAME = "^[a-z][a-z0-9_]*$";
+
 export const AppInfo = Type.Object(
   {
     name: Type.String(),
-    adapter: Type.String({ description: "web, api, uia, sap-com, vision, multi" }),
+    adapter: Type.String({
+      description: "The app kind (`web`, `api`, `windows`, a project adapter's kind), or `multi` for a multi-surface flow's sentinel entry.",
+    }),
     url: Opt(Type.String({ description: "Start URL as written (raw ${VAR} references)." })),
-    window_title: Opt(Type.String({ description: "A Windows app's window title as written (raw ${VAR} references)." })),
-    command: Opt(Type.String({ description: "A Windows app's command line as written (raw ${VAR} references)." })),
-    geometry: Opt(
-      Type.Object(
-        { width: Type.Integer(), height: Type.Integer(), x: Opt(Type.Integer()), y: Opt(Type.Integer()) },
-        { additionalProperties: false, description: "A Windows app's window rectangle as applied before the first step (`window:`); replay applies it again." },
-      ),
-    ),
-    backend: Opt(Type.String({ description: "A Windows app's element backend that resolved the steps (uia, win32); replay uses the same one." })),
-    connection: Opt(
-      Type.String({
-        description:
-          "A SAP flow's or sap surface's `connection:` (the SAP Logon entry) as written (raw ${VAR} references); absent when it attaches to a session already logged on.",
-      }),
-    ),
-    login_user: Opt(
-      Type.String({
-        description:
-          "A SAP flow's or sap surface's `login.user` as written (raw ${VAR} references); the password is never stored, every record and replay resolves it from the flow.",
-      }),
-    ),
     version: Opt(Type.String()),
-    engine: Opt(
-      Type.Union([Type.Literal("chromium"), Type.Literal("firefox")], {
-        description: "The browser engine a web flow was recorded in (a fact: replay runs in the engine the flow or the run names).",
-      }),
-    ),
-    ran_on: Opt(RanOn),
-    /** A multi-surface flow's web surface: its own `browser:` shape as written, applied from here at replay. */
-    browser: Opt(BrowserShape),
   },
-  { additionalProperties: true },
+  {
+    additionalProperties: true,
+    description:
+      "Every further field is the adapter's own: a key it records (as written, raw ${VAR} references) or a fact its driver reports (`facts`). A replay checks each against the adapter's keys or facts schema (docs/plugins.md, \"Header blocks\").",
+  },
 );
 
 export const TraceHeader = Type.Object(
@@ -322,9 +247,6 @@ export const TraceHeader = Type.Object(
           'The flow\'s redact: rules, copied at record so every replay masks identically: {target: {css} | {text} | {rect: [x, y, w, h]}, mode: "mask"}. A rule this version cannot parse disables frame capture (fail closed).',
       }),
     ),
-    session: Opt(SessionSeed),
-    mock: Opt(Type.Array(MockRule)),
-    browser: Opt(BrowserShape),
     control: Opt(Type.Object({ id: Type.String(), title: Opt(Type.String()), description: Opt(Type.String()) }, { additionalProperties: false })),
     expect: Opt(
       Type.Object(
@@ -393,7 +315,15 @@ export const TraceHeader = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    patternProperties: {
+      [ADAPTER_BLOCK_NAME]: {
+        description:
+          "An adapter's own block: a key it records beside `app` (`recorded: { top: true }`, e.g. the web adapter's `browser`, `mock`, `session`), as written. A replay checks it against that key's schema (docs/plugins.md, \"Header blocks\").",
+      },
+    },
+  },
 );
 
 export type { SelectorOf, SelectorPayload } from "./selector.ts";
@@ -404,11 +334,14 @@ export type ActionOf<T extends Action["type"]> = Extract<Action, { type: T }>;
 export type ActionType = Action["type"];
 export type SyncCondition = Static<typeof SyncCondition>;
 export type TraceStep = Static<typeof TraceStep>;
-export type TraceHeader = Static<typeof TraceHeader>;
-export type AppInfo = Static<typeof AppInfo>;
-export type MockRule = Static<typeof MockRule>;
-export type SessionSeed = Static<typeof SessionSeed>;
-export type BrowserShape = Static<typeof BrowserShape>;
+/** An app entry: the core's fields, and the adapter's own (its recorded keys, its drivers' facts). */
+export type AppInfo = Static<typeof AppInfo> & { [field: string]: unknown };
+/** A trace header: the format's fields, and adapters' own blocks beside them. */
+export type TraceHeader = Omit<Static<typeof TraceHeader>, "app" | "apps"> & {
+  app: AppInfo;
+  apps?: Record<string, AppInfo>;
+  [block: string]: unknown;
+};
 export type StepEffect = Static<typeof StepEffect>;
 
 /** The whole-file schema: `$defs` for the header line and a step line. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { TraceError } from "../diagnostics/diagnostic.ts";
 import type { TraceHeader, TraceStep } from "./schema.ts";
-import { checkSeal, sealKind, sealOf, sealPolicy, sealProblem, traceKey } from "./seal.ts";
+import { checkSeal, headerLine, sealKind, sealOf, sealPolicy, sealProblem, traceKey } from "./seal.ts";
 
 const HEADER: TraceHeader = {
   format: "flowproof-trace",
@@ -100,5 +100,36 @@ describe("sealPolicy and traceKey", () => {
     expect(short.message).toBe("FLOWPROOF_TRACE_KEY is set but shorter than 16 characters: it cannot sign or verify a trace");
     expect(JSON.stringify(short.diagnostics)).not.toContain("hunter2");
     expect(traceError(() => traceKey({ FLOWPROOF_TRACE_KEY: "" })).message).toContain("is set but empty");
+  });
+});
+
+describe("headerLine", () => {
+  test("adapter blocks sit where older traces carried them (the web's session, mock, browser before control), any other after the format's fields", () => {
+    const header = {
+      ...HEADER,
+      terminal: { rows: 24 },
+      effects: "strict" as const,
+      browser: { viewport: { width: 1, height: 1 } },
+      mock: [],
+      session: {},
+      expect: { fail: "x", step: "s0001" },
+      redaction: [],
+    };
+    expect(Object.keys(JSON.parse(headerLine(header)))).toEqual([
+      "format",
+      "version",
+      "trace_id",
+      "recorded_at",
+      "app",
+      "env",
+      "spec",
+      "redaction",
+      "session",
+      "mock",
+      "browser",
+      "expect",
+      "effects",
+      "terminal",
+    ]);
   });
 });

@@ -12,7 +12,15 @@ export const ALLOW_UNSEALED_VAR = "FLOWPROOF_ALLOW_UNSEALED";
 /** The shortest key accepted: an HMAC key shorter than this is guessable. */
 export const MIN_TRACE_KEY_LENGTH = 16;
 
-const HEADER_ORDER = Object.keys(TraceHeader.properties);
+/**
+ * The header line's key order: the format's own fields, with the adapter blocks older traces
+ * carried (`session`, `mock`, `browser`) kept where they sat, so every older seal still holds;
+ * any other adapter block follows the format's fields, sorted by name.
+ */
+const HEADER_ORDER = ((core: string[]) => {
+  const at = core.indexOf("control");
+  return [...core.slice(0, at), "session", "mock", "browser", ...core.slice(at)];
+})(Object.keys(TraceHeader.properties));
 const STEP_ORDER = Object.keys(TraceStep.properties);
 
 export type Integrity = NonNullable<Header["integrity"]>;

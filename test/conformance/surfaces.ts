@@ -12,7 +12,7 @@ export const WINDOWS_GAPS: Expectations = {
   dialogs: "a Windows message box is a window the driver searches like any other: steps click its buttons, nothing is armed to answer it",
   cookies: "a desktop program keeps no browser cookies",
   pages: "a Windows app shows windows, not web pages",
-  hover: "`Hover` is not implemented for windows apps yet",
+  hover: "a desktop window has no hover (the `hover` capability)",
   drag: "Drag is web only",
   scroll: "a Windows control is acted on where it is; scrolling it into view is not implemented",
 };

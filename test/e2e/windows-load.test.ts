@@ -32,7 +32,9 @@ steps:
         "notes.flow.yaml:6:18: error[unsupported-step] A `css:` selector cannot be used on Notepad: it has no CSS selectors (grammar form `css`).",
       );
       expect(r.stderr).toContain("id:<AutomationId>");
-      expect(r.stderr).toContain("notes.flow.yaml:7:12: error[unsupported-step] `Hover over` is not implemented for windows apps yet.");
+      expect(r.stderr).toContain(
+        "notes.flow.yaml:7:12: error[unsupported-step] `Hover over` cannot be done on Notepad: a desktop window has no page to go to, reload or resize, no hover and no file input.",
+      );
     }
   },
   60_000,

@@ -2,7 +2,7 @@
 // surface of it) run a program in a pseudo-terminal and drive it through its screen. Written only
 // against flowproof's plugin contract: its keys (`command:`, `columns:`, `rows:`) with how each
 // travels, the general forms a terminal lacks, its capabilities, and the driver.
-import { AdapterUnavailableError, defineAdapter, GRAMMAR_FORMS, keyRole, Type } from "flowproof";
+import { AdapterError, AdapterUnavailableError, defineAdapter, GRAMMAR_FORMS, keyRole, Type } from "flowproof";
 import type { AdapterSession, AppDriver, LaunchContext } from "flowproof";
 import { openTerminal } from "./pty.ts";
 import { CAPABILITIES, TerminalDriver } from "./driver.ts";
@@ -45,11 +45,7 @@ class TerminalSession implements AdapterSession {
     const command = config["command"];
     if (typeof command !== "string" || command.trim() === "")
       throw new AdapterUnavailableError("a terminal app needs `command:`", "command: bun stockroom.ts --store ${STORE}");
-    if (!Bun.which("script"))
-      throw new AdapterUnavailableError(
-        "no `script` program found (util-linux): it provides the pseudo-terminal",
-        "install util-linux (Debian: `apt-get install bsdutils`)",
-      );
+    if (!Bun.which("script")) throw new AdapterError("terminal/no-pty", "no `script` program found (util-linux): it provides the pseudo-terminal");
     // Messages name the program as written, so a `${VAR}` in it stays a reference there.
     const written = typeof ctx.written?.["command"] === "string" ? ctx.written["command"] : "the terminal app";
     return new TerminalDriver(openTerminal(command, sizeOf(config), ctx.baseDir), written);
@@ -66,6 +62,13 @@ export const plugin = defineAdapter({
     schema: KEYS,
     refuse: {
       url: { message: "a terminal app has no start page: `url:` belongs to web flows", hint: "remove `url:`; the program is started from `command:`" },
+    },
+  },
+  // Its own error codes, raised as `terminal/<name>`: documented with the built-ins' in docs/errors.md.
+  errors: {
+    "no-pty": {
+      meaning: "The `script` program (util-linux), which gives a terminal app its pseudo-terminal, is not installed.",
+      hint: "install util-linux (Debian: `apt-get install bsdutils`)",
     },
   },
   // A terminal shows lines of text: none of the web's page-level forms apply.
