@@ -1,0 +1,189 @@
+// Whole-process benchmark: `flowproof run` against a Playwright script, each a process of its own.
+//
+//   node_modules/.bin/bun bench/whole-process.ts [--runs N] [--warmup W] [--json]
+//
+// Serves bench/pages/ on 127.0.0.1, records bench/flows/bench.flow.yaml once (untimed), then runs,
+// interleaved in each round (the order rotates from round to round), the same 30 steps as:
+//   flowproof: `bun src/cli/main.ts run` with --recording-detail off, low, the default (full), --video;
+//   Playwright: `node` running playwright-process.ts (bundled for Node): bare, with tracing
+//   (screenshots + snapshots), with video (WebM).
+// Each time is the wall time from spawning the process to its exit: runtime start, module loading,
+// browser launch, the flow, closing and writing the evidence. Prints medians and the ratios of the
+// issue's pairs. A measurement, not a test: exits 0 whatever the figures; 1 when a run fails; 2
+// when Chromium, Node or ffmpeg (Playwright's video) is missing.
+import { spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startServer } from "./app-server.ts";
+import { findBrowser } from "../plugins/web/launch.ts";
+import { checkFlowMatchesSteps } from "./flow-drift.ts";
+import { loadAverage, machineBusy, median, wholeOption } from "./stats.ts";
+
+const ROOT = resolve(import.meta.dir, "..");
+const FLOW_FILE = resolve(import.meta.dir, "flows", "bench.flow.yaml");
+const CLI = join(ROOT, "src", "cli", "main.ts");
+const USAGE = "bun bench/whole-process.ts [--runs N] [--warmup W] [--json]";
+
+interface Contender {
+  readonly name: string;
+  readonly command: (ctx: Ctx) => readonly string[];
+}
+interface Ctx {
+  readonly spec: string;
+  readonly chrome: string;
+  readonly startUrl: string;
+  readonly pwScript: string;
+  readonly out: string;
+}
+
+const bun = process.execPath;
+const fp =
+  (...flags: string[]) =>
+  (ctx: Ctx) => [bun, CLI, "run", ctx.spec, ...flags];
+const pw = (mode: string) => (ctx: Ctx) => ["node", ctx.pwScript, mode, ctx.chrome, ctx.startUrl, ctx.out];
+
+const CONTENDERS: readonly Contender[] = [
+  { name: "fp off", command: fp("--recording-detail", "off") },
+  { name: "fp low", command: fp("--recording-detail", "low") },
+  { name: "fp full", command: fp() },
+  { name: "fp video", command: fp("--video") },
+  { name: "PW bare", command: pw("bare") },
+  { name: "PW tracing", command: pw("tracing") },
+  { name: "PW video", command: pw("video") },
+];
+
+/** The issue's pairs: flowproof figure, Playwright figure, target ratio. */
+const PAIRS = [
+  ["fp off", "PW bare", 0.4],
+  ["fp low", "PW bare", undefined],
+  ["fp full", "PW tracing", 0.6],
+  ["fp video", "PW video", 0.8],
+] as const;
+
+function exec(argv: readonly string[], env: Record<string, string | undefined>, cwd: string): Promise<{ ms: number; code: number | null; stderr: string }> {
+  return new Promise((done) => {
+    const t0 = performance.now();
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    child.on("exit", (code) => done({ ms: performance.now() - t0, code, stderr }));
+  });
+}
+
+/** Playwright's video needs its ffmpeg: a browsers directory whose ffmpeg-<revision> is the system's. */
+function playwrightFfmpeg(dir: string): string | undefined {
+  const ffmpeg = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].find((p) => existsSync(p));
+  if (!ffmpeg) return undefined;
+  const browsers = JSON.parse(readFileSync(join(ROOT, "node_modules", "playwright-core", "browsers.json"), "utf8")) as {
+    browsers: { name: string; revision: string }[];
+  };
+  const revision = browsers.browsers.find((b) => b.name === "ffmpeg")?.revision;
+  if (!revision) return undefined;
+  mkdirSync(join(dir, `ffmpeg-${revision}`), { recursive: true });
+  symlinkSync(ffmpeg, join(dir, `ffmpeg-${revision}`, "ffmpeg-linux"));
+  return dir;
+}
+
+const ms = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "n/a");
+
+async function main(): Promise<number> {
+  const runs = wholeOption("--runs", 5, USAGE, 1);
+  const warmup = wholeOption("--warmup", 1, USAGE);
+  const json = process.argv.includes("--json");
+  const chrome = findBrowser(process.env, { headless: true }).path;
+  if (!chrome) {
+    console.error("bench: no Chromium found; set FLOWPROOF_CHROME or install chromium");
+    return 2;
+  }
+  checkFlowMatchesSteps(FLOW_FILE);
+  const work = mkdtempSync(join(tmpdir(), "flowproof-wholebench-"));
+  const browsersPath = playwrightFfmpeg(join(work, "pw-browsers"));
+  if (!browsersPath) {
+    console.error("bench: Playwright's video needs ffmpeg (Debian/Ubuntu: apt-get install ffmpeg)");
+    return 2;
+  }
+  const server = startServer();
+  try {
+    const spec = join(work, "bench.flow.yaml");
+    copyFileSync(FLOW_FILE, spec);
+    const pwScript = join(work, "playwright-process.cjs");
+    const built = await Bun.build({
+      entrypoints: [join(import.meta.dir, "playwright-process.ts")],
+      target: "node",
+      format: "cjs",
+      external: ["playwright-core"],
+    });
+    if (!built.success || !built.outputs[0]) throw new Error(`bundling playwright-process.ts failed: ${built.logs.join("\n")}`);
+    await Bun.write(pwScript, built.outputs[0]);
+    const env = {
+      ...process.env,
+      BENCH_URL: server.url,
+      FLOWPROOF_CHROME: chrome,
+      NODE_PATH: join(ROOT, "node_modules"),
+      PLAYWRIGHT_BROWSERS_PATH: browsersPath,
+    };
+    const recorded = await exec([bun, CLI, "record", spec, "--author", "rules", "--recording-detail", "off"], env, work);
+    if (recorded.code !== 0) {
+      console.error(`bench: recording failed:\n${recorded.stderr}`);
+      return 1;
+    }
+    const nodeVersion = (await new Response(Bun.spawn(["node", "--version"]).stdout).text()).trim();
+    const { version } = (await import("playwright-core/package.json", { with: { type: "json" } })).default as { version: string };
+    const loadBefore = loadAverage();
+    const busyBefore = await machineBusy();
+    const samples = new Map<string, number[]>(CONTENDERS.map((c) => [c.name, []]));
+    for (let round = -warmup; round < runs; round++) {
+      const shift = ((round % CONTENDERS.length) + CONTENDERS.length) % CONTENDERS.length;
+      const order = [...CONTENDERS.slice(shift), ...CONTENDERS.slice(0, shift)];
+      const line: string[] = [];
+      for (const c of order) {
+        const out = join(work, "out");
+        mkdirSync(out, { recursive: true });
+        const r = await exec(c.command({ spec, chrome, startUrl: `${server.url}/index.html`, pwScript, out }), env, work);
+        if (r.code !== 0) {
+          console.error(`bench: ${c.name} failed (exit ${r.code}):\n${r.stderr.trim().split("\n").slice(-8).join("\n")}`);
+          return 1;
+        }
+        // Every run starts from the same state: no earlier run bundles, no earlier videos or traces.
+        rmSync(out, { recursive: true, force: true });
+        rmSync(join(work, ".flowproof", "runs"), { recursive: true, force: true });
+        if (round >= 0) samples.get(c.name)!.push(r.ms);
+        line.push(`${c.name} ${ms(r.ms)}`);
+      }
+      console.error(`bench: ${round >= 0 ? `round ${round + 1}/${runs}` : "warm-up"}: ${line.join(", ")}`);
+    }
+    const busyAfter = await machineBusy();
+    const med = (name: string) => median(samples.get(name)!);
+    const pct = (x: number | undefined) => (x === undefined ? "unknown" : `${(100 * x).toFixed(0)}%`);
+    const lines: string[] = [];
+    lines.push(`Whole processes, 30-step flow, ${runs} interleaved round(s) after ${warmup} warm-up, medians of wall time (spawn to exit), ms`);
+    lines.push(`browser: ${chrome}; ${navigator.hardwareConcurrency} CPU(s); Bun ${Bun.version}; Node ${nodeVersion}; playwright-core ${version}`);
+    lines.push(`load average (1, 5, 15 min) before: ${loadBefore}, after: ${loadAverage()}`);
+    lines.push(`machine busy (other processes) in the second before: ${pct(busyBefore)}, after: ${pct(busyAfter)}`);
+    lines.push("");
+    lines.push("| contender | median | min–max |");
+    lines.push("|---|---:|---:|");
+    for (const c of CONTENDERS) {
+      const xs = samples.get(c.name)!;
+      lines.push(`| ${c.name} | ${ms(med(c.name))} | ${ms(Math.min(...xs))}–${ms(Math.max(...xs))} |`);
+    }
+    lines.push("");
+    lines.push("| flowproof | Playwright | ratio | target | status |");
+    lines.push("|---|---|---:|---:|---|");
+    for (const [a, b, target] of PAIRS) {
+      const r = med(a) / med(b);
+      lines.push(
+        `| ${a} | ${b} | ${r.toFixed(2)}× | ${target === undefined ? "—" : `≤ ${target}×`} | ${target === undefined ? "" : r <= target ? "met" : "MISSED"} |`,
+      );
+    }
+    console.log(lines.join("\n"));
+    if (json) console.log(JSON.stringify(Object.fromEntries(samples)));
+    return 0;
+  } finally {
+    server.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+process.exit(await main());
