@@ -1,8 +1,9 @@
 // Preloaded by bench/start-up-profile.ts into a `flowproof run` process (`bun --preload`): notes
 // when the process got here (Bun's own start), every DevTools command with its start and end,
-// the web driver's open and close, and the process's exit, in ms since the process started, and
+// the web driver's open and close, when the browser process was spawned (from /proc), and the
+// process's exit, in ms since the process started, and
 // writes them as JSON to $FLOWPROOF_PROFILE_OUT at exit. Measures; changes nothing it wraps.
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 
 type Mark = readonly [at: number, what: string, end?: number];
 const marks: Mark[] = [[performance.now(), "preload"]];
@@ -25,9 +26,24 @@ Connection.prototype.send = async function (this: import("../plugins/web/cdp/con
   }
 } as typeof send;
 
+/** Start time (ms since this process started) of the newest child process: the browser, spawned by the launcher. */
+function newestChildStart(): number | undefined {
+  try {
+    const ticks = (pid: string) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19]);
+    const children = readdirSync("/proc/self/task").flatMap((t) => readFileSync(`/proc/self/task/${t}/children`, "utf8").trim().split(/\s+/).filter(Boolean));
+    const newest = Math.max(...children.map(ticks));
+    // Clock ticks since boot (100 per second on Linux), so 10 ms resolution; this process's own start is 0.
+    return Number.isFinite(newest) ? (newest - ticks("self")) * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const connect = Connection.connect.bind(Connection);
 Connection.connect = async (...args: Parameters<typeof connect>) => {
   const t = performance.now();
+  const spawned = newestChildStart();
+  if (spawned !== undefined) marks.push([spawned, "browser spawned"]);
   try {
     return await connect(...args);
   } finally {
