@@ -1,12 +1,14 @@
 // Whole-process benchmark: `flowproof run` against a Playwright script, each a process of its own.
 //
-//   node_modules/.bin/bun bench/whole-process.ts [--runs N] [--warmup W] [--json]
+//   node_modules/.bin/bun bench/whole-process.ts [--runs N] [--warmup W] [--baseline DIR] [--json]
 //
 // Serves bench/pages/ on 127.0.0.1, records bench/flows/bench.flow.yaml once (untimed), then runs,
 // interleaved in each round (the order rotates from round to round), the same 30 steps as:
 //   flowproof: `bun src/cli/main.ts run` with --recording-detail off, low, the default (full), --video;
 //   Playwright: `node` running playwright-process.ts (bundled for Node): bare, with tracing
 //   (screenshots + snapshots), with video (WebM).
+// With --baseline DIR (another flowproof checkout, e.g. the commit before a change), its four
+// flowproof runs join the same rounds, so before and after are measured under the same load.
 // Each time is the wall time from spawning the process to its exit: runtime start, module loading,
 // browser launch, the flow, closing and writing the evidence. Prints medians and the ratios of the
 // issue's pairs. A measurement, not a test: exits 0 whatever the figures; 1 when a run fails; 2
@@ -23,7 +25,7 @@ import { loadAverage, machineBusy, median, wholeOption } from "./stats.ts";
 const ROOT = resolve(import.meta.dir, "..");
 const FLOW_FILE = resolve(import.meta.dir, "flows", "bench.flow.yaml");
 const CLI = join(ROOT, "src", "cli", "main.ts");
-const USAGE = "bun bench/whole-process.ts [--runs N] [--warmup W] [--json]";
+const USAGE = "bun bench/whole-process.ts [--runs N] [--warmup W] [--baseline DIR] [--json]";
 
 interface Contender {
   readonly name: string;
@@ -41,13 +43,19 @@ const bun = process.execPath;
 const fp =
   (...flags: string[]) =>
   (ctx: Ctx) => [bun, CLI, "run", ctx.spec, ...flags];
+/** The same flowproof run from another checkout. */
+const baseline = (root: string, flags: readonly string[]) => (ctx: Ctx) => [bun, join(root, "src", "cli", "main.ts"), "run", ctx.spec, ...flags];
 const pw = (mode: string) => (ctx: Ctx) => ["node", ctx.pwScript, mode, ctx.chrome, ctx.startUrl, ctx.out];
 
+const FLOWPROOF_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  "fp off": ["--recording-detail", "off"],
+  "fp low": ["--recording-detail", "low"],
+  "fp full": [],
+  "fp video": ["--video"],
+};
+
 const CONTENDERS: readonly Contender[] = [
-  { name: "fp off", command: fp("--recording-detail", "off") },
-  { name: "fp low", command: fp("--recording-detail", "low") },
-  { name: "fp full", command: fp() },
-  { name: "fp video", command: fp("--video") },
+  ...Object.entries(FLOWPROOF_FLAGS).map(([name, flags]) => ({ name, command: fp(...flags) })),
   { name: "PW bare", command: pw("bare") },
   { name: "PW tracing", command: pw("tracing") },
   { name: "PW video", command: pw("video") },
@@ -91,6 +99,18 @@ async function main(): Promise<number> {
   const runs = wholeOption("--runs", 5, USAGE, 1);
   const warmup = wholeOption("--warmup", 1, USAGE);
   const json = process.argv.includes("--json");
+  const b = process.argv.indexOf("--baseline");
+  const baselineRoot = b === -1 ? undefined : resolve(process.argv[b + 1] ?? "");
+  if (baselineRoot !== undefined && !existsSync(join(baselineRoot, "src", "cli", "main.ts"))) {
+    console.error(`usage: ${USAGE} (--baseline needs a flowproof checkout: no src/cli/main.ts in ${baselineRoot})`);
+    return 2;
+  }
+  const contenders: readonly Contender[] = [
+    ...CONTENDERS,
+    ...(baselineRoot
+      ? Object.entries(FLOWPROOF_FLAGS).map(([name, flags]) => ({ name: `baseline ${name.slice(3)}`, command: baseline(baselineRoot, flags) }))
+      : []),
+  ];
   const chrome = findBrowser(process.env, { headless: true }).path;
   if (!chrome) {
     console.error("bench: no Chromium found; set FLOWPROOF_CHROME or install chromium");
@@ -132,10 +152,10 @@ async function main(): Promise<number> {
     const { version } = (await import("playwright-core/package.json", { with: { type: "json" } })).default as { version: string };
     const loadBefore = loadAverage();
     const busyBefore = await machineBusy();
-    const samples = new Map<string, number[]>(CONTENDERS.map((c) => [c.name, []]));
+    const samples = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
     for (let round = -warmup; round < runs; round++) {
-      const shift = ((round % CONTENDERS.length) + CONTENDERS.length) % CONTENDERS.length;
-      const order = [...CONTENDERS.slice(shift), ...CONTENDERS.slice(0, shift)];
+      const shift = ((round % contenders.length) + contenders.length) % contenders.length;
+      const order = [...contenders.slice(shift), ...contenders.slice(0, shift)];
       const line: string[] = [];
       for (const c of order) {
         const out = join(work, "out");
@@ -164,7 +184,7 @@ async function main(): Promise<number> {
     lines.push("");
     lines.push("| contender | median | min–max |");
     lines.push("|---|---:|---:|");
-    for (const c of CONTENDERS) {
+    for (const c of contenders) {
       const xs = samples.get(c.name)!;
       lines.push(`| ${c.name} | ${ms(med(c.name))} | ${ms(Math.min(...xs))}–${ms(Math.max(...xs))} |`);
     }
@@ -176,6 +196,19 @@ async function main(): Promise<number> {
       lines.push(
         `| ${a} | ${b} | ${r.toFixed(2)}× | ${target === undefined ? "—" : `≤ ${target}×`} | ${target === undefined ? "" : r <= target ? "met" : "MISSED"} |`,
       );
+    }
+    if (baselineRoot) {
+      lines.push("");
+      lines.push(`baseline: ${baselineRoot}, in the same rounds`);
+      lines.push("");
+      lines.push("| flowproof | baseline | this checkout | change | this / Playwright | baseline / Playwright |");
+      lines.push("|---|---:|---:|---:|---:|---:|");
+      for (const [a, pwName] of PAIRS) {
+        const base = med(`baseline ${a.slice(3)}`);
+        lines.push(
+          `| ${a.slice(3)} | ${ms(base)} | ${ms(med(a))} | ${(((med(a) - base) / base) * 100).toFixed(0)} % | ${(med(a) / med(pwName)).toFixed(2)}× | ${(base / med(pwName)).toFixed(2)}× |`,
+        );
+      }
     }
     console.log(lines.join("\n"));
     if (json) console.log(JSON.stringify(Object.fromEntries(samples)));
