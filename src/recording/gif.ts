@@ -116,7 +116,9 @@ export async function assembleGif(offsetsMs: readonly number[], load: (index: nu
 
 function everyNthPixel(rgba: Uint8Array, n: number): Uint8Array {
   const pixels = Math.floor(rgba.length / 4 / n);
-  const out = new Uint8Array(pixels * 4);
-  for (let i = 0; i < pixels; i++) out.set(rgba.subarray(i * n * 4, i * n * 4 + 4), i * 4);
-  return out;
+  const out = new Uint32Array(pixels);
+  // Whole pixels at a time (an RGBA pixel is one 32-bit word); a misaligned view is copied first.
+  const words = rgba.byteOffset % 4 === 0 ? new Uint32Array(rgba.buffer, rgba.byteOffset, rgba.length >> 2) : new Uint32Array(rgba.slice().buffer);
+  for (let i = 0; i < pixels; i++) out[i] = words[i * n]!;
+  return new Uint8Array(out.buffer);
 }
