@@ -1,7 +1,7 @@
 // Decoded frames in memory: PNG decode/encode, solid rectangle fills and downscaling. Pixels
 // only: no clock, no disk. Every persisted frame is encoded here after its masks were applied.
 import { inflateSync } from "node:zlib";
-import { PNG } from "pngjs";
+import type { PNG as PngClass } from "pngjs";
 
 /** An RGBA image, 8 bits per channel, rows top to bottom. */
 export interface Image {
@@ -20,10 +20,14 @@ export interface PixelRect {
 
 export type Rgb = readonly [number, number, number];
 
+/** The general PNG codec, loaded on first use (a `require` the single-file build bundles): a run whose frames all decode on the fast path and are kept as captured never needs it. */
+let pngjs: typeof PngClass | undefined;
+const PNG = (): typeof PngClass => (pngjs ??= (require("pngjs") as { PNG: typeof PngClass }).PNG);
+
 export function decodePng(bytes: Uint8Array): Image {
   const fast = decodePlainPng(bytes);
   if (fast) return fast;
-  const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  const png = PNG().sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   return { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.byteLength) };
 }
 
@@ -115,9 +119,9 @@ function unfilter(filter: number, src: Uint8Array, line: Uint8Array, prev: Uint8
 
 /** Encodes fast (zlib level 1, one filter): frames are written on the step path. */
 export function encodePng(image: Image): Uint8Array {
-  const png = new PNG({ width: image.width, height: image.height });
+  const png = new (PNG())({ width: image.width, height: image.height });
   png.data = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
-  const out = PNG.sync.write(png, { deflateLevel: 1, filterType: 1 });
+  const out = PNG().sync.write(png, { deflateLevel: 1, filterType: 1 });
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }
 

@@ -1,7 +1,8 @@
 // A web run loads only what it uses: through the real CLI and real Chromium, `flowproof run` of a
 // web flow never loads the OCR engine, the spreadsheet, PDF and DOCX readers, the SQL client, the
 // MCP SDK, the model clients, nor the modules of the other commands and of the other surfaces'
-// drivers. Each of them costs start-up time in every run that never uses it.
+// drivers, nor the general PNG codec (Chromium's captures decode on a fast path and are kept as
+// they came). Each of them costs start-up time in every run that never uses it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -25,6 +26,7 @@ const PACKAGES = [
   "@modelcontextprotocol/sdk",
   "openai",
   "pixelmatch",
+  "pngjs",
 ];
 
 /** The packages the control imports (the OCR model and core are loaded by tesseract.js's worker, not imported). */
