@@ -9,15 +9,16 @@
 // Every timed run includes its own browser launch and close. Prints a table and exits 0; exits 1
 // when a replay fails (the figures would be meaningless) and 2 when Chromium is missing.
 // See bench/README.md for what each figure means.
-import { existsSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { chromium, type Locator, type Page } from "playwright-core";
-import { parse as parseYaml } from "yaml";
+import { chromium } from "playwright-core";
 import { record, run } from "../src/index.ts";
 import { PAGES_DIR, startServer } from "./app-server.ts";
 import { findBrowser } from "../plugins/web/launch.ts";
-import { median } from "./stats.ts";
+import { loadAverage, machineBusy, median } from "./stats.ts";
+import { STEPS, type Kind, type Mode } from "./playwright-steps.ts";
+import { checkFlowMatchesSteps } from "./flow-drift.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Options and environment
@@ -28,10 +29,6 @@ const FLOW_FILE = resolve(BENCH_DIR, "flows", "bench.flow.yaml");
 const CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 /** flowproof's page viewport; the Playwright context uses the same so layout is identical. */
 const VIEWPORT = { width: 1280, height: 800 } as const;
-/** Same bound as flowproof's default assertion timeout. */
-const ASSERT_TIMEOUT_MS = 10_000;
-/** flowproof's poll backoff (src/engine/poll.ts), reused for the Playwright retrying assertions. */
-const BACKOFF_MS = [0, 10, 20, 50, 100, 100, 250];
 
 /** Machine CPU share (outside the bench's own runs) above which the figures are flagged as noisy. */
 const BUSY_WARN = 0.1;
@@ -73,131 +70,6 @@ function usage(problem?: string): never {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-// ---------------------------------------------------------------------------------------------
-// The 30 steps, once per contender. `text` must equal the flow file's step (checked at start).
-
-type Kind = "assert" | "wait" | "type" | "replace" | "select" | "check" | "click" | "press";
-type Mode = "fill" | "keys";
-
-interface BenchStep {
-  readonly text: string;
-  readonly kind: Kind;
-  /** Characters typed (type/replace steps). */
-  readonly chars?: number;
-  readonly pw: (page: Page, mode: Mode) => Promise<void>;
-}
-
-async function until(what: string, probe: () => Promise<boolean>): Promise<void> {
-  const deadline = performance.now() + ASSERT_TIMEOUT_MS;
-  for (let i = 0; ; i++) {
-    if (await probe().catch(() => false)) return;
-    const wait = BACKOFF_MS[Math.min(i, BACKOFF_MS.length - 1)]!;
-    if (performance.now() + wait >= deadline) throw new Error(`timed out after ${ASSERT_TIMEOUT_MS} ms waiting for ${what}`);
-    await Bun.sleep(wait);
-  }
-}
-
-const shows = (loc: Locator, text: string) =>
-  until(`${String(loc)} to show ${JSON.stringify(text)}`, async () => ((await loc.textContent()) ?? "").includes(text));
-const rowCount = (page: Page, n: number) => until(`${n} visible order rows`, async () => (await page.locator("#orders tbody tr:visible").count()) === n);
-/** Type into an (empty) field: `fill` sets the value in one go; `pressSequentially` sends a keystroke per character. */
-const typeInto = (loc: Locator, text: string, mode: Mode) => (mode === "fill" ? loc.fill(text) : loc.pressSequentially(text));
-
-function typeStep(label: string, text: string): BenchStep {
-  return { text: `Type ${text} into the "${label}" field`, kind: "type", chars: text.length, pw: (page, mode) => typeInto(page.getByLabel(label), text, mode) };
-}
-
-const STEPS: readonly BenchStep[] = [
-  {
-    text: "assert: page title is Create your account - Acme",
-    kind: "assert",
-    pw: (page) => until("the page title", async () => (await page.title()) === "Create your account - Acme"),
-  },
-  typeStep("First name", "Ada"),
-  typeStep("Last name", "Lovelace"),
-  typeStep("Email", "ada.lovelace@example.com"),
-  typeStep("Phone", "+44 20 7946 0958"),
-  typeStep("Company", "Analytical Engines Ltd"),
-  typeStep("Street address", "12 Marylebone Road"),
-  typeStep("City", "London"),
-  {
-    text: 'Select United Kingdom from the "Country" dropdown',
-    kind: "select",
-    pw: async (page) => void (await page.getByLabel("Country").selectOption({ label: "United Kingdom" })),
-  },
-  { text: 'Select Team from the "Plan" dropdown', kind: "select", pw: async (page) => void (await page.getByLabel("Plan").selectOption({ label: "Team" })) },
-  { text: 'Click "Annual billing"', kind: "click", pw: (page) => page.getByRole("button", { name: "Annual billing" }).click() },
-  { text: 'assert: the "css:#price" shows $480 / year', kind: "assert", pw: (page) => shows(page.locator("#price"), "$480 / year") },
-  { text: 'Check the "Subscribe to the newsletter" checkbox', kind: "check", pw: (page) => page.getByLabel("Subscribe to the newsletter").check() },
-  { text: 'Check the "I accept the terms of service" checkbox', kind: "check", pw: (page) => page.getByLabel("I accept the terms of service").check() },
-  typeStep("Notes", "Please call after 5pm on weekdays"),
-  {
-    text: 'Replace the "City" field with Cambridge',
-    kind: "replace",
-    chars: "Cambridge".length,
-    // flowproof selects the field's text and types over it; `selectText` + keystrokes is the same thing.
-    pw: async (page, mode) => {
-      const city = page.getByLabel("City");
-      if (mode === "fill") return city.fill("Cambridge");
-      await city.selectText();
-      await city.pressSequentially("Cambridge");
-    },
-  },
-  {
-    text: 'assert: the "City" field contains Cambridge',
-    kind: "assert",
-    pw: (page) => until("the City field to contain Cambridge", async () => (await page.getByLabel("City").inputValue()).includes("Cambridge")),
-  },
-  {
-    text: 'assert: the "Create account" is enabled',
-    kind: "assert",
-    pw: (page) => until("Create account to be enabled", () => page.getByRole("button", { name: "Create account" }).isEnabled()),
-  },
-  { text: 'Press the "Create account" button', kind: "click", pw: (page) => page.getByRole("button", { name: "Create account" }).click() },
-  { text: "Wait until page shows Account created", kind: "wait", pw: (page) => page.getByText("Account created").waitFor({ timeout: 60_000 }) },
-  { text: 'assert: the "css:#result" shows Ada Lovelace', kind: "assert", pw: (page) => shows(page.locator("#result"), "Ada Lovelace") },
-  { text: 'Click "View your orders"', kind: "click", pw: (page) => page.getByRole("link", { name: "View your orders" }).click() },
-  {
-    text: "assert: page url contains /orders.html",
-    kind: "assert",
-    pw: (page) => until("the url to contain /orders.html", async () => page.url().includes("/orders.html")),
-  },
-  { text: 'assert: the "css:#orders tbody tr" appears 5 times', kind: "assert", pw: (page) => rowCount(page, 5) },
-  {
-    text: 'assert: the "css:#orders tbody tr:nth-child(3) td.status" shows Shipped',
-    kind: "assert",
-    pw: (page) => shows(page.locator("#orders tbody tr:nth-child(3) td.status"), "Shipped"),
-  },
-  typeStep("Search orders", "1004"),
-  { text: "Press Enter", kind: "press", pw: (page) => page.keyboard.press("Enter") },
-  { text: 'assert: the "css:#orders tbody tr" appears 1 times', kind: "assert", pw: (page) => rowCount(page, 1) },
-  { text: 'Click "Show details"', kind: "click", pw: (page) => page.getByRole("button", { name: "Show details" }).click() },
-  { text: 'assert: the "css:#detail" shows Total: $1,250.00', kind: "assert", pw: (page) => shows(page.locator("#detail"), "Total: $1,250.00") },
-];
-
-/** Refuses to run when the flow file and the Playwright steps above have drifted apart. */
-function checkFlowMatchesSteps(): void {
-  const doc = parseYaml(readFileSync(FLOW_FILE, "utf8")) as { steps?: unknown };
-  const steps: unknown[] = Array.isArray(doc.steps) ? doc.steps : [];
-  // A step is a plain string, `rules: …` or `assert: …`.
-  const texts = steps.map((s) => {
-    if (typeof s === "string") return s;
-    const [key, value] = Object.entries((s ?? {}) as Record<string, unknown>)[0] ?? ["", ""];
-    return key === "assert" ? `assert: ${String(value)}` : String(value);
-  });
-  const problems: string[] = [];
-  if (STEPS.length !== 30) problems.push(`the Playwright script has ${STEPS.length} steps, not 30`);
-  if (texts.length !== STEPS.length) problems.push(`${FLOW_FILE} has ${texts.length} steps, the Playwright script ${STEPS.length}`);
-  texts.forEach((t, i) => {
-    if (STEPS[i] && STEPS[i].text !== t)
-      problems.push(`step ${i + 1}: flow says ${JSON.stringify(t)}, Playwright script says ${JSON.stringify(STEPS[i].text)}`);
-  });
-  if (problems.length > 0) {
-    console.error(`bench: the flow and the Playwright script differ:\n  ${problems.join("\n  ")}`);
-    process.exit(1);
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // One timed run of each contender
@@ -251,33 +123,6 @@ async function runPlaywright(executablePath: string, url: string, mode: Mode): P
 }
 
 // ---------------------------------------------------------------------------------------------
-// Machine noise: the browser shares the cores with everything else, so a parallel test run or
-// type-check skews every figure. The bench samples how busy the machine is for a second before the
-// timed runs and a second after them (its own browsers are closed both times). On Linux it reads
-// /proc/stat. Per-process accounting during the runs does not work: Chromium's helper processes
-// are not reaped into this process's counters.
-
-function cpuTimes(): { busy: number; total: number } | undefined {
-  try {
-    const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = f;
-    const busy = user + nice + system + irq + softirq + steal;
-    return { busy, total: busy + idle + iowait };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Share of the machine's CPU in use over the next `ms` while this process sleeps; undefined without /proc. */
-async function machineBusy(ms = 1000): Promise<number | undefined> {
-  const a = cpuTimes();
-  await Bun.sleep(ms);
-  const b = cpuTimes();
-  if (!a || !b || b.total <= a.total) return undefined;
-  return (b.busy - a.busy) / (b.total - a.total);
-}
-
-// ---------------------------------------------------------------------------------------------
 // Statistics and printing
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
@@ -314,15 +159,6 @@ function indicesOf(kinds: readonly Kind[]): number[] {
 const medianOfRunTotals = (samples: readonly Sample[], idx: readonly number[]) => median(samples.map((s) => sum(idx.map((i) => s.stepMs[i]!))));
 /** Pooled median over every (run, step) sample of the chosen steps. */
 const pooledStepMedian = (samples: readonly Sample[], idx: readonly number[]) => median(samples.flatMap((s) => idx.map((i) => s.stepMs[i]!)));
-
-/** The 1, 5 and 15 minute load averages, printed beside the figures. */
-function loadAverage(): string {
-  try {
-    return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-  } catch {
-    return "unknown";
-  }
-}
 
 function report(
   fp: readonly Sample[],
@@ -509,7 +345,7 @@ async function main(): Promise<number> {
   // flowproof's launcher reads FLOWPROOF_CHROME from the process environment: both contenders use this binary.
   process.env["FLOWPROOF_CHROME"] = chrome;
   console.error(`bench: browser ${chrome}`);
-  checkFlowMatchesSteps();
+  checkFlowMatchesSteps(FLOW_FILE);
 
   const server = startServer();
   const work = mkdtempSync(join(tmpdir(), "flowproof-bench-"));

@@ -5,7 +5,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineAssertion, type Verdict } from "../../src/plugins/api.ts";
-import { compareImages } from "./compare.ts";
 
 export interface ScreenshotArgs {
   readonly name: string;
@@ -64,6 +63,8 @@ export const plugin = defineAssertion<ScreenshotArgs>({
         hint: "record the flow to mint it",
       });
     }
+    // The image comparison (pixelmatch) loads when a screenshot is compared, never in a run without one.
+    const { compareImages } = await import("./compare.ts");
     const result = compareImages(readFileSync(baseline), shot.png);
     if (result.kind === "size") {
       return fail(

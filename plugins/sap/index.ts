@@ -2,7 +2,6 @@
 // any other platform opening it is an `unsupported-platform` error; the Windows bindings load
 // only on Windows, by a dynamic import. See docs/sap.md.
 import { defineAdapter, type AdapterSession } from "../../src/plugins/api.ts";
-import { launchSapDriver } from "./launch.ts";
 import { parseSapConfig } from "./config.ts";
 import { SAP_KEYS, SAP_PLATFORMS, sapNeedsWindows, withEnvironment } from "./flow-keys.ts";
 import { SAP_CREDENTIALS } from "./credentials.ts";
@@ -20,7 +19,7 @@ export const plugin = defineAdapter({
   credentials: SAP_CREDENTIALS,
   async open(): Promise<AdapterSession> {
     if (process.platform !== "win32") throw sapNeedsWindows("app `sap`");
-    const { createComEngine } = await import("./com-engine.ts");
+    const [{ createComEngine }, { launchSapDriver }] = await Promise.all([import("./com-engine.ts"), import("./launch.ts")]);
     return {
       launch: async (given, ctx) => {
         const config = withEnvironment(given, ctx);

@@ -3,7 +3,6 @@
 // through the adapter contract, and it is registered as a built-in (src/plugins/builtin.ts).
 import { defineAdapter, GRAMMAR_FORMS, keyRole, Type, type AdapterPlugin, type ArgumentProblem, type Capability } from "../../src/plugins/api.ts";
 import { VisionWindowSchema, VisionWindowTitleSchema } from "./config.ts";
-import { VisionSession } from "./session.ts";
 
 export const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "screenshot"];
 
@@ -75,9 +74,9 @@ export const plugin: AdapterPlugin = defineAdapter({
   // Pixels and OCR: none of the web's page-level forms; F-keys reach the window like any key.
   grammar: { lacks: GRAMMAR_FORMS, cssHint: 'a vision app sees only text on the screen; name it, e.g. `Click "Save"`', keys: { functionKeys: true } },
   platforms: { os: ["linux", "win32"], name: "Linux (X11) or Windows", hint: "run this flow where the window is on an X11 display or a Windows desktop" },
-  open: async () => new VisionSession(),
+  // The capture, input and OCR modules load when a vision app opens, never in a run of another kind.
+  open: async () => new (await import("./session.ts")).VisionSession(),
 });
 
 export { VisionConfigSchema } from "./config.ts";
-export { VisionDriver, type VisionConfig } from "./driver.ts";
-export { VisionSession, attach } from "./session.ts";
+export type { VisionConfig } from "./driver.ts";

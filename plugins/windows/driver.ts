@@ -9,6 +9,9 @@ import type { DesktopSurface, ElementBackend, ElementView, Found, SurfaceWindows
 import { describeElement, isEditable, type DesktopElement, type SurfaceWindow } from "../desktop/element.ts";
 import type { Desktop } from "./backend.ts";
 import { CALC_BUTTONS, NOTEPAD_EDITOR_ID, calcTypeButtons } from "./sugar.ts";
+import { TITLES, type AppFlavour } from "./grammar.ts";
+
+export type { AppFlavour } from "./grammar.ts";
 
 const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "keyboard", "select", "screenshot"]);
 /** How many times the driver asks for its window back before an input fails. */
@@ -18,10 +21,7 @@ const FOREGROUND_PAUSE_MS = 100;
 const SETTLE_READS = 20;
 const SETTLE_PAUSE_MS = 50;
 
-export type AppFlavour = "windows" | "calc" | "notepad";
-
 /** Each flavour's adapter title (plugins/windows/index.ts), how messages name its surface. */
-export const TITLES: Readonly<Record<AppFlavour, string>> = { windows: "a Windows program", notepad: "Notepad", calc: "the Windows calculator" };
 
 export interface WindowsDriverOptions {
   readonly desktop: Desktop;

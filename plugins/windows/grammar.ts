@@ -4,6 +4,11 @@
 import { GRAMMAR_FORMS, type AdapterGrammar, type AssertionSugar } from "../../src/plugins/api.ts";
 import { CALC_DISPLAY_ID, NOTEPAD_EDITOR_ID } from "./sugar.ts";
 
+/** The three Windows kinds: any program, and the two with sugar of their own. */
+export type AppFlavour = "windows" | "calc" | "notepad";
+/** How messages name each kind (loaded without the driver, so a flow that never opens a window never loads it). */
+export const TITLES: Readonly<Record<AppFlavour, string>> = { windows: "a Windows program", notepad: "Notepad", calc: "the Windows calculator" };
+
 /**
  * Every Windows app kind: the web's page-level forms do not exist on a desktop window (its title
  * does: `page title is` / `contains` reads the main window's title), F-keys do.

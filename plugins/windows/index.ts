@@ -14,9 +14,9 @@ import {
 } from "../../src/plugins/api.ts";
 import type { Desktop, DesktopAccess, TopWindow } from "./backend.ts";
 import type { ElementBackend } from "../desktop/backend.ts";
-import { TITLES, WindowsDriver, type AppFlavour } from "./driver.ts";
-import { openWindow, type OpenedWindow, type WindowsLaunch } from "./launch.ts";
-import { CALC_GRAMMAR, NOTEPAD_GRAMMAR, WINDOWS_GRAMMAR } from "./grammar.ts";
+import type { AppFlavour } from "./driver.ts";
+import type { OpenedWindow, WindowsLaunch } from "./launch.ts";
+import { CALC_GRAMMAR, NOTEPAD_GRAMMAR, TITLES, WINDOWS_GRAMMAR } from "./grammar.ts";
 import { APP_KEYS, PROGRAM_KEYS, WINDOWS_FACTS, WINDOWS_PLATFORMS } from "./flow-keys.ts";
 
 const CAPABILITIES: readonly Capability[] = ["pointer", "keyboard", "select", "screenshot"];
@@ -122,6 +122,8 @@ export class WindowsSession implements AdapterSession {
     const backend = ctx.recorded?.["backend"];
     const spec = launchSpec(this.#kind, typeof backend === "string" ? { ...config, backend } : config);
     const { desktop, backends } = await this.#access();
+    // The driver's modules load when a Windows app opens, never in a run of another kind.
+    const [{ openWindow }, { WindowsDriver }] = await Promise.all([import("./launch.ts"), import("./driver.ts")]);
     const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
     const opened = await openWindow(desktop, spec, sleep);
     // A program started with a wrong command line often opens its main window and an error box

@@ -4,6 +4,7 @@ import { Writable } from "node:stream";
 import { diagnosticsOf } from "../diagnostics/diagnostic.ts";
 import { boundText, errorToJson, renderDiagnostics, terminalSafe } from "../diagnostics/render.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
+import type { StepReport } from "../report/schema.ts";
 
 export interface Io {
   out(text: string): void;
@@ -72,4 +73,9 @@ export function reportError(io: Io, error: unknown, json: boolean): ExitCode {
     io.err(`${plural}${renderDiagnostics(diagnostics)}`);
   }
   return EXIT.error;
+}
+
+/** `  [WARN] sNNNN …` for each step whose effect left a warning (a DOM, focus or GET effect that did not happen again). */
+export function warningLines(steps: readonly StepReport[]): string[] {
+  return steps.flatMap((s) => (s.effect?.warning ? [`  [WARN] ${s.id} ${s.effect.warning}`] : []));
 }

@@ -4,23 +4,8 @@ import { FLOWPROOF_VERSION } from "../version.ts";
 import { COMMANDS, COMMAND_TABLE, UsageError, commandHelp, mainHelp, parseArgs, type CommandArgs, type CommandName, type DeclaredFlag } from "./flags.ts";
 import { divertStrayStdout, processIo, reportError, type Io } from "./io.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
-import { recordCommand } from "./record.ts";
-import { runCommand } from "./run.ts";
-import { validateCommand } from "./validate.ts";
-import { mcpCommand } from "./mcp.ts";
-import { traceCommand } from "./trace.ts";
-import { initCommand } from "./init.ts";
-import { healCommand } from "./heal.ts";
-import { auditCommand } from "./audit.ts";
-import { mergeCommand } from "./merge.ts";
-import { doctorCommand } from "./doctor.ts";
-import { configAdapters, configCommand, credentialFlags } from "./config.ts";
-import { authorFromDocCommand } from "./author-from-doc.ts";
-import { captureCommand } from "./capture.ts";
-import { codegenCommand } from "./codegen.ts";
 import { nearest } from "../spec/suggest.ts";
 import { handleStopSignals, processLifecycle } from "../plugins/lifecycle.ts";
-import { relayMcpStdio } from "../plugins/builtin.ts";
 
 /** How long an interrupted run may take to close its browsers and write its results before it is forced down. */
 const STOP_GRACE_MS = 10_000;
@@ -29,22 +14,35 @@ const FORCED_FLUSH_MS = 1_000;
 
 type Handler<N extends CommandName> = (args: CommandArgs<N>, io: Io) => Promise<ExitCode>;
 
-/** Each command's handler, taking the flags its row of the table produces. */
-const HANDLERS: { readonly [N in CommandName]: Handler<N> } = {
-  record: recordCommand,
-  run: runCommand,
-  heal: healCommand,
-  validate: validateCommand,
-  init: initCommand,
-  trace: traceCommand,
-  mcp: mcpCommand,
-  audit: auditCommand,
-  merge: mergeCommand,
-  doctor: doctorCommand,
-  config: (args, io) => configCommand(args, io),
-  "author-from-doc": authorFromDocCommand,
-  capture: (args, io) => captureCommand(args, io),
-  codegen: (args, io) => codegenCommand(args, io),
+/**
+ * Each command's handler, taking the flags its row of the table produces. Loaded when its command
+ * runs: a process loads only its own command's modules (a web run never loads the MCP server,
+ * the document readers or the model clients of other commands).
+ */
+const HANDLERS: { readonly [N in CommandName]: () => Promise<Handler<N>> } = {
+  record: async () => (await import("./record.ts")).recordCommand,
+  run: async () => (await import("./run.ts")).runCommand,
+  heal: async () => (await import("./heal.ts")).healCommand,
+  validate: async () => (await import("./validate.ts")).validateCommand,
+  init: async () => (await import("./init.ts")).initCommand,
+  trace: async () => (await import("./trace.ts")).traceCommand,
+  mcp: async () => (await import("./mcp.ts")).mcpCommand,
+  audit: async () => (await import("./audit.ts")).auditCommand,
+  merge: async () => (await import("./merge.ts")).mergeCommand,
+  doctor: async () => (await import("./doctor.ts")).doctorCommand,
+  config: async () => {
+    const { configCommand } = await import("./config.ts");
+    return (args, io) => configCommand(args, io);
+  },
+  "author-from-doc": async () => (await import("./author-from-doc.ts")).authorFromDocCommand,
+  capture: async () => {
+    const { captureCommand } = await import("./capture.ts");
+    return (args, io) => captureCommand(args, io);
+  },
+  codegen: async () => {
+    const { codegenCommand } = await import("./codegen.ts");
+    return (args, io) => codegenCommand(args, io);
+  },
 };
 
 /**
@@ -53,6 +51,7 @@ const HANDLERS: { readonly [N in CommandName]: Handler<N> } = {
  */
 const DECLARING: { readonly [N in CommandName]?: () => Promise<{ readonly declared: readonly DeclaredFlag[]; readonly run: Handler<N> }> } = {
   config: async () => {
+    const { configAdapters, configCommand, credentialFlags } = await import("./config.ts");
     const adapters = await configAdapters();
     return { declared: credentialFlags(adapters), run: (args, io) => configCommand(args, io, adapters) };
   },
@@ -70,7 +69,7 @@ async function dispatch<N extends CommandName>(name: N, argv: readonly string[],
     io.out(commandHelp(command, declared));
     return EXIT.pass;
   }
-  return (declaring?.run ?? HANDLERS[name])(args, io);
+  return (declaring?.run ?? (await HANDLERS[name]()))(args, io);
 }
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<ExitCode> {
@@ -85,6 +84,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
   }
   // Hidden: the stdio MCP server an agent flow's agent spawns (FLOWPROOF_MCP_SERVER_<NAME>).
   if (name === "mcp-lane" && rest.length === 1) {
+    const { relayMcpStdio } = await import("../plugins/builtin.ts");
     await relayMcpStdio(rest[0]!);
     return EXIT.pass;
   }

@@ -6,8 +6,7 @@ import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { CommandArgs, CommandFlags, FlagsMatchOptions } from "./flags.ts";
 import type { RunOutcome } from "../report/schema.ts";
 import { UsageError, checkRepeatEach } from "./flags.ts";
-import { boundLines, type Io } from "./io.ts";
-import { suiteCommand, warningLines } from "./suite.ts";
+import { boundLines, warningLines, type Io } from "./io.ts";
 import { keepOpenOption } from "./keep-open.ts";
 import { existsSync, statSync } from "node:fs";
 
@@ -72,6 +71,7 @@ export async function runCommand(args: CommandArgs<"run">, io: Io): Promise<Exit
   if (existsSync(spec) && statSync(spec).isDirectory()) {
     if (args.flags.keepOpen === true)
       throw new UsageError("--keep-open applies to one flow, not to a directory", "run one flow with --keep-open: flowproof run <flow.yaml> --keep-open");
+    const { suiteCommand } = await import("./suite.ts");
     return suiteCommand(spec, args, io);
   }
   const suiteOnly = SUITE_ONLY.find(([key]) => args.flags[key] !== undefined)?.[1];

@@ -6,15 +6,9 @@ import { displayPath } from "../commands/paths.ts";
 import { parseShard } from "../commands/suite-plan.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import { UsageError, checkRepeatEach, type CommandArgs } from "./flags.ts";
-import { boundLines, type Io } from "./io.ts";
-import type { StepReport } from "../report/schema.ts";
+import { boundLines, warningLines, type Io } from "./io.ts";
 
 const USAGE = "usage: flowproof run <dir> [--retries N] [--strict | --record-missing] [--workers N] [--shard i/n] [--json]";
-
-/** `  [WARN] sNNNN …` for each step whose effect left a warning (a DOM, focus or GET effect that did not happen again). */
-export function warningLines(steps: readonly StepReport[]): string[] {
-  return steps.flatMap((s) => (s.effect?.warning ? [`  [WARN] ${s.id} ${s.effect.warning}`] : []));
-}
 
 /** The suite verdict line of one flow, and its detail lines. */
 export function flowLines(f: SuiteFlowResult): string[] {

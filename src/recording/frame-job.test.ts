@@ -65,4 +65,16 @@ describe("processFrame", () => {
     expect(out.gif?.length).toBe(2);
     expect(out.gif![0]).toBe(out.gif![1]!);
   });
+
+  test("with --video, a frame with nothing to paint keeps the source's PNG bytes, and an unchanged capture reuses the GIF image", () => {
+    root = mkdtempSync(join(tmpdir(), "flowproof-job-"));
+    const png = encodePng(solidImage(40, 30, [10, 20, 30]));
+    const first = processFrame({ root, png, masks: [], frames: [{ offsetMs: 10, marks: undefined }], gif: true });
+    expect(readFileSync(join(root, first.frames[0]!.file)).equals(Buffer.from(png))).toBe(true);
+    // A later capture of the same screen: the same bytes, received as a copy.
+    const again = processFrame({ root, png: png.slice(), masks: [], frames: [{ offsetMs: 20, marks: undefined }], gif: true });
+    expect(again.gif![0]).toBe(first.gif![0]!);
+    const other = processFrame({ root, png: encodePng(solidImage(40, 30, [200, 20, 30])), masks: [], frames: [{ offsetMs: 30, marks: undefined }], gif: true });
+    expect(other.gif![0]).not.toEqual(first.gif![0]!);
+  });
 });

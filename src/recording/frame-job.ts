@@ -34,10 +34,14 @@ export interface FrameOutput {
 }
 
 export function processFrame(job: FrameJob): FrameOutput {
-  // Nothing to paint and no GIF image to make: the source's PNG is already the frame to keep.
-  if (job.masks.length === 0 && !job.gif && job.frames.every((f) => !f.marks) && isPng(job.png)) {
+  // Nothing to paint: the source's PNG is already the frame to keep (with --video, decoded only
+  // for its GIF image, never encoded again).
+  if (job.masks.length === 0 && job.frames.every((f) => !f.marks) && isPng(job.png)) {
     const bundle = new FrameBundle(job.root);
-    return { frames: job.frames.map((v) => bundle.writeEncoded(v.offsetMs, job.png)) };
+    const frames = job.frames.map((v) => bundle.writeEncoded(v.offsetMs, job.png));
+    if (!job.gif) return { frames };
+    const chunk = gifChunkOf(job.png);
+    return { frames, gif: frames.map(() => chunk) };
   }
   const image = decodePng(job.png);
   applyMasks(image, job.masks);
@@ -59,6 +63,16 @@ export function processFrame(job: FrameJob): FrameOutput {
     if (picture.gif) gif.push(picture.gif);
   }
   return job.gif ? { frames, gif } : { frames };
+}
+
+/** The last capture's GIF image: a capture of an unchanged screen (the same PNG bytes) is neither decoded nor encoded again. */
+let lastGif: { readonly png: Uint8Array; readonly chunk: Uint8Array } | undefined;
+
+function gifChunkOf(png: Uint8Array): Uint8Array {
+  if (lastGif && Buffer.from(lastGif.png.buffer, lastGif.png.byteOffset, lastGif.png.byteLength).equals(png)) return lastGif.chunk;
+  const chunk = gifFrameChunk(decodePng(png));
+  lastGif = { png, chunk };
+  return chunk;
 }
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];

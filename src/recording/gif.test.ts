@@ -79,6 +79,17 @@ describe("assembleGifChunks", () => {
     expect(new TextDecoder().decode(bytes.slice(16, 27))).toBe("NETSCAPE2.0");
   });
 
+  test("a frame showing the same picture as the one before it is not repeated: the picture stays up for both frames' time", () => {
+    const a = solidImage(1280, 800, [255, 255, 255]);
+    const b = solidImage(1280, 800, [255, 255, 255]);
+    fillRect(b, { x: 100, y: 100, width: 200, height: 40 }, [0, 0, 200]);
+    const chunkB = gifFrameChunk(b);
+    // The same picture made twice (two captures of an unchanged page) gives the same bytes.
+    const bytes = assembleGifChunks([0, 500, 1000, 1400, 3000], [gifFrameChunk(a), chunkB, gifFrameChunk(b), chunkB, gifFrameChunk(a)]);
+    expect(walkGif(bytes)).toBe(3);
+    expect(readGif(bytes).delaysCs).toEqual([50, 50 + 40 + 140, 200]);
+  });
+
   test("refuses a frame list and an image list of different lengths", () => {
     expect(() => assembleGifChunks([0, 1], [gifFrameChunk(solidImage(4, 4, [0, 0, 0]))])).toThrow("1 frame images for 2 frames");
   });

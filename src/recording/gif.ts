@@ -39,11 +39,33 @@ export function gifFrameChunk(frame: Image): Uint8Array {
 const DELAY_AT = 4;
 const WIDTH_AT = 13;
 
-/** The whole GIF (looping forever) from per-frame chunks in timeline order. */
-export function assembleGifChunks(offsetsMs: readonly number[], chunks: readonly Uint8Array[]): Uint8Array {
+/** Two GIF image blocks with the same bytes (their delays are both still 0): the same picture. */
+function samePicture(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * The whole GIF (looping forever) from per-frame chunks in timeline order. A frame that shows the
+ * same picture as the one before it (an assertion's frame, a step that changed nothing visible) is
+ * not repeated: the picture before it stays up for both frames' time.
+ */
+export function assembleGifChunks(offsetsMs: readonly number[], frameChunks: readonly Uint8Array[]): Uint8Array {
   // A plain Error on purpose: the recorder passes one chunk per frame, so a mismatch is a flowproof bug.
-  if (chunks.length !== offsetsMs.length) throw new Error(`recording.gif: ${chunks.length} frame images for ${offsetsMs.length} frames`);
-  const delays = gifDelays(offsetsMs);
+  if (frameChunks.length !== offsetsMs.length) throw new Error(`recording.gif: ${frameChunks.length} frame images for ${offsetsMs.length} frames`);
+  const chunks: Uint8Array[] = [];
+  const delays: number[] = [];
+  gifDelays(offsetsMs).forEach((delay, i) => {
+    const chunk = frameChunks[i]!;
+    const last = chunks.length - 1;
+    if (last >= 0 && samePicture(chunks[last]!, chunk)) delays[last]! += delay;
+    else {
+      chunks.push(chunk);
+      delays.push(delay);
+    }
+  });
   let width = 1;
   let height = 1;
   for (const c of chunks) {
@@ -77,7 +99,7 @@ export function assembleGifChunks(offsetsMs: readonly number[], chunks: readonly
   let at = head.length;
   for (const [i, chunk] of chunks.entries()) {
     out.set(chunk, at);
-    const centis = Math.round(delays[i]! / 10);
+    const centis = Math.min(0xffff, Math.round(delays[i]! / 10));
     out[at + DELAY_AT] = centis & 0xff;
     out[at + DELAY_AT + 1] = centis >> 8;
     at += chunk.length;
@@ -95,7 +117,9 @@ export async function assembleGif(offsetsMs: readonly number[], load: (index: nu
 
 function everyNthPixel(rgba: Uint8Array, n: number): Uint8Array {
   const pixels = Math.floor(rgba.length / 4 / n);
-  const out = new Uint8Array(pixels * 4);
-  for (let i = 0; i < pixels; i++) out.set(rgba.subarray(i * n * 4, i * n * 4 + 4), i * 4);
-  return out;
+  const out = new Uint32Array(pixels);
+  // Whole pixels at a time (an RGBA pixel is one 32-bit word); a misaligned view is copied first.
+  const words = rgba.byteOffset % 4 === 0 ? new Uint32Array(rgba.buffer, rgba.byteOffset, rgba.length >> 2) : new Uint32Array(rgba.slice().buffer);
+  for (let i = 0; i < pixels; i++) out[i] = words[i * n]!;
+  return new Uint8Array(out.buffer);
 }

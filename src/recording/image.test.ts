@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { clipRect, decodePng, encodePng, fillRect, isUniform, scaleToWidth, solidImage } from "./image.ts";
+import { PNG, type PNGOptions } from "pngjs";
+import { clipRect, decodePlainPng, decodePng, encodePng, fillRect, isUniform, scaleToWidth, solidImage } from "./image.ts";
 
 describe("image", () => {
   test("round-trips pixels through PNG encode and decode", () => {
@@ -26,5 +27,37 @@ describe("image", () => {
     expect([small.width, small.height]).toEqual([880, 550]);
     expect([...small.data.slice(0, 4)]).toEqual([100, 150, 200, 255]);
     expect(scaleToWidth(small, 880)).toBe(small);
+  });
+
+  test("decodes RGB and RGBA PNGs under every scanline filter exactly as the general decoder does, and hands it the rest", () => {
+    // Gradients and noise, so the encoder's adaptive choice uses every filter (None, Sub, Up, Average, Paeth).
+    const width = 64;
+    const height = 48;
+    const data = Buffer.alloc(width * height * 4);
+    for (let i = 0; i < width * height; i++) {
+      const x = i % width;
+      const y = Math.floor(i / width);
+      data.set([(x * 4) & 0xff, (y * 5 + x) & 0xff, (x * y * 7919) % 251, 200 + ((x + y) % 56)], i * 4);
+    }
+    const cases: PNGOptions[] = [
+      { colorType: 6, filterType: -1 },
+      { colorType: 2, filterType: -1, inputHasAlpha: true },
+      ...[0, 1, 2, 3, 4].map((filterType): PNGOptions => ({ colorType: 6, filterType })),
+      { colorType: 0, inputHasAlpha: true },
+    ];
+    for (const options of cases) {
+      const png = new PNG({ width, height, ...options });
+      png.data = data;
+      const bytes = PNG.sync.write(png, options);
+      const expected = PNG.sync.read(bytes);
+      const got = decodePng(new Uint8Array(bytes));
+      expect({ options, size: [got.width, got.height], same: Buffer.from(got.data).equals(expected.data) }).toEqual({
+        options,
+        size: [width, height],
+        same: true,
+      });
+      // 8-bit RGB(A) takes the fast path; grey goes to the general decoder.
+      expect(decodePlainPng(new Uint8Array(bytes)) !== undefined).toBe(options.colorType !== 0);
+    }
   });
 });
