@@ -77,14 +77,14 @@ describe("Windows apps in a flow", () => {
     ]);
   });
 
-  test("the Windows grammar subset: css refused, hover not implemented, double- and right-click and F-keys allowed, calc keys checked", () => {
+  test("the Windows grammar subset: css and hover refused naming the program, double- and right-click and F-keys allowed, calc keys checked", () => {
     expect(
       problems(
         'name: n\napp: {command: a.exe, window_title: A}\nsteps:\n  - rules: Click "css:#save"\n  - rules: Hover over "File"\n  - rules: Press F12\n  - rules: Double-click "File"\n  - rules: Right-click "File"\n',
       ),
     ).toEqual([
       "4:18 unsupported-step A `css:` selector cannot be used on a Windows program: it has no CSS selectors (grammar form `css`).",
-      "5:12 unsupported-step `Hover over` is not implemented for windows apps yet.",
+      "5:12 unsupported-step `Hover over` cannot be done on a Windows program: a desktop window has no page to go to, reload or resize, no hover and no file input.",
     ]);
     expect(problems("name: n\napp: calc\nsteps:\n  - rules: Press bogus\n")).toEqual(["4:18 unknown-step `bogus` is not a calculator key."]);
   });
