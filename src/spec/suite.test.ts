@@ -79,6 +79,16 @@ describe("loadSuiteText", () => {
 });
 
 describe("adapter-declared suite keys", () => {
+  test("a suite refused for another problem also names a pending key that is a near miss of a suite key, in file order", () => {
+    const text = "envv: {}\nsites: {}\nserver: { command: 'true' }\n";
+    const r = loadSuiteText("suite.yaml", text, builtinCatalog(), { pending: true });
+    expect(r.ok ? [] : r.diagnostics.map((d) => `${d.span?.line}:${d.code}`)).toEqual(["1:unknown-key", "3:missing-key"]);
+    expect(r.ok ? "" : r.diagnostics[0]!.hint).toContain("did you mean `env`?");
+    // Without another problem, the key waits for the flows' adapters.
+    const alone = loadSuiteText("suite.yaml", "envv: {}\n", builtinCatalog(), { pending: true });
+    expect(alone.ok && alone.suite.pending?.map((p) => p.name)).toEqual(["envv"]);
+  });
+
   test("a key no adapter at hand declares is refused, or kept pending for the flow's adapters and settled against them", () => {
     const text = "sites:\n  north: { host: n1 }\n";
     const now = loadSuiteText("suite.yaml", text, builtinCatalog());

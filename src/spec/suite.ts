@@ -220,8 +220,14 @@ export function loadSuiteText(file: string, text: string, catalog?: SurfaceCatal
       }
     }
   }
-  return problems.length > 0 ? { ok: false, diagnostics: problems } : { ok: true, suite: out };
+  // A suite refused for its other problems never reaches the flows whose adapters could claim a
+  // pending key: one that is a near miss of a suite key is a typo, and said in the same report.
+  if (problems.length > 0) for (const p of out.pending ?? []) if (nearest(p.name, SUITE_KEYS)) problems.push(unknownSuiteKey(p.source, catalog, p.name, p.key));
+  return problems.length > 0 ? { ok: false, diagnostics: problems.sort(byPlace) } : { ok: true, suite: out };
 }
+
+/** Diagnostics in the order of their places in the file. */
+const byPlace = (a: Diagnostic, b: Diagnostic): number => (a.span?.line ?? 0) - (b.span?.line ?? 0) || (a.span?.column ?? 0) - (b.span?.column ?? 0);
 
 function unknownSuiteKey(source: YamlSource, catalog: SurfaceCatalog | undefined, key: string, keyNode: Node): Diagnostic {
   const declared = [...declaredSuiteKeys(catalog).entries()];
