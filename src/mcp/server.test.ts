@@ -74,6 +74,7 @@ describe("flowproof mcp", () => {
       "video",
       "highlight_cursor",
       "grid",
+      "browser",
     ]);
   });
 

@@ -51,6 +51,7 @@ describe("MCP tool arguments from CLI flags", () => {
       "video",
       "highlight_cursor",
       "grid",
+      "browser",
     ]);
     expect(p["video"]!["type"]).toBe("boolean");
     expect((p["recording_detail"]!["anyOf"] as Array<{ const: string }>).map((a) => a.const)).toEqual(["full", "low", "off"]);
