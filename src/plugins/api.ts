@@ -27,6 +27,7 @@ export type {
   CredentialField,
   KeyRole,
   KeysCheckContext,
+  MatrixRole,
   StepsKind,
   StoredCredentials,
 } from "./adapter-api.ts";
