@@ -83,7 +83,12 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
   const unmet = unmetGate(flow.skip_unless_env, env);
   if (unmet.length > 0) {
     const reason = `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set`;
-    const report = skippedReport(labelled(flow.name, options.label), displayPath(flow.file), displayPath(resolve(options.trace ?? defaultTracePath(flow.file))), reason);
+    const report = skippedReport(
+      labelled(flow.name, options.label),
+      displayPath(flow.file),
+      displayPath(resolve(options.trace ?? defaultTracePath(flow.file))),
+      reason,
+    );
     const dir = options.runDir ?? createRunDir(dirname(flow.file), new Date());
     const paths = writeRunBundle(dir, report);
     return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings: [], skipped: reason };

@@ -23,7 +23,12 @@ function ownEntry(flow: Flow, m: SuiteMatrix): string | undefined {
     const f = v && typeof v === "object" ? (v as Record<string, unknown>)[m.role.field] : undefined;
     return typeof f === "string" ? f : undefined;
   };
-  return field(flow.keys) ?? Object.values(flow.apps ?? {}).map((s) => field(s.keys)).find((v) => v !== undefined);
+  return (
+    field(flow.keys) ??
+    Object.values(flow.apps ?? {})
+      .map((s) => field(s.keys))
+      .find((v) => v !== undefined)
+  );
 }
 
 /** Whether the matrix's adapter runs the flow (its app, or one of its surfaces). */

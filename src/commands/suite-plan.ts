@@ -83,7 +83,9 @@ export function selectShard<T extends PlannedFlow>(flows: readonly T[], shard: S
 }
 
 /** Control ids (`control: {id}`) are unique within a suite: a clash is refused before anything runs. */
-export function checkControlsUnique(loaded: readonly { readonly plan: { readonly rel: string }; readonly flow?: { readonly control?: { readonly id?: string } } }[]): void {
+export function checkControlsUnique(
+  loaded: readonly { readonly plan: { readonly rel: string }; readonly flow?: { readonly control?: { readonly id?: string } } }[],
+): void {
   const seen = new Map<string, string>();
   const problems = [];
   for (const l of loaded) {

@@ -223,7 +223,8 @@ export const runTool: McpTool = {
         ...(shard ? { shard } : {}),
         log: call.progress,
         ...rootOf(call),
-        onFlow: (f) => call.progress(`flow ${++done}: ${f.outcome.toUpperCase()} ${f.spec}${f.browser ? ` [${f.browser}]` : ""}${f.reason ? ` (${f.reason})` : ""}`),
+        onFlow: (f) =>
+          call.progress(`flow ${++done}: ${f.outcome.toUpperCase()} ${f.spec}${f.browser ? ` [${f.browser}]` : ""}${f.reason ? ` (${f.reason})` : ""}`),
       });
       return suiteDocument(r);
     }

@@ -27,7 +27,6 @@ export type {
   CredentialField,
   KeyRole,
   KeysCheckContext,
-  MatrixRole,
   StepsKind,
   StoredCredentials,
 } from "./adapter-api.ts";

@@ -75,13 +75,13 @@ export function suiteSchemaDocument(catalog?: SurfaceCatalog): Record<string, un
             description: `Runs every flow of ${titleOf(d.kind)} once per entry (each result named by it); a flow that writes its own \`${d.path}.${d.matrix!.field}\` runs in that one only, and ${d.matrix!.env} (or its flag) narrows the run to one.`,
           }
         : d.form === "default"
-        ? { ...schema, description: `The default of a flow's \`${d.path}:\` (${titleOf(d.kind)}) when it writes none; the flow's own wins outright.` }
-        : {
-            type: "object",
-            propertyNames: { pattern: "^[A-Za-z0-9_.-]+$" },
-            additionalProperties: schema,
-            description: `Named values a flow's \`${d.path}: <name>\` (${titleOf(d.kind)}) picks.`,
-          };
+          ? { ...schema, description: `The default of a flow's \`${d.path}:\` (${titleOf(d.kind)}) when it writes none; the flow's own wins outright.` }
+          : {
+              type: "object",
+              propertyNames: { pattern: "^[A-Za-z0-9_.-]+$" },
+              additionalProperties: schema,
+              description: `Named values a flow's \`${d.path}: <name>\` (${titleOf(d.kind)}) picks.`,
+            };
   }
   return {
     $schema: "http://json-schema.org/draft-07/schema#",

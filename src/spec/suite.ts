@@ -320,7 +320,15 @@ function loadDeclaredKey(
 }
 
 /** A matrix list (`browsers: [chromium, firefox]`): distinct entries among the role's values. */
-function loadMatrix(source: YamlSource, declared: DeclaredSuiteKey, key: string, keyNode: Node, value: Node | null, problems: Diagnostic[], out: SuiteSink): void {
+function loadMatrix(
+  source: YamlSource,
+  declared: DeclaredSuiteKey,
+  key: string,
+  keyNode: Node,
+  value: Node | null,
+  problems: Diagnostic[],
+  out: SuiteSink,
+): void {
   const role = declared.matrix!;
   const hint = `${key}: [${role.values.join(", ")}]`;
   if (!isSeq(value) || value.items.length === 0)
@@ -345,8 +353,7 @@ function loadMatrix(source: YamlSource, declared: DeclaredSuiteKey, key: string,
       problems.push(diagnostic("bad-value", `${v} is listed twice in \`${key}\``, { span: spanOf(source, item), hint: "list each once" }));
     else entries.push(v);
   }
-  if (entries.length === value.items.length)
-    out.matrix = { ...(out.matrix ?? {}), [key]: { kind: declared.kind.kind, path: declared.path, role, entries } };
+  if (entries.length === value.items.length) out.matrix = { ...(out.matrix ?? {}), [key]: { kind: declared.kind.kind, path: declared.path, role, entries } };
 }
 
 /** A suite default that names the matrix field (`browser: {name: …}` beside `browsers:`) says two things at once: refused. */

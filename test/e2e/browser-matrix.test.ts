@@ -14,9 +14,10 @@ import { requireFirefox } from "../support/firefox.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 
-const html = (body: string) => new Response(`<!doctype html><html><head><title>Matrix</title></head><body>${body}</body></html>`, {
-  headers: { "content-type": "text/html; charset=utf-8" },
-});
+const html = (body: string) =>
+  new Response(`<!doctype html><html><head><title>Matrix</title></head><body>${body}</body></html>`, {
+    headers: { "content-type": "text/html; charset=utf-8" },
+  });
 /** Greets everyone. */
 const HELLO = `<button id="go">Greet</button><p id="out">Waiting</p>
 <script>document.getElementById("go").addEventListener("click", () => { document.getElementById("out").textContent = "Hello, world!"; });</script>`;
@@ -66,7 +67,8 @@ describe("a suite's browsers matrix", () => {
     const r = await runCli(["run", "."], { cwd: p.dir });
     expect(r.code).toBe(1);
     // The console: one line per flow and browser.
-    for (const line of ["[PASS] Hello [chromium]", "[PASS] Hello [firefox]", "[PASS] Sniff [chromium]", "[FAIL] Sniff [firefox]"]) expect(r.stdout).toContain(line);
+    for (const line of ["[PASS] Hello [chromium]", "[PASS] Hello [firefox]", "[PASS] Sniff [chromium]", "[FAIL] Sniff [firefox]"])
+      expect(r.stdout).toContain(line);
     expect(r.stdout.match(/^\[(PASS|FAIL)\] /gm)?.length).toBe(4);
 
     const runDir = onlyRun(p);
