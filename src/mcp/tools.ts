@@ -93,6 +93,9 @@ const SuiteRunResult = Type.Object(
       Type.Object(
         {
           spec: Type.String(),
+          browser: Type.Optional(
+            Type.String({ description: "The suite's `browsers:` entry this run of the flow ran in (a flow runs once per entry); absent without a matrix." }),
+          ),
           outcome: Type.Union(["passed", "failed", "skipped", "errored", "stale", "expected_failure", "flaky"].map((o) => Type.Literal(o))),
           report: RunReport,
           report_path: nullablePath,
