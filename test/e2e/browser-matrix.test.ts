@@ -143,6 +143,34 @@ describe("a suite's browsers matrix", () => {
     expect(existsSync(join(runDir, "matrix"))).toBe(false);
   });
 
+  test("--shard deals the runs of each flow in each browser; merge joins them keyed by flow and browser", async () => {
+    const p = await suite({ "hello.flow.yaml": HELLO_FLOW(), "sniff.flow.yaml": SNIFF_FLOW() }, "browsers: [chromium, firefox]\n");
+    const shards: { run_dir: string; flows: { spec: string; browser?: string }[] }[] = [];
+    for (const i of [1, 2]) {
+      const r = await runCli(["run", ".", "--shard", `${i}/2`, "--json"], { cwd: p.dir });
+      shards.push(JSON.parse(r.stdout));
+    }
+    // Round-robin over the four runs: each shard holds one browser of each flow.
+    expect(shards.map((s) => s.flows.map((f) => `${f.spec} ${f.browser}`))).toEqual([
+      ["hello.flow.yaml chromium", "sniff.flow.yaml chromium"],
+      ["hello.flow.yaml firefox", "sniff.flow.yaml firefox"],
+    ]);
+    const dirs = shards.map((s) => (s.run_dir.startsWith("/") ? s.run_dir : join(p.dir, s.run_dir)));
+    const records = dirs.map((d) => JSON.parse(readFileSync(join(d, "report.json"), "utf8")) as RunRecord);
+    expect(records.map((r) => r.shard?.flows)).toEqual([4, 4]);
+    expect(records[0]!.shard?.plan).toBe(records[1]!.shard?.plan);
+    const m = await runCli(["merge", ...dirs, "--json"], { cwd: p.dir });
+    expect(m.code).toBe(1);
+    const merged = JSON.parse(m.stdout) as { record_path: string };
+    const record = JSON.parse(readFileSync(merged.record_path.startsWith("/") ? merged.record_path : join(p.dir, merged.record_path), "utf8")) as RunRecord;
+    expect(record.flows.map((f) => [f.flow, f.browser, f.status])).toEqual([
+      ["hello.flow.yaml", "chromium", "pass"],
+      ["hello.flow.yaml", "firefox", "pass"],
+      ["sniff.flow.yaml", "chromium", "pass"],
+      ["sniff.flow.yaml", "firefox", "fail"],
+    ]);
+  });
+
   test("an unknown browser in the list is exit 2 at its line in suite.yaml", async () => {
     const p = await suite({}, "browsers: [chromium, safari]\n");
     p.write("x.flow.yaml", HELLO_FLOW());
