@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Flow } from "../spec/flow.ts";
 import type { SuiteMatrix } from "../spec/suite.ts";
-import { expandMatrix, unitKey } from "./suite-matrix.ts";
+import { byFlow, expandMatrix, unitKey } from "./suite-matrix.ts";
 
 const MATRIX: Record<string, SuiteMatrix> = {
   browsers: {
@@ -30,8 +30,8 @@ describe("expandMatrix", () => {
       ["login.flow.yaml [firefox]", 1, true, "firefox"],
       ["api.flow.yaml", 2, false, undefined],
       ["broken.flow.yaml", 3, false, undefined],
-      // Its own browser: named by it, with no variable that would override the flow's choice.
-      ["own.flow.yaml [firefox]", 4, false, undefined],
+      // Its own browser only, named by it.
+      ["own.flow.yaml [firefox]", 4, false, "firefox"],
       ["multi.flow.yaml [chromium]", 5, false, "chromium"],
       ["multi.flow.yaml [firefox]", 6, false, "firefox"],
     ]);
@@ -42,5 +42,12 @@ describe("expandMatrix", () => {
     expect(expandMatrix(flows, undefined, {}).map((u) => [unitKey(u), u.position])).toEqual(plain);
     expect(expandMatrix(flows, MATRIX, { FLOWPROOF_BROWSER: "firefox" }).map((u) => [unitKey(u), u.position])).toEqual(plain);
     expect(expandMatrix(flows, MATRIX, { FLOWPROOF_BROWSER: "firefox" }).some((u) => "variant" in u)).toBe(false);
+  });
+});
+
+describe("byFlow", () => {
+  test("groups a flow's runs in each browser, flows in order", () => {
+    const units = ["a", "a", "b", "c", "c"].map((rel, i) => ({ plan: { rel }, i }));
+    expect(byFlow(units).map((g) => g.map((u) => u.i))).toEqual([[0, 1], [2], [3, 4]]);
   });
 });

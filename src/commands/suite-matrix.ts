@@ -12,7 +12,7 @@ import type { PlannedFlow } from "./suite-plan.ts";
 export interface MatrixUnit extends PlannedFlow {
   /** The matrix entry (`firefox`): names the result and keys its run folder. */
   readonly variant?: string;
-  /** The environment the entry's run adds (`FLOWPROOF_BROWSER=firefox`); absent for a flow that names its own entry. */
+  /** The environment the entry's run (and its hooks) adds: `FLOWPROOF_BROWSER=firefox`. */
   readonly env?: Readonly<Record<string, string>>;
 }
 
@@ -53,7 +53,7 @@ export function expandMatrix(
     if (!flow || !usesKind(flow, m.kind)) out.push(plan);
     else {
       const own = ownEntry(flow, m);
-      if (own !== undefined) out.push({ ...plan, variant: own });
+      if (own !== undefined) out.push({ ...plan, variant: own, env: { [m.role.env]: own } });
       else for (const entry of m.entries) out.push({ ...plan, variant: entry, env: { [m.role.env]: entry } });
     }
   }
@@ -63,4 +63,11 @@ export function expandMatrix(
 /** A unit's key: the flow's path, with its matrix entry when it has one (`checkout.flow.yaml [firefox]`). */
 export function unitKey(unit: { readonly rel: string; readonly variant?: string }): string {
   return unit.variant ? `${unit.rel} [${unit.variant}]` : unit.rel;
+}
+
+/** Units grouped by flow file, in order: the runs of one flow in each browser of the matrix. */
+export function byFlow<T extends { readonly plan: { readonly rel: string } }>(units: readonly T[]): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const u of units) groups.set(u.plan.rel, [...(groups.get(u.plan.rel) ?? []), u]);
+  return [...groups.values()];
 }

@@ -25,7 +25,7 @@ import { recordInSuite } from "./record.ts";
 import { SessionPool, sharesBrowser } from "./session-pool.ts";
 import { findSuiteFile, prepareSuite, runHook, startAppServer, type Env, type SuiteContext } from "./suite-context.ts";
 import { checkControlsUnique, discoverFlows, orderFlows, selectShard, type PlannedFlow, type Shard } from "./suite-plan.ts";
-import { expandMatrix, unitKey, type MatrixUnit } from "./suite-matrix.ts";
+import { byFlow, expandMatrix, unitKey, type MatrixUnit } from "./suite-matrix.ts";
 import { labelled } from "./run.ts";
 import { createRecordDir, logPruned, pruneRecords, writeRecord } from "./run-records.ts";
 import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
@@ -202,11 +202,10 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
     };
     // The `order:` group is a sequence (exports flow along it); everything else may run in parallel.
     for (const item of loaded.filter((l) => l.plan.pinned)) await runOne(item);
-    await runWithWorkers(
-      loaded.filter((l) => !l.plan.pinned),
-      Math.max(1, options.workers ?? 1),
-      runOne,
-    );
+    // A flow's runs in a `browsers:` matrix go one after another (a missing trace is recorded once).
+    await runWithWorkers(byFlow(loaded.filter((l) => !l.plan.pinned)), Math.max(1, options.workers ?? 1), async (runs) => {
+      for (const item of runs) await runOne(item);
+    });
   } finally {
     await pool.close();
     await server?.stop();
@@ -405,7 +404,7 @@ async function runFlow(
       );
     }
   }
-  const hookEnv = env;
+  const hookEnv = { ...env, ...plan.env };
   const { before_each, after_each } = ctx.config;
   const retries = options.retries ?? 0;
   const repeats: Awaited<ReturnType<typeof run>>[] = [];

@@ -120,7 +120,7 @@ describe("a suite's browsers matrix", () => {
   test("--browser runs the suite in that browser only, with the keys of a suite without a matrix; a flow naming its own browser runs in it only", async () => {
     const p = await suite(
       { "hello.flow.yaml": HELLO_FLOW(), "pinned.flow.yaml": HELLO_FLOW("browser: {name: chromium}").replace("name: Hello", "name: Pinned") },
-      "browsers: [chromium, firefox]\n",
+      'browsers: [chromium, firefox]\nbefore_each: echo "${FLOWPROOF_BROWSER:-none}" >> browsers.log\n',
     );
     const all = await runCli(["run", ".", "--json"], { cwd: p.dir });
     expect(all.code).toBe(0);
@@ -138,6 +138,8 @@ describe("a suite's browsers matrix", () => {
       ["hello.flow.yaml", undefined, "Hello"],
       ["pinned.flow.yaml", undefined, "Pinned"],
     ]);
+    // The hooks see each run's browser.
+    expect(p.read("browsers.log").trim().split("\n")).toEqual(["chromium", "firefox", "chromium", "firefox", "firefox"]);
     const runDir = narrowed.run_dir.startsWith("/") ? narrowed.run_dir : join(p.dir, narrowed.run_dir);
     expect(existsSync(join(runDir, "flows", "hello", "result.json"))).toBe(true);
     expect(existsSync(join(runDir, "matrix"))).toBe(false);
