@@ -115,6 +115,6 @@ describe("a matrix list (`browsers:`)", () => {
     ]);
     expect(messages("browsers: [firefox, firefox]\n")[0]).toContain("firefox is listed twice in `browsers`");
     expect(messages("browsers: firefox\n")[0]).toContain("`browsers` must be a list of chromium and firefox");
-    expect(messages("browsers: [chromium, firefox]\nbrowser: { name: firefox }\n")[0]).toContain("suite.yaml sets both `browsers` and `browser.name`");
+    expect(messages("browser: { name: firefox }\nbrowsers: [chromium, firefox]\n")[0]).toStartWith("2:1: suite.yaml sets both `browsers` and `browser.name`");
   });
 });

@@ -363,7 +363,7 @@ function checkMatrixDefaults(source: YamlSource, root: Node, out: MutableSuite, 
     if (d && typeof d === "object" && (d as Record<string, unknown>)[m.role.field] !== undefined)
       problems.push(
         diagnostic("bad-value", `suite.yaml sets both \`${key}\` and \`${m.path}.${m.role.field}\`: the list says which each flow runs in`, {
-          span: spanOf(source, root),
+          span: spanOf(source, (isMap(root) ? (root.items.find((p) => keyName(p) === key)?.key as Node | undefined) : undefined) ?? root),
           hint: `remove \`${m.role.field}\` from \`${m.path}:\` (a flow that writes its own \`${m.path}.${m.role.field}\` runs in that one only)`,
         }),
       );
