@@ -118,3 +118,23 @@ describe("a matrix list (`browsers:`)", () => {
     expect(messages("browser: { name: firefox }\nbrowsers: [chromium, firefox]\n")[0]).toStartWith("2:1: suite.yaml sets both `browsers` and `browser.name`");
   });
 });
+
+test("a matrix list a project adapter declares is refused at its line, never silently ignored", () => {
+  const later = loadSuiteText("suite.yaml", "engines: [a, b]\n", builtinCatalog(), { pending: true });
+  if (!later.ok) throw new Error("expected the key kept pending");
+  const engine = {
+    kind: "inventory",
+    capabilities: [],
+    keys: {
+      schema: {
+        type: "object",
+        properties: { engine: { type: "object", flowproof: { matrix: { key: "engines", field: "name", values: ["a", "b"], env: "INV_ENGINE" } } } },
+      },
+    },
+  };
+  const problems: Diagnostic[] = [];
+  settleSuiteKeys(later.suite, { kinds: new Map([...builtinCatalog().kinds, ["inventory", engine as never]]) }, problems);
+  expect(problems.map((p) => `${p.span?.line}:${p.code}: ${p.hint}`)).toEqual([
+    "1:unsupported-feature: remove `engines:` and run the suite once per entry with INV_ENGINE set",
+  ]);
+});

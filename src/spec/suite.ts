@@ -384,7 +384,15 @@ export function settleSuiteKeys(suite: SuiteValues, catalog: SurfaceCatalog, pro
   const declared = declaredSuiteKeys(catalog);
   for (const p of suite.pending) {
     const d = declared.get(p.name);
-    if (d) loadDeclaredKey(p.source, catalog, d, p.name, p.key, p.value, problems, out);
+    if (d?.form === "matrix")
+      // The suite run expands its matrix before any flow loads: only a built-in adapter's list reaches it.
+      problems.push(
+        diagnostic("unsupported-feature", `\`${p.name}\` is a list a project adapter declares; a suite runs the lists of flowproof's own adapters only`, {
+          span: spanOf(p.source, p.key),
+          hint: `remove \`${p.name}:\` and run the suite once per entry with ${d.matrix!.env} set`,
+        }),
+      );
+    else if (d) loadDeclaredKey(p.source, catalog, d, p.name, p.key, p.value, problems, out);
     else problems.push(unknownSuiteKey(p.source, catalog, p.name, p.key));
   }
   const { pending: _settled, ...rest } = suite;
