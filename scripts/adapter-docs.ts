@@ -48,6 +48,7 @@ export function travels(role: KeyRole): string {
   if (role.path === "flow-relative") out.push("path relative to the flow");
   if (role.suiteDefault) out.push("suite default");
   if (role.named) out.push(`or a name from the suite's \`${role.named}:\``);
+  if (role.matrix) out.push(`runs once per entry of the suite's \`${role.matrix.key}:\``);
   if (role.shared) out.push("shared by a multi-surface flow's surfaces");
   if (role.surface === false) out.push("not on an `apps:` surface");
   return out.join("; ");

@@ -3,6 +3,7 @@
 // page script), as TypeBox schemas with their roles, plus the checks a schema cannot say.
 // Pure: keys as written in, problems out (docs/flow-format.md, "Shaping the browser").
 import { keyRole, Type, type AdapterKeys, type ArgumentProblem } from "../../src/plugins/api.ts";
+import { BROWSER_NAMES } from "./browser-choice.ts";
 
 const Viewport = Type.Object(
   {
@@ -21,7 +22,7 @@ export const BrowserSchema = Type.Object(
     name: Type.Optional(
       Type.Union([Type.Literal("chromium"), Type.Literal("firefox")], {
         description:
-          "The browser engine: chromium (the default, over the DevTools Protocol) or firefox (over WebDriver BiDi); --browser and FLOWPROOF_BROWSER override it (docs/browsers.md).",
+          "The browser engine: chromium (the default, over the DevTools Protocol) or firefox (over WebDriver BiDi); --browser and FLOWPROOF_BROWSER override it; written here, a suite's `browsers:` list runs the flow in this browser only (docs/browsers.md).",
         examples: ["firefox"],
       }),
     ),
@@ -83,7 +84,12 @@ export const BrowserSchema = Type.Object(
     additionalProperties: false,
     description: "The browser the flow runs in; copied into the trace header (docs/flow-format.md, Shaping the browser).",
     examples: ["{ viewport: { width: 390, height: 844 } }"],
-    ...keyRole({ recorded: { top: true }, suiteDefault: true, shared: true }),
+    ...keyRole({
+      recorded: { top: true },
+      suiteDefault: true,
+      shared: true,
+      matrix: { key: "browsers", field: "name", values: BROWSER_NAMES, env: "FLOWPROOF_BROWSER" },
+    }),
   },
 );
 

@@ -80,7 +80,7 @@ const BROWSER_FLAG = {
   values: ["chromium", "firefox"],
   placeholder: "chromium|firefox",
   description:
-    "Run every web flow in this browser engine (docs/browsers.md), over the flow's `browser.name` and FLOWPROOF_BROWSER: chromium (the default) or firefox (FLOWPROOF_FIREFOX names its executable).",
+    "Run every web flow in this browser engine (docs/browsers.md), over the flow's `browser.name`, a suite's `browsers:` list and FLOWPROOF_BROWSER: chromium (the default) or firefox (FLOWPROOF_FIREFOX names its executable).",
 } as const satisfies FlagSpec;
 
 /** Flags of `run` that apply to a directory (a suite run). */

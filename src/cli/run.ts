@@ -31,6 +31,7 @@ export const RUN_OPTIONS_WITHOUT_FLAG = {
   runDir: "chosen by the run (.flowproof/runs/<id>/)",
   suiteDefaults: "read from the governing suite.yaml",
   loaded: "the flow as the run itself loads it",
+  label: "a suite's `browsers:` matrix entry, set by the suite run",
   onStep: "progress, rendered as the steps finish",
   onFlow: "progress, rendered as the flows finish",
   shard: "--shard, parsed from i/n (commands/suite-plan.ts)",

@@ -2,6 +2,7 @@
 // into one run record, junit.xml and report.html under the suite's `.flowproof/runs/`, so the
 // merged run is what `flowproof audit` reads. Every shard 1..n of one suite, each exactly once,
 // or nothing is written. Typed options in, typed result out; never prints.
+import { unitKey } from "./suite-matrix.ts";
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
@@ -138,14 +139,15 @@ export function merge(options: MergeOptions): MergeResult {
   const flows: { flow: FlowRecord; from: string }[] = [];
   for (const [i, shard] of shards.entries()) {
     for (const flow of shard.flows) {
-      const other = seen.get(flow.flow);
+      const key = unitKey({ rel: flow.flow, ...(flow.browser ? { variant: flow.browser } : {}) });
+      const other = seen.get(key);
       if (other)
         throw new SpecError(
-          diagnostic("bad-value", `${flow.flow} is in both ${other} and ${shard.run_id}`, {
+          diagnostic("bad-value", `${key} is in both ${other} and ${shard.run_id}`, {
             hint: "merge the runs of distinct shards (--shard 1/n … n/n) of one suite",
           }),
         );
-      seen.set(flow.flow, shard.run_id);
+      seen.set(key, shard.run_id);
       flows.push({ flow, from: dirs[i]! });
     }
   }

@@ -48,6 +48,8 @@ export interface RunOptions extends CommonOptions, RecordingControls {
   readonly loaded?: ReplayFlow;
   /** `--allow-unsealed`: replay a trace without a whole-trace seal (written by an older flowproof); also FLOWPROOF_ALLOW_UNSEALED=1. */
   readonly allowUnsealed?: boolean;
+  /** A suite matrix entry this run is one of (`browsers:`): the result is named `<flow name> [<label>]`. */
+  readonly label?: string;
   /** Called as each replayed step finishes (its position from 1, the step count, the step and its result): progress for the library and MCP. */
   readonly onStep?: (index: number, total: number, intent: string, result: StepResult) => void;
 }
@@ -81,7 +83,12 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
   const unmet = unmetGate(flow.skip_unless_env, env);
   if (unmet.length > 0) {
     const reason = `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set`;
-    const report = skippedReport(flow.name, displayPath(flow.file), displayPath(resolve(options.trace ?? defaultTracePath(flow.file))), reason);
+    const report = skippedReport(
+      labelled(flow.name, options.label),
+      displayPath(flow.file),
+      displayPath(resolve(options.trace ?? defaultTracePath(flow.file))),
+      reason,
+    );
     const dir = options.runDir ?? createRunDir(dirname(flow.file), new Date());
     const paths = writeRunBundle(dir, report);
     return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings: [], skipped: reason };
@@ -216,7 +223,7 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
   // An agent run reports how many model calls it made (none at replay, by construction).
   const agentRuns = results.filter((r) => r.agent !== undefined);
   const report: RunReport = {
-    name: flow.name,
+    name: labelled(flow.name, options.label),
     trace_id: trace.header.trace_id,
     passed: outcome === "passed" || outcome === "expected_failure",
     outcome,
@@ -361,4 +368,9 @@ export function runOutcome(run: {
 function interruptedBy(results: readonly StepResult[], error: string | undefined): string | undefined {
   const request = processLifecycle.stopRequest;
   return request && (error !== undefined || results.some((r) => r.status === "errored")) ? request.reason : undefined;
+}
+
+/** A flow's name as a result shows it: with its suite matrix entry, `Checkout [firefox]`. */
+export function labelled(name: string, label: string | undefined): string {
+  return label ? `${name} [${label}]` : name;
 }

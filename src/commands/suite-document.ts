@@ -9,6 +9,7 @@ export function suiteDocument(result: SuiteResult) {
   return {
     flows: result.flows.map((f) => ({
       spec: f.spec,
+      ...(f.browser ? { browser: f.browser } : {}),
       outcome: f.outcome,
       report: f.report,
       report_path: f.report_path,

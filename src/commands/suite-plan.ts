@@ -73,11 +73,32 @@ export function parseShard(text: string): Shard | undefined {
  * exports along), every other flow its own unit; units go round-robin, so every flow lands in
  * exactly one shard and the split depends only on the file list.
  */
-export function selectShard(flows: readonly PlannedFlow[], shard: Shard | undefined): PlannedFlow[] {
+export function selectShard<T extends PlannedFlow>(flows: readonly T[], shard: Shard | undefined): T[] {
   if (!shard || shard.total === 1) return [...flows];
-  const units: PlannedFlow[][] = [];
+  const units: T[][] = [];
   const pinned = flows.filter((f) => f.pinned);
   if (pinned.length > 0) units.push(pinned);
   for (const f of flows) if (!f.pinned) units.push([f]);
   return units.filter((_, i) => i % shard.total === shard.index - 1).flat();
+}
+
+/** Control ids (`control: {id}`) are unique within a suite: a clash is refused before anything runs. */
+export function checkControlsUnique(
+  loaded: readonly { readonly plan: { readonly rel: string }; readonly flow?: { readonly control?: { readonly id?: string } } }[],
+): void {
+  const seen = new Map<string, string>();
+  const problems = [];
+  for (const l of loaded) {
+    const id = l.flow?.control?.id;
+    if (!id) continue;
+    const first = seen.get(id);
+    if (first)
+      problems.push(
+        diagnostic("bad-value", `control id ${JSON.stringify(id)} is claimed by both ${first} and ${l.plan.rel}`, {
+          hint: "control ids are unique within a suite: rename one of them",
+        }),
+      );
+    else seen.set(id, l.plan.rel);
+  }
+  if (problems.length > 0) throw new SpecError(problems);
 }

@@ -24,7 +24,9 @@ import { run } from "./run.ts";
 import { recordInSuite } from "./record.ts";
 import { SessionPool, sharesBrowser } from "./session-pool.ts";
 import { findSuiteFile, prepareSuite, runHook, startAppServer, type Env, type SuiteContext } from "./suite-context.ts";
-import { discoverFlows, orderFlows, selectShard, type PlannedFlow, type Shard } from "./suite-plan.ts";
+import { checkControlsUnique, discoverFlows, orderFlows, selectShard, type PlannedFlow, type Shard } from "./suite-plan.ts";
+import { byFlow, expandMatrix, unitKey, type MatrixUnit } from "./suite-matrix.ts";
+import { labelled } from "./run.ts";
 import { createRecordDir, logPruned, pruneRecords, writeRecord } from "./run-records.ts";
 import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import { erroredReport, skippedReport } from "./flow-outcome.ts";
@@ -57,7 +59,10 @@ export type FlowOutcome = "passed" | "failed" | "skipped" | "errored" | "stale" 
 export interface SuiteFlowResult {
   /** Flow file relative to the suite directory. */
   readonly spec: string;
+  /** The flow's name; with a `browsers:` matrix, with its browser: `Checkout [firefox]`. */
   readonly name: string;
+  /** The entry of the suite's `browsers:` matrix this run ran in; absent without a matrix. */
+  readonly browser?: string;
   readonly outcome: FlowOutcome;
   readonly report: RunReport;
   readonly report_path: string | null;
@@ -92,7 +97,7 @@ export interface SuiteResult {
 }
 
 interface Loaded {
-  readonly plan: PlannedFlow;
+  readonly plan: MatrixUnit;
   readonly path: string;
   readonly flow?: Flow;
   /** The flow with its plugins, as replay reads it (loaded once, handed to every attempt). */
@@ -126,9 +131,8 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
   if (suiteFile) log(`suite: ${displayPath(suiteFile)}`);
   // `order:` is relative to the suite.yaml; entries outside the directory being run are not part of this run.
   const order = ctx.config.order.map((e) => relative(dir, resolve(ctx.dir, e))).filter((e) => !e.startsWith(".."));
-  const whole = orderFlows(dir, discoverFlows(dir), order, suiteFile && displayPath(suiteFile));
-  const planned = selectShard(whole, options.shard);
-  if (planned.length === 0 && !options.shard) {
+  const files = orderFlows(dir, discoverFlows(dir), order, suiteFile && displayPath(suiteFile));
+  if (files.length === 0 && !options.shard) {
     throw new SpecError(
       diagnostic("io-error", `no *.flow.yaml files below ${displayPath(dir) || "."}`, {
         hint: "a suite is a directory of flow files; `flowproof init` writes an example",
@@ -137,17 +141,24 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
   }
   // Each flow is loaded once, as replay reads it: with the project's plugins, plain steps as
   // intent (a model-authored flow's steps are not rules text; replay reads the trace).
-  const loaded: Loaded[] = await Promise.all(
-    planned.map(async (plan): Promise<Loaded> => {
-      const path = join(dir, plan.rel);
-      try {
-        const replay = await loadFlowForReplay(path, ctx.env, ctx.defaults);
-        return { plan, path, flow: replay.flow, replay };
-      } catch (error) {
-        return { plan, path, loadError: errorLine(error) };
-      }
-    }),
-  );
+  const load = async (plan: PlannedFlow): Promise<Loaded> => {
+    const path = join(dir, plan.rel);
+    try {
+      const replay = await loadFlowForReplay(path, ctx.env, ctx.defaults);
+      return { plan, path, flow: replay.flow, replay };
+    } catch (error) {
+      return { plan, path, loadError: errorLine(error) };
+    }
+  };
+  // A `browsers:` matrix needs every flow loaded to know its units (which flows are web flows),
+  // and every shard splits the same units; without one, a shard loads only its own flows.
+  let whole: readonly MatrixUnit[] = files;
+  let loaded: Loaded[];
+  if (ctx.config.matrix) {
+    const all = await Promise.all(files.map(load));
+    whole = expandMatrix(all, ctx.config.matrix, ctx.env);
+    loaded = selectShard(whole, options.shard).map((plan) => ({ ...all.find((l) => l.plan.rel === plan.rel)!, plan }));
+  } else loaded = await Promise.all(selectShard(files, options.shard).map(load));
   checkControlsUnique(loaded);
 
   const server = ctx.config.server ? await startAppServer(ctx.config.server, ctx.dir, ctx.env, log) : undefined;
@@ -165,7 +176,7 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
       } catch (error) {
         // Whatever breaks one flow (even writing its bundle) errors that flow only.
         const report = erroredReport(
-          item.flow?.name ?? item.plan.rel,
+          labelled(item.flow?.name ?? item.plan.rel, item.plan.variant),
           displayPath(item.path),
           displayPath(defaultTracePath(item.path)),
           `harness fault: ${errorLine(error)}`,
@@ -174,6 +185,7 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
           result: {
             spec: item.plan.rel,
             name: report.name,
+            ...(item.plan.variant ? { browser: item.plan.variant } : {}),
             outcome: outcomeOf(report),
             report,
             report_path: null,
@@ -190,11 +202,10 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
     };
     // The `order:` group is a sequence (exports flow along it); everything else may run in parallel.
     for (const item of loaded.filter((l) => l.plan.pinned)) await runOne(item);
-    await runWithWorkers(
-      loaded.filter((l) => !l.plan.pinned),
-      Math.max(1, options.workers ?? 1),
-      runOne,
-    );
+    // A flow's runs in a `browsers:` matrix go one after another (a missing trace is recorded once).
+    await runWithWorkers(byFlow(loaded.filter((l) => !l.plan.pinned)), Math.max(1, options.workers ?? 1), async (runs) => {
+      for (const item of runs) await runOne(item);
+    });
   } finally {
     await pool.close();
     await server?.stop();
@@ -267,9 +278,9 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
 }
 
 /** sha256 of the suite's ordered flow list (the `order:` group marked): the same for every shard of one suite. */
-function planHash(flows: readonly PlannedFlow[]): string {
+function planHash(flows: readonly MatrixUnit[]): string {
   return `sha256:${createHash("sha256")
-    .update(flows.map((f) => `${f.rel}${f.pinned ? "\t(order)" : ""}`).join("\n"))
+    .update(flows.map((f) => `${unitKey(f)}${f.pinned ? "\t(order)" : ""}`).join("\n"))
     .digest("hex")}`;
 }
 
@@ -278,30 +289,13 @@ function relativeTo(from: string, path: string): string {
   return abs.startsWith(from + "/") ? abs.slice(from.length + 1) : abs;
 }
 
-function checkControlsUnique(loaded: readonly Loaded[]): void {
-  const seen = new Map<string, string>();
-  const problems = [];
-  for (const l of loaded) {
-    const id = l.flow?.control?.id;
-    if (!id) continue;
-    const first = seen.get(id);
-    if (first)
-      problems.push(
-        diagnostic("bad-value", `control id ${JSON.stringify(id)} is claimed by both ${first} and ${l.plan.rel}`, {
-          hint: "control ids are unique within a suite: rename one of them",
-        }),
-      );
-    else seen.set(id, l.plan.rel);
-  }
-  if (problems.length > 0) throw new SpecError(problems);
-}
-
 function flowRecord(r: SuiteFlowResult, flow: Flow | undefined, runDir: string, suiteDir: string): FlowRecord {
   const status = flowStatus(r.report);
   const control = flow?.control;
   return {
     flow: r.spec,
     name: r.name,
+    ...(r.browser ? { browser: r.browser } : {}),
     status,
     ...(r.report.degraded ? { degraded: true } : {}),
     position: r.position,
@@ -320,10 +314,12 @@ function flowRecord(r: SuiteFlowResult, flow: Flow | undefined, runDir: string, 
  * into `flows/`, so a retry's bundle can never be another flow's (a suffix such as `-attempt-2`
  * could: a flow may be named that).
  */
-function flowBundleDir(runDir: string, rel: string, attempt: number, repeat = 1): string {
-  const stem = rel.replace(/\.flow\.ya?ml$/i, "");
-  if (repeat > 1) return join(runDir, "repeats", String(repeat), stem);
-  return attempt > 1 ? join(runDir, "attempts", String(attempt), stem) : join(runDir, "flows", stem);
+function flowBundleDir(runDir: string, unit: MatrixUnit, attempt: number, repeat = 1): string {
+  const stem = unit.rel.replace(/\.flow\.ya?ml$/i, "");
+  // A matrix entry's runs live under `matrix/<entry>/`, apart from every flow file's folder.
+  const base = unit.variant ? join(runDir, "matrix", unit.variant) : runDir;
+  if (repeat > 1) return join(base, "repeats", String(repeat), stem);
+  return attempt > 1 ? join(base, "attempts", String(attempt), stem) : join(base, "flows", stem);
 }
 
 /** True when `CI` is set to anything but empty, `0` or `false`, as CI services set it. */
@@ -348,14 +344,15 @@ async function runFlow(
   const { plan, path } = item;
   const spec = displayPath(path);
   const tracePath = defaultTracePath(path);
-  const name = item.flow?.name ?? plan.rel;
+  const name = labelled(item.flow?.name ?? plan.rel, plan.variant);
   const synthetic = (report: RunReport, extra: Partial<SuiteFlowResult> = {}) => {
-    const dir = flowBundleDir(runDir, plan.rel, 1);
+    const dir = flowBundleDir(runDir, plan, 1);
     const paths = writeRunBundle(mkdirp(dir), report);
     return {
       result: {
         spec: plan.rel,
         name,
+        ...(plan.variant ? { browser: plan.variant } : {}),
         outcome: outcomeOf(report),
         report,
         report_path: paths.result,
@@ -407,7 +404,7 @@ async function runFlow(
       );
     }
   }
-  const hookEnv = env;
+  const hookEnv = { ...env, ...plan.env };
   const { before_each, after_each } = ctx.config;
   const retries = options.retries ?? 0;
   const repeats: Awaited<ReturnType<typeof run>>[] = [];
@@ -422,9 +419,10 @@ async function runFlow(
       try {
         last = await run({
           spec: path,
-          env,
+          env: { ...env, ...plan.env },
+          ...(plan.variant ? { label: plan.variant } : {}),
           pool,
-          runDir: mkdirp(flowBundleDir(runDir, plan.rel, repeat > 1 ? 1 : attempt, repeat)),
+          runDir: mkdirp(flowBundleDir(runDir, plan, repeat > 1 ? 1 : attempt, repeat)),
           ...(ctx.defaults ? { suiteDefaults: ctx.defaults } : {}),
           log: options.log,
           ...(item.replay ? { loaded: item.replay } : {}),
@@ -471,6 +469,7 @@ async function runFlow(
     result: {
       spec: plan.rel,
       name,
+      ...(plan.variant ? { browser: plan.variant } : {}),
       outcome: outcomeOf(report),
       report,
       report_path: last!.report_path,

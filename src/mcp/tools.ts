@@ -93,6 +93,9 @@ const SuiteRunResult = Type.Object(
       Type.Object(
         {
           spec: Type.String(),
+          browser: Type.Optional(
+            Type.String({ description: "The suite's `browsers:` entry this run of the flow ran in (a flow runs once per entry); absent without a matrix." }),
+          ),
           outcome: Type.Union(["passed", "failed", "skipped", "errored", "stale", "expected_failure", "flaky"].map((o) => Type.Literal(o))),
           report: RunReport,
           report_path: nullablePath,
@@ -223,7 +226,8 @@ export const runTool: McpTool = {
         ...(shard ? { shard } : {}),
         log: call.progress,
         ...rootOf(call),
-        onFlow: (f) => call.progress(`flow ${++done}: ${f.outcome.toUpperCase()} ${f.spec}${f.reason ? ` (${f.reason})` : ""}`),
+        onFlow: (f) =>
+          call.progress(`flow ${++done}: ${f.outcome.toUpperCase()} ${f.spec}${f.browser ? ` [${f.browser}]` : ""}${f.reason ? ` (${f.reason})` : ""}`),
       });
       return suiteDocument(r);
     }

@@ -46,6 +46,25 @@ export interface KeyRole {
   readonly shared?: true;
   /** `false`: only a single-surface flow takes the key, not an `apps:` entry. */
   readonly surface?: false;
+  /**
+   * A governing suite's `<matrix.key>:` list (of `matrix.values`) runs every flow of this adapter
+   * once per entry, the run of an entry with the environment variable `matrix.env` set to it (as a
+   * command-line flag would set it). A flow that writes `<this key>.<matrix.field>` itself runs once,
+   * in its own; a run whose environment already sets `matrix.env` runs each flow once, as today.
+   */
+  readonly matrix?: MatrixRole;
+}
+
+/** What a `matrix` key role declares (the web's `browsers: [chromium, firefox]`). */
+export interface MatrixRole {
+  /** The suite.yaml key holding the list. */
+  readonly key: string;
+  /** The field of this key an entry stands for (`name` of `browser:`). */
+  readonly field: string;
+  /** The entries the list may hold. */
+  readonly values: readonly string[];
+  /** The environment variable a run of one entry sets to it. */
+  readonly env: string;
 }
 
 /** The JSON Schema keyword a key's role is stored under. */

@@ -46,6 +46,11 @@ describe("keysProblem", () => {
       "key `pw` is both a secret and recorded: a secret is never stored",
     ],
     [
+      "a matrix without the variable a run of one entry sets",
+      schema({ engine: { type: "object", flowproof: { matrix: { key: "engines", field: "name", values: ["a"] } } } }),
+      "key `engine`: `matrix` is { key, field, values, env }: the suite key of the list, the field an entry stands for, the entries it may hold and the variable a run of one sets",
+    ],
+    [
       "a pin without a record",
       schema({ login: { type: "object", properties: { user: { type: "string", flowproof: { pinned: true } } } } }),
       "key `login.user` is pinned but not recorded",

@@ -23,7 +23,7 @@ const FORMAT_FIELDS: readonly string[] = Object.keys(TraceHeader.properties);
 /** The app entry's core fields: an adapter's recorded key or fact is never one of them. */
 export const CORE_ENTRY_FIELDS: readonly string[] = Object.keys(AppInfo.properties);
 
-const ROLE_KEYS = ["references", "recorded", "secret", "pinned", "path", "suiteDefault", "named", "shared", "surface"];
+const ROLE_KEYS = ["references", "recorded", "secret", "pinned", "path", "suiteDefault", "named", "shared", "surface", "matrix"];
 
 /** The first problem of one key's role (`path` names the key), or undefined. */
 function roleProblem(role: unknown, path: string): DeclarationProblem | undefined {
@@ -77,13 +77,30 @@ function roleProblem(role: unknown, path: string): DeclarationProblem | undefine
   if (r.path !== undefined && r.path !== "flow-relative") return problem(`key \`${path}\`: \`path\` is "flow-relative" or absent`, hint);
   if (r.named !== undefined && typeof r.named !== "string") return problem(`key \`${path}\`: \`named\` names a map of the suite, e.g. "identities"`, hint);
   if (r.surface !== undefined && r.surface !== false) return problem(`key \`${path}\`: \`surface\` is false or absent`, hint);
+  if (r.matrix !== undefined && !matrixShape(r.matrix))
+    return problem(
+      `key \`${path}\`: \`matrix\` is { key, field, values, env }: the suite key of the list, the field an entry stands for, the entries it may hold and the variable a run of one sets`,
+      'matrix: { key: "browsers", field: "name", values: ["chromium", "firefox"], env: "FLOWPROOF_BROWSER" }',
+    );
   return undefined;
 }
+
+const matrixShape = (m: unknown): boolean =>
+  isObj(m) &&
+  Object.keys(m).every((k) => ["key", "field", "values", "env"].includes(k)) &&
+  typeof m["key"] === "string" &&
+  /^[a-z][a-z0-9_]*$/.test(m["key"]) &&
+  typeof m["field"] === "string" &&
+  typeof m["env"] === "string" &&
+  /^[A-Z][A-Z0-9_]*$/.test(m["env"]) &&
+  Array.isArray(m["values"]) &&
+  m["values"].length > 0 &&
+  m["values"].every((v) => typeof v === "string" && v !== "");
 
 /** Schema words whose subschemas a value is resolved through: a role below them holds. */
 const FOLLOWED = ["properties", "anyOf", "oneOf", "allOf", "items", "additionalProperties", "patternProperties"];
 /** Role fields that name a key of the flow by its path, so never hold inside a list's items or a record's values. */
-const PATH_ROLES = ["recorded", "pinned", "suiteDefault", "named", "shared", "surface"] as const;
+const PATH_ROLES = ["recorded", "pinned", "suiteDefault", "named", "shared", "surface", "matrix"] as const;
 
 /**
  * The first problem of the roles anywhere in a keys schema: a role's own fields, a role where it

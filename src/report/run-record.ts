@@ -54,6 +54,11 @@ export const FlowRecord = Type.Object(
   {
     flow: Type.String({ description: "The flow file, relative to the suite directory." }),
     name: Type.String(),
+    browser: Type.Optional(
+      Type.String({
+        description: "The entry of the suite's `browsers:` matrix this run of the flow ran in (the flow runs once per entry); absent without a matrix.",
+      }),
+    ),
     status: FlowStatus,
     degraded: Type.Optional(Type.Boolean()),
     position: Type.Integer({ minimum: 0, description: "The flow's place in the unsharded suite order (merge sorts by it)." }),

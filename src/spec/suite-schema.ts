@@ -58,7 +58,7 @@ export const SuiteFileSchema = Type.Object(
 
 /**
  * The whole document written to schema/suite.schema.json: the core's keys, and the keys the
- * adapters of `catalog` declare (a key's default, a map a `named` key picks from) with their schemas.
+ * adapters of `catalog` declare (a key's default, a map a `named` key picks from, a `matrix` list) with their schemas.
  * (A project adapter's own suite keys are not in it: flowproof checks them when a flow loads.)
  */
 export function suiteSchemaDocument(catalog?: SurfaceCatalog): Record<string, unknown> {
@@ -66,14 +66,22 @@ export function suiteSchemaDocument(catalog?: SurfaceCatalog): Record<string, un
   for (const [key, d] of declaredSuiteKeys(catalog)) {
     const schema = propertiesOf(keysSchemaOf(d.kind))[d.path] ?? {};
     declared[key] =
-      d.form === "default"
-        ? { ...schema, description: `The default of a flow's \`${d.path}:\` (${titleOf(d.kind)}) when it writes none; the flow's own wins outright.` }
-        : {
-            type: "object",
-            propertyNames: { pattern: "^[A-Za-z0-9_.-]+$" },
-            additionalProperties: schema,
-            description: `Named values a flow's \`${d.path}: <name>\` (${titleOf(d.kind)}) picks.`,
-          };
+      d.form === "matrix"
+        ? {
+            type: "array",
+            minItems: 1,
+            uniqueItems: true,
+            items: { enum: [...d.matrix!.values] },
+            description: `Runs every flow of ${titleOf(d.kind)} once per entry (each result named by it); a flow that writes its own \`${d.path}.${d.matrix!.field}\` runs in that one only, and ${d.matrix!.env} (or its flag) narrows the run to one.`,
+          }
+        : d.form === "default"
+          ? { ...schema, description: `The default of a flow's \`${d.path}:\` (${titleOf(d.kind)}) when it writes none; the flow's own wins outright.` }
+          : {
+              type: "object",
+              propertyNames: { pattern: "^[A-Za-z0-9_.-]+$" },
+              additionalProperties: schema,
+              description: `Named values a flow's \`${d.path}: <name>\` (${titleOf(d.kind)}) picks.`,
+            };
   }
   return {
     $schema: "http://json-schema.org/draft-07/schema#",

@@ -110,3 +110,41 @@ describe("adapter-declared suite keys", () => {
     expect(problems.map((p) => `${p.span?.line}:${p.code}`)).toEqual(["1:unknown-key"]);
   });
 });
+
+describe("a matrix list (`browsers:`)", () => {
+  test("holds distinct browsers the web adapter declares; an unknown one, a repeat or a suite default naming one is refused at its line", () => {
+    const ok = loadSuiteText("suite.yaml", "browsers: [chromium, firefox]\nbrowser: { viewport: { width: 390, height: 844 } }\n", builtinCatalog());
+    if (!ok.ok) throw new Error(ok.diagnostics.map((d) => d.message).join("; "));
+    expect(ok.suite.matrix?.["browsers"]).toMatchObject({ kind: "web", path: "browser", entries: ["chromium", "firefox"], role: { env: "FLOWPROOF_BROWSER" } });
+    const messages = (text: string) => {
+      const r = loadSuiteText("suite.yaml", text, builtinCatalog());
+      return r.ok ? [] : r.diagnostics.map((d) => `${d.span?.line}:${d.span?.column}: ${d.message} (${d.hint})`);
+    };
+    expect(messages("browsers: [chromium, firefx]\n")).toEqual([
+      '1:22: "firefx" is not one of the `browsers` flowproof runs (did you mean firefox? browsers: [chromium, firefox])',
+    ]);
+    expect(messages("browsers: [firefox, firefox]\n")[0]).toContain("firefox is listed twice in `browsers`");
+    expect(messages("browsers: firefox\n")[0]).toContain("`browsers` must be a list of chromium and firefox");
+    expect(messages("browser: { name: firefox }\nbrowsers: [chromium, firefox]\n")[0]).toStartWith("2:1: suite.yaml sets both `browsers` and `browser.name`");
+  });
+});
+
+test("a matrix list a project adapter declares is refused at its line, never silently ignored", () => {
+  const later = loadSuiteText("suite.yaml", "engines: [a, b]\n", builtinCatalog(), { pending: true });
+  if (!later.ok) throw new Error("expected the key kept pending");
+  const engine = {
+    kind: "inventory",
+    capabilities: [],
+    keys: {
+      schema: {
+        type: "object",
+        properties: { engine: { type: "object", flowproof: { matrix: { key: "engines", field: "name", values: ["a", "b"], env: "INV_ENGINE" } } } },
+      },
+    },
+  };
+  const problems: Diagnostic[] = [];
+  settleSuiteKeys(later.suite, { kinds: new Map([...builtinCatalog().kinds, ["inventory", engine as never]]) }, problems);
+  expect(problems.map((p) => `${p.span?.line}:${p.code}: ${p.hint}`)).toEqual([
+    "1:unsupported-feature: remove `engines:` and run the suite once per entry with INV_ENGINE set",
+  ]);
+});

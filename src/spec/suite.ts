@@ -8,7 +8,7 @@ import { nearest } from "./suggest.ts";
 import { ENV_NAME } from "./suite-keys.ts";
 import { loadAdapterKeys, type PendingSuiteKey, type SuiteValues } from "./adapter-keys.ts";
 import { rolesOf, titleOf, type SurfaceCatalog, type SurfaceKind } from "./surface-kinds.ts";
-import type { KeyRole } from "../plugins/adapter-api.ts";
+import type { KeyRole, MatrixRole } from "../plugins/adapter-api.ts";
 
 /** The suite.yaml keys of the core; every other key is one an adapter declares (see `declaredSuiteKeys`). */
 export const SUITE_KEYS = ["min_version", "env", "env_from", "before_each", "after_each", "order", "server"] as const;
@@ -35,9 +35,20 @@ export interface SuiteConfig {
   readonly values?: Readonly<Record<string, unknown>>;
   /** Maps a `named` role picks entries from (the web's `identities:` for `session: <name>`), values as written (`${VAR}` raw). */
   readonly maps?: Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, unknown>>>>>>;
+  /** Lists of keys with a `matrix` role (the web's `browsers:`): each flow of the adapter runs once per entry (suite-matrix.ts). */
+  readonly matrix?: Readonly<Record<string, SuiteMatrix>>;
   /** Keys no adapter at hand declares, kept to be checked when a flow loads with its project's adapters (`settleSuiteKeys`). */
   readonly pending?: readonly PendingSuiteKey[];
   readonly server?: SuiteServer;
+}
+
+/** A suite's matrix list: the adapter kind and key it belongs to, its role, and the entries as written (in order). */
+export interface SuiteMatrix {
+  readonly kind: string;
+  /** The adapter's flow key (`browser`). */
+  readonly path: string;
+  readonly role: MatrixRole;
+  readonly entries: readonly string[];
 }
 
 /** A suite key an adapter declares: the default of its key (`suiteDefault` role), or the map its `named` role picks from. */
@@ -45,7 +56,9 @@ export interface DeclaredSuiteKey {
   readonly kind: SurfaceKind;
   /** The adapter's flow key. */
   readonly path: string;
-  readonly form: "default" | "map";
+  readonly form: "default" | "map" | "matrix";
+  /** With form `matrix`: the role that declares the list. */
+  readonly matrix?: MatrixRole;
 }
 
 /** The suite keys the adapters of `catalog` declare, by suite key (the first adapter to declare one owns it). */
@@ -55,6 +68,8 @@ export function declaredSuiteKeys(catalog: SurfaceCatalog | undefined): Map<stri
     for (const [path, role] of rolesOf(kind)) {
       if (path.includes(".")) continue;
       if (role.suiteDefault && !out.has(path) && !(SUITE_KEYS as readonly string[]).includes(path)) out.set(path, { kind, path, form: "default" });
+      if (role.matrix && !out.has(role.matrix.key) && !(SUITE_KEYS as readonly string[]).includes(role.matrix.key))
+        out.set(role.matrix.key, { kind, path, form: "matrix", matrix: role.matrix });
       if (role.named !== undefined && !out.has(role.named) && !(SUITE_KEYS as readonly string[]).includes(role.named))
         out.set(role.named, { kind, path, form: "map" });
     }
@@ -220,6 +235,7 @@ export function loadSuiteText(file: string, text: string, catalog?: SurfaceCatal
       }
     }
   }
+  checkMatrixDefaults(source, root, out, problems);
   // A suite refused for its other problems never reaches the flows whose adapters could claim a
   // pending key: one that is a near miss of a suite key is a typo, and said in the same report.
   if (problems.length > 0) for (const p of out.pending ?? []) if (nearest(p.name, SUITE_KEYS)) problems.push(unknownSuiteKey(p.source, catalog, p.name, p.key));
@@ -242,7 +258,11 @@ function unknownSuiteKey(source: YamlSource, catalog: SurfaceCatalog | undefined
 
 type MutableSuite = { -readonly [K in keyof SuiteConfig]: SuiteConfig[K] };
 /** Where declared keys land: a suite's (or a flow's settled) `values` and `maps`. */
-type SuiteSink = { values?: Readonly<Record<string, unknown>>; maps?: Readonly<Record<string, Readonly<Record<string, unknown>>>> };
+type SuiteSink = {
+  values?: Readonly<Record<string, unknown>>;
+  maps?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  matrix?: Readonly<Record<string, SuiteMatrix>>;
+};
 
 /** Loads a key an adapter declares into the suite's `values` (a key's default) or `maps` (entries a `named` key picks). */
 function loadDeclaredKey(
@@ -255,6 +275,7 @@ function loadDeclaredKey(
   problems: Diagnostic[],
   out: SuiteSink,
 ): void {
+  if (declared.form === "matrix") return loadMatrix(source, declared, key, keyNode, value, problems, out);
   if (declared.form === "default") {
     if (value === null)
       return void problems.push(
@@ -304,6 +325,57 @@ function loadDeclaredKey(
   out.maps = { ...(out.maps ?? {}), [key]: entries };
 }
 
+/** A matrix list (`browsers: [chromium, firefox]`): distinct entries among the role's values. */
+function loadMatrix(
+  source: YamlSource,
+  declared: DeclaredSuiteKey,
+  key: string,
+  keyNode: Node,
+  value: Node | null,
+  problems: Diagnostic[],
+  out: SuiteSink,
+): void {
+  const role = declared.matrix!;
+  const hint = `${key}: [${role.values.join(", ")}]`;
+  if (!isSeq(value) || value.items.length === 0)
+    return void problems.push(
+      diagnostic("bad-value", `\`${key}\` must be a list of ${role.values.join(" and ")}: every flow runs once per entry`, {
+        span: spanOf(source, value ?? keyNode),
+        hint,
+      }),
+    );
+  const entries: string[] = [];
+  for (const item of value.items as Node[]) {
+    const v = scalarText(item);
+    if (v === undefined || !role.values.includes(v)) {
+      const guess = v === undefined ? undefined : nearest(v, role.values);
+      problems.push(
+        diagnostic("bad-value", `${v === undefined ? "this entry" : JSON.stringify(v)} is not one of the \`${key}\` flowproof runs`, {
+          span: spanOf(source, item),
+          hint: `${guess ? `did you mean ${guess}? ` : ""}${hint}`,
+        }),
+      );
+    } else if (entries.includes(v))
+      problems.push(diagnostic("bad-value", `${v} is listed twice in \`${key}\``, { span: spanOf(source, item), hint: "list each once" }));
+    else entries.push(v);
+  }
+  if (entries.length === value.items.length) out.matrix = { ...(out.matrix ?? {}), [key]: { kind: declared.kind.kind, path: declared.path, role, entries } };
+}
+
+/** A suite default that names the matrix field (`browser: {name: …}` beside `browsers:`) says two things at once: refused. */
+function checkMatrixDefaults(source: YamlSource, root: Node, out: MutableSuite, problems: Diagnostic[]): void {
+  for (const [key, m] of Object.entries(out.matrix ?? {})) {
+    const d = out.values?.[m.path];
+    if (d && typeof d === "object" && (d as Record<string, unknown>)[m.role.field] !== undefined)
+      problems.push(
+        diagnostic("bad-value", `suite.yaml sets both \`${key}\` and \`${m.path}.${m.role.field}\`: the list says which each flow runs in`, {
+          span: spanOf(source, (isMap(root) ? (root.items.find((p) => keyName(p) === key)?.key as Node | undefined) : undefined) ?? root),
+          hint: `remove \`${m.role.field}\` from \`${m.path}:\` (a flow that writes its own \`${m.path}.${m.role.field}\` runs in that one only)`,
+        }),
+      );
+  }
+}
+
 /**
  * The suite's values for a flow whose adapters are `catalog`: the keys the suite kept pending
  * (no built-in declares them) checked against the adapters that declare them, a key none does
@@ -318,7 +390,15 @@ export function settleSuiteKeys(suite: SuiteValues, catalog: SurfaceCatalog, pro
   const declared = declaredSuiteKeys(catalog);
   for (const p of suite.pending) {
     const d = declared.get(p.name);
-    if (d) loadDeclaredKey(p.source, catalog, d, p.name, p.key, p.value, problems, out);
+    if (d?.form === "matrix")
+      // The suite run expands its matrix before any flow loads: only a built-in adapter's list reaches it.
+      problems.push(
+        diagnostic("unsupported-feature", `\`${p.name}\` is a list a project adapter declares; a suite runs the lists of flowproof's own adapters only`, {
+          span: spanOf(p.source, p.key),
+          hint: `remove \`${p.name}:\` and run the suite once per entry with ${d.matrix!.env} set`,
+        }),
+      );
+    else if (d) loadDeclaredKey(p.source, catalog, d, p.name, p.key, p.value, problems, out);
     else problems.push(unknownSuiteKey(p.source, catalog, p.name, p.key));
   }
   const { pending: _settled, ...rest } = suite;
