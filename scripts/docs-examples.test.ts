@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { loadFlowText } from "../test/support/surfaces.ts";
+import { builtinCatalog, loadFlowText } from "../test/support/surfaces.ts";
 import { planFlow } from "../src/engine/plan.ts";
 import { serializeTrace } from "../src/trace/write.ts";
 import { parseTrace } from "../src/trace/read.ts";
@@ -86,7 +86,8 @@ describe("docs/trace-format.md", () => {
 describe("docs/suites.md", () => {
   test.each(fenced("suites.md", "yaml").map((f, i) => [i + 1, f]))("yaml example %d loads as a suite.yaml or a flow", (_, text) => {
     if (text.startsWith("# suite.yaml")) {
-      expect(loadSuiteText("suite.yaml", text)).toMatchObject({ ok: true });
+      // With the built-in adapters, whose keys (the web's `browser`, `browsers`, `identities`) a suite may hold.
+      expect(loadSuiteText("suite.yaml", text, builtinCatalog())).toMatchObject({ ok: true });
     } else if (text.includes("steps:")) {
       expect(plan(text).steps.length).toBeGreaterThan(0);
     } else {
