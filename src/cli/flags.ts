@@ -346,10 +346,11 @@ export const COMMAND_TABLE = {
         kind: "string",
         placeholder: "name",
         description:
-          "Store credentials for this user; the password is read from standard input (never a flag). Flows of the kind that give no login of their own log on with them.",
+          "Store credentials for this user; the password is read from standard input, or prompted for without echo on a terminal (never a flag). Flows of the kind that give no login of their own log on with them.",
       },
       { name: "show", kind: "boolean", description: "Print the stored user and fields (never the password)." },
       { name: "delete", kind: "boolean", description: "Remove the stored credentials." },
+      { name: "forget", kind: "boolean", description: "The same as --delete: remove the stored credentials." },
       JSON_FLAG,
     ],
     declares:
