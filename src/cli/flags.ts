@@ -338,7 +338,7 @@ export const COMMAND_TABLE = {
   config: {
     name: "config",
     summary: "Store an app kind's machine-wide fallback credentials in the OS credential store",
-    usage: "flowproof config <kind> --user <name> [--<field> <value>…] | --show | --delete [--json]",
+    usage: "flowproof config <kind> --user <name> [--<field> <value>…] | --show | --forget [--json]",
     positional: "kind",
     flags: [
       {
@@ -354,7 +354,7 @@ export const COMMAND_TABLE = {
       JSON_FLAG,
     ],
     declares:
-      "Each adapter that declares `credentials` (a built-in, or a plugin of the project in the current directory) adds its fields as flags, listed with the kinds that take them.",
+      "Each adapter that declares `credentials` (a built-in, or a plugin of the project in the current directory) adds its fields as flags, listed with the kinds that take them. An adapter that keeps none itself has them kept by flowproof: on Linux in the kernel keyring through `keyctl` (keyutils; `apt-get install keyutils`), keys `flowproof:<kind>:<name>` in the user keyring (FLOWPROOF_KEYRING names another).",
   },
   init: {
     name: "init",
