@@ -34,7 +34,10 @@ describe("the kernel keyring store", () => {
 
   test("without keyctl on PATH: a credential-store error naming `apt-get install keyutils`", () => {
     expect(() => readKeyring("unit", [], { PATH: "/nonexistent" })).toThrow(
-      expect.objectContaining({ code: "credential-store", diagnostics: [expect.objectContaining({ hint: expect.stringContaining("apt-get install keyutils") })] }),
+      expect.objectContaining({
+        code: "credential-store",
+        diagnostics: [expect.objectContaining({ hint: expect.stringContaining("apt-get install keyutils") })],
+      }),
     );
   });
 });

@@ -134,7 +134,10 @@ describe("flowproof config <kind> on Linux (the kernel keyring)", () => {
     expect(files.map((f) => readFileSync(f, "utf8")).join("\n")).toContain("welcome ada of t1; password ");
 
     const forget = await runCli(["config", "vault", "--forget"], { cwd: p.dir, env: ENV });
-    expect([forget.code, forget.stdout.trim()]).toEqual([0, 'Removed the Vault fallback credentials from the Linux kernel keyring (keyring @s), keys "flowproof:vault:*".']);
+    expect([forget.code, forget.stdout.trim()]).toEqual([
+      0,
+      'Removed the Vault fallback credentials from the Linux kernel keyring (keyring @s), keys "flowproof:vault:*".',
+    ]);
     expect(["user", "password", "tenant"].map((n) => inKeyring("@s", n))).toEqual([false, false, false]);
     const gone = await runCli(["config", "vault", "--show", "--json"], { cwd: p.dir, env: ENV });
     expect(JSON.parse(gone.stdout)).toMatchObject({ stored: false });
@@ -151,7 +154,11 @@ describe("flowproof config <kind> on Linux (the kernel keyring)", () => {
     expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).not.toContain(PASSWORD);
     expect(JSON.parse(r.stdout)).toMatchObject({
-      error: { code: "credential-store", message: expect.stringContaining("`keyctl`"), diagnostics: [{ hint: expect.stringContaining("apt-get install keyutils") }] },
+      error: {
+        code: "credential-store",
+        message: expect.stringContaining("`keyctl`"),
+        diagnostics: [{ hint: expect.stringContaining("apt-get install keyutils") }],
+      },
     });
   });
 });
