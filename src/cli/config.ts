@@ -22,9 +22,10 @@ import type { Io } from "./io.ts";
 /** Reads the password: prompted for without echo on a terminal, else the first line of standard input. */
 async function readPassword(): Promise<string> {
   if (process.stdin.isTTY) {
-    process.stderr.write("Password: ");
     const stty = (arg: string) => Bun.spawnSync(["stty", arg], { stdin: "inherit", stdout: "ignore", stderr: "ignore" });
+    // Echo goes off before the prompt shows, so nothing typed after it is echoed.
     stty("-echo");
+    process.stderr.write("Password: ");
     try {
       for await (const line of console) return line;
       return "";

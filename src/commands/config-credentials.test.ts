@@ -93,7 +93,10 @@ describe("configCredentials", () => {
     const core: AdapterCredentials = { name: "Vault", usedBy: "vault flows use them", key: "sign_on" };
     expect(credentialStore("vault", core, "linux", { FLOWPROOF_KEYRING: "@s" }).where).toBe('Linux kernel keyring (keyring @s), keys "flowproof:vault:*"');
     expect(() => credentialStore("vault", core, "darwin")).toThrow(
-      expect.objectContaining({ code: "unsupported-platform", message: "`flowproof config vault` keeps credentials in the Linux kernel keyring, and this is darwin" }),
+      expect.objectContaining({
+        code: "unsupported-platform",
+        message: "`flowproof config vault` keeps credentials in the Linux kernel keyring, and this is darwin",
+      }),
     );
     expect(credentialStore("vault", fake("vault").adapter.credentials!, "darwin").where).toBe("memory");
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { dlopen, FFIType } from "bun:ffi";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { runCli } from "../support/cli.ts";
+import { REPO_ROOT, runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 
 const PASSWORD = "Canary-Keyring-9c1e";
@@ -144,6 +144,43 @@ describe("flowproof config <kind> on Linux (the kernel keyring)", () => {
     const without = await runCli(["run", spec], { cwd: p.dir, env: ENV });
     expect([without.code, without.stderr]).toEqual([2, expect.stringContaining("the vault console needs a sign-on")]);
   }, 120_000);
+
+  test("on a terminal the password is prompted for without echo", async () => {
+    const p = tmpProject();
+    projects.push(p);
+    p.write("package.json", "{}");
+    p.write("plugins/vault.ts", PLUGIN);
+    // `script` gives the CLI a pseudo-terminal as its standard input and output.
+    const command = `'${process.execPath}' '${join(REPO_ROOT, "src", "cli", "main.ts")}' config vault --user bea`;
+    const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], {
+      cwd: p.dir,
+      env: { ...process.env, ...ENV, NO_COLOR: "1" },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const reader = proc.stdout.getReader();
+    let shown = "";
+    while (!shown.includes("Password: ")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      shown += new TextDecoder().decode(value);
+    }
+    expect(shown).toContain("Password: ");
+    proc.stdin.write(`${PASSWORD}\r`);
+    await proc.stdin.flush();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      shown += new TextDecoder().decode(value);
+    }
+    expect(await proc.exited).toBe(0);
+    expect(shown).toContain("Stored Vault fallback credentials for user bea");
+    expect(shown).not.toContain(PASSWORD);
+    const id = Bun.spawnSync(["keyctl", "search", "@s", "user", "flowproof:vault:password"]).stdout.toString().trim();
+    expect(Bun.spawnSync(["keyctl", "pipe", id]).stdout.toString()).toBe(PASSWORD);
+    expect((await runCli(["config", "vault", "--forget"], { cwd: p.dir, env: ENV })).code).toBe(0);
+  }, 60_000);
 
   test("without keyctl on PATH: exit 2 naming `apt-get install keyutils`, nothing read from standard input", async () => {
     const p = tmpProject();
