@@ -41,8 +41,8 @@ describe("configCommand", () => {
     ["no system", args([]), "config needs the system to configure: `sap`"],
     ["another system", args(["erp"]), 'flowproof config knows only `sap`, not "erp"'],
     ["a kind that keeps no credentials", args(["web"]), "app kind `web` keeps no fallback credentials: flowproof config knows only `sap`"],
-    ["no action", args(["sap"]), "config sap takes exactly one of --user, --show and --delete"],
-    ["two actions", args(["sap"], { show: true, delete: true }), "config sap takes exactly one of --user, --show and --delete"],
+    ["no action", args(["sap"]), "config sap takes exactly one of --user, --show and --forget (or --delete)"],
+    ["two actions", args(["sap"], { show: true, delete: true }), "config sap takes exactly one of --user, --show and --forget (or --delete)"],
     ["a client without a user", args(["sap"], { show: true }, { client: "100" }), "--client and --language go with --user"],
   ])("refuses %s as a usage error", async (_name, a, message) => {
     await expect(configCommand(a, capture().io, BUILTIN_ADAPTERS, never)).rejects.toMatchObject({ code: "usage", message });

@@ -19,8 +19,21 @@ import { EXIT, type ExitCode } from "./exit-codes.ts";
 import { UsageError, type CommandArgs, type DeclaredFlag } from "./flags.ts";
 import type { Io } from "./io.ts";
 
-/** Reads the password: the first line of standard input. */
+/** Reads the password: prompted for without echo on a terminal, else the first line of standard input. */
 async function readPassword(): Promise<string> {
+  if (process.stdin.isTTY) {
+    const stty = (arg: string) => Bun.spawnSync(["stty", arg], { stdin: "inherit", stdout: "ignore", stderr: "ignore" });
+    // Echo goes off before the prompt shows, so nothing typed after it is echoed.
+    stty("-echo");
+    process.stderr.write("Password: ");
+    try {
+      for await (const line of console) return line;
+      return "";
+    } finally {
+      stty("echo");
+      process.stderr.write("\n");
+    }
+  }
   const text = await Bun.stdin.text();
   return text.split(/\r?\n/)[0] ?? "";
 }
@@ -66,10 +79,11 @@ export async function configCommand(
   const credentials = credentialsOf(kind, all);
   const usage = usageOf(kind, credentials);
   if (extra.length > 0) throw new UsageError(`config takes one system to configure, not ${extra.length + 1}: ${args.positional.join(" ")}`, usage);
-  const { user, show = false, delete: remove = false, json } = args.flags;
+  const { user, show = false, delete: del = false, forget = false, json } = args.flags;
+  const remove = del || forget;
   const given = args.declared ?? {};
   if ([user !== undefined, show, remove].filter(Boolean).length !== 1)
-    throw new UsageError(`config ${kind} takes exactly one of --user, --show and --delete`, usage);
+    throw new UsageError(`config ${kind} takes exactly one of --user, --show and --forget (or --delete)`, usage);
   const fields = configFields(kind, credentials, given);
   if (Object.keys(fields).length > 0 && user === undefined) {
     const names = (credentials.fields ?? []).map((f) => `--${f.name}`);

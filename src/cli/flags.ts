@@ -338,7 +338,7 @@ export const COMMAND_TABLE = {
   config: {
     name: "config",
     summary: "Store an app kind's machine-wide fallback credentials in the OS credential store",
-    usage: "flowproof config <kind> --user <name> [--<field> <value>…] | --show | --delete [--json]",
+    usage: "flowproof config <kind> --user <name> [--<field> <value>…] | --show | --forget [--json]",
     positional: "kind",
     flags: [
       {
@@ -346,14 +346,15 @@ export const COMMAND_TABLE = {
         kind: "string",
         placeholder: "name",
         description:
-          "Store credentials for this user; the password is read from standard input (never a flag). Flows of the kind that give no login of their own log on with them.",
+          "Store credentials for this user; the password is read from standard input, or prompted for without echo on a terminal (never a flag). Flows of the kind that give no login of their own log on with them.",
       },
       { name: "show", kind: "boolean", description: "Print the stored user and fields (never the password)." },
       { name: "delete", kind: "boolean", description: "Remove the stored credentials." },
+      { name: "forget", kind: "boolean", description: "The same as --delete: remove the stored credentials." },
       JSON_FLAG,
     ],
     declares:
-      "Each adapter that declares `credentials` (a built-in, or a plugin of the project in the current directory) adds its fields as flags, listed with the kinds that take them.",
+      "Each adapter that declares `credentials` (a built-in, or a plugin of the project in the current directory) adds its fields as flags, listed with the kinds that take them. An adapter that keeps none itself has them kept by flowproof: on Linux in the kernel keyring through `keyctl` (keyutils; `apt-get install keyutils`), keys `flowproof:<kind>:<name>` in the user keyring (FLOWPROOF_KEYRING names another).",
   },
   init: {
     name: "init",

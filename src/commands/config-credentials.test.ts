@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { checkConfigPlatform, configCredentials, configFields, configUsage, credentialsOf } from "./config-credentials.ts";
+import { checkConfigPlatform, configCredentials, configFields, configUsage, credentialStore, credentialsOf } from "./config-credentials.ts";
 import { defineAdapter, FlowproofError, type AdapterCredentials, type StoredCredentials } from "../plugins/api.ts";
 
 /** An adapter keeping its credentials in memory; `os` is the one platform it can keep them on. */
@@ -87,5 +87,17 @@ describe("configCredentials", () => {
     expect(configUsage("vault", c)).toBe(
       "flowproof config vault --user <name> [--client <nnn>] [--language <xx>] (password on standard input) | --show | --delete",
     );
+  });
+
+  test("credentials the adapter keeps none of itself are the core's: the kernel keyring on Linux, refused elsewhere", () => {
+    const core: AdapterCredentials = { name: "Vault", usedBy: "vault flows use them", key: "sign_on" };
+    expect(credentialStore("vault", core, "linux", { FLOWPROOF_KEYRING: "@s" }).where).toBe('Linux kernel keyring (keyring @s), keys "flowproof:vault:*"');
+    expect(() => credentialStore("vault", core, "darwin")).toThrow(
+      expect.objectContaining({
+        code: "unsupported-platform",
+        message: "`flowproof config vault` keeps credentials in the Linux kernel keyring, and this is darwin",
+      }),
+    );
+    expect(credentialStore("vault", fake("vault").adapter.credentials!, "darwin").where).toBe("memory");
   });
 });

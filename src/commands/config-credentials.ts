@@ -2,10 +2,11 @@
 // contract (`credentials`, docs/plugins.md), for flows without a login of their own. The adapter
 // keeps them in the OS credential store; this command stores, shows and deletes them through its
 // declaration and knows no kind by name. Never prints; never returns the password.
-import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
+import { FlowproofError, SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { joinAnd, joinOr } from "../diagnostics/word-list.ts";
 import { BUILTIN_ADAPTERS } from "../plugins/builtin.ts";
-import type { AdapterCredentials, AdapterPlugin } from "../plugins/api.ts";
+import type { AdapterCredentials, AdapterPlugin, StoredCredentials } from "../plugins/api.ts";
+import { forgetKeyring, keyringWhere, readKeyring, storeKeyring } from "../plugins/keyring.ts";
 
 export type ConfigCredentialsAction =
   | { readonly action: "set"; readonly user: string; readonly password: string; readonly fields?: Readonly<Record<string, string>> }
@@ -29,6 +30,39 @@ export interface ConfigCredentialsContext {
   readonly adapters?: readonly AdapterPlugin[];
   /** The OS to act for (default process.platform). */
   readonly platform?: string;
+  /** The environment keyctl runs in (PATH, FLOWPROOF_KEYRING; default process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Where credentials are kept and how: the adapter's own store, or the core's (the kernel keyring on Linux). */
+export interface CredentialStore {
+  readonly where: string;
+  read(): Promise<StoredCredentials | undefined>;
+  store(credentials: StoredCredentials): Promise<void>;
+  delete(): Promise<void>;
+}
+
+/** The store `kind`'s credentials live in: the adapter's own when it keeps them, else the core's on Linux (an `unsupported-platform` error elsewhere). */
+export function credentialStore(
+  kind: string,
+  c: AdapterCredentials,
+  platform: string = process.platform,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): CredentialStore {
+  if (c.read && c.store && c.delete) return { where: c.where ?? "the adapter's own store", read: c.read, store: c.store, delete: c.delete };
+  if (platform !== "linux")
+    throw new FlowproofError({
+      code: "unsupported-platform",
+      message: `\`flowproof config ${kind}\` keeps credentials in the Linux kernel keyring, and this is ${platform}`,
+      hint: "run it on Linux, or give the flow its login in its own keys (a `${VAR}` reference)",
+    });
+  const fields = (c.fields ?? []).map((f) => f.name);
+  return {
+    where: keyringWhere(kind, env),
+    read: async () => readKeyring(kind, fields, env),
+    store: async (stored) => storeKeyring(kind, fields, stored, env),
+    delete: async () => forgetKeyring(kind, fields, env),
+  };
 }
 
 const usage = (message: string, hint: string) => new SpecError(diagnostic("usage", message, { hint }));
@@ -87,9 +121,10 @@ export async function configCredentials(
   const credentials = credentialsOf(kind, context.adapters);
   const platform = context.platform ?? process.platform;
   checkConfigPlatform(kind, credentials, platform);
-  const store = credentials.where;
+  const kept = credentialStore(kind, credentials, platform, context.env);
+  const store = kept.where;
   if (options.action === "delete") {
-    await credentials.delete();
+    await kept.delete();
     return { action: "delete", stored: false, store };
   }
   if (options.action === "set") {
@@ -106,9 +141,9 @@ export async function configCredentials(
         `pipe the password in: \`${pipe} | flowproof config ${kind} --user clerk\` (it is never taken from a flag)`,
       );
     }
-    await credentials.store({ user: options.user.trim(), password: options.password, fields });
+    await kept.store({ user: options.user.trim(), password: options.password, fields });
   }
-  const c = await credentials.read();
+  const c = await kept.read();
   if (!c) return { action: options.action, stored: false, store };
   const fields = Object.fromEntries((credentials.fields ?? []).flatMap((f) => (c.fields[f.name] ? [[f.name, c.fields[f.name]!] as const] : [])));
   return { action: options.action, stored: true, store, user: c.user, ...(Object.keys(fields).length > 0 ? { fields } : {}) };

@@ -6,6 +6,7 @@ import { filePaths } from "../plugins/file-paths.ts";
 import { isAbsolute, resolve, dirname } from "node:path";
 import type { KeyRole, LaunchContext } from "../plugins/api.ts";
 import { AppInfo } from "../trace/schema.ts";
+import { keyctlPath, readKeyring } from "../plugins/keyring.ts";
 import { resolveText, UnresolvedReferenceError } from "../engine/templates.ts";
 import { parseTemplate } from "../grammar/index.ts";
 import { TraceError, diagnostic } from "../diagnostics/diagnostic.ts";
@@ -152,10 +153,29 @@ export function launchOf(kind: SurfaceKind, sources: LaunchSources, ctx: Resolve
       );
     }
   }
+  fillCredentials(kind, config, ctx);
   // An agent-steps kind's keys reach the agent as its execution's arguments, resolved when it runs.
   if (kind.steps !== "agent_steps") assertResolved(config, sources.where);
   const recorded = Object.fromEntries(Object.entries(sources.entry).filter(([k]) => !CORE_ENTRY_FIELDS.includes(k) && !recordedNames.has(k)));
   return { config, context: { written, ...(Object.keys(recorded).length > 0 ? { recorded } : {}) } };
+}
+
+/**
+ * The credential key the adapter declares, when the flow does not give it: filled on Linux from
+ * the core's store (`flowproof config <kind>`), the password registered as a secret. Nothing is
+ * filled without keyctl or stored credentials; the adapter then reports the missing key itself.
+ */
+function fillCredentials(kind: SurfaceKind, config: Record<string, unknown>, ctx: ResolveContext): void {
+  const c = kind.credentials;
+  if (!c?.key || c.read || config[c.key] !== undefined || process.platform !== "linux" || !keyctlPath(ctx.env)) return;
+  const stored = readKeyring(
+    kind.kind,
+    (c.fields ?? []).map((f) => f.name),
+    ctx.env,
+  );
+  if (!stored) return;
+  ctx.secrets.set(`${c.key}.password`, stored.password);
+  config[c.key] = { ...stored.fields, user: stored.user, password: stored.password };
 }
 
 /**

@@ -54,7 +54,7 @@ export const DIAGNOSTIC_CODES = {
   "com-error":
     "A Windows COM call failed; the message names the call and its HRESULT (a class that is not registered, an interface the object lacks, a server that went away).",
   "credential-store":
-    "The Windows credential store refused to read, write or delete the credentials flowproof keeps there; the message names the call and its Win32 error.",
+    "The OS credential store could not read, write or delete the credentials flowproof keeps there: the Windows Credential Manager (the message names the call and its Win32 error), or the Linux kernel keyring (no `keyctl` program: `apt-get install keyutils`; or keyctl's own refusal).",
   "app-launch": "A desktop program could not be started, ended before its window appeared, or its window (awaited by title) never appeared.",
   "no-ocr-model":
     "The OCR model a surface that reads pixels needs (tesseract's English model) was found in none of the places flowproof looks; the message lists each place.",

@@ -182,18 +182,26 @@ export interface StoredCredentials {
 /**
  * Machine-wide fallback credentials kept in the OS credential store, never in a file, for flows
  * that give no login of their own: `flowproof config <kind> --user <name> [--<field> <value>…] |
- * --show | --delete` (the password only from standard input, never printed). The adapter reads
- * them itself when it launches; the command only stores, shows and deletes them.
+ * --show | --forget` (the password only from standard input or a prompt, never printed). An
+ * adapter either keeps them itself (`where`, `read`, `store` and `delete`, as the sap adapter does
+ * in the Windows Credential Manager) or gives none of the four and the core keeps them: on Linux
+ * in the kernel keyring through `keyctl` (docs/plugins.md, "Credentials").
  */
 export interface AdapterCredentials {
   /** How messages name them: "SAP" in "Stored SAP fallback credentials for user clerk …". */
   readonly name: string;
-  /** Where they are kept, for messages: `Windows Credential Manager, generic credential "flowproof:sap"`. */
-  readonly where: string;
+  /** Where they are kept, for messages: `Windows Credential Manager, generic credential "flowproof:sap"`. Only with `read`. */
+  readonly where?: string;
   /** Who uses them, ending the message after they are stored: "flows and surfaces without their own `login:` log on with them". */
   readonly usedBy: string;
   /** The values they hold beside the user and the password, in the order usage and help list them. */
   readonly fields?: readonly CredentialField[];
+  /**
+   * The flow key the core fills from its store when a flow (or surface) does not give it: an
+   * object `{user, password, <field>…}`, the password registered as a secret. Only for
+   * credentials the core keeps.
+   */
+  readonly key?: string;
   /**
    * Throws the adapter's own coded error (`unsupported-platform`) when `platform` (a
    * `process.platform` value) cannot keep them; `what` names the command for the message
@@ -201,9 +209,9 @@ export interface AdapterCredentials {
    */
   readonly checkPlatform?: (what: string, platform: string) => void;
   /** The stored credentials, or undefined when none are. */
-  read(): Promise<StoredCredentials | undefined>;
+  read?(): Promise<StoredCredentials | undefined>;
   /** Stores them, replacing any stored before. */
-  store(credentials: StoredCredentials): Promise<void>;
+  store?(credentials: StoredCredentials): Promise<void>;
   /** Removes them; nothing stored is no error. */
-  delete(): Promise<void>;
+  delete?(): Promise<void>;
 }

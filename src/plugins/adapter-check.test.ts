@@ -132,6 +132,16 @@ describe("credentialsProblem", () => {
     expect(credentialsProblem(BUILTIN_ADAPTERS.find((a) => a.credentials)?.credentials)).toBeUndefined();
   });
 
+  test("credentials the core keeps declare no where, read, store or delete, and may name the key they fill", () => {
+    const core = { name: "Vault", usedBy: "vault flows use them", key: "sign_on", fields: ok.fields };
+    expect(credentialsProblem(core)).toBeUndefined();
+    expect(credentialsProblem({ ...core, key: " " })?.message).toBe("`credentials.key` must be a non-empty string");
+    expect(credentialsProblem({ ...core, read: ok.read })?.message).toBe("`credentials.where` must be a non-empty string");
+    expect(credentialsProblem({ ...ok, key: "sign_on" })?.message).toBe(
+      "`credentials.key` is filled only from the core's store: drop it, or drop `where`, `read`, `store` and `delete`",
+    );
+  });
+
   test.each<[string, unknown, string]>([
     ["not an object", "keychain", "`credentials` must be an object"],
     ["an unknown key", { ...ok, password: "x" }, "unknown key `password` in `credentials`"],
@@ -146,12 +156,12 @@ describe("credentialsProblem", () => {
     [
       "a field named like the command's own flag",
       { ...ok, fields: [{ name: "show", placeholder: "x", description: "x" }] },
-      'credential field "show" cannot be a flag of `flowproof config`: a field is lowercase letters, digits and dashes, and not user, password, show, delete, json, help',
+      'credential field "show" cannot be a flag of `flowproof config`: a field is lowercase letters, digits and dashes, and not user, password, show, delete, forget, json, help',
     ],
     [
       "a field that is no flag name",
       { ...ok, fields: [{ name: "Tenant ID", placeholder: "x", description: "x" }] },
-      'credential field "Tenant ID" cannot be a flag of `flowproof config`: a field is lowercase letters, digits and dashes, and not user, password, show, delete, json, help',
+      'credential field "Tenant ID" cannot be a flag of `flowproof config`: a field is lowercase letters, digits and dashes, and not user, password, show, delete, forget, json, help',
     ],
     ["a field declared twice", { ...ok, fields: [ok.fields[0], ok.fields[0]] }, 'credential field "tenant" is declared twice'],
   ])("refuses %s", (_name, credentials, message) => {

@@ -272,23 +272,28 @@ export function grammarProblem(grammar: unknown): DeclarationProblem | undefined
 }
 
 /** Flags `flowproof config <kind>` takes itself: no credential field may be named like one. */
-export const CONFIG_OWN_FLAGS = ["user", "password", "show", "delete", "json", "help"] as const;
+export const CONFIG_OWN_FLAGS = ["user", "password", "show", "delete", "forget", "json", "help"] as const;
 
 /** The first problem of `credentials` (AdapterCredentials), or undefined. */
 export function credentialsProblem(c: unknown): DeclarationProblem | undefined {
   const hint =
-    'credentials: { name: "Notes", where: "the login keychain", usedBy: "flows without a `login:` log on with them", fields: [{ name: "tenant", placeholder: "id", description: "The tenant to log on to." }], read, store, delete } — see docs/plugins.md, "Credentials"';
+    'credentials: { name: "Notes", usedBy: "flows without a `sign_on:` sign on with them", key: "sign_on", fields: [{ name: "tenant", placeholder: "id", description: "The tenant to log on to." }] } (the core keeps them), or with where, read, store and delete of its own — see docs/plugins.md, "Credentials"';
   if (!isObj(c)) return problem("`credentials` must be an object", hint);
-  const known = ["name", "where", "usedBy", "fields", "checkPlatform", "read", "store", "delete"];
+  const known = ["name", "where", "usedBy", "fields", "key", "checkPlatform", "read", "store", "delete"];
   const extra = Object.keys(c).filter((k) => !known.includes(k));
   if (extra.length > 0)
     return problem(
       `unknown key${extra.length > 1 ? "s" : ""} ${extra.map((k) => `\`${k}\``).join(", ")} in \`credentials\``,
       `\`credentials\` has ${known.join(", ")}`,
     );
-  for (const k of ["name", "where", "usedBy"])
+  const own = ["where", "read", "store", "delete"].filter((k) => c[k] !== undefined);
+  for (const k of ["name", "usedBy", ...(own.length > 0 ? ["where"] : []), ...(c["key"] !== undefined ? ["key"] : [])])
     if (typeof c[k] !== "string" || (c[k] as string).trim() === "") return problem(`\`credentials.${k}\` must be a non-empty string`, hint);
-  for (const k of ["read", "store", "delete"]) if (typeof c[k] !== "function") return problem(`\`credentials.${k}\` must be a function`, hint);
+  if (own.length > 0) {
+    for (const k of ["read", "store", "delete"]) if (typeof c[k] !== "function") return problem(`\`credentials.${k}\` must be a function`, hint);
+    if (c["key"] !== undefined)
+      return problem("`credentials.key` is filled only from the core's store: drop it, or drop `where`, `read`, `store` and `delete`", hint);
+  }
   if (c["checkPlatform"] !== undefined && typeof c["checkPlatform"] !== "function")
     return problem("`credentials.checkPlatform` must be a function that throws on a platform that cannot keep them", hint);
   const fields = c["fields"];

@@ -1,7 +1,7 @@
 // The app kinds a flow may name, as spec/ sees them: each adapter's declared keys, grammar, steps,
 // capabilities and platforms (the adapter contract, docs/plugins.md), passed in by the caller.
 // spec/ never names a kind itself: everything kind-specific is read from here. Pure.
-import type { AdapterGrammar, AdapterKeys, AdapterPlatforms, KeyRole, StepsKind } from "../plugins/adapter-api.ts";
+import type { AdapterCredentials, AdapterGrammar, AdapterKeys, AdapterPlatforms, KeyRole, StepsKind } from "../plugins/adapter-api.ts";
 import { KEY_ROLE } from "../plugins/adapter-api.ts";
 import type { AssertionSugar, ParseContext } from "../grammar/index.ts";
 
@@ -18,6 +18,8 @@ export interface SurfaceKind {
   readonly leakCorpus?: boolean;
   /** The schema of the facts its drivers report into the trace header's app entry. */
   readonly facts?: object;
+  /** Its fallback credentials: `key` is filled from the core's store when a flow does not give it. */
+  readonly credentials?: Pick<AdapterCredentials, "key" | "fields" | "read">;
 }
 
 /** Every app kind a flow may name: the built-in adapters and the project's own. */
