@@ -79,7 +79,7 @@ describe("a project adapter's suite keys", () => {
     expect(v.stderr).toContain("suite.yaml:3:1: error[unknown-key] unknown key `sitez` in suite.yaml");
     expect(v.stderr).toContain("did you mean `sites`?");
     expect(v.stderr).toContain(
-      "the adapters' own: `browser` (web flows), `identities` (web flows), `terminal` (the inventory console), `sites` (the inventory console)",
+      "the adapters' own: `browser` (web flows), `browsers` (web flows), `identities` (web flows), `terminal` (the inventory console), `sites` (the inventory console)",
     );
   }, 60_000);
 });
