@@ -25,9 +25,10 @@ import type {
   TypeOptions,
 } from "../../../src/plugins/api.ts";
 import { FlowproofError } from "../../../src/plugins/api.ts";
-import type { CheckAnswer, ProbeAnswer, ProbeFailure, ScopeAnswer, ScopeMethods, SelectAnswer, ValueAnswer } from "../injected/protocol.ts";
+import type { CheckAnswer, ProbeAnswer, ScopeAnswer, ScopeMethods, SelectAnswer, ValueAnswer } from "../injected/protocol.ts";
 import { keyDefinition } from "../keys.ts";
 import { fail, ok, toRungs, type ApiMethod, type Transient } from "../page-calls.ts";
+import { candidatesOf, checkReading, countOf, pointOf, probeAttempt, sceneOf, scopeAttempt, valueAttempt } from "../page-answers.ts";
 import type { Point } from "../pointer.ts";
 import { setCheckedState } from "../pointer-gestures.ts";
 import { selectOptions } from "../select-moves.ts";
@@ -162,9 +163,7 @@ export class FirefoxDriver implements AppDriver {
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
     const answer = await this.#call<ProbeAnswer>(purpose === "type" ? "focusForTyping" : "probe", { ladder: toRungs(ladder), purpose, at });
-    if ("transient" in answer) return fail("attached", answer.transient);
-    if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "unsupported" && answer.failed !== "editable" && answer.failed !== "ambiguous");
-    return ok(answer, answer.tier);
+    return probeAttempt(answer);
   }
 
   async navigate(url: string, timeoutMs: number): Promise<Attempt> {
@@ -345,10 +344,7 @@ export class FirefoxDriver implements AppDriver {
   }
 
   async readText(ladder: readonly Selector[]): Promise<Attempt<string>> {
-    const answer = await this.#call<ValueAnswer>("read", { ladder: toRungs(ladder) });
-    if ("transient" in answer) return fail("attached", answer.transient);
-    if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "ambiguous" && answer.failed !== "unsupported");
-    return ok(answer.value, answer.tier);
+    return valueAttempt(await this.#call<ValueAnswer>("read", { ladder: toRungs(ladder) }));
   }
 
   async scroll(ladder: readonly Selector[], to: ScrollTo): Promise<Attempt> {
@@ -359,32 +355,22 @@ export class FirefoxDriver implements AppDriver {
   async #scoped(method: keyof ScopeMethods, arg: unknown): Promise<Attempt> {
     const blocked = await this.#ready();
     if (blocked) return blocked;
-    const answer = await this.#call<ScopeAnswer>(method, arg);
-    if ("transient" in answer) return fail("attached", answer.transient);
-    if (!answer.ok) {
-      const failed = answer.failed as ProbeFailure;
-      return fail(failed, answer.detail, failed === "not-found" || failed === "visible" || failed === "enabled");
-    }
-    return this.#takeDialog() ?? ok(undefined, answer.tier);
+    return scopeAttempt(await this.#call<ScopeAnswer>(method, arg), () => this.#takeDialog());
   }
 
   async count(ladder: readonly Selector[]): Promise<number> {
-    const answer = await this.#call<number>("count", { ladder: toRungs(ladder) });
-    return typeof answer === "number" ? answer : 0;
+    return countOf(await this.#call<number>("count", { ladder: toRungs(ladder) }));
   }
 
   async candidates(ladder: readonly Selector[]): Promise<readonly Candidate[]> {
-    const answer = await this.#call<Candidate[]>("candidates", { ladder: toRungs(ladder) });
-    return Array.isArray(answer) ? answer : [];
+    return candidatesOf(await this.#call<Candidate[]>("candidates", { ladder: toRungs(ladder) }));
   }
 
   async check(ladder: readonly Selector[], expect: Expectation): Promise<Reading> {
     const dialog = this.#takeDialog();
     if (dialog && !dialog.ok) return { pass: false, actual: dialog.detail };
     if (expect.kind === "cookie" || expect.kind === "cookie_where" || expect.kind === "cookie_count") return this.#storage.check(expect, this.#log);
-    const answer = await this.#call<CheckAnswer>("check", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, expect });
-    if ("transient" in answer) return { pass: false, actual: answer.transient };
-    return answer;
+    return checkReading(await this.#call<CheckAnswer>("check", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, expect }));
   }
 
   holdInput(until: Promise<unknown>): boolean {
@@ -411,13 +397,11 @@ export class FirefoxDriver implements AppDriver {
 
   async pointFor(ladder: readonly Selector[], at?: PointerOptions["at"]): Promise<{ x: number; y: number } | undefined> {
     await this.#held;
-    const answer = await this.#call<ProbeAnswer>("probe", { ladder: toRungs(ladder), purpose: "pointer", at });
-    return "transient" in answer || !answer.ok ? undefined : { x: answer.x, y: answer.y };
+    return pointOf(await this.#call<ProbeAnswer>("probe", { ladder: toRungs(ladder), purpose: "pointer", at }));
   }
 
   async scene(): Promise<SceneInventory> {
-    const answer = await this.#call<SceneInventory>("scene", { max: 100 });
-    return "transient" in answer ? { url: "", title: "", text: "", entries: [], omitted: 0, loaded: false } : answer;
+    return sceneOf(await this.#call<SceneInventory>("scene", { max: 100 }));
   }
 
   async environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }> {
