@@ -82,7 +82,8 @@ export class FirefoxSession {
     const connection = this.#connection;
     if (this.#browser && !this.#browser.fromTemplate && connection && !connection.closed)
       await this.#browser.closeKeepingTemplate((method) => connection.send(method, {}, 5000));
-    else await connection?.close().catch(() => undefined);
+    // Firefox is stopped at once (its profile is temporary): its session needs no ending of its own.
+    else connection?.drop();
     await this.#browser?.close();
     this.#connection = undefined;
     this.#browser = undefined;
