@@ -67,7 +67,8 @@ test("the first Firefox of a build, closed through browser.close, leaves a profi
   expect(isAlive(first.pid)).toBe(false);
   expect(existsSync(join(template, "startupCache"))).toBe(true);
   expect(existsSync(join(template, "extensions.json"))).toBe(true);
-  for (const pageData of ["cookies.sqlite", "places.sqlite", "cache2", "storage", "sessionstore.jsonlz4"]) expect(existsSync(join(template, pageData))).toBe(false);
+  for (const pageData of ["cookies.sqlite", "places.sqlite", "cache2", "storage", "sessionstore.jsonlz4"])
+    expect(existsSync(join(template, pageData))).toBe(false);
 
   const second = await launchFirefox(executable, { templateDir: templates });
   expect(second.fromTemplate).toBe(true);
