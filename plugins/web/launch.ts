@@ -228,6 +228,10 @@ export interface BrowserStart {
   readonly profilePrefix: string;
   readonly argv: (profileDir: string) => string[];
   readonly announce: RegExp;
+  /** Called with the profile once the browser has exited, just before the profile is removed. */
+  readonly beforeRemove?: (profileDir: string) => void;
+  /** The signal that stops the browser on close (default SIGTERM, SIGKILL 3 s later). */
+  readonly stopSignal?: NodeJS.Signals;
 }
 
 /** Starts the browser and resolves once its DevTools endpoint (or `start.announce`) is announced. */
@@ -287,6 +291,11 @@ export function launchBrowser(
         unhook();
       }
       unguard();
+      try {
+        options.start?.beforeRemove?.(userDataDir);
+      } catch {
+        // what the hook keeps is an optimisation: the profile goes all the same
+      }
       removeOwnProfile();
       resolve();
       for (const l of exitListeners.splice(0)) l(exitReason);
@@ -294,7 +303,7 @@ export function launchBrowser(
   });
   const stop = async (): Promise<void> => {
     if (exitReason === undefined && pid !== undefined) {
-      killGroup(pid, "SIGTERM");
+      killGroup(pid, options.start?.stopSignal ?? "SIGTERM");
       const kill = setTimeout(() => killGroup(pid, "SIGKILL"), 3000);
       await exited;
       clearTimeout(kill);

@@ -56,6 +56,23 @@ test("after close, the connection is closed and every command rejects at once", 
   expect((error as Error).message).toContain("the browser is gone");
 }, 60_000);
 
+test("drop closes the socket at once, without a session.end round trip: listeners told, commands in flight rejected", async () => {
+  const own = await launchFirefox(requireFirefox());
+  try {
+    const c = await BidiConnection.connect(own.wsUrl);
+    let told = false;
+    c.onClose(() => (told = true));
+    const { context } = await c.send<{ context: string }>("browsingContext.create", { type: "tab" });
+    const pending = c.send("script.evaluate", { expression: "new Promise(() => {})", target: { context }, awaitPromise: true }).catch((e: unknown) => e);
+    c.drop();
+    expect(c.closed).toBe(true);
+    expect(told).toBe(true);
+    expect(await pending).toBeInstanceOf(FlowproofError);
+  } finally {
+    await own.close();
+  }
+}, 60_000);
+
 test("a browser that dies fails the command in flight, explained by how its process ended", async () => {
   const own = await launchFirefox(requireFirefox());
   const c = await BidiConnection.connect(own.wsUrl);

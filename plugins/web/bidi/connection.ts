@@ -123,6 +123,13 @@ export class BidiConnection {
     return () => void set.delete(listener);
   }
 
+  /** Closes the socket without ending the session: for a browser about to be stopped, whose session ends with it. */
+  drop(): void {
+    if (this.#closed) return;
+    this.#ws.close();
+    this.#lose();
+  }
+
   /** Ends the BiDi session and closes the socket. */
   async close(): Promise<void> {
     if (this.#closed) return;

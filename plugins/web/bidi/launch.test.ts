@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { requireFirefox } from "../../../test/support/firefox.ts";
 import { isAlive } from "../../../test/support/processes.ts";
-import { FIREFOX_PREFS, findFirefox, launchFirefox, userJs } from "./launch.ts";
+import { BidiConnection } from "./connection.ts";
+import { FIREFOX_PREFS, findFirefox, launchFirefox, profileTemplateDir, userJs } from "./launch.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "flowproof-fxfind-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,3 +52,33 @@ test("launchFirefox starts Firefox with its BiDi socket and a fresh profile; clo
   expect(isAlive(browser.pid)).toBe(false);
   expect(existsSync(profile)).toBe(false);
 }, 60_000);
+
+test("the first Firefox of a build, closed through browser.close, leaves a profile template (startup cache, no page data) that the next start copies", async () => {
+  const templates = join(dir, "templates");
+  mkdirSync(templates, { recursive: true });
+  const executable = requireFirefox();
+  const template = profileTemplateDir(executable, templates);
+  expect(existsSync(template)).toBe(false);
+  const first = await launchFirefox(executable, { templateDir: templates });
+  expect(first.fromTemplate).toBe(false);
+  const connection = await BidiConnection.connect(first.wsUrl);
+  await connection.send("browsingContext.getTree", {});
+  await first.closeKeepingTemplate((method) => connection.send(method, {}, 5000));
+  expect(isAlive(first.pid)).toBe(false);
+  expect(existsSync(join(template, "startupCache"))).toBe(true);
+  expect(existsSync(join(template, "extensions.json"))).toBe(true);
+  for (const pageData of ["cookies.sqlite", "places.sqlite", "cache2", "storage", "sessionstore.jsonlz4"])
+    expect(existsSync(join(template, pageData))).toBe(false);
+
+  const second = await launchFirefox(executable, { templateDir: templates });
+  expect(second.fromTemplate).toBe(true);
+  const cmdline = readFileSync(`/proc/${second.pid}/cmdline`, "utf8").split("\0");
+  const profile = cmdline[cmdline.indexOf("--profile") + 1]!;
+  expect(existsSync(join(profile, "startupCache"))).toBe(true);
+  expect(readFileSync(join(profile, "user.js"), "utf8")).toContain("app.update.enabled");
+  await second.close();
+  expect(isAlive(second.pid)).toBe(false);
+  expect(existsSync(profile)).toBe(false);
+  // a template already there is kept as it is
+  expect(existsSync(template)).toBe(true);
+}, 90_000);

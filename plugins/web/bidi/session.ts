@@ -4,10 +4,9 @@
 // write instead; never a silent difference from Chromium.
 import { AdapterUnavailableError, FlowproofError, type AppDriver, type LaunchContext } from "../../../src/plugins/api.ts";
 import type { WebConfig } from "../config.ts";
-import type { LaunchedBrowser } from "../launch.ts";
 import { BidiConnection } from "./connection.ts";
 import { FirefoxDriver } from "./driver.ts";
-import { FIREFOX_INSTALL_HINT, findFirefox, launchFirefox } from "./launch.ts";
+import { FIREFOX_INSTALL_HINT, findFirefox, launchFirefox, type LaunchedFirefox } from "./launch.ts";
 
 /** The keys of a flow's `browser:`, `mock:` and `session:` that Firefox does not take (yet), with what to write instead. */
 export function firefoxRefusals(config: WebConfig, env: Readonly<Record<string, string | undefined>> = {}): string[] {
@@ -22,7 +21,7 @@ export function firefoxRefusals(config: WebConfig, env: Readonly<Record<string, 
 }
 
 export class FirefoxSession {
-  #browser: LaunchedBrowser | undefined;
+  #browser: LaunchedFirefox | undefined;
   #connection: BidiConnection | undefined;
   #starting: Promise<BidiConnection> | undefined;
 
@@ -32,7 +31,7 @@ export class FirefoxSession {
       const found = findFirefox(env);
       if (!found.path)
         throw new AdapterUnavailableError(`no Firefox found (looked at ${found.tried.join("; ")})`, FIREFOX_INSTALL_HINT, { code: "no-browser" });
-      let browser: LaunchedBrowser;
+      let browser: LaunchedFirefox;
       try {
         browser = await launchFirefox(found.path, { headed });
       } catch (error) {
@@ -75,8 +74,16 @@ export class FirefoxSession {
     return FirefoxDriver.open(connection, config, { engine: "firefox" }, async () => undefined, ctx.log);
   }
 
+  /**
+   * Ends the session and stops Firefox. The first Firefox of a build shuts down through
+   * `browser.close` so that its profile can be kept as the template later starts copy.
+   */
   async close(): Promise<void> {
-    await this.#connection?.close().catch(() => undefined);
+    const connection = this.#connection;
+    if (this.#browser && !this.#browser.fromTemplate && connection && !connection.closed)
+      await this.#browser.closeKeepingTemplate((method) => connection.send(method, {}, 5000));
+    // Firefox is stopped at once (its profile is temporary): its session needs no ending of its own.
+    else connection?.drop();
     await this.#browser?.close();
     this.#connection = undefined;
     this.#browser = undefined;
