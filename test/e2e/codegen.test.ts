@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { headedBrowserPort } from "../support/processes.ts";
 import CDP from "chrome-remote-interface";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -89,29 +90,6 @@ function spawnCli(args: string[]) {
   return { proc, stderr: () => stderr, finished: async () => ({ code: await proc.exited, stdout: await out, stderr: (await errDone, stderr) }) };
 }
 
-/** The DevTools port of the browser the CLI started, found through its process tree. */
-function browserPort(cliPid: number): number | undefined {
-  const children = (pid: number): number[] => {
-    try {
-      return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  };
-  const queue = [cliPid];
-  while (queue.length > 0) {
-    const pid = queue.shift()!;
-    const cmd = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0") : [];
-    const dir = cmd.find((a) => a.startsWith("--user-data-dir="))?.slice("--user-data-dir=".length);
-    if (dir && !cmd.some((a) => a.startsWith("--type=")) && existsSync(join(dir, "DevToolsActivePort"))) {
-      expect(cmd.some((a) => a.startsWith("--headless"))).toBe(false);
-      return Number(readFileSync(join(dir, "DevToolsActivePort"), "utf8").split("\n")[0]);
-    }
-    queue.push(...children(pid));
-  }
-  return undefined;
-}
-
 /** The steps of the flow file as written so far: `rules: …` / `assert: …`, and `# TODO` lines. */
 const stepsIn = (path: string): string[] =>
   existsSync(path)
@@ -132,7 +110,7 @@ async function waitForSteps(path: string, n: number, output: () => string = () =
 /** The window of a codegen session started by process `pid`: a read-only DevTools client for geometry, the window's X id, and real input at elements. */
 async function attachWindow(pid: number, page: string, title: string) {
   let port: number | undefined;
-  await waitFor("the browser under the session", () => (port = browserPort(pid)) !== undefined);
+  await waitFor("the browser under the session", () => (port = headedBrowserPort(pid)) !== undefined);
   const client = await CDP({
     port: port!,
     host: "127.0.0.1",

@@ -2,8 +2,9 @@
 // headed Chromium on a virtual display (Xvfb) that stays open after the flow — its results
 // already written — until its window is closed, or until Ctrl-C.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { headedBrowserPort } from "../support/processes.ts";
 import CDP from "chrome-remote-interface";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
@@ -110,29 +111,6 @@ async function waitFor(what: string, ok: () => boolean, ms = 60_000): Promise<vo
   }
 }
 
-/** The headed browser the CLI started: its DevTools port, from the user data dir on its command line. */
-function browserPort(cliPid: number): number {
-  const children = (pid: number): number[] => {
-    try {
-      return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  };
-  const queue = [cliPid];
-  while (queue.length > 0) {
-    const pid = queue.shift()!;
-    const cmd = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0") : [];
-    const dir = cmd.find((a) => a.startsWith("--user-data-dir="))?.slice("--user-data-dir=".length);
-    if (dir && !cmd.some((a) => a.startsWith("--type=")) && existsSync(join(dir, "DevToolsActivePort"))) {
-      expect(cmd.some((a) => a.startsWith("--headless"))).toBe(false);
-      return Number(readFileSync(join(dir, "DevToolsActivePort"), "utf8").split("\n")[0]);
-    }
-    queue.push(...children(pid));
-  }
-  throw new Error("no browser process found under the CLI");
-}
-
 describe("--keep-open with a headed browser (Xvfb)", () => {
   test("the flow passes, its results are written, and the CLI waits until the flow's window is closed", async () => {
     const cli = spawnCli(["run", "greet.flow.yaml", "--keep-open"]);
@@ -142,7 +120,8 @@ describe("--keep-open with a headed browser (Xvfb)", () => {
     await Bun.sleep(1500);
     expect(cli.proc.exitCode).toBeNull();
     // Close the flow's window as a person would: the page target goes away.
-    const port = browserPort(cli.proc.pid);
+    const port = headedBrowserPort(cli.proc.pid);
+    if (port === undefined) throw new Error("no browser process found under the CLI");
     const client = await CDP({ port, host: "127.0.0.1" });
     try {
       const { targetInfos } = await client.Target.getTargets({});
@@ -160,7 +139,8 @@ describe("--keep-open with a headed browser (Xvfb)", () => {
   test("Ctrl-C ends the wait, closes the browser and keeps the verdict's exit code", async () => {
     const cli = spawnCli(["record", "greet.flow.yaml", "--keep-open"]);
     await waitFor("the keep-open notice", () => cli.stderr().includes("[KEEP-OPEN]"));
-    const port = browserPort(cli.proc.pid);
+    const port = headedBrowserPort(cli.proc.pid);
+    if (port === undefined) throw new Error("no browser process found under the CLI");
     cli.proc.kill("SIGINT");
     const done = await cli.finished();
     expect(done.code).toBe(0);

@@ -1,6 +1,7 @@
 // Processes as the signal and MCP lifecycle tests see them on Linux: a process's live descendants
 // (read from /proc/<pid>/task/<tid>/children) and whether a pid is still running.
 import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 
 /** Every descendant of `pid` still listed by /proc, children before grandchildren. */
 export function descendants(pid: number): number[] {
@@ -35,4 +36,31 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The DevTools port of the headed browser a CLI process started (found among its descendants by the
+ * user data dir on the browser's command line); undefined while there is none yet. A headless one
+ * is an error: the tests that ask drive a visible window.
+ */
+export function headedBrowserPort(cliPid: number): number | undefined {
+  for (const pid of descendants(cliPid)) {
+    let cmd: string[];
+    try {
+      cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    } catch {
+      continue; // already gone
+    }
+    const dir = cmd.find((a) => a.startsWith("--user-data-dir="))?.slice("--user-data-dir=".length);
+    if (!dir || cmd.some((a) => a.startsWith("--type="))) continue;
+    let active: string;
+    try {
+      active = readFileSync(join(dir, "DevToolsActivePort"), "utf8");
+    } catch {
+      continue; // not listening yet
+    }
+    if (cmd.some((a) => a.startsWith("--headless"))) throw new Error(`the browser under process ${cliPid} runs headless: ${cmd.join(" ")}`);
+    return Number(active.split("\n")[0]);
+  }
+  return undefined;
 }
