@@ -83,11 +83,9 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
   const unmet = unmetGate(flow.skip_unless_env, env);
   if (unmet.length > 0) {
     const reason = `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set`;
-    const report = skippedReport(
-      labelled(flow.name, options.label),
-      displayPath(flow.file),
-      displayPath(resolve(options.trace ?? defaultTracePath(flow.file))),
-      reason,
+    const report = withEntry(
+      skippedReport(labelled(flow.name, options.label), displayPath(flow.file), displayPath(resolve(options.trace ?? defaultTracePath(flow.file))), reason),
+      options.label,
     );
     const dir = options.runDir ?? createRunDir(dirname(flow.file), new Date());
     const paths = writeRunBundle(dir, report);
@@ -224,6 +222,7 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
   const agentRuns = results.filter((r) => r.agent !== undefined);
   const report: RunReport = {
     name: labelled(flow.name, options.label),
+    ...(options.label ? { browser: options.label } : {}),
     trace_id: trace.header.trace_id,
     passed: outcome === "passed" || outcome === "expected_failure",
     outcome,
@@ -368,6 +367,11 @@ export function runOutcome(run: {
 function interruptedBy(results: readonly StepResult[], error: string | undefined): string | undefined {
   const request = processLifecycle.stopRequest;
   return request && (error !== undefined || results.some((r) => r.status === "errored")) ? request.reason : undefined;
+}
+
+/** `report` with the suite matrix entry it ran as (result.json's `browser`), when it has one. */
+export function withEntry(report: RunReport, label: string | undefined): RunReport {
+  return label ? { ...report, browser: label } : report;
 }
 
 /** A flow's name as a result shows it: with its suite matrix entry, `Checkout [firefox]`. */

@@ -26,7 +26,7 @@ import { SessionPool, sharesBrowser } from "./session-pool.ts";
 import { findSuiteFile, prepareSuite, runHook, startAppServer, type Env, type SuiteContext } from "./suite-context.ts";
 import { checkControlsUnique, discoverFlows, orderFlows, selectShard, type PlannedFlow, type Shard } from "./suite-plan.ts";
 import { byFlow, expandMatrix, unitKey, type MatrixUnit } from "./suite-matrix.ts";
-import { labelled } from "./run.ts";
+import { labelled, withEntry } from "./run.ts";
 import { createRecordDir, logPruned, pruneRecords, writeRecord } from "./run-records.ts";
 import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import { erroredReport, skippedReport } from "./flow-outcome.ts";
@@ -175,11 +175,14 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
         r = await runFlow(item, ctx, { ...options, log }, pool, runDir, { ...ctx.env, ...exportedEnv });
       } catch (error) {
         // Whatever breaks one flow (even writing its bundle) errors that flow only.
-        const report = erroredReport(
-          labelled(item.flow?.name ?? item.plan.rel, item.plan.variant),
-          displayPath(item.path),
-          displayPath(defaultTracePath(item.path)),
-          `harness fault: ${errorLine(error)}`,
+        const report = withEntry(
+          erroredReport(
+            labelled(item.flow?.name ?? item.plan.rel, item.plan.variant),
+            displayPath(item.path),
+            displayPath(defaultTracePath(item.path)),
+            `harness fault: ${errorLine(error)}`,
+          ),
+          item.plan.variant,
         );
         r = {
           result: {
@@ -345,7 +348,8 @@ async function runFlow(
   const spec = displayPath(path);
   const tracePath = defaultTracePath(path);
   const name = labelled(item.flow?.name ?? plan.rel, plan.variant);
-  const synthetic = (report: RunReport, extra: Partial<SuiteFlowResult> = {}) => {
+  const synthetic = (unlabelled: RunReport, extra: Partial<SuiteFlowResult> = {}) => {
+    const report = withEntry(unlabelled, plan.variant);
     const dir = flowBundleDir(runDir, plan, 1);
     const paths = writeRunBundle(mkdirp(dir), report);
     return {

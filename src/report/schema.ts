@@ -215,6 +215,12 @@ export const RunOutcome = Type.Union(
 export const RunReport = Type.Object(
   {
     name: Type.String(),
+    browser: Type.Optional(
+      Type.String({
+        description:
+          "The entry of the suite's `browsers:` matrix this run of the flow ran in (`name` ends with it in brackets: `Checkout [firefox]`); absent without a matrix.",
+      }),
+    ),
     trace_id: Type.String(),
     passed: Type.Boolean(),
     outcome: RunOutcome,

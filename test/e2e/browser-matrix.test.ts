@@ -88,6 +88,7 @@ describe("a suite's browsers matrix", () => {
     ]);
     const sniffFx = JSON.parse(readFileSync(join(runDir, "matrix/firefox/flows/sniff/result.json"), "utf8")) as RunReport;
     expect(sniffFx.name).toBe("Sniff [firefox]");
+    expect(sniffFx.browser).toBe("firefox");
     expect(sniffFx.outcome).toBe("failed");
     expect(JSON.stringify(sniffFx.steps)).toContain("Unsupported browser");
     expect((JSON.parse(readFileSync(join(runDir, "matrix/chromium/flows/sniff/result.json"), "utf8")) as RunReport).outcome).toBe("passed");
@@ -134,9 +135,9 @@ describe("a suite's browsers matrix", () => {
     const one = await runCli(["run", ".", "--browser", "firefox", "--json"], { cwd: p.dir });
     expect(one.code).toBe(0);
     const narrowed = JSON.parse(one.stdout) as { run_dir: string; flows: { spec: string; browser?: string; report: RunReport }[] };
-    expect(narrowed.flows.map((f) => [f.spec, f.browser, f.report.name])).toEqual([
-      ["hello.flow.yaml", undefined, "Hello"],
-      ["pinned.flow.yaml", undefined, "Pinned"],
+    expect(narrowed.flows.map((f) => [f.spec, f.browser, f.report.name, f.report.browser])).toEqual([
+      ["hello.flow.yaml", undefined, "Hello", undefined],
+      ["pinned.flow.yaml", undefined, "Pinned", undefined],
     ]);
     // The hooks see each run's browser.
     expect(p.read("browsers.log").trim().split("\n")).toEqual(["chromium", "firefox", "chromium", "firefox", "firefox"]);
