@@ -68,4 +68,29 @@ describe("audit views", () => {
     ).toBe(false);
     expect(isRegression(auditDiff(rec("r1", []), rec("r2", [["d", "capability-error"]])))).toBe(true);
   });
+  test("under a browsers: matrix a control has a verdict per browser, each compared with its own", () => {
+    const matrix = (id: string, verdicts: Record<string, "pass" | "fail">): RunRecord => ({
+      ...rec(id, []),
+      flows: Object.entries(verdicts).map(([browser, verdict], position) => ({
+        flow: "c.flow.yaml",
+        name: `C [${browser}]`,
+        browser,
+        status: verdict,
+        position,
+        duration_ms: 1,
+        control: { id: "c", verdict, evidence: { trace: "c.trace.jsonl" } },
+      })),
+    });
+    const base = matrix("r1", { chromium: "pass", firefox: "pass" });
+    const head = matrix("r2", { firefox: "fail", chromium: "pass" });
+    expect(auditMap(head).controls.map((c) => [c.id, c.browser, c.verdict])).toEqual([
+      ["c", "chromium", "pass"],
+      ["c", "firefox", "fail"],
+    ]);
+    // Keyed by id alone, the later browser would hide the other: here Chromium's pass hid Firefox's regression.
+    const d = auditDiff(base, head);
+    expect(d.changed).toEqual([{ id: "c", browser: "firefox", old: "pass", new: "fail" }]);
+    expect(isRegression(d)).toBe(true);
+    expect(auditDiff(base, matrix("r3", { chromium: "pass" })).removed).toEqual([{ id: "c", browser: "firefox", verdict: "pass" }]);
+  });
 });

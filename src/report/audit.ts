@@ -4,6 +4,8 @@ import type { ControlVerdict, RunRecord } from "./run-record.ts";
 
 export interface AuditControl {
   readonly id: string;
+  /** The suite matrix entry (`browsers:`) this verdict was reached in; a control has one verdict per browser. */
+  readonly browser?: string;
   readonly title?: string;
   readonly flow: string;
   readonly verdict: ControlVerdict;
@@ -21,12 +23,18 @@ export interface AuditMap {
   readonly controls: readonly AuditControl[];
 }
 
+/** A control as the diff names it: its id, and the browser of a suite matrix when there is one. */
+interface ControlKey {
+  readonly id: string;
+  readonly browser?: string;
+}
+
 export interface AuditDiff {
   readonly base: string;
   readonly head: string;
-  readonly added: readonly { readonly id: string; readonly verdict: ControlVerdict }[];
-  readonly removed: readonly { readonly id: string; readonly verdict: ControlVerdict }[];
-  readonly changed: readonly { readonly id: string; readonly old: ControlVerdict; readonly new: ControlVerdict }[];
+  readonly added: readonly (ControlKey & { readonly verdict: ControlVerdict })[];
+  readonly removed: readonly (ControlKey & { readonly verdict: ControlVerdict })[];
+  readonly changed: readonly (ControlKey & { readonly old: ControlVerdict; readonly new: ControlVerdict })[];
 }
 
 export function auditMap(record: RunRecord): AuditMap {
@@ -36,6 +44,7 @@ export function auditMap(record: RunRecord): AuditMap {
     if (!c) continue;
     controls.push({
       id: c.id,
+      ...(f.browser ? { browser: f.browser } : {}),
       ...(c.title ? { title: c.title } : {}),
       flow: f.flow,
       verdict: c.verdict,
@@ -45,16 +54,26 @@ export function auditMap(record: RunRecord): AuditMap {
       evidence: c.evidence,
     });
   }
-  controls.sort((a, b) => a.id.localeCompare(b.id));
+  controls.sort((a, b) => a.id.localeCompare(b.id) || (a.browser ?? "").localeCompare(b.browser ?? ""));
   return { suite: record.suite, run: record.run_id, controls };
 }
 
 export function auditDiff(base: RunRecord, head: RunRecord): AuditDiff {
-  const before = new Map(auditMap(base).controls.map((c) => [c.id, c.verdict]));
-  const after = new Map(auditMap(head).controls.map((c) => [c.id, c.verdict]));
-  const added = [...after].filter(([id]) => !before.has(id)).map(([id, verdict]) => ({ id, verdict }));
-  const removed = [...before].filter(([id]) => !after.has(id)).map(([id, verdict]) => ({ id, verdict }));
-  const changed = [...after].filter(([id, v]) => before.has(id) && before.get(id) !== v).map(([id, v]) => ({ id, old: before.get(id)!, new: v }));
+  // Under a `browsers:` matrix a control has a verdict per browser: each is compared with its own.
+  const keyed = (r: RunRecord) =>
+    new Map(
+      auditMap(r).controls.map((c) => [
+        JSON.stringify([c.id, c.browser ?? ""]),
+        { key: { id: c.id, ...(c.browser ? { browser: c.browser } : {}) }, verdict: c.verdict },
+      ]),
+    );
+  const before = keyed(base);
+  const after = keyed(head);
+  const added = [...after].filter(([k]) => !before.has(k)).map(([, c]) => ({ ...c.key, verdict: c.verdict }));
+  const removed = [...before].filter(([k]) => !after.has(k)).map(([, c]) => ({ ...c.key, verdict: c.verdict }));
+  const changed = [...after]
+    .filter(([k, c]) => before.has(k) && before.get(k)!.verdict !== c.verdict)
+    .map(([k, c]) => ({ ...c.key, old: before.get(k)!.verdict, new: c.verdict }));
   return { base: base.run_id, head: head.run_id, added, removed, changed };
 }
 
