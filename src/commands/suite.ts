@@ -374,10 +374,12 @@ async function runFlow(
     if (options.recordMissing) {
       options.log(`[RECORD] ${name}`);
       try {
-        // Recorded as a single `flowproof record` would: between the suite's hooks, in its env.
+        // Recorded as a single `flowproof record` would: between the suite's hooks, in its env. Under
+        // a matrix the first run of the flow records it, in that run's entry (the first one listed).
+        const recordEnv = { ...env, ...plan.env };
         const r = await recordInSuite(
-          { spec: path, env, ...(options.author ? { author: options.author } : {}), log: options.log },
-          { ctx, env, ...(ctx.defaults ? { defaults: ctx.defaults } : {}) },
+          { spec: path, env: recordEnv, ...(options.author ? { author: options.author } : {}), log: options.log },
+          { ctx, env: recordEnv, ...(ctx.defaults ? { defaults: ctx.defaults } : {}) },
         );
         if (!r.ok) return synthetic(erroredReport(name, spec, displayPath(tracePath), `could not record the missing trace: ${r.error ?? "unknown error"}`));
         recorded = true;

@@ -174,6 +174,17 @@ describe("a suite's browsers matrix", () => {
     ]);
   });
 
+  test("--record-missing records a missing trace once, in the first browser listed, and replays it in each", async () => {
+    const p = await suite({}, "browsers: [firefox, chromium]\n");
+    p.write("hello.flow.yaml", HELLO_FLOW());
+    const r = await runCli(["run", ".", "--record-missing"], { cwd: p.dir });
+    expect(r.code).toBe(0);
+    expect(`${r.stdout}${r.stderr}`.match(/^\[RECORD\] .*$/gm)).toEqual(["[RECORD] Hello [firefox]"]);
+    for (const line of ["[PASS] Hello [firefox]", "[PASS] Hello [chromium]"]) expect(r.stdout).toContain(line);
+    const header = JSON.parse(p.read("hello.trace.jsonl").split("\n")[0]!) as { app: { engine?: string } };
+    expect(header.app.engine).toBe("firefox");
+  });
+
   test("an unknown browser in the list is exit 2 at its line in suite.yaml", async () => {
     const p = await suite({}, "browsers: [chromium, safari]\n");
     p.write("x.flow.yaml", HELLO_FLOW());
