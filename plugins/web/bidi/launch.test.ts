@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { requireFirefox } from "../../../test/support/firefox.ts";
 import { isAlive } from "../../../test/support/processes.ts";
 import { BidiConnection } from "./connection.ts";
-import { FIREFOX_PREFS, findFirefox, launchFirefox, profileTemplateDir, userJs } from "./launch.ts";
+import { FIREFOX_PREFS, findFirefox, launchFirefox, profileTemplateDir, removeStaleStaging, userJs } from "./launch.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "flowproof-fxfind-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,6 +32,19 @@ describe("findFirefox", () => {
     rmSync(join(bin, "firefox-esr"));
     expect(findFirefox({ PATH: bin }).path).toBe(join(bin, "firefox"));
   });
+});
+
+test("a staging copy a killed flowproof left is removed once it is old; a fresh one (another run copying now) is kept", () => {
+  const template = join(dir, "flowproof-firefox-template-0-abc");
+  const old = join(dir, "flowproof-firefox-template-0-abc.staging-OLD");
+  const fresh = join(dir, "flowproof-firefox-template-0-abc.staging-NEW");
+  const other = join(dir, "flowproof-firefox-template-0-xyz.staging-OLD");
+  for (const d of [old, fresh, other]) mkdirSync(join(d, "startupCache"), { recursive: true });
+  const now = Date.now();
+  utimesSync(old, new Date(now - 3_600_000), new Date(now - 3_600_000));
+  utimesSync(other, new Date(now - 3_600_000), new Date(now - 3_600_000));
+  removeStaleStaging(template, now);
+  expect([existsSync(old), existsSync(fresh), existsSync(other)]).toEqual([false, true, true]);
 });
 
 test("user.js writes each preference as a user_pref line", () => {

@@ -2,9 +2,9 @@
 // geckodriver: Firefox speaks BiDi itself). The process is managed as a Chromium one is
 // (launch.ts): its own process group, killed with flowproof, its temporary profile removed.
 import { createHash } from "node:crypto";
-import { accessSync, constants, cpSync, existsSync, mkdtempSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, cpSync, existsSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { basename, delimiter, dirname, join } from "node:path";
 import { launchBrowser, type LaunchedBrowser } from "../launch.ts";
 
 export const FIREFOX_INSTALL_HINT = "install Firefox (Debian/Ubuntu: `apt-get install firefox-esr`) or point FLOWPROOF_FIREFOX at a Firefox executable";
@@ -111,9 +111,32 @@ export function profileTemplateDir(executable: string, dir: string = tmpdir()): 
   return join(dir, `flowproof-firefox-template-${uid}-${createHash("sha256").update(key).digest("hex").slice(0, 16)}`);
 }
 
+/** A staging copy older than this was left by a flowproof that ended mid-copy (a copy takes well under a second). */
+const STALE_STAGING_MS = 10 * 60_000;
+
+/** Removes the staging copies of `template` a flowproof killed while copying left behind. */
+export function removeStaleStaging(template: string, now = Date.now()): void {
+  const prefix = `${basename(template)}.staging-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(template)).filter((n) => n.startsWith(prefix));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(dirname(template), name);
+    try {
+      if (now - statSync(path).mtimeMs > STALE_STAGING_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // gone already, or another user's: left alone
+    }
+  }
+}
+
 /** Keeps the template files of a profile Firefox has closed as `template` (atomically; a template already there wins). */
 export function keepProfileTemplate(profile: string, template: string): boolean {
   if (existsSync(template) || !existsSync(join(profile, "startupCache"))) return false;
+  removeStaleStaging(template);
   const staging = mkdtempSync(`${template}.staging-`);
   try {
     for (const name of PROFILE_TEMPLATE_FILES) {
