@@ -58,7 +58,7 @@ describe("a project desktop backend through the exported desktop kit (examples/p
       .trim()
       .split("\n")
       .slice(1)
-      .map((l) => JSON.parse(l) as { selectors: { tier: string; payload: object }[] });
+      .map((l) => JSON.parse(l) as { selectors: { tier: string; provenance: string; payload: object }[] });
     expect(trace.slice(0, 4).map((s) => s.selectors[0])).toEqual([
       { tier: "native_id", provenance: "recorder", payload: { id: "account" } },
       { tier: "native_id", provenance: "recorder", payload: { id: "pin" } },
