@@ -22,7 +22,8 @@ import type {
 import { observingNothing, payloadOf, type EffectWatch, type TextAnchorPayload } from "../../src/plugins/api.ts";
 import { encodeFramePng, frameHash, regionHash } from "./frame.ts";
 import { textInside } from "./scene.ts";
-import { readNumber, shows, showsTimes } from "../desktop/text.ts";
+import { checkShown } from "../desktop/surface-check.ts";
+import { readNumber, shows } from "../desktop/text.ts";
 import { visionSnapshot } from "./snapshot.ts";
 import { sceneInventory } from "./scene-tokens.ts";
 import type { InputAnswer, Screen, ScreenWindow } from "./screen.ts";
@@ -343,26 +344,12 @@ export class VisionDriver implements AppDriver {
     }
   }
 
+  /** A check of the whole window: the desktop kit's one rule for titles and what a surface shows. */
   async #checkWindow(view: View, expect: Expectation): Promise<Reading> {
-    const text = view.scene.text;
-    const clip = (t: string) => (t.length > 300 ? `${t.slice(0, 300)}…` : t);
-    switch (expect.kind) {
-      // The one `page shows` rule of every desktop surface (docs/authoring.md): as written, else ignoring case.
-      case "text_contains": {
-        if (expect.count === undefined) return { pass: shows(text, expect.text), actual: clip(text) };
-        const { pass, seen } = showsTimes(text, expect.text, expect.count);
-        return { pass, actual: `${seen} times in ${JSON.stringify(clip(text))}` };
-      }
-      case "text_absent":
-        return { pass: !shows(text, expect.text), actual: clip(text) };
-      case "title": {
-        const now = (await this.#screen.windows()).find((w) => w.id === this.#window.id);
-        if (!now) return { pass: false, actual: `the window ${JSON.stringify(this.#window.title)} is gone`, retryable: false };
-        return { pass: expect.op === "equals" ? now.title === expect.value : now.title.includes(expect.value), actual: `titled ${JSON.stringify(now.title)}` };
-      }
-      default:
-        return { pass: false, actual: `\`${expect.kind}\` cannot be checked on a vision app`, retryable: false };
-    }
+    const now = expect.kind === "title" ? (await this.#screen.windows()).find((w) => w.id === this.#window.id) : this.#window;
+    if (!now) return { pass: false, actual: `the window ${JSON.stringify(this.#window.title)} is gone`, retryable: false };
+    const reading = checkShown({ title: now.title, text: view.scene.text }, expect);
+    return reading ?? { pass: false, actual: `\`${expect.kind}\` cannot be checked on a vision app`, retryable: false };
   }
 
   // ---- frames --------------------------------------------------------------------------------
