@@ -22,8 +22,7 @@ import type {
 import { observingNothing, payloadOf, type EffectWatch, type TextAnchorPayload } from "../../src/plugins/api.ts";
 import { encodeFramePng, frameHash, regionHash } from "./frame.ts";
 import { textInside } from "./scene.ts";
-import { checkShown } from "../desktop/surface-check.ts";
-import { readNumber, shows } from "../desktop/text.ts";
+import { checkShown, checkText } from "../desktop/surface-check.ts";
 import { visionSnapshot } from "./snapshot.ts";
 import { sceneInventory } from "./scene-tokens.ts";
 import type { InputAnswer, Screen, ScreenWindow } from "./screen.ts";
@@ -325,23 +324,9 @@ export class VisionDriver implements AppDriver {
     }
     const target = resolveTarget(view, ladder, "any");
     if (!target.ok) return { pass: false, actual: target.detail, retryable: target.retryable };
-    const shown = shownBy(view, target);
-    switch (expect.kind) {
-      case "visible":
-        return { pass: true, actual: "present", tier: "text_anchor" };
-      case "text_contains":
-        return { pass: shows(shown, expect.text), actual: JSON.stringify(shown), tier: "text_anchor" };
-      case "text_absent":
-        return { pass: !shows(shown, expect.text), actual: JSON.stringify(shown), tier: "text_anchor" };
-      case "empty":
-        return { pass: (shown === "") === expect.empty, actual: shown === "" ? "empty" : JSON.stringify(shown), tier: "text_anchor" };
-      case "numeric_equals": {
-        const n = readNumber(shown);
-        return { pass: n !== undefined && Math.abs(n - expect.value) < 1e-9, actual: JSON.stringify(shown), tier: "text_anchor" };
-      }
-      default:
-        return { pass: false, actual: `\`${expect.kind}\` cannot be read from a window's pixels`, retryable: false };
-    }
+    if (expect.kind === "visible") return { pass: true, actual: "present", tier: "text_anchor" };
+    const reading = checkText(shownBy(view, target), expect, "text_anchor");
+    return reading ?? { pass: false, actual: `\`${expect.kind}\` cannot be read from a window's pixels`, retryable: false };
   }
 
   /** A check of the whole window: the desktop kit's one rule for titles and what a surface shows. */

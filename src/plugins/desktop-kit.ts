@@ -32,8 +32,8 @@ export {
 } from "../../plugins/desktop/match.ts";
 // Text as every desktop surface compares it (`page shows`: as written, else ignoring case).
 export { collapse, occurrences, ordinal, readNumber, shows, showsAny, showsTimes } from "../../plugins/desktop/text.ts";
-// A check of a whole surface (its title, what it shows), the same on every desktop surface.
-export { checkShown, type ShownSurface } from "../../plugins/desktop/surface-check.ts";
+// Checks the same on every desktop surface: of the whole surface (its title, what it shows), of a control's text.
+export { checkShown, checkText, type ShownSurface } from "../../plugins/desktop/surface-check.ts";
 // The scene (model authoring) and the debug snapshot (a failed step's files).
 export { pageText, SCENE_CAP, sceneOf, type SceneFacts } from "../../plugins/desktop/scene.ts";
 export { anchorTexts, windowSnapshot } from "../../plugins/desktop/snapshot.ts";
