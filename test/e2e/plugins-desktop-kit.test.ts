@@ -4,19 +4,30 @@
 // public faces. Recorded once (the driver's own `id:` rungs), replayed, and a regressed build
 // fails at the step that shows it; the PIN typed as a secret is in no output file. Type-checked
 // with `tsc` against the package as a project installs it, so `flowproof/desktop` must be an
-// export of package.json, not only something the loader knows.
-import { afterAll, describe, expect, test } from "bun:test";
+// export of package.json, not only something the loader knows; and run through the compiled
+// executable too, where no node_modules is around it.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, runCli } from "../support/cli.ts";
+import { REPO_ROOT, runCli, type CliResult } from "../support/cli.ts";
+import { buildSandbox, type Sandbox } from "../support/executable.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 
 const EXAMPLE = join(REPO_ROOT, "examples", "plugins", "teller");
 const PIN = "4711";
 const projects: TmpProject[] = [];
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await buildSandbox();
+}, 120_000);
 afterAll(() => {
+  sandbox?.remove();
   for (const p of projects) p.remove();
 });
+
+type Cli = (args: readonly string[], o: { cwd: string; env?: Record<string, string | undefined> }) => Promise<CliResult>;
+const source: Cli = (args, o) => runCli(args, o);
+const binary: Cli = (args, o) => sandbox.run(args, o);
 
 function exampleProject(): TmpProject {
   const project = tmpProject();
@@ -46,51 +57,58 @@ describe("a project desktop backend through the exported desktop kit (examples/p
     expect(specifiers.filter((s) => !s!.startsWith("node:"))).toEqual(["flowproof", "flowproof/desktop"]);
   });
 
-  test("records on the one desktop driver, replays, and a regressed build fails at the step that shows it", async () => {
-    const p = exampleProject();
-    const env = { TELLER_PIN: PIN };
-    const rec = await runCli(["record", "deposit.flow.yaml", "--author", "rules"], { cwd: p.dir, env });
-    expect(rec.stderr + rec.stdout).toContain("Recorded 'Deposit at the teller': 6 steps");
-    expect(rec.code).toBe(0);
-    // The kit's driver recorded each control by its native id ahead of the step's own rung.
-    const trace = p
-      .read("deposit.trace.jsonl")
-      .trim()
-      .split("\n")
-      .slice(1)
-      .map((l) => JSON.parse(l) as { selectors: { tier: string; provenance: string; payload: object }[] });
-    expect(trace.slice(0, 4).map((s) => s.selectors[0])).toEqual([
-      { tier: "native_id", provenance: "recorder", payload: { id: "account" } },
-      { tier: "native_id", provenance: "recorder", payload: { id: "pin" } },
-      { tier: "native_id", provenance: "recorder", payload: { id: "amount" } },
-      { tier: "native_id", provenance: "recorder", payload: { id: "deposit", name: "Deposit" } },
-    ]);
+  test.each([
+    ["from source", source],
+    ["through the compiled executable", binary],
+  ] as const)(
+    "records on the one desktop driver, replays, and a regressed build fails at the step that shows it (%s)",
+    async (_, cli) => {
+      const p = exampleProject();
+      const env = { TELLER_PIN: PIN };
+      const rec = await cli(["record", "deposit.flow.yaml", "--author", "rules"], { cwd: p.dir, env });
+      expect(rec.stderr + rec.stdout).toContain("Recorded 'Deposit at the teller': 6 steps");
+      expect(rec.code).toBe(0);
+      // The kit's driver recorded each control by its native id ahead of the step's own rung.
+      const trace = p
+        .read("deposit.trace.jsonl")
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => JSON.parse(l) as { selectors: { tier: string; provenance: string; payload: object }[] });
+      expect(trace.slice(0, 4).map((s) => s.selectors[0])).toEqual([
+        { tier: "native_id", provenance: "recorder", payload: { id: "account" } },
+        { tier: "native_id", provenance: "recorder", payload: { id: "pin" } },
+        { tier: "native_id", provenance: "recorder", payload: { id: "amount" } },
+        { tier: "native_id", provenance: "recorder", payload: { id: "deposit", name: "Deposit" } },
+      ]);
 
-    const ok = await runCli(["run", "deposit.flow.yaml", "--json"], { cwd: p.dir, env });
-    expect(ok.code).toBe(0);
-    const passed = JSON.parse(ok.stdout) as { report: { passed: boolean; steps: StepResult[] } };
-    expect(passed.report.passed).toBe(true);
-    expect(passed.report.steps.map((s) => s.status)).toEqual(Array(6).fill("passed"));
+      const ok = await cli(["run", "deposit.flow.yaml", "--json"], { cwd: p.dir, env });
+      expect(ok.code).toBe(0);
+      const passed = JSON.parse(ok.stdout) as { report: { passed: boolean; steps: StepResult[] } };
+      expect(passed.report.passed).toBe(true);
+      expect(passed.report.steps.map((s) => s.status)).toEqual(Array(6).fill("passed"));
 
-    const bad = await runCli(["run", "deposit.flow.yaml", "--json"], {
-      cwd: p.dir,
-      env: { ...env, TELLER_BUILD: "double", FLOWPROOF_STEP_TIMEOUT_MS: "1000" },
-    });
-    expect(bad.code).toBe(1);
-    const failed = JSON.parse(bad.stdout) as { report: { passed: boolean; steps: StepResult[] } };
-    expect(failed.report.steps.slice(0, 5).map((s) => `${s.id} ${s.status}`)).toEqual([
-      "s0001 passed",
-      "s0002 passed",
-      "s0003 passed",
-      "s0004 passed",
-      "s0005 failed",
-    ]);
-    expect(JSON.stringify(failed.report.steps[4])).toContain("Balance: 150.00");
+      const bad = await cli(["run", "deposit.flow.yaml", "--json"], {
+        cwd: p.dir,
+        env: { ...env, TELLER_BUILD: "double", FLOWPROOF_STEP_TIMEOUT_MS: "1000" },
+      });
+      expect(bad.code).toBe(1);
+      const failed = JSON.parse(bad.stdout) as { report: { passed: boolean; steps: StepResult[] } };
+      expect(failed.report.steps.slice(0, 5).map((s) => `${s.id} ${s.status}`)).toEqual([
+        "s0001 passed",
+        "s0002 passed",
+        "s0003 passed",
+        "s0004 passed",
+        "s0005 failed",
+      ]);
+      expect(JSON.stringify(failed.report.steps[4])).toContain("Balance: 150.00");
 
-    expect(allText(p.dir).includes(PIN)).toBe(false);
-  }, 120_000);
+      expect(allText(p.dir).includes(PIN)).toBe(false);
+    },
+    120_000,
+  );
 
-  test("a miss names the nearest texts the app shows (the kit's nearest texts), at load and at record", async () => {
+  test("a step naming no control names the nearest texts the app shows (the kit's nearest texts)", async () => {
     const p = exampleProject();
     p.write("typo.flow.yaml", 'name: Typo\napp: teller\nsteps:\n  - rules: Click "Deposti"\n');
     const r = await runCli(["record", "typo.flow.yaml", "--author", "rules"], { cwd: p.dir, env: { FLOWPROOF_STEP_TIMEOUT_MS: "500" } });

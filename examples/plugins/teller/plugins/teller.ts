@@ -20,9 +20,17 @@ interface Control {
   readonly password?: boolean;
 }
 
-/** The app as a process: one request a line, one JSON answer a line. */
+/**
+ * The app as a process: one request a line, one JSON answer a line. It runs on the runtime running
+ * flowproof: Bun, or flowproof's single-file executable acting as Bun (`BUN_BE_BUN`).
+ */
 class TellerApp {
-  readonly #proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "app.ts")], { stdin: "pipe", stdout: "pipe", stderr: "inherit" });
+  readonly #proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "app.ts")], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+    env: { ...process.env, BUN_BE_BUN: "1" },
+  });
   readonly #lines = this.#proc.stdout.pipeThrough(new TextDecoderStream()).getReader();
   #buffer = "";
   #queue: Promise<unknown> = Promise.resolve();
