@@ -58,6 +58,12 @@ describe("checkSource", () => {
     expect(checkSource("src/engine/loop.ts", `import { Flow } from "flowproof";`)[0]?.target).toBe("src/index.ts");
   });
 
+  test("treats `flowproof/desktop` as the desktop kit, which only desktop-kit.ts may re-export from plugins/desktop", () => {
+    expect(checkSource("src/grammar/ast.ts", `import { shows } from "flowproof/desktop";`)[0]?.target).toBe("src/plugins/desktop-kit.ts");
+    expect(checkSource("src/plugins/desktop-kit.ts", `export { shows } from "../../plugins/desktop/text.ts";`)).toEqual([]);
+    expect(checkSource("src/plugins/registry.ts", `export { shows } from "../../plugins/desktop/text.ts";`)).toHaveLength(1);
+  });
+
   test("flags a path that leaves the repository", () => {
     expect(checkSource("src/engine/loop.ts", `import x from "../../../elsewhere.ts";`)[0]?.message).toContain("outside the repository");
   });

@@ -35,6 +35,11 @@ export const RULES: readonly DepsRule[] = [
     why: "builtin.ts is the one bridge to the bundled plugins, through each plugin's index.ts only",
   },
   {
+    files: "src/plugins/desktop-kit.ts",
+    may: ["src/diagnostics", "src/trace", "src/grammar/vocabulary.ts", "plugins/desktop"],
+    why: "desktop-kit.ts is the package's `flowproof/desktop` face: it re-exports the one desktop driver and its seams (plugins/desktop) for project backends",
+  },
+  {
     files: "src/plugins/**",
     may: ["src/diagnostics", "src/trace", "src/grammar/vocabulary.ts"],
     why: "the plugin contract may name trace types, diagnostics and the grammar's vocabulary types (what an adapter declares), nothing of the engine",
@@ -74,8 +79,8 @@ export const RULES: readonly DepsRule[] = [
   },
   {
     files: "plugins/vision/**",
-    may: ["src/plugins/api.ts", "plugins/windows/ffi", "plugins/desktop/text.ts"],
-    why: "the vision surface reads and drives Windows windows through the shared user32/gdi32 bindings, and compares text by the desktop surfaces' pure text rules",
+    may: ["src/plugins/api.ts", "plugins/windows/ffi", "plugins/desktop"],
+    why: "the vision surface reads and drives Windows windows through the shared user32/gdi32 bindings, and is built from the desktop kit (its text rules, nearest texts, platform refusal)",
   },
   {
     files: "plugins/windows/**",
@@ -91,8 +96,12 @@ export const RULES: readonly DepsRule[] = [
 
 /** Test files may also use the shared test support. */
 const TEST_MAY = ["test/support", "test/fixtures", "test/conformance"];
-/** The package's own name resolves to its library face. */
-const SELF_PACKAGE = { name: "flowproof", path: "src/index.ts" } as const;
+/** The package's own name resolves to its library face; `flowproof/desktop` to the desktop kit (package.json `exports`). */
+const SELF_PACKAGE = {
+  name: "flowproof",
+  path: "src/index.ts",
+  subpaths: { "flowproof/desktop": "src/plugins/desktop-kit.ts" } as Readonly<Record<string, string>>,
+} as const;
 
 export interface ImportRef {
   readonly specifier: string;
@@ -208,7 +217,9 @@ export function checkSource(file: string, source: string, rules: readonly DepsRu
   const out: Violation[] = [];
   for (const ref of refs) {
     let target: string;
-    if (ref.specifier === SELF_PACKAGE.name || ref.specifier.startsWith(`${SELF_PACKAGE.name}/`)) target = SELF_PACKAGE.path;
+    const subpath = SELF_PACKAGE.subpaths[ref.specifier];
+    if (subpath !== undefined) target = subpath;
+    else if (ref.specifier === SELF_PACKAGE.name || ref.specifier.startsWith(`${SELF_PACKAGE.name}/`)) target = SELF_PACKAGE.path;
     else if (ref.specifier.startsWith(".")) target = posix.normalize(posix.join(posix.dirname(file), ref.specifier));
     else if (ref.specifier.startsWith("/")) {
       out.push({

@@ -25,7 +25,8 @@ import { describeElement, plainLabel, type DesktopElement, type SurfaceWindow, t
 import { cellMiss, clip, closestId, labelPath, matchRung, nearestTexts, textOf, wantedId, wantedText } from "./match.ts";
 import { anchorTexts, windowSnapshot } from "./snapshot.ts";
 import { pageText, sceneOf } from "./scene.ts";
-import { ordinal, readNumber, shows, showsAny, showsTimes } from "./text.ts";
+import { checkShown, checkText } from "./surface-check.ts";
+import { ordinal, showsAny } from "./text.ts";
 
 /** How often, and how far apart, a path's next label is looked for after the one before it was clicked. */
 const PATH_READS = 20;
@@ -309,21 +310,12 @@ export class DesktopDriver implements AppDriver {
           return { pass: false, actual: `${describeElement(el)} is not a tab or an item that can be selected`, retryable: false };
         return reading(el.itemSelected === expect.selected, el.itemSelected ? "selected" : "not selected");
       case "text_contains":
-      case "text_absent": {
+      case "text_absent":
+      case "empty":
         if (el.password) return { pass: false, actual: `${PASSWORD_UNREAD} (its value)`, retryable: false };
-        const text = textOf(el);
-        const found = shows(text, expect.text);
-        return reading(expect.kind === "text_contains" ? found : !found, JSON.stringify(text));
-      }
-      case "numeric_equals": {
-        const n = readNumber(textOf(el));
-        return reading(n !== undefined && Math.abs(n - expect.value) < 1e-9, JSON.stringify(textOf(el)));
-      }
-      case "empty": {
-        if (el.password) return { pass: false, actual: `${PASSWORD_UNREAD} (its value)`, retryable: false };
-        const empty = (el.value ?? "") === "";
-        return reading(empty === expect.empty, empty ? "empty" : JSON.stringify(el.value));
-      }
+        return checkText(expect.kind === "empty" ? (el.value ?? "") : textOf(el), expect, f.tier)!;
+      case "numeric_equals":
+        return checkText(textOf(el), expect, f.tier)!;
       default:
         return { pass: false, actual: `\`${expect.kind}\` cannot be checked on a control of ${this.surface.what}`, retryable: false };
     }
@@ -334,24 +326,8 @@ export class DesktopDriver implements AppDriver {
     if (expect.kind === "url" && this.surface.checkAddress) return this.surface.checkAddress(expect.op, expect.value);
     const screen = await this.#read();
     if (!screen) return { pass: false, actual: `the window ${JSON.stringify(this.surface.goneTitle)} is gone`, retryable: false };
-    switch (expect.kind) {
-      case "title": {
-        const title = screen.main.title;
-        return { pass: expect.op === "equals" ? title === expect.value : title.includes(expect.value), actual: `titled ${JSON.stringify(title)}` };
-      }
-      case "text_contains": {
-        const text = pageText(screen.main, screen.groups);
-        if (expect.count === undefined) return { pass: shows(text, expect.text), actual: clip(text) };
-        const { pass, seen } = showsTimes(text, expect.text, expect.count);
-        return { pass, actual: `${seen} times in ${JSON.stringify(clip(text))}` };
-      }
-      case "text_absent": {
-        const text = pageText(screen.main, screen.groups);
-        return { pass: !shows(text, expect.text), actual: clip(text) };
-      }
-      default:
-        return { pass: false, actual: `\`${expect.kind}\` cannot be checked on ${this.surface.what}`, retryable: false };
-    }
+    const reading = checkShown({ title: screen.main.title, text: pageText(screen.main, screen.groups) }, expect);
+    return reading ?? { pass: false, actual: `\`${expect.kind}\` cannot be checked on ${this.surface.what}`, retryable: false };
   }
 
   /** The surface's visible controls as text, and the texts a step could name (for "did you mean"). */

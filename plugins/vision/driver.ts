@@ -22,7 +22,7 @@ import type {
 import { observingNothing, payloadOf, type EffectWatch, type TextAnchorPayload } from "../../src/plugins/api.ts";
 import { encodeFramePng, frameHash, regionHash } from "./frame.ts";
 import { textInside } from "./scene.ts";
-import { readNumber, shows, showsTimes } from "../desktop/text.ts";
+import { checkShown, checkText } from "../desktop/surface-check.ts";
 import { visionSnapshot } from "./snapshot.ts";
 import { sceneInventory } from "./scene-tokens.ts";
 import type { InputAnswer, Screen, ScreenWindow } from "./screen.ts";
@@ -324,45 +324,17 @@ export class VisionDriver implements AppDriver {
     }
     const target = resolveTarget(view, ladder, "any");
     if (!target.ok) return { pass: false, actual: target.detail, retryable: target.retryable };
-    const shown = shownBy(view, target);
-    switch (expect.kind) {
-      case "visible":
-        return { pass: true, actual: "present", tier: "text_anchor" };
-      case "text_contains":
-        return { pass: shows(shown, expect.text), actual: JSON.stringify(shown), tier: "text_anchor" };
-      case "text_absent":
-        return { pass: !shows(shown, expect.text), actual: JSON.stringify(shown), tier: "text_anchor" };
-      case "empty":
-        return { pass: (shown === "") === expect.empty, actual: shown === "" ? "empty" : JSON.stringify(shown), tier: "text_anchor" };
-      case "numeric_equals": {
-        const n = readNumber(shown);
-        return { pass: n !== undefined && Math.abs(n - expect.value) < 1e-9, actual: JSON.stringify(shown), tier: "text_anchor" };
-      }
-      default:
-        return { pass: false, actual: `\`${expect.kind}\` cannot be read from a window's pixels`, retryable: false };
-    }
+    if (expect.kind === "visible") return { pass: true, actual: "present", tier: "text_anchor" };
+    const reading = checkText(shownBy(view, target), expect, "text_anchor");
+    return reading ?? { pass: false, actual: `\`${expect.kind}\` cannot be read from a window's pixels`, retryable: false };
   }
 
+  /** A check of the whole window: the desktop kit's one rule for titles and what a surface shows. */
   async #checkWindow(view: View, expect: Expectation): Promise<Reading> {
-    const text = view.scene.text;
-    const clip = (t: string) => (t.length > 300 ? `${t.slice(0, 300)}…` : t);
-    switch (expect.kind) {
-      // The one `page shows` rule of every desktop surface (docs/authoring.md): as written, else ignoring case.
-      case "text_contains": {
-        if (expect.count === undefined) return { pass: shows(text, expect.text), actual: clip(text) };
-        const { pass, seen } = showsTimes(text, expect.text, expect.count);
-        return { pass, actual: `${seen} times in ${JSON.stringify(clip(text))}` };
-      }
-      case "text_absent":
-        return { pass: !shows(text, expect.text), actual: clip(text) };
-      case "title": {
-        const now = (await this.#screen.windows()).find((w) => w.id === this.#window.id);
-        if (!now) return { pass: false, actual: `the window ${JSON.stringify(this.#window.title)} is gone`, retryable: false };
-        return { pass: expect.op === "equals" ? now.title === expect.value : now.title.includes(expect.value), actual: `titled ${JSON.stringify(now.title)}` };
-      }
-      default:
-        return { pass: false, actual: `\`${expect.kind}\` cannot be checked on a vision app`, retryable: false };
-    }
+    const now = expect.kind === "title" ? (await this.#screen.windows()).find((w) => w.id === this.#window.id) : this.#window;
+    if (!now) return { pass: false, actual: `the window ${JSON.stringify(this.#window.title)} is gone`, retryable: false };
+    const reading = checkShown({ title: now.title, text: view.scene.text }, expect);
+    return reading ?? { pass: false, actual: `\`${expect.kind}\` cannot be checked on a vision app`, retryable: false };
   }
 
   // ---- frames --------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { openScreen } from "./platform.ts";
-import { UnsupportedPlatformError } from "./screen.ts";
+import { UnsupportedPlatformError } from "../desktop/platform.ts";
 
 describe("openScreen", () => {
   test("another platform is an unsupported-platform error naming it, before any library is opened", async () => {

@@ -1,6 +1,7 @@
 // The screen of this platform: X11 on Linux, Win32 on Windows, an unsupported-platform error
 // elsewhere. Each platform's bindings are imported only here, only on their platform.
-import { UnsupportedPlatformError, type Screen } from "./screen.ts";
+import { UnsupportedPlatformError } from "../desktop/platform.ts";
+import type { Screen } from "./screen.ts";
 
 /** Options for the platform's screen; `display` is the X display (default: DISPLAY). */
 export interface ScreenOptions {
@@ -20,5 +21,11 @@ export async function openScreen(options: ScreenOptions = {}, platform: string =
     const { openWin32Screen } = await import("./win32/screen.ts");
     return openWin32Screen();
   }
-  throw new UnsupportedPlatformError(platform);
+  throw new UnsupportedPlatformError({
+    kind: "vision",
+    verb: "reads windows through",
+    needs: "X11 (Linux) or Win32 (Windows)",
+    platform,
+    hint: "run this flow on Linux with an X display (DISPLAY set) or on Windows",
+  });
 }

@@ -47,16 +47,6 @@ export interface Screen {
   close(): Promise<void>;
 }
 
-export class UnsupportedPlatformError extends FlowproofError {
-  constructor(platform: string) {
-    super({
-      code: "unsupported-platform",
-      message: `\`app: vision\` reads windows through X11 (Linux) or Win32 (Windows); this machine runs ${platform}`,
-      hint: "run this flow on Linux with an X display (DISPLAY set) or on Windows",
-    });
-  }
-}
-
 export class ScreenUnavailableError extends FlowproofError {
   constructor(message: string, hint: string, options?: { cause?: unknown }) {
     super({ code: "app-launch", message, hint }, options);

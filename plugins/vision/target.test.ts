@@ -101,7 +101,8 @@ describe("resolveTarget", () => {
       ok: false,
       failed: "not-found",
       retryable: true,
-      detail: 'no text "Sav" in the window (recorded at 60,266, 50×12; the window shows "Save" there now); nearest texts seen: "Save", "Saved", "Pay"',
+      detail:
+        'no text "Sav" in the window (recorded at 60,266, 50×12; the window shows "Save" there now); nearest texts seen: "Save", "Saved", "Saved ACME Ltd, 42.50"',
     });
     expect(missDetail(buildScene([]), "Save")).toBe('no text "Save" in the window; nearest texts seen: none (the window shows no text)');
     expect(atRecordedPlace(scene, { x: 600, y: 20, width: 10, height: 10 })).toBeUndefined();

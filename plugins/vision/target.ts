@@ -4,7 +4,7 @@
 import { cssOf, payloadOf, type Rect, type Selector } from "../../src/plugins/api.ts";
 import { findText, restOfRow, seenTexts, textInside, type Scene, type TextMatch } from "./scene.ts";
 import { ordinal } from "../desktop/text.ts";
-import { nearestTexts } from "./text.ts";
+import { nearestTexts } from "../desktop/match.ts";
 import type { View } from "./view.ts";
 
 /** What a step needs of its target: any text, or a field to type into. */
@@ -51,7 +51,7 @@ export function atRecordedPlace(scene: Scene, recorded: Rect): string | undefine
 
 /** The "not found" sentence: the text, where it was recorded and what is there now, the nearest texts seen. */
 export function missDetail(scene: Scene, text: string, recorded?: Rect): string {
-  const near = nearestTexts(text, seenTexts(scene));
+  const near = nearestTexts(text, seenTexts(scene), 3);
   const there = recorded ? atRecordedPlace(scene, recorded) : undefined;
   const where = recorded
     ? ` (recorded at ${at(recorded)}, ${recorded.width}×${recorded.height}; ${there !== undefined ? `the window shows ${JSON.stringify(there)} there now` : "nothing is written there now"})`

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { collapse, editDistance, labelText, nearestTexts, showsFuzzy } from "./text.ts";
+import { collapse, editDistance, labelText, showsFuzzy } from "./text.ts";
 
 describe("text", () => {
   test("collapses whitespace and drops a label's trailing colon", () => {
@@ -17,11 +17,6 @@ describe("text", () => {
     ["kitten", "sitting", 3],
   ])("edit distance of %p and %p is %p", (a, b, d) => {
     expect(editDistance(a, b)).toBe(d);
-  });
-
-  test("ranks the texts seen by edit distance over length, ignoring case, each once", () => {
-    expect(nearestTexts("Save", ["Submit", "Clear", "saved", "Pay", "saved", "Save draft"])).toEqual(["saved", "Save draft", "Pay"]);
-    expect(nearestTexts("x", [])).toEqual([]);
   });
 
   test("finds a text allowing one misread character in five, and only whole stretches for short ones", () => {

@@ -1,5 +1,5 @@
 // Text as the vision surface compares it: whitespace collapsed, a label's trailing colon dropped,
-// and the edit distance that ranks the nearest texts a miss reports. Pure.
+// and OCR's misreadings allowed (the nearest texts a miss reports are the desktop kit's). Pure.
 import { editDistance } from "../../src/plugins/api.ts";
 import { collapse } from "../desktop/text.ts";
 
@@ -11,22 +11,8 @@ export function labelText(text: string): string {
   return collapse(text).replace(/\s*:$/, "");
 }
 
-/** The edit distance that ranks the nearest texts (the contract's). */
+/** The edit distance OCR's misreadings are allowed by (the contract's). */
 export { editDistance };
-
-/**
- * The `limit` texts of `seen` nearest to `want`: case-insensitive edit distance over the longer
- * length (so a short text is not nearest merely for being short); ties keep the order of `seen`.
- */
-export function nearestTexts(want: string, seen: readonly string[], limit = 3): string[] {
-  const w = collapse(want).toLowerCase();
-  const unique = [...new Set(seen.map(collapse).filter((s) => s !== ""))];
-  return unique
-    .map((text, i) => ({ text, i, d: editDistance(w, text.toLowerCase()) / Math.max(w.length, text.length, 1) }))
-    .sort((a, b) => a.d - b.d || a.i - b.i)
-    .slice(0, limit)
-    .map((x) => x.text);
-}
 
 /**
  * Whether `haystack` shows `needle`, allowing OCR's misreadings: exactly, or (for a needle of four

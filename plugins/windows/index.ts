@@ -14,6 +14,7 @@ import {
 } from "../../src/plugins/api.ts";
 import type { Desktop, DesktopAccess, TopWindow } from "./backend.ts";
 import type { ElementBackend } from "../desktop/backend.ts";
+import { UnsupportedPlatformError } from "../desktop/platform.ts";
 import type { AppFlavour } from "./driver.ts";
 import type { OpenedWindow, WindowsLaunch } from "./launch.ts";
 import { CALC_GRAMMAR, NOTEPAD_GRAMMAR, TITLES, WINDOWS_GRAMMAR } from "./grammar.ts";
@@ -34,15 +35,8 @@ export const DEFAULT_APPS: Readonly<Record<Exclude<AppFlavour, "windows">, { rea
   calc: { command: "calc.exe", windowTitle: "Calculator" },
 };
 
-export class UnsupportedPlatformError extends FlowproofError {
-  constructor(kind: string, platform: string) {
-    super({
-      code: "unsupported-platform",
-      message: `\`app: ${kind}\` requires Windows; this machine runs ${platform}`,
-      hint: "run this flow on a Windows machine (or under Wine), or drive a web or api surface here",
-    });
-  }
-}
+/** `app: windows` (notepad, calc) on a machine that is not Windows: the desktop kit's one refusal. */
+export { UnsupportedPlatformError };
 
 /** The bun:ffi desktop, loaded only on Windows. */
 async function windowsAccess(): Promise<DesktopAccess> {
@@ -117,7 +111,13 @@ export class WindowsSession implements AdapterSession {
   }
 
   async launch(config: Readonly<Record<string, unknown>>, ctx: LaunchContext): Promise<AppDriver> {
-    if (this.#platform !== "win32") throw new UnsupportedPlatformError(this.#kind, this.#platform);
+    if (this.#platform !== "win32")
+      throw new UnsupportedPlatformError({
+        kind: this.#kind,
+        needs: "Windows",
+        platform: this.#platform,
+        hint: "run this flow on a Windows machine (or under Wine), or drive a web or api surface here",
+      });
     // Replay uses the element backend the trace was recorded with (a fact `appInfo` reported).
     const backend = ctx.recorded?.["backend"];
     const spec = launchSpec(this.#kind, typeof backend === "string" ? { ...config, backend } : config);

@@ -131,6 +131,23 @@ describe("loadPlugins", () => {
     ).toEqual({ pass: false, expected: "at least 1 of B2", actual: "0 in stock" });
   });
 
+  test('loads a plugin importing the desktop kit as "flowproof/desktop"; any other subpath is an engine internal', async () => {
+    const dir = tmp();
+    write(
+      dir,
+      "kit/teller.ts",
+      'import { nearestTexts } from "flowproof/desktop";\nexport const plugin = { kind: "teller", capabilities: [], title: nearestTexts("Teler", ["Teller", "Bank"], 1)[0], open: async () => ({ launch: async () => { throw new Error("x"); }, close: async () => {} }) };\n',
+    );
+    const loaded = await loadPlugins({ flowPath: join(tmp(), "f.flow.yaml"), env: { FLOWPROOF_PLUGINS: join(dir, "kit") }, builtinKinds: ["web"] });
+    expect(loaded.adapters.map((a) => [a.kind, a.title])).toEqual([["teller", "Teller"]]);
+    write(dir, "inside/x.ts", 'import { Flow } from "flowproof/commands";\nexport const plugin = { kind: "x", capabilities: [], open: async () => ({}) };\n');
+    const error = await loadPlugins({ flowPath: join(tmp(), "f.flow.yaml"), env: { FLOWPROOF_PLUGINS: join(dir, "inside") }, builtinKinds: ["web"] }).catch(
+      (e: unknown) => e,
+    );
+    expect((error as PluginError).message).toEndWith('x.ts: imports "flowproof/commands", an engine internal');
+    expect((error as PluginError).diagnostics[0]!.hint).toContain('"flowproof/desktop"');
+  });
+
   test("refuses two plugins claiming one app kind, naming both files", async () => {
     const dir = tmp();
     const a = write(dir, "first.ts", ADAPTER.replace("KIND", "same"));

@@ -32,6 +32,10 @@ const ADAPTER_KEYS = [
 const ASSERTION_KEYS = ["key", "schema", "check", "policy", "needs", "run"] as const;
 /** The one module of flowproof's `src/` a plugin may import. */
 const API_MODULE = "src/plugins/api.ts";
+/** The package's other public faces (package.json `exports`), each loaded only when a plugin imports it. */
+const SUBPATHS: Readonly<Record<string, { readonly module: string; readonly load: () => Promise<object> }>> = {
+  "flowproof/desktop": { module: "src/plugins/desktop-kit.ts", load: () => import("./desktop-kit.ts") },
+};
 /** How deep the import check follows a plugin's own relative imports. */
 const MAX_IMPORT_DEPTH = 8;
 
@@ -175,10 +179,12 @@ function resolveRelative(from: string, specifier: string): string {
 
 /**
  * Refuses a plugin that reaches into flowproof's engine: any import of flowproof's `src/` other
- * than `src/plugins/api.ts`, by path or by package subpath. Follows the plugin's own relative
- * imports. Runs before the plugin is imported, so refused code never executes.
+ * than `src/plugins/api.ts` and the public subpaths (`flowproof/desktop`), by path or by package
+ * subpath. Follows the plugin's own relative imports. Runs before the plugin is imported, so
+ * refused code never executes. Answers the public subpaths the plugin imports.
  */
-export function checkPluginImports(file: string, display: string): void {
+export function checkPluginImports(file: string, display: string): string[] {
+  const subpaths = new Set<string>();
   const transpiler = new Bun.Transpiler({ loader: "ts" });
   const visited = new Set<string>();
   const visit = (path: string, depth: number): void => {
@@ -196,11 +202,17 @@ export function checkPluginImports(file: string, display: string): void {
       );
     }
     for (const { path: specifier } of imports) {
+      if (SUBPATHS[specifier] !== undefined) {
+        subpaths.add(specifier);
+        continue;
+      }
       if (/^flowproof\/.+/.test(specifier)) {
         throw fail(
           display,
           `imports ${JSON.stringify(specifier)}, an engine internal`,
-          'import only from "flowproof" (the plugin contract, src/plugins/api.ts)',
+          `import only from "flowproof" (the plugin contract, src/plugins/api.ts) or ${Object.keys(SUBPATHS)
+            .map((k) => JSON.stringify(k))
+            .join(", ")}`,
         );
       }
       if (!specifier.startsWith(".") && !isAbsolute(specifier) && !specifier.startsWith("file:")) continue; // a package or builtin
@@ -208,7 +220,7 @@ export function checkPluginImports(file: string, display: string): void {
       const root = flowproofRootAbove(target);
       if (root !== undefined) {
         const inside = relative(root, target).split(sep).join("/");
-        if (inside.startsWith("src/") && inside !== API_MODULE) {
+        if (inside.startsWith("src/") && inside !== API_MODULE && !Object.values(SUBPATHS).some((sp) => sp.module === inside)) {
           const via = path === file ? "" : ` through ${relative(dirname(file), path).split(sep).join("/")}`;
           throw fail(
             display,
@@ -221,6 +233,7 @@ export function checkPluginImports(file: string, display: string): void {
     }
   };
   visit(file, 0);
+  return [...subpaths];
 }
 
 /** Makes `import … from "flowproof"` inside a plugin resolve to the plugin contract, also in the compiled executable. */
@@ -233,6 +246,20 @@ function registerContractModule(): void {
     name: "flowproof-plugin-contract",
     setup(build) {
       build.module("flowproof", () => ({ exports: { ...api }, loader: "object" }));
+    },
+  });
+}
+
+/** Makes `import … from "flowproof/desktop"` (a public subpath) resolve inside a plugin, also in the compiled executable. */
+const subpathsRegistered = new Set<string>();
+async function registerSubpath(specifier: string): Promise<void> {
+  if (subpathsRegistered.has(specifier)) return;
+  subpathsRegistered.add(specifier);
+  const exports = { ...(await SUBPATHS[specifier]!.load()) };
+  Bun.plugin({
+    name: `flowproof-plugin-${specifier}`,
+    setup(build) {
+      build.module(specifier, () => ({ exports, loader: "object" }));
     },
   });
 }
@@ -363,7 +390,7 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
   ]);
   for (const file of files) {
     const display = relative(cwd, file.path).startsWith("..") ? file.path : relative(cwd, file.path);
-    checkPluginImports(file.path, display);
+    for (const specifier of checkPluginImports(file.path, display)) await registerSubpath(specifier);
     let mod: Record<string, unknown>;
     try {
       mod = await importBounded(pathToFileURL(file.path).href, display, loadMs);

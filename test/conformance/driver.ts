@@ -6,7 +6,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { AdapterSession, AppDriver, Capability, Selector } from "../../src/plugins/api.ts";
 import { startServer, type TestServer } from "../support/server.ts";
-import { FORM_CASES, gapProblems, runFormCase, type ConformanceArea, type Expectations, type FormIds, type FormRun, type OpenedForm } from "./form.ts";
+import {
+  declaredGap,
+  FORM_CASES,
+  gapProblems,
+  runFormCase,
+  type ConformanceArea,
+  type Expectations,
+  type FormIds,
+  type FormRun,
+  type OpenedForm,
+} from "./form.ts";
 
 export type { ConformanceArea } from "./form.ts";
 
@@ -30,7 +40,6 @@ const id = (i: string): Selector[] => [{ tier: "native_id", provenance: "rules",
 
 export function runDriverConformance(options: ConformanceOptions): void {
   const expectations = options.expectations ?? {};
-  const gap = (area: ConformanceArea | undefined): boolean => area !== undefined && expectations[area] !== undefined;
   let run: Promise<FormRun> | undefined;
   const ran = (): Promise<FormRun> => (run ??= options.ran!());
   const capabilities = async (): Promise<readonly Capability[]> => {
@@ -53,10 +62,11 @@ export function runDriverConformance(options: ConformanceOptions): void {
 
     for (const c of FORM_CASES) {
       // A case in a declared gap runs too, and must fail: a gap that starts passing is reported.
-      const name = gap(c.area) ? `${c.name} (declared gap "${c.area}": must fail)` : c.name;
+      const gap = declaredGap(c, expectations);
+      const name = gap ? `${c.name} (declared gap "${gap.area}": must fail)` : c.name;
       test(name, async () => {
         const outcome = options.ran ? (await ran()).outcomes[c.name] : await runFormCase(c, options.launch!, options.ids, expectations);
-        expect(outcome).toEqual(gap(c.area) ? { status: "gap", reason: expectations[c.area!]! } : { status: "passed" });
+        expect(outcome).toEqual(gap ? { status: "gap", reason: gap.reason } : { status: "passed" });
       }, 300_000);
     }
   });

@@ -36,6 +36,9 @@ export const CONFORMANCE_AREAS = {
   scroll: { capability: "scroll", what: "scrolling a target into view" },
   pages: { capability: undefined, what: "web pages served to a browser (anchors, overlays, scrolling, drag, hover, styles, keys)" },
   "unread-passwords": { capability: undefined, what: "refusing to read a password field's value" },
+  "native-ids": { capability: undefined, what: "naming a control by its native id (`id:<…>`)" },
+  "control-states": { capability: undefined, what: "reading a control's state (enabled, checked) and refusing by it" },
+  "password-masks": { capability: undefined, what: "knowing which fields are passwords, to mask them before anything is typed" },
 } as const satisfies Record<string, { readonly capability: Capability | undefined; readonly what: string }>;
 
 export type ConformanceArea = keyof typeof CONFORMANCE_AREAS;
@@ -87,13 +90,25 @@ export interface FormCase {
   readonly name: string;
   /** The behaviour it needs beyond the form's own (when the driver declares that gap, the case must fail). */
   readonly area?: ConformanceArea;
+  /** Further behaviours it needs (a gap declared for any of them makes the case one that must fail). */
+  readonly alsoNeeds?: readonly ConformanceArea[];
   run(driver: AppDriver, ids: FormIds): Promise<void>;
+}
+
+/** The first of the case's areas the driver declares a gap for, with the reason; undefined when none. */
+export function declaredGap(c: FormCase, expectations: Expectations): { readonly area: ConformanceArea; readonly reason: string } | undefined {
+  for (const area of [...(c.area ? [c.area] : []), ...(c.alsoNeeds ?? [])]) {
+    const reason = expectations[area];
+    if (reason !== undefined) return { area, reason };
+  }
+  return undefined;
 }
 
 /** The cases, in the order they run; each on a freshly opened form. */
 export const FORM_CASES: readonly FormCase[] = [
   {
     name: "types into a field found by its label, replacing what it held, and reads it back by its native id",
+    alsoNeeds: ["native-ids"],
     area: "keyboard",
     async run(d, ids) {
       like(await d.fill(text("Name", { role: "field" }), "Ada"), { ok: true }, "the first fill");
@@ -105,6 +120,7 @@ export const FORM_CASES: readonly FormCase[] = [
   },
   {
     name: "presses a button found by its text, reports the rung that matched, and shows its effect",
+    alsoNeeds: ["native-ids"],
     async run(d, ids) {
       like(await d.fill(text("Name", { role: "field" }), "Ada"), { ok: true }, "the fill");
       same(await d.click(text("Greet"), LEFT), { ok: true, value: undefined, tier: "text_anchor" }, "the click");
@@ -114,6 +130,7 @@ export const FORM_CASES: readonly FormCase[] = [
   },
   {
     name: "names the wait condition that fails: an absent control (retryable), a disabled one",
+    alsoNeeds: ["control-states"],
     async run(d) {
       like(await d.click(text("No such button"), LEFT), { ok: false, failed: "not-found", retryable: true }, "an absent button");
       like(await d.click(text("Disabled"), LEFT), { ok: false, failed: "enabled" }, "a disabled button");
@@ -121,6 +138,7 @@ export const FORM_CASES: readonly FormCase[] = [
   },
   {
     name: "sets a check box, leaves it alone when it is already in that state, and refuses a control that is none",
+    alsoNeeds: ["control-states"],
     async run(d, ids) {
       like(await d.setChecked(text("Subscribe", { role: "checkbox" }), true), { ok: true }, "checking");
       same(await passes(d, text("Subscribe", { role: "checkbox" }), { kind: "checked", checked: true }), true, "checked");
@@ -145,6 +163,7 @@ export const FORM_CASES: readonly FormCase[] = [
   },
   {
     name: "reads the expectations every surface answers, passing and failing, by one rule for text (as written, else ignoring case)",
+    alsoNeeds: ["native-ids", "control-states"],
     async run(d, ids) {
       const cases: Array<[Selector[], Parameters<AppDriver["check"]>[1], boolean]> = [
         [[], { kind: "title", op: "equals", value: FORM_TITLE }, true],
@@ -175,6 +194,7 @@ export const FORM_CASES: readonly FormCase[] = [
   },
   {
     name: "matches labels in any case and by ordinal; a missing native id is not found",
+    alsoNeeds: ["native-ids"],
     async run(d, ids) {
       like(await d.click(text("greet"), LEFT), { ok: true }, "a label in another case");
       like(await d.click(text("Greet", { nth: 1 }), LEFT), { ok: true }, "the 1st Greet");
@@ -193,6 +213,7 @@ export const FORM_CASES: readonly FormCase[] = [
   },
   {
     name: "never shows a password field's value, and masks it in every frame",
+    alsoNeeds: ["password-masks"],
     area: "screenshot",
     async run(d) {
       const secret = "canary-Pw-5150";
@@ -232,7 +253,8 @@ export type CaseOutcome =
 
 /** One case on a freshly opened form: its outcome. A case in a declared gap still runs, and must fail. */
 export async function runFormCase(c: FormCase, open: () => Promise<OpenedForm>, ids: FormIds, expectations: Expectations = {}): Promise<CaseOutcome> {
-  const gap = c.area === undefined ? undefined : expectations[c.area];
+  const declared = declaredGap(c, expectations);
+  const gap = declared?.reason;
   let opened: OpenedForm | undefined;
   let failure: string | undefined;
   try {
@@ -245,7 +267,10 @@ export async function runFormCase(c: FormCase, open: () => Promise<OpenedForm>, 
   }
   if (gap === undefined) return failure === undefined ? { status: "passed" } : { status: "failed", detail: failure };
   if (failure !== undefined) return { status: "gap", reason: gap };
-  return { status: "failed", detail: `the driver declares the gap "${c.area}" (${gap}), but the case passed: remove the gap, or find why the behaviour works` };
+  return {
+    status: "failed",
+    detail: `the driver declares the gap "${declared?.area}" (${gap}), but the case passed: remove the gap, or find why the behaviour works`,
+  };
 }
 
 /** What a run of every case elsewhere (a Windows executable under Wine) reports: the driver's capabilities and each case's outcome by name. */

@@ -28,3 +28,21 @@ export const SAP_GAPS: Expectations = {
   drag: "SAP GUI Scripting has no drag",
   scroll: "a SAP control is reached by its id whether shown or scrolled away; a table's rows are scrolled by its own keys",
 };
+
+/** A window seen only as pixels has no native ids: the form's controls are named by the text they show. */
+export const VISION_FORM_IDS: FormIds = { name: "Name", greeting: "Waiting" };
+
+export const VISION_GAPS: Expectations = {
+  select: "a window's pixels show no list to choose from: a step clicks the dropdown's text, then the entry's",
+  dialogs: "a dialog is more pixels: steps click its text, nothing is armed to answer it",
+  cookies: "a window seen as pixels keeps no browser cookies",
+  pages: "a vision app reads a window's pixels, not web pages",
+  navigation: "a vision app attaches to a window that is already open: it has no address to go to",
+  hover: "a vision app declares no hover: a pointer resting on text shows nothing OCR can hold a step to",
+  "native-ids": "a window's pixels carry no control ids: a control is named by the text it shows",
+  "control-states": "pixels do not say whether a button is enabled or a box is checked: a step clicks the text, and asserts what the window shows then",
+  "unread-passwords": "pixels do not say which field is a password: what a masked field shows (its dots) is read as text",
+  "password-masks": "pixels do not say which field is a password: the fields a secret was typed into, and the lines showing a secret of the run, are masked",
+  drag: "a vision app has no drag",
+  scroll: "a vision app acts on what the window shows; scrolling text into view is not implemented",
+};
