@@ -1,6 +1,6 @@
 // Measurement: where each step of the 30-step flow spends its wall time, and what lies between steps.
 //
-//   node_modules/.bin/bun bench/step-timeline.ts [--runs N] [--detail off|low|full|video] [--steps]
+//   node_modules/.bin/bun bench/step-timeline.ts [--runs N] [--detail off|low|full|video] [--steps] [--browser-args "--a --b"]
 //
 // Serves bench/pages/ on 127.0.0.1, records bench/flows/bench.flow.yaml once (untimed), then
 // replays it N times in this process (after one warm-up) with two taps on: the DevTools connection
@@ -13,9 +13,9 @@
 //   timers       a timer the flowproof code set was running (a sleep, a poll interval, a quiet window), by module
 //   other        none of these: this process working (or waiting on something untapped)
 // The gaps between steps (the recorder's after-frame and before-frame, checkpoints) are split the
-// same way. Prints per step kind, then the totals, then with `--steps` one line per step.
+// same way. `--browser-args` adds Chromium flags to the flow (its `browser.args`). Prints per step kind, then the totals, then with `--steps` one line per step.
 // A measurement, not a test: exits 0 after the figures, 1 when a replay fails, 2 on a bad argument.
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -26,7 +26,7 @@ import { loadAverage, median, wholeOption } from "./stats.ts";
 
 const FLOW_FILE = resolve(import.meta.dir, "flows", "bench.flow.yaml");
 const ROOT = resolve(import.meta.dir, "..");
-const USAGE = "bun bench/step-timeline.ts [--runs N] [--detail off|low|full|video] [--steps]";
+const USAGE = 'bun bench/step-timeline.ts [--runs N] [--detail off|low|full|video] [--steps] [--browser-args "--a --b"]';
 const FLOW_STEPS = (parseYaml(readFileSync(FLOW_FILE, "utf8")) as { steps: Array<string | Record<string, unknown>> }).steps;
 
 type Kind = "assert" | "wait" | "type" | "select" | "check" | "click" | "press";
@@ -210,6 +210,9 @@ async function main(): Promise<number> {
   try {
     const spec = join(work, "bench.flow.yaml");
     copyFileSync(FLOW_FILE, spec);
+    const a = process.argv.indexOf("--browser-args");
+    const browserArgs = a === -1 ? [] : (process.argv[a + 1] ?? "").split(" ").filter(Boolean);
+    if (browserArgs.length > 0) appendFileSync(spec, `browser:\n  args: ${JSON.stringify(browserArgs)}\n`);
     const env = { ...process.env, BENCH_URL: server.url };
     const recorded = await record({ spec, env, author: "rules", recordingDetail: "off" });
     if (!recorded.ok) {
@@ -227,6 +230,7 @@ async function main(): Promise<number> {
     }
     console.log(`Step timeline, 30-step flow, recording ${detail}, ${runs} run(s) in one process after a warm-up, medians, ms`);
     console.log(`load average (1, 5, 15 min) before: ${loadBefore}, after: ${loadAverage()}; run() wall time, median: ${median(walls).toFixed(0)}`);
+    if (browserArgs.length > 0) console.log(`Chromium flags added: ${browserArgs.join(" ")}`);
     console.log(`timers are named by the flowproof module line that set them (paths from ${ROOT})`);
     table(samples, "inStep", "Inside the steps (each step's duration_ms)");
     table(samples, "after", "Between steps (from a step's end to the next step's start; after the last, to run()'s return)");

@@ -261,6 +261,13 @@ export interface AppDriver {
   candidates?(ladder: readonly Selector[]): Promise<readonly Candidate[]>;
   /** One reading of an expectation; `ladder` empty = the whole surface. */
   check(ladder: readonly Selector[], expect: Expectation): Promise<Reading>;
+  /**
+   * Optional: resolves once what the surface shows may have changed since the call (never
+   * rejects; may never resolve on a surface that stays still). A retry loop races it with its
+   * interval, so a `check` that did not hold yet is read again as soon as something changed; a
+   * change it cannot see is read at the interval as without it.
+   */
+  untilChange?(): Promise<void>;
   /** Capability "screenshot": one frame of what the surface shows now (see docs/trace-format.md, Recording). */
   captureFrame?(): Promise<RawFrame>;
   /** Capability "screenshot": each target's on-screen rectangles, one answer per target, in order. */
