@@ -232,8 +232,8 @@ export const assertStep = handlerFor(["assert", "wait"], async (step, ctx): Prom
       if (ambiguous !== undefined) return { done: false, retryable: false, last: { pass: false, actual: ambiguous, retryable: false } };
       const reading = await ctx.driver.check(ladder, planned.expect);
       return reading.pass ? { done: true, value: reading } : { done: false, retryable: reading.retryable !== false, last: reading };
-      // A surface that tells when it changed is read again then, not at the next interval.
     },
+    // A surface that tells when it changed is read again then, not at the next interval.
     ctx.driver.untilChange?.bind(ctx.driver),
   );
   if (r.ok) return passed(r.value.tier);
