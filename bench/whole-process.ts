@@ -1,6 +1,6 @@
 // Whole-process benchmark: `flowproof run` against a Playwright script, each a process of its own.
 //
-//   node_modules/.bin/bun bench/whole-process.ts [--runs N] [--warmup W] [--baseline DIR] [--json]
+//   node_modules/.bin/bun bench/whole-process.ts [--runs N] [--warmup W] [--baseline DIR] [--executable] [--json]
 //
 // Serves bench/pages/ on 127.0.0.1, records bench/flows/bench.flow.yaml once (untimed), then runs,
 // interleaved in each round (the order rotates from round to round), the same 30 steps as:
@@ -20,12 +20,13 @@ import { join, resolve } from "node:path";
 import { startServer } from "./app-server.ts";
 import { findBrowser } from "../plugins/web/launch.ts";
 import { checkFlowMatchesSteps } from "./flow-drift.ts";
+import { buildExecutable } from "../scripts/build.ts";
 import { loadAverage, machineBusy, median, wholeOption } from "./stats.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const FLOW_FILE = resolve(import.meta.dir, "flows", "bench.flow.yaml");
 const CLI = join(ROOT, "src", "cli", "main.ts");
-const USAGE = "bun bench/whole-process.ts [--runs N] [--warmup W] [--baseline DIR] [--json]";
+const USAGE = "bun bench/whole-process.ts [--runs N] [--warmup W] [--baseline DIR] [--executable] [--json]";
 
 interface Contender {
   readonly name: string;
@@ -112,7 +113,8 @@ async function main(): Promise<number> {
     console.error(`usage: ${USAGE} (--baseline needs a flowproof checkout: no src/cli/main.ts in ${baselineRoot})`);
     return 2;
   }
-  const contenders: readonly Contender[] = [
+  const withExecutable = process.argv.includes("--executable");
+  const contenders: Contender[] = [
     ...CONTENDERS,
     ...(baselineRoot
       ? Object.entries(FLOWPROOF_FLAGS).map(([name, flags]) => ({ name: `baseline ${name.slice(3)}`, command: baseline(baselineRoot, flags) }))
@@ -143,6 +145,14 @@ async function main(): Promise<number> {
     });
     if (!built.success || !built.outputs[0]) throw new Error(`bundling playwright-process.ts failed: ${built.logs.join("\n")}`);
     await Bun.write(pwScript, built.outputs[0]);
+    if (withExecutable) {
+      const exe = await buildExecutable("linux-x64", join(work, "exe"));
+      if (!exe.ok) throw new Error(`building the executable failed: ${exe.detail}`);
+      contenders.push(
+        { name: "exe off", command: (ctx) => [exe.path, "run", ctx.spec, "--recording-detail", "off"] },
+        { name: "exe full", command: (ctx) => [exe.path, "run", ctx.spec] },
+      );
+    }
     const env = {
       ...process.env,
       BENCH_URL: server.url,
@@ -203,7 +213,16 @@ async function main(): Promise<number> {
     lines.push("");
     lines.push("| flowproof | Playwright | wall ratio | target | status | CPU ratio |");
     lines.push("|---|---|---:|---:|---|---:|");
-    for (const [a, b, target] of PAIRS) {
+    const pairs = [
+      ...PAIRS,
+      ...(withExecutable
+        ? ([
+            ["exe off", "PW bare", 0.4],
+            ["exe full", "PW tracing", 0.6],
+          ] as const)
+        : []),
+    ];
+    for (const [a, b, target] of pairs) {
       const r = med(a) / med(b);
       lines.push(
         `| ${a} | ${b} | ${r.toFixed(2)}× | ${target === undefined ? "—" : `≤ ${target}×`} | ${target === undefined ? "" : r <= target ? "met" : "MISSED"} | ${(cpu(a) / cpu(b)).toFixed(2)}× |`,

@@ -49,6 +49,11 @@ export function compileArgv(entry: string, bunTarget: string, outfile: string, p
     // it sits at its repository path inside the executable, where the vision surface spawns it.
     VISION_OCR_WORKER,
     `--root=${ROOT}`,
+    // Modules ship compiled to bytecode, so a start parses nothing: without it the executable
+    // parsed its whole bundle on every start (`flowproof --version` took 775 ms against 66 ms;
+    // bench/README.md, "The compiled executable"). Bytecode needs the ES module output named.
+    "--bytecode",
+    "--format=esm",
     // A project's .env, bunfig.toml or package.json must not change how the executable behaves.
     "--no-compile-autoload-dotenv",
     "--no-compile-autoload-bunfig",

@@ -51,6 +51,7 @@ import { watchPageEnd } from "./crashes.ts";
 import { WebEffects } from "./effects.ts";
 import { discoverTargets, startPage } from "./page-start.ts";
 import { callPage, fail, ok, toRungs, type ApiMethod, type Transient } from "./page-calls.ts";
+import { untilPageChange } from "./page-changes.ts";
 import { candidatesOf, checkReading, countOf, pointOf, probeAttempt, sceneOf, scopeAttempt, valueAttempt } from "./page-answers.ts";
 
 export const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
@@ -407,6 +408,10 @@ export class WebDriver implements AppDriver {
 
   screenChanged(): Promise<boolean> {
     return this.#changes.changed(this.#session);
+  }
+
+  untilChange(): Promise<void> {
+    return untilPageChange(this.#session);
   }
 
   captureFrame(): Promise<RawFrame> {

@@ -324,6 +324,20 @@ describe("launchBrowser", () => {
     await browser.close(); // twice is fine
   }, 60_000);
 
+  test("close() stops a browser on its own throwaway profile outright, and one on a profile the flow named gracefully", async () => {
+    const own = await launchBrowser(requireChromium());
+    cleanups.push(() => killGroup(own.pid));
+    await own.close();
+    expect(own.exitReason).toBe("the browser process was killed (SIGKILL)");
+    const named = mkdtempSync(join(tmpdir(), "flowproof-named-profile-"));
+    cleanups.push(() => rmSync(named, { recursive: true, force: true }));
+    const kept = await launchBrowser(requireChromium(), { extraArgs: [`--user-data-dir=${named}`] });
+    cleanups.push(() => killGroup(kept.pid));
+    await kept.close();
+    expect(kept.exitReason).not.toBe("the browser process was killed (SIGKILL)");
+    expect(existsSync(named)).toBe(true);
+  }, 60_000);
+
   test("a browser killed by a signal is noticed at once: exit reason, helpers stopped, profile removed", async () => {
     const browser = await launchBrowser(requireChromium());
     cleanups.push(() => killGroup(browser.pid));

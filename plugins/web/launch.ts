@@ -301,9 +301,13 @@ export function launchBrowser(
       for (const l of exitListeners.splice(0)) l(exitReason);
     });
   });
+  // A Chromium on the throwaway profile has nothing to save: it is stopped outright, without the
+  // graceful shutdown a SIGTERM starts (tens of ms on the exit path of every run). A profile the
+  // flow named itself (`--user-data-dir` in its args) is shut down gracefully, so it stays whole.
+  const ownProfile = options.start === undefined && !(options.extraArgs ?? []).some((a) => a.startsWith("--user-data-dir"));
   const stop = async (): Promise<void> => {
     if (exitReason === undefined && pid !== undefined) {
-      killGroup(pid, options.start?.stopSignal ?? "SIGTERM");
+      killGroup(pid, options.start?.stopSignal ?? (ownProfile ? "SIGKILL" : "SIGTERM"));
       const kill = setTimeout(() => killGroup(pid, "SIGKILL"), 3000);
       await exited;
       clearTimeout(kill);

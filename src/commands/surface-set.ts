@@ -219,6 +219,8 @@ export class SurfaceSet implements AppDriver {
   rectsFor: NonNullable<AppDriver["rectsFor"]> = (targets) => this.#need("rectsFor").call(this.#d, targets);
   pointFor: NonNullable<AppDriver["pointFor"]> = (ladder, at) => this.#need("pointFor").call(this.#d, ladder, at);
   debugSnapshot: NonNullable<AppDriver["debugSnapshot"]> = (redact) => this.#need("debugSnapshot").call(this.#d, redact);
+  // A surface that cannot tell when it changed never ends a retry's interval early.
+  untilChange: NonNullable<AppDriver["untilChange"]> = () => this.#active?.driver.untilChange?.() ?? new Promise<void>(() => undefined);
   untilClosed: NonNullable<AppDriver["untilClosed"]> = () => this.#active?.driver.untilClosed?.() ?? Promise.resolve();
   // Never holds: a capture must not outlive its surface being the active one, or its later calls
   // (the pixels, the redaction rects) could reach another surface. The recorder then waits for it.

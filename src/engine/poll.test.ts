@@ -93,3 +93,50 @@ describe("poll at the deadline", () => {
     expect(clock.now()).toBeLessThanOrEqual(1_000);
   });
 });
+
+describe("poll woken by a change of the surface", () => {
+  /** A clock whose intervals never end by themselves: only a change can start the next attempt. */
+  function stuckClock(): Clock & { sleeps: number[] } {
+    const sleeps: number[] = [];
+    return {
+      sleeps,
+      now: () => 0,
+      sleep: (ms) => {
+        sleeps.push(ms);
+        return ms === 0 ? Promise.resolve() : new Promise<void>(() => undefined);
+      },
+    };
+  }
+
+  test("a change the surface reports ends the interval, and the next attempt reads at once", async () => {
+    const clock = stuckClock();
+    const s = scripted<string>([notYet("a"), notYet("b"), notYet("c"), { done: true, value: "shown" }]);
+    let armed = 0;
+    const changed = () => {
+      armed++;
+      return Promise.resolve();
+    };
+    expect(await poll(clock, 10_000, s.attempt, changed)).toEqual({ value: "shown", ok: true, timedOut: false });
+    expect(s.calls()).toBe(4);
+    // Armed before each retry reads: after the first attempt, then once per interval.
+    expect(armed).toBe(3);
+  });
+
+  test("without a change the backoff interval stands", async () => {
+    const clock = manualClock(0);
+    const s = scripted<string>([notYet("a"), notYet("b"), notYet("c"), { done: true, value: "shown" }]);
+    const never = () => new Promise<void>(() => undefined);
+    expect((await poll(clock, 10_000, s.attempt, never)).ok).toBe(true);
+    expect(clock.sleeps).toEqual([0, 10, 20]);
+  });
+
+  test("a change never moves the deadline", async () => {
+    let now = 0;
+    const clock: Clock = { now: () => now, sleep: async (ms) => void (now += ms) };
+    const changed = async () => {
+      now += 5;
+    };
+    const r = await poll(clock, 100, async () => notYet("x"), changed);
+    expect(r).toEqual({ value: "x", ok: false, timedOut: true });
+  });
+});

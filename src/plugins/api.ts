@@ -254,13 +254,14 @@ export interface AppDriver {
   /** How many visible elements the ladder names (first rung that names any). */
   count(ladder: readonly Selector[]): Promise<number>;
   /**
-   * Optional: the distinct visible elements a plain label names (the ladder's first rung is a text
-   * rung without an ordinal), with the ordinal that picks each; empty for any other ladder. Record
-   * refuses a label that names several.
+   * Optional: the distinct visible elements a plain label names (the ladder's first rung is a text rung without an ordinal),
+   * with the ordinal that picks each; empty for any other ladder. Record refuses a label that names several.
    */
   candidates?(ladder: readonly Selector[]): Promise<readonly Candidate[]>;
   /** One reading of an expectation; `ladder` empty = the whole surface. */
   check(ladder: readonly Selector[], expect: Expectation): Promise<Reading>;
+  /** Optional: resolves once what the surface shows may have changed (never rejects; may never resolve): retries race it with their interval. */
+  untilChange?(): Promise<void>;
   /** Capability "screenshot": one frame of what the surface shows now (see docs/trace-format.md, Recording). */
   captureFrame?(): Promise<RawFrame>;
   /** Capability "screenshot": each target's on-screen rectangles, one answer per target, in order. */
@@ -274,9 +275,8 @@ export interface AppDriver {
    */
   holdInput?(until: Promise<unknown>): boolean;
   /**
-   * Capability "screenshot": whether what the surface shows may have changed since the previous
-   * call (true on the first call, and whenever the surface cannot tell), clearing the signal. The
-   * recorder reuses the previous frame when this answers false, so it must never miss a change.
+   * Capability "screenshot": whether what the surface shows may have changed since the previous call (true on the first call, and
+   * whenever the surface cannot tell), clearing the signal. The recorder reuses the previous frame when this answers false, so it must never miss a change.
    */
   screenChanged?(): Promise<boolean>;
   /** Capability "screenshot": the frame-pixel point a pointer action on `ladder` would hit, without acting; undefined when it would not. */

@@ -144,7 +144,9 @@ export async function windowsExecutable(entry: string, name: string = basename(e
   const texts = await Promise.all(bundle.outputs.map((o) => o.text()));
   // The embedded page script is part of what the executable is.
   const pageScript = writeBuiltPageScript();
-  const dir = join(CACHE_DIR, `${name}-${sha(Bun.version, TARGETS["windows-x64"].bunTarget, ...texts, readFileSync(pageScript, "utf8"))}`);
+  // The compile flags are part of what the executable is: a change of them builds it anew.
+  const flags = compileArgv(entry, TARGETS["windows-x64"].bunTarget, "", pageScript).filter((a) => a.startsWith("--"));
+  const dir = join(CACHE_DIR, `${name}-${sha(Bun.version, TARGETS["windows-x64"].bunTarget, ...flags, ...texts, readFileSync(pageScript, "utf8"))}`);
   const exe = join(dir, `${name}.exe`);
   if (existsSync(exe)) {
     await shimInto(dir);

@@ -224,12 +224,18 @@ export const assertStep = handlerFor(["assert", "wait"], async (step, ctx): Prom
   const ladder = surface ? [] : step.selectors;
   // Counting names several elements on purpose; every other element assertion must name one.
   const single = !surface && planned.expect.kind !== "count";
-  const r = await poll(ctx.clock, timeoutMs, async () => {
-    const ambiguous = single ? await ambiguousLabel(step, ctx) : undefined;
-    if (ambiguous !== undefined) return { done: false, retryable: false, last: { pass: false, actual: ambiguous, retryable: false } };
-    const reading = await ctx.driver.check(ladder, planned.expect);
-    return reading.pass ? { done: true, value: reading } : { done: false, retryable: reading.retryable !== false, last: reading };
-  });
+  const r = await poll(
+    ctx.clock,
+    timeoutMs,
+    async () => {
+      const ambiguous = single ? await ambiguousLabel(step, ctx) : undefined;
+      if (ambiguous !== undefined) return { done: false, retryable: false, last: { pass: false, actual: ambiguous, retryable: false } };
+      const reading = await ctx.driver.check(ladder, planned.expect);
+      return reading.pass ? { done: true, value: reading } : { done: false, retryable: reading.retryable !== false, last: reading };
+    },
+    // A surface that tells when it changed is read again then, not at the next interval.
+    ctx.driver.untilChange?.bind(ctx.driver),
+  );
   if (r.ok) return passed(r.value.tier);
   const expected = planned.wording;
   const actual = planned.quiet ? undefined : r.value.actual;
