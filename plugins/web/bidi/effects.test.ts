@@ -156,4 +156,47 @@ describe("in Firefox", () => {
     answered();
     offs.forEach((o) => o());
   }, 60_000);
+
+  test("each watch stops the one before it, and starts even when that one's document is gone", async () => {
+    const { page, nav, offs } = await panelPage();
+    const effects = new BidiEffects(bed.connection, page.context, nav);
+    const clickMore = async () => {
+      const at = await page.evaluate<{ x: number; y: number }>(
+        "(() => { const r = document.getElementById('more').getBoundingClientRect(); return { x: Math.round(r.x + 5), y: Math.round(r.y + 5) }; })()",
+      );
+      const { x, y } = at as { x: number; y: number };
+      await bed.connection.send("input.performActions", {
+        context: page.context,
+        actions: [
+          {
+            type: "pointer",
+            id: "mouse",
+            actions: [
+              { type: "pointerMove", x, y },
+              { type: "pointerDown", button: 0 },
+              { type: "pointerUp", button: 0 },
+            ],
+          },
+        ],
+      });
+    };
+    const first = await effects.watch();
+    await clickMore();
+    expect((await first.read()).effect.target).toEqual(["expanded"]);
+    await first.stop();
+    // A new document: the ended observer's handle went with the old one.
+    await nav.navigate(`${server.url}/panel.html`, 10_000);
+    const second = await effects.watch();
+    await clickMore();
+    expect((await second.read()).effect.target).toEqual(["expanded"]);
+    await second.stop();
+    // Disposing stops the last observer too: nothing of it stays hooked into the page.
+    const hooked = () => page.evaluate<boolean>("window.__flowproofTasks.around !== undefined");
+    expect(await hooked()).toBe(true);
+    await effects.dispose();
+    const until = Date.now() + 10_000;
+    while (Date.now() < until && (await hooked())) await Bun.sleep(20);
+    expect(await hooked()).toBe(false);
+    offs.forEach((o) => o());
+  }, 60_000);
 });

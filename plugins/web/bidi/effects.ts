@@ -14,6 +14,9 @@ import type { BidiNavigation } from "./navigation.ts";
 /** The kinds a Firefox page observes: Chromium's. */
 export const FIREFOX_EFFECT_KINDS: readonly EffectKind[] = WEB_EFFECT_KINDS;
 
+/** How many stopped observers' handles are released together. */
+const RELEASE_BATCH = 32;
+
 /** The channel (script.message) the page observer reports the app's own navigations through. */
 export const BACKGROUND_CHANNEL = "flowproof-background-navigation";
 
@@ -35,8 +38,8 @@ export const EFFECT_EVENTS = [
   "script.message",
 ];
 
-/** Starts the page observer and answers it (its handle) with the document's URL as its `href`. */
-const INSTALL = `function () { const o = (${PAGE_OBSERVER_SOURCE})(${JSON.stringify(TASKS_KEY)}, ${JSON.stringify(BACKGROUND_NAVIGATION_BINDING)}); o.href = location.href; return o; }`;
+/** Stops the previous observer (when still in this document), starts the next and answers it (its handle) with the document's URL as its `href`. */
+const INSTALL = `function (previous) { if (previous) previous.stop(); const o = (${PAGE_OBSERVER_SOURCE})(${JSON.stringify(TASKS_KEY)}, ${JSON.stringify(BACKGROUND_NAVIGATION_BINDING)}); o.href = location.href; return o; }`;
 
 /** A request as BiDi announces it: counted when a script sent it, or a write a document sent (a form post). */
 export function countsAsEffect(method: string, destination: string, isNavigation: boolean): boolean {
@@ -91,8 +94,10 @@ export class BidiEffects {
   /** The page's URL now, kept from its navigations (the path a same-document navigation leaves). */
   #url: string | undefined;
   readonly #offs: Array<() => void>;
-  /** Observer handles of ended watches, stopped and released with the next install (or on dispose). */
-  readonly #ended: string[] = [];
+  /** The observer of the last ended watch, stopped by the next install (in the same call). */
+  #ended: string | undefined;
+  /** Stopped observers' handles, released in one command once RELEASE_BATCH of them gathered (or on dispose). */
+  readonly #stopped: string[] = [];
 
   constructor(connection: BidiConnection, context: string, navigation: BidiNavigation, sources: BidiEffectSources = { downloadsBegun: () => 0 }) {
     this.#connection = connection;
@@ -173,25 +178,37 @@ export class BidiEffects {
     return r?.type === "success" ? r.result?.value : undefined;
   }
 
+  /** Releases the stopped observers' handles: one command for many (releasing is slow in Firefox, tens of ms, however few). */
   #release(): void {
-    for (const handle of this.#ended.splice(0)) {
-      void this.#call(handle, "function () { this.stop(); }");
-      void this.#connection.send("script.disown", { handles: [handle], target: { context: this.#context } }).catch(() => undefined);
-    }
+    const handles = this.#stopped.splice(0);
+    if (handles.length > 0) void this.#connection.send("script.disown", { handles, target: { context: this.#context } }).catch(() => undefined);
+  }
+
+  /** Starts the page observer, stopping the previous one in the same call; undefined when the page cannot take it. */
+  async #install(previous: string | undefined): Promise<CallResult | undefined> {
+    const call = (args: unknown[]) =>
+      this.#connection
+        .send<CallResult>("script.callFunction", {
+          functionDeclaration: INSTALL,
+          arguments: args,
+          target: { context: this.#context },
+          awaitPromise: false,
+          resultOwnership: "root",
+          serializationOptions: { maxObjectDepth: 1 },
+        })
+        .catch(() => undefined);
+    // The previous observer's document may be gone (its handle with it): then there is nothing to stop.
+    const installed = previous === undefined ? undefined : await call([{ handle: previous }]);
+    if (previous !== undefined && installed?.type === "success") this.#stopped.push(previous);
+    return installed?.type === "success" ? installed : await call([]);
   }
 
   /** Starts observing the next action: the page observer is in place before this answers. */
   async watch(): Promise<EffectWatch> {
-    this.#release();
-    const installed = await this.#connection
-      .send<CallResult>("script.callFunction", {
-        functionDeclaration: INSTALL,
-        target: { context: this.#context },
-        awaitPromise: false,
-        resultOwnership: "root",
-        serializationOptions: { maxObjectDepth: 1 },
-      })
-      .catch(() => undefined);
+    if (this.#stopped.length >= RELEASE_BATCH) this.#release();
+    const previous = this.#ended;
+    this.#ended = undefined;
+    const installed = await this.#install(previous);
     const result = installed?.type === "success" ? installed.result : undefined;
     const observer = result?.handle;
     const href = (result?.value as Array<[string, { value?: unknown }]> | undefined)?.find(([key]) => key === "href")?.[1].value;
@@ -242,12 +259,23 @@ export class BidiEffects {
       },
       stop: async () => {
         if (this.#watch === w) this.#watch = undefined;
-        if (observer !== undefined) this.#ended.push(observer);
+        if (observer === undefined) return;
+        // One no install came after (a watch stopped without another begun) is stopped on its own.
+        if (this.#ended !== undefined) {
+          void this.#call(this.#ended, "function () { this.stop(); }");
+          this.#stopped.push(this.#ended);
+        }
+        this.#ended = observer;
       },
     };
   }
 
   async dispose(): Promise<void> {
+    if (this.#ended !== undefined) {
+      void this.#call(this.#ended, "function () { this.stop(); }");
+      this.#stopped.push(this.#ended);
+      this.#ended = undefined;
+    }
     this.#release();
     for (const off of this.#offs.splice(0)) off();
     this.#watch = undefined;
