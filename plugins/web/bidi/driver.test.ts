@@ -43,17 +43,3 @@ test("frames are PNGs of the viewport, which a step can resize; a cookie check o
   expect(closed).toBe(true);
   expect(await contexts()).toBe(before);
 }, 60_000);
-
-test("a shaping Firefox refuses fails the open, naming the key, and leaves no user context behind", async () => {
-  const userContexts = async () => (await bed.connection.send<{ userContexts: unknown[] }>("browser.getUserContexts", {})).userContexts.length;
-  const before = await userContexts();
-  const tabs = await contexts();
-  const error = await FirefoxDriver.open(
-    bed.connection,
-    { clock: { at: "2026-01-15T12:00:00Z", timezone: "Not/AZone" } },
-    { engine: "firefox" },
-    async () => undefined,
-  ).catch((e: unknown) => e);
-  expect((error as Error).message).toContain("clock.timezone");
-  expect([await userContexts(), await contexts()]).toEqual([before, tabs]);
-}, 60_000);

@@ -42,7 +42,7 @@ import { BidiEffects } from "./effects.ts";
 import { BidiInput } from "./input.ts";
 import { BidiNavigation } from "./navigation.ts";
 import { BidiPage } from "./page.ts";
-import { shapeFirefoxUserContext, startFirefoxTab } from "./page-start.ts";
+import { startFirefoxPage } from "./page-start.ts";
 import { createFirefoxDownloads } from "./downloads.ts";
 import { interceptFirefoxRequests } from "./mocks.ts";
 import { FirefoxScreenChanges } from "./screen-changes.ts";
@@ -120,16 +120,8 @@ export class FirefoxDriver implements AppDriver {
     log: (line: string) => void = () => undefined,
   ): Promise<FirefoxDriver> {
     const { userContext } = await connection.send<{ userContext: string }>("browser.createUserContext", {});
-    // What belongs to the user context (its scripts, shaping and downloads) is set up while its tab is created.
-    let context: string | undefined;
-    const shaped = shapeFirefoxUserContext(connection, userContext, config);
-    const downloads = createFirefoxDownloads(connection, userContext, (c) => c === context, config.downloads_dir);
-    const started: Array<Promise<unknown>> = [shaped, downloads];
-    // A part failing while the tab is still being created is answered below, not left unhandled.
-    for (const p of started) p.catch(() => undefined);
-    const parts: { unmock?: () => void; downloads?: Downloads } = {};
     try {
-      ({ context } = await connection.send<{ context: string }>("browsingContext.create", { type: "tab", userContext }));
+      const { context } = await connection.send<{ context: string }>("browsingContext.create", { type: "tab", userContext });
       const driver = new FirefoxDriver(connection, context, userContext, config, info, onClose, log);
       driver.#offs.push(
         ...driver.#navigation.listen(),
@@ -138,18 +130,11 @@ export class FirefoxDriver implements AppDriver {
           driver.#failure ??= new FlowproofError({ code: "browser-error", message });
         }),
       );
-      const unmock = interceptFirefoxRequests(connection, context, config.mock ?? []).then((u) => (parts.unmock = u));
-      started.push(unmock, startFirefoxTab(driver.#page, config));
-      for (const p of started) p.catch(() => undefined);
-      await Promise.all([...started, downloads.then((d) => (parts.downloads = d))]);
-      driver.#offs.push(parts.unmock!);
-      driver.#downloads = parts.downloads;
+      await startFirefoxPage(driver.#page, userContext, config);
+      driver.#offs.push(await interceptFirefoxRequests(connection, context, config.mock ?? []));
+      driver.#downloads = await createFirefoxDownloads(connection, userContext, (c) => c === context, config.downloads_dir);
       return driver;
     } catch (error) {
-      // Whatever did come up is undone once everything started has answered.
-      await Promise.allSettled(started);
-      await downloads.then((d) => d.close()).catch(() => undefined);
-      parts.unmock?.();
       await connection.send("browser.removeUserContext", { userContext }).catch(() => undefined);
       throw error;
     }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { AdapterUnavailableError } from "../../../src/plugins/api.ts";
 import { startFirefox, type FirefoxBed } from "../../../test/support/firefox.ts";
 import { BidiPage } from "./page.ts";
-import { preloadOf, shapeFirefoxUserContext, startFirefoxPage, startFirefoxTab } from "./page-start.ts";
+import { preloadOf, startFirefoxPage } from "./page-start.ts";
 
 let bed: FirefoxBed;
 beforeAll(async () => {
@@ -44,18 +44,4 @@ test("a shaping Firefox cannot apply is an error naming the key, not a silent sk
   const error = await startFirefoxPage(page, userContext, { clock: { at: "2026-01-15T12:00:00Z", timezone: "Not/AZone" } }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(AdapterUnavailableError);
   expect((error as Error).message).toContain("clock.timezone");
-}, 60_000);
-
-test("the user context's scripts, set up before its tab exists, reach that tab's documents", async () => {
-  const { userContext } = await bed.connection.send<{ userContext: string }>("browser.createUserContext", {});
-  await shapeFirefoxUserContext(bed.connection, userContext, { clock: { at: "2026-01-15T12:00:00Z" } });
-  const { context } = await bed.connection.send<{ context: string }>("browsingContext.create", { type: "tab", userContext });
-  const page = new BidiPage(bed.connection, context);
-  await startFirefoxTab(page, { viewport: { width: 600, height: 400 } });
-  await bed.connection.send("browsingContext.navigate", { context, url: "data:text/html,<p>z</p>", wait: "complete" });
-  expect(await page.evaluate("({ api: typeof globalThis.__flowproof, year: new Date().getFullYear(), size: [innerWidth, innerHeight] })")).toEqual({
-    api: "object",
-    year: 2026,
-    size: [600, 400],
-  });
 }, 60_000);

@@ -10,7 +10,6 @@ import { DOWNLOAD_EVENTS } from "./downloads.ts";
 import { BACKGROUND_BINDING_PRELOAD, EFFECT_EVENTS } from "./effects.ts";
 import { NAVIGATION_EVENTS } from "./navigation.ts";
 import { SCREEN_CHANGES_SCRIPT, SCREEN_EVENTS } from "./screen-changes.ts";
-import type { BidiConnection } from "./connection.ts";
 import type { BidiPage } from "./page.ts";
 
 /** The events a page is followed by: its navigations, downloads, dialogs, requests and history (effects), and what changes its screen. */
@@ -19,27 +18,32 @@ export const PAGE_EVENTS = [...new Set([...NAVIGATION_EVENTS, ...DOWNLOAD_EVENTS
 /** A preload script's function declaration running `source` (an expression or statements). */
 export const preloadOf = (source: string): string => `() => {\n${source}\n}`;
 
-/** A shaping Firefox refused: an error naming the flow's key, with what to write instead. */
-const refuse = (what: string, error: unknown): never => {
-  throw new AdapterUnavailableError(
-    `Firefox could not apply the flow's ${what}: ${(error as Error).message}`,
-    `remove \`${what}\` from the flow's \`browser:\`, or run it on Chromium (browser: {name: chromium})`,
-    { code: "browser-error" },
-  );
-};
-
-/**
- * The user context's part of a page's start: the scripts every document gets and the shaping set
- * per user context (time zone, user agent). It needs no tab, so it runs while the tab is created.
- */
-export async function shapeFirefoxUserContext(c: BidiConnection, userContext: string, config: WebConfig): Promise<void> {
+/** Installs the page's scripts and applies its shaping before its first document. */
+export async function startFirefoxPage(page: BidiPage, userContext: string, config: WebConfig): Promise<void> {
+  const c = page.connection;
+  const vp = viewportOf(config);
+  const refuse = (what: string, error: unknown): never => {
+    throw new AdapterUnavailableError(
+      `Firefox could not apply the flow's ${what}: ${(error as Error).message}`,
+      `remove \`${what}\` from the flow's \`browser:\`, or run it on Chromium (browser: {name: chromium})`,
+      { code: "browser-error" },
+    );
+  };
   const sends: Array<Promise<unknown>> = [
+    c.send("session.subscribe", { events: PAGE_EVENTS, contexts: [page.context] }),
     // The task tags first, so that every callback the page schedules is tagged (effect
     // attribution); then the clock and random: the page's own scripts must never see the real ones.
     ...[TASK_ORIGINS_SCRIPT, ...initScripts(config), pageInstaller(), SCREEN_CHANGES_SCRIPT].map((source) =>
       c.send("script.addPreloadScript", { functionDeclaration: preloadOf(source), userContexts: [userContext] }),
     ),
     c.send("script.addPreloadScript", { ...BACKGROUND_BINDING_PRELOAD, userContexts: [userContext] }),
+    c
+      .send("browsingContext.setViewport", {
+        context: page.context,
+        viewport: { width: vp.width, height: vp.height },
+        devicePixelRatio: vp.device_scale_factor ?? 1,
+      })
+      .catch((e) => refuse("viewport", e)),
   ];
   if (config.clock?.timezone !== undefined)
     sends.push(
@@ -48,24 +52,4 @@ export async function shapeFirefoxUserContext(c: BidiConnection, userContext: st
   if (config.user_agent !== undefined)
     sends.push(c.send("emulation.setUserAgentOverride", { userAgent: config.user_agent, userContexts: [userContext] }).catch((e) => refuse("user_agent", e)));
   await Promise.all(sends);
-}
-
-/** The tab's part of a page's start: the events it is followed by and its viewport. */
-export async function startFirefoxTab(page: BidiPage, config: WebConfig): Promise<void> {
-  const vp = viewportOf(config);
-  await Promise.all([
-    page.connection.send("session.subscribe", { events: PAGE_EVENTS, contexts: [page.context] }),
-    page.connection
-      .send("browsingContext.setViewport", {
-        context: page.context,
-        viewport: { width: vp.width, height: vp.height },
-        devicePixelRatio: vp.device_scale_factor ?? 1,
-      })
-      .catch((e) => refuse("viewport", e)),
-  ]);
-}
-
-/** Installs the page's scripts and applies its shaping before its first document. */
-export async function startFirefoxPage(page: BidiPage, userContext: string, config: WebConfig): Promise<void> {
-  await Promise.all([shapeFirefoxUserContext(page.connection, userContext, config), startFirefoxTab(page, config)]);
 }
