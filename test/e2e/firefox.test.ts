@@ -1,6 +1,7 @@
 // Firefox through the real CLI (WebDriver BiDi): the bundled demo flows, recorded on Chromium,
 // replay on Firefox the same three times over; a flow recorded on Chromium replays on Firefox and
-// fails at the right step against a mutant page; a recording on Firefox names it in the header; a
+// fails at the right step against a mutant page, also when that step's only effect is in the page
+// (its own state, the DOM); a recording on Firefox observes every effect kind and names it in the header; a
 // secret is masked in Firefox's frames; a missing Firefox is exit 2 with the install command; and
 // no Firefox outlives flowproof, even one killed outright.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
