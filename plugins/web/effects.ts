@@ -30,7 +30,7 @@ export interface EffectSources {
 }
 
 /** What the page-side observer answers: only names and flags. */
-interface PageAnswer {
+export interface PageAnswer {
   readonly target: string[];
   readonly focus: boolean;
   /** The step's own DOM changes: near the target, elsewhere. */
@@ -44,7 +44,7 @@ interface PageAnswer {
 }
 
 /** What the observer reports of a navigation the app started on its own: where to, and its last answer when the navigation replaces its document. */
-interface BackgroundNavigation {
+export interface BackgroundNavigation {
   readonly url: string;
   readonly answer?: PageAnswer;
 }
@@ -194,7 +194,10 @@ function pageObserver(tasksKey: string, bindingName: string): unknown {
   };
 }
 
-const PAGE_OBSERVER = `(${pageObserver.toString()})(${JSON.stringify(TASKS_KEY)}, ${JSON.stringify(BACKGROUND_NAVIGATION_BINDING)})`;
+/** The page-side observer's source, a function of the task tags' key and the binding's name: the BiDi driver calls it its own way. */
+export const PAGE_OBSERVER_SOURCE = pageObserver.toString();
+
+const PAGE_OBSERVER = `(${PAGE_OBSERVER_SOURCE})(${JSON.stringify(TASKS_KEY)}, ${JSON.stringify(BACKGROUND_NAVIGATION_BINDING)})`;
 
 /** A main-frame navigation seen during a watch: where to, whether it kept the document, and the path it left. */
 interface SeenNavigation {

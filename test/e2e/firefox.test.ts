@@ -1,6 +1,7 @@
 // Firefox through the real CLI (WebDriver BiDi): the bundled demo flows, recorded on Chromium,
 // replay on Firefox the same three times over; a flow recorded on Chromium replays on Firefox and
-// fails at the right step against a mutant page; a recording on Firefox names it in the header; a
+// fails at the right step against a mutant page, also when that step's only effect is in the page
+// (its own state, the DOM); a recording on Firefox observes every effect kind and names it in the header; a
 // secret is masked in Firefox's frames; a missing Firefox is exit 2 with the install command; and
 // no Firefox outlives flowproof, even one killed outright.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -31,6 +32,38 @@ const ECHO = `<!doctype html><html><head><title>Echo</title>
   document.getElementById("echo").innerHTML = '<div class="red">' + p + '</div><input class="red" readonly value="' + p + '"><div>Sent</div>';
 });</script></body></html>`;
 const PASSWORD = "Fx-Secret-5813";
+/** A disclosure button: its click changes only the page (its own aria-expanded, a panel beside it); the mutant's click does nothing. */
+const PANEL = (works: boolean) => `<!doctype html><html><head><title>Panel</title></head><body>
+<section><button id="more" aria-expanded="false">Shipping details</button><div id="panel" hidden>Shipping is free</div></section>
+<p>Ready</p>
+<script>${
+  works
+    ? `document.getElementById("more").addEventListener("click", (e) => {
+  const open = e.currentTarget.getAttribute("aria-expanded") !== "true";
+  e.currentTarget.setAttribute("aria-expanded", String(open));
+  document.getElementById("panel").hidden = !open;
+});`
+    : ""
+}</script></body></html>`;
+const panelFlow = (url: string, browser = "") =>
+  [
+    "name: Panel",
+    "app: web",
+    ...(browser ? [`browser: {name: ${browser}}`] : []),
+    `url: ${url}`,
+    "steps:",
+    '  - rules: Click "Shipping details"',
+    "  - assert: page shows Ready",
+    "",
+  ].join("\n");
+/** The effect of each step of a trace (its header left out). */
+const traceEffects = (p: TmpProject, name: string) =>
+  p
+    .read(name)
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => (JSON.parse(l) as { effect?: Record<string, unknown> }).effect);
 /** A page that reads a mocked API, shows the seeded cookie and storage, takes a file, asks to confirm, and offers a download. */
 const SHOP = `<!doctype html><html><head><title>Shop</title></head><body>
 <p id="rate">loading</p><p id="seed"></p>
@@ -47,6 +80,7 @@ const SHOP = `<!doctype html><html><head><title>Shop</title></head><body>
 let demo: DemoServer;
 let server: TestServer;
 let greeter = GREETER("Greet");
+let panel = PANEL(true);
 const projects: TmpProject[] = [];
 beforeAll(async () => {
   requireFirefox();
@@ -58,6 +92,7 @@ beforeAll(async () => {
     "/export.csv",
     () => new Response("id,total\n1,9.50\n", { headers: { "content-type": "text/csv", "content-disposition": "attachment; filename=export.csv" } }),
   );
+  server.setRoute("/panel.html", () => new Response(panel, { headers: { "content-type": "text/html; charset=utf-8" } }));
   server.setRoute("/echo.html", () => new Response(ECHO, { headers: { "content-type": "text/html; charset=utf-8" } }));
 });
 afterAll(() => {
@@ -123,6 +158,49 @@ describe("Firefox", () => {
       expect(resultOf(p, bad.stdout).steps.map((s) => s.status)).toEqual(["passed", "failed", "skipped"]);
     } finally {
       greeter = GREETER("Greet");
+    }
+  }, 180_000);
+
+  test("a Chromium-recorded step whose only effect is in the page (its own state, the DOM) fails on Firefox when a mutant page's click does nothing", async () => {
+    const p = project();
+    const spec = p.write("panel.flow.yaml", panelFlow(`${server.url}/panel.html`));
+    panel = PANEL(true);
+    try {
+      const rec = await runCli(["record", spec], { cwd: p.dir });
+      expect({ code: rec.code, stderr: rec.code === 0 ? "" : rec.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(traceEffects(p, "panel.trace.jsonl")[0]).toMatchObject({ target: ["expanded"], dom: "near" });
+      const ok = await runCli(["run", spec, "--browser", "firefox", "--json"], { cwd: p.dir });
+      expect({ code: ok.code, stderr: ok.code === 0 ? "" : ok.stderr }).toEqual({ code: 0, stderr: "" });
+      const passed = resultOf(p, ok.stdout).steps[0]!;
+      expect([passed.status, passed.effect?.check, passed.effect?.warning]).toEqual(["passed", "on", undefined]);
+      expect(passed.effect?.seen).toMatchObject({ target: ["expanded"], dom: "near" });
+      panel = PANEL(false);
+      const bad = await runCli(["run", spec, "--browser", "firefox", "--json"], { cwd: p.dir, env: { FLOWPROOF_STEP_TIMEOUT_MS: "3000" } });
+      expect(bad.code).toBe(1);
+      const steps = resultOf(p, bad.stdout).steps;
+      expect(steps.map((s) => s.status)).toEqual(["failed", "skipped"]);
+      expect(steps[0]!.detail).toContain("expanded");
+    } finally {
+      panel = PANEL(true);
+    }
+  }, 180_000);
+
+  test("a recording in Firefox observes every effect kind, the page's own ones included, and Chromium judges them on replay", async () => {
+    const p = project();
+    const spec = p.write("panel.flow.yaml", panelFlow(`${server.url}/panel.html`, "firefox"));
+    panel = PANEL(true);
+    try {
+      const rec = await runCli(["record", spec], { cwd: p.dir });
+      expect({ code: rec.code, stderr: rec.code === 0 ? "" : rec.stderr }).toEqual({ code: 0, stderr: "" });
+      const effect = traceEffects(p, "panel.trace.jsonl")[0]!;
+      expect(effect).toMatchObject({ target: ["expanded"], dom: "near" });
+      expect([...(effect["observes"] as string[])].sort()).toEqual(["dialog", "dom", "download", "focus", "navigation", "request", "target"]);
+      panel = PANEL(false);
+      const bad = await runCli(["run", spec, "--browser", "chromium", "--json"], { cwd: p.dir, env: { FLOWPROOF_STEP_TIMEOUT_MS: "3000" } });
+      expect(bad.code).toBe(1);
+      expect(resultOf(p, bad.stdout).steps.map((s) => s.status)).toEqual(["failed", "skipped"]);
+    } finally {
+      panel = PANEL(true);
     }
   }, 180_000);
 

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
+import { requireFirefox } from "../support/firefox.ts";
 import { runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 import { decodePng, isUniform, type PixelRect } from "../../src/recording/image.ts";
@@ -145,4 +146,12 @@ describe("every kept frame shows its own step's state (real browser)", () => {
     const { report } = await replay(["--recording-detail", "off"]);
     expect(report.recording?.frames ?? []).toEqual([]);
   }, 120_000);
+
+  test("in Firefox (recorded in Chromium), full detail: the same step-exact frames, the timer's change included", async () => {
+    requireFirefox();
+    const { report, dir } = await replay(["--browser", "firefox"]);
+    const ranges = report.recording!.steps;
+    for (const r of ranges) expect(report.recording!.frames.filter((f) => f.offset_ms >= r.start_ms && f.offset_ms <= r.end_ms).length).toBe(2);
+    expectStepExact(report, dir);
+  }, 180_000);
 });

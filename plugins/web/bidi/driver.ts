@@ -277,7 +277,12 @@ export class FirefoxDriver implements AppDriver {
   }
 
   async observeEffect(_ladder: readonly Selector[]): Promise<EffectWatch | undefined> {
-    this.#effects ??= new BidiEffects(this.#connection, this.#page.context, this.#navigation);
+    this.#effects ??= new BidiEffects(this.#connection, this.#page.context, this.#navigation, {
+      downloadsBegun: () => {
+        const d = this.downloads(false);
+        return d.completed.length + d.inProgress + d.canceled.length;
+      },
+    });
     return this.#effects.watch();
   }
 

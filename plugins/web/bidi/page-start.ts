@@ -5,18 +5,15 @@ import { AdapterUnavailableError } from "../../../src/plugins/api.ts";
 import type { WebConfig } from "../config.ts";
 import { pageInstaller } from "../page-calls.ts";
 import { initScripts, viewportOf } from "../page-setup.ts";
+import { TASK_ORIGINS_SCRIPT } from "../task-origins.ts";
 import { DOWNLOAD_EVENTS } from "./downloads.ts";
+import { BACKGROUND_BINDING_PRELOAD, EFFECT_EVENTS } from "./effects.ts";
 import { NAVIGATION_EVENTS } from "./navigation.ts";
 import { SCREEN_CHANGES_SCRIPT, SCREEN_EVENTS } from "./screen-changes.ts";
 import type { BidiPage } from "./page.ts";
 
-/** The events a page is followed by: its navigations, downloads, dialogs and requests (effects), and what changes its screen. */
-export const PAGE_EVENTS = [
-  ...new Set([...NAVIGATION_EVENTS, ...DOWNLOAD_EVENTS, ...SCREEN_EVENTS]),
-  "network.beforeRequestSent",
-  "network.responseCompleted",
-  "network.fetchError",
-];
+/** The events a page is followed by: its navigations, downloads, dialogs, requests and history (effects), and what changes its screen. */
+export const PAGE_EVENTS = [...new Set([...NAVIGATION_EVENTS, ...DOWNLOAD_EVENTS, ...SCREEN_EVENTS, ...EFFECT_EVENTS])];
 
 /** A preload script's function declaration running `source` (an expression or statements). */
 export const preloadOf = (source: string): string => `() => {\n${source}\n}`;
@@ -34,10 +31,12 @@ export async function startFirefoxPage(page: BidiPage, userContext: string, conf
   };
   const sends: Array<Promise<unknown>> = [
     c.send("session.subscribe", { events: PAGE_EVENTS, contexts: [page.context] }),
-    // The clock and random first: the page's own scripts must never see the real ones.
-    ...[...initScripts(config), pageInstaller(), SCREEN_CHANGES_SCRIPT].map((source) =>
+    // The task tags first, so that every callback the page schedules is tagged (effect
+    // attribution); then the clock and random: the page's own scripts must never see the real ones.
+    ...[TASK_ORIGINS_SCRIPT, ...initScripts(config), pageInstaller(), SCREEN_CHANGES_SCRIPT].map((source) =>
       c.send("script.addPreloadScript", { functionDeclaration: preloadOf(source), userContexts: [userContext] }),
     ),
+    c.send("script.addPreloadScript", { ...BACKGROUND_BINDING_PRELOAD, userContexts: [userContext] }),
     c
       .send("browsingContext.setViewport", {
         context: page.context,
