@@ -47,6 +47,8 @@ export interface ElementBackend {
    * resolution. Undefined leaves the rung to the kit's rule.
    */
   matchRung?(elements: readonly DesktopElement[], rung: Selector, want: Want): readonly DesktopElement[] | Failure | undefined;
+  /** How messages name one of its controls (`"Pay"`), in place of the kit's `describeElement` (`button "Pay" (id 7)`). */
+  describe?(el: DesktopElement): string;
   /** A miss's message (and kind), in place of the driver's `no control in … matches`: e.g. what is at the rung's recorded place now. */
   missed?(ladder: readonly Selector[], elements: readonly DesktopElement[]): Failure | undefined;
   /** Asked before every act on a resolved control: a failure (retryable, `stable`) while it is not ready to be acted on, e.g. not yet read the same twice. */

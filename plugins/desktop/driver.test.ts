@@ -195,9 +195,10 @@ describe("DesktopDriver: reads and the rest", () => {
 });
 
 describe("DesktopDriver: a backend's own rules (the extension points a text-read backend uses)", () => {
-  function hooked() {
+  function hooked(extra: FakeElement[] = []) {
     const surface = new FakeSurface();
     surface.addWindow("Read", [
+      ...extra,
       fakeElement({ ref: "a", name: "", value: "Saved ACME Ltd", controlType: "text", rect: { x: 10, y: 20, width: 90, height: 12 } }),
       fakeElement({ ref: "b", name: "", value: "Save", controlType: "text", rect: { x: 10, y: 40, width: 30, height: 12 } }),
     ]);
@@ -229,6 +230,7 @@ describe("DesktopDriver: a backend's own rules (the extension points a text-read
       secretRects: async (t: { readonly typed: true } | { readonly shown: readonly string[] }) =>
         "typed" in t ? [{ x: 1, y: 1, width: 5, height: 5 }] : [{ x: 2, y: 2, width: 6, height: 6 }],
       shownText: () => "Saved ACME Ltd\nSave",
+      describe: (el: DesktopElement) => `line ${JSON.stringify(el.value)}`,
     };
     const driver = new DesktopDriver({ surface, backend, sleep: async () => undefined });
     return { surface, driver, calls, settle: () => (still = true) };
@@ -251,6 +253,15 @@ describe("DesktopDriver: a backend's own rules (the extension points a text-read
     ]);
     expect(await driver.click(text("Gone"), LEFT)).toEqual({ ok: false, failed: "not-found", detail: 'no text "Gone" (recorded at 1,2)', retryable: true });
     expect(await driver.click(text("Nowhere"), LEFT)).toMatchObject({ ok: false, detail: "a field label without a field" });
+  });
+
+  test("an ambiguity names each control the backend's way", async () => {
+    const { driver } = hooked([fakeElement({ ref: "c", name: "", value: "Saved again", controlType: "text", rect: { x: 10, y: 60, width: 60, height: 12 } })]);
+    expect(await driver.click(text("Saved"), LEFT)).toMatchObject({
+      ok: false,
+      failed: "ambiguous",
+      detail: expect.stringMatching(/^2 controls match: line "Saved again" at 10,60; line "Saved ACME Ltd" at 10,20; name one with an ordinal/),
+    });
   });
 
   test("checks it cannot read are refused for good; page text, masks come from the backend", async () => {

@@ -141,7 +141,7 @@ export class DesktopDriver implements AppDriver {
             "ambiguous",
             `${matches.length} controls match: ${matches
               .slice(0, 5)
-              .map((m) => `${describeElement(m)} at ${m.rect.x},${m.rect.y}`)
+              .map((m) => `${(this.#backend.describe ?? describeElement)(m)} at ${m.rect.x},${m.rect.y}`)
               .join("; ")}; name one with an ordinal (the 2nd "…") or ${this.surface.nativeIdHint}`,
             false,
           );

@@ -124,7 +124,7 @@ describe("VisionDriver is the one desktop driver over an OCR element backend", (
     const ambiguous = await driver.click(t("Pay"), CLICK);
     expect(ambiguous).toMatchObject({ ok: false, failed: "ambiguous", retryable: false });
     expect((ambiguous as { detail: string }).detail).toStartWith(
-      "3 controls match: text at 229,354; text at 229,394; text at 229,434; name one with an ordinal",
+      '3 controls match: "Pay" at 229,354; "Pay" at 229,394; "Pay" at 229,434; name one with an ordinal',
     );
     expect(await driver.click(t("Pay", { nth: 4 }), CLICK)).toMatchObject({ ok: false, detail: "only 3 controls match, so there is no 4th" });
     expect(screen.inputs).toEqual([]);

@@ -116,6 +116,7 @@ export class VisionSurface implements DesktopSurface {
     invoke: async () => undefined,
     select: async () => "a vision app shows no lists it can name",
     matchRung: (_elements, rung, want) => this.#match(rung, want),
+    describe: (el) => JSON.stringify(this.#placed.get(el)?.match.line.text ?? el.value ?? ""),
     missed: (ladder) => this.#missed(ladder),
     ready: (found) => this.#ready(found),
     recordedRungs: (found) => this.#recorded(found),
