@@ -5,8 +5,20 @@
 // foreground and real input; a SAP GUI session's transactions, virtual keys and status bar).
 // Resolution, checks, counts, masks, the scene and the debug snapshot are the driver's, written
 // once for every surface. Types only.
-import type { Attempt, Capability, KeyModifier, PointerOptions, RawFrame, Reading, Selector } from "../../src/plugins/api.ts";
-import type { DesktopElement, SurfaceWindow } from "./element.ts";
+import type {
+  Attempt,
+  Capability,
+  DebugSnapshot,
+  Expectation,
+  KeyModifier,
+  PointerOptions,
+  RawFrame,
+  Reading,
+  Rect,
+  SceneInventory,
+  Selector,
+} from "../../src/plugins/api.ts";
+import type { DesktopElement, SurfaceWindow, WindowElements } from "./element.ts";
 
 /** Element discovery and the acts that are not keystrokes, for one backend. */
 export interface ElementBackend {
@@ -24,12 +36,46 @@ export interface ElementBackend {
   invoke(el: DesktopElement): Promise<void>;
   /** Selects the items with these texts in a combo or list box; answers what went wrong, or undefined. */
   select(el: DesktopElement, values: readonly string[]): Promise<string | undefined>;
+
+  // ---- optional: a backend whose controls are read rather than reported (text read off pixels) ----
+
+  /**
+   * The backend's own rule for which controls a rung names, in its own tiers (OCR lines: exact,
+   * then the start of a line, each then ignoring case), in place of the kit's `matchRung`. The
+   * elements answered may be made for the match (a line's first words, the input box a label
+   * names); a failure says why the rung names nothing (a label found, its field not) and ends the
+   * resolution. Undefined leaves the rung to the kit's rule.
+   */
+  matchRung?(elements: readonly DesktopElement[], rung: Selector, want: Want): readonly DesktopElement[] | Failure | undefined;
+  /** How messages name one of its controls (`"Pay"`), in place of the kit's `describeElement` (`button "Pay" (id 7)`). */
+  describe?(el: DesktopElement): string;
+  /** A miss's message (and kind), in place of the driver's `no control in … matches`: e.g. what is at the rung's recorded place now. */
+  missed?(ladder: readonly Selector[], elements: readonly DesktopElement[]): Failure | undefined;
+  /** Asked before every act on a resolved control: a failure (retryable, `stable`) while it is not ready to be acted on, e.g. not yet read the same twice. */
+  ready?(found: Found): Promise<Failure | undefined>;
+  /** The rungs recorded ahead of a passing step's own, in place of the driver's `native_id`/`structural` ones (e.g. a text with the box it was read at). */
+  recordedRungs?(found: Found): readonly Selector[] | undefined;
+  /** The control checks it can answer (`enabled`, `checked`, …); the others are refused for good. Every kind when absent. */
+  readonly reads?: ReadonlySet<Expectation["kind"]>;
+  /**
+   * Rectangles (screen pixels) to mask, in place of the driver's reading of controls' texts: where
+   * a secret typed on this surface shows (`typed`), or any of the run's secrets (`shown`), found
+   * the backend's way (allowing OCR's misreadings). Password fields are masked besides.
+   */
+  secretRects?(target: { readonly typed: true } | { readonly shown: readonly string[] }): Promise<readonly Rect[]>;
+  /** What the windows show as one text (`page shows`), in place of the kit's `pageText` (the title and every control's texts). */
+  shownText?(main: SurfaceWindow, groups: readonly WindowElements[]): string;
+  /** The scene inventory, in place of the kit's `sceneOf`. */
+  scene?(main: SurfaceWindow, groups: readonly WindowElements[]): SceneInventory;
+  /** The debug snapshot, in place of the kit's `windowSnapshot` (e.g. OCR confidences, the field each label names). */
+  snapshot?(groups: readonly WindowElements[], redact: (text: string) => string): DebugSnapshot;
 }
 
 /** What an action needs of its target; a label names the control after it for `field`-like wants. */
 export type Want = "any" | "editable" | "selectable" | "checkable" | "clickable";
 
-type Failure = Extract<Attempt, { ok: false }>;
+/** An attempt that failed. */
+export type Failure = Extract<Attempt, { ok: false }>;
 
 /** A control one rung of a ladder named: the control, the window holding it, and the rung's tier. */
 export interface Found {
@@ -37,6 +83,8 @@ export interface Found {
   readonly el: DesktopElement;
   readonly window: SurfaceWindow;
   readonly tier: string;
+  /** The rung that named it. */
+  readonly rung?: Selector;
 }
 
 /** What a surface's acts may ask of the driver: the same resolution and reads its checks use. */
@@ -83,7 +131,8 @@ export interface DesktopSurface {
   setChecked(found: Found, checked: boolean, view: ElementView): Promise<Attempt>;
   navigate(url: string, view: ElementView): Promise<Attempt>;
   reload(): Promise<Attempt>;
-  hover(): Promise<Attempt>;
+  /** Hovers what the ladder names (`view.resolve` finds it), or refuses. */
+  hover(ladder: readonly Selector[], view: ElementView): Promise<Attempt>;
   /** A `page url` check: the surface's address (a SAP screen's transaction); undefined when it has none. */
   checkAddress?(op: "equals" | "contains", value: string): Promise<Reading>;
   /** What the scene reports as the surface's address and load state. */

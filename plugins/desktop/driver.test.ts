@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import type { Selector } from "../../src/plugins/api.ts";
+import type { Expectation, Selector } from "../../src/plugins/api.ts";
+import type { Found } from "./backend.ts";
 import { DesktopDriver } from "./driver.ts";
+import type { DesktopElement } from "./element.ts";
 import { FakeSurface, fakeElement, type FakeElement } from "./fake.ts";
 
 const text = (t: string, extra: Record<string, unknown> = {}): Selector[] => [{ tier: "text_anchor", provenance: "rules", payload: { text: t, ...extra } }];
@@ -189,5 +191,88 @@ describe("DesktopDriver: reads and the rest", () => {
     expect(await driver.typeFocused("Ada", { secret: true })).toEqual({ ok: true, value: undefined });
     expect(main.elements[1]!.value).toBe("Ada");
     expect((await driver.rectsFor([{ secretFields: true }]))[0]).toMatchObject({ ok: true, rects: [expect.any(Object), expect.any(Object)] });
+  });
+});
+
+describe("DesktopDriver: a backend's own rules (the extension points a text-read backend uses)", () => {
+  function hooked(extra: FakeElement[] = []) {
+    const surface = new FakeSurface();
+    surface.addWindow("Read", [
+      ...extra,
+      fakeElement({ ref: "a", name: "", value: "Saved ACME Ltd", controlType: "text", rect: { x: 10, y: 20, width: 90, height: 12 } }),
+      fakeElement({ ref: "b", name: "", value: "Save", controlType: "text", rect: { x: 10, y: 40, width: 30, height: 12 } }),
+    ]);
+    const calls: string[] = [];
+    let still = false;
+    const backend = {
+      ...surface.backend,
+      // A line names a text when it starts with it (whole words); a made element stands for the words.
+      matchRung: (elements: readonly DesktopElement[], rung: Selector) => {
+        const want = (rung.payload as { text?: string }).text;
+        if (want === undefined) return undefined;
+        if (want === "Nowhere") return { ok: false as const, failed: "not-found" as const, detail: "a field label without a field", retryable: true };
+        return elements
+          .filter((e) => (e.value ?? "").split(" ").slice(0, want.split(" ").length).join(" ") === want)
+          .map((e) => ({ ...e, ref: `${e.ref}:${want}` }));
+      },
+      missed: (ladder: readonly Selector[]) => ({
+        ok: false as const,
+        failed: "not-found" as const,
+        detail: `no text ${JSON.stringify((ladder[0]!.payload as { text: string }).text)} (recorded at 1,2)`,
+        retryable: true,
+      }),
+      ready: async (f: Found) => {
+        calls.push(`ready ${f.el.ref}`);
+        return still ? undefined : { ok: false as const, failed: "stable" as const, detail: "still changing", retryable: true };
+      },
+      recordedRungs: (f: Found): Selector[] => [{ tier: "text_anchor", provenance: "recorder", payload: { text: f.el.value ?? "", box: { ...f.el.rect } } }],
+      reads: new Set<Expectation["kind"]>(["text_contains", "visible"]),
+      secretRects: async (t: { readonly typed: true } | { readonly shown: readonly string[] }) =>
+        "typed" in t ? [{ x: 1, y: 1, width: 5, height: 5 }] : [{ x: 2, y: 2, width: 6, height: 6 }],
+      shownText: () => "Saved ACME Ltd\nSave",
+      describe: (el: DesktopElement) => `line ${JSON.stringify(el.value)}`,
+    };
+    const driver = new DesktopDriver({ surface, backend, sleep: async () => undefined });
+    return { surface, driver, calls, settle: () => (still = true) };
+  }
+
+  test("resolution, counts and misses go through the backend's rule; an act waits for the backend's ready", async () => {
+    const { surface, driver, calls, settle } = hooked();
+    expect(await driver.count(text("Save"))).toBe(1);
+    expect(await driver.count(text("Saved"))).toBe(1);
+    expect(await driver.readText(text("Saved"))).toEqual({ ok: true, value: "Saved ACME Ltd", tier: "text_anchor" });
+    expect(await driver.click(text("Save"), LEFT)).toMatchObject({ ok: false, failed: "stable" });
+    expect(surface.log).toEqual([]);
+    settle();
+    expect(await driver.click(text("Save"), LEFT)).toMatchObject({ ok: true });
+    expect(calls).toEqual(["ready b:Save", "ready b:Save"]);
+    expect(surface.log).toEqual(["click b:Save left 1"]);
+    expect(await driver.recordedLadder(text("Save"))).toEqual([
+      { tier: "text_anchor", provenance: "recorder", payload: { text: "Save", box: { x: 10, y: 40, width: 30, height: 12 } } },
+      ...text("Save"),
+    ]);
+    expect(await driver.click(text("Gone"), LEFT)).toEqual({ ok: false, failed: "not-found", detail: 'no text "Gone" (recorded at 1,2)', retryable: true });
+    expect(await driver.click(text("Nowhere"), LEFT)).toMatchObject({ ok: false, detail: "a field label without a field" });
+  });
+
+  test("an ambiguity names each control the backend's way", async () => {
+    const { driver } = hooked([fakeElement({ ref: "c", name: "", value: "Saved again", controlType: "text", rect: { x: 10, y: 60, width: 60, height: 12 } })]);
+    expect(await driver.click(text("Saved"), LEFT)).toMatchObject({
+      ok: false,
+      failed: "ambiguous",
+      detail: expect.stringMatching(/^2 controls match: line "Saved again" at 10,60; line "Saved ACME Ltd" at 10,20; name one with an ordinal/),
+    });
+  });
+
+  test("checks it cannot read are refused for good; page text, masks come from the backend", async () => {
+    const { driver } = hooked();
+    expect(await driver.check(text("Save"), { kind: "enabled", enabled: true })).toMatchObject({ pass: false, retryable: false });
+    expect(await driver.check(text("Saved"), { kind: "text_contains", text: "ACME" })).toMatchObject({ pass: true });
+    expect(await driver.check([], { kind: "text_contains", text: "Read" })).toMatchObject({ pass: false });
+    expect(await driver.rectsFor([{ secretFields: true }, { secretText: ["x"] }, { passwordFields: true }])).toEqual([
+      { ok: true, rects: [{ x: 1, y: 1, width: 5, height: 5 }] },
+      { ok: true, rects: [{ x: 2, y: 2, width: 6, height: 6 }] },
+      { ok: true, rects: [] },
+    ]);
   });
 });

@@ -60,7 +60,7 @@ export class DesktopDriver implements AppDriver {
   /** Controls a secret was typed into (refs): masked in every frame while they exist. */
   readonly #secretRefs = new Set<string>();
   /** The control each ladder last resolved to (by the ladder's JSON), with the window's controls then. */
-  readonly #resolved = new Map<string, { readonly el: DesktopElement; readonly elements: readonly DesktopElement[] }>();
+  readonly #resolved = new Map<string, { readonly found: Found; readonly elements: readonly DesktopElement[] }>();
   readonly #view: ElementView;
   #closed = false;
 
@@ -70,7 +70,7 @@ export class DesktopDriver implements AppDriver {
     this.capabilities = options.surface.capabilities;
     this.#sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.#view = {
-      resolve: (ladder, want) => this.#resolve(ladder, want),
+      resolve: (ladder, want) => this.#resolveToAct(ladder, want),
       reread: async (el) => (await this.#read())?.groups.flatMap((g) => g.elements).find((e) => e.ref === el.ref),
       focused: async () => (await this.#read())?.groups.flatMap((g) => g.elements).find((e) => e.focused),
       typedInto: (ref, secret) => {
@@ -101,24 +101,39 @@ export class DesktopDriver implements AppDriver {
     return { main: windows.main, groups };
   }
 
+  /** What an act needs: the control the ladder names, once the backend says it is ready to be acted on. */
+  async #resolveToAct(ladder: readonly Selector[], want: Want): Promise<Found | Failure> {
+    const f = await this.#resolve(ladder, want);
+    if (!f.ok || !this.#backend.ready) return f;
+    return (await this.#backend.ready(f)) ?? f;
+  }
+
+  /** The controls one rung names in one window's controls: the backend's own rule when it has one, else the kit's. */
+  #match(elements: readonly DesktopElement[], rung: Selector, want: Want): readonly DesktopElement[] | Failure {
+    return this.#backend.matchRung?.(elements, rung, want) ?? matchRung(elements, rung, want);
+  }
+
   async #resolve(ladder: readonly Selector[], want: Want): Promise<Found | Failure> {
     if (ladder.length === 0) return fail("not-found", "the step names no control", false);
     const screen = await this.#read();
     if (!screen) return fail("not-found", `the window ${JSON.stringify(this.surface.goneTitle)} is gone`, false);
     for (const rung of ladder) {
-      if (cssOf(rung) !== undefined)
+      const own = this.#backend.matchRung ? screen.groups.map((g) => this.#backend.matchRung!(g.elements, rung, want)) : [];
+      const refused = own.find((m): m is Failure => m !== undefined && "ok" in m);
+      if (refused) return refused;
+      if (cssOf(rung) !== undefined && own.every((m) => m === undefined))
         return fail(
           "unsupported",
           `a css selector cannot be used on ${this.surface.what}: it has no CSS selectors; a control is named by ${this.surface.nativeIdHint} or its label`,
           false,
         );
-      for (const { window, elements } of screen.groups) {
-        const matches = matchRung(elements, rung, want);
+      for (const [g, { window, elements }] of screen.groups.entries()) {
+        const matches = (own[g] as readonly DesktopElement[] | undefined) ?? matchRung(elements, rung, want);
         if (matches.length === 0) continue;
         const nth = rung.payload.nth;
         if (nth !== undefined) {
           const el = matches[nth - 1];
-          if (el) return this.#found(ladder, el, rung.tier, window, elements);
+          if (el) return this.#found(ladder, el, rung, window, elements);
           return fail("not-found", `only ${matches.length} control${matches.length === 1 ? "" : "s"} match, so there is no ${ordinal(nth)}`);
         }
         if (matches.length > 1) {
@@ -126,15 +141,20 @@ export class DesktopDriver implements AppDriver {
             "ambiguous",
             `${matches.length} controls match: ${matches
               .slice(0, 5)
-              .map((m) => `${describeElement(m)} at ${m.rect.x},${m.rect.y}`)
+              .map((m) => `${(this.#backend.describe ?? describeElement)(m)} at ${m.rect.x},${m.rect.y}`)
               .join("; ")}; name one with an ordinal (the 2nd "…") or ${this.surface.nativeIdHint}`,
             false,
           );
         }
-        return this.#found(ladder, matches[0]!, rung.tier, window, elements);
+        return this.#found(ladder, matches[0]!, rung, window, elements);
       }
     }
-    return fail("not-found", this.#missed(ladder, screen));
+    return (
+      this.#backend.missed?.(
+        ladder,
+        screen.groups.flatMap((g) => g.elements),
+      ) ?? fail("not-found", this.#missed(ladder, screen))
+    );
   }
 
   /** A miss's message: what was wanted, the closest id when it looks like a typo, the nearest texts shown. */
@@ -155,9 +175,10 @@ export class DesktopDriver implements AppDriver {
     return `no control in ${JSON.stringify(screen.main.title)} matches${wanted === undefined ? "" : ` ${JSON.stringify(wanted)}`}${typo === undefined ? "" : `; did you mean ${JSON.stringify(typo)}?`}${near.length > 0 ? `; nearest texts it shows: ${near.map((t) => JSON.stringify(clip(t, 40))).join(", ")}` : "; it shows no text"}`;
   }
 
-  #found(ladder: readonly Selector[], el: DesktopElement, tier: string, window: SurfaceWindow, elements: readonly DesktopElement[]): Found {
-    this.#resolved.set(JSON.stringify(ladder), { el, elements });
-    return { ok: true, el, tier, window };
+  #found(ladder: readonly Selector[], el: DesktopElement, rung: Selector, window: SurfaceWindow, elements: readonly DesktopElement[]): Found {
+    const found: Found = { ok: true, el, tier: rung.tier, window, rung };
+    this.#resolved.set(JSON.stringify(ladder), { found, elements });
+    return found;
   }
 
   /**
@@ -170,9 +191,14 @@ export class DesktopDriver implements AppDriver {
     const key = JSON.stringify(ladder);
     const hit = this.#resolved.get(key);
     this.#resolved.delete(key);
+    if (hit && this.#backend.recordedRungs) {
+      const own = this.#backend.recordedRungs(hit.found);
+      return own && own.length > 0 ? [...own, ...ladder] : undefined;
+    }
     // A table cell is named by its column and row texts: an id pins a row position, which moves.
-    if (!hit || hit.el.cell) return undefined;
-    const { el, elements } = hit;
+    if (!hit || hit.found.el.cell) return undefined;
+    const { elements } = hit;
+    const el = hit.found.el;
     const name = plainLabel(el.name);
     const idKey = this.surface.recordedIdKey;
     const live: Selector[] = [];
@@ -205,12 +231,12 @@ export class DesktopDriver implements AppDriver {
     return this.surface.reload();
   }
 
-  async hover(): Promise<Attempt> {
-    return this.surface.hover();
+  async hover(ladder: readonly Selector[] = []): Promise<Attempt> {
+    return this.surface.hover(ladder, this.#view);
   }
 
   async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
-    const f = await this.#resolve(ladder, "clickable");
+    const f = await this.#resolveToAct(ladder, "clickable");
     if (!f.ok) {
       const path = f.failed === "not-found" ? labelPath(ladder) : undefined;
       return path ? this.#clickPath(path, options) : f;
@@ -226,10 +252,10 @@ export class DesktopDriver implements AppDriver {
   async #clickPath(path: readonly string[], options: PointerOptions): Promise<Attempt> {
     for (const [i, label] of path.entries()) {
       const rung: Selector[] = [{ tier: "text_anchor", provenance: "rules", payload: { text: label } }];
-      let f = await this.#resolve(rung, "clickable");
+      let f = await this.#resolveToAct(rung, "clickable");
       for (let k = 0; i > 0 && !f.ok && f.retryable && k < PATH_READS; k++) {
         await this.#sleep(PATH_PAUSE_MS);
-        f = await this.#resolve(rung, "clickable");
+        f = await this.#resolveToAct(rung, "clickable");
       }
       const last = i === path.length - 1;
       const r = f.ok ? await this.surface.click(f, last ? options : { button: "left", clickCount: 1 }, this.#view) : f;
@@ -239,7 +265,7 @@ export class DesktopDriver implements AppDriver {
   }
 
   async fill(ladder: readonly Selector[], text: string, options?: TypeOptions): Promise<Attempt> {
-    const f = await this.#resolve(ladder, "editable");
+    const f = await this.#resolveToAct(ladder, "editable");
     if (!f.ok) return f;
     return this.surface.fill(f, text, options?.secret === true, this.#view);
   }
@@ -253,13 +279,13 @@ export class DesktopDriver implements AppDriver {
   }
 
   async select(ladder: readonly Selector[], values: readonly string[]): Promise<Attempt> {
-    const f = await this.#resolve(ladder, "selectable");
+    const f = await this.#resolveToAct(ladder, "selectable");
     if (!f.ok) return f;
     return this.surface.select(f, values, this.#view);
   }
 
   async setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt> {
-    const f = await this.#resolve(ladder, "checkable");
+    const f = await this.#resolveToAct(ladder, "checkable");
     if (!f.ok) return f;
     return this.surface.setChecked(f, checked, this.#view);
   }
@@ -277,7 +303,10 @@ export class DesktopDriver implements AppDriver {
     const screen = await this.#read();
     if (!screen) return 0;
     for (const rung of ladder) {
-      const n = screen.groups.reduce((sum, g) => sum + matchRung(g.elements, rung, "any").length, 0);
+      const n = screen.groups.reduce((sum, g) => {
+        const m = this.#match(g.elements, rung, "any");
+        return sum + ("ok" in m ? 0 : m.length);
+      }, 0);
       if (n > 0) return n;
     }
     return 0;
@@ -296,6 +325,8 @@ export class DesktopDriver implements AppDriver {
     const f = await this.#resolve(ladder, "any");
     if (!f.ok) return { pass: false, actual: f.failed === "ambiguous" ? f.detail : "absent", retryable: f.retryable };
     const el = f.el;
+    if (this.#backend.reads && !this.#backend.reads.has(expect.kind))
+      return { pass: false, actual: `\`${expect.kind}\` cannot be checked on a control of ${this.surface.what}`, retryable: false };
     const reading = (pass: boolean, actual: string): Reading => ({ pass, actual, tier: f.tier });
     switch (expect.kind) {
       case "visible":
@@ -326,13 +357,15 @@ export class DesktopDriver implements AppDriver {
     if (expect.kind === "url" && this.surface.checkAddress) return this.surface.checkAddress(expect.op, expect.value);
     const screen = await this.#read();
     if (!screen) return { pass: false, actual: `the window ${JSON.stringify(this.surface.goneTitle)} is gone`, retryable: false };
-    const reading = checkShown({ title: screen.main.title, text: pageText(screen.main, screen.groups) }, expect);
+    const text = this.#backend.shownText?.(screen.main, screen.groups) ?? pageText(screen.main, screen.groups);
+    const reading = checkShown({ title: screen.main.title, text }, expect);
     return reading ?? { pass: false, actual: `\`${expect.kind}\` cannot be checked on ${this.surface.what}`, retryable: false };
   }
 
   /** The surface's visible controls as text, and the texts a step could name (for "did you mean"). */
   async debugSnapshot(redact?: (text: string) => string): Promise<DebugSnapshot> {
     const screen = await this.#read();
+    if (this.#backend.snapshot) return this.#backend.snapshot(screen?.groups ?? [], redact ?? ((t) => t));
     return windowSnapshot(screen?.groups ?? [], redact, this.surface.messages?.() ?? []);
   }
 
@@ -351,18 +384,29 @@ export class DesktopDriver implements AppDriver {
     const origin = await this.surface.frameOrigin();
     const all = (await this.#read())?.groups.flatMap((g) => g.elements) ?? [];
     const rel = (r: Rect): Rect => ({ x: r.x - origin.x, y: r.y - origin.y, width: r.width, height: r.height });
-    return targets.map((t): RectsAnswer => {
-      if ("passwordFields" in t) return { ok: true, rects: all.filter((e) => e.password).map((e) => rel(e.rect)) };
-      if ("secretFields" in t) return { ok: true, rects: all.filter((e) => e.password || this.#secretRefs.has(e.ref)).map((e) => rel(e.rect)) };
-      if ("css" in t) return { ok: false, detail: `css rule ${JSON.stringify(t.css)} cannot be resolved on ${this.surface.what} (use a rect rule)` };
-      // Every control whose label, value or tooltip shows a secret, letter case and whitespace ignored.
-      if ("secretText" in t)
-        return { ok: true, rects: all.filter((e) => showsAny([plainLabel(e.name), e.value ?? "", e.tooltip ?? ""], t.secretText)).map((e) => rel(e.rect)) };
-      return {
-        ok: true,
-        rects: all.filter((e) => plainLabel(e.name).includes(t.text) || (!e.password && (e.value ?? "").includes(t.text))).map((e) => rel(e.rect)),
-      };
-    });
+    const own = this.#backend.secretRects;
+    const answers: RectsAnswer[] = [];
+    for (const t of targets) {
+      if (own && "secretFields" in t)
+        answers.push({ ok: true, rects: [...all.filter((e) => e.password).map((e) => e.rect), ...(await own({ typed: true }))].map(rel) });
+      else if (own && "secretText" in t) answers.push({ ok: true, rects: (await own({ shown: t.secretText })).map(rel) });
+      else answers.push(this.#rectsOf(t, all, rel));
+    }
+    return answers;
+  }
+
+  /** One target's rectangles, read off the controls' flags and texts. */
+  #rectsOf(t: RectTarget, all: readonly DesktopElement[], rel: (r: Rect) => Rect): RectsAnswer {
+    if ("passwordFields" in t) return { ok: true, rects: all.filter((e) => e.password).map((e) => rel(e.rect)) };
+    if ("secretFields" in t) return { ok: true, rects: all.filter((e) => e.password || this.#secretRefs.has(e.ref)).map((e) => rel(e.rect)) };
+    if ("css" in t) return { ok: false, detail: `css rule ${JSON.stringify(t.css)} cannot be resolved on ${this.surface.what} (use a rect rule)` };
+    // Every control whose label, value or tooltip shows a secret, letter case and whitespace ignored.
+    if ("secretText" in t)
+      return { ok: true, rects: all.filter((e) => showsAny([plainLabel(e.name), e.value ?? "", e.tooltip ?? ""], t.secretText)).map((e) => rel(e.rect)) };
+    return {
+      ok: true,
+      rects: all.filter((e) => plainLabel(e.name).includes(t.text) || (!e.password && (e.value ?? "").includes(t.text))).map((e) => rel(e.rect)),
+    };
   }
 
   // ---- model authoring ---------------------------------------------------------------------
@@ -371,6 +415,7 @@ export class DesktopDriver implements AppDriver {
     const screen = await this.#read();
     const facts = (await this.surface.sceneFacts?.()) ?? { url: "", loaded: true };
     if (!screen) return sceneOf({ handle: "", title: this.surface.goneTitle, className: "", pid: 0, visible: false }, [], facts);
+    if (this.#backend.scene) return this.#backend.scene(screen.main, screen.groups);
     return sceneOf(screen.groups[0]?.window ?? screen.main, screen.groups, facts);
   }
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Selector } from "../../src/plugins/api.ts";
+import { DesktopDriver } from "../desktop/driver.ts";
 import { VisionDriver } from "./driver.ts";
 import { FakeScreen } from "./fake-screen.ts";
 import { decodeFramePng, type Frame } from "./frame.ts";
@@ -112,6 +113,21 @@ describe("VisionDriver actions", () => {
       ok: false,
       failed: "unsupported",
     });
+  }, 30_000);
+});
+
+describe("VisionDriver is the one desktop driver over an OCR element backend", () => {
+  test("resolution is the desktop driver's: its ambiguity and ordinal messages, over OCR lines matched the vision way", async () => {
+    const { screen, driver } = open(SAVED);
+    expect(driver).toBeInstanceOf(DesktopDriver);
+    expect(driver.backendName).toBe("ocr");
+    const ambiguous = await driver.click(t("Pay"), CLICK);
+    expect(ambiguous).toMatchObject({ ok: false, failed: "ambiguous", retryable: false });
+    expect((ambiguous as { detail: string }).detail).toStartWith(
+      '3 controls match: "Pay" at 229,354; "Pay" at 229,394; "Pay" at 229,434; name one with an ordinal',
+    );
+    expect(await driver.click(t("Pay", { nth: 4 }), CLICK)).toMatchObject({ ok: false, detail: "only 3 controls match, so there is no 4th" });
+    expect(screen.inputs).toEqual([]);
   }, 30_000);
 });
 

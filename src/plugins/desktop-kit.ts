@@ -10,7 +10,7 @@ import type { AppDriver } from "./api.ts";
 import { DesktopDriver, type DesktopDriverOptions } from "../../plugins/desktop/driver.ts";
 
 // The two seams and what the driver hands a surface's acts.
-export type { DesktopSurface, ElementBackend, ElementView, Found, SurfaceWindows, Want } from "../../plugins/desktop/backend.ts";
+export type { DesktopSurface, ElementBackend, ElementView, Failure, Found, SurfaceWindows, Want } from "../../plugins/desktop/backend.ts";
 // The element model: windows and their controls as plain data, in one vocabulary.
 export type { CellPlace, ControlType, DesktopElement, SurfaceWindow, WindowElements } from "../../plugins/desktop/element.ts";
 export { anchorsOf, describeElement, isEditable, plainLabel } from "../../plugins/desktop/element.ts";
