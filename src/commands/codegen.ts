@@ -5,7 +5,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
-import { openWebCodegen, type BrowserNavigation, type CodegenBrowser, type CodegenEvent } from "../plugins/builtin.ts";
+import { openCodegenBrowser, type BrowserNavigation, type CodegenBrowser, type CodegenEvent } from "../plugins/builtin.ts";
 import { appendStep, navigationStep, portableUrl, stepFor, type CodegenStep, type StepContext } from "./codegen-steps.ts";
 import { renderFlow, writeWhole } from "./codegen-file.ts";
 import { record } from "./record.ts";
@@ -97,7 +97,7 @@ export class CodegenSession {
     const session = new CodegenSession(options, flowPath, { origin, appUrlVar, secrets: new Map() });
     session.#write();
     try {
-      session.#browser = await openWebCodegen({
+      session.#browser = await openCodegenBrowser({
         url: options.url,
         headed: options.headed ?? true,
         onEvent: (e) => session.#onEvent(e),

@@ -50,7 +50,9 @@ export function adapterFor(kind: string, adapters: readonly AdapterPlugin[] = NO
   const adapter = registry.get(kind);
   if (!adapter)
     throw new SpecError(
-      diagnostic("unsupported-feature", `no adapter for app kind "${kind}" (available: ${registry.kinds().join(", ")})`, { hint: "use `app: web`" }),
+      diagnostic("unsupported-feature", `no adapter for app kind "${kind}" (available: ${registry.kinds().join(", ")})`, {
+        hint: "name one of the available kinds in `app:`, or add the adapter for it to the project (docs/plugins.md)",
+      }),
     );
   return adapter;
 }
