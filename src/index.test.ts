@@ -49,6 +49,12 @@ describe("Flow", () => {
     expect(result.report.outcome).toBe("interrupted");
     expect(result.report.error).toContain("the run was interrupted (the caller stopped it) before this flow started");
     expect(lifecycle.ownedCount).toBe(0);
+    // Heal re-records under the same lifecycle: stopped, it opens nothing either.
+    const healed = await flow.heal({ lifecycle }).then(
+      (r) => (r.ok ? "healed" : r.error),
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    expect(healed).toContain("the run was interrupted (the caller stopped it) before this flow started");
   }, 60_000);
 
   test("a failing flow is a result, not an exception", async () => {

@@ -89,7 +89,8 @@ async function healInSuite(options: HealOptions, suite: FlowSuite, log: (line: s
   const proposedPath = sibling(tracePath, flow.file, "proposed.jsonl");
   const htmlPath = sibling(tracePath, flow.file, "heal.html");
   // An agent flow is re-recorded from each run's first diverging turn, not from scratch.
-  if (old.steps.some((s) => s.action.type === "agent_run")) return healAgentFlow(options, suite, log, flow.name, old, { tracePath, proposedPath, htmlPath });
+  if (old.steps.some((s) => s.action.type === "agent_run"))
+    return healAgentFlow(options, suite, log, flow.name, old, { tracePath, proposedPath, htmlPath }, context);
   log(`heal: re-recording ${displayPath(flow.file)} against the live app`);
   const rec = await recordInSuite(
     {

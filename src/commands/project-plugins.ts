@@ -57,7 +57,7 @@ export class RunContext {
   }
 }
 
-/** The context of a run of `plugins` (default: the built-ins only) under `lifecycle`: built once by the command, then passed down. */
+/** The context of a run of `plugins` (NO_PLUGINS: the built-ins only) under `lifecycle`: built once by the command, then passed down. */
 export function createRunContext(plugins: LoadedPlugins, lifecycle: Lifecycle): RunContext {
   return new RunContext(plugins, lifecycle);
 }
