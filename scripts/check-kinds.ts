@@ -154,7 +154,7 @@ export const KIND_EXCEPTIONS: readonly KindException[] = [
   {
     word: "api",
     reason:
-      "an HTTP API in the ordinary sense (a model provider's API key, `FLOWPROOF_AI_API_KEY`, `${API_TOKEN}` and `api.example.com` in examples, a password pattern's `api key`), the plugin contract's module `src/plugins/api.ts`, or the `assert_api` assertion step named in help text; never the `api` app kind",
+      "an HTTP API in the ordinary sense (a model provider's API key, `FLOWPROOF_AI_API_KEY`, `${API_TOKEN}` and `api.example.com` in examples, a password pattern's `api key`), the plugin contract's module `src/plugins/api.ts`, the `assert_api` assertion step named in help text, or the `app: api` surface of the multi-surface `apps:` example; never a branch on the `api` app kind",
     files: [
       "src/authoring/from-doc/draft.ts",
       "src/authoring/from-doc/secrets.ts",
@@ -172,7 +172,7 @@ export const KIND_EXCEPTIONS: readonly KindException[] = [
   {
     word: "web",
     reason:
-      "help text and schema descriptions whose example flow must name some kind (`app: web`, the starter flow `flowproof init` writes), and `--grid`/`--browser`, core flags that set the web adapter's variables until adapters can declare flags",
+      "help text and schema descriptions whose example must name some kind (the multi-surface `apps:` example, the starter flow `flowproof init` writes, the web adapter's header block and `ran_on`), Playwright's `webServer` named for comparison, and `--grid`/`--browser`, core flags that set the web adapter's variables until adapters can declare flags",
     files: ["src/cli/flags.ts", "src/commands/init.ts", "src/spec/suite-schema.ts", "src/spec/surfaces.ts", "src/trace/schema.ts"],
   },
   {
