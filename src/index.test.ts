@@ -1,6 +1,6 @@
 // The library face through the package name, as a user imports it, in real Chromium.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Flow, SpecError, TraceError, diagnosticsOf, errorToJson, type ModelClient } from "flowproof";
+import { Flow, Lifecycle, SpecError, TraceError, diagnosticsOf, errorToJson, type ModelClient } from "flowproof";
 import { startServer, type TestServer } from "../test/support/server.ts";
 import { requireChromium } from "../test/support/chromium.ts";
 import { flowYaml, tmpProject, type TmpProject } from "../test/support/tmp-project.ts";
@@ -38,6 +38,23 @@ describe("Flow", () => {
     const result = await flow.run();
     expect(result.report.passed).toBe(true);
     expect(result.report.steps.map((s) => s.status)).toEqual(["passed", "passed", "passed"]);
+  }, 60_000);
+
+  test("a lifecycle the caller passes stops the run: stopped before it starts, the flow is interrupted and opens no browser", async () => {
+    const flow = new Flow(project.write("stopped.flow.yaml", flowYaml("Stopped", `${server.url}/greeter.html`, ['rules: Press the "Greet" button'])));
+    expect((await flow.record({ author: "rules" })).ok).toBe(true);
+    const lifecycle = new Lifecycle();
+    lifecycle.requestStop({ reason: "the caller stopped it" });
+    const result = await flow.run({ lifecycle });
+    expect(result.report.outcome).toBe("interrupted");
+    expect(result.report.error).toContain("the run was interrupted (the caller stopped it) before this flow started");
+    expect(lifecycle.ownedCount).toBe(0);
+    // Heal re-records under the same lifecycle: stopped, it opens nothing either.
+    const healed = await flow.heal({ lifecycle }).then(
+      (r) => (r.ok ? "healed" : r.error),
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    expect(healed).toContain("the run was interrupted (the caller stopped it) before this flow started");
   }, 60_000);
 
   test("a failing flow is a result, not an exception", async () => {

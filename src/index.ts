@@ -24,6 +24,8 @@ export type { RunReport, StepReport } from "./report/schema.ts";
 export type { TraceHeader, TraceStep } from "./trace/schema.ts";
 export { FlowproofError, SpecError, TraceError, PluginError, diagnosticsOf, type Diagnostic, type SourceSpan } from "./diagnostics/diagnostic.ts";
 export { errorToJson } from "./diagnostics/render.ts";
+/** A process lifecycle to pass as `lifecycle` (its `requestStop` ends the runs given it; it owns what they start); without one a call runs under its own. */
+export { Lifecycle, type StopRequest } from "./commands/common.ts";
 export * from "./plugins/api.ts";
 
 /** Options of `Flow.record`: those of `flowproof record` (the flow file is the Flow's). */

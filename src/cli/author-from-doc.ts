@@ -1,5 +1,6 @@
 // `flowproof author-from-doc <doc> --app <kind> --name <flow name> -o <path>`: parse flags →
 // commands/author-from-doc → render. Exit 0 with the draft written, 2 when it could not be.
+import type { Lifecycle } from "../plugins/lifecycle.ts";
 import { authorFromDoc, draftKinds, type AuthorFromDocResult } from "../commands/author-from-doc.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { CommandArgs } from "./flags.ts";
@@ -8,7 +9,7 @@ import type { Io } from "./io.ts";
 
 const USAGE = 'usage: flowproof author-from-doc <doc> --app <kind> --name "<flow name>" -o <draft.flow.yaml> [--json]';
 
-export async function authorFromDocCommand(args: CommandArgs<"author-from-doc">, io: Io): Promise<ExitCode> {
+export async function authorFromDocCommand(args: CommandArgs<"author-from-doc">, io: Io, lifecycle: Lifecycle): Promise<ExitCode> {
   const [doc, ...extra] = args.positional;
   if (!doc || extra.length > 0) throw new UsageError("author-from-doc takes exactly one document", USAGE);
   const { app, name, out, json } = args.flags;
@@ -16,7 +17,7 @@ export async function authorFromDocCommand(args: CommandArgs<"author-from-doc">,
     throw new UsageError(`author-from-doc needs --app (${draftKinds().join(", ")}, or a project plugin's kind whose steps are UI steps)`, USAGE);
   if (name === undefined || name.trim() === "") throw new UsageError("author-from-doc needs --name, the flow's name", USAGE);
   if (out === undefined) throw new UsageError("author-from-doc needs -o/--out, where to write the draft", USAGE);
-  const r = await authorFromDoc({ doc, app, name: name.trim(), out, log: (line) => io.err(line) });
+  const r = await authorFromDoc({ doc, app, name: name.trim(), out, lifecycle, log: (line) => io.err(line) });
   if (json) io.out(JSON.stringify(r, null, 2));
   else renderHuman(r, io);
   return EXIT.pass;

@@ -2,7 +2,7 @@
 // or one JSON line with --json) until Ctrl-C, which ends the sink with exit 0. SIGTERM stops it
 // too, with the signal's exit code.
 import { DEFAULT_CAPTURE_DIR, DEFAULT_CAPTURE_HOST, startCapture } from "../commands/capture.ts";
-import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
+import type { Lifecycle } from "../plugins/lifecycle.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { CommandArgs } from "./flags.ts";
 import { UsageError } from "./flags.ts";
@@ -12,7 +12,7 @@ const USAGE = "usage: flowproof capture --port <N> [--host <addr>] [--out <dir>]
 
 const LOOPBACK = /^(?:127\.\d+\.\d+\.\d+|::1|localhost)$/i;
 
-export async function captureCommand(args: CommandArgs<"capture">, io: Io, lifecycle: Lifecycle = processLifecycle): Promise<ExitCode> {
+export async function captureCommand(args: CommandArgs<"capture">, io: Io, lifecycle: Lifecycle): Promise<ExitCode> {
   if (args.positional.length > 0) throw new UsageError(`capture takes no positional argument, not ${JSON.stringify(args.positional[0])}`, USAGE);
   const { port, host = DEFAULT_CAPTURE_HOST, out = DEFAULT_CAPTURE_DIR, json } = args.flags;
   if (port === undefined) throw new UsageError("capture needs --port, the port to listen on", USAGE);

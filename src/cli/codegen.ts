@@ -3,7 +3,7 @@
 // Ctrl-C ends the session like closing the window (exit 0); the flow file is complete either way.
 import { CodegenSession, type CodegenOptions, type CodegenResult } from "../commands/codegen.ts";
 import { displayPath } from "../commands/paths.ts";
-import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
+import type { Lifecycle } from "../plugins/lifecycle.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { CommandArgs, CommandFlags, FlagsMatchOptions } from "./flags.ts";
 import { UsageError } from "./flags.ts";
@@ -18,6 +18,7 @@ export const CODEGEN_OPTIONS_WITHOUT_FLAG = {
   env: "the process environment",
   log: "each captured step goes to stderr",
   headed: "always shown: a person drives the window",
+  lifecycle: "the process lifecycle the CLI's main created, passed to the command",
 } as const;
 
 // The flags of `flowproof codegen` are CodegenOptions, field for field.
@@ -50,7 +51,7 @@ export function renderCodegen(r: CodegenResult, origin: string): string[] {
 export async function codegenCommand(
   args: CommandArgs<"codegen">,
   io: Io,
-  lifecycle: Lifecycle = processLifecycle,
+  lifecycle: Lifecycle,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<ExitCode> {
   const url = args.positional[0];
@@ -62,7 +63,7 @@ export async function codegenCommand(
       "run it in a desktop session, or under a virtual display: xvfb-run flowproof codegen <url>",
     );
   const { json, ...options } = args.flags;
-  const session = await CodegenSession.start({ url, ...options, env, log: (line) => io.err(line) });
+  const session = await CodegenSession.start({ url, ...options, env, lifecycle, log: (line) => io.err(line) });
   io.err(`[CODEGEN] writing ${displayPath(session.flowPath)}: use the app in the browser window; every action becomes a step.`);
   io.err(
     "[CODEGEN] point at an element and press Alt+A to assert its text (or select text first), Alt+V that it is visible, Alt+U the page URL; Alt+S in a field keeps what you type there secret.",

@@ -239,7 +239,7 @@ export const COMMAND_TABLE = {
         kind: "string",
         placeholder: "kind",
         description:
-          "The kind of app the test case drives: the draft's `app:` (required). Any app kind whose steps are UI steps: a built-in (`web`, `sap`, `notepad`, `calc`, …) or a project plugin's.",
+          "The kind of app the test case drives: the draft's `app:` (required). Any app kind whose steps are UI steps: a built-in one or a project plugin's (docs/plugins.md).",
       },
       { name: "name", kind: "string", placeholder: "flow name", description: "The draft flow's `name:` (required)." },
       {

@@ -1,3 +1,4 @@
+import { Lifecycle } from "../plugins/lifecycle.ts";
 import { afterAll, describe, expect, test } from "bun:test";
 import { tmpProject, flowYaml } from "../../test/support/tmp-project.ts";
 import { captureIo } from "../../test/support/io.ts";
@@ -10,7 +11,7 @@ afterAll(() => project.remove());
 
 describe("healCommand", () => {
   test("needs exactly one flow file", async () => {
-    await expect(healCommand({ positional: [], flags: {} }, captureIo())).rejects.toBeInstanceOf(UsageError);
+    await expect(healCommand({ positional: [], flags: {} }, captureIo(), new Lifecycle())).rejects.toBeInstanceOf(UsageError);
   });
   test("a flow without a trace is an error (exit 2) that says to record first", async () => {
     const spec = project.write("n.flow.yaml", flowYaml("N", "http://127.0.0.1:9/", ['rules: Click "Go"']));

@@ -1,5 +1,6 @@
 // `flowproof heal`: parse flags → commands/heal → render. Exit 0 healthy or applied, 1 changes
 // proposed, 2 error (a clarification with --json prints its payload).
+import type { Lifecycle } from "../plugins/lifecycle.ts";
 import { heal, type HealOptions } from "../commands/heal.ts";
 import { displayPath } from "../commands/paths.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
@@ -16,17 +17,18 @@ export const HEAL_OPTIONS_WITHOUT_FLAG = {
   headed: "FLOWPROOF_HEADED",
   keepOpen: "a heal proposes a diff for review; --keep-open is for record and run",
   model: "configured from FLOWPROOF_AI_* in the environment",
+  lifecycle: "the process lifecycle the CLI's main created, passed to the command",
 } as const;
 
 // The flags of `flowproof heal` are HealOptions, field for field.
 true satisfies FlagsMatchOptions<CommandFlags<"heal">, HealOptions, "json", keyof typeof HEAL_OPTIONS_WITHOUT_FLAG>;
 
-export async function healCommand(args: CommandArgs<"heal">, io: Io): Promise<ExitCode> {
+export async function healCommand(args: CommandArgs<"heal">, io: Io, lifecycle: Lifecycle): Promise<ExitCode> {
   const spec = args.positional[0];
   if (!spec || args.positional.length > 1)
     throw new UsageError("heal takes exactly one flow file", "usage: flowproof heal <flow.yaml> [--apply [--accept-effect-changes]] [--json]");
   const { json, ...options } = args.flags;
-  const result = await heal({ spec, ...options, log: (line) => io.err(line) });
+  const result = await heal({ spec, ...options, lifecycle, log: (line) => io.err(line) });
   if (!result.ok) {
     if (result.clarification) {
       if (json) io.out(JSON.stringify({ needs_clarification: result.clarification }, null, 2));

@@ -19,20 +19,20 @@ describe("noDisplayReason", () => {
 
 describe("keepOpenOption", () => {
   test("is undefined without the flag", () => {
-    expect(keepOpenOption(args({}), quiet, { DISPLAY: ":0" })).toBeUndefined();
+    expect(keepOpenOption(args({}), quiet, { DISPLAY: ":0" }, new Lifecycle())).toBeUndefined();
   });
 
   test("refuses what cannot wait for a person", () => {
     const env = { DISPLAY: ":0" };
-    expect(() => keepOpenOption(args({ keepOpen: true, json: true }), quiet, env)).toThrow("--json");
-    expect(() => keepOpenOption(args({ keepOpen: true, verify: true }), quiet, env)).toThrow("--verify");
-    expect(() => keepOpenOption(args({ keepOpen: true, retries: 1 }), quiet, env)).toThrow("--retries");
+    expect(() => keepOpenOption(args({ keepOpen: true, json: true }), quiet, env, new Lifecycle())).toThrow("--json");
+    expect(() => keepOpenOption(args({ keepOpen: true, verify: true }), quiet, env, new Lifecycle())).toThrow("--verify");
+    expect(() => keepOpenOption(args({ keepOpen: true, retries: 1 }), quiet, env, new Lifecycle())).toThrow("--retries");
   });
 
   test("leaves the environment alone and waits for the surface to close", async () => {
     const env: Record<string, string | undefined> = { DISPLAY: ":0" };
     const lines: string[] = [];
-    const hold = keepOpenOption(args({ keepOpen: true, retries: 0 }), { out: () => undefined, err: (l) => lines.push(l) }, env)!;
+    const hold = keepOpenOption(args({ keepOpen: true, retries: 0 }), { out: () => undefined, err: (l) => lines.push(l) }, env, new Lifecycle())!;
     expect(env).toEqual({ DISPLAY: ":0" });
     let close!: () => void;
     const closed = new Promise<void>((r) => (close = r));
@@ -48,7 +48,7 @@ describe("keepOpenOption", () => {
 
   test("a surface that cannot stay open is closed at once, with a note", async () => {
     const lines: string[] = [];
-    const hold = keepOpenOption(args({ keepOpen: true }), { out: () => undefined, err: (l) => lines.push(l) }, { DISPLAY: ":0" })!;
+    const hold = keepOpenOption(args({ keepOpen: true }), { out: () => undefined, err: (l) => lines.push(l) }, { DISPLAY: ":0" }, new Lifecycle())!;
     await hold({} as AppDriver);
     expect(lines).toEqual(["[KEEP-OPEN] this surface cannot stay open; closing it"]);
   });

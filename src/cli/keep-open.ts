@@ -4,7 +4,7 @@ import type { AppDriver } from "../plugins/api.ts";
 import type { CommonOptions } from "../commands/common.ts";
 import { UsageError } from "./flags.ts";
 import type { Io } from "./io.ts";
-import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
+import type { Lifecycle } from "../plugins/lifecycle.ts";
 
 /** Why this machine cannot show a browser window, or undefined when it can. */
 export function noDisplayReason(env: Readonly<Record<string, string | undefined>>, platform: NodeJS.Platform = process.platform): string | undefined {
@@ -29,8 +29,8 @@ export interface KeepOpenFlags {
 export function keepOpenOption(
   flags: KeepOpenFlags,
   io: Io,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-  lifecycle: Lifecycle = processLifecycle,
+  env: Readonly<Record<string, string | undefined>>,
+  lifecycle: Lifecycle,
 ): CommonOptions["keepOpen"] {
   if (flags.keepOpen !== true) return undefined;
   if (flags.json === true)

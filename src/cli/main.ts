@@ -5,14 +5,15 @@ import { COMMANDS, COMMAND_TABLE, UsageError, commandHelp, mainHelp, parseArgs, 
 import { divertStrayStdout, processIo, reportError, type Io } from "./io.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import { nearest } from "../spec/suggest.ts";
-import { handleStopSignals, processLifecycle } from "../plugins/lifecycle.ts";
+import { Lifecycle, handleStopSignals } from "../plugins/lifecycle.ts";
 
 /** How long an interrupted run may take to close its browsers and write its results before it is forced down. */
 const STOP_GRACE_MS = 10_000;
 /** How long a forced exit waits for its output to reach a reader. */
 const FORCED_FLUSH_MS = 1_000;
 
-type Handler<N extends CommandName> = (args: CommandArgs<N>, io: Io) => Promise<ExitCode>;
+/** A command's handler: its parsed flags, where its output goes, and the process lifecycle main created (what stops it, and owns what it starts). */
+type Handler<N extends CommandName> = (args: CommandArgs<N>, io: Io, lifecycle: Lifecycle) => Promise<ExitCode>;
 
 /**
  * Each command's handler, taking the flags its row of the table produces. Loaded when its command
@@ -37,11 +38,11 @@ const HANDLERS: { readonly [N in CommandName]: () => Promise<Handler<N>> } = {
   "author-from-doc": async () => (await import("./author-from-doc.ts")).authorFromDocCommand,
   capture: async () => {
     const { captureCommand } = await import("./capture.ts");
-    return (args, io) => captureCommand(args, io);
+    return (args, io, lifecycle) => captureCommand(args, io, lifecycle);
   },
   codegen: async () => {
     const { codegenCommand } = await import("./codegen.ts");
-    return (args, io) => codegenCommand(args, io);
+    return (args, io, lifecycle) => codegenCommand(args, io, lifecycle);
   },
 };
 
@@ -60,7 +61,7 @@ const DECLARING: { readonly [N in CommandName]?: () => Promise<{ readonly declar
 const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMAND_TABLE, name);
 
 /** Parses the command's flags against its own row (and what the plugins declare for it), then runs it (or prints its help). */
-async function dispatch<N extends CommandName>(name: N, argv: readonly string[], io: Io): Promise<ExitCode> {
+async function dispatch<N extends CommandName>(name: N, argv: readonly string[], io: Io, lifecycle: Lifecycle): Promise<ExitCode> {
   const command = COMMAND_TABLE[name];
   const declaring = await DECLARING[name]?.();
   const declared = declaring?.declared ?? [];
@@ -69,10 +70,14 @@ async function dispatch<N extends CommandName>(name: N, argv: readonly string[],
     io.out(commandHelp(command, declared));
     return EXIT.pass;
   }
-  return (declaring?.run ?? (await HANDLERS[name]()))(args, io);
+  return (declaring?.run ?? (await HANDLERS[name]()))(args, io, lifecycle);
 }
 
-export async function main(argv: readonly string[], io: Io = processIo): Promise<ExitCode> {
+/**
+ * Runs one command line. `lifecycle`: the process's, created by the entry below with the stop
+ * signals wired to it (a caller in a test passes one of its own, or gets a fresh one).
+ */
+export async function main(argv: readonly string[], io: Io = processIo, lifecycle: Lifecycle = new Lifecycle()): Promise<ExitCode> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.out(mainHelp(FLOWPROOF_VERSION));
@@ -106,7 +111,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
   // `--json` stdout is one JSON document: whatever else prints (a project plugin) goes to stderr.
   const restore = json && io === processIo ? divertStrayStdout() : undefined;
   try {
-    return await dispatch(name, rest, io);
+    return await dispatch(name, rest, io, lifecycle);
   } catch (error) {
     return reportError(io, error, json);
   } finally {
@@ -137,7 +142,9 @@ if (import.meta.main) {
     else await Promise.race([flushed, new Promise((r) => setTimeout(r, flushBoundMs))]);
     process.exit(code);
   };
-  handleStopSignals(processLifecycle, { notify: (line) => processIo.err(line), graceMs: STOP_GRACE_MS, exit: (code) => exit(code, FORCED_FLUSH_MS) });
-  const code = await main(process.argv.slice(2));
-  await exit(processLifecycle.exitCode(code));
+  // The one lifecycle of this process: signals are per process, and so is what must stop with it.
+  const lifecycle = new Lifecycle();
+  handleStopSignals(lifecycle, { notify: (line) => processIo.err(line), graceMs: STOP_GRACE_MS, exit: (code) => exit(code, FORCED_FLUSH_MS) });
+  const code = await main(process.argv.slice(2), processIo, lifecycle);
+  await exit(lifecycle.exitCode(code));
 }

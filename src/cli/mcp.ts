@@ -2,16 +2,17 @@
 import { EXIT, type ExitCode } from "./exit-codes.ts";
 import type { CommandArgs } from "./flags.ts";
 import { UsageError } from "./flags.ts";
-import { divertStrayStdout, machineStdout } from "./io.ts";
+import { divertStrayStdout, machineStdout, type Io } from "./io.ts";
+import type { Lifecycle } from "../plugins/lifecycle.ts";
 
-export async function mcpCommand(args: CommandArgs<"mcp">): Promise<ExitCode> {
+export async function mcpCommand(args: CommandArgs<"mcp">, _io: Io, lifecycle: Lifecycle): Promise<ExitCode> {
   if (args.positional.length > 0) throw new UsageError("mcp takes no arguments", "usage: flowproof mcp (an MCP client starts it and talks over stdin/stdout)");
   // The MCP server and its SDK load only for this command, not at every command's start-up.
   // stdout carries JSON-RPC only: a project plugin's console.log goes to stderr.
   const restore = divertStrayStdout();
   try {
     const { serveStdio } = await import("../mcp/server.ts");
-    await serveStdio({ output: machineStdout() });
+    await serveStdio({ output: machineStdout(), lifecycle });
   } finally {
     restore();
   }

@@ -1,3 +1,4 @@
+import { Lifecycle } from "../plugins/lifecycle.ts";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
@@ -22,7 +23,7 @@ describe("recordCommand", () => {
   test("prints the Recorded line and exits 0; -o chooses the trace path", async () => {
     const spec = project.write("g.flow.yaml", flowYaml("G", `${server.url}/greeter.html`, ['rules: Press the "Greet" button']));
     const io = captureIo();
-    const code = await recordCommand({ positional: [spec], flags: { out: `${project.dir}/custom.trace.jsonl` } }, io);
+    const code = await recordCommand({ positional: [spec], flags: { out: `${project.dir}/custom.trace.jsonl` } }, io, new Lifecycle());
     expect(code).toBe(0);
     expect(io.stdout).toContain("Recorded 'G': 1 step -> ");
     expect(io.stdout).toContain("custom.trace.jsonl");
@@ -31,10 +32,10 @@ describe("recordCommand", () => {
   test("exits 1 with RECORD FAILED when a step fails", async () => {
     const spec = project.write("f.flow.yaml", flowYaml("F", `${server.url}/greeter.html`, ["assert: page shows Nothing like this within 0.2s"]));
     const io = captureIo();
-    expect(await recordCommand({ positional: [spec], flags: {} }, io)).toBe(1);
+    expect(await recordCommand({ positional: [spec], flags: {} }, io, new Lifecycle())).toBe(1);
     expect(io.stderr).toContain("RECORD FAILED: step s0001");
   });
   test("needs exactly one flow file", async () => {
-    await expect(recordCommand({ positional: [], flags: {} }, captureIo())).rejects.toBeInstanceOf(UsageError);
+    await expect(recordCommand({ positional: [], flags: {} }, captureIo(), new Lifecycle())).rejects.toBeInstanceOf(UsageError);
   });
 });

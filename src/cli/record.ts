@@ -1,5 +1,6 @@
 // `flowproof record`: parse flags → commands/record → render. The governing suite.yaml is the
 // command's to apply (commands/record.ts), as for MCP and the library.
+import type { Lifecycle } from "../plugins/lifecycle.ts";
 import { record, type RecordOptions } from "../commands/record.ts";
 import { displayPath } from "../commands/paths.ts";
 import { EXIT, type ExitCode } from "./exit-codes.ts";
@@ -29,18 +30,19 @@ export const RECORD_OPTIONS_WITHOUT_FLAG = {
   keepOpen: "--keep-open, turned into a wait for the person at the screen (keep-open.ts)",
   pool: "a suite run's shared browser sessions, internal to the suite",
   prior: "`flowproof heal` of an agent flow: the recorded cassettes, internal to heal",
+  lifecycle: "the process lifecycle the CLI's main created, passed to the command",
 } as const;
 
 // The flags of `flowproof record` are RecordOptions, field for field.
 true satisfies FlagsMatchOptions<CommandFlags<"record">, RecordOptions, "json" | "keepOpen", keyof typeof RECORD_OPTIONS_WITHOUT_FLAG>;
 
-export async function recordCommand(args: CommandArgs<"record">, io: Io): Promise<ExitCode> {
+export async function recordCommand(args: CommandArgs<"record">, io: Io, lifecycle: Lifecycle): Promise<ExitCode> {
   const spec = args.positional[0];
   if (!spec || args.positional.length > 1)
     throw new UsageError("record takes exactly one flow file", "usage: flowproof record <flow.yaml> [--author auto|rules|llm] [-o <trace>] [--json]");
   const { json, keepOpen: _held, ...options } = args.flags;
-  const keepOpen = keepOpenOption(args.flags, io);
-  const result = await record({ spec, ...options, ...(keepOpen ? { keepOpen } : {}), log: (line) => io.err(line) });
+  const keepOpen = keepOpenOption(args.flags, io, process.env, lifecycle);
+  const result = await record({ spec, ...options, lifecycle, ...(keepOpen ? { keepOpen } : {}), log: (line) => io.err(line) });
   if (result.clarification) {
     if (json) io.out(JSON.stringify({ needs_clarification: result.clarification }, null, 2));
     else io.err(renderClarification(result.clarification));

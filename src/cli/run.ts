@@ -1,4 +1,5 @@
 // `flowproof run`: parse flags → commands/run → render `[PASS|FAIL] sNNNN intent` lines and a verdict.
+import type { Lifecycle } from "../plugins/lifecycle.ts";
 import { runInSuiteContext, type SingleRunOptions } from "../commands/run-single.ts";
 import type { SuiteOptions } from "../commands/suite.ts";
 import { displayPath } from "../commands/paths.ts";
@@ -35,6 +36,7 @@ export const RUN_OPTIONS_WITHOUT_FLAG = {
   onStep: "progress, rendered as the steps finish",
   onFlow: "progress, rendered as the flows finish",
   shard: "--shard, parsed from i/n (commands/suite-plan.ts)",
+  lifecycle: "the process lifecycle the CLI's main created, passed to the command",
 } as const;
 
 // The flags of `flowproof run` are the options of a single run and of a suite run, field for field.
@@ -62,7 +64,7 @@ const VERDICT: Record<RunOutcome, string> = {
   flaky: "FLAKY",
 };
 
-export async function runCommand(args: CommandArgs<"run">, io: Io): Promise<ExitCode> {
+export async function runCommand(args: CommandArgs<"run">, io: Io, lifecycle: Lifecycle): Promise<ExitCode> {
   const spec = args.positional[0];
   if (!spec || args.positional.length > 1)
     throw new UsageError(
@@ -73,7 +75,7 @@ export async function runCommand(args: CommandArgs<"run">, io: Io): Promise<Exit
     if (args.flags.keepOpen === true)
       throw new UsageError("--keep-open applies to one flow, not to a directory", "run one flow with --keep-open: flowproof run <flow.yaml> --keep-open");
     const { suiteCommand } = await import("./suite.ts");
-    return suiteCommand(spec, args, io);
+    return suiteCommand(spec, args, io, lifecycle);
   }
   const suiteOnly = SUITE_ONLY.find(([key]) => args.flags[key] !== undefined)?.[1];
   if (suiteOnly)
@@ -83,8 +85,8 @@ export async function runCommand(args: CommandArgs<"run">, io: Io): Promise<Exit
     );
   checkRepeatEach(args.flags);
   const { json, keepOpen: _keepOpenFlag, strict: _s, recordMissing: _r, author: _a, workers: _w, shard: _h, ...options } = args.flags;
-  const keepOpen = keepOpenOption(args.flags, io);
-  const result = await runInSuiteContext({ spec, ...options, ...(keepOpen ? { keepOpen } : {}), log: (line) => io.err(line) });
+  const keepOpen = keepOpenOption(args.flags, io, process.env, lifecycle);
+  const result = await runInSuiteContext({ spec, ...options, lifecycle, ...(keepOpen ? { keepOpen } : {}), log: (line) => io.err(line) });
   const { report } = result;
   if (result.skipped !== undefined) {
     if (json) io.out(JSON.stringify({ report, report_path: null, skipped: result.skipped }, null, 2));

@@ -1,3 +1,4 @@
+import { Lifecycle } from "../plugins/lifecycle.ts";
 import { afterAll, describe, expect, test } from "bun:test";
 import { tmpProject } from "../../test/support/tmp-project.ts";
 import { captureIo } from "../../test/support/io.ts";
@@ -52,7 +53,7 @@ describe("suite rendering", () => {
     ).toEqual(["[FAIL] A (12 ms)", "  [FAIL] s0001 x — no"]);
   });
   test("bad flag combinations are usage errors", async () => {
-    const suite = async (...argv: string[]) => suiteCommand(p.dir, parseArgs(COMMAND_TABLE.run, [p.dir, ...argv]), captureIo());
+    const suite = async (...argv: string[]) => suiteCommand(p.dir, parseArgs(COMMAND_TABLE.run, [p.dir, ...argv]), captureIo(), new Lifecycle());
     await expect(suite("--shard", "0/2")).rejects.toBeInstanceOf(UsageError);
     await expect(suite("--workers", "0")).rejects.toThrow('--workers must be a whole number from 1 to 64, not "0"');
     await expect(suite("--trace", "x")).rejects.toBeInstanceOf(UsageError);
@@ -61,7 +62,7 @@ describe("suite rendering", () => {
   test("a suite of skipped flows passes with a summary line", async () => {
     p.write("a.flow.yaml", 'name: A\napp: web\nurl: http://127.0.0.1:9/\nsteps:\n  - rules: Click "Go"\n');
     const io = captureIo();
-    expect(await suiteCommand(p.dir, { positional: [p.dir], flags: {} }, io)).toBe(0);
+    expect(await suiteCommand(p.dir, { positional: [p.dir], flags: {} }, io, new Lifecycle())).toBe(0);
     expect(io.stdout).toContain("[SKIP] A (no trace recorded");
     expect(io.stdout).toContain("PASS: 1/1 flows passed, 1 skipped -> ");
   });

@@ -1,5 +1,6 @@
 // `flowproof run <dir>`: parse the suite flags → commands/suite → one line per flow as it
 // finishes, then the summary; or one JSON document with --json.
+import type { Lifecycle } from "../plugins/lifecycle.ts";
 import { runSuite, type SuiteFlowResult } from "../commands/suite.ts";
 import { suiteDocument } from "../commands/suite-document.ts";
 import { displayPath } from "../commands/paths.ts";
@@ -45,7 +46,7 @@ export function flowLines(f: SuiteFlowResult): string[] {
   return lines;
 }
 
-export async function suiteCommand(dir: string, args: CommandArgs<"run">, io: Io): Promise<ExitCode> {
+export async function suiteCommand(dir: string, args: CommandArgs<"run">, io: Io, lifecycle: Lifecycle): Promise<ExitCode> {
   const { json, trace, keepOpen: _keepOpenFlag, shard: shardText, ...options } = args.flags;
   if (trace !== undefined) throw new UsageError("-t/--trace names one flow's trace; a directory run uses each flow's own <stem>.trace.jsonl", USAGE);
   if (options.strict && options.recordMissing)
@@ -56,6 +57,7 @@ export async function suiteCommand(dir: string, args: CommandArgs<"run">, io: Io
   const result = await runSuite({
     dir,
     ...options,
+    lifecycle,
     ...(shard ? { shard } : {}),
     log: (line) => io.err(line),
     onFlow: (f) => {

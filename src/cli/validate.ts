@@ -16,6 +16,7 @@ export const VALIDATE_OPTIONS_WITHOUT_FLAG = {
   browser: "validate starts no browser",
   keepOpen: "validate starts no app",
   plugins: "the project's plugins, loaded by the command",
+  lifecycle: "validate starts nothing to stop",
 } as const;
 
 // The flags of `flowproof validate` are ValidateOptions, field for field.

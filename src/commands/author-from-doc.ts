@@ -17,14 +17,13 @@ import { redactSecrets } from "../authoring/from-doc/secrets.ts";
 import { applyTranslation, firstPass, type DraftStep, type ExpectedOutcome, type StepOutcome } from "../authoring/from-doc/outcome.ts";
 import { translateStep } from "../authoring/from-doc/translate.ts";
 import { renderDraft } from "../authoring/from-doc/draft.ts";
-import { flowLoadOptions } from "./flow-load.ts";
-import { loadPluginsFor, surfaceCatalog } from "./project-plugins.ts";
+import { flowLoadOptions, type PluginView } from "./flow-load.ts";
+import { createRunContext, loadPluginsFor, surfaceCatalog } from "./project-plugins.ts";
 import { grammarContext, keyNamesOf, keysSchemaOf, type SurfaceCatalog, type SurfaceKind } from "../spec/surface-kinds.ts";
-import type { LoadedPlugins } from "../plugins/loader.ts";
-import { processLifecycle, withDefaultStopSignals } from "../plugins/lifecycle.ts";
-import type { CommonOptions } from "./common.ts";
+import { withDefaultStopSignals } from "../plugins/lifecycle.ts";
+import { lifecycleOf, type CommonOptions } from "./common.ts";
 
-export interface AuthorFromDocOptions extends Pick<CommonOptions, "env" | "log"> {
+export interface AuthorFromDocOptions extends Pick<CommonOptions, "env" | "log" | "lifecycle"> {
   /** The exported test case: .pdf, .docx, .xlsx, .csv or .md. */
   readonly doc: string;
   /** The app kind the test case drives: a built-in or a project plugin's kind whose steps are UI steps. */
@@ -93,8 +92,9 @@ export async function authorFromDoc(options: AuthorFromDocOptions): Promise<Auth
   const env = options.env ?? process.env;
   const log = options.log ?? (() => undefined);
   // The project's plugins, found from where the draft goes: their kinds can be drafted, and the draft is checked with them.
-  const plugins: LoadedPlugins = await loadPluginsFor(options.out, env);
-  const catalog = surfaceCatalog(plugins.adapters);
+  const lifecycle = lifecycleOf(options);
+  const context = createRunContext(await loadPluginsFor(options.out, env), lifecycle);
+  const catalog = context.catalog;
   const drafted = draftKinds(catalog);
   const kind = catalog.kinds.get(options.app);
   if (!kind || !drafted.includes(options.app)) {
@@ -122,7 +122,7 @@ export async function authorFromDoc(options: AuthorFromDocOptions): Promise<Auth
 
   // Reading, segmenting and checking a large document are long synchronous stretches, and nothing
   // is owned yet: a stop signal ends the process at once rather than after them.
-  const authored = await withDefaultStopSignals(processLifecycle, async () => {
+  const authored = await withDefaultStopSignals(lifecycle, async () => {
     const { format, blocks } = await readDocument(options.doc, env);
     const segmented = segment(blocks);
     if (!segmented.ok) throw new FlowproofError(diagnostic("document-no-steps", `${options.doc}: ${segmented.message}`, { hint: segmented.hint }));
@@ -150,7 +150,7 @@ export async function authorFromDoc(options: AuthorFromDocOptions): Promise<Auth
       out: options.out,
       secrets,
     };
-    const { text, warnings } = checkedDraft(meta, drafts, options.out, plugins);
+    const { text, warnings } = checkedDraft(meta, drafts, options.out, context);
     if (
       !drafts.some(
         (d) =>
@@ -198,15 +198,10 @@ const MAX_CHECKS = 3;
  * here) goes back to a plain step or a TODO, with the reason. What no step explains (the app kind
  * on this OS) is returned as a warning.
  */
-function checkedDraft(
-  meta: Parameters<typeof renderDraft>[0],
-  drafts: DraftStep[],
-  file: string,
-  plugins: LoadedPlugins,
-): { text: string; warnings: string[] } {
+function checkedDraft(meta: Parameters<typeof renderDraft>[0], drafts: DraftStep[], file: string, view: PluginView): { text: string; warnings: string[] } {
   for (let round = 0; ; round++) {
     const { text, lines } = renderDraft(meta, drafts);
-    const problems = draftProblems(file, text, plugins);
+    const problems = draftProblems(file, text, view);
     const unplaced: Diagnostic[] = [];
     let demoted = false;
     for (const p of problems) {
@@ -231,8 +226,8 @@ function checkedDraft(
   }
 }
 
-function draftProblems(file: string, text: string, plugins: LoadedPlugins): readonly Diagnostic[] {
-  const loaded = loadFlowText(resolve(file), text, flowLoadOptions(plugins.adapters, plugins.assertions, false));
+function draftProblems(file: string, text: string, view: PluginView): readonly Diagnostic[] {
+  const loaded = loadFlowText(resolve(file), text, flowLoadOptions(view, false));
   if (!loaded.ok) return loaded.diagnostics;
   const plan = planFlow(loaded.flow, DEFAULT_STEP_TIMEOUT_MS);
   return plan.ok ? [] : plan.diagnostics;

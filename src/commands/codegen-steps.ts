@@ -30,7 +30,7 @@ export interface StepContext {
 }
 
 /** The grammar of the one kind codegen writes flows for (its whole general grammar). */
-const WEB = { surface: { name: CODEGEN_KIND } } as const;
+const CODEGEN_SURFACE = { surface: { name: CODEGEN_KIND } } as const;
 
 /** A quoted label as a step writes it. */
 const quoted = (t: CodegenTarget & { kind: "element" | "scoped" }): string => {
@@ -95,11 +95,11 @@ export function readsBack(
 ): string | undefined {
   let ast: StepAst;
   if (key === "rules") {
-    const r = parseStep(text, WEB);
+    const r = parseStep(text, CODEGEN_SURFACE);
     if (!r.ok) return r.error.message;
     ast = r.value;
   } else {
-    const r = parseAssertion(text, WEB);
+    const r = parseAssertion(text, CODEGEN_SURFACE);
     if (!r.ok) return r.error.message;
     ast = { kind: "assert", assertion: r.value };
   }

@@ -2,10 +2,11 @@
 // readable flow. Each action becomes a step as it happens and the flow file is rewritten whole after
 // every step; the session ends when the window closes or `stop()` is called, then `--record`
 // replays the flow through the normal `record`. Never prints: progress goes to `log`.
+import type { Lifecycle } from "../plugins/lifecycle.ts";
 import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { FlowproofError } from "../diagnostics/diagnostic.ts";
-import { openWebCodegen, type BrowserNavigation, type CodegenBrowser, type CodegenEvent } from "../plugins/builtin.ts";
+import { openCodegenBrowser, type BrowserNavigation, type CodegenBrowser, type CodegenEvent } from "../plugins/builtin.ts";
 import { appendStep, navigationStep, portableUrl, stepFor, type CodegenStep, type StepContext } from "./codegen-steps.ts";
 import { renderFlow, writeWhole } from "./codegen-file.ts";
 import { record } from "./record.ts";
@@ -34,6 +35,8 @@ export interface CodegenOptions {
   readonly log?: (line: string) => void;
   /** Show the window (default true); headless is for tests that drive the page over CDP. */
   readonly headed?: boolean;
+  /** The process lifecycle the `--record` recording runs under (the CLI's or the MCP server's). */
+  readonly lifecycle?: Lifecycle;
 }
 
 export interface CodegenResult {
@@ -97,7 +100,7 @@ export class CodegenSession {
     const session = new CodegenSession(options, flowPath, { origin, appUrlVar, secrets: new Map() });
     session.#write();
     try {
-      session.#browser = await openWebCodegen({
+      session.#browser = await openCodegenBrowser({
         url: options.url,
         headed: options.headed ?? true,
         onEvent: (e) => session.#onEvent(e),
@@ -177,7 +180,7 @@ export class CodegenSession {
   async #record(): Promise<NonNullable<CodegenResult["record"]>> {
     const base = this.#options.env ?? process.env;
     const env = { ...base, [this.#ctx.appUrlVar]: base[this.#ctx.appUrlVar] ?? this.#ctx.origin };
-    const r = await recordCaptured(this.flowPath, this.#steps, env, this.#options.log);
+    const r = await recordCaptured(this.flowPath, this.#steps, env, this.#options.log, this.#options.lifecycle);
     if (r.flagged) this.#write();
     return r.record;
   }
@@ -192,9 +195,10 @@ export async function recordCaptured(
   steps: CodegenStep[],
   env: Readonly<Record<string, string | undefined>>,
   log?: (line: string) => void,
+  lifecycle?: Lifecycle,
 ): Promise<{ record: NonNullable<CodegenResult["record"]>; flagged: boolean }> {
   try {
-    const r = await record({ spec: flowPath, env, author: "rules", ...(log ? { log } : {}) });
+    const r = await record({ spec: flowPath, env, author: "rules", ...(log ? { log } : {}), ...(lifecycle ? { lifecycle } : {}) });
     let flagged = false;
     if (!r.ok) {
       const at = r.step_results.findIndex((s) => s.status === "failed");

@@ -3,6 +3,10 @@
 // project-plugins.ts, flow-load.ts, start-url.ts, surface.ts, execution.ts.
 import type { AppDriver } from "../plugins/api.ts";
 import { confinedTo, filePaths } from "../plugins/file-paths.ts";
+import { Lifecycle } from "../plugins/lifecycle.ts";
+
+/** The library passes a lifecycle of the caller's own through here (src/index.ts). */
+export { Lifecycle, type StopRequest } from "../plugins/lifecycle.ts";
 
 export type AuthorMode = "auto" | "rules" | "llm";
 
@@ -31,6 +35,17 @@ export interface CommonOptions {
    * resolve inside it, symlinks followed, or is refused naming the path and the root. Default: anywhere.
    */
   readonly root?: string | readonly string[];
+  /**
+   * The process lifecycle the entry created (the CLI's main, the MCP server): its stop request
+   * ends the run, and it owns every browser, server and child the run starts. A library call
+   * without one runs under a lifecycle of its own, which nothing outside stops.
+   */
+  readonly lifecycle?: Lifecycle;
+}
+
+/** The lifecycle a command runs under: the one its entry passed, else one of the command's own. */
+export function lifecycleOf(options: Pick<CommonOptions, "lifecycle">): Lifecycle {
+  return options.lifecycle ?? new Lifecycle();
 }
 
 /** The run's environment: `options.env` (default process.env), with `--grid` as its FLOWPROOF_GRID_URL and `--browser` as its FLOWPROOF_BROWSER. */

@@ -6,9 +6,15 @@ import { loadFlowText } from "../../test/support/surfaces.ts";
 import type { TraceHeader } from "../trace/schema.ts";
 import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
-import { flowLoadOptions } from "./flow-load.ts";
+import { flowLoadOptions, viewOf } from "./flow-load.ts";
 import { releaseSurface } from "./surface.ts";
 import { navigationTimeoutFromEnv, openExecution, stepTimeoutFromEnv, targetOfFlow, targetOfTrace, watchedStart } from "./execution.ts";
+import { createRunContext } from "./project-plugins.ts";
+import { NO_PLUGINS } from "../plugins/loader.ts";
+import { Lifecycle } from "../plugins/lifecycle.ts";
+
+/** The run context these executions open through: the built-in adapters, a lifecycle of the test's own. */
+const context = createRunContext(NO_PLUGINS, new Lifecycle());
 
 /** The SpecError a call throws. */
 function specError(run: () => unknown): SpecError {
@@ -58,7 +64,7 @@ describe("stepTimeoutFromEnv refusals", () => {
 
 describe("an execution's target: what record writes is what replay opens from", () => {
   const load = (yaml: string) => {
-    const r = loadFlowText("t.flow.yaml", yaml, flowLoadOptions([], [], true));
+    const r = loadFlowText("t.flow.yaml", yaml, flowLoadOptions(viewOf(), true));
     if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join("; "));
     return { ...r.flow, file: "/tmp/t.flow.yaml" };
   };
@@ -108,7 +114,7 @@ describe("openExecution through real Chromium", () => {
       env: { BASE: server.url },
       secrets,
       log: () => undefined,
-      adapters: [],
+      context,
       headed: false,
     });
     try {
@@ -121,7 +127,6 @@ describe("openExecution through real Chromium", () => {
         artifactDir: "/tmp/none",
         controls: { recordingDetail: "off" },
         redaction: [],
-        assertions: [],
         steps: [],
         effects: "strict",
       });
@@ -144,7 +149,7 @@ describe("openExecution through real Chromium", () => {
       env: { BASE: server.url },
       secrets,
       log: () => undefined,
-      adapters: [],
+      context,
       headed: false,
     });
     try {
@@ -198,7 +203,7 @@ describe("openExecution's launch errors", () => {
       env: { SECRET_TOKEN: "tok-4711-canary" },
       secrets,
       log: () => undefined,
-      adapters: [failing],
+      context: createRunContext({ adapters: [failing], assertions: [], files: [] }, new Lifecycle()),
       headed: false,
     }).then(
       () => undefined,
@@ -221,7 +226,7 @@ describe("openExecution's launch errors", () => {
       env: { SECRET_TOKEN: "tok-4711-canary" },
       secrets,
       log: () => undefined,
-      adapters: [failing],
+      context: createRunContext({ adapters: [failing], assertions: [], files: [] }, new Lifecycle()),
       headed: false,
     });
     try {

@@ -4,7 +4,7 @@
 // recorder, the structured steps' context, the effects mode). Record and run both open through
 // openExecution, so they shape the app alike.
 import { dirname } from "node:path";
-import type { AdapterPlugin, AgentTurn, AssertionPlugin, RunMode } from "../plugins/api.ts";
+import type { AgentTurn, AssertionPlugin, RunMode } from "../plugins/api.ts";
 import { redact, redactError, systemClock, type EffectPolicy, type ExecutionContext, type StructuredContext } from "../engine/context.ts";
 import { LeakWatch, leakVariables } from "../engine/secret-scan.ts";
 import type { AppInfo, TraceHeader, TraceStep } from "../trace/schema.ts";
@@ -14,7 +14,7 @@ import type { RunRecorder } from "../recording/recorder.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
 import { msFromEnv } from "../diagnostics/env-number.ts";
 import { flowStem } from "./paths.ts";
-import { assertionKinds } from "./project-plugins.ts";
+import type { RunContext } from "./project-plugins.ts";
 import { resolveStartUrl } from "./start-url.ts";
 import { openSurface, withHeaded, type OpenedSurface } from "./surface.ts";
 import { launchOf, recordedKeys, topFieldNames } from "./launch-config.ts";
@@ -23,7 +23,7 @@ import { surfaceCatalog } from "./project-plugins.ts";
 import type { SurfaceCatalog } from "../spec/surface-kinds.ts";
 import { SessionPool, sharesBrowser } from "./session-pool.ts";
 import { createRecorder, frameSecrets } from "./recording.ts";
-import { processLifecycle, type StopRequest } from "../plugins/lifecycle.ts";
+import type { StopRequest } from "../plugins/lifecycle.ts";
 import { filePaths } from "../plugins/file-paths.ts";
 
 /**
@@ -50,7 +50,8 @@ export function structuredContext(options: {
   readonly flowPath: string;
   readonly mode: RunMode;
   readonly artifactDir: string;
-  readonly assertions: readonly AssertionPlugin[];
+  /** The run's assertion kinds by step key (its RunContext's). */
+  readonly assertions: ReadonlyMap<string, AssertionPlugin>;
   readonly steps: readonly TraceStep[];
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly secrets: Map<string, string>;
@@ -58,7 +59,7 @@ export function structuredContext(options: {
   readonly prior?: ReadonlyMap<string, readonly AgentTurn[]>;
 }): StructuredContext {
   return {
-    assertions: assertionKinds(options.assertions),
+    assertions: options.assertions,
     mode: options.mode,
     baseDir: dirname(options.flowPath),
     flowStem: flowStem(options.flowPath),
@@ -130,8 +131,8 @@ export interface OpenExecutionOptions {
   /** Gains every value resolved on the way (start URLs, session values, passwords), so every message redacts them. */
   readonly secrets: Map<string, string>;
   readonly log: (line: string) => void;
-  /** The project's adapter plugins. */
-  readonly adapters: readonly AdapterPlugin[];
+  /** The run's context: its adapters, app kinds and assertion kinds, and the lifecycle that stops it. */
+  readonly context: RunContext;
   /** Show the browser window. */
   readonly headed: boolean;
   /** A suite run's shared sessions (one browser per run); default: a session of this execution's own. */
@@ -162,7 +163,6 @@ export interface OpenedExecution {
     readonly artifactDir: string;
     readonly controls: RecordingControls;
     readonly redaction: readonly unknown[];
-    readonly assertions: readonly AssertionPlugin[];
     readonly steps: readonly TraceStep[];
     readonly effects: EffectPolicy;
     /** `heal` of an agent flow: the recorded cassettes, by step id. */
@@ -177,7 +177,8 @@ export interface OpenedExecution {
  */
 export async function openExecution(options: OpenExecutionOptions): Promise<OpenedExecution> {
   const { flow, target, env, secrets, log, headed } = options;
-  const catalog = surfaceCatalog(options.adapters);
+  const { context } = options;
+  const catalog = context.catalog;
   const navigationMs = navigationTimeoutFromEnv(env);
   const rawUrl = target.app.url;
   const paths = filePaths();
@@ -201,7 +202,7 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
     const entries = surfaceEntries(apps, { top: target.top, spec: flow.apps ?? {}, sharedSpec: flow.keys }, catalog, resolving);
     multi = openMultiSurface(
       entries,
-      (e, launch) => launching(pool.open(e.kind, flow.file, log, options.adapters, withHeaded(launch.config, headed), { ...extras, ...launch.context })),
+      (e, launch) => launching(pool.open(e.kind, flow.file, log, context, withHeaded(launch.config, headed), { ...extras, ...launch.context })),
       () => (pool === options.pool ? Promise.resolve() : pool.close()),
       navigationMs,
     );
@@ -213,8 +214,8 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
     const config = withHeaded(launch.config, headed);
     surface = await launching(
       options.pool
-        ? options.pool.open(target.app.adapter, flow.file, log, options.adapters, config, { ...extras, ...launch.context })
-        : openSurface(target.app.adapter, flow.file, log, options.adapters, config, { ...extras, ...launch.context }),
+        ? options.pool.open(target.app.adapter, flow.file, log, context, config, { ...extras, ...launch.context })
+        : openSurface(target.app.adapter, flow.file, log, context, config, { ...extras, ...launch.context }),
     );
   }
   const set = multi?.set;
@@ -231,7 +232,7 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
       const opening = multi ? multi.start(first) : surface.driver.navigate(startUrl, navigationMs);
       return url === undefined || url === "about:blank"
         ? opening
-        : watchedStart(opening, { url, boundMs: navigationMs, log, secrets, stop: processLifecycle.signal });
+        : watchedStart(opening, { url, boundMs: navigationMs, log, secrets, stop: context.lifecycle.signal });
     },
     activate: async (name) => {
       if (set && name !== undefined) await set.activate(name, captures);
@@ -242,7 +243,7 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
         flowPath: flow.file,
         mode: b.mode,
         artifactDir: b.artifactDir,
-        assertions: b.assertions,
+        assertions: context.assertions,
         steps: b.steps,
         env,
         secrets,
@@ -262,6 +263,10 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
         paths,
         structured,
         effects: { mode: b.mode, policy: b.effects },
+        // Read when a step asks: inside one MCP tool call, the lifecycle's signal is that call's own.
+        get stop() {
+          return context.lifecycle.signal;
+        },
         ...(b.mode === "record" ? { learned: new Map<string, Readonly<Record<string, unknown>>>() } : {}),
       };
       return { recorder, structured, ctx };

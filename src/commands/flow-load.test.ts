@@ -4,6 +4,8 @@ import { flowYaml, tmpProject, type TmpProject } from "../../test/support/tmp-pr
 import { findSuiteFile, loadFlowFile, loadFlowForReplay, readFlowFile } from "./flow-load.ts";
 import { confinedTo } from "../plugins/file-paths.ts";
 import { join } from "node:path";
+import { runContextsOf } from "./project-plugins.ts";
+import { Lifecycle } from "../plugins/lifecycle.ts";
 
 /** The SpecError a call throws. */
 function specError(run: () => unknown): SpecError {
@@ -85,9 +87,10 @@ describe("loadFlowForReplay", () => {
       );
       const spec = p.write("f.flow.yaml", `${flowYaml("F", "http://127.0.0.1:9/", ["Greet Ada politely"])}  - assert_m:\n      v: x\n`);
       expect(() => loadFlowFile(spec)).toThrow(SpecError);
-      const { flow, plugins } = await loadFlowForReplay(spec, {});
+      const { flow, context } = await loadFlowForReplay(spec, runContextsOf({}, new Lifecycle()));
       expect(flow.steps.map((s) => s.form)).toEqual(["plain", "structured"]);
-      expect(plugins.assertions.map((a) => a.key)).toEqual(["assert_m"]);
+      expect(context.plugins.assertions.map((a) => a.key)).toEqual(["assert_m"]);
+      expect(context.assertions.has("assert_m")).toBe(true);
     } finally {
       p.remove();
     }

@@ -5,14 +5,13 @@ import { dirname, join, resolve } from "node:path";
 import { loadFlowText, type Flow, type FlowSuiteDefaults, type LoadOptions } from "../spec/flow.ts";
 import { loadSuiteText, type SuiteConfig } from "../spec/suite.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
-import type { AdapterPlugin, AssertionPlugin } from "../plugins/api.ts";
 import type { StructuredKind } from "../spec/structured.ts";
 import type { LoadedPlugins } from "../plugins/loader.ts";
 import { planSteps } from "../engine/plan.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
 import { displayPath } from "./paths.ts";
 import { filePaths } from "../plugins/file-paths.ts";
-import { assertionKinds, loadPluginsFor, surfaceCatalog } from "./project-plugins.ts";
+import { assertionKinds, surfaceCatalog, type RunContext } from "./project-plugins.ts";
 
 export function readFlowFile(spec: string): { path: string; text: string } {
   const path = resolve(spec);
@@ -22,16 +21,19 @@ export function readFlowFile(spec: string): { path: string; text: string } {
   return { path, text: readFileSync(path, "utf8") };
 }
 
-/** How a flow file loads: the project's adapters and assertion kinds, and whether plain steps must parse as rules. */
-export function flowLoadOptions(
-  adapters: readonly AdapterPlugin[],
-  assertions: readonly AssertionPlugin[],
-  plainStepsAreRules: boolean,
-  suite?: FlowSuiteDefaults,
-): LoadOptions {
-  const structuredKinds = new Map<string, StructuredKind>([...assertionKinds(assertions)].map(([k, a]) => [k, a as StructuredKind]));
+/** What loading a flow needs of a run's context: its app kinds and assertion kinds. */
+export type PluginView = Pick<RunContext, "catalog" | "assertions">;
+
+/** The view of a command that loads flows and opens nothing (validate, reseal): of `plugins`, default the built-ins only. */
+export function viewOf(plugins?: Pick<LoadedPlugins, "adapters" | "assertions">): PluginView {
+  return { catalog: surfaceCatalog(plugins?.adapters), assertions: assertionKinds(plugins?.assertions) };
+}
+
+/** How a flow file loads: the run's app kinds and assertion kinds (`view`), and whether plain steps must parse as rules. */
+export function flowLoadOptions(view: PluginView, plainStepsAreRules: boolean, suite?: FlowSuiteDefaults): LoadOptions {
+  const structuredKinds = new Map<string, StructuredKind>([...view.assertions].map(([k, a]) => [k, a as StructuredKind]));
   // An adapter's `platforms` are checked at load against the platform this process runs on.
-  return { plainStepsAreRules, catalog: surfaceCatalog(adapters), structuredKinds, ...(suite ? { suite } : {}), platform: process.platform };
+  return { plainStepsAreRules, catalog: view.catalog, structuredKinds, ...(suite ? { suite } : {}), platform: process.platform };
 }
 
 /** The nearest `suite.yaml` at or above `start` (a directory), or undefined; a confined run looks no higher than its root. */
@@ -80,21 +82,15 @@ export function governingSuiteDefaults(flowPath: string): FlowSuiteDefaults | un
 }
 
 /**
- * Loads and validates a flow; every problem of the file is reported together. `adapters`: the
- * project's adapter plugins; `assertions`: the project's assertion plugins;
+ * Loads and validates a flow; every problem of the file is reported together. `view`: the run's
+ * app kinds and assertion kinds (its RunContext; default: the built-ins only);
  * `plainStepsAreRules`: false when a model authors plain steps (or a replay reads the trace).
  */
-export function loadFlowFile(
-  spec: string,
-  adapters: readonly AdapterPlugin[] = [],
-  assertions: readonly AssertionPlugin[] = [],
-  plainStepsAreRules = true,
-  suite?: FlowSuiteDefaults,
-): Flow {
+export function loadFlowFile(spec: string, view: PluginView = viewOf(), plainStepsAreRules = true, suite?: FlowSuiteDefaults): Flow {
   const { path, text } = readFlowFile(spec);
   // The governing suite's defaults, when the caller did not pass the ones it already loaded.
   const defaults = suite ?? governingSuiteDefaults(path);
-  const result = loadFlowText(displayPath(path), text, flowLoadOptions(adapters, assertions, plainStepsAreRules, defaults));
+  const result = loadFlowText(displayPath(path), text, flowLoadOptions(view, plainStepsAreRules, defaults));
   if (!result.ok) {
     // Report the forms this version cannot run together with the parse problems, in file order.
     const plan = planSteps(result.steps, DEFAULT_STEP_TIMEOUT_MS);
@@ -105,19 +101,20 @@ export function loadFlowFile(
   return { ...result.flow, file: path };
 }
 
-/** A flow loaded for replay, with the project's plugins it was loaded with. */
+/** A flow loaded for replay, with the run context (the project's plugins) it was loaded with. */
 export interface ReplayFlow {
   readonly flow: Flow;
-  readonly plugins: LoadedPlugins;
+  readonly context: RunContext;
 }
 
 /**
- * Loads a flow the way replay reads it, once per run: with the project's plugins (their app
- * kinds and assertions) and plain steps as intent, never re-parsed under the rules grammar
- * (replay reads the trace; a model-authored flow's plain steps are not rules text).
+ * Loads a flow the way replay reads it, once per run: with the run's context (the project's
+ * plugins, their app kinds and assertions; `contextFor` gives it for the flow file) and plain
+ * steps as intent, never re-parsed under the rules grammar (replay reads the trace; a
+ * model-authored flow's plain steps are not rules text).
  */
-export async function loadFlowForReplay(spec: string, env: Readonly<Record<string, string | undefined>>, suite?: FlowSuiteDefaults): Promise<ReplayFlow> {
-  const plugins = await loadPluginsFor(spec, env);
-  const flow = loadFlowFile(spec, plugins.adapters, plugins.assertions, false, suite);
-  return { flow, plugins };
+export async function loadFlowForReplay(spec: string, contextFor: (spec: string) => Promise<RunContext>, suite?: FlowSuiteDefaults): Promise<ReplayFlow> {
+  const context = await contextFor(spec);
+  const flow = loadFlowFile(spec, context, false, suite);
+  return { flow, context };
 }

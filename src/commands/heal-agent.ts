@@ -10,6 +10,7 @@ import { agentHealHtml, type AgentHealRun } from "../report/agent-heal-html.ts";
 import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import { displayPath } from "./paths.ts";
 import { recordInSuite, type RoutingEntry } from "./record.ts";
+import type { RunContext } from "./project-plugins.ts";
 import type { FlowSuite } from "./suite-context.ts";
 
 /** An agent run whose conversation changed, as the heal report lists it. */
@@ -62,13 +63,14 @@ export async function healAgentFlow(
   name: string,
   old: Trace,
   paths: AgentHealPaths,
+  context: RunContext,
 ): Promise<AgentHealResult> {
   const { tracePath, proposedPath, htmlPath } = paths;
   const prior = priorCassettes(old);
   log(
     `heal: re-recording the agent run${prior.size === 1 ? "" : "s"} of ${displayPath(options.spec)} from the first turn that no longer matches the recording`,
   );
-  const rec = await recordInSuite({ spec: options.spec, out: proposedPath, log, env: suite.env, prior }, suite);
+  const rec = await recordInSuite({ spec: options.spec, out: proposedPath, log, env: suite.env, prior, lifecycle: context.lifecycle }, suite, context);
   if (!rec.ok || !rec.trace_path)
     return { ok: false, name, trace_path: tracePath, error: `the flow could not be re-recorded: ${rec.error ?? "unknown error"}` };
   const runs: AgentHealRun[] = [];

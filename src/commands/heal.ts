@@ -2,7 +2,7 @@
 // diffs it against the trace by position (intent, action, surface, selectors) and writes the
 // review page `<stem>.heal.html`. Never touches the trace without `apply`. Never prints. The
 // governing suite.yaml applies as it does to record.
-import { envOf } from "./common.ts";
+import { envOf, lifecycleOf } from "./common.ts";
 import { existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { readTraceFile, type Trace } from "../trace/read.ts";
@@ -15,7 +15,7 @@ import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import type { Clarification } from "../authoring/clarification.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
 import { loadFlowFile } from "./flow-load.ts";
-import { loadPluginsFor } from "./project-plugins.ts";
+import { createRunContext, loadPluginsFor } from "./project-plugins.ts";
 import { withinRoot, type AuthorMode, type CommonOptions } from "./common.ts";
 import { recordInSuite, type RoutingEntry } from "./record.ts";
 import { suiteOfFlow, withSuiteServer, type FlowSuite } from "./suite-context.ts";
@@ -74,13 +74,14 @@ export function heal(options: HealOptions): Promise<HealResult> {
   return withinRoot(options.root, { "the flow": options.spec, "the trace": options.trace }, () => {
     const log = options.log ?? (() => undefined);
     const suite = suiteOfFlow(options.spec, envOf(options), log);
-    return withSuiteServer(suite, log, () => healInSuite(options, suite, log));
+    const lifecycle = lifecycleOf(options);
+    return withSuiteServer(suite, log, () => healInSuite({ ...options, lifecycle }, suite, log), lifecycle);
   });
 }
 
 async function healInSuite(options: HealOptions, suite: FlowSuite, log: (line: string) => void): Promise<HealResult> {
-  const plugins = await loadPluginsFor(options.spec, suite.env);
-  const flow = loadFlowFile(options.spec, plugins.adapters, plugins.assertions, false, suite.defaults);
+  const context = createRunContext(await loadPluginsFor(options.spec, suite.env), lifecycleOf(options));
+  const flow = loadFlowFile(options.spec, context, false, suite.defaults);
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
   const policy = sealPolicy(suite.env, options.allowUnsealed);
   const old = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath), policy);
@@ -88,7 +89,8 @@ async function healInSuite(options: HealOptions, suite: FlowSuite, log: (line: s
   const proposedPath = sibling(tracePath, flow.file, "proposed.jsonl");
   const htmlPath = sibling(tracePath, flow.file, "heal.html");
   // An agent flow is re-recorded from each run's first diverging turn, not from scratch.
-  if (old.steps.some((s) => s.action.type === "agent_run")) return healAgentFlow(options, suite, log, flow.name, old, { tracePath, proposedPath, htmlPath });
+  if (old.steps.some((s) => s.action.type === "agent_run"))
+    return healAgentFlow(options, suite, log, flow.name, old, { tracePath, proposedPath, htmlPath }, context);
   log(`heal: re-recording ${displayPath(flow.file)} against the live app`);
   const rec = await recordInSuite(
     {
@@ -98,8 +100,10 @@ async function healInSuite(options: HealOptions, suite: FlowSuite, log: (line: s
       env: suite.env,
       ...(options.author ? { author: options.author } : {}),
       ...(options.model ? { model: options.model } : {}),
+      lifecycle: context.lifecycle,
     },
     suite,
+    context,
   );
   if (!rec.ok || !rec.trace_path) {
     return {

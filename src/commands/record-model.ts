@@ -4,10 +4,9 @@
 import { clarification, type Clarification } from "../authoring/clarification.ts";
 import { createModelClient, resolveProvider, type ModelClient } from "../authoring/provider.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
-import type { AdapterPlugin, AssertionPlugin } from "../plugins/api.ts";
 import { loadFlowText } from "../spec/flow.ts";
 import type { AuthorMode } from "./common.ts";
-import { flowLoadOptions, governingSuiteDefaults, readFlowFile } from "./flow-load.ts";
+import { flowLoadOptions, governingSuiteDefaults, readFlowFile, type PluginView } from "./flow-load.ts";
 import { displayPath } from "./paths.ts";
 import type { SuiteDefaults } from "./suite-context.ts";
 
@@ -45,16 +44,10 @@ export function authoringClient(
 }
 
 /** The clarification for plain steps the rules grammar cannot read when no model is configured; undefined when other problems exist. */
-export function noModelClarification(
-  spec: string,
-  adapters: readonly AdapterPlugin[],
-  assertions: readonly AssertionPlugin[],
-  defaults: SuiteDefaults | undefined,
-  error: SpecError,
-): Clarification | undefined {
+export function noModelClarification(spec: string, view: PluginView, defaults: SuiteDefaults | undefined, error: SpecError): Clarification | undefined {
   const { path, text } = readFlowFile(spec);
   // The suite the flow was just loaded with, found again only when the caller gave none (as loadFlowFile does).
-  const loaded = loadFlowText(displayPath(path), text, flowLoadOptions(adapters, assertions, false, defaults ?? governingSuiteDefaults(path)));
+  const loaded = loadFlowText(displayPath(path), text, flowLoadOptions(view, false, defaults ?? governingSuiteDefaults(path)));
   if (!loaded.ok) return undefined;
   const plainAt = (line: number | undefined) => loaded.flow.steps.find((s) => s.form === "plain" && s.span.line === line);
   const first = error.diagnostics[0];

@@ -20,11 +20,11 @@ import { FLOWPROOF_VERSION } from "../version.ts";
 import type { AgentTurn } from "../plugins/api.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
 import { ranOnOf, releaseSurface } from "./surface.ts";
-import { loadFlowFile } from "./flow-load.ts";
+import { loadFlowFile, loadFlowForReplay } from "./flow-load.ts";
 import { openExecution, stepTimeoutFromEnv, targetOfFlow } from "./execution.ts";
-import { loadPluginsFor, surfaceCatalog } from "./project-plugins.ts";
+import { createRunContext, loadPluginsFor, type RunContext } from "./project-plugins.ts";
 import { assertRecordedFacts } from "./header-blocks.ts";
-import { headedFor, withinRoot, type AuthorMode, type CommonOptions, envOf } from "./common.ts";
+import { headedFor, lifecycleOf, withinRoot, type AuthorMode, type CommonOptions, envOf } from "./common.ts";
 import { resolveControls, RECORDING_FORMAT, type RecordingControls } from "../recording/controls.ts";
 import { recorderObserver, recordingReport, stepsWithRanges, withTimeline } from "./recording.ts";
 import { readTraceFile } from "../trace/read.ts";
@@ -77,19 +77,24 @@ export function record(options: RecordOptions): Promise<RecordResult> {
   return withinRoot(options.root, { "the flow": options.spec, "the trace": options.out }, () => {
     const log = options.log ?? (() => undefined);
     const suite = suiteOfFlow(options.spec, envOf(options), log);
-    return withSuiteServer(suite, log, () => recordInSuite(options, suite));
+    const lifecycle = lifecycleOf(options);
+    return withSuiteServer(suite, log, () => recordInSuite({ ...options, lifecycle }, suite), lifecycle);
   });
 }
 
 /**
  * Records the flow in a suite already prepared (its server answering): the recording between the
  * suite's hooks, and a `verify` replay between them again, as every replay runs. A failing hook
- * fails the recording (`ok: false`, the hook named); a trace already written stays.
+ * fails the recording (`ok: false`, the hook named); a trace already written stays. `context`: the
+ * run's, when the caller built it (heal); else the project's plugins are loaded and viewed once
+ * here, for the recording and its verify replay both.
  */
-export async function recordInSuite(options: RecordOptions, suite: FlowSuite): Promise<RecordResult> {
+export async function recordInSuite(options: RecordOptions, suite: FlowSuite, given?: RunContext): Promise<RecordResult> {
   const log = options.log ?? (() => undefined);
   const spec = resolve(options.spec);
-  const recorded = await withSuiteHooks(suite, spec, log, () => recordFlow({ ...options, env: suite.env }, suite.defaults));
+  const context = given ?? createRunContext(await loadPluginsFor(options.spec, suite.env), lifecycleOf(options));
+  const { lifecycle } = context;
+  const recorded = await withSuiteHooks(suite, spec, log, () => recordFlow({ ...options, env: suite.env }, suite.defaults, context), lifecycle);
   if (!recorded.ran) return notRecorded(recorded.hookError);
   const result = recorded.value;
   if (recorded.hookError !== undefined)
@@ -97,16 +102,23 @@ export async function recordInSuite(options: RecordOptions, suite: FlowSuite): P
   if (!options.verify || !result.ok || !result.trace_path) return result;
   const tracePath = result.trace_path;
   log("verify: replaying the fresh trace once");
-  const replayed = await withSuiteHooks(suite, spec, log, () =>
-    run({
-      spec: options.spec,
-      trace: tracePath,
-      env: suite.env,
-      log,
-      recordingDetail: "off",
-      ...(options.pool ? { pool: options.pool } : {}),
-      ...(suite.defaults ? { suiteDefaults: suite.defaults } : {}),
-    }),
+  const replayed = await withSuiteHooks(
+    suite,
+    spec,
+    log,
+    async () =>
+      run({
+        spec: options.spec,
+        trace: tracePath,
+        env: suite.env,
+        log,
+        recordingDetail: "off",
+        lifecycle,
+        loaded: await loadFlowForReplay(options.spec, async () => context, suite.defaults),
+        ...(options.pool ? { pool: options.pool } : {}),
+        ...(suite.defaults ? { suiteDefaults: suite.defaults } : {}),
+      }),
+    lifecycle,
   );
   const kept = `the trace was kept at ${displayPath(tracePath)} as evidence for heal`;
   if (!replayed.ran || replayed.hookError !== undefined)
@@ -126,23 +138,19 @@ export async function recordInSuite(options: RecordOptions, suite: FlowSuite): P
  * Performs the flow once and writes its trace, in the environment and with the suite defaults
  * given: the suite itself (hooks, server, env_from) is its caller's. `verify` is its caller's too.
  */
-async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | undefined): Promise<RecordResult> {
+async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | undefined, context: RunContext): Promise<RecordResult> {
   const env = envOf(options);
   const log = options.log ?? (() => undefined);
   const author = options.author ?? "auto";
   const client = authoringClient(author, options.model, env);
   const useModel = author !== "rules" && client !== undefined;
-  const plugins = await loadPluginsFor(options.spec, env);
   let flow: Flow;
   try {
-    flow = loadFlowFile(options.spec, plugins.adapters, plugins.assertions, !useModel, defaults);
+    flow = loadFlowFile(options.spec, context, !useModel, defaults);
   } catch (error) {
     // Auto mode without a model: a plain step the rules grammar cannot read is a question for the
     // author (stage no_model), not a broken file — unless something else in the file is wrong too.
-    const c =
-      author === "auto" && !useModel && error instanceof SpecError
-        ? noModelClarification(options.spec, plugins.adapters, plugins.assertions, defaults, error)
-        : undefined;
+    const c = author === "auto" && !useModel && error instanceof SpecError ? noModelClarification(options.spec, context, defaults, error) : undefined;
     if (!c) throw error;
     return clarificationRecord(c, [NO_MODEL_WARNING]);
   }
@@ -183,9 +191,9 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
 
   const secrets = new Map<string, string>();
   // The header fields record writes are the ones the surface opens from, exactly as a replay will.
-  const catalog = surfaceCatalog(plugins.adapters);
+  const catalog = context.catalog;
   const target = targetOfFlow(flow, catalog);
-  const execution = await openExecution({ flow, target, env, secrets, log, adapters: plugins.adapters, headed: headedFor(options, env), pool: options.pool });
+  const execution = await openExecution({ flow, target, env, secrets, log, context, headed: headedFor(options, env), pool: options.pool });
   const surface = execution.surface;
   let authoring: AuthoringSession | undefined;
   const fail = (partial: Partial<RecordResult> & { error: string }): RecordResult => ({
@@ -211,7 +219,6 @@ async function recordFlow(options: RecordOptions, defaults: SuiteDefaults | unde
       artifactDir: bundleRoot,
       controls: options,
       redaction: flow.redact ?? [],
-      assertions: plugins.assertions,
       steps: plan.steps,
       effects: flow.effects ?? "on",
       ...(options.prior ? { prior: options.prior } : {}),

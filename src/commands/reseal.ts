@@ -8,8 +8,8 @@ import { readTraceFile } from "../trace/read.ts";
 import { checkSeal, sealKind, traceKey, TRACE_KEY_VAR, type SealKind } from "../trace/seal.ts";
 import { writeTraceFile } from "../trace/write.ts";
 import { defaultTracePath, displayPath } from "./paths.ts";
-import { loadFlowForReplay } from "./flow-load.ts";
-import { surfaceCatalog } from "./project-plugins.ts";
+import { loadFlowFile, viewOf } from "./flow-load.ts";
+import { loadPluginsFor } from "./project-plugins.ts";
 import { checkTraceAgreement } from "./trace-agreement.ts";
 import { checkTraceIdentity, staleness } from "./run.ts";
 
@@ -32,7 +32,9 @@ export interface ResealResult {
 export async function resealTrace(options: ResealOptions): Promise<ResealResult> {
   const env = options.env ?? process.env;
   const key = traceKey(env);
-  const { flow, plugins } = await loadFlowForReplay(options.spec, env);
+  const plugins = await loadPluginsFor(options.spec, env);
+  const view = viewOf(plugins);
+  const flow = loadFlowFile(options.spec, view, false);
   const tracePath = resolve(options.trace ?? defaultTracePath(flow.file));
   const label = displayPath(tracePath);
   // Read as it is: a seal it has must match its text (parseTrace), whatever the policy.
@@ -56,7 +58,7 @@ export async function resealTrace(options: ResealOptions): Promise<ResealResult>
       }),
     );
   }
-  checkTraceAgreement(trace.header, tracePath, flow, surfaceCatalog(plugins.adapters));
+  checkTraceAgreement(trace.header, tracePath, flow, view.catalog);
   writeTraceFile(tracePath, trace.header, trace.steps, key);
   return { trace_path: tracePath, was, now: key !== undefined ? "signed" : "sealed" };
 }

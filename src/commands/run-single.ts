@@ -2,13 +2,14 @@
 // would in the suite run — min_version, env_from, env, server, before_each/after_each hooks,
 // browser defaults and identities — so a flow behaves the same alone as in its suite; and every
 // run leaves a run record for `flowproof audit`. Never prints: progress goes to `log`.
-import { envOf } from "./common.ts";
+import { envOf, lifecycleOf } from "./common.ts";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { existsSync } from "node:fs";
 import { run, type RunOptions, type RunResult } from "./run.ts";
 import { withinRoot } from "./common.ts";
 import { displayPath, defaultTracePath, flowStem } from "./paths.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
+import { runContextsOf } from "./project-plugins.ts";
 import type { Flow } from "../spec/flow.ts";
 import { suiteOfFlow, withSuiteHooks, withSuiteServer } from "./suite-context.ts";
 import { createRecordDir, logPruned, pruneRecords, runsRoot, writeRecord } from "./run-records.ts";
@@ -44,44 +45,56 @@ async function runInSuiteConfined(options: SingleRunOptions): Promise<SingleRunR
   const env = suite.env;
   // The flow is loaded once, as replay reads it, and handed to the run and to its run record.
   let loaded: ReplayFlow | undefined;
-  const result = await withSuiteServer(suite, log, async (): Promise<RunResult> => {
-    let loadError: { error: unknown } | undefined;
-    try {
-      loaded = options.loaded ?? (await loadFlowForReplay(specPath, env, suite.defaults));
-    } catch (error) {
-      loadError = { error };
-    }
-    // after_each always runs, also when the flow could not start (a missing trace, a bad spec).
-    const hooked = await withSuiteHooks(suite, specPath, log, async () => {
-      if (loadError) throw loadError.error;
-      // --retries: a failed flow (a verdict, not an error) runs again in a fresh context.
-      const retries = options.retries ?? 0;
-      const repeats: RunResult[] = [];
-      for (let attempt = 1; ; attempt++) {
-        const ran = await run({ ...options, env, ...(loaded ? { loaded } : {}), ...(suite.defaults ? { suiteDefaults: suite.defaults } : {}) });
-        // Repeats (`--repeat-each`) and retries never mix (checkRepeatOptions): only repeats are combined.
-        if ((options.repeatEach ?? 1) > 1) repeats.push(ran);
-        if (repeats.length > 0 && repeats.length < (options.repeatEach ?? 1)) {
-          log(`  repeat ${repeats.length}/${options.repeatEach} ${ran.report.outcome} ${ran.report.name}`);
-          continue;
-        }
-        if (repeats.length > 1) return repeated(repeats);
-        if (ran.report.outcome !== "failed" || attempt > retries) return ran;
-        log(`  retry ${attempt}/${retries} ${ran.report.name}`);
+  const lifecycle = lifecycleOf(options);
+  const result = await withSuiteServer(
+    suite,
+    log,
+    async (): Promise<RunResult> => {
+      let loadError: { error: unknown } | undefined;
+      try {
+        loaded = options.loaded ?? (await loadFlowForReplay(specPath, runContextsOf(env, lifecycle), suite.defaults));
+      } catch (error) {
+        loadError = { error };
       }
-    });
-    if (hooked.hookError === undefined) return hooked.value;
-    const ran = hooked.ran ? hooked.value : undefined;
-    const report = erroredReport(
-      loaded?.flow.name ?? flowStem(specPath),
-      displayPath(specPath),
-      displayPath(options.trace ?? defaultTracePath(specPath)),
-      hooked.hookError,
-    );
-    const dir = ran?.run_dir ?? createRunDir(dirname(specPath), new Date());
-    const paths = writeRunBundle(dir, report);
-    return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings: ran?.warnings ?? [] };
-  });
+      // after_each always runs, also when the flow could not start (a missing trace, a bad spec).
+      const hooked = await withSuiteHooks(
+        suite,
+        specPath,
+        log,
+        async () => {
+          if (loadError) throw loadError.error;
+          // --retries: a failed flow (a verdict, not an error) runs again in a fresh context.
+          const retries = options.retries ?? 0;
+          const repeats: RunResult[] = [];
+          for (let attempt = 1; ; attempt++) {
+            const ran = await run({ ...options, env, lifecycle, ...(loaded ? { loaded } : {}), ...(suite.defaults ? { suiteDefaults: suite.defaults } : {}) });
+            // Repeats (`--repeat-each`) and retries never mix (checkRepeatOptions): only repeats are combined.
+            if ((options.repeatEach ?? 1) > 1) repeats.push(ran);
+            if (repeats.length > 0 && repeats.length < (options.repeatEach ?? 1)) {
+              log(`  repeat ${repeats.length}/${options.repeatEach} ${ran.report.outcome} ${ran.report.name}`);
+              continue;
+            }
+            if (repeats.length > 1) return repeated(repeats);
+            if (ran.report.outcome !== "failed" || attempt > retries) return ran;
+            log(`  retry ${attempt}/${retries} ${ran.report.name}`);
+          }
+        },
+        lifecycle,
+      );
+      if (hooked.hookError === undefined) return hooked.value;
+      const ran = hooked.ran ? hooked.value : undefined;
+      const report = erroredReport(
+        loaded?.flow.name ?? flowStem(specPath),
+        displayPath(specPath),
+        displayPath(options.trace ?? defaultTracePath(specPath)),
+        hooked.hookError,
+      );
+      const dir = ran?.run_dir ?? createRunDir(dirname(specPath), new Date());
+      const paths = writeRunBundle(dir, report);
+      return { report, report_path: paths.result, run_dir: dir, junit_path: paths.junit, html_path: paths.html, warnings: ran?.warnings ?? [] };
+    },
+    lifecycle,
+  );
   const record_path = writeSingleRecord(suite.ctx?.dir ?? dirname(specPath), specPath, loaded?.flow, result, log);
   return { ...result, ...(suite.file ? { suite_file: suite.file } : {}), ...(record_path ? { record_path } : {}) };
 }

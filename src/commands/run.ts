@@ -13,7 +13,7 @@ import { executeSteps, reportLines, type StepResult } from "../engine/loop.ts";
 import { systemClock, redact } from "../engine/context.ts";
 import { UnresolvedReferenceError } from "../engine/templates.ts";
 import { AdapterUnavailableError } from "../plugins/api.ts";
-import { processLifecycle } from "../plugins/lifecycle.ts";
+import type { Lifecycle } from "../plugins/lifecycle.ts";
 import { OutputError } from "../diagnostics/atomic-write.ts";
 import type { RunOutcome, RunReport } from "../report/schema.ts";
 import { createRunDir, writeRunBundle } from "../report/bundle.ts";
@@ -22,9 +22,9 @@ import { defaultTracePath, displayPath } from "./paths.ts";
 import { ranOnOf, releaseSurface, type OpenedSurface } from "./surface.ts";
 import { openExecution, targetOfTrace } from "./execution.ts";
 import { assertHeaderBlocks } from "./header-blocks.ts";
-import { surfaceCatalog } from "./project-plugins.ts";
+import { runContextsOf } from "./project-plugins.ts";
 import { loadFlowForReplay, type ReplayFlow } from "./flow-load.ts";
-import { headedFor, withinRoot, type CommonOptions, envOf } from "./common.ts";
+import { headedFor, lifecycleOf, withinRoot, type CommonOptions, envOf } from "./common.ts";
 import type { RecordingControls } from "../recording/controls.ts";
 import type { RecordingReport } from "../report/schema.ts";
 import { recorderObserver, recordingReport, withTimeline } from "./recording.ts";
@@ -44,7 +44,7 @@ export interface RunOptions extends CommonOptions, RecordingControls {
   readonly runDir?: string;
   /** The governing suite's `browser` defaults and `identities`, passed through for the flow's own keys. */
   readonly suiteDefaults?: SuiteDefaults;
-  /** The flow and plugins the caller already loaded (`loadFlowForReplay`), so the flow is read once per run. */
+  /** The flow and run context the caller already loaded (`loadFlowForReplay`), so the flow is read and its plugins are viewed once per run. */
   readonly loaded?: ReplayFlow;
   /** `--allow-unsealed`: replay a trace without a whole-trace seal (written by an older flowproof); also FLOWPROOF_ALLOW_UNSEALED=1. */
   readonly allowUnsealed?: boolean;
@@ -79,7 +79,7 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
   const log = options.log ?? (() => undefined);
   // Replay reads the trace, not the step text: plain steps need not parse under the rules grammar
   // (a model-authored flow's steps are intent).
-  const { flow, plugins } = options.loaded ?? (await loadFlowForReplay(options.spec, env, options.suiteDefaults));
+  const { flow, context } = options.loaded ?? (await loadFlowForReplay(options.spec, runContextsOf(env, lifecycleOf(options)), options.suiteDefaults));
   const unmet = unmetGate(flow.skip_unless_env, env);
   if (unmet.length > 0) {
     const reason = `skip_unless_env: ${unmet.join(", ")} ${unmet.length === 1 ? "is" : "are"} not set`;
@@ -95,7 +95,7 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
   const trace: Trace = readTraceFile(tracePath, displayPath(flow.file), displayPath(tracePath), sealPolicy(env, options.allowUnsealed));
   checkTraceIdentity(trace.header, tracePath, flow);
   // Every adapter block of the header is checked against its adapter's own schema before anything opens from it.
-  const catalog = surfaceCatalog(plugins.adapters);
+  const catalog = context.catalog;
   assertHeaderBlocks(trace.header, catalog);
   const stale = staleness(trace.header, flow);
   // A flow that changed since recording is stale (never a pass); one that did not must agree with its trace's header.
@@ -123,7 +123,7 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
       env,
       secrets,
       log,
-      adapters: plugins.adapters,
+      context,
       headed: headedFor(options, env),
       pool: options.pool,
     });
@@ -143,7 +143,6 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
           artifactDir: dir,
           controls: options,
           redaction: trace.header.redaction ?? [],
-          assertions: plugins.assertions,
           steps: trace.steps,
           effects: trace.header.effects ?? "on",
         });
@@ -189,7 +188,7 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
       // The run's frames could not be written (a full disk): say so, with what to do, not as a driver fault.
       error = e.message;
       errorHint = e.diagnostics[0]?.hint;
-    } else if (processLifecycle.signal.aborted && e instanceof Error) {
+    } else if (context.lifecycle.signal.aborted && e instanceof Error) {
       // Stopping: no browser opens any more, and that is the reason, not a driver fault.
       error = e.message;
     } else {
@@ -214,7 +213,7 @@ async function runConfined(options: RunOptions): Promise<RunResult> {
 
   const known = knownFailure(trace.header, trace.steps, results, error, displayPath(flow.file));
   results = known.results;
-  const interrupted = interruptedBy(results, error);
+  const interrupted = interruptedBy(context.lifecycle, results, error);
   const outcome = known.expected
     ? "expected_failure"
     : runOutcome({ steps: results, error, stale: stale !== undefined, interrupted: interrupted !== undefined });
@@ -364,8 +363,8 @@ export function runOutcome(run: {
 }
 
 /** What stopped the process, when it stopped this flow (a step errored as interrupted, or the flow could not start). */
-function interruptedBy(results: readonly StepResult[], error: string | undefined): string | undefined {
-  const request = processLifecycle.stopRequest;
+function interruptedBy(lifecycle: Lifecycle, results: readonly StepResult[], error: string | undefined): string | undefined {
+  const request = lifecycle.stopRequest;
   return request && (error !== undefined || results.some((r) => r.status === "errored")) ? request.reason : undefined;
 }
 

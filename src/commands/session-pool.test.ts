@@ -4,6 +4,12 @@ import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 import { SessionPool, sharesBrowser } from "./session-pool.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
+import { createRunContext } from "./project-plugins.ts";
+import { NO_PLUGINS } from "../plugins/loader.ts";
+import { Lifecycle } from "../plugins/lifecycle.ts";
+
+/** The run context these tests open surfaces through: the built-in adapters, a lifecycle of the test's own. */
+const context = createRunContext(NO_PLUGINS, new Lifecycle());
 
 let server: TestServer;
 
@@ -34,8 +40,8 @@ describe("SessionPool", () => {
   test("gives each flow its own isolated context from one shared browser", async () => {
     const pool = new SessionPool();
     try {
-      const a = await pool.open("web", "/tmp/a.flow.yaml", () => undefined);
-      const b = await pool.open("web", "/tmp/b.flow.yaml", () => undefined);
+      const a = await pool.open("web", "/tmp/a.flow.yaml", () => undefined, context);
+      const b = await pool.open("web", "/tmp/b.flow.yaml", () => undefined, context);
       await a.driver.navigate(`${server.url}/cookies.html`, 10_000);
       await b.driver.navigate(`${server.url}/greeter.html`, 10_000);
       expect((await a.driver.check([], { kind: "title", op: "equals", value: "Greeter" })).pass).toBe(false);
@@ -43,7 +49,7 @@ describe("SessionPool", () => {
       // Closing a flow's surface leaves the shared browser running for the next flow.
       await a.driver.close();
       await a.session.close();
-      const c = await pool.open("web", "/tmp/c.flow.yaml", () => undefined);
+      const c = await pool.open("web", "/tmp/c.flow.yaml", () => undefined, context);
       expect((await c.driver.navigate(`${server.url}/greeter.html`, 10_000)).ok).toBe(true);
     } finally {
       await pool.close();
@@ -63,8 +69,8 @@ describe("SessionPool", () => {
 
   test("FLOWPROOF_NO_SHARED_BROWSER gives each flow a browser of its own, closed with the flow", async () => {
     const pool = new SessionPool({ shared: sharesBrowser({ FLOWPROOF_NO_SHARED_BROWSER: "1" }) });
-    const a = await pool.open("web", "/tmp/a.flow.yaml", () => undefined);
-    const b = await pool.open("web", "/tmp/b.flow.yaml", () => undefined);
+    const a = await pool.open("web", "/tmp/a.flow.yaml", () => undefined, context);
+    const b = await pool.open("web", "/tmp/b.flow.yaml", () => undefined, context);
     try {
       // Closing a's session stops a's browser (a shared session's close would be a no-op).
       await a.session.close();
@@ -86,7 +92,7 @@ describe("SessionPool", () => {
   test("a shared browser that died is replaced by a fresh one for the next flow", async () => {
     const pool = new SessionPool();
     try {
-      const a = await pool.open("web", "/tmp/a.flow.yaml", () => undefined);
+      const a = await pool.open("web", "/tmp/a.flow.yaml", () => undefined, context);
       expect((await a.driver.navigate(`${server.url}/greeter.html`, 10_000)).ok).toBe(true);
       const browser = browsersOfThisProcess();
       expect(browser.length).toBe(1);
@@ -108,7 +114,7 @@ describe("SessionPool", () => {
       console.log(`browser killed -> waiting step errored in ${ms} ms`);
       expect(ms).toBeLessThan(2_000);
       await a.driver.close();
-      const b = await pool.open("web", "/tmp/b.flow.yaml", () => undefined);
+      const b = await pool.open("web", "/tmp/b.flow.yaml", () => undefined, context);
       expect((await b.driver.navigate(`${server.url}/greeter.html`, 10_000)).ok).toBe(true);
       expect((await b.driver.check([], { kind: "title", op: "equals", value: "Greeter" })).pass).toBe(true);
       expect(browsersOfThisProcess()).not.toContain(browser[0]!);
@@ -122,12 +128,12 @@ describe("SessionPool", () => {
   test("a flow that opens just as the shared browser dies starts on a fresh one", async () => {
     const pool = new SessionPool();
     try {
-      const a = await pool.open("web", "/tmp/a.flow.yaml", () => undefined);
+      const a = await pool.open("web", "/tmp/a.flow.yaml", () => undefined, context);
       await a.driver.close();
       const [dead] = browsersOfThisProcess();
       process.kill(dead!, "SIGKILL");
       // Opened before the lost connection is noticed.
-      const b = await pool.open("web", "/tmp/b.flow.yaml", () => undefined);
+      const b = await pool.open("web", "/tmp/b.flow.yaml", () => undefined, context);
       expect((await b.driver.navigate(`${server.url}/greeter.html`, 10_000)).ok).toBe(true);
       expect(browsersOfThisProcess()).not.toContain(dead!);
       await b.driver.close();
@@ -137,6 +143,6 @@ describe("SessionPool", () => {
   });
 
   test("an unknown app kind is a SpecError naming the available ones", async () => {
-    await expect(new SessionPool().open("nope", "/tmp/x.flow.yaml", () => undefined)).rejects.toBeInstanceOf(SpecError);
+    await expect(new SessionPool().open("nope", "/tmp/x.flow.yaml", () => undefined, context)).rejects.toBeInstanceOf(SpecError);
   });
 });

@@ -2,8 +2,8 @@
 // its own driver (an isolated browser context) from it. Closed once, when the run ends.
 // FLOWPROOF_NO_SHARED_BROWSER opts out: each flow then gets a session (a browser) of its own.
 import { dirname } from "node:path";
-import type { AdapterPlugin, AdapterSession } from "../plugins/api.ts";
-import { adapterFor } from "./project-plugins.ts";
+import type { AdapterSession } from "../plugins/api.ts";
+import type { RunContext } from "./project-plugins.ts";
 import { openSurface, type LaunchExtras, type OpenedSurface } from "./surface.ts";
 
 /** Set (to any value) to give every flow its own browser instead of one shared per run. */
@@ -28,14 +28,14 @@ export class SessionPool {
     kind: string,
     flowPath: string,
     log: (line: string) => void,
-    adapters: readonly AdapterPlugin[] = [],
+    context: Pick<RunContext, "adapterFor">,
     config: Readonly<Record<string, unknown>> = {},
     extras: LaunchExtras = {},
   ): Promise<OpenedSurface> {
-    if (!this.#shared) return openSurface(kind, flowPath, log, adapters, config, extras);
+    if (!this.#shared) return openSurface(kind, flowPath, log, context, config, extras);
     let pending = this.#sessions.get(kind);
     if (!pending) {
-      pending = adapterFor(kind, adapters).open();
+      pending = context.adapterFor(kind).open();
       this.#sessions.set(kind, pending);
       // A session that failed to open is not kept: the next flow tries again.
       pending.catch(() => this.#sessions.delete(kind));

@@ -72,8 +72,10 @@ describe("suite context", () => {
     expect(runEnvFrom("printf 'X=a=b\\n\\n# c\\n'", p.dir, {}, () => undefined)).toEqual({ X: "a=b" });
   });
   test("hooks see FLOWPROOF_SPEC and report a failure", async () => {
-    expect(await runHook("before_each", 'test "$FLOWPROOF_SPEC" = f.flow.yaml', p.dir, {}, "f.flow.yaml", () => undefined)).toBeUndefined();
-    expect(await runHook("after_each", "exit 2", p.dir, {}, "f.flow.yaml", () => undefined)).toContain("after_each hook `exit 2` failed (exit code 2)");
+    expect(await runHook("before_each", 'test "$FLOWPROOF_SPEC" = f.flow.yaml', p.dir, {}, "f.flow.yaml", () => undefined, new Lifecycle())).toBeUndefined();
+    expect(await runHook("after_each", "exit 2", p.dir, {}, "f.flow.yaml", () => undefined, new Lifecycle())).toContain(
+      "after_each hook `exit 2` failed (exit code 2)",
+    );
   });
   test("compares versions", () => {
     expect(compareVersions("0.1.0", "0.2.0")).toBe(-1);
@@ -86,6 +88,7 @@ describe("suite context", () => {
       p.dir,
       process.env,
       () => undefined,
+      new Lifecycle(),
     );
     await expect(start).rejects.toBeInstanceOf(SpecError);
     await expect(start).rejects.toThrow(/exited \(exit code 1\) before .* answered: listening failed/);
@@ -94,11 +97,17 @@ describe("suite context", () => {
     const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("up") });
     try {
       const url = `http://127.0.0.1:${s.port}/`;
-      const reused = await startAppServer({ command: "exit 1", url, timeout_seconds: 5, reuse_existing: true }, p.dir, process.env, () => undefined);
-      expect(reused.started).toBe(false);
-      await expect(startAppServer({ command: "exit 1", url, timeout_seconds: 5, reuse_existing: false }, p.dir, process.env, () => undefined)).rejects.toThrow(
-        /already answers/,
+      const reused = await startAppServer(
+        { command: "exit 1", url, timeout_seconds: 5, reuse_existing: true },
+        p.dir,
+        process.env,
+        () => undefined,
+        new Lifecycle(),
       );
+      expect(reused.started).toBe(false);
+      await expect(
+        startAppServer({ command: "exit 1", url, timeout_seconds: 5, reuse_existing: false }, p.dir, process.env, () => undefined, new Lifecycle()),
+      ).rejects.toThrow(/already answers/);
     } finally {
       s.stop(true);
     }
@@ -162,16 +171,17 @@ describe("suite context", () => {
 
   test("a confined run refuses a hook, env_from or server command whose program lies outside the root", async () => {
     await confinedTo(p.dir, async () => {
-      expect(await runHook("before_each", "../reset.sh --all", p.dir, process.env, "a.flow.yaml", () => undefined)).toContain(
+      expect(await runHook("before_each", "../reset.sh --all", p.dir, process.env, "a.flow.yaml", () => undefined, new Lifecycle())).toContain(
         `before_each's program "../reset.sh" is outside the root (${p.dir})`,
       );
-      expect(await runHook("after_each", "true", p.dir, process.env, "a.flow.yaml", () => undefined)).toBeUndefined();
+      expect(await runHook("after_each", "true", p.dir, process.env, "a.flow.yaml", () => undefined, new Lifecycle())).toBeUndefined();
       await expect(
         startAppServer(
           { command: "/opt/elsewhere/serve", url: "http://127.0.0.1:9/", timeout_seconds: 1, reuse_existing: false },
           p.dir,
           process.env,
           () => undefined,
+          new Lifecycle(),
         ),
       ).rejects.toThrow("server.command's program");
     });
@@ -253,6 +263,7 @@ describe("the suite of one flow", () => {
         "f.flow.yaml",
         () => undefined,
         async () => 42,
+        new Lifecycle(),
       ),
     ).toEqual({ ran: true, value: 42 });
     await expect(
@@ -263,6 +274,7 @@ describe("the suite of one flow", () => {
         async () => {
           throw new Error("boom");
         },
+        new Lifecycle(),
       ),
     ).rejects.toThrow("boom");
     expect(readFileSync(log, "utf8")).toBe("before f.flow.yaml\nafter\nbefore f.flow.yaml\nafter\n");
@@ -274,6 +286,7 @@ describe("the suite of one flow", () => {
       "f.flow.yaml",
       () => undefined,
       async () => (ran = true),
+      new Lifecycle(),
     );
     expect(failed).toEqual({ ran: false, hookError: "before_each hook `exit 3` failed (exit code 3)" });
     expect(ran).toBe(false);
@@ -286,6 +299,7 @@ describe("the suite of one flow", () => {
         "f.flow.yaml",
         () => undefined,
         async () => "kept",
+        new Lifecycle(),
       ),
     ).toEqual({ ran: true, value: "kept", hookError: "after_each hook `exit 4` failed (exit code 4)" });
   });
@@ -300,6 +314,7 @@ describe("the suite of one flow", () => {
         suite,
         () => undefined,
         () => answers(url),
+        new Lifecycle(),
       ),
     ).toBe(true);
     expect(await answers(url)).toBe(false);
@@ -310,6 +325,7 @@ describe("the suite of one flow", () => {
         async () => {
           throw new Error("body failed");
         },
+        new Lifecycle(),
       ),
     ).rejects.toThrow("body failed");
     expect(await answers(url)).toBe(false);

@@ -12,7 +12,7 @@ import { resolveText } from "../engine/templates.ts";
 import { FLOWPROOF_VERSION } from "../version.ts";
 import { displayPath } from "./paths.ts";
 import { findSuiteFile, loadSuiteFile, suiteDefaultsOf } from "./flow-load.ts";
-import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
+import type { Lifecycle } from "../plugins/lifecycle.ts";
 import { guardGroup } from "../plugins/group-guard.ts";
 import { filePaths } from "../plugins/file-paths.ts";
 
@@ -89,12 +89,7 @@ export function suiteOfFlow(spec: string, env: Env, log: (line: string) => void)
 }
 
 /** Runs `body` with the suite's `server:` answering (started first, stopped after, whatever happens). */
-export async function withSuiteServer<T>(
-  suite: FlowSuite,
-  log: (line: string) => void,
-  body: () => Promise<T>,
-  lifecycle: Lifecycle = processLifecycle,
-): Promise<T> {
+export async function withSuiteServer<T>(suite: FlowSuite, log: (line: string) => void, body: () => Promise<T>, lifecycle: Lifecycle): Promise<T> {
   const ctx = suite.ctx;
   const server = ctx?.config.server ? await startAppServer(ctx.config.server, ctx.dir, suite.env, log, lifecycle) : undefined;
   try {
@@ -120,7 +115,7 @@ export async function withSuiteHooks<T>(
   spec: string,
   log: (line: string) => void,
   body: () => Promise<T>,
-  lifecycle: Lifecycle = processLifecycle,
+  lifecycle: Lifecycle,
 ): Promise<Hooked<T>> {
   const ctx = suite.ctx;
   const before = ctx?.config.before_each ? await runHook("before_each", ctx.config.before_each, ctx.dir, suite.env, spec, log, lifecycle) : undefined;
@@ -196,7 +191,7 @@ export function runHook(
   env: Env,
   spec: string,
   log: (line: string) => void,
-  lifecycle: Lifecycle = processLifecycle,
+  lifecycle: Lifecycle,
 ): Promise<string | undefined> {
   try {
     filePaths().command(kind, command, cwd);
@@ -263,13 +258,7 @@ export interface RunningServer {
  * The server runs in a process group of its own, owned by `lifecycle`: `stop()`, a stopping run,
  * a forced exit and the process's exit all end the whole group, so no server keeps its port.
  */
-export async function startAppServer(
-  server: SuiteServer,
-  cwd: string,
-  env: Env,
-  log: (line: string) => void,
-  lifecycle: Lifecycle = processLifecycle,
-): Promise<RunningServer> {
+export async function startAppServer(server: SuiteServer, cwd: string, env: Env, log: (line: string) => void, lifecycle: Lifecycle): Promise<RunningServer> {
   const url = resolveText(server.url, { env, captures: new Map(), secrets: new Map() }).value;
   filePaths().command("server.command", server.command, cwd);
   if (await answers(url, lifecycle.signal)) {

@@ -2,7 +2,9 @@
 // suite env and hooks, exports handed to later flows, retries, `--workers`, `--shard`, a merged
 // junit and a run record. A broken flow is recorded as errored and the others still run.
 // Typed options in, typed result out; progress goes to callbacks, never to stdout.
-import { envOf } from "./common.ts";
+import { envOf, lifecycleOf } from "./common.ts";
+import { runContextsOf } from "./project-plugins.ts";
+import type { Lifecycle } from "../plugins/lifecycle.ts";
 import { existsSync, mkdirSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join, relative, resolve } from "node:path";
@@ -139,12 +141,16 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
       }),
     );
   }
+  // One lifecycle and one run context per project for the whole run: every flow, surface and
+  // check of the run sees the same catalogue, registry and assertion map.
+  const lifecycle = lifecycleOf(options);
+  const contextFor = runContextsOf(ctx.env, lifecycle);
   // Each flow is loaded once, as replay reads it: with the project's plugins, plain steps as
   // intent (a model-authored flow's steps are not rules text; replay reads the trace).
   const load = async (plan: PlannedFlow): Promise<Loaded> => {
     const path = join(dir, plan.rel);
     try {
-      const replay = await loadFlowForReplay(path, ctx.env, ctx.defaults);
+      const replay = await loadFlowForReplay(path, contextFor, ctx.defaults);
       return { plan, path, flow: replay.flow, replay };
     } catch (error) {
       return { plan, path, loadError: errorLine(error) };
@@ -161,7 +167,7 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
   } else loaded = await Promise.all(selectShard(files, options.shard).map(load));
   checkControlsUnique(loaded);
 
-  const server = ctx.config.server ? await startAppServer(ctx.config.server, ctx.dir, ctx.env, log) : undefined;
+  const server = ctx.config.server ? await startAppServer(ctx.config.server, ctx.dir, ctx.env, log, lifecycle) : undefined;
   const startedAt = new Date();
   const { runId, dir: runDir } = createRecordDir(dir, startedAt);
   const pool = new SessionPool({ shared: sharesBrowser(ctx.env) });
@@ -172,18 +178,11 @@ async function runSuiteConfined(options: SuiteOptions): Promise<SuiteResult> {
     const runOne = async (item: Loaded): Promise<void> => {
       let r: Awaited<ReturnType<typeof runFlow>>;
       try {
-        r = await runFlow(item, ctx, { ...options, log }, pool, runDir, { ...ctx.env, ...exportedEnv });
+        r = await runFlow(item, ctx, { ...options, log, lifecycle }, pool, runDir, { ...ctx.env, ...exportedEnv });
       } catch (error) {
         // Whatever breaks one flow (even writing its bundle) errors that flow only.
-        const report = withEntry(
-          erroredReport(
-            labelled(item.flow?.name ?? item.plan.rel, item.plan.variant),
-            displayPath(item.path),
-            displayPath(defaultTracePath(item.path)),
-            `harness fault: ${errorLine(error)}`,
-          ),
-          item.plan.variant,
-        );
+        const [title, at] = [labelled(item.flow?.name ?? item.plan.rel, item.plan.variant), displayPath(item.path)];
+        const report = withEntry(erroredReport(title, at, displayPath(defaultTracePath(item.path)), `harness fault: ${errorLine(error)}`), item.plan.variant);
         r = {
           result: {
             spec: item.plan.rel,
@@ -339,7 +338,7 @@ function outcomeOf(report: RunReport): FlowOutcome {
 async function runFlow(
   item: Loaded,
   ctx: SuiteContext,
-  options: SuiteOptions & { log: (line: string) => void },
+  options: SuiteOptions & { log: (line: string) => void; lifecycle: Lifecycle },
   pool: SessionPool,
   runDir: string,
   env: Env,
@@ -378,8 +377,9 @@ async function runFlow(
         // a matrix the first run of the flow records it, in that run's entry (the first one listed).
         const recordEnv = { ...env, ...plan.env };
         const r = await recordInSuite(
-          { spec: path, env: recordEnv, ...(options.author ? { author: options.author } : {}), log: options.log },
+          { spec: path, env: recordEnv, ...(options.author ? { author: options.author } : {}), log: options.log, lifecycle: options.lifecycle },
           { ctx, env: recordEnv, ...(ctx.defaults ? { defaults: ctx.defaults } : {}) },
+          item.replay?.context,
         );
         if (!r.ok) return synthetic(erroredReport(name, spec, displayPath(tracePath), `could not record the missing trace: ${r.error ?? "unknown error"}`));
         recorded = true;
@@ -420,7 +420,7 @@ async function runFlow(
   for (;;) {
     attempt++;
     const repeat = repeats.length + 1;
-    hookError = before_each ? await runHook("before_each", before_each, ctx.dir, hookEnv, path, options.log) : undefined;
+    hookError = before_each ? await runHook("before_each", before_each, ctx.dir, hookEnv, path, options.log, options.lifecycle) : undefined;
     if (hookError === undefined) {
       try {
         last = await run({
@@ -428,6 +428,7 @@ async function runFlow(
           env: { ...env, ...plan.env },
           ...(plan.variant ? { label: plan.variant } : {}),
           pool,
+          lifecycle: options.lifecycle,
           runDir: mkdirp(flowBundleDir(runDir, plan, repeat > 1 ? 1 : attempt, repeat)),
           ...(ctx.defaults ? { suiteDefaults: ctx.defaults } : {}),
           log: options.log,
@@ -442,7 +443,7 @@ async function runFlow(
       }
     }
     // after_each runs whatever happened, and its failure errors the flow too.
-    const after = after_each ? await runHook("after_each", after_each, ctx.dir, hookEnv, path, options.log) : undefined;
+    const after = after_each ? await runHook("after_each", after_each, ctx.dir, hookEnv, path, options.log, options.lifecycle) : undefined;
     if (hookError === undefined && after !== undefined) hookError = after;
     if (hookError !== undefined) {
       const res = synthetic(erroredReport(name, spec, displayPath(tracePath), hookError), { attempts: attempt });

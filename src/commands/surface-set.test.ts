@@ -7,6 +7,12 @@ import type { OpenedSurface } from "./surface.ts";
 import type { AppDriver } from "../plugins/api.ts";
 import { parseTemplate } from "../grammar/index.ts";
 import { builtinCatalog } from "../../test/support/surfaces.ts";
+import { createRunContext } from "./project-plugins.ts";
+import { NO_PLUGINS } from "../plugins/loader.ts";
+import { Lifecycle } from "../plugins/lifecycle.ts";
+
+/** The run context these tests open surfaces through: the built-in adapters, a lifecycle of the test's own. */
+const context = createRunContext(NO_PLUGINS, new Lifecycle());
 
 const NO_LAUNCH = { launchAt: () => ({ config: {}, context: {} }) };
 const web = (url: string) => ({ kind: "web", ui: true, url, ...NO_LAUNCH });
@@ -32,7 +38,7 @@ describe("SurfaceSet", () => {
       { one: web(`${a.url}/greeter.html`), two: web(`${b.url}/counter.html`) },
       (e) => {
         launched++;
-        return pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined);
+        return pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined, context);
       },
       () => pool.close(),
     );
@@ -62,7 +68,7 @@ describe("SurfaceSet", () => {
     const pool = new SessionPool();
     const multi = openMultiSurface(
       { down: web("http://127.0.0.1:9/") },
-      (e) => pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined),
+      (e) => pool.open(e.kind, "/tmp/x.flow.yaml", () => undefined, context),
       () => pool.close(),
     );
     try {

@@ -2,6 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import type { AppDriver } from "../plugins/api.ts";
 import { openSurface, ranOnOf, withHeaded } from "./surface.ts";
+import { createRunContext } from "./project-plugins.ts";
+import { NO_PLUGINS } from "../plugins/loader.ts";
+import { Lifecycle } from "../plugins/lifecycle.ts";
+
+/** The run context these tests open surfaces through: the built-in adapters, a lifecycle of the test's own. */
+const context = createRunContext(NO_PLUGINS, new Lifecycle());
 
 describe("withHeaded", () => {
   test("adds headed only when the window is shown, leaving the config otherwise as it was", () => {
@@ -14,7 +20,7 @@ describe("withHeaded", () => {
 
 describe("openSurface", () => {
   test("an app kind no adapter serves is a spec error naming the kinds there are", async () => {
-    const error = await openSurface("desktop", "/tmp/a.flow.yaml", () => undefined).catch((e: unknown) => e);
+    const error = await openSurface("desktop", "/tmp/a.flow.yaml", () => undefined, context).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SpecError);
     expect((error as SpecError).message).toMatch(/no adapter for app kind "desktop" \(available: .*web/);
   });

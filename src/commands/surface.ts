@@ -1,10 +1,10 @@
 // Opening and releasing a flow's surface: the adapter for its app kind launches one driver (an
 // isolated context), shown or headless; `--keep-open` holds it until a person lets it go.
 import { dirname } from "node:path";
-import type { AdapterPlugin, AdapterSession, AppDriver, LaunchContext } from "../plugins/api.ts";
+import type { AdapterSession, AppDriver, LaunchContext } from "../plugins/api.ts";
 import type { RunReport } from "../report/schema.ts";
 import type { CommonOptions } from "./common.ts";
-import { adapterFor } from "./project-plugins.ts";
+import type { RunContext } from "./project-plugins.ts";
 
 /** What a LaunchContext carries besides the flow's directory and log (see launch-config.ts). */
 export type LaunchExtras = Omit<LaunchContext, "baseDir" | "log">;
@@ -31,17 +31,17 @@ export async function releaseSurface(surface: OpenedSurface, keepOpen: CommonOpt
 
 /**
  * Opens the adapter for the flow's app kind and launches one driver (an isolated context).
- * `adapters`: the project's adapter plugins; `config`: the launch config (see launch-config.ts).
+ * `context`: the run's (its adapters; what they open is owned by its lifecycle); `config`: the launch config (see launch-config.ts).
  */
 export async function openSurface(
   kind: string,
   flowPath: string,
   log: (line: string) => void,
-  adapters: readonly AdapterPlugin[] = [],
+  context: Pick<RunContext, "adapterFor">,
   config: Readonly<Record<string, unknown>> = {},
   extras: LaunchExtras = {},
 ): Promise<OpenedSurface> {
-  const session = await adapterFor(kind, adapters).open();
+  const session = await context.adapterFor(kind).open();
   try {
     const driver = await session.launch(config, { ...extras, baseDir: dirname(flowPath), log });
     return { session, driver };

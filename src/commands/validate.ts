@@ -7,7 +7,7 @@ import { planFlow } from "../engine/plan.ts";
 import { SpecError } from "../diagnostics/diagnostic.ts";
 import type { LoadedPlugins } from "../plugins/loader.ts";
 import { displayPath } from "./paths.ts";
-import { findSuiteFile, loadFlowFile } from "./flow-load.ts";
+import { findSuiteFile, loadFlowFile, viewOf } from "./flow-load.ts";
 import { stepTimeoutFromEnv } from "./execution.ts";
 import { withinRoot, type CommonOptions } from "./common.ts";
 import { resolveProvider } from "../authoring/provider.ts";
@@ -64,7 +64,7 @@ export function validate(options: ValidateOptions): ValidateResult {
   const defaults = suiteFile && suite ? suiteDefaultsOf(suiteFile, suite) : undefined;
   // With an authoring model configured, plain steps are intent the model grounds at record time,
   // so only rules:, assert:, structured steps and blocks are checked against the grammar here.
-  const flow = loadFlowFile(options.spec, options.plugins?.adapters ?? [], options.plugins?.assertions ?? [], !resolveProvider(env).configured, defaults);
+  const flow = loadFlowFile(options.spec, viewOf(options.plugins), !resolveProvider(env).configured, defaults);
   const plan = planFlow(flow, stepTimeoutFromEnv(env));
   if (!plan.ok) throw new SpecError(plan.diagnostics);
   const intents = flow.steps.filter((s) => s.ast.kind === "intent").length;

@@ -48,6 +48,11 @@ export interface ExecutionContext {
   readonly paths?: FilePaths;
   /** Recording only: params a step learned while it ran (the options a Select chose), by step id, merged into its trace step. */
   readonly learned?: Map<string, Readonly<Record<string, unknown>>>;
+  /**
+   * The run's stop request (its lifecycle's signal, passed by the command): once aborted, the
+   * running step ends as interrupted and no further step starts. Absent = nothing stops the steps.
+   */
+  readonly stop?: AbortSignal;
 }
 
 /** The trace steps with what their recording learned (`ctx.learned`) merged into their action's params. */

@@ -86,6 +86,16 @@ describe("executeSteps", () => {
       ["skipped", "not run: the run was interrupted"],
     ]);
   });
+  test("without a stop of its own, the run's stop passed in the step context (its lifecycle's signal) stops the steps", async () => {
+    const stop = new AbortController();
+    const ctx = { ...(await h.context("greeter.html")), stop: stop.signal };
+    stop.abort({ reason: "SIGTERM", signal: "SIGTERM" });
+    const results = await executeSteps(steps(['Press the "Greet" button'], ["page shows Hello", true]), ctx);
+    expect(results.map((r) => [r.status, r.detail])).toEqual([
+      ["errored", "interrupted: the run was stopped (SIGTERM) before this step"],
+      ["skipped", "not run: the run was interrupted"],
+    ]);
+  });
 });
 
 describe("reportLines", () => {

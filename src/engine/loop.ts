@@ -6,7 +6,7 @@ import { HANDLERS, type StepOutcome } from "./handlers/index.ts";
 import type { AgentRunReport, StepLine } from "./handlers/shared.ts";
 import { redact, type ExecutionContext } from "./context.ts";
 import { UnresolvedReferenceError, UnsetVariableError } from "./templates.ts";
-import { processLifecycle, type StopRequest } from "../plugins/lifecycle.ts";
+import type { StopRequest } from "../plugins/lifecycle.ts";
 import { withEffect, type EffectReport } from "./effects.ts";
 
 export type StepStatus = "passed" | "failed" | "skipped" | "errored";
@@ -111,16 +111,19 @@ async function executeOne(step: TraceStep, ctx: ExecutionContext, stop: AbortSig
   }
 }
 
+/** The stop of steps run without one: never aborted. */
+const NEVER_STOPS: AbortSignal = new AbortController().signal;
+
 /**
  * Runs `steps` in order; after the first failing step the rest are `skipped`. When the process is
- * asked to stop (`stop`, default the process lifecycle's), the running step ends as `errored`
+ * asked to stop (`stop`, default the run's: `ctx.stop`), the running step ends as `errored`
  * with an `interrupted:` detail and no further step starts.
  */
 export async function executeSteps(
   steps: readonly TraceStep[],
   ctx: ExecutionContext,
   observer: LoopObserver = {},
-  stop: AbortSignal = processLifecycle.signal,
+  stop: AbortSignal = ctx.stop ?? NEVER_STOPS,
 ): Promise<StepResult[]> {
   const origin = ctx.clock.now();
   const results: StepResult[] = [];

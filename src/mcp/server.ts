@@ -21,7 +21,7 @@ import { basename } from "node:path";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { LineTransport } from "./stdio.ts";
 import { McpRoots } from "./roots.ts";
-import { processLifecycle, type Lifecycle } from "../plugins/lifecycle.ts";
+import { Lifecycle } from "../plugins/lifecycle.ts";
 import type { Readable, Writable } from "node:stream";
 
 const json = (value: unknown, isError = false): CallToolResult => ({
@@ -90,7 +90,7 @@ export function createMcpServer(
   tools: readonly McpTool[] = TOOLS,
   inFlight: Set<Promise<unknown>> = new Set(),
   cwd: string = process.cwd(),
-  lifecycle: Lifecycle = processLifecycle,
+  lifecycle: Lifecycle = new Lifecycle(),
 ): Server {
   const server = new Server({ name: "flowproof", version: FLOWPROOF_VERSION }, { capabilities: { tools: {}, resources: {} } });
   const roots = new McpRoots(cwd, async () => (server.getClientCapabilities()?.roots ? (await server.listRoots()).roots.map((r) => r.uri) : undefined));
@@ -129,7 +129,9 @@ export function createMcpServer(
     };
     // A cancelled call (notifications/cancelled) stops like a flow on a signal, leaving other calls running.
     const call = lifecycle
-      .scoped(extra.signal, "the MCP client cancelled the call", () => callTool(tools, request.params.name, request.params.arguments, roots, { progress }))
+      .scoped(extra.signal, "the MCP client cancelled the call", () =>
+        callTool(tools, request.params.name, request.params.arguments, roots, { progress, lifecycle }),
+      )
       .then(async (r) => {
         await queue;
         return withEvidenceLinks(r, runs);
@@ -160,7 +162,7 @@ export interface ServeOptions {
  * their browsers closed) before it returns. Resolves with why it ended.
  */
 export async function serveStdio(options: ServeOptions = {}): Promise<string> {
-  const lifecycle = options.lifecycle ?? processLifecycle;
+  const lifecycle = options.lifecycle ?? new Lifecycle();
   const inFlight = new Set<Promise<unknown>>();
   const server = createMcpServer(options.tools ?? TOOLS, inFlight, process.cwd(), lifecycle);
   const transport = new LineTransport(options.input ?? process.stdin, options.output ?? process.stdout);

@@ -5,6 +5,7 @@
 // document `--json` prints, as structuredContent validated by its output schema. A failing flow is
 // a normal result; only a command that could not run at all (bad flow, missing trace, broken
 // plugin) is an error result carrying diagnostics.
+import type { Lifecycle } from "../plugins/lifecycle.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
 import { Type, type TObject, type TSchema } from "@sinclair/typebox";
 import { existsSync, statSync } from "node:fs";
@@ -31,10 +32,15 @@ export interface ToolCall {
   readonly progress: (message: string) => void;
   /** The server's roots: every file the flow reads or writes must lie inside them (absent: not confined, as in unit tests). */
   readonly roots?: readonly string[];
+  /** The server's process lifecycle: what stops the call's flows (its own stop inside a call), and owns what they start. */
+  readonly lifecycle?: Lifecycle;
 }
 
-/** The command options that confine a call to the server's roots. */
-const rootOf = (call: ToolCall): { root?: readonly string[] } => (call.roots ? { root: call.roots } : {});
+/** The command options of a call's server: its roots confine the call, its lifecycle stops it. */
+const rootOf = (call: ToolCall): { root?: readonly string[]; lifecycle?: Lifecycle } => ({
+  ...(call.roots ? { root: call.roots } : {}),
+  ...(call.lifecycle ? { lifecycle: call.lifecycle } : {}),
+});
 
 export interface McpTool {
   /** `flowproof_<command>`. */
@@ -393,7 +399,12 @@ function codegenTools(): McpTool[] {
     inputSchema: inputSchemaFor("codegen", { url: Type.String({ description: "The page to start at (http, https or file URL)." }) }),
     outputSchema: Type.Object({ session: Type.String(), flow_path: path }, loose),
     async handle(args, call) {
-      const session = await CodegenSession.start({ url: args["url"] as string, ...toolOptions("codegen", args), log: call.progress });
+      const session = await CodegenSession.start({
+        url: args["url"] as string,
+        ...toolOptions("codegen", args),
+        ...(call.lifecycle ? { lifecycle: call.lifecycle } : {}),
+        log: call.progress,
+      });
       const id = `codegen-${++next}`;
       sessions.set(id, session);
       return { session: id, flow_path: session.flowPath };

@@ -1,3 +1,4 @@
+import { Lifecycle } from "./lifecycle.ts";
 import { describe, expect, test } from "bun:test";
 import { BUILTIN_ADAPTERS, BUILTIN_ASSERTIONS } from "./builtin.ts";
 import { AdapterRegistry } from "./registry.ts";
@@ -20,9 +21,9 @@ describe("BUILTIN_ADAPTERS", () => {
   });
 
   test("builds a registry that answers every built-in kind, and refuses a duplicate kind", () => {
-    const registry = new AdapterRegistry(BUILTIN_ADAPTERS);
+    const registry = new AdapterRegistry(BUILTIN_ADAPTERS, new Lifecycle());
     expect([...registry.kinds()].sort()).toEqual(["agent", "api", "calc", "notepad", "sap", "vision", "web", "windows"]);
-    expect(() => new AdapterRegistry([...BUILTIN_ADAPTERS, BUILTIN_ADAPTERS[0]!])).toThrow(/web/);
+    expect(() => new AdapterRegistry([...BUILTIN_ADAPTERS, BUILTIN_ADAPTERS[0]!], new Lifecycle())).toThrow(/web/);
   });
 
   test("the built-in assertion kinds, by step key", () => {

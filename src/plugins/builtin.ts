@@ -14,7 +14,7 @@ export { relayMcpStdio } from "../../plugins/agent/index.ts";
 /** `flowproof codegen`: the web adapter's window that reports what a person does in it. */
 export {
   CODEGEN_KIND,
-  openCodegen as openWebCodegen,
+  openCodegen as openCodegenBrowser,
   type BrowserNavigation,
   type CodegenBrowser,
   type CodegenEvent,

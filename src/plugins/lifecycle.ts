@@ -2,7 +2,8 @@
 // MCP connection) abort `signal`: the step loop ends the running flows at once, which then close
 // their browsers and write their results as usual. Every browser session, app server and child
 // registers here, so a forced exit (second signal, grace period over, process exit) still leaves
-// no process behind. One per process, because signals and child processes are per process.
+// no process behind. The entry (the CLI's main, the MCP server, a library call) creates one and
+// passes it down through the run context; the CLI wires the process's signals to its one.
 
 import { AsyncLocalStorage } from "node:async_hooks";
 
@@ -162,9 +163,6 @@ export class Lifecycle {
     return signal ? SIGNAL_EXIT_CODE[signal] : code;
   }
 }
-
-/** The one lifecycle of this process. */
-export const processLifecycle = new Lifecycle();
 
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 

@@ -16,26 +16,26 @@ const adapter = (kind: string): AdapterPlugin =>
 describe("AdapterRegistry", () => {
   test("finds an adapter by its kind", () => {
     const web = adapter("web");
-    const registry = new AdapterRegistry([web, adapter("desktop")]);
+    const registry = new AdapterRegistry([web, adapter("desktop")], new Lifecycle());
     expect(registry.get("web")).toMatchObject({ kind: "web", capabilities: web.capabilities });
   });
 
   test("answers undefined for a kind nobody claims", () => {
-    expect(new AdapterRegistry([adapter("web")]).get("calc")).toBeUndefined();
+    expect(new AdapterRegistry([adapter("web")], new Lifecycle()).get("calc")).toBeUndefined();
   });
 
   test("lists kinds in registration order", () => {
-    expect(new AdapterRegistry([adapter("web"), adapter("api"), adapter("sap")]).kinds()).toEqual(["web", "api", "sap"]);
+    expect(new AdapterRegistry([adapter("web"), adapter("api"), adapter("sap")], new Lifecycle()).kinds()).toEqual(["web", "api", "sap"]);
   });
 
   test("is empty when built from no plugins", () => {
-    expect(new AdapterRegistry([]).kinds()).toEqual([]);
+    expect(new AdapterRegistry([], new Lifecycle()).kinds()).toEqual([]);
   });
 
   test("refuses two adapters claiming the same kind", () => {
     let caught: unknown;
     try {
-      new AdapterRegistry([adapter("web"), adapter("api"), adapter("web")]);
+      new AdapterRegistry([adapter("web"), adapter("api"), adapter("web")], new Lifecycle());
     } catch (error) {
       caught = error;
     }
@@ -47,7 +47,7 @@ describe("AdapterRegistry", () => {
   });
 
   test("an adapter whose open() fails uncoded is unavailable, named by its kind; a coded failure stands", async () => {
-    const failing = new AdapterRegistry([adapter("notes")]);
+    const failing = new AdapterRegistry([adapter("notes")], new Lifecycle());
     const e = await failing
       .get("notes")!
       .open()
@@ -67,12 +67,12 @@ describe("AdapterRegistry", () => {
         throw coded;
       },
     });
-    await expect(new AdapterRegistry([own]).get("notes")!.open()).rejects.toBe(coded);
+    await expect(new AdapterRegistry([own], new Lifecycle()).get("notes")!.open()).rejects.toBe(coded);
   });
 
   test("keeps separate registries independent", () => {
-    const a = new AdapterRegistry([adapter("web")]);
-    const b = new AdapterRegistry([adapter("api")]);
+    const a = new AdapterRegistry([adapter("web")], new Lifecycle());
+    const b = new AdapterRegistry([adapter("api")], new Lifecycle());
     expect([a.kinds(), b.kinds()]).toEqual([["web"], ["api"]]);
   });
 

@@ -1,14 +1,14 @@
 // Typed registry of adapters, built once per run and passed in a context (never a singleton).
 import { AdapterUnavailableError, type AdapterPlugin, type AdapterSession } from "./api.ts";
 import { FlowproofError, PluginError, diagnostic } from "../diagnostics/diagnostic.ts";
-import { processLifecycle, type Lifecycle } from "./lifecycle.ts";
+import type { Lifecycle } from "./lifecycle.ts";
 
 export class AdapterRegistry {
   readonly #byKind = new Map<string, AdapterPlugin>();
   readonly #lifecycle: Lifecycle;
 
-  /** `lifecycle`: owns every session the adapters open (default: the process's). */
-  constructor(plugins: readonly AdapterPlugin[], lifecycle: Lifecycle = processLifecycle) {
+  /** `lifecycle`: the run's (created by the entry, passed in its run context); owns every session the adapters open. */
+  constructor(plugins: readonly AdapterPlugin[], lifecycle: Lifecycle) {
     this.#lifecycle = lifecycle;
     for (const p of plugins) {
       if (this.#byKind.has(p.kind)) {

@@ -7,7 +7,7 @@ import { isMap, spanOf, type Node, type YAMLMap, type YamlSource } from "./yaml.
 import { requiredString } from "./fields.ts";
 import { loadAdapterKeys, type KeyPair, type SuiteValues } from "./adapter-keys.ts";
 import { ownerNames, writtenKind } from "./owners.ts";
-import { inAppKind, ownersOf, requires, rolesOf, titleOf, type SurfaceCatalog, type SurfaceKind } from "./surface-kinds.ts";
+import { appKindHint, inAppKind, ownersOf, requires, rolesOf, titleOf, type SurfaceCatalog, type SurfaceKind } from "./surface-kinds.ts";
 import type { SurfaceSpec } from "./surfaces.ts";
 
 /** How messages name the app of a flow with `apps:`. */
@@ -34,12 +34,12 @@ export function resolveApp(
   if (isMap(appNode)) {
     kind = inAppKind(catalog);
     if (!kind) {
-      problems.push(diagnostic("bad-value", "`app` must be an app kind", { span: spanOf(source, appNode), hint: "app: web" }));
+      problems.push(diagnostic("bad-value", "`app` must be an app kind", { span: spanOf(source, appNode), hint: appKindHint(catalog) }));
       return undefined;
     }
     written = writtenKind(kind);
   } else {
-    const text = requiredString(source, root, values, "app", problems, "app: web");
+    const text = requiredString(source, root, values, "app", problems, appKindHint(catalog));
     if (text === undefined) return undefined;
     kind = catalog.kinds.get(text);
     written = text;

@@ -121,7 +121,7 @@ export function loadItem(loader: StepLoader, item: Node, scope: Scope): FlowNode
           `\`${key}\` is refused in multi-surface flows: which surfaces' text and responses form its corpus is not defined yet for mixed surfaces`,
           {
             span: spanOf(source, pair.key as Node),
-            hint: "check for the leak in a single-surface web or api flow of the suite",
+            hint: "check for the leak in a single-surface flow of the suite",
           },
         ),
       );

@@ -89,7 +89,7 @@ export function loadFlowText(file: string, text: string, options: LoadOptions): 
       diagnostics: [
         diagnostic("bad-value", "a flow file must be a mapping with `name`, `app`, `url` and `steps`", {
           span: spanOf(source, root),
-          hint: "start the file with `name: My flow`, `app: web`, `url: http://…` and a `steps:` list",
+          hint: "start the file with `name: My flow`, `app: <kind>`, its keys (`url: http://…`) and a `steps:` list",
         }),
       ],
     };

@@ -1,5 +1,17 @@
 import { describe, expect, test } from "bun:test";
-import { article, catalogOf, grammarContext, inAppKind, keyNamesOf, ownersOf, requires, rolesOf, titleOf, type SurfaceKind } from "./surface-kinds.ts";
+import {
+  appKindHint,
+  article,
+  catalogOf,
+  grammarContext,
+  inAppKind,
+  keyNamesOf,
+  ownersOf,
+  requires,
+  rolesOf,
+  titleOf,
+  type SurfaceKind,
+} from "./surface-kinds.ts";
 
 const sugar = (phrase: string) => ({
   phrase,
@@ -75,5 +87,11 @@ describe("the surface catalog", () => {
     expect(grammarContext(catalog, PAGE, "page").surface.name).toBe("an `app: page` surface");
     expect(ctx.foreignSugar?.map((s) => s.phrase)).toEqual(["log contains"]);
     expect(grammarContext(catalog, undefined, "nope").surface).toEqual({ name: "nope" });
+  });
+});
+
+describe("appKindHint", () => {
+  test("names what to write for `app:` with every kind of the catalog, a project's among them", () => {
+    expect(appKindHint(catalogOf([PAGE, DESK]))).toBe("app: <kind>, one of page, desk");
   });
 });

@@ -120,6 +120,11 @@ export const surfaceName = (kind: SurfaceKind): string => kind.title ?? `${artic
 /** "a"/"an" before a word, for messages such as "an `app: api` flow". */
 export const article = (word: string): string => (/^[`'"]?[aeiou]/i.test(word) ? "an" : "a");
 
+/** What to write for `app:`: the kinds a flow may name there, from the catalog (`app: <kind>, one of web, api, …`). */
+export function appKindHint(catalog: SurfaceCatalog): string {
+  return `app: <kind>, one of ${[...catalog.kinds.keys()].join(", ")}`;
+}
+
 /** The kind that `app:` written as a mapping names (`app: {command, window_title}`), if any adapter claims that form. */
 export function inAppKind(catalog: SurfaceCatalog): SurfaceKind | undefined {
   return [...catalog.kinds.values()].find((k) => (k.keys?.inApp?.length ?? 0) > 0);

@@ -11,7 +11,7 @@ import { loadAgentBlock } from "./agent-surface.ts";
 import { loadAdapterKeys, type KeyPair } from "./adapter-keys.ts";
 import { ownerNames } from "./owners.ts";
 import { nearest } from "./suggest.ts";
-import { article, inAppKind, topKeysOf, ownersOf, requires, rolesOf, titleOf, type SurfaceCatalog, type SurfaceKind } from "./surface-kinds.ts";
+import { appKindHint, article, inAppKind, topKeysOf, ownersOf, requires, rolesOf, titleOf, type SurfaceCatalog, type SurfaceKind } from "./surface-kinds.ts";
 
 /** One named surface of a multi-surface flow. */
 export interface SurfaceSpec {
@@ -68,7 +68,7 @@ function surfaceKind(
   problems: Diagnostic[],
 ): SurfaceKind | undefined {
   if (!appPair) {
-    problems.push(diagnostic("missing-key", `surface \`${name}\` needs \`app\``, { span: spanOf(source, entry), hint: "app: web" }));
+    problems.push(diagnostic("missing-key", `surface \`${name}\` needs \`app\``, { span: spanOf(source, entry), hint: appKindHint(catalog) }));
     return undefined;
   }
   const value = appPair.value;
@@ -79,11 +79,13 @@ function surfaceKind(
     kind = inAppKind(catalog);
     written = `{${kind?.keys?.inApp?.join(", ") ?? ""}}`;
     if (!kind) {
-      problems.push(diagnostic("bad-value", `\`apps.${name}.app\` must be an app kind`, { span: spanOf(source, value), hint: "app: web" }));
+      problems.push(diagnostic("bad-value", `\`apps.${name}.app\` must be an app kind`, { span: spanOf(source, value), hint: appKindHint(catalog) }));
       return undefined;
     }
   } else if (!isScalar(value) || typeof value.value !== "string") {
-    problems.push(diagnostic("bad-value", `\`apps.${name}.app\` must be an app kind`, { span: spanOf(source, value ?? appPair.key), hint: "app: web" }));
+    problems.push(
+      diagnostic("bad-value", `\`apps.${name}.app\` must be an app kind`, { span: spanOf(source, value ?? appPair.key), hint: appKindHint(catalog) }),
+    );
     return undefined;
   } else {
     written = value.value;

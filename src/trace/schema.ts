@@ -198,7 +198,7 @@ export const AppInfo = Type.Object(
   {
     name: Type.String(),
     adapter: Type.String({
-      description: "The app kind (`web`, `api`, `windows`, a project adapter's kind), or `multi` for a multi-surface flow's sentinel entry.",
+      description: "The app kind (a built-in adapter's or a project adapter's kind), or `multi` for a multi-surface flow's sentinel entry.",
     }),
     url: Opt(Type.String({ description: "Start URL as written (raw ${VAR} references)." })),
     version: Opt(Type.String()),

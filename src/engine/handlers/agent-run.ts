@@ -11,7 +11,6 @@ import { join } from "node:path";
 import type { AgentRunReport, Handler, StepOutcome } from "./shared.ts";
 import { errored } from "./shared.ts";
 import { resolveArgs } from "./structured.ts";
-import { processLifecycle } from "../../plugins/lifecycle.ts";
 import { parseEgressEntry } from "../../plugins/egress.ts";
 
 type Json = Record<string, unknown>;
@@ -175,7 +174,7 @@ export const agentRun: Handler = async (step: TraceStep, ctx): Promise<StepOutco
     env: ctx.env,
     secrets: ctx.secrets,
     log: s.log,
-    signal: processLifecycle.signal,
+    ...(ctx.stop ? { signal: ctx.stop } : {}),
     // The assert_no_secret_leak corpus of an agent: every body at the model boundary.
     observe: (label, text) => s.leaks.observe(`${label} of step ${step.id}`, text),
     ...(mcp ? { mcp } : {}),

@@ -8,7 +8,8 @@ import { DEFAULT_WAIT_TIMEOUT_MS } from "../compile.ts";
 export const captureDownload = handlerFor(["capture_download"], async (step, ctx) => {
   const { name, timeout_ms: timeoutMs = DEFAULT_WAIT_TIMEOUT_MS } = step.action.params;
   const driver = ctx.driver;
-  if (!driver.downloads) return errored("this app has no downloads; Wait until the download completes is web only");
+  if (!driver.downloads)
+    return errored("this app's driver has no downloads (`downloads`): Wait until the download completes needs a surface that downloads files");
   const read = driver.downloads.bind(driver);
   const r = await poll<DownloadState>(ctx.clock, timeoutMs, async () => {
     const s = read(false);

@@ -28,7 +28,7 @@ export async function withDialog(dialog: DialogParam | undefined, ctx: Execution
   if (plan === undefined) return act();
   const driver = ctx.driver;
   if (!driver.armDialog || !driver.dialogOutcome || !driver.capabilities.has("dialogs")) {
-    return errored("this app has no native dialogs; remove the dialog suffix (native dialogs are web only)");
+    return errored("this app has no native dialogs (capability `dialogs`); remove the dialog suffix");
   }
   const outcomeOf = driver.dialogOutcome.bind(driver);
   const kind = plan.reply !== undefined ? "prompt" : "dialog";

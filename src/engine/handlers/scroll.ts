@@ -15,7 +15,7 @@ export function scrollRequest(params: ActionOf<"scroll">["params"]): ScrollTo {
 export const scroll = handlerFor(["scroll"], async (step, ctx) => {
   const to = scrollRequest(step.action.params);
   const driver = ctx.driver;
-  if (!driver.scroll) return errored("this app's driver cannot scroll; Scroll is a web step");
+  if (!driver.scroll) return errored("this app's driver cannot scroll (`scroll`); Scroll needs a surface that scrolls");
   if ("into_view" in to && step.selectors.length === 0) return failed("scrolling into view needs a target");
   return runAction(step, ctx, () => driver.scroll!(step.selectors, to));
 });

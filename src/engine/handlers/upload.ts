@@ -17,7 +17,7 @@ export const upload = handlerFor(["upload"], async (step, ctx) => {
   if (!existsSync(path) || !statSync(path).isFile())
     return failed(`the file to upload does not exist: ${path} (relative paths resolve from the working directory, ${process.cwd()})`);
   const driver = ctx.driver;
-  if (!driver.upload) return errored("this app cannot upload files; Upload is web only");
+  if (!driver.upload) return errored("this app's driver cannot upload files (`upload`); Upload needs a surface with file inputs");
   const uploadOnce = driver.upload.bind(driver);
   return runAction(step, ctx, () => uploadOnce(step.selectors, path));
 });
