@@ -5,7 +5,8 @@ import { FakeScreen } from "./fake-screen.ts";
 import { decodeFramePng, toGrey } from "./frame.ts";
 import type { GreyImage, OcrLayout, OcrWord } from "./ocr/engine.ts";
 import { darkOnLight } from "./polarity.ts";
-import { drawnArea, OCR_SCALE, WindowReader } from "./view.ts";
+import { drawnArea, OCR_SCALE, readScene, WindowReader } from "./view.ts";
+import type { Frame } from "./frame.ts";
 
 const fixture = (name: string) => decodeFramePng(new Uint8Array(readFileSync(join(import.meta.dir, "../../test/fixtures/vision", name))));
 const FORM = fixture("form.png");
@@ -20,6 +21,35 @@ class OneWord {
     return [{ text: "Save", confidence: 96, box: { x: 116, y: 530, width: 74, height: 24 } }];
   }
 }
+
+/** A white frame with two glyph-sized rings of ink on one row: a caption of two words, at x 10–17 and 22–29, y 10–21. */
+function twoGlyphs(): Frame {
+  const width = 60;
+  const height = 32;
+  const rgba = new Uint8Array(width * height * 4).fill(255);
+  for (const x0 of [10, 22])
+    for (let y = 10; y <= 21; y++)
+      for (let x = x0; x <= x0 + 7; x++) if (y === 10 || y === 21 || x === x0 || x === x0 + 7) rgba.fill(0, (y * width + x) * 4, (y * width + x) * 4 + 3);
+  return { width, height, rgba };
+}
+
+describe("readScene", () => {
+  test("keeps the second reading's words where the first pass read nothing, when it keeps the first pass's surer words", async () => {
+    // The first pass reads only the right-hand word, surely; the caption's second reading (scaled
+    // 3×, at 24,24 in the column) reads the left-hand word well and the right-hand one badly.
+    const ocr = {
+      async recognize(_image: GreyImage, layout?: OcrLayout): Promise<OcrWord[]> {
+        if (layout !== "lines") return [{ text: "Hello,", confidence: 89, box: { x: 32, y: 8, width: 16, height: 24 } }];
+        return [
+          { text: "Greet", confidence: 96, box: { x: 36, y: 36, width: 24, height: 36 } },
+          { text: "Hallo", confidence: 10, box: { x: 72, y: 36, width: 24, height: 36 } },
+        ];
+      },
+    };
+    const scene = await readScene(ocr, twoGlyphs());
+    expect(scene.lines.flatMap((l) => l.words.map((w) => w.text))).toEqual(["Greet", "Hello,"]);
+  });
+});
 
 describe("WindowReader", () => {
   test("OCRs the area where something is drawn at twice the size and gives boxes in window pixels", async () => {

@@ -78,7 +78,8 @@ export interface TextReader {
  * on dark areas inverted, see polarity.ts), and the area where something is drawn (see drawnArea)
  * is OCR'd at OCR_SCALE; then, only when ink is left
  * that no surely-read word covers, those short captions are read once more, each on its own line
- * at caption size (see captions.ts), and per caption the better-read of the two readings is kept.
+ * at caption size (see captions.ts), and per caption the better-read of the two readings is kept
+ * (with, when the first is kept, the second's words over ink the first read nothing on).
  * Both passes run once per frame: views are cached by hash.
  */
 export async function readScene(ocr: TextReader, frame: Frame): Promise<Scene> {
@@ -96,6 +97,7 @@ export async function readScene(ocr: TextReader, frame: Frame): Promise<Scene> {
   // caption size) unless the first pass's words there are clearly surer.
   const centreIn = (r: Rect, b: Rect) =>
     b.x + b.width / 2 >= r.x && b.x + b.width / 2 <= r.x + r.width && b.y + b.height / 2 >= r.y && b.y + b.height / 2 <= r.y + r.height;
+  const overlaps = (a: Rect, b: Rect) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
   const mean = (ws: readonly SceneWord[]) => ws.reduce((s, w) => s + w.confidence, 0) / ws.length;
   const dropped = new Set<SceneWord>();
   const kept: SceneWord[] = [];
@@ -103,9 +105,15 @@ export async function readScene(ocr: TextReader, frame: Frame): Promise<Scene> {
     const second = more.filter((w) => w.place === i);
     if (second.length === 0) return;
     const before = words.filter((w) => centreIn(place.caption, w.box));
-    if (before.length > 0 && mean(before) > mean(second) + SECOND_READING_EDGE) return;
+    const plain = second.map(({ place: _, ...w }) => w);
+    if (before.length > 0 && mean(before) > mean(second) + SECOND_READING_EDGE) {
+      // The first pass read its words there better; what it did not read at all (a button's face
+      // beside a label that changed) is still the second reading's.
+      kept.push(...plain.filter((w) => !before.some((b) => overlaps(b.box, w.box))));
+      return;
+    }
     for (const w of before) dropped.add(w);
-    kept.push(...second.map(({ place: _, ...w }) => w));
+    kept.push(...plain);
   });
   return buildScene([...words.filter((w) => !dropped.has(w)), ...kept]);
 }

@@ -84,6 +84,12 @@ function like(actual: unknown, expected: Readonly<Record<string, unknown>>, what
 const text = (t: string, extra: Record<string, unknown> = {}): Selector[] => [{ tier: "text_anchor", provenance: "rules", payload: { text: t, ...extra } }];
 const id = (i: string): Selector[] => [{ tier: "native_id", provenance: "rules", payload: { id: i } }];
 const LEFT = { button: "left", clickCount: 1 } as const;
+type Expect = [Selector[], Parameters<AppDriver["check"]>[1], boolean];
+/** Fails the case at the first expectation whose outcome is not the one given. */
+async function expectAll(d: AppDriver, cases: readonly Expect[]): Promise<void> {
+  for (const [ladder, expectation, pass] of cases)
+    same((await d.check(ladder, expectation)).pass, pass, `${JSON.stringify(ladder.map((r) => r.payload))} ${JSON.stringify(expectation)}`);
+}
 const passes = async (d: AppDriver, ladder: Selector[], expectation: Parameters<AppDriver["check"]>[1]) => (await d.check(ladder, expectation)).pass;
 
 export interface FormCase {
@@ -107,12 +113,21 @@ export function declaredGap(c: FormCase, expectations: Expectations): { readonly
 /** The cases, in the order they run; each on a freshly opened form. */
 export const FORM_CASES: readonly FormCase[] = [
   {
-    name: "types into a field found by its label, replacing what it held, and reads it back by its native id",
-    alsoNeeds: ["native-ids"],
+    name: "types into a field found by its label, replacing what it held, and reads it back by its label",
     area: "keyboard",
+    async run(d) {
+      const name = text("Name", { role: "field" });
+      like(await d.fill(name, "Ada"), { ok: true }, "the first fill");
+      like(await d.fill(name, "Grace"), { ok: true }, "the second fill");
+      like(await d.readText(name), { ok: true, value: "Grace" }, "the field read back by its label");
+    },
+  },
+  {
+    name: "reads a field back by its native id, and empties it by that id",
+    area: "keyboard",
+    alsoNeeds: ["native-ids"],
     async run(d, ids) {
-      like(await d.fill(text("Name", { role: "field" }), "Ada"), { ok: true }, "the first fill");
-      like(await d.fill(text("Name", { role: "field" }), "Grace"), { ok: true }, "the second fill");
+      like(await d.fill(text("Name", { role: "field" }), "Grace"), { ok: true }, "the fill");
       same(await d.readText(id(ids.name)), { ok: true, value: "Grace", tier: "native_id" }, "the field read back");
       like(await d.fill(id(ids.name), ""), { ok: true }, "the emptying fill");
       same(await passes(d, id(ids.name), { kind: "empty", empty: true }), true, "the field is empty");
@@ -120,12 +135,21 @@ export const FORM_CASES: readonly FormCase[] = [
   },
   {
     name: "presses a button found by its text, reports the rung that matched, and shows its effect",
+    async run(d) {
+      like(await d.fill(text("Name", { role: "field" }), "Ada"), { ok: true }, "the fill");
+      same(await d.click(text("Greet"), LEFT), { ok: true, value: undefined, tier: "text_anchor" }, "the click");
+      same(await passes(d, [], { kind: "text_contains", text: "Hello, Ada!" }), true, "the surface shows the greeting");
+      same(await passes(d, [], { kind: "text_contains", text: "Greeted" }), true, "the surface shows the new status");
+      same(await passes(d, [], { kind: "text_absent", text: "Waiting" }), true, "the surface no longer shows the old greeting");
+    },
+  },
+  {
+    name: "reads what a button changed in a control named by its native id",
     alsoNeeds: ["native-ids"],
     async run(d, ids) {
       like(await d.fill(text("Name", { role: "field" }), "Ada"), { ok: true }, "the fill");
-      same(await d.click(text("Greet"), LEFT), { ok: true, value: undefined, tier: "text_anchor" }, "the click");
+      like(await d.click(text("Greet"), LEFT), { ok: true }, "the click");
       same(await passes(d, id(ids.greeting), { kind: "text_contains", text: "Hello, Ada!" }), true, "the greeting shows the name");
-      same(await passes(d, [], { kind: "text_contains", text: "Greeted" }), true, "the surface shows the new status");
     },
   },
   {
@@ -162,10 +186,9 @@ export const FORM_CASES: readonly FormCase[] = [
     },
   },
   {
-    name: "reads the expectations every surface answers, passing and failing, by one rule for text (as written, else ignoring case)",
-    alsoNeeds: ["native-ids", "control-states"],
-    async run(d, ids) {
-      const cases: Array<[Selector[], Parameters<AppDriver["check"]>[1], boolean]> = [
+    name: "reads the expectations every surface answers by text, passing and failing, by one rule for text (as written, else ignoring case)",
+    async run(d) {
+      await expectAll(d, [
         [[], { kind: "title", op: "equals", value: FORM_TITLE }, true],
         [[], { kind: "title", op: "contains", value: "Fixture" }, true],
         [[], { kind: "title", op: "equals", value: "Fixture" }, false],
@@ -176,29 +199,49 @@ export const FORM_CASES: readonly FormCase[] = [
         [[], { kind: "text_contains", text: "Greet", count: 2 }, false],
         [[], { kind: "text_absent", text: "Disconnected" }, true],
         [[], { kind: "text_absent", text: "waiting" }, false],
+        [text("No such control"), { kind: "visible", visible: false }, true],
+        [text("Greet"), { kind: "visible", visible: true }, true],
+        [text("Greet"), { kind: "count", count: 1 }, true],
+      ]);
+      same(await d.count(text("Greet")), 1, "the count of Greet");
+    },
+  },
+  {
+    name: "reads the expectations of a control named by its native id, by the same rule for text",
+    alsoNeeds: ["native-ids"],
+    async run(d, ids) {
+      await expectAll(d, [
         [id(ids.greeting), { kind: "text_contains", text: "Waiting" }, true],
         [id(ids.greeting), { kind: "text_contains", text: "waiting" }, true],
         [id(ids.greeting), { kind: "text_contains", text: "Hello" }, false],
         [id(ids.name), { kind: "empty", empty: true }, true],
         [id(ids.name), { kind: "visible", visible: true }, true],
-        [text("No such control"), { kind: "visible", visible: false }, true],
-        [text("Greet"), { kind: "count", count: 1 }, true],
-        [text("Disabled"), { kind: "enabled", enabled: false }, true],
-        [text("Greet"), { kind: "enabled", enabled: true }, true],
-        [text("Subscribe", { role: "checkbox" }), { kind: "checked", checked: false }, true],
-      ];
-      for (const [ladder, expectation, pass] of cases)
-        same((await d.check(ladder, expectation)).pass, pass, `${JSON.stringify(ladder.map((r) => r.payload))} ${JSON.stringify(expectation)}`);
-      same(await d.count(text("Greet")), 1, "the count of Greet");
+      ]);
     },
   },
   {
-    name: "matches labels in any case and by ordinal; a missing native id is not found",
-    alsoNeeds: ["native-ids"],
-    async run(d, ids) {
+    name: "reads the state of a control: enabled, disabled, unchecked",
+    alsoNeeds: ["control-states"],
+    async run(d) {
+      await expectAll(d, [
+        [text("Disabled"), { kind: "enabled", enabled: false }, true],
+        [text("Greet"), { kind: "enabled", enabled: true }, true],
+        [text("Subscribe", { role: "checkbox" }), { kind: "checked", checked: false }, true],
+      ]);
+    },
+  },
+  {
+    name: "matches labels in any case and by ordinal",
+    async run(d) {
       like(await d.click(text("greet"), LEFT), { ok: true }, "a label in another case");
       like(await d.click(text("Greet", { nth: 1 }), LEFT), { ok: true }, "the 1st Greet");
       like(await d.click(text("Greet", { nth: 2 }), LEFT), { ok: false, failed: "not-found" }, "the 2nd Greet");
+    },
+  },
+  {
+    name: "reads a control by its native id; a missing native id is not found",
+    alsoNeeds: ["native-ids"],
+    async run(d, ids) {
       like(await d.readText(id(ids.greeting)), { ok: true }, "the greeting by its id");
       like(await d.fill(id("no-such-id"), "x"), { ok: false, failed: "not-found" }, "a missing id");
     },
