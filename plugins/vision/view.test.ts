@@ -49,6 +49,23 @@ describe("readScene", () => {
     const scene = await readScene(ocr, twoGlyphs());
     expect(scene.lines.flatMap((l) => l.words.map((w) => w.text))).toEqual(["Greet", "Hello,"]);
   });
+
+  test("adds no word of the second reading that maps outside the caption it was read from", async () => {
+    // "Stray" sits in the caption's row of the column but far right of the caption's copy: back in
+    // the window it would be a line where nothing is drawn.
+    const ocr = {
+      async recognize(_image: GreyImage, layout?: OcrLayout): Promise<OcrWord[]> {
+        if (layout !== "lines") return [{ text: "Hello,", confidence: 89, box: { x: 32, y: 8, width: 16, height: 24 } }];
+        return [
+          { text: "Greet", confidence: 96, box: { x: 36, y: 36, width: 24, height: 36 } },
+          { text: "Hallo", confidence: 10, box: { x: 72, y: 36, width: 24, height: 36 } },
+          { text: "Stray", confidence: 96, box: { x: 300, y: 36, width: 24, height: 36 } },
+        ];
+      },
+    };
+    const scene = await readScene(ocr, twoGlyphs());
+    expect(scene.lines.flatMap((l) => l.words.map((w) => w.text))).toEqual(["Greet", "Hello,"]);
+  });
 });
 
 describe("WindowReader", () => {

@@ -109,7 +109,9 @@ export async function readScene(ocr: TextReader, frame: Frame): Promise<Scene> {
     if (before.length > 0 && mean(before) > mean(second) + SECOND_READING_EDGE) {
       // The first pass read its words there better; what it did not read at all (a button's face
       // beside a label that changed) is still the second reading's.
-      kept.push(...plain.filter((w) => !before.some((b) => overlaps(b.box, w.box))));
+      // Only a word that sits inside the caption it was read from: a box the stacked reading
+      // mapped elsewhere would be a line where nothing is drawn.
+      kept.push(...plain.filter((w) => centreIn(place.caption, w.box) && !before.some((b) => overlaps(b.box, w.box))));
       return;
     }
     for (const w of before) dropped.add(w);
