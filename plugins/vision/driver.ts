@@ -5,10 +5,9 @@
 // candidates an ambiguous text offers. Every method is one attempt.
 import type { Attempt, Candidate, PointerOptions, Rect, Selector } from "../../src/plugins/api.ts";
 import { DesktopDriver } from "../desktop/driver.ts";
-import type { Screen, ScreenWindow } from "./screen.ts";
-import { OCR_INFO, VisionSurface } from "./surface.ts";
+import type { ScreenWindow } from "./screen.ts";
+import { OCR_INFO, VisionSurface, type VisionSurfaceOptions } from "./surface.ts";
 import { allMatches, anchorOf, ordinal, resolveTarget } from "./target.ts";
-import type { TextReader } from "./view.ts";
 
 export { OCR_INFO };
 
@@ -22,18 +21,8 @@ export interface VisionConfig {
   readonly y?: number;
 }
 
-export interface VisionDriverOptions {
-  readonly screen: Screen;
-  readonly window: ScreenWindow;
-  readonly ocr: TextReader;
-  /** The window's screen rectangle once the geometry was applied (or as found). */
-  readonly geometry: Rect;
-  /** Whether `geometry` was pinned by the config. */
-  readonly pinned: boolean;
-  readonly sleep?: (ms: number) => Promise<void>;
-  /** Called once by close() (releases the screen; the OCR engine belongs to the session). */
-  readonly onClose?: () => Promise<void>;
-}
+/** The driver is opened with what its surface needs (the screen, the window, OCR, the geometry). */
+export type VisionDriverOptions = VisionSurfaceOptions;
 
 const at = (box: Rect, pct?: PointerOptions["at"]) => ({
   x: Math.round(box.x + (box.width * (pct?.xPct ?? 50)) / 100),

@@ -7,8 +7,9 @@
 // export of package.json, not only something the loader knows; and run through the compiled
 // executable too, where no node_modules is around it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
+import { cpSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { tscAsInstalled } from "../support/plugin-tsc.ts";
 import { REPO_ROOT, runCli, type CliResult } from "../support/cli.ts";
 import { buildSandbox, type Sandbox } from "../support/executable.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
@@ -119,27 +120,7 @@ describe("a project desktop backend through the exported desktop kit (examples/p
 
   test("tsc type-checks the adapter against the package as a project installs it", async () => {
     const p = exampleProject();
-    mkdirSync(join(p.dir, "node_modules"), { recursive: true });
-    symlinkSync(REPO_ROOT, join(p.dir, "node_modules", "flowproof"));
-    p.write(
-      "tsconfig.json",
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "ESNext",
-          moduleResolution: "bundler",
-          strict: true,
-          noEmit: true,
-          allowImportingTsExtensions: true,
-          skipLibCheck: true,
-          typeRoots: [join(REPO_ROOT, "node_modules", "@types")],
-          types: ["bun"],
-        },
-        include: ["plugins"],
-      }),
-    );
-    const tsc = Bun.spawn([join(REPO_ROOT, "node_modules", ".bin", "tsc"), "-p", "."], { cwd: p.dir, stdout: "pipe", stderr: "pipe" });
-    const [out, code] = await Promise.all([new Response(tsc.stdout).text(), tsc.exited]);
+    const { out, code } = await tscAsInstalled(p.dir, { typeRoots: [join(REPO_ROOT, "node_modules", "@types")], types: ["bun"] });
     expect(out).toBe("");
     expect(code).toBe(0);
   }, 120_000);
