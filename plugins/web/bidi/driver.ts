@@ -24,7 +24,8 @@ import type {
   Selector,
   TypeOptions,
 } from "../../../src/plugins/api.ts";
-import { FlowproofError } from "../../../src/plugins/api.ts";
+import { FlowproofError, type DebugSnapshot } from "../../../src/plugins/api.ts";
+import { FirefoxConsoleLog, firefoxDebugSnapshot } from "./debug.ts";
 import type { CheckAnswer, ProbeAnswer, ScopeAnswer, ScopeMethods, SelectAnswer, ValueAnswer } from "../injected/protocol.ts";
 import { keyDefinition } from "../keys.ts";
 import { fail, ok, toRungs, type ApiMethod, type Transient } from "../page-calls.ts";
@@ -114,6 +115,7 @@ export class FirefoxDriver implements AppDriver {
   #downloads: Downloads | undefined;
   /** Whether the page may have changed since the recorder's last frame. */
   readonly #changes = new FirefoxScreenChanges();
+  readonly #console = new FirefoxConsoleLog();
 
   private constructor(
     connection: BidiConnection,
@@ -155,6 +157,7 @@ export class FirefoxDriver implements AppDriver {
           driver.#failure ??= new FlowproofError({ code: "browser-error", message });
         }),
       );
+      driver.#offs.push(await driver.#console.listen(connection, context));
       await startFirefoxPage(driver.#page, userContext, config);
       driver.#offs.push(await interceptFirefoxRequests(connection, context, config.mock ?? []));
       driver.#downloads = await createFirefoxDownloads(connection, userContext, (c) => c === context, config.downloads_dir);
@@ -281,6 +284,10 @@ export class FirefoxDriver implements AppDriver {
     const native = await this.#page.tryEvaluate<boolean>(NATIVE_DRAG_STARTED);
     if (native === true) return fail("unsupported", NATIVE_DRAG_REFUSED, false);
     return this.#takeDialog() ?? ok(undefined, from.tier);
+  }
+
+  debugSnapshot(redact?: (text: string) => string): Promise<DebugSnapshot> {
+    return firefoxDebugSnapshot(this.#page, this.#console, redact);
   }
 
   async upload(ladder: readonly Selector[], path: string): Promise<Attempt> {
