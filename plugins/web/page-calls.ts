@@ -50,7 +50,9 @@ export const fail = (failed: Failed | ProbeFailure, detail: string, retryable = 
 export const noHistoryEntry = (direction: "back" | "forward"): Attempt<never> =>
   fail(
     "not-found",
-    direction === "back" ? "there is no earlier page to go back to in this flow's history" : "there is no later page to go forward to (nothing was gone back from)",
+    direction === "back"
+      ? "there is no earlier page to go back to in this flow's history"
+      : "there is no later page to go forward to (nothing was gone back from)",
     false,
   );
 

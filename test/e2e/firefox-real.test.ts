@@ -151,14 +151,23 @@ beforeAll(async () => {
   for (const f of FLOWS) {
     const html = readFileSync(join(DEFAULT_PAGES_ROOT, f.page), "utf8");
     expect(html).toContain(f.mutant[0]);
-    server.setRoute(`/${f.page}`, () => new Response(mutated ? html.replaceAll(f.mutant[0], f.mutant[1]) : html, { headers: { "content-type": "text/html; charset=utf-8" } }));
+    server.setRoute(
+      `/${f.page}`,
+      () => new Response(mutated ? html.replaceAll(f.mutant[0], f.mutant[1]) : html, { headers: { "content-type": "text/html; charset=utf-8" } }),
+    );
     project.write(`flows/${f.page.replace(".html", "")}.flow.yaml`, flowYaml(f.name, `${server.url}/${f.page}`, f.steps));
   }
   // Recorded once in Chromium (one browser for them all), as the original files record them.
   const pool = new SessionPool();
   try {
     for (const f of FLOWS) {
-      const recorded = await record({ spec: specOf(f), author: "rules", recordingDetail: "off", env: { ...process.env, ...env, FLOWPROOF_BROWSER: "chromium" }, pool });
+      const recorded = await record({
+        spec: specOf(f),
+        author: "rules",
+        recordingDetail: "off",
+        env: { ...process.env, ...env, FLOWPROOF_BROWSER: "chromium" },
+        pool,
+      });
       expect({ flow: f.name, failed: recorded.step_results.find((r) => r.status !== "passed")?.detail }).toEqual({ flow: f.name, failed: undefined });
     }
   } finally {

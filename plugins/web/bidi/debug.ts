@@ -22,7 +22,10 @@ export class FirefoxConsoleLog {
       const source = p["source"] as { context?: string } | undefined;
       if (source?.context !== context) return;
       const text = typeof p["text"] === "string" ? p["text"] : "";
-      this.#push(p["type"] === "console" ? `console.${String(p["method"] ?? p["level"])}` : p["type"] === "javascript" ? "uncaught" : `log.${String(p["level"])}`, text);
+      this.#push(
+        p["type"] === "console" ? `console.${String(p["method"] ?? p["level"])}` : p["type"] === "javascript" ? "uncaught" : `log.${String(p["level"])}`,
+        text,
+      );
     });
     await connection.send("session.subscribe", { events: ["log.entryAdded"], contexts: [context] });
     return off;
