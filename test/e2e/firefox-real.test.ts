@@ -4,7 +4,8 @@
 // component text), recorded once in Chromium and replayed in Firefox through the real CLI with
 // `--repeat-each 2`: every step passes every time. Then each page is served as a mutant and the
 // same traces replay in both engines: each flow fails at the same step with the same words in
-// Firefox as in Chromium. One server, one Chromium for the recordings, one CLI run per engine
+// Firefox as in Chromium. A native HTML5 drag, which Firefox cannot drop under WebDriver BiDi,
+// fails at its step naming Firefox (docs/browsers.md). One server, one Chromium for the recordings, one CLI run per engine
 // and page state; recording detail off (frames are the recording tests' business), and the
 // assertions a mutant breaks bounded short.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -225,4 +226,24 @@ describe("the real-browser flows on Firefox", () => {
       mutated = false;
     }
   }, 150_000);
+
+  test("a native HTML5 drag recorded in Chromium fails at its step in Firefox, naming Firefox, never a silent no-drop", async () => {
+    const spec = project.write(
+      "drag/page-builder.flow.yaml",
+      flowYaml("Drag", `${server.url}/page-builder.html`, [
+        'rules: Drag "Heading block" onto the "css:#canvas"',
+        'assert: the "css:#out" shows Dropped Heading into the left column',
+      ]),
+    );
+    const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: { ...process.env, FLOWPROOF_BROWSER: "chromium" } });
+    expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
+    const r = await runCli(["run", spec, "--browser", "firefox", "--recording-detail", "off", "--json"], { cwd: project.dir });
+    const out = JSON.parse(r.stdout) as { run_dir: string };
+    const report = JSON.parse(
+      readFileSync(join(out.run_dir.startsWith("/") ? out.run_dir : join(project.dir, out.run_dir), "result.json"), "utf8"),
+    ) as RunReport;
+    expect([r.code, report.outcome, report.steps.map((s) => s.status)]).toEqual([1, "failed", ["failed", "skipped"]]);
+    expect(report.steps[0]!.detail).toContain("Firefox cannot drop under WebDriver BiDi");
+    expect(report.steps[0]!.detail).toContain("--browser chromium");
+  }, 60_000);
 });
