@@ -5,7 +5,7 @@ import type { Attempt } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { WebConfig } from "./config.ts";
 import { seedSession } from "./page-setup.ts";
-import { fail, ok } from "./page-calls.ts";
+import { fail, noHistoryEntry, ok } from "./page-calls.ts";
 
 /**
  * How long an action waits for a navigation it started to reach DOMContentLoaded, until the run
@@ -210,15 +210,7 @@ export class Navigation {
   async history(direction: "back" | "forward", timeoutMs: number): Promise<Attempt> {
     const { currentIndex, entries } = await this.#session.send("Page.getNavigationHistory");
     const target = entries[currentIndex + (direction === "back" ? -1 : 1)];
-    if (!target || target.url === "about:blank") {
-      return fail(
-        "not-found",
-        direction === "back"
-          ? "there is no earlier page to go back to in this flow's history"
-          : "there is no later page to go forward to (nothing was gone back from)",
-        false,
-      );
-    }
+    if (!target || target.url === "about:blank") return noHistoryEntry(direction);
     const started = performance.now();
     await this.#session.send("Page.navigateToHistoryEntry", { entryId: target.id });
     for (;;) {

@@ -46,6 +46,15 @@ export interface Transient {
 export const ok = <T>(value: T, tier?: string): Attempt<T> => (tier ? { ok: true, value, tier } : { ok: true, value });
 type Failed = Extract<Attempt, { ok: false }>["failed"];
 export const fail = (failed: Failed | ProbeFailure, detail: string, retryable = true): Attempt<never> => ({ ok: false, failed, detail, retryable });
+/** `Go back` / `Go forward` with no entry that way in the flow's history (the blank page a tab opens on is none): the same words in every engine. */
+export const noHistoryEntry = (direction: "back" | "forward"): Attempt<never> =>
+  fail(
+    "not-found",
+    direction === "back"
+      ? "there is no earlier page to go back to in this flow's history"
+      : "there is no later page to go forward to (nothing was gone back from)",
+    false,
+  );
 
 export function toRungs(ladder: readonly Selector[]): Rung[] {
   return ladder.map((s) => ({ tier: s.tier, payload: s.payload }));

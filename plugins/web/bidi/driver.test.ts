@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startFirefox, type FirefoxBed } from "../../../test/support/firefox.ts";
 import { CAPABILITIES } from "../driver.ts";
-import { FIREFOX_CAPABILITIES, FirefoxDriver } from "./driver.ts";
+import type { Selector } from "../../../src/plugins/api.ts";
+import { FIREFOX_CAPABILITIES, FirefoxDriver, NATIVE_DRAG_REFUSED } from "./driver.ts";
 
 let bed: FirefoxBed;
 beforeAll(async () => {
@@ -42,4 +43,34 @@ test("frames are PNGs of the viewport, which a step can resize; a cookie check o
   await driver.close();
   expect(closed).toBe(true);
   expect(await contexts()).toBe(before);
+}, 60_000);
+
+const id = (i: string): Selector[] => [{ tier: "native_id", provenance: "rules", payload: { id: i } }];
+/** A native HTML5 drag source, a pointer-driven one (mousedown, mousemove, mouseup), a drop zone and a button. */
+const DRAGS = `data:text/html,<div id="native" draggable="true" style="width:120px;height:40px;background:%23ccf">Native tile</div>
+<div id="pointer" style="width:120px;height:40px;background:%23fcc;margin-top:10px">Pointer tile</div>
+<div id="zone" style="width:240px;height:120px;background:%23cfc;margin-top:40px">Zone</div><button id="go">Go</button><p id="out">none</p>
+<script>
+const out = document.getElementById("out"), zone = document.getElementById("zone");
+document.getElementById("native").addEventListener("dragstart", (e) => e.dataTransfer.setData("text/plain", "native"));
+zone.addEventListener("dragover", (e) => e.preventDefault());
+zone.addEventListener("drop", (e) => { e.preventDefault(); out.textContent = "dropped " + e.dataTransfer.getData("text/plain"); });
+let held = false;
+document.getElementById("pointer").addEventListener("mousedown", () => (held = true));
+document.addEventListener("mouseup", (e) => { if (held && zone.contains(document.elementFromPoint(e.clientX, e.clientY))) out.textContent = "dropped pointer"; held = false; });
+document.getElementById("go").addEventListener("click", () => (out.textContent += " clicked"));
+</script>`;
+
+test("a native HTML5 drag is refused naming Firefox instead of dropping nothing; the page still takes input, and a pointer-driven drag drops", async () => {
+  const driver = await FirefoxDriver.open(bed.connection, {}, { engine: "firefox" }, async () => undefined);
+  try {
+    expect((await driver.navigate(DRAGS, 10_000)).ok).toBe(true);
+    expect(await driver.drag(id("native"), id("zone"))).toEqual({ ok: false, failed: "unsupported", detail: NATIVE_DRAG_REFUSED, retryable: false });
+    expect(NATIVE_DRAG_REFUSED).toContain("Firefox");
+    expect(await driver.drag(id("pointer"), id("zone"))).toMatchObject({ ok: true });
+    expect((await driver.click(id("go"), { button: "left", clickCount: 1 })).ok).toBe(true);
+    expect(await driver.check(id("out"), { kind: "text_contains", text: "dropped pointer clicked" })).toMatchObject({ pass: true });
+  } finally {
+    await driver.close();
+  }
 }, 60_000);

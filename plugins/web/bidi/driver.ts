@@ -24,7 +24,8 @@ import type {
   Selector,
   TypeOptions,
 } from "../../../src/plugins/api.ts";
-import { FlowproofError } from "../../../src/plugins/api.ts";
+import { FlowproofError, type DebugSnapshot } from "../../../src/plugins/api.ts";
+import { FirefoxConsoleLog, firefoxDebugSnapshot } from "./debug.ts";
 import type { CheckAnswer, ProbeAnswer, ScopeAnswer, ScopeMethods, SelectAnswer, ValueAnswer } from "../injected/protocol.ts";
 import { keyDefinition } from "../keys.ts";
 import { fail, ok, toRungs, type ApiMethod, type Transient } from "../page-calls.ts";
@@ -66,6 +67,31 @@ export const FIREFOX_CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>
   "downloads",
 ]);
 
+/**
+ * Firefox cannot finish a native HTML5 drag (a `draggable` element's drag and drop) driven over
+ * WebDriver BiDi: once the drag begins the browser takes no more input, so nothing is dropped (the
+ * protocol has no drag commands yet). So a Drag whose source starts one is stopped at its trusted
+ * `dragstart` (no drag begins, the pointer stays free) and the step is refused, naming Firefox,
+ * instead of dropping nothing in silence. Pointer-driven drags (sortable lists, sliders) run as in Chromium.
+ */
+const ARM_NATIVE_DRAG = `(() => {
+  const w = window;
+  if (w.__flowproofNativeDrag) removeEventListener("dragstart", w.__flowproofNativeDrag.listen, true);
+  const state = { started: false, listen: (e) => { if (e.isTrusted) { state.started = true; e.preventDefault(); } } };
+  w.__flowproofNativeDrag = state;
+  addEventListener("dragstart", state.listen, true);
+  return true;
+})()`;
+const NATIVE_DRAG_STARTED = `(() => {
+  const state = window.__flowproofNativeDrag;
+  if (!state) return false;
+  removeEventListener("dragstart", state.listen, true);
+  delete window.__flowproofNativeDrag;
+  return state.started;
+})()`;
+export const NATIVE_DRAG_REFUSED =
+  "the drag's source starts a native HTML5 drag (a draggable element), which Firefox cannot drop under WebDriver BiDi (the browser takes no input once such a drag begins): run this flow in Chromium (--browser chromium)";
+
 export class FirefoxDriver implements AppDriver {
   readonly capabilities = FIREFOX_CAPABILITIES;
   readonly #connection: BidiConnection;
@@ -89,6 +115,7 @@ export class FirefoxDriver implements AppDriver {
   #downloads: Downloads | undefined;
   /** Whether the page may have changed since the recorder's last frame. */
   readonly #changes = new FirefoxScreenChanges();
+  readonly #console = new FirefoxConsoleLog();
 
   private constructor(
     connection: BidiConnection,
@@ -130,6 +157,7 @@ export class FirefoxDriver implements AppDriver {
           driver.#failure ??= new FlowproofError({ code: "browser-error", message });
         }),
       );
+      driver.#offs.push(await driver.#console.listen(connection, context));
       await startFirefoxPage(driver.#page, userContext, config);
       driver.#offs.push(await interceptFirefoxRequests(connection, context, config.mock ?? []));
       driver.#downloads = await createFirefoxDownloads(connection, userContext, (c) => c === context, config.downloads_dir);
@@ -250,9 +278,16 @@ export class FirefoxDriver implements AppDriver {
     if (!to.ok) return { ...to, detail: `the drop target: ${to.detail}` };
     from = await this.#probe(source, "drag");
     if (!from.ok) return from;
+    await this.#page.tryEvaluate(ARM_NATIVE_DRAG);
     await this.#input.drag(from.value, to.value);
     await this.#navigation.afterInput();
+    const native = await this.#page.tryEvaluate<boolean>(NATIVE_DRAG_STARTED);
+    if (native === true) return fail("unsupported", NATIVE_DRAG_REFUSED, false);
     return this.#takeDialog() ?? ok(undefined, from.tier);
+  }
+
+  debugSnapshot(redact?: (text: string) => string): Promise<DebugSnapshot> {
+    return firefoxDebugSnapshot(this.#page, this.#console, redact);
   }
 
   async upload(ladder: readonly Selector[], path: string): Promise<Attempt> {

@@ -86,3 +86,21 @@ test("a navigation that turns into a download ends there, without waiting for a 
   expect(nav.takeStalled()).toBeUndefined();
   off();
 }, 60_000);
+
+test("going back past the flow's first page, or forward with nothing gone back from, fails in Chromium's words", async () => {
+  const { nav, off } = await opened();
+  await nav.navigate(`${server.url}/a.html`, 10_000);
+  expect(await nav.history("back", 10_000)).toEqual({
+    ok: false,
+    failed: "not-found",
+    detail: "there is no earlier page to go back to in this flow's history",
+    retryable: false,
+  });
+  expect(await nav.history("forward", 10_000)).toEqual({
+    ok: false,
+    failed: "not-found",
+    detail: "there is no later page to go forward to (nothing was gone back from)",
+    retryable: false,
+  });
+  off();
+}, 60_000);

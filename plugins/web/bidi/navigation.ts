@@ -3,8 +3,8 @@
 // (followed from browsingContext events, waited for after the input, bounded, named when it
 // stalls), and the first rendering update of a new document.
 import type { Attempt } from "../../../src/plugins/api.ts";
-import { fail, ok } from "../page-calls.ts";
-import type { BidiConnection } from "./connection.ts";
+import { fail, noHistoryEntry, ok } from "../page-calls.ts";
+import { BidiError, type BidiConnection } from "./connection.ts";
 import type { BidiPage } from "./page.ts";
 
 /** How long an action waits for a navigation it started until the run names its own bound. */
@@ -140,6 +140,8 @@ export class BidiNavigation {
     try {
       await this.#connection.send("browsingContext.traverseHistory", { context: this.#page.context, delta: direction === "back" ? -1 : 1 }, timeoutMs);
     } catch (error) {
+      // No entry that way (Firefox replaces the blank page a tab opens on, so it is no entry either): the same words as Chromium's.
+      if (error instanceof BidiError && error.error === "no such history entry") return noHistoryEntry(direction);
       return fail("not-found", `could not go ${direction}: ${(error as Error).message}`, false);
     }
     // The entry it lands on may be the same document (a fragment, pushState) or a new one: wait until the URL moved and the document is ready.

@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { startFirefox, type FirefoxBed } from "../../../test/support/firefox.ts";
 import { startServer, type TestServer } from "../../../test/support/server.ts";
 import { BidiPage } from "./page.ts";
@@ -74,5 +78,21 @@ describe("in Firefox", () => {
     await bed.connection.send("browsingContext.navigate", { context: page.context, url: "data:text/html,<p>x</p>", wait: "complete" });
     expect((await store.check({ kind: "cookie", name: "sid", fact: "exists" }, () => undefined)).pass).toBe(false);
     expect(await store.setCookie("a", "b")).toMatchObject({ ok: false, failed: "unsupported", retryable: false });
+  }, 60_000);
+
+  test("seeds localStorage for a local file, whose origin Firefox reports as null", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "flowproof-ff-file-"));
+    try {
+      const file = join(dir, "page.html");
+      writeFileSync(file, "<title>Local</title><p>local</p>");
+      const url = pathToFileURL(file).href;
+      const { page, store } = await storage();
+      const unseed = await store.seed({ session: { local_storage: { greeting: "hello" } } }, url);
+      await bed.connection.send("browsingContext.navigate", { context: page.context, url, wait: "complete" });
+      await unseed();
+      expect(await page.evaluate("[location.origin, localStorage.getItem('greeting')]")).toEqual(["null", "hello"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

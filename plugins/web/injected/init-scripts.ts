@@ -36,7 +36,9 @@ export function installRandom(seed: number): void {
 
 /** Seeds localStorage of the top document when it belongs to `origin` (once: the driver removes this script after the first document). */
 export function seedLocalStorage(origin: string, items: Readonly<Record<string, string>>): void {
-  if (globalThis.top !== globalThis.self || globalThis.location.origin !== origin) return;
+  // A local file's origin is `file://` in Chromium and `null` in Firefox: a file page is told by its protocol.
+  const here = globalThis.location.protocol === "file:" ? "file://" : globalThis.location.origin;
+  if (globalThis.top !== globalThis.self || here !== origin) return;
   try {
     for (const [key, value] of Object.entries(items)) globalThis.localStorage.setItem(key, value);
   } catch {
