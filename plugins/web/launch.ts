@@ -39,6 +39,29 @@ export interface FindOptions {
   readonly shellPaths?: readonly string[];
 }
 
+/** Whether `p` is a file this process may run (missing or not executable: keep looking). */
+export function isExecutable(p: string): boolean {
+  try {
+    if (!statSync(p).isFile()) return false;
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The first of `names` found as an executable on `env`'s PATH, in the order of the names. */
+export function findOnPath(names: readonly string[], env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const dirs = (env["PATH"] ?? "").split(delimiter).filter(Boolean);
+  for (const name of names)
+    for (const dir of dirs)
+      for (const ext of process.platform === "win32" ? [".exe", ""] : [""]) {
+        const p = join(dir, name + ext);
+        if (isExecutable(p)) return p;
+      }
+  return undefined;
+}
+
 /**
  * `FLOWPROOF_CHROME`, then `CHROME`; for a headless run the headless shell (its install paths,
  * then its names on PATH); then the usual names on PATH, then the usual install paths.
@@ -54,27 +77,7 @@ export function findBrowser(env: Record<string, string | undefined> = process.en
       return { tried };
     }
   }
-  const isExecutable = (p: string) => {
-    try {
-      if (!statSync(p).isFile()) return false;
-      accessSync(p, constants.X_OK);
-      return true;
-    } catch {
-      return false; // missing or not executable: keep looking
-    }
-  };
-  const dirs = (env["PATH"] ?? "").split(delimiter).filter(Boolean);
-  const onPath = (names: readonly string[]): string | undefined => {
-    for (const name of names) {
-      for (const dir of dirs) {
-        for (const ext of process.platform === "win32" ? [".exe", ""] : [""]) {
-          const p = join(dir, name + ext);
-          if (isExecutable(p)) return p;
-        }
-      }
-    }
-    return undefined;
-  };
+  const onPath = (names: readonly string[]) => findOnPath(names, env);
   if (options.headless) {
     const shell = (options.shellPaths ?? SHELL_PATHS).find(isExecutable) ?? onPath(SHELL_NAMES);
     if (shell) return { path: shell, tried };

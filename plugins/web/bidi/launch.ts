@@ -2,10 +2,10 @@
 // geckodriver: Firefox speaks BiDi itself). The process is managed as a Chromium one is
 // (launch.ts): its own process group, killed with flowproof, its temporary profile removed.
 import { createHash } from "node:crypto";
-import { accessSync, constants, cpSync, existsSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, delimiter, dirname, join } from "node:path";
-import { launchBrowser, type LaunchedBrowser } from "../launch.ts";
+import { basename, dirname, join } from "node:path";
+import { findOnPath, isExecutable, launchBrowser, type LaunchedBrowser } from "../launch.ts";
 
 export const FIREFOX_INSTALL_HINT = "install Firefox (Debian/Ubuntu: `apt-get install firefox-esr`) or point FLOWPROOF_FIREFOX at a Firefox executable";
 
@@ -21,22 +21,8 @@ const USUAL_PATHS = [
 export function findFirefox(env: Readonly<Record<string, string | undefined>> = process.env): { path?: string; tried: string[] } {
   const explicit = env["FLOWPROOF_FIREFOX"];
   if (explicit) return existsSync(explicit) ? { path: explicit, tried: [] } : { tried: [`FLOWPROOF_FIREFOX=${explicit} (does not exist)`] };
-  const isExecutable = (p: string) => {
-    try {
-      if (!statSync(p).isFile()) return false;
-      accessSync(p, constants.X_OK);
-      return true;
-    } catch {
-      return false; // missing or not executable: keep looking
-    }
-  };
-  const dirs = (env["PATH"] ?? "").split(delimiter).filter(Boolean);
-  for (const name of NAMES)
-    for (const dir of dirs)
-      for (const ext of process.platform === "win32" ? [".exe", ""] : [""]) {
-        const p = join(dir, name + ext);
-        if (isExecutable(p)) return { path: p, tried: [] };
-      }
+  const named = findOnPath(NAMES, env);
+  if (named) return { path: named, tried: [] };
   const found = USUAL_PATHS.find(isExecutable);
   return found ? { path: found, tried: [] } : { tried: [`${NAMES.join(", ")} on PATH`, "the usual install paths"] };
 }
