@@ -19,6 +19,7 @@ import type {
   Selector,
 } from "../../src/plugins/api.ts";
 import type { DesktopElement, SurfaceWindow, WindowElements } from "./element.ts";
+import type { Want } from "./match.ts";
 
 /** Element discovery and the acts that are not keystrokes, for one backend. */
 export interface ElementBackend {
@@ -71,8 +72,8 @@ export interface ElementBackend {
   snapshot?(groups: readonly WindowElements[], redact: (text: string) => string): DebugSnapshot;
 }
 
-/** What an action needs of its target; a label names the control after it for `field`-like wants. */
-export type Want = "any" | "editable" | "selectable" | "checkable" | "clickable";
+/** What an action needs of its target (see match.ts). */
+export type { Want };
 
 /** An attempt that failed. */
 export type Failure = Extract<Attempt, { ok: false }>;
