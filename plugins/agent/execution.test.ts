@@ -35,7 +35,13 @@ describe("maskedChecks", () => {
       },
       { kind: "no_egress", text: "no egress" },
     ];
-    const masked = maskedChecks(checks, new Map([["PASSWORD", "s3cret-v4lue"], ["PIN", "abc"]]));
+    const masked = maskedChecks(
+      checks,
+      new Map([
+        ["PASSWORD", "s3cret-v4lue"],
+        ["PIN", "abc"],
+      ]),
+    );
     expect(masked[0]).toMatchObject({ value: "token ${PASSWORD} ok" });
     expect(masked[1]).toMatchObject({
       where: [{ value: "${PASSWORD}" }, { value: "^\\$\\{PASSWORD\\}$" }, { value: "abc" }, { path: "x", matcher: "exists" }],

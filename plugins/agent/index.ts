@@ -45,7 +45,7 @@ export const plugin = defineAdapter({
     launch: async () => createAgentDriver(),
     // Agents are spawned only by a loaded execution: none to stop when it never loaded.
     close: async () => {
-      if (execution) (await execution).killAllAgents();
+      if (execution !== undefined) (await execution).killAllAgents();
     },
   }),
 });

@@ -177,7 +177,10 @@ describe("openCodegen", () => {
   test("a navigation whose history entry never shows (the page rewrites its URL as it loads) is reported as unknown, never dropped", async () => {
     server.setRoute(
       "/renames-itself.html",
-      () => new Response(`<!doctype html><title>Renamed</title><script>history.replaceState(null, "", "/renamed-on-load");</script>`, { headers: { "content-type": "text/html" } }),
+      () =>
+        new Response(`<!doctype html><title>Renamed</title><script>history.replaceState(null, "", "/renamed-on-load");</script>`, {
+          headers: { "content-type": "text/html" },
+        }),
     );
     const unknown: Array<{ url: string; why: string }> = [];
     const navigations: unknown[] = [];

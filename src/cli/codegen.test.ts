@@ -66,7 +66,8 @@ describe("renderCodegen", () => {
   });
 
   test("names each navigation it wrote no step for, with why and what to add by hand", () => {
-    const why = "no step for the navigation to ${APP_URL}/orders: the browser's history showed no entry for it; if you did, add `Go to ${APP_URL}/orders` there yourself";
+    const why =
+      "no step for the navigation to ${APP_URL}/orders: the browser's history showed no entry for it; if you did, add `Go to ${APP_URL}/orders` there yourself";
     const lines = renderCodegen(result({ variables: [{ name: "APP_URL", for: "the app" }], todos: 0, not_written: [why] }), "http://h:1");
     expect(lines).toEqual(["Wrote 2 steps to sign-in.flow.yaml", `Not written: ${why}.`, "Next: APP_URL=http://h:1 flowproof record sign-in.flow.yaml"]);
   });

@@ -78,7 +78,10 @@ describe("a navigation codegen cannot place", () => {
     project = tmpProject();
     const html = (body: string) => () => new Response(body, { headers: { "content-type": "text/html" } });
     // The start page moves on by itself to a page that rewrites its own URL as it loads: no history entry ever has the URL it committed.
-    server.setRoute("/moves-on.html", html(`<!doctype html><title>Start</title><script>setTimeout(() => { location.href = "/renames-itself.html"; }, 300);</script>`));
+    server.setRoute(
+      "/moves-on.html",
+      html(`<!doctype html><title>Start</title><script>setTimeout(() => { location.href = "/renames-itself.html"; }, 300);</script>`),
+    );
     server.setRoute("/renames-itself.html", html(`<!doctype html><title>Renamed</title><script>history.replaceState(null, "", "/renamed-on-load");</script>`));
     const out = join(project.dir, "n.flow.yaml");
     const log: string[] = [];

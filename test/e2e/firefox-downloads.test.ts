@@ -39,7 +39,8 @@ afterAll(() => {
 });
 
 let flows = 0;
-const write = (page: string, steps: readonly string[]) => project.write(`dl-${++flows}.flow.yaml`, flowYaml(`Downloads ${flows}`, `${server.url}/${page}`, steps));
+const write = (page: string, steps: readonly string[]) =>
+  project.write(`dl-${++flows}.flow.yaml`, flowYaml(`Downloads ${flows}`, `${server.url}/${page}`, steps));
 const engineOf = (trace: string) => (JSON.parse(readFileSync(trace, "utf8").split("\n")[0]!) as { app: { engine?: string } }).app.engine;
 
 describe("downloads in Firefox", () => {

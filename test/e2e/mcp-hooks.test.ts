@@ -32,7 +32,9 @@ async function serve(cwd: string, flags: readonly string[] = []): Promise<Client
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ ...process.env, NO_COLOR: "1", API: `http://127.0.0.1:${api.port}` })) if (v !== undefined) env[k] = v;
   const client = new Client({ name: "flowproof-hooks-test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp", ...flags], cwd, env, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "mcp", ...flags], cwd, env, stderr: "ignore" }),
+  );
   clients.push(client);
   return client;
 }
