@@ -2,7 +2,8 @@
 // (PostgreSQL URLs through `postgres`, `sqlite:` URLs through bun:sqlite). `equals` compares the
 // first column of the first row as text; without it a row must exist. Always polled.
 import { defineAssertion, type Verdict } from "../../src/plugins/api.ts";
-import { firstCell, type Cell } from "./query.ts";
+// The query module (bun:sqlite, postgres) is loaded by the first `assert_sql` step, not by every run.
+import type { Cell } from "./query.ts";
 
 export interface SqlArgs {
   readonly connection: string;
@@ -48,6 +49,7 @@ export const plugin = defineAssertion<SqlArgs>({
         retryable: false,
       });
     }
+    const { firstCell } = await import("./query.ts");
     const answer = await firstCell(url, a.query, ctx.baseDir);
     if (!answer.ok) return fail("the query to run", `query on '${a.connection}' failed: ${answer.error}`, answer.fatal ? { retryable: false } : {});
     if (!answer.row) return fail(a.equals === undefined ? "at least one row" : `'${String(a.equals)}'`, "query returned no rows");

@@ -1,7 +1,7 @@
 // The codegen window headless, driven by trusted CDP input: the events the page reports, each
 // element named by checked targets, and a password field's value never reported.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openCodegen, parseReport, type CodegenBrowser, type CodegenEvent } from "./codegen.ts";
+import { openCodegen, parseReport, UNKNOWN_NAVIGATION, type CodegenBrowser, type CodegenEvent } from "./codegen.ts";
 import { startServer, type TestServer } from "../../test/support/server.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 
@@ -173,6 +173,39 @@ describe("openCodegen", () => {
       await browser.close();
     }
   });
+
+  test("a navigation whose history entry never shows (the page rewrites its URL as it loads) is reported as unknown, never dropped", async () => {
+    server.setRoute(
+      "/renames-itself.html",
+      () =>
+        new Response(`<!doctype html><title>Renamed</title><script>history.replaceState(null, "", "/renamed-on-load");</script>`, {
+          headers: { "content-type": "text/html" },
+        }),
+    );
+    const unknown: Array<{ url: string; why: string }> = [];
+    const navigations: unknown[] = [];
+    const browser = await openCodegen({
+      url: `${server.url}/codegen-sign-in.html`,
+      headed: false,
+      onEvent: () => undefined,
+      onNavigate: (n) => navigations.push(n),
+      onUnknownNavigation: (url, why) => unknown.push({ url, why }),
+    });
+    try {
+      // As the address bar navigates: a typed URL.
+      await browser.session.send("Page.navigate", { url: `${server.url}/renames-itself.html`, transitionType: "typed" });
+      await until("the unknown navigation", () => unknown.length > 0, 60_000);
+      expect(unknown).toEqual([{ url: `${server.url}/renames-itself.html`, why: UNKNOWN_NAVIGATION }]);
+      expect(UNKNOWN_NAVIGATION).toContain("whether you went there from the address bar or reloaded is unknown");
+      expect(navigations).toEqual([]);
+      // A typed URL whose entry shows is still a navigation of the person's.
+      await browser.session.send("Page.navigate", { url: `${server.url}/codegen-sign-in.html`, transitionType: "typed" });
+      await until("the typed navigation", () => navigations.length > 0, 60_000);
+      expect(navigations).toEqual([{ kind: "go_to", url: `${server.url}/codegen-sign-in.html` }]);
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 
   test("resolves closed once the browser goes away", async () => {
     const { browser } = await open("codegen-sign-in.html");

@@ -39,6 +39,12 @@ export interface CodegenBrowserOptions {
   readonly onEvent: (event: CodegenEvent) => void;
   /** Each navigation the person starts from the browser. */
   readonly onNavigate: (navigation: BrowserNavigation) => void;
+  /**
+   * Each navigation whose history entry the browser never showed (a page that rewrites its URL as
+   * it loads, a browser too busy to answer): whether the person started it is unknown, so no step
+   * was written for it; `why` says so in words.
+   */
+  readonly onUnknownNavigation?: (url: string, why: string) => void;
 }
 
 export interface CodegenBrowser {
@@ -82,12 +88,16 @@ async function historyOf(session: Session): Promise<Result<"Page.getNavigationHi
   }
 }
 
+/** Why a navigation got no step when its history entry never showed. */
+export const UNKNOWN_NAVIGATION = `the browser's history showed no entry for it within ${(HISTORY_TRIES * HISTORY_RETRY_MS) / 1000} s, so whether you went there from the address bar or reloaded is unknown`;
+
 /**
  * Whether the navigation that committed `url` was the browser's (address bar, reload), which only
- * its history entry says. The entry can lag the commit event on a busy machine: asked again until
+ * its history entry says: the navigation, "page" when the page started it, "unknown" when no entry
+ * for `url` ever showed. The entry can lag the commit event on a busy machine: asked again until
  * it is the one for `url`.
  */
-async function browserStarted(session: Session, url: string): Promise<BrowserNavigation | undefined> {
+async function browserStarted(session: Session, url: string): Promise<BrowserNavigation | "page" | "unknown"> {
   for (let attempt = 0; attempt < HISTORY_TRIES; attempt++) {
     // Asked while the tab moves to a new renderer (the address bar starts a fresh one), the call
     // can fail or go unanswered: each try is bounded, and a failed one is a try like any other.
@@ -96,11 +106,11 @@ async function browserStarted(session: Session, url: string): Promise<BrowserNav
     const entry = h && [h.entries[h.currentIndex], h.entries.at(-1)].find((e) => e?.url === url);
     if (entry) {
       if (entry.transitionType === "reload") return { kind: "reload" };
-      return BROWSER_STARTED.has(entry.transitionType) ? { kind: "go_to", url } : undefined;
+      return BROWSER_STARTED.has(entry.transitionType) ? { kind: "go_to", url } : "page";
     }
     await new Promise((r) => setTimeout(r, HISTORY_RETRY_MS));
   }
-  return undefined;
+  return "unknown";
 }
 
 async function startBrowser(headed: boolean): Promise<LaunchedBrowser> {
@@ -160,8 +170,12 @@ async function attach(browser: LaunchedBrowser, connection: Connection, options:
   let started = false;
   session.on("Page.frameNavigated", (p) => {
     if (p.frame.parentId !== undefined || !started) return;
-    void browserStarted(session, p.frame.url).then(
-      (nav) => nav && options.onNavigate(nav),
+    const url = p.frame.url;
+    void browserStarted(session, url).then(
+      (nav) => {
+        if (nav === "unknown") options.onUnknownNavigation?.(url, UNKNOWN_NAVIGATION);
+        else if (nav !== "page") options.onNavigate(nav);
+      },
       () => undefined,
     );
   });

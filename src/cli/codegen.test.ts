@@ -40,6 +40,7 @@ const result = (over: Partial<CodegenResult> = {}): CodegenResult => ({
     { name: "PASSWORD", for: 'the "Password" field' },
   ],
   todos: 1,
+  not_written: [],
   ended: "the window was closed",
   ...over,
 });
@@ -62,5 +63,12 @@ describe("renderCodegen", () => {
     const failed = renderCodegen(result({ record: { ok: false, trace_path: null, error: "step 2 failed" } }), "http://h:1");
     expect(failed[2]).toBe("Recording it failed: step 2 failed (see # TODO in sign-in.flow.yaml)");
     expect(failed[3]).toBe("Next: APP_URL=http://h:1 PASSWORD=… flowproof record sign-in.flow.yaml");
+  });
+
+  test("names each navigation it wrote no step for, with why and what to add by hand", () => {
+    const why =
+      "no step for the navigation to ${APP_URL}/orders: the browser's history showed no entry for it; if you did, add `Go to ${APP_URL}/orders` there yourself";
+    const lines = renderCodegen(result({ variables: [{ name: "APP_URL", for: "the app" }], todos: 0, not_written: [why] }), "http://h:1");
+    expect(lines).toEqual(["Wrote 2 steps to sign-in.flow.yaml", `Not written: ${why}.`, "Next: APP_URL=http://h:1 flowproof record sign-in.flow.yaml"]);
   });
 });

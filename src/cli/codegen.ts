@@ -34,6 +34,7 @@ export function renderCodegen(r: CodegenResult, origin: string): string[] {
   const path = displayPath(r.flow_path);
   const count = `${r.steps.length} ${r.steps.length === 1 ? "step" : "steps"}`;
   const lines = [`Wrote ${count} to ${path}${r.todos > 0 ? ` (${r.todos} marked # TODO to review)` : ""}`];
+  for (const line of r.not_written) lines.push(`Not written: ${line}.`);
   const secrets = r.variables.slice(1);
   if (secrets.length > 0) lines.push(`Set before recording: ${secrets.map((v) => `${v.name} (${v.for})`).join(", ")}; their values were never written.`);
   if (r.record) {

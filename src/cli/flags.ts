@@ -382,8 +382,15 @@ export const COMMAND_TABLE = {
   mcp: {
     name: "mcp",
     summary: "Serve the flowproof tools to an MCP client over stdio",
-    usage: "flowproof mcp",
-    flags: [],
+    usage: "flowproof mcp [--no-hooks]",
+    flags: [
+      {
+        name: "no-hooks",
+        kind: "boolean",
+        description:
+          "Run no shell command of a suite.yaml (env_from, before_each, after_each, server.command) through this server: a tool call on a flow whose suite.yaml has one is refused (hooks-off) before anything runs. Without it, a client's run, record, heal or codegen call runs them with this server's rights (docs/mcp.md).",
+      },
+    ],
   },
 } as const satisfies Readonly<Record<string, CommandSpec>>;
 

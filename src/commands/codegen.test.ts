@@ -73,6 +73,30 @@ describe("codegen", () => {
   });
 });
 
+describe("a navigation codegen cannot place", () => {
+  test("is logged as it happens and listed in the result as not written, with the step to add by hand", async () => {
+    project = tmpProject();
+    const html = (body: string) => () => new Response(body, { headers: { "content-type": "text/html" } });
+    // The start page moves on by itself to a page that rewrites its own URL as it loads: no history entry ever has the URL it committed.
+    server.setRoute(
+      "/moves-on.html",
+      html(`<!doctype html><title>Start</title><script>setTimeout(() => { location.href = "/renames-itself.html"; }, 300);</script>`),
+    );
+    server.setRoute("/renames-itself.html", html(`<!doctype html><title>Renamed</title><script>history.replaceState(null, "", "/renamed-on-load");</script>`));
+    const out = join(project.dir, "n.flow.yaml");
+    const log: string[] = [];
+    const session = await CodegenSession.start({ url: `${server.url}/moves-on.html`, out, headed: false, log: (l) => log.push(l) });
+    const until = Date.now() + 60_000;
+    while (!log.some((l) => l.startsWith("! Not written")) && Date.now() < until) await Bun.sleep(50);
+    const r = await session.stop();
+    const line =
+      "no step for the navigation to ${APP_URL}/renames-itself.html: the browser's history showed no entry for it within 5 s, so whether you went there from the address bar or reloaded is unknown; if you did, add `Go to ${APP_URL}/renames-itself.html` (or `Reload the page`) there yourself";
+    expect(log).toContain(`! Not written: ${line}`);
+    expect(r.not_written).toEqual([line]);
+    expect(r.steps).toEqual([]);
+  }, 120_000);
+});
+
 describe("recordCaptured", () => {
   test("records a flow that replays, and flags the step a recording could not perform with a TODO and the reason", async () => {
     project = tmpProject();

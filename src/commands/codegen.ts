@@ -47,6 +47,8 @@ export interface CodegenResult {
   readonly variables: readonly { readonly name: string; readonly for: string }[];
   /** How many steps carry a `# TODO`. */
   readonly todos: number;
+  /** What the session saw but wrote no step for, each with why and what to write by hand. */
+  readonly not_written: readonly string[];
   /** Why the session ended. */
   readonly ended: string;
   /** `--record`: what recording the flow gave. */
@@ -75,6 +77,7 @@ function originOf(url: string): string {
 export class CodegenSession {
   readonly flowPath: string;
   readonly #steps: CodegenStep[] = [];
+  readonly #notWritten: string[] = [];
   readonly #ctx: StepContext;
   readonly #head: { name: string; url: string; startedAt: string };
   readonly #options: CodegenOptions;
@@ -105,6 +108,7 @@ export class CodegenSession {
         headed: options.headed ?? true,
         onEvent: (e) => session.#onEvent(e),
         onNavigate: (n) => session.#onNavigate(n),
+        onUnknownNavigation: (url, why) => session.#onUnknownNavigation(url, why),
       });
     } catch (error) {
       // No window, no session: the empty flow it would have filled is not left behind.
@@ -153,6 +157,15 @@ export class CodegenSession {
     this.#add(navigationStep(nav, this.#ctx));
   }
 
+  /** A navigation that may have been the person's (address bar, reload) but got no step: they are told, then and at the end. */
+  #onUnknownNavigation(url: string, why: string): void {
+    const to = portableUrl(url, this.#ctx);
+    const line = `no step for the navigation to ${to}: ${why}; if you did, add \`Go to ${to}\` (or \`Reload the page\`) there yourself`;
+    this.#notWritten.push(line);
+    this.#options.log?.(`! Not written: ${line}`);
+    this.#browser?.show(`! Not written: the navigation to ${to}`);
+  }
+
   get #variables(): { name: string; for: string }[] {
     return [
       { name: this.#ctx.appUrlVar, for: `the app's origin (${this.#ctx.origin})` },
@@ -171,6 +184,7 @@ export class CodegenSession {
       steps: this.steps,
       variables: this.#variables,
       todos: this.#steps.filter((s) => s.todo !== undefined).length,
+      not_written: [...this.#notWritten],
       ended,
       ...(recorded ? { record: recorded } : {}),
     };

@@ -55,6 +55,8 @@ export function prepareSuite(suiteFile: string, processEnv: Env, log: (line: str
   const config = loadSuiteFile(suiteFile);
   const dir = dirname(suiteFile);
   checkMinVersion(suiteFile, config);
+  // Where suite commands are refused (`flowproof mcp --no-hooks`), a suite that has any is refused before one runs.
+  if (filePaths().commandsRefused) for (const [key, command] of suiteCommands(config)) filePaths().command(`${displayPath(suiteFile)}'s ${key}`, command, dir);
   const base: Record<string, string | undefined> = { ...processEnv };
   // env_from sees the env: entries that already resolve against the process environment.
   const early = resolveEnvEntries(config, base, () => undefined);
@@ -63,6 +65,17 @@ export function prepareSuite(suiteFile: string, processEnv: Env, log: (line: str
   const env = { ...base, ...minted };
   Object.assign(env, resolveEnvEntries(config, env, log));
   return { dir, config, env, defaults: suiteDefaultsOf(suiteFile, config) };
+}
+
+/** The shell commands the suite runs, by key: `env_from`, `before_each`, `after_each`, `server.command`. */
+function suiteCommands(config: SuiteConfig): Array<[string, string]> {
+  const all: Array<[string, string | undefined]> = [
+    ["env_from", config.env_from],
+    ["before_each", config.before_each],
+    ["after_each", config.after_each],
+    ["server.command", config.server?.command],
+  ];
+  return all.filter((e): e is [string, string] => e[1] !== undefined);
 }
 
 /** The suite one flow runs in, as record, run and heal of that flow all see it. */

@@ -63,6 +63,8 @@ export const DIAGNOSTIC_CODES = {
   "listen-failed": "`capture` could not listen on the address and port it was given.",
   "outside-root":
     "A path or `file:` URL a flow reads or writes lies outside the root (`--root`, or the MCP server's root), or a symlink inside it leads out; the message names the path and the root.",
+  "hooks-off":
+    "A flow's suite.yaml would run a shell command (`env_from`, `before_each`, `after_each`, `server.command`) through an MCP server started with `--no-hooks`; nothing ran, and the message names the key and the command.",
   "limit-exceeded":
     'An input is larger than a documented limit (docs/flow-format.md, "Limits"): the message names the limit and, where one does, the variable that raises it.',
 } as const;

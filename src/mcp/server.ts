@@ -22,6 +22,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { LineTransport } from "./stdio.ts";
 import { McpRoots } from "./roots.ts";
 import { Lifecycle } from "../plugins/lifecycle.ts";
+import { withoutSuiteCommands } from "../plugins/file-paths.ts";
 import type { Readable, Writable } from "node:stream";
 
 const json = (value: unknown, isError = false): CallToolResult => ({
@@ -91,6 +92,7 @@ export function createMcpServer(
   inFlight: Set<Promise<unknown>> = new Set(),
   cwd: string = process.cwd(),
   lifecycle: Lifecycle = new Lifecycle(),
+  policy: { readonly noHooks?: boolean } = {},
 ): Server {
   const server = new Server({ name: "flowproof", version: FLOWPROOF_VERSION }, { capabilities: { tools: {}, resources: {} } });
   const roots = new McpRoots(cwd, async () => (server.getClientCapabilities()?.roots ? (await server.listRoots()).roots.map((r) => r.uri) : undefined));
@@ -129,9 +131,10 @@ export function createMcpServer(
     };
     // A cancelled call (notifications/cancelled) stops like a flow on a signal, leaving other calls running.
     const call = lifecycle
-      .scoped(extra.signal, "the MCP client cancelled the call", () =>
-        callTool(tools, request.params.name, request.params.arguments, roots, { progress, lifecycle }),
-      )
+      .scoped(extra.signal, "the MCP client cancelled the call", () => {
+        const invoke = () => callTool(tools, request.params.name, request.params.arguments, roots, { progress, lifecycle });
+        return policy.noHooks ? withoutSuiteCommands(NO_HOOKS, invoke) : invoke();
+      })
       .then(async (r) => {
         await queue;
         return withEvidenceLinks(r, runs);
@@ -154,7 +157,15 @@ export interface ServeOptions {
   readonly output?: Writable;
   readonly lifecycle?: Lifecycle;
   readonly tools?: readonly McpTool[];
+  /** `--no-hooks`: no suite.yaml shell command (env_from, hooks, server.command) runs through this server. */
+  readonly noHooks?: boolean;
 }
+
+/** Why a suite command is refused under `--no-hooks`, and what to do instead. */
+const NO_HOOKS = {
+  why: "this MCP server was started with --no-hooks, so no suite.yaml shell command runs through it",
+  hint: "run the flow with the CLI (flowproof run, record or heal), or have the server's operator start it without --no-hooks",
+};
 
 /**
  * Serves MCP on stdin/stdout until the client closes its end (EOF, broken pipe) or the process is
@@ -164,7 +175,7 @@ export interface ServeOptions {
 export async function serveStdio(options: ServeOptions = {}): Promise<string> {
   const lifecycle = options.lifecycle ?? new Lifecycle();
   const inFlight = new Set<Promise<unknown>>();
-  const server = createMcpServer(options.tools ?? TOOLS, inFlight, process.cwd(), lifecycle);
+  const server = createMcpServer(options.tools ?? TOOLS, inFlight, process.cwd(), lifecycle, options.noHooks ? { noHooks: true } : {});
   const transport = new LineTransport(options.input ?? process.stdin, options.output ?? process.stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();

@@ -365,6 +365,7 @@ const CodegenDone = Type.Object(
     steps: Type.Array(CodegenStepShape),
     variables: Type.Array(Type.Object({ name: Type.String(), for: Type.String() })),
     todos: Type.Integer(),
+    not_written: Type.Array(Type.String(), { description: "What the session saw but wrote no step for, each with why and what to write by hand." }),
     ended: Type.String(),
     record: Type.Optional(Type.Object({ ok: Type.Boolean(), trace_path: nullablePath, error: Type.Optional(Type.String()) }, loose)),
   },
@@ -434,7 +435,7 @@ function codegenTools(): McpTool[] {
       const s = sessionOf(args);
       sessions.delete(args["session"] as string);
       const r = await s.stop();
-      return { ...r, steps: stepsOf(r.steps), variables: [...r.variables] };
+      return { ...r, steps: stepsOf(r.steps), variables: [...r.variables], not_written: [...r.not_written] };
     },
   };
   return [start, steps, stop];

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ANYWHERE, FilePaths, OutsideRootError, confinedTo, filePaths } from "./file-paths.ts";
+import { ANYWHERE, FilePaths, OutsideRootError, SuiteCommandRefusedError, confinedTo, filePaths, withoutSuiteCommands } from "./file-paths.ts";
 
 const base = mkdtempSync(join(tmpdir(), "flowproof-paths-"));
 const root = join(base, "root");
@@ -60,5 +60,22 @@ describe("confinedTo", () => {
       await confinedTo(undefined, async () => expect(filePaths().roots).toEqual([root]));
     });
     expect(filePaths()).toBe(ANYWHERE);
+  });
+});
+
+describe("withoutSuiteCommands", () => {
+  test("every suite command is refused (hooks-off) with its key, command and why; a root set inside keeps the refusal, and outside nothing changes", async () => {
+    const refused = { why: "commands are off here", hint: "run it elsewhere" };
+    await withoutSuiteCommands(refused, async () => {
+      await Promise.resolve();
+      expect(() => filePaths().command("before_each", "echo hi", root)).toThrow(new SuiteCommandRefusedError("before_each", "echo hi", refused));
+      expect(() => filePaths().command("env_from", "true", root)).toThrow(expect.objectContaining({ code: "hooks-off" }));
+      expect(() => filePaths().command("env_from", "true", root)).toThrow("env_from `true` was not run: commands are off here");
+      await confinedTo(root, async () => {
+        expect(filePaths().roots).toEqual([root]);
+        expect(() => filePaths().command("server.command", "npm start", root)).toThrow(SuiteCommandRefusedError);
+      });
+    });
+    expect(() => filePaths().command("before_each", "echo hi", root)).not.toThrow();
   });
 });

@@ -3,7 +3,8 @@
 // The one resolver every reader uses: uploads, spreadsheet files, screenshot baselines, the suite's
 // commands, plugins, start URLs and every `file:` URL a page opens. A command sets the roots for
 // the work it runs (`confinedTo`); what that work reads asks `filePaths()`, or is handed it in its
-// context (ExecutionContext, AssertionContext, LaunchContext).
+// context (ExecutionContext, AssertionContext, LaunchContext). The same scope says whether the
+// suite's shell commands may run at all (`flowproof mcp --no-hooks`: `withoutSuiteCommands`).
 import { AsyncLocalStorage } from "node:async_hooks";
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
@@ -47,14 +48,30 @@ export class OutsideRootError extends FlowproofError {
   }
 }
 
+/** Why the suite's shell commands do not run in a scope, and what to do instead. */
+export interface CommandsRefused {
+  readonly why: string;
+  readonly hint: string;
+}
+
+/** A suite's shell command not run because its scope refuses them (`hooks-off`), naming the key, the command and why. */
+export class SuiteCommandRefusedError extends FlowproofError {
+  constructor(what: string, command: string, refused: CommandsRefused) {
+    super(diagnostic("hooks-off", `${what} \`${command}\` was not run: ${refused.why}`, { hint: refused.hint }));
+  }
+}
+
 /** The resolver: `roots` empty means unconfined. */
 export class FilePaths {
   /** The root directories as given (absolute); empty when the run is not confined. */
   readonly roots: readonly string[];
+  /** Set when the suite's shell commands (`env_from`, hooks, `server.command`) must not run here. */
+  readonly commandsRefused: CommandsRefused | undefined;
   readonly #real: readonly string[];
 
-  constructor(roots: readonly string[]) {
+  constructor(roots: readonly string[], commandsRefused?: CommandsRefused) {
     this.roots = roots.map((r) => resolve(r));
+    this.commandsRefused = commandsRefused;
     this.#real = this.roots.map(realPathOf);
   }
 
@@ -99,11 +116,13 @@ export class FilePaths {
   }
 
   /**
-   * A shell command the suite runs (`env_from`, a hook, `server.command`) run from `cwd`: its
-   * program, when written as a path (`./scripts/x.sh`, `/usr/local/bin/x`), must lie inside a root.
-   * A program found on PATH is the machine's own, not a file of the project.
+   * A shell command the suite runs (`env_from`, a hook, `server.command`) run from `cwd`: refused
+   * outright where the scope refuses suite commands; else its program, when written as a path
+   * (`./scripts/x.sh`, `/usr/local/bin/x`), must lie inside a root. A program found on PATH is the
+   * machine's own, not a file of the project.
    */
   command(what: string, command: string, cwd: string): void {
+    if (this.commandsRefused) throw new SuiteCommandRefusedError(what, command, this.commandsRefused);
     const program = command.trim().split(/\s+/)[0] ?? "";
     if (this.confined && program.includes("/")) this.file(`${what}'s program`, program, cwd);
   }
@@ -126,5 +145,10 @@ export function filePaths(): FilePaths {
 export function confinedTo<T>(roots: string | readonly string[] | undefined, work: () => Promise<T>): Promise<T> {
   const list = roots === undefined ? [] : typeof roots === "string" ? [roots] : roots;
   if (list.length === 0) return work();
-  return scope.run(new FilePaths(list), work);
+  return scope.run(new FilePaths(list, filePaths().commandsRefused), work);
+}
+
+/** Runs `work` (in the caller's roots) where every suite shell command is refused with `refused`'s words. */
+export function withoutSuiteCommands<T>(refused: CommandsRefused, work: () => Promise<T>): Promise<T> {
+  return scope.run(new FilePaths(filePaths().roots, refused), work);
 }

@@ -1,10 +1,11 @@
 // A web run loads only what it uses: through the real CLI and real Chromium, `flowproof run` of a
 // web flow never loads the OCR engine, the spreadsheet, PDF and DOCX readers, the SQL client, the
 // MCP SDK, the model clients, nor the modules of the other commands and of the other surfaces'
-// drivers, nor the general PNG codec (Chromium's captures decode on a fast path and are kept as
-// they came). Each of them costs start-up time in every run that never uses it.
+// drivers (the agent plugin's proxy, dialects and runner among them), nor the general PNG codec
+// (Chromium's captures decode on a fast path and are kept as they came). Each of them costs
+// start-up time in every run that never uses it.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
@@ -32,7 +33,12 @@ const PACKAGES = [
 /** The packages the control imports (the OCR model and core are loaded by tesseract.js's worker, not imported). */
 const CONTROL = PACKAGES.filter((p) => p !== "@tesseract.js-data" && p !== "tesseract.js-core");
 
-/** flowproof's own modules a web run has no use for: other commands, the MCP server, the document readers, the other surfaces' drivers. */
+/** The agent plugin's modules but its face (index.ts) and its flow keys: the proxy, the dialects, the runner, containment, MCP lanes, the checks, the doctor probe. */
+const AGENT_EXECUTION = readdirSync(join(REPO_ROOT, "plugins", "agent"))
+  .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && f !== "index.ts" && f !== "flow-keys.ts")
+  .map((f) => `plugins/agent/${f}`);
+
+/** flowproof's own modules a web run has no use for: other commands, the MCP server, the document readers, the other surfaces' drivers, the agent's execution, the SQL client. */
 const OWN = [
   ...["record", "heal", "mcp", "audit", "merge", "doctor", "config", "author-from-doc", "capture", "codegen", "init", "trace", "validate", "suite"].map(
     (c) => `src/cli/${c}.ts`,
@@ -44,6 +50,8 @@ const OWN = [
   "plugins/windows/driver.ts",
   "plugins/sap/launch.ts",
   "plugins/assert-screenshot/compare.ts",
+  "plugins/assert-sql/query.ts",
+  ...AGENT_EXECUTION,
 ];
 
 /** Runs the CLI with the module log preloaded; the paths it loaded. */

@@ -28,7 +28,7 @@ async function downloading(dir?: string) {
   const { userContext } = await bed.connection.send<{ userContext: string }>("browser.createUserContext", {});
   const { context } = await bed.connection.send<{ context: string }>("browsingContext.create", { type: "tab", userContext });
   await bed.connection.send("session.subscribe", { events: DOWNLOAD_EVENTS, contexts: [context] });
-  const downloads = await createFirefoxDownloads(bed.connection, userContext, (c) => c === context, dir);
+  const downloads = await createFirefoxDownloads(bed.connection, userContext, context, dir);
   await bed.connection.send("browsingContext.navigate", { context, url: `${server.url}/page.html`, wait: "complete" });
   const click = () => bed.connection.send("script.evaluate", { expression: "document.getElementById('a').click()", target: { context }, awaitPromise: false });
   const completed = async (n: number) => {

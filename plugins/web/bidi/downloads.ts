@@ -2,6 +2,8 @@
 // `downloads_dir`) by `browser.setDownloadBehavior`, followed through
 // `browsingContext.downloadWillBegin` / `downloadEnd`, and folded into the same state the engine
 // polls on Chromium (downloads.ts: each file in a folder of its own under its server name).
+// As on Chromium, every browsing context of the user context counts: the flow's tab, its frames,
+// and the tabs and popups it opened (seen through `browsingContext.contextCreated`).
 import { mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,17 +13,15 @@ import type { BidiConnection } from "./connection.ts";
 
 /** The download events a page is followed by. */
 export const DOWNLOAD_EVENTS = ["browsingContext.downloadWillBegin", "browsingContext.downloadEnd"];
+/** The events followed across the whole user context: its new browsing contexts and their downloads. */
+const USER_CONTEXT_EVENTS = ["browsingContext.contextCreated", ...DOWNLOAD_EVENTS];
 
 /**
  * Sends the user context's downloads to `dir` (created when missing and kept) or to a fresh
- * temporary directory (removed at close), tracking those its pages start (`ours`: a context of the flow).
+ * temporary directory (removed at close), tracking those started by any of its browsing contexts:
+ * `context` (the flow's tab) and every frame, tab and popup created in the user context after it.
  */
-export async function createFirefoxDownloads(
-  connection: BidiConnection,
-  userContext: string,
-  ours: (context: string) => boolean,
-  dir?: string,
-): Promise<Downloads> {
+export async function createFirefoxDownloads(connection: BidiConnection, userContext: string, context: string, dir?: string): Promise<Downloads> {
   if (dir !== undefined) mkdirSync(dir, { recursive: true });
   const tracker = new DownloadTracker(dir ?? mkdtempSync(join(tmpdir(), "flowproof-downloads-")), dir !== undefined);
   const unguard = dir === undefined ? guardDir(tracker.dir) : () => undefined;
@@ -33,17 +33,28 @@ export async function createFirefoxDownloads(
     if (dir === undefined) rmSync(tracker.dir, { recursive: true, force: true });
     unguard();
   };
-  const mine = new Set<string>();
+  // The connection may serve other flows' user contexts: a download counts when its context is one of ours.
+  const contexts = new Set([context]);
+  // Firefox names a download by the navigation it came from, which downloads started by one
+  // document share: each gets a key of its own, and an end goes to the oldest one under way from
+  // the same navigation and URL.
+  const underWay: Array<{ key: string; navigation: string; url: string }> = [];
+  let count = 0;
   const offs = [
+    connection.on("browsingContext.contextCreated", (p) => {
+      const parent = p["parent"];
+      if (p["userContext"] === userContext || (typeof parent === "string" && contexts.has(parent))) contexts.add(String(p["context"]));
+    }),
     connection.on("browsingContext.downloadWillBegin", (p) => {
-      if (!ours(String(p["context"]))) return;
-      const id = String(p["navigation"]);
-      mine.add(id);
-      tracker.begin(id, String(p["suggestedFilename"] ?? "download"));
+      if (!contexts.has(String(p["context"]))) return;
+      const key = `download-${++count}`;
+      underWay.push({ key, navigation: String(p["navigation"]), url: String(p["url"]) });
+      tracker.begin(key, String(p["suggestedFilename"] ?? "download"));
     }),
     connection.on("browsingContext.downloadEnd", (p) => {
-      const id = String(p["navigation"]);
-      if (!mine.has(id)) return;
+      const at = underWay.findIndex((d) => d.navigation === String(p["navigation"]) && d.url === String(p["url"]));
+      if (at < 0) return;
+      const id = underWay.splice(at, 1)[0]!.key;
       const path = p["filepath"];
       if (p["status"] !== "complete" || typeof path !== "string") return tracker.progress(id, "canceled");
       try {
@@ -54,8 +65,12 @@ export async function createFirefoxDownloads(
       }
     }),
   ];
+  let subscription: string | undefined;
   try {
     await connection.send("browser.setDownloadBehavior", { downloadBehavior: { type: "allowed", destinationFolder: landing }, userContexts: [userContext] });
+    // The whole user context, not the flow's tab alone: a tab or popup it opened is a context of its own.
+    const subscribed = await connection.send<{ subscription?: string }>("session.subscribe", { events: USER_CONTEXT_EVENTS, userContexts: [userContext] });
+    subscription = subscribed.subscription;
   } catch (error) {
     for (const off of offs) off();
     removeTemporary();
@@ -65,6 +80,7 @@ export async function createFirefoxDownloads(
     state: (take) => tracker.state(take),
     close() {
       for (const off of offs) off();
+      if (subscription !== undefined) void connection.send("session.unsubscribe", { subscriptions: [subscription] }).catch(() => undefined);
       removeTemporary();
     },
   };

@@ -160,7 +160,7 @@ export class FirefoxDriver implements AppDriver {
       driver.#offs.push(await driver.#console.listen(connection, context));
       await startFirefoxPage(driver.#page, userContext, config);
       driver.#offs.push(await interceptFirefoxRequests(connection, context, config.mock ?? []));
-      driver.#downloads = await createFirefoxDownloads(connection, userContext, (c) => c === context, config.downloads_dir);
+      driver.#downloads = await createFirefoxDownloads(connection, userContext, context, config.downloads_dir);
       return driver;
     } catch (error) {
       await connection.send("browser.removeUserContext", { userContext }).catch(() => undefined);

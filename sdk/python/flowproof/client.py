@@ -291,21 +291,28 @@ class Flow:
         data, code = self._call(args, grid)
         return RecordResult.from_json(data, code)
 
-    def run(self, *, trace: Optional[str] = None, recording_detail: str = "full", video: bool = False, highlight_cursor: bool = False, grid: Optional[str] = None) -> RunResult:
+    def run(self, *, trace: Optional[str] = None, recording_detail: str = "full", video: bool = False, highlight_cursor: bool = False, grid: Optional[str] = None, allow_unsealed: bool = False) -> RunResult:
         """Replays the trace with zero model calls. A failing flow gives ``passed=False``, not an exception.
-        ``grid`` (here and on record/heal): this call's Selenium Grid, over the one given to the constructor."""
+        ``grid`` (here and on record/heal): this call's Selenium Grid, over the one given to the constructor.
+        ``allow_unsealed`` (here and on heal): replay a trace without a whole-trace seal (recorded by an older
+        flowproof) instead of raising FlowproofError ``unsealed-trace`` (``--allow-unsealed``; off by default, as
+        on the command line; ``FLOWPROOF_ALLOW_UNSEALED=1`` in the environment does the same)."""
         args = ["run", self.spec] + self._controls(recording_detail, video, highlight_cursor)
         if trace:
             args += ["--trace", trace]
+        if allow_unsealed:
+            args.append("--allow-unsealed")
         data, code = self._call(args, grid)
         return RunResult.from_json(data, code)
 
-    def heal(self, *, trace: Optional[str] = None, apply: bool = False, author: Optional[str] = None, grid: Optional[str] = None) -> HealResult:
+    def heal(self, *, trace: Optional[str] = None, apply: bool = False, author: Optional[str] = None, grid: Optional[str] = None, allow_unsealed: bool = False) -> HealResult:
         """Re-records against the live app and proposes a diff of the trace (never applied unless ``apply=True``).
-        Raises :class:`ClarificationNeeded` when a step is too ambiguous to author."""
+        Raises :class:`ClarificationNeeded` when a step is too ambiguous to author; ``allow_unsealed`` as on run."""
         args = ["heal", self.spec]
         if trace:
             args += ["--trace", trace]
+        if allow_unsealed:
+            args.append("--allow-unsealed")
         if apply:
             args.append("--apply")
         if author:

@@ -3,6 +3,7 @@ failing flows as results, bad flows as FlowproofError, and how the executable is
 import functools
 import http.server
 import json
+import os
 import shutil
 import stat
 import sys
@@ -104,6 +105,27 @@ class FlowTest(unittest.TestCase):
         self.assertFalse(healed.applied)
         self.assertIsNone(healed.proposed_path)
         self.assertEqual([r.route for r in healed.routing], ["rules", "rules"])
+
+    def test_an_unsealed_trace_is_refused_unless_allow_unsealed(self):
+        spec = self.write("unsealed.flow.yaml", flow_yaml("Unsealed", f"{self.url}/greeter.html", ['rules: Type Ada into the "Your name" field', 'rules: Press the "Greet" button']))
+        env = {k: v for k, v in os.environ.items() if k != "FLOWPROOF_ALLOW_UNSEALED"}
+        flow = Flow(spec, env=env)
+        recorded = flow.record(author="rules", recording_detail="off")
+        self.assertTrue(recorded.ok)
+        # The seal taken off: a trace as an older flowproof wrote it.
+        lines = Path(recorded.trace_path).read_text().splitlines()
+        header = json.loads(lines[0])
+        self.assertIn("integrity", header)
+        del header["integrity"]
+        Path(recorded.trace_path).write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+        for call in (lambda: flow.run(recording_detail="off"), lambda: flow.heal(author="rules")):
+            with self.assertRaises(FlowproofError) as caught:
+                call()
+            self.assertEqual(caught.exception.code, "unsealed-trace")
+            self.assertEqual(caught.exception.exit_code, 2)
+            self.assertIn("--allow-unsealed", caught.exception.diagnostics[0].get("hint", ""))
+        self.assertTrue(flow.run(recording_detail="off", allow_unsealed=True).passed)
+        self.assertFalse(flow.heal(author="rules", allow_unsealed=True).changed)
 
     def test_a_failing_record_is_a_result_not_an_exception(self):
         flow = Flow(self.write("fails.flow.yaml", flow_yaml("Fails", f"{self.url}/greeter.html", ["assert: page shows Goodbye within 1s"])))
