@@ -46,7 +46,7 @@ import type { OpenOptions, WebConfig } from "./config.ts";
 import { FileRefusals } from "./mocks.ts";
 import { clearSiteStorage, readEnvironment, resizeViewport, viewportOf } from "./page-setup.ts";
 import { Navigation } from "./navigation.ts";
-import { Dialogs } from "./dialogs.ts";
+import { CdpDialogs } from "./cdp/dialogs.ts";
 import { watchPageEnd } from "./crashes.ts";
 import { WebEffects } from "./effects.ts";
 import { discoverTargets, startPage } from "./page-start.ts";
@@ -85,7 +85,7 @@ export class WebDriver implements AppDriver {
   /** Console messages since the flow began, for the debug snapshot of a failed step. */
   readonly #console = new ConsoleLog();
   readonly #navigation: Navigation;
-  readonly #dialogs = new Dialogs();
+  readonly #dialogs = new CdpDialogs();
   /** What each action did (step effects), observed from its first watch on. */
   #effects: WebEffects | undefined;
   readonly #offs: Array<() => void> = [];
