@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { DialogStorm, dialogAnswer, shortMessage } from "./dialogs.ts";
+import { DialogStorm, PageDialogs, dialogAnswer, shortMessage } from "./dialogs.ts";
 
 describe("dialogAnswer", () => {
   test("an undeclared dialog is dismissed", () => {
@@ -49,5 +49,28 @@ describe("DialogStorm", () => {
       now += 150;
       expect(storm.count("alert", "hi")).toBeUndefined();
     }
+  });
+});
+
+describe("PageDialogs", () => {
+  test("the first dialog after arm is the declared one, answered as declared; a second is dismissed and named once", () => {
+    const dialogs = new PageDialogs();
+    dialogs.arm({ disposition: "accept", reply: "Ada" });
+    expect(dialogs.opened("prompt", "Your name?")).toEqual({ answer: { accept: true, promptText: "Ada" } });
+    expect(dialogs.outcome()).toEqual({ opened: true, type: "prompt", message: "Your name?" });
+    expect(dialogs.opened("alert", "Saved")).toEqual({ answer: { accept: false } });
+    expect(dialogs.takeUnexpected()).toBe("alert: Saved");
+    expect(dialogs.takeUnexpected()).toBeUndefined();
+    dialogs.arm(undefined);
+    expect(dialogs.outcome()).toEqual({ opened: false });
+  });
+
+  test("an undeclared dialog is dismissed; the twentieth in a burst is a storm, with no answer", () => {
+    const dialogs = new PageDialogs();
+    expect(dialogs.opened("confirm", "Delete?")).toEqual({ answer: { accept: false } });
+    expect(dialogs.takeUnexpected()).toBe("confirm: Delete?");
+    for (let i = 0; i < 18; i++) expect("answer" in dialogs.opened("alert", "again")).toBe(true);
+    const storm = dialogs.opened("alert", "again");
+    expect("storm" in storm && storm.storm).toStartWith("the page opens dialogs without end: 20 within 2 s");
   });
 });

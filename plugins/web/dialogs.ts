@@ -1,8 +1,7 @@
-// JavaScript dialogs (alert, confirm, prompt, beforeunload): the one a step declared is answered
-// as declared, any other is dismissed and fails the step, and a page that opens dialogs without
-// end is stopped and named instead of being waited out.
+// JavaScript dialogs (alert, confirm, prompt, beforeunload), for every protocol's driver: the one a
+// step declared is answered as declared, any other is dismissed and fails the step, and a page that
+// opens dialogs without end is stopped and named instead of being waited out.
 import type { DialogOutcome, DialogPlan } from "../../src/plugins/api.ts";
-import type { Session } from "./cdp/connection.ts";
 
 /** This many dialogs within DIALOG_STORM_WINDOW_MS is a page that opens dialogs without end. */
 const DIALOG_STORM_COUNT = 20;
@@ -10,8 +9,14 @@ const DIALOG_STORM_WINDOW_MS = 2_000;
 /** How much of a dialog's message a fault names (the page may show anything there). */
 const DIALOG_MESSAGE_CHARS = 60;
 
+/** A dialog's answer: accepted or dismissed, a prompt's reply as `promptText`. */
+export interface DialogAnswer {
+  readonly accept: boolean;
+  readonly promptText?: string;
+}
+
 /** How a dialog is answered: the declared one as declared (a message that does not match is dismissed), any other dismissed. */
-export function dialogAnswer(plan: DialogPlan | undefined, type: string, message: string): { accept: boolean; promptText?: string } {
+export function dialogAnswer(plan: DialogPlan | undefined, type: string, message: string): DialogAnswer {
   if (!plan) return { accept: false };
   const accept = plan.disposition === "accept" && (plan.message === undefined || message.includes(plan.message));
   return accept && type === "prompt" && plan.reply !== undefined ? { accept, promptText: plan.reply } : { accept };
@@ -53,43 +58,34 @@ export class DialogStorm {
   }
 }
 
-/** The dialogs of one page: the step's plan, what opened, and an undeclared dialog to report. */
-export class Dialogs {
+/** What a dialog that opened gets: a storm's fault (the page is stopped), or the answer to send. */
+export type DialogVerdict = { readonly storm: string } | { readonly answer: DialogAnswer };
+
+/**
+ * The dialogs of one page, whatever the protocol: the step's plan, what opened, an undeclared
+ * dialog to report, a storm. A backend (cdp/dialogs.ts, bidi/dialogs.ts) hears a dialog open,
+ * asks `opened` what it gets, and sends that answer over its protocol.
+ */
+export class PageDialogs {
   #plan: DialogPlan | undefined;
   #seen: { type: string; message: string } | undefined;
   #unexpected: string | undefined;
-  /** The dialog open now is a beforeunload (its answer decides whether the pending navigation happens). */
-  #beforeUnloadOpen = false;
   readonly #storm = new DialogStorm();
 
   /**
-   * Answers the page's dialogs. `fault` fails the page (a storm); `navigationCancelled` runs when a
-   * beforeunload dialog answered "stay" cancelled the navigation that raised it.
+   * A dialog opened: counted toward a storm; the first one after `arm` is the declared one, answered
+   * as declared (never accepted on the author's behalf); any other would block the page forever, so
+   * it is dismissed and kept to fail the step.
    */
-  listen(session: Session, fault: (message: string) => void, navigationCancelled: () => void): Array<() => void> {
-    return [
-      session.on("Page.javascriptDialogOpening", (p) => {
-        this.#beforeUnloadOpen = p.type === "beforeunload";
-        // A page that opens dialogs without end is stopped and named; its last dialog stays open.
-        if (session.failure) return;
-        const storm = this.#storm.count(p.type, p.message);
-        if (storm !== undefined) return fault(storm);
-        if (this.#plan && !this.#seen) {
-          // The declared dialog: answered as declared, never accepted on the author's behalf.
-          this.#seen = { type: p.type, message: p.message };
-          void session.send("Page.handleJavaScriptDialog", dialogAnswer(this.#plan, p.type, p.message)).catch(() => undefined);
-          return;
-        }
-        // An undeclared dialog would block the page forever: dismiss it and fail the step.
-        this.#unexpected = `${p.type}: ${p.message}`;
-        void session.send("Page.handleJavaScriptDialog", { accept: false }).catch(() => undefined);
-      }),
-      session.on("Page.javascriptDialogClosed", (p) => {
-        const cancelled = this.#beforeUnloadOpen && !p.result;
-        this.#beforeUnloadOpen = false;
-        if (cancelled) navigationCancelled();
-      }),
-    ];
+  opened(type: string, message: string): DialogVerdict {
+    const storm = this.#storm.count(type, message);
+    if (storm !== undefined) return { storm };
+    if (this.#plan && !this.#seen) {
+      this.#seen = { type, message };
+      return { answer: dialogAnswer(this.#plan, type, message) };
+    }
+    this.#unexpected = `${type}: ${message}`;
+    return { answer: { accept: false } };
   }
 
   arm(plan: DialogPlan | undefined): void {

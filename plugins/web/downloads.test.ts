@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DownloadTracker } from "./downloads.ts";
+import { DownloadTracker, trackDownloads } from "./downloads.ts";
 
 let dir = "";
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -53,5 +53,61 @@ describe("DownloadTracker", () => {
     const s = t.state(true);
     expect(s.completed).toEqual([join(dir, "report.csv"), join(dir, "2", "report.csv")]);
     expect(readFileSync(join(dir, "report.csv"), "utf8")).toBe("first");
+  });
+});
+
+describe("DownloadTracker.land", () => {
+  test("a file brought under the download's id completes it; one that could not be brought cancels it, saying why", async () => {
+    dir = mkdtempSync(join(tmpdir(), "fp-dl-test-"));
+    const t = new DownloadTracker(dir);
+    t.begin("g1", "report.csv");
+    t.begin("g2", "prices.xlsx");
+    await t.land("g1", () => writeFileSync(join(dir, "g1"), "a,b\n"), "it could not be moved into place");
+    await t.land(
+      "g2",
+      async () => {
+        throw new Error("HTTP 404");
+      },
+      "it could not be fetched from the grid node",
+    );
+    const s = t.state(false);
+    expect(s.completed.map((p) => readFileSync(p, "utf8"))).toEqual(["a,b\n"]);
+    expect(s.canceled).toEqual(["prices.xlsx (it could not be fetched from the grid node: HTTP 404)"]);
+  });
+});
+
+describe("trackDownloads", () => {
+  const backend = (log: string[], start: () => Promise<void>) => ({
+    offs: [() => void log.push("off")],
+    start,
+    cleanup: () => void log.push("cleanup"),
+  });
+
+  test("a temporary directory goes at close, after the backend stops listening and cleans up", async () => {
+    const log: string[] = [];
+    let where = "";
+    const downloads = await trackDownloads(undefined, (tracker) => {
+      where = tracker.dir;
+      return backend(log, async () => void log.push("start"));
+    });
+    expect(existsSync(where)).toBe(true);
+    expect(downloads.state(false)).toEqual({ completed: [], inProgress: 0, canceled: [] });
+    downloads.close();
+    expect(log).toEqual(["start", "off", "cleanup"]);
+    expect(existsSync(where)).toBe(false);
+  });
+
+  test("the flow's downloads_dir is created when missing and kept; a start the browser refuses undoes the rest and throws", async () => {
+    dir = mkdtempSync(join(tmpdir(), "fp-dl-test-"));
+    const own = join(dir, "mine");
+    const log: string[] = [];
+    const refused = trackDownloads(own, () =>
+      backend(log, async () => {
+        throw new Error("no downloads here");
+      }),
+    );
+    await expect(refused).rejects.toThrow("no downloads here");
+    expect(log).toEqual(["off", "cleanup"]);
+    expect(existsSync(own)).toBe(true);
   });
 });

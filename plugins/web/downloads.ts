@@ -1,10 +1,10 @@
-// Downloads of one browser context: a private download directory, the browser's download events
-// folded into a state the engine polls. Keeps no module state; one tracker per driver.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// Downloads of one browser context, for every protocol's driver: a private download directory (or
+// the flow's), the browser's download events folded into a state the engine polls. Keeps no module
+// state; one tracker per driver. The events are the backends' (cdp/downloads.ts, bidi/downloads.ts).
+import { mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { guardDir, type DownloadState } from "../../src/plugins/api.ts";
-import type { Connection } from "./cdp/connection.ts";
 
 interface Entry {
   name: string;
@@ -59,6 +59,19 @@ export class DownloadTracker {
     entry.path = path;
   }
 
+  /**
+   * A download the browser finished: `put` brings its file to `<dir>/<id>` (moved there, or fetched
+   * back); it completes, or is cancelled saying why (`failure`, then what went wrong).
+   */
+  async land(id: string, put: () => void | Promise<void>, failure: string): Promise<void> {
+    try {
+      await put();
+      this.progress(id, "completed");
+    } catch (error) {
+      this.cancel(id, `${failure}: ${(error as Error).message}`);
+    }
+  }
+
   /** Completed downloads not taken yet; `take` hands them over. */
   state(take: boolean): DownloadState {
     const completed: string[] = [];
@@ -82,90 +95,44 @@ export interface RemoteFiles {
   readonly download?: (name: string) => Promise<Uint8Array>;
 }
 
-/** Why a download the grid node's browser cancelled did not come back. */
-export const REMOTE_CANCELLED =
-  "the grid node's browser cancelled it: a node running Chromium's headless shell keeps no download; run Chrome or Chromium on the node (docs/grid.md)";
-
 export interface Downloads {
   state(take: boolean): DownloadState;
   close(): void;
 }
 
+/** What a protocol's backend brings to the shared set-up (cdp/downloads.ts, bidi/downloads.ts). */
+export interface DownloadBackend {
+  /** Unsubscribes what the backend listens to: the browser's download events, folded into the tracker. */
+  readonly offs: ReadonlyArray<() => void>;
+  /** Tells the browser where this context's downloads go, and to report them. */
+  start(): Promise<void>;
+  /** Removes what the backend made for itself (at close, or when start fails). */
+  cleanup?(): void;
+}
+
 /**
- * Sends this context's downloads to `dir` (the flow's `browser.downloads_dir`, created when
- * missing and kept) or else to a fresh temporary directory (removed at close), and tracks those
- * started by any page of the context: the flow's page and its frames (`ownFrame`), and every tab
- * or popup the flow opened (an attachment link with target=_blank, `window.open`).
+ * Sends a context's downloads to `dir` (the flow's `browser.downloads_dir`, created when missing
+ * and kept) or else to a fresh temporary directory (removed at close), and folds the browser's
+ * download events into one tracker, through the backend `attach` makes for it.
  */
-export async function createDownloads(
-  connection: Connection,
-  browserContextId: string,
-  ownFrame: (frameId: string) => boolean,
-  dir?: string,
-  remote?: RemoteFiles,
-): Promise<Downloads> {
+export async function trackDownloads(dir: string | undefined, attach: (tracker: DownloadTracker) => DownloadBackend): Promise<Downloads> {
   if (dir !== undefined) mkdirSync(dir, { recursive: true });
   const tracker = new DownloadTracker(dir ?? mkdtempSync(join(tmpdir(), "flowproof-downloads-")), dir !== undefined);
   // A temporary directory goes with this process even when it is killed outright.
   const unguard = dir === undefined ? guardDir(tracker.dir) : () => undefined;
-  const removeTemporary = () => {
+  const backend = attach(tracker);
+  const close = () => {
+    for (const off of backend.offs) off();
+    backend.cleanup?.();
     // A directory the flow named is the user's: its files are the point of it.
     if (dir === undefined) rmSync(tracker.dir, { recursive: true, force: true });
     unguard();
   };
-  const ours = new Set<string>();
-  // A page target's id is its main frame's id: the pages this context opened, seen as they open.
-  const pages = new Set<string>();
-  const notePage = (info: { targetId: string; type: string; browserContextId?: string }) => {
-    if (info.browserContextId === browserContextId && info.type === "page") pages.add(info.targetId);
-  };
-  const offs = [
-    connection.on("Target.targetCreated", (p) => notePage(p.targetInfo)),
-    connection.on("Target.targetInfoChanged", (p) => notePage(p.targetInfo)),
-    connection.on("Browser.downloadWillBegin", (p) => {
-      // Browser events are global; the frame tells which context's page started it.
-      if (!ownFrame(p.frameId) && !pages.has(p.frameId)) return;
-      ours.add(p.guid);
-      tracker.begin(p.guid, p.suggestedFilename);
-    }),
-    connection.on("Browser.downloadProgress", (p) => {
-      if (!ours.has(p.guid)) return;
-      // A remote browser's file is fetched back under its guid first; until then it is in progress.
-      if (remote && p.state === "completed") void fetchBack(p.guid, p.filePath);
-      // A node's browser that cancels a download itself is, nearly always, Chromium's headless
-      // shell, which saves no download it was not told where to put (docs/grid.md).
-      else if (remote && p.state === "canceled") tracker.cancel(p.guid, REMOTE_CANCELLED);
-      else tracker.progress(p.guid, p.state);
-    }),
-  ];
-  const fetchBack = async (guid: string, remotePath: string | undefined): Promise<void> => {
-    // A node that hands no downloads back, or a fetch that failed: the download is reported as
-    // cancelled, saying why (docs/grid.md).
-    if (!remote?.download || remotePath === undefined)
-      return tracker.cancel(guid, "it stayed on the grid node: start the nodes with --enable-managed-downloads true");
-    try {
-      writeFileSync(join(tracker.dir, guid), await remote.download(basename(remotePath)));
-      tracker.progress(guid, "completed");
-    } catch (error) {
-      tracker.cancel(guid, `it could not be fetched from the grid node: ${(error as Error).message}`);
-    }
-  };
   try {
-    // A remote browser saves into its node's own download directory (its default), fetched back from there.
-    await connection.send(
-      "Browser.setDownloadBehavior",
-      remote ? { behavior: "default", eventsEnabled: true } : { behavior: "allowAndName", browserContextId, downloadPath: tracker.dir, eventsEnabled: true },
-    );
+    await backend.start();
   } catch (error) {
-    for (const off of offs) off();
-    removeTemporary();
+    close();
     throw error;
   }
-  return {
-    state: (take) => tracker.state(take),
-    close() {
-      for (const off of offs) off();
-      removeTemporary();
-    },
-  };
+  return { state: (take) => tracker.state(take), close };
 }

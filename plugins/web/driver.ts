@@ -1,58 +1,52 @@
-// The web AppDriver: one page in its own browser context, driven over CDP. Every method is one
-// attempt (the engine polls); probes are one round trip through the injected page API; input is
-// trusted (Input.dispatchMouseEvent / dispatchKeyEvent). The concerns live in their modules:
+// The web AppDriver: one page in its own browser context, driven over CDP, on the skeleton every
+// protocol shares (page-driver.ts). Every method is one attempt (the engine polls); probes are one
+// round trip through the injected page API; input is trusted (Input.dispatchMouseEvent /
+// dispatchKeyEvent). The concerns live in their modules:
 // navigation.ts (documents and the navigations input starts), pointer.ts, pointer-gestures.ts,
 // keyboard.ts and text-entry.ts (input), page-calls.ts (the page API and transient failures),
-// page-start.ts, typed-secrets.ts, dialogs.ts, crashes.ts, capture.ts.
+// page-start.ts, typed-secrets.ts, cdp/dialogs.ts, cdp/downloads.ts, crashes.ts, capture.ts.
 import type {
   AppDriver,
   Attempt,
-  Candidate,
   DebugSnapshot,
   EffectWatch,
-  SceneInventory,
   Capability,
-  DialogOutcome,
-  DialogPlan,
-  DownloadState,
-  Expectation,
   KeyModifier,
   PointerOptions,
   RawFrame,
   Reading,
   RectTarget,
   RectsAnswer,
-  ScrollTo,
   Selector,
   TypeOptions,
 } from "../../src/plugins/api.ts";
 import { FlowproofError } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
-import type { ProbeAnswer, SelectAnswer, ValueAnswer, CheckAnswer, ScopeAnswer, ScopeMethods } from "./injected/protocol.ts";
-import { keyDefinition } from "./keys.ts";
+import type { SelectAnswer, ValueAnswer } from "./injected/protocol.ts";
 import { pressChord, typeOver } from "./keyboard.ts";
 import { sendClick, type Point } from "./pointer.ts";
-import { dragOnto, hoverOver, setCheckedState, type GesturePage } from "./pointer-gestures.ts";
+import { dragOnto, hoverOver, type GesturePage } from "./pointer-gestures.ts";
 import { CaptureGate, untilContextClosed } from "./capture.ts";
 import { ScreenChanges } from "./screen-changes.ts";
 import { TypedSecrets } from "./typed-secrets.ts";
 import { fillField, typeIntoFocus, type TextPage } from "./text-entry.ts";
 import { ConsoleLog, debugSnapshot } from "./debug.ts";
 import { readCookies, readPageCookie, setPageCookie } from "./cookies.ts";
-import { createDownloads, type Downloads, type RemoteFiles } from "./downloads.ts";
+import type { RemoteFiles } from "./downloads.ts";
+import { createDownloads } from "./cdp/downloads.ts";
 import { setInputFile } from "./upload.ts";
 import { selectOptions } from "./select-moves.ts";
 import type { OpenOptions, WebConfig } from "./config.ts";
 import { FileRefusals } from "./mocks.ts";
 import { clearSiteStorage, readEnvironment, resizeViewport, viewportOf } from "./page-setup.ts";
 import { Navigation } from "./navigation.ts";
-import { Dialogs } from "./dialogs.ts";
+import { CdpDialogs } from "./cdp/dialogs.ts";
 import { watchPageEnd } from "./crashes.ts";
 import { WebEffects } from "./effects.ts";
 import { discoverTargets, startPage } from "./page-start.ts";
-import { callPage, fail, ok, toRungs, type ApiMethod, type Transient } from "./page-calls.ts";
+import { callPage, fail, toRungs, type ApiMethod, type Transient } from "./page-calls.ts";
 import { untilPageChange } from "./page-changes.ts";
-import { candidatesOf, checkReading, countOf, pointOf, probeAttempt, sceneOf, scopeAttempt, valueAttempt } from "./page-answers.ts";
+import { PageDriver, type CookieExpectation } from "./page-driver.ts";
 
 export const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
   "pointer",
@@ -69,7 +63,7 @@ export const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>([
   "downloads",
 ]);
 
-export class WebDriver implements AppDriver {
+export class WebDriver extends PageDriver<Navigation, CdpDialogs> implements AppDriver {
   readonly capabilities = CAPABILITIES;
   readonly #connection: Connection;
   readonly #session: Session;
@@ -84,13 +78,10 @@ export class WebDriver implements AppDriver {
   readonly #changes = new ScreenChanges();
   /** Console messages since the flow began, for the debug snapshot of a failed step. */
   readonly #console = new ConsoleLog();
-  readonly #navigation: Navigation;
-  readonly #dialogs = new Dialogs();
   /** What each action did (step effects), observed from its first watch on. */
   #effects: WebEffects | undefined;
   readonly #offs: Array<() => void> = [];
   readonly #log: (line: string) => void;
-  #downloads: Downloads | undefined;
   readonly #config: WebConfig;
   readonly #onClose: () => Promise<void>;
   /** `file:` URLs outside a confined run's roots that the page tried to read: the step fails on them. */
@@ -110,6 +101,7 @@ export class WebDriver implements AppDriver {
     onClose: () => Promise<void>,
     options: OpenOptions,
   ) {
+    super(new Navigation(connection, session, contextId, config), new CdpDialogs());
     this.#remote = options.remote;
     this.#info = options.info;
     this.#refusals = new FileRefusals(options.files);
@@ -120,7 +112,6 @@ export class WebDriver implements AppDriver {
     this.#log = log;
     this.#config = config;
     this.#onClose = onClose;
-    this.#navigation = new Navigation(connection, session, contextId, config);
   }
 
   /**
@@ -152,11 +143,11 @@ export class WebDriver implements AppDriver {
     const s = this.#session;
     const fault = (message: string) => this.#fault(message);
     this.#offs.push(
-      ...this.#navigation.listen(),
+      ...this.navigation.listen(),
       // The page's iframes, whose downloads are the flow's too.
       s.on("Page.frameAttached", (p) => void this.#childFrames.add(p.frameId)),
       s.on("Page.frameDetached", (p) => void this.#childFrames.delete(p.frameId)),
-      ...this.#dialogs.listen(s, fault, () => this.#navigation.cancelled()),
+      ...this.dialogs.listen(s, fault, () => this.navigation.cancelled()),
       this.#console.listen(s),
       ...this.#changes.listen(s),
       ...watchPageEnd(this.#connection, s, this.#targetId, () => this.#closing, fault),
@@ -165,8 +156,8 @@ export class WebDriver implements AppDriver {
     await startPage(s, this.#config, this.#refusals.gate(), (off) => void this.#offs.push(off));
     const tree = await s.send("Page.getFrameTree");
     const mainFrameId = tree.frameTree.frame.id;
-    this.#navigation.mainFrameId = mainFrameId;
-    this.#downloads = await createDownloads(
+    this.navigation.mainFrameId = mainFrameId;
+    this.downloadTracking = await createDownloads(
       this.#connection,
       this.#contextId,
       (frameId) => frameId === mainFrameId || this.#childFrames.has(frameId),
@@ -179,61 +170,41 @@ export class WebDriver implements AppDriver {
   #fault(message: string): void {
     if (this.#session.failure) return;
     this.#session.fail(new FlowproofError({ code: "browser-error", message }));
-    this.#navigation.loaded();
+    this.navigation.loaded();
   }
 
-  /** A navigation that stalled, or an undeclared dialog, since the last look: the step fails on it. */
-  #takeDialog(): Attempt<never> | undefined {
-    const refused = this.#refusals.take();
-    if (refused !== undefined) return fail("not-found", refused, false);
-    const stalled = this.#navigation.takeStalled();
-    if (stalled !== undefined) return fail("attached", stalled, false);
-    const message = this.#dialogs.takeUnexpected();
-    if (message === undefined) return undefined;
-    return fail("dialog", `an unexpected dialog opened: ${message}`, false);
+  protected held(): Promise<unknown> {
+    return this.#frames.held;
   }
 
-  /** Before an action: the frame being captured is done; a dialog that opened meanwhile answers instead. */
-  async #ready(): Promise<Attempt<never> | undefined> {
-    await this.#frames.held;
-    return this.#takeDialog();
-  }
-
-  /** Calls the injected page API once a navigation in flight has settled. */
-  async #call<T>(method: ApiMethod, arg: unknown, afterward?: string): Promise<T | Transient> {
-    await this.#navigation.settle();
+  protected callPage<T>(method: ApiMethod, arg: unknown, afterward?: string): Promise<T | Transient> {
     return callPage<T>(this.#session, method, arg, afterward);
   }
 
-  async #probe(
-    ladder: readonly Selector[],
-    purpose: "pointer" | "drag" | "type",
-    at?: PointerOptions["at"],
-    afterward?: string,
-  ): Promise<Attempt<ProbeAnswer & { ok: true }>> {
-    const dialog = this.#takeDialog();
-    if (dialog) return dialog;
-    const answer = await this.#call<ProbeAnswer>(purpose === "type" ? "focusForTyping" : "probe", { ladder: toRungs(ladder), purpose, at }, afterward);
-    return probeAttempt(answer);
+  /** A `file:` URL outside a confined run's roots that the page tried to read. */
+  protected pageFault(): Attempt<never> | undefined {
+    const refused = this.#refusals.take();
+    return refused !== undefined ? fail("not-found", refused, false) : undefined;
+  }
+
+  protected sendClick(at: Point, options: Pick<PointerOptions, "button" | "clickCount">): Promise<void> {
+    return sendClick(this.#session, at, options);
+  }
+
+  protected sendKey(key: string, modifiers: readonly KeyModifier[]): Promise<void> {
+    return pressChord(this.#session, key, modifiers);
+  }
+
+  protected setInputFile(ladder: readonly Selector[], path: string): Promise<Attempt> {
+    return setInputFile(this.#session, ladder, path, this.#remote);
   }
 
   async navigate(url: string, timeoutMs: number): Promise<Attempt> {
     await this.#frames.held;
-    const opened = await this.#navigation.navigate(url, timeoutMs);
+    const opened = await this.navigation.navigate(url, timeoutMs);
     // A `file:` document outside the run's roots was refused: the failure names it and the root.
     const refused = this.#refusals.take();
     return refused !== undefined ? fail("not-found", refused, false) : opened;
-  }
-
-  async reload(timeoutMs: number): Promise<Attempt> {
-    await this.#frames.held;
-    return this.#navigation.reload(timeoutMs);
-  }
-
-  async history(direction: "back" | "forward", timeoutMs: number): Promise<Attempt> {
-    const blocked = await this.#ready();
-    if (blocked) return blocked;
-    return this.#navigation.history(direction, timeoutMs);
   }
 
   async clearStorage(what: "local" | "session" | "cookies"): Promise<Attempt> {
@@ -244,21 +215,7 @@ export class WebDriver implements AppDriver {
   setCookie = (name: string, value: string): Promise<Attempt> => setPageCookie(this.#session, name, value);
   async setViewport(width: number, height: number): Promise<Attempt> {
     await this.#frames.held;
-    return resizeViewport(this.#session, this.#config, width, height, () => this.#navigation.firstFrame());
-  }
-
-  async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
-    await this.#frames.held;
-    const probe = await this.#probe(ladder, "pointer", options.at);
-    if (!probe.ok) return probe;
-    await this.#pointerClick(probe.value, options);
-    return this.#takeDialog() ?? ok(undefined, probe.tier);
-  }
-
-  /** A trusted click, then the navigation it may have started. */
-  async #pointerClick(at: Point, options: Pick<PointerOptions, "button" | "clickCount">): Promise<void> {
-    await sendClick(this.#session, at, options);
-    await this.#navigation.afterInput();
+    return resizeViewport(this.#session, this.#config, width, height, () => this.navigation.firstFrame());
   }
 
   async hover(ladder: readonly Selector[]): Promise<Attempt> {
@@ -274,50 +231,26 @@ export class WebDriver implements AppDriver {
   #gesturePage(): GesturePage {
     return {
       session: this.#session,
-      probe: (ladder, purpose, at) => this.#probe(ladder, purpose, at),
-      click: (at) => this.#pointerClick(at, { button: "left", clickCount: 1 }),
-      read: (method, arg) => this.#call<ValueAnswer>(method, arg),
-      afterInput: () => this.#navigation.afterInput(),
-      nextFrame: () => this.#navigation.firstFrame(),
-      takeDialog: () => this.#takeDialog(),
+      probe: (ladder, purpose, at) => this.probe(ladder, purpose, at),
+      click: (at) => this.clickAt(at),
+      read: (method, arg) => this.call<ValueAnswer>(method, arg),
+      afterInput: () => this.navigation.afterInput(),
+      nextFrame: () => this.navigation.firstFrame(),
+      takeDialog: () => this.takeDialog(),
     };
-  }
-
-  async upload(ladder: readonly Selector[], path: string): Promise<Attempt> {
-    const blocked = await this.#ready();
-    if (blocked) return blocked;
-    // `count` installs the page API when the document does not have it yet.
-    const installed = await this.#call<number>("count", { ladder: toRungs(ladder) });
-    if (typeof installed !== "number") return fail("attached", installed.transient);
-    return setInputFile(this.#session, ladder, path, this.#remote);
-  }
-
-  armDialog(plan: DialogPlan | undefined): void {
-    this.#dialogs.arm(plan);
-  }
-
-  dialogOutcome(): DialogOutcome {
-    return this.#dialogs.outcome();
   }
 
   observeEffect(_ladder: readonly Selector[]): Promise<EffectWatch | undefined> {
     if (!this.#effects) {
       const effects = new WebEffects({
         session: this.#session,
-        mainFrame: () => this.#navigation.mainFrameId,
-        downloadsBegun: () => {
-          const d = this.downloads(false);
-          return d.completed.length + d.inProgress + d.canceled.length;
-        },
+        mainFrame: () => this.navigation.mainFrameId,
+        downloadsBegun: () => this.downloadsBegun(),
       });
       this.#effects = effects;
-      this.#navigation.roundTripAfterInput = () => effects.readAfterInput();
+      this.navigation.roundTripAfterInput = () => effects.readAfterInput();
     }
     return this.#effects.watch();
-  }
-
-  downloads(take: boolean): DownloadState {
-    return this.#downloads ? this.#downloads.state(take) : { completed: [], inProgress: 0, canceled: [] };
   }
 
   async fill(ladder: readonly Selector[], text: string, options: TypeOptions = {}): Promise<Attempt> {
@@ -326,7 +259,7 @@ export class WebDriver implements AppDriver {
   }
 
   async typeFocused(text: string, options: TypeOptions = {}): Promise<Attempt> {
-    const blocked = await this.#ready();
+    const blocked = await this.ready();
     if (blocked) return blocked;
     return typeIntoFocus(this.#textPage(), text, options);
   }
@@ -335,70 +268,24 @@ export class WebDriver implements AppDriver {
     return {
       session: this.#session,
       secrets: this.#secrets,
-      assign: (ladder, value) => this.#scoped("assignValue", { ladder: toRungs(ladder), value }),
-      focus: (ladder, afterward) => this.#probe(ladder, "type", undefined, afterward),
-      nextFrame: () => this.#navigation.firstFrame(),
-      takeDialog: () => this.#takeDialog(),
+      assign: (ladder, value) => this.scoped("assignValue", { ladder: toRungs(ladder), value }),
+      focus: (ladder, afterward) => this.probe(ladder, "type", undefined, afterward),
+      nextFrame: () => this.navigation.firstFrame(),
+      takeDialog: () => this.takeDialog(),
     };
   }
 
-  async pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt> {
-    const blocked = await this.#ready();
-    if (blocked) return blocked;
-    if (!keyDefinition(key)) return fail("unsupported", `flowproof has no key named ${JSON.stringify(key)}`, false);
-    await pressChord(this.#session, key, modifiers);
-    await this.#navigation.afterInput();
-    return this.#takeDialog() ?? ok(undefined);
-  }
-
   async select(ladder: readonly Selector[], values: readonly string[], exact?: boolean): Promise<Attempt<readonly string[] | undefined>> {
-    const blocked = await this.#ready();
+    const blocked = await this.ready();
     if (blocked) return blocked;
     return selectOptions(ladder, values, exact, {
-      call: (arg) => this.#call<SelectAnswer>("select", arg),
-      click: (at) => this.#pointerClick(at, { button: "left", clickCount: 1 }),
+      call: (arg) => this.call<SelectAnswer>("select", arg),
+      click: (at) => this.clickAt(at),
       press: (key) => pressChord(this.#session, key, []),
       type: (text) => typeOver(this.#session, text),
-      nextFrame: () => this.#navigation.firstFrame(),
-      takeDialog: () => this.#takeDialog(),
+      nextFrame: () => this.navigation.firstFrame(),
+      takeDialog: () => this.takeDialog(),
     });
-  }
-
-  async setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt> {
-    await this.#frames.held;
-    return setCheckedState(this.#gesturePage(), ladder, checked);
-  }
-
-  async readText(ladder: readonly Selector[]): Promise<Attempt<string>> {
-    return valueAttempt(await this.#call<ValueAnswer>("read", { ladder: toRungs(ladder) }));
-  }
-
-  async scroll(ladder: readonly Selector[], to: ScrollTo): Promise<Attempt> {
-    await this.#frames.held;
-    return this.#scoped("scroll", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, to });
-  }
-
-  /** A page-side scope method (value assignment, scroll) as one attempt. */
-  async #scoped(method: keyof ScopeMethods, arg: unknown): Promise<Attempt> {
-    const blocked = await this.#ready();
-    if (blocked) return blocked;
-    return scopeAttempt(await this.#call<ScopeAnswer>(method, arg), () => this.#takeDialog());
-  }
-
-  async count(ladder: readonly Selector[]): Promise<number> {
-    return countOf(await this.#call<number>("count", { ladder: toRungs(ladder) }));
-  }
-
-  async candidates(ladder: readonly Selector[]): Promise<readonly Candidate[]> {
-    return candidatesOf(await this.#call<Candidate[]>("candidates", { ladder: toRungs(ladder) }));
-  }
-
-  async check(ladder: readonly Selector[], expect: Expectation): Promise<Reading> {
-    const dialog = this.#takeDialog();
-    if (dialog && !dialog.ok) return { pass: false, actual: dialog.detail };
-    if (expect.kind === "cookie") return this.#checkCookie(expect);
-    if (expect.kind === "cookie_where" || expect.kind === "cookie_count") return readCookies(this.#session, expect);
-    return checkReading(await this.#call<CheckAnswer>("check", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, expect }));
   }
 
   holdInput(until: Promise<unknown>): boolean {
@@ -422,23 +309,15 @@ export class WebDriver implements AppDriver {
     return this.#secrets.rectsFor(this.#session, targets);
   }
 
-  async pointFor(ladder: readonly Selector[], at?: PointerOptions["at"]): Promise<{ x: number; y: number } | undefined> {
-    await this.#frames.held;
-    return pointOf(await this.#call<ProbeAnswer>("probe", { ladder: toRungs(ladder), purpose: "pointer", at }));
-  }
-
-  async #checkCookie(expect: Extract<Expectation, { kind: "cookie" }>): Promise<Reading> {
+  protected async checkCookie(expect: CookieExpectation): Promise<Reading> {
+    if (expect.kind !== "cookie") return readCookies(this.#session, expect);
     const { reading, warning } = await readPageCookie(this.#session, expect.name, expect.fact, expect.negate === true);
     if (reading.pass && warning) this.#log(warning);
     return reading;
   }
 
-  async scene(): Promise<SceneInventory> {
-    return sceneOf(await this.#call<SceneInventory>("scene", { max: 100 }));
-  }
-
   async environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }> {
-    return readEnvironment(this.#session, this.#config, () => this.#navigation.settle());
+    return readEnvironment(this.#session, this.#config, () => this.navigation.settle());
   }
 
   async debugSnapshot(redact?: (text: string) => string): Promise<DebugSnapshot> {
@@ -458,7 +337,7 @@ export class WebDriver implements AppDriver {
     this.#closing = true;
     for (const off of this.#offs) off();
     this.#effects?.dispose();
-    this.#downloads?.close();
+    this.downloadTracking?.close();
     if (!this.#connection.closed) {
       await this.#connection.send("Target.disposeBrowserContext", { browserContextId: this.#contextId }).catch(() => undefined);
     }

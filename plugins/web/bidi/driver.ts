@@ -1,41 +1,32 @@
 // The web AppDriver on Firefox: one page (a browsing context) in its own user context, driven over
 // WebDriver BiDi. The grammar's meaning comes from the same injected page script as on Chromium
 // (resolution, visibility, ambiguity, checks), installed with script.addPreloadScript and called
-// with script.evaluate; input is trusted (input.performActions). What BiDi cannot do yet is left
-// out of FIREFOX_CAPABILITIES, and a step that needs it is refused naming Firefox.
+// with script.evaluate; input is trusted (input.performActions). The steps that only go through the
+// page script are the skeleton's that every protocol shares (page-driver.ts). What BiDi cannot do
+// yet is left out of FIREFOX_CAPABILITIES, and a step that needs it is refused naming Firefox.
 import type {
   AppDriver,
   Attempt,
-  Candidate,
   Capability,
-  DialogOutcome,
-  DialogPlan,
-  DownloadState,
   EffectWatch,
-  Expectation,
   KeyModifier,
   PointerOptions,
   RawFrame,
   Reading,
   RectTarget,
   RectsAnswer,
-  SceneInventory,
-  ScrollTo,
   Selector,
   TypeOptions,
 } from "../../../src/plugins/api.ts";
 import { FlowproofError, type DebugSnapshot } from "../../../src/plugins/api.ts";
 import { FirefoxConsoleLog, firefoxDebugSnapshot } from "./debug.ts";
-import type { CheckAnswer, ProbeAnswer, ScopeAnswer, ScopeMethods, SelectAnswer, ValueAnswer } from "../injected/protocol.ts";
-import { keyDefinition } from "../keys.ts";
+import type { SelectAnswer, ValueAnswer } from "../injected/protocol.ts";
 import { fail, ok, toRungs, type ApiMethod, type Transient } from "../page-calls.ts";
-import { candidatesOf, checkReading, countOf, pointOf, probeAttempt, sceneOf, scopeAttempt, valueAttempt } from "../page-answers.ts";
+import { PageDriver, type CookieExpectation } from "../page-driver.ts";
 import type { Point } from "../pointer.ts";
-import { setCheckedState } from "../pointer-gestures.ts";
 import { selectOptions } from "../select-moves.ts";
 import { TypedSecrets } from "../typed-secrets.ts";
 import type { WebConfig } from "../config.ts";
-import type { Downloads } from "../downloads.ts";
 import { viewportOf } from "../page-setup.ts";
 import type { BidiConnection } from "./connection.ts";
 import { BidiDialogs } from "./dialogs.ts";
@@ -92,13 +83,11 @@ const NATIVE_DRAG_STARTED = `(() => {
 export const NATIVE_DRAG_REFUSED =
   "the drag's source starts a native HTML5 drag (a draggable element), which Firefox cannot drop under WebDriver BiDi (the browser takes no input once such a drag begins): run this flow in Chromium (--browser chromium)";
 
-export class FirefoxDriver implements AppDriver {
+export class FirefoxDriver extends PageDriver<BidiNavigation, BidiDialogs> implements AppDriver {
   readonly capabilities = FIREFOX_CAPABILITIES;
   readonly #connection: BidiConnection;
   readonly #page: BidiPage;
   readonly #input: BidiInput;
-  readonly #navigation: BidiNavigation;
-  readonly #dialogs = new BidiDialogs();
   readonly #secrets = new TypedSecrets();
   readonly #config: WebConfig;
   readonly #userContext: string;
@@ -112,7 +101,6 @@ export class FirefoxDriver implements AppDriver {
   readonly #log: (line: string) => void;
   /** The flow's `session:` seed goes with its first navigation (it needs the start URL); done once. */
   #seeded = false;
-  #downloads: Downloads | undefined;
   /** Whether the page may have changed since the recorder's last frame. */
   readonly #changes = new FirefoxScreenChanges();
   readonly #console = new FirefoxConsoleLog();
@@ -126,11 +114,12 @@ export class FirefoxDriver implements AppDriver {
     onClose: () => Promise<void>,
     log: (line: string) => void,
   ) {
+    const page = new BidiPage(connection, context);
+    super(new BidiNavigation(connection, page), new BidiDialogs());
     this.#log = log;
     this.#connection = connection;
-    this.#page = new BidiPage(connection, context);
+    this.#page = page;
     this.#input = new BidiInput(connection, context);
-    this.#navigation = new BidiNavigation(connection, this.#page);
     this.#config = config;
     this.#userContext = userContext;
     this.#info = info;
@@ -151,16 +140,16 @@ export class FirefoxDriver implements AppDriver {
       const { context } = await connection.send<{ context: string }>("browsingContext.create", { type: "tab", userContext });
       const driver = new FirefoxDriver(connection, context, userContext, config, info, onClose, log);
       driver.#offs.push(
-        ...driver.#navigation.listen(),
+        ...driver.navigation.listen(),
         ...driver.#changes.listen(connection, context),
-        ...driver.#dialogs.listen(connection, context, (message) => {
+        ...driver.dialogs.listen(connection, context, (message) => {
           driver.#failure ??= new FlowproofError({ code: "browser-error", message });
         }),
       );
       driver.#offs.push(await driver.#console.listen(connection, context));
       await startFirefoxPage(driver.#page, userContext, config);
       driver.#offs.push(await interceptFirefoxRequests(connection, context, config.mock ?? []));
-      driver.#downloads = await createFirefoxDownloads(connection, userContext, context, config.downloads_dir);
+      driver.downloadTracking = await createFirefoxDownloads(connection, userContext, context, config.downloads_dir);
       return driver;
     } catch (error) {
       await connection.send("browser.removeUserContext", { userContext }).catch(() => undefined);
@@ -168,30 +157,34 @@ export class FirefoxDriver implements AppDriver {
     }
   }
 
-  /** A dialog storm, a stalled navigation or an undeclared dialog since the last look: the step fails on it. */
-  #takeDialog(): Attempt<never> | undefined {
-    if (this.#failure) throw this.#failure;
-    const stalled = this.#navigation.takeStalled();
-    if (stalled !== undefined) return fail("attached", stalled, false);
-    const message = this.#dialogs.takeUnexpected();
-    return message === undefined ? undefined : fail("dialog", `an unexpected dialog opened: ${message}`, false);
+  protected held(): Promise<unknown> {
+    return this.#held;
   }
 
-  async #ready(): Promise<Attempt<never> | undefined> {
-    await this.#held;
-    return this.#takeDialog();
-  }
-
-  async #call<T>(method: ApiMethod, arg: unknown): Promise<T | Transient> {
-    await this.#navigation.settle();
+  protected callPage<T>(method: ApiMethod, arg: unknown): Promise<T | Transient> {
     return this.#page.call<T>(method, arg);
   }
 
-  async #probe(ladder: readonly Selector[], purpose: "pointer" | "drag" | "type", at?: PointerOptions["at"]): Promise<Attempt<ProbeAnswer & { ok: true }>> {
-    const dialog = this.#takeDialog();
-    if (dialog) return dialog;
-    const answer = await this.#call<ProbeAnswer>(purpose === "type" ? "focusForTyping" : "probe", { ladder: toRungs(ladder), purpose, at });
-    return probeAttempt(answer);
+  /** A dialog storm fails the page: every step from then on errors with it. */
+  protected pageFault(): undefined {
+    if (this.#failure) throw this.#failure;
+    return undefined;
+  }
+
+  protected sendClick(at: Point, options: Pick<PointerOptions, "button" | "clickCount">): Promise<void> {
+    return this.#input.click(at, options);
+  }
+
+  protected sendKey(key: string, modifiers: readonly KeyModifier[]): Promise<void> {
+    return this.#input.press(key, modifiers);
+  }
+
+  protected setInputFile(ladder: readonly Selector[], path: string): Promise<Attempt> {
+    return setFirefoxInputFile(this.#page, ladder, path);
+  }
+
+  protected checkCookie(expect: CookieExpectation): Promise<Reading> {
+    return this.#storage.check(expect, this.#log);
   }
 
   async navigate(url: string, timeoutMs: number): Promise<Attempt> {
@@ -206,7 +199,7 @@ export class FirefoxDriver implements AppDriver {
       }
     }
     try {
-      return await this.#navigation.navigate(url, timeoutMs);
+      return await this.navigation.navigate(url, timeoutMs);
     } finally {
       await unseed?.();
     }
@@ -222,16 +215,6 @@ export class FirefoxDriver implements AppDriver {
     return this.#storage.setCookie(name, value);
   }
 
-  async reload(timeoutMs: number): Promise<Attempt> {
-    await this.#held;
-    return this.#navigation.reload(timeoutMs);
-  }
-
-  async history(direction: "back" | "forward", timeoutMs: number): Promise<Attempt> {
-    const blocked = await this.#ready();
-    return blocked ?? this.#navigation.history(direction, timeoutMs);
-  }
-
   async setViewport(width: number, height: number): Promise<Attempt> {
     await this.#held;
     await this.#connection.send("browsingContext.setViewport", { context: this.#page.context, viewport: { width, height } });
@@ -242,28 +225,15 @@ export class FirefoxDriver implements AppDriver {
     return ok(undefined);
   }
 
-  async #click(at: Point, options: Pick<PointerOptions, "button" | "clickCount">): Promise<void> {
-    await this.#input.click(at, options);
-    await this.#navigation.afterInput();
-  }
-
-  async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
-    await this.#held;
-    const probe = await this.#probe(ladder, "pointer", options.at);
-    if (!probe.ok) return probe;
-    await this.#click(probe.value, options);
-    return this.#takeDialog() ?? ok(undefined, probe.tier);
-  }
-
   async hover(ladder: readonly Selector[]): Promise<Attempt> {
     await this.#held;
-    const probe = await this.#probe(ladder, "pointer");
+    const probe = await this.probe(ladder, "pointer");
     if (!probe.ok) return probe;
     await this.#input.move(probe.value);
     await this.#page.nextFrame();
-    const dialog = this.#takeDialog();
+    const dialog = this.takeDialog();
     if (dialog) return dialog;
-    const state = await this.#call<ValueAnswer>("hovered", { ladder: toRungs(ladder), x: probe.value.x, y: probe.value.y });
+    const state = await this.call<ValueAnswer>("hovered", { ladder: toRungs(ladder), x: probe.value.x, y: probe.value.y });
     if ("transient" in state) return fail("attached", state.transient);
     if (!state.ok) return fail(state.failed, state.detail);
     if (state.value !== "true") return fail("receives-pointer", "the pointer moved onto it but it is not hovered (it moved away or something covers it)");
@@ -272,51 +242,27 @@ export class FirefoxDriver implements AppDriver {
 
   async drag(source: readonly Selector[], onto: readonly Selector[], at?: PointerOptions["at"]): Promise<Attempt> {
     await this.#held;
-    let from = await this.#probe(source, "drag");
+    let from = await this.probe(source, "drag");
     if (!from.ok) return from;
-    const to = await this.#probe(onto, "pointer", at);
+    const to = await this.probe(onto, "pointer", at);
     if (!to.ok) return { ...to, detail: `the drop target: ${to.detail}` };
-    from = await this.#probe(source, "drag");
+    from = await this.probe(source, "drag");
     if (!from.ok) return from;
     await this.#page.tryEvaluate(ARM_NATIVE_DRAG);
     await this.#input.drag(from.value, to.value);
-    await this.#navigation.afterInput();
+    await this.navigation.afterInput();
     const native = await this.#page.tryEvaluate<boolean>(NATIVE_DRAG_STARTED);
     if (native === true) return fail("unsupported", NATIVE_DRAG_REFUSED, false);
-    return this.#takeDialog() ?? ok(undefined, from.tier);
+    return this.takeDialog() ?? ok(undefined, from.tier);
   }
 
   debugSnapshot(redact?: (text: string) => string): Promise<DebugSnapshot> {
     return firefoxDebugSnapshot(this.#page, this.#console, redact);
   }
 
-  async upload(ladder: readonly Selector[], path: string): Promise<Attempt> {
-    const blocked = await this.#ready();
-    if (blocked) return blocked;
-    // `count` installs the page API when the document does not have it yet.
-    const installed = await this.#call<number>("count", { ladder: toRungs(ladder) });
-    if (typeof installed !== "number") return fail("attached", installed.transient);
-    return setFirefoxInputFile(this.#page, ladder, path);
-  }
-
-  downloads(take: boolean): DownloadState {
-    return this.#downloads ? this.#downloads.state(take) : { completed: [], inProgress: 0, canceled: [] };
-  }
-
-  armDialog(plan: DialogPlan | undefined): void {
-    this.#dialogs.arm(plan);
-  }
-
-  dialogOutcome(): DialogOutcome {
-    return this.#dialogs.outcome();
-  }
-
   async observeEffect(_ladder: readonly Selector[]): Promise<EffectWatch | undefined> {
-    this.#effects ??= new BidiEffects(this.#connection, this.#page.context, this.#navigation, {
-      downloadsBegun: () => {
-        const d = this.downloads(false);
-        return d.completed.length + d.inProgress + d.canceled.length;
-      },
+    this.#effects ??= new BidiEffects(this.#connection, this.#page.context, this.navigation, {
+      downloadsBegun: () => this.downloadsBegun(),
     });
     return this.#effects.watch();
   }
@@ -326,11 +272,11 @@ export class FirefoxDriver implements AppDriver {
       input: this.#input,
       secrets: this.#secrets,
       evaluate: (expression: string) => this.#page.evaluate<unknown>(expression),
-      focus: (ladder: readonly Selector[]) => this.#probe(ladder, "type"),
-      assign: (ladder: readonly Selector[], value: string) => this.#scoped("assignValue", { ladder: toRungs(ladder), value }),
+      focus: (ladder: readonly Selector[]) => this.probe(ladder, "type"),
+      assign: (ladder: readonly Selector[], value: string) => this.scoped("assignValue", { ladder: toRungs(ladder), value }),
       nextFrame: () => this.#page.nextFrame(),
-      afterInput: () => this.#navigation.afterInput(),
-      takeDialog: () => this.#takeDialog(),
+      afterInput: () => this.navigation.afterInput(),
+      takeDialog: () => this.takeDialog(),
     };
   }
 
@@ -340,77 +286,24 @@ export class FirefoxDriver implements AppDriver {
   }
 
   async typeFocused(text: string, options: TypeOptions = {}): Promise<Attempt> {
-    const blocked = await this.#ready();
+    const blocked = await this.ready();
     return blocked ?? typeIntoFirefoxFocus(this.#textPage(), text, options);
   }
 
-  async pressKey(key: string, modifiers: readonly KeyModifier[]): Promise<Attempt> {
-    const blocked = await this.#ready();
-    if (blocked) return blocked;
-    if (!keyDefinition(key)) return fail("unsupported", `flowproof has no key named ${JSON.stringify(key)}`, false);
-    await this.#input.press(key, modifiers);
-    await this.#navigation.afterInput();
-    return this.#takeDialog() ?? ok(undefined);
-  }
-
   async select(ladder: readonly Selector[], values: readonly string[], exact?: boolean): Promise<Attempt<readonly string[] | undefined>> {
-    const blocked = await this.#ready();
+    const blocked = await this.ready();
     if (blocked) return blocked;
     return selectOptions(ladder, values, exact, {
-      call: (arg) => this.#call<SelectAnswer>("select", arg),
-      click: (at) => this.#click(at, { button: "left", clickCount: 1 }),
+      call: (arg) => this.call<SelectAnswer>("select", arg),
+      click: (at) => this.clickAt(at),
       press: (key) => this.#input.press(key, []),
       type: async (text) => {
         await this.#input.press("a", ["mod"]);
         await this.#input.type(text, 35_000);
       },
       nextFrame: () => this.#page.nextFrame(),
-      takeDialog: () => this.#takeDialog(),
+      takeDialog: () => this.takeDialog(),
     });
-  }
-
-  async setChecked(ladder: readonly Selector[], checked: boolean): Promise<Attempt> {
-    await this.#held;
-    return setCheckedState(
-      {
-        probe: (l, purpose, at) => this.#probe(l, purpose, at),
-        click: (at) => this.#click(at, { button: "left", clickCount: 1 }),
-        read: (method, arg) => this.#call<ValueAnswer>(method, arg),
-        takeDialog: () => this.#takeDialog(),
-      },
-      ladder,
-      checked,
-    );
-  }
-
-  async readText(ladder: readonly Selector[]): Promise<Attempt<string>> {
-    return valueAttempt(await this.#call<ValueAnswer>("read", { ladder: toRungs(ladder) }));
-  }
-
-  async scroll(ladder: readonly Selector[], to: ScrollTo): Promise<Attempt> {
-    await this.#held;
-    return this.#scoped("scroll", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, to });
-  }
-
-  async #scoped(method: keyof ScopeMethods, arg: unknown): Promise<Attempt> {
-    const blocked = await this.#ready();
-    if (blocked) return blocked;
-    return scopeAttempt(await this.#call<ScopeAnswer>(method, arg), () => this.#takeDialog());
-  }
-
-  async count(ladder: readonly Selector[]): Promise<number> {
-    return countOf(await this.#call<number>("count", { ladder: toRungs(ladder) }));
-  }
-
-  async candidates(ladder: readonly Selector[]): Promise<readonly Candidate[]> {
-    return candidatesOf(await this.#call<Candidate[]>("candidates", { ladder: toRungs(ladder) }));
-  }
-
-  async check(ladder: readonly Selector[], expect: Expectation): Promise<Reading> {
-    const dialog = this.#takeDialog();
-    if (dialog && !dialog.ok) return { pass: false, actual: dialog.detail };
-    if (expect.kind === "cookie" || expect.kind === "cookie_where" || expect.kind === "cookie_count") return this.#storage.check(expect, this.#log);
-    return checkReading(await this.#call<CheckAnswer>("check", { ladder: ladder.length > 0 ? toRungs(ladder) : undefined, expect }));
   }
 
   holdInput(until: Promise<unknown>): boolean {
@@ -419,7 +312,7 @@ export class FirefoxDriver implements AppDriver {
   }
 
   screenChanged(): Promise<boolean> {
-    return this.#changes.changed(this.#page, () => this.#navigation.loading);
+    return this.#changes.changed(this.#page, () => this.navigation.loading);
   }
 
   async captureFrame(): Promise<RawFrame> {
@@ -435,17 +328,8 @@ export class FirefoxDriver implements AppDriver {
     return this.#secrets.rectsFor((expression) => this.#page.evaluate<unknown>(expression), targets);
   }
 
-  async pointFor(ladder: readonly Selector[], at?: PointerOptions["at"]): Promise<{ x: number; y: number } | undefined> {
-    await this.#held;
-    return pointOf(await this.#call<ProbeAnswer>("probe", { ladder: toRungs(ladder), purpose: "pointer", at }));
-  }
-
-  async scene(): Promise<SceneInventory> {
-    return sceneOf(await this.#call<SceneInventory>("scene", { max: 100 }));
-  }
-
   async environment(): Promise<{ os: string; resolution: [number, number]; locale?: string }> {
-    await this.#navigation.settle();
+    await this.navigation.settle();
     const vp = viewportOf(this.#config);
     const read = await this.#page.tryEvaluate<[number, number, string]>("[innerWidth, innerHeight, navigator.language]");
     const [w, h, locale] = read ?? [vp.width, vp.height, ""];
@@ -460,7 +344,7 @@ export class FirefoxDriver implements AppDriver {
   async close(): Promise<void> {
     for (const off of this.#offs.splice(0)) off();
     await this.#effects?.dispose();
-    this.#downloads?.close();
+    this.downloadTracking?.close();
     if (!this.#connection.closed) await this.#connection.send("browser.removeUserContext", { userContext: this.#userContext }, 10_000).catch(() => undefined);
     await this.#onClose();
   }
