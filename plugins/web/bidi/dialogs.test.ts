@@ -37,7 +37,7 @@ test("dismisses an undeclared dialog, and names it once", async () => {
 
 test("a page that opens dialogs without end is stopped and named", async () => {
   const { page, faults, off } = await withDialogs();
-  await page.evaluate("(() => { for (let i = 0; i < 25; i++) alert('again ' + (i % 2)); return 0; })()");
+  await page.evaluate("(() => { for (let i = 0; i < 120; i++) alert('again ' + (i % 2)); return 0; })()");
   expect(faults.length).toBeGreaterThan(0);
   expect(faults[0]).toContain("the page opens dialogs without end");
   off();
