@@ -102,14 +102,16 @@ async function main(): Promise<number> {
   const usage = "bun bench/start-up-profile.ts [--runs N] [--modes off,full,video] [--baseline DIR]";
   const runs = wholeOption("--runs", 3, usage, 1);
   const at = (flag: string) => process.argv.indexOf(flag);
-  const modeNames = (at("--modes") > 0 ? process.argv[at("--modes") + 1] ?? "" : "off,full,video").split(",");
+  const modeNames = (at("--modes") > 0 ? (process.argv[at("--modes") + 1] ?? "") : "off,full,video").split(",");
   if (!modeNames.every((m) => Object.hasOwn(ALL_MODES, m))) {
     console.error(`bench: --modes takes off, full and video, comma-separated\nusage: ${usage}`);
     return 2;
   }
   const baselineDir = at("--baseline") > 0 ? resolve(process.argv[at("--baseline") + 1] ?? "") : undefined;
   const CHECKOUTS = [["", CLI] as const, ...(baselineDir ? [[" (baseline)", join(baselineDir, "src", "cli", "main.ts")] as const] : [])];
-  const MODES = modeNames.flatMap((m) => CHECKOUTS.map(([suffix, cli]) => [`${ALL_MODES[m as keyof typeof ALL_MODES][0]}${suffix}`, ALL_MODES[m as keyof typeof ALL_MODES][1], cli] as const));
+  const MODES = modeNames.flatMap((m) =>
+    CHECKOUTS.map(([suffix, cli]) => [`${ALL_MODES[m as keyof typeof ALL_MODES][0]}${suffix}`, ALL_MODES[m as keyof typeof ALL_MODES][1], cli] as const),
+  );
   const chrome = findBrowser(process.env, { headless: true }).path;
   if (!chrome) {
     console.error("bench: no Chromium found");

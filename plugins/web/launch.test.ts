@@ -328,7 +328,10 @@ describe("launchBrowser", () => {
     // A browser that starts but never announces DevTools: it writes its pid and profile, then waits.
     const bin = binDir();
     const pidFile = join(bin, "pid");
-    writeFileSync(join(bin, "slow-chrome"), `#!/bin/sh\nfor a in "$@"; do case "$a" in --user-data-dir=*) p="\${a#--user-data-dir=}";; esac; done\necho "$$ $p" > "${pidFile}.tmp" && mv "${pidFile}.tmp" "${pidFile}"\nexec sleep 60\n`);
+    writeFileSync(
+      join(bin, "slow-chrome"),
+      `#!/bin/sh\nfor a in "$@"; do case "$a" in --user-data-dir=*) p="\${a#--user-data-dir=}";; esac; done\necho "$$ $p" > "${pidFile}.tmp" && mv "${pidFile}.tmp" "${pidFile}"\nexec sleep 60\n`,
+    );
     chmodSync(join(bin, "slow-chrome"), 0o755);
     const controller = new AbortController();
     const launching = launchBrowser(join(bin, "slow-chrome"), { signal: controller.signal });

@@ -5,7 +5,7 @@ import type { LaunchedBrowser } from "./launch.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 import { descendants, isAlive } from "../../test/support/processes.ts";
 
-const WEB = "name: Sign up\napp: web\nurl: http://127.0.0.1:1/\nsteps:\n  - Click \"Go\"\n";
+const WEB = 'name: Sign up\napp: web\nurl: http://127.0.0.1:1/\nsteps:\n  - Click "Go"\n';
 
 describe("earlyRequestOf: which browser a flow file surely needs", () => {
   test("a web flow: Chromium, headless unless asked", () => {

@@ -134,5 +134,10 @@ export async function dropEarlyBrowser(): Promise<void> {
   await Promise.all([...stopping]);
 }
 
+/** An execution opening surfaces of `kinds`: the early browser is stopped now unless one of them is a web surface. */
+export function keepEarlyBrowserFor(kinds: Iterable<string>): Promise<void> {
+  return offered === undefined || [...kinds].includes("web") ? Promise.resolve() : dropEarlyBrowser();
+}
+
 /** Whether an early browser waits to be claimed. */
 export const hasEarlyBrowser = (): boolean => offered !== undefined;

@@ -4,8 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { prelaunch } from "./prelaunch.ts";
 import { Lifecycle } from "../plugins/lifecycle.ts";
-import { dropPrestarts } from "../plugins/builtin-prestart.ts";
-import { hasEarlyBrowser } from "../../plugins/web/prestart.ts";
+import { dropPrestarts, hasPrestarts } from "../plugins/builtin-prestart.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 
 let dir = "";
@@ -32,10 +31,10 @@ describe("prelaunch: the command lines that start their browser first", () => {
       const lifecycle = new Lifecycle();
       const end = prelaunch(command, [web], env, lifecycle);
       expect(end).toBeDefined();
-      expect(hasEarlyBrowser()).toBe(true);
+      expect(hasPrestarts()).toBe(true);
       expect(lifecycle.ownedCount).toBe(1);
       await end!();
-      expect(hasEarlyBrowser()).toBe(false);
+      expect(hasPrestarts()).toBe(false);
       expect(lifecycle.ownsNothing).toBe(true);
     }
   });
@@ -45,7 +44,7 @@ describe("prelaunch: the command lines that start their browser first", () => {
     const lifecycle = new Lifecycle();
     expect(prelaunch("run", [web, "--recording-detail", "off"], { FLOWPROOF_CHROME: requireChromium() }, lifecycle)).toBeDefined();
     await lifecycle.stopAll(10_000);
-    expect(hasEarlyBrowser()).toBe(false);
+    expect(hasPrestarts()).toBe(false);
   });
 
   test("nothing starts for an api flow, a directory, --help, a bad command line, --root, a grid or a headed run", () => {
@@ -65,7 +64,7 @@ describe("prelaunch: the command lines that start their browser first", () => {
     for (const argv of lines) {
       const lifecycle = new Lifecycle();
       expect(prelaunch("run", argv, env, lifecycle)).toBeUndefined();
-      expect(hasEarlyBrowser()).toBe(false);
+      expect(hasPrestarts()).toBe(false);
       expect(lifecycle.ownsNothing).toBe(true);
     }
     expect(prelaunch("run", [web], { ...env, FLOWPROOF_HEADED: "1" }, new Lifecycle())).toBeUndefined();

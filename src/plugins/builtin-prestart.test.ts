@@ -2,8 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { dropPrestarts, keepPrestartsFor, prestartFor } from "./builtin-prestart.ts";
-import { hasEarlyBrowser } from "../../plugins/web/prestart.ts";
+import { dropPrestarts, hasPrestarts, keepPrestartsFor, prestartFor } from "./builtin-prestart.ts";
 import { requireChromium } from "../../test/support/chromium.ts";
 
 let dir = "";
@@ -23,7 +22,7 @@ function project(files: Readonly<Record<string, string>>): string {
   return dir;
 }
 
-const WEB = "name: Web\napp: web\nurl: http://127.0.0.1:1/\nsteps:\n  - Click \"Go\"\n";
+const WEB = 'name: Web\napp: web\nurl: http://127.0.0.1:1/\nsteps:\n  - Click "Go"\n';
 
 describe("prestartFor: the browser a flow file surely needs, started first", () => {
   test("a web flow's Chromium starts; an api flow, a missing file or a suite default it cannot take start nothing", () => {
@@ -38,17 +37,17 @@ describe("prestartFor: the browser a flow file surely needs, started first", () 
     expect(prestartFor(join(root, "api.flow.yaml"), env, false)).toBeUndefined();
     expect(prestartFor(join(root, "missing.flow.yaml"), env, false)).toBeUndefined();
     expect(prestartFor(join(root, "private", "flows", "web.flow.yaml"), env, false)).toBeUndefined();
-    expect(hasEarlyBrowser()).toBe(false);
+    expect(hasPrestarts()).toBe(false);
     expect(prestartFor(join(root, "web.flow.yaml"), env, false)).toEqual({ engine: "chromium", headed: false });
-    expect(hasEarlyBrowser()).toBe(true);
+    expect(hasPrestarts()).toBe(true);
   });
 
   test("surfaces that are not web stop the early browser; a web surface keeps it", async () => {
     const root = project({ "web.flow.yaml": WEB });
     prestartFor(join(root, "web.flow.yaml"), { FLOWPROOF_CHROME: requireChromium() }, false);
     await keepPrestartsFor(["web", "api"]);
-    expect(hasEarlyBrowser()).toBe(true);
+    expect(hasPrestarts()).toBe(true);
     await keepPrestartsFor(["api"]);
-    expect(hasEarlyBrowser()).toBe(false);
+    expect(hasPrestarts()).toBe(false);
   });
 });

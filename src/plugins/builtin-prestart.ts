@@ -3,7 +3,7 @@
 // Loaded first by the CLI: it imports nothing heavier than the web plugin's launcher.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { dropEarlyBrowser, earlyRequestOf, hasEarlyBrowser, prestartBrowser, type EarlyRequest } from "../../plugins/web/prestart.ts";
+import { dropEarlyBrowser, earlyRequestOf, hasEarlyBrowser, keepEarlyBrowserFor, prestartBrowser, type EarlyRequest } from "../../plugins/web/prestart.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -41,9 +41,10 @@ export function prestartFor(flowPath: string, env: Env, headed: boolean): EarlyR
 }
 
 /** An execution opening surfaces of `kinds`: an early browser none of them will take is stopped now. */
-export function keepPrestartsFor(kinds: Iterable<string>): Promise<void> {
-  return !hasEarlyBrowser() || [...kinds].includes("web") ? Promise.resolve() : dropEarlyBrowser();
-}
+export const keepPrestartsFor = (kinds: Iterable<string>): Promise<void> => keepEarlyBrowserFor(kinds);
 
 /** Stops whatever was started early and is still unclaimed (the command is ending), and waits for it. */
 export const dropPrestarts = (): Promise<void> => dropEarlyBrowser();
+
+/** Whether something started early waits to be taken. */
+export const hasPrestarts = (): boolean => hasEarlyBrowser();

@@ -21,7 +21,11 @@ let env: Record<string, string>;
 beforeAll(async () => {
   const chrome = requireChromium();
   server = await startServer();
-  server.setRoute("/app", () => new Response('<!doctype html><title>App</title><button onclick="this.textContent=\'Done\'">Go</button>', { headers: { "content-type": "text/html" } }));
+  server.setRoute(
+    "/app",
+    () =>
+      new Response("<!doctype html><title>App</title><button onclick=\"this.textContent='Done'\">Go</button>", { headers: { "content-type": "text/html" } }),
+  );
   server.setRoute("/api/ping", () => Response.json({ ok: true }));
   project = tmpProject("flowproof-early-");
   marker = join(project.dir, "browser-starts.txt");
@@ -106,37 +110,45 @@ describe("a web flow's browser, started before the run loads", () => {
   test.each([
     ["a flow that does not load", "bad.flow.yaml", "unknown key"],
     ["a flow without its trace", "untraced.flow.yaml", "trace"],
-  ])("%s: exit 2, and the browser started for it is gone with its profile", async (_what, flow, message) => {
-    starts();
-    const cli = spawnCli(["run", flow]);
-    const done = await cli.finished();
-    expect(done.code).toBe(2);
-    expect(done.stderr.toLowerCase()).toContain(message);
-    // The browser did start (before the flow was read), and did not outlive the CLI.
-    const [pid] = starts();
-    expect(pid).toBeNumber();
-    await expectGone(pid!);
-    expect(profilesOf(cli.proc.pid)).toEqual([]);
-  }, 60_000);
+  ])(
+    "%s: exit 2, and the browser started for it is gone with its profile",
+    async (_what, flow, message) => {
+      starts();
+      const cli = spawnCli(["run", flow]);
+      const done = await cli.finished();
+      expect(done.code).toBe(2);
+      expect(done.stderr.toLowerCase()).toContain(message);
+      // The browser did start (before the flow was read), and did not outlive the CLI.
+      const [pid] = starts();
+      expect(pid).toBeNumber();
+      await expectGone(pid!);
+      expect(profilesOf(cli.proc.pid)).toEqual([]);
+    },
+    60_000,
+  );
 
   test.each([
     ["SIGTERM", 143],
     ["SIGINT", 130],
-  ] as const)("%s while the run is still loading (its suite's server starting): exit %d, no browser left", async (signal, exitCode) => {
-    starts();
-    const cli = spawnCli(["run", "slow/web.flow.yaml"]);
-    const until = Date.now() + 30_000;
-    let pids: number[] = [];
-    while ((pids = starts()).length === 0) {
-      if (Date.now() > until) throw new Error("no browser was started");
-      await Bun.sleep(20);
-    }
-    cli.proc.kill(signal);
-    const done = await cli.finished();
-    expect(done.code).toBe(exitCode);
-    await expectGone(pids[0]!);
-    expect(profilesOf(cli.proc.pid)).toEqual([]);
-  }, 60_000);
+  ] as const)(
+    "%s while the run is still loading (its suite's server starting): exit %d, no browser left",
+    async (signal, exitCode) => {
+      starts();
+      const cli = spawnCli(["run", "slow/web.flow.yaml"]);
+      const until = Date.now() + 30_000;
+      let pids: number[] = [];
+      while ((pids = starts()).length === 0) {
+        if (Date.now() > until) throw new Error("no browser was started");
+        await Bun.sleep(20);
+      }
+      cli.proc.kill(signal);
+      const done = await cli.finished();
+      expect(done.code).toBe(exitCode);
+      await expectGone(pids[0]!);
+      expect(profilesOf(cli.proc.pid)).toEqual([]);
+    },
+    60_000,
+  );
 
   test("an api flow starts no browser", async () => {
     starts();
