@@ -1,5 +1,5 @@
 // The browser a `flowproof run|record` of a web flow starts before its modules load: through the
-// real CLI and real Chromium (behind a wrapper that notes each start), the run takes that browser
+// real CLI and real Chromium and Firefox (behind wrappers that note each start), the run takes that browser
 // instead of launching another; a run that fails first (a flow that does not load, a missing trace,
 // a signal while the suite's server starts) leaves no browser process and no profile behind; an
 // api flow starts no browser at all.
@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type TestServer } from "../support/server.ts";
 import { requireChromium } from "../support/chromium.ts";
+import { requireFirefox } from "../support/firefox.ts";
 import { REPO_ROOT, runCli } from "../support/cli.ts";
 import { tmpProject, type TmpProject } from "../support/tmp-project.ts";
 
@@ -149,6 +150,22 @@ describe("a web flow's browser, started before the run loads", () => {
     },
     60_000,
   );
+
+  test("Firefox too: `run --browser firefox` takes the Firefox started first, and starts no Chromium", async () => {
+    const firefox = requireFirefox();
+    const firefoxMarker = join(project.dir, "firefox-starts.txt");
+    const wrapper = project.write("firefox-wrapper.sh", `#!/bin/sh\necho $$ >> "${firefoxMarker}"\nexec "${firefox}" "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    starts();
+    const run = await runCli(["run", "web.flow.yaml", "--browser", "firefox", "--recording-detail", "off", "--json"], {
+      cwd: project.dir,
+      env: { ...env, FLOWPROOF_FIREFOX: wrapper },
+    });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).report.outcome).toBe("passed");
+    expect(readFileSync(firefoxMarker, "utf8").trim().split("\n")).toHaveLength(1);
+    expect(starts()).toEqual([]);
+  }, 120_000);
 
   test("an api flow starts no browser", async () => {
     starts();
