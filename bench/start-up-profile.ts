@@ -7,7 +7,7 @@
 // preloaded, and prints the median of each phase: Bun's start, up to the browser's spawn, Chromium's
 // launch (to DevTools announced), what the run still loads once the browser is up (with the
 // browser started early, modules, flow and plugins go on loading meanwhile), the DevTools
-// connection, opening the page (context, target, page setup, page script), the first navigation,
+// connection, what the run still loads after it (the early browser's socket opens early), opening the page (context, target, page setup, page script), the first navigation,
 // the steps, closing the page, and what follows (the browser's stop, the run bundle's
 // result.json, report.html, GIF) up to the exit. With --baseline DIR (another checkout, e.g. the
 // commit before a change, with node_modules linked) its runs alternate with this checkout's, so
@@ -41,6 +41,7 @@ const PHASES = [
   "Chromium launch (spawn to DevTools announced)",
   "announced to the run's connection (what still loads once the browser is up)",
   "DevTools connection",
+  "connection to the page's opening (what still loads once connected)",
   "page open: context, target, page setup, page script",
   "first navigation",
   "steps (sum of step durations)",
@@ -87,6 +88,7 @@ function phases(marks: Mark[], wall: number, stepsMs: number): number[] {
     announced - spawned,
     connect[0] - announced,
     connect[2]! - connect[0],
+    open[0] - connect[2]!,
     open[2]! - open[0],
     navEnd - open[2]!,
     stepsMs,
