@@ -106,11 +106,13 @@ export function prestartBrowser(request: EarlyRequest, env: Env): boolean {
   const started: Promise<LaunchedBrowser> = request.engine === "firefox" ? launchFirefox(found.path, options) : launchBrowser(found.path, options);
   // A start that fails is the run's to report, from its own launch.
   started.catch(() => undefined);
-  // Chromium's DevTools socket opens as soon as it is announced, while the run still loads (the
-  // connection's module is one the run loads anyway). A socket that fails to open is the run's to open.
+  // Chromium's DevTools socket opens as soon as it is announced, while the run still loads: its
+  // module (one the run loads anyway, light) loads meanwhile. A socket that fails to open is the run's to open.
   const connected =
     request.engine === "chromium"
-      ? started.then(async (browser) => (await import("./cdp/connection.ts")).Connection.connect(browser.wsUrl)).catch(() => undefined)
+      ? Promise.all([started, import("./cdp/connection.ts")])
+          .then(([browser, { Connection }]) => Connection.connect(browser.wsUrl))
+          .catch(() => undefined)
       : undefined;
   offered = {
     key: launchKey(request.engine, found.path, request.headed),
