@@ -83,6 +83,15 @@ export interface EarlyBrowser<T extends LaunchedBrowser> {
 
 /** The early browser not claimed yet (one per process). */
 let offered: Offer | undefined;
+/** The module the early browser's socket needs, loading. */
+let moduleLoaded: Promise<void> | undefined;
+
+/**
+ * Resolves once the early browser's socket can open as soon as the browser announces it (its
+ * module loaded). A command line waits for this before loading the rest: modules requested while
+ * another import's graph loads resolve only with that graph.
+ */
+export const earlyConnectionReady = (): Promise<void> => moduleLoaded ?? Promise.resolve();
 /** Early browsers being stopped. */
 const stopping = new Set<Promise<void>>();
 
@@ -108,9 +117,14 @@ export function prestartBrowser(request: EarlyRequest, env: Env): boolean {
   started.catch(() => undefined);
   // Chromium's DevTools socket opens as soon as it is announced, while the run still loads: its
   // module (one the run loads anyway, light) loads meanwhile. A socket that fails to open is the run's to open.
+  const connectionModule = request.engine === "chromium" ? import("./cdp/connection.ts") : undefined;
+  moduleLoaded = connectionModule?.then(
+    () => undefined,
+    () => undefined,
+  );
   const connected =
-    request.engine === "chromium"
-      ? Promise.all([started, import("./cdp/connection.ts")])
+    connectionModule !== undefined
+      ? Promise.all([started, connectionModule])
           .then(([browser, { Connection }]) => Connection.connect(browser.wsUrl))
           .catch(() => undefined)
       : undefined;
