@@ -21,7 +21,7 @@ import { viewportOf } from "./page-setup.ts";
 import { WEB_KEYS } from "./flow-keys.ts";
 import { chooseBrowser } from "./browser-choice.ts";
 import { FirefoxSession } from "./bidi/session.ts";
-import { claimEarlyBrowser, dropEarlyBrowser, launchKey, type EarlyBrowser } from "./prestart.ts";
+import { claimEarlyBrowser, dropEarlyBrowser, launchKey } from "./prestart.ts";
 /** `flowproof codegen`: a window whose user actions are reported as events (codegen.ts). */
 export { CODEGEN_KIND, openCodegen, type BrowserNavigation, type CodegenBrowser, type CodegenEvent, type CodegenTarget, type NamedTarget } from "./codegen.ts";
 
@@ -116,6 +116,9 @@ const ENDPOINT_HINT =
 
 async function startBrowser(headed: boolean, extraArgs: readonly string[] = []): Promise<LaunchedBrowser> {
   const found = findBrowser(process.env, { headless: !headed });
+  // The browser the command line started early, when it is this one (a private browser's flags never are).
+  const early = found.path && extraArgs.length === 0 ? await claimEarlyBrowser(launchKey("chromium", found.path, headed)) : undefined;
+  if (early) return early;
   if (!found.path)
     throw new AdapterUnavailableError(`no Chromium-family browser found (looked at ${found.tried.join("; ")})`, INSTALL_HINT, { code: "no-browser" });
   try {
@@ -125,16 +128,10 @@ async function startBrowser(headed: boolean, extraArgs: readonly string[] = []):
   }
 }
 
-/** The browser (and its DevTools socket) the command line started early, when it is the one a shared browser would be. */
-async function claimShared(headed: boolean): Promise<EarlyBrowser<LaunchedBrowser> | undefined> {
-  const found = findBrowser(process.env, { headless: !headed });
-  return found.path ? claimEarlyBrowser(launchKey("chromium", found.path, headed)) : undefined;
-}
-
-/** Connects to a browser we started (or takes the socket opened to it early); a lost connection is explained by how its process ended. */
-async function connectTo(browser: LaunchedBrowser, early?: Connection): Promise<Connection> {
+/** Connects to a browser we started; a lost connection is explained by how its process ended. */
+async function connectTo(browser: LaunchedBrowser): Promise<Connection> {
   try {
-    const connection = early ?? (await Connection.connect(browser.wsUrl));
+    const connection = await Connection.connect(browser.wsUrl);
     connection.explainLoss(() => new Promise((resolve) => browser.onExit(resolve)));
     return connection;
   } catch (error) {
@@ -153,10 +150,9 @@ class WebSession implements AdapterSession {
     if (this.#connection && !this.#connection.closed) return this.#connection;
     this.#starting ??= (async () => {
       // A browser that died (killed, crashed) is replaced by a fresh one for the next flow.
-      const early = await claimShared(headed);
-      const browser = early?.browser ?? (await startBrowser(headed));
+      const browser = await startBrowser(headed);
       this.#browser = browser;
-      this.#connection = await connectTo(browser, early?.connection);
+      this.#connection = await connectTo(browser);
       return this.#connection;
     })();
     try {

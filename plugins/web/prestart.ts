@@ -10,7 +10,6 @@
 // light face of the contract (src/plugins/launch-api.ts).
 import { findBrowser, launchBrowser, type LaunchedBrowser } from "./launch.ts";
 import { findFirefox, launchFirefox } from "./bidi/launch.ts";
-import type { Connection } from "./cdp/connection.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -70,28 +69,11 @@ export function earlyRequestOf(texts: { readonly flow: string; readonly suite?: 
 interface Offer {
   readonly key: string;
   readonly started: Promise<LaunchedBrowser>;
-  /** Chromium's DevTools socket, opened as soon as the browser announced it (undefined if that failed). */
-  readonly connected: Promise<Connection | undefined> | undefined;
   readonly stop: () => Promise<void>;
-}
-
-/** The early browser as the web session takes it: the browser, and its DevTools socket when one was opened early. */
-export interface EarlyBrowser<T extends LaunchedBrowser> {
-  readonly browser: T;
-  readonly connection: Connection | undefined;
 }
 
 /** The early browser not claimed yet (one per process). */
 let offered: Offer | undefined;
-/** The module the early browser's socket needs, loading. */
-let moduleLoaded: Promise<void> | undefined;
-
-/**
- * Resolves once the early browser's socket can open as soon as the browser announces it (its
- * module loaded). A command line waits for this before loading the rest: modules requested while
- * another import's graph loads resolve only with that graph.
- */
-export const earlyConnectionReady = (): Promise<void> => moduleLoaded ?? Promise.resolve();
 /** Early browsers being stopped. */
 const stopping = new Set<Promise<void>>();
 
@@ -115,26 +97,11 @@ export function prestartBrowser(request: EarlyRequest, env: Env): boolean {
   const started: Promise<LaunchedBrowser> = request.engine === "firefox" ? launchFirefox(found.path, options) : launchBrowser(found.path, options);
   // A start that fails is the run's to report, from its own launch.
   started.catch(() => undefined);
-  // Chromium's DevTools socket opens as soon as it is announced, while the run still loads: its
-  // module (one the run loads anyway, light) loads meanwhile. A socket that fails to open is the run's to open.
-  const connectionModule = request.engine === "chromium" ? import("./cdp/connection.ts") : undefined;
-  moduleLoaded = connectionModule?.then(
-    () => undefined,
-    () => undefined,
-  );
-  const connected =
-    connectionModule !== undefined
-      ? Promise.all([started, connectionModule])
-          .then(([browser, { Connection }]) => Connection.connect(browser.wsUrl))
-          .catch(() => undefined)
-      : undefined;
   offered = {
     key: launchKey(request.engine, found.path, request.headed),
     started,
-    connected,
     stop: async () => {
       controller.abort();
-      await connected?.then((connection) => connection?.close().catch(() => undefined));
       await started.then(
         (browser) => browser.close(),
         () => undefined,
@@ -145,11 +112,10 @@ export function prestartBrowser(request: EarlyRequest, env: Env): boolean {
 }
 
 /**
- * The early browser, when it is the one `key` names (launchKey) and started, with its DevTools
- * socket when one was opened; the caller then owns both. Any other early browser is stopped at once.
- * Undefined when the caller must launch its own.
+ * The early browser, when it is the one `key` names (launchKey) and started; the caller then owns
+ * it. Any other early browser is stopped at once. Undefined when the caller must launch its own.
  */
-export async function claimEarlyBrowser<T extends LaunchedBrowser>(key: string): Promise<EarlyBrowser<T> | undefined> {
+export async function claimEarlyBrowser<T extends LaunchedBrowser>(key: string): Promise<T | undefined> {
   const offer = offered;
   offered = undefined;
   if (!offer) return undefined;
@@ -158,12 +124,7 @@ export async function claimEarlyBrowser<T extends LaunchedBrowser>(key: string):
     return undefined;
   }
   const browser = await offer.started.catch(() => undefined);
-  const connection = await offer.connected;
-  if (!browser || browser.exitReason !== undefined) {
-    await connection?.close().catch(() => undefined);
-    return undefined;
-  }
-  return { browser: browser as T, connection: connection && !connection.closed ? connection : undefined };
+  return browser && browser.exitReason === undefined ? (browser as T) : undefined;
 }
 
 /** Stops the early browser if nothing claimed it, and waits for every early browser being stopped. */

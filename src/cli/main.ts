@@ -112,7 +112,7 @@ export async function main(argv: readonly string[], io: Io = processIo, lifecycl
     );
   }
   // A web flow's browser starts first, and launches while the command's modules and the flow load.
-  const early = OPENS_APP.has(name) ? await (await import("./prelaunch.ts")).prelaunch(name, rest, process.env, lifecycle) : undefined;
+  const early = OPENS_APP.has(name) ? (await import("./prelaunch.ts")).prelaunch(name, rest, process.env, lifecycle) : undefined;
   // `--json` stdout is one JSON document: whatever else prints (a project plugin) goes to stderr.
   const restore = json && io === processIo ? divertStrayStdout() : undefined;
   try {

@@ -29,7 +29,7 @@ describe("prelaunch: the command lines that start their browser first", () => {
     const env = { FLOWPROOF_CHROME: requireChromium() };
     for (const command of ["run", "record", "heal"] as const) {
       const lifecycle = new Lifecycle();
-      const end = await prelaunch(command, [web], env, lifecycle);
+      const end = prelaunch(command, [web], env, lifecycle);
       expect(end).toBeDefined();
       expect(hasPrestarts()).toBe(true);
       expect(lifecycle.ownedCount).toBe(1);
@@ -42,12 +42,12 @@ describe("prelaunch: the command lines that start their browser first", () => {
   test("a stop request of the process stops the early browser with everything else it owns", async () => {
     const { web } = flows();
     const lifecycle = new Lifecycle();
-    expect(await prelaunch("run", [web, "--recording-detail", "off"], { FLOWPROOF_CHROME: requireChromium() }, lifecycle)).toBeDefined();
+    expect(prelaunch("run", [web, "--recording-detail", "off"], { FLOWPROOF_CHROME: requireChromium() }, lifecycle)).toBeDefined();
     await lifecycle.stopAll(10_000);
     expect(hasPrestarts()).toBe(false);
   });
 
-  test("nothing starts for an api flow, a directory, --help, a bad command line, --root, a grid or a headed run", async () => {
+  test("nothing starts for an api flow, a directory, --help, a bad command line, --root, a grid or a headed run", () => {
     const { web, api } = flows();
     const env = { FLOWPROOF_CHROME: requireChromium() };
     const lines: readonly (readonly string[])[] = [
@@ -63,13 +63,13 @@ describe("prelaunch: the command lines that start their browser first", () => {
     ];
     for (const argv of lines) {
       const lifecycle = new Lifecycle();
-      expect(await prelaunch("run", argv, env, lifecycle)).toBeUndefined();
+      expect(prelaunch("run", argv, env, lifecycle)).toBeUndefined();
       expect(hasPrestarts()).toBe(false);
       expect(lifecycle.ownsNothing).toBe(true);
     }
-    expect(await prelaunch("run", [web], { ...env, FLOWPROOF_HEADED: "1" }, new Lifecycle())).toBeUndefined();
-    expect(await prelaunch("run", [web], { ...env, FLOWPROOF_GRID_URL: "http://127.0.0.1:1/wd/hub" }, new Lifecycle())).toBeUndefined();
+    expect(prelaunch("run", [web], { ...env, FLOWPROOF_HEADED: "1" }, new Lifecycle())).toBeUndefined();
+    expect(prelaunch("run", [web], { ...env, FLOWPROOF_GRID_URL: "http://127.0.0.1:1/wd/hub" }, new Lifecycle())).toBeUndefined();
     // `--grid local` keeps the browser on this machine.
-    expect(await prelaunch("run", [web, "--grid", "local"], env, new Lifecycle())).toBeDefined();
+    expect(prelaunch("run", [web, "--grid", "local"], env, new Lifecycle())).toBeDefined();
   });
 });

@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import { COMMAND_TABLE, parseArgs, type CommandName } from "./flags.ts";
 import type { Lifecycle } from "../plugins/lifecycle.ts";
-import { dropPrestarts, prestartFor, prestartsReady } from "../plugins/builtin-prestart.ts";
+import { dropPrestarts, prestartFor } from "../plugins/builtin-prestart.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -24,7 +24,7 @@ interface BrowserFlags {
  * stopped), or undefined when nothing was started. A command line that does not parse starts
  * nothing: the command reports it.
  */
-export async function prelaunch(name: CommandName, argv: readonly string[], env: Env, lifecycle: Lifecycle): Promise<(() => Promise<void>) | undefined> {
+export function prelaunch(name: CommandName, argv: readonly string[], env: Env, lifecycle: Lifecycle): (() => Promise<void>) | undefined {
   let parsed: { readonly positional: readonly string[]; readonly help?: boolean; readonly flags: object };
   try {
     parsed = parseArgs(COMMAND_TABLE[name], argv, []);
@@ -47,9 +47,6 @@ export async function prelaunch(name: CommandName, argv: readonly string[], env:
   };
   if (!prestartFor(spec, runEnv, false)) return undefined;
   const release = lifecycle.own({ stop: dropPrestarts });
-  // The browser's socket module loads before the command's: requested while the command's graph
-  // loads, it would resolve only with that graph, too late to connect while the rest loads.
-  await prestartsReady();
   return async () => {
     await dropPrestarts();
     release();

@@ -3,15 +3,7 @@
 // Loaded first by the CLI: it imports nothing heavier than the web plugin's launcher.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import {
-  dropEarlyBrowser,
-  earlyConnectionReady,
-  earlyRequestOf,
-  hasEarlyBrowser,
-  keepEarlyBrowserFor,
-  prestartBrowser,
-  type EarlyRequest,
-} from "../../plugins/web/prestart.ts";
+import { dropEarlyBrowser, earlyRequestOf, hasEarlyBrowser, keepEarlyBrowserFor, prestartBrowser, type EarlyRequest } from "../../plugins/web/prestart.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -47,9 +39,6 @@ export function prestartFor(flowPath: string, env: Env, headed: boolean): EarlyR
   const request = earlyRequestOf({ flow, suite: suiteTextAbove(dirname(resolve(flowPath))) }, env, headed);
   return request && prestartBrowser(request, env) ? request : undefined;
 }
-
-/** Resolves once what was started early can go on without this process's attention (its protocol module loaded). */
-export const prestartsReady = (): Promise<void> => earlyConnectionReady();
 
 /** An execution opening surfaces of `kinds`: an early browser none of them will take is stopped now. */
 export const keepPrestartsFor = (kinds: Iterable<string>): Promise<void> => keepEarlyBrowserFor(kinds);

@@ -33,7 +33,7 @@ export class FirefoxSession {
       if (!found.path)
         throw new AdapterUnavailableError(`no Firefox found (looked at ${found.tried.join("; ")})`, FIREFOX_INSTALL_HINT, { code: "no-browser" });
       // The Firefox the command line started early, when it is this one.
-      let browser: LaunchedFirefox | undefined = (await claimEarlyBrowser<LaunchedFirefox>(launchKey("firefox", found.path, headed)))?.browser;
+      let browser: LaunchedFirefox | undefined = await claimEarlyBrowser<LaunchedFirefox>(launchKey("firefox", found.path, headed));
       try {
         browser ??= await launchFirefox(found.path, { headed });
       } catch (error) {

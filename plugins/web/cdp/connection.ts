@@ -2,8 +2,7 @@
 // flat sessions per page target. Commands and events are typed from devtools-protocol.
 import CDP from "chrome-remote-interface";
 import type { ProtocolMapping } from "devtools-protocol/types/protocol-mapping";
-// The light face of the contract: the early browser's socket opens before the rest of flowproof loads (prestart.ts).
-import { FlowproofError, ProtocolError } from "../../../src/plugins/launch-api.ts";
+import { FlowproofError, ProtocolError } from "../../../src/plugins/api.ts";
 
 type Commands = ProtocolMapping.Commands;
 type Events = ProtocolMapping.Events;
