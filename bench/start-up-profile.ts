@@ -1,15 +1,19 @@
 // Where a whole `flowproof run` process spends its time, phase by phase.
 //
-//   node_modules/.bin/bun bench/start-up-profile.ts [--runs N]
+//   node_modules/.bin/bun bench/start-up-profile.ts [--runs N] [--modes off,full,video] [--baseline DIR]
 //
 // Records bench/flows/bench.flow.yaml once, then runs `flowproof run` as a process of its own N
 // times per mode (--recording-detail off, the default full, --video) with profile-preload.ts
-// preloaded, and prints the median of each phase: Bun's start, module loading up to the browser
-// launch, Chromium's launch, the DevTools connection, opening the page (context, target, page
-// setup, page script), the first navigation, the steps, closing the page, and what follows (the
-// browser's stop, the run bundle's result.json, report.html, GIF) up to the exit. Also the bare
-// costs: an empty Bun process, the CLI's static module graph (`--version`), and Node loading
-// playwright-core. A measurement: exits 0 whatever the figures, 1 when a run fails.
+// preloaded, and prints the median of each phase: Bun's start, up to the browser's spawn, Chromium's
+// launch (to DevTools announced), what the run still loads once the browser is up (with the
+// browser started early, modules, flow and plugins go on loading meanwhile), the DevTools
+// connection, what the run still loads after it (the early browser's socket opens early), opening the page (context, target, page setup, page script), the first navigation,
+// the steps, closing the page, and what follows (the browser's stop, the run bundle's
+// result.json, report.html, GIF) up to the exit. With --baseline DIR (another checkout, e.g. the
+// commit before a change, with node_modules linked) its runs alternate with this checkout's, so
+// both are measured under the same load. Also the bare costs: an empty Bun process, the CLI's
+// static module graph (`--version`), and Node loading playwright-core. A measurement: exits 0
+// whatever the figures, 1 when a run fails.
 import { spawn } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,17 +29,19 @@ const bun = process.execPath;
 
 type Mark = [number, string, number?];
 
-const MODES = [
-  ["off", ["--recording-detail", "off"]],
-  ["full (default)", []],
-  ["--video", ["--video"]],
-] as const;
+const ALL_MODES = {
+  off: ["off", ["--recording-detail", "off"]],
+  full: ["full (default)", []],
+  video: ["--video", ["--video"]],
+} as const satisfies Record<string, readonly [string, readonly string[]]>;
 
 const PHASES = [
   "Bun start (to the first preloaded line)",
-  "modules, flow and plugins (to the browser's spawn)",
+  "to the browser's spawn (modules, flow and plugins, unless the browser starts early)",
   "Chromium launch (spawn to DevTools announced)",
+  "announced to the run's connection (what still loads once the browser is up)",
   "DevTools connection",
+  "connection to the page's opening (what still loads once connected)",
   "page open: context, target, page setup, page script",
   "first navigation",
   "steps (sum of step durations)",
@@ -68,6 +74,9 @@ function phases(marks: Mark[], wall: number, stepsMs: number): number[] {
   const preload = first("preload")![0];
   const spawned = first("browser spawned")?.[0] ?? Number.NaN;
   const connect = first("connect")!;
+  // The announcement, read from a file's time, is never before the spawn nor after the connection;
+  // without the file yet (Chromium writes it after the announcement), the connection followed it at once.
+  const announced = Math.min(Math.max(first("browser announced")?.[0] ?? connect[0], spawned), connect[0]);
   const open = first("driver open")!;
   const navigate = marks.find((m) => m[1] === "cdp Page.navigate" && m[0] >= open[2]!)!;
   const close = marks.filter((m) => m[1] === "driver close").at(-1)!;
@@ -76,8 +85,10 @@ function phases(marks: Mark[], wall: number, stepsMs: number): number[] {
   return [
     preload,
     spawned - preload,
-    connect[0] - spawned,
+    announced - spawned,
+    connect[0] - announced,
     connect[2]! - connect[0],
+    open[0] - connect[2]!,
     open[2]! - open[0],
     navEnd - open[2]!,
     stepsMs,
@@ -90,7 +101,19 @@ function phases(marks: Mark[], wall: number, stepsMs: number): number[] {
 }
 
 async function main(): Promise<number> {
-  const runs = wholeOption("--runs", 3, "bun bench/start-up-profile.ts [--runs N]", 1);
+  const usage = "bun bench/start-up-profile.ts [--runs N] [--modes off,full,video] [--baseline DIR]";
+  const runs = wholeOption("--runs", 3, usage, 1);
+  const at = (flag: string) => process.argv.indexOf(flag);
+  const modeNames = (at("--modes") > 0 ? (process.argv[at("--modes") + 1] ?? "") : "off,full,video").split(",");
+  if (!modeNames.every((m) => Object.hasOwn(ALL_MODES, m))) {
+    console.error(`bench: --modes takes off, full and video, comma-separated\nusage: ${usage}`);
+    return 2;
+  }
+  const baselineDir = at("--baseline") > 0 ? resolve(process.argv[at("--baseline") + 1] ?? "") : undefined;
+  const CHECKOUTS = [["", CLI] as const, ...(baselineDir ? [[" (baseline)", join(baselineDir, "src", "cli", "main.ts")] as const] : [])];
+  const MODES = modeNames.flatMap((m) =>
+    CHECKOUTS.map(([suffix, cli]) => [`${ALL_MODES[m as keyof typeof ALL_MODES][0]}${suffix}`, ALL_MODES[m as keyof typeof ALL_MODES][1], cli] as const),
+  );
   const chrome = findBrowser(process.env, { headless: true }).path;
   if (!chrome) {
     console.error("bench: no Chromium found");
@@ -118,9 +141,9 @@ async function main(): Promise<number> {
     const table = new Map<string, number[][]>();
     const load = loadAverage();
     for (let i = 0; i < runs; i++) {
-      for (const [name, flags] of MODES) {
+      for (const [name, flags, cli] of MODES) {
         const out = join(work, "profile.json");
-        const r = await timed([bun, "--preload", PRELOAD, CLI, "run", spec, ...flags], { ...env, FLOWPROOF_PROFILE_OUT: out }, work);
+        const r = await timed([bun, "--preload", PRELOAD, cli, "run", spec, ...flags], { ...env, FLOWPROOF_PROFILE_OUT: out }, work);
         if (r.status !== 0) {
           console.error(`bench: run (${name}) failed\n${r.stderr}`);
           return 1;
@@ -145,7 +168,8 @@ async function main(): Promise<number> {
       "Bare costs, medians:",
       `- an empty Bun process: ${f(bare.bun)} ms; \`flowproof --version\` (the CLI's static module graph): ${f(bare.version)} ms`,
       `- an empty Node process: ${f(bare.node)} ms; Node loading playwright-core: ${f(bare.playwright)} ms`,
-      "The preload imports the web driver before the CLI does, so its modules count in the second phase either way.",
+      ...(baselineDir ? [`baseline: ${baselineDir}, its runs alternating with this checkout's`] : []),
+      "The preload loads nothing itself: it wraps the DevTools connection and the web driver as the run loads them.",
     ];
     console.log(lines.join("\n"));
     return 0;

@@ -1,6 +1,6 @@
 // Whole-process benchmark: `flowproof run` against a Playwright script, each a process of its own.
 //
-//   node_modules/.bin/bun bench/whole-process.ts [--runs N] [--warmup W] [--baseline DIR] [--executable] [--json]
+//   node_modules/.bin/bun bench/whole-process.ts [--runs N] [--warmup W] [--baseline DIR] [--executable] [--firefox] [--json]
 //
 // Serves bench/pages/ on 127.0.0.1, records bench/flows/bench.flow.yaml once (untimed), then runs,
 // interleaved in each round (the order rotates from round to round), the same 30 steps as:
@@ -9,6 +9,8 @@
 //   (screenshots + snapshots), with video (WebM).
 // With --baseline DIR (another flowproof checkout, e.g. the commit before a change), its four
 // flowproof runs join the same rounds, so before and after are measured under the same load.
+// With --firefox, `flowproof run --browser firefox --recording-detail off` joins them too (and the
+// baseline's, with --baseline).
 // Each time is the wall time from spawning the process to its exit: runtime start, module loading,
 // browser launch, the flow, closing and writing the evidence; beside it the CPU time of the process
 // and every descendant it waited for (the browser, ffmpeg), which a loaded machine disturbs less. Prints medians and the ratios of the
@@ -26,7 +28,7 @@ import { loadAverage, machineBusy, median, wholeOption } from "./stats.ts";
 const ROOT = resolve(import.meta.dir, "..");
 const FLOW_FILE = resolve(import.meta.dir, "flows", "bench.flow.yaml");
 const CLI = join(ROOT, "src", "cli", "main.ts");
-const USAGE = "bun bench/whole-process.ts [--runs N] [--warmup W] [--baseline DIR] [--executable] [--json]";
+const USAGE = "bun bench/whole-process.ts [--runs N] [--warmup W] [--baseline DIR] [--executable] [--firefox] [--json]";
 
 interface Contender {
   readonly name: string;
@@ -114,11 +116,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const withExecutable = process.argv.includes("--executable");
+  const firefox = process.argv.includes("--firefox") ? ([["fp firefox off", ["--browser", "firefox", "--recording-detail", "off"]]] as const) : [];
+  const flowproofFlags = [...Object.entries(FLOWPROOF_FLAGS), ...firefox];
   const contenders: Contender[] = [
     ...CONTENDERS,
-    ...(baselineRoot
-      ? Object.entries(FLOWPROOF_FLAGS).map(([name, flags]) => ({ name: `baseline ${name.slice(3)}`, command: baseline(baselineRoot, flags) }))
-      : []),
+    ...firefox.map(([name, flags]) => ({ name, command: fp(...flags) })),
+    ...(baselineRoot ? flowproofFlags.map(([name, flags]) => ({ name: `baseline ${name.slice(3)}`, command: baseline(baselineRoot, flags) })) : []),
   ];
   const chrome = findBrowser(process.env, { headless: true }).path;
   if (!chrome) {
@@ -235,7 +238,7 @@ async function main(): Promise<number> {
       lines.push("| flowproof | wall: baseline | this checkout | change | CPU: baseline | this checkout | change |");
       lines.push("|---|---:|---:|---:|---:|---:|---:|");
       const change = (now: number, before: number) => `${(((now - before) / before) * 100).toFixed(0)} %`;
-      for (const [a] of PAIRS) {
+      for (const [a] of [...PAIRS, ...firefox]) {
         const name = `baseline ${a.slice(3)}`;
         lines.push(
           `| ${a.slice(3)} | ${ms(med(name))} | ${ms(med(a))} | ${change(med(a), med(name))} | ${ms(cpu(name))} | ${ms(cpu(a))} | ${change(cpu(a), cpu(name))} |`,

@@ -35,6 +35,11 @@ export const RULES: readonly DepsRule[] = [
     why: "builtin.ts is the one bridge to the bundled plugins, through each plugin's index.ts only",
   },
   {
+    files: "src/plugins/builtin-prestart.ts",
+    may: ["plugins/*/prestart.ts"],
+    why: "builtin-prestart.ts is the bridge to the bundled plugins' early starts (a web flow's browser), which a command line begins before the rest of flowproof loads",
+  },
+  {
     files: "src/plugins/desktop-kit.ts",
     may: ["src/diagnostics", "src/trace", "src/grammar/vocabulary.ts", "plugins/desktop"],
     why: "desktop-kit.ts is the package's `flowproof/desktop` face: it re-exports the one desktop driver and its seams (plugins/desktop) for project backends",
@@ -89,8 +94,8 @@ export const RULES: readonly DepsRule[] = [
   },
   {
     files: "plugins/*/**",
-    may: ["src/plugins/api.ts"],
-    why: "a plugin sees flowproof only through src/plugins/api.ts, besides its own folder and npm packages",
+    may: ["src/plugins/api.ts", "src/plugins/launch-api.ts"],
+    why: "a plugin sees flowproof only through src/plugins/api.ts (or its light face for starting processes, launch-api.ts), besides its own folder and npm packages",
   },
 ];
 

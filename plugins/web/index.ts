@@ -21,6 +21,7 @@ import { viewportOf } from "./page-setup.ts";
 import { WEB_KEYS } from "./flow-keys.ts";
 import { chooseBrowser } from "./browser-choice.ts";
 import { FirefoxSession } from "./bidi/session.ts";
+import { claimEarlyBrowser, dropEarlyBrowser, launchKey } from "./prestart.ts";
 /** `flowproof codegen`: a window whose user actions are reported as events (codegen.ts). */
 export { CODEGEN_KIND, openCodegen, type BrowserNavigation, type CodegenBrowser, type CodegenEvent, type CodegenTarget, type NamedTarget } from "./codegen.ts";
 
@@ -115,6 +116,9 @@ const ENDPOINT_HINT =
 
 async function startBrowser(headed: boolean, extraArgs: readonly string[] = []): Promise<LaunchedBrowser> {
   const found = findBrowser(process.env, { headless: !headed });
+  // The browser the command line started early, when it is this one (a private browser's flags never are).
+  const early = found.path && extraArgs.length === 0 ? await claimEarlyBrowser(launchKey("chromium", found.path, headed)) : undefined;
+  if (early) return early;
   if (!found.path)
     throw new AdapterUnavailableError(`no Chromium-family browser found (looked at ${found.tried.join("; ")})`, INSTALL_HINT, { code: "no-browser" });
   try {
@@ -163,11 +167,13 @@ class WebSession implements AdapterSession {
 
   async launch(rawConfig: Readonly<Record<string, unknown>>, ctx: LaunchContext): Promise<AppDriver> {
     const config = parseWebConfig(rawConfig);
+    const source = browserSource(config, ctx.env ?? process.env);
+    // A flow on a grid, at an endpoint or with flags of its own takes no early browser: it stops now.
+    if (source.kind !== "shared") await dropEarlyBrowser();
     if (chooseBrowser(config.name, ctx.env ?? process.env) === "firefox") {
       this.#firefox ??= new FirefoxSession();
       return this.#firefox.launch(config, ctx);
     }
-    const source = browserSource(config, ctx.env ?? process.env);
     switch (source.kind) {
       case "grid":
         return launchOnGrid(source.url, config, ctx);

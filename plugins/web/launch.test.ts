@@ -324,6 +324,33 @@ describe("launchBrowser", () => {
     await browser.close(); // twice is fine
   }, 60_000);
 
+  test("a start called off (its signal aborted) before the browser announced stops it, removes its profile, and rejects once it is gone", async () => {
+    // A browser that starts but never announces DevTools: it writes its pid and profile, then waits.
+    const bin = binDir();
+    const pidFile = join(bin, "pid");
+    writeFileSync(
+      join(bin, "slow-chrome"),
+      `#!/bin/sh\nfor a in "$@"; do case "$a" in --user-data-dir=*) p="\${a#--user-data-dir=}";; esac; done\necho "$$ $p" > "${pidFile}.tmp" && mv "${pidFile}.tmp" "${pidFile}"\nexec sleep 60\n`,
+    );
+    chmodSync(join(bin, "slow-chrome"), 0o755);
+    const controller = new AbortController();
+    const launching = launchBrowser(join(bin, "slow-chrome"), { signal: controller.signal });
+    const until = Date.now() + 30_000;
+    while (!existsSync(pidFile)) {
+      if (Date.now() > until) throw new Error("the fake browser never started");
+      await Bun.sleep(10);
+    }
+    const [pid, profile] = readFileSync(pidFile, "utf8").trim().split(" ");
+    cleanups.push(() => killGroup(Number(pid)));
+    expect(existsSync(profile!)).toBe(true);
+    const procs = processTree(Number(pid));
+    expect(procs.map((p) => p.pid)).toContain(Number(pid));
+    controller.abort();
+    await expect(launching).rejects.toThrow("the browser's start was called off");
+    expect(await settled(procs)).toEqual([]);
+    expect(existsSync(profile!)).toBe(false);
+  }, 60_000);
+
   test("close() stops a browser on its own throwaway profile outright, and one on a profile the flow named gracefully", async () => {
     const own = await launchBrowser(requireChromium());
     cleanups.push(() => killGroup(own.pid));

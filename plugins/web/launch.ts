@@ -4,7 +4,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, delimiter, dirname, join, resolve as resolvePath } from "node:path";
-import { FlowproofError, guardDir, guardGroup, killAtExit } from "../../src/plugins/api.ts";
+// The light face of the contract: a command line loads this module before the rest of flowproof (prestart.ts).
+import { FlowproofError, guardDir, guardGroup, killAtExit } from "../../src/plugins/launch-api.ts";
 
 export const INSTALL_HINT = "install Chromium (Debian/Ubuntu: `apt-get install chromium`) or point FLOWPROOF_CHROME at a Chrome/Chromium/Edge executable";
 
@@ -240,7 +241,15 @@ export interface BrowserStart {
 /** Starts the browser and resolves once its DevTools endpoint (or `start.announce`) is announced. */
 export function launchBrowser(
   executable: string,
-  options: { headed?: boolean; timeoutMs?: number; windowSize?: [number, number]; extraArgs?: readonly string[]; start?: BrowserStart } = {},
+  options: {
+    headed?: boolean;
+    timeoutMs?: number;
+    windowSize?: [number, number];
+    extraArgs?: readonly string[];
+    start?: BrowserStart;
+    /** Calls the start off: a browser not yet announced is stopped, and the launch rejects once it is gone. */
+    signal?: AbortSignal;
+  } = {},
 ): Promise<LaunchedBrowser> {
   sweepStaleProfiles();
   const userDataDir = mkdtempSync(join(tmpdir(), `${options.start?.profilePrefix ?? PROFILE_PREFIX}${process.pid}-`));
@@ -345,6 +354,14 @@ export function launchBrowser(
       fail(e.message, e);
     });
     child.once("exit", (code, signal) => fail(`the browser exited at start (code ${code ?? "none"}, signal ${signal ?? "none"})`));
+    const onAbort = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void stop().then(() => reject(new FlowproofError({ code: "no-browser", message: "the browser's start was called off" })));
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener("abort", onAbort, { once: true });
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => {
       stderr += chunk;
@@ -352,6 +369,7 @@ export function launchBrowser(
       if (!m || settled || pid === undefined) return;
       settled = true;
       clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
       child.stderr?.removeAllListeners("data");
       child.stderr?.resume();
       const socketDir = singletonDirOf(userDataDir);

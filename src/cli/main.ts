@@ -60,6 +60,9 @@ const DECLARING: { readonly [N in CommandName]?: () => Promise<{ readonly declar
 
 const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMAND_TABLE, name);
 
+/** The commands that open a flow's app, whose browser may start before anything else loads (prelaunch.ts). */
+const OPENS_APP: ReadonlySet<string> = new Set<CommandName>(["run", "record", "heal"]);
+
 /** Parses the command's flags against its own row (and what the plugins declare for it), then runs it (or prints its help). */
 async function dispatch<N extends CommandName>(name: N, argv: readonly string[], io: Io, lifecycle: Lifecycle): Promise<ExitCode> {
   const command = COMMAND_TABLE[name];
@@ -108,6 +111,8 @@ export async function main(argv: readonly string[], io: Io = processIo, lifecycl
       json,
     );
   }
+  // A web flow's browser starts first, and launches while the command's modules and the flow load.
+  const early = OPENS_APP.has(name) ? (await import("./prelaunch.ts")).prelaunch(name, rest, process.env, lifecycle) : undefined;
   // `--json` stdout is one JSON document: whatever else prints (a project plugin) goes to stderr.
   const restore = json && io === processIo ? divertStrayStdout() : undefined;
   try {
@@ -116,6 +121,8 @@ export async function main(argv: readonly string[], io: Io = processIo, lifecycl
     return reportError(io, error, json);
   } finally {
     restore?.();
+    // An early browser the run did not take (it failed first, or needed another) stops before the process ends.
+    await early?.();
   }
 }
 

@@ -25,6 +25,7 @@ import { SessionPool, sharesBrowser } from "./session-pool.ts";
 import { createRecorder, frameSecrets } from "./recording.ts";
 import type { StopRequest } from "../plugins/lifecycle.ts";
 import { filePaths } from "../plugins/file-paths.ts";
+import { keepPrestartsFor } from "../plugins/builtin-prestart.ts";
 
 /**
  * How long the start page (or the first surface's) may take to load, from the request on, and the
@@ -185,6 +186,8 @@ export async function openExecution(options: OpenExecutionOptions): Promise<Open
   // A `file:` start URL outside the run's roots is refused before anything opens.
   const startUrl = paths.url("the flow's url", rawUrl ? resolveStartUrl(rawUrl, flow.file, env, secrets) : "about:blank");
   const apps = target.apps;
+  // A browser the command line started early, which none of these surfaces will take, stops now.
+  await keepPrestartsFor(apps ? Object.values(apps).map((a) => a.adapter) : [target.app.adapter]);
   // An adapter's launch error may quote what it was given (a resolved command, a connection
   // name) or echo the program's stderr: it leaves here with every secret redacted.
   const launching = (opening: Promise<OpenedSurface>): Promise<OpenedSurface> =>

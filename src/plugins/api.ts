@@ -218,8 +218,8 @@ export interface SceneInventory {
 /** Step effects: what an adapter observes an action do (see effects.ts). */
 export type { EffectKind, EffectReading, EffectWatch, ObservedEffect } from "./effects.ts";
 export { effectPath, effectRequest, isWriteMethod, observingNothing, WRITE_METHODS } from "./effects.ts";
-/** What a plugin starts dies with flowproof: `guardGroup` however it ends, `killAtExit` when it exits. */
-export { guardDir, guardGroup, killAtExit } from "./group-guard.ts";
+/** What a plugin starts dies with flowproof: `guardGroup` however it ends, `killAtExit` when it exits (also in the light face, launch-api.ts). */
+export { guardDir, guardGroup, killAtExit } from "./launch-api.ts";
 
 /** One live surface (a browser page, a desktop window…). Every method is one attempt. */
 export interface AppDriver {

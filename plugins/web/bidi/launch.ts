@@ -154,7 +154,7 @@ export interface LaunchedFirefox extends LaunchedBrowser {
  */
 export async function launchFirefox(
   executable: string,
-  options: { headed?: boolean; windowSize?: [number, number]; downloadsDir?: string; templateDir?: string } = {},
+  options: { headed?: boolean; windowSize?: [number, number]; downloadsDir?: string; templateDir?: string; signal?: AbortSignal } = {},
 ): Promise<LaunchedFirefox> {
   const [w, h] = options.windowSize ?? [1280, 800];
   const template = profileTemplateDir(executable, options.templateDir);
@@ -162,6 +162,7 @@ export async function launchFirefox(
   let keep = false;
   const browser = await launchBrowser(executable, {
     headed: options.headed === true,
+    ...(options.signal ? { signal: options.signal } : {}),
     start: {
       profilePrefix: "flowproof-firefox-",
       stopSignal: "SIGKILL",

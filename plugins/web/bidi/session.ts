@@ -7,6 +7,7 @@ import type { WebConfig } from "../config.ts";
 import { BidiConnection } from "./connection.ts";
 import { FirefoxDriver } from "./driver.ts";
 import { FIREFOX_INSTALL_HINT, findFirefox, launchFirefox, type LaunchedFirefox } from "./launch.ts";
+import { claimEarlyBrowser, launchKey } from "../prestart.ts";
 
 /** The keys of a flow's `browser:`, `mock:` and `session:` that Firefox does not take (yet), with what to write instead. */
 export function firefoxRefusals(config: WebConfig, env: Readonly<Record<string, string | undefined>> = {}): string[] {
@@ -31,9 +32,10 @@ export class FirefoxSession {
       const found = findFirefox(env);
       if (!found.path)
         throw new AdapterUnavailableError(`no Firefox found (looked at ${found.tried.join("; ")})`, FIREFOX_INSTALL_HINT, { code: "no-browser" });
-      let browser: LaunchedFirefox;
+      // The Firefox the command line started early, when it is this one.
+      let browser: LaunchedFirefox | undefined = await claimEarlyBrowser<LaunchedFirefox>(launchKey("firefox", found.path, headed));
       try {
-        browser = await launchFirefox(found.path, { headed });
+        browser ??= await launchFirefox(found.path, { headed });
       } catch (error) {
         throw new AdapterUnavailableError(`could not start ${found.path}: ${(error as Error).message}`, FIREFOX_INSTALL_HINT, {
           cause: error,
