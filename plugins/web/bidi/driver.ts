@@ -182,15 +182,20 @@ export class FirefoxDriver implements AppDriver {
     return this.#takeDialog();
   }
 
-  async #call<T>(method: ApiMethod, arg: unknown): Promise<T | Transient> {
+  async #call<T>(method: ApiMethod, arg: unknown, afterward?: string): Promise<T | Transient> {
     await this.#navigation.settle();
-    return this.#page.call<T>(method, arg);
+    return this.#page.call<T>(method, arg, afterward);
   }
 
-  async #probe(ladder: readonly Selector[], purpose: "pointer" | "drag" | "type", at?: PointerOptions["at"]): Promise<Attempt<ProbeAnswer & { ok: true }>> {
+  async #probe(
+    ladder: readonly Selector[],
+    purpose: "pointer" | "drag" | "type",
+    at?: PointerOptions["at"],
+    afterward?: string,
+  ): Promise<Attempt<ProbeAnswer & { ok: true }>> {
     const dialog = this.#takeDialog();
     if (dialog) return dialog;
-    const answer = await this.#call<ProbeAnswer>(purpose === "type" ? "focusForTyping" : "probe", { ladder: toRungs(ladder), purpose, at });
+    const answer = await this.#call<ProbeAnswer>(purpose === "type" ? "focusForTyping" : "probe", { ladder: toRungs(ladder), purpose, at }, afterward);
     return probeAttempt(answer);
   }
 
@@ -326,7 +331,7 @@ export class FirefoxDriver implements AppDriver {
       input: this.#input,
       secrets: this.#secrets,
       evaluate: (expression: string) => this.#page.evaluate<unknown>(expression),
-      focus: (ladder: readonly Selector[]) => this.#probe(ladder, "type"),
+      focus: (ladder: readonly Selector[], afterward?: string) => this.#probe(ladder, "type", undefined, afterward),
       assign: (ladder: readonly Selector[], value: string) => this.#scoped("assignValue", { ladder: toRungs(ladder), value }),
       nextFrame: () => this.#page.nextFrame(),
       afterInput: () => this.#navigation.afterInput(),
