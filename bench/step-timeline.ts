@@ -285,7 +285,6 @@ async function main(): Promise<number> {
     table(samples, "after", "Between steps (from a step's end to the next step's start; after the last, to run()'s return)");
     if (process.argv.includes("--steps")) perStep(samples);
     if (process.argv.includes("--calls")) callTable(samples);
-    if (process.env.DUMP) for (const [i, st] of samples.at(-1)!.entries()) console.log(i + 1, st.intent, JSON.stringify(st.calls.map(([l, ms]) => `${l.slice(0, 40)} ${ms.toFixed(1)}`)));
     return 0;
   } catch (error) {
     console.error(`bench: ${(error as Error).message}`);

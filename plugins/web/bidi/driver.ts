@@ -130,7 +130,8 @@ export class FirefoxDriver implements AppDriver {
     this.#connection = connection;
     this.#page = new BidiPage(connection, context);
     this.#input = new BidiInput(connection, context);
-    this.#navigation = new BidiNavigation(connection, this.#page);
+    // The round trip after an action's input reads its effects when they are observed (one call, not two).
+    this.#navigation = new BidiNavigation(connection, this.#page, () => this.#effects?.readAfterInput() ?? this.#page.evaluate("0"));
     this.#config = config;
     this.#userContext = userContext;
     this.#info = info;
