@@ -72,13 +72,7 @@ async function withCpu<T>(work: () => Promise<T>): Promise<{ value: T; cpuMs: nu
   }
 }
 
-async function replay(
-  runner: Run,
-  spec: string,
-  env: Record<string, string | undefined>,
-  browser: "chromium" | "firefox",
-  off: boolean,
-): Promise<Sample> {
+async function replay(runner: Run, spec: string, env: Record<string, string | undefined>, browser: "chromium" | "firefox", off: boolean): Promise<Sample> {
   const started = performance.now();
   const { value: result, cpuMs } = await withCpu(() =>
     runner({ spec, env: { ...env, FLOWPROOF_BROWSER: browser }, ...(off ? { recordingDetail: "off" as const } : {}) }),
@@ -144,7 +138,9 @@ async function main(): Promise<number> {
       if (round >= 0) for (const [k, v] of Object.entries(got)) samples[k]!.push(v);
     }
     busy.push(await machineBusy());
-    console.log(`machine: load average ${loadAverage()}; CPU busy before/after the runs ${busy.map((b) => (b === undefined ? "?" : `${Math.round(b * 100)}%`)).join("/")}`);
+    console.log(
+      `machine: load average ${loadAverage()}; CPU busy before/after the runs ${busy.map((b) => (b === undefined ? "?" : `${Math.round(b * 100)}%`)).join("/")}`,
+    );
     const med = (k: string, f: keyof Sample) => median(samples[k]!.map((s) => s[f]));
     console.log(`flowproof replay, Firefox beside Chromium — 30-step flow recorded in Chromium, ${runs} timed run(s) each, medians (ms)`);
     console.log(`${"".padEnd(30)}${"wall".padStart(8)}${"steps".padStart(8)}${"CPU".padStart(8)}`);

@@ -145,11 +145,23 @@ describe("in Firefox", () => {
     const offs = nav.listen();
     await nav.navigate(`${server.url}/panel.html`, 10_000);
     effects = new BidiEffects(bed.connection, page.context, nav);
-    const at = (await page.evaluate("(() => { const r = document.getElementById('more').getBoundingClientRect(); return [Math.round(r.x + 5), Math.round(r.y + 5)]; })()")) as [number, number];
+    const at = (await page.evaluate(
+      "(() => { const r = document.getElementById('more').getBoundingClientRect(); return [Math.round(r.x + 5), Math.round(r.y + 5)]; })()",
+    )) as [number, number];
     const click = () =>
       bed.connection.send("input.performActions", {
         context: page.context,
-        actions: [{ type: "pointer", id: "mouse", actions: [{ type: "pointerMove", x: at[0], y: at[1] }, { type: "pointerDown", button: 0 }, { type: "pointerUp", button: 0 }] }],
+        actions: [
+          {
+            type: "pointer",
+            id: "mouse",
+            actions: [
+              { type: "pointerMove", x: at[0], y: at[1] },
+              { type: "pointerDown", button: 0 },
+              { type: "pointerUp", button: 0 },
+            ],
+          },
+        ],
       });
     const calls: string[] = [];
     const first = await effects.watch();
