@@ -465,7 +465,8 @@ export class FirefoxDriver implements AppDriver {
 
   async close(): Promise<void> {
     for (const off of this.#offs.splice(0)) off();
-    await this.#effects?.dispose();
+    // The page's observers go with its user context, removed next: the page is not asked about them.
+    await this.#effects?.dispose(false);
     this.#downloads?.close();
     if (!this.#connection.closed) await this.#connection.send("browser.removeUserContext", { userContext: this.#userContext }, 10_000).catch(() => undefined);
     await this.#onClose();

@@ -297,14 +297,21 @@ export class BidiEffects {
     };
   }
 
-  async dispose(): Promise<void> {
-    if (this.#ended !== undefined) {
+  /**
+   * Stops observing. `pageStays` false: the page is about to go (its user context removed), and
+   * every observer and handle with it, so the page is not asked to stop or release them: those
+   * commands would only hold up the browser's closing of the page.
+   */
+  async dispose(pageStays = true): Promise<void> {
+    if (this.#ended !== undefined && pageStays) {
       void this.#call(this.#ended, "function () { this.stop(); }");
       this.#stopped.push(this.#ended);
-      this.#ended = undefined;
     }
-    this.#release();
+    this.#ended = undefined;
+    if (pageStays) this.#release();
+    else this.#stopped.length = 0;
     for (const off of this.#offs.splice(0)) off();
     this.#watch = undefined;
+    this.#readEarly = undefined;
   }
 }
