@@ -17,6 +17,18 @@ export class BidiError extends FlowproofError {
   }
 }
 
+/** One command as a measurement sees it (bench/step-timeline.ts): what was sent, and when it was answered. */
+export interface BidiTappedCall {
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly sentAt: number;
+  readonly answeredAt: number;
+  readonly failed: boolean;
+}
+
+/** Set only by a measurement: called with every command once it is answered or failed. */
+export const bidiTap: { onCall?: ((call: BidiTappedCall) => void) | undefined } = {};
+
 export class BidiConnection {
   readonly #ws: WebSocket;
   #nextId = 1;
@@ -104,6 +116,25 @@ export class BidiConnection {
   /** Sends one command; resolves with its result, rejects with a BidiError or once the browser is gone. */
   send<T = Record<string, unknown>>(method: string, params: Record<string, unknown> = {}, timeoutMs = CALL_TIMEOUT_MS): Promise<T> {
     if (this.#closed) return Promise.reject(new FlowproofError({ code: "browser-error", message: `the browser is gone (${method})` }));
+    const tap = bidiTap.onCall;
+    if (tap) {
+      const sentAt = performance.now();
+      const answered = (failed: boolean) => tap({ method, params, sentAt, answeredAt: performance.now(), failed });
+      return this.#send<T>(method, params, timeoutMs).then(
+        (r) => {
+          answered(false);
+          return r;
+        },
+        (error: unknown) => {
+          answered(true);
+          throw error;
+        },
+      );
+    }
+    return this.#send<T>(method, params, timeoutMs);
+  }
+
+  #send<T>(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<T> {
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {

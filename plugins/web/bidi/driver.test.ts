@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { startFirefox, type FirefoxBed } from "../../../test/support/firefox.ts";
 import { CAPABILITIES } from "../driver.ts";
 import type { Selector } from "../../../src/plugins/api.ts";
+import { bidiTap } from "./connection.ts";
 import { FIREFOX_CAPABILITIES, FirefoxDriver, NATIVE_DRAG_REFUSED } from "./driver.ts";
 
 let bed: FirefoxBed;
@@ -43,6 +44,28 @@ test("frames are PNGs of the viewport, which a step can resize; a cookie check o
   await driver.close();
   expect(closed).toBe(true);
   expect(await contexts()).toBe(before);
+}, 60_000);
+
+test("closing removes the page's user context without first asking the page to stop or release its effect observers", async () => {
+  const driver = await FirefoxDriver.open(bed.connection, {}, { engine: "firefox" }, async () => undefined);
+  const calls: string[] = [];
+  try {
+    expect((await driver.navigate("data:text/html,<button id=go onclick=\"this.textContent='done'\">Go</button>", 10_000)).ok).toBe(true);
+    for (let i = 0; i < 2; i++) {
+      const watch = await driver.observeEffect(id("go"));
+      expect((await driver.click(id("go"), { button: "left", clickCount: 1 })).ok).toBe(true);
+      expect((await watch!.read()).effect.target).toBeUndefined();
+      await watch!.stop();
+    }
+  } finally {
+    bidiTap.onCall = (c) => calls.push(c.method);
+    try {
+      await driver.close();
+    } finally {
+      bidiTap.onCall = undefined;
+    }
+  }
+  expect(calls).toEqual(["browser.removeUserContext"]);
 }, 60_000);
 
 const id = (i: string): Selector[] => [{ tier: "native_id", provenance: "rules", payload: { id: i } }];

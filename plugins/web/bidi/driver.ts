@@ -115,7 +115,10 @@ export class FirefoxDriver extends PageDriver<BidiNavigation, BidiDialogs> imple
     log: (line: string) => void,
   ) {
     const page = new BidiPage(connection, context);
-    super(new BidiNavigation(connection, page), new BidiDialogs());
+    // The round trip after an action's input reads its effects when they are observed (one call, not two).
+    const afterInput = { read: (): Promise<unknown> => page.evaluate("0") };
+    super(new BidiNavigation(connection, page, () => afterInput.read()), new BidiDialogs());
+    afterInput.read = () => this.#effects?.readAfterInput() ?? page.evaluate("0");
     this.#log = log;
     this.#connection = connection;
     this.#page = page;
@@ -161,8 +164,8 @@ export class FirefoxDriver extends PageDriver<BidiNavigation, BidiDialogs> imple
     return this.#held;
   }
 
-  protected callPage<T>(method: ApiMethod, arg: unknown): Promise<T | Transient> {
-    return this.#page.call<T>(method, arg);
+  protected callPage<T>(method: ApiMethod, arg: unknown, afterward?: string): Promise<T | Transient> {
+    return this.#page.call<T>(method, arg, afterward);
   }
 
   /** A dialog storm fails the page: every step from then on errors with it. */
@@ -272,7 +275,7 @@ export class FirefoxDriver extends PageDriver<BidiNavigation, BidiDialogs> imple
       input: this.#input,
       secrets: this.#secrets,
       evaluate: (expression: string) => this.#page.evaluate<unknown>(expression),
-      focus: (ladder: readonly Selector[]) => this.probe(ladder, "type"),
+      focus: (ladder: readonly Selector[], afterward?: string) => this.probe(ladder, "type", undefined, afterward),
       assign: (ladder: readonly Selector[], value: string) => this.scoped("assignValue", { ladder: toRungs(ladder), value }),
       nextFrame: () => this.#page.nextFrame(),
       afterInput: () => this.navigation.afterInput(),
@@ -343,7 +346,8 @@ export class FirefoxDriver extends PageDriver<BidiNavigation, BidiDialogs> imple
 
   async close(): Promise<void> {
     for (const off of this.#offs.splice(0)) off();
-    await this.#effects?.dispose();
+    // The page's observers go with its user context, removed next: the page is not asked about them.
+    await this.#effects?.dispose(false);
     this.downloadTracking?.close();
     if (!this.#connection.closed) await this.#connection.send("browser.removeUserContext", { userContext: this.#userContext }, 10_000).catch(() => undefined);
     await this.#onClose();

@@ -3,6 +3,7 @@ import { startFirefox, type FirefoxBed } from "../../../test/support/firefox.ts"
 import { startServer, type TestServer } from "../../../test/support/server.ts";
 import { WEB_EFFECT_KINDS } from "../effects.ts";
 import { TASK_ORIGINS_SCRIPT } from "../task-origins.ts";
+import { bidiTap } from "./connection.ts";
 import { BACKGROUND_BINDING_PRELOAD, BidiEffects, countsAsEffect, FIREFOX_EFFECT_KINDS } from "./effects.ts";
 import { BidiNavigation } from "./navigation.ts";
 import type { BidiPage } from "./page.ts";
@@ -131,6 +132,65 @@ describe("in Firefox", () => {
     expect(still.effect).toEqual({});
     expect(still.withAppsOwn?.dom).toBe("page");
     await idle.stop();
+    await effects.dispose();
+    offs.forEach((o) => o());
+  }, 60_000);
+
+  test("the round trip after an action's input is the watch's first reading: the step asks the page once, again only when an event came since", async () => {
+    const page = await bed.page(PAGE_EVENTS);
+    await bed.connection.send("script.addPreloadScript", { functionDeclaration: preloadOf(TASK_ORIGINS_SCRIPT), contexts: [page.context] });
+    await bed.connection.send("script.addPreloadScript", { ...BACKGROUND_BINDING_PRELOAD, contexts: [page.context] });
+    let effects: BidiEffects | undefined;
+    const nav = new BidiNavigation(bed.connection, page, () => effects?.readAfterInput() ?? page.evaluate("0"));
+    const offs = nav.listen();
+    await nav.navigate(`${server.url}/panel.html`, 10_000);
+    effects = new BidiEffects(bed.connection, page.context, nav);
+    const at = (await page.evaluate(
+      "(() => { const r = document.getElementById('more').getBoundingClientRect(); return [Math.round(r.x + 5), Math.round(r.y + 5)]; })()",
+    )) as [number, number];
+    const click = () =>
+      bed.connection.send("input.performActions", {
+        context: page.context,
+        actions: [
+          {
+            type: "pointer",
+            id: "mouse",
+            actions: [
+              { type: "pointerMove", x: at[0], y: at[1] },
+              { type: "pointerDown", button: 0 },
+              { type: "pointerUp", button: 0 },
+            ],
+          },
+        ],
+      });
+    const calls: string[] = [];
+    const first = await effects.watch();
+    await click();
+    bidiTap.onCall = (c) => calls.push(c.method);
+    try {
+      await nav.afterInput();
+      expect(calls).toEqual(["script.callFunction"]);
+      expect((await first.read()).effect.target).toEqual(["expanded"]);
+      expect(calls).toEqual(["script.callFunction"]);
+      await first.stop();
+      // A request after the early reading: the first read asks the page again.
+      calls.length = 0;
+      const second = await effects.watch();
+      await page.evaluate("document.getElementById('panel').hidden = true");
+      await nav.afterInput();
+      await page.evaluate("fetch('/done.html'), 0");
+      const until = Date.now() + 10_000;
+      let reading = await second.read();
+      while (Date.now() < until && reading.effect.requests === undefined) {
+        await Bun.sleep(20);
+        reading = await second.read();
+      }
+      expect(reading.effect.requests).toEqual(["GET /done.html"]);
+      expect(calls.filter((m) => m === "script.callFunction").length).toBeGreaterThanOrEqual(3); // install, early reading, a read after the request
+      await second.stop();
+    } finally {
+      bidiTap.onCall = undefined;
+    }
     await effects.dispose();
     offs.forEach((o) => o());
   }, 60_000);

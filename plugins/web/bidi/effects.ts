@@ -65,6 +65,8 @@ interface Watch {
   dialog?: string;
   readonly inFlight: Set<string>;
   last: number;
+  /** The observer's answer in the round trip after the input, and `last` when it was asked: the first read uses it when no event came since. */
+  early?: { readonly answer: PageAnswer | undefined; readonly last: number };
 }
 
 /** Where a watch's downloads come from. */
@@ -98,6 +100,8 @@ export class BidiEffects {
   #ended: string | undefined;
   /** Stopped observers' handles, released in one command once RELEASE_BATCH of them gathered (or on dispose). */
   readonly #stopped: string[] = [];
+  /** The watch in progress's early reading (see readAfterInput). */
+  #readEarly: (() => Promise<unknown>) | undefined;
 
   constructor(connection: BidiConnection, context: string, navigation: BidiNavigation, sources: BidiEffectSources = { downloadsBegun: () => 0 }) {
     this.#connection = connection;
@@ -203,6 +207,15 @@ export class BidiEffects {
     return installed?.type === "success" ? installed : await call([]);
   }
 
+  /**
+   * The round trip after the action's input (BidiNavigation.afterInput) when a watch is on: the
+   * observer's reading, which the watch's first read uses unless an event came meanwhile, so the
+   * step does not ask the page twice. Undefined when no observer is watching.
+   */
+  readAfterInput(): Promise<unknown> | undefined {
+    return this.#readEarly?.();
+  }
+
   /** Starts observing the next action: the page observer is in place before this answers. */
   async watch(): Promise<EffectWatch> {
     if (this.#stopped.length >= RELEASE_BATCH) this.#release();
@@ -221,11 +234,22 @@ export class BidiEffects {
       const text = await this.#call(observer, "function () { return JSON.stringify(this.read()); }");
       return typeof text === "string" ? (JSON.parse(text) as PageAnswer) : undefined;
     };
+    this.#readEarly =
+      observer === undefined
+        ? undefined
+        : async () => {
+            const last = w.last;
+            const answer = await readPage();
+            w.early = { answer, last };
+          };
     return {
       kinds: FIREFOX_EFFECT_KINDS,
       read: async (): Promise<EffectReading> => {
         const replacing = w.navigations.filter((n) => !n.sameDocument);
-        const page = replacing.length > 0 ? undefined : await readPage();
+        const early = w.early;
+        delete w.early;
+        const fresh = early?.answer !== undefined && early.last === w.last;
+        const page = replacing.length > 0 ? undefined : fresh ? early.answer : await readPage();
         const navigated = navigatedOf(w, false);
         // A new document replaced the observer's. When the step did it, the navigation is the effect
         // and the old page's state is gone; when the app did it on its own, the step's changes until
@@ -258,7 +282,10 @@ export class BidiEffects {
         };
       },
       stop: async () => {
-        if (this.#watch === w) this.#watch = undefined;
+        if (this.#watch === w) {
+          this.#watch = undefined;
+          this.#readEarly = undefined;
+        }
         if (observer === undefined) return;
         // One no install came after (a watch stopped without another begun) is stopped on its own.
         if (this.#ended !== undefined) {
@@ -270,14 +297,21 @@ export class BidiEffects {
     };
   }
 
-  async dispose(): Promise<void> {
-    if (this.#ended !== undefined) {
+  /**
+   * Stops observing. `pageStays` false: the page is about to go (its user context removed), and
+   * every observer and handle with it, so the page is not asked to stop or release them: those
+   * commands would only hold up the browser's closing of the page.
+   */
+  async dispose(pageStays = true): Promise<void> {
+    if (this.#ended !== undefined && pageStays) {
       void this.#call(this.#ended, "function () { this.stop(); }");
       this.#stopped.push(this.#ended);
-      this.#ended = undefined;
     }
-    this.#release();
+    this.#ended = undefined;
+    if (pageStays) this.#release();
+    else this.#stopped.length = 0;
     for (const off of this.#offs.splice(0)) off();
     this.#watch = undefined;
+    this.#readEarly = undefined;
   }
 }

@@ -37,9 +37,14 @@ export class BidiNavigation {
   /** Every URL the main frame navigated to, for the effects of an action (see effects.ts). */
   readonly #listeners = new Set<(url: string) => void>();
 
-  constructor(connection: BidiConnection, page: BidiPage) {
+  /** The round trip after input (see afterInput). */
+  readonly #ping: () => Promise<unknown>;
+
+  /** `ping` is the round trip after input: by default an empty evaluation; the driver's reads the step's effects in it. */
+  constructor(connection: BidiConnection, page: BidiPage, ping?: () => Promise<unknown>) {
     this.#connection = connection;
     this.#page = page;
+    this.#ping = ping ?? (() => page.evaluate("0"));
   }
 
   /** Follows the page's top-level navigations; returns the unsubscribers. */
@@ -193,10 +198,13 @@ export class BidiNavigation {
     return true;
   }
 
-  /** After input: one round trip lets a navigation the input started announce itself, then wait for it. */
+  /**
+   * After input: one round trip to the page lets a navigation the input started announce itself
+   * (its events come before the answer), then waits for it.
+   */
   async afterInput(): Promise<void> {
     await withinMs(
-      this.#page.evaluate("0").catch(() => undefined),
+      this.#ping().catch(() => undefined),
       this.#boundMs,
     );
     await this.settle();

@@ -73,10 +73,13 @@ export class BidiPage {
     return value !== null && typeof value === "object" && "transient" in (value as object) ? undefined : (value as T | undefined);
   }
 
-  /** Calls the injected page API; installs it first when the document lacks it. */
-  async call<T>(method: ApiMethod, arg: unknown): Promise<T | Transient> {
+  /**
+   * Calls the injected page API; installs it first when the document lacks it. `afterward` is
+   * evaluated in the same round trip once the call answered ok (see pageCallExpression).
+   */
+  async call<T>(method: ApiMethod, arg: unknown, afterward?: string): Promise<T | Transient> {
     for (let attempt = 0; attempt < 2; attempt++) {
-      const value = await this.evaluate<T | { __flowproofMissing: true }>(pageCallExpression(method, arg));
+      const value = await this.evaluate<T | { __flowproofMissing: true }>(pageCallExpression(method, arg, afterward));
       if (value && typeof value === "object" && "transient" in value) return value as Transient;
       if (value && typeof value === "object" && "__flowproofMissing" in value) {
         const installed = await this.evaluate<unknown>(`(() => { ${pageInstaller()}; return 0; })()`);

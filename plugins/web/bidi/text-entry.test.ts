@@ -4,6 +4,7 @@ import { startFirefox, type FirefoxBed } from "../../../test/support/firefox.ts"
 import type { ProbeAnswer } from "../injected/protocol.ts";
 import { fail, ok, toRungs } from "../page-calls.ts";
 import { TypedSecrets } from "../typed-secrets.ts";
+import { bidiTap, type BidiTappedCall } from "./connection.ts";
 import { BidiInput } from "./input.ts";
 import type { BidiPage } from "./page.ts";
 import { fillFirefoxField, typeIntoFirefoxFocus, type FirefoxTextPage } from "./text-entry.ts";
@@ -23,8 +24,8 @@ function textPage(page: BidiPage, secrets: TypedSecrets): FirefoxTextPage {
     secrets,
     evaluate: (e) => page.evaluate(e),
     assign: async () => ok(undefined),
-    focus: async (ladder) => {
-      const a = await page.call<ProbeAnswer>("focusForTyping", { ladder: toRungs(ladder), purpose: "type" });
+    focus: async (ladder, afterward) => {
+      const a = await page.call<ProbeAnswer>("focusForTyping", { ladder: toRungs(ladder), purpose: "type" }, afterward);
       return "transient" in a ? fail("attached", a.transient) : a.ok ? ok(a, a.tier) : fail(a.failed, a.detail);
     },
     nextFrame: () => page.nextFrame(),
@@ -57,6 +58,25 @@ test("a secret's field is marked for masking before it is typed, and frames mask
   expect((await fillFirefoxField(tp, field("Secret"), "s3cret-value", { secret: true })).ok).toBe(true);
   const [answer] = await secrets.rectsFor((e) => page.evaluate(e), [{ secretFields: true }]);
   expect(answer?.ok && answer.rects.length > 0).toBe(true);
+}, 60_000);
+
+test("a password typed as written is masked wherever the page shows it, asked about in the round trip that focuses its field", async () => {
+  const page = await opened();
+  const secrets = new TypedSecrets();
+  expect((await fillFirefoxField(textPage(page, secrets), field("Note"), "x", {})).ok).toBe(true); // the page API is in
+  const calls: BidiTappedCall[] = [];
+  bidiTap.onCall = (c) => calls.push(c);
+  try {
+    expect((await fillFirefoxField(textPage(page, secrets), field("Secret"), "hunter22", {})).ok).toBe(true);
+  } finally {
+    bidiTap.onCall = undefined;
+  }
+  // One page call before the keys: the focus, which also checked for a password field.
+  expect(calls.map((c) => c.method)).toEqual(["script.evaluate", "input.performActions"]);
+  await page.evaluate("document.querySelector('p').textContent = 'your password is hunter22'");
+  const top = (await page.evaluate("document.querySelector('p').getBoundingClientRect().top")) as number;
+  const [shown] = await secrets.rectsFor((e) => page.evaluate(e), [{ secretFields: true }]);
+  expect(shown?.ok && shown.rects.some((r) => Math.abs(r.y - top) < 4)).toBe(true);
 }, 60_000);
 
 test("typing with nothing focused fails at once, saying what to write", async () => {

@@ -16,7 +16,8 @@ export interface FirefoxTextPage {
   readonly secrets: TypedSecrets;
   readonly evaluate: PageEval;
   assign(ladder: readonly Selector[], value: string): Promise<Attempt>;
-  focus(ladder: readonly Selector[]): Promise<Attempt<unknown>>;
+  /** Focuses the field for typing; `afterward` is evaluated with it once focused (its value in the answer's `afterward`). */
+  focus(ladder: readonly Selector[], afterward?: string): Promise<Attempt<unknown>>;
   nextFrame(): Promise<void>;
   afterInput(): Promise<void>;
   takeDialog(): Attempt<never> | undefined;
@@ -36,11 +37,13 @@ export async function fillFirefoxField(page: FirefoxTextPage, ladder: readonly S
     if (options.secret && text !== "") await page.secrets.markField(page.evaluate);
     return assigned;
   }
-  const probe = await page.focus(ladder);
+  // Whether the field is a password field is asked in the round trip that focuses it.
+  const passwordCheck = options.secret ? undefined : page.secrets.passwordCheck(text);
+  const probe = await page.focus(ladder, passwordCheck);
   if (!probe.ok) return probe;
   if (options.secret && text !== "" && !(await page.secrets.markField(page.evaluate)))
     return fail("editable", "the field a secret is typed into could not be marked for masking in frames; nothing was typed");
-  if (!options.secret) await page.secrets.notePassword(page.evaluate, text);
+  if (passwordCheck !== undefined) page.secrets.passwordChecked(text, (probe.value as { afterward?: unknown } | undefined)?.afterward);
   if (text === "") await page.input.press("Backspace", []);
   else {
     const late = await typeBounded(page, text, options.timeoutMs);
