@@ -18,8 +18,8 @@
 // Then, with flowproof's switches alone, capture parameters: fromSurface:false,
 // captureBeyondViewport:false, a viewport clip at scale 1, JPEG and WebP (the encode's share), and
 // the page without its device-metrics emulation (the window is 1280×800 already); and
-// `--enable-begin-frame-control` (it needs `--run-all-compositor-stages-before-draw`) with `HeadlessExperimental.beginFrame({screenshot})`: its latency,
-// and whether requestAnimationFrame still runs when nobody sends a BeginFrame.
+// `--enable-begin-frame-control` (it needs `--run-all-compositor-stages-before-draw`) with
+// `HeadlessExperimental.beginFrame({screenshot})`: see beginFrameProbe.
 // Not a candidate: `--disable-threaded-compositing` (the headless shell's page is gone at once:
 // "Not attached to an active page" to the first capture).
 // A measurement, not a test: exits 0 whatever the figures; 2 without Chromium.
@@ -171,6 +171,71 @@ async function probe(browser: LaunchedBrowser, url: string, n: number): Promise<
   }
 }
 
+/**
+ * `--enable-begin-frame-control`: nothing draws unless the client sends a BeginFrame. How many
+ * requestAnimationFrame callbacks run with none sent; the CPU (the browser's, and this process's)
+ * of sending one every 16.7 ms for 2 s, on the animating page and on the still sign-up page; and a
+ * capture as `beginFrame({screenshot})` right after a change (and whether it shows the change).
+ */
+async function beginFrameProbe(chrome: string, url: string, runs: number): Promise<string> {
+  const bf = await launchBrowser(chrome, { extraArgs: ["--enable-begin-frame-control", "--run-all-compositor-stages-before-draw"] });
+  try {
+    const { connection, s } = await openPage(bf, { beginFrameControl: true });
+    const frame = (screenshot = false) =>
+      s.send(
+        "HeadlessExperimental.beginFrame",
+        (screenshot ? { interval: 16.666, screenshot: { format: "png", optimizeForSpeed: true } } : { interval: 16.666 }) as never,
+      ) as Promise<{
+        screenshotData?: string;
+      }>;
+    const read = async () => Number((await s.send("Runtime.evaluate", { expression: "window.__n ?? -1", returnByValue: true })).result.value);
+    /** BeginFrames at 60 Hz for `ms`: the browser's and this process's CPU time meanwhile. */
+    const drive = async (ms: number) => {
+      const c0 = groupCpuMs(bf.pid);
+      const u0 = process.cpuUsage();
+      const end = performance.now() + ms;
+      for (let next = performance.now(); next < end; next += 1000 / 60) {
+        await frame();
+        const wait = next + 1000 / 60 - performance.now();
+        if (wait > 0) await Bun.sleep(wait);
+      }
+      const u = process.cpuUsage(u0);
+      return { browser: groupCpuMs(bf.pid) - c0, self: Math.round((u.user + u.system) / 1000) };
+    };
+    await s.send("Page.navigate", { url: ANIMATED });
+    await drive(1000);
+    const r0 = await read();
+    await Bun.sleep(1000);
+    const r1 = await read();
+    const animated = await drive(2000);
+    const r2 = await read();
+    await s.send("Page.navigate", { url });
+    await drive(1000);
+    const still = await drive(2000);
+    const times: number[] = [];
+    let shown = 0;
+    for (let i = 0; i < runs; i++) {
+      await drive(100);
+      await paint(s, true);
+      const t0 = performance.now();
+      const res = await frame(true);
+      times.push(performance.now() - t0);
+      if (res.screenshotData && isRed(res.screenshotData)) shown++;
+      await paint(s, false);
+    }
+    await connection.close();
+    return (
+      `requestAnimationFrame callbacks in 1 s with no BeginFrame sent: ${r1 - r0}; BeginFrames sent at 60 Hz for 2 s: on the animating page ${r2 - r1} callbacks, ` +
+      `browser CPU ${animated.browser} ms, this process ${animated.self} ms; on the still sign-up page browser ${still.browser} ms, this process ${still.self} ms; ` +
+      `beginFrame({screenshot}) after a change ${median(times).toFixed(1)} ms median, ${shown}/${runs} frames showing the change`
+    );
+  } catch (error) {
+    return `failed: ${(error as Error).message}`;
+  } finally {
+    await bf.close();
+  }
+}
+
 async function main(): Promise<number> {
   const runs = wholeOption("--runs", 15, USAGE, 1);
   const rounds = wholeOption("--rounds", 3, USAGE, 1);
@@ -277,32 +342,7 @@ async function main(): Promise<number> {
       await browser.close();
     }
 
-    // BeginFrame control: the client draws every frame.
-    const bf = await launchBrowser(chrome, { extraArgs: ["--enable-begin-frame-control", "--run-all-compositor-stages-before-draw"] });
-    let beginFrame = "";
-    try {
-      const { connection, s } = await openPage(bf, { beginFrameControl: true });
-      await s.send("Page.navigate", { url: ANIMATED });
-      await Bun.sleep(1000);
-      const read = async () => Number((await s.send("Runtime.evaluate", { expression: "window.__n ?? -1", returnByValue: true })).result.value);
-      const r0 = await read();
-      await Bun.sleep(1000);
-      const r1 = await read();
-      const times: number[] = [];
-      let shots = 0;
-      for (let i = 0; i < runs; i++) {
-        const t0 = performance.now();
-        const res = await s.send("HeadlessExperimental.beginFrame", { screenshot: { format: "png", optimizeForSpeed: true } } as never);
-        times.push(performance.now() - t0);
-        if ((res as { screenshotData?: string }).screenshotData) shots++;
-      }
-      beginFrame = `requestAnimationFrame callbacks in 1 s with no BeginFrame sent: ${r1 - r0}; beginFrame({screenshot}) ${median(times).toFixed(1)} ms median, ${shots}/${runs} with a screenshot`;
-      await connection.close();
-    } catch (error) {
-      beginFrame = `failed: ${(error as Error).message}`;
-    } finally {
-      await bf.close();
-    }
+    const beginFrame = await beginFrameProbe(chrome, url, runs);
 
     const m = (xs: number[]) => median(xs);
     console.log(
