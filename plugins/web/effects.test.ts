@@ -21,11 +21,18 @@ document.getElementById("save").addEventListener("click", () => {
 });
 </script>`;
 
+/** A page whose own timer, 100 ms after load, keeps it busy for 1.5 s and then moves it to /busy/done. */
+const BUSY_PAGE = `<!doctype html><title>busy</title><p>busy</p>
+<script>
+setTimeout(() => { const t = Date.now(); while (Date.now() - t < 1500); history.pushState({}, "", "/busy/done"); }, 100);
+</script>`;
+
 beforeAll(async () => {
   requireChromium();
   server = await startServer();
   server.setRoute("/effects.html", () => new Response(PAGE, { headers: { "content-type": "text/html" } }));
   server.setRoute("/api/items/42", () => new Response("{}"));
+  server.setRoute("/busy.html", () => new Response(BUSY_PAGE, { headers: { "content-type": "text/html" } }));
   session = await plugin.open();
   driver = await session.launch({}, { baseDir: import.meta.dir, log: () => undefined });
 });
@@ -83,4 +90,21 @@ test("a key pressed the moment a watch begins is seen: the observer is in place 
     await w.stop();
     expect(r.effect.target).toEqual(["value"]);
   }
+}, 60_000);
+
+test("the page's own navigation made while the observer waited to be installed is not the step's", async () => {
+  expect((await driver.navigate(`${server.url}/busy.html`, 10_000)).ok).toBe(true);
+  // The page's timer is running now: the observer's install waits behind it, and the timer's
+  // navigation comes before the install is answered (so before the step could have done anything).
+  await Bun.sleep(400);
+  const w = (await driver.observeEffect!([]))!;
+  const r = await settled(w);
+  await w.stop();
+  expect(r.effect).not.toHaveProperty("navigated");
+  // The step's own navigation, sent at once behind the same install, still counts.
+  const w2 = (await driver.observeEffect!([]))!;
+  expect((await driver.navigate(`${server.url}/effects.html`, 10_000)).ok).toBe(true);
+  const r2 = await settled(w2);
+  await w2.stop();
+  expect(r2.effect.navigated).toBe("/effects.html");
 }, 60_000);

@@ -226,6 +226,12 @@ class Watch implements EffectWatch {
   #early: { readonly answer: PageAnswer | undefined; readonly navigations: number } | undefined;
   /** The observer once installed (the action's input waits for the install). */
   #observerId: string | undefined;
+  /**
+   * Whether the observer's install has answered. The action's input and page commands come after
+   * it, so a navigation or request seen before it was the page's own (an app's timer firing while
+   * the install waited its turn), never the step's: those are left out, as on Firefox.
+   */
+  started = false;
   readonly #done: (observer: Promise<string | undefined>) => void;
 
   constructor(sources: EffectSources, observer: Promise<string | undefined>, done: (observer: Promise<string | undefined>) => void) {
@@ -234,6 +240,7 @@ class Watch implements EffectWatch {
     this.#observer = observer;
     void observer.then((id) => {
       this.#observerId = id;
+      this.started = true;
     });
     this.#done = done;
   }
@@ -357,7 +364,7 @@ export class WebEffects {
     this.#offs.push(
       s.on("Network.requestWillBeSent", (p) => {
         const w = this.#current;
-        if (!w || !/^https?:/.test(p.request.url)) return;
+        if (!w?.started || !/^https?:/.test(p.request.url)) return;
         const type = p.type ?? "Other";
         const method = p.request.method.toUpperCase();
         const write = isWriteMethod(method);
@@ -421,7 +428,7 @@ export class WebEffects {
     const fromPath = this.#url === undefined ? undefined : effectPath(this.#url);
     this.#url = url;
     const w = this.#current;
-    if (!w) return;
+    if (!w?.started) return;
     w.navigations.push({ url, sameDocument, fromPath });
     w.touch();
   }

@@ -252,6 +252,12 @@ export class Connection {
  * failed (its page crashed, or it will never answer again): every command in flight and every
  * later one is then rejected with that error instead of waiting for an answer that cannot come.
  */
+/**
+ * The page-changing commands a step sends besides trusted input: held behind the same gate, so a
+ * step's own navigation always comes after its effect observer is in place (see effects.ts).
+ */
+const GATED_NAVIGATIONS: ReadonlySet<string> = new Set(["Page.navigate", "Page.reload", "Page.navigateToHistoryEntry"]);
+
 export class Session {
   #failure: Error | undefined;
   readonly #failListeners = new Set<(error: Error) => void>();
@@ -283,7 +289,7 @@ export class Session {
   }
 
   /**
-   * Holds `Input.*` commands until `ready` settles. Commands to the page itself (Runtime, DOM) are
+   * Holds `Input.*` commands (and the navigations a step starts itself) until `ready` settles. Commands to the page itself (Runtime, DOM) are
    * answered in the order they were sent, but trusted input reaches the page another way: a
    * page-side script that must see the input (an effect observer) is installed behind this gate.
    */
@@ -301,7 +307,7 @@ export class Session {
   send<M extends keyof Commands>(method: M, params?: Params<M>): Promise<Result<M>> {
     if (this.#failure) return Promise.reject(this.#failure);
     const gate = this.#inputGate;
-    if (gate && method.startsWith("Input.")) return gate.then(() => this.send(method, params));
+    if (gate && (method.startsWith("Input.") || GATED_NAVIGATIONS.has(method))) return gate.then(() => this.send(method, params));
     return new Promise((resolve, reject) => {
       const off = this.#onFail(reject);
       this.connection.send(method, params, this.id).then(
