@@ -77,10 +77,11 @@ describe("a navigation codegen cannot place", () => {
   test("is logged as it happens and listed in the result as not written, with the step to add by hand", async () => {
     project = tmpProject();
     const html = (body: string) => () => new Response(body, { headers: { "content-type": "text/html" } });
-    // The start page moves on by itself to a page that rewrites its own URL as it loads: no history entry ever has the URL it committed.
+    // The start page moves on by itself (well after codegen has begun listening, once the start page
+    // loaded) to a page that rewrites its own URL as it loads: no history entry ever has the URL it committed.
     server.setRoute(
       "/moves-on.html",
-      html(`<!doctype html><title>Start</title><script>setTimeout(() => { location.href = "/renames-itself.html"; }, 300);</script>`),
+      html(`<!doctype html><title>Start</title><script>setTimeout(() => { location.href = "/renames-itself.html"; }, 2000);</script>`),
     );
     server.setRoute("/renames-itself.html", html(`<!doctype html><title>Renamed</title><script>history.replaceState(null, "", "/renamed-on-load");</script>`));
     const out = join(project.dir, "n.flow.yaml");
