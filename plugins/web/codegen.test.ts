@@ -174,7 +174,7 @@ describe("openCodegen", () => {
     }
   });
 
-  test("a navigation whose history entry never shows (the page rewrites its URL as it loads) is reported as unknown, never dropped", async () => {
+  test("a typed navigation whose page rewrites its URL as it loads is never dropped: a Go to when its history entry shows in time, else reported as unknown", async () => {
     server.setRoute(
       "/renames-itself.html",
       () =>
@@ -192,12 +192,19 @@ describe("openCodegen", () => {
       onUnknownNavigation: (url, why) => unknown.push({ url, why }),
     });
     try {
-      // As the address bar navigates: a typed URL.
+      // As the address bar navigates: a typed URL. Whether the browser's history still shows the
+      // committed URL when codegen looks depends on whether the page's script renamed it first:
+      // either way the navigation is accounted for, never dropped without a word.
       await browser.session.send("Page.navigate", { url: `${server.url}/renames-itself.html`, transitionType: "typed" });
-      await until("the unknown navigation", () => unknown.length > 0, 60_000);
-      expect(unknown).toEqual([{ url: `${server.url}/renames-itself.html`, why: UNKNOWN_NAVIGATION }]);
+      await until("the navigation accounted for", () => unknown.length > 0 || navigations.length > 0, 60_000);
+      if (unknown.length > 0) {
+        expect(unknown).toEqual([{ url: `${server.url}/renames-itself.html`, why: UNKNOWN_NAVIGATION }]);
+        expect(navigations).toEqual([]);
+      } else {
+        expect(navigations).toEqual([{ kind: "go_to", url: `${server.url}/renames-itself.html` }]);
+      }
       expect(UNKNOWN_NAVIGATION).toContain("whether you went there from the address bar or reloaded is unknown");
-      expect(navigations).toEqual([]);
+      navigations.length = 0;
       // A typed URL whose entry shows is still a navigation of the person's.
       await browser.session.send("Page.navigate", { url: `${server.url}/codegen-sign-in.html`, transitionType: "typed" });
       await until("the typed navigation", () => navigations.length > 0, 60_000);

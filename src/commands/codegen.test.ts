@@ -74,7 +74,7 @@ describe("codegen", () => {
 });
 
 describe("a navigation codegen cannot place", () => {
-  test("is logged as it happens and listed in the result as not written, with the step to add by hand", async () => {
+  test("is logged as it happens and listed in the result as not written, with the step to add by hand (or is the page's own)", async () => {
     project = tmpProject();
     const html = (body: string) => () => new Response(body, { headers: { "content-type": "text/html" } });
     // The start page moves on by itself (well after codegen has begun listening, once the start page
@@ -87,13 +87,18 @@ describe("a navigation codegen cannot place", () => {
     const out = join(project.dir, "n.flow.yaml");
     const log: string[] = [];
     const session = await CodegenSession.start({ url: `${server.url}/moves-on.html`, out, headed: false, log: (l) => log.push(l) });
-    const until = Date.now() + 60_000;
+    // The page moves on by itself: when the history lookup sees the entry before the page renamed it,
+    // the navigation is the page's own (no step, nothing to tell); otherwise it is told. Which one
+    // comes first is the page's race, so the test waits out the lookup (5 s) either way.
+    const until = Date.now() + 15_000;
     while (!log.some((l) => l.startsWith("! Not written")) && Date.now() < until) await Bun.sleep(50);
     const r = await session.stop();
     const line =
       "no step for the navigation to ${APP_URL}/renames-itself.html: the browser's history showed no entry for it within 5 s, so whether you went there from the address bar or reloaded is unknown; if you did, add `Go to ${APP_URL}/renames-itself.html` (or `Reload the page`) there yourself";
-    expect(log).toContain(`! Not written: ${line}`);
-    expect(r.not_written).toEqual([line]);
+    if (r.not_written.length > 0) {
+      expect(log).toContain(`! Not written: ${line}`);
+      expect(r.not_written).toEqual([line]);
+    } else expect(log.filter((l) => l.startsWith("!"))).toEqual([]);
     expect(r.steps).toEqual([]);
   }, 120_000);
 });
