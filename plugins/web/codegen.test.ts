@@ -209,6 +209,13 @@ describe("openCodegen", () => {
       await browser.session.send("Page.navigate", { url: `${server.url}/codegen-sign-in.html`, transitionType: "typed" });
       await until("the typed navigation", () => navigations.length > 0, 60_000);
       expect(navigations).toEqual([{ kind: "go_to", url: `${server.url}/codegen-sign-in.html` }]);
+      // A typed URL with a fragment: the browser reports the document's URL and its fragment apart,
+      // its history keeps them together; it is the same navigation of the person's.
+      navigations.length = 0;
+      await browser.session.send("Page.navigate", { url: `${server.url}/renames-itself.html`, transitionType: "link" });
+      await browser.session.send("Page.navigate", { url: `${server.url}/codegen-sign-in.html#top`, transitionType: "typed" });
+      await until("the typed navigation with a fragment", () => navigations.length > 0, 60_000);
+      expect(navigations).toEqual([{ kind: "go_to", url: `${server.url}/codegen-sign-in.html#top` }]);
     } finally {
       await browser.close();
     }

@@ -170,7 +170,8 @@ async function attach(browser: LaunchedBrowser, connection: Connection, options:
   let started = false;
   session.on("Page.frameNavigated", (p) => {
     if (p.frame.parentId !== undefined || !started) return;
-    const url = p.frame.url;
+    // The browser reports the document's URL and its fragment apart; its history keeps them together.
+    const url = p.frame.url + (p.frame.urlFragment ?? "");
     void browserStarted(session, url).then(
       (nav) => {
         if (nav === "unknown") options.onUnknownNavigation?.(url, UNKNOWN_NAVIGATION);
