@@ -216,6 +216,12 @@ describe("openCodegen", () => {
       await browser.session.send("Page.navigate", { url: `${server.url}/codegen-sign-in.html#top`, transitionType: "typed" });
       await until("the typed navigation with a fragment", () => navigations.length > 0, 60_000);
       expect(navigations).toEqual([{ kind: "go_to", url: `${server.url}/codegen-sign-in.html#top` }]);
+      // A typed address that does not load shows an error page, which the browser reports by the URL
+      // that failed; it is still the person's Go to (the replay fails there too).
+      navigations.length = 0;
+      await browser.session.send("Page.navigate", { url: "http://127.0.0.1:9/nothing-here", transitionType: "typed" });
+      await until("the typed navigation that failed", () => navigations.length > 0, 60_000);
+      expect(navigations).toEqual([{ kind: "go_to", url: "http://127.0.0.1:9/nothing-here" }]);
     } finally {
       await browser.close();
     }

@@ -171,7 +171,8 @@ async function attach(browser: LaunchedBrowser, connection: Connection, options:
   session.on("Page.frameNavigated", (p) => {
     if (p.frame.parentId !== undefined || !started) return;
     // The browser reports the document's URL and its fragment apart; its history keeps them together.
-    const url = p.frame.url + (p.frame.urlFragment ?? "");
+    // An error page is reported by the URL that failed to load, which is what its history entry holds.
+    const url = p.frame.unreachableUrl ?? p.frame.url + (p.frame.urlFragment ?? "");
     void browserStarted(session, url).then(
       (nav) => {
         if (nav === "unknown") options.onUnknownNavigation?.(url, UNKNOWN_NAVIGATION);
