@@ -13,34 +13,37 @@ export type { DomNode } from "./injected/debug-page.ts";
 const CONSOLE_LINES = 500;
 const ANCHORS = 400;
 
-/** Console messages and uncaught errors of one page, timestamped from when the flow began. */
-export class ConsoleLog {
+/** A page's console lines, timestamped from when the flow began; the newest CONSOLE_LINES are kept. Each protocol's log feeds it. */
+export class ConsoleLines {
   readonly #lines: string[] = [];
   readonly #origin = Date.now();
-
-  /** Starts listening; returns what stops it. */
-  listen(session: Session): () => void {
-    const offs = [
-      session.on("Runtime.consoleAPICalled", (p: Protocol.Runtime.ConsoleAPICalledEvent) => this.#push(`console.${p.type}`, p.args.map(remoteText).join(" "))),
-      session.on("Runtime.exceptionThrown", (p: Protocol.Runtime.ExceptionThrownEvent) => {
-        const d = p.exceptionDetails;
-        this.#push("uncaught", d.exception?.description ?? d.text);
-      }),
-      session.on("Log.entryAdded", (p: Protocol.Log.EntryAddedEvent) =>
-        this.#push(`${p.entry.source}.${p.entry.level}`, `${p.entry.text}${p.entry.url ? ` (${p.entry.url})` : ""}`),
-      ),
-    ];
-    return () => offs.forEach((off) => off());
-  }
 
   get lines(): readonly string[] {
     return this.#lines;
   }
 
-  #push(kind: string, text: string): void {
+  protected push(kind: string, text: string): void {
     const at = ((Date.now() - this.#origin) / 1000).toFixed(3);
     this.#lines.push(`[+${at}s] ${kind}: ${text}`);
     if (this.#lines.length > CONSOLE_LINES) this.#lines.splice(0, this.#lines.length - CONSOLE_LINES);
+  }
+}
+
+/** Console messages and uncaught errors of one page (DevTools' Runtime and Log events). */
+export class ConsoleLog extends ConsoleLines {
+  /** Starts listening; returns what stops it. */
+  listen(session: Session): () => void {
+    const offs = [
+      session.on("Runtime.consoleAPICalled", (p: Protocol.Runtime.ConsoleAPICalledEvent) => this.push(`console.${p.type}`, p.args.map(remoteText).join(" "))),
+      session.on("Runtime.exceptionThrown", (p: Protocol.Runtime.ExceptionThrownEvent) => {
+        const d = p.exceptionDetails;
+        this.push("uncaught", d.exception?.description ?? d.text);
+      }),
+      session.on("Log.entryAdded", (p: Protocol.Log.EntryAddedEvent) =>
+        this.push(`${p.entry.source}.${p.entry.level}`, `${p.entry.text}${p.entry.url ? ` (${p.entry.url})` : ""}`),
+      ),
+    ];
+    return () => offs.forEach((off) => off());
   }
 }
 

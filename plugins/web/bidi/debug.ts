@@ -2,43 +2,28 @@
 // (read by the same page script, password values removed and secrets redacted), the visible names
 // a step could target, and the console since the flow began (WebDriver BiDi's `log.entryAdded`).
 import { FlowproofError, type DebugSnapshot } from "../../../src/plugins/api.ts";
-import { serializeDom } from "../debug.ts";
+import { ConsoleLines, serializeDom } from "../debug.ts";
 import type { DebugPage } from "../injected/debug-page.ts";
 import type { BidiConnection } from "./connection.ts";
 import type { BidiPage } from "./page.ts";
 
-/** The most console lines kept per flow: the newest win. */
-const CONSOLE_LINES = 500;
 const ANCHORS = 400;
 
 /** Console messages and uncaught errors of one tab, timestamped from when the flow began. */
-export class FirefoxConsoleLog {
-  readonly #lines: string[] = [];
-  readonly #origin = Date.now();
-
+export class FirefoxConsoleLog extends ConsoleLines {
   /** Starts listening to the tab's log entries; answers what stops it. */
   async listen(connection: BidiConnection, context: string): Promise<() => void> {
     const off = connection.on("log.entryAdded", (p) => {
       const source = p["source"] as { context?: string } | undefined;
       if (source?.context !== context) return;
       const text = typeof p["text"] === "string" ? p["text"] : "";
-      this.#push(
+      this.push(
         p["type"] === "console" ? `console.${String(p["method"] ?? p["level"])}` : p["type"] === "javascript" ? "uncaught" : `log.${String(p["level"])}`,
         text,
       );
     });
     await connection.send("session.subscribe", { events: ["log.entryAdded"], contexts: [context] });
     return off;
-  }
-
-  get lines(): readonly string[] {
-    return this.#lines;
-  }
-
-  #push(kind: string, text: string): void {
-    const at = ((Date.now() - this.#origin) / 1000).toFixed(3);
-    this.#lines.push(`[+${at}s] ${kind}: ${text}`);
-    if (this.#lines.length > CONSOLE_LINES) this.#lines.splice(0, this.#lines.length - CONSOLE_LINES);
   }
 }
 
