@@ -33,36 +33,36 @@ function twoGlyphs(): Frame {
   return { width, height, rgba };
 }
 
+/**
+ * An OCR whose first pass reads only the right-hand word, surely, and whose second reading of the
+ * caption (scaled 3×, at 24,24 in the column) reads the left-hand word well, the right-hand one
+ * badly, and `more`.
+ */
+function secondLook(more: readonly OcrWord[]) {
+  return {
+    async recognize(_image: GreyImage, layout?: OcrLayout): Promise<OcrWord[]> {
+      if (layout !== "lines") return [{ text: "Hello,", confidence: 89, box: { x: 32, y: 8, width: 16, height: 24 } }];
+      return [
+        { text: "Greet", confidence: 96, box: { x: 36, y: 36, width: 24, height: 36 } },
+        { text: "Hallo", confidence: 10, box: { x: 72, y: 36, width: 24, height: 36 } },
+        ...more,
+      ];
+    },
+  };
+}
+
 describe("readScene", () => {
   test("keeps the second reading's words where the first pass read nothing, when it keeps the first pass's surer words", async () => {
     // The first pass reads only the right-hand word, surely; the caption's second reading (scaled
     // 3×, at 24,24 in the column) reads the left-hand word well and the right-hand one badly.
-    const ocr = {
-      async recognize(_image: GreyImage, layout?: OcrLayout): Promise<OcrWord[]> {
-        if (layout !== "lines") return [{ text: "Hello,", confidence: 89, box: { x: 32, y: 8, width: 16, height: 24 } }];
-        return [
-          { text: "Greet", confidence: 96, box: { x: 36, y: 36, width: 24, height: 36 } },
-          { text: "Hallo", confidence: 10, box: { x: 72, y: 36, width: 24, height: 36 } },
-        ];
-      },
-    };
-    const scene = await readScene(ocr, twoGlyphs());
+    const scene = await readScene(secondLook([]), twoGlyphs());
     expect(scene.lines.flatMap((l) => l.words.map((w) => w.text))).toEqual(["Greet", "Hello,"]);
   });
 
   test("adds no word of the second reading that maps outside the caption it was read from", async () => {
     // "Stray" sits in the caption's row of the column but far right of the caption's copy: back in
     // the window it would be a line where nothing is drawn.
-    const ocr = {
-      async recognize(_image: GreyImage, layout?: OcrLayout): Promise<OcrWord[]> {
-        if (layout !== "lines") return [{ text: "Hello,", confidence: 89, box: { x: 32, y: 8, width: 16, height: 24 } }];
-        return [
-          { text: "Greet", confidence: 96, box: { x: 36, y: 36, width: 24, height: 36 } },
-          { text: "Hallo", confidence: 10, box: { x: 72, y: 36, width: 24, height: 36 } },
-          { text: "Stray", confidence: 96, box: { x: 300, y: 36, width: 24, height: 36 } },
-        ];
-      },
-    };
+    const ocr = secondLook([{ text: "Stray", confidence: 96, box: { x: 300, y: 36, width: 24, height: 36 } }]);
     const scene = await readScene(ocr, twoGlyphs());
     expect(scene.lines.flatMap((l) => l.words.map((w) => w.text))).toEqual(["Greet", "Hello,"]);
   });
