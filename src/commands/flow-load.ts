@@ -1,7 +1,7 @@
 // Reading a flow file: the file itself, the suite.yaml that governs it, and the flow loaded and
 // validated with the project's app kinds and assertion kinds — every problem of the file together.
 import { readFileSync, existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { loadFlowText, type Flow, type FlowSuiteDefaults, type LoadOptions } from "../spec/flow.ts";
 import { loadSuiteText, type SuiteConfig } from "../spec/suite.ts";
 import { SpecError, diagnostic } from "../diagnostics/diagnostic.ts";
@@ -10,7 +10,9 @@ import type { LoadedPlugins } from "../plugins/loader.ts";
 import { planSteps } from "../engine/plan.ts";
 import { DEFAULT_STEP_TIMEOUT_MS } from "../engine/compile.ts";
 import { displayPath } from "./paths.ts";
-import { filePaths } from "../plugins/file-paths.ts";
+import { findSuiteFile } from "../plugins/file-paths.ts";
+
+export { findSuiteFile };
 import { assertionKinds, surfaceCatalog, type RunContext } from "./project-plugins.ts";
 
 export function readFlowFile(spec: string): { path: string; text: string } {
@@ -34,20 +36,6 @@ export function flowLoadOptions(view: PluginView, plainStepsAreRules: boolean, s
   const structuredKinds = new Map<string, StructuredKind>([...view.assertions].map(([k, a]) => [k, a as StructuredKind]));
   // An adapter's `platforms` are checked at load against the platform this process runs on.
   return { plainStepsAreRules, catalog: view.catalog, structuredKinds, ...(suite ? { suite } : {}), platform: process.platform };
-}
-
-/** The nearest `suite.yaml` at or above `start` (a directory), or undefined; a confined run looks no higher than its root. */
-export function findSuiteFile(start: string): string | undefined {
-  let dir = resolve(start);
-  const paths = filePaths();
-  for (;;) {
-    if (!paths.allows(dir)) return undefined;
-    const candidate = join(dir, "suite.yaml");
-    if (existsSync(candidate)) return candidate;
-    const up = dirname(dir);
-    if (up === dir) return undefined;
-    dir = up;
-  }
 }
 
 /**

@@ -1,26 +1,20 @@
 // The bridge to the bundled plugins' early starts (plugins/web/prestart.ts): what a command line
 // starts before it loads the rest of flowproof, from the flow file and its suite.yaml read as text.
 // Loaded first by the CLI: it imports nothing heavier than the web plugin's launcher.
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { findSuiteFile } from "./file-paths.ts";
 import { dropEarlyBrowser, earlyRequestOf, hasEarlyBrowser, keepEarlyBrowserFor, prestartBrowser, type EarlyRequest } from "../../plugins/web/prestart.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** The nearest suite.yaml at or above `dir`, as text (the one that would govern the flow). */
+/** The nearest suite.yaml at or above `dir` (the one that would govern the flow), as text. */
 function suiteTextAbove(dir: string): string | undefined {
-  for (let at = resolve(dir); ; ) {
-    const candidate = join(at, "suite.yaml");
-    if (existsSync(candidate)) {
-      try {
-        return readFileSync(candidate, "utf8");
-      } catch {
-        return undefined;
-      }
-    }
-    const up = dirname(at);
-    if (up === at) return undefined;
-    at = up;
+  const file = findSuiteFile(dir);
+  try {
+    return file === undefined ? undefined : readFileSync(file, "utf8");
+  } catch {
+    return undefined;
   }
 }
 

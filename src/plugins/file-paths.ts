@@ -152,3 +152,17 @@ export function confinedTo<T>(roots: string | readonly string[] | undefined, wor
 export function withoutSuiteCommands<T>(refused: CommandsRefused, work: () => Promise<T>): Promise<T> {
   return scope.run(new FilePaths(filePaths().roots, refused), work);
 }
+
+/** The nearest `suite.yaml` at or above `start` (a directory), or undefined; a confined run looks no higher than its root. */
+export function findSuiteFile(start: string): string | undefined {
+  let dir = resolve(start);
+  const paths = filePaths();
+  for (;;) {
+    if (!paths.allows(dir)) return undefined;
+    const candidate = join(dir, "suite.yaml");
+    if (existsSync(candidate)) return candidate;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
