@@ -75,6 +75,29 @@ describe("VisionDriver actions", () => {
     expect(await driver.fill(t("Token", { role: "field" }), "x")).toMatchObject({ ok: false, failed: "editable", retryable: true });
   }, 30_000);
 
+  test("a secret typed into a masked field is done once the field's pixels changed and held still, not after the whole bound", async () => {
+    // The Amount field (140,102 264×28) shows dots after typing: pixels change, the text never shows.
+    const dotted: Frame = { ...FORM, rgba: FORM.rgba.slice() };
+    for (let x = 150; x < 200; x += 8) for (let y = 112; y < 118; y++) dotted.rgba.fill(0, (y * FORM.width + x) * 4, (y * FORM.width + x) * 4 + 12);
+    const screen = new FakeScreen(FORM, "Payments - Fixture");
+    let slept = 0;
+    const driver = new VisionDriver({
+      screen,
+      window: screen.window,
+      ocr,
+      geometry: { x: 0, y: 0, width: 700, height: 480 },
+      pinned: true,
+      sleep: async (ms) => {
+        slept += ms;
+      },
+    });
+    screen.onInput = (input) => {
+      if (input.kind === "type") screen.show(dotted);
+    };
+    expect(await driver.fill(t("Amount", { role: "field" }), "s3cret-Pw", { secret: true })).toMatchObject({ ok: true });
+    expect(slept).toBeLessThan(1_000);
+  }, 30_000);
+
   test("input the screen refuses fails the step with its reason; nothing is sent", async () => {
     const { screen, driver } = open();
     screen.refuse = { ok: false, failed: "receives-pointer", detail: 'window 0x2 "Other" is in front of the window at 77,271' };

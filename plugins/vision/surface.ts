@@ -281,7 +281,8 @@ export class VisionSurface implements DesktopSurface {
   /**
    * Clicks into the field the label names, selects its line (End, Shift+Home) and types `text`;
    * done once the field shows the text (OCR, allowing its misreadings), or, for a field that shows
-   * something else (a masked field), once the field's pixels changed.
+   * something else (a masked field), once the field's pixels changed: for a secret as soon as they
+   * changed and held still, for any other text after TYPE_SETTLE_MS.
    */
   async fill(found: Found, text: string, secret: boolean): Promise<Attempt> {
     const placed = this.#placed.get(found.el);
@@ -305,11 +306,17 @@ export class VisionSurface implements DesktopSurface {
     const typed = await this.#type(text, secret);
     if (!typed.ok) return typed;
     if (text === "") return done("text_anchor");
+    let last: string | undefined;
     for (let waited = 0; ; waited += SETTLE_PAUSE_MS) {
       const view = await this.reader.look();
       if (showsFuzzy(textInside(view.scene, box), text)) return done("text_anchor");
+      const now = regionHash(view.frame, box);
+      // A secret usually goes into a masked field, which never shows it: once the field's pixels
+      // changed and then held still from one look to the next, the keystrokes have landed.
+      if (secret && now !== before && now === last) return done("text_anchor");
+      last = now;
       if (waited >= TYPE_SETTLE_MS) {
-        if (regionHash(view.frame, box) !== before) return done("text_anchor");
+        if (now !== before) return done("text_anchor");
         // Retryable: a fill selects the field's line before typing, so typing again is safe.
         return fail("editable", `the field of ${JSON.stringify(label)} did not change within ${TYPE_SETTLE_MS} ms of typing into it`);
       }
