@@ -16,30 +16,48 @@ import { launchFirefox } from "../../plugins/web/bidi/launch.ts";
 import { BidiPage } from "../../plugins/web/bidi/page.ts";
 import type { LaunchedBrowser } from "../../plugins/web/launch.ts";
 
-/** One Firefox for a test file: its BiDi connection, fresh pages (a user context each), and how to stop it. */
+/** A Firefox for a test file: its BiDi connection, fresh pages (a user context each), and how to let go of it. */
 export interface FirefoxBed {
   readonly browser: LaunchedBrowser;
   readonly connection: BidiConnection;
   /** A new tab in a user context of its own, with `events` subscribed for it. */
   page(events?: readonly string[]): Promise<BidiPage>;
+  /** Closes this bed's pages and their user contexts; the browser stays for the next file. */
   close(): Promise<void>;
 }
 
+let shared: Promise<{ browser: LaunchedBrowser; connection: BidiConnection }> | undefined;
+
+/**
+ * The Firefox of this test process: one `bun test` runs its files one after another, so they take
+ * turns on one browser (a start costs ~1.5 s of two cores) instead of starting one each. Each
+ * file's pages live in user contexts of their own and go with `close()`; a browser that died is
+ * started again. The browser stops with the process (the launch's exit hook, its parent-death signal).
+ */
 export async function startFirefox(): Promise<FirefoxBed> {
-  const browser = await launchFirefox(requireFirefox());
-  const connection = await BidiConnection.connect(browser.wsUrl);
+  const running = await shared?.catch(() => undefined);
+  if (!running || running.browser.exitReason !== undefined || running.connection.closed) {
+    if (running) await running.browser.close().catch(() => undefined);
+    shared = (async () => {
+      const browser = await launchFirefox(requireFirefox());
+      return { browser, connection: await BidiConnection.connect(browser.wsUrl) };
+    })();
+  }
+  const { browser, connection } = await shared!;
+  const userContexts: string[] = [];
   return {
     browser,
     connection,
     async page(events = []) {
       const { userContext } = await connection.send<{ userContext: string }>("browser.createUserContext", {});
+      userContexts.push(userContext);
       const { context } = await connection.send<{ context: string }>("browsingContext.create", { type: "tab", userContext });
       if (events.length > 0) await connection.send("session.subscribe", { events, contexts: [context] });
       return new BidiPage(connection, context);
     },
     async close() {
-      await connection.close().catch(() => undefined);
-      await browser.close();
+      // Removing a user context closes its tabs (a dialog left open included).
+      for (const userContext of userContexts.splice(0)) await connection.send("browser.removeUserContext", { userContext }).catch(() => undefined);
     },
   };
 }

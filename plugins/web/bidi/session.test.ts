@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, test } from "bun:test";
 import { FlowproofError } from "../../../src/plugins/api.ts";
 import { requireFirefox } from "../../../test/support/firefox.ts";
@@ -40,6 +41,17 @@ describe("the run's Firefox", () => {
   test("flows share one Firefox, each in its own user context; closing the session stops it", async () => {
     requireFirefox();
     const ctx = { baseDir: ".", log: () => undefined };
+    // Firefox processes of this test process started before (another file's browser) are not the session's.
+    const firefoxPids = () => Bun.spawnSync(["pgrep", "-f", "flowproof-firefox-"]).stdout.toString().trim().split("\n").filter(Boolean).map(Number);
+    // Matched by process group: a browser started before may start more processes meanwhile.
+    const group = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ")[2];
+      } catch {
+        return undefined;
+      }
+    };
+    const others = new Set(firefoxPids().map(group));
     const a = await session.launch({}, ctx);
     const b = await session.launch({}, ctx);
     await a.navigate("data:text/html,<p>a</p>", 10_000);
@@ -47,7 +59,8 @@ describe("the run's Firefox", () => {
     expect((await a.check([], { kind: "text_contains", text: "a" })).pass).toBe(true);
     expect((await b.check([], { kind: "text_contains", text: "b" })).pass).toBe(true);
     expect(a.appInfo?.()).toEqual({ engine: "firefox" });
-    const pids = Bun.spawnSync(["pgrep", "-f", "flowproof-firefox-"]).stdout.toString().trim().split("\n").filter(Boolean).map(Number);
+    const pids = firefoxPids().filter((pid) => !others.has(group(pid)));
+    expect(pids.length).toBeGreaterThan(0);
     await a.close();
     await b.close();
     await session.close();
