@@ -26,7 +26,7 @@ afterAll(async () => {
   await ocr?.terminate();
 });
 
-function open(frame: Frame = FORM): { screen: FakeScreen; driver: VisionDriver } {
+function open(frame: Frame = FORM, sleep: (ms: number) => Promise<void> = async () => undefined): { screen: FakeScreen; driver: VisionDriver } {
   const screen = new FakeScreen(frame, "Payments - Fixture");
   const driver = new VisionDriver({
     screen,
@@ -34,7 +34,7 @@ function open(frame: Frame = FORM): { screen: FakeScreen; driver: VisionDriver }
     ocr,
     geometry: { x: 0, y: 0, width: 700, height: 480 },
     pinned: true,
-    sleep: async () => undefined,
+    sleep,
   });
   return { screen, driver };
 }
@@ -79,17 +79,9 @@ describe("VisionDriver actions", () => {
     // The Amount field (140,102 264×28) shows dots after typing: pixels change, the text never shows.
     const dotted: Frame = { ...FORM, rgba: FORM.rgba.slice() };
     for (let x = 150; x < 200; x += 8) for (let y = 112; y < 118; y++) dotted.rgba.fill(0, (y * FORM.width + x) * 4, (y * FORM.width + x) * 4 + 12);
-    const screen = new FakeScreen(FORM, "Payments - Fixture");
     let slept = 0;
-    const driver = new VisionDriver({
-      screen,
-      window: screen.window,
-      ocr,
-      geometry: { x: 0, y: 0, width: 700, height: 480 },
-      pinned: true,
-      sleep: async (ms) => {
-        slept += ms;
-      },
+    const { screen, driver } = open(FORM, async (ms) => {
+      slept += ms;
     });
     screen.onInput = (input) => {
       if (input.kind === "type") screen.show(dotted);
