@@ -27,14 +27,21 @@ export interface FirefoxBed {
 }
 
 let shared: Promise<{ browser: LaunchedBrowser; connection: BidiConnection }> | undefined;
+/** Beds not closed yet; once none is open for IDLE_STOP_MS the browser stops (it idles at ~5 % of a core). */
+let open = 0;
+let idleStop: ReturnType<typeof setTimeout> | undefined;
+const IDLE_STOP_MS = 3_000;
 
 /**
  * The Firefox of this test process: one `bun test` runs its files one after another, so they take
  * turns on one browser (a start costs ~1.5 s of two cores) instead of starting one each. Each
  * file's pages live in user contexts of their own and go with `close()`; a browser that died is
- * started again. The browser stops with the process (the launch's exit hook, its parent-death signal).
+ * started again. The browser stops once no file has held it for IDLE_STOP_MS, and at the latest
+ * with the process (the launch's exit hook, its parent-death signal).
  */
 export async function startFirefox(): Promise<FirefoxBed> {
+  clearTimeout(idleStop);
+  open++;
   const running = await shared?.catch(() => undefined);
   if (!running || running.browser.exitReason !== undefined || running.connection.closed) {
     if (running) await running.browser.close().catch(() => undefined);
@@ -45,6 +52,7 @@ export async function startFirefox(): Promise<FirefoxBed> {
   }
   const { browser, connection } = await shared!;
   const userContexts: string[] = [];
+  let closed = false;
   return {
     browser,
     connection,
@@ -58,6 +66,16 @@ export async function startFirefox(): Promise<FirefoxBed> {
     async close() {
       // Removing a user context closes its tabs (a dialog left open included).
       for (const userContext of userContexts.splice(0)) await connection.send("browser.removeUserContext", { userContext }).catch(() => undefined);
+      if (closed) return;
+      closed = true;
+      if (--open > 0) return;
+      const stopping = shared;
+      idleStop = setTimeout(() => {
+        if (shared !== stopping) return;
+        shared = undefined;
+        void stopping?.then(({ browser, connection }) => connection.close().then(() => browser.close())).catch(() => undefined);
+      }, IDLE_STOP_MS);
+      idleStop.unref?.();
     },
   };
 }

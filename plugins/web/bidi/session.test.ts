@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, test } from "bun:test";
 import { FlowproofError } from "../../../src/plugins/api.ts";
 import { requireFirefox } from "../../../test/support/firefox.ts";
-import { isAlive } from "../../../test/support/processes.ts";
+import { descendants, isAlive } from "../../../test/support/processes.ts";
 import { FirefoxSession, firefoxRefusals } from "./session.ts";
 
 describe("what Firefox refuses, before the first step", () => {
@@ -41,8 +41,16 @@ describe("the run's Firefox", () => {
   test("flows share one Firefox, each in its own user context; closing the session stops it", async () => {
     requireFirefox();
     const ctx = { baseDir: ".", log: () => undefined };
-    // Firefox processes of this test process started before (another file's browser) are not the session's.
-    const firefoxPids = () => Bun.spawnSync(["pgrep", "-f", "flowproof-firefox-"]).stdout.toString().trim().split("\n").filter(Boolean).map(Number);
+    // The Firefox processes this test process started (other test processes run browsers too);
+    // those of a browser it started before (another file's) are not the session's.
+    const firefoxPids = () =>
+      descendants(process.pid).filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("flowproof-firefox-");
+        } catch {
+          return false;
+        }
+      });
     // Matched by process group: a browser started before may start more processes meanwhile.
     const group = (pid: number) => {
       try {
