@@ -67,7 +67,7 @@ export interface ElementBackend {
   /** What the windows show as one text (`page shows`), in place of the kit's `pageText` (the title and every control's texts). */
   shownText?(main: SurfaceWindow, groups: readonly WindowElements[]): string;
   /** The scene inventory, in place of the kit's `sceneOf`. */
-  scene?(main: SurfaceWindow, groups: readonly WindowElements[]): SceneInventory;
+  scene?(main: SurfaceWindow, groups: readonly WindowElements[]): SceneInventory | Promise<SceneInventory>;
   /** The debug snapshot, in place of the kit's `windowSnapshot` (e.g. OCR confidences, the field each label names). */
   snapshot?(groups: readonly WindowElements[], redact: (text: string) => string): DebugSnapshot;
 }

@@ -204,6 +204,16 @@ describe("VisionDriver reads", () => {
     expect(shownSecret).toMatchObject({ ok: true, rects: [{ x: 140 }, { x: 25 }] });
   }, 30_000);
 
+  test("the scene a model grounds on is read once the window held still, not from a picture caught while it changed", async () => {
+    const { screen, driver } = open();
+    // The first capture catches the form before a repaint lands; every later one shows the result.
+    let captures = 0;
+    screen.capture = async () => (++captures === 1 ? FORM : SAVED);
+    const scene = await driver.scene();
+    expect(scene.text).toContain("Saved");
+    expect(captures).toBeGreaterThanOrEqual(3);
+  }, 30_000);
+
   test("the trace header's facts, the environment, a closed window", async () => {
     const { screen, driver } = open();
     expect(driver.appInfo()).toEqual({

@@ -126,7 +126,7 @@ export class VisionSurface implements DesktopSurface {
       return "typed" in t ? secretRects(view, this.#secretFields, [...this.#secrets]) : secretRects(view, [], t.shown);
     },
     shownText: () => this.#view?.scene.text ?? "",
-    scene: (main) => sceneInventory(this.#view!, main.title, [...this.#secrets], this.#secretFields),
+    scene: async (main) => sceneInventory(await this.#stillView(), main.title, [...this.#secrets], this.#secretFields),
     snapshot: (_groups, redact) => (this.#view ? visionSnapshot(this.#view, this.window.title, redact) : { dom: "", console: [], anchors: [] }),
   };
 
@@ -322,6 +322,23 @@ export class VisionSurface implements DesktopSurface {
       }
       await this.#sleep(SETTLE_PAUSE_MS);
     }
+  }
+
+  /**
+   * The view once the window's pixels held still from one look to the next (bounded by
+   * POINTER_SETTLE_MAX_MS): what a model grounds on is never a picture caught while it changed
+   * (a repaint half-way, a remote desktop's update still arriving). A still window costs one capture.
+   */
+  async #stillView(): Promise<View> {
+    let view = this.#view ?? (await this.reader.look());
+    for (let waited = 0; waited < POINTER_SETTLE_MAX_MS; waited += SETTLE_PAUSE_MS) {
+      await this.#sleep(SETTLE_PAUSE_MS);
+      const next = await this.reader.look();
+      if (next.hash === view.hash) break;
+      view = next;
+    }
+    this.#view = view;
+    return view;
   }
 
   /** Waits (bounded) until the window's pixels held still for POINTER_SETTLE_MS. */
