@@ -95,6 +95,36 @@ async function waitFor(stream: ReadableStream<Uint8Array>, pattern: RegExp, time
 }
 
 /** Whether a window titled `title` is mapped on `display` (read with the vision surface's own X11 screen). */
+/**
+ * Whether the viewer's window on `viewDisplay` shows what the form's window on `appDisplay` shows
+ * (the remote desktop 1:1): at most 0.5 % of the pixels differ by more than 48 in a channel, which
+ * allows the remote-desktop encoding's rounding and a caret blink, not a stale region.
+ */
+async function viewerShowsForm(appDisplay: string, viewDisplay: string): Promise<boolean> {
+  const app = openX11Screen(appDisplay);
+  const view = openX11Screen(viewDisplay);
+  try {
+    const form = (await app.windows()).find((w) => w.title === FORM_TITLE);
+    const viewer = (await view.windows()).find((w) => w.title === VIEWER_TITLE);
+    if (!form || !viewer) return false;
+    const [a, b] = [await app.capture(form), await view.capture(viewer)];
+    const width = Math.min(a.width, b.width);
+    const height = Math.min(a.height, b.height);
+    let differ = 0;
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const i = (y * a.width + x) * 4;
+        const j = (y * b.width + x) * 4;
+        if (Math.abs(a.rgba[i]! - b.rgba[j]!) > 48 || Math.abs(a.rgba[i + 1]! - b.rgba[j + 1]!) > 48 || Math.abs(a.rgba[i + 2]! - b.rgba[j + 2]!) > 48)
+          differ++;
+      }
+    return differ <= width * height * 0.005;
+  } finally {
+    await app.close();
+    await view.close();
+  }
+}
+
 async function hasWindow(display: string, title: string): Promise<boolean> {
   const screen = openX11Screen(display);
   try {
@@ -327,7 +357,15 @@ export async function startVisionBed(variant: FormVariant = "normal"): Promise<V
       appDisplay,
       viewDisplay,
       pids: () => running.map((p) => p.proc.pid),
-      startForm,
+      // A restarted form is ready once the viewer shows it: under load the remote desktop's
+      // updates lag, and a region of the old form (an invoice paid) would still be on screen.
+      async startForm(v) {
+        await startForm(v);
+        await until(() => viewerShowsForm(appDisplay, viewDisplay), BED_START_MS, "the viewer did not come to show the restarted form", {
+          watched: running.find((p) => p.name === "form")!,
+          seen: () => windowTitles(viewDisplay),
+        });
+      },
       async cover(title, rect, options = {}) {
         const script = join(home, `cover-${running.length}.tcl`);
         const grab = options.grab ? "update\ngrab set -global .\n" : "";
