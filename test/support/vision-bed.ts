@@ -333,6 +333,12 @@ export async function startVisionBed(variant: FormVariant = "normal"): Promise<V
         "-ReconnectOnError=0",
         "-AlertOnFatalError=0",
         "-RemoteResize=0",
+        // Lossless full colour always: with its defaults the viewer picks JPEG and fewer colours
+        // when it judges the link slow (as on a loaded machine), and a lossy frame reads differently.
+        "-AutoSelect=0",
+        "-FullColor=1",
+        "-PreferredEncoding=Tight",
+        "-NoJPEG=1",
         "-AcceptClipboard=0",
         "-SendClipboard=0",
         "-SendPrimary=0",

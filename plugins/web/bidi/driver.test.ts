@@ -65,7 +65,8 @@ test("closing removes the page's user context without first asking the page to s
       bidiTap.onCall = undefined;
     }
   }
-  expect(calls).toEqual(["browser.removeUserContext"]);
+  // The downloads subscription's release may go out beside it (not awaited); nothing goes to the page.
+  expect(calls.filter((c) => c !== "session.unsubscribe")).toEqual(["browser.removeUserContext"]);
 }, 60_000);
 
 const id = (i: string): Selector[] => [{ tier: "native_id", provenance: "rules", payload: { id: i } }];
