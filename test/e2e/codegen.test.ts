@@ -168,8 +168,14 @@ describe("flowproof codegen (headed, real input)", () => {
       // there is read from the page; the step must then follow.
       const at = async (): Promise<string> =>
         String((await s.client.Runtime.evaluate({ expression: "location.pathname", returnByValue: true }).catch(() => undefined))?.result.value ?? "");
+      // The page's document loses focus once the address bar has it: typing waits for that, so a
+      // first key that landed in the page cannot turn the address into a search.
+      const pageFocused = async (): Promise<boolean> =>
+        (await s.client.Runtime.evaluate({ expression: "document.hasFocus()", returnByValue: true }).catch(() => undefined))?.result.value !== false;
       for (let attempt = 0; attempt < 3 && (await at()) !== "/codegen-people.html"; attempt++) {
         xdo("key", "ctrl+l");
+        const focusBy = Date.now() + 3_000;
+        while ((await pageFocused()) && Date.now() < focusBy) await Bun.sleep(50);
         xdo("type", "--delay", "30", `${server.url}/codegen-people.html`);
         xdo("key", "Return");
         const until = Date.now() + 10_000;
