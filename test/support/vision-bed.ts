@@ -94,19 +94,21 @@ async function waitFor(stream: ReadableStream<Uint8Array>, pattern: RegExp, time
   }
 }
 
-/** Whether a window titled `title` is mapped on `display` (read with the vision surface's own X11 screen). */
+/** Pixels (a share) that may differ between the form and the viewer's picture of it: a caret blink. */
+const VIEWER_DIFF_ALLOWED = 0.005;
+
 /**
- * Whether the viewer's window on `viewDisplay` shows what the form's window on `appDisplay` shows
- * (the remote desktop 1:1): at most 0.5 % of the pixels differ by more than 48 in a channel, which
- * allows the remote-desktop encoding's rounding and a caret blink, not a stale region.
+ * The share of the pixels of the form's window on `appDisplay` that the viewer's window on
+ * `viewDisplay` (the remote desktop 1:1) shows differently, by more than 48 in a channel;
+ * undefined while either window is missing.
  */
-async function viewerShowsForm(appDisplay: string, viewDisplay: string): Promise<boolean> {
+async function viewerDifference(appDisplay: string, viewDisplay: string): Promise<number | undefined> {
   const app = openX11Screen(appDisplay);
   const view = openX11Screen(viewDisplay);
   try {
     const form = (await app.windows()).find((w) => w.title === FORM_TITLE);
     const viewer = (await view.windows()).find((w) => w.title === VIEWER_TITLE);
-    if (!form || !viewer) return false;
+    if (!form || !viewer) return undefined;
     const [a, b] = [await app.capture(form), await view.capture(viewer)];
     const width = Math.min(a.width, b.width);
     const height = Math.min(a.height, b.height);
@@ -118,13 +120,14 @@ async function viewerShowsForm(appDisplay: string, viewDisplay: string): Promise
         if (Math.abs(a.rgba[i]! - b.rgba[j]!) > 48 || Math.abs(a.rgba[i + 1]! - b.rgba[j + 1]!) > 48 || Math.abs(a.rgba[i + 2]! - b.rgba[j + 2]!) > 48)
           differ++;
       }
-    return differ <= width * height * 0.005;
+    return differ / (width * height);
   } finally {
     await app.close();
     await view.close();
   }
 }
 
+/** Whether a window titled `title` is mapped on `display` (read with the vision surface's own X11 screen). */
 async function hasWindow(display: string, title: string): Promise<boolean> {
   const screen = openX11Screen(display);
   try {
@@ -364,12 +367,18 @@ export async function startVisionBed(variant: FormVariant = "normal"): Promise<V
       viewDisplay,
       pids: () => running.map((p) => p.proc.pid),
       // A restarted form is ready once the viewer shows it: under load the remote desktop's
-      // updates lag, and a region of the old form (an invoice paid) would still be on screen.
+      // updates lag behind the app's display.
       async startForm(v) {
         await startForm(v);
-        await until(() => viewerShowsForm(appDisplay, viewDisplay), BED_START_MS, "the viewer did not come to show the restarted form", {
+        let seen = "no picture of both windows";
+        const shows = async (): Promise<boolean> => {
+          const share = await viewerDifference(appDisplay, viewDisplay);
+          if (share !== undefined) seen = `${(share * 100).toFixed(1)} % of the pixels differed last`;
+          return share !== undefined && share <= VIEWER_DIFF_ALLOWED;
+        };
+        await until(shows, BED_START_MS, "the viewer did not come to show the restarted form", {
           watched: running.find((p) => p.name === "form")!,
-          seen: () => windowTitles(viewDisplay),
+          seen: async () => `${seen}; windows ${await windowTitles(viewDisplay)}`,
         });
       },
       async cover(title, rect, options = {}) {
