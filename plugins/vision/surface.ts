@@ -22,6 +22,8 @@ const CAPABILITIES: ReadonlySet<Capability> = new Set<Capability>(["pointer", "k
 /** After typing, how long the field may take to show the text (through a remote-desktop viewer too). */
 const TYPE_SETTLE_MS = 3_000;
 const SETTLE_PAUSE_MS = 50;
+/** How long a masked field a secret was typed into must hold still before the fill is done. */
+const SECRET_SETTLE_MS = 500;
 /**
  * After pointer input, how long the window must hold still (and the most that is waited for it):
  * a remote-desktop link may deliver a click after keystrokes sent just behind it (x11vnc defers
@@ -281,8 +283,8 @@ export class VisionSurface implements DesktopSurface {
   /**
    * Clicks into the field the label names, selects its line (End, Shift+Home) and types `text`;
    * done once the field shows the text (OCR, allowing its misreadings), or, for a field that shows
-   * something else (a masked field), once the field's pixels changed: for a secret as soon as they
-   * changed and held still, for any other text after TYPE_SETTLE_MS.
+   * something else (a masked field), once the field's pixels changed: for a secret once they
+   * changed and held still for SECRET_SETTLE_MS, for any other text after TYPE_SETTLE_MS.
    */
   async fill(found: Found, text: string, secret: boolean): Promise<Attempt> {
     const placed = this.#placed.get(found.el);
@@ -307,14 +309,17 @@ export class VisionSurface implements DesktopSurface {
     if (!typed.ok) return typed;
     if (text === "") return done("text_anchor");
     let last: string | undefined;
+    let stillSince = 0;
     for (let waited = 0; ; waited += SETTLE_PAUSE_MS) {
       const view = await this.reader.look();
       if (showsFuzzy(textInside(view.scene, box), text)) return done("text_anchor");
       const now = regionHash(view.frame, box);
-      // A secret usually goes into a masked field, which never shows it: once the field's pixels
-      // changed and then held still from one look to the next, the keystrokes have landed.
-      if (secret && now !== before && now === last) return done("text_anchor");
+      if (now !== last) stillSince = waited;
       last = now;
+      // A secret usually goes into a masked field, which never shows it: once the field's pixels
+      // changed and then held still for SECRET_SETTLE_MS (keystrokes a remote desktop forwards
+      // arrive in bursts), the keystrokes have landed.
+      if (secret && now !== before && waited - stillSince >= SECRET_SETTLE_MS) return done("text_anchor");
       if (waited >= TYPE_SETTLE_MS) {
         if (now !== before) return done("text_anchor");
         // Retryable: a fill selects the field's line before typing, so typing again is safe.
