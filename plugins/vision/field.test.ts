@@ -51,6 +51,32 @@ describe("findField on the form's pixels", () => {
     if (!answer.ok) expect(answer.detail).toBe(`no input box starts within ${MAX_RIGHT_GAP} px right of the label or ${MAX_BELOW_GAP} px below it`);
   });
 
+  test("a button whose caption OCR did not read is still no field: its ink is centred", () => {
+    const unread = texts.filter((t) => t !== LINES["Pay"]);
+    expect(findField(FORM, LINES["Invoice 1001"]!, unread).ok).toBe(false);
+  });
+
+  test("a field with text in it is still a field when OCR did not read the text; the same text centred is a button's caption", () => {
+    const label = { x: 20, y: 40, width: 50, height: 14 };
+    const field = { x: 100, y: 33, width: 220, height: 28 };
+    // A word's strokes: 2 px bars 12 px tall, 5 px apart.
+    const word = (x: number) => Array.from({ length: 12 }, (_, i) => ({ rect: { x: x + 5 * i, y: 41, width: 2, height: 12 }, border: 0x202020 }));
+    const frame = canvas([{ rect: field, border: 0x808080, fill: 0xffffff }, ...word(110)]);
+    expect(findField(frame, label, [label])).toEqual({ ok: true, side: "right", box: field });
+    const button = canvas([{ rect: field, border: 0x808080, fill: 0xffffff }, ...word(180)]);
+    expect(findField(button, label, [label]).ok).toBe(false);
+  });
+
+  test("a window lying over the middle of a field is no caption: the field is still found", () => {
+    const label = { x: 20, y: 40, width: 50, height: 14 };
+    const field = { x: 100, y: 33, width: 220, height: 28 };
+    const covered = canvas([
+      { rect: field, border: 0x808080, fill: 0xffffff },
+      { rect: { x: 180, y: 20, width: 80, height: 50 }, border: 0x000000, fill: 0x3060a0 },
+    ]);
+    expect(findField(covered, label, [label])).toMatchObject({ ok: true, side: "right", box: { x: 100 } });
+  });
+
   test("reads the background a label is drawn on", () => {
     expect(backgroundAround(FORM, LINES["Payee"]!)).toBe(0xe8e8e8);
   });

@@ -94,11 +94,56 @@ function boxFromTopEdge(frame: Frame, bg: number, x: number, y: number): Rect {
 }
 
 /**
+ * The horizontal extent of the ink inside `box`: pixels that differ from their own row's commonest
+ * colour (so a face shaded top to bottom is no ink), looked for CORNER_BAND pixels in from the
+ * left and right edges and a quarter of the height (at most 4 px) in from the top and bottom, clear
+ * of a rounded corner, a border or a focus ring. Null unless the ink looks like a line of text:
+ * plain rows above and below it, and no more than 60 % of its own extent inked.
+ */
+function inkSpan(frame: Frame, box: Rect): { left: number; right: number } | null {
+  const insetY = Math.min(4, Math.floor(box.height / 4));
+  const x0 = box.x + CORNER_BAND;
+  const x1 = box.x + box.width - 1 - CORNER_BAND;
+  let left = Number.POSITIVE_INFINITY;
+  let right = Number.NEGATIVE_INFINITY;
+  let inked = 0;
+  let top = Number.POSITIVE_INFINITY;
+  let bottom = Number.NEGATIVE_INFINITY;
+  const y0 = box.y + insetY;
+  const y1 = box.y + box.height - 1 - insetY;
+  for (let y = y0; y <= y1; y++) {
+    const counts = new Map<number, number>();
+    for (let x = x0; x <= x1; x++) {
+      const c = pixelAt(frame, x, y);
+      if (c >= 0) counts.set(c, (counts.get(c) ?? 0) + 1);
+    }
+    let face = -1;
+    let n = 0;
+    for (const [c, k] of counts) if (k > n) [face, n] = [c, k];
+    if (face < 0) continue;
+    for (let x = x0; x <= x1; x++) {
+      const c = pixelAt(frame, x, y);
+      if (c < 0 || !colourDiffers(c, face, BACKGROUND_TOLERANCE)) continue;
+      inked += 1;
+      left = Math.min(left, x);
+      right = Math.max(right, x);
+      top = Math.min(top, y);
+      bottom = Math.max(bottom, y);
+    }
+  }
+  // A stray pixel or two (dithering, a lossy picture) is not a caption, and neither is ink that
+  // fills the inside from top to bottom or fills most of its own extent (a window over the box).
+  if (inked < 3 || top <= y0 || bottom >= y1) return null;
+  return inked <= 0.6 * (right - left + 1) * (bottom - top + 1) ? { left, right: right + 1 } : null;
+}
+
+/**
  * The field `label` names. Right: along the label's middle row, the first non-background pixel
  * within MAX_RIGHT_GAP starts the field, unless it belongs to other text (`texts`: every OCR'd
  * line's box). Below: down the column a few pixels inside the label's left edge, the first
  * non-background pixel within MAX_BELOW_GAP starts it, on the same condition. Either way the box
- * must be field-shaped (see `fieldShaped`) and must not hold a centred caption (a button's).
+ * must be field-shaped (see `fieldShaped`) and must not hold a centred caption (a button's),
+ * whether OCR read the caption or only its ink is there.
  */
 export function findField(frame: Frame, label: Rect, texts: readonly Rect[]): FieldAnswer {
   const bg = backgroundAround(frame, label);
@@ -107,11 +152,14 @@ export function findField(frame: Frame, label: Rect, texts: readonly Rect[]): Fi
   const isText = (x: number, y: number) => others.some((t) => inside(t, x, y));
   const accept = (box: Rect): boolean => {
     if (!fieldShaped(box, label.height)) return false;
-    // A button's caption is centred in its box; a field's text starts at its left edge.
+    // A button's caption is centred in its box; a field's text starts at its left edge. The caption
+    // is the OCR'd text inside the box, or else its ink: OCR can miss a small or faint caption.
     const caption = others.filter((t) => inside(box, t.x + t.width / 2, t.y + t.height / 2));
-    if (caption.length === 0) return true;
-    const left = Math.min(...caption.map((t) => t.x)) - box.x;
-    const right = box.x + box.width - Math.max(...caption.map((t) => t.x + t.width));
+    const ink =
+      caption.length > 0 ? { left: Math.min(...caption.map((t) => t.x)), right: Math.max(...caption.map((t) => t.x + t.width)) } : inkSpan(frame, box);
+    if (ink === null) return true;
+    const left = ink.left - box.x;
+    const right = box.x + box.width - ink.right;
     return left <= Math.max(16, 1.5 * label.height) || Math.abs(left - right) > Math.max(8, 0.2 * box.width);
   };
   const midY = Math.round(label.y + label.height / 2);
