@@ -65,6 +65,16 @@ describe("PageDialogs", () => {
     expect(dialogs.outcome()).toEqual({ opened: false });
   });
 
+  test("a leave prompt says nothing of the page's: the browser's own words are left out, declared or not", () => {
+    const dialogs = new PageDialogs();
+    dialogs.arm({ disposition: "accept" });
+    expect(dialogs.opened("beforeunload", "This page is asking you to confirm that you want to leave")).toEqual({ answer: { accept: true } });
+    expect(dialogs.outcome()).toEqual({ opened: true, type: "beforeunload", message: "" });
+    dialogs.arm(undefined);
+    dialogs.opened("beforeunload", "Leave site? Changes you made may not be saved.");
+    expect(dialogs.takeUnexpected()).toBe("beforeunload");
+  });
+
   test("an undeclared dialog is dismissed; the twentieth in a burst is a storm, with no answer", () => {
     const dialogs = new PageDialogs();
     expect(dialogs.opened("confirm", "Delete?")).toEqual({ answer: { accept: false } });

@@ -78,14 +78,17 @@ export class PageDialogs {
    * as declared (never accepted on the author's behalf); any other would block the page forever, so
    * it is dismissed and kept to fail the step.
    */
-  opened(type: string, message: string): DialogVerdict {
+  opened(type: string, shown: string): DialogVerdict {
+    // A leave prompt's words are the browser's own (no browser shows a page's text there), and
+    // differ by browser: the page said nothing.
+    const message = type === "beforeunload" ? "" : shown;
     const storm = this.#storm.count(type, message);
     if (storm !== undefined) return { storm };
     if (this.#plan && !this.#seen) {
       this.#seen = { type, message };
       return { answer: dialogAnswer(this.#plan, type, message) };
     }
-    this.#unexpected = `${type}: ${message}`;
+    this.#unexpected = message === "" ? type : `${type}: ${message}`;
     return { answer: { accept: false } };
   }
 

@@ -105,3 +105,11 @@ export async function callPage<T>(session: Session, method: ApiMethod, arg: unkn
   }
   return { transient: "the page script could not be installed" };
 }
+
+/** A hover whose target is not under the pointer once it got there: the same words on every engine. */
+export function notHovered(at: { readonly x: number; readonly y: number }): Attempt<never> {
+  return fail(
+    "receives-pointer",
+    `the pointer moved onto it at (${Math.round(at.x)}, ${Math.round(at.y)}) but it is not hovered (it moved away or something covers it)`,
+  );
+}

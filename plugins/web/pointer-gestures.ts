@@ -4,7 +4,7 @@
 import type { Attempt, PointerOptions, Selector } from "../../src/plugins/api.ts";
 import type { Session } from "./cdp/connection.ts";
 import type { ProbeAnswer, ValueAnswer } from "./injected/protocol.ts";
-import { fail, ok, toRungs, type Transient } from "./page-calls.ts";
+import { fail, notHovered, ok, toRungs, type Transient } from "./page-calls.ts";
 import { dragAndDrop, type Point } from "./pointer.ts";
 
 /** What a gesture needs of the page: its session, the target probe, a trusted click, one page-script read, a frame, a dialog that opened. */
@@ -33,11 +33,7 @@ export async function hoverOver(page: GesturePage, ladder: readonly Selector[]):
   const state = await page.read("hovered", { ladder: toRungs(ladder), x: probe.value.x, y: probe.value.y });
   if ("transient" in state) return fail("attached", state.transient);
   if (!state.ok) return fail(state.failed, state.detail);
-  if (state.value !== "true")
-    return fail(
-      "receives-pointer",
-      `the pointer moved onto it at (${Math.round(probe.value.x)}, ${Math.round(probe.value.y)}) but it is not hovered (it moved away or something covers it)`,
-    );
+  if (state.value !== "true") return notHovered(probe.value);
   return ok(undefined, probe.tier);
 }
 

@@ -1,5 +1,7 @@
 // The Firefox driver's own members; the grammar's cases run in firefox.conformance.test.ts.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { startFirefox, type FirefoxBed } from "../../../test/support/firefox.ts";
 import { CAPABILITIES } from "../driver.ts";
 import type { Selector } from "../../../src/plugins/api.ts";
@@ -84,6 +86,60 @@ document.getElementById("pointer").addEventListener("mousedown", () => (held = t
 document.addEventListener("mouseup", (e) => { if (held && zone.contains(document.elementFromPoint(e.clientX, e.clientY))) out.textContent = "dropped pointer"; held = false; });
 document.getElementById("go").addEventListener("click", () => (out.textContent += " clicked"));
 </script>`;
+
+test("a hover target that jumps away whenever the pointer enters it is never hovered, wherever it is found next (as in Chromium)", async () => {
+  const driver = await FirefoxDriver.open(bed.connection, {}, { engine: "firefox" }, async () => undefined);
+  try {
+    const page = readFileSync(join(import.meta.dir, "../../../test/fixtures/pages/hover-moves.html"), "utf8");
+    expect((await driver.navigate(`data:text/html,${encodeURIComponent(page)}`, 10_000)).ok).toBe(true);
+    // Each attempt finds the button where it is now and moves onto it; it jumps away every time.
+    const attempts = [];
+    for (let i = 0; i < 3; i++) attempts.push(await driver.hover(id("shy")));
+    expect(attempts.map((a) => [a.ok, a.ok ? undefined : a.failed])).toEqual([
+      [false, "receives-pointer"],
+      [false, "receives-pointer"],
+      [false, "receives-pointer"],
+    ]);
+  } finally {
+    await driver.close();
+  }
+}, 60_000);
+
+test("a leave prompt a click raises is dismissed and fails the click, though Firefox announces it after the click's round trip", async () => {
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (r) =>
+      new Response(
+        new URL(r.url).pathname === "/away"
+          ? "<p>away</p>"
+          : `<label><input type="checkbox" id="guard"> Unsaved changes</label><a id="leave" href="/away">Leave</a>
+<script>addEventListener("beforeunload", (e) => { if (document.getElementById("guard").checked) e.preventDefault(); });</script>`,
+        { headers: { "content-type": "text/html" } },
+      ),
+  });
+  const driver = await FirefoxDriver.open(bed.connection, {}, { engine: "firefox" }, async () => undefined);
+  try {
+    expect((await driver.navigate(`http://127.0.0.1:${server.port}/`, 10_000)).ok).toBe(true);
+    expect((await driver.click(id("leave"), { button: "left", clickCount: 1 })).ok).toBe(true);
+    expect(await driver.check([], { kind: "url", op: "contains", value: "/away" })).toMatchObject({ pass: true });
+    expect((await driver.navigate(`http://127.0.0.1:${server.port}/`, 10_000)).ok).toBe(true);
+    expect((await driver.setChecked(id("guard"), true)).ok).toBe(true);
+    // As in a run: the click's effects are observed, so its round trip after input is their first reading.
+    const watch = await driver.observeEffect(id("leave"));
+    expect(await driver.click(id("leave"), { button: "left", clickCount: 1 })).toEqual({
+      ok: false,
+      failed: "dialog",
+      detail: "an unexpected dialog opened: beforeunload",
+      retryable: false,
+    });
+    await watch?.stop();
+    expect(await driver.check([], { kind: "url", op: "contains", value: "/away" })).toMatchObject({ pass: false });
+  } finally {
+    await driver.close();
+    server.stop(true);
+  }
+}, 60_000);
 
 test("a native HTML5 drag is refused naming Firefox instead of dropping nothing; the page still takes input, and a pointer-driven drag drops", async () => {
   const driver = await FirefoxDriver.open(bed.connection, {}, { engine: "firefox" }, async () => undefined);

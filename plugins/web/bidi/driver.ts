@@ -21,7 +21,7 @@ import type {
 import { FlowproofError, type DebugSnapshot } from "../../../src/plugins/api.ts";
 import { FirefoxConsoleLog, firefoxDebugSnapshot } from "./debug.ts";
 import type { SelectAnswer, ValueAnswer } from "../injected/protocol.ts";
-import { fail, ok, toRungs, type ApiMethod, type Transient } from "../page-calls.ts";
+import { fail, notHovered, ok, toRungs, type ApiMethod, type Transient } from "../page-calls.ts";
 import { PageDriver, type CookieExpectation } from "../page-driver.ts";
 import type { Point } from "../pointer.ts";
 import { selectOptions } from "../select-moves.ts";
@@ -239,7 +239,7 @@ export class FirefoxDriver extends PageDriver<BidiNavigation, BidiDialogs> imple
     const state = await this.call<ValueAnswer>("hovered", { ladder: toRungs(ladder), x: probe.value.x, y: probe.value.y });
     if ("transient" in state) return fail("attached", state.transient);
     if (!state.ok) return fail(state.failed, state.detail);
-    if (state.value !== "true") return fail("receives-pointer", "the pointer moved onto it but it is not hovered (it moved away or something covers it)");
+    if (state.value !== "true") return notHovered(probe.value);
     return ok(undefined, probe.tier);
   }
 

@@ -95,9 +95,17 @@ export function dragActions(a: Point, b: Point): PointerAction[] {
   ];
 }
 
+/** A one-pixel move where the pointer stands (none before its first move, or when it is already at `to`). */
+export function stir(from: { x: number; y: number } | undefined, to: { x: number; y: number }): PointerAction[] {
+  if (!from || (from.x === to.x && from.y === to.y)) return [];
+  return [{ type: "pointerMove", x: from.x > 0 ? from.x - 1 : from.x + 1, y: from.y, duration: 0 }];
+}
+
 export class BidiInput {
   readonly #connection: BidiConnection;
   readonly #context: string;
+  /** Where the last pointer action left the pointer (whole viewport pixels), once one was sent. */
+  #pointerAt: { x: number; y: number } | undefined;
 
   constructor(connection: BidiConnection, context: string) {
     this.#connection = connection;
@@ -109,6 +117,8 @@ export class BidiInput {
   }
 
   pointer(actions: readonly PointerAction[]): Promise<void> {
+    const last = actions.findLast((a) => a.type === "pointerMove");
+    if (last) this.#pointerAt = { x: last.x, y: last.y };
     return this.#perform([{ type: "pointer", id: "flowproof-mouse", parameters: { pointerType: "mouse" }, actions }]);
   }
 
@@ -120,8 +130,15 @@ export class BidiInput {
     return this.pointer(clickActions(p, options));
   }
 
+  /**
+   * Moves the pointer onto `p`. Firefox does not notice content moving away from under a pointer
+   * that stands still (no mouseleave, `:hover` kept), so an element that jumped away on hover
+   * would not see the pointer enter it again; Chromium and a person's Firefox re-test what is under
+   * the pointer after layout. So the pointer first stirs by one pixel where it stands, which
+   * settles what it is over now, and then moves.
+   */
   move(p: Point): Promise<void> {
-    return this.pointer([{ type: "pointerMove", ...at(p), duration: 0 }]);
+    return this.pointer([...stir(this.#pointerAt, at(p)), { type: "pointerMove", ...at(p), duration: 0 }]);
   }
 
   drag(a: Point, b: Point): Promise<void> {

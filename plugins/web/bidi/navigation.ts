@@ -18,7 +18,23 @@ export const NAVIGATION_EVENTS = [
   "browsingContext.load",
   "browsingContext.fragmentNavigated",
   "browsingContext.navigationFailed",
+  // A window a script closes is asked to unload first; its end answers that (see afterInput).
+  "browsingContext.contextDestroyed",
 ];
+
+/** The channel (script.message) a document reports through that it was asked to unload. */
+export const UNLOAD_CHANNEL = "flowproof-unload";
+/**
+ * Every document reports its `beforeunload` event (capture phase, before the page's own handlers).
+ * Firefox fires it in the page, then opens the page's leave prompt in the parent, so the round trip
+ * after an action can come back before the prompt is announced: the report says one is on its way.
+ */
+export const UNLOAD_PRELOAD = {
+  functionDeclaration: `(report) => { window.addEventListener("beforeunload", () => report(""), true); }`,
+  arguments: [{ type: "channel", value: { channel: UNLOAD_CHANNEL, ownership: "none" } }],
+};
+/** How long an action waits, after its page was asked to unload, for the leave prompt or the navigation to be announced. */
+const UNLOAD_ANSWER_MS = 2_000;
 
 /** `p`'s value, or undefined once `ms` passed first. */
 export const withinMs = <T>(p: Promise<T>, ms: number): Promise<T | undefined> => {
@@ -36,6 +52,9 @@ export class BidiNavigation {
   #boundMs = NAVIGATION_SETTLE_MS;
   /** Every URL the main frame navigated to, for the effects of an action (see effects.ts). */
   readonly #listeners = new Set<(url: string) => void>();
+  /** The page reported `beforeunload` and neither its leave prompt nor a navigation was announced since. */
+  #unloadAsked = false;
+  #unloadAnswered: Array<() => void> = [];
 
   /** The round trip after input (see afterInput). */
   readonly #ping: () => Promise<unknown>;
@@ -50,7 +69,19 @@ export class BidiNavigation {
   /** Follows the page's top-level navigations; returns the unsubscribers. */
   listen(): Array<() => void> {
     const mine = (p: Record<string, unknown>) => p["context"] === this.#page.context;
+    const answered = (p: Record<string, unknown>) => {
+      if (!mine(p)) return;
+      this.#unloadAsked = false;
+      for (const w of this.#unloadAnswered.splice(0)) w();
+    };
     return [
+      this.#connection.on("script.message", (p) => {
+        const source = p["source"] as { context?: string } | undefined;
+        if (p["channel"] === UNLOAD_CHANNEL && source?.context === this.#page.context) this.#unloadAsked = true;
+      }),
+      ...["browsingContext.userPromptOpened", "browsingContext.navigationStarted", "browsingContext.navigationFailed", "browsingContext.contextDestroyed"].map(
+        (e) => this.#connection.on(e, answered),
+      ),
       this.#connection.on("browsingContext.navigationStarted", (p) => {
         if (!mine(p)) return;
         this.#loading = true;
@@ -88,6 +119,8 @@ export class BidiNavigation {
   loaded(): void {
     this.#loading = false;
     this.#pendingUrl = undefined;
+    // The document that was asked to unload is gone (Firefox asks only after announcing a navigation it started itself).
+    this.#unloadAsked = false;
     for (const w of this.#waiters.splice(0)) w();
   }
 
@@ -207,6 +240,10 @@ export class BidiNavigation {
       this.#ping().catch(() => undefined),
       this.#boundMs,
     );
+    // The page was asked to unload: its leave prompt (answered, and reported, by the dialogs) or the
+    // navigation comes next, announced soon after.
+    if (this.#unloadAsked) await withinMs(new Promise<void>((resolve) => this.#unloadAnswered.push(resolve)), UNLOAD_ANSWER_MS);
+    this.#unloadAsked = false;
     await this.settle();
   }
 }

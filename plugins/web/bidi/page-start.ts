@@ -8,7 +8,7 @@ import { initScripts, viewportOf } from "../page-setup.ts";
 import { TASK_ORIGINS_SCRIPT } from "../task-origins.ts";
 import { DOWNLOAD_EVENTS } from "./downloads.ts";
 import { BACKGROUND_BINDING_PRELOAD, EFFECT_EVENTS } from "./effects.ts";
-import { NAVIGATION_EVENTS } from "./navigation.ts";
+import { NAVIGATION_EVENTS, UNLOAD_PRELOAD } from "./navigation.ts";
 import { SCREEN_CHANGES_SCRIPT, SCREEN_EVENTS } from "./screen-changes.ts";
 import type { BidiPage } from "./page.ts";
 
@@ -37,6 +37,7 @@ export async function startFirefoxPage(page: BidiPage, userContext: string, conf
       c.send("script.addPreloadScript", { functionDeclaration: preloadOf(source), userContexts: [userContext] }),
     ),
     c.send("script.addPreloadScript", { ...BACKGROUND_BINDING_PRELOAD, userContexts: [userContext] }),
+    c.send("script.addPreloadScript", { ...UNLOAD_PRELOAD, userContexts: [userContext] }),
     c
       .send("browsingContext.setViewport", {
         context: page.context,
