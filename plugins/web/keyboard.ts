@@ -85,21 +85,19 @@ const KEY_BATCH = 8;
 /** One piece of typing: key presses, or text inserted at once as a paste would (an `input` event, no key events). */
 export type TypingPiece = { readonly keys: readonly Stroke[] } | { readonly insert: string };
 
+/** A piece of typing by its characters: pressed as keys, or inserted at once. */
+export type TypingSplit = { readonly keys: string } | { readonly insert: string };
+
 /**
- * How `text` is typed: up to KEYED_TEXT_MAX characters key by key; a longer one its first and last
- * KEYED_ENDS characters as keys and the middle inserted in INSERT_CHUNK-character pieces, a newline
- * in the middle still pressed as Enter. So typing costs a few round trips per thousand characters,
- * and what listens to keys still sees the text start and end being typed.
+ * How `text` is typed, on every engine: up to KEYED_TEXT_MAX characters key by key; a longer one
+ * its first and last KEYED_ENDS characters as keys and the middle inserted in INSERT_CHUNK-character
+ * pieces, a newline in the middle still pressed as Enter. So typing costs a few round trips per
+ * thousand characters, and what listens to keys still sees the text start and end being typed.
  */
-export function typingPlan(text: string): TypingPiece[] {
+export function typingSplit(text: string): TypingSplit[] {
   const chars = [...text];
-  const keyed = (part: readonly string[]): TypingPiece[] => {
-    const out: TypingPiece[] = [];
-    for (let i = 0; i < part.length; i += KEY_BATCH) out.push({ keys: textStrokes(part.slice(i, i + KEY_BATCH).join("")) });
-    return out;
-  };
-  if (chars.length <= KEYED_TEXT_MAX) return keyed(chars);
-  const middle: TypingPiece[] = [];
+  if (chars.length <= KEYED_TEXT_MAX) return [{ keys: text }];
+  const middle: TypingSplit[] = [];
   let run: string[] = [];
   const flush = () => {
     for (let i = 0; i < run.length; i += INSERT_CHUNK) middle.push({ insert: run.slice(i, i + INSERT_CHUNK).join("") });
@@ -111,10 +109,21 @@ export function typingPlan(text: string): TypingPiece[] {
       continue;
     }
     flush();
-    middle.push({ keys: textStrokes(ch) });
+    middle.push({ keys: ch });
   }
   flush();
-  return [...keyed(chars.slice(0, KEYED_ENDS)), ...middle, ...keyed(chars.slice(chars.length - KEYED_ENDS))];
+  return [{ keys: chars.slice(0, KEYED_ENDS).join("") }, ...middle, { keys: chars.slice(chars.length - KEYED_ENDS).join("") }];
+}
+
+/** The typing split as Chromium sends it: key presses in KEY_BATCH pieces, insertions as they are. */
+export function typingPlan(text: string): TypingPiece[] {
+  return typingSplit(text).flatMap((piece): TypingPiece[] => {
+    if ("insert" in piece) return [piece];
+    const chars = [...piece.keys];
+    const out: TypingPiece[] = [];
+    for (let i = 0; i < chars.length; i += KEY_BATCH) out.push({ keys: textStrokes(chars.slice(i, i + KEY_BATCH).join("")) });
+    return out;
+  });
 }
 
 /** How long typing may take once its field has focus when the engine names no bound. */

@@ -2,6 +2,7 @@
 // viewport coordinates, and keys by their WebDriver key values. Action lists are pure; sending
 // them is one command each (the browser dispatches them in order).
 import { FlowproofError, type KeyModifier, type PointerOptions } from "../../../src/plugins/api.ts";
+import { typingSplit } from "../keyboard.ts";
 import { keyDefinition, modifierMask, MODIFIER_BITS, type PhysicalModifier } from "../keys.ts";
 import { dragPath, type Point } from "../pointer.ts";
 import type { BidiConnection } from "./connection.ts";
@@ -149,16 +150,29 @@ export class BidiInput {
     return this.keys(chordActions(key, modifiers));
   }
 
-  /** Types `text` key by key, in batches so that a bound can be checked between them; answers how many characters went in. */
-  async type(text: string, timeoutMs: number): Promise<{ done: boolean; typed: number }> {
+  /**
+   * Types `text` by its typing split (keyboard.ts, as on Chromium): keys in batches, so that a bound
+   * can be checked between them, and a long text's middle through `insert` (typed as keys when it
+   * answers that nothing took the text). Answers how many characters went in.
+   */
+  async type(text: string, timeoutMs: number, insert?: (text: string) => Promise<boolean>): Promise<{ done: boolean; typed: number }> {
     const deadline = performance.now() + timeoutMs;
-    const chars = [...text];
     let typed = 0;
-    for (let i = 0; i < chars.length; i += 64) {
-      if (performance.now() > deadline) return { done: false, typed };
-      const piece = chars.slice(i, i + 64).join("");
-      await this.keys(textActions(piece));
-      typed += [...piece].length;
+    for (const piece of typingSplit(text)) {
+      if ("insert" in piece && insert) {
+        if (performance.now() > deadline) return { done: false, typed };
+        if (await insert(piece.insert)) {
+          typed += [...piece.insert].length;
+          continue;
+        }
+      }
+      const chars = [...("insert" in piece ? piece.insert : piece.keys)];
+      for (let i = 0; i < chars.length; i += 64) {
+        if (performance.now() > deadline) return { done: false, typed };
+        const keys = chars.slice(i, i + 64).join("");
+        await this.keys(textActions(keys));
+        typed += [...keys].length;
+      }
     }
     return { done: true, typed };
   }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Selector } from "../../../src/plugins/api.ts";
 import { startFirefox, type FirefoxBed } from "../../../test/support/firefox.ts";
 import type { ProbeAnswer } from "../injected/protocol.ts";
+import { KEYED_ENDS } from "../keyboard.ts";
 import { fail, ok, toRungs } from "../page-calls.ts";
 import { TypedSecrets } from "../typed-secrets.ts";
 import { bidiTap, type BidiTappedCall } from "./connection.ts";
@@ -84,4 +85,23 @@ test("typing with nothing focused fails at once, saying what to write", async ()
   const r = await typeIntoFirefoxFocus(textPage(page, new TypedSecrets()), "x", {});
   expect(r).toMatchObject({ ok: false, failed: "editable", retryable: false });
   expect(r.ok ? "" : r.detail).toContain("nothing has keyboard focus");
+}, 60_000);
+
+test("a long text is typed as on Chromium: its first and last characters as keys, its middle inserted as a paste, newlines pressed", async () => {
+  const page = await bed.page();
+  await bed.connection.send("browsingContext.navigate", {
+    context: page.context,
+    url: `data:text/html,<label>Body <textarea id=body></textarea></label><script>
+window.keys = 0; window.inserts = 0;
+document.getElementById("body").addEventListener("keydown", () => window.keys++);
+document.getElementById("body").addEventListener("input", (e) => { if (e.inputType === "insertText" && e.data && e.data.length > 1) window.inserts++; });
+</script>`,
+    wait: "complete",
+  });
+  const tp = textPage(page, new TypedSecrets());
+  const text = `${"a".repeat(KEYED_ENDS)}${"middle ".repeat(500)}\n${"tail ".repeat(300)}${"z".repeat(KEYED_ENDS)}`;
+  expect((await fillFirefoxField(tp, field("Body"), text, {})).ok).toBe(true);
+  expect(await page.evaluate("document.getElementById('body').value")).toBe(text);
+  // Keys: the first and last KEYED_ENDS characters and the newline; the middle's two runs went in as insertions.
+  expect(await page.evaluate("[window.keys, window.inserts]")).toEqual([2 * KEYED_ENDS + 1, 3]);
 }, 60_000);

@@ -23,8 +23,17 @@ export interface FirefoxTextPage {
   takeDialog(): Attempt<never> | undefined;
 }
 
+/**
+ * Inserts `text` where the keyboard focus is, as a paste would (one `input` event, no key events;
+ * Chromium's `Input.insertText`), through the editing command of the focused document (a
+ * same-origin frame's when the focus is inside one). True when the text went in.
+ */
+export const insertTextExpression = (text: string): string =>
+  `(() => { let d = document; for (;;) { const a = d.activeElement; if (!a || a.tagName !== "IFRAME") break; let inner = null; try { inner = a.contentDocument; } catch {} if (!inner) break; d = inner; } return d.execCommand("insertText", false, ${JSON.stringify(text)}) === true; })()`;
+
 async function typeBounded(page: FirefoxTextPage, text: string, timeoutMs = TYPING_TIMEOUT_MS): Promise<string | undefined> {
-  const r = await page.input.type(text, timeoutMs);
+  const insert = async (piece: string) => (await page.evaluate(insertTextExpression(piece)).catch(() => false)) === true;
+  const r = await page.input.type(text, timeoutMs, insert);
   if (r.done) return undefined;
   const total = [...text].length;
   return `typing ${total} characters did not finish within ${timeoutMs} ms (${r.typed} of ${total} typed): the page took too long to take the input, so flowproof stopped typing`;
