@@ -5,7 +5,7 @@ import type { Attempt } from "../../src/plugins/api.ts";
 import type { Connection, Session } from "./cdp/connection.ts";
 import type { WebConfig } from "./config.ts";
 import { seedSession } from "./page-setup.ts";
-import { fail, noHistoryEntry, ok } from "./page-calls.ts";
+import { fail, noHistoryEntry, ok, serverError } from "./page-calls.ts";
 
 /**
  * How long an action waits for a navigation it started to reach DOMContentLoaded, until the run
@@ -18,13 +18,6 @@ const STALLED_ANSWER_MS = 2_000;
 const LOAD_GRACE_MS = 3_000;
 /** How often going back or forward looks whether the page arrived. */
 const HISTORY_POLL_MS = 25;
-const STATUS_TEXT: Readonly<Record<number, string>> = {
-  500: "Internal Server Error",
-  501: "Not Implemented",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
 
 /** Why a navigation past its bound failed: no answer, headers only, a body that stalled or redirects without end alike. */
 const DOCUMENT_NEVER_DELIVERED = "the server never delivered the whole document";
@@ -155,12 +148,7 @@ export class Navigation {
       await this.firstFrame();
       // A server error page is never the app: name the status instead of failing later steps on it.
       const status = answer.loaderId ? await this.#documentStatus() : 0;
-      if (status >= 500)
-        return fail(
-          "not-found",
-          `${url} answered HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ""}: the app under test is running but could not serve the page (its log says why)`,
-          false,
-        );
+      if (status >= 500) return serverError(url, status);
       return ok(undefined);
     } finally {
       // The localStorage seed belongs to the first document only.

@@ -113,3 +113,21 @@ export function notHovered(at: { readonly x: number; readonly y: number }): Atte
     `the pointer moved onto it at (${Math.round(at.x)}, ${Math.round(at.y)}) but it is not hovered (it moved away or something covers it)`,
   );
 }
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+/** A page the server answered with an error status (500 and up): never the app, so named at navigation, in every engine's words alike. */
+export function serverError(url: string, status: number): Attempt<never> {
+  const text = STATUS_TEXT[status];
+  return fail(
+    "not-found",
+    `${url} answered HTTP ${status}${text ? ` ${text}` : ""}: the app under test is running but could not serve the page (its log says why)`,
+    false,
+  );
+}

@@ -38,7 +38,10 @@ test("opens a page; a server error and an unreachable address fail for good, nam
   expect(await page.evaluate("document.title")).toBe("A");
   const boom = await nav.navigate(`${server.url}/boom.html`, 10_000);
   expect(boom).toMatchObject({ ok: false, failed: "not-found", retryable: false });
-  expect(boom.ok ? "" : boom.detail).toContain("HTTP 503");
+  // In Chromium's words.
+  expect(boom.ok ? "" : boom.detail).toBe(
+    `${server.url}/boom.html answered HTTP 503 Service Unavailable: the app under test is running but could not serve the page (its log says why)`,
+  );
   const gone = await nav.navigate("http://127.0.0.1:9/nothing", 10_000);
   expect(gone).toMatchObject({ ok: false, failed: "not-found", retryable: false });
   expect(gone.ok ? "" : gone.detail).toContain("http://127.0.0.1:9/nothing");

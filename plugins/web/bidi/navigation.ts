@@ -3,7 +3,7 @@
 // (followed from browsingContext events, waited for after the input, bounded, named when it
 // stalls), and the first rendering update of a new document.
 import type { Attempt } from "../../../src/plugins/api.ts";
-import { fail, noHistoryEntry, ok } from "../page-calls.ts";
+import { fail, noHistoryEntry, ok, serverError } from "../page-calls.ts";
 import { BidiError, type BidiConnection } from "./connection.ts";
 import type { BidiPage } from "./page.ts";
 
@@ -148,8 +148,7 @@ export class BidiNavigation {
     this.loaded();
     await this.#page.nextFrame();
     const status = await this.#page.tryEvaluate<number>(`(performance.getEntriesByType("navigation")[0] || {}).responseStatus || 0`);
-    if (typeof status === "number" && status >= 500)
-      return fail("not-found", `${url} answered HTTP ${status}: the app under test is running but could not serve the page (its log says why)`, false);
+    if (typeof status === "number" && status >= 500) return serverError(url, status);
     return ok(undefined);
   }
 
