@@ -118,8 +118,13 @@ export class BidiInput {
   }
 
   pointer(actions: readonly PointerAction[]): Promise<void> {
-    const last = actions.findLast((a) => a.type === "pointerMove");
-    if (last) this.#pointerAt = { x: last.x, y: last.y };
+    // The last move (a project's TypeScript may predate Array.prototype.findLast).
+    for (let i = actions.length - 1; i >= 0; i--) {
+      const a = actions[i]!;
+      if (a.type !== "pointerMove") continue;
+      this.#pointerAt = { x: a.x, y: a.y };
+      break;
+    }
     return this.#perform([{ type: "pointer", id: "flowproof-mouse", parameters: { pointerType: "mouse" }, actions }]);
   }
 
