@@ -87,6 +87,16 @@ describe("redact", () => {
     expect(redact(text, canary)).toBe(out);
   });
 
+  test("redacts a secret caught half typed or more (a page echoing each key), leaving less than half alone", () => {
+    const lines = [...CANARY].map((_, i) => `token typed ${CANARY.slice(0, i + 1)}`);
+    const out = lines.map((l) => redact(l, canary));
+    // The first nine characters (less than half of 20) say too little to leave out; from ten on, the reference stands in.
+    expect(out.slice(0, 9)).toEqual(lines.slice(0, 9));
+    expect(out.slice(9, 19)).toEqual(Array(10).fill("token typed ${CANARY}…"));
+    expect(out[19]).toBe("token typed ${CANARY}");
+    expect(redact(`was ${html(CANARY.slice(0, 12))} then`, canary)).toBe("was ${CANARY}… then");
+  });
+
   test("leaves an ellipsis after text that does not start a secret alone", () => {
     expect(redact("Zq… and Zq7", canary)).toBe("Zq… and Zq7");
   });

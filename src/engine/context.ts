@@ -159,6 +159,22 @@ function cutPattern(value: string): RegExp {
 }
 
 /**
+ * A secret caught half typed: any prefix of at least half the secret (and MIN_SECRET characters),
+ * in any form. A page that echoes a field as it is typed into (a console line per key, a live
+ * preview) shows every prefix of a secret typed key by key; half a secret is the same share the
+ * frames mask as a piece of one (docs/flow-format.md).
+ */
+function typedPattern(value: string): RegExp | undefined {
+  const all = [...value];
+  const least = Math.max(MIN_SECRET, Math.ceil(all.length / 2));
+  if (least >= all.length) return undefined;
+  const chars = all.slice(0, Math.min(all.length - 1, least + MAX_CUT_PREFIX)).map(charPattern);
+  let tail = "";
+  for (let i = chars.length - 1; i >= least; i--) tail = `(?:${chars[i]}${tail})?`;
+  return new RegExp(`${chars.slice(0, least).join("")}${tail}`, "gi");
+}
+
+/**
  * The base64 forms of a secret (standard and URL-safe): the whole value's encoding, and for each
  * of the three byte alignments the groups that encode only the secret's bytes, which appear in
  * the encoding of any text holding it at that alignment.
@@ -181,6 +197,7 @@ interface SecretForms {
   readonly pattern: RegExp;
   readonly base64: readonly string[];
   readonly cut: RegExp | undefined;
+  readonly typed: RegExp | undefined;
 }
 
 /** Compiled forms of recent secret values: a debug snapshot redacts every node of a page. */
@@ -191,7 +208,12 @@ function formsOf(value: string): SecretForms {
   let forms = compiled.get(value);
   if (!forms) {
     if (compiled.size >= COMPILED_MAX) compiled.clear();
-    forms = { pattern: secretPattern(value), base64: base64Forms(value), cut: value.length > MIN_SECRET ? cutPattern(value) : undefined };
+    forms = {
+      pattern: secretPattern(value),
+      base64: base64Forms(value),
+      cut: value.length > MIN_SECRET ? cutPattern(value) : undefined,
+      typed: typedPattern(value),
+    };
     compiled.set(value, forms);
   }
   return forms;
@@ -209,8 +231,8 @@ export function shortenShown(text: string, max = SHOWN_TEXT_MAX): string {
 
 /**
  * Replaces every resolved `${VAR}` value in `text` by its reference, in every form the value can
- * take in a text artifact (see `secretPattern`, `base64Forms`) and cut short by a truncation made
- * elsewhere (`cutPattern`); then shortens each page text the surface wrapped (SHOWN_TEXT_OPEN …
+ * take in a text artifact (see `secretPattern`, `base64Forms`), cut short by a truncation made
+ * elsewhere (`cutPattern`) or half typed (`typedPattern`, as `${VAR}…`); then shortens each page text the surface wrapped (SHOWN_TEXT_OPEN …
  * SHOWN_TEXT_CLOSE). The one redaction for every text that is written or printed: step details,
  * errors, debug files, logs.
  */
@@ -238,6 +260,7 @@ export function redact(text: string, secrets: ReadonlyMap<string, string>): stri
     out = out.replace(forms.pattern, () => hold(ref));
     for (const form of forms.base64) out = out.split(form).join(hold(ref));
     if (forms.cut) out = out.replace(forms.cut, () => `${hold(ref)}…`);
+    if (forms.typed) out = out.replace(forms.typed, () => `${hold(ref)}…`);
   }
   if (refs.length > 0) out = out.replace(REF_HELD, (_, i: string) => refs[i.charCodeAt(0) - REF_BASE]!);
   if (!out.includes(SHOWN_TEXT_OPEN) && !out.includes(SHOWN_TEXT_CLOSE)) return out;
