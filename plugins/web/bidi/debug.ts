@@ -16,7 +16,11 @@ export class FirefoxConsoleLog extends ConsoleLines {
     const off = connection.on("log.entryAdded", (p) => {
       const source = p["source"] as { context?: string } | undefined;
       if (source?.context !== context) return;
-      const text = typeof p["text"] === "string" ? p["text"] : "";
+      const args = p["args"];
+      // Values Chromium's lines show by their preview are written the same way; anything else (an
+      // error, a function, a node) in Firefox's own words.
+      const previewed = Array.isArray(args) && args.length > 0 && args.every((a) => PREVIEWED.has(String((a as RemoteValue)?.type)));
+      const text = previewed ? (args as unknown[]).map(bidiRemoteText).join(" ") : typeof p["text"] === "string" ? p["text"] : "";
       this.push(
         p["type"] === "console" ? `console.${String(p["method"] ?? p["level"])}` : p["type"] === "javascript" ? "uncaught" : `log.${String(p["level"])}`,
         text,
@@ -25,6 +29,53 @@ export class FirefoxConsoleLog extends ConsoleLines {
     await connection.send("session.subscribe", { events: ["log.entryAdded"], contexts: [context] });
     return off;
   }
+}
+
+/** Properties an object's preview shows, as the DevTools console shows them (Chromium's console lines). */
+const PREVIEW_PROPERTIES = 5;
+
+type RemoteValue = { readonly type?: string; readonly value?: unknown };
+
+/** The kinds of console arguments written as Chromium's console lines show them. */
+const PREVIEWED = new Set(["string", "number", "boolean", "bigint", "undefined", "null", "object", "array"]);
+
+/** One value inside an object's preview: a primitive as is, anything else by its kind. */
+function previewItem(v: RemoteValue): string {
+  switch (v.type) {
+    case "string":
+    case "number":
+    case "boolean":
+      return String(v.value);
+    case "bigint":
+      return `${String(v.value)}n`;
+    case "undefined":
+    case "null":
+      return v.type;
+    case "array":
+      return "Array";
+    default:
+      return v.type === "object" ? "Object" : String(v.type ?? "");
+  }
+}
+
+/** A console argument (a WebDriver BiDi remote value) in the words Chromium's console lines use: objects and arrays by their preview. */
+export function bidiRemoteText(arg: unknown): string {
+  const v = (arg ?? {}) as RemoteValue;
+  if (v.type === "string") return String(v.value);
+  if (v.type === "object" && Array.isArray(v.value)) {
+    const entries = v.value as Array<[unknown, RemoteValue]>;
+    const items = entries
+      .slice(0, PREVIEW_PROPERTIES)
+      .map(([k, value]) => `${typeof k === "string" ? k : previewItem(k as RemoteValue)}: ${previewItem(value)}`);
+    return `{${items.join(", ")}${entries.length > PREVIEW_PROPERTIES ? ", …" : ""}}`;
+  }
+  if (v.type === "array" && Array.isArray(v.value)) {
+    const items = (v.value as RemoteValue[]).slice(0, 100).map(previewItem);
+    return `[${items.join(", ")}${v.value.length > 100 ? ", …" : ""}]`;
+  }
+  if (v.type === "string" || v.type === "boolean" || v.type === "bigint") return previewItem(v);
+  if (v.type === "number") return typeof v.value === "number" ? JSON.stringify(v.value) : String(v.value);
+  return previewItem(v);
 }
 
 /** The page's snapshot: the same document, anchors and console lines Chromium's gives. */
