@@ -105,6 +105,29 @@ test("a hover target that jumps away whenever the pointer enters it is never hov
   }
 }, 60_000);
 
+test("a hover after the viewport shrank away from where the pointer last was is still sent (its stir would be out of bounds)", async () => {
+  const driver = await FirefoxDriver.open(bed.connection, { viewport: { width: 1200, height: 800 } }, { engine: "firefox" }, async () => undefined);
+  try {
+    const page = `data:text/html,<button id="far" style="position:absolute;left:1000px;top:600px">Far</button><div id="near" style="width:100px;height:40px">Near</div>`;
+    expect((await driver.navigate(page, 10_000)).ok).toBe(true);
+    expect((await driver.click(id("far"), { button: "left", clickCount: 1 })).ok).toBe(true);
+    expect(await driver.setViewport(320, 240)).toEqual({ ok: true, value: undefined });
+    // Answered with a verdict, not refused with "move target out of bounds".
+    const moves: unknown[] = [];
+    bidiTap.onCall = (c) => {
+      if (c.method === "input.performActions") moves.push({ failed: c.failed });
+    };
+    try {
+      expect(await driver.hover(id("near"))).toHaveProperty("ok");
+    } finally {
+      bidiTap.onCall = undefined;
+    }
+    expect(moves.at(-1)).toEqual({ failed: false });
+  } finally {
+    await driver.close();
+  }
+}, 60_000);
+
 test("a leave prompt a click raises is dismissed and fails the click, though Firefox announces it after the click's round trip", async () => {
   const server = Bun.serve({
     port: 0,

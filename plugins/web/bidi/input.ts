@@ -5,7 +5,7 @@ import { FlowproofError, type KeyModifier, type PointerOptions } from "../../../
 import { typingSplit } from "../keyboard.ts";
 import { keyDefinition, modifierMask, MODIFIER_BITS, type PhysicalModifier } from "../keys.ts";
 import { dragPath, type Point } from "../pointer.ts";
-import type { BidiConnection } from "./connection.ts";
+import { BidiError, type BidiConnection } from "./connection.ts";
 
 /** The WebDriver key values of named keys (W3C WebDriver, "Keyboard actions"). */
 const SPECIAL: Readonly<Record<string, string>> = {
@@ -141,10 +141,21 @@ export class BidiInput {
    * that stands still (no mouseleave, `:hover` kept), so an element that jumped away on hover
    * would not see the pointer enter it again; Chromium and a person's Firefox re-test what is under
    * the pointer after layout. So the pointer first stirs by one pixel where it stands, which
-   * settles what it is over now, and then moves.
+   * settles what it is over now, and then moves. Where the pointer stood may be outside the
+   * viewport now (it shrank since): Firefox refuses the whole sequence before any of it, and the
+   * pointer just moves.
    */
-  move(p: Point): Promise<void> {
-    return this.pointer([...stir(this.#pointerAt, at(p)), { type: "pointerMove", ...at(p), duration: 0 }]);
+  async move(p: Point): Promise<void> {
+    const onto: PointerAction = { type: "pointerMove", ...at(p), duration: 0 };
+    const stirred = stir(this.#pointerAt, at(p));
+    if (stirred.length > 0) {
+      try {
+        return await this.pointer([...stirred, onto]);
+      } catch (error) {
+        if (!(error instanceof BidiError) || error.error !== "move target out of bounds") throw error;
+      }
+    }
+    return this.pointer([onto]);
   }
 
   drag(a: Point, b: Point): Promise<void> {
