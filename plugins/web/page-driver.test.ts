@@ -21,6 +21,18 @@ document.getElementById("save").onclick = () => (out.textContent = "saved");
 document.getElementById("ask").onclick = () => (out.textContent = confirm("Sure?") ? "sure" : "not sure");
 </script>`;
 
+/** A web component whose popup (in its shadow root) keeps growing in; the option in it is slotted from the light DOM. */
+const GROWING = `<!doctype html><title>Growing</title><grow-popup><button id="opt">Free</button></grow-popup>
+<script>
+customElements.define("grow-popup", class extends HTMLElement {
+  connectedCallback() {
+    const root = this.attachShadow({ mode: "open" });
+    root.innerHTML = '<div part="popup"><slot></slot></div>';
+    root.querySelector("div").animate([{ transform: "scale(0.8)" }, { transform: "scale(1)" }], { duration: 60000 });
+  }
+});
+</script>`;
+
 const id = (i: string): Selector[] => [{ tier: "native_id", provenance: "rules", payload: { id: i } }];
 
 let server: TestServer;
@@ -30,6 +42,7 @@ let firefox: FirefoxBed;
 beforeAll(async () => {
   server = await startServer();
   server.setRoute("/shelf.html", () => new Response(PAGE, { headers: { "content-type": "text/html" } }));
+  server.setRoute("/growing.html", () => new Response(GROWING, { headers: { "content-type": "text/html" } }));
   chromium = await launchBrowser(requireChromium());
   connection = await Connection.connect(chromium.wsUrl);
   firefox = await startFirefox();
@@ -70,6 +83,16 @@ for (const [engine, open] of Object.entries(engines)) {
       expect((await driver.scene()).title).toBe("Shelf");
       expect(driver.downloads(false)).toEqual({ completed: [], inProgress: 0, canceled: [] });
       await driver.close();
+    }, 60_000);
+
+    test("an option slotted into a popup that is still growing in its shadow root waits: it is still moving", async () => {
+      const driver = await open();
+      try {
+        expect((await driver.navigate(`${server.url}/growing.html`, 10_000)).ok).toBe(true);
+        expect(await driver.click(id("opt"), { button: "left", clickCount: 1 })).toMatchObject({ ok: false, failed: "stable", retryable: true });
+      } finally {
+        await driver.close();
+      }
     }, 60_000);
 
     test("clicks and checks boxes with trusted input; an unknown key is refused for good", async () => {

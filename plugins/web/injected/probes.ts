@@ -8,12 +8,21 @@ import { valueOf } from "./values.ts";
 
 export const GEOMETRY = /^(transform|translate|rotate|scale|top|left|right|bottom|width|height|margin.*|inset.*|offset.*)$/;
 export const isMoving = (el: Element) => {
-  const anims = document.getAnimations ? document.getAnimations() : [];
+  // The document's own animations, and those of every shadow root `el` is shown through (a
+  // document's list leaves shadow trees out): its own root's and each composed ancestor's.
+  const roots = new Set<Document | ShadowRoot>([document]);
+  for (let n: Node | null = el; n; n = composedParent(n)) {
+    const root = n.getRootNode();
+    if (root instanceof ShadowRoot) roots.add(root);
+  }
+  const anims = [...roots].flatMap((r) => (r.getAnimations ? r.getAnimations() : []));
   for (const a of anims) {
     if (a.playState !== "running") continue;
     const effect = a.effect as KeyframeEffect | null;
     const target = effect?.target;
-    if (!target || !(target === el || target.contains(el))) continue;
+    // In the composed tree: a web component's popup animates in its shadow root while the options
+    // it shows are slotted in from the light DOM (Shoelace's sl-select).
+    if (!target || !containsComposed(target, el)) continue;
     if (a instanceof CSSTransition) {
       if (GEOMETRY.test(a.transitionProperty)) return true;
       continue;
