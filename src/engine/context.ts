@@ -152,10 +152,15 @@ const MAX_CUT_PREFIX = 256;
  * message): any prefix of three characters or more, in any form, ending in an ellipsis.
  */
 function cutPattern(value: string): RegExp {
-  const chars = [...value].slice(0, Math.min(MAX_CUT_PREFIX, value.length - 1)).map(charPattern);
+  return new RegExp(`${prefixesOf(value, MIN_SECRET, MAX_CUT_PREFIX)}(?:…|\\\\u2026|&hellip;|\\.\\.\\.)`, "gi");
+}
+
+/** Any prefix of `value` from `least` characters up to all but its last (and at most `most`), each character in any of its forms, as a pattern. */
+function prefixesOf(value: string, least: number, most: number): string {
+  const chars = [...value].slice(0, Math.min(value.length - 1, most)).map(charPattern);
   let tail = "";
-  for (let i = chars.length - 1; i >= MIN_SECRET; i--) tail = `(?:${chars[i]}${tail})?`;
-  return new RegExp(`${chars.slice(0, MIN_SECRET).join("")}${tail}(?:…|\\\\u2026|&hellip;|\\.\\.\\.)`, "gi");
+  for (let i = chars.length - 1; i >= least; i--) tail = `(?:${chars[i]}${tail})?`;
+  return `${chars.slice(0, least).join("")}${tail}`;
 }
 
 /**
@@ -165,13 +170,8 @@ function cutPattern(value: string): RegExp {
  * frames mask as a piece of one (docs/flow-format.md).
  */
 function typedPattern(value: string): RegExp | undefined {
-  const all = [...value];
-  const least = Math.max(MIN_SECRET, Math.ceil(all.length / 2));
-  if (least >= all.length) return undefined;
-  const chars = all.slice(0, Math.min(all.length - 1, least + MAX_CUT_PREFIX)).map(charPattern);
-  let tail = "";
-  for (let i = chars.length - 1; i >= least; i--) tail = `(?:${chars[i]}${tail})?`;
-  return new RegExp(`${chars.slice(0, least).join("")}${tail}`, "gi");
+  const least = Math.max(MIN_SECRET, Math.ceil([...value].length / 2));
+  return least < [...value].length ? new RegExp(prefixesOf(value, least, least + MAX_CUT_PREFIX), "gi") : undefined;
 }
 
 /**
