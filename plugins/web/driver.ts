@@ -270,6 +270,7 @@ export class WebDriver extends PageDriver<Navigation, CdpDialogs> implements App
       secrets: this.#secrets,
       assign: (ladder, value) => this.scoped("assignValue", { ladder: toRungs(ladder), value }),
       focus: (ladder, afterward) => this.probe(ladder, "type", undefined, afterward),
+      typingLost: (length) => this.typingLost(length),
       nextFrame: () => this.navigation.firstFrame(),
       takeDialog: () => this.takeDialog(),
     };

@@ -33,6 +33,23 @@ customElements.define("grow-popup", class extends HTMLElement {
 });
 </script>`;
 
+/**
+ * Fields whose page moves the focus while they are typed into: the editor gives it to a button
+ * once, after its third character (as a dialog closing gives the focus back to its opener); each
+ * box of the code passes it on to the next one (the page's own design).
+ */
+const FOCUS = `<!doctype html><title>Focus</title><button id="opener">Delete project</button>
+<div id="editor" contenteditable="true"></div>
+<input id="d1" maxlength="1"><input id="d2" maxlength="1"><input id="d3" maxlength="1">
+<script>
+let stolen = false;
+document.getElementById("editor").addEventListener("input", (e) => {
+  if (!stolen && e.target.textContent.length >= 3) { stolen = true; document.getElementById("opener").focus(); }
+});
+for (const [from, to] of [["d1", "d2"], ["d2", "d3"]])
+  document.getElementById(from).addEventListener("input", () => document.getElementById(to).focus());
+</script>`;
+
 const id = (i: string): Selector[] => [{ tier: "native_id", provenance: "rules", payload: { id: i } }];
 
 let server: TestServer;
@@ -42,6 +59,7 @@ let firefox: FirefoxBed;
 beforeAll(async () => {
   server = await startServer();
   server.setRoute("/shelf.html", () => new Response(PAGE, { headers: { "content-type": "text/html" } }));
+  server.setRoute("/focus.html", () => new Response(FOCUS, { headers: { "content-type": "text/html" } }));
   server.setRoute("/growing.html", () => new Response(GROWING, { headers: { "content-type": "text/html" } }));
   chromium = await launchBrowser(requireChromium());
   connection = await Connection.connect(chromium.wsUrl);
@@ -90,6 +108,28 @@ for (const [engine, open] of Object.entries(engines)) {
       try {
         expect((await driver.navigate(`${server.url}/growing.html`, 10_000)).ok).toBe(true);
         expect(await driver.click(id("opt"), { button: "left", clickCount: 1 })).toMatchObject({ ok: false, failed: "stable", retryable: true });
+      } finally {
+        await driver.close();
+      }
+    }, 60_000);
+
+    test("keys typed after the page took the focus away fail the attempt, and the next one types the field anew; focus a page passes on to another field is kept", async () => {
+      const driver = await open();
+      try {
+        expect((await driver.navigate(`${server.url}/focus.html`, 10_000)).ok).toBe(true);
+        expect(await driver.fill(id("editor"), "hello world")).toMatchObject({
+          ok: false,
+          failed: "editable",
+          retryable: true,
+          // (page text comes marked for the engine to quote)
+          detail: expect.stringMatching(
+            /^<div#editor> lost the keyboard focus to <button#opener> ".Delete project." while the text was typed \(it holds 3 of 11 characters\)$/,
+          ),
+        });
+        expect(await driver.fill(id("editor"), "hello world")).toMatchObject({ ok: true });
+        expect(await driver.readText(id("editor"))).toMatchObject({ ok: true, value: "hello world" });
+        expect(await driver.fill(id("d1"), "429")).toMatchObject({ ok: true });
+        expect(await driver.readText(id("d3"))).toMatchObject({ ok: true, value: "9" });
       } finally {
         await driver.close();
       }

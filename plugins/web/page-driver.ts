@@ -105,6 +105,12 @@ export abstract class PageDriver<N extends PageNavigation, D extends PageDialogs
     return probeAttempt(answer);
   }
 
+  /** Whether the focus left the field just typed into before it got all `length` characters (the page-side `typingLost`): the sentence, or undefined. */
+  protected async typingLost(length: number): Promise<string | undefined> {
+    const answer = await this.callPage<string | null>("typingLost", { length });
+    return typeof answer === "string" ? answer : undefined;
+  }
+
   /** A page-side scope method (value assignment, scroll) as one attempt. */
   protected async scoped(method: keyof ScopeMethods, arg: unknown): Promise<Attempt> {
     const blocked = await this.ready();

@@ -6,7 +6,7 @@ import type { TypedSecrets } from "./typed-secrets.ts";
 const FIELD = [{ tier: "text_anchor", provenance: "rules", payload: { text: "Name" } }] as const;
 
 /** A page where focus is `focused` (in turn, per look) and marking a secret field answers `marks`, recording what was done. */
-function page(focused: boolean[], marks = true) {
+function page(focused: boolean[], marks = true, lost: (string | undefined)[] = []) {
   const done: unknown[] = [];
   const send = async (method: string, params: { expression?: string }) => {
     if (method === "Runtime.evaluate" && params.expression === HAS_FOCUS) return { result: { value: focused.shift() ?? false } };
@@ -33,6 +33,7 @@ function page(focused: boolean[], marks = true) {
       if (afterward !== undefined) done.push(["focus", afterward]);
       return { ok: true, value: afterward === undefined ? undefined : { afterward: true }, tier: "text_anchor" };
     },
+    typingLost: async () => lost.shift(),
     nextFrame: async () => void done.push("nextFrame"),
     takeDialog: () => undefined,
   };
@@ -48,6 +49,13 @@ describe("fillField", () => {
       ["passwordChecked", "abc", true],
     ]);
     expect(p.done).toContain("Input.dispatchKeyEvent");
+  });
+
+  test("keys the field did not get because the page moved the focus fail the attempt, to be tried again", async () => {
+    const lostIt = '<input#note> lost the keyboard focus to <button> "Close" while the text was typed (it holds 1 of 3 characters)';
+    const p = page([], true, [lostIt]);
+    expect(await fillField(p.page, FIELD, "abc", {})).toEqual({ ok: false, failed: "editable", detail: lostIt, retryable: true });
+    expect(await fillField(p.page, FIELD, "abc", {})).toEqual({ ok: true, value: undefined, tier: "text_anchor" });
   });
 
   test("a secret whose field cannot be marked is not typed at all", async () => {

@@ -19,6 +19,8 @@ export interface TextPage {
   assign(ladder: readonly Selector[], value: string): Promise<Attempt>;
   /** Focuses the field for typing (the `focusForTyping` probe); `afterward` is evaluated with it once focused (its value in the answer's `afterward`). */
   focus(ladder: readonly Selector[], afterward?: string): Promise<Attempt<unknown>>;
+  /** Whether the focus left the field just typed into before it got all `length` characters: the sentence, or undefined. */
+  typingLost(length: number): Promise<string | undefined>;
   nextFrame(): Promise<void>;
   takeDialog(): Attempt<never> | undefined;
 }
@@ -42,6 +44,9 @@ export async function fillField(page: TextPage, ladder: readonly Selector[], tex
   else {
     const late = await typeWithin(page.session, text, options.timeoutMs);
     if (late !== undefined) return fail("unsupported", late, false);
+    // Keys that went elsewhere: the attempt is tried again (the field's text is replaced anew).
+    const lost = await page.typingLost([...text].length);
+    if (lost !== undefined) return page.takeDialog() ?? fail("editable", lost);
   }
   return page.takeDialog() ?? ok(undefined, probe.tier);
 }

@@ -276,6 +276,7 @@ export class FirefoxDriver extends PageDriver<BidiNavigation, BidiDialogs> imple
       secrets: this.#secrets,
       evaluate: (expression: string) => this.#page.evaluate<unknown>(expression),
       focus: (ladder: readonly Selector[], afterward?: string) => this.probe(ladder, "type", undefined, afterward),
+      typingLost: (length: number) => this.typingLost(length),
       assign: (ladder: readonly Selector[], value: string) => this.scoped("assignValue", { ladder: toRungs(ladder), value }),
       nextFrame: () => this.#page.nextFrame(),
       afterInput: () => this.navigation.afterInput(),

@@ -29,6 +29,10 @@ function textPage(page: BidiPage, secrets: TypedSecrets): FirefoxTextPage {
       const a = await page.call<ProbeAnswer>("focusForTyping", { ladder: toRungs(ladder), purpose: "type" }, afterward);
       return "transient" in a ? fail("attached", a.transient) : a.ok ? ok(a, a.tier) : fail(a.failed, a.detail);
     },
+    typingLost: async (length) => {
+      const a = await page.call<string | null>("typingLost", { length });
+      return typeof a === "string" ? a : undefined;
+    },
     nextFrame: () => page.nextFrame(),
     afterInput: async () => undefined,
     takeDialog: () => undefined,

@@ -18,6 +18,8 @@ export interface FirefoxTextPage {
   assign(ladder: readonly Selector[], value: string): Promise<Attempt>;
   /** Focuses the field for typing; `afterward` is evaluated with it once focused (its value in the answer's `afterward`). */
   focus(ladder: readonly Selector[], afterward?: string): Promise<Attempt<unknown>>;
+  /** Whether the focus left the field just typed into before it got all `length` characters: the sentence, or undefined. */
+  typingLost(length: number): Promise<string | undefined>;
   nextFrame(): Promise<void>;
   afterInput(): Promise<void>;
   takeDialog(): Attempt<never> | undefined;
@@ -57,6 +59,12 @@ export async function fillFirefoxField(page: FirefoxTextPage, ladder: readonly S
   else {
     const late = await typeBounded(page, text, options.timeoutMs);
     if (late !== undefined) return fail("unsupported", late, false);
+    // Keys that went elsewhere: the attempt is tried again (the field's text is replaced anew).
+    const lost = await page.typingLost([...text].length);
+    if (lost !== undefined) {
+      await page.afterInput();
+      return page.takeDialog() ?? fail("editable", lost);
+    }
   }
   await page.afterInput();
   return page.takeDialog() ?? ok(undefined, probe.tier);

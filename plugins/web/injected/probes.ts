@@ -2,7 +2,7 @@
 // the click (visible, still, enabled, on top), focusing a field to type into, and what it reads.
 import type { Candidate, ProbeAnswer, ProbeRequest, Rung, ValueAnswer } from "./protocol.ts";
 import { clippedBy, composedParent, containsComposed, deepHit, describeBox, isLeaving, isShown, isVisible, receives, scrollToSee } from "./dom.ts";
-import { checkedOf, describe, describeCover, isDisabled, kindOf, labelledControl } from "./roles.ts";
+import { checkedOf, describe, describeCover, isDisabled, isField, kindOf, labelledControl } from "./roles.ts";
 import { resolve, resolveRung } from "./resolver.ts";
 import { valueOf } from "./values.ts";
 
@@ -85,7 +85,11 @@ export const probeFound = (req: ProbeRequest, found: ReturnType<typeof resolve>)
   return { ok: true, tier: found.tier, x: cx, y: cy, tag: el.tagName.toLowerCase(), kind: kindOf(found.el), ...(checked === undefined ? {} : { checked }) };
 };
 
+/** The field the last `focusForTyping` focused, for `typingLost`. */
+let typingInto: HTMLElement | null = null;
+
 export const focusForTyping = (req: ProbeRequest): ProbeAnswer => {
+  typingInto = null;
   const found = resolve(req.ladder);
   const answer = probeFound({ ...req, purpose: "type" }, found);
   if (!answer.ok) return answer;
@@ -100,6 +104,7 @@ export const focusForTyping = (req: ProbeRequest): ProbeAnswer => {
     return { ok: false, failed: "editable", detail: `${describe(el)} is not a text field` };
   }
   el.focus();
+  typingInto = el;
   if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
     try {
       el.setSelectionRange(0, el.value.length);
@@ -114,6 +119,29 @@ export const focusForTyping = (req: ProbeRequest): ProbeAnswer => {
     sel?.addRange(range);
   }
   return answer;
+};
+
+/**
+ * Whether the keyboard focus left the field `focusForTyping` focused while `length` characters were
+ * typed into it, and the field did not get them all: the page moved the focus on its own (a
+ * dialog closing gives it back to its opener once its animation ends). Focus passed on to another
+ * field is the page's design (a code's boxes, one per digit), never lost. The sentence, or null.
+ */
+export const typingLost = (req: { length: number }): string | null => {
+  const el = typingInto;
+  if (!el?.isConnected) return null;
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  const page = !active || active === document.body || active === document.documentElement;
+  if (
+    !page &&
+    active &&
+    (active === el || containsComposed(el, active) || ((active as HTMLElement).isContentEditable && active.contains(el)) || isField(active))
+  )
+    return null;
+  const held = [...(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : (el.textContent ?? ""))].length;
+  if (held >= req.length) return null;
+  return `${describeBox(el)} lost the keyboard focus to ${page || !active ? "the page" : describe(active)} while the text was typed (it holds ${held} of ${req.length} characters)`;
 };
 
 export const read = (req: { ladder: readonly Rung[] }): ValueAnswer => {

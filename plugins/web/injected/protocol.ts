@@ -74,6 +74,8 @@ export interface Candidate {
 export interface PageApi {
   probe(req: ProbeRequest): ProbeAnswer;
   focusForTyping(req: ProbeRequest): ProbeAnswer;
+  /** Whether the focus left the field `focusForTyping` focused before it got all `length` characters typed: the sentence, or null. */
+  typingLost(req: { length: number }): string | null;
   check(req: CheckRequest): CheckAnswer;
   read(req: { ladder: readonly Rung[] }): ValueAnswer;
   count(req: { ladder: readonly Rung[] }): number;
