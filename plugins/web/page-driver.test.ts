@@ -36,15 +36,24 @@ customElements.define("grow-popup", class extends HTMLElement {
 /**
  * Fields whose page moves the focus while they are typed into: the editor gives it to a button
  * once, after its third character (as a dialog closing gives the focus back to its opener); each
- * box of the code passes it on to the next one (the page's own design).
+ * box of the code passes it on to the next one (the page's own design); a dialog fades out for
+ * 400 ms once answered, then gives the focus back to its opener.
  */
 const FOCUS = `<!doctype html><title>Focus</title><button id="opener">Delete project</button>
+<div id="dialog"><button id="yes">Yes, delete</button></div><textarea id="note"></textarea>
 <div id="editor" contenteditable="true"></div>
 <input id="d1" maxlength="1"><input id="d2" maxlength="1"><input id="d3" maxlength="1">
 <script>
 let stolen = false;
 document.getElementById("editor").addEventListener("input", (e) => {
   if (!stolen && e.target.textContent.length >= 3) { stolen = true; document.getElementById("opener").focus(); }
+});
+document.getElementById("yes").addEventListener("click", () => {
+  const dialog = document.getElementById("dialog");
+  dialog.animate([{ opacity: 1 }, { opacity: 0 }], 400).finished.then(() => {
+    dialog.hidden = true;
+    document.getElementById("opener").focus();
+  });
 });
 for (const [from, to] of [["d1", "d2"], ["d2", "d3"]])
   document.getElementById(from).addEventListener("input", () => document.getElementById(to).focus());
@@ -113,7 +122,7 @@ for (const [engine, open] of Object.entries(engines)) {
       }
     }, 60_000);
 
-    test("keys typed after the page took the focus away fail the attempt, and the next one types the field anew; focus a page passes on to another field is kept", async () => {
+    test("keys typed after the page took the focus away fail the attempt, and the next one types the field anew; focus a page passes on to another field is kept; typing waits while the focus is in a dialog fading out", async () => {
       const driver = await open();
       try {
         expect((await driver.navigate(`${server.url}/focus.html`, 10_000)).ok).toBe(true);
@@ -130,6 +139,17 @@ for (const [engine, open] of Object.entries(engines)) {
         expect(await driver.readText(id("editor"))).toMatchObject({ ok: true, value: "hello world" });
         expect(await driver.fill(id("d1"), "429")).toMatchObject({ ok: true });
         expect(await driver.readText(id("d3"))).toMatchObject({ ok: true, value: "9" });
+        // Typing waits while the focus is in a dialog still fading out.
+        expect(await driver.click(id("yes"), { button: "left", clickCount: 1 })).toMatchObject({ ok: true });
+        expect(await driver.fill(id("note"), "kept")).toMatchObject({
+          ok: false,
+          failed: "stable",
+          retryable: true,
+          detail: "the keyboard focus is still in <div#dialog>, which is animating (the page may move the focus when it ends)",
+        });
+        await Bun.sleep(600);
+        expect(await driver.fill(id("note"), "kept")).toMatchObject({ ok: true });
+        expect(await driver.readText(id("note"))).toMatchObject({ ok: true, value: "kept" });
       } finally {
         await driver.close();
       }

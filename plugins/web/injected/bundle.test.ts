@@ -30,6 +30,7 @@ describe("the page script", () => {
         "scene",
         "scroll",
         "select",
+        "typingLost",
       ]);
     } finally {
       delete g.__flowproof;

@@ -5,7 +5,7 @@
 import type { SelectorPayload } from "../../../src/plugins/api.ts";
 import type { CodegenAnchor, CodegenRole, CodegenTarget, NamedTarget, Naming } from "./codegen-protocol.ts";
 import type { Rung } from "./protocol.ts";
-import { closestDeep, containsComposed, cssEscapeId, isVisible, norm } from "./dom.ts";
+import { closestDeep, containsComposed, cssEscapeId, isVisible, norm, placeholderOf } from "./dom.ts";
 import { isButton, isCheckbox, isDropdown, isField, isLink } from "./roles.ts";
 import { labelledByText, resolve, resolveRung } from "./resolver.ts";
 import { candidates } from "./probes.ts";
@@ -59,7 +59,7 @@ export function labelsOf(el: Element): string[] {
   push(el.getAttribute("aria-label"));
   push(labelledByText(el));
   if (el instanceof HTMLInputElement && ["submit", "button", "reset"].includes(el.type)) push(el.value || (el.type === "submit" ? "Submit" : ""));
-  if (isField(el) || isDropdown(el)) push(el.getAttribute("placeholder"));
+  if (isField(el) || isDropdown(el)) push(placeholderOf(el));
   else push(shownTextOf(el));
   push(el.getAttribute("title"));
   push(el.querySelector("img[alt]")?.getAttribute("alt"));

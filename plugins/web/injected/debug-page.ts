@@ -1,7 +1,7 @@
 // Page side of the debug snapshot of a failed step (a module of the page script): the document as
 // data (open shadow roots included, as declarative shadow DOM), so the driver redacts it before it becomes HTML, and the names of the visible elements a
 // step could target, "visible" as the resolver and the scene inventory judge it (dom.ts).
-import { isVisible } from "./dom.ts";
+import { isVisible, PLACEHOLDERS, placeholderOf } from "./dom.ts";
 
 /**
  * The page's document as data, so it is redacted before it becomes HTML: a text node, a comment
@@ -58,11 +58,11 @@ export function readDebugPage({ max }: { readonly max: number }): DebugPage {
       anchors.push(t);
     }
   };
-  const selector = "a,button,input,select,textarea,label,summary,option,[role],[aria-label],[placeholder],[title],h1,h2,h3,h4,h5,h6,th,td,li";
+  const selector = `a,button,input,select,textarea,label,summary,option,[role],[aria-label],${PLACEHOLDERS},[title],h1,h2,h3,h4,h5,h6,th,td,li`;
   for (const el of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
     if (!isVisible(el)) continue;
     add(el.getAttribute("aria-label"));
-    add(el.getAttribute("placeholder"));
+    add(placeholderOf(el));
     add(el.getAttribute("title"));
     if (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) {
       for (const label of Array.from(el.labels ?? [])) add(label.innerText);

@@ -33,6 +33,14 @@ export const textRect = (t: Node): DOMRect | undefined => {
   const r = range.getBoundingClientRect();
   return r.width > 0 || r.height > 0 ? r : undefined;
 };
+/**
+ * A field's placeholder: its placeholder attribute, its aria-placeholder, or on editable content a
+ * data-placeholder, which rich-text editors (Quill, ProseMirror's) show through CSS while empty.
+ */
+export const placeholderOf = (el: Element): string | null =>
+  el.getAttribute("placeholder") ?? el.getAttribute("aria-placeholder") ?? ((el as HTMLElement).isContentEditable ? el.getAttribute("data-placeholder") : null);
+/** The elements `placeholderOf` can name. */
+export const PLACEHOLDERS = "[placeholder], [aria-placeholder], [contenteditable][data-placeholder], [contenteditable] [data-placeholder]";
 export const isContents = (el: Element) => getComputedStyle(el).display === "contents";
 
 /**

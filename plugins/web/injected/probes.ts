@@ -7,16 +7,21 @@ import { resolve, resolveRung } from "./resolver.ts";
 import { valueOf } from "./values.ts";
 
 export const GEOMETRY = /^(transform|translate|rotate|scale|top|left|right|bottom|width|height|margin.*|inset.*|offset.*)$/;
-export const isMoving = (el: Element) => {
-  // The document's own animations, and those of every shadow root `el` is shown through (a
-  // document's list leaves shadow trees out): its own root's and each composed ancestor's.
+/**
+ * The animations that may show `el`: the document's own, and those of every shadow root `el` is
+ * shown through (a document's list leaves shadow trees out): its own root's and each composed ancestor's.
+ */
+const animationsAround = (el: Element): Animation[] => {
   const roots = new Set<Document | ShadowRoot>([document]);
   for (let n: Node | null = el; n; n = composedParent(n)) {
     const root = n.getRootNode();
     if (root instanceof ShadowRoot) roots.add(root);
   }
-  const anims = [...roots].flatMap((r) => (r.getAnimations ? r.getAnimations() : []));
-  for (const a of anims) {
+  return [...roots].flatMap((r) => (r.getAnimations ? r.getAnimations() : []));
+};
+
+export const isMoving = (el: Element) => {
+  for (const a of animationsAround(el)) {
     if (a.playState !== "running") continue;
     const effect = a.effect as KeyframeEffect | null;
     const target = effect?.target;
@@ -85,6 +90,32 @@ export const probeFound = (req: ProbeRequest, found: ReturnType<typeof resolve>)
   return { ok: true, tier: found.tier, x: cx, y: cy, tag: el.tagName.toLowerCase(), kind: kindOf(found.el), ...(checked === undefined ? {} : { checked }) };
 };
 
+/** A finite animation that ends this soon is waited for before typing (a dialog closing takes a few hundred ms). */
+const CLOSING_MS = 2_000;
+
+/**
+ * What `el` is inside of that a finite animation or transition, ending within CLOSING_MS, still
+ * runs on (a dialog closing), or null.
+ */
+const closingAround = (el: Element): Element | null => {
+  for (const a of animationsAround(el)) {
+    if (a.playState !== "running") continue;
+    const target = (a.effect as KeyframeEffect | null)?.target;
+    if (!target || !containsComposed(target, el)) continue;
+    const timing = a.effect?.getComputedTiming();
+    const left = Number(timing?.endTime) - Number(timing?.localTime ?? 0);
+    if (Number.isFinite(left) && left <= CLOSING_MS) return target;
+  }
+  return null;
+};
+
+/** The element with keyboard focus (through open shadow roots), or null when the page itself has it. */
+const focusedElement = (): Element | null => {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return !active || active === document.body || active === document.documentElement ? null : active;
+};
+
 /** The field the last `focusForTyping` focused, for `typingLost`. */
 let typingInto: HTMLElement | null = null;
 
@@ -102,6 +133,17 @@ export const focusForTyping = (req: ProbeRequest): ProbeAnswer => {
   }
   if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el.isContentEditable)) {
     return { ok: false, failed: "editable", detail: `${describe(el)} is not a text field` };
+  }
+  // The focus still in something animating out (a dialog closing): the page may move it when the
+  // animation ends (back to the dialog's opener), taking the keys typed meanwhile.
+  const holder = focusedElement();
+  const closing = holder && holder !== el && !containsComposed(el, holder) && !containsComposed(holder, el) ? closingAround(holder) : null;
+  if (closing) {
+    return {
+      ok: false,
+      failed: "stable",
+      detail: `the keyboard focus is still in ${describeBox(closing)}, which is animating (the page may move the focus when it ends)`,
+    };
   }
   el.focus();
   typingInto = el;

@@ -1,7 +1,7 @@
 // Page-side target resolution: a selector ladder to the element it names (text, css, id, and the
 // structural rungs scopes.ts answers), first rung that names anything wins.
 import type { Rung } from "./protocol.ts";
-import { containsDeep, cssEscapeId, deepQueryAll, isLeaving, isLive, isVisible, lower, norm, shadowRootsIn } from "./dom.ts";
+import { containsDeep, cssEscapeId, deepQueryAll, isLeaving, isLive, isVisible, lower, norm, PLACEHOLDERS, placeholderOf, shadowRootsIn } from "./dom.ts";
 import { BUTTON_INPUTS, toRole } from "./roles.ts";
 
 /** Resolves `cell` and `scoped` rungs (scopes.ts); set once when the page API is installed. */
@@ -36,7 +36,7 @@ export const namesOf = (el: Element): string[] => {
   if (aria) names.push(norm(aria));
   const by = labelledByText(el);
   if (by) names.push(by);
-  const ph = el.getAttribute("placeholder");
+  const ph = placeholderOf(el);
   if (ph) names.push(norm(ph));
   if (el instanceof HTMLInputElement && BUTTON_INPUTS.includes(el.type)) names.push(norm(el.value || (el.type === "submit" ? "Submit" : "")));
   const title = el.getAttribute("title");
@@ -75,7 +75,7 @@ export const nameCandidates = (root: Document | Element, wantLower: string, root
       if (value && value.toLowerCase().includes(head)) out.add(parent);
     }
   }
-  for (const el of deepQueryAll(root, "[aria-label], [aria-labelledby], [placeholder], [title], img[alt], input, label", roots)) out.add(el);
+  for (const el of deepQueryAll(root, `[aria-label], [aria-labelledby], ${PLACEHOLDERS}, [title], img[alt], input, label`, roots)) out.add(el);
   return out;
 };
 

@@ -44,7 +44,9 @@ export const toRole = (el: Element, role: string | undefined): Element | null =>
   if (test(el)) return el;
   const control = labelledControl(el);
   if (control && test(control)) return control;
-  const inner = deepQueryAll(el, "*").filter(test);
+  // The one control inside: editable content's own elements (a code editor's lines) are part of it.
+  const tested = deepQueryAll(el, "*").filter(test);
+  const inner = tested.filter((f) => !tested.some((o) => o !== f && o.contains(f)));
   if (inner.length === 1) return inner[0]!;
   const up = el.closest("button, a, [role=button], [role=link], [role=tab], [role=menuitem]");
   if (up && test(up)) return up;

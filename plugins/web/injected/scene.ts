@@ -1,6 +1,6 @@
 // Page-side scene inventory for model authoring (a module of the page script): lists the whole
 // rendered page as provenance-neutral tokens. Never reports a password field's value.
-import { isVisible } from "./dom.ts";
+import { isVisible, placeholderOf } from "./dom.ts";
 
 /** One entry of the inventory, as the model sees it. */
 export interface SceneEntry {
@@ -116,7 +116,7 @@ export function readScene(options: SceneOptions): SceneReading {
     }
     const wrap = el.closest("label");
     if (wrap && wrap.textContent) return clip(wrap.textContent);
-    const ph = el.getAttribute("placeholder");
+    const ph = placeholderOf(el);
     if (ph) return clip(ph);
     const title = el.getAttribute("title");
     if (title) return clip(title);

@@ -3,7 +3,7 @@
 // (frames.ts) turns into the answer of the call that met it.
 import type { CellPayload, FramedPayload, ScopedPayload, SelectorPayload } from "../../../src/plugins/api.ts";
 import type { Rung } from "./protocol.ts";
-import { closestDeep, containsDeep, deepQueryAll, isVisible, lower, norm, shadowRootsIn } from "./dom.ts";
+import { closestDeep, containsDeep, deepQueryAll, isVisible, lower, norm, PLACEHOLDERS, placeholderOf, shadowRootsIn } from "./dom.ts";
 import { describe, ROLE_TESTS, toRole } from "./roles.ts";
 import { byText, ownText, visibleFirst } from "./resolver.ts";
 
@@ -41,13 +41,10 @@ export const tierOf = (name: string, want: string): number => {
   return -1;
 };
 
-export const NAMED = "[aria-label], [placeholder], [title], img[alt], input[type=submit], input[type=button], input[type=reset]";
+export const NAMED = `[aria-label], ${PLACEHOLDERS}, [title], img[alt], input[type=submit], input[type=button], input[type=reset]`;
 export const ownNames = (el: Element): string[] => {
   const names = [ownText(el)];
-  for (const a of ["aria-label", "placeholder", "title", "alt"]) {
-    const v = el.getAttribute(a);
-    if (v) names.push(norm(v));
-  }
+  for (const v of [el.getAttribute("aria-label"), placeholderOf(el), el.getAttribute("title"), el.getAttribute("alt")]) if (v) names.push(norm(v));
   if (el.tagName === "INPUT" && ["submit", "button", "reset"].includes((el as HTMLInputElement).type)) names.push(norm((el as HTMLInputElement).value));
   return names;
 };

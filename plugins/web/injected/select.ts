@@ -5,7 +5,7 @@ import { composedParent, containsComposed, deepHit, deepQueryAll, isLeaving, isV
 import { describe, describeCover, isButton, isCheckbox, isDisabled, isDropdown, isField, isLink, labelledControl, roleOf } from "./roles.ts";
 import { isMoving } from "./probes.ts";
 import { resolve } from "./resolver.ts";
-import { holds, holdsAll, listboxOf, optionLabel, optionsNamed, optionsOf, valueOf } from "./values.ts";
+import { holds, holdsAll, isOptionSelected, listboxOf, optionLabel, optionsNamed, optionsShown, popupOf, showsLabel, valueOf } from "./values.ts";
 
 export const kindWord = (el: Element): string =>
   isCheckbox(el)
@@ -70,20 +70,27 @@ export const clickOn = (el: Element, what: "open" | "option", tier: string): Sel
   return { ok: true, click: { x, y, what }, tier };
 };
 
-/** The options `wants` name (the text rule: exact, then prefix, then ignoring case), or the answer naming what is missing or ambiguous. */
-const pickAll = (control: Element, options: readonly Element[], wants: readonly string[], exact: boolean): Element[] | SelectAnswer => {
+/**
+ * The options `wants` name (the text rule: exact, then prefix, then ignoring case), or the answer
+ * naming what is missing or ambiguous; `offered`, the labels listed before typing filtered them.
+ */
+const pickAll = (
+  control: Element,
+  options: readonly Element[],
+  wants: readonly string[],
+  exact: boolean,
+  offered?: readonly string[],
+): Element[] | SelectAnswer => {
   const picked: Element[] = [];
   for (const want of wants) {
     const matches = optionsNamed(options, want, exact);
     const option = matches[0];
     if (!option) {
-      const list = options.map(optionLabel).filter((l) => l !== "");
+      const named = (labels: readonly string[]) => (labels.length > 0 ? labels.map((l) => JSON.stringify(short(l))).join(", ") : "none");
+      const list = named(options.map(optionLabel).filter((l) => l !== ""));
       const recorded = exact ? " reading exactly as recorded" : "";
-      return {
-        ok: false,
-        failed: "unsupported",
-        detail: `${describe(control)} has no option ${JSON.stringify(want)}${recorded} (options: ${list.length > 0 ? list.map((l) => JSON.stringify(short(l))).join(", ") : "none"})`,
-      };
+      const shown = offered && offered.length > 0 ? `${named(offered)}; typed into, it lists ${list}` : list;
+      return { ok: false, failed: "unsupported", detail: `${describe(control)} has no option ${JSON.stringify(want)}${recorded} (options: ${shown})` };
     }
     if (matches.length > 1) {
       return {
@@ -99,7 +106,6 @@ const pickAll = (control: Element, options: readonly Element[], wants: readonly 
 };
 
 const isEditable = (el: Element) => (el instanceof HTMLInputElement && !el.readOnly) || (el as HTMLElement).isContentEditable;
-const isSelected = (o: Element) => o.getAttribute("aria-selected") === "true";
 
 /**
  * Select on an ARIA combobox, listbox or listbox button, move by move as a user does: click it
@@ -126,7 +132,8 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
   // Open: its listbox shows, is not on its way out, and the control does not say it is collapsed
   // (a popup a previous step closed may still be animating out: it is not this step's to use).
   const collapsed = control !== listbox && control.getAttribute("aria-expanded") === "false";
-  const open = listbox !== null && isVisible(listbox) && !collapsed && (!isLeaving(listbox) || req.after === "open" || req.after === "type");
+  const popup = listbox && popupOf(listbox, control);
+  const open = popup != null && isVisible(popup) && !collapsed && (!isLeaving(popup) || req.after === "open" || req.after === "type");
   if (!open) {
     if (req.after === "option" || req.after === "close") {
       if (held()) return settled();
@@ -163,8 +170,18 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
     }
     return clickOn(control, "open", tier);
   }
-  const options = optionsOf(listbox);
-  const picked = pickAll(control, options, wants, req.exact === true);
+  if (!listbox) return clickOn(control, "open", tier);
+  const options = optionsShown(listbox, control);
+  const isSelected = (o: Element) => isOptionSelected(o, listbox);
+  // A multi-select that takes a chosen option out of its list (react-select) no longer lists one
+  // this Select clicked: chosen, when the control now shows it.
+  const clicked = (current?.el === control ? current.clicked : undefined) ?? {};
+  const gone = multi
+    ? wants.filter((w) => clicked[w] !== undefined && optionsNamed(options, w, req.exact === true).length === 0 && showsLabel(control, clicked[w]))
+    : [];
+  const listed = wants.filter((w) => !gone.includes(w));
+  const offered = offeredBy.get(control);
+  const picked = pickAll(control, options, listed, req.exact === true, req.after === "type" ? offered : undefined);
   if (!Array.isArray(picked)) {
     // `Select Red and Blue` on a multi-select with no option "Red and Blue": its options Red and Blue.
     const parts =
@@ -176,17 +193,26 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
       return selectAria(control, req, tier);
     }
     // An editable combobox may list only what matches its text: type the option to filter, once.
-    if (!multi && isEditable(control) && req.after !== "type" && !picked.ok && picked.failed === "unsupported") return { ok: true, type: wants[0]!, tier };
+    if (!multi && isEditable(control) && req.after !== "type" && !picked.ok && picked.failed === "unsupported") {
+      const labels = options.map(optionLabel).filter((l) => l !== "");
+      // Kept across attempts: a later one opens the list still filtered by this typing.
+      if (labels.length > 0) offeredBy.set(control, labels);
+      return { ok: true, type: wants[0]!, tier };
+    }
     return picked;
   }
-  if (current?.el === control) current = { ...current, chosen: picked.map(optionLabel) };
+  if (current?.el === control) current = { ...current, chosen: [...gone.map((w) => clicked[w]!), ...picked.map(optionLabel)] };
   if (!multi) {
     if (req.after === "option" && held()) return settled();
     return clickOn(picked[0]!, "option", tier);
   }
   // A multi-select: first a wanted option not yet selected, then a selected one not wanted.
   const next = picked.find((o) => !isSelected(o)) ?? options.find((o) => isSelected(o) && !picked.includes(o));
-  if (next) return clickOn(next, "option", tier);
+  if (next) {
+    const want = listed[picked.indexOf(next)];
+    if (want !== undefined && current?.el === control) current = { ...current, clicked: { ...clicked, [want]: optionLabel(next) } };
+    return clickOn(next, "option", tier);
+  }
   if (control !== listbox) return { ok: true, key: "Escape", tier };
   return held()
     ? settled()
@@ -200,7 +226,17 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
 };
 
 /** The control the last Select move worked on: the later moves of one Select keep to it while its popup sets the page aside. */
-let current: { readonly el: Element; readonly tier: string; readonly chosen?: readonly string[]; readonly wants?: readonly string[] } | null = null;
+let current: {
+  readonly el: Element;
+  readonly tier: string;
+  readonly chosen?: readonly string[];
+  readonly wants?: readonly string[];
+  /** The label of the option clicked for each wanted text, in a multi-select. */
+  readonly clicked?: Readonly<Record<string, string>>;
+} | null = null;
+
+/** What an editable combobox listed before an option was typed to filter it. */
+const offeredBy = new WeakMap<Element, readonly string[]>();
 
 /** `Red and Blue` / `Red, Green and Blue` as its parts, when there are several and each names one option (`names`); else undefined. */
 const splitOptions = (text: string, names: (part: string) => boolean): string[] | undefined => {

@@ -1,9 +1,11 @@
 // Page-side values: what a control holds (a field's value, a select's options, an ARIA listbox's
 // selection, a combobox's shown text) and the ARIA listbox a combobox controls.
 import { composedElements, deepQueryAll, deepText, isLeaving, isVisible, lower, norm, renderedChildren, textRect } from "./dom.ts";
-import { roleOf } from "./roles.ts";
+import { isButton, isField, roleOf } from "./roles.ts";
 
 export const valueOf = (el: Element): string => {
+  // An editable combobox that shows its choice beside its emptied input (react-select) holds that.
+  if (el instanceof HTMLInputElement && el.value === "" && roleOf(el) === "combobox") return comboboxValue(el);
   if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
   if (el instanceof HTMLSelectElement)
     return Array.from(el.selectedOptions)
@@ -17,7 +19,7 @@ export const valueOf = (el: Element): string => {
 // ---- ARIA comboboxes and listboxes (design systems, web components) ----
 
 /** The rendered text of a control, its popup listbox left out (walks the composed tree). */
-export const shownText = (el: Element): string => {
+export const shownText = (el: Element, skip: (el: Element) => boolean = () => false): string => {
   // Text nodes side by side in one element read as one run ("Red" ", " "Blue" is "Red, Blue");
   // text in separate elements (a chip per choice) is kept apart by a space.
   const parts: string[] = [];
@@ -31,7 +33,7 @@ export const shownText = (el: Element): string => {
       return;
     }
     if (!(n instanceof Element) || n instanceof HTMLStyleElement || n instanceof HTMLScriptElement) return;
-    if (n !== el && roleOf(n) === "listbox") return;
+    if ((n !== el && roleOf(n) === "listbox") || skip(n)) return;
     if (n instanceof HTMLInputElement || n instanceof HTMLTextAreaElement) {
       parts.push(n.value);
       return;
@@ -47,10 +49,35 @@ export const shownText = (el: Element): string => {
  * chips beside an empty input (Shoelace) reads as the labels of its selected options.
  */
 const comboboxValue = (el: Element): string => {
-  const shown = shownText(el);
+  const shown = shownText(el) || besideInput(el);
   if (shown !== "") return shown;
   const listbox = listboxOf(el, false);
   return listbox ? selectedLabels(listbox).join(", ") : "";
+};
+/**
+ * What an editable combobox whose input is empty shows beside it: many empty their input once an
+ * option is chosen and render the choice (or a multi-select's chips) next to it, in the control's
+ * own box (react-select, Ant Design's Select). Read from the nearest of its three closest
+ * ancestors that shows text, holds no other field and no label; the control's description (a
+ * placeholder named by aria-describedby) and buttons (a chip's remove button, a clear button) are
+ * not its value. Empty for any other control.
+ */
+const besideInput = (el: Element): string => {
+  if (!(el instanceof HTMLInputElement) || el.value !== "") return "";
+  const described = new Set(byIds(el, "aria-describedby"));
+  let box: Element | null = el;
+  for (let level = 0; level < 3; level++) {
+    box = box.parentElement;
+    if (!box || box === document.body) return "";
+    if (
+      box.querySelector("label") ||
+      Array.from(box.querySelectorAll("input, select, textarea, [contenteditable], [role]")).some((f) => f !== el && isField(f))
+    )
+      return "";
+    const shown = shownText(box, (n) => described.has(n) || isButton(n));
+    if (shown !== "") return shown;
+  }
+  return "";
 };
 export const selectedLabels = (listbox: Element): string[] =>
   optionsOf(listbox)
@@ -61,6 +88,56 @@ export const optionsOf = (listbox: Element): Element[] => {
   const found = deepQueryAll(listbox, "[role=option]");
   for (const el of composedElements(listbox)) if (roleOf(el) === "option" && !found.includes(el)) found.push(el);
   return found;
+};
+/**
+ * The box a listbox shows in: itself, or for a listbox drawn only for screen readers (no size, its
+ * overflow hidden: Ant Design's) beside the options a user sees, its nearest ancestor with a box,
+ * the popup; null when that popup is the page itself or holds the control (no popup is showing).
+ */
+export const popupOf = (listbox: Element, control?: Element): Element | null => {
+  if (!isMirror(listbox)) return listbox;
+  for (let a = listbox.parentElement; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
+    if (control && a.contains(control)) return null;
+    const r = a.getBoundingClientRect();
+    if (r.width > 1 && r.height > 1) return a;
+  }
+  return null;
+};
+const isMirror = (listbox: Element): boolean => {
+  const r = listbox.getBoundingClientRect();
+  return r.width <= 1 && r.height <= 1 && getComputedStyle(listbox).overflow !== "visible" && optionsOf(listbox).length > 0;
+};
+/**
+ * The options a user sees and clicks: a listbox's own, or for a screen-reader listbox (see
+ * `popupOf`) the outermost visible elements of its popup that read as one of its options (by
+ * title or text), and their like (the classes every such one carries) in the same list: a long
+ * virtual list mirrors only the options near the active one.
+ */
+export const optionsShown = (listbox: Element, control?: Element): Element[] => {
+  const own = optionsOf(listbox);
+  const popup = popupOf(listbox, control);
+  if (popup === listbox || !popup) return own;
+  const labels = new Set(own.map(optionLabel));
+  const rows = (test: (el: Element) => boolean) => {
+    const found: Element[] = [];
+    for (const el of Array.from(popup.querySelectorAll("*"))) {
+      if (listbox.contains(el) || found.some((f) => f.contains(el)) || !test(el) || !isVisible(el)) continue;
+      found.push(el);
+    }
+    return found;
+  };
+  const named = rows((el) => labels.has(rowLabel(el)));
+  if (named.length === 0) return [];
+  const common = Array.from(named[0]!.classList).filter((c) => named.every((n) => n.classList.contains(c)));
+  if (common.length === 0) return named;
+  return rows((el) => el.tagName === named[0]!.tagName && common.every((c) => el.classList.contains(c)) && rowLabel(el) !== "");
+};
+const rowLabel = (el: Element): string => norm(el.getAttribute("title")) || norm((el as HTMLElement).innerText ?? el.textContent);
+/** Whether an option is selected: its aria-selected, or for an option a user sees beside a screen-reader listbox, that of its mirror. */
+export const isOptionSelected = (o: Element, listbox: Element): boolean => {
+  if (o.getAttribute("aria-selected") !== null || listbox.contains(o)) return o.getAttribute("aria-selected") === "true";
+  const label = rowLabel(o);
+  return optionsOf(listbox).some((m) => optionLabel(m) === label && m.getAttribute("aria-selected") === "true");
 };
 export const optionLabel = (o: Element): string => norm(o.getAttribute("aria-label")) || norm(deepText(o as HTMLElement)) || norm(o.textContent);
 export const byIds = (el: Element, attr: string): Element[] => {
@@ -85,7 +162,10 @@ export const listboxOf = (control: Element, anyVisible: boolean): Element | null
   if (near.length === 1) return near[0]!;
   // A popup portalled elsewhere (e.g. to <body>) with no reference: the one listbox now showing.
   if (anyVisible) {
-    const shown = deepQueryAll(document, "[role=listbox]").filter(isVisible);
+    const shown = deepQueryAll(document, "[role=listbox]").filter((lb) => {
+      const popup = popupOf(lb, control);
+      return popup !== null && isVisible(popup);
+    });
     const live = shown.filter((lb) => !isLeaving(lb));
     if (live.length === 1) return live[0]!;
     if (shown.length === 1) return shown[0]!;
@@ -130,11 +210,13 @@ export const holdsAll = (control: Element, labels: readonly string[]): boolean =
   const shown = lower(comboboxValue(control));
   return labels.every((l) => shown.includes(lower(norm(l))));
 };
+/** Whether the control shows `label` among what it holds (a multi-select's chip). */
+export const showsLabel = (control: Element, label: string): boolean => lower(comboboxValue(control)).includes(lower(norm(label)));
 /** Whether `label` is what the control holds now: a selected option, or the combobox's value or text. */
 export const holds = (control: Element, label: string): boolean => {
   const want = lower(norm(label));
   if (roleOf(control) === "listbox") return optionsOf(control).some((o) => o.getAttribute("aria-selected") === "true" && lower(optionLabel(o)) === want);
   const value = (control as Element & { value?: unknown }).value;
   if (typeof value === "string" && lower(norm(value)) === want) return true;
-  return lower(shownText(control)) === want;
+  return lower(shownText(control) || besideInput(control)) === want;
 };

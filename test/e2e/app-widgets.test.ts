@@ -1,0 +1,129 @@
+// Widgets of widely used React libraries, served locally and bundled here with Bun.build:
+// react-select (its input emptied once an option is chosen, the choice shown beside it, chosen
+// options taken out of a multi-select's menu), Radix UI's Select and DropdownMenu, Ant Design's
+// Select (its options drawn beside a listbox kept for screen readers), DatePicker and Modal (which
+// gives the focus back to its opener once it has closed, while the next step types), a Quill
+// editor named by its placeholder and a CodeMirror editor inside a labelled box. Each flow is
+// recorded in Chromium and replayed in Chromium and in Firefox, twice each.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { dirname, join, resolve } from "node:path";
+import { record } from "../../src/commands/record.ts";
+import { run } from "../../src/commands/run.ts";
+import { webE2e } from "../support/e2e.ts";
+import { requireFirefox } from "../support/firefox.ts";
+import { flowYaml } from "../support/tmp-project.ts";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const WIDGETS = resolve(import.meta.dir, "../fixtures/widgets");
+const { server, project } = await webE2e();
+requireFirefox();
+
+beforeAll(async () => {
+  for (const name of ["react-select", "@radix-ui/react-select", "antd", "quill", "codemirror"]) {
+    try {
+      Bun.resolveSync(`${name}/package.json`, ROOT);
+    } catch (error) {
+      throw new Error(`the app-widget page needs the devDependency ${name}: run \`npm ci\``, { cause: error });
+    }
+  }
+  const built = await Bun.build({
+    entrypoints: [join(WIDGETS, "app-widgets.entry.jsx")],
+    outdir: join(project.dir, "app-widgets"),
+    target: "browser",
+    minify: true,
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  if (!built.success) throw new AggregateError(built.logs, "bundling the app-widget page failed");
+  const serve = (path: string, file: string, type: string) => server.setRoute(path, () => new Response(Bun.file(file), { headers: { "content-type": type } }));
+  serve("/app-widgets.js", join(project.dir, "app-widgets", "app-widgets.entry.js"), "text/javascript");
+  serve("/app-widgets.css", join(project.dir, "app-widgets", "app-widgets.entry.css"), "text/css");
+  serve("/app-widgets.html", join(WIDGETS, "app-widgets.html"), "text/html; charset=utf-8");
+}, 120_000);
+
+const OPENED = "Wait until page shows Project settings within 10s";
+
+/** Records `steps` in the default browser, then replays the trace twice in Chromium and twice in Firefox: every step passes. */
+async function greenOnBoth(name: string, steps: readonly string[]): Promise<void> {
+  const spec = project.write(`${name}.flow.yaml`, flowYaml(name, `${server.url}/app-widgets.html`, [OPENED, ...steps]));
+  const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
+  expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
+  for (const browser of ["chromium", "chromium", "firefox", "firefox"]) {
+    const replay = await run({ spec, recordingDetail: "off", env: { ...process.env, FLOWPROOF_BROWSER: browser } });
+    expect({ browser, failed: replay.report.steps.filter((s) => s.status !== "passed").map((s) => s.detail) }).toEqual({ browser, failed: [] });
+  }
+}
+
+/** Records `steps` and answers the first failed step's detail. */
+async function firstFailure(name: string, steps: readonly string[]): Promise<string | undefined> {
+  const spec = project.write(`${name}.flow.yaml`, flowYaml(name, `${server.url}/app-widgets.html`, [OPENED, ...steps]));
+  const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
+  expect(recorded.ok).toBe(false);
+  return recorded.step_results.find((r) => r.status === "failed")?.detail;
+}
+
+describe("react-select", () => {
+  test("a single and a multiple select are chosen by label and read back from what they show beside their emptied input", async () => {
+    await greenOnBoth("react-select", [
+      'rules: Select Banana from the "Fruit" dropdown',
+      'assert: the "Fruit" field contains exactly Banana',
+      'rules: Select Apple and Cherry from the "Fruits" dropdown',
+      'assert: the "Fruits" field contains Apple',
+      'assert: the "Fruits" field contains Cherry',
+      'assert: the "css:#out" shows fruit=banana; fruits=apple,cherry;',
+    ]);
+  }, 180_000);
+
+  test("an option the menu does not offer is named with the ones it offered before typing filtered them", async () => {
+    const detail = await firstFailure("react-select-missing", ['rules: Select Mango from the "Fruit" dropdown']);
+    expect(detail).toContain('has no option "Mango"');
+    expect(detail).toContain('"Apple", "Banana", "Cherry"');
+  }, 60_000);
+});
+
+describe("Radix UI", () => {
+  test("a Select and a DropdownMenu item", async () => {
+    await greenOnBoth("radix", [
+      'rules: Select Medium from the "Size" dropdown',
+      'assert: the "Size" field contains exactly Medium',
+      'rules: Click "Actions"',
+      'rules: Click "Archive"',
+      'assert: the "css:#out" shows size=Medium; action=archived;',
+    ]);
+  }, 180_000);
+});
+
+describe("Ant Design", () => {
+  test("a Select whose listbox is kept for screen readers is chosen from the options drawn beside it; a date is typed", async () => {
+    await greenOnBoth("antd", [
+      'rules: Select Lisbon from the "City" dropdown',
+      'assert: the "City" field contains exactly Lisbon',
+      'rules: Select Oslo from the "City" dropdown',
+      'assert: the "css:#out" shows city=Oslo;',
+      'rules: Type 2026-03-14 into the "Start date" field',
+      "rules: Press Enter",
+      'assert: the "css:#out" shows date=2026-03-14;',
+    ]);
+  }, 180_000);
+
+  test("an option the Select does not draw is named with the ones it does", async () => {
+    const detail = await firstFailure("antd-missing", ['rules: Select Berlin from the "City" dropdown']);
+    expect(detail).toContain('has no option "Berlin"');
+    expect(detail).toContain('"Paris", "Oslo", "Lisbon", "Vienna"');
+  }, 60_000);
+});
+
+describe("editors", () => {
+  test("typing right after a Modal closed reaches the editor whole, though the Modal gives the focus back to its opener", async () => {
+    await greenOnBoth("modal-then-type", [
+      'rules: Click "Delete project"',
+      'rules: Click "Yes, delete"',
+      'rules: Type hello world into the "Write a comment" field',
+      'assert: the "css:#out" shows deleted=yes;',
+      'assert: the "css:#out" shows comment=hello world;',
+    ]);
+  }, 180_000);
+
+  test("a CodeMirror editor is the one field inside the box its label names", async () => {
+    await greenOnBoth("codemirror", ['rules: Type const total = 42 into the "Code" field', 'assert: the "css:#out" shows code=const total = 42;']);
+  }, 180_000);
+});
