@@ -59,6 +59,39 @@ for (const [from, to] of [["d1", "d2"], ["d2", "d3"]])
   document.getElementById(from).addEventListener("input", () => document.getElementById(to).focus());
 </script>`;
 
+/** A backdrop that covers the button as the pointer moves in to click it (after the probe found the button uncovered); a click on it closes the page's dialog. */
+const COVERED = `<!doctype html><title>Covered</title><button id="ok">Yes, delete</button><p id="out">open</p>
+<div id="veil" style="display:none;position:fixed;inset:0"></div>
+<script>
+const veil = document.getElementById("veil");
+document.getElementById("ok").addEventListener("pointermove", () => (veil.style.display = "block"), { once: true });
+veil.addEventListener("click", () => (document.getElementById("out").textContent = "closed by the backdrop"));
+document.getElementById("ok").addEventListener("click", () => (document.getElementById("out").textContent = "deleted"));
+</script>`;
+
+/**
+ * A panel restyled every 20 ms for 800 ms once "Open" is clicked (a dialog's motion phases); a
+ * button that jumps away when pressed, so that its release lands beside it.
+ */
+const RESTYLED = `<!doctype html><title>Restyled</title><button id="open">Open</button>
+<div id="panel"><button id="go">Go</button></div><p id="out">idle</p>
+<div id="stage" style="height:200px"><button id="jumpy">Jumpy</button></div>
+<script>
+document.getElementById("open").addEventListener("click", () => {
+  const started = performance.now();
+  const restyle = () => (document.getElementById("panel").className = "phase-" + Math.round(performance.now() - started));
+  restyle();
+  const timer = setInterval(() => {
+    restyle();
+    if (performance.now() - started > 800) clearInterval(timer);
+  }, 20);
+});
+document.getElementById("go").addEventListener("click", () => (document.getElementById("out").textContent = "went"));
+const jumpy = document.getElementById("jumpy");
+jumpy.addEventListener("pointerdown", () => (jumpy.style.transform = "translateX(300px)"));
+jumpy.addEventListener("click", () => (document.getElementById("out").textContent = "jumped"));
+</script>`;
+
 const id = (i: string): Selector[] => [{ tier: "native_id", provenance: "rules", payload: { id: i } }];
 
 let server: TestServer;
@@ -69,6 +102,8 @@ beforeAll(async () => {
   server = await startServer();
   server.setRoute("/shelf.html", () => new Response(PAGE, { headers: { "content-type": "text/html" } }));
   server.setRoute("/focus.html", () => new Response(FOCUS, { headers: { "content-type": "text/html" } }));
+  server.setRoute("/covered.html", () => new Response(COVERED, { headers: { "content-type": "text/html" } }));
+  server.setRoute("/restyled.html", () => new Response(RESTYLED, { headers: { "content-type": "text/html" } }));
   server.setRoute("/growing.html", () => new Response(GROWING, { headers: { "content-type": "text/html" } }));
   chromium = await launchBrowser(requireChromium());
   connection = await Connection.connect(chromium.wsUrl);
@@ -150,6 +185,51 @@ for (const [engine, open] of Object.entries(engines)) {
         await Bun.sleep(600);
         expect(await driver.fill(id("note"), "kept")).toMatchObject({ ok: true });
         expect(await driver.readText(id("note"))).toMatchObject({ ok: true, value: "kept" });
+      } finally {
+        await driver.close();
+      }
+    }, 60_000);
+
+    test("a click whose point another element took between the probe and the press is kept from the page and fails the attempt", async () => {
+      const driver = await open();
+      try {
+        expect((await driver.navigate(`${server.url}/covered.html`, 10_000)).ok).toBe(true);
+        expect(await driver.click(id("ok"), { button: "left", clickCount: 1 })).toMatchObject({
+          ok: false,
+          failed: "receives-pointer",
+          retryable: true,
+          detail: expect.stringMatching(/^<button#ok> ".Yes, delete." did not receive the click: <div#veil> was on top when it landed$/),
+        });
+        expect(await driver.readText(id("out"))).toMatchObject({ ok: true, value: "open" });
+        // The next attempt's probe sees the backdrop.
+        expect(await driver.click(id("ok"), { button: "left", clickCount: 1 })).toMatchObject({ ok: false, failed: "receives-pointer" });
+      } finally {
+        await driver.close();
+      }
+    }, 60_000);
+
+    test("a click waits while what holds its target is being restyled; a target that moves away while pressed does not take the click", async () => {
+      const driver = await open();
+      try {
+        expect((await driver.navigate(`${server.url}/restyled.html`, 10_000)).ok).toBe(true);
+        expect(await driver.click(id("open"), { button: "left", clickCount: 1 })).toMatchObject({ ok: true });
+        expect(await driver.click(id("go"), { button: "left", clickCount: 1 })).toMatchObject({
+          ok: false,
+          failed: "stable",
+          retryable: true,
+          detail: expect.stringMatching(/^<button#go> ".Go." may still be moving: the class or style of <div#panel>, which holds it, changed \d+ ms ago$/),
+        });
+        await Bun.sleep(1_000);
+        expect(await driver.click(id("go"), { button: "left", clickCount: 1 })).toMatchObject({ ok: true });
+        expect(await driver.readText(id("out"))).toMatchObject({ ok: true, value: "went" });
+        expect(await driver.click(id("jumpy"), { button: "left", clickCount: 1 })).toMatchObject({
+          ok: false,
+          failed: "receives-pointer",
+          detail: expect.stringMatching(
+            /^<button#jumpy> ".Jumpy." moved away from under the pointer while it was pressed: the click went to <div#stage> ".Jumpy."$/,
+          ),
+        });
+        expect(await driver.readText(id("out"))).toMatchObject({ ok: true, value: "went" });
       } finally {
         await driver.close();
       }

@@ -98,10 +98,12 @@ export abstract class PageDriver<N extends PageNavigation, D extends PageDialogs
     purpose: "pointer" | "drag" | "type",
     at?: PointerOptions["at"],
     afterward?: string,
+    guard?: boolean,
   ): Promise<Attempt<ProbeAnswer & { ok: true }>> {
     const dialog = this.takeDialog();
     if (dialog) return dialog;
-    const answer = await this.call<ProbeAnswer>(purpose === "type" ? "focusForTyping" : "probe", { ladder: toRungs(ladder), purpose, at }, afterward);
+    const request = { ladder: toRungs(ladder), purpose, at, ...(guard ? { guard } : {}) };
+    const answer = await this.call<ProbeAnswer>(purpose === "type" ? "focusForTyping" : "probe", request, afterward);
     return probeAttempt(answer);
   }
 
@@ -142,9 +144,12 @@ export abstract class PageDriver<N extends PageNavigation, D extends PageDialogs
 
   async click(ladder: readonly Selector[], options: PointerOptions): Promise<Attempt> {
     await this.held();
-    const probe = await this.probe(ladder, "pointer", options.at);
+    const probe = await this.probe(ladder, "pointer", options.at, undefined, true);
     if (!probe.ok) return probe;
     await this.clickAt(probe.value, options);
+    // The page changed under the point between the probe and the press: the click was kept from it.
+    const landed = await this.callPage<string | null>("clickLanded", {});
+    if (typeof landed === "string") return this.takeDialog() ?? fail("receives-pointer", landed);
     return this.takeDialog() ?? ok(undefined, probe.tier);
   }
 

@@ -20,6 +20,7 @@ describe("the page script", () => {
         "candidates",
         "check",
         "checkedState",
+        "clickLanded",
         "count",
         "debugPage",
         "fileInput",

@@ -3,7 +3,7 @@
 // driver runs in every document; installPageApi sets `globalThis.__flowproof`.
 import type { PageApi } from "./protocol.ts";
 import { useStructural } from "./resolver.ts";
-import { candidates, checkedState, count, fileInput, focusForTyping, hovered, probe, read, typingLost } from "./probes.ts";
+import { candidates, checkedState, clickLanded, count, fileInput, focusForTyping, hovered, probe, read, typingLost } from "./probes.ts";
 import { select } from "./select.ts";
 import { check } from "./readings.ts";
 import { resolveStructural } from "./scopes.ts";
@@ -18,6 +18,7 @@ export function installPageApi(): PageApi {
     probe,
     focusForTyping,
     typingLost,
+    clickLanded,
     check,
     read,
     count,

@@ -49,6 +49,36 @@ export const draggableOf = (el: Element): Element => {
   return el;
 };
 
+/**
+ * A class or style change this recent on a pointer target, or on what holds it, may still move it:
+ * motion libraries set a dialog's phases a frame apart (laid out in place, then shrunk to where
+ * its animation starts, then animated), and between two of them no animation runs yet.
+ */
+const RESTYLED_MS = 50;
+/** Changes that keep coming for this long are the page's own churn (a ticking style), never waited for. */
+const CHURN_MS = 1_000;
+/** When each element's class or style last changed, and since when it has kept changing. */
+const restyled = new WeakMap<Node, { readonly since: number; readonly last: number }>();
+if (typeof MutationObserver !== "undefined" && typeof document !== "undefined") {
+  new MutationObserver((records) => {
+    const now = performance.now();
+    for (const r of records) {
+      const seen = restyled.get(r.target);
+      restyled.set(r.target, { since: seen && now - seen.last < 2 * RESTYLED_MS ? seen.since : now, last: now });
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ["class", "style"] });
+}
+
+/** The nearest of `el` and its composed ancestors restyled within RESTYLED_MS (and not churning), with how long ago; or null. */
+const restyledAround = (el: Element): { readonly by: Element; readonly ago: number } | null => {
+  const now = performance.now();
+  for (let n: Node | null = el; n; n = composedParent(n)) {
+    const seen = restyled.get(n);
+    if (seen && now - seen.last < RESTYLED_MS && now - seen.since < CHURN_MS && n instanceof Element) return { by: n, ago: now - seen.last };
+  }
+  return null;
+};
+
 export const probe = (req: ProbeRequest): ProbeAnswer => probeFound(req, resolve(req.ladder));
 
 export const probeFound = (req: ProbeRequest, found: ReturnType<typeof resolve>): ProbeAnswer => {
@@ -63,6 +93,13 @@ export const probeFound = (req: ProbeRequest, found: ReturnType<typeof resolve>)
   if (req.purpose === "drag") el = draggableOf(el);
   if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
   if (isMoving(el)) return { ok: false, failed: "stable", detail: `${describe(el)} is still moving (a CSS animation or transition is running)` };
+  if (req.purpose === "pointer" || req.purpose === "drag") {
+    const changed = restyledAround(el);
+    if (changed) {
+      const what = changed.by === el ? "its class or style" : `the class or style of ${describeBox(changed.by)}, which holds it,`;
+      return { ok: false, failed: "stable", detail: `${describe(el)} may still be moving: ${what} changed ${Math.round(changed.ago)} ms ago` };
+    }
+  }
   if (req.purpose !== "read" && isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
   // Every scrolling box around it (and the page) is scrolled to bring it into view first.
   const rect = scrollToSee(el, "center", req.at);
@@ -86,8 +123,68 @@ export const probeFound = (req: ProbeRequest, found: ReturnType<typeof resolve>)
       };
     }
   }
+  if (req.guard && req.purpose === "pointer") armClick(el);
   const checked = checkedOf(found.el);
   return { ok: true, tier: found.tier, x: cx, y: cy, tag: el.tagName.toLowerCase(), kind: kindOf(found.el), ...(checked === undefined ? {} : { checked }) };
+};
+
+/** How long after the probe a guarded click's events are checked: the click follows at once. */
+const GUARD_MS = 2_000;
+/** The pointer and mouse events of one click, a double click's and a right click's. */
+const CLICK_EVENTS = ["pointerdown", "mousedown", "pointerup", "mouseup", "click", "dblclick", "auxclick", "contextmenu"];
+
+/**
+ * The click a probe just found its point for: its target, and what its first press landed on when
+ * that was not the target. Between the probe and the press the page can still change (a dialog's
+ * opening animation moving its buttons away from under the point): such a click is kept from the
+ * page, the press and everything after it, and reported (`clickLanded`), so the attempt is tried
+ * again rather than clicking whatever took the target's place (a dialog's backdrop, which closes it).
+ */
+let guard: { readonly el: Element; readonly until: number; pressed: boolean; clicked: boolean; missed?: string } | null = null;
+
+/** Whether the point lies outside the element's box (a pixel of rounding allowed). */
+const outside = (el: Element, x: number, y: number) => {
+  const r = el.getBoundingClientRect();
+  return x < r.left - 1 || x > r.right + 1 || y < r.top - 1 || y > r.bottom + 1;
+};
+
+const onClickEvent = (ev: Event) => {
+  const g = guard;
+  if (!g || performance.now() > g.until) return;
+  // The first press decides; then the first click, which goes to what the press and the release
+  // share: when that is not the target and the point is no longer over it, the target moved away
+  // from under the pointer (a popup or a pointer-events lock the press set up over a target still
+  // under the point is the app's design; a label's click on its control comes after). A target the
+  // app rendered anew is not judged.
+  const hit = ev.composedPath()[0];
+  const judged = hit instanceof Element && g.el.isConnected && g.missed === undefined;
+  if (!g.pressed && (ev.type === "pointerdown" || ev.type === "mousedown")) {
+    g.pressed = true;
+    if (judged && !receives(g.el, hit)) g.missed = `${describe(g.el)} did not receive the click: ${describeCover(hit)} was on top when it landed`;
+  } else if (g.pressed && !g.clicked && ev.type === "click") {
+    g.clicked = true;
+    const { clientX, clientY } = ev as MouseEvent;
+    if (judged && !receives(g.el, hit) && outside(g.el, clientX, clientY))
+      g.missed = `${describe(g.el)} moved away from under the pointer while it was pressed: the click went to ${describeCover(hit)}`;
+  }
+  if (g.missed !== undefined) {
+    ev.preventDefault();
+    ev.stopImmediatePropagation();
+  }
+};
+// Installed with the page script, before the app's own listeners on the window.
+if (typeof window !== "undefined") for (const type of CLICK_EVENTS) window.addEventListener(type, onClickEvent, { capture: true });
+
+/** Guards the click about to land on `el` (the top document's only: a frame's clicks are not asked about). */
+const armClick = (el: Element) => {
+  guard = window.top === window ? { el, until: performance.now() + GUARD_MS, pressed: false, clicked: false } : null;
+};
+
+/** What the last guarded click's press landed on, when not its target: the sentence, or null. Ends the guard. */
+export const clickLanded = (): string | null => {
+  const missed = guard?.missed ?? null;
+  guard = null;
+  return missed;
 };
 
 /** A finite animation that ends this soon is waited for before typing (a dialog closing takes a few hundred ms). */

@@ -15,6 +15,8 @@ export interface ProbeRequest {
   readonly purpose: Purpose;
   /** Click-at point in percent of the box. */
   readonly at?: { readonly xPct: number; readonly yPct: number } | undefined;
+  /** A click follows: its pointer events are checked as they land (see `clickLanded`). */
+  readonly guard?: boolean | undefined;
 }
 export type ProbeFailure = "not-found" | "visible" | "stable" | "enabled" | "editable" | "receives-pointer" | "unsupported" | "ambiguous";
 export type ProbeAnswer =
@@ -74,6 +76,8 @@ export interface Candidate {
 export interface PageApi {
   probe(req: ProbeRequest): ProbeAnswer;
   focusForTyping(req: ProbeRequest): ProbeAnswer;
+  /** What the last guarded click's press landed on when that was not its target (its events were kept from the page), or null. */
+  clickLanded(): string | null;
   /** Whether the focus left the field `focusForTyping` focused before it got all `length` characters typed: the sentence, or null. */
   typingLost(req: { length: number }): string | null;
   check(req: CheckRequest): CheckAnswer;
