@@ -6,7 +6,7 @@
 // editor named by its placeholder and a CodeMirror editor inside a labelled box. Each flow is
 // recorded in Chromium and replayed in Chromium and in Firefox, twice each.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { record } from "../../src/commands/record.ts";
 import { run } from "../../src/commands/run.ts";
 import { webE2e } from "../support/e2e.ts";
