@@ -92,6 +92,20 @@ test("a key pressed the moment a watch begins is seen: the observer is in place 
   }
 }, 60_000);
 
+test("keys that reached another element first give way to the field they edit: the step's target is the field", async () => {
+  expect((await driver.navigate(`${server.url}/effects.html`, 10_000)).ok).toBe(true);
+  const save = [{ tier: "text_anchor" as const, provenance: "rules", payload: { text: "Save" } }];
+  expect((await driver.click(save, { button: "left", clickCount: 1 })).ok).toBe(true);
+  // One watch over a key the focused button took, then the field typed into (a typing step tried again).
+  const w = (await driver.observeEffect!([]))!;
+  expect((await driver.pressKey("x", [])).ok).toBe(true);
+  const name = [{ tier: "native_id" as const, provenance: "rules", payload: { css: "#name" } }];
+  expect((await driver.fill(name, "Ada")).ok).toBe(true);
+  const r = await settled(w);
+  await w.stop();
+  expect(r.effect.target).toEqual(["value"]);
+}, 60_000);
+
 test("the page's own navigation made while the observer waited to be installed is not the step's", async () => {
   expect((await driver.navigate(`${server.url}/busy.html`, 10_000)).ok).toBe(true);
   // The page's timer is running now: the observer's install waits behind it, and the timer's

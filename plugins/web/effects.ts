@@ -93,11 +93,17 @@ function pageObserver(tasksKey: string, bindingName: string): unknown {
     if (summary && summary.parentElement?.tagName === "DETAILS") return summary.parentElement;
     return el.closest("input,textarea,select,button,a,[role],[contenteditable],label") ?? el;
   };
+  // A target taken from a key gives way to the first element the keys edit (`beforeinput`): keys
+  // that reached something else first (the page moved the focus; the step typed again) are not the step's target.
+  let byKey = false;
   const pick = (ev: Event) => {
-    if (st.target) return;
+    if (st.target && !(byKey && ev.type === "beforeinput")) return;
     const first = ev.composedPath()[0];
     if (!(first instanceof Element)) return;
-    st.target = resolveTarget(first);
+    const target = resolveTarget(first);
+    byKey = ev.type === "keydown";
+    if (target === st.target) return;
+    st.target = target;
     st.before = stateOf(st.target);
   };
   const events = ["pointerdown", "mousedown", "keydown", "click", "beforeinput", "dragstart"];

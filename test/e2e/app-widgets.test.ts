@@ -4,11 +4,13 @@
 // Select (its options drawn beside a listbox kept for screen readers), DatePicker and Modal (which
 // gives the focus back to its opener once it has closed, while the next step types), a Quill
 // editor named by its placeholder and a CodeMirror editor inside a labelled box. Each flow is
-// recorded in Chromium and replayed in Chromium and in Firefox, twice each.
-import { beforeAll, describe, expect, test } from "bun:test";
+// recorded in Chromium and replayed in Chromium and in Firefox, twice each, on one browser of each
+// engine for the whole file.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join, resolve } from "node:path";
 import { record } from "../../src/commands/record.ts";
 import { run } from "../../src/commands/run.ts";
+import { SessionPool } from "../../src/commands/session-pool.ts";
 import { webE2e } from "../support/e2e.ts";
 import { requireFirefox } from "../support/firefox.ts";
 import { flowYaml } from "../support/tmp-project.ts";
@@ -41,14 +43,20 @@ beforeAll(async () => {
 }, 120_000);
 
 const OPENED = "Wait until page shows Project settings within 10s";
+const pools = { chromium: new SessionPool(), firefox: new SessionPool() };
+afterAll(async () => {
+  await pools.chromium.close();
+  await pools.firefox.close();
+});
+const envFor = (browser: "chromium" | "firefox") => ({ ...process.env, FLOWPROOF_BROWSER: browser });
 
-/** Records `steps` in the default browser, then replays the trace twice in Chromium and twice in Firefox: every step passes. */
+/** Records `steps` in Chromium, then replays the trace twice in Chromium and twice in Firefox: every step passes. */
 async function greenOnBoth(name: string, steps: readonly string[]): Promise<void> {
   const spec = project.write(`${name}.flow.yaml`, flowYaml(name, `${server.url}/app-widgets.html`, [OPENED, ...steps]));
-  const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
+  const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: envFor("chromium"), pool: pools.chromium });
   expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
-  for (const browser of ["chromium", "chromium", "firefox", "firefox"]) {
-    const replay = await run({ spec, recordingDetail: "off", env: { ...process.env, FLOWPROOF_BROWSER: browser } });
+  for (const browser of ["chromium", "chromium", "firefox", "firefox"] as const) {
+    const replay = await run({ spec, recordingDetail: "off", env: envFor(browser), pool: pools[browser] });
     expect({ browser, failed: replay.report.steps.filter((s) => s.status !== "passed").map((s) => s.detail) }).toEqual({ browser, failed: [] });
   }
 }
@@ -56,7 +64,7 @@ async function greenOnBoth(name: string, steps: readonly string[]): Promise<void
 /** Records `steps` and answers the first failed step's detail. */
 async function firstFailure(name: string, steps: readonly string[]): Promise<string | undefined> {
   const spec = project.write(`${name}.flow.yaml`, flowYaml(name, `${server.url}/app-widgets.html`, [OPENED, ...steps]));
-  const recorded = await record({ spec, author: "rules", recordingDetail: "off" });
+  const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: envFor("chromium"), pool: pools.chromium });
   expect(recorded.ok).toBe(false);
   return recorded.step_results.find((r) => r.status === "failed")?.detail;
 }

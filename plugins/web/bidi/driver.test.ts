@@ -93,8 +93,12 @@ test("a hover target that jumps away whenever the pointer enters it is never hov
     const page = readFileSync(join(import.meta.dir, "../../../test/fixtures/pages/hover-moves.html"), "utf8");
     expect((await driver.navigate(`data:text/html,${encodeURIComponent(page)}`, 10_000)).ok).toBe(true);
     // Each attempt finds the button where it is now and moves onto it; it jumps away every time.
+    // (Right after a jump its new style is fresh, and a probe then waits for it: the test waits too.)
     const attempts = [];
-    for (let i = 0; i < 3; i++) attempts.push(await driver.hover(id("shy")));
+    for (let i = 0; i < 3; i++) {
+      attempts.push(await driver.hover(id("shy")));
+      await Bun.sleep(100);
+    }
     expect(attempts.map((a) => [a.ok, a.ok ? undefined : a.failed])).toEqual([
       [false, "receives-pointer"],
       [false, "receives-pointer"],

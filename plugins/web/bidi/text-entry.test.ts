@@ -76,8 +76,9 @@ test("a password typed as written is masked wherever the page shows it, asked ab
   } finally {
     bidiTap.onCall = undefined;
   }
-  // One page call before the keys: the focus, which also checked for a password field.
-  expect(calls.map((c) => c.method)).toEqual(["script.evaluate", "input.performActions"]);
+  // One page call before the keys: the focus, which also checked for a password field; one after
+  // them: whether the field kept the focus while they were typed.
+  expect(calls.map((c) => c.method)).toEqual(["script.evaluate", "input.performActions", "script.evaluate"]);
   await page.evaluate("document.querySelector('p').textContent = 'your password is hunter22'");
   const top = (await page.evaluate("document.querySelector('p').getBoundingClientRect().top")) as number;
   const [shown] = await secrets.rectsFor((e) => page.evaluate(e), [{ secretFields: true }]);

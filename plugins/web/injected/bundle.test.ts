@@ -78,6 +78,17 @@ describe("sourceDigest", () => {
 });
 
 describe("bundle", () => {
+  test("is the same text whichever directory it is built from", () => {
+    const here = process.cwd();
+    const elsewhere = bundle();
+    try {
+      process.chdir(scratch);
+      expect(bundle()).toBe(elsewhere);
+    } finally {
+      process.chdir(here);
+    }
+  });
+
   test("inlines the modules an entry imports", () => {
     writeFileSync(join(scratch, "dep.ts"), "export const greet = (s: string): string => `hello ${s}`;\n");
     writeFileSync(join(scratch, "entry.ts"), 'import { greet } from "./dep.ts";\n(globalThis as { __greeting?: string }).__greeting = greet("page");\n');

@@ -31,9 +31,14 @@ export function sourceDigest(dir: string = import.meta.dir): string {
   return hash.digest("hex").slice(0, 16);
 }
 
-/** Bundles `entry` for the browser as one IIFE; throws with the bundler's message when it fails. */
+/**
+ * Bundles `entry` for the browser as one IIFE; throws with the bundler's message when it fails.
+ * Built from the entry's folder: the bundler names each module by its path from there, so the
+ * text is the same whichever directory flowproof runs in (it is cached, and shared, by its sources' digest).
+ */
 export function bundle(entry: string = ENTRY): string {
   const result = Bun.spawnSync([process.execPath, "build", entry, "--target=browser", "--format=iife"], {
+    cwd: dirname(entry),
     stdout: "pipe",
     stderr: "pipe",
     env: { ...process.env, NO_COLOR: "1" },

@@ -213,6 +213,19 @@ const focusedElement = (): Element | null => {
   return !active || active === document.body || active === document.documentElement ? null : active;
 };
 
+/** Focus that went to nothing this recently (a dialog's button hidden as it closed) may still be placed by the page. */
+const UNPLACED_MS = 100;
+/** When the keyboard focus last left an element for nothing (focusout without a next element). */
+let unplacedAt = Number.NEGATIVE_INFINITY;
+if (typeof window !== "undefined")
+  window.addEventListener(
+    "focusout",
+    (ev) => {
+      if ((ev as FocusEvent).relatedTarget === null) unplacedAt = performance.now();
+    },
+    { capture: true },
+  );
+
 /** The field the last `focusForTyping` focused, for `typingLost`. */
 let typingInto: HTMLElement | null = null;
 
@@ -241,6 +254,12 @@ export const focusForTyping = (req: ProbeRequest): ProbeAnswer => {
       failed: "stable",
       detail: `the keyboard focus is still in ${describeBox(closing)}, which is animating (the page may move the focus when it ends)`,
     };
+  }
+  // The focus just left for nothing (a dialog closed): the page may be about to give it back to
+  // where the dialog was opened from.
+  const unplaced = performance.now() - unplacedAt;
+  if (!holder && unplaced < UNPLACED_MS) {
+    return { ok: false, failed: "stable", detail: `the keyboard focus left for nothing ${Math.round(unplaced)} ms ago (the page may be placing it)` };
   }
   el.focus();
   typingInto = el;
