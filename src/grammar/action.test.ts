@@ -122,6 +122,12 @@ describe("parseAction pointer verbs", () => {
     ["web", 'Press the "Save"', "unknown-step", '`Press the "Save" button`'],
     ["web", "Press the Enter key", "unknown-step", "`Press Enter`"],
     ["web", "Press", "unknown-step", "`Press Enter`"],
+    [
+      "web",
+      'assert: the "css:#out" shows it\'s done',
+      "unknown-step",
+      "the quotes make `assert:` part of the step's text, not its key. quote only what follows the key: `- assert: 'the \"css:#out\" shows it''s done'`",
+    ],
     ["web", 'Click the "Pay" in the iframe "checkout"', "refused-step", "isTrusted"],
     ["web", 'Press the "Pay" button in the iframe "checkout"', "refused-step", "isTrusted"],
     ["web", 'Drag "A" onto the "B" in the iframe "f"', "refused-step", "isTrusted"],

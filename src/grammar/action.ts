@@ -101,6 +101,18 @@ export function parseAction(s: Slice, ctx: ParseContext): ParseResult<ActionStep
     return verb.parse(trimSlice(sub(s, m[0].length)), ctx);
   }
   const word = /^\S+/.exec(s.text)?.[0] ?? s.text;
+  // `- 'assert: page shows X'`: a step key quoted with its text is read as the text.
+  const key = /^(assert\w*|repeat|when):$/i.exec(word)?.[1];
+  if (key !== undefined) {
+    const rest = s.text.slice(word.length).trim().replaceAll("'", "''");
+    return fail(
+      "unknown-step",
+      `\`${s.text}\` matches no rules step: the quotes make \`${key}:\` part of the step's text, not its key.`,
+      `quote only what follows the key: \`- ${key}: '${rest.length > 60 ? `${rest.slice(0, 60)}…` : rest}'\``,
+      s.offset,
+      word.length,
+    );
+  }
   const suggestion = SYNONYMS[word.toLowerCase()];
   return fail(
     "unknown-step",
