@@ -3,9 +3,11 @@
 // options taken out of a multi-select's menu), Radix UI's Select and DropdownMenu, Ant Design's
 // Select (its options drawn beside a listbox kept for screen readers), DatePicker and Modal (which
 // gives the focus back to its opener once it has closed, while the next step types), a Quill
-// editor named by its placeholder and a CodeMirror editor inside a labelled box. Each flow is
-// recorded in Chromium and replayed in Chromium and in Firefox, twice each, on one browser of each
-// engine for the whole file.
+// editor named by its placeholder and a CodeMirror editor inside a labelled box; and on a second
+// page MUI's and Headless UI's dialogs and menus, switches and checkboxes built from buttons
+// (Radix UI, MUI), Radix Tabs and Accordion, react-datepicker and a dnd-kit sortable list. Each
+// flow is recorded in Chromium and replayed in Chromium and in Firefox, twice each, on one browser
+// of each engine for the whole file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join, resolve } from "node:path";
 import { record } from "../../src/commands/record.ts";
@@ -21,7 +23,17 @@ const { server, project } = await webE2e();
 requireFirefox();
 
 beforeAll(async () => {
-  for (const name of ["react-select", "@radix-ui/react-select", "antd", "quill", "codemirror"]) {
+  for (const name of [
+    "react-select",
+    "@radix-ui/react-select",
+    "antd",
+    "quill",
+    "codemirror",
+    "@mui/material",
+    "@headlessui/react",
+    "react-datepicker",
+    "@dnd-kit/sortable",
+  ]) {
     try {
       Bun.resolveSync(`${name}/package.json`, ROOT);
     } catch (error) {
@@ -29,7 +41,7 @@ beforeAll(async () => {
     }
   }
   const built = await Bun.build({
-    entrypoints: [join(WIDGETS, "app-widgets.entry.jsx")],
+    entrypoints: [join(WIDGETS, "app-widgets.entry.jsx"), join(WIDGETS, "app-controls.entry.jsx")],
     outdir: join(project.dir, "app-widgets"),
     target: "browser",
     minify: true,
@@ -40,6 +52,9 @@ beforeAll(async () => {
   serve("/app-widgets.js", join(project.dir, "app-widgets", "app-widgets.entry.js"), "text/javascript");
   serve("/app-widgets.css", join(project.dir, "app-widgets", "app-widgets.entry.css"), "text/css");
   serve("/app-widgets.html", join(WIDGETS, "app-widgets.html"), "text/html; charset=utf-8");
+  serve("/app-controls.js", join(project.dir, "app-widgets", "app-controls.entry.js"), "text/javascript");
+  serve("/app-controls.css", join(project.dir, "app-widgets", "app-controls.entry.css"), "text/css");
+  serve("/app-controls.html", join(WIDGETS, "app-controls.html"), "text/html; charset=utf-8");
 }, 120_000);
 
 const OPENED = "Wait until page shows Project settings within 10s";
@@ -50,9 +65,9 @@ afterAll(async () => {
 });
 const envFor = (browser: "chromium" | "firefox") => ({ ...process.env, FLOWPROOF_BROWSER: browser });
 
-/** Records `steps` in Chromium, then replays the trace twice in Chromium and twice in Firefox: every step passes. */
-async function greenOnBoth(name: string, steps: readonly string[]): Promise<void> {
-  const spec = project.write(`${name}.flow.yaml`, flowYaml(name, `${server.url}/app-widgets.html`, [OPENED, ...steps]));
+/** Records `steps` on `page` in Chromium, then replays the trace twice in Chromium and twice in Firefox: every step passes. */
+async function greenOnBoth(name: string, steps: readonly string[], page = "app-widgets.html", opened = OPENED): Promise<void> {
+  const spec = project.write(`${name}.flow.yaml`, flowYaml(name, `${server.url}/${page}`, [opened, ...steps]));
   const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: envFor("chromium"), pool: pools.chromium });
   expect(recorded.step_results.find((r) => r.status !== "passed")?.detail).toBeUndefined();
   for (const browser of ["chromium", "chromium", "firefox", "firefox"] as const) {
@@ -133,5 +148,48 @@ describe("editors", () => {
 
   test("a CodeMirror editor is the one field inside the box its label names", async () => {
     await greenOnBoth("codemirror", ['rules: Type const total = 42 into the "Code" field', 'assert: the "css:#out" shows code=const total = 42;']);
+  }, 180_000);
+});
+
+describe("dialogs, menus, switches, a date picker and a sortable list", () => {
+  const controls = (name: string, steps: readonly string[]) => greenOnBoth(name, steps, "app-controls.html", "Wait until page shows Team settings within 10s");
+
+  test("MUI's Dialog (its field focused as it opens), Menu and Snackbar; Headless UI's Dialog and Menu with their transitions", async () => {
+    await controls("dialogs-menus", [
+      'rules: Click "New item"',
+      'rules: Type Lamp into the "Item name" field',
+      'rules: Click "Create"',
+      "assert: page shows Item created",
+      'rules: Click "Options"',
+      'rules: Click "Remove"',
+      'rules: Click "Invite"',
+      'rules: Click "Send invite"',
+      'rules: Click "More"',
+      'rules: Click "Archive"',
+      'assert: the "css:#out" shows saved=Lamp; menu=archived; invited=yes;',
+    ]);
+  }, 180_000);
+
+  test("switches and checkboxes built from buttons are checked by their labels; tabs, an accordion and a typed date", async () => {
+    await controls("switches", [
+      'rules: Check the "Notifications" checkbox',
+      'assert: the "Notifications" checkbox is checked',
+      'rules: Check the "Accept terms" checkbox',
+      'rules: Check the "Dark mode" checkbox',
+      'rules: Check the "Newsletter" checkbox',
+      'rules: Uncheck the "Notifications" checkbox',
+      'assert: the "Notifications" checkbox is not checked',
+      'rules: Click "Billing"',
+      "assert: page shows Billing history",
+      'rules: Click "Shipping"',
+      "assert: page shows Ships in 3 days",
+      'rules: Type 2026-05-17 into the "Due date" field',
+      "rules: Press Enter",
+      'assert: the "css:#out" shows notify=false; terms=true; dark=true; news=true; due=2026-05-17;',
+    ]);
+  }, 180_000);
+
+  test("a dnd-kit sortable list is reordered by a pointer drag", async () => {
+    await controls("sortable", ['rules: Drag "Alpha" onto "Charlie"', 'assert: the "css:#out" shows cards=Bravo,Charlie,Alpha,Delta;']);
   }, 180_000);
 });
