@@ -98,6 +98,22 @@ jumpy.addEventListener("pointerdown", () => (jumpy.style.transform = "translateX
 jumpy.addEventListener("click", () => (document.getElementById("out").textContent = "jumped"));
 </script>`;
 
+/** A listbox that, once open, keeps sliding a pixel each frame (a popup a script keeps positioning). */
+const SLIDING = `<!doctype html><title>Sliding</title><span id="l">Plan</span>
+<button id="plan" role="combobox" aria-labelledby="l" aria-controls="lb" aria-expanded="false">Free</button>
+<div id="lb" role="listbox" hidden style="position:absolute;top:60px;left:10px"><div role="option">Free</div><div role="option">Pro</div></div>
+<script>
+const plan = document.getElementById("plan"), lb = document.getElementById("lb");
+plan.addEventListener("click", () => {
+  lb.hidden = false;
+  plan.setAttribute("aria-expanded", "true");
+  let x = 10;
+  const slide = () => { lb.style.left = ++x + "px"; if (!lb.hidden) requestAnimationFrame(slide); };
+  requestAnimationFrame(slide);
+});
+for (const o of lb.children) o.addEventListener("click", () => { plan.textContent = o.textContent; lb.hidden = true; plan.setAttribute("aria-expanded", "false"); });
+</script>`;
+
 const id = (i: string): Selector[] => [{ tier: "native_id", provenance: "rules", payload: { id: i } }];
 
 let server: TestServer;
@@ -110,6 +126,7 @@ beforeAll(async () => {
   server.setRoute("/focus.html", () => new Response(FOCUS, { headers: { "content-type": "text/html" } }));
   server.setRoute("/covered.html", () => new Response(COVERED, { headers: { "content-type": "text/html" } }));
   server.setRoute("/restyled.html", () => new Response(RESTYLED, { headers: { "content-type": "text/html" } }));
+  server.setRoute("/sliding.html", () => new Response(SLIDING, { headers: { "content-type": "text/html" } }));
   server.setRoute("/growing.html", () => new Response(GROWING, { headers: { "content-type": "text/html" } }));
   chromium = await launchBrowser(requireChromium());
   connection = await Connection.connect(chromium.wsUrl);
@@ -247,6 +264,21 @@ for (const [engine, open] of Object.entries(engines)) {
           ),
         });
         expect(await driver.readText(id("out"))).toMatchObject({ ok: true, value: "went" });
+      } finally {
+        await driver.close();
+      }
+    }, 60_000);
+
+    test("Select clicks an option only once it stood still from one look to the next", async () => {
+      const driver = await open();
+      try {
+        expect((await driver.navigate(`${server.url}/sliding.html`, 10_000)).ok).toBe(true);
+        expect(await driver.select(id("plan"), ["Pro"])).toMatchObject({
+          ok: false,
+          failed: "stable",
+          detail: expect.stringMatching(/^<div> ".Pro." has not stood still for a frame yet$/),
+        });
+        expect(await driver.readText(id("plan"))).toMatchObject({ ok: true, value: "Free" });
       } finally {
         await driver.close();
       }

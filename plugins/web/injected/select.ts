@@ -40,6 +40,13 @@ const ownChip = (el: Element, hit: Element | null): boolean => {
   return true;
 };
 
+/**
+ * The option last found ready to be clicked, and its box then: an option is clicked once it has
+ * stood still from one look to the next, a frame apart (a popup positioned after it opens, by a
+ * script, moves its options with no animation running).
+ */
+let optionSeen: { readonly el: Element; readonly rect: DOMRect } | null = null;
+
 /** A trusted click on `el`, once it is visible, enabled and would receive it. */
 export const clickOn = (el: Element, what: "open" | "option", tier: string): SelectAnswer => {
   if (!isVisible(el)) return { ok: false, failed: "visible", detail: `${describe(el)} is present but not visible` };
@@ -55,6 +62,17 @@ export const clickOn = (el: Element, what: "open" | "option", tier: string): Sel
     };
   // An option below a long listbox's fold is scrolled into its listbox, as a user would.
   const rect = scrollToSee(el, what === "option" ? "nearest" : "center");
+  if (what === "option") {
+    const seen = optionSeen;
+    optionSeen = { el, rect };
+    const still =
+      seen?.el === el &&
+      Math.abs(seen.rect.left - rect.left) < 0.5 &&
+      Math.abs(seen.rect.top - rect.top) < 0.5 &&
+      Math.abs(seen.rect.width - rect.width) < 0.5 &&
+      Math.abs(seen.rect.height - rect.height) < 0.5;
+    if (!still) return { ok: false, failed: "stable", retryable: true, settling: true, detail: `${describe(el)} has not stood still for a frame yet` };
+  }
   const y = rect.top + rect.height / 2;
   // A control partly covered by its own chips (a multi-select's chosen options) is clicked where it shows.
   const xs = (what === "open" ? [0.5, 0.9, 0.75, 0.25, 0.1] : [0.5]).map((f) => rect.left + rect.width * f);
@@ -67,6 +85,7 @@ export const clickOn = (el: Element, what: "open" | "option", tier: string): Sel
       detail: `${describe(el)} would not receive the click: ${hit ? describeCover(hit) : "nothing"} is on top at (${Math.round(x)}, ${Math.round(y)})`,
     };
   }
+  if (what === "option") optionSeen = null;
   return { ok: true, click: { x, y, what }, tier };
 };
 
