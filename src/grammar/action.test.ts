@@ -124,6 +124,12 @@ describe("parseAction pointer verbs", () => {
     ["web", "Press", "unknown-step", "`Press Enter`"],
     [
       "web",
+      'rules: Click "Save"',
+      "unknown-step",
+      "the quotes make `rules:` part of the step's text, not its key. quote only what follows the key: `- rules: 'Click \"Save\"'`",
+    ],
+    [
+      "web",
       'assert: the "css:#out" shows it\'s done',
       "unknown-step",
       "the quotes make `assert:` part of the step's text, not its key. quote only what follows the key: `- assert: 'the \"css:#out\" shows it''s done'`",

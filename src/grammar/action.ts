@@ -102,7 +102,7 @@ export function parseAction(s: Slice, ctx: ParseContext): ParseResult<ActionStep
   }
   const word = /^\S+/.exec(s.text)?.[0] ?? s.text;
   // `- 'assert: page shows X'`: a step key quoted with its text is read as the text.
-  const key = /^(assert\w*|repeat|when):$/i.exec(word)?.[1];
+  const key = /^(assert\w*|rules|repeat|when):$/i.exec(word)?.[1];
   if (key !== undefined) {
     const rest = s.text.slice(word.length).trim().replaceAll("'", "''");
     return fail(
