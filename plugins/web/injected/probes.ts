@@ -288,18 +288,12 @@ export const focusForTyping = (req: ProbeRequest): ProbeAnswer => {
 export const typingLost = (req: { length: number }): string | null => {
   const el = typingInto;
   if (!el?.isConnected) return null;
-  let active = document.activeElement;
-  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-  const page = !active || active === document.body || active === document.documentElement;
-  if (
-    !page &&
-    active &&
-    (active === el || containsComposed(el, active) || ((active as HTMLElement).isContentEditable && active.contains(el)) || isField(active))
-  )
+  const active = focusedElement();
+  if (active && (active === el || containsComposed(el, active) || ((active as HTMLElement).isContentEditable && active.contains(el)) || isField(active)))
     return null;
   const held = [...(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : (el.textContent ?? ""))].length;
   if (held >= req.length) return null;
-  return `${describeBox(el)} lost the keyboard focus to ${page || !active ? "the page" : describe(active)} while the text was typed (it holds ${held} of ${req.length} characters)`;
+  return `${describeBox(el)} lost the keyboard focus to ${active ? describe(active) : "the page"} while the text was typed (it holds ${held} of ${req.length} characters)`;
 };
 
 export const read = (req: { ladder: readonly Rung[] }): ValueAnswer => {

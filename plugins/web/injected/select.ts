@@ -152,7 +152,7 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
   // (a popup a previous step closed may still be animating out: it is not this step's to use).
   const collapsed = control !== listbox && control.getAttribute("aria-expanded") === "false";
   const popup = listbox && popupOf(listbox, control);
-  const open = popup != null && isVisible(popup) && !collapsed && (!isLeaving(popup) || req.after === "open" || req.after === "type");
+  const open = listbox !== null && popup !== null && isVisible(popup) && !collapsed && (!isLeaving(popup) || req.after === "open" || req.after === "type");
   if (!open) {
     if (req.after === "option" || req.after === "close") {
       if (held()) return settled();
@@ -189,7 +189,6 @@ export const selectAria = (control: Element, req: SelectRequest, tier: string): 
     }
     return clickOn(control, "open", tier);
   }
-  if (!listbox) return clickOn(control, "open", tier);
   const options = optionsShown(listbox, control);
   const isSelected = (o: Element) => isOptionSelected(o, listbox);
   // A multi-select that takes a chosen option out of its list (react-select) no longer lists one
