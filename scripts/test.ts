@@ -51,6 +51,8 @@ if (!process.env["FLOWPROOF_TEST_PG_URL"]) {
 }
 
 let passed = 0;
+/** What each failed job printed for its failures, repeated at the end of the log. */
+const failureTexts: string[] = [];
 let failed = 0;
 const broken: string[] = [];
 
@@ -191,6 +193,25 @@ async function runCommand(cmd: string[], live: boolean): Promise<{ code: number;
   return { code, output };
 }
 
+/**
+ * Each failed test of a job's output with the lines bun printed for it (its error comes before its
+ * `(fail)` line, back to the previous test's line), so the end of a long log names what failed.
+ */
+function failureBlocks(name: string, output: string): string[] {
+  const lines = output.split("\n");
+  const blocks: string[] = [];
+  let start = 0;
+  for (const [i, line] of lines.entries()) {
+    if (/^\((pass|skip|todo)\)/.test(line)) start = i + 1;
+    if (!/^\(fail\)/.test(line)) continue;
+    const block = lines.slice(Math.max(start, i - 60), i + 1).join("\n");
+    blocks.push(`--- ${name}\n${block.length > 6000 ? `…${block.slice(-6000)}` : block}`);
+    start = i + 1;
+  }
+  if (blocks.length === 0) blocks.push(`--- ${name}\n${lines.slice(-40).join("\n")}`);
+  return blocks;
+}
+
 function countBunTests(name: string, output: string): void {
   const p = /^\s*(\d+) pass\s*$/m.exec(output);
   const f = /^\s*(\d+) fail\s*$/m.exec(output);
@@ -236,6 +257,7 @@ async function runQueue(workers: number): Promise<void> {
       if (job.kind === "python") countPython(r.output);
       else countBunTests(job.name, r.output);
       if (r.code !== 0) broken.push(`${job.name}: exit ${r.code}`);
+      if (r.code !== 0) failureTexts.push(...failureBlocks(job.name, r.output));
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(workers, total)) }, worker));
@@ -248,6 +270,7 @@ const check = await runCommand([bun, "scripts/check.ts"], true);
 if (check.code !== 0) broken.push(`check: exit ${check.code}`);
 await runQueue(Number(process.env["FLOWPROOF_TEST_JOBS"] ?? 4) || 1);
 
+if (failureTexts.length > 0) console.log(`\n=== what failed, again\n${failureTexts.join("\n\n")}`);
 if (broken.length > 0) console.log(`\nproblems: ${broken.join("; ")}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(broken.length > 0 || failed > 0 ? 1 : 0);
