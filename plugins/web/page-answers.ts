@@ -7,7 +7,10 @@ import { fail, ok, type Transient } from "./page-calls.ts";
 /** A probe's answer: the element's point and facts, or why not (retried unless no wait can change it). */
 export function probeAttempt(answer: ProbeAnswer | Transient): Attempt<ProbeAnswer & { ok: true }> {
   if ("transient" in answer) return fail("attached", answer.transient);
-  if (!answer.ok) return fail(answer.failed, answer.detail, answer.failed !== "unsupported" && answer.failed !== "editable" && answer.failed !== "ambiguous");
+  if (!answer.ok) {
+    const retryable = answer.failed !== "unsupported" && answer.failed !== "editable" && answer.failed !== "ambiguous";
+    return { ok: false, failed: answer.failed, detail: answer.detail, retryable, ...(answer.precaution ? { precaution: true } : {}) };
+  }
   return ok(answer, answer.tier);
 }
 

@@ -106,7 +106,13 @@ export const CAPABILITIES: readonly Capability[] = [
 /** A wait condition an action checks before it acts; named in failures. */
 export type WaitCondition = "attached" | "visible" | "stable" | "enabled" | "editable" | "receives-pointer";
 
-/** One attempt's answer. `failed` names the condition that did not hold; `retryable` false stops polling. */
+/**
+ * One attempt's answer. `failed` names the condition that did not hold; `retryable` false stops
+ * polling. `precaution` marks an attempt that held off because the target may still be changing
+ * (restyled a moment ago) rather than finding a condition false: when the step's bound runs out,
+ * the engine reports the last finding before it, so the failure reads the same whichever attempt
+ * the bound ends on.
+ */
 export type Attempt<T = undefined> =
   | { readonly ok: true; readonly value: T; readonly tier?: string }
   | {
@@ -114,6 +120,7 @@ export type Attempt<T = undefined> =
       readonly failed: WaitCondition | "not-found" | "unsupported" | "dialog" | "ambiguous";
       readonly detail: string;
       readonly retryable: boolean;
+      readonly precaution?: boolean;
     };
 
 /** A reading of an expectation: did it hold, and what was seen (never a secret's value). */

@@ -97,7 +97,12 @@ export const probeFound = (req: ProbeRequest, found: ReturnType<typeof resolve>)
     const changed = restyledAround(el);
     if (changed) {
       const what = changed.by === el ? "its class or style" : `the class or style of ${describeBox(changed.by)}, which holds it,`;
-      return { ok: false, failed: "stable", detail: `${describe(el)} may still be moving: ${what} changed ${Math.round(changed.ago)} ms ago` };
+      return {
+        ok: false,
+        failed: "stable",
+        precaution: true,
+        detail: `${describe(el)} may still be moving: ${what} changed ${Math.round(changed.ago)} ms ago`,
+      };
     }
   }
   if (req.purpose !== "read" && isDisabled(el)) return { ok: false, failed: "enabled", detail: `${describe(el)} is disabled` };
@@ -252,6 +257,7 @@ export const focusForTyping = (req: ProbeRequest): ProbeAnswer => {
     return {
       ok: false,
       failed: "stable",
+      precaution: true,
       detail: `the keyboard focus is still in ${describeBox(closing)}, which is animating (the page may move the focus when it ends)`,
     };
   }
@@ -259,7 +265,12 @@ export const focusForTyping = (req: ProbeRequest): ProbeAnswer => {
   // where the dialog was opened from.
   const unplaced = performance.now() - unplacedAt;
   if (!holder && unplaced < UNPLACED_MS) {
-    return { ok: false, failed: "stable", detail: `the keyboard focus left for nothing ${Math.round(unplaced)} ms ago (the page may be placing it)` };
+    return {
+      ok: false,
+      failed: "stable",
+      precaution: true,
+      detail: `the keyboard focus left for nothing ${Math.round(unplaced)} ms ago (the page may be placing it)`,
+    };
   }
   el.focus();
   typingInto = el;

@@ -29,7 +29,8 @@ export type ProbeAnswer =
       readonly kind: string;
       readonly checked?: boolean;
     }
-  | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string };
+  /** `precaution`: held off while the target may still change (see Attempt), not a condition found false. */
+  | { readonly ok: false; readonly failed: ProbeFailure; readonly detail: string; readonly precaution?: true };
 export interface CheckRequest {
   /** Absent = the whole page surface. */
   readonly ladder?: readonly Rung[] | undefined;

@@ -124,14 +124,18 @@ const WAITING_FOR: Record<string, string> = {
 /** Auto-waits an action until its target is actionable and the action landed. */
 export async function runAction(step: TraceStep, ctx: ExecutionContext, attempt: () => Promise<Attempt>): Promise<StepOutcome> {
   const timeoutMs = stepTimeoutMs(step);
+  /** The last attempt that found a condition false (not one that held off as a precaution). */
+  let finding: Attempt | undefined;
   const result = await poll<Attempt>(ctx.clock, timeoutMs, async () => {
     // While recording, a plain label that names several elements is a question, not the first match.
     const ambiguous = await ambiguousLabel(step, ctx);
     if (ambiguous !== undefined) return { done: false, retryable: false, last: { ok: false, failed: "ambiguous", detail: ambiguous, retryable: false } };
     const r = await attempt();
+    if (!r.ok && !r.precaution) finding = r;
     return r.ok ? { done: true, value: r } : { done: false, retryable: r.retryable, last: r };
   });
-  const r = result.value;
+  // A bound that ran out on a precaution (the target restyled a moment ago) reports what the attempts found before it.
+  const r = result.timedOut && !result.value.ok && result.value.precaution && finding ? finding : result.value;
   if (r.ok) return passed(r.tier);
   const what = describeLadder(step.selectors);
   if (r.failed === "dialog") return failed(r.detail);
