@@ -114,6 +114,37 @@ plan.addEventListener("click", () => {
 for (const o of lb.children) o.addEventListener("click", () => { plan.textContent = o.textContent; lb.hidden = true; plan.setAttribute("aria-expanded", "false"); });
 </script>`;
 
+/**
+ * Controls drawn over their own inputs (Element Plus's shapes): a select whose placeholder covers
+ * its narrow read-only input, radios whose text is a span inside the label that wraps them, and a
+ * switch whose wrapper cancels its hidden input's own toggle and keeps its state in aria-checked.
+ */
+const DRAWN = `<!doctype html><title>Drawn</title>
+<label for="city">City</label>
+<div id="citybox" style="position:relative;width:200px;height:30px;border:1px solid #888">
+  <div><div><input id="city" role="combobox" readonly aria-controls="citylb" aria-expanded="false" style="width:11px;border:0"></div>
+  <div id="ph" style="position:absolute;inset:0;padding:5px;background:#fff">Pick a city</div></div>
+</div>
+<ul id="citylb" role="listbox" hidden><li role="option">Paris</li><li role="option">Tokyo</li></ul>
+<div role="radiogroup"><label><span><input type="radio" name="plan" value="a"></span><span>Basic</span></label>
+<label><span><input type="radio" name="plan" value="b"></span><span>Pro</span></label></div>
+<label for="sw">Notifications</label>
+<div id="swbox"><input id="sw" type="checkbox" role="switch" aria-checked="true" checked style="opacity:0;position:absolute;width:0;height:0;margin:0"><span style="display:inline-block;width:40px;height:20px;background:#4a4"></span></div>
+<p id="out">notify=true</p>
+<script>
+const input = document.getElementById("city"), lb = document.getElementById("citylb"), ph = document.getElementById("ph");
+document.getElementById("citybox").addEventListener("click", () => { lb.hidden = !lb.hidden; input.setAttribute("aria-expanded", String(!lb.hidden)); });
+for (const o of lb.children) o.addEventListener("click", () => { ph.textContent = o.textContent; lb.hidden = true; input.setAttribute("aria-expanded", "false"); });
+const sw = document.getElementById("sw");
+let on = true;
+document.getElementById("swbox").addEventListener("click", (e) => {
+  e.preventDefault();
+  on = !on;
+  sw.setAttribute("aria-checked", String(on));
+  document.getElementById("out").textContent = "notify=" + on;
+});
+</script>`;
+
 const id = (i: string): Selector[] => [{ tier: "native_id", provenance: "rules", payload: { id: i } }];
 
 let server: TestServer;
@@ -127,6 +158,7 @@ beforeAll(async () => {
   server.setRoute("/covered.html", () => new Response(COVERED, { headers: { "content-type": "text/html" } }));
   server.setRoute("/restyled.html", () => new Response(RESTYLED, { headers: { "content-type": "text/html" } }));
   server.setRoute("/sliding.html", () => new Response(SLIDING, { headers: { "content-type": "text/html" } }));
+  server.setRoute("/drawn.html", () => new Response(DRAWN, { headers: { "content-type": "text/html" } }));
   server.setRoute("/growing.html", () => new Response(GROWING, { headers: { "content-type": "text/html" } }));
   chromium = await launchBrowser(requireChromium());
   connection = await Connection.connect(chromium.wsUrl);
@@ -279,6 +311,31 @@ for (const [engine, open] of Object.entries(engines)) {
           detail: expect.stringMatching(/^<div> ".Pro." has not stood still for a frame yet$/),
         });
         expect(await driver.readText(id("plan"))).toMatchObject({ ok: true, value: "Free" });
+      } finally {
+        await driver.close();
+      }
+    }, 60_000);
+
+    test("controls drawn over their own inputs: a select opened through its placeholder, a radio named by the text beside it, a switch read by what it announces", async () => {
+      const driver = await open();
+      const text = (t: string, role?: string): Selector[] => [{ tier: "text_anchor", provenance: "rules", payload: role ? { text: t, role } : { text: t } }];
+      try {
+        expect((await driver.navigate(`${server.url}/drawn.html`, 10_000)).ok).toBe(true);
+        // The placeholder drawn over the input is the select's own: clicking there opens it.
+        expect(await driver.select(text("City", "dropdown"), ["Paris and Tokyo"])).toMatchObject({
+          ok: false,
+          detail: expect.stringContaining('to choose several, quote each one: "Paris" and "Tokyo"'),
+        });
+        await driver.pressKey("Escape", []);
+        expect(await driver.select(text("City", "dropdown"), ["Tokyo"])).toMatchObject({ ok: true });
+        expect(await driver.readText(text("City", "dropdown"))).toMatchObject({ ok: true, value: "Tokyo" });
+        expect(await driver.click(id("city"), { button: "left", clickCount: 1 })).toMatchObject({ ok: true });
+        // The span beside the radio and the radio are one target.
+        expect(await driver.candidates?.(text("Pro"))).toHaveLength(1);
+        // The hidden input stays checked; the switch announces (and shows) off.
+        expect(await driver.setChecked(text("Notifications", "checkbox"), false)).toMatchObject({ ok: true });
+        expect(await driver.readText(id("out"))).toMatchObject({ ok: true, value: "notify=false" });
+        expect(await driver.check(text("Notifications", "checkbox"), { kind: "checked", checked: false })).toMatchObject({ pass: true });
       } finally {
         await driver.close();
       }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { EVIDENCE_CSP, type AppDriver, type DebugSnapshot } from "../plugins/api.ts";
 import type { StepResult } from "../engine/loop.ts";
 import type { TraceStep } from "../trace/schema.ts";
-import { captureDebug, didYouMean, suggestionFor, targetText } from "./debug-bundle.ts";
+import { captureDebug, didYouMean, pageErrors, suggestionFor, targetText } from "./debug-bundle.ts";
 
 let dir = "";
 afterEach(() => {
@@ -37,6 +37,19 @@ describe("targetText and didYouMean", () => {
     expect(didYouMean("Sing in", ["Password", "Sign in"])).toBe("Sign in");
     expect(didYouMean("Sign in", ["sign in"])).toBeUndefined();
     expect(didYouMean("Checkout", ["Password", "Sign in"])).toBeUndefined();
+  });
+});
+
+describe("pageErrors", () => {
+  const snap = (console: string[]): DebugSnapshot => ({ dom: "", console, anchors: [] });
+  test("names the page's uncaught errors by the first one's first line, redacted; nothing when it threw none", () => {
+    const secrets = new Map([["TOKEN", "tok-9f8e7d"]]);
+    expect(pageErrors(snap(["[+0.1s] console.error: boom"]), secrets)).toBe("");
+    expect(pageErrors(snap(["[+0.144s] uncaught: ReferenceError: process is not defined\n    at app.js:8:3075"]), secrets)).toBe(
+      " — the page threw an uncaught error: ReferenceError: process is not defined",
+    );
+    const two = pageErrors(snap(["[+0.1s] uncaught: Error: bad tok-9f8e7d", "[+0.2s] console.log: x", "[+0.3s] uncaught: Error: again"]), secrets);
+    expect(two).toBe(" — the page threw 2 uncaught errors; the first: Error: bad ${TOKEN}");
   });
 });
 

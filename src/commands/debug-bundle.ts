@@ -34,6 +34,22 @@ export function didYouMean(text: string | undefined, anchors: readonly string[])
   return nearest(text, anchors);
 }
 
+/**
+ * ` — the page threw N uncaught error(s); the first: …` when the surface logged uncaught errors (a
+ * page whose script failed shows nothing a step can find); "" otherwise. The first line of the
+ * first error, shortened and redacted.
+ */
+export function pageErrors(snapshot: DebugSnapshot, secrets: ReadonlyMap<string, string>): string {
+  const errors = snapshot.console.filter((line) => /^\[\+[\d.]+s\] uncaught: /.test(line));
+  if (errors.length === 0) return "";
+  const first = errors[0]!
+    .replace(/^\[\+[\d.]+s\] uncaught: /, "")
+    .split("\n")[0]!
+    .trim();
+  const shown = first.length > 160 ? `${first.slice(0, 159)}…` : first;
+  return ` — the page threw ${errors.length === 1 ? "an uncaught error" : `${errors.length} uncaught errors; the first`}: ${redact(shown, secrets)}`;
+}
+
 /** A text snapshot as an HTML page that shows it as written: escaped, under the evidence policy. */
 function textPage(text: string): string {
   const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -91,6 +107,6 @@ export async function captureDebug(
   }
   const failed = results[i]!;
   const guess = didYouMean(targetText(steps.find((s) => s.id === failed.id)), snapshot.anchors);
-  const detail = `${failed.detail ?? failed.status}${guess ? ` — did you mean '${redact(guess, secrets)}'?` : ""} (captured: ${files.join(", ")})`;
+  const detail = `${failed.detail ?? failed.status}${guess ? ` — did you mean '${redact(guess, secrets)}'?` : ""}${pageErrors(snapshot, secrets)} (captured: ${files.join(", ")})`;
   return results.map((r, k) => (k === i ? { ...r, detail } : r));
 }

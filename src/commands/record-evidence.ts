@@ -14,7 +14,7 @@ import { FRAMES_DIR } from "../recording/bundle.ts";
 import { writeFileAtomic } from "../diagnostics/atomic-write.ts";
 import { reportHtml } from "../report/html.ts";
 import type { RunReport } from "../report/schema.ts";
-import { didYouMean, snapshotOf, targetText, writeDebugFiles } from "./debug-bundle.ts";
+import { didYouMean, pageErrors, snapshotOf, targetText, writeDebugFiles } from "./debug-bundle.ts";
 import { displayPath } from "./paths.ts";
 
 export const FAILED_RECORDS_DIR = join(".flowproof", "failed-records");
@@ -89,6 +89,7 @@ export async function keepFailedRecord(options: {
     }
     const guess = didYouMean(targetText(options.failedStep), snapshot.anchors);
     if (guess) suggestion = ` — did you mean '${redact(guess, options.secrets)}'?`;
+    suggestion += pageErrors(snapshot, options.secrets);
   }
   if (kept.length === 0) {
     rmSync(dir, { recursive: true, force: true });

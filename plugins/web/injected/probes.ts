@@ -1,8 +1,8 @@
 // Page-side actionability probes and reads: where to click a target and whether it would receive
 // the click (visible, still, enabled, on top), focusing a field to type into, and what it reads.
 import type { Candidate, ProbeAnswer, ProbeRequest, Rung, ValueAnswer } from "./protocol.ts";
-import { clippedBy, composedParent, containsComposed, deepHit, describeBox, isLeaving, isShown, isVisible, receives, scrollToSee } from "./dom.ts";
-import { checkedOf, describe, describeCover, isDisabled, isField, kindOf, labelledControl } from "./roles.ts";
+import { clippedBy, composedParent, containsComposed, deepHit, describeBox, isLeaving, isShown, isVisible, scrollToSee } from "./dom.ts";
+import { checkedOf, describe, describeCover, isButton, isDisabled, isField, isLink, kindOf, labelledControl, reaches } from "./roles.ts";
 import { resolve, resolveRung } from "./resolver.ts";
 import { valueOf } from "./values.ts";
 
@@ -120,7 +120,7 @@ export const probeFound = (req: ProbeRequest, found: ReturnType<typeof resolve>)
   const cy = Math.min(Math.max(y, rect.top + 0.5), rect.bottom - 0.5);
   if (req.purpose === "pointer" || req.purpose === "drag") {
     const hit = deepHit(cx, cy);
-    if (!receives(el, hit)) {
+    if (!reaches(el, hit)) {
       return {
         ok: false,
         failed: "receives-pointer",
@@ -165,11 +165,11 @@ const onClickEvent = (ev: Event) => {
   const judged = hit instanceof Element && g.el.isConnected && g.missed === undefined;
   if (!g.pressed && (ev.type === "pointerdown" || ev.type === "mousedown")) {
     g.pressed = true;
-    if (judged && !receives(g.el, hit)) g.missed = `${describe(g.el)} did not receive the click: ${describeCover(hit)} was on top when it landed`;
+    if (judged && !reaches(g.el, hit)) g.missed = `${describe(g.el)} did not receive the click: ${describeCover(hit)} was on top when it landed`;
   } else if (g.pressed && !g.clicked && ev.type === "click") {
     g.clicked = true;
     const { clientX, clientY } = ev as MouseEvent;
-    if (judged && !receives(g.el, hit) && outside(g.el, clientX, clientY))
+    if (judged && !reaches(g.el, hit) && outside(g.el, clientX, clientY))
       g.missed = `${describe(g.el)} moved away from under the pointer while it was pressed: the click went to ${describeCover(hit)}`;
   }
   if (g.missed !== undefined) {
@@ -335,10 +335,12 @@ export const candidates = (req: { ladder: readonly Rung[] }): Candidate[] => {
   const shown = resolveRung(rung).filter(isVisible);
   const live = shown.filter((el) => !isLeaving(el));
   const visible = live.length > 0 ? live : shown;
-  // A label and the control it names are one target: a <label> stands for its control, and an
-  // element another candidate is aria-labelledby stands for that candidate.
+  // A label and the control it names are one target: a <label> (or its text, `<label><input
+  // type=radio><span>Pro</span></label>`) stands for its control, and an element another
+  // candidate is aria-labelledby stands for that candidate.
   const targetOf = (el: Element): Element => {
-    const control = labelledControl(el);
+    const label = el.closest("label");
+    const control = labelledControl(el) ?? (label && !isButton(el) && !isField(el) && !isLink(el) ? labelledControl(label) : null);
     if (control) return control;
     const labelled = el.id ? visible.find((o) => o !== el && (o.getAttribute("aria-labelledby") ?? "").split(/\s+/).includes(el.id)) : undefined;
     return labelled ?? el;
@@ -392,7 +394,7 @@ export const hovered = (req: { ladder: readonly Rung[]; x: number; y: number }):
   const found = resolve(req.ladder);
   if (!found.el) return { ok: false, failed: "not-found", detail: found.detail };
   // Chromium recomputes :hover lazily after layout moves, so the point must still hit the target too.
-  const landed = found.el.matches(":hover") && receives(found.el, deepHit(req.x, req.y));
+  const landed = found.el.matches(":hover") && reaches(found.el, deepHit(req.x, req.y));
   return { ok: true, value: String(landed), tier: found.tier };
 };
 

@@ -1,6 +1,6 @@
 // Page-side element kinds: what counts as a field, button, checkbox, dropdown or link, the
 // element of a requested role near a match, and how an element is described in a message.
-import { deepQueryAll, describeBox, norm, short } from "./dom.ts";
+import { deepQueryAll, describeBox, isVisible, norm, receives, short } from "./dom.ts";
 
 export const BUTTON_INPUTS = ["submit", "button", "reset", "image"];
 export const NON_TEXT_INPUTS = [...BUTTON_INPUTS, "checkbox", "radio", "file", "hidden", "range", "color"];
@@ -11,6 +11,37 @@ export const isField = (el: Element) => {
   if ((el as HTMLElement).isContentEditable) return true;
   return ["textbox", "searchbox", "combobox", "spinbutton"].includes(roleOf(el));
 };
+/**
+ * The boxes a field's control draws around it, innermost first: up to three of its closest
+ * ancestors, as long as each holds no other field and no label. A select or combobox renders its
+ * placeholder, its chosen value and its chips beside its input there (react-select, Ant Design,
+ * Element Plus); what lies in them is the control's own.
+ */
+export const ownBoxes = (el: Element): Element[] => {
+  const boxes: Element[] = [];
+  for (let box = el.parentElement; box && box !== document.body && boxes.length < 3; box = box.parentElement) {
+    if (
+      box.querySelector("label") ||
+      Array.from(box.querySelectorAll("input, select, textarea, [contenteditable], [role]")).some((f) => f !== el && isField(f))
+    )
+      break;
+    boxes.push(box);
+  }
+  return boxes;
+};
+/**
+ * A pointer hit on a field's own box (its placeholder or chosen value drawn over its input) reaches
+ * the field, as a person clicking the control: anything in it but a button or a link.
+ */
+export const onOwnBox = (el: Element, hit: Element | null): boolean => {
+  if (!hit || !isField(el)) return false;
+  const box = ownBoxes(el).find((b) => b.contains(hit));
+  if (!box) return false;
+  for (let n: Element | null = hit; n && n !== box; n = n.parentElement) if (isButton(n)) return false;
+  return true;
+};
+/** Whether a pointer hit reaches the target: `receives`, or a hit on a field's own box. */
+export const reaches = (el: Element, hit: Element | null): boolean => receives(el, hit) || onOwnBox(el, hit);
 export const isButton = (el: Element) =>
   el instanceof HTMLButtonElement ||
   (el instanceof HTMLInputElement && BUTTON_INPUTS.includes(el.type)) ||
@@ -90,9 +121,16 @@ export const selectedOf = (el: Element): boolean | undefined => {
   return undefined;
 };
 
+/**
+ * Whether a checkbox, radio or switch is on: a native input's own state, else aria-checked. A
+ * native input kept invisible under a drawn control that announces its state with aria-checked
+ * reads as what it announces: what shows is drawn from that state, and the hidden input's may be
+ * stale (Element Plus's switch cancels the input's own toggle and keeps its state in aria-checked).
+ */
 export const checkedOf = (el: Element): boolean | undefined => {
-  if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) return el.checked;
   const aria = el.getAttribute("aria-checked");
+  if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio"))
+    return (aria === "true" || aria === "false") && !isVisible(el) ? aria === "true" : el.checked;
   if (aria === "true") return true;
   if (aria === "false") return false;
   return undefined;

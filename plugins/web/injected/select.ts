@@ -1,8 +1,8 @@
 // Page-side Select: a native <select> set in one call; an ARIA combobox, listbox or listbox button
 // answered move by move with what the driver does next as a user (open it, the option, Escape), then verified.
 import type { SelectAnswer, SelectRequest } from "./protocol.ts";
-import { composedParent, containsComposed, deepHit, deepQueryAll, isLeaving, isVisible, lower, norm, receives, scrollToSee, short } from "./dom.ts";
-import { describe, describeCover, isButton, isCheckbox, isDisabled, isDropdown, isField, isLink, labelledControl, roleOf } from "./roles.ts";
+import { composedParent, containsComposed, deepHit, deepQueryAll, isLeaving, isVisible, lower, norm, scrollToSee, short } from "./dom.ts";
+import { describe, describeCover, isButton, isCheckbox, isDisabled, isDropdown, isField, isLink, labelledControl, reaches, roleOf } from "./roles.ts";
 import { isMoving } from "./probes.ts";
 import { resolve } from "./resolver.ts";
 import { holds, holdsAll, isOptionSelected, listboxOf, optionLabel, optionsNamed, optionsShown, popupOf, showsLabel, valueOf } from "./values.ts";
@@ -76,9 +76,9 @@ export const clickOn = (el: Element, what: "open" | "option", tier: string): Sel
   const y = rect.top + rect.height / 2;
   // A control partly covered by its own chips (a multi-select's chosen options) is clicked where it shows.
   const xs = (what === "open" ? [0.5, 0.9, 0.75, 0.25, 0.1] : [0.5]).map((f) => rect.left + rect.width * f);
-  const x = xs.find((px) => receives(el, deepHit(px, y))) ?? xs.find((px) => ownChip(el, deepHit(px, y))) ?? xs[0]!;
+  const x = xs.find((px) => reaches(el, deepHit(px, y))) ?? xs.find((px) => ownChip(el, deepHit(px, y))) ?? xs[0]!;
   const hit = deepHit(x, y);
-  if (!receives(el, hit) && !(what === "open" && ownChip(el, hit))) {
+  if (!reaches(el, hit) && !(what === "open" && ownChip(el, hit))) {
     return {
       ok: false,
       failed: "receives-pointer",
@@ -109,7 +109,19 @@ const pickAll = (
       const list = named(options.map(optionLabel).filter((l) => l !== ""));
       const recorded = exact ? " reading exactly as recorded" : "";
       const shown = offered && offered.length > 0 ? `${named(offered)}; typed into, it lists ${list}` : list;
-      return { ok: false, failed: "unsupported", detail: `${describe(control)} has no option ${JSON.stringify(want)}${recorded} (options: ${shown})` };
+      // `Select Red and Blue` is one option's name: several are each quoted.
+      const parts = wants.length === 1 ? splitOptions(want, (p) => optionsNamed(options, p, exact).length === 1) : undefined;
+      const several = parts
+        ? `; to choose several, quote each one: ${parts
+            .map((p) => JSON.stringify(p))
+            .join(", ")
+            .replace(/, ([^,]*)$/, " and $1")}`
+        : "";
+      return {
+        ok: false,
+        failed: "unsupported",
+        detail: `${describe(control)} has no option ${JSON.stringify(want)}${recorded} (options: ${shown})${several}`,
+      };
     }
     if (matches.length > 1) {
       return {

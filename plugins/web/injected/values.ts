@@ -1,7 +1,7 @@
 // Page-side values: what a control holds (a field's value, a select's options, an ARIA listbox's
 // selection, a combobox's shown text) and the ARIA listbox a combobox controls.
 import { composedElements, deepQueryAll, deepText, isLeaving, isVisible, lower, norm, renderedChildren, textRect } from "./dom.ts";
-import { isButton, isField, roleOf } from "./roles.ts";
+import { isButton, ownBoxes, roleOf } from "./roles.ts";
 
 export const valueOf = (el: Element): string => {
   // An editable combobox that shows its choice beside its emptied input (react-select) holds that.
@@ -65,15 +65,7 @@ const comboboxValue = (el: Element): string => {
 const besideInput = (el: Element): string => {
   if (!(el instanceof HTMLInputElement) || el.value !== "") return "";
   const described = new Set(byIds(el, "aria-describedby"));
-  let box: Element | null = el;
-  for (let level = 0; level < 3; level++) {
-    box = box.parentElement;
-    if (!box || box === document.body) return "";
-    if (
-      box.querySelector("label") ||
-      Array.from(box.querySelectorAll("input, select, textarea, [contenteditable], [role]")).some((f) => f !== el && isField(f))
-    )
-      return "";
+  for (const box of ownBoxes(el)) {
     const shown = shownText(box, (n) => described.has(n) || isButton(n));
     if (shown !== "") return shown;
   }
