@@ -89,7 +89,7 @@ const WEIGHTS: Record<string, number> = {
   "scoped-targets": 52,
   "unit-commands": 51,
   "real-widgets": 50,
-  "app-widgets": 105,
+  "app-widgets": 135,
   "unit-servers": 46,
   "oob-assertions": 44,
   trust: 43,

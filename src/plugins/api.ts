@@ -66,52 +66,17 @@ export { msFromEnv, type EnvMsOptions } from "../diagnostics/env-number.ts";
 export { FilePaths } from "./file-paths.ts";
 /** Levenshtein distance between two strings: what "did you mean" and nearest-text hints rank by. */ export { editDistance } from "../diagnostics/edit-distance.ts";
 
-/**
- * What a live surface can do. A flow is checked against its adapter's declared capabilities when it
- * loads: a step that needs one the surface lacks is refused (`unsupported-step`) naming both
- * (docs/plugins.md, "Capabilities").
- */
-export type Capability =
-  | "pointer"
-  | "keyboard"
-  | "navigation"
-  | "select"
-  | "dialogs"
-  | "frames"
-  | "screenshot"
-  | "cookies"
-  | "hover"
-  | "drag"
-  | "scroll"
-  | "upload"
-  | "downloads";
-
-/** Every capability, in the order the docs list them. */
-export const CAPABILITIES: readonly Capability[] = [
-  "pointer",
-  "keyboard",
-  "navigation",
-  "select",
-  "dialogs",
-  "frames",
-  "screenshot",
-  "cookies",
-  "hover",
-  "drag",
-  "scroll",
-  "upload",
-  "downloads",
-];
+/** What a live surface can do, and every capability in the order the docs list them. */
+export { CAPABILITIES, type Capability } from "./capabilities.ts";
+import type { Capability } from "./capabilities.ts";
 
 /** A wait condition an action checks before it acts; named in failures. */
 export type WaitCondition = "attached" | "visible" | "stable" | "enabled" | "editable" | "receives-pointer";
 
 /**
  * One attempt's answer. `failed` names the condition that did not hold; `retryable` false stops
- * polling. `precaution` marks an attempt that held off because the target may still be changing
- * (restyled a moment ago) rather than finding a condition false: when the step's bound runs out,
- * the engine reports the last finding before it, so the failure reads the same whichever attempt
- * the bound ends on.
+ * polling. `precaution`: it held off while the target may still change (restyled a moment ago)
+ * rather than finding a condition false; a bound that runs out on it reports the finding before.
  */
 export type Attempt<T = undefined> =
   | { readonly ok: true; readonly value: T; readonly tier?: string }

@@ -5,7 +5,9 @@
 // gives the focus back to its opener once it has closed, while the next step types), a Quill
 // editor named by its placeholder and a CodeMirror editor inside a labelled box; and on a second
 // page MUI's and Headless UI's dialogs and menus, switches and checkboxes built from buttons
-// (Radix UI, MUI), Radix Tabs and Accordion, react-datepicker and a dnd-kit sortable list. Each
+// (Radix UI, MUI), Radix Tabs and Accordion, react-datepicker and a dnd-kit sortable list; and on a
+// third, Vue page Element Plus's controls, whose placeholders and switches are drawn over their
+// inputs. Each
 // flow is recorded in Chromium and replayed in Chromium and in Firefox, twice each, on one browser
 // of each engine for the whole file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -33,6 +35,8 @@ beforeAll(async () => {
     "@headlessui/react",
     "react-datepicker",
     "@dnd-kit/sortable",
+    "vue",
+    "element-plus",
   ]) {
     try {
       Bun.resolveSync(`${name}/package.json`, ROOT);
@@ -41,11 +45,16 @@ beforeAll(async () => {
     }
   }
   const built = await Bun.build({
-    entrypoints: [join(WIDGETS, "app-widgets.entry.jsx"), join(WIDGETS, "app-controls.entry.jsx")],
+    entrypoints: [join(WIDGETS, "app-widgets.entry.jsx"), join(WIDGETS, "app-controls.entry.jsx"), join(WIDGETS, "app-vue.entry.js")],
     outdir: join(project.dir, "app-widgets"),
     target: "browser",
     minify: true,
-    define: { "process.env.NODE_ENV": '"production"' },
+    define: {
+      "process.env.NODE_ENV": '"production"',
+      __VUE_OPTIONS_API__: "true",
+      __VUE_PROD_DEVTOOLS__: "false",
+      __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: "false",
+    },
   });
   if (!built.success) throw new AggregateError(built.logs, "bundling the app-widget page failed");
   const serve = (path: string, file: string, type: string) => server.setRoute(path, () => new Response(Bun.file(file), { headers: { "content-type": type } }));
@@ -55,6 +64,9 @@ beforeAll(async () => {
   serve("/app-controls.js", join(project.dir, "app-widgets", "app-controls.entry.js"), "text/javascript");
   serve("/app-controls.css", join(project.dir, "app-widgets", "app-controls.entry.css"), "text/css");
   serve("/app-controls.html", join(WIDGETS, "app-controls.html"), "text/html; charset=utf-8");
+  serve("/app-vue.js", join(project.dir, "app-widgets", "app-vue.entry.js"), "text/javascript");
+  serve("/app-vue.css", join(project.dir, "app-widgets", "app-vue.entry.css"), "text/css");
+  serve("/app-vue.html", join(WIDGETS, "app-vue.html"), "text/html; charset=utf-8");
 }, 120_000);
 
 const OPENED = "Wait until page shows Project settings within 10s";
@@ -77,8 +89,8 @@ async function greenOnBoth(name: string, steps: readonly string[], page = "app-w
 }
 
 /** Records `steps` and answers the first failed step's detail. */
-async function firstFailure(name: string, steps: readonly string[]): Promise<string | undefined> {
-  const spec = project.write(`${name}.flow.yaml`, flowYaml(name, `${server.url}/app-widgets.html`, [OPENED, ...steps]));
+async function firstFailure(name: string, steps: readonly string[], page = "app-widgets.html", opened = OPENED): Promise<string | undefined> {
+  const spec = project.write(`${name}.flow.yaml`, flowYaml(name, `${server.url}/${page}`, [opened, ...steps]));
   const recorded = await record({ spec, author: "rules", recordingDetail: "off", env: envFor("chromium"), pool: pools.chromium });
   expect(recorded.ok).toBe(false);
   return recorded.step_results.find((r) => r.status === "failed")?.detail;
@@ -192,4 +204,57 @@ describe("dialogs, menus, switches, a date picker and a sortable list", () => {
   test("a dnd-kit sortable list is reordered by a pointer drag", async () => {
     await controls("sortable", ['rules: Drag "Alpha" onto "Charlie"', 'assert: the "css:#out" shows cards=Bravo,Charlie,Alpha,Delta;']);
   }, 180_000);
+});
+
+describe("Element Plus (Vue)", () => {
+  const VUE_OPENED = "Wait until page shows Workspace within 10s";
+  const vue = (name: string, steps: readonly string[]) => greenOnBoth(name, steps, "app-vue.html", VUE_OPENED);
+
+  test("selects opened through the placeholder drawn over their input, a filterable select, radios by their text, a switch turned off, a dialog and a confirm box", async () => {
+    await vue("element-plus", [
+      'rules: Select Tokyo from the "City" dropdown',
+      'assert: the "City" field contains exactly Tokyo',
+      'rules: Select "Red" and "Blue" from the "Tags" dropdown',
+      'rules: Select Japanese from the "Language" dropdown',
+      'rules: Check the "I agree" checkbox',
+      'rules: Click "Pro"',
+      'rules: Uncheck the "Notifications" checkbox',
+      'assert: the "Notifications" checkbox is not checked',
+      'assert: the "css:#out" shows city=tokyo; tags=red,blue; lang=ja;',
+      'assert: the "css:#out" shows agree=true; notify=false; plan=pro;',
+      'rules: Click "New project"',
+      'rules: Type Apollo into the "Project name" field',
+      'rules: Click "Create"',
+      'assert: the "css:#log" shows saved Apollo',
+      'rules: Click "Delete file"',
+      'rules: Click "OK"',
+      'assert: the "css:#log" shows deleted',
+      'rules: Click "Settings"',
+      "assert: page shows Settings body",
+    ]);
+  }, 180_000);
+
+  test("a typed date, a cascader's two levels and a number typed", async () => {
+    await vue("element-plus-more", [
+      'rules: Type 2026-12-24 into the "Date" field',
+      "rules: Press Enter",
+      'rules: Click "Pick a region"',
+      'rules: Click "Europe"',
+      'rules: Click "France"',
+      'rules: Type 3 into the "Quantity" field',
+      "rules: Press Tab",
+      'assert: the "css:#out" shows date=2026-12-24; region=eu/fr; qty=3;',
+    ]);
+  }, 180_000);
+
+  test("'Select Red and Blue' names one option; the failure says to quote each", async () => {
+    const detail = await firstFailure(
+      "element-plus-unquoted",
+      ['rules: Select Red and Blue from the "Tags" dropdown'],
+      "app-vue.html",
+      "Wait until page shows Workspace within 10s",
+    );
+    expect(detail).toContain('has no option "Red and Blue"');
+    expect(detail).toContain('to choose several, quote each one: "Red" and "Blue"');
+  }, 60_000);
 });
