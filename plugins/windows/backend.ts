@@ -28,8 +28,10 @@ export interface Desktop {
    * `exe` is the program path; `program` the command line's first word as written (its quotes
    * kept; default `exe`); `args` the rest of the command line. The program receives
    * `program args` verbatim, as Windows would start it from that line. The program (and whatever it
-   * starts) ends when this process ends, however it ends, unless `handOff`: a launcher that hands
-   * the start to another process and exits (a UWP app's explorer).
+   * starts) ends when this process ends, however it ends: from the first tied launch on, this
+   * process is in a kill-on-close job, so everything it starts is born in it. A `handOff` launch (a
+   * launcher that hands the start to another process and exits: a UWP app's explorer) does not
+   * put it there; the app the system starts for it is not this process's.
    */
   launch(exe: string, args: string, options?: { readonly handOff?: boolean; readonly program?: string }): Launched;
   topWindows(): Promise<readonly TopWindow[]>;

@@ -8,7 +8,7 @@ import type { ElementBackend } from "../../desktop/backend.ts";
 import type { ControlType, DesktopElement } from "../../desktop/element.ts";
 import * as u from "../ffi/user32.ts";
 import { captureWindow } from "../ffi/gdi32.ts";
-import { assignToJob, createKillOnCloseJob, currentThreadId } from "../ffi/kernel32.ts";
+import { assignToJob, createKillOnCloseJob, currentProcessId, currentThreadId } from "../ffi/kernel32.ts";
 import { ffiUiaApi, uiaBackend } from "./uia.ts";
 import { openRemoteMemory, type RemoteMemory } from "../ffi/process-memory.ts";
 import type { ControlContext, ControlReader } from "./win32/reader.ts";
@@ -75,20 +75,31 @@ const STDERR_TAIL = 4_000;
 
 /** The kill-on-close job of the programs this process started (null: not made yet; undefined: refused). */
 let job: Pointer | undefined | null = null;
+/** Whether this process is in the job (false: the system refused; programs are assigned one by one). */
+let selfInJob = true;
 
 /**
- * Ties `pid` to this process: in the job, it and the processes it starts from then on end when
- * this process ends, even killed outright (no exit hook runs then). Best effort: a program the
- * system refuses to put in the job is still ended by the exit hook when this process exits.
+ * Puts this process in the kill-on-close job before it starts a program to tie: a process in a
+ * job starts its children in it, so the program and whatever it starts are in the job from their
+ * first instruction (a launcher such as `cmd /c start` hands the start on at once, before a
+ * program could be assigned after it started), and end when this process ends, even killed
+ * outright (no exit hook runs then). Best effort: when the system refuses, each program is
+ * assigned once started, and the exit hook ends them when this process exits.
  */
-function tie(pid: number): void {
-  if (job === null) job = createKillOnCloseJob();
-  if (job !== undefined) assignToJob(job, pid);
+function tieBeforeStart(): void {
+  if (job !== null) return;
+  job = createKillOnCloseJob();
+  if (job !== undefined && !assignToJob(job, currentProcessId())) selfInJob = false;
+}
+/** Ties a started program that was not born in the job (the system refused this process's own assignment). */
+function tieStarted(pid: number): void {
+  if (job !== undefined && job !== null && !selfInJob) assignToJob(job, pid);
 }
 
 function launch(exe: string, args: string, options: { readonly handOff?: boolean; readonly program?: string } = {}): Launched {
   // The command line reaches the program exactly as written: its first word as written (a path
   // with spaces keeps its quotes, through argv0) and the arguments verbatim (no quoting added).
+  if (!options.handOff) tieBeforeStart();
   const proc = Bun.spawn([exe, ...(args === "" ? [] : [args])], {
     argv0: options.program ?? exe,
     stdin: "ignore",
@@ -96,7 +107,7 @@ function launch(exe: string, args: string, options: { readonly handOff?: boolean
     stderr: "pipe",
     windowsVerbatimArguments: true,
   });
-  if (!options.handOff) tie(proc.pid);
+  if (!options.handOff) tieStarted(proc.pid);
   let stderr = "";
   const reading = (async () => {
     const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
