@@ -241,7 +241,11 @@ export const focusForTyping = (req: ProbeRequest): ProbeAnswer => {
   if (!answer.ok) return answer;
   const el = found.el as HTMLElement;
   if ((el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.readOnly) {
-    return { ok: false, failed: "editable", detail: `${describe(el)} is read-only` };
+    return {
+      ok: false,
+      failed: "editable",
+      detail: `${describe(el)} is read-only: a user cannot type into it either; click it and choose from what it opens (a date picker's day, a list's option)`,
+    };
   }
   if (el instanceof HTMLSelectElement) {
     return { ok: false, failed: "editable", detail: `${describe(el)} is a dropdown, not a text field; write \`Select <option> from the "…" dropdown\`` };
