@@ -234,8 +234,11 @@ describe("Element Plus (Vue)", () => {
     ]);
   }, 180_000);
 
-  test("a typed date, a cascader's two levels and a number typed", async () => {
+  test("a typed date, a cascader's two levels, a number typed, and a table drawn as two tables read and clicked by column", async () => {
     await vue("element-plus-more", [
+      'assert: the "Price" column of the row containing "Banana" shows 4',
+      'rules: Click the "Actions" column of the row containing "Cherry"',
+      'assert: the "css:#log" shows removed Cherry',
       'rules: Type 2026-12-24 into the "Date" field',
       "rules: Press Enter",
       'rules: Click "Pick a region"',

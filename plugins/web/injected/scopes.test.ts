@@ -32,6 +32,15 @@ describe("cells", () => {
     expect(await read(cell("Balance", "Grace Hopper"))).toBe("");
   });
 
+  test("read a grid that draws its header and its body as two tables by the header table's columns", async () => {
+    await h.context("split-grid.html");
+    expect(await read(cell("Price", "Banana"))).toBe("4");
+    expect(await read(cell("Stock", "Apple"))).toBe("10");
+    // A table with headers of its own is never a header table's body.
+    expect(await read(cell("Price", "Cherry"))).toStartWith("not-found: no row contains");
+    expect(await read(cell("Origin", "Cherry"))).toBe("Chile");
+  });
+
   test("line up stub-header grids by position within the header's own row", async () => {
     await h.context("grid.html");
     expect(await read(cell("Thursday", "11:00 - 13:00"))).toBe("THU-B");

@@ -177,6 +177,26 @@ export const headersOf = (grid: Element): Element[] =>
     return cellsOf(row).every((c) => c.tagName === "TH" || c.getAttribute("role") === "columnheader" || norm(c.textContent) === "");
   });
 
+/**
+ * The tables that hold the rows of a table made only of its header: grids that draw their header
+ * and their body as two tables (Element Plus, Ant Design with a fixed header) keep both in one
+ * wrapper. The twins are the visible tables without column headers of their own in the nearest of
+ * the header table's four closest ancestors that holds any.
+ */
+export const bodyTwins = (grid: Element): Element[] => {
+  const rows = Array.from(grid.querySelectorAll(ROW)).filter((r) => r.closest(GRID) === grid);
+  const headerOnly = rows.every(
+    (r) => r.parentElement?.tagName === "THEAD" || cellsOf(r).every((c) => c.tagName === "TH" || c.getAttribute("role") === "columnheader"),
+  );
+  if (rows.length === 0 || !headerOnly) return [];
+  let box = grid.parentElement;
+  for (let level = 0; box && box !== document.body && level < 4; level++, box = box.parentElement) {
+    const twins = Array.from(box.querySelectorAll(GRID)).filter((t) => t !== grid && !t.contains(grid) && isVisible(t) && headersOf(t).length === 0);
+    if (twins.length > 0) return twins;
+  }
+  return [];
+};
+
 export const headerName = (h: Element) => [norm(h.textContent), norm(h.getAttribute("aria-label"))];
 
 export const resolveCell = (p: CellPayload, doc: Document): Element[] => {
@@ -229,7 +249,10 @@ export const resolveCell = (p: CellPayload, doc: Document): Element[] => {
   const isHeaderRow = (row: Element) =>
     row.parentElement?.tagName === "THEAD" || row.querySelector("[role=columnheader]") !== null || candidates.some((c) => c.headerRow === row);
   const owner = new Map<Element, (typeof candidates)[number]>();
-  for (const c of candidates) owner.set(c.grid, c);
+  for (const c of candidates) {
+    owner.set(c.grid, c);
+    for (const twin of bodyTwins(c.grid)) if (!owner.has(twin)) owner.set(twin, c);
+  }
   const rowOf = (hit: Element): Element | null => {
     const row = hit.closest(ROW);
     if (!row || isHeaderRow(row)) return null;
