@@ -117,7 +117,8 @@ for (const o of lb.children) o.addEventListener("click", () => { plan.textConten
 /**
  * Controls drawn over their own inputs (Element Plus's shapes): a select whose placeholder covers
  * its narrow read-only input, radios whose text is a span inside the label that wraps them, and a
- * switch whose wrapper cancels its hidden input's own toggle and keeps its state in aria-checked.
+ * switch whose wrapper cancels its hidden input's own toggle and keeps its state in aria-checked;
+ * and a `<label for>` naming a `<span role="combobox">` (PrimeVue's), which HTML does not tie.
  */
 const DRAWN = `<!doctype html><title>Drawn</title>
 <label for="city">City</label>
@@ -130,8 +131,13 @@ const DRAWN = `<!doctype html><title>Drawn</title>
 <label><span><input type="radio" name="plan" value="b"></span><span>Pro</span></label></div>
 <label for="sw">Notifications</label>
 <div id="swbox"><input id="sw" type="checkbox" role="switch" aria-checked="true" checked style="opacity:0;position:absolute;width:0;height:0;margin:0"><span style="display:inline-block;width:40px;height:20px;background:#4a4"></span></div>
+<label for="size">Size</label><span id="size" role="combobox" tabindex="0" aria-label="Pick a size" aria-controls="sizelb" aria-expanded="false">Pick a size</span>
+<ul id="sizelb" role="listbox" hidden><li role="option">Small</li><li role="option">Large</li></ul>
 <p id="out">notify=true</p>
 <script>
+const size = document.getElementById("size"), sizelb = document.getElementById("sizelb");
+size.addEventListener("click", () => { sizelb.hidden = false; size.setAttribute("aria-expanded", "true"); });
+for (const o of sizelb.children) o.addEventListener("click", () => { size.textContent = o.textContent; sizelb.hidden = true; size.setAttribute("aria-expanded", "false"); });
 const input = document.getElementById("city"), lb = document.getElementById("citylb"), ph = document.getElementById("ph");
 document.getElementById("citybox").addEventListener("click", () => { lb.hidden = !lb.hidden; input.setAttribute("aria-expanded", String(!lb.hidden)); });
 for (const o of lb.children) o.addEventListener("click", () => { ph.textContent = o.textContent; lb.hidden = true; input.setAttribute("aria-expanded", "false"); });
@@ -316,7 +322,7 @@ for (const [engine, open] of Object.entries(engines)) {
       }
     }, 60_000);
 
-    test("controls drawn over their own inputs: a select opened through its placeholder, a radio named by the text beside it, a switch read by what it announces", async () => {
+    test("controls drawn over their own inputs: a select opened through its placeholder, a radio named by the text beside it, a switch read by what it announces, a combobox a label's for names", async () => {
       const driver = await open();
       const text = (t: string, role?: string): Selector[] => [{ tier: "text_anchor", provenance: "rules", payload: role ? { text: t, role } : { text: t } }];
       try {
@@ -336,6 +342,9 @@ for (const [engine, open] of Object.entries(engines)) {
         expect(await driver.setChecked(text("Notifications", "checkbox"), false)).toMatchObject({ ok: true });
         expect(await driver.readText(id("out"))).toMatchObject({ ok: true, value: "notify=false" });
         expect(await driver.check(text("Notifications", "checkbox"), { kind: "checked", checked: false })).toMatchObject({ pass: true });
+        // The label's `for` names the combobox though HTML does not let a label name a span.
+        expect(await driver.select(text("Size", "dropdown"), ["Large"])).toMatchObject({ ok: true });
+        expect(await driver.readText(text("Size", "dropdown"))).toMatchObject({ ok: true, value: "Large" });
       } finally {
         await driver.close();
       }

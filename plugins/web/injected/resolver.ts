@@ -2,7 +2,7 @@
 // structural rungs scopes.ts answers), first rung that names anything wins.
 import type { Rung } from "./protocol.ts";
 import { containsDeep, cssEscapeId, deepQueryAll, isLeaving, isLive, isVisible, lower, norm, PLACEHOLDERS, placeholderOf, shadowRootsIn } from "./dom.ts";
-import { BUTTON_INPUTS, toRole } from "./roles.ts";
+import { BUTTON_INPUTS, labelledControl, toRole } from "./roles.ts";
 
 /** Resolves `cell` and `scoped` rungs (scopes.ts); set once when the page API is installed. */
 let structural: ((rung: Rung) => Element[]) | undefined;
@@ -96,9 +96,10 @@ export const byText = (text: string, role: string | undefined, root: Document | 
       if (t !== -1 && (best === -1 || t < best)) best = t;
     }
     if (best !== -1) add(best, toRole(el, role));
-    if (el instanceof HTMLLabelElement && el.control) {
+    const control = labelledControl(el);
+    if (control) {
       const t = matchTier(norm(el.textContent), want, wantLower);
-      if (t !== -1) add(t, role ? toRole(el.control, role) : el.control);
+      if (t !== -1) add(t, role ? toRole(control, role) : control);
     }
   }
   // Live matches (visible and not leaving) win at any tier; then visible ones; then any.

@@ -62,9 +62,19 @@ export const ROLE_TESTS: Record<string, (el: Element) => boolean> = {
   link: isLink,
 };
 
+/** Roles a `<label for>` names on an element HTML does not let a label name (PrimeVue's `<span role="combobox">`). */
+const LABELLED_ROLES = ["combobox", "listbox", "textbox", "searchbox", "spinbutton", "checkbox", "switch", "radio", "slider"];
+
+/**
+ * The control a `<label>` names: its native control, else the element its `for` points at when
+ * that is a widget by its role (a page that writes `<label for="city">` for its own combobox
+ * means it, though HTML does not tie the two).
+ */
 export const labelledControl = (el: Element): Element | null => {
-  if (el instanceof HTMLLabelElement) return el.control;
-  return null;
+  if (!(el instanceof HTMLLabelElement)) return null;
+  if (el.control) return el.control;
+  const target = el.htmlFor ? (el.getRootNode() as Document | ShadowRoot).getElementById?.(el.htmlFor) : null;
+  return target && LABELLED_ROLES.includes(roleOf(target)) ? target : null;
 };
 
 /** Maps a matched element to the element of the requested role, or null. */
