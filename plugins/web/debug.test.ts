@@ -37,6 +37,7 @@ describe("ConsoleLog", () => {
       "uncaught: Error: late",
       "network.error: Failed to load resource (http://x/a.js)",
     ]);
+    expect(log.errors).toEqual(["Error: late"]);
     stop();
     expect(listeners.size).toBe(0);
   });

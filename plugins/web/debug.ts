@@ -16,16 +16,26 @@ const ANCHORS = 400;
 /** A page's console lines, timestamped from when the flow began; the newest CONSOLE_LINES are kept. Each protocol's log feeds it. */
 export class ConsoleLines {
   readonly #lines: string[] = [];
+  readonly #errors: string[] = [];
   readonly #origin = Date.now();
 
   get lines(): readonly string[] {
     return this.#lines;
   }
 
+  /** The uncaught errors among the lines, the first line of each (DebugSnapshot.errors). */
+  get errors(): readonly string[] {
+    return this.#errors;
+  }
+
   protected push(kind: string, text: string): void {
     const at = ((Date.now() - this.#origin) / 1000).toFixed(3);
     this.#lines.push(`[+${at}s] ${kind}: ${text}`);
     if (this.#lines.length > CONSOLE_LINES) this.#lines.splice(0, this.#lines.length - CONSOLE_LINES);
+    if (kind === "uncaught") {
+      this.#errors.push(text.split("\n")[0]!.trim());
+      if (this.#errors.length > CONSOLE_LINES) this.#errors.splice(0, this.#errors.length - CONSOLE_LINES);
+    }
   }
 }
 
@@ -201,5 +211,11 @@ export function serializeDom(doctype: string | null, root: DomNode, redact: (tex
 export async function debugSnapshot(session: Session, log: ConsoleLog, redact: (text: string) => string = (t) => t): Promise<DebugSnapshot> {
   const page = await callPage<DebugPage>(session, "debugPage", { max: ANCHORS });
   if ("transient" in page) throw new FlowproofError({ code: "browser-error", message: `the page could not be read: ${page.transient}` });
-  return { dom: serializeDom(page.doctype, page.root, redact), html: true, anchors: page.anchors, console: log.lines.map(redact) };
+  return {
+    dom: serializeDom(page.doctype, page.root, redact),
+    html: true,
+    anchors: page.anchors,
+    console: log.lines.map(redact),
+    errors: log.errors.map(redact),
+  };
 }

@@ -41,14 +41,15 @@ describe("targetText and didYouMean", () => {
 });
 
 describe("pageErrors", () => {
-  const snap = (console: string[]): DebugSnapshot => ({ dom: "", console, anchors: [] });
+  const snap = (errors?: string[]): DebugSnapshot => ({ dom: "", console: ["[+0.1s] console.error: boom"], anchors: [], ...(errors ? { errors } : {}) });
   test("names the page's uncaught errors by the first one's first line, redacted; nothing when it threw none", () => {
     const secrets = new Map([["TOKEN", "tok-9f8e7d"]]);
-    expect(pageErrors(snap(["[+0.1s] console.error: boom"]), secrets)).toBe("");
-    expect(pageErrors(snap(["[+0.144s] uncaught: ReferenceError: process is not defined\n    at app.js:8:3075"]), secrets)).toBe(
+    expect(pageErrors(snap(), secrets)).toBe("");
+    expect(pageErrors(snap([]), secrets)).toBe("");
+    expect(pageErrors(snap(["ReferenceError: process is not defined\n    at app.js:8:3075"]), secrets)).toBe(
       " — the page threw an uncaught error: ReferenceError: process is not defined",
     );
-    const two = pageErrors(snap(["[+0.1s] uncaught: Error: bad tok-9f8e7d", "[+0.2s] console.log: x", "[+0.3s] uncaught: Error: again"]), secrets);
+    const two = pageErrors(snap(["Error: bad tok-9f8e7d", "Error: again"]), secrets);
     expect(two).toBe(" — the page threw 2 uncaught errors; the first: Error: bad ${TOKEN}");
   });
 });

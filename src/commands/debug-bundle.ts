@@ -35,17 +35,14 @@ export function didYouMean(text: string | undefined, anchors: readonly string[])
 }
 
 /**
- * ` — the page threw N uncaught error(s); the first: …` when the surface logged uncaught errors (a
- * page whose script failed shows nothing a step can find); "" otherwise. The first line of the
- * first error, shortened and redacted.
+ * ` — the page threw N uncaught error(s); the first: …` when the surface saw uncaught errors (a
+ * page whose script failed shows nothing a step can find); "" otherwise. The first error,
+ * shortened and redacted.
  */
 export function pageErrors(snapshot: DebugSnapshot, secrets: ReadonlyMap<string, string>): string {
-  const errors = snapshot.console.filter((line) => /^\[\+[\d.]+s\] uncaught: /.test(line));
+  const errors = snapshot.errors ?? [];
   if (errors.length === 0) return "";
-  const first = errors[0]!
-    .replace(/^\[\+[\d.]+s\] uncaught: /, "")
-    .split("\n")[0]!
-    .trim();
+  const first = errors[0]!.split("\n")[0]!.trim();
   const shown = first.length > 160 ? `${first.slice(0, 159)}…` : first;
   return ` — the page threw ${errors.length === 1 ? "an uncaught error" : `${errors.length} uncaught errors; the first`}: ${redact(shown, secrets)}`;
 }

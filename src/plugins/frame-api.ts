@@ -54,6 +54,8 @@ export interface DebugSnapshot {
   readonly html?: boolean;
   /** One line per console message or uncaught error, oldest first. */
   readonly console: readonly string[];
+  /** The uncaught errors the surface saw (the first line of each), oldest first: a failed step's message names them. */
+  readonly errors?: readonly string[];
   /** Visible texts, labels and names of elements a step could target. */
   readonly anchors: readonly string[];
 }

@@ -77,4 +77,31 @@ describe("debug snapshot of a failed replay", () => {
     expect(rec.code).toBe(1);
     expect(rec.stderr).toContain("matched nothing — did you mean 'Sign in'?; no trace was written");
   });
+
+  test("a page whose script threw before it rendered: the failure names the uncaught error, at record and at replay", async () => {
+    let broken = false;
+    server.setRoute("/crashes.html", () => {
+      const script = broken ? "document.title = process.env.NODE_ENV;" : "";
+      return new Response(
+        `<!doctype html><title>App</title><div id="root"></div><script>${script}document.getElementById("root").innerHTML = "<button>Save</button>";</script>`,
+        {
+          headers: { "content-type": "text/html" },
+        },
+      );
+    });
+    const spec = project.write(
+      "crashes.flow.yaml",
+      ["name: Crashes", "app: web", `url: ${server.url}/crashes.html`, "steps:", '  - rules: Click "Save"', ""].join("\n"),
+    );
+    expect((await runCli(["record", spec], { cwd: project.dir })).code).toBe(0);
+    broken = true;
+    const env = { FLOWPROOF_STEP_TIMEOUT_MS: "1000" };
+    const run = await runCli(["run", spec, "--json"], { cwd: project.dir, env });
+    expect(run.code).toBe(1);
+    const out = JSON.parse(run.stdout) as { report: { steps: Array<{ status: string; detail?: string }> } };
+    expect(out.report.steps.find((s) => s.status === "failed")?.detail).toContain("— the page threw an uncaught error: ReferenceError: process is not defined");
+    const rec = await runCli(["record", spec], { cwd: project.dir, env });
+    expect(rec.code).toBe(1);
+    expect(rec.stderr).toContain("— the page threw an uncaught error: ReferenceError: process is not defined");
+  });
 });

@@ -36,6 +36,7 @@ test("a failed step's snapshot holds the inert document without password values 
       expect.stringContaining("uncaught: ") as unknown as string,
     ]);
     expect(snap.console[3]).toContain("boom later");
+    expect(snap.errors).toEqual([expect.stringContaining("boom later")]);
     expect(snap.anchors?.length).toBeGreaterThan(0);
   } finally {
     await driver.close();

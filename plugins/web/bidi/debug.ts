@@ -82,5 +82,11 @@ export function bidiRemoteText(arg: unknown): string {
 export async function firefoxDebugSnapshot(page: BidiPage, log: FirefoxConsoleLog, redact: (text: string) => string = (t) => t): Promise<DebugSnapshot> {
   const read = await page.call<DebugPage>("debugPage", { max: ANCHORS });
   if ("transient" in read) throw new FlowproofError({ code: "browser-error", message: `the page could not be read: ${read.transient}` });
-  return { dom: serializeDom(read.doctype, read.root, redact), html: true, anchors: read.anchors, console: log.lines.map(redact) };
+  return {
+    dom: serializeDom(read.doctype, read.root, redact),
+    html: true,
+    anchors: read.anchors,
+    console: log.lines.map(redact),
+    errors: log.errors.map(redact),
+  };
 }

@@ -165,6 +165,11 @@ export const cellAt = (row: Element, pos: number): Element | null => {
   return null;
 };
 
+/** A row of column headers: in a thead, or made of th / columnheader cells (an empty stub cell above the row labels is fine). */
+const isHeadingRow = (row: Element): boolean =>
+  row.parentElement?.tagName === "THEAD" ||
+  cellsOf(row).every((c) => c.tagName === "TH" || c.getAttribute("role") === "columnheader" || norm(c.textContent) === "");
+
 /** Column header cells: th in a header row (a stub td above the row labels is fine), or role=columnheader. */
 export const headersOf = (grid: Element): Element[] =>
   Array.from(grid.querySelectorAll("th, [role=columnheader]")).filter((h) => {
@@ -172,9 +177,7 @@ export const headersOf = (grid: Element): Element[] =>
     if (h.getAttribute("role") === "columnheader") return true;
     if (h.getAttribute("role") === "rowheader" || h.getAttribute("scope") === "row") return false;
     const row = h.closest(ROW);
-    if (!row) return false;
-    if (row.parentElement?.tagName === "THEAD") return true;
-    return cellsOf(row).every((c) => c.tagName === "TH" || c.getAttribute("role") === "columnheader" || norm(c.textContent) === "");
+    return row !== null && isHeadingRow(row);
   });
 
 /**
@@ -185,10 +188,7 @@ export const headersOf = (grid: Element): Element[] =>
  */
 export const bodyTwins = (grid: Element): Element[] => {
   const rows = Array.from(grid.querySelectorAll(ROW)).filter((r) => r.closest(GRID) === grid);
-  const headerOnly = rows.every(
-    (r) => r.parentElement?.tagName === "THEAD" || cellsOf(r).every((c) => c.tagName === "TH" || c.getAttribute("role") === "columnheader"),
-  );
-  if (rows.length === 0 || !headerOnly) return [];
+  if (rows.length === 0 || !rows.every(isHeadingRow)) return [];
   let box = grid.parentElement;
   for (let level = 0; box && box !== document.body && level < 4; level++, box = box.parentElement) {
     const twins = Array.from(box.querySelectorAll(GRID)).filter((t) => t !== grid && !t.contains(grid) && isVisible(t) && headersOf(t).length === 0);

@@ -111,12 +111,8 @@ const pickAll = (
       const shown = offered && offered.length > 0 ? `${named(offered)}; typed into, it lists ${list}` : list;
       // `Select Red and Blue` is one option's name: several are each quoted.
       const parts = wants.length === 1 ? splitOptions(want, (p) => optionsNamed(options, p, exact).length === 1) : undefined;
-      const several = parts
-        ? `; to choose several, quote each one: ${parts
-            .map((p) => JSON.stringify(p))
-            .join(", ")
-            .replace(/, ([^,]*)$/, " and $1")}`
-        : "";
+      const quoted = parts?.map((p) => JSON.stringify(p));
+      const several = quoted ? `; to choose several, quote each one: ${quoted.slice(0, -1).join(", ")} and ${quoted.at(-1)}` : "";
       return {
         ok: false,
         failed: "unsupported",
